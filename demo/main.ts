@@ -1,0 +1,84 @@
+/**
+ * CLI: npx tsx demo/main.ts --port 0 --slots 4 --hold-ms 10 [--acquire-timeout-ms N] [--rows N]
+ *      [--id-max-length N] [--db-path FILE]
+ * The HMAC key comes only from the environment (PLATEAU_DEMO_HMAC_KEY) and is never printed.
+ * Prints one JSON line to stdout once listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
+ */
+import { parseArgs } from 'node:util';
+import { startDemo, type DemoOptions } from './server.ts';
+
+const HMAC_ENV = 'PLATEAU_DEMO_HMAC_KEY';
+
+function numberFlag(values: Record<string, string | undefined>, flag: string): number | undefined {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`--${flag} must be a number, got "${raw}"`);
+  return n;
+}
+
+function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      slots: { type: 'string' },
+      'hold-ms': { type: 'string' },
+      'acquire-timeout-ms': { type: 'string' },
+      rows: { type: 'string' },
+      'id-max-length': { type: 'string' },
+      'db-path': { type: 'string' },
+    },
+  });
+  const v = values as Record<string, string | undefined>;
+  const key = env[HMAC_ENV];
+  return {
+    port: numberFlag(v, 'port') ?? 0,
+    slots: numberFlag(v, 'slots'),
+    holdMs: numberFlag(v, 'hold-ms'),
+    acquireTimeoutMs: numberFlag(v, 'acquire-timeout-ms'),
+    rows: numberFlag(v, 'rows'),
+    idMaxLength: numberFlag(v, 'id-max-length'),
+    dbPath: v['db-path'],
+    hmacKey: key !== undefined && key !== '' ? key : undefined,
+  };
+}
+
+async function main(): Promise<void> {
+  let opts: DemoOptions;
+  try {
+    opts = parseDemoArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`demo: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const demo = await startDemo(opts);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    demo.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`demo: error while closing: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs };
+  process.stdout.write(JSON.stringify(line) + '\n');
+  process.stderr.write(
+    `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${demo.capacityPerSec} req/s` +
+      (opts.hmacKey ? ' (HMAC signatures required)' : '') +
+      '\n',
+  );
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`demo: ${(err as Error).message}\n`);
+  process.exit(1);
+});
