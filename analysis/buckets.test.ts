@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, mergeRecords, MAX_SAMPLES, type Aggregate } from './buckets.ts';
+import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from './histogram.ts';
+import { buildRecords, type FakeRunSpec } from './testing/builders.ts';
+import type { BucketRecord } from './types.ts';
+
+const SPEC: FakeRunSpec = {
+  steps: [
+    { ratePerSec: 100, latencyMs: 5 },
+    { ratePerSec: 200, okPerSec: 170, failedPerSec: 20.5, droppedPerSec: 3.3, latencyMs: 40, errorSample: 'boom' },
+  ],
+  rampS: 2, holdS: 10, settleS: 2, warmupS: 3,
+};
+
+const QS = [0, 50, 90, 99, 99.9, 100];
+
+/** The numbers that must survive any split and merge. */
+function fingerprint(a: Aggregate) {
+  const { hist, lag, samples, phase, fromS, toS, ...counts } = a;
+  return {
+    counts,
+    duration: { n: hist.duration.totalCount, qs: QS.map((q) => hist.duration.getValueAtPercentile(q)), mean: hist.duration.mean },
+    waiting: { n: hist.waiting.totalCount, qs: QS.map((q) => hist.waiting.getValueAtPercentile(q)) },
+    lag: { n: lag.totalCount, max: lag.maxValue },
+  };
+}
+
+describe('mergeRecords', () => {
+  it('merge of a split run equals the aggregate of the whole run', () => {
+    const whole = buildRecords(SPEC);
+    const split = buildRecords({ ...SPEC, sources: 3 });
+    expect(split.length).toBe(whole.length * 3);
+    const merged = mergeRecords(split);
+    expect(merged.length).toBe(whole.length);
+    for (const [from, to] of [[3, 5], [7, 15], [0, 100]]) {
+      expect(fingerprint(aggregate(merged, 'steps', from, to))).toEqual(fingerprint(aggregate(whole, 'steps', from, to)));
+      // aggregate is exact on raw multi-source buckets too (VUs summed per second first)
+      expect(fingerprint(aggregate(split, 'steps', from, to))).toEqual(fingerprint(aggregate(whole, 'steps', from, to)));
+    }
+    expect(fingerprint(aggregate(merged, 'warmup', 0, 3))).toEqual(fingerprint(aggregate(whole, 'warmup', 0, 3)));
+  });
+
+  it('merged buckets carry the same encoded histograms as the unsplit ones', () => {
+    const whole = mergeRecords(buildRecords(SPEC));
+    const merged = mergeRecords(buildRecords({ ...SPEC, sources: 4 }));
+    merged.forEach((m, i) => {
+      expect(m.hist.duration).toBe(whole[i].hist.duration);
+      expect(m.lag).toBe(whole[i].lag);
+      expect(m.source).toBe('fake/0+fake/1+fake/2+fake/3');
+      expect(m.vusAllocated).toBe(whole[i].vusAllocated);
+    });
+  });
+
+  it('is associative and commutative', () => {
+    const [a, b, c] = [0, 1, 2].map((j) => buildRecords({ ...SPEC, sources: 3 }).filter((r) => r.source === `fake/${j}`));
+    const left = mergeRecords([...mergeRecords([...a, ...b]), ...c]);
+    const right = mergeRecords([...a, ...mergeRecords([...b, ...c])]);
+    const swapped = mergeRecords([...c, ...a, ...b]);
+    expect(left).toEqual(right);
+    expect(swapped).toEqual(left);
+  });
+
+  it('sorts by phase then tS, adds errors and statuses per key, takes the max loop delay, caps samples', () => {
+    const base = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
+    const r = (over: Partial<BucketRecord>): BucketRecord => ({ ...base, ...over });
+    const merged = mergeRecords([
+      r({ source: 'b', tS: 1, errors: { timeout: 2 }, statuses: { '503': 1 }, loopDelayMaxMs: 7, samples: ['x', 'y'] }),
+      r({ source: 'a', tS: 1, errors: { timeout: 1, reset: 4 }, statuses: { '503': 2, '500': 1 }, loopDelayMaxMs: 3, samples: Array.from({ length: 12 }, (_, i) => `m${i}`) }),
+      r({ source: 'a', tS: 0, phase: 'warmup' }),
+      r({ source: 'a', tS: 0 }),
+    ]);
+    expect(merged.map((m) => `${m.phase}@${m.tS}`)).toEqual(['steps@0', 'steps@1', 'warmup@0']);
+    const m = merged[1];
+    expect(m.source).toBe('a+b');
+    expect(m.errors).toEqual({ timeout: 3, reset: 4 });
+    expect(m.statuses).toEqual({ '503': 3, '500': 1 });
+    expect(m.loopDelayMaxMs).toBe(7);
+    expect(m.samples).toEqual(['x', 'y', 'm0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+    expect(m.samples).toHaveLength(MAX_SAMPLES);
+  });
+});
+
+describe('aggregate', () => {
+  it('reads one phase and the window [fromS, toS) only, counting seconds with data', () => {
+    const records = buildRecords(SPEC); // warmup 0..2, step0 3..14, step1 15..26
+    const agg = aggregate(records, 'steps', 5, 15);
+    expect(agg.seconds).toBe(10);
+    expect(agg.ok).toBe(1000);
+    expect(agg.hist.duration.totalCount).toBe(1000);
+    const warm = aggregate(records, 'warmup', 0, 100);
+    expect(warm.seconds).toBe(3);
+    expect(warm.ok).toBe(0);
+    expect(aggregate(records, 'steps', 100, 200).seconds).toBe(0);
+  });
+
+  it('derives failed from completed - ok and keeps counts by kind and status', () => {
+    const agg = aggregate(buildRecords(SPEC), 'steps', 17, 27);
+    expect(agg.ok).toBe(1700);
+    expect(agg.failed).toBe(agg.completed - agg.ok);
+    expect(agg.failed).toBe(205);
+    expect(agg.errors).toEqual({ http_5xx: 205 });
+    expect(agg.statuses).toEqual({ '503': 205 });
+    expect(agg.dropped).toBe(33);
+    expect(agg.samples).toEqual(['boom']);
+  });
+
+  it('adds histograms exactly', () => {
+    const h1 = newHistogram(), h2 = newHistogram(), both = newHistogram();
+    for (let i = 1; i <= 500; i++) { recordUs(h1, i * 37); recordUs(both, i * 37); }
+    for (let i = 1; i <= 300; i++) { recordUs(h2, i * 1013); recordUs(both, i * 1013); }
+    const sum = decodeHistogram(encodeHistogram(h1));
+    sum.add(decodeHistogram(encodeHistogram(h2)));
+    expect(encodeHistogram(sum)).toBe(encodeHistogram(both));
+  });
+});

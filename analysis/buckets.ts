@@ -1,0 +1,183 @@
+/**
+ * Buckets combine exactly: counts add, HDR histograms add, so any split of the same requests
+ * (worker threads, processes, machines) merges back into the same numbers. Memory stays
+ * O(seconds x sources), never O(requests).
+ */
+import { decodeHistogram, encodeHistogram, newHistogram, type Histogram, type HistogramLayout } from './histogram.ts';
+import { PHASES, type BucketRecord, type ErrorKind, type Phase } from './types.ts';
+
+/** Distinct error messages kept per merged bucket (diagnosis only, so bounded). */
+export const MAX_SAMPLES = 10;
+
+/** Layout of the histograms the analysis sums into: fast to add and query (see histogram.ts). */
+const SUM_LAYOUT: HistogramLayout = 64;
+/** An empty histogram's encoding: skipped without decoding (most phase histograms of most buckets). */
+const EMPTY_ENCODED = encodeHistogram(newHistogram(SUM_LAYOUT));
+
+/** Adds an encoded histogram into `sum` (mutates sum). */
+function addInto(sum: Histogram, b64: string): void {
+  if (b64 && b64 !== EMPTY_ENCODED) sum.add(decodeHistogram(b64, SUM_LAYOUT));
+}
+
+/** Sums of a set of buckets (one phase, a window of seconds) with decoded, merged histograms. */
+export interface Aggregate {
+  phase: string;
+  /** Window [fromS, toS) in whole seconds since load start. */
+  fromS: number;
+  toS: number;
+  /** Distinct seconds (tS) in the window that have at least one bucket. */
+  seconds: number;
+  started: number;
+  dropped: number;
+  completed: number;
+  ok: number;
+  /** completed - ok. */
+  failed: number;
+  errors: Partial<Record<ErrorKind, number>>;
+  statuses: Record<string, number>;
+  /** First distinct error messages, at most MAX_SAMPLES. */
+  samples: string[];
+  bytesIn: number;
+  bytesOut: number;
+  /** Highest per-second sum over sources of vusActiveMax (instances' VUs are disjoint). */
+  vusActiveMax: number;
+  /** Highest per-second sum over sources of vusAllocated. */
+  vusAllocatedMax: number;
+  loopDelayMaxMs: number;
+  /** Merged histograms (µs) of successful requests' phases. */
+  hist: Record<Phase, Histogram>;
+  /** Merged scheduler-lag histogram (µs). */
+  lag: Histogram;
+}
+
+/** Adds every key of `b` into `a` (a is mutated). */
+function addCounts<K extends string>(a: Partial<Record<K, number>>, b: Partial<Record<K, number>>): void {
+  for (const key of Object.keys(b) as K[]) a[key] = (a[key] ?? 0) + (b[key] ?? 0);
+}
+
+/** Per-key sums of several count maps. */
+function sumCounts<K extends string>(maps: readonly Partial<Record<K, number>>[]): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const m of maps) addCounts<K>(out, m);
+  return out;
+}
+
+/** First MAX_SAMPLES distinct messages, in order of appearance. */
+function capSamples(samples: readonly string[]): string[] {
+  return [...new Set(samples)].slice(0, MAX_SAMPLES);
+}
+
+/** Sum of encoded histograms, re-encoded. */
+function addEncoded(encoded: readonly string[]): string {
+  const sum = newHistogram(SUM_LAYOUT);
+  for (const b64 of encoded) addInto(sum, b64);
+  return encodeHistogram(sum);
+}
+
+/** Sorted, de-duplicated source names joined with "+" (so merging is order-independent). */
+function joinSources(records: readonly BucketRecord[]): string {
+  const names = new Set(records.flatMap((r) => r.source.split('+')));
+  return [...names].sort().join('+');
+}
+
+/** One bucket from several buckets of the same (phase, tS). */
+function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
+  const [first] = group;
+  if (group.length === 1) return first;
+  const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
+  const hist = {} as Record<Phase, string>;
+  for (const p of PHASES) hist[p] = addEncoded(group.map((r) => r.hist[p]));
+  const samples = capSamples(group.flatMap((r) => r.samples ?? []));
+  return {
+    v: 1,
+    source: joinSources(group),
+    tS: first.tS,
+    phase: first.phase,
+    started: sum((r) => r.started),
+    dropped: sum((r) => r.dropped),
+    completed: sum((r) => r.completed),
+    ok: sum((r) => r.ok),
+    errors: sumCounts<ErrorKind>(group.map((r) => r.errors)),
+    statuses: sumCounts<string>(group.map((r) => r.statuses)),
+    ...(samples.length > 0 ? { samples } : {}),
+    bytesIn: sum((r) => r.bytesIn),
+    bytesOut: sum((r) => r.bytesOut),
+    vusActiveMax: sum((r) => r.vusActiveMax),
+    vusAllocated: sum((r) => r.vusAllocated),
+    lag: addEncoded(group.map((r) => r.lag)),
+    loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
+    hist,
+  };
+}
+
+function compareBuckets(a: BucketRecord, b: BucketRecord): number {
+  if (a.phase !== b.phase) return a.phase < b.phase ? -1 : 1;
+  return a.tS - b.tS;
+}
+
+/**
+ * Merges buckets of equal (phase, tS) from different sources into one, exactly; the result is
+ * sorted by phase, then tS. Associative and commutative (except which samples survive the cap).
+ */
+export function mergeRecords(records: readonly BucketRecord[]): BucketRecord[] {
+  const groups = new Map<string, BucketRecord[]>();
+  for (const r of records) {
+    const key = `${r.phase}\u0000${r.tS}`;
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()].map(mergeGroup).sort(compareBuckets);
+}
+
+function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
+  const hist = {} as Record<Phase, Histogram>;
+  for (const p of PHASES) hist[p] = newHistogram(SUM_LAYOUT);
+  return {
+    phase, fromS, toS, seconds: 0,
+    started: 0, dropped: 0, completed: 0, ok: 0, failed: 0,
+    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0,
+    vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0,
+    hist, lag: newHistogram(SUM_LAYOUT),
+  };
+}
+
+/** Adds one bucket's counts and histograms into `agg` (mutates agg). */
+function addBucket(agg: Aggregate, r: BucketRecord): void {
+  agg.started += r.started;
+  agg.dropped += r.dropped;
+  agg.completed += r.completed;
+  agg.ok += r.ok;
+  agg.bytesIn += r.bytesIn;
+  agg.bytesOut += r.bytesOut;
+  addCounts(agg.errors, r.errors);
+  addCounts(agg.statuses, r.statuses);
+  if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);
+  agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs, r.loopDelayMaxMs);
+  for (const p of PHASES) addInto(agg.hist[p], r.hist[p]);
+  addInto(agg.lag, r.lag);
+}
+
+/**
+ * Sums the buckets of `phase` with tS in [fromS, toS). Works on raw or merged buckets alike:
+ * VU figures are summed per second across sources before taking the maximum over seconds.
+ */
+export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
+  const agg = emptyAggregate(phase, fromS, toS);
+  const vusBySecond = new Map<number, { active: number; allocated: number }>();
+  for (const r of records) {
+    if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
+    addBucket(agg, r);
+    const vus = vusBySecond.get(r.tS) ?? { active: 0, allocated: 0 };
+    vus.active += r.vusActiveMax;
+    vus.allocated += r.vusAllocated;
+    vusBySecond.set(r.tS, vus);
+  }
+  agg.seconds = vusBySecond.size;
+  agg.failed = agg.completed - agg.ok;
+  for (const vus of vusBySecond.values()) {
+    agg.vusActiveMax = Math.max(agg.vusActiveMax, vus.active);
+    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, vus.allocated);
+  }
+  return agg;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtTarget } from './format.ts';
+
+describe('format', () => {
+  it.each([
+    [fmtInt(4512), '4,512'],
+    [fmtInt(1234567.6), '1,234,568'],
+    [fmtInt(-1344), '-1,344'],
+    [fmtRate(205.06), '205.1'],
+    [fmtRate(1205.06), '1,205.1'],
+    [fmtTarget(250), '250'],
+    [fmtTarget(12.5), '12.5'],
+    [fmtSignedRate(15.49), '+15.5'],
+    [fmtSignedRate(-3), '-3.0'],
+    [fmtRatio(0.8213), '0.82'],
+    [fmtRatio(null), '–'],
+    [fmtMs(12.34), '12.3'],
+    [fmtMs(1.2), '1.20'],
+    [fmtMs(0.1234), '0.123'],
+    [fmtMs(123.4), '123'],
+    [fmtMs(999.7), '1,000'],
+    [fmtMs(1234), '1,230'],
+    [fmtMs(0), '0'],
+    [fmtMs(null), '–'],
+    [fmtPercent(0.0123), '1.23%'],
+  ])('%s === %s', (actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Number formatting shared by analysis texts (reasons, warnings) and the renderers, so every
+ * output writes the same figure the same way: req/s with 1 decimal, ratios with 2, ms with 3
+ * significant digits, counts with thousands separators. Pure and locale-independent.
+ */
+
+const DASH = '–';
+
+/** Groups the integer part with commas: "1234567.8" -> "1,234,567.8". */
+function groupThousands(fixed: string): string {
+  const [int, frac] = fixed.split('.');
+  const sign = int.startsWith('-') ? '-' : '';
+  const digits = sign ? int.slice(1) : int;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return sign + grouped + (frac !== undefined ? `.${frac}` : '');
+}
+
+/** A count: 4512 -> "4,512". */
+export function fmtInt(n: number): string {
+  return groupThousands(Math.round(n).toFixed(0));
+}
+
+/** A rate in req/s with 1 decimal: 205.06 -> "205.1". */
+export function fmtRate(perSec: number): string {
+  return groupThousands(perSec.toFixed(1));
+}
+
+/** An offered rate: integers as integers ("250"), otherwise 1 decimal. */
+export function fmtTarget(perSec: number): string {
+  return Number.isInteger(perSec) ? fmtInt(perSec) : fmtRate(perSec);
+}
+
+/** A signed rate: "+15.5", "-3.0". */
+export function fmtSignedRate(perSec: number): string {
+  return (perSec >= 0 ? '+' : '') + fmtRate(perSec);
+}
+
+/** A signed offered-rate difference: "+50". */
+export function fmtSignedTarget(perSec: number): string {
+  return (perSec >= 0 ? '+' : '') + fmtTarget(perSec);
+}
+
+/** A ratio with 2 decimals ("0.82"); "–" when null. */
+export function fmtRatio(x: number | null): string {
+  return x === null ? DASH : x.toFixed(2);
+}
+
+/** Milliseconds to 3 significant digits: 12.34 -> "12.3", 1.2 -> "1.20", 1234 -> "1,230"; "–" when null. */
+export function fmtMs(ms: number | null): string {
+  if (ms === null) return DASH;
+  if (ms === 0) return '0';
+  const rounded = Number(ms.toPrecision(3));
+  return Math.abs(rounded) >= 1000 ? fmtInt(rounded) : ms.toPrecision(3);
+}
+
+/** A fraction as a percentage with 2 decimals: 0.0123 -> "1.23%". */
+export function fmtPercent(fraction: number): string {
+  return `${(fraction * 100).toFixed(2)}%`;
+}
+
+/** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
+export function stepNo(index: number): number {
+  return index + 1;
+}

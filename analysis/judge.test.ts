@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate } from './buckets.ts';
+import { analyzeRun, judgeStep, steadyWindowS } from './judge.ts';
+import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
+import type { StepResult, StopReason } from './types.ts';
+
+/** Steps at the given rates achieving the given successful throughput. */
+function steps(rates: number[], okPerSec: number[], extra: Partial<FakeStep>[] = []): FakeStep[] {
+  return rates.map((ratePerSec, i) => ({ ratePerSec, okPerSec: okPerSec[i], ...extra[i] }));
+}
+
+interface Case {
+  name: string;
+  spec: FakeRunSpec;
+  verdicts: StepResult['verdict'][];
+  stopReason: StopReason;
+  capacityPerSec: number | null;
+  kneeStep: number | null;
+  peakStep: number | null;
+  detail: RegExp;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'clean knee: follows 100..400, flattens at ~410',
+    spec: { steps: steps([100, 200, 300, 400, 450, 500], [100, 200, 300, 400, 410, 411]) },
+    verdicts: ['holds', 'holds', 'holds', 'holds', 'fails', 'fails'],
+    stopReason: 'plateau', capacityPerSec: 400, kneeStep: 3, peakStep: 5,
+    detail: /^step 5 \(450 req\/s\) captured 0\.20 < 0\.60 of the added rate \(\+10\.0 req\/s for \+50 offered\): throughput stopped following the offered rate at about 410 req\/s$/,
+  },
+  {
+    name: 'collapse: throughput falls after the knee',
+    spec: { steps: steps([100, 200, 300, 400, 500, 600], [100, 200, 300, 400, 250, 150]) },
+    verdicts: ['holds', 'holds', 'holds', 'holds', 'fails', 'fails'],
+    stopReason: 'plateau', capacityPerSec: 400, kneeStep: 3, peakStep: 3,
+    detail: /^step 5 \(500 req\/s\) delivered 0\.50 < 0\.90 .*about 400 req\/s; throughput fell from 400\.0 to 250\.0 req\/s \(collapse\)$/,
+  },
+  {
+    name: 'noisy: a step at 0.91 delivery still holds',
+    spec: { steps: steps([100, 200, 300, 400], [100, 182, 290, 385]) },
+    verdicts: ['holds', 'holds', 'holds', 'holds'],
+    stopReason: 'max-rate-reached', capacityPerSec: 385, kneeStep: 3, peakStep: 3,
+    detail: /^all 4 planned steps held/,
+  },
+  {
+    name: 'capture below 0.60 fails although delivery >= 0.90',
+    spec: { steps: steps([100, 200, 250], [100, 200, 227]) },
+    verdicts: ['holds', 'holds', 'fails'],
+    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    detail: /captured 0\.54 < 0\.60/,
+  },
+  {
+    name: 'fail-fast 503s: many completions, few successes',
+    spec: { steps: steps([100, 200, 300], [100, 200, 120], [{}, {}, { failedPerSec: 180, latencyMs: 1 }]) },
+    verdicts: ['holds', 'holds', 'fails'],
+    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 1,
+    detail: /delivered 0\.40 < 0\.90 \(120\.0 req\/s achieved\).*60\.00% of completed requests failed/,
+  },
+  {
+    name: 'first step fails',
+    spec: { steps: steps([100, 200], [50, 60]) },
+    verdicts: ['fails', 'fails'],
+    stopReason: 'failed-first-step', capacityPerSec: null, kneeStep: null, peakStep: 1,
+    detail: /^step 1 \(100 req\/s\), the first step, delivered 0\.50 < 0\.90/,
+  },
+  {
+    name: 'all steps hold',
+    spec: { steps: followingSteps(5) },
+    verdicts: ['holds', 'holds', 'holds', 'holds', 'holds'],
+    stopReason: 'max-rate-reached', capacityPerSec: 500, kneeStep: 4, peakStep: 4,
+    detail: /step 5 \(500 req\/s\), achieved 500\.0 req\/s/,
+  },
+  {
+    name: 'interrupted mid-step',
+    // step 2's steady window is [80, 105): stop 12 s into it
+    spec: { steps: followingSteps(5), stopAtS: 92, interrupted: true },
+    verdicts: ['holds', 'holds', 'incomplete'],
+    stopReason: 'interrupted', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    detail: /^interrupted during step 3 \(300 req\/s\) after 12 s of its 25 s steady window/,
+  },
+  {
+    name: 'a later holding step (rerun) does not raise capacity',
+    spec: { steps: steps([100, 200, 300, 400], [100, 200, 150, 400]) },
+    verdicts: ['holds', 'holds', 'fails', 'holds'],
+    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 3,
+    detail: /^step 3 \(300 req\/s\) delivered 0\.50/,
+  },
+  {
+    name: 'run ends early without being marked interrupted',
+    spec: { steps: followingSteps(4), stopAtS: 92 },
+    verdicts: ['holds', 'holds', 'incomplete'],
+    stopReason: 'error', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    detail: /not marked interrupted/,
+  },
+];
+
+describe('analyzeRun: the plateau rule', () => {
+  it.each(CASES)('$name', (c) => {
+    const run = fakeRun(c.spec);
+    expect(run.steps.map((s) => s.verdict)).toEqual(c.verdicts);
+    expect(run.stopReason).toBe(c.stopReason);
+    if (c.capacityPerSec === null) expect(run.capacityPerSec).toBeNull();
+    else expect(run.capacityPerSec).toBeCloseTo(c.capacityPerSec, 6);
+    expect(run.kneeStep).toBe(c.kneeStep);
+    expect(run.peakStep).toBe(c.peakStep);
+    expect(run.stopDetail).toMatch(c.detail);
+    expect(run.interrupted).toBe(c.spec.interrupted ?? false);
+    expect(run.schemaVersion).toBe(1);
+  });
+
+  it('gives reasons with numbers for a failing step', () => {
+    const run = fakeRun({ steps: steps([200, 250], [200, 205.1]) });
+    expect(run.steps[1].reasons).toEqual([
+      'delivery 0.82 < 0.90: 205.1 req/s achieved of 250 offered',
+      'capture 0.10 < 0.60: +5.1 req/s for +50 offered',
+    ]);
+    expect(run.steps[0].reasons).toEqual([]);
+  });
+
+  it('counts only successful completions as throughput; failures go to completedPerSec and errorRate', () => {
+    const run = fakeRun({ steps: [{ ratePerSec: 300, okPerSec: 120, failedPerSec: 180, status: '503', errorSample: 'Service Unavailable' }] });
+    const [s] = run.steps;
+    expect(s.throughputPerSec).toBe(120);
+    expect(s.completedPerSec).toBe(300);
+    expect(s.errorRate).toBeCloseTo(0.6, 9);
+    expect(s.errors).toEqual({ http_5xx: 4500 });
+    expect(s.statuses).toEqual({ '503': 4500 });
+    expect(s.errorSamples).toEqual(['Service Unavailable']);
+    expect(s.latency.every((p) => p.n === 3000)).toBe(true);
+  });
+});
+
+describe('judgeStep: only the steady window counts', () => {
+  const spec: FakeRunSpec = { steps: followingSteps(3), transient: 'garbage', warmupS: 10 };
+  const plan = buildPlan(spec);
+  const records = buildRecords(spec);
+
+  it('ignores zero-throughput ramp, settle and warmup seconds', () => {
+    const run = fakeRun(spec);
+    expect(run.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'holds']);
+    expect(run.steps.map((s) => s.throughputPerSec)).toEqual([100, 200, 300]);
+    expect(run.steps.map((s) => s.steadyS)).toEqual([25, 25, 25]);
+  });
+
+  it('a whole-step average would have failed the same step', () => {
+    const step = plan[1];
+    const whole = aggregate(records, 'steps', step.rampStartS, step.holdEndS);
+    const wholeDelivery = whole.ok / whole.seconds / step.ratePerSec;
+    expect(wholeDelivery).toBeLessThan(DEFAULT_RULES.deliveryMin);
+    expect(judgeStep(step, null, records, DEFAULT_RULES).delivery).toBe(1);
+  });
+
+  it('capture is null without a previous step and when the rate did not increase', () => {
+    const first = judgeStep(plan[0], null, records, DEFAULT_RULES);
+    expect(first.capture).toBeNull();
+    const second = judgeStep(plan[1], first, records, DEFAULT_RULES);
+    expect(second.capture).toBe(1);
+    expect(judgeStep(plan[1], second, records, DEFAULT_RULES).capture).toBeNull();
+  });
+
+  it('is not-run without data, and reads whole buckets of a fractional window', () => {
+    const late = { ...plan[2], index: 3, steadyStartS: 500, steadyEndS: 525 };
+    const r = judgeStep(late, null, records, DEFAULT_RULES);
+    expect(r.verdict).toBe('not-run');
+    expect(r.latency.every((p) => p.valueMs === null && !p.reliable)).toBe(true);
+    expect(steadyWindowS({ ...plan[0], steadyStartS: 15.5, steadyEndS: 40 })).toEqual({ fromS: 16, toS: 40, plannedS: 24 });
+  });
+
+  it('fills latency, lag, VU and count figures', () => {
+    const r = judgeStep(plan[1], null, records, DEFAULT_RULES);
+    expect(r.latency.map((p) => p.q)).toEqual([50, 90, 99, 99.9]);
+    expect(r.latency[0].valueMs).toBeCloseTo(10, 0);
+    expect(r.latency.map((p) => p.reliable)).toEqual([true, true, true, false]);
+    expect(r.meanMs).toBeGreaterThan(10);
+    expect(r.maxMs).toBeGreaterThanOrEqual(r.latency[3].valueMs ?? Infinity);
+    expect(r.lagP99Ms).toBeCloseTo(0.1, 3);
+    expect(r.started).toBe(5000);
+    expect(r.vusActiveMax).toBe(3);
+    expect(r.vusAllocatedMax).toBe(100);
+  });
+});
+
+describe('analyzeRun: warnings', () => {
+  it('names unreliable percentiles of holding steps, drops, lag, loop delay and short windows', () => {
+    const run = fakeRun({
+      steps: [{ ratePerSec: 100 }, { ratePerSec: 200, droppedPerSec: 50, lagMs: 23.4, loopDelayMaxMs: 87 }, { ratePerSec: 300 }],
+      stopAtS: 92,
+      interrupted: true,
+    });
+    expect(run.warnings).toEqual([
+      'p99 of step 1 rests on 2,500 samples (needs 3,000): shown, marked unreliable',
+      'p99.9 of step 1 rests on 2,500 samples (needs 30,000): shown, marked unreliable',
+      'p99.9 of step 2 rests on 5,000 samples (needs 30,000): shown, marked unreliable',
+      'step 2 dropped 1,250 arrivals: no free VU; raise maxVUs or this step measures the generator',
+      'step 2 started arrivals late: scheduler lag p99 23.4 ms > 10 ms; the generator is short of CPU, so this step may measure the generator',
+      'step 2 saw event-loop delay up to 87.0 ms > 50 ms: the generator stalled and its stalls are inside the latencies; use more cores or the k6 engine',
+      'step 3 steady window is 12 s of 25 s planned: its figures rest on fewer seconds and it was not judged',
+    ]);
+  });
+
+  it('merges raw buckets of several sources into the same result', () => {
+    const spec: FakeRunSpec = { steps: steps([100, 200, 300], [100, 200, 230]) };
+    const one = analyzeRun(buildInput(spec));
+    const three = analyzeRun(buildInput({ ...spec, sources: 3 }));
+    expect(three).toEqual(one);
+  });
+});

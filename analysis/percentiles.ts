@@ -1,0 +1,64 @@
+/**
+ * Percentiles that carry the sample count behind them. A percentile q rests on the tail above it:
+ * n x (1 - q/100) samples. Below `minTailSamples` tail samples it is shown but marked unreliable
+ * (with 30: p50 needs 60 samples, p90 300, p99 3,000, p99.9 30,000).
+ */
+import { percentileMs, type Histogram } from './histogram.ts';
+import type { Percentile } from './types.ts';
+
+export const DEFAULT_QUANTILES: readonly number[] = [50, 90, 99, 99.9];
+export const DEFAULT_MIN_TAIL_SAMPLES = 30;
+
+/**
+ * Smallest n with n x (1 - q/100) >= minTailSamples, i.e. ceil(minTail x 100 / (100 - q)).
+ * q is scaled to parts per million of tail first so that 99.9 gives exactly 30,000, not 30,001.
+ * Infinity for q >= 100 (the maximum never has a tail).
+ */
+export function requiredSamples(q: number, minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES): number {
+  const tailPpm = Math.round((100 - q) * 10_000);
+  if (tailPpm <= 0) return Infinity;
+  return Math.ceil((minTailSamples * 1_000_000) / tailPpm);
+}
+
+/** Each quantile of `h` (ms) with n = h.totalCount and whether n reaches requiredSamples(q). */
+export function percentiles(
+  h: Histogram,
+  qs: readonly number[] = DEFAULT_QUANTILES,
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+): Percentile[] {
+  const n = h.totalCount;
+  return qs.map((q) => ({
+    q,
+    valueMs: percentileMs(h, q),
+    n,
+    reliable: n > 0 && n >= requiredSamples(q, minTailSamples),
+  }));
+}
+
+export interface PercentileTrust {
+  q: number;
+  /** Samples this percentile needs to be reliable. */
+  requiredSamples: number;
+  /** True when the expected sample count reaches requiredSamples. */
+  trusted: boolean;
+}
+
+/**
+ * Which percentiles a step expecting `expectedSamples` successful requests can trust (for
+ * `plateau plan`: expected samples = rate x steady seconds).
+ */
+export function trustworthyPercentiles(
+  expectedSamples: number,
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+  qs: readonly number[] = DEFAULT_QUANTILES,
+): PercentileTrust[] {
+  return qs.map((q) => {
+    const required = requiredSamples(q, minTailSamples);
+    return { q, requiredSamples: required, trusted: expectedSamples > 0 && expectedSamples >= required };
+  });
+}
+
+/** "p99.9", "p50": the label used in every output. */
+export function percentileLabel(q: number): string {
+  return `p${q}`;
+}

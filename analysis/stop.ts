@@ -1,0 +1,116 @@
+/**
+ * Capacity, knee, peak and the stop reason of a judged run.
+ *
+ *   capacity = X of the last step of the holding prefix (steps 0..k all hold, step k+1 does not)
+ *   knee     = that step k
+ *   peak     = max X over every step with data (may lie after the knee, e.g. a noisy rerun)
+ *
+ * Steps after the first non-holding step never raise capacity: the plateau is where the rule
+ * first fired.
+ */
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
+import type { Rules, StepResult, StopReason } from './types.ts';
+
+export interface StopSummary {
+  capacityPerSec: number | null;
+  kneeStep: number | null;
+  peakPerSec: number;
+  peakStep: number | null;
+  stopReason: StopReason;
+  stopDetail: string;
+}
+
+/** Error share above which a stop sentence names the errors. */
+const ERROR_NOTE_MIN = 0.01;
+
+function stepName(s: StepResult): string {
+  return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} req/s)`;
+}
+
+/** Number of leading steps that hold. */
+function holdingPrefixLength(steps: readonly StepResult[]): number {
+  const firstBad = steps.findIndex((s) => s.verdict !== 'holds');
+  return firstBad === -1 ? steps.length : firstBad;
+}
+
+function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: number | null } {
+  let best: StepResult | null = null;
+  for (const s of steps) if (s.steadyS > 0 && (best === null || s.throughputPerSec > best.throughputPerSec)) best = s;
+  return { peakPerSec: best?.throughputPerSec ?? 0, peakStep: best?.index ?? null };
+}
+
+/** What the rule saw at the first failing step, e.g. "delivered 0.82 < 0.90". */
+function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): string {
+  if (s.delivery < rules.deliveryMin) {
+    return `delivered ${fmtRatio(s.delivery)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} req/s achieved)`;
+  }
+  const gained = prev ? fmtSignedRate(s.throughputPerSec - prev.throughputPerSec) : '?';
+  const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
+  return `captured ${fmtRatio(s.capture)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} req/s for ${added} offered)`;
+}
+
+/** Extra clauses: collapse (X fell below the knee) and errors. */
+function shapeNotes(s: StepResult, knee: StepResult | null): string {
+  const notes: string[] = [];
+  if (knee && s.throughputPerSec < knee.throughputPerSec) {
+    notes.push(`throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} req/s (collapse)`);
+  }
+  if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed requests failed`);
+  return notes.length > 0 ? `; ${notes.join('; ')}` : '';
+}
+
+function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null): string {
+  const last = steps.at(-1);
+  const held = capacityPerSec === null ? 'no step held before it' : `capacity shown (${fmtRate(capacityPerSec)} req/s) is from the steps that held before it`;
+  if (!last || last.verdict === 'not-run') return `interrupted before any step produced data; ${held}`;
+  if (last.verdict === 'incomplete') {
+    const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
+    return `interrupted during ${stepName(last)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window; ${held}`;
+  }
+  return `interrupted after ${stepName(last)}; ${held}`;
+}
+
+function reasonAndDetail(
+  steps: readonly StepResult[], prefix: number, plannedSteps: number, interrupted: boolean, rules: Rules, capacityPerSec: number | null,
+): { stopReason: StopReason; stopDetail: string } {
+  if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec) };
+  const bad = steps[prefix];
+  const knee = prefix > 0 ? steps[prefix - 1] : null;
+  if (!bad) {
+    if (steps.length === 0) return { stopReason: 'error', stopDetail: 'the plan has no steps' };
+    if (steps.length < plannedSteps) {
+      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(steps[steps.length - 1])}: the remaining ${plannedSteps - steps.length} planned steps produced no data` };
+    }
+    const last = steps[steps.length - 1];
+    return {
+      stopReason: 'max-rate-reached',
+      stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last)}, achieved ${fmtRate(last.throughputPerSec)} req/s: capacity is at least that, raise the top rate to find the plateau`,
+    };
+  }
+  if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {
+    return { stopReason: 'error', stopDetail: `${stepName(bad)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early` };
+  }
+  if (prefix === 0) {
+    return {
+      stopReason: 'failed-first-step',
+      stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}: the target sustains less than the lowest offered rate; start lower${shapeNotes(bad, null)}`,
+    };
+  }
+  return {
+    stopReason: 'plateau',
+    stopDetail: `${stepName(bad)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} req/s${shapeNotes(bad, knee)}`,
+  };
+}
+
+/** Capacity, knee, peak and stop reason of steps judged in order. */
+export function summarizeStop(steps: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules): StopSummary {
+  const prefix = holdingPrefixLength(steps);
+  const knee = prefix > 0 ? steps[prefix - 1] : null;
+  const capacityPerSec = knee?.throughputPerSec ?? null;
+  return {
+    capacityPerSec,
+    kneeStep: knee?.index ?? null,
+    ...peakOf(steps),
+    ...reasonAndDetail(steps, prefix, plannedSteps, interrupted, rules, capacityPerSec),
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Fake runs for tests: a compact description per step (rate, achieved throughput, latency,
+ * errors, drops) becomes real BucketRecords with real HDR encoding, a plan and an AnalyzeInput.
+ * Deterministic: no clock, no randomness. Per-second counts spread a fractional rate v as
+ * floor((t+1)v) - floor(tv), so any N consecutive seconds hold N x v within one request.
+ */
+import { analyzeRun } from '../judge.ts';
+import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../histogram.ts';
+import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type StepPlan } from '../types.ts';
+
+export interface FakeStep {
+  ratePerSec: number;
+  /** Successful completions per second (default: ratePerSec). */
+  okPerSec?: number;
+  /** Failed completions per second (default 0). */
+  failedPerSec?: number;
+  errorKind?: ErrorKind;
+  /** HTTP status of the failures (default "503"). */
+  status?: string;
+  /** Error message recorded as a sample in every second with failures. */
+  errorSample?: string;
+  /** Median latency of successful requests (default 10 ms); the tail is exponential. */
+  latencyMs?: number;
+  droppedPerSec?: number;
+  /** Scheduler lag of every arrival (default 0.1 ms). */
+  lagMs?: number;
+  loopDelayMaxMs?: number;
+}
+
+export interface FakeRunSpec {
+  steps: FakeStep[];
+  rampS?: number;
+  holdS?: number;
+  settleS?: number;
+  /** Seconds of "warmup" buckets before the first step (full of garbage: zero throughput). */
+  warmupS?: number;
+  /** Engine instances that share each second's work (default 1). */
+  sources?: number;
+  /** No bucket at or after this second (an interrupted or crashed run). */
+  stopAtS?: number;
+  /** 'garbage' puts zero throughput in every ramp and settle second (default 'same'). */
+  transient?: 'same' | 'garbage';
+  interrupted?: boolean;
+  rules?: Partial<Rules>;
+  target?: string;
+}
+
+export const DEFAULT_RULES: Rules = { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 };
+const LEVELS = 50;
+const EMPTY = encodeHistogram(newHistogram());
+
+/** Share j of `count` split over `parts`: floor((j+1)c/p) - floor(jc/p). Shares sum to count. */
+export function share(count: number, j: number, parts: number): number {
+  return Math.floor(((j + 1) * count) / parts) - Math.floor((j * count) / parts);
+}
+
+/** Count in second t of a rate v per second. */
+function perSecond(v: number, t: number): number {
+  return Math.floor((t + 1) * v) - Math.floor(t * v);
+}
+
+/** Step layout: ramp, then hold; the steady window is the hold minus the settle time. */
+export function buildPlan(spec: FakeRunSpec): StepPlan[] {
+  const rampS = spec.rampS ?? 5, holdS = spec.holdS ?? 30, settleS = spec.settleS ?? 5;
+  let t = spec.warmupS ?? 0;
+  return spec.steps.map((s, index) => {
+    const rampStartS = t, holdStartS = t + rampS, holdEndS = holdStartS + holdS;
+    t = holdEndS;
+    return { index, ratePerSec: s.ratePerSec, rampStartS, holdStartS, holdEndS, steadyStartS: holdStartS + settleS, steadyEndS: holdEndS };
+  });
+}
+
+/** Latency quantile u of an exponential-tailed distribution with median m: m(0.5 + 0.5 ln(1/(1-u)) / ln 2). */
+function latencyAtMs(medianMs: number, u: number): number {
+  return medianMs * (0.5 + (0.5 * -Math.log(1 - u)) / Math.LN2);
+}
+
+/** The histogram of source j of `parts` for `count` requests spread over LEVELS quantiles. */
+function latencyHistogram(count: number, medianMs: number, j: number, parts: number): Histogram {
+  const h = newHistogram(64);
+  for (let level = 0; level < LEVELS; level++) {
+    const atLevel = share(share(count, level, LEVELS), j, parts);
+    const us = latencyAtMs(medianMs, (level + 0.5) / LEVELS) * 1000;
+    for (let i = 0; i < atLevel; i++) recordUs(h, us);
+  }
+  return h;
+}
+
+interface Second { tS: number; phase: string; ok: number; failed: number; started: number; dropped: number; step: FakeStep }
+
+/** Source j's share of one second. */
+function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
+  const { step } = sec;
+  const ok = share(sec.ok, j, parts), failed = share(sec.failed, j, parts), started = share(sec.started, j, parts);
+  const latencyMs = step.latencyMs ?? 10;
+  const hist = {} as Record<Phase, string>;
+  for (const p of PHASES) hist[p] = EMPTY;
+  hist.duration = encodeHistogram(latencyHistogram(sec.ok, latencyMs, j, parts));
+  hist.waiting = encodeHistogram(latencyHistogram(sec.ok, latencyMs * 0.8, j, parts));
+  const lag = newHistogram(64);
+  for (let i = 0; i < started; i++) recordUs(lag, (step.lagMs ?? 0.1) * 1000);
+  const kind = step.errorKind ?? 'http_5xx';
+  return {
+    v: 1, source: `fake/${j}`, tS: sec.tS, phase: sec.phase,
+    started, dropped: share(sec.dropped, j, parts), completed: ok + failed, ok,
+    errors: failed > 0 ? { [kind]: failed } : {},
+    statuses: failed > 0 && kind.startsWith('http') ? { [step.status ?? '503']: failed } : {},
+    ...(failed > 0 && step.errorSample ? { samples: [step.errorSample] } : {}),
+    bytesIn: ok * 200, bytesOut: started * 100,
+    vusActiveMax: share(Math.ceil((sec.ok * latencyMs) / 1000) + 1, j, parts),
+    vusAllocated: share(100, j, parts),
+    lag: encodeHistogram(lag),
+    loopDelayMaxMs: step.loopDelayMaxMs ?? 0,
+    hist,
+  };
+}
+
+function secondOf(step: FakeStep, tS: number, phase: string, garbage: boolean): Second {
+  const dropped = perSecond(step.droppedPerSec ?? 0, tS);
+  const started = Math.max(0, perSecond(step.ratePerSec, tS) - dropped);
+  if (garbage) return { tS, phase, ok: 0, failed: 0, started, dropped, step };
+  return { tS, phase, ok: perSecond(step.okPerSec ?? step.ratePerSec, tS), failed: perSecond(step.failedPerSec ?? 0, tS), started, dropped, step };
+}
+
+/** Every second of the run (warmup, then each step's ramp and hold). */
+function secondsOf(spec: FakeRunSpec, plan: readonly StepPlan[]): Second[] {
+  const out: Second[] = [];
+  const first = spec.steps[0] ?? { ratePerSec: 0 };
+  for (let tS = 0; tS < (spec.warmupS ?? 0); tS++) out.push(secondOf(first, tS, 'warmup', true));
+  plan.forEach((p, i) => {
+    for (let tS = p.rampStartS; tS < p.holdEndS; tS++) {
+      const transient = tS < p.steadyStartS && spec.transient === 'garbage';
+      out.push(secondOf(spec.steps[i], tS, 'steps', transient));
+    }
+  });
+  return out.filter((s) => spec.stopAtS === undefined || s.tS < spec.stopAtS);
+}
+
+/** Raw buckets of the run: one per second per source, sources interleaved. */
+export function buildRecords(spec: FakeRunSpec): BucketRecord[] {
+  const parts = spec.sources ?? 1;
+  return secondsOf(spec, buildPlan(spec)).flatMap((sec) => Array.from({ length: parts }, (_, j) => bucketOf(sec, j, parts)));
+}
+
+/** A complete AnalyzeInput with plausible stages, VU sizing, RTT and environment. */
+export function buildInput(spec: FakeRunSpec): AnalyzeInput {
+  return {
+    runId: 'run-test',
+    target: spec.target ?? 'http://127.0.0.1:8080/orders',
+    engine: 'native',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    rules: { ...DEFAULT_RULES, ...spec.rules },
+    steps: buildPlan(spec),
+    records: buildRecords(spec),
+    stages: [
+      { name: 'preflight', status: 'pass', durationMs: 120, detail: 'config valid; target healthy', evidence: [] },
+      { name: 'steps', status: spec.interrupted ? 'fail' : 'pass', durationMs: 60_000, detail: 'stepped load', evidence: [] },
+    ],
+    vus: { preAllocatedVUs: 50, maxVUs: 200, reason: 'rate x (service time + RTT) x 2' },
+    rtt: { connectMedianMs: 0.2, httpMedianMs: 0.5, httpP90Ms: 0.8, samples: 20 },
+    environment: { node: 'v20.19.0', engine: 'native' },
+    interrupted: spec.interrupted ?? false,
+  };
+}
+
+/** analyzeRun over a fake run. */
+export function fakeRun(spec: FakeRunSpec): RunResult {
+  return analyzeRun(buildInput(spec));
+}
+
+/** Steps 100, 200, ... with throughput equal to the rate: a target that keeps up. */
+export function followingSteps(count: number, stepPerSec = 100): FakeStep[] {
+  return Array.from({ length: count }, (_, i) => ({ ratePerSec: stepPerSec * (i + 1) }));
+}

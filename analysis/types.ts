@@ -1,0 +1,201 @@
+/**
+ * The data model shared by the engine (which produces Buckets), the analysis (which turns a run
+ * store into a RunResult) and the renderers (which turn a RunResult into text).
+ * Types only: no code, no imports of I/O.
+ */
+
+/** k6's http_req_* timing vocabulary, in one place. Every output uses these names. */
+export const PHASES = ['blocked', 'connecting', 'sending', 'waiting', 'receiving', 'duration'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/**
+ * Why a request failed. `http_4xx`/`http_5xx` come from the status; the rest from the transport.
+ * `check` is a response the scenario's check() rejected.
+ */
+export const ERROR_KINDS = ['http_4xx', 'http_5xx', 'timeout', 'refused', 'reset', 'check', 'other'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/**
+ * One second of wall time of one engine instance, as written to buckets.ndjson (one JSON object a
+ * line). Histograms are HDR histograms in microseconds, encoded as compressed base64
+ * (hdr-histogram-js `encodeIntoCompressedBase64`). Requests are counted in the bucket of the second
+ * in which they completed; iterations and drops in the second in which they were due.
+ */
+export interface BucketRecord {
+  /** Format version of this line. */
+  v: 1;
+  /** Which engine instance wrote it, e.g. "native/0" or "k6". Buckets of several sources merge. */
+  source: string;
+  /** Start of this second, whole seconds since the start of the load phase (t0 of the plan). */
+  tS: number;
+  /** Pipeline phase the bucket belongs to: "warmup" or "steps". */
+  phase: string;
+  /** Iterations started (arrivals that got a VU). */
+  started: number;
+  /** Arrivals that found no free VU and were dropped (k6's dropped_iterations). */
+  dropped: number;
+  /** Requests completed in this second, successful or not. */
+  completed: number;
+  /** Completed requests that succeeded (2xx/3xx and passed the scenario's check). */
+  ok: number;
+  /** Failed requests by error kind. */
+  errors: Partial<Record<ErrorKind, number>>;
+  /** Failed requests by HTTP status code, for those that got a response. */
+  statuses: Record<string, number>;
+  /** First few distinct error messages seen in this second (bounded), for diagnosis. */
+  samples?: string[];
+  bytesIn: number;
+  bytesOut: number;
+  /** Highest number of VUs busy at once in this second. */
+  vusActiveMax: number;
+  /** VUs allocated at the end of this second. */
+  vusAllocated: number;
+  /** HDR histogram (µs) of scheduler lag: actual start minus intended start of each arrival. */
+  lag: string;
+  /** Largest event-loop delay observed in this second, in ms (0 when not measured). */
+  loopDelayMaxMs: number;
+  /** HDR histograms (µs) of successful requests' phases, compressed base64. */
+  hist: Record<Phase, string>;
+}
+
+/** One step of the plan. All times are seconds since the start of the load phase. */
+export interface StepPlan {
+  index: number;
+  ratePerSec: number;
+  rampStartS: number;
+  holdStartS: number;
+  holdEndS: number;
+  steadyStartS: number;
+  steadyEndS: number;
+}
+
+/** The thresholds of the stop rule. */
+export interface Rules {
+  /** A step holds only when steady throughput / target rate is at least this (0.90). */
+  deliveryMin: number;
+  /** ... and when throughput gained / rate added is at least this (0.60). */
+  captureMin: number;
+  /** Samples below which a percentile is marked unreliable: n * (1 - q) must reach this tail count. */
+  minTailSamples: number;
+}
+
+/** A percentile with the sample count behind it. */
+export interface Percentile {
+  /** 50, 90, 99, 99.9 */
+  q: number;
+  valueMs: number | null;
+  n: number;
+  /** False when n is too small for this percentile to mean anything (e.g. p99.9 from 3,000 samples). */
+  reliable: boolean;
+}
+
+export type StepVerdict = 'holds' | 'fails' | 'incomplete' | 'not-run';
+
+export interface StepResult {
+  index: number;
+  ratePerSec: number;
+  steadyStartS: number;
+  steadyEndS: number;
+  /** Seconds of the steady window actually covered by data (less than planned when interrupted). */
+  steadyS: number;
+  /** Successful completions per second over the steady window only. */
+  throughputPerSec: number;
+  /** All completions (successful or failed) per second over the steady window. */
+  completedPerSec: number;
+  /** throughput / target rate. */
+  delivery: number;
+  /** (X_i - X_{i-1}) / (rate_i - rate_{i-1}); null for the first step. */
+  capture: number | null;
+  completed: number;
+  ok: number;
+  failed: number;
+  errorRate: number;
+  errors: Partial<Record<ErrorKind, number>>;
+  dropped: number;
+  started: number;
+  latency: Percentile[];
+  meanMs: number | null;
+  maxMs: number | null;
+  /** Scheduler lag p99 over the window (ms). */
+  lagP99Ms: number | null;
+  loopDelayMaxMs: number;
+  vusActiveMax: number;
+  vusAllocatedMax: number;
+  verdict: StepVerdict;
+  /** Why it fails, in words with numbers; empty when it holds. */
+  reasons: string[];
+  /** Failed requests by HTTP status code over the steady window (added by analysis; optional for older producers). */
+  statuses?: Record<string, number>;
+  /** First few distinct error messages seen in the steady window (bounded, target-controlled text: escape it). */
+  errorSamples?: string[];
+}
+
+export type StopReason =
+  | 'plateau'
+  | 'max-rate-reached'
+  | 'interrupted'
+  | 'failed-first-step'
+  | 'error';
+
+/** A pipeline stage's outcome, recorded in run.json and shown in the report. */
+export interface StageOutcome {
+  name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'steps' | 'report';
+  status: 'pass' | 'fail' | 'skipped';
+  durationMs: number;
+  /** One line that says what happened, with numbers. */
+  detail: string;
+  /** Evidence lines (checks made, figures measured). */
+  evidence: string[];
+}
+
+export interface VuSizing {
+  preAllocatedVUs: number;
+  maxVUs: number;
+  /** How the numbers were chosen, in words. */
+  reason: string;
+}
+
+export interface RunResult {
+  schemaVersion: 1;
+  runId: string;
+  target: string;
+  engine: string;
+  startedAt: string;
+  rules: Rules;
+  stages: StageOutcome[];
+  vus: VuSizing;
+  /** Round-trip time to the target measured before load (ms), when measured. */
+  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; samples: number } | null;
+  environment: Record<string, string>;
+  steps: StepResult[];
+  /** Throughput of the last holding step (successful req/s), null when no step held. */
+  capacityPerSec: number | null;
+  /** Index of the last holding step, after which throughput bent. */
+  kneeStep: number | null;
+  /** Highest steady throughput of any step. */
+  peakPerSec: number;
+  peakStep: number | null;
+  stopReason: StopReason;
+  /** One sentence that explains the stop. */
+  stopDetail: string;
+  interrupted: boolean;
+  warnings: string[];
+}
+
+/** Everything `analyzeRun` needs: the run store's contents, with raw (unmerged) buckets. */
+export interface AnalyzeInput {
+  runId: string;
+  target: string;
+  engine: string;
+  startedAt: string;
+  rules: Rules;
+  steps: StepPlan[];
+  /** Raw buckets of every source and phase; merged inside the analysis. */
+  records: BucketRecord[];
+  stages: StageOutcome[];
+  vus: VuSizing;
+  rtt: RunResult['rtt'];
+  environment: Record<string, string>;
+  /** True when the run was stopped (signal, stage failure) before the stop rule ended it. */
+  interrupted: boolean;
+}

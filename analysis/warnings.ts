@@ -1,0 +1,48 @@
+/**
+ * Warnings: things that do not change a verdict but limit what the numbers mean. Each names the
+ * step, the figure, and what to do.
+ */
+import { fmtInt, fmtMs, stepNo } from './format.ts';
+import { percentileLabel, requiredSamples } from './percentiles.ts';
+import type { Rules, StepResult } from './types.ts';
+
+/** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
+export const LAG_P99_WARN_MS = 10;
+/** Event-loop delay above which the generator's own stalls leak into latencies (ms). */
+export const LOOP_DELAY_WARN_MS = 50;
+
+/** Unreliable percentiles of a holding step (the ones a reader would quote). */
+function percentileWarnings(s: StepResult, rules: Rules): string[] {
+  if (s.verdict !== 'holds') return [];
+  return s.latency
+    .filter((p) => !p.reliable && p.valueMs !== null)
+    .map((p) => `${percentileLabel(p.q)} of step ${stepNo(s.index)} rests on ${fmtInt(p.n)} samples (needs ${fmtInt(requiredSamples(p.q, rules.minTailSamples))}): shown, marked unreliable`);
+}
+
+/** Generator-side limits: dropped arrivals, late starts, a busy event loop. */
+function generatorWarnings(s: StepResult): string[] {
+  const out: string[] = [];
+  if (s.dropped > 0) {
+    out.push(`step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU; raise maxVUs or this step measures the generator`);
+  }
+  if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
+    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; the generator is short of CPU, so this step may measure the generator`);
+  }
+  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) {
+    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMs(s.loopDelayMaxMs)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; use more cores or the k6 engine`);
+  }
+  return out;
+}
+
+/** A steady window shorter than planned (interrupted, or buckets missing). */
+function windowWarning(s: StepResult): string[] {
+  const plannedS = Math.max(0, Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS));
+  if (s.steadyS >= plannedS) return [];
+  if (s.steadyS === 0) return [`step ${stepNo(s.index)} has no data in its steady window (${fmtInt(plannedS)} s planned): it was not judged`];
+  return [`step ${stepNo(s.index)} steady window is ${fmtInt(s.steadyS)} s of ${fmtInt(plannedS)} s planned: its figures rest on fewer seconds and it was not judged`];
+}
+
+/** Every warning of the run, step by step. */
+export function runWarnings(steps: readonly StepResult[], rules: Rules): string[] {
+  return steps.flatMap((s) => [...windowWarning(s), ...percentileWarnings(s, rules), ...generatorWarnings(s)]);
+}

@@ -1,0 +1,20 @@
+/**
+ * The registry of file renderers: each is a pure function of a RunResult. Adding a format is
+ * adding one file and one line here.
+ */
+import type { RunResult } from '../analysis/types.ts';
+import { renderMarkdown } from './markdown.ts';
+import { renderStepsCsv } from './steps-csv.ts';
+import { renderSummaryJson } from './summary-json.ts';
+
+export interface Renderer {
+  /** File name inside the run directory. */
+  file: string;
+  render(run: RunResult): string;
+}
+
+export const renderers: Renderer[] = [
+  { file: 'report.md', render: renderMarkdown },
+  { file: 'summary.json', render: renderSummaryJson },
+  { file: 'steps.csv', render: renderStepsCsv },
+];

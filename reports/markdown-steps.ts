@@ -1,0 +1,64 @@
+/**
+ * The per-step sections of the Markdown report: the step table, the reasons of failing steps,
+ * and errors by kind.
+ */
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { requiredSamples } from '../analysis/percentiles.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
+import { anyUnreliable, countsText, percentileCell, percentileOf } from './cells.ts';
+import { mdCell } from './escape.ts';
+
+const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
+
+/** One Markdown table row; every cell escaped. */
+export function mdRow(cells: readonly string[]): string {
+  return `| ${cells.map(mdCell).join(' | ')} |`;
+}
+
+export function mdTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return [mdRow(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(mdRow)];
+}
+
+function stepRow(s: StepResult): string[] {
+  const hasData = s.steadyS > 0;
+  return [
+    String(stepNo(s.index)),
+    fmtTarget(s.ratePerSec),
+    hasData ? fmtRate(s.throughputPerSec) : '–',
+    hasData ? fmtRatio(s.delivery) : '–',
+    fmtRatio(s.capture),
+    ...[50, 90, 99, 99.9].map((q) => percentileCell(percentileOf(s, q))),
+    hasData ? fmtPercent(s.errorRate) : '–',
+    fmtInt(s.dropped),
+    s.verdict,
+  ];
+}
+
+/** The step table, its footnote, and why each non-holding step did not hold. */
+export function stepsSection(run: RunResult): string[] {
+  const out = ['## Steps', '', ...mdTable(STEP_HEADER, run.steps.map(stepRow))];
+  if (anyUnreliable(run)) {
+    const minTail = fmtInt(run.rules.minTailSamples);
+    out.push('', `\\* unreliable: fewer than ${minTail} samples lie beyond this percentile (p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples in the window, p99.9 ${fmtInt(requiredSamples(99.9, run.rules.minTailSamples))}); shown for diagnosis only.`);
+  }
+  const failing = run.steps.filter((s) => s.reasons.length > 0);
+  if (failing.length > 0) {
+    out.push('', ...failing.map((s) => `- **step ${stepNo(s.index)}** (${s.verdict}): ${s.reasons.map(mdCell).join('; ')}`));
+  }
+  return out;
+}
+
+/** Errors by kind and status per step, with the first messages the target sent. */
+export function errorsSection(run: RunResult): string[] {
+  const withErrors = run.steps.filter((s) => s.failed > 0);
+  if (withErrors.length === 0) return ['## Errors', '', 'No failed requests in any steady window.'];
+  const rows = withErrors.map((s) => [
+    String(stepNo(s.index)),
+    fmtInt(s.failed),
+    fmtPercent(s.errorRate),
+    countsText(s.errors),
+    countsText(s.statuses),
+    (s.errorSamples ?? []).join(' / '),
+  ]);
+  return ['## Errors', '', ...mdTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages'], rows)];
+}

@@ -1,0 +1,88 @@
+/**
+ * report.md: the run for a human. Capacity and the stop reason first, then how to read the
+ * numbers, then the evidence (stages, generator sizing, steps, errors, warnings, environment).
+ * Every string that came from the target, the config or the environment goes through mdCell.
+ */
+import { fmtInt, fmtMs, fmtRatio } from '../analysis/format.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { capacityText, peakText } from './cells.ts';
+import { mdCell } from './escape.ts';
+import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
+
+function headerSection(run: RunResult): string[] {
+  const out = [`# plateau run ${mdCell(run.runId)}`, ''];
+  if (run.interrupted) {
+    out.push('> **INTERRUPTED**: the run was stopped before the stop rule ended it; later steps were not run, so capacity is at best a lower bound.', '');
+  }
+  out.push(
+    `**Capacity: ${mdCell(capacityText(run))}**`,
+    '',
+    `**Stop reason: ${mdCell(run.stopReason)}**: ${mdCell(run.stopDetail)}`,
+    '',
+    `Peak: ${mdCell(peakText(run))}. Target: ${mdCell(run.target)}. Engine: ${mdCell(run.engine)}. Started: ${mdCell(run.startedAt)}.`,
+  );
+  return out;
+}
+
+function howToReadSection(run: RunResult): string[] {
+  const { deliveryMin, captureMin } = run.rules;
+  return [
+    '## How to read this',
+    '',
+    `- **Delivery**: successful req/s achieved ÷ req/s offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
+    `- **Capture**: throughput gained ÷ rate added since the previous step; below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
+    '- **Steady window**: the hold minus its settle time; only these seconds are judged, never the ramp or a whole-run average.',
+    '- **Dropped iterations**: arrivals that found no free VU; any at all means the generator, not the target, may be the limit.',
+    '- **Percentiles** carry their sample count (n); `~value*` marks one that rests on too few samples to trust.',
+  ];
+}
+
+/** "120 ms" under a second, "60.0 s" above. */
+function durationText(durationMs: number): string {
+  return durationMs < 1000 ? `${fmtMs(durationMs)} ms` : `${fmtMs(durationMs / 1000)} s`;
+}
+
+function stagesSection(run: RunResult): string[] {
+  if (run.stages.length === 0) return ['## Stages', '', 'No stage outcomes recorded.'];
+  const rows = run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail]);
+  return ['## Stages', '', ...mdTable(['Stage', 'Status', 'Duration', 'Detail'], rows)];
+}
+
+function generatorSection(run: RunResult): string[] {
+  const { vus, rtt } = run;
+  const rttLine = rtt === null
+    ? '- RTT: not measured'
+    : `- RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
+  return [
+    '## Load generator',
+    '',
+    `- VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${mdCell(vus.reason)}`,
+    rttLine,
+  ];
+}
+
+function warningsSection(run: RunResult): string[] {
+  if (run.warnings.length === 0) return ['## Warnings', '', 'None.'];
+  return ['## Warnings', '', ...run.warnings.map((w) => `- ${mdCell(w)}`)];
+}
+
+function environmentSection(run: RunResult): string[] {
+  const entries = Object.entries(run.environment);
+  if (entries.length === 0) return ['## Environment', '', 'Not recorded.'];
+  return ['## Environment', '', ...mdTable(['Key', 'Value'], entries)];
+}
+
+/** The whole Markdown report. */
+export function renderMarkdown(run: RunResult): string {
+  const sections = [
+    headerSection(run),
+    howToReadSection(run),
+    stagesSection(run),
+    generatorSection(run),
+    stepsSection(run),
+    errorsSection(run),
+    warningsSection(run),
+    environmentSection(run),
+  ];
+  return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { renderers } from './index.ts';
+import { renderMarkdown } from './markdown.ts';
+import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
+import { renderSummaryJson, type Summary } from './summary-json.ts';
+import { renderPlateauTable } from './table.ts';
+
+const HOSTILE = 'upstream | failed\nsecond line <script>alert(1)</script> & \\ done';
+
+const KNEE: FakeRunSpec = {
+  steps: [100, 200, 300, 400, 450, 500].map((ratePerSec, i) => ({
+    ratePerSec,
+    okPerSec: [100, 200, 300, 400, 410, 380][i],
+    failedPerSec: i >= 4 ? 20 : 0,
+    errorSample: HOSTILE,
+    droppedPerSec: i === 5 ? 2 : 0,
+  })),
+  target: 'http://127.0.0.1:8080/<b>orders</b>|x',
+};
+
+const run = fakeRun(KNEE);
+const hostileRun: RunResult = {
+  ...run,
+  environment: { ...run.environment, note: HOSTILE },
+  steps: run.steps.map((s, i) => (i === 4 ? { ...s, reasons: ['=cmd|"/c calc"!A1', ...s.reasons] } : s)),
+};
+
+/** Cells of a Markdown table row: split on pipes not escaped by an odd run of backslashes. */
+function mdCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === '\\') { cell += ch + (line[i + 1] ?? ''); i++; continue; }
+    if (ch === '|') { cells.push(cell); cell = ''; continue; }
+    cell += ch;
+  }
+  cells.push(cell);
+  return cells.slice(1, -1);
+}
+
+/** A small RFC 4180 parser (quoted fields, doubled quotes, CRLF or LF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [], field = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(field); field = ''; }
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(hostileRun);
+
+  it('puts capacity and the stop reason at the top, then how to read it', () => {
+    const lines = md.split('\n');
+    expect(lines[0]).toBe('# plateau run run-test');
+    expect(md).toContain('**Capacity: 400.0 req/s (step 4)**');
+    expect(md).toMatch(/\*\*Stop reason: plateau\*\*: step 5 \(450 req\/s\) captured 0\.20 &lt; 0\.60/);
+    expect(md.indexOf('Capacity')).toBeLessThan(md.indexOf('## How to read this'));
+    for (const term of ['**Delivery**', '**Capture**', '**Steady window**', '**Dropped iterations**']) expect(md).toContain(term);
+    expect(md).not.toContain('INTERRUPTED');
+  });
+
+  it('shows percentiles with their sample counts and marks unreliable ones', () => {
+    const row = md.split('\n').find((l) => l.startsWith('| 1 | 100 |'));
+    expect(row).toBeDefined();
+    const cells = mdCells(row ?? '').map((c) => c.trim());
+    expect(cells).toHaveLength(12);
+    expect(cells.slice(0, 5)).toEqual(['1', '100', '100.0', '1.00', '–']);
+    expect(cells[5]).toMatch(/^\d+\.\d+ ms \(n=2,500\)$/);
+    expect(cells[7]).toMatch(/^~\d+\.?\d* ms\\\* \(n=2,500\)$/);
+    expect(cells[11]).toBe('holds');
+    expect(md).toContain('\\* unreliable');
+  });
+
+  it('has the stages, generator, errors, warnings and environment sections', () => {
+    for (const h of ['## Stages', '## Load generator', '## Steps', '## Errors', '## Warnings', '## Environment']) expect(md).toContain(h);
+    expect(md).toContain('| preflight | pass | 120 ms |');
+    expect(md).toContain('HTTP median 0.500 ms, p90 0.800 ms (20 samples)');
+    expect(md).toMatch(/step 6 dropped 50 arrivals/);
+  });
+
+  it('escapes hostile target text so tables keep their shape and no HTML gets through', () => {
+    expect(md).not.toContain('<script>');
+    expect(md).not.toContain('<b>');
+    expect(md).toContain('&lt;script&gt;');
+    const tableLines = md.split('\n').filter((l) => l.startsWith('|'));
+    const widths = new Map<string, number>();
+    let header = '';
+    for (const line of tableLines) {
+      if (!line.startsWith('|---') && !/^\|\s*\d/.test(line) && !/^\| (preflight|steps|node|engine|note) /.test(line)) header = line;
+      const n = mdCells(line).length;
+      if (!widths.has(header)) widths.set(header, n);
+      expect(n, line).toBe(widths.get(header));
+    }
+    const errorRow = tableLines.find((l) => l.includes('upstream'));
+    expect(errorRow).toContain('upstream \\| failed<br>second line &lt;script&gt;');
+  });
+
+  it('says INTERRUPTED when the run was interrupted', () => {
+    const interrupted = fakeRun({ steps: KNEE.steps.slice(0, 4), stopAtS: 92, interrupted: true });
+    expect(renderMarkdown(interrupted)).toMatch(/\*\*INTERRUPTED\*\*/);
+    expect(renderMarkdown(interrupted)).toContain('**Stop reason: interrupted**');
+  });
+});
+
+describe('renderStepsCsv', () => {
+  const csv = renderStepsCsv(hostileRun);
+  const rows = parseCsv(csv);
+
+  it('parses back to a header and one row per step', () => {
+    expect(rows).toHaveLength(hostileRun.steps.length + 1);
+    expect(rows[0]).toEqual([...STEPS_CSV_COLUMNS]);
+    expect(rows.every((r) => r.length === STEPS_CSV_COLUMNS.length)).toBe(true);
+    const col = (name: string) => STEPS_CSV_COLUMNS.indexOf(name as (typeof STEPS_CSV_COLUMNS)[number]);
+    expect(rows[4][col('throughput_per_sec')]).toBe('400');
+    expect(rows[1][col('p99_9_reliable')]).toBe('false');
+    expect(rows[1][col('p50_n')]).toBe('2500');
+    expect(rows[5][col('verdict')]).toBe('fails');
+  });
+
+  it('neutralises a cell that would start a formula', () => {
+    const reasons = rows[5][STEPS_CSV_COLUMNS.indexOf('reasons')];
+    expect(reasons.startsWith(`'=cmd`)).toBe(true);
+    expect(csv).not.toMatch(/(^|,)"?=cmd/m);
+  });
+});
+
+describe('renderSummaryJson', () => {
+  it('is pretty JSON of the RunResult with schemaVersion 1 first', () => {
+    const text = renderSummaryJson(run);
+    const parsed = JSON.parse(text) as Summary;
+    expect(parsed.schemaVersion).toBe(1);
+    expect(Object.keys(parsed)[0]).toBe('schemaVersion');
+    expect(parsed).toEqual(JSON.parse(JSON.stringify(run)));
+    expect(text).toContain('\n  "runId": "run-test"');
+  });
+});
+
+describe('renderPlateauTable', () => {
+  it('prints a fixed-width table and the capacity and stop lines', () => {
+    const text = renderPlateauTable(hostileRun);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^step\s+target\/s\s+achieved\/s/);
+    expect(lines).toHaveLength(1 + 6 + 1 + 2 + 1 + 1);
+    expect(text).toContain('capacity  400.0 req/s (step 4); peak 410.0 req/s (step 5)');
+    expect(text).toMatch(/^stop\s+plateau: step 5 \(450 req\/s\)/m);
+    expect(text).not.toMatch(/\u001b/);
+    const interrupted = fakeRun({ steps: KNEE.steps.slice(0, 4), stopAtS: 92, interrupted: true });
+    expect(renderPlateauTable(interrupted)).toContain('stop      INTERRUPTED: interrupted during step 3');
+  });
+});
+
+describe('renderers', () => {
+  it('registers report.md, summary.json and steps.csv', () => {
+    expect(renderers.map((r) => r.file)).toEqual(['report.md', 'summary.json', 'steps.csv']);
+    for (const r of renderers) expect(r.render(run).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * steps.csv: one row per step for spreadsheets (step numbered from 1, as in every human-facing output). Numbers stay numbers (rounded to a stable
+ * precision); every string goes through csvSafe so no cell can start a formula.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { stepNo } from '../analysis/format.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
+import { percentileOf } from './cells.ts';
+import { csvSafe } from './escape.ts';
+
+export const STEPS_CSV_COLUMNS = [
+  'step', 'rate_per_sec', 'throughput_per_sec', 'delivery', 'capture',
+  'p50_ms', 'p50_n', 'p90_ms', 'p99_ms', 'p99_9_ms', 'p99_9_n', 'p99_9_reliable',
+  'error_rate', 'dropped', 'verdict', 'reasons',
+] as const;
+
+/** x rounded to `digits` decimals; empty cell for null. */
+function num(x: number | null | undefined, digits: number): number | string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '';
+  const scale = 10 ** digits;
+  return Math.round(x * scale) / scale;
+}
+
+function stepRow(s: StepResult): (number | string)[] {
+  const p50 = percentileOf(s, 50), p90 = percentileOf(s, 90), p99 = percentileOf(s, 99), p999 = percentileOf(s, 99.9);
+  return [
+    stepNo(s.index), num(s.ratePerSec, 3), num(s.throughputPerSec, 3), num(s.delivery, 4), num(s.capture, 4),
+    num(p50?.valueMs, 3), p50?.n ?? '', num(p90?.valueMs, 3), num(p99?.valueMs, 3),
+    num(p999?.valueMs, 3), p999?.n ?? '', p999 ? String(p999.reliable) : '',
+    num(s.errorRate, 6), s.dropped, csvSafe(s.verdict), csvSafe(s.reasons.join('; ')),
+  ];
+}
+
+export function renderStepsCsv(run: RunResult): string {
+  return stringify(run.steps.map(stepRow), { header: true, columns: [...STEPS_CSV_COLUMNS] });
+}
