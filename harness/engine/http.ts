@@ -1,0 +1,101 @@
+/**
+ * One VU's HTTP connection: an undici Client (keep-alive, no pipelining) that sends one request at
+ * a time, counts the response body and throws it away (bodies are never kept).
+ */
+import { Client, util, type Dispatcher } from 'undici';
+import { performance } from 'node:perf_hooks';
+import type { ErrorKind } from '../../analysis/types.ts';
+import { clearExpectation, expectNext, newPhaseTimes, type PhaseTimes } from './channels.ts';
+
+export interface PreparedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
+
+export interface Outcome {
+  status: number;
+  /** Undefined when the request succeeded at the transport and HTTP level. */
+  kind?: ErrorKind;
+  message?: string;
+  /** Raw response headers as undici delivers them; parse with responseHeaders() only when needed. */
+  rawHeaders: Buffer[] | null;
+  bytesIn: number;
+  bytesOut: number;
+  times: PhaseTimes;
+}
+
+export interface HttpOptions {
+  timeoutMs: number;
+}
+
+export class VuClient {
+  private readonly client: Client;
+
+  constructor(origin: string, opts: HttpOptions) {
+    this.client = new Client(origin, {
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      connect: { timeout: opts.timeoutMs },
+    });
+  }
+
+  send(req: PreparedRequest, done: (o: Outcome) => void): void {
+    const times = newPhaseTimes(performance.now());
+    const out: Outcome = { status: 0, rawHeaders: null, bytesIn: 0, bytesOut: requestBytes(req), times };
+    let finished = false;
+    const finish = (err?: Error) => {
+      if (finished) return;
+      finished = true;
+      if (!times.endMs) times.endMs = performance.now();
+      if (err) { out.kind = classify(err); out.message = err.message; }
+      else if (out.status >= 500) out.kind = 'http_5xx';
+      else if (out.status >= 400) out.kind = 'http_4xx';
+      done(out);
+    };
+    // undici's Client takes the classic handler shape (onConnect ... onComplete).
+    const handler = {
+      onConnect: () => undefined,
+      onHeaders: (statusCode: number, rawHeaders: Buffer[]) => { out.status = statusCode; out.rawHeaders = rawHeaders; return true; },
+      onData: (chunk: Buffer) => { out.bytesIn += chunk.length; return true; },
+      onComplete: () => finish(),
+      onError: (err: Error) => finish(err),
+    } as unknown as Dispatcher.DispatchHandler;
+    expectNext(times);
+    try {
+      this.client.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body }, handler);
+    } catch (err) {
+      clearExpectation();
+      finish(err as Error);
+    }
+    clearExpectation();
+  }
+
+  close(): Promise<void> {
+    return this.client.destroy().catch(() => undefined);
+  }
+}
+
+function requestBytes(req: PreparedRequest): number {
+  let n = req.method.length + req.path.length + 12;
+  for (const k in req.headers) n += k.length + req.headers[k].length + 4;
+  return n + (req.body ? req.body.length : 0);
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+
+export function classify(err: Error & { code?: string }): ErrorKind {
+  const code = err.code ?? '';
+  if (TIMEOUT_CODES.has(code)) return 'timeout';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (RESET_CODES.has(code)) return 'reset';
+  return 'other';
+}
+
+export function responseHeaders(o: Outcome): Record<string, string | string[] | undefined> {
+  return o.rawHeaders ? (util.parseHeaders(o.rawHeaders) as Record<string, string | string[] | undefined>) : {};
+}

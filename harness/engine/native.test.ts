@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../../analysis/types.ts';
+import { decodeHistogram } from '../../analysis/histogram.ts';
+import { tinyServer } from '../../test/helpers/tiny-server.ts';
+import { startNative } from './native.ts';
+import { Schedule } from './schedule.ts';
+import { VuPool } from './vu-pool.ts';
+import { subscribeChannels } from './channels.ts';
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => { while (closers.length) await closers.pop()!(); });
+
+async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number }) {
+  const srv = await tinyServer((_req, res) => setTimeout(() => { res.statusCode = opts.status ?? 200; res.end('ok'); }, opts.delayMs));
+  closers.push(srv.close);
+  closers.push(subscribeChannels());
+  const pool = new VuPool(srv.url, { timeoutMs: 5000 }, Math.min(5, opts.maxVUs), opts.maxVUs);
+  closers.push(() => pool.close());
+  const records: BucketRecord[] = [];
+  const eng = startNative({
+    schedule: new Schedule([{ durationS: opts.seconds, fromPerSec: opts.ratePerSec, toPerSec: opts.ratePerSec }]),
+    phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }),
+    check: () => null,
+    sink: (r) => records.push(r),
+  });
+  const res = await eng.done;
+  const sum = (k: 'started' | 'dropped' | 'completed' | 'ok') => records.reduce((a, r) => a + r[k], 0);
+  return { res, records, started: sum('started'), dropped: sum('dropped'), completed: sum('completed'), ok: sum('ok') };
+}
+
+describe('native engine against a real server on 127.0.0.1', () => {
+  it('dispatches exactly the scheduled arrivals and records every completion', async () => {
+    const r = await run({ ratePerSec: 200, seconds: 2, delayMs: 1, maxVUs: 50 });
+    expect(r.res.dispatched).toBe(400);
+    expect(r.started).toBe(400);
+    expect(r.dropped).toBe(0);
+    expect(r.ok).toBe(400);
+    const d = r.records.map((b) => decodeHistogram(b.hist.duration)).reduce((a, h) => { a.add(h); return a; });
+    expect(d.totalCount).toBe(400);
+    const connecting = r.records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
+    expect(connecting.maxValue).toBeGreaterThan(1); // first requests paid for their connections
+  });
+
+  it('never waits for a VU: arrivals with no free VU are dropped and counted', async () => {
+    const r = await run({ ratePerSec: 100, seconds: 2, delayMs: 100, maxVUs: 3 });
+    expect(r.started + r.dropped).toBe(200);
+    expect(r.dropped).toBeGreaterThan(100);
+    expect(r.started).toBeLessThanOrEqual(3 * 21 + 3);
+  });
+
+  it('classifies HTTP errors by status class', async () => {
+    const r = await run({ ratePerSec: 50, seconds: 1, delayMs: 0, maxVUs: 10, status: 503 });
+    expect(r.completed).toBe(50);
+    expect(r.ok).toBe(0);
+    expect(r.records.reduce((a, b) => a + (b.errors.http_5xx ?? 0), 0)).toBe(50);
+    expect(r.records.reduce((a, b) => a + (b.statuses['503'] ?? 0), 0)).toBe(50);
+  });
+});

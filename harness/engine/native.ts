@@ -1,0 +1,111 @@
+/**
+ * The native engine: walks a Schedule and dispatches each arrival at its due time to a free VU.
+ * It never waits for a VU (an arrival with none free is dropped and counted) and it measures
+ * itself: scheduler lag (actual minus intended start) per arrival and event-loop delay per second.
+ */
+import { performance } from 'node:perf_hooks';
+import type { BucketRecord } from '../../analysis/types.ts';
+import { BucketRecorder } from './recorder.ts';
+import type { Schedule } from './schedule.ts';
+import type { PreparedRequest, Outcome } from './http.ts';
+import type { VuPool } from './vu-pool.ts';
+
+export interface EngineRunOptions {
+  schedule: Schedule;
+  phase: string;
+  source: string;
+  pool: VuPool;
+  /** Builds the request of global iteration `seq`; may throw (counted as an iteration error). */
+  build(seq: number): PreparedRequest;
+  /** null when the response is accepted, else why not. */
+  check(o: Outcome): string | null;
+  /** First global sequence number minus one: warmup and steps never reuse a seq. */
+  seqOffset: number;
+  /** How long in-flight requests may run on once the schedule has ended. */
+  gracefulStopMs: number;
+  sink(r: BucketRecord): void;
+}
+
+export interface EngineRun {
+  /** Stops dispatching at once; in-flight requests get up to graceMs to finish. */
+  stop(graceMs: number): void;
+  /** Resolves when the schedule has ended (or stop was called) and in-flight work is done. */
+  done: Promise<{ dispatched: number; lastSeq: number }>;
+  /** Seconds since this run's t = 0. */
+  elapsedS(): number;
+}
+
+export function startNative(o: EngineRunOptions): EngineRun {
+  const t0Ms = performance.now();
+  const rec = new BucketRecorder(o.phase, o.source, t0Ms, o.sink);
+  let n = 0;
+  let nextS = o.schedule.arrivalS(1);
+  let stopped = false;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
+  const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
+  const clock = setInterval(() => rec.tick(performance.now()), 200);
+
+  const fire = (intendedS: number, nowMs: number) => {
+    const lagMs = nowMs - t0Ms - intendedS * 1000;
+    const vu = o.pool.acquire();
+    if (!vu) { rec.drop(nowMs, lagMs); return; }
+    rec.vusActive = o.pool.active;
+    rec.vusAllocated = o.pool.allocated;
+    rec.arrival(nowMs, lagMs);
+    const seq = o.seqOffset + n;
+    let req: PreparedRequest;
+    try {
+      req = o.build(seq);
+    } catch (err) {
+      o.pool.release(vu);
+      rec.iterationError(nowMs, `scenario threw: ${(err as Error).message}`);
+      return;
+    }
+    vu.send(req, (out) => {
+      o.pool.release(vu);
+      rec.vusActive = o.pool.active;
+      rec.complete(performance.now(), out, out.kind ? null : o.check(out));
+      if (stopped && o.pool.active === 0) finish();
+    });
+  };
+
+  const loop = () => {
+    timer = null;
+    if (stopped) return;
+    const nowMs = performance.now();
+    const nowS = (nowMs - t0Ms) / 1000;
+    while (nextS !== null && nextS <= nowS) {
+      n++;
+      fire(nextS, nowMs);
+      nextS = o.schedule.arrivalS(n + 1);
+    }
+    if (nextS === null) { stop(o.gracefulStopMs); return; }
+    const waitMs = (nextS - nowS) * 1000;
+    timer = waitMs < 0.25 ? setImmediate(loop) : setTimeout(loop, Math.max(1, Math.floor(waitMs)));
+  };
+
+  let finished = false;
+  let graceTimer: NodeJS.Timeout | null = null;
+  function finish() {
+    if (finished) return;
+    finished = true;
+    if (graceTimer) clearTimeout(graceTimer);
+    clearInterval(clock);
+    rec.close(performance.now());
+    resolveDone({ dispatched: n, lastSeq: o.seqOffset + n });
+  }
+
+  function stop(graceMs: number) {
+    if (!stopped) {
+      stopped = true;
+      if (timer) { clearTimeout(timer as NodeJS.Timeout); clearImmediate(timer as NodeJS.Immediate); }
+    }
+    if (o.pool.active === 0 || graceMs <= 0) { finish(); return; }
+    if (graceTimer) clearTimeout(graceTimer);
+    graceTimer = setTimeout(finish, graceMs);
+  }
+
+  loop();
+  return { stop, done, elapsedS: () => (performance.now() - t0Ms) / 1000 };
+}

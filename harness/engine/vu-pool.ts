@@ -1,0 +1,48 @@
+/**
+ * Virtual users as k6's arrival-rate executors have them: `preAllocated` exist from the start,
+ * more are allocated on demand up to `max`, and an arrival that finds none free is not delayed:
+ * the caller drops it and counts it. The pool outlives one engine run, so warmup's open
+ * connections serve the steps.
+ */
+import { VuClient, type HttpOptions } from './http.ts';
+
+export class VuPool {
+  private readonly free: VuClient[] = [];
+  private readonly all: VuClient[] = [];
+  active = 0;
+
+  constructor(
+    private readonly origin: string,
+    private readonly http: HttpOptions,
+    preAllocated: number,
+    readonly max: number,
+  ) {
+    for (let i = 0; i < preAllocated; i++) this.free.push(this.create());
+  }
+
+  get allocated(): number {
+    return this.all.length;
+  }
+
+  /** A free VU, a newly allocated one while under max, or null: the arrival must be dropped. */
+  acquire(): VuClient | null {
+    const vu = this.free.pop() ?? (this.all.length < this.max ? this.create() : null);
+    if (vu) this.active++;
+    return vu;
+  }
+
+  release(vu: VuClient): void {
+    this.active--;
+    this.free.push(vu);
+  }
+
+  private create(): VuClient {
+    const vu = new VuClient(this.origin, this.http);
+    this.all.push(vu);
+    return vu;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all.map((vu) => vu.close()));
+  }
+}
