@@ -1,0 +1,58 @@
+/** The bodies of `plateau run`, `plan` and `report`. */
+import path from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import { buildPlan } from '../plan.ts';
+import { runPipeline } from '../pipeline/run.ts';
+import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';
+import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-process.ts';
+import { writeReports } from '../report.ts';
+import { renderPlateauTable } from '../../reports/table.ts';
+import { overridesOf } from './options.ts';
+import { planText } from './plan-text.ts';
+import { EXIT } from '../errors.ts';
+
+type Args = Record<string, unknown>;
+
+const DEMO_SCENARIO = new URL('../../demo/scenario.ts', import.meta.url);
+
+function demoOverrides(a: Args, demo: DemoProcess | null) {
+  const o = overridesOf(a);
+  if (!demo) return o;
+  return { ...o, target: o.target ?? `${demo.url}/orders`, scenario: o.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname) };
+}
+
+export async function runCommand(a: Args): Promise<number> {
+  const out = { write: (s: string) => process.stdout.write(s), isTTY: Boolean(process.stdout.isTTY) };
+  let demo: DemoProcess | null = null;
+  if (a.demo) {
+    ensureDemoKey(process.env);
+    demo = await startDemoProcess({ slots: Number(a['demo-slots']), holdMs: Number(a['demo-hold-ms']) }, process.env);
+    out.write(`demo target on ${demo.url}: theoretical capacity ${demo.capacityPerSec} req/s (${a['demo-slots']} slots x ${a['demo-hold-ms']} ms)\n`);
+  }
+  const interrupt = new Interrupt();
+  const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
+  try {
+    const config = await loadConfig(a.config as string | undefined, demoOverrides(a, demo));
+    const r = await runPipeline({ config, interrupt, out });
+    out.write('\n' + renderPlateauTable(r.result) + '\n');
+    out.write(`\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`);
+    if (r.error) process.stderr.write(`plateau: ${r.error.message}\n  fix: ${r.error.hint}\n`);
+    return r.exitCode;
+  } finally {
+    uninstall();
+    await demo?.stop();
+  }
+}
+
+export async function planCommand(a: Args): Promise<number> {
+  const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
+  const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake));
+  process.stdout.write(planText(config, buildPlan(config, null)) + '\n');
+  return EXIT.ok;
+}
+
+export function reportCommand(dir: string): number {
+  const result = writeReports(path.resolve(dir));
+  process.stdout.write(renderPlateauTable(result) + '\n');
+  return EXIT.ok;
+}

@@ -1,0 +1,45 @@
+/** The run/plan flags, shared by both commands. Units are in the flag names. */
+import type { Argv } from 'yargs';
+import type { Overrides } from '../config/load.ts';
+
+export function loadOptions<T>(y: Argv<T>) {
+  return y
+    .option('config', { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' })
+    .option('demo', { type: 'boolean', default: false, describe: 'start the embedded demo target on 127.0.0.1 and load it' })
+    .option('demo-slots', { type: 'number', default: 4, describe: 'demo: pool slots' })
+    .option('demo-hold-ms', { type: 'number', default: 10, describe: 'demo: ms each request holds a slot (capacity = slots / hold)' })
+    .option('target', { type: 'string', describe: 'URL under load, e.g. http://127.0.0.1:8080/orders' })
+    .option('scenario', { type: 'string', describe: 'scenario module (defineScenario); default GET on the target' })
+    .option('start-rate', { type: 'number', describe: 'first step, req/s' })
+    .option('step-rate', { type: 'number', describe: 'rate added per step, req/s' })
+    .option('max-rate', { type: 'number', describe: 'last step, req/s' })
+    .option('hold', { type: 'number', describe: 'seconds each step holds its rate' })
+    .option('ramp', { type: 'number', describe: 'seconds of ramp before each hold' })
+    .option('settle', { type: 'number', describe: 'seconds at the start of each hold left out of judging' })
+    .option('vus', { type: 'number', describe: 'preallocated VUs (default: sized by Little\'s law)' })
+    .option('max-vus', { type: 'number', describe: 'upper bound of VUs' })
+    .option('timeout-ms', { type: 'number', describe: 'per-request timeout' })
+    .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
+    .option('out', { type: 'string', describe: 'directory of run stores (default runs)' })
+    .option('warmup', { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' });
+}
+
+export function overridesOf(a: Record<string, unknown>): Overrides {
+  const n = (k: string) => (a[k] === undefined ? undefined : Number(a[k]));
+  return {
+    target: a.target as string | undefined,
+    scenario: a.scenario as string | undefined,
+    startRate: n('start-rate'),
+    stepRate: n('step-rate'),
+    maxRate: n('max-rate'),
+    hold: n('hold'),
+    ramp: n('ramp'),
+    settle: n('settle'),
+    vus: n('vus'),
+    maxVus: n('max-vus'),
+    timeoutMs: n('timeout-ms'),
+    runId: a['run-id'] as string | undefined,
+    out: a.out as string | undefined,
+    warmup: a.warmup as boolean | undefined,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The shape of plateau.config.ts, validated with zod. Every field carries its unit in its name.
+ * Cross-field rules (max >= start, settle < hold, ...) live in validate.ts so that every problem is
+ * reported at once.
+ */
+import { z } from 'zod';
+
+const positive = (what: string) => z.number({ error: `must be a number (${what})` }).positive({ error: `must be > 0 (${what})` });
+const nonNegative = (what: string) => z.number({ error: `must be a number (${what})` }).min(0, { error: `must be >= 0 (${what})` });
+const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be > 0 (${what})` });
+
+export const configSchema = z.strictObject({
+  target: z.strictObject({
+    /** The URL under load; a scenario's relative URLs resolve against its origin. */
+    url: z.url({ error: 'must be an absolute http(s) URL such as http://127.0.0.1:8080/orders' }),
+    healthPath: z.string().default('/health'),
+    rttPath: z.string().optional(),
+  }),
+  /** Path of a scenario module (defineScenario); without one, every request is GET target.url. */
+  scenario: z.string().optional(),
+  steps: z.strictObject({
+    startPerSec: positive('arrivals per second of the first step'),
+    stepPerSec: positive('rate added at each step, an absolute req/s'),
+    maxPerSec: positive('rate of the last step'),
+    rampS: nonNegative('seconds of linear ramp before each hold'),
+    holdS: positive('seconds each rate is held'),
+    /** Seconds at the start of each hold excluded from judging; default max(5, 10% of the hold). */
+    settleS: nonNegative('seconds excluded at the start of each hold').optional(),
+  }),
+  vus: z.strictObject({
+    preAllocated: positiveInt('VUs allocated before load').optional(),
+    max: positiveInt('upper bound of VUs').optional(),
+    /** Expected service time used to size VUs when not given (ms). */
+    expectedServiceMs: positive('expected service time in ms').default(50),
+    headroom: positive('multiplier on rate x (service time + RTT)').default(2),
+  }).default({ expectedServiceMs: 50, headroom: 2 }),
+  http: z.strictObject({
+    timeoutMs: positive('per-request timeout in ms').default(10_000),
+  }).default({ timeoutMs: 10_000 }),
+  rules: z.strictObject({
+    deliveryMin: z.number().gt(0).max(1).default(0.9),
+    captureMin: z.number().gt(0).max(1).default(0.6),
+    minTailSamples: positiveInt('tail samples a percentile needs to be trusted').default(30),
+  }).default({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }),
+  warmup: z.strictObject({
+    enabled: z.boolean().default(true),
+    /** Rate of the warmup; default half the first step's rate. */
+    ratePerSec: positive('warmup arrivals per second').optional(),
+    windowS: positiveInt('seconds per stability window').default(2),
+    stableWindows: positiveInt('consecutive stable windows needed').default(3),
+    tolerance: z.number().gt(0).lt(1).default(0.1),
+    maxS: positive('longest warmup in seconds').default(30),
+  }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30 }),
+  rtt: z.strictObject({
+    samples: positiveInt('RTT samples').default(20),
+  }).default({ samples: 20 }),
+  output: z.strictObject({
+    dir: z.string().default('runs'),
+    runId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'use letters, digits, dot, dash, underscore (at most 64)' }).optional(),
+  }).default({ dir: 'runs' }),
+  /** Seconds the engine waits for in-flight requests when it stops. */
+  gracefulStopS: nonNegative('seconds to let in-flight requests finish').default(2),
+});
+
+export type PlateauConfigInput = z.input<typeof configSchema>;
+export type PlateauConfig = z.output<typeof configSchema>;

@@ -1,0 +1,71 @@
+/**
+ * Turns raw config into a valid PlateauConfig or a list of every problem, each naming its field
+ * and the fix (CONVENTIONS 7: three mistakes get three lines).
+ */
+import { configSchema, type PlateauConfig } from './schema.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+export function validateConfig(raw: unknown): { config: PlateauConfig; problems: [] } | { config: null; problems: Problem[] } {
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => ({ field: fieldOf(i.path), message: describe(i) }));
+    return { config: null, problems };
+  }
+  const problems = crossFieldProblems(parsed.data);
+  return problems.length ? { config: null, problems } : { config: parsed.data, problems: [] };
+}
+
+export function parseConfigOrThrow(raw: unknown): PlateauConfig {
+  const r = validateConfig(raw);
+  if (r.config) return r.config;
+  const lines = r.problems.map((p) => `  - ${p.field}: ${p.message}`).join('\n');
+  throw new PlateauError(
+    `the configuration has ${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}:\n${lines}`,
+    'fix the fields named above in plateau.config.ts or the matching CLI flags (plateau run --help)',
+    'config-invalid',
+    EXIT.usage,
+  );
+}
+
+function fieldOf(path: PropertyKey[]): string {
+  return path.length ? path.map(String).join('.') : '(config)';
+}
+
+function describe(issue: { code: string; message: string; keys?: string[] }): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys) {
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: remove or correct the spelling`;
+  }
+  return issue.message;
+}
+
+/** Default settle: max(5 s, 10% of the hold), never more than half the hold. */
+export function settleSOf(steps: PlateauConfig['steps']): number {
+  return steps.settleS ?? Math.ceil(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));
+}
+
+function crossFieldProblems(c: PlateauConfig): Problem[] {
+  const out: Problem[] = [];
+  const s = c.steps;
+  if (s.maxPerSec < s.startPerSec) {
+    out.push({ field: 'steps.maxPerSec', message: `${s.maxPerSec} is below steps.startPerSec ${s.startPerSec}: raise maxPerSec or lower startPerSec` });
+  }
+  if (settleSOf(s) >= s.holdS) {
+    out.push({ field: 'steps.settleS', message: `settle ${settleSOf(s)} s leaves no steady window in a ${s.holdS} s hold: make holdS longer than settleS` });
+  }
+  if (!Number.isInteger(s.rampS) || !Number.isInteger(s.holdS) || !Number.isInteger(settleSOf(s))) {
+    out.push({ field: 'steps', message: 'rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets)' });
+  }
+  const { preAllocated, max } = c.vus;
+  if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
+    out.push({ field: 'vus.max', message: `${max} is below vus.preAllocated ${preAllocated}: raise vus.max` });
+  }
+  if (!/^https?:$/.test(new URL(c.target.url).protocol)) {
+    out.push({ field: 'target.url', message: `protocol ${new URL(c.target.url).protocol} is not supported: use http:// or https://` });
+  }
+  return out;
+}

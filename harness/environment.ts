@@ -1,0 +1,35 @@
+/** The facts about the generator recorded with every run (the one place that reads the OS for them). */
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+export function environment(engine: string): Record<string, string> {
+  const require = createRequire(import.meta.url);
+  const pkg = require('../package.json') as { version: string };
+  const undici = require('undici/package.json') as { version: string };
+  return {
+    engine,
+    plateau: pkg.version,
+    node: process.version,
+    undici: undici.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown'}`,
+    memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
+    hostname: os.hostname(),
+    gitCommit: gitCommit(),
+  };
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** A fresh run id: UTC timestamp plus 4 random hex digits, e.g. 20261129-172233-a1f3. */
+export function newRunId(now = new Date()): string {
+  const iso = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${iso}-${Math.floor(Math.random() * 0xffff).toString(16).padStart(4, '0')}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * Preflight: can this run be valid? Each check fails before any load, naming the problem and the
+ * fix: target reachable and healthy, secrets present, generated ids fit the target's column, one
+ * sample request built, sent and accepted.
+ */
+import { request } from 'undici';
+import type { PlateauConfig } from '../config/schema.ts';
+import type { Scenario } from '../scenario/types.ts';
+import type { RequestBuilder } from '../scenario/load.ts';
+import { formatId } from '../scenario/context.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+import type { StageResult } from './stage.ts';
+
+export interface PreflightInput {
+  config: PlateauConfig;
+  scenario: Scenario;
+  build: RequestBuilder;
+  runId: string;
+  /** The highest sequence number the plan can reach (warmup + steps). */
+  maxSeq: number;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
+  const evidence: string[] = [];
+  checkSecrets(p.scenario, p.env, evidence);
+  checkIdLength(p, evidence);
+  await checkHealth(p.config, evidence);
+  await sampleRequest(p, evidence);
+  return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
+}
+
+function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): void {
+  const missing = (s.secrets ?? []).filter((name) => !env[name]);
+  if (missing.length) {
+    throw new PlateauError(`secret environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set`, `export ${missing.map((m) => `${m}=...`).join(' ')} before the run (secrets are read only from the environment)`, 'secret-missing', EXIT.preflight);
+  }
+  if (s.secrets?.length) evidence.push(`secrets present: ${s.secrets.join(', ')} (values never recorded)`);
+}
+
+/** The longest id is the one of the largest sequence number the plan reaches. */
+function checkIdLength(p: PreflightInput, evidence: string[]): void {
+  const max = p.scenario.ids?.maxLength;
+  if (!max) return;
+  const longest = formatId('seq', p.scenario.ids?.prefix ?? '', p.runId, p.maxSeq);
+  if (longest.length > max) {
+    throw new PlateauError(
+      `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
+      'shorten ids.prefix or the run id (--run-id), or raise ids.maxLength if the column is wider',
+      'id-too-long', EXIT.preflight);
+  }
+  evidence.push(`longest generated id ${longest.length} chars <= ids.maxLength ${max}`);
+}
+
+async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<void> {
+  const url = new URL(config.target.healthPath, config.target.url).href;
+  let status: number;
+  try {
+    const res = await request(url, { headersTimeout: 5000, bodyTimeout: 5000 });
+    status = res.statusCode;
+    await res.body.dump();
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as Error).message;
+    throw new PlateauError(`target ${url} is not reachable (${code})`, 'start the target, or point --target / target.url at where it listens', 'target-unreachable', EXIT.preflight);
+  }
+  if (status >= 500) {
+    throw new PlateauError(`target health ${url} answered ${status}`, 'fix the target (or set target.healthPath to its real health endpoint) before loading it', 'target-unhealthy', EXIT.preflight);
+  }
+  evidence.push(status === 404 ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)` : `target healthy: ${url} answered ${status}`);
+}
+
+async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<void> {
+  const req = p.build(0);
+  const url = new URL(req.path, p.config.target.url).href;
+  const res = await request(url, { method: req.method as 'GET', headers: req.headers, body: req.body ?? undefined, headersTimeout: p.config.http.timeoutMs, bodyTimeout: p.config.http.timeoutMs });
+  const text = (await res.body.text()).slice(0, 200);
+  const verdict = p.scenario.check?.({ status: res.statusCode, headers: res.headers });
+  if (res.statusCode >= 400 || (verdict !== undefined && verdict !== true)) {
+    throw new PlateauError(
+      `the sample request ${req.method} ${url} got ${res.statusCode}${typeof verdict === 'string' ? ` (check: ${verdict})` : ''}: ${text}`,
+      res.statusCode === 401 || res.statusCode === 403 ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs' : 'fix the scenario so that one request succeeds before measuring thousands',
+      'sample-request-failed', EXIT.preflight);
+  }
+  evidence.push(`sample request ${req.method} ${new URL(url).pathname} answered ${res.statusCode}`);
+}

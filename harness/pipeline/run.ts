@@ -1,0 +1,116 @@
+/**
+ * The pipeline: preflight -> reset -> rtt -> warmup -> steps -> report. Each stage is recorded in
+ * run.json with its outcome, evidence and duration; a failing stage ends the run, and the report
+ * is written in every case (failed, interrupted or complete).
+ */
+import type { RunResult } from '../../analysis/types.ts';
+import type { PlateauConfig } from '../config/schema.ts';
+import { buildPlan, type Plan } from '../plan.ts';
+import { Schedule } from '../engine/schedule.ts';
+import { VuPool } from '../engine/vu-pool.ts';
+import { subscribeChannels } from '../engine/channels.ts';
+import { responseHeaders, type Outcome } from '../engine/http.ts';
+import { contextFactory } from '../scenario/context.ts';
+import { defaultScenario } from '../scenario/default.ts';
+import { loadScenario, requestBuilder } from '../scenario/load.ts';
+import type { Scenario } from '../scenario/types.ts';
+import { RunStore, redact } from '../store/run-store.ts';
+import { Progress, type ProgressOut } from '../progress.ts';
+import { environment, newRunId } from '../environment.ts';
+import { writeReports } from '../report.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+import type { RunContext } from './context.ts';
+import type { Interrupt } from './interrupt.ts';
+import { runStage, skippedStage } from './stage.ts';
+import { preflight } from './preflight.ts';
+import { measureRtt } from './rtt.ts';
+import { warmup, warmupRatePerSec } from './warmup.ts';
+import { runSteps } from './steps.ts';
+
+export interface RunOptions {
+  config: PlateauConfig;
+  interrupt: Interrupt;
+  out: ProgressOut;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunOutput {
+  dir: string;
+  result: RunResult;
+  exitCode: number;
+  error: PlateauError | null;
+}
+
+export async function runPipeline(o: RunOptions): Promise<RunOutput> {
+  const { config } = o;
+  const env = o.env ?? process.env;
+  const runId = config.output.runId ?? newRunId();
+  const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
+  const build = requestBuilder(scenario, contextFactory(runId, scenario.ids?.prefix ?? '', env), config.target.url);
+  const plan0 = buildPlan(config, null);
+  const store = RunStore.create(config.output.dir, {
+    schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
+    target: config.target.url, engine: 'native', scenario: scenario.name ?? config.scenario ?? 'default',
+    config: redact(config), plan: planMeta(plan0), vus: plan0.vus, rtt: null, stages: [], interruptedAtStep: null,
+    environment: environment('native'),
+  });
+  const progress = new Progress(o.out);
+  progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
+  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check: checker(scenario), store, progress, interrupt: o.interrupt };
+  const unsubscribe = subscribeChannels();
+  let error: PlateauError | null = null;
+  let pool: VuPool | null = null;
+  try {
+    pool = await stages(ctx, env);
+  } catch (err) {
+    if (!(err instanceof PlateauError)) throw err;
+    error = err;
+  } finally {
+    await pool?.close();
+    unsubscribe();
+    store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
+    store.close();
+  }
+  const result = writeReports(store.dir);
+  const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
+  return { dir: store.dir, result, exitCode, error };
+}
+
+async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool | null> {
+  const { config, store } = ctx;
+  const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
+  const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
+  await runStage('preflight', record, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, env }));
+  record(skippedStage('reset', 'no reset hook configured'));
+  if (ctx.interrupt.interrupted) return null;
+  const rttPath = config.target.rttPath ?? config.target.healthPath;
+  const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
+  ctx.plan = buildPlan(config, rtt.httpMedianMs);
+  store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
+  ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
+  const pool = new VuPool(new URL(config.target.url).origin, { timeoutMs: config.http.timeoutMs }, ctx.plan.vus.preAllocatedVUs, ctx.plan.vus.maxVUs);
+  let seqOffset = 0;
+  if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
+  else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
+  if (ctx.interrupt.interrupted) return pool;
+  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset));
+  store.update({ interruptedAtStep: steps.interruptedAtStep });
+  return pool;
+}
+
+function planMeta(p: Plan) {
+  return { steps: p.steps, durationS: p.durationS, settleS: p.settleS, rules: p.rules, expectedSteadySamples: p.expectedSteadySamples };
+}
+
+function checker(s: Scenario): (o: Outcome) => string | null {
+  if (!s.check) return () => null;
+  const check = s.check;
+  return (o) => {
+    try {
+      const v = check({ status: o.status, headers: responseHeaders(o) });
+      return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+    } catch (err) {
+      return `check threw: ${(err as Error).message}`;
+    }
+  };
+}

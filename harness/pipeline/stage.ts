@@ -1,0 +1,35 @@
+/**
+ * A stage is a function of the run context that returns evidence; this wrapper times it and turns
+ * it into a StageOutcome (pass, or fail with the PlateauError's message).
+ */
+import { performance } from 'node:perf_hooks';
+import type { StageOutcome } from '../../analysis/types.ts';
+import { PlateauError } from '../errors.ts';
+
+export interface StageResult<T> {
+  value: T;
+  detail: string;
+  evidence: string[];
+}
+
+export async function runStage<T>(
+  name: StageOutcome['name'],
+  record: (o: StageOutcome) => void,
+  body: () => Promise<StageResult<T>>,
+): Promise<T> {
+  const t0 = performance.now();
+  try {
+    const r = await body();
+    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence });
+    return r.value;
+  } catch (err) {
+    const e = err as Error;
+    const evidence = err instanceof PlateauError ? [`fix: ${err.hint}`] : [];
+    record({ name, status: 'fail', durationMs: Math.round(performance.now() - t0), detail: e.message, evidence });
+    throw err;
+  }
+}
+
+export function skippedStage(name: StageOutcome['name'], detail: string): StageOutcome {
+  return { name, status: 'skipped', durationMs: 0, detail, evidence: [] };
+}

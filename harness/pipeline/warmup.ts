@@ -1,0 +1,54 @@
+/**
+ * Warmup: a moderate constant rate until throughput and median latency are stable over
+ * consecutive windows (analysis/warmup.ts), bounded by a maximum time. It also opens the VUs'
+ * connections, so the first measured step does not pay for them.
+ */
+import type { BucketRecord } from '../../analysis/types.ts';
+import { warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
+import { startNative } from '../engine/native.ts';
+import { Schedule } from '../engine/schedule.ts';
+import type { VuPool } from '../engine/vu-pool.ts';
+import type { RunContext } from './context.ts';
+import type { StageResult } from './stage.ts';
+
+export const WARMUP_PHASE = 'warmup';
+
+export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
+  return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
+}
+
+export async function warmup(ctx: RunContext, pool: VuPool): Promise<StageResult<{ lastSeq: number; verdict: WarmupVerdict }>> {
+  const w = ctx.config.warmup;
+  const ratePerSec = warmupRatePerSec(ctx);
+  const records: BucketRecord[] = [];
+  let verdict: WarmupVerdict = { stable: false, windows: [], detail: 'no data' };
+  const lastFullS = w.maxS; // seconds 1..maxS are the hold; a later bucket is the partial one written at stop
+  const engine = startNative({
+    schedule: new Schedule([{ durationS: 1, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }]),
+    phase: WARMUP_PHASE,
+    source: 'native/0',
+    pool,
+    build: ctx.build,
+    check: ctx.check,
+    seqOffset: 0,
+    gracefulStopMs: ctx.config.gracefulStopS * 1000,
+    sink: (r) => {
+      ctx.store.appendBucket(r);
+      records.push(r);
+      ctx.progress.bucket(r, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
+      if (verdict.stable || r.tS < 1 || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
+      // the first second is the ramp: windows start after it
+      const shifted = records.filter((x) => x.tS >= 1).map((x) => ({ ...x, tS: x.tS - 1 }));
+      verdict = warmupStable(warmupWindows(shifted, WARMUP_PHASE, w.windowS, r.tS), w.stableWindows, w.tolerance);
+      if (verdict.stable) engine.stop(ctx.config.gracefulStopS * 1000);
+    },
+  });
+  const off = ctx.interrupt.on(() => engine.stop(500));
+  const { lastSeq } = await engine.done;
+  off();
+  const tookS = engine.elapsedS();
+  const detail = verdict.stable
+    ? `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${verdict.detail}`
+    : `not stable within ${w.maxS} s at ${ratePerSec} req/s (${verdict.detail}); continuing, the first step may be noisy`;
+  return { value: { lastSeq, verdict }, detail, evidence: verdict.windows.map((x) => `window at ${x.fromS + 1}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`) };
+}

@@ -1,0 +1,84 @@
+/**
+ * The plan: a pure function of the config (and the measured RTT). It fixes every step's timeline,
+ * the arrival schedule and the VU sizing before any load is sent; `plateau plan` prints it.
+ */
+import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+import type { PlateauConfig } from './config/schema.ts';
+import { settleSOf } from './config/validate.ts';
+import type { Segment } from './engine/schedule.ts';
+
+export interface Plan {
+  target: string;
+  steps: StepPlan[];
+  segments: Segment[];
+  durationS: number;
+  settleS: number;
+  rules: Rules;
+  vus: VuSizing;
+  /** Arrivals the steps' steady windows are expected to hold, per step. */
+  expectedSteadySamples: number[];
+}
+
+/** Rates start, start+step, ... up to max (inclusive, within float noise). */
+export function stepRates(s: PlateauConfig['steps']): number[] {
+  const out: number[] = [];
+  for (let i = 0; ; i++) {
+    const r = s.startPerSec + i * s.stepPerSec;
+    if (r > s.maxPerSec + 1e-9) break;
+    out.push(Math.round(r * 1000) / 1000);
+  }
+  return out;
+}
+
+export function buildPlan(config: PlateauConfig, rttMs: number | null = null): Plan {
+  const settleS = settleSOf(config.steps);
+  const { rampS, holdS } = config.steps;
+  const steps: StepPlan[] = [];
+  const segments: Segment[] = [];
+  let t = 0;
+  let prevRate = 0;
+  stepRates(config.steps).forEach((ratePerSec, index) => {
+    if (rampS > 0) segments.push({ durationS: rampS, fromPerSec: prevRate, toPerSec: ratePerSec });
+    segments.push({ durationS: holdS, fromPerSec: ratePerSec, toPerSec: ratePerSec });
+    const holdStartS = t + rampS;
+    steps.push({
+      index,
+      ratePerSec,
+      rampStartS: t,
+      holdStartS,
+      holdEndS: holdStartS + holdS,
+      steadyStartS: holdStartS + settleS,
+      steadyEndS: holdStartS + holdS,
+    });
+    t = holdStartS + holdS;
+    prevRate = ratePerSec;
+  });
+  return {
+    target: config.target.url,
+    steps,
+    segments,
+    durationS: t,
+    settleS,
+    rules: { ...config.rules },
+    vus: sizeVus(config, rttMs),
+    expectedSteadySamples: steps.map((s) => Math.round(s.ratePerSec * (s.steadyEndS - s.steadyStartS))),
+  };
+}
+
+/**
+ * Little's law sizes the VUs: busy VUs N = X x W, so at the highest rate with W = expected service
+ * time + RTT we need rate x W, times a headroom for latency growth near the knee:
+ *   preAllocated = ceil(maxRate x (serviceMs + rttMs) / 1000 x headroom),  max = 4 x preAllocated.
+ */
+export function sizeVus(config: PlateauConfig, rttMs: number | null): VuSizing {
+  const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
+  const maxRate = config.steps.maxPerSec;
+  const wMs = expectedServiceMs + (rttMs ?? 0);
+  const sized = Math.max(1, Math.ceil(((maxRate * wMs) / 1000) * headroom));
+  const pre = preAllocated ?? Math.min(sized, max ?? sized);
+  const mx = max ?? Math.max(pre, 4 * sized);
+  const how = preAllocated !== undefined || max !== undefined
+    ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
+    : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
+  return { preAllocatedVUs: pre, maxVUs: mx, reason: how };
+}

@@ -1,0 +1,51 @@
+/**
+ * Live progress in the terminal: one line rewritten every second on a TTY (step k of n, target vs
+ * achieved, p99, errors, dropped, time left), plain periodic lines when stdout is not a TTY.
+ */
+import type { BucketRecord, StepPlan, StepResult } from '../analysis/types.ts';
+import { decodeHistogram } from '../analysis/histogram.ts';
+
+export interface ProgressOut {
+  write(s: string): void;
+  isTTY: boolean;
+}
+
+export class Progress {
+  private lastPlainS = -Infinity;
+
+  constructor(private readonly out: ProgressOut, private readonly plainEveryS = 5) {}
+
+  info(line: string): void {
+    this.clear();
+    this.out.write(line + '\n');
+  }
+
+  bucket(r: BucketRecord, steps: StepPlan[], durationS: number, label?: string): void {
+    const step = steps.find((s) => r.tS >= s.rampStartS && r.tS < s.holdEndS);
+    const failed = r.completed - r.ok;
+    const p99 = decodeHistogram(r.hist.duration).getValueAtPercentile(99) / 1000;
+    const where = label ?? (step ? `step ${step.index + 1}/${steps.length} target ${step.ratePerSec}/s` : 'between steps');
+    const line = `${where}  t=${r.tS}s  achieved ${r.ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${r.dropped}  VUs ${r.vusActiveMax}/${r.vusAllocated}  left ${fmtLeft(durationS - r.tS - 1)}`;
+    if (this.out.isTTY) {
+      this.out.write(`\r\x1b[K${line}`);
+    } else if (r.tS - this.lastPlainS >= this.plainEveryS) {
+      this.lastPlainS = r.tS;
+      this.out.write(line + '\n');
+    }
+  }
+
+  stepJudged(s: StepResult, total: number): void {
+    const cap = s.capture === null ? '   -' : s.capture.toFixed(2);
+    const why = s.reasons.length ? `  (${s.reasons.join('; ')})` : '';
+    this.info(`step ${s.index + 1}/${total}: ${s.ratePerSec} req/s offered, ${s.throughputPerSec.toFixed(1)} achieved, delivery ${s.delivery.toFixed(2)}, capture ${cap}: ${s.verdict.toUpperCase()}${why}`);
+  }
+
+  private clear(): void {
+    if (this.out.isTTY) this.out.write('\r\x1b[K');
+  }
+}
+
+function fmtLeft(s: number): string {
+  const t = Math.max(0, Math.round(s));
+  return t >= 60 ? `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s` : `${t}s`;
+}

@@ -1,0 +1,38 @@
+/**
+ * Rebuilds every output of a run from its store alone: run.json + buckets.ndjson -> analysis ->
+ * each registered renderer -> a file in the run directory. Used at the end of every run (also a
+ * failed or interrupted one) and by `plateau report <dir>`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunResult } from '../analysis/types.ts';
+import { analyzeRun } from '../analysis/judge.ts';
+import { renderers } from '../reports/index.ts';
+import { loadRun, type RunMeta } from './store/run-store.ts';
+
+export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; tornLines: number } {
+  const { meta, records, tornLines } = loadRun(dir);
+  const result = analyzeRun({
+    runId: meta.runId,
+    target: meta.target,
+    engine: meta.engine,
+    startedAt: meta.startedAt,
+    rules: meta.plan?.rules ?? { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
+    steps: meta.plan?.steps ?? [],
+    records,
+    stages: meta.stages,
+    vus: meta.vus ?? { preAllocatedVUs: 0, maxVUs: 0, reason: 'not sized: the run stopped before planning' },
+    rtt: meta.rtt,
+    environment: meta.environment,
+    interrupted: meta.status === 'interrupted' || meta.status === 'running',
+  });
+  if (meta.status === 'running') result.warnings.unshift('the run did not finish (the process died): this report is rebuilt from what the store kept');
+  if (tornLines) result.warnings.unshift(`${tornLines} torn line(s) in buckets.ndjson skipped (the process died mid-write)`);
+  return { result, meta, tornLines };
+}
+
+export function writeReports(dir: string): RunResult {
+  const { result } = analyzeStore(dir);
+  for (const r of renderers) fs.writeFileSync(path.join(dir, r.file), r.render(result));
+  return result;
+}

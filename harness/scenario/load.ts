@@ -1,0 +1,46 @@
+/**
+ * Loads a scenario module and turns it into the engine's request builder: scenario.request(ctx)
+ * -> a checked, origin-bound PreparedRequest.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Scenario, RequestSpec } from './types.ts';
+import type { PreparedRequest } from '../engine/http.ts';
+import type { ContextFactory } from './context.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+export async function loadScenario(file: string): Promise<Scenario> {
+  const abs = path.resolve(file);
+  if (!fs.existsSync(abs)) {
+    throw new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage);
+  }
+  const mod = (await import(pathToFileURL(abs).href)) as { default?: Scenario; scenario?: Scenario };
+  const s = mod.default ?? mod.scenario;
+  if (!s || typeof s.request !== 'function') {
+    throw new PlateauError(`scenario module ${abs} exports no scenario with a request(ctx) function`, 'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })', 'scenario-invalid', EXIT.usage);
+  }
+  return s;
+}
+
+export type RequestBuilder = (seq: number) => PreparedRequest;
+
+export function requestBuilder(scenario: Scenario, contexts: ContextFactory, targetUrl: string): RequestBuilder {
+  const origin = new URL(targetUrl).origin;
+  return (seq) => prepare(scenario.request(contexts(seq)), origin);
+}
+
+/** Checks what the scenario returned; a malformed request is the scenario's bug, named as such. */
+export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
+  if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
+    throw new Error(`request(ctx) must return { method?, url, headers?, body? }; got ${JSON.stringify(spec)?.slice(0, 120)}`);
+  }
+  const url = new URL(spec.url, origin);
+  if (url.origin !== origin) {
+    throw new Error(`request(ctx) returned ${url.origin}, but the target is ${origin}: a run loads one origin`);
+  }
+  const method = (spec.method ?? 'GET').toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new Error(`request(ctx) returned method ${JSON.stringify(spec.method)}`);
+  const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
+  return { method, path: url.pathname + url.search, headers: { ...(spec.headers ?? {}) }, body };
+}

@@ -1,0 +1,108 @@
+/**
+ * The run store: runs/<id>/run.json (what was asked and what happened), buckets.ndjson (one line a
+ * second, appended with a synchronous write so a crash loses at most the open second), and the
+ * rendered reports. `plateau report <dir>` rebuilds every output from these files alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BucketRecord, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+export interface RunMeta {
+  schemaVersion: 1;
+  runId: string;
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  startedAt: string;
+  finishedAt: string | null;
+  target: string;
+  engine: string;
+  scenario: string;
+  /** The validated config with anything secret-looking redacted. */
+  config: unknown;
+  plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;
+  vus: VuSizing | null;
+  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; samples: number } | null;
+  stages: StageOutcome[];
+  interruptedAtStep: number | null;
+  environment: Record<string, string>;
+}
+
+export class RunStore {
+  private readonly bucketsFd: number;
+  meta: RunMeta;
+
+  private constructor(readonly dir: string, meta: RunMeta) {
+    this.meta = meta;
+    this.bucketsFd = fs.openSync(path.join(dir, 'buckets.ndjson'), 'a');
+    this.saveMeta();
+  }
+
+  /** Creates runs/<id>/; refuses an id that was used before (its data would be mixed). */
+  static create(outDir: string, meta: RunMeta): RunStore {
+    const dir = path.resolve(outDir, meta.runId);
+    if (fs.existsSync(dir)) {
+      throw new PlateauError(`run id "${meta.runId}" was used before: ${dir} exists`, 'choose another --run-id (or leave it out for a fresh one); a run id names one run only', 'run-id-reused', EXIT.preflight);
+    }
+    fs.mkdirSync(dir, { recursive: true });
+    const store = new RunStore(dir, meta);
+    pointLatest(outDir, meta.runId);
+    return store;
+  }
+
+  appendBucket(r: BucketRecord): void {
+    fs.writeSync(this.bucketsFd, JSON.stringify(r) + '\n');
+  }
+
+  update(patch: Partial<RunMeta>): void {
+    this.meta = { ...this.meta, ...patch };
+    this.saveMeta();
+  }
+
+  addStage(s: StageOutcome): void {
+    this.update({ stages: [...this.meta.stages.filter((x) => x.name !== s.name), s] });
+  }
+
+  /** Atomic: write a temporary file, then rename over run.json. */
+  private saveMeta(): void {
+    const tmp = path.join(this.dir, 'run.json.tmp');
+    fs.writeFileSync(tmp, JSON.stringify(this.meta, null, 2) + '\n');
+    fs.renameSync(tmp, path.join(this.dir, 'run.json'));
+  }
+
+  close(): void {
+    fs.closeSync(this.bucketsFd);
+  }
+}
+
+function pointLatest(outDir: string, runId: string): void {
+  const link = path.resolve(outDir, 'latest');
+  try { fs.rmSync(link, { force: true }); fs.symlinkSync(runId, link); } catch { /* a missing latest link loses nothing */ }
+}
+
+/** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal. */
+export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; tornLines: number } {
+  const metaPath = path.join(dir, 'run.json');
+  if (!fs.existsSync(metaPath)) {
+    throw new PlateauError(`${dir} is not a plateau run: run.json is missing`, 'pass a directory under runs/ such as runs/latest', 'not-a-run', EXIT.usage);
+  }
+  const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as RunMeta;
+  const text = fs.existsSync(path.join(dir, 'buckets.ndjson')) ? fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8') : '';
+  const records: BucketRecord[] = [];
+  let tornLines = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try { records.push(JSON.parse(line) as BucketRecord); } catch { tornLines++; }
+  }
+  return { meta, records, tornLines };
+}
+
+const SECRETISH = /secret|token|password|passwd|apikey|api_key|authorization|hmac|key$/i;
+
+/** Redacts values whose key looks secret. Secrets belong in the environment; this is a backstop. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRETISH.test(k) && typeof v === 'string' ? '[redacted]' : redact(v)]));
+  }
+  return value;
+}

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfigOrThrow } from '../../harness/config/validate.ts';
+import type { PlateauConfigInput } from '../../harness/config/schema.ts';
+import { Interrupt } from '../../harness/pipeline/interrupt.ts';
+import { runPipeline } from '../../harness/pipeline/run.ts';
+
+export const DEMO_SCENARIO = path.resolve('demo/scenario.ts');
+
+export function tempRunsDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-runs-'));
+}
+
+/** Runs the whole pipeline in-process; output lines are collected, not printed. */
+export async function runQuietly(input: PlateauConfigInput, opts: { interrupt?: Interrupt; env?: NodeJS.ProcessEnv } = {}) {
+  const lines: string[] = [];
+  const config = parseConfigOrThrow(input);
+  const out = await runPipeline({
+    config,
+    interrupt: opts.interrupt ?? new Interrupt(),
+    out: { write: (s) => { lines.push(s); }, isTTY: false },
+    env: opts.env,
+  });
+  return { ...out, lines };
+}

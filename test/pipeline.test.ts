@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoHandle } from '../demo/server.ts';
+import { Interrupt } from '../harness/pipeline/interrupt.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const KEY = 'test-key-not-secret-' + process.pid;
+const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
+let demo: DemoHandle;
+const runsDir = tempRunsDir();
+
+beforeAll(async () => {
+  // 2 slots x 9.5 ms = 210.5 req/s: between the 200 and 240 steps, so the knee is the 200 step.
+  demo = await startDemo({ slots: 2, holdMs: 9.5, hmacKey: KEY });
+});
+afterAll(async () => { await demo.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+
+const config = (runId: string) => ({
+  target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+  scenario: DEMO_SCENARIO,
+  steps: { startPerSec: 80, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
+  warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+  rtt: { samples: 5 },
+  output: { dir: runsDir, runId },
+});
+
+describe('the pipeline against the demo target at a known capacity', () => {
+  let result: RunResult;
+  let dir: string;
+
+  beforeAll(async () => {
+    const r = await runQuietly(config('known-capacity'), { env });
+    expect(r.exitCode, r.lines.join('')).toBe(0);
+    result = r.result;
+    dir = r.dir;
+  }, 120_000);
+
+  it('reports capacity within 10% of the configured truth, with the knee at the right step', () => {
+    expect(result.capacityPerSec).not.toBeNull();
+    expect(Math.abs(result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
+    expect(result.steps[result.kneeStep!].ratePerSec).toBe(200);
+    expect(result.stopReason).toBe('plateau');
+    expect(result.steps.at(-1)!.ratePerSec).toBe(240); // stopped at the first failing step
+  });
+
+  it('records every stage and writes every output', () => {
+    expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual(['preflight:pass', 'reset:skipped', 'rtt:pass', 'warmup:pass', 'steps:pass']);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    expect(fs.readlinkSync(path.join(runsDir, 'latest'))).toBe('known-capacity');
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+    expect(summary.schemaVersion).toBe(1);
+    expect(summary.capacityPerSec).toBeCloseTo(result.capacityPerSec!, 6);
+  });
+
+  it('used a fresh id for every request: no idempotent hit, one write per success', () => {
+    const stats = demo.stats();
+    expect(stats.idempotentHits).toBe(0);
+    const ok = result.steps.reduce((a, s) => a + s.ok, 0);
+    expect(stats.writes).toBeGreaterThan(ok);
+  });
+
+  it('never leaks the HMAC key into the run directory', () => {
+    for (const f of fs.readdirSync(dir)) expect(fs.readFileSync(path.join(dir, f), 'utf8')).not.toContain(KEY);
+  });
+
+  it('refuses a run id that was used before, before any load', async () => {
+    await expect(runQuietly(config('known-capacity'), { env })).rejects.toThrow(/used before/);
+  });
+});
+
+describe('an interrupted run', () => {
+  it('stops within a second, keeps its buckets and writes a report marked interrupted', async () => {
+    const interrupt = new Interrupt();
+    const started = Date.now();
+    const timer = setTimeout(() => interrupt.trigger(), 9_000);
+    const r = await runQuietly({ ...config('interrupted'), steps: { ...config('x').steps, holdS: 6 } }, { env, interrupt });
+    clearTimeout(timer);
+    expect(Date.now() - started).toBeLessThan(9_000 + 3_000);
+    expect(r.exitCode).toBe(130);
+    expect(r.result.interrupted).toBe(true);
+    expect(r.result.stopReason).toBe('interrupted');
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/interrupted/i);
+    const lines = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+  }, 60_000);
+});
