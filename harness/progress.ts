@@ -23,7 +23,7 @@ export class Progress {
   bucket(r: BucketRecord, steps: StepPlan[], durationS: number, label?: string): void {
     const step = steps.find((s) => r.tS >= s.rampStartS && r.tS < s.holdEndS);
     const failed = r.completed - r.ok;
-    const p99 = decodeHistogram(r.hist.duration).getValueAtPercentile(99) / 1000;
+    const p99 = decodeHistogram(r.hist.duration, 64).getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${steps.length} target ${step.ratePerSec}/s` : 'between steps');
     const line = `${where}  t=${r.tS}s  achieved ${r.ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${r.dropped}  VUs ${r.vusActiveMax}/${r.vusAllocated}  left ${fmtLeft(durationS - r.tS - 1)}`;
     if (this.out.isTTY) {
