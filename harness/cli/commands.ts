@@ -21,18 +21,24 @@ function demoOverrides(a: Args, demo: DemoProcess | null) {
   return { ...o, target: o.target ?? `${demo.url}/orders`, scenario: o.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname) };
 }
 
+/** The demo target's reset endpoint and cheap RTT endpoint, unless the config names its own. */
+function withDemoDefaults(raw: Record<string, unknown>): Record<string, unknown> {
+  const target = { rttPath: '/ping', ...(raw.target as object) };
+  const reset = (raw.reset as { hooks?: unknown[] } | undefined)?.hooks?.length ? raw.reset : { hooks: [{ kind: 'http', method: 'POST', url: '/admin/reset' }] };
+  return { ...raw, target, reset };
+}
+
 export async function runCommand(a: Args): Promise<number> {
   const out = { write: (s: string) => process.stdout.write(s), isTTY: Boolean(process.stdout.isTTY) };
   let demo: DemoProcess | null = null;
   if (a.demo) {
     ensureDemoKey(process.env);
     demo = await startDemoProcess({ slots: Number(a['demo-slots']), holdMs: Number(a['demo-hold-ms']) }, process.env);
-    out.write(`demo target on ${demo.url}: theoretical capacity ${demo.capacityPerSec} req/s (${a['demo-slots']} slots x ${a['demo-hold-ms']} ms)\n`);
   }
   const interrupt = new Interrupt();
   const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
   try {
-    const config = await loadConfig(a.config as string | undefined, demoOverrides(a, demo));
+    const config = await loadConfig(a.config as string | undefined, demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
     const r = await runPipeline({ config, interrupt, out });
     out.write('\n' + renderPlateauTable(r.result) + '\n');
     out.write(`\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`);
@@ -46,7 +52,7 @@ export async function runCommand(a: Args): Promise<number> {
 
 export async function planCommand(a: Args): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
-  const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake));
+  const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
   process.stdout.write(planText(config, buildPlan(config, null)) + '\n');
   return EXIT.ok;
 }

@@ -9,6 +9,7 @@ export function planText(config: PlateauConfig, plan: Plan): string {
   const lines = [
     `target   ${plan.target}`,
     `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
+    `reset    ${config.reset.hooks.length ? config.reset.hooks.map((h) => (h.kind === 'command' ? `command \`${h.run}\`` : h.kind === 'http' ? `${h.method} ${h.url}` : `sql on ${h.database} (${h.statements.length} statements, tables ${h.guard.tables.join(', ')})`)).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${warmupRatePerSec({ config })} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
     `steps    ${config.steps.rampS} s ramp + ${config.steps.holdS} s hold each; judged on the last ${config.steps.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,

@@ -64,6 +64,6 @@ export function applyOverrides(raw: Obj, o: Overrides): Obj {
   return c;
 }
 
-export async function loadConfig(file: string | undefined, overrides: Overrides): Promise<PlateauConfig> {
-  return parseConfigOrThrow(applyOverrides(await readConfigFile(file), overrides));
+export async function loadConfig(file: string | undefined, overrides: Overrides, adjust: (raw: Obj) => Obj = (r) => r): Promise<PlateauConfig> {
+  return parseConfigOrThrow(adjust(applyOverrides(await readConfigFile(file), overrides)));
 }

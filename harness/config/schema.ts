@@ -9,6 +9,32 @@ const positive = (what: string) => z.number({ error: `must be a number (${what})
 const nonNegative = (what: string) => z.number({ error: `must be a number (${what})` }).min(0, { error: `must be >= 0 (${what})` });
 const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be > 0 (${what})` });
 
+const resetHook = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('command'), run: z.string().min(1), timeoutS: positive('seconds the command may take').default(60) }),
+  z.strictObject({
+    kind: z.literal('http'),
+    method: z.string().default('POST'),
+    /** Absolute, or a path on the target's origin. */
+    url: z.string().min(1),
+    body: z.string().optional(),
+    expectStatus: z.number().int().default(200),
+    timeoutS: positive('seconds the call may take').default(60),
+  }),
+  z.strictObject({
+    kind: z.literal('sql'),
+    driver: z.literal('sqlite').default('sqlite'),
+    /** For SQLite, the database file. */
+    database: z.string().min(1),
+    statements: z.array(z.string().min(1)).min(1, { error: 'give at least one statement' }),
+    guard: z.strictObject({
+      tables: z.array(z.string().min(1)).min(1, { error: 'list the tables the reset may touch' }),
+      databasePattern: z.string().min(1),
+    }),
+  }),
+]);
+
+export type ResetHook = z.output<typeof resetHook>;
+
 export const configSchema = z.strictObject({
   target: z.strictObject({
     /** The URL under load; a scenario's relative URLs resolve against its origin. */
@@ -51,6 +77,15 @@ export const configSchema = z.strictObject({
     tolerance: z.number().gt(0).lt(1).default(0.1),
     maxS: positive('longest warmup in seconds').default(30),
   }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30 }),
+  /** The target's Prometheus endpoint (e.g. /actuator/prometheus): preflight checks the series exist. */
+  metrics: z.strictObject({
+    url: z.string().min(1),
+    /** Metric family names that must be present, e.g. http_server_requests_seconds_count. */
+    series: z.array(z.string().min(1)).default([]),
+  }).optional(),
+  reset: z.strictObject({
+    hooks: z.array(resetHook).default([]),
+  }).default({ hooks: [] }),
   rtt: z.strictObject({
     samples: positiveInt('RTT samples').default(20),
   }).default({ samples: 20 }),

@@ -10,6 +10,7 @@ import type { RequestBuilder } from '../scenario/load.ts';
 import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
+import { checkDisk, checkOpenFiles } from './generator-limits.ts';
 
 export interface PreflightInput {
   config: PlateauConfig;
@@ -18,14 +19,20 @@ export interface PreflightInput {
   runId: string;
   /** The highest sequence number the plan can reach (warmup + steps). */
   maxSeq: number;
+  maxVUs: number;
+  durationS: number;
   env: NodeJS.ProcessEnv;
 }
 
 export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   const evidence: string[] = [];
+  evidence.push('config valid');
   checkSecrets(p.scenario, p.env, evidence);
   checkIdLength(p, evidence);
+  evidence.push(checkOpenFiles(p.maxVUs));
+  evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
+  if (p.config.metrics) evidence.push(await checkMetrics(p.config.metrics, p.config.target.url));
   await sampleRequest(p, evidence);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
@@ -82,4 +89,22 @@ async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<voi
       'sample-request-failed', EXIT.preflight);
   }
   evidence.push(`sample request ${req.method} ${new URL(url).pathname} answered ${res.statusCode}`);
+}
+
+async function checkMetrics(m: NonNullable<PlateauConfig['metrics']>, targetUrl: string): Promise<string> {
+  const url = new URL(m.url, targetUrl).href;
+  let text: string;
+  try {
+    const res = await request(url, { headersTimeout: 5000, bodyTimeout: 5000 });
+    text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+  } catch (err) {
+    throw new PlateauError(`metrics endpoint ${url} did not answer: ${(err as Error).message}`, 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', 'metrics-unreachable', EXIT.preflight);
+  }
+  const present = new Set(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(/[{\s]/, 1)[0]));
+  const missing = m.series.filter((s) => !present.has(s));
+  if (missing.length) {
+    throw new PlateauError(`metrics endpoint ${url} has no series ${missing.join(', ')}`, 'correct metrics.series, or enable the metrics in the target (Spring: management.metrics)', 'metrics-missing', EXIT.preflight);
+  }
+  return `metrics endpoint ${new URL(url).pathname} answers with ${present.size} series${m.series.length ? `, including ${m.series.join(', ')}` : ''}`;
 }
