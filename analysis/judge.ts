@@ -15,8 +15,12 @@ import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtSignedTarget, 
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { summarizeStop } from './stop.ts';
-import type { AnalyzeInput, BucketRecord, Rules, RunResult, StepPlan, StepResult, StepVerdict } from './types.ts';
+import { crossCheck, poolReading, serverWindow } from './server.ts';
+import { overloadShape } from './verdicts.ts';
+import type { AnalyzeInput, BucketRecord, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
 import { runWarnings } from './warnings.ts';
+import { modelsOf } from './models/index.ts';
+import { seriesOf } from './series.ts';
 
 /** Phase of the buckets that step judging reads ("warmup" buckets are ignored). */
 export const STEPS_PHASE = 'steps';
@@ -122,19 +126,59 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
  * one with data is reported (steps after a failure too, e.g. a confirmation rerun); trailing
  * steps that never ran are left out, except that step 0 is always reported.
  */
-export function judgeSteps(steps: readonly StepPlan[], records: readonly BucketRecord[], rules: Rules): StepResult[] {
+export function judgeSteps(steps: readonly StepPlan[], records: readonly BucketRecord[], rules: Rules, server?: ServerInput): StepResult[] {
   const judged: StepResult[] = [];
-  for (const step of steps) judged.push(judgeStep(step, judged.at(-1) ?? null, records, rules));
+  for (const step of steps) judged.push(judgeNext(step, judged, records, rules, server));
   let last = judged.length - 1;
   while (last > 0 && judged[last].verdict === 'not-run') last--;
   return judged.slice(0, last + 1);
 }
 
+/** Judges the next step against those judged before it (the live path and the report share it). */
+export function judgeNext(step: StepPlan, judged: readonly StepResult[], records: readonly BucketRecord[], rules: Rules, server?: ServerInput): StepResult {
+  return withServer(withFlags(judgeStep(step, counting(judged), records, rules), step), step, server);
+}
+
+/** The step a new one is compared with: the last that held and counts (not transient, not contaminated). */
+function counting(judged: readonly StepResult[]): StepResult | null {
+  for (let i = judged.length - 1; i >= 0; i--) {
+    const s = judged[i];
+    if (s.verdict === 'holds' && !s.transient && !s.contaminated) return s;
+  }
+  return judged.at(-1) ?? null;
+}
+
+/** Carries the pipeline's live classification (reruns, generator, topology) onto the result. */
+function withFlags(r: StepResult, p: StepPlan): StepResult {
+  const out: StepResult = { ...r };
+  if (p.attempt) out.attempt = p.attempt;
+  if (p.transient) out.transient = true;
+  if (p.generatorBound) out.generatorBound = true;
+  if (p.contaminated) out.contaminated = true;
+  if (p.note) out.reasons = [...r.reasons, p.note];
+  return out;
+}
+
+export interface ServerInput {
+  samples: readonly ServerSample[];
+  rttMs: number;
+}
+
+function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined): StepResult {
+  if (!server || server.samples.length === 0) return r;
+  const w = serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
+  return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w), poolReading: poolReading(w) };
+}
+
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(input: AnalyzeInput): RunResult {
   const records = mergeRecords(input.records);
-  const steps = judgeSteps(input.steps, records, input.rules);
-  const stop = summarizeStop(steps, input.steps.length, input.interrupted, input.rules);
+  const server = input.samples ? { samples: input.samples, rttMs: input.rtt?.httpMedianMs ?? 0 } : undefined;
+  const steps = judgeSteps(input.steps, records, input.rules, server);
+  const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules);
+  const counted = steps.filter((s) => !s.transient && !s.contaminated);
+  const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
+  const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
   return {
     schemaVersion: 1,
     runId: input.runId,
@@ -150,5 +194,11 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     ...stop,
     interrupted: input.interrupted,
     warnings: runWarnings(steps, input.rules),
+    series: seriesOf(records),
+    ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
+    models: modelsOf(steps, stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
+    overload: overloadShape(knee, firstBad),
+    generatorBound: firstBad?.generatorBound === true,
+    contaminated: steps.some((s) => s.contaminated),
   };
 }

@@ -78,8 +78,9 @@ function reasonAndDetail(
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   if (!bad) {
     if (steps.length === 0) return { stopReason: 'error', stopDetail: 'the plan has no steps' };
-    if (steps.length < plannedSteps) {
-      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(steps[steps.length - 1])}: the remaining ${plannedSteps - steps.length} planned steps produced no data` };
+    const distinct = new Set(steps.map((s) => s.index)).size;
+    if (distinct < plannedSteps) {
+      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(steps[steps.length - 1])}: the remaining ${plannedSteps - distinct} planned steps produced no data` };
     }
     const last = steps[steps.length - 1];
     return {
@@ -89,6 +90,12 @@ function reasonAndDetail(
   }
   if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {
     return { stopReason: 'error', stopDetail: `${stepName(bad)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early` };
+  }
+  if (bad.generatorBound) {
+    return {
+      stopReason: 'generator-bound',
+      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.reasons.length ? ` (${bad.reasons.at(-1)})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}`,
+    };
   }
   if (prefix === 0) {
     return {
@@ -103,14 +110,16 @@ function reasonAndDetail(
 }
 
 /** Capacity, knee, peak and stop reason of steps judged in order. */
-export function summarizeStop(steps: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules): StopSummary {
+export function summarizeStop(all: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules): StopSummary {
+  // A transient failure (its rerun held) and a contaminated step (topology changed) never decide.
+  const steps = all.filter((s) => !s.transient && !s.contaminated);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const capacityPerSec = knee?.throughputPerSec ?? null;
   return {
     capacityPerSec,
     kneeStep: knee?.index ?? null,
-    ...peakOf(steps),
+    ...peakOf(all.filter((s) => !s.contaminated)),
     ...reasonAndDetail(steps, prefix, plannedSteps, interrupted, rules, capacityPerSec),
   };
 }

@@ -67,6 +67,16 @@ export interface StepPlan {
   holdEndS: number;
   steadyStartS: number;
   steadyEndS: number;
+  /** Set on executed steps (run.json `executed`): 2 for a rerun at the same rate. */
+  attempt?: number;
+  /** This attempt failed and its rerun held: not a limit of the target. */
+  transient?: boolean;
+  /** This attempt failed because the generator could not keep up. */
+  generatorBound?: boolean;
+  /** The topology changed during this attempt. */
+  contaminated?: boolean;
+  /** Why the pipeline flagged it, in words. */
+  note?: string;
 }
 
 /** The thresholds of the stop rule. */
@@ -128,6 +138,72 @@ export interface StepResult {
   statuses?: Record<string, number>;
   /** First few distinct error messages seen in the steady window (bounded, target-controlled text: escape it). */
   errorSamples?: string[];
+  /** 1 for the first attempt at this rate; 2 for a confirmation or a generator-resized rerun. */
+  attempt?: number;
+  /** A failed attempt whose rerun at the same rate held: not a limit of the target. */
+  transient?: boolean;
+  /** The step failed because the load generator could not keep up (never capacity). */
+  generatorBound?: boolean;
+  /** The topology changed during the step: excluded from the capacity decision. */
+  contaminated?: boolean;
+  /** The target's own view of the steady window, when its metrics were read. */
+  server?: ServerWindow | null;
+  crossCheck?: CrossCheck | null;
+  /** What the pool gauges say about the window, in words (present when the series exist). */
+  poolReading?: string | null;
+}
+
+/**
+ * One reading of the target's Prometheus metrics (the configured series only), as written to
+ * probes.ndjson. tS is seconds since the load phase's t0 (fractional: the moment of the reading).
+ */
+export interface ServerSample {
+  kind: 'scrape';
+  phase: string;
+  tS: number;
+  /** Cumulative request count/sum (s) and the window max (s) of the configured request series. */
+  requestsCount: number | null;
+  requestsSumS: number | null;
+  requestsMaxS: number | null;
+  poolActive: number | null;
+  poolPending: number | null;
+  poolMax: number | null;
+  /** Extra gauges the user asked to chart, by name. */
+  gauges: Record<string, number>;
+  /** The topology probe's value (replicas, instances...), when configured. */
+  topology: number | null;
+}
+
+/** The target's own figures over one steady window. */
+export interface ServerWindow {
+  source: 'scrape' | 'promql';
+  fromS: number;
+  toS: number;
+  /** Requests the server counted per second over the window. */
+  throughputPerSec: number | null;
+  /** Mean server time (ms): delta sum / delta count. */
+  meanMs: number | null;
+  maxMs: number | null;
+  poolActiveMax: number | null;
+  poolPendingMax: number | null;
+  poolMax: number | null;
+}
+
+export interface CrossCheck {
+  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'no-data';
+  /** One sentence with the numbers. */
+  detail: string;
+  clientPerSec: number;
+  serverPerSec: number | null;
+  clientMeanMinusRttMs: number | null;
+  serverMeanMs: number | null;
+}
+
+/** How throughput behaves past the knee, with its evidence and what it usually means. */
+export interface OverloadShape {
+  shape: 'plateau' | 'collapse' | 'errors' | 'generator-bound' | 'none';
+  evidence: string;
+  meaning: string;
 }
 
 export type StopReason =
@@ -135,6 +211,7 @@ export type StopReason =
   | 'max-rate-reached'
   | 'interrupted'
   | 'failed-first-step'
+  | 'generator-bound'
   | 'error';
 
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */
@@ -153,6 +230,81 @@ export interface VuSizing {
   maxVUs: number;
   /** How the numbers were chosen, in words. */
   reason: string;
+}
+
+/** One second of the run, all sources merged (analysis/series.ts). tS restarts at 0 in each phase. */
+export interface SeriesPoint {
+  tS: number;
+  /** "warmup" or "steps": the clock of each phase starts at its own t0. */
+  phase: string;
+  /** Successful completions in this second. */
+  ok: number;
+  /** Failed completions in this second. */
+  failed: number;
+  /** Arrivals dropped for want of a free VU in this second. */
+  dropped: number;
+  /** VUs busy at once at most in this second (summed over sources). */
+  vusActive: number;
+  vusAllocated: number;
+  /** p99 of successful requests completed in this second (ms); null without any. */
+  p99Ms: number | null;
+}
+
+/** A server-side gauge sampled through the run (e.g. a pool's active connections), for the time series. */
+export interface GaugeSeries {
+  /** Series name as the probe reported it (target-controlled text: escape it). */
+  name: string;
+  /** Samples on the "steps" clock: seconds since the load phase's t0. */
+  points: { tS: number; value: number }[];
+}
+
+/** Little's law for one step: mean concurrency N = X x W (X successful req/s, W mean latency in s). */
+export interface LittleRow {
+  index: number;
+  ratePerSec: number;
+  throughputPerSec: number;
+  meanMs: number;
+  concurrency: number;
+}
+
+/** Gunther's Universal Scalability Law fitted to (N, X): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)). */
+export interface UslFit {
+  /** Contention (serialisation), >= 0. */
+  alpha: number;
+  /** Coherency (crosstalk), >= 0. */
+  beta: number;
+  /** Throughput per unit of concurrency without contention (req/s at N = 1). */
+  gamma: number;
+  /** N* = sqrt((1 - alpha) / beta): the concurrency of peak throughput; null when beta is 0 or alpha >= 1. */
+  nStar: number | null;
+  /** X(N*), the predicted peak (req/s); null without N*. */
+  peakPerSec: number | null;
+  /** Coefficient of determination of the fit on X. */
+  r2: number;
+  /** Points the fit rests on. */
+  points: number;
+}
+
+/** Utilisation of one step against capacity and the queueing amplification 1 / (1 - rho). */
+export interface UtilisationRow {
+  index: number;
+  /** rho = X / capacity. */
+  rho: number;
+  /** 1 / (1 - rho); null at or beyond saturation (rho >= 1). */
+  amplification: number | null;
+  /** Measured mean latency over the first step's mean, to set beside the amplification; null without data. */
+  latencyInflation: number | null;
+}
+
+/** The models section (analysis/models). */
+export interface Models {
+  little: LittleRow[];
+  /** Null when fewer than 4 steps have data, or the fit failed; `uslNote` says which. */
+  usl: UslFit | null;
+  uslNote: string;
+  /** Capacity used as the denominator of rho (req/s); null when no step held. */
+  utilisationBasePerSec: number | null;
+  utilisation: UtilisationRow[];
 }
 
 export interface RunResult {
@@ -180,6 +332,17 @@ export interface RunResult {
   stopDetail: string;
   interrupted: boolean;
   warnings: string[];
+  /** Per-second series of the run, all sources merged (optional for older producers). */
+  series?: SeriesPoint[];
+  /** Server-side gauges sampled through the run, when a probe recorded any. */
+  gauges?: GaugeSeries[];
+  /** Little's law, USL fit, utilisation (optional for older producers). */
+  models?: Models;
+  /** True when the limit reached was the load generator's, not the target's: capacity cannot be judged. */
+  generatorBound?: boolean;
+  /** True when something outside the test changed the target during a judged step (topology, foreign traffic). */
+  contaminated?: boolean;
+  overload?: OverloadShape;
 }
 
 /** Everything `analyzeRun` needs: the run store's contents, with raw (unmerged) buckets. */
@@ -198,4 +361,10 @@ export interface AnalyzeInput {
   environment: Record<string, string>;
   /** True when the run was stopped (signal, stage failure) before the stop rule ended it. */
   interrupted: boolean;
+  /** Server-side gauges recorded by a probe (probes.ndjson), passed through to the time series. */
+  gauges?: GaugeSeries[];
+  /** Readings of the target's metrics (probes.ndjson), for the server-side view of each step. */
+  samples?: ServerSample[];
+  /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
+  plannedSteps?: number;
 }

@@ -7,32 +7,41 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../analysis/types.ts';
 import { analyzeRun } from '../analysis/judge.ts';
-import { renderers } from '../reports/index.ts';
+import { fileRenderers, renderers } from '../reports/index.ts';
+import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
 
 export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; tornLines: number } {
-  const { meta, records, tornLines } = loadRun(dir);
+  const { meta, records, samples, tornLines } = loadRun(dir);
+  const planned = meta.plan?.steps ?? [];
   const result = analyzeRun({
     runId: meta.runId,
     target: meta.target,
     engine: meta.engine,
     startedAt: meta.startedAt,
     rules: meta.plan?.rules ?? { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
-    steps: meta.plan?.steps ?? [],
+    steps: meta.executed?.length ? meta.executed : planned,
+    plannedSteps: planned.length,
+    samples,
     records,
     stages: meta.stages,
     vus: meta.vus ?? { preAllocatedVUs: 0, maxVUs: 0, reason: 'not sized: the run stopped before planning' },
     rtt: meta.rtt,
     environment: meta.environment,
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
+    gauges: gaugesOf(samples),
   });
   if (meta.status === 'running') result.warnings.unshift('the run did not finish (the process died): this report is rebuilt from what the store kept');
-  if (tornLines) result.warnings.unshift(`${tornLines} torn line(s) in buckets.ndjson skipped (the process died mid-write)`);
+  if (tornLines) result.warnings.unshift(`${tornLines} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`);
   return { result, meta, tornLines };
 }
 
-export function writeReports(dir: string): RunResult {
+/** Every renderer's files: the synchronous ones first, so report.md exists even if charting fails. */
+export async function writeReports(dir: string): Promise<RunResult> {
   const { result } = analyzeStore(dir);
   for (const r of renderers) fs.writeFileSync(path.join(dir, r.file), r.render(result));
+  for (const r of fileRenderers) {
+    for (const f of await r.render(result)) fs.writeFileSync(path.join(dir, f.file), f.content);
+  }
   return result;
 }

@@ -77,12 +77,49 @@ export const configSchema = z.strictObject({
     tolerance: z.number().gt(0).lt(1).default(0.1),
     maxS: positive('longest warmup in seconds').default(30),
   }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30 }),
-  /** The target's Prometheus endpoint (e.g. /actuator/prometheus): preflight checks the series exist. */
+  /** The target's Prometheus endpoint (e.g. /actuator/prometheus), read at every steady window's edges. */
   metrics: z.strictObject({
     url: z.string().min(1),
     /** Metric family names that must be present, e.g. http_server_requests_seconds_count. */
     series: z.array(z.string().min(1)).default([]),
+    /** Seconds between readings for the run's time series (the window edges are read in any case). */
+    scrapeEveryS: positiveInt('seconds between metric readings').default(5),
+    /** The request timer: <name>_count, <name>_sum (s) and <name>_max (s), filtered by labels. */
+    requests: z.strictObject({
+      name: z.string().default('http_server_requests_seconds'),
+      labels: z.record(z.string(), z.string()).default({}),
+    }).default({ name: 'http_server_requests_seconds', labels: {} }),
+    /** Connection-pool gauges (HikariCP names by default; R2DBC: r2dbc_pool_acquired_connections, ...). */
+    pool: z.strictObject({
+      active: z.string().default('hikaricp_connections_active'),
+      pending: z.string().default('hikaricp_connections_pending'),
+      max: z.string().default('hikaricp_connections_max'),
+      labels: z.record(z.string(), z.string()).default({}),
+    }).default({ active: 'hikaricp_connections_active', pending: 'hikaricp_connections_pending', max: 'hikaricp_connections_max', labels: {} }),
+    /** Any other gauges to record and chart. */
+    gauges: z.array(z.string().min(1)).default([]),
   }).optional(),
+  /** A probe of the target's topology (replicas, instances); a change inside a step contaminates it. */
+  topology: z.strictObject({
+    /** A metric series read with the metrics (e.g. kube_deployment_status_replicas). */
+    metric: z.string().optional(),
+    /** Or a shell command that prints a number. */
+    command: z.string().optional(),
+    everyS: positiveInt('seconds between topology readings').default(2),
+    /** Rerun a contaminated step once. */
+    rerun: z.boolean().default(true),
+  }).optional(),
+  /** How failed steps are classified before they count. */
+  verdicts: z.strictObject({
+    /** Rerun a failed step once at the same rate; a rerun that holds marks the first transient. */
+    confirmFailedStep: z.boolean().default(true),
+    /** Generator-bound: symptoms (drops, lag, loop delay) with a low target tail. */
+    lagP99MaxMs: positive('scheduler lag bound in ms').default(20),
+    loopDelayMaxMs: positive('event-loop delay bound in ms').default(100),
+    tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),
+    /** maxVUs may be raised up to this (x2 each time) to rerun a step that dropped arrivals. */
+    maxVUsBound: positiveInt('largest maxVUs plateau may raise to').default(5000),
+  }).default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, tailFactor: 3, maxVUsBound: 5000 }),
   reset: z.strictObject({
     hooks: z.array(resetHook).default([]),
   }).default({ hooks: [] }),
@@ -93,6 +130,24 @@ export const configSchema = z.strictObject({
     dir: z.string().default('runs'),
     runId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'use letters, digits, dot, dash, underscore (at most 64)' }).optional(),
   }).default({ dir: 'runs' }),
+  /** Which engine sends the load: the embedded one, or k6 (harness/k6) driven through its output. */
+  engine: z.enum(['native', 'k6']).default('native'),
+  k6: z.strictObject({
+    /** k6 output plateau streams: JSON lines (default) or CSV (unix_milli timestamps), optionally gzip. */
+    out: z.enum(['json', 'json.gz', 'csv', 'csv.gz']).default('json'),
+    /** k6's --execution-segment / --execution-segment-sequence, for one instance of several. */
+    executionSegment: z.string().optional(),
+    executionSegmentSequence: z.string().optional(),
+  }).default({ out: 'json' }),
+  /** Optional cost per request, shown by `plateau gate` and `plateau compare` (flags override it). */
+  cost: z.strictObject({
+    /** Price of the target per month: fixed cost per request = monthlyCost / (capacity x seconds in a month). */
+    monthlyCost: nonNegative('price of the target per month').optional(),
+    /** A gauge series of units consumed per second (usage cost per request). */
+    usageSeries: z.string().optional(),
+    unitPrice: nonNegative('price of one unit of usageSeries').optional(),
+    currency: z.string().optional(),
+  }).optional(),
   /** Seconds the engine waits for in-flight requests when it stops. */
   gracefulStopS: nonNegative('seconds to let in-flight requests finish').default(2),
 });

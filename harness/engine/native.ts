@@ -21,6 +21,10 @@ export interface EngineRunOptions {
   check(o: Outcome): string | null;
   /** First global sequence number minus one: warmup and steps never reuse a seq. */
   seqOffset: number;
+  /** performance.now() of the phase's t = 0 (default: now); buckets count seconds from it. */
+  t0Ms?: number;
+  /** Phase time (s) at which this run's schedule starts (a later leg of the steps phase). */
+  offsetS?: number;
   /** How long in-flight requests may run on once the schedule has ended. */
   gracefulStopMs: number;
   sink(r: BucketRecord): void;
@@ -36,8 +40,11 @@ export interface EngineRun {
 }
 
 export function startNative(o: EngineRunOptions): EngineRun {
-  const t0Ms = performance.now();
-  const rec = new BucketRecorder(o.phase, o.source, t0Ms, o.sink);
+  const offsetS = o.offsetS ?? 0;
+  const phaseT0Ms = o.t0Ms ?? performance.now();
+  /** The schedule's own zero: offsetS into the phase. */
+  const t0Ms = phaseT0Ms + offsetS * 1000;
+  const rec = new BucketRecorder(o.phase, o.source, phaseT0Ms, o.sink, Math.floor(offsetS));
   let n = 0;
   let nextS = o.schedule.arrivalS(1);
   let stopped = false;
@@ -106,6 +113,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
     graceTimer = setTimeout(finish, graceMs);
   }
 
-  loop();
+  // A later leg may be created before its start second: wait for it, then dispatch.
+  const startInMs = t0Ms - performance.now();
+  if (startInMs > 1) timer = setTimeout(loop, startInMs); else loop();
   return { stop, done, elapsedS: () => (performance.now() - t0Ms) / 1000 };
 }

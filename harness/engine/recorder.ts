@@ -53,8 +53,9 @@ export class BucketRecorder {
     /** performance.now() at the phase's t = 0. */
     private readonly t0Ms: number,
     private readonly sink: (r: BucketRecord) => void,
+    firstS = 0,
   ) {
-    this.open = new OpenBucket(0);
+    this.open = new OpenBucket(firstS);
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
   }

@@ -15,7 +15,7 @@ export class VuPool {
     private readonly origin: string,
     private readonly http: HttpOptions,
     preAllocated: number,
-    readonly max: number,
+    public max: number,
   ) {
     for (let i = 0; i < preAllocated; i++) this.free.push(this.create());
   }

@@ -27,6 +27,9 @@ import { reset } from './reset.ts';
 import { measureRtt } from './rtt.ts';
 import { warmup, warmupRatePerSec } from './warmup.ts';
 import { runSteps } from './steps.ts';
+import { withK6Preflight } from '../k6/preflight.ts';
+import { planShare } from '../k6/segment.ts';
+import { K6_WARMUP_SKIPPED } from '../k6/steps-engine.ts';
 
 export interface RunOptions {
   config: PlateauConfig;
@@ -51,9 +54,9 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const plan0 = buildPlan(config, null);
   const store = RunStore.create(config.output.dir, {
     schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
-    target: config.target.url, engine: 'native', scenario: scenario.name ?? config.scenario ?? 'default',
+    target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',
     config: redact(config), plan: planMeta(plan0), vus: plan0.vus, rtt: null, stages: [], interruptedAtStep: null,
-    environment: environment('native'),
+    environment: environment(config.engine),
   });
   const progress = new Progress(o.out);
   progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
@@ -72,7 +75,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
     store.close();
   }
-  const result = writeReports(store.dir);
+  const result = await writeReports(store.dir);
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }
@@ -81,21 +84,22 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool |
   const { config, store } = ctx;
   const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
   const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
-  await runStage('preflight', record, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env }));
+  await runStage('preflight', record, () => withK6Preflight(config, env, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env })));
   if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return null;
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
-  ctx.plan = buildPlan(config, rtt.httpMedianMs);
+  ctx.plan = planShare(buildPlan(config, rtt.httpMedianMs), config.engine === 'k6' ? config.k6.executionSegment : undefined);
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
   const pool = new VuPool(new URL(config.target.url).origin, { timeoutMs: config.http.timeoutMs }, ctx.plan.vus.preAllocatedVUs, ctx.plan.vus.maxVUs);
   let seqOffset = 0;
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
+  else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
   else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
   if (ctx.interrupt.interrupted) return pool;
-  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset));
+  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMedianMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   return pool;
 }

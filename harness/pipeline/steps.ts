@@ -1,67 +1,138 @@
 /**
- * The stepped load: one engine run over the whole plan, each step judged as soon as its steady
- * window has closed, and the engine stopped on the first step that does not hold (the plateau),
- * so no time is spent past the knee.
+ * The stepped load. Each step is judged the moment its steady window closes; a step that fails is
+ * classified before it counts (analysis/verdicts.ts): generator-bound (resize the VUs and rerun,
+ * or stop: never capacity), topology changed (rerun), or confirmed by one rerun at the same rate.
+ * The run stops at the first confirmed failure, so no time is spent past the knee.
  */
-import type { BucketRecord, StepResult } from '../../analysis/types.ts';
-import { judgeStep } from '../../analysis/judge.ts';
+import { performance } from 'node:perf_hooks';
+import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
+import { judgeNext } from '../../analysis/judge.ts';
+import { afterFailure, classifyFailure, topologyChanged, type AfterFailure } from '../../analysis/verdicts.ts';
 import { startNative } from '../engine/native.ts';
 import { Schedule } from '../engine/schedule.ts';
 import type { VuPool } from '../engine/vu-pool.ts';
+import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';
+import { legOf, type Leg } from './legs.ts';
 import type { StageResult } from './stage.ts';
 
 export const STEPS_PHASE = 'steps';
 
 export interface StepsOutcome {
   judged: StepResult[];
+  executed: StepPlan[];
   /** Index of the step running when the run was interrupted, else null. */
   interruptedAtStep: number | null;
 }
 
-export async function runSteps(ctx: RunContext, pool: VuPool, seqOffset: number): Promise<StageResult<StepsOutcome>> {
-  const { plan } = ctx;
-  const records: BucketRecord[] = [];
-  const judged: StepResult[] = [];
-  let lastTS = -1;
+interface State {
+  ctx: RunContext;
+  pool: VuPool;
+  t0Ms: number;
+  records: BucketRecord[];
+  judged: StepResult[];
+  executed: StepPlan[];
+  prober: Prober | null;
+  rttMs: number;
+  seq: number;
+  lastTS: number;
+}
+
+export async function runSteps(ctx: RunContext, pool: VuPool, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
+  const st: State = { ctx, pool, t0Ms: performance.now(), records: [], judged: [], executed: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
+  if (ctx.config.metrics || ctx.config.topology) {
+    st.prober = new Prober({
+      config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s),
+      isEdge: (tS) => st.executed.some((e) => e.steadyStartS === tS || e.steadyEndS === tS || e.rampStartS === tS),
+    });
+    st.prober.start();
+  }
+  let leg: Leg | null = legOf(ctx.plan, 0, 0, 1);
+  const notes: string[] = [];
+  while (leg && !ctx.interrupt.interrupted) {
+    const failed = await runLeg(st, leg);
+    leg = null;
+    if (!failed || ctx.interrupt.interrupted) break;
+    const decision = decide(st, failed);
+    notes.push(`step ${failed.index + 1}: ${decision.why}`);
+    ctx.progress.info(`step ${failed.index + 1}: ${decision.why}`);
+    if (decision.action === 'rerun') {
+      pool.max = decision.maxVUs;
+      const startS = Math.ceil((performance.now() - st.t0Ms) / 1000) + 1;
+      leg = legOf(ctx.plan, failed.index, startS, (failed.attempt ?? 1) + 1);
+    }
+  }
+  await st.prober?.stop();
+  const interruptedAtStep = ctx.interrupt.interrupted ? (st.executed.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
+  const executed = st.executed;
+  ctx.store.update({ executed });
+  const failedStep = st.judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
+  const detail = interruptedAtStep !== null
+    ? `interrupted at step ${interruptedAtStep + 1} of ${ctx.plan.steps.length}`
+    : failedStep
+      ? `${new Set(st.judged.map((s) => s.index)).size} of ${ctx.plan.steps.length} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`
+      : `all ${ctx.plan.steps.length} steps held`;
+  const evidence = st.judged.map((s) => `step ${s.index + 1}${s.attempt ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`);
+  return { value: { judged: st.judged, executed, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
+}
+
+/** Runs one leg until its schedule ends, a step fails, or the run is interrupted; returns the failed step. */
+async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
+  const { ctx } = st;
+  st.executed.push(...leg.steps);
+  let k = 0;
+  let failed: StepResult | null = null;
   const engine = startNative({
-    schedule: new Schedule(plan.segments),
-    phase: STEPS_PHASE,
-    source: 'native/0',
-    pool,
-    build: ctx.build,
-    check: ctx.check,
-    seqOffset,
+    schedule: new Schedule(leg.segments), phase: STEPS_PHASE, source: 'native/0', pool: st.pool,
+    build: ctx.build, check: ctx.check, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
     gracefulStopMs: ctx.config.gracefulStopS * 1000,
     sink: (r) => {
       ctx.store.appendBucket(r);
-      records.push(r);
-      lastTS = r.tS;
-      ctx.progress.bucket(r, plan.steps, plan.durationS);
-      judgeDue(r.tS);
+      st.records.push(r);
+      st.lastTS = r.tS;
+      ctx.progress.bucket(r, leg.steps, leg.steps.at(-1)!.holdEndS);
+      while (!failed && k < leg.steps.length && r.tS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
+        const res = judgeAndFlag(st, leg.steps[k++]);
+        const rerunContaminated = res.contaminated && ctx.config.topology?.rerun && (res.attempt ?? 1) === 1;
+        if (res.verdict !== 'holds' || rerunContaminated) { failed = res; engine.stop(ctx.config.gracefulStopS * 1000); }
+      }
     },
   });
-
-  function judgeDue(tS: number): void {
-    while (judged.length < plan.steps.length && !ctx.interrupt.interrupted) {
-      const step = plan.steps[judged.length];
-      if (tS + 1 < step.steadyEndS) return;
-      const res = judgeStep(step, judged.at(-1) ?? null, records, plan.rules);
-      judged.push(res);
-      ctx.progress.stepJudged(res, plan.steps.length);
-      if (res.verdict !== 'holds') { engine.stop(ctx.config.gracefulStopS * 1000); return; }
-    }
-  }
-
   const off = ctx.interrupt.on(() => engine.stop(500));
-  await engine.done;
+  st.seq = (await engine.done).lastSeq;
   off();
-  const interruptedAtStep = ctx.interrupt.interrupted ? (plan.steps.find((s) => lastTS < s.holdEndS)?.index ?? plan.steps.length - 1) : null;
-  const failed = judged.find((s) => s.verdict !== 'holds');
-  const detail = interruptedAtStep !== null
-    ? `interrupted at step ${interruptedAtStep + 1} of ${plan.steps.length}`
-    : failed
-      ? `${judged.length} of ${plan.steps.length} steps run; step ${failed.index + 1} (${failed.ratePerSec} req/s) did not hold`
-      : `all ${plan.steps.length} steps held`;
-  return { value: { judged, interruptedAtStep }, detail, evidence: judged.map((s) => `step ${s.index + 1} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}`) };
+  // Steps the leg never judged are not executed, except the one an interruption cut short.
+  const unjudged = leg.steps.slice(k).filter((s) => !ctx.interrupt.interrupted || s.rampStartS > st.lastTS);
+  for (const s of unjudged) st.executed.splice(st.executed.indexOf(s), 1);
+  return failed;
+}
+
+/** Judges a step, marks topology contamination, and marks an earlier failed attempt transient when this rerun holds. */
+function judgeAndFlag(st: State, step: StepPlan): StepResult {
+  const server = st.prober ? { samples: st.prober.samples, rttMs: st.rttMs } : undefined;
+  const topo = st.prober ? topologyChanged(st.prober.samples, STEPS_PHASE, step.rampStartS, step.steadyEndS) : { changed: false, values: [] };
+  if (topo.changed) Object.assign(step, { contaminated: true, note: `topology changed during the step (${topo.values.join(' -> ')})` });
+  let res = judgeNext(step, st.judged, st.records, st.ctx.plan.rules, server);
+  if (res.verdict === 'holds' && (step.attempt ?? 1) > 1) {
+    const earlier = st.executed.find((e) => e.index === step.index && e !== step && !e.transient);
+    const earlierRes = st.judged.find((j) => j.index === step.index && !j.transient);
+    if (earlier) earlier.transient = true;
+    if (earlierRes) earlierRes.transient = true;
+  }
+  st.judged.push(res);
+  st.ctx.progress.stepJudged(res, st.ctx.plan.steps.length);
+  return res;
+}
+
+function decide(st: State, failed: StepResult): AfterFailure {
+  const { config } = st.ctx;
+  const v = config.verdicts;
+  const cls = classifyFailure(failed, st.judged[0] ?? null, st.rttMs, { lagP99MaxMs: v.lagP99MaxMs, loopDelayMaxMs: v.loopDelayMaxMs, tailFactor: v.tailFactor });
+  const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
+    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.pool.max, maxVUsBound: v.maxVUsBound,
+  });
+  const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
+  if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
+  if (decision.generatorBound) Object.assign(failed, { generatorBound: true });
+  return decision;
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BucketRecord, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import type { BucketRecord, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 export interface RunMeta {
@@ -20,6 +20,8 @@ export interface RunMeta {
   /** The validated config with anything secret-looking redacted. */
   config: unknown;
   plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;
+  /** The step attempts as run, on the steps phase's clock (reruns included); null before the steps stage. */
+  executed?: StepPlan[] | null;
   vus: VuSizing | null;
   rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; samples: number } | null;
   stages: StageOutcome[];
@@ -29,6 +31,7 @@ export interface RunMeta {
 
 export class RunStore {
   private readonly bucketsFd: number;
+  private probesFd: number | null = null;
   meta: RunMeta;
 
   private constructor(readonly dir: string, meta: RunMeta) {
@@ -53,6 +56,12 @@ export class RunStore {
     fs.writeSync(this.bucketsFd, JSON.stringify(r) + '\n');
   }
 
+  /** Server readings go to probes.ndjson, opened on first use. */
+  appendProbe(s: ServerSample): void {
+    this.probesFd ??= fs.openSync(path.join(this.dir, 'probes.ndjson'), 'a');
+    fs.writeSync(this.probesFd, JSON.stringify(s) + '\n');
+  }
+
   update(patch: Partial<RunMeta>): void {
     this.meta = { ...this.meta, ...patch };
     this.saveMeta();
@@ -71,6 +80,7 @@ export class RunStore {
 
   close(): void {
     fs.closeSync(this.bucketsFd);
+    if (this.probesFd !== null) fs.closeSync(this.probesFd);
   }
 }
 
@@ -80,7 +90,7 @@ function pointLatest(outDir: string, runId: string): void {
 }
 
 /** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal. */
-export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; tornLines: number } {
+export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; samples: ServerSample[]; tornLines: number } {
   const metaPath = path.join(dir, 'run.json');
   if (!fs.existsSync(metaPath)) {
     throw new PlateauError(`${dir} is not a plateau run: run.json is missing`, 'pass a directory under runs/ such as runs/latest', 'not-a-run', EXIT.usage);
@@ -93,7 +103,19 @@ export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; 
     if (!line.trim()) continue;
     try { records.push(JSON.parse(line) as BucketRecord); } catch { tornLines++; }
   }
-  return { meta, records, tornLines };
+  const probes = readNdjson<ServerSample>(path.join(dir, 'probes.ndjson'));
+  return { meta, records, samples: probes.items, tornLines: tornLines + probes.torn };
+}
+
+function readNdjson<T>(file: string): { items: T[]; torn: number } {
+  const items: T[] = [];
+  let torn = 0;
+  if (!fs.existsSync(file)) return { items, torn };
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try { items.push(JSON.parse(line) as T); } catch { torn++; }
+  }
+  return { items, torn };
 }
 
 const SECRETISH = /secret|token|password|passwd|apikey|api_key|authorization|hmac|key$/i;

@@ -1,0 +1,81 @@
+/**
+ * The target's own view of a steady window, from readings of its Prometheus metrics taken at the
+ * window's edges, and the cross-check of that view against what the client measured.
+ *
+ *   server X     = (count_end - count_start) / (t_end - t_start)
+ *   server mean  = (sum_end - sum_start) / (count_end - count_start)
+ *   consistent  <=> |X_server - X_client| <= 5% of X_client  and
+ *                   |(client mean - RTT) - server mean| <= max(0.5 ms, 5%)
+ *
+ * A client mean that reads systematically higher than the server's is time spent queueing inside
+ * the generator (event loop, connection pool), not in the target.
+ */
+import type { CrossCheck, ServerSample, ServerWindow } from './types.ts';
+
+/** How far (s) a reading may sit from a window edge and still stand for it. */
+export const EDGE_TOLERANCE_S = 1.0;
+export const THROUGHPUT_TOLERANCE = 0.05;
+export const MEAN_TOLERANCE = 0.05;
+export const MEAN_TOLERANCE_FLOOR_MS = 0.5;
+
+function nearest(samples: readonly ServerSample[], tS: number): ServerSample | null {
+  let best: ServerSample | null = null;
+  for (const s of samples) if (Math.abs(s.tS - tS) <= EDGE_TOLERANCE_S && (!best || Math.abs(s.tS - tS) < Math.abs(best.tS - tS))) best = s;
+  return best;
+}
+
+function maxOf(values: (number | null)[]): number | null {
+  const xs = values.filter((v): v is number => v !== null);
+  return xs.length ? Math.max(...xs) : null;
+}
+
+export function serverWindow(samples: readonly ServerSample[], phase: string, fromS: number, toS: number): ServerWindow | null {
+  const own = samples.filter((s) => s.phase === phase);
+  const a = nearest(own, fromS);
+  const b = nearest(own, toS);
+  if (!a || !b || b.tS <= a.tS) return null;
+  const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
+  const dCount = a.requestsCount !== null && b.requestsCount !== null ? b.requestsCount - a.requestsCount : null;
+  const dSum = a.requestsSumS !== null && b.requestsSumS !== null ? b.requestsSumS - a.requestsSumS : null;
+  const maxS = maxOf(inside.slice(1).map((s) => s.requestsMaxS));
+  return {
+    source: 'scrape',
+    fromS: a.tS,
+    toS: b.tS,
+    throughputPerSec: dCount === null ? null : dCount / (b.tS - a.tS),
+    meanMs: dCount && dSum !== null ? (dSum / dCount) * 1000 : null,
+    maxMs: maxS === null ? null : maxS * 1000,
+    poolActiveMax: maxOf(inside.map((s) => s.poolActive)),
+    poolPendingMax: maxOf(inside.map((s) => s.poolPending)),
+    poolMax: maxOf(inside.map((s) => s.poolMax)),
+  };
+}
+
+export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rttMs: number, server: ServerWindow | null): CrossCheck {
+  const base = { clientPerSec, serverPerSec: server?.throughputPerSec ?? null, clientMeanMinusRttMs: clientMeanMs === null ? null : clientMeanMs - rttMs, serverMeanMs: server?.meanMs ?? null };
+  if (!server || server.throughputPerSec === null) return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
+  const sX = server.throughputPerSec;
+  const xGap = clientPerSec > 0 ? (sX - clientPerSec) / clientPerSec : 0;
+  const xText = `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
+  if (Math.abs(xGap) > THROUGHPUT_TOLERANCE) {
+    return xGap < 0
+      ? { ...base, verdict: 'traffic-missing', detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series (a proxy, a cache, another instance, or the wrong label filter)` }
+      : { ...base, verdict: 'traffic-extra', detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent (another client, retries, or health checks in the series)` };
+  }
+  if (base.clientMeanMinusRttMs === null || server.meanMs === null) return { ...base, verdict: 'consistent', detail: `${xText}; no latency to compare` };
+  const gapMs = base.clientMeanMinusRttMs - server.meanMs;
+  const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
+  const mText = `client mean - RTT ${base.clientMeanMinusRttMs.toFixed(2)} ms, server mean ${server.meanMs.toFixed(2)} ms`;
+  if (Math.abs(gapMs) <= tolMs) return { ...base, verdict: 'consistent', detail: `${xText}; ${mText} (within ${tolMs.toFixed(2)} ms)` };
+  if (gapMs > 0) return { ...base, verdict: 'client-queueing', detail: `${xText}; ${mText}: ${gapMs.toFixed(2)} ms per request is spent in the generator or the network, not in the target` };
+  return { ...base, verdict: 'traffic-extra', detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)` };
+}
+
+/** What the pool gauges say: short of connections, or connections held by slow work. */
+export function poolReading(w: ServerWindow | null): string | null {
+  if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
+  const of = w.poolMax !== null ? ` of ${w.poolMax}` : '';
+  if ((w.poolPendingMax ?? 0) > 0) return `short of connections: up to ${w.poolPendingMax} requests waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
+  if (w.poolMax !== null && w.poolActiveMax !== null && w.poolActiveMax >= 0.9 * w.poolMax) return `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`;
+  return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of}, nobody waiting`;
+}

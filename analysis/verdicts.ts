@@ -1,0 +1,128 @@
+/**
+ * Whose limit is a failed step? And what shape does overload take past the knee?
+ *
+ * Generator-bound: the generator shows symptoms (dropped iterations, scheduler lag or event-loop
+ * delay over their bounds) while the target's tail stays low:
+ *
+ *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step's)
+ *
+ * or, when the server's own metrics are read, its mean stays within tailFactor of its first-step
+ * mean. A step failing that way measured the generator: never capacity.
+ */
+import type { OverloadShape, StepResult } from './types.ts';
+
+export interface GeneratorBounds {
+  /** Scheduler lag p99 above which the generator is late (ms). */
+  lagP99MaxMs: number;
+  /** Event-loop delay above which the generator's thread is saturated (ms). */
+  loopDelayMaxMs: number;
+  /** How much the tail may grow over the first step's and still count as low. */
+  tailFactor: number;
+}
+
+export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = { lagP99MaxMs: 20, loopDelayMaxMs: 100, tailFactor: 3 };
+
+export interface FailureClass {
+  generatorBound: boolean;
+  /** The generator's symptom that was seen, in words; null when none. */
+  symptom: string | null;
+  /** Dropped arrivals were the symptom (more VUs may help); otherwise the generator's CPU is short. */
+  needsVUs: boolean;
+  detail: string;
+}
+
+function p99(s: StepResult): number | null {
+  return s.latency.find((p) => p.q === 99)?.valueMs ?? null;
+}
+
+export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
+  if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated)`;
+  if (s.lagP99Ms !== null && s.lagP99Ms > b.lagP99MaxMs) return `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${b.lagP99MaxMs} ms`;
+  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms`;
+  return null;
+}
+
+/** Is the target's tail low in step s, relative to the baseline step? */
+function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: number): { low: boolean; text: string } {
+  if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
+    const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
+    return { low, text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}` };
+  }
+  const a = p99(s);
+  const b = p99(baseline);
+  if (a === null || b === null) return { low: false, text: 'no latency to judge the tail' };
+  const tail = a - rttMs;
+  const base = Math.max(b - rttMs, 0.1);
+  return { low: tail <= factor * base, text: `p99 - RTT ${tail.toFixed(1)} ms vs ${base.toFixed(1)} ms at step ${baseline.index + 1}` };
+}
+
+export function classifyFailure(s: StepResult, baseline: StepResult | null, rttMs: number, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): FailureClass {
+  const symptom = generatorSymptom(s, b);
+  if (!symptom) return { generatorBound: false, symptom, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
+  const tail = tailLow(s, baseline ?? s, rttMs, b.tailFactor);
+  if (!tail.low) return { generatorBound: false, symptom, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit and the generator ran out of VUs waiting for it` };
+  return {
+    generatorBound: true,
+    symptom,
+    needsVUs: s.dropped > 0,
+    detail: `generator-limited, not a server limit: ${symptom} while the target's tail stayed low (${tail.text})`,
+  };
+}
+
+const MEANINGS: Record<OverloadShape['shape'], string> = {
+  plateau: 'throughput stays flat past the knee: requests queue (a thread pool or connection pool with a wait queue); latency grows with the queue',
+  collapse: 'throughput falls as load rises (retrograde scaling): contention or coherency costs grow with concurrency (Gunther\'s USL beta > 0); back off to below the knee',
+  errors: 'past the knee the target fails requests instead of queueing them (a fail-fast pool, timeouts, rate limits): clients that retry turn this into a retry storm',
+  'generator-bound': 'the load generator, not the target, reached its limit: capacity is not known from this run',
+  none: 'no step past the knee was measured',
+};
+
+/** The shape of the first failing step relative to the knee. */
+export function overloadShape(knee: StepResult | null, bad: StepResult | null): OverloadShape {
+  if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
+  if (bad.generatorBound) return { shape: 'generator-bound', evidence: bad.reasons.find((r) => r.startsWith('generator')) ?? 'the generator could not keep its schedule', meaning: MEANINGS['generator-bound'] };
+  if (bad.errorRate >= 0.05) return { shape: 'errors', evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(bad.errors).map(([k, v]) => `${k} ${v}`).join(', ')})`, meaning: MEANINGS.errors };
+  if (knee && bad.throughputPerSec < 0.95 * knee.throughputPerSec) {
+    return { shape: 'collapse', evidence: `throughput fell from ${knee.throughputPerSec.toFixed(1)} to ${bad.throughputPerSec.toFixed(1)} req/s when the offered rate rose from ${knee.ratePerSec} to ${bad.ratePerSec}`, meaning: MEANINGS.collapse };
+  }
+  return { shape: 'plateau', evidence: `throughput ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`, meaning: MEANINGS.plateau };
+}
+
+export interface FailurePolicy {
+  confirmFailedStep: boolean;
+  rerunContaminated: boolean;
+  maxVUs: number;
+  maxVUsBound: number;
+}
+
+export type AfterFailure =
+  | { action: 'rerun'; why: string; maxVUs: number; generatorBound: boolean; contaminated: boolean }
+  | { action: 'stop'; why: string; generatorBound: boolean; contaminated: boolean };
+
+/**
+ * What to do after the first attempt at a rate failed. Generator-bound with dropped arrivals:
+ * raise maxVUs (x2, within the bound) and rerun; generator-bound otherwise: stop, it is not
+ * capacity. A topology change inside the step: rerun. Otherwise confirm once at the same rate.
+ * A second failed attempt always stops.
+ */
+export function afterFailure(cls: FailureClass, contaminated: boolean, attempt: number, p: FailurePolicy): AfterFailure {
+  const flags = { generatorBound: cls.generatorBound, contaminated };
+  if (attempt > 1) return { action: 'stop', why: `attempt ${attempt} at this rate failed too`, ...flags };
+  if (cls.generatorBound) {
+    if (cls.needsVUs && p.maxVUs < p.maxVUsBound) {
+      const maxVUs = Math.min(p.maxVUsBound, p.maxVUs * 2);
+      return { action: 'rerun', why: `${cls.detail}; rerunning with maxVUs ${p.maxVUs} -> ${maxVUs}`, maxVUs, ...flags };
+    }
+    const remedy = cls.needsVUs ? `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound` : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
+    return { action: 'stop', why: `${cls.detail}; ${remedy}`, ...flags };
+  }
+  if (contaminated && p.rerunContaminated) return { action: 'rerun', why: 'the topology changed during the step; rerunning it', maxVUs: p.maxVUs, ...flags };
+  if (p.confirmFailedStep) return { action: 'rerun', why: 'confirming the failure once at the same rate', maxVUs: p.maxVUs, ...flags };
+  return { action: 'stop', why: cls.detail, ...flags };
+}
+
+/** Did the topology probe read more than one value between two times (s)? */
+export function topologyChanged(samples: readonly { tS: number; phase: string; topology: number | null }[], phase: string, fromS: number, toS: number): { changed: boolean; values: number[] } {
+  const values = [...new Set(samples.filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null).map((s) => s.topology as number))];
+  return { changed: values.length > 1, values };
+}
