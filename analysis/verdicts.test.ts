@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { afterFailure, classifyFailure, overloadShape, topologyChanged } from './verdicts.ts';
+import type { StepResult } from './types.ts';
+
+function step(over: Partial<StepResult> & { p99?: number }): StepResult {
+  const { p99 = 12, ...rest } = over;
+  return {
+    index: 0, ratePerSec: 100, steadyStartS: 0, steadyEndS: 5, steadyS: 5, throughputPerSec: 100, completedPerSec: 100, delivery: 1, capture: null,
+    completed: 500, ok: 500, failed: 0, errorRate: 0, errors: {}, dropped: 0, started: 500,
+    latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }, { q: 99, valueMs: p99, n: 500, reliable: false }],
+    meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
+    ...rest,
+  };
+}
+
+const baseline = step({ p99: 12 });
+
+describe('classifyFailure', () => {
+  it('drops with a low tail: the generator ran out of VUs', () => {
+    const c = classifyFailure(step({ index: 3, dropped: 120, p99: 14, verdict: 'fails' }), baseline, 0.5);
+    expect(c).toMatchObject({ generatorBound: true, needsVUs: true });
+    expect(c.detail).toMatch(/^generator-limited, not a server limit: 120 arrivals dropped/);
+  });
+  it('drops with a grown tail: the target is the limit', () => {
+    expect(classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).generatorBound).toBe(false);
+  });
+  it('scheduler lag with a low tail: generator CPU', () => {
+    expect(classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails' }), baseline, 0.5)).toMatchObject({ generatorBound: true, needsVUs: false });
+  });
+  it('no symptom: the target', () => {
+    expect(classifyFailure(step({ verdict: 'fails', p99: 13 }), baseline, 0.5).generatorBound).toBe(false);
+  });
+  it('prefers the server mean when it was read', () => {
+    const server = (meanMs: number) => ({ source: 'scrape' as const, fromS: 0, toS: 5, throughputPerSec: 100, meanMs, maxMs: null, poolActiveMax: null, poolPendingMax: null, poolMax: null });
+    const b = step({ server: server(10) });
+    expect(classifyFailure(step({ dropped: 5, p99: 500, server: server(11) }), b, 0.5).generatorBound).toBe(true);
+    expect(classifyFailure(step({ dropped: 5, p99: 13, server: server(80) }), b, 0.5).generatorBound).toBe(false);
+  });
+});
+
+describe('afterFailure', () => {
+  const policy = { confirmFailedStep: true, rerunContaminated: true, maxVUs: 50, maxVUsBound: 150 };
+  const target = { generatorBound: false, symptom: null, needsVUs: false, detail: 'target' };
+  const vus = { generatorBound: true, symptom: 'drops', needsVUs: true, detail: 'generator-limited' };
+  const cpu = { generatorBound: true, symptom: 'lag', needsVUs: false, detail: 'generator-limited' };
+  it.each([
+    ['target, first attempt: confirm', target, false, 1, policy, 'rerun', 50],
+    ['target, second attempt: stop', target, false, 2, policy, 'stop', undefined],
+    ['no confirmation configured', target, false, 1, { ...policy, confirmFailedStep: false }, 'stop', undefined],
+    ['short of VUs: double within the bound', vus, false, 1, policy, 'rerun', 100],
+    ['short of VUs at the bound: stop', vus, false, 1, { ...policy, maxVUs: 150 }, 'stop', undefined],
+    ['generator CPU: stop', cpu, false, 1, policy, 'stop', undefined],
+    ['topology changed: rerun', target, true, 1, { ...policy, confirmFailedStep: false }, 'rerun', 50],
+  ] as const)('%s', (_n, cls, contaminated, attempt, p, action, maxVUs) => {
+    const d = afterFailure(cls, contaminated, attempt, p);
+    expect(d.action).toBe(action);
+    if (d.action === 'rerun') expect(d.maxVUs).toBe(maxVUs);
+  });
+});
+
+describe('overloadShape', () => {
+  const knee = step({ index: 3, ratePerSec: 400, throughputPerSec: 398 });
+  it.each([
+    ['plateau', step({ index: 4, ratePerSec: 450, throughputPerSec: 401, verdict: 'fails' })],
+    ['collapse', step({ index: 4, ratePerSec: 450, throughputPerSec: 300, verdict: 'fails' })],
+    ['errors', step({ index: 4, ratePerSec: 450, throughputPerSec: 300, errorRate: 0.3, errors: { http_5xx: 600 }, verdict: 'fails' })],
+    ['generator-bound', step({ index: 4, ratePerSec: 450, generatorBound: true, verdict: 'fails' })],
+  ] as const)('%s', (shape, bad) => {
+    const o = overloadShape(knee, bad);
+    expect(o.shape).toBe(shape);
+    expect(o.meaning.length).toBeGreaterThan(20);
+  });
+  it('none when nothing failed', () => expect(overloadShape(knee, null).shape).toBe('none'));
+});
+
+describe('topologyChanged', () => {
+  const s = (tS: number, topology: number | null) => ({ tS, phase: 'steps', topology });
+  it('sees a change inside the interval only', () => {
+    expect(topologyChanged([s(1, 2), s(3, 2), s(6, 3)], 'steps', 0, 5)).toEqual({ changed: false, values: [2] });
+    expect(topologyChanged([s(1, 2), s(3, 3)], 'steps', 0, 5)).toEqual({ changed: true, values: [2, 3] });
+  });
+});
