@@ -1,6 +1,8 @@
 /**
  * CLI: npx tsx demo/main.ts --port 0 --slots 4 --hold-ms 10 [--acquire-timeout-ms N] [--rows N]
  *      [--id-max-length N] [--db-path FILE]
+ *      [--contention-alpha A] [--coherency-beta B]       hold = holdMs (1 + A (n-1) + B n (n-1)), n busy slots
+ *      [--replicas N] [--replicas-change-at-s S --replicas-change-to M]   gauge demo_replicas; slots per replica
  * The HMAC key comes only from the environment (PLATEAU_DEMO_HMAC_KEY) and is never printed.
  * Prints one JSON line to stdout once listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
  */
@@ -30,6 +32,11 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
       rows: { type: 'string' },
       'id-max-length': { type: 'string' },
       'db-path': { type: 'string' },
+      'contention-alpha': { type: 'string' },
+      'coherency-beta': { type: 'string' },
+      replicas: { type: 'string' },
+      'replicas-change-at-s': { type: 'string' },
+      'replicas-change-to': { type: 'string' },
     },
   });
   const v = values as Record<string, string | undefined>;
@@ -42,6 +49,11 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
     rows: numberFlag(v, 'rows'),
     idMaxLength: numberFlag(v, 'id-max-length'),
     dbPath: v['db-path'],
+    contentionAlpha: numberFlag(v, 'contention-alpha'),
+    coherencyBeta: numberFlag(v, 'coherency-beta'),
+    replicas: numberFlag(v, 'replicas'),
+    replicasChangeAtS: numberFlag(v, 'replicas-change-at-s'),
+    replicasChangeTo: numberFlag(v, 'replicas-change-to'),
     hmacKey: key !== undefined && key !== '' ? key : undefined,
   };
 }
@@ -69,12 +81,20 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs };
+  const penalised = demo.coherency.contentionAlpha > 0 || demo.coherency.coherencyBeta > 0;
+  const modes = {
+    ...(penalised ? { ...demo.coherency, peakConcurrency: demo.peakConcurrency, saturatedPerSec: demo.saturatedPerSec } : {}),
+    ...(opts.replicas !== undefined || opts.replicasChangeAtS !== undefined ? { replicas: demo.replicas } : {}),
+  };
+  const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs, ...modes };
   process.stdout.write(JSON.stringify(line) + '\n');
+  const penalty = penalised
+    ? `; penalty alpha ${demo.coherency.contentionAlpha}, beta ${demo.coherency.coherencyBeta}: peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at ${demo.peakConcurrency} busy slots, ${demo.saturatedPerSec.toFixed(1)} req/s with all busy`
+    : '';
+  const change = opts.replicasChangeAtS !== undefined ? `; replicas ${demo.replicas} -> ${opts.replicasChangeTo} at ${opts.replicasChangeAtS} s` : '';
   process.stderr.write(
-    `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${demo.capacityPerSec} req/s` +
-      (opts.hmacKey ? ' (HMAC signatures required)' : '') +
-      '\n',
+    `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${+demo.capacityPerSec.toFixed(2)} req/s` +
+      penalty + change + (opts.hmacKey ? ' (HMAC signatures required)' : '') + '\n',
   );
 }
 

@@ -58,6 +58,8 @@ export interface OrderContext {
   db: DemoDb;
   pool: Pool;
   holdMs: number;
+  /** The hold of a request that finds `busySlots` slots busy (itself included); default holdMs. */
+  holdMsAt?: (busySlots: number) => number;
   idMaxLength: number;
   hmacKey?: string;
   counters: OrderCounters;
@@ -82,10 +84,11 @@ export async function handleOrder(ctx: OrderContext, body: Buffer, signature: st
   let freedAtMs: number | undefined;
   try {
     const answer = runStatements(ctx, order);
+    const holdMs = ctx.holdMsAt ? ctx.holdMsAt(ctx.pool.active) : ctx.holdMs;
     // The slot's clock: a queued request starts when the previous holder's hold ended, even if
     // the event loop noticed late; credit at most one hold so a stall cannot cause a catch-up burst.
-    const startedAtMs = Math.max(lease.grantedAtMs, performance.now() - ctx.holdMs);
-    const deadlineMs = startedAtMs + ctx.holdMs;
+    const startedAtMs = Math.max(lease.grantedAtMs, performance.now() - holdMs);
+    const deadlineMs = startedAtMs + holdMs;
     await sleepUntil(deadlineMs);
     freedAtMs = deadlineMs;
     return answer;

@@ -2,6 +2,7 @@
  * A bounded connection pool, HikariCP-style: `slots` permits, a FIFO wait queue, and an
  * optional acquire timeout. Without acquireTimeoutMs the queue is unbounded (thread-pool style);
  * with it, a waiter that is not served in time is rejected with AcquireTimeoutError (fail fast).
+ * resize() changes the slots live (the demo's replicas each bring their own pool).
  */
 import { performance } from 'node:perf_hooks';
 
@@ -47,7 +48,7 @@ interface Waiter {
 }
 
 export class Pool {
-  readonly slots: number;
+  private slotsCount: number;
   readonly acquireTimeoutMs: number | undefined;
   private activeCount = 0;
   private pendingCount = 0;
@@ -60,8 +61,13 @@ export class Pool {
     if (opts.acquireTimeoutMs !== undefined && !(opts.acquireTimeoutMs >= 0)) {
       throw new RangeError('acquireTimeoutMs must be >= 0');
     }
-    this.slots = opts.slots;
+    this.slotsCount = opts.slots;
     this.acquireTimeoutMs = opts.acquireTimeoutMs;
+  }
+
+  /** Pool size now. */
+  get slots(): number {
+    return this.slotsCount;
   }
 
   /** Slots in use. */
@@ -101,6 +107,21 @@ export class Pool {
     });
   }
 
+  /**
+   * Change the pool size. Growing grants the new slots to the oldest waiters at once; shrinking
+   * retires busy slots as their holders release them (active may exceed slots meanwhile).
+   */
+  resize(slots: number): void {
+    if (!Number.isInteger(slots) || slots < 1) throw new RangeError('slots must be an integer >= 1');
+    this.slotsCount = slots;
+    while (this.activeCount < this.slotsCount) {
+      const waiter = this.nextWaiter();
+      if (!waiter) break;
+      this.activeCount++;
+      waiter.grant(this.newLease(performance.now()));
+    }
+  }
+
   /** Reject every waiter; leases already granted stay valid until released. */
   close(): void {
     this.closed = true;
@@ -122,6 +143,10 @@ export class Pool {
 
   /** A slot came free at freedAtMs: give it to the oldest live waiter, or return it to the pool. */
   private handOff(freedAtMs: number): void {
+    if (this.activeCount > this.slotsCount) {
+      this.activeCount--; // the pool shrank: retire this slot
+      return;
+    }
     const waiter = this.nextWaiter();
     if (waiter) waiter.grant(this.newLease(Math.max(waiter.enqueuedAtMs, freedAtMs)));
     else this.activeCount--;

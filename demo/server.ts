@@ -1,6 +1,9 @@
 /**
  * The embedded demo target: node:http on 127.0.0.1 over SQLite, a bounded pool with a known
  * capacity of slots / holdMs * 1000 req/s, HMAC-signed orders, idempotency, Spring-named metrics.
+ * Modes that set the truth for each overload shape: an unbounded queue (plateau), an acquire
+ * timeout (errors), a contention/coherency penalty (collapse, coherency.ts), replicas that change
+ * mid-run (topology, topology.ts); slow responses are a large holdMs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +16,8 @@ import { BodyTooLargeError, readBody, sendJson, sendText } from './http-util.ts'
 import { HttpMetrics, type Sample } from './metrics.ts';
 import { handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
 import { Pool, PoolClosedError } from './pool.ts';
+import { heldMs, peakOf, throughputPerSecAt, validateModel, type CoherencyModel } from './coherency.ts';
+import { Topology, validReplicas } from './topology.ts';
 
 export interface DemoOptions {
   /** 0 (default) = any free port. */
@@ -27,6 +32,15 @@ export interface DemoOptions {
   hmacKey?: string;
   /** SQLite file; default: demo.sqlite in a new temp dir removed on close. */
   dbPath?: string;
+  /** USL alpha >= 0 (default 0): hold = holdMs (1 + alpha (n-1) + beta n (n-1)), n = busy slots. See coherency.ts. */
+  contentionAlpha?: number;
+  /** USL beta >= 0 (default 0): with beta > 0 throughput peaks at N* = sqrt((1 - alpha) / beta) and then falls. */
+  coherencyBeta?: number;
+  /** Replicas at start (default 1), gauge `demo_replicas`; each brings `slots` slots: total = slots x replicas. */
+  replicas?: number;
+  /** Scale to replicasChangeTo replicas this many seconds after listening (needs replicasChangeTo). */
+  replicasChangeAtS?: number;
+  replicasChangeTo?: number;
 }
 
 export interface DemoStats {
@@ -37,15 +51,30 @@ export interface DemoStats {
   capacityPerSec: number;
 }
 
-export interface DemoHandle {
+/** The demo's truths at its current topology (they change when the replicas do). */
+export interface DemoTruth {
+  /** Busy slots at the throughput peak: an integer in 1..slots. */
+  peakConcurrency: number;
+  /** The most it can sustain, req/s: max over n <= slots of n / heldMs(n) * 1000. Same as capacityPerSec. */
+  expectedPeakPerSec: number;
+  /** Throughput with every slot busy (offered load beyond the peak): X(slots), req/s. */
+  saturatedPerSec: number;
+}
+
+export interface DemoHandle extends DemoTruth {
   /** http://127.0.0.1:PORT */
   url: string;
   port: number;
   /** The SQLite file in use (inside a temp dir removed on close unless opts.dbPath was given). */
   dbPath: string;
-  slots: number;
+  /** Total slots: slots per replica x replicas (changes with the replicas). */
+  readonly slots: number;
   holdMs: number;
-  capacityPerSec: number;
+  readonly capacityPerSec: number;
+  readonly replicas: number;
+  readonly coherency: CoherencyModel;
+  /** Scale now (as POST /admin/replicas?n=N does). */
+  setReplicas(n: number): void;
   stats(): DemoStats;
   close(): Promise<void>;
 }
@@ -61,23 +90,35 @@ function positiveInt(name: string, value: number): number {
 }
 
 export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
-  const slots = positiveInt('slots', opts.slots ?? 4);
+  const slotsPerReplica = positiveInt('slots', opts.slots ?? 4);
   const holdMs = opts.holdMs ?? 10;
   if (!(holdMs > 0) || !Number.isFinite(holdMs)) throw new RangeError(`holdMs must be > 0, got ${holdMs}`);
   const rows = positiveInt('rows', opts.rows ?? 100_000);
   const idMaxLength = positiveInt('idMaxLength', opts.idMaxLength ?? 50);
   const host = opts.host ?? '127.0.0.1';
-  const capacityPerSec = (slots / holdMs) * 1000;
+  const coherency = validateModel({ contentionAlpha: opts.contentionAlpha ?? 0, coherencyBeta: opts.coherencyBeta ?? 0 });
+  const replicas = validReplicas(opts.replicas ?? 1);
+  if ((opts.replicasChangeAtS === undefined) !== (opts.replicasChangeTo === undefined)) {
+    throw new RangeError('replicasChangeAtS and replicasChangeTo go together');
+  }
 
   const tempDir = opts.dbPath === undefined ? mkdtempSync(join(tmpdir(), 'plateau-demo-')) : undefined;
   const dbPath = opts.dbPath ?? join(tempDir!, 'demo.sqlite');
   const db = new DemoDb(dbPath, rows, idMaxLength);
-  const pool = new Pool({ slots, acquireTimeoutMs: opts.acquireTimeoutMs });
+  const pool = new Pool({ slots: slotsPerReplica * replicas, acquireTimeoutMs: opts.acquireTimeoutMs });
+  const topology = new Topology(pool, slotsPerReplica, replicas);
+  const truth = (): DemoTruth => {
+    const peak = peakOf(holdMs, coherency, pool.slots);
+    return { peakConcurrency: peak.concurrency, expectedPeakPerSec: peak.perSec, saturatedPerSec: throughputPerSecAt(holdMs, coherency, pool.slots) };
+  };
+  const capacity = (): number => truth().expectedPeakPerSec;
   const metrics = new HttpMetrics();
   const counters = { writes: 0, idempotentHits: 0, acquireTimeouts: 0 };
-  const ctx: OrderContext = { db, pool, holdMs, idMaxLength, hmacKey: opts.hmacKey, counters };
+  const penalised = coherency.contentionAlpha > 0 || coherency.coherencyBeta > 0;
+  const holdMsAt = penalised ? (busy: number) => heldMs(holdMs, coherency, busy) : undefined;
+  const ctx: OrderContext = { db, pool, holdMs, holdMsAt, idMaxLength, hmacKey: opts.hmacKey, counters };
 
-  const stats = (): DemoStats => ({ writes: counters.writes, idempotentHits: counters.idempotentHits, ...db.counts(), capacityPerSec });
+  const stats = (): DemoStats => ({ writes: counters.writes, idempotentHits: counters.idempotentHits, ...db.counts(), capacityPerSec: capacity() });
 
   const metricSamples = (): Sample[] => {
     const pl: Array<[string, string]> = [['pool', 'demo']];
@@ -89,7 +130,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
       { name: 'hikaricp_connections_timeout_total', help: 'Connection timeout total count', type: 'counter', value: counters.acquireTimeouts, labels: pl },
       { name: 'demo_writes_total', help: 'Orders written', type: 'counter', value: counters.writes },
       { name: 'demo_idempotent_hits_total', help: 'Orders answered from the idempotency table', type: 'counter', value: counters.idempotentHits },
-      { name: 'demo_capacity_per_sec', help: 'Theoretical capacity: slots / holdMs * 1000', type: 'gauge', value: capacityPerSec },
+      { name: 'demo_capacity_per_sec', help: 'Theoretical capacity: max over n <= slots of n / heldMs(n) * 1000', type: 'gauge', value: capacity() },
+      { name: 'demo_replicas', help: 'Replicas serving the demo (each with its own pool)', type: 'gauge', value: topology.replicas },
     ];
   };
 
@@ -116,6 +158,14 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
       },
     },
     '/admin/stats': { GET: (_q, res) => sendJson(res, 200, stats()) },
+    '/admin/replicas': {
+      POST: (req, res) => {
+        const n = Number(new URL(req.url ?? '/', 'http://demo').searchParams.get('n'));
+        if (!Number.isInteger(n) || n < 1) return sendJson(res, 400, { error: 'n must be an integer >= 1, e.g. POST /admin/replicas?n=3' });
+        topology.set(n);
+        sendJson(res, 200, { replicas: topology.replicas, slots: pool.slots, capacityPerSec: capacity() });
+      },
+    },
   };
 
   const inflight = new Set<Promise<void>>();
@@ -178,16 +228,18 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  if (opts.replicasChangeAtS !== undefined) topology.schedule({ atS: opts.replicasChangeAtS, replicas: opts.replicasChangeTo! });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      topology.close();
       pool.close();
       // Slot holders finish within holdMs; bound the wait anyway (e.g. a client stalled mid-body).
       let timer: NodeJS.Timeout | undefined;
-      const graceMs = holdMs + 2_000;
+      const graceMs = heldMs(holdMs, coherency, pool.slots) + 2_000;
       await Promise.race([
         Promise.allSettled([...inflight]),
         new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
@@ -201,5 +253,14 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     return closing;
   };
 
-  return { url: `http://${host}:${port}`, port, dbPath, slots, holdMs, capacityPerSec, stats, close };
+  return {
+    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, stats, close,
+    get slots() { return pool.slots; },
+    get replicas() { return topology.replicas; },
+    get capacityPerSec() { return capacity(); },
+    get peakConcurrency() { return truth().peakConcurrency; },
+    get expectedPeakPerSec() { return truth().expectedPeakPerSec; },
+    get saturatedPerSec() { return truth().saturatedPerSec; },
+    setReplicas: (n: number) => topology.set(n),
+  };
 }

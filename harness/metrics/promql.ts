@@ -1,0 +1,211 @@
+/**
+ * The server-side view of one window read from a Prometheus server's HTTP API, for users who
+ * already scrape their service with Prometheus: the same ServerWindow as the direct scrape
+ * (analysis/server.ts), with source 'promql'.
+ *
+ * How it is computed, and why not with increase()/rate(): Prometheus's increase(X[d]) takes the
+ * first and last samples inside the range and then extrapolates their difference towards the
+ * range's edges (by up to half a scrape interval beyond the samples, or to where the counter would
+ * reach zero), so increase() of an exact integer count comes back fractional and off by up to
+ * about one scrape interval's worth of requests. We want the exact figure, so we ask for the raw
+ * samples instead: one instant query of the range selector `X{labels}[d]` at time toMs (a range
+ * vector answers with the samples as scraped), and compute ourselves, for the window's first and
+ * last raw sample times t_first, t_last inside [fromMs, toMs]:
+ *
+ *   delta(series)    = sum over consecutive inside samples of (v_i - v_(i-1)), or v_i after a
+ *                      counter reset (v_i < v_(i-1)), as Prometheus treats resets
+ *   throughputPerSec = sum over series of delta(<name>_count) / (t_last - t_first)
+ *   meanMs           = sum delta(<name>_sum) / sum delta(<name>_count) * 1000
+ *   maxMs            = max of the raw <name>_max samples with t_first < t <= t_last, * 1000
+ *                      (a max_over_time; Micrometer's _max is itself a max over ~60 s, so it may
+ *                      carry a slow request from shortly before the window, as in the scrape path)
+ *   pool*            = max over t in [t_first, t_last] of the sum over series at t (max_over_time
+ *                      of sum: several replicas' pools add up at each instant)
+ *
+ * A series that first appears inside the window (Micrometer creates a timer at its first request,
+ * e.g. the first 503) with no sample in the lookback before fromMs started at 0 at t_first: its
+ * first value counts, else its first requests would be lost. The window is therefore
+ * [t_first, t_last], up to one scrape interval shorter than [fromMs, toMs] at each end; fromS and
+ * toS report it on the caller's clock.
+ */
+import { request } from 'undici';
+import { z } from 'zod';
+import type { ServerWindow } from '../../analysis/types.ts';
+import { EXIT, PlateauError } from '../errors.ts';
+
+export interface RequestSeries {
+  /** Timer name without suffix, e.g. http_server_requests_seconds (reads _count, _sum in s, _max in s). */
+  name: string;
+  labels: Record<string, string>;
+}
+
+export interface PoolSeries {
+  active: string;
+  pending: string;
+  max: string;
+  labels?: Record<string, string>;
+}
+
+export interface QueryWindowOptions {
+  /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
+  prometheusUrl: string;
+  requests: RequestSeries;
+  pool?: PoolSeries;
+  /** The window, epoch milliseconds (Prometheus's clock is the wall clock). */
+  fromMs: number;
+  toMs: number;
+  /** Epoch ms of the caller's t = 0: fromS/toS are seconds since it (default 0: epoch seconds). */
+  t0EpochMs?: number;
+  /** How far before fromMs to look for a series' earlier sample (default 300 s, Prometheus's staleness). */
+  lookbackMs?: number;
+  /** Per HTTP request (default 5000 ms). */
+  timeoutMs?: number;
+}
+
+/** One series' raw samples: [epoch ms, value], ascending. */
+export interface RawSeries {
+  labels: Record<string, string>;
+  samples: Array<[number, number]>;
+}
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+const matrixAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    resultType: z.literal('matrix'),
+    result: z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number(), z.string()])) })),
+  }),
+});
+
+/** `name{k="v",...}` with PromQL string escapes; throws PlateauError on a name PromQL cannot take. */
+export function selector(name: string, labels: Record<string, string> = {}): string {
+  if (!METRIC_NAME.test(name)) throw badSeries(`metric name "${name}"`);
+  const pairs = Object.entries(labels).map(([k, v]) => {
+    if (!LABEL_NAME.test(k)) throw badSeries(`label name "${k}"`);
+    return `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  });
+  return `${name}{${pairs.join(',')}}`;
+}
+
+function badSeries(what: string): PlateauError {
+  return new PlateauError(`${what} is not valid in PromQL`, 'use the series name exactly as Prometheus stores it (letters, digits, _ and :)', 'promql-series', EXIT.usage);
+}
+
+/** Raw samples of `sel` with timestamps in [fromMs, toMs] (an instant query of a range selector). */
+export async function rawSamples(prometheusUrl: string, sel: string, fromMs: number, toMs: number, timeoutMs = 5000): Promise<RawSeries[]> {
+  const rangeMs = Math.max(1, Math.ceil(toMs - fromMs));
+  const url = new URL('/api/v1/query', prometheusUrl);
+  url.searchParams.set('query', `${sel}[${rangeMs}ms]`);
+  url.searchParams.set('time', (toMs / 1000).toFixed(3));
+  let status: number;
+  let text: string;
+  try {
+    const res = await request(url, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    status = res.statusCode;
+    text = await res.body.text();
+  } catch (err) {
+    throw new PlateauError(`Prometheus at ${prometheusUrl} did not answer: ${(err as Error).message}`, 'check the Prometheus URL (metrics.prometheusUrl) and that the server is up', 'promql-unreachable', EXIT.stage);
+  }
+  const parsed = status === 200 ? matrixAnswer.safeParse(safeJson(text)) : null;
+  if (!parsed?.success) {
+    throw new PlateauError(`Prometheus answered ${status} to ${sel}: ${text.slice(0, 200)}`, 'check the series name and labels in the config, and that this is a Prometheus HTTP API', 'promql-query', EXIT.stage);
+  }
+  return parsed.data.data.result.map((r) => ({
+    labels: r.metric,
+    samples: r.values.map(([tS, v]): [number, number] => [Math.round(tS * 1000), Number(v)]).filter(([t]) => t >= fromMs && t <= toMs),
+  }));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> {
+  const lookbackMs = o.lookbackMs ?? 300_000;
+  const get = (name: string, labels?: Record<string, string>, fromMs = o.fromMs): Promise<RawSeries[]> =>
+    rawSamples(o.prometheusUrl, selector(name, labels), fromMs, o.toMs, o.timeoutMs);
+  const r = o.requests;
+  const [count, sum, max, active, pending, poolMax] = await Promise.all([
+    get(`${r.name}_count`, r.labels, o.fromMs - lookbackMs),
+    get(`${r.name}_sum`, r.labels, o.fromMs - lookbackMs),
+    get(`${r.name}_max`, r.labels),
+    o.pool ? get(o.pool.active, o.pool.labels) : null,
+    o.pool ? get(o.pool.pending, o.pool.labels) : null,
+    o.pool ? get(o.pool.max, o.pool.labels) : null,
+  ]);
+  return windowFromSamples({ count, sum, max, active, pending, poolMax }, o.fromMs, o.toMs, o.t0EpochMs ?? 0);
+}
+
+export interface WindowSamples {
+  /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
+  count: RawSeries[];
+  sum: RawSeries[];
+  max: RawSeries[];
+  active: RawSeries[] | null;
+  pending: RawSeries[] | null;
+  poolMax: RawSeries[] | null;
+}
+
+/** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
+export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number, t0EpochMs: number): ServerWindow {
+  const inside = (series: RawSeries[]) => series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
+  const countIn = inside(s.count);
+  const times = countIn.flatMap((x) => x.samples.map(([t]) => t));
+  const empty: ServerWindow = { source: 'promql', fromS: (fromMs - t0EpochMs) / 1000, toS: (toMs - t0EpochMs) / 1000, throughputPerSec: null, meanMs: null, maxMs: null, poolActiveMax: null, poolPendingMax: null, poolMax: null };
+  if (times.length === 0) return { ...empty, ...poolFigures(s, fromMs, toMs) };
+  const tFirst = Math.min(...times);
+  const tLast = Math.max(...times);
+  const dCount = sumDeltas(s.count, fromMs, tFirst, tLast);
+  const dSum = sumDeltas(s.sum, fromMs, tFirst, tLast);
+  const maxS = maxAt(s.max, (t) => t > tFirst && t <= tLast);
+  return {
+    ...empty,
+    fromS: (tFirst - t0EpochMs) / 1000,
+    toS: (tLast - t0EpochMs) / 1000,
+    throughputPerSec: tLast > tFirst ? dCount / ((tLast - tFirst) / 1000) : null,
+    meanMs: dCount > 0 ? (dSum / dCount) * 1000 : null,
+    maxMs: maxS === null ? null : maxS * 1000,
+    ...poolFigures(s, tFirst, tLast),
+  };
+}
+
+/** Sum over series of the reset-aware increase between tFirst and tLast (see the file comment). */
+function sumDeltas(series: RawSeries[], fromMs: number, tFirst: number, tLast: number): number {
+  let total = 0;
+  for (const x of series) {
+    const inWindow = x.samples.filter(([t]) => t >= tFirst && t <= tLast);
+    if (inWindow.length === 0) continue;
+    const bornInside = inWindow[0]![0] > tFirst && !x.samples.some(([t]) => t < fromMs);
+    let prev = bornInside ? 0 : inWindow[0]![1];
+    for (const [, v] of bornInside ? inWindow : inWindow.slice(1)) {
+      total += v >= prev ? v - prev : v;
+      prev = v;
+    }
+  }
+  return total;
+}
+
+/** max over samples passing `keep`, over every series (null when none). */
+function maxAt(series: RawSeries[], keep: (tMs: number) => boolean): number | null {
+  let best: number | null = null;
+  for (const x of series) for (const [t, v] of x.samples) if (keep(t) && (best === null || v > best)) best = v;
+  return best;
+}
+
+/** max over time in [fromMs, toMs] of the sum over series at each sample time (null without series). */
+function maxOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): number | null {
+  if (!series) return null;
+  const sums = new Map<number, number>();
+  for (const x of series) for (const [t, v] of x.samples) if (t >= fromMs && t <= toMs) sums.set(t, (sums.get(t) ?? 0) + v);
+  return sums.size ? Math.max(...sums.values()) : null;
+}
+
+function poolFigures(s: WindowSamples, fromMs: number, toMs: number): Pick<ServerWindow, 'poolActiveMax' | 'poolPendingMax' | 'poolMax'> {
+  return { poolActiveMax: maxOfSums(s.active, fromMs, toMs), poolPendingMax: maxOfSums(s.pending, fromMs, toMs), poolMax: maxOfSums(s.poolMax, fromMs, toMs) };
+}

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { heldMs, peakOf, throughputPerSecAt } from '../demo/coherency.ts';
+import { Pool } from '../demo/pool.ts';
+import { startDemo, type DemoHandle } from '../demo/server.ts';
+import { parseMetrics } from './demo-helpers.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Closed loop: `workers` clients each send unsigned orders back to back for warmupMs + measureMs;
+ * returns the completions per second inside the measured part only (after the warm-up).
+ */
+async function closedLoopPerSec(demo: DemoHandle, workers: number, warmupMs: number, measureMs: number, tag: string): Promise<number> {
+  const agent = new Agent({ connections: workers, keepAliveTimeout: 10_000 });
+  const t0 = performance.now();
+  const fromMs = t0 + warmupMs;
+  const toMs = fromMs + measureMs;
+  let counted = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: workers }, async (_, w) => {
+        for (let i = 0; performance.now() < toMs; i++) {
+          const body = JSON.stringify({ id: `${tag}-${w}-${i}`, accountId: 1 + ((w * 7919 + i) % 1000), amountCents: 1 });
+          const res = await request(`${demo.url}/orders`, { method: 'POST', body, dispatcher: agent });
+          await res.body.arrayBuffer();
+          const doneMs = performance.now();
+          if (res.statusCode === 201 && doneMs >= fromMs && doneMs < toMs) counted++;
+        }
+      }),
+    );
+  } finally {
+    await agent.close();
+  }
+  return (counted / measureMs) * 1000;
+}
+
+async function gauges(demo: DemoHandle): Promise<Map<string, number>> {
+  return parseMetrics(await (await fetch(`${demo.url}/metrics`)).text()).samples;
+}
+
+describe('coherency penalty formula (demo/coherency.ts)', () => {
+  const beta = { contentionAlpha: 0, coherencyBeta: 0.02 };
+  it.each([
+    // holdMs, model, slots, peak n, peak req/s, X(slots) req/s
+    [10, { contentionAlpha: 0, coherencyBeta: 0 }, 4, 4, 400, 400],
+    [10, { contentionAlpha: 0.1, coherencyBeta: 0 }, 8, 8, 8 / 1.7 * 100, 8 / 1.7 * 100],
+    [10, beta, 32, 7, 7 / 18.4 * 1000, 32 / 208.4 * 1000],
+    [10, beta, 4, 4, 4 / 12.4 * 1000, 4 / 12.4 * 1000],
+  ])('holdMs %d, %o, %d slots: peak at n=%d, %f req/s; saturated %f req/s', (holdMs, m, slots, n, peakPerSec, satPerSec) => {
+    const peak = peakOf(holdMs, m, slots);
+    expect(peak.concurrency).toBe(n);
+    expect(peak.perSec).toBeCloseTo(peakPerSec, 6);
+    expect(throughputPerSecAt(holdMs, m, slots)).toBeCloseTo(satPerSec, 6);
+  });
+
+  it('grows the hold as the USL denominator: holdMs (1 + alpha (n-1) + beta n (n-1))', () => {
+    expect(heldMs(10, { contentionAlpha: 0.05, coherencyBeta: 0.01 }, 1)).toBe(10);
+    expect(heldMs(10, { contentionAlpha: 0.05, coherencyBeta: 0.01 }, 5)).toBeCloseTo(10 * (1 + 0.2 + 0.2), 10);
+  });
+});
+
+describe('demo coherency mode (collapse)', () => {
+  it('serves measurably less at 32 concurrent requests than at its optimum of 7', async () => {
+    const demo = await startDemo({ slots: 32, holdMs: 20, coherencyBeta: 0.02, rows: 1000 });
+    try {
+      expect(demo.peakConcurrency).toBe(7);
+      expect(demo.capacityPerSec).toBe(demo.expectedPeakPerSec);
+      const atPeak = await closedLoopPerSec(demo, 7, 600, 1500, 'peak');
+      const atSlots = await closedLoopPerSec(demo, 32, 500, 1500, 'over');
+      console.log(
+        `coherency mode: truth peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at 7, saturated ${demo.saturatedPerSec.toFixed(1)} req/s at 32; ` +
+          `measured ${atPeak.toFixed(1)} at 7, ${atSlots.toFixed(1)} at 32`,
+      );
+      expect(atSlots).toBeLessThan(atPeak * 0.6);
+      expect(Math.abs(atPeak - demo.expectedPeakPerSec) / demo.expectedPeakPerSec).toBeLessThan(0.15);
+      expect(Math.abs(atSlots - demo.saturatedPerSec) / demo.saturatedPerSec).toBeLessThan(0.15);
+    } finally {
+      await demo.close();
+    }
+  }, 20_000);
+});
+
+describe('demo replicas (topology)', () => {
+  it('changes demo_replicas and the pool size mid-run, on schedule and through the admin endpoint', async () => {
+    const demo = await startDemo({ slots: 2, holdMs: 10, rows: 100, replicas: 1, replicasChangeAtS: 0.3, replicasChangeTo: 3 });
+    try {
+      let g = await gauges(demo);
+      expect(g.get('demo_replicas')).toBe(1);
+      expect(g.get('hikaricp_connections_max{pool="demo"}')).toBe(2);
+      expect(g.get('demo_capacity_per_sec')).toBe(200);
+      const deadline = performance.now() + 3_000;
+      while (g.get('demo_replicas') === 1 && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        g = await gauges(demo);
+      }
+      expect(g.get('demo_replicas')).toBe(3);
+      expect(g.get('hikaricp_connections_max{pool="demo"}')).toBe(6);
+      expect(demo.capacityPerSec).toBe(600);
+
+      const res = await fetch(`${demo.url}/admin/replicas?n=2`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ replicas: 2, slots: 4, capacityPerSec: 400 });
+      expect((await gauges(demo)).get('demo_replicas')).toBe(2);
+      expect((await fetch(`${demo.url}/admin/replicas?n=zero`, { method: 'POST' })).status).toBe(400);
+    } finally {
+      await demo.close();
+    }
+  }, 10_000);
+
+  it('pool resize grants new slots to waiters at once and retires slots as holders leave', async () => {
+    const pool = new Pool({ slots: 1 });
+    const a = await pool.acquire();
+    const waiters = [pool.acquire(), pool.acquire()];
+    expect([pool.active, pool.pending]).toEqual([1, 2]);
+    pool.resize(3);
+    const [b, c] = await Promise.all(waiters);
+    expect([pool.active, pool.pending, pool.max]).toEqual([3, 0, 3]);
+    pool.resize(1);
+    const d = pool.acquire();
+    a.release(); // retired: active 2 > slots 1, the waiter keeps waiting
+    b!.release();
+    expect([pool.active, pool.pending]).toEqual([1, 1]);
+    c!.release(); // now at the size: handed to the waiter
+    (await d).release();
+    expect([pool.active, pool.pending]).toEqual([0, 0]);
+  });
+});
+
+describe('demo CLI modes', () => {
+  it('takes the mode flags and states the truths in its listening line', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'demo/main.ts', '--slots', '32', '--hold-ms', '10', '--rows', '10', '--coherency-beta', '0.02', '--replicas', '1', '--replicas-change-at-s', '60', '--replicas-change-to', '2'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const [first] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const msg = JSON.parse(first);
+      expect(msg).toMatchObject({ slots: 32, holdMs: 10, coherencyBeta: 0.02, contentionAlpha: 0, peakConcurrency: 7, replicas: 1 });
+      expect(msg.capacityPerSec).toBeCloseTo(7 / 18.4 * 1000, 6);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      expect((await exited)[0]).toBe(0);
+      expect(stderr).toContain('peak 380.4 req/s at 7 busy slots, 153.6 req/s with all busy; replicas 1 -> 2 at 60 s');
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 20_000);
+});

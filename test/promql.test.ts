@@ -1,0 +1,141 @@
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoHandle } from '../demo/server.ts';
+import { PlateauError } from '../harness/errors.ts';
+import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
+import { queryWindow, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
+import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
+
+const PROMETHEUS = findPrometheus();
+const hasPrometheus = PROMETHEUS !== null;
+const ORDERS = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
+const POOL = { active: 'hikaricp_connections_active', pending: 'hikaricp_connections_pending', max: 'hikaricp_connections_max', labels: { pool: 'demo' } };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('PromQL window arithmetic (pure)', () => {
+  const series = (labels: Record<string, string>, samples: Array<[number, number]>): RawSeries => ({ labels, samples });
+  const none = { max: [], active: null, pending: null, poolMax: null };
+
+  it('takes exact deltas between the first and last raw samples, over every series', () => {
+    const count = [series({ status: '201' }, [[0, 5], [1000, 10], [2000, 110], [3000, 210]]), series({ status: '503' }, [[0, 1], [3000, 4]])];
+    const sum = [series({ status: '201' }, [[0, 0], [1000, 0.1], [2000, 1.1], [3000, 2.1]]), series({ status: '503' }, [[0, 0], [3000, 0.3]])];
+    const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 0);
+    expect(w).toMatchObject({ source: 'promql', fromS: 1, toS: 3, throughputPerSec: (200 + 0) / 2 });
+    expect(w.meanMs).toBeCloseTo((2.0 / 200) * 1000, 10);
+  });
+
+  it('counts a counter reset as Prometheus does, and a series born inside the window from 0', () => {
+    const count = [series({ a: '1' }, [[1000, 100], [2000, 150], [3000, 20]]), series({ a: '2' }, [[2000, 7], [3000, 9]])];
+    const sum = [series({ a: '1' }, [[1000, 1], [2000, 1.5], [3000, 0.2]]), series({ a: '2' }, [[2000, 0.07], [3000, 0.09]])];
+    const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 1000);
+    expect(w.throughputPerSec).toBe((50 + 20 + 9) / 2);
+    expect(w.fromS).toBe(0);
+  });
+
+  it('reads the pool as the max over time of the sum over series; max only after the first sample', () => {
+    const count = [series({}, [[0, 0], [1000, 10]])];
+    const pool = (a: number, b: number) => [series({ r: '1' }, [[0, a], [1000, b]]), series({ r: '2' }, [[0, b], [1000, a]])];
+    const w = windowFromSamples({ count, sum: count, max: [series({}, [[0, 9], [1000, 0.02]])], active: pool(1, 3), pending: pool(0, 0), poolMax: pool(4, 4) }, 0, 1000, 0);
+    expect(w).toMatchObject({ maxMs: 20, poolActiveMax: 4, poolPendingMax: 0, poolMax: 8 });
+  });
+
+  it('escapes label values and refuses names PromQL cannot take', () => {
+    expect(selector('x_count', { uri: '/a"b\\c' })).toBe('x_count{uri="/a\\"b\\\\c"}');
+    expect(() => selector('bad-name')).toThrow(PlateauError);
+  });
+
+  it('says which Prometheus did not answer', async () => {
+    const err = await queryWindow({ prometheusUrl: 'http://127.0.0.1:1', requests: ORDERS, fromMs: 0, toMs: 1000, timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).code).toBe('promql-unreachable');
+  });
+});
+
+/** Offer orders at ratePerSec from `startMs` (Date.now() clock) until stop(): arrivals due by the clock, never waited for. */
+function steadyOrders(demo: DemoHandle, ratePerSec: number, agent: Agent): { stop(): Promise<number> } {
+  const startMs = Date.now();
+  let sent = 0;
+  const inflight = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const due = Math.floor(((Date.now() - startMs) / 1000) * ratePerSec);
+    for (; sent < due; sent++) {
+      const body = JSON.stringify({ id: `pq-${sent}`, accountId: 1 + (sent % 1000), amountCents: 1 });
+      const p: Promise<void> = request(`${demo.url}/orders`, { method: 'POST', body, dispatcher: agent })
+        .then((res) => res.body.dump())
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+  }, 5);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.allSettled([...inflight]);
+      return sent;
+    },
+  };
+}
+
+async function scrapeOrders(demo: DemoHandle): Promise<{ atMs: number; count: number; sumS: number }> {
+  const beforeMs = Date.now();
+  const res = await request(`${demo.url}/metrics`);
+  const samples = parsePromText(await res.body.text());
+  return { atMs: (beforeMs + Date.now()) / 2, count: sumOf(samples, `${ORDERS.name}_count`, ORDERS.labels) ?? 0, sumS: sumOf(samples, `${ORDERS.name}_sum`, ORDERS.labels) ?? 0 };
+}
+
+describe('PromQL path against a real Prometheus server', () => {
+  let demo: DemoHandle | undefined;
+  let prom: PrometheusHandle | undefined;
+  let agent: Agent | undefined;
+
+  beforeAll(async () => {
+    if (!hasPrometheus) return;
+    demo = await startDemo({ slots: 4, holdMs: 5, rows: 1000 });
+    prom = await startPrometheus({ binary: PROMETHEUS!, targetUrl: demo.url });
+    await prom.waitForScrapes(2);
+    agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await agent?.close();
+    await prom?.stop();
+    await demo?.close();
+  }, 30_000);
+
+  it.skipIf(!hasPrometheus)(
+    `gives the direct scrape's throughput and mean within 5% over a steady window${hasPrometheus ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
+    async () => {
+      const ratePerSec = 150;
+      const load = steadyOrders(demo!, ratePerSec, agent!);
+      await sleep(2_000); // past connection setup and JIT
+      const a = await scrapeOrders(demo!);
+      await sleep(8_000);
+      const b = await scrapeOrders(demo!);
+      await sleep(1_500); // load goes on while Prometheus takes its scrape after the window
+      const sent = await load.stop();
+      const scrapePerSec = (b.count - a.count) / ((b.atMs - a.atMs) / 1000);
+      const scrapeMeanMs = ((b.sumS - a.sumS) / (b.count - a.count)) * 1000;
+
+      const w = await queryWindow({ prometheusUrl: prom!.url, requests: ORDERS, pool: POOL, fromMs: a.atMs, toMs: b.atMs, t0EpochMs: a.atMs });
+      const rawIncrease = await request(`${prom!.url}/api/v1/query?query=${encodeURIComponent(`sum(increase(${selector(`${ORDERS.name}_count`, ORDERS.labels)}[${Math.round(b.atMs - a.atMs)}ms]))`)}&time=${(b.atMs / 1000).toFixed(3)}`);
+      const extrapolated = Number(((await rawIncrease.body.json()) as { data: { result: Array<{ value: [number, string] }> } }).data.result[0]?.value[1]);
+      console.log(
+        `PromQL vs direct scrape (${sent} orders offered at ${ratePerSec}/s): throughput ${w.throughputPerSec?.toFixed(2)} vs ${scrapePerSec.toFixed(2)} req/s ` +
+          `(${pct(w.throughputPerSec!, scrapePerSec)}), mean ${w.meanMs?.toFixed(3)} vs ${scrapeMeanMs.toFixed(3)} ms (${pct(w.meanMs!, scrapeMeanMs)}); ` +
+          `PromQL window ${w.fromS.toFixed(2)}..${w.toS.toFixed(2)} s of the scrape's 0..${((b.atMs - a.atMs) / 1000).toFixed(2)} s; ` +
+          `increase() over the window ${extrapolated.toFixed(2)} vs exact scrape delta ${b.count - a.count}; pool max ${w.poolMax}, active max ${w.poolActiveMax}`,
+      );
+      expect(w.source).toBe('promql');
+      expect(Math.abs(w.throughputPerSec! - scrapePerSec) / scrapePerSec).toBeLessThan(0.05);
+      expect(Math.abs(w.meanMs! - scrapeMeanMs) / scrapeMeanMs).toBeLessThan(0.05);
+      expect(Math.abs(scrapePerSec - ratePerSec) / ratePerSec).toBeLessThan(0.05);
+      expect(w.poolMax).toBe(4);
+      expect(w.poolActiveMax).toBeGreaterThanOrEqual(0);
+      expect(w.maxMs).toBeGreaterThanOrEqual(5);
+    },
+    40_000,
+  );
+});
+
+function pct(x: number, ref: number): string {
+  return `${(((x - ref) / ref) * 100).toFixed(2)}%`;
+}
