@@ -139,6 +139,12 @@ export function judgeNext(step: StepPlan, judged: readonly StepResult[], records
   return withServer(withFlags(judgeStep(step, counting(judged), records, rules), step), step, server);
 }
 
+/** The step of highest throughput before `bad` (null without one). */
+function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
+  const before = bad ? steps.slice(0, steps.indexOf(bad)) : [];
+  return before.reduce<StepResult | null>((best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best), null);
+}
+
 /** The step a new one is compared with: the last that held and counts (not transient, not contaminated). */
 function counting(judged: readonly StepResult[]): StepResult | null {
   for (let i = judged.length - 1; i >= 0; i--) {
@@ -173,7 +179,7 @@ function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined)
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(input: AnalyzeInput): RunResult {
   const records = mergeRecords(input.records);
-  const server = input.samples ? { samples: input.samples, rttMs: input.rtt?.httpMedianMs ?? 0 } : undefined;
+  const server = input.samples ? { samples: input.samples, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 } : undefined;
   const steps = judgeSteps(input.steps, records, input.rules, server);
   const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules);
   const counted = steps.filter((s) => !s.transient && !s.contaminated);
@@ -197,7 +203,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
     models: modelsOf(steps, stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
-    overload: overloadShape(knee, firstBad),
+    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
   };

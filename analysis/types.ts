@@ -317,7 +317,7 @@ export interface RunResult {
   stages: StageOutcome[];
   vus: VuSizing;
   /** Round-trip time to the target measured before load (ms), when measured. */
-  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; samples: number } | null;
+  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; httpMinMs?: number; samples: number } | null;
   environment: Record<string, string>;
   steps: StepResult[];
   /** Throughput of the last holding step (successful req/s), null when no step held. */

@@ -77,13 +77,16 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
   none: 'no step past the knee was measured',
 };
 
-/** The shape of the first failing step relative to the knee. */
-export function overloadShape(knee: StepResult | null, bad: StepResult | null): OverloadShape {
+/**
+ * The shape of the first failing step relative to the best throughput before it: a collapse is
+ * throughput below 95% of that best (the knee step itself may already have tipped over).
+ */
+export function overloadShape(knee: StepResult | null, bad: StepResult | null, bestBefore: StepResult | null = knee): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
   if (bad.generatorBound) return { shape: 'generator-bound', evidence: bad.reasons.find((r) => r.startsWith('generator')) ?? 'the generator could not keep its schedule', meaning: MEANINGS['generator-bound'] };
   if (bad.errorRate >= 0.05) return { shape: 'errors', evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(bad.errors).map(([k, v]) => `${k} ${v}`).join(', ')})`, meaning: MEANINGS.errors };
-  if (knee && bad.throughputPerSec < 0.95 * knee.throughputPerSec) {
-    return { shape: 'collapse', evidence: `throughput fell from ${knee.throughputPerSec.toFixed(1)} to ${bad.throughputPerSec.toFixed(1)} req/s when the offered rate rose from ${knee.ratePerSec} to ${bad.ratePerSec}`, meaning: MEANINGS.collapse };
+  if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
+    return { shape: 'collapse', evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} req/s (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered`, meaning: MEANINGS.collapse };
   }
   return { shape: 'plateau', evidence: `throughput ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`, meaning: MEANINGS.plateau };
 }

@@ -14,6 +14,8 @@ export const DEMO_KEY_ENV = 'PLATEAU_DEMO_HMAC_KEY';
 export interface DemoOptions {
   slots: number;
   holdMs: number;
+  /** Further demo/main.ts flags (modes: --acquire-timeout-ms, --coherency-beta, --replicas ...). */
+  args?: string[];
 }
 
 export interface DemoProcess {
@@ -29,7 +31,7 @@ export function ensureDemoKey(env: NodeJS.ProcessEnv): void {
 
 export async function startDemoProcess(o: DemoOptions, env: NodeJS.ProcessEnv): Promise<DemoProcess> {
   const main = fileURLToPath(new URL('../demo/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs)], {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])], {
     env, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await firstLine(child);

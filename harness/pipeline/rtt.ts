@@ -12,6 +12,8 @@ export interface Rtt {
   connectMedianMs: number;
   httpMedianMs: number;
   httpP90Ms: number;
+  /** The fastest round trip: the floor that the cross-check subtracts (see docs/decisions/005). */
+  httpMinMs: number;
   samples: number;
 }
 
@@ -32,10 +34,10 @@ export async function measureRtt(origin: string, path: string, samples: number):
   } finally {
     await client.close();
   }
-  const value = { connectMedianMs: quantile(connects, 0.5), httpMedianMs: quantile(https, 0.5), httpP90Ms: quantile(https, 0.9), samples };
+  const value = { connectMedianMs: quantile(connects, 0.5), httpMedianMs: quantile(https, 0.5), httpP90Ms: quantile(https, 0.9), httpMinMs: Math.min(...https), samples };
   return {
     value,
-    detail: `TCP connect median ${value.connectMedianMs.toFixed(3)} ms; HTTP round trip to ${path} median ${value.httpMedianMs.toFixed(3)} ms, p90 ${value.httpP90Ms.toFixed(3)} ms (${samples} samples each)`,
+    detail: `TCP connect median ${value.connectMedianMs.toFixed(3)} ms; HTTP round trip to ${path} median ${value.httpMedianMs.toFixed(3)} ms, p90 ${value.httpP90Ms.toFixed(3)} ms, min ${value.httpMinMs.toFixed(3)} ms (${samples} samples each)`,
     evidence: [`connect ms: ${connects.map((x) => x.toFixed(3)).join(' ')}`, `http ms: ${https.map((x) => x.toFixed(3)).join(' ')}`],
   };
 }

@@ -99,7 +99,7 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool |
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
   else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
   if (ctx.interrupt.interrupted) return pool;
-  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMedianMs));
+  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   return pool;
 }

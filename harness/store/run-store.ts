@@ -23,7 +23,7 @@ export interface RunMeta {
   /** The step attempts as run, on the steps phase's clock (reruns included); null before the steps stage. */
   executed?: StepPlan[] | null;
   vus: VuSizing | null;
-  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; samples: number } | null;
+  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; httpMinMs?: number; samples: number } | null;
   stages: StageOutcome[];
   interruptedAtStep: number | null;
   environment: Record<string, string>;

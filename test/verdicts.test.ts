@@ -1,0 +1,112 @@
+/**
+ * Each demo mode against the whole pipeline: the right overload shape, capacity near the
+ * configured truth, the server cross-check, generator-bound and topology verdicts.
+ */
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoHandle, type DemoOptions } from '../demo/server.ts';
+import type { PlateauConfigInput } from '../harness/config/schema.ts';
+import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+import { startDemoProcess } from '../harness/demo-process.ts';
+
+const KEY = 'verdict-test-key-' + process.pid;
+const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+function configFor(url: string, runId: string, extra: Partial<PlateauConfigInput>): PlateauConfigInput {
+  return {
+    target: { url: `${url}/orders`, rttPath: '/ping' },
+    scenario: DEMO_SCENARIO,
+    warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+    rtt: { samples: 10 },
+    metrics: { url: '/metrics', scrapeEveryS: 1, requests: { name: 'http_server_requests_seconds', labels: { uri: '/orders' } } },
+    output: { dir: runsDir, runId },
+    ...extra,
+  } as PlateauConfigInput;
+}
+
+async function withDemo(opts: DemoOptions, config: (demo: DemoHandle) => Partial<PlateauConfigInput>, runId: string) {
+  const demo = await startDemo({ hmacKey: KEY, ...opts });
+  try {
+    const r = await runQuietly(configFor(demo.url, runId, config(demo)), { env });
+    return { r, demo };
+  } finally {
+    await demo.close();
+  }
+}
+
+const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 4, settleS: 1 });
+
+describe('overload shapes', () => {
+  it('queue: plateau, and the server agrees with the client below the knee', async () => {
+    // The demo in its own process, as `make loadtest` runs it: sharing the test's event loop
+    // would blur sub-millisecond timing on both sides.
+    const demo = await startDemoProcess({ slots: 2, holdMs: 9.5 }, env);
+    let r: Awaited<ReturnType<typeof runQuietly>>;
+    try {
+      r = await runQuietly(configFor(demo.url, 'queue', { steps: steps(80, 40, 320), verdicts: { confirmFailedStep: false } }), { env });
+    } finally {
+      await demo.stop();
+    }
+    expect(r.result.overload?.shape).toBe('plateau');
+    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
+    const held = r.result.steps.filter((s) => s.verdict === 'holds');
+    for (const s of held) {
+      expect(s.crossCheck?.verdict, s.crossCheck?.detail).toBe('consistent');
+      const tolMs = Math.max(0.5, 0.05 * s.server!.meanMs!);
+      expect(Math.abs(s.crossCheck!.clientMeanMinusRttMs! - s.server!.meanMs!)).toBeLessThanOrEqual(tolMs);
+    }
+    expect(r.result.steps.at(-1)!.poolReading).toMatch(/short of connections/);
+  }, 120_000);
+
+  it('fail-fast pool: errors', async () => {
+    const { r, demo } = await withDemo({ slots: 2, holdMs: 9.5, acquireTimeoutMs: 15 }, () => ({ steps: steps(80, 40, 320), verdicts: { confirmFailedStep: false } }), 'fail-fast');
+    expect(r.result.overload?.shape).toBe('errors');
+    expect(r.result.overload?.evidence).toMatch(/http_5xx/);
+    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
+  }, 120_000);
+
+  it('coherency penalty: collapse (retrograde scaling)', async () => {
+    // USL truth: X(n) = n / (10 ms (1 + 0.05 n (n - 1))): peak 250 req/s at n = 4-5, 123 req/s with all 16 slots busy.
+    const { r, demo } = await withDemo({ slots: 16, holdMs: 10, coherencyBeta: 0.05 }, () => ({ steps: steps(100, 40, 340), verdicts: { confirmFailedStep: false } }), 'collapse');
+    expect(r.result.overload?.shape, r.result.stopDetail).toBe('collapse');
+    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.15);
+  }, 120_000);
+});
+
+describe('generator-bound', () => {
+  it('is never reported as capacity: slow responses and too few VUs, no room to grow', async () => {
+    const { r } = await withDemo({ slots: 64, holdMs: 40 }, () => ({ steps: steps(50, 50, 150), vus: { preAllocated: 4, max: 4 }, verdicts: { maxVUsBound: 4 } }), 'gen-bound');
+    expect(r.result.stopReason).toBe('generator-bound');
+    expect(r.result.generatorBound).toBe(true);
+    expect(r.result.overload?.shape).toBe('generator-bound');
+    const bad = r.result.steps.find((s) => s.generatorBound)!;
+    expect(bad.reasons.join(' ')).toMatch(/generator-limited, not a server limit: \d+ arrivals dropped/);
+    expect(r.result.stopDetail).toMatch(/cannot establish capacity/);
+  }, 120_000);
+
+  it('raises maxVUs within its bound and reruns: the first attempt is transient', async () => {
+    const { r } = await withDemo({ slots: 64, holdMs: 40 }, () => ({ steps: steps(50, 50, 150), vus: { preAllocated: 4, max: 4 }, verdicts: { maxVUsBound: 64 } }), 'gen-resize');
+    const rerun = r.result.steps.find((s) => s.attempt === 2)!;
+    expect(rerun.verdict).toBe('holds');
+    const first = r.result.steps.find((s) => s.index === rerun.index && (s.attempt ?? 1) === 1)!;
+    expect([first.verdict, first.transient, first.generatorBound]).toEqual(['fails', true, true]);
+    expect(r.result.steps.filter((s) => s.attempt === 2)).toHaveLength(1);
+    expect(r.result.stopReason).toBe('max-rate-reached');
+    expect(r.result.generatorBound).toBe(false);
+  }, 120_000);
+});
+
+describe('topology', () => {
+  it('a replica change inside a step contaminates it; it is rerun and kept out of the decision', async () => {
+    const { r } = await withDemo({ slots: 4, holdMs: 10, replicas: 1, replicasChangeAtS: 12, replicasChangeTo: 2 }, () => ({
+      steps: steps(50, 50, 150), topology: { metric: 'demo_replicas', everyS: 1, rerun: true },
+    }), 'topology');
+    const contaminated = r.result.steps.filter((s) => s.contaminated);
+    expect(contaminated.length).toBeGreaterThanOrEqual(1);
+    expect(r.result.contaminated).toBe(true);
+    const rerun = r.result.steps.find((s) => s.index === contaminated[0].index && s.attempt === 2);
+    expect(rerun?.contaminated ?? false).toBe(false);
+  }, 120_000);
+});
