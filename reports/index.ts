@@ -4,6 +4,7 @@
  */
 import type { RunResult } from '../analysis/types.ts';
 import { renderMarkdown } from './markdown.ts';
+import { renderHtmlFiles, type RenderedFile } from './html.ts';
 import { renderStepsCsv } from './steps-csv.ts';
 import { renderSummaryJson } from './summary-json.ts';
 
@@ -17,4 +18,19 @@ export const renderers: Renderer[] = [
   { file: 'report.md', render: renderMarkdown },
   { file: 'summary.json', render: renderSummaryJson },
   { file: 'steps.csv', render: renderStepsCsv },
+];
+
+export type { RenderedFile } from './html.ts';
+
+/**
+ * A renderer that needs to await (charts are laid out by vega asynchronously) or writes several
+ * files (report.html and one .svg per chart). Still pure: a RunResult in, files' contents out.
+ */
+export interface FileRenderer {
+  name: string;
+  render(run: RunResult): Promise<RenderedFile[]>;
+}
+
+export const fileRenderers: FileRenderer[] = [
+  { name: 'html', render: renderHtmlFiles },
 ];

@@ -8,6 +8,8 @@ import type { RunResult } from '../analysis/types.ts';
 import { capacityText, peakText } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
+import { modelsSection } from './models-markdown.ts';
+import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
 
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
@@ -80,9 +82,13 @@ export function renderMarkdown(run: RunResult): string {
     stagesSection(run),
     generatorSection(run),
     stepsSection(run),
+    overloadSection(run),
+    classificationSection(run),
+    serverSection(run),
     errorsSection(run),
+    modelsSection(run),
     warningsSection(run),
     environmentSection(run),
   ];
-  return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  return `${sections.filter((lines) => lines.length > 0).map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }

@@ -1,0 +1,119 @@
+/**
+ * Gunther's Universal Scalability Law, fitted by Levenberg-Marquardt (ml-levenberg-marquardt):
+ *
+ *   X(N) = gamma N / (1 + alpha (N - 1) + beta N (N - 1))
+ *
+ * alpha: contention (the serial share), beta: coherency (crosstalk between N workers), gamma:
+ * throughput at N = 1. With beta > 0 throughput peaks at N* = sqrt((1 - alpha) / beta) and falls
+ * beyond it (retrograde scaling).
+ *
+ * Conditioning: the raw parameters differ by orders of magnitude (gamma ~ 10^2, beta ~ 10^-4), so
+ * the fit runs on p = [gamma Nmax / Xmax, alpha Nmax, beta Nmax^2] against X / Xmax, where every
+ * term is O(1) at N = Nmax. Start values come from Gunther's linearisation: with C = X / gamma0,
+ * N / C - 1 = alpha (N - 1) + beta N (N - 1), a least-squares fit with two regressors.
+ */
+import { levenbergMarquardt } from 'ml-levenberg-marquardt';
+import type { UslFit } from '../types.ts';
+
+export interface UslPoint { concurrency: number; throughputPerSec: number }
+export interface UslParams { alpha: number; beta: number; gamma: number }
+
+/** Fewest points a three-parameter fit is worth making from. */
+export const USL_MIN_POINTS = 4;
+
+/** X(N) of the law. */
+export function uslThroughput(p: UslParams, n: number): number {
+  return (p.gamma * n) / (1 + p.alpha * (n - 1) + p.beta * n * (n - 1));
+}
+
+/** N* = sqrt((1 - alpha) / beta), null when there is no interior peak (beta 0 or alpha >= 1). */
+export function uslPeakConcurrency(p: UslParams): number | null {
+  if (!(p.beta > 0) || p.alpha >= 1) return null;
+  return Math.sqrt((1 - p.alpha) / p.beta);
+}
+
+/** R^2 = 1 - SS_res / SS_tot on X. */
+function rSquared(points: readonly UslPoint[], p: UslParams): number {
+  const mean = points.reduce((a, q) => a + q.throughputPerSec, 0) / points.length;
+  let res = 0, tot = 0;
+  for (const q of points) {
+    res += (q.throughputPerSec - uslThroughput(p, q.concurrency)) ** 2;
+    tot += (q.throughputPerSec - mean) ** 2;
+  }
+  if (tot === 0) return res === 0 ? 1 : 0;
+  return 1 - res / tot;
+}
+
+/** Least squares y = a u + b v without intercept (2x2 normal equations); null when singular. */
+function twoRegressors(u: readonly number[], v: readonly number[], y: readonly number[]): [number, number] | null {
+  let uu = 0, uv = 0, vv = 0, uy = 0, vy = 0;
+  for (let i = 0; i < y.length; i++) {
+    uu += u[i] * u[i]; uv += u[i] * v[i]; vv += v[i] * v[i]; uy += u[i] * y[i]; vy += v[i] * y[i];
+  }
+  const det = uu * vv - uv * uv;
+  if (Math.abs(det) < 1e-12 * Math.max(1, uu * vv)) return null;
+  return [(uy * vv - vy * uv) / det, (vy * uu - uy * uv) / det];
+}
+
+/** Start values from the linearisation, gamma0 = the largest X / N (the least contended point). */
+function startValues(points: readonly UslPoint[]): UslParams {
+  const gamma = Math.max(...points.map((q) => q.throughputPerSec / q.concurrency));
+  const ys = points.map((q) => q.concurrency / (q.throughputPerSec / gamma) - 1);
+  const ab = twoRegressors(points.map((q) => q.concurrency - 1), points.map((q) => q.concurrency * (q.concurrency - 1)), ys);
+  return { gamma, alpha: Math.min(0.99, Math.max(0, ab?.[0] ?? 0.05)), beta: Math.max(0, ab?.[1] ?? 0) };
+}
+
+interface Scale { nMax: number; xMax: number }
+
+const toP = (p: UslParams, s: Scale): number[] => [(p.gamma * s.nMax) / s.xMax, p.alpha * s.nMax, p.beta * s.nMax * s.nMax];
+const fromP = (q: readonly number[], s: Scale): UslParams => ({ gamma: (q[0] * s.xMax) / s.nMax, alpha: q[1] / s.nMax, beta: q[2] / (s.nMax * s.nMax) });
+
+/** One LM run from `start`; the model and its analytic Jacobian are in scaled form (see above). */
+function fitFrom(points: readonly UslPoint[], start: UslParams, s: Scale): UslParams {
+  const x = points.map((q) => q.concurrency / s.nMax);
+  const y = points.map((q) => q.throughputPerSec / s.xMax);
+  const denom = ([, a, b]: number[], u: number) => 1 + (a * (u * s.nMax - 1)) / s.nMax + b * u * (u - 1 / s.nMax);
+  const model = (q: number[]) => (u: number) => (q[0] * u) / denom(q, u);
+  const jacobian = (q: number[]) => (u: number) => {
+    const d = denom(q, u);
+    const f = (q[0] * u) / (d * d);
+    return [u / d, -f * (u - 1 / s.nMax), -f * u * (u - 1 / s.nMax)];
+  };
+  const result = levenbergMarquardt({ x, y }, model, {
+    initialValues: toP(start, s),
+    minValues: [1e-9, 0, 0],
+    maxValues: [1e9, s.nMax, 1e9],
+    jacobianFunction: jacobian,
+    damping: 1e-2,
+    maxIterations: 500,
+    errorTolerance: 1e-12,
+  });
+  return fromP(result.parameterValues, s);
+}
+
+/** Sum of squared residuals in X. */
+function sse(points: readonly UslPoint[], p: UslParams): number {
+  return points.reduce((acc, q) => acc + (q.throughputPerSec - uslThroughput(p, q.concurrency)) ** 2, 0);
+}
+
+/**
+ * The best of a few LM runs (from the linearisation and two generic starts). Null, with a reason,
+ * when too few usable points exist or no run converges to finite parameters.
+ */
+export function fitUsl(all: readonly UslPoint[]): { fit: UslFit | null; note: string } {
+  const points = all.filter((q) => q.concurrency > 0 && q.throughputPerSec > 0 && Number.isFinite(q.concurrency));
+  if (points.length < USL_MIN_POINTS) {
+    return { fit: null, note: `not fitted: needs at least ${USL_MIN_POINTS} steps with throughput and latency, has ${points.length}` };
+  }
+  const s: Scale = { nMax: Math.max(...points.map((q) => q.concurrency)), xMax: Math.max(...points.map((q) => q.throughputPerSec)) };
+  const linear = startValues(points);
+  const starts: UslParams[] = [linear, { ...linear, alpha: 0.1, beta: 0 }, { ...linear, alpha: 0.01, beta: 1 / (s.nMax * s.nMax) }];
+  const fits = starts.map((start) => fitFrom(points, start, s)).filter((p) => [p.alpha, p.beta, p.gamma].every(Number.isFinite));
+  if (fits.length === 0) return { fit: null, note: 'not fitted: the optimiser did not converge to finite parameters' };
+  const best = fits.reduce((a, b) => (sse(points, b) < sse(points, a) ? b : a));
+  const nStar = uslPeakConcurrency(best);
+  return {
+    fit: { ...best, nStar, peakPerSec: nStar === null ? null : uslThroughput(best, nStar), r2: rSquared(points, best), points: points.length },
+    note: `fitted to ${points.length} steps (N from Little's law)`,
+  };
+}

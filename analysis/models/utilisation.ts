@@ -1,0 +1,37 @@
+/**
+ * Utilisation and queueing amplification per step:
+ *
+ *   rho = X / mu               mu = the saturation throughput (see below)
+ *   A   = 1 / (1 - rho)        how much queueing stretches the time in system (M/M/1: R = S / (1 - rho))
+ *
+ * mu is max(capacity, peak): the highest steady throughput the target reached. With mu = capacity
+ * alone the knee step would always read rho = 1 and A = infinity, which says nothing; the peak is
+ * at least the capacity and usually a little above it (docs/decisions/201-models-in-the-report.md).
+ * A is set beside the measured latency inflation W_i / W_1 so a reader sees whether the target
+ * queues like the textbook says (they agree) or sheds, times out or collapses (they part).
+ */
+import type { LittleRow, UtilisationRow } from '../types.ts';
+
+/** The saturation throughput mu, null when no step held (then there is no capacity to be near). */
+export function saturationPerSec(capacityPerSec: number | null, peakPerSec: number): number | null {
+  if (capacityPerSec === null || capacityPerSec <= 0) return null;
+  return Math.max(capacityPerSec, peakPerSec);
+}
+
+/**
+ * rho, 1 / (1 - rho) and W_i / W_1 for every step with data. Steps after the knee are saturated
+ * whatever their achieved X says (the offered rate exceeds what is served), so their A is null.
+ */
+export function utilisationRows(rows: readonly LittleRow[], muPerSec: number | null, kneeStep: number | null): UtilisationRow[] {
+  if (muPerSec === null) return [];
+  const firstMs = rows[0]?.meanMs ?? null;
+  return rows.map((r) => {
+    const rho = r.throughputPerSec / muPerSec;
+    return {
+      index: r.index,
+      rho,
+      amplification: rho < 1 && (kneeStep === null || r.index <= kneeStep) ? 1 / (1 - rho) : null,
+      latencyInflation: firstMs !== null && firstMs > 0 ? r.meanMs / firstMs : null,
+    };
+  });
+}

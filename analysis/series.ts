@@ -1,0 +1,74 @@
+/**
+ * The run's time series: one point per second and phase, every source merged, for the charts of
+ * the HTML report (throughput, errors, drops, VUs, per-second p99). O(seconds), never O(requests).
+ */
+import { decodeHistogram, percentileMs } from './histogram.ts';
+import type { BucketRecord, GaugeSeries, SeriesPoint } from './types.ts';
+
+/** p99 of one merged bucket's successful durations (ms); null when it holds none. */
+function p99Of(r: BucketRecord): number | null {
+  if (r.ok === 0 || !r.hist.duration) return null;
+  return percentileMs(decodeHistogram(r.hist.duration, 64), 99);
+}
+
+/**
+ * One point per bucket of `merged` (already merged per phase and second by mergeRecords, so
+ * sorted by phase, then tS). VU figures are already summed across sources by the merge.
+ */
+export function seriesOf(merged: readonly BucketRecord[]): SeriesPoint[] {
+  return merged.map((r) => ({
+    tS: r.tS,
+    phase: r.phase,
+    ok: r.ok,
+    failed: r.completed - r.ok,
+    dropped: r.dropped,
+    vusActive: r.vusActiveMax,
+    vusAllocated: r.vusAllocated,
+    p99Ms: p99Of(r),
+  }));
+}
+
+/** The parts of a probe reading (probes.ndjson, kind "scrape") that the time series charts. */
+export interface GaugeReading {
+  kind?: string;
+  phase?: string;
+  tS: number;
+  requestsCount?: number | null;
+  poolActive?: number | null;
+  poolPending?: number | null;
+  poolMax?: number | null;
+  topology?: number | null;
+  gauges?: Record<string, number>;
+}
+
+/** Named gauges of readings, in the order first seen: pool figures, topology, then the user's extras. */
+function namedValues(r: GaugeReading): [string, number | null | undefined][] {
+  return [
+    ['pool active', r.poolActive], ['pool pending', r.poolPending], ['pool max', r.poolMax], ['topology', r.topology],
+    ...Object.entries(r.gauges ?? {}),
+  ];
+}
+
+/**
+ * Gauge series of the "steps" phase from probe readings, plus the server's own throughput
+ * (delta count / delta t between consecutive readings, at the later reading's time). Readings of
+ * other phases run on another clock and are left out; non-finite values are skipped.
+ */
+export function gaugesOf(readings: readonly GaugeReading[], phase = 'steps'): GaugeSeries[] {
+  const own = readings.filter((r) => (r.kind ?? 'scrape') === 'scrape' && (r.phase ?? phase) === phase && Number.isFinite(r.tS)).sort((a, b) => a.tS - b.tS);
+  const byName = new Map<string, GaugeSeries['points']>();
+  const add = (name: string, tS: number, value: number | null | undefined) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return;
+    const points = byName.get(name) ?? [];
+    points.push({ tS, value });
+    byName.set(name, points);
+  };
+  own.forEach((r, i) => {
+    for (const [name, value] of namedValues(r)) add(name, r.tS, value);
+    const prev = own[i - 1];
+    if (prev && prev.requestsCount != null && r.requestsCount != null && r.tS > prev.tS) {
+      add('server req/s', r.tS, (r.requestsCount - prev.requestsCount) / (r.tS - prev.tS));
+    }
+  });
+  return [...byName.entries()].map(([name, points]) => ({ name, points }));
+}

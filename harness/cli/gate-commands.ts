@@ -1,0 +1,105 @@
+/**
+ * `plateau compare`, `plateau baseline save` and `plateau gate`: the CLI shell around the pure
+ * decisions in harness/gate and harness/compare. Exit codes of gate: 0 capacity holds, 1
+ * regression, 2 the run cannot be judged (interrupted, generator-bound, contaminated).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
+import type { RunResult } from '../../analysis/types.ts';
+import { renderCompare } from '../compare/compare.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+import { baselineOf } from '../gate/baseline.ts';
+import { decideGate, GATE_EXIT } from '../gate/decide.ts';
+import { loadBaseline, loadRunResult } from '../gate/io.ts';
+import { unjudgeableReasons } from '../gate/judgeable.ts';
+import { renderJunit } from '../gate/junit.ts';
+import { renderGateSummary } from '../gate/summary.ts';
+
+type Args = Record<string, unknown>;
+
+/** "5%" -> 0.05, "0.05" -> 0.05; anything else is a usage error naming the flag. */
+export function parseTolerance(s: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(s);
+  const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
+  if (!(v >= 0 && v < 1)) throw new PlateauError(`--tolerance ${s} is not a fraction below 100%`, 'write it as 5% or 0.05', 'tolerance-invalid', EXIT.usage);
+  return v;
+}
+
+function costOptions<T>(y: Argv<T>) {
+  return y
+    .option('monthly-cost', { type: 'number', describe: 'price of the target per month (fixed cost per request)' })
+    .option('usage-series', { type: 'string', describe: 'gauge series of units consumed per second (usage cost per request)' })
+    .option('unit-price', { type: 'number', describe: 'price of one unit of --usage-series' })
+    .option('currency', { type: 'string', describe: 'currency label for prices, e.g. USD' });
+}
+
+/** Cost settings from flags, else the run's `cost` config section; null when neither asks for one. */
+function costSettings(a: Args, fromConfig: CostSettings | null): CostSettings | null {
+  const flags: CostSettings = {
+    monthlyCost: a['monthly-cost'] as number | undefined, usageSeries: a['usage-series'] as string | undefined,
+    unitPrice: a['unit-price'] as number | undefined, currency: a.currency as string | undefined,
+  };
+  const merged = { ...(fromConfig ?? {}), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) } as CostSettings;
+  return merged.monthlyCost === undefined && merged.usageSeries === undefined ? null : merged;
+}
+
+export const compareBuilder = (y: Argv) => costOptions(y
+  .positional('run-a', { type: 'string', demandOption: true, describe: 'run directory, summary.json or baseline.json (A)' })
+  .positional('run-b', { type: 'string', demandOption: true, describe: 'the same for B' })
+  .option('out', { type: 'string', describe: 'also write the comparison to this Markdown file' }));
+
+export async function compareCommand(a: Args): Promise<number> {
+  const A = loadRunResult(a['run-a'] as string), B = loadRunResult(a['run-b'] as string);
+  const ca = costSettings(a, A.cost), cb = costSettings(a, B.cost);
+  const cost = ca && cb ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb) } : null;
+  const md = renderCompare(A.result, B.result, cost);
+  if (a.out) fs.writeFileSync(path.resolve(a.out as string), md);
+  process.stdout.write(md);
+  return EXIT.ok;
+}
+
+export const baselineBuilder = (y: Argv) => y
+  .positional('action', { choices: ['save'] as const, demandOption: true })
+  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' })
+  .option('out', { type: 'string', default: 'baseline.json', describe: 'where to write the baseline' })
+  .option('force', { type: 'boolean', default: false, describe: 'save even a run that cannot be judged' });
+
+export async function baselineCommand(a: Args): Promise<number> {
+  const { result } = loadRunResult(a.run as string);
+  const reasons = unjudgeableReasons(result);
+  if (result.capacityPerSec === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
+  if (reasons.length > 0 && !a.force) {
+    throw new PlateauError(`run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`, 'save a baseline from a complete run that found its capacity (or pass --force)', 'baseline-unjudgeable', GATE_EXIT.invalid);
+  }
+  const out = path.resolve(a.out as string);
+  fs.writeFileSync(out, `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`);
+  process.stdout.write(`baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${result.capacityPerSec ?? 'none'} req/s)\n`);
+  return EXIT.ok;
+}
+
+export const gateBuilder = (y: Argv) => costOptions(y
+  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' })
+  .option('baseline', { type: 'string', demandOption: true, describe: 'baseline.json written by plateau baseline save' })
+  .option('tolerance', { type: 'string', default: '5%', describe: 'capacity drop that is still noise, e.g. 5% or 0.05' })
+  .option('junit', { type: 'string', describe: 'JUnit XML output (default: <run-dir>/gate-junit.xml)' })
+  .option('summary', { type: 'string', describe: 'Markdown summary output (default: <run-dir>/gate-summary.md)' }));
+
+function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: NodeJS.ProcessEnv): void {
+  fs.writeFileSync(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit);
+  fs.writeFileSync(path.resolve((a.summary as string | undefined) ?? path.join(dir, 'gate-summary.md')), md);
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md}\n`);
+}
+
+export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const tolerance = parseTolerance(String(a.tolerance ?? '5%'));
+  const baseline: RunResult = loadBaseline(a.baseline as string);
+  const run = loadRunResult(a.run as string);
+  const decision = decideGate(run.result, baseline, tolerance);
+  const costCfg = costSettings(a, run.cost);
+  const md = renderGateSummary(decision, run.result, baseline, costCfg ? costPerRequest(run.result, costCfg) : null);
+  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, env);
+  process.stdout.write(md);
+  return decision.exitCode;
+}

@@ -1,0 +1,49 @@
+/**
+ * What makes two runs comparable: same engine, target, topology, generator host, network distance
+ * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
+ * An A/B comparison or a gate against a baseline is only valid when these agree.
+ */
+import { fmtMs } from '../../analysis/format.ts';
+import type { RunResult } from '../../analysis/types.ts';
+
+/** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
+export const RTT_FLOOR_MS = 0.5;
+export const RTT_RELATIVE = 0.5;
+
+/** Environment keys that describe where the load came from and what it hit. */
+const TOPOLOGY_KEYS = ['topology', 'replicas', 'hostname', 'cpus', 'platform'];
+
+function rates(run: RunResult): string {
+  return run.steps.map((s) => s.ratePerSec).join(', ');
+}
+
+function steadyLengths(run: RunResult): string {
+  return [...new Set(run.steps.map((s) => Math.round(s.steadyEndS - s.steadyStartS)))].join('/');
+}
+
+function rttDiffers(a: RunResult, b: RunResult): string | null {
+  if (a.rtt === null && b.rtt === null) return null;
+  if (a.rtt === null || b.rtt === null) return `RTT measured in only one run (${a.rtt === null ? 'B' : 'A'}): generator distance unknown`;
+  const x = a.rtt.httpMedianMs, y = b.rtt.httpMedianMs;
+  if (Math.abs(x - y) <= Math.max(RTT_FLOOR_MS, RTT_RELATIVE * Math.min(x, y))) return null;
+  return `RTT (generator distance) differs: HTTP median ${fmtMs(x)} ms vs ${fmtMs(y)} ms: latency and capacity are not comparable across network paths`;
+}
+
+/** One sentence per difference that limits the comparison of A and B; empty when comparable. */
+export function settingDifferences(a: RunResult, b: RunResult): string[] {
+  const out: string[] = [];
+  const differ = (what: string, x: string, y: string, why: string) => { if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`); };
+  differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine');
+  differ('target', a.target, b.target, 'make sure both runs hit the same service');
+  for (const key of TOPOLOGY_KEYS) {
+    const x = a.environment[key], y = b.environment[key];
+    if (x !== undefined && y !== undefined) differ(`${key === 'hostname' || key === 'cpus' || key === 'platform' ? 'generator ' : ''}${key}`, x, y, key === 'topology' || key === 'replicas' ? 'an A/B is only valid on the same topology' : 'the generator itself changed');
+  }
+  const rtt = rttDiffers(a, b);
+  if (rtt) out.push(rtt);
+  differ('steps (offered rates)', rates(a), rates(b), 'compare at equal rates only; capacity resolution differs');
+  differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
+  differ('rules', JSON.stringify(a.rules), JSON.stringify(b.rules), 'the stop rule differs, so the knee means different things');
+  differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), 'the generator\'s headroom differs');
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * The gate's decision, pure. With B the baseline and C the current run:
+ *
+ *   cannot judge (2)  when C is interrupted, generator-bound or contaminated, when B has no
+ *                     capacity, or when C never offered as much as B sustained (its plan stops short)
+ *   regression   (1)  when C's knee sits at least one whole step below B's
+ *                        (kneeRate_B - kneeRate_C >= step)
+ *                     and C's capacity fell by more than the tolerance
+ *                        (cap_B - cap_C > tolerance x cap_B)
+ *   pass         (0)  otherwise
+ *
+ * Both conditions must hold: a difference smaller than one step is resolution, not a change, and
+ * one smaller than the tolerance is noise. The knee is compared in offered rates (whole steps)
+ * and the drop in measured throughput, so X reading 399.6 instead of 400 never fails a build.
+ */
+import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
+import type { RunResult } from '../../analysis/types.ts';
+import { settingDifferences } from '../compare/differences.ts';
+import { unjudgeableReasons } from './judgeable.ts';
+
+export type GateStatus = 'pass' | 'regression' | 'invalid';
+
+export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, regression: 1, invalid: 2 };
+
+export interface GateDecision {
+  status: GateStatus;
+  exitCode: number;
+  /** One sentence with the numbers. */
+  headline: string;
+  /** Why the run cannot be judged (status invalid). */
+  reasons: string[];
+  /** Differences in settings between baseline and run (the decision stands, but read it with these). */
+  warnings: string[];
+  baselinePerSec: number | null;
+  currentPerSec: number | null;
+  stepPerSec: number;
+  tolerance: number;
+}
+
+/** The plan's step size: the median positive difference between consecutive offered rates. */
+export function stepSizePerSec(run: RunResult): number {
+  const rates = [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
+  const diffs = rates.slice(1).map((r, i) => r - rates[i]).filter((d) => d > 0).sort((a, b) => a - b);
+  if (diffs.length === 0) return rates[0] ?? 0;
+  return diffs[Math.floor(diffs.length / 2)];
+}
+
+/** Offered rate at the knee, 0 when no step held. */
+function kneeRate(run: RunResult): number {
+  return run.steps.find((s) => s.index === run.kneeStep)?.ratePerSec ?? 0;
+}
+
+function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | 'reasons'>, reasons: string[]): GateDecision {
+  return { ...base, status: 'invalid', exitCode: GATE_EXIT.invalid, headline: `cannot judge: ${reasons[0]}`, reasons };
+}
+
+export function decideGate(run: RunResult, baseline: RunResult, tolerance: number): GateDecision {
+  const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
+  const common = { warnings: settingDifferences(baseline, run), baselinePerSec: baseline.capacityPerSec, currentPerSec: run.capacityPerSec, stepPerSec, tolerance };
+  const reasons = unjudgeableReasons(run);
+  if (baseline.capacityPerSec === null) reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
+  if (reasons.length > 0) return invalid(common, reasons);
+  const baseCap = baseline.capacityPerSec as number;
+  const cap = run.capacityPerSec ?? 0;
+  const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
+  if (run.stopReason === 'max-rate-reached' && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
+    return invalid(common, [`every step held but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline capacity ${fmtRate(baseCap)} req/s: raise the top rate`]);
+  }
+  if (run.capacityPerSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
+    return invalid(common, [`the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`]);
+  }
+  const kneeDrop = kneeRate(baseline) - kneeRate(run);
+  const capDrop = baseCap - cap;
+  const change = `${fmtRate(cap)} req/s vs baseline ${fmtRate(baseCap)} req/s (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
+    return { ...common, status: 'regression', exitCode: GATE_EXIT.regression, reasons: [], headline: `capacity regressed: ${change}; the knee moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})` };
+  }
+  const why = capDrop <= 0 ? 'capacity held or rose' : kneeDrop < stepPerSec ? 'within one step' : 'within the tolerance';
+  return { ...common, status: 'pass', exitCode: GATE_EXIT.pass, reasons: [], headline: `capacity holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})` };
+}

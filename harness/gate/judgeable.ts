@@ -1,0 +1,33 @@
+/**
+ * Can a run's capacity be judged at all? A run that was interrupted, whose limit was the load
+ * generator, or whose target changed under it (contaminated) says nothing about the target's
+ * capacity: the gate answers "cannot judge" (exit 2) instead of pass or fail. Pure; reads the
+ * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
+ */
+import type { RunResult, StepResult } from '../../analysis/types.ts';
+
+type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
+
+/** The steps that decide capacity: up to and including the first that did not hold. */
+function decidingSteps(run: RunResult): Flagged[] {
+  const firstBad = run.steps.findIndex((s) => s.verdict !== 'holds' && !(s as { transient?: boolean }).transient);
+  return (firstBad === -1 ? run.steps : run.steps.slice(0, firstBad + 1)) as Flagged[];
+}
+
+/** Why the run cannot be judged; empty when it can. */
+export function unjudgeableReasons(run: RunResult): string[] {
+  const out: string[] = [];
+  const stop = run.stopReason as string;
+  if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
+  else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
+  const overload = (run as { overload?: { shape?: string } }).overload?.shape;
+  const genStep = decidingSteps(run).find((s) => s.generatorBound);
+  if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
+    out.push(`generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`);
+  }
+  const dirty = decidingSteps(run).find((s) => s.contaminated);
+  if (run.contaminated || dirty) out.push(`contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`);
+  const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
+  if (failedStage) out.push(`stage ${failedStage.name} failed: ${failedStage.detail}`);
+  return out;
+}

@@ -1,0 +1,43 @@
+/**
+ * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
+ * (an error when it cannot), "capacity vs baseline" (a failure on regression) and "settings match
+ * the baseline" (a failure-free case whose output lists the differences). Pure.
+ */
+import type { GateDecision } from './decide.ts';
+
+/** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
+export function xmlEscape(s: string): string {
+  return s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+interface Case { name: string; failure?: string; error?: string; out?: string }
+
+function caseXml(c: Case): string {
+  const inner = [
+    c.failure !== undefined ? `<failure message="${xmlEscape(c.failure)}" type="regression">${xmlEscape(c.failure)}</failure>` : '',
+    c.error !== undefined ? `<error message="${xmlEscape(c.error)}" type="cannot-judge">${xmlEscape(c.error)}</error>` : '',
+    c.out !== undefined ? `<system-out>${xmlEscape(c.out)}</system-out>` : '',
+  ].join('');
+  return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
+}
+
+export function renderJunit(d: GateDecision, runId: string): string {
+  const cases: Case[] = [
+    d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
+    d.status === 'regression' ? { name: 'capacity vs baseline', failure: d.headline } : { name: 'capacity vs baseline', out: d.headline },
+    { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
+  ];
+  const failures = cases.filter((c) => c.failure !== undefined).length;
+  const errors = cases.filter((c) => c.error !== undefined).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plateau" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="plateau gate ${xmlEscape(runId)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0">`,
+    ...cases.map(caseXml),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

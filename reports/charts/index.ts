@@ -1,0 +1,51 @@
+/**
+ * The charts of a run, in report order. Each has a file name (kept beside report.md so a pull
+ * request shows it), a title and a spec; a chart without data to draw is left out.
+ */
+import type { RunResult } from '../../analysis/types.ts';
+import { deliverySpec } from './delivery.ts';
+import { latencySpec } from './latency.ts';
+import { renderSvg } from './render.ts';
+import type { ChartSpec } from './theme.ts';
+import { throughputSpec } from './throughput.ts';
+import { timeseriesSpec } from './timeseries.ts';
+import { uslSpec } from './usl.ts';
+
+export type ChartName = 'throughput' | 'latency' | 'delivery' | 'timeseries' | 'usl';
+
+export interface Chart {
+  name: ChartName;
+  /** File name in the run directory. */
+  file: string;
+  /** Text alternative for the figure. */
+  alt: string;
+  spec: ChartSpec;
+}
+
+export interface RenderedChart extends Omit<Chart, 'spec'> {
+  svg: string;
+}
+
+export function chartFile(name: ChartName): string {
+  return `chart-${name}.svg`;
+}
+
+/** Every chart the run has data for. */
+export function chartsOf(run: RunResult): Chart[] {
+  const hasSteps = run.steps.some((s) => s.steadyS > 0);
+  const specs: [ChartName, string, ChartSpec | null][] = [
+    ['throughput', 'offered vs achieved throughput per step, with the ideal line, the knee and the capacity', hasSteps ? throughputSpec(run) : null],
+    ['latency', 'latency percentiles per step on a log scale, unreliable ones hollow', hasSteps ? latencySpec(run) : null],
+    ['delivery', 'delivery and capture per step against their thresholds', hasSteps ? deliverySpec(run) : null],
+    ['timeseries', 'the run second by second: throughput, errors, dropped iterations, VUs, p99 and gauges, steady windows shaded', (run.series ?? []).length > 0 ? timeseriesSpec(run) : null],
+    ['usl', 'throughput against concurrency with the fitted Universal Scalability Law curve', uslSpec(run)],
+  ];
+  return specs.flatMap(([name, alt, spec]) => (spec === null ? [] : [{ name, file: chartFile(name), alt, spec }]));
+}
+
+/** Renders the charts one after another (deterministic ids, bounded memory). */
+export async function renderCharts(charts: readonly Chart[]): Promise<RenderedChart[]> {
+  const out: RenderedChart[] = [];
+  for (const { spec, ...rest } of charts) out.push({ ...rest, svg: await renderSvg(spec, `c-${rest.name}`) });
+  return out;
+}

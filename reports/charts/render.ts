@@ -1,0 +1,31 @@
+/**
+ * vega-lite spec -> vega -> static SVG, at report time, with no DOM, no network and no script in
+ * the output. Element ids are renumbered per chart: vega numbers clip paths with a process-wide
+ * counter, which would make output depend on what rendered before and collide when several SVGs
+ * share one HTML page.
+ */
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import type { ChartSpec } from './theme.ts';
+
+/** Renames every id="..." (and its url(#...) / href="#..." uses) to `${prefix}-1`, `${prefix}-2`, ... in order. */
+export function renumberIds(svg: string, prefix: string): string {
+  const ids = new Map<string, string>();
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1])) ids.set(m[1], `${prefix}-${ids.size + 1}`);
+  if (ids.size === 0) return svg;
+  return svg
+    .replace(/(\sid=")([^"]+)(")/g, (all, a: string, id: string, b: string) => (ids.has(id) ? a + ids.get(id) + b : all))
+    .replace(/url\(#([^)]+)\)/g, (all, id: string) => (ids.has(id) ? `url(#${ids.get(id)})` : all))
+    .replace(/href="#([^"]+)"/g, (all, id: string) => (ids.has(id) ? `href="#${ids.get(id)}"` : all));
+}
+
+/** The chart as an SVG document (string). */
+export async function renderSvg(spec: ChartSpec, idPrefix: string): Promise<string> {
+  const { spec: vgSpec } = compile(spec);
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
+  try {
+    return renumberIds(await view.toSVG(), idPrefix);
+  } finally {
+    view.finalize();
+  }
+}

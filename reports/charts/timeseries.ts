@@ -1,0 +1,66 @@
+/**
+ * The run second by second (the "steps" phase, on its own clock): throughput and errors, dropped
+ * iterations, VUs, per-second p99 and any server-side gauges, one panel each on a shared time
+ * axis, with every step's steady window shaded so the judged seconds stand out from the ramps.
+ */
+import { stepNo } from '../../analysis/format.ts';
+import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
+import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
+
+/** Phase of the buckets the time series shows (warmup runs on a clock of its own). */
+const STEPS_PHASE = 'steps';
+
+interface Row { tS: number; series: string; value: number }
+
+function shading(run: RunResult, withLabels: boolean): object {
+  const windows = run.steps.map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, label: String(stepNo(s.index)) }));
+  const rect = { mark: { type: 'rect', color: COLOR.steady, opacity: 0.7 }, encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } } };
+  const text = { mark: { type: 'text', y: 6, fontSize: 10, color: '#3A6EA5' }, encoding: { x: { field: 'from', type: 'quantitative' }, text: { field: 'label' } } };
+  return { data: { values: windows }, layer: withLabels ? [rect, text] : [rect] };
+}
+
+/** One panel: shaded steady windows behind one line per series. */
+function panel(run: RunResult, title: string, rows: Row[], colors: Record<string, string> | null, opts: { log?: boolean; labels?: boolean; maxS: number }): object {
+  const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
+  const y = { field: 'value', type: 'quantitative', title: null, ...(opts.log ? { scale: { type: 'log' } } : {}) };
+  const color = colors === null
+    ? { field: 'series', type: 'nominal', title: null }
+    : { field: 'series', type: 'nominal', title: null, scale: { domain: Object.keys(colors), range: Object.values(colors) } };
+  return {
+    title: { text: title, fontSize: 12 },
+    width: WIDTH_PX, height: PANEL_HEIGHT_PX,
+    layer: [shading(run, opts.labels ?? false), { data: { values: rows }, mark: { type: 'line', strokeWidth: 1.2, interpolate: 'step-after' }, encoding: { x, y, color } }],
+    resolve: { scale: { color: 'independent' } },
+  };
+}
+
+function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
+  return points.flatMap((p) => Object.entries(pick).flatMap(([series, f]) => {
+    const value = f(p);
+    return value === null ? [] : [{ tS: p.tS, series, value }];
+  }));
+}
+
+export function timeseriesSpec(run: RunResult): ChartSpec {
+  const points = (run.series ?? []).filter((p) => p.phase === STEPS_PHASE);
+  const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
+  const o = { maxS };
+  const panels: object[] = [
+    panel(run, 'requests per second (shaded: steady windows, numbered by step)', rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }), { successful: COLOR.achieved, failed: COLOR.failed }, { ...o, labels: true }),
+    panel(run, 'dropped iterations per second (no free VU)', rowsOf(points, { dropped: (p) => p.dropped }), { dropped: COLOR.dropped }, o),
+    panel(run, 'VUs', rowsOf(points, { active: (p) => p.vusActive, allocated: (p) => p.vusAllocated }), { active: COLOR.achieved, allocated: COLOR.allocated }, o),
+    panel(run, 'p99 latency per second (ms, log scale)', rowsOf(points, { p99: (p) => (p.p99Ms !== null && p.p99Ms > 0 ? p.p99Ms : null) }), { p99: '#08519C' }, { ...o, log: true }),
+  ];
+  const gauges = (run.gauges ?? []).filter((g) => g.points.length > 0);
+  if (gauges.length > 0) {
+    const rows = gauges.flatMap((g) => g.points.map((p) => ({ tS: p.tS, series: g.name, value: p.value })));
+    panels.push(panel(run, 'server-side gauges', rows, null, o));
+  }
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'The run second by second', subtitle: 'steps phase; warmup not shown' },
+    config: BASE_CONFIG,
+    vconcat: panels,
+    resolve: { scale: { color: 'independent' } },
+  } as ChartSpec;
+}

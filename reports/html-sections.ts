@@ -1,0 +1,83 @@
+/**
+ * The text sections of report.html: the headline, steps, errors, warnings, stages, generator and
+ * environment. Same figures and wording as report.md (cells.ts), escaped for HTML.
+ */
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { requiredSamples } from '../analysis/percentiles.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
+import { anyUnreliable, capacityText, countsText, peakText, percentileCell, percentileOf } from './cells.ts';
+import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
+
+/** Banners for a run whose capacity cannot be taken at face value. */
+function banners(run: RunResult): string[] {
+  const out: string[] = [];
+  if (run.interrupted) out.push('INTERRUPTED: the run was stopped before the stop rule ended it; capacity is at best a lower bound.');
+  if (run.generatorBound) out.push('GENERATOR-BOUND: the load generator, not the target, was the limit; this is not the target\'s capacity.');
+  if (run.contaminated) out.push('CONTAMINATED: something outside the test changed the target during a judged step.');
+  return out.map((b) => `<p class="banner">${esc(b)}</p>`);
+}
+
+export function headerHtml(run: RunResult): string {
+  return [
+    `<header>\n<h1>plateau run ${esc(run.runId)}</h1>`,
+    ...banners(run),
+    `<p class="capacity">Capacity: <strong>${esc(capacityText(run))}</strong></p>`,
+    `<p><strong>Stop reason: ${esc(run.stopReason)}</strong>: ${esc(run.stopDetail)}</p>`,
+    `<p class="meta">Peak ${esc(peakText(run))} · target <code>${esc(run.target)}</code> · engine ${esc(run.engine)} · started ${esc(run.startedAt)}</p>`,
+    '</header>',
+  ].join('\n');
+}
+
+const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
+
+function stepCells(s: StepResult): string[] {
+  const hasData = s.steadyS > 0;
+  return [
+    String(stepNo(s.index)), fmtTarget(s.ratePerSec), hasData ? fmtRate(s.throughputPerSec) : '–', hasData ? fmtRatio(s.delivery) : '–', fmtRatio(s.capture),
+    ...[50, 90, 99, 99.9].map((q) => percentileCell(percentileOf(s, q))),
+    hasData ? fmtPercent(s.errorRate) : '–', fmtInt(s.dropped), s.verdict,
+  ];
+}
+
+export function stepsHtml(run: RunResult): string {
+  const parts = [htmlTable(STEP_HEADER, run.steps.map(stepCells), (i) => `verdict-${run.steps[i].verdict}`)];
+  if (anyUnreliable(run)) {
+    parts.push(`<p class="note">* unreliable: fewer than ${esc(fmtInt(run.rules.minTailSamples))} samples lie beyond this percentile (p99 needs ${esc(fmtInt(requiredSamples(99, run.rules.minTailSamples)))} samples, p99.9 ${esc(fmtInt(requiredSamples(99.9, run.rules.minTailSamples)))}); shown for diagnosis only.</p>`);
+  }
+  const failing = run.steps.filter((s) => s.reasons.length > 0);
+  if (failing.length > 0) parts.push(htmlList(failing.map((s) => `step ${stepNo(s.index)} (${s.verdict}): ${s.reasons.join('; ')}`)));
+  return htmlSection('steps', 'Steps', parts.join('\n'));
+}
+
+export function errorsHtml(run: RunResult): string {
+  const withErrors = run.steps.filter((s) => s.failed > 0);
+  if (withErrors.length === 0) return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
+  const rows = withErrors.map((s) => [String(stepNo(s.index)), fmtInt(s.failed), fmtPercent(s.errorRate), countsText(s.errors), countsText(s.statuses), (s.errorSamples ?? []).join(' / ')]);
+  return htmlSection('errors', 'Errors', htmlTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages (as the target sent them)'], rows));
+}
+
+export function warningsHtml(run: RunResult): string {
+  return htmlSection('warnings', 'Warnings', run.warnings.length === 0 ? '<p>None.</p>' : htmlList(run.warnings));
+}
+
+function durationText(ms: number): string {
+  return ms < 1000 ? `${fmtMs(ms)} ms` : `${fmtMs(ms / 1000)} s`;
+}
+
+export function stagesHtml(run: RunResult): string {
+  if (run.stages.length === 0) return htmlSection('stages', 'Stages', '<p>No stage outcomes recorded.</p>');
+  return htmlSection('stages', 'Stages', htmlTable(['Stage', 'Status', 'Duration', 'Detail'], run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail])));
+}
+
+export function generatorHtml(run: RunResult): string {
+  const { vus, rtt } = run;
+  const rttLine = rtt === null
+    ? 'RTT: not measured'
+    : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
+  return htmlSection('generator', 'Load generator', htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttLine]));
+}
+
+export function environmentHtml(run: RunResult): string {
+  const entries = Object.entries(run.environment);
+  return htmlSection('environment', 'Environment', entries.length === 0 ? '<p>Not recorded.</p>' : htmlTable(['Key', 'Value'], entries));
+}

@@ -1,0 +1,24 @@
+/** The inline stylesheet of report.html (no web fonts: the page must render offline). */
+export const HTML_STYLE = `
+:root { --ok: #009E73; --bad: #CC3311; --muted: #666; --line: #ddd; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222; background: #fafafa; }
+main { max-width: 1040px; margin: 0 auto; padding: 16px 24px 48px; background: #fff; }
+h1 { font-size: 22px; margin: 8px 0; word-break: break-all; }
+h2 { font-size: 17px; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+.capacity { font-size: 20px; margin: 6px 0; }
+.meta, .note, figcaption, footer { color: var(--muted); font-size: 12px; }
+.banner { background: #fdecea; border-left: 4px solid var(--bad); padding: 8px 12px; font-weight: bold; }
+nav { margin: 12px 0; font-size: 13px; }
+nav a { color: #0072B2; text-decoration: none; }
+code { background: #f3f3f3; padding: 0 3px; word-break: break-all; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
+th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: right; vertical-align: top; }
+th { background: #f3f3f3; }
+td:last-child, th:last-child { text-align: left; }
+#errors td:last-child { word-break: break-word; max-width: 360px; }
+tr.verdict-holds td:last-child { color: var(--ok); font-weight: bold; }
+tr.verdict-fails td:last-child { color: var(--bad); font-weight: bold; }
+figure { margin: 8px 0 16px; }
+figure svg { max-width: 100%; height: auto; display: block; }
+`;

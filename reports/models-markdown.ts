@@ -1,0 +1,20 @@
+/** The models section of report.md (text from models-text.ts, escaped for Markdown). */
+import type { RunResult } from '../analysis/types.ts';
+import { mdCell } from './escape.ts';
+import { mdTable } from './markdown-steps.ts';
+import { kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+
+export function modelsSection(run: RunResult): string[] {
+  const m = run.models;
+  if (!m) return ['## Models', '', 'Not computed for this run.'];
+  if (m.little.length === 0) return ['## Models', '', 'No step has throughput and latency to model.'];
+  return [
+    '## Models',
+    '',
+    mdCell(modelsIntro(m)),
+    '',
+    ...mdTable(MODEL_HEADER, modelRows(m)),
+    '',
+    ...[...uslSentences(m.usl, m.uslNote), ...kneeSentence(run, m)].flatMap((s) => [mdCell(s), '']).slice(0, -1),
+  ];
+}

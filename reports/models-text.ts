@@ -1,0 +1,66 @@
+/**
+ * The models section as plain text (a header, rows of cells, sentences), shared by report.md and
+ * report.html so both say the same thing; each renderer escapes it for its own format.
+ */
+import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import type { Models, RunResult, UslFit } from '../analysis/types.ts';
+
+/** Below this R^2 the report says the law fits poorly. */
+export const USL_R2_GOOD = 0.9;
+
+export const MODEL_HEADER = ['Step', 'Target req/s', 'X req/s', 'Mean W ms', 'N = X × W', 'ρ = X / μ', '1 / (1 − ρ)', 'W / W₁'];
+
+/** 3 significant digits, plain (no grouping) so small parameters read as 0.000390. */
+export function sig3(x: number): string {
+  return Number.isFinite(x) ? x.toPrecision(3).replace(/\.?0+e/, 'e') : '–';
+}
+
+function fmtTimes(x: number | null): string {
+  return x === null ? 'saturated' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+}
+
+/** One row per step with data: N from Little's law, utilisation and amplification beside measured inflation. */
+export function modelRows(m: Models): string[][] {
+  return m.little.map((r) => {
+    const u = m.utilisation.find((x) => x.index === r.index);
+    return [
+      String(stepNo(r.index)),
+      fmtTarget(r.ratePerSec),
+      fmtRate(r.throughputPerSec),
+      fmtMs(r.meanMs),
+      sig3(r.concurrency),
+      u ? fmtRatio(u.rho) : '–',
+      u ? fmtTimes(u.amplification) : '–',
+      u?.latencyInflation == null ? '–' : `${u.latencyInflation.toFixed(2)}×`,
+    ];
+  });
+}
+
+export function modelsIntro(m: Models): string {
+  const mu = m.utilisationBasePerSec === null
+    ? 'no step held, so there is no capacity to measure utilisation against'
+    : `μ = ${fmtRate(m.utilisationBasePerSec)} req/s, the highest steady throughput reached`;
+  return `Little's law gives the mean concurrency the target carried at each step (N = X × W). Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
+}
+
+/** The USL fit in sentences (parameters, N*, predicted peak, quality). */
+export function uslSentences(fit: UslFit | null, note: string): string[] {
+  if (fit === null) return [`Universal Scalability Law: ${note}.`];
+  const peak = fit.nStar === null || fit.peakPerSec === null
+    ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
+    : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s`;
+  const out = [
+    `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} req/s at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
+  ];
+  if (fit.r2 < USL_R2_GOOD) out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
+  return out;
+}
+
+/** "Near the knee" in one sentence, or nothing without a knee. */
+export function kneeSentence(run: RunResult, m: Models): string[] {
+  const knee = m.utilisation.find((u) => u.index === run.kneeStep);
+  if (!knee) return [];
+  const amp = knee.amplification === null ? 'the queue is saturated' : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
+  const measured = knee.latencyInflation === null ? '' : `; the measured mean grew ${knee.latencyInflation.toFixed(2)}× from step 1`;
+  return [`Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRatio(knee.rho)}: ${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`];
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { fakeRun } from '../analysis/testing/builders.ts';
+import { compareRows, renderCompare } from '../harness/compare/compare.ts';
+import { settingDifferences } from '../harness/compare/differences.ts';
+
+const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
+const B = fakeRun({ steps: [100, 200, 300, 400, 500].map((r) => ({ ratePerSec: r, okPerSec: r <= 400 ? r : 405, latencyMs: 8 })) });
+
+describe('plateau compare', () => {
+  it('lines the steps up at equal offered rates', () => {
+    const rows = compareRows(A, B);
+    expect(rows.map((r) => r.ratePerSec)).toEqual([100, 200, 300, 400, 500]);
+    expect(rows[4].a).toBeNull();
+    expect(rows[4].b?.ratePerSec).toBe(500);
+  });
+
+  it('shows capacity, knee and the change, and warns about different steps', () => {
+    const md = renderCompare(A, B);
+    expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
+    expect(md).toContain('steps (offered rates) differs: 100, 200, 300, 400 vs 100, 200, 300, 400, 500');
+    expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
+  });
+
+  it('comparable runs produce no warning; engine, topology and RTT differences do', () => {
+    expect(settingDifferences(A, A)).toEqual([]);
+    const C = { ...A, engine: 'k6', environment: { ...A.environment, topology: '3 replicas' }, rtt: { ...A.rtt!, httpMedianMs: 40 } };
+    const D = { ...A, environment: { ...A.environment, topology: '2 replicas' } };
+    const w = settingDifferences(D, C).join('\n');
+    expect(w).toMatch(/engine differs/);
+    expect(w).toMatch(/topology differs: 2 replicas vs 3 replicas: an A\/B is only valid on the same topology/);
+    expect(w).toMatch(/RTT/);
+  });
+
+  it('escapes target-controlled text', () => {
+    expect(renderCompare({ ...A, runId: 'a|<b>' }, B)).toContain('a\\|&lt;b&gt;');
+  });
+});

@@ -1,0 +1,127 @@
+/** The gate: exit 0 when capacity holds, 1 on a regression, 2 when the run cannot be judged. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fakeRun, followingSteps, type FakeStep } from '../analysis/testing/builders.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { decideGate, GATE_EXIT, stepSizePerSec } from '../harness/gate/decide.ts';
+import { renderJunit, xmlEscape } from '../harness/gate/junit.ts';
+import { renderGateSummary } from '../harness/gate/summary.ts';
+import { parseTolerance } from '../harness/cli/gate-commands.ts';
+import { baselineOf } from '../harness/gate/baseline.ts';
+
+/** Steps 100..600 holding up to `kneePerSec`, then flat at `flatPerSec`. */
+function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): RunResult {
+  const steps: FakeStep[] = [];
+  for (let r = 100; r <= top; r += 100) steps.push({ ratePerSec: r, okPerSec: r <= kneePerSec ? r : flatPerSec });
+  return fakeRun({ steps, holdS: 12, rampS: 1, settleS: 2 });
+}
+
+const BASE = kneeRun(400);
+
+describe('decideGate', () => {
+  it.each<[string, RunResult, keyof typeof GATE_EXIT]>([
+    ['the same capacity', kneeRun(400), 'pass'],
+    ['a higher capacity', kneeRun(500), 'pass'],
+    ['one step lower', kneeRun(300), 'regression'],
+    ['two steps lower', kneeRun(200), 'regression'],
+    ['interrupted', { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }, 'invalid'],
+    ['generator-bound (run flag)', { ...kneeRun(300), generatorBound: true }, 'invalid'],
+    ['generator-bound (stop reason)', { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] }, 'invalid'],
+    ['generator-bound (a deciding step)', { ...kneeRun(300), steps: kneeRun(300).steps.map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)) }, 'invalid'],
+    ['contaminated (run flag)', { ...kneeRun(300), contaminated: true }, 'invalid'],
+    ['contaminated (a deciding step)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, contaminated: true } : s)) }, 'invalid'],
+    ['ended early', { ...kneeRun(400), stopReason: 'error' }, 'invalid'],
+    ['a plan whose top rate stops short of the baseline', fakeRun({ steps: followingSteps(2), holdS: 12, rampS: 1, settleS: 2 }), 'invalid'],
+  ])('%s', (_name, run, status) => {
+    const d = decideGate(run, BASE, 0.05);
+    expect(d.status).toBe(status);
+    expect(d.exitCode).toBe(GATE_EXIT[status]);
+    expect(d.headline.length).toBeGreaterThan(10);
+  });
+
+  it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
+    const fine = fakeRun({ steps: [100, 200, 300, 350, 400, 450].map((r) => ({ ratePerSec: r, okPerSec: r <= 350 ? r : 360 })), holdS: 12, rampS: 1, settleS: 2 });
+    expect(stepSizePerSec(BASE)).toBe(100);
+    expect(decideGate(fine, BASE, 0.05).status).toBe('pass');
+    expect(decideGate(kneeRun(300), BASE, 0.3).status).toBe('pass');
+    expect(decideGate(kneeRun(300), BASE, 0.2).status).toBe('regression');
+  });
+
+  it('a baseline without capacity cannot be gated against', () => {
+    const noCap = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 10 }, { ratePerSec: 200, okPerSec: 10 }] });
+    expect(decideGate(kneeRun(400), noCap, 0.05).status).toBe('invalid');
+  });
+
+  it('warns when settings differ from the baseline', () => {
+    const other = { ...kneeRun(400), engine: 'k6', rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 } };
+    const d = decideGate(other, BASE, 0.05);
+    expect(d.warnings.join('\n')).toMatch(/engine differs: native vs k6/);
+    expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
+  });
+});
+
+describe('gate outputs', () => {
+  const hostile = { ...kneeRun(300), runId: 'r"<x>&' };
+  const d = decideGate(hostile, BASE, 0.05);
+
+  it('JUnit XML with a failure on regression, escaped', () => {
+    const xml = renderJunit(d, hostile.runId);
+    expect(xml).toContain('failures="1" errors="0"');
+    expect(xml).toContain('<failure message="capacity regressed');
+    expect(xml).toContain('plateau gate r&quot;&lt;x&gt;&amp;');
+    expect(xmlEscape('a\u0001<')).toBe('a&lt;');
+  });
+
+  it('JUnit XML with an error when the run cannot be judged', () => {
+    const xml = renderJunit(decideGate({ ...kneeRun(400), interrupted: true }, BASE, 0.05), 'x');
+    expect(xml).toContain('errors="1"');
+    expect(xml).toContain('type="cannot-judge"');
+  });
+
+  it('a Markdown summary with both capacities', () => {
+    const md = renderGateSummary(d, hostile, BASE, null);
+    expect(md).toMatch(/^## plateau gate: ❌ REGRESSION/);
+    expect(md).toContain('| Capacity | 400.0 req/s | 300.0 req/s |');
+    expect(md).toContain('r&quot;&lt;x&gt;&amp;');
+  });
+
+  it.each([['5%', 0.05], ['0.05', 0.05], ['12.5%', 0.125]])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
+  it('refuses a nonsense tolerance', () => expect(() => parseTolerance('lots')).toThrow(/--tolerance lots/));
+});
+
+describe('plateau gate (CLI exit codes)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-gate-'));
+  const write = (name: string, run: RunResult) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(run)); return f; };
+  const bin = path.resolve('bin/plateau.js');
+  const baselineFile = path.join(dir, 'baseline.json');
+  fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
+
+  it.each<[string, RunResult, number]>([
+    ['pass', kneeRun(400), 0],
+    ['regression', kneeRun(300), 1],
+    ['interrupted', { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }, 2],
+    ['generator-bound', { ...kneeRun(300), generatorBound: true }, 2],
+    ['contaminated', { ...kneeRun(300), contaminated: true }, 2],
+  ])('%s exits %i and writes JUnit and the step summary', (name, run, code) => {
+    const summaryFile = path.join(dir, `step-summary-${name}.md`);
+    const junit = path.join(dir, `junit-${name}.xml`);
+    const r = spawnSync('node', [bin, 'gate', write(`${name}.json`, run), '--baseline', baselineFile, '--tolerance', '5%', '--junit', junit, '--monthly-cost', '730'], {
+      env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile }, encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(code);
+    expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
+    expect(fs.readFileSync(summaryFile, 'utf8')).toContain('## plateau gate');
+    if (code !== 2) expect(r.stdout).toMatch(/fixed price/);
+  });
+
+  it('baseline save refuses an interrupted run (exit 2) and writes one for a good run', () => {
+    const bad = spawnSync('node', [bin, 'baseline', 'save', write('bad.json', { ...kneeRun(400), interrupted: true }), '--out', path.join(dir, 'b2.json')], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/cannot be a baseline/);
+    execFileSync('node', [bin, 'baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * report.html: golden text against a fixed RunResult, real charts (vega -> SVG), hostile strings
+ * escaped, and the page opened in headless Chromium with a screenshot that must show the charts.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../analysis/types.ts';
+import { chartsOf, renderCharts, type RenderedChart } from '../reports/charts/index.ts';
+import { renumberIds } from '../reports/charts/render.ts';
+import { esc } from '../reports/html-escape.ts';
+import { renderHtml, renderHtmlFiles } from '../reports/html.ts';
+import { fileRenderers } from '../reports/index.ts';
+import { renderMarkdown } from '../reports/markdown.ts';
+import { modelsSection } from '../reports/models-markdown.ts';
+
+const RUN = JSON.parse(fs.readFileSync(new URL('./golden/fixed-run.json', import.meta.url), 'utf8')) as RunResult;
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/** Where the screenshot is kept for a person to look at. */
+const SCREENSHOT = path.join(os.tmpdir(), 'plateau-report-html.png');
+
+/** Placeholder charts: the page's text is golden without vega's exact SVG bytes. */
+const FAKE_CHARTS: RenderedChart[] = chartsOf(RUN).map(({ spec: _spec, ...c }) => ({ ...c, svg: `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${c.name}"></svg>` }));
+
+/** Tags a page must never contain when its strings are escaped. */
+const INJECTED = [/<script/i, /<img/i, /<b>/i, /<i>/i, /<\/textarea/i, /<[^>]*\son[a-z]+\s*=/i, /javascript:/i];
+
+describe('report.html text', () => {
+  it('matches the golden page (charts as placeholders)', async () => {
+    await expect(renderHtml(RUN, FAKE_CHARTS)).toMatchFileSnapshot('./golden/report.html');
+  });
+
+  it('the models section of report.md matches the golden file and sits in report.md', async () => {
+    const section = modelsSection(RUN).join('\n');
+    await expect(`${section}\n`).toMatchFileSnapshot('./golden/models-section.md');
+    expect(renderMarkdown(RUN)).toContain(section);
+  });
+
+  it('chart specs match the golden file (what is drawn, independent of vega\'s SVG bytes)', async () => {
+    const specs = Object.fromEntries(chartsOf(RUN).map((c) => [c.name, c.spec]));
+    await expect(`${JSON.stringify(specs, null, 1)}\n`).toMatchFileSnapshot('./golden/chart-specs.json');
+  });
+
+  it('escapes markup in error samples, target, run id, gauge names and environment values', () => {
+    const html = renderHtml(RUN, FAKE_CHARTS);
+    for (const bad of INJECTED) expect(html).not.toMatch(bad);
+    expect(html).toContain(esc(RUN.steps[4].errorSamples![0]));
+    expect(html).toContain('plateau run golden-&lt;i&gt;run&lt;/i&gt;');
+    expect(html).toContain('http://127.0.0.1:8080/&lt;b&gt;orders&lt;/b&gt;');
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+  });
+
+  it('esc covers the five HTML-significant characters and control characters', () => {
+    expect(esc(`<a href="x" title='y'>&\u0007`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp; ');
+  });
+});
+
+describe('charts', () => {
+  it('renders every chart to a self-contained SVG, hostile text escaped by vega', async () => {
+    const files = await renderHtmlFiles(RUN);
+    expect(files.map((f) => f.file)).toEqual(['report.html', 'chart-throughput.svg', 'chart-latency.svg', 'chart-delivery.svg', 'chart-timeseries.svg', 'chart-usl.svg']);
+    for (const f of files) {
+      for (const bad of INJECTED) expect(f.content, f.file).not.toMatch(bad);
+      expect(f.content, 'no external resource').not.toMatch(/(src|href)="(https?:)?\/\//);
+    }
+    const html = files[0].content;
+    expect((html.match(/<svg /g) ?? []).length).toBe(5);
+    expect(html).toContain('pool active &lt;b&gt;');
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('renders identically twice (ids renumbered per chart, not from vega\'s global counter)', async () => {
+    const a = await renderCharts(chartsOf(RUN).slice(0, 1));
+    const b = await renderCharts(chartsOf(RUN).slice(0, 1));
+    expect(a[0].svg).toBe(b[0].svg);
+    expect(renumberIds('<g id="clip7"><use href="#clip7"/><p clip-path="url(#clip7)"/></g>', 'c')).toBe('<g id="c-1"><use href="#c-1"/><p clip-path="url(#c-1)"/></g>');
+  });
+
+  it('leaves out what has no data: no USL chart without a fit, no time series without series', () => {
+    const bare: RunResult = { ...RUN, series: [], models: { ...RUN.models!, usl: null } };
+    expect(chartsOf(bare).map((c) => c.name)).toEqual(['throughput', 'latency', 'delivery']);
+    expect(fileRenderers.map((r) => r.name)).toEqual(['html']);
+  });
+});
+
+/** Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into its pixel rows. */
+function decodePng(buf: Buffer): { width: number; height: number; channels: number; pixels: Buffer } {
+  let pos = 8;
+  let width = 0, height = 0, channels = 0;
+  const idat: Buffer[] = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos), type = buf.toString('latin1', pos + 4, pos + 8), data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') { width = data.readUInt32BE(0); height = data.readUInt32BE(4); channels = data[9] === 6 ? 4 : 3; expect(data[8]).toBe(8); }
+    if (type === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; x++) {
+      const cur = raw[y * (stride + 1) + 1 + x];
+      const a = x >= channels ? pixels[y * stride + x - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter];
+      pixels[y * stride + x] = (cur + pred) & 0xff;
+    }
+  }
+  return { width, height, channels, pixels };
+}
+
+describe('report.html in headless Chromium', () => {
+  it.skipIf(!fs.existsSync(CHROMIUM))('shows the charts: a large screenshot with many colours, chart colours among them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-html-'));
+    for (const f of await renderHtmlFiles(RUN)) fs.writeFileSync(path.join(dir, f.file), f.content);
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-chromium-'));
+    execFileSync(CHROMIUM, [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, `--screenshot=${SCREENSHOT}`, '--window-size=1200,2400',
+      `file://${path.join(dir, 'report.html')}`,
+    ], { stdio: 'ignore', timeout: 60_000 });
+    const png = fs.readFileSync(SCREENSHOT);
+    expect(png.length).toBeGreaterThan(50_000);
+    const { width, height, channels, pixels } = decodePng(png);
+    expect([width, height]).toEqual([1200, 2400]);
+    const colours = new Set<number>();
+    let achievedBlue = 0;
+    for (let i = 0; i < pixels.length; i += channels) {
+      const rgb = (pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2];
+      colours.add(rgb);
+      if (rgb === 0x0072b2) achievedBlue++;
+    }
+    expect(colours.size).toBeGreaterThan(200);
+    expect(achievedBlue).toBeGreaterThan(100);
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+});
