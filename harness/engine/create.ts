@@ -1,0 +1,42 @@
+/**
+ * Chooses the native engine's shape: worker threads (one execution segment each) when more than
+ * one is asked for or the machine has the cores; the same thread otherwise.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { PlateauConfig } from '../config/schema.ts';
+import type { Plan } from '../plan.ts';
+import { InThreadEngine, type LoadEngine } from './load-engine.ts';
+import { VuPool } from './vu-pool.ts';
+import { WorkerEngine } from './workers.ts';
+import type { PreparedRequest, Outcome } from './http.ts';
+
+/** 'auto' = one worker per core the machine offers (os.availableParallelism). */
+export function workerCount(setting: PlateauConfig['workers']): number {
+  return setting === 'auto' ? Math.max(1, os.availableParallelism()) : setting;
+}
+
+export async function createLoadEngine(o: {
+  config: PlateauConfig;
+  plan: Plan;
+  runId: string;
+  build: (seq: number) => PreparedRequest;
+  check: (o: Outcome) => string | null;
+  env: NodeJS.ProcessEnv;
+}): Promise<LoadEngine> {
+  const { config, plan } = o;
+  const origin = new URL(config.target.url).origin;
+  const count = workerCount(config.workers);
+  if (count <= 1) {
+    return new InThreadEngine(new VuPool(origin, { timeoutMs: config.http.timeoutMs }, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
+  }
+  return WorkerEngine.create(count, {
+    origin,
+    targetUrl: config.target.url,
+    timeoutMs: config.http.timeoutMs,
+    preAllocatedVUs: plan.vus.preAllocatedVUs,
+    maxVUs: plan.vus.maxVUs,
+    scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
+    runId: o.runId,
+  }, o.env);
+}

@@ -1,0 +1,41 @@
+/**
+ * One engine worker: its own VUs, its own undici clients, its own stripe of the global arrival
+ * sequence. Buckets go to the main thread once a second; nothing per request crosses threads.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { VuPool } from './vu-pool.ts';
+import { startNative, type EngineRun } from './native.ts';
+import { Schedule } from './schedule.ts';
+import { subscribeChannels } from './channels.ts';
+import { scenarioRequests } from '../scenario/requests.ts';
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const post = (m: FromWorker) => port.postMessage(m);
+const share = (total: number) => Math.max(1, Math.ceil(total / init.count));
+
+const unsubscribe = subscribeChannels();
+const pool = new VuPool(init.origin, { timeoutMs: init.timeoutMs }, share(init.preAllocatedVUs), share(init.maxVUs));
+const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
+let current: EngineRun | null = null;
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'run') {
+    current = startNative({
+      schedule: new Schedule(m.segments), phase: m.phase, source: `native/${init.index}`, pool, build, check,
+      seqOffset: m.seqOffset, t0Ms: m.t0EpochMs - performance.timeOrigin, offsetS: m.offsetS, gracefulStopMs: m.gracefulStopMs,
+      stripe: { index: init.index, count: init.count },
+      sink: (record) => post({ type: 'bucket', record }),
+    });
+    current.done.then((d) => { current = null; post({ type: 'done', ...d }); }, (e: Error) => post({ type: 'error', message: e.message }));
+  } else if (m.type === 'stop') {
+    current?.stop(m.graceMs);
+  } else if (m.type === 'maxVUs') {
+    pool.max = share(m.maxVUs);
+  } else if (m.type === 'close') {
+    void pool.close().then(() => { unsubscribe(); post({ type: 'closed' }); port.close(); });
+  }
+});
+post({ type: 'ready' });

@@ -1,0 +1,29 @@
+/** Messages between the main thread and engine workers (structured-clone safe). */
+import type { BucketRecord } from '../../analysis/types.ts';
+import type { Segment } from './schedule.ts';
+
+export interface WorkerInit {
+  index: number;
+  count: number;
+  origin: string;
+  targetUrl: string;
+  timeoutMs: number;
+  preAllocatedVUs: number;
+  maxVUs: number;
+  /** Absolute path of the scenario module; null for the default GET on the target. */
+  scenarioPath: string | null;
+  runId: string;
+}
+
+export type ToWorker =
+  | { type: 'run'; segments: Segment[]; phase: string; seqOffset: number; t0EpochMs: number; offsetS: number; gracefulStopMs: number }
+  | { type: 'stop'; graceMs: number }
+  | { type: 'maxVUs'; maxVUs: number }
+  | { type: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'bucket'; record: BucketRecord }
+  | { type: 'done'; dispatched: number; lastSeq: number }
+  | { type: 'closed' }
+  | { type: 'error'; message: string };

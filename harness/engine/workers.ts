@@ -1,0 +1,91 @@
+/**
+ * The native engine on worker threads: each worker runs an execution segment (a stripe of the
+ * global arrival sequence) with its own VUs; their one-second buckets arrive here and go to the
+ * sink as they are (the analysis merges sources exactly). The main thread keeps only the
+ * pipeline's work: judging, probes, the store.
+ */
+import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { EngineRun } from './native.ts';
+import type { LegOptions, LoadEngine } from './load-engine.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+
+interface Slot {
+  worker: Worker;
+  onMessage: ((m: FromWorker) => void) | null;
+}
+
+export class WorkerEngine implements LoadEngine {
+  readonly name: string;
+  readonly instances: number;
+  private max: number;
+
+  private constructor(private readonly slots: Slot[], maxVUs: number) {
+    this.name = `native (${slots.length} worker threads)`;
+    this.instances = slots.length;
+    this.max = maxVUs;
+  }
+
+  /** `env` becomes the workers' process.env (secrets stay in memory, as in the main thread). */
+  static async create(count: number, init: Omit<WorkerInit, 'index' | 'count'>, env: NodeJS.ProcessEnv): Promise<WorkerEngine> {
+    const slots = await Promise.all(Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)));
+    return new WorkerEngine(slots, init.maxVUs);
+  }
+
+  get maxVUs(): number { return this.max; }
+  set maxVUs(n: number) {
+    this.max = n;
+    this.broadcast({ type: 'maxVUs', maxVUs: n });
+  }
+
+  start(o: LegOptions): EngineRun {
+    const t0Ms = o.t0Ms ?? performance.now();
+    const offsetS = o.offsetS ?? 0;
+    const results = this.slots.map((slot) => new Promise<{ dispatched: number; lastSeq: number }>((resolve, reject) => {
+      slot.onMessage = (m) => {
+        if (m.type === 'bucket') o.sink(m.record);
+        else if (m.type === 'done') { slot.onMessage = null; resolve(m); }
+        else if (m.type === 'error') reject(new Error(m.message));
+      };
+    }));
+    this.broadcast({ type: 'run', segments: o.segments, phase: o.phase, seqOffset: o.seqOffset, t0EpochMs: performance.timeOrigin + t0Ms, offsetS, gracefulStopMs: o.gracefulStopMs });
+    const done = Promise.all(results).then((rs) => ({ dispatched: rs.reduce((a, r) => a + r.dispatched, 0), lastSeq: Math.max(...rs.map((r) => r.lastSeq)) }));
+    return {
+      stop: (graceMs) => this.broadcast({ type: 'stop', graceMs }),
+      done,
+      elapsedS: () => (performance.now() - t0Ms) / 1000 - offsetS,
+    };
+  }
+
+  private broadcast(m: ToWorker): void {
+    for (const s of this.slots) s.worker.postMessage(m);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
+      s.onMessage = (m) => { if (m.type === 'closed') { clearTimeout(timer); resolve(); } };
+      s.worker.once('exit', () => { clearTimeout(timer); resolve(); });
+      s.worker.postMessage({ type: 'close' } satisfies ToWorker);
+    })));
+  }
+}
+
+function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(ENTRY, { workerData: init, env: { ...env } });
+    const slot: Slot = { worker, onMessage: null };
+    let started = false;
+    worker.on('error', (err) => {
+      if (!started) reject(new PlateauError(`engine worker ${init.index} failed to start: ${err.message}`, 'check the scenario module loads on its own (npx tsx <scenario>)', 'worker-start', EXIT.stage));
+      else slot.onMessage?.({ type: 'error', message: `engine worker ${init.index} crashed: ${err.message}` });
+    });
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') { started = true; resolve(slot); }
+      else slot.onMessage?.(m);
+    });
+  });
+}
