@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../../analysis/types.ts';
+import { mergeRecords } from '../../analysis/buckets.ts';
+import { decodeHistogram } from '../../analysis/histogram.ts';
+import { tinyServer } from '../../test/helpers/tiny-server.ts';
+import { WorkerEngine } from './workers.ts';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => { while (closers.length) await closers.pop()!(); });
+
+describe('native engine on worker threads', () => {
+  it('stripes the global arrival sequence: every seq exactly once, buckets merge to the whole', async () => {
+    const seen: number[] = [];
+    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); res.end('ok'); });
+    closers.push(srv.close);
+    const engine = await WorkerEngine.create(2, {
+      origin: srv.url, targetUrl: `${srv.url}/`, timeoutMs: 5000, preAllocatedVUs: 10, maxVUs: 40,
+      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'workers-test',
+    }, process.env);
+    closers.push(() => engine.close());
+    const records: BucketRecord[] = [];
+    const run = engine.start({
+      segments: [{ durationS: 1, fromPerSec: 0, toPerSec: 300 }, { durationS: 2, fromPerSec: 300, toPerSec: 300 }],
+      phase: 'steps', seqOffset: 1000, gracefulStopMs: 2000, sink: (r) => records.push(r),
+    });
+    const done = await run.done;
+    expect(done.dispatched).toBe(750);
+    expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
+    const sorted = [...seen].sort((a, b) => a - b);
+    expect(sorted).toEqual(Array.from({ length: 750 }, (_, i) => 1001 + i));
+    const merged = mergeRecords(records);
+    expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(750);
+    const total = merged.map((r) => decodeHistogram(r.hist.duration, 64)).reduce((a, h) => { a.add(h); return a; });
+    expect(total.totalCount).toBe(750);
+    expect(done.lastSeq).toBeGreaterThanOrEqual(1750);
+  });
+
+  it('a raised maxVUs reaches every worker', async () => {
+    const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
+    closers.push(srv.close);
+    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, timeoutMs: 5000, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
+    closers.push(() => engine.close());
+    const count = async () => {
+      const records: BucketRecord[] = [];
+      await engine.start({ segments: [{ durationS: 1, fromPerSec: 100, toPerSec: 100 }], phase: 'steps', seqOffset: 0, gracefulStopMs: 1000, sink: (r) => records.push(r) }).done;
+      return records.reduce((a, r) => a + r.dropped, 0);
+    };
+    const droppedSmall = await count();
+    engine.maxVUs = 40;
+    const droppedLarge = await count();
+    expect(droppedSmall).toBeGreaterThan(50);
+    expect(droppedLarge).toBe(0);
+  });
+});
