@@ -1,0 +1,101 @@
+/** The k6 commands: `plateau k6-script`, `plateau import k6 <file>`, and `plateau report --merge`. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { loadConfig } from '../config/load.ts';
+import { buildPlan } from '../plan.ts';
+import { loadScenario } from '../scenario/load.ts';
+import { defaultScenario } from '../scenario/default.ts';
+import { newRunId } from '../environment.ts';
+import { writeReports } from '../report.ts';
+import { renderPlateauTable } from '../../reports/table.ts';
+import { EXIT, PlateauError } from '../errors.ts';
+import { writeK6Script, k6Args } from '../k6/engine.ts';
+import { planShare } from '../k6/segment.ts';
+import { importK6 } from '../k6/import.ts';
+import { mergeRuns } from '../k6/merge.ts';
+import { loadOptions, overridesOf } from './options.ts';
+
+type Args = Record<string, unknown>;
+const num = (a: Args, k: string) => (a[k] === undefined ? undefined : Number(a[k]));
+
+/** `plateau k6-script --out-file plateau-k6.js [run flags]`: the bundle k6 would run, for reading or running by hand. */
+export async function k6ScriptCommand(a: Args): Promise<number> {
+  const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
+  const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
+  const runId = config.output.runId ?? newRunId();
+  const file = path.resolve(a['out-file'] as string);
+  const dir = fs.mkdtempSync(path.join(path.dirname(file), '.plateau-k6-'));
+  try {
+    const plan = planShare(buildPlan(config, null), undefined);
+    const written = await writeK6Script({ config, plan, scenario, runId, dir, seqOffset: 0 });
+    fs.renameSync(written, file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const out = path.relative(process.cwd(), file);
+  process.stdout.write(`wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n(secrets such as ${(scenario.secrets ?? ['THE_KEY']).join(', ')} are read from the environment by k6)\n`);
+  return EXIT.ok;
+}
+
+export function k6ScriptOptions<T>(y: Argv<T>) {
+  return loadOptions(y).option('out-file', { type: 'string', default: 'plateau-k6.js', describe: 'where to write the k6 script' });
+}
+
+export function importOptions<T>(y: Argv<T>) {
+  return y
+    .positional('tool', { choices: ['k6'] as const, demandOption: true, describe: 'the tool whose output to import' })
+    .positional('file', { type: 'string', demandOption: true, describe: 'k6 --out json or csv file (.gz accepted)' })
+    .option('start-rate', { type: 'number', describe: 'first step, req/s (with the other step flags; else derived from the data)' })
+    .option('step-rate', { type: 'number', describe: 'rate added per step, req/s' })
+    .option('max-rate', { type: 'number', describe: 'last step, req/s' })
+    .option('ramp', { type: 'number', describe: 'seconds of ramp before each hold' })
+    .option('hold', { type: 'number', describe: 'seconds each step holds its rate' })
+    .option('settle', { type: 'number', describe: 'seconds at the start of each hold left out of judging' })
+    .option('t0', { type: 'string', describe: 'scenario start (ISO time or epoch ms); default: first vus point - 1 s' })
+    .option('scenario', { type: 'string', array: true, describe: 'k6 scenario name(s) to keep (default: all)' })
+    .option('target', { type: 'string', describe: 'what was loaded, shown in the report' })
+    .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
+    .option('out', { type: 'string', default: 'runs', describe: 'directory of run stores' });
+}
+
+function t0Of(text: unknown): number | undefined {
+  if (text === undefined) return undefined;
+  const s = String(text);
+  const ms = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Date.parse(s);
+  if (Number.isNaN(ms)) throw new PlateauError(`--t0 ${s} is neither an ISO time nor epoch ms`, 'e.g. --t0 2026-11-29T16:52:40.712Z or --t0 1795971160712', 'usage', EXIT.usage);
+  return ms;
+}
+
+export async function importCommand(a: Args): Promise<number> {
+  const r = await importK6({
+    file: a.file as string, outDir: a.out as string, runId: a['run-id'] as string | undefined,
+    steps: { startPerSec: num(a, 'start-rate'), stepPerSec: num(a, 'step-rate'), maxPerSec: num(a, 'max-rate'), rampS: num(a, 'ramp'), holdS: num(a, 'hold'), settleS: num(a, 'settle') },
+    t0Ms: t0Of(a.t0), scenarios: a.scenario as string[] | undefined, target: a.target as string | undefined,
+  });
+  process.stdout.write(`${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`);
+  return EXIT.ok;
+}
+
+export function reportOptions<T>(y: Argv<T>) {
+  return y
+    .positional('run-dir', { type: 'string', describe: 'the run to rebuild' })
+    .option('merge', { type: 'string', array: true, describe: 'merge these runs (loaded at the same time) into one run and report' })
+    .option('out', { type: 'string', default: 'runs', describe: 'with --merge: directory of run stores for the merged run' })
+    .option('run-id', { type: 'string', describe: 'with --merge: name of the merged run' });
+}
+
+/** `plateau report <dir>` as before, or `plateau report --merge a b ... --out dir`. */
+export async function reportOrMergeCommand(a: Args): Promise<number> {
+  const merge = a.merge as string[] | undefined;
+  if (!merge?.length) {
+    if (!a['run-dir']) throw new PlateauError('name a run directory, or --merge several', 'plateau report runs/latest, or plateau report --merge runs/a runs/b --out runs', 'usage', EXIT.usage);
+    const result = await writeReports(path.resolve(a['run-dir'] as string));
+    process.stdout.write(renderPlateauTable(result) + '\n');
+    return EXIT.ok;
+  }
+  const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
+  const r = await mergeRuns({ dirs, outDir: a.out as string, runId: a['run-id'] as string | undefined });
+  process.stdout.write(`${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`);
+  return EXIT.ok;
+}

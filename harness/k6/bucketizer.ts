@@ -1,0 +1,191 @@
+/**
+ * k6 samples -> one-second BucketRecords, streaming, in O(seconds) memory.
+ *
+ * Time zero: the plan's t = 0 is the start of k6's scenario. k6 writes `vus`/`vus_max` once a
+ * second from the start of the test (a 1 s ticker), so t0 = first `vus` point - 1000 ms (within
+ * ~10 ms on the fixtures). Without `vus` points t0 falls back to the earliest iteration start
+ * (time - iteration_duration) seen in the first seconds; an explicit t0 overrides both.
+ *
+ * Order: k6 writes samples nearly, not exactly, in time order, and an iteration's start is known
+ * only when it ends. A second stays open until the newest sample is `lateS` past its end; a
+ * sample for a second already closed is counted in the oldest open one (and in stats.late), so
+ * counts stay exact and only its second shifts.
+ *
+ * Which samples: those of the selected scenarios (all by default); setup/teardown samples
+ * (group ::setup / ::teardown) never count; vus/vus_max (no scenario tag) always do.
+ */
+import type { BucketRecord, Phase } from '../../analysis/types.ts';
+import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
+import { OpenBucket } from './open-bucket.ts';
+import type { K6Point } from './point.ts';
+
+/** Custom counter the generated script adds when the scenario's check rejects a 2xx/3xx response. */
+export const CHECK_FAILED_METRIC = 'plateau_check_failed';
+
+const PHASE_OF: Record<string, Phase> = {
+  http_req_duration: 'duration', http_req_blocked: 'blocked', http_req_connecting: 'connecting',
+  http_req_sending: 'sending', http_req_waiting: 'waiting', http_req_receiving: 'receiving',
+};
+
+/** Without `vus` points, how much data (ms of sample time) to see before settling t0. */
+const T0_FALLBACK_SPAN_MS = 3000;
+
+export interface BucketizerOptions {
+  source: string;
+  phase: string;
+  /** Seconds a bucket stays open after the newest sample passed its end. */
+  lateS: number;
+  /** Epoch ms of t = 0; derived from the data when absent. */
+  t0Ms?: number;
+  /** Scenario names to keep; all when absent. */
+  scenarios?: readonly string[];
+  sink(r: BucketRecord): void;
+}
+
+export interface IngestStats {
+  points: number;
+  byMetric: Record<string, number>;
+  /** Samples outside the selected scenarios, or of setup/teardown. */
+  skipped: number;
+  /** Samples that arrived after their second had closed (counted in a later second). */
+  late: number;
+  /** Samples stamped before t0 (counted in second 0). */
+  beforeT0: number;
+  checksFailed: number;
+  t0Ms: number | null;
+  t0From: 'option' | 'vus' | 'first-iteration' | null;
+  firstMs: number | null;
+  lastMs: number | null;
+  buckets: number;
+}
+
+export class Bucketizer {
+  readonly stats: IngestStats = { points: 0, byMetric: {}, skipped: 0, late: 0, beforeT0: 0, checksFailed: 0, t0Ms: null, t0From: null, firstMs: null, lastMs: null, buckets: 0 };
+  private t0Ms: number | null;
+  private held: K6Point[] = [];
+  /** open[i] is second firstOpenS + i. */
+  private open: OpenBucket[] = [];
+  private firstOpenS = 0;
+  private spare: OpenBucket[] = [];
+  private maxMs = -Infinity;
+  private readonly vus = { active: 0, allocated: 0 };
+  private readonly scenarios: Set<string> | null;
+
+  constructor(private readonly o: BucketizerOptions) {
+    this.t0Ms = o.t0Ms ?? null;
+    if (this.t0Ms !== null) { this.stats.t0Ms = this.t0Ms; this.stats.t0From = 'option'; }
+    this.scenarios = o.scenarios?.length ? new Set(o.scenarios) : null;
+  }
+
+  /** Seconds since t0 of the newest sample (0 before t0 is known). */
+  get elapsedS(): number {
+    return this.t0Ms === null || this.maxMs === -Infinity ? 0 : (this.maxMs - this.t0Ms) / 1000;
+  }
+
+  push(p: K6Point): void {
+    const s = this.stats;
+    s.points++;
+    s.byMetric[p.metric] = (s.byMetric[p.metric] ?? 0) + 1;
+    if (s.firstMs === null || p.timeMs < s.firstMs) s.firstMs = p.timeMs;
+    if (s.lastMs === null || p.timeMs > s.lastMs) s.lastMs = p.timeMs;
+    if (this.t0Ms === null) { this.hold(p); return; }
+    this.add(p);
+  }
+
+  /** Flushes every open second (the stream ended). */
+  end(): void {
+    if (this.t0Ms === null) this.settleT0(this.fallbackT0());
+    this.closeBefore(Infinity);
+  }
+
+  private hold(p: K6Point): void {
+    this.held.push(p);
+    if (p.metric === 'vus') { this.settleT0(p.timeMs - 1000, 'vus'); return; }
+    if (this.stats.lastMs! - this.stats.firstMs! > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
+  }
+
+  private fallbackT0(): number {
+    let t0 = this.stats.firstMs ?? 0;
+    for (const p of this.held) if (p.metric === 'iteration_duration' && this.selected(p)) t0 = Math.min(t0, p.timeMs - p.value);
+    return t0;
+  }
+
+  private settleT0(t0Ms: number, from: IngestStats['t0From'] = 'first-iteration'): void {
+    this.t0Ms = t0Ms;
+    this.stats.t0Ms = t0Ms;
+    this.stats.t0From = from;
+    const held = this.held;
+    this.held = [];
+    for (const p of held) this.add(p);
+  }
+
+  private selected(p: K6Point): boolean {
+    const g = p.tags.group;
+    if (g !== undefined && (g.startsWith('::setup') || g.startsWith('::teardown'))) return false;
+    return this.scenarios === null || p.metric === 'vus' || p.metric === 'vus_max' || (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario));
+  }
+
+  private add(p: K6Point): void {
+    if (!this.selected(p)) { this.stats.skipped++; return; }
+    if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;
+    const phase = PHASE_OF[p.metric];
+    if (phase !== undefined) {
+      if (isOk(p.tags)) this.at(p.timeMs).record(phase, p.value);
+    } else {
+      this.count(p);
+    }
+    this.closeBefore(Math.floor((this.maxMs - this.t0Ms!) / 1000) - this.o.lateS);
+  }
+
+  private count(p: K6Point): void {
+    switch (p.metric) {
+      case 'http_reqs': {
+        const b = this.at(p.timeMs);
+        b.completed += p.value;
+        if (isOk(p.tags)) { b.ok += p.value; return; }
+        const kind = errorKindOf(p.tags);
+        b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags));
+        return;
+      }
+      case 'iteration_duration': this.at(p.timeMs - p.value).started++; return;
+      case 'dropped_iterations': this.at(p.timeMs).dropped += p.value; return;
+      case 'data_sent': this.at(p.timeMs).bytesOut += p.value; return;
+      case 'data_received': this.at(p.timeMs).bytesIn += p.value; return;
+      case 'vus': { const b = this.at(p.timeMs); b.vusActiveMax = Math.max(b.vusActiveMax, p.value); this.vus.active = p.value; return; }
+      case 'vus_max': { const b = this.at(p.timeMs); b.vusAllocated = p.value; this.vus.allocated = p.value; return; }
+      case 'checks':
+        if (p.value === 0) { this.stats.checksFailed++; this.at(p.timeMs).note(`check failed: ${p.tags.check ?? '?'}`); }
+        return;
+      case CHECK_FAILED_METRIC: {
+        const b = this.at(p.timeMs);
+        if (b.ok > 0) { b.ok--; b.fail('check', undefined, `check: ${p.tags.check ?? 'rejected by the scenario'}`); }
+        return;
+      }
+      default:
+    }
+  }
+
+  /** The open bucket of the second holding timeMs (late samples land in the oldest open one). */
+  private at(timeMs: number): OpenBucket {
+    let tS = Math.floor((timeMs - this.t0Ms!) / 1000);
+    if (tS < 0) { this.stats.beforeT0++; tS = 0; }
+    if (tS < this.firstOpenS) { this.stats.late++; tS = this.firstOpenS; }
+    const i = tS - this.firstOpenS;
+    while (this.open.length <= i) this.open.push((this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS + this.open.length));
+    return this.open[i];
+  }
+
+  /** Emits every second before `tS`, silent ones included. */
+  private closeBefore(tS: number): void {
+    while (this.firstOpenS < tS && (this.open.length > 0 || tS !== Infinity)) {
+      const b = this.open.shift() ?? (this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS);
+      const r = b.toRecord(this.o.source, this.o.phase, this.vus);
+      this.vus.active = r.vusActiveMax;
+      this.vus.allocated = r.vusAllocated;
+      this.o.sink(r);
+      this.stats.buckets++;
+      this.firstOpenS++;
+      this.spare.push(b);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The k6 engine: bundles the scenario, starts `k6 run` with `--out json=` (or csv), follows the
+ * output file while k6 writes it and turns it into BucketRecords (same sink, same judging as the
+ * native engine). stop() sends SIGINT, k6's graceful stop; SIGKILL only if it does not exit.
+ * k6 runs in its own process group so a terminal Ctrl-C reaches plateau only, which then stops k6.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { BucketRecord } from '../../analysis/types.ts';
+import type { PlateauConfig } from '../config/schema.ts';
+import type { Plan } from '../plan.ts';
+import type { Scenario } from '../scenario/types.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+import { k6ExitMeaning, requireK6, type K6Binary } from './binary.ts';
+import { bundleK6Script } from './bundle.ts';
+import { ingestLines } from './ingest.ts';
+import { tailLines } from './lines.ts';
+import { K6_SCENARIO, k6Options } from './options.ts';
+
+/** Seconds a bucket waits for samples k6 writes late (its JSON output flushes every 200 ms, CSV every 1 s). */
+const LIVE_LATE_S = 2;
+/** After SIGINT, how long k6 gets beyond the grace time before SIGKILL. */
+const KILL_AFTER_MS = 10_000;
+
+export interface K6RunInput {
+  config: PlateauConfig;
+  /** The whole plan (k6 scales it to the execution segment itself). */
+  plan: Pick<Plan, 'segments' | 'vus'>;
+  scenario: Scenario;
+  runId: string;
+  /** Where script.js, the output file, console.log and summary.json go. */
+  dir: string;
+  phase: string;
+  seqOffset: number;
+  env: NodeJS.ProcessEnv;
+  sink(r: BucketRecord): void;
+  note(line: string): void;
+}
+
+export interface K6Exit { code: number | null; signal: string | null; meaning: string; binary: K6Binary }
+
+export interface K6EngineRun {
+  stop(graceMs: number): void;
+  done: Promise<{ dispatched: number; lastSeq: number; exit: K6Exit }>;
+  elapsedS(): number;
+}
+
+export function k6Args(config: PlateauConfig, files: { script: string; out: string; summary: string }): string[] {
+  const out = config.k6.out.startsWith('csv') ? `csv=${files.out}` : `json=${files.out}`;
+  const seg = config.k6.executionSegment ? ['--execution-segment', config.k6.executionSegment] : [];
+  const seq = config.k6.executionSegmentSequence ? ['--execution-segment-sequence', config.k6.executionSegmentSequence] : [];
+  return ['run', '--no-color', '--quiet', '--out', out, '--summary-export', files.summary, ...seg, ...seq, files.script];
+}
+
+/** Writes the script for this run; returns its path. */
+export async function writeK6Script(o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'>): Promise<string> {
+  const text = await bundleK6Script({
+    scenarioPath: o.config.scenario ?? null,
+    targetUrl: o.config.target.url,
+    options: k6Options(o.plan, o.config.gracefulStopS),
+    runtime: {
+      runId: o.runId, idPrefix: o.scenario.ids?.prefix ?? '', origin: new URL(o.config.target.url).origin, seqOffset: o.seqOffset,
+      timeoutMs: o.config.http.timeoutMs, requestName: o.scenario.name ?? 'request', checkName: `${o.scenario.name ?? 'request'}: check`,
+    },
+  });
+  fs.mkdirSync(o.dir, { recursive: true });
+  const file = path.join(o.dir, 'script.js');
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+export function startK6(o: K6RunInput): K6EngineRun {
+  let child: ChildProcess | null = null;
+  let exited = false;
+  let stopRequested = false;
+  let elapsedS = 0;
+  let started = 0;
+  let killTimer: NodeJS.Timeout | null = null;
+  const killOnExit = () => { if (child && !exited) child.kill('SIGKILL'); };
+
+  const stop = (graceMs: number) => {
+    stopRequested = true;
+    if (!child || exited) return;
+    child.kill('SIGINT');
+    killTimer ??= setTimeout(() => { if (!exited) child?.kill('SIGKILL'); }, graceMs + KILL_AFTER_MS);
+  };
+
+  const run = async () => {
+    const binary = requireK6(o.env);
+    const script = await writeK6Script(o);
+    const ext = o.config.k6.out;
+    const files = { script, out: path.join(o.dir, `out.${ext}`), summary: path.join(o.dir, 'summary.json') };
+    fs.rmSync(files.out, { force: true });
+    const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
+    o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
+    child = spawn(binary.path, k6Args(o.config, files), { env: { ...o.env, K6_CSV_TIME_FORMAT: 'unix_milli' }, stdio: ['ignore', consoleFd, consoleFd], detached: true });
+    process.on('exit', killOnExit);
+    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      child!.on('error', (err) => { exited = true; resolve({ code: null, signal: `spawn error: ${err.message}` }); });
+      child!.on('exit', (code, signal) => { exited = true; resolve({ code, signal }); });
+    });
+    if (stopRequested) stop(0);
+    const ingest = await ingestLines(tailLines(files.out, () => exited), {
+      source: 'k6', phase: o.phase, lateS: LIVE_LATE_S, scenarios: [K6_SCENARIO],
+      sink: (r) => { started += r.started; elapsedS = r.tS + 1; o.sink(r); },
+    }, files.out);
+    const { code, signal } = await exit;
+    if (killTimer) clearTimeout(killTimer);
+    process.off('exit', killOnExit);
+    fs.closeSync(consoleFd);
+    const meaning = k6ExitMeaning(code, signal);
+    o.note(`${meaning}; ${ingest.stats.points} samples read from ${path.basename(files.out)}`);
+    const expected = code === 0 || code === 99 || (stopRequested && (code === 105 || signal !== null));
+    if (!expected && ingest.stats.points === 0) {
+      const tail = fs.readFileSync(path.join(o.dir, 'console.log'), 'utf8').trim().split('\n').slice(-5).join(' | ');
+      throw new PlateauError(`k6 failed before sending load: ${meaning}: ${tail}`, `read ${path.join(o.dir, 'console.log')}; run k6 by hand on ${script} to see the error`, 'k6-failed', EXIT.stage);
+    }
+    return { dispatched: started, lastSeq: o.seqOffset + started, exit: { code, signal, meaning, binary } };
+  };
+
+  return { stop, done: run(), elapsedS: () => elapsedS };
+}

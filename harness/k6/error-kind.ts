@@ -1,0 +1,39 @@
+/**
+ * k6's tags to plateau's verdict on one request. Success is k6's own: `expected_response`
+ * (set by the response callback, 200-399 by default; `http_req_failed` is its 0/1 twin). Without
+ * the tag (callback disabled) a status in 200-399 with no error_code succeeds.
+ * Failures get an ErrorKind from the status, else from k6's error_code
+ * (lib/netext/httpext/error_codes.go: 1050 request timeout, 1211 dial timeout, 1212 refused,
+ * 1201 broken pipe, 1220 reset by peer; 1000 + status for HTTP errors).
+ */
+import type { ErrorKind } from '../../analysis/types.ts';
+import type { K6Tags } from './point.ts';
+
+const TIMEOUT_CODES = new Set(['1050', '1211']);
+const REFUSED_CODES = new Set(['1212']);
+const RESET_CODES = new Set(['1201', '1220']);
+
+export function isOk(tags: K6Tags): boolean {
+  const expected = tags.expected_response;
+  if (expected !== undefined) return expected === 'true';
+  const status = Number(tags.status);
+  return !tags.error_code && status >= 200 && status < 400;
+}
+
+export function errorKindOf(tags: K6Tags): ErrorKind {
+  const status = Number(tags.status);
+  if (status >= 500) return 'http_5xx';
+  if (status >= 400) return 'http_4xx';
+  const code = tags.error_code ?? '';
+  if (TIMEOUT_CODES.has(code)) return 'timeout';
+  if (REFUSED_CODES.has(code)) return 'refused';
+  if (RESET_CODES.has(code)) return 'reset';
+  return 'other';
+}
+
+/** A one-line description for a bucket's samples, e.g. "http_5xx: HTTP 503 (k6 error_code 1503)". */
+export function errorMessageOf(kind: ErrorKind, tags: K6Tags): string {
+  const status = Number(tags.status);
+  const what = tags.error ?? (status > 0 ? `HTTP ${status}` : 'request failed');
+  return `${kind}: ${what}${tags.error_code ? ` (k6 error_code ${tags.error_code})` : ''}`.slice(0, 200);
+}

@@ -1,0 +1,46 @@
+/**
+ * k6 output (JSON lines or CSV, told by the first line) -> BucketRecords through a sink. Used by
+ * `plateau import k6` on a finished file and by the k6 engine on the file k6 is writing.
+ */
+import { PlateauError, EXIT } from '../errors.ts';
+import { Bucketizer, type BucketizerOptions, type IngestStats } from './bucketizer.ts';
+import { CsvRows } from './csv.ts';
+import { parseJsonLine, type LineResult } from './point.ts';
+
+export type K6Format = 'json' | 'csv';
+
+export interface IngestResult {
+  format: K6Format | null;
+  lines: number;
+  /** Lines that were neither a k6 sample nor a definition (reported, not fatal: a torn last line). */
+  badLines: number;
+  stats: IngestStats;
+}
+
+/** Bad lines tolerated before the input is judged not to be k6 output at all. */
+const MAX_BAD_FIRST_LINES = 20;
+
+export async function ingestLines(batches: AsyncIterable<string[]>, o: BucketizerOptions, what = 'the input'): Promise<IngestResult> {
+  const b = new Bucketizer(o);
+  let format: K6Format | null = null;
+  let parse: (line: string) => LineResult = parseJsonLine;
+  let lines = 0;
+  let badLines = 0;
+  for await (const batch of batches) {
+    for (const line of batch) {
+      if (format === null) {
+        if (line.trim() === '') continue;
+        format = line.startsWith('{') ? 'json' : 'csv';
+        if (format === 'csv') { const csv = new CsvRows(); parse = (l) => csv.push(l); }
+      }
+      lines++;
+      const r = parse(line);
+      if (typeof r === 'object') b.push(r);
+      else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
+        throw new PlateauError(`${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`, 'pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz)', 'k6-output-invalid', EXIT.usage);
+      }
+    }
+  }
+  b.end();
+  return { format, lines, badLines, stats: b.stats };
+}

@@ -1,0 +1,103 @@
+/**
+ * k6 output files as batches of lines: plain or gzip (told by the magic bytes, not the name),
+ * read whole (import) or followed while k6 writes them (live run). Memory holds one chunk and one
+ * partial line, never the file.
+ */
+import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { setTimeout as sleep } from 'node:timers/promises';
+import zlib from 'node:zlib';
+import { PlateauError, EXIT } from '../errors.ts';
+
+const CHUNK_BYTES = 1 << 20;
+
+/** Splits text chunks into lines; a line is complete only once its '\n' has arrived. */
+export class LineSplitter {
+  private rest = '';
+
+  push(text: string): string[] {
+    const lines = (this.rest + text).split('\n');
+    this.rest = lines.pop()!;
+    for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
+    return lines;
+  }
+
+  /** The last line, when the file does not end with '\n' (a run that was killed). */
+  end(): string[] {
+    const last = this.rest.endsWith('\r') ? this.rest.slice(0, -1) : this.rest;
+    this.rest = '';
+    return last ? [last] : [];
+  }
+}
+
+function isGzip(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return fs.readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Every line of a finished file, in batches. */
+export async function* readLines(file: string): AsyncGenerator<string[]> {
+  if (!fs.existsSync(file)) {
+    throw new PlateauError(`k6 output ${file} does not exist`, 'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)', 'k6-output-missing', EXIT.usage);
+  }
+  const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
+  const decoder = new StringDecoder('utf8');
+  const split = new LineSplitter();
+  for await (const chunk of stream) {
+    const lines = split.push(decoder.write(chunk as Buffer));
+    if (lines.length) yield lines;
+  }
+  const last = split.push(decoder.end()).concat(split.end());
+  if (last.length) yield last;
+}
+
+/**
+ * Follows a file k6 is writing: polls for new bytes every pollMs until `finished()` is true and
+ * nothing new is left. Only complete lines are yielded while k6 runs.
+ */
+export async function* tailLines(file: string, finished: () => boolean, pollMs = 100): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  const split = new LineSplitter();
+  let gunzip: zlib.Gunzip | null = null;
+  let inflated: Buffer[] = [];
+  let fd: number | null = null;
+  let offset = 0;
+  const buf = Buffer.alloc(CHUNK_BYTES);
+  for (;;) {
+    const done = finished();
+    if (fd === null && fs.existsSync(file)) fd = fs.openSync(file, 'r');
+    let got = 0;
+    if (fd !== null) {
+      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, offset)) > 0; offset += n) {
+        got += n;
+        if (gunzip === null && offset === 0 && n >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+          gunzip = zlib.createGunzip();
+          gunzip.on('data', (c: Buffer) => inflated.push(c));
+          gunzip.on('error', () => undefined);
+        }
+        const bytes = Buffer.from(buf.subarray(0, n));
+        if (gunzip) await new Promise<void>((r) => gunzip!.write(bytes, () => r()));
+        else inflated.push(bytes);
+      }
+    }
+    const chunks = inflated;
+    inflated = [];
+    const lines = chunks.flatMap((c) => split.push(decoder.write(c)));
+    if (lines.length) yield lines;
+    if (done && got === 0) break;
+    if (got === 0) await sleep(pollMs);
+  }
+  if (gunzip) {
+    await new Promise<void>((r) => { gunzip!.once('end', r); gunzip!.once('error', () => r()); gunzip!.end(); });
+    gunzip.resume();
+  }
+  const last = inflated.flatMap((c) => split.push(decoder.write(c))).concat(split.push(decoder.end()), split.end());
+  if (fd !== null) fs.closeSync(fd);
+  if (last.length) yield last;
+}

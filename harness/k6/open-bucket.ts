@@ -1,0 +1,76 @@
+/**
+ * One second of k6 samples being summed: counts and HDR histograms (µs) of successful requests'
+ * phases. Buckets are recycled (histograms reset, not reallocated) since a long import closes one
+ * every second.
+ */
+import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../../analysis/histogram.ts';
+import { PHASES, type BucketRecord, type ErrorKind, type Phase } from '../../analysis/types.ts';
+
+const MAX_SAMPLES = 5;
+/** k6 does not report scheduler lag: every k6 bucket carries the same empty histogram. */
+const EMPTY_LAG = encodeHistogram(newHistogram());
+
+export class OpenBucket {
+  tS = 0;
+  started = 0;
+  dropped = 0;
+  completed = 0;
+  ok = 0;
+  errors: Partial<Record<ErrorKind, number>> = {};
+  statuses: Record<string, number> = {};
+  samples: string[] = [];
+  bytesIn = 0;
+  bytesOut = 0;
+  vusActiveMax = -1;
+  vusAllocated = -1;
+  readonly hist = Object.fromEntries(PHASES.map((p) => [p, newHistogram(64)])) as Record<Phase, Histogram>;
+
+  reset(tS: number): this {
+    this.tS = tS;
+    this.started = this.dropped = this.completed = this.ok = this.bytesIn = this.bytesOut = 0;
+    this.errors = {};
+    this.statuses = {};
+    this.samples = [];
+    this.vusActiveMax = this.vusAllocated = -1;
+    for (const p of PHASES) if (this.hist[p].totalCount > 0) this.hist[p].reset();
+    return this;
+  }
+
+  record(phase: Phase, ms: number): void {
+    recordUs(this.hist[phase], ms * 1000);
+  }
+
+  fail(kind: ErrorKind, status: string | undefined, message: string): void {
+    this.errors[kind] = (this.errors[kind] ?? 0) + 1;
+    if (status && status !== '0') this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+    this.note(message);
+  }
+
+  note(message: string): void {
+    if (this.samples.length < MAX_SAMPLES && !this.samples.includes(message)) this.samples.push(message);
+  }
+
+  /** The BucketRecord of this second; VU figures fall back to the last ones seen before it. */
+  toRecord(source: string, phase: string, vus: { active: number; allocated: number }): BucketRecord {
+    return {
+      v: 1,
+      source,
+      tS: this.tS,
+      phase,
+      started: this.started,
+      dropped: this.dropped,
+      completed: this.completed,
+      ok: this.ok,
+      errors: this.errors,
+      statuses: this.statuses,
+      ...(this.samples.length ? { samples: this.samples } : {}),
+      bytesIn: this.bytesIn,
+      bytesOut: this.bytesOut,
+      vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
+      vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
+      lag: EMPTY_LAG,
+      loopDelayMaxMs: 0,
+      hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p])])) as Record<Phase, string>,
+    };
+  }
+}

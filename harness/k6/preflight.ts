@@ -1,0 +1,42 @@
+/**
+ * Preflight with engine k6: the native checks (target, secrets, ids, a sample request), then k6
+ * found and recent enough, the execution segment readable, and the scenario bundled for k6 (a
+ * scenario that imports Node APIs fails here, before any load).
+ */
+import type { PlateauConfig } from '../config/schema.ts';
+import type { StageResult } from '../pipeline/stage.ts';
+import { requireK6 } from './binary.ts';
+import { bundleK6Script } from './bundle.ts';
+import { k6Options } from './options.ts';
+import { segmentLength } from './segment.ts';
+
+/**
+ * The environment the run was given (secrets included), kept for the k6 process the steps stage
+ * starts: the run context carries no environment, and k6 must get the same one the preflight
+ * checked, not whatever process.env holds. Keyed by the run's config object, held weakly.
+ */
+const runEnv = new WeakMap<PlateauConfig, NodeJS.ProcessEnv>();
+
+export function envOfRun(config: PlateauConfig): NodeJS.ProcessEnv {
+  return runEnv.get(config) ?? process.env;
+}
+
+export async function withK6Preflight<T>(config: PlateauConfig, env: NodeJS.ProcessEnv, base: () => Promise<StageResult<T>>): Promise<StageResult<T>> {
+  if (config.engine !== 'k6') return base();
+  runEnv.set(config, env);
+  const k6 = requireK6(env);
+  const share = segmentLength(config.k6.executionSegment);
+  const r = await base();
+  const script = await bundleK6Script({
+    scenarioPath: config.scenario ?? null, targetUrl: config.target.url,
+    options: k6Options({ segments: [{ durationS: 1, fromPerSec: 0, toPerSec: 1 }], vus: { preAllocatedVUs: 1, maxVUs: 1, reason: 'preflight' } }, 0),
+    runtime: { runId: 'preflight', idPrefix: '', origin: new URL(config.target.url).origin, seqOffset: 0, timeoutMs: 1000, requestName: 'preflight', checkName: 'preflight' },
+  });
+  const evidence = [
+    ...r.evidence,
+    `k6 ${k6.version} at ${k6.path}`,
+    `scenario bundled for k6 (${(script.length / 1024).toFixed(1)} KiB)`,
+    ...(config.k6.executionSegment ? [`execution segment ${config.k6.executionSegment}: this instance runs ${(share * 100).toFixed(1)}% of every rate`] : []),
+  ];
+  return { ...r, detail: `${r.detail}; k6 ${k6.version} ready`, evidence };
+}

@@ -1,0 +1,169 @@
+/**
+ * The k6 engine end to end: the generated script (snapshot, type-checked against @types/k6), an
+ * imported run's plateau, and a live run whose k6 is a replay of a real k6 output (so the stream,
+ * live judging and the graceful SIGINT stop are exercised without k6). Tests needing the real
+ * binary run only when k6 is on PATH.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleK6Script } from '../harness/k6/bundle.ts';
+import { k6Options } from '../harness/k6/options.ts';
+import { findK6, requireK6 } from '../harness/k6/binary.ts';
+import { importK6 } from '../harness/k6/import.ts';
+import { mergeRuns } from '../harness/k6/merge.ts';
+import { planShare, segmentLength } from '../harness/k6/segment.ts';
+import { deriveSteps } from '../harness/k6/derive-steps.ts';
+import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
+import { spread } from '../harness/scenario/context.ts';
+import { buildPlan } from '../harness/plan.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
+import { loadRun } from '../harness/store/run-store.ts';
+import { PlateauError } from '../harness/errors.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const FIX = path.resolve('test/fixtures/k6');
+const k6OnPath = findK6() !== null;
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+async function demoScript(): Promise<string> {
+  const config = parseConfigOrThrow({ target: { url: 'http://127.0.0.1:8080/orders' }, scenario: 'demo/scenario.ts', steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 2, holdS: 8 }, vus: { preAllocated: 10, max: 40 } });
+  return bundleK6Script({
+    scenarioPath: 'demo/scenario.ts', targetUrl: config.target.url, options: k6Options(buildPlan(config, null), 2),
+    runtime: { runId: 'snapshot-run', idPrefix: 'ord-', origin: 'http://127.0.0.1:8080', seqOffset: 0, timeoutMs: 10_000, requestName: 'create order', checkName: 'create order: check' },
+  });
+}
+
+describe('the generated k6 script', () => {
+  it('is kept as a snapshot', async () => {
+    await expect(await demoScript()).toMatchFileSnapshot('__snapshots__/k6-demo-script.js');
+  });
+
+  it('type-checks against @types/k6 (checkJs)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-k6-tsc-'));
+    const file = path.join(dir, 'script.js');
+    fs.writeFileSync(file, await demoScript());
+    const program = ts.createProgram([file], {
+      allowJs: true, checkJs: true, noEmit: true, strict: false, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler, types: ['k6'], typeRoots: [path.resolve('node_modules/@types')], lib: ['lib.es2020.d.ts'],
+    });
+    const diags = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(diags).toEqual([]);
+  });
+
+  it('holds one ramping-arrival-rate scenario reproducing the plan, p(99.9), and no secret', async () => {
+    const s = await demoScript();
+    expect(s).toContain('"executor": "ramping-arrival-rate"');
+    expect(s).toContain('"p(99.9)"');
+    expect(s).toMatch(/^import .* from "k6\/http";$/m);
+    expect(s).not.toMatch(/require\(|node:/);
+    expect(s).toContain('__ENV[name]');
+  });
+
+  it('refuses a scenario importing Node APIs, naming the fix', async () => {
+    const bad = path.join(runsDir, 'bad-scenario.ts');
+    fs.writeFileSync(bad, "import { createHmac } from 'node:crypto';\nexport default { request: () => ({ url: '/' + createHmac('sha256', 'k').digest('hex') }) };\n");
+    await expect(bundleK6Script({ scenarioPath: bad, targetUrl: 'http://x/', options: k6Options({ segments: [], vus: { preAllocatedVUs: 1, maxVUs: 1, reason: '' } }, 1), runtime: { runId: 'r', idPrefix: '', origin: 'http://x', seqOffset: 0, timeoutMs: 1, requestName: 'r', checkName: 'c' } }))
+      .rejects.toThrow(/k6 runs no Node APIs/);
+  });
+
+  it('picks the same rows as the native context (same hash)', () => {
+    for (const seq of [1, 2, 999, 123456789]) expect(runtimeSpread(seq, 100_000)).toBe(spread(seq, 100_000));
+  });
+});
+
+describe('plateau import k6', () => {
+  it('stepped-queue: derives 50..250 by 50 and finds the plateau near 140 req/s', async () => {
+    const r = await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, runId: 'queue', steps: {} });
+    expect(r.stepsFrom).toBe('derived');
+    expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([50, 100, 150, 200, 250]);
+    expect(r.result.stopReason).toBe('plateau');
+    expect(r.result.kneeStep).toBe(2);
+    const plateauPerSec = r.result.steps[3].throughputPerSec;
+    expect(Math.abs(plateauPerSec - 140) / 140).toBeLessThan(0.15);
+    expect(Math.abs(r.result.capacityPerSec! - 140) / 140).toBeLessThan(0.15);
+    for (const f of ['run.json', 'buckets.ndjson', 'report.md', 'summary.json']) expect(fs.existsSync(path.join(r.dir, f))).toBe(true);
+  });
+
+  it('stepped-reject from the step flags: the 180 step fails with 503s as errors', async () => {
+    const r = await importK6({ file: `${FIX}/stepped-reject.csv.gz`, outDir: runsDir, runId: 'reject', steps: { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6, settleS: 2 } });
+    expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails']);
+    expect(r.result.steps[2].errors.http_5xx).toBeGreaterThan(0);
+  });
+
+  it('says which flags to give when steps cannot be derived', async () => {
+    await expect(importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} })).rejects.toThrow(PlateauError);
+  });
+
+  it('report --merge of two runs adds rates and counts exactly', async () => {
+    const a = await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, runId: 'qa', steps: {} });
+    const b = await importK6({ file: `${FIX}/stepped-queue.csv.gz`, outDir: runsDir, runId: 'qb', steps: {} });
+    const m = await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir, runId: 'merged' });
+    expect(m.result.steps.map((s) => s.ratePerSec)).toEqual([100, 200, 300, 400, 500]);
+    m.result.steps.forEach((s, i) => expect(s.completed).toBe(a.result.steps[i].completed + b.result.steps[i].completed));
+  });
+
+  it('derivation needs a stepped offered rate', () => {
+    expect(deriveSteps([]).steps).toBeNull();
+  });
+});
+
+describe('execution segments', () => {
+  it.each([['0:1/2', 0.5], ['1/4:1/2', 0.25], ['50%:75%', 0.25], ['0.5', 0.5], [undefined, 1]])('%s is %d of the rate', (seg, share) => {
+    expect(segmentLength(seg)).toBeCloseTo(share, 12);
+  });
+  it('scales the judged rates, not the k6 stages', () => {
+    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 10 } }), null);
+    const share = planShare(plan, '0:1/4');
+    expect(share.steps.map((s) => s.ratePerSec)).toEqual([25, 50]);
+    expect(share.segments).toEqual(plan.segments);
+  });
+});
+
+describe('the k6 engine in the pipeline (k6 replayed from a real output)', () => {
+  let server: Awaited<ReturnType<typeof tinyServer>>;
+  beforeAll(async () => { server = await tinyServer((_q, s) => { s.writeHead(200); s.end('ok'); }); });
+  afterAll(async () => server.close());
+
+  it('without k6, preflight fails naming the fix', () => {
+    let err: unknown;
+    try { requireK6({ PATH: '/nonexistent' }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message).toMatch(/k6 is not on PATH/);
+    expect((err as PlateauError).hint).toMatch(/install k6.*K6_BIN/);
+  });
+
+  it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
+    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+    const r = await runQuietly({
+      engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
+      // the replay cannot follow a confirmation rerun's schedule, so the test judges one leg
+      vus: { preAllocated: 10, max: 30 }, rtt: { samples: 3 }, verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'live-k6' },
+    }, { env });
+    expect(r.exitCode, r.lines.join('')).toBe(0);
+    expect(r.result.engine).toBe('k6');
+    expect(r.result.steps.slice(0, 4).map((s) => s.verdict)).toEqual(['holds', 'holds', 'holds', 'fails']);
+    expect(Math.abs(r.result.capacityPerSec! - 140) / 140).toBeLessThan(0.15);
+    const { meta } = loadRun(r.dir);
+    expect(meta.environment.k6Exit).toMatch(/105/);
+    expect(r.result.steps).toHaveLength(4); // step 5 never judged: k6 was stopped at the knee
+    expect(meta.stages.find((s) => s.name === 'warmup')?.status).toBe('skipped');
+    const console = fs.readFileSync(path.join(r.dir, 'k6/leg-0/console.log'), 'utf8');
+    expect(console).toMatch(/SIGINT after \d+ lines/);
+    expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
+  });
+
+  it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {
+    const r = await runQuietly({
+      engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 40, rampS: 1, holdS: 6 },
+      rtt: { samples: 3 }, output: { dir: runsDir, runId: 'real-k6' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(0);
+    expect(r.result.steps.every((s) => s.verdict === 'holds')).toBe(true);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Every k6 fixture ingested and checked against a reference computed here from the raw lines with
+ * JSON.parse / a plain CSV split and Date.parse (nothing shared with the fast parser): counts per
+ * metric, counts per second, and percentiles within the histogram's precision.
+ */
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { aggregate } from '../analysis/buckets.ts';
+import { percentileMs } from '../analysis/histogram.ts';
+import { ingestLines } from '../harness/k6/ingest.ts';
+import { readLines } from '../harness/k6/lines.ts';
+import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/time.ts';
+import { parseJsonLine } from '../harness/k6/point.ts';
+
+const DIR = 'test/fixtures/k6';
+const text = (f: string) => { const b = fs.readFileSync(`${DIR}/${f}`); return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8'); };
+
+interface RefPoint { metric: string; timeMs: number; value: number; tags: Record<string, string> }
+
+/** The obvious reading: JSON.parse each line, or split CSV cells by the header's names. */
+function reference(f: string): RefPoint[] {
+  const lines = text(f).split('\n').filter((l) => l.trim());
+  if (lines[0].startsWith('{')) {
+    return lines.map((l) => JSON.parse(l)).filter((o) => o.type === 'Point').map((o) => ({ metric: o.metric, timeMs: refTime(o.data.time), value: o.data.value, tags: o.data.tags ?? {} }));
+  }
+  const head = lines[0].split(',');
+  return lines.slice(1).map((l) => {
+    const c = l.split(',');
+    const tags: Record<string, string> = {};
+    head.forEach((h, i) => { if (i > 2 && c[i]) tags[h] = c[i]; });
+    return { metric: c[0], timeMs: /^\d+$/.test(c[1]) ? Number(c[1]) : refTime(c[1]), value: Number(c[2]), tags };
+  });
+}
+
+/** Date.parse keeps ms only; the nanosecond tail is added back by hand. */
+function refTime(s: string): number {
+  const frac = /\.(\d+)/.exec(s)?.[1] ?? '';
+  return Date.parse(s.replace(/\.\d+/, '')) + (frac ? Number(`0.${frac}`) * 1000 : 0);
+}
+
+async function ingest(f: string) {
+  const records: BucketRecord[] = [];
+  const r = await ingestLines(readLines(`${DIR}/${f}`), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+  return { ...r, records };
+}
+
+const STEPPED = ['stepped-queue.ndjson.gz', 'stepped-queue.csv.gz', 'stepped-reject.ndjson', 'stepped-reject.csv.gz'];
+const ALL = [...STEPPED, 'public-votacao-constant-vus.ndjson'];
+
+describe('k6 output fixtures against a reference read from the raw lines', () => {
+  it.each(ALL)('%s: every sample counted, per metric', async (f) => {
+    const ref = reference(f);
+    const r = await ingest(f);
+    const byMetric: Record<string, number> = {};
+    for (const p of ref) byMetric[p.metric] = (byMetric[p.metric] ?? 0) + 1;
+    expect(r.stats.byMetric).toEqual(byMetric);
+    expect(r.badLines).toBe(0);
+  });
+
+  it.each(ALL)('%s: per second, completed / ok / dropped / started / bytes match the reference', async (f) => {
+    const ref = reference(f);
+    const r = await ingest(f);
+    const t0 = r.stats.t0Ms!;
+    const inRun = (p: RefPoint) => !(p.tags.group ?? '').startsWith('::setup') && !(p.tags.group ?? '').startsWith('::teardown');
+    const sec = (ms: number) => Math.max(0, Math.floor((ms - t0) / 1000));
+    const want = new Map<number, { completed: number; ok: number; dropped: number; started: number; bytesIn: number }>();
+    const at = (s: number) => { if (!want.has(s)) want.set(s, { completed: 0, ok: 0, dropped: 0, started: 0, bytesIn: 0 }); return want.get(s)!; };
+    for (const p of ref.filter(inRun)) {
+      if (p.metric === 'http_reqs') { at(sec(p.timeMs)).completed++; if (p.tags.expected_response === 'true') at(sec(p.timeMs)).ok++; }
+      if (p.metric === 'dropped_iterations') at(sec(p.timeMs)).dropped += p.value;
+      if (p.metric === 'iteration_duration') at(sec(p.timeMs - p.value)).started++;
+      if (p.metric === 'data_received') at(sec(p.timeMs)).bytesIn += p.value;
+    }
+    expect(r.stats.late).toBe(0);
+    for (const b of r.records) {
+      const w = want.get(b.tS) ?? { completed: 0, ok: 0, dropped: 0, started: 0, bytesIn: 0 };
+      expect({ tS: b.tS, completed: b.completed, ok: b.ok, dropped: b.dropped, started: b.started, bytesIn: b.bytesIn }).toEqual({ tS: b.tS, ...w });
+    }
+    expect(r.records.length).toBe(Math.max(...want.keys()) + 1);
+  });
+
+  it.each(STEPPED)('%s: whole-run duration percentiles of successful requests within 0.1 percent of the exact ones', async (f) => {
+    const ok = reference(f).filter((p) => p.metric === 'http_req_duration' && p.tags.expected_response === 'true').map((p) => p.value).sort((a, b) => a - b);
+    const r = await ingest(f);
+    const agg = aggregate(r.records, 'steps', 0, 1e9);
+    expect(agg.hist.duration.totalCount).toBe(ok.length);
+    for (const q of [50, 90, 99, 99.9]) {
+      const exact = ok[Math.ceil((q / 100) * ok.length) - 1];
+      expect(Math.abs(percentileMs(agg.hist.duration, q)! - exact)).toBeLessThanOrEqual(exact * 0.001 + 0.001);
+    }
+  });
+
+  it('stepped-queue: totals as k6 summarised them (5,905 requests, 0 failed, 1,344 dropped)', async () => {
+    const agg = aggregate((await ingest('stepped-queue.ndjson.gz')).records, 'steps', 0, 1e9);
+    expect([agg.completed, agg.failed, agg.dropped, agg.started]).toEqual([5905, 0, 1344, 5905]);
+  });
+
+  it('stepped-reject: 182 503s become http_5xx with status 503; 3 drops; +05:30 times read right', async () => {
+    const r = await ingest('stepped-reject.ndjson');
+    const agg = aggregate(r.records, 'steps', 0, 1e9);
+    expect([agg.completed, agg.failed, agg.errors.http_5xx, agg.statuses['503'], agg.dropped]).toEqual([2697, 182, 182, 182, 3]);
+    expect(new Date(r.stats.firstMs!).toISOString()).toBe('2026-11-29T16:53:38.889Z');
+    expect(r.stats.t0From).toBe('vus');
+  });
+
+  it('JSON and CSV of the same run give the same buckets (CSV ms timestamps aside)', async () => {
+    for (const run of ['stepped-queue', 'stepped-reject']) {
+      const j = await ingest(run === 'stepped-queue' ? 'stepped-queue.ndjson.gz' : 'stepped-reject.ndjson');
+      const c = await ingest(`${run}.csv.gz`);
+      const sum = (rs: BucketRecord[], k: 'completed' | 'ok' | 'dropped' | 'bytesOut') => rs.reduce((a, b) => a + b[k], 0);
+      for (const k of ['completed', 'ok', 'dropped', 'bytesOut'] as const) expect(sum(c.records, k)).toBe(sum(j.records, k));
+    }
+  });
+
+  it('votacao: setup samples (no scenario tag) skipped, HTTP 400s are http_4xx', async () => {
+    const r = await ingest('public-votacao-constant-vus.ndjson');
+    const agg = aggregate(r.records, 'steps', 0, 1e9);
+    expect(r.stats.skipped).toBeGreaterThan(0);
+    expect(agg.errors.http_4xx).toBe(agg.statuses['400']);
+    expect(agg.failed).toBe(agg.errors.http_4xx);
+  });
+});
+
+describe('format variants (FORMAT-NOTES.md)', () => {
+  const base = { metric: 'http_reqs', value: 1 };
+  it.each([
+    ['v0.41+ key order', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}}}'],
+    ['<= v0.40 key order', '{"type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}},"metric":"http_reqs"}'],
+    ['random tag order + metadata', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"x","status":"200","a":"b"},"metadata":{"vu":"3"}}}'],
+    ['escaped url (slow path)', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"a\\"b","status":"200"}}}'],
+    ['-03:00 offset', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T13:52:41.500-03:00","value":1,"tags":{"status":"200"}}}'],
+    ['+05:30 offset, 9 digits', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T22:22:41.500000000+05:30","value":1,"tags":{"status":"200"}}}'],
+    ['exponent value', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1e+00,"tags":{"status":"200"}}}'],
+  ])('%s', (_name, line) => {
+    expect(parseJsonLine(line)).toEqual({ ...base, timeMs: Date.parse('2026-11-29T16:52:41.500Z'), tags: { status: '200' } });
+  });
+
+  it('null tags (<= v0.37) and exponent values', () => {
+    expect(parseJsonLine('{"type":"Point","data":{"time":"2026-11-29T16:52:41Z","value":1.234567e+06,"tags":null},"metric":"vus"}')).toMatchObject({ value: 1234567, tags: {} });
+    expect(parseJsonLine('{"type":"Metric","data":{"name":"vus"},"metric":"vus"}')).toBe('skip');
+    expect(parseJsonLine('{"metric":"x","type":"Point","data":{"time":"2026-11')).toBe('bad');
+  });
+
+  it.each([
+    ['unix', '1795971161', 1795971161000],
+    ['unix_milli', '1795971161014', 1795971161014],
+    ['unix_micro', '1795971161014598', 1795971161014.598],
+    ['unix_nano', '1795971161014598502', 1795971161014.5985],
+    ['rfc3339', '2026-11-29T16:52:41Z', 1795971161000],
+    ['rfc3339_nano +05:30', '2026-11-29T22:22:41.014598502+05:30', 1795971161014.5985],
+  ])('CSV time %s', (_n, cell, ms) => {
+    expect(parseCsvTimeMs(cell)).toBeCloseTo(ms, 3);
+  });
+
+  it('RFC 3339 fraction digits from 0 to 9', () => {
+    for (const frac of ['', '.9', '.95593', '.955930000']) expect(parseRfc3339Ms(`2025-10-15T00:33:08${frac}-03:00`)).toBeCloseTo(Date.parse('2025-10-15T03:33:08Z') + Number(`0${frac || '.0'}`) * 1000, 6);
+  });
+});
