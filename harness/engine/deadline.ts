@@ -1,0 +1,45 @@
+/**
+ * http.timeoutMs as a total deadline per request. undici's headersTimeout and bodyTimeout are idle
+ * timers (time without progress), so a body that drips one byte a second never times out with
+ * them alone; the fault matrix (test/faults.test.ts) shows it.
+ *
+ * The design keeps VuClient.send lean: no timer per request. Each VU has at most one request in
+ * flight and stores its deadline (a number) and undici's abort function when it is sent; one sweep
+ * timer per VU pool visits every VU every `everyMs` and aborts the expired. A request therefore
+ * ends between timeoutMs and timeoutMs + everyMs after it started (connect timeout aside: undici
+ * hands out the abort function only once the request is written to a connected socket, and its
+ * connect timeout bounds the time before that).
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Sweep period: the deadline's resolution. */
+export const SWEEP_EVERY_MS = 100;
+
+/** The error code an expired request fails with; http.ts classify() maps it to `timeout`. */
+export const DEADLINE_CODE = 'PLATEAU_DEADLINE';
+
+export interface Expiring {
+  /** Aborts the request in flight when its deadline is at or before nowMs. */
+  expire(nowMs: number): void;
+}
+
+export function deadlineError(timeoutMs: number): Error {
+  return Object.assign(new Error(`request exceeded its total deadline of ${timeoutMs} ms (http.timeoutMs)`), { code: DEADLINE_CODE });
+}
+
+/** One timer for a live list of VUs (the list may grow while the sweep runs). */
+export class DeadlineSweep {
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(items: readonly Expiring[], everyMs = SWEEP_EVERY_MS) {
+    this.timer = setInterval(() => {
+      const nowMs = performance.now();
+      for (let i = 0; i < items.length; i++) items[i].expire(nowMs);
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

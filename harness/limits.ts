@@ -1,0 +1,87 @@
+/**
+ * Safety caps (config `limits`): the most load a run may offer, for how long, and how many
+ * requests may be in flight at once. A plan over a cap is refused before any load (validation
+ * problems naming the field); at run time the VUs never exceed maxInFlight (each VU has at most one
+ * request in flight) and a run whose reruns would outlast maxDurationS is stopped when it reaches it.
+ */
+import type { PlateauConfig } from './config/schema.ts';
+import type { Interrupt } from './pipeline/interrupt.ts';
+
+export interface LimitProblem {
+  field: string;
+  message: string;
+}
+
+/** Seconds of the warmup schedule: a 1 s ramp, then up to warmup.maxS (harness/pipeline/warmup.ts). */
+function warmupS(c: PlateauConfig): number {
+  return c.warmup.enabled && c.engine !== 'k6' ? 1 + c.warmup.maxS : 0;
+}
+
+/**
+ * Number of steps start, start + step, ... <= max (the loop of plan.ts stepRates, counted without
+ * building the list), stopping early once past `bound`: a rate list of a billion steps is refused,
+ * not built.
+ */
+export function stepCount(s: PlateauConfig['steps'], bound = 1e6): number {
+  let n = 0;
+  while (n <= bound && s.startPerSec + n * s.stepPerSec <= s.maxPerSec + 1e-9) n++;
+  return n;
+}
+
+/** Longest time the plan offers load, in seconds: warmup at its maximum plus every step's ramp and hold. */
+export function plannedLoadS(c: PlateauConfig): number {
+  return warmupS(c) + stepCount(c.steps) * (c.steps.rampS + c.steps.holdS);
+}
+
+/** Every way the config exceeds its limits, each naming the field to change. */
+export function limitProblems(c: PlateauConfig): LimitProblem[] {
+  const { maxRatePerSec, maxDurationS, maxInFlight } = c.limits;
+  const out: LimitProblem[] = [];
+  if (c.steps.maxPerSec > maxRatePerSec) {
+    out.push({ field: 'steps.maxPerSec', message: `${c.steps.maxPerSec} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it` });
+  }
+  const warmupRate = c.warmup.ratePerSec;
+  if (warmupRate !== undefined && warmupRate > maxRatePerSec) {
+    out.push({ field: 'warmup.ratePerSec', message: `${warmupRate} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower warmup.ratePerSec` });
+  }
+  const loadS = plannedLoadS(c);
+  if (loadS > maxDurationS) {
+    const n = stepCount(c.steps);
+    const steps = n > 1e6 ? 'over a million steps' : `${n} step${n === 1 ? '' : 's'} x (${c.steps.rampS} s ramp + ${c.steps.holdS} s hold)`;
+    out.push({ field: 'steps', message: `the plan offers load for up to ${n > 1e6 ? 'more than a million' : loadS} s (${steps}${warmupS(c) ? ` + ${warmupS(c)} s warmup` : ''}), over limits.maxDurationS ${maxDurationS}: raise steps.stepPerSec, lower steps.maxPerSec or steps.holdS, or raise limits.maxDurationS` });
+  }
+  for (const key of ['preAllocated', 'max'] as const) {
+    const v = c.vus[key];
+    if (v !== undefined && v > maxInFlight) {
+      out.push({ field: `vus.${key}`, message: `${v} VUs exceeds limits.maxInFlight ${maxInFlight} (one request in flight per VU): lower vus.${key} or raise limits.maxInFlight` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Stops a run that reaches limits.maxDurationS of load (reruns of failed steps can extend a plan
+ * that fitted): arm() when load starts, disarm() when the run ends. The stop goes through the
+ * interrupt, so the run ends as an interrupted one does: load stops, the report is written.
+ */
+export class DurationCap {
+  private timer: NodeJS.Timeout | null = null;
+  reached = false;
+
+  constructor(private readonly maxDurationS: number, private readonly interrupt: Interrupt, private readonly log: (line: string) => void) {}
+
+  arm(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.reached = true;
+      this.log(`limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`);
+      this.interrupt.trigger();
+    }, Math.min(this.maxDurationS * 1000, 2 ** 31 - 1)); // setTimeout's longest delay
+    this.timer.unref();
+  }
+
+  disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Bad input (issue 8): every config and CLI mistake is refused before any load with a message that
+ * names the field and the fix; a scenario that throws or returns garbage fails preflight with a
+ * clear message; one that throws during the run costs iterations, never the run.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { validateConfig } from '../harness/config/validate.ts';
+import { buildPlan } from '../harness/plan.ts';
+import { PlateauError } from '../harness/errors.ts';
+import { startFaultServer } from './helpers/fault-server.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+const valid = {
+  target: { url: 'http://127.0.0.1:8080/orders' },
+  steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1, holdS: 10 },
+};
+type Obj = Record<string, unknown>;
+const withSteps = (steps: Obj): Obj => ({ ...valid, steps: { ...valid.steps, ...steps } });
+
+describe('config mistakes: each names its field and the fix', () => {
+  it.each<[string, Obj, string, RegExp]>([
+    ['unknown key at the top', { ...valid, stpes: {} }, '(config)', /unknown key "stpes": remove or correct the spelling/],
+    ['unknown key in a section', withSteps({ holdSeconds: 3 }), 'steps', /unknown key "holdSeconds"/],
+    ['wrong type', withSteps({ holdS: '10' }), 'steps.holdS', /must be a number/],
+    ['negative rate', withSteps({ startPerSec: -5 }), 'steps.startPerSec', /must be > 0/],
+    ['zero step', withSteps({ stepPerSec: 0 }), 'steps.stepPerSec', /must be > 0/],
+    ['zero max', withSteps({ maxPerSec: 0 }), 'steps.maxPerSec', /must be > 0/],
+    ['max below start', withSteps({ startPerSec: 300 }), 'steps.maxPerSec', /200 is below steps.startPerSec 300: raise maxPerSec or lower startPerSec/],
+    ['hold not longer than settle', withSteps({ holdS: 5, settleS: 5 }), 'steps.settleS', /leaves no steady window in a 5 s hold: make holdS longer than settleS/],
+    ['fractional seconds', withSteps({ holdS: 2.5 }), 'steps', /whole seconds/],
+    ['target not a URL', { ...valid, target: { url: '/orders' } }, 'target.url', /must be an absolute http\(s\) URL such as http:\/\/127\.0\.0\.1:8080\/orders/],
+    ['target without a scheme', { ...valid, target: { url: 'localhost:8080' } }, 'target.url', /protocol localhost: is not supported: use http:\/\/ or https:\/\//],
+    ['target not http', { ...valid, target: { url: 'ftp://127.0.0.1/x' } }, 'target.url', /protocol ftp: is not supported: use http:\/\/ or https:\/\//],
+    ['missing section', { target: valid.target }, 'steps', /.+/],
+    ['negative timeout', { ...valid, http: { timeoutMs: -1 } }, 'http.timeoutMs', /must be > 0/],
+    ['VUs upside down', { ...valid, vus: { preAllocated: 10, max: 5 } }, 'vus.max', /5 is below vus.preAllocated 10: raise vus.max/],
+    ['fractional VUs', { ...valid, vus: { preAllocated: 1.5 } }, 'vus.preAllocated', /whole number/],
+    ['run id with a slash', { ...valid, output: { runId: '../escape' } }, 'output.runId', /letters, digits, dot, dash, underscore/],
+  ])('%s', (_name, raw, field, message) => {
+    const r = validateConfig(raw);
+    expect(r.config).toBeNull();
+    const p = r.problems.find((x) => x.field === field);
+    expect(p, JSON.stringify(r.problems)).toBeDefined();
+    expect(p!.message).toMatch(message);
+  });
+
+  it('lists every problem at once: three mistakes, three lines', () => {
+    const r = validateConfig({ target: { url: 'nope' }, steps: { ...valid.steps, startPerSec: -1, holdS: 'x' }, colour: 'blue' });
+    expect(r.problems.map((p) => p.field).sort()).toEqual(['(config)', 'steps.holdS', 'steps.startPerSec', 'target.url']);
+  });
+
+  it('property: any input gives a config or a non-empty list of problems, each with field and message; never a throw', () => {
+    const num = fc.oneof(fc.double(), fc.integer({ min: -10, max: 100_000 }), fc.constantFrom(0, -1, 1, 0.5, 1e-12, 1e12, NaN, Infinity), fc.string(), fc.constant(null));
+    const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+    const section = (keys: string[]) => fc.oneof(
+      fc.record(Object.fromEntries(keys.map((k) => [k, num])), { requiredKeys: [] }),
+      fc.anything(),
+    );
+    const config = fc.record({
+      target: fc.oneof(fc.record({ url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('http://127.0.0.1:1/x')) }), fc.anything()),
+      steps: section(['startPerSec', 'stepPerSec', 'maxPerSec', 'rampS', 'holdS', 'settleS']),
+      vus: opt(section(['preAllocated', 'max', 'expectedServiceMs', 'headroom'])),
+      http: opt(section(['timeoutMs'])),
+      warmup: opt(section(['ratePerSec', 'windowS', 'maxS'])),
+      limits: opt(section(['maxRatePerSec', 'maxDurationS', 'maxInFlight'])),
+      [`x${Math.floor(Math.random() * 10)}`]: opt(fc.anything()),
+    }, { requiredKeys: [] });
+    fc.assert(fc.property(fc.oneof(config, fc.anything()), (raw) => {
+      const r = validateConfig(raw);
+      if (r.config) {
+        expect(r.problems).toEqual([]);
+        // A config that validates is one plateau can plan, within its own limits.
+        const plan = buildPlan(r.config, null);
+        expect(plan.steps.length).toBeGreaterThan(0);
+        expect(plan.vus.maxVUs).toBeLessThanOrEqual(r.config.limits.maxInFlight);
+        expect(Math.max(...plan.steps.map((s) => s.ratePerSec))).toBeLessThanOrEqual(r.config.limits.maxRatePerSec);
+        expect(plan.durationS).toBeLessThanOrEqual(r.config.limits.maxDurationS);
+      } else {
+        expect(r.problems.length).toBeGreaterThan(0);
+        for (const p of r.problems) {
+          expect(p.field).toMatch(/\S/);
+          expect(p.message).toMatch(/\S/);
+        }
+      }
+    }), { numRuns: 800 });
+  });
+});
+
+describe('CLI mistakes: exit 2 before any load, naming the field', () => {
+  const run = promisify(execFile);
+  async function plateau(args: string[]): Promise<{ code: number; stderr: string }> {
+    try {
+      await run(process.execPath, ['bin/plateau.js', ...args], { timeout: 30_000 });
+      return { code: 0, stderr: '' };
+    } catch (err) {
+      const e = err as { code: number; stderr: string };
+      return { code: e.code, stderr: e.stderr };
+    }
+  }
+
+  it.concurrent.each<[string, string[], RegExp]>([
+    ['a negative max rate', ['plan', '--max-rate', '-1'], /steps\.maxPerSec: must be > 0 \(rate of the last step\)/],
+    ['a zero hold', ['plan', '--hold', '0'], /steps\.holdS: must be > 0/],
+    ['a hold that is not a number', ['plan', '--hold', 'abc'], /steps\.holdS: must be a number/],
+    ['max below start', ['plan', '--start-rate', '100', '--max-rate', '50'], /steps\.maxPerSec: 50 is below steps\.startPerSec 100: raise maxPerSec or lower startPerSec/],
+    ['a target that is not a URL', ['plan', '--target', 'not-a-url'], /target\.url: must be an absolute http\(s\) URL/],
+    ['settle as long as the hold', ['plan', '--hold', '4', '--settle', '4'], /steps\.settleS: settle 4 s leaves no steady window/],
+    ['an unknown flag', ['plan', '--max-rte', '5'], /Unknown arguments?: max-rte/],
+    ['a rate over the safety cap', ['run', '--max-rate', '200000', '--out', runsDir], /steps\.maxPerSec: 200000 req\/s exceeds limits\.maxRatePerSec 100000/],
+    ['three mistakes', ['plan', '--max-rate', '-1', '--hold', '0', '--target', 'x'], /has 3 problems:[\s\S]*target\.url[\s\S]*steps\.maxPerSec[\s\S]*steps\.holdS/],
+  ])('%s', async (_name, args, message) => {
+    const r = await plateau(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/fix: /);
+    expect(r.stderr).not.toMatch(/internal error/);
+  });
+});
+
+describe('scenario mistakes', () => {
+  const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/${name}.ts`);
+
+  async function preflightOf(name: string, env: NodeJS.ProcessEnv = process.env) {
+    const server = await startFaultServer({ mode: 'ok' });
+    try {
+      const r = await runQuietly({
+        target: { url: `${server.url}/load` }, scenario: fixture(name),
+        steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 0, holdS: 2, settleS: 1 },
+        warmup: { enabled: false }, rtt: { samples: 2 }, output: { dir: runsDir, runId: `scenario-${name}` },
+      }, { env });
+      return { r, load: server.stats.load };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it.each<[string, RegExp]>([
+    ['throws-always', /the scenario failed in request\(ctx\) for the sample request: cannot build the order: missing fixture data/],
+    ['malformed-request', /request\(ctx\) must return \{ method\?, url, headers\?, body\? \}; got an object with keys method, headers \(url is undefined\)/],
+    ['check-throws', /the scenario failed in check\(response\) for the sample response: Cannot read properties of undefined/],
+  ])('%s fails preflight with exit 3, a message naming the scenario, and no load', async (name, message) => {
+    const { r, load } = await preflightOf(name, { ...process.env, PLATEAU_TEST_TOKEN: 'tok-never-echoed-123' });
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(message);
+    expect(r.error?.hint).toMatch(/fix the scenario module/);
+    expect(r.error?.message).not.toContain('tok-never-echoed-123');
+    expect(load).toBeLessThanOrEqual(1); // at most the sample request itself
+    expect(r.result.stages.find((s) => s.name === 'preflight')?.status).toBe('fail');
+    expect(r.result.stages.map((s) => s.name)).not.toContain('steps');
+    expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
+  });
+
+  it('a scenario module that throws on import is refused with its message, before the run starts', async () => {
+    const err = await preflightOf('throws-on-import').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message).toMatch(/failed to load: fixtures.json not found next to the scenario/);
+    expect((err as PlateauError).exitCode).toBe(2);
+  });
+
+  it('a scenario that throws on every 10th iteration costs those iterations (kind other), never the run', async () => {
+    const server = await startFaultServer({ mode: 'ok' });
+    try {
+      const r = await runQuietly({
+        target: { url: `${server.url}/load` }, scenario: fixture('throws-every-10th'),
+        steps: { startPerSec: 40, stepPerSec: 40, maxPerSec: 40, rampS: 0, holdS: 3, settleS: 1 },
+        warmup: { enabled: false }, rtt: { samples: 2 }, verdicts: { confirmFailedStep: false },
+        output: { dir: runsDir, runId: 'throws-every-10th' },
+      });
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      const recs = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((b) => b.phase === 'steps');
+      const other = recs.reduce((a, b) => a + (b.errors.other ?? 0), 0);
+      const started = recs.reduce((a, b) => a + b.started, 0);
+      expect(started).toBeGreaterThanOrEqual(115);
+      expect(other).toBe(Math.floor(started / 10)); // seq 1..started: one in ten threw
+      expect(server.stats.load - 1).toBe(started - other); // the sample request, then every built one
+      const samples = recs.flatMap((b) => b.samples ?? []);
+      expect(samples[0]).toMatch(/^other: scenario threw: scenario bug at seq \d+0$/);
+      expect(recs.every((b) => (b.samples ?? []).length <= 5)).toBe(true);
+      const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+      expect(md).toMatch(/scenario threw: scenario bug at seq/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The fault matrix (issue 8): a target that breaks on purpose, one way per test. For each fault the
+ * whole pipeline runs against the fault server on 127.0.0.1, and the test checks that plateau kept
+ * running (arrivals in every second of the step, exit 0), counted the failure under its own error
+ * kind, showed it in report.md's errors section, and kept memory bounded.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { startFaultServer, startWitness, type FaultOptions, type FaultServer } from './helpers/fault-server.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+const HOLD_S = 3;
+
+function config(url: string, runId: string, extra: Record<string, unknown> = {}) {
+  return {
+    target: { url: `${url}/load` },
+    steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: HOLD_S, settleS: 1 },
+    warmup: { enabled: false },
+    rtt: { samples: 3 },
+    http: { timeoutMs: 500 },
+    verdicts: { confirmFailedStep: false },
+    gracefulStopS: 1,
+    // The engine thread itself: starting worker threads costs ~2 s a run, and the VU pool (with its
+    // deadline sweep) is the same code in a worker.
+    workers: 1,
+    output: { dir: runsDir, runId },
+    ...extra,
+  };
+}
+
+interface Totals { started: number; completed: number; ok: number; errors: Record<string, number>; statuses: Record<string, number>; samples: string[]; bytesIn: number; seconds: BucketRecord[] }
+
+function totals(dir: string): Totals {
+  const recs = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((r) => r.phase === 'steps');
+  const t: Totals = { started: 0, completed: 0, ok: 0, errors: {}, statuses: {}, samples: [], bytesIn: 0, seconds: recs };
+  for (const r of recs) {
+    t.started += r.started; t.completed += r.completed; t.ok += r.ok; t.bytesIn += r.bytesIn;
+    for (const [k, v] of Object.entries(r.errors)) t.errors[k] = (t.errors[k] ?? 0) + (v ?? 0);
+    for (const [k, v] of Object.entries(r.statuses)) t.statuses[k] = (t.statuses[k] ?? 0) + v;
+    for (const s of r.samples ?? []) if (!t.samples.includes(s)) t.samples.push(s);
+  }
+  return t;
+}
+
+/** report.md's errors section; kinds are Markdown-escaped there (http\_5xx). */
+function errorsSection(dir: string): string {
+  const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
+  const from = md.indexOf('## Errors');
+  return md.slice(from, md.indexOf('\n## ', from + 1));
+}
+const mdKind = (kind: string) => kind.replace(/_/g, '\\_');
+
+async function runFault(runId: string, fault: FaultOptions, extra: Record<string, unknown> = {}, before?: (s: FaultServer) => void) {
+  const server = await startFaultServer(fault);
+  before?.(server);
+  try {
+    const r = await runQuietly(config(server.url, runId, extra));
+    return { r, t: totals(r.dir), errors: errorsSection(r.dir), server };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Plateau kept offering load: every second of the step saw arrivals, and the run ended normally. */
+function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void {
+  expect(r.exitCode, r.lines.join('')).toBe(0);
+  const secondsWithArrivals = new Set(t.seconds.filter((b) => b.tS < HOLD_S && b.started > 0).map((b) => b.tS)).size; // one bucket a second per engine thread
+  expect(secondsWithArrivals).toBe(HOLD_S);
+  expect(t.started).toBeGreaterThanOrEqual(20 * HOLD_S - 2);
+}
+
+describe('fault matrix: plateau keeps measuring while the target breaks', () => {
+  it('connection refused mid-run: counted as refused, load goes on', async () => {
+    const { r, t, errors } = await runFault('refused', { mode: 'refuse-mid-run', closeAfter: 20 });
+    keptRunning(r, t);
+    expect(t.errors.refused).toBeGreaterThan(10);
+    expect(t.ok).toBeGreaterThanOrEqual(15);
+    expect(errors).toContain('refused');
+    expect(errors).toMatch(/ECONNREFUSED/);
+  });
+
+  it('connection reset: counted as reset', async () => {
+    const { r, t, errors } = await runFault('reset', { mode: 'reset', every: 3 });
+    keptRunning(r, t);
+    expect(t.errors.reset).toBeGreaterThanOrEqual(15);
+    expect(t.ok).toBeGreaterThan(30);
+    expect(errors).toContain('reset');
+    expect(errors).toMatch(/ECONNRESET|other side closed/);
+  });
+
+  it('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
+    const started = Date.now();
+    const { r, t, errors } = await runFault('hang', { mode: 'hang', every: 4 });
+    keptRunning(r, t);
+    expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
+    expect(errors).toContain('timeout');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
+    // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
+    const { r, t, errors } = await runFault('drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
+    keptRunning(r, t);
+    expect(t.ok).toBe(0);
+    expect(t.errors.timeout).toBeGreaterThanOrEqual(20 * HOLD_S - 5);
+    expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
+    expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
+    expect(errors).toMatch(/total deadline of 500 ms/);
+  });
+
+  it('bodies of many megabytes: counted, discarded, memory bounded', async () => {
+    const bodyBytes = 20 * 2 ** 20;
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
+    // One engine thread: worker threads' own heaps would blur what this measures.
+    const { r, t } = await runFault('big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: HOLD_S, settleS: 1 }, http: { timeoutMs: 10_000 }, workers: 1 });
+    clearInterval(sampler);
+    expect(r.exitCode, r.lines.join('')).toBe(0);
+    expect(t.ok).toBeGreaterThanOrEqual(20);
+    expect(t.errors).toEqual({});
+    const received = t.bytesIn;
+    expect(received).toBeGreaterThanOrEqual(20 * bodyBytes); // >= 400 MiB went through
+    // Keeping the bodies would grow by `received`; streaming them through grows by a few chunks.
+    expect(peak - baseline).toBeLessThan(received / 4);
+    expect(peak - baseline).toBeLessThan(150 * 2 ** 20);
+  });
+
+  it('malformed HTTP: counted as other, with the parser\'s message', async () => {
+    const { r, t, errors } = await runFault('malformed', { mode: 'malformed', every: 3 });
+    keptRunning(r, t);
+    expect(t.errors.other).toBeGreaterThanOrEqual(15);
+    expect(t.samples.join('\n')).toMatch(/does not match the HTTP\/1\.1 protocol/);
+    expect(errors).toMatch(/does not match the HTTP\/1\.1 protocol/);
+    expect(t.ok).toBeGreaterThan(30);
+  });
+
+  it('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
+    const { r, t, errors } = await runFault('burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
+    keptRunning(r, t);
+    expect(t.errors).toEqual({ http_5xx: 21 });
+    expect(t.statuses).toEqual({ 503: 21 });
+    expect(t.ok).toBe(t.completed - 21);
+    expect(errors).toContain(mdKind('http_5xx'));
+    expect(errors).toContain('503');
+  });
+
+  it('a redirect to another host is not followed: the other host sees nothing, the check names it', async () => {
+    const witness = await startWitness();
+    try {
+      const { r, t, errors } = await runFault('redirect', { mode: 'redirect', redirectTo: `${witness.url}/stolen` }, { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') });
+      keptRunning(r, t);
+      expect(witness.hits()).toBe(0);
+      expect(t.ok).toBe(0);
+      expect(t.errors.check).toBe(t.completed);
+      expect(t.samples[0]).toBe(`check: expected 200, got 302 to ${witness.url}/stolen`);
+      expect(errors).toContain('check');
+    } finally {
+      await witness.close();
+    }
+  });
+
+  it('a server that closes keep-alive after every request: a new connection each time, no error', async () => {
+    const { r, t, server } = await runFault('close', { mode: 'close-keepalive' });
+    keptRunning(r, t);
+    expect(t.errors).toEqual({});
+    expect(t.ok).toBe(t.completed);
+    expect(server.stats.connections).toBeGreaterThanOrEqual(server.stats.load);
+    const rec = t.seconds.find((b) => b.ok > 0)!;
+    expect(rec.hist.connecting).toBeTruthy();
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Interruption and crashes (issue 8), against a real `node bin/plateau.js run` child process:
+ * SIGINT/SIGTERM stop the load within a second and write the report marked interrupted (exit
+ * 130); a second SIGINT exits at once without corrupting the store; after kill -9 mid-step,
+ * `plateau report` rebuilds every output and at most the last second is lost. An unwritable run
+ * directory fails before any load.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { checkDisk } from '../harness/pipeline/generator-limits.ts';
+import { startFaultServer, type FaultServer } from './helpers/fault-server.ts';
+import { tempRunsDir } from './helpers/pipeline.ts';
+
+const runsDir = tempRunsDir();
+let server: FaultServer;
+beforeAll(async () => { server = await startFaultServer({ mode: 'ok' }); });
+afterAll(async () => { await server.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function startRun(runId: string, out = runsDir): { child: ChildProcess; output: () => string; exit: Promise<number | null>; signal: () => NodeJS.Signals | null } {
+  const child = spawn(process.execPath, [
+    'bin/plateau.js', 'run', '--target', `${server.url}/load`, '--start-rate', '40', '--step-rate', '40', '--max-rate', '160',
+    '--hold', '10', '--ramp', '1', '--settle', '1', '--no-warmup', '--run-id', runId, '--out', out,
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); });
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, output: () => text, exit, signal: () => child.signalCode };
+}
+
+/** Buckets of the steps phase in the store (a torn last line skipped), and how many lines were torn. */
+function stepsBuckets(dir: string): { records: BucketRecord[]; torn: number } {
+  const file = path.join(dir, 'buckets.ndjson');
+  if (!fs.existsSync(file)) return { records: [], torn: 0 };
+  const records: BucketRecord[] = [];
+  let torn = 0;
+  for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!l) continue;
+    try { records.push(JSON.parse(l) as BucketRecord); } catch { torn++; }
+  }
+  return { records: records.filter((r) => r.phase === 'steps'), torn };
+}
+const seconds = (records: BucketRecord[]) => [...new Set(records.map((r) => r.tS))].sort((a, b) => a - b);
+
+/** Polls the store until the steps phase has written `n` seconds; returns when its first second appeared. */
+async function waitForSteps(dir: string, n: number, output: () => string): Promise<number> {
+  const deadline = Date.now() + 25_000;
+  let firstAt = 0;
+  for (;;) {
+    const s = seconds(stepsBuckets(dir).records);
+    if (s.length > 0 && !firstAt) firstAt = Date.now();
+    if (s.length >= n) return firstAt;
+    if (Date.now() > deadline) throw new Error(`the steps phase did not write ${n} seconds in time:\n${output()}`);
+    await sleep(25);
+  }
+}
+
+const plateauReport = (dir: string) => promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
+
+describe('signals to a running plateau', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s stops the load within a second, writes the report marked interrupted, exits 130', async (signal) => {
+    const runId = `signal-${signal}`;
+    const dir = path.join(runsDir, runId);
+    const run = startRun(runId);
+    await waitForSteps(dir, 3, run.output);
+    const signalledAt = Date.now();
+    run.child.kill(signal);
+    const code = await run.exit;
+    expect(code, run.output()).toBe(130);
+    expect(server.lastLoadAtMs() - signalledAt).toBeLessThan(1000);
+    expect(run.output()).toMatch(new RegExp(`${signal}: stopping the load and writing the report`));
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
+    expect(meta.status).toBe('interrupted');
+    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
+    for (const f of ['summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    const { records, torn } = stepsBuckets(dir);
+    expect(torn).toBe(0);
+    expect(seconds(records).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
+    const runId = 'double-sigint';
+    const dir = path.join(runsDir, runId);
+    const run = startRun(runId);
+    await waitForSteps(dir, 2, run.output);
+    run.child.kill('SIGINT');
+    await sleep(30);
+    const secondAt = Date.now();
+    run.child.kill('SIGINT');
+    const code = await run.exit;
+    expect(Date.now() - secondAt).toBeLessThan(1000);
+    // The second signal meets the OS default (the handler gave it back): killed by SIGINT, which a shell reports as 130.
+    expect({ code, signal: run.signal() }, run.output()).toEqual({ code: null, signal: 'SIGINT' });
+    expect(run.output()).toMatch(/press Ctrl-C again to exit at once/);
+    expect(() => JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'))).not.toThrow();
+    const lines = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').split('\n').filter(Boolean);
+    lines.slice(0, -1).forEach((l) => expect(() => JSON.parse(l)).not.toThrow()); // only the last line may be torn
+    await plateauReport(dir);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+  });
+
+  it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
+    const runId = 'killed';
+    const dir = path.join(runsDir, runId);
+    const run = startRun(runId);
+    const firstAt = await waitForSteps(dir, 4, run.output);
+    await sleep(300);
+    const killedAt = Date.now();
+    run.child.kill('SIGKILL');
+    await run.exit;
+    // Second 0 is written once second 1 starts (within the recorder's 200 ms tick) and seen within a
+    // 25 ms poll, so the steps phase started about 1 s before firstAt; at most that much earlier.
+    const elapsedS = (killedAt - firstAt) / 1000 + 1.25;
+    const { records } = stepsBuckets(dir);
+    const kept = seconds(records);
+    expect(kept).toEqual(kept.map((_, i) => i)); // no hole
+    expect(kept.length).toBeGreaterThanOrEqual(Math.floor(elapsedS) - 1);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) fs.rmSync(path.join(dir, f), { force: true });
+    const { stdout } = await plateauReport(dir);
+    expect(stdout).toMatch(/step/);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/did not finish \(the process died\)/);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+    expect(summary.steps.length).toBeGreaterThan(0);
+  });
+});
+
+describe('an unwritable run directory fails before any load', () => {
+  // Tests run as root in CI, and chmod does not stop root. A path below a regular file fails for
+  // every user (ENOTDIR), so that is the honest unwritable directory here.
+  it('a run whose --out lies below a regular file exits 3 with the reason, and sends nothing', async () => {
+    const file = path.join(runsDir, 'a-file');
+    fs.writeFileSync(file, 'not a directory');
+    const before = server.stats.load;
+    const run = startRun('unwritable', path.join(file, 'runs'));
+    const code = await run.exit;
+    expect(code, run.output()).toBe(3);
+    expect(run.output()).toMatch(/cannot write the run store .*a-file\/runs\/unwritable \(ENOTDIR\)/);
+    expect(run.output()).toMatch(/fix: choose a writable directory/);
+    expect(run.output()).not.toMatch(/internal error/);
+    expect(server.stats.load).toBe(before);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a read-only directory (not as root: chmod does not bind root)', () => {
+    const ro = path.join(runsDir, 'read-only');
+    fs.mkdirSync(ro);
+    fs.chmodSync(ro, 0o555);
+    expect(() => checkDisk(ro, 10)).toThrow(/is not writable/);
+  });
+
+  it('a disk without room for the store: refused with what it needs (a plan of 10^9 s asks for more than any disk has)', () => {
+    expect(() => checkDisk(runsDir, 1e9)).toThrow(/MiB free under .*; the run store needs about/);
+    expect(checkDisk(runsDir, 60)).toMatch(/GiB free/);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Secrets (issue 8): values given through the environment (the demo's HMAC key, a bearer token in
+ * a header) appear in no file of the run directory and no line plateau prints, even when the target
+ * echoes them back into error messages, a scenario's check() quotes them, or the preflight's sample
+ * request fails with a body that repeats them.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startDemo } from '../demo/server.ts';
+import { secretScrubber } from '../harness/secret-scrub.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+const unique = (what: string) => `${what}-${process.pid}-${Math.random().toString(36).slice(2)}-Zq9`;
+const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/${name}.ts`);
+
+/** Every file under the run directory, read whole (bytes as latin1, so nothing is skipped). */
+function everyFile(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+    if (e.isFile()) out.push([path.relative(dir, p), fs.readFileSync(p, 'latin1')]);
+  }
+  return out;
+}
+
+function expectNowhere(secret: string, dir: string, lines: string[], extra: string[] = []): void {
+  const files = everyFile(dir);
+  expect(files.map(([f]) => f)).toEqual(expect.arrayContaining(['run.json', 'buckets.ndjson', 'report.md', 'summary.json', 'steps.csv']));
+  for (const [f, text] of files) expect(text.includes(secret), `${f} contains the secret`).toBe(false);
+  for (const l of [...lines, ...extra]) expect(l.includes(secret), `line contains the secret: ${l.slice(0, 80)}`).toBe(false);
+}
+
+const steps = { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: 2, settleS: 1 };
+
+describe('secrets never reach an output', () => {
+  it('a whole run against the demo with an HMAC key and a bearer token', async () => {
+    const hmacKey = unique('hmac');
+    const token = unique('token');
+    const demo = await startDemo({ slots: 4, holdMs: 1, hmacKey });
+    try {
+      const r = await runQuietly({
+        target: { url: `${demo.url}/orders`, rttPath: '/ping' }, scenario: fixture('demo-with-token'), steps,
+        warmup: { ratePerSec: 10, windowS: 1, stableWindows: 2, maxS: 2 }, rtt: { samples: 3 },
+        output: { dir: runsDir, runId: 'secrets-demo' },
+      }, { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: hmacKey, PLATEAU_TEST_TOKEN: token } });
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      expect(r.result.steps[0].ok).toBeGreaterThan(0); // the secrets were used: the demo accepted the signatures
+      expectNowhere(hmacKey, r.dir, r.lines);
+      expectNowhere(token, r.dir, r.lines);
+      expect(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')).toContain('secrets present: PLATEAU_DEMO_HMAC_KEY, PLATEAU_TEST_TOKEN (values never recorded)');
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('a target that echoes the token into every response, quoted by the scenario\'s check()', async () => {
+    const token = unique('token');
+    let n = 0;
+    const echo = await tinyServer((req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.url === '/load' && n++ > 0) res.setHeader('x-echo', String(req.headers.authorization));
+      res.end('ok');
+    });
+    try {
+      const r = await runQuietly({
+        target: { url: `${echo.url}/load` }, scenario: fixture('token-echo'), steps, warmup: { enabled: false }, rtt: { samples: 2 },
+        verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'secrets-echo' },
+      }, { env: { ...process.env, PLATEAU_TEST_TOKEN: token } });
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
+      expect(buckets).toContain('check: target answered for Bearer [redacted]'); // the message is kept, the secret is not
+      expectNowhere(token, r.dir, r.lines);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('a sample request refused with a body that repeats the token: the preflight message keeps no secret', async () => {
+    const token = unique('token');
+    const refuse = await tinyServer((req, res) => {
+      if (req.url === '/load') { res.statusCode = 401; res.end(`invalid credentials ${String(req.headers.authorization)}`); return; }
+      res.end('ok');
+    });
+    try {
+      const r = await runQuietly({
+        target: { url: `${refuse.url}/load` }, scenario: fixture('token-echo'), steps, warmup: { enabled: false }, rtt: { samples: 2 },
+        output: { dir: runsDir, runId: 'secrets-preflight' },
+      }, { env: { ...process.env, PLATEAU_TEST_TOKEN: token } });
+      expect(r.exitCode).toBe(3);
+      expect(r.error?.message).toMatch(/got 401: invalid credentials Bearer \[redacted\]/);
+      expectNowhere(token, r.dir, r.lines, [r.error!.message, r.error!.hint]);
+    } finally {
+      await refuse.close();
+    }
+  });
+});
+
+describe('the scrubber', () => {
+  it.each<[string, NodeJS.ProcessEnv, string[], string, string]>([
+    ['a declared secret', { MY_CRED: 's3cr3t-value' }, ['MY_CRED'], 'got s3cr3t-value back', 'got [redacted] back'],
+    ['a secret-looking name, undeclared', { API_TOKEN: 'abcdef123' }, [], 'x abcdef123 y abcdef123', 'x [redacted] y [redacted]'],
+    ['its JSON-escaped form', { SOME_SECRET: 'a"b\\cdef' }, [], JSON.stringify({ m: 'a"b\\cdef' }), '{"m":"[redacted]"}'],
+    ['a short value is left alone', { SHORT_KEY: 'abc' }, [], 'abc', 'abc'],
+    ['a number-like value is left alone (run.json numbers)', { PIN_SECRET: '123456' }, [], '{"n":123456}', '{"n":123456}'],
+    ['an ordinary variable is left alone', { HOME: '/root/home' }, [], '/root/home', '/root/home'],
+  ])('%s', (_name, env, declared, text, expected) => {
+    expect(secretScrubber(declared, env)(text)).toBe(expected);
+  });
+});
