@@ -1,0 +1,153 @@
+/**
+ * plateau through its real CLI: one step at a fixed rate (start = step = max), warmup off, the
+ * failed-step rerun off, VUs given, the run store in a temp directory. Figures come from the run's
+ * summary.json; CPU is read from /proc while the steps' buckets are appended, so it covers the
+ * steady window only (start-up, tsx's compilation and the report are left out, as for the peers).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { runMeasured, treeRssMiB, type Sample } from './proc.ts';
+import type { Measure } from './table.ts';
+
+export interface PlateauSettings {
+  repo: string;
+  url: string;
+  tmp: string;
+  rampS: number;
+  holdS: number;
+  settleS: number;
+  vus: number;
+  maxVus: number;
+  /** Passed as --workers when the CLI has that flag. */
+  workers: string | null;
+  env: NodeJS.ProcessEnv;
+}
+
+interface StepSummary {
+  ratePerSec: number;
+  steadyStartS: number;
+  steadyEndS: number;
+  throughputPerSec: number;
+  completedPerSec: number;
+  delivery: number;
+  dropped: number;
+  failed: number;
+  latency: { q: number; valueMs: number | null }[];
+  lagP99Ms?: number;
+  loopDelayMaxMs?: number;
+  verdict: string;
+  reasons?: string[];
+}
+
+/** Follows buckets.ndjson as it grows: the highest `steps` second written so far. */
+class BucketFollower {
+  private offset = 0;
+  private rest = '';
+  maxStepsS = -1;
+  constructor(private readonly file: string) {}
+  poll(): number {
+    let fd: number;
+    try { fd = fs.openSync(this.file, 'r'); } catch { return this.maxStepsS; }
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > this.offset) {
+        const buf = Buffer.alloc(size - this.offset);
+        fs.readSync(fd, buf, 0, buf.length, this.offset);
+        this.offset = size;
+        const lines = (this.rest + buf.toString('utf8')).split('\n');
+        this.rest = lines.pop() ?? '';
+        for (const l of lines) {
+          const m = /"tS":(\d+),"phase":"steps"/.exec(l) ?? (/"phase":"steps"/.test(l) ? /"tS":(\d+)/.exec(l) : null);
+          if (m) this.maxStepsS = Math.max(this.maxStepsS, Number(m[1]));
+        }
+      }
+    } finally { fs.closeSync(fd); }
+    return this.maxStepsS;
+  }
+}
+
+export function cliHasFlag(repo: string, flag: string): boolean {
+  try {
+    const help = fs.readFileSync(path.join(repo, 'harness/cli/options.ts'), 'utf8');
+    return new RegExp(`['"]${flag.replace(/^--/, '')}['"]`).test(help);
+  } catch { return false; }
+}
+
+interface Probe { stepsS: number; rssMiB?: number | null }
+
+export interface PlateauRun {
+  measure: Measure;
+  step: StepSummary;
+  samples: Sample[];
+  runDir: string;
+}
+
+export async function runPlateau(s: PlateauSettings, rate: number, runId: string, o: { sampleEveryMs?: number; withRss?: boolean; timeoutS?: number } = {}): Promise<PlateauRun> {
+  const out = path.join(s.tmp, 'runs');
+  const cfg = path.join(s.tmp, 'plateau.bench.config.mjs');
+  fs.writeFileSync(cfg, `// written by scripts/bench/plateau-case.ts
+export default {
+  target: { url: ${JSON.stringify(s.url)}, healthPath: '/' },
+  steps: { startPerSec: 1000, stepPerSec: 1000, maxPerSec: 1000, rampS: 1, holdS: 12, settleS: 2 },
+  http: { timeoutMs: 10000 },
+  warmup: { enabled: false },
+  verdicts: { confirmFailedStep: false },
+  rtt: { samples: 5 },
+};
+`);
+  const args = [
+    path.join(s.repo, 'bin/plateau.js'), 'run', '--config', cfg, '--target', s.url,
+    '--start-rate', String(rate), '--step-rate', String(rate), '--max-rate', String(rate),
+    '--hold', String(s.holdS), '--ramp', String(s.rampS), '--settle', String(s.settleS),
+    '--vus', String(s.vus), '--max-vus', String(s.maxVus), '--no-warmup', '--run-id', runId, '--out', out,
+  ];
+  if (s.workers !== null && cliHasFlag(s.repo, '--workers')) args.push('--workers', s.workers);
+  const follower = new BucketFollower(path.join(out, runId, 'buckets.ndjson'));
+  const r = await runMeasured(process.execPath, args, {
+    cwd: s.repo,
+    env: s.env,
+    timeoutMs: (o.timeoutS ?? s.rampS + s.holdS + 90) * 1000,
+    sampleEveryMs: o.sampleEveryMs ?? 250,
+    probe: (pid): Probe => ({ stepsS: follower.poll(), rssMiB: o.withRss ? treeRssMiB(pid) : undefined }),
+  });
+  const runDir = path.join(out, runId);
+  const summaryFile = path.join(runDir, 'summary.json');
+  if (!fs.existsSync(summaryFile)) throw new Error(`plateau exited ${r.code ?? r.signal} without ${summaryFile}: ${(r.stderr || r.stdout).slice(-3000)}`);
+  const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as { steps: StepSummary[]; stopReason?: string; stopDetail?: string };
+  const step = summary.steps[0];
+  if (!step) throw new Error(`plateau ran no step (exit ${r.code}): ${summary.stopDetail ?? ''} ${(r.stderr || r.stdout).slice(-2000)}`);
+  // The steady window in the samples: from the first sample after bucket steadyStartS was written
+  // to the last one before bucket steadyEndS - 1 was (buckets are appended about a second late).
+  const probeOf = (x: Sample) => x.extra as Probe;
+  const a = r.samples.find((x) => probeOf(x).stepsS >= step.steadyStartS);
+  const before = r.samples.filter((x) => probeOf(x).stepsS >= 0 && probeOf(x).stepsS <= step.steadyEndS - 2);
+  const b = before[before.length - 1];
+  const cpuRate = a && b && b.tS > a.tS ? (b.cpuS - a.cpuS) / (b.tS - a.tS) : null;
+  const q = (p: number) => step.latency.find((l) => l.q === p)?.valueMs ?? null;
+  // The verdict and the first clause of each reason (the full text is in the run's report).
+  const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
+    step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
+    step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : ''].filter(Boolean);
+  return {
+    measure: {
+      tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}`,
+      targetRate: rate, achievedPerSec: step.throughputPerSec,
+      cpuPer10k: cpuRate !== null && step.completedPerSec > 0 ? (cpuRate / step.completedPerSec) * 1e4 : null,
+      p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,
+      note: notes.join(', ') || undefined,
+    },
+    step,
+    samples: r.samples,
+    runDir,
+  };
+}
+
+/** RSS of the plateau process at about 1 minute into the load and at the end of the load. */
+export function rssAt(samples: Sample[], endS: number): { firstMinute: number | null; end: number | null; series: { stepsS: number; rssMiB: number }[] } {
+  const series = samples
+    .map((x) => x.extra as Probe)
+    .filter((p): p is { stepsS: number; rssMiB: number } => typeof p.rssMiB === 'number' && p.stepsS >= 0 && p.stepsS < endS);
+  const at1 = series.find((p) => p.stepsS >= 60) ?? null;
+  const last = series.length ? series[series.length - 1] : null;
+  return { firstMinute: at1?.rssMiB ?? null, end: last?.rssMiB ?? null, series };
+}

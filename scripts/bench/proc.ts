@@ -1,0 +1,162 @@
+/**
+ * Child processes for the bench: spawned with a hard time bound, and measured from outside through
+ * /proc (CPU ticks and VmRSS of the whole process tree, threads included) so that every tool is
+ * measured the same way, whatever language it is written in.
+ */
+import { spawn, execFileSync, type SpawnOptions } from 'node:child_process';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+let clkTck = 0;
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (almost always 100). */
+export function ticksPerSecond(): number {
+  if (!clkTck) {
+    try { clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { clkTck = 100; }
+  }
+  return clkTck;
+}
+
+interface StatLine { pid: number; ppid: number; ticks: number }
+
+/** Fields after the comm (which may hold spaces and parentheses): state is [0], ppid [1], utime [11]. */
+function readStat(pid: number): StatLine | null {
+  let s: string;
+  try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime: the last two hold the CPU of children this process has reaped.
+  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  return { pid, ppid: Number(f[1]), ticks };
+}
+
+/** The pid and every live descendant of it. */
+export function processTree(root: number): StatLine[] {
+  const all: StatLine[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = readStat(Number(name));
+    if (st) all.push(st);
+  }
+  const byParent = new Map<number, StatLine[]>();
+  for (const st of all) {
+    const list = byParent.get(st.ppid) ?? [];
+    list.push(st);
+    byParent.set(st.ppid, list);
+  }
+  const rootStat = all.find((s) => s.pid === root);
+  if (!rootStat) return [];
+  const out: StatLine[] = [rootStat];
+  for (let i = 0; i < out.length; i++) out.push(...(byParent.get(out[i].pid) ?? []));
+  return out;
+}
+
+/** CPU seconds (user + system) used so far by the tree under root; null once it is gone. */
+export function treeCpuS(root: number): number | null {
+  const tree = processTree(root);
+  if (tree.length === 0) return null;
+  return tree.reduce((a, s) => a + s.ticks, 0) / ticksPerSecond();
+}
+
+/** Resident memory (MiB) of the tree under root, from VmRSS. */
+export function treeRssMiB(root: number): number | null {
+  const tree = processTree(root);
+  if (tree.length === 0) return null;
+  let kib = 0;
+  for (const st of tree) {
+    try {
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${st.pid}/status`, 'utf8'));
+      if (m) kib += Number(m[1]);
+    } catch { /* gone meanwhile */ }
+  }
+  return kib / 1024;
+}
+
+export interface Sample {
+  /** Seconds since spawn. */
+  tS: number;
+  cpuS: number;
+  /** Whatever the caller's probe returned at that moment (e.g. requests counted so far). */
+  extra?: unknown;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  samples: Sample[];
+  /** Seconds from spawn to exit. */
+  wallS: number;
+  timedOut: boolean;
+}
+
+export interface RunOptions extends SpawnOptions {
+  /** Hard bound: SIGTERM at this point, SIGKILL 3 s later. */
+  timeoutMs: number;
+  /** How often the tree's CPU is sampled (ms); 0 for never. */
+  sampleEveryMs?: number;
+  /** Called at each sample with the child's pid; its result is kept in the sample. */
+  probe?: (pid: number, tS: number) => unknown;
+  quiet?: boolean;
+}
+
+const live = new Set<import('node:child_process').ChildProcess>();
+/** Kills every child still running (used on exit and on Ctrl-C). */
+export function killAll(): void {
+  for (const c of live) { try { c.kill('SIGKILL'); } catch { /* already gone */ } }
+}
+
+export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { ...o, stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    const samples: Sample[] = [];
+    let timedOut = false;
+    const sample = () => {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      const cpuS = treeCpuS(child.pid);
+      if (cpuS === null) return;
+      const tS = (performance.now() - t0) / 1000;
+      samples.push({ tS, cpuS, extra: o.probe?.(child.pid, tS) });
+    };
+    const sampler = o.sampleEveryMs ? setInterval(sample, o.sampleEveryMs) : null;
+    let killer: NodeJS.Timeout | null = null;
+    const bound = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    }, o.timeoutMs);
+    child.on('error', (err) => { clearTimeout(bound); if (sampler) clearInterval(sampler); live.delete(child); reject(err); });
+    child.on('close', (code, signal) => {
+      clearTimeout(bound);
+      if (killer) clearTimeout(killer);
+      if (sampler) clearInterval(sampler);
+      live.delete(child);
+      resolve({ code, signal, stdout, stderr, samples, wallS: (performance.now() - t0) / 1000, timedOut });
+    });
+  });
+}
+
+/**
+ * CPU seconds per second of the tree between fromS and toS after spawn (from the first and last
+ * samples inside that window); null when fewer than two samples fall in it.
+ */
+export function cpuRateBetween(samples: Sample[], fromS: number, toS: number): number | null {
+  const inside = samples.filter((s) => s.tS >= fromS && s.tS <= toS);
+  if (inside.length < 2) return null;
+  const a = inside[0];
+  const b = inside[inside.length - 1];
+  return b.tS > a.tS ? (b.cpuS - a.cpuS) / (b.tS - a.tS) : null;
+}
+
+export function which(bin: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const p = `${dir}/${bin}`;
+    try { fs.accessSync(p, fs.constants.X_OK); return p; } catch { /* next */ }
+  }
+  return null;
+}

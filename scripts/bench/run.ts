@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: plateau's native engine side by side with wrk, autocannon, hey, artillery and a
+ * bare undici loop, against nginx (one worker) on 127.0.0.1 (issue 7, "The bench").
+ *
+ * 1. Outside: installs what is missing (nginx, wrk, hey from Debian; autocannon, artillery from npm
+ *    into ~/.cache/plateau-bench, never project dependencies).
+ * 2. Re-runs itself inside a new network namespace with only loopback up (`unshare -n`), so no
+ *    byte can leave 127.0.0.1 (artillery 2 sends telemetry on exit whatever its settings); it
+ *    checks that it really is isolated before anything starts.
+ * 3. Inside: starts nginx, runs every case `--repeat` times interleaved (closed-model maxima of
+ *    wrk, autocannon and hey; open-model rates for plateau, the bare undici loop and artillery),
+ *    then the memory case, prints the table of medians and plateau's ratios, stops nginx.
+ *
+ *   npm run bench                      # full: about 10 minutes
+ *   npm run bench -- --quick           # about 2 minutes: 1 run each, shorter holds, no soak
+ *   npm run bench -- --soak-minutes 10 # the issue's memory claim (RSS at 10 min vs 1 min)
+ *   npm run bench -- --help
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureTools, findTools, toolCache, ARTILLERY, AUTOCANNON } from './ensure-tools.ts';
+import { startNginx } from './nginx.ts';
+import { runArtillery, runAutocannon, runBareUndici, runHey, runWrk, type PeerSettings } from './peers.ts';
+import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-case.ts';
+import { killAll } from './proc.ts';
+import { aggregate, formatRatios, formatTable, ratios, type Measure } from './table.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+
+const HELP = `npm run bench -- [flags]
+  --quick                 1 run of each case, 6 s closed runs, 1 s ramp + 6 s hold, rates 5k,10k,20k; no soak
+  --repeat N              runs of each case; the table shows medians (default 3; quick 1)
+  --rates a,b,...         open-model rates for plateau and the bare undici loop (default 5000,10000,20000,30000)
+  --artillery-rates a,..  artillery's open-model rates (default 1000,2500; its ceiling is near 1-2k)
+  --artillery-repeat N    runs of each artillery rate (default 1: slow to start and to stop)
+  --artillery-pool N      artillery http.pool (shared connections; 0 = a connection per virtual user; default 64)
+  --no-artillery          leave artillery out
+  --closed-seconds S      duration of each closed-model run (default 10)
+  --ramp S --hold S --settle S   each open-model run: ramp, hold, part of the hold not judged (default 1, 12, 2)
+  --bare-schedule S       the bare loop's schedule: timer (wake every ms, fire what is due; default), immediate
+                          (setImmediate when the next arrival is < 0.25 ms away, as plateau's engine), or both
+  --connections N         closed-model connections and the bare loop's pool size (default 64)
+  --vus N --max-vus N     plateau's VUs (default 128 / 1024)
+  --workers N|auto        passed to plateau run when its CLI has --workers
+  --overdrive-rate R      once: plateau on one thread (--workers 1 when the CLI has it) at R req/s, to show the
+                          step reported generator-bound (default 40000; 0 = skip)
+  --soak-minutes M        the memory case: plateau at --soak-rate for M minutes, RSS every 10 s (default 2; quick 0 = skip)
+  --soak-rate R           (default 10000)
+  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,bare,overdrive,soak)
+  --port P                nginx's port on 127.0.0.1 (default 18080)
+  --json FILE             also write every measure and the table's rows as JSON
+  --no-install            do not install missing tools (cases whose tool is missing are skipped)
+  --no-netns              run on the host's loopback instead of a new network namespace (artillery is then left out)`;
+
+const { values: f } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    repeat: { type: 'string' },
+    rates: { type: 'string' },
+    'artillery-rates': { type: 'string' },
+    'artillery-repeat': { type: 'string' },
+    'artillery-pool': { type: 'string', default: '64' },
+    'no-artillery': { type: 'boolean', default: false },
+    'closed-seconds': { type: 'string' },
+    ramp: { type: 'string' },
+    hold: { type: 'string' },
+    settle: { type: 'string' },
+    connections: { type: 'string', default: '64' },
+    'bare-schedule': { type: 'string', default: 'timer' },
+    vus: { type: 'string', default: '128' },
+    'max-vus': { type: 'string', default: '1024' },
+    workers: { type: 'string' },
+    'soak-minutes': { type: 'string' },
+    'soak-rate': { type: 'string', default: '10000' },
+    'overdrive-rate': { type: 'string' },
+    only: { type: 'string' },
+    port: { type: 'string', default: '18080' },
+    json: { type: 'string' },
+    'no-install': { type: 'boolean', default: false },
+    'no-netns': { type: 'boolean', default: false },
+    'inside-netns': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (f.help) { console.log(HELP); process.exit(0); }
+
+const list = (s: string | undefined, d: number[]) => (s ? s.split(',').map(Number).filter((x) => x > 0) : d);
+const quick = f.quick;
+const cfg = {
+  repeat: Number(f.repeat ?? (quick ? 1 : 3)),
+  rates: list(f.rates, quick ? [5000, 10000, 20000] : [5000, 10000, 20000, 30000]),
+  artilleryRates: list(f['artillery-rates'], quick ? [1000] : [1000, 2500]),
+  artilleryRepeat: Number(f['artillery-repeat'] ?? 1),
+  artilleryPool: Number(f['artillery-pool']),
+  closedS: Number(f['closed-seconds'] ?? (quick ? 6 : 10)),
+  rampS: Number(f.ramp ?? 1),
+  holdS: Number(f.hold ?? (quick ? 6 : 12)),
+  settleS: Number(f.settle ?? 2),
+  connections: Number(f.connections),
+  vus: Number(f.vus),
+  maxVus: Number(f['max-vus']),
+  workers: f.workers ?? null,
+  soakMinutes: Number(f['soak-minutes'] ?? (quick ? 0 : 2)),
+  soakRate: Number(f['soak-rate']),
+  overdriveRate: Number(f['overdrive-rate'] ?? (quick ? 0 : 40000)),
+  only: f.only ? new Set(f.only.split(',')) : null,
+  port: Number(f.port),
+};
+const bareSchedules = (f['bare-schedule'] === 'both' ? ['timer', 'immediate'] : [f['bare-schedule'] === 'immediate' ? 'immediate' : 'timer']) as ('timer' | 'immediate')[];
+const wants = (tool: string) => !cfg.only || cfg.only.has(tool);
+const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+
+/** Only `lo` in this network namespace, and every address a loopback one. */
+function isolated(): boolean {
+  const addrs = Object.entries(os.networkInterfaces());
+  return addrs.every(([, list]) => (list ?? []).every((a) => a.internal));
+}
+
+async function outside(): Promise<number> {
+  const artillery = !f['no-artillery'] && !f['no-netns'] && wants('artillery');
+  const tools = f['no-install'] ? findTools() : ensureTools({ artillery, offline: false });
+  const missing = Object.entries(tools).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length) log(`missing: ${missing.join(', ')} (their cases are skipped)`);
+  if (f['no-netns']) {
+    log('--no-netns: running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)');
+    return inside(true);
+  }
+  try {
+    execFileSync('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up'], { stdio: 'pipe' });
+  } catch (err) {
+    log(`cannot make a loopback-only network namespace (${(err as Error).message.split('\n')[0]}): running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)`);
+    return inside(true);
+  }
+  const tsx = path.join(repo, 'node_modules/.bin/tsx');
+  const args = [...process.argv.slice(2), '--inside-netns'];
+  // A fresh network namespace: only loopback, brought up; no route anywhere else.
+  const child = spawn('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', tsx, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', cwd: repo });
+  const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+  process.on('SIGINT', forward('SIGINT'));
+  process.on('SIGTERM', forward('SIGTERM'));
+  return new Promise((resolve) => child.on('close', (code, sig) => resolve(code ?? (sig ? 130 : 1))));
+}
+
+async function inside(hostLoopback: boolean): Promise<number> {
+  if (!hostLoopback && !isolated()) {
+    log(`refusing to run: this network namespace has non-loopback addresses (${JSON.stringify(os.networkInterfaces())})`);
+    return 2;
+  }
+  const tools = findTools();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bench-'));
+  if (!tools.nginx) { log('nginx is missing; nothing to measure against'); return 2; }
+  const nginx = await startNginx(tools.nginx, tmp, cfg.port);
+  const stop = async () => { killAll(); await nginx.stop(); };
+  process.on('SIGINT', () => { void stop().then(() => process.exit(130)); });
+  process.on('SIGTERM', () => { void stop().then(() => process.exit(130)); });
+  const date = new Date().toISOString();
+  const loadAtStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+  log(`nginx on ${nginx.url} (one worker); run files in ${tmp}`);
+  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  const peer: PeerSettings = { url: nginx.url, connections: cfg.connections, durationS: cfg.closedS, tmp, env };
+  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, env };
+  const withArtillery = !hostLoopback && !f['no-artillery'] && wants('artillery') && tools.artillery;
+  const tsx = path.join(repo, 'node_modules/.bin/tsx');
+  const stamp = date.replace(/[-:]/g, '').slice(0, 15);
+
+  const measures: Measure[] = [];
+  const failures: string[] = [];
+  const attempt = async (label: string, fn: () => Promise<Measure>) => {
+    log(`${label} ...`);
+    try {
+      const m = await fn();
+      measures.push(m);
+      log(`${label}: ${m.achievedPerSec.toFixed(0)} req/s, p50 ${m.p50Ms?.toFixed(2) ?? '–'} ms, p99 ${m.p99Ms?.toFixed(2) ?? '–'} ms, CPU ${m.cpuPer10k?.toFixed(3) ?? '–'} s/10k${m.dropped ? `, dropped ${m.dropped}` : ''}${m.note ? ` (${m.note})` : ''}`);
+    } catch (err) {
+      failures.push(`${label}: ${(err as Error).message.split('\n').slice(0, 6).join(' | ')}`);
+      log(`${label} FAILED: ${(err as Error).message.slice(0, 800)}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // let TIME_WAITs and the scheduler settle between cases
+  };
+  const hold = { rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS };
+
+  let soak: ReturnType<typeof rssAt> | null = null;
+  try {
+    for (let rep = 1; rep <= cfg.repeat; rep++) {
+      const tag = `run ${rep}/${cfg.repeat}`;
+      if (wants('wrk') && tools.wrk) await attempt(`${tag} wrk closed`, () => runWrk(tools.wrk!, peer));
+      if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer));
+      if (wants('hey') && tools.hey) await attempt(`${tag} hey closed`, () => runHey(tools.hey!, peer));
+      for (const rate of cfg.rates) {
+        if (wants('plateau')) await attempt(`${tag} plateau ${rate}/s`, async () => (await runPlateau(pl, rate, `bench-${stamp}-${rate}-${rep}`)).measure);
+        for (const sched of bareSchedules) {
+          if (wants('bare')) await attempt(`${tag} bare undici (${sched}) ${rate}/s`, () => runBareUndici(tsx, path.join(here, 'bare-undici.ts'), peer, rate, hold, sched));
+        }
+      }
+      if (wants('overdrive') && rep === 1 && cfg.overdriveRate > 0) {
+        // One thread pushed past what it can send: the step must come out generator-bound.
+        await attempt(`${tag} plateau overdriven, 1 thread, ${cfg.overdriveRate}/s`, async () => {
+          const m = (await runPlateau({ ...pl, workers: '1' }, cfg.overdriveRate, `bench-${stamp}-overdrive`)).measure;
+          return { ...m, tool: 'plateau 1 thread' };
+        });
+      }
+      if (withArtillery && rep <= cfg.artilleryRepeat) {
+        for (const rate of cfg.artilleryRates) {
+          await attempt(`${tag} artillery ${rate}/s`, () => runArtillery(tools.artillery!, { ...peer, durationS: cfg.holdS }, rate, cfg.artilleryPool, `${rate}-${rep}`));
+        }
+      }
+    }
+    if (wants('soak') && cfg.soakMinutes > 0) {
+      const holdS = Math.round(cfg.soakMinutes * 60);
+      log(`memory: plateau at ${cfg.soakRate}/s for ${cfg.soakMinutes} min, RSS every 10 s ...`);
+      try {
+        const r = await runPlateau({ ...pl, holdS, settleS: Math.min(10, holdS / 2) }, cfg.soakRate, `bench-${stamp}-soak`, { sampleEveryMs: 10_000, withRss: true, timeoutS: cfg.rampS + holdS + 120 });
+        soak = rssAt(r.samples, cfg.rampS + holdS);
+        measures.push({ ...r.measure, tool: 'plateau (soak)', cpuPer10k: null, note: `${cfg.soakMinutes} min hold` });
+      } catch (err) {
+        failures.push(`memory case: ${(err as Error).message.slice(0, 400)}`);
+      }
+    }
+  } finally {
+    await stop();
+  }
+
+  const rows = aggregate(measures);
+  const rs = ratios(rows);
+  const lines: string[] = [];
+  lines.push('', `plateau bench ${date}`, `machine: ${machine}`, `target: nginx (1 worker, static 200 "ok") on ${nginx.url}${hostLoopback ? ' (host loopback)' : ', loopback-only network namespace'}`);
+  lines.push(`load average (1/5/15 min) at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}: other work on the machine shares its ${os.cpus().length} cores`);
+  lines.push(`settings: closed ${cfg.connections} connections x ${cfg.closedS} s; open ramp ${cfg.rampS} s + hold ${cfg.holdS} s (first ${cfg.settleS} s of the hold not judged); medians of ${cfg.repeat} run(s)${withArtillery ? `; artillery ${cfg.artilleryRepeat} run(s)` : ''}`);
+  lines.push(`tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}`);
+  lines.push('CPU-s/10k: CPU seconds (user + system, the generator\'s whole process tree from /proc) per 10,000 answers over the steady part of each run');
+  lines.push('', formatTable(rows), '', 'plateau against its peers (issue 7 goals):', formatRatios(rs) || '(not enough cases to compare)');
+  if (soak) {
+    const growth = soak.firstMinute && soak.end ? (100 * (soak.end - soak.firstMinute)) / soak.firstMinute : null;
+    lines.push('', `memory at ${cfg.soakRate}/s for ${cfg.soakMinutes} min: RSS after 1 min ${soak.firstMinute?.toFixed(0) ?? '– (run shorter than 1 min)'} MiB, at the end ${soak.end?.toFixed(0) ?? '–'} MiB${growth !== null ? ` (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%; goal within 10% after 10 min: ${Math.abs(growth) <= 10 ? 'met' : 'NOT met'} over this run)` : ''}`);
+    lines.push(`  RSS every 10 s (MiB): ${soak.series.map((p) => p.rssMiB.toFixed(0)).join(' ')}`);
+  }
+  if (failures.length) lines.push('', 'failed cases:', ...failures.map((x) => `  ${x}`));
+  console.log(lines.join('\n'));
+  const jsonFile = f.json ? path.resolve(f.json) : path.join(tmp, 'bench.json');
+  fs.writeFileSync(jsonFile, JSON.stringify({ date, machine, settings: cfg, measures, rows, ratios: rs, soak, failures }, null, 2));
+  console.log(`\nall measures: ${jsonFile}`);
+  return failures.length && measures.length === 0 ? 1 : 0;
+}
+
+const code = f['inside-netns'] ? await inside(false) : await outside();
+process.exit(code);

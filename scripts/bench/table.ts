@@ -1,0 +1,135 @@
+/**
+ * Pure: a bench case's measures, their medians over repeated runs, the table and plateau's ratios
+ * to its peers (the goals of issue 7).
+ */
+
+export interface Measure {
+  tool: string;
+  model: 'closed' | 'open';
+  settings: string;
+  /** Offered rate of an open model, req/s; null for a closed model. */
+  targetRate: number | null;
+  achievedPerSec: number;
+  /** CPU seconds of the load generator per 10,000 requests answered, over the steady part of the run. */
+  cpuPer10k: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  /** Arrivals dropped for want of a VU (plateau only; null where the tool has no such count). */
+  dropped: number | null;
+  errors: number;
+  note?: string;
+}
+
+export interface Row extends Measure {
+  runs: number;
+}
+
+export function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const medianOf = (ms: Measure[], f: (m: Measure) => number | null): number | null =>
+  median(ms.map(f).filter((v): v is number => v !== null && Number.isFinite(v)));
+
+function nearest(g: Measure[], v: number): Measure {
+  return g.reduce((b, m) => (Math.abs(m.achievedPerSec - v) < Math.abs(b.achievedPerSec - v) ? m : b), g[0]);
+}
+
+/** One row per (tool, model, target rate): the median of each figure over the repeated runs. */
+export function aggregate(measures: Measure[]): Row[] {
+  const groups = new Map<string, Measure[]>();
+  for (const m of measures) {
+    const k = `${m.tool}|${m.model}|${m.targetRate ?? ''}`;
+    const g = groups.get(k) ?? [];
+    g.push(m);
+    groups.set(k, g);
+  }
+  return [...groups.values()].map((g) => ({
+    ...g[0],
+    achievedPerSec: medianOf(g, (m) => m.achievedPerSec) ?? 0,
+    cpuPer10k: medianOf(g, (m) => m.cpuPer10k),
+    p50Ms: medianOf(g, (m) => m.p50Ms),
+    p99Ms: medianOf(g, (m) => m.p99Ms),
+    dropped: g.some((m) => m.dropped !== null) ? medianOf(g, (m) => m.dropped) : null,
+    errors: medianOf(g, (m) => m.errors) ?? 0,
+    // Notes differ run to run (lag, loop delay): the note of the run nearest the median throughput.
+    note: nearest(g, medianOf(g, (m) => m.achievedPerSec) ?? 0).note,
+    runs: g.length,
+  }));
+}
+
+const num = (v: number | null, digits = 0): string =>
+  v === null ? '–' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const lat = (v: number | null): string => (v === null ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+
+export function formatTable(rows: Row[]): string {
+  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
+  const body = rows.map((r) => [
+    r.tool,
+    r.model,
+    r.targetRate === null ? 'max' : num(r.targetRate),
+    num(r.achievedPerSec),
+    r.targetRate === null ? '–' : `${((100 * r.achievedPerSec) / r.targetRate).toFixed(1)}%`,
+    r.cpuPer10k === null ? '–' : r.cpuPer10k.toFixed(3),
+    lat(r.p50Ms),
+    lat(r.p99Ms),
+    r.dropped === null ? '–' : num(r.dropped),
+    num(r.errors),
+    String(r.runs),
+    r.note ?? '',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const left = new Set([0, 1, 11]);
+  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(head), ...body.map(line)].join('\n');
+}
+
+/** plateau held a rate: within 1% of it, nothing dropped, median under 2 ms. */
+export function held(r: Row): boolean {
+  return r.targetRate !== null && r.achievedPerSec >= 0.99 * r.targetRate && (r.dropped ?? 0) === 0 && r.p50Ms !== null && r.p50Ms < 2;
+}
+
+export interface Ratio { what: string; value: number | null; goal: string; met: boolean | null; detail: string }
+
+export function ratios(rows: Row[]): Ratio[] {
+  const plateau = rows.filter((r) => r.tool === 'plateau' && r.model === 'open');
+  const best = plateau.filter(held).reduce<Row | null>((b, r) => (!b || (r.targetRate ?? 0) > (b.targetRate ?? 0) ? r : b), null);
+  const bestRate = best ? best.achievedPerSec : null;
+  const closed = (tool: string) => rows.find((r) => r.tool === tool && r.model === 'closed') ?? null;
+  const artilleryMax = rows.filter((r) => r.tool === 'artillery').reduce<number | null>((m, r) => Math.max(m ?? 0, r.achievedPerSec), null);
+  const at10k = (tool: string) => rows.find((r) => r.tool === tool && r.targetRate === 10_000) ?? null;
+  const div = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null && b > 0 ? a / b : null);
+  const out: Ratio[] = [];
+  const heldDetail = best ? `plateau held ${num(best.targetRate)} req/s (${num(bestRate)} achieved)` : 'plateau held no rate (within 1%, 0 dropped, p50 < 2 ms)';
+  for (const tool of ['autocannon', 'wrk', 'hey']) {
+    const c = closed(tool);
+    if (!c) continue;
+    const v = div(bestRate, c.achievedPerSec);
+    const goal = tool === 'autocannon' ? '>= 1.25' : 'informative';
+    out.push({ what: `plateau held rate / ${tool} closed max`, value: v, goal, met: tool === 'autocannon' ? (v === null ? false : v >= 1.25) : null, detail: `${heldDetail}; ${tool} ${num(c.achievedPerSec)} req/s` });
+  }
+  if (artilleryMax !== null) {
+    const v = div(bestRate, artilleryMax);
+    out.push({ what: 'plateau held rate / artillery best', value: v, goal: '> 15', met: v === null ? false : v > 15, detail: `${heldDetail}; artillery at most ${num(artilleryMax)} req/s` });
+  }
+  const p10 = at10k('plateau');
+  for (const [tool, goal, bound] of [['autocannon', '<= 1.0', 1.0], ['bare undici', '<= 1.3', 1.3], ['bare undici (spin)', '<= 1.3', 1.3]] as const) {
+    const peer = tool === 'autocannon' ? closed(tool) : at10k(tool);
+    if (!p10 || !peer) continue;
+    const v = div(p10.cpuPer10k, peer.cpuPer10k);
+    out.push({
+      what: `plateau CPU-s/10k at 10k req/s / ${tool === 'autocannon' ? 'autocannon (closed max)' : `${tool} at 10k req/s`}`,
+      value: v, goal, met: v === null ? null : v <= bound,
+      detail: `${p10.cpuPer10k?.toFixed(3) ?? '–'} vs ${peer.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k`,
+    });
+  }
+  if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
+  return out;
+}
+
+export function formatRatios(rs: Ratio[]): string {
+  return rs.map((r) => `${r.what.padEnd(62)} ${r.value === null ? '–' : r.value.toFixed(2).padStart(7)}  goal ${r.goal.padEnd(11)} ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}  (${r.detail})`).join('\n');
+}
