@@ -1,5 +1,5 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report typecheck
+.PHONY: loadtest test plan report gate typecheck
 
 DEPS := node_modules/.package-lock.json
 PLATEAU := node bin/plateau.js
@@ -18,9 +18,15 @@ plan: $(DEPS)
 report: $(DEPS)
 	$(PLATEAU) report runs/latest
 
+# make gate [RUN=runs/latest] [BASELINE=baseline.json] [TOLERANCE=5%]: exit 0 holds, 1 regression, 2 cannot judge
+gate: $(DEPS)
+	$(PLATEAU) gate $(or $(RUN),runs/latest) --baseline $(or $(BASELINE),baseline.json) --tolerance $(or $(TOLERANCE),5%)
+
 typecheck: $(DEPS)
 	npx tsc --noEmit -p .
 
 test: $(DEPS)
 	npx tsc --noEmit -p .
+	sh scripts/ensure-prometheus.sh
+	sh scripts/ensure-chromium.sh
 	npx vitest run

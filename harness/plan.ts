@@ -75,10 +75,12 @@ export function sizeVus(config: PlateauConfig, rttMs: number | null): VuSizing {
   const maxRate = config.steps.maxPerSec;
   const wMs = expectedServiceMs + (rttMs ?? 0);
   const sized = Math.max(1, Math.ceil(((maxRate * wMs) / 1000) * headroom));
-  const pre = preAllocated ?? Math.min(sized, max ?? sized);
-  const mx = max ?? Math.max(pre, 4 * sized);
+  // limits.maxInFlight caps both (one request in flight per VU); validation refuses explicit values above it.
+  const cap = config.limits.maxInFlight;
+  const pre = Math.min(preAllocated ?? Math.min(sized, max ?? sized), cap);
+  const mx = Math.min(max ?? Math.max(pre, 4 * sized), cap);
   const how = preAllocated !== undefined || max !== undefined
     ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
     : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
-  return { preAllocatedVUs: pre, maxVUs: mx, reason: how };
+  return { preAllocatedVUs: pre, maxVUs: mx, reason: mx === cap && max === undefined && 4 * sized > cap ? `${how}; capped at limits.maxInFlight ${cap}` : how };
 }

@@ -24,6 +24,7 @@ const config = (runId: string) => ({
   warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
   rtt: { samples: 5 },
   output: { dir: runsDir, runId },
+  workers: 2 as const,
 });
 
 describe('the pipeline against the demo target at a known capacity', () => {

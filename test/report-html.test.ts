@@ -117,7 +117,7 @@ function decodePng(buf: Buffer): { width: number; height: number; channels: numb
 }
 
 describe('report.html in headless Chromium', () => {
-  it.skipIf(!fs.existsSync(CHROMIUM))('shows the charts: a large screenshot with many colours, chart colours among them', async () => {
+  it.skipIf(!fs.existsSync(CHROMIUM))(`shows the charts: a large screenshot with many colours, chart colours among them${fs.existsSync(CHROMIUM) ? '' : ` (skipped: ${CHROMIUM} missing; make test installs Debian's chromium)`}`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-html-'));
     for (const f of await renderHtmlFiles(RUN)) fs.writeFileSync(path.join(dir, f.file), f.content);
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-chromium-'));

@@ -57,8 +57,8 @@ export async function planCommand(a: Args): Promise<number> {
   return EXIT.ok;
 }
 
-export function reportCommand(dir: string): number {
-  const result = writeReports(path.resolve(dir));
+export async function reportCommand(dir: string): Promise<number> {
+  const result = await writeReports(path.resolve(dir));
   process.stdout.write(renderPlateauTable(result) + '\n');
   return EXIT.ok;
 }

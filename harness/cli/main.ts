@@ -6,7 +6,9 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlateauError, EXIT } from '../errors.ts';
 import { loadOptions } from './options.ts';
-import { runCommand, planCommand, reportCommand } from './commands.ts';
+import { runCommand, planCommand } from './commands.ts';
+import { baselineBuilder, baselineCommand, compareBuilder, compareCommand, gateBuilder, gateCommand } from './gate-commands.ts';
+import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions, reportOrMergeCommand, reportOptions } from './k6-commands.ts';
 
 async function main(argv: string[]): Promise<number> {
   let code = EXIT.ok as number;
@@ -15,7 +17,12 @@ async function main(argv: string[]): Promise<number> {
     .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
     .command('run', 'preflight, reset, RTT, warmup, stepped load, report', (y) => loadOptions(y), async (a) => { code = await runCommand(a); })
     .command('plan', 'print the plan (stages, steps, durations, expected samples) and send nothing', (y) => loadOptions(y), async (a) => { code = await planCommand(a); })
-    .command('report <run-dir>', 'rebuild every output of a run from its store alone', (y) => y.positional('run-dir', { type: 'string', demandOption: true }), (a) => { code = reportCommand(a['run-dir'] as string); })
+    .command('report [run-dir]', 'rebuild every output of a run from its store alone (--merge: several runs into one)', (y) => reportOptions(y), async (a) => { code = await reportOrMergeCommand(a); })
+    .command('k6-script', 'write the k6 script plateau would run (scenario bundled, plan as options)', (y) => k6ScriptOptions(y), async (a) => { code = await k6ScriptCommand(a); })
+    .command('import <tool> <file>', 'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report', (y) => importOptions(y), async (a) => { code = await importCommand(a); })
+    .command('compare <run-a> <run-b>', 'two runs side by side at equal rates, with warnings when they are not comparable', compareBuilder, async (a) => { code = await compareCommand(a); })
+    .command('baseline <action> <run>', 'save a run as the baseline the gate holds later runs to (action: save)', baselineBuilder, async (a) => { code = await baselineCommand(a); })
+    .command('gate <run>', 'exit 0 when capacity holds against --baseline, 1 on a regression, 2 when the run cannot be judged', gateBuilder, async (a) => { code = await gateCommand(a); })
     .demandCommand(1, 'name a command: run, plan or report')
     .strict()
     .help()

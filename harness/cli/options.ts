@@ -21,7 +21,12 @@ export function loadOptions<T>(y: Argv<T>) {
     .option('timeout-ms', { type: 'number', describe: 'per-request timeout' })
     .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
     .option('out', { type: 'string', describe: 'directory of run stores (default runs)' })
-    .option('warmup', { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' });
+    .option('warmup', { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' })
+    .option('workers', { type: 'string', describe: "native engine threads: 'auto' (one per core) or a number" })
+    .option('engine', { choices: ['native', 'k6'] as const, describe: 'who sends the load: the embedded engine (default) or k6 (found via K6_BIN or PATH)' })
+    .option('execution-segment', { type: 'string', describe: 'k6: this instance\'s share of the arrivals, e.g. 0:1/2 (passed to k6)' })
+    .option('execution-segment-sequence', { type: 'string', describe: 'k6: every instance\'s cut points, e.g. 0,1/2,1 (passed to k6)' })
+    .option('k6-out', { choices: ['json', 'json.gz', 'csv', 'csv.gz'] as const, describe: 'k6: output format plateau streams (default json)' });
 }
 
 export function overridesOf(a: Record<string, unknown>): Overrides {
@@ -41,5 +46,10 @@ export function overridesOf(a: Record<string, unknown>): Overrides {
     runId: a['run-id'] as string | undefined,
     out: a.out as string | undefined,
     warmup: a.warmup as boolean | undefined,
+    engine: a.engine as 'native' | 'k6' | undefined,
+    workers: a.workers === undefined ? undefined : a.workers === 'auto' ? 'auto' : Number(a.workers),
+    executionSegment: a['execution-segment'] as string | undefined,
+    executionSegmentSequence: a['execution-segment-sequence'] as string | undefined,
+    k6Out: a['k6-out'] as string | undefined,
   };
 }

@@ -24,6 +24,11 @@ export interface Overrides {
   runId?: string;
   out?: string;
   warmup?: boolean;
+  workers?: 'auto' | number;
+  engine?: 'native' | 'k6';
+  executionSegment?: string;
+  executionSegmentSequence?: string;
+  k6Out?: string;
 }
 
 export async function readConfigFile(file: string | undefined): Promise<Record<string, unknown>> {
@@ -61,6 +66,11 @@ export function applyOverrides(raw: Obj, o: Overrides): Obj {
   set('output', 'runId', o.runId);
   set('output', 'dir', o.out);
   set('warmup', 'enabled', o.warmup);
+  if (o.workers !== undefined) c.workers = o.workers;
+  if (o.engine !== undefined) c.engine = o.engine;
+  set('k6', 'executionSegment', o.executionSegment);
+  set('k6', 'executionSegmentSequence', o.executionSegmentSequence);
+  set('k6', 'out', o.k6Out);
   return c;
 }
 

@@ -132,6 +132,8 @@ export const configSchema = z.strictObject({
   }).default({ dir: 'runs' }),
   /** Which engine sends the load: the embedded one, or k6 (harness/k6) driven through its output. */
   engine: z.enum(['native', 'k6']).default('native'),
+  /** Native engine threads: 'auto' = one per core; 1 = the main thread only. */
+  workers: z.union([z.literal('auto'), positiveInt('engine worker threads')]).default('auto'),
   k6: z.strictObject({
     /** k6 output plateau streams: JSON lines (default) or CSV (unix_milli timestamps), optionally gzip. */
     out: z.enum(['json', 'json.gz', 'csv', 'csv.gz']).default('json'),
@@ -148,6 +150,12 @@ export const configSchema = z.strictObject({
     unitPrice: nonNegative('price of one unit of usageSeries').optional(),
     currency: z.string().optional(),
   }).optional(),
+  /** Safety caps (harness/limits.ts): a plan over one is refused before load; the engine stays under them. */
+  limits: z.strictObject({
+    maxRatePerSec: positive('highest arrival rate any step or the warmup may offer').default(100_000),
+    maxDurationS: positive('longest time a run may offer load, warmup included').default(3600),
+    maxInFlight: positiveInt('most requests in flight at once (bounds the VUs)').default(10_000),
+  }).default({ maxRatePerSec: 100_000, maxDurationS: 3600, maxInFlight: 10_000 }),
   /** Seconds the engine waits for in-flight requests when it stops. */
   gracefulStopS: nonNegative('seconds to let in-flight requests finish').default(2),
 });

@@ -4,6 +4,7 @@
  */
 import { configSchema, type PlateauConfig } from './schema.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { limitProblems } from '../limits.ts';
 
 export interface Problem {
   field: string;
@@ -67,5 +68,6 @@ function crossFieldProblems(c: PlateauConfig): Problem[] {
   if (!/^https?:$/.test(new URL(c.target.url).protocol)) {
     out.push({ field: 'target.url', message: `protocol ${new URL(c.target.url).protocol} is not supported: use http:// or https://` });
   }
+  out.push(...limitProblems(c));
   return out;
 }

@@ -6,6 +6,7 @@ import { Client, util, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import type { ErrorKind } from '../../analysis/types.ts';
 import { clearExpectation, expectNext, newPhaseTimes, type PhaseTimes } from './channels.ts';
+import { DEADLINE_CODE, deadlineError, type Expiring } from './deadline.ts';
 
 export interface PreparedRequest {
   method: string;
@@ -30,10 +31,15 @@ export interface HttpOptions {
   timeoutMs: number;
 }
 
-export class VuClient {
+export class VuClient implements Expiring {
   private readonly client: Client;
+  private readonly timeoutMs: number;
+  /** performance.now() by which the request in flight must end; Infinity when idle (deadline.ts sweeps it). */
+  private deadlineMs = Infinity;
+  private abortInFlight: ((err: Error) => void) | null = null;
 
   constructor(origin: string, opts: HttpOptions) {
+    this.timeoutMs = opts.timeoutMs;
     this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -47,9 +53,12 @@ export class VuClient {
     const times = newPhaseTimes(performance.now());
     const out: Outcome = { status: 0, rawHeaders: null, bytesIn: 0, bytesOut: requestBytes(req), times };
     let finished = false;
+    this.deadlineMs = times.createdMs + this.timeoutMs;
     const finish = (err?: Error) => {
       if (finished) return;
       finished = true;
+      this.deadlineMs = Infinity;
+      this.abortInFlight = null;
       if (!times.endMs) times.endMs = performance.now();
       if (err) { out.kind = classify(err); out.message = err.message; }
       else if (out.status >= 500) out.kind = 'http_5xx';
@@ -58,7 +67,7 @@ export class VuClient {
     };
     // undici's Client takes the classic handler shape (onConnect ... onComplete).
     const handler = {
-      onConnect: () => undefined,
+      onConnect: (abort: (err: Error) => void) => { this.abortInFlight = abort; },
       onHeaders: (statusCode: number, rawHeaders: Buffer[]) => { out.status = statusCode; out.rawHeaders = rawHeaders; return true; },
       onData: (chunk: Buffer) => { out.bytesIn += chunk.length; return true; },
       onComplete: () => finish(),
@@ -74,6 +83,14 @@ export class VuClient {
     clearExpectation();
   }
 
+  /** Called by the pool's deadline sweep: aborts the request in flight once its total deadline passed. */
+  expire(nowMs: number): void {
+    if (nowMs < this.deadlineMs || !this.abortInFlight) return;
+    const abort = this.abortInFlight;
+    this.abortInFlight = null;
+    abort(deadlineError(this.timeoutMs));
+  }
+
   close(): Promise<void> {
     return this.client.destroy().catch(() => undefined);
   }
@@ -85,7 +102,7 @@ function requestBytes(req: PreparedRequest): number {
   return n + (req.body ? req.body.length : 0);
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', DEADLINE_CODE]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 
 export function classify(err: Error & { code?: string }): ErrorKind {

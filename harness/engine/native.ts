@@ -25,6 +25,11 @@ export interface EngineRunOptions {
   t0Ms?: number;
   /** Phase time (s) at which this run's schedule starts (a later leg of the steps phase). */
   offsetS?: number;
+  /**
+   * Execution segment: this instance dispatches only arrivals n with (n - 1) mod count = index
+   * (a stripe of the global sequence, as k6 splits instances); the others belong to its peers.
+   */
+  stripe?: { index: number; count: number };
   /** How long in-flight requests may run on once the schedule has ended. */
   gracefulStopMs: number;
   sink(r: BucketRecord): void;
@@ -45,15 +50,19 @@ export function startNative(o: EngineRunOptions): EngineRun {
   /** The schedule's own zero: offsetS into the phase. */
   const t0Ms = phaseT0Ms + offsetS * 1000;
   const rec = new BucketRecorder(o.phase, o.source, phaseT0Ms, o.sink, Math.floor(offsetS));
-  let n = 0;
-  let nextS = o.schedule.arrivalS(1);
+  const stripe = o.stripe ?? { index: 0, count: 1 };
+  /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
+  let n = stripe.index + 1;
+  let nextS = o.schedule.arrivalS(n);
   let stopped = false;
-  let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let timer: NodeJS.Timeout | null = null;
   let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
   const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
   const clock = setInterval(() => rec.tick(performance.now()), 200);
+  let own = 0;
 
   const fire = (intendedS: number, nowMs: number) => {
+    own++;
     const lagMs = nowMs - t0Ms - intendedS * 1000;
     const vu = o.pool.acquire();
     if (!vu) { rec.drop(nowMs, lagMs); return; }
@@ -83,13 +92,16 @@ export function startNative(o: EngineRunOptions): EngineRun {
     const nowMs = performance.now();
     const nowS = (nowMs - t0Ms) / 1000;
     while (nextS !== null && nextS <= nowS) {
-      n++;
       fire(nextS, nowMs);
-      nextS = o.schedule.arrivalS(n + 1);
+      n += stripe.count;
+      nextS = o.schedule.arrivalS(n);
     }
     if (nextS === null) { stop(o.gracefulStopMs); return; }
+    // Sleep on a timer even when the next arrival is under a millisecond away: the due arrivals
+    // are fired in a batch on the next tick (lag <= ~1 ms, measured per arrival), where spinning
+    // on setImmediate would burn a core doing nothing (bench: 1.65 vs 0.61 CPU-s per 10k at 5k/s).
     const waitMs = (nextS - nowS) * 1000;
-    timer = waitMs < 0.25 ? setImmediate(loop) : setTimeout(loop, Math.max(1, Math.floor(waitMs)));
+    timer = setTimeout(loop, Math.max(1, Math.floor(waitMs)));
   };
 
   let finished = false;
@@ -100,13 +112,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
     if (graceTimer) clearTimeout(graceTimer);
     clearInterval(clock);
     rec.close(performance.now());
-    resolveDone({ dispatched: n, lastSeq: o.seqOffset + n });
+    // n is the next (undispatched) global index; the seqs used are below it.
+    resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });
   }
 
   function stop(graceMs: number) {
     if (!stopped) {
       stopped = true;
-      if (timer) { clearTimeout(timer as NodeJS.Timeout); clearImmediate(timer as NodeJS.Immediate); }
+      if (timer) clearTimeout(timer);
     }
     if (o.pool.active === 0 || graceMs <= 0) { finish(); return; }
     if (graceTimer) clearTimeout(graceTimer);

@@ -5,10 +5,13 @@
  * connections serve the steps.
  */
 import { VuClient, type HttpOptions } from './http.ts';
+import { DeadlineSweep } from './deadline.ts';
 
 export class VuPool {
   private readonly free: VuClient[] = [];
   private readonly all: VuClient[] = [];
+  /** http.timeoutMs as a total deadline: one timer for all VUs, none per request. */
+  private readonly sweep = new DeadlineSweep(this.all);
   active = 0;
 
   constructor(
@@ -43,6 +46,7 @@ export class VuPool {
   }
 
   async close(): Promise<void> {
+    this.sweep.stop();
     await Promise.all(this.all.map((vu) => vu.close()));
   }
 }

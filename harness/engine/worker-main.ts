@@ -14,7 +14,8 @@ import { scenarioRequests } from '../scenario/requests.ts';
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
-const share = (total: number) => Math.max(1, Math.ceil(total / init.count));
+/** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
+const share = (total: number) => Math.floor(total / init.count) + (init.index < total % init.count ? 1 : 0);
 
 const unsubscribe = subscribeChannels();
 const pool = new VuPool(init.origin, { timeoutMs: init.timeoutMs }, share(init.preAllocatedVUs), share(init.maxVUs));

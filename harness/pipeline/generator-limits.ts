@@ -31,11 +31,11 @@ export function checkOpenFiles(maxVUs: number, limit: number | null = openFileLi
 }
 
 export function checkDisk(dir: string, durationS: number): string {
-  fs.mkdirSync(dir, { recursive: true });
   try {
+    fs.mkdirSync(dir, { recursive: true });
     fs.accessSync(dir, fs.constants.W_OK);
-  } catch {
-    throw new PlateauError(`the run store directory ${dir} is not writable`, 'choose another --out directory or fix its permissions', 'store-unwritable', EXIT.preflight);
+  } catch (err) {
+    throw new PlateauError(`the run store directory ${dir} is not writable (${(err as { code?: string }).code ?? (err as Error).message})`, 'choose another --out directory or fix its permissions', 'store-unwritable', EXIT.preflight);
   }
   const st = fs.statfsSync(dir);
   const freeBytes = st.bavail * st.bsize;

@@ -22,17 +22,16 @@ export class Interrupt {
 }
 
 export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => void): () => void {
-  let count = 0;
   const handler = (sig: NodeJS.Signals) => {
-    count++;
-    if (count > 1) {
-      log(`\nsecond ${sig}: exiting now; runs/ keeps every second recorded so far (plateau report rebuilds the report)`);
-      process.exit(130);
-    }
-    log(`\n${sig}: stopping the load and writing the report (press Ctrl-C again to exit at once)`);
+    // The second signal must work even while the main thread is busy (rendering the report can hold
+    // it for a second or more): hand both signals back to the OS, whose default ends the process at
+    // once (exit status 128 + signal, 130 for Ctrl-C). The store survives any moment of exit.
+    uninstall();
+    log(`\n${sig}: stopping the load and writing the report (press Ctrl-C again to exit at once; runs/ keeps every second recorded so far)`);
     interrupt.trigger();
   };
+  const uninstall = () => { process.off('SIGINT', handler); process.off('SIGTERM', handler); };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
-  return () => { process.off('SIGINT', handler); process.off('SIGTERM', handler); };
+  return uninstall;
 }

@@ -3,7 +3,7 @@
  * fix: target reachable and healthy, secrets present, generated ids fit the target's column, one
  * sample request built, sent and accepted.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
 import type { RequestBuilder } from '../scenario/load.ts';
@@ -77,11 +77,19 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
 }
 
 async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<void> {
-  const req = p.build(0);
+  const req = scenarioStep('request(ctx) for the sample request', () => p.build(0));
   const url = new URL(req.path, p.config.target.url).href;
-  const res = await request(url, { method: req.method as 'GET', headers: req.headers, body: req.body ?? undefined, headersTimeout: p.config.http.timeoutMs, bodyTimeout: p.config.http.timeoutMs });
-  const text = (await res.body.text()).slice(0, 200);
-  const verdict = p.scenario.check?.({ status: res.statusCode, headers: res.headers });
+  const timeoutMs = p.config.http.timeoutMs;
+  let res: Dispatcher.ResponseData;
+  let text: string;
+  try {
+    res = await request(url, { method: req.method as 'GET', headers: req.headers, body: req.body ?? undefined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    text = await firstBytes(res.body, 200);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    throw new PlateauError(`the sample request ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`, 'make the target answer one request within http.timeoutMs before measuring thousands', 'sample-request-failed', EXIT.preflight);
+  }
+  const verdict = scenarioStep('check(response) for the sample response', () => p.scenario.check?.({ status: res.statusCode, headers: res.headers }));
   if (res.statusCode >= 400 || (verdict !== undefined && verdict !== true)) {
     throw new PlateauError(
       `the sample request ${req.method} ${url} got ${res.statusCode}${typeof verdict === 'string' ? ` (check: ${verdict})` : ''}: ${text}`,
@@ -89,6 +97,28 @@ async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<voi
       'sample-request-failed', EXIT.preflight);
   }
   evidence.push(`sample request ${req.method} ${new URL(url).pathname} answered ${res.statusCode}`);
+}
+
+/** Runs the user's scenario code; what it throws becomes a preflight failure that names the scenario. */
+function scenarioStep<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw new PlateauError(`the scenario failed in ${what}: ${(err as Error)?.message ?? String(err)}`, 'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) must not throw) before any load is sent', 'scenario-failed', EXIT.preflight);
+  }
+}
+
+/** The first `max` bytes of a body as text; the rest is not read (a hostile target may send gigabytes). */
+async function firstBytes(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    n += chunk.length;
+    if (n >= max) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
 async function checkMetrics(m: NonNullable<PlateauConfig['metrics']>, targetUrl: string): Promise<string> {

@@ -3,18 +3,18 @@
  * run.json with its outcome, evidence and duration; a failing stage ends the run, and the report
  * is written in every case (failed, interrupted or complete).
  */
+import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan, type Plan } from '../plan.ts';
 import { Schedule } from '../engine/schedule.ts';
-import { VuPool } from '../engine/vu-pool.ts';
+import { createLoadEngine } from '../engine/create.ts';
+import type { LoadEngine } from '../engine/load-engine.ts';
 import { subscribeChannels } from '../engine/channels.ts';
-import { responseHeaders, type Outcome } from '../engine/http.ts';
-import { contextFactory } from '../scenario/context.ts';
-import { defaultScenario } from '../scenario/default.ts';
-import { loadScenario, requestBuilder } from '../scenario/load.ts';
-import type { Scenario } from '../scenario/types.ts';
+import { scenarioRequests } from '../scenario/requests.ts';
 import { RunStore, redact } from '../store/run-store.ts';
+import { secretScrubber } from '../secret-scrub.ts';
+import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
 import { environment, newRunId } from '../environment.ts';
 import { writeReports } from '../report.ts';
@@ -49,27 +49,30 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
   const runId = config.output.runId ?? newRunId();
-  const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
-  const build = requestBuilder(scenario, contextFactory(runId, scenario.ids?.prefix ?? '', env), config.target.url);
+  const { scenario, build, check } = await scenarioRequests(config.scenario ? path.resolve(config.scenario) : null, config.target.url, runId, env);
+  const scrub = secretScrubber(scenario.secrets ?? [], env);
   const plan0 = buildPlan(config, null);
   const store = RunStore.create(config.output.dir, {
     schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
     target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',
     config: redact(config), plan: planMeta(plan0), vus: plan0.vus, rtt: null, stages: [], interruptedAtStep: null,
     environment: environment(config.engine),
-  });
-  const progress = new Progress(o.out);
+  }, scrub);
+  const progress = new Progress({ write: (s) => o.out.write(scrub(s)), isTTY: o.out.isTTY });
+  const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line));
   progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
-  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check: checker(scenario), store, progress, interrupt: o.interrupt };
+  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt };
   const unsubscribe = subscribeChannels();
   let error: PlateauError | null = null;
-  let pool: VuPool | null = null;
+  let pool: LoadEngine | null = null;
   try {
-    pool = await stages(ctx, env);
+    pool = await stages(ctx, env, cap);
   } catch (err) {
     if (!(err instanceof PlateauError)) throw err;
     error = err;
+    err.message = scrub(err.message);
   } finally {
+    cap.disarm();
     await pool?.close();
     unsubscribe();
     store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
@@ -80,7 +83,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   return { dir: store.dir, result, exitCode, error };
 }
 
-async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool | null> {
+async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap): Promise<LoadEngine | null> {
   const { config, store } = ctx;
   const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
   const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
@@ -88,12 +91,14 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool |
   if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return null;
+  cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
   ctx.plan = planShare(buildPlan(config, rtt.httpMedianMs), config.engine === 'k6' ? config.k6.executionSegment : undefined);
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
-  const pool = new VuPool(new URL(config.target.url).origin, { timeoutMs: config.http.timeoutMs }, ctx.plan.vus.preAllocatedVUs, ctx.plan.vus.maxVUs);
+  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, env });
+  ctx.progress.info(`engine: ${config.engine === 'k6' ? 'k6' : pool.name}`);
   let seqOffset = 0;
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
@@ -106,17 +111,4 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv): Promise<VuPool |
 
 function planMeta(p: Plan) {
   return { steps: p.steps, durationS: p.durationS, settleS: p.settleS, rules: p.rules, expectedSteadySamples: p.expectedSteadySamples };
-}
-
-function checker(s: Scenario): (o: Outcome) => string | null {
-  if (!s.check) return () => null;
-  const check = s.check;
-  return (o) => {
-    try {
-      const v = check({ status: o.status, headers: responseHeaders(o) });
-      return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
-    } catch (err) {
-      return `check threw: ${(err as Error).message}`;
-    }
-  };
 }

@@ -8,12 +8,12 @@ import { performance } from 'node:perf_hooks';
 import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
 import { judgeNext } from '../../analysis/judge.ts';
 import { afterFailure, classifyFailure, topologyChanged, type AfterFailure } from '../../analysis/verdicts.ts';
-import { startNative } from '../engine/native.ts';
-import { Schedule } from '../engine/schedule.ts';
-import type { VuPool } from '../engine/vu-pool.ts';
+import { startK6Steps } from '../k6/steps-engine.ts';
+import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';
 import { legOf, type Leg } from './legs.ts';
+import { CompleteSeconds } from './complete-seconds.ts';
 import type { StageResult } from './stage.ts';
 
 export const STEPS_PHASE = 'steps';
@@ -27,7 +27,7 @@ export interface StepsOutcome {
 
 interface State {
   ctx: RunContext;
-  pool: VuPool;
+  engine: LoadEngine;
   t0Ms: number;
   records: BucketRecord[];
   judged: StepResult[];
@@ -38,8 +38,8 @@ interface State {
   lastTS: number;
 }
 
-export async function runSteps(ctx: RunContext, pool: VuPool, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
-  const st: State = { ctx, pool, t0Ms: performance.now(), records: [], judged: [], executed: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
+export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
+  const st: State = { ctx, engine, t0Ms: performance.now(), records: [], judged: [], executed: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
   if (ctx.config.metrics || ctx.config.topology) {
     st.prober = new Prober({
       config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s),
@@ -57,7 +57,7 @@ export async function runSteps(ctx: RunContext, pool: VuPool, seqOffset: number,
     notes.push(`step ${failed.index + 1}: ${decision.why}`);
     ctx.progress.info(`step ${failed.index + 1}: ${decision.why}`);
     if (decision.action === 'rerun') {
-      pool.max = decision.maxVUs;
+      engine.maxVUs = decision.maxVUs;
       const startS = Math.ceil((performance.now() - st.t0Ms) / 1000) + 1;
       leg = legOf(ctx.plan, failed.index, startS, (failed.attempt ?? 1) + 1);
     }
@@ -82,21 +82,22 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
   st.executed.push(...leg.steps);
   let k = 0;
   let failed: StepResult | null = null;
-  const engine = startNative({
-    schedule: new Schedule(leg.segments), phase: STEPS_PHASE, source: 'native/0', pool: st.pool,
-    build: ctx.build, check: ctx.check, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
-    gracefulStopMs: ctx.config.gracefulStopS * 1000,
-    sink: (r) => {
+  const complete = new CompleteSeconds(ctx.config.engine === 'k6' ? 1 : st.engine.instances);
+  const sink = (r: BucketRecord) => {
       ctx.store.appendBucket(r);
       st.records.push(r);
-      st.lastTS = r.tS;
-      ctx.progress.bucket(r, leg.steps, leg.steps.at(-1)!.holdEndS);
-      while (!failed && k < leg.steps.length && r.tS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
+      st.lastTS = Math.max(st.lastTS, r.tS);
+      const doneS = complete.add(r);
+      if (doneS === r.tS) ctx.progress.bucket(r, leg.steps, leg.steps.at(-1)!.holdEndS);
+      while (!failed && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
         const res = judgeAndFlag(st, leg.steps[k++]);
         const rerunContaminated = res.contaminated && ctx.config.topology?.rerun && (res.attempt ?? 1) === 1;
         if (res.verdict !== 'holds' || rerunContaminated) { failed = res; engine.stop(ctx.config.gracefulStopS * 1000); }
       }
-    },
+  };
+  const engine = ctx.config.engine === 'k6' ? startK6Steps(ctx, leg, STEPS_PHASE, st.seq, sink) : st.engine.start({
+    segments: leg.segments, phase: STEPS_PHASE, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
+    gracefulStopMs: ctx.config.gracefulStopS * 1000, sink,
   });
   const off = ctx.interrupt.on(() => engine.stop(500));
   st.seq = (await engine.done).lastSeq;
@@ -129,7 +130,7 @@ function decide(st: State, failed: StepResult): AfterFailure {
   const v = config.verdicts;
   const cls = classifyFailure(failed, st.judged[0] ?? null, st.rttMs, { lagP99MaxMs: v.lagP99MaxMs, loopDelayMaxMs: v.loopDelayMaxMs, tailFactor: v.tailFactor });
   const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
-    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.pool.max, maxVUsBound: v.maxVUsBound,
+    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: Math.min(v.maxVUsBound, config.limits.maxInFlight),
   });
   const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
   if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });

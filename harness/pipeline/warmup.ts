@@ -5,9 +5,8 @@
  */
 import type { BucketRecord } from '../../analysis/types.ts';
 import { warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
-import { startNative } from '../engine/native.ts';
-import { Schedule } from '../engine/schedule.ts';
-import type { VuPool } from '../engine/vu-pool.ts';
+import type { LoadEngine } from '../engine/load-engine.ts';
+import { CompleteSeconds } from './complete-seconds.ts';
 import type { RunContext } from './context.ts';
 import type { StageResult } from './stage.ts';
 
@@ -17,24 +16,22 @@ export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
 }
 
-export async function warmup(ctx: RunContext, pool: VuPool): Promise<StageResult<{ lastSeq: number; verdict: WarmupVerdict }>> {
+export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageResult<{ lastSeq: number; verdict: WarmupVerdict }>> {
   const w = ctx.config.warmup;
   const ratePerSec = warmupRatePerSec(ctx);
   const records: BucketRecord[] = [];
   let verdict: WarmupVerdict = { stable: false, windows: [], detail: 'no data' };
+  const complete = new CompleteSeconds(load.instances);
   const lastFullS = w.maxS; // seconds 1..maxS are the hold; a later bucket is the partial one written at stop
-  const engine = startNative({
-    schedule: new Schedule([{ durationS: 1, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }]),
+  const engine = load.start({
+    segments: [{ durationS: 1, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }],
     phase: WARMUP_PHASE,
-    source: 'native/0',
-    pool,
-    build: ctx.build,
-    check: ctx.check,
     seqOffset: 0,
     gracefulStopMs: ctx.config.gracefulStopS * 1000,
     sink: (r) => {
       ctx.store.appendBucket(r);
       records.push(r);
+      if (complete.add(r) !== r.tS) return; // wait for every engine instance's bucket of this second
       ctx.progress.bucket(r, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
       if (verdict.stable || r.tS < 1 || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
       // the first second is the ramp: windows start after it

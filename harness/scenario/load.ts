@@ -15,7 +15,12 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (!fs.existsSync(abs)) {
     throw new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage);
   }
-  const mod = (await import(pathToFileURL(abs).href)) as { default?: Scenario; scenario?: Scenario };
+  let mod: { default?: Scenario; scenario?: Scenario };
+  try {
+    mod = (await import(pathToFileURL(abs).href)) as typeof mod;
+  } catch (err) {
+    throw new PlateauError(`scenario module ${abs} failed to load: ${(err as Error)?.message ?? String(err)}`, 'fix the module so that importing it succeeds (a syntax error, or code at its top level that throws)', 'scenario-invalid', EXIT.usage);
+  }
   const s = mod.default ?? mod.scenario;
   if (!s || typeof s.request !== 'function') {
     throw new PlateauError(`scenario module ${abs} exports no scenario with a request(ctx) function`, 'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })', 'scenario-invalid', EXIT.usage);
@@ -33,7 +38,7 @@ export function requestBuilder(scenario: Scenario, contexts: ContextFactory, tar
 /** Checks what the scenario returned; a malformed request is the scenario's bug, named as such. */
 export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
   if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
-    throw new Error(`request(ctx) must return { method?, url, headers?, body? }; got ${JSON.stringify(spec)?.slice(0, 120)}`);
+    throw new Error(`request(ctx) must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
   }
   const url = new URL(spec.url, origin);
   if (url.origin !== origin) {
@@ -43,4 +48,11 @@ export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
   if (!/^[A-Z]+$/.test(method)) throw new Error(`request(ctx) returned method ${JSON.stringify(spec.method)}`);
   const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
   return { method, path: url.pathname + url.search, headers: { ...(spec.headers ?? {}) }, body };
+}
+
+/** What a malformed spec looked like, by its keys only: its values may hold secrets (a token header). */
+function shapeOf(spec: unknown): string {
+  if (spec === null || typeof spec !== 'object') return spec === null ? 'null' : typeof spec;
+  const keys = Object.keys(spec);
+  return `an object with ${keys.length ? `keys ${keys.slice(0, 8).join(', ')}` : 'no keys'} (url is ${typeof (spec as { url?: unknown }).url})`;
 }

@@ -34,26 +34,35 @@ export class RunStore {
   private probesFd: number | null = null;
   meta: RunMeta;
 
-  private constructor(readonly dir: string, meta: RunMeta) {
+  private constructor(readonly dir: string, meta: RunMeta, private readonly scrub: (text: string) => string) {
     this.meta = meta;
     this.bucketsFd = fs.openSync(path.join(dir, 'buckets.ndjson'), 'a');
     this.saveMeta();
   }
 
   /** Creates runs/<id>/; refuses an id that was used before (its data would be mixed). */
-  static create(outDir: string, meta: RunMeta): RunStore {
+  static create(outDir: string, meta: RunMeta, scrub: (text: string) => string = (t) => t): RunStore {
     const dir = path.resolve(outDir, meta.runId);
     if (fs.existsSync(dir)) {
       throw new PlateauError(`run id "${meta.runId}" was used before: ${dir} exists`, 'choose another --run-id (or leave it out for a fresh one); a run id names one run only', 'run-id-reused', EXIT.preflight);
     }
-    fs.mkdirSync(dir, { recursive: true });
-    const store = new RunStore(dir, meta);
+    let store: RunStore;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      store = new RunStore(dir, meta, scrub);
+    } catch (err) {
+      // Before any load: an unwritable or full store would lose the run (ENOTDIR, EACCES, EROFS, ENOSPC).
+      const code = (err as { code?: string }).code ?? (err as Error).message;
+      throw new PlateauError(`cannot write the run store ${dir} (${code})`, 'choose a writable directory with free space for --out / output.dir', 'store-unwritable', EXIT.preflight);
+    }
     pointLatest(outDir, meta.runId);
     return store;
   }
 
   appendBucket(r: BucketRecord): void {
-    fs.writeSync(this.bucketsFd, JSON.stringify(r) + '\n');
+    // Only samples carry free text (a target's error messages): scrub secrets out of those lines.
+    const line = JSON.stringify(r);
+    fs.writeSync(this.bucketsFd, (r.samples ? this.scrub(line) : line) + '\n');
   }
 
   /** Server readings go to probes.ndjson, opened on first use. */
@@ -74,7 +83,7 @@ export class RunStore {
   /** Atomic: write a temporary file, then rename over run.json. */
   private saveMeta(): void {
     const tmp = path.join(this.dir, 'run.json.tmp');
-    fs.writeFileSync(tmp, JSON.stringify(this.meta, null, 2) + '\n');
+    fs.writeFileSync(tmp, this.scrub(JSON.stringify(this.meta, null, 2)) + '\n');
     fs.renameSync(tmp, path.join(this.dir, 'run.json'));
   }
 

@@ -15,7 +15,9 @@ export function tempRunsDir(): string {
 /** Runs the whole pipeline in-process; output lines are collected, not printed. */
 export async function runQuietly(input: PlateauConfigInput, opts: { interrupt?: Interrupt; env?: NodeJS.ProcessEnv } = {}) {
   const lines: string[] = [];
-  const config = parseConfigOrThrow(input);
+  // One engine thread unless a test asks for workers: starting workers costs ~2 s a run, and the
+  // worker path has its own tests (harness/engine/workers.test.ts, test/pipeline.test.ts).
+  const config = parseConfigOrThrow({ workers: 1, ...input });
   const out = await runPipeline({
     config,
     interrupt: opts.interrupt ?? new Interrupt(),
