@@ -17,7 +17,7 @@ import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { summarizeStop } from './stop.ts';
 import { crossCheck, poolReading, serverWindow } from './server.ts';
 import { overloadShape } from './verdicts.ts';
-import type { AnalyzeInput, BucketRecord, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
+import type { AnalyzeInput, BucketRecord, PromqlWindow, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
@@ -168,18 +168,23 @@ function withFlags(r: StepResult, p: StepPlan): StepResult {
 export interface ServerInput {
   samples: readonly ServerSample[];
   rttMs: number;
+  promql?: readonly PromqlWindow[];
 }
 
 function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined): StepResult {
-  if (!server || server.samples.length === 0) return r;
-  const w = serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
+  if (!server) return r;
+  const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
+  if (!viaPromql && server.samples.length === 0) return r;
+  const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
   return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w), poolReading: poolReading(w) };
 }
 
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(input: AnalyzeInput): RunResult {
   const records = mergeRecords(input.records);
-  const server = input.samples ? { samples: input.samples, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 } : undefined;
+  const server = input.samples || input.promqlWindows
+    ? { samples: input.samples ?? [], promql: input.promqlWindows, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 }
+    : undefined;
   const steps = judgeSteps(input.steps, records, input.rules, server);
   const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules);
   const counted = steps.filter((s) => !s.transient && !s.contaminated);

@@ -189,6 +189,13 @@ export interface ServerWindow {
   poolMax: number | null;
 }
 
+/** A steady window read through PromQL, for one executed step (index and attempt). */
+export interface PromqlWindow {
+  index: number;
+  attempt: number;
+  window: ServerWindow;
+}
+
 export interface CrossCheck {
   verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'no-data';
   /** One sentence with the numbers. */
@@ -365,6 +372,8 @@ export interface AnalyzeInput {
   gauges?: GaugeSeries[];
   /** Readings of the target's metrics (probes.ndjson), for the server-side view of each step. */
   samples?: ServerSample[];
+  /** Steady windows read through a Prometheus server; preferred to `samples` where present. */
+  promqlWindows?: PromqlWindow[];
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
 }

@@ -23,6 +23,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     steps: meta.executed?.length ? meta.executed : planned,
     plannedSteps: planned.length,
     samples,
+    promqlWindows: meta.promqlWindows,
     records,
     stages: meta.stages,
     vus: meta.vus ?? { preAllocatedVUs: 0, maxVUs: 0, reason: 'not sized: the run stopped before planning' },

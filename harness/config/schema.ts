@@ -79,7 +79,14 @@ export const configSchema = z.strictObject({
   }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30 }),
   /** The target's Prometheus endpoint (e.g. /actuator/prometheus), read at every steady window's edges. */
   metrics: z.strictObject({
-    url: z.string().min(1),
+    /** The target's own endpoint, read directly; optional when `prometheus` is given. */
+    url: z.string().min(1).optional(),
+    /** A Prometheus server that scrapes the target: each steady window is also read through PromQL. */
+    prometheus: z.strictObject({
+      url: z.url({ error: 'must be the Prometheus server, e.g. http://127.0.0.1:9090' }),
+      /** Seconds to wait after the last step so that Prometheus has scraped its end. */
+      settleS: nonNegative('seconds to wait for the last scrape').default(3),
+    }).optional(),
     /** Metric family names that must be present, e.g. http_server_requests_seconds_count. */
     series: z.array(z.string().min(1)).default([]),
     /** Seconds between readings for the run's time series (the window edges are read in any case). */

@@ -61,6 +61,9 @@ function crossFieldProblems(c: PlateauConfig): Problem[] {
   if (!Number.isInteger(s.rampS) || !Number.isInteger(s.holdS) || !Number.isInteger(settleSOf(s))) {
     out.push({ field: 'steps', message: 'rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets)' });
   }
+  if (c.metrics && !c.metrics.url && !c.metrics.prometheus) {
+    out.push({ field: 'metrics', message: 'give metrics.url (the target\'s /metrics) or metrics.prometheus.url (a Prometheus server scraping it), or remove the section' });
+  }
   const { preAllocated, max } = c.vus;
   if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
     out.push({ field: 'vus.max', message: `${max} is below vus.preAllocated ${preAllocated}: raise vus.max` });

@@ -68,7 +68,7 @@ export class Prober {
 
   private async scrape(): Promise<PromSample[]> {
     const m = this.o.config.metrics;
-    if (!m) return [];
+    if (!m?.url) return [];
     const res = await request(new URL(m.url, this.o.config.target.url), { headersTimeout: 2000, bodyTimeout: 2000 });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`metrics answered ${res.statusCode}`);

@@ -32,7 +32,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkOpenFiles(p.maxVUs));
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
-  if (p.config.metrics) evidence.push(await checkMetrics(p.config.metrics, p.config.target.url));
+  if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
   await sampleRequest(p, evidence);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
@@ -121,8 +121,9 @@ async function firstBytes(body: Dispatcher.ResponseData['body'], max: number): P
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-async function checkMetrics(m: NonNullable<PlateauConfig['metrics']>, targetUrl: string): Promise<string> {
-  const url = new URL(m.url, targetUrl).href;
+async function checkMetrics(metricsUrl: string, series: string[], targetUrl: string): Promise<string> {
+  const url = new URL(metricsUrl, targetUrl).href;
+  const m = { series };
   let text: string;
   try {
     const res = await request(url, { headersTimeout: 5000, bodyTimeout: 5000 });

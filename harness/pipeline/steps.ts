@@ -14,6 +14,7 @@ import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';
 import { legOf, type Leg } from './legs.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
+import { promqlWindows } from '../metrics/promql-windows.ts';
 import type { StageResult } from './stage.ts';
 
 export const STEPS_PHASE = 'steps';
@@ -40,7 +41,7 @@ interface State {
 
 export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
   const st: State = { ctx, engine, t0Ms: performance.now(), records: [], judged: [], executed: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
-  if (ctx.config.metrics || ctx.config.topology) {
+  if (ctx.config.metrics?.url || ctx.config.topology) {
     st.prober = new Prober({
       config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s),
       isEdge: (tS) => st.executed.some((e) => e.steadyStartS === tS || e.steadyEndS === tS || e.rampStartS === tS),
@@ -63,6 +64,11 @@ export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: n
     }
   }
   await st.prober?.stop();
+  if (ctx.config.metrics?.prometheus && !ctx.interrupt.interrupted) {
+    const pq = await promqlWindows(ctx.config, st.executed, performance.timeOrigin + st.t0Ms);
+    ctx.store.update({ promqlWindows: pq.windows });
+    notes.push(`PromQL: ${pq.windows.length} steady windows read from ${ctx.config.metrics.prometheus.url}${pq.errors.length ? `; ${pq.errors.join('; ')}` : ''}`);
+  }
   const interruptedAtStep = ctx.interrupt.interrupted ? (st.executed.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
   const executed = st.executed;
   ctx.store.update({ executed });

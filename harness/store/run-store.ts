@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BucketRecord, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import type { BucketRecord, PromqlWindow, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 export interface RunMeta {
@@ -22,6 +22,8 @@ export interface RunMeta {
   plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;
   /** The step attempts as run, on the steps phase's clock (reruns included); null before the steps stage. */
   executed?: StepPlan[] | null;
+  /** Steady windows read through a Prometheus server after the steps (metrics.prometheus). */
+  promqlWindows?: PromqlWindow[];
   vus: VuSizing | null;
   rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; httpMinMs?: number; samples: number } | null;
   stages: StageOutcome[];
