@@ -34,6 +34,8 @@ describe('crossCheck', () => {
     ['client queueing', 200, 40, 0.5, window(200, 10), 'client-queueing'],
     ['traffic missing', 200, 10, 0.5, window(150, 10), 'traffic-missing'],
     ['traffic extra', 200, 10, 0.5, window(260, 10), 'traffic-extra'],
+    ['server between client - RTT and client', 200, 10.4, 0.9, window(200, 10.0), 'consistent'],
+    ['server slower than the client saw', 200, 10, 0.5, window(200, 12), 'traffic-extra'],
     ['no data', 200, 10, 0.5, null, 'no-data'],
   ] as const)('%s', (_n, clientX, clientMean, rtt, w, verdict) => {
     const c = crossCheck(clientX, clientMean, rtt, w);

@@ -55,9 +55,10 @@ describe('overload shapes', () => {
     // median step (a noisy neighbour on this 2-core machine can delay the client in one step, and
     // the check then rightly says client-queueing).
     const held = r.result.steps.filter((s) => s.verdict === 'holds');
-    for (const s of held) expect(['consistent', 'client-queueing'], s.crossCheck?.detail).toContain(s.crossCheck?.verdict);
-    const gaps = held.map((s) => Math.abs(s.crossCheck!.clientMeanMinusRttMs! - s.server!.meanMs!) - Math.max(0.5, 0.05 * s.server!.meanMs!)).sort((a, b) => a - b);
-    expect(gaps[Math.floor(gaps.length / 2)], held.map((s) => s.crossCheck!.detail).join('\n')).toBeLessThanOrEqual(0);
+    const details = held.map((s) => s.crossCheck!.detail).join('\n');
+    for (const s of held) expect(['consistent', 'client-queueing'], details).toContain(s.crossCheck?.verdict);
+    const verdicts = held.map((s) => s.crossCheck!.verdict);
+    expect(verdicts.filter((v) => v === 'consistent').length, details).toBeGreaterThan(held.length / 2);
     expect(r.result.steps.at(-1)!.poolReading).toMatch(/short of connections/);
   }, 120_000);
 
