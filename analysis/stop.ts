@@ -52,7 +52,7 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
 /** Extra clauses: collapse (X fell below the knee) and errors. */
 function shapeNotes(s: StepResult, knee: StepResult | null): string {
   const notes: string[] = [];
-  if (knee && s.throughputPerSec < knee.throughputPerSec) {
+  if (knee && s.throughputPerSec < 0.95 * knee.throughputPerSec) {
     notes.push(`throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} req/s (collapse)`);
   }
   if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed requests failed`);

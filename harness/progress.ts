@@ -20,11 +20,12 @@ export class Progress {
     this.out.write(line + '\n');
   }
 
-  bucket(r: BucketRecord, steps: StepPlan[], durationS: number, label?: string): void {
+  /** `steps` are the ones running now (a rerun's leg is a suffix of the plan); `totalSteps` the plan's. */
+  bucket(r: BucketRecord, steps: StepPlan[], durationS: number, label?: string, totalSteps = steps.length): void {
     const step = steps.find((s) => r.tS >= s.rampStartS && r.tS < s.holdEndS);
     const failed = r.completed - r.ok;
     const p99 = decodeHistogram(r.hist.duration, 64).getValueAtPercentile(99) / 1000;
-    const where = label ?? (step ? `step ${step.index + 1}/${steps.length} target ${step.ratePerSec}/s` : 'between steps');
+    const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
     const line = `${where}  t=${r.tS}s  achieved ${r.ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${r.dropped}  VUs ${r.vusActiveMax}/${r.vusAllocated}  left ${fmtLeft(durationS - r.tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);
