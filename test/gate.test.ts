@@ -99,13 +99,13 @@ describe('plateau gate (CLI exit codes)', () => {
   const baselineFile = path.join(dir, 'baseline.json');
   fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
 
-  it.each<[string, RunResult, number]>([
-    ['pass', kneeRun(400), 0],
-    ['regression', kneeRun(300), 1],
-    ['interrupted', { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }, 2],
-    ['generator-bound', { ...kneeRun(300), generatorBound: true }, 2],
-    ['contaminated', { ...kneeRun(300), contaminated: true }, 2],
-  ])('%s exits %i and writes JUnit and the step summary', (name, run, code) => {
+  it.each<[string, number, RunResult]>([
+    ['pass', 0, kneeRun(400)],
+    ['regression', 1, kneeRun(300)],
+    ['interrupted', 2, { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }],
+    ['generator-bound', 2, { ...kneeRun(300), generatorBound: true }],
+    ['contaminated', 2, { ...kneeRun(300), contaminated: true }],
+  ])('%s exits %i and writes JUnit and the step summary', (name, code, run) => {
     const summaryFile = path.join(dir, `step-summary-${name}.md`);
     const junit = path.join(dir, `junit-${name}.xml`);
     const r = spawnSync('node', [bin, 'gate', write(`${name}.json`, run), '--baseline', baselineFile, '--tolerance', '5%', '--junit', junit, '--monthly-cost', '730'], {
