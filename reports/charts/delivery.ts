@@ -32,10 +32,10 @@ function panel(title: string, order: string[], values: { step: string; value: nu
 export function deliverySpec(run: RunResult): ChartSpec {
   const withData = run.steps.filter((s) => s.steadyS > 0);
   const { deliveryMin, captureMin } = run.rules;
-  const order = withData.map((s) => stepLabel(s.index, s.ratePerSec));
-  const delivery = withData.map((s) => ({ step: stepLabel(s.index, s.ratePerSec), value: s.delivery, status: s.delivery >= deliveryMin ? PASS : FAIL }));
+  const order = withData.map((s) => stepLabel(s.index, s.ratePerSec, s.attempt));
+  const delivery = withData.map((s) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt), value: s.delivery, status: s.delivery >= deliveryMin ? PASS : FAIL }));
   const capture = withData.filter((s) => s.capture !== null)
-    .map((s) => ({ step: stepLabel(s.index, s.ratePerSec), value: s.capture as number, status: (s.capture as number) >= captureMin ? PASS : FAIL }));
+    .map((s) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt), value: s.capture as number, status: (s.capture as number) >= captureMin ? PASS : FAIL }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'Delivery and capture per step', subtitle: 'delivery = achieved / offered; capture = throughput gained / rate added (from step 2)' },

@@ -11,16 +11,17 @@ export const RELIABLE = 'reliable';
 export const UNRELIABLE = 'unreliable (too few samples)';
 
 /** "3 · 300/s": step number and offered rate, the x label of per-step charts. */
-export function stepLabel(index: number, ratePerSec: number): string {
-  return `${stepNo(index)} · ${fmtTarget(ratePerSec)}/s`;
+/** "3 · 150/s"; a rerun of the same rate gets its attempt: "3 · 150/s (2)", its own place on the axis. */
+export function stepLabel(index: number, ratePerSec: number, attempt = 1): string {
+  return `${stepNo(index)} · ${fmtTarget(ratePerSec)}/s${attempt > 1 ? ` (${attempt})` : ''}`;
 }
 
 export function latencySpec(run: RunResult): ChartSpec {
   const rows = run.steps.flatMap((s) => s.latency
     .filter((p) => p.valueMs !== null && p.valueMs > 0)
-    .map((p) => ({ step: stepLabel(s.index, s.ratePerSec), percentile: percentileLabel(p.q), ms: p.valueMs, n: p.n, reliability: p.reliable ? RELIABLE : UNRELIABLE })));
+    .map((p) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt), percentile: percentileLabel(p.q), ms: p.valueMs, n: p.n, reliability: p.reliable ? RELIABLE : UNRELIABLE })));
   const labels = [...new Set(rows.map((r) => r.percentile))];
-  const x = { field: 'step', type: 'ordinal' as const, title: 'step · offered rate', sort: run.steps.map((s) => stepLabel(s.index, s.ratePerSec)), axis: { labelAngle: 0 } };
+  const x = { field: 'step', type: 'ordinal' as const, title: 'step · offered rate', sort: run.steps.map((s) => stepLabel(s.index, s.ratePerSec, s.attempt)), axis: { labelAngle: 0 } };
   const y = { field: 'ms', type: 'quantitative' as const, title: 'latency (ms, log scale)', scale: { type: 'log' } };
   const color = { field: 'percentile', type: 'nominal' as const, title: 'percentile', scale: { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) } };
   return {
