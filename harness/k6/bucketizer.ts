@@ -16,7 +16,7 @@
  */
 import type { BucketRecord, Phase } from '../../analysis/types.ts';
 import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
-import { OpenBucket } from './open-bucket.ts';
+import { OpenBucket } from '../engine/open-bucket.ts';
 import type { K6Point } from './point.ts';
 
 /** Custom counter the generated script adds when the scenario's check rejects a 2xx/3xx response. */

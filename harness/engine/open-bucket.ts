@@ -1,13 +1,14 @@
 /**
- * One second of k6 samples being summed: counts and HDR histograms (µs) of successful requests'
- * phases. Buckets are recycled (histograms reset, not reallocated) since a long import closes one
- * every second.
+ * One second being summed, by any producer (the native engine's recorder, the k6 ingest): counts
+ * and HDR histograms (µs) of successful requests' phases and of scheduler lag. Buckets are
+ * recycled (histograms reset, not reallocated): the 64-bit layout encodes ~5x faster than
+ * 'packed', and a producer closes one every second.
  */
 import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../../analysis/histogram.ts';
 import { PHASES, type BucketRecord, type ErrorKind, type Phase } from '../../analysis/types.ts';
 
 const MAX_SAMPLES = 5;
-/** k6 does not report scheduler lag: every k6 bucket carries the same empty histogram. */
+/** A second without lag samples (k6 does not report lag) carries the one empty histogram. */
 const EMPTY_LAG = encodeHistogram(newHistogram());
 
 export class OpenBucket {
@@ -24,6 +25,8 @@ export class OpenBucket {
   vusActiveMax = -1;
   vusAllocated = -1;
   readonly hist = Object.fromEntries(PHASES.map((p) => [p, newHistogram(64)])) as Record<Phase, Histogram>;
+  /** Scheduler lag (µs) of the arrivals of this second. */
+  readonly lag: Histogram = newHistogram(64);
 
   reset(tS: number): this {
     this.tS = tS;
@@ -33,6 +36,7 @@ export class OpenBucket {
     this.samples = [];
     this.vusActiveMax = this.vusAllocated = -1;
     for (const p of PHASES) if (this.hist[p].totalCount > 0) this.hist[p].reset();
+    if (this.lag.totalCount > 0) this.lag.reset();
     return this;
   }
 
@@ -40,7 +44,7 @@ export class OpenBucket {
     recordUs(this.hist[phase], ms * 1000);
   }
 
-  fail(kind: ErrorKind, status: string | undefined, message: string): void {
+  fail(kind: ErrorKind, status: string | number | undefined, message: string): void {
     this.errors[kind] = (this.errors[kind] ?? 0) + 1;
     if (status && status !== '0') this.statuses[status] = (this.statuses[status] ?? 0) + 1;
     this.note(message);
@@ -51,7 +55,7 @@ export class OpenBucket {
   }
 
   /** The BucketRecord of this second; VU figures fall back to the last ones seen before it. */
-  toRecord(source: string, phase: string, vus: { active: number; allocated: number }): BucketRecord {
+  toRecord(source: string, phase: string, vus: { active: number; allocated: number }, loopDelayMaxMs = 0): BucketRecord {
     return {
       v: 1,
       source,
@@ -68,8 +72,8 @@ export class OpenBucket {
       bytesOut: this.bytesOut,
       vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
-      lag: EMPTY_LAG,
-      loopDelayMaxMs: 0,
+      lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag) : EMPTY_LAG,
+      loopDelayMaxMs,
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p])])) as Record<Phase, string>,
     };
   }
