@@ -76,7 +76,9 @@ describe('overload shapes', () => {
     const demo = await startDemoProcess({ slots: 16, holdMs: 10, args: ['--coherency-beta', '0.1'] }, env);
     let r: Awaited<ReturnType<typeof runQuietly>>;
     try {
-      r = await runQuietly(configFor(demo.url, 'collapse', { steps: steps(50, 50, 250), verdicts: { confirmFailedStep: false } }), { env });
+      // 120 req/s sits far from its unstable equilibrium (n = 8 busy vs 1.2 needed); 240 is past
+      // the peak, so that step saturates to 64 req/s well under the 120 that held.
+      r = await runQuietly(configFor(demo.url, 'collapse', { steps: steps(120, 120, 360), verdicts: { confirmFailedStep: false } }), { env });
     } finally {
       await demo.stop();
     }
