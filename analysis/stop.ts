@@ -9,16 +9,9 @@
  * first fired.
  */
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
-import type { Rules, StepResult, StopReason } from './types.ts';
+import type { Rules, RunResult, StepResult, StopReason } from './types.ts';
 
-export interface StopSummary {
-  capacityPerSec: number | null;
-  kneeStep: number | null;
-  peakPerSec: number;
-  peakStep: number | null;
-  stopReason: StopReason;
-  stopDetail: string;
-}
+export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
 
 /** Error share above which a stop sentence names the errors. */
 const ERROR_NOTE_MIN = 0.01;

@@ -314,6 +314,16 @@ export interface Models {
   utilisation: UtilisationRow[];
 }
 
+/** Round-trip time to the target measured before load (ms). */
+export interface RttFigures {
+  connectMedianMs: number;
+  httpMedianMs: number;
+  httpP90Ms: number;
+  /** The fastest round trip: the floor the cross-check subtracts (docs/decisions/005); absent in older runs. */
+  httpMinMs?: number;
+  samples: number;
+}
+
 export interface RunResult {
   schemaVersion: 1;
   runId: string;
@@ -324,7 +334,7 @@ export interface RunResult {
   stages: StageOutcome[];
   vus: VuSizing;
   /** Round-trip time to the target measured before load (ms), when measured. */
-  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; httpMinMs?: number; samples: number } | null;
+  rtt: RttFigures | null;
   environment: Record<string, string>;
   steps: StepResult[];
   /** Throughput of the last holding step (successful req/s), null when no step held. */

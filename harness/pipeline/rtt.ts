@@ -7,15 +7,10 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import type { StageResult } from './stage.ts';
+import type { RttFigures } from '../../analysis/types.ts';
 
-export interface Rtt {
-  connectMedianMs: number;
-  httpMedianMs: number;
-  httpP90Ms: number;
-  /** The fastest round trip: the floor that the cross-check subtracts (see docs/decisions/005). */
-  httpMinMs: number;
-  samples: number;
-}
+/** Measured here, the fastest round trip is always present. */
+export type Rtt = RttFigures & { httpMinMs: number };
 
 export async function measureRtt(origin: string, path: string, samples: number): Promise<StageResult<Rtt>> {
   const url = new URL(origin);

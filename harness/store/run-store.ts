@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BucketRecord, PromqlWindow, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import type { BucketRecord, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 export interface RunMeta {
@@ -25,7 +25,7 @@ export interface RunMeta {
   /** Steady windows read through a Prometheus server after the steps (metrics.prometheus). */
   promqlWindows?: PromqlWindow[];
   vus: VuSizing | null;
-  rtt: { connectMedianMs: number; httpMedianMs: number; httpP90Ms: number; httpMinMs?: number; samples: number } | null;
+  rtt: RttFigures | null;
   stages: StageOutcome[];
   interruptedAtStep: number | null;
   environment: Record<string, string>;
