@@ -1,11 +1,17 @@
 /**
  * One VU's HTTP connection: an undici Client (keep-alive, no pipelining) that sends one request at
  * a time, counts the response body and throws it away (bodies are never kept).
+ *
+ * The hot path allocates almost nothing: the VU is its own undici handler (methods, no closures
+ * per request), and it reuses one Outcome and one PhaseTimes, valid until the `done` callback
+ * returns (a VU has one request in flight). Phase timestamps come from the handler callbacks and
+ * from the VU's own connector, which times each new socket and charges it to the first request
+ * sent on it, as k6 does (docs/decisions/006).
  */
-import { Client, util, type Dispatcher } from 'undici';
+import { Client, buildConnector, util, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import type { ErrorKind } from '../../analysis/types.ts';
-import { clearExpectation, expectNext, newPhaseTimes, type PhaseTimes } from './channels.ts';
+import { newPhaseTimes, resetPhaseTimes, type PhaseTimes } from './phases.ts';
 import { DEADLINE_CODE, deadlineError, type Expiring } from './deadline.ts';
 
 export interface PreparedRequest {
@@ -31,56 +37,110 @@ export interface HttpOptions {
   timeoutMs: number;
 }
 
+/** Called when the VU's request ended; `o` is reused by the VU's next request: read it now. */
+export type SendDone = (vu: VuClient, o: Outcome) => void;
+
 export class VuClient implements Expiring {
   private readonly client: Client;
   private readonly timeoutMs: number;
   /** performance.now() by which the request in flight must end; Infinity when idle (deadline.ts sweeps it). */
   private deadlineMs = Infinity;
   private abortInFlight: ((err: Error) => void) | null = null;
+  private readonly out: Outcome = { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, times: newPhaseTimes(0) };
+  private done: SendDone | null = null;
+  /** The last socket's connect, until a request claims it. */
+  private connectStartMs = 0;
+  private connectEndMs = 0;
+  private connectUnclaimed = false;
 
   constructor(origin: string, opts: HttpOptions) {
     this.timeoutMs = opts.timeoutMs;
+    const connector = buildConnector({ timeout: opts.timeoutMs });
     this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: { timeout: opts.timeoutMs },
+      // No per-request timers in undici: the pool's deadline sweep bounds every request's total
+      // time (deadline.ts), which also covers what headersTimeout and bodyTimeout would.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: (o, cb) => {
+        const startMs = performance.now();
+        connector(o, (err, socket) => {
+          if (!err) { this.connectStartMs = startMs; this.connectEndMs = performance.now(); this.connectUnclaimed = true; }
+          (cb as (e: Error | null, s: unknown) => void)(err, socket);
+        });
+      },
     });
   }
 
-  send(req: PreparedRequest, done: (o: Outcome) => void): void {
-    const times = newPhaseTimes(performance.now());
-    const out: Outcome = { status: 0, rawHeaders: null, bytesIn: 0, bytesOut: requestBytes(req), times };
-    let finished = false;
-    this.deadlineMs = times.createdMs + this.timeoutMs;
-    const finish = (err?: Error) => {
-      if (finished) return;
-      finished = true;
-      this.deadlineMs = Infinity;
-      this.abortInFlight = null;
-      if (!times.endMs) times.endMs = performance.now();
-      if (err) { out.kind = classify(err); out.message = err.message; }
-      else if (out.status >= 500) out.kind = 'http_5xx';
-      else if (out.status >= 400) out.kind = 'http_4xx';
-      done(out);
-    };
-    // undici's Client takes the classic handler shape (onConnect ... onComplete).
-    const handler = {
-      onConnect: (abort: (err: Error) => void) => { this.abortInFlight = abort; },
-      onHeaders: (statusCode: number, rawHeaders: Buffer[]) => { out.status = statusCode; out.rawHeaders = rawHeaders; return true; },
-      onData: (chunk: Buffer) => { out.bytesIn += chunk.length; return true; },
-      onComplete: () => finish(),
-      onError: (err: Error) => finish(err),
-    } as unknown as Dispatcher.DispatchHandler;
-    expectNext(times);
+  /** Sends one request; `done` gets this VU and the outcome. One request at a time per VU. */
+  send(req: PreparedRequest, done: SendDone): void {
+    const out = this.out;
+    const nowMs = performance.now();
+    resetPhaseTimes(out.times, nowMs);
+    out.status = 0;
+    out.kind = undefined;
+    out.message = undefined;
+    out.rawHeaders = null;
+    out.bytesIn = 0;
+    out.bytesOut = requestBytes(req);
+    this.done = done;
+    this.deadlineMs = nowMs + this.timeoutMs;
     try {
-      this.client.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body }, handler);
+      this.client.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body }, this as unknown as Dispatcher.DispatchHandler);
     } catch (err) {
-      clearExpectation();
-      finish(err as Error);
+      this.onError(err as Error);
     }
-    clearExpectation();
+  }
+
+  // undici's classic handler shape (onConnect ... onComplete); `this` is the handler.
+  onConnect(abort: (err: Error) => void): void {
+    this.abortInFlight = abort;
+    const t = this.out.times;
+    t.sendStartMs = performance.now();
+    if (this.connectUnclaimed) {
+      this.connectUnclaimed = false;
+      t.connectStartMs = this.connectStartMs;
+      t.connectEndMs = this.connectEndMs;
+    }
+  }
+
+  onRequestSent(): void {
+    this.out.times.bodySentMs = performance.now();
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    this.out.times.headersMs = performance.now();
+    this.out.status = statusCode;
+    this.out.rawHeaders = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.out.bytesIn += chunk.length;
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish(undefined);
+  }
+
+  onError(err: Error): void {
+    this.finish(err);
+  }
+
+  private finish(err: Error | undefined): void {
+    const done = this.done;
+    if (!done) return;
+    this.done = null;
+    this.deadlineMs = Infinity;
+    this.abortInFlight = null;
+    const out = this.out;
+    out.times.endMs = performance.now();
+    if (err) { out.kind = classify(err); out.message = err.message; }
+    else if (out.status >= 500) out.kind = 'http_5xx';
+    else if (out.status >= 400) out.kind = 'http_4xx';
+    done(this, out);
   }
 
   /** Called by the pool's deadline sweep: aborts the request in flight once its total deadline passed. */

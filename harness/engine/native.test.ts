@@ -5,7 +5,6 @@ import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { startNative } from './native.ts';
 import { Schedule } from './schedule.ts';
 import { VuPool } from './vu-pool.ts';
-import { subscribeChannels } from './channels.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
@@ -13,7 +12,6 @@ afterEach(async () => { while (closers.length) await closers.pop()!(); });
 async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number }) {
   const srv = await tinyServer((_req, res) => setTimeout(() => { res.statusCode = opts.status ?? 200; res.end('ok'); }, opts.delayMs));
   closers.push(srv.close);
-  closers.push(subscribeChannels());
   const pool = new VuPool(srv.url, { timeoutMs: 5000 }, Math.min(5, opts.maxVUs), opts.maxVUs);
   closers.push(() => pool.close());
   const records: BucketRecord[] = [];

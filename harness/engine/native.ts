@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from './schedule.ts';
-import type { PreparedRequest, Outcome } from './http.ts';
+import type { PreparedRequest, Outcome, SendDone } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
 
 export interface EngineRunOptions {
@@ -78,12 +78,15 @@ export function startNative(o: EngineRunOptions): EngineRun {
       rec.iterationError(nowMs, `scenario threw: ${(err as Error).message}`);
       return;
     }
-    vu.send(req, (out) => {
-      o.pool.release(vu);
-      rec.vusActive = o.pool.active;
-      rec.complete(performance.now(), out, out.kind ? null : o.check(out));
-      if (stopped && o.pool.active === 0) finish();
-    });
+    vu.send(req, onDone);
+  };
+
+  /** One callback for every request of the run (no closure per request). */
+  const onDone: SendDone = (vu, out) => {
+    o.pool.release(vu);
+    rec.vusActive = o.pool.active;
+    rec.complete(out.times.endMs, out, out.kind ? null : o.check(out));
+    if (stopped && o.pool.active === 0) finish();
   };
 
   const loop = () => {

@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { PHASES, type BucketRecord, type ErrorKind } from '../../analysis/types.ts';
 import { recordUs } from '../../analysis/histogram.ts';
-import { phasesMs } from './channels.ts';
+import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
 
@@ -14,6 +14,7 @@ export class BucketRecorder {
   private open: OpenBucket;
   private readonly loop: IntervalHistogram;
   private closed = false;
+  private readonly phases: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   vusActive = 0;
   vusAllocated = 0;
 
@@ -72,7 +73,7 @@ export class BucketRecorder {
     const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
     if (kind === undefined) {
       b.ok++;
-      const ph = phasesMs(o.times);
+      const ph = phasesMs(o.times, this.phases);
       for (const p of PHASES) b.record(p, ph[p]);
       return;
     }

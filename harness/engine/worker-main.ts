@@ -8,7 +8,6 @@ import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative, type EngineRun } from './native.ts';
 import { Schedule } from './schedule.ts';
-import { subscribeChannels } from './channels.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 
 const init = workerData as WorkerInit;
@@ -17,7 +16,6 @@ const post = (m: FromWorker) => port.postMessage(m);
 /** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
 const share = (total: number) => Math.floor(total / init.count) + (init.index < total % init.count ? 1 : 0);
 
-const unsubscribe = subscribeChannels();
 const pool = new VuPool(init.origin, { timeoutMs: init.timeoutMs }, share(init.preAllocatedVUs), share(init.maxVUs));
 const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
 let current: EngineRun | null = null;
@@ -36,7 +34,7 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'maxVUs') {
     pool.max = share(m.maxVUs);
   } else if (m.type === 'close') {
-    void pool.close().then(() => { unsubscribe(); post({ type: 'closed' }); port.close(); });
+    void pool.close().then(() => { post({ type: 'closed' }); port.close(); });
   }
 });
 post({ type: 'ready' });

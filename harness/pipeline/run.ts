@@ -10,7 +10,6 @@ import { buildPlan, type Plan } from '../plan.ts';
 import { Schedule } from '../engine/schedule.ts';
 import { createLoadEngine } from '../engine/create.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
-import { subscribeChannels } from '../engine/channels.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { RunStore, redact } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
@@ -62,7 +61,6 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line));
   progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
   const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt };
-  const unsubscribe = subscribeChannels();
   let error: PlateauError | null = null;
   let pool: LoadEngine | null = null;
   try {
@@ -74,7 +72,6 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   } finally {
     cap.disarm();
     await pool?.close();
-    unsubscribe();
     store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
     store.close();
   }

@@ -24,15 +24,40 @@ export function contextFactory(runId: string, idPrefix = '', env: NodeJS.Process
     }
     return k;
   };
-  const frozenEnv = Object.freeze({ ...env });
-  return (seq: number): ScenarioContext => ({
-    runId,
-    seq,
-    uniqueId: (format: IdFormat = 'seq') => formatId(format, idPrefix, runId, seq),
-    pick: (keySpace = 100_000) => spread(seq, keySpace),
-    hmacSha256: (name, body) => createHmac('sha256', keyOf(name)).update(body).digest('hex'),
-    env: frozenEnv,
-  });
+  const shared: Shared = { runId, idPrefix, keyOf, env: Object.freeze({ ...env }) };
+  return (seq: number): ScenarioContext => new Context(shared, seq);
+}
+
+interface Shared {
+  runId: string;
+  idPrefix: string;
+  keyOf(name: string): Buffer;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * One iteration's context. Built for every request, so it costs two fields: its functions are
+ * getters on the prototype that make their closure only when the scenario reads them (and work
+ * destructured, `({ seq, uniqueId }) => ...`, as well as called on ctx).
+ */
+class Context implements ScenarioContext {
+  readonly #s: Shared;
+  constructor(s: Shared, readonly seq: number) { this.#s = s; }
+  get runId(): string { return this.#s.runId; }
+  get env(): Readonly<Record<string, string | undefined>> { return this.#s.env; }
+  get uniqueId(): (format?: IdFormat) => string {
+    const s = this.#s;
+    const seq = this.seq;
+    return (format: IdFormat = 'seq') => formatId(format, s.idPrefix, s.runId, seq);
+  }
+  get pick(): (keySpace?: number) => number {
+    const seq = this.seq;
+    return (keySpace = 100_000) => spread(seq, keySpace);
+  }
+  get hmacSha256(): (name: string, body: string | Uint8Array) => string {
+    const keyOf = this.#s.keyOf;
+    return (name, body) => createHmac('sha256', keyOf(name)).update(body).digest('hex');
+  }
 }
 
 /** The id a sequence number gets; also used by preflight to find the longest id of a run. */

@@ -9,6 +9,7 @@ import type { Scenario, RequestSpec } from './types.ts';
 import type { PreparedRequest } from '../engine/http.ts';
 import type { ContextFactory } from './context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { verbatimPath } from './url-path.ts';
 
 export async function loadScenario(file: string): Promise<Scenario> {
   const abs = path.resolve(file);
@@ -40,14 +41,23 @@ export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
   if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
     throw new Error(`request(ctx) must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
   }
-  const url = new URL(spec.url, origin);
+  const method = spec.method === undefined || spec.method === 'GET' ? 'GET' : checkedMethod(spec.method);
+  const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
+  return { method, path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin), headers: { ...(spec.headers ?? {}) }, body };
+}
+
+function parsedPath(spec: string, origin: string): string {
+  const url = new URL(spec, origin);
   if (url.origin !== origin) {
     throw new Error(`request(ctx) returned ${url.origin}, but the target is ${origin}: a run loads one origin`);
   }
-  const method = (spec.method ?? 'GET').toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) throw new Error(`request(ctx) returned method ${JSON.stringify(spec.method)}`);
-  const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
-  return { method, path: url.pathname + url.search, headers: { ...(spec.headers ?? {}) }, body };
+  return url.pathname + url.search;
+}
+
+function checkedMethod(m: unknown): string {
+  const method = String(m).toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new Error(`request(ctx) returned method ${JSON.stringify(m)}`);
+  return method;
 }
 
 /** What a malformed spec looked like, by its keys only: its values may hold secrets (a token header). */
