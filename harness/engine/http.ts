@@ -8,6 +8,7 @@
  * from the VU's own connector, which times each new socket and charges it to the first request
  * sent on it, as k6 does (docs/decisions/006).
  */
+import type { Socket } from 'node:net';
 import { Client, buildConnector, util, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import type { ErrorKind } from '../../analysis/types.ts';
@@ -52,10 +53,19 @@ export class VuClient implements Expiring {
   private connectStartMs = 0;
   private connectEndMs = 0;
   private connectUnclaimed = false;
+  /** undici's socket while it is open; a socket opened ahead by preconnect() until undici asks for one. */
+  private live: Socket | null = null;
+  private spare: Socket | null = null;
+  private spareGone: (() => void) | null = null;
+  private readonly connector: buildConnector.connector;
+  private readonly connectOptions: buildConnector.Options;
 
   constructor(origin: string, opts: HttpOptions) {
     this.timeoutMs = opts.timeoutMs;
     const connector = buildConnector({ timeout: opts.timeoutMs });
+    this.connector = connector;
+    const u = new URL(origin);
+    this.connectOptions = { protocol: u.protocol, hostname: u.hostname, host: u.host, port: u.port || (u.protocol === 'https:' ? '443' : '80'), servername: null, localAddress: null } as unknown as buildConnector.Options;
     this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -64,13 +74,54 @@ export class VuClient implements Expiring {
       headersTimeout: 0,
       bodyTimeout: 0,
       connect: (o, cb) => {
+        const done = cb as (e: Error | null, s: Socket | null) => void;
+        const spare = this.takeSpare();
+        // Opened ahead of the load (preconnect): no request is charged a connect it did not wait for.
+        if (spare) { queueMicrotask(() => done(null, spare)); return; } // undici expects the callback later, not inside its connect()
         const startMs = performance.now();
         connector(o, (err, socket) => {
-          if (!err) { this.connectStartMs = startMs; this.connectEndMs = performance.now(); this.connectUnclaimed = true; }
-          (cb as (e: Error | null, s: unknown) => void)(err, socket);
+          if (!err) { this.connectStartMs = startMs; this.connectEndMs = performance.now(); this.connectUnclaimed = true; this.track(socket as Socket); }
+          done(err, socket as Socket | null);
         });
       },
     });
+  }
+
+  /**
+   * Opens this VU's connection ahead of the load (warmup's last act, so the first step does not
+   * pay for connects). Resolves false when the connect failed; true when a socket is ready.
+   */
+  preconnect(): Promise<boolean> {
+    if (this.live || this.spare) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.connector(this.connectOptions, (err, socket) => {
+        if (err || !socket) { resolve(false); return; }
+        const s = socket as Socket;
+        if (this.live || this.spare) { s.destroy(); resolve(true); return; }
+        this.spare = s;
+        // An idle socket the server closed (or reset) is forgotten; a fresh one is opened when needed.
+        const gone = () => { if (this.spare === s) this.spare = null; };
+        this.spareGone = gone;
+        s.once('close', gone);
+        s.on('error', gone);
+        resolve(true);
+      });
+    });
+  }
+
+  private takeSpare(): Socket | null {
+    const s = this.spare;
+    this.spare = null;
+    if (!s) return null;
+    if (this.spareGone) { s.off('close', this.spareGone); s.off('error', this.spareGone); this.spareGone = null; }
+    if (s.destroyed || s.readyState !== 'open') { s.destroy(); return null; }
+    this.track(s);
+    return s;
+  }
+
+  private track(s: Socket): void {
+    this.live = s;
+    s.once('close', () => { if (this.live === s) this.live = null; });
   }
 
   /** Sends one request; `done` gets this VU and the outcome. One request at a time per VU. */
@@ -152,6 +203,8 @@ export class VuClient implements Expiring {
   }
 
   close(): Promise<void> {
+    this.spare?.destroy();
+    this.spare = null;
     return this.client.destroy().catch(() => undefined);
   }
 }

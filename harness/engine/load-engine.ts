@@ -7,7 +7,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import type { Segment } from './schedule.ts';
 import { Schedule } from './schedule.ts';
 import { startNative, type EngineRun } from './native.ts';
-import type { VuPool } from './vu-pool.ts';
+import type { Preconnected, VuPool } from './vu-pool.ts';
 import type { PreparedRequest, Outcome } from './http.ts';
 
 export interface LegOptions {
@@ -29,6 +29,8 @@ export interface LoadEngine {
   /** Upper bound of VUs over all instances; raising it lets a generator-bound step be rerun. */
   maxVUs: number;
   start(o: LegOptions): EngineRun;
+  /** Opens every preallocated VU's connection, so the first step's arrivals do not pay for connects. */
+  preconnect(): Promise<Preconnected>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,10 @@ export class InThreadEngine implements LoadEngine {
 
   start(o: LegOptions): EngineRun {
     return startNative({ ...o, schedule: new Schedule(o.segments), source: 'native/0', pool: this.pool, build: this.build, check: this.check });
+  }
+
+  preconnect(): Promise<Preconnected> {
+    return this.pool.preconnect();
   }
 
   close(): Promise<void> {

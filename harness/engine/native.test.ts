@@ -56,3 +56,67 @@ describe('native engine against a real server on 127.0.0.1', () => {
     expect(r.records.reduce((a, b) => a + (b.statuses['503'] ?? 0), 0)).toBe(50);
   });
 });
+
+describe('preconnect', () => {
+  it('opens every preallocated VU connection before the load; the requests then pay no connect', async () => {
+    let connections = 0;
+    let requests = 0;
+    const srv = await tinyServer((_req, res) => { requests++; res.end('ok'); });
+    srv.server.on('connection', () => { connections++; });
+    closers.push(srv.close);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000 }, 8, 8);
+    closers.push(() => pool.close());
+    expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 });
+    await new Promise((r) => setTimeout(r, 50)); // the server's accept events run on the same thread
+    expect(connections).toBe(8);
+    expect(requests).toBe(0); // connections only: the target sees no extra traffic
+    expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 }); // idempotent
+    expect(connections).toBe(8);
+    const records: BucketRecord[] = [];
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
+      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+      build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
+      sink: (r) => records.push(r),
+    });
+    await eng.done;
+    const connecting = records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
+    expect(records.reduce((a, r) => a + r.ok, 0)).toBe(200);
+    expect(connecting.maxValue).toBeLessThanOrEqual(1); // 0 ms, kept as the histogram's 1 us floor
+    expect(connections).toBe(8); // no VU opened another
+  });
+
+  it('a spare connection the server closed is replaced, not used', async () => {
+    let connections = 0;
+    const sockets: import('node:net').Socket[] = [];
+    const srv = await tinyServer((_req, res) => res.end('ok'));
+    srv.server.on('connection', (s) => { connections++; sockets.push(s); });
+    closers.push(srv.close);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000 }, 2, 2);
+    closers.push(() => pool.close());
+    expect(await pool.preconnect()).toEqual({ ready: 2, failed: 0 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(connections).toBe(2);
+    for (const s of sockets) s.destroy(); // the server drops both idle connections
+    await new Promise((r) => setTimeout(r, 100));
+    const records: BucketRecord[] = [];
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
+      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+      build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
+      sink: (r) => records.push(r),
+    });
+    await eng.done;
+    expect(records.reduce((a, r) => a + r.ok, 0), JSON.stringify(records.map((r) => r.samples ?? r.errors))).toBe(20);
+    expect(connections).toBeGreaterThanOrEqual(3); // a new connect, not a dead spare
+  });
+
+  it('counts connects that fail', async () => {
+    const srv = await tinyServer((_req, res) => res.end('ok'));
+    const url = srv.url;
+    await srv.close();
+    const pool = new VuPool(url, { timeoutMs: 2000 }, 3, 3);
+    closers.push(() => pool.close());
+    expect(await pool.preconnect()).toEqual({ ready: 0, failed: 3 });
+  });
+});

@@ -7,6 +7,9 @@
 import { VuClient, type HttpOptions } from './http.ts';
 import { DeadlineSweep } from './deadline.ts';
 
+/** Connections ready for the VUs after preconnect(), and connects that failed. */
+export interface Preconnected { ready: number; failed: number }
+
 export class VuPool {
   private readonly free: VuClient[] = [];
   private readonly all: VuClient[] = [];
@@ -37,6 +40,13 @@ export class VuPool {
   release(vu: VuClient): void {
     this.active--;
     this.free.push(vu);
+  }
+
+  /** Opens a connection for every allocated VU that has none (before the first step). */
+  async preconnect(): Promise<Preconnected> {
+    const ok = await Promise.all(this.all.map((vu) => vu.preconnect()));
+    const opened = ok.filter(Boolean).length;
+    return { ready: opened, failed: ok.length - opened };
   }
 
   private create(): VuClient {

@@ -33,6 +33,8 @@ port.on('message', (m: ToWorker) => {
     current?.stop(m.graceMs);
   } else if (m.type === 'maxVUs') {
     pool.max = share(m.maxVUs);
+  } else if (m.type === 'preconnect') {
+    void pool.preconnect().then((c) => post({ type: 'preconnected', ...c }));
   } else if (m.type === 'close') {
     void pool.close().then(() => { post({ type: 'closed' }); port.close(); });
   }

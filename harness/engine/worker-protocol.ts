@@ -19,6 +19,7 @@ export type ToWorker =
   | { type: 'run'; segments: Segment[]; phase: string; seqOffset: number; t0EpochMs: number; offsetS: number; gracefulStopMs: number }
   | { type: 'stop'; graceMs: number }
   | { type: 'maxVUs'; maxVUs: number }
+  | { type: 'preconnect' }
   | { type: 'close' };
 
 export type FromWorker =
@@ -26,4 +27,5 @@ export type FromWorker =
   | { type: 'bucket'; record: BucketRecord }
   | { type: 'done'; dispatched: number; lastSeq: number }
   | { type: 'closed' }
+  | { type: 'preconnected'; ready: number; failed: number }
   | { type: 'error'; message: string };

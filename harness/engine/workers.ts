@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { EngineRun } from './native.ts';
 import type { LegOptions, LoadEngine } from './load-engine.ts';
+import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
@@ -58,6 +59,14 @@ export class WorkerEngine implements LoadEngine {
       done,
       elapsedS: () => (performance.now() - t0Ms) / 1000 - offsetS,
     };
+  }
+
+  async preconnect(): Promise<Preconnected> {
+    const each = await Promise.all(this.slots.map((slot) => new Promise<Preconnected>((resolve) => {
+      slot.onMessage = (m) => { if (m.type === 'preconnected') { slot.onMessage = null; resolve(m); } };
+      slot.worker.postMessage({ type: 'preconnect' } satisfies ToWorker);
+    })));
+    return { ready: each.reduce((a, c) => a + c.ready, 0), failed: each.reduce((a, c) => a + c.failed, 0) };
   }
 
   private broadcast(m: ToWorker): void {

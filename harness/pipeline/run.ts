@@ -101,6 +101,11 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
   else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
   if (ctx.interrupt.interrupted) return pool;
+  if (config.engine !== 'k6') {
+    // Cold connects would land in the first step's tail and drops (an open model's cold start).
+    const c = await pool.preconnect();
+    ctx.progress.info(`connections: ${c.ready} open for the ${ctx.plan.vus.preAllocatedVUs} preallocated VUs before the first step${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`);
+  }
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   return pool;
