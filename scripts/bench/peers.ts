@@ -106,6 +106,18 @@ export async function runAutocannon(bin: string, s: PeerSettings): Promise<Measu
   return { tool: 'autocannon', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS}`, targetRate: null, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
 }
 
+/**
+ * autocannon held to a fixed overall rate (-R): still a closed model (64 connections, each waiting
+ * for its answer), but the same requests per second as plateau's open model, so CPU-s per 10k
+ * compare like with like (a tool at its closed maximum amortises wake-ups over a busy target).
+ */
+export async function runAutocannonAt(bin: string, s: PeerSettings, rate: number): Promise<Measure> {
+  const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-R', String(rate), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env });
+  if (r.code !== 0) fail('autocannon -R', r);
+  const p = parseAutocannon(r.stdout);
+  return { tool: 'autocannon -R', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS} -R ${rate}`, targetRate: rate, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
+}
+
 export async function runHey(bin: string, s: PeerSettings): Promise<Measure> {
   const r = await runMeasured(bin, ['-c', String(s.connections), '-z', `${s.durationS}s`, s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env });
   if (r.code !== 0) fail('hey', r);

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureTools, findTools, toolCache, ARTILLERY, AUTOCANNON } from './ensure-tools.ts';
 import { startNginx } from './nginx.ts';
-import { runArtillery, runAutocannon, runBareUndici, runHey, runWrk, type PeerSettings } from './peers.ts';
+import { runArtillery, runAutocannon, runAutocannonAt, runBareUndici, runHey, runWrk, type PeerSettings } from './peers.ts';
 import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-case.ts';
 import { killAll } from './proc.ts';
 import { aggregate, formatRatios, formatTable, ratios, type Measure } from './table.ts';
@@ -192,6 +192,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
       if (wants('wrk') && tools.wrk) await attempt(`${tag} wrk closed`, () => runWrk(tools.wrk!, peer));
       if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer));
       if (wants('hey') && tools.hey) await attempt(`${tag} hey closed`, () => runHey(tools.hey!, peer));
+      if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon -R 10000`, () => runAutocannonAt(tools.autocannon!, peer, 10_000));
       for (const rate of cfg.rates) {
         if (wants('plateau')) await attempt(`${tag} plateau ${rate}/s`, async () => (await runPlateau(pl, rate, `bench-${stamp}-${rate}-${rep}`)).measure);
         for (const sched of bareSchedules) {
