@@ -4,30 +4,61 @@
  * partial line, never the file.
  */
 import fs from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { isAscii } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { PlateauError, EXIT } from '../errors.ts';
 
 const CHUNK_BYTES = 1 << 20;
 
-/** Splits text chunks into lines; a line is complete only once its '\n' has arrived. */
+/**
+ * Splits byte chunks into lines; a line is complete only once its '\n' has arrived. The cut is
+ * made on the bytes (a '\n' byte is never inside a UTF-8 sequence), so each chunk's complete
+ * lines are decoded at once, as latin1 when they are all ASCII (the common case, several times
+ * faster than UTF-8 decoding); only the unfinished last line is kept, as a copy.
+ */
 export class LineSplitter {
-  private rest = '';
+  private rest: Buffer[] = [];
 
-  push(text: string): string[] {
-    const lines = (this.rest + text).split('\n');
-    this.rest = lines.pop()!;
-    for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
-    return lines;
+  push(chunk: Buffer): string[] {
+    const last = chunk.lastIndexOf(10);
+    if (last === -1) {
+      if (chunk.length > 0) this.rest.push(Buffer.from(chunk));
+      return [];
+    }
+    let start = 0;
+    let first: string | null = null;
+    if (this.rest.length > 0) {
+      start = chunk.indexOf(10) + 1;
+      this.rest.push(chunk.subarray(0, start - 1));
+      first = decode(Buffer.concat(this.rest));
+      this.rest = [];
+    }
+    const lines = start <= last ? decode(chunk.subarray(start, last)).split('\n') : [];
+    if (first !== null) lines.unshift(first);
+    if (last + 1 < chunk.length) this.rest.push(Buffer.from(chunk.subarray(last + 1)));
+    return stripCr(lines);
   }
 
   /** The last line, when the file does not end with '\n' (a run that was killed). */
   end(): string[] {
-    const last = this.rest.endsWith('\r') ? this.rest.slice(0, -1) : this.rest;
-    this.rest = '';
+    const last = stripCr([this.rest.length > 0 ? decode(Buffer.concat(this.rest)) : ''])[0];
+    this.rest = [];
     return last ? [last] : [];
   }
+}
+
+function decode(bytes: Buffer): string {
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/** CRLF files: the '\r' before each '\n' is not part of the line. */
+function stripCr(lines: string[]): string[] {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+  }
+  return lines;
 }
 
 function isGzip(file: string): boolean {
@@ -47,13 +78,12 @@ export async function* readLines(file: string): AsyncGenerator<string[]> {
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
-  const decoder = new StringDecoder('utf8');
   const split = new LineSplitter();
   for await (const chunk of stream) {
-    const lines = split.push(decoder.write(chunk as Buffer));
+    const lines = split.push(chunk as Buffer);
     if (lines.length) yield lines;
   }
-  const last = split.push(decoder.end()).concat(split.end());
+  const last = split.end();
   if (last.length) yield last;
 }
 
@@ -62,7 +92,6 @@ export async function* readLines(file: string): AsyncGenerator<string[]> {
  * nothing new is left. Only complete lines are yielded while k6 runs.
  */
 export async function* tailLines(file: string, finished: () => boolean, pollMs = 100): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
   const split = new LineSplitter();
   let gunzip: zlib.Gunzip | null = null;
   let inflated: Buffer[] = [];
@@ -88,7 +117,7 @@ export async function* tailLines(file: string, finished: () => boolean, pollMs =
     }
     const chunks = inflated;
     inflated = [];
-    const lines = chunks.flatMap((c) => split.push(decoder.write(c)));
+    const lines = chunks.flatMap((c) => split.push(c));
     if (lines.length) yield lines;
     if (done && got === 0) break;
     if (got === 0) await sleep(pollMs);
@@ -97,7 +126,7 @@ export async function* tailLines(file: string, finished: () => boolean, pollMs =
     await new Promise<void>((r) => { gunzip!.once('end', r); gunzip!.once('error', () => r()); gunzip!.end(); });
     gunzip.resume();
   }
-  const last = inflated.flatMap((c) => split.push(decoder.write(c))).concat(split.push(decoder.end()), split.end());
+  const last = inflated.flatMap((c) => split.push(c)).concat(split.end());
   if (fd !== null) fs.closeSync(fd);
   if (last.length) yield last;
 }

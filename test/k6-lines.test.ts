@@ -1,0 +1,72 @@
+/**
+ * The byte line splitter behind readLines / tailLines: whatever the chunk boundaries (inside a
+ * line, inside a multi-byte UTF-8 character, between '\r' and '\n'), the lines are those of the
+ * whole text split at '\n', without a trailing '\r', the last one only when it is not empty.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LineSplitter, readLines } from '../harness/k6/lines.ts';
+
+function reference(text: string): string[] {
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function splitInChunks(bytes: Buffer, cuts: number[]): string[] {
+  const s = new LineSplitter();
+  const out: string[] = [];
+  let at = 0;
+  for (const c of [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)) {
+    out.push(...s.push(bytes.subarray(at, c)));
+    at = c;
+  }
+  out.push(...s.push(bytes.subarray(at)), ...s.end());
+  return out;
+}
+
+describe('LineSplitter', () => {
+  it('any chunking of any text gives the lines of the whole text (property)', () => {
+    const piece = fc.oneof(fc.constantFrom('\n', '\r\n', '\r', '{"a":1}', 'é', '€', '😀', ''), fc.string({ maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 4 }));
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
+      const text = pieces.join('');
+      expect(splitInChunks(Buffer.from(text, 'utf8'), cuts)).toEqual(reference(text));
+    }), { numRuns: 3000 });
+  });
+
+  it('a character split between chunks, a line longer than a chunk, a last line without its newline', () => {
+    const text = 'aé€\r\n' + 'x'.repeat(5000) + '\n\nlast😀';
+    const bytes = Buffer.from(text, 'utf8');
+    expect(splitInChunks(bytes, [2, 3, 5, 6, 100, 2000, bytes.length - 2])).toEqual(['aé€', 'x'.repeat(5000), '', 'last😀']);
+  });
+
+  it('does not keep the chunks it was given: a reused buffer does not change lines still unfinished', () => {
+    const s = new LineSplitter();
+    const buf = Buffer.from('ab\ncd');
+    expect(s.push(buf)).toEqual(['ab']);
+    buf.write('XXXXX');
+    expect(s.push(Buffer.from('e\n'))).toEqual(['cde']);
+  });
+});
+
+describe('readLines', () => {
+  it('plain and gzip files with non-ASCII lines and CRLF read the same', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
+    try {
+      const text = Array.from({ length: 30_000 }, (_, i) => `{"i":${i},"check":"${i % 7 === 0 ? 'ünïcödé ✓' : 'ok'}"}${i % 5 === 0 ? '\r\n' : '\n'}`).join('') + 'tail';
+      fs.writeFileSync(path.join(dir, 'a.ndjson'), text);
+      fs.writeFileSync(path.join(dir, 'a.ndjson.gz'), zlib.gzipSync(text));
+      for (const f of ['a.ndjson', 'a.ndjson.gz']) {
+        const got: string[] = [];
+        for await (const batch of readLines(path.join(dir, f))) got.push(...batch);
+        expect(got).toEqual(reference(text));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
