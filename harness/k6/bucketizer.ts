@@ -121,7 +121,8 @@ export class Bucketizer {
 
   private selected(p: K6Point): boolean {
     const g = p.tags.group;
-    if (g !== undefined && (g.startsWith('::setup') || g.startsWith('::teardown'))) return false;
+    // most samples carry group "" (the root group): look at the text only when it could match
+    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (g.startsWith('::setup') || g.startsWith('::teardown'))) return false;
     return this.scenarios === null || p.metric === 'vus' || p.metric === 'vus_max' || (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario));
   }
 
