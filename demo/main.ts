@@ -2,6 +2,7 @@
  * CLI: npx tsx demo/main.ts --port 0 --slots 4 --hold-ms 10 [--acquire-timeout-ms N] [--rows N]
  *      [--id-max-length N] [--db-path FILE]
  *      [--contention-alpha A] [--coherency-beta B]       hold = holdMs (1 + A (n-1) + B n (n-1)), n busy slots
+ *      [--coherency-window-ms W]     n = busy slots averaged over W ms (default 250; 0 = at the grant)
  *      [--replicas N] [--replicas-change-at-s S --replicas-change-to M]   gauge demo_replicas; slots per replica
  * The HMAC key comes only from the environment (PLATEAU_DEMO_HMAC_KEY) and is never printed.
  * Prints one JSON line to stdout once listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
@@ -34,6 +35,7 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
       'db-path': { type: 'string' },
       'contention-alpha': { type: 'string' },
       'coherency-beta': { type: 'string' },
+      'coherency-window-ms': { type: 'string' },
       replicas: { type: 'string' },
       'replicas-change-at-s': { type: 'string' },
       'replicas-change-to': { type: 'string' },
@@ -51,6 +53,7 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
     dbPath: v['db-path'],
     contentionAlpha: numberFlag(v, 'contention-alpha'),
     coherencyBeta: numberFlag(v, 'coherency-beta'),
+    coherencyWindowMs: numberFlag(v, 'coherency-window-ms'),
     replicas: numberFlag(v, 'replicas'),
     replicasChangeAtS: numberFlag(v, 'replicas-change-at-s'),
     replicasChangeTo: numberFlag(v, 'replicas-change-to'),
@@ -83,13 +86,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   const penalised = demo.coherency.contentionAlpha > 0 || demo.coherency.coherencyBeta > 0;
   const modes = {
-    ...(penalised ? { ...demo.coherency, peakConcurrency: demo.peakConcurrency, saturatedPerSec: demo.saturatedPerSec } : {}),
+    ...(penalised ? { ...demo.coherency, coherencyWindowMs: demo.coherencyWindowMs, peakConcurrency: demo.peakConcurrency, saturatedPerSec: demo.saturatedPerSec } : {}),
     ...(opts.replicas !== undefined || opts.replicasChangeAtS !== undefined ? { replicas: demo.replicas } : {}),
   };
   const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs, ...modes };
   process.stdout.write(JSON.stringify(line) + '\n');
   const penalty = penalised
-    ? `; penalty alpha ${demo.coherency.contentionAlpha}, beta ${demo.coherency.coherencyBeta}: peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at ${demo.peakConcurrency} busy slots, ${demo.saturatedPerSec.toFixed(1)} req/s with all busy`
+    ? `; penalty alpha ${demo.coherency.contentionAlpha}, beta ${demo.coherency.coherencyBeta} on the busy count averaged over ${demo.coherencyWindowMs} ms: peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at ${demo.peakConcurrency} busy slots, ${demo.saturatedPerSec.toFixed(1)} req/s with all busy`
     : '';
   const change = opts.replicasChangeAtS !== undefined ? `; replicas ${demo.replicas} -> ${opts.replicasChangeTo} at ${opts.replicasChangeAtS} s` : '';
   process.stderr.write(

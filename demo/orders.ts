@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { DemoDb } from './db.ts';
 import { sleepUntil } from './hold.ts';
 import { AcquireTimeoutError, type Pool } from './pool.ts';
+import { progressiveHold, type BusyAverage } from './coherency.ts';
 
 export interface Order {
   id: string;
@@ -58,8 +59,13 @@ export interface OrderContext {
   db: DemoDb;
   pool: Pool;
   holdMs: number;
-  /** The hold of a request that finds `busySlots` slots busy (itself included); default holdMs. */
+  /** The hold of a request given the busy slots (see `busy`); default holdMs. */
   holdMsAt?: (busySlots: number) => number;
+  /**
+   * When set, holdMsAt gets the busy count averaged over its window, re-read as the work goes on
+   * (coherency.ts, progressiveHold); else the slots busy at the grant, this request's included.
+   */
+  busy?: BusyAverage;
   idMaxLength: number;
   hmacKey?: string;
   counters: OrderCounters;
@@ -84,17 +90,31 @@ export async function handleOrder(ctx: OrderContext, body: Buffer, signature: st
   let freedAtMs: number | undefined;
   try {
     const answer = runStatements(ctx, order);
-    const holdMs = ctx.holdMsAt ? ctx.holdMsAt(ctx.pool.active) : ctx.holdMs;
+    const busy = ctx.busy;
+    const holdMsAt = ctx.holdMsAt;
+    const holdMs = holdMsAt ? holdMsAt(busy ? busy.at(performance.now()) : ctx.pool.active) : ctx.holdMs;
     // The slot's clock: a queued request starts when the previous holder's hold ended, even if
     // the event loop noticed late; credit at most one hold so a stall cannot cause a catch-up burst.
     const startedAtMs = Math.max(lease.grantedAtMs, performance.now() - holdMs);
-    const deadlineMs = startedAtMs + holdMs;
-    await sleepUntil(deadlineMs);
-    freedAtMs = deadlineMs;
+    if (busy && holdMsAt) {
+      // The averaged penalty: the work goes at the pace of the average while it lasts.
+      const interval = busy.start(startedAtMs);
+      freedAtMs = await progressiveHold(startedAtMs, ctx.holdMs, (nowMs) => holdMsAt(busy.at(nowMs)), sleepAndRead, busy.windowMs / 10);
+      interval.endMs = freedAtMs;
+    } else {
+      const deadlineMs = startedAtMs + holdMs;
+      await sleepUntil(deadlineMs);
+      freedAtMs = deadlineMs;
+    }
     return answer;
   } finally {
     lease.release(freedAtMs);
   }
+}
+
+async function sleepAndRead(untilMs: number): Promise<number> {
+  await sleepUntil(untilMs);
+  return performance.now();
 }
 
 /** The serial SQL of one order, run while the slot is held. */

@@ -16,7 +16,7 @@ import { BodyTooLargeError, readBody, sendJson, sendText } from './http-util.ts'
 import { HttpMetrics, type Sample } from './metrics.ts';
 import { handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
 import { Pool, PoolClosedError } from './pool.ts';
-import { heldMs, peakOf, throughputPerSecAt, validateModel, type CoherencyModel } from './coherency.ts';
+import { BusyAverage, DEFAULT_COHERENCY_WINDOW_MS, heldMs, peakOf, throughputPerSecAt, validateModel, type CoherencyModel } from './coherency.ts';
 import { Topology, validReplicas } from './topology.ts';
 
 export interface DemoOptions {
@@ -36,6 +36,11 @@ export interface DemoOptions {
   contentionAlpha?: number;
   /** USL beta >= 0 (default 0): with beta > 0 throughput peaks at N* = sqrt((1 - alpha) / beta) and then falls. */
   coherencyBeta?: number;
+  /**
+   * The penalty's n is the busy count averaged over this many ms (BusyAverage; default
+   * DEFAULT_COHERENCY_WINDOW_MS); 0 = the busy count at the instant a request gets its slot.
+   */
+  coherencyWindowMs?: number;
   /** Replicas at start (default 1), gauge `demo_replicas`; each brings `slots` slots: total = slots x replicas. */
   replicas?: number;
   /** Scale to replicasChangeTo replicas this many seconds after listening (needs replicasChangeTo). */
@@ -73,6 +78,8 @@ export interface DemoHandle extends DemoTruth {
   readonly capacityPerSec: number;
   readonly replicas: number;
   readonly coherency: CoherencyModel;
+  /** The penalty's averaging window, ms (0 = instantaneous busy count). */
+  readonly coherencyWindowMs: number;
   /** Scale now (as POST /admin/replicas?n=N does). */
   setReplicas(n: number): void;
   stats(): DemoStats;
@@ -97,6 +104,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const idMaxLength = positiveInt('idMaxLength', opts.idMaxLength ?? 50);
   const host = opts.host ?? '127.0.0.1';
   const coherency = validateModel({ contentionAlpha: opts.contentionAlpha ?? 0, coherencyBeta: opts.coherencyBeta ?? 0 });
+  const penalised = coherency.contentionAlpha > 0 || coherency.coherencyBeta > 0;
+  const coherencyWindowMs = opts.coherencyWindowMs ?? DEFAULT_COHERENCY_WINDOW_MS;
+  if (!(coherencyWindowMs >= 0) || !Number.isFinite(coherencyWindowMs)) throw new RangeError(`coherencyWindowMs must be a finite number >= 0, got ${coherencyWindowMs}`);
   const replicas = validReplicas(opts.replicas ?? 1);
   if ((opts.replicasChangeAtS === undefined) !== (opts.replicasChangeTo === undefined)) {
     throw new RangeError('replicasChangeAtS and replicasChangeTo go together');
@@ -114,9 +124,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const capacity = (): number => truth().expectedPeakPerSec;
   const metrics = new HttpMetrics();
   const counters = { writes: 0, idempotentHits: 0, acquireTimeouts: 0 };
-  const penalised = coherency.contentionAlpha > 0 || coherency.coherencyBeta > 0;
   const holdMsAt = penalised ? (busy: number) => heldMs(holdMs, coherency, busy) : undefined;
-  const ctx: OrderContext = { db, pool, holdMs, holdMsAt, idMaxLength, hmacKey: opts.hmacKey, counters };
+  const busy = penalised && coherencyWindowMs > 0 ? new BusyAverage(coherencyWindowMs) : undefined;
+  const ctx: OrderContext = { db, pool, holdMs, holdMsAt, busy, idMaxLength, hmacKey: opts.hmacKey, counters };
 
   const stats = (): DemoStats => ({ writes: counters.writes, idempotentHits: counters.idempotentHits, ...db.counts(), capacityPerSec: capacity() });
 
@@ -254,7 +264,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   };
 
   return {
-    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, stats, close,
+    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, coherencyWindowMs, stats, close,
     get slots() { return pool.slots; },
     get replicas() { return topology.replicas; },
     get capacityPerSec() { return capacity(); },
