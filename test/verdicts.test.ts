@@ -69,22 +69,23 @@ describe('overload shapes', () => {
     expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
   }, 120_000);
 
-  it('coherency penalty: collapse (retrograde scaling)', async () => {
+  it('coherency penalty: collapse (retrograde scaling), capacity within 10% of the USL peak', async () => {
     // USL truth: X(n) = n / (10 ms (1 + 0.1 n (n - 1))): peak 187.5 req/s at n = 3, 64 req/s with all
-    // 16 slots busy. Past the peak (and, after a burst, already below it: the open model tips over
-    // at its unstable equilibrium) throughput falls far under the steps that held.
+    // 16 slots busy. The penalty follows the busy count averaged over 250 ms (demo/coherency.ts), so
+    // an open model holds until near the peak (docs/decisions/202-collapse-truth-under-an-open-model.md).
     const demo = await startDemoProcess({ slots: 16, holdMs: 10, args: ['--coherency-beta', '0.1'] }, env);
     let r: Awaited<ReturnType<typeof runQuietly>>;
     try {
-      // 120 req/s sits far from its unstable equilibrium (n = 8 busy vs 1.2 needed); 240 is past
-      // the peak, so that step saturates to 64 req/s well under the 120 that held.
-      r = await runQuietly(configFor(demo.url, 'collapse', { steps: steps(120, 120, 360), verdicts: { confirmFailedStep: false } }), { env });
+      // 175 req/s is 6.7% under the peak (its stable equilibrium 2.2 busy, the unstable one 4.5);
+      // 250 is a third past it, where no equilibrium exists and the step saturates to ~64 req/s.
+      r = await runQuietly(configFor(demo.url, 'collapse', { steps: steps(100, 75, 325), verdicts: { confirmFailedStep: false } }), { env });
     } finally {
       await demo.stop();
     }
-    expect(r.result.overload?.shape, r.result.stopDetail).toBe('collapse');
-    expect(r.result.capacityPerSec!).toBeLessThanOrEqual(demo.capacityPerSec * 1.05);
-    expect(r.result.capacityPerSec!).toBeGreaterThanOrEqual(demo.capacityPerSec * 0.5);
+    const detail = `${r.result.stopDetail}\n${r.result.steps.map((s) => `${s.ratePerSec}: ${s.throughputPerSec.toFixed(1)} ${s.verdict}`).join('\n')}`;
+    expect(r.result.overload?.shape, detail).toBe('collapse');
+    expect(r.result.capacityPerSec, detail).not.toBeNull();
+    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec, detail).toBeLessThan(0.1);
   }, 120_000);
 });
 
