@@ -74,24 +74,38 @@ function scanNew(line: string): K6Point | undefined {
   const timeAt = nameEnd + 33;
   // the line up to the time is one of a few per file: one compare checks it and names the metric
   const head = line.slice(0, timeAt);
-  let metric: string | undefined;
-  for (let i = 0; i < headTexts.length; i++) if (headTexts[i] === head) { metric = headMetrics[i]; break; }
-  if (metric === undefined) {
-    if (head.slice(0, 11) !== POINT_NEW || head.slice(nameEnd) !== NEW_AFTER_NAME) return undefined;
-    metric = metricName(line, 11, nameEnd);
-    if (metric === undefined) return undefined;
-    headTexts[headNext] = copyOf(head);
-    headMetrics[headNext] = metric;
-    headNext = (headNext + 1) % HEAD_CACHE;
+  // k6 writes a request's or an iteration's samples in a fixed order: try what followed last time
+  let hit = headFollower[headLast];
+  if (headTexts[hit] !== head) {
+    hit = -1;
+    for (let i = 0; i < headCount; i++) if (headTexts[i] === head) { hit = i; break; }
+    if (hit === -1) {
+      if (head.slice(0, 11) !== POINT_NEW || head.slice(nameEnd) !== NEW_AFTER_NAME) return undefined;
+      const metric = metricName(line, 11, nameEnd);
+      if (metric === undefined) return undefined;
+      hit = headNext;
+      headTexts[hit] = copyOf(head);
+      headMetrics[hit] = metric;
+      headNext = (headNext + 1) % HEAD_CACHE;
+      headCount = Math.max(headCount, headNext === 0 ? HEAD_CACHE : headNext);
+    }
+    headFollower[headLast] = hit;
   }
-  return scanData(line, timeAt, end, metric, true);
+  headLast = hit;
+  return scanData(line, timeAt, end, headMetrics[hit], true);
 }
 
-/** `{"metric":"M","type":"Point","data":{"time":"` of the last few metrics, and M. */
+/**
+ * `{"metric":"M","type":"Point","data":{"time":"` of the last few metrics, M, and for each the
+ * entry that came next the last time (a guess, checked by the compare like any other entry).
+ */
 const HEAD_CACHE = 24;
-const headTexts: string[] = [];
-const headMetrics: string[] = [];
+const headTexts: string[] = new Array<string>(HEAD_CACHE).fill('');
+const headMetrics: string[] = new Array<string>(HEAD_CACHE).fill('');
+const headFollower: number[] = new Array<number>(HEAD_CACHE).fill(0);
+let headCount = 0;
 let headNext = 0;
+let headLast = 0;
 
 /**
  * A copy of a slice that does not keep the string it was cut from alive (a slice of a line
