@@ -123,6 +123,27 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
   });
 });
 
+describe('metric names', () => {
+  async function* batches(lines: string[]) { yield lines; }
+  const point = (metric: string, s: number, tags = '{"scenario":"steps"}') => `{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"2026-11-29T16:52:${String(41 + s).padStart(2, '0')}.5Z","value":2,"tags":${tags}}}`;
+
+  it('custom metrics named like Object.prototype members (or empty) are counted, not taken for phases', async () => {
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', '', 'http_req_duration'];
+    const lines = [point('vus', 0, '{}'), ...[0, 1, 2].flatMap((s) => names.map((n) => point(n, s, '{"expected_response":"true","scenario":"steps"}')))];
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    expect(Object.entries(r.stats.byMetric)).toEqual([['vus', 1], ...names.map((n) => [n, 3])]);
+    expect(r.stats.points).toBe(1 + 3 * names.length);
+    expect(aggregate(records, 'steps', 0, 1e9).hist.duration.totalCount).toBe(3);
+  });
+
+  it('counts per metric stay exact when the order of metrics changes from one sample to the next', async () => {
+    const order = ['', 'a', 'b', 'c', 'a', 'c', 'b', 'b', 'a', 'a', 'c', 'vus', 'b', ''];
+    const r = await ingestLines(batches(order.map((m, i) => point(m, i % 3))), { source: 'k6', phase: 'steps', lateS: 5, sink: () => undefined });
+    expect(r.stats.byMetric).toEqual({ '': 2, a: 4, b: 4, c: 3, vus: 1 });
+  });
+});
+
 describe('format variants (FORMAT-NOTES.md)', () => {
   const base = { metric: 'http_reqs', value: 1 };
   it.each([

@@ -27,6 +27,11 @@ const PHASE_OF: Record<string, Phase> = {
   http_req_sending: 'sending', http_req_waiting: 'waiting', http_req_receiving: 'receiving',
 };
 
+/** PHASE_OF's own keys only (a custom metric may be called `constructor` or `toString`). */
+function phaseOf(metric: string): Phase | undefined {
+  return Object.hasOwn(PHASE_OF, metric) ? PHASE_OF[metric] : undefined;
+}
+
 /** Without `vus` points, how much data (ms of sample time) to see before settling t0. */
 const T0_FALLBACK_SPAN_MS = 3000;
 
@@ -59,8 +64,16 @@ export interface IngestStats {
   buckets: number;
 }
 
+/** A metric name seen in the input: its count, its phase (if a phase), the metric that came after it. */
+interface MetricInfo { name: string; count: number; phase: Phase | undefined; next: MetricInfo }
+
 export class Bucketizer {
-  readonly stats: IngestStats = { points: 0, byMetric: {}, skipped: 0, late: 0, beforeT0: 0, checksFailed: 0, t0Ms: null, t0From: null, firstMs: null, lastMs: null, buckets: 0 };
+  /** Counted per MetricInfo; byMetric is built when read. */
+  private readonly metrics = new Map<string, MetricInfo>();
+  readonly stats: IngestStats = Bucketizer.newStats(this.metrics);
+  /** The MetricInfo of the previous sample; `none` (no metric's) before the first. */
+  private lastMetric: MetricInfo;
+  private readonly none: MetricInfo;
   private t0Ms: number | null;
   private held: K6Point[] = [];
   /** open[i] is second firstOpenS + i. */
@@ -72,6 +85,9 @@ export class Bucketizer {
   private readonly scenarios: Set<string> | null;
 
   constructor(private readonly o: BucketizerOptions) {
+    this.none = { name: '', count: 0, phase: undefined } as MetricInfo;
+    this.none.next = this.none;
+    this.lastMetric = this.none;
     this.t0Ms = o.t0Ms ?? null;
     if (this.t0Ms !== null) { this.stats.t0Ms = this.t0Ms; this.stats.t0From = 'option'; }
     this.scenarios = o.scenarios?.length ? new Set(o.scenarios) : null;
@@ -82,14 +98,51 @@ export class Bucketizer {
     return this.t0Ms === null || this.maxMs === -Infinity ? 0 : (this.maxMs - this.t0Ms) / 1000;
   }
 
+  private static newStats(metrics: Map<string, MetricInfo>): IngestStats {
+    return {
+      points: 0,
+      get byMetric() {
+        const by: Record<string, number> = {};
+        // defined, not assigned: a metric called __proto__ is a key like any other
+        for (const m of metrics.values()) Object.defineProperty(by, m.name, { value: m.count, enumerable: true, writable: true, configurable: true });
+        return by;
+      },
+      skipped: 0, late: 0, beforeT0: 0, checksFailed: 0, t0Ms: null, t0From: null, firstMs: null, lastMs: null, buckets: 0,
+    };
+  }
+
+  /**
+   * The MetricInfo of a metric name. k6 writes a request's and an iteration's samples in a fixed
+   * order, so the metric that followed this one's predecessor last time is tried first: one
+   * compare of two constant strings, instead of a keyed lookup on every sample.
+   */
+  private metricInfo(name: string): MetricInfo {
+    const last = this.lastMetric;
+    let m = last.next;
+    if (m.name !== name || m === this.none) {
+      m = this.metrics.get(name) ?? this.newMetric(name);
+      last.next = m;
+    }
+    this.lastMetric = m;
+    return m;
+  }
+
+  private newMetric(name: string): MetricInfo {
+    const m = { name, count: 0, phase: phaseOf(name) } as MetricInfo;
+    m.next = m;
+    this.metrics.set(name, m);
+    return m;
+  }
+
   push(p: K6Point): void {
     const s = this.stats;
     s.points++;
-    s.byMetric[p.metric] = (s.byMetric[p.metric] ?? 0) + 1;
+    const m = this.metricInfo(p.metric);
+    m.count++;
     if (s.firstMs === null || p.timeMs < s.firstMs) s.firstMs = p.timeMs;
     if (s.lastMs === null || p.timeMs > s.lastMs) s.lastMs = p.timeMs;
     if (this.t0Ms === null) { this.hold(p); return; }
-    this.add(p);
+    this.add(p, m.phase);
   }
 
   /** Flushes every open second (the stream ended). */
@@ -116,7 +169,7 @@ export class Bucketizer {
     this.stats.t0From = from;
     const held = this.held;
     this.held = [];
-    for (const p of held) this.add(p);
+    for (const p of held) this.add(p, phaseOf(p.metric));
   }
 
   private selected(p: K6Point): boolean {
@@ -126,10 +179,9 @@ export class Bucketizer {
     return this.scenarios === null || p.metric === 'vus' || p.metric === 'vus_max' || (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario));
   }
 
-  private add(p: K6Point): void {
+  private add(p: K6Point, phase: Phase | undefined): void {
     if (!this.selected(p)) { this.stats.skipped++; return; }
     if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;
-    const phase = PHASE_OF[p.metric];
     if (phase !== undefined) {
       if (isOk(p.tags)) this.at(p.timeMs).record(phase, p.value);
     } else {
