@@ -33,12 +33,15 @@ const rssStart = mib();
 const rssAt: string[] = [];
 let buckets = 0;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const r = await ingestLines(readLines(file), {
   source: 'k6', phase: 'steps', lateS: 5,
   sink: () => { if (++buckets % Math.floor((copies * 51) / 4) === 0) { if (process.env.BENCH_GC) globalThis.gc?.(); rssAt.push(`${mib()} (heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)})`); } },
 });
 const s = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const cpuS = (cpu.user + cpu.system) / 1e6;
 console.log(`k6 JSON ingest: ${r.stats.points.toLocaleString('en-US')} points (${r.lines.toLocaleString('en-US')} lines, ${sizeMiB.toFixed(0)} MiB, ${r.stats.buckets} one-second buckets) in ${s.toFixed(2)} s`);
-console.log(`  ${Math.round(r.stats.points / s).toLocaleString('en-US')} points/s, ${(sizeMiB / s).toFixed(0)} MiB/s`);
+console.log(`  ${Math.round(r.stats.points / s).toLocaleString('en-US')} points/s, ${(sizeMiB / s).toFixed(0)} MiB/s; CPU ${cpuS.toFixed(2)} s (all threads), ${Math.round(r.stats.points / cpuS).toLocaleString('en-US')} points per CPU-second (less sensitive to other load than points/s)`);
 console.log(`  RSS MiB: start ${rssStart}, quarters ${rssAt.join(' / ')}, end ${mib()}  (node ${process.version}, ${os.cpus()[0]?.model ?? '?'})`);
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
