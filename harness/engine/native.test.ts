@@ -57,6 +57,18 @@ describe('native engine against a real server on 127.0.0.1', () => {
   });
 });
 
+/** One second of GET /x at ratePerSec on the given pool; its buckets. */
+async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketRecord[]> {
+  const records: BucketRecord[] = [];
+  await startNative({
+    schedule: new Schedule([{ durationS: 1, fromPerSec: ratePerSec, toPerSec: ratePerSec }]),
+    phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
+    sink: (r) => records.push(r),
+  }).done;
+  return records;
+}
+
 describe('preconnect', () => {
   it('opens every preallocated VU connection before the load; the requests then pay no connect', async () => {
     let connections = 0;
@@ -72,14 +84,7 @@ describe('preconnect', () => {
     expect(requests).toBe(0); // connections only: the target sees no extra traffic
     expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 }); // idempotent
     expect(connections).toBe(8);
-    const records: BucketRecord[] = [];
-    const eng = startNative({
-      schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
-      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-      build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
-      sink: (r) => records.push(r),
-    });
-    await eng.done;
+    const records = await oneSecondAt(pool, 200);
     const connecting = records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
     expect(records.reduce((a, r) => a + r.ok, 0)).toBe(200);
     expect(connecting.maxValue).toBeLessThanOrEqual(1); // 0 ms, kept as the histogram's 1 us floor
@@ -99,14 +104,7 @@ describe('preconnect', () => {
     expect(connections).toBe(2);
     for (const s of sockets) s.destroy(); // the server drops both idle connections
     await new Promise((r) => setTimeout(r, 100));
-    const records: BucketRecord[] = [];
-    const eng = startNative({
-      schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
-      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-      build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
-      sink: (r) => records.push(r),
-    });
-    await eng.done;
+    const records = await oneSecondAt(pool, 20);
     expect(records.reduce((a, r) => a + r.ok, 0), JSON.stringify(records.map((r) => r.samples ?? r.errors))).toBe(20);
     expect(connections).toBeGreaterThanOrEqual(3); // a new connect, not a dead spare
   });

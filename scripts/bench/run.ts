@@ -45,7 +45,8 @@ const HELP = `npm run bench -- [flags]
   --bare-schedule S       the bare loop's schedule: timer (wake every ms, fire what is due; default), immediate
                           (setImmediate when the next arrival is < 0.25 ms away, as plateau's engine), or both
   --connections N         closed-model connections and the bare loop's pool size (default 64)
-  --vus N --max-vus N     plateau's VUs (default 128 / 1024)
+  --vus N --max-vus N     plateau's VUs (default 128 / 4096: VUs are allocated on demand, so a high bound costs nothing
+                          until a generator stall needs it; the stall still shows as scheduler lag)
   --workers N|auto        passed to plateau run when its CLI has --workers
   --overdrive-rate R      once: plateau on one thread (--workers 1 when the CLI has it) at R req/s, to show the
                           step reported generator-bound (default 40000; 0 = skip)
@@ -73,7 +74,7 @@ const { values: f } = parseArgs({
     connections: { type: 'string', default: '64' },
     'bare-schedule': { type: 'string', default: 'timer' },
     vus: { type: 'string', default: '128' },
-    'max-vus': { type: 'string', default: '1024' },
+    'max-vus': { type: 'string', default: '4096' },
     workers: { type: 'string' },
     'soak-minutes': { type: 'string' },
     'soak-rate': { type: 'string', default: '10000' },
