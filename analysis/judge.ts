@@ -160,6 +160,7 @@ function withFlags(r: StepResult, p: StepPlan): StepResult {
   if (p.attempt) out.attempt = p.attempt;
   if (p.transient) out.transient = true;
   if (p.generatorBound) out.generatorBound = true;
+  if (p.generatorLimited) { out.generatorLimited = p.generatorLimited; out.reasons = [...out.reasons, p.generatorLimited]; }
   if (p.contaminated) out.contaminated = true;
   if (p.note) out.reasons = [...r.reasons, p.note];
   return out;

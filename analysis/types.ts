@@ -73,6 +73,8 @@ export interface StepPlan {
   transient?: boolean;
   /** This attempt failed because the generator could not keep up. */
   generatorBound?: boolean;
+  /** This attempt held, but the generator was over its bounds (its symptom, in words). */
+  generatorLimited?: string;
   /** The topology changed during this attempt. */
   contaminated?: boolean;
   /** Why the pipeline flagged it, in words. */
@@ -144,6 +146,12 @@ export interface StepResult {
   transient?: boolean;
   /** The step failed because the load generator could not keep up (never capacity). */
   generatorBound?: boolean;
+  /**
+   * The step held, but the generator was over its bounds (dropped arrivals, scheduler lag or
+   * event-loop delay): the target served the rate, yet arrivals did not follow the schedule.
+   * Counted; the gate refuses to judge a capacity that rests on such a step.
+   */
+  generatorLimited?: string;
   /** The topology changed during the step: excluded from the capacity decision. */
   contaminated?: boolean;
   /** The target's own view of the steady window, when its metrics were read. */

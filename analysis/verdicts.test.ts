@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, classifyFailure, overloadShape, topologyChanged } from './verdicts.ts';
+import { afterFailure, classifyFailure, heldButGeneratorLimited, overloadShape, topologyChanged } from './verdicts.ts';
 import type { StepResult } from './types.ts';
 
 function step(over: Partial<StepResult> & { p99?: number }): StepResult {
@@ -14,6 +14,20 @@ function step(over: Partial<StepResult> & { p99?: number }): StepResult {
 }
 
 const baseline = step({ p99: 12 });
+
+describe('heldButGeneratorLimited', () => {
+  it('marks a held step whose generator lagged, looped late or dropped, even with no drop at all', () => {
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 54.2 }))).toMatch(/^generator-limited while holding: scheduler lag p99 54\.2 ms > 20 ms;/);
+    expect(heldButGeneratorLimited(step({ loopDelayMaxMs: 170 }))).toMatch(/event-loop delay 170 ms > 100 ms/);
+    expect(heldButGeneratorLimited(step({ dropped: 473 }))).toMatch(/473 arrivals dropped/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 30 }), { lagP99MaxMs: 50, loopDelayMaxMs: 100, tailFactor: 3 })).toBeNull();
+  });
+
+  it('leaves alone a step that kept its schedule, and a failed step (classifyFailure speaks for it)', () => {
+    expect(heldButGeneratorLimited(step({}))).toBeNull();
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 54, verdict: 'fails' }))).toBeNull();
+  });
+});
 
 describe('classifyFailure', () => {
   it('drops with a low tail: the generator ran out of VUs', () => {

@@ -42,6 +42,17 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
   return null;
 }
 
+/**
+ * A step that held while the generator was over its bounds: the throughput was delivered, but
+ * the open model's schedule was not kept, so the step's latencies carry the generator's own
+ * delay. Null when the step failed (classifyFailure speaks for it) or the generator kept up.
+ */
+export function heldButGeneratorLimited(s: StepResult, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): string | null {
+  if (s.verdict !== 'holds') return null;
+  const symptom = generatorSymptom(s, b);
+  return symptom === null ? null : `generator-limited while holding: ${symptom}; the rate was served, but arrivals left the schedule, so this step's latencies include the generator's own delay`;
+}
+
 /** Is the target's tail low in step s, relative to the baseline step? */
 function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: number): { low: boolean; text: string } {
   if (s.server?.meanMs != null && baseline.server?.meanMs != null) {

@@ -16,11 +16,11 @@ export function overloadSection(run: RunResult): string[] {
 }
 
 function attemptLabel(s: StepResult): string {
-  const flags = [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
+  const flags = [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
   return flags.join(', ');
 }
 
-/** Steps that were rerun, flagged transient, generator-bound or contaminated, with why. */
+/** Steps that were rerun, flagged transient, generator-bound, generator-limited or contaminated, with why. */
 export function classificationSection(run: RunResult): string[] {
   const marked = run.steps.filter((s) => attemptLabel(s) !== '');
   if (marked.length === 0) return [];
@@ -28,7 +28,7 @@ export function classificationSection(run: RunResult): string[] {
   return [
     '## Failed steps, classified before they count',
     '',
-    'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity. A step during which the topology changed is left out of the decision.',
+    'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
     '',
     ...mdTable(['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows),
   ];

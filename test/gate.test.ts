@@ -31,6 +31,8 @@ describe('decideGate', () => {
     ['generator-bound (run flag)', { ...kneeRun(300), generatorBound: true }, 'invalid'],
     ['generator-bound (stop reason)', { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] }, 'invalid'],
     ['generator-bound (a deciding step)', { ...kneeRun(300), steps: kneeRun(300).steps.map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)) }, 'invalid'],
+    ['generator-limited (the capacity step held with the generator over its bounds)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 3 ? { ...s, generatorLimited: 'generator-limited while holding: scheduler lag p99 54.2 ms > 20 ms' } : s)) }, 'invalid'],
+    ['generator-limited below the capacity step only', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: 'generator-limited while holding: scheduler lag p99 25.0 ms > 20 ms' } : s)) }, 'pass'],
     ['contaminated (run flag)', { ...kneeRun(300), contaminated: true }, 'invalid'],
     ['contaminated (a deciding step)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, contaminated: true } : s)) }, 'invalid'],
     ['ended early', { ...kneeRun(400), stopReason: 'error' }, 'invalid'],

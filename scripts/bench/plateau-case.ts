@@ -37,6 +37,8 @@ interface StepSummary {
   loopDelayMaxMs?: number;
   verdict: string;
   reasons?: string[];
+  /** Held, but plateau marked its own generator over its bounds (lag, loop delay or drops). */
+  generatorLimited?: string;
 }
 
 /** Follows buckets.ndjson as it grows: the highest `steps` second written so far. */
@@ -126,6 +128,7 @@ export default {
   const q = (p: number) => step.latency.find((l) => l.q === p)?.valueMs ?? null;
   // The verdict and the first clause of each reason (the full text is in the run's report).
   const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
+    step.generatorLimited ? 'holds, generator-limited' : '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
     step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : ''].filter(Boolean);
   return {
