@@ -205,3 +205,16 @@ describe('analyzeRun: warnings', () => {
     expect(three).toEqual(one);
   });
 });
+
+describe('a held step marked generator-limited by the pipeline', () => {
+  it('keeps the mark when the report is rebuilt from run.json, and still counts', () => {
+    const input = buildInput({ steps: followingSteps(3) });
+    const why = 'generator-limited while holding: scheduler lag p99 54.2 ms > 20 ms; the rate was served';
+    input.steps = input.steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: why } : s));
+    const run = analyzeRun(input);
+    expect(run.steps[1]).toMatchObject({ verdict: 'holds', generatorLimited: why });
+    expect(run.steps[1].reasons).toEqual([why]);
+    expect(run.steps[0].generatorLimited).toBeUndefined();
+    expect(run.capacityPerSec).toBe(run.steps[2].throughputPerSec);
+  });
+});

@@ -160,10 +160,14 @@ function withFlags(r: StepResult, p: StepPlan): StepResult {
   if (p.attempt) out.attempt = p.attempt;
   if (p.transient) out.transient = true;
   if (p.generatorBound) out.generatorBound = true;
-  if (p.generatorLimited) { out.generatorLimited = p.generatorLimited; out.reasons = [...out.reasons, p.generatorLimited]; }
   if (p.contaminated) out.contaminated = true;
   if (p.note) out.reasons = [...r.reasons, p.note];
-  return out;
+  return p.generatorLimited ? markGeneratorLimited(out, p.generatorLimited) : out;
+}
+
+/** A held step whose generator was over its bounds (verdicts.ts heldButGeneratorLimited says why). */
+export function markGeneratorLimited(r: StepResult, why: string): StepResult {
+  return { ...r, generatorLimited: why, reasons: [...r.reasons, why] };
 }
 
 export interface ServerInput {

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
-import { judgeNext } from '../../analysis/judge.ts';
+import { judgeNext, markGeneratorLimited } from '../../analysis/judge.ts';
 import { afterFailure, classifyFailure, heldButGeneratorLimited, topologyChanged, type AfterFailure, type GeneratorBounds } from '../../analysis/verdicts.ts';
 import { startK6Steps } from '../k6/steps-engine.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -122,8 +122,8 @@ function judgeAndFlag(st: State, step: StepPlan): StepResult {
   let res = judgeNext(step, st.judged, st.records, st.ctx.plan.rules, server);
   const limited = heldButGeneratorLimited(res, bounds(st.ctx.config.verdicts));
   if (limited) {
-    step.generatorLimited = limited;
-    res = judgeNext(step, st.judged, st.records, st.ctx.plan.rules, server);
+    step.generatorLimited = limited; // kept in run.json, so a re-rendered report says it too
+    res = markGeneratorLimited(res, limited);
   }
   if (res.verdict === 'holds' && (step.attempt ?? 1) > 1) {
     const earlier = st.executed.find((e) => e.index === step.index && e !== step && !e.transient);
