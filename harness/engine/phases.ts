@@ -43,7 +43,7 @@ export interface PhasesMs { blocked: number; connecting: number; sending: number
  *   sending = bodySent - sendStart; waiting = headers - bodySent; receiving = end - headers;
  *   duration = sending + waiting + receiving (k6's http_req_duration).
  */
-export function phasesMs(t: PhaseTimes, into: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 }): PhasesMs {
+export function phasesMs(t: PhaseTimes, into: PhasesMs): PhasesMs {
   const send = t.sendStartMs || t.createdMs;
   const sent = t.bodySentMs || send;
   const head = t.headersMs || sent;

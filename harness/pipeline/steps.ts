@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
 import { judgeNext, markGeneratorLimited } from '../../analysis/judge.ts';
-import { afterFailure, classifyFailure, heldButGeneratorLimited, topologyChanged, type AfterFailure, type GeneratorBounds } from '../../analysis/verdicts.ts';
+import { afterFailure, classifyFailure, heldButGeneratorLimited, topologyChanged, type AfterFailure } from '../../analysis/verdicts.ts';
 import { startK6Steps } from '../k6/steps-engine.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
@@ -120,7 +120,7 @@ function judgeAndFlag(st: State, step: StepPlan): StepResult {
   const topo = st.prober ? topologyChanged(st.prober.samples, STEPS_PHASE, step.rampStartS, step.steadyEndS) : { changed: false, values: [] };
   if (topo.changed) Object.assign(step, { contaminated: true, note: `topology changed during the step (${topo.values.join(' -> ')})` });
   let res = judgeNext(step, st.judged, st.records, st.ctx.plan.rules, server);
-  const limited = heldButGeneratorLimited(res, bounds(st.ctx.config.verdicts));
+  const limited = heldButGeneratorLimited(res, st.ctx.config.verdicts);
   if (limited) {
     step.generatorLimited = limited; // kept in run.json, so a re-rendered report says it too
     res = markGeneratorLimited(res, limited);
@@ -139,7 +139,7 @@ function judgeAndFlag(st: State, step: StepPlan): StepResult {
 function decide(st: State, failed: StepResult): AfterFailure {
   const { config } = st.ctx;
   const v = config.verdicts;
-  const cls = classifyFailure(failed, st.judged[0] ?? null, st.rttMs, bounds(v));
+  const cls = classifyFailure(failed, st.judged[0] ?? null, st.rttMs, v);
   const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
     confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: Math.min(v.maxVUsBound, config.limits.maxInFlight),
   });
@@ -147,8 +147,4 @@ function decide(st: State, failed: StepResult): AfterFailure {
   if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
   if (decision.generatorBound) Object.assign(failed, { generatorBound: true });
   return decision;
-}
-
-function bounds(v: { lagP99MaxMs: number; loopDelayMaxMs: number; tailFactor: number }): GeneratorBounds {
-  return { lagP99MaxMs: v.lagP99MaxMs, loopDelayMaxMs: v.loopDelayMaxMs, tailFactor: v.tailFactor };
 }

@@ -53,10 +53,9 @@ async function bare(): Promise<number> {
       const c = free.pop();
       if (!c) { dropped++; return; }
       inflight++;
-      const t = performance.now();
       c.dispatch({ method: 'GET', path: '/' }, {
         onConnect() {}, onHeaders() { return true; }, onData() { return true; },
-        onComplete() { completed++; inflight--; free.push(c); void t; },
+        onComplete() { completed++; inflight--; free.push(c); },
         onError() { inflight--; free.push(c); },
       } as never);
     };
