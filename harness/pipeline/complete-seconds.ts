@@ -1,19 +1,41 @@
 /**
  * Buckets of one second arrive from every engine instance (worker threads, k6) at slightly
- * different moments. A second may be judged only once every instance has reported it: this
- * tracks the latest second each source has closed and answers the latest complete one.
+ * different moments. A second may be judged, or shown on the progress line, only once every
+ * instance has reported it: this tracks the latest second each source has closed, answers the
+ * latest complete one, and hands back a second merged over all instances when its last bucket
+ * arrives (a single worker's bucket is only its stripe: half the rate on two workers).
  */
+import { mergeRecords } from '../../analysis/buckets.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
+
+export interface Added {
+  /** The latest tS that every instance has reported (-1 before that). */
+  doneS: number;
+  /** r's second over all instances, when r was its last missing bucket; else null. */
+  second: BucketRecord | null;
+}
 
 export class CompleteSeconds {
   private readonly latest = new Map<string, number>();
+  /** The buckets of seconds not yet reported by every instance (a few at most). */
+  private readonly pending = new Map<number, BucketRecord[]>();
 
   constructor(private readonly instances: number) {}
 
-  /** Records r and returns the latest tS that every instance has reported (-1 before that). */
-  add(r: BucketRecord): number {
+  add(r: BucketRecord): Added {
     this.latest.set(r.source, Math.max(this.latest.get(r.source) ?? -1, r.tS));
-    if (this.latest.size < this.instances) return -1;
-    return Math.min(...this.latest.values());
+    const doneS = this.latest.size < this.instances ? -1 : Math.min(...this.latest.values());
+    const group = this.pending.get(r.tS) ?? [];
+    group.push(r);
+    let second: BucketRecord | null = null;
+    if (group.length >= this.instances) {
+      second = group.length === 1 ? group[0] : mergeRecords(group)[0];
+      this.pending.delete(r.tS);
+    } else {
+      this.pending.set(r.tS, group);
+    }
+    // A second every instance has passed will get no more buckets (one missed by a stopped instance).
+    for (const tS of this.pending.keys()) if (tS < doneS) this.pending.delete(tS);
+    return { doneS, second };
   }
 }

@@ -93,8 +93,8 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
       ctx.store.appendBucket(r);
       st.records.push(r);
       st.lastTS = Math.max(st.lastTS, r.tS);
-      const doneS = complete.add(r);
-      if (doneS === r.tS) ctx.progress.bucket(r, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
+      const { doneS, second } = complete.add(r);
+      if (second && doneS === second.tS) ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
       while (!failed && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
         const res = judgeAndFlag(st, leg.steps[k++]);
         const rerunContaminated = res.contaminated && ctx.config.topology?.rerun && (res.attempt ?? 1) === 1;

@@ -31,8 +31,9 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
     sink: (r) => {
       ctx.store.appendBucket(r);
       records.push(r);
-      if (complete.add(r) !== r.tS) return; // wait for every engine instance's bucket of this second
-      ctx.progress.bucket(r, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
+      const { doneS, second } = complete.add(r);
+      if (!second || doneS !== second.tS) return; // wait for every engine instance's bucket of this second
+      ctx.progress.bucket(second, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
       if (verdict.stable || r.tS < 1 || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
       // the first second is the ramp: windows start after it
       const shifted = records.filter((x) => x.tS >= 1).map((x) => ({ ...x, tS: x.tS - 1 }));
