@@ -20,17 +20,25 @@ export class Progress {
     this.out.write(line + '\n');
   }
 
-  /** `steps` are the ones running now (a rerun's leg is a suffix of the plan); `totalSteps` the plan's. */
-  bucket(r: BucketRecord, steps: StepPlan[], durationS: number, label?: string, totalSteps = steps.length): void {
-    const step = steps.find((s) => r.tS >= s.rampStartS && r.tS < s.holdEndS);
-    const failed = r.completed - r.ok;
-    const p99 = decodeHistogram(r.hist.duration, 64).getValueAtPercentile(99) / 1000;
+  /**
+   * One second: every engine instance's bucket of it (they are summed). `steps` are the ones
+   * running now (a rerun's leg is a suffix of the plan); `totalSteps` the plan's.
+   */
+  bucket(second: readonly BucketRecord[], steps: StepPlan[], durationS: number, label?: string, totalSteps = steps.length): void {
+    const tS = second[0].tS;
+    const sum = (pick: (r: BucketRecord) => number) => second.reduce((a, r) => a + pick(r), 0);
+    const step = steps.find((s) => tS >= s.rampStartS && tS < s.holdEndS);
+    const ok = sum((r) => r.ok);
+    const failed = sum((r) => r.completed) - ok;
+    const duration = decodeHistogram(second[0].hist.duration, 64);
+    for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
+    const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
-    const line = `${where}  t=${r.tS}s  achieved ${r.ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${r.dropped}  VUs ${r.vusActiveMax}/${r.vusAllocated}  left ${fmtLeft(durationS - r.tS - 1)}`;
+    const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);
-    } else if (r.tS - this.lastPlainS >= this.plainEveryS) {
-      this.lastPlainS = r.tS;
+    } else if (tS - this.lastPlainS >= this.plainEveryS) {
+      this.lastPlainS = tS;
       this.out.write(line + '\n');
     }
   }

@@ -2,17 +2,17 @@
  * Buckets of one second arrive from every engine instance (worker threads, k6) at slightly
  * different moments. A second may be judged, or shown on the progress line, only once every
  * instance has reported it: this tracks the latest second each source has closed, answers the
- * latest complete one, and hands back a second merged over all instances when its last bucket
- * arrives (a single worker's bucket is only its stripe: half the rate on two workers).
+ * latest complete one, and hands back all the instances' buckets of a second when its last one
+ * arrives (a single worker's bucket is only its stripe: half the rate on two workers). They are
+ * not merged here: that decodes every histogram, and the progress line needs one.
  */
-import { mergeRecords } from '../../analysis/buckets.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 
 export interface Added {
   /** The latest tS that every instance has reported (-1 before that). */
   doneS: number;
-  /** r's second over all instances, when r was its last missing bucket; else null. */
-  second: BucketRecord | null;
+  /** Every instance's bucket of r's second, when r was its last missing one; else null. */
+  second: readonly BucketRecord[] | null;
 }
 
 export class CompleteSeconds {
@@ -27,9 +27,9 @@ export class CompleteSeconds {
     const doneS = this.latest.size < this.instances ? -1 : Math.min(...this.latest.values());
     const group = this.pending.get(r.tS) ?? [];
     group.push(r);
-    let second: BucketRecord | null = null;
+    let second: BucketRecord[] | null = null;
     if (group.length >= this.instances) {
-      second = group.length === 1 ? group[0] : mergeRecords(group)[0];
+      second = group;
       this.pending.delete(r.tS);
     } else {
       this.pending.set(r.tS, group);

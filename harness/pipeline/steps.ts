@@ -94,7 +94,7 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
       st.records.push(r);
       st.lastTS = Math.max(st.lastTS, r.tS);
       const { doneS, second } = complete.add(r);
-      if (second && doneS === second.tS) ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
+      if (second && doneS === r.tS) ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
       while (!failed && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
         const res = judgeAndFlag(st, leg.steps[k++]);
         const rerunContaminated = res.contaminated && ctx.config.topology?.rerun && (res.attempt ?? 1) === 1;

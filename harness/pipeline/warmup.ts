@@ -32,7 +32,7 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
       ctx.store.appendBucket(r);
       records.push(r);
       const { doneS, second } = complete.add(r);
-      if (!second || doneS !== second.tS) return; // wait for every engine instance's bucket of this second
+      if (!second || doneS !== r.tS) return; // wait for every engine instance's bucket of this second
       ctx.progress.bucket(second, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
       if (verdict.stable || r.tS < 1 || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
       // the first second is the ramp: windows start after it
