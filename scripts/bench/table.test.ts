@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, held, ratios, type Measure } from './table.ts';
+
+const run = (targetRate: number, over: Partial<Measure> = {}): Measure => ({
+  tool: 'plateau', model: 'open', settings: '', targetRate, achievedPerSec: targetRate, cpuPer10k: 0.4, p50Ms: 0.5, p99Ms: 20, dropped: 0, errors: 0, ...over,
+});
+const closed = (tool: string, achievedPerSec: number): Measure => ({ tool, model: 'closed', settings: '', targetRate: null, achievedPerSec, cpuPer10k: 0.2, p50Ms: 1, p99Ms: 3, dropped: null, errors: 0 });
+
+describe('bench table', () => {
+  it('a run holds within 1% of the rate, with nothing dropped and a median under 2 ms', () => {
+    expect(held(run(30_000, { achievedPerSec: 29_700 }))).toBe(true);
+    expect(held(run(30_000, { achievedPerSec: 29_699 }))).toBe(false);
+    expect(held(run(30_000, { dropped: 1 }))).toBe(false);
+    expect(held(run(30_000, { p50Ms: 2 }))).toBe(false);
+  });
+
+  it('counts the runs that held on their own and says so in the row', () => {
+    const [row] = aggregate([run(30_000, { achievedPerSec: 29_900 }), run(30_000, { achievedPerSec: 30_200, dropped: 332 }), run(30_000, { note: 'lag' })]);
+    expect(row).toMatchObject({ runs: 3, heldRuns: 2, dropped: 0, achievedPerSec: 30_000 });
+    expect(row.note).toBe('held in 2 of 3 runs; lag');
+  });
+
+  it('takes the highest rate most runs held, not one whose medians pass while most runs failed', () => {
+    const rows = aggregate([
+      run(20_000), run(20_000), run(20_000),
+      // Each run fails on something else; the medians of the figures would all pass.
+      run(30_000, { p50Ms: 3 }), run(30_000, { dropped: 10 }), run(30_000),
+      closed('autocannon', 40_000), { ...closed('artillery', 1_000), model: 'open', targetRate: 1_800 },
+    ]);
+    const rs = ratios(rows);
+    const ac = rs.find((r) => r.what === 'plateau held rate / autocannon closed max');
+    expect(ac?.value).toBe(0.5);
+    expect(ac?.detail).toContain('plateau held 20,000 req/s in 3 of 3 runs');
+    expect(rs.find((r) => r.what === 'plateau held rate / artillery best')).toMatchObject({ value: 20, met: true });
+  });
+});
