@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtTarget } from './format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtTarget } from './format.ts';
 
 describe('format', () => {
   it.each([
@@ -14,6 +14,11 @@ describe('format', () => {
     [fmtSignedRate(-3), '-3.0'],
     [fmtRatio(0.8213), '0.82'],
     [fmtRatio(null), '–'],
+    [fmtRatioBelow(0.8213, 0.9), '0.82'],
+    [fmtRatioBelow(0.8968, 0.9), '0.897'],
+    [fmtRatioBelow(0.89996, 0.9), '0.8999'],
+    [fmtRatioBelow(0.8999, 0.9), '0.8999'],
+    [fmtRatioBelow(0.5951, 0.6), '0.595'],
     [fmtMs(12.34), '12.3'],
     [fmtMs(1.2), '1.20'],
     [fmtMs(0.1234), '0.123'],

@@ -45,6 +45,17 @@ export function fmtRatio(x: number | null): string {
   return x === null ? DASH : x.toFixed(2);
 }
 
+/**
+ * A ratio that failed a bound ("x < bound"), with as many decimals (2 to 4) as it takes not to read
+ * as the bound itself: 0.8968 against 0.90 is "0.897", never "0.90 < 0.90". Closer still, it is
+ * cut (not rounded) to 4 decimals: 0.89996 is "0.8999".
+ */
+export function fmtRatioBelow(x: number, bound: number): string {
+  for (const d of [2, 3]) if (x.toFixed(d) !== bound.toFixed(d)) return x.toFixed(d);
+  const s = x.toFixed(8);
+  return s.slice(0, s.indexOf('.') + 5);
+}
+
 /** Milliseconds to 3 significant digits: 12.34 -> "12.3", 1.2 -> "1.20", 1234 -> "1,230"; "–" when null. */
 export function fmtMs(ms: number | null): string {
   if (ms === null) return DASH;

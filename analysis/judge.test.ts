@@ -117,6 +117,11 @@ describe('analyzeRun: the plateau rule', () => {
     expect(run.steps[0].reasons).toEqual([]);
   });
 
+  it('never reads "0.90 < 0.90": a ratio just under its bound gets the decimals that show it', () => {
+    const run = fakeRun({ steps: steps([30_000, 33_000], [30_000, 29_593]) });
+    expect(run.steps[1].reasons[0]).toBe('delivery 0.897 < 0.90: 29,593.0 req/s achieved of 33,000 offered');
+  });
+
   it('counts only successful completions as throughput; failures go to completedPerSec and errorRate', () => {
     const run = fakeRun({ steps: [{ ratePerSec: 300, okPerSec: 120, failedPerSec: 180, status: '503', errorSample: 'Service Unavailable' }] });
     const [s] = run.steps;

@@ -11,7 +11,7 @@
  * lot and delivers nothing.
  */
 import { aggregate, mergeRecords, type Aggregate } from './buckets.ts';
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { summarizeStop } from './stop.ts';
@@ -66,12 +66,12 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
   }
   const reasons: string[] = [];
   if (f.delivery < rules.deliveryMin) {
-    reasons.push(`delivery ${fmtRatio(f.delivery)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} req/s achieved of ${fmtTarget(step.ratePerSec)} offered`);
+    reasons.push(`delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} req/s achieved of ${fmtTarget(step.ratePerSec)} offered`);
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
     const gainedPerSec = f.throughputPerSec - f.prev.throughputPerSec;
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
-    reasons.push(`capture ${fmtRatio(f.capture)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} req/s for ${fmtSignedTarget(addedPerSec)} offered`);
+    reasons.push(`capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} req/s for ${fmtSignedTarget(addedPerSec)} offered`);
   }
   if (reasons.length > 0 && f.errorRate >= ERROR_REASON_MIN) {
     reasons.push(`${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed requests failed`);
