@@ -120,6 +120,7 @@ describe('analyzeRun: the plateau rule', () => {
   it('never reads "0.90 < 0.90": a ratio just under its bound gets the decimals that show it', () => {
     const run = fakeRun({ steps: steps([30_000, 33_000], [30_000, 29_593]) });
     expect(run.steps[1].reasons[0]).toBe('delivery 0.897 < 0.90: 29,593.0 req/s achieved of 33,000 offered');
+    expect(run.stopDetail).toMatch(/^step 2 \(33,000 req\/s\) delivered 0\.897 < 0\.90 /);
   });
 
   it('counts only successful completions as throughput; failures go to completedPerSec and errorRate', () => {

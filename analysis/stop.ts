@@ -8,7 +8,7 @@
  * Steps after the first non-holding step never raise capacity: the plateau is where the rule
  * first fired.
  */
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
 import type { Rules, RunResult, StepResult, StopReason } from './types.ts';
 
 export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
@@ -35,11 +35,11 @@ function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: n
 /** What the rule saw at the first failing step, e.g. "delivered 0.82 < 0.90". */
 function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): string {
   if (s.delivery < rules.deliveryMin) {
-    return `delivered ${fmtRatio(s.delivery)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} req/s achieved)`;
+    return `delivered ${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} req/s achieved)`;
   }
   const gained = prev ? fmtSignedRate(s.throughputPerSec - prev.throughputPerSec) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
-  return `captured ${fmtRatio(s.capture)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} req/s for ${added} offered)`;
+  return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} req/s for ${added} offered)`;
 }
 
 /** Extra clauses: collapse (X fell below the knee) and errors. */
