@@ -80,6 +80,23 @@ describe('mergeRecords', () => {
   });
 });
 
+describe('generator busy share', () => {
+  const base = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
+  const r = (source: string, tS: number, busy?: number): BucketRecord => ({ ...base, source, tS, ...(busy === undefined ? {} : { busy }) });
+  const records = [r('a', 0, 0.2), r('b', 0, 0.6), r('a', 1, 0.9), r('b', 1, 0.1), r('a', 2, 0.4), r('b', 2)];
+
+  it('a merged second keeps its busiest source; none measured, none kept', () => {
+    expect(mergeRecords(records).map((m) => m.busy)).toEqual([0.6, 0.9, 0.4]);
+    expect('busy' in mergeRecords([r('a', 0), r('b', 0)])[0]).toBe(false);
+  });
+
+  it('a window averages the busiest source of each second, the same on raw and merged buckets', () => {
+    expect(aggregate(records, 'steps', 0, 3).busy).toBeCloseTo((0.6 + 0.9 + 0.4) / 3, 10);
+    expect(aggregate(mergeRecords(records), 'steps', 0, 3).busy).toBeCloseTo((0.6 + 0.9 + 0.4) / 3, 10);
+    expect(aggregate([r('k6', 0), r('k6', 1)], 'steps', 0, 2).busy).toBeNull();
+  });
+});
+
 describe('aggregate', () => {
   it('reads one phase and the window [fromS, toS) only, counting seconds with data', () => {
     const records = buildRecords(SPEC); // warmup 0..2, step0 3..14, step1 15..26

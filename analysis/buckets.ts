@@ -44,6 +44,11 @@ export interface Aggregate {
   /** Highest per-second sum over sources of vusAllocated. */
   vusAllocatedMax: number;
   loopDelayMaxMs: number;
+  /**
+   * Mean over the seconds of the busiest source's event-loop utilisation (0..1): how close the
+   * generator's busiest thread ran to saturation. Null when no bucket measured it (k6).
+   */
+  busy: number | null;
   /** Merged histograms (µs) of successful requests' phases. */
   hist: Record<Phase, Histogram>;
   /** Merged scheduler-lag histogram (µs). */
@@ -106,8 +111,15 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
     loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
+    ...busiest(group),
     hist,
   };
+}
+
+/** The busiest source's busy share, when any source measured it. */
+function busiest(group: readonly BucketRecord[]): { busy?: number } {
+  const measured = group.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
+  return measured.length > 0 ? { busy: Math.max(...measured) } : {};
 }
 
 function compareBuckets(a: BucketRecord, b: BucketRecord): number {
@@ -137,7 +149,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
     phase, fromS, toS, seconds: 0,
     started: 0, dropped: 0, completed: 0, ok: 0, failed: 0,
     errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0,
-    vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0,
+    vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0, busy: null,
     hist, lag: newHistogram(SUM_LAYOUT),
   };
 }
@@ -164,20 +176,25 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
  */
 export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
-  const vusBySecond = new Map<number, { active: number; allocated: number }>();
+  const bySecond = new Map<number, { active: number; allocated: number; busy: number | null }>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
     addBucket(agg, r);
-    const vus = vusBySecond.get(r.tS) ?? { active: 0, allocated: 0 };
-    vus.active += r.vusActiveMax;
-    vus.allocated += r.vusAllocated;
-    vusBySecond.set(r.tS, vus);
+    const sec = bySecond.get(r.tS) ?? { active: 0, allocated: 0, busy: null };
+    sec.active += r.vusActiveMax;
+    sec.allocated += r.vusAllocated;
+    if (r.busy !== undefined) sec.busy = Math.max(sec.busy ?? 0, r.busy);
+    bySecond.set(r.tS, sec);
   }
-  agg.seconds = vusBySecond.size;
+  agg.seconds = bySecond.size;
   agg.failed = agg.completed - agg.ok;
-  for (const vus of vusBySecond.values()) {
-    agg.vusActiveMax = Math.max(agg.vusActiveMax, vus.active);
-    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, vus.allocated);
+  let busySum = 0;
+  let busySeconds = 0;
+  for (const sec of bySecond.values()) {
+    agg.vusActiveMax = Math.max(agg.vusActiveMax, sec.active);
+    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, sec.allocated);
+    if (sec.busy !== null) { busySum += sec.busy; busySeconds++; }
   }
+  agg.busy = busySeconds > 0 ? busySum / busySeconds : null;
   return agg;
 }

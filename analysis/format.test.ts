@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtTarget } from './format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtSignedRate, fmtTarget } from './format.ts';
 
 describe('format', () => {
   it.each([
@@ -14,6 +14,12 @@ describe('format', () => {
     [fmtSignedRate(-3), '-3.0'],
     [fmtRatio(0.8213), '0.82'],
     [fmtRatio(null), '–'],
+    [fmtShare(0.412), '41%'],
+    [fmtShare(null), '–'],
+    [fmtShare(undefined), '–'],
+    [fmtShareOver(0.93, 0.9), '93%'],
+    [fmtShareOver(0.903, 0.9), '90.3%'],
+    [fmtShareOver(0.9004, 0.9), '90.04%'],
     [fmtRatioBelow(0.8213, 0.9), '0.82'],
     [fmtRatioBelow(0.8968, 0.9), '0.897'],
     [fmtRatioBelow(0.89996, 0.9), '0.8999'],

@@ -69,6 +69,20 @@ export function fmtPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(2)}%`;
 }
 
+/** A share (0..1) as a whole percentage: 0.412 -> "41%"; "–" when null or absent. */
+export function fmtShare(x: number | null | undefined): string {
+  return x == null ? DASH : `${Math.round(x * 100)}%`;
+}
+
+/**
+ * A share over its bound as a percentage with as many decimals (0 to 2) as it takes not to read as
+ * the bound itself: 0.903 against 0.9 is "90.3%", never "90% > 90%".
+ */
+export function fmtShareOver(x: number, bound: number): string {
+  for (const d of [0, 1]) if ((x * 100).toFixed(d) !== (bound * 100).toFixed(d)) return `${(x * 100).toFixed(d)}%`;
+  return `${(x * 100).toFixed(2)}%`;
+}
+
 /** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
 export function stepNo(index: number): number {
   return index + 1;

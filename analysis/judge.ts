@@ -112,6 +112,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
     lagP99Ms: percentileMs(agg.lag, 99),
     loopDelayMaxMs: agg.loopDelayMaxMs,
+    generatorBusy: agg.busy,
     vusActiveMax: agg.vusActiveMax,
     vusAllocatedMax: agg.vusAllocatedMax,
     verdict,

@@ -54,6 +54,11 @@ export interface BucketRecord {
   lag: string;
   /** Largest event-loop delay observed in this second, in ms (0 when not measured). */
   loopDelayMaxMs: number;
+  /**
+   * Share (0..1) of this second the source's event loop was busy (Node's event-loop utilisation);
+   * absent where not measured (k6). Merged buckets keep the busiest source's.
+   */
+  busy?: number;
   /** HDR histograms (µs) of successful requests' phases, compressed base64. */
   hist: Record<Phase, string>;
 }
@@ -131,6 +136,11 @@ export interface StepResult {
   /** Scheduler lag p99 over the window (ms). */
   lagP99Ms: number | null;
   loopDelayMaxMs: number;
+  /**
+   * The generator's busiest thread: its event-loop utilisation (0..1) each second, averaged over
+   * the window. Null or absent when not measured (k6, runs written before it was).
+   */
+  generatorBusy?: number | null;
   vusActiveMax: number;
   vusAllocatedMax: number;
   verdict: StepVerdict;

@@ -23,6 +23,20 @@ describe('heldButGeneratorLimited', () => {
     expect(heldButGeneratorLimited(step({ lagP99Ms: 30 }), { lagP99MaxMs: 50, loopDelayMaxMs: 100, tailFactor: 3 })).toBeNull();
   });
 
+  it("marks a held step whose generator's busiest thread was saturated, at the configured bound", () => {
+    expect(heldButGeneratorLimited(step({ generatorBusy: 0.93 }))).toMatch(/generator's busiest thread busy 93% of the time > 90%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: 0.903 }))).toMatch(/busy 90\.3% of the time > 90%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: 0.85 }))).toBeNull();
+    expect(heldButGeneratorLimited(step({ generatorBusy: 0.85 }), { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.8, tailFactor: 3 })).toMatch(/busy 85% of the time > 80%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: null }))).toBeNull();
+  });
+
+  it('says when late arrivals came from stalls rather than a thread short of CPU', () => {
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55 }))).toMatch(/scheduler lag p99 25\.0 ms > 20 ms while its busiest thread was busy only 55% of the time: the delays are stalls \(the target or other processes on this machine, CPU steal, GC pauses\), not a generator short of CPU/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.8 }))).not.toMatch(/stalls/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25 }))).not.toMatch(/stalls/); // not measured (k6): no claim
+  });
+
   it('leaves alone a step that kept its schedule, and a failed step (classifyFailure speaks for it)', () => {
     expect(heldButGeneratorLimited(step({}))).toBeNull();
     expect(heldButGeneratorLimited(step({ lagP99Ms: 54, verdict: 'fails' }))).toBeNull();

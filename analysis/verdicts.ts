@@ -1,14 +1,15 @@
 /**
  * Whose limit is a failed step? And what shape does overload take past the knee?
  *
- * Generator-bound: the generator shows symptoms (dropped iterations, scheduler lag or event-loop
- * delay over their bounds) while the target's tail stays low:
+ * Generator-bound: the generator shows symptoms (dropped iterations, scheduler lag, event-loop
+ * delay or its busiest thread's utilisation over their bounds) while the target's tail stays low:
  *
  *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step's)
  *
  * or, when the server's own metrics are read, its mean stays within tailFactor of its first-step
  * mean. A step failing that way measured the generator: never capacity.
  */
+import { fmtShare, fmtShareOver } from './format.ts';
 import type { OverloadShape, StepResult } from './types.ts';
 
 export interface GeneratorBounds {
@@ -16,11 +17,16 @@ export interface GeneratorBounds {
   lagP99MaxMs: number;
   /** Event-loop delay above which the generator's thread is saturated (ms). */
   loopDelayMaxMs: number;
+  /**
+   * Event-loop utilisation (0..1) of the generator's busiest thread, averaged over the window,
+   * above which it is saturated even if it still kept its schedule. Optional: older configs.
+   */
+  generatorBusyMax?: number;
   /** How much the tail may grow over the first step's and still count as low. */
   tailFactor: number;
 }
 
-export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = { lagP99MaxMs: 20, loopDelayMaxMs: 100, tailFactor: 3 };
+export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3 };
 
 export interface FailureClass {
   generatorBound: boolean;
@@ -37,9 +43,30 @@ function p99(s: StepResult): number | null {
 
 export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
   if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated)`;
-  if (s.lagP99Ms !== null && s.lagP99Ms > b.lagP99MaxMs) return `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${b.lagP99MaxMs} ms`;
-  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms`;
+  if (s.lagP99Ms !== null && s.lagP99Ms > b.lagP99MaxMs) return `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${b.lagP99MaxMs} ms${stallsNotLoad(s)}`;
+  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
+  const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
+  if (s.generatorBusy != null && s.generatorBusy > busyMax) return `generator's busiest thread busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
   return null;
+}
+
+/** Below this busy share, late arrivals came from stalls, not from a thread short of time. */
+export const STALLS_BELOW_BUSY = 0.7;
+
+/**
+ * Where lateness came from, when the threads' utilisation says: a thread busy most of the time is
+ * short of CPU (more cores or workers help); one mostly idle was stalled from outside its own work
+ * (other processes or the target on the same machine, CPU steal, GC pauses), which more workers on
+ * the same machine do not fix. Null when busy was not measured or is high.
+ */
+export function stalledNotBusy(s: Pick<StepResult, 'generatorBusy'>): string | null {
+  if (s.generatorBusy == null || s.generatorBusy >= STALLS_BELOW_BUSY) return null;
+  return `its busiest thread was busy only ${fmtShare(s.generatorBusy)} of the time: the delays are stalls (the target or other processes on this machine, CPU steal, GC pauses), not a generator short of CPU`;
+}
+
+function stallsNotLoad(s: StepResult): string {
+  const why = stalledNotBusy(s);
+  return why ? ` while ${why}` : '';
 }
 
 /**

@@ -2,14 +2,17 @@
  * Warnings: things that do not change a verdict but limit what the numbers mean. Each names the
  * step, the figure, and what to do.
  */
-import { fmtInt, fmtMs, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtShare, stepNo } from './format.ts';
 import { percentileLabel, requiredSamples } from './percentiles.ts';
 import type { Rules, StepResult } from './types.ts';
+import { stalledNotBusy } from './verdicts.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
 /** Event-loop delay above which the generator's own stalls leak into latencies (ms). */
 export const LOOP_DELAY_WARN_MS = 50;
+/** Busy share of the generator's busiest thread above which it has little headroom left. */
+export const BUSY_WARN = 0.8;
 
 /** Unreliable percentiles of a holding step (the ones a reader would quote). */
 function percentileWarnings(s: StepResult, rules: Rules): string[] {
@@ -19,17 +22,21 @@ function percentileWarnings(s: StepResult, rules: Rules): string[] {
     .map((p) => `${percentileLabel(p.q)} of step ${stepNo(s.index)} rests on ${fmtInt(p.n)} samples (needs ${fmtInt(requiredSamples(p.q, rules.minTailSamples))}): shown, marked unreliable`);
 }
 
-/** Generator-side limits: dropped arrivals, late starts, a busy event loop. */
+/** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop. */
 function generatorWarnings(s: StepResult): string[] {
   const out: string[] = [];
+  const stalled = stalledNotBusy(s);
   if (s.dropped > 0) {
     out.push(`step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU; raise maxVUs or this step measures the generator`);
   }
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; the generator is short of CPU, so this step may measure the generator`);
+    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps, more workers on this one do not` : 'the generator is short of CPU, so this step may measure the generator'}`);
   }
   if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMs(s.loopDelayMaxMs)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; use more cores or the k6 engine`);
+    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMs(s.loopDelayMaxMs)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`);
+  }
+  if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
+    out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShare(s.generatorBusy)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
   }
   return out;
 }

@@ -22,4 +22,10 @@ describe('Progress', () => {
     expect(shown).toEqual(lines(whole.map((w) => [w])));
     expect(shown[2]).toMatch(/step 1\/1 target 3000\/s {2}t=2s {2}achieved 3000\/s {2}p99 \d+\.\d ms {2}errors 5 {2}dropped 11 /);
   });
+
+  it("shows the busiest engine thread's busy share when the engine measured it", () => {
+    const [a, b] = buildRecords({ ...SPEC, sources: 2 }).filter((r) => r.tS === 2);
+    expect(lines([[{ ...a, busy: 0.31 }, { ...b, busy: 0.47 }]])[0]).toMatch(/ VUs \d+\/\d+ {2}busy 47% {2}left /);
+    expect(lines([[a, b]])[0]).not.toMatch(/busy/);
+  });
 });

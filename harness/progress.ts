@@ -34,7 +34,9 @@ export class Progress {
     for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
     const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
-    const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}  left ${fmtLeft(durationS - tS - 1)}`;
+    const busy = second.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
+    const gen = busy.length > 0 ? `  busy ${Math.round(Math.max(...busy) * 100)}%` : '';
+    const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}${gen}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);
     } else if (tS - this.lastPlainS >= this.plainEveryS) {

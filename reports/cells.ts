@@ -1,7 +1,7 @@
 /**
  * Cell texts shared by the renderers, so a figure reads the same in every format.
  */
-import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtRate, fmtShare, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
@@ -37,4 +37,23 @@ export function countsText(counts: Partial<Record<string, number>> | undefined):
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([k, n]) => `${k} ${fmtInt(n ?? 0)}`)
     .join(', ');
+}
+
+/** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
+export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'Event-loop delay max', 'Busiest thread busy', 'VUs busy (max)', 'VUs allocated (max)', 'Dropped'];
+
+export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation; not measured under k6). Late arrivals while busy stays low are stalls from outside the generator (the target or other processes on the same machine, CPU steal); a thread busy most of the time is short of CPU.';
+
+export function generatorCells(s: StepResult): string[] {
+  if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–'];
+  return [
+    String(stepNo(s.index)),
+    fmtTarget(s.ratePerSec),
+    s.lagP99Ms === null ? '–' : `${fmtMs(s.lagP99Ms)} ms`,
+    `${fmtMs(s.loopDelayMaxMs)} ms`,
+    fmtShare(s.generatorBusy),
+    fmtInt(s.vusActiveMax),
+    fmtInt(s.vusAllocatedMax),
+    fmtInt(s.dropped),
+  ];
 }

@@ -76,7 +76,7 @@ describe('renderMarkdown', () => {
   });
 
   it('shows percentiles with their sample counts and marks unreliable ones', () => {
-    const row = md.split('\n').find((l) => l.startsWith('| 1 | 100 |'));
+    const row = md.slice(md.indexOf('## Steps')).split('\n').find((l) => l.startsWith('| 1 | 100 |'));
     expect(row).toBeDefined();
     const cells = mdCells(row ?? '').map((c) => c.trim());
     expect(cells).toHaveLength(12);
@@ -92,6 +92,18 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| preflight | pass | 120 ms |');
     expect(md).toContain('HTTP median 0.500 ms, p90 0.800 ms (20 samples)');
     expect(md).toMatch(/step 6 dropped 50 arrivals/);
+  });
+
+  it("shows the generator's figures for every step, busy share included when it was measured", () => {
+    const measured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, busy: 0.42, lagMs: 0.3, loopDelayMaxMs: 12 }, { ratePerSec: 200, busy: 0.93, lagMs: 25 }] }));
+    const header = '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | VUs busy (max) | VUs allocated (max) | Dropped |';
+    const rows = measured.split('\n').slice(measured.split('\n').indexOf(header) + 2).slice(0, 2).map(mdCells);
+    expect(rows[0]).toEqual([' 1 ', ' 100 ', ' 0.300 ms ', ' 12.0 ms ', ' 42% ', expect.any(String), expect.any(String), ' 0 ']);
+    expect(rows[1].slice(2, 5)).toEqual([' 25.0 ms ', ' 0 ms ', ' 93% ']);
+    expect(measured).toMatch(/step 2: the generator's busiest thread was busy 93% of the steady window/);
+    // k6 does not report it: the cell says so rather than 0%
+    const unmeasured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100 }] }));
+    expect(unmeasured.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))).toMatch(/\| – \|/);
   });
 
   it('escapes hostile target text so tables keep their shape and no HTML gets through', () => {
@@ -131,6 +143,8 @@ describe('renderStepsCsv', () => {
     expect(rows[1][col('p99_9_reliable')]).toBe('false');
     expect(rows[1][col('p50_n')]).toBe('2500');
     expect(rows[5][col('verdict')]).toBe('fails');
+    expect(rows[1][col('lag_p99_ms')]).toBe('0.1');
+    expect(rows[1][col('generator_busy')]).toBe(''); // not measured in this run
   });
 
   it('neutralises a cell that would start a formula', () => {

@@ -44,6 +44,7 @@ describe('config mistakes: each names its field and the fix', () => {
     ['negative timeout', { ...valid, http: { timeoutMs: -1 } }, 'http.timeoutMs', /must be > 0/],
     ['VUs upside down', { ...valid, vus: { preAllocated: 10, max: 5 } }, 'vus.max', /5 is below vus.preAllocated 10: raise vus.max/],
     ['fractional VUs', { ...valid, vus: { preAllocated: 1.5 } }, 'vus.preAllocated', /whole number/],
+    ['generator busy bound as a percent', { ...valid, verdicts: { generatorBusyMax: 90 } }, 'verdicts.generatorBusyMax', /must be > 0 and <= 1, e\.g\. 0\.9/],
     ['run id with a slash', { ...valid, output: { runId: '../escape' } }, 'output.runId', /letters, digits, dot, dash, underscore/],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);

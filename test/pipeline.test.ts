@@ -55,6 +55,15 @@ describe('the pipeline against the demo target at a known capacity', () => {
     expect(summary.capacityPerSec).toBeCloseTo(result.capacityPerSec!, 6);
   });
 
+  it("records the generator's shape and how busy its threads were in every judged step", () => {
+    expect(result.environment.engine).toBe('native (2 worker threads)');
+    for (const s of result.steps) {
+      expect(s.generatorBusy, `step ${s.index + 1}`).toBeGreaterThan(0);
+      expect(s.generatorBusy, `step ${s.index + 1}`).toBeLessThan(1);
+    }
+    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\| 1 \| 80 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/);
+  });
+
   it('used a fresh id for every request: no idempotent hit, one write per success', () => {
     const stats = demo.stats();
     expect(stats.idempotentHits).toBe(0);

@@ -25,6 +25,8 @@ export interface FakeStep {
   /** Scheduler lag of every arrival (default 0.1 ms). */
   lagMs?: number;
   loopDelayMaxMs?: number;
+  /** Event-loop utilisation of every source in every second (absent: not measured, as under k6). */
+  busy?: number;
 }
 
 export interface FakeRunSpec {
@@ -111,6 +113,7 @@ function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
     vusAllocated: share(100, j, parts),
     lag: encodeHistogram(lag),
     loopDelayMaxMs: step.loopDelayMaxMs ?? 0,
+    ...(step.busy === undefined ? {} : { busy: step.busy }),
     hist,
   };
 }

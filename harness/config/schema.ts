@@ -123,10 +123,13 @@ export const configSchema = z.strictObject({
     /** Generator-bound: symptoms (drops, lag, loop delay) with a low target tail. */
     lagP99MaxMs: positive('scheduler lag bound in ms').default(20),
     loopDelayMaxMs: positive('event-loop delay bound in ms').default(100),
+    /** The generator's busiest thread busier than this share of the window (event-loop utilisation). */
+    generatorBusyMax: z.number({ error: 'must be a share between 0 and 1, e.g. 0.9 (generator busy bound)' })
+      .gt(0, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).lte(1, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).default(0.9),
     tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),
     /** maxVUs may be raised up to this (x2 each time) to rerun a step that dropped arrivals. */
     maxVUsBound: positiveInt('largest maxVUs plateau may raise to').default(5000),
-  }).default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, tailFactor: 3, maxVUsBound: 5000 }),
+  }).default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3, maxVUsBound: 5000 }),
   reset: z.strictObject({
     hooks: z.array(resetHook).default([]),
   }).default({ hooks: [] }),

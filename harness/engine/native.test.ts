@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
@@ -9,7 +10,7 @@ import { VuPool } from './vu-pool.ts';
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
 
-async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number }) {
+async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number; burnMs?: number }) {
   const srv = await tinyServer((_req, res) => setTimeout(() => { res.statusCode = opts.status ?? 200; res.end('ok'); }, opts.delayMs));
   closers.push(srv.close);
   const pool = new VuPool(srv.url, { timeoutMs: 5000 }, Math.min(5, opts.maxVUs), opts.maxVUs);
@@ -18,7 +19,11 @@ async function run(opts: { ratePerSec: number; seconds: number; delayMs: number;
   const eng = startNative({
     schedule: new Schedule([{ durationS: opts.seconds, fromPerSec: opts.ratePerSec, toPerSec: opts.ratePerSec }]),
     phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }),
+    build: () => {
+      const until = performance.now() + (opts.burnMs ?? 0);
+      while (performance.now() < until); // the scenario's own work, on the generator's thread
+      return { method: 'GET', path: '/x', headers: {}, body: null };
+    },
     check: () => null,
     sink: (r) => records.push(r),
   });
@@ -46,6 +51,17 @@ describe('native engine against a real server on 127.0.0.1', () => {
     expect(r.started + r.dropped).toBe(200);
     expect(r.dropped).toBeGreaterThan(100);
     expect(r.started).toBeLessThanOrEqual(3 * 21 + 3);
+  });
+
+  it('measures how busy its thread was each second (event-loop utilisation), so a saturating scenario shows', async () => {
+    const idle = await run({ ratePerSec: 100, seconds: 2, delayMs: 0, maxVUs: 20 });
+    const busy = await run({ ratePerSec: 100, seconds: 2, delayMs: 0, maxVUs: 20, burnMs: 5 }); // 100 x 5 ms = half of each second
+    for (const r of [...idle.records, ...busy.records]) expect(r.busy).toBeGreaterThanOrEqual(0), expect(r.busy).toBeLessThanOrEqual(1);
+    const full = (rs: BucketRecord[]) => rs.filter((r) => r.tS < 2).map((r) => r.busy!);
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    expect(full(busy.records)).toHaveLength(2);
+    expect(mean(full(busy.records))).toBeGreaterThan(0.45);
+    expect(mean(full(idle.records))).toBeLessThan(mean(full(busy.records)) - 0.25);
   });
 
   it('classifies HTTP errors by status class', async () => {

@@ -55,7 +55,7 @@ export class OpenBucket {
   }
 
   /** The BucketRecord of this second; VU figures fall back to the last ones seen before it. */
-  toRecord(source: string, phase: string, vus: { active: number; allocated: number }, loopDelayMaxMs = 0): BucketRecord {
+  toRecord(source: string, phase: string, vus: { active: number; allocated: number }, loopDelayMaxMs = 0, busy?: number): BucketRecord {
     return {
       v: 1,
       source,
@@ -74,6 +74,7 @@ export class OpenBucket {
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag) : EMPTY_LAG,
       loopDelayMaxMs,
+      ...(busy !== undefined ? { busy } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p])])) as Record<Phase, string>,
     };
   }

@@ -3,7 +3,7 @@
  * list of requests) and hands each finished second to a sink. Requests count in the second they
  * complete; arrivals and drops in the second they were dispatched.
  */
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import { PHASES, type BucketRecord, type ErrorKind } from '../../analysis/types.ts';
 import { recordUs } from '../../analysis/histogram.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
@@ -14,6 +14,8 @@ export class BucketRecorder {
   private open: OpenBucket;
   private readonly loop: IntervalHistogram;
   private closed = false;
+  /** Event-loop utilisation at the last emit: each second's busy share is the difference. */
+  private elu: EventLoopUtilization;
   private readonly phases: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   vusActive = 0;
   vusAllocated = 0;
@@ -30,6 +32,7 @@ export class BucketRecorder {
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
+    this.elu = performance.eventLoopUtilization();
   }
 
   private at(nowMs: number): OpenBucket {
@@ -40,8 +43,10 @@ export class BucketRecorder {
 
   /** Emits every second before tS (empty ones included: a silent second is data too). */
   private roll(tS: number): void {
+    // One measure for every second emitted now: after a stall, the seconds it spanned share it.
+    const busy = this.busySinceLastEmit();
     while (this.open.tS < tS) {
-      this.emit(this.open);
+      this.emit(this.open, busy);
       this.open.reset(this.open.tS + 1);
       this.open.vusActiveMax = this.vusActive;
     }
@@ -95,16 +100,27 @@ export class BucketRecorder {
   close(nowMs: number): void {
     if (this.closed) return;
     this.at(nowMs);
-    this.emit(this.open);
+    this.emit(this.open, this.busySinceLastEmit());
     this.closed = true;
     this.loop.disable();
   }
 
-  private emit(b: OpenBucket): void {
+  /**
+   * Share of the wall time since the last emit that this thread's event loop spent working
+   * (callbacks, JS, GC, syscalls) rather than waiting for I/O: Node's event-loop utilisation.
+   */
+  private busySinceLastEmit(): number {
+    const now = performance.eventLoopUtilization();
+    const d = performance.eventLoopUtilization(now, this.elu);
+    this.elu = now;
+    return Math.round(Math.min(1, Math.max(0, d.utilization)) * 1000) / 1000;
+  }
+
+  private emit(b: OpenBucket, busy: number): void {
     const loopMaxMs = this.loop.count > 0 ? this.loop.max / 1e6 : 0;
     this.loop.reset();
     b.vusActiveMax = Math.max(b.vusActiveMax, this.vusActive);
     b.vusAllocated = this.vusAllocated;
-    this.sink(b.toRecord(this.source, this.phase, { active: this.vusActive, allocated: this.vusAllocated }, Math.round(loopMaxMs * 100) / 100));
+    this.sink(b.toRecord(this.source, this.phase, { active: this.vusActive, allocated: this.vusAllocated }, Math.round(loopMaxMs * 100) / 100, busy));
   }
 }

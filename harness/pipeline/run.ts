@@ -96,6 +96,8 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
   const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, env });
   ctx.progress.info(`engine: ${config.engine === 'k6' ? 'k6' : pool.name}`);
+  // The report says how the generator was shaped (threads), not only which engine it was.
+  if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: pool.name } });
   let seqOffset = 0;
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));

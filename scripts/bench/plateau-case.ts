@@ -35,6 +35,7 @@ interface StepSummary {
   latency: { q: number; valueMs: number | null }[];
   lagP99Ms?: number;
   loopDelayMaxMs?: number;
+  generatorBusy?: number | null;
   verdict: string;
   reasons?: string[];
   /** Held, but plateau marked its own generator over its bounds (lag, loop delay or drops). */
@@ -130,7 +131,8 @@ export default {
   const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
     step.generatorLimited ? 'holds, generator-limited' : '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
-    step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : ''].filter(Boolean);
+    step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
+    step.generatorBusy != null ? `busiest thread busy ${Math.round(step.generatorBusy * 100)}%` : ''].filter(Boolean);
   return {
     measure: {
       tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}`,
