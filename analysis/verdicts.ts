@@ -55,9 +55,10 @@ export const STALLS_BELOW_BUSY = 0.7;
 
 /**
  * Where lateness came from, when the threads' utilisation says: a thread busy most of the time is
- * short of CPU (more cores or workers help); one mostly idle was stalled from outside its own work
- * (other processes or the target on the same machine, CPU steal, GC pauses), which more workers on
- * the same machine do not fix. Null when busy was not measured or is high.
+ * short of CPU (more cores or workers help); one mostly idle was stalled (other processes or the
+ * target on the same machine, CPU steal, GC pauses), which a load machine of its own fixes best
+ * (more workers only shorten the catch-up after each stall). Null when busy was not measured or is
+ * high.
  */
 export function stalledNotBusy(s: Pick<StepResult, 'generatorBusy'>): string | null {
   if (s.generatorBusy == null || s.generatorBusy >= STALLS_BELOW_BUSY) return null;

@@ -30,7 +30,7 @@ function generatorWarnings(s: StepResult): string[] {
     out.push(`step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU; raise maxVUs or this step measures the generator`);
   }
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps, more workers on this one do not` : 'the generator is short of CPU, so this step may measure the generator'}`);
+    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`);
   }
   if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) {
     out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMs(s.loopDelayMaxMs)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`);
