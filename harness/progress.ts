@@ -4,6 +4,7 @@
  */
 import type { BucketRecord, StepPlan, StepResult } from '../analysis/types.ts';
 import { decodeHistogram } from '../analysis/histogram.ts';
+import { fmtShare } from '../analysis/format.ts';
 
 export interface ProgressOut {
   write(s: string): void;
@@ -35,7 +36,7 @@ export class Progress {
     const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
     const busy = second.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
-    const gen = busy.length > 0 ? `  busy ${Math.round(Math.max(...busy) * 100)}%` : '';
+    const gen = busy.length > 0 ? `  busy ${fmtShare(Math.max(...busy))}` : '';
     const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}${gen}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);

@@ -56,7 +56,10 @@ describe('native engine against a real server on 127.0.0.1', () => {
   it('measures how busy its thread was each second (event-loop utilisation), so a saturating scenario shows', async () => {
     const idle = await run({ ratePerSec: 100, seconds: 2, delayMs: 0, maxVUs: 20 });
     const busy = await run({ ratePerSec: 100, seconds: 2, delayMs: 0, maxVUs: 20, burnMs: 5 }); // 100 x 5 ms = half of each second
-    for (const r of [...idle.records, ...busy.records]) expect(r.busy).toBeGreaterThanOrEqual(0), expect(r.busy).toBeLessThanOrEqual(1);
+    for (const r of [...idle.records, ...busy.records]) {
+      expect(r.busy).toBeGreaterThanOrEqual(0);
+      expect(r.busy).toBeLessThanOrEqual(1);
+    }
     const full = (rs: BucketRecord[]) => rs.filter((r) => r.tS < 2).map((r) => r.busy!);
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     expect(full(busy.records)).toHaveLength(2);
