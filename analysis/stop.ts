@@ -10,6 +10,7 @@
  */
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
 import type { Rules, RunResult, StepResult, StopReason } from './types.ts';
+import { stalledNotBusy } from './verdicts.ts';
 
 export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
 
@@ -52,6 +53,13 @@ function shapeNotes(s: StepResult, knee: StepResult | null): string {
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
+/** What would let the generator drive a step it could not, read from its symptom. */
+function generatorFix(s: StepResult): string {
+  if (s.dropped > 0) return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
+  if (stalledNotBusy(s)) return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
+  return 'give the generator more cores or workers (--workers), or a machine of its own';
+}
+
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null): string {
   const last = steps.at(-1);
   const held = capacityPerSec === null ? 'no step held before it' : `capacity shown (${fmtRate(capacityPerSec)} req/s) is from the steps that held before it`;
@@ -87,7 +95,7 @@ function reasonAndDetail(
   if (bad.generatorBound) {
     return {
       stopReason: 'generator-bound',
-      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.reasons.length ? ` (${bad.reasons.at(-1)})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}`,
+      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.reasons.length ? ` (${bad.reasons.at(-1)})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}. To measure further, ${generatorFix(bad)}`,
     };
   }
   if (prefix === 0) {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runWarnings } from './warnings.ts';
-import type { Rules, StepResult } from './types.ts';
+import type { Rules } from './types.ts';
+import { stepResult } from './testing/builders.ts';
 
 const rules = { minTailSamples: 10 } as Rules;
 
-function step(over: Partial<StepResult>): StepResult {
-  return {
-    index: 0, ratePerSec: 100, steadyStartS: 0, steadyEndS: 5, steadyS: 5, throughputPerSec: 100, completedPerSec: 100, delivery: 1, capture: null,
-    completed: 500, ok: 500, failed: 0, errorRate: 0, errors: {}, dropped: 0, started: 500,
-    latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }],
-    meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
-    ...over,
-  };
-}
+const step = stepResult;
 
 describe('generator warnings', () => {
   it('late arrivals on a busy generator: short of CPU', () => {

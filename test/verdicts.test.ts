@@ -97,7 +97,7 @@ describe('generator-bound', () => {
     expect(r.result.overload?.shape).toBe('generator-bound');
     const bad = r.result.steps.find((s) => s.generatorBound)!;
     expect(bad.reasons.join(' ')).toMatch(/generator-limited, not a server limit: \d+ arrivals dropped/);
-    expect(r.result.stopDetail).toMatch(/cannot establish capacity/);
+    expect(r.result.stopDetail).toMatch(/cannot establish capacity; .*To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound; \d+ were allocated\)$/);
   }, 120_000);
 
   it('raises maxVUs within its bound and reruns: the first attempt is transient', async () => {

@@ -6,7 +6,7 @@
  */
 import { analyzeRun } from '../judge.ts';
 import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../histogram.ts';
-import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type StepPlan } from '../types.ts';
+import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type StepPlan, type StepResult } from '../types.ts';
 
 export interface FakeStep {
   ratePerSec: number;
@@ -174,4 +174,15 @@ export function fakeRun(spec: FakeRunSpec): RunResult {
 /** Steps 100, 200, ... with throughput equal to the rate: a target that keeps up. */
 export function followingSteps(count: number, stepPerSec = 100): FakeStep[] {
   return Array.from({ length: count }, (_, i) => ({ ratePerSec: stepPerSec * (i + 1) }));
+}
+
+/** One judged step that held at 100 req/s with a fast, clean generator; `over` changes any field. */
+export function stepResult(over: Partial<StepResult> = {}): StepResult {
+  return {
+    index: 0, ratePerSec: 100, steadyStartS: 0, steadyEndS: 5, steadyS: 5, throughputPerSec: 100, completedPerSec: 100, delivery: 1, capture: null,
+    completed: 500, ok: 500, failed: 0, errorRate: 0, errors: {}, dropped: 0, started: 500,
+    latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }],
+    meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
+    ...over,
+  };
 }
