@@ -58,3 +58,17 @@ export function generatorCells(s: StepResult): string[] {
     fmtInt(s.dropped),
   ];
 }
+
+/** True when the target URL names this machine (localhost, 127.0.0.0/8, ::1). */
+export function targetOnThisMachine(target: string): boolean {
+  let host: string;
+  try { host = new URL(target).hostname.replace(/^\[|\]$/g, ''); } catch { return false; }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+/** A line saying the target shares the generator's machine, or null. */
+export function colocationText(run: RunResult): string | null {
+  if (!targetOnThisMachine(run.target)) return null;
+  const cores = run.environment.cpus ? ` (${run.environment.cpus})` : '';
+  return `Target on the generator's own machine${cores}: the two share its cores, so what is measured is the target's capacity with what the generator leaves it (the busy share below says how hard the generator worked). For numbers to defend, generate load from another machine.`;
+}

@@ -5,7 +5,7 @@
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { anyUnreliable, capacityText, countsText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, percentileCell, percentileOf } from './cells.ts';
+import { anyUnreliable, capacityText, colocationText, countsText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, percentileCell, percentileOf } from './cells.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 
 /** Banners for a run whose capacity cannot be taken at face value. */
@@ -74,7 +74,8 @@ export function generatorHtml(run: RunResult): string {
   const rttLine = rtt === null
     ? 'RTT: not measured'
     : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
-  const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttLine])];
+  const colocated = colocationText(run);
+  const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttLine, ...(colocated ? [colocated] : [])])];
   if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map(generatorCells)));
   return htmlSection('generator', 'Load generator', parts.join('\n'));
 }

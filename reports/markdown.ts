@@ -5,7 +5,7 @@
  */
 import { fmtInt, fmtMs, fmtRatio } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { capacityText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText } from './cells.ts';
+import { capacityText, colocationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
@@ -60,6 +60,7 @@ function generatorSection(run: RunResult): string[] {
     '',
     `- VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${mdCell(vus.reason)}`,
     rttLine,
+    ...(colocationText(run) ? [`- ${mdCell(colocationText(run)!)}`] : []),
     ...(run.steps.length > 0 ? ['', GENERATOR_NOTE, '', ...mdTable(GENERATOR_HEADER, run.steps.map(generatorCells))] : []),
   ];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
+import { targetOnThisMachine } from './cells.ts';
 import { renderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
@@ -92,6 +93,13 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| preflight | pass | 120 ms |');
     expect(md).toContain('HTTP median 0.500 ms, p90 0.800 ms (20 samples)');
     expect(md).toMatch(/step 6 dropped 50 arrivals/);
+  });
+
+  it('says when the target shares the generator\'s machine, and only then', () => {
+    expect(md).toMatch(/- Target on the generator's own machine[^:]*: the two share its cores/);
+    expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain("generator's own machine");
+    for (const t of ['http://localhost:8080/', 'http://127.0.0.1/', 'http://127.1.2.3:9/x', 'http://[::1]:8080/', 'http://api.localhost/']) expect(targetOnThisMachine(t), t).toBe(true);
+    for (const t of ['http://10.0.0.5/', 'http://128.0.0.1/', 'http://localhost.example.com/', 'not a url']) expect(targetOnThisMachine(t), t).toBe(false);
   });
 
   it("shows the generator's figures for every step, busy share included when it was measured", () => {
