@@ -52,7 +52,9 @@ const HELP = `npm run bench -- [flags]
                           step reported generator-bound (default 40000; 0 = skip)
   --soak-minutes M        the memory case: plateau at --soak-rate for M minutes, RSS every 10 s (default 2; quick 0 = skip)
   --soak-rate R           (default 10000)
-  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,bare,overdrive,soak)
+  --one-thread-rate R     each run: plateau on one thread (--workers 1) at R req/s too, the cheaper shape for a
+                          target on the same machine (default 10000; quick 0 = skip)
+  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,one-thread,bare,overdrive,soak)
   --port P                nginx's port on 127.0.0.1 (default 18080)
   --json FILE             also write every measure and the table's rows as JSON
   --no-install            do not install missing tools (cases whose tool is missing are skipped)
@@ -79,6 +81,7 @@ const { values: f } = parseArgs({
     'soak-minutes': { type: 'string' },
     'soak-rate': { type: 'string', default: '10000' },
     'overdrive-rate': { type: 'string' },
+    'one-thread-rate': { type: 'string' },
     only: { type: 'string' },
     port: { type: 'string', default: '18080' },
     json: { type: 'string' },
@@ -109,6 +112,7 @@ const cfg = {
   soakMinutes: Number(f['soak-minutes'] ?? (quick ? 0 : 2)),
   soakRate: Number(f['soak-rate']),
   overdriveRate: Number(f['overdrive-rate'] ?? (quick ? 0 : 40000)),
+  oneThreadRate: Number(f['one-thread-rate'] ?? (quick ? 0 : 10000)),
   only: f.only ? new Set(f.only.split(',')) : null,
   port: Number(f.port),
 };
@@ -199,6 +203,13 @@ async function inside(hostLoopback: boolean): Promise<number> {
         for (const sched of bareSchedules) {
           if (wants('bare')) await attempt(`${tag} bare undici (${sched}) ${rate}/s`, () => runBareUndici(tsx, path.join(here, 'bare-undici.ts'), peer, rate, hold, sched));
         }
+      }
+      if (wants('one-thread') && cfg.oneThreadRate > 0 && cfg.workers !== '1') {
+        // The same engine on one thread: on a machine shared with the target, fewer threads cost less.
+        await attempt(`${tag} plateau 1 thread ${cfg.oneThreadRate}/s`, async () => {
+          const m = (await runPlateau({ ...pl, workers: '1' }, cfg.oneThreadRate, `bench-${stamp}-one-${rep}`)).measure;
+          return { ...m, tool: 'plateau 1 thread' };
+        });
       }
       if (wants('overdrive') && rep === 1 && cfg.overdriveRate > 0) {
         // One thread pushed past what it can send: the step must come out generator-bound.

@@ -33,4 +33,15 @@ describe('bench table', () => {
     expect(ac?.detail).toContain('plateau held 20,000 req/s in 3 of 3 runs');
     expect(rs.find((r) => r.what === 'plateau held rate / artillery best')).toMatchObject({ value: 20, met: true });
   });
+
+  it('shows one thread against autocannon -R at 10k beside the default shape, as information', () => {
+    const rs = ratios(aggregate([
+      run(10_000, { cpuPer10k: 0.46 }), run(10_000, { tool: 'plateau 1 thread', cpuPer10k: 0.33 }),
+      { ...closed('autocannon -R', 10_050), targetRate: 10_000, cpuPer10k: 0.2 },
+    ]));
+    expect(rs.find((r) => r.what === 'plateau CPU-s/10k at 10k req/s / autocannon -R at 10k req/s')).toMatchObject({ met: false });
+    const one = rs.find((r) => r.what === 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R')!;
+    expect(one.value).toBeCloseTo(1.65, 6);
+    expect(one).toMatchObject({ goal: 'informative', met: null });
+  });
 });

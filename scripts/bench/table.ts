@@ -140,6 +140,14 @@ export function ratios(rows: Row[]): Ratio[] {
       detail: `${p10.cpuPer10k?.toFixed(3) ?? '–'} vs ${peer.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k`,
     });
   }
+  const one10 = at10k('plateau 1 thread');
+  const ac10 = at10k('autocannon -R');
+  if (one10 && ac10) {
+    out.push({
+      what: 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R', value: div(one10.cpuPer10k, ac10.cpuPer10k), goal: 'informative', met: null,
+      detail: `${one10.cpuPer10k?.toFixed(3) ?? '–'} vs ${ac10.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k (--workers 1: the cheaper shape when the target shares the machine)`,
+    });
+  }
   if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
   return out;
 }
