@@ -52,6 +52,10 @@ describe('classifyFailure', () => {
   it('drops with a grown tail: the target is the limit', () => {
     expect(classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).generatorBound).toBe(false);
   });
+  it('stalls with a low tail: the detail keeps the stall and the tail apart', () => {
+    const c = classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails', generatorBusy: 0.5 }), baseline, 0.5);
+    expect(c.detail).toMatch(/^generator-limited, not a server limit: scheduler lag p99 45\.0 ms > 20 ms while its busiest thread was busy only 50% of the time: .*not a generator short of CPU; the target's tail stayed low \(p99 - RTT 12\.5 ms vs 11\.5 ms at step 1\)$/);
+  });
   it('scheduler lag with a low tail: generator CPU', () => {
     expect(classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails' }), baseline, 0.5)).toMatchObject({ generatorBound: true, needsVUs: false });
   });

@@ -104,7 +104,8 @@ export function classifyFailure(s: StepResult, baseline: StepResult | null, rttM
     generatorBound: true,
     symptom,
     needsVUs: s.dropped > 0,
-    detail: `generator-limited, not a server limit: ${symptom} while the target's tail stayed low (${tail.text})`,
+    // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
+    detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text})`,
   };
 }
 
