@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { afterFailure, classifyFailure, heldButGeneratorLimited, overloadShape, topologyChanged } from './verdicts.ts';
 import type { StepResult } from './types.ts';
+import { stepResult } from './testing/builders.ts';
 
 function step(over: Partial<StepResult> & { p99?: number }): StepResult {
   const { p99 = 12, ...rest } = over;
-  return {
-    index: 0, ratePerSec: 100, steadyStartS: 0, steadyEndS: 5, steadyS: 5, throughputPerSec: 100, completedPerSec: 100, delivery: 1, capture: null,
-    completed: 500, ok: 500, failed: 0, errorRate: 0, errors: {}, dropped: 0, started: 500,
-    latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }, { q: 99, valueMs: p99, n: 500, reliable: false }],
-    meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
-    ...rest,
-  };
+  return stepResult({ latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }, { q: 99, valueMs: p99, n: 500, reliable: false }], ...rest });
 }
 
 const baseline = step({ p99: 12 });

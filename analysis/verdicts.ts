@@ -51,7 +51,7 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
 }
 
 /** Below this busy share, late arrivals came from stalls, not from a thread short of time. */
-export const STALLS_BELOW_BUSY = 0.7;
+const STALLS_BELOW_BUSY = 0.7;
 
 /**
  * Where lateness came from, when the threads' utilisation says: a thread busy most of the time is
