@@ -51,9 +51,15 @@ export function fmtRatio(x: number | null): string {
  * cut (not rounded) to 4 decimals: 0.89996 is "0.8999".
  */
 export function fmtRatioBelow(x: number, bound: number): string {
-  for (const d of [2, 3]) if (x.toFixed(d) !== bound.toFixed(d)) return x.toFixed(d);
+  const d = firstDistinct(x, bound, [2, 3]);
+  if (d !== null) return x.toFixed(d);
   const s = x.toFixed(8);
   return s.slice(0, s.indexOf('.') + 5);
+}
+
+/** The fewest decimals (of `digits`) at which x and its bound no longer print the same; null if none. */
+function firstDistinct(x: number, bound: number, digits: readonly number[]): number | null {
+  return digits.find((d) => x.toFixed(d) !== bound.toFixed(d)) ?? null;
 }
 
 /** Milliseconds to 3 significant digits: 12.34 -> "12.3", 1.2 -> "1.20", 1234 -> "1,230"; "–" when null. */
@@ -79,8 +85,7 @@ export function fmtShare(x: number | null | undefined): string {
  * the bound itself: 0.903 against 0.9 is "90.3%", never "90% > 90%".
  */
 export function fmtShareOver(x: number, bound: number): string {
-  for (const d of [0, 1]) if ((x * 100).toFixed(d) !== (bound * 100).toFixed(d)) return `${(x * 100).toFixed(d)}%`;
-  return `${(x * 100).toFixed(2)}%`;
+  return `${(x * 100).toFixed(firstDistinct(x * 100, bound * 100, [0, 1]) ?? 2)}%`;
 }
 
 /** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
