@@ -52,6 +52,7 @@ function stagesSection(run: RunResult): string[] {
 
 function generatorSection(run: RunResult): string[] {
   const { vus, rtt } = run;
+  const colocated = colocationText(run);
   const rttLine = rtt === null
     ? '- RTT: not measured'
     : `- RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
@@ -60,7 +61,7 @@ function generatorSection(run: RunResult): string[] {
     '',
     `- VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${mdCell(vus.reason)}`,
     rttLine,
-    ...(colocationText(run) ? [`- ${mdCell(colocationText(run)!)}`] : []),
+    ...(colocated ? [`- ${mdCell(colocated)}`] : []),
     ...(run.steps.length > 0 ? ['', GENERATOR_NOTE, '', ...mdTable(GENERATOR_HEADER, run.steps.map(generatorCells))] : []),
   ];
 }
