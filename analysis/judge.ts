@@ -161,6 +161,7 @@ function withFlags(r: StepResult, p: StepPlan): StepResult {
   if (p.attempt) out.attempt = p.attempt;
   if (p.transient) out.transient = true;
   if (p.generatorBound) out.generatorBound = true;
+  if (p.waitedOnTarget) out.waitedOnTarget = true;
   if (p.contaminated) out.contaminated = true;
   if (p.note) out.reasons = [...r.reasons, p.note];
   return p.generatorLimited ? markGeneratorLimited(out, p.generatorLimited) : out;

@@ -80,6 +80,8 @@ export interface StepPlan {
   generatorBound?: boolean;
   /** This attempt held, but the generator was over its bounds (its symptom, in words). */
   generatorLimited?: string;
+  /** This attempt failed at the target although the generator showed a symptom (drops, lag): its tail grew. */
+  waitedOnTarget?: boolean;
   /** The topology changed during this attempt. */
   contaminated?: boolean;
   /** Why the pipeline flagged it, in words. */
@@ -162,6 +164,11 @@ export interface StepResult {
    * Counted; the gate refuses to judge a capacity that rests on such a step.
    */
   generatorLimited?: string;
+  /**
+   * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
+   * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure).
+   */
+  waitedOnTarget?: boolean;
   /** The topology changed during the step: excluded from the capacity decision. */
   contaminated?: boolean;
   /** The target's own view of the steady window, when its metrics were read. */

@@ -44,8 +44,15 @@ describe('classifyFailure', () => {
     expect(c).toMatchObject({ generatorBound: true, needsVUs: true });
     expect(c.detail).toMatch(/^generator-limited, not a server limit: 120 arrivals dropped/);
   });
-  it('drops with a grown tail: the target is the limit', () => {
-    expect(classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).generatorBound).toBe(false);
+  it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
+    const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(/^120 arrivals dropped .*, but the target's tail grew \(p99 - RTT 899\.5 ms vs 11\.5 ms at step 1\): the target is the limit and the VUs ran out waiting for it$/);
+  });
+  it('lag with a grown tail: the target is the limit; no VU ran out', () => {
+    const c = classifyFailure(step({ lagP99Ms: 45, p99: 900, verdict: 'fails' }), baseline, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(/: the target is the limit$/);
   });
   it('stalls with a low tail: the detail keeps the stall and the tail apart', () => {
     const c = classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails', generatorBusy: 0.5 }), baseline, 0.5);

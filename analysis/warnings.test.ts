@@ -20,6 +20,15 @@ describe('generator warnings', () => {
     expect(ws[1]).toMatch(/event-loop delay up to 80\.0 ms > 50 ms: .*; its threads were mostly idle \(busiest 50%\): stalls, not a generator short of CPU; run it on a machine of its own$/);
   });
 
+  it('drops: the generator\'s, unless the step failed at the target, whose latency held every VU', () => {
+    expect(runWarnings([step({ dropped: 52 })], rules)).toEqual(['step 1 dropped 52 arrivals: no free VU; raise maxVUs or this step measures the generator']);
+    const target = { dropped: 1_520, verdict: 'fails' as const, waitedOnTarget: true, vusAllocatedMax: 408, completedPerSec: 400, meanMs: 919 };
+    expect(runWarnings([step(target)], rules)).toEqual([
+      "step 1 dropped 1,520 arrivals: no free VU, all 408 VUs waiting on the target (Little's law: 400.0 req/s x 919 ms mean = 368 in flight): the drops follow from the target's limit, and more VUs would only queue more requests at it",
+    ]);
+    expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(/all 408 VUs waiting on the target: the drops follow/);
+  });
+
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {
     expect(runWarnings([step({ generatorBusy: 0.86 })], rules)).toEqual([
       "step 1: the generator's busiest thread was busy 86% of the steady window (> 80%): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)",

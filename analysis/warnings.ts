@@ -2,7 +2,7 @@
  * Warnings: things that do not change a verdict but limit what the numbers mean. Each names the
  * step, the figure, and what to do.
  */
-import { fmtInt, fmtMs, fmtShare, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
 import { percentileLabel, requiredSamples } from './percentiles.ts';
 import type { Rules, StepResult } from './types.ts';
 import { stalledNotBusy } from './verdicts.ts';
@@ -22,13 +22,22 @@ function percentileWarnings(s: StepResult, rules: Rules): string[] {
     .map((p) => `${percentileLabel(p.q)} of step ${stepNo(s.index)} rests on ${fmtInt(p.n)} samples (needs ${fmtInt(requiredSamples(p.q, rules.minTailSamples))}): shown, marked unreliable`);
 }
 
+/**
+ * Dropped arrivals: the generator's limit, unless the step failed at the target, whose growing
+ * latency held every VU (then more VUs would only queue more requests at it).
+ */
+function droppedWarning(s: StepResult): string {
+  const head = `step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU`;
+  if (!s.waitedOnTarget) return `${head}; raise maxVUs or this step measures the generator`;
+  const little = s.meanMs !== null ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)` : '';
+  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit, and more VUs would only queue more requests at it`;
+}
+
 /** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop. */
 function generatorWarnings(s: StepResult): string[] {
   const out: string[] = [];
   const stalled = stalledNotBusy(s);
-  if (s.dropped > 0) {
-    out.push(`step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU; raise maxVUs or this step measures the generator`);
-  }
+  if (s.dropped > 0) out.push(droppedWarning(s));
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
     out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`);
   }

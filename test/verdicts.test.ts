@@ -114,6 +114,25 @@ describe('generator-bound', () => {
   }, 120_000);
 });
 
+describe('drops the target caused', () => {
+  it('a saturated target holds every VU: its drops are said to be the target\'s, not the generator\'s', async () => {
+    // One slot of 20 ms (50 req/s) and 8 VUs: past 50 req/s the 8 VUs queue at the slot (about
+    // 160 ms each against 20 ms below the knee) and further arrivals find none free.
+    const { r } = await withDemo({ slots: 1, holdMs: 20 }, () => ({
+      steps: steps(25, 25, 100), warmup: { ratePerSec: 20, windowS: 1, stableWindows: 2, maxS: 4 },
+      vus: { preAllocated: 4, max: 8 }, verdicts: { maxVUsBound: 8, confirmFailedStep: false },
+    }), 'waited-on-target');
+    const bad = r.result.steps.find((s) => s.verdict === 'fails')!;
+    expect(bad.dropped).toBeGreaterThan(0);
+    expect([bad.generatorBound ?? false, bad.waitedOnTarget]).toEqual([false, true]);
+    expect(bad.reasons.join(' ')).toMatch(/arrivals dropped .*but the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/);
+    const n = bad.index + 1;
+    expect(r.result.warnings).toContainEqual(expect.stringMatching(new RegExp(`^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`)));
+    expect(r.result.warnings.join('\n')).not.toMatch(new RegExp(`step ${n} dropped .*raise maxVUs`));
+    expect(r.result.stopReason).toBe('plateau');
+  }, 120_000);
+});
+
 describe('topology', () => {
   it('a replica change inside a step contaminates it; it is rerun and kept out of the decision', async () => {
     const { r } = await withDemo({ slots: 4, holdMs: 10, replicas: 1, replicasChangeAtS: 12, replicasChangeTo: 2 }, () => ({

@@ -145,6 +145,8 @@ function decide(st: State, failed: StepResult): AfterFailure {
   });
   const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
   if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
+  // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
+  else if (step && cls.symptom) Object.assign(step, { waitedOnTarget: true, note: cls.detail });
   if (decision.generatorBound) Object.assign(failed, { generatorBound: true });
   return decision;
 }
