@@ -18,6 +18,8 @@ describe('bench table', () => {
     const [row] = aggregate([run(30_000, { achievedPerSec: 29_900 }), run(30_000, { achievedPerSec: 30_200, dropped: 332 }), run(30_000, { note: 'lag' })]);
     expect(row).toMatchObject({ runs: 3, heldRuns: 2, dropped: 0, achievedPerSec: 30_000 });
     expect(row.note).toBe('held in 2 of 3 runs; lag');
+    const [one] = aggregate([run(10_000, { tool: 'plateau 1 thread' }), run(10_000, { tool: 'plateau 1 thread', p50Ms: 2.5 })]);
+    expect(one).toMatchObject({ runs: 2, heldRuns: 1, note: 'held in 1 of 2 runs' });
   });
 
   it('takes the highest rate most runs held, not one whose medians pass while most runs failed', () => {

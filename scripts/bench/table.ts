@@ -50,7 +50,8 @@ export function aggregate(measures: Measure[]): Row[] {
     groups.set(k, g);
   }
   return [...groups.values()].map((g) => {
-    const heldRuns = g[0].tool === 'plateau' && g[0].model === 'open' ? g.filter(held).length : undefined;
+    // Every plateau shape (2 workers, 1 thread) says how many of its runs held on their own.
+    const heldRuns = g[0].tool.startsWith('plateau') && g[0].model === 'open' ? g.filter(held).length : undefined;
     // Notes differ run to run (lag, loop delay): the note of the run nearest the median throughput.
     const note = nearest(g, medianOf(g, (m) => m.achievedPerSec) ?? 0).note;
     return {
