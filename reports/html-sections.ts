@@ -2,10 +2,10 @@
  * The text sections of report.html: the headline, steps, errors, warnings, stages, generator and
  * environment. Same figures and wording as report.md (cells.ts), escaped for HTML.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { anyUnreliable, capacityText, colocationText, countsText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, percentileCell, percentileOf } from './cells.ts';
+import { anyUnreliable, capacityText, colocationText, countsText, durationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, percentileCell, percentileOf, rttText } from './cells.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 
 /** Banners for a run whose capacity cannot be taken at face value. */
@@ -60,22 +60,15 @@ export function warningsHtml(run: RunResult): string {
   return htmlSection('warnings', 'Warnings', run.warnings.length === 0 ? '<p>None.</p>' : htmlList(run.warnings));
 }
 
-function durationText(ms: number): string {
-  return ms < 1000 ? `${fmtMs(ms)} ms` : `${fmtMs(ms / 1000)} s`;
-}
-
 export function stagesHtml(run: RunResult): string {
   if (run.stages.length === 0) return htmlSection('stages', 'Stages', '<p>No stage outcomes recorded.</p>');
   return htmlSection('stages', 'Stages', htmlTable(['Stage', 'Status', 'Duration', 'Detail'], run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail])));
 }
 
 export function generatorHtml(run: RunResult): string {
-  const { vus, rtt } = run;
-  const rttLine = rtt === null
-    ? 'RTT: not measured'
-    : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
+  const { vus } = run;
   const colocated = colocationText(run);
-  const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttLine, ...(colocated ? [colocated] : [])])];
+  const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttText(run), ...(colocated ? [colocated] : [])])];
   if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map(generatorCells)));
   return htmlSection('generator', 'Load generator', parts.join('\n'));
 }

@@ -3,9 +3,9 @@
  * numbers, then the evidence (stages, generator sizing, steps, errors, warnings, environment).
  * Every string that came from the target, the config or the environment goes through mdCell.
  */
-import { fmtInt, fmtMs, fmtRatio } from '../analysis/format.ts';
+import { fmtInt, fmtRatio } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { capacityText, colocationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText } from './cells.ts';
+import { capacityText, colocationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, durationText, peakText, rttText } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
@@ -39,11 +39,6 @@ function howToReadSection(run: RunResult): string[] {
   ];
 }
 
-/** "120 ms" under a second, "60.0 s" above. */
-function durationText(durationMs: number): string {
-  return durationMs < 1000 ? `${fmtMs(durationMs)} ms` : `${fmtMs(durationMs / 1000)} s`;
-}
-
 function stagesSection(run: RunResult): string[] {
   if (run.stages.length === 0) return ['## Stages', '', 'No stage outcomes recorded.'];
   const rows = run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail]);
@@ -51,11 +46,9 @@ function stagesSection(run: RunResult): string[] {
 }
 
 function generatorSection(run: RunResult): string[] {
-  const { vus, rtt } = run;
+  const { vus } = run;
   const colocated = colocationText(run);
-  const rttLine = rtt === null
-    ? '- RTT: not measured'
-    : `- RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
+  const rttLine = `- ${rttText(run)}`;
   return [
     '## Load generator',
     '',
