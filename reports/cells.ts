@@ -39,7 +39,6 @@ export function countsText(counts: Partial<Record<string, number>> | undefined):
     .join(', ');
 }
 
-/** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
 /** A stage's duration: "120 ms" under a second, "60.0 s" above. */
 export function durationText(ms: number): string {
   return ms < 1000 ? `${fmtMs(ms)} ms` : `${fmtMs(ms / 1000)} s`;
@@ -53,6 +52,7 @@ export function rttText(run: RunResult): string {
     : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
 }
 
+/** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
 export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'Event-loop delay max', 'Busiest thread busy', 'VUs busy (max)', 'VUs allocated (max)', 'Dropped'];
 
 export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Under k6 only VUs and drops are known.';
