@@ -40,6 +40,8 @@ interface StepSummary {
   reasons?: string[];
   /** Held, but plateau marked its own generator over its bounds (lag, loop delay or drops). */
   generatorLimited?: string;
+  /** Failed because the generator could not keep up (never capacity). */
+  generatorBound?: boolean;
 }
 
 /** Follows buckets.ndjson as it grows: the highest `steps` second written so far. */
@@ -140,6 +142,7 @@ export default {
       cpuPer10k: cpuRate !== null && step.completedPerSec > 0 ? (cpuRate / step.completedPerSec) * 1e4 : null,
       p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,
       note: notes.join(', ') || undefined,
+      ...(step.generatorLimited ? { generator: 'limited' as const } : step.generatorBound ? { generator: 'bound' as const } : {}),
     },
     step,
     samples: r.samples,

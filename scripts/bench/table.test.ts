@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, held, ratios, type Measure } from './table.ts';
+import { aggregate, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
 
 const run = (targetRate: number, over: Partial<Measure> = {}): Measure => ({
   tool: 'plateau', model: 'open', settings: '', targetRate, achievedPerSec: targetRate, cpuPer10k: 0.4, p50Ms: 0.5, p99Ms: 20, dropped: 0, errors: 0, ...over,
@@ -45,5 +45,26 @@ describe('bench table', () => {
     const one = rs.find((r) => r.what === 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R')!;
     expect(one.value).toBeCloseTo(1.65, 6);
     expect(one).toMatchObject({ goal: 'informative', met: null });
+  });
+
+  describe('the overdriven thread', () => {
+    const od = (rate: number, over: Partial<Measure> = {}) => run(rate, { tool: OVERDRIVE_TOOL, ...over });
+    const verdict = (ms: Measure[]) => ratios(aggregate(ms)).find((r) => r.what === 'overdriven thread reported generator-bound with 0 dropped');
+
+    it('is met by the lowest rate plateau flagged with nothing dropped', () => {
+      const r = verdict([od(20_000), od(25_000, { generator: 'limited', note: 'holds, generator-limited, lag p99 31.0 ms' })]);
+      expect(r).toMatchObject({ met: true, goal: 'reported', detail: 'at 25,000 req/s (tried 20,000, 25,000), 0 dropped: holds, generator-limited, lag p99 31.0 ms' });
+    });
+
+    it('is not met when plateau flagged it only with drops, or never', () => {
+      expect(verdict([od(20_000, { generator: 'bound', dropped: 5_000, note: 'fails (generator-limited, not a server limit)' })])).toMatchObject({ met: false, detail: expect.stringContaining('5,000 dropped') });
+      expect(verdict([od(20_000), od(25_000)])).toMatchObject({ met: false, detail: 'not reported at 20,000, 25,000 req/s: one thread kept up; raise --overdrive-rate' });
+      expect(verdict([run(20_000)])).toBeUndefined();
+    });
+
+    it('keeps its rows apart from the one-thread rows and flags a row only when all its runs were', () => {
+      const rows = aggregate([od(10_000, { generator: 'limited' }), run(10_000, { tool: 'plateau 1 thread', generator: 'limited' }), run(10_000, { tool: 'plateau 1 thread' })]);
+      expect(rows.map((r) => [r.tool, r.runs, r.generator])).toEqual([[OVERDRIVE_TOOL, 1, 'limited'], ['plateau 1 thread', 2, undefined]]);
+    });
   });
 });

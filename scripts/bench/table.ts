@@ -18,7 +18,12 @@ export interface Measure {
   dropped: number | null;
   errors: number;
   note?: string;
+  /** plateau only: the step was reported generator-limited (held) or generator-bound (failed). */
+  generator?: 'limited' | 'bound';
 }
+
+/** The overdrive case's tool name: one thread pushed up a ladder of rates until it says it is the bottleneck. */
+export const OVERDRIVE_TOOL = 'plateau 1 thread, overdriven';
 
 export interface Row extends Measure {
   runs: number;
@@ -64,6 +69,8 @@ export function aggregate(measures: Measure[]): Row[] {
       errors: medianOf(g, (m) => m.errors) ?? 0,
       note: [heldRuns !== undefined && g.length > 1 ? `held in ${heldRuns} of ${g.length} runs` : '', note ?? ''].filter(Boolean).join('; ') || undefined,
       runs: g.length,
+      // A row is flagged only when all its runs were (a single overdrive run, typically).
+      generator: g.every((m) => m.generator === g[0].generator) ? g[0].generator : undefined,
       ...(heldRuns !== undefined ? { heldRuns } : {}),
     };
   });
@@ -149,8 +156,25 @@ export function ratios(rows: Row[]): Ratio[] {
       detail: `${one10.cpuPer10k?.toFixed(3) ?? '–'} vs ${ac10.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k (--workers 1: the cheaper shape when the target shares the machine)`,
     });
   }
+  const od = overdriveRatio(rows);
+  if (od) out.push(od);
   if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
   return out;
+}
+
+/**
+ * Issue 7: a step where the generator's lag or loop delay is over its bound is reported
+ * generator-bound even when nothing was dropped. Met by the lowest overdriven rate that plateau
+ * flagged with 0 dropped; flagged only with drops, or not at all, is not met.
+ */
+function overdriveRatio(rows: Row[]): Ratio | null {
+  const od = rows.filter((r) => r.tool === OVERDRIVE_TOOL).sort((a, b) => (a.targetRate ?? 0) - (b.targetRate ?? 0));
+  if (od.length === 0) return null;
+  const flagged = od.find((r) => r.generator !== undefined);
+  const tried = od.map((r) => num(r.targetRate)).join(', ');
+  const what = 'overdriven thread reported generator-bound with 0 dropped';
+  if (!flagged) return { what, value: null, goal: 'reported', met: false, detail: `not reported at ${tried} req/s: one thread kept up; raise --overdrive-rate` };
+  return { what, value: null, goal: 'reported', met: flagged.dropped === 0, detail: `at ${num(flagged.targetRate)} req/s (tried ${tried}), ${num(flagged.dropped ?? 0)} dropped: ${flagged.note ?? flagged.generator}` };
 }
 
 export function formatRatios(rs: Ratio[]): string {
