@@ -90,6 +90,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
   const [first] = group;
   if (group.length === 1) return first;
   const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
+  const busy = busiestOf(group);
   const hist = {} as Record<Phase, string>;
   for (const p of PHASES) hist[p] = addEncoded(group.map((r) => r.hist[p]));
   const samples = capSamples(group.flatMap((r) => r.samples ?? []));
@@ -111,15 +112,15 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
     loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
-    ...busiest(group),
+    ...(busy !== undefined ? { busy } : {}),
     hist,
   };
 }
 
-/** The busiest source's busy share, when any source measured it. */
-function busiest(group: readonly BucketRecord[]): { busy?: number } {
-  const measured = group.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
-  return measured.length > 0 ? { busy: Math.max(...measured) } : {};
+/** The busiest source's busy share among records of one second; undefined when none measured it. */
+export function busiestOf(records: readonly BucketRecord[]): number | undefined {
+  const measured = records.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
+  return measured.length > 0 ? Math.max(...measured) : undefined;
 }
 
 function compareBuckets(a: BucketRecord, b: BucketRecord): number {

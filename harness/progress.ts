@@ -4,6 +4,7 @@
  */
 import type { BucketRecord, StepPlan, StepResult } from '../analysis/types.ts';
 import { decodeHistogram } from '../analysis/histogram.ts';
+import { busiestOf } from '../analysis/buckets.ts';
 import { fmtShare } from '../analysis/format.ts';
 
 export interface ProgressOut {
@@ -35,8 +36,8 @@ export class Progress {
     for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
     const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
-    const busy = second.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
-    const gen = busy.length > 0 ? `  busy ${fmtShare(Math.max(...busy))}` : '';
+    const busy = busiestOf(second);
+    const gen = busy !== undefined ? `  busy ${fmtShare(busy)}` : '';
     const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}${gen}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);
