@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runMeasured, treeRssMiB, type Sample } from './proc.ts';
 import type { Measure } from './table.ts';
+import { fmtShare } from '../../analysis/format.ts';
 
 export interface PlateauSettings {
   repo: string;
@@ -134,7 +135,7 @@ export default {
     step.generatorLimited ? 'holds, generator-limited' : '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
     step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
-    step.generatorBusy != null ? `busiest thread busy ${Math.round(step.generatorBusy * 100)}%` : ''].filter(Boolean);
+    step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : ''].filter(Boolean);
   return {
     measure: {
       tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}`,
