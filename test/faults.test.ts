@@ -16,13 +16,21 @@ afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
 const HOLD_S = 3;
 
-function config(url: string, runId: string, extra: Record<string, unknown> = {}) {
+type Client = 'undici' | 'socket';
+
+/** The same faults through each HTTP client; only the transport's own wording differs. */
+const CLIENTS: { client: Client; reset: RegExp; malformed: RegExp }[] = [
+  { client: 'undici', reset: /ECONNRESET|other side closed/, malformed: /does not match the HTTP\/1\.1 protocol/ },
+  { client: 'socket', reset: /ECONNRESET|closed the connection before the response ended/, malformed: /invalid HTTP response: Parse Error/ },
+];
+
+function config(url: string, runId: string, client: Client, extra: Record<string, unknown> = {}) {
   return {
     target: { url: `${url}/load` },
     steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: HOLD_S, settleS: 1 },
     warmup: { enabled: false },
     rtt: { samples: 3 },
-    http: { timeoutMs: 500 },
+    http: { timeoutMs: 500, client },
     verdicts: { confirmFailedStep: false },
     gracefulStopS: 1,
     // The engine thread itself: starting worker threads costs ~2 s a run, and the VU pool (with its
@@ -55,11 +63,11 @@ function errorsSection(dir: string): string {
 }
 const mdKind = (kind: string) => kind.replace(/_/g, '\\_');
 
-async function runFault(runId: string, fault: FaultOptions, extra: Record<string, unknown> = {}, before?: (s: FaultServer) => void) {
+async function runFault(client: Client, runId: string, fault: FaultOptions, extra: Record<string, unknown> = {}, before?: (s: FaultServer) => void) {
   const server = await startFaultServer(fault);
   before?.(server);
   try {
-    const r = await runQuietly(config(server.url, runId, extra));
+    const r = await runQuietly(config(server.url, `${runId}-${client}`, client, extra));
     return { r, t: totals(r.dir), errors: errorsSection(r.dir), server };
   } finally {
     await server.close();
@@ -74,9 +82,9 @@ function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void 
   expect(t.started).toBeGreaterThanOrEqual(20 * HOLD_S - 2);
 }
 
-describe('fault matrix: plateau keeps measuring while the target breaks', () => {
+describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring while the target breaks', ({ client, reset, malformed }) => {
   it('connection refused mid-run: counted as refused, load goes on', async () => {
-    const { r, t, errors } = await runFault('refused', { mode: 'refuse-mid-run', closeAfter: 20 });
+    const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
     keptRunning(r, t);
     expect(t.errors.refused).toBeGreaterThan(10);
     expect(t.ok).toBeGreaterThanOrEqual(15);
@@ -85,17 +93,17 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
   });
 
   it('connection reset: counted as reset', async () => {
-    const { r, t, errors } = await runFault('reset', { mode: 'reset', every: 3 });
+    const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
     keptRunning(r, t);
     expect(t.errors.reset).toBeGreaterThanOrEqual(15);
     expect(t.ok).toBeGreaterThan(30);
     expect(errors).toContain('reset');
-    expect(errors).toMatch(/ECONNRESET|other side closed/);
+    expect(errors).toMatch(reset);
   });
 
   it('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
     const started = Date.now();
-    const { r, t, errors } = await runFault('hang', { mode: 'hang', every: 4 });
+    const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
     keptRunning(r, t);
     expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
     expect(errors).toContain('timeout');
@@ -104,7 +112,7 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
 
   it('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
     // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
-    const { r, t, errors } = await runFault('drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
+    const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
     keptRunning(r, t);
     expect(t.ok).toBe(0);
     expect(t.errors.timeout).toBeGreaterThanOrEqual(20 * HOLD_S - 5);
@@ -120,7 +128,7 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
     let peak = baseline;
     const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
     // One engine thread: worker threads' own heaps would blur what this measures.
-    const { r, t } = await runFault('big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: HOLD_S, settleS: 1 }, http: { timeoutMs: 10_000 }, workers: 1 });
+    const { r, t } = await runFault(client, 'big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: HOLD_S, settleS: 1 }, http: { timeoutMs: 10_000, client }, workers: 1 });
     clearInterval(sampler);
     expect(r.exitCode, r.lines.join('')).toBe(0);
     expect(t.ok).toBeGreaterThanOrEqual(20);
@@ -133,16 +141,16 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
   });
 
   it('malformed HTTP: counted as other, with the parser\'s message', async () => {
-    const { r, t, errors } = await runFault('malformed', { mode: 'malformed', every: 3 });
+    const { r, t, errors } = await runFault(client, 'malformed', { mode: 'malformed', every: 3 });
     keptRunning(r, t);
     expect(t.errors.other).toBeGreaterThanOrEqual(15);
-    expect(t.samples.join('\n')).toMatch(/does not match the HTTP\/1\.1 protocol/);
-    expect(errors).toMatch(/does not match the HTTP\/1\.1 protocol/);
+    expect(t.samples.join('\n')).toMatch(malformed);
+    expect(errors).toMatch(malformed);
     expect(t.ok).toBeGreaterThan(30);
   });
 
   it('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
-    const { r, t, errors } = await runFault('burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
+    const { r, t, errors } = await runFault(client, 'burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
     keptRunning(r, t);
     expect(t.errors).toEqual({ http_5xx: 21 });
     expect(t.statuses).toEqual({ 503: 21 });
@@ -154,7 +162,7 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
   it('a redirect to another host is not followed: the other host sees nothing, the check names it', async () => {
     const witness = await startWitness();
     try {
-      const { r, t, errors } = await runFault('redirect', { mode: 'redirect', redirectTo: `${witness.url}/stolen` }, { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') });
+      const { r, t, errors } = await runFault(client, 'redirect', { mode: 'redirect', redirectTo: `${witness.url}/stolen` }, { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') });
       keptRunning(r, t);
       expect(witness.hits()).toBe(0);
       expect(t.ok).toBe(0);
@@ -167,7 +175,7 @@ describe('fault matrix: plateau keeps measuring while the target breaks', () => 
   });
 
   it('a server that closes keep-alive after every request: a new connection each time, no error', async () => {
-    const { r, t, server } = await runFault('close', { mode: 'close-keepalive' });
+    const { r, t, server } = await runFault(client, 'close', { mode: 'close-keepalive' });
     keptRunning(r, t);
     expect(t.errors).toEqual({});
     expect(t.ok).toBe(t.completed);

@@ -21,6 +21,7 @@ export interface Overrides {
   vus?: number;
   maxVus?: number;
   timeoutMs?: number;
+  httpClient?: 'undici' | 'socket';
   runId?: string;
   out?: string;
   warmup?: boolean;
@@ -63,6 +64,7 @@ export function applyOverrides(raw: Obj, o: Overrides): Obj {
   set('vus', 'preAllocated', o.vus);
   set('vus', 'max', o.maxVus);
   set('http', 'timeoutMs', o.timeoutMs);
+  set('http', 'client', o.httpClient);
   set('output', 'runId', o.runId);
   set('output', 'dir', o.out);
   set('warmup', 'enabled', o.warmup);

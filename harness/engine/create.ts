@@ -28,12 +28,12 @@ export async function createLoadEngine(o: {
   const origin = new URL(config.target.url).origin;
   const count = workerCount(config.workers);
   if (count <= 1) {
-    return new InThreadEngine(new VuPool(origin, { timeoutMs: config.http.timeoutMs }, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
+    return new InThreadEngine(new VuPool(origin, config.http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
   }
   return WorkerEngine.create(count, {
     origin,
     targetUrl: config.target.url,
-    timeoutMs: config.http.timeoutMs,
+    http: config.http,
     preAllocatedVUs: plan.vus.preAllocatedVUs,
     maxVUs: plan.vus.maxVUs,
     scenarioPath: config.scenario ? path.resolve(config.scenario) : null,

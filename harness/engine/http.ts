@@ -27,21 +27,34 @@ export interface Outcome {
   /** Undefined when the request succeeded at the transport and HTTP level. */
   kind?: ErrorKind;
   message?: string;
-  /** Raw response headers as undici delivers them; parse with responseHeaders() only when needed. */
-  rawHeaders: Buffer[] | null;
+  /** Raw response headers, name and value alternating (Buffers from undici, strings from the socket client); parse with responseHeaders() only when needed. */
+  rawHeaders: Buffer[] | string[] | null;
   bytesIn: number;
   bytesOut: number;
   times: PhaseTimes;
 }
 
+/** The VU's HTTP client: undici (the default) or plateau's bare socket client (socket-client.ts, docs/decisions/010). */
+export type HttpClientKind = 'undici' | 'socket';
+
 export interface HttpOptions {
   timeoutMs: number;
+  client?: HttpClientKind;
 }
 
 /** Called when the VU's request ended; `o` is reused by the VU's next request: read it now. */
-export type SendDone = (vu: VuClient, o: Outcome) => void;
+export type SendDone = (vu: VuConnection, o: Outcome) => void;
 
-export class VuClient implements Expiring {
+/** What a VU's connection does, whichever client carries it. */
+export interface VuConnection extends Expiring {
+  /** Sends one request; `done` gets this VU and the outcome. One request at a time per VU. */
+  send(req: PreparedRequest, done: SendDone): void;
+  /** Opens the connection ahead of the load; false when the connect failed. */
+  preconnect(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class VuClient implements VuConnection {
   private readonly client: Client;
   private readonly timeoutMs: number;
   /** performance.now() by which the request in flight must end; Infinity when idle (deadline.ts sweeps it). */
@@ -216,7 +229,9 @@ function requestBytes(req: PreparedRequest): number {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', DEADLINE_CODE]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+/** A connection that ended before its response did (the socket client's own code). */
+export const SOCKET_CLOSED_CODE = 'PLATEAU_SOCKET_CLOSED';
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', SOCKET_CLOSED_CODE]);
 
 export function classify(err: Error & { code?: string }): ErrorKind {
   const code = err.code ?? '';

@@ -4,15 +4,16 @@
  * the caller drops it and counts it. The pool outlives one engine run, so warmup's open
  * connections serve the steps.
  */
-import { VuClient, type HttpOptions } from './http.ts';
+import { VuClient, type HttpOptions, type VuConnection } from './http.ts';
+import { SocketVu } from './socket-client.ts';
 import { DeadlineSweep } from './deadline.ts';
 
 /** Connections ready for the VUs after preconnect(), and connects that failed. */
 export interface Preconnected { ready: number; failed: number }
 
 export class VuPool {
-  private readonly free: VuClient[] = [];
-  private readonly all: VuClient[] = [];
+  private readonly free: VuConnection[] = [];
+  private readonly all: VuConnection[] = [];
   /** http.timeoutMs as a total deadline: one timer for all VUs, none per request. */
   private readonly sweep = new DeadlineSweep(this.all);
   active = 0;
@@ -31,13 +32,13 @@ export class VuPool {
   }
 
   /** A free VU, a newly allocated one while under max, or null: the arrival must be dropped. */
-  acquire(): VuClient | null {
+  acquire(): VuConnection | null {
     const vu = this.free.pop() ?? (this.all.length < this.max ? this.create() : null);
     if (vu) this.active++;
     return vu;
   }
 
-  release(vu: VuClient): void {
+  release(vu: VuConnection): void {
     this.active--;
     this.free.push(vu);
   }
@@ -49,8 +50,8 @@ export class VuPool {
     return { ready: opened, failed: ok.length - opened };
   }
 
-  private create(): VuClient {
-    const vu = new VuClient(this.origin, this.http);
+  private create(): VuConnection {
+    const vu = this.http.client === 'socket' ? new SocketVu(this.origin, this.http) : new VuClient(this.origin, this.http);
     this.all.push(vu);
     return vu;
   }

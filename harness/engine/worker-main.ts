@@ -16,7 +16,7 @@ const post = (m: FromWorker) => port.postMessage(m);
 /** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
 const share = (total: number) => Math.floor(total / init.count) + (init.index < total % init.count ? 1 : 0);
 
-const pool = new VuPool(init.origin, { timeoutMs: init.timeoutMs }, share(init.preAllocatedVUs), share(init.maxVUs));
+const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), share(init.maxVUs));
 const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
 let current: EngineRun | null = null;
 

@@ -1,13 +1,14 @@
 /** Messages between the main thread and engine workers (structured-clone safe). */
 import type { BucketRecord } from '../../analysis/types.ts';
 import type { Segment } from './schedule.ts';
+import type { HttpOptions } from './http.ts';
 
 export interface WorkerInit {
   index: number;
   count: number;
   origin: string;
   targetUrl: string;
-  timeoutMs: number;
+  http: HttpOptions;
   preAllocatedVUs: number;
   maxVUs: number;
   /** Absolute path of the scenario module; null for the default GET on the target. */

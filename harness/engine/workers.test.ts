@@ -10,12 +10,12 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
 
 describe('native engine on worker threads', () => {
-  it('stripes the global arrival sequence: every seq exactly once, buckets merge to the whole', async () => {
+  it.each(['undici', 'socket'] as const)('stripes the global arrival sequence: every seq exactly once, buckets merge to the whole (%s client)', async (client) => {
     const seen: number[] = [];
     const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); res.end('ok'); });
     closers.push(srv.close);
     const engine = await WorkerEngine.create(2, {
-      origin: srv.url, targetUrl: `${srv.url}/`, timeoutMs: 5000, preAllocatedVUs: 10, maxVUs: 40,
+      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client }, preAllocatedVUs: 10, maxVUs: 40,
       scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'workers-test',
     }, process.env);
     closers.push(() => engine.close());
@@ -39,7 +39,7 @@ describe('native engine on worker threads', () => {
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, timeoutMs: 5000, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
+    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000 }, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
     closers.push(() => engine.close());
     const count = async () => {
       const records: BucketRecord[] = [];

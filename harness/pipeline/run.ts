@@ -95,9 +95,10 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
   const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, env });
-  ctx.progress.info(`engine: ${config.engine === 'k6' ? 'k6' : pool.name}`);
-  // The report says how the generator was shaped (threads), not only which engine it was.
-  if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: pool.name } });
+  // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
+  const engineName = config.engine === 'k6' ? 'k6' : `${pool.name}, ${config.http.client} HTTP client`;
+  ctx.progress.info(`engine: ${engineName}`);
+  if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: engineName } });
   let seqOffset = 0;
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));

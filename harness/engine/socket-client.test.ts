@@ -1,0 +1,261 @@
+/**
+ * The bare socket client against servers on 127.0.0.1 that write exact bytes, one HTTP/1.1 rule a
+ * test: framing, keep-alive, 1xx, HEAD, read-until-close, desync, header injection, failures, TLS
+ * (needs openssl for a throwaway certificate; skipped with its reason otherwise).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { responseHeaders, type Outcome, type PreparedRequest } from './http.ts';
+import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
+
+interface Seen { head: string; body: string; n: number }
+type Respond = (req: Seen, s: net.Socket) => void;
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => { while (closers.length) await closers.pop()!(); });
+
+/** A server that reads whole requests (head and Content-Length body) and lets `respond` write raw bytes. */
+async function rawServer(respond: Respond) {
+  let connections = 0;
+  let n = 0;
+  const seen: Seen[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    connections++;
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+    let buf = Buffer.alloc(0);
+    s.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buf.subarray(0, end).toString('latin1');
+        const len = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buf.length < end + 4 + len) return;
+        const req = { head, body: buf.subarray(end + 4, end + 4 + len).toString(), n: ++n };
+        buf = buf.subarray(end + 4 + len);
+        seen.push(req);
+        respond(req, s);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); });
+  closers.push(close);
+  return { url, seen, connections: () => connections };
+}
+
+function vuFor(url: string, timeoutMs = 5000): SocketVu {
+  const vu = new SocketVu(url, { timeoutMs, client: 'socket' });
+  closers.push(() => vu.close());
+  return vu;
+}
+
+type Result = Omit<Outcome, 'times'> & { connected: boolean; headers: Record<string, unknown> };
+const GET: PreparedRequest = { method: 'GET', path: '/x', headers: {}, body: null };
+
+function send(vu: SocketVu, req: PreparedRequest = GET): Promise<Result> {
+  return new Promise((resolve) => vu.send(req, (_vu, o) => resolve({
+    status: o.status, kind: o.kind, message: o.message, rawHeaders: o.rawHeaders, bytesIn: o.bytesIn, bytesOut: o.bytesOut,
+    connected: o.times.connectStartMs > 0, headers: responseHeaders(o),
+  })));
+}
+
+const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('socket client: HTTP/1.1 framing', () => {
+  it('keeps one connection alive across requests and charges the connect to the first only', async () => {
+    const srv = await rawServer((req, s) => s.write(ok(`r${req.n}`, `x-n: ${req.n}\r\n`)));
+    const vu = vuFor(srv.url);
+    const rs = [];
+    for (let i = 0; i < 5; i++) rs.push(await send(vu));
+    expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(rs.map((r) => r.headers['x-n'])).toEqual(['1', '2', '3', '4', '5']);
+    expect(rs.map((r) => r.bytesIn)).toEqual([2, 2, 2, 2, 2]);
+    expect(rs.map((r) => r.connected)).toEqual([true, false, false, false, false]);
+    expect(srv.connections()).toBe(1);
+    expect(srv.seen[0].head).toBe(`GET /x HTTP/1.1\r\nhost: ${new URL(srv.url).host}`);
+    expect(rs[0].bytesOut).toBe(srv.seen[0].head.length + 4);
+  });
+
+  it('reads a chunked body and reuses the connection after it', async () => {
+    const srv = await rawServer((req, s) => s.write(req.n === 1
+      ? 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n'
+      : ok('next')));
+    const vu = vuFor(srv.url);
+    const a = await send(vu);
+    const b = await send(vu);
+    expect([a.status, a.bytesIn, b.status, b.bytesIn]).toEqual([200, 12, 200, 4]);
+    expect(srv.connections()).toBe(1);
+  });
+
+  it('takes no body after HEAD, whatever Content-Length says', async () => {
+    const srv = await rawServer((req, s) => s.write(req.n === 1 ? 'HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n' : ok('after')));
+    const vu = vuFor(srv.url);
+    const a = await send(vu, { ...GET, method: 'HEAD' });
+    const b = await send(vu);
+    expect([a.status, a.bytesIn, b.status, b.bytesIn]).toEqual([200, 0, 200, 5]);
+    expect(srv.connections()).toBe(1);
+  });
+
+  it('passes over 1xx responses to the final one', async () => {
+    const srv = await rawServer((_req, s) => s.write(`HTTP/1.1 103 Early Hints\r\nlink: </a.css>; rel=preload\r\n\r\n${ok('final')}`));
+    const r = await send(vuFor(srv.url));
+    expect([r.status, r.bytesIn, r.kind]).toEqual([200, 5, undefined]);
+  });
+
+  it('ends a 204 at its headers and keeps the connection', async () => {
+    const srv = await rawServer((req, s) => s.write(req.n === 1 ? 'HTTP/1.1 204 No Content\r\n\r\n' : ok('x')));
+    const vu = vuFor(srv.url);
+    const a = await send(vu);
+    const b = await send(vu);
+    expect([a.status, b.status]).toEqual([204, 200]);
+    expect(srv.connections()).toBe(1);
+  });
+
+  it('reads a body that ends with the connection, then opens a new one', async () => {
+    const srv = await rawServer((_req, s) => { s.write('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nuntil the end'); s.end(); });
+    const vu = vuFor(srv.url);
+    const a = await send(vu);
+    const b = await send(vu);
+    expect([a.status, a.bytesIn, a.kind, b.status, b.connected]).toEqual([200, 13, undefined, 200, true]);
+    expect(srv.connections()).toBe(2);
+  });
+
+  it('sends a body with its Content-Length, and Content-Length: 0 for an empty POST', async () => {
+    const srv = await rawServer((_req, s) => s.write(ok('')));
+    const vu = vuFor(srv.url);
+    await send(vu, { method: 'POST', path: '/orders', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"id":"a-1"}') });
+    await send(vu, { method: 'POST', path: '/orders', headers: {}, body: null });
+    expect(srv.seen[0].head).toMatch(/^POST \/orders HTTP\/1\.1\r\nhost: .*\r\ncontent-type: application\/json\r\ncontent-length: 12$/);
+    expect(srv.seen[0].body).toBe('{"id":"a-1"}');
+    expect(srv.seen[1].head).toMatch(/content-length: 0$/);
+  });
+});
+
+describe('socket client: connection hygiene', () => {
+  it('never takes a stray response for the next request: bytes after a response retire the connection', async () => {
+    // The first answer carries the start of a second, unasked-for response in the same write: kept,
+    // it would be read as the beginning of the next request's response.
+    const srv = await rawServer((req, s) => s.write(req.n === 1 ? `${ok('one', 'x-n: 1\r\n')}HTTP/1.1 200 OK\r\n` : ok('two', `x-n: ${req.n}\r\n`)));
+    const vu = vuFor(srv.url);
+    const a = await send(vu);
+    const b = await send(vu);
+    expect([a.headers['x-n'], b.kind, b.headers['x-n'], b.connected, srv.connections()]).toEqual(['1', undefined, '2', true, 2]);
+  });
+
+  it('retires a connection that sends bytes while idle', async () => {
+    const srv = await rawServer((req, s) => {
+      s.write(ok('ok', `x-n: ${req.n}\r\n`));
+      if (req.n === 1) setTimeout(() => s.write('HTTP/1.1 2'), 20);
+    });
+    const vu = vuFor(srv.url);
+    await send(vu);
+    await sleep(80);
+    const b = await send(vu);
+    expect([b.kind, b.headers['x-n'], b.connected, srv.connections()]).toEqual([undefined, '2', true, 2]);
+  });
+
+  it('reuses an idle connection only within the server\'s Keep-Alive timeout, less a second', async () => {
+    expect(keepAliveReuseMs('timeout=5, max=1000')).toBe(4000);
+    expect(keepAliveReuseMs('max=10')).toBe(30_000);
+    const srv = await rawServer((_req, s) => s.write(ok('k', 'keep-alive: timeout=1\r\n')));
+    const vu = vuFor(srv.url);
+    await send(vu);
+    await sleep(5);
+    const b = await send(vu);
+    expect([b.connected, srv.connections()]).toEqual([true, 2]);
+  });
+
+  it('refuses header injection and bad paths before anything is sent', async () => {
+    const srv = await rawServer((_req, s) => s.write(ok('x')));
+    const vu = vuFor(srv.url);
+    const a = await send(vu, { ...GET, headers: { 'x-a': 'b\r\nx-evil: 1' } });
+    const b = await send(vu, { ...GET, path: '/a b' });
+    const c = await send(vu, { ...GET, headers: { 'bad name': 'v' } });
+    expect([a.kind, b.kind, c.kind]).toEqual(['other', 'other', 'other']);
+    expect(a.message).toMatch(/header x-a holds a control character.*fix the scenario's request/);
+    expect(b.message).toMatch(/path "\/a b" must start with \//);
+    expect(c.message).toMatch(/header name "bad name" is not an HTTP token/);
+    expect(srv.seen).toHaveLength(0);
+    expect(requestHead({ ...GET, headers: { Host: 'example.test' } }, 'ignored')).toBe('GET /x HTTP/1.1\r\nHost: example.test\r\n\r\n');
+  });
+});
+
+describe('socket client: failures, each under its kind', () => {
+  it('a refused connect is `refused`', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const r = await send(vuFor(`http://127.0.0.1:${port}`));
+    expect(r.kind).toBe('refused');
+    expect(r.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('a connection that ends inside the body is `reset`', async () => {
+    const srv = await rawServer((_req, s) => { s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly ten b'); s.end(); });
+    const r = await send(vuFor(srv.url));
+    expect([r.kind, r.bytesIn]).toEqual(['reset', 10]);
+    expect(r.message).toMatch(/closed the connection before the response ended/);
+  });
+
+  it('bytes that are not HTTP are `other`, with the parser\'s reason', async () => {
+    const srv = await rawServer((_req, s) => s.write('HTTQ/9.9 OK?\r\n\r\n'));
+    const r = await send(vuFor(srv.url));
+    expect(r.kind).toBe('other');
+    expect(r.message).toMatch(/^invalid HTTP response: Parse Error/);
+  });
+
+  it('a request past its deadline is `timeout`, and the VU works again after it', async () => {
+    const srv = await rawServer((req, s) => { if (req.n > 1) s.write(ok('late but fine')); });
+    const vu = vuFor(srv.url, 200);
+    const pending = send(vu);
+    await sleep(20);
+    vu.expire(performance.now() + 1000);
+    const r = await pending;
+    expect(r.kind).toBe('timeout');
+    expect(r.message).toMatch(/total deadline of 200 ms/);
+    const b = await send(vu);
+    expect([b.status, b.connected]).toEqual([200, true]);
+  });
+
+  it('preconnect opens the connection ahead, and the first request is not charged for it', async () => {
+    const srv = await rawServer((_req, s) => s.write(ok('x')));
+    const vu = vuFor(srv.url);
+    expect(await vu.preconnect()).toBe(true);
+    const r = await send(vu);
+    expect([r.status, r.connected, srv.connections()]).toEqual([200, false, 1]);
+  });
+});
+
+describe('socket client: TLS', () => {
+  const openssl = spawnSync('openssl', ['version']).status === 0;
+  it.skipIf(!openssl)('speaks TLS to an https target and verifies its certificate (a self-signed one is refused, as undici refuses it)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-tls-'));
+    closers.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const key = path.join(dir, 'key.pem');
+    const cert = path.join(dir, 'cert.pem');
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    let connections = 0;
+    const server = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (s) => { s.on('error', () => undefined); s.end(ok('secure')); });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise<void>((r) => server.close(() => r())));
+    const r = await send(vuFor(`https://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    expect(r.kind).toBe('other');
+    expect(r.message).toMatch(/self[- ]signed certificate/);
+    expect(connections).toBe(1); // the certificate came from this server, over one connection
+  });
+});
