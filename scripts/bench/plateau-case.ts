@@ -21,6 +21,8 @@ export interface PlateauSettings {
   maxVus: number;
   /** Passed as --workers when the CLI has that flag. */
   workers: string | null;
+  /** Passed as --http-client when the CLI has that flag. */
+  httpClient: string | null;
   env: NodeJS.ProcessEnv;
 }
 
@@ -108,6 +110,7 @@ export default {
     '--vus', String(s.vus), '--max-vus', String(s.maxVus), '--no-warmup', '--run-id', runId, '--out', out,
   ];
   if (s.workers !== null && cliHasFlag(s.repo, '--workers')) args.push('--workers', s.workers);
+  if (s.httpClient !== null && cliHasFlag(s.repo, '--http-client')) args.push('--http-client', s.httpClient);
   const follower = new BucketFollower(path.join(out, runId, 'buckets.ndjson'));
   const r = await runMeasured(process.execPath, args, {
     cwd: s.repo,
@@ -138,7 +141,7 @@ export default {
     step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : ''].filter(Boolean);
   return {
     measure: {
-      tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}`,
+      tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
       targetRate: rate, achievedPerSec: step.throughputPerSec,
       cpuPer10k: cpuRate !== null && step.completedPerSec > 0 ? (cpuRate / step.completedPerSec) * 1e4 : null,
       p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,

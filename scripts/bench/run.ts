@@ -52,6 +52,7 @@ const HELP = `npm run bench -- [flags]
   --vus N --max-vus N     plateau's VUs (default 128 / 4096: VUs are allocated on demand, so a high bound costs nothing
                           until a generator stall needs it; the stall still shows as scheduler lag)
   --workers N|auto        passed to plateau run when its CLI has --workers
+  --http-client C         plateau's HTTP client, undici or socket (passed as --http-client; default: plateau's own default)
   --overdrive-rate R      once: plateau on one thread (--workers 1 when the CLI has it) from R req/s up by 5,000
                           (at most 4 rates) until plateau reports the step generator-limited or -bound
                           (default 20000; 0 = skip)
@@ -68,6 +69,7 @@ const HELP = `npm run bench -- [flags]
 const { values: f } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    'http-client': { type: 'string' },
     repeat: { type: 'string' },
     rates: { type: 'string' },
     'artillery-rates': { type: 'string' },
@@ -114,6 +116,7 @@ const cfg = {
   vus: Number(f.vus),
   maxVus: Number(f['max-vus']),
   workers: f.workers ?? null,
+  httpClient: f['http-client'] ?? null,
   soakMinutes: Number(f['soak-minutes'] ?? (quick ? 0 : 2)),
   soakRate: Number(f['soak-rate']),
   overdriveRate: Number(f['overdrive-rate'] ?? (quick ? 0 : 20000)),
@@ -174,7 +177,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
   log(`nginx on ${nginx.url} (one worker); run files in ${tmp}`);
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const peer: PeerSettings = { url: nginx.url, connections: cfg.connections, durationS: cfg.closedS, tmp, env };
-  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, env };
+  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, httpClient: cfg.httpClient, env };
   const withArtillery = !hostLoopback && !f['no-artillery'] && wants('artillery') && tools.artillery;
   const tsx = path.join(repo, 'node_modules/.bin/tsx');
   const stamp = date.replace(/[-:]/g, '').slice(0, 15);
@@ -257,7 +260,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
   lines.push('', `plateau bench ${date}`, `machine: ${machine}`, `target: nginx (1 worker, static 200 "ok") on ${nginx.url}${hostLoopback ? ' (host loopback)' : ', loopback-only network namespace'}`);
   lines.push(`load average (1/5/15 min) at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}: other work on the machine shares its ${os.cpus().length} cores`);
   lines.push(`settings: closed ${cfg.connections} connections x ${cfg.closedS} s; open ramp ${cfg.rampS} s + hold ${cfg.holdS} s (first ${cfg.settleS} s of the hold not judged); medians of ${cfg.repeat} run(s)${withArtillery ? `; artillery ${cfg.artilleryRepeat} run(s)` : ''}`);
-  lines.push(`tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}`);
+  lines.push(`tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}, --http-client ${cliHasFlag(repo, '--http-client') ? (cfg.httpClient ?? 'default') : 'not a flag yet'}`);
   lines.push('CPU-s/10k: CPU seconds (user + system, the generator\'s whole process tree from /proc) per 10,000 answers over the steady part of each run');
   lines.push('', formatTable(rows), '', 'plateau against its peers (issue 7 goals):', formatRatios(rs) || '(not enough cases to compare)');
   if (soak) {
