@@ -95,7 +95,8 @@ export class SocketVu implements VuConnection {
     }
     out.bytesOut = head.length + (req.body ? req.body.length : 0);
     let s = this.sock;
-    if (s && !s.connecting && nowMs - this.idleSinceMs > this.reuseMs) { this.retire(s); s = null; }
+    // A connection that is gone, or idle past what the server keeps, is replaced before it is used.
+    if (s && (s.destroyed || (!s.connecting && nowMs - this.idleSinceMs > this.reuseMs))) { this.retire(s); s = null; }
     if (s) { this.write(s, head, req.body); return; }
     // A new connection, charged to this request (connecting), as k6 does.
     this.pendingHead = head;
@@ -144,6 +145,7 @@ export class SocketVu implements VuConnection {
     this.sock = s;
     this.keepAlive = true;
     this.reuseMs = IDLE_REUSE_MS;
+    this.idleSinceMs = performance.now();
     return s;
   }
 
