@@ -56,7 +56,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
   });
 
   it("records the generator's shape and how busy its threads were in every judged step", () => {
-    expect(result.environment.engine).toBe('native (2 worker threads), undici HTTP client');
+    expect(result.environment.engine).toBe('native (2 worker threads), socket HTTP client');
     for (const s of result.steps) {
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeGreaterThan(0);
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeLessThan(1);

@@ -19,7 +19,7 @@ export function loadOptions<T>(y: Argv<T>) {
     .option('vus', { type: 'number', describe: 'preallocated VUs (default: sized by Little\'s law)' })
     .option('max-vus', { type: 'number', describe: 'upper bound of VUs' })
     .option('timeout-ms', { type: 'number', describe: 'per-request timeout' })
-    .option('http-client', { choices: ['undici', 'socket'] as const, describe: 'native engine: undici (default) or the bare socket client, about half the CPU per request' })
+    .option('http-client', { choices: ['undici', 'socket'] as const, describe: 'native engine: the bare socket client (default) or undici' })
     .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
     .option('out', { type: 'string', describe: 'directory of run stores (default runs)' })
     .option('warmup', { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' })

@@ -34,7 +34,7 @@ export interface Outcome {
   times: PhaseTimes;
 }
 
-/** The VU's HTTP client: undici (the default) or plateau's bare socket client (socket-client.ts, docs/decisions/010). */
+/** The VU's HTTP client: plateau's bare socket client (the default; socket-client.ts, docs/decisions/010) or undici. */
 export type HttpClientKind = 'undici' | 'socket';
 
 export interface HttpOptions {
