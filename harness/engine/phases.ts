@@ -1,7 +1,8 @@
 /**
- * A request's timestamps and k6's phase vocabulary. The timestamps are taken by the VU itself
- * (http.ts) in undici's handler callbacks and its own connector, so the hot path publishes and
- * looks up nothing: no diagnostics channel, no WeakMap per request (docs/decisions/006).
+ * A request's timestamps and k6's phase vocabulary. The timestamps are taken by the VU itself, in
+ * its socket's events and parser callbacks (socket-client.ts) or in undici's handler callbacks and
+ * its own connector (http.ts), so the hot path publishes and looks up nothing: no diagnostics
+ * channel, no WeakMap per request (docs/decisions/006).
  */
 
 export interface PhaseTimes {
@@ -10,13 +11,13 @@ export interface PhaseTimes {
   /** Connect of the socket this request was the first to use; 0 when the socket was reused. */
   connectStartMs: number;
   connectEndMs: number;
-  /** undici began writing the request to the socket (handler.onConnect). */
+  /** The VU began writing the request to the socket (undici: handler.onConnect). */
   sendStartMs: number;
-  /** The request, body included, was written (handler.onRequestSent). */
+  /** The request, body included, was written (undici: handler.onRequestSent). */
   bodySentMs: number;
-  /** The response headers were parsed (handler.onHeaders). */
+  /** The response headers were parsed (undici: handler.onHeaders). */
   headersMs: number;
-  /** The response ended (handler.onComplete) or failed. */
+  /** The response ended (undici: handler.onComplete) or failed. */
   endMs: number;
 }
 

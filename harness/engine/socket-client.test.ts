@@ -234,7 +234,7 @@ describe('socket client: failures, each under its kind', () => {
     // A process some minutes old: the fresh connection must not be taken for one idle that long.
     const now = performance.now.bind(performance);
     vi.spyOn(performance, 'now').mockImplementation(() => now() + 600_000);
-    closers.push(() => vi.restoreAllMocks());
+    closers.push(() => { vi.restoreAllMocks(); });
     const srv = await rawServer((_req, s) => s.write(ok('x')));
     const vu = vuFor(srv.url);
     expect(await vu.preconnect()).toBe(true);
