@@ -13,7 +13,8 @@
  *   is reused only within the server's `Keep-Alive: timeout` (less a second) or 30 s;
  * - desync: bytes nobody asked for (while idle, or after a response in the same read) retire the
  *   socket, so a stray response is never taken for the next request's;
- * - header injection: names must be tokens, values and the path must not hold CR, LF or NUL.
+ * - header injection: names must be tokens, values and the path must not hold CR, LF, NUL or
+ *   other characters HTTP/1.1 cannot carry.
  */
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
@@ -250,7 +251,7 @@ export class SocketVu implements VuConnection {
 
 /** The request line and headers, Host first unless the request names its own. */
 export function requestHead(req: PreparedRequest, hostHeader: string): string {
-  if (BAD_PATH.test(req.path) || req.path[0] !== '/') throw invalidRequest(`path ${JSON.stringify(req.path)} must start with / and hold no spaces or control characters`);
+  if (BAD_PATH.test(req.path) || req.path[0] !== '/') throw invalidRequest(`path ${JSON.stringify(req.path)} must start with / and hold no spaces, control characters or characters above U+00FF (percent-encode them)`);
   if (!TOKEN.test(req.method)) throw invalidRequest(`method ${JSON.stringify(req.method)} is not an HTTP token`);
   let lines = '';
   let host = false;
@@ -258,7 +259,7 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   for (const k in req.headers) {
     const v = req.headers[k];
     if (!TOKEN.test(k)) throw invalidRequest(`header name ${JSON.stringify(k)} is not an HTTP token`);
-    if (BAD_VALUE.test(v)) throw invalidRequest(`header ${k} holds a control character (CR, LF or NUL)`);
+    if (BAD_VALUE.test(v)) throw invalidRequest(`header ${k} holds a character a header cannot carry (CR, LF, NUL, another control character, or one above U+00FF)`);
     if (k.length === 4 && k.toLowerCase() === 'host') host = true;
     else if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
     lines += `${k}: ${v}\r\n`;
