@@ -39,7 +39,7 @@ export type HttpClientKind = 'undici' | 'socket';
 
 export interface HttpOptions {
   timeoutMs: number;
-  client?: HttpClientKind;
+  client: HttpClientKind;
 }
 
 /** Called when the VU's request ended; `o` is reused by the VU's next request: read it now. */

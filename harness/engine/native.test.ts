@@ -13,7 +13,7 @@ afterEach(async () => { while (closers.length) await closers.pop()!(); });
 async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number; burnMs?: number }) {
   const srv = await tinyServer((_req, res) => setTimeout(() => { res.statusCode = opts.status ?? 200; res.end('ok'); }, opts.delayMs));
   closers.push(srv.close);
-  const pool = new VuPool(srv.url, { timeoutMs: 5000 }, Math.min(5, opts.maxVUs), opts.maxVUs);
+  const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, Math.min(5, opts.maxVUs), opts.maxVUs);
   closers.push(() => pool.close());
   const records: BucketRecord[] = [];
   const eng = startNative({
@@ -88,14 +88,14 @@ async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketReco
   return records;
 }
 
-describe('preconnect', () => {
+describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) => {
   it('opens every preallocated VU connection before the load; the requests then pay no connect', async () => {
     let connections = 0;
     let requests = 0;
     const srv = await tinyServer((_req, res) => { requests++; res.end('ok'); });
     srv.server.on('connection', () => { connections++; });
     closers.push(srv.close);
-    const pool = new VuPool(srv.url, { timeoutMs: 5000 }, 8, 8);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 8, 8);
     closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 });
     await new Promise((r) => setTimeout(r, 50)); // the server's accept events run on the same thread
@@ -116,7 +116,7 @@ describe('preconnect', () => {
     const srv = await tinyServer((_req, res) => res.end('ok'));
     srv.server.on('connection', (s) => { connections++; sockets.push(s); });
     closers.push(srv.close);
-    const pool = new VuPool(srv.url, { timeoutMs: 5000 }, 2, 2);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 2, 2);
     closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 2, failed: 0 });
     await new Promise((r) => setTimeout(r, 50));
@@ -132,7 +132,7 @@ describe('preconnect', () => {
     const srv = await tinyServer((_req, res) => res.end('ok'));
     const url = srv.url;
     await srv.close();
-    const pool = new VuPool(url, { timeoutMs: 2000 }, 3, 3);
+    const pool = new VuPool(url, { timeoutMs: 2000, client }, 3, 3);
     closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 0, failed: 3 });
   });

@@ -51,7 +51,7 @@ export class VuPool {
   }
 
   private create(): VuConnection {
-    const vu = this.http.client === 'socket' ? new SocketVu(this.origin, this.http) : new VuClient(this.origin, this.http);
+    const vu = this.http.client === 'undici' ? new VuClient(this.origin, this.http) : new SocketVu(this.origin, this.http);
     this.all.push(vu);
     return vu;
   }

@@ -39,7 +39,7 @@ describe('native engine on worker threads', () => {
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000 }, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
+    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
     closers.push(() => engine.close());
     const count = async () => {
       const records: BucketRecord[] = [];

@@ -3,7 +3,7 @@
  * exact per-request path of a run) or a bare undici dispatch() loop, at a fixed rate against nginx
  * for a few seconds, printing achieved/s and CPU-s per 10k requests. For A/B work on the hot path
  * (run it under --cpu-prof); the peer comparison proper is `npm run bench`.
- *   node --import tsx scripts/bench/engine-profile.ts --mode plateau|bare --rate 8000 --seconds 10
+ *   node --import tsx scripts/bench/engine-profile.ts --mode plateau|bare --rate 8000 --seconds 10 [--client socket|undici]
  */
 import { parseArgs } from 'node:util';
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ import { scenarioRequests } from '../../harness/scenario/requests.ts';
 
 const { values } = parseArgs({ options: {
   mode: { type: 'string', default: 'plateau' }, rate: { type: 'string', default: '8000' },
-  seconds: { type: 'string', default: '10' }, vus: { type: 'string', default: '64' }, port: { type: 'string', default: '18091' },
+  seconds: { type: 'string', default: '10' }, client: { type: 'string', default: 'socket' }, vus: { type: 'string', default: '64' }, port: { type: 'string', default: '18091' },
 } });
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
@@ -30,7 +30,7 @@ const url = nginx.url;
 const origin = new URL(url).origin;
 
 async function plateau(): Promise<number> {
-  const pool = new VuPool(origin, { timeoutMs: 10_000 }, vus, vus);
+  const pool = new VuPool(origin, { timeoutMs: 10_000, client: values.client === 'undici' ? 'undici' : 'socket' }, vus, vus);
   const { build, check } = await scenarioRequests(null, url, 'prof');
   let completed = 0;
   const run = startNative({
