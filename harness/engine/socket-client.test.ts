@@ -17,6 +17,9 @@ import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
 interface Seen { head: string; body: string; n: number }
 type Respond = (req: Seen, s: net.Socket) => void;
 
+// Each exchange takes milliseconds: a client that waits for bytes that never come fails in 10 s, not the suite's 120.
+vi.setConfig({ testTimeout: 10_000 });
+
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
 
