@@ -62,7 +62,7 @@ export const configSchema = z.strictObject({
   }).default({ expectedServiceMs: 50, headroom: 2 }),
   http: z.strictObject({
     timeoutMs: positive('per-request timeout in ms').default(10_000),
-    /** The native engine's HTTP/1.1 client: the bare socket client (default: a fifth less CPU per request, a higher ceiling), or undici (docs/decisions/010). */
+    /** The native engine's HTTP/1.1 client: the bare socket client (default: a quarter less CPU per request, a higher ceiling), or undici (docs/decisions/010). */
     client: z.enum(['undici', 'socket']).default('socket'),
   }).default({ timeoutMs: 10_000, client: 'socket' }),
   rules: z.strictObject({

@@ -4,7 +4,7 @@
  * counted and thrown away. The same contract as the undici VU (http.ts): keep-alive, one request
  * at a time, phase timestamps from the VU's own events, the total deadline from the pool's sweep.
  * Per request it allocates the request string and the parser's header array, no Request object,
- * no promise, no timer: 17 to 23% less CPU per request than undici through plateau (docs/decisions/010).
+ * no promise, no timer: a quarter less CPU per request than undici through plateau (docs/decisions/010).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
  * - framing (Content-Length, chunked, read-until-close, HEAD, 1xx, 204/304): the parser; HEAD is
