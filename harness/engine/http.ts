@@ -54,13 +54,36 @@ export interface VuConnection extends Expiring {
   close(): Promise<void>;
 }
 
+/** A VU's reusable outcome (one per VU: a VU has one request in flight). */
+export function newOutcome(): Outcome {
+  return { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, times: newPhaseTimes(0) };
+}
+
+/** Clears the outcome for the request starting now; bytesOut is the client's to set. */
+export function startOutcome(out: Outcome, nowMs: number): void {
+  resetPhaseTimes(out.times, nowMs);
+  out.status = 0;
+  out.kind = undefined;
+  out.message = undefined;
+  out.rawHeaders = null;
+  out.bytesIn = 0;
+}
+
+/** Stamps the end and the error kind: the transport's error, or the status class. */
+export function endOutcome(out: Outcome, err: Error | undefined): void {
+  out.times.endMs = performance.now();
+  if (err) { out.kind = classify(err); out.message = err.message; }
+  else if (out.status >= 500) out.kind = 'http_5xx';
+  else if (out.status >= 400) out.kind = 'http_4xx';
+}
+
 export class VuClient implements VuConnection {
   private readonly client: Client;
   private readonly timeoutMs: number;
   /** performance.now() by which the request in flight must end; Infinity when idle (deadline.ts sweeps it). */
   private deadlineMs = Infinity;
   private abortInFlight: ((err: Error) => void) | null = null;
-  private readonly out: Outcome = { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, times: newPhaseTimes(0) };
+  private readonly out: Outcome = newOutcome();
   private done: SendDone | null = null;
   /** The last socket's connect, until a request claims it. */
   private connectStartMs = 0;
@@ -141,12 +164,7 @@ export class VuClient implements VuConnection {
   send(req: PreparedRequest, done: SendDone): void {
     const out = this.out;
     const nowMs = performance.now();
-    resetPhaseTimes(out.times, nowMs);
-    out.status = 0;
-    out.kind = undefined;
-    out.message = undefined;
-    out.rawHeaders = null;
-    out.bytesIn = 0;
+    startOutcome(out, nowMs);
     out.bytesOut = requestBytes(req);
     this.done = done;
     this.deadlineMs = nowMs + this.timeoutMs;
@@ -199,12 +217,8 @@ export class VuClient implements VuConnection {
     this.done = null;
     this.deadlineMs = Infinity;
     this.abortInFlight = null;
-    const out = this.out;
-    out.times.endMs = performance.now();
-    if (err) { out.kind = classify(err); out.message = err.message; }
-    else if (out.status >= 500) out.kind = 'http_5xx';
-    else if (out.status >= 400) out.kind = 'http_4xx';
-    done(this, out);
+    endOutcome(this.out, err);
+    done(this, this.out);
   }
 
   /** Called by the pool's deadline sweep: aborts the request in flight once its total deadline passed. */

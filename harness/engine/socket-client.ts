@@ -20,9 +20,8 @@ import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { HTTPParser } from 'http-parser-js';
-import { newPhaseTimes, resetPhaseTimes } from './phases.ts';
 import { deadlineError } from './deadline.ts';
-import { classify, SOCKET_CLOSED_CODE, type HttpOptions, type Outcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
+import { endOutcome, newOutcome, startOutcome, SOCKET_CLOSED_CODE, type HttpOptions, type Outcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
 
 type Parser = InstanceType<typeof HTTPParser>;
 interface ResponseInfo { statusCode: number; headers: string[]; shouldKeepAlive: boolean; upgrade: boolean }
@@ -46,7 +45,7 @@ export class SocketVu implements VuConnection {
   private readonly port: number;
   private readonly tls: boolean;
   private readonly hostHeader: string;
-  private readonly out: Outcome = { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, times: newPhaseTimes(0) };
+  private readonly out: Outcome = newOutcome();
   private done: SendDone | null = null;
   private deadlineMs = Infinity;
   private sock: Socket | null = null;
@@ -83,12 +82,7 @@ export class SocketVu implements VuConnection {
   send(req: PreparedRequest, done: SendDone): void {
     const out = this.out;
     const nowMs = performance.now();
-    resetPhaseTimes(out.times, nowMs);
-    out.status = 0;
-    out.kind = undefined;
-    out.message = undefined;
-    out.rawHeaders = null;
-    out.bytesIn = 0;
+    startOutcome(out, nowMs);
     this.done = done;
     this.deadlineMs = nowMs + this.timeoutMs;
     this.informational = false;
@@ -225,12 +219,8 @@ export class SocketVu implements VuConnection {
     this.pendingHead = null;
     this.pendingBody = null;
     this.deadlineMs = Infinity;
-    const out = this.out;
-    out.times.endMs = performance.now();
-    if (err) { out.kind = classify(err); out.message = err.message; }
-    else if (out.status >= 500) out.kind = 'http_5xx';
-    else if (out.status >= 400) out.kind = 'http_4xx';
-    done(this, out);
+    endOutcome(this.out, err);
+    done(this, this.out);
   }
 
   expire(nowMs: number): void {
