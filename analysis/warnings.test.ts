@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runWarnings } from './warnings.ts';
+import { runWarnings, stepList } from './warnings.ts';
 import type { Rules } from './types.ts';
 import { stepResult } from './testing/builders.ts';
 
@@ -34,5 +34,32 @@ describe('generator warnings', () => {
       "step 1: the generator's busiest thread was busy 86% of the steady window (> 80%): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)",
     ]);
     expect(runWarnings([step({ generatorBusy: 0.8 }), step({ generatorBusy: null })], rules)).toEqual([]);
+  });
+});
+
+describe('thin percentiles', () => {
+  const thin = (index: number, n: number, verdict: 'holds' | 'fails' = 'holds') => step({
+    index, verdict,
+    latency: [{ q: 50, valueMs: 10, n, reliable: true }, { q: 99, valueMs: 14, n, reliable: false }, { q: 99.9, valueMs: 20, n, reliable: false }],
+  });
+
+  it('one line per percentile names every holding step it concerns, after the step warnings', () => {
+    const ws = runWarnings([thin(0, 250), thin(1, 500), thin(2, 750), thin(3, 1_000, 'fails'), thin(4, 1_250), step({ index: 5, dropped: 3 })], rules);
+    expect(ws).toEqual([
+      'step 6 dropped 3 arrivals: no free VU; raise maxVUs or this step measures the generator',
+      'p99 of steps 1-3 and 5 rests on 250 to 1,250 samples (needs 1,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+      'p99.9 of steps 1-3 and 5 rests on 250 to 1,250 samples (needs 10,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+    ]);
+  });
+
+  it('a single step reads as one, with its one count', () => {
+    expect(runWarnings([thin(2, 400)], rules)[0]).toMatch(/^p99 of step 3 rests on 400 samples \(needs 1,000\)/);
+  });
+
+  it('step lists join runs of three or more', () => {
+    expect(stepList([0])).toBe('1');
+    expect(stepList([0, 1])).toBe('1 and 2');
+    expect(stepList([4, 0, 1, 2, 7, 9, 8, 2])).toBe('1-3, 5 and 8-10');
+    expect(stepList([])).toBe('');
   });
 });

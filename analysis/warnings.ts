@@ -14,12 +14,41 @@ export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
 
-/** Unreliable percentiles of a holding step (the ones a reader would quote). */
-function percentileWarnings(s: StepResult, rules: Rules): string[] {
-  if (s.verdict !== 'holds') return [];
-  return s.latency
-    .filter((p) => !p.reliable && p.valueMs !== null)
-    .map((p) => `${percentileLabel(p.q)} of step ${stepNo(s.index)} rests on ${fmtInt(p.n)} samples (needs ${fmtInt(requiredSamples(p.q, rules.minTailSamples))}): shown, marked unreliable`);
+/** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
+export function stepList(indices: readonly number[]): string {
+  const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
+  const parts: string[] = [];
+  for (let i = 0; i < nos.length; ) {
+    let j = i;
+    while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(nos[k]));
+    i = j + 1;
+  }
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+}
+
+/**
+ * Unreliable percentiles of the holding steps (the ones a reader would quote): one line per
+ * percentile naming every step it concerns, so a run of short steps does not bury the warnings
+ * that change what a step means.
+ */
+function percentileWarnings(steps: readonly StepResult[], rules: Rules): string[] {
+  const byQ = new Map<number, { index: number; n: number }[]>();
+  for (const s of steps) {
+    if (s.verdict !== 'holds') continue;
+    for (const p of s.latency) {
+      if (p.reliable || p.valueMs === null) continue;
+      byQ.set(p.q, [...(byQ.get(p.q) ?? []), { index: s.index, n: p.n }]);
+    }
+  }
+  return [...byQ.entries()].sort(([a], [b]) => a - b).map(([q, at]) => {
+    const lo = Math.min(...at.map((a) => a.n));
+    const hi = Math.max(...at.map((a) => a.n));
+    const counts = lo === hi ? fmtInt(lo) : `${fmtInt(lo)} to ${fmtInt(hi)}`;
+    const where = at.length === 1 ? `step ${stepList([at[0].index])}` : `steps ${stepList(at.map((a) => a.index))}`;
+    return `${percentileLabel(q)} of ${where} rests on ${counts} samples (needs ${fmtInt(requiredSamples(q, rules.minTailSamples))}): shown, marked unreliable; longer holds (--hold) or higher rates collect enough`;
+  });
 }
 
 /**
@@ -58,7 +87,7 @@ function windowWarning(s: StepResult): string[] {
   return [`step ${stepNo(s.index)} steady window is ${fmtInt(s.steadyS)} s of ${fmtInt(plannedS)} s planned: its figures rest on fewer seconds and it was not judged`];
 }
 
-/** Every warning of the run, step by step. */
+/** Every warning of the run: step by step what limits a step's meaning, then the thin percentiles. */
 export function runWarnings(steps: readonly StepResult[], rules: Rules): string[] {
-  return steps.flatMap((s) => [...windowWarning(s), ...percentileWarnings(s, rules), ...generatorWarnings(s)]);
+  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s)]), ...percentileWarnings(steps, rules)];
 }
