@@ -4,8 +4,7 @@
  * complete; arrivals and drops in the second they were dispatched.
  */
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
-import { PHASES, type BucketRecord, type ErrorKind } from '../../analysis/types.ts';
-import { recordUs } from '../../analysis/histogram.ts';
+import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
@@ -59,14 +58,14 @@ export class BucketRecorder {
   arrival(nowMs: number, lagMs: number): void {
     const b = this.at(nowMs);
     b.started++;
-    recordUs(b.lag, lagMs * 1000);
+    b.lag.recordUs(lagMs * 1000);
     if (this.vusActive > b.vusActiveMax) b.vusActiveMax = this.vusActive;
   }
 
   drop(nowMs: number, lagMs: number): void {
     const b = this.at(nowMs);
     b.dropped++;
-    recordUs(b.lag, lagMs * 1000);
+    b.lag.recordUs(lagMs * 1000);
   }
 
   complete(nowMs: number, o: Outcome, checkFailure: string | null): void {
@@ -78,8 +77,7 @@ export class BucketRecorder {
     const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
     if (kind === undefined) {
       b.ok++;
-      const ph = phasesMs(o.times, this.phases);
-      for (const p of PHASES) b.record(p, ph[p]);
+      b.recordPhases(phasesMs(o.times, this.phases));
       return;
     }
     this.fail(b, kind, o.status, o.message ?? checkFailure ?? `HTTP ${o.status}`);
