@@ -17,7 +17,9 @@ daemon off;
 master_process on;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 8192; multi_accept on; }
+# above plateau's limits.maxInFlight (10,000 VUs, one connection each): with fewer, nginx closes
+# idle keep-alive connections under load and the generator reads resets
+events { worker_connections 12000; multi_accept on; }
 http {
   access_log off;
   keepalive_requests 100000000;
