@@ -220,6 +220,18 @@ describe('socket client: failures, each under its kind', () => {
     expect(r.message).toMatch(/^invalid HTTP response: Parse Error/);
   });
 
+  it('a response framed by both Transfer-Encoding and Content-Length is `other` and retires the connection', async () => {
+    const srv = await rawServer((req, s) => s.write(req.n === 1
+      ? 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 3\r\n\r\n5\r\nhello\r\n0\r\n\r\n'
+      : ok('fine')));
+    const vu = vuFor(srv.url);
+    const r = await send(vu);
+    expect([r.kind, r.status]).toEqual(['other', 0]);
+    expect(r.message).toMatch(/^invalid HTTP response: both Transfer-Encoding and Content-Length/);
+    const b = await send(vu);
+    expect([b.status, b.connected, srv.connections()]).toEqual([200, true, 2]);
+  });
+
   it('a request past its deadline is `timeout`, and the VU works again after it', async () => {
     const srv = await rawServer((req, s) => { if (req.n > 1) s.write(ok('late but fine')); });
     const vu = vuFor(srv.url, 200);

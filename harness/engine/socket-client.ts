@@ -12,7 +12,8 @@
  * - keep-alive: a response the parser says ends the connection retires the socket; an idle socket
  *   is reused only within the server's `Keep-Alive: timeout` (less a second) or 30 s;
  * - desync: bytes nobody asked for (while idle, or after a response in the same read) retire the
- *   socket, so a stray response is never taken for the next request's;
+ *   socket, so a stray response is never taken for the next request's; so does a response framed
+ *   both by Transfer-Encoding and Content-Length;
  * - header injection: names must be tokens, values and the path must not hold CR, LF, NUL or
  *   other characters HTTP/1.1 cannot carry.
  */
@@ -172,14 +173,27 @@ export class SocketVu implements VuConnection {
     if (!this.done) { this.retire(s); return 0; }
     const status = info.statusCode;
     if (status >= 100 && status < 200 && status !== 101) { this.informational = true; return 0; }
+    const h = info.headers;
+    let chunked = false;
+    let length = false;
+    let reuseMs: number | null = null;
+    for (let i = 0; i < h.length; i += 2) {
+      const n = h[i].length;
+      if (n === 10 && h[i].toLowerCase() === 'keep-alive') reuseMs = keepAliveReuseMs(h[i + 1]);
+      else if (n === 17 && h[i].toLowerCase() === 'transfer-encoding') chunked = true;
+      else if (n === 14 && h[i].toLowerCase() === 'content-length') length = true;
+    }
+    if (chunked && length) {
+      // Two framings for one body: where it ends is ambiguous (RFC 9112 6.3; llhttp refuses it too).
+      this.retire(s);
+      this.finish(Object.assign(new Error('invalid HTTP response: both Transfer-Encoding and Content-Length, so where the body ends is ambiguous; the server must send one of them'), { code: 'HPE_UNEXPECTED_CONTENT_LENGTH' }));
+      return 1;
+    }
     this.out.times.headersMs = performance.now();
     this.out.status = status;
-    this.out.rawHeaders = info.headers;
+    this.out.rawHeaders = h;
     this.keepAlive = info.shouldKeepAlive && !info.upgrade;
-    const h = info.headers;
-    for (let i = 0; i < h.length; i += 2) {
-      if (h[i].length === 10 && h[i].toLowerCase() === 'keep-alive') this.reuseMs = keepAliveReuseMs(h[i + 1]);
-    }
+    if (reuseMs !== null) this.reuseMs = reuseMs;
     return this.isHead ? 1 : 0;
   }
 
