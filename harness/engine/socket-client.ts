@@ -180,8 +180,8 @@ export class SocketVu implements VuConnection {
     for (let i = 0; i < h.length; i += 2) {
       const n = h[i].length;
       if (n === 10 && h[i].toLowerCase() === 'keep-alive') reuseMs = keepAliveReuseMs(h[i + 1]);
-      else if (n === 17 && h[i].toLowerCase() === 'transfer-encoding') chunked = true;
-      else if (n === 14 && h[i].toLowerCase() === 'content-length') length = true;
+      else if (n === 17 && isHeader(h[i], 'Transfer-Encoding')) chunked = true;
+      else if (n === 14 && isHeader(h[i], 'Content-Length')) length = true;
     }
     if (chunked && length) {
       // Two framings for one body: where it ends is ambiguous (RFC 9112 6.3; llhttp refuses it too).
@@ -271,6 +271,11 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   const m = req.method;
   if (!length && (req.body || m === 'POST' || m === 'PUT' || m === 'PATCH')) lines += `content-length: ${req.body ? req.body.length : 0}\r\n`;
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
+}
+
+/** A header name against its canonical spelling; lower-cased (a string per call) only when it differs. */
+function isHeader(name: string, canonical: string): boolean {
+  return name === canonical || name.toLowerCase() === canonical.toLowerCase();
 }
 
 /** `Keep-Alive: timeout=5, max=100` -> reuse an idle connection for 4 s (a second of margin). */
