@@ -56,7 +56,7 @@ const BUFFERED_BELOW_US = 2048;
  * latency and lag of a healthy step) are counted per microsecond in a plain array and added to the
  * histogram by flush(), so the flushed histogram is the one that recording each value would have
  * built, at about a tenth of the cost per value (hdr-histogram-js computes every index with two
- * Math.pow calls; a request records eight values). Larger values are recorded at once.
+ * Math.pow calls; a request records seven: six phases and its lag). Larger values are recorded at once.
  */
 export class BufferedHistogram {
   private readonly low = new Float64Array(BUFFERED_BELOW_US);
