@@ -105,7 +105,12 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     expect(connections).toBe(8);
     const records = await oneSecondAt(pool, 200);
     const connecting = records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
-    expect(records.reduce((a, r) => a + r.ok, 0)).toBe(200);
+    const sum = (pick: (r: BucketRecord) => number) => records.reduce((a, r) => a + pick(r), 0);
+    // Every request started succeeded; an arrival may be dropped only when a stall of a busy
+    // machine held all 8 VUs (40 ms at this rate), and it is then counted as such.
+    expect(records.flatMap((r) => Object.keys(r.errors))).toEqual([]);
+    expect([sum((r) => r.ok), sum((r) => r.ok + r.dropped)]).toEqual([sum((r) => r.started), 200]);
+    expect(sum((r) => r.ok)).toBeGreaterThanOrEqual(190);
     expect(connecting.maxValue).toBeLessThanOrEqual(1); // 0 ms, kept as the histogram's 1 us floor
     expect(connections).toBe(8); // no VU opened another
   });
