@@ -178,10 +178,9 @@ export class SocketVu implements VuConnection {
     let length = false;
     let reuseMs: number | null = null;
     for (let i = 0; i < h.length; i += 2) {
-      const n = h[i].length;
-      if (n === 10 && h[i].toLowerCase() === 'keep-alive') reuseMs = keepAliveReuseMs(h[i + 1]);
-      else if (n === 17 && isHeader(h[i], 'Transfer-Encoding')) chunked = true;
-      else if (n === 14 && isHeader(h[i], 'Content-Length')) length = true;
+      if (isHeader(h[i], 'keep-alive', 'Keep-Alive')) reuseMs = keepAliveReuseMs(h[i + 1]);
+      else if (isHeader(h[i], 'transfer-encoding', 'Transfer-Encoding')) chunked = true;
+      else if (isHeader(h[i], 'content-length', 'Content-Length')) length = true;
     }
     if (chunked && length) {
       // Two framings for one body: where it ends is ambiguous (RFC 9112 6.3; llhttp refuses it too).
@@ -273,9 +272,15 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
 }
 
-/** A header name against its canonical spelling; lower-cased (a string per call) only when it differs. */
-function isHeader(name: string, canonical: string): boolean {
-  return name === canonical || name.toLowerCase() === canonical.toLowerCase();
+/**
+ * A header name against one in lower case and in its usual spelling: the name is lower-cased (a
+ * new string, on the hot path) only when its length and first letter match and neither spelling
+ * does, so `Connection` beside `Keep-Alive` costs no allocation.
+ */
+function isHeader(name: string, lower: string, usual: string): boolean {
+  if (name.length !== lower.length) return false;
+  if (name === usual || name === lower) return true;
+  return (name.charCodeAt(0) | 0x20) === lower.charCodeAt(0) && name.toLowerCase() === lower;
 }
 
 /** `Keep-Alive: timeout=5, max=100` -> reuse an idle connection for 4 s (a second of margin). */
