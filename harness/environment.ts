@@ -7,13 +7,12 @@ export function environment(engine: string): Record<string, string> {
   const require = createRequire(import.meta.url);
   const pkg = require('../package.json') as { version: string };
   const undici = require('undici/package.json') as { version: string };
-  const parser = require('http-parser-js/package.json') as { version: string };
   return {
     engine,
     plateau: pkg.version,
     node: process.version,
     undici: undici.version,
-    httpParserJs: parser.version,
+    httpParser: `llhttp (wasm build in undici ${undici.version})`,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown'}`,
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),

@@ -21,7 +21,7 @@ type Client = 'undici' | 'socket';
 /** The same faults through each HTTP client; only the transport's own wording differs. */
 const CLIENTS: { client: Client; reset: RegExp; malformed: RegExp }[] = [
   { client: 'undici', reset: /ECONNRESET|other side closed/, malformed: /does not match the HTTP\/1\.1 protocol/ },
-  { client: 'socket', reset: /ECONNRESET|closed the connection before the response ended/, malformed: /invalid HTTP response: Parse Error/ },
+  { client: 'socket', reset: /ECONNRESET|closed the connection before the response ended/, malformed: /invalid HTTP response: Expected HTTP\// },
 ];
 
 function config(url: string, runId: string, client: Client, extra: Record<string, unknown> = {}) {

@@ -22,18 +22,21 @@ export async function createLoadEngine(o: {
   runId: string;
   build: (seq: number) => PreparedRequest;
   check: (o: Outcome) => string | null;
+  /** The scenario's check reads response headers: the socket client keeps them only then. */
+  keepHeaders: boolean;
   env: NodeJS.ProcessEnv;
 }): Promise<LoadEngine> {
   const { config, plan } = o;
   const origin = new URL(config.target.url).origin;
   const count = workerCount(config.workers);
+  const http = { ...config.http, keepHeaders: o.keepHeaders };
   if (count <= 1) {
-    return new InThreadEngine(new VuPool(origin, config.http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
+    return new InThreadEngine(new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
   }
   return WorkerEngine.create(count, {
     origin,
     targetUrl: config.target.url,
-    http: config.http,
+    http,
     preAllocatedVUs: plan.vus.preAllocatedVUs,
     maxVUs: plan.vus.maxVUs,
     scenarioPath: config.scenario ? path.resolve(config.scenario) : null,

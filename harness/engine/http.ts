@@ -40,6 +40,8 @@ export type HttpClientKind = 'undici' | 'socket';
 export interface HttpOptions {
   timeoutMs: number;
   client: HttpClientKind;
+  /** Keep each response's headers for the scenario's check (default true); without a check the socket client makes no header strings. */
+  keepHeaders?: boolean;
 }
 
 /** Called when the VU's request ended; `o` is reused by the VU's next request: read it now. */

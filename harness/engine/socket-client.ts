@@ -1,10 +1,11 @@
 /**
  * One VU's connection on a bare socket (`http.client: socket`): the request is serialised into one
- * string and written, the response is parsed by http-parser-js (autocannon's parser), its body is
- * counted and thrown away. The same contract as the undici VU (http.ts): keep-alive, one request
+ * string and written, the response is parsed by llhttp (undici's and Node's parser, llhttp.ts), its
+ * body is counted and thrown away. The same contract as the undici VU (http.ts): keep-alive, one request
  * at a time, phase timestamps from the VU's own events, the total deadline from the pool's sweep.
- * Per request it allocates the request string and the parser's header array, no Request object,
- * no promise, no timer: a quarter less CPU per request than undici through plateau (docs/decisions/010).
+ * Per request it allocates the request string (and header strings only for a scenario with a
+ * check), no Request object, no promise, no timer: a quarter less CPU per request than undici
+ * through plateau (docs/decisions/010, 012).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
  * - framing (Content-Length, chunked, read-until-close, HEAD, 1xx, 204/304): the parser; HEAD is
@@ -12,20 +13,17 @@
  * - keep-alive: a response the parser says ends the connection retires the socket; an idle socket
  *   is reused only within the server's `Keep-Alive: timeout` (less a second) or 30 s;
  * - desync: bytes nobody asked for (while idle, or after a response in the same read) retire the
- *   socket, so a stray response is never taken for the next request's; so does a response framed
- *   both by Transfer-Encoding and Content-Length;
+ *   socket, so a stray response is never taken for the next request's; so does a response the
+ *   parser refuses (framed both by Transfer-Encoding and Content-Length, headers over 16 KiB...);
  * - header injection: names must be tokens, values and the path must not hold CR, LF, NUL or
  *   other characters HTTP/1.1 cannot carry.
  */
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
-import { HTTPParser } from 'http-parser-js';
 import { deadlineError } from './deadline.ts';
+import { ResponseParser, type ResponseHandler } from './llhttp.ts';
 import { endOutcome, newOutcome, startOutcome, SOCKET_CLOSED_CODE, type HttpOptions, type Outcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
-
-type Parser = InstanceType<typeof HTTPParser>;
-interface ResponseInfo { statusCode: number; headers: string[]; shouldKeepAlive: boolean; upgrade: boolean }
 
 /** An idle connection is reused for this long when the server gives no Keep-Alive timeout. */
 const IDLE_REUSE_MS = 30_000;
@@ -35,21 +33,23 @@ const BAD_PATH = /[^\u0021-\u00ff]/;
 /**
  * Plain-TCP sockets read into this one buffer (net's `onread`), skipping the stream machinery and
  * a Buffer per read: about a tenth of the client's CPU. Safe to share within a thread: each read is
- * parsed before the next, and nothing keeps a view of it (body bytes are only counted, the parser
- * copies headers and partial lines into strings).
+ * parsed before the next, and nothing keeps a view of it (the parser copies it into its own memory).
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
-export class SocketVu implements VuConnection {
+export class SocketVu implements VuConnection, ResponseHandler {
   private readonly timeoutMs: number;
   private readonly host: string;
   private readonly port: number;
   private readonly tls: boolean;
   private readonly hostHeader: string;
+  private readonly keepHeaders: boolean;
   private readonly out: Outcome = newOutcome();
   private done: SendDone | null = null;
   private deadlineMs = Infinity;
   private sock: Socket | null = null;
+  /** The parser of this.sock's responses. */
+  private parser: ResponseParser | null = null;
   /** A request waiting for its connection; null once written. */
   private pendingHead: string | null = null;
   private pendingBody: Buffer | null = null;
@@ -67,6 +67,7 @@ export class SocketVu implements VuConnection {
     this.host = u.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(u.port || (this.tls ? 443 : 80));
     this.hostHeader = u.host;
+    this.keepHeaders = opts.keepHeaders !== false;
   }
 
   preconnect(): Promise<boolean> {
@@ -133,26 +134,24 @@ export class SocketVu implements VuConnection {
 
   private open(): Socket {
     // A parser per connection: what one connection left half-parsed never reaches the next.
-    const p: Parser = new HTTPParser(HTTPParser.RESPONSE);
+    const p = new ResponseParser(this, this.keepHeaders);
     const s: Socket = this.tls
       ? tls.connect({ host: this.host, port: this.port, servername: net.isIP(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'] })
-      : net.connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (n: number, buf: Buffer) => { this.onData(s, p, buf, n); return true; } } });
-    if (this.tls) s.on('data', (chunk: Buffer) => this.onData(s, p, chunk, chunk.length));
+      : net.connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (n: number, buf: Buffer) => { this.onData(s, buf, n); return true; } } });
+    if (this.tls) s.on('data', (chunk: Buffer) => this.onData(s, chunk, chunk.length));
     s.setNoDelay(true);
-    p[HTTPParser.kOnHeadersComplete] = (info: ResponseInfo) => this.onHeaders(s, info);
-    p[HTTPParser.kOnBody] = (_chunk: Buffer, _at: number, length: number) => { if (s === this.sock) this.out.bytesIn += length; };
-    p[HTTPParser.kOnMessageComplete] = () => this.onMessageComplete(s, p);
-    s.on('end', () => this.onEnd(s, p));
+    s.on('end', () => this.onEnd(s));
     s.on('error', (err: Error) => this.lost(s, err));
     s.on('close', () => this.lost(s, closedError('the connection closed before the response ended')));
     this.sock = s;
+    this.parser = p;
     this.keepAlive = true;
     this.reuseMs = IDLE_REUSE_MS;
     this.idleSinceMs = performance.now();
     return s;
   }
 
-  private onData(s: Socket, p: Parser, chunk: Buffer, length: number): void {
+  private onData(s: Socket, chunk: Buffer, length: number): void {
     if (s !== this.sock) return;
     if (!this.done || this.pendingHead !== null) {
       // Bytes nobody asked for: a response to no request would be taken for the next one's.
@@ -160,57 +159,44 @@ export class SocketVu implements VuConnection {
       if (this.done) this.finish(closedError('the server sent bytes before the request was written'));
       return;
     }
-    const r = p.execute(chunk, 0, length);
-    if (r instanceof Error && s === this.sock) {
-      this.retire(s);
-      this.finish(Object.assign(new Error(`invalid HTTP response: ${r.message}`), { code: (r as Error & { code?: string }).code ?? 'HPE_INVALID' }));
-    }
+    this.parser?.execute(chunk, length);
   }
 
-  /** The parser's callback; returns 1 to skip the body (HEAD). */
-  private onHeaders(s: Socket, info: ResponseInfo): number {
-    if (s !== this.sock) return 0;
-    if (!this.done) { this.retire(s); return 0; }
-    const status = info.statusCode;
-    if (status >= 100 && status < 200 && status !== 101) { this.informational = true; return 0; }
-    const h = info.headers;
-    let chunked = false;
-    let length = false;
-    let reuseMs: number | null = null;
-    for (let i = 0; i < h.length; i += 2) {
-      if (isHeader(h[i], 'keep-alive', 'Keep-Alive')) reuseMs = keepAliveReuseMs(h[i + 1]);
-      else if (isHeader(h[i], 'transfer-encoding', 'Transfer-Encoding')) chunked = true;
-      else if (isHeader(h[i], 'content-length', 'Content-Length')) length = true;
-    }
-    if (chunked && length) {
-      // Two framings for one body: where it ends is ambiguous (RFC 9112 6.3; llhttp refuses it too).
-      this.retire(s);
-      this.finish(Object.assign(new Error('invalid HTTP response: both Transfer-Encoding and Content-Length, so where the body ends is ambiguous; the server must send one of them'), { code: 'HPE_UNEXPECTED_CONTENT_LENGTH' }));
-      return 1;
-    }
+  /** ResponseHandler: the status and headers; true skips the body (HEAD). */
+  onResponseHeaders(p: ResponseParser, status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean {
+    if (p !== this.parser || !this.done) return false;
+    if (status >= 100 && status < 200 && status !== 101) { this.informational = true; return false; }
     this.out.times.headersMs = performance.now();
     this.out.status = status;
-    this.out.rawHeaders = h;
-    this.keepAlive = info.shouldKeepAlive && !info.upgrade;
-    if (reuseMs !== null) this.reuseMs = reuseMs;
-    return this.isHead ? 1 : 0;
+    this.out.rawHeaders = headers;
+    this.keepAlive = keepAlive;
+    if (keepAliveValue !== null) this.reuseMs = keepAliveReuseMs(keepAliveValue);
+    return this.isHead;
   }
 
-  private onMessageComplete(s: Socket, p: Parser): void {
-    if (s !== this.sock || !this.done) return;
+  onResponseBody(p: ResponseParser, bytes: number): void {
+    if (p === this.parser) this.out.bytesIn += bytes;
+  }
+
+  onResponseComplete(p: ResponseParser, more: boolean): void {
+    if (p !== this.parser || !this.done) return;
     if (this.informational) { this.informational = false; return; }
     // More bytes in this read than the response: the server answered what was never asked.
-    const cursor = p as unknown as { offset?: number; end?: number };
-    const extra = cursor.offset !== undefined && cursor.end !== undefined && cursor.offset < cursor.end;
-    if (extra || !this.keepAlive) this.retire(s);
+    if (more || !this.keepAlive) this.retire(this.sock!);
     else this.idleSinceMs = performance.now();
     this.finish(undefined);
   }
 
+  onResponseError(p: ResponseParser, err: Error & { code: string }): void {
+    if (p !== this.parser) return;
+    this.retire(this.sock!);
+    this.finish(err);
+  }
+
   /** The server ended its side: a read-until-close body is complete; anything else in flight is lost. */
-  private onEnd(s: Socket, p: Parser): void {
+  private onEnd(s: Socket): void {
     if (s !== this.sock) return;
-    if (this.done && this.pendingHead === null) p.finish();
+    if (this.done && this.pendingHead === null) this.parser?.finish();
     if (s === this.sock) this.lost(s, closedError('the server closed the connection before the response ended'));
   }
 
@@ -221,8 +207,14 @@ export class SocketVu implements VuConnection {
   }
 
   private retire(s: Socket): void {
-    if (this.sock === s) this.sock = null;
+    if (this.sock === s) this.dropParser();
     s.destroy();
+  }
+
+  private dropParser(): void {
+    this.sock = null;
+    this.parser?.free();
+    this.parser = null;
   }
 
   private finish(err: Error | undefined): void {
@@ -246,7 +238,7 @@ export class SocketVu implements VuConnection {
     const s = this.sock;
     if (this.done) this.finish(Object.assign(new Error('the VU was closed with a request in flight'), { code: 'PLATEAU_VU_CLOSED' }));
     if (!s) return Promise.resolve();
-    this.sock = null;
+    this.dropParser();
     if (s.destroyed) return Promise.resolve();
     return new Promise((resolve) => { s.once('close', () => resolve()); s.destroy(); });
   }
@@ -270,17 +262,6 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   const m = req.method;
   if (!length && (req.body || m === 'POST' || m === 'PUT' || m === 'PATCH')) lines += `content-length: ${req.body ? req.body.length : 0}\r\n`;
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
-}
-
-/**
- * A header name against one in lower case and in its usual spelling: the name is lower-cased (a
- * new string, on the hot path) only when its length and first letter match and neither spelling
- * does, so `Connection` beside `Keep-Alive` costs no allocation.
- */
-function isHeader(name: string, lower: string, usual: string): boolean {
-  if (name.length !== lower.length) return false;
-  if (name === usual || name === lower) return true;
-  return (name.charCodeAt(0) | 0x20) === lower.charCodeAt(0) && name.toLowerCase() === lower;
 }
 
 /** `Keep-Alive: timeout=5, max=100` -> reuse an idle connection for 4 s (a second of margin). */

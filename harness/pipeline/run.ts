@@ -94,7 +94,7 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   ctx.plan = planShare(buildPlan(config, rtt.httpMedianMs), config.engine === 'k6' ? config.k6.executionSegment : undefined);
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
-  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, env });
+  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env });
   // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
   const engineName = config.engine === 'k6' ? 'k6' : `${pool.name}, ${config.http.client} HTTP client`;
   ctx.progress.info(`engine: ${engineName}`);

@@ -30,8 +30,8 @@ const url = nginx.url;
 const origin = new URL(url).origin;
 
 async function plateau(): Promise<number> {
-  const pool = new VuPool(origin, { timeoutMs: 10_000, client: values.client === 'undici' ? 'undici' : 'socket' }, vus, vus);
-  const { build, check } = await scenarioRequests(null, url, 'prof');
+  const { scenario, build, check } = await scenarioRequests(null, url, 'prof');
+  const pool = new VuPool(origin, { timeoutMs: 10_000, client: values.client === 'undici' ? 'undici' : 'socket', keepHeaders: scenario.check !== undefined }, vus, vus);
   let completed = 0;
   const run = startNative({
     schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]), phase: 'steps', source: 'native/0',
