@@ -130,7 +130,7 @@ export class ResponseParser {
       inSize = Math.ceil(length / 65536) * 65536;
       inPtr = w.malloc(inSize);
     }
-    memory(w).set(length === chunk.length ? chunk : chunk.subarray(0, length), inPtr);
+    chunk.copy(memory(w), inPtr, 0, length);
     let at = 0;
     while (this.ptr) {
       let ret: number;
