@@ -75,6 +75,12 @@ describe('llhttp response parser', () => {
     expect([cut.parser.finish(), cut.done.length, cut.errors.length]).toEqual([false, 0, 0]);
   });
 
+  it('ends a 101 (upgrade) at its headers and never keeps its connection', () => {
+    const r = recorder(false);
+    r.feed('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    expect(r.done.map((d) => [d.status, d.keepAlive, d.more])).toEqual([[101, false, false]]);
+  });
+
   it('skips the body when the handler asks (HEAD)', () => {
     const r = recorder(false, true);
     r.feed('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n');

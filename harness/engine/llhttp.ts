@@ -71,7 +71,8 @@ function llhttp(): Llhttp {
       wasm_on_message_begin: () => (current ? current.begin() : 0),
       wasm_on_header_field: cb((p, at, len) => p.field(at, len)),
       wasm_on_header_value: cb((p, at, len) => p.value(at, len)),
-      wasm_on_headers_complete: (_ptr: number, status: number, _upgrade: number, keepAlive: number) => (current ? current.headersDone(status, keepAlive === 1) : 0),
+      // An upgraded connection (101) speaks another protocol after the response: never kept.
+      wasm_on_headers_complete: (_ptr: number, status: number, upgrade: number, keepAlive: number) => (current ? current.headersDone(status, keepAlive === 1 && upgrade === 0) : 0),
       wasm_on_body: cb((p, _at, len) => p.body(len)),
       // Pausing hands the end of the response back to execute(), outside the wasm call.
       wasm_on_message_complete: () => PAUSED,

@@ -127,6 +127,14 @@ describe('socket client: HTTP/1.1 framing', () => {
     expect(srv.connections()).toBe(1);
   });
 
+  it('takes a 101 (upgrade) as the response and never reuses the upgraded connection', async () => {
+    const srv = await rawServer((req, s) => s.write(req.n === 1 ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n' : ok('after')));
+    const vu = vuFor(srv.url);
+    const a = await send(vu);
+    const b = await send(vu);
+    expect([a.status, a.kind, b.status, b.connected, srv.connections()]).toEqual([101, undefined, 200, true, 2]);
+  });
+
   it('frees each connection\'s parser when the connection goes', async () => {
     const base = liveParsers();
     const srv = await rawServer((_req, s) => { s.write(ok('bye', 'connection: close\r\n')); s.end(); });
