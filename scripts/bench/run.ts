@@ -39,7 +39,8 @@ const repo = path.resolve(here, '../..');
 const HELP = `npm run bench -- [flags]
   --quick                 1 run of each case, 6 s closed runs, 1 s ramp + 6 s hold, rates 5k,10k,20k; no soak
   --repeat N              runs of each case; the table shows medians (default 3; quick 1)
-  --rates a,b,...         open-model rates for plateau and the bare undici loop (default 5000,10000,20000,25000,30000)
+  --rates a,b,...         open-model rates for plateau and the bare undici loop (default 5000,10000,20000,30000,40000,50000,60000:
+                          past where plateau held on this machine, so the held rate is found, not capped)
   --artillery-rates a,..  artillery's open-model rates (default 1000,2500; its ceiling is near 1-2k)
   --artillery-repeat N    runs of each artillery rate (default 1: slow to start and to stop)
   --artillery-pool N      artillery http.pool (shared connections; 0 = a connection per virtual user; default 64)
@@ -105,7 +106,7 @@ const list = (s: string | undefined, d: number[]) => (s ? s.split(',').map(Numbe
 const quick = f.quick;
 const cfg = {
   repeat: Number(f.repeat ?? (quick ? 1 : 3)),
-  rates: list(f.rates, quick ? [5000, 10000, 20000] : [5000, 10000, 20000, 25000, 30000]),
+  rates: list(f.rates, quick ? [5000, 10000, 20000] : [5000, 10000, 20000, 30000, 40000, 50000, 60000]),
   artilleryRates: list(f['artillery-rates'], quick ? [1000] : [1000, 2500]),
   artilleryRepeat: Number(f['artillery-repeat'] ?? 1),
   artilleryPool: Number(f['artillery-pool']),
