@@ -231,7 +231,7 @@ export class ResponseParser {
 
   headersDone(status: number, keepAlive: boolean): number {
     const h = this.headers;
-    // A header with an empty value gets no value callback.
+    // Names and values alternate (llhttp calls on_header_value for an empty value too); keep the pairs even regardless.
     if (h && h.length % 2 === 1) h.push('');
     return this.handler.onResponseHeaders(this, status, h, keepAlive, this.kaValue) ? 1 : 0;
   }
