@@ -13,13 +13,13 @@ function recorder(keepHeaders: boolean, skipBody = false) {
   const errors: { message: string; code: string }[] = [];
   let cur: Seen | null = null;
   const h: ResponseHandler = {
-    onResponseHeaders(_p, status, headers, keepAlive, ka) {
+    onResponseHeaders(status, headers, keepAlive, ka) {
       cur = { status, headers: headers ? [...headers] : null, keepAlive, ka, body: 0, more: false };
       return skipBody;
     },
-    onResponseBody(_p, n) { cur!.body += n; },
-    onResponseComplete(_p, more) { done.push({ ...cur!, more }); },
-    onResponseError(_p, err) { errors.push({ message: err.message, code: err.code }); },
+    onResponseBody(n) { cur!.body += n; },
+    onResponseComplete(more) { done.push({ ...cur!, more }); },
+    onResponseError(err) { errors.push({ message: err.message, code: err.code }); },
   };
   const parser = new ResponseParser(h, keepHeaders);
   return { parser, done, errors, feed: (s: string | Buffer) => { const b = Buffer.from(s as string, 'latin1'); parser.execute(b, b.length); } };

@@ -16,13 +16,14 @@ const require = createRequire(import.meta.url);
 /** Above this many bytes of header names and values a response is refused, as Node's http does. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
+/** What a parser reports, only while it is not freed (so a handler needs no check that it is still its parser). */
 export interface ResponseHandler {
   /** Headers parsed (1xx included); true skips the body (HEAD). `headers` is reused by the next response. */
-  onResponseHeaders(p: ResponseParser, status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean;
-  onResponseBody(p: ResponseParser, bytes: number): void;
+  onResponseHeaders(status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean;
+  onResponseBody(bytes: number): void;
   /** A whole response; `more`: bytes followed it in the same read. */
-  onResponseComplete(p: ResponseParser, more: boolean): void;
-  onResponseError(p: ResponseParser, err: Error & { code: string }): void;
+  onResponseComplete(more: boolean): void;
+  onResponseError(err: Error & { code: string }): void;
 }
 
 interface Llhttp {
@@ -63,17 +64,16 @@ function llhttp(): Llhttp {
   } catch {
     mod = new WebAssembly.Module(require('undici/lib/llhttp/llhttp-wasm.js') as BufferSource);
   }
-  const cb = (f: (p: ResponseParser, at: number, len: number) => number) => (_ptr: number, at: number, len: number) => (current ? f(current, at, len) : 0);
   const inst = new WebAssembly.Instance(mod, {
     env: {
       wasm_on_url: () => 0,
       wasm_on_status: () => 0,
       wasm_on_message_begin: () => (current ? current.begin() : 0),
-      wasm_on_header_field: cb((p, at, len) => p.field(at, len)),
-      wasm_on_header_value: cb((p, at, len) => p.value(at, len)),
+      wasm_on_header_field: (_ptr: number, at: number, len: number) => (current ? current.field(at, len) : 0),
+      wasm_on_header_value: (_ptr: number, at: number, len: number) => (current ? current.value(at, len) : 0),
       // An upgraded connection (101) speaks another protocol after the response: never kept.
       wasm_on_headers_complete: (_ptr: number, status: number, upgrade: number, keepAlive: number) => (current ? current.headersDone(status, keepAlive === 1 && upgrade === 0) : 0),
-      wasm_on_body: cb((p, _at, len) => p.body(len)),
+      wasm_on_body: (_ptr: number, _at: number, len: number) => (current ? current.body(len) : 0),
       // Pausing hands the end of the response back to execute(), outside the wasm call.
       wasm_on_message_complete: () => PAUSED,
     },
@@ -145,7 +145,7 @@ export class ResponseParser {
       if (ret !== PAUSED) { this.fail(w, ret); return; }
       const pos = w.llhttp_get_error_pos(this.ptr) - inPtr;
       w.llhttp_resume(this.ptr);
-      this.handler.onResponseComplete(this, pos < length);
+      this.handler.onResponseComplete(pos < length);
       if (pos >= length) return;
       at = pos;
     }
@@ -155,7 +155,6 @@ export class ResponseParser {
   finish(): boolean {
     if (!this.ptr) return false;
     const w = llhttp();
-    memory(w);
     let ret: number;
     current = this;
     try {
@@ -165,7 +164,7 @@ export class ResponseParser {
     }
     if (ret !== PAUSED) return false;
     w.llhttp_resume(this.ptr);
-    this.handler.onResponseComplete(this, false);
+    this.handler.onResponseComplete(false);
     return true;
   }
 
@@ -184,7 +183,7 @@ export class ResponseParser {
       : ret === PAUSED_UPGRADE
         ? Object.assign(new Error('invalid HTTP response: the server switched protocols (upgrade), which a load test cannot follow'), { code: 'HPE_PAUSED_UPGRADE' })
         : Object.assign(new Error(`invalid HTTP response: ${cString(w, w.llhttp_get_error_reason(this.ptr)) || 'parse error'}`), { code: cString(w, w.llhttp_errno_name(ret)) || 'HPE_INVALID' });
-    this.handler.onResponseError(this, err);
+    this.handler.onResponseError(err);
   }
 
   /** @internal llhttp callbacks, called only while this parser runs. */
@@ -233,11 +232,11 @@ export class ResponseParser {
     const h = this.headers;
     // Names and values alternate (llhttp calls on_header_value for an empty value too); keep the pairs even regardless.
     if (h && h.length % 2 === 1) h.push('');
-    return this.handler.onResponseHeaders(this, status, h, keepAlive, this.kaValue) ? 1 : 0;
+    return this.handler.onResponseHeaders(status, h, keepAlive, this.kaValue) ? 1 : 0;
   }
 
   body(len: number): number {
-    this.handler.onResponseBody(this, len);
+    this.handler.onResponseBody(len);
     return 0;
   }
 }

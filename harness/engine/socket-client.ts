@@ -163,8 +163,8 @@ export class SocketVu implements VuConnection, ResponseHandler {
   }
 
   /** ResponseHandler: the status and headers; true skips the body (HEAD). */
-  onResponseHeaders(p: ResponseParser, status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean {
-    if (p !== this.parser || !this.done) return false;
+  onResponseHeaders(status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean {
+    if (!this.done) return false;
     if (status >= 100 && status < 200 && status !== 101) { this.informational = true; return false; }
     this.out.times.headersMs = performance.now();
     this.out.status = status;
@@ -174,12 +174,12 @@ export class SocketVu implements VuConnection, ResponseHandler {
     return this.isHead;
   }
 
-  onResponseBody(p: ResponseParser, bytes: number): void {
-    if (p === this.parser) this.out.bytesIn += bytes;
+  onResponseBody(bytes: number): void {
+    this.out.bytesIn += bytes;
   }
 
-  onResponseComplete(p: ResponseParser, more: boolean): void {
-    if (p !== this.parser || !this.done) return;
+  onResponseComplete(more: boolean): void {
+    if (!this.done) return;
     if (this.informational) { this.informational = false; return; }
     // More bytes in this read than the response: the server answered what was never asked.
     if (more || !this.keepAlive) this.retire(this.sock!);
@@ -187,8 +187,7 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.finish(undefined);
   }
 
-  onResponseError(p: ResponseParser, err: Error & { code: string }): void {
-    if (p !== this.parser) return;
+  onResponseError(err: Error & { code: string }): void {
     this.retire(this.sock!);
     this.finish(err);
   }
