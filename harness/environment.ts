@@ -18,6 +18,8 @@ export function environment(engine: string): Record<string, string> {
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     hostname: os.hostname(),
     gitCommit: gitCommit(),
+    // The CA file TLS connections trusted besides Node's own (a path, not a secret).
+    ...(process.env.NODE_EXTRA_CA_CERTS ? { extraCaCerts: process.env.NODE_EXTRA_CA_CERTS } : {}),
   };
 }
 

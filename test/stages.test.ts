@@ -60,7 +60,7 @@ describe('preflight', () => {
     await gone.close();
     const r = await runQuietly(base('refused', { target: { url: `${gone.url}/x` }, scenario: undefined }), { env });
     expect(r.exitCode).toBe(3);
-    expect(r.error?.message).toContain(`${gone.url}/health is not reachable (ECONNREFUSED)`);
+    expect(r.error?.message).toContain(`${gone.url}/health is not reachable (ECONNREFUSED: nothing listens at ${new URL(gone.url).host})`);
   });
 
   it('checks the metrics endpoint holds the named series', async () => {

@@ -11,6 +11,7 @@ import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
 import { checkDisk, checkOpenFiles } from './generator-limits.ts';
+import { explainConnectError } from './connect-errors.ts';
 
 export interface PreflightInput {
   config: PlateauConfig;
@@ -67,8 +68,8 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
     status = res.statusCode;
     await res.body.dump();
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err as Error).message;
-    throw new PlateauError(`target ${url} is not reachable (${code})`, 'start the target, or point --target / target.url at where it listens', 'target-unreachable', EXIT.preflight);
+    const f = explainConnectError(url, err);
+    throw new PlateauError(`target ${f.problem}`, f.kind === 'tls' ? f.fix : `${f.fix} (--target / target.url)`, f.kind === 'tls' ? 'target-tls' : 'target-unreachable', EXIT.preflight);
   }
   if (status >= 500) {
     throw new PlateauError(`target health ${url} answered ${status}`, 'fix the target (or set target.healthPath to its real health endpoint) before loading it', 'target-unhealthy', EXIT.preflight);
@@ -125,12 +126,17 @@ async function checkMetrics(metricsUrl: string, series: string[], targetUrl: str
   const url = new URL(metricsUrl, targetUrl).href;
   const m = { series };
   let text: string;
+  let status: number;
   try {
     const res = await request(url, { headersTimeout: 5000, bodyTimeout: 5000 });
     text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+    status = res.statusCode;
   } catch (err) {
-    throw new PlateauError(`metrics endpoint ${url} did not answer: ${(err as Error).message}`, 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', 'metrics-unreachable', EXIT.preflight);
+    const f = explainConnectError(url, err);
+    throw new PlateauError(`metrics endpoint ${f.problem}`, f.kind === 'tls' ? f.fix : 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', f.kind === 'tls' ? 'metrics-tls' : 'metrics-unreachable', EXIT.preflight);
+  }
+  if (status !== 200) {
+    throw new PlateauError(`metrics endpoint ${url} did not answer: HTTP ${status}`, 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', 'metrics-unreachable', EXIT.preflight);
   }
   const present = new Set(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(/[{\s]/, 1)[0]));
   const missing = m.series.filter((s) => !present.has(s));

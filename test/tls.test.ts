@@ -1,0 +1,110 @@
+/**
+ * TLS targets: plateau's CLI against an https server on 127.0.0.1 whose certificate a private CA
+ * signed (test/fixtures/tls). Trusted through NODE_EXTRA_CA_CERTS, a run holds its steps over
+ * kept-alive TLS connections with either HTTP client, on worker threads too; untrusted, or https
+ * to a port that speaks plain HTTP, preflight stops it before any load and names the fix.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tinyServer } from './helpers/tiny-server.ts';
+import { tempRunsDir } from './helpers/pipeline.ts';
+
+const FIXTURES = path.resolve('test/fixtures/tls');
+const CA = path.join(FIXTURES, 'ca.pem');
+const runsDir = tempRunsDir();
+const run = promisify(execFile);
+
+let server: https.Server;
+let url: string;
+const seen = { handshakes: 0, requests: 0 };
+
+beforeAll(async () => {
+  server = https.createServer({ key: fs.readFileSync(path.join(FIXTURES, 'server.key')), cert: fs.readFileSync(path.join(FIXTURES, 'server.pem')), keepAliveTimeout: 60_000 }, (_req, res) => {
+    seen.requests++;
+    res.end('ok\n');
+  });
+  server.on('secureConnection', () => seen.handshakes++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
+
+/** The environment without NODE_EXTRA_CA_CERTS, plus `extra`. */
+function envWith(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (!('NODE_EXTRA_CA_CERTS' in extra)) delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+async function plateau(target: string, id: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = ['bin/plateau.js', 'run', '--target', target, '--start-rate', '50', '--step-rate', '50', '--max-rate', '100',
+    '--ramp', '1', '--hold', '3', '--settle', '1', '--no-warmup', '--out', runsDir, '--run-id', id, ...args];
+  try {
+    const r = await run(process.execPath, argv, { env, timeout: 60_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function stepsOf(id: string): { verdict: string; throughputPerSec: number }[] {
+  return JSON.parse(fs.readFileSync(path.join(runsDir, id, 'summary.json'), 'utf8')).steps;
+}
+
+describe('https target with a private CA', () => {
+  it.each([
+    ['the socket client on two worker threads', 'tls-socket', ['--http-client', 'socket', '--workers', '2']],
+    ['undici on one thread', 'tls-undici', ['--http-client', 'undici', '--workers', '1']],
+  ])('trusted through NODE_EXTRA_CA_CERTS: %s holds every step on kept-alive TLS connections', async (_name, id, args) => {
+    const before = { ...seen };
+    const r = await plateau(url, id, args, envWith({ NODE_EXTRA_CA_CERTS: CA }));
+    expect(r.code, r.stderr).toBe(0);
+    const steps = stepsOf(id);
+    expect(steps.map((s) => s.verdict)).toEqual(['holds', 'holds']);
+    expect(steps[1].throughputPerSec).toBeGreaterThan(95);
+    const stored = JSON.parse(fs.readFileSync(path.join(runsDir, id, 'run.json'), 'utf8'));
+    expect(stored.environment.extraCaCerts).toBe(CA);
+    const requests = seen.requests - before.requests;
+    const handshakes = seen.handshakes - before.handshakes;
+    expect(requests).toBeGreaterThan(300); // 2 steps of 4 s at 50 and 100 req/s, plus preflight and RTT
+    // Each VU keeps its TLS connection (14 handshakes for 573 requests when written): one per
+    // request would be hundreds.
+    expect(handshakes).toBeGreaterThan(0);
+    expect(handshakes).toBeLessThan(60);
+  }, 90_000);
+
+  it('untrusted: preflight stops the run before any request and says to set NODE_EXTRA_CA_CERTS', async () => {
+    const before = seen.requests;
+    const r = await plateau(url, 'tls-untrusted', [], envWith({}));
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
+    expect(r.stderr).toMatch(/fix: export NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/);
+    expect(seen.requests).toBe(before);
+    // The run still leaves its report, saying why it stopped.
+    expect(fs.readFileSync(path.join(runsDir, 'tls-untrusted', 'report.md'), 'utf8')).toMatch(/is not trusted/);
+  }, 60_000);
+
+  it('https to a port that speaks plain HTTP: preflight says so and names http://', async () => {
+    const plain = await tinyServer((_q, res) => res.end('ok'));
+    try {
+      const target = plain.url.replace('http://', 'https://') + '/';
+      const r = await plateau(target, 'tls-plain', [], envWith({ NODE_EXTRA_CA_CERTS: CA }));
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/127\.0\.0\.1:\d+ does not speak TLS/);
+      expect(r.stderr).toMatch(/fix: use http:\/\/127\.0\.0\.1:\d+ if this port serves plain HTTP/);
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
+});
