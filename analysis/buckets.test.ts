@@ -90,6 +90,14 @@ describe('generator busy share', () => {
     expect('busy' in mergeRecords([r('a', 0), r('b', 0)])[0]).toBe(false);
   });
 
+  it('sums the reconnects; buckets that did not count them (k6, older runs) have none', () => {
+    const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({ ...base, source, tS, ...(reconnects === undefined ? {} : { reconnects }) });
+    expect(mergeRecords([c('a', 0, 2), c('b', 0, 3)])[0].reconnects).toBe(5);
+    expect('reconnects' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
+    expect(aggregate([c('a', 0, 2), c('b', 0, 3), c('a', 1, 1), c('a', 2, 7)], 'steps', 0, 2).reconnects).toBe(6);
+    expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).reconnects).toBeNull();
+  });
+
   it('a window averages the busiest source of each second, the same on raw and merged buckets', () => {
     expect(aggregate(records, 'steps', 0, 3).busy).toBeCloseTo((0.6 + 0.9 + 0.4) / 3, 10);
     expect(aggregate(mergeRecords(records), 'steps', 0, 3).busy).toBeCloseTo((0.6 + 0.9 + 0.4) / 3, 10);

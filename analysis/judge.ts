@@ -110,6 +110,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     latency: percentiles(duration, DEFAULT_QUANTILES, rules.minTailSamples),
     meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
+    reconnects: agg.reconnects,
     lagP99Ms: percentileMs(agg.lag, 99),
     loopDelayMaxMs: agg.loopDelayMaxMs,
     generatorBusy: agg.busy,

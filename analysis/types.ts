@@ -46,6 +46,12 @@ export interface BucketRecord {
   samples?: string[];
   bytesIn: number;
   bytesOut: number;
+  /**
+   * Requests completed in this second whose VU had to open a connection again (the server closed
+   * or reset its last one, or it sat idle past the keep-alive timeout); a new VU's first connect is
+   * not one. Absent where not counted (k6, runs recorded before it was).
+   */
+  reconnects?: number;
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */
@@ -135,6 +141,12 @@ export interface StepResult {
   latency: Percentile[];
   meanMs: number | null;
   maxMs: number | null;
+  /**
+   * Requests of the steady window whose VU had to open a connection again; their connect (and TLS
+   * handshake) time is not in the duration percentiles (nor in k6's http_req_duration). Null or
+   * absent when not counted (k6, runs recorded before it was).
+   */
+  reconnects?: number | null;
   /** Scheduler lag p99 over the window (ms). */
   lagP99Ms: number | null;
   loopDelayMaxMs: number;

@@ -37,6 +37,19 @@ describe('generator warnings', () => {
   });
 });
 
+describe('reconnects', () => {
+  it('a step where 1 request in 100 reconnected (Tomcat\'s keep-alive limit) says connect time is outside the percentiles', () => {
+    expect(runWarnings([step({ completed: 240_000, reconnects: 2_400 })], rules)).toEqual([
+      "step 1: 1.0% of its requests (2,400 of 240,000) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit",
+    ]);
+    expect(runWarnings([step({ completed: 500, reconnects: 500 })], rules)[0]).toMatch(/^step 1: 100% of its requests \(500 of 500\) had to open/);
+  });
+
+  it('below 1 in 1,000, or not counted (k6, older runs), says nothing', () => {
+    expect(runWarnings([step({ completed: 240_000, reconnects: 239 }), step({ reconnects: null }), step({ completed: 0, reconnects: 0 })], rules)).toEqual([]);
+  });
+});
+
 describe('thin percentiles', () => {
   const thin = (index: number, n: number, verdict: 'holds' | 'fails' = 'holds') => step({
     index, verdict,

@@ -13,6 +13,8 @@ export const LAG_P99_WARN_MS = 10;
 export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
+/** Share of a step's requests that reconnected from which it tells (p99.9 can rest on them). */
+export const RECONNECT_SHARE_WARN = 0.001;
 
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
 export function stepList(indices: readonly number[]): string {
@@ -79,6 +81,18 @@ function generatorWarnings(s: StepResult): string[] {
   return out;
 }
 
+/**
+ * Requests whose VU had to connect again within a second of its last request (idle closes are not
+ * counted: docs/decisions/014): their connect (and TLS handshake) time is outside the
+ * duration percentiles, as it is outside k6's http_req_duration. Tomcat (so Spring Boot) closes a
+ * kept-alive connection after its 100th request by default: 1% of requests.
+ */
+function reconnectWarning(s: StepResult): string[] {
+  if (s.reconnects == null || s.completed === 0 || s.reconnects / s.completed < RECONNECT_SHARE_WARN) return [];
+  const share = s.reconnects / s.completed;
+  return [`step ${stepNo(s.index)}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(s.reconnects)} of ${fmtInt(s.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`];
+}
+
 /** A steady window shorter than planned (interrupted, or buckets missing). */
 function windowWarning(s: StepResult): string[] {
   const plannedS = Math.max(0, Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS));
@@ -89,5 +103,5 @@ function windowWarning(s: StepResult): string[] {
 
 /** Every warning of the run: step by step what limits a step's meaning, then the thin percentiles. */
 export function runWarnings(steps: readonly StepResult[], rules: Rules): string[] {
-  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s)]), ...percentileWarnings(steps, rules)];
+  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...percentileWarnings(steps, rules)];
 }

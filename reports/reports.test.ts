@@ -153,6 +153,9 @@ describe('renderStepsCsv', () => {
     expect(rows[5][col('verdict')]).toBe('fails');
     expect(rows[1][col('lag_p99_ms')]).toBe('0.1');
     expect(rows[1][col('generator_busy')]).toBe(''); // not measured in this run
+    expect(rows[1][col('reconnects')]).toBe(''); // not counted in this run
+    const counted = parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], reconnects: 12 }] }));
+    expect(counted[1][col('reconnects')]).toBe('12');
   });
 
   it('neutralises a cell that would start a formula', () => {

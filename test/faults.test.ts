@@ -180,6 +180,10 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     expect(t.errors).toEqual({});
     expect(t.ok).toBe(t.completed);
     expect(server.stats.connections).toBeGreaterThanOrEqual(server.stats.load);
+    // Every request after a VU's first had to connect again, and the record says so.
+    const reconnects = t.seconds.reduce((a, b) => a + (b.reconnects ?? 0), 0);
+    expect(reconnects).toBeGreaterThanOrEqual(t.completed - 50);
+    expect(reconnects).toBeLessThanOrEqual(t.completed);
     const rec = t.seconds.find((b) => b.ok > 0)!;
     expect(rec.hist.connecting).toBeTruthy();
   });

@@ -31,6 +31,13 @@ export interface Outcome {
   rawHeaders: Buffer[] | string[] | null;
   bytesIn: number;
   bytesOut: number;
+  /**
+   * Connections this VU has opened so far (preconnect included; kept across its requests): a
+   * request that opened one while this is over 1 reconnected.
+   */
+  connections: number;
+  /** How long the VU sat idle before this request: since its previous request ended (ms). */
+  idleMs: number;
   times: PhaseTimes;
 }
 
@@ -58,11 +65,12 @@ export interface VuConnection extends Expiring {
 
 /** A VU's reusable outcome (one per VU: a VU has one request in flight). */
 export function newOutcome(): Outcome {
-  return { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, times: newPhaseTimes(0) };
+  return { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, connections: 0, idleMs: Infinity, times: newPhaseTimes(0) };
 }
 
 /** Clears the outcome for the request starting now; bytesOut is the client's to set. */
 export function startOutcome(out: Outcome, nowMs: number): void {
+  out.idleMs = out.times.endMs ? nowMs - out.times.endMs : Infinity;
   resetPhaseTimes(out.times, nowMs);
   out.status = 0;
   out.kind = undefined;
@@ -117,6 +125,7 @@ export class VuClient implements VuConnection {
         // Opened ahead of the load (preconnect): no request is charged a connect it did not wait for.
         if (spare) { queueMicrotask(() => done(null, spare)); return; } // undici expects the callback later, not inside its connect()
         const startMs = performance.now();
+        this.out.connections++;
         connector(o, (err, socket) => {
           if (!err) { this.connectStartMs = startMs; this.connectEndMs = performance.now(); this.connectUnclaimed = true; this.track(socket as Socket); }
           done(err, socket as Socket | null);
@@ -131,6 +140,7 @@ export class VuClient implements VuConnection {
    */
   preconnect(): Promise<boolean> {
     if (this.live || this.spare) return Promise.resolve(true);
+    this.out.connections++;
     return new Promise((resolve) => {
       this.connector(this.connectOptions, (err, socket) => {
         if (err || !socket) { resolve(false); return; }

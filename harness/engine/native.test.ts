@@ -112,6 +112,7 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     expect([sum((r) => r.ok), sum((r) => r.ok + r.dropped)]).toEqual([sum((r) => r.started), 200]);
     expect(sum((r) => r.ok)).toBeGreaterThanOrEqual(190);
     expect(connecting.maxValue).toBeLessThanOrEqual(1); // 0 ms, kept as the histogram's 1 us floor
+    expect(sum((r) => r.reconnects ?? -1)).toBe(0); // counted, and no VU had to connect again
     expect(connections).toBe(8); // no VU opened another
   });
 
@@ -131,6 +132,22 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     const records = await oneSecondAt(pool, 20);
     expect(records.reduce((a, r) => a + r.ok, 0), JSON.stringify(records.map((r) => r.samples ?? r.errors))).toBe(20);
     expect(connections).toBeGreaterThanOrEqual(3); // a new connect, not a dead spare
+    // Each VU connected again, but after sitting idle since the preconnect: the target's idle
+    // close, which a pool larger than the load provokes by itself, is not counted.
+    expect(records.reduce((a, r) => a + (r.reconnects ?? -1), 0)).toBe(0);
+  });
+
+  it('a VU added under load connects for the first time: not a reconnect', async () => {
+    let connections = 0;
+    const srv = await tinyServer((_req, res) => { setTimeout(() => res.end('ok'), 40); });
+    srv.server.on('connection', () => { connections++; });
+    closers.push(srv.close);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 1, 16);
+    closers.push(() => pool.close());
+    const records = await oneSecondAt(pool, 100); // 100/s x 40 ms: about 4 VUs busy at once
+    expect(records.reduce((a, r) => a + r.ok, 0)).toBe(100);
+    expect(connections).toBeGreaterThanOrEqual(3); // the pool grew
+    expect(records.reduce((a, r) => a + (r.reconnects ?? -1), 0)).toBe(0);
   });
 
   it('counts connects that fail', async () => {

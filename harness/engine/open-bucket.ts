@@ -23,15 +23,23 @@ export class OpenBucket {
   samples: string[] = [];
   bytesIn = 0;
   bytesOut = 0;
+  /**
+   * Requests of this second whose VU had to open a connection again (the server closed or reset
+   * its last one, or it sat idle past the keep-alive timeout); a new VU's first connect is not one.
+   */
+  reconnects = 0;
   vusActiveMax = -1;
   vusAllocated = -1;
   readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<Phase, BufferedHistogram>;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
 
+  /** @param countsReconnects the producer counts reconnects (the native engine; k6 cannot tell a VU's first connect). */
+  constructor(private readonly countsReconnects = false) {}
+
   reset(tS: number): this {
     this.tS = tS;
-    this.started = this.dropped = this.completed = this.ok = this.bytesIn = this.bytesOut = 0;
+    this.started = this.dropped = this.completed = this.ok = this.bytesIn = this.bytesOut = this.reconnects = 0;
     this.errors = {};
     this.statuses = {};
     this.samples = [];
@@ -82,6 +90,7 @@ export class OpenBucket {
       ...(this.samples.length ? { samples: this.samples } : {}),
       bytesIn: this.bytesIn,
       bytesOut: this.bytesOut,
+      ...(this.countsReconnects ? { reconnects: this.reconnects } : {}),
       vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag.flush()) : EMPTY_LAG,

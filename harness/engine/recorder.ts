@@ -9,6 +9,13 @@ import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
 
+/**
+ * A VU that connects again after less idle time than this was dropped by the target in use
+ * (Connection: close, a keep-alive request limit, a reset); after longer, by an idle timeout,
+ * which a pool of VUs larger than the load needs provokes by itself (docs/decisions/014).
+ */
+export const RECONNECT_IDLE_MS = 1000;
+
 export class BucketRecorder {
   private open: OpenBucket;
   private readonly loop: IntervalHistogram;
@@ -27,7 +34,7 @@ export class BucketRecorder {
     private readonly sink: (r: BucketRecord) => void,
     firstS = 0,
   ) {
-    this.open = new OpenBucket().reset(firstS);
+    this.open = new OpenBucket(true).reset(firstS);
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
@@ -74,6 +81,7 @@ export class BucketRecorder {
     b.completed++;
     b.bytesIn += o.bytesIn;
     b.bytesOut += o.bytesOut;
+    if (o.times.connectStartMs !== 0 && o.connections > 1 && o.idleMs < RECONNECT_IDLE_MS) b.reconnects++;
     const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
     if (kind === undefined) {
       b.ok++;

@@ -69,7 +69,7 @@ const GET: PreparedRequest = { method: 'GET', path: '/x', headers: {}, body: nul
 
 function send(vu: SocketVu, req: PreparedRequest = GET): Promise<Result> {
   return new Promise((resolve) => vu.send(req, (_vu, o) => resolve({
-    status: o.status, kind: o.kind, message: o.message, rawHeaders: o.rawHeaders, bytesIn: o.bytesIn, bytesOut: o.bytesOut,
+    status: o.status, kind: o.kind, message: o.message, rawHeaders: o.rawHeaders, bytesIn: o.bytesIn, bytesOut: o.bytesOut, connections: o.connections, idleMs: o.idleMs,
     connected: o.times.connectStartMs > 0, headers: responseHeaders(o),
   })));
 }
@@ -133,6 +133,7 @@ describe('socket client: HTTP/1.1 framing', () => {
     const a = await send(vu);
     const b = await send(vu);
     expect([a.status, a.kind, b.status, b.connected, srv.connections()]).toEqual([101, undefined, 200, true, 2]);
+    expect([a.connections, b.connections]).toEqual([1, 2]); // the VU's second connection: a reconnect
   });
 
   it('frees each connection\'s parser when the connection goes', async () => {

@@ -135,6 +135,7 @@ export class SocketVu implements VuConnection, ResponseHandler {
   private open(): Socket {
     // A parser per connection: what one connection left half-parsed never reaches the next.
     const p = new ResponseParser(this, this.keepHeaders);
+    this.out.connections++;
     const s: Socket = this.tls
       ? tls.connect({ host: this.host, port: this.port, servername: net.isIP(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'] })
       : net.connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (n: number, buf: Buffer) => { this.onData(s, buf, n); return true; } } });
