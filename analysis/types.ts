@@ -47,9 +47,10 @@ export interface BucketRecord {
   bytesIn: number;
   bytesOut: number;
   /**
-   * Requests completed in this second whose VU had to open a connection again (the server closed
-   * or reset its last one, or it sat idle past the keep-alive timeout); a new VU's first connect is
-   * not one. Absent where not counted (k6, runs recorded before it was).
+   * Requests completed in this second whose VU, in use within the last second, had to open a
+   * connection again (the target closed or reset its last one); a new VU's first connect and a
+   * reconnect after an idle close are not counted (docs/decisions/014). Absent where not counted
+   * (k6, runs recorded before it was).
    */
   reconnects?: number;
   /** Highest number of VUs busy at once in this second. */

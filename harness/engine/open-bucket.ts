@@ -23,10 +23,7 @@ export class OpenBucket {
   samples: string[] = [];
   bytesIn = 0;
   bytesOut = 0;
-  /**
-   * Requests of this second whose VU had to open a connection again (the server closed or reset
-   * its last one, or it sat idle past the keep-alive timeout); a new VU's first connect is not one.
-   */
+  /** Requests of this second whose VU, in use, had to connect again (BucketRecord.reconnects). */
   reconnects = 0;
   vusActiveMax = -1;
   vusAllocated = -1;
