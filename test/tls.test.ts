@@ -21,14 +21,17 @@ const run = promisify(execFile);
 
 let server: https.Server;
 let url: string;
-const seen = { handshakes: 0, requests: 0 };
+const seen = { handshakes: 0, resumed: 0, requests: 0 };
+/** Answer every request with Connection: close (a server that never keeps a connection). */
+let closeEach = false;
 
 beforeAll(async () => {
   server = https.createServer({ key: fs.readFileSync(path.join(FIXTURES, 'server.key')), cert: fs.readFileSync(path.join(FIXTURES, 'server.pem')), keepAliveTimeout: 60_000 }, (_req, res) => {
     seen.requests++;
+    if (closeEach) res.setHeader('connection', 'close');
     res.end('ok\n');
   });
-  server.on('secureConnection', () => seen.handshakes++);
+  server.on('secureConnection', (s) => { seen.handshakes++; if (s.isSessionReused()) seen.resumed++; });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
@@ -82,6 +85,24 @@ describe('https target with a private CA', () => {
     // request would be hundreds.
     expect(handshakes).toBeGreaterThan(0);
     expect(handshakes).toBeLessThan(60);
+  }, 90_000);
+
+  it('a server that closes every connection: each VU resumes its TLS session, and every request counts as a reconnect', async () => {
+    closeEach = true;
+    try {
+      const before = { ...seen };
+      const r = await plateau(url, 'tls-close', ['--http-client', 'socket', '--workers', '1'], envWith({ NODE_EXTRA_CA_CERTS: CA }));
+      expect(r.code, r.stderr).toBe(0);
+      const handshakes = seen.handshakes - before.handshakes;
+      const resumed = seen.resumed - before.resumed;
+      expect(handshakes).toBeGreaterThan(300); // a connection per request
+      // Only a VU's first connection (and preflight's and RTT's) is a full handshake.
+      expect(resumed / handshakes).toBeGreaterThan(0.8);
+      const steps = JSON.parse(fs.readFileSync(path.join(runsDir, 'tls-close', 'summary.json'), 'utf8')).steps as { completed: number; reconnects: number }[];
+      for (const s of steps) expect(s.reconnects).toBeGreaterThan(0.9 * s.completed);
+    } finally {
+      closeEach = false;
+    }
   }, 90_000);
 
   it('untrusted: preflight stops the run before any request and says to set NODE_EXTRA_CA_CERTS', async () => {

@@ -100,18 +100,25 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   ctx.progress.info(`engine: ${engineName}`);
   if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: engineName } });
   let seqOffset = 0;
+  const warm = config.warmup.enabled && config.engine !== 'k6';
+  // Cold connects would land in the first seconds' tail and drops (an open model's cold start):
+  // over TLS each costs the generator about 2 ms, so a VU pool growing to cover them can starve it
+  // (docs/decisions/015). Before the warmup and again before the first step (for the VUs whose
+  // connection the warmup lost).
+  if (warm && !ctx.interrupt.interrupted) await preconnect(ctx, pool, 'the warmup');
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
   else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
   if (ctx.interrupt.interrupted) return pool;
-  if (config.engine !== 'k6') {
-    // Cold connects would land in the first step's tail and drops (an open model's cold start).
-    const c = await pool.preconnect();
-    ctx.progress.info(`connections: ${c.ready} open for the ${ctx.plan.vus.preAllocatedVUs} preallocated VUs before the first step${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`);
-  }
+  if (config.engine !== 'k6') await preconnect(ctx, pool, 'the first step');
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   return pool;
+}
+
+async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Promise<void> {
+  const c = await pool.preconnect();
+  ctx.progress.info(`connections: ${c.ready} open for the ${c.ready + c.failed} VUs allocated (${ctx.plan.vus.preAllocatedVUs} preallocated) before ${before}${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`);
 }
 
 function planMeta(p: Plan) {
