@@ -76,6 +76,45 @@ describe('native engine against a real server on 127.0.0.1', () => {
   });
 });
 
+describe('a saturated thread and its VU pool', () => {
+  /** A server that accepts connections and never answers (not even a TLS handshake): VUs stay busy. */
+  async function silent(): Promise<number> {
+    const net = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const srv = net.createServer((s) => { held.push(s); });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise<void>((r) => { for (const s of held) s.destroy(); srv.close(() => r()); }));
+    return (srv.address() as import('node:net').AddressInfo).port;
+  }
+
+  /** 1 s at 200/s while the scenario burns 6 ms a request (the thread saturated); VUs allocated at the end. */
+  async function allocatedUnderSaturation(origin: string): Promise<{ allocated: number; dropped: number }> {
+    const pool = new VuPool(origin, { timeoutMs: 3000, client: 'socket' }, 1, 400);
+    closers.push(() => pool.close());
+    const records: BucketRecord[] = [];
+    const run = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
+      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 0,
+      build: () => { const until = performance.now() + 6; while (performance.now() < until); return { method: 'GET', path: '/x', headers: {}, body: null }; },
+      check: () => null,
+      sink: (r) => records.push(r),
+    });
+    await run.done;
+    return { allocated: pool.allocated, dropped: records.reduce((a, r) => a + r.dropped, 0) };
+  }
+
+  it('over TLS stops growing (each new VU would be a handshake), over plain HTTP grows as the arrivals need', async () => {
+    const port = await silent();
+    const tls = await allocatedUnderSaturation(`https://127.0.0.1:${port}`);
+    const plain = await allocatedUnderSaturation(`http://127.0.0.1:${port}`);
+    // Every arrival needs a new VU (none is ever answered); the thread is saturated after ~50 ms.
+    expect(plain.allocated).toBeGreaterThan(100);
+    expect(plain.dropped).toBe(0);
+    expect(tls.allocated).toBeLessThan(plain.allocated / 2);
+    expect(tls.dropped).toBeGreaterThan(0);
+  });
+});
+
 /** One second of GET /x at ratePerSec on the given pool; its buckets. */
 async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketRecord[]> {
   const records: BucketRecord[] = [];

@@ -17,6 +17,8 @@ export class VuPool {
   /** http.timeoutMs as a total deadline: one timer for all VUs, none per request. */
   private readonly sweep = new DeadlineSweep(this.all);
   active = 0;
+  /** New VUs cost a TLS handshake each. */
+  private readonly tls: boolean;
 
   constructor(
     private readonly origin: string,
@@ -24,6 +26,7 @@ export class VuPool {
     preAllocated: number,
     public max: number,
   ) {
+    this.tls = new URL(origin).protocol === 'https:';
     for (let i = 0; i < preAllocated; i++) this.free.push(this.create());
   }
 
@@ -31,9 +34,14 @@ export class VuPool {
     return this.all.length;
   }
 
-  /** A free VU, a newly allocated one while under max, or null: the arrival must be dropped. */
-  acquire(): VuConnection | null {
-    const vu = this.free.pop() ?? (this.all.length < this.max ? this.create() : null);
+  /**
+   * A free VU, a newly allocated one while under max, or null: the arrival must be dropped. Over
+   * TLS a thread that was just saturated gets no new VU: its handshake (2 ms of CPU) would only
+   * saturate it further, and such a pool runs away to its maximum (docs/decisions/015).
+   */
+  acquire(threadSaturated = false): VuConnection | null {
+    const grow = this.all.length < this.max && !(threadSaturated && this.tls);
+    const vu = this.free.pop() ?? (grow ? this.create() : null);
     if (vu) this.active++;
     return vu;
   }
