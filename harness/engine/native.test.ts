@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
@@ -79,12 +80,11 @@ describe('native engine against a real server on 127.0.0.1', () => {
 describe('a saturated thread and its VU pool', () => {
   /** A server that accepts connections and never answers (not even a TLS handshake): VUs stay busy. */
   async function silent(): Promise<number> {
-    const net = await import('node:net');
-    const held: import('node:net').Socket[] = [];
+    const held: net.Socket[] = [];
     const srv = net.createServer((s) => { held.push(s); });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise<void>((r) => { for (const s of held) s.destroy(); srv.close(() => r()); }));
-    return (srv.address() as import('node:net').AddressInfo).port;
+    return (srv.address() as net.AddressInfo).port;
   }
 
   /** 1 s at 200/s while the scenario burns 6 ms a request (the thread saturated); VUs allocated at the end. */
