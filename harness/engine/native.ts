@@ -10,13 +10,6 @@ import type { Schedule } from './schedule.ts';
 import type { PreparedRequest, Outcome, SendDone } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
 
-/**
- * Event-loop utilisation over the last BUSY_WINDOW_MS from which the thread counts as saturated:
- * then a VU pool over TLS does not grow (vu-pool.ts, docs/decisions/015).
- */
-export const GROW_BUSY_MAX = 0.8;
-const BUSY_WINDOW_MS = 50;
-
 export interface EngineRunOptions {
   schedule: Schedule;
   phase: string;
@@ -66,20 +59,12 @@ export function startNative(o: EngineRunOptions): EngineRun {
   let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
   const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
   const clock = setInterval(() => rec.tick(performance.now()), 200);
-  // Whether this thread was saturated over the last BUSY_WINDOW_MS (the pool decides what follows).
-  let elu = performance.eventLoopUtilization();
-  let saturated = false;
-  const busyClock = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    saturated = performance.eventLoopUtilization(now, elu).utilization >= GROW_BUSY_MAX;
-    elu = now;
-  }, BUSY_WINDOW_MS);
   let own = 0;
 
   const fire = (intendedS: number, nowMs: number) => {
     own++;
     const lagMs = nowMs - t0Ms - intendedS * 1000;
-    const vu = o.pool.acquire(saturated);
+    const vu = o.pool.acquire();
     if (!vu) { rec.drop(nowMs, lagMs); return; }
     rec.vusActive = o.pool.active;
     rec.vusAllocated = o.pool.allocated;
@@ -129,7 +114,6 @@ export function startNative(o: EngineRunOptions): EngineRun {
     finished = true;
     if (graceTimer) clearTimeout(graceTimer);
     clearInterval(clock);
-    clearInterval(busyClock);
     rec.close(performance.now());
     // n is the next (undispatched) global index; the seqs used are below it.
     resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });

@@ -7,6 +7,14 @@
 import { VuClient, type HttpOptions, type VuConnection } from './http.ts';
 import { SocketVu } from './socket-client.ts';
 import { DeadlineSweep } from './deadline.ts';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+
+/**
+ * Event-loop utilisation of the thread, over at least the last BUSY_WINDOW_MS, from which it is
+ * saturated: a VU pool over TLS then does not grow (docs/decisions/015).
+ */
+export const GROW_BUSY_MAX = 0.8;
+const BUSY_WINDOW_MS = 50;
 
 /** Connections ready for the VUs after preconnect(), and connects that failed. */
 export interface Preconnected { ready: number; failed: number }
@@ -19,6 +27,9 @@ export class VuPool {
   active = 0;
   /** New VUs cost a TLS handshake each. */
   private readonly tls: boolean;
+  /** The thread's event-loop utilisation when saturation was last judged, and that verdict. */
+  private eluMark: EventLoopUtilization = performance.eventLoopUtilization();
+  private saturated = false;
 
   constructor(
     private readonly origin: string,
@@ -39,9 +50,8 @@ export class VuPool {
    * TLS a thread that was just saturated gets no new VU: its handshake (2 ms of CPU) would only
    * saturate it further, and such a pool runs away to its maximum (docs/decisions/015).
    */
-  acquire(threadSaturated = false): VuConnection | null {
-    const grow = this.all.length < this.max && !(threadSaturated && this.tls);
-    const vu = this.free.pop() ?? (grow ? this.create() : null);
+  acquire(): VuConnection | null {
+    const vu = this.free.pop() ?? (this.all.length < this.max && !(this.tls && this.threadSaturated()) ? this.create() : null);
     if (vu) this.active++;
     return vu;
   }
@@ -56,6 +66,20 @@ export class VuPool {
     const ok = await Promise.all(this.all.map((vu) => vu.preconnect()));
     const opened = ok.filter(Boolean).length;
     return { ready: opened, failed: ok.length - opened };
+  }
+
+  /**
+   * Judged only when a pool over TLS is about to grow, over the time since the last judgement once
+   * that is BUSY_WINDOW_MS or more (the first after a quiet spell averages over the spell, so a
+   * storm is stopped from its second window on, as a timer every 50 ms would).
+   */
+  private threadSaturated(): boolean {
+    const now = performance.eventLoopUtilization();
+    const d = performance.eventLoopUtilization(now, this.eluMark);
+    if (d.idle + d.active < BUSY_WINDOW_MS) return this.saturated;
+    this.eluMark = now;
+    this.saturated = d.utilization >= GROW_BUSY_MAX;
+    return this.saturated;
   }
 
   private create(): VuConnection {
