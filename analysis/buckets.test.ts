@@ -90,6 +90,14 @@ describe('generator busy share', () => {
     expect('busy' in mergeRecords([r('a', 0), r('b', 0)])[0]).toBe(false);
   });
 
+  it('sums the drops refused on a saturated thread; none, none kept (absent means 0)', () => {
+    const c = (source: string, tS: number, droppedBusy?: number): BucketRecord => ({ ...base, source, tS, dropped: 9, ...(droppedBusy === undefined ? {} : { droppedBusy }) });
+    expect(mergeRecords([c('a', 0, 2), c('b', 0)])[0].droppedBusy).toBe(2);
+    expect('droppedBusy' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
+    expect(aggregate([c('a', 0, 2), c('b', 0, 3), c('a', 1), c('a', 2, 7)], 'steps', 0, 2)).toMatchObject({ dropped: 27, droppedBusy: 5 });
+    expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).droppedBusy).toBe(0);
+  });
+
   it('sums the reconnects; buckets that did not count them (k6, older runs) have none', () => {
     const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({ ...base, source, tS, ...(reconnects === undefined ? {} : { reconnects }) });
     expect(mergeRecords([c('a', 0, 2), c('b', 0, 3)])[0].reconnects).toBe(5);

@@ -29,6 +29,8 @@ export interface Aggregate {
   seconds: number;
   started: number;
   dropped: number;
+  /** Of dropped: refused a new VU because the generator's thread was saturated (BucketRecord.droppedBusy). */
+  droppedBusy: number;
   completed: number;
   ok: number;
   /** completed - ok. */
@@ -103,6 +105,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     phase: first.phase,
     started: sum((r) => r.started),
     dropped: sum((r) => r.dropped),
+    ...(group.some((r) => r.droppedBusy) ? { droppedBusy: sum((r) => r.droppedBusy ?? 0) } : {}),
     completed: sum((r) => r.completed),
     ok: sum((r) => r.ok),
     errors: sumCounts<ErrorKind>(group.map((r) => r.errors)),
@@ -151,7 +154,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
   for (const p of PHASES) hist[p] = newHistogram(SUM_LAYOUT);
   return {
     phase, fromS, toS, seconds: 0,
-    started: 0, dropped: 0, completed: 0, ok: 0, failed: 0,
+    started: 0, dropped: 0, droppedBusy: 0, completed: 0, ok: 0, failed: 0,
     errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null,
     vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0, busy: null,
     hist, lag: newHistogram(SUM_LAYOUT),
@@ -162,6 +165,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
 function addBucket(agg: Aggregate, r: BucketRecord): void {
   agg.started += r.started;
   agg.dropped += r.dropped;
+  agg.droppedBusy += r.droppedBusy ?? 0;
   agg.completed += r.completed;
   agg.ok += r.ok;
   agg.bytesIn += r.bytesIn;

@@ -106,6 +106,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     errorRate,
     errors: agg.errors,
     dropped: agg.dropped,
+    ...(agg.droppedBusy > 0 ? { droppedBusy: agg.droppedBusy } : {}),
     started: agg.started,
     latency: percentiles(duration, DEFAULT_QUANTILES, rules.minTailSamples),
     meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,

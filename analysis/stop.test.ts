@@ -17,6 +17,11 @@ describe('a generator-bound stop says what would let the generator keep up', () 
     expect(s.stopDetail).toMatch(/cannot establish capacity; at least 100\.0 req\/s held\. To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound; 64 were allocated\)$/);
   });
 
+  it('drops refused on a saturated thread (TLS): not more VUs', () => {
+    expect(stopWith({ dropped: 300, droppedBusy: 300, generatorBusy: 0.92 }).stopDetail).toMatch(/To measure further, give the generator more cores or workers \(--workers\), or a machine of its own$/);
+    expect(stopWith({ dropped: 300, droppedBusy: 299, generatorBusy: 0.92 }).stopDetail).toMatch(/allow more VUs/);
+  });
+
   it('late while mostly idle: a machine of its own', () => {
     expect(stopWith({ lagP99Ms: 40, generatorBusy: 0.45 }).stopDetail).toMatch(/To measure further, run the generator on a machine of its own: its threads were mostly idle/);
   });

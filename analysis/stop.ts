@@ -10,7 +10,7 @@
  */
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
 import type { Rules, RunResult, StepResult, StopReason } from './types.ts';
-import { stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
 
 export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
 
@@ -55,7 +55,7 @@ function shapeNotes(s: StepResult, knee: StepResult | null): string {
 
 /** What would let the generator drive a step it could not, read from its symptom. */
 function generatorFix(s: StepResult): string {
-  if (s.dropped > 0) return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
+  if (droppedForWantOfVUs(s) > 0) return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
   if (stalledNotBusy(s)) return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
   return 'give the generator more cores or workers (--workers), or a machine of its own';
 }

@@ -34,6 +34,12 @@ export interface BucketRecord {
   started: number;
   /** Arrivals that found no free VU and were dropped (k6's dropped_iterations). */
   dropped: number;
+  /**
+   * Of `dropped`: arrivals for which the native engine's VU pool, under its maximum, opened no new
+   * VU because its thread was saturated and a new VU over TLS costs a handshake
+   * (docs/decisions/015); more VUs would not have served them. Absent when 0.
+   */
+  droppedBusy?: number;
   /** Requests completed in this second, successful or not. */
   completed: number;
   /** Completed requests that succeeded (2xx/3xx and passed the scenario's check). */
@@ -138,6 +144,8 @@ export interface StepResult {
   errorRate: number;
   errors: Partial<Record<ErrorKind, number>>;
   dropped: number;
+  /** Of `dropped`: refused a new VU because the generator's thread was saturated (BucketRecord.droppedBusy); absent when 0. */
+  droppedBusy?: number;
   started: number;
   latency: Percentile[];
   meanMs: number | null;

@@ -44,6 +44,14 @@ describe('classifyFailure', () => {
     expect(c).toMatchObject({ generatorBound: true, needsVUs: true });
     expect(c.detail).toMatch(/^generator-limited, not a server limit: 120 arrivals dropped/);
   });
+  it('drops refused on a saturated thread (TLS): the generator is short of CPU, and more VUs would not help', () => {
+    const all = classifyFailure(step({ index: 3, dropped: 120, droppedBusy: 120, p99: 14, verdict: 'fails' }), baseline, 0.5);
+    expect(all).toMatchObject({ generatorBound: true, needsVUs: false });
+    expect(all.detail).toMatch(/120 arrivals dropped \(no free VU; \d+ allocated, all of them while the generator's thread was saturated, when it opens no new TLS connection\)/);
+    const some = classifyFailure(step({ index: 3, dropped: 120, droppedBusy: 20, p99: 14, verdict: 'fails' }), baseline, 0.5);
+    expect(some).toMatchObject({ generatorBound: true, needsVUs: true });
+    expect(some.detail).toMatch(/, 20 of them while the generator's thread was saturated/);
+  });
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
     expect(c.generatorBound).toBe(false);

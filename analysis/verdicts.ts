@@ -32,7 +32,10 @@ export interface FailureClass {
   generatorBound: boolean;
   /** The generator's symptom that was seen, in words; null when none. */
   symptom: string | null;
-  /** Dropped arrivals were the symptom (more VUs may help); otherwise the generator's CPU is short. */
+  /**
+   * Arrivals dropped for want of a VU were the symptom (more VUs may help); otherwise the
+   * generator's CPU is short (drops refused on a saturated thread among them).
+   */
   needsVUs: boolean;
   detail: string;
 }
@@ -42,7 +45,7 @@ function p99(s: StepResult): number | null {
 }
 
 export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
-  if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated)`;
+  if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated${droppedBusyClause(s)})`;
   if (s.lagP99Ms !== null && s.lagP99Ms > b.lagP99MaxMs) return `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${b.lagP99MaxMs} ms${stallsNotLoad(s)}`;
   if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
@@ -52,6 +55,19 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
 
 /** Below this busy share, late arrivals came from stalls, not from a thread short of time. */
 const STALLS_BELOW_BUSY = 0.7;
+
+/** Dropped arrivals that more VUs would have served: all but those refused on a saturated thread. */
+export function droppedForWantOfVUs(s: Pick<StepResult, 'dropped' | 'droppedBusy'>): number {
+  return s.dropped - (s.droppedBusy ?? 0);
+}
+
+/** ", N of them while ..." for drops refused on a saturated thread; empty when none were. */
+export function droppedBusyClause(s: Pick<StepResult, 'dropped' | 'droppedBusy'>): string {
+  const busy = s.droppedBusy ?? 0;
+  if (busy === 0) return '';
+  const which = busy === s.dropped ? 'all of them' : `${busy} of them`;
+  return `, ${which} while the generator's thread was saturated, when it opens no new TLS connection`;
+}
 
 /**
  * Where lateness came from, when the threads' utilisation says: a thread busy most of the time is
@@ -103,7 +119,7 @@ export function classifyFailure(s: StepResult, baseline: StepResult | null, rttM
   return {
     generatorBound: true,
     symptom,
-    needsVUs: s.dropped > 0,
+    needsVUs: droppedForWantOfVUs(s) > 0,
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
     detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text})`,
   };

@@ -29,6 +29,13 @@ describe('generator warnings', () => {
     expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(/all 408 VUs waiting on the target: the drops follow/);
   });
 
+  it('drops refused on a saturated thread over TLS: more cores, not more VUs; the rest still ask for VUs', () => {
+    expect(runWarnings([step({ dropped: 52, droppedBusy: 52 })], rules)).toEqual([
+      "step 1 dropped 52 arrivals: no free VU, all while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own",
+    ]);
+    expect(runWarnings([step({ dropped: 1_052, droppedBusy: 1_000 })], rules)[0]).toMatch(/^step 1 dropped 1,052 arrivals: no free VU, 1,000 while the generator's thread was saturated .*; the other 52 found the pool at its maximum: raise maxVUs$/);
+  });
+
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {
     expect(runWarnings([step({ generatorBusy: 0.86 })], rules)).toEqual([
       "step 1: the generator's busiest thread was busy 86% of the steady window (> 80%): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)",

@@ -156,6 +156,9 @@ describe('renderStepsCsv', () => {
     expect(rows[1][col('reconnects')]).toBe(''); // not counted in this run
     const counted = parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], reconnects: 12 }] }));
     expect(counted[1][col('reconnects')]).toBe('12');
+    expect(rows[1][col('dropped_thread_busy')]).toBe('0');
+    const busy = parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], dropped: 40, droppedBusy: 30 }] }));
+    expect([busy[1][col('dropped')], busy[1][col('dropped_thread_busy')]]).toEqual(['40', '30']);
   });
 
   it('neutralises a cell that would start a formula', () => {

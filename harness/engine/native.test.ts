@@ -88,7 +88,7 @@ describe('a saturated thread and its VU pool', () => {
   }
 
   /** 1 s at 200/s while the scenario burns 6 ms a request (the thread saturated); VUs allocated at the end. */
-  async function allocatedUnderSaturation(origin: string): Promise<{ allocated: number; dropped: number }> {
+  async function allocatedUnderSaturation(origin: string): Promise<{ allocated: number; dropped: number; droppedBusy: number }> {
     const pool = new VuPool(origin, { timeoutMs: 3000, client: 'socket' }, 1, 400);
     closers.push(() => pool.close());
     const records: BucketRecord[] = [];
@@ -100,7 +100,7 @@ describe('a saturated thread and its VU pool', () => {
       sink: (r) => records.push(r),
     });
     await run.done;
-    return { allocated: pool.allocated, dropped: records.reduce((a, r) => a + r.dropped, 0) };
+    return { allocated: pool.allocated, dropped: records.reduce((a, r) => a + r.dropped, 0), droppedBusy: records.reduce((a, r) => a + (r.droppedBusy ?? 0), 0) };
   }
 
   it('over TLS stops growing (each new VU would be a handshake), over plain HTTP grows as the arrivals need', async () => {
@@ -112,6 +112,9 @@ describe('a saturated thread and its VU pool', () => {
     expect(plain.dropped).toBe(0);
     expect(tls.allocated).toBeLessThan(plain.allocated / 2);
     expect(tls.dropped).toBeGreaterThan(0);
+    // Under its max of 400, so every drop was the saturated thread's, and the buckets say so.
+    expect(tls.droppedBusy).toBe(tls.dropped);
+    expect(plain.droppedBusy).toBe(0);
   });
 });
 

@@ -65,7 +65,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
     own++;
     const lagMs = nowMs - t0Ms - intendedS * 1000;
     const vu = o.pool.acquire();
-    if (!vu) { rec.drop(nowMs, lagMs); return; }
+    if (!vu) { rec.drop(nowMs, lagMs, o.pool.refused === 'busy'); return; }
     rec.vusActive = o.pool.active;
     rec.vusAllocated = o.pool.allocated;
     rec.arrival(nowMs, lagMs);

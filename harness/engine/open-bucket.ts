@@ -16,6 +16,8 @@ export class OpenBucket {
   tS = 0;
   started = 0;
   dropped = 0;
+  /** Of `dropped`: arrivals refused a new VU because the thread was saturated (BucketRecord.droppedBusy). */
+  droppedBusy = 0;
   completed = 0;
   ok = 0;
   errors: Partial<Record<ErrorKind, number>> = {};
@@ -36,7 +38,7 @@ export class OpenBucket {
 
   reset(tS: number): this {
     this.tS = tS;
-    this.started = this.dropped = this.completed = this.ok = this.bytesIn = this.bytesOut = this.reconnects = 0;
+    this.started = this.dropped = this.droppedBusy = this.completed = this.ok = this.bytesIn = this.bytesOut = this.reconnects = 0;
     this.errors = {};
     this.statuses = {};
     this.samples = [];
@@ -80,6 +82,7 @@ export class OpenBucket {
       phase,
       started: this.started,
       dropped: this.dropped,
+      ...(this.droppedBusy > 0 ? { droppedBusy: this.droppedBusy } : {}),
       completed: this.completed,
       ok: this.ok,
       errors: this.errors,

@@ -69,9 +69,11 @@ export class BucketRecorder {
     if (this.vusActive > b.vusActiveMax) b.vusActiveMax = this.vusActive;
   }
 
-  drop(nowMs: number, lagMs: number): void {
+  /** @param threadBusy dropped because the thread was saturated, not because the pool was at max. */
+  drop(nowMs: number, lagMs: number, threadBusy = false): void {
     const b = this.at(nowMs);
     b.dropped++;
+    if (threadBusy) b.droppedBusy++;
     b.lag.recordUs(lagMs * 1000);
   }
 

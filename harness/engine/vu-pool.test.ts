@@ -15,6 +15,7 @@ describe('VuPool growth', () => {
     spin(120);
     expect(p.acquire()).not.toBeNull(); // the preallocated one
     expect(p.acquire()).toBeNull(); // saturated: the arrival is dropped, no handshake started
+    expect(p.refused).toBe('busy'); // and the drop says why: more VUs would not have helped
     expect(p.allocated).toBe(1);
     await idle(120);
     expect(p.acquire()).not.toBeNull(); // not saturated: grows as before
@@ -26,6 +27,7 @@ describe('VuPool growth', () => {
     spin(120);
     const got = Array.from({ length: 5 }, () => p.acquire());
     expect(got.filter(Boolean)).toHaveLength(4);
+    expect(p.refused).toBe('max'); // the fifth found the pool at its maximum
     expect(p.allocated).toBe(4);
   });
 });

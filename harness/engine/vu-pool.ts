@@ -25,6 +25,11 @@ export class VuPool {
   /** http.timeoutMs as a total deadline: one timer for all VUs, none per request. */
   private readonly sweep = new DeadlineSweep(this.all);
   active = 0;
+  /**
+   * Why the last acquire() that returned null did: every VU was busy and the pool was at max, or
+   * it was under max but its thread was saturated, over TLS (more VUs would not have helped).
+   */
+  refused: 'max' | 'busy' = 'max';
   /** New VUs cost a TLS handshake each. */
   private readonly tls: boolean;
   /** The thread's event-loop utilisation when saturation was last judged, and that verdict. */
@@ -51,8 +56,13 @@ export class VuPool {
    * saturate it further, and such a pool runs away to its maximum (docs/decisions/015).
    */
   acquire(): VuConnection | null {
-    const vu = this.free.pop() ?? (this.all.length < this.max && !(this.tls && this.threadSaturated()) ? this.create() : null);
-    if (vu) this.active++;
+    let vu = this.free.pop();
+    if (vu === undefined) {
+      if (this.all.length >= this.max) { this.refused = 'max'; return null; }
+      if (this.tls && this.threadSaturated()) { this.refused = 'busy'; return null; }
+      vu = this.create();
+    }
+    this.active++;
     return vu;
   }
 
