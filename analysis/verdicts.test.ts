@@ -51,6 +51,8 @@ describe('classifyFailure', () => {
     const some = classifyFailure(step({ index: 3, dropped: 120, droppedBusy: 20, p99: 14, verdict: 'fails' }), baseline, 0.5);
     expect(some).toMatchObject({ generatorBound: true, needsVUs: true });
     expect(some.detail).toMatch(/, 20 of them while the generator's thread was saturated/);
+    // With the target's tail grown, the VUs did not run out waiting for it when none was wanted.
+    expect(classifyFailure(step({ dropped: 120, droppedBusy: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).detail).toMatch(/: the target is the limit$/);
   });
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);

@@ -115,7 +115,7 @@ export function classifyFailure(s: StepResult, baseline: StepResult | null, rttM
   const symptom = generatorSymptom(s, b);
   if (!symptom) return { generatorBound: false, symptom, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
   const tail = tailLow(s, baseline ?? s, rttMs, b.tailFactor);
-  if (!tail.low) return { generatorBound: false, symptom, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${s.dropped > 0 ? ' and the VUs ran out waiting for it' : ''}` };
+  if (!tail.low) return { generatorBound: false, symptom, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}` };
   return {
     generatorBound: true,
     symptom,

@@ -34,6 +34,9 @@ describe('generator warnings', () => {
       "step 1 dropped 52 arrivals: no free VU, all while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own",
     ]);
     expect(runWarnings([step({ dropped: 1_052, droppedBusy: 1_000 })], rules)[0]).toMatch(/^step 1 dropped 1,052 arrivals: no free VU, 1,000 while the generator's thread was saturated .*; the other 52 found the pool at its maximum: raise maxVUs$/);
+    // A step that failed at the target keeps the target's reading; the refused ones are named.
+    const target = { dropped: 1_520, droppedBusy: 20, verdict: 'fails' as const, waitedOnTarget: true, vusAllocatedMax: 408, completedPerSec: 400, meanMs: 919 };
+    expect(runWarnings([step(target)], rules)[0]).toMatch(/: the drops follow from the target's limit \(20 of them refused a new VU while the generator's thread was saturated\), and more VUs/);
   });
 
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {

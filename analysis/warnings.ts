@@ -60,14 +60,15 @@ function percentileWarnings(steps: readonly StepResult[], rules: Rules): string[
 function droppedWarning(s: StepResult): string {
   const head = `step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU`;
   const busy = s.droppedBusy ?? 0;
-  if (busy > 0) {
+  if (busy > 0 && !s.waitedOnTarget) {
     const forVUs = droppedForWantOfVUs(s);
     const rest = forVUs > 0 ? `; the other ${fmtInt(forVUs)} found the pool at its maximum: raise maxVUs` : '';
     return `${head}, ${busy === s.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
   }
   if (!s.waitedOnTarget) return `${head}; raise maxVUs or this step measures the generator`;
   const little = s.meanMs !== null ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)` : '';
-  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit, and more VUs would only queue more requests at it`;
+  const refused = busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
+  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
 /** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop. */
