@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuRateBetween, runMeasured, type RunResult } from './proc.ts';
+import { cpuRateBetween, per10k, runMeasured, type RunResult } from './proc.ts';
 import type { Measure } from './table.ts';
 
 const ms = (v: number, unit: string): number => v * ({ us: 1e-3, ms: 1, s: 1e3, m: 6e4 }[unit] ?? NaN);
@@ -79,31 +79,33 @@ export interface PeerSettings {
   durationS: number;
   tmp: string;
   env: NodeJS.ProcessEnv;
+  /** The target's process, whose CPU is read over the same window as the tool's. */
+  targetPid?: number | null;
 }
 
 function fail(tool: string, r: RunResult): never {
   throw new Error(`${tool} exited ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}: ${(r.stderr || r.stdout).slice(-2000)}`);
 }
 
-/** CPU-s per 10k requests over the middle of a closed-model run of durationS seconds. */
-function closedCpu(r: RunResult, durationS: number, perSec: number): number | null {
+/** CPU-s per 10k requests of the tool and of the target over the middle of a closed-model run of durationS seconds. */
+function closedCpu(r: RunResult, durationS: number, perSec: number): Pick<Measure, 'cpuPer10k' | 'targetCpuPer10k'> {
   const rate = cpuRateBetween(r.samples, Math.min(2, durationS * 0.25), durationS - 0.5);
-  return rate !== null && perSec > 0 ? (rate / perSec) * 1e4 : null;
+  return { cpuPer10k: per10k(rate?.tool, perSec), targetCpuPer10k: per10k(rate?.target, perSec) };
 }
 
 export async function runWrk(bin: string, s: PeerSettings): Promise<Measure> {
   const threads = 2;
-  const r = await runMeasured(bin, [`-t${threads}`, `-c${s.connections}`, `-d${s.durationS}s`, '--latency', s.url], { timeoutMs: (s.durationS + 20) * 1000, sampleEveryMs: 250, env: s.env });
+  const r = await runMeasured(bin, [`-t${threads}`, `-c${s.connections}`, `-d${s.durationS}s`, '--latency', s.url], { timeoutMs: (s.durationS + 20) * 1000, sampleEveryMs: 250, env: s.env, targetPid: s.targetPid });
   if (r.code !== 0) fail('wrk', r);
   const p = parseWrk(r.stdout);
-  return { tool: 'wrk', model: 'closed', settings: `-t${threads} -c${s.connections} -d${s.durationS}s`, targetRate: null, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
+  return { tool: 'wrk', model: 'closed', settings: `-t${threads} -c${s.connections} -d${s.durationS}s`, targetRate: null, achievedPerSec: p.perSec, ...closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
 }
 
 export async function runAutocannon(bin: string, s: PeerSettings): Promise<Measure> {
-  const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env });
+  const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env, targetPid: s.targetPid });
   if (r.code !== 0) fail('autocannon', r);
   const p = parseAutocannon(r.stdout);
-  return { tool: 'autocannon', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS}`, targetRate: null, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
+  return { tool: 'autocannon', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS}`, targetRate: null, achievedPerSec: p.perSec, ...closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
 }
 
 /**
@@ -112,17 +114,17 @@ export async function runAutocannon(bin: string, s: PeerSettings): Promise<Measu
  * compare like with like (a tool at its closed maximum amortises wake-ups over a busy target).
  */
 export async function runAutocannonAt(bin: string, s: PeerSettings, rate: number): Promise<Measure> {
-  const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-R', String(rate), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env });
+  const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-R', String(rate), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env, targetPid: s.targetPid });
   if (r.code !== 0) fail('autocannon -R', r);
   const p = parseAutocannon(r.stdout);
-  return { tool: 'autocannon -R', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS} -R ${rate}`, targetRate: rate, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
+  return { tool: 'autocannon -R', model: 'closed', settings: `-c ${s.connections} -d ${s.durationS} -R ${rate}`, targetRate: rate, achievedPerSec: p.perSec, ...closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
 }
 
 export async function runHey(bin: string, s: PeerSettings): Promise<Measure> {
-  const r = await runMeasured(bin, ['-c', String(s.connections), '-z', `${s.durationS}s`, s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env });
+  const r = await runMeasured(bin, ['-c', String(s.connections), '-z', `${s.durationS}s`, s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env, targetPid: s.targetPid });
   if (r.code !== 0) fail('hey', r);
   const p = parseHey(r.stdout);
-  return { tool: 'hey', model: 'closed', settings: `-c ${s.connections} -z ${s.durationS}s`, targetRate: null, achievedPerSec: p.perSec, cpuPer10k: closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
+  return { tool: 'hey', model: 'closed', settings: `-c ${s.connections} -z ${s.durationS}s`, targetRate: null, achievedPerSec: p.perSec, ...closedCpu(r, s.durationS, p.perSec), p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors };
 }
 
 /**
@@ -148,6 +150,7 @@ export async function runArtillery(bin: string, s: PeerSettings, rate: number, p
   const r = await runMeasured(bin, ['run', '--quiet', '--output', out, file], {
     timeoutMs: (s.durationS * 4 + 60) * 1000,
     sampleEveryMs: 500,
+    targetPid: s.targetPid,
     env: { ...s.env, ARTILLERY_DISABLE_TELEMETRY: 'true', DO_NOT_TRACK: '1' },
     // Once the report is written artillery only waits on its (unreachable) telemetry: stop it then.
     probe: (pid) => {
@@ -166,7 +169,7 @@ export async function runArtillery(bin: string, s: PeerSettings, rate: number, p
   const cpuRate = cpuRateBetween(r.samples, from, to);
   return {
     tool: 'artillery', model: 'open', settings: `arrivalRate ${rate} for ${s.durationS}s${pool > 0 ? `, http.pool ${pool}` : ', no pool'}`,
-    targetRate: rate, achievedPerSec: p.perSec, cpuPer10k: cpuRate !== null && p.perSec > 0 ? (cpuRate / p.perSec) * 1e4 : null,
+    targetRate: rate, achievedPerSec: p.perSec, cpuPer10k: per10k(cpuRate?.tool, p.perSec), targetCpuPer10k: per10k(cpuRate?.target, p.perSec),
     p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors,
     note: p.spanS > s.durationS * 1.02 ? `${p.ok} answers took ${p.spanS.toFixed(1)} s for a ${s.durationS} s phase` : undefined,
   };

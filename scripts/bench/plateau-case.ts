@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { runMeasured, treeRssMiB, type Sample } from './proc.ts';
+import { cpuRateOver, per10k, runMeasured, treeRssMiB, type Sample } from './proc.ts';
 import type { Measure } from './table.ts';
 import { fmtShare } from '../../analysis/format.ts';
 
@@ -24,6 +24,8 @@ export interface PlateauSettings {
   /** Passed as --http-client when the CLI has that flag. */
   httpClient: string | null;
   env: NodeJS.ProcessEnv;
+  /** The target's process, whose CPU is read over the same window as plateau's. */
+  targetPid?: number | null;
 }
 
 interface StepSummary {
@@ -117,6 +119,7 @@ export default {
     env: s.env,
     timeoutMs: (o.timeoutS ?? s.rampS + s.holdS + 90) * 1000,
     sampleEveryMs: o.sampleEveryMs ?? 250,
+    targetPid: s.targetPid,
     probe: (pid): Probe => ({ stepsS: follower.poll(), rssMiB: o.withRss ? treeRssMiB(pid) : undefined }),
   });
   const runDir = path.join(out, runId);
@@ -131,7 +134,7 @@ export default {
   const a = r.samples.find((x) => probeOf(x).stepsS >= step.steadyStartS);
   const before = r.samples.filter((x) => probeOf(x).stepsS >= 0 && probeOf(x).stepsS <= step.steadyEndS - 2);
   const b = before[before.length - 1];
-  const cpuRate = a && b && b.tS > a.tS ? (b.cpuS - a.cpuS) / (b.tS - a.tS) : null;
+  const cpuRate = a && b ? cpuRateOver(a, b) : null;
   const q = (p: number) => step.latency.find((l) => l.q === p)?.valueMs ?? null;
   // The verdict and the first clause of each reason (the full text is in the run's report).
   const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
@@ -143,7 +146,7 @@ export default {
     measure: {
       tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
       targetRate: rate, achievedPerSec: step.throughputPerSec,
-      cpuPer10k: cpuRate !== null && step.completedPerSec > 0 ? (cpuRate / step.completedPerSec) * 1e4 : null,
+      cpuPer10k: per10k(cpuRate?.tool, step.completedPerSec), targetCpuPer10k: per10k(cpuRate?.target, step.completedPerSec),
       p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,
       note: notes.join(', ') || undefined,
       ...(step.generatorLimited ? { generator: 'limited' as const } : step.generatorBound ? { generator: 'bound' as const } : {}),

@@ -70,10 +70,20 @@ export function treeRssMiB(root: number): number | null {
   return kib / 1024;
 }
 
+/** CPU seconds (user + system) used so far by one process and its threads (not its children); null once it is gone. */
+export function processCpuS(pid: number): number | null {
+  let s: string;
+  try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / ticksPerSecond();
+}
+
 export interface Sample {
   /** Seconds since spawn. */
   tS: number;
   cpuS: number;
+  /** CPU seconds of the target's process (RunOptions.targetPid) at the same moment. */
+  targetCpuS?: number;
   /** Whatever the caller's probe returned at that moment (e.g. requests counted so far). */
   extra?: unknown;
 }
@@ -94,6 +104,8 @@ export interface RunOptions extends SpawnOptions {
   timeoutMs: number;
   /** How often the tree's CPU is sampled (ms); 0 for never. */
   sampleEveryMs?: number;
+  /** The target's process (nginx's worker): its CPU is sampled with the tool's, over the same window. */
+  targetPid?: number | null;
   /** Called at each sample with the child's pid; its result is kept in the sample. */
   probe?: (pid: number, tS: number) => unknown;
   quiet?: boolean;
@@ -121,7 +133,8 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
       const cpuS = treeCpuS(child.pid);
       if (cpuS === null) return;
       const tS = (performance.now() - t0) / 1000;
-      samples.push({ tS, cpuS, extra: o.probe?.(child.pid, tS) });
+      const targetCpuS = o.targetPid ? processCpuS(o.targetPid) : null;
+      samples.push({ tS, cpuS, ...(targetCpuS !== null ? { targetCpuS } : {}), extra: o.probe?.(child.pid, tS) });
     };
     const sampler = o.sampleEveryMs ? setInterval(sample, o.sampleEveryMs) : null;
     let killer: NodeJS.Timeout | null = null;
@@ -145,12 +158,22 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
  * CPU seconds per second of the tree between fromS and toS after spawn (from the first and last
  * samples inside that window); null when fewer than two samples fall in it.
  */
-export function cpuRateBetween(samples: Sample[], fromS: number, toS: number): number | null {
+export function cpuRateBetween(samples: Sample[], fromS: number, toS: number): { tool: number; target: number | null } | null {
   const inside = samples.filter((s) => s.tS >= fromS && s.tS <= toS);
   if (inside.length < 2) return null;
-  const a = inside[0];
-  const b = inside[inside.length - 1];
-  return b.tS > a.tS ? (b.cpuS - a.cpuS) / (b.tS - a.tS) : null;
+  return cpuRateOver(inside[0], inside[inside.length - 1]);
+}
+
+/** CPU seconds per second of the tool, and of the target when both samples have it, from a to b. */
+export function cpuRateOver(a: Sample, b: Sample): { tool: number; target: number | null } | null {
+  if (b.tS <= a.tS) return null;
+  const dt = b.tS - a.tS;
+  return { tool: (b.cpuS - a.cpuS) / dt, target: a.targetCpuS !== undefined && b.targetCpuS !== undefined ? (b.targetCpuS - a.targetCpuS) / dt : null };
+}
+
+/** CPU seconds per 10,000 answers at perSec answers a second; null without a rate. */
+export function per10k(cpuPerS: number | null | undefined, perSec: number): number | null {
+  return cpuPerS != null && perSec > 0 ? (cpuPerS / perSec) * 1e4 : null;
 }
 
 export function which(bin: string): string | null {

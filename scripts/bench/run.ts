@@ -178,8 +178,10 @@ async function inside(hostLoopback: boolean): Promise<number> {
   const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
   log(`nginx on ${nginx.url} (one worker); run files in ${tmp}`);
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-  const peer: PeerSettings = { url: nginx.url, connections: cfg.connections, durationS: cfg.closedS, tmp, env };
-  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, httpClient: cfg.httpClient, env };
+  const targetPid = nginx.workerPid();
+  if (targetPid === null) log('could not find nginx\'s worker process: its CPU is not read');
+  const peer: PeerSettings = { url: nginx.url, connections: cfg.connections, durationS: cfg.closedS, tmp, env, targetPid };
+  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, httpClient: cfg.httpClient, env, targetPid };
   const withArtillery = !hostLoopback && !f['no-artillery'] && wants('artillery') && tools.artillery;
   const tsx = path.join(repo, 'node_modules/.bin/tsx');
   const stamp = date.replace(/[-:]/g, '').slice(0, 15);
@@ -257,13 +259,13 @@ async function inside(hostLoopback: boolean): Promise<number> {
   }
 
   const rows = aggregate(measures);
-  const rs = ratios(rows);
+  const rs = ratios(rows, os.cpus().length);
   const lines: string[] = [];
   lines.push('', `plateau bench ${date}`, `machine: ${machine}`, `target: nginx (1 worker, static 200 "ok") on ${nginx.url}${hostLoopback ? ' (host loopback)' : ', loopback-only network namespace'}`);
   lines.push(`load average (1/5/15 min) at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}: other work on the machine shares its ${os.cpus().length} cores`);
   lines.push(`settings: closed ${cfg.connections} connections x ${cfg.closedS} s; open ramp ${cfg.rampS} s + hold ${cfg.holdS} s (first ${cfg.settleS} s of the hold not judged); medians of ${cfg.repeat} run(s)${withArtillery ? `; artillery ${cfg.artilleryRepeat} run(s)` : ''}`);
   lines.push(`tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}, --http-client ${cliHasFlag(repo, '--http-client') ? (cfg.httpClient ?? 'default') : 'not a flag yet'}`);
-  lines.push('CPU-s/10k: CPU seconds (user + system, the generator\'s whole process tree from /proc) per 10,000 answers over the steady part of each run');
+  lines.push('CPU-s/10k: CPU seconds (user + system, the generator\'s whole process tree from /proc) per 10,000 answers over the steady part of each run; nginx CPU-s/10k: its worker\'s, over the same window (the cores both share)');
   lines.push('', formatTable(rows), '', 'plateau against its peers (issue 7 goals):', formatRatios(rs) || '(not enough cases to compare)');
   if (soak) {
     const growth = soak.firstMinute && soak.end ? (100 * (soak.end - soak.firstMinute)) / soak.firstMinute : null;

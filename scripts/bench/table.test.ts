@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
+import { aggregate, formatTable, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
 
 const run = (targetRate: number, over: Partial<Measure> = {}): Measure => ({
   tool: 'plateau', model: 'open', settings: '', targetRate, achievedPerSec: targetRate, cpuPer10k: 0.4, p50Ms: 0.5, p99Ms: 20, dropped: 0, errors: 0, ...over,
@@ -45,6 +45,28 @@ describe('bench table', () => {
     const one = rs.find((r) => r.what === 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R')!;
     expect(one.value).toBeCloseTo(1.65, 6);
     expect(one).toMatchObject({ goal: 'informative', met: null });
+  });
+
+  it('says how many cores plateau and nginx would keep busy at 1.25 x autocannon, from their CPU at plateau\'s highest held rate', () => {
+    const ms = [
+      run(40_000, { cpuPer10k: 0.15, targetCpuPer10k: 0.1 }), run(40_000, { cpuPer10k: 0.17, targetCpuPer10k: 0.1 }), run(50_000, { dropped: 9, cpuPer10k: 1, targetCpuPer10k: 1 }),
+      { ...closed('autocannon', 60_000), cpuPer10k: 0.17, targetCpuPer10k: 0.09 },
+    ];
+    const b = ratios(aggregate(ms), 2).find((r) => r.what === 'cores plateau + nginx would keep busy at 1.25 x autocannon max')!;
+    // 75,000 req/s x (0.16 + 0.1) CPU-s per 10k = 1.95 cores; the failed 50,000 is not the base.
+    expect(b.value).toBeCloseTo(1.95, 6);
+    expect(b).toMatchObject({ goal: '< 2 cores', met: null });
+    expect(b.detail).toBe('75,000 req/s at plateau 0.160 + nginx 0.100 CPU-s/10k (measured at 40,000 req/s), before any headroom for stalls; autocannon\'s own maximum kept 1.56 cores busy (itself 0.170 + nginx 0.090 CPU-s/10k)');
+    // Without nginx's CPU (not read) there is no budget line.
+    expect(ratios(aggregate([run(40_000), closed('autocannon', 60_000)]), 2).some((r) => r.what.startsWith('cores'))).toBe(false);
+  });
+
+  it('shows nginx\'s CPU per 10k beside the tool\'s in the table', () => {
+    const t = formatTable(aggregate([run(10_000, { cpuPer10k: 0.2, targetCpuPer10k: 0.115 }), run(20_000)]));
+    const [head, first, second] = t.split('\n');
+    expect(head).toMatch(/CPU-s\/10k  nginx CPU-s\/10k/);
+    expect(first).toMatch(/0\.200\s+0\.115\s/);
+    expect(second).toMatch(/0\.400\s+–\s/);
   });
 
   describe('the overdriven thread', () => {

@@ -12,6 +12,8 @@ export interface Measure {
   achievedPerSec: number;
   /** CPU seconds of the load generator per 10,000 requests answered, over the steady part of the run. */
   cpuPer10k: number | null;
+  /** CPU seconds of the target (nginx's worker) per 10,000 answers over the same window; absent where not read. */
+  targetCpuPer10k?: number | null;
   p50Ms: number | null;
   p99Ms: number | null;
   /** Arrivals dropped for want of a VU (plateau only; null where the tool has no such count). */
@@ -63,6 +65,7 @@ export function aggregate(measures: Measure[]): Row[] {
       ...g[0],
       achievedPerSec: medianOf(g, (m) => m.achievedPerSec) ?? 0,
       cpuPer10k: medianOf(g, (m) => m.cpuPer10k),
+      targetCpuPer10k: medianOf(g, (m) => m.targetCpuPer10k ?? null),
       p50Ms: medianOf(g, (m) => m.p50Ms),
       p99Ms: medianOf(g, (m) => m.p99Ms),
       dropped: g.some((m) => m.dropped !== null) ? medianOf(g, (m) => m.dropped) : null,
@@ -81,7 +84,7 @@ const num = (v: number | null, digits = 0): string =>
 const lat = (v: number | null): string => (v === null ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
 
 export function formatTable(rows: Row[]): string {
-  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
+  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'nginx CPU-s/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
   const body = rows.map((r) => [
     r.tool,
     r.model,
@@ -89,6 +92,7 @@ export function formatTable(rows: Row[]): string {
     num(r.achievedPerSec),
     r.targetRate === null ? '–' : `${((100 * r.achievedPerSec) / r.targetRate).toFixed(1)}%`,
     r.cpuPer10k === null ? '–' : r.cpuPer10k.toFixed(3),
+    r.targetCpuPer10k == null ? '–' : r.targetCpuPer10k.toFixed(3),
     lat(r.p50Ms),
     lat(r.p99Ms),
     r.dropped === null ? '–' : num(r.dropped),
@@ -97,7 +101,7 @@ export function formatTable(rows: Row[]): string {
     r.note ?? '',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const left = new Set([0, 1, 11]);
+  const left = new Set([0, 1, 12]);
   const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }
@@ -112,7 +116,8 @@ export function held(r: Measure): boolean {
 
 export interface Ratio { what: string; value: number | null; goal: string; met: boolean | null; detail: string }
 
-export function ratios(rows: Row[]): Ratio[] {
+/** @param cores the machine's cores, shared by the generator and nginx (for the CPU budget line). */
+export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
   const plateau = rows.filter((r) => r.tool === 'plateau' && r.model === 'open');
   // A rate counts when most of its runs held it on their own, not only the medians of the figures.
   const rowHeld = (r: Row) => (r.heldRuns !== undefined ? r.heldRuns * 2 > r.runs : held(r));
@@ -132,6 +137,8 @@ export function ratios(rows: Row[]): Ratio[] {
     const goal = tool === 'autocannon' ? '>= 1.25' : 'informative';
     out.push({ what: `plateau held rate / ${tool} closed max`, value: v, goal, met: tool === 'autocannon' ? (v === null ? false : v >= 1.25) : null, detail: `${heldDetail}; ${tool} ${num(c.achievedPerSec)} req/s` });
   }
+  const budget = cpuBudget(best, closed('autocannon'), cores);
+  if (budget) out.push(budget);
   if (artilleryMax !== null) {
     const v = div(bestRate, artilleryMax);
     out.push({ what: 'plateau held rate / artillery best', value: v, goal: '> 15', met: v === null ? false : v > 15, detail: `${heldDetail}; artillery at most ${num(artilleryMax)} req/s` });
@@ -160,6 +167,23 @@ export function ratios(rows: Row[]): Ratio[] {
   if (od) out.push(od);
   if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
   return out;
+}
+
+/**
+ * Why the held-rate goal is (or is not) within the machine's reach: the cores plateau and nginx
+ * together would keep busy at 1.25 x autocannon's closed maximum, from their CPU-s per 10k at the
+ * highest rate plateau held. An open model needs headroom on top (its stalls are made up in bursts).
+ */
+function cpuBudget(best: Row | null, ac: Row | null, cores: number | null): Ratio | null {
+  if (!best || !ac || best.cpuPer10k === null || best.targetCpuPer10k == null) return null;
+  const goalRate = 1.25 * ac.achievedPerSec;
+  const perReq = best.cpuPer10k + best.targetCpuPer10k;
+  const need = (perReq * goalRate) / 1e4;
+  const acUses = ac.cpuPer10k !== null && ac.targetCpuPer10k != null ? `; autocannon's own maximum kept ${((ac.cpuPer10k + ac.targetCpuPer10k) * ac.achievedPerSec / 1e4).toFixed(2)} cores busy (itself ${ac.cpuPer10k.toFixed(3)} + nginx ${ac.targetCpuPer10k.toFixed(3)} CPU-s/10k)` : '';
+  return {
+    what: 'cores plateau + nginx would keep busy at 1.25 x autocannon max', value: need, goal: cores ? `< ${cores} cores` : 'informative', met: null,
+    detail: `${num(goalRate)} req/s at plateau ${best.cpuPer10k.toFixed(3)} + nginx ${best.targetCpuPer10k.toFixed(3)} CPU-s/10k (measured at ${num(best.targetRate)} req/s), before any headroom for stalls${acUses}`,
+  };
 }
 
 /**
