@@ -2,11 +2,13 @@
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { cgroupCpuQuota } from './cpu-quota.ts';
 
 export function environment(engine: string): Record<string, string> {
   const require = createRequire(import.meta.url);
   const pkg = require('../package.json') as { version: string };
   const undici = require('undici/package.json') as { version: string };
+  const quota = cgroupCpuQuota();
   return {
     engine,
     plateau: pkg.version,
@@ -15,6 +17,8 @@ export function environment(engine: string): Record<string, string> {
     httpParser: `llhttp (wasm build in undici ${undici.version})`,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown'}`,
+    // A container's CPU limit: the generator had that much CPU, whatever the host's count.
+    ...(quota ? { cpuQuota: `${+quota.cpus.toFixed(2)} CPUs (${quota.source})` } : {}),
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     hostname: os.hostname(),
     gitCommit: gitCommit(),

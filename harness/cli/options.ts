@@ -23,7 +23,7 @@ export function loadOptions<T>(y: Argv<T>) {
     .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
     .option('out', { type: 'string', describe: 'directory of run stores (default runs)' })
     .option('warmup', { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' })
-    .option('workers', { type: 'string', describe: "native engine threads: 'auto' (one per core) or a number" })
+    .option('workers', { type: 'string', describe: "native engine threads: 'auto' (one per CPU this process may use: cores, capped by a container's CPU quota) or a number" })
     .option('engine', { choices: ['native', 'k6'] as const, describe: 'who sends the load: the embedded engine (default) or k6 (found via K6_BIN or PATH)' })
     .option('execution-segment', { type: 'string', describe: 'k6: this instance\'s share of the arrivals, e.g. 0:1/2 (passed to k6)' })
     .option('execution-segment-sequence', { type: 'string', describe: 'k6: every instance\'s cut points, e.g. 0,1/2,1 (passed to k6)' })

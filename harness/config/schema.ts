@@ -144,7 +144,7 @@ export const configSchema = z.strictObject({
   }).default({ dir: 'runs' }),
   /** Which engine sends the load: the embedded one, or k6 (harness/k6) driven through its output. */
   engine: z.enum(['native', 'k6']).default('native'),
-  /** Native engine threads: 'auto' = one per core; 1 = the main thread only. */
+  /** Native engine threads: 'auto' = one per CPU this process may use (cores, capped by a cgroup CPU quota); 1 = the main thread only. */
   workers: z.union([z.literal('auto'), positiveInt('engine worker threads')]).default('auto'),
   k6: z.strictObject({
     /** k6 output plateau streams: JSON lines (default) or CSV (unix_milli timestamps), optionally gzip. */

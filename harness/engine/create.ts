@@ -2,18 +2,18 @@
  * Chooses the native engine's shape: worker threads (one execution segment each) when more than
  * one is asked for or the machine has the cores; the same thread otherwise.
  */
-import os from 'node:os';
 import path from 'node:path';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
+import { usableCpus } from '../cpu-quota.ts';
 import { InThreadEngine, type LoadEngine } from './load-engine.ts';
 import { VuPool } from './vu-pool.ts';
 import { WorkerEngine } from './workers.ts';
 import type { PreparedRequest, Outcome } from './http.ts';
 
-/** 'auto' = one worker per core the machine offers (os.availableParallelism). */
-export function workerCount(setting: PlateauConfig['workers']): number {
-  return setting === 'auto' ? Math.max(1, os.availableParallelism()) : setting;
+/** 'auto' = one worker per CPU this process may use (the affinity mask, capped by a cgroup CPU quota). */
+export function workerCount(setting: PlateauConfig['workers'], cpus: () => number = () => usableCpus().count): number {
+  return setting === 'auto' ? cpus() : setting;
 }
 
 export async function createLoadEngine(o: {

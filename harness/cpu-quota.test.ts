@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { cgroupCpuQuota, usableCpus, type ReadText } from './cpu-quota.ts';
+
+/** A /proc and /sys made of a file map. */
+const files = (map: Record<string, string>): ReadText => (f) => map[f] ?? null;
+
+const V2_MOUNT = '29 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n';
+const V1_MOUNTS = [
+  '31 23 0:28 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755',
+  '32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid,nodev,noexec,relatime shared:10 - cgroup cgroup rw,cpu,cpuacct',
+  '33 31 0:30 / /sys/fs/cgroup/memory rw,nosuid,nodev,noexec,relatime shared:11 - cgroup cgroup rw,memory',
+].join('\n');
+
+describe('cgroupCpuQuota', () => {
+  it('cgroup v2: the quota of the process\'s cgroup, over its period', () => {
+    const read = files({
+      '/proc/self/mountinfo': V2_MOUNT,
+      '/proc/self/cgroup': '0::/ci/job-7\n',
+      '/sys/fs/cgroup/ci/job-7/cpu.max': '150000 100000\n',
+      '/sys/fs/cgroup/ci/cpu.max': 'max 100000\n',
+    });
+    expect(cgroupCpuQuota(read)).toEqual({ cpus: 1.5, source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7' });
+    expect(usableCpus(read, 32)).toMatchObject({ count: 1, affinity: 32 });
+  });
+
+  it('cgroup v2: a quota set on an ancestor caps its children; the lowest wins', () => {
+    const read = files({
+      '/proc/self/mountinfo': V2_MOUNT,
+      '/proc/self/cgroup': '0::/kubepods/pod1/c1\n',
+      '/sys/fs/cgroup/kubepods/pod1/c1/cpu.max': 'max 100000',
+      '/sys/fs/cgroup/kubepods/pod1/cpu.max': '400000 100000',
+      '/sys/fs/cgroup/kubepods/cpu.max': '3200000 100000',
+    });
+    expect(cgroupCpuQuota(read)?.cpus).toBe(4);
+    expect(usableCpus(read, 64).count).toBe(4);
+  });
+
+  it('a container with its own cgroup namespace sees its cgroup as the mount\'s root', () => {
+    const read = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '200000 100000\n' });
+    expect(usableCpus(read, 16)).toMatchObject({ count: 2, quota: { cpus: 2 } });
+  });
+
+  it('cgroup v1: cpu.cfs_quota_us over cpu.cfs_period_us, in the hierarchy that carries cpu', () => {
+    const read = files({
+      '/proc/self/mountinfo': V1_MOUNTS,
+      '/proc/self/cgroup': '5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/docker/abc\n',
+      '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us': '250000\n',
+      '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us': '100000\n',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '-1\n',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n',
+    });
+    expect(cgroupCpuQuota(read)).toEqual({ cpus: 2.5, source: 'cgroup v1 cpu.cfs_quota_us 250000 / cpu.cfs_period_us 100000 in /sys/fs/cgroup/cpu,cpuacct/docker/abc' });
+    expect(usableCpus(read, 8).count).toBe(2);
+  });
+
+  it('no quota, no cgroups, or a quota above the affinity: the affinity count; never below 1', () => {
+    const unlimited = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': 'max 100000\n' });
+    expect(cgroupCpuQuota(unlimited)).toBeNull();
+    expect(usableCpus(unlimited, 8)).toEqual({ count: 8, affinity: 8, quota: null });
+    expect(usableCpus(files({}), 3)).toEqual({ count: 3, affinity: 3, quota: null }); // not Linux
+    const wide = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '800000 100000\n' });
+    expect(usableCpus(wide, 2).count).toBe(2);
+    const tiny = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '50000 100000\n' });
+    expect(usableCpus(tiny, 4)).toMatchObject({ count: 1, quota: { cpus: 0.5 } });
+  });
+
+  it('reads mount points with escaped characters', () => {
+    const read = files({
+      '/proc/self/mountinfo': '29 23 0:26 / /mnt/cg\\040two rw - cgroup2 cgroup2 rw\n',
+      '/proc/self/cgroup': '0::/a\n',
+      '/mnt/cg two/a/cpu.max': '100000 100000',
+    });
+    expect(cgroupCpuQuota(read)?.cpus).toBe(1);
+  });
+});

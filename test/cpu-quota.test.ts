@@ -1,0 +1,61 @@
+/**
+ * A container's CPU limit: plateau's CLI run inside a real cgroup limited to 1 CPU on a machine
+ * whose affinity mask offers more. Node 20 (libuv 1.46) says "2" there; plateau must size its
+ * engine by the quota (one thread) and record the quota with the run. Needs root and a writable
+ * cgroup cpu controller (v1 or v2); skipped with the reason otherwise.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tinyServer } from './helpers/tiny-server.ts';
+import { tempRunsDir } from './helpers/pipeline.ts';
+
+const run = promisify(execFile);
+const runsDir = tempRunsDir();
+
+/** Makes a cgroup limited to 1 CPU; its directory, or why it cannot be made here. */
+function makeCgroup(): { dir: string } | { why: string } {
+  if (process.getuid?.() !== 0) return { why: 'not root' };
+  if (os.availableParallelism() < 2) return { why: 'this machine offers 1 CPU: a 1-CPU quota changes nothing' };
+  const name = `plateau-test-${process.pid}`;
+  const tries: [string, (dir: string) => void][] = [
+    ['/sys/fs/cgroup/cpu', (dir) => fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), '100000')], // v1 (period 100 ms)
+    ['/sys/fs/cgroup/cpu,cpuacct', (dir) => fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), '100000')],
+    ['/sys/fs/cgroup', (dir) => fs.writeFileSync(path.join(dir, 'cpu.max'), '100000 100000')], // v2
+  ];
+  for (const [base, limit] of tries) {
+    const dir = path.join(base, name);
+    try {
+      fs.mkdirSync(dir);
+      try { limit(dir); return { dir }; } catch { fs.rmdirSync(dir); }
+    } catch { /* not this hierarchy */ }
+  }
+  return { why: 'no writable cgroup cpu controller' };
+}
+
+const cg = makeCgroup();
+let target: Awaited<ReturnType<typeof tinyServer>>;
+
+beforeAll(async () => { target = await tinyServer((_req, res) => res.end('ok\n')); });
+afterAll(async () => {
+  await target.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+  if ('dir' in cg) fs.rmdirSync(cg.dir); // empty again: the run has exited
+});
+
+describe('a cgroup CPU quota', () => {
+  it.skipIf(!('dir' in cg))(`sizes the engine by the quota, not by the host's cores${'why' in cg ? ` (skipped: ${cg.why})` : ''}`, async () => {
+    const dir = (cg as { dir: string }).dir;
+    const argv = ['bin/plateau.js', 'run', '--target', target.url, '--start-rate', '50', '--step-rate', '50', '--max-rate', '50',
+      '--ramp', '1', '--hold', '2', '--settle', '1', '--no-warmup', '--out', runsDir, '--run-id', 'quota'];
+    // The shell moves itself into the cgroup, then becomes plateau (its children follow).
+    await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000 });
+    const env = JSON.parse(fs.readFileSync(path.join(runsDir, 'quota', 'run.json'), 'utf8')).environment;
+    expect(env.engine).toMatch(/^native \(1 thread\)/);
+    expect(env.cpuQuota).toMatch(new RegExp(`^1 CPUs \\(cgroup v[12] .* in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
+    expect(os.availableParallelism()).toBeGreaterThan(1); // what Node alone would have sized it by
+  }, 90_000);
+});
