@@ -31,6 +31,15 @@ describe('plateau compare', () => {
     expect(w).toMatch(/RTT/);
   });
 
+  it('a different container CPU quota is a different generator; the cgroup\'s path alone is not', () => {
+    const q = (cpuQuota: string) => ({ ...A, environment: { ...A.environment, cpuQuota } });
+    expect(settingDifferences(q('2 CPUs (cgroup v2 cpu.max 200000 100000 in /sys/fs/cgroup)'), q('1.5 CPUs (cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup)'))).toEqual([
+      'generator CPU quota differs: 2 CPUs vs 1.5 CPUs: the generator had a different share of CPU',
+    ]);
+    expect(settingDifferences(A, q('2 CPUs (cgroup v1 in /a)'))).toEqual(['generator CPU quota differs: no CPU quota vs 2 CPUs: the generator had a different share of CPU']);
+    expect(settingDifferences(q('2 CPUs (cgroup v1 in /docker/a)'), q('2 CPUs (cgroup v1 in /docker/b)'))).toEqual([]);
+  });
+
   it('escapes target-controlled text', () => {
     expect(renderCompare({ ...A, runId: 'a|<b>' }, B)).toContain('a\\|&lt;b&gt;');
   });

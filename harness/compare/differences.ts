@@ -39,6 +39,9 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
     const x = a.environment[key], y = b.environment[key];
     if (x !== undefined && y !== undefined) differ(`${key === 'hostname' || key === 'cpus' || key === 'platform' ? 'generator ' : ''}${key}`, x, y, key === 'topology' || key === 'replicas' ? 'an A/B is only valid on the same topology' : 'the generator itself changed');
   }
+  // A container's CPU limit, by its figure (the cgroup's path differs from container to container).
+  const quota = (r: RunResult) => r.environment.cpuQuota?.split(' (')[0] ?? 'no CPU quota';
+  if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined) differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
   if (rtt) out.push(rtt);
   differ('steps (offered rates)', rates(a), rates(b), 'compare at equal rates only; capacity resolution differs');
