@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cgroupCpuQuota, usableCpus, type ReadText } from './cpu-quota.ts';
+import { k6ProcessEnv } from './k6/engine.ts';
 
 /** A /proc and /sys made of a file map. */
 const files = (map: Record<string, string>): ReadText => (f) => map[f] ?? null;
@@ -71,5 +72,14 @@ describe('cgroupCpuQuota', () => {
       '/mnt/cg two/a/cpu.max': '100000 100000',
     });
     expect(cgroupCpuQuota(read)?.cpus).toBe(1);
+  });
+});
+
+describe('k6 under a CPU quota', () => {
+  const quota = { count: 2, affinity: 32, quota: { cpus: 2.5, source: 'cgroup v2' } };
+  it('gets GOMAXPROCS from the quota unless the user set it; none without a quota', () => {
+    expect(k6ProcessEnv({ A: '1' }, quota)).toEqual({ A: '1', K6_CSV_TIME_FORMAT: 'unix_milli', GOMAXPROCS: '2' });
+    expect(k6ProcessEnv({ GOMAXPROCS: '8' }, quota).GOMAXPROCS).toBe('8');
+    expect('GOMAXPROCS' in k6ProcessEnv({}, { count: 32, affinity: 32, quota: null })).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A container's CPU limit: plateau's CLI run inside a real cgroup limited to 1 CPU on a machine
  * whose affinity mask offers more. Node 20 (libuv 1.46) says "2" there; plateau must size its
- * engine by the quota (one thread) and record the quota with the run. Needs root and a writable
+ * engine by the quota (one thread), record the quota with the run, and give k6 (a Go program,
+ * here its stand-in) GOMAXPROCS from it. Needs root and a writable
  * cgroup cpu controller (v1 or v2); skipped with the reason otherwise.
  */
 import { execFile } from 'node:child_process';
@@ -57,5 +58,17 @@ describe('a cgroup CPU quota', () => {
     expect(env.engine).toMatch(/^native \(1 thread\)/);
     expect(env.cpuQuota).toMatch(new RegExp(`^1 CPUs \\(cgroup v[12] .* in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
     expect(os.availableParallelism()).toBeGreaterThan(1); // what Node alone would have sized it by
+  }, 90_000);
+
+  it.skipIf(!('dir' in cg))(`gives k6 GOMAXPROCS from the quota${'why' in cg ? ` (skipped: ${cg.why})` : ''}`, async () => {
+    const dir = (cg as { dir: string }).dir;
+    const fix = path.resolve('test/fixtures/k6');
+    const argv = ['bin/plateau.js', 'run', '--engine', 'k6', '--target', target.url, '--start-rate', '50', '--step-rate', '50', '--max-rate', '50',
+      '--ramp', '1', '--hold', '2', '--settle', '1', '--no-warmup', '--out', runsDir, '--run-id', 'quota-k6'];
+    const env = { ...process.env, K6_BIN: `${fix}/fake-k6.mjs`, FAKE_K6_REPLAY: `${fix}/stepped-queue.ndjson.gz` };
+    delete env.GOMAXPROCS;
+    // The stand-in replays a longer run than this plan: whatever plateau makes of it, k6's console is kept.
+    await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000, env }).catch(() => undefined);
+    expect(fs.readFileSync(path.join(runsDir, 'quota-k6', 'k6/leg-0/console.log'), 'utf8')).toContain('fake k6: GOMAXPROCS=1');
   }, 90_000);
 });

@@ -11,12 +11,23 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
 import type { Scenario } from '../scenario/types.ts';
+import { usableCpus, type UsableCpus } from '../cpu-quota.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { k6ExitMeaning, requireK6, type K6Binary } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
 import { ingestLines } from './ingest.ts';
 import { tailLines } from './lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
+
+/**
+ * k6's environment: the user's, k6's CSV time format, and GOMAXPROCS from a cgroup CPU quota
+ * when the user did not set it (Go before 1.25 sizes its scheduler by the host's cores, as Node
+ * 20 does: docs/decisions/017).
+ */
+export function k6ProcessEnv(env: NodeJS.ProcessEnv, cpus: UsableCpus = usableCpus()): NodeJS.ProcessEnv {
+  const quota = cpus.quota && env.GOMAXPROCS === undefined ? { GOMAXPROCS: String(cpus.count) } : {};
+  return { ...env, K6_CSV_TIME_FORMAT: 'unix_milli', ...quota };
+}
 
 /** Seconds a bucket waits for samples k6 writes late (its JSON output flushes every 200 ms, CSV every 1 s). */
 const LIVE_LATE_S = 2;
@@ -94,7 +105,7 @@ export function startK6(o: K6RunInput): K6EngineRun {
     fs.rmSync(files.out, { force: true });
     const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
     o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
-    child = spawn(binary.path, k6Args(o.config, files), { env: { ...o.env, K6_CSV_TIME_FORMAT: 'unix_milli' }, stdio: ['ignore', consoleFd, consoleFd], detached: true });
+    child = spawn(binary.path, k6Args(o.config, files), { env: k6ProcessEnv(o.env), stdio: ['ignore', consoleFd, consoleFd], detached: true });
     process.on('exit', killOnExit);
     const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       child!.on('error', (err) => { exited = true; resolve({ code: null, signal: `spawn error: ${err.message}` }); });
