@@ -98,6 +98,14 @@ describe('generator busy share', () => {
     expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).droppedBusy).toBe(0);
   });
 
+  it('sums the throttled time of the one source that reads it; none read, null', () => {
+    const c = (source: string, tS: number, throttledMs?: number): BucketRecord => ({ ...base, source, tS, ...(throttledMs === undefined ? {} : { throttledMs }) });
+    expect(mergeRecords([c('a', 0, 12.5), c('b', 0)])[0].throttledMs).toBe(12.5);
+    expect('throttledMs' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
+    expect(aggregate([c('a', 0, 12.5), c('b', 0), c('a', 1, 0), c('a', 2, 90)], 'steps', 0, 2).throttledMs).toBe(12.5);
+    expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).throttledMs).toBeNull();
+  });
+
   it('sums the reconnects; buckets that did not count them (k6, older runs) have none', () => {
     const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({ ...base, source, tS, ...(reconnects === undefined ? {} : { reconnects }) });
     expect(mergeRecords([c('a', 0, 2), c('b', 0, 3)])[0].reconnects).toBe(5);

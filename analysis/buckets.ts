@@ -43,6 +43,8 @@ export interface Aggregate {
   bytesOut: number;
   /** Requests whose VU opened a connection again; null when no bucket counted them (k6, older runs). */
   reconnects: number | null;
+  /** ms the generator's cgroup was throttled; null when no bucket read it. */
+  throttledMs: number | null;
   /** Highest per-second sum over sources of vusActiveMax (instances' VUs are disjoint). */
   vusActiveMax: number;
   /** Highest per-second sum over sources of vusAllocated. */
@@ -114,6 +116,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     bytesIn: sum((r) => r.bytesIn),
     bytesOut: sum((r) => r.bytesOut),
     ...(group.some((r) => r.reconnects !== undefined) ? { reconnects: sum((r) => r.reconnects ?? 0) } : {}),
+    ...(group.some((r) => r.throttledMs !== undefined) ? { throttledMs: sum((r) => r.throttledMs ?? 0) } : {}),
     vusActiveMax: sum((r) => r.vusActiveMax),
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
@@ -155,7 +158,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
   return {
     phase, fromS, toS, seconds: 0,
     started: 0, dropped: 0, droppedBusy: 0, completed: 0, ok: 0, failed: 0,
-    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null,
+    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null, throttledMs: null,
     vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0, busy: null,
     hist, lag: newHistogram(SUM_LAYOUT),
   };
@@ -171,6 +174,7 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
   agg.bytesIn += r.bytesIn;
   agg.bytesOut += r.bytesOut;
   if (r.reconnects !== undefined) agg.reconnects = (agg.reconnects ?? 0) + r.reconnects;
+  if (r.throttledMs !== undefined) agg.throttledMs = (agg.throttledMs ?? 0) + r.throttledMs;
   addCounts(agg.errors, r.errors);
   addCounts(agg.statuses, r.statuses);
   if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);

@@ -112,6 +112,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
     reconnects: agg.reconnects,
+    ...(agg.throttledMs !== null ? { throttledMs: Math.round(agg.throttledMs * 10) / 10 } : {}),
     lagP99Ms: percentileMs(agg.lag, 99),
     loopDelayMaxMs: agg.loopDelayMaxMs,
     generatorBusy: agg.busy,

@@ -59,6 +59,12 @@ export interface BucketRecord {
    * (k6, runs recorded before it was).
    */
   reconnects?: number;
+  /**
+   * ms the generator's cgroup was throttled by its CPU quota in this second (ready to run, not
+   * let; summed over CPUs, as cpu.stat counts it); written by one source only. Absent where the
+   * generator has no quota (or it was not read).
+   */
+  throttledMs?: number;
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */
@@ -156,6 +162,8 @@ export interface StepResult {
    * absent when not counted (k6, runs recorded before it was).
    */
   reconnects?: number | null;
+  /** ms the generator's cgroup was throttled by its CPU quota in the steady window; null or absent when not read. */
+  throttledMs?: number | null;
   /** Scheduler lag p99 over the window (ms). */
   lagP99Ms: number | null;
   loopDelayMaxMs: number;

@@ -39,6 +39,13 @@ describe('generator warnings', () => {
     expect(runWarnings([step(target)], rules)[0]).toMatch(/: the drops follow from the target's limit \(20 of them refused a new VU while the generator's thread was saturated\), and more VUs/);
   });
 
+  it('a generator throttled by its container\'s CPU quota for 0.5% of the window or more says so', () => {
+    expect(runWarnings([step({ steadyS: 10, throttledMs: 1_240 })], rules)).toEqual([
+      "step 1: the generator's container was throttled by its CPU quota, 1,240 ms in all (summed over its CPUs) in the 10 s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own",
+    ]);
+    expect(runWarnings([step({ steadyS: 10, throttledMs: 49 }), step({ throttledMs: null }), step({})], rules)).toEqual([]);
+  });
+
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {
     expect(runWarnings([step({ generatorBusy: 0.86 })], rules)).toEqual([
       "step 1: the generator's busiest thread was busy 86% of the steady window (> 80%): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)",

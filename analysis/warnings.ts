@@ -13,6 +13,8 @@ export const LAG_P99_WARN_MS = 10;
 export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
+/** Share of the steady window the generator's cgroup was throttled, from which it tells (50 ms in 10 s). */
+export const THROTTLED_SHARE_WARN = 0.005;
 /** Share of a step's requests that reconnected from which it tells (p99.9 can rest on them). */
 export const RECONNECT_SHARE_WARN = 0.001;
 
@@ -85,7 +87,16 @@ function generatorWarnings(s: StepResult): string[] {
   if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
     out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShare(s.generatorBusy)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
   }
+  const throttled = throttledShare(s);
+  if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) {
+    out.push(`step ${stepNo(s.index)}: the generator's container was throttled by its CPU quota, ${fmtMs(s.throttledMs!)} ms in all (summed over its CPUs) in the ${fmtInt(s.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`);
+  }
   return out;
+}
+
+/** Throttled time (summed over CPUs, as cpu.stat counts it) over the steady window's wall time; null when not read. */
+function throttledShare(s: StepResult): number | null {
+  return s.throttledMs == null || s.steadyS <= 0 ? null : s.throttledMs / (s.steadyS * 1000);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cgroupCpuQuota, usableCpus, type ReadText } from './cpu-quota.ts';
+import { cgroupCpuQuota, throttledMsReader, usableCpus, type ReadText } from './cpu-quota.ts';
 import { k6ProcessEnv } from './k6/engine.ts';
 
 /** A /proc and /sys made of a file map. */
@@ -20,7 +20,7 @@ describe('cgroupCpuQuota', () => {
       '/sys/fs/cgroup/ci/job-7/cpu.max': '150000 100000\n',
       '/sys/fs/cgroup/ci/cpu.max': 'max 100000\n',
     });
-    expect(cgroupCpuQuota(read)).toEqual({ cpus: 1.5, source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7' });
+    expect(cgroupCpuQuota(read)).toEqual({ cpus: 1.5, source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7', dir: '/sys/fs/cgroup/ci/job-7', v2: true });
     expect(usableCpus(read, 32)).toMatchObject({ count: 1, affinity: 32 });
   });
 
@@ -50,7 +50,7 @@ describe('cgroupCpuQuota', () => {
       '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '-1\n',
       '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n',
     });
-    expect(cgroupCpuQuota(read)).toEqual({ cpus: 2.5, source: 'cgroup v1 cpu.cfs_quota_us 250000 / cpu.cfs_period_us 100000 in /sys/fs/cgroup/cpu,cpuacct/docker/abc' });
+    expect(cgroupCpuQuota(read)).toMatchObject({ cpus: 2.5, source: 'cgroup v1 cpu.cfs_quota_us 250000 / cpu.cfs_period_us 100000 in /sys/fs/cgroup/cpu,cpuacct/docker/abc', v2: false });
     expect(usableCpus(read, 8).count).toBe(2);
   });
 
@@ -75,8 +75,36 @@ describe('cgroupCpuQuota', () => {
   });
 });
 
+describe('throttling under the quota', () => {
+  it('reads the throttled time of the cgroup that sets the quota (v2 in µs, v1 in ns), in ms', () => {
+    const map: Record<string, string> = {
+      '/proc/self/mountinfo': V2_MOUNT,
+      '/proc/self/cgroup': '0::/pod/c1\n',
+      '/sys/fs/cgroup/pod/c1/cpu.max': 'max 100000',
+      '/sys/fs/cgroup/pod/cpu.max': '200000 100000',
+      '/sys/fs/cgroup/pod/cpu.stat': 'usage_usec 99\nnr_periods 10\nnr_throttled 3\nthrottled_usec 45500\n',
+      '/sys/fs/cgroup/pod/c1/cpu.stat': 'usage_usec 99\nthrottled_usec 0\n',
+    };
+    const v2 = throttledMsReader(files(map))!;
+    expect(v2()).toBe(45.5);
+    map['/sys/fs/cgroup/pod/cpu.stat'] = 'throttled_usec 145500\n';
+    expect(v2()).toBe(145.5);
+    const v1 = throttledMsReader(files({
+      '/proc/self/mountinfo': V1_MOUNTS, '/proc/self/cgroup': '4:cpu,cpuacct:/\n',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '50000', '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.stat': 'nr_periods 5\nnr_throttled 2\nthrottled_time 7000000\n',
+    }))!;
+    expect(v1()).toBe(7);
+  });
+
+  it('none without a quota, or without the counter', () => {
+    expect(throttledMsReader(files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': 'max 100000' }))).toBeNull();
+    expect(throttledMsReader(files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '100000 100000' }))).toBeNull();
+  });
+});
+
 describe('k6 under a CPU quota', () => {
-  const quota = { count: 2, affinity: 32, quota: { cpus: 2.5, source: 'cgroup v2' } };
+  const quota = { count: 2, affinity: 32, quota: { cpus: 2.5, source: 'cgroup v2', dir: '/sys/fs/cgroup', v2: true } };
   it('gets GOMAXPROCS from the quota unless the user set it; none without a quota', () => {
     expect(k6ProcessEnv({ A: '1' }, quota)).toEqual({ A: '1', K6_CSV_TIME_FORMAT: 'unix_milli', GOMAXPROCS: '2' });
     expect(k6ProcessEnv({ GOMAXPROCS: '8' }, quota).GOMAXPROCS).toBe('8');

@@ -25,6 +25,9 @@ export interface CpuQuota {
   cpus: number;
   /** Where it was read, e.g. "cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci". */
   source: string;
+  /** The cgroup directory that sets it (its cpu.stat counts the throttling). */
+  dir: string;
+  v2: boolean;
 }
 
 interface Mount { dir: string; root: string; v2: boolean }
@@ -67,12 +70,12 @@ function quotaIn(dir: string, v2: boolean, read: ReadText): CpuQuota | null {
     const text = read(path.join(dir, 'cpu.max'))?.trim();
     const m = text ? /^(\d+)\s+(\d+)$/.exec(text) : null;
     if (!m || Number(m[2]) <= 0) return null; // "max 100000": no quota
-    return { cpus: Number(m[1]) / Number(m[2]), source: `cgroup v2 cpu.max ${m[1]} ${m[2]} in ${dir}` };
+    return { cpus: Number(m[1]) / Number(m[2]), source: `cgroup v2 cpu.max ${m[1]} ${m[2]} in ${dir}`, dir, v2 };
   }
   const quota = Number(read(path.join(dir, 'cpu.cfs_quota_us'))?.trim());
   const period = Number(read(path.join(dir, 'cpu.cfs_period_us'))?.trim());
   if (!Number.isFinite(quota) || !Number.isFinite(period) || quota <= 0 || period <= 0) return null; // -1: no quota
-  return { cpus: quota / period, source: `cgroup v1 cpu.cfs_quota_us ${quota} / cpu.cfs_period_us ${period} in ${dir}` };
+  return { cpus: quota / period, source: `cgroup v1 cpu.cfs_quota_us ${quota} / cpu.cfs_period_us ${period} in ${dir}`, dir, v2 };
 }
 
 /** The lowest CPU quota over this process's cgroups and their ancestors; null when there is none. */
@@ -110,4 +113,21 @@ export function usableCpus(read: ReadText = readText, affinity = os.availablePar
   const quota = cgroupCpuQuota(read);
   const count = Math.max(1, quota ? Math.min(affinity, Math.floor(quota.cpus)) : affinity);
   return { count, affinity, quota };
+}
+
+/**
+ * Milliseconds the cgroup that sets the quota has been throttled so far (cpu.stat: v2
+ * `throttled_usec`, v1 `throttled_time` in ns): time its threads were ready to run and were not
+ * let, the quota of the period being spent. Null when there is no quota or no such counter.
+ */
+export function throttledMsReader(read: ReadText = readText, quota: CpuQuota | null = cgroupCpuQuota(read)): (() => number | null) | null {
+  if (!quota) return null;
+  const file = path.join(quota.dir, 'cpu.stat');
+  const key = quota.v2 ? 'throttled_usec' : 'throttled_time';
+  const perMs = quota.v2 ? 1e3 : 1e6;
+  const now = (): number | null => {
+    const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(read(file) ?? '');
+    return m ? Number(m[1]) / perMs : null;
+  };
+  return now() === null ? null : now;
 }

@@ -159,6 +159,8 @@ describe('renderStepsCsv', () => {
     expect(rows[1][col('dropped_thread_busy')]).toBe('0');
     const busy = parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], dropped: 40, droppedBusy: 30 }] }));
     expect([busy[1][col('dropped')], busy[1][col('dropped_thread_busy')]]).toEqual(['40', '30']);
+    expect(rows[1][col('throttled_ms')]).toBe(''); // no CPU quota read
+    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], throttledMs: 412.5 }] }))[1][col('throttled_ms')]).toBe('412.5');
   });
 
   it('neutralises a cell that would start a formula', () => {

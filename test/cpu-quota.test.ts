@@ -60,12 +60,25 @@ describe('a cgroup CPU quota', () => {
     expect(os.availableParallelism()).toBeGreaterThan(1); // what Node alone would have sized it by
   }, 90_000);
 
+  it.skipIf(!('dir' in cg))(`a generator that needs more CPU than its quota is told it was throttled${'why' in cg ? ` (skipped: ${cg.why})` : ''}`, async () => {
+    const dir = (cg as { dir: string }).dir;
+    // Two threads burning 1 ms a request at 1,500 req/s want 1.5 CPUs of the quota's 1.
+    const argv = ['bin/plateau.js', 'run', '--target', target.url, '--scenario', 'test/fixtures/scenarios/burn-cpu.ts', '--workers', '2',
+      '--start-rate', '1500', '--step-rate', '1500', '--max-rate', '1500', '--ramp', '1', '--hold', '3', '--settle', '1', '--no-warmup',
+      '--out', runsDir, '--run-id', 'throttled'];
+    await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000 }).catch(() => undefined);
+    const [step] = JSON.parse(fs.readFileSync(path.join(runsDir, 'throttled', 'summary.json'), 'utf8')).steps;
+    expect(step.throttledMs).toBeGreaterThan(100); // 1,728 ms when written
+    const report = fs.readFileSync(path.join(runsDir, 'throttled', 'report.md'), 'utf8');
+    expect(report).toMatch(/step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 2 s steady window/);
+  }, 90_000);
+
   it.skipIf(!('dir' in cg))(`gives k6 GOMAXPROCS from the quota${'why' in cg ? ` (skipped: ${cg.why})` : ''}`, async () => {
     const dir = (cg as { dir: string }).dir;
     const fix = path.resolve('test/fixtures/k6');
     const argv = ['bin/plateau.js', 'run', '--engine', 'k6', '--target', target.url, '--start-rate', '50', '--step-rate', '50', '--max-rate', '50',
       '--ramp', '1', '--hold', '2', '--settle', '1', '--no-warmup', '--out', runsDir, '--run-id', 'quota-k6'];
-    const env = { ...process.env, K6_BIN: `${fix}/fake-k6.mjs`, FAKE_K6_REPLAY: `${fix}/stepped-queue.ndjson.gz` };
+    const env: NodeJS.ProcessEnv = { ...process.env, K6_BIN: `${fix}/fake-k6.mjs`, FAKE_K6_REPLAY: `${fix}/stepped-queue.ndjson.gz` };
     delete env.GOMAXPROCS;
     // The stand-in replays a longer run than this plan: whatever plateau makes of it, k6's console is kept.
     await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000, env }).catch(() => undefined);

@@ -29,6 +29,8 @@ export class OpenBucket {
   reconnects = 0;
   vusActiveMax = -1;
   vusAllocated = -1;
+  /** ms the generator's cgroup was throttled in this second (BucketRecord.throttledMs); -1 when not read. */
+  throttledMs = -1;
   readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<Phase, BufferedHistogram>;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
@@ -42,7 +44,7 @@ export class OpenBucket {
     this.errors = {};
     this.statuses = {};
     this.samples = [];
-    this.vusActiveMax = this.vusAllocated = -1;
+    this.vusActiveMax = this.vusAllocated = this.throttledMs = -1;
     for (const p of PHASES) this.hist[p].reset();
     this.lag.reset();
     return this;
@@ -96,6 +98,7 @@ export class OpenBucket {
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag.flush()) : EMPTY_LAG,
       loopDelayMaxMs,
       ...(busy !== undefined ? { busy } : {}),
+      ...(this.throttledMs >= 0 ? { throttledMs: this.throttledMs } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p].flush())])) as Record<Phase, string>,
     };
   }

@@ -25,6 +25,8 @@ export class BucketRecorder {
   private readonly phases: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   vusActive = 0;
   vusAllocated = 0;
+  /** The throttled counter at the last emit. */
+  private throttledMark: number | null;
 
   constructor(
     private readonly phase: string,
@@ -33,7 +35,10 @@ export class BucketRecorder {
     private readonly t0Ms: number,
     private readonly sink: (r: BucketRecord) => void,
     firstS = 0,
+    /** Cumulative ms the generator's cgroup was throttled (one instance reads it for all). */
+    private readonly throttled: (() => number | null) | null = null,
   ) {
+    this.throttledMark = throttled?.() ?? null;
     this.open = new OpenBucket(true).reset(firstS);
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
@@ -51,7 +56,10 @@ export class BucketRecorder {
   private roll(tS: number): void {
     // One measure for every second emitted now: after a stall, the seconds it spanned share it.
     const busy = this.busySinceLastEmit();
+    let throttled = this.throttledSinceLastEmit();
     while (this.open.tS < tS) {
+      this.open.throttledMs = throttled;
+      throttled = throttled === -1 ? -1 : 0; // after a stall, all of it to the first second it spanned
       this.emit(this.open, busy);
       this.open.reset(this.open.tS + 1);
       this.open.vusActiveMax = this.vusActive;
@@ -108,6 +116,7 @@ export class BucketRecorder {
   close(nowMs: number): void {
     if (this.closed) return;
     this.at(nowMs);
+    this.open.throttledMs = this.throttledSinceLastEmit();
     this.emit(this.open, this.busySinceLastEmit());
     this.closed = true;
     this.loop.disable();
@@ -122,6 +131,16 @@ export class BucketRecorder {
     const d = performance.eventLoopUtilization(now, this.elu);
     this.elu = now;
     return Math.round(Math.min(1, Math.max(0, d.utilization)) * 1000) / 1000;
+  }
+
+  /** ms throttled since the last emit, rounded to 0.1 ms; -1 when not read. */
+  private throttledSinceLastEmit(): number {
+    if (this.throttledMark === null) return -1;
+    const now = this.throttled?.() ?? null;
+    if (now === null) return -1;
+    const d = Math.max(0, now - this.throttledMark);
+    this.throttledMark = now;
+    return Math.round(d * 10) / 10;
   }
 
   private emit(b: OpenBucket, busy: number): void {
