@@ -5,7 +5,7 @@
  * here its stand-in) GOMAXPROCS from it. Needs root and a writable
  * cgroup cpu controller (v1 or v2); skipped with the reason otherwise.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,12 @@ function makeCgroup(): { dir: string } | { why: string } {
     const dir = path.join(base, name);
     try {
       fs.mkdirSync(dir);
-      try { limit(dir); return { dir }; } catch { fs.rmdirSync(dir); }
+      try {
+        limit(dir);
+        // A process must be able to move in (cgroup v2 refuses some placements).
+        execFileSync('sh', ['-c', `echo $$ > ${dir}/cgroup.procs`], { stdio: 'ignore' });
+        return { dir };
+      } catch { fs.rmdirSync(dir); }
     } catch { /* not this hierarchy */ }
   }
   return { why: 'no writable cgroup cpu controller' };
