@@ -18,7 +18,7 @@ export function environment(engine: string): Record<string, string> {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown'}`,
     // A container's CPU limit: the generator had that much CPU, whatever the host's count.
-    ...(quota ? { cpuQuota: `${+quota.cpus.toFixed(2)} CPUs (${quota.source})` } : {}),
+    ...(quota ? { cpuQuota: `${+quota.cpus.toFixed(2)} CPU${quota.cpus === 1 ? '' : 's'} (${quota.source})` } : {}),
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     hostname: os.hostname(),
     gitCommit: gitCommit(),

@@ -61,7 +61,7 @@ describe('a cgroup CPU quota', () => {
     await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000 });
     const env = JSON.parse(fs.readFileSync(path.join(runsDir, 'quota', 'run.json'), 'utf8')).environment;
     expect(env.engine).toMatch(/^native \(1 thread\)/);
-    expect(env.cpuQuota).toMatch(new RegExp(`^1 CPUs \\(cgroup v[12] .* in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
+    expect(env.cpuQuota).toMatch(new RegExp(`^1 CPU \\(cgroup v[12] .* in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
     expect(os.availableParallelism()).toBeGreaterThan(1); // what Node alone would have sized it by
   }, 90_000);
 
