@@ -106,6 +106,14 @@ describe('generator busy share', () => {
     expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).throttledMs).toBeNull();
   });
 
+  it('CPU steal: the one source\'s share each second, averaged over the window\'s seconds that have it', () => {
+    const c = (source: string, tS: number, cpuSteal?: number): BucketRecord => ({ ...base, source, tS, ...(cpuSteal === undefined ? {} : { cpuSteal }) });
+    expect(mergeRecords([c('a', 0, 0.05), c('b', 0)])[0].cpuSteal).toBe(0.05);
+    expect('cpuSteal' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
+    expect(aggregate([c('a', 0, 0.05), c('b', 0), c('a', 1, 0.01), c('a', 2, 0.9)], 'steps', 0, 2).cpuSteal).toBeCloseTo(0.03, 9);
+    expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).cpuSteal).toBeNull();
+  });
+
   it('sums the reconnects; buckets that did not count them (k6, older runs) have none', () => {
     const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({ ...base, source, tS, ...(reconnects === undefined ? {} : { reconnects }) });
     expect(mergeRecords([c('a', 0, 2), c('b', 0, 3)])[0].reconnects).toBe(5);

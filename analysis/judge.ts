@@ -113,6 +113,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
     reconnects: agg.reconnects,
     ...(agg.throttledMs !== null ? { throttledMs: Math.round(agg.throttledMs * 10) / 10 } : {}),
+    ...(agg.cpuSteal !== null ? { cpuSteal: Math.round(agg.cpuSteal * 1000) / 1000 } : {}),
     lagP99Ms: percentileMs(agg.lag, 99),
     loopDelayMaxMs: agg.loopDelayMaxMs,
     generatorBusy: agg.busy,

@@ -65,6 +65,11 @@ export interface BucketRecord {
    * generator has no quota (or it was not read).
    */
   throttledMs?: number;
+  /**
+   * Share (0..1) of all the machine's CPU time the hypervisor gave elsewhere in this second
+   * (/proc/stat steal); written by one source only. Absent where not read (not Linux, k6).
+   */
+  cpuSteal?: number;
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */
@@ -164,6 +169,8 @@ export interface StepResult {
   reconnects?: number | null;
   /** ms the generator's cgroup was throttled by its CPU quota in the steady window; null or absent when not read. */
   throttledMs?: number | null;
+  /** Mean share of the machine's CPU time stolen by the hypervisor over the steady window; null or absent when not read. */
+  cpuSteal?: number | null;
   /** Scheduler lag p99 over the window (ms). */
   lagP99Ms: number | null;
   loopDelayMaxMs: number;

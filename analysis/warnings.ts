@@ -13,6 +13,8 @@ export const LAG_P99_WARN_MS = 10;
 export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
+/** Mean share of the machine's CPU time stolen by the hypervisor from which it tells. */
+export const STEAL_WARN = 0.02;
 /** Share of the steady window the generator's cgroup was throttled, from which it tells (50 ms in 10 s). */
 export const THROTTLED_SHARE_WARN = 0.005;
 /** Share of a step's requests that reconnected from which it tells (p99.9 can rest on them). */
@@ -86,6 +88,9 @@ function generatorWarnings(s: StepResult): string[] {
   }
   if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
     out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShare(s.generatorBusy)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
+  }
+  if (s.cpuSteal != null && s.cpuSteal >= STEAL_WARN) {
+    out.push(`step ${stepNo(s.index)}: the hypervisor gave ${fmtShare(s.cpuSteal)} of the machine's CPU time elsewhere during the steady window (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`);
   }
   const throttled = throttledShare(s);
   if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) {

@@ -161,6 +161,8 @@ describe('renderStepsCsv', () => {
     expect([busy[1][col('dropped')], busy[1][col('dropped_thread_busy')]]).toEqual(['40', '30']);
     expect(rows[1][col('throttled_ms')]).toBe(''); // no CPU quota read
     expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], throttledMs: 412.5 }] }))[1][col('throttled_ms')]).toBe('412.5');
+    expect(rows[1][col('cpu_steal')]).toBe('');
+    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], cpuSteal: 0.0314 }] }))[1][col('cpu_steal')]).toBe('0.031');
   });
 
   it('neutralises a cell that would start a formula', () => {

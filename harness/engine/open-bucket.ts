@@ -31,6 +31,8 @@ export class OpenBucket {
   vusAllocated = -1;
   /** ms the generator's cgroup was throttled in this second (BucketRecord.throttledMs); -1 when not read. */
   throttledMs = -1;
+  /** Share of the machine's CPU time stolen by the hypervisor in this second (BucketRecord.cpuSteal); -1 when not read. */
+  cpuSteal = -1;
   readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<Phase, BufferedHistogram>;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
@@ -44,7 +46,7 @@ export class OpenBucket {
     this.errors = {};
     this.statuses = {};
     this.samples = [];
-    this.vusActiveMax = this.vusAllocated = this.throttledMs = -1;
+    this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = -1;
     for (const p of PHASES) this.hist[p].reset();
     this.lag.reset();
     return this;
@@ -99,6 +101,7 @@ export class OpenBucket {
       loopDelayMaxMs,
       ...(busy !== undefined ? { busy } : {}),
       ...(this.throttledMs >= 0 ? { throttledMs: this.throttledMs } : {}),
+      ...(this.cpuSteal >= 0 ? { cpuSteal: this.cpuSteal } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p].flush())])) as Record<Phase, string>,
     };
   }

@@ -6,7 +6,7 @@ describe('BucketRecorder and the cgroup\'s throttled time', () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
     let counter = 1_000; // cumulative ms, as cpu.stat has it
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, () => counter);
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, { throttledMs: () => counter });
     counter += 30;
     rec.tick(1_200); // second 0 ends
     counter += 250;
@@ -21,6 +21,21 @@ describe('BucketRecorder and the cgroup\'s throttled time', () => {
     const rec = new BucketRecorder('steps', 'native/1', 0, (r) => out.push(r));
     rec.tick(1_200);
     rec.close(1_500);
-    expect(out.every((r) => !('throttledMs' in r))).toBe(true);
+    expect(out.every((r) => !('throttledMs' in r) && !('cpuSteal' in r))).toBe(true);
+  });
+});
+
+describe('BucketRecorder and the machine\'s CPU steal', () => {
+  it('gives each second the share of all CPUs\' time stolen since the last one; a stall\'s seconds share it', () => {
+    let t = { steal: 100, total: 10_000 };
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, { cpuTimes: () => t });
+    t = { steal: 120, total: 10_200 }; // 20 of 200 ticks: 10%
+    rec.tick(1_100);
+    t = { steal: 126, total: 10_800 }; // 6 of 600 over three seconds: 1% each
+    rec.tick(3_900);
+    t = { steal: 126, total: 10_800 }; // no time passed: not read, left out
+    rec.close(3_950);
+    expect(out.map((r) => [r.tS, r.cpuSteal])).toEqual([[0, 0.1], [1, 0.01], [2, 0.01], [3, undefined]]);
   });
 });

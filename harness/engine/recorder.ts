@@ -8,6 +8,7 @@ import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
+import { stealShare, type CpuTimes } from '../cpu-steal.ts';
 
 /**
  * A VU that connects again after less idle time than this was dropped by the target in use
@@ -15,6 +16,14 @@ import { OpenBucket } from './open-bucket.ts';
  * which a pool of VUs larger than the load needs provokes by itself (docs/decisions/014).
  */
 export const RECONNECT_IDLE_MS = 1000;
+
+/** Counters of the generator's machine and container, read by one engine instance for all. */
+export interface HostCounters {
+  /** Cumulative ms the generator's cgroup was throttled by its CPU quota. */
+  throttledMs?: (() => number | null) | null;
+  /** The machine's cumulative CPU times, for steal. */
+  cpuTimes?: (() => CpuTimes | null) | null;
+}
 
 export class BucketRecorder {
   private open: OpenBucket;
@@ -27,6 +36,10 @@ export class BucketRecorder {
   vusAllocated = 0;
   /** The throttled counter at the last emit. */
   private throttledMark: number | null;
+  private readonly throttled: (() => number | null) | null;
+  /** The machine's CPU times at the last emit (for steal). */
+  private cpuTimesMark: CpuTimes | null;
+  private readonly cpuTimes: (() => CpuTimes | null) | null;
 
   constructor(
     private readonly phase: string,
@@ -35,10 +48,13 @@ export class BucketRecorder {
     private readonly t0Ms: number,
     private readonly sink: (r: BucketRecord) => void,
     firstS = 0,
-    /** Cumulative ms the generator's cgroup was throttled (one instance reads it for all). */
-    private readonly throttled: (() => number | null) | null = null,
+    /** The machine's counters, which one instance reads for all. */
+    host: HostCounters = {},
   ) {
-    this.throttledMark = throttled?.() ?? null;
+    this.throttled = host.throttledMs ?? null;
+    this.throttledMark = this.throttled?.() ?? null;
+    this.cpuTimes = host.cpuTimes ?? null;
+    this.cpuTimesMark = this.cpuTimes?.() ?? null;
     this.open = new OpenBucket(true).reset(firstS);
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
@@ -57,8 +73,10 @@ export class BucketRecorder {
     // One measure for every second emitted now: after a stall, the seconds it spanned share it.
     const busy = this.busySinceLastEmit();
     let throttled = this.throttledSinceLastEmit();
+    const steal = this.stealSinceLastEmit();
     while (this.open.tS < tS) {
       this.open.throttledMs = throttled;
+      this.open.cpuSteal = steal;
       throttled = throttled === -1 ? -1 : 0; // after a stall, all of it to the first second it spanned
       this.emit(this.open, busy);
       this.open.reset(this.open.tS + 1);
@@ -117,6 +135,7 @@ export class BucketRecorder {
     if (this.closed) return;
     this.at(nowMs);
     this.open.throttledMs = this.throttledSinceLastEmit();
+    this.open.cpuSteal = this.stealSinceLastEmit();
     this.emit(this.open, this.busySinceLastEmit());
     this.closed = true;
     this.loop.disable();
@@ -141,6 +160,17 @@ export class BucketRecorder {
     const d = Math.max(0, now - this.throttledMark);
     this.throttledMark = now;
     return Math.round(d * 10) / 10;
+  }
+
+  /** Share of the machine's CPU time stolen since the last emit; -1 when not read. */
+  private stealSinceLastEmit(): number {
+    if (this.cpuTimesMark === null) return -1;
+    const now = this.cpuTimes?.() ?? null;
+    if (now === null) return -1;
+    const share = stealShare(this.cpuTimesMark, now);
+    if (share === null) return -1;
+    this.cpuTimesMark = now;
+    return share;
   }
 
   private emit(b: OpenBucket, busy: number): void {
