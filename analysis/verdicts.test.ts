@@ -28,6 +28,9 @@ describe('heldButGeneratorLimited', () => {
 
   it('says when late arrivals came from stalls rather than a thread short of CPU', () => {
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55 }))).toMatch(/scheduler lag p99 25\.0 ms > 20 ms while its busiest thread was busy only 55% of the time: the delays are stalls \(the target or other processes on this machine, CPU steal, GC pauses\), not a generator short of CPU/);
+    // Measured suspects come first with their figures; steal measured low is no suspect.
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.081, throttledMs: 1_234.5 }))).toMatch(/the delays are stalls \(the container's CPU quota, which throttled it 1,235 ms, CPU steal, 8% of the machine's time, the target or other processes on this machine, GC pauses\)/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.004, throttledMs: 0 }))).toMatch(/the delays are stalls \(the target or other processes on this machine, GC pauses\)/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.8 }))).not.toMatch(/stalls/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25 }))).not.toMatch(/stalls/); // not measured (k6): no claim
   });

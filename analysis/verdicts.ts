@@ -9,7 +9,7 @@
  * or, when the server's own metrics are read, its mean stays within tailFactor of its first-step
  * mean. A step failing that way measured the generator: never capacity.
  */
-import { fmtShare, fmtShareOver } from './format.ts';
+import { fmtInt, fmtShare, fmtShareOver } from './format.ts';
 import type { OverloadShape, StepResult } from './types.ts';
 
 export interface GeneratorBounds {
@@ -76,9 +76,24 @@ export function droppedBusyClause(s: Pick<StepResult, 'dropped' | 'droppedBusy'>
  * (more workers only shorten the catch-up after each stall). Null when busy was not measured or is
  * high.
  */
-export function stalledNotBusy(s: Pick<StepResult, 'generatorBusy'>): string | null {
+export function stalledNotBusy(s: Pick<StepResult, 'generatorBusy' | 'cpuSteal' | 'throttledMs'>): string | null {
   if (s.generatorBusy == null || s.generatorBusy >= STALLS_BELOW_BUSY) return null;
-  return `its busiest thread was busy only ${fmtShare(s.generatorBusy)} of the time: the delays are stalls (the target or other processes on this machine, CPU steal, GC pauses), not a generator short of CPU`;
+  return `its busiest thread was busy only ${fmtShare(s.generatorBusy)} of the time: the delays are stalls (${stallSuspects(s)}), not a generator short of CPU`;
+}
+
+/** Share of the machine's CPU time stolen by the hypervisor from which the report tells. */
+export const STEAL_WARN = 0.02;
+
+/**
+ * What may have stalled an idle generator: what was measured comes first with its figure, and
+ * CPU steal is left out when it was measured below STEAL_WARN.
+ */
+function stallSuspects(s: Pick<StepResult, 'cpuSteal' | 'throttledMs'>): string {
+  const measured: string[] = [];
+  if (s.throttledMs != null && s.throttledMs > 0) measured.push(`the container's CPU quota, which throttled it ${fmtInt(Math.round(s.throttledMs))} ms`);
+  if (s.cpuSteal != null && s.cpuSteal >= STEAL_WARN) measured.push(`CPU steal, ${fmtShare(s.cpuSteal)} of the machine's time`);
+  const steal = s.cpuSteal == null ? ['CPU steal'] : [];
+  return [...measured, 'the target or other processes on this machine', ...steal, 'GC pauses'].join(', ');
 }
 
 function stallsNotLoad(s: StepResult): string {

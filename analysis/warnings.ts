@@ -5,7 +5,7 @@
 import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
 import { percentileLabel, requiredSamples } from './percentiles.ts';
 import type { Rules, StepResult } from './types.ts';
-import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs, stalledNotBusy, STEAL_WARN } from './verdicts.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
@@ -13,8 +13,6 @@ export const LAG_P99_WARN_MS = 10;
 export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
-/** Mean share of the machine's CPU time stolen by the hypervisor from which it tells. */
-export const STEAL_WARN = 0.02;
 /** Share of the steady window the generator's cgroup was throttled, from which it tells (50 ms in 10 s). */
 export const THROTTLED_SHARE_WARN = 0.005;
 /** Share of a step's requests that reconnected from which it tells (p99.9 can rest on them). */
