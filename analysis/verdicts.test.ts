@@ -31,6 +31,7 @@ describe('heldButGeneratorLimited', () => {
     // Measured suspects come first with their figures; steal measured low is no suspect.
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.081, throttledMs: 1_234.5 }))).toMatch(/the delays are stalls \(the container's CPU quota, which throttled it 1,235 ms, CPU steal, 8% of the machine's time, the target or other processes on this machine, GC pauses\)/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.004, throttledMs: 0 }))).toMatch(/the delays are stalls \(the target or other processes on this machine, GC pauses\)/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.012 }))).toMatch(/the delays are stalls \(CPU steal, 1% of the machine's time, the target or other processes on this machine, GC pauses\)/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.8 }))).not.toMatch(/stalls/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25 }))).not.toMatch(/stalls/); // not measured (k6): no claim
   });
