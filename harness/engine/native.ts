@@ -5,8 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { BucketRecord } from '../../analysis/types.ts';
-import { throttledMsReader } from '../cpu-quota.ts';
-import { cpuTimesReader } from '../cpu-steal.ts';
+import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from './schedule.ts';
 import type { PreparedRequest, Outcome, SendDone } from './http.ts';
@@ -52,9 +51,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
   /** The schedule's own zero: offsetS into the phase. */
   const t0Ms = phaseT0Ms + offsetS * 1000;
   const stripe = o.stripe ?? { index: 0, count: 1 };
-  // The cgroup's throttling and the machine's steal are one counter each for the whole process: the first instance reads them.
-  const host = stripe.index === 0 ? { throttledMs: throttledMsReader(), cpuTimes: cpuTimesReader() } : {};
-  const rec = new BucketRecorder(o.phase, o.source, phaseT0Ms, o.sink, Math.floor(offsetS), host);
+  // The machine's counters are one for the whole process: the first instance samples them.
+  const rec = new BucketRecorder(o.phase, o.source, phaseT0Ms, o.sink, Math.floor(offsetS), stripe.index === 0 ? HostSampler.ofThisProcess() : null);
   /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
   let n = stripe.index + 1;
   let nextS = o.schedule.arrivalS(n);

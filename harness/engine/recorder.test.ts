@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
+import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 
 describe('BucketRecorder and the cgroup\'s throttled time', () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
     let counter = 1_000; // cumulative ms, as cpu.stat has it
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, { throttledMs: () => counter });
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler(() => counter, null));
     counter += 30;
     rec.tick(1_200); // second 0 ends
     counter += 250;
@@ -29,7 +30,7 @@ describe('BucketRecorder and the machine\'s CPU steal', () => {
   it('gives each second the share of all CPUs\' time stolen since the last one; a stall\'s seconds share it', () => {
     let t = { steal: 100, total: 10_000 };
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, { cpuTimes: () => t });
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler(null, () => t));
     t = { steal: 120, total: 10_200 }; // 20 of 200 ticks: 10%
     rec.tick(1_100);
     t = { steal: 126, total: 10_800 }; // 6 of 600 over three seconds: 1% each

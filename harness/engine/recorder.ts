@@ -8,7 +8,7 @@ import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
-import { stealShare, type CpuTimes } from '../cpu-steal.ts';
+import type { HostSample, HostSampler } from './host-sampler.ts';
 
 /**
  * A VU that connects again after less idle time than this was dropped by the target in use
@@ -16,14 +16,6 @@ import { stealShare, type CpuTimes } from '../cpu-steal.ts';
  * which a pool of VUs larger than the load needs provokes by itself (docs/decisions/014).
  */
 export const RECONNECT_IDLE_MS = 1000;
-
-/** Counters of the generator's machine and container, read by one engine instance for all. */
-export interface HostCounters {
-  /** Cumulative ms the generator's cgroup was throttled by its CPU quota. */
-  throttledMs?: (() => number | null) | null;
-  /** The machine's cumulative CPU times, for steal. */
-  cpuTimes?: (() => CpuTimes | null) | null;
-}
 
 export class BucketRecorder {
   private open: OpenBucket;
@@ -34,12 +26,6 @@ export class BucketRecorder {
   private readonly phases: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   vusActive = 0;
   vusAllocated = 0;
-  /** The throttled counter at the last emit. */
-  private throttledMark: number | null;
-  private readonly throttled: (() => number | null) | null;
-  /** The machine's CPU times at the last emit (for steal). */
-  private cpuTimesMark: CpuTimes | null;
-  private readonly cpuTimes: (() => CpuTimes | null) | null;
 
   constructor(
     private readonly phase: string,
@@ -48,13 +34,9 @@ export class BucketRecorder {
     private readonly t0Ms: number,
     private readonly sink: (r: BucketRecord) => void,
     firstS = 0,
-    /** The machine's counters, which one instance reads for all. */
-    host: HostCounters = {},
+    /** The machine's and container's counters, which one instance samples for all. */
+    private readonly host: HostSampler | null = null,
   ) {
-    this.throttled = host.throttledMs ?? null;
-    this.throttledMark = this.throttled?.() ?? null;
-    this.cpuTimes = host.cpuTimes ?? null;
-    this.cpuTimesMark = this.cpuTimes?.() ?? null;
     this.open = new OpenBucket(true).reset(firstS);
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
@@ -72,12 +54,11 @@ export class BucketRecorder {
   private roll(tS: number): void {
     // One measure for every second emitted now: after a stall, the seconds it spanned share it.
     const busy = this.busySinceLastEmit();
-    let throttled = this.throttledSinceLastEmit();
-    const steal = this.stealSinceLastEmit();
+    const host = this.host?.sample();
+    let first = true;
     while (this.open.tS < tS) {
-      this.open.throttledMs = throttled;
-      this.open.cpuSteal = steal;
-      throttled = throttled === -1 ? -1 : 0; // after a stall, all of it to the first second it spanned
+      this.stamp(host, first);
+      first = false;
       this.emit(this.open, busy);
       this.open.reset(this.open.tS + 1);
       this.open.vusActiveMax = this.vusActive;
@@ -134,8 +115,7 @@ export class BucketRecorder {
   close(nowMs: number): void {
     if (this.closed) return;
     this.at(nowMs);
-    this.open.throttledMs = this.throttledSinceLastEmit();
-    this.open.cpuSteal = this.stealSinceLastEmit();
+    this.stamp(this.host?.sample(), true);
     this.emit(this.open, this.busySinceLastEmit());
     this.closed = true;
     this.loop.disable();
@@ -152,25 +132,13 @@ export class BucketRecorder {
     return Math.round(Math.min(1, Math.max(0, d.utilization)) * 1000) / 1000;
   }
 
-  /** ms throttled since the last emit, rounded to 0.1 ms; -1 when not read. */
-  private throttledSinceLastEmit(): number {
-    if (this.throttledMark === null) return -1;
-    const now = this.throttled?.() ?? null;
-    if (now === null) return -1;
-    const d = Math.max(0, now - this.throttledMark);
-    this.throttledMark = now;
-    return Math.round(d * 10) / 10;
-  }
-
-  /** Share of the machine's CPU time stolen since the last emit; -1 when not read. */
-  private stealSinceLastEmit(): number {
-    if (this.cpuTimesMark === null) return -1;
-    const now = this.cpuTimes?.() ?? null;
-    if (now === null) return -1;
-    const share = stealShare(this.cpuTimesMark, now);
-    if (share === null) return -1;
-    this.cpuTimesMark = now;
-    return share;
+  /**
+   * The host's figures on the open second: the steal share on every second a sample spans, the
+   * throttled ms all on the first of them (after a stall, the second it began in).
+   */
+  private stamp(host: HostSample | undefined, first: boolean): void {
+    this.open.cpuSteal = host?.cpuSteal ?? -1;
+    this.open.throttledMs = host?.throttledMs == null ? -1 : first ? host.throttledMs : 0;
   }
 
   private emit(b: OpenBucket, busy: number): void {
