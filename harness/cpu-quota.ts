@@ -16,7 +16,8 @@ import path from 'node:path';
 /** Reads a file's text, or null when it cannot be read. */
 export type ReadText = (file: string) => string | null;
 
-const readText: ReadText = (file) => {
+/** The file's text from the real file system, null when it cannot be read (/proc and /sys readers). */
+export const readText: ReadText = (file) => {
   try { return fs.readFileSync(file, 'utf8'); } catch { return null; }
 };
 

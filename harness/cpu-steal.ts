@@ -4,12 +4,7 @@
  * see from inside its threads: its event loop looks idle while arrivals leave late. Burstable
  * instances out of CPU credit show it first.
  */
-import fs from 'node:fs';
-import type { ReadText } from './cpu-quota.ts';
-
-const readText: ReadText = (file) => {
-  try { return fs.readFileSync(file, 'utf8'); } catch { return null; }
-};
+import { readText, type ReadText } from './cpu-quota.ts';
 
 /** Cumulative CPU time of all CPUs (clock ticks): stolen, and in all. */
 export interface CpuTimes { steal: number; total: number }

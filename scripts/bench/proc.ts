@@ -16,7 +16,7 @@ export function ticksPerSecond(): number {
   return clkTck;
 }
 
-interface StatLine { pid: number; ppid: number; ticks: number }
+interface StatLine { pid: number; ppid: number; ticks: number; ownTicks: number }
 
 /** Fields after the comm (which may hold spaces and parentheses): state is [0], ppid [1], utime [11]. */
 function readStat(pid: number): StatLine | null {
@@ -24,8 +24,8 @@ function readStat(pid: number): StatLine | null {
   try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
   const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
   // utime, stime, cutime, cstime: the last two hold the CPU of children this process has reaped.
-  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-  return { pid, ppid: Number(f[1]), ticks };
+  const ownTicks = Number(f[11]) + Number(f[12]);
+  return { pid, ppid: Number(f[1]), ticks: ownTicks + Number(f[13]) + Number(f[14]), ownTicks };
 }
 
 /** The pid and every live descendant of it. */
@@ -72,10 +72,8 @@ export function treeRssMiB(root: number): number | null {
 
 /** CPU seconds (user + system) used so far by one process and its threads (not its children); null once it is gone. */
 export function processCpuS(pid: number): number | null {
-  let s: string;
-  try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / ticksPerSecond();
+  const st = readStat(pid);
+  return st ? st.ownTicks / ticksPerSecond() : null;
 }
 
 export interface Sample {
