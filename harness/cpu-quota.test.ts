@@ -12,32 +12,29 @@ const V1_MOUNTS = [
   '33 31 0:30 / /sys/fs/cgroup/memory rw,nosuid,nodev,noexec,relatime shared:11 - cgroup cgroup rw,memory',
 ].join('\n');
 
+/** A cgroup v2 machine with this process in cgroup `cg`; cpu.max by cgroup path ("/" the root). */
+const v2 = (cg: string, cpuMax: Record<string, string>, more: Record<string, string> = {}): ReadText => files({
+  '/proc/self/mountinfo': V2_MOUNT,
+  '/proc/self/cgroup': `0::${cg}\n`,
+  ...Object.fromEntries(Object.entries(cpuMax).map(([dir, max]) => [`/sys/fs/cgroup${dir === '/' ? '' : dir}/cpu.max`, max])),
+  ...more,
+});
+
 describe('cgroupCpuQuota', () => {
   it('cgroup v2: the quota of the process\'s cgroup, over its period', () => {
-    const read = files({
-      '/proc/self/mountinfo': V2_MOUNT,
-      '/proc/self/cgroup': '0::/ci/job-7\n',
-      '/sys/fs/cgroup/ci/job-7/cpu.max': '150000 100000\n',
-      '/sys/fs/cgroup/ci/cpu.max': 'max 100000\n',
-    });
+    const read = v2('/ci/job-7', { '/ci/job-7': '150000 100000\n', '/ci': 'max 100000\n' });
     expect(cgroupCpuQuota(read)).toEqual({ cpus: 1.5, source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7', dir: '/sys/fs/cgroup/ci/job-7', v2: true });
     expect(usableCpus(read, 32)).toMatchObject({ count: 1, affinity: 32 });
   });
 
   it('cgroup v2: a quota set on an ancestor caps its children; the lowest wins', () => {
-    const read = files({
-      '/proc/self/mountinfo': V2_MOUNT,
-      '/proc/self/cgroup': '0::/kubepods/pod1/c1\n',
-      '/sys/fs/cgroup/kubepods/pod1/c1/cpu.max': 'max 100000',
-      '/sys/fs/cgroup/kubepods/pod1/cpu.max': '400000 100000',
-      '/sys/fs/cgroup/kubepods/cpu.max': '3200000 100000',
-    });
+    const read = v2('/kubepods/pod1/c1', { '/kubepods/pod1/c1': 'max 100000', '/kubepods/pod1': '400000 100000', '/kubepods': '3200000 100000' });
     expect(cgroupCpuQuota(read)?.cpus).toBe(4);
     expect(usableCpus(read, 64).count).toBe(4);
   });
 
   it('a container with its own cgroup namespace sees its cgroup as the mount\'s root', () => {
-    const read = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '200000 100000\n' });
+    const read = v2('/', { '/': '200000 100000\n' });
     expect(usableCpus(read, 16)).toMatchObject({ count: 2, quota: { cpus: 2 } });
   });
 
@@ -55,13 +52,13 @@ describe('cgroupCpuQuota', () => {
   });
 
   it('no quota, no cgroups, or a quota above the affinity: the affinity count; never below 1', () => {
-    const unlimited = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': 'max 100000\n' });
+    const unlimited = v2('/', { '/': 'max 100000\n' });
     expect(cgroupCpuQuota(unlimited)).toBeNull();
     expect(usableCpus(unlimited, 8)).toEqual({ count: 8, affinity: 8, quota: null });
     expect(usableCpus(files({}), 3)).toEqual({ count: 3, affinity: 3, quota: null }); // not Linux
-    const wide = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '800000 100000\n' });
+    const wide = v2('/', { '/': '800000 100000\n' });
     expect(usableCpus(wide, 2).count).toBe(2);
-    const tiny = files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '50000 100000\n' });
+    const tiny = v2('/', { '/': '50000 100000\n' });
     expect(usableCpus(tiny, 4)).toMatchObject({ count: 1, quota: { cpus: 0.5 } });
   });
 
@@ -98,8 +95,8 @@ describe('throttling under the quota', () => {
   });
 
   it('none without a quota, or without the counter', () => {
-    expect(throttledMsReader(files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': 'max 100000' }))).toBeNull();
-    expect(throttledMsReader(files({ '/proc/self/mountinfo': V2_MOUNT, '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '100000 100000' }))).toBeNull();
+    expect(throttledMsReader(v2('/', { '/': 'max 100000' }))).toBeNull();
+    expect(throttledMsReader(v2('/', { '/': '100000 100000' }))).toBeNull();
   });
 });
 
