@@ -13,6 +13,9 @@ import { bundleK6Script } from '../harness/k6/bundle.ts';
 import { k6Options } from '../harness/k6/options.ts';
 import { findK6, requireK6 } from '../harness/k6/binary.ts';
 import { importK6 } from '../harness/k6/import.ts';
+import { startK6 } from '../harness/k6/engine.ts';
+import { defaultScenario } from '../harness/scenario/default.ts';
+import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/k6/merge.ts';
 import { planShare, segmentLength } from '../harness/k6/segment.ts';
 import { deriveSteps } from '../harness/k6/derive-steps.ts';
@@ -156,6 +159,22 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     const console = fs.readFileSync(path.join(r.dir, 'k6/leg-0/console.log'), 'utf8');
     expect(console).toMatch(/SIGINT after \d+ lines/);
     expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
+  });
+
+  it.skipIf(!fs.existsSync('/proc/stat'))('a running k6\'s seconds carry the CPU steal plateau samples beside it (skipped: no /proc/stat here)', async () => {
+    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 } });
+    const records: BucketRecord[] = [];
+    const run = startK6({
+      config, plan: buildPlan(config, null), scenario: defaultScenario(config.target.url), runId: 'k6-host', dir: path.join(runsDir, 'k6-host'), phase: 'steps', seqOffset: 0,
+      // the replay's first 4 s, moved to the present and written as their time comes
+      env: { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz`, FAKE_K6_REALTIME_S: '4' },
+      sink: (r) => records.push(r), note: () => undefined,
+    });
+    await run.done;
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    // every second k6 wrote lies within plateau's sampling (the last may end after k6 exited)
+    for (const r of records.slice(0, -1)) expect(r.cpuSteal, `second ${r.tS}`).toBeGreaterThanOrEqual(0);
+    expect(records.every((r) => r.cpuSteal === undefined || r.cpuSteal <= 1)).toBe(true);
   });
 
   it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {

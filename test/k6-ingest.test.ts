@@ -13,6 +13,7 @@ import { ingestLines } from '../harness/k6/ingest.ts';
 import { readLines } from '../harness/k6/lines.ts';
 import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/time.ts';
 import { parseJsonLine } from '../harness/k6/point.ts';
+import { HostTimeline } from '../harness/k6/host-timeline.ts';
 
 const DIR = 'test/fixtures/k6';
 const text = (f: string) => { const b = fs.readFileSync(`${DIR}/${f}`); return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8'); };
@@ -120,6 +121,37 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     expect(r.stats.skipped).toBeGreaterThan(0);
     expect(agg.errors.http_4xx).toBe(agg.statuses['400']);
     expect(agg.failed).toBe(agg.errors.http_4xx);
+  });
+});
+
+describe('host figures sampled beside k6 (the k6 engine)', () => {
+  /** A timeline of 1 s samples over [fromMs, toMs), each 40 ms throttled and 6% steal. */
+  function timeline(fromMs: number, toMs: number): HostTimeline {
+    let now = fromMs;
+    const t = new HostTimeline({ sample: () => ({ throttledMs: 40, cpuSteal: 0.06 }) }, () => now);
+    for (now = fromMs + 1000; now <= toMs; now += 1000) t.take();
+    return t;
+  }
+  const withHost = async (f: string, host: HostTimeline) => {
+    const records: BucketRecord[] = [];
+    await ingestLines(readLines(`${DIR}/${f}`), { source: 'k6', phase: 'steps', lateS: 2, host, sink: (x) => records.push(x) });
+    return records;
+  };
+
+  it('land on the seconds of a real k6 output they overlap', async () => {
+    const { stats } = await ingest('stepped-reject.ndjson');
+    const records = await withHost('stepped-reject.ndjson', timeline(stats.firstMs! - 2000, stats.lastMs! + 3000));
+    expect(records.length).toBeGreaterThan(20);
+    for (const r of records) expect([r.tS, r.throttledMs, r.cpuSteal]).toEqual([r.tS, 40, 0.06]);
+    const agg = aggregate(records, 'steps', 10, 20);
+    expect(agg.throttledMs).toBe(400);
+    expect(agg.cpuSteal).toBeCloseTo(0.06, 6);
+  });
+
+  it('a timeline of another time leaves them unread, as in an imported file', async () => {
+    const { stats } = await ingest('stepped-reject.ndjson');
+    const records = await withHost('stepped-reject.ndjson', timeline(stats.lastMs! + 60_000, stats.lastMs! + 90_000));
+    expect(records.some((r) => r.throttledMs !== undefined || r.cpuSteal !== undefined)).toBe(false);
   });
 });
 

@@ -18,6 +18,7 @@ import type { BucketRecord, Phase } from '../../analysis/types.ts';
 import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
 import { OpenBucket } from '../engine/open-bucket.ts';
 import type { K6Point } from './point.ts';
+import type { HostTimeline } from './host-timeline.ts';
 
 /** Custom counter the generated script adds when the scenario's check rejects a 2xx/3xx response. */
 export const CHECK_FAILED_METRIC = 'plateau_check_failed';
@@ -44,6 +45,8 @@ export interface BucketizerOptions {
   t0Ms?: number;
   /** Scenario names to keep; all when absent. */
   scenarios?: readonly string[];
+  /** The host's figures sampled while k6 ran (the k6 engine; not an imported file). */
+  host?: HostTimeline;
   sink(r: BucketRecord): void;
 }
 
@@ -232,6 +235,8 @@ export class Bucketizer {
   private closeBefore(tS: number): void {
     while (this.firstOpenS < tS && (this.open.length > 0 || tS !== Infinity)) {
       const b = this.open.shift() ?? (this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS);
+      const startMs = this.t0Ms! + b.tS * 1000;
+      this.o.host?.stamp(b, startMs, startMs + 1000);
       const r = b.toRecord(this.o.source, this.o.phase, this.vus);
       this.vus.active = r.vusActiveMax;
       this.vus.allocated = r.vusAllocated;

@@ -15,6 +15,8 @@ import { usableCpus, type UsableCpus } from '../cpu-quota.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { k6ExitMeaning, requireK6, type K6Binary } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
+import { HostSampler } from '../engine/host-sampler.ts';
+import { HostTimeline } from './host-timeline.ts';
 import { ingestLines } from './ingest.ts';
 import { tailLines } from './lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
@@ -105,17 +107,20 @@ export function startK6(o: K6RunInput): K6EngineRun {
     fs.rmSync(files.out, { force: true });
     const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
     o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
+    // The quota's throttled time and CPU steal while k6 runs, put on k6's seconds as they close.
+    const host = new HostTimeline(HostSampler.ofThisProcess());
+    const hostTimer = setInterval(() => host.take(), 1000);
     child = spawn(binary.path, k6Args(o.config, files), { env: k6ProcessEnv(o.env), stdio: ['ignore', consoleFd, consoleFd], detached: true });
     process.on('exit', killOnExit);
     const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       child!.on('error', (err) => { exited = true; resolve({ code: null, signal: `spawn error: ${err.message}` }); });
-      child!.on('exit', (code, signal) => { exited = true; resolve({ code, signal }); });
+      child!.on('exit', (code, signal) => { exited = true; host.take(); resolve({ code, signal }); });
     });
     if (stopRequested) stop(0);
     const ingest = await ingestLines(tailLines(files.out, () => exited), {
-      source: 'k6', phase: o.phase, lateS: LIVE_LATE_S, scenarios: [K6_SCENARIO],
+      source: 'k6', phase: o.phase, lateS: LIVE_LATE_S, scenarios: [K6_SCENARIO], host,
       sink: (r) => { started += r.started; elapsedS = r.tS + 1; o.sink(r); },
-    }, files.out);
+    }, files.out).finally(() => clearInterval(hostTimer));
     const { code, signal } = await exit;
     if (killTimer) clearTimeout(killTimer);
     process.off('exit', killOnExit);
