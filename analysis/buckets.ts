@@ -47,6 +47,8 @@ export interface Aggregate {
   throttledMs: number | null;
   /** Mean over the seconds of the machine's CPU steal share; null when no bucket read it. */
   cpuSteal: number | null;
+  /** Mean over the seconds of the generator process's share of its CPUs; null when no bucket read it. */
+  processCpu: number | null;
   /** Highest per-second sum over sources of vusActiveMax (instances' VUs are disjoint). */
   vusActiveMax: number;
   /** Highest per-second sum over sources of vusAllocated. */
@@ -120,6 +122,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     ...(group.some((r) => r.reconnects !== undefined) ? { reconnects: sum((r) => r.reconnects ?? 0) } : {}),
     ...(group.some((r) => r.throttledMs !== undefined) ? { throttledMs: sum((r) => r.throttledMs ?? 0) } : {}),
     ...(group.some((r) => r.cpuSteal !== undefined) ? { cpuSteal: Math.max(...group.map((r) => r.cpuSteal ?? 0)) } : {}),
+    ...(group.some((r) => r.processCpu !== undefined) ? { processCpu: Math.max(...group.map((r) => r.processCpu ?? 0)) } : {}),
     vusActiveMax: sum((r) => r.vusActiveMax),
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
@@ -161,7 +164,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
   return {
     phase, fromS, toS, seconds: 0,
     started: 0, dropped: 0, droppedBusy: 0, completed: 0, ok: 0, failed: 0,
-    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null, throttledMs: null, cpuSteal: null,
+    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null, throttledMs: null, cpuSteal: null, processCpu: null,
     vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0, busy: null,
     hist, lag: newHistogram(SUM_LAYOUT),
   };
@@ -192,28 +195,32 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
  */
 export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
-  const bySecond = new Map<number, { active: number; allocated: number; busy: number | null; steal: number | null }>();
+  const bySecond = new Map<number, { active: number; allocated: number; busy: number | null; steal: number | null; cpu: number | null }>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
     addBucket(agg, r);
-    const sec = bySecond.get(r.tS) ?? { active: 0, allocated: 0, busy: null, steal: null };
+    const sec = bySecond.get(r.tS) ?? { active: 0, allocated: 0, busy: null, steal: null, cpu: null };
     sec.active += r.vusActiveMax;
     sec.allocated += r.vusAllocated;
     if (r.busy !== undefined) sec.busy = Math.max(sec.busy ?? 0, r.busy);
     if (r.cpuSteal !== undefined) sec.steal = Math.max(sec.steal ?? 0, r.cpuSteal);
+    if (r.processCpu !== undefined) sec.cpu = Math.max(sec.cpu ?? 0, r.processCpu);
     bySecond.set(r.tS, sec);
   }
   agg.seconds = bySecond.size;
   agg.failed = agg.completed - agg.ok;
   const busy = { sum: 0, n: 0 };
   const steal = { sum: 0, n: 0 };
+  const cpu = { sum: 0, n: 0 };
   for (const sec of bySecond.values()) {
     agg.vusActiveMax = Math.max(agg.vusActiveMax, sec.active);
     agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, sec.allocated);
     if (sec.busy !== null) { busy.sum += sec.busy; busy.n++; }
     if (sec.steal !== null) { steal.sum += sec.steal; steal.n++; }
+    if (sec.cpu !== null) { cpu.sum += sec.cpu; cpu.n++; }
   }
   agg.busy = busy.n > 0 ? busy.sum / busy.n : null;
   agg.cpuSteal = steal.n > 0 ? steal.sum / steal.n : null;
+  agg.processCpu = cpu.n > 0 ? cpu.sum / cpu.n : null;
   return agg;
 }

@@ -117,6 +117,7 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     lagP99Ms: percentileMs(agg.lag, 99),
     loopDelayMaxMs: agg.loopDelayMaxMs,
     generatorBusy: agg.busy,
+    ...(agg.processCpu !== null ? { generatorCpu: Math.round(agg.processCpu * 1000) / 1000 } : {}),
     vusActiveMax: agg.vusActiveMax,
     vusAllocatedMax: agg.vusAllocatedMax,
     verdict,

@@ -28,6 +28,7 @@ describe('a generator-bound stop says what would let the generator keep up', () 
 
   it('late while busy, or not measured: more cores or workers', () => {
     expect(stopWith({ lagP99Ms: 40, generatorBusy: 0.95 }).stopDetail).toMatch(/To measure further, give the generator more cores or workers \(--workers\), or a machine of its own$/);
+    expect(stopWith({ generatorBusy: null, generatorCpu: 0.95 }).stopDetail).toMatch(/To measure further, give the generator more cores or a machine of its own \(k6 can split the plan over machines: k6.executionSegment\)$/);
     expect(stopWith({ lagP99Ms: 40 }).stopDetail).toMatch(/more cores or workers/);
   });
 });

@@ -57,6 +57,8 @@ function shapeNotes(s: StepResult, knee: StepResult | null): string {
 function generatorFix(s: StepResult): string {
   if (droppedForWantOfVUs(s) > 0) return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
   if (stalledNotBusy(s)) return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
+  // k6: no threads of plateau's to add; its process's CPU share is what was measured
+  if (s.generatorBusy == null && s.generatorCpu != null) return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
   return 'give the generator more cores or workers (--workers), or a machine of its own';
 }
 

@@ -70,6 +70,12 @@ export interface BucketRecord {
    * (/proc/stat steal); written by one source only. Absent where not read (not Linux, k6).
    */
   cpuSteal?: number;
+  /**
+   * Share (0..1) of the CPUs the generator may use (its affinity, capped by a cgroup quota) that
+   * its whole process used in this second, every thread (the k6 process under the k6 engine);
+   * written by one source only. Absent where not read.
+   */
+  processCpu?: number;
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */
@@ -179,6 +185,11 @@ export interface StepResult {
    * the window. Null or absent when not measured (k6, runs written before it was).
    */
   generatorBusy?: number | null;
+  /**
+   * Share (0..1) of the CPUs it may use that the generator's process used (k6's, under the k6
+   * engine), averaged over the window. Null or absent when not read.
+   */
+  generatorCpu?: number | null;
   vusActiveMax: number;
   vusAllocatedMax: number;
   verdict: StepVerdict;

@@ -26,6 +26,12 @@ describe('heldButGeneratorLimited', () => {
     expect(heldButGeneratorLimited(step({ generatorBusy: null }))).toBeNull();
   });
 
+  it("marks a held step whose generator's process used nearly all its CPUs (k6's, where no thread is measured)", () => {
+    expect(heldButGeneratorLimited(step({ generatorBusy: null, generatorCpu: 0.96 }))).toMatch(/generator's process used 96% of the CPUs it may use > 90%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: null, generatorCpu: 0.9 }))).toBeNull();
+    expect(heldButGeneratorLimited(step({ generatorCpu: 0.85 }), { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.8, tailFactor: 3 })).toMatch(/used 85% of the CPUs it may use > 80%/);
+  });
+
   it('says when late arrivals came from stalls rather than a thread short of CPU', () => {
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55 }))).toMatch(/scheduler lag p99 25\.0 ms > 20 ms while its busiest thread was busy only 55% of the time: the delays are stalls \(the target or other processes on this machine, CPU steal, GC pauses\), not a generator short of CPU/);
     // Measured suspects come first with their figures; steal measured low is no suspect.

@@ -2,7 +2,8 @@
  * Whose limit is a failed step? And what shape does overload take past the knee?
  *
  * Generator-bound: the generator shows symptoms (dropped iterations, scheduler lag, event-loop
- * delay or its busiest thread's utilisation over their bounds) while the target's tail stays low:
+ * delay, its busiest thread's utilisation or its process's share of its CPUs over their bounds)
+ * while the target's tail stays low:
  *
  *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step's)
  *
@@ -19,7 +20,8 @@ export interface GeneratorBounds {
   loopDelayMaxMs: number;
   /**
    * Event-loop utilisation (0..1) of the generator's busiest thread, averaged over the window,
-   * above which it is saturated even if it still kept its schedule. Optional: older configs.
+   * above which it is saturated even if it still kept its schedule; also the bound on the share of
+   * its CPUs the generator's process used (k6's, under the k6 engine). Optional: older configs.
    */
   generatorBusyMax?: number;
   /** How much the tail may grow over the first step's and still count as low. */
@@ -50,6 +52,7 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
   if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
   if (s.generatorBusy != null && s.generatorBusy > busyMax) return `generator's busiest thread busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
+  if (s.generatorCpu != null && s.generatorCpu > busyMax) return `generator's process used ${fmtShareOver(s.generatorCpu, busyMax)} of the CPUs it may use > ${fmtShare(busyMax)}`;
   return null;
 }
 

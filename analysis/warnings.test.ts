@@ -59,6 +59,14 @@ describe('generator warnings', () => {
     ]);
     expect(runWarnings([step({ generatorBusy: 0.8 }), step({ generatorBusy: null })], rules)).toEqual([]);
   });
+
+  it("a generator process using over 80% of its CPUs is close to its limit (k6's); said once beside a busy thread", () => {
+    expect(runWarnings([step({ generatorBusy: null, generatorCpu: 0.83 })], rules)).toEqual([
+      "step 1: the generator's process used 83% of the CPUs it may use in the steady window (> 80%): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own",
+    ]);
+    expect(runWarnings([step({ generatorBusy: 0.86, generatorCpu: 0.83 })], rules)).toHaveLength(1);
+    expect(runWarnings([step({ generatorCpu: 0.8 })], rules)).toEqual([]);
+  });
 });
 
 describe('reconnects', () => {

@@ -11,7 +11,7 @@ import { droppedForWantOfVUs, stalledNotBusy, STEAL_WARN } from './verdicts.ts';
 export const LAG_P99_WARN_MS = 10;
 /** Event-loop delay above which the generator's own stalls leak into latencies (ms). */
 export const LOOP_DELAY_WARN_MS = 50;
-/** Busy share of the generator's busiest thread above which it has little headroom left. */
+/** Busy share of the generator's busiest thread (or its process's share of its CPUs) above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
 /** Share of the steady window the generator's cgroup was throttled, from which it tells (50 ms in 10 s). */
 export const THROTTLED_SHARE_WARN = 0.005;
@@ -86,6 +86,8 @@ function generatorWarnings(s: StepResult): string[] {
   }
   if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
     out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShare(s.generatorBusy)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
+  } else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) {
+    out.push(`step ${stepNo(s.index)}: the generator's process used ${fmtShare(s.generatorCpu)} of the CPUs it may use in the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`);
   }
   if (s.cpuSteal != null && s.cpuSteal >= STEAL_WARN) {
     out.push(`step ${stepNo(s.index)}: the hypervisor gave ${fmtShare(s.cpuSteal)} of the machine's CPU time elsewhere during the steady window (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`);

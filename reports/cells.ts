@@ -53,12 +53,12 @@ export function rttText(run: RunResult): string {
 }
 
 /** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
-export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'Event-loop delay max', 'Busiest thread busy', 'VUs busy (max)', 'VUs allocated (max)', 'Dropped'];
+export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'Event-loop delay max', 'Busiest thread busy', 'Generator CPU', 'VUs busy (max)', 'VUs allocated (max)', 'Dropped'];
 
-export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. CPU steal and the throttling of a container\'s CPU quota are measured on Linux and named in the warnings when they occur. Under k6 only VUs and drops are known.';
+export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container\'s quota) that its whole process used, every thread: k6\'s under the k6 engine. It, CPU steal and the throttling of a container\'s CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.';
 
 export function generatorCells(s: StepResult): string[] {
-  if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–'];
+  if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
   return [
     String(stepNo(s.index)),
     fmtTarget(s.ratePerSec),
@@ -66,6 +66,7 @@ export function generatorCells(s: StepResult): string[] {
     // k6 reports no loop delay (0) and no busy share; a native engine's loop delay is never 0
     s.generatorBusy == null && s.loopDelayMaxMs === 0 ? '–' : `${fmtMs(s.loopDelayMaxMs)} ms`,
     fmtShare(s.generatorBusy),
+    fmtShare(s.generatorCpu),
     fmtInt(s.vusActiveMax),
     fmtInt(s.vusAllocatedMax),
     fmtInt(s.dropped),

@@ -103,15 +103,19 @@ describe('renderMarkdown', () => {
   });
 
   it("shows the generator's figures for every step, busy share included when it was measured", () => {
-    const measured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, busy: 0.42, lagMs: 0.3, loopDelayMaxMs: 12 }, { ratePerSec: 200, busy: 0.93, lagMs: 25 }] }));
-    const header = '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | VUs busy (max) | VUs allocated (max) | Dropped |';
+    const measured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, busy: 0.42, processCpu: 0.3, lagMs: 0.3, loopDelayMaxMs: 12 }, { ratePerSec: 200, busy: 0.93, lagMs: 25 }] }));
+    const header = '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | Generator CPU | VUs busy (max) | VUs allocated (max) | Dropped |';
     const rows = measured.split('\n').slice(measured.split('\n').indexOf(header) + 2).slice(0, 2).map(mdCells);
-    expect(rows[0]).toEqual([' 1 ', ' 100 ', ' 0.300 ms ', ' 12.0 ms ', ' 42% ', expect.any(String), expect.any(String), ' 0 ']);
-    expect(rows[1].slice(2, 5)).toEqual([' 25.0 ms ', ' 0 ms ', ' 93% ']); // measured, so a 0 is a 0
+    expect(rows[0]).toEqual([' 1 ', ' 100 ', ' 0.300 ms ', ' 12.0 ms ', ' 42% ', ' 30% ', expect.any(String), expect.any(String), ' 0 ']);
+    expect(rows[1].slice(2, 6)).toEqual([' 25.0 ms ', ' 0 ms ', ' 93% ', ' – ']); // measured, so a 0 is a 0
     expect(measured).toMatch(/step 2: the generator's busiest thread was busy 93% of the steady window/);
     // k6 does not report it: the cell says so rather than 0%
     const unmeasured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100 }] }));
-    expect(mdCells(unmeasured.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 5)).toEqual([' – ', ' – ']);
+    expect(mdCells(unmeasured.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([' – ', ' – ', ' – ']);
+    // k6: its process's share of the CPUs is read, its threads are not
+    const k6 = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, processCpu: 0.87 }] }));
+    expect(mdCells(k6.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([' – ', ' – ', ' 87% ']);
+    expect(k6).toMatch(/step 1: the generator's process used 87% of the CPUs it may use in the steady window/);
   });
 
   it('escapes hostile target text so tables keep their shape and no HTML gets through', () => {
@@ -163,6 +167,8 @@ describe('renderStepsCsv', () => {
     expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], throttledMs: 412.5 }] }))[1][col('throttled_ms')]).toBe('412.5');
     expect(rows[1][col('cpu_steal')]).toBe('');
     expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], cpuSteal: 0.0314 }] }))[1][col('cpu_steal')]).toBe('0.031');
+    expect(rows[1][col('generator_cpu')]).toBe('');
+    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], generatorCpu: 0.8764 }] }))[1][col('generator_cpu')]).toBe('0.876');
   });
 
   it('neutralises a cell that would start a formula', () => {

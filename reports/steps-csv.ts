@@ -12,7 +12,7 @@ export const STEPS_CSV_COLUMNS = [
   'step', 'rate_per_sec', 'throughput_per_sec', 'delivery', 'capture',
   'p50_ms', 'p50_n', 'p90_ms', 'p99_ms', 'p99_9_ms', 'p99_9_n', 'p99_9_reliable',
   'error_rate', 'dropped', 'verdict', 'reasons',
-  'lag_p99_ms', 'loop_delay_max_ms', 'generator_busy', 'reconnects', 'dropped_thread_busy', 'throttled_ms', 'cpu_steal',
+  'lag_p99_ms', 'loop_delay_max_ms', 'generator_busy', 'reconnects', 'dropped_thread_busy', 'throttled_ms', 'cpu_steal', 'generator_cpu',
 ] as const;
 
 /** x rounded to `digits` decimals; empty cell for null. */
@@ -29,7 +29,7 @@ function stepRow(s: StepResult): (number | string)[] {
     num(p50?.valueMs, 3), p50?.n ?? '', num(p90?.valueMs, 3), num(p99?.valueMs, 3),
     num(p999?.valueMs, 3), p999?.n ?? '', p999 ? String(p999.reliable) : '',
     num(s.errorRate, 6), s.dropped, csvSafe(s.verdict), csvSafe(s.reasons.join('; ')),
-    num(s.lagP99Ms, 3), num(s.loopDelayMaxMs, 2), num(s.generatorBusy, 3), s.reconnects ?? '', s.droppedBusy ?? 0, num(s.throttledMs, 1), num(s.cpuSteal, 3),
+    num(s.lagP99Ms, 3), num(s.loopDelayMaxMs, 2), num(s.generatorBusy, 3), s.reconnects ?? '', s.droppedBusy ?? 0, num(s.throttledMs, 1), num(s.cpuSteal, 3), num(s.generatorCpu, 3),
   ];
 }
 

@@ -125,10 +125,10 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
 });
 
 describe('host figures sampled beside k6 (the k6 engine)', () => {
-  /** A timeline of 1 s samples over [fromMs, toMs), each 40 ms throttled and 6% steal. */
+  /** A timeline of 1 s samples over [fromMs, toMs), each 40 ms throttled, 6% steal, k6 at 25% of its CPUs. */
   function timeline(fromMs: number, toMs: number): HostTimeline {
     let now = fromMs;
-    const t = new HostTimeline({ sample: () => ({ throttledMs: 40, cpuSteal: 0.06 }) }, () => now);
+    const t = new HostTimeline({ sample: () => ({ throttledMs: 40, cpuSteal: 0.06, processCpu: 0.25 }) }, () => now);
     for (now = fromMs + 1000; now <= toMs; now += 1000) t.take();
     return t;
   }
@@ -142,16 +142,17 @@ describe('host figures sampled beside k6 (the k6 engine)', () => {
     const { stats } = await ingest('stepped-reject.ndjson');
     const records = await withHost('stepped-reject.ndjson', timeline(stats.firstMs! - 2000, stats.lastMs! + 3000));
     expect(records.length).toBeGreaterThan(20);
-    for (const r of records) expect([r.tS, r.throttledMs, r.cpuSteal]).toEqual([r.tS, 40, 0.06]);
+    for (const r of records) expect([r.tS, r.throttledMs, r.cpuSteal, r.processCpu]).toEqual([r.tS, 40, 0.06, 0.25]);
     const agg = aggregate(records, 'steps', 10, 20);
     expect(agg.throttledMs).toBe(400);
     expect(agg.cpuSteal).toBeCloseTo(0.06, 6);
+    expect(agg.processCpu).toBeCloseTo(0.25, 6);
   });
 
   it('a timeline of another time leaves them unread, as in an imported file', async () => {
     const { stats } = await ingest('stepped-reject.ndjson');
     const records = await withHost('stepped-reject.ndjson', timeline(stats.lastMs! + 60_000, stats.lastMs! + 90_000));
-    expect(records.some((r) => r.throttledMs !== undefined || r.cpuSteal !== undefined)).toBe(false);
+    expect(records.some((r) => r.throttledMs !== undefined || r.cpuSteal !== undefined || r.processCpu !== undefined)).toBe(false);
   });
 });
 

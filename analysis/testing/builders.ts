@@ -27,6 +27,8 @@ export interface FakeStep {
   loopDelayMaxMs?: number;
   /** Event-loop utilisation of every source in every second (absent: not measured, as under k6). */
   busy?: number;
+  /** The generator process's share of its CPUs in every second, on the first source (absent: not read). */
+  processCpu?: number;
 }
 
 export interface FakeRunSpec {
@@ -114,6 +116,7 @@ function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
     lag: encodeHistogram(lag),
     loopDelayMaxMs: step.loopDelayMaxMs ?? 0,
     ...(step.busy === undefined ? {} : { busy: step.busy }),
+    ...(step.processCpu === undefined || j > 0 ? {} : { processCpu: step.processCpu }),
     hist,
   };
 }

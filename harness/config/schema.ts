@@ -125,7 +125,7 @@ export const configSchema = z.strictObject({
     /** Generator-bound: symptoms (drops, lag, loop delay) with a low target tail. */
     lagP99MaxMs: positive('scheduler lag bound in ms').default(20),
     loopDelayMaxMs: positive('event-loop delay bound in ms').default(100),
-    /** The generator's busiest thread busier than this share of the window (event-loop utilisation). */
+    /** The generator's busiest thread busier than this share of the window (event-loop utilisation), or its process (k6's) using more of its CPUs. */
     generatorBusyMax: z.number({ error: 'must be a share between 0 and 1, e.g. 0.9 (generator busy bound)' })
       .gt(0, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).lte(1, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).default(0.9),
     tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),

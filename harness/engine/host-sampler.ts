@@ -1,41 +1,64 @@
 /**
  * What the generator's machine and container did between two samples: the ms its cgroup was
- * throttled by a CPU quota (docs/decisions/017) and the share of the machine's CPU time the
- * hypervisor stole (docs/decisions/018). Both are one counter for the whole process, so one
- * engine instance samples them, once a second, for all.
+ * throttled by a CPU quota (docs/decisions/017), the share of the machine's CPU time the
+ * hypervisor stole (docs/decisions/018), and the share of the CPUs the generator may use that its
+ * process used (all its threads; with the k6 engine, k6's). All are one counter for the whole
+ * process, so one engine instance (or the k6 engine's parent) samples them, once a second.
  */
-import { throttledMsReader } from '../cpu-quota.ts';
+import { performance } from 'node:perf_hooks';
+import { throttledMsReader, usableCpus } from '../cpu-quota.ts';
 import { cpuTimesReader, stealShare, type CpuTimes } from '../cpu-steal.ts';
+import { processCpuMsReader } from '../process-cpu.ts';
 
 /** Since the last sample; null where not read (no quota, not Linux) or no time passed. */
-export interface HostSample { throttledMs: number | null; cpuSteal: number | null }
+export interface HostSample { throttledMs: number | null; cpuSteal: number | null; processCpu: number | null }
+
+export interface HostCounters {
+  /** Cumulative ms the cgroup setting the quota was throttled. */
+  throttled?: (() => number | null) | null;
+  /** The machine's cumulative CPU times. */
+  cpuTimes?: (() => CpuTimes | null) | null;
+  /** Cumulative CPU ms of the generator's process, and the CPUs it may use (a quota's fraction kept). */
+  process?: { cpuMs: () => number | null; cpus: number } | null;
+  /** Wall clock (ms). */
+  nowMs?: () => number;
+}
 
 export class HostSampler {
   private throttledMark: number | null;
   private cpuTimesMark: CpuTimes | null;
+  private processMark: { cpuMs: number; atMs: number } | null;
+  private readonly nowMs: () => number;
 
-  constructor(
-    /** Cumulative ms the cgroup setting the quota was throttled. */
-    private readonly throttled: (() => number | null) | null,
-    /** The machine's cumulative CPU times. */
-    private readonly cpuTimes: (() => CpuTimes | null) | null,
-  ) {
-    this.throttledMark = throttled?.() ?? null;
-    this.cpuTimesMark = cpuTimes?.() ?? null;
+  constructor(private readonly c: HostCounters) {
+    this.nowMs = c.nowMs ?? (() => performance.now());
+    this.throttledMark = c.throttled?.() ?? null;
+    this.cpuTimesMark = c.cpuTimes?.() ?? null;
+    const cpuMs = c.process?.cpuMs() ?? null;
+    this.processMark = cpuMs === null ? null : { cpuMs, atMs: this.nowMs() };
   }
 
-  /** This process's counters, where the system has them. */
+  /** The counters of this process, where the system has them. */
   static ofThisProcess(): HostSampler {
-    return new HostSampler(throttledMsReader(), cpuTimesReader());
+    return HostSampler.withCpuOf(process.pid);
+  }
+
+  /** The same, with the CPU of another process (the k6 engine's k6; none when it has no pid: it did not start). */
+  static withCpuOf(pid: number | undefined): HostSampler {
+    const cpus = usableCpus();
+    return new HostSampler({
+      throttled: throttledMsReader(), cpuTimes: cpuTimesReader(),
+      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpus.affinity, cpus.quota?.cpus ?? Infinity) },
+    });
   }
 
   sample(): HostSample {
-    return { throttledMs: this.throttledSince(), cpuSteal: this.stealSince() };
+    return { throttledMs: this.throttledSince(), cpuSteal: this.stealSince(), processCpu: this.processCpuSince() };
   }
 
   /** Rounded to 0.1 ms. */
   private throttledSince(): number | null {
-    const now = this.throttledMark === null ? null : this.throttled?.() ?? null;
+    const now = this.throttledMark === null ? null : this.c.throttled?.() ?? null;
     if (now === null || this.throttledMark === null) return null;
     const d = Math.max(0, now - this.throttledMark);
     this.throttledMark = now;
@@ -43,10 +66,23 @@ export class HostSampler {
   }
 
   private stealSince(): number | null {
-    const now = this.cpuTimesMark === null ? null : this.cpuTimes?.() ?? null;
+    const now = this.cpuTimesMark === null ? null : this.c.cpuTimes?.() ?? null;
     if (now === null || this.cpuTimesMark === null) return null;
     const share = stealShare(this.cpuTimesMark, now);
     if (share !== null) this.cpuTimesMark = now;
     return share;
+  }
+
+  /** CPU time over wall time and CPUs, 0..1 to 0.001. */
+  private processCpuSince(): number | null {
+    const mark = this.processMark;
+    const p = this.c.process;
+    if (!mark || !p) return null;
+    const cpuMs = p.cpuMs();
+    const atMs = this.nowMs();
+    if (cpuMs === null || atMs <= mark.atMs) return null;
+    this.processMark = { cpuMs, atMs };
+    const share = (cpuMs - mark.cpuMs) / ((atMs - mark.atMs) * p.cpus);
+    return Math.round(Math.min(1, Math.max(0, share)) * 1000) / 1000;
   }
 }

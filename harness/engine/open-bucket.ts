@@ -33,6 +33,8 @@ export class OpenBucket {
   throttledMs = -1;
   /** Share of the machine's CPU time stolen by the hypervisor in this second (BucketRecord.cpuSteal); -1 when not read. */
   cpuSteal = -1;
+  /** Share of its CPUs the generator's process used in this second (BucketRecord.processCpu); -1 when not read. */
+  processCpu = -1;
   readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<Phase, BufferedHistogram>;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
@@ -46,7 +48,7 @@ export class OpenBucket {
     this.errors = {};
     this.statuses = {};
     this.samples = [];
-    this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = -1;
+    this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = this.processCpu = -1;
     for (const p of PHASES) this.hist[p].reset();
     this.lag.reset();
     return this;
@@ -102,6 +104,7 @@ export class OpenBucket {
       ...(busy !== undefined ? { busy } : {}),
       ...(this.throttledMs >= 0 ? { throttledMs: this.throttledMs } : {}),
       ...(this.cpuSteal >= 0 ? { cpuSteal: this.cpuSteal } : {}),
+      ...(this.processCpu >= 0 ? { processCpu: this.processCpu } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p].flush())])) as Record<Phase, string>,
     };
   }

@@ -7,7 +7,7 @@ describe('BucketRecorder and the cgroup\'s throttled time', () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
     let counter = 1_000; // cumulative ms, as cpu.stat has it
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler(() => counter, null));
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler({ throttled: () => counter }));
     counter += 30;
     rec.tick(1_200); // second 0 ends
     counter += 250;
@@ -30,7 +30,7 @@ describe('BucketRecorder and the machine\'s CPU steal', () => {
   it('gives each second the share of all CPUs\' time stolen since the last one; a stall\'s seconds share it', () => {
     let t = { steal: 100, total: 10_000 };
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler(null, () => t));
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler({ cpuTimes: () => t }));
     t = { steal: 120, total: 10_200 }; // 20 of 200 ticks: 10%
     rec.tick(1_100);
     t = { steal: 126, total: 10_800 }; // 6 of 600 over three seconds: 1% each
@@ -38,5 +38,33 @@ describe('BucketRecorder and the machine\'s CPU steal', () => {
     t = { steal: 126, total: 10_800 }; // no time passed: not read, left out
     rec.close(3_950);
     expect(out.map((r) => [r.tS, r.cpuSteal])).toEqual([[0, 0.1], [1, 0.01], [2, 0.01], [3, undefined]]);
+  });
+});
+
+describe("BucketRecorder and the generator process's CPU", () => {
+  it('gives each second the share of its CPUs the process used since the last sample; a stall\'s seconds share it', () => {
+    let cpuMs = 5_000;
+    let wallMs = 0;
+    const out: BucketRecord[] = [];
+    const host = new HostSampler({ process: { cpuMs: () => cpuMs, cpus: 2 }, nowMs: () => wallMs });
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, host);
+    cpuMs += 500; wallMs += 1_000; // 500 ms of CPU in 1 s of 2 CPUs: 25%
+    rec.tick(1_100);
+    cpuMs += 4_500; wallMs += 3_000; // 4.5 s in 3 s of 2 CPUs: 75% over the stall's three seconds
+    rec.tick(3_900);
+    rec.close(3_950); // no wall time passed: not read
+    expect(out.map((r) => [r.tS, r.processCpu])).toEqual([[0, 0.25], [1, 0.75], [2, 0.75], [3, undefined]]);
+  });
+
+  it('reads this process through process.cpuUsage(), and another (k6) through /proc, null once it is gone', async () => {
+    const { processCpuMsReader } = await import('../process-cpu.ts');
+    const self = processCpuMsReader();
+    const before = self()!;
+    const until = Date.now() + 2_000; // spins until its CPU time moved 20 ms (bounded)
+    while (self()! - before < 20 && Date.now() < until);
+    expect(self()! - before).toBeGreaterThanOrEqual(20);
+    const stat = '4242 (k6 (a) b) S 1 4242 4242 0 -1 4194560 100 0 0 0 150 50 3 4 20 0 12 0 100 0 0';
+    expect(processCpuMsReader(4242, (f) => (f === '/proc/4242/stat' ? stat : null))()).toBe(2000);
+    expect(processCpuMsReader(4243, () => null)()).toBeNull();
   });
 });

@@ -133,11 +133,12 @@ export class BucketRecorder {
   }
 
   /**
-   * The host's figures on the open second: the steal share on every second a sample spans, the
-   * throttled ms all on the first of them (after a stall, the second it began in).
+   * The host's figures on the open second: the steal and process CPU shares on every second a
+   * sample spans, the throttled ms all on the first of them (after a stall, the second it began in).
    */
   private stamp(host: HostSample | undefined, first: boolean): void {
     this.open.cpuSteal = host?.cpuSteal ?? -1;
+    this.open.processCpu = host?.processCpu ?? -1;
     this.open.throttledMs = host?.throttledMs == null ? -1 : first ? host.throttledMs : 0;
   }
 

@@ -107,10 +107,10 @@ export function startK6(o: K6RunInput): K6EngineRun {
     fs.rmSync(files.out, { force: true });
     const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
     o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
-    // The quota's throttled time and CPU steal while k6 runs, put on k6's seconds as they close.
-    const host = new HostTimeline(HostSampler.ofThisProcess());
-    const hostTimer = setInterval(() => host.take(), 1000);
     child = spawn(binary.path, k6Args(o.config, files), { env: k6ProcessEnv(o.env), stdio: ['ignore', consoleFd, consoleFd], detached: true });
+    // The quota's throttled time, CPU steal and k6's CPU while it runs, put on its seconds as they close.
+    const host = new HostTimeline(HostSampler.withCpuOf(child.pid));
+    const hostTimer = setInterval(() => host.take(), 1000);
     process.on('exit', killOnExit);
     const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       child!.on('error', (err) => { exited = true; resolve({ code: null, signal: `spawn error: ${err.message}` }); });

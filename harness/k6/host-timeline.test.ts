@@ -13,21 +13,21 @@ function timeline(samples: HostSample[]) {
 const bucket = () => new OpenBucket().reset(0);
 
 describe('HostTimeline', () => {
-  it('gives a second the throttled ms pro rata and the steal weighted by overlap', () => {
-    const { t, at } = timeline([{ throttledMs: 100, cpuSteal: 0.02 }, { throttledMs: 300, cpuSteal: 0.04 }]);
+  it('gives a second the throttled ms pro rata, the steal and the process CPU weighted by overlap', () => {
+    const { t, at } = timeline([{ throttledMs: 100, cpuSteal: 0.02, processCpu: 0.5 }, { throttledMs: 300, cpuSteal: 0.04, processCpu: 0.9 }]);
     at(11_000);
     at(12_000);
     const b = bucket();
     t.stamp(b, 10_500, 11_500);
-    expect([b.throttledMs, b.cpuSteal]).toEqual([200, 0.03]);
+    expect([b.throttledMs, b.cpuSteal, b.processCpu]).toEqual([200, 0.03, 0.7]);
     const c = bucket();
     t.stamp(c, 11_500, 12_500);
     // half a second covered: its share of the throttling, the steal of what was covered
-    expect([c.throttledMs, c.cpuSteal]).toEqual([150, 0.04]);
+    expect([c.throttledMs, c.cpuSteal, c.processCpu]).toEqual([150, 0.04, 0.9]);
   });
 
   it('forgets the samples a closed second has passed, and leaves an uncovered second unread', () => {
-    const { t, at } = timeline([{ throttledMs: 50, cpuSteal: 0.1 }, { throttledMs: 70, cpuSteal: 0.2 }]);
+    const { t, at } = timeline([{ throttledMs: 50, cpuSteal: 0.1, processCpu: 0.1 }, { throttledMs: 70, cpuSteal: 0.2, processCpu: 0.1 }]);
     at(11_000);
     at(12_000);
     t.stamp(bucket(), 11_000, 12_000);
@@ -40,16 +40,16 @@ describe('HostTimeline', () => {
   });
 
   it('leaves a figure the system does not give unread (no quota: no throttled ms)', () => {
-    const { t, at } = timeline([{ throttledMs: null, cpuSteal: 0.01 }]);
+    const { t, at } = timeline([{ throttledMs: null, cpuSteal: 0.01, processCpu: null }]);
     at(11_000);
     const b = bucket();
     t.stamp(b, 10_000, 11_000);
-    expect([b.throttledMs, b.cpuSteal]).toEqual([-1, 0.01]);
+    expect([b.throttledMs, b.cpuSteal, b.processCpu]).toEqual([-1, 0.01, -1]);
   });
 
   it('takes nothing when the clock has not moved', () => {
     let calls = 0;
-    const t = new HostTimeline({ sample: () => { calls++; return { throttledMs: 1, cpuSteal: 0 }; } }, () => 5);
+    const t = new HostTimeline({ sample: () => { calls++; return { throttledMs: 1, cpuSteal: 0, processCpu: 0 }; } }, () => 5);
     t.take();
     expect(calls).toBe(0);
   });

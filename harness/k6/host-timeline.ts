@@ -1,16 +1,29 @@
 /**
- * The host's figures (a CPU quota's throttled time, CPU steal: HostSampler) for the k6 engine,
+ * The host's figures (a CPU quota's throttled time, CPU steal, k6's share of its CPUs: HostSampler) for the k6 engine,
  * whose seconds are k6's timestamps, not plateau's timers. plateau samples the counters once a
  * second on the wall clock while k6 runs (k6 shares the machine and, as plateau's child, its
  * cgroup); each second of k6's output, when it closes, takes its share of the samples it
- * overlaps: throttled ms pro rata, steal as the overlap-weighted mean. k6 stamps its samples with
+ * overlaps: throttled ms pro rata, the shares as overlap-weighted means. k6 stamps its samples with
  * the same wall clock, so the two line up; a replayed output from another time overlaps nothing
  * and its seconds carry no host figures, as an imported run's do not.
  */
 import type { HostSample } from '../engine/host-sampler.ts';
 import type { OpenBucket } from '../engine/open-bucket.ts';
 
-interface Span { fromMs: number; toMs: number; throttledMs: number | null; cpuSteal: number | null }
+interface Span extends HostSample { fromMs: number; toMs: number }
+
+/** An overlap-weighted mean of one share. */
+class Mean {
+  private sum = 0;
+  private ms = 0;
+  add(share: number | null, overlapMs: number): void {
+    if (share !== null) { this.sum += share * overlapMs; this.ms += overlapMs; }
+  }
+  /** To 0.001 (the samples' precision); -1 when nothing was read. */
+  get value(): number {
+    return this.ms > 0 ? Math.round((this.sum / this.ms) * 1000) / 1000 : -1;
+  }
+}
 
 export class HostTimeline {
   private spans: Span[] = [];
@@ -28,7 +41,7 @@ export class HostTimeline {
     const t = this.nowMs();
     if (t <= this.markMs) return;
     const s = this.sampler.sample();
-    this.spans.push({ fromMs: this.markMs, toMs: t, throttledMs: s.throttledMs, cpuSteal: s.cpuSteal });
+    this.spans.push({ ...s, fromMs: this.markMs, toMs: t });
     this.markMs = t;
   }
 
@@ -39,16 +52,18 @@ export class HostTimeline {
   stamp(b: OpenBucket, fromMs: number, toMs: number): void {
     let throttled = 0;
     let throttledRead = false;
-    let steal = 0;
-    let stealMs = 0;
+    const steal = new Mean();
+    const cpu = new Mean();
     for (const s of this.spans) {
       const overlapMs = Math.min(toMs, s.toMs) - Math.max(fromMs, s.fromMs);
       if (overlapMs <= 0) continue;
       if (s.throttledMs !== null) { throttled += (s.throttledMs * overlapMs) / (s.toMs - s.fromMs); throttledRead = true; }
-      if (s.cpuSteal !== null) { steal += s.cpuSteal * overlapMs; stealMs += overlapMs; }
+      steal.add(s.cpuSteal, overlapMs);
+      cpu.add(s.processCpu, overlapMs);
     }
     if (throttledRead) b.throttledMs = Math.round(throttled * 10) / 10;
-    if (stealMs > 0) b.cpuSteal = Math.round((steal / stealMs) * 1000) / 1000;
+    b.cpuSteal = steal.value;
+    b.processCpu = cpu.value;
     if (this.spans.length > 0 && this.spans[0].toMs <= toMs) this.spans = this.spans.filter((s) => s.toMs > toMs);
   }
 }

@@ -3,26 +3,17 @@
  * /proc (CPU ticks and VmRSS of the whole process tree, threads included) so that every tool is
  * measured the same way, whatever language it is written in.
  */
-import { spawn, execFileSync, type SpawnOptions } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-
-let clkTck = 0;
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (almost always 100). */
-export function ticksPerSecond(): number {
-  if (!clkTck) {
-    try { clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { clkTck = 100; }
-  }
-  return clkTck;
-}
+import { statFields, ticksPerSecond } from '../../harness/process-cpu.ts';
 
 interface StatLine { pid: number; ppid: number; ticks: number; ownTicks: number }
 
-/** Fields after the comm (which may hold spaces and parentheses): state is [0], ppid [1], utime [11]. */
 function readStat(pid: number): StatLine | null {
   let s: string;
   try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  const f = statFields(s);
   // utime, stime, cutime, cstime: the last two hold the CPU of children this process has reaped.
   const ownTicks = Number(f[11]) + Number(f[12]);
   return { pid, ppid: Number(f[1]), ticks: ownTicks + Number(f[13]) + Number(f[14]), ownTicks };
