@@ -75,6 +75,9 @@ describe('a cgroup CPU quota', () => {
     await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000 }).catch(() => undefined);
     const [step] = JSON.parse(fs.readFileSync(path.join(runsDir, 'throttled', 'summary.json'), 'utf8')).steps;
     expect(step.throttledMs).toBeGreaterThan(100); // 1,670 ms when written
+    // its process's CPU over the quota's one CPU, not the host's cores: nearly all of it
+    expect(step.generatorCpu).toBeGreaterThan(0.7);
+    expect(step.generatorCpu).toBeLessThanOrEqual(1);
     const report = fs.readFileSync(path.join(runsDir, 'throttled', 'report.md'), 'utf8');
     expect(report).toMatch(/step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 2 s steady window/);
   }, 90_000);
