@@ -6,8 +6,11 @@ describe('mdCell', () => {
     ['a|b', 'a\\|b'],
     ['back\\slash', 'back\\\\slash'],
     ['line1\nline2\r\nline3', 'line1<br>line2<br>line3'],
-    ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],
-    ['a & b', 'a &amp; b'],
+    ['<script>alert(1)</script>', '&lt;script>alert(1)&lt;/script>'],
+    ['<!-- x --><?php ?><![CDATA[y]]><http://x>', '&lt;!-- x -->&lt;?php ?>&lt;!\\[CDATA\\[y\\]\\]>&lt;http://x>'],
+    ['lag 25.0 ms > 20 ms; 0.89 < 0.90; a <= b', 'lag 25.0 ms > 20 ms; 0.89 < 0.90; a <= b'],
+    ['a & b', 'a & b'],
+    ['&lt;script> &#60;b> &amp;', '&amp;lt;script> &amp;#60;b> &amp;amp;'],
     ['[x](javascript:y)', '\\[x\\](javascript:y)'],
     ['http_5xx', 'http\\_5xx'],
     ['plain 12.3 ms', 'plain 12.3 ms'],
@@ -15,11 +18,11 @@ describe('mdCell', () => {
     expect(mdCell(input)).toBe(expected);
   });
 
-  it('leaves no raw pipe, newline or angle bracket', () => {
-    const out = mdCell('x | y\n<img src=x onerror=alert(1)> \\| z');
+  it('leaves no raw pipe, newline or < that could open HTML', () => {
+    const out = mdCell('x | y\n<img src=x onerror=alert(1)> \\| z </a> <!x <?y <Z');
     expect(out).not.toMatch(/(^|[^\\])\|/);
     expect(out).not.toMatch(/[\n\r]/);
-    expect(out.replace(/<br>/g, '')).not.toMatch(/[<>]/);
+    expect(out.replace(/<br>/g, '')).not.toMatch(/<[A-Za-z/!?]/);
   });
 });
 

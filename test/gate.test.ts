@@ -87,7 +87,7 @@ describe('gate outputs', () => {
     const md = renderGateSummary(d, hostile, BASE, null);
     expect(md).toMatch(/^## plateau gate: ❌ REGRESSION/);
     expect(md).toContain('| Capacity | 400.0 req/s | 300.0 req/s |');
-    expect(md).toContain('r&quot;&lt;x&gt;&amp;');
+    expect(md).toContain('r"&lt;x>&'); // no tag can open; the rest stays as typed
   });
 
   it.each([['5%', 0.05], ['0.05', 0.05], ['12.5%', 0.125]])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
