@@ -51,6 +51,9 @@ describe('generator warnings', () => {
       "step 1: the hypervisor gave 6% of the machine's CPU time elsewhere during the steady window (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs",
     ]);
     expect(runWarnings([step({ cpuSteal: 0.049 }), step({ cpuSteal: null }), step({})], rules)).toEqual([]);
+    // the machine's figure: one line for the steps it reached (a rerun of step 3 among them)
+    const steps = [0.1, 0.02, 0.19, 0.13].map((cpuSteal, i) => step({ cpuSteal, index: Math.min(i, 2) }));
+    expect(runWarnings(steps, rules)).toEqual([expect.stringMatching(/^steps 1 and 3: the hypervisor gave 10% to 19% of the machine's CPU time elsewhere during their steady windows \(CPU steal\)/)]);
   });
 
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {

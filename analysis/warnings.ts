@@ -56,6 +56,22 @@ function percentileWarnings(steps: readonly StepResult[], rules: Rules): string[
 }
 
 /**
+ * CPU steal, one line for every step it reached (it is the machine's, and on a crowded host it
+ * reaches most of them): the steps and the range of their shares.
+ */
+function stealWarning(steps: readonly StepResult[]): string[] {
+  const at = steps.filter((s) => s.cpuSteal != null && s.cpuSteal >= STEAL_WARN);
+  if (at.length === 0) return [];
+  const shares = at.map((s) => s.cpuSteal!);
+  const lo = fmtShare(Math.min(...shares));
+  const hi = fmtShare(Math.max(...shares));
+  const indices = new Set(at.map((s) => s.index));
+  const where = indices.size === 1 ? `step ${stepList([...indices])}` : `steps ${stepList([...indices])}`;
+  const windows = at.length === 1 ? 'the steady window' : 'their steady windows';
+  return [`${where}: the hypervisor gave ${lo === hi ? lo : `${lo} to ${hi}`} of the machine's CPU time elsewhere during ${windows} (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`];
+}
+
+/**
  * Dropped arrivals: the generator's limit, unless the step failed at the target, whose growing
  * latency held every VU (then more VUs would only queue more requests at it).
  */
@@ -89,9 +105,6 @@ function generatorWarnings(s: StepResult): string[] {
   } else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) {
     out.push(`step ${stepNo(s.index)}: the generator's process used ${fmtShare(s.generatorCpu)} of the CPUs it may use in the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`);
   }
-  if (s.cpuSteal != null && s.cpuSteal >= STEAL_WARN) {
-    out.push(`step ${stepNo(s.index)}: the hypervisor gave ${fmtShare(s.cpuSteal)} of the machine's CPU time elsewhere during the steady window (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`);
-  }
   const throttled = throttledShare(s);
   if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) {
     out.push(`step ${stepNo(s.index)}: the generator's container was throttled by its CPU quota, ${fmtMs(s.throttledMs!)} ms in all (summed over its CPUs) in the ${fmtInt(s.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`);
@@ -124,7 +137,7 @@ function windowWarning(s: StepResult): string[] {
   return [`step ${stepNo(s.index)} steady window is ${fmtInt(s.steadyS)} s of ${fmtInt(plannedS)} s planned: its figures rest on fewer seconds and it was not judged`];
 }
 
-/** Every warning of the run: step by step what limits a step's meaning, then the thin percentiles. */
+/** Every warning of the run: step by step what limits a step's meaning, then CPU steal and the thin percentiles over the steps. */
 export function runWarnings(steps: readonly StepResult[], rules: Rules): string[] {
-  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...percentileWarnings(steps, rules)];
+  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...stealWarning(steps), ...percentileWarnings(steps, rules)];
 }
