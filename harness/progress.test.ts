@@ -28,4 +28,11 @@ describe('Progress', () => {
     expect(lines([[{ ...a, busy: 0.31 }, { ...b, busy: 0.47 }]])[0]).toMatch(/ VUs \d+\/\d+ {2}busy 47% {2}left /);
     expect(lines([[a, b]])[0]).not.toMatch(/busy/);
   });
+
+  it("shows the generator process's share of its CPUs where it was read (k6's, which has no thread busy share)", () => {
+    const [a, b] = buildRecords({ ...SPEC, sources: 2 }).filter((r) => r.tS === 2);
+    expect(lines([[{ ...a, busy: 0.31, processCpu: 0.2 }, { ...b, busy: 0.47 }]])[0]).toMatch(/ {2}busy 47% {2}cpu 20% {2}left /);
+    expect(lines([[{ ...a, processCpu: 0.93 }]])[0]).toMatch(/ VUs \d+\/\d+ {2}cpu 93% {2}left /);
+    expect(lines([[a, b]])[0]).not.toMatch(/cpu/);
+  });
 });

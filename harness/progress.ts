@@ -37,7 +37,9 @@ export class Progress {
     const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
     const busy = busiestOf(second);
-    const gen = busy !== undefined ? `  busy ${fmtShare(busy)}` : '';
+    // the generator process's share of its CPUs: one source reads it (k6's, under the k6 engine)
+    const cpu = second.find((r) => r.processCpu !== undefined)?.processCpu;
+    const gen = `${busy !== undefined ? `  busy ${fmtShare(busy)}` : ''}${cpu !== undefined ? `  cpu ${fmtShare(cpu)}` : ''}`;
     const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}${gen}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
       this.out.write(`\r\x1b[K${line}`);
