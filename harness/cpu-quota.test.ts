@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cgroupCpuQuota, throttledMsReader, usableCpus, type ReadText } from './cpu-quota.ts';
-import { k6ProcessEnv } from './k6/engine.ts';
+import { goMaxProcs, k6ProcessEnv } from './k6/engine.ts';
 
 /** A /proc and /sys made of a file map. */
 const files = (map: Record<string, string>): ReadText => (f) => map[f] ?? null;
@@ -106,5 +106,7 @@ describe('k6 under a CPU quota', () => {
     expect(k6ProcessEnv({ A: '1' }, quota)).toEqual({ A: '1', K6_CSV_TIME_FORMAT: 'unix_milli', GOMAXPROCS: '2' });
     expect(k6ProcessEnv({ GOMAXPROCS: '8' }, quota).GOMAXPROCS).toBe('8');
     expect('GOMAXPROCS' in k6ProcessEnv({}, { count: 32, affinity: 32, quota: null })).toBe(false);
+    // k6's CPU share is read over the CPUs Go lets it use
+    expect([goMaxProcs({ GOMAXPROCS: '2' }), goMaxProcs({}), goMaxProcs({ GOMAXPROCS: 'x' }), goMaxProcs({ GOMAXPROCS: '0' })]).toEqual([2, Infinity, Infinity, Infinity]);
   });
 });

@@ -43,12 +43,15 @@ export class HostSampler {
     return HostSampler.withCpuOf(process.pid);
   }
 
-  /** The same, with the CPU of another process (the k6 engine's k6; none when it has no pid: it did not start). */
-  static withCpuOf(pid: number | undefined): HostSampler {
+  /**
+   * The same, with the CPU of another process (the k6 engine's k6; none when it has no pid: it did
+   * not start), which may be held to fewer CPUs than this one (k6's GOMAXPROCS).
+   */
+  static withCpuOf(pid: number | undefined, maxCpus = Infinity): HostSampler {
     const cpus = usableCpus();
     return new HostSampler({
       throttled: throttledMsReader(), cpuTimes: cpuTimesReader(),
-      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpus.affinity, cpus.quota?.cpus ?? Infinity) },
+      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpus.affinity, cpus.quota?.cpus ?? Infinity, maxCpus) },
     });
   }
 

@@ -31,6 +31,12 @@ export function k6ProcessEnv(env: NodeJS.ProcessEnv, cpus: UsableCpus = usableCp
   return { ...env, K6_CSV_TIME_FORMAT: 'unix_milli', ...quota };
 }
 
+/** The CPUs Go lets k6 run on at once: GOMAXPROCS when set (by the user or from a quota), else no limit of its own. */
+export function goMaxProcs(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.GOMAXPROCS);
+  return Number.isInteger(n) && n > 0 ? n : Infinity;
+}
+
 /** Seconds a bucket waits for samples k6 writes late (its JSON output flushes every 200 ms, CSV every 1 s). */
 const LIVE_LATE_S = 2;
 /** After SIGINT, how long k6 gets beyond the grace time before SIGKILL. */
@@ -107,9 +113,10 @@ export function startK6(o: K6RunInput): K6EngineRun {
     fs.rmSync(files.out, { force: true });
     const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
     o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
-    child = spawn(binary.path, k6Args(o.config, files), { env: k6ProcessEnv(o.env), stdio: ['ignore', consoleFd, consoleFd], detached: true });
+    const env = k6ProcessEnv(o.env);
+    child = spawn(binary.path, k6Args(o.config, files), { env, stdio: ['ignore', consoleFd, consoleFd], detached: true });
     // The quota's throttled time, CPU steal and k6's CPU while it runs, put on its seconds as they close.
-    const host = new HostTimeline(HostSampler.withCpuOf(child.pid));
+    const host = new HostTimeline(HostSampler.withCpuOf(child.pid, goMaxProcs(env)));
     const hostTimer = setInterval(() => host.take(), 1000);
     process.on('exit', killOnExit);
     const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
