@@ -73,7 +73,8 @@ export interface BucketRecord {
   /**
    * Share (0..1) of the CPUs the generator may use (its affinity, capped by a cgroup quota) that
    * its whole process used in this second, every thread (the k6 process under the k6 engine);
-   * written by one source only. Absent where not read.
+   * written by one source of each process; merged buckets (k6 runs of several machines) keep the
+   * highest. Absent where not read.
    */
   processCpu?: number;
   /** Highest number of VUs busy at once in this second. */
