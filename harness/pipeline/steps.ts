@@ -72,14 +72,19 @@ export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: n
   const interruptedAtStep = ctx.interrupt.interrupted ? (st.executed.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
   const executed = st.executed;
   ctx.store.update({ executed });
-  const failedStep = st.judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
-  const detail = interruptedAtStep !== null
-    ? `interrupted at step ${interruptedAtStep + 1} of ${ctx.plan.steps.length}`
-    : failedStep
-      ? `${new Set(st.judged.map((s) => s.index)).size} of ${ctx.plan.steps.length} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`
-      : `all ${ctx.plan.steps.length} steps held`;
+  const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep);
   const evidence = st.judged.map((s) => `step ${s.index + 1}${s.attempt ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`);
   return { value: { judged: st.judged, executed, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
+}
+
+/** The steps stage in one line: interrupted, the step that did not hold, or how many held. */
+export function stepsDetail(judged: readonly StepResult[], planned: number, interruptedAtStep: number | null): string {
+  if (interruptedAtStep !== null) return `interrupted at step ${interruptedAtStep + 1} of ${planned}`;
+  const run = new Set(judged.map((s) => s.index)).size;
+  const failedStep = judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
+  if (failedStep) return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`;
+  // the engine ended early (k6 exited, buckets missing): say so, not "all held"
+  return run < planned ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data` : `all ${planned} steps held`;
 }
 
 /** Runs one leg until its schedule ends, a step fails, or the run is interrupted; returns the failed step. */
