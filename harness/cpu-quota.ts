@@ -116,6 +116,11 @@ export function usableCpus(read: ReadText = readText, affinity = os.availablePar
   return { count, affinity, quota };
 }
 
+/** CPUs' worth of time a second the process may use: the affinity count, capped by a quota's fraction (not its rounded count). */
+export function cpuCapacity(cpus: UsableCpus): number {
+  return Math.min(cpus.affinity, cpus.quota?.cpus ?? Infinity);
+}
+
 /**
  * Milliseconds the cgroup that sets the quota has been throttled so far (cpu.stat: v2
  * `throttled_usec`, v1 `throttled_time` in ns): time its threads were ready to run and were not

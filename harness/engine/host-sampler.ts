@@ -6,7 +6,7 @@
  * process, so one engine instance (or the k6 engine's parent) samples them, once a second.
  */
 import { performance } from 'node:perf_hooks';
-import { throttledMsReader, usableCpus } from '../cpu-quota.ts';
+import { cpuCapacity, throttledMsReader, usableCpus } from '../cpu-quota.ts';
 import { cpuTimesReader, stealShare, type CpuTimes } from '../cpu-steal.ts';
 import { processCpuMsReader } from '../process-cpu.ts';
 
@@ -48,10 +48,9 @@ export class HostSampler {
    * not start), which may be held to fewer CPUs than this one (k6's GOMAXPROCS).
    */
   static withCpuOf(pid: number | undefined, maxCpus = Infinity): HostSampler {
-    const cpus = usableCpus();
     return new HostSampler({
       throttled: throttledMsReader(), cpuTimes: cpuTimesReader(),
-      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpus.affinity, cpus.quota?.cpus ?? Infinity, maxCpus) },
+      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpuCapacity(usableCpus()), maxCpus) },
     });
   }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { cpuRateOver, per10k, runMeasured, treeRssMiB, type Sample } from './proc.ts';
 import type { Measure } from './table.ts';
 import { fmtShare } from '../../analysis/format.ts';
+import { cpuCapacity, usableCpus } from '../../harness/cpu-quota.ts';
 
 export interface PlateauSettings {
   repo: string;
@@ -41,6 +42,8 @@ interface StepSummary {
   lagP99Ms?: number;
   loopDelayMaxMs?: number;
   generatorBusy?: number | null;
+  /** plateau's own reading of its process's share of the CPUs it may use. */
+  generatorCpu?: number | null;
   verdict: string;
   reasons?: string[];
   /** Held, but plateau marked its own generator over its bounds (lag, loop delay or drops). */
@@ -141,7 +144,9 @@ export default {
     step.generatorLimited ? 'holds, generator-limited' : '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
     step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
-    step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : ''].filter(Boolean);
+    step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : '',
+    // its self-measurement beside the bench's: the same process's CPU over the same window
+    step.generatorCpu != null && cpuRate ? `own CPU figure ${fmtShare(step.generatorCpu)} of its CPUs (bench: ${fmtShare(cpuRate.tool / cpuCapacity(usableCpus()))})` : ''].filter(Boolean);
   return {
     measure: {
       tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
