@@ -100,7 +100,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
   const [first] = group;
   if (group.length === 1) return first;
   const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
-  const busy = busiestOf(group);
+  const highest = (k: Share): Partial<Record<Share, number>> => { const v = highestOf(group, k); return v === undefined ? {} : { [k]: v }; };
   const hist = {} as Record<Phase, string>;
   for (const p of PHASES) hist[p] = addEncoded(group.map((r) => r.hist[p]));
   const samples = capSamples(group.flatMap((r) => r.samples ?? []));
@@ -121,21 +121,35 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     bytesOut: sum((r) => r.bytesOut),
     ...(group.some((r) => r.reconnects !== undefined) ? { reconnects: sum((r) => r.reconnects ?? 0) } : {}),
     ...(group.some((r) => r.throttledMs !== undefined) ? { throttledMs: sum((r) => r.throttledMs ?? 0) } : {}),
-    ...(group.some((r) => r.cpuSteal !== undefined) ? { cpuSteal: Math.max(...group.map((r) => r.cpuSteal ?? 0)) } : {}),
-    ...(group.some((r) => r.processCpu !== undefined) ? { processCpu: Math.max(...group.map((r) => r.processCpu ?? 0)) } : {}),
+    ...highest('cpuSteal'),
+    ...highest('processCpu'),
     vusActiveMax: sum((r) => r.vusActiveMax),
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
     loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
-    ...(busy !== undefined ? { busy } : {}),
+    ...highest('busy'),
     hist,
   };
 }
 
-/** The busiest source's busy share among records of one second; undefined when none measured it. */
-export function busiestOf(records: readonly BucketRecord[]): number | undefined {
-  const measured = records.flatMap((r) => (r.busy === undefined ? [] : [r.busy]));
+/** A second's shares (0..1) that merge to the highest source's: a thread's busy share, CPU steal, the process's CPU. */
+export type Share = 'busy' | 'cpuSteal' | 'processCpu';
+
+/** The highest source's share among records of one second; undefined when none measured it. */
+export function highestOf(records: readonly BucketRecord[], k: Share): number | undefined {
+  const measured = records.flatMap((r) => (r[k] === undefined ? [] : [r[k]]));
   return measured.length > 0 ? Math.max(...measured) : undefined;
+}
+
+/** The mean over seconds of each second's highest share; null when no second measured it. */
+function meanOfHighest(seconds: Iterable<readonly BucketRecord[]>, k: Share): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const records of seconds) {
+    const v = highestOf(records, k);
+    if (v !== undefined) { sum += v; n++; }
+  }
+  return n > 0 ? sum / n : null;
 }
 
 function compareBuckets(a: BucketRecord, b: BucketRecord): number {
@@ -195,32 +209,22 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
  */
 export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
-  const bySecond = new Map<number, { active: number; allocated: number; busy: number | null; steal: number | null; cpu: number | null }>();
+  const bySecond = new Map<number, BucketRecord[]>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
     addBucket(agg, r);
-    const sec = bySecond.get(r.tS) ?? { active: 0, allocated: 0, busy: null, steal: null, cpu: null };
-    sec.active += r.vusActiveMax;
-    sec.allocated += r.vusAllocated;
-    if (r.busy !== undefined) sec.busy = Math.max(sec.busy ?? 0, r.busy);
-    if (r.cpuSteal !== undefined) sec.steal = Math.max(sec.steal ?? 0, r.cpuSteal);
-    if (r.processCpu !== undefined) sec.cpu = Math.max(sec.cpu ?? 0, r.processCpu);
-    bySecond.set(r.tS, sec);
+    const sec = bySecond.get(r.tS);
+    if (sec) sec.push(r);
+    else bySecond.set(r.tS, [r]);
   }
   agg.seconds = bySecond.size;
   agg.failed = agg.completed - agg.ok;
-  const busy = { sum: 0, n: 0 };
-  const steal = { sum: 0, n: 0 };
-  const cpu = { sum: 0, n: 0 };
   for (const sec of bySecond.values()) {
-    agg.vusActiveMax = Math.max(agg.vusActiveMax, sec.active);
-    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, sec.allocated);
-    if (sec.busy !== null) { busy.sum += sec.busy; busy.n++; }
-    if (sec.steal !== null) { steal.sum += sec.steal; steal.n++; }
-    if (sec.cpu !== null) { cpu.sum += sec.cpu; cpu.n++; }
+    agg.vusActiveMax = Math.max(agg.vusActiveMax, sec.reduce((a, r) => a + r.vusActiveMax, 0));
+    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, sec.reduce((a, r) => a + r.vusAllocated, 0));
   }
-  agg.busy = busy.n > 0 ? busy.sum / busy.n : null;
-  agg.cpuSteal = steal.n > 0 ? steal.sum / steal.n : null;
-  agg.processCpu = cpu.n > 0 ? cpu.sum / cpu.n : null;
+  agg.busy = meanOfHighest(bySecond.values(), 'busy');
+  agg.cpuSteal = meanOfHighest(bySecond.values(), 'cpuSteal');
+  agg.processCpu = meanOfHighest(bySecond.values(), 'processCpu');
   return agg;
 }

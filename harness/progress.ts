@@ -4,7 +4,7 @@
  */
 import type { BucketRecord, StepPlan, StepResult } from '../analysis/types.ts';
 import { decodeHistogram } from '../analysis/histogram.ts';
-import { busiestOf } from '../analysis/buckets.ts';
+import { highestOf } from '../analysis/buckets.ts';
 import { fmtShare } from '../analysis/format.ts';
 
 export interface ProgressOut {
@@ -36,9 +36,9 @@ export class Progress {
     for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
     const p99 = duration.getValueAtPercentile(99) / 1000;
     const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
-    const busy = busiestOf(second);
+    const busy = highestOf(second, 'busy');
     // the generator process's share of its CPUs: one source reads it (k6's, under the k6 engine)
-    const cpu = second.find((r) => r.processCpu !== undefined)?.processCpu;
+    const cpu = highestOf(second, 'processCpu');
     const gen = `${busy !== undefined ? `  busy ${fmtShare(busy)}` : ''}${cpu !== undefined ? `  cpu ${fmtShare(cpu)}` : ''}`;
     const line = `${where}  t=${tS}s  achieved ${ok}/s  p99 ${p99.toFixed(1)} ms  errors ${failed}  dropped ${sum((r) => r.dropped)}  VUs ${sum((r) => r.vusActiveMax)}/${sum((r) => r.vusAllocated)}${gen}  left ${fmtLeft(durationS - tS - 1)}`;
     if (this.out.isTTY) {
