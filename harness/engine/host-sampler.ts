@@ -6,7 +6,7 @@
  * process, so one engine instance (or the k6 engine's parent) samples them, once a second.
  */
 import { performance } from 'node:perf_hooks';
-import { cpuCapacity, throttledMsReader, usableCpus } from '../cpu-quota.ts';
+import { cpuCapacity, readText, throttledMsReader, usableCpus } from '../cpu-quota.ts';
 import { cpuTimesReader, stealShare, type CpuTimes } from '../cpu-steal.ts';
 import { processCpuMsReader } from '../process-cpu.ts';
 
@@ -48,9 +48,10 @@ export class HostSampler {
    * not start), which may be held to fewer CPUs than this one (k6's GOMAXPROCS).
    */
   static withCpuOf(pid: number | undefined, maxCpus = Infinity): HostSampler {
+    const cpus = usableCpus(); // the cgroup files read once, for the quota's throttling and the CPU count
     return new HostSampler({
-      throttled: throttledMsReader(), cpuTimes: cpuTimesReader(),
-      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpuCapacity(usableCpus()), maxCpus) },
+      throttled: throttledMsReader(readText, cpus.quota), cpuTimes: cpuTimesReader(),
+      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpuCapacity(cpus), maxCpus) },
     });
   }
 
