@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from './buckets.ts';
 import { analyzeRun, judgeStep, steadyWindowS } from './judge.ts';
+import { kneeResult } from './stop.ts';
 import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
 import type { StepResult, StopReason } from './types.ts';
 
@@ -221,5 +222,68 @@ describe('a held step marked generator-limited by the pipeline', () => {
     expect(run.steps[1].reasons).toEqual([why]);
     expect(run.steps[0].generatorLimited).toBeUndefined();
     expect(run.capacityPerSec).toBe(run.steps[2].throughputPerSec);
+  });
+});
+
+describe('reruns: the attempt that replaced another decides', () => {
+  /** Steps 100, 200, 300 where 300 ran twice: attempt 1 as given, attempt 2 as the fourth fake step. */
+  function rerunAt300(first: Partial<FakeStep>, second: Partial<FakeStep>, flags: Record<string, unknown>) {
+    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, ...first }, { ratePerSec: 300, ...second }] });
+    input.steps[2] = { ...input.steps[2], ...flags };
+    input.steps[3] = { ...input.steps[3], index: 2, attempt: 2 };
+    input.plannedSteps = 3;
+    return analyzeRun(input);
+  }
+
+  it('a generator-bound attempt rerun with more VUs that then failed at the target: a plateau, not generator-bound', () => {
+    const run = rerunAt300({ okPerSec: 230, droppedPerSec: 40 }, { okPerSec: 230, latencyMs: 200 }, { generatorBound: true, note: 'generator-limited, not a server limit: drops' });
+    expect(run.stopReason).toBe('plateau');
+    expect(run.stopDetail).toMatch(/^step 3 \(300 req\/s\) delivered 0\.77 < 0\.90/);
+    expect(run.generatorBound).toBe(false);
+    expect(run.overload?.shape).not.toBe('generator-bound');
+    expect(run.capacityPerSec).toBe(200);
+  });
+
+  it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound', () => {
+    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }, { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 }] });
+    input.steps[2] = { ...input.steps[2], generatorBound: true };
+    input.steps[3] = { ...input.steps[3], index: 2, attempt: 2, generatorBound: true };
+    input.plannedSteps = 3;
+    const run = analyzeRun(input);
+    expect(run.stopReason).toBe('generator-bound');
+    expect(run.generatorBound).toBe(true);
+  });
+
+  it('the models and the knee read the attempt that held, not the transient failure before it', () => {
+    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 210 }] });
+    input.steps[1] = { ...input.steps[1], transient: true };
+    input.steps[2] = { ...input.steps[2], index: 1, attempt: 2 };
+    input.steps[3] = { ...input.steps[3], index: 2 };
+    input.plannedSteps = 3;
+    const run = analyzeRun(input);
+    expect(run.kneeStep).toBe(1);
+    expect(kneeResult(run)).toMatchObject({ index: 1, attempt: 2, throughputPerSec: 200 });
+    expect(run.models!.little.map((l) => [l.index, l.throughputPerSec])).toEqual([[0, 100], [1, 200], [2, 210]]);
+    expect(run.models!.utilisation.find((u) => u.index === 1)!.rho).toBeCloseTo(200 / 210, 3);
+  });
+
+  it('a contaminated step counts as run when the run ends early', () => {
+    const input = buildInput({ steps: followingSteps(4) });
+    input.steps[3] = { ...input.steps[3], contaminated: true };
+    input.plannedSteps = 6;
+    const run = analyzeRun(input);
+    expect(run.stopReason).toBe('error');
+    expect(run.stopDetail).toMatch(/^the run ended after step 4 \(\d+ req\/s\): the remaining 2 planned steps produced no data$/);
+  });
+
+  it('a first step that failed with a generator symptom and nothing to compare its tail with blames neither side', () => {
+    const input = buildInput({ steps: [{ ratePerSec: 500, okPerSec: 400, droppedPerSec: 50, latencyMs: 2000 }] });
+    const why = '50 arrivals dropped, and no step held before it to tell whether the target\'s tail grew: start lower';
+    input.steps[0] = { ...input.steps[0], inconclusive: true, note: why };
+    const run = analyzeRun(input);
+    expect(run.stopReason).toBe('failed-first-step');
+    expect(run.steps[0].inconclusive).toBe(true);
+    expect(run.stopDetail).toBe(`step 1 (500 req/s), the first step, delivered 0.80 < 0.90 (400.0 req/s achieved); ${why}`);
+    expect(run.stopDetail).not.toMatch(/the target sustains less/);
   });
 });

@@ -14,7 +14,7 @@ import { aggregate, mergeRecords, type Aggregate } from './buckets.ts';
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
-import { summarizeStop } from './stop.ts';
+import { decidingSteps, summarizeStop } from './stop.ts';
 import { crossCheck, poolReading, serverWindow } from './server.ts';
 import { overloadShape } from './verdicts.ts';
 import type { AnalyzeInput, BucketRecord, PromqlWindow, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
@@ -115,6 +115,8 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
     ...(agg.throttledMs !== null ? { throttledMs: Math.round(agg.throttledMs * 10) / 10 } : {}),
     ...(agg.cpuSteal !== null ? { cpuSteal: Math.round(agg.cpuSteal * 1000) / 1000 } : {}),
     lagP99Ms: percentileMs(agg.lag, 99),
+    lagP90Ms: percentileMs(agg.lag, 90),
+    lagSamples: agg.lag.totalCount,
     loopDelayMaxMs: agg.loopDelayMaxMs,
     generatorBusy: agg.busy,
     ...(agg.processCpu !== null ? { generatorCpu: Math.round(agg.processCpu * 1000) / 1000 } : {}),
@@ -167,6 +169,7 @@ function withFlags(r: StepResult, p: StepPlan): StepResult {
   if (p.transient) out.transient = true;
   if (p.generatorBound) out.generatorBound = true;
   if (p.waitedOnTarget) out.waitedOnTarget = true;
+  if (p.inconclusive) out.inconclusive = true;
   if (p.contaminated) out.contaminated = true;
   if (p.note) out.reasons = [...r.reasons, p.note];
   return p.generatorLimited ? markGeneratorLimited(out, p.generatorLimited) : out;
@@ -199,7 +202,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     : undefined;
   const steps = judgeSteps(input.steps, records, input.rules, server);
   const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules);
-  const counted = steps.filter((s) => !s.transient && !s.contaminated);
+  const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
   const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
   return {
@@ -219,7 +222,8 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     warnings: runWarnings(steps, input.rules),
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
-    models: modelsOf(steps, stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
+    // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
+    models: modelsOf(counted.filter((s) => !s.generatorBound), stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
     overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),

@@ -74,16 +74,17 @@ function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number 
 }
 
 function reasonAndDetail(
-  steps: readonly StepResult[], prefix: number, plannedSteps: number, interrupted: boolean, rules: Rules, capacityPerSec: number | null,
+  steps: readonly StepResult[], ran: readonly StepResult[], prefix: number, plannedSteps: number, interrupted: boolean, rules: Rules, capacityPerSec: number | null,
 ): { stopReason: StopReason; stopDetail: string } {
   if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec) };
   const bad = steps[prefix];
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   if (!bad) {
     if (steps.length === 0) return { stopReason: 'error', stopDetail: 'the plan has no steps' };
-    const distinct = new Set(steps.map((s) => s.index)).size;
-    if (distinct < plannedSteps) {
-      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(steps[steps.length - 1])}: the remaining ${plannedSteps - distinct} planned steps produced no data` };
+    // a contaminated step ran too: it counts as run, though it does not decide
+    const ranSteps = new Set(ran.map((s) => s.index)).size;
+    if (ranSteps < plannedSteps) {
+      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(ran[ran.length - 1])}: the remaining ${plannedSteps - ranSteps} planned steps produced no data` };
     }
     const last = steps[steps.length - 1];
     return {
@@ -101,10 +102,9 @@ function reasonAndDetail(
     };
   }
   if (prefix === 0) {
-    return {
-      stopReason: 'failed-first-step',
-      stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}: the target sustains less than the lowest offered rate; start lower${shapeNotes(bad, null)}`,
-    };
+    // a generator symptom with no step held to judge the target's tail by: no side is blamed
+    const whose = bad.inconclusive ? `; ${bad.reasons.at(-1)}` : ': the target sustains less than the lowest offered rate; start lower';
+    return { stopReason: 'failed-first-step', stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null)}` };
   }
   return {
     stopReason: 'plateau',
@@ -112,10 +112,25 @@ function reasonAndDetail(
   };
 }
 
+/**
+ * The attempts that decide a run: not transient (a rerun at its rate held), not contaminated (the
+ * topology changed), and not a generator-bound attempt that a later attempt at the same rate
+ * replaced (rerun with more VUs: what the rerun found is the answer at that rate).
+ */
+export function decidingSteps(all: readonly StepResult[]): StepResult[] {
+  const replaced = (s: StepResult) => s.generatorBound === true && all.some((o) => o.index === s.index && (o.attempt ?? 1) > (s.attempt ?? 1) && !o.contaminated);
+  return all.filter((s) => !s.transient && !s.contaminated && !replaced(s));
+}
+
+/** The knee's own attempt: the one at the knee's rate that held and decides (not a failed or transient one). */
+export function kneeResult(run: Pick<RunResult, 'steps' | 'kneeStep'>): StepResult | null {
+  if (run.kneeStep === null) return null;
+  return run.steps.find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.transient && !s.contaminated) ?? null;
+}
+
 /** Capacity, knee, peak and stop reason of steps judged in order. */
 export function summarizeStop(all: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules): StopSummary {
-  // A transient failure (its rerun held) and a contaminated step (topology changed) never decide.
-  const steps = all.filter((s) => !s.transient && !s.contaminated);
+  const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const capacityPerSec = knee?.throughputPerSec ?? null;
@@ -123,6 +138,6 @@ export function summarizeStop(all: readonly StepResult[], plannedSteps: number, 
     capacityPerSec,
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
-    ...reasonAndDetail(steps, prefix, plannedSteps, interrupted, rules, capacityPerSec),
+    ...reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, capacityPerSec),
   };
 }

@@ -113,6 +113,8 @@ export interface StepPlan {
   generatorLimited?: string;
   /** This attempt failed at the target although the generator showed a symptom (drops, lag): its tail grew. */
   waitedOnTarget?: boolean;
+  /** This attempt failed with a generator symptom and no step had held to judge the target's tail by. */
+  inconclusive?: boolean;
   /** The topology changed during this attempt. */
   contaminated?: boolean;
   /** Why the pipeline flagged it, in words. */
@@ -180,6 +182,10 @@ export interface StepResult {
   cpuSteal?: number | null;
   /** Scheduler lag p99 over the window (ms). */
   lagP99Ms: number | null;
+  /** Scheduler lag p90 (ms), the fallback when too few arrivals lie beyond the p99; absent in older runs. */
+  lagP90Ms?: number | null;
+  /** Arrivals behind the lag percentiles; absent in older runs (their p99 is then taken as it is). */
+  lagSamples?: number;
   loopDelayMaxMs: number;
   /**
    * The generator's busiest thread: its event-loop utilisation (0..1) each second, averaged over
@@ -217,6 +223,11 @@ export interface StepResult {
    * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure).
    */
   waitedOnTarget?: boolean;
+  /**
+   * The step failed with a generator symptom, and no step had held before it to tell whether the
+   * target's tail grew: neither side is blamed (verdicts.ts classifyFailure).
+   */
+  inconclusive?: boolean;
   /** The topology changed during the step: excluded from the capacity decision. */
   contaminated?: boolean;
   /** The target's own view of the steady window, when its metrics were read. */

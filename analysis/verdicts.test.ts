@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, classifyFailure, heldButGeneratorLimited, overloadShape, topologyChanged } from './verdicts.ts';
+import { afterFailure, classifyFailure, DEFAULT_GENERATOR_BOUNDS, generatorSymptom, heldButGeneratorLimited, overloadShape, topologyChanged } from './verdicts.ts';
 import type { StepResult } from './types.ts';
 import { stepResult } from './testing/builders.ts';
 
@@ -92,11 +92,37 @@ describe('classifyFailure', () => {
   });
 });
 
+describe('classifyFailure without a step that held before', () => {
+  it('blames neither side: no baseline, not the failed step itself, against which its tail always reads low', () => {
+    const first = step({ dropped: 250, p99: 7_600, verdict: 'fails' });
+    for (const c of [classifyFailure(first, null, 0.5), classifyFailure(first, first, 0.5)]) {
+      expect(c).toMatchObject({ generatorBound: false, needsVUs: true, inconclusive: true });
+      expect(c.detail).toMatch(/^250 arrivals dropped .*, and no step held before it to tell whether the target's tail grew: .*start lower \(steps\.startPerSec\)/);
+    }
+    expect(classifyFailure(step({ verdict: 'fails' }), null, 0.5).inconclusive).toBeUndefined();
+  });
+});
+
+describe('scheduler lag judged like any tail', () => {
+  it('takes the p99 from 3,000 arrivals, the p90 from 300, and neither below', () => {
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 3_000 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p99 34\.0 ms > 20 ms/);
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 2_999 }), DEFAULT_GENERATOR_BOUNDS)).toBeNull();
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 750 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p90 25\.0 ms > 20 ms \(its p99 rests on 750 arrivals, too few\)/);
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 299 }), DEFAULT_GENERATOR_BOUNDS)).toBeNull();
+    // a run recorded before the sample count was kept: its p99 as it is
+    expect(generatorSymptom(step({ lagP99Ms: 34 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p99 34\.0 ms/);
+    // a held step at a low rate with one stall is not generator-limited for it (its loop delay may still say so)
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 80.6, lagP90Ms: 12, lagSamples: 1_000 }))).toBeNull();
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 80.6, lagP90Ms: 12, lagSamples: 1_000, loopDelayMaxMs: 115 }))).toMatch(/event-loop delay 115 ms > 100 ms/);
+  });
+});
+
 describe('afterFailure', () => {
   const policy = { confirmFailedStep: true, rerunContaminated: true, maxVUs: 50, maxVUsBound: 150 };
   const target = { generatorBound: false, symptom: null, needsVUs: false, detail: 'target' };
   const vus = { generatorBound: true, symptom: 'drops', needsVUs: true, detail: 'generator-limited' };
   const cpu = { generatorBound: true, symptom: 'lag', needsVUs: false, detail: 'generator-limited' };
+  const inconclusive = { generatorBound: false, symptom: 'drops', needsVUs: true, inconclusive: true, detail: 'no baseline' };
   it.each([
     ['target, first attempt: confirm', target, false, 1, policy, 'rerun', 50],
     ['target, second attempt: stop', target, false, 2, policy, 'stop', undefined],
@@ -105,10 +131,20 @@ describe('afterFailure', () => {
     ['short of VUs at the bound: stop', vus, false, 1, { ...policy, maxVUs: 150 }, 'stop', undefined],
     ['generator CPU: stop', cpu, false, 1, policy, 'stop', undefined],
     ['topology changed: rerun', target, true, 1, { ...policy, confirmFailedStep: false }, 'rerun', 50],
+    ['topology changed while short of VUs: rerun with more', vus, true, 1, policy, 'rerun', 100],
+    ['topology changed while short of CPU: rerun, not stop', cpu, true, 1, policy, 'rerun', 50],
+    ['no baseline, drops: rerun with more VUs', inconclusive, false, 1, { ...policy, confirmFailedStep: false }, 'rerun', 100],
+    ['no baseline, drops, at the bound: confirm', inconclusive, false, 1, { ...policy, maxVUs: 150 }, 'rerun', 150],
+    ['no baseline, second attempt: stop', inconclusive, false, 2, policy, 'stop', undefined],
   ] as const)('%s', (_n, cls, contaminated, attempt, p, action, maxVUs) => {
     const d = afterFailure(cls, contaminated, attempt, p);
     expect(d.action).toBe(action);
     if (d.action === 'rerun') expect(d.maxVUs).toBe(maxVUs);
+  });
+
+  it('a step rerun for a topology change is not marked generator-bound: it does not decide', () => {
+    expect(afterFailure(cpu, true, 1, policy)).toMatchObject({ action: 'rerun', generatorBound: false, contaminated: true });
+    expect(afterFailure(inconclusive, false, 1, policy)).toMatchObject({ generatorBound: false });
   });
 });
 

@@ -11,6 +11,7 @@
  * mean. A step failing that way measured the generator: never capacity.
  */
 import { fmtInt, fmtShare, fmtShareOver } from './format.ts';
+import { requiredSamples } from './percentiles.ts';
 import type { OverloadShape, StepResult } from './types.ts';
 
 export interface GeneratorBounds {
@@ -39,6 +40,11 @@ export interface FailureClass {
    * generator's CPU is short (drops refused on a saturated thread among them).
    */
   needsVUs: boolean;
+  /**
+   * A symptom was seen but no step held before this one, so whether the target's tail grew cannot
+   * be told: neither the target nor the generator is blamed.
+   */
+  inconclusive?: boolean;
   detail: string;
 }
 
@@ -48,12 +54,27 @@ function p99(s: StepResult): number | null {
 
 export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
   if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated${droppedBusyClause(s)})`;
-  if (s.lagP99Ms !== null && s.lagP99Ms > b.lagP99MaxMs) return `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${b.lagP99MaxMs} ms${stallsNotLoad(s)}`;
+  const lag = lateArrivals(s, b.lagP99MaxMs);
+  if (lag) return `${lag}${stallsNotLoad(s)}`;
   if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
   if (s.generatorBusy != null && s.generatorBusy > busyMax) return `generator's busiest thread busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
   if (s.generatorCpu != null && s.generatorCpu > busyMax) return `generator's process used ${fmtShareOver(s.generatorCpu, busyMax)} of the CPUs it may use > ${fmtShare(busyMax)}`;
   return null;
+}
+
+/**
+ * Scheduler lag over the bound, judged like any tail: the p99 when 30 arrivals lie beyond it
+ * (3,000 in the window), else the p90 when that rests on 30 (300), else not at all. A p99 from a
+ * few hundred arrivals is a single stall, which is no verdict on the step (the lag warning still
+ * says it). Null when the lag kept within the bound.
+ */
+function lateArrivals(s: StepResult, boundMs: number): string | null {
+  if (s.lagP99Ms === null || s.lagP99Ms <= boundMs) return null;
+  const p99 = `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${boundMs} ms`;
+  if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99)) return p99;
+  if (s.lagP90Ms == null || s.lagP90Ms <= boundMs || s.lagSamples < requiredSamples(90)) return null;
+  return `scheduler lag p90 ${s.lagP90Ms.toFixed(1)} ms > ${boundMs} ms (its p99 rests on ${fmtInt(s.lagSamples)} arrivals, too few)`;
 }
 
 /** Below this busy share, late arrivals came from stalls, not from a thread short of time. */
@@ -134,10 +155,20 @@ function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: num
   return { low: tail <= factor * base, text: `p99 - RTT ${tail.toFixed(1)} ms vs ${base.toFixed(1)} ms at step ${baseline.index + 1}` };
 }
 
+/**
+ * Whose limit is the failed step s? baseline is the first step that held (null when none did: a
+ * step is never its own baseline, against which its tail would always read low).
+ */
 export function classifyFailure(s: StepResult, baseline: StepResult | null, rttMs: number, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): FailureClass {
   const symptom = generatorSymptom(s, b);
   if (!symptom) return { generatorBound: false, symptom, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
-  const tail = tailLow(s, baseline ?? s, rttMs, b.tailFactor);
+  if (baseline === null || baseline === s) {
+    return {
+      generatorBound: false, symptom, needsVUs: droppedForWantOfVUs(s) > 0, inconclusive: true,
+      detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; start lower (steps.startPerSec) to give the judgement a baseline`,
+    };
+  }
+  const tail = tailLow(s, baseline, rttMs, b.tailFactor);
   if (!tail.low) return { generatorBound: false, symptom, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}` };
   return {
     generatorBound: true,
@@ -182,23 +213,26 @@ export type AfterFailure =
   | { action: 'stop'; why: string; generatorBound: boolean; contaminated: boolean };
 
 /**
- * What to do after the first attempt at a rate failed. Generator-bound with dropped arrivals:
- * raise maxVUs (x2, within the bound) and rerun; generator-bound otherwise: stop, it is not
- * capacity. A topology change inside the step: rerun. Otherwise confirm once at the same rate.
- * A second failed attempt always stops.
+ * What to do after the first attempt at a rate failed (or held while the topology changed). A
+ * topology change inside the step: rerun, whatever else it showed. Generator-bound with dropped
+ * arrivals, or dropped arrivals with no step held before to judge by: raise maxVUs (x2, within
+ * the bound) and rerun; generator-bound otherwise: stop, it is not capacity. Otherwise confirm
+ * once at the same rate. A second failed attempt always stops.
  */
 export function afterFailure(cls: FailureClass, contaminated: boolean, attempt: number, p: FailurePolicy): AfterFailure {
   const flags = { generatorBound: cls.generatorBound, contaminated };
   if (attempt > 1) return { action: 'stop', why: `attempt ${attempt} at this rate failed too`, ...flags };
+  const moreVUs = cls.needsVUs && p.maxVUs < p.maxVUsBound ? Math.min(p.maxVUsBound, p.maxVUs * 2) : null;
+  const withVUs = moreVUs === null ? '' : ` with maxVUs ${p.maxVUs} -> ${moreVUs}`;
+  // The topology changed under the step (it may even have held): nothing it showed decides.
+  if (contaminated && p.rerunContaminated) return { action: 'rerun', why: `the topology changed during the step; rerunning it${withVUs}`, maxVUs: moreVUs ?? p.maxVUs, ...flags, generatorBound: false };
+  // No baseline to judge by: more VUs cannot hurt the judgement of the rerun
+  if (cls.inconclusive && moreVUs !== null) return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
   if (cls.generatorBound) {
-    if (cls.needsVUs && p.maxVUs < p.maxVUsBound) {
-      const maxVUs = Math.min(p.maxVUsBound, p.maxVUs * 2);
-      return { action: 'rerun', why: `${cls.detail}; rerunning with maxVUs ${p.maxVUs} -> ${maxVUs}`, maxVUs, ...flags };
-    }
+    if (moreVUs !== null) return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
     const remedy = cls.needsVUs ? `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound` : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
     return { action: 'stop', why: `${cls.detail}; ${remedy}`, ...flags };
   }
-  if (contaminated && p.rerunContaminated) return { action: 'rerun', why: 'the topology changed during the step; rerunning it', maxVUs: p.maxVUs, ...flags };
   if (p.confirmFailedStep) return { action: 'rerun', why: 'confirming the failure once at the same rate', maxVUs: p.maxVUs, ...flags };
   return { action: 'stop', why: cls.detail, ...flags };
 }

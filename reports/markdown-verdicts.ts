@@ -16,7 +16,7 @@ export function overloadSection(run: RunResult): string[] {
 }
 
 function attemptLabel(s: StepResult): string {
-  const flags = [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
+  const flags = [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.inconclusive ? 'inconclusive' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
   return flags.join(', ');
 }
 
@@ -28,7 +28,7 @@ export function classificationSection(run: RunResult): string[] {
   return [
     '## Failed steps, classified before they count',
     '',
-    'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
+    'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
     '',
     ...mdTable(['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows),
   ];

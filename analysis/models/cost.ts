@@ -8,6 +8,7 @@
  * consumed per second (CPU-seconds/s, GB-s/s, read units/s ...), recorded by a probe.
  */
 import type { GaugeSeries, RunResult } from '../types.ts';
+import { kneeResult } from '../stop.ts';
 
 export const SECONDS_PER_MONTH = (365.2425 / 12) * 86_400;
 
@@ -39,7 +40,7 @@ function meanInWindow(series: GaugeSeries, fromS: number, toS: number): number |
 
 function usageCost(run: RunResult, c: CostSettings, notes: string[]): { units: number | null; price: number | null } {
   if (c.usageSeries === undefined) return { units: null, price: null };
-  const knee = run.steps.find((s) => s.index === run.kneeStep);
+  const knee = kneeResult(run);
   const series = run.gauges?.find((g) => g.name === c.usageSeries);
   if (!knee || knee.throughputPerSec <= 0) { notes.push('usage price: no holding step to measure units at'); return { units: null, price: null }; }
   if (!series) { notes.push(`usage price: the run has no gauge series "${c.usageSeries}"`); return { units: null, price: null }; }

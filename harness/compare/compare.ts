@@ -11,6 +11,7 @@ import { mdCell } from '../../reports/escape.ts';
 import { costLines } from '../gate/summary.ts';
 import type { CostResult } from '../../analysis/models/cost.ts';
 import { settingDifferences } from './differences.ts';
+import { kneeResult } from '../../analysis/stop.ts';
 
 export interface CompareRow {
   ratePerSec: number;
@@ -43,7 +44,7 @@ function rateText(x: number | null): string {
 }
 
 function kneeText(run: RunResult): string {
-  const k = run.steps.find((s) => s.index === run.kneeStep);
+  const k = kneeResult(run);
   return k ? `step ${stepNo(k.index)} (${fmtTarget(k.ratePerSec)} req/s)` : '–';
 }
 

@@ -144,14 +144,17 @@ function judgeAndFlag(st: State, step: StepPlan): StepResult {
 function decide(st: State, failed: StepResult): AfterFailure {
   const { config } = st.ctx;
   const v = config.verdicts;
-  const cls = classifyFailure(failed, st.judged[0] ?? null, st.rttMs, v);
+  // The tail is judged against the first step that held, never against the failed step itself.
+  const baseline = st.judged.find((j) => j.verdict === 'holds' && !j.transient && !j.contaminated) ?? null;
+  const cls = classifyFailure(failed, baseline, st.rttMs, v);
   const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
     confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: Math.min(v.maxVUsBound, config.limits.maxInFlight),
   });
   const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
   if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
   // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
-  else if (step && cls.symptom) Object.assign(step, { waitedOnTarget: true, note: cls.detail });
+  else if (step && cls.symptom && !cls.inconclusive) Object.assign(step, { waitedOnTarget: true, note: cls.detail });
+  else if (step && cls.inconclusive) Object.assign(step, { inconclusive: true, note: cls.detail });
   if (decision.generatorBound) Object.assign(failed, { generatorBound: true });
   return decision;
 }

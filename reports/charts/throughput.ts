@@ -7,6 +7,7 @@ import { fmtRate, stepNo } from '../../analysis/format.ts';
 import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { RunResult } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, WIDTH_PX, verdictScale, type ChartSpec } from './theme.ts';
+import { kneeResult } from '../../analysis/stop.ts';
 
 export function throughputSpec(run: RunResult): ChartSpec {
   const steps = run.steps.filter((s) => s.steadyS > 0);
@@ -14,7 +15,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
   const achieved = steps.map((s) => ({ step: stepNo(s.index), offered: s.ratePerSec, achieved: s.throughputPerSec, verdict: s.verdict }));
   const usl = run.models?.usl ?? null;
   const modelled = usl === null ? [] : (run.models?.little ?? []).map((r) => ({ offered: r.ratePerSec, model: uslThroughput(usl, r.concurrency) }));
-  const knee = run.steps.find((s) => s.index === run.kneeStep);
+  const knee = kneeResult(run);
   const x = { field: 'offered', type: 'quantitative' as const, title: 'offered rate (req/s)', scale: { domain: [0, maxRate * 1.05] } };
   const layers: object[] = [
     { data: { values: [{ offered: 0, ideal: 0 }, { offered: maxRate * 1.05, ideal: maxRate * 1.05 }] }, mark: { type: 'line', strokeDash: [4, 4], color: COLOR.ideal },
