@@ -191,7 +191,7 @@ function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined)
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
   if (!viaPromql && server.samples.length === 0) return r;
   const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
-  return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w), poolReading: poolReading(w) };
+  return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w, r.errorRate), poolReading: poolReading(w) };
 }
 
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */

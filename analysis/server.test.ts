@@ -43,6 +43,14 @@ describe('crossCheck', () => {
     expect(c.detail.length).toBeGreaterThan(10);
   });
 
+  it('does not compare means when requests failed: the client\'s mean is of its successes, the server\'s of every request', () => {
+    // half fast 503s at the server: its mean 50.5 ms against the client's 100 ms of successes
+    const c = crossCheck(200, 100.5, 0.5, window(200, 50.5), 0.5);
+    expect(c.verdict).toBe('consistent');
+    expect(c.detail).toMatch(/latency not compared: 50\.0% of requests failed/);
+    expect(crossCheck(200, 100.5, 0.5, window(200, 50.5), 0.005).verdict).toBe('client-queueing');
+  });
+
   it('says how much time the generator added', () => {
     expect(crossCheck(200, 40, 0.5, window(200, 10)).detail).toMatch(/29\.50 ms per request is spent in the generator/);
   });

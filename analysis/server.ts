@@ -56,7 +56,10 @@ export function serverWindow(samples: readonly ServerSample[], phase: string, fr
   };
 }
 
-export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rttMs: number, server: ServerWindow | null): CrossCheck {
+/** Failed share above which the means are not compared: the client's mean covers its successes only, the server's every request. */
+const MEAN_COMPARE_MAX_ERRORS = 0.01;
+
+export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rttMs: number, server: ServerWindow | null, errorRate = 0): CrossCheck {
   const base = { clientPerSec, serverPerSec: server?.throughputPerSec ?? null, clientMeanMinusRttMs: clientMeanMs === null ? null : clientMeanMs - rttMs, serverMeanMs: server?.meanMs ?? null };
   if (!server || server.throughputPerSec === null) return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
   const sX = server.throughputPerSec;
@@ -68,6 +71,9 @@ export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rt
       : { ...base, verdict: 'traffic-extra', detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent (another client, retries, or health checks in the series)` };
   }
   if (base.clientMeanMinusRttMs === null || server.meanMs === null) return { ...base, verdict: 'consistent', detail: `${xText}; no latency to compare` };
+  if (errorRate > MEAN_COMPARE_MAX_ERRORS) {
+    return { ...base, verdict: 'consistent', detail: `${xText}; latency not compared: ${(errorRate * 100).toFixed(1)}% of requests failed, and the client's mean covers its successes only while the server's covers every request` };
+  }
   const gapMs = base.clientMeanMinusRttMs - server.meanMs;
   const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
   const mText = `client mean ${(base.clientMeanMinusRttMs + rttMs).toFixed(2)} ms (minus RTT ${base.clientMeanMinusRttMs.toFixed(2)}), server mean ${server.meanMs.toFixed(2)} ms`;
