@@ -18,7 +18,8 @@ plan: $(DEPS)
 report: $(DEPS)
 	$(PLATEAU) report runs/latest
 
-# make gate [RUN=runs/latest] [BASELINE=baseline.json] [TOLERANCE=5%]: exit 0 holds, 1 regression, 2 cannot judge
+# make gate [RUN=runs/latest] [BASELINE=baseline.json] [TOLERANCE=5%]: fails on a regression (plateau's exit 1),
+# a run it cannot judge (3) or a usage error (2), all as make's exit 2; CI that tells them apart runs npx plateau gate
 gate: $(DEPS)
 	$(PLATEAU) gate $(or $(RUN),runs/latest) --baseline $(or $(BASELINE),baseline.json) --tolerance $(or $(TOLERANCE),5%)
 

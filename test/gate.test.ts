@@ -1,4 +1,4 @@
-/** The gate: exit 0 when capacity holds, 1 on a regression, 2 when the run cannot be judged. */
+/** The gate: exit 0 when capacity holds, 1 on a regression, 3 when the run cannot be judged (2: a usage error). */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,10 +58,26 @@ describe('decideGate', () => {
   });
 
   it('warns when settings differ from the baseline', () => {
-    const other = { ...kneeRun(400), engine: 'k6', rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 } };
+    const other = { ...kneeRun(400), environment: { ...BASE.environment, hostname: 'ci-runner-7' }, rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 } };
     const d = decideGate(other, BASE, 0.05);
-    expect(d.warnings.join('\n')).toMatch(/engine differs: native vs k6/);
+    expect(d.status).toBe('pass');
     expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
+  });
+
+  it('cannot judge against a baseline of another engine, rules or target, or one that cannot be judged itself', () => {
+    const withTarget = (r: RunResult, target: string) => ({ ...r, target });
+    expect(decideGate({ ...kneeRun(400), engine: 'k6' }, BASE, 0.05)).toMatchObject({ status: 'invalid', exitCode: 3, headline: expect.stringMatching(/^cannot judge: the engine differs \(baseline native, run k6\)/) });
+    expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, captureMin: 0.5 } }, BASE, 0.05).headline).toMatch(/^cannot judge: the stop rules differ/);
+    expect(decideGate(withTarget(kneeRun(400), 'https://staging.example/orders'), withTarget(BASE, 'https://prod.example/orders'), 0.05).headline).toMatch(/^cannot judge: the target differs/);
+    // a loopback target's port is ephemeral (the demo's): not a difference
+    expect(decideGate(withTarget(kneeRun(400), 'http://127.0.0.1:40001/orders'), withTarget(BASE, 'http://127.0.0.1:33063/orders'), 0.05).status).toBe('pass');
+    expect(decideGate(kneeRun(400), { ...BASE, interrupted: true, stopReason: 'interrupted' }, 0.05).headline).toMatch(/^cannot judge: the baseline: interrupted/);
+  });
+
+  it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
+    const input = kneeRun(300);
+    const steps = [...input.steps.slice(0, 4).map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)), { ...input.steps[3], attempt: 2 }];
+    expect(decideGate({ ...input, steps }, BASE, 0.05).status).toBe('regression');
   });
 });
 
@@ -104,9 +120,9 @@ describe('plateau gate (CLI exit codes)', () => {
   it.each<[string, number, RunResult]>([
     ['pass', 0, kneeRun(400)],
     ['regression', 1, kneeRun(300)],
-    ['interrupted', 2, { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }],
-    ['generator-bound', 2, { ...kneeRun(300), generatorBound: true }],
-    ['contaminated', 2, { ...kneeRun(300), contaminated: true }],
+    ['interrupted', 3, { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }],
+    ['generator-bound', 3, { ...kneeRun(300), generatorBound: true }],
+    ['contaminated', 3, { ...kneeRun(300), contaminated: true }],
   ])('%s exits %i and writes JUnit and the step summary', (name, code, run) => {
     const summaryFile = path.join(dir, `step-summary-${name}.md`);
     const junit = path.join(dir, `junit-${name}.xml`);
@@ -116,12 +132,28 @@ describe('plateau gate (CLI exit codes)', () => {
     expect(r.status, r.stderr).toBe(code);
     expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
     expect(fs.readFileSync(summaryFile, 'utf8')).toContain('## plateau gate');
-    if (code !== 2) expect(r.stdout).toMatch(/fixed price/);
+    if (code !== 3) expect(r.stdout).toMatch(/fixed price/);
   });
 
-  it('baseline save refuses an interrupted run (exit 2) and writes one for a good run', () => {
+  it('a usage error exits 2, never the 3 of "cannot judge", and an output that cannot be written still shows the decision', () => {
+    const typo = spawnSync('node', [bin, 'gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')], { encoding: 'utf8' });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
+    const blocked = path.join(dir, 'a-file');
+    fs.writeFileSync(blocked, '');
+    const r = spawnSync('node', [bin, 'gate', write('pass2.json', kneeRun(400)), '--baseline', baselineFile, '--junit', path.join(blocked, 'j.xml')], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/## plateau gate: ✅ PASS/);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot write .*a-file\/j\.xml \(--junit\): (ENOTDIR|EEXIST)/);
+    // a directory that does not exist yet is made
+    const nested = path.join(dir, 'new', 'deeper', 'j.xml');
+    expect(spawnSync('node', [bin, 'gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested], { encoding: 'utf8' }).status).toBe(0);
+    expect(fs.readFileSync(nested, 'utf8')).toContain('<testsuites');
+  });
+
+  it('baseline save refuses an interrupted run (exit 3) and writes one for a good run', () => {
     const bad = spawnSync('node', [bin, 'baseline', 'save', write('bad.json', { ...kneeRun(400), interrupted: true }), '--out', path.join(dir, 'b2.json')], { encoding: 'utf8' });
-    expect(bad.status).toBe(2);
+    expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/cannot be a baseline/);
     execFileSync('node', [bin, 'baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');

@@ -1,7 +1,8 @@
 /**
  * `plateau compare`, `plateau baseline save` and `plateau gate`: the CLI shell around the pure
  * decisions in harness/gate and harness/compare. Exit codes of gate: 0 capacity holds, 1
- * regression, 2 the run cannot be judged (interrupted, generator-bound, contaminated).
+ * regression, 3 the run cannot be judged (interrupted, generator-bound, contaminated, another
+ * engine, rules or target than the baseline's); 2 is a usage error, as for every command.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,17 @@ import { renderJunit } from '../gate/junit.ts';
 import { renderGateSummary } from '../gate/summary.ts';
 
 type Args = Record<string, unknown>;
+
+/** Writes an output file, its directory created; a path that cannot be written is a usage error naming the flag. */
+function writeOutput(file: string, text: string, flag: string, append = false): void {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (append) fs.appendFileSync(file, text);
+    else fs.writeFileSync(file, text);
+  } catch (err) {
+    throw new PlateauError(`cannot write ${file} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, `give ${flag} a path in a writable directory`, 'output-unwritable', EXIT.usage);
+  }
+}
 
 /** "5%" -> 0.05, "0.05" -> 0.05; anything else is a usage error naming the flag. */
 export function parseTolerance(s: string): number {
@@ -55,8 +67,8 @@ export async function compareCommand(a: Args): Promise<number> {
   const ca = costSettings(a, A.cost), cb = costSettings(a, B.cost);
   const cost = ca && cb ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb) } : null;
   const md = renderCompare(A.result, B.result, cost);
-  if (a.out) fs.writeFileSync(path.resolve(a.out as string), md);
   process.stdout.write(md);
+  if (a.out) writeOutput(path.resolve(a.out as string), md, '--out');
   return EXIT.ok;
 }
 
@@ -74,7 +86,7 @@ export async function baselineCommand(a: Args): Promise<number> {
     throw new PlateauError(`run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`, 'save a baseline from a complete run that found its capacity (or pass --force)', 'baseline-unjudgeable', GATE_EXIT.invalid);
   }
   const out = path.resolve(a.out as string);
-  fs.writeFileSync(out, `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`);
+  writeOutput(out, `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`, '--out');
   process.stdout.write(`baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${result.capacityPerSec ?? 'none'} req/s)\n`);
   return EXIT.ok;
 }
@@ -87,9 +99,9 @@ export const gateBuilder = (y: Argv) => costOptions(y
   .option('summary', { type: 'string', describe: 'Markdown summary output (default: <run-dir>/gate-summary.md)' }));
 
 function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: NodeJS.ProcessEnv): void {
-  fs.writeFileSync(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit);
-  fs.writeFileSync(path.resolve((a.summary as string | undefined) ?? path.join(dir, 'gate-summary.md')), md);
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md}\n`);
+  writeOutput(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit, '--junit');
+  writeOutput(path.resolve((a.summary as string | undefined) ?? path.join(dir, 'gate-summary.md')), md, '--summary');
+  if (env.GITHUB_STEP_SUMMARY) writeOutput(env.GITHUB_STEP_SUMMARY, `${md}\n`, 'GITHUB_STEP_SUMMARY', true);
 }
 
 export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -99,7 +111,8 @@ export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env)
   const decision = decideGate(run.result, baseline, tolerance);
   const costCfg = costSettings(a, run.cost);
   const md = renderGateSummary(decision, run.result, baseline, costCfg ? costPerRequest(run.result, costCfg) : null);
-  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, env);
+  // the decision first: an output that cannot be written must not hide it
   process.stdout.write(md);
+  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, env);
   return decision.exitCode;
 }

@@ -1,8 +1,10 @@
 /**
  * The gate's decision, pure. With B the baseline and C the current run:
  *
- *   cannot judge (2)  when C is interrupted, generator-bound or contaminated, when B has no
- *                     capacity, or when C never offered as much as B sustained (its plan stops short)
+ *   cannot judge (3)  when C or B is interrupted, generator-bound or contaminated, when B has no
+ *                     capacity, when they differ in engine, rules or target (its host and path;
+ *                     the port only off loopback), or when C never offered as much as B
+ *                     sustained (its plan stops short)
  *   regression   (1)  when C's knee sits at least one whole step below B's
  *                        (kneeRate_B - kneeRate_C >= step)
  *                     and C's capacity fell by more than the tolerance
@@ -20,7 +22,8 @@ import { unjudgeableReasons } from './judgeable.ts';
 
 export type GateStatus = 'pass' | 'regression' | 'invalid';
 
-export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, regression: 1, invalid: 2 };
+/** 3, not 2, for "cannot judge": 2 is every command's usage error, which a CI step must never let through. */
+export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, regression: 1, invalid: 3 };
 
 export interface GateDecision {
   status: GateStatus;
@@ -50,6 +53,27 @@ function kneeRate(run: RunResult): number {
   return run.steps.find((s) => s.index === run.kneeStep)?.ratePerSec ?? 0;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The target as the gate compares it: a loopback target's port is left out (the demo's is ephemeral). */
+function targetKey(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${LOOPBACK.has(u.hostname) ? 'loopback' : u.host}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/** Differences that make a capacity against the baseline meaningless (others are warnings). */
+function incomparable(baseline: RunResult, run: RunResult): string[] {
+  const out: string[] = [];
+  if (baseline.engine !== run.engine) out.push(`the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`);
+  if (JSON.stringify(baseline.rules) !== JSON.stringify(run.rules)) out.push(`the stop rules differ (baseline ${JSON.stringify(baseline.rules)}, run ${JSON.stringify(run.rules)}): the knee means different things; use the baseline's rules or save a new baseline`);
+  if (targetKey(baseline.target) !== targetKey(run.target)) out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
+  return out;
+}
+
 function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | 'reasons'>, reasons: string[]): GateDecision {
   return { ...base, status: 'invalid', exitCode: GATE_EXIT.invalid, headline: `cannot judge: ${reasons[0]}`, reasons };
 }
@@ -57,7 +81,7 @@ function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | '
 export function decideGate(run: RunResult, baseline: RunResult, tolerance: number): GateDecision {
   const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
   const common = { warnings: settingDifferences(baseline, run), baselinePerSec: baseline.capacityPerSec, currentPerSec: run.capacityPerSec, stepPerSec, tolerance };
-  const reasons = unjudgeableReasons(run);
+  const reasons = [...unjudgeableReasons(run), ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`), ...incomparable(baseline, run)];
   if (baseline.capacityPerSec === null) reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
   if (reasons.length > 0) return invalid(common, reasons);
   const baseCap = baseline.capacityPerSec as number;

@@ -1,9 +1,10 @@
 /**
  * Can a run's capacity be judged at all? A run that was interrupted, whose limit was the load
  * generator, or whose target changed under it (contaminated) says nothing about the target's
- * capacity: the gate answers "cannot judge" (exit 2) instead of pass or fail. Pure; reads the
+ * capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
+import { decidingSteps as deciding } from '../../analysis/stop.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -21,7 +22,9 @@ export function unjudgeableReasons(run: RunResult): string[] {
   if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
-  const genStep = decidingSteps(run).find((s) => s.generatorBound);
+  // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
+  const firstBad = deciding(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
+  const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(`generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`);
   }
