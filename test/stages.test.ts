@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { reset } from '../harness/pipeline/reset.ts';
+import { Interrupt } from '../harness/pipeline/interrupt.ts';
+import { runPipeline } from '../harness/pipeline/run.ts';
 import { buildPlan } from '../harness/plan.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -99,6 +101,20 @@ describe('reset', () => {
     expect(String(err)).toMatch(/DROP is not allowed/);
     expect(String(err)).toMatch(/table "users"/);
     expect(demo.stats().accounts).toBe(before);
+  });
+
+  it('a bug in a stage (an error plateau did not expect) still ends as a failed run with its report, exit 70', async () => {
+    const hook = { kind: 'sql', database: demo.dbPath, statements: ['DELETE FROM idempotency'], guard: { tables: ['idempotency'], databasePattern: '^demo$' } };
+    const config = parseConfigOrThrow({ workers: 1, ...base('stage-bug', { reset: { hooks: [hook] } }) });
+    // past validation, as a bug would be: a pattern that cannot compile throws a SyntaxError mid-run
+    Object.assign((config.reset.hooks[0] as { guard: { databasePattern: string } }).guard, { databasePattern: '(' });
+    const r = await runPipeline({ config, interrupt: new Interrupt(), out: { write: () => {}, isTTY: false }, env });
+    expect(r.exitCode).toBe(70);
+    expect(r.error?.message).toMatch(/^internal error \(a bug, please report it\): .*regular expression/);
+    expect(r.result.stages.find((s) => s.name === 'reset')?.status).toBe('fail');
+    const run = JSON.parse(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8'));
+    expect(run.status).toBe('failed');
+    expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
   });
 
   it('runs a command hook and fails the stage on a non-zero exit', async () => {

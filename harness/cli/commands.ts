@@ -42,7 +42,7 @@ export async function runCommand(a: Args): Promise<number> {
     const r = await runPipeline({ config, interrupt, out });
     out.write('\n' + renderPlateauTable(r.result) + '\n');
     out.write(`\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`);
-    if (r.error) process.stderr.write(`plateau: ${r.error.message}\n  fix: ${r.error.hint}\n`);
+    if (r.error) process.stderr.write(`plateau: ${r.error.message}\n  fix: ${r.error.hint}\n${r.error.exitCode === EXIT.bug ? `${r.error.stack}\n` : ''}`);
     return r.exitCode;
   } finally {
     uninstall();

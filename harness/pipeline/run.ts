@@ -66,9 +66,10 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   try {
     pool = await stages(ctx, env, cap);
   } catch (err) {
-    if (!(err instanceof PlateauError)) throw err;
-    error = err;
-    err.message = scrub(err.message);
+    // A bug (any other error) still ends as a failed run with its data and its report.
+    error = err instanceof PlateauError ? err : internalError(err);
+    error.message = scrub(error.message);
+    if (error.stack) error.stack = scrub(error.stack);
   } finally {
     cap.disarm();
     await pool?.close();
@@ -78,6 +79,14 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const result = await writeReports(store.dir);
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
+}
+
+/** An error plateau did not expect, as a PlateauError that keeps its stack (printed by the CLI). */
+export function internalError(err: unknown): PlateauError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const out = new PlateauError(`internal error (a bug, please report it): ${e.message}`, 'the run\'s data and report are kept in its directory; report the bug with the stack printed below', 'internal', EXIT.bug);
+  out.stack = e.stack;
+  return out;
 }
 
 async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap): Promise<LoadEngine | null> {
