@@ -1,11 +1,11 @@
 /**
- * Reads plateau.config.ts (any module whose default export is the config), lays the CLI's flags
- * over it, and validates the result.
+ * Reads plateau.config.ts (any .ts, .js, .mjs, .cjs or .json file whose default export is the
+ * config, in any folder), lays the CLI's flags over it, and validates the result.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PlateauError, EXIT } from '../errors.ts';
+import { configError, evaluateConfig, oneLine } from './evaluate.ts';
 import type { PlateauConfig } from './schema.ts';
 import { parseConfigOrThrow } from './validate.ts';
 
@@ -32,18 +32,92 @@ export interface Overrides {
   k6Out?: string;
 }
 
+/** Extensions a config file may have: esbuild reads each of them, whatever the folder's package.json says. */
+const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'];
+
+/**
+ * Reads a config file and returns its default export as plain data. Any failure (missing file, a
+ * directory, a syntax error, an import that does not resolve, code that throws, a value that is not
+ * data) is a PlateauError naming the file, the cause and the fix.
+ */
 export async function readConfigFile(file: string | undefined): Promise<Record<string, unknown>> {
   const candidate = file ?? (fs.existsSync('plateau.config.ts') ? 'plateau.config.ts' : undefined);
   if (!candidate) return {};
   const abs = path.resolve(candidate);
-  if (!fs.existsSync(abs)) {
-    throw new PlateauError(`config file ${abs} does not exist`, 'pass --config path/to/plateau.config.ts, or run from the directory that holds it', 'config-missing', EXIT.usage);
+  checkConfigPath(abs);
+  const mod = await evaluateConfig(abs);
+  const value = mod.default;
+  if (value === undefined) {
+    throw configError(abs, 'has no default export', 'end it with `export default defineConfig({ ... })` (a .json file: one object)');
   }
-  const mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
-  if (!mod.default || typeof mod.default !== 'object') {
-    throw new PlateauError(`config file ${abs} has no default export`, 'end it with `export default defineConfig({ ... })`', 'config-invalid', EXIT.usage);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw configError(abs, `default-exports ${describeValue(value)}, not an object`, 'export the config object itself: `export default defineConfig({ target: { url }, steps: { ... } })`');
   }
-  return structuredClone(mod.default) as Record<string, unknown>;
+  const bad = firstNonData(value, '');
+  if (bad) {
+    throw configError(abs, `holds ${bad.what} at ${bad.at || '(config)'}; a config is data only (numbers, strings, booleans, arrays, objects)`,
+      'replace it with a plain value (request-building code belongs in a scenario module: `scenario: \'./scenario.ts\'`)');
+  }
+  try {
+    return structuredClone(value) as Record<string, unknown>;
+  } catch (err) {
+    throw configError(abs, `could not be copied as data: ${oneLine(err)}`, 'keep to plain values: numbers, strings, booleans, arrays and objects');
+  }
+}
+
+function checkConfigPath(abs: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') {
+      throw new PlateauError(`config file ${abs} does not exist`, 'pass --config path/to/plateau.config.ts, or run from the directory that holds it', 'config-missing', EXIT.usage);
+    }
+    throw configError(abs, `cannot be read: ${oneLine(err)}`, 'pass a config file plateau may read (check the path and its permissions)');
+  }
+  if (stat.isDirectory()) {
+    const inside = ['plateau.config.ts', 'plateau.config.mjs', 'plateau.config.js', 'plateau.config.json'].map((f) => path.join(abs, f)).find((f) => fs.existsSync(f));
+    throw configError(abs, 'is a directory, not a file', inside ? `pass the file itself: --config ${inside}` : 'pass the config file itself, e.g. --config path/to/plateau.config.ts');
+  }
+  if (!stat.isFile()) throw configError(abs, 'is not a regular file', 'pass the config file itself, e.g. --config path/to/plateau.config.ts');
+  const ext = path.extname(abs).toLowerCase();
+  if (!CONFIG_EXTENSIONS.includes(ext)) {
+    throw configError(abs, `has the extension "${ext || '(none)'}", which plateau does not read`, `write the config as ${CONFIG_EXTENSIONS.join(', ')} (e.g. plateau.config.ts with \`export default defineConfig({ ... })\`)`);
+  }
+  try {
+    fs.accessSync(abs, fs.constants.R_OK);
+  } catch (err) {
+    throw configError(abs, `cannot be read: ${oneLine(err)}`, 'give the user running plateau read access to it');
+  }
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'function') return 'a function';
+  return `a ${typeof v}`;
+}
+
+/** The first value structuredClone would refuse or zod could never accept, with its path. */
+function firstNonData(v: unknown, at: string, seen = new Set<object>()): { what: string; at: string } | undefined {
+  if (typeof v === 'function') return { what: 'a function', at };
+  if (typeof v === 'symbol') return { what: 'a symbol', at };
+  if (v === null || typeof v !== 'object' || seen.has(v)) return undefined;
+  seen.add(v);
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (Array.isArray(v) || proto === Object.prototype || proto === null) {
+    for (const [k, x] of Object.entries(v)) {
+      const bad = firstNonData(x, Array.isArray(v) ? `${at}[${k}]` : at ? `${at}.${k}` : k, seen);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  try {
+    structuredClone(v);
+    return undefined;
+  } catch {
+    return { what: `a ${(v as object).constructor?.name ?? 'non-plain'} object`, at };
+  }
 }
 
 type Obj = Record<string, unknown>;

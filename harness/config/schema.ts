@@ -9,6 +9,24 @@ const positive = (what: string) => z.number({ error: `must be a number (${what})
 const nonNegative = (what: string) => z.number({ error: `must be a number (${what})` }).min(0, { error: `must be >= 0 (${what})` });
 const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be > 0 (${what})` });
 
+/** Why `new RegExp(pattern)` would throw, or undefined when it compiles. */
+function regExpProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (err) {
+    // "Invalid regular expression: /(/: Unterminated group" -> "Unterminated group"
+    return ((err as Error).message.split(': ').pop() ?? String(err)).trim();
+  }
+}
+
+/** A run id names a directory under output.dir: never the dir itself, its parent, or the `latest` link. */
+function runIdProblem(id: string): string | undefined {
+  if (/^\.+$/.test(id)) return `"${id}" is not a run name (".", ".." name the output directory itself or its parent): use a name such as checkout-2024-06-01`;
+  if (id.toLowerCase() === 'latest') return '"latest" is reserved for the link to the newest run in the output directory: choose another name, e.g. checkout-2024-06-01';
+  return undefined;
+}
+
 const resetHook = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('command'), run: z.string().min(1), timeoutS: positive('seconds the command may take').default(60) }),
   z.strictObject({
@@ -28,12 +46,25 @@ const resetHook = z.discriminatedUnion('kind', [
     statements: z.array(z.string().min(1)).min(1, { error: 'give at least one statement' }),
     guard: z.strictObject({
       tables: z.array(z.string().min(1)).min(1, { error: 'list the tables the reset may touch' }),
-      databasePattern: z.string().min(1),
+      /** Matched (new RegExp(pattern), no flags) against the database's name before any destructive statement. */
+      databasePattern: z.string({ error: 'must be a regular expression as a string, e.g. "^staging-"' })
+        .min(1, { error: 'must not be empty (it would match every database): give a pattern such as "^staging-"' })
+        .superRefine((pattern, ctx) => {
+          const why = regExpProblem(pattern);
+          if (why !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `${JSON.stringify(pattern)} is not a valid regular expression (${why}): escape special characters with a backslash, e.g. "^staging\\(eu\\)$", or anchor a plain name, e.g. "^staging-"`,
+            });
+          }
+        }),
     }),
   }),
 ]);
 
 export type ResetHook = z.output<typeof resetHook>;
+
+const WORKERS_ERROR = "must be 'auto' (one thread per CPU this process may use) or a whole number of threads >= 1, e.g. --workers 2 or workers: 2";
 
 export const configSchema = z.strictObject({
   target: z.strictObject({
@@ -140,12 +171,18 @@ export const configSchema = z.strictObject({
   }).default({ samples: 20 }),
   output: z.strictObject({
     dir: z.string().default('runs'),
-    runId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'use letters, digits, dot, dash, underscore (at most 64)' }).optional(),
+    runId: z.string({ error: 'must be a string of letters, digits, dot, dash, underscore (at most 64)' })
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'use letters, digits, dot, dash, underscore (at most 64)' })
+      .superRefine((id, ctx) => {
+        const why = runIdProblem(id);
+        if (why !== undefined) ctx.addIssue({ code: 'custom', message: why });
+      })
+      .optional(),
   }).default({ dir: 'runs' }),
   /** Which engine sends the load: the embedded one, or k6 (harness/k6) driven through its output. */
   engine: z.enum(['native', 'k6']).default('native'),
   /** Native engine threads: 'auto' = one per CPU this process may use (cores, capped by a cgroup CPU quota); 1 = the main thread only. */
-  workers: z.union([z.literal('auto'), positiveInt('engine worker threads')]).default('auto'),
+  workers: z.union([z.literal('auto'), z.number().int({ error: WORKERS_ERROR }).positive({ error: WORKERS_ERROR })], { error: WORKERS_ERROR }).default('auto'),
   k6: z.strictObject({
     /** k6 output plateau streams: JSON lines (default) or CSV (unix_milli timestamps), optionally gzip. */
     out: z.enum(['json', 'json.gz', 'csv', 'csv.gz']).default('json'),
