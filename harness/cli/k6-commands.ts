@@ -21,11 +21,21 @@ const num = (a: Args, k: string) => (a[k] === undefined ? undefined : Number(a[k
 
 /** `plateau k6-script --out-file plateau-k6.js [run flags]`: the bundle k6 would run, for reading or running by hand. */
 export async function k6ScriptCommand(a: Args): Promise<number> {
+  if (a.demo) {
+    throw new PlateauError('k6-script --demo: the demo target lives only as long as a `plateau run --demo`, so a script written for it would point at nothing',
+      'run k6 against the demo with `plateau run --demo --engine k6`, or start your target and pass --target (and --scenario)', 'k6-script-demo', EXIT.usage);
+  }
   const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
   const runId = config.output.runId ?? newRunId();
   const file = path.resolve(a['out-file'] as string);
-  const dir = fs.mkdtempSync(path.join(path.dirname(file), '.plateau-k6-'));
+  let dir: string;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    dir = fs.mkdtempSync(path.join(path.dirname(file), '.plateau-k6-'));
+  } catch (err) {
+    throw new PlateauError(`cannot write ${file} (--out-file): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give --out-file a path in a writable directory', 'output-unwritable', EXIT.usage);
+  }
   try {
     const plan = planShare(buildPlan(config, null), undefined);
     const written = await writeK6Script({ config, plan, scenario, runId, dir, seqOffset: 0 });
