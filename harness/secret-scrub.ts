@@ -9,6 +9,12 @@
  * MIN_SECRET_CHARS are left alone: replacing "1" everywhere would destroy the report and protect
  * nothing; so are number-like values (digits could match inside run.json's numbers): keep such a
  * secret out of error messages by other means.
+ *
+ * Secrets written into a URL are removed as well, wherever the URL lands: its userinfo
+ * (`https://user:pass@host` becomes `https://host`) and the value of a secret-looking query or
+ * fragment parameter (`?access_token=[redacted]`). The config refuses both (config/validate.ts);
+ * this is the backstop for a URL that reached the store another way (an old run.json, a target's
+ * error message, `plateau import k6 --target`).
  */
 
 export type Scrub = (text: string) => string;
@@ -36,10 +42,36 @@ export function secretValues(declared: readonly string[], env: NodeJS.ProcessEnv
 
 export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessEnv): Scrub {
   const values = secretValues(declared, env);
-  if (values.length === 0) return (text) => text;
   return (text) => {
     let out = text;
     for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
-    return out;
+    return scrubUrlSecrets(out);
   };
+}
+
+/** A query or fragment parameter whose value is a credential (access_token, api_key, X-Amz-Signature, ...). */
+export const SECRET_PARAM = /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|(^|[_.-])(key|sig|auth|pass)$/i;
+/** scheme://userinfo@ ; the userinfo stops at anything that ends an authority or a JSON/HTML string. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
+/** ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML string would. */
+const URL_PARAM = /([?&;#]([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g;
+
+/** Strips URL userinfo and redacts secret-looking URL parameters anywhere in a text. */
+export function scrubUrlSecrets(text: string): string {
+  if (!text.includes('=') && !text.includes('@')) return text;
+  return text
+    .replace(URL_USERINFO, '$1')
+    .replace(URL_PARAM, (all, head: string, name: string, value: string) => (value !== REDACTED && SECRET_PARAM.test(safeDecode(name)) ? `${head}${REDACTED}` : all));
+}
+
+/** What in a URL would carry a secret in clear: its userinfo, and secret-looking parameter names. */
+export function urlSecrets(url: URL): { userinfo: boolean; params: string[] } {
+  const params = new Set<string>();
+  for (const name of url.searchParams.keys()) if (SECRET_PARAM.test(name)) params.add(name);
+  for (const name of new URLSearchParams(url.hash.slice(1)).keys()) if (SECRET_PARAM.test(name)) params.add(name);
+  return { userinfo: url.username !== '' || url.password !== '', params: [...params] };
+}
+
+function safeDecode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
 }

@@ -46,12 +46,23 @@ describe('config mistakes: each names its field and the fix', () => {
     ['fractional VUs', { ...valid, vus: { preAllocated: 1.5 } }, 'vus.preAllocated', /whole number/],
     ['generator busy bound as a percent', { ...valid, verdicts: { generatorBusyMax: 90 } }, 'verdicts.generatorBusyMax', /must be > 0 and <= 1, e\.g\. 0\.9/],
     ['run id with a slash', { ...valid, output: { runId: '../escape' } }, 'output.runId', /letters, digits, dot, dash, underscore/],
+    ['target with credentials', { ...valid, target: { url: 'https://admin:hunter2pass@shop.example/orders' } }, 'target.url', /carries credentials \(user:password@\).*read the secret from the environment \(see README/],
+    ['target with a token parameter', { ...valid, target: { url: 'https://shop.example/orders?page=2&access_token=at-9f8e7d6c' } }, 'target.url', /secret-looking parameter \("access_token"\).*read the secret from the environment \(see README/],
+    ['target with an API key parameter', { ...valid, target: { url: 'https://shop.example/orders?api_key=ak-1a2b3c4d' } }, 'target.url', /secret-looking parameter \("api_key"\)/],
+    ['metrics with credentials', { ...valid, metrics: { url: 'http://scraper:pw-5e6f7a8b@127.0.0.1:9100/metrics' } }, 'metrics.url', /carries credentials.*sends no credentials to a metrics endpoint/],
+    ['reset hook with a token parameter', { ...valid, reset: { hooks: [{ kind: 'http', url: '/admin/reset?token=rt-0c1d2e3f' }] } }, 'reset.hooks.0.url', /secret-looking parameter \("token"\).*`command` hook/],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
     expect(r.config).toBeNull();
     const p = r.problems.find((x) => x.field === field);
     expect(p, JSON.stringify(r.problems)).toBeDefined();
     expect(p!.message).toMatch(message);
+    // The problem names the part of the URL, never the secret's value.
+    for (const secret of ['hunter2pass', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'pw-5e6f7a8b', 'rt-0c1d2e3f']) expect(p!.message).not.toContain(secret);
+  });
+
+  it('a URL with ordinary parameters is accepted', () => {
+    expect(validateConfig({ ...valid, target: { url: 'https://shop.example/orders?page=2&monkey=1&keyboard=us' } }).problems).toEqual([]);
   });
 
   it('lists every problem at once: three mistakes, three lines', () => {
@@ -98,6 +109,14 @@ describe('config mistakes: each names its field and the fix', () => {
 
 describe('CLI mistakes: exit 2 before any load, naming the field', () => {
   const run = promisify(execFile);
+  /** A run directory whose run.json holds `text` (damaged after the run). */
+  function corruptRun(name: string, text: string): string {
+    const dir = path.join(runsDir, `corrupt-${name}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'run.json'), text);
+    fs.writeFileSync(path.join(dir, 'buckets.ndjson'), '');
+    return dir;
+  }
   async function plateau(args: string[]): Promise<{ code: number; stderr: string }> {
     try {
       await run(process.execPath, ['bin/plateau.js', ...args], { timeout: 30_000 });
@@ -118,6 +137,12 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     ['an unknown flag', ['plan', '--max-rte', '5'], /Unknown arguments?: max-rte/],
     ['a rate over the safety cap', ['run', '--max-rate', '200000', '--out', runsDir], /steps\.maxPerSec: 200000 req\/s exceeds limits\.maxRatePerSec 100000/],
     ['three mistakes', ['plan', '--max-rate', '-1', '--hold', '0', '--target', 'x'], /has 3 problems:[\s\S]*target\.url[\s\S]*steps\.maxPerSec[\s\S]*steps\.holdS/],
+    ['a target with credentials', ['plan', '--target', 'https://admin:hunter2pass@shop.example/orders'], /target\.url: the URL carries credentials \(user:password@\)/],
+    ['report of a truncated run.json', ['report', corruptRun('truncated', '{"schemaVersion": 1, "runId": "x", "sta')], /truncated\/run\.json is damaged: not valid JSON/],
+    ['gate of a run.json holding null', ['gate', corruptRun('null', 'null'), '--baseline', corruptRun('null', 'null')], /null\/run\.json is damaged: it holds null/],
+    ['compare with a run.json of {}', ['compare', corruptRun('empty', '{}'), corruptRun('empty', '{}')], /empty\/run\.json is damaged: schemaVersion: missing/],
+    ['k6-script --demo, which has no target to write for', ['k6-script', '--demo'], /k6-script --demo: the demo target lives only as long as a `plateau run --demo`/],
+    ['k6-script --out-file under a file', ['k6-script', '--target', 'http://127.0.0.1:9/x', '--out-file', `${fs.writeFileSync(path.join(runsDir, 'plain-file'), ''), path.join(runsDir, 'plain-file')}/s.js`], /cannot write .*plain-file\/s\.js \(--out-file\)/],
   ])('%s', async (_name, args, message) => {
     const r = await plateau(args);
     expect(r.code).toBe(2);

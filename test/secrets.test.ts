@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../demo/server.ts';
 import { secretScrubber } from '../harness/secret-scrub.ts';
+import { importK6 } from '../harness/k6/import.ts';
+import { mergeRuns } from '../harness/k6/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
@@ -108,7 +110,61 @@ describe('the scrubber', () => {
     ['a short value is left alone', { SHORT_KEY: 'abc' }, [], 'abc', 'abc'],
     ['a number-like value is left alone (run.json numbers)', { PIN_SECRET: '123456' }, [], '{"n":123456}', '{"n":123456}'],
     ['an ordinary variable is left alone', { HOME: '/root/home' }, [], '/root/home', '/root/home'],
+    ['URL credentials are stripped', {}, [], 'GET https://admin:hunter2pass@shop.example/orders failed', 'GET https://shop.example/orders failed'],
+    ['secret-looking URL parameters are redacted', {}, [], '{"url":"http://h/x?access_token=abc&page=2&api_key=def#id_token=ghi"}', '{"url":"http://h/x?access_token=[redacted]&page=2&api_key=[redacted]#id_token=[redacted]"}'],
+    ['other URL parameters and e-mail addresses are left alone', {}, [], 'http://h/x?monkey=1&keyboard=2 ops@example.com', 'http://h/x?monkey=1&keyboard=2 ops@example.com'],
   ])('%s', (_name, env, declared, text, expected) => {
     expect(secretScrubber(declared, env)(text)).toBe(expected);
+  });
+});
+
+/** A k6 JSON-lines output: 12 s at 10 req/s, one request a second failing with an error that quotes the token. */
+function k6Output(file: string, token: string): void {
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  const point = (metric: string, tMs: number, value: number, tags: Record<string, string>) =>
+    JSON.stringify({ metric, type: 'Point', data: { time: new Date(tMs).toISOString(), value, tags: { group: '', scenario: 'steps', ...tags } } });
+  const lines: string[] = [];
+  for (let s = 0; s < 12; s++) {
+    lines.push(point('vus', t0 + s * 1000 + 1000, 10, {}), point('vus_max', t0 + s * 1000 + 1000, 10, {}));
+    for (let i = 0; i < 10; i++) {
+      const t = t0 + s * 1000 + i * 100 + 50;
+      const tags: Record<string, string> = i === 0
+        ? { status: '0', expected_response: 'false', error_code: '1000', error: `request failed: Authorization Bearer ${token} rejected` }
+        : { status: '200', expected_response: 'true' };
+      lines.push(point('http_reqs', t, 1, tags), point('http_req_duration', t, 5, tags), point('iteration_duration', t, 6, {}));
+    }
+  }
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+describe('plateau import k6 and report --merge scrub like a run', () => {
+  const TOKEN_VAR = 'MY_API_TOKEN';
+  const steps = { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 8, settleS: 2 };
+  const saved = process.env[TOKEN_VAR];
+  afterAll(() => { if (saved === undefined) delete process.env[TOKEN_VAR]; else process.env[TOKEN_VAR] = saved; });
+
+  it('a token of the environment in k6\'s error tags reaches no file of the import', async () => {
+    const token = unique('tok');
+    const file = path.join(runsDir, 'k6-token.ndjson');
+    k6Output(file, token);
+    process.env[TOKEN_VAR] = token;
+    const r = await importK6({ file, outDir: runsDir, runId: 'secrets-import', steps });
+    expect(r.result.steps[0].failed).toBeGreaterThan(0); // the failed requests were read
+    expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain('Authorization Bearer [redacted] rejected');
+    expectNowhere(token, r.dir, []);
+  });
+
+  it('merging runs that kept the token (imported without it in the environment) writes it nowhere', async () => {
+    const token = unique('tok');
+    const file = path.join(runsDir, 'k6-token-merge.ndjson');
+    k6Output(file, token);
+    delete process.env[TOKEN_VAR];
+    const a = await importK6({ file, outDir: runsDir, runId: 'secrets-merge-a', steps });
+    const b = await importK6({ file, outDir: runsDir, runId: 'secrets-merge-b', steps });
+    expect(fs.readFileSync(path.join(a.dir, 'buckets.ndjson'), 'utf8')).toContain(token); // nothing said it was secret then
+    process.env[TOKEN_VAR] = token;
+    const m = await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir, runId: 'secrets-merged' });
+    expect(m.result.steps[0].failed).toBe(a.result.steps[0].failed + b.result.steps[0].failed);
+    expectNowhere(token, m.dir, []);
   });
 });

@@ -5,6 +5,7 @@
 import { configSchema, type PlateauConfig } from './schema.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { limitProblems } from '../limits.ts';
+import { urlSecrets } from '../secret-scrub.ts';
 
 export interface Problem {
   field: string;
@@ -71,6 +72,40 @@ function crossFieldProblems(c: PlateauConfig): Problem[] {
   if (!/^https?:$/.test(new URL(c.target.url).protocol)) {
     out.push({ field: 'target.url', message: `protocol ${new URL(c.target.url).protocol} is not supported: use http:// or https://` });
   }
+  out.push(...urlSecretProblems(c));
   out.push(...limitProblems(c));
+  return out;
+}
+
+/**
+ * A credential written into a URL of the config (user:password@, ?access_token=...) would be sent
+ * and recorded in clear: refused, whichever URL it is. The message names the part, never its value.
+ */
+function urlSecretProblems(c: PlateauConfig): Problem[] {
+  const urls: Array<[string, string | undefined]> = [
+    ['target.url', c.target.url],
+    ['metrics.url', c.metrics?.url],
+    ['metrics.prometheus.url', c.metrics?.prometheus?.url],
+    ...c.reset.hooks.map((h, i): [string, string | undefined] => [`reset.hooks.${i}.url`, h.kind === 'http' ? h.url : undefined]),
+  ];
+  const out: Problem[] = [];
+  for (const [field, text] of urls) {
+    if (text === undefined) continue;
+    let url: URL;
+    try { url = new URL(text, c.target.url); } catch { continue; }
+    const found = urlSecrets(url);
+    // Only the scenario's requests can carry a secret from the environment; the probes and hooks send none.
+    const fix = field === 'target.url'
+      ? 'read the secret from the environment (see README, Scenarios): list the variable in the scenario\'s `secrets` and send it from ctx.env in a header (or in the request URL the scenario builds)'
+      : field.startsWith('reset')
+        ? 'plateau sends no credentials with a reset call: allow it without them from the load machine, or use a `command` hook that reads the secret from the environment'
+        : 'plateau sends no credentials to a metrics endpoint: allow reading it without them from the load machine';
+    if (found.userinfo) {
+      out.push({ field, message: `the URL carries credentials (user:password@), which would be recorded in clear: remove them; ${fix}` });
+    }
+    if (found.params.length) {
+      out.push({ field, message: `the URL carries a secret-looking parameter (${found.params.map((n) => `"${n}"`).join(', ')}), whose value would be recorded in clear: remove it; ${fix}` });
+    }
+  }
   return out;
 }

@@ -5,8 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { BucketRecord, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { secretScrubber, type Scrub } from '../secret-scrub.ts';
 
 export interface RunMeta {
   schemaVersion: 1;
@@ -36,14 +38,21 @@ export class RunStore {
   private probesFd: number | null = null;
   meta: RunMeta;
 
-  private constructor(readonly dir: string, meta: RunMeta, private readonly scrub: (text: string) => string) {
+  private constructor(readonly dir: string, meta: RunMeta, private readonly scrub: Scrub) {
     this.meta = meta;
     this.bucketsFd = fs.openSync(path.join(dir, 'buckets.ndjson'), 'a');
     this.saveMeta();
   }
 
-  /** Creates runs/<id>/; refuses an id that was used before (its data would be mixed). */
-  static create(outDir: string, meta: RunMeta, scrub: (text: string) => string = (t) => t): RunStore {
+  /**
+   * Creates runs/<id>/; refuses an id that was used before (its data would be mixed). Every text the
+   * store writes is scrubbed (secret-scrub.ts): always of the secret-looking variables of this
+   * process's environment and of secrets written into URLs, and also by `scrub` when the caller has
+   * one (the pipeline's knows the scenario's declared secrets and the environment it was given).
+   */
+  static create(outDir: string, meta: RunMeta, scrub?: Scrub): RunStore {
+    const base = secretScrubber([], process.env);
+    const scrubAll: Scrub = scrub ? (text) => base(scrub(text)) : base;
     const dir = path.resolve(outDir, meta.runId);
     if (fs.existsSync(dir)) {
       throw new PlateauError(`run id "${meta.runId}" was used before: ${dir} exists`, 'choose another --run-id (or leave it out for a fresh one); a run id names one run only', 'run-id-reused', EXIT.preflight);
@@ -51,7 +60,7 @@ export class RunStore {
     let store: RunStore;
     try {
       fs.mkdirSync(dir, { recursive: true });
-      store = new RunStore(dir, meta, scrub);
+      store = new RunStore(dir, meta, scrubAll);
     } catch (err) {
       // Before any load: an unwritable or full store would lose the run (ENOTDIR, EACCES, EROFS, ENOSPC).
       const code = (err as { code?: string }).code ?? (err as Error).message;
@@ -62,15 +71,14 @@ export class RunStore {
   }
 
   appendBucket(r: BucketRecord): void {
-    // Only samples carry free text (a target's error messages): scrub secrets out of those lines.
-    const line = JSON.stringify(r);
-    fs.writeSync(this.bucketsFd, (r.samples ? this.scrub(line) : line) + '\n');
+    // Samples carry a target's error messages, `source` a merged run's name: scrub every line (one a second).
+    fs.writeSync(this.bucketsFd, this.scrub(JSON.stringify(r)) + '\n');
   }
 
   /** Server readings go to probes.ndjson, opened on first use. */
   appendProbe(s: ServerSample): void {
     this.probesFd ??= fs.openSync(path.join(this.dir, 'probes.ndjson'), 'a');
-    fs.writeSync(this.probesFd, JSON.stringify(s) + '\n');
+    fs.writeSync(this.probesFd, this.scrub(JSON.stringify(s)) + '\n');
   }
 
   update(patch: Partial<RunMeta>): void {
@@ -100,22 +108,67 @@ function pointLatest(outDir: string, runId: string): void {
   try { fs.rmSync(link, { force: true }); fs.symlinkSync(runId, link); } catch { /* a missing latest link loses nothing */ }
 }
 
-/** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal. */
+/** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal; a damaged run.json is refused. */
 export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; samples: ServerSample[]; tornLines: number } {
   const metaPath = path.join(dir, 'run.json');
   if (!fs.existsSync(metaPath)) {
     throw new PlateauError(`${dir} is not a plateau run: run.json is missing`, 'pass a directory under runs/ such as runs/latest', 'not-a-run', EXIT.usage);
   }
-  const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as RunMeta;
-  const text = fs.existsSync(path.join(dir, 'buckets.ndjson')) ? fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8') : '';
-  const records: BucketRecord[] = [];
-  let tornLines = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try { records.push(JSON.parse(line) as BucketRecord); } catch { tornLines++; }
-  }
+  const meta = readMeta(metaPath);
+  const buckets = readNdjson<BucketRecord>(path.join(dir, 'buckets.ndjson'));
   const probes = readNdjson<ServerSample>(path.join(dir, 'probes.ndjson'));
-  return { meta, records, samples: probes.items, tornLines: tornLines + probes.torn };
+  return { meta, records: buckets.items, samples: probes.items, tornLines: buckets.torn + probes.torn };
+}
+
+const num = z.number();
+const stepPlanShape = z.looseObject({ index: num, ratePerSec: num, rampStartS: num, holdStartS: num, holdEndS: num, steadyStartS: num, steadyEndS: num });
+/** What the analysis, the reports, gate, compare and merge read from run.json; other fields pass through. */
+const runMetaShape = z.looseObject({
+  schemaVersion: z.literal(1),
+  runId: z.string().min(1),
+  status: z.enum(['running', 'complete', 'interrupted', 'failed']),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable().optional(),
+  target: z.string(),
+  engine: z.string(),
+  plan: z.looseObject({
+    steps: z.array(stepPlanShape),
+    rules: z.looseObject({ deliveryMin: num, captureMin: num, minTailSamples: num }),
+  }).nullable(),
+  executed: z.array(stepPlanShape).nullable().optional(),
+  promqlWindows: z.array(z.looseObject({})).optional(),
+  vus: z.looseObject({ preAllocatedVUs: num, maxVUs: num, reason: z.string() }).nullable(),
+  rtt: z.looseObject({ connectMedianMs: num, httpMedianMs: num, httpP90Ms: num, samples: num }).nullable(),
+  stages: z.array(z.looseObject({ name: z.string(), status: z.string(), durationMs: num, detail: z.string(), evidence: z.array(z.string()) })),
+  environment: z.record(z.string(), z.unknown()),
+});
+
+/** run.json, checked for what the readers rely on: a damaged file is a PlateauError naming it, never a crash later. */
+function readMeta(metaPath: string): RunMeta {
+  const corrupt = (what: string) => new PlateauError(
+    `${metaPath} is damaged: ${what}`,
+    'restore run.json from a copy or re-run the test: buckets.ndjson beside it holds the per-second data, but run.json holds the plan and stages it is judged by (plateau replaces it atomically, so the damage came after the run)',
+    'run-corrupt',
+    EXIT.usage,
+  );
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(metaPath, 'utf8'));
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw code ? new PlateauError(`cannot read ${metaPath} (${code})`, 'check the file\'s permissions, or pass another run directory', 'run-unreadable', EXIT.usage) : corrupt(`not valid JSON (${(err as Error).message})`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw corrupt(`it holds ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`}, not a run's record (an object with runId, status, plan, stages, ...)`);
+  }
+  const parsed = runMetaShape.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const at = (p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
+    const shown = issues.slice(0, 5).map((i) => `${i.path.map(String).join('.')}: ${at(i.path) === undefined ? 'missing' : i.message.replace(/^Invalid (input|option): /, '')}`);
+    throw corrupt(`${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`);
+  }
+  return raw as RunMeta;
 }
 
 function readNdjson<T>(file: string): { items: T[]; torn: number } {
@@ -124,7 +177,10 @@ function readNdjson<T>(file: string): { items: T[]; torn: number } {
   if (!fs.existsSync(file)) return { items, torn };
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    try { items.push(JSON.parse(line) as T); } catch { torn++; }
+    let v: unknown;
+    try { v = JSON.parse(line); } catch { torn++; continue; }
+    // A line that parses but is no record (a torn line that happens to be a number) counts as torn.
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) items.push(v as T); else torn++;
   }
   return { items, torn };
 }

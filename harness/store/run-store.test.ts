@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildPlan, buildRecords, type FakeRunSpec } from '../../analysis/testing/builders.ts';
+import { PlateauError } from '../errors.ts';
+import { RunStore, loadRun, type RunMeta } from './run-store.ts';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-store-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const SPEC: FakeRunSpec = { steps: [{ ratePerSec: 50 }, { ratePerSec: 100 }], rampS: 1, holdS: 4, settleS: 1 };
+const TOKEN_VAR = 'PLATEAU_STORE_TEST_TOKEN';
+afterEach(() => { delete process.env[TOKEN_VAR]; });
+
+let n = 0;
+function meta(over: Partial<RunMeta> = {}): RunMeta {
+  return {
+    schemaVersion: 1, runId: `store-${n++}`, status: 'complete', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z',
+    target: 'http://127.0.0.1:8080/orders', engine: 'native', scenario: 'default', config: { target: { url: 'http://127.0.0.1:8080/orders' } },
+    plan: { steps: buildPlan(SPEC), durationS: 10, settleS: 1, rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }, expectedSteadySamples: [150, 300] },
+    vus: { preAllocatedVUs: 5, maxVUs: 10, reason: 'test' }, rtt: null,
+    stages: [{ name: 'steps', status: 'pass', durationMs: 1, detail: 'test', evidence: [] }],
+    interruptedAtStep: null, environment: { hostname: 'test' },
+    ...over,
+  };
+}
+
+/** Every file of a run directory, read whole. */
+function everyText(dir: string): string {
+  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+}
+
+describe('RunStore scrubs what it writes, whoever creates it', () => {
+  it('without a scrubber given: a secret of the environment in an error sample, the target or the config', () => {
+    const token = `tok_${process.pid}_Zq9secret`;
+    process.env[TOKEN_VAR] = token;
+    const store = RunStore.create(root, meta({ target: `http://127.0.0.1:8080/orders#${token}`, config: { note: `Bearer ${token}` } }));
+    const [r] = buildRecords(SPEC);
+    store.appendBucket({ ...r, samples: [`other: Authorization Bearer ${token} rejected`] });
+    store.appendBucket({ ...r, source: `run-${token}` }); // no samples: scrubbed all the same
+    store.appendProbe({ tMs: 0, ok: false, error: `GET /metrics?x=${token}` } as never);
+    store.close();
+    const text = everyText(store.dir);
+    expect(text).not.toContain(token);
+    expect(fs.readFileSync(path.join(store.dir, 'buckets.ndjson'), 'utf8')).toContain('Authorization Bearer [redacted] rejected');
+    expect(loadRun(store.dir).meta.config).toEqual({ note: 'Bearer [redacted]' });
+  });
+
+  it('strips URL credentials and redacts secret-looking URL parameters in run.json', () => {
+    const url = 'https://admin:hunter2pass@shop.example/orders?access_token=at-9f8e7d6c&page=2&api_key=ak-1a2b3c4d';
+    const store = RunStore.create(root, meta({ target: url, config: { target: { url }, metrics: { url: '/metrics?X-Amz-Signature=sig-5e6f7a8b' } } }));
+    store.close();
+    const text = everyText(store.dir);
+    for (const secret of ['hunter2pass', 'admin:', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'sig-5e6f7a8b']) expect(text).not.toContain(secret);
+    const { meta: saved } = loadRun(store.dir);
+    expect(saved.target).toBe('https://shop.example/orders?access_token=[redacted]&page=2&api_key=[redacted]');
+    expect(new URL(saved.target).hostname).toBe('shop.example'); // still a URL the reports can read
+    expect(saved.config).toEqual({ target: { url: saved.target }, metrics: { url: '/metrics?X-Amz-Signature=[redacted]' } });
+  });
+});
+
+describe('loadRun refuses a damaged run.json with the file, the problem and the fix', () => {
+  function runWith(runJson: string): string {
+    const store = RunStore.create(root, meta());
+    for (const r of buildRecords(SPEC)) store.appendBucket(r);
+    store.close();
+    fs.writeFileSync(path.join(store.dir, 'run.json'), runJson);
+    return store.dir;
+  }
+  const good = JSON.stringify(meta(), null, 2);
+  const without = (key: keyof RunMeta) => JSON.stringify({ ...meta(), [key]: undefined });
+
+  it.each<[string, string, RegExp]>([
+    ['truncated', good.slice(0, good.length / 2), /is damaged: not valid JSON/],
+    ['empty file', '', /is damaged: not valid JSON/],
+    ['{}', '{}', /is damaged: schemaVersion: missing; runId: missing; .*; and \d+ more/],
+    ['null', 'null', /is damaged: it holds null, not a run's record/],
+    ['an array', '[]', /is damaged: it holds an array/],
+    ['no stages', without('stages'), /is damaged: stages: missing$/],
+    ['no environment', without('environment'), /is damaged: environment: missing$/],
+    ['a step rate that is no number', good.replace('"ratePerSec": 50', '"ratePerSec": "fast"'), /is damaged: plan\.steps\.0\.ratePerSec: expected number/],
+    ['another schema version', good.replace('"schemaVersion": 1', '"schemaVersion": 7'), /is damaged: schemaVersion: expected 1/],
+  ])('%s', (_name, runJson, message) => {
+    const dir = runWith(runJson);
+    let err: unknown;
+    try { loadRun(dir); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(PlateauError);
+    const e = err as PlateauError;
+    expect(e.code).toBe('run-corrupt');
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toContain(path.join(dir, 'run.json'));
+    expect(e.message).toMatch(message);
+    expect(e.hint).toMatch(/restore run\.json .* re-run .*buckets\.ndjson/);
+  });
+
+  it('reads a sound run back, counting a bucket line that parses but is no record as torn', () => {
+    const dir = runWith(good);
+    fs.appendFileSync(path.join(dir, 'buckets.ndjson'), '17\nnull\n{"tS":');
+    const r = loadRun(dir);
+    expect(r.meta).toEqual(JSON.parse(good));
+    expect(r.records).toHaveLength(buildRecords(SPEC).length);
+    expect(r.tornLines).toBe(3);
+  });
+});
