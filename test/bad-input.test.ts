@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
 import { buildPlan } from '../harness/plan.ts';
+import { planText } from '../harness/cli/plan-text.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -38,7 +39,8 @@ describe('config mistakes: each names its field and the fix', () => {
     ['hold not longer than settle', withSteps({ holdS: 5, settleS: 5 }), 'steps.settleS', /leaves no steady window in a 5 s hold: make holdS longer than settleS/],
     ['fractional seconds', withSteps({ holdS: 2.5 }), 'steps', /whole seconds/],
     ['target not a URL', { ...valid, target: { url: '/orders' } }, 'target.url', /must be an absolute http\(s\) URL such as http:\/\/127\.0\.0\.1:8080\/orders/],
-    ['target without a scheme', { ...valid, target: { url: 'localhost:8080' } }, 'target.url', /protocol localhost: is not supported: use http:\/\/ or https:\/\//],
+    ['target without a scheme', { ...valid, target: { url: 'localhost:8080' } }, 'target.url', /protocol localhost: is not supported: use http:\/\/ or https:\/\/, e\.g\. http:\/\/localhost:8080$/],
+    ['a start rate with no arrival in a steady window', withSteps({ startPerSec: 0.001, stepPerSec: 0.001, maxPerSec: 0.003 }), 'steps.startPerSec', /0\.001 req\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/],
     ['target not http', { ...valid, target: { url: 'ftp://127.0.0.1/x' } }, 'target.url', /protocol ftp: is not supported: use http:\/\/ or https:\/\//],
     ['missing section', { target: valid.target }, 'steps', /.+/],
     ['negative timeout', { ...valid, http: { timeoutMs: -1 } }, 'http.timeoutMs', /must be > 0/],
@@ -59,6 +61,14 @@ describe('config mistakes: each names its field and the fix', () => {
     expect(p!.message).toMatch(message);
     // The problem names the part of the URL, never the secret's value.
     for (const secret of ['hunter2pass', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'pw-5e6f7a8b', 'rt-0c1d2e3f']) expect(p!.message).not.toContain(secret);
+  });
+
+  it('plan says when the top rate is not on the step grid', () => {
+    const config = validateConfig(withSteps({ startPerSec: 10, stepPerSec: 15, maxPerSec: 30 })).config!;
+    const text = planText(config, buildPlan(config, null));
+    expect(text).toMatch(/note: the last step is 25 req\/s: maxPerSec 30 is not startPerSec 10 plus a whole number of stepPerSec 15/);
+    const onGrid = validateConfig(valid).config!;
+    expect(planText(onGrid, buildPlan(onGrid, null))).not.toMatch(/note: the last step/);
   });
 
   it('a URL with ordinary parameters is accepted', () => {

@@ -23,6 +23,10 @@ export function planText(config: PlateauConfig, plan: Plan): string {
     const not = trust.filter((t) => !t.trusted).map((t) => `p${t.q} needs ${t.requiredSamples}`).join(', ');
     lines.push(`${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`);
   });
+  const last = plan.steps.at(-1)?.ratePerSec;
+  if (last !== undefined && last < config.steps.maxPerSec - 1e-9) {
+    lines.push(`note: the last step is ${last} req/s: maxPerSec ${config.steps.maxPerSec} is not startPerSec ${config.steps.startPerSec} plus a whole number of stepPerSec ${config.steps.stepPerSec}`);
+  }
   const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);
   lines.push('', `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`);
   return lines.join('\n');

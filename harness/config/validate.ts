@@ -69,8 +69,15 @@ function crossFieldProblems(c: PlateauConfig): Problem[] {
   if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
     out.push({ field: 'vus.max', message: `${max} is below vus.preAllocated ${preAllocated}: raise vus.max` });
   }
-  if (!/^https?:$/.test(new URL(c.target.url).protocol)) {
-    out.push({ field: 'target.url', message: `protocol ${new URL(c.target.url).protocol} is not supported: use http:// or https://` });
+  const protocol = new URL(c.target.url).protocol;
+  if (!/^https?:$/.test(protocol)) {
+    // "localhost:8080" parses as the scheme "localhost:"
+    const bare = /^[a-z0-9.-]+:\d+$/i.test(protocol + new URL(c.target.url).pathname);
+    out.push({ field: 'target.url', message: `protocol ${protocol} is not supported: use http:// or https://${bare ? `, e.g. http://${c.target.url}` : ''}` });
+  }
+  const steadyS = s.holdS - settleSOf(s);
+  if (steadyS > 0 && s.startPerSec * steadyS < 1) {
+    out.push({ field: 'steps.startPerSec', message: `${s.startPerSec} req/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold` });
   }
   out.push(...urlSecretProblems(c));
   out.push(...limitProblems(c));
