@@ -1,6 +1,7 @@
 /** The run/plan flags, shared by both commands. Units are in the flag names. */
 import type { Argv } from 'yargs';
 import type { Overrides } from '../config/load.ts';
+import { EXIT, PlateauError } from '../errors.ts';
 
 export function loadOptions<T>(y: Argv<T>) {
   return y
@@ -31,6 +32,12 @@ export function loadOptions<T>(y: Argv<T>) {
 }
 
 export function overridesOf(a: Record<string, unknown>): Overrides {
+  // yargs collects a flag given twice into an array: which value was meant is the user's to say
+  const twice = Object.entries(a).filter(([k, v]) => Array.isArray(v) && k !== '_' && !/[A-Z]/.test(k));
+  if (twice.length > 0) {
+    const [k, v] = twice[0];
+    throw new PlateauError(`--${k} was given ${(v as unknown[]).length} times (${(v as unknown[]).map(String).join(', ')})`, `give --${k} once`, 'flag-repeated', EXIT.usage);
+  }
   const n = (k: string) => (a[k] === undefined ? undefined : Number(a[k]));
   return {
     target: a.target as string | undefined,

@@ -15,7 +15,7 @@ export interface Problem {
 export function validateConfig(raw: unknown): { config: PlateauConfig; problems: [] } | { config: null; problems: Problem[] } {
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => ({ field: fieldOf(i.path), message: describe(i) }));
+    const problems = parsed.error.issues.map((i) => ({ field: fieldOf(i.path), message: describe(i, valueAt(raw, i.path)) }));
     return { config: null, problems };
   }
   const problems = crossFieldProblems(parsed.data);
@@ -38,10 +38,24 @@ function fieldOf(path: PropertyKey[]): string {
   return path.length ? path.map(String).join('.') : '(config)';
 }
 
-function describe(issue: { code: string; message: string; keys?: string[] }): string {
+/** What to give for a required section that is missing altogether. */
+const MISSING_SECTION: Record<string, string> = {
+  target: 'missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts), or --demo for the embedded demo target',
+  steps: 'missing: give the stepped load, --start-rate, --step-rate and --max-rate (or steps: { startPerSec, stepPerSec, maxPerSec } in plateau.config.ts)',
+};
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
+}
+
+function describe(issue: { code: string; message: string; keys?: string[]; path: PropertyKey[] }, input: unknown): string {
   if (issue.code === 'unrecognized_keys' && issue.keys) {
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: remove or correct the spelling`;
   }
+  const section = issue.path.length === 1 ? MISSING_SECTION[String(issue.path[0])] : undefined;
+  if (section && issue.code === 'invalid_type' && input === undefined) return section;
+  // a flag given twice reaches the config as an array of its values
+  if (issue.code === 'invalid_type' && Array.isArray(input) && input.every((x) => typeof x !== 'object')) return `${issue.message}, got several values (${input.map(String).join(', ')}): give it once`;
   return issue.message;
 }
 
