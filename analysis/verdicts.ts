@@ -5,10 +5,11 @@
  * delay, its busiest thread's utilisation or its process's share of its CPUs over their bounds)
  * while the target's tail stays low:
  *
- *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step's)
+ *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step that held)
  *
- * or, when the server's own metrics are read, its mean stays within tailFactor of its first-step
- * mean. A step failing that way measured the generator: never capacity.
+ * or, when the server's own metrics are read, its mean stays within tailFactor of that step's
+ * mean. A step failing that way measured the generator: never capacity. With no step held before
+ * it, a failed step with a symptom is inconclusive: neither side is blamed.
  */
 import { fmtInt, fmtShare, fmtShareOver } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
