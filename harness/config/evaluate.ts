@@ -1,31 +1,46 @@
 /**
- * Evaluates a config file whatever its folder: esbuild compiles it (and its relative imports) into
- * one ES module that is imported from memory, with 'plateau' bound to this harness's public API.
- * Every failure is a PlateauError naming the file, the cause and the fix.
+ * Bundles a user's module file (a config, a scenario) whatever its folder: esbuild compiles it (and
+ * its relative imports) into one ES module, with 'plateau' bound to this harness's public API.
+ * Configs are imported from memory; every failure is a PlateauError naming the file, the cause and
+ * the fix.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../errors.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** What `import ... from 'plateau'` means in a config, wherever the config lives. */
+/** What `import ... from 'plateau'` means in a config or scenario, wherever it lives. */
 const PUBLIC_API = path.resolve(HERE, '../public.ts');
 
 export function configError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`config file ${abs} ${cause}`, fix, 'config-invalid', EXIT.usage);
 }
 
+/** What a bundled file is, for its error messages. */
+export interface ModuleKind {
+  /** How messages name it: "config", "scenario module". */
+  noun: string;
+  /** What it must compile as, for the fix of a compile error. */
+  languages: string;
+  /** The PlateauError for a failure: "<kind> <abs> <cause>", with the fix. */
+  error(abs: string, cause: string, fix: string): PlateauError;
+}
+
+export const CONFIG_MODULE: ModuleKind = { noun: 'config', languages: 'TypeScript, JavaScript or JSON', error: configError };
+
 /**
- * Compiles the config with esbuild into one ES module and imports it from memory. Node alone would
- * pick CommonJS or ESM from the nearest package.json (a .ts config outside an ESM package then fails
- * as a require() cycle) and resolve 'plateau' only inside this repository; here the file's own
- * code (and its relative imports) is bundled whatever the folder, 'plateau' is this harness's
- * public API, and packages from the config's node_modules are imported from where they are.
+ * Compiles a module file with esbuild into the code of one ES module that runs the same from memory
+ * or from any file. Node alone would pick CommonJS or ESM from the nearest package.json (a .ts file
+ * outside an ESM package then fails as a require() cycle) and resolve 'plateau' only inside this
+ * repository; here the file's own code (and its relative imports) is bundled whatever the folder,
+ * 'plateau' is this harness's public API, packages from the file's node_modules are imported from
+ * where they are, and import.meta.url, __dirname and require() are those of the file itself.
+ * A compile error is kind.error(...) with its line:column.
  */
-export async function evaluateConfig(abs: string): Promise<{ default?: unknown }> {
+export async function bundleModule(abs: string, kind: ModuleKind = CONFIG_MODULE): Promise<string> {
   const url = pathToFileURL(abs).href;
-  let code: string;
   try {
     const out = await esbuild.build({
       entryPoints: [abs],
@@ -37,26 +52,33 @@ export async function evaluateConfig(abs: string): Promise<{ default?: unknown }
       target: 'node20',
       logLevel: 'silent',
       sourcemap: false,
-      // The config's own location, as if it ran from its file (the bundle runs from memory).
+      // import.meta.* is each file's own (ownLocation); a CommonJS __dirname is the entry's.
       define: {
-        'import.meta.url': JSON.stringify(url),
-        'import.meta.filename': JSON.stringify(abs),
-        'import.meta.dirname': JSON.stringify(path.dirname(abs)),
         __filename: JSON.stringify(abs),
         __dirname: JSON.stringify(path.dirname(abs)),
       },
-      // A dynamic require() in the config resolves from the config's folder.
+      // A dynamic require() in the file resolves from the file's folder.
       banner: { js: `import { createRequire as __plateauCreateRequire } from 'node:module'; const require = __plateauCreateRequire(${JSON.stringify(url)});` },
-      plugins: [resolvePackages],
+      plugins: [resolvePackages, ownLocation],
     });
-    code = out.outputFiles[0]!.text;
+    return out.outputFiles[0]!.text;
   } catch (err) {
     const first = (err as { errors?: esbuild.Message[] })?.errors?.[0];
-    if (first) throw configError(abs, `cannot be compiled: ${formatMessage(first, abs)}`, fixFor(first));
-    throw configError(abs, `cannot be compiled: ${oneLine(err)}`, 'fix the file so that it compiles as TypeScript, JavaScript or JSON');
+    if (first) throw kind.error(abs, `cannot be compiled: ${formatMessage(first, abs)}`, fixFor(first, kind));
+    throw kind.error(abs, `cannot be compiled: ${oneLine(err)}`, `fix the file so that it compiles as ${kind.languages}`);
   }
+}
+
+/** A URL that imports the bundle's code from memory. */
+export function dataUrl(code: string): string {
+  return `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+}
+
+/** Compiles the config (bundleModule) and imports it from memory. */
+export async function evaluateConfig(abs: string): Promise<{ default?: unknown }> {
+  const code = await bundleModule(abs, CONFIG_MODULE);
   try {
-    return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default?: unknown };
+    return (await import(dataUrl(code))) as { default?: unknown };
   } catch (err) {
     throw configError(abs, `threw while loading: ${oneLine(err)}`, 'fix the code at the top level of the config (or in what it imports) so that importing it succeeds');
   }
@@ -64,12 +86,12 @@ export async function evaluateConfig(abs: string): Promise<{ default?: unknown }
 
 /** 'plateau' is bundled from this harness; any other package is imported from the node_modules it resolves to. */
 const resolvePackages: esbuild.Plugin = {
-  name: 'plateau-config',
+  name: 'plateau-module',
   setup(build) {
     build.onResolve({ filter: /^plateau$/ }, () => ({ path: PUBLIC_API }));
     build.onResolve({ filter: /^[^./]/ }, async (a) => {
-      if (a.pluginData === 'plateau-config' || a.path.startsWith('node:') || /^[a-zA-Z]:[\\/]/.test(a.path)) return undefined;
-      const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'plateau-config' });
+      if (a.pluginData === 'plateau-module' || a.path.startsWith('node:') || /^[a-zA-Z]:[\\/]/.test(a.path)) return undefined;
+      const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'plateau-module' });
       if (r.errors.length > 0) return { errors: r.errors };
       if (r.external || !r.path.split(path.sep).includes('node_modules')) return r;
       // From a module held in memory, only an absolute URL (import) or path (require) resolves.
@@ -78,7 +100,30 @@ const resolvePackages: esbuild.Plugin = {
   },
 };
 
-/** "line 3:14: <text>" in the config itself, "<path>:3:14: <text>" in a file it imports. */
+const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
+
+/**
+ * import.meta.url, .dirname and .filename of every bundled file (not packages) as that file's own,
+ * so a helper in a subfolder that reads new URL('./data.json', import.meta.url) finds its file
+ * although the bundle runs from memory.
+ */
+const ownLocation: esbuild.Plugin = {
+  name: 'plateau-own-location',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (a) => {
+      if (a.namespace !== 'file' || a.path.split(path.sep).includes('node_modules')) return undefined;
+      const text = await fs.promises.readFile(a.path, 'utf8');
+      if (!text.includes('import.meta')) return undefined;
+      const contents = text
+        .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(a.path).href))
+        .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(path.dirname(a.path)))
+        .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(a.path));
+      return { contents, loader: LOADERS[path.extname(a.path)] ?? 'js' };
+    });
+  },
+};
+
+/** "line 3:14: <text>" in the file itself, "<path>:3:14: <text>" in a file it imports. */
 function formatMessage(m: esbuild.Message, abs: string): string {
   const loc = m.location;
   if (!loc) return m.text;
@@ -86,15 +131,15 @@ function formatMessage(m: esbuild.Message, abs: string): string {
   return `${file === abs ? 'line ' : `${file}:`}${loc.line}:${loc.column + 1}: ${m.text}`;
 }
 
-function fixFor(m: esbuild.Message): string {
+function fixFor(m: esbuild.Message, kind: ModuleKind): string {
   const missing = /^Could not resolve "([^"]+)"/.exec(m.text);
   if (missing) {
     const spec = missing[1]!;
     return spec.startsWith('.') || spec.startsWith('/')
       ? `fix the import of "${spec}": the path is relative to the file that imports it`
-      : `install "${spec}" where the config can find it (npm install ${spec} in the config's folder or a parent), or remove the import`;
+      : `install "${spec}" where the ${kind.noun} can find it (npm install ${spec} in the ${kind.noun}'s folder or a parent), or remove the import`;
   }
-  return 'fix the error at that line (the config must compile as TypeScript, JavaScript or JSON)';
+  return `fix the error at that line (the ${kind.noun} must compile as ${kind.languages})`;
 }
 
 export function oneLine(err: unknown): string {

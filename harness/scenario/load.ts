@@ -4,29 +4,62 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Scenario, RequestSpec } from './types.ts';
 import type { PreparedRequest } from '../engine/http.ts';
 import type { ContextFactory } from './context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { bundleModule, dataUrl, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
 
+function scenarioError(abs: string, cause: string, fix: string): PlateauError {
+  return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
+}
+
+const SCENARIO_MODULE: ModuleKind = { noun: 'scenario module', languages: 'TypeScript or JavaScript', error: scenarioError };
+
+/**
+ * Imports a scenario module wherever it is kept (with or without a package.json, CommonJS or ESM):
+ * bundled like a config (bundleModule: 'plateau' is this harness, relative imports are compiled in,
+ * packages come from the module's own node_modules), then imported as a module, since a scenario
+ * holds functions. The main thread and every engine worker load it this way. Any failure is a
+ * PlateauError (exit 2) naming the file, the cause in one line, and the fix.
+ */
 export async function loadScenario(file: string): Promise<Scenario> {
   const abs = path.resolve(file);
-  if (!fs.existsSync(abs)) {
-    throw new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage);
-  }
+  checkScenarioPath(abs);
+  const code = await bundleModule(abs, SCENARIO_MODULE);
   let mod: { default?: Scenario; scenario?: Scenario };
   try {
-    mod = (await import(pathToFileURL(abs).href)) as typeof mod;
+    mod = (await import(dataUrl(code))) as typeof mod;
   } catch (err) {
-    throw new PlateauError(`scenario module ${abs} failed to load: ${(err as Error)?.message ?? String(err)}`, 'fix the module so that importing it succeeds (a syntax error, or code at its top level that throws)', 'scenario-invalid', EXIT.usage);
+    throw scenarioError(abs, `failed to load: ${firstLine(err)}`, 'fix the code at the top level of the scenario module (or in what it imports) so that importing it succeeds');
   }
   const s = mod.default ?? mod.scenario;
   if (!s || typeof s.request !== 'function') {
-    throw new PlateauError(`scenario module ${abs} exports no scenario with a request(ctx) function`, 'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })', 'scenario-invalid', EXIT.usage);
+    throw scenarioError(abs, 'exports no scenario with a request(ctx) function', 'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })');
   }
   return s;
+}
+
+function checkScenarioPath(abs: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') {
+      throw new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage);
+    }
+    throw scenarioError(abs, `cannot be read: ${firstLine(err)}`, 'pass a scenario module plateau may read (check the path and its permissions)');
+  }
+  if (!stat.isFile()) {
+    throw scenarioError(abs, stat.isDirectory() ? 'is a directory, not a file' : 'is not a regular file', 'set `scenario` (or --scenario) to the module itself, e.g. ./scenario.ts');
+  }
+}
+
+/** The first line of what was thrown: its message (what the scenario's author wrote), else the value. */
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return text.split('\n')[0]!.trim();
 }
 
 export type RequestBuilder = (seq: number) => PreparedRequest;
