@@ -153,6 +153,7 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     ['report of a truncated run.json', ['report', corruptRun('truncated', '{"schemaVersion": 1, "runId": "x", "sta')], /truncated\/run\.json is damaged: not valid JSON/],
     ['gate of a run.json holding null', ['gate', corruptRun('null', 'null'), '--baseline', corruptRun('null', 'null')], /null\/run\.json is damaged: it holds null/],
     ['compare with a run.json of {}', ['compare', corruptRun('empty', '{}'), corruptRun('empty', '{}')], /empty\/run\.json is damaged: schemaVersion: missing/],
+    ['plan with a scenario module that does not exist (plan loads it as a run would)', ['plan', '--scenario', path.join(runsDir, 'no-such-scenario.ts')], /scenario module .*no-such-scenario\.ts does not exist/],
     ['k6-script --demo, which has no target to write for', ['k6-script', '--demo'], /k6-script --demo: the demo target lives only as long as a `plateau run --demo`/],
     ['k6-script --out-file under a file', ['k6-script', '--target', 'http://127.0.0.1:9/x', '--out-file', `${fs.writeFileSync(path.join(runsDir, 'plain-file'), ''), path.join(runsDir, 'plain-file')}/s.js`], /cannot write .*plain-file\/s\.js \(--out-file\)/],
   ])('%s', async (_name, args, message) => {

@@ -10,6 +10,7 @@ import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
 import { planText } from './plan-text.ts';
 import { EXIT } from '../errors.ts';
+import { loadScenario } from '../scenario/load.ts';
 
 type Args = Record<string, unknown>;
 
@@ -53,7 +54,9 @@ export async function runCommand(a: Args): Promise<number> {
 export async function planCommand(a: Args): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
   const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
-  process.stdout.write(planText(config, buildPlan(config, null)) + '\n');
+  // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
+  const scenario = config.scenario ? await loadScenario(config.scenario) : null;
+  process.stdout.write(planText(config, buildPlan(config, null), scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
   return EXIT.ok;
 }
 

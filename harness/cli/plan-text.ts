@@ -4,10 +4,11 @@ import type { Plan } from '../plan.ts';
 import { trustworthyPercentiles } from '../../analysis/percentiles.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
 
-export function planText(config: PlateauConfig, plan: Plan): string {
+export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
   const w = config.warmup;
   const lines = [
     `target   ${plan.target}`,
+    `scenario ${scenario ?? `GET ${plan.target} (no scenario module)`}`,
     `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
     `reset    ${config.reset.hooks.length ? config.reset.hooks.map((h) => (h.kind === 'command' ? `command \`${h.run}\`` : h.kind === 'http' ? `${h.method} ${h.url}` : `sql on ${h.database} (${h.statements.length} statements, tables ${h.guard.tables.join(', ')})`)).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${warmupRatePerSec({ config })} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
