@@ -14,6 +14,8 @@ import { k6Options } from '../harness/k6/options.ts';
 import { findK6, requireK6 } from '../harness/k6/binary.ts';
 import { importK6 } from '../harness/k6/import.ts';
 import { startK6 } from '../harness/k6/engine.ts';
+import { startK6Steps } from '../harness/k6/steps-engine.ts';
+import { Schedule } from '../harness/engine/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
 import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/k6/merge.ts';
@@ -66,6 +68,31 @@ describe('the generated k6 script', () => {
     expect(s).toMatch(/^import .* from "k6\/http";$/m);
     expect(s).not.toMatch(/require\(|node:/);
     expect(s).toContain('__ENV[name]');
+  });
+
+  it('jumps where the plan jumps (rampS 0: a 0 s stage, since k6 ramps every stage from the previous target)', () => {
+    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 0, holdS: 10 } }), null);
+    const o = k6Options(plan, 2).scenarios.plateau;
+    expect(o.startRate).toBe(50);
+    expect(o.stages).toEqual([
+      { duration: '10s', target: 50 }, { duration: '0s', target: 100 }, { duration: '10s', target: 100 }, { duration: '0s', target: 150 }, { duration: '10s', target: 150 },
+    ]);
+    // with a ramp, no 0 s stage
+    const ramped = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 } }), null);
+    expect(k6Options(ramped, 2).scenarios.plateau.stages.some((st) => st.duration === '0s')).toBe(false);
+  });
+
+  it('writes a fractional rate per 1,000 s, since k6 reads whole arrivals per timeUnit', () => {
+    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 2.5, stepPerSec: 2.5, maxPerSec: 5, rampS: 2, holdS: 10 } }), null);
+    const o = k6Options(plan, 2).scenarios.plateau;
+    expect(o.timeUnit).toBe('1000s');
+    expect([o.startRate, ...o.stages.map((st) => st.target)].every(Number.isInteger)).toBe(true);
+    expect(o.stages.at(-1)!.target).toBe(5000);
+    expect(k6Options(buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 } }), null), 2).scenarios.plateau.timeUnit).toBe('1s');
+  });
+
+  it('never follows a redirect (each hop would be a request of its own in k6\'s output)', async () => {
+    expect(await demoScript()).toMatch(/redirects: 0/);
   });
 
   it('refuses a scenario importing Node APIs, naming the fix', async () => {
@@ -180,6 +207,24 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     }
     expect(records.reduce((a, r) => a + (r.processCpu ?? 0), 0)).toBeGreaterThan(0);
     expect(records.every((r) => (r.cpuSteal ?? 0) <= 1 && (r.processCpu ?? 0) <= 1)).toBe(true);
+  });
+
+  it('a rerun gets its raised maxVUs, and under an execution segment the next leg\'s ids start after the whole striped leg', async () => {
+    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 }, vus: { preAllocated: 10, max: 30 }, k6: { executionSegment: '0:1/2' } });
+    const plan = buildPlan(config, null);
+    const dir = path.join(runsDir, 'k6-leg');
+    const ctx = {
+      config, plan, scenario: defaultScenario(config.target.url), runId: 'k6-leg',
+      store: { dir, meta: { environment: {} }, update: () => undefined }, progress: { info: () => undefined },
+    } as unknown as Parameters<typeof startK6Steps>[0];
+    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+    const run = startK6Steps(ctx, { segments: plan.segments, startS: 0, maxVUs: 60 }, 'steps', 1_000, () => undefined, env);
+    const { lastSeq, dispatched } = await run.done;
+    expect(fs.readFileSync(path.join(dir, 'k6/leg-0/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
+    // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
+    // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
+    expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
+    expect(dispatched).toBeGreaterThan(0);
   });
 
   it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {

@@ -170,6 +170,15 @@ describe('metric names', () => {
     expect(aggregate(records, 'steps', 0, 1e9).hist.duration.totalCount).toBe(3);
   });
 
+  it('leaves out k6\'s setup() and teardown() groups, not a user\'s group named setupCart or teardownSession', async () => {
+    const req = (group: string) => point('http_reqs', 1, `{"expected_response":"true","scenario":"steps","group":${JSON.stringify(group)}}`);
+    const lines = [point('vus', 0, '{}'), req(''), req('::setupCart'), req('::teardownSession'), req('::setup'), req('::teardown'), req('::setup::inner')];
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    expect(r.stats.points).toBe(lines.length);
+    expect(aggregate(records, 'steps', 0, 1e9).ok).toBe(6); // '', setupCart, teardownSession: 3 samples of value 2
+  });
+
   it('counts per metric stay exact when the order of metrics changes from one sample to the next', async () => {
     const order = ['', 'a', 'b', 'c', 'a', 'c', 'b', 'b', 'a', 'a', 'c', 'vus', 'b', ''];
     const r = await ingestLines(batches(order.map((m, i) => point(m, i % 3))), { source: 'k6', phase: 'steps', lateS: 5, sink: () => undefined });

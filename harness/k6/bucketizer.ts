@@ -178,7 +178,7 @@ export class Bucketizer {
   private selected(p: K6Point): boolean {
     const g = p.tags.group;
     // most samples carry group "" (the root group): look at the text only when it could match
-    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (g.startsWith('::setup') || g.startsWith('::teardown'))) return false;
+    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (lifecycle(g, '::setup') || lifecycle(g, '::teardown'))) return false;
     return this.scenarios === null || p.metric === 'vus' || p.metric === 'vus_max' || (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario));
   }
 
@@ -246,4 +246,9 @@ export class Bucketizer {
       this.spare.push(b);
     }
   }
+}
+
+/** k6's setup() or teardown() group, or one nested in it; not a user's group('setupCart'), tagged "::setupCart". */
+function lifecycle(group: string, name: string): boolean {
+  return group === name || group.startsWith(`${name}::`);
 }

@@ -16,6 +16,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { k6ExitMeaning, requireK6, type K6Binary } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
 import { HostSampler } from '../engine/host-sampler.ts';
+import { Schedule } from '../engine/schedule.ts';
 import { HostTimeline } from './host-timeline.ts';
 import { ingestLines } from './ingest.ts';
 import { tailLines } from './lines.ts';
@@ -139,7 +140,10 @@ export function startK6(o: K6RunInput): K6EngineRun {
       const tail = fs.readFileSync(path.join(o.dir, 'console.log'), 'utf8').trim().split('\n').slice(-5).join(' | ');
       throw new PlateauError(`k6 failed before sending load: ${meaning}: ${tail}`, `read ${path.join(o.dir, 'console.log')}; run k6 by hand on ${script} to see the error`, 'k6-failed', EXIT.stage);
     }
-    return { dispatched: started, lastSeq: o.seqOffset + started, exit: { code, signal, meaning, binary } };
+    // Under an execution segment, k6's iterationInTest counts the whole (striped) sequence: the
+    // next leg starts after every arrival of this one, on every instance alike.
+    const used = o.config.k6.executionSegment ? Math.ceil(new Schedule(o.plan.segments).totalArrivals) : started;
+    return { dispatched: started, lastSeq: o.seqOffset + used, exit: { code, signal, meaning, binary } };
   };
 
   return { stop, done: run(), elapsedS: () => elapsedS };

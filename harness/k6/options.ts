@@ -1,7 +1,8 @@
 /**
  * The plan as k6 `options`: one ramping-arrival-rate scenario whose stages are the plan's
- * segments (a ramp from the previous rate, then a hold), so k6's arrival n happens where the
- * integral of the same piecewise-linear rate reaches n, exactly as the native schedule.
+ * segments (a ramp from the previous rate, then a hold; a 0 s stage where the plan jumps), so
+ * k6's arrival n happens where the integral of the same piecewise-linear rate reaches n, exactly
+ * as the native schedule.
  * Nothing secret goes here: the options are written into the script.
  */
 import type { Plan } from '../plan.ts';
@@ -15,7 +16,7 @@ export interface K6Options {
   scenarios: Record<string, {
     executor: 'ramping-arrival-rate';
     startRate: number;
-    timeUnit: '1s';
+    timeUnit: string;
     preAllocatedVUs: number;
     maxVUs: number;
     stages: K6Stage[];
@@ -30,14 +31,32 @@ function goDuration(seconds: number): string {
   return Number.isInteger(seconds) ? `${seconds}s` : `${Math.round(seconds * 1000)}ms`;
 }
 
+/**
+ * k6 reads startRate and every stage target as whole numbers of arrivals per timeUnit; a plan with
+ * a fractional rate (2.5/s) is written per 1,000 s (2,500), which is the same rate.
+ */
+function timeUnitOf(plan: Pick<Plan, 'segments'>): { timeUnit: string; scale: number } {
+  const whole = plan.segments.every((s) => Number.isInteger(s.fromPerSec) && Number.isInteger(s.toPerSec));
+  return whole ? { timeUnit: '1s', scale: 1 } : { timeUnit: '1000s', scale: 1000 };
+}
+
 export function k6Options(plan: Pick<Plan, 'segments' | 'vus'>, gracefulStopS: number): K6Options {
-  const stages = plan.segments.map((s) => ({ duration: goDuration(s.durationS), target: s.toPerSec }));
+  const { timeUnit, scale } = timeUnitOf(plan);
+  const per = (rate: number) => Math.round(rate * scale);
+  const stages: K6Stage[] = [];
+  let at = plan.segments[0]?.fromPerSec ?? 0;
+  for (const s of plan.segments) {
+    // k6 ramps every stage from the previous target: a jump (no ramp, rampS 0) is a stage of 0 s
+    if (s.fromPerSec !== at) stages.push({ duration: '0s', target: per(s.fromPerSec) });
+    stages.push({ duration: goDuration(s.durationS), target: per(s.toPerSec) });
+    at = s.toPerSec;
+  }
   return {
     scenarios: {
       [K6_SCENARIO]: {
         executor: 'ramping-arrival-rate',
-        startRate: plan.segments[0]?.fromPerSec ?? 0,
-        timeUnit: '1s',
+        startRate: per(plan.segments[0]?.fromPerSec ?? 0),
+        timeUnit,
         preAllocatedVUs: plan.vus.preAllocatedVUs,
         maxVUs: plan.vus.maxVUs,
         stages,

@@ -13,10 +13,12 @@ import { envOfRun } from './preflight.ts';
 
 export const K6_WARMUP_SKIPPED = 'skipped with engine k6: k6 runs the plan in its own process, and the first step\'s ramp opens its connections';
 
-export function startK6Steps(ctx: RunContext, leg: { segments: Segment[]; startS: number }, phase: string, seqOffset: number, sink: (r: BucketRecord) => void, env: NodeJS.ProcessEnv = envOfRun(ctx.config)): K6EngineRun {
+/** leg.maxVUs: a rerun's raised bound (the steps stage doubles it when arrivals were dropped for want of VUs). */
+export function startK6Steps(ctx: RunContext, leg: { segments: Segment[]; startS: number; maxVUs?: number }, phase: string, seqOffset: number, sink: (r: BucketRecord) => void, env: NodeJS.ProcessEnv = envOfRun(ctx.config)): K6EngineRun {
   const offsetS = Math.floor(leg.startS);
+  const vus = { ...ctx.plan.vus, maxVUs: Math.max(ctx.plan.vus.maxVUs, leg.maxVUs ?? 0) };
   const run = startK6({
-    config: ctx.config, plan: { segments: leg.segments, vus: ctx.plan.vus }, scenario: ctx.scenario, runId: ctx.runId,
+    config: ctx.config, plan: { segments: leg.segments, vus }, scenario: ctx.scenario, runId: ctx.runId,
     dir: path.join(ctx.store.dir, 'k6', `leg-${offsetS}`), phase, seqOffset, env,
     sink: (r) => sink(offsetS ? { ...r, tS: r.tS + offsetS } : r),
     note: (line) => ctx.progress.info(line),

@@ -106,7 +106,7 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
         if (res.verdict !== 'holds' || rerunContaminated) { failed = res; engine.stop(ctx.config.gracefulStopS * 1000); }
       }
   };
-  const engine = ctx.config.engine === 'k6' ? startK6Steps(ctx, leg, STEPS_PHASE, st.seq, sink) : st.engine.start({
+  const engine = ctx.config.engine === 'k6' ? startK6Steps(ctx, { ...leg, maxVUs: st.engine.maxVUs }, STEPS_PHASE, st.seq, sink) : st.engine.start({
     segments: leg.segments, phase: STEPS_PHASE, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
     gracefulStopMs: ctx.config.gracefulStopS * 1000, sink,
   });
