@@ -68,12 +68,65 @@ describe('native engine against a real server on 127.0.0.1', () => {
     expect(mean(full(idle.records))).toBeLessThan(mean(full(busy.records)) - 0.25);
   });
 
+  it('measures each arrival\'s lag when it starts, not when its batch began: a slow build delays those after it', async () => {
+    const srv = await tinyServer((_q, res) => res.end('ok'));
+    closers.push(srv.close);
+    const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, 10, 10);
+    closers.push(() => pool.close());
+    const records: BucketRecord[] = [];
+    // 10 arrivals 5 ms apart, each built in 20 ms: they come due in batches behind the building, and
+    // the last starts about 200 ms in for an intended 50 ms (at its batch's start it read about 75)
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 0.05, fromPerSec: 200, toPerSec: 200 }]),
+      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+      build: () => { const until = performance.now() + 20; while (performance.now() < until); return { method: 'GET', path: '/', headers: {}, body: null }; },
+      check: () => null, sink: (r) => records.push(r),
+    });
+    await eng.done;
+    const lag = records.map((b) => decodeHistogram(b.lag)).reduce((a, h) => { a.add(h); return a; });
+    expect(lag.totalCount).toBe(10);
+    expect(lag.maxValue / 1000).toBeGreaterThan(120);
+  });
+
+  it('reads an idle loop\'s delay as about nothing, not the monitor\'s 10 ms sampling interval', async () => {
+    const r = await run({ ratePerSec: 20, seconds: 2, delayMs: 0, maxVUs: 5 });
+    const max = Math.min(...r.records.map((b) => b.loopDelayMaxMs));
+    expect(max).toBeLessThan(5);
+  });
+
   it('classifies HTTP errors by status class', async () => {
     const r = await run({ ratePerSec: 50, seconds: 1, delayMs: 0, maxVUs: 10, status: 503 });
     expect(r.completed).toBe(50);
     expect(r.ok).toBe(0);
     expect(r.records.reduce((a, b) => a + (b.errors.http_5xx ?? 0), 0)).toBe(50);
     expect(r.records.reduce((a, b) => a + (b.statuses['503'] ?? 0), 0)).toBe(50);
+  });
+});
+
+describe('stopping from the sink, as the steps stage does when a step is judged', () => {
+  it('emits no second twice and dispatches nothing after stop; lastSeq is the last seq sent', async () => {
+    const seen: number[] = [];
+    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.slice(1))); res.statusCode = 503; res.end('no'); });
+    closers.push(srv.close);
+    for (const graceMs of [2000, 0]) {
+      const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, 5, 50);
+      closers.push(() => pool.close());
+      const records: BucketRecord[] = [];
+      seen.length = 0;
+      // a ramp to 25/s puts arrivals off the second edges; judged (and stopped) as second 2 closes
+      const eng = startNative({
+        schedule: new Schedule([{ durationS: 1, fromPerSec: 0, toPerSec: 25 }, { durationS: 4, fromPerSec: 25, toPerSec: 25 }]),
+        phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+        build: (seq) => ({ method: 'GET', path: `/${seq}`, headers: {}, body: null }), check: () => null,
+        sink: (r) => { records.push(r); if (r.tS === 2) eng.stop(graceMs); },
+      });
+      const res = await eng.done;
+      const seconds = records.map((r) => r.tS);
+      expect(new Set(seconds).size, `grace ${graceMs}: ${seconds.join(' ')}`).toBe(seconds.length);
+      await new Promise((r) => setTimeout(r, 100)); // anything sent late would arrive by now
+      expect(Math.max(...seen), `grace ${graceMs}`).toBe(res.lastSeq);
+      expect(res.dispatched).toBe(res.lastSeq);
+    }
   });
 });
 

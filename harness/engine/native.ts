@@ -94,14 +94,28 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const loop = () => {
     timer = null;
     if (stopped) return;
-    const nowMs = performance.now();
+    let nowMs = performance.now();
     const nowS = (nowMs - t0Ms) / 1000;
-    while (nextS !== null && nextS <= nowS) {
+    let first = true;
+    // a stop from a sink inside fire() (a step judged as its second rolled) ends the batch there
+    while (!stopped && nextS !== null && nextS <= nowS) {
+      // each arrival's own start time: the lag of the last of a batch includes the building and
+      // sending of those before it
+      if (!first) nowMs = performance.now();
+      first = false;
       fire(nextS, nowMs);
       n += stripe.count;
       nextS = o.schedule.arrivalS(n);
     }
-    if (nextS === null) { stop(o.gracefulStopMs); return; }
+    if (stopped) return;
+    if (nextS === null) {
+      // A stripe's last arrival can come seconds before the schedule ends (a low rate over many
+      // workers): its seconds run on to the end, so every instance reports the last steady second.
+      const endInMs = t0Ms + o.schedule.durationS * 1000 - performance.now();
+      if (endInMs > 1) timer = setTimeout(() => stop(o.gracefulStopMs), endInMs);
+      else stop(o.gracefulStopMs);
+      return;
+    }
     // Sleep on a timer even when the next arrival is under a millisecond away: the due arrivals
     // are fired in a batch on the next tick (lag <= ~1 ms, measured per arrival), where spinning
     // on setImmediate would burn a core doing nothing (bench: 1.65 vs 0.61 CPU-s per 10k at 5k/s).
@@ -126,7 +140,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
       stopped = true;
       if (timer) clearTimeout(timer);
     }
-    if (o.pool.active === 0 || graceMs <= 0) { finish(); return; }
+    // finish after the current call returns: stop may come from a sink inside fire() or a roll
+    if (o.pool.active === 0 || graceMs <= 0) { queueMicrotask(finish); return; }
     if (graceTimer) clearTimeout(graceTimer);
     graceTimer = setTimeout(finish, graceMs);
   }

@@ -17,6 +17,9 @@ import type { HostSample, HostSampler } from './host-sampler.ts';
  */
 export const RECONNECT_IDLE_MS = 1000;
 
+/** The event-loop delay monitor's sampling interval (ms). */
+const LOOP_RESOLUTION_MS = 10;
+
 export class BucketRecorder {
   private open: OpenBucket;
   private readonly loop: IntervalHistogram;
@@ -39,7 +42,7 @@ export class BucketRecorder {
   ) {
     this.open = new OpenBucket(true).reset(firstS);
     this.open.vusActiveMax = 0;
-    this.loop = monitorEventLoopDelay({ resolution: 10 });
+    this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     this.loop.enable();
     this.elu = performance.eventLoopUtilization();
   }
@@ -50,18 +53,23 @@ export class BucketRecorder {
     return this.open;
   }
 
-  /** Emits every second before tS (empty ones included: a silent second is data too). */
+  /**
+   * Emits every second before tS (empty ones included: a silent second is data too). Each second
+   * is taken out and the next opened before the sink sees it: a sink that stops the engine (and so
+   * closes this recorder) must not see that second twice.
+   */
   private roll(tS: number): void {
     // One measure for every second emitted now: after a stall, the seconds it spanned share it.
     const busy = this.busySinceLastEmit();
     const host = this.host?.sample();
     let first = true;
-    while (this.open.tS < tS) {
+    while (this.open.tS < tS && !this.closed) {
       this.stamp(host, first);
       first = false;
-      this.emit(this.open, busy);
+      const r = this.take(this.open, busy);
       this.open.reset(this.open.tS + 1);
       this.open.vusActiveMax = this.vusActive;
+      this.sink(r);
     }
   }
 
@@ -115,10 +123,12 @@ export class BucketRecorder {
   close(nowMs: number): void {
     if (this.closed) return;
     this.at(nowMs);
+    if (this.closed) return; // a sink called while rolling closed it
     this.stamp(this.host?.sample(), true);
-    this.emit(this.open, this.busySinceLastEmit());
+    const r = this.take(this.open, this.busySinceLastEmit());
     this.closed = true;
     this.loop.disable();
+    this.sink(r);
   }
 
   /**
@@ -142,11 +152,14 @@ export class BucketRecorder {
     this.open.throttledMs = host?.throttledMs == null ? -1 : first ? host.throttledMs : 0;
   }
 
-  private emit(b: OpenBucket, busy: number): void {
-    const loopMaxMs = this.loop.count > 0 ? this.loop.max / 1e6 : 0;
+  /** The record of second b, the loop-delay monitor restarted for the next. */
+  private take(b: OpenBucket, busy: number): BucketRecord {
+    // The monitor's timer fires every LOOP_RESOLUTION_MS, and each delay it records includes that
+    // wait (an idle loop reads 10.1 to 10.7 ms): only what lies beyond it is a stall.
+    const loopMaxMs = this.loop.count > 0 ? Math.max(0, this.loop.max / 1e6 - LOOP_RESOLUTION_MS) : 0;
     this.loop.reset();
     b.vusActiveMax = Math.max(b.vusActiveMax, this.vusActive);
     b.vusAllocated = this.vusAllocated;
-    this.sink(b.toRecord(this.source, this.phase, { active: this.vusActive, allocated: this.vusAllocated }, Math.round(loopMaxMs * 100) / 100, busy));
+    return b.toRecord(this.source, this.phase, { active: this.vusActive, allocated: this.vusAllocated }, Math.round(loopMaxMs * 100) / 100, busy);
   }
 }

@@ -15,8 +15,10 @@ const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 /** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
 const share = (total: number) => Math.floor(total / init.count) + (init.index < total % init.count ? 1 : 0);
+/** At least one VU each: a worker with none would drop its whole stripe while VUs elsewhere idle. */
+const maxShare = (total: number) => Math.max(1, share(total));
 
-const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), share(init.maxVUs));
+const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), maxShare(init.maxVUs));
 const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
 let current: EngineRun | null = null;
 
@@ -32,7 +34,7 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'stop') {
     current?.stop(m.graceMs);
   } else if (m.type === 'maxVUs') {
-    pool.max = share(m.maxVUs);
+    pool.max = maxShare(m.maxVUs);
   } else if (m.type === 'preconnect') {
     void pool.preconnect().then((c) => post({ type: 'preconnected', ...c }));
   } else if (m.type === 'close') {

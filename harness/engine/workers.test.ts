@@ -36,6 +36,22 @@ describe('native engine on worker threads', () => {
     expect(done.lastSeq).toBeGreaterThanOrEqual(1750);
   });
 
+  it('every worker gets a VU and reports the last second, however low the rate per worker', async () => {
+    const srv = await tinyServer((_q, res) => res.end('ok'));
+    closers.push(srv.close);
+    // 4 workers, 3 VUs in all, 2 req/s: a stripe of one arrival every 2 s each
+    const engine = await WorkerEngine.create(4, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 3, maxVUs: 3, scenarioPath: null, runId: 'low-rate' }, process.env);
+    closers.push(() => engine.close());
+    const records: BucketRecord[] = [];
+    await engine.start({ segments: [{ durationS: 5, fromPerSec: 2, toPerSec: 2 }], phase: 'steps', seqOffset: 0, gracefulStopMs: 1000, sink: (r) => records.push(r) }).done;
+    expect(records.reduce((a, r) => a + r.dropped, 0)).toBe(0);
+    expect(records.reduce((a, r) => a + r.started, 0)).toBe(10);
+    for (const w of [0, 1, 2, 3]) {
+      const last = Math.max(...records.filter((r) => r.source === `native/${w}`).map((r) => r.tS));
+      expect(last, `native/${w}`).toBeGreaterThanOrEqual(4);
+    }
+  });
+
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);
