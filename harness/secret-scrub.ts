@@ -49,8 +49,8 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
   };
 }
 
-/** A query or fragment parameter whose value is a credential (access_token, api_key, X-Amz-Signature, ...). */
-export const SECRET_PARAM = /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|(^|[_.-])(key|sig|auth|pass)$/i;
+/** A query or fragment parameter whose value is a credential (access_token, api_key, key, X-Amz-Signature, ...); not sort_key or cache-key. */
+export const SECRET_PARAM = /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|^(key|sig|auth|pass)$|(access|private|client|app)[_.-]?key$/i;
 /** scheme://userinfo@ ; the userinfo stops at anything that ends an authority or a JSON/HTML string. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
 /** ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML string would. */
