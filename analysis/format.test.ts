@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtSignedRate, fmtTarget } from './format.ts';
+import { fmtInt, fmtMs, fmtMsOver, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtSignedRate, fmtTarget } from './format.ts';
 
 describe('format', () => {
   it.each([
@@ -20,6 +20,10 @@ describe('format', () => {
     [fmtShareOver(0.93, 0.9), '93%'],
     [fmtShareOver(0.903, 0.9), '90.3%'],
     [fmtShareOver(0.9004, 0.9), '90.04%'],
+    [fmtMsOver(54.2, 20), '54.2'],
+    [fmtMsOver(10.04, 10), '10.04'],
+    [fmtMsOver(100.4, 100), '100.4'],
+    [fmtMsOver(1234.5, 100), '1,230'],
     [fmtRatioBelow(0.8213, 0.9), '0.82'],
     [fmtRatioBelow(0.8968, 0.9), '0.897'],
     [fmtRatioBelow(0.89996, 0.9), '0.8999'],

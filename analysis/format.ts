@@ -70,6 +70,13 @@ export function fmtMs(ms: number | null): string {
   return Math.abs(rounded) >= 1000 ? fmtInt(rounded) : ms.toPrecision(3);
 }
 
+/** ms over its bound, never printed equal to it: 10.04 against 10 reads "10.04", not "10.0". */
+export function fmtMsOver(ms: number, bound: number): string {
+  const plain = fmtMs(ms);
+  if (Number(plain.replace(/,/g, '')) > bound) return plain;
+  return ms.toFixed(firstDistinct(ms, bound, [1, 2, 3]) ?? 3);
+}
+
 /** A fraction as a percentage with 2 decimals: 0.0123 -> "1.23%". */
 export function fmtPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(2)}%`;

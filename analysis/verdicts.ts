@@ -11,7 +11,7 @@
  * mean. A step failing that way measured the generator: never capacity. With no step held before
  * it, a failed step with a symptom is inconclusive: neither side is blamed.
  */
-import { fmtInt, fmtShare, fmtShareOver } from './format.ts';
+import { fmtInt, fmtMsOver, fmtShare, fmtShareOver } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
 import type { OverloadShape, StepResult } from './types.ts';
 
@@ -57,7 +57,7 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
   if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated${droppedBusyClause(s)})`;
   const lag = lateArrivals(s, b.lagP99MaxMs);
   if (lag) return `${lag}${stallsNotLoad(s)}`;
-  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${s.loopDelayMaxMs.toFixed(0)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
+  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${fmtMsOver(s.loopDelayMaxMs, b.loopDelayMaxMs)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
   if (s.generatorBusy != null && s.generatorBusy > busyMax) return `generator's busiest thread busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
   if (s.generatorCpu != null && s.generatorCpu > busyMax) return `generator's process used ${fmtShareOver(s.generatorCpu, busyMax)} of the CPUs it may use > ${fmtShare(busyMax)}`;
@@ -72,10 +72,10 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
  */
 function lateArrivals(s: StepResult, boundMs: number): string | null {
   if (s.lagP99Ms === null || s.lagP99Ms <= boundMs) return null;
-  const p99 = `scheduler lag p99 ${s.lagP99Ms.toFixed(1)} ms > ${boundMs} ms`;
+  const p99 = `scheduler lag p99 ${fmtMsOver(s.lagP99Ms, boundMs)} ms > ${boundMs} ms`;
   if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99)) return p99;
   if (s.lagP90Ms == null || s.lagP90Ms <= boundMs || s.lagSamples < requiredSamples(90)) return null;
-  return `scheduler lag p90 ${s.lagP90Ms.toFixed(1)} ms > ${boundMs} ms (its p99 rests on ${fmtInt(s.lagSamples)} arrivals, too few)`;
+  return `scheduler lag p90 ${fmtMsOver(s.lagP90Ms, boundMs)} ms > ${boundMs} ms (its p99 rests on ${fmtInt(s.lagSamples)} arrivals, too few)`;
 }
 
 /** Below this busy share, late arrivals came from stalls, not from a thread short of time. */

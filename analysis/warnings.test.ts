@@ -13,6 +13,13 @@ describe('generator warnings', () => {
     expect(w).toMatch(/^step 1 started arrivals late: scheduler lag p99 15\.0 ms > 10 ms; the generator is short of CPU/);
   });
 
+  it('never reads "X > X": a figure just over its bound keeps the decimals that show it', () => {
+    const w = runWarnings([step({ lagP99Ms: 10.04, loopDelayMaxMs: 50.3, generatorBusy: 0.804 })], rules).join('\n');
+    expect(w).toMatch(/scheduler lag p99 10\.04 ms > 10 ms/);
+    expect(w).toMatch(/event-loop delay up to 50\.3 ms > 50 ms/);
+    expect(w).toMatch(/busy 80\.4% of the steady window \(> 80%\)/);
+  });
+
   it('late arrivals on a mostly idle generator: stalls from outside, a machine of its own helps', () => {
     const ws = runWarnings([step({ lagP99Ms: 25, loopDelayMaxMs: 80, generatorBusy: 0.5 })], rules);
     expect(ws).toHaveLength(2);

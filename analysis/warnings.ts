@@ -2,7 +2,7 @@
  * Warnings: things that do not change a verdict but limit what the numbers mean. Each names the
  * step, the figure, and what to do.
  */
-import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } from './format.ts';
 import { percentileLabel, requiredSamples } from './percentiles.ts';
 import type { Rules, StepResult } from './types.ts';
 import { droppedForWantOfVUs, stalledNotBusy, STEAL_WARN } from './verdicts.ts';
@@ -95,15 +95,15 @@ function generatorWarnings(s: StepResult): string[] {
   const stalled = stalledNotBusy(s);
   if (s.dropped > 0) out.push(droppedWarning(s));
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMs(s.lagP99Ms)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`);
+    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMsOver(s.lagP99Ms, LAG_P99_WARN_MS)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`);
   }
   if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMs(s.loopDelayMaxMs)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`);
+    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMsOver(s.loopDelayMaxMs, LOOP_DELAY_WARN_MS)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`);
   }
   if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
-    out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShare(s.generatorBusy)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
+    out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShareOver(s.generatorBusy, BUSY_WARN)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
   } else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) {
-    out.push(`step ${stepNo(s.index)}: the generator's process used ${fmtShare(s.generatorCpu)} of the CPUs it may use in the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`);
+    out.push(`step ${stepNo(s.index)}: the generator's process used ${fmtShareOver(s.generatorCpu, BUSY_WARN)} of the CPUs it may use in the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`);
   }
   const throttled = throttledShare(s);
   if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) {
