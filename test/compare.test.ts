@@ -14,11 +14,22 @@ describe('plateau compare', () => {
     expect(rows[4].b?.ratePerSec).toBe(500);
   });
 
-  it('shows capacity, knee and the change, and warns about different steps', () => {
+  it('shows capacity, knee and the change; the same grid is no difference, wherever each run stopped', () => {
     const md = renderCompare(A, B);
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
-    expect(md).toContain('steps (offered rates) differs: 100, 200, 300, 400 vs 100, 200, 300, 400, 500');
+    expect(md).not.toContain('steps (offered rates) differs');
     expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
+    // a rerun (the same rate twice) is no difference either; another grid is
+    const rerun = fakeRun({ steps: [100, 200, 300, 300].map((r) => ({ ratePerSec: r })) });
+    expect(settingDifferences(A, rerun).join('\n')).not.toMatch(/steps/);
+    const finer = fakeRun({ steps: [100, 150, 200, 250].map((r) => ({ ratePerSec: r })) });
+    expect(settingDifferences(A, finer).join('\n')).toMatch(/steps \(offered rates\) differs: from 100 by 100 req\/s vs from 100 by 50 req\/s/);
+  });
+
+  it('a loopback target on another port (the demo\'s, ephemeral) is the same target; another host is not', () => {
+    const at = (target: string) => ({ ...A, target });
+    expect(settingDifferences(at('http://127.0.0.1:33063/orders'), at('http://127.0.0.1:45661/orders'))).toEqual([]);
+    expect(settingDifferences(at('https://staging.example/orders'), at('https://prod.example/orders')).join('\n')).toMatch(/target differs/);
   });
 
   it('comparable runs produce no warning; engine, topology and RTT differences do', () => {

@@ -13,8 +13,30 @@ export const RTT_RELATIVE = 0.5;
 /** Environment keys that describe where the load came from and what it hit. */
 const TOPOLOGY_KEYS = ['topology', 'replicas', 'hostname', 'cpus', 'platform'];
 
-function rates(run: RunResult): string {
-  return run.steps.map((s) => s.ratePerSec).join(', ');
+/** The plan's step size: the median positive difference between consecutive offered rates. */
+export function stepSizePerSec(run: RunResult): number {
+  const rates = [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
+  const diffs = rates.slice(1).map((r, i) => r - rates[i]).filter((d) => d > 0).sort((a, b) => a - b);
+  if (diffs.length === 0) return rates[0] ?? 0;
+  return diffs[Math.floor(diffs.length / 2)];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The target as the gate compares it: a loopback target's port is left out (the demo's is ephemeral). */
+export function targetKey(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${LOOPBACK.has(u.hostname) ? 'loopback' : u.host}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/** The plan's grid as run: its first rate and step (reruns and where each run stopped aside). */
+function grid(run: RunResult): string {
+  if (run.steps.length === 0) return 'none';
+  return `from ${Math.min(...run.steps.map((s) => s.ratePerSec))} by ${stepSizePerSec(run)} req/s`;
 }
 
 function steadyLengths(run: RunResult): string {
@@ -34,7 +56,8 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   const out: string[] = [];
   const differ = (what: string, x: string, y: string, why: string) => { if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`); };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine');
-  differ('target', a.target, b.target, 'make sure both runs hit the same service');
+  // a loopback target's port is ephemeral (the demo's): not a difference
+  if (targetKey(a.target) !== targetKey(b.target)) differ('target', a.target, b.target, 'make sure both runs hit the same service');
   for (const key of TOPOLOGY_KEYS) {
     const x = a.environment[key], y = b.environment[key];
     if (x !== undefined && y !== undefined) differ(`${key === 'hostname' || key === 'cpus' || key === 'platform' ? 'generator ' : ''}${key}`, x, y, key === 'topology' || key === 'replicas' ? 'an A/B is only valid on the same topology' : 'the generator itself changed');
@@ -44,7 +67,7 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined) differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
   if (rtt) out.push(rtt);
-  differ('steps (offered rates)', rates(a), rates(b), 'compare at equal rates only; capacity resolution differs');
+  differ('steps (offered rates)', grid(a), grid(b), 'compare at equal rates only; capacity resolution differs');
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
   differ('rules', JSON.stringify(a.rules), JSON.stringify(b.rules), 'the stop rule differs, so the knee means different things');
   differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), 'the generator\'s headroom differs');

@@ -17,7 +17,9 @@
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
 import type { RunResult } from '../../analysis/types.ts';
-import { settingDifferences } from '../compare/differences.ts';
+import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
+
+export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
 
 export type GateStatus = 'pass' | 'regression' | 'invalid';
@@ -40,29 +42,9 @@ export interface GateDecision {
   tolerance: number;
 }
 
-/** The plan's step size: the median positive difference between consecutive offered rates. */
-export function stepSizePerSec(run: RunResult): number {
-  const rates = [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
-  const diffs = rates.slice(1).map((r, i) => r - rates[i]).filter((d) => d > 0).sort((a, b) => a - b);
-  if (diffs.length === 0) return rates[0] ?? 0;
-  return diffs[Math.floor(diffs.length / 2)];
-}
-
 /** Offered rate at the knee, 0 when no step held. */
 function kneeRate(run: RunResult): number {
   return run.steps.find((s) => s.index === run.kneeStep)?.ratePerSec ?? 0;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** The target as the gate compares it: a loopback target's port is left out (the demo's is ephemeral). */
-function targetKey(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${LOOPBACK.has(u.hostname) ? 'loopback' : u.host}${u.pathname}`;
-  } catch {
-    return url;
-  }
 }
 
 /** Differences that make a capacity against the baseline meaningless (others are warnings). */
