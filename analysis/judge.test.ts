@@ -264,6 +264,8 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.kneeStep).toBe(1);
     expect(kneeResult(run)).toMatchObject({ index: 1, attempt: 2, throughputPerSec: 200 });
     expect(run.models!.little.map((l) => [l.index, l.throughputPerSec])).toEqual([[0, 100], [1, 200], [2, 210]]);
+    expect(run.models!.little.map((l) => l.attempt)).toEqual([1, 2, 1]);
+    expect(run.models!.utilisation.map((u) => [u.index, u.attempt])).toEqual([[0, 1], [1, 2], [2, 1]]);
     expect(run.models!.utilisation.find((u) => u.index === 1)!.rho).toBeCloseTo(200 / 210, 3);
   });
 

@@ -352,6 +352,8 @@ export interface GaugeSeries {
 /** Little's law for one step: mean concurrency N = X x W (X successful req/s, W mean latency in s). */
 export interface LittleRow {
   index: number;
+  /** The step's attempt (StepResult.attempt, 1 when absent): a rerun at the same index is its own row. Absent in older runs. */
+  attempt?: number;
   ratePerSec: number;
   throughputPerSec: number;
   meanMs: number;
@@ -379,6 +381,8 @@ export interface UslFit {
 /** Utilisation of one step against capacity and the queueing amplification 1 / (1 - rho). */
 export interface UtilisationRow {
   index: number;
+  /** The attempt of the LittleRow it was computed from (1 when absent). Absent in older runs. */
+  attempt?: number;
   /** rho = X / capacity. */
   rho: number;
   /** 1 / (1 - rho); null at or beyond saturation (rho >= 1). */

@@ -1,8 +1,9 @@
 /**
  * Cell texts shared by the renderers, so a figure reads the same in every format.
  */
-import { fmtInt, fmtMs, fmtRate, fmtShare, fmtTarget, stepNo } from '../analysis/format.ts';
-import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtTarget, stepNo } from '../analysis/format.ts';
+import type { Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
+import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -18,6 +19,63 @@ export function percentileOf(s: StepResult, q: number): Percentile | undefined {
 /** True when any shown percentile of any step is unreliable (the report then adds a footnote). */
 export function anyUnreliable(run: RunResult): boolean {
   return run.steps.some((s) => s.latency.some((p) => p.valueMs !== null && !p.reliable));
+}
+
+/**
+ * How an attempt was classified, in words: "attempt 2", "transient", "generator-bound",
+ * "generator-limited", "inconclusive", "contaminated"; empty for a plain first attempt.
+ */
+export function attemptFlags(s: StepResult): string[] {
+  return [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.inconclusive ? 'inconclusive' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
+}
+
+/**
+ * The verdict as every table shows it: "holds", or with the attempt's classification when it has
+ * one ("fails (transient)", "holds (attempt 2)", "holds (generator-limited)"), so a failure that
+ * did not count never reads as a confirmed one.
+ */
+export function verdictLabel(s: StepResult): string {
+  const flags = attemptFlags(s);
+  return flags.length === 0 ? s.verdict : `${s.verdict} (${flags.join(', ')})`;
+}
+
+/** The verdict and its classification for running text: "fails, transient". */
+export function verdictBrief(s: StepResult): string {
+  return [s.verdict, ...attemptFlags(s)].join(', ');
+}
+
+/** Delivery to 2 decimals; below its bound with the decimals that keep it from reading as the bound (0.8987 is "0.899", not "0.90"). */
+export function deliveryText(s: StepResult, rules: Rules): string {
+  if (s.steadyS <= 0) return '–';
+  return s.delivery < rules.deliveryMin ? fmtRatioBelow(s.delivery, rules.deliveryMin) : fmtRatio(s.delivery);
+}
+
+/** Capture likewise ("0.599", not "0.60", against 0.60); "–" for the first step. */
+export function captureText(s: StepResult, rules: Rules): string {
+  return s.capture !== null && s.capture < rules.captureMin ? fmtRatioBelow(s.capture, rules.captureMin) : fmtRatio(s.capture);
+}
+
+/** The step table of report.md and report.html: same header, same cells; each renderer escapes them. */
+export const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
+
+export function stepCells(s: StepResult, rules: Rules): string[] {
+  const hasData = s.steadyS > 0;
+  return [
+    String(stepNo(s.index)),
+    fmtTarget(s.ratePerSec),
+    hasData ? fmtRate(s.throughputPerSec) : '–',
+    deliveryText(s, rules),
+    captureText(s, rules),
+    ...[50, 90, 99, 99.9].map((q) => percentileCell(percentileOf(s, q))),
+    hasData ? fmtPercent(s.errorRate) : '–',
+    fmtInt(s.dropped),
+    verdictLabel(s),
+  ];
+}
+
+/** True when a and b are the same attempt of the same step (a rerun shares its index, not its attempt). */
+export function sameAttempt(a: { index: number; attempt?: number }, b: { index: number; attempt?: number }): boolean {
+  return a.index === b.index && (a.attempt ?? 1) === (b.attempt ?? 1);
 }
 
 /** "400.0 req/s (step 3)" or a sentence saying none was established. */
@@ -57,7 +115,16 @@ export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'E
 
 export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container\'s quota) that its whole process used, every thread: k6\'s under the k6 engine. It, CPU steal and the throttling of a container\'s CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.';
 
-export function generatorCells(s: StepResult): string[] {
+/** A busy or CPU share; over the generator's bound with the decimals that keep it from reading as the bound (0.904 is "90.4%", not "90%"). */
+function shareText(x: number | null | undefined, bound: number): string {
+  return x != null && x > bound ? fmtShareOver(x, bound) : fmtShare(x);
+}
+
+/**
+ * `busyMax` is the generator's busy bound (verdicts.generatorBusyMax); a RunResult does not carry
+ * the configured one, so the default applies.
+ */
+export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {
   if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
   return [
     String(stepNo(s.index)),
@@ -65,8 +132,8 @@ export function generatorCells(s: StepResult): string[] {
     s.lagP99Ms === null ? '–' : `${fmtMs(s.lagP99Ms)} ms`,
     // k6 reports no loop delay (0) and no busy share; a native engine's loop delay is never 0
     s.generatorBusy == null && s.loopDelayMaxMs === 0 ? '–' : `${fmtMs(s.loopDelayMaxMs)} ms`,
-    fmtShare(s.generatorBusy),
-    fmtShare(s.generatorCpu),
+    shareText(s.generatorBusy, busyMax),
+    shareText(s.generatorCpu, busyMax),
     fmtInt(s.vusActiveMax),
     fmtInt(s.vusAllocatedMax),
     fmtInt(s.dropped),

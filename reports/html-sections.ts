@@ -1,12 +1,14 @@
 /**
- * The text sections of report.html: the headline, steps, errors, warnings, stages, generator and
- * environment. Same figures and wording as report.md (cells.ts), escaped for HTML.
+ * The text sections of report.html: the headline, steps, overload shape, classified steps,
+ * server-side view, errors, warnings, stages, generator and environment. Same figures and wording
+ * as report.md (cells.ts, markdown-verdicts.ts' text builders), escaped for HTML.
  */
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { anyUnreliable, capacityText, colocationText, countsText, durationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, percentileCell, percentileOf, rttText } from './cells.ts';
+import { anyUnreliable, capacityText, colocationText, countsText, durationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, rttText, STEP_HEADER, stepCells, verdictBrief } from './cells.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
+import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
 
 /** Banners for a run whose capacity cannot be taken at face value. */
 function banners(run: RunResult): string[] {
@@ -28,25 +30,43 @@ export function headerHtml(run: RunResult): string {
   ].join('\n');
 }
 
-const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
-
-function stepCells(s: StepResult): string[] {
-  const hasData = s.steadyS > 0;
-  return [
-    String(stepNo(s.index)), fmtTarget(s.ratePerSec), hasData ? fmtRate(s.throughputPerSec) : '–', hasData ? fmtRatio(s.delivery) : '–', fmtRatio(s.capture),
-    ...[50, 90, 99, 99.9].map((q) => percentileCell(percentileOf(s, q))),
-    hasData ? fmtPercent(s.errorRate) : '–', fmtInt(s.dropped), s.verdict,
-  ];
+/** The row's class: its verdict, and "set-aside" for an attempt that did not decide (transient, contaminated). */
+function verdictClass(s: StepResult): string {
+  return s.transient || s.contaminated ? `verdict-${s.verdict} set-aside` : `verdict-${s.verdict}`;
 }
 
 export function stepsHtml(run: RunResult): string {
-  const parts = [htmlTable(STEP_HEADER, run.steps.map(stepCells), (i) => `verdict-${run.steps[i].verdict}`)];
+  const parts = [htmlTable(STEP_HEADER, run.steps.map((s) => stepCells(s, run.rules)), (i) => verdictClass(run.steps[i]))];
   if (anyUnreliable(run)) {
     parts.push(`<p class="note">* unreliable: fewer than ${esc(fmtInt(run.rules.minTailSamples))} samples lie beyond this percentile (p99 needs ${esc(fmtInt(requiredSamples(99, run.rules.minTailSamples)))} samples, p99.9 ${esc(fmtInt(requiredSamples(99.9, run.rules.minTailSamples)))}); shown for diagnosis only.</p>`);
   }
   const failing = run.steps.filter((s) => s.reasons.length > 0);
-  if (failing.length > 0) parts.push(htmlList(failing.map((s) => `step ${stepNo(s.index)} (${s.verdict}): ${s.reasons.join('; ')}`)));
+  if (failing.length > 0) parts.push(htmlList(failing.map((s) => `step ${stepNo(s.index)} (${verdictBrief(s)}): ${s.reasons.join('; ')}`)));
   return htmlSection('steps', 'Steps', parts.join('\n'));
+}
+
+/** A text section (markdown-verdicts.ts) as HTML, every string escaped; '' when the section is empty. */
+function textSectionHtml(id: string, t: TextSection | null): string {
+  if (t === null) return '';
+  const parts = t.paragraphs.map((p) => `<p>${p.lead === undefined ? '' : `<strong>${esc(p.lead)}</strong>`}${esc(p.text)}</p>`);
+  if (t.table) parts.push(htmlTable(t.table.header, t.table.rows));
+  if (t.items && t.items.length > 0) parts.push(htmlList(t.items));
+  return htmlSection(id, t.title, parts.join('\n'));
+}
+
+/** The overload shape past the knee, as report.md has it; '' when there is none. */
+export function overloadHtml(run: RunResult): string {
+  return textSectionHtml('overload', overloadText(run));
+}
+
+/** How each failed or rerun step was classified; '' when no step was. */
+export function classificationHtml(run: RunResult): string {
+  return textSectionHtml('classification', classificationText(run));
+}
+
+/** The target's own view of each steady window; '' when its metrics were not read. */
+export function serverHtml(run: RunResult): string {
+  return textSectionHtml('server', serverText(run));
 }
 
 export function errorsHtml(run: RunResult): string {
@@ -69,7 +89,7 @@ export function generatorHtml(run: RunResult): string {
   const { vus } = run;
   const colocated = colocationText(run);
   const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttText(run), ...(colocated ? [colocated] : [])])];
-  if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map(generatorCells)));
+  if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s))));
   return htmlSection('generator', 'Load generator', parts.join('\n'));
 }
 

@@ -19,6 +19,8 @@ td:last-child, th:last-child { text-align: left; }
 #errors td:last-child { word-break: break-word; max-width: 360px; }
 tr.verdict-holds td:last-child { color: var(--ok); font-weight: bold; }
 tr.verdict-fails td:last-child { color: var(--bad); font-weight: bold; }
+tr.set-aside td { color: var(--muted); }
+tr.set-aside td:last-child { color: var(--muted); font-weight: normal; font-style: italic; }
 figure { margin: 8px 0 16px; }
 figure svg { max-width: 100%; height: auto; display: block; }
 `;

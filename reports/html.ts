@@ -8,7 +8,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { chartsOf, renderCharts, type ChartName, type RenderedChart } from './charts/index.ts';
 import { esc, htmlSection } from './html-escape.ts';
 import { HTML_STYLE } from './html-style.ts';
-import { environmentHtml, errorsHtml, generatorHtml, headerHtml, stagesHtml, stepsHtml, warningsHtml } from './html-sections.ts';
+import { classificationHtml, environmentHtml, errorsHtml, generatorHtml, headerHtml, overloadHtml, serverHtml, stagesHtml, stepsHtml, warningsHtml } from './html-sections.ts';
 import { modelsHtml } from './models-html.ts';
 
 export interface RenderedFile {
@@ -31,22 +31,29 @@ function chartSection(id: string, title: string, charts: readonly RenderedChart[
   return htmlSection(id, title, f || `<p>${esc(empty)}</p>`);
 }
 
-const NAV: [string, string][] = [
+/** The page's links; `optional` ones only when their section is on the page (it is left out when empty). */
+const NAV: [id: string, label: string, optional?: boolean][] = [
   ['throughput', 'Throughput'], ['latency', 'Latency'], ['delivery', 'Delivery & capture'], ['timeseries', 'Time series'],
-  ['models', 'Models'], ['steps', 'Steps'], ['errors', 'Errors'], ['warnings', 'Warnings'], ['stages', 'Stages'], ['environment', 'Environment'],
+  ['models', 'Models'], ['steps', 'Steps'], ['overload', 'Overload shape', true], ['classification', 'Classified steps', true], ['server', 'Server-side view', true],
+  ['errors', 'Errors'], ['warnings', 'Warnings'], ['stages', 'Stages'], ['environment', 'Environment'],
 ];
 
 /** The whole page from a run and its rendered charts. */
 export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): string {
+  const verdicts: Record<string, string> = { overload: overloadHtml(run), classification: classificationHtml(run), server: serverHtml(run) };
+  const nav = NAV.filter(([id, , optional]) => !optional || verdicts[id] !== '');
   const body = [
     headerHtml(run),
-    `<nav>${NAV.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
+    `<nav>${nav.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
     chartSection('throughput', 'Throughput', charts, 'throughput', 'No step produced data.'),
     chartSection('latency', 'Latency', charts, 'latency', 'No step produced data.'),
     chartSection('delivery', 'Delivery and capture', charts, 'delivery', 'No step produced data.'),
     chartSection('timeseries', 'Time series', charts, 'timeseries', 'No per-second data recorded.'),
     modelsHtml(run, figure(charts, 'usl')),
     stepsHtml(run),
+    verdicts.overload,
+    verdicts.classification,
+    verdicts.server,
     errorsHtml(run),
     warningsHtml(run),
     stagesHtml(run),
@@ -66,7 +73,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     '</head>',
     '<body>',
     '<main>',
-    ...body,
+    ...body.filter((part) => part !== ''),
     '</main>',
     '</body>',
     '</html>',

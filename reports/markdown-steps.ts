@@ -2,13 +2,11 @@
  * The per-step sections of the Markdown report: the step table, the reasons of failing steps,
  * and errors by kind.
  */
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
-import type { RunResult, StepResult } from '../analysis/types.ts';
-import { anyUnreliable, countsText, percentileCell, percentileOf } from './cells.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { anyUnreliable, countsText, STEP_HEADER, stepCells, verdictBrief } from './cells.ts';
 import { mdCell } from './escape.ts';
-
-const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
 
 /** One Markdown table row; every cell escaped. */
 export function mdRow(cells: readonly string[]): string {
@@ -19,31 +17,16 @@ export function mdTable(header: readonly string[], rows: readonly (readonly stri
   return [mdRow(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(mdRow)];
 }
 
-function stepRow(s: StepResult): string[] {
-  const hasData = s.steadyS > 0;
-  return [
-    String(stepNo(s.index)),
-    fmtTarget(s.ratePerSec),
-    hasData ? fmtRate(s.throughputPerSec) : '–',
-    hasData ? fmtRatio(s.delivery) : '–',
-    fmtRatio(s.capture),
-    ...[50, 90, 99, 99.9].map((q) => percentileCell(percentileOf(s, q))),
-    hasData ? fmtPercent(s.errorRate) : '–',
-    fmtInt(s.dropped),
-    s.verdict,
-  ];
-}
-
 /** The step table, its footnote, and why each non-holding step did not hold. */
 export function stepsSection(run: RunResult): string[] {
-  const out = ['## Steps', '', ...mdTable(STEP_HEADER, run.steps.map(stepRow))];
+  const out = ['## Steps', '', ...mdTable(STEP_HEADER, run.steps.map((s) => stepCells(s, run.rules)))];
   if (anyUnreliable(run)) {
     const minTail = fmtInt(run.rules.minTailSamples);
     out.push('', `\\* unreliable: fewer than ${minTail} samples lie beyond this percentile (p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples in the window, p99.9 ${fmtInt(requiredSamples(99.9, run.rules.minTailSamples))}); shown for diagnosis only.`);
   }
   const failing = run.steps.filter((s) => s.reasons.length > 0);
   if (failing.length > 0) {
-    out.push('', ...failing.map((s) => `- **step ${stepNo(s.index)}** (${s.verdict}): ${s.reasons.map(mdCell).join('; ')}`));
+    out.push('', ...failing.map((s) => `- **step ${stepNo(s.index)}** (${verdictBrief(s)}): ${s.reasons.map(mdCell).join('; ')}`));
   }
   return out;
 }

@@ -1,37 +1,51 @@
 /**
- * report.md's verdict sections: the overload shape past the knee, how each failed or rerun step
- * was classified, and the target's own view of each steady window (cross-check, pool reading).
+ * The verdict sections: the overload shape past the knee, how each failed or rerun step was
+ * classified, and the target's own view of each steady window (cross-check, pool reading). Each is
+ * built once as plain text (`*Text`), then escaped for report.md here and for report.html in
+ * html-sections.ts, so both say the same thing.
  */
 import { fmtMs, fmtRate } from '../analysis/format.ts';
-import type { RunResult, StepResult } from '../analysis/types.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { attemptFlags } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
 
-export function overloadSection(run: RunResult): string[] {
-  const o = run.overload;
-  if (!o || o.shape === 'none') return [];
-  const lines = ['## Overload shape', '', `**${o.shape}**: ${mdCell(o.evidence)}.`, '', `What it usually means: ${mdCell(o.meaning)}.`];
-  if (run.generatorBound) lines.push('', '**This run cannot establish capacity**: the load generator reached its limit first (see below).');
-  return lines;
+/** A paragraph; `lead`, when set, is set in bold before `text`. */
+export interface TextParagraph {
+  lead?: string;
+  text: string;
 }
 
-function attemptLabel(s: StepResult): string {
-  const flags = [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.inconclusive ? 'inconclusive' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
-  return flags.join(', ');
+/** A section as plain text, unescaped: a title, paragraphs, then an optional table and list. */
+export interface TextSection {
+  title: string;
+  paragraphs: TextParagraph[];
+  table?: { header: string[]; rows: string[][] };
+  items?: string[];
+}
+
+export function overloadText(run: RunResult): TextSection | null {
+  const o = run.overload;
+  if (!o || o.shape === 'none') return null;
+  const paragraphs: TextParagraph[] = [{ lead: o.shape, text: `: ${o.evidence}.` }, { text: `What it usually means: ${o.meaning}.` }];
+  if (run.generatorBound) paragraphs.push({ lead: 'This run cannot establish capacity', text: ': the load generator reached its limit first (see below).' });
+  return { title: 'Overload shape', paragraphs };
+}
+
+function attemptLabel(s: RunResult['steps'][number]): string {
+  return attemptFlags(s).join(', ');
 }
 
 /** Steps that were rerun, flagged transient, generator-bound, generator-limited or contaminated, with why. */
-export function classificationSection(run: RunResult): string[] {
+export function classificationText(run: RunResult): TextSection | null {
   const marked = run.steps.filter((s) => attemptLabel(s) !== '');
-  if (marked.length === 0) return [];
+  if (marked.length === 0) return null;
   const rows = marked.map((s) => [String(s.index + 1), fmtRate(s.ratePerSec), attemptLabel(s), s.verdict, s.reasons.join('; ')]);
-  return [
-    '## Failed steps, classified before they count',
-    '',
-    'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
-    '',
-    ...mdTable(['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows),
-  ];
+  return {
+    title: 'Failed steps, classified before they count',
+    paragraphs: [{ text: 'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.' }],
+    table: { header: ['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows },
+  };
 }
 
 function num(x: number | null | undefined, f: (v: number) => string): string {
@@ -39,9 +53,9 @@ function num(x: number | null | undefined, f: (v: number) => string): string {
 }
 
 /** The server-side view per step, when the target's metrics were read. */
-export function serverSection(run: RunResult): string[] {
+export function serverText(run: RunResult): TextSection | null {
   const withServer = run.steps.filter((s) => s.crossCheck);
-  if (withServer.length === 0) return [];
+  if (withServer.length === 0) return null;
   const rows = withServer.map((s) => [
     String(s.index + 1),
     fmtRate(s.completedPerSec),
@@ -52,13 +66,32 @@ export function serverSection(run: RunResult): string[] {
     s.crossCheck!.verdict,
     s.poolReading ?? '–',
   ]);
-  return [
-    '## Server-side view',
-    '',
-    'The target\'s own metrics, read at each steady window\'s edges. Client mean minus RTT should match the server\'s mean; a client that reads systematically higher is queueing inside the generator.',
-    '',
-    ...mdTable(['Step', 'Client req/s', 'Server req/s', 'Client mean - RTT', 'Server mean', 'Server max', 'Cross-check', 'Pool'], rows),
-    '',
-    ...withServer.map((s) => `- step ${s.index + 1}: ${mdCell(s.crossCheck!.detail)}`),
-  ];
+  return {
+    title: 'Server-side view',
+    paragraphs: [{ text: 'The target\'s own metrics, read at each steady window\'s edges. Client mean minus RTT should match the server\'s mean; a client that reads systematically higher is queueing inside the generator.' }],
+    table: { header: ['Step', 'Client req/s', 'Server req/s', 'Client mean - RTT', 'Server mean', 'Server max', 'Cross-check', 'Pool'], rows },
+    items: withServer.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`),
+  };
+}
+
+/** A text section as Markdown lines, every string escaped; none when the section is empty. */
+export function mdSection(t: TextSection | null): string[] {
+  if (t === null) return [];
+  const out = [`## ${mdCell(t.title)}`];
+  for (const p of t.paragraphs) out.push('', `${p.lead === undefined ? '' : `**${mdCell(p.lead)}**`}${mdCell(p.text)}`);
+  if (t.table) out.push('', ...mdTable(t.table.header, t.table.rows));
+  if (t.items && t.items.length > 0) out.push('', ...t.items.map((i) => `- ${mdCell(i)}`));
+  return out;
+}
+
+export function overloadSection(run: RunResult): string[] {
+  return mdSection(overloadText(run));
+}
+
+export function classificationSection(run: RunResult): string[] {
+  return mdSection(classificationText(run));
+}
+
+export function serverSection(run: RunResult): string[] {
+  return mdSection(serverText(run));
 }

@@ -3,7 +3,9 @@
  * report.html so both say the same thing; each renderer escapes it for its own format.
  */
 import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { kneeResult } from '../analysis/stop.ts';
 import type { Models, RunResult, UslFit } from '../analysis/types.ts';
+import { sameAttempt } from './cells.ts';
 
 /** Below this R^2 the report says the law fits poorly. */
 export const USL_R2_GOOD = 0.9;
@@ -19,12 +21,12 @@ function fmtTimes(x: number | null): string {
   return x === null ? 'saturated' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
 }
 
-/** One row per step with data: N from Little's law, utilisation and amplification beside measured inflation. */
+/** One row per attempt with data (a rerun has its own row, its own ρ): N from Little's law, utilisation and amplification beside measured inflation. */
 export function modelRows(m: Models): string[][] {
   return m.little.map((r) => {
-    const u = m.utilisation.find((x) => x.index === r.index);
+    const u = m.utilisation.find((x) => sameAttempt(x, r));
     return [
-      String(stepNo(r.index)),
+      (r.attempt ?? 1) > 1 ? `${stepNo(r.index)} (attempt ${r.attempt})` : String(stepNo(r.index)),
       fmtTarget(r.ratePerSec),
       fmtRate(r.throughputPerSec),
       fmtMs(r.meanMs),
@@ -58,7 +60,8 @@ export function uslSentences(fit: UslFit | null, note: string): string[] {
 
 /** "Near the knee" in one sentence, or nothing without a knee. */
 export function kneeSentence(run: RunResult, m: Models): string[] {
-  const knee = m.utilisation.find((u) => u.index === run.kneeStep);
+  const kneeStep = kneeResult(run);
+  const knee = kneeStep === null ? undefined : m.utilisation.find((u) => sameAttempt(u, kneeStep));
   if (!knee) return [];
   const amp = knee.amplification === null ? 'the queue is saturated' : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
   const measured = knee.latencyInflation === null ? '' : `; the measured mean grew ${knee.latencyInflation.toFixed(2)}× from step 1`;

@@ -154,6 +154,11 @@ describe('renderStepsCsv', () => {
     expect(rows[4][col('throughput_per_sec')]).toBe('400');
     expect(rows[1][col('p99_9_reliable')]).toBe('false');
     expect(rows[1][col('p50_n')]).toBe('2500');
+    // every percentile's sample count and reliability, appended after the older columns
+    expect(STEPS_CSV_COLUMNS.slice(-5)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
+    expect(col('p50_reliable')).toBeGreaterThan(col('generator_cpu'));
+    expect([rows[1][col('p50_reliable')], rows[1][col('p90_n')], rows[1][col('p90_reliable')], rows[1][col('p99_n')], rows[1][col('p99_reliable')]]).toEqual(['true', '2500', 'true', '2500', 'false']);
+    expect([rows[2][col('p99_n')], rows[2][col('p99_reliable')]]).toEqual(['5000', 'true']);
     expect(rows[5][col('verdict')]).toBe('fails');
     expect(rows[1][col('lag_p99_ms')]).toBe('0.1');
     expect(rows[1][col('generator_busy')]).toBe(''); // not measured in this run

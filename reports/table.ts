@@ -2,14 +2,14 @@
  * The terminal view: a compact fixed-width step table plus capacity and stop lines. Plain text,
  * no colour codes; long target-controlled strings are cut to one line.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
-import type { RunResult, StepResult } from '../analysis/types.ts';
-import { capacityText, peakText, percentileOf } from './cells.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import type { Rules, RunResult, StepResult } from '../analysis/types.ts';
+import { capacityText, captureText, deliveryText, peakText, percentileOf, verdictLabel } from './cells.ts';
 
 interface Column {
   header: string;
   width: number;
-  cell(s: StepResult): string;
+  cell(s: StepResult, rules: Rules): string;
   left?: boolean;
 }
 
@@ -24,13 +24,13 @@ const COLUMNS: Column[] = [
   { header: 'step', width: 4, cell: (s) => String(stepNo(s.index)) },
   { header: 'target/s', width: 8, cell: (s) => fmtTarget(s.ratePerSec) },
   { header: 'achieved/s', width: 10, cell: (s) => (s.steadyS > 0 ? fmtRate(s.throughputPerSec) : '–') },
-  { header: 'deliv', width: 5, cell: (s) => (s.steadyS > 0 ? fmtRatio(s.delivery) : '–') },
-  { header: 'capt', width: 5, cell: (s) => fmtRatio(s.capture) },
+  { header: 'deliv', width: 5, cell: (s, rules) => deliveryText(s, rules) },
+  { header: 'capt', width: 5, cell: (s, rules) => captureText(s, rules) },
   { header: 'p50 ms', width: 8, cell: (s) => latencyCell(s, 50) },
   { header: 'p99 ms', width: 8, cell: (s) => latencyCell(s, 99) },
   { header: 'errors', width: 7, cell: (s) => (s.completed > 0 ? fmtPercent(s.errorRate) : '–') },
   { header: 'dropped', width: 7, cell: (s) => fmtInt(s.dropped) },
-  { header: 'verdict', width: 10, cell: (s) => s.verdict, left: true },
+  { header: 'verdict', width: 10, cell: (s) => verdictLabel(s), left: true },
 ];
 
 /** One line, control characters flattened, cut to `max` characters. */
@@ -44,7 +44,7 @@ function row(cells: readonly string[]): string {
 }
 
 export function renderPlateauTable(run: RunResult): string {
-  const lines = [row(COLUMNS.map((c) => c.header)), ...run.steps.map((s) => row(COLUMNS.map((c) => c.cell(s))))];
+  const lines = [row(COLUMNS.map((c) => c.header)), ...run.steps.map((s) => row(COLUMNS.map((c) => c.cell(s, run.rules))))];
   if (run.steps.some((s) => s.latency.some((p) => p.valueMs !== null && !p.reliable))) {
     lines.push('(~x* = too few samples to trust)');
   }

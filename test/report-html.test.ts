@@ -15,6 +15,7 @@ import { esc } from '../reports/html-escape.ts';
 import { renderHtml, renderHtmlFiles } from '../reports/html.ts';
 import { fileRenderers } from '../reports/index.ts';
 import { renderMarkdown } from '../reports/markdown.ts';
+import { classificationSection, classificationText, serverSection, serverText } from '../reports/markdown-verdicts.ts';
 import { modelsSection } from '../reports/models-markdown.ts';
 
 const RUN = JSON.parse(fs.readFileSync(new URL('./golden/fixed-run.json', import.meta.url), 'utf8')) as RunResult;
@@ -51,6 +52,40 @@ describe('report.html text', () => {
     expect(html).toContain('plateau run golden-&lt;i&gt;run&lt;/i&gt;');
     expect(html).toContain('http://127.0.0.1:8080/&lt;b&gt;orders&lt;/b&gt;');
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+  });
+
+  it('has report.md\'s classification and server-side sections, escaped, with the same rows', () => {
+    const hostile = 'client <script>alert(1)</script> & "x"';
+    const run: RunResult = {
+      ...RUN,
+      steps: RUN.steps.map((s, i) => ({
+        ...s,
+        ...(i === 4 ? { transient: true } : {}),
+        ...(i === 5 ? { index: 4, attempt: 2 } : {}),
+        server: { source: 'scrape', fromS: 0, toS: 10, throughputPerSec: s.completedPerSec, meanMs: 9, maxMs: 30, poolActiveMax: 4, poolPendingMax: 0, poolMax: 10 },
+        crossCheck: { verdict: 'consistent', detail: hostile, clientPerSec: s.completedPerSec, serverPerSec: s.completedPerSec, clientMeanMinusRttMs: 9.5, serverMeanMs: 9 },
+        poolReading: 'pool <b>fine</b>',
+      })),
+    };
+    const html = renderHtml(run, FAKE_CHARTS);
+    for (const bad of INJECTED) expect(html).not.toMatch(bad);
+    for (const [id, title] of [['overload', 'Overload shape'], ['classification', 'Failed steps, classified before they count'], ['server', 'Server-side view']]) {
+      expect(html).toContain(`<section id="${id}">\n<h2>${title}</h2>`);
+      expect(html).toContain(`<a href="#${id}">`);
+    }
+    const section = (id: string) => html.slice(html.indexOf(`<section id="${id}">`), html.indexOf('</section>', html.indexOf(`<section id="${id}">`)));
+    const rows = (id: string) => [...section(id).matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1])).filter((r) => r.length > 0);
+    expect(rows('classification')).toEqual(classificationText(run)!.table!.rows.map((r) => r.map(esc)));
+    expect(rows('classification').map((r) => r.slice(2, 4))).toEqual([['transient', 'fails'], ['attempt 2', 'fails']]);
+    expect(rows('server')).toEqual(serverText(run)!.table!.rows.map((r) => r.map(esc)));
+    expect(section('server')).toContain(`<li>step 1: ${esc(hostile)}</li>`);
+    expect(section('server')).toContain('<td>pool &lt;b&gt;fine&lt;/b&gt;</td>');
+    // report.md says the same, from the same text
+    expect(renderMarkdown(run)).toContain(classificationSection(run).join('\n'));
+    expect(serverSection(run)).toContain('- step 1: client &lt;script>alert(1)&lt;/script> & "x"');
+    // in report.md's order: steps, overload, classification, server, errors
+    const order = ['steps', 'overload', 'classification', 'server', 'errors'].map((id) => html.indexOf(`<section id="${id}">`));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
   it('esc covers the five HTML-significant characters and control characters', () => {

@@ -16,6 +16,7 @@ export function littleRows(steps: readonly StepResult[]): LittleRow[] {
     if (s.steadyS === 0 || s.meanMs === null || s.throughputPerSec <= 0) continue;
     rows.push({
       index: s.index,
+      attempt: s.attempt ?? 1,
       ratePerSec: s.ratePerSec,
       throughputPerSec: s.throughputPerSec,
       meanMs: s.meanMs,

@@ -29,6 +29,7 @@ export function utilisationRows(rows: readonly LittleRow[], muPerSec: number | n
     const rho = r.throughputPerSec / muPerSec;
     return {
       index: r.index,
+      attempt: r.attempt ?? 1,
       rho,
       amplification: rho < 1 && (kneeStep === null || r.index <= kneeStep) ? 1 / (1 - rho) : null,
       latencyInflation: firstMs !== null && firstMs > 0 ? r.meanMs / firstMs : null,

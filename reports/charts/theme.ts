@@ -3,7 +3,7 @@
  * to stay apart for common colour-blindness (Okabe-Ito) and carry the same meaning everywhere.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { StepVerdict } from '../../analysis/types.ts';
+import type { StepResult, StepVerdict } from '../../analysis/types.ts';
 
 export type ChartSpec = TopLevelSpec;
 
@@ -48,3 +48,30 @@ export const verdictScale = {
   domain: Object.keys(VERDICT_COLOR),
   range: Object.values(VERDICT_COLOR),
 };
+
+/**
+ * An attempt that is not a limit of the target is drawn apart from confirmed results: a transient
+ * failure (its rerun held), a generator-bound one (the generator could not drive it) and a
+ * contaminated one (the topology changed). Only categories a chart has are added to its legend.
+ */
+export const SET_ASIDE_COLOR = {
+  transient: '#CC79A7',
+  'generator-bound': '#56B4E9',
+  contaminated: '#000000',
+} as const;
+
+export type PointCategory = StepVerdict | keyof typeof SET_ASIDE_COLOR;
+
+/** The category a step's point is coloured by: its verdict unless it was set aside. */
+export function pointCategory(s: StepResult): PointCategory {
+  if (s.contaminated) return 'contaminated';
+  if (s.transient) return 'transient';
+  if (s.generatorBound) return 'generator-bound';
+  return s.verdict;
+}
+
+/** The verdict scale, plus the set-aside categories present among `categories`. */
+export function pointScale(categories: readonly string[]): { domain: string[]; range: string[] } {
+  const extra = (Object.keys(SET_ASIDE_COLOR) as (keyof typeof SET_ASIDE_COLOR)[]).filter((c) => categories.includes(c));
+  return { domain: [...verdictScale.domain, ...extra], range: [...verdictScale.range, ...extra.map((c) => SET_ASIDE_COLOR[c])] };
+}

@@ -1,18 +1,23 @@
 /**
  * Offered vs achieved throughput per step: the ideal line (achieved = offered), each step's
- * achieved X coloured by verdict, the knee and the capacity marked, and the USL model's X at each
+ * achieved X coloured by verdict (a transient, generator-bound or contaminated attempt in its own
+ * colour, off the achieved line, which joins only the attempts that decide), the knee and the capacity marked, and the USL model's X at each
  * step's measured concurrency (dashed) with its predicted peak.
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import { uslThroughput } from '../../analysis/models/usl.ts';
-import type { RunResult } from '../../analysis/types.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, WIDTH_PX, verdictScale, type ChartSpec } from './theme.ts';
-import { kneeResult } from '../../analysis/stop.ts';
+import type { RunResult, StepResult } from '../../analysis/types.ts';
+import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
+import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
 
 export function throughputSpec(run: RunResult): ChartSpec {
   const steps = run.steps.filter((s) => s.steadyS > 0);
   const maxRate = Math.max(1, ...run.steps.map((s) => s.ratePerSec));
-  const achieved = steps.map((s) => ({ step: stepNo(s.index), offered: s.ratePerSec, achieved: s.throughputPerSec, verdict: s.verdict }));
+  const point = (s: StepResult) => ({ step: stepNo(s.index), offered: s.ratePerSec, achieved: s.throughputPerSec, verdict: pointCategory(s) });
+  const achieved = steps.map(point);
+  // the line joins the attempts that decide: a transient or contaminated one is a point beside it, never a dip in it
+  const deciding = new Set(decidingSteps(run.steps));
+  const line = steps.filter((s) => deciding.has(s)).map(point);
   const usl = run.models?.usl ?? null;
   const modelled = usl === null ? [] : (run.models?.little ?? []).map((r) => ({ offered: r.ratePerSec, model: uslThroughput(usl, r.concurrency) }));
   const knee = kneeResult(run);
@@ -20,9 +25,9 @@ export function throughputSpec(run: RunResult): ChartSpec {
   const layers: object[] = [
     { data: { values: [{ offered: 0, ideal: 0 }, { offered: maxRate * 1.05, ideal: maxRate * 1.05 }] }, mark: { type: 'line', strokeDash: [4, 4], color: COLOR.ideal },
       encoding: { x, y: { field: 'ideal', type: 'quantitative', title: 'successful req/s' } } },
-    { data: { values: achieved }, mark: { type: 'line', color: COLOR.achieved }, encoding: { x, y: { field: 'achieved', type: 'quantitative' } } },
+    { data: { values: line }, mark: { type: 'line', color: COLOR.achieved }, encoding: { x, y: { field: 'achieved', type: 'quantitative' } } },
     { data: { values: achieved }, mark: { type: 'point', filled: true, size: 70 },
-      encoding: { x, y: { field: 'achieved', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal', scale: verdictScale, title: 'step verdict' } } },
+      encoding: { x, y: { field: 'achieved', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal', scale: pointScale(achieved.map((a) => a.verdict)), title: 'step verdict' } } },
   ];
   if (modelled.length > 1) {
     layers.push({ data: { values: modelled }, mark: { type: 'line', strokeDash: [6, 3], color: COLOR.model }, encoding: { x, y: { field: 'model', type: 'quantitative' } } });

@@ -4,8 +4,9 @@
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import { uslThroughput } from '../../analysis/models/usl.ts';
-import type { RunResult } from '../../analysis/types.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, WIDTH_PX, verdictScale, type ChartSpec } from './theme.ts';
+import type { LittleRow, RunResult } from '../../analysis/types.ts';
+import { sameAttempt } from '../cells.ts';
+import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
 
 const CURVE_POINTS = 120;
 
@@ -19,13 +20,17 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     const n = (nMax * i) / CURVE_POINTS;
     return { n, x: uslThroughput(fit, n) };
   });
-  const verdictOf = (index: number) => run.steps.find((s) => s.index === index)?.verdict ?? 'not-run';
-  const points = m.little.map((r) => ({ n: r.concurrency, x: r.throughputPerSec, step: `step ${stepNo(r.index)}`, verdict: verdictOf(r.index) }));
+  // each row's own attempt: a rerun shares its index with the attempt before it
+  const verdictOf = (r: LittleRow) => {
+    const s = run.steps.find((x) => sameAttempt(x, r));
+    return s ? pointCategory(s) : 'not-run';
+  };
+  const points = m.little.map((r) => ({ n: r.concurrency, x: r.throughputPerSec, step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`, verdict: verdictOf(r) }));
   const x = { field: 'n', type: 'quantitative' as const, title: 'concurrency N = X × W', scale: { domain: [0, nMax] } };
   const layers: object[] = [
     { data: { values: curve }, mark: { type: 'line', color: COLOR.model, strokeWidth: 2 }, encoding: { x, y: { field: 'x', type: 'quantitative', title: 'successful req/s' } } },
     { data: { values: points }, mark: { type: 'point', filled: true, size: 70 },
-      encoding: { x, y: { field: 'x', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal', scale: verdictScale, title: 'step verdict' } } },
+      encoding: { x, y: { field: 'x', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal', scale: pointScale(points.map((p) => p.verdict)), title: 'step verdict' } } },
     { data: { values: points }, mark: { type: 'text', dy: -10, fontSize: 10, color: '#444444' }, encoding: { x, y: { field: 'x', type: 'quantitative' }, text: { field: 'step' } } },
   ];
   if (fit.nStar !== null && fit.peakPerSec !== null) {
