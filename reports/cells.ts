@@ -107,7 +107,7 @@ export function rttText(run: RunResult): string {
   const { rtt } = run;
   return rtt === null
     ? 'RTT: not measured'
-    : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms (${fmtInt(rtt.samples)} samples)`;
+    : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms${rtt.httpMinMs !== undefined ? `, min ${fmtMs(rtt.httpMinMs)} ms (the one the server cross-check subtracts)` : ''} (${fmtInt(rtt.samples)} samples)`;
 }
 
 /** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */

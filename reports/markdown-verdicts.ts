@@ -68,8 +68,8 @@ export function serverText(run: RunResult): TextSection | null {
   ]);
   return {
     title: 'Server-side view',
-    paragraphs: [{ text: 'The target\'s own metrics, read at each steady window\'s edges. Client mean minus RTT should match the server\'s mean; a client that reads systematically higher is queueing inside the generator.' }],
-    table: { header: ['Step', 'Client req/s', 'Server req/s', 'Client mean - RTT', 'Server mean', 'Server max', 'Cross-check', 'Pool'], rows },
+    paragraphs: [{ text: 'The target\'s own metrics, read at each steady window\'s edges. Client mean minus the fastest RTT (the min under Load generator) should match the server\'s mean; a client that reads systematically higher is queueing inside the generator.' }],
+    table: { header: ['Step', 'Client req/s', 'Server req/s', 'Client mean - min RTT', 'Server mean', 'Server max', 'Cross-check', 'Pool'], rows },
     items: withServer.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`),
   };
 }
