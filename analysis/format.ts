@@ -40,9 +40,14 @@ export function fmtSignedTarget(perSec: number): string {
   return (perSec >= 0 ? '+' : '') + fmtTarget(perSec);
 }
 
+/** "-0.00" (a capture of -0.004: throughput fell by a hair) reads as "0.00". */
+function unsignedZero(text: string): string {
+  return /^-0\.0*$/.test(text) ? text.slice(1) : text;
+}
+
 /** A ratio with 2 decimals ("0.82"); "–" when null. */
 export function fmtRatio(x: number | null): string {
-  return x === null ? DASH : x.toFixed(2);
+  return x === null ? DASH : unsignedZero(x.toFixed(2));
 }
 
 /**
@@ -52,7 +57,7 @@ export function fmtRatio(x: number | null): string {
  */
 export function fmtRatioBelow(x: number, bound: number): string {
   const d = firstDistinct(x, bound, [2, 3]);
-  if (d !== null) return x.toFixed(d);
+  if (d !== null) return unsignedZero(x.toFixed(d));
   const s = x.toFixed(8);
   return s.slice(0, s.indexOf('.') + 5);
 }
