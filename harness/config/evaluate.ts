@@ -31,6 +31,19 @@ export interface ModuleKind {
 export const CONFIG_MODULE: ModuleKind = { noun: 'config', languages: 'TypeScript, JavaScript or JSON', error: configError };
 
 /**
+ * The stat of a user's module file; `missing` is the error for a path that does not exist (it
+ * says where the path was set), any other failure to stat is kind.error naming the cause.
+ */
+export function statModuleFile(abs: string, kind: ModuleKind, missing: () => PlateauError): fs.Stats {
+  try {
+    return fs.statSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') throw missing();
+    throw kind.error(abs, `cannot be read: ${oneLine(err)}`, `pass a ${kind.noun} plateau may read (check the path and its permissions)`);
+  }
+}
+
+/**
  * Compiles a module file with esbuild into the code of one ES module that runs the same from memory
  * or from any file. Node alone would pick CommonJS or ESM from the nearest package.json (a .ts file
  * outside an ESM package then fails as a require() cycle) and resolve 'plateau' only inside this

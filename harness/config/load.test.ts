@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PlateauError, EXIT } from '../errors.ts';
+import { EXIT } from '../errors.ts';
 import { readConfigFile, loadConfig } from './load.ts';
+import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
 
 /** Outside the repository, so that neither its package.json nor its node_modules are found. */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-config-'));
@@ -20,26 +21,9 @@ const BODY = "target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 5
 const README_STYLE = `import { defineConfig } from 'plateau';\n\nexport default defineConfig({ ${BODY} });\n`;
 const expected = { target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 10 } };
 
-/** Writes files under a fresh folder of root and returns the folder. */
-function folder(name: string, files: Record<string, string>): string {
-  const dir = path.join(root, name);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (name: string, files: Record<string, string>) => moduleFolder(root, name, files);
 
-async function refusal(file: string): Promise<PlateauError> {
-  const err = await readConfigFile(file).then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(PlateauError);
-  const p = err as PlateauError;
-  expect(p.exitCode).toBe(EXIT.usage);
-  expect(p.message).toContain(file);
-  expect(p.message).not.toContain('\n');
-  expect(p.hint.length).toBeGreaterThan(0);
-  return p;
-}
+const refusal = (file: string) => expectRefusal(readConfigFile, file);
 
 describe('a valid config loads wherever it is kept', () => {
   it.each<[string, Record<string, string>, string]>([

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PlateauError, EXIT } from '../errors.ts';
-import { configError, evaluateConfig, oneLine } from './evaluate.ts';
+import { CONFIG_MODULE, configError, evaluateConfig, oneLine, statModuleFile } from './evaluate.ts';
 import type { PlateauConfig } from './schema.ts';
 import { parseConfigOrThrow } from './validate.ts';
 
@@ -66,15 +66,7 @@ export async function readConfigFile(file: string | undefined): Promise<Record<s
 }
 
 function checkConfigPath(abs: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') {
-      throw new PlateauError(`config file ${abs} does not exist`, 'pass --config path/to/plateau.config.ts, or run from the directory that holds it', 'config-missing', EXIT.usage);
-    }
-    throw configError(abs, `cannot be read: ${oneLine(err)}`, 'pass a config file plateau may read (check the path and its permissions)');
-  }
+  const stat = statModuleFile(abs, CONFIG_MODULE, () => new PlateauError(`config file ${abs} does not exist`, 'pass --config path/to/plateau.config.ts, or run from the directory that holds it', 'config-missing', EXIT.usage));
   if (stat.isDirectory()) {
     const inside = ['plateau.config.ts', 'plateau.config.mjs', 'plateau.config.js', 'plateau.config.json'].map((f) => path.join(abs, f)).find((f) => fs.existsSync(f));
     throw configError(abs, 'is a directory, not a file', inside ? `pass the file itself: --config ${inside}` : 'pass the config file itself, e.g. --config path/to/plateau.config.ts');

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
-import { PlateauError, EXIT } from '../errors.ts';
 import { WorkerEngine } from '../engine/workers.ts';
 import { contextFactory } from './context.ts';
 import { loadScenario, requestBuilder } from './load.ts';
+import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
 
 /** Outside the repository, so that neither its package.json nor its node_modules are found. */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-scenario-'));
@@ -42,29 +42,12 @@ const HELPER = [
   '',
 ].join('\n');
 
-/** Writes files under a fresh folder of root and returns the folder. */
-function folder(name: string, files: Record<string, string>): string {
-  const dir = path.join(root, name.replace(/\W+/g, '-'));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (name: string, files: Record<string, string>) => moduleFolder(root, name, files);
 
 const outside = (name: string, extra: Record<string, string> = {}) =>
   folder(name, { 'scenario.ts': SCENARIO, 'helper.ts': HELPER, 'tag.txt': `${name.replace(/\W+/g, '-')}\n`, ...extra });
 
-async function refusal(file: string): Promise<PlateauError> {
-  const err = await loadScenario(file).then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(PlateauError);
-  const p = err as PlateauError;
-  expect(p.exitCode).toBe(EXIT.usage);
-  expect(p.message).toContain(file);
-  expect(p.message).not.toContain('\n');
-  expect(p.hint.length).toBeGreaterThan(0);
-  return p;
-}
+const refusal = (file: string) => expectRefusal(loadScenario, file);
 
 describe('a scenario module loads wherever it is kept', () => {
   it.each<[string, Record<string, string>]>([

@@ -2,13 +2,12 @@
  * Loads a scenario module and turns it into the engine's request builder: scenario.request(ctx)
  * -> a checked, origin-bound PreparedRequest.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Scenario, RequestSpec } from './types.ts';
 import type { PreparedRequest } from '../engine/http.ts';
 import type { ContextFactory } from './context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { bundleModule, dataUrl, type ModuleKind } from '../config/evaluate.ts';
+import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
@@ -42,15 +41,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
 }
 
 function checkScenarioPath(abs: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') {
-      throw new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage);
-    }
-    throw scenarioError(abs, `cannot be read: ${firstLine(err)}`, 'pass a scenario module plateau may read (check the path and its permissions)');
-  }
+  const stat = statModuleFile(abs, SCENARIO_MODULE, () => new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage));
   if (!stat.isFile()) {
     throw scenarioError(abs, stat.isDirectory() ? 'is a directory, not a file' : 'is not a regular file', 'set `scenario` (or --scenario) to the module itself, e.g. ./scenario.ts');
   }
