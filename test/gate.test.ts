@@ -1,5 +1,5 @@
 /** The gate: exit 0 when capacity holds, 1 on a regression, 3 when the run cannot be judged (2: a usage error). */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,46 +116,54 @@ describe('plateau gate (CLI exit codes)', () => {
   const bin = path.resolve('bin/plateau.js');
   const baselineFile = path.join(dir, 'baseline.json');
   fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
+  /** The CLI in a child process, run concurrently with the other cases (each start costs over a second). */
+  const plateau = (args: string[], env: NodeJS.ProcessEnv = process.env) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
+  });
 
-  it.each<[string, number, RunResult]>([
+  it.concurrent.each<[string, number, RunResult]>([
     ['pass', 0, kneeRun(400)],
     ['regression', 1, kneeRun(300)],
     ['interrupted', 3, { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }],
     ['generator-bound', 3, { ...kneeRun(300), generatorBound: true }],
     ['contaminated', 3, { ...kneeRun(300), contaminated: true }],
-  ])('%s exits %i and writes JUnit and the step summary', (name, code, run) => {
+  ])('%s exits %i and writes JUnit and the step summary', async (name, code, run) => {
     const summaryFile = path.join(dir, `step-summary-${name}.md`);
     const junit = path.join(dir, `junit-${name}.xml`);
-    const r = spawnSync('node', [bin, 'gate', write(`${name}.json`, run), '--baseline', baselineFile, '--tolerance', '5%', '--junit', junit, '--monthly-cost', '730'], {
-      env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile }, encoding: 'utf8',
-    });
+    const r = await plateau(['gate', write(`${name}.json`, run), '--baseline', baselineFile, '--tolerance', '5%', '--junit', junit, '--monthly-cost', '730'], { ...process.env, GITHUB_STEP_SUMMARY: summaryFile });
     expect(r.status, r.stderr).toBe(code);
     expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
     expect(fs.readFileSync(summaryFile, 'utf8')).toContain('## plateau gate');
     if (code !== 3) expect(r.stdout).toMatch(/fixed price/);
   });
 
-  it('a usage error exits 2, never the 3 of "cannot judge", and an output that cannot be written still shows the decision', () => {
-    const typo = spawnSync('node', [bin, 'gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')], { encoding: 'utf8' });
-    expect(typo.status).toBe(2);
-    expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
+  it.concurrent('a usage error exits 2, never the 3 of "cannot judge", and an output that cannot be written still shows the decision', async () => {
     const blocked = path.join(dir, 'a-file');
     fs.writeFileSync(blocked, '');
-    const r = spawnSync('node', [bin, 'gate', write('pass2.json', kneeRun(400)), '--baseline', baselineFile, '--junit', path.join(blocked, 'j.xml')], { encoding: 'utf8' });
+    const nested = path.join(dir, 'new', 'deeper', 'j.xml');
+    const [typo, r, made] = await Promise.all([
+      plateau(['gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')]),
+      plateau(['gate', write('pass2.json', kneeRun(400)), '--baseline', baselineFile, '--junit', path.join(blocked, 'j.xml')]),
+      // a directory that does not exist yet is made
+      plateau(['gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested]),
+    ]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
     expect(r.stdout).toMatch(/## plateau gate: ✅ PASS/);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot write .*a-file\/j\.xml \(--junit\): (ENOTDIR|EEXIST)/);
-    // a directory that does not exist yet is made
-    const nested = path.join(dir, 'new', 'deeper', 'j.xml');
-    expect(spawnSync('node', [bin, 'gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested], { encoding: 'utf8' }).status).toBe(0);
+    expect(made.status).toBe(0);
     expect(fs.readFileSync(nested, 'utf8')).toContain('<testsuites');
   });
 
-  it('baseline save refuses an interrupted run (exit 3) and writes one for a good run', () => {
-    const bad = spawnSync('node', [bin, 'baseline', 'save', write('bad.json', { ...kneeRun(400), interrupted: true }), '--out', path.join(dir, 'b2.json')], { encoding: 'utf8' });
+  it.concurrent('baseline save refuses an interrupted run (exit 3) and writes one for a good run', async () => {
+    const [bad, good] = await Promise.all([
+      plateau(['baseline', 'save', write('bad.json', { ...kneeRun(400), interrupted: true }), '--out', path.join(dir, 'b2.json')]),
+      plateau(['baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]),
+    ]);
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/cannot be a baseline/);
-    execFileSync('node', [bin, 'baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]);
+    expect(good.status).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');
   });
 });

@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     .command('import <tool> <file>', 'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report', (y) => importOptions(y), async (a) => { code = await importCommand(a); })
     .command('compare <run-a> <run-b>', 'two runs side by side at equal rates, with warnings when they are not comparable', compareBuilder, async (a) => { code = await compareCommand(a); })
     .command('baseline <action> <run>', 'save a run as the baseline the gate holds later runs to (action: save)', baselineBuilder, async (a) => { code = await baselineCommand(a); })
-    .command('gate <run>', 'exit 0 when capacity holds against --baseline, 1 on a regression, 2 when the run cannot be judged', gateBuilder, async (a) => { code = await gateCommand(a); })
+    .command('gate <run>', 'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)', gateBuilder, async (a) => { code = await gateCommand(a); })
     .demandCommand(1, 'name a command: run, plan or report')
     .strict()
     .help()
