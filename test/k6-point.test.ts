@@ -69,8 +69,10 @@ describe('k6 JSON fast path against JSON.parse', () => {
         lines++;
       }
     }), { numRuns: 1500 });
-    // escapes and null tags are a minority of the generated lines: most went the fast way
-    expect(answered / lines).toBeGreaterThan(0.5);
+    // the guarantee is the per-line check above; this only says the fast way is not rare. Escapes
+    // and null tags are generated often (0.498 of the lines went the fast way in one CI run, so a
+    // bound of 0.5 failed by chance)
+    expect(answered / lines).toBeGreaterThan(0.3);
   });
 
   it('same verdict on torn lines and on lines with one character removed, replaced or inserted (property)', () => {
