@@ -14,7 +14,7 @@ import { aggregate, mergeRecords, type Aggregate } from './buckets.ts';
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
-import { decidingSteps, summarizeStop } from './stop.ts';
+import { decidingSteps, heldAndCounts, summarizeStop } from './stop.ts';
 import { crossCheck, poolReading, serverWindow } from './server.ts';
 import { overloadShape } from './verdicts.ts';
 import type { AnalyzeInput, BucketRecord, PromqlWindow, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
@@ -157,7 +157,7 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 function counting(judged: readonly StepResult[]): StepResult | null {
   for (let i = judged.length - 1; i >= 0; i--) {
     const s = judged[i];
-    if (s.verdict === 'holds' && !s.transient && !s.contaminated) return s;
+    if (heldAndCounts(s)) return s;
   }
   return judged.at(-1) ?? null;
 }

@@ -122,10 +122,15 @@ export function decidingSteps(all: readonly StepResult[]): StepResult[] {
   return all.filter((s) => !s.transient && !s.contaminated && !replaced(s));
 }
 
+/** An attempt that held and counts: neither transient nor contaminated. */
+export function heldAndCounts(s: StepResult): boolean {
+  return s.verdict === 'holds' && !s.transient && !s.contaminated;
+}
+
 /** The knee's own attempt: the one at the knee's rate that held and decides (not a failed or transient one). */
 export function kneeResult(run: Pick<RunResult, 'steps' | 'kneeStep'>): StepResult | null {
   if (run.kneeStep === null) return null;
-  return run.steps.find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.transient && !s.contaminated) ?? null;
+  return run.steps.find((s) => s.index === run.kneeStep && heldAndCounts(s)) ?? null;
 }
 
 /** Capacity, knee, peak and stop reason of steps judged in order. */

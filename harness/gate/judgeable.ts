@@ -4,13 +4,13 @@
  * capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps as deciding } from '../../analysis/stop.ts';
+import { decidingSteps } from '../../analysis/stop.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
 
-/** The steps that decide capacity: up to and including the first that did not hold. */
-function decidingSteps(run: RunResult): Flagged[] {
+/** The steps judged up to and including the first that did not hold (contaminated ones among them). */
+function judgedPrefix(run: RunResult): Flagged[] {
   const firstBad = run.steps.findIndex((s) => s.verdict !== 'holds' && !(s as { transient?: boolean }).transient);
   return (firstBad === -1 ? run.steps : run.steps.slice(0, firstBad + 1)) as Flagged[];
 }
@@ -23,14 +23,14 @@ export function unjudgeableReasons(run: RunResult): string[] {
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
-  const firstBad = deciding(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
+  const firstBad = decidingSteps(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(`generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`);
   }
   const cap = run.kneeStep === null ? null : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
   if (!genStep && cap?.generatorLimited) out.push(`generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${cap.generatorLimited.split(';')[0]}); resize the generator and rerun`);
-  const dirty = decidingSteps(run).find((s) => s.contaminated);
+  const dirty = judgedPrefix(run).find((s) => s.contaminated);
   if (run.contaminated || dirty) out.push(`contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`);
   const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   if (failedStage) out.push(`stage ${failedStage.name} failed: ${failedStage.detail}`);

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
 import { judgeNext, markGeneratorLimited } from '../../analysis/judge.ts';
+import { heldAndCounts } from '../../analysis/stop.ts';
 import { afterFailure, classifyFailure, heldButGeneratorLimited, topologyChanged, type AfterFailure } from '../../analysis/verdicts.ts';
 import { startK6Steps } from '../k6/steps-engine.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -145,7 +146,7 @@ function decide(st: State, failed: StepResult): AfterFailure {
   const { config } = st.ctx;
   const v = config.verdicts;
   // The tail is judged against the first step that held, never against the failed step itself.
-  const baseline = st.judged.find((j) => j.verdict === 'holds' && !j.transient && !j.contaminated) ?? null;
+  const baseline = st.judged.find(heldAndCounts) ?? null;
   const cls = classifyFailure(failed, baseline, st.rttMs, v);
   const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
     confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: Math.min(v.maxVUsBound, config.limits.maxInFlight),
