@@ -78,7 +78,7 @@ try {
   const done = values.mode === 'bare' ? await bare() : await plateau();
   const s = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ mode: values.mode, rate, completed: done, achievedPerSec: Math.round(done / s), cpuPer10k: +(((c.user + c.system) / 1e6 / done) * 1e4).toFixed(3) }));
+  console.log(JSON.stringify({ mode: values.mode, rate, completed: done, achievedPerSec: Math.round(done / s), cpuPer10k: +(((c.user + c.system) / 1e6 / done) * 1e4).toFixed(3), userPer10k: +((c.user / 1e6 / done) * 1e4).toFixed(3), sysPer10k: +((c.system / 1e6 / done) * 1e4).toFixed(3) }));
 } finally {
   await nginx.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuRateBetween, per10k, runMeasured, type RunResult } from './proc.ts';
+import { cpuRateBetween, per10kOf, runMeasured, type RunResult } from './proc.ts';
 import type { Measure } from './table.ts';
 
 const ms = (v: number, unit: string): number => v * ({ us: 1e-3, ms: 1, s: 1e3, m: 6e4 }[unit] ?? NaN);
@@ -88,9 +88,8 @@ function fail(tool: string, r: RunResult): never {
 }
 
 /** CPU-s per 10k requests of the tool and of the target over the middle of a closed-model run of durationS seconds. */
-function closedCpu(r: RunResult, durationS: number, perSec: number): Pick<Measure, 'cpuPer10k' | 'targetCpuPer10k'> {
-  const rate = cpuRateBetween(r.samples, Math.min(2, durationS * 0.25), durationS - 0.5);
-  return { cpuPer10k: per10k(rate?.tool, perSec), targetCpuPer10k: per10k(rate?.target, perSec) };
+function closedCpu(r: RunResult, durationS: number, perSec: number): ReturnType<typeof per10kOf> {
+  return per10kOf(cpuRateBetween(r.samples, Math.min(2, durationS * 0.25), durationS - 0.5), perSec);
 }
 
 export async function runWrk(bin: string, s: PeerSettings): Promise<Measure> {
@@ -110,8 +109,10 @@ export async function runAutocannon(bin: string, s: PeerSettings): Promise<Measu
 
 /**
  * autocannon held to a fixed overall rate (-R): still a closed model (64 connections, each waiting
- * for its answer), but the same requests per second as plateau's open model, so CPU-s per 10k
- * compare like with like (a tool at its closed maximum amortises wake-ups over a busy target).
+ * for its answer) at the same requests per second as plateau's open model. Not the same traffic:
+ * autocannon 8 gives each connection a budget per second (lib/httpClient.js: a 1 s interval
+ * resets reqsMadeThisSecond), so every second's requests leave back to back at its closed speed
+ * and it idles for the rest. The context-switch columns show each tool's wake-ups beside it.
  */
 export async function runAutocannonAt(bin: string, s: PeerSettings, rate: number): Promise<Measure> {
   const r = await runMeasured(bin, ['-c', String(s.connections), '-d', String(s.durationS), '-R', String(rate), '-j', s.url], { timeoutMs: (s.durationS + 30) * 1000, sampleEveryMs: 250, env: s.env, targetPid: s.targetPid });
@@ -169,7 +170,7 @@ export async function runArtillery(bin: string, s: PeerSettings, rate: number, p
   const cpuRate = cpuRateBetween(r.samples, from, to);
   return {
     tool: 'artillery', model: 'open', settings: `arrivalRate ${rate} for ${s.durationS}s${pool > 0 ? `, http.pool ${pool}` : ', no pool'}`,
-    targetRate: rate, achievedPerSec: p.perSec, cpuPer10k: per10k(cpuRate?.tool, p.perSec), targetCpuPer10k: per10k(cpuRate?.target, p.perSec),
+    targetRate: rate, achievedPerSec: p.perSec, ...per10kOf(cpuRate, p.perSec),
     p50Ms: p.p50Ms, p99Ms: p.p99Ms, dropped: null, errors: p.errors,
     note: p.spanS > s.durationS * 1.02 ? `${p.ok} answers took ${p.spanS.toFixed(1)} s for a ${s.durationS} s phase` : undefined,
   };

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuRateOver, per10k, runMeasured, treeRssMiB, type Sample } from './proc.ts';
+import { cpuRateOver, per10kOf, runMeasured, treeRssMiB, type Sample } from './proc.ts';
 import type { Measure } from './table.ts';
 import { fmtShare } from '../../analysis/format.ts';
 import { cpuCapacity, usableCpus } from '../../harness/cpu-quota.ts';
@@ -151,7 +151,7 @@ export default {
     measure: {
       tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
       targetRate: rate, achievedPerSec: step.throughputPerSec,
-      cpuPer10k: per10k(cpuRate?.tool, step.completedPerSec), targetCpuPer10k: per10k(cpuRate?.target, step.completedPerSec),
+      ...per10kOf(cpuRate, step.completedPerSec),
       p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,
       note: notes.join(', ') || undefined,
       ...(step.generatorLimited ? { generator: 'limited' as const } : step.generatorBound ? { generator: 'bound' as const } : {}),

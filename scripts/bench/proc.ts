@@ -61,6 +61,33 @@ export function treeRssMiB(root: number): number | null {
   return kib / 1024;
 }
 
+/**
+ * Context switches so far (voluntary and not, every thread of every process of the tree under
+ * root; a thread that has exited no longer counts); null once the tree is gone. Each one is a
+ * wake-up or a preemption: a generator that sends in bursts pays for fewer of them per request.
+ */
+export function treeSwitches(root: number): number | null {
+  const tree = processTree(root);
+  if (tree.length === 0) return null;
+  let n = 0;
+  for (const st of tree) n += processSwitches(st.pid) ?? 0;
+  return n;
+}
+
+/** Context switches so far of one process's threads; null once it is gone. */
+export function processSwitches(pid: number): number | null {
+  let tasks: string[];
+  try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { return null; }
+  let n = 0;
+  for (const t of tasks) {
+    try {
+      const s = fs.readFileSync(`/proc/${pid}/task/${t}/status`, 'utf8');
+      for (const m of s.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) n += Number(m[1]);
+    } catch { /* gone meanwhile */ }
+  }
+  return n;
+}
+
 /** CPU seconds (user + system) used so far by one process and its threads (not its children); null once it is gone. */
 export function processCpuS(pid: number): number | null {
   const st = readStat(pid);
@@ -73,6 +100,9 @@ export interface Sample {
   cpuS: number;
   /** CPU seconds of the target's process (RunOptions.targetPid) at the same moment. */
   targetCpuS?: number;
+  /** Context switches of the tree (treeSwitches) and of the target's process at the same moment. */
+  switches?: number;
+  targetSwitches?: number;
   /** Whatever the caller's probe returned at that moment (e.g. requests counted so far). */
   extra?: unknown;
 }
@@ -123,7 +153,13 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
       if (cpuS === null) return;
       const tS = (performance.now() - t0) / 1000;
       const targetCpuS = o.targetPid ? processCpuS(o.targetPid) : null;
-      samples.push({ tS, cpuS, ...(targetCpuS !== null ? { targetCpuS } : {}), extra: o.probe?.(child.pid, tS) });
+      const switches = treeSwitches(child.pid);
+      const targetSwitches = o.targetPid ? processSwitches(o.targetPid) : null;
+      samples.push({
+        tS, cpuS, ...(targetCpuS !== null ? { targetCpuS } : {}),
+        ...(switches !== null ? { switches } : {}), ...(targetSwitches !== null ? { targetSwitches } : {}),
+        extra: o.probe?.(child.pid, tS),
+      });
     };
     const sampler = o.sampleEveryMs ? setInterval(sample, o.sampleEveryMs) : null;
     let killer: NodeJS.Timeout | null = null;
@@ -147,22 +183,37 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
  * CPU seconds per second of the tree between fromS and toS after spawn (from the first and last
  * samples inside that window); null when fewer than two samples fall in it.
  */
-export function cpuRateBetween(samples: Sample[], fromS: number, toS: number): { tool: number; target: number | null } | null {
+export function cpuRateBetween(samples: Sample[], fromS: number, toS: number): Rates | null {
   const inside = samples.filter((s) => s.tS >= fromS && s.tS <= toS);
   if (inside.length < 2) return null;
   return cpuRateOver(inside[0], inside[inside.length - 1]);
 }
 
-/** CPU seconds per second of the tool, and of the target when both samples have it, from a to b. */
-export function cpuRateOver(a: Sample, b: Sample): { tool: number; target: number | null } | null {
-  if (b.tS <= a.tS) return null;
-  const dt = b.tS - a.tS;
-  return { tool: (b.cpuS - a.cpuS) / dt, target: a.targetCpuS !== undefined && b.targetCpuS !== undefined ? (b.targetCpuS - a.targetCpuS) / dt : null };
+export interface Rates {
+  /** CPU seconds per second of the tool, and of the target. */
+  tool: number;
+  target: number | null;
+  /** Context switches per second of the tool, and of the target. */
+  toolSwitches: number | null;
+  targetSwitches: number | null;
 }
 
-/** CPU seconds per 10,000 answers at perSec answers a second; null without a rate. */
+/** Per-second rates of the tool, and of the target where both samples have it, from a to b. */
+export function cpuRateOver(a: Sample, b: Sample): Rates | null {
+  if (b.tS <= a.tS) return null;
+  const dt = b.tS - a.tS;
+  const rate = (x: number | undefined, y: number | undefined) => (x !== undefined && y !== undefined ? (y - x) / dt : null);
+  return { tool: (b.cpuS - a.cpuS) / dt, target: rate(a.targetCpuS, b.targetCpuS), toolSwitches: rate(a.switches, b.switches), targetSwitches: rate(a.targetSwitches, b.targetSwitches) };
+}
+
+/** CPU seconds (or switches) per 10,000 answers at perSec answers a second; null without a rate. */
 export function per10k(cpuPerS: number | null | undefined, perSec: number): number | null {
   return cpuPerS != null && perSec > 0 ? (cpuPerS / perSec) * 1e4 : null;
+}
+
+/** The figures per 10,000 answers a Measure carries, from the rates over its steady window. */
+export function per10kOf(r: Rates | null | undefined, perSec: number): { cpuPer10k: number | null; targetCpuPer10k: number | null; switchesPer10k: number | null; targetSwitchesPer10k: number | null } {
+  return { cpuPer10k: per10k(r?.tool, perSec), targetCpuPer10k: per10k(r?.target, perSec), switchesPer10k: per10k(r?.toolSwitches, perSec), targetSwitchesPer10k: per10k(r?.targetSwitches, perSec) };
 }
 
 export function which(bin: string): string | null {

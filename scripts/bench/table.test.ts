@@ -61,6 +61,20 @@ describe('bench table', () => {
     expect(ratios(aggregate([run(40_000), closed('autocannon', 60_000)]), 2).some((r) => r.what.startsWith('cores'))).toBe(false);
   });
 
+  it('shows the context switches per 10k of both sides beside the CPU at 10k req/s', () => {
+    const rs = ratios(aggregate([
+      run(10_000, { cpuPer10k: 0.25, switchesPer10k: 3_400, targetSwitchesPer10k: 2_100 }),
+      { ...closed('autocannon -R', 10_000), targetRate: 10_000, cpuPer10k: 0.2, switchesPer10k: 700, targetSwitchesPer10k: 400 },
+    ]));
+    expect(rs.find((r) => r.what === 'plateau CPU-s/10k at 10k req/s / autocannon -R at 10k req/s')?.detail)
+      .toBe('0.250 vs 0.200 CPU-s/10k; context switches per 10k 3,400 vs 700, nginx\'s 2,100 vs 400');
+    const t = formatTable(aggregate([run(10_000, { switchesPer10k: 3_400.4 }), run(20_000)]));
+    const [head, first, second] = t.split('\n');
+    expect(head).toMatch(/nginx CPU-s\/10k  switches\/10k  nginx switches\/10k  p50 ms/);
+    expect(first).toMatch(/\s3,400\s+–\s/);
+    expect(second).toMatch(/–\s+–\s+0\.50\s/);
+  });
+
   it('shows nginx\'s CPU per 10k beside the tool\'s in the table', () => {
     const t = formatTable(aggregate([run(10_000, { cpuPer10k: 0.2, targetCpuPer10k: 0.115 }), run(20_000)]));
     const [head, first, second] = t.split('\n');

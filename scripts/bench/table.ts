@@ -14,6 +14,12 @@ export interface Measure {
   cpuPer10k: number | null;
   /** CPU seconds of the target (nginx's worker) per 10,000 answers over the same window; absent where not read. */
   targetCpuPer10k?: number | null;
+  /**
+   * Context switches (wake-ups and preemptions, every thread) of the generator and of the target
+   * per 10,000 answers over the same window; absent where not read.
+   */
+  switchesPer10k?: number | null;
+  targetSwitchesPer10k?: number | null;
   p50Ms: number | null;
   p99Ms: number | null;
   /** Arrivals dropped for want of a VU (plateau only; null where the tool has no such count). */
@@ -66,6 +72,8 @@ export function aggregate(measures: Measure[]): Row[] {
       achievedPerSec: medianOf(g, (m) => m.achievedPerSec) ?? 0,
       cpuPer10k: medianOf(g, (m) => m.cpuPer10k),
       targetCpuPer10k: medianOf(g, (m) => m.targetCpuPer10k ?? null),
+      switchesPer10k: medianOf(g, (m) => m.switchesPer10k ?? null),
+      targetSwitchesPer10k: medianOf(g, (m) => m.targetSwitchesPer10k ?? null),
       p50Ms: medianOf(g, (m) => m.p50Ms),
       p99Ms: medianOf(g, (m) => m.p99Ms),
       dropped: g.some((m) => m.dropped !== null) ? medianOf(g, (m) => m.dropped) : null,
@@ -84,7 +92,7 @@ const num = (v: number | null, digits = 0): string =>
 const lat = (v: number | null): string => (v === null ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
 
 export function formatTable(rows: Row[]): string {
-  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'nginx CPU-s/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
+  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'nginx CPU-s/10k', 'switches/10k', 'nginx switches/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
   const body = rows.map((r) => [
     r.tool,
     r.model,
@@ -93,6 +101,8 @@ export function formatTable(rows: Row[]): string {
     r.targetRate === null ? '–' : `${((100 * r.achievedPerSec) / r.targetRate).toFixed(1)}%`,
     r.cpuPer10k === null ? '–' : r.cpuPer10k.toFixed(3),
     r.targetCpuPer10k == null ? '–' : r.targetCpuPer10k.toFixed(3),
+    r.switchesPer10k == null ? '–' : num(r.switchesPer10k),
+    r.targetSwitchesPer10k == null ? '–' : num(r.targetSwitchesPer10k),
     lat(r.p50Ms),
     lat(r.p99Ms),
     r.dropped === null ? '–' : num(r.dropped),
@@ -101,7 +111,7 @@ export function formatTable(rows: Row[]): string {
     r.note ?? '',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const left = new Set([0, 1, 12]);
+  const left = new Set([0, 1, head.length - 1]);
   const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }
@@ -152,7 +162,7 @@ export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
     out.push({
       what: `plateau CPU-s/10k at 10k req/s / ${tool === 'autocannon' ? 'autocannon (closed max)' : `${tool} at 10k req/s`}`,
       value: v, goal, met: v === null || bound === null ? null : v <= bound,
-      detail: `${p10.cpuPer10k?.toFixed(3) ?? '–'} vs ${peer.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k`,
+      detail: `${p10.cpuPer10k?.toFixed(3) ?? '–'} vs ${peer.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k${switchesDetail(p10, peer)}`,
     });
   }
   const one10 = at10k('plateau 1 thread');
@@ -167,6 +177,13 @@ export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
   if (od) out.push(od);
   if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
   return out;
+}
+
+/** The context switches per 10k of both sides, where both were read: what batching saved the cheaper one. */
+function switchesDetail(a: Row, b: Row): string {
+  if (a.switchesPer10k == null || b.switchesPer10k == null) return '';
+  const nginx = a.targetSwitchesPer10k != null && b.targetSwitchesPer10k != null ? `, nginx's ${num(a.targetSwitchesPer10k)} vs ${num(b.targetSwitchesPer10k)}` : '';
+  return `; context switches per 10k ${num(a.switchesPer10k)} vs ${num(b.switchesPer10k)}${nginx}`;
 }
 
 /**
