@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so user configs and scenarios can be TypeScript too.
-import { register } from 'tsx/esm/api';
+// The TypeScript CLI, from a bundle cached by esbuild (tsx when none can be made): bin/bundle-cache.mjs.
+import { startEntry } from './bundle-cache.mjs';
 
-register();
-await import('../harness/cli/main.ts');
+await startEntry('harness/cli/main.ts');

@@ -30,8 +30,9 @@ export function ensureDemoKey(env: NodeJS.ProcessEnv): void {
 }
 
 export async function startDemoProcess(o: DemoOptions, env: NodeJS.ProcessEnv): Promise<DemoProcess> {
-  const main = fileURLToPath(new URL('../demo/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])], {
+  // demo/main.ts, bundled (bin/bundle-cache.mjs)
+  const main = fileURLToPath(new URL('../bin/demo.mjs', import.meta.url));
+  const child = spawn(process.execPath, [main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])], {
     env, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await firstLine(child);

@@ -1,5 +1,4 @@
-// Worker threads start here: TypeScript through tsx, then the worker's own module.
-import { register } from 'tsx/esm/api';
+// Worker threads start here: the worker's own module, bundled or through tsx (bin/bundle-cache.mjs).
+import { startEntry } from '../../bin/bundle-cache.mjs';
 
-register();
-await import('./worker-main.ts');
+await startEntry('harness/engine/worker-main.ts');

@@ -4,9 +4,14 @@
  * counter, which would make output depend on what rendered before and collide when several SVGs
  * share one HTML page.
  */
-import * as vega from 'vega';
-import { compile } from 'vega-lite';
 import type { ChartSpec } from './theme.ts';
+
+/**
+ * vega and vega-lite are some hundred ES modules: loaded when the first chart is drawn, not by
+ * every command that imports the reports (about a third of the CLI's start-up).
+ */
+let libs: Promise<[typeof import('vega'), typeof import('vega-lite')]> | null = null;
+const loadLibs = () => (libs ??= Promise.all([import('vega'), import('vega-lite')]));
 
 /** Renames every id="..." (and its url(#...) / href="#..." uses) to `${prefix}-1`, `${prefix}-2`, ... in order. */
 export function renumberIds(svg: string, prefix: string): string {
@@ -21,6 +26,7 @@ export function renumberIds(svg: string, prefix: string): string {
 
 /** The chart as an SVG document (string). */
 export async function renderSvg(spec: ChartSpec, idPrefix: string): Promise<string> {
+  const [vega, { compile }] = await loadLibs();
   const { spec: vgSpec } = compile(spec);
   const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
   try {

@@ -1,0 +1,92 @@
+/**
+ * Starts one of plateau's own TypeScript entries (the CLI, an engine worker) from a bundle that
+ * esbuild keeps in node_modules/.cache/plateau, rebuilt whenever one of the files it was built
+ * from changed (their sizes and mtimes are kept beside it). tsx compiles module by module through
+ * a loader thread: about 0.7 s of every start here (docs/decisions/021). When the bundle cannot be
+ * built or written (a read-only install), the entry runs through tsx as before: the same code.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'plateau');
+
+/** Imports ROOT/rel, from its cached bundle when there is one. */
+export async function startEntry(rel) {
+  let url = null;
+  try { url = await cachedBundle(rel); } catch { url = null; }
+  if (url) {
+    // stack traces of a bug point into the TypeScript sources (the bundle's linked source map)
+    process.setSourceMapsEnabled(true);
+    return import(url);
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(pathToFileURL(path.join(ROOT, rel)).href);
+}
+
+async function cachedBundle(rel) {
+  const name = rel.replace(/\.ts$/, '').replace(/[\\/]/g, '_');
+  const out = path.join(CACHE, `${name}.mjs`);
+  const stamp = path.join(CACHE, `${name}.inputs.json`);
+  if (fresh(stamp, out)) return pathToFileURL(out).href;
+  await build(path.join(ROOT, rel), out, stamp);
+  return pathToFileURL(out).href;
+}
+
+/** The bundle exists and every file it was built from has the size and mtime it had then. */
+function fresh(stamp, out) {
+  let inputs;
+  try {
+    inputs = JSON.parse(fs.readFileSync(stamp, 'utf8'));
+    if (inputs.node !== process.version || !fs.existsSync(out)) return false;
+  } catch { return false; }
+  for (const [file, size, mtimeMs] of inputs.files) {
+    let st;
+    try { st = fs.statSync(file); } catch { return false; }
+    if (st.size !== size || st.mtimeMs !== mtimeMs) return false;
+  }
+  return true;
+}
+
+async function build(entry, out, stamp) {
+  const esbuild = await import('esbuild');
+  // Stats taken before the build: a file edited while it runs makes the next start rebuild.
+  const r = await esbuild.build({
+    entryPoints: [entry], absWorkingDir: ROOT, outfile: out, bundle: true, write: false, metafile: true,
+    format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
+    plugins: [ownUrl],
+  });
+  const files = Object.keys(r.metafile.inputs).map((f) => {
+    const abs = path.resolve(ROOT, f);
+    const st = fs.statSync(abs);
+    return [abs, st.size, st.mtimeMs];
+  });
+  fs.mkdirSync(CACHE, { recursive: true });
+  // map, then code, then the stamp, each renamed into place whole: a start never reads half a file
+  const byPath = new Map(r.outputFiles.map((f) => [f.path, f.contents]));
+  for (const p of [`${out}.map`, out]) if (byPath.has(p)) writeWhole(p, byPath.get(p));
+  writeWhole(stamp, JSON.stringify({ node: process.version, files }));
+}
+
+function writeWhole(file, data) {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * import.meta.url of each source file stays its own path (workers.ts finds worker-entry.mjs, the
+ * CLI finds the demo, llhttp finds undici's parser beside it), though the code runs from the cache.
+ */
+const ownUrl = {
+  name: 'plateau-own-url',
+  setup(b) {
+    b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (a) => {
+      const text = await fs.promises.readFile(a.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: a.path.endsWith('.ts') ? 'ts' : 'js' };
+    });
+  },
+};
