@@ -222,6 +222,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     warnings: runWarnings(steps, input.rules),
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
+    ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
     // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
     models: modelsOf(counted.filter((s) => !s.generatorBound), stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
     overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),

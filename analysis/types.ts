@@ -448,6 +448,8 @@ export interface RunResult {
   /** True when something outside the test changed the target during a judged step (topology, foreign traffic). */
   contaminated?: boolean;
   overload?: OverloadShape;
+  /** The run's bound on the generator's busy share (verdicts.generatorBusyMax), when its config said. */
+  generatorBusyMax?: number;
 }
 
 /** Everything `analyzeRun` needs: the run store's contents, with raw (unmerged) buckets. */
@@ -468,6 +470,8 @@ export interface AnalyzeInput {
   interrupted: boolean;
   /** Server-side gauges recorded by a probe (probes.ndjson), passed through to the time series. */
   gauges?: GaugeSeries[];
+  /** The configured bound on the generator's busy share, for the report's generator table. */
+  generatorBusyMax?: number;
   /** Readings of the target's metrics (probes.ndjson), for the server-side view of each step. */
   samples?: ServerSample[];
   /** Steady windows read through a Prometheus server; preferred to `samples` where present. */

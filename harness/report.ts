@@ -31,10 +31,17 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     environment: meta.environment,
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
     gauges: gaugesOf(samples),
+    ...busyBoundOf(meta.config),
   });
   if (meta.status === 'running') result.warnings.unshift('the run did not finish (the process died): this report is rebuilt from what the store kept');
   if (tornLines) result.warnings.unshift(`${tornLines} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`);
   return { result, meta, tornLines };
+}
+
+/** verdicts.generatorBusyMax of the run's recorded config, when it is a number. */
+function busyBoundOf(config: unknown): { generatorBusyMax?: number } {
+  const v = (config as { verdicts?: { generatorBusyMax?: unknown } } | null)?.verdicts?.generatorBusyMax;
+  return typeof v === 'number' && Number.isFinite(v) ? { generatorBusyMax: v } : {};
 }
 
 /** Every renderer's files: the synchronous ones first, so report.md exists even if charting fails. */

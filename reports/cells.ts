@@ -120,10 +120,7 @@ function shareText(x: number | null | undefined, bound: number): string {
   return x != null && x > bound ? fmtShareOver(x, bound) : fmtShare(x);
 }
 
-/**
- * `busyMax` is the generator's busy bound (verdicts.generatorBusyMax); a RunResult does not carry
- * the configured one, so the default applies.
- */
+/** `busyMax` is the generator's busy bound (verdicts.generatorBusyMax: RunResult.generatorBusyMax). */
 export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {
   if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
   return [

@@ -89,7 +89,7 @@ export function generatorHtml(run: RunResult): string {
   const { vus } = run;
   const colocated = colocationText(run);
   const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttText(run), ...(colocated ? [colocated] : [])])];
-  if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s))));
+  if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s, run.generatorBusyMax))));
   return htmlSection('generator', 'Load generator', parts.join('\n'));
 }
 

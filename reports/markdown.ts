@@ -55,7 +55,7 @@ function generatorSection(run: RunResult): string[] {
     `- VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${mdCell(vus.reason)}`,
     rttLine,
     ...(colocated ? [`- ${mdCell(colocated)}`] : []),
-    ...(run.steps.length > 0 ? ['', GENERATOR_NOTE, '', ...mdTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s)))] : []),
+    ...(run.steps.length > 0 ? ['', GENERATOR_NOTE, '', ...mdTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s, run.generatorBusyMax)))] : []),
   ];
 }
 

@@ -118,6 +118,14 @@ describe('renderMarkdown', () => {
     expect(k6).toMatch(/step 1: the generator's process used 87% of the CPUs it may use in the steady window/);
   });
 
+  it("reads the busy share against the run's own bound (verdicts.generatorBusyMax), not the default", () => {
+    const cells = (r: RunResult) => mdCells(renderMarkdown(r).split('\n').find((l) => l.startsWith('| 1 | 100 | '))!).slice(4, 6);
+    const r = fakeRun({ steps: [{ ratePerSec: 100, busy: 0.504, processCpu: 0.3 }] });
+    expect(cells(r)).toEqual([' 50% ', ' 30% ']);
+    // over a bound of 0.5, 0.504 must not read as "50%"
+    expect(cells({ ...r, generatorBusyMax: 0.5 })).toEqual([' 50.4% ', ' 30% ']);
+  });
+
   it('escapes hostile target text so tables keep their shape and no HTML gets through', () => {
     expect(md).not.toContain('<script>');
     expect(md).not.toContain('<b>');

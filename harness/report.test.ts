@@ -1,0 +1,25 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeStore } from './report.ts';
+import { RunStore, type RunMeta } from './store/run-store.ts';
+
+const meta = (runId: string, config: unknown): RunMeta => ({
+  schemaVersion: 1, runId, status: 'complete', startedAt: '2026-11-30T00:00:00.000Z', finishedAt: null, target: 'http://127.0.0.1:1/',
+  engine: 'native', scenario: 'default', config, plan: null, vus: null, rtt: null, stages: [], interruptedAtStep: null, environment: {},
+});
+
+describe('analyzeStore', () => {
+  it("carries the run's configured generator busy bound to the reports, and none when the config has none", () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-report-'));
+    try {
+      RunStore.create(out, meta('bound', { verdicts: { generatorBusyMax: 0.5 } })).close();
+      RunStore.create(out, meta('default', { verdicts: {} })).close();
+      expect(analyzeStore(path.join(out, 'bound')).result.generatorBusyMax).toBe(0.5);
+      expect(analyzeStore(path.join(out, 'default')).result.generatorBusyMax).toBeUndefined();
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
