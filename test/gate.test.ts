@@ -141,12 +141,16 @@ describe('plateau gate (CLI exit codes)', () => {
     const blocked = path.join(dir, 'a-file');
     fs.writeFileSync(blocked, '');
     const nested = path.join(dir, 'new', 'deeper', 'j.xml');
-    const [typo, r, made] = await Promise.all([
+    const [typo, r, made, negative] = await Promise.all([
       plateau(['gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')]),
       plateau(['gate', write('pass2.json', kneeRun(400)), '--baseline', baselineFile, '--junit', path.join(blocked, 'j.xml')]),
       // a directory that does not exist yet is made
       plateau(['gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested]),
+      // a value that starts with a dash is the option's value, not a flag ("Unknown arguments: 5, %")
+      plateau(['gate', write('pass4.json', kneeRun(400)), '--baseline', baselineFile, '--tolerance', '-5%']),
     ]);
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toMatch(/--tolerance -5% is not a share from 0 up to 100%\n {2}fix: write it as 5% or 0\.05/);
     expect(typo.status).toBe(2);
     expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
     expect(r.stdout).toMatch(/## plateau gate: ✅ PASS/);

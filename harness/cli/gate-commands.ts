@@ -35,7 +35,7 @@ function writeOutput(file: string, text: string, flag: string, append = false): 
 export function parseTolerance(s: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(s);
   const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
-  if (!(v >= 0 && v < 1)) throw new PlateauError(`--tolerance ${s} is not a fraction below 100%`, 'write it as 5% or 0.05', 'tolerance-invalid', EXIT.usage);
+  if (!(v >= 0 && v < 1)) throw new PlateauError(`--tolerance ${s} is not a share from 0 up to 100%`, 'write it as 5% or 0.05', 'tolerance-invalid', EXIT.usage);
   return v;
 }
 

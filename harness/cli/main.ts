@@ -10,9 +10,24 @@ import { runCommand, planCommand } from './commands.ts';
 import { baselineBuilder, baselineCommand, compareBuilder, compareCommand, gateBuilder, gateCommand } from './gate-commands.ts';
 import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions, reportOrMergeCommand, reportOptions } from './k6-commands.ts';
 
+/**
+ * `--tolerance -5%` as `--tolerance=-5%`: yargs takes a value that starts with a dash for flags of
+ * its own unless it reads as a number ("Unknown arguments: 5, %"); the option's check then says
+ * what is wrong with the value.
+ */
+function attachDashValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    if (/^--[^=]+$/.test(a) && next !== undefined && /^-\d[\d.]*%$/.test(next)) { out.push(`${a}=${next}`); i++; } else out.push(a);
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   let code = EXIT.ok as number;
-  await yargs(argv)
+  await yargs(attachDashValues(argv))
     .scriptName('plateau')
     .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
     .command('run', 'preflight, reset, RTT, warmup, stepped load, report', (y) => loadOptions(y), async (a) => { code = await runCommand(a); })
