@@ -12,10 +12,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'plateau');
 
-/** Imports ROOT/rel, from its cached bundle when there is one. */
-export async function startEntry(rel) {
+/** Imports root/rel, from its bundle in cache when one is or can be made, else through tsx. */
+export async function startEntry(rel, root = ROOT, cache = CACHE) {
   let url = null;
-  try { url = await cachedBundle(rel); } catch { url = null; }
+  try { url = await bundleFor(root, rel, cache); } catch { url = null; }
   if (url) {
     // stack traces of a bug point into the TypeScript sources (the bundle's linked source map)
     process.setSourceMapsEnabled(true);
@@ -23,15 +23,15 @@ export async function startEntry(rel) {
   }
   const { register } = await import('tsx/esm/api');
   register();
-  return import(pathToFileURL(path.join(ROOT, rel)).href);
+  return import(pathToFileURL(path.join(root, rel)).href);
 }
 
-async function cachedBundle(rel) {
+/** The file URL of root/rel's bundle in cache, built first when missing or stale; throws when it cannot be. */
+export async function bundleFor(root, rel, cache) {
   const name = rel.replace(/\.ts$/, '').replace(/[\\/]/g, '_');
-  const out = path.join(CACHE, `${name}.mjs`);
-  const stamp = path.join(CACHE, `${name}.inputs.json`);
-  if (fresh(stamp, out)) return pathToFileURL(out).href;
-  await build(path.join(ROOT, rel), out, stamp);
+  const out = path.join(cache, `${name}.mjs`);
+  const stamp = path.join(cache, `${name}.inputs.json`);
+  if (!fresh(stamp, out)) await build(root, path.join(root, rel), out, stamp);
   return pathToFileURL(out).href;
 }
 
@@ -50,20 +50,20 @@ function fresh(stamp, out) {
   return true;
 }
 
-async function build(entry, out, stamp) {
+async function build(root, entry, out, stamp) {
   const esbuild = await import('esbuild');
   // Stats taken before the build: a file edited while it runs makes the next start rebuild.
   const r = await esbuild.build({
-    entryPoints: [entry], absWorkingDir: ROOT, outfile: out, bundle: true, write: false, metafile: true,
+    entryPoints: [entry], absWorkingDir: root, outfile: out, bundle: true, write: false, metafile: true,
     format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
     plugins: [ownUrl],
   });
   const files = Object.keys(r.metafile.inputs).map((f) => {
-    const abs = path.resolve(ROOT, f);
+    const abs = path.resolve(root, f);
     const st = fs.statSync(abs);
     return [abs, st.size, st.mtimeMs];
   });
-  fs.mkdirSync(CACHE, { recursive: true });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
   // map, then code, then the stamp, each renamed into place whole: a start never reads half a file
   const byPath = new Map(r.outputFiles.map((f) => [f.path, f.contents]));
   for (const p of [`${out}.map`, out]) if (byPath.has(p)) writeWhole(p, byPath.get(p));
