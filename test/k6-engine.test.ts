@@ -13,7 +13,7 @@ import { bundleK6Script } from '../harness/k6/bundle.ts';
 import { k6Options } from '../harness/k6/options.ts';
 import { findK6, requireK6 } from '../harness/k6/binary.ts';
 import { importK6 } from '../harness/k6/import.ts';
-import { startK6 } from '../harness/k6/engine.ts';
+import { startK6, writeK6Script } from '../harness/k6/engine.ts';
 import { startK6Steps } from '../harness/k6/steps-engine.ts';
 import { Schedule } from '../harness/engine/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
@@ -225,6 +225,15 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
     expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
     expect(dispatched).toBeGreaterThan(0);
+  });
+
+  it("writes maxVUs as a multiple of the segment sequence's LCD, so that k6 does not re-split the segment by it", async () => {
+    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 30, stepPerSec: 30, maxPerSec: 60, rampS: 1, holdS: 4 }, vus: { preAllocated: 4, max: 10 }, k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' } });
+    const plan = buildPlan(config, null);
+    const file = await writeK6Script({ config, plan, scenario: defaultScenario(config.target.url), runId: 'k6-lcd', dir: path.join(runsDir, 'k6-lcd'), seqOffset: 0 });
+    const script = fs.readFileSync(file, 'utf8');
+    expect(script).toMatch(/"maxVUs": 12/);
+    expect(script).toMatch(/"preAllocatedVUs": 4/);
   });
 
   it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {

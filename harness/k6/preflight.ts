@@ -8,7 +8,7 @@ import type { StageResult } from '../pipeline/stage.ts';
 import { requireK6 } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
 import { k6Options } from './options.ts';
-import { segmentLength } from './segment.ts';
+import { segmentLcd, segmentLength } from './segment.ts';
 
 /**
  * The environment the run was given (secrets included), kept for the k6 process the steps stage
@@ -26,6 +26,7 @@ export async function withK6Preflight<T>(config: PlateauConfig, env: NodeJS.Proc
   runEnv.set(config, env);
   const k6 = requireK6(env);
   const share = segmentLength(config.k6.executionSegment);
+  const lcd = segmentLcd(config.k6.executionSegment, config.k6.executionSegmentSequence);
   const r = await base();
   const script = await bundleK6Script({
     scenarioPath: config.scenario ?? null, targetUrl: config.target.url,
@@ -36,7 +37,7 @@ export async function withK6Preflight<T>(config: PlateauConfig, env: NodeJS.Proc
     ...r.evidence,
     `k6 ${k6.version} at ${k6.path}`,
     `scenario bundled for k6 (${(script.length / 1024).toFixed(1)} KiB)`,
-    ...(config.k6.executionSegment ? [`execution segment ${config.k6.executionSegment}: this instance runs ${(share * 100).toFixed(1)}% of every rate`] : []),
+    ...(config.k6.executionSegment ? [`execution segment ${config.k6.executionSegment}: this instance runs ${(share * 100).toFixed(1)}% of every rate${lcd > 1 ? ` (maxVUs a multiple of ${lcd}, so that k6 keeps that share)` : ''}`] : []),
   ];
   return { ...r, detail: `${r.detail}; k6 ${k6.version} ready`, evidence };
 }

@@ -5,7 +5,11 @@
  * to the whole plan when the segments cover (0, 1]).
  */
 import type { Plan } from '../plan.ts';
+import type { VuSizing } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+
+/** The finest split plateau rounds maxVUs to; bounds finer than this are refused (segmentLcd). */
+const MAX_LCD = 1000;
 
 /** One bound: "1/4", "25%", "0.25". */
 function bound(text: string): number {
@@ -15,6 +19,63 @@ function bound(text: string): number {
     throw new PlateauError(`execution segment bound "${text}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5', 'segment-invalid', EXIT.usage);
   }
   return v;
+}
+
+/** A bound as the exact fraction k6 reads (Go's big.Rat): "1/3", "25%", "0.125" -> [n, d] in lowest terms. */
+function exact(text: string): [bigint, bigint] {
+  bound(text);
+  const t = text.trim();
+  const decimal = (x: string): [bigint, bigint] => {
+    const [whole, frac = ''] = x.split('.');
+    return [BigInt(`${whole || '0'}${frac}`), 10n ** BigInt(frac.length)];
+  };
+  const [n, d] = t.endsWith('%') ? ((x) => [x[0], x[1] * 100n] as [bigint, bigint])(decimal(t.slice(0, -1))) : t.includes('/') ? [BigInt(t.split('/')[0]!.trim()), BigInt(t.split('/')[1]!.trim())] : decimal(t);
+  const g = gcd(n, d);
+  return [n / g, d / g];
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a < 0n ? -a : a || 1n;
+}
+
+/**
+ * The least common denominator of the segment lengths of the sequence k6 fills in for this
+ * instance (ExecutionSegmentSequence.LCD: the bounds of --execution-segment-sequence, or 0, the
+ * segment's bounds and 1): 3 for thirds, 4 for 0:1/4 with 1/4:1/2. 1 without a segment.
+ */
+export function segmentLcd(segment: string | undefined, sequence?: string): number {
+  if (!segment) return 1;
+  const texts = sequence ? sequence.split(',') : segment.includes(':') ? segment.split(':') : ['0', segment];
+  const bounds = [[0n, 1n], ...texts.map(exact), [1n, 1n]] as [bigint, bigint][];
+  const sorted = bounds.sort((a, b) => (a[0] * b[1] < b[0] * a[1] ? -1 : a[0] * b[1] > b[0] * a[1] ? 1 : 0));
+  let lcd = 1n;
+  for (let i = 1; i < sorted.length; i++) {
+    const [an, ad] = sorted[i - 1]!;
+    const [bn, bd] = sorted[i]!;
+    const num = bn * ad - an * bd;
+    if (num === 0n) continue;
+    const den = (ad * bd) / gcd(num, ad * bd);
+    lcd = (lcd * den) / gcd(lcd, den);
+  }
+  if (lcd > BigInt(MAX_LCD)) {
+    throw new PlateauError(`execution segment ${segment}${sequence ? ` in ${sequence}` : ''} splits the arrivals into ${lcd} parts: k6 re-splits them by maxVUs unless maxVUs is a multiple of that`, 'write the bounds as simple fractions (1/3 rather than 0.333, at most 1000 parts)', 'segment-invalid', EXIT.usage);
+  }
+  return Number(lcd);
+}
+
+/**
+ * maxVUs rounded up to a multiple of the segment sequence's LCD. k6 re-splits an arrival-rate
+ * scenario's segment by maxVUs (its Init calls GetNewExecutionTupleFromValue(maxVUs)): unless
+ * maxVUs is a multiple of the LCD, an instance runs its share of maxVUs' split rather than its
+ * segment's length (a third with maxVUs 10: 0.4 or 0.3 of the rate), while plateau judges it at
+ * exactly its length.
+ */
+export function vusForSegment(vus: VuSizing, segment: string | undefined, sequence?: string): VuSizing {
+  const lcd = segmentLcd(segment, sequence);
+  const maxVUs = Math.ceil(vus.maxVUs / lcd) * lcd;
+  if (maxVUs === vus.maxVUs) return vus;
+  return { ...vus, maxVUs, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${maxVUs}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share` };
 }
 
 /** Length of "from:to" (a bare "to" means 0:to); 1 for none. */

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { segmentLcd, vusForSegment } from './segment.ts';
+
+const vus = (maxVUs: number) => ({ preAllocatedVUs: 5, maxVUs, reason: 'sized' });
+
+describe("k6's execution segment sequence", () => {
+  it.each<[string | undefined, string | undefined, number]>([
+    [undefined, undefined, 1],
+    ['0:1', undefined, 1],
+    ['0:1/2', undefined, 2],
+    ['1/3:2/3', undefined, 3],
+    ['1/3:2/3', '0,1/3,2/3,1', 3],
+    // lengths 1/4, 1/4, 1/2: the LCD of the lengths, not of the bounds alone
+    ['1/4:1/2', undefined, 4],
+    ['0:1/2', '0,1/2,3/4,1', 4],
+    ['25%:50%', undefined, 4],
+    ['0.125:0.5', undefined, 8],
+    ['0.5', undefined, 2],
+    ['0:0.3', undefined, 10],
+  ])('segment %s in sequence %s has LCD %i', (segment, sequence, lcd) => expect(segmentLcd(segment, sequence)).toBe(lcd));
+
+  it('refuses bounds that split the arrivals into more than 1000 parts, with the fix', () => {
+    const thrown = (() => { try { segmentLcd('0:0.3333'); } catch (err) { return err; } return null; })();
+    expect(thrown).toMatchObject({ message: expect.stringMatching(/splits the arrivals into 10000 parts/), hint: expect.stringMatching(/1\/3 rather than 0\.333/), exitCode: 2 });
+  });
+
+  it('rounds maxVUs up to a multiple of the LCD and says why, and leaves a multiple alone', () => {
+    expect(vusForSegment(vus(10), '0:1/3', '0,1/3,2/3,1')).toEqual({ preAllocatedVUs: 5, maxVUs: 12, reason: 'sized; maxVUs 10 rounded up to 12, a multiple of 3, so that k6 gives this execution segment exactly its share' });
+    const nine = vus(9);
+    expect(vusForSegment(nine, '0:1/3', '0,1/3,2/3,1')).toBe(nine);
+    expect(vusForSegment(vus(7), undefined)).toEqual(vus(7));
+  });
+});
