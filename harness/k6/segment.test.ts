@@ -24,6 +24,10 @@ describe("k6's execution segment sequence", () => {
     expect(thrown).toMatchObject({ message: expect.stringMatching(/splits the arrivals into 10000 parts/), hint: expect.stringMatching(/1\/3 rather than 0\.333/), exitCode: 2 });
   });
 
+  it.each(['0.5/1', '1e-1', '1/3.0'])('refuses the bound %s, which k6 would not read either, as a usage error', (b) => {
+    expect(() => segmentLcd(`0:${b}`)).toThrow(expect.objectContaining({ message: expect.stringMatching(/is not a fraction k6 reads/), exitCode: 2 }));
+  });
+
   it('rounds maxVUs up to a multiple of the LCD and says why, and leaves a multiple alone', () => {
     expect(vusForSegment(vus(10), '0:1/3', '0,1/3,2/3,1')).toEqual({ preAllocatedVUs: 5, maxVUs: 12, reason: 'sized; maxVUs 10 rounded up to 12, a multiple of 3, so that k6 gives this execution segment exactly its share' });
     const nine = vus(9);

@@ -26,10 +26,20 @@ function exact(text: string): [bigint, bigint] {
   bound(text);
   const t = text.trim();
   const decimal = (x: string): [bigint, bigint] => {
-    const [whole, frac = ''] = x.split('.');
-    return [BigInt(`${whole || '0'}${frac}`), 10n ** BigInt(frac.length)];
+    const m = /^(\d*)(?:\.(\d*))?$/.exec(x.trim());
+    if (!m || !(m[1] || m[2])) throw new SyntaxError(x);
+    return [BigInt(`${m[1] || '0'}${m[2] ?? ''}`), 10n ** BigInt((m[2] ?? '').length)];
   };
-  const [n, d] = t.endsWith('%') ? ((x) => [x[0], x[1] * 100n] as [bigint, bigint])(decimal(t.slice(0, -1))) : t.includes('/') ? [BigInt(t.split('/')[0]!.trim()), BigInt(t.split('/')[1]!.trim())] : decimal(t);
+  let n: bigint;
+  let d: bigint;
+  try {
+    if (t.endsWith('%')) [n, d] = ((x) => [x[0], x[1] * 100n])(decimal(t.slice(0, -1)));
+    else if (t.includes('/')) [n, d] = [decimal(t.split('/')[0]!)[0], decimal(t.split('/')[1]!)[0]];
+    else [n, d] = decimal(t);
+    if (t.includes('/') && /\./.test(t)) throw new SyntaxError(t);
+  } catch {
+    throw new PlateauError(`execution segment bound "${text}" is not a fraction k6 reads`, 'write it as k6 does: 1/4, 25% or 0.25', 'segment-invalid', EXIT.usage);
+  }
   const g = gcd(n, d);
   return [n / g, d / g];
 }
