@@ -64,7 +64,7 @@ export function treeRssMiB(root: number): number | null {
 /**
  * Context switches so far (voluntary and not, every thread of every process of the tree under
  * root; a thread that has exited no longer counts); null once the tree is gone. Each one is a
- * wake-up or a preemption: a generator that sends in bursts pays for fewer of them per request.
+ * wake-up after a sleep or a preemption, and each costs the process CPU beside its requests.
  */
 export function treeSwitches(root: number): number | null {
   const tree = processTree(root);
