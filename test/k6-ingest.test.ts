@@ -121,6 +121,10 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     expect(r.stats.skipped).toBeGreaterThan(0);
     expect(agg.errors.http_4xx).toBe(agg.statuses['400']);
     expect(agg.failed).toBe(agg.errors.http_4xx);
+    // t0 is the end of setup() (its last sample, 00:33:08.807037-03:00), not the first vus point
+    // less a second (08.563041): the first iteration started at 08.8076 (its end less its duration)
+    expect(r.stats.t0From).toBe('setup-end');
+    expect(new Date(r.stats.t0Ms!).toISOString()).toBe('2025-10-15T03:33:08.807Z');
   });
 });
 
@@ -177,6 +181,21 @@ describe('metric names', () => {
     const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
     expect(r.stats.points).toBe(lines.length);
     expect(aggregate(records, 'steps', 0, 1e9).ok).toBe(6); // '', setupCart, teardownSession: 3 samples of value 2
+  });
+
+  it('a long setup() moves t0 to its end: the scenario\'s first second is second 0, not second 13', async () => {
+    const setupReq = (s: number) => point('http_reqs', s, '{"expected_response":"true","group":"::setup"}');
+    const lines = [
+      ...Array.from({ length: 13 }, (_, s) => [point('vus', s, '{}'), setupReq(s)]).flat(),
+      ...[13, 14].flatMap((s) => [point('vus', s, '{}'), point('http_reqs', s, '{"expected_response":"true","scenario":"steps","group":""}')]),
+    ];
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    expect(r.stats.t0From).toBe('setup-end');
+    expect(new Date(r.stats.t0Ms!).toISOString()).toBe('2026-11-29T16:52:53.500Z');
+    expect(r.stats.skipped).toBe(13);
+    const counted = records.filter((x) => x.ok > 0).map((x) => [x.tS, x.ok]);
+    expect(counted).toEqual([[1, 2], [2, 2]]);
   });
 
   it('counts per metric stay exact when the order of metrics changes from one sample to the next', async () => {

@@ -61,7 +61,7 @@ export interface IngestStats {
   beforeT0: number;
   checksFailed: number;
   t0Ms: number | null;
-  t0From: 'option' | 'vus' | 'first-iteration' | null;
+  t0From: 'option' | 'vus' | 'setup-end' | 'first-iteration' | null;
   firstMs: number | null;
   lastMs: number | null;
   buckets: number;
@@ -79,6 +79,11 @@ export class Bucketizer {
   private readonly none: MetricInfo;
   private t0Ms: number | null;
   private held: K6Point[] = [];
+  /** Before t0 is settled: the first `vus` point less a second, and the last setup() sample. */
+  private vusT0: number | null = null;
+  private setupEndMs = -Infinity;
+  /** A sample of a selected scenario's iterations has been seen. */
+  private iterated = false;
   /** open[i] is second firstOpenS + i. */
   private open: OpenBucket[] = [];
   private firstOpenS = 0;
@@ -150,14 +155,36 @@ export class Bucketizer {
 
   /** Flushes every open second (the stream ended). */
   end(): void {
-    if (this.t0Ms === null) this.settleT0(this.fallbackT0());
+    if (this.t0Ms === null) this.settleT0AtStart();
     this.closeBefore(Infinity);
   }
 
+  /**
+   * Points wait here until t0 is known. k6 writes its first `vus` point a second after the test
+   * starts, but setup() runs before the scenarios do, with `vus` points all along: t0 is settled
+   * once a scenario's own sample has come too, at the later of that second and setup()'s last
+   * sample (the votacao fixture: 0.24 s later; a setup() of 30 s, 30 s later). setup()'s own
+   * samples are skipped here, never held.
+   */
   private hold(p: K6Point): void {
+    const g = p.tags.group;
+    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && lifecycle(g, '::setup')) {
+      this.setupEndMs = Math.max(this.setupEndMs, p.timeMs);
+      this.stats.skipped++;
+      return;
+    }
     this.held.push(p);
-    if (p.metric === 'vus') { this.settleT0(p.timeMs - 1000, 'vus'); return; }
-    if (this.stats.lastMs! - this.stats.firstMs! > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
+    if (p.metric === 'vus') this.vusT0 ??= p.timeMs - 1000;
+    else if (p.metric !== 'vus_max' && this.selected(p)) this.iterated = true;
+    if (this.vusT0 !== null && this.iterated) this.settleT0AtStart();
+    else if (this.vusT0 === null && this.stats.lastMs! - this.stats.firstMs! > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
+  }
+
+  /** t0 from the first `vus` point and the end of setup(), or from the iterations without either. */
+  private settleT0AtStart(): void {
+    if (this.vusT0 === null) { this.settleT0(this.fallbackT0()); return; }
+    if (this.setupEndMs > this.vusT0) this.settleT0(this.setupEndMs, 'setup-end');
+    else this.settleT0(this.vusT0, 'vus');
   }
 
   private fallbackT0(): number {

@@ -86,7 +86,7 @@ function importStage(o: ImportOptions, ing: IngestResult, stepsFrom: string, nSt
     name: 'steps', status: 'pass', durationMs,
     detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} steps ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}`,
     evidence: [
-      `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
+      `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `${st.skipped} samples skipped (setup/teardown or other scenarios), ${st.late} arrived after their second closed, ${st.beforeT0} before t0`,
       `${ing.badLines} unreadable lines${ing.badLines ? ' (a torn last line is normal for a killed run)' : ''}; ${st.checksFailed} failed checks`,
