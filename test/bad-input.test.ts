@@ -72,6 +72,14 @@ describe('config mistakes: each names its field and the fix', () => {
     expect(planText(onGrid, buildPlan(onGrid, null))).not.toMatch(/note: the last step/);
   });
 
+  it("plan says when k6's maxVUs will be rounded up for an execution segment, and refuses bounds too fine", () => {
+    const k6 = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' } }).config!;
+    expect(planText(k6, buildPlan(k6, null))).toMatch(/k6's max rounded up to a multiple of 3 for the execution segment\)/);
+    const fine = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '0:0.3333' } }).config!;
+    expect(() => planText(fine, buildPlan(fine, null))).toThrow(/splits the arrivals into 10000 parts/);
+    expect(planText(validateConfig(valid).config!, buildPlan(validateConfig(valid).config!, null))).not.toMatch(/rounded up/);
+  });
+
   it('a URL with ordinary parameters is accepted', () => {
     expect(validateConfig({ ...valid, target: { url: 'https://shop.example/orders?page=2&monkey=1&keyboard=us&sort_key=name&cache-key=a1' } }).problems).toEqual([]);
   });
