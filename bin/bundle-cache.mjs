@@ -52,7 +52,8 @@ function fresh(stamp, out) {
 
 async function build(root, entry, out, stamp) {
   const esbuild = await import('esbuild');
-  // Stats taken before the build: a file edited while it runs makes the next start rebuild.
+  // A file edited while the build runs makes the next start rebuild (its stamp reads -1).
+  const startedMs = Date.now() - 1;
   const r = await esbuild.build({
     entryPoints: [entry], absWorkingDir: root, outfile: out, bundle: true, write: false, metafile: true,
     format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
@@ -61,7 +62,8 @@ async function build(root, entry, out, stamp) {
   const files = Object.keys(r.metafile.inputs).map((f) => {
     const abs = path.resolve(root, f);
     const st = fs.statSync(abs);
-    return [abs, st.size, st.mtimeMs];
+    // a file saved while esbuild ran may be newer than what it read: stamp it stale
+    return [abs, st.size, st.mtimeMs >= startedMs ? -1 : st.mtimeMs];
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // map, then code, then the stamp, each renamed into place whole: a start never reads half a file

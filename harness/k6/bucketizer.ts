@@ -82,7 +82,7 @@ export class Bucketizer {
   /** Before t0 is settled: the first `vus` point less a second, and the last setup() sample. */
   private vusT0: number | null = null;
   private setupEndMs = -Infinity;
-  /** A sample of a selected scenario's iterations has been seen. */
+  /** A sample of the scenarios' iterations (any scenario) has been seen. */
   private iterated = false;
   /** open[i] is second firstOpenS + i. */
   private open: OpenBucket[] = [];
@@ -175,7 +175,8 @@ export class Bucketizer {
     }
     this.held.push(p);
     if (p.metric === 'vus') this.vusT0 ??= p.timeMs - 1000;
-    else if (p.metric !== 'vus_max' && this.selected(p)) this.iterated = true;
+    // any sample that is not setup()'s says setup() is over, whatever scenario it belongs to
+    else if (p.metric !== 'vus_max') this.iterated = true;
     if (this.vusT0 !== null && this.iterated) this.settleT0AtStart();
     else if (this.vusT0 === null && this.stats.lastMs! - this.stats.firstMs! > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
   }
