@@ -13,6 +13,7 @@ import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
 import { buildPlan } from '../harness/plan.ts';
 import { planText } from '../harness/cli/plan-text.ts';
+import { planForInstance } from '../harness/k6/segment.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -72,12 +73,17 @@ describe('config mistakes: each names its field and the fix', () => {
     expect(planText(onGrid, buildPlan(onGrid, null))).not.toMatch(/note: the last step/);
   });
 
-  it("plan says when k6's maxVUs will be rounded up for an execution segment, and refuses bounds too fine", () => {
+  it("plan shows an execution segment's share of every rate and maxVUs rounded to a multiple of the LCD, and refuses bounds too fine", () => {
     const k6 = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' } }).config!;
-    expect(planText(k6, buildPlan(k6, null))).toMatch(/k6's max rounded up to a multiple of 3 for the execution segment\)/);
+    const whole = buildPlan(k6, null);
+    const text = planText(k6, planForInstance(whole, k6));
+    expect(text).toMatch(/segment {2}k6 execution segment 1\/3:2\/3: this instance runs 33\.3% of every rate below/);
+    expect(text).toMatch(new RegExp(`maxVUs ${whole.vus.maxVUs} rounded up to ${Math.ceil(whole.vus.maxVUs / 3) * 3}, a multiple of 3`));
+    expect(text).toContain(`  1  ${String(Math.round((whole.steps[0]!.ratePerSec / 3) * 1000) / 1000).padStart(6)}  `);
     const fine = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '0:0.3333' } }).config!;
-    expect(() => planText(fine, buildPlan(fine, null))).toThrow(/splits the arrivals into 10000 parts/);
-    expect(planText(validateConfig(valid).config!, buildPlan(validateConfig(valid).config!, null))).not.toMatch(/rounded up/);
+    expect(() => planForInstance(buildPlan(fine, null), fine)).toThrow(/splits the arrivals into 10000 parts/);
+    const native = validateConfig(valid).config!;
+    expect(planText(native, planForInstance(buildPlan(native, null), native))).not.toMatch(/rounded up|segment {2}/);
   });
 
   it('a URL with ordinary parameters is accepted', () => {

@@ -19,7 +19,7 @@ import { Schedule } from '../harness/engine/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
 import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/k6/merge.ts';
-import { planShare, segmentLength } from '../harness/k6/segment.ts';
+import { planForInstance, planShare, segmentLength } from '../harness/k6/segment.ts';
 import { deriveSteps } from '../harness/k6/derive-steps.ts';
 import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
 import { spread } from '../harness/scenario/context.ts';
@@ -152,6 +152,17 @@ describe('execution segments', () => {
     const share = planShare(plan, '0:1/4');
     expect(share.steps.map((s) => s.ratePerSec)).toEqual([25, 50]);
     expect(share.segments).toEqual(plan.segments);
+  });
+  it("the plan a k6 instance runs (and run.json records) has its share of the rates and maxVUs a multiple of the LCD, within the VU bound", () => {
+    const input = { engine: 'k6' as const, target: { url: 'http://x/' }, steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 }, vus: { preAllocated: 4, max: 10 }, k6: { executionSegment: '0:1/3' } };
+    const config = parseConfigOrThrow(input);
+    const plan = planForInstance(buildPlan(config, null), config);
+    expect(plan.steps.map((s) => s.ratePerSec)).toEqual([30, 60]);
+    expect(plan.vus).toMatchObject({ preAllocatedVUs: 4, maxVUs: 12 });
+    const bounded = parseConfigOrThrow({ ...input, limits: { maxInFlight: 11 } });
+    expect(planForInstance(buildPlan(bounded, null), bounded).vus).toMatchObject({ maxVUs: 9 });
+    const native = parseConfigOrThrow({ ...input, engine: 'native' });
+    expect(planForInstance(buildPlan(native, null), native)).toEqual(buildPlan(native, null));
   });
 });
 

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { buildPlan } from '../plan.ts';
+import { planForInstance } from '../k6/segment.ts';
 import { runPipeline } from '../pipeline/run.ts';
 import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';
 import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-process.ts';
@@ -56,7 +57,7 @@ export async function planCommand(a: Args): Promise<number> {
   const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
-  process.stdout.write(planText(config, buildPlan(config, null), scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
+  process.stdout.write(planText(config, planForInstance(buildPlan(config, null), config), scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
   return EXIT.ok;
 }
 

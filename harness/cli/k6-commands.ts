@@ -11,7 +11,6 @@ import { writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { writeK6Script, k6Args } from '../k6/engine.ts';
-import { planShare } from '../k6/segment.ts';
 import { importK6 } from '../k6/import.ts';
 import { mergeRuns } from '../k6/merge.ts';
 import { loadOptions, overridesOf } from './options.ts';
@@ -37,7 +36,8 @@ export async function k6ScriptCommand(a: Args): Promise<number> {
     throw new PlateauError(`cannot write ${file} (--out-file): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give --out-file a path in a writable directory', 'output-unwritable', EXIT.usage);
   }
   try {
-    const plan = planShare(buildPlan(config, null), undefined);
+    // the whole plan: k6 itself gives an --execution-segment its share of every rate
+    const plan = buildPlan(config, null);
     const written = await writeK6Script({ config, plan, scenario, runId, dir, seqOffset: 0 });
     fs.renameSync(written, file);
   } finally {

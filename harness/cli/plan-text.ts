@@ -3,7 +3,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
 import { trustworthyPercentiles } from '../../analysis/percentiles.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
-import { segmentLcd } from '../k6/segment.ts';
+import { segmentLength } from '../k6/segment.ts';
 
 export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
   const w = config.warmup;
@@ -15,7 +15,8 @@ export function planText(config: PlateauConfig, plan: Plan, scenario?: string): 
     `warmup   ${w.enabled ? `${warmupRatePerSec({ config })} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
     `steps    ${config.steps.rampS} s ramp + ${config.steps.holdS} s hold each; judged on the last ${config.steps.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
-    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load${k6MaxNote(config)})`,
+    ...(config.engine === 'k6' && config.k6.executionSegment ? [`segment  k6 execution segment ${config.k6.executionSegment}: this instance runs ${(segmentLength(config.k6.executionSegment) * 100).toFixed(1)}% of every rate below`] : []),
+    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load)`,
     '',
     'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',
   ];
@@ -32,13 +33,6 @@ export function planText(config: PlateauConfig, plan: Plan, scenario?: string): 
   const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);
   lines.push('', `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`);
   return lines.join('\n');
-}
-
-/** Under a k6 execution segment, the script's maxVUs is rounded up (k6/segment.ts vusForSegment). */
-function k6MaxNote(config: PlateauConfig): string {
-  if (config.engine !== 'k6') return '';
-  const lcd = segmentLcd(config.k6.executionSegment, config.k6.executionSegmentSequence);
-  return lcd > 1 ? `; k6's max rounded up to a multiple of ${lcd} for the execution segment` : '';
 }
 
 function fmtDuration(s: number): string {

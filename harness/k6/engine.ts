@@ -21,7 +21,7 @@ import { HostTimeline } from './host-timeline.ts';
 import { ingestLines } from './ingest.ts';
 import { tailLines } from './lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
-import { vusForSegment } from './segment.ts';
+import { k6Vus } from './segment.ts';
 
 /**
  * k6's environment: the user's, k6's CSV time format, and GOMAXPROCS from a cgroup CPU quota
@@ -79,7 +79,7 @@ export async function writeK6Script(o: Pick<K6RunInput, 'config' | 'plan' | 'sce
   const text = await bundleK6Script({
     scenarioPath: o.config.scenario ?? null,
     targetUrl: o.config.target.url,
-    options: k6Options({ ...o.plan, vus: vusForSegment(o.plan.vus, o.config.k6.executionSegment, o.config.k6.executionSegmentSequence) }, o.config.gracefulStopS),
+    options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),
     runtime: {
       runId: o.runId, idPrefix: o.scenario.ids?.prefix ?? '', origin: new URL(o.config.target.url).origin, seqOffset: o.seqOffset,
       timeoutMs: o.config.http.timeoutMs, requestName: o.scenario.name ?? 'request', checkName: `${o.scenario.name ?? 'request'}: check`,

@@ -24,8 +24,22 @@ describe("k6's execution segment sequence", () => {
     expect(thrown).toMatchObject({ message: expect.stringMatching(/splits the arrivals into 10000 parts/), hint: expect.stringMatching(/1\/3 rather than 0\.333/), exitCode: 2 });
   });
 
-  it.each(['0.5/1', '1e-1', '1/3.0'])('refuses the bound %s, which k6 would not read either, as a usage error', (b) => {
+  // k6's stringToRat: a percentage is a whole number (big.Int), anything else Go's big.Rat
+  it.each(['0.5/1', '1/3.0', '12.5%', '1/0', '1/-3', 'abc', '.'])('refuses the bound %s, which k6 would not read either, as a usage error', (b) => {
     expect(() => segmentLcd(`0:${b}`)).toThrow(expect.objectContaining({ message: expect.stringMatching(/is not a fraction k6 reads/), exitCode: 2 }));
+  });
+
+  it.each<[string, number]>([['1e-1', 10], ['2.5E-1', 4], ['+25%', 4], ['.5', 2], ['1.', 1]])('reads the bound %s as k6 does (LCD %i)', (b, lcd) => {
+    expect(segmentLcd(`0:${b}`)).toBe(lcd);
+  });
+
+  it('refuses a bound above 1 however it is written', () => {
+    for (const b of ['101%', '4/3', '1.5e0']) expect(() => segmentLcd(`0:${b}`)).toThrow(/is not a fraction in \[0, 1\]/);
+  });
+
+  it('rounds maxVUs down instead when rounding up would pass the VU bound, and refuses a bound below the LCD', () => {
+    expect(vusForSegment(vus(5000), '0:1/3', '0,1/3,2/3,1', 5000)).toMatchObject({ maxVUs: 4998, preAllocatedVUs: 5, reason: expect.stringMatching(/rounded down to 4998, a multiple of 3 within the bound 5000/) });
+    expect(() => vusForSegment({ preAllocatedVUs: 2, maxVUs: 2, reason: 'r' }, '0:1/3', undefined, 2)).toThrow(expect.objectContaining({ message: expect.stringMatching(/needs maxVUs a multiple of 3, more than the 2 allowed/), exitCode: 2 }));
   });
 
   it('rounds maxVUs up to a multiple of the LCD and says why, and leaves a multiple alone', () => {

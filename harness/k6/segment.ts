@@ -5,43 +5,41 @@
  * to the whole plan when the segments cover (0, 1]).
  */
 import type { Plan } from '../plan.ts';
+import type { PlateauConfig } from '../config/schema.ts';
 import type { VuSizing } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 /** The finest split plateau rounds maxVUs to; bounds finer than this are refused (segmentLcd). */
 const MAX_LCD = 1000;
 
-/** One bound: "1/4", "25%", "0.25". */
-function bound(text: string): number {
-  const t = text.trim();
-  const v = t.endsWith('%') ? Number(t.slice(0, -1)) / 100 : t.includes('/') ? Number(t.split('/')[0]) / Number(t.split('/')[1]) : Number(t);
-  if (!Number.isFinite(v) || v < 0 || v > 1) {
-    throw new PlateauError(`execution segment bound "${text}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5', 'segment-invalid', EXIT.usage);
-  }
-  return v;
-}
-
-/** A bound as the exact fraction k6 reads (Go's big.Rat): "1/3", "25%", "0.125" -> [n, d] in lowest terms. */
+/**
+ * A bound as the exact fraction k6 reads (its stringToRat): a whole-number percentage ("25%"; k6
+ * reads the number as an integer, so "12.5%" fails there), a fraction of integers ("1/3") or a
+ * decimal with an optional exponent ("0.125", "1e-1", Go's big.Rat). [n, d] in lowest terms.
+ */
 function exact(text: string): [bigint, bigint] {
-  bound(text);
   const t = text.trim();
-  const decimal = (x: string): [bigint, bigint] => {
-    const m = /^(\d*)(?:\.(\d*))?$/.exec(x.trim());
-    if (!m || !(m[1] || m[2])) throw new SyntaxError(x);
-    return [BigInt(`${m[1] || '0'}${m[2] ?? ''}`), 10n ** BigInt((m[2] ?? '').length)];
-  };
   let n: bigint;
   let d: bigint;
-  try {
-    if (t.endsWith('%')) [n, d] = ((x) => [x[0], x[1] * 100n])(decimal(t.slice(0, -1)));
-    else if (t.includes('/')) [n, d] = [decimal(t.split('/')[0]!)[0], decimal(t.split('/')[1]!)[0]];
-    else [n, d] = decimal(t);
-    if (t.includes('/') && /\./.test(t)) throw new SyntaxError(t);
-  } catch {
-    throw new PlateauError(`execution segment bound "${text}" is not a fraction k6 reads`, 'write it as k6 does: 1/4, 25% or 0.25', 'segment-invalid', EXIT.usage);
+  let m: RegExpExecArray | null;
+  if ((m = /^\+?(\d+)%$/.exec(t))) [n, d] = [BigInt(m[1]!), 100n];
+  else if ((m = /^\+?(\d+)\/(\d+)$/.exec(t)) && BigInt(m[2]!) !== 0n) [n, d] = [BigInt(m[1]!), BigInt(m[2]!)];
+  else if ((m = /^\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$/.exec(t)) && (m[1] || m[2])) {
+    const frac = m[2] ?? '';
+    const exp = Number(m[3] ?? 0) - frac.length;
+    [n, d] = [BigInt(`${m[1] || '0'}${frac}`) * (exp > 0 ? 10n ** BigInt(exp) : 1n), exp < 0 ? 10n ** BigInt(-exp) : 1n];
+  } else {
+    throw new PlateauError(`execution segment bound "${text}" is not a fraction k6 reads`, 'write it as k6 does: 1/4, 25% (a whole number of percent) or 0.25', 'segment-invalid', EXIT.usage);
   }
+  if (n > d) throw new PlateauError(`execution segment bound "${text}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5', 'segment-invalid', EXIT.usage);
   const g = gcd(n, d);
   return [n / g, d / g];
+}
+
+/** One bound as a number: "1/4", "25%", "0.25" -> 0.25. */
+function bound(text: string): number {
+  const [n, d] = exact(text);
+  return Number(n) / Number(d);
 }
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -81,11 +79,31 @@ export function segmentLcd(segment: string | undefined, sequence?: string): numb
  * segment's length (a third with maxVUs 10: 0.4 or 0.3 of the rate), while plateau judges it at
  * exactly its length.
  */
-export function vusForSegment(vus: VuSizing, segment: string | undefined, sequence?: string): VuSizing {
+export function vusForSegment(vus: VuSizing, segment: string | undefined, sequence?: string, maxBound = Infinity): VuSizing {
   const lcd = segmentLcd(segment, sequence);
-  const maxVUs = Math.ceil(vus.maxVUs / lcd) * lcd;
-  if (maxVUs === vus.maxVUs) return vus;
-  return { ...vus, maxVUs, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${maxVUs}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share` };
+  const up = Math.ceil(vus.maxVUs / lcd) * lcd;
+  if (up === vus.maxVUs) return vus;
+  if (up <= maxBound) return { ...vus, maxVUs: up, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${up}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share` };
+  const down = Math.floor(vus.maxVUs / lcd) * lcd;
+  if (down === 0) {
+    throw new PlateauError(`execution segment ${segment} needs maxVUs a multiple of ${lcd}, more than the ${maxBound} allowed`, `raise limits.maxInFlight and verdicts.maxVUsBound to at least ${lcd}, or use a coarser segment sequence`, 'segment-invalid', EXIT.usage);
+  }
+  return { preAllocatedVUs: Math.min(vus.preAllocatedVUs, down), maxVUs: down, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded down to ${down}, a multiple of ${lcd} within the bound ${maxBound}, so that k6 gives this execution segment exactly its share` };
+}
+
+/**
+ * The plan one instance runs: under the k6 engine with an execution segment, every rate scaled to
+ * the segment's share and maxVUs a multiple of the sequence's LCD, within the VU bound
+ * (verdicts.maxVUsBound and limits.maxInFlight). Other engines run the plan as built.
+ */
+export function planForInstance(plan: Plan, config: PlateauConfig): Plan {
+  if (config.engine !== 'k6' || !config.k6.executionSegment) return plan;
+  return { ...planShare(plan, config.k6.executionSegment), vus: k6Vus(plan.vus, config) };
+}
+
+/** vusForSegment with this config's segment, sequence and VU bound. */
+export function k6Vus(vus: VuSizing, config: PlateauConfig): VuSizing {
+  return vusForSegment(vus, config.k6.executionSegment, config.k6.executionSegmentSequence, Math.min(config.verdicts.maxVUsBound, config.limits.maxInFlight));
 }
 
 /** Length of "from:to" (a bare "to" means 0:to); 1 for none. */

@@ -27,7 +27,7 @@ import { measureRtt } from './rtt.ts';
 import { warmup, warmupRatePerSec } from './warmup.ts';
 import { runSteps } from './steps.ts';
 import { withK6Preflight } from '../k6/preflight.ts';
-import { planShare } from '../k6/segment.ts';
+import { planForInstance } from '../k6/segment.ts';
 import { K6_WARMUP_SKIPPED } from '../k6/steps-engine.ts';
 
 export interface RunOptions {
@@ -100,7 +100,7 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
-  ctx.plan = planShare(buildPlan(config, rtt.httpMedianMs), config.engine === 'k6' ? config.k6.executionSegment : undefined);
+  ctx.plan = planForInstance(buildPlan(config, rtt.httpMedianMs), config);
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
   const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env });
