@@ -12,8 +12,9 @@ import { percentileMs } from '../analysis/histogram.ts';
 import { ingestLines } from '../harness/k6/ingest.ts';
 import { readLines } from '../harness/k6/lines.ts';
 import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/time.ts';
-import { parseJsonLine } from '../harness/k6/point.ts';
+import { parseJsonLine, type K6Point } from '../harness/k6/point.ts';
 import { HostTimeline } from '../harness/k6/host-timeline.ts';
+import { Bucketizer } from '../harness/k6/bucketizer.ts';
 
 const DIR = 'test/fixtures/k6';
 const text = (f: string) => { const b = fs.readFileSync(`${DIR}/${f}`); return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8'); };
@@ -196,6 +197,43 @@ describe('metric names', () => {
     expect(r.stats.skipped).toBe(13);
     const counted = records.filter((x) => x.ok > 0).map((x) => [x.tS, x.ok]);
     expect(counted).toEqual([[1, 2], [2, 2]]);
+  });
+
+  // seconds past 16:52:41.5Z, any number of them
+  const at = (metric: string, s: number, tags: string, value = 2) => parseJsonLine(`{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"${new Date(Date.parse('2026-11-29T16:52:41.500Z') + s * 1000).toISOString()}","value":${value},"tags":${tags}}}`) as K6Point;
+
+  it('with --scenario naming a scenario that starts late, seconds are written while the run goes on, not held to the end', () => {
+    const sunk: number[] = [];
+    const b = new Bucketizer({ source: 'k6', phase: 'steps', lateS: 2, scenarios: ['late'], sink: (x) => sunk.push(x.tS) });
+    const feed = (from: number, to: number) => {
+      for (let s = from; s < to; s++) {
+        b.push(at('vus', s, '{}'));
+        b.push(at('http_reqs', s, `{"expected_response":"true","scenario":"${s < 20 ? 'early' : 'late'}","group":""}`));
+      }
+    };
+    // 20 s of the other scenario only: its seconds are closed as they pass (open 2 s after their
+    // end), not held until the named scenario's first sample
+    feed(0, 20);
+    expect(sunk.length).toBeGreaterThanOrEqual(15);
+    feed(20, 30);
+    expect(Math.max(...sunk)).toBeGreaterThanOrEqual(25);
+    b.end();
+    expect(b.stats.t0From).toBe('vus');
+    expect(b.stats.skipped).toBe(20);
+  });
+
+  it('without vus points, t0 is the first iteration after setup(), not the first setup() sample', () => {
+    const sunk: BucketRecord[] = [];
+    const b = new Bucketizer({ source: 'k6', phase: 'steps', lateS: 2, sink: (x) => sunk.push(x) });
+    for (let s = 0; s < 10; s++) b.push(at('http_reqs', s, '{"expected_response":"true","group":"::setup"}'));
+    for (let s = 10; s < 16; s++) {
+      b.push(at('http_reqs', s, '{"expected_response":"true","scenario":"steps","group":""}'));
+      b.push(at('iteration_duration', s, '{"scenario":"steps","group":""}', 300));
+    }
+    b.end();
+    expect(new Date(b.stats.t0Ms!).toISOString()).toBe('2026-11-29T16:52:51.200Z');
+    expect(b.stats.t0From).toBe('first-iteration');
+    expect(sunk.filter((x) => x.ok > 0).map((x) => x.tS)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('counts per metric stay exact when the order of metrics changes from one sample to the next', async () => {

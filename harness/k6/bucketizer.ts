@@ -82,6 +82,8 @@ export class Bucketizer {
   /** Before t0 is settled: the first `vus` point less a second, and the last setup() sample. */
   private vusT0: number | null = null;
   private setupEndMs = -Infinity;
+  /** The earliest held sample (setup()'s samples are not held). */
+  private heldFirstMs = Infinity;
   /** A sample of the scenarios' iterations (any scenario) has been seen. */
   private iterated = false;
   /** open[i] is second firstOpenS + i. */
@@ -174,11 +176,12 @@ export class Bucketizer {
       return;
     }
     this.held.push(p);
+    if (p.timeMs < this.heldFirstMs) this.heldFirstMs = p.timeMs;
     if (p.metric === 'vus') this.vusT0 ??= p.timeMs - 1000;
     // any sample that is not setup()'s says setup() is over, whatever scenario it belongs to
     else if (p.metric !== 'vus_max') this.iterated = true;
     if (this.vusT0 !== null && this.iterated) this.settleT0AtStart();
-    else if (this.vusT0 === null && this.stats.lastMs! - this.stats.firstMs! > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
+    else if (this.vusT0 === null && this.stats.lastMs! - this.heldFirstMs > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
   }
 
   /** t0 from the first `vus` point and the end of setup(), or from the iterations without either. */
@@ -188,10 +191,12 @@ export class Bucketizer {
     else this.settleT0(this.vusT0, 'vus');
   }
 
+  /** Without `vus` points: the earliest iteration start or held sample, never inside setup(). */
   private fallbackT0(): number {
-    let t0 = this.stats.firstMs ?? 0;
+    if (this.held.length === 0) return Number.isFinite(this.setupEndMs) ? this.setupEndMs : this.stats.firstMs ?? 0;
+    let t0 = this.heldFirstMs;
     for (const p of this.held) if (p.metric === 'iteration_duration' && this.selected(p)) t0 = Math.min(t0, p.timeMs - p.value);
-    return t0;
+    return Math.max(t0, this.setupEndMs);
   }
 
   private settleT0(t0Ms: number, from: IngestStats['t0From'] = 'first-iteration'): void {
