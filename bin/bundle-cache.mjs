@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,6 +25,15 @@ export async function startEntry(rel, root = ROOT, cache = CACHE) {
   const { register } = await import('tsx/esm/api');
   register();
   return import(pathToFileURL(path.join(root, rel)).href);
+}
+
+/**
+ * Builds root/rel's bundle now when it is stale, so that the engine's worker threads, started
+ * together after an edit, find it fresh instead of each building it at once. Never throws: a
+ * worker that finds no bundle runs through tsx.
+ */
+export async function prepareEntry(rel, root = ROOT, cache = CACHE) {
+  try { await bundleFor(root, rel, cache); } catch { /* the entry falls back to tsx */ }
 }
 
 /** The file URL of root/rel's bundle in cache, built first when missing or stale; throws when it cannot be. */
@@ -59,8 +69,9 @@ async function build(root, entry, out, stamp) {
     format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
     plugins: [ownUrl],
   });
-  const files = Object.keys(r.metafile.inputs).map((f) => {
-    const abs = path.resolve(root, f);
+  // besides the sources: this builder, esbuild's version and the compiler options it read
+  const how = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('esbuild/package.json'), path.join(root, 'tsconfig.json')];
+  const files = [...Object.keys(r.metafile.inputs).map((f) => path.resolve(root, f)), ...how.filter((f) => fs.existsSync(f))].map((abs) => {
     const st = fs.statSync(abs);
     // a file saved while esbuild ran may be newer than what it read: stamp it stale
     return [abs, st.size, st.mtimeMs >= startedMs ? -1 : st.mtimeMs];
@@ -79,16 +90,19 @@ function writeWhole(file, data) {
 }
 
 /**
- * import.meta.url of each source file stays its own path (workers.ts finds worker-entry.mjs, the
- * CLI finds the demo, llhttp finds undici's parser beside it), though the code runs from the cache.
+ * import.meta.url (and .filename, .dirname) of each source file stays its own path (workers.ts
+ * finds worker-entry.mjs, the CLI finds the demo, llhttp finds undici's parser beside it), though
+ * the code runs from the cache.
  */
 const ownUrl = {
   name: 'plateau-own-url',
   setup(b) {
     b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (a) => {
       const text = await fs.promises.readFile(a.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: a.path.endsWith('.ts') ? 'ts' : 'js' };
+      if (!/import\.meta\.(url|filename|dirname)\b/.test(text)) return undefined;
+      const own = { url: pathToFileURL(a.path).href, filename: a.path, dirname: path.dirname(a.path) };
+      const contents = text.replace(/import\.meta\.(url|filename|dirname)\b/g, (_m, k) => JSON.stringify(own[k]));
+      return { contents, loader: /\.[cm]?ts$/.test(a.path) ? 'ts' : 'js' };
     });
   },
 };

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain JavaScript, run before any TypeScript loader exists
-import { bundleFor } from '../bin/bundle-cache.mjs';
+import { bundleFor, prepareEntry } from '../bin/bundle-cache.mjs';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bundle-'));
 const cache = path.join(root, 'cache');
@@ -28,6 +27,34 @@ describe('bin/bundle-cache.mjs', () => {
     expect((await load()).at).toBe('moved');
     write('entry.ts', "import { where } from './lib/where.ts';\nexport const value: number = 22;\nexport const at = where;\n");
     expect((await load()).value).toBe(22);
+  });
+
+  it('keeps import.meta.filename and .dirname their own too, and compiles .mts as TypeScript', async () => {
+    write('meta.ts', "import { dir } from './lib/dir.mts';\nexport const value: number = 3;\nexport const at = `${dir}|${import.meta.filename}`;\n");
+    write('lib/dir.mts', 'export const dir: string = import.meta.dirname;\n');
+    const m = (await import(`${await bundleFor(root, 'meta.ts', cache)}?n=${++loads}`)) as { at: string };
+    expect(m.at).toBe(`${path.join(root, 'lib')}|${path.join(root, 'meta.ts')}`);
+  });
+
+  it('rebuilds when the builder itself, esbuild or tsconfig.json changed, not only a source', async () => {
+    write('tsconfig.json', '{}\n');
+    write('entry.ts', 'export const value: number = 5;\nexport const at = "";\n');
+    await load();
+    const stamp = path.join(cache, 'entry.inputs.json');
+    const files = (JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: [string][] }).files.map((f) => f[0]);
+    expect(files).toEqual(expect.arrayContaining([path.resolve('bin/bundle-cache.mjs'), path.join(root, 'tsconfig.json'), expect.stringMatching(/esbuild[\\/]package\.json$/)]));
+    const builtAt = fs.statSync(stamp).mtimeMs;
+    write('tsconfig.json', '{ "compilerOptions": {} }\n');
+    await load();
+    expect(fs.statSync(stamp).mtimeMs).toBeGreaterThan(builtAt);
+  });
+
+  it('prepareEntry builds a stale bundle ahead of its users and swallows a failure (they fall back to tsx)', async () => {
+    write('ahead.ts', 'export const value: number = 7;\n');
+    await prepareEntry('ahead.ts', root, cache);
+    expect(fs.existsSync(path.join(cache, 'ahead.mjs'))).toBe(true);
+    write('broken2.ts', 'export const = ;\n');
+    await expect(prepareEntry('broken2.ts', root, cache)).resolves.toBeUndefined();
   });
 
   it('throws when the bundle cannot be built or written, so the entry runs through tsx instead', async () => {

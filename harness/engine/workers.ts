@@ -11,6 +11,7 @@ import type { LegOptions, LoadEngine } from './load-engine.ts';
 import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { prepareEntry } from '../../bin/bundle-cache.mjs';
 
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
@@ -32,6 +33,8 @@ export class WorkerEngine implements LoadEngine {
 
   /** `env` becomes the workers' process.env (secrets stay in memory, as in the main thread). */
   static async create(count: number, init: Omit<WorkerInit, 'index' | 'count'>, env: NodeJS.ProcessEnv): Promise<WorkerEngine> {
+    // worker-entry.mjs starts this module: built once here, not by every worker at once after an edit
+    await prepareEntry('harness/engine/worker-main.ts');
     const slots = await Promise.all(Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)));
     return new WorkerEngine(slots, init.maxVUs);
   }
