@@ -12,6 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'plateau');
+/** The stamp's format: a stamp of another format (an older builder's) is stale. */
+const STAMP_FORMAT = 2;
 
 /** Imports root/rel, from its bundle in cache when one is or can be made, else through tsx. */
 export async function startEntry(rel, root = ROOT, cache = CACHE) {
@@ -50,7 +52,7 @@ function fresh(stamp, out) {
   let inputs;
   try {
     inputs = JSON.parse(fs.readFileSync(stamp, 'utf8'));
-    if (inputs.node !== process.version || !fs.existsSync(out)) return false;
+    if (inputs.format !== STAMP_FORMAT || inputs.node !== process.version || !fs.existsSync(out)) return false;
   } catch { return false; }
   for (const [file, size, mtimeMs] of inputs.files) {
     let st;
@@ -69,9 +71,10 @@ async function build(root, entry, out, stamp) {
     format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
     plugins: [ownUrl],
   });
-  // besides the sources: this builder, esbuild's version and the compiler options it read
-  const how = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('esbuild/package.json'), path.join(root, 'tsconfig.json')];
-  const files = [...Object.keys(r.metafile.inputs).map((f) => path.resolve(root, f)), ...how.filter((f) => fs.existsSync(f))].map((abs) => {
+  // besides the sources: this builder, esbuild's version, the compiler options and package.json
+  const how = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('esbuild/package.json'), path.join(root, 'tsconfig.json'), path.join(root, 'package.json')];
+  const read = new Set([...Object.keys(r.metafile.inputs).map((f) => path.resolve(root, f)), ...how.filter((f) => fs.existsSync(f))]);
+  const files = [...read].map((abs) => {
     const st = fs.statSync(abs);
     // a file saved while esbuild ran may be newer than what it read: stamp it stale
     return [abs, st.size, st.mtimeMs >= startedMs ? -1 : st.mtimeMs];
@@ -80,7 +83,7 @@ async function build(root, entry, out, stamp) {
   // map, then code, then the stamp, each renamed into place whole: a start never reads half a file
   const byPath = new Map(r.outputFiles.map((f) => [f.path, f.contents]));
   for (const p of [`${out}.map`, out]) if (byPath.has(p)) writeWhole(p, byPath.get(p));
-  writeWhole(stamp, JSON.stringify({ node: process.version, files }));
+  writeWhole(stamp, JSON.stringify({ format: STAMP_FORMAT, node: process.version, files }));
 }
 
 function writeWhole(file, data) {
@@ -99,9 +102,9 @@ const ownUrl = {
   setup(b) {
     b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (a) => {
       const text = await fs.promises.readFile(a.path, 'utf8');
-      if (!/import\.meta\.(url|filename|dirname)\b/.test(text)) return undefined;
+      if (!/\bimport\.meta\.(url|filename|dirname)\b/.test(text)) return undefined;
       const own = { url: pathToFileURL(a.path).href, filename: a.path, dirname: path.dirname(a.path) };
-      const contents = text.replace(/import\.meta\.(url|filename|dirname)\b/g, (_m, k) => JSON.stringify(own[k]));
+      const contents = text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_m, k) => JSON.stringify(own[k]));
       return { contents, loader: /\.[cm]?ts$/.test(a.path) ? 'ts' : 'js' };
     });
   },

@@ -36,17 +36,26 @@ describe('bin/bundle-cache.mjs', () => {
     expect(m.at).toBe(`${path.join(root, 'lib')}|${path.join(root, 'meta.ts')}`);
   });
 
-  it('rebuilds when the builder itself, esbuild or tsconfig.json changed, not only a source', async () => {
+  it('stamps the builder, esbuild\'s package.json and tsconfig.json once each, and rebuilds when tsconfig.json or the stamp\'s format changed', async () => {
     write('tsconfig.json', '{}\n');
     write('entry.ts', 'export const value: number = 5;\nexport const at = "";\n');
     await load();
     const stamp = path.join(cache, 'entry.inputs.json');
     const files = (JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: [string][] }).files.map((f) => f[0]);
     expect(files).toEqual(expect.arrayContaining([path.resolve('bin/bundle-cache.mjs'), path.join(root, 'tsconfig.json'), expect.stringMatching(/esbuild[\\/]package\.json$/)]));
+    expect(new Set(files).size).toBe(files.length);
     const builtAt = fs.statSync(stamp).mtimeMs;
     write('tsconfig.json', '{ "compilerOptions": {} }\n');
     await load();
-    expect(fs.statSync(stamp).mtimeMs).toBeGreaterThan(builtAt);
+    const rebuiltAt = fs.statSync(stamp).mtimeMs;
+    expect(rebuiltAt).toBeGreaterThan(builtAt);
+    // a stamp an older builder wrote (no format) is stale, though every file it names is unchanged
+    const { format: _format, ...old } = JSON.parse(fs.readFileSync(stamp, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(stamp, JSON.stringify(old));
+    const oldAt = fs.statSync(stamp).mtimeMs;
+    await load();
+    expect(fs.statSync(stamp).mtimeMs).toBeGreaterThan(oldAt);
+    expect(JSON.parse(fs.readFileSync(stamp, 'utf8'))).toHaveProperty('format');
   });
 
   it('prepareEntry builds a stale bundle ahead of its users and swallows a failure (they fall back to tsx)', async () => {

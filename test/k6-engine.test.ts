@@ -19,7 +19,7 @@ import { Schedule } from '../harness/engine/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
 import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/k6/merge.ts';
-import { planForInstance, planShare, segmentLength } from '../harness/k6/segment.ts';
+import { planForInstance, planShare, rerunVusBound, segmentLength } from '../harness/k6/segment.ts';
 import { deriveSteps } from '../harness/k6/derive-steps.ts';
 import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
 import { spread } from '../harness/scenario/context.ts';
@@ -153,7 +153,7 @@ describe('execution segments', () => {
     expect(share.steps.map((s) => s.ratePerSec)).toEqual([25, 50]);
     expect(share.segments).toEqual(plan.segments);
   });
-  it("the plan a k6 instance runs (and run.json records) has its share of the rates and maxVUs a multiple of the LCD, within the VU bound", () => {
+  it("the plan a k6 instance runs has its share of the rates and maxVUs a multiple of the LCD, within limits.maxInFlight", () => {
     const input = { engine: 'k6' as const, target: { url: 'http://x/' }, steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 }, vus: { preAllocated: 4, max: 10 }, k6: { executionSegment: '0:1/3' } };
     const config = parseConfigOrThrow(input);
     const plan = planForInstance(buildPlan(config, null), config);
@@ -163,6 +163,14 @@ describe('execution segments', () => {
     expect(planForInstance(buildPlan(bounded, null), bounded).vus).toMatchObject({ maxVUs: 9 });
     const native = parseConfigOrThrow({ ...input, engine: 'native' });
     expect(planForInstance(buildPlan(native, null), native)).toEqual(buildPlan(native, null));
+  });
+  it('a maxVUs sized above verdicts.maxVUsBound still rounds up (only maxInFlight caps it); a rerun raises maxVUs to a multiple of the LCD within the bound', () => {
+    const input = { engine: 'k6' as const, target: { url: 'http://x/' }, steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 }, vus: { preAllocated: 4, max: 200 }, verdicts: { maxVUsBound: 100 }, k6: { executionSegment: '0:1/3' } };
+    const config = parseConfigOrThrow(input);
+    expect(planForInstance(buildPlan(config, null), config).vus.maxVUs).toBe(201);
+    expect(rerunVusBound(config)).toBe(99);
+    expect(rerunVusBound(parseConfigOrThrow({ ...input, engine: 'native' }))).toBe(100);
+    expect(rerunVusBound(parseConfigOrThrow({ ...input, k6: {} }))).toBe(100);
   });
 });
 

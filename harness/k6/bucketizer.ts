@@ -195,7 +195,8 @@ export class Bucketizer {
   private fallbackT0(): number {
     if (this.held.length === 0) return Number.isFinite(this.setupEndMs) ? this.setupEndMs : this.stats.firstMs ?? 0;
     let t0 = this.heldFirstMs;
-    for (const p of this.held) if (p.metric === 'iteration_duration' && this.selected(p)) t0 = Math.min(t0, p.timeMs - p.value);
+    // any scenario's first iteration started the test, as its first held sample may be another scenario's
+    for (const p of this.held) if (p.metric === 'iteration_duration') t0 = Math.min(t0, p.timeMs - p.value);
     return Math.max(t0, this.setupEndMs);
   }
 

@@ -25,8 +25,18 @@ describe("k6's execution segment sequence", () => {
   });
 
   // k6's stringToRat: a percentage is a whole number (big.Int), anything else Go's big.Rat
-  it.each(['0.5/1', '1/3.0', '12.5%', '1/0', '1/-3', 'abc', '.'])('refuses the bound %s, which k6 would not read either, as a usage error', (b) => {
-    expect(() => segmentLcd(`0:${b}`)).toThrow(expect.objectContaining({ message: expect.stringMatching(/is not a fraction k6 reads/), exitCode: 2 }));
+  it.each(['0.5/1', '1/3.0', '12.5%', '1/0', '1/-3', 'abc', '.', ' 1/2', '1/2 '])('refuses the bound "%s", which k6 would not read either, as a usage error', (b) => {
+    expect(() => segmentLcd(`0:${b}`)).toThrow(expect.objectContaining({ message: expect.stringMatching(/is not a fraction plateau reads/), exitCode: 2 }));
+  });
+
+  // Go reads a leading 0 in a fraction as octal: k6 takes 010/100 for 0.08 and refuses 09/10
+  it.each(['010/100', '1/010', '0x1/4', '1_0/100'])('refuses the bound %s, which k6 reads otherwise than as decimal, naming the spelling to use', (b) => {
+    expect(() => segmentLcd(`0:${b}`)).toThrow(expect.objectContaining({ message: expect.stringMatching(/is not a fraction plateau reads/), hint: expect.stringMatching(/no leading zeros in a fraction/) }));
+  });
+
+  it('refuses a segment with a second colon, and keeps a huge split short in the message', () => {
+    expect(() => segmentLcd('0:1/3:1/2')).toThrow(expect.objectContaining({ message: 'execution segment "0:1/3:1/2" has more than two bounds', exitCode: 2 }));
+    expect(() => segmentLcd('0:1e-9999')).toThrow(/splits the arrivals into more than 10\^12 parts/);
   });
 
   it.each<[string, number]>([['1e-1', 10], ['2.5E-1', 4], ['+25%', 4], ['.5', 2], ['1.', 1]])('reads the bound %s as k6 does (LCD %i)', (b, lcd) => {
@@ -37,7 +47,7 @@ describe("k6's execution segment sequence", () => {
     for (const b of ['101%', '4/3', '1.5e0']) expect(() => segmentLcd(`0:${b}`)).toThrow(/is not a fraction in \[0, 1\]/);
   });
 
-  it('rounds maxVUs down instead when rounding up would pass the VU bound, and refuses a bound below the LCD', () => {
+  it('rounds maxVUs down instead when rounding up would pass the bound given, and refuses a bound below the LCD', () => {
     expect(vusForSegment(vus(5000), '0:1/3', '0,1/3,2/3,1', 5000)).toMatchObject({ maxVUs: 4998, preAllocatedVUs: 5, reason: expect.stringMatching(/rounded down to 4998, a multiple of 3 within the bound 5000/) });
     expect(() => vusForSegment({ preAllocatedVUs: 2, maxVUs: 2, reason: 'r' }, '0:1/3', undefined, 2)).toThrow(expect.objectContaining({ message: expect.stringMatching(/needs maxVUs a multiple of 3, more than the 2 allowed/), exitCode: 2 }));
   });

@@ -50,7 +50,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const runId = config.output.runId ?? newRunId();
   const { scenario, build, check } = await scenarioRequests(config.scenario ? path.resolve(config.scenario) : null, config.target.url, runId, env);
   const scrub = secretScrubber(scenario.secrets ?? [], env);
-  const plan0 = buildPlan(config, null);
+  const plan0 = planForInstance(buildPlan(config, null), config);
   const store = RunStore.create(config.output.dir, {
     schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
     target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',

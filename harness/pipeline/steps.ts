@@ -17,6 +17,7 @@ import { legOf, type Leg } from './legs.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
 import { promqlWindows } from '../metrics/promql-windows.ts';
 import type { StageResult } from './stage.ts';
+import { rerunVusBound } from '../k6/segment.ts';
 
 export const STEPS_PHASE = 'steps';
 
@@ -149,7 +150,7 @@ function decide(st: State, failed: StepResult): AfterFailure {
   const baseline = st.judged.find(heldAndCounts) ?? null;
   const cls = classifyFailure(failed, baseline, st.rttMs, v);
   const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
-    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: Math.min(v.maxVUsBound, config.limits.maxInFlight),
+    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: rerunVusBound(config),
   });
   const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
   if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
