@@ -19,8 +19,7 @@ const MAX_LCD = 1000;
  * decimal with an optional exponent ("0.125", "1e-1"). k6 trims nothing, so neither does this.
  * Go's rarer spellings (hex, underscores) are refused too. [n, d] in lowest terms.
  */
-function exact(text: string): [bigint, bigint] {
-  const t = text;
+function exact(t: string): [bigint, bigint] {
   let n: bigint;
   let d: bigint;
   let m: RegExpExecArray | null;
@@ -31,9 +30,9 @@ function exact(text: string): [bigint, bigint] {
     const exp = Number(m[3] ?? 0) - frac.length;
     [n, d] = [BigInt(`${m[1] || '0'}${frac}`) * (exp > 0 ? 10n ** BigInt(exp) : 1n), exp < 0 ? 10n ** BigInt(-exp) : 1n];
   } else {
-    throw new PlateauError(`execution segment bound "${text}" is not a fraction plateau reads`, 'write it as 1/4, 25% (a whole number of percent) or 0.25, with no spaces and no leading zeros in a fraction (k6 reads these the same way)', 'segment-invalid', EXIT.usage);
+    throw new PlateauError(`execution segment bound "${t}" is not a fraction plateau reads`, 'write it as 1/4, 25% (a whole number of percent) or 0.25, with no spaces and no leading zeros in a fraction (k6 reads these the same way)', 'segment-invalid', EXIT.usage);
   }
-  if (n > d) throw new PlateauError(`execution segment bound "${text}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5', 'segment-invalid', EXIT.usage);
+  if (n > d) throw new PlateauError(`execution segment bound "${t}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5', 'segment-invalid', EXIT.usage);
   const g = gcd(n, d);
   return [n / g, d / g];
 }
@@ -95,7 +94,7 @@ export function vusForSegment(vus: VuSizing, segment: string | undefined, sequen
   if (up <= maxBound) return { ...vus, maxVUs: up, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${up}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share` };
   const down = Math.floor(vus.maxVUs / lcd) * lcd;
   if (down === 0) {
-    throw new PlateauError(`execution segment ${segment} needs maxVUs a multiple of ${lcd}, more than the ${maxBound} allowed`, `raise limits.maxInFlight and verdicts.maxVUsBound to at least ${lcd}, or use a coarser segment sequence`, 'segment-invalid', EXIT.usage);
+    throw new PlateauError(`execution segment ${segment} needs maxVUs a multiple of ${lcd}, more than the ${maxBound} allowed`, `raise limits.maxInFlight to at least ${lcd}, or use a coarser segment sequence`, 'segment-invalid', EXIT.usage);
   }
   return { preAllocatedVUs: Math.min(vus.preAllocatedVUs, down), maxVUs: down, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded down to ${down}, a multiple of ${lcd} within the bound ${maxBound}, so that k6 gives this execution segment exactly its share` };
 }
