@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, formatTable, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
+import { aggregate, formatRatios, formatTable, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
 
 const run = (targetRate: number, over: Partial<Measure> = {}): Measure => ({
   tool: 'plateau', model: 'open', settings: '', targetRate, achievedPerSec: targetRate, cpuPer10k: 0.4, p50Ms: 0.5, p99Ms: 20, dropped: 0, errors: 0, ...over,
@@ -102,5 +102,12 @@ describe('bench table', () => {
       const rows = aggregate([od(10_000, { generator: 'limited' }), run(10_000, { tool: 'plateau 1 thread', generator: 'limited' }), run(10_000, { tool: 'plateau 1 thread' })]);
       expect(rows.map((r) => [r.tool, r.runs, r.generator])).toEqual([[OVERDRIVE_TOOL, 1, 'limited'], ['plateau 1 thread', 2, undefined]]);
     });
+  });
+
+  it('prints a third decimal only where two would round a ratio onto its goal', () => {
+    const r = (value: number, met: boolean) => ({ what: 'held rate', value, goal: '>= 1.25', met, detail: 'd' });
+    expect(formatRatios([r(1.2476, false)])).toMatch(/ 1\.248 {2}goal >= 1\.25 +NOT met/);
+    expect(formatRatios([r(1.3312, true)])).toMatch(/ 1\.33 {2}goal/);
+    expect(formatRatios([{ ...r(0.26, false), value: null }])).toMatch(/ – {2}goal/);
   });
 });

@@ -219,5 +219,12 @@ function overdriveRatio(rows: Row[]): Ratio | null {
 }
 
 export function formatRatios(rs: Ratio[]): string {
-  return rs.map((r) => `${r.what.padEnd(62)} ${r.value === null ? '–' : r.value.toFixed(2).padStart(7)}  goal ${r.goal.padEnd(11)} ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}  (${r.detail})`).join('\n');
+  return rs.map((r) => `${r.what.padEnd(62)} ${shown(r).padStart(7)}  goal ${r.goal.padEnd(11)} ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}  (${r.detail})`).join('\n');
+}
+
+/** Two decimals, or three when two would round the value onto its goal's limit (1.2476 reads 1.248, not "1.25 NOT met"). */
+function shown(r: Ratio): string {
+  if (r.value === null) return '–';
+  const limit = Number(/\d+(?:\.\d+)?/.exec(r.goal)?.[0]);
+  return Number.isFinite(limit) && Math.abs(r.value - limit) < 0.005 ? r.value.toFixed(3) : r.value.toFixed(2);
 }
