@@ -69,7 +69,7 @@ async function build(root, entry, out, stamp) {
   const r = await esbuild.build({
     entryPoints: [entry], absWorkingDir: root, outfile: out, bundle: true, write: false, metafile: true,
     format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
-    plugins: [ownUrl],
+    plugins: [ownLocation],
   });
   // besides the sources: this builder, esbuild's version, the compiler options and package.json
   const how = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('esbuild/package.json'), path.join(root, 'tsconfig.json'), path.join(root, 'package.json')];
@@ -92,20 +92,24 @@ function writeWhole(file, data) {
   fs.renameSync(tmp, file);
 }
 
+const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
+
 /**
- * import.meta.url (and .filename, .dirname) of each source file stays its own path (workers.ts
- * finds worker-entry.mjs, the CLI finds the demo, llhttp finds undici's parser beside it), though
- * the code runs from the cache.
+ * An esbuild plugin: import.meta.url, .filename and .dirname of every bundled source file (not
+ * packages) stay that file's own, though the code runs from the cache or from memory. So workers.ts
+ * finds worker-entry.mjs, the CLI finds the demo, and a scenario's helper in a subfolder that reads
+ * new URL('./data.json', import.meta.url) finds its file. Shared with harness/config/evaluate.ts.
  */
-const ownUrl = {
-  name: 'plateau-own-url',
+export const ownLocation = {
+  name: 'plateau-own-location',
   setup(b) {
-    b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (a) => {
+    b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (a) => {
+      if (a.namespace !== 'file' || a.path.split(path.sep).includes('node_modules')) return undefined;
       const text = await fs.promises.readFile(a.path, 'utf8');
       if (!/\bimport\.meta\.(url|filename|dirname)\b/.test(text)) return undefined;
       const own = { url: pathToFileURL(a.path).href, filename: a.path, dirname: path.dirname(a.path) };
       const contents = text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_m, k) => JSON.stringify(own[k]));
-      return { contents, loader: /\.[cm]?ts$/.test(a.path) ? 'ts' : 'js' };
+      return { contents, loader: LOADERS[path.extname(a.path)] ?? 'js' };
     });
   },
 };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../errors.ts';
+import { ownLocation } from '../../bin/bundle-cache.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** What `import ... from 'plateau'` means in a config or scenario, wherever it lives. */
@@ -109,29 +110,6 @@ const resolvePackages: esbuild.Plugin = {
       if (r.external || !r.path.split(path.sep).includes('node_modules')) return r;
       // From a module held in memory, only an absolute URL (import) or path (require) resolves.
       return { path: a.kind === 'require-call' || a.kind === 'require-resolve' ? r.path : pathToFileURL(r.path).href, external: true };
-    });
-  },
-};
-
-const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
-
-/**
- * import.meta.url, .dirname and .filename of every bundled file (not packages) as that file's own,
- * so a helper in a subfolder that reads new URL('./data.json', import.meta.url) finds its file
- * although the bundle runs from memory.
- */
-const ownLocation: esbuild.Plugin = {
-  name: 'plateau-own-location',
-  setup(build) {
-    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (a) => {
-      if (a.namespace !== 'file' || a.path.split(path.sep).includes('node_modules')) return undefined;
-      const text = await fs.promises.readFile(a.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
-      const contents = text
-        .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(a.path).href))
-        .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(path.dirname(a.path)))
-        .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(a.path));
-      return { contents, loader: LOADERS[path.extname(a.path)] ?? 'js' };
     });
   },
 };
