@@ -307,7 +307,7 @@ export type StopReason =
 
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */
 export interface StageOutcome {
-  name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'steps' | 'report';
+  name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'threads' | 'steps' | 'report';
   status: 'pass' | 'fail' | 'skipped';
   durationMs: number;
   /** One line that says what happened, with numbers. */

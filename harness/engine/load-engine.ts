@@ -31,6 +31,8 @@ export interface LoadEngine {
   start(o: LegOptions): EngineRun;
   /** Opens every preallocated VU's connection, so the first step's arrivals do not pay for connects. */
   preconnect(): Promise<Preconnected>;
+  /** Runs the next legs on `count` instances (fewer than now; otherwise nothing changes). */
+  shrink(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,9 @@ export class InThreadEngine implements LoadEngine {
   preconnect(): Promise<Preconnected> {
     return this.pool.preconnect();
   }
+
+  /** One thread is already the fewest. */
+  async shrink(): Promise<void> {}
 
   close(): Promise<void> {
     return this.pool.close();

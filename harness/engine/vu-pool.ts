@@ -71,6 +71,11 @@ export class VuPool {
     this.free.push(vu);
   }
 
+  /** Allocates VUs until there are `n` (at most max): a worker whose stripe grew gets its share. */
+  reserve(n: number): void {
+    while (this.all.length < Math.min(n, this.max)) this.free.push(this.create());
+  }
+
   /** Opens a connection for every allocated VU that has none (before the first step). */
   async preconnect(): Promise<Preconnected> {
     const ok = await Promise.all(this.all.map((vu) => vu.preconnect()));

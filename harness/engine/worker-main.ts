@@ -13,12 +13,16 @@ import { scenarioRequests } from '../scenario/requests.ts';
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
+/** Workers running the engine: init.count, until the engine is resized to fewer. */
+let count = init.count;
+/** VUs allowed over all workers (raised for a rerun). */
+let maxVUs = init.maxVUs;
 /** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
-const share = (total: number) => Math.floor(total / init.count) + (init.index < total % init.count ? 1 : 0);
+const share = (total: number) => Math.floor(total / count) + (init.index < total % count ? 1 : 0);
 /** At least one VU each: a worker with none would drop its whole stripe while VUs elsewhere idle. */
 const maxShare = (total: number) => Math.max(1, share(total));
 
-const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), maxShare(init.maxVUs));
+const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), maxShare(maxVUs));
 const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
 let current: EngineRun | null = null;
 
@@ -27,14 +31,20 @@ port.on('message', (m: ToWorker) => {
     current = startNative({
       schedule: new Schedule(m.segments), phase: m.phase, source: `native/${init.index}`, pool, build, check,
       seqOffset: m.seqOffset, t0Ms: m.t0EpochMs - performance.timeOrigin, offsetS: m.offsetS, gracefulStopMs: m.gracefulStopMs,
-      stripe: { index: init.index, count: init.count },
+      stripe: { index: init.index, count },
       sink: (record) => post({ type: 'bucket', record }),
     });
     current.done.then((d) => { current = null; post({ type: 'done', ...d }); }, (e: Error) => post({ type: 'error', message: e.message }));
   } else if (m.type === 'stop') {
     current?.stop(m.graceMs);
   } else if (m.type === 'maxVUs') {
-    pool.max = maxShare(m.maxVUs);
+    maxVUs = m.maxVUs;
+    pool.max = maxShare(maxVUs);
+  } else if (m.type === 'resize') {
+    // the peers that left took their VUs: this worker's stripe and share grow
+    count = m.count;
+    pool.max = maxShare(maxVUs);
+    pool.reserve(share(init.preAllocatedVUs));
   } else if (m.type === 'preconnect') {
     void pool.preconnect().then((c) => post({ type: 'preconnected', ...c }));
   } else if (m.type === 'close') {

@@ -20,6 +20,8 @@ export type ToWorker =
   | { type: 'run'; segments: Segment[]; phase: string; seqOffset: number; t0EpochMs: number; offsetS: number; gracefulStopMs: number }
   | { type: 'stop'; graceMs: number }
   | { type: 'maxVUs'; maxVUs: number }
+  /** The engine runs on fewer workers from now on: the first `count` stay and stripe by it. */
+  | { type: 'resize'; count: number }
   | { type: 'preconnect' }
   | { type: 'close' };
 

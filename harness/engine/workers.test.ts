@@ -52,6 +52,32 @@ describe('native engine on worker threads', () => {
     }
   });
 
+  it('shrinks to fewer workers between legs: the one left runs the whole sequence with the VUs of all', async () => {
+    const seen: number[] = [];
+    // 100 ms a request at 300/s: about 30 VUs busy at once, more than one worker's share of 40
+    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); setTimeout(() => res.end('ok'), 100); });
+    closers.push(srv.close);
+    const engine = await WorkerEngine.create(2, {
+      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
+      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'shrink-test',
+    }, process.env);
+    closers.push(() => engine.close());
+    await engine.shrink(1);
+    expect(engine.instances).toBe(1);
+    expect(engine.name).toBe('native (1 of 2 worker threads)');
+    // the worker left took the whole preallocation, not its half of it
+    expect(await engine.preconnect()).toEqual({ ready: 10, failed: 0 });
+    const records: BucketRecord[] = [];
+    const done = await engine.start({
+      segments: [{ durationS: 2, fromPerSec: 300, toPerSec: 300 }], phase: 'steps', seqOffset: 500, gracefulStopMs: 2000, sink: (r) => records.push(r),
+    }).done;
+    expect(done.dispatched).toBe(600);
+    expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0']));
+    expect(records.reduce((a, r) => a + r.dropped, 0)).toBe(0);
+    expect(Math.max(...records.map((r) => r.vusActiveMax))).toBeGreaterThan(20);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 600 }, (_, i) => 501 + i));
+  });
+
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);

@@ -21,14 +21,18 @@ interface Slot {
 }
 
 export class WorkerEngine implements LoadEngine {
-  readonly name: string;
-  readonly instances: number;
   private max: number;
+  /** Workers started; shrink() closes some, and `instances` says how many still run. */
+  private readonly started: number;
 
-  private constructor(private readonly slots: Slot[], maxVUs: number) {
-    this.name = `native (${slots.length} worker threads)`;
-    this.instances = slots.length;
+  private constructor(private slots: Slot[], maxVUs: number) {
+    this.started = slots.length;
     this.max = maxVUs;
+  }
+
+  get instances(): number { return this.slots.length; }
+  get name(): string {
+    return this.slots.length === this.started ? `native (${this.started} worker threads)` : `native (${this.slots.length} of ${this.started} worker threads)`;
   }
 
   /** `env` becomes the workers' process.env (secrets stay in memory, as in the main thread). */
@@ -72,18 +76,35 @@ export class WorkerEngine implements LoadEngine {
     return { ready: each.reduce((a, c) => a + c.ready, 0), failed: each.reduce((a, c) => a + c.failed, 0) };
   }
 
+  /**
+   * Runs the next legs on the first `count` workers only (between legs, never during one): the
+   * others close with their VUs, and those that stay stripe by the new count and take their
+   * share of the preallocated and maximum VUs (open them with preconnect()).
+   */
+  async shrink(count: number): Promise<void> {
+    if (count < 1 || count >= this.slots.length) return;
+    const leaving = this.slots.slice(count);
+    this.slots = this.slots.slice(0, count);
+    this.broadcast({ type: 'resize', count });
+    await closeSlots(leaving);
+  }
+
   private broadcast(m: ToWorker): void {
     for (const s of this.slots) s.worker.postMessage(m);
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => new Promise<void>((resolve) => {
-      const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
-      s.onMessage = (m) => { if (m.type === 'closed') { clearTimeout(timer); resolve(); } };
-      s.worker.once('exit', () => { clearTimeout(timer); resolve(); });
-      s.worker.postMessage({ type: 'close' } satisfies ToWorker);
-    })));
+  close(): Promise<void> {
+    return closeSlots(this.slots);
   }
+}
+
+async function closeSlots(slots: Slot[]): Promise<void> {
+  await Promise.all(slots.map((s) => new Promise<void>((resolve) => {
+    const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
+    s.onMessage = (m) => { if (m.type === 'closed') { clearTimeout(timer); resolve(); } };
+    s.worker.once('exit', () => { clearTimeout(timer); resolve(); });
+    s.worker.postMessage({ type: 'close' } satisfies ToWorker);
+  })));
 }
 
 function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {

@@ -24,7 +24,8 @@ import { runStage, skippedStage } from './stage.ts';
 import { preflight } from './preflight.ts';
 import { reset } from './reset.ts';
 import { measureRtt } from './rtt.ts';
-import { warmup, warmupRatePerSec } from './warmup.ts';
+import { warmup, warmupRatePerSec, type Warmed } from './warmup.ts';
+import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 import { withK6Preflight } from '../k6/preflight.ts';
 import { planForInstance } from '../k6/segment.ts';
@@ -62,9 +63,10 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
   const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt };
   let error: PlateauError | null = null;
-  let pool: LoadEngine | null = null;
+  // set as soon as the engine exists, so a stage that throws still closes its threads
+  const engine: { current: LoadEngine | null } = { current: null };
   try {
-    pool = await stages(ctx, env, cap);
+    await stages(ctx, env, cap, engine);
   } catch (err) {
     // A bug (any other error) still ends as a failed run with its data and its report.
     error = err instanceof PlateauError ? err : internalError(err);
@@ -72,7 +74,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     if (error.stack) error.stack = scrub(error.stack);
   } finally {
     cap.disarm();
-    await pool?.close();
+    await engine.current?.close();
     store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
     store.close();
   }
@@ -89,14 +91,14 @@ export function internalError(err: unknown): PlateauError {
   return out;
 }
 
-async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap): Promise<LoadEngine | null> {
+async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap, engine: { current: LoadEngine | null }): Promise<void> {
   const { config, store } = ctx;
   const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
   const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
   await runStage('preflight', record, () => withK6Preflight(config, env, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env })));
   if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
-  if (ctx.interrupt.interrupted) return null;
+  if (ctx.interrupt.interrupted) return;
   cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
@@ -104,11 +106,16 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
   const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env });
+  engine.current = pool;
   // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
-  const engineName = config.engine === 'k6' ? 'k6' : `${pool.name}, ${config.http.client} HTTP client`;
-  ctx.progress.info(`engine: ${engineName}`);
-  if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: engineName } });
+  const nameEngine = () => {
+    const engineName = config.engine === 'k6' ? 'k6' : `${pool.name}, ${config.http.client} HTTP client`;
+    ctx.progress.info(`engine: ${engineName}`);
+    if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: engineName } });
+  };
+  nameEngine();
   let seqOffset = 0;
+  let warmed: Warmed | null = null;
   const warm = config.warmup.enabled && config.engine !== 'k6';
   // Cold connects would land in the first seconds' tail and drops (an open model's cold start):
   // over TLS each costs the generator about 2 ms, so a VU pool growing to cover them can starve it
@@ -117,12 +124,21 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap)
   if (warm && !ctx.interrupt.interrupted) await preconnect(ctx, pool, 'the warmup');
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
   else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
-  else if (!ctx.interrupt.interrupted) seqOffset = (await runStage('warmup', record, () => warmup(ctx, pool))).lastSeq;
-  if (ctx.interrupt.interrupted) return pool;
+  else if (!ctx.interrupt.interrupted) {
+    warmed = await runStage('warmup', record, () => warmup(ctx, pool));
+    seqOffset = warmed.lastSeq;
+  }
+  if (ctx.interrupt.interrupted) return;
+  const keepAll = keepAllReason(ctx, pool, warmed && { stable: warmed.verdict.stable });
+  if (keepAll) record(skippedStage('threads', keepAll));
+  else {
+    const before = pool.instances;
+    await runStage('threads', record, () => sizeThreads(ctx, pool, warmed!.records));
+    if (pool.instances !== before) nameEngine();
+  }
   if (config.engine !== 'k6') await preconnect(ctx, pool, 'the first step');
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
-  return pool;
 }
 
 async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Promise<void> {

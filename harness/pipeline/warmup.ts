@@ -16,7 +16,10 @@ export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
 }
 
-export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageResult<{ lastSeq: number; verdict: WarmupVerdict }>> {
+/** The warmup's outcome: where the steps' sequence starts, its verdict and its buckets (for the threads stage). */
+export interface Warmed { lastSeq: number; verdict: WarmupVerdict; records: BucketRecord[] }
+
+export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageResult<Warmed>> {
   const w = ctx.config.warmup;
   const ratePerSec = warmupRatePerSec(ctx);
   const records: BucketRecord[] = [];
@@ -48,5 +51,5 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   const detail = verdict.stable
     ? `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${verdict.detail}`
     : `not stable within ${w.maxS} s at ${ratePerSec} req/s (${verdict.detail}); continuing, the first step may be noisy`;
-  return { value: { lastSeq, verdict }, detail, evidence: verdict.windows.map((x) => `window at ${x.fromS + 1}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`) };
+  return { value: { lastSeq, verdict, records }, detail, evidence: verdict.windows.map((x) => `window at ${x.fromS + 1}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`) };
 }

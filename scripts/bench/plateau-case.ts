@@ -1,5 +1,6 @@
 /**
- * plateau through its real CLI: one step at a fixed rate (start = step = max), warmup off, the
+ * plateau through its real CLI: one step at a fixed rate (start = step = max) after a short warmup
+ * at half of it (which opens the connections and, under `workers: auto`, sizes the threads), the
  * failed-step rerun off, VUs given, the run store in a temp directory. Figures come from the run's
  * summary.json; CPU is read from /proc while the steps' buckets are appended, so it covers the
  * steady window only (start-up, tsx's compilation and the report are left out, as for the peers).
@@ -103,7 +104,8 @@ export default {
   target: { url: ${JSON.stringify(s.url)}, healthPath: '/' },
   steps: { startPerSec: 1000, stepPerSec: 1000, maxPerSec: 1000, rampS: 1, holdS: 12, settleS: 2 },
   http: { timeoutMs: 10000 },
-  warmup: { enabled: false },
+  // as a user's run has it: connections opened and the threads sized (workers: auto) before the step
+  warmup: { windowS: 2, stableWindows: 2, maxS: 12 },
   verdicts: { confirmFailedStep: false },
   rtt: { samples: 5 },
 };
@@ -112,7 +114,7 @@ export default {
     path.join(s.repo, 'bin/plateau.js'), 'run', '--config', cfg, '--target', s.url,
     '--start-rate', String(rate), '--step-rate', String(rate), '--max-rate', String(rate),
     '--hold', String(s.holdS), '--ramp', String(s.rampS), '--settle', String(s.settleS),
-    '--vus', String(s.vus), '--max-vus', String(s.maxVus), '--no-warmup', '--run-id', runId, '--out', out,
+    '--vus', String(s.vus), '--max-vus', String(s.maxVus), '--run-id', runId, '--out', out,
   ];
   if (s.workers !== null && cliHasFlag(s.repo, '--workers')) args.push('--workers', s.workers);
   if (s.httpClient !== null && cliHasFlag(s.repo, '--http-client')) args.push('--http-client', s.httpClient);
@@ -139,9 +141,11 @@ export default {
   const b = before[before.length - 1];
   const cpuRate = a && b ? cpuRateOver(a, b) : null;
   const q = (p: number) => step.latency.find((l) => l.q === p)?.valueMs ?? null;
+  const threads = stepThreads(runDir);
   // The verdict and the first clause of each reason (the full text is in the run's report).
   const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
     step.generatorLimited ? 'holds, generator-limited' : '',
+    threads ?? '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
     step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
     step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : '',
@@ -160,6 +164,15 @@ export default {
     samples: r.samples,
     runDir,
   };
+}
+
+/** The threads the step ran on, from run.json's engine name: "1 of 2 threads", "2 threads". */
+function stepThreads(runDir: string): string | null {
+  try {
+    const run = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { environment?: { engine?: string } };
+    const m = /native \((\d+(?: of \d+)?) (?:worker )?threads?\)/.exec(run.environment?.engine ?? '');
+    return m ? `${m[1]} thread${m[1] === '1' ? '' : 's'}` : null;
+  } catch { return null; }
 }
 
 /** RSS of the plateau process at about 1 minute into the load and at the end of the load. */

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigOrThrow } from '../config/validate.ts';
+import { keepAllReason, onThisMachine } from './threads.ts';
+
+const nics = {
+  lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
+  eth0: [
+    { address: '10.1.2.3', netmask: '255.255.255.0', family: 'IPv4', mac: '02:42:0a:01:02:03', internal: false, cidr: '10.1.2.3/24' },
+    { address: 'fe80::42:aff:fe01:203', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:42:0a:01:02:03', internal: false, cidr: 'fe80::42:aff:fe01:203/64', scopeid: 2 },
+  ],
+} as const;
+
+describe('the threads stage', () => {
+  it('knows a target on this machine: loopback names and its own interface addresses, no DNS', () => {
+    for (const url of ['http://127.0.0.1:8080/x', 'http://127.1.2.3/', 'http://localhost:1/', 'http://api.localhost/', 'http://[::1]:9/', 'https://10.1.2.3/', 'http://[fe80::42:aff:fe01:203]/']) {
+      expect(onThisMachine(url, nics as never), url).toBe(true);
+    }
+    for (const url of ['http://10.1.2.4/', 'https://example.com/', 'http://[::2]/', 'http://127.0.0.1.example.com/']) {
+      expect(onThisMachine(url, nics as never), url).toBe(false);
+    }
+  });
+
+  it('sizes threads only for workers: auto, a native engine on several threads, a target here and a settled warmup', () => {
+    const cfg = (over: Record<string, unknown> = {}) => ({ config: parseConfigOrThrow({ target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 5 }, workers: 'auto', ...over }) });
+    const two = { instances: 2 };
+    expect(keepAllReason(cfg(), two, { stable: true })).toBeNull();
+    expect(keepAllReason(cfg({ workers: 2 }), two, { stable: true })).toBe('workers: 2 in the config: all 2 threads run the steps');
+    expect(keepAllReason(cfg(), { instances: 1 }, { stable: true })).toBe('the engine runs on one thread');
+    expect(keepAllReason(cfg({ target: { url: 'https://example.com/' } }), two, { stable: true })).toMatch(/^the target is not on this machine/);
+    expect(keepAllReason(cfg(), two, null)).toMatch(/^no warmup measured/);
+    expect(keepAllReason(cfg(), two, { stable: false })).toMatch(/^the warmup did not settle/);
+    expect(keepAllReason(cfg({ engine: 'k6' }), two, { stable: true })).toMatch(/^k6/);
+  });
+});

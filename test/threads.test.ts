@@ -1,0 +1,68 @@
+/**
+ * The threads stage through the whole pipeline: `workers: auto` against a target on 127.0.0.1,
+ * with a real warmup whose measured cost sizes the steps' engine (docs/decisions/022).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { usableCpus } from '../harness/cpu-quota.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+
+const cpus = usableCpus().count;
+const runsDir = tempRunsDir();
+const seen: number[] = [];
+let srv: Awaited<ReturnType<typeof tinyServer>>;
+
+beforeAll(async () => { srv = await tinyServer((req, res) => { if (req.url!.startsWith('/s/')) seen.push(Number(req.url!.split('/')[2])); res.end('ok'); }); });
+afterAll(async () => { await srv.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+
+const config = (runId: string, extra: Record<string, unknown> = {}) => ({
+  target: { url: `${srv.url}/`, healthPath: '/' },
+  scenario: path.resolve('test/fixtures/scenarios/seq-path.ts'),
+  workers: 'auto' as const,
+  steps: { startPerSec: 200, stepPerSec: 200, maxPerSec: 200, rampS: 1, holdS: 3, settleS: 1 },
+  warmup: { ratePerSec: 200, windowS: 1, stableWindows: 2, tolerance: 0.3, maxS: 10 },
+  verdicts: { confirmFailedStep: false },
+  rtt: { samples: 3 },
+  output: { dir: runsDir, runId },
+  ...extra,
+});
+
+const stepSources = (dir: string) => new Set(fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').trim().split('\n')
+  .map((l) => JSON.parse(l) as BucketRecord).filter((r) => r.phase === 'steps').map((r) => r.source));
+
+// `workers: auto` starts one thread per usable CPU: with one there is nothing to size
+describe.skipIf(cpus < 2)(`workers: auto sized by the warmup (needs 2 usable CPUs; this machine has ${cpus})`, () => {
+  it('runs a plan one thread carries on one of the threads, every seq still sent once', async () => {
+    seen.length = 0;
+    const r = await runQuietly(config('threads-one'));
+    expect(r.exitCode).toBe(0);
+    const stage = r.result.stages.find((s) => s.name === 'threads')!;
+    expect(stage.status).toBe('pass');
+    expect(stage.detail).toMatch(new RegExp(`the steps run on 1 of the ${cpus} threads`));
+    expect(r.lines.join('')).toContain(`engine: native (1 of ${cpus} worker threads)`);
+    expect(r.result.environment.engine).toBe(`native (1 of ${cpus} worker threads), socket HTTP client`);
+    expect(stepSources(r.dir)).toEqual(new Set(['native/0']));
+    expect(seen.length).toBeGreaterThan(700);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(r.result.steps[0].verdict).toBe('holds');
+  });
+
+  it('keeps every thread when the bound is below what one thread would carry', async () => {
+    // a busy bound of 1% sizes each thread for under 0.7%: 200 req/s needs more than one
+    const r = await runQuietly(config('threads-all', { verdicts: { confirmFailedStep: false, generatorBusyMax: 0.01 } }));
+    const stage = r.result.stages.find((s) => s.name === 'threads')!;
+    expect(stage.status).toBe('pass');
+    expect(stage.detail).toMatch(new RegExp(`all ${cpus} threads run the steps`));
+    expect(stepSources(r.dir).size).toBe(cpus);
+  });
+
+  it('keeps every thread without a warmup, and says why', async () => {
+    const r = await runQuietly(config('threads-cold', { warmup: { enabled: false } }));
+    const stage = r.result.stages.find((s) => s.name === 'threads')!;
+    expect(stage).toMatchObject({ status: 'skipped', detail: `no warmup measured what an arrival costs: all ${cpus} threads run the steps` });
+    expect(stepSources(r.dir).size).toBe(cpus);
+  });
+});
