@@ -34,24 +34,39 @@ describe('threads a plan needs, from the warmup', () => {
     expect(threadsForPlan(warmup(8, () => 0.1), 2, 1_000_000, 0.6).threads).toBe(2);
   });
 
-  it('leaves out the ramp, the first second at rate and the second cut short, and takes the median of the latest six', () => {
-    // cold seconds (0, 1) cost 10x, seconds 2..5 5x, 6..9 1x: over seconds 2..9 the median would be
-    // 3x; over the latest six (4..9) it is 1x
-    const busy = (tS: number) => (tS < 2 ? 1 : tS < 6 ? 0.5 : 0.1);
-    const s = threadsForPlan(warmup(10, busy), 2, 10_000, 0.6);
-    expect(s.seconds).toBe(6);
+  it('leaves out the ramp, the first second at rate and each thread\'s cut-short last second', () => {
+    // seconds 0..4 and a cut-short 5: only 2, 3 and 4 are warm
+    expect(threadsForPlan(warmup(5, () => 0.1), 2, 10_000, 0.6).seconds).toBe(3);
+    // the threads stopped either side of a second's edge: thread 0's last bucket is second 4, so
+    // second 4 is cut short too (thread 1's bucket 4 is whole, its 5 cut short)
+    const straddled = warmup(5, () => 0.1).filter((r) => !(r.source === 'native/0' && r.tS === 5));
+    const s = threadsForPlan(straddled, 2, 10_000, 0.6);
+    expect(s.seconds).toBe(2);
+    expect(s).toMatchObject({ threads: 2, costUs: null });
+    expect(s.detail).toBe('the warmup had 2 warm seconds with every thread\'s busy share, under the 3 an estimate needs: all 2 threads run the steps');
+  });
+
+  it('takes the median of the latest six warm seconds', () => {
+    // seconds 2..5 cost 5x, 6..9 1x: over all eight the median would be 3x; over the latest six 1x
+    const s = threadsForPlan(warmup(10, (tS) => (tS < 6 ? 0.5 : 0.1)), 2, 10_000, 0.6);
+    expect(s.seconds).toBe(8);
     expect(s.costUs).toBeCloseTo(40, 6);
-    // one noisy second among six moves the median not at all
-    const noisy = threadsForPlan(warmup(8, (tS) => (tS === 5 ? 0.9 : 0.1)), 2, 10_000, 0.6);
-    expect(noisy.costUs).toBeCloseTo(40, 6);
+  });
+
+  it('judges at least the warmup\'s own rate: a top rate below it would charge too little of the fixed cost', () => {
+    // 5,000 arrivals a second in the warmup, a plan topping at 100/s: judged at 5,000
+    const s = threadsForPlan(warmup(8, () => 0.2), 2, 100, 0.6);
+    expect(s.ratePerSec).toBe(5000);
+    expect(s.oneThreadBusy).toBeCloseTo(0.4, 6);
+    expect(s.detail).toMatch(/the warmup's rate, 5,000 req\/s \(above the top rate\), would keep one thread 40% busy/);
   });
 
   it('keeps every thread when no warm second has every thread\'s busy share', () => {
     const missing = warmup(8, () => undefined);
-    expect(threadsForPlan(missing, 2, 10, 0.6)).toMatchObject({ threads: 2, costUs: null });
+    expect(threadsForPlan(missing, 2, 10_000, 0.6)).toMatchObject({ threads: 2, costUs: null });
     // a second with one thread's bucket only is not a whole second
     const half = warmup(8, () => 0.1).filter((r) => r.source === 'native/0');
-    expect(threadsForPlan(half, 2, 10, 0.6).threads).toBe(2);
-    expect(threadsForPlan([], 2, 10, 0.6).detail).toMatch(/no warm second .* all 2 threads/);
+    expect(threadsForPlan(half, 2, 10_000, 0.6).threads).toBe(2);
+    expect(threadsForPlan([], 2, 10, 0.6).detail).toMatch(/had 0 warm seconds .* all 2 threads run the steps/);
   });
 });

@@ -48,7 +48,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
 
   it('records every stage and writes every output', () => {
     expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual(['preflight:pass', 'reset:skipped', 'rtt:pass', 'warmup:pass', 'threads:skipped', 'steps:pass']);
-    expect(result.stages.find((s) => s.name === 'threads')!.detail).toBe('workers: 2 in the config: all 2 threads run the steps');
+    expect(result.stages.find((s) => s.name === 'threads')!.detail).toBe('workers set to 2 (config or --workers): all 2 threads run the steps');
     for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     expect(fs.readlinkSync(path.join(runsDir, 'latest'))).toBe('known-capacity');
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));

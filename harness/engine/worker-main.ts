@@ -48,6 +48,8 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'preconnect') {
     void pool.preconnect().then((c) => post({ type: 'preconnected', ...c }));
   } else if (m.type === 'close') {
+    // a leg still running (the run ended by an error elsewhere) stops sending first
+    current?.stop(0);
     void pool.close().then(() => { post({ type: 'closed' }); port.close(); });
   }
 });

@@ -78,6 +78,33 @@ describe('native engine on worker threads', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 600 }, (_, i) => 501 + i));
   });
 
+  it('after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg\'s last', async () => {
+    const seen: number[] = [];
+    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); res.end('ok'); });
+    closers.push(srv.close);
+    const engine = await WorkerEngine.create(3, {
+      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
+      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'shrink-3-2',
+    }, process.env);
+    closers.push(() => engine.close());
+    const leg = (seqOffset: number, records: BucketRecord[]) => engine.start({
+      segments: [{ durationS: 1, fromPerSec: 301, toPerSec: 301 }], phase: 'steps', seqOffset, gracefulStopMs: 2000, sink: (r) => records.push(r),
+    }).done;
+    const first = await leg(0, []);
+    expect(first.dispatched).toBe(301);
+    await engine.shrink(2);
+    expect(engine.name).toBe('native (2 of 3 worker threads)');
+    // 10 preallocated over two: 5 and 5 (over three they were 4, 3 and 3)
+    expect(await engine.preconnect()).toEqual({ ready: 10, failed: 0 });
+    seen.length = 0;
+    const records: BucketRecord[] = [];
+    const second = await leg(first.lastSeq, records);
+    expect(second.dispatched).toBe(301);
+    expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
+    // an odd count splits unevenly (151 and 150): every seq once, none skipped
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 301 }, (_, i) => first.lastSeq + 1 + i));
+  });
+
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);

@@ -18,6 +18,8 @@ const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 interface Slot {
   worker: Worker;
   onMessage: ((m: FromWorker) => void) | null;
+  /** The thread has exited (crashed or closed): nothing to wait for. */
+  exited: boolean;
 }
 
 export class WorkerEngine implements LoadEngine {
@@ -39,8 +41,14 @@ export class WorkerEngine implements LoadEngine {
   static async create(count: number, init: Omit<WorkerInit, 'index' | 'count'>, env: NodeJS.ProcessEnv): Promise<WorkerEngine> {
     // worker-entry.mjs starts this module: built once here, not by every worker at once after an edit
     await prepareEntry('harness/engine/worker-main.ts');
-    const slots = await Promise.all(Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)));
-    return new WorkerEngine(slots, init.maxVUs);
+    const spawned = await Promise.allSettled(Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)));
+    const failed = spawned.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+    if (failed) {
+      // the workers that did start would keep the process alive
+      await closeSlots(spawned.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : [])));
+      throw failed.reason;
+    }
+    return new WorkerEngine(spawned.map((p) => (p as PromiseFulfilledResult<Slot>).value), init.maxVUs);
   }
 
   get maxVUs(): number { return this.max; }
@@ -100,6 +108,7 @@ export class WorkerEngine implements LoadEngine {
 
 async function closeSlots(slots: Slot[]): Promise<void> {
   await Promise.all(slots.map((s) => new Promise<void>((resolve) => {
+    if (s.exited) { resolve(); return; }
     const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
     s.onMessage = (m) => { if (m.type === 'closed') { clearTimeout(timer); resolve(); } };
     s.worker.once('exit', () => { clearTimeout(timer); resolve(); });
@@ -110,7 +119,8 @@ async function closeSlots(slots: Slot[]): Promise<void> {
 function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY, { workerData: init, env: { ...env } });
-    const slot: Slot = { worker, onMessage: null };
+    const slot: Slot = { worker, onMessage: null, exited: false };
+    worker.once('exit', () => { slot.exited = true; });
     let started = false;
     worker.on('error', (err) => {
       if (!started) reject(new PlateauError(`engine worker ${init.index} failed to start: ${err.message}`, 'check the scenario module loads on its own (npx tsx <scenario>)', 'worker-start', EXIT.stage));

@@ -12,10 +12,11 @@ const nics = {
 
 describe('the threads stage', () => {
   it('knows a target on this machine: loopback names and its own interface addresses, no DNS', () => {
-    for (const url of ['http://127.0.0.1:8080/x', 'http://127.1.2.3/', 'http://localhost:1/', 'http://api.localhost/', 'http://[::1]:9/', 'https://10.1.2.3/', 'http://[fe80::42:aff:fe01:203]/']) {
+    for (const url of ['http://127.0.0.1:8080/x', 'http://127.1.2.3/', 'http://localhost:1/', 'http://localhost.:1/', 'http://api.localhost/', 'http://[::1]:9/',
+      'http://0.0.0.0:8080/', 'http://[::]:8080/', 'http://[::ffff:127.0.0.1]/', 'https://10.1.2.3/', 'http://[fe80::42:aff:fe01:203]/']) {
       expect(onThisMachine(url, nics as never), url).toBe(true);
     }
-    for (const url of ['http://10.1.2.4/', 'https://example.com/', 'http://[::2]/', 'http://127.0.0.1.example.com/']) {
+    for (const url of ['http://10.1.2.4/', 'https://example.com/', 'http://[::2]/', 'http://127.0.0.1.example.com/', 'http://[::ffff:10.1.2.4]/', 'http://notlocalhost/']) {
       expect(onThisMachine(url, nics as never), url).toBe(false);
     }
   });
@@ -24,7 +25,7 @@ describe('the threads stage', () => {
     const cfg = (over: Record<string, unknown> = {}) => ({ config: parseConfigOrThrow({ target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 5 }, workers: 'auto', ...over }) });
     const two = { instances: 2 };
     expect(keepAllReason(cfg(), two, { stable: true })).toBeNull();
-    expect(keepAllReason(cfg({ workers: 2 }), two, { stable: true })).toBe('workers: 2 in the config: all 2 threads run the steps');
+    expect(keepAllReason(cfg({ workers: 2 }), two, { stable: true })).toBe('workers set to 2 (config or --workers): all 2 threads run the steps');
     expect(keepAllReason(cfg(), { instances: 1 }, { stable: true })).toBe('the engine runs on one thread');
     expect(keepAllReason(cfg({ target: { url: 'https://example.com/' } }), two, { stable: true })).toMatch(/^the target is not on this machine/);
     expect(keepAllReason(cfg(), two, null)).toMatch(/^no warmup measured/);

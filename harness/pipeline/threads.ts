@@ -14,10 +14,13 @@ import type { StageResult } from './stage.ts';
 /** Threads are sized for this share of verdicts.generatorBusyMax: the estimate's margin. */
 export const SIZING_SHARE_OF_BUSY_MAX = 2 / 3;
 
+const LOCAL_NAMES = new Set(['localhost', 'localhost.', '::1', '0.0.0.0', '::']);
+
 /** Loopback names and this machine's own interface addresses; no DNS lookup. */
 export function onThisMachine(url: string, interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces()): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (isIPv4(host) && host.startsWith('127.'))) return true;
+  // 0.0.0.0 and :: reach this machine; URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1
+  if (LOCAL_NAMES.has(host) || /\.localhost\.?$/.test(host) || (isIPv4(host) && host.startsWith('127.')) || /^::ffff:7f[0-9a-f]{2}:/.test(host)) return true;
   return Object.values(interfaces).some((list) => list?.some((a) => a.address.toLowerCase() === host));
 }
 
@@ -27,7 +30,7 @@ export function keepAllReason(ctx: Pick<RunContext, 'config'>, engine: Pick<Load
   const all = `all ${engine.instances} threads run the steps`;
   if (config.engine === 'k6') return 'k6 schedules its own goroutines';
   if (engine.instances <= 1) return 'the engine runs on one thread';
-  if (config.workers !== 'auto') return `workers: ${config.workers} in the config: ${all}`;
+  if (config.workers !== 'auto') return `workers set to ${config.workers} (config or --workers): ${all}`;
   if (!onThisMachine(config.target.url)) return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;
   if (!warm) return `no warmup measured what an arrival costs: ${all}`;
   if (!warm.stable) return `the warmup did not settle, so its cost is no guide: ${all}`;
@@ -41,6 +44,6 @@ export async function sizeThreads(ctx: RunContext, engine: LoadEngine, warmRecor
   const sizing = threadsForPlan(warmRecords, before, top, bound);
   if (sizing.threads < before) await engine.shrink(sizing.threads);
   const evidence = [`threads: ${engine.instances} of ${before}`, 'workers: N in the config (or --workers N) sets the count instead'];
-  if (sizing.costUs !== null) evidence.unshift(`cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${top} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`);
+  if (sizing.costUs !== null) evidence.unshift(`cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`);
   return { value: undefined, detail: sizing.detail, evidence };
 }

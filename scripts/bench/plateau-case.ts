@@ -1,5 +1,5 @@
 /**
- * plateau through its real CLI: one step at a fixed rate (start = step = max) after a short warmup
+ * plateau through its real CLI: one step at a fixed rate (start = step = max) after the default warmup
  * at half of it (which opens the connections and, under `workers: auto`, sizes the threads), the
  * failed-step rerun off, VUs given, the run store in a temp directory. Figures come from the run's
  * summary.json; CPU is read from /proc while the steps' buckets are appended, so it covers the
@@ -104,8 +104,8 @@ export default {
   target: { url: ${JSON.stringify(s.url)}, healthPath: '/' },
   steps: { startPerSec: 1000, stepPerSec: 1000, maxPerSec: 1000, rampS: 1, holdS: 12, settleS: 2 },
   http: { timeoutMs: 10000 },
-  // as a user's run has it: connections opened and the threads sized (workers: auto) before the step
-  warmup: { windowS: 2, stableWindows: 2, maxS: 12 },
+  // the default warmup, as a user's run has it: connections opened and the threads sized
+  // (workers: auto) before the step
   verdicts: { confirmFailedStep: false },
   rtt: { samples: 5 },
 };
