@@ -9,6 +9,19 @@ import { WorkerEngine } from './workers.ts';
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
 
+/** `count` workers (10 VUs preallocated, 40 at most) sending the seq in the path to a server that answers after `holdMs`; the seqs it saw. */
+async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[]; engine: WorkerEngine }> {
+  const seen: number[] = [];
+  const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); setTimeout(() => res.end('ok'), holdMs); });
+  closers.push(srv.close);
+  const engine = await WorkerEngine.create(count, {
+    origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
+    scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: `shrink-${count}`,
+  }, process.env);
+  closers.push(() => engine.close());
+  return { seen, engine };
+}
+
 describe('native engine on worker threads', () => {
   it.each(['undici', 'socket'] as const)('stripes the global arrival sequence: every seq exactly once, buckets merge to the whole (%s client)', async (client) => {
     const seen: number[] = [];
@@ -53,15 +66,8 @@ describe('native engine on worker threads', () => {
   });
 
   it('shrinks to fewer workers between legs: the one left runs the whole sequence with the VUs of all', async () => {
-    const seen: number[] = [];
     // 100 ms a request at 300/s: about 30 VUs busy at once, more than one worker's share of 40
-    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); setTimeout(() => res.end('ok'), 100); });
-    closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, {
-      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
-      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'shrink-test',
-    }, process.env);
-    closers.push(() => engine.close());
+    const { seen, engine } = await seqEngine(2, 100);
     await engine.shrink(1);
     expect(engine.instances).toBe(1);
     expect(engine.name).toBe('native (1 of 2 worker threads)');
@@ -79,14 +85,7 @@ describe('native engine on worker threads', () => {
   });
 
   it('after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg\'s last', async () => {
-    const seen: number[] = [];
-    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); res.end('ok'); });
-    closers.push(srv.close);
-    const engine = await WorkerEngine.create(3, {
-      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
-      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'shrink-3-2',
-    }, process.env);
-    closers.push(() => engine.close());
+    const { seen, engine } = await seqEngine(3, 0);
     const leg = (seqOffset: number, records: BucketRecord[]) => engine.start({
       segments: [{ durationS: 1, fromPerSec: 301, toPerSec: 301 }], phase: 'steps', seqOffset, gracefulStopMs: 2000, sink: (r) => records.push(r),
     }).done;
