@@ -219,7 +219,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     steps,
     ...stop,
     interrupted: input.interrupted,
-    warnings: runWarnings(steps, input.rules),
+    warnings: runWarnings(steps, input.rules, input.stages),
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
     ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),

@@ -11,7 +11,7 @@
  * guarantees. It was also measured on all the threads, which on a machine also running the
  * target cost more per arrival than one thread does: high again.
  */
-import type { BucketRecord } from './types.ts';
+import type { BucketRecord, StageOutcome } from './types.ts';
 
 /** Seconds of the warmup not used: its ramp and the first second at rate (connections, JIT). */
 const COLD_S = 2;
@@ -75,6 +75,13 @@ export function threadsForPlan(records: readonly BucketRecord[], threads: number
     `${rateText} would keep one thread ${pct(oneThreadBusy)} busy (an estimate on the high side), so ` +
     (need < threads ? `the steps run on ${need} of the ${threads} threads (each under ${pct(busyBound)} busy)` : all);
   return { threads: need, costUs: cost * 1e6, oneThreadBusy, ratePerSec, seconds: costs.length, detail };
+}
+
+/** The threads a passed threads stage kept, read back from its detail (written above), or null when it kept all. */
+export function threadsKept(stages: readonly StageOutcome[]): { kept: number; of: number } | null {
+  const stage = stages.find((x) => x.name === 'threads' && x.status === 'pass');
+  const m = stage && /the steps run on (\d+) of the (\d+) threads/.exec(stage.detail);
+  return m ? { kept: Number(m[1]), of: Number(m[2]) } : null;
 }
 
 function median(xs: number[]): number {

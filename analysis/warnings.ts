@@ -4,7 +4,8 @@
  */
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } from './format.ts';
 import { percentileLabel, requiredSamples } from './percentiles.ts';
-import type { Rules, StepResult } from './types.ts';
+import type { Rules, StageOutcome, StepResult } from './types.ts';
+import { threadsKept } from './thread-sizing.ts';
 import { droppedForWantOfVUs, stalledNotBusy, STEAL_WARN } from './verdicts.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
@@ -138,6 +139,19 @@ function windowWarning(s: StepResult): string[] {
 }
 
 /** Every warning of the run: step by step what limits a step's meaning, then CPU steal and the thin percentiles over the steps. */
-export function runWarnings(steps: readonly StepResult[], rules: Rules): string[] {
-  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...stealWarning(steps), ...percentileWarnings(steps, rules)];
+/**
+ * The threads stage kept fewer threads than the machine gives, on an estimate meant to err high,
+ * and a step shows the generator short of CPU anyway: the estimate was low, and the fix is to set
+ * the count rather than add workers the run already had.
+ */
+function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutcome[]): string[] {
+  const t = threadsKept(stages);
+  if (!t) return [];
+  const short = steps.filter((s) => !stalledNotBusy(s) && (s.generatorBound || s.generatorLimited !== undefined || (s.generatorBusy ?? 0) > BUSY_WARN));
+  if (short.length === 0) return [];
+  return [`the threads stage ran the steps on ${t.kept} of the ${t.of} threads from the warmup's cost, and step${short.length === 1 ? '' : 's'} ${stepList(short.map((s) => s.index))} found the generator short of CPU all the same: set workers: ${t.of} (--workers ${t.of}) to run on every thread (docs/decisions/022)`];
+}
+
+export function runWarnings(steps: readonly StepResult[], rules: Rules, stages: readonly StageOutcome[] = []): string[] {
+  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...threadsWarning(steps, stages), ...stealWarning(steps), ...percentileWarnings(steps, rules)];
 }
