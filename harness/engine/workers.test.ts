@@ -86,18 +86,19 @@ describe('native engine on worker threads', () => {
 
   it('after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg\'s last', async () => {
     const { seen, engine } = await seqEngine(3, 0);
-    const leg = (seqOffset: number, records: BucketRecord[]) => engine.start({
-      segments: [{ durationS: 1, fromPerSec: 301, toPerSec: 301 }], phase: 'steps', seqOffset, gracefulStopMs: 2000, sink: (r) => records.push(r),
+    const leg = (rate: number, seqOffset: number, records: BucketRecord[]) => engine.start({
+      segments: [{ durationS: 1, fromPerSec: rate, toPerSec: rate }], phase: 'steps', seqOffset, gracefulStopMs: 2000, sink: (r) => records.push(r),
     }).done;
-    const first = await leg(0, []);
-    expect(first.dispatched).toBe(301);
+    // slow enough that no worker allocates past its preallocated VUs (preconnect counts every VU allocated)
+    const first = await leg(31, 0, []);
+    expect(first.dispatched).toBe(31);
     await engine.shrink(2);
     expect(engine.name).toBe('native (2 of 3 worker threads)');
     // 10 preallocated over two: 5 and 5 (over three they were 4, 3 and 3)
     expect(await engine.preconnect()).toEqual({ ready: 10, failed: 0 });
     seen.length = 0;
     const records: BucketRecord[] = [];
-    const second = await leg(first.lastSeq, records);
+    const second = await leg(301, first.lastSeq, records);
     expect(second.dispatched).toBe(301);
     expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
     // an odd count splits unevenly (151 and 150): every seq once, none skipped
