@@ -18,7 +18,7 @@ const COLD_S = 2;
 /** The warm seconds the estimate is the median of (the latest ones, up to this many). */
 const WARM_SECONDS = 6;
 /** Fewer warm seconds than this and the estimate is not trusted: every thread runs. */
-export const MIN_WARM_SECONDS = 3;
+const MIN_WARM_SECONDS = 3;
 
 export interface ThreadSizing {
   /** Threads the plan needs, at least 1 and at most `threads`; `threads` when not measurable. */

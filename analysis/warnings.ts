@@ -138,7 +138,6 @@ function windowWarning(s: StepResult): string[] {
   return [`step ${stepNo(s.index)} steady window is ${fmtInt(s.steadyS)} s of ${fmtInt(plannedS)} s planned: its figures rest on fewer seconds and it was not judged`];
 }
 
-/** Every warning of the run: step by step what limits a step's meaning, then CPU steal and the thin percentiles over the steps. */
 /**
  * The threads stage kept fewer threads than the machine gives, on an estimate meant to err high,
  * and a step shows the generator short of CPU anyway: the estimate was low, and the fix is to set
@@ -152,6 +151,7 @@ function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutc
   return [`the threads stage ran the steps on ${t.kept} of the ${t.of} threads from the warmup's cost, and step${short.length === 1 ? '' : 's'} ${stepList(short.map((s) => s.index))} found the generator short of CPU all the same: set workers: ${t.of} (--workers ${t.of}) to run on every thread (docs/decisions/022)`];
 }
 
+/** Every warning of the run: step by step what limits a step's meaning, then the threads stage's, CPU steal and the thin percentiles over the steps. */
 export function runWarnings(steps: readonly StepResult[], rules: Rules, stages: readonly StageOutcome[] = []): string[] {
   return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...threadsWarning(steps, stages), ...stealWarning(steps), ...percentileWarnings(steps, rules)];
 }
