@@ -8,7 +8,8 @@
  *    byte can leave 127.0.0.1 (artillery 2 sends telemetry on exit whatever its settings); it
  *    checks that it really is isolated before anything starts.
  * 3. Inside: starts nginx, runs every case `--repeat` times interleaved (closed-model maxima of
- *    wrk, autocannon and hey; open-model rates for plateau, the bare undici loop and artillery),
+ *    wrk, autocannon and hey; plateau at 1.25 x autocannon's maximum right after it, the paired
+ *    case; open-model rates for plateau, the bare undici loop and artillery),
  *    then the memory case, prints the table of medians and plateau's ratios, stops nginx.
  *
  *   npm run bench                      # full: about 10 minutes
@@ -27,7 +28,7 @@ import { startNginx } from './nginx.ts';
 import { runArtillery, runAutocannon, runAutocannonAt, runBareUndici, runHey, runWrk, type PeerSettings } from './peers.ts';
 import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-case.ts';
 import { killAll } from './proc.ts';
-import { aggregate, formatRatios, formatTable, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
+import { aggregate, formatRatios, formatTable, OVERDRIVE_TOOL, PAIRED_TOOL, pairedRate, ratios, type Measure } from './table.ts';
 
 /** The overdrive ladder: up to this many rates, this far apart. */
 const OVERDRIVE_RUNGS = 4;
@@ -62,7 +63,9 @@ const HELP = `npm run bench -- [flags]
   --soak-rate R           (default 10000)
   --one-thread-rate R     each run: plateau on one thread (--workers 1) at R req/s too, the cheaper shape for a
                           target on the same machine (default 10000; quick 0 = skip)
-  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,one-thread,bare,overdrive,soak)
+  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,paired,one-thread,bare,overdrive,soak);
+                          paired: each run, plateau right after autocannon's closed maximum at 1.25 x it (rounded up
+                          to 500 req/s), issue 7's held-rate goal measured run by run (needs autocannon)
   --port P                nginx's port on 127.0.0.1 (default 18080)
   --json FILE             also write every measure and the table's rows as JSON
   --no-install            do not install missing tools (cases whose tool is missing are skipped)
@@ -188,10 +191,11 @@ async function inside(hostLoopback: boolean): Promise<number> {
 
   const measures: Measure[] = [];
   const failures: string[] = [];
-  const attempt = async (label: string, fn: () => Promise<Measure>) => {
+  const attempt = async (label: string, fn: () => Promise<Measure>): Promise<Measure | null> => {
     log(`${label} ...`);
+    let m: Measure | null = null;
     try {
-      const m = await fn();
+      m = await fn();
       measures.push(m);
       log(`${label}: ${m.achievedPerSec.toFixed(0)} req/s, p50 ${m.p50Ms?.toFixed(2) ?? '–'} ms, p99 ${m.p99Ms?.toFixed(2) ?? '–'} ms, CPU ${m.cpuPer10k?.toFixed(3) ?? '–'} s/10k${m.dropped ? `, dropped ${m.dropped}` : ''}${m.note ? ` (${m.note})` : ''}`);
     } catch (err) {
@@ -199,6 +203,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
       log(`${label} FAILED: ${(err as Error).message.slice(0, 800)}`);
     }
     await new Promise((r) => setTimeout(r, 1000)); // let TIME_WAITs and the scheduler settle between cases
+    return m;
   };
   const hold = { rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS };
 
@@ -207,7 +212,15 @@ async function inside(hostLoopback: boolean): Promise<number> {
     for (let rep = 1; rep <= cfg.repeat; rep++) {
       const tag = `run ${rep}/${cfg.repeat}`;
       if (wants('wrk') && tools.wrk) await attempt(`${tag} wrk closed`, () => runWrk(tools.wrk!, peer));
-      if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer));
+      const ac = wants('autocannon') && tools.autocannon ? await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer)) : null;
+      if (wants('paired') && ac) {
+        // Right after autocannon, while the host is in the same state: the goal's rate itself.
+        const rate = pairedRate(ac.achievedPerSec);
+        await attempt(`${tag} plateau at 1.25 x autocannon (${Math.round(ac.achievedPerSec)}): ${rate}/s`, async () => {
+          const m = (await runPlateau(pl, rate, `bench-${stamp}-paired-${rep}`)).measure;
+          return { ...m, tool: PAIRED_TOOL, pairedMax: ac.achievedPerSec };
+        });
+      }
       if (wants('hey') && tools.hey) await attempt(`${tag} hey closed`, () => runHey(tools.hey!, peer));
       if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon -R 10000`, () => runAutocannonAt(tools.autocannon!, peer, 10_000));
       for (const rate of cfg.rates) {

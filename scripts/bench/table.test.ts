@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, formatRatios, formatTable, held, OVERDRIVE_TOOL, ratios, type Measure } from './table.ts';
+import { aggregate, formatRatios, formatTable, held, OVERDRIVE_TOOL, PAIRED_TOOL, pairedRate, ratios, type Measure } from './table.ts';
 
 const run = (targetRate: number, over: Partial<Measure> = {}): Measure => ({
   tool: 'plateau', model: 'open', settings: '', targetRate, achievedPerSec: targetRate, cpuPer10k: 0.4, p50Ms: 0.5, p99Ms: 20, dropped: 0, errors: 0, ...over,
@@ -34,6 +34,24 @@ describe('bench table', () => {
     expect(ac?.value).toBe(0.5);
     expect(ac?.detail).toContain('plateau held 20,000 req/s in 3 of 3 runs');
     expect(rs.find((r) => r.what === 'plateau held rate / artillery best')).toMatchObject({ value: 20, met: true });
+  });
+
+  it('judges the paired case run by run: each at 1.25 x the autocannon maximum just before it, met when most runs held', () => {
+    expect(pairedRate(33_492)).toBe(42_000);
+    expect(pairedRate(36_000)).toBe(45_000);
+    const paired = (max: number, over: Partial<Measure> = {}) => run(pairedRate(max), { tool: PAIRED_TOOL, pairedMax: max, ...over });
+    const rows = aggregate([paired(33_492), paired(37_260, { p50Ms: 9.2, dropped: 12 }), paired(26_667), closed('autocannon', 33_492)]);
+    const r = ratios(rows).find((x) => x.what === 'plateau held 1.25 x autocannon closed max, run by run')!;
+    expect(r).toMatchObject({ goal: 'most runs', met: true });
+    expect(r.value).toBeCloseTo(2 / 3, 6);
+    expect(r.detail).toBe('held in 2 of 3 runs; 33,500 req/s (autocannon 26,667): held; 42,000 req/s (autocannon 33,492): held; 47,000 req/s (autocannon 37,260): not held, 12 dropped, p50 9.20 ms');
+    // The paired rows are not plateau's fixed rates: the best fixed rate held is judged apart, and
+    // without any fixed rate there is no such line.
+    expect(ratios(rows).some((x) => x.what === 'plateau held rate / autocannon closed max')).toBe(false);
+    expect(ratios([...rows, ...aggregate([run(30_000)])]).find((x) => x.what === 'plateau held rate / autocannon closed max')?.value).toBeCloseTo(30_000 / 33_492, 6);
+    const missed = ratios(aggregate([paired(40_000, { achievedPerSec: 48_000 }), paired(40_000)]))[0];
+    expect(missed).toMatchObject({ met: false, detail: 'held in 1 of 2 runs; 50,000 req/s (autocannon 40,000): held in 1 of 2' });
+    expect(held({ ...paired(40_000, { achievedPerSec: 48_000 }) })).toBe(false);
   });
 
   it('shows one thread against autocannon -R at 10k beside the default shape, as information', () => {
