@@ -30,9 +30,14 @@ import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-c
 import { killAll } from './proc.ts';
 import { aggregate, formatRatios, formatTable, OVERDRIVE_TOOL, PAIRED_TOOL, pairedRate, ratios, type Measure } from './table.ts';
 
-/** The overdrive ladder: up to this many rates, this far apart. */
-const OVERDRIVE_RUNGS = 4;
-const OVERDRIVE_STEP = 5_000;
+/**
+ * The overdrive ladder: up to this many rates, this far apart (20,000 to 47,500 by default). On
+ * 12-01 one thread kept up at 35,000 (10:40, the top of the four rungs 5,000 apart then, so the
+ * case went unjudged), and at 11:05 it went from 62% busy at 35,000 to 99% and 18,652 dropped at
+ * 40,000: the rates where the lag passes its bound before any arrival is dropped are a narrow band.
+ */
+const OVERDRIVE_RUNGS = 12;
+const OVERDRIVE_STEP = 2_500;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -56,8 +61,8 @@ const HELP = `npm run bench -- [flags]
                           start together on 4,500 VUs; the stall still shows as scheduler lag)
   --workers N|auto        passed to plateau run when its CLI has --workers
   --http-client C         plateau's HTTP client, undici or socket (passed as --http-client; default: plateau's own default)
-  --overdrive-rate R      once: plateau on one thread (--workers 1 when the CLI has it) from R req/s up by 5,000
-                          (at most 4 rates) until plateau reports the step generator-limited or -bound
+  --overdrive-rate R      once: plateau on one thread (--workers 1 when the CLI has it) from R req/s up
+                          by 2,500 (at most 12 rates) until plateau reports the step generator-limited or -bound
                           (default 20000; 0 = skip)
   --soak-minutes M        the memory case: plateau at --soak-rate for M minutes, RSS every 10 s (default 2; quick 0 = skip)
   --soak-rate R           (default 10000)
