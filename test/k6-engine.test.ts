@@ -207,7 +207,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
   });
 
-  it.skipIf(!fs.existsSync('/proc/stat'))('a running k6\'s seconds carry the CPU steal and k6\'s CPU that plateau samples beside it (skipped: no /proc/stat here)', async () => {
+  it.skipIf(!fs.existsSync('/proc/stat'))('a running k6\'s seconds carry the CPU steal and k6\'s CPU that plateau samples beside it (Linux only: skipped where there is no /proc/stat)', async () => {
     const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 } });
     const records: BucketRecord[] = [];
     const run = startK6({
