@@ -12,7 +12,7 @@
  *    case; open-model rates for plateau, the bare undici loop and artillery),
  *    then the memory case, prints the table of medians and plateau's ratios, stops nginx.
  *
- *   npm run bench                      # full: about 10 minutes
+ *   npm run bench                      # full: about 25 to 30 minutes (27 on 12-01)
  *   npm run bench -- --quick           # about 2 minutes: 1 run each, shorter holds, no soak
  *   npm run bench -- --soak-minutes 10 # the issue's memory claim (RSS at 10 min vs 1 min)
  *   npm run bench -- --help
@@ -221,7 +221,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
       if (wants('paired') && ac) {
         // Right after autocannon, while the host is in the same state: the goal's rate itself.
         const rate = pairedRate(ac.achievedPerSec);
-        await attempt(`${tag} plateau at 1.25 x autocannon (${Math.round(ac.achievedPerSec)}): ${rate}/s`, async () => {
+        await attempt(`${tag} ${PAIRED_TOOL} (${Math.round(ac.achievedPerSec)}): ${rate}/s`, async () => {
           const m = (await runPlateau(pl, rate, `bench-${stamp}-paired-${rep}`)).measure;
           return { ...m, tool: PAIRED_TOOL, pairedMax: ac.achievedPerSec };
         });
