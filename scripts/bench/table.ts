@@ -134,7 +134,16 @@ export function formatTable(rows: Row[]): string {
  * runs) or a single run; a row's heldRuns says how many of its runs held on their own.
  */
 export function held(r: Measure): boolean {
-  return r.targetRate !== null && r.achievedPerSec >= 0.99 * r.targetRate && (r.dropped ?? 0) === 0 && r.p50Ms !== null && r.p50Ms < 2;
+  return r.targetRate !== null && missedHolding(r).length === 0;
+}
+
+/** Which of held()'s conditions a run missed, in words (none: it held, given a target rate). */
+function missedHolding(m: Measure): string[] {
+  const why: string[] = [];
+  if (m.targetRate !== null && m.achievedPerSec < 0.99 * m.targetRate) why.push(`${((100 * m.achievedPerSec) / m.targetRate).toFixed(1)}% of the rate`);
+  if ((m.dropped ?? 0) > 0) why.push(`${num(m.dropped)} dropped`);
+  if (m.p50Ms === null || m.p50Ms >= 2) why.push(`p50 ${lat(m.p50Ms)} ms`);
+  return why;
 }
 
 export interface Ratio { what: string; value: number | null; goal: string; met: boolean | null; detail: string }
@@ -229,20 +238,11 @@ function pairedRatio(rows: Row[]): Ratio | null {
   if (ps.length === 0) return null;
   const runs = ps.reduce((a, r) => a + r.runs, 0);
   const heldRuns = ps.reduce((a, r) => a + (r.heldRuns ?? 0), 0);
-  const each = ps.map((r) => `${num(r.targetRate)} req/s (autocannon ${num(r.pairedMax ?? null)}): ${r.runs > 1 ? `held in ${r.heldRuns ?? 0} of ${r.runs}` : (r.heldRuns ? 'held' : `not held, ${whyNotHeld(r)}`)}`);
+  const each = ps.map((r) => `${num(r.targetRate)} req/s (autocannon ${num(r.pairedMax ?? null)}): ${r.runs > 1 ? `held in ${r.heldRuns ?? 0} of ${r.runs}` : (r.heldRuns ? 'held' : `not held, ${missedHolding(r).join(', ')}`)}`);
   return {
     what: `plateau held ${HELD_GOAL} x autocannon closed max, run by run`, value: heldRuns / runs, goal: 'most runs', met: heldRuns * 2 > runs,
     detail: `held in ${heldRuns} of ${runs} runs; ${each.join('; ')}`,
   };
-}
-
-/** Which of held()'s conditions a run missed. */
-function whyNotHeld(m: Measure): string {
-  const why: string[] = [];
-  if (m.targetRate !== null && m.achievedPerSec < 0.99 * m.targetRate) why.push(`${((100 * m.achievedPerSec) / m.targetRate).toFixed(1)}% of the rate`);
-  if ((m.dropped ?? 0) > 0) why.push(`${num(m.dropped)} dropped`);
-  if (m.p50Ms === null || m.p50Ms >= 2) why.push(`p50 ${lat(m.p50Ms)} ms`);
-  return why.join(', ');
 }
 
 /**
