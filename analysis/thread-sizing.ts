@@ -77,11 +77,10 @@ export function threadsForPlan(records: readonly BucketRecord[], threads: number
   return { threads: need, costUs: cost * 1e6, oneThreadBusy, ratePerSec, seconds: costs.length, detail };
 }
 
-/** The threads a passed threads stage kept, read back from its detail (written above), or null when it kept all. */
+/** The threads a passed threads stage kept, or null when it kept all (or did not run). */
 export function threadsKept(stages: readonly StageOutcome[]): { kept: number; of: number } | null {
-  const stage = stages.find((x) => x.name === 'threads' && x.status === 'pass');
-  const m = stage && /the steps run on (\d+) of the (\d+) threads/.exec(stage.detail);
-  return m ? { kept: Number(m[1]), of: Number(m[2]) } : null;
+  const t = stages.find((x) => x.name === 'threads' && x.status === 'pass')?.threads;
+  return t && t.kept < t.of ? t : null;
 }
 
 function median(xs: number[]): number {

@@ -314,6 +314,8 @@ export interface StageOutcome {
   detail: string;
   /** Evidence lines (checks made, figures measured). */
   evidence: string[];
+  /** The threads stage, when it passed: the engine threads it left for the steps, of those started. */
+  threads?: { kept: number; of: number };
 }
 
 export interface VuSizing {

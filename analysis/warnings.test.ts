@@ -120,8 +120,8 @@ describe('thin percentiles', () => {
 });
 
 describe('the threads stage and a generator short of CPU', () => {
-  const kept = (detail: string) => [{ name: 'threads' as const, status: 'pass' as const, durationMs: 1, detail, evidence: [] }];
-  const oneOfTwo = kept('the warmup cost 40.0 µs of thread time per arrival (median of 6 warm seconds on 2 threads): the top rate, 10,000 req/s, would keep one thread 40% busy (an estimate on the high side), so the steps run on 1 of the 2 threads (each under 60% busy)');
+  const kept = (detail: string, threads: { kept: number; of: number }) => [{ name: 'threads' as const, status: 'pass' as const, durationMs: 1, detail, evidence: [], threads }];
+  const oneOfTwo = kept('the warmup cost 40.0 µs of thread time per arrival (median of 6 warm seconds on 2 threads): the top rate, 10,000 req/s, would keep one thread 40% busy (an estimate on the high side), so the steps run on 1 of the 2 threads (each under 60% busy)', { kept: 1, of: 2 });
   const warning = /^the threads stage ran the steps on 1 of the 2 threads from the warmup's cost, and step 2 found the generator short of CPU all the same: set workers: 2 \(--workers 2\)/;
 
   it('says to set the count when a step on fewer threads was busy, generator-limited or generator-bound', () => {
@@ -133,7 +133,7 @@ describe('the threads stage and a generator short of CPU', () => {
 
   it('says nothing when every thread ran, no step was short of CPU, or the threads were under 70% busy (stalls, which more threads would not help)', () => {
     const busy = [step({ index: 1, generatorBusy: 0.85 })];
-    const allKept = kept('the warmup cost 90.0 µs ... would keep one thread 90% busy (an estimate on the high side), so all 2 threads run the steps');
+    const allKept = kept('the warmup cost 90.0 µs ... would keep one thread 90% busy (an estimate on the high side), so all 2 threads run the steps', { kept: 2, of: 2 });
     expect(runWarnings(busy, rules, allKept).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
     expect(runWarnings(busy, rules, []).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
     expect(runWarnings([step({ index: 1, generatorBusy: 0.3 })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);

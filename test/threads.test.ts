@@ -45,6 +45,7 @@ describe.skipIf(cpus < 2 || cpus > 8)(`workers: auto sized by the warmup (needs 
     const stage = r.result.stages.find((s) => s.name === 'threads')!;
     expect(stage.status).toBe('pass');
     expect(stage.detail).toMatch(new RegExp(`the steps run on 1 of the ${cpus} threads`));
+    expect(stage.threads).toEqual({ kept: 1, of: cpus });
     expect(r.lines.join('')).toContain(`engine: native (1 of ${cpus} worker threads)`);
     expect(r.result.environment.engine).toBe(`native (1 of ${cpus} worker threads), socket HTTP client`);
     expect(stepSources(r.dir)).toEqual(new Set(['native/0']));
@@ -63,6 +64,7 @@ describe.skipIf(cpus < 2 || cpus > 8)(`workers: auto sized by the warmup (needs 
     const stage = r.result.stages.find((s) => s.name === 'threads')!;
     expect(stage.status).toBe('pass');
     expect(stage.detail).toMatch(new RegExp(`all ${cpus} threads run the steps`));
+    expect(stage.threads).toEqual({ kept: cpus, of: cpus });
     expect(stepSources(r.dir).size).toBe(cpus);
   });
 

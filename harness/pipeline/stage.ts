@@ -10,6 +10,7 @@ export interface StageResult<T> {
   value: T;
   detail: string;
   evidence: string[];
+  threads?: StageOutcome['threads'];
 }
 
 export async function runStage<T>(
@@ -20,7 +21,7 @@ export async function runStage<T>(
   const t0 = performance.now();
   try {
     const r = await body();
-    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence });
+    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}) });
     return r.value;
   } catch (err) {
     const e = err as Error;

@@ -45,5 +45,5 @@ export async function sizeThreads(ctx: RunContext, engine: LoadEngine, warmRecor
   if (sizing.threads < before) await engine.shrink(sizing.threads);
   const evidence = [`threads: ${engine.instances} of ${before}`, 'workers: N in the config (or --workers N) sets the count instead'];
   if (sizing.costUs !== null) evidence.unshift(`cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`);
-  return { value: undefined, detail: sizing.detail, evidence };
+  return { value: undefined, detail: sizing.detail, evidence, threads: { kept: engine.instances, of: before } };
 }
