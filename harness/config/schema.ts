@@ -109,7 +109,9 @@ export const configSchema = z.strictObject({
     stableWindows: positiveInt('consecutive stable windows needed').default(3),
     tolerance: z.number().gt(0).lt(1).default(0.1),
     maxS: positive('longest warmup in seconds').default(30),
-  }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30 }),
+    /** Seconds the warmup runs at the least, stable or not (a target known to warm slowly). */
+    minS: nonNegative('shortest warmup in seconds').default(0),
+  }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30, minS: 0 }),
   /** The target's Prometheus endpoint (e.g. /actuator/prometheus), read at every steady window's edges. */
   metrics: z.strictObject({
     /** The target's own endpoint, read directly; optional when `prometheus` is given. */
