@@ -316,6 +316,27 @@ export interface StageOutcome {
   evidence: string[];
   /** The threads stage, when it passed: the engine threads it left for the steps, of those started. */
   threads?: { kept: number; of: number };
+  /** The warmup stage, when it ran: whether it settled, how long it took, and its windows. */
+  warmup?: WarmupRecord;
+}
+
+/** What the warmup measured, kept structured so the analysis can compare the steps with it. */
+export interface WarmupRecord {
+  stable: boolean;
+  tookS: number;
+  ratePerSec: number;
+  windows: { fromS: number; throughputPerSec: number; p50Ms: number | null }[];
+}
+
+/**
+ * A symptom or warning as a value: made in analysis/, worded only in reports/. `step` is the
+ * 0-based step index it concerns (null for the run); `figures` carry the numbers the words need.
+ */
+export interface Symptom {
+  code: string;
+  step: number | null;
+  attempt?: number;
+  figures: Record<string, number | string | boolean | null>;
 }
 
 export interface VuSizing {

@@ -11,6 +11,7 @@ export interface StageResult<T> {
   detail: string;
   evidence: string[];
   threads?: StageOutcome['threads'];
+  warmup?: StageOutcome['warmup'];
 }
 
 export async function runStage<T>(
@@ -21,7 +22,7 @@ export async function runStage<T>(
   const t0 = performance.now();
   try {
     const r = await body();
-    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}) });
+    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}), ...(r.warmup ? { warmup: r.warmup } : {}) });
     return r.value;
   } catch (err) {
     const e = err as Error;
