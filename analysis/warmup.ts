@@ -7,7 +7,7 @@
  *
  * (the floor keeps sub-millisecond medians on loopback from never looking stable).
  */
-import type { BucketRecord } from './types.ts';
+import type { BucketRecord, WarmupRecord } from './types.ts';
 import { aggregate } from './buckets.ts';
 import { percentileMs } from './histogram.ts';
 
@@ -44,4 +44,55 @@ export function warmupStable(windows: WarmupWindow[], count: number, tolerance: 
   const stable = meanX > 0 && spreadX <= tolerance && Number.isFinite(spreadMs) && spreadMs <= Math.max(tolerance * meanMs, floorMs);
   const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} req/s (spread ${(spreadX * 100).toFixed(1)}%), median ${Number.isFinite(meanMs) ? meanMs.toFixed(2) : 'n/a'} ms (spread ${Number.isFinite(spreadMs) ? spreadMs.toFixed(2) : 'n/a'} ms)`;
   return { stable, windows, detail };
+}
+
+/** Readings of the topology probe: the fields of a ServerSample the warmup needs. */
+export type TopologyReading = { tS: number; phase: string; topology: number | null };
+
+/**
+ * Has the topology been steady over [fromS, toS]: exactly one value read (as verdicts.ts
+ * topologyChanged reads a step)? No reading at all is not steady but unknown: an elastic layer that cannot be read has not been shown to settle.
+ */
+export function topologySteady(samples: readonly TopologyReading[], phase: string, fromS: number, toS: number): { steady: boolean; values: number[] } {
+  const values = [...new Set(samples.filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null).map((s) => s.topology as number))];
+  return { steady: values.length === 1, values };
+}
+
+export interface WarmupProgress {
+  verdict: WarmupVerdict;
+  /** Seconds since the warmup started (its ramp included). */
+  elapsedS: number;
+  /** warmup.minS: the warmup never stops before it. */
+  minS: number;
+  /** The topology over the stable windows' span; null when no topology probe is set. */
+  topology: { steady: boolean; values: number[] } | null;
+}
+
+/**
+ * May the warmup stop now? Only once throughput and median are stable, the topology (when
+ * probed) read one value over those same windows, and minS has passed. `waitingFor` names what
+ * is still missing, for the detail line when maxS ends the warmup first.
+ */
+export function warmupDone(p: WarmupProgress): { done: boolean; waitingFor: string | null } {
+  const missing: string[] = [];
+  if (!p.verdict.stable) missing.push('throughput and median stable');
+  if (p.topology && !p.topology.steady) {
+    missing.push(p.topology.values.length === 0 ? 'a topology reading' : `one topology value (read ${p.topology.values.join(' -> ')})`);
+  }
+  if (p.elapsedS < p.minS) missing.push(`warmup.minS ${p.minS} s (at ${p.elapsedS} s)`);
+  return { done: missing.length === 0, waitingFor: missing.length ? missing.join(', ') : null };
+}
+
+/**
+ * The structured record of a warmup (run.json keeps it on the warmup stage). Its windows' fromS
+ * is on the warmup phase's clock, the buckets' tS: the verdict's windows start after the first
+ * second's ramp, so they move by `rampS`.
+ */
+export function warmupRecord(verdict: WarmupVerdict, stable: boolean, tookS: number, ratePerSec: number, rampS = 1): WarmupRecord {
+  return {
+    stable,
+    tookS: Math.round(tookS * 1000) / 1000,
+    ratePerSec,
+    windows: verdict.windows.map((w) => ({ fromS: w.fromS + rampS, throughputPerSec: w.throughputPerSec, p50Ms: w.p50Ms })),
+  };
 }

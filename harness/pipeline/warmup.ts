@@ -1,34 +1,49 @@
 /**
  * Warmup: a moderate constant rate until throughput and median latency are stable over
- * consecutive windows (analysis/warmup.ts), bounded by a maximum time. It also opens the VUs'
- * connections, so the first measured step does not pay for them.
+ * consecutive windows (analysis/warmup.ts), bounded by a maximum time and never shorter than
+ * warmup.minS. With a topology probe set it also waits until the topology read one value over
+ * those windows (elastic layers settle under moderate load, and a step judged while they move is
+ * contaminated anyway). It also opens the VUs' connections, so the first measured step does not
+ * pay for them.
  */
-import type { BucketRecord } from '../../analysis/types.ts';
-import { warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
+import { performance } from 'node:perf_hooks';
+import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
+import { topologySteady, warmupDone, warmupRecord, warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
+import { Prober } from '../metrics/prober.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
 import type { RunContext } from './context.ts';
 import type { StageResult } from './stage.ts';
 
 export const WARMUP_PHASE = 'warmup';
+/** The warmup's first second ramps from 0 to its rate; the stability windows start after it. */
+const RAMP_S = 1;
 
 export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
 }
 
 /** The warmup's outcome: where the steps' sequence starts, its verdict and its buckets (for the threads stage). */
-export interface Warmed { lastSeq: number; verdict: WarmupVerdict; records: BucketRecord[] }
+export interface Warmed { lastSeq: number; verdict: WarmupVerdict; records: BucketRecord[]; record: WarmupRecord }
+
+interface Judged { verdict: WarmupVerdict; topology: { steady: boolean; values: number[] } | null; waitingFor: string | null; done: boolean }
 
 export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageResult<Warmed>> {
   const w = ctx.config.warmup;
   const ratePerSec = warmupRatePerSec(ctx);
   const records: BucketRecord[] = [];
-  let verdict: WarmupVerdict = { stable: false, windows: [], detail: 'no data' };
+  let judged: Judged = { verdict: { stable: false, windows: [], detail: 'no data' }, topology: null, waitingFor: 'data', done: false };
   const complete = new CompleteSeconds(load.instances);
   const lastFullS = w.maxS; // seconds 1..maxS are the hold; a later bucket is the partial one written at stop
+  const t0Ms = performance.now();
+  const prober = ctx.config.topology
+    ? new Prober({ config: ctx.config, phase: WARMUP_PHASE, t0Ms, sink: (s) => ctx.store.appendProbe(s), isEdge: (tS) => (tS - RAMP_S) % w.windowS === 0 })
+    : null;
+  prober?.start();
   const engine = load.start({
-    segments: [{ durationS: 1, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }],
+    segments: [{ durationS: RAMP_S, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }],
     phase: WARMUP_PHASE,
+    t0Ms,
     seqOffset: 0,
     gracefulStopMs: ctx.config.gracefulStopS * 1000,
     sink: (r) => {
@@ -37,19 +52,45 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
       const { doneS, second } = complete.add(r);
       if (!second || doneS !== r.tS) return; // wait for every engine instance's bucket of this second
       ctx.progress.bucket(second, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
-      if (verdict.stable || r.tS < 1 || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
-      // the first second is the ramp: windows start after it
-      const shifted = records.filter((x) => x.tS >= 1).map((x) => ({ ...x, tS: x.tS - 1 }));
-      verdict = warmupStable(warmupWindows(shifted, WARMUP_PHASE, w.windowS, r.tS), w.stableWindows, w.tolerance);
-      if (verdict.stable) engine.stop(ctx.config.gracefulStopS * 1000);
+      if (judged.done || r.tS < RAMP_S || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
+      judged = judge(ctx, records, r.tS, prober);
+      if (judged.done) engine.stop(ctx.config.gracefulStopS * 1000);
     },
   });
   const off = ctx.interrupt.on(() => engine.stop(500));
   const { lastSeq } = await engine.done;
   off();
+  await prober?.stop();
   const tookS = engine.elapsedS();
-  const detail = verdict.stable
-    ? `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${verdict.detail}`
-    : `not stable within ${w.maxS} s at ${ratePerSec} req/s (${verdict.detail}); continuing, the first step may be noisy`;
-  return { value: { lastSeq, verdict, records }, detail, evidence: verdict.windows.map((x) => `window at ${x.fromS + 1}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`) };
+  const record = warmupRecord(judged.verdict, judged.done, tookS, ratePerSec, RAMP_S);
+  return {
+    value: { lastSeq, verdict: judged.verdict, records, record },
+    detail: detailOf(ctx, judged, tookS, ratePerSec, prober),
+    evidence: judged.verdict.windows.map((x) => `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`),
+    warmup: record,
+  };
+}
+
+/** The verdict once second `tS` (phase clock) is complete: stability, the topology over the same windows, minS. */
+function judge(ctx: RunContext, records: readonly BucketRecord[], tS: number, prober: Prober | null): Judged {
+  const w = ctx.config.warmup;
+  const shifted = records.filter((x) => x.tS >= RAMP_S).map((x) => ({ ...x, tS: x.tS - RAMP_S }));
+  const verdict = warmupStable(warmupWindows(shifted, WARMUP_PHASE, w.windowS, tS), w.stableWindows, w.tolerance);
+  // The stable windows' span on the phase clock: from the first of the last `stableWindows` to now.
+  const fromS = (verdict.windows.slice(-w.stableWindows)[0]?.fromS ?? 0) + RAMP_S;
+  const topology = prober ? topologySteady(prober.samples, WARMUP_PHASE, fromS, tS + 1) : null;
+  // maxS bounds minS: a floor beyond the schedule's end would leave a stable target unstable.
+  const { done, waitingFor } = warmupDone({ verdict, elapsedS: tS + 1, minS: Math.min(w.minS, w.maxS + RAMP_S), topology });
+  return { verdict, topology, waitingFor, done };
+}
+
+function detailOf(ctx: RunContext, j: Judged, tookS: number, ratePerSec: number, prober: Prober | null): string {
+  const w = ctx.config.warmup;
+  const topo = !j.topology ? '' : j.topology.steady
+    ? `; topology steady at ${j.topology.values[0]} over the last ${w.stableWindows} windows`
+    : `; topology ${j.topology.values.length ? `not steady (read ${j.topology.values.join(' -> ')})` : `not read${prober?.lastError ? ` (${prober.lastError})` : ''}`}`;
+  const floor = w.minS > 0 ? `; warmup.minS ${w.minS} s` : '';
+  const clipped = w.minS > w.maxS + RAMP_S ? ` (warmup.minS ${w.minS} s exceeds warmup.maxS ${w.maxS} s plus the ${RAMP_S} s ramp: maxS bounds it)` : '';
+  if (j.done) return `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${j.verdict.detail}${topo}${floor}`;
+  return `not stable within ${w.maxS} s at ${ratePerSec} req/s (${j.verdict.detail}${topo}; waiting for ${j.waitingFor ?? 'data'})${clipped}; continuing, the first step may be noisy`;
 }

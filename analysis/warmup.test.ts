@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { topologySteady, warmupDone, warmupRecord, warmupStable, type WarmupVerdict } from './warmup.ts';
+
+const reading = (tS: number, topology: number | null, phase = 'warmup') => ({ tS, phase, topology });
+const stable: WarmupVerdict = { stable: true, windows: [], detail: 'stable' };
+const unstable: WarmupVerdict = { stable: false, windows: [], detail: 'not yet' };
+
+describe('topologySteady: one value over the span', () => {
+  it.each([
+    ['one value read twice', [reading(2, 1), reading(4, 1)], 1, 5, true, [1]],
+    ['a change inside the span', [reading(2, 1), reading(4, 2)], 1, 5, false, [1, 2]],
+    ['a change before the span does not count', [reading(1, 1), reading(3, 2), reading(5, 2)], 2, 6, true, [2]],
+    ['no reading at all is unknown, not steady', [], 1, 5, false, []],
+    ['failed readings (null) are no readings', [reading(2, null), reading(4, null)], 1, 5, false, []],
+    ['readings of another phase are another clock', [reading(2, 1, 'steps'), reading(3, 3)], 1, 5, true, [3]],
+  ])('%s', (_name, samples, fromS, toS, steady, values) => {
+    expect(topologySteady(samples, 'warmup', fromS, toS)).toEqual({ steady, values });
+  });
+});
+
+describe('warmupDone: stable, topology steady when probed, and minS passed', () => {
+  it.each([
+    ['stable, no probe, no floor', stable, 3, 0, null, true, null],
+    ['not stable', unstable, 3, 0, null, false, 'throughput and median stable'],
+    ['stable but before minS', stable, 3, 10, null, false, 'warmup.minS 10 s (at 3 s)'],
+    ['stable at minS exactly', stable, 10, 10, null, true, null],
+    ['stable, topology steady', stable, 5, 0, { steady: true, values: [2] }, true, null],
+    ['stable, topology moving', stable, 5, 0, { steady: false, values: [1, 2] }, false, 'one topology value (read 1 -> 2)'],
+    ['stable, topology never read', stable, 5, 0, { steady: false, values: [] }, false, 'a topology reading'],
+    ['every condition missing', unstable, 2, 6, { steady: false, values: [3, 4] }, false, 'throughput and median stable, one topology value (read 3 -> 4), warmup.minS 6 s (at 2 s)'],
+  ] as const)('%s', (_name, verdict, elapsedS, minS, topology, done, waitingFor) => {
+    expect(warmupDone({ verdict, elapsedS, minS, topology: topology && { steady: topology.steady, values: [...topology.values] } })).toEqual({ done, waitingFor });
+  });
+});
+
+describe('warmupRecord', () => {
+  it('keeps every window on the phase clock (after the ramp) and the figures as measured', () => {
+    const windows = [
+      { fromS: 0, throughputPerSec: 40, p50Ms: 31 },
+      { fromS: 2, throughputPerSec: 40.5, p50Ms: 30.2 },
+    ];
+    const verdict = warmupStable(windows, 2, 0.1);
+    expect(verdict.stable).toBe(true);
+    expect(warmupRecord(verdict, true, 5.1234, 40)).toEqual({
+      stable: true, tookS: 5.123, ratePerSec: 40,
+      windows: [{ fromS: 1, throughputPerSec: 40, p50Ms: 31 }, { fromS: 3, throughputPerSec: 40.5, p50Ms: 30.2 }],
+    });
+  });
+
+  it('records not stable when the stage could not stop on it (topology, minS), whatever the latency said', () => {
+    expect(warmupRecord(stable, false, 30, 20).stable).toBe(false);
+  });
+});
