@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cgroupCpuQuota, throttledMsReader, usableCpus, type ReadText } from './cpu-quota.ts';
-import { goMaxProcs, k6ProcessEnv } from './k6/engine.ts';
+import { goMaxProcs, k6ProcessEnv } from './k6/engine/process.ts';
 
 /** A /proc and /sys made of a file map. */
 const files = (map: Record<string, string>): ReadText => (f) => map[f] ?? null;

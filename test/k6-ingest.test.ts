@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { aggregate } from '../analysis/buckets.ts';
 import { percentileMs } from '../analysis/histogram.ts';
-import { ingestLines } from '../harness/k6/ingest.ts';
-import { readLines } from '../harness/k6/lines.ts';
-import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/time.ts';
-import { parseJsonLine, type K6Point } from '../harness/k6/point.ts';
-import { HostTimeline } from '../harness/k6/host-timeline.ts';
-import { Bucketizer } from '../harness/k6/bucketizer.ts';
+import { ingestLines } from '../harness/k6/output/ingest.ts';
+import { readLines } from '../harness/k6/output/lines.ts';
+import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/output/time.ts';
+import { parseJsonLine, type K6Point } from '../harness/k6/output/point.ts';
+import { HostTimeline } from '../harness/k6/output/host-timeline.ts';
+import { Bucketizer } from '../harness/k6/output/bucketizer.ts';
 
 const DIR = 'test/fixtures/k6';
 const text = (f: string) => { const b = fs.readFileSync(`${DIR}/${f}`); return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8'); };

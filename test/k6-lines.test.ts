@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, readLines } from '../harness/k6/lines.ts';
+import { LineSplitter, readLines } from '../harness/k6/output/lines.ts';
 
 function reference(text: string): string[] {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonLine, parseJsonLineSlow, scanJsonLine } from '../harness/k6/point.ts';
-import { parseRfc3339Ms } from '../harness/k6/time.ts';
+import { parseJsonLine, parseJsonLineSlow, scanJsonLine } from '../harness/k6/output/point.ts';
+import { parseRfc3339Ms } from '../harness/k6/output/time.ts';
 
 const KNOWN = ['http_reqs', 'http_req_duration', 'http_req_failed', 'checks', 'data_sent', 'iteration_duration', 'dropped_iterations', 'vus', 'vus_max', 'plateau_check_failed'];
 const metricArb = fc.oneof(fc.constantFrom(...KNOWN), fc.stringMatching(/^[a-zA-Z0-9_]{1,30}$/), fc.string({ maxLength: 12 }));

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../demo/server.ts';
 import { secretScrubber } from '../harness/secret-scrub.ts';
-import { importK6 } from '../harness/k6/import.ts';
-import { mergeRuns } from '../harness/k6/merge.ts';
+import { importK6 } from '../harness/k6/import/import.ts';
+import { mergeRuns } from '../harness/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 

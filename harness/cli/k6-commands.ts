@@ -10,9 +10,9 @@ import { newRunId } from '../environment.ts';
 import { writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
-import { writeK6Script, k6Args } from '../k6/engine.ts';
-import { importK6 } from '../k6/import.ts';
-import { mergeRuns } from '../k6/merge.ts';
+import { writeK6Script, k6Args } from '../k6/engine/process.ts';
+import { importK6 } from '../k6/import/import.ts';
+import { mergeRuns } from '../merge.ts';
 import { loadOptions, overridesOf } from './options.ts';
 
 type Args = Record<string, unknown>;

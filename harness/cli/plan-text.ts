@@ -3,7 +3,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
 import { trustworthyPercentiles } from '../../analysis/percentiles.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
-import { segmentLength } from '../k6/segment.ts';
+import { segmentLength } from '../k6/engine/segment.ts';
 
 export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
   const w = config.warmup;

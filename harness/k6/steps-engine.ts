@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { BucketRecord } from '../../analysis/types.ts';
 import type { RunContext } from '../pipeline/context.ts';
 import type { Segment } from '../engine/schedule.ts';
-import { startK6, type K6EngineRun } from './engine.ts';
-import { envOfRun } from './preflight.ts';
+import { startK6, type K6EngineRun } from './engine/process.ts';
+import { envOfRun } from './engine/preflight.ts';
 
 export const K6_WARMUP_SKIPPED = 'skipped with engine k6: k6 runs the plan in its own process, and the first step\'s ramp opens its connections';
 

@@ -27,8 +27,8 @@ import { measureRtt } from './rtt.ts';
 import { warmup, warmupRatePerSec, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
-import { withK6Preflight } from '../k6/preflight.ts';
-import { planForInstance } from '../k6/segment.ts';
+import { withK6Preflight } from '../k6/engine/preflight.ts';
+import { planForInstance } from '../k6/engine/segment.ts';
 import { K6_WARMUP_SKIPPED } from '../k6/steps-engine.ts';
 
 export interface RunOptions {

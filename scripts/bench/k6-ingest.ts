@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ingestLines } from '../../harness/k6/ingest.ts';
-import { readLines } from '../../harness/k6/lines.ts';
+import { ingestLines } from '../../harness/k6/output/ingest.ts';
+import { readLines } from '../../harness/k6/output/lines.ts';
 
 const copies = Number(process.argv[2] ?? 40);
 const src = zlib.gunzipSync(fs.readFileSync('test/fixtures/k6/stepped-queue.ndjson.gz')).toString('utf8').split('\n').filter(Boolean);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { PlateauError, EXIT } from '../errors.ts';
+import { PlateauError, EXIT } from '../../errors.ts';
 
 const CHUNK_BYTES = 1 << 20;
 

@@ -6,7 +6,7 @@
  * (lib/netext/httpext/error_codes.go: 1050 request timeout, 1211 dial timeout, 1212 refused,
  * 1201 broken pipe, 1220 reset by peer; 1000 + status for HTTP errors).
  */
-import type { ErrorKind } from '../../analysis/types.ts';
+import type { ErrorKind } from '../../../analysis/types.ts';
 import type { K6Tags } from './point.ts';
 
 const TIMEOUT_CODES = new Set(['1050', '1211']);

@@ -7,8 +7,8 @@
  * the same wall clock, so the two line up; a replayed output from another time overlaps nothing
  * and its seconds carry no host figures, as an imported run's do not.
  */
-import type { HostSample } from '../engine/host-sampler.ts';
-import type { OpenBucket } from '../engine/open-bucket.ts';
+import type { HostSample } from '../../engine/host-sampler.ts';
+import type { OpenBucket } from '../../engine/open-bucket.ts';
 
 interface Span extends HostSample { fromMs: number; toMs: number }
 

@@ -4,17 +4,17 @@
  * step flags or derived from the data (derive-steps.ts).
  */
 import path from 'node:path';
-import type { BucketRecord, StageOutcome, RunResult } from '../../analysis/types.ts';
-import { parseConfigOrThrow } from '../config/validate.ts';
-import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan } from '../plan.ts';
-import { RunStore, redact } from '../store/run-store.ts';
-import { environment, newRunId } from '../environment.ts';
-import { writeReports } from '../report.ts';
-import { PlateauError, EXIT } from '../errors.ts';
+import type { BucketRecord, StageOutcome, RunResult } from '../../../analysis/types.ts';
+import { parseConfigOrThrow } from '../../config/validate.ts';
+import type { PlateauConfig } from '../../config/schema.ts';
+import { buildPlan } from '../../plan.ts';
+import { RunStore, redact } from '../../store/run-store.ts';
+import { environment, newRunId } from '../../environment.ts';
+import { writeReports } from '../../report.ts';
+import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
-import { ingestLines, type IngestResult } from './ingest.ts';
-import { readLines } from './lines.ts';
+import { ingestLines, type IngestResult } from '../output/ingest.ts';
+import { readLines } from '../output/lines.ts';
 
 export interface ImportOptions {
   file: string;

@@ -11,7 +11,7 @@
  * Pure; returns a `steps` config section when the holds form start + i x step with equal ramps
  * and holds, else says why not (the user then passes the step flags).
  */
-import type { BucketRecord } from '../../analysis/types.ts';
+import type { BucketRecord } from '../../../analysis/types.ts';
 
 export interface DerivedSteps {
   startPerSec: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OpenBucket } from '../engine/open-bucket.ts';
-import type { HostSample } from '../engine/host-sampler.ts';
+import { OpenBucket } from '../../engine/open-bucket.ts';
+import type { HostSample } from '../../engine/host-sampler.ts';
 import { HostTimeline } from './host-timeline.ts';
 
 /** A timeline on a hand-moved clock whose samples are given in turn. */

@@ -3,8 +3,8 @@
  * found and recent enough, the execution segment readable, and the scenario bundled for k6 (a
  * scenario that imports Node APIs fails here, before any load).
  */
-import type { PlateauConfig } from '../config/schema.ts';
-import type { StageResult } from '../pipeline/stage.ts';
+import type { PlateauConfig } from '../../config/schema.ts';
+import type { StageResult } from '../../pipeline/stage.ts';
 import { requireK6 } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
 import { k6Options } from './options.ts';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { PlateauError, EXIT } from '../errors.ts';
+import { PlateauError, EXIT } from '../../errors.ts';
 
 /** ramping-arrival-rate, execution.scenario.iterationInTest and rfc3339/unix_milli CSV need >= 0.44. */
 export const K6_MIN_VERSION = [0, 44, 0] as const;

@@ -14,9 +14,9 @@
  * Which samples: those of the selected scenarios (all by default); setup/teardown samples
  * (group ::setup / ::teardown) never count; vus/vus_max (no scenario tag) always do.
  */
-import type { BucketRecord, Phase } from '../../analysis/types.ts';
+import type { BucketRecord, Phase } from '../../../analysis/types.ts';
 import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
-import { OpenBucket } from '../engine/open-bucket.ts';
+import { OpenBucket } from '../../engine/open-bucket.ts';
 import type { K6Point } from './point.ts';
 import type { HostTimeline } from './host-timeline.ts';
 

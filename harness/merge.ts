@@ -5,12 +5,12 @@
  * up, since each run offered its own share; every run must have the same step timeline.
  */
 import path from 'node:path';
-import type { BucketRecord, StepPlan } from '../../analysis/types.ts';
-import { RunStore, loadRun, type RunMeta } from '../store/run-store.ts';
-import { writeReports } from '../report.ts';
-import { newRunId } from '../environment.ts';
-import { PlateauError, EXIT } from '../errors.ts';
-import type { RunResult } from '../../analysis/types.ts';
+import type { BucketRecord, StepPlan } from '../analysis/types.ts';
+import { RunStore, loadRun, type RunMeta } from './store/run-store.ts';
+import { writeReports } from './report.ts';
+import { newRunId } from './environment.ts';
+import { PlateauError, EXIT } from './errors.ts';
+import type { RunResult } from '../analysis/types.ts';
 
 export interface MergeOptions { dirs: string[]; outDir: string; runId?: string }
 

@@ -7,14 +7,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { PlateauError, EXIT } from '../errors.ts';
+import { PlateauError, EXIT } from '../../errors.ts';
 import type { K6Options } from './options.ts';
-import type { RuntimeConfig } from './runtime/iteration.ts';
+import type { RuntimeConfig } from '../runtime/iteration.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../..');
-const RUNTIME = path.join(HERE, 'runtime/iteration.ts');
-const SHIM = path.join(HERE, 'runtime/plateau-shim.ts');
+const ROOT = path.resolve(HERE, '../../..');
+const RUNTIME = path.join(HERE, '../runtime/iteration.ts');
+const SHIM = path.join(HERE, '../runtime/plateau-shim.ts');
 
 export interface BundleInput {
   /** Scenario module path; null for the default scenario (GET on the target URL). */

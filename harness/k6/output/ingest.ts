@@ -2,7 +2,7 @@
  * k6 output (JSON lines or CSV, told by the first line) -> BucketRecords through a sink. Used by
  * `plateau import k6` on a finished file and by the k6 engine on the file k6 is writing.
  */
-import { PlateauError, EXIT } from '../errors.ts';
+import { PlateauError, EXIT } from '../../errors.ts';
 import { Bucketizer, type BucketizerOptions, type IngestStats } from './bucketizer.ts';
 import { CsvRows } from './csv.ts';
 import { parseJsonLine } from './point.ts';
