@@ -1,16 +1,25 @@
 /**
- * CLI: npx tsx demo/main.ts --port 0 --slots 4 --hold-ms 10 [--acquire-timeout-ms N] [--rows N]
- *      [--id-max-length N] [--db-path FILE]
- *      [--contention-alpha A] [--coherency-beta B]       hold = holdMs (1 + A (n-1) + B n (n-1)), n busy slots
- *      [--coherency-window-ms W]     n = busy slots averaged over W ms (default 250; 0 = at the grant)
- *      [--replicas N] [--replicas-change-at-s S --replicas-change-to M]   gauge demo_replicas; slots per replica
- * The HMAC key comes only from the environment (PLATEAU_DEMO_HMAC_KEY) and is never printed.
- * Prints one JSON line to stdout once listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
+ * CLI of the demo target; USAGE below is what --help prints. The HMAC key comes only from the
+ * environment (PLATEAU_DEMO_HMAC_KEY) and is never printed. Prints one JSON line to stdout once
+ * listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
  */
 import { parseArgs } from 'node:util';
 import { startDemo, type DemoOptions } from './server.ts';
 
 const HMAC_ENV = 'PLATEAU_DEMO_HMAC_KEY';
+
+const USAGE = `usage: npx tsx demo/main.ts [options]
+  --port N                     port on 127.0.0.1 (default 0: any free port)
+  --slots N --hold-ms MS       pool slots and the hold of each request: capacity = slots / hold-ms x 1000 req/s
+  [--acquire-timeout-ms N]     a request waiting longer for a slot gets 503 (default: an unbounded queue)
+  [--rows N] [--id-max-length N] [--db-path FILE]
+  [--contention-alpha A] [--coherency-beta B]    hold = hold-ms (1 + A (n-1) + B n (n-1)), n busy slots
+  [--coherency-window-ms W]    n = busy slots averaged over W ms (default 250; 0 = at the grant)
+  [--replicas N] [--replicas-change-at-s S --replicas-change-to M]   gauge demo_replicas; slots per replica
+  [--cold-s S] [--cold-factor F]   a cold start: every hold F times longer (default 3) for the first S seconds
+                               after listening, steady while slow (gauge demo_cold_factor)
+  --help                       this text
+environment: ${HMAC_ENV} (when set, orders must carry its HMAC-SHA256 in x-signature)`;
 
 function numberFlag(values: Record<string, string | undefined>, flag: string): number | undefined {
   const raw = values[flag];
@@ -20,7 +29,7 @@ function numberFlag(values: Record<string, string | undefined>, flag: string): n
   return n;
 }
 
-function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
+function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -39,8 +48,12 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
       replicas: { type: 'string' },
       'replicas-change-at-s': { type: 'string' },
       'replicas-change-to': { type: 'string' },
+      'cold-s': { type: 'string' },
+      'cold-factor': { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) return 'help';
   const v = values as Record<string, string | undefined>;
   const key = env[HMAC_ENV];
   return {
@@ -57,18 +70,25 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
     replicas: numberFlag(v, 'replicas'),
     replicasChangeAtS: numberFlag(v, 'replicas-change-at-s'),
     replicasChangeTo: numberFlag(v, 'replicas-change-to'),
+    coldS: numberFlag(v, 'cold-s'),
+    coldFactor: numberFlag(v, 'cold-factor'),
     hmacKey: key !== undefined && key !== '' ? key : undefined,
   };
 }
 
 async function main(): Promise<void> {
-  let opts: DemoOptions;
+  let parsed: DemoOptions | 'help';
   try {
-    opts = parseDemoArgs(process.argv.slice(2), process.env);
+    parsed = parseDemoArgs(process.argv.slice(2), process.env);
   } catch (err) {
-    process.stderr.write(`demo: ${(err as Error).message}\n`);
+    process.stderr.write(`demo: ${(err as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+  if (parsed === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const opts = parsed;
   const demo = await startDemo(opts);
   let stopping = false;
   const stop = (): void => {
@@ -88,6 +108,7 @@ async function main(): Promise<void> {
   const modes = {
     ...(penalised ? { ...demo.coherency, coherencyWindowMs: demo.coherencyWindowMs, peakConcurrency: demo.peakConcurrency, saturatedPerSec: demo.saturatedPerSec } : {}),
     ...(opts.replicas !== undefined || opts.replicasChangeAtS !== undefined ? { replicas: demo.replicas } : {}),
+    ...(demo.cold.coldS > 0 ? { coldS: demo.cold.coldS, coldFactor: demo.cold.factor } : {}),
   };
   const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs, ...modes };
   process.stdout.write(JSON.stringify(line) + '\n');
@@ -95,9 +116,10 @@ async function main(): Promise<void> {
     ? `; penalty alpha ${demo.coherency.contentionAlpha}, beta ${demo.coherency.coherencyBeta} on the busy count averaged over ${demo.coherencyWindowMs} ms: peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at ${demo.peakConcurrency} busy slots, ${demo.saturatedPerSec.toFixed(1)} req/s with all busy`
     : '';
   const change = opts.replicasChangeAtS !== undefined ? `; replicas ${demo.replicas} -> ${opts.replicasChangeTo} at ${opts.replicasChangeAtS} s` : '';
+  const cold = demo.cold.coldS > 0 ? `; cold for its first ${demo.cold.coldS} s (holds x ${demo.cold.factor})` : '';
   process.stderr.write(
     `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${+demo.capacityPerSec.toFixed(2)} req/s` +
-      penalty + change + (opts.hmacKey ? ' (HMAC signatures required)' : '') + '\n',
+      penalty + change + cold + (opts.hmacKey ? ' (HMAC signatures required)' : '') + '\n',
   );
 }
 

@@ -3,7 +3,8 @@
  * capacity of slots / holdMs * 1000 req/s, HMAC-signed orders, idempotency, Spring-named metrics.
  * Modes that set the truth for each overload shape: an unbounded queue (plateau), an acquire
  * timeout (errors), a contention/coherency penalty (collapse, coherency.ts), replicas that change
- * mid-run (topology, topology.ts); slow responses are a large holdMs.
+ * mid-run (topology, topology.ts), a cold start that makes every hold slower for its first
+ * seconds (cold.ts); slow responses are a large holdMs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
 import { Pool, PoolClosedError } from './pool.ts';
 import { BusyAverage, DEFAULT_COHERENCY_WINDOW_MS, heldMs, peakOf, throughputPerSecAt, validateModel, type CoherencyModel } from './coherency.ts';
 import { Topology, validReplicas } from './topology.ts';
+import { coldFactorAt, validCold, type ColdStart } from './cold.ts';
 
 export interface DemoOptions {
   /** 0 (default) = any free port. */
@@ -46,6 +48,10 @@ export interface DemoOptions {
   /** Scale to replicasChangeTo replicas this many seconds after listening (needs replicasChangeTo). */
   replicasChangeAtS?: number;
   replicasChangeTo?: number;
+  /** Seconds after listening during which every hold is coldFactor times longer (default 0: never cold). */
+  coldS?: number;
+  /** The hold's multiplier while cold (default 3; needs coldS). */
+  coldFactor?: number;
 }
 
 export interface DemoStats {
@@ -80,6 +86,8 @@ export interface DemoHandle extends DemoTruth {
   readonly coherency: CoherencyModel;
   /** The penalty's averaging window, ms (0 = instantaneous busy count). */
   readonly coherencyWindowMs: number;
+  /** The cold start (coldS 0: never cold). */
+  readonly cold: ColdStart;
   /** Scale now (as POST /admin/replicas?n=N does). */
   setReplicas(n: number): void;
   stats(): DemoStats;
@@ -111,6 +119,10 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   if ((opts.replicasChangeAtS === undefined) !== (opts.replicasChangeTo === undefined)) {
     throw new RangeError('replicasChangeAtS and replicasChangeTo go together');
   }
+  const cold = validCold(opts.coldS, opts.coldFactor);
+  // Set once listening: the cold start counts from then (no request arrives before).
+  let listeningAtMs = performance.now();
+  const coldNow = (): number => coldFactorAt(cold, listeningAtMs, performance.now());
 
   const tempDir = opts.dbPath === undefined ? mkdtempSync(join(tmpdir(), 'plateau-demo-')) : undefined;
   const dbPath = opts.dbPath ?? join(tempDir!, 'demo.sqlite');
@@ -124,7 +136,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const capacity = (): number => truth().expectedPeakPerSec;
   const metrics = new HttpMetrics();
   const counters = { writes: 0, idempotentHits: 0, acquireTimeouts: 0 };
-  const holdMsAt = penalised ? (busy: number) => heldMs(holdMs, coherency, busy) : undefined;
+  const penaltyAt = penalised ? (busy: number) => heldMs(holdMs, coherency, busy) : undefined;
+  // The cold multiplier applies on top of the penalty: slower work, same contention model.
+  const holdMsAt = cold.coldS > 0 ? (busy: number) => (penaltyAt ? penaltyAt(busy) : holdMs) * coldNow() : penaltyAt;
   const busy = penalised && coherencyWindowMs > 0 ? new BusyAverage(coherencyWindowMs) : undefined;
   const ctx: OrderContext = { db, pool, holdMs, holdMsAt, busy, idMaxLength, hmacKey: opts.hmacKey, counters };
 
@@ -142,6 +156,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
       { name: 'demo_idempotent_hits_total', help: 'Orders answered from the idempotency table', type: 'counter', value: counters.idempotentHits },
       { name: 'demo_capacity_per_sec', help: 'Theoretical capacity: max over n <= slots of n / heldMs(n) * 1000', type: 'gauge', value: capacity() },
       { name: 'demo_replicas', help: 'Replicas serving the demo (each with its own pool)', type: 'gauge', value: topology.replicas },
+      { name: 'demo_cold_factor', help: 'The hold multiplier of the cold start now (1 once warm)', type: 'gauge', value: coldNow() },
     ];
   };
 
@@ -238,6 +253,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  listeningAtMs = performance.now();
   if (opts.replicasChangeAtS !== undefined) topology.schedule({ atS: opts.replicasChangeAtS, replicas: opts.replicasChangeTo! });
 
   let closing: Promise<void> | undefined;
@@ -249,7 +265,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
       pool.close();
       // Slot holders finish within holdMs; bound the wait anyway (e.g. a client stalled mid-body).
       let timer: NodeJS.Timeout | undefined;
-      const graceMs = heldMs(holdMs, coherency, pool.slots) + 2_000;
+      const graceMs = heldMs(holdMs, coherency, pool.slots) * cold.factor + 2_000;
       await Promise.race([
         Promise.allSettled([...inflight]),
         new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
@@ -264,7 +280,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   };
 
   return {
-    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, coherencyWindowMs, stats, close,
+    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, coherencyWindowMs, cold, stats, close,
     get slots() { return pool.slots; },
     get replicas() { return topology.replicas; },
     get capacityPerSec() { return capacity(); },
