@@ -1,24 +1,15 @@
 /**
- * The shape of plateau.config.ts, validated with zod. Every field carries its unit in its name.
- * Cross-field rules (max >= start, settle < hold, ...) live in validate.ts so that every problem is
- * reported at once.
+ * The shape of plateau.config.ts, validated with zod. Every field carries its unit in its name and
+ * its description in zod's metadata (field-kinds.ts), from which docs/config.md is generated.
+ * Cross-field rules (max >= start, settle < hold, ...) live in cross-field.ts so that every problem
+ * is reported at once.
  */
 import { z } from 'zod';
+import { about, flag, nonNegative, positive, positiveInt, share, text } from './field-kinds.ts';
+import { metricsSection } from './metrics-schema.ts';
+import { resetHook } from './reset-schema.ts';
 
-const positive = (what: string) => z.number({ error: `must be a number (${what})` }).positive({ error: `must be > 0 (${what})` });
-const nonNegative = (what: string) => z.number({ error: `must be a number (${what})` }).min(0, { error: `must be >= 0 (${what})` });
-const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be > 0 (${what})` });
-
-/** Why `new RegExp(pattern)` would throw, or undefined when it compiles. */
-function regExpProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-    return undefined;
-  } catch (err) {
-    // "Invalid regular expression: /(/: Unterminated group" -> "Unterminated group"
-    return ((err as Error).message.split(': ').pop() ?? String(err)).trim();
-  }
-}
+export type { ResetHook } from './reset-schema.ts';
 
 /** A run id names a directory under output.dir: never the dir itself, its parent, or the `latest` link. */
 function runIdProblem(id: string): string | undefined {
@@ -27,188 +18,107 @@ function runIdProblem(id: string): string | undefined {
   return undefined;
 }
 
-const resetHook = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('command'), run: z.string().min(1), timeoutS: positive('seconds the command may take').default(60) }),
-  z.strictObject({
-    kind: z.literal('http'),
-    method: z.string().default('POST'),
-    /** Absolute, or a path on the target's origin. */
-    url: z.string().min(1),
-    body: z.string().optional(),
-    expectStatus: z.number().int().default(200),
-    timeoutS: positive('seconds the call may take').default(60),
-  }),
-  z.strictObject({
-    kind: z.literal('sql'),
-    driver: z.literal('sqlite').default('sqlite'),
-    /** For SQLite, the database file. */
-    database: z.string().min(1),
-    statements: z.array(z.string().min(1)).min(1, { error: 'give at least one statement' }),
-    guard: z.strictObject({
-      tables: z.array(z.string().min(1)).min(1, { error: 'list the tables the reset may touch' }),
-      /** Matched (new RegExp(pattern), no flags) against the database's name before any destructive statement. */
-      databasePattern: z.string({ error: 'must be a regular expression as a string, e.g. "^staging-"' })
-        .min(1, { error: 'must not be empty (it would match every database): give a pattern such as "^staging-"' })
-        .superRefine((pattern, ctx) => {
-          const why = regExpProblem(pattern);
-          if (why !== undefined) {
-            ctx.addIssue({
-              code: 'custom',
-              message: `${JSON.stringify(pattern)} is not a valid regular expression (${why}): escape special characters with a backslash, e.g. "^staging\\(eu\\)$", or anchor a plain name, e.g. "^staging-"`,
-            });
-          }
-        }),
-    }),
-  }),
-]);
-
-export type ResetHook = z.output<typeof resetHook>;
-
 const WORKERS_ERROR = "must be 'auto' (one thread per CPU this process may use) or a whole number of threads >= 1, e.g. --workers 2 or workers: 2";
 
 export const configSchema = z.strictObject({
   target: z.strictObject({
-    /** The URL under load; a scenario's relative URLs resolve against its origin. */
-    url: z.url({ error: 'must be an absolute http(s) URL such as http://127.0.0.1:8080/orders' }),
-    healthPath: z.string().default('/health'),
-    rttPath: z.string().optional(),
-  }),
-  /** Path of a scenario module (defineScenario); without one, every request is GET target.url. */
-  scenario: z.string().optional(),
+    url: z.url({ error: 'must be an absolute http(s) URL such as http://127.0.0.1:8080/orders' })
+      .meta(about("the URL under load; a scenario's relative URLs resolve against its origin", 'http://127.0.0.1:8080/orders')),
+    healthPath: text("path on the target's origin that must answer before any load").default('/health'),
+    rttPath: text("path on the target's origin used to measure the round trip; default healthPath").optional(),
+  }).describe('the service under load'),
+  scenario: text('path of a scenario module (defineScenario); without one, every request is GET target.url', './scenario.ts').optional(),
   steps: z.strictObject({
-    startPerSec: positive('arrivals per second of the first step'),
-    stepPerSec: positive('rate added at each step, an absolute req/s'),
-    maxPerSec: positive('rate of the last step'),
-    rampS: nonNegative('seconds of linear ramp before each hold'),
-    holdS: positive('seconds each rate is held'),
-    /** Seconds at the start of each hold excluded from judging; default max(5, 10% of the hold). */
-    settleS: nonNegative('seconds excluded at the start of each hold').optional(),
-  }),
+    startPerSec: positive('arrivals per second of the first step', 50),
+    stepPerSec: positive('rate added at each step, an absolute req/s', 50),
+    maxPerSec: positive('rate of the last step', 500),
+    rampS: nonNegative('seconds of linear ramp before each hold, in whole seconds', 5),
+    holdS: positive('seconds each rate is held, in whole seconds', 30),
+    settleS: nonNegative('seconds at the start of each hold excluded from judging; default max(5, 10% of the hold), at most half the hold', 5).optional(),
+  }).describe('the stepped load: an open model, one fixed arrival rate per step'),
   vus: z.strictObject({
-    preAllocated: positiveInt('VUs allocated before load').optional(),
-    max: positiveInt('upper bound of VUs').optional(),
-    /** Expected service time used to size VUs when not given (ms). */
-    expectedServiceMs: positive('expected service time in ms').default(50),
-    headroom: positive('multiplier on rate x (service time + RTT)').default(2),
-  }).default({ expectedServiceMs: 50, headroom: 2 }),
+    preAllocated: positiveInt('VUs allocated before load; default sized from rate x (service time + RTT) x headroom', 50).optional(),
+    max: positiveInt('upper bound of VUs', 200).optional(),
+    expectedServiceMs: positive('expected service time used to size VUs when they are not given').default(50),
+    headroom: positive('multiplier on rate x (service time + RTT) when sizing VUs').default(2),
+  }).describe('virtual users: each has at most one request in flight').default({ expectedServiceMs: 50, headroom: 2 }),
   http: z.strictObject({
-    timeoutMs: positive('per-request timeout in ms').default(10_000),
-    /** The native engine's HTTP/1.1 client: the bare socket client (default: a quarter less CPU per request, a higher ceiling), or undici (docs/decisions/010). */
-    client: z.enum(['undici', 'socket']).default('socket'),
-  }).default({ timeoutMs: 10_000, client: 'socket' }),
+    timeoutMs: positive('per-request timeout').default(10_000),
+    client: z.enum(['undici', 'socket'])
+      .describe("the native engine's HTTP/1.1 client: the bare socket client, a quarter less CPU per request and a higher ceiling, or undici; see docs/decisions/010")
+      .default('socket'),
+  }).describe("the native engine's HTTP client").default({ timeoutMs: 10_000, client: 'socket' }),
   rules: z.strictObject({
-    deliveryMin: z.number().gt(0).max(1).default(0.9),
-    captureMin: z.number().gt(0).max(1).default(0.6),
+    deliveryMin: share('a step holds when throughput / offered rate reaches this').default(0.9),
+    captureMin: share('share of the rate added since the previous step that throughput must gain').default(0.6),
     minTailSamples: positiveInt('tail samples a percentile needs to be trusted').default(30),
-  }).default({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }),
+  }).describe('when a step holds').default({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }),
   warmup: z.strictObject({
-    enabled: z.boolean().default(true),
-    /** Rate of the warmup; default half the first step's rate. */
-    ratePerSec: positive('warmup arrivals per second').optional(),
+    enabled: flag('warm the target up before the first step').default(true),
+    ratePerSec: positive("rate of the warmup; default half the first step's rate", 25).optional(),
     windowS: positiveInt('seconds per stability window').default(2),
     stableWindows: positiveInt('consecutive stable windows needed').default(3),
-    tolerance: z.number().gt(0).lt(1).default(0.1),
-    maxS: positive('longest warmup in seconds').default(30),
-    /** Seconds the warmup runs at the least, stable or not (a target known to warm slowly). */
-    minS: nonNegative('shortest warmup in seconds').default(0),
-  }).default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30, minS: 0 }),
-  /** The target's Prometheus endpoint (e.g. /actuator/prometheus), read at every steady window's edges. */
-  metrics: z.strictObject({
-    /** The target's own endpoint, read directly; optional when `prometheus` is given. */
-    url: z.string().min(1).optional(),
-    /** A Prometheus server that scrapes the target: each steady window is also read through PromQL. */
-    prometheus: z.strictObject({
-      url: z.url({ error: 'must be the Prometheus server, e.g. http://127.0.0.1:9090' }),
-      /** Seconds to wait after the last step so that Prometheus has scraped its end. */
-      settleS: nonNegative('seconds to wait for the last scrape').default(3),
-    }).optional(),
-    /** Metric family names that must be present, e.g. http_server_requests_seconds_count. */
-    series: z.array(z.string().min(1)).default([]),
-    /** Seconds between readings for the run's time series (the window edges are read in any case). */
-    scrapeEveryS: positiveInt('seconds between metric readings').default(5),
-    /** The request timer: <name>_count, <name>_sum (s) and <name>_max (s), filtered by labels. */
-    requests: z.strictObject({
-      name: z.string().default('http_server_requests_seconds'),
-      labels: z.record(z.string(), z.string()).default({}),
-    }).default({ name: 'http_server_requests_seconds', labels: {} }),
-    /** Connection-pool gauges (HikariCP names by default; R2DBC: r2dbc_pool_acquired_connections, ...). */
-    pool: z.strictObject({
-      active: z.string().default('hikaricp_connections_active'),
-      pending: z.string().default('hikaricp_connections_pending'),
-      max: z.string().default('hikaricp_connections_max'),
-      labels: z.record(z.string(), z.string()).default({}),
-    }).default({ active: 'hikaricp_connections_active', pending: 'hikaricp_connections_pending', max: 'hikaricp_connections_max', labels: {} }),
-    /** Any other gauges to record and chart. */
-    gauges: z.array(z.string().min(1)).default([]),
-  }).optional(),
-  /** A probe of the target's topology (replicas, instances); a change inside a step contaminates it. */
+    tolerance: z.number().gt(0).lt(1).meta(about('largest change between windows (throughput, median latency) still called stable, as a share')).default(0.1),
+    maxS: positive('longest warmup').default(30),
+    minS: nonNegative('seconds the warmup runs at the least, stable or not (a target known to warm slowly)').default(0),
+  }).describe('a moderate rate until throughput and median latency are stable')
+    .default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30, minS: 0 }),
+  metrics: metricsSection.optional(),
   topology: z.strictObject({
-    /** A metric series read with the metrics (e.g. kube_deployment_status_replicas). */
-    metric: z.string().optional(),
-    /** Or a shell command that prints a number. */
-    command: z.string().optional(),
+    metric: text('a metric series read with the metrics (e.g. kube_deployment_status_replicas)').optional(),
+    command: text('or a shell command that prints a number').optional(),
     everyS: positiveInt('seconds between topology readings').default(2),
-    /** Rerun a contaminated step once. */
-    rerun: z.boolean().default(true),
-  }).optional(),
-  /** How failed steps are classified before they count. */
+    rerun: flag('rerun a contaminated step once').default(true),
+  }).describe("a probe of the target's topology (replicas, instances); a change inside a step contaminates it").optional(),
   verdicts: z.strictObject({
-    /** Rerun a failed step once at the same rate; a rerun that holds marks the first transient. */
-    confirmFailedStep: z.boolean().default(true),
-    /** Generator-bound: symptoms (drops, lag, loop delay) with a low target tail. */
-    lagP99MaxMs: positive('scheduler lag bound in ms').default(20),
-    loopDelayMaxMs: positive('event-loop delay bound in ms').default(100),
-    /** The generator's busiest thread busier than this share of the window (event-loop utilisation), or its process (k6's) using more of its CPUs. */
-    generatorBusyMax: z.number({ error: 'must be a share between 0 and 1, e.g. 0.9 (generator busy bound)' })
-      .gt(0, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).lte(1, { error: 'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)' }).default(0.9),
+    confirmFailedStep: flag('rerun a failed step once at the same rate; a rerun that holds marks the first transient').default(true),
+    lagP99MaxMs: positive('scheduler lag bound (generator-bound when passed with a low target tail)').default(20),
+    loopDelayMaxMs: positive('event-loop delay bound').default(100),
+    generatorBusyMax: share("the generator's busiest thread busier than this share of the window (event-loop utilisation), or its process (k6's) using more of its CPUs",
+      'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)').default(0.9),
     tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),
-    /** maxVUs may be raised up to this (x2 each time) to rerun a step that dropped arrivals. */
-    maxVUsBound: positiveInt('largest maxVUs plateau may raise to').default(5000),
-  }).default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3, maxVUsBound: 5000 }),
+    maxVUsBound: positiveInt('maxVUs may be raised up to this (x2 each time) to rerun a step that dropped arrivals').default(5000),
+  }).describe('how failed steps are classified before they count')
+    .default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3, maxVUsBound: 5000 }),
   reset: z.strictObject({
-    hooks: z.array(resetHook).default([]),
-  }).default({ hooks: [] }),
+    hooks: z.array(resetHook).describe('run in order before the load').default([]),
+  }).describe("puts the target's data back to a known state before the load").default({ hooks: [] }),
   rtt: z.strictObject({
     samples: positiveInt('RTT samples').default(20),
-  }).default({ samples: 20 }),
+  }).describe('the round trip to the target, measured before the load').default({ samples: 20 }),
   output: z.strictObject({
-    dir: z.string().default('runs'),
+    dir: text('folder of the run store').default('runs'),
     runId: z.string({ error: 'must be a string of letters, digits, dot, dash, underscore (at most 64)' })
       .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'use letters, digits, dot, dash, underscore (at most 64)' })
       .superRefine((id, ctx) => {
         const why = runIdProblem(id);
         if (why !== undefined) ctx.addIssue({ code: 'custom', message: why });
       })
+      .meta(about('name of the run directory; default generated from the time', 'checkout-2024-06-01'))
       .optional(),
-  }).default({ dir: 'runs' }),
-  /** Which engine sends the load: the embedded one, or k6 (harness/k6) driven through its output. */
-  engine: z.enum(['native', 'k6']).default('native'),
-  /** Native engine threads: 'auto' = one per CPU this process may use (cores, capped by a cgroup CPU quota); 1 = the main thread only. */
-  workers: z.union([z.literal('auto'), z.number().int({ error: WORKERS_ERROR }).positive({ error: WORKERS_ERROR })], { error: WORKERS_ERROR }).default('auto'),
+  }).describe('where runs are written').default({ dir: 'runs' }),
+  engine: z.enum(['native', 'k6']).describe('which engine sends the load: the embedded one, or k6 driven through its output').default('native'),
+  workers: z.union([z.literal('auto'), z.number().int({ error: WORKERS_ERROR }).positive({ error: WORKERS_ERROR })], { error: WORKERS_ERROR })
+    .describe("native engine threads: 'auto' = one per CPU this process may use (cores, capped by a cgroup CPU quota); 1 = the main thread only")
+    .default('auto'),
   k6: z.strictObject({
-    /** k6 output plateau streams: JSON lines (default) or CSV (unix_milli timestamps), optionally gzip. */
-    out: z.enum(['json', 'json.gz', 'csv', 'csv.gz']).default('json'),
-    /** k6's --execution-segment / --execution-segment-sequence, for one instance of several. */
-    executionSegment: z.string().optional(),
-    executionSegmentSequence: z.string().optional(),
-  }).default({ out: 'json' }),
-  /** Optional cost per request, shown by `plateau gate` and `plateau compare` (flags override it). */
+    out: z.enum(['json', 'json.gz', 'csv', 'csv.gz']).describe('k6 output plateau streams: JSON lines or CSV (unix_milli timestamps), optionally gzip').default('json'),
+    executionSegment: text("k6's --execution-segment, for one instance of several", '1/3:2/3').optional(),
+    executionSegmentSequence: text("k6's --execution-segment-sequence", '0,1/3,2/3,1').optional(),
+  }).describe('the k6 engine').default({ out: 'json' }),
   cost: z.strictObject({
-    /** Price of the target per month: fixed cost per request = monthlyCost / (capacity x seconds in a month). */
-    monthlyCost: nonNegative('price of the target per month').optional(),
-    /** A gauge series of units consumed per second (usage cost per request). */
-    usageSeries: z.string().optional(),
-    unitPrice: nonNegative('price of one unit of usageSeries').optional(),
-    currency: z.string().optional(),
-  }).optional(),
-  /** Safety caps (harness/limits.ts): a plan over one is refused before load; the engine stays under them. */
+    monthlyCost: nonNegative('price of the target per month: fixed cost per request = monthlyCost / (capacity x seconds in a month)', 1200).optional(),
+    usageSeries: text('a gauge series of units consumed per second (usage cost per request)').optional(),
+    unitPrice: nonNegative('price of one unit of usageSeries', 0.0001).optional(),
+    currency: text('currency the costs are shown in', 'EUR').optional(),
+  }).describe('optional cost per request, shown by `plateau gate` and `plateau compare` (flags override it)').optional(),
   limits: z.strictObject({
     maxRatePerSec: positive('highest arrival rate any step or the warmup may offer').default(100_000),
     maxDurationS: positive('longest time a run may offer load, warmup included').default(3600),
     maxInFlight: positiveInt('most requests in flight at once (bounds the VUs)').default(10_000),
-  }).default({ maxRatePerSec: 100_000, maxDurationS: 3600, maxInFlight: 10_000 }),
-  /** Seconds the engine waits for in-flight requests when it stops. */
-  gracefulStopS: nonNegative('seconds to let in-flight requests finish').default(2),
+  }).describe('safety caps: a plan over one is refused before load; the engine stays under them')
+    .default({ maxRatePerSec: 100_000, maxDurationS: 3600, maxInFlight: 10_000 }),
+  gracefulStopS: nonNegative('seconds the engine waits for in-flight requests when it stops').default(2),
 });
 
 export type PlateauConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,23 @@
+/**
+ * Field builders for the config schema. Every field carries its description (and, without a
+ * default, an example) in zod's metadata: the one source of docs/config.md (config-doc.ts) and of
+ * the fix in every validation problem (messages.ts). Bounds are left to zod's checks so that the
+ * messages and the docs read them from one place; a field sets its own text only where a test or
+ * the CLI has long promised it (verdicts.generatorBusyMax).
+ */
+import { z } from 'zod';
+
+/** zod metadata: what the field is, and an example value for fields with no default. */
+export function about<T>(description: string, example?: T): { description: string; examples?: T[] } {
+  return example === undefined ? { description } : { description, examples: [example] };
+}
+
+export const positive = (what: string, example?: number) => z.number().positive().meta(about(what, example));
+export const nonNegative = (what: string, example?: number) => z.number().min(0).meta(about(what, example));
+export const positiveInt = (what: string, example?: number) => z.number().int().positive().meta(about(what, example));
+/** A share of 1 such as a delivery ratio: 0 < x <= 1. */
+export const share = (what: string, error?: string) => z.number(error ? { error } : undefined).gt(0, error ? { error } : undefined).lte(1, error ? { error } : undefined).meta(about(what));
+export const text = (what: string, example?: string) => z.string().meta(about(what, example));
+/** A string that must not be empty. */
+export const nonEmpty = (what: string, example?: string) => z.string().min(1).meta(about(what, example));
+export const flag = (what: string) => z.boolean().meta(about(what));
