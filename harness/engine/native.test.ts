@@ -7,6 +7,8 @@ import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { startNative } from './native.ts';
 import { Schedule } from './schedule.ts';
 import { VuPool } from './vu-pool.ts';
+import { SimClock } from '../clock.ts';
+import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
@@ -252,5 +254,68 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     const pool = new VuPool(url, { timeoutMs: 2000, client }, 3, 3);
     closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 0, failed: 3 });
+  });
+});
+
+describe('in simulated time (an injected clock), against VUs that answer on that clock', () => {
+  /** A pool of VUs that each answer after serviceMs of the clock: no socket, no real time. */
+  function simPool(clock: SimClock, maxVUs: number, serviceMs: number) {
+    const free: VuConnection[] = [];
+    let allocated = 0;
+    const pool = {
+      active: 0, refused: 'max' as const, max: maxVUs,
+      get allocated() { return allocated; },
+      acquire(): VuConnection | null {
+        let vu = free.pop();
+        if (!vu) {
+          if (allocated >= pool.max) return null;
+          allocated++;
+          vu = {
+            send(_req: PreparedRequest, done: SendDone) {
+              const out = newOutcome();
+              const t = out.times;
+              t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
+              clock.setTimeout(() => { t.headersMs = t.endMs = clock.now(); out.status = 200; done(vu!, out); }, serviceMs);
+            },
+          } as unknown as VuConnection;
+        }
+        pool.active++;
+        return vu;
+      },
+      release(vu: VuConnection) { pool.active--; free.push(vu); },
+    };
+    return pool as unknown as VuPool;
+  }
+
+  it('keeps the schedule to the millisecond, measures durations on that clock, and drops what finds no VU', async () => {
+    const clock = new SimClock(5000);
+    const records: BucketRecord[] = [];
+    const wallMs = performance.now();
+    // 500 req/s for 3 s against 20 ms answers: 10 VUs busy (Little), 8 allowed: 400 req/s served
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 3, fromPerSec: 500, toPerSec: 500 }]),
+      phase: 'steps', source: 'native/0', pool: simPool(clock, 8, 20), seqOffset: 0, gracefulStopMs: 2000,
+      build: () => ({ method: 'GET', path: '/', headers: {}, body: null }), check: () => null,
+      sink: (r) => records.push(r), clock,
+    });
+    const res = await clock.run(eng.done);
+    expect(res.dispatched).toBe(1500);
+    expect(records.map((r) => r.tS)).toEqual([0, 1, 2, 3]);
+    const full = records.slice(0, 3);
+    // arrival n is due at n / 500 s: the one due on a second's edge starts in the next second
+    expect(records.reduce((a, r) => a + r.started + r.dropped, 0)).toBe(1500);
+    for (const r of full) {
+      expect(r.started + r.dropped).toBeGreaterThanOrEqual(499);
+      expect(r.started + r.dropped).toBeLessThanOrEqual(500);
+      expect(r.started).toBeGreaterThanOrEqual(396);
+      expect(r.started).toBeLessThanOrEqual(404);
+    }
+    const d = records.map((b) => decodeHistogram(b.hist.duration)).reduce((a, h) => { a.add(h); return a; });
+    expect([d.minNonZeroValue, d.maxValue].map((us) => Math.round(us / 1000))).toEqual([20, 20]);
+    // the timer wakes on whole ms: no arrival starts more than a millisecond late
+    const lag = records.map((b) => decodeHistogram(b.lag)).reduce((a, h) => { a.add(h); return a; });
+    expect(lag.maxValue).toBeLessThanOrEqual(1001);
+    expect(clock.now() - 5000).toBeLessThan(3100);
+    expect(performance.now() - wallMs).toBeLessThan(2000);
   });
 });
