@@ -171,7 +171,9 @@ export function typeText(schema: Schema): string {
     case 'array': return `list of ${typeText(def.element!)}`;
     case 'record': return 'map of string to string';
     case 'object': return 'section';
-    case 'union': return (def.options ?? []).map(typeText).join(' or ');
+    case 'union':
+      if (def.discriminator) return `section chosen by ${def.discriminator}: ${(def.options ?? []).map((o) => JSON.stringify(literalsOf(defOf(o).shape?.[def.discriminator!])[0])).join(', ')}`;
+      return (def.options ?? []).map(typeText).join(' or ');
     default: return def.type;
   }
 }
