@@ -5,7 +5,7 @@
  * at capacity (its "slots"), completions per second are
  *
  *   queue:    mu(N) = min(N, k) / S              throughput flat at C; latency N / C past k
- *   reject:   mu(N) = N / S, N <= k              the excess is answered at once with a 503
+ *   reject:   mu(N) = min(N, k) / S, N <= ceil(k)  the excess is answered at once with a 503
  *   collapse: mu(N) = N / (S (1 + b N (N - 1)))  Gunther's USL with alpha = 0: the peak C is at
  *             N* = 1/sqrt(b); mu(N*) = C gives N* = k + sqrt(k^2 - k), b = 1 / N*^2
  *
@@ -95,8 +95,8 @@ export class ModelTarget {
     const s = this.serviceSAt(tMs);
     const k = this.slotsAt(tMs);
     if (n <= 0) return 0;
-    if (this.o.overload === 'queue') return Math.min(n, k) / s;
-    if (this.o.overload === 'reject' || n < 1) return n / s;
+    if (this.o.overload !== 'collapse') return Math.min(n, k) / s;
+    if (n < 1) return n / s;
     const nStar = k + Math.sqrt(k * k - k);
     const beta = 1 / (nStar * nStar);
     return n / (s * (1 + beta * n * (n - 1)));
@@ -111,7 +111,8 @@ export class ModelTarget {
       this.inSystem += n;
       return { admitted: n, rejected: 0 };
     }
-    const room = Math.max(0, Math.max(1, Math.round(this.slotsAt(tMs))) - this.inSystem);
+    // whole requests in service: the last slot may be part of one (k = 1.5 serves at 1.5 / S)
+    const room = Math.max(0, Math.ceil(this.slotsAt(tMs) - 1e-9) - this.inSystem);
     const admitted = Math.min(n, room);
     this.inSystem += admitted;
     return { admitted, rejected: n - admitted };

@@ -5,31 +5,45 @@
  * the live verdicts.
  */
 import { exec } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import type { ServerSample } from '../../analysis/types.ts';
+import { realClock, type Clock, type Timer } from '../clock.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { maxOf, parsePromText, sumOf, type PromSample } from './prom-text.ts';
+
+/** One reading of the target's series, without where and when it was taken. */
+export type ServerReading = Omit<ServerSample, 'kind' | 'phase' | 'tS'>;
+
+/** Where the readings come from instead of the metrics endpoint and topology command (a model target). */
+export type ServerReader = () => Promise<ServerReading>;
 
 export interface ProberOptions {
   config: PlateauConfig;
   phase: string;
-  /** performance.now() of the phase's t = 0. */
+  /** clock.now() of the phase's t = 0. */
   t0Ms: number;
   /** True for seconds that must be read (steady window edges). */
   isEdge(tS: number): boolean;
   sink(s: ServerSample): void;
+  /** Time and timers (default: the machine's). */
+  clock?: Clock;
+  /** Reads instead of scraping config.metrics.url and running topology.command (default: those). */
+  read?: ServerReader;
 }
 
 export class Prober {
   readonly samples: ServerSample[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private stopped = false;
   private inflight: Promise<void> = Promise.resolve();
   /** The last reading failed: said once, not every second. */
   lastError: string | null = null;
 
-  constructor(private readonly o: ProberOptions) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly o: ProberOptions) {
+    this.clock = o.clock ?? realClock;
+  }
 
   start(): void {
     this.schedule();
@@ -37,9 +51,9 @@ export class Prober {
 
   private schedule(): void {
     if (this.stopped) return;
-    const nowS = (performance.now() - this.o.t0Ms) / 1000;
+    const nowS = (this.clock.now() - this.o.t0Ms) / 1000;
     const nextS = Math.floor(nowS) + 1;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       if (this.due(nextS)) this.inflight = this.read();
       this.schedule();
     }, (nextS - nowS) * 1000);
@@ -52,11 +66,10 @@ export class Prober {
   }
 
   async read(): Promise<void> {
-    const startMs = performance.now();
+    const startMs = this.clock.now();
     try {
-      const [prom, commandValue] = await Promise.all([this.scrape(), this.topologyCommand()]);
-      const s = toSample(this.o.config, prom, commandValue);
-      const tS = ((startMs + performance.now()) / 2 - this.o.t0Ms) / 1000;
+      const s = await (this.o.read ?? (() => this.readTarget()))();
+      const tS = ((startMs + this.clock.now()) / 2 - this.o.t0Ms) / 1000;
       const sample: ServerSample = { kind: 'scrape', phase: this.o.phase, tS: Math.round(tS * 1000) / 1000, ...s };
       this.samples.push(sample);
       this.o.sink(sample);
@@ -64,6 +77,12 @@ export class Prober {
     } catch (err) {
       this.lastError = (err as Error).message;
     }
+  }
+
+  /** The target's metrics endpoint and the topology command, read together. */
+  private async readTarget(): Promise<ServerReading> {
+    const [prom, commandValue] = await Promise.all([this.scrape(), this.topologyCommand()]);
+    return toSample(this.o.config, prom, commandValue);
   }
 
   private async scrape(): Promise<PromSample[]> {
@@ -88,12 +107,12 @@ export class Prober {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.clear(this.timer);
     await this.inflight;
   }
 }
 
-export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand: number | null): Omit<ServerSample, 'kind' | 'phase' | 'tS'> {
+export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand: number | null): ServerReading {
   const m = c.metrics;
   const r = m?.requests;
   const pool = m?.pool;

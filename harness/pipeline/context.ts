@@ -1,6 +1,6 @@
 /**
  * What every stage of one run shares: the config, the plan, the scenario as a request builder,
- * the VU pool, the store, the progress line and the interruption flag.
+ * the VU pool, the store, the progress line, the interruption flag and the clock.
  */
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
@@ -10,6 +10,8 @@ import type { Outcome } from '../engine/http.ts';
 import type { RunStore } from '../store/run-store.ts';
 import type { Progress } from '../progress.ts';
 import type { Interrupt } from './interrupt.ts';
+import type { Clock } from '../clock.ts';
+import type { ServerReader } from '../metrics/prober.ts';
 
 export interface RunContext {
   runId: string;
@@ -21,4 +23,8 @@ export interface RunContext {
   store: RunStore;
   progress: Progress;
   interrupt: Interrupt;
+  /** Time and timers of the run: the machine's (realClock), or simulated in tests. */
+  clock: Clock;
+  /** The prober's readings from somewhere other than the target's metrics endpoint (a model target in tests). */
+  readServer?: ServerReader;
 }

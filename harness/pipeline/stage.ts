@@ -2,8 +2,8 @@
  * A stage is a function of the run context that returns evidence; this wrapper times it and turns
  * it into a StageOutcome (pass, or fail with the PlateauError's message).
  */
-import { performance } from 'node:perf_hooks';
 import type { StageOutcome } from '../../analysis/types.ts';
+import { realClock, type Clock } from '../clock.ts';
 import { PlateauError } from '../errors.ts';
 
 export interface StageResult<T> {
@@ -18,16 +18,18 @@ export async function runStage<T>(
   name: StageOutcome['name'],
   record: (o: StageOutcome) => void,
   body: () => Promise<StageResult<T>>,
+  /** Times the stage (default: the machine's clock; the run's clock in simulated time). */
+  clock: Clock = realClock,
 ): Promise<T> {
-  const t0 = performance.now();
+  const t0 = clock.now();
   try {
     const r = await body();
-    record({ name, status: 'pass', durationMs: Math.round(performance.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}), ...(r.warmup ? { warmup: r.warmup } : {}) });
+    record({ name, status: 'pass', durationMs: Math.round(clock.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}), ...(r.warmup ? { warmup: r.warmup } : {}) });
     return r.value;
   } catch (err) {
     const e = err as Error;
     const evidence = err instanceof PlateauError ? [`fix: ${err.hint}`] : [];
-    record({ name, status: 'fail', durationMs: Math.round(performance.now() - t0), detail: e.message, evidence });
+    record({ name, status: 'fail', durationMs: Math.round(clock.now() - t0), detail: e.message, evidence });
     throw err;
   }
 }

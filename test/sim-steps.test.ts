@@ -1,0 +1,167 @@
+/**
+ * The steps stage's decision paths in simulated time: the real runSteps, judging the real buckets
+ * of a simulated engine over a model target, with the run store and its analysis (what `plateau
+ * report` reads) as the outcome. Each run takes milliseconds of wall time where the same run
+ * against a real target takes its seconds.
+ */
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../analysis/types.ts';
+import { SimClock } from '../harness/clock.ts';
+import type { PlateauConfigInput } from '../harness/config/schema.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
+import { ModelTarget, type ModelTargetOptions } from '../harness/engine/model-target.ts';
+import { SimulatedEngine } from '../harness/engine/simulated.ts';
+import { Interrupt } from '../harness/pipeline/interrupt.ts';
+import type { RunContext } from '../harness/pipeline/context.ts';
+import { runStage } from '../harness/pipeline/stage.ts';
+import { runSteps } from '../harness/pipeline/steps.ts';
+import { buildPlan } from '../harness/plan.ts';
+import { Progress } from '../harness/progress.ts';
+import { analyzeStore } from '../harness/report.ts';
+import { RunStore, type RunMeta } from '../harness/store/run-store.ts';
+import { tempRunsDir } from './helpers/pipeline.ts';
+
+const runsDir = tempRunsDir();
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+const RTT_MS = 0.5;
+let runs = 0;
+
+interface SimRun {
+  model: ModelTargetOptions;
+  config: Partial<PlateauConfigInput>;
+  /** VUs the engine starts with (default: the plan's sizing). */
+  vus?: { preAllocated: number; max: number };
+  /** Simulated seconds after the steps start at which the run is interrupted. */
+  interruptAtS?: number;
+  /** Target seconds already lived before the steps (the warmup's time). */
+  targetAgeS?: number;
+}
+
+/** Runs the steps stage in simulated time and reads the store back as `plateau report` does. */
+async function simSteps(o: SimRun) {
+  const runId = `sim-${++runs}`;
+  const config = parseConfigOrThrow({
+    target: { url: 'http://model.test/orders' }, workers: 1, output: { dir: runsDir, runId },
+    ...(o.vus ? { vus: o.vus } : {}), ...o.config,
+  } as PlateauConfigInput);
+  const plan = buildPlan(config, RTT_MS);
+  const clock = new SimClock();
+  const target = new ModelTarget(o.model, clock.now() - (o.targetAgeS ?? 0) * 1000);
+  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs });
+  const meta: RunMeta = {
+    schemaVersion: 2, runId, status: 'running', startedAt: new Date(0).toISOString(), finishedAt: null,
+    target: config.target.url, engine: engine.label, scenario: 'model', config, vus: plan.vus,
+    plan: { steps: plan.steps, durationS: plan.durationS, settleS: plan.settleS, rules: plan.rules, expectedSteadySamples: plan.expectedSteadySamples },
+    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 }, stages: [], interruptedAtStep: null, environment: { engine: engine.label },
+  };
+  const store = RunStore.create(runsDir, meta);
+  const interrupt = new Interrupt();
+  const ctx: RunContext = {
+    runId, config, plan, scenario: { request: () => ({ method: 'GET', path: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
+    check: () => null, store, progress: new Progress({ write: () => undefined, isTTY: false }), interrupt, clock,
+    readServer: async () => target.reading(clock.now()),
+  };
+  if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
+  const wallMs = performance.now();
+  const steps = await clock.run(runStage('steps', (s) => store.addStage(s), () => runSteps(ctx, engine, 0, RTT_MS), clock));
+  store.update({ interruptedAtStep: steps.interruptedAtStep, status: interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date(0).toISOString() });
+  store.close();
+  const { result, meta: stored } = analyzeStore(store.dir);
+  return { result, stored, engine, simS: clock.now() / 1000, wallMs: performance.now() - wallMs };
+}
+
+const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 10, settleS: 2 });
+const attempts = (r: RunResult) => r.steps.map((s) => `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}${s.transient ? ':transient' : ''}${s.generatorBound ? ':generator-bound' : ''}${s.contaminated ? ':contaminated' : ''}`);
+
+describe('the stop rule in simulated time', () => {
+  it('a queue of capacity 400 stepped by 100: stops at the plateau, capacity within 3%, the failure confirmed once', async () => {
+    const r = await simSteps({ model: { capacityPerSec: 400, serviceMs: 10, overload: 'queue' }, config: { steps: steps(100, 100, 800) } });
+    // 500 offered to a 400 req/s queue fails; its confirmation fails too; nothing past it runs
+    expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:holds', '300#1:holds', '400#1:holds', '500#1:fails', '500#2:fails']);
+    expect(r.result.stopReason).toBe('plateau');
+    expect(r.result.overload?.shape).toBe('plateau');
+    expect(Math.abs(r.result.capacityPerSec! - 400) / 400).toBeLessThan(0.03);
+    expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual(['go-on', 'go-on', 'go-on', 'go-on', 'rerun', 'stop']);
+    // six attempts of 11 s each and the gaps between legs, in a blink
+    expect(r.simS).toBeGreaterThan(66);
+    expect(r.wallMs).toBeLessThan(5000);
+  });
+
+  it('reject: the excess answered with 503s, shape errors, capacity at the limit', async () => {
+    const r = await simSteps({ model: { capacityPerSec: 300, serviceMs: 5, overload: 'reject' }, config: { steps: steps(100, 100, 600), verdicts: { confirmFailedStep: false } } });
+    expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:holds', '300#1:holds', '400#1:fails']);
+    expect(r.result.overload?.shape).toBe('errors');
+    expect(Math.abs(r.result.capacityPerSec! - 300) / 300).toBeLessThan(0.03);
+  });
+
+  it('collapse: throughput falls past the peak, and the shape says so', async () => {
+    const r = await simSteps({ model: { capacityPerSec: 400, serviceMs: 10, overload: 'collapse' }, config: { steps: steps(150, 150, 900), verdicts: { confirmFailedStep: false } } });
+    expect(attempts(r.result)).toEqual(['150#1:holds', '300#1:holds', '450#1:fails']);
+    expect(r.result.overload?.shape).toBe('collapse');
+    expect(r.result.capacityPerSec).toBeCloseTo(300, -1);
+  });
+
+  it('a failure that its rerun does not repeat is transient, and the run goes on', async () => {
+    // twice as slow (capacity 150) for the target's first 25 s: step 2 (200 req/s) fails, its rerun after 25 s holds
+    const r = await simSteps({ model: { capacityPerSec: 300, serviceMs: 10, overload: 'queue', cold: { forS: 25, slowdown: 2 } }, config: { steps: steps(100, 100, 300) } });
+    expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:fails:transient', '200#2:holds', '300#1:holds']);
+    expect(r.result.stopReason).toBe('max-rate-reached');
+  });
+});
+
+describe('generator-bound in simulated time', () => {
+  const slow: ModelTargetOptions = { capacityPerSec: 10_000, serviceMs: 40, overload: 'queue' };
+
+  it('drops for want of VUs while the tail stays low: maxVUs doubled and the step rerun, which holds', async () => {
+    // 4 VUs x 25 req/s each = 100 req/s: 150 drops a third; with 8 VUs (200 req/s) it holds
+    const r = await simSteps({ model: slow, config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 64 } }, vus: { preAllocated: 4, max: 4 } });
+    expect(attempts(r.result)).toEqual(['50#1:holds', '100#1:holds', '150#1:fails:transient:generator-bound', '150#2:holds']);
+    const failed = r.result.steps.find((s) => s.generatorBound)!;
+    expect(failed.dropped).toBeGreaterThan(0);
+    expect(failed.latency.find((p) => p.q === 99)!.valueMs!).toBeLessThan(3 * 56); // the tail stayed at the model's service time
+    expect(r.stored.attempts?.map((a) => a.maxVUs)).toEqual([4, 4, 4, 8]);
+    expect(r.engine.maxVUs).toBe(8);
+    expect(r.result.stopReason).toBe('max-rate-reached');
+  });
+
+  it('no room to raise maxVUs: the run stops generator-bound and the headline claims no capacity', async () => {
+    const r = await simSteps({ model: slow, config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 4 } }, vus: { preAllocated: 4, max: 4 } });
+    expect(attempts(r.result)).toEqual(['50#1:holds', '100#1:holds', '150#1:fails:generator-bound']);
+    expect(r.result.stopReason).toBe('generator-bound');
+    expect(r.result.generatorBound).toBe(true);
+    expect(r.result.capacityPerSec).toBeNull();
+    expect(r.result.heldAtLeastPerSec).toBeCloseTo(100, -1);
+  });
+});
+
+describe('interruption in simulated time', () => {
+  it('mid-step: the run stops at once and keeps every second it had', async () => {
+    // step 3 (300 req/s) runs from 22 s to 33 s: interrupted at 27.5 s
+    const r = await simSteps({ model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue' }, config: { steps: steps(100, 100, 500) }, interruptAtS: 27.5 });
+    expect(r.result.interrupted).toBe(true);
+    expect(r.result.stopReason).toBe('interrupted');
+    expect(r.stored.interruptedAtStep).toBe(2);
+    expect(attempts(r.result).slice(0, 2)).toEqual(['100#1:holds', '200#1:holds']);
+    expect(r.stored.attempts?.at(-1)).toMatchObject({ index: 2, action: null });
+    // it stopped within a second of the signal, and the store has every second up to it
+    expect(r.simS).toBeLessThan(27.5 + 1);
+    const lines = fs.readFileSync(`${r.stored.runId ? `${runsDir}/${r.stored.runId}` : ''}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tS: number });
+    expect(lines.map((b) => b.tS)).toEqual(Array.from({ length: 28 }, (_, i) => i));
+  });
+});
+
+describe('topology in simulated time', () => {
+  it('a replica change inside a step contaminates it; it is rerun and kept out of the decision', async () => {
+    // instances 1 -> 2 at 15 s: inside step 2 (11 s to 22 s)
+    const r = await simSteps({
+      model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue', topology: { atS: 15, from: 1, to: 2 } },
+      config: { steps: steps(100, 100, 300), topology: { metric: 'replicas', everyS: 1, rerun: true } },
+    });
+    expect(r.result.steps.map((s) => `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}`)).toEqual(['100#1:holds', '200#1:holds', '200#2:holds', '300#1:holds']);
+    expect(r.result.steps.map((s) => s.contaminated ?? false)).toEqual([false, true, false, false]);
+    expect(r.result.contaminated).toBe(true);
+    expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual(['go-on', 'rerun', 'go-on', 'go-on']);
+  });
+});
