@@ -96,8 +96,8 @@ function numberMessage(issue: Issue, f: Field, field: string, input: unknown, wh
   const r = numberRule(f.core);
   const bounds = boundsText(r);
   const kind = [r.int ? 'a whole number' : 'a number', bounds].filter(Boolean).join(' ');
-  // "must be > 0" for a number out of bounds; "must be a number > 0" for anything else
-  const head = !r.int && issue.code !== 'invalid_type' && bounds ? bounds : kind;
+  // "must be > 0" for a number out of bounds; "must be a whole number > 0" for 1.5, "a number > 0" for "x"
+  const head = issue.code === 'too_small' || issue.code === 'too_big' ? bounds : kind;
   const ex = exampleOf(f);
   let fix = `set ${field} to ${kind}${ex !== undefined ? `, e.g. ${ex}` : ''}`;
   if (typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input))) fix = `write the number without quotes, ${String(issue.path.at(-1))}: ${Number(input)}`;

@@ -15,7 +15,7 @@ export const metricsSection = z.strictObject({
     settleS: nonNegative('seconds to wait after the last step so that Prometheus has scraped its end').default(3),
   }).describe('a Prometheus server that scrapes the target: each steady window is also read through PromQL').optional(),
   series: names('metric family names that must be present, e.g. http_server_requests_seconds_count'),
-  scrapeEveryS: positiveInt("seconds between readings for the run's time series (the window edges are read in any case)").default(5),
+  scrapeEveryS: positiveInt("seconds between readings for the run's time series; the window edges are read in any case").default(5),
   requests: z.strictObject({
     name: text('the timer: <name>_count, <name>_sum (s) and <name>_max (s)').default('http_server_requests_seconds'),
     labels: labels('labels the timer series must carry'),

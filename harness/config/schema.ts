@@ -58,9 +58,9 @@ export const configSchema = z.strictObject({
     ratePerSec: positive("rate of the warmup; default half the first step's rate", 25).optional(),
     windowS: positiveInt('seconds per stability window').default(2),
     stableWindows: positiveInt('consecutive stable windows needed').default(3),
-    tolerance: z.number().gt(0).lt(1).meta(about('largest change between windows (throughput, median latency) still called stable, as a share')).default(0.1),
+    tolerance: z.number().gt(0).lt(1).meta(about('largest change between windows, in throughput or median latency, still called stable, as a share')).default(0.1),
     maxS: positive('longest warmup').default(30),
-    minS: nonNegative('seconds the warmup runs at the least, stable or not (a target known to warm slowly)').default(0),
+    minS: nonNegative('seconds the warmup runs at the least, stable or not, for a target known to warm slowly').default(0),
   }).describe('a moderate rate until throughput and median latency are stable')
     .default({ enabled: true, windowS: 2, stableWindows: 3, tolerance: 0.1, maxS: 30, minS: 0 }),
   metrics: metricsSection.optional(),
@@ -72,12 +72,12 @@ export const configSchema = z.strictObject({
   }).describe("a probe of the target's topology (replicas, instances); a change inside a step contaminates it").optional(),
   verdicts: z.strictObject({
     confirmFailedStep: flag('rerun a failed step once at the same rate; a rerun that holds marks the first transient').default(true),
-    lagP99MaxMs: positive('scheduler lag bound (generator-bound when passed with a low target tail)').default(20),
+    lagP99MaxMs: positive('scheduler lag bound; generator-bound when passed with a low target tail').default(20),
     loopDelayMaxMs: positive('event-loop delay bound').default(100),
     generatorBusyMax: share("the generator's busiest thread busier than this share of the window (event-loop utilisation), or its process (k6's) using more of its CPUs",
       'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)').default(0.9),
     tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),
-    maxVUsBound: positiveInt('maxVUs may be raised up to this (x2 each time) to rerun a step that dropped arrivals').default(5000),
+    maxVUsBound: positiveInt('maxVUs may be raised up to this, x2 each time, to rerun a step that dropped arrivals').default(5000),
   }).describe('how failed steps are classified before they count')
     .default({ confirmFailedStep: true, lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3, maxVUsBound: 5000 }),
   reset: z.strictObject({
@@ -115,7 +115,7 @@ export const configSchema = z.strictObject({
   limits: z.strictObject({
     maxRatePerSec: positive('highest arrival rate any step or the warmup may offer').default(100_000),
     maxDurationS: positive('longest time a run may offer load, warmup included').default(3600),
-    maxInFlight: positiveInt('most requests in flight at once (bounds the VUs)').default(10_000),
+    maxInFlight: positiveInt('most requests in flight at once, which bounds the VUs').default(10_000),
   }).describe('safety caps: a plan over one is refused before load; the engine stays under them')
     .default({ maxRatePerSec: 100_000, maxDurationS: 3600, maxInFlight: 10_000 }),
   gracefulStopS: nonNegative('seconds the engine waits for in-flight requests when it stops').default(2),
