@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from './buckets.ts';
-import { analyzeRun, judgeStep, steadyWindowS } from './judge.ts';
+import { judgeStep, steadyWindowS } from './judge.ts';
+import { analyzeRun } from './analyze.ts';
 import { kneeResult } from './stop.ts';
-import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
+import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, topologySamples, withAttempts, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
 import type { StepResult, StopReason } from './types.ts';
 
 /** Steps at the given rates achieving the given successful throughput. */
@@ -16,6 +17,8 @@ interface Case {
   verdicts: StepResult['verdict'][];
   stopReason: StopReason;
   capacityPerSec: number | null;
+  /** What the run held at least (default: the capacity). */
+  heldAtLeastPerSec?: number | null;
   kneeStep: number | null;
   peakStep: number | null;
   detail: RegExp;
@@ -40,7 +43,7 @@ const CASES: Case[] = [
     name: 'noisy: a step at 0.91 delivery still holds',
     spec: { steps: steps([100, 200, 300, 400], [100, 182, 290, 385]) },
     verdicts: ['holds', 'holds', 'holds', 'holds'],
-    stopReason: 'max-rate-reached', capacityPerSec: 385, kneeStep: 3, peakStep: 3,
+    stopReason: 'max-rate-reached', capacityPerSec: null, heldAtLeastPerSec: 385, kneeStep: 3, peakStep: 3,
     detail: /^all 4 planned steps held/,
   },
   {
@@ -68,7 +71,8 @@ const CASES: Case[] = [
     name: 'all steps hold',
     spec: { steps: followingSteps(5) },
     verdicts: ['holds', 'holds', 'holds', 'holds', 'holds'],
-    stopReason: 'max-rate-reached', capacityPerSec: 500, kneeStep: 4, peakStep: 4,
+    // every planned step held: no capacity was established, only what the run held at least
+    stopReason: 'max-rate-reached', capacityPerSec: null, heldAtLeastPerSec: 500, kneeStep: 4, peakStep: 4,
     detail: /step 5 \(500 req\/s\), achieved 500\.0 req\/s/,
   },
   {
@@ -76,7 +80,7 @@ const CASES: Case[] = [
     // step 2's steady window is [80, 105): stop 12 s into it
     spec: { steps: followingSteps(5), stopAtS: 92, interrupted: true },
     verdicts: ['holds', 'holds', 'incomplete'],
-    stopReason: 'interrupted', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    stopReason: 'interrupted', capacityPerSec: null, heldAtLeastPerSec: 200, kneeStep: 1, peakStep: 2,
     detail: /^interrupted during step 3 \(300 req\/s\) after 12 s of its 25 s steady window/,
   },
   {
@@ -90,7 +94,7 @@ const CASES: Case[] = [
     name: 'run ends early without being marked interrupted',
     spec: { steps: followingSteps(4), stopAtS: 92 },
     verdicts: ['holds', 'holds', 'incomplete'],
-    stopReason: 'error', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    stopReason: 'error', capacityPerSec: null, heldAtLeastPerSec: 200, kneeStep: 1, peakStep: 2,
     detail: /not marked interrupted/,
   },
 ];
@@ -106,7 +110,8 @@ describe('analyzeRun: the plateau rule', () => {
     expect(run.peakStep).toBe(c.peakStep);
     expect(run.stopDetail).toMatch(c.detail);
     expect(run.interrupted).toBe(c.spec.interrupted ?? false);
-    expect(run.schemaVersion).toBe(1);
+    expect(run.schemaVersion).toBe(2);
+    expect(run.heldAtLeastPerSec ?? null).toBe(c.heldAtLeastPerSec === undefined ? run.capacityPerSec : c.heldAtLeastPerSec);
   });
 
   it('gives reasons with numbers for a failing step', () => {
@@ -212,31 +217,29 @@ describe('analyzeRun: warnings', () => {
   });
 });
 
-describe('a held step marked generator-limited by the pipeline', () => {
-  it('keeps the mark when the report is rebuilt from run.json, and still counts', () => {
-    const input = buildInput({ steps: followingSteps(3) });
-    const why = 'generator-limited while holding: scheduler lag p99 54.2 ms > 20 ms; the rate was served';
-    input.steps = input.steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: why } : s));
-    const run = analyzeRun(input);
-    expect(run.steps[1]).toMatchObject({ verdict: 'holds', generatorLimited: why });
-    expect(run.steps[1].reasons).toEqual([why]);
+describe('a held step whose generator was over its bounds', () => {
+  it('is generator-limited from its own buckets (so a rebuilt report says it too), and still counts', () => {
+    const run = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200, lagMs: 54.2 }, { ratePerSec: 300 }] });
+    expect(run.steps[1]).toMatchObject({ verdict: 'holds', generatorLimited: { code: 'late-arrivals', step: 1, figures: { quantile: 99, boundMs: 20 } } });
+    expect(run.steps[1].reasons).toHaveLength(1);
+    expect(run.steps[1].reasons[0]).toMatch(/^generator-limited while holding: scheduler lag p99 5\d\.\d ms > 20 ms; the rate was served/);
     expect(run.steps[0].generatorLimited).toBeUndefined();
-    expect(run.capacityPerSec).toBe(run.steps[2].throughputPerSec);
+    expect(run.capacityPerSec).toBeNull(); // every planned step held
+    expect(run.heldAtLeastPerSec).toBe(run.steps[2].throughputPerSec);
   });
 });
 
 describe('reruns: the attempt that replaced another decides', () => {
   /** Steps 100, 200, 300 where 300 ran twice: attempt 1 as given, attempt 2 as the fourth fake step. */
-  function rerunAt300(first: Partial<FakeStep>, second: Partial<FakeStep>, flags: Record<string, unknown>) {
+  function rerunAt300(first: Partial<FakeStep>, second: Partial<FakeStep>) {
     const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, ...first }, { ratePerSec: 300, ...second }] });
-    input.steps[2] = { ...input.steps[2], ...flags };
-    input.steps[3] = { ...input.steps[3], index: 2, attempt: 2 };
-    input.plannedSteps = 3;
-    return analyzeRun(input);
+    return analyzeRun(withAttempts(input, { 3: { index: 2 } }));
   }
 
   it('a generator-bound attempt rerun with more VUs that then failed at the target: a plateau, not generator-bound', () => {
-    const run = rerunAt300({ okPerSec: 230, droppedPerSec: 40 }, { okPerSec: 230, latencyMs: 200 }, { generatorBound: true, note: 'generator-limited, not a server limit: drops' });
+    const run = rerunAt300({ okPerSec: 230, droppedPerSec: 40 }, { okPerSec: 230, latencyMs: 200 });
+    expect(run.steps[2]).toMatchObject({ attempt: 1, generatorBound: true });
+    expect(run.steps[2].generatorSymptom?.code).toBe('dropped');
     expect(run.stopReason).toBe('plateau');
     expect(run.stopDetail).toMatch(/^step 3 \(300 req\/s\) delivered 0\.77 < 0\.90/);
     expect(run.generatorBound).toBe(false);
@@ -244,23 +247,20 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.capacityPerSec).toBe(200);
   });
 
-  it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound', () => {
+  it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound, and capacity is not established', () => {
     const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }, { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 }] });
-    input.steps[2] = { ...input.steps[2], generatorBound: true };
-    input.steps[3] = { ...input.steps[3], index: 2, attempt: 2, generatorBound: true };
-    input.plannedSteps = 3;
-    const run = analyzeRun(input);
+    const run = analyzeRun(withAttempts(input, { 3: { index: 2 } }));
+    expect(run.steps.map((s) => s.generatorBound === true)).toEqual([false, false, true, true]);
     expect(run.stopReason).toBe('generator-bound');
     expect(run.generatorBound).toBe(true);
+    expect(run.capacityPerSec).toBeNull();
+    expect(run.heldAtLeastPerSec).toBe(200);
   });
 
   it('the models and the knee read the attempt that held, not the transient failure before it', () => {
     const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 210 }] });
-    input.steps[1] = { ...input.steps[1], transient: true };
-    input.steps[2] = { ...input.steps[2], index: 1, attempt: 2 };
-    input.steps[3] = { ...input.steps[3], index: 2 };
-    input.plannedSteps = 3;
-    const run = analyzeRun(input);
+    const run = analyzeRun(withAttempts(input, { 2: { index: 1 } }));
+    expect(run.steps.map((s) => s.transient === true)).toEqual([false, true, false, false]);
     expect(run.kneeStep).toBe(1);
     expect(kneeResult(run)).toMatchObject({ index: 1, attempt: 2, throughputPerSec: 200 });
     expect(run.models!.little.map((l) => [l.index, l.throughputPerSec])).toEqual([[0, 100], [1, 200], [2, 210]]);
@@ -269,23 +269,26 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.models!.utilisation.find((u) => u.index === 1)!.rho).toBeCloseTo(200 / 210, 3);
   });
 
-  it('a contaminated step counts as run when the run ends early', () => {
+  it('a step whose topology changed is contaminated, from the probe samples alone, and counts as run when the run ends early', () => {
     const input = buildInput({ steps: followingSteps(4) });
-    input.steps[3] = { ...input.steps[3], contaminated: true };
+    const s3 = input.steps[3];
+    input.samples = topologySamples([[s3.rampStartS, 2], [s3.steadyStartS, 2], [s3.steadyEndS, 3]]);
     input.plannedSteps = 6;
     const run = analyzeRun(input);
+    expect(run.steps.map((s) => s.contaminated === true)).toEqual([false, false, false, true]);
+    expect(run.steps[3].topologyValues).toEqual([2, 3]);
     expect(run.stopReason).toBe('error');
     expect(run.stopDetail).toMatch(/^the run ended after step 4 \(\d+ req\/s\): the remaining 2 planned steps produced no data$/);
   });
 
   it('a first step that failed with a generator symptom and nothing to compare its tail with blames neither side', () => {
     const input = buildInput({ steps: [{ ratePerSec: 500, okPerSec: 400, droppedPerSec: 50, latencyMs: 2000 }] });
-    const why = '50 arrivals dropped, and no step held before it to tell whether the target\'s tail grew: start lower';
-    input.steps[0] = { ...input.steps[0], inconclusive: true, note: why };
     const run = analyzeRun(input);
     expect(run.stopReason).toBe('failed-first-step');
     expect(run.steps[0].inconclusive).toBe(true);
-    expect(run.stopDetail).toBe(`step 1 (500 req/s), the first step, delivered 0.80 < 0.90 (400.0 req/s achieved); ${why}`);
+    expect(run.stopDetail).toMatch(/^step 1 \(500 req\/s\), the first step, delivered 0\.80 < 0\.90 \(400\.0 req\/s achieved\); \d+ arrivals dropped \(no free VU; \d+ allocated\), and no step held before it to tell whether the target's tail grew: .*start lower/);
     expect(run.stopDetail).not.toMatch(/the target sustains less/);
+    expect(run.capacityPerSec).toBeNull();
+    expect(run.heldAtLeastPerSec).toBeNull();
   });
 });

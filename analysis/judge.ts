@@ -10,20 +10,14 @@
  * Only successful completions count as throughput: a server that answers 503 fast completes a
  * lot and delivers nothing.
  */
-import { aggregate, mergeRecords, type Aggregate } from './buckets.ts';
+import { aggregate, type Aggregate } from './buckets.ts';
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
-import { decidingSteps, heldAndCounts, summarizeStop } from './stop.ts';
+import { STEPS_PHASE } from './phases.ts';
 import { crossCheck, poolReading, serverWindow } from './server.ts';
-import { overloadShape } from './verdicts.ts';
 import type { AnalyzeInput, BucketRecord, PromqlWindow, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
-import { runWarnings } from './warnings.ts';
-import { modelsOf } from './models/index.ts';
-import { seriesOf } from './series.ts';
 
-/** Phase of the buckets that step judging reads ("warmup" buckets are ignored). */
-export const STEPS_PHASE = 'steps';
 
 /** A failing step's error share above which its reasons also name the errors. */
 const ERROR_REASON_MIN = 0.01;
@@ -129,64 +123,14 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
   };
 }
 
-/**
- * Judges the planned steps in order (prev = the step judged before). Every step up to the last
- * one with data is reported (steps after a failure too, e.g. a confirmation rerun); trailing
- * steps that never ran are left out, except that step 0 is always reported.
- */
-export function judgeSteps(steps: readonly StepPlan[], records: readonly BucketRecord[], rules: Rules, server?: ServerInput): StepResult[] {
-  const judged: StepResult[] = [];
-  for (const step of steps) judged.push(judgeNext(step, judged, records, rules, server));
-  let last = judged.length - 1;
-  while (last > 0 && judged[last].verdict === 'not-run') last--;
-  return judged.slice(0, last + 1);
-}
-
-/** Judges the next step against those judged before it (the live path and the report share it). */
-export function judgeNext(step: StepPlan, judged: readonly StepResult[], records: readonly BucketRecord[], rules: Rules, server?: ServerInput): StepResult {
-  return withServer(withFlags(judgeStep(step, counting(judged), records, rules), step), step, server);
-}
-
-/** The step of highest throughput before `bad` (null without one). */
-function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
-  const before = bad ? steps.slice(0, steps.indexOf(bad)) : [];
-  return before.reduce<StepResult | null>((best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best), null);
-}
-
-/** The step a new one is compared with: the last that held and counts (not transient, not contaminated). */
-function counting(judged: readonly StepResult[]): StepResult | null {
-  for (let i = judged.length - 1; i >= 0; i--) {
-    const s = judged[i];
-    if (heldAndCounts(s)) return s;
-  }
-  return judged.at(-1) ?? null;
-}
-
-/** Carries the pipeline's live classification (reruns, generator, topology) onto the result. */
-function withFlags(r: StepResult, p: StepPlan): StepResult {
-  const out: StepResult = { ...r };
-  if (p.attempt) out.attempt = p.attempt;
-  if (p.transient) out.transient = true;
-  if (p.generatorBound) out.generatorBound = true;
-  if (p.waitedOnTarget) out.waitedOnTarget = true;
-  if (p.inconclusive) out.inconclusive = true;
-  if (p.contaminated) out.contaminated = true;
-  if (p.note) out.reasons = [...r.reasons, p.note];
-  return p.generatorLimited ? markGeneratorLimited(out, p.generatorLimited) : out;
-}
-
-/** A held step whose generator was over its bounds (verdicts.ts heldButGeneratorLimited says why). */
-export function markGeneratorLimited(r: StepResult, why: string): StepResult {
-  return { ...r, generatorLimited: why, reasons: [...r.reasons, why] };
-}
-
 export interface ServerInput {
   samples: readonly ServerSample[];
   rttMs: number;
   promql?: readonly PromqlWindow[];
 }
 
-function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined): StepResult {
+/** The target's own view of a step's steady window, and the cross-check of the client's against it. */
+export function withServer(r: StepResult, p: StepPlan & { attempt?: number }, server: ServerInput | undefined): StepResult {
   if (!server) return r;
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
   if (!viaPromql && server.samples.length === 0) return r;
@@ -194,39 +138,3 @@ function withServer(r: StepResult, p: StepPlan, server: ServerInput | undefined)
   return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w, r.errorRate), poolReading: poolReading(w) };
 }
 
-/** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
-export function analyzeRun(input: AnalyzeInput): RunResult {
-  const records = mergeRecords(input.records);
-  const server = input.samples || input.promqlWindows
-    ? { samples: input.samples ?? [], promql: input.promqlWindows, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 }
-    : undefined;
-  const steps = judgeSteps(input.steps, records, input.rules, server);
-  const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules);
-  const counted = decidingSteps(steps);
-  const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
-  const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
-  return {
-    schemaVersion: 1,
-    runId: input.runId,
-    target: input.target,
-    engine: input.engine,
-    startedAt: input.startedAt,
-    rules: input.rules,
-    stages: input.stages,
-    vus: input.vus,
-    rtt: input.rtt,
-    environment: input.environment,
-    steps,
-    ...stop,
-    interrupted: input.interrupted,
-    warnings: runWarnings(steps, input.rules, input.stages),
-    series: seriesOf(records),
-    ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
-    ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
-    // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
-    models: modelsOf(counted.filter((s) => !s.generatorBound), stop.capacityPerSec, stop.kneeStep, stop.peakPerSec),
-    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
-    generatorBound: firstBad?.generatorBound === true,
-    contaminated: steps.some((s) => s.contaminated),
-  };
-}

@@ -9,10 +9,10 @@
  * first fired.
  */
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
-import type { Rules, RunResult, StepResult, StopReason } from './types.ts';
+import type { Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
 
-export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
+export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'heldAtLeastPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
 
 /** Error share above which a stop sentence names the errors. */
 const ERROR_NOTE_MIN = 0.01;
@@ -64,7 +64,7 @@ function generatorFix(s: StepResult): string {
 
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null): string {
   const last = steps.at(-1);
-  const held = capacityPerSec === null ? 'no step held before it' : `capacity shown (${fmtRate(capacityPerSec)} req/s) is from the steps that held before it`;
+  const held = capacityPerSec === null ? 'no step held before it' : `at least ${fmtRate(capacityPerSec)} req/s held before it: capacity not established`;
   if (!last || last.verdict === 'not-run') return `interrupted before any step produced data; ${held}`;
   if (last.verdict === 'incomplete') {
     const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
@@ -98,12 +98,12 @@ function reasonAndDetail(
   if (bad.generatorBound) {
     return {
       stopReason: 'generator-bound',
-      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.reasons.length ? ` (${bad.reasons.at(-1)})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}. To measure further, ${generatorFix(bad)}`,
+      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}. To measure further, ${generatorFix(bad)}`,
     };
   }
   if (prefix === 0) {
     // a generator symptom with no step held to judge the target's tail by: no side is blamed
-    const whose = bad.inconclusive ? `; ${bad.reasons.at(-1)}` : ': the target sustains less than the lowest offered rate; start lower';
+    const whose = bad.inconclusive ? `; ${bad.verdictDetail}` : ': the target sustains less than the lowest offered rate; start lower';
     return { stopReason: 'failed-first-step', stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null)}` };
   }
   return {
@@ -133,16 +133,34 @@ export function kneeResult(run: Pick<RunResult, 'steps' | 'kneeStep'>): StepResu
   return run.steps.find((s) => s.index === run.kneeStep && heldAndCounts(s)) ?? null;
 }
 
-/** Capacity, knee, peak and stop reason of steps judged in order. */
-export function summarizeStop(all: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules): StopSummary {
+/**
+ * Capacity, knee, peak and stop reason of steps judged in order. The knee's throughput is the
+ * capacity only where a step failed at the target after it (and, in an interrupted run, that
+ * failure was confirmed); otherwise it is what the run held at least.
+ */
+export function summarizeStop(all: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules, stages: readonly StageOutcome[] = []): StopSummary {
   const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
-  const capacityPerSec = knee?.throughputPerSec ?? null;
+  const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
+  const established = knee !== null && limitFound(steps[prefix], all, interrupted);
+  const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
+  const reason = failedStage && !interrupted
+    ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
+    : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
-    capacityPerSec,
+    capacityPerSec: established ? heldAtLeastPerSec : null,
+    heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
-    ...reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, capacityPerSec),
+    ...reason,
   };
+}
+
+/** Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and confirmed when the run was cut short. */
+function limitFound(bad: StepResult | undefined, all: readonly StepResult[], interrupted: boolean): boolean {
+  if (!bad || bad.verdict !== 'fails' || bad.generatorBound || bad.inconclusive) return false;
+  if (!interrupted) return true;
+  // a rerun was due to confirm the failure: only a second failed attempt at the rate confirms it
+  return all.filter((s) => s.index === bad.index && s.verdict === 'fails').length > 1;
 }

@@ -103,23 +103,27 @@ export interface StepPlan {
   holdEndS: number;
   steadyStartS: number;
   steadyEndS: number;
-  /** Set on executed steps (run.json `executed`): 2 for a rerun at the same rate. */
-  attempt?: number;
-  /** This attempt failed and its rerun held: not a limit of the target. */
-  transient?: boolean;
-  /** This attempt failed because the generator could not keep up. */
-  generatorBound?: boolean;
-  /** This attempt held, but the generator was over its bounds (its symptom, in words). */
-  generatorLimited?: string;
-  /** This attempt failed at the target although the generator showed a symptom (drops, lag): its tail grew. */
-  waitedOnTarget?: boolean;
-  /** This attempt failed with a generator symptom and no step had held to judge the target's tail by. */
-  inconclusive?: boolean;
-  /** The topology changed during this attempt. */
-  contaminated?: boolean;
-  /** Why the pipeline flagged it, in words. */
-  note?: string;
 }
+
+/**
+ * One attempt at a step as the steps stage ran it (run.json `attempts`): the step's plan on the
+ * steps phase's clock, which attempt at its rate it was, the maxVUs it ran with and the action the
+ * live run took after judging it. Nothing else: every classification is re-derived from the
+ * evidence (analysis/decision.ts).
+ */
+export interface AttemptRecord extends StepPlan {
+  /** 1 for the first attempt at this rate; 2 for a rerun. */
+  attempt: number;
+  maxVUs: number;
+  /**
+   * What the live run did next; null when the attempt was never decided (an interruption cut it
+   * short); absent where no action was stored (runs of schema 1, tests): then it is derived.
+   */
+  action?: NextAction | null;
+}
+
+/** What the steps stage does after an attempt: go on to the next step, rerun this rate, or stop. */
+export type NextAction = { kind: 'go-on' } | { kind: 'rerun'; maxVUs: number } | { kind: 'stop' } | { kind: 'none' };
 
 /** The thresholds of the stop rule. */
 export interface Rules {
@@ -215,9 +219,15 @@ export interface StepResult {
   /**
    * The step held, but the generator was over its bounds (dropped arrivals, scheduler lag or
    * event-loop delay): the target served the rate, yet arrivals did not follow the schedule.
-   * Counted; the gate refuses to judge a capacity that rests on such a step.
+   * Counted; the gate refuses to judge a capacity that rests on such a step. The symptom's value.
    */
-  generatorLimited?: string;
+  generatorLimited?: Symptom;
+  /** The generator's symptom a failed attempt showed (whoever's limit it was), as a value. */
+  generatorSymptom?: Symptom;
+  /** A failed attempt's classification in words (whose limit it was and why), for display. */
+  verdictDetail?: string;
+  /** The topology readings seen during a contaminated attempt. */
+  topologyValues?: number[];
   /**
    * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
    * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure).
@@ -303,7 +313,13 @@ export type StopReason =
   | 'interrupted'
   | 'failed-first-step'
   | 'generator-bound'
-  | 'error';
+  | 'error'
+  /** A stage before the steps failed (its name first): the run never offered its load. */
+  | 'preflight-failed'
+  | 'reset-failed'
+  | 'rtt-failed'
+  | 'warmup-failed'
+  | 'threads-failed';
 
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */
 export interface StageOutcome {
@@ -436,7 +452,7 @@ export interface RttFigures {
 }
 
 export interface RunResult {
-  schemaVersion: 1;
+  schemaVersion: 2;
   runId: string;
   target: string;
   engine: string;
@@ -448,8 +464,14 @@ export interface RunResult {
   rtt: RttFigures | null;
   environment: Record<string, string>;
   steps: StepResult[];
-  /** Throughput of the last holding step (successful req/s), null when no step held. */
+  /**
+   * Throughput of the last holding step (successful req/s), only where the evidence establishes it:
+   * a step failed at the target after it. Null when no step held, every planned step held, the
+   * generator was the limit, the first step was inconclusive, or the run stopped before a knee.
+   */
   capacityPerSec: number | null;
+  /** Throughput of the last step of the holding prefix, established or not: the run held at least this. Null when no step held. */
+  heldAtLeastPerSec: number | null;
   /** Index of the last holding step, after which throughput bent. */
   kneeStep: number | null;
   /** Highest steady throughput of any step. */
@@ -473,6 +495,8 @@ export interface RunResult {
   overload?: OverloadShape;
   /** The run's bound on the generator's busy share (verdicts.generatorBusyMax), when its config said. */
   generatorBusyMax?: number;
+  /** Attempts whose action, replayed from the stored evidence, differs from the one the live run took. */
+  replayDiffers?: { index: number; attempt: number; recorded: NextAction; derived: NextAction }[];
 }
 
 /** Everything `analyzeRun` needs: the run store's contents, with raw (unmerged) buckets. */
@@ -501,4 +525,34 @@ export interface AnalyzeInput {
   promqlWindows?: PromqlWindow[];
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
+  /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */
+  attempts?: AttemptRecord[];
+  /** The rules and bounds the live decision used; the defaults when absent. */
+  policy?: DecisionPolicy;
+}
+
+/** Bounds on the generator's symptoms, from config.verdicts. */
+export interface GeneratorBounds {
+  /** Scheduler lag p99 above which the generator is late (ms). */
+  lagP99MaxMs: number;
+  /** Event-loop delay above which the generator's thread is saturated (ms). */
+  loopDelayMaxMs: number;
+  /**
+   * Event-loop utilisation (0..1) of the generator's busiest thread, averaged over the window,
+   * above which it is saturated even if it still kept its schedule; also the bound on the share of
+   * its CPUs the generator's process used (k6's, under the k6 engine). Optional: older configs.
+   */
+  generatorBusyMax?: number;
+  /** How much the tail may grow over the first step's and still count as low. */
+  tailFactor: number;
+}
+
+/** Everything the step decision depends on besides the evidence: the run's rules and bounds, stored in run.json. */
+export interface DecisionPolicy {
+  rules: Rules;
+  bounds: GeneratorBounds;
+  confirmFailedStep: boolean;
+  rerunContaminated: boolean;
+  /** Highest maxVUs a rerun may ask for. */
+  maxVUsBound: number;
 }

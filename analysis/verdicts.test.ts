@@ -119,10 +119,10 @@ describe('scheduler lag judged like any tail', () => {
 
 describe('afterFailure', () => {
   const policy = { confirmFailedStep: true, rerunContaminated: true, maxVUs: 50, maxVUsBound: 150 };
-  const target = { generatorBound: false, symptom: null, needsVUs: false, detail: 'target' };
-  const vus = { generatorBound: true, symptom: 'drops', needsVUs: true, detail: 'generator-limited' };
-  const cpu = { generatorBound: true, symptom: 'lag', needsVUs: false, detail: 'generator-limited' };
-  const inconclusive = { generatorBound: false, symptom: 'drops', needsVUs: true, inconclusive: true, detail: 'no baseline' };
+  const target = { generatorBound: false, symptom: null, symptomCode: null, needsVUs: false, detail: 'target' };
+  const vus = { generatorBound: true, symptom: 'drops', symptomCode: null, needsVUs: true, detail: 'generator-limited' };
+  const cpu = { generatorBound: true, symptom: 'lag', symptomCode: null, needsVUs: false, detail: 'generator-limited' };
+  const inconclusive = { generatorBound: false, symptom: 'drops', symptomCode: null, needsVUs: true, inconclusive: true, detail: 'no baseline' };
   it.each([
     ['target, first attempt: confirm', target, false, 1, policy, 'rerun', 50],
     ['target, second attempt: stop', target, false, 2, policy, 'stop', undefined],

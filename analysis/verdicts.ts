@@ -13,22 +13,9 @@
  */
 import { fmtInt, fmtMsOver, fmtShare, fmtShareOver } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
-import type { OverloadShape, StepResult } from './types.ts';
+import type { GeneratorBounds, OverloadShape, StepResult, Symptom } from './types.ts';
 
-export interface GeneratorBounds {
-  /** Scheduler lag p99 above which the generator is late (ms). */
-  lagP99MaxMs: number;
-  /** Event-loop delay above which the generator's thread is saturated (ms). */
-  loopDelayMaxMs: number;
-  /**
-   * Event-loop utilisation (0..1) of the generator's busiest thread, averaged over the window,
-   * above which it is saturated even if it still kept its schedule; also the bound on the share of
-   * its CPUs the generator's process used (k6's, under the k6 engine). Optional: older configs.
-   */
-  generatorBusyMax?: number;
-  /** How much the tail may grow over the first step's and still count as low. */
-  tailFactor: number;
-}
+export type { GeneratorBounds };
 
 export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3 };
 
@@ -36,6 +23,8 @@ export interface FailureClass {
   generatorBound: boolean;
   /** The generator's symptom that was seen, in words; null when none. */
   symptom: string | null;
+  /** The same symptom as a value. */
+  symptomCode: Symptom | null;
   /**
    * Arrivals dropped for want of a VU were the symptom (more VUs may help); otherwise the
    * generator's CPU is short (drops refused on a saturated thread among them).
@@ -53,15 +42,42 @@ function p99(s: StepResult): number | null {
   return s.latency.find((p) => p.q === 99)?.valueMs ?? null;
 }
 
-export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
-  if (s.dropped > 0) return `${s.dropped} arrivals dropped (no free VU; ${s.vusAllocatedMax} allocated${droppedBusyClause(s)})`;
+/**
+ * The generator's first symptom over its bounds, as a value: `code` names it (dropped, late
+ * arrivals, loop delay, a busy thread, a busy process) and `figures` carry the reading and its
+ * bound. Null when the generator kept within every bound.
+ */
+export function generatorSymptomOf(s: StepResult, b: GeneratorBounds): Symptom | null {
+  const at = { step: s.index, ...(s.attempt && s.attempt > 1 ? { attempt: s.attempt } : {}) };
+  if (s.dropped > 0) return { code: 'dropped', ...at, figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, vusAllocatedMax: s.vusAllocatedMax } };
   const lag = lateArrivals(s, b.lagP99MaxMs);
-  if (lag) return `${lag}${stallsNotLoad(s)}`;
-  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return `event-loop delay ${fmtMsOver(s.loopDelayMaxMs, b.loopDelayMaxMs)} ms > ${b.loopDelayMaxMs} ms${stallsNotLoad(s)}`;
+  if (lag) return { code: 'late-arrivals', ...at, figures: { ...lag, boundMs: b.lagP99MaxMs } };
+  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return { code: 'loop-delay', ...at, figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: b.loopDelayMaxMs } };
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
-  if (s.generatorBusy != null && s.generatorBusy > busyMax) return `generator's busiest thread busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
-  if (s.generatorCpu != null && s.generatorCpu > busyMax) return `generator's process used ${fmtShareOver(s.generatorCpu, busyMax)} of the CPUs it may use > ${fmtShare(busyMax)}`;
+  if (s.generatorBusy != null && s.generatorBusy > busyMax) return { code: 'thread-busy', ...at, figures: { busy: s.generatorBusy, bound: busyMax } };
+  if (s.generatorCpu != null && s.generatorCpu > busyMax) return { code: 'process-cpu', ...at, figures: { cpu: s.generatorCpu, bound: busyMax } };
   return null;
+}
+
+/** A generator symptom in words, with its figures (s gives the stall clause: how busy the threads were). */
+export function symptomText(sym: Symptom, s: StepResult): string {
+  const f = sym.figures as Record<string, number>;
+  switch (sym.code) {
+    case 'dropped': return `${f.dropped} arrivals dropped (no free VU; ${f.vusAllocatedMax} allocated${droppedBusyClause({ dropped: f.dropped, droppedBusy: f.droppedBusy })})`;
+    case 'late-arrivals': {
+      const head = `scheduler lag p${f.quantile} ${fmtMsOver(f.lagMs, f.boundMs)} ms > ${f.boundMs} ms`;
+      return `${f.quantile === 90 ? `${head} (its p99 rests on ${fmtInt(f.lagSamples)} arrivals, too few)` : head}${stallsNotLoad(s)}`;
+    }
+    case 'loop-delay': return `event-loop delay ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms${stallsNotLoad(s)}`;
+    case 'thread-busy': return `generator's busiest thread busy ${fmtShareOver(f.busy, f.bound)} of the time > ${fmtShare(f.bound)}`;
+    case 'process-cpu': return `generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use > ${fmtShare(f.bound)}`;
+    default: return sym.code;
+  }
+}
+
+export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
+  const sym = generatorSymptomOf(s, b);
+  return sym === null ? null : symptomText(sym, s);
 }
 
 /**
@@ -70,12 +86,12 @@ export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | nu
  * few hundred arrivals is a single stall, which is no verdict on the step (the lag warning still
  * says it). Null when the lag kept within the bound.
  */
-function lateArrivals(s: StepResult, boundMs: number): string | null {
+function lateArrivals(s: StepResult, boundMs: number): { quantile: number; lagMs: number; lagSamples: number } | null {
   if (s.lagP99Ms === null || s.lagP99Ms <= boundMs) return null;
-  const p99 = `scheduler lag p99 ${fmtMsOver(s.lagP99Ms, boundMs)} ms > ${boundMs} ms`;
-  if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99)) return p99;
+  const lagSamples = s.lagSamples ?? 0;
+  if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99)) return { quantile: 99, lagMs: s.lagP99Ms, lagSamples };
   if (s.lagP90Ms == null || s.lagP90Ms <= boundMs || s.lagSamples < requiredSamples(90)) return null;
-  return `scheduler lag p90 ${fmtMsOver(s.lagP90Ms, boundMs)} ms > ${boundMs} ms (its p99 rests on ${fmtInt(s.lagSamples)} arrivals, too few)`;
+  return { quantile: 90, lagMs: s.lagP90Ms, lagSamples };
 }
 
 /** Below this busy share, late arrivals came from stalls, not from a thread short of time. */
@@ -138,8 +154,13 @@ function stallsNotLoad(s: StepResult): string {
  */
 export function heldButGeneratorLimited(s: StepResult, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): string | null {
   if (s.verdict !== 'holds') return null;
-  const symptom = generatorSymptom(s, b);
-  return symptom === null ? null : `generator-limited while holding: ${symptom}; the rate was served, but arrivals left the schedule, so this step's latencies include the generator's own delay`;
+  const symptom = generatorSymptomOf(s, b);
+  return symptom === null ? null : generatorLimitedText(symptom, s);
+}
+
+/** Why a held step counts as generator-limited, in words. */
+export function generatorLimitedText(sym: Symptom, s: StepResult): string {
+  return `generator-limited while holding: ${symptomText(sym, s)}; the rate was served, but arrivals left the schedule, so this step's latencies include the generator's own delay`;
 }
 
 /** Is the target's tail low in step s, relative to the baseline step? */
@@ -161,19 +182,21 @@ function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: num
  * step is never its own baseline, against which its tail would always read low).
  */
 export function classifyFailure(s: StepResult, baseline: StepResult | null, rttMs: number, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): FailureClass {
-  const symptom = generatorSymptom(s, b);
-  if (!symptom) return { generatorBound: false, symptom, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
+  const symptomCode = generatorSymptomOf(s, b);
+  const symptom = symptomCode && symptomText(symptomCode, s);
+  if (!symptom) return { generatorBound: false, symptom, symptomCode, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
   if (baseline === null || baseline === s) {
     return {
-      generatorBound: false, symptom, needsVUs: droppedForWantOfVUs(s) > 0, inconclusive: true,
+      generatorBound: false, symptom, symptomCode, needsVUs: droppedForWantOfVUs(s) > 0, inconclusive: true,
       detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; start lower (steps.startPerSec) to give the judgement a baseline`,
     };
   }
   const tail = tailLow(s, baseline, rttMs, b.tailFactor);
-  if (!tail.low) return { generatorBound: false, symptom, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}` };
+  if (!tail.low) return { generatorBound: false, symptom, symptomCode, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}` };
   return {
     generatorBound: true,
     symptom,
+    symptomCode,
     needsVUs: droppedForWantOfVUs(s) > 0,
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
     detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text})`,
@@ -194,7 +217,7 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
  */
 export function overloadShape(knee: StepResult | null, bad: StepResult | null, bestBefore: StepResult | null = knee): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
-  if (bad.generatorBound) return { shape: 'generator-bound', evidence: bad.reasons.find((r) => r.startsWith('generator')) ?? 'the generator could not keep its schedule', meaning: MEANINGS['generator-bound'] };
+  if (bad.generatorBound) return { shape: 'generator-bound', evidence: bad.verdictDetail ?? 'the generator could not keep its schedule', meaning: MEANINGS['generator-bound'] };
   if (bad.errorRate >= 0.05) return { shape: 'errors', evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(bad.errors).map(([k, v]) => `${k} ${v}`).join(', ')})`, meaning: MEANINGS.errors };
   if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
     return { shape: 'collapse', evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} req/s (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered`, meaning: MEANINGS.collapse };

@@ -122,10 +122,11 @@ describe('thin percentiles', () => {
 describe('the threads stage and a generator short of CPU', () => {
   const kept = (detail: string, threads: { kept: number; of: number }) => [{ name: 'threads' as const, status: 'pass' as const, durationMs: 1, detail, evidence: [], threads }];
   const oneOfTwo = kept('the warmup cost 40.0 µs of thread time per arrival (median of 6 warm seconds on 2 threads): the top rate, 10,000 req/s, would keep one thread 40% busy (an estimate on the high side), so the steps run on 1 of the 2 threads (each under 60% busy)', { kept: 1, of: 2 });
+  const LAG_SYMPTOM = { code: 'late-arrivals', step: 1, figures: { quantile: 99, lagMs: 30, boundMs: 20, lagSamples: 5000 } };
   const warning = /^the threads stage ran the steps on 1 of the 2 threads from the warmup's cost, and step 2 found the generator short of CPU all the same: set workers: 2 \(--workers 2\)/;
 
   it('says to set the count when a step on fewer threads was busy, generator-limited or generator-bound', () => {
-    for (const over of [{ generatorBusy: 0.85 }, { generatorBusy: 0.75, generatorLimited: 'lag p99 30 ms' }, { generatorBusy: 0.72, generatorBound: true }]) {
+    for (const over of [{ generatorBusy: 0.85 }, { generatorBusy: 0.75, generatorLimited: LAG_SYMPTOM }, { generatorBusy: 0.72, generatorBound: true }]) {
       const ws = runWarnings([step({ index: 0 }), step({ index: 1, ...over })], rules, oneOfTwo);
       expect(ws.filter((w) => warning.test(w)), JSON.stringify(over)).toHaveLength(1);
     }
@@ -137,6 +138,6 @@ describe('the threads stage and a generator short of CPU', () => {
     expect(runWarnings(busy, rules, allKept).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
     expect(runWarnings(busy, rules, []).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
     expect(runWarnings([step({ index: 1, generatorBusy: 0.3 })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
-    expect(runWarnings([step({ index: 1, generatorBusy: 0.5, generatorLimited: 'lag p99 30 ms' })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
+    expect(runWarnings([step({ index: 1, generatorBusy: 0.5, generatorLimited: LAG_SYMPTOM })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
   });
 });

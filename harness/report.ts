@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../analysis/types.ts';
-import { analyzeRun } from '../analysis/judge.ts';
+import { analyzeRun } from '../analysis/analyze.ts';
 import { fileRenderers, renderers } from '../reports/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
@@ -20,7 +20,9 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     engine: meta.engine,
     startedAt: meta.startedAt,
     rules: meta.plan?.rules ?? { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
-    steps: meta.executed?.length ? meta.executed : planned,
+    steps: planned,
+    ...(meta.attempts?.length ? { attempts: meta.attempts } : {}),
+    ...(meta.policy ? { policy: meta.policy } : {}),
     plannedSteps: planned.length,
     samples,
     promqlWindows: meta.promqlWindows,

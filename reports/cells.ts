@@ -78,10 +78,32 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
   return a.index === b.index && (a.attempt ?? 1) === (b.attempt ?? 1);
 }
 
-/** "400.0 req/s (step 3)" or a sentence saying none was established. */
+/**
+ * The headline, never more than the evidence: "400.0 req/s (step 3)" where a step failed at the
+ * target past the knee; "at least ..." where every planned step held; "not established (at least
+ * ... held; why)" where the run could not find the limit.
+ */
 export function capacityText(run: RunResult): string {
-  if (run.capacityPerSec === null) return 'not established: no step held';
-  return `${fmtRate(run.capacityPerSec)} req/s (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  if (run.capacityPerSec !== null) return `${fmtRate(run.capacityPerSec)} req/s (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  const held = run.heldAtLeastPerSec ?? null;
+  if (held === null) return run.stopReason.endsWith('-failed') ? `not established: ${stopLabel(run.stopReason)}` : 'not established: no step held';
+  if (run.stopReason === 'max-rate-reached') return `at least ${fmtRate(held)} req/s (every planned step held; raise the top rate)`;
+  return `not established (at least ${fmtRate(held)} req/s held; ${notEstablishedWhy(run)})`;
+}
+
+/** Why a run that held some steps did not establish its capacity, in a few words. */
+function notEstablishedWhy(run: RunResult): string {
+  const bad = run.steps.find((s) => s.generatorBound && !s.transient);
+  if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
+  if (run.stopReason === 'generator-bound' || bad) return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
+  if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
+  if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
+  return 'no step failed at the target';
+}
+
+/** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */
+export function stopLabel(reason: string): string {
+  return reason.endsWith('-failed') ? reason.replace(/-failed$/, ' failed') : reason;
 }
 
 /** "1,234.5 req/s (step 5)" or "–" without data. */

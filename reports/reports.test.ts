@@ -192,10 +192,10 @@ describe('renderStepsCsv', () => {
 });
 
 describe('renderSummaryJson', () => {
-  it('is pretty JSON of the RunResult with schemaVersion 1 first', () => {
+  it('is pretty JSON of the RunResult with schemaVersion 2 first', () => {
     const text = renderSummaryJson(run);
     const parsed = JSON.parse(text) as Summary;
-    expect(parsed.schemaVersion).toBe(1);
+    expect(parsed.schemaVersion).toBe(2);
     expect(Object.keys(parsed)[0]).toBe('schemaVersion');
     expect(parsed).toEqual(JSON.parse(JSON.stringify(run)));
     expect(text).toContain('\n  "runId": "run-test"');

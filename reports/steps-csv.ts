@@ -6,6 +6,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { stepNo } from '../analysis/format.ts';
+import { generatorLimitedText } from '../analysis/verdicts.ts';
 import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
 import { percentileOf } from './cells.ts';
 import { csvSafe } from './escape.ts';
@@ -45,7 +46,7 @@ function stepRow(s: StepResult): (number | string)[] {
     num(p999?.valueMs, 3), p999?.n ?? '', reliable(p999),
     num(s.errorRate, 6), s.dropped, csvSafe(s.verdict), csvSafe(s.reasons.join('; ')),
     num(s.lagP99Ms, 3), num(s.loopDelayMaxMs, 2), num(s.generatorBusy, 3), s.reconnects ?? '', s.droppedBusy ?? 0, num(s.throttledMs, 1), num(s.cpuSteal, 3), num(s.generatorCpu, 3),
-    s.attempt ?? 1, flag(s.transient), flag(s.generatorBound), csvSafe(s.generatorLimited ?? ''), flag(s.waitedOnTarget), flag(s.inconclusive), flag(s.contaminated),
+    s.attempt ?? 1, flag(s.transient), flag(s.generatorBound), csvSafe(s.generatorLimited ? generatorLimitedText(s.generatorLimited, s) : ''), flag(s.waitedOnTarget), flag(s.inconclusive), flag(s.contaminated),
     reliable(p50), p90?.n ?? '', reliable(p90), p99?.n ?? '', reliable(p99),
   ];
 }

@@ -4,10 +4,14 @@
  */
 import type { RunResult } from '../analysis/types.ts';
 
-/** The exported shape of summary.json (schemaVersion 1). */
+/**
+ * The exported shape of summary.json (schemaVersion 2: capacityPerSec is null unless the run
+ * established it, heldAtLeastPerSec says what it held; 1 printed the knee's throughput as capacity
+ * whatever stopped the run).
+ */
 export type Summary = RunResult;
 
-export const SUMMARY_SCHEMA_VERSION = 1;
+export const SUMMARY_SCHEMA_VERSION = 2;
 
 /** Pretty JSON, schemaVersion first. Analysis never produces NaN or Infinity, so nothing turns into null. */
 export function renderSummaryJson(run: RunResult): string {

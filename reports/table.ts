@@ -4,7 +4,7 @@
  */
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { Rules, RunResult, StepResult } from '../analysis/types.ts';
-import { capacityText, captureText, deliveryText, peakText, percentileOf, verdictLabel } from './cells.ts';
+import { capacityText, captureText, deliveryText, peakText, percentileOf, stopLabel, verdictLabel } from './cells.ts';
 
 interface Column {
   header: string;
@@ -51,7 +51,7 @@ export function renderPlateauTable(run: RunResult): string {
   lines.push(
     '',
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
-    `stop      ${run.interrupted ? 'INTERRUPTED' : run.stopReason}: ${oneLine(run.stopDetail, 400)}`,
+    `stop      ${run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason)}: ${oneLine(run.stopDetail, 400)}`,
   );
   if (run.warnings.length > 0) lines.push(`warnings  ${run.warnings.length} (see report.md)`);
   return lines.join('\n');

@@ -21,6 +21,11 @@ function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): R
 
 const BASE = kneeRun(400);
 
+/** The symptom of a step whose scheduler lag p99 passed its 20 ms bound. */
+function lagSymptom(step: number, lagMs: number) {
+  return { code: 'late-arrivals', step, figures: { quantile: 99, lagMs, boundMs: 20, lagSamples: 5000 } };
+}
+
 describe('decideGate', () => {
   it.each<[string, RunResult, keyof typeof GATE_EXIT]>([
     ['the same capacity', kneeRun(400), 'pass'],
@@ -31,8 +36,8 @@ describe('decideGate', () => {
     ['generator-bound (run flag)', { ...kneeRun(300), generatorBound: true }, 'invalid'],
     ['generator-bound (stop reason)', { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] }, 'invalid'],
     ['generator-bound (a deciding step)', { ...kneeRun(300), steps: kneeRun(300).steps.map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)) }, 'invalid'],
-    ['generator-limited (the capacity step held with the generator over its bounds)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 3 ? { ...s, generatorLimited: 'generator-limited while holding: scheduler lag p99 54.2 ms > 20 ms' } : s)) }, 'invalid'],
-    ['generator-limited below the capacity step only', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: 'generator-limited while holding: scheduler lag p99 25.0 ms > 20 ms' } : s)) }, 'pass'],
+    ['generator-limited (the capacity step held with the generator over its bounds)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 3 ? { ...s, generatorLimited: lagSymptom(3, 54.2) } : s)) }, 'invalid'],
+    ['generator-limited below the capacity step only', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: lagSymptom(1, 25) } : s)) }, 'pass'],
     ['contaminated (run flag)', { ...kneeRun(300), contaminated: true }, 'invalid'],
     ['contaminated (a deciding step)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, contaminated: true } : s)) }, 'invalid'],
     ['ended early', { ...kneeRun(400), stopReason: 'error' }, 'invalid'],

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../demo/server.ts';
-import { analyzeRun } from '../analysis/judge.ts';
+import { analyzeRun } from '../analysis/analyze.ts';
 import { loadRun } from '../harness/store/run-store.ts';
 import { findPrometheus, startPrometheus } from './helpers/prometheus.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -38,7 +38,7 @@ describe('metrics.prometheus in a run', () => {
       const { meta, records, samples } = loadRun(r.dir);
       const direct = analyzeRun({
         runId: meta.runId, target: meta.target, engine: meta.engine, startedAt: meta.startedAt, rules: meta.plan!.rules,
-        steps: meta.executed!, plannedSteps: meta.plan!.steps.length, records, stages: meta.stages, vus: meta.vus!, rtt: meta.rtt,
+        steps: meta.plan!.steps, attempts: meta.attempts!, policy: meta.policy, plannedSteps: meta.plan!.steps.length, records, stages: meta.stages, vus: meta.vus!, rtt: meta.rtt,
         environment: meta.environment, interrupted: false, samples,
       }).steps.map((s) => s.server!);
       expect(direct.every((w) => w.source === 'scrape')).toBe(true);

@@ -4,9 +4,9 @@
  * Deterministic: no clock, no randomness. Per-second counts spread a fractional rate v as
  * floor((t+1)v) - floor(tv), so any N consecutive seconds hold N x v within one request.
  */
-import { analyzeRun } from '../judge.ts';
+import { analyzeRun } from '../analyze.ts';
 import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../histogram.ts';
-import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type StepPlan, type StepResult } from '../types.ts';
+import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type ServerSample, type StepPlan, type StepResult } from '../types.ts';
 
 export interface FakeStep {
   ratePerSec: number;
@@ -188,4 +188,27 @@ export function stepResult(over: Partial<StepResult> = {}): StepResult {
     meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
     ...over,
   };
+}
+
+/**
+ * The input's fake steps as the attempts the steps stage would store: position i reran step
+ * `reruns[i].index` as attempt `reruns[i].attempt` (2 by default); the others are first attempts
+ * at their own index. `plannedSteps` is the number of distinct steps.
+ */
+export function withAttempts(input: AnalyzeInput, reruns: Record<number, { index: number; attempt?: number }> = {}): AnalyzeInput {
+  let next = 0;
+  const attempts = input.steps.map((s, i) => {
+    const r = reruns[i];
+    const index = r ? r.index : next++;
+    return { ...s, index, attempt: r ? (r.attempt ?? 2) : 1, maxVUs: input.vus.maxVUs };
+  });
+  return { ...input, attempts, plannedSteps: next };
+}
+
+/** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
+export function topologySamples(readings: [number, number][]): ServerSample[] {
+  return readings.map(([tS, topology]) => ({
+    kind: 'scrape', phase: 'steps', tS, requestsCount: null, requestsSumS: null, requestsMaxS: null,
+    poolActive: null, poolPending: null, poolMax: null, gauges: {}, topology,
+  }));
 }

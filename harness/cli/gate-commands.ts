@@ -12,7 +12,7 @@ import type { RunResult } from '../../analysis/types.ts';
 import { renderCompare } from '../compare/compare.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { baselineOf } from '../gate/baseline.ts';
-import { decideGate, GATE_EXIT } from '../gate/decide.ts';
+import { decideGate, gateCapacity, GATE_EXIT } from '../gate/decide.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../gate/judgeable.ts';
 import { renderJunit } from '../gate/junit.ts';
@@ -81,13 +81,13 @@ export const baselineBuilder = (y: Argv) => y
 export async function baselineCommand(a: Args): Promise<number> {
   const { result } = loadRunResult(a.run as string);
   const reasons = unjudgeableReasons(result);
-  if (result.capacityPerSec === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
+  if (gateCapacity(result) === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
   if (reasons.length > 0 && !a.force) {
     throw new PlateauError(`run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`, 'save a baseline from a complete run that found its capacity (or pass --force)', 'baseline-unjudgeable', GATE_EXIT.invalid);
   }
   const out = path.resolve(a.out as string);
   writeOutput(out, `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`, '--out');
-  process.stdout.write(`baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${result.capacityPerSec ?? 'none'} req/s)\n`);
+  process.stdout.write(`baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s)\n`);
   return EXIT.ok;
 }
 

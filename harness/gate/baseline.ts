@@ -25,8 +25,18 @@ export function isBaseline(x: unknown): x is Baseline {
   return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === BASELINE_KIND && typeof (x as { run?: unknown }).run === 'object';
 }
 
-/** A RunResult as written to summary.json (schemaVersion 1 with steps and a stop reason). */
+/**
+ * A RunResult as written to summary.json (steps and a stop reason). Version 1 (before
+ * `heldAtLeastPerSec`) reads as 2 with the knee's throughput as what it held at least; its
+ * capacityPerSec may be a lower bound (an all-held or generator-bound run), as it was then.
+ */
 export function isRunResult(x: unknown): x is RunResult {
-  const r = x as Partial<RunResult> | null;
-  return typeof r === 'object' && r !== null && r.schemaVersion === 1 && Array.isArray(r.steps) && typeof r.stopReason === 'string';
+  const r = x as { schemaVersion?: unknown; steps?: unknown; stopReason?: unknown } | null;
+  return typeof r === 'object' && r !== null && (r.schemaVersion === 1 || r.schemaVersion === 2) && Array.isArray(r.steps) && typeof r.stopReason === 'string';
+}
+
+/** A summary of either version as the current RunResult. */
+export function currentRunResult(r: RunResult): RunResult {
+  const v1 = r as RunResult & { heldAtLeastPerSec?: number | null };
+  return v1.heldAtLeastPerSec === undefined ? { ...r, schemaVersion: 2, heldAtLeastPerSec: r.capacityPerSec } : r;
 }

@@ -60,19 +60,29 @@ function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | '
   return { ...base, status: 'invalid', exitCode: GATE_EXIT.invalid, headline: `cannot judge: ${reasons[0]}`, reasons };
 }
 
+/**
+ * The figure the gate compares: the capacity, or for a run whose every planned step held, what it
+ * held at least (a lower bound: the gate judged such runs so before capacityPerSec said null).
+ */
+export function gateCapacity(r: RunResult): number | null {
+  return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? r.heldAtLeastPerSec ?? null : null);
+}
+
 export function decideGate(run: RunResult, baseline: RunResult, tolerance: number): GateDecision {
   const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
-  const common = { warnings: settingDifferences(baseline, run), baselinePerSec: baseline.capacityPerSec, currentPerSec: run.capacityPerSec, stepPerSec, tolerance };
+  const baseCapOrNull = gateCapacity(baseline);
+  const runCap = gateCapacity(run);
+  const common = { warnings: settingDifferences(baseline, run), baselinePerSec: baseCapOrNull, currentPerSec: runCap, stepPerSec, tolerance };
   const reasons = [...unjudgeableReasons(run), ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`), ...incomparable(baseline, run)];
-  if (baseline.capacityPerSec === null) reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
+  if (baseCapOrNull === null) reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
   if (reasons.length > 0) return invalid(common, reasons);
-  const baseCap = baseline.capacityPerSec as number;
-  const cap = run.capacityPerSec ?? 0;
+  const baseCap = baseCapOrNull as number;
+  const cap = runCap ?? 0;
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
   if (run.stopReason === 'max-rate-reached' && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
     return invalid(common, [`every step held but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline capacity ${fmtRate(baseCap)} req/s: raise the top rate`]);
   }
-  if (run.capacityPerSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
+  if (runCap === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
     return invalid(common, [`the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`]);
   }
   const kneeDrop = kneeRate(baseline) - kneeRate(run);

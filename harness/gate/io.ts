@@ -8,7 +8,7 @@ import type { CostSettings } from '../../analysis/models/cost.ts';
 import type { RunResult } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { analyzeStore } from '../report.ts';
-import { isBaseline, isRunResult } from './baseline.ts';
+import { currentRunResult, isBaseline, isRunResult } from './baseline.ts';
 
 export interface LoadedRun {
   result: RunResult;
@@ -36,8 +36,8 @@ export function loadRunResult(p: string): LoadedRun {
     return { result, cost, dir: abs };
   }
   const json = readJson(abs);
-  if (isBaseline(json)) return { result: json.run, cost: null, dir: path.dirname(abs) };
-  if (isRunResult(json)) return { result: json, cost: null, dir: path.dirname(abs) };
+  if (isBaseline(json)) return { result: currentRunResult(json.run), cost: null, dir: path.dirname(abs) };
+  if (isRunResult(json)) return { result: currentRunResult(json), cost: null, dir: path.dirname(abs) };
   throw new PlateauError(`${p} is neither a plateau run nor a baseline`, 'pass a run directory, its summary.json, or a file written by `plateau baseline save`', 'not-a-run', EXIT.usage);
 }
 

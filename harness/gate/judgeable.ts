@@ -5,6 +5,7 @@
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
 import { decidingSteps } from '../../analysis/stop.ts';
+import { symptomText } from '../../analysis/verdicts.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -29,7 +30,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
     out.push(`generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`);
   }
   const cap = run.kneeStep === null ? null : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
-  if (!genStep && cap?.generatorLimited) out.push(`generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${cap.generatorLimited.split(';')[0]}); resize the generator and rerun`);
+  if (!genStep && cap?.generatorLimited) out.push(`generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); resize the generator and rerun`);
   const dirty = judgedPrefix(run).find((s) => s.contaminated);
   if (run.contaminated || dirty) out.push(`contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`);
   const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');

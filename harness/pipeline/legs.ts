@@ -7,9 +7,12 @@ import type { StepPlan } from '../../analysis/types.ts';
 import type { Segment } from '../engine/schedule.ts';
 import type { Plan } from '../plan.ts';
 
+/** A step of a leg: its plan on the steps phase's clock and which attempt at its rate it is. */
+export type LegStep = StepPlan & { attempt: number };
+
 export interface Leg {
   startS: number;
-  steps: StepPlan[];
+  steps: LegStep[];
   segments: Segment[];
 }
 
@@ -23,7 +26,7 @@ export function legOf(plan: Plan, fromIndex: number, startS: number, attempt: nu
     holdEndS: s.holdEndS + shiftS,
     steadyStartS: s.steadyStartS + shiftS,
     steadyEndS: s.steadyEndS + shiftS,
-    ...(i === 0 && attempt > 1 ? { attempt } : {}),
+    attempt: i === 0 ? attempt : 1,
   }));
   // The plan's segments: one ramp (when rampS > 0) and one hold per step.
   const perStep = plan.segments.length / plan.steps.length;

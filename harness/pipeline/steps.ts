@@ -1,29 +1,28 @@
 /**
- * The stepped load. Each step is judged the moment its steady window closes; a step that fails is
- * classified before it counts (analysis/verdicts.ts): generator-bound (resize the VUs and rerun,
- * or stop: never capacity), topology changed (rerun), or confirmed by one rerun at the same rate.
- * The run stops at the first confirmed failure, so no time is spent past the knee.
+ * The stepped load. Each attempt is judged the moment its steady window closes, by the pure
+ * decision machine (analysis/decision.ts), which classifies it and names the next action: go on,
+ * rerun the rate (with maxVUs raised when the generator ran out of VUs), or stop. This stage only
+ * executes that action and stores the attempt records; the report replays them from the evidence.
  */
 import { performance } from 'node:perf_hooks';
-import type { BucketRecord, StepPlan, StepResult } from '../../analysis/types.ts';
-import { judgeNext, markGeneratorLimited } from '../../analysis/judge.ts';
-import { heldAndCounts } from '../../analysis/stop.ts';
-import { afterFailure, classifyFailure, heldButGeneratorLimited, topologyChanged, type AfterFailure } from '../../analysis/verdicts.ts';
-import { startK6Steps } from '../k6/steps-engine.ts';
+import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, StepResult } from '../../analysis/types.ts';
+import { decideAttempt } from '../../analysis/decision.ts';
+import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';
-import { legOf, type Leg } from './legs.ts';
+import { legOf, type Leg, type LegStep } from './legs.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
 import { promqlWindows } from '../metrics/promql-windows.ts';
 import type { StageResult } from './stage.ts';
+import { startK6Steps } from '../k6/steps-engine.ts';
 import { rerunVusBound } from '../k6/segment.ts';
 
-export const STEPS_PHASE = 'steps';
+export { STEPS_PHASE };
 
 export interface StepsOutcome {
   judged: StepResult[];
-  executed: StepPlan[];
+  attempts: AttemptRecord[];
   /** Index of the step running when the run was interrupted, else null. */
   interruptedAtStep: number | null;
 }
@@ -31,52 +30,66 @@ export interface StepsOutcome {
 interface State {
   ctx: RunContext;
   engine: LoadEngine;
+  policy: DecisionPolicy;
   t0Ms: number;
   records: BucketRecord[];
   judged: StepResult[];
-  executed: StepPlan[];
+  attempts: AttemptRecord[];
   prober: Prober | null;
   rttMs: number;
   seq: number;
   lastTS: number;
 }
 
+/** The rules and bounds the decision uses, from the config: stored in run.json so a report decides alike. */
+export function decisionPolicy(ctx: Pick<RunContext, 'config' | 'plan'>): DecisionPolicy {
+  const v = ctx.config.verdicts;
+  return {
+    rules: ctx.plan.rules,
+    bounds: { lagP99MaxMs: v.lagP99MaxMs, loopDelayMaxMs: v.loopDelayMaxMs, generatorBusyMax: v.generatorBusyMax, tailFactor: v.tailFactor },
+    confirmFailedStep: v.confirmFailedStep,
+    rerunContaminated: ctx.config.topology?.rerun ?? false,
+    maxVUsBound: rerunVusBound(ctx.config),
+  };
+}
+
 export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
-  const st: State = { ctx, engine, t0Ms: performance.now(), records: [], judged: [], executed: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
+  const policy = decisionPolicy(ctx);
+  ctx.store.update({ policy });
+  const st: State = { ctx, engine, policy, t0Ms: ctx.clock.now(), records: [], judged: [], attempts: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
   if (ctx.config.metrics?.url || ctx.config.topology) {
     st.prober = new Prober({
-      config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s),
-      isEdge: (tS) => st.executed.some((e) => e.steadyStartS === tS || e.steadyEndS === tS || e.rampStartS === tS),
+      config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s), clock: ctx.clock, read: ctx.readServer,
+      isEdge: (tS) => st.attempts.some((e) => e.steadyStartS === tS || e.steadyEndS === tS || e.rampStartS === tS),
     });
     st.prober.start();
   }
   let leg: Leg | null = legOf(ctx.plan, 0, 0, 1);
   const notes: string[] = [];
   while (leg && !ctx.interrupt.interrupted) {
-    const failed = await runLeg(st, leg);
+    const last = await runLeg(st, leg);
     leg = null;
-    if (!failed || ctx.interrupt.interrupted) break;
-    const decision = decide(st, failed);
-    notes.push(`step ${failed.index + 1}: ${decision.why}`);
-    ctx.progress.info(`step ${failed.index + 1}: ${decision.why}`);
-    if (decision.action === 'rerun') {
-      engine.maxVUs = decision.maxVUs;
-      const startS = Math.ceil((performance.now() - st.t0Ms) / 1000) + 1;
-      leg = legOf(ctx.plan, failed.index, startS, (failed.attempt ?? 1) + 1);
+    if (!last || ctx.interrupt.interrupted) break;
+    notes.push(`step ${last.index + 1}: ${last.why}`);
+    ctx.progress.info(`step ${last.index + 1}: ${last.why}`);
+    if (last.action.kind === 'rerun') {
+      engine.maxVUs = last.action.maxVUs;
+      const startS = Math.ceil((ctx.clock.now() - st.t0Ms) / 1000) + 1;
+      leg = legOf(ctx.plan, last.index, startS, last.attempt + 1);
     }
   }
   await st.prober?.stop();
   if (ctx.config.metrics?.prometheus && !ctx.interrupt.interrupted) {
-    const pq = await promqlWindows(ctx.config, st.executed, performance.timeOrigin + st.t0Ms);
+    const pq = await promqlWindows(ctx.config, st.attempts, performance.timeOrigin + st.t0Ms);
     ctx.store.update({ promqlWindows: pq.windows });
     notes.push(`PromQL: ${pq.windows.length} steady windows read from ${ctx.config.metrics.prometheus.url}${pq.errors.length ? `; ${pq.errors.join('; ')}` : ''}`);
   }
-  const interruptedAtStep = ctx.interrupt.interrupted ? (st.executed.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
-  const executed = st.executed;
-  ctx.store.update({ executed });
+  const interruptedAtStep = ctx.interrupt.interrupted ? (st.attempts.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
+  const attempts = st.attempts;
+  ctx.store.update({ attempts });
   const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep);
-  const evidence = st.judged.map((s) => `step ${s.index + 1}${s.attempt ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`);
-  return { value: { judged: st.judged, executed, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
+  const evidence = st.judged.map((s) => `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`);
+  return { value: { judged: st.judged, attempts, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
 }
 
 /** The steps stage in one line: interrupted, the step that did not hold, or how many held. */
@@ -89,12 +102,17 @@ export function stepsDetail(judged: readonly StepResult[], planned: number, inte
   return run < planned ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data` : `all ${planned} steps held`;
 }
 
-/** Runs one leg until its schedule ends, a step fails, or the run is interrupted; returns the failed step. */
-async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
+/** The attempt whose action ends a leg: rerun or stop. */
+interface LegEnd { index: number; attempt: number; action: NextAction; why: string }
+
+/** Runs one leg until its schedule ends, an attempt's action ends it, or the run is interrupted. */
+async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   const { ctx } = st;
-  st.executed.push(...leg.steps);
+  const maxVUs = st.engine.maxVUs;
+  const started = leg.steps.map((s): AttemptRecord => ({ ...s, maxVUs, action: null }));
+  st.attempts.push(...started);
   let k = 0;
-  let failed: StepResult | null = null;
+  let end: LegEnd | null = null;
   const complete = new CompleteSeconds(ctx.config.engine === 'k6' ? 1 : st.engine.instances);
   const sink = (r: BucketRecord) => {
       ctx.store.appendBucket(r);
@@ -102,10 +120,14 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
       st.lastTS = Math.max(st.lastTS, r.tS);
       const { doneS, second } = complete.add(r);
       if (second && doneS === r.tS) ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
-      while (!failed && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
-        const res = judgeAndFlag(st, leg.steps[k++]);
-        const rerunContaminated = res.contaminated && ctx.config.topology?.rerun && (res.attempt ?? 1) === 1;
-        if (res.verdict !== 'holds' || rerunContaminated) { failed = res; engine.stop(ctx.config.gracefulStopS * 1000); }
+      while (!end && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
+        const i = st.attempts.indexOf(started[k]);
+        const d = judge(st, started[k++]);
+        st.attempts[i] = { ...st.attempts[i], action: d.action };
+        if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
+          end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
+          engine.stop(ctx.config.gracefulStopS * 1000);
+        }
       }
   };
   const engine = ctx.config.engine === 'k6' ? startK6Steps(ctx, { ...leg, maxVUs: st.engine.maxVUs }, STEPS_PHASE, st.seq, sink) : st.engine.start({
@@ -115,48 +137,18 @@ async function runLeg(st: State, leg: Leg): Promise<StepResult | null> {
   const off = ctx.interrupt.on(() => engine.stop(500));
   st.seq = (await engine.done).lastSeq;
   off();
-  // Steps the leg never judged are not executed, except the one an interruption cut short.
-  const unjudged = leg.steps.slice(k).filter((s) => !ctx.interrupt.interrupted || s.rampStartS > st.lastTS);
-  for (const s of unjudged) st.executed.splice(st.executed.indexOf(s), 1);
-  return failed;
+  // Attempts the leg never judged did not run, except the one an interruption cut short.
+  const unjudged = new Set(started.slice(k).filter((s) => !ctx.interrupt.interrupted || s.rampStartS > st.lastTS));
+  st.attempts = st.attempts.filter((a) => !unjudged.has(a));
+  return end;
 }
 
-/** Judges a step, marks topology contamination, and marks an earlier failed attempt transient when this rerun holds. */
-function judgeAndFlag(st: State, step: StepPlan): StepResult {
+/** Decides an attempt the moment its steady window closed: the machine's verdict, the progress line. */
+function judge(st: State, a: AttemptRecord) {
   const server = st.prober ? { samples: st.prober.samples, rttMs: st.rttMs } : undefined;
-  const topo = st.prober ? topologyChanged(st.prober.samples, STEPS_PHASE, step.rampStartS, step.steadyEndS) : { changed: false, values: [] };
-  if (topo.changed) Object.assign(step, { contaminated: true, note: `topology changed during the step (${topo.values.join(' -> ')})` });
-  let res = judgeNext(step, st.judged, st.records, st.ctx.plan.rules, server);
-  const limited = heldButGeneratorLimited(res, st.ctx.config.verdicts);
-  if (limited) {
-    step.generatorLimited = limited; // kept in run.json, so a re-rendered report says it too
-    res = markGeneratorLimited(res, limited);
-  }
-  if (res.verdict === 'holds' && (step.attempt ?? 1) > 1) {
-    const earlier = st.executed.find((e) => e.index === step.index && e !== step && !e.transient);
-    const earlierRes = st.judged.find((j) => j.index === step.index && !j.transient);
-    if (earlier) earlier.transient = true;
-    if (earlierRes) earlierRes.transient = true;
-  }
-  st.judged.push(res);
-  st.ctx.progress.stepJudged(res, st.ctx.plan.steps.length);
-  return res;
-}
-
-function decide(st: State, failed: StepResult): AfterFailure {
-  const { config } = st.ctx;
-  const v = config.verdicts;
-  // The tail is judged against the first step that held, never against the failed step itself.
-  const baseline = st.judged.find(heldAndCounts) ?? null;
-  const cls = classifyFailure(failed, baseline, st.rttMs, v);
-  const decision = afterFailure(cls, failed.contaminated === true, failed.attempt ?? 1, {
-    confirmFailedStep: v.confirmFailedStep, rerunContaminated: config.topology?.rerun ?? false, maxVUs: st.engine.maxVUs, maxVUsBound: rerunVusBound(config),
-  });
-  const step = st.executed.find((e) => e.index === failed.index && (e.attempt ?? 1) === (failed.attempt ?? 1) && !e.transient);
-  if (step && decision.generatorBound) Object.assign(step, { generatorBound: true, note: cls.detail });
-  // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
-  else if (step && cls.symptom && !cls.inconclusive) Object.assign(step, { waitedOnTarget: true, note: cls.detail });
-  else if (step && cls.inconclusive) Object.assign(step, { inconclusive: true, note: cls.detail });
-  if (decision.generatorBound) Object.assign(failed, { generatorBound: true });
-  return decision;
+  const evidence = { records: st.records, server, probes: st.prober?.samples ?? [], rttMs: st.rttMs };
+  const d = decideAttempt(st.judged, a, evidence, st.policy);
+  st.judged = d.judged;
+  st.ctx.progress.stepJudged(d.result, st.ctx.plan.steps.length);
+  return d;
 }

@@ -16,7 +16,7 @@ afterEach(() => { delete process.env[TOKEN_VAR]; });
 let n = 0;
 function meta(over: Partial<RunMeta> = {}): RunMeta {
   return {
-    schemaVersion: 1, runId: `store-${n++}`, status: 'complete', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z',
+    schemaVersion: 2, runId: `store-${n++}`, status: 'complete', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z',
     target: 'http://127.0.0.1:8080/orders', engine: 'native', scenario: 'default', config: { target: { url: 'http://127.0.0.1:8080/orders' } },
     plan: { steps: buildPlan(SPEC), durationS: 10, settleS: 1, rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }, expectedSteadySamples: [150, 300] },
     vus: { preAllocatedVUs: 5, maxVUs: 10, reason: 'test' }, rtt: null,
@@ -80,7 +80,6 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
     ['no stages', without('stages'), /is damaged: stages: missing$/],
     ['no environment', without('environment'), /is damaged: environment: missing$/],
     ['a step rate that is no number', good.replace('"ratePerSec": 50', '"ratePerSec": "fast"'), /is damaged: plan\.steps\.0\.ratePerSec: expected number/],
-    ['another schema version', good.replace('"schemaVersion": 1', '"schemaVersion": 7'), /is damaged: schemaVersion: expected 1/],
   ])('%s', (_name, runJson, message) => {
     const dir = runWith(runJson);
     let err: unknown;
@@ -92,6 +91,27 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
     expect(e.message).toContain(path.join(dir, 'run.json'));
     expect(e.message).toMatch(message);
     expect(e.hint).toMatch(/restore run\.json .* re-run .*buckets\.ndjson/);
+  });
+
+  it('refuses a schema version it does not know, naming it and the versions it reads', () => {
+    const dir = runWith(good.replace('"schemaVersion": 2', '"schemaVersion": 7'));
+    expect(() => loadRun(dir)).toThrow(expect.objectContaining({ code: 'run-version', exitCode: 2, message: expect.stringMatching(/schemaVersion 7; this plateau reads versions 1 and 2/), hint: expect.stringMatching(/newer plateau/) }));
+  });
+
+  it('upgrades a version-1 run.json: its executed plans become attempts, the flags written on them are dropped, the policy comes from its config', () => {
+    const v1 = JSON.parse(good) as Record<string, unknown>;
+    const plan = (v1.plan as { steps: Record<string, unknown>[] }).steps[0];
+    const dir = runWith(JSON.stringify({
+      ...v1, schemaVersion: 1,
+      config: { verdicts: { lagP99MaxMs: 35, confirmFailedStep: false, maxVUsBound: 800 }, topology: { rerun: true } },
+      executed: [{ ...plan, transient: true, note: 'a sentence' }, { ...plan, attempt: 2, generatorLimited: 'generator-limited while holding: x' }],
+    }));
+    const { meta } = loadRun(dir);
+    expect(meta.schemaVersion).toBe(2);
+    expect(meta.attempts!.map((a) => [a.index, a.attempt])).toEqual([[0, 1], [0, 2]]);
+    expect(meta.attempts!.every((a) => !('transient' in a) && !('generatorLimited' in a) && !('note' in a) && a.action === undefined)).toBe(true);
+    expect(meta.policy).toMatchObject({ confirmFailedStep: false, rerunContaminated: true, bounds: { lagP99MaxMs: 35, loopDelayMaxMs: 100, tailFactor: 3 } });
+    expect('executed' in meta).toBe(false);
   });
 
   it('reads a sound run back, counting a bucket line that parses but is no record as torn', () => {

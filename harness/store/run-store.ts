@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { BucketRecord, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import type { AttemptRecord, BucketRecord, DecisionPolicy, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import { upgradeRunJson } from './upgrade.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { secretScrubber, type Scrub } from '../secret-scrub.ts';
 
 export interface RunMeta {
-  schemaVersion: 1;
+  schemaVersion: 2;
   runId: string;
   status: 'running' | 'complete' | 'interrupted' | 'failed';
   startedAt: string;
@@ -22,8 +23,10 @@ export interface RunMeta {
   /** The validated config with anything secret-looking redacted. */
   config: unknown;
   plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;
-  /** The step attempts as run, on the steps phase's clock (reruns included); null before the steps stage. */
-  executed?: StepPlan[] | null;
+  /** The step attempts as run, on the steps phase's clock (reruns included), each with the action taken; absent before the steps stage. */
+  attempts?: AttemptRecord[] | null;
+  /** The rules and bounds the steps stage decided by, so a report decides alike. */
+  policy?: DecisionPolicy;
   /** Steady windows read through a Prometheus server after the steps (metrics.prometheus). */
   promqlWindows?: PromqlWindow[];
   vus: VuSizing | null;
@@ -124,7 +127,7 @@ const num = z.number();
 const stepPlanShape = z.looseObject({ index: num, ratePerSec: num, rampStartS: num, holdStartS: num, holdEndS: num, steadyStartS: num, steadyEndS: num });
 /** What the analysis, the reports, gate, compare and merge read from run.json; other fields pass through. */
 const runMetaShape = z.looseObject({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   runId: z.string().min(1),
   status: z.enum(['running', 'complete', 'interrupted', 'failed']),
   startedAt: z.string(),
@@ -135,7 +138,7 @@ const runMetaShape = z.looseObject({
     steps: z.array(stepPlanShape),
     rules: z.looseObject({ deliveryMin: num, captureMin: num, minTailSamples: num }),
   }).nullable(),
-  executed: z.array(stepPlanShape).nullable().optional(),
+  attempts: z.array(stepPlanShape.extend({ attempt: num, maxVUs: num })).nullable().optional(),
   promqlWindows: z.array(z.looseObject({})).optional(),
   vus: z.looseObject({ preAllocatedVUs: num, maxVUs: num, reason: z.string() }).nullable(),
   rtt: z.looseObject({ connectMedianMs: num, httpMedianMs: num, httpP90Ms: num, samples: num }).nullable(),
@@ -161,6 +164,7 @@ function readMeta(metaPath: string): RunMeta {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw corrupt(`it holds ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`}, not a run's record (an object with runId, status, plan, stages, ...)`);
   }
+  raw = upgradeRunJson(raw as Record<string, unknown>, metaPath);
   const parsed = runMetaShape.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues;

@@ -34,6 +34,8 @@ export function throughputSpec(run: RunResult): ChartSpec {
   }
   if (usl?.peakPerSec != null) layers.push(hRule(usl.peakPerSec, `USL predicted peak ${fmtRate(usl.peakPerSec)}`, COLOR.model, [2, 3]));
   if (run.capacityPerSec !== null) layers.push(hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} req/s`, COLOR.capacity, []));
+  // a lower bound is drawn as one, never labelled capacity
+  else if (run.heldAtLeastPerSec != null) layers.push(hRule(run.heldAtLeastPerSec, `held at least ${fmtRate(run.heldAtLeastPerSec)} req/s`, COLOR.capacity, [4, 3]));
   if (knee) layers.push(vRule(knee.ratePerSec, `knee: step ${stepNo(knee.index)}`));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

@@ -1,0 +1,72 @@
+/**
+ * The whole analysis of a stored run: merge the buckets, replay the attempts through the decision
+ * machine (decision.ts), then capacity, knee, peak, the stop reason, the overload shape, the
+ * models and the warnings.
+ */
+import { mergeRecords } from './buckets.ts';
+import { replayAttempts, type DecisionPolicy } from './decision.ts';
+import { decidingSteps, summarizeStop } from './stop.ts';
+import { DEFAULT_GENERATOR_BOUNDS, overloadShape } from './verdicts.ts';
+import type { AnalyzeInput, Rules, RunResult, StepResult } from './types.ts';
+import { runWarnings } from './warnings.ts';
+import { modelsOf } from './models/index.ts';
+import { seriesOf } from './series.ts';
+
+/** The step of highest throughput before `bad` (null without one). */
+function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
+  const before = bad ? steps.slice(0, steps.indexOf(bad)) : [];
+  return before.reduce<StepResult | null>((best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best), null);
+}
+
+/** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
+export function analyzeRun(input: AnalyzeInput): RunResult {
+  const records = mergeRecords(input.records);
+  const server = input.samples || input.promqlWindows
+    ? { samples: input.samples ?? [], promql: input.promqlWindows, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 }
+    : undefined;
+  const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);
+  const attempts = input.attempts ?? input.steps.map((st) => ({ ...st, attempt: 1, maxVUs: input.vus.maxVUs }));
+  const replay = replayAttempts(attempts, { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0 }, policy);
+  const steps = trimNotRun(replay.steps);
+  const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules, input.stages);
+  const counted = decidingSteps(steps);
+  const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
+  const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
+  return {
+    schemaVersion: 2,
+    runId: input.runId,
+    target: input.target,
+    engine: input.engine,
+    startedAt: input.startedAt,
+    rules: input.rules,
+    stages: input.stages,
+    vus: input.vus,
+    rtt: input.rtt,
+    environment: input.environment,
+    steps,
+    ...stop,
+    interrupted: input.interrupted,
+    warnings: runWarnings(steps, input.rules, input.stages),
+    ...(replay.differs.length > 0 ? { replayDiffers: replay.differs } : {}),
+    series: seriesOf(records),
+    ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
+    ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
+    // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
+    models: modelsOf(counted.filter((s) => !s.generatorBound), stop.heldAtLeastPerSec, stop.kneeStep, stop.peakPerSec),
+    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
+    generatorBound: firstBad?.generatorBound === true,
+    contaminated: steps.some((s) => s.contaminated),
+  };
+}
+
+/** Trailing attempts with no data are left out (they never ran), except the first step, which is always reported. */
+function trimNotRun(steps: StepResult[]): StepResult[] {
+  let last = steps.length - 1;
+  while (last > 0 && steps[last].verdict === 'not-run') last--;
+  return steps.slice(0, last + 1);
+}
+
+/** The policy of a run that stored none (older runs, tests): the default bounds, confirmation on, no topology reruns. */
+export function defaultPolicy(rules: Rules, maxVUs: number): DecisionPolicy {
+  return { rules, bounds: DEFAULT_GENERATOR_BOUNDS, confirmFailedStep: true, rerunContaminated: false, maxVUsBound: Math.max(maxVUs, 5000) };
+}

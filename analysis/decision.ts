@@ -1,0 +1,115 @@
+/**
+ * The step decision as a pure state machine. In: the attempts judged so far and the evidence of a
+ * new one (its buckets, the probe samples, the RTT); out: the new attempt's classification and the
+ * next action. The steps stage executes the action and stores the attempt record; a report replays
+ * the stored attempts through the same function, so every classification is re-derived from the
+ * evidence and nothing is pasted back from what the live run decided.
+ *
+ *   holds                       delivery and capture met, the generator within its bounds
+ *   holds, generator-limited    met, but the generator was over its bounds (counted; the gate refuses it)
+ *   fails                       the target's limit; rerun once to confirm, or stop
+ *   transient                   failed, and the rerun at its rate held
+ *   generator-bound             failed with a generator symptom while the target's tail stayed low
+ *   inconclusive                failed with a symptom and no step held before it to judge the tail by
+ *   contaminated                the topology changed inside the attempt: left out, rerun when configured
+ */
+import { judgeStep, withServer, type ServerInput } from './judge.ts';
+import { heldAndCounts } from './stop.ts';
+import { STEPS_PHASE } from './phases.ts';
+import { afterFailure, classifyFailure, generatorLimitedText, generatorSymptomOf, topologyChanged, } from './verdicts.ts';
+import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
+
+export type { DecisionPolicy };
+
+
+export interface Evidence {
+  records: readonly BucketRecord[];
+  /** The target's own readings (samples, PromQL windows) when metrics were read. */
+  server?: ServerInput;
+  /** Probe samples that carry the topology reading (probes.ndjson). */
+  probes: readonly Pick<ServerSample, 'tS' | 'phase' | 'topology'>[];
+  /** The fastest HTTP round trip: the client's tail is judged net of it. */
+  rttMs: number;
+}
+
+/** The results of the attempts judged so far, in the order they ran (classifications as they stand now). */
+export type Judged = readonly StepResult[];
+
+export interface Decision {
+  /** The results with the new attempt appended (and an earlier attempt marked transient when this rerun held). */
+  judged: StepResult[];
+  result: StepResult;
+  action: NextAction;
+  /** Why a failed attempt leads to its action, in words (the stage's evidence and the progress line). */
+  why: string | null;
+}
+
+/** The step a new one is compared with: the last that held and counts, else the last judged. */
+function counting(judged: Judged): StepResult | null {
+  for (let i = judged.length - 1; i >= 0; i--) if (heldAndCounts(judged[i])) return judged[i];
+  return judged.at(-1) ?? null;
+}
+
+/** Judges an attempt's steady window, with the server's view and the topology reading. */
+function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: DecisionPolicy): StepResult {
+  const base = withServer({ ...judgeStep(a, counting(judged), ev.records, policy.rules), attempt: a.attempt }, a, ev.server);
+  const topo = topologyChanged(ev.probes, STEPS_PHASE, a.rampStartS, a.steadyEndS);
+  if (!topo.changed) return base;
+  return { ...base, contaminated: true, topologyValues: topo.values, reasons: [...base.reasons, `topology changed during the step (${topo.values.join(' -> ')})`] };
+}
+
+/** A rerun that held marks the earlier failed attempt at its rate transient. */
+function markTransient(judged: Judged, r: StepResult): StepResult[] {
+  if (r.verdict !== 'holds' || (r.attempt ?? 1) <= 1) return [...judged];
+  const i = judged.findIndex((j) => j.index === r.index && !j.transient);
+  return i === -1 ? [...judged] : judged.map((j, k) => (k === i ? { ...j, transient: true } : j));
+}
+
+/**
+ * Decides one attempt. `recorded` is the action the live run stored for it: null means it was never
+ * decided (an interruption cut it short), so it is judged but not classified as a failure.
+ */
+export function decideAttempt(judged: Judged, a: AttemptRecord, ev: Evidence, policy: DecisionPolicy, recorded?: NextAction | null): Decision {
+  let r = judgeAttempt(a, judged, ev, policy);
+  if (r.verdict === 'holds') {
+    const symptom = generatorSymptomOf(r, policy.bounds);
+    if (symptom) r = { ...r, generatorLimited: symptom, reasons: [...r.reasons, generatorLimitedText(symptom, r)] };
+  }
+  const before = markTransient(judged, r);
+  const failed = r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
+  if (!failed || recorded === null) return { judged: [...before, r], result: r, action: recorded === null ? { kind: 'none' } : { kind: 'go-on' }, why: null };
+  const baseline = judged.find(heldAndCounts) ?? null;
+  const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds);
+  const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
+    confirmFailedStep: policy.confirmFailedStep, rerunContaminated: policy.rerunContaminated, maxVUs: a.maxVUs, maxVUsBound: policy.maxVUsBound,
+  });
+  const said = { reasons: [...r.reasons, cls.detail], verdictDetail: cls.detail, ...(cls.symptomCode ? { generatorSymptom: cls.symptomCode } : {}) };
+  if (after.generatorBound) r = { ...r, ...said, generatorBound: true };
+  // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
+  else if (cls.symptom && !cls.inconclusive) r = { ...r, ...said, waitedOnTarget: true };
+  else if (cls.inconclusive) r = { ...r, ...said, inconclusive: true };
+  const action: NextAction = after.action === 'rerun' ? { kind: 'rerun', maxVUs: after.maxVUs } : { kind: 'stop' };
+  return { judged: [...before, r], result: r, action, why: after.why };
+}
+
+export interface Replay {
+  steps: StepResult[];
+  /** Attempts whose re-derived action differs from the one the live run took (their 0-based positions). */
+  differs: { index: number; attempt: number; recorded: NextAction; derived: NextAction }[];
+}
+
+/** Every stored attempt through the machine, in the order they ran. */
+export function replayAttempts(attempts: readonly AttemptRecord[], ev: Evidence, policy: DecisionPolicy): Replay {
+  let judged: StepResult[] = [];
+  const differs: Replay['differs'] = [];
+  for (const a of attempts) {
+    const d = decideAttempt(judged, a, ev, policy, a.action === null ? null : undefined);
+    judged = d.judged;
+    if (a.action && a.action.kind !== 'none' && !sameAction(a.action, d.action)) differs.push({ index: a.index, attempt: a.attempt, recorded: a.action, derived: d.action });
+  }
+  return { steps: judged, differs };
+}
+
+function sameAction(a: NextAction, b: NextAction): boolean {
+  return a.kind === b.kind && (a.kind !== 'rerun' || (b.kind === 'rerun' && a.maxVUs === b.maxVUs));
+}
