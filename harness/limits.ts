@@ -6,15 +6,16 @@
  */
 import type { PlateauConfig } from './config/schema.ts';
 import type { Interrupt } from './pipeline/interrupt.ts';
+import { engineKind } from './engine/create.ts';
 
 export interface LimitProblem {
   field: string;
   message: string;
 }
 
-/** Seconds of the warmup schedule: a 1 s ramp, then up to warmup.maxS (harness/pipeline/warmup.ts). */
+/** Seconds of the warmup schedule: a 1 s ramp, then up to warmup.maxS (harness/pipeline/warmup.ts); none for an engine without a warmup. */
 function warmupS(c: PlateauConfig): number {
-  return c.warmup.enabled && c.engine !== 'k6' ? 1 + c.warmup.maxS : 0;
+  return c.warmup.enabled && engineKind(c).capabilities.warmup ? 1 + c.warmup.maxS : 0;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
 import { buildPlan } from '../harness/plan.ts';
 import { planText } from '../harness/cli/plan-text.ts';
-import { planForInstance } from '../harness/k6/engine/segment.ts';
+import { planForInstance } from '../harness/engine/create.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';

@@ -14,12 +14,14 @@ import { k6Options } from '../harness/k6/engine/options.ts';
 import { findK6, requireK6 } from '../harness/k6/engine/binary.ts';
 import { importK6 } from '../harness/k6/import/import.ts';
 import { startK6, writeK6Script } from '../harness/k6/engine/process.ts';
-import { startK6Steps } from '../harness/k6/steps-engine.ts';
+import { createLoadEngine, engineKind } from '../harness/engine/create.ts';
+import { WorkerEngine } from '../harness/engine/workers.ts';
 import { Schedule } from '../harness/engine/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
 import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/merge.ts';
-import { planForInstance, planShare, rerunVusBound, segmentLength } from '../harness/k6/engine/segment.ts';
+import { planShare, segmentLength } from '../harness/k6/engine/segment.ts';
+import { planForInstance, rerunVusBound } from '../harness/engine/create.ts';
 import { deriveSteps } from '../harness/k6/import/derive-steps.ts';
 import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
 import { spread } from '../harness/scenario/context.ts';
@@ -232,14 +234,23 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 }, vus: { preAllocated: 10, max: 30 }, k6: { executionSegment: '0:1/2' } });
     const plan = buildPlan(config, null);
     const dir = path.join(runsDir, 'k6-leg');
-    const ctx = {
-      config, plan, scenario: defaultScenario(config.target.url), runId: 'k6-leg',
-      store: { dir, meta: { environment: {} }, update: () => undefined }, progress: { info: () => undefined },
-    } as unknown as Parameters<typeof startK6Steps>[0];
     const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
-    const run = startK6Steps(ctx, { segments: plan.segments, startS: 0, maxVUs: 60 }, 'steps', 1_000, () => undefined, env);
+    const updates: Record<string, string>[] = [];
+    const store = { dir, meta: { environment: {} }, update: (p: { environment?: Record<string, string> }) => { if (p.environment) updates.push(p.environment); } } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
+    const engine = await createLoadEngine({
+      config, plan, runId: 'k6-leg', build: () => { throw new Error('k6 builds its own requests'); }, check: () => null, keepHeaders: false, env,
+      scenario: defaultScenario(config.target.url), store, note: () => undefined,
+    });
+    expect(engine.instances).toBe(1);
+    engine.maxVUs = 60;
+    const records: BucketRecord[] = [];
+    const run = engine.start({ segments: plan.segments, phase: 'steps', seqOffset: 1_000, offsetS: 7, gracefulStopMs: 0, sink: (r) => records.push(r) });
     const { lastSeq, dispatched } = await run.done;
-    expect(fs.readFileSync(path.join(dir, 'k6/leg-0/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
+    await engine.close();
+    // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
+    expect(fs.readFileSync(path.join(dir, 'k6/leg-7/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
+    expect(Math.min(...records.map((r) => r.tS))).toBeGreaterThanOrEqual(7);
+    expect(updates.at(-1)?.k6Exit).toMatch(/^k6 exited /);
     // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
     // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
     expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
@@ -253,6 +264,43 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     const script = fs.readFileSync(file, 'utf8');
     expect(script).toMatch(/"maxVUs": 12/);
     expect(script).toMatch(/"preAllocatedVUs": 4/);
+  });
+
+  it.skipIf(!fs.existsSync('/proc/self/task'))('runs no native engine thread beside k6, though workers are asked for (Linux only: the process\'s threads are read from /proc/self/task)', async () => {
+    const threads = () => fs.readdirSync('/proc/self/task').length;
+    // libuv's thread pool starts all its threads on first use: started before the count, not during the run
+    await fs.promises.readFile(`${FIX}/stepped-queue.ndjson.gz`);
+    const before = threads();
+    let peak = before;
+    const sampler = setInterval(() => { peak = Math.max(peak, threads()); }, 10);
+    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+    const r = await runQuietly({
+      engine: 'k6', workers: 2, target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
+      vus: { preAllocated: 10, max: 30 }, rtt: { samples: 3 }, verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'k6-threads' },
+    }, { env }).finally(() => clearInterval(sampler));
+    peak = Math.max(peak, threads());
+    expect(r.exitCode, r.lines.join('')).toBe(0);
+    expect(r.result.steps.length).toBeGreaterThan(0);
+    expect(r.lines.join('')).toContain('engine: k6\n');
+    expect(peak - before, 'threads started in this process during the k6 run').toBe(0);
+    // the count does see an engine's threads: the native engine the same config would get with engine native
+    const native = await WorkerEngine.create(2, { origin: server.url, targetUrl: `${server.url}/work`, http: { timeoutMs: 1000, client: 'socket' }, preAllocatedVUs: 1, maxVUs: 1, scenarioPath: null, runId: 'k6-threads-control' }, process.env);
+    try {
+      expect(threads()).toBeGreaterThanOrEqual(before + 2);
+    } finally {
+      await native.close();
+    }
+  });
+
+  it('the factory says what k6 cannot do before it starts, in the words the stages record', () => {
+    const steps = { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 1, holdS: 5 };
+    const k6 = engineKind(parseConfigOrThrow({ engine: 'k6', target: { url: 'http://x/' }, steps }));
+    expect(k6.capabilities).toEqual({ warmup: false, preconnect: false, threadSizing: false, schedulerLag: false, liveStop: true });
+    expect(k6.whyNot.warmup).toMatch(/^skipped with engine k6/);
+    expect(k6.whyNot.threadSizing).toBe('k6 schedules its own goroutines');
+    const native = engineKind(parseConfigOrThrow({ target: { url: 'http://x/' }, steps }));
+    expect(Object.values(native.capabilities).every(Boolean)).toBe(true);
+    expect(native.planLines()).toEqual([]);
   });
 
   it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { buildPlan } from '../plan.ts';
-import { planForInstance } from '../k6/engine/segment.ts';
+import { planForInstance } from '../engine/create.ts';
 import { runPipeline } from '../pipeline/run.ts';
 import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';
 import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-process.ts';

@@ -3,7 +3,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
 import { trustworthyPercentiles } from '../../analysis/percentiles.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
-import { segmentLength } from '../k6/engine/segment.ts';
+import { engineKind } from '../engine/create.ts';
 
 export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
   const w = config.warmup;
@@ -15,7 +15,7 @@ export function planText(config: PlateauConfig, plan: Plan, scenario?: string): 
     `warmup   ${w.enabled ? `${warmupRatePerSec({ config })} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
     `steps    ${config.steps.rampS} s ramp + ${config.steps.holdS} s hold each; judged on the last ${config.steps.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
-    ...(config.engine === 'k6' && config.k6.executionSegment ? [`segment  k6 execution segment ${config.k6.executionSegment}: this instance runs ${(segmentLength(config.k6.executionSegment) * 100).toFixed(1)}% of every rate below`] : []),
+    ...engineKind(config).planLines(),
     `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load)`,
     '',
     'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',

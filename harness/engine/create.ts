@@ -1,22 +1,56 @@
 /**
- * Chooses the native engine's shape: worker threads (one execution segment each) when more than
- * one is asked for or the machine has the cores; the same thread otherwise.
+ * The factory: the only place that knows which engine a config gets. engineKind(config) says what
+ * that engine can do before it starts (limits, `plateau plan`, preflight, the plan each instance
+ * runs); createLoadEngine makes it: k6 in its own process, or the native engine on worker
+ * threads (one execution segment each) when more than one is asked for or the machine has the
+ * cores, in this thread otherwise.
  */
 import path from 'node:path';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../plan.ts';
+import type { Scenario } from '../scenario/types.ts';
+import type { RunStore } from '../store/run-store.ts';
 import { usableCpus } from '../cpu-quota.ts';
-import { InThreadEngine, type LoadEngine } from './load-engine.ts';
+import { InThreadEngine, NATIVE_CAPABILITIES, vusBound, type EngineKind, type LoadEngine } from './load-engine.ts';
 import { VuPool } from './vu-pool.ts';
 import { WorkerEngine } from './workers.ts';
 import type { PreparedRequest, Outcome } from './http.ts';
+import { K6Engine } from '../k6/engine/k6-engine.ts';
+import { k6Kind } from '../k6/engine/kind.ts';
 
 /** 'auto' = one worker per CPU this process may use (the affinity mask, capped by a cgroup CPU quota). */
 export function workerCount(setting: PlateauConfig['workers'], cpus: () => number = () => usableCpus().count): number {
   return setting === 'auto' ? cpus() : setting;
 }
 
-export async function createLoadEngine(o: {
+/** The native engine runs the plan as built and has every capability. */
+function nativeKind(config: PlateauConfig): EngineKind {
+  return {
+    capabilities: NATIVE_CAPABILITIES,
+    whyNot: {},
+    planForInstance: (plan) => plan,
+    rerunVusBound: () => vusBound(config),
+    planLines: () => [],
+    preflight: (_env, base) => base(),
+  };
+}
+
+/** What the engine of this config can do, before it starts. */
+export function engineKind(config: PlateauConfig): EngineKind {
+  return config.engine === 'k6' ? k6Kind(config) : nativeKind(config);
+}
+
+/** The plan one instance of this config's engine runs. */
+export function planForInstance(plan: Plan, config: PlateauConfig): Plan {
+  return engineKind(config).planForInstance(plan);
+}
+
+/** The largest maxVUs a rerun of this config's engine may raise to. */
+export function rerunVusBound(config: PlateauConfig): number {
+  return engineKind(config).rerunVusBound();
+}
+
+export interface EngineInput {
   config: PlateauConfig;
   plan: Plan;
   runId: string;
@@ -25,13 +59,22 @@ export async function createLoadEngine(o: {
   /** The scenario's check reads response headers: the socket client keeps them only then. */
   keepHeaders: boolean;
   env: NodeJS.ProcessEnv;
-}): Promise<LoadEngine> {
+  /** The scenario (k6 bundles it into its script). */
+  scenario: Scenario;
+  /** The run's store: an engine with files of its own (k6) writes them under its dir and records its facts in run.json. */
+  store: Pick<RunStore, 'dir' | 'meta' | 'update'>;
+  /** A progress line. */
+  note(line: string): void;
+}
+
+export async function createLoadEngine(o: EngineInput): Promise<LoadEngine> {
   const { config, plan } = o;
+  if (config.engine === 'k6') return new K6Engine({ config, plan, scenario: o.scenario, runId: o.runId, env: o.env, store: o.store, note: o.note });
   const origin = new URL(config.target.url).origin;
   const count = workerCount(config.workers);
   const http = { ...config.http, keepHeaders: o.keepHeaders };
   if (count <= 1) {
-    return new InThreadEngine(new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check);
+    return new InThreadEngine(new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check, config.http.client);
   }
   return WorkerEngine.create(count, {
     origin,

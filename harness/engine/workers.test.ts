@@ -32,6 +32,9 @@ describe('native engine on worker threads', () => {
       scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'workers-test',
     }, process.env);
     closers.push(() => engine.close());
+    // what the pipeline asks of it, and how run.json names it
+    expect(engine.capabilities).toEqual({ warmup: true, preconnect: true, threadSizing: true, schedulerLag: true, liveStop: true });
+    expect(engine.label).toBe(`native (2 worker threads), ${client} HTTP client`);
     const records: BucketRecord[] = [];
     const run = engine.start({
       segments: [{ durationS: 1, fromPerSec: 0, toPerSec: 300 }, { durationS: 2, fromPerSec: 300, toPerSec: 300 }],

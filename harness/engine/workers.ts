@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { EngineRun } from './native.ts';
-import type { LegOptions, LoadEngine } from './load-engine.ts';
+import { NATIVE_CAPABILITIES, type LegOptions, type LoadEngine } from './load-engine.ts';
 import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -23,14 +23,18 @@ interface Slot {
 }
 
 export class WorkerEngine implements LoadEngine {
+  readonly capabilities = NATIVE_CAPABILITIES;
+  readonly whyNot = {};
   private max: number;
   /** Workers started; shrink() closes some, and `instances` says how many still run. */
   private readonly started: number;
 
-  private constructor(private slots: Slot[], maxVUs: number) {
+  private constructor(private slots: Slot[], maxVUs: number, private readonly httpClient: string) {
     this.started = slots.length;
     this.max = maxVUs;
   }
+
+  get label(): string { return `${this.name}, ${this.httpClient} HTTP client`; }
 
   get instances(): number { return this.slots.length; }
   get name(): string {
@@ -48,7 +52,7 @@ export class WorkerEngine implements LoadEngine {
       await closeSlots(spawned.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : [])));
       throw failed.reason;
     }
-    return new WorkerEngine(spawned.map((p) => (p as PromiseFulfilledResult<Slot>).value), init.maxVUs);
+    return new WorkerEngine(spawned.map((p) => (p as PromiseFulfilledResult<Slot>).value), init.maxVUs, init.http.client);
   }
 
   get maxVUs(): number { return this.max; }

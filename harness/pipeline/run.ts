@@ -8,8 +8,8 @@ import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan, type Plan } from '../plan.ts';
 import { Schedule } from '../engine/schedule.ts';
-import { createLoadEngine } from '../engine/create.ts';
-import type { LoadEngine } from '../engine/load-engine.ts';
+import { createLoadEngine, engineKind } from '../engine/create.ts';
+import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { RunStore, redact } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
@@ -27,9 +27,6 @@ import { measureRtt } from './rtt.ts';
 import { warmup, warmupRatePerSec, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
-import { withK6Preflight } from '../k6/engine/preflight.ts';
-import { planForInstance } from '../k6/engine/segment.ts';
-import { K6_WARMUP_SKIPPED } from '../k6/steps-engine.ts';
 
 export interface RunOptions {
   config: PlateauConfig;
@@ -51,7 +48,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const runId = config.output.runId ?? newRunId();
   const { scenario, build, check } = await scenarioRequests(config.scenario ? path.resolve(config.scenario) : null, config.target.url, runId, env);
   const scrub = secretScrubber(scenario.secrets ?? [], env);
-  const plan0 = planForInstance(buildPlan(config, null), config);
+  const plan0 = engineKind(config).planForInstance(buildPlan(config, null));
   const store = RunStore.create(config.output.dir, {
     schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
     target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',
@@ -93,37 +90,38 @@ export function internalError(err: unknown): PlateauError {
 
 async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap, engine: { current: LoadEngine | null }): Promise<void> {
   const { config, store } = ctx;
+  const kind = engineKind(config);
   const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
   const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
-  await runStage('preflight', record, () => withK6Preflight(config, env, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env })));
+  await runStage('preflight', record, () => kind.preflight(env, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env })));
   if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return;
   cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
-  ctx.plan = planForInstance(buildPlan(config, rtt.httpMedianMs), config);
+  ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs));
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
-  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env });
+  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env,
+    scenario: ctx.scenario, store, note: (line) => ctx.progress.info(line) });
   engine.current = pool;
   // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
   const nameEngine = () => {
-    const engineName = config.engine === 'k6' ? 'k6' : `${pool.name}, ${config.http.client} HTTP client`;
-    ctx.progress.info(`engine: ${engineName}`);
-    if (config.engine !== 'k6') store.update({ environment: { ...store.meta.environment, engine: engineName } });
+    ctx.progress.info(`engine: ${pool.label}`);
+    store.update({ environment: { ...store.meta.environment, engine: pool.label } });
   };
   nameEngine();
   let seqOffset = 0;
   let warmed: Warmed | null = null;
-  const warm = config.warmup.enabled && config.engine !== 'k6';
+  const warm = config.warmup.enabled && pool.capabilities.warmup;
   // Cold connects would land in the first seconds' tail and drops (an open model's cold start):
   // over TLS each costs the generator about 2 ms, so a VU pool growing to cover them can starve it
   // (docs/decisions/015). Before the warmup and again before the first step (for the VUs whose
   // connection the warmup lost).
-  if (warm && !ctx.interrupt.interrupted) await preconnect(ctx, pool, 'the warmup');
+  if (warm && pool.capabilities.preconnect && !ctx.interrupt.interrupted) await preconnect(ctx, pool, 'the warmup');
   if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
-  else if (config.engine === 'k6') record(skippedStage('warmup', K6_WARMUP_SKIPPED));
+  else if (!pool.capabilities.warmup) record(skippedStage('warmup', whyNot(pool, 'warmup')));
   else if (!ctx.interrupt.interrupted) {
     warmed = await runStage('warmup', record, () => warmup(ctx, pool));
     seqOffset = warmed.lastSeq;
@@ -136,7 +134,7 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap,
     await runStage('threads', record, () => sizeThreads(ctx, pool, warmed!.records));
     if (pool.instances !== before) nameEngine();
   }
-  if (config.engine !== 'k6') await preconnect(ctx, pool, 'the first step');
+  if (pool.capabilities.preconnect) await preconnect(ctx, pool, 'the first step');
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
 }

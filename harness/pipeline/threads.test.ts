@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigOrThrow } from '../config/validate.ts';
 import { keepAllReason, onThisMachine } from './threads.ts';
+import { NATIVE_CAPABILITIES } from '../engine/load-engine.ts';
+import { engineKind } from '../engine/create.ts';
 
 const nics = {
   lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
@@ -21,15 +23,19 @@ describe('the threads stage', () => {
     }
   });
 
-  it('sizes threads only for workers: auto, a native engine on several threads, a target here and a settled warmup', () => {
+  it('sizes threads only for workers: auto, an engine that can be sized on several threads, a target here and a settled warmup', () => {
     const cfg = (over: Record<string, unknown> = {}) => ({ config: parseConfigOrThrow({ target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 5 }, workers: 'auto', ...over }) });
-    const two = { instances: 2 };
+    const native = { capabilities: NATIVE_CAPABILITIES, whyNot: {} };
+    const two = { instances: 2, ...native };
     expect(keepAllReason(cfg(), two, { stable: true })).toBeNull();
     expect(keepAllReason(cfg({ workers: 2 }), two, { stable: true })).toBe('workers set to 2 (config or --workers): all 2 threads run the steps');
-    expect(keepAllReason(cfg(), { instances: 1 }, { stable: true })).toBe('the engine runs on one thread');
+    expect(keepAllReason(cfg(), { instances: 1, ...native }, { stable: true })).toBe('the engine runs on one thread');
     expect(keepAllReason(cfg({ target: { url: 'https://example.com/' } }), two, { stable: true })).toMatch(/^the target is not on this machine/);
     expect(keepAllReason(cfg(), two, null)).toMatch(/^no warmup measured/);
     expect(keepAllReason(cfg(), two, { stable: false })).toMatch(/^the warmup did not settle/);
-    expect(keepAllReason(cfg({ engine: 'k6' }), two, { stable: true })).toMatch(/^k6/);
+    // the capability decides, whatever the count: an engine that cannot be sized says why in its own words
+    const k6 = cfg({ engine: 'k6' });
+    expect(keepAllReason(k6, { instances: 1, ...engineKind(k6.config) }, { stable: true })).toBe('k6 schedules its own goroutines');
+    expect(keepAllReason(cfg(), { ...two, capabilities: { ...NATIVE_CAPABILITIES, threadSizing: false } }, { stable: true })).toBe('the engine has no threadSizing capability');
   });
 });

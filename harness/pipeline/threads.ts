@@ -7,7 +7,7 @@ import { isIPv4 } from 'node:net';
 import os from 'node:os';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { threadsForPlan } from '../../analysis/thread-sizing.ts';
-import type { LoadEngine } from '../engine/load-engine.ts';
+import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import type { RunContext } from './context.ts';
 import type { StageResult } from './stage.ts';
 
@@ -25,10 +25,10 @@ export function onThisMachine(url: string, interfaces: ReturnType<typeof os.netw
 }
 
 /** Why the threads stay as they are, or null when the warmup's cost decides. */
-export function keepAllReason(ctx: Pick<RunContext, 'config'>, engine: Pick<LoadEngine, 'instances'>, warm: { stable: boolean } | null): string | null {
+export function keepAllReason(ctx: Pick<RunContext, 'config'>, engine: Pick<LoadEngine, 'instances' | 'capabilities' | 'whyNot'>, warm: { stable: boolean } | null): string | null {
   const { config } = ctx;
   const all = `all ${engine.instances} threads run the steps`;
-  if (config.engine === 'k6') return 'k6 schedules its own goroutines';
+  if (!engine.capabilities.threadSizing) return whyNot(engine, 'threadSizing');
   if (engine.instances <= 1) return 'the engine runs on one thread';
   if (config.workers !== 'auto') return `workers set to ${config.workers} (config or --workers): ${all}`;
   if (!onThisMachine(config.target.url)) return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;

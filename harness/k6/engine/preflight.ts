@@ -11,9 +11,11 @@ import { k6Options } from './options.ts';
 import { segmentLcd, segmentLength } from './segment.ts';
 
 /**
- * The environment the run was given (secrets included), kept for the k6 process the steps stage
- * starts: the run context carries no environment, and k6 must get the same one the preflight
- * checked, not whatever process.env holds. Keyed by the run's config object, held weakly.
+ * The environment the run was given (secrets included), kept for a k6 process started through
+ * the old startK6Steps (harness/k6/steps-engine.ts): the run context carries no environment, and
+ * k6 must get the same one the preflight checked, not whatever process.env holds. Keyed by the
+ * run's config object, held weakly. The K6Engine gets its environment from the factory instead;
+ * this goes when startK6Steps does.
  */
 const runEnv = new WeakMap<PlateauConfig, NodeJS.ProcessEnv>();
 
@@ -22,7 +24,6 @@ export function envOfRun(config: PlateauConfig): NodeJS.ProcessEnv {
 }
 
 export async function withK6Preflight<T>(config: PlateauConfig, env: NodeJS.ProcessEnv, base: () => Promise<StageResult<T>>): Promise<StageResult<T>> {
-  if (config.engine !== 'k6') return base();
   runEnv.set(config, env);
   const k6 = requireK6(env);
   const share = segmentLength(config.k6.executionSegment);

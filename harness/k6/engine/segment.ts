@@ -100,12 +100,12 @@ export function vusForSegment(vus: VuSizing, segment: string | undefined, sequen
 }
 
 /**
- * The plan one instance runs: under the k6 engine with an execution segment, every rate scaled to
- * the segment's share and maxVUs a multiple of the sequence's LCD, within limits.maxInFlight.
- * Other engines run the plan as built.
+ * The plan one k6 instance runs: with an execution segment, every rate scaled to the segment's
+ * share and maxVUs a multiple of the sequence's LCD, within limits.maxInFlight; without one, the
+ * plan as built. (Other engines run the plan as built: harness/engine/create.ts engineKind.)
  */
-export function planForInstance(plan: Plan, config: PlateauConfig): Plan {
-  if (config.engine !== 'k6' || !config.k6.executionSegment) return plan;
+export function planForSegment(plan: Plan, config: PlateauConfig): Plan {
+  if (!config.k6.executionSegment) return plan;
   return { ...planShare(plan, config.k6.executionSegment), vus: k6Vus(plan.vus, config) };
 }
 
@@ -115,13 +115,12 @@ export function k6Vus(vus: VuSizing, config: PlateauConfig): VuSizing {
 }
 
 /**
- * The largest maxVUs a rerun may raise to (verdicts.maxVUsBound within limits.maxInFlight); under
- * a k6 execution segment, the largest multiple of the sequence's LCD within it, so that what the
- * rerun's note says is what k6 runs.
+ * The largest maxVUs a k6 rerun may raise to: `b` (verdicts.maxVUsBound within
+ * limits.maxInFlight); under an execution segment, the largest multiple of the sequence's LCD
+ * within it, so that what the rerun's note says is what k6 runs.
  */
-export function rerunVusBound(config: PlateauConfig): number {
-  const b = Math.min(config.verdicts.maxVUsBound, config.limits.maxInFlight);
-  if (config.engine !== 'k6' || !config.k6.executionSegment) return b;
+export function segmentVusBound(b: number, config: PlateauConfig): number {
+  if (!config.k6.executionSegment) return b;
   const lcd = segmentLcd(config.k6.executionSegment, config.k6.executionSegmentSequence);
   return b >= lcd ? Math.floor(b / lcd) * lcd : b;
 }
