@@ -15,6 +15,9 @@ import { SimulatedEngine } from '../harness/engine/simulated.ts';
 import { Interrupt } from '../harness/pipeline/interrupt.ts';
 import type { RunContext } from '../harness/pipeline/context.ts';
 import { runStage } from '../harness/pipeline/stage.ts';
+import { warmup } from '../harness/pipeline/warmup.ts';
+import { keepAllReason, sizeThreads } from '../harness/pipeline/threads.ts';
+import { DurationCap } from '../harness/limits.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
 import { buildPlan } from '../harness/plan.ts';
 import { Progress } from '../harness/progress.ts';
@@ -37,6 +40,8 @@ interface SimRun {
   interruptAtS?: number;
   /** Target seconds already lived before the steps (the warmup's time). */
   targetAgeS?: number;
+  /** Run the warmup and the threads stage first, as the pipeline does, on this many engine instances. */
+  warm?: { instances: number; costUsPerArrival: number };
 }
 
 /** Runs the steps stage in simulated time and reads the store back as `plateau report` does. */
@@ -49,7 +54,7 @@ async function simSteps(o: SimRun) {
   const plan = buildPlan(config, RTT_MS);
   const clock = new SimClock();
   const target = new ModelTarget(o.model, clock.now() - (o.targetAgeS ?? 0) * 1000);
-  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs });
+  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs, instances: o.warm?.instances, costUsPerArrival: o.warm?.costUsPerArrival });
   const meta: RunMeta = {
     schemaVersion: 2, runId, status: 'running', startedAt: new Date(0).toISOString(), finishedAt: null,
     target: config.target.url, engine: engine.label, scenario: 'model', config, vus: plan.vus,
@@ -59,17 +64,30 @@ async function simSteps(o: SimRun) {
   const store = RunStore.create(runsDir, meta);
   const interrupt = new Interrupt();
   const ctx: RunContext = {
-    runId, config, plan, scenario: { request: () => ({ method: 'GET', path: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
+    runId, config, plan, scenario: { request: () => ({ method: 'GET', url: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
     check: () => null, store, progress: new Progress({ write: () => undefined, isTTY: false }), interrupt, clock,
     readServer: async () => target.reading(clock.now()),
   };
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
+  const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
+  cap.arm();
   const wallMs = performance.now();
-  const steps = await clock.run(runStage('steps', (s) => store.addStage(s), () => runSteps(ctx, engine, 0, RTT_MS), clock));
+  const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
+  let seqOffset = 0;
+  if (o.warm) {
+    const warmed = await clock.run(runStage('warmup', record, () => warmup(ctx, engine), clock));
+    seqOffset = warmed.lastSeq;
+    const keepAll = keepAllReason(ctx, engine, { stable: warmed.verdict.stable });
+    if (keepAll) throw new Error(`the threads stage would not run: ${keepAll}`);
+    await clock.run(runStage('threads', record, () => sizeThreads(ctx, engine, warmed.records), clock));
+  }
+  const stepsT0S = clock.now() / 1000;
+  const steps = await clock.run(runStage('steps', record, () => runSteps(ctx, engine, seqOffset, RTT_MS), clock));
+  cap.disarm();
   store.update({ interruptedAtStep: steps.interruptedAtStep, status: interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date(0).toISOString() });
   store.close();
   const { result, meta: stored } = analyzeStore(store.dir);
-  return { result, stored, engine, simS: clock.now() / 1000, wallMs: performance.now() - wallMs };
+  return { result, stored, engine, simS: clock.now() / 1000, stepsS: clock.now() / 1000 - stepsT0S, wallMs: performance.now() - wallMs, dir: store.dir };
 }
 
 const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 10, settleS: 2 });
@@ -147,7 +165,7 @@ describe('interruption in simulated time', () => {
     expect(r.stored.attempts?.at(-1)).toMatchObject({ index: 2, action: null });
     // it stopped within a second of the signal, and the store has every second up to it
     expect(r.simS).toBeLessThan(27.5 + 1);
-    const lines = fs.readFileSync(`${r.stored.runId ? `${runsDir}/${r.stored.runId}` : ''}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tS: number });
+    const lines = fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tS: number });
     expect(lines.map((b) => b.tS)).toEqual(Array.from({ length: 28 }, (_, i) => i));
   });
 });
@@ -163,5 +181,36 @@ describe('topology in simulated time', () => {
     expect(r.result.steps.map((s) => s.contaminated ?? false)).toEqual([false, true, false, false]);
     expect(r.result.contaminated).toBe(true);
     expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual(['go-on', 'rerun', 'go-on', 'go-on']);
+  });
+});
+
+describe('the duration cap in simulated time', () => {
+  it('a run whose reruns would outlast limits.maxDurationS is stopped when it reaches it, as an interruption', async () => {
+    // every step fails (503s for all but 10 req/s) and is confirmed: 2 attempts x 11 s > 15 s
+    const r = await simSteps({ model: { capacityPerSec: 10, serviceMs: 5, overload: 'reject' }, config: { steps: { ...steps(100, 100, 100), holdS: 10 }, limits: { maxDurationS: 15 }, warmup: { enabled: false } } });
+    expect(r.result.interrupted).toBe(true);
+    expect(r.simS).toBeGreaterThanOrEqual(15);
+    expect(r.simS).toBeLessThan(16);
+    expect(r.stored.attempts?.map((a) => a.attempt)).toEqual([1, 2]);
+  });
+});
+
+describe('the threads stage in simulated time', () => {
+  const model: ModelTargetOptions = { capacityPerSec: 5000, serviceMs: 5, overload: 'queue' };
+  // on this machine, workers auto: the warmup's cost per arrival sizes the threads
+  const config = { target: { url: 'http://127.0.0.1:9/orders' }, workers: 'auto', steps: steps(200, 200, 400), warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, maxS: 20, minS: 8 } } as Partial<PlateauConfigInput>;
+
+  it('a cheap arrival: the steps run on one of the two threads', async () => {
+    const r = await simSteps({ model, config, warm: { instances: 2, costUsPerArrival: 50 } });
+    const threads = r.stored.stages.find((s) => s.name === 'threads');
+    expect(threads?.threads, threads?.detail).toEqual({ kept: 1, of: 2 });
+    const sources = new Set(fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; source: string }).filter((b) => b.phase === 'steps').map((b) => b.source));
+    expect(sources).toEqual(new Set(['sim/0']));
+    expect(attempts(r.result)).toEqual(['200#1:holds', '400#1:holds']);
+  });
+
+  it('a costly arrival (one thread would be 80% busy at the top rate): both threads kept, on the same warm seconds', async () => {
+    const r = await simSteps({ model, config, warm: { instances: 2, costUsPerArrival: 2000 } });
+    expect(r.stored.stages.find((s) => s.name === 'threads')?.threads).toEqual({ kept: 2, of: 2 });
   });
 });
