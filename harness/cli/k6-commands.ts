@@ -1,4 +1,4 @@
-/** The k6 commands: `plateau k6-script`, `plateau import k6 <file>`, and `plateau report --merge`. */
+/** The k6 commands: `plateau k6-script` and `plateau import k6 <file>`. */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
@@ -7,12 +7,10 @@ import { buildPlan } from '../plan.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { defaultScenario } from '../scenario/default.ts';
 import { newRunId } from '../environment.ts';
-import { writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { writeK6Script, k6Args } from '../k6/engine/process.ts';
 import { importK6 } from '../k6/import/import.ts';
-import { mergeRuns } from '../merge.ts';
 import { loadOptions, overridesOf } from './options.ts';
 
 type Args = Record<string, unknown>;
@@ -84,28 +82,5 @@ export async function importCommand(a: Args): Promise<number> {
     t0Ms: t0Of(a.t0), scenarios: a.scenario as string[] | undefined, target: a.target as string | undefined,
   });
   process.stdout.write(`${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`);
-  return EXIT.ok;
-}
-
-export function reportOptions<T>(y: Argv<T>) {
-  return y
-    .positional('run-dir', { type: 'string', describe: 'the run to rebuild' })
-    .option('merge', { type: 'string', array: true, describe: 'merge these runs (loaded at the same time) into one run and report' })
-    .option('out', { type: 'string', default: 'runs', describe: 'with --merge: directory of run stores for the merged run' })
-    .option('run-id', { type: 'string', describe: 'with --merge: name of the merged run' });
-}
-
-/** `plateau report <dir>` as before, or `plateau report --merge a b ... --out dir`. */
-export async function reportOrMergeCommand(a: Args): Promise<number> {
-  const merge = a.merge as string[] | undefined;
-  if (!merge?.length) {
-    if (!a['run-dir']) throw new PlateauError('name a run directory, or --merge several', 'plateau report runs/latest, or plateau report --merge runs/a runs/b --out runs', 'usage', EXIT.usage);
-    const result = await writeReports(path.resolve(a['run-dir'] as string));
-    process.stdout.write(renderPlateauTable(result) + '\n');
-    return EXIT.ok;
-  }
-  const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
-  const r = await mergeRuns({ dirs, outDir: a.out as string, runId: a['run-id'] as string | undefined });
-  process.stdout.write(`${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`);
   return EXIT.ok;
 }

@@ -8,7 +8,8 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { loadOptions } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
 import { baselineBuilder, baselineCommand, compareBuilder, compareCommand, gateBuilder, gateCommand } from './gate-commands.ts';
-import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions, reportOrMergeCommand, reportOptions } from './k6-commands.ts';
+import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions } from './k6-commands.ts';
+import { reportOrMergeCommand, reportOptions } from './report-command.ts';
 
 /**
  * `--tolerance -5%` as `--tolerance=-5%`: yargs takes a value that starts with a dash for flags of

@@ -1,0 +1,36 @@
+/**
+ * `plateau report <dir>`: every output of a run rebuilt from its store alone; `plateau report
+ * --merge a b ... --out dir`: several runs that loaded one target at once (k6 instances with
+ * execution segments, native processes on several machines) merged into one run and report.
+ */
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { writeReports } from '../report.ts';
+import { mergeRuns } from '../merge.ts';
+import { renderPlateauTable } from '../../reports/table.ts';
+import { EXIT, PlateauError } from '../errors.ts';
+
+type Args = Record<string, unknown>;
+
+export function reportOptions<T>(y: Argv<T>) {
+  return y
+    .positional('run-dir', { type: 'string', describe: 'the run to rebuild' })
+    .option('merge', { type: 'string', array: true, describe: 'merge these runs (loaded at the same time) into one run and report' })
+    .option('out', { type: 'string', default: 'runs', describe: 'with --merge: directory of run stores for the merged run' })
+    .option('run-id', { type: 'string', describe: 'with --merge: name of the merged run' });
+}
+
+/** `plateau report <dir>` as before, or `plateau report --merge a b ... --out dir`. */
+export async function reportOrMergeCommand(a: Args): Promise<number> {
+  const merge = a.merge as string[] | undefined;
+  if (!merge?.length) {
+    if (!a['run-dir']) throw new PlateauError('name a run directory, or --merge several', 'plateau report runs/latest, or plateau report --merge runs/a runs/b --out runs', 'usage', EXIT.usage);
+    const result = await writeReports(path.resolve(a['run-dir'] as string));
+    process.stdout.write(renderPlateauTable(result) + '\n');
+    return EXIT.ok;
+  }
+  const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
+  const r = await mergeRuns({ dirs, outDir: a.out as string, runId: a['run-id'] as string | undefined });
+  process.stdout.write(`${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`);
+  return EXIT.ok;
+}
