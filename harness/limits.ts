@@ -6,6 +6,7 @@
  */
 import type { PlateauConfig } from './config/schema.ts';
 import type { Interrupt } from './pipeline/interrupt.ts';
+import { realClock, type Clock, type Timer } from './clock.ts';
 import { engineKind } from './engine/create.ts';
 
 export interface LimitProblem {
@@ -66,14 +67,19 @@ export function limitProblems(c: PlateauConfig): LimitProblem[] {
  * interrupt, so the run ends as an interrupted one does: load stops, the report is written.
  */
 export class DurationCap {
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   reached = false;
 
-  constructor(private readonly maxDurationS: number, private readonly interrupt: Interrupt, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly maxDurationS: number,
+    private readonly interrupt: Interrupt,
+    private readonly log: (line: string) => void,
+    private readonly clock: Clock = realClock,
+  ) {}
 
   arm(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.reached = true;
       this.log(`limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`);
       this.interrupt.trigger();
@@ -82,7 +88,7 @@ export class DurationCap {
   }
 
   disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.clear(this.timer);
     this.timer = null;
   }
 }

@@ -20,6 +20,7 @@ import { writeReports } from '../report.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { RunContext } from './context.ts';
 import type { Interrupt } from './interrupt.ts';
+import { realClock, type Clock } from '../clock.ts';
 import { runStage, skippedStage } from './stage.ts';
 import { preflight } from './preflight.ts';
 import { reset } from './reset.ts';
@@ -31,6 +32,8 @@ import { runSteps } from './steps.ts';
 export interface RunOptions {
   config: PlateauConfig;
   interrupt: Interrupt;
+  /** Time and timers of the run (default: the machine's clock). */
+  clock?: Clock;
   out: ProgressOut;
   env?: NodeJS.ProcessEnv;
 }
@@ -50,15 +53,16 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const scrub = secretScrubber(scenario.secrets ?? [], env);
   const plan0 = engineKind(config).planForInstance(buildPlan(config, null));
   const store = RunStore.create(config.output.dir, {
-    schemaVersion: 1, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
+    schemaVersion: 2, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
     target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',
     config: redact(config), plan: planMeta(plan0), vus: plan0.vus, rtt: null, stages: [], interruptedAtStep: null,
     environment: environment(config.engine),
   }, scrub);
   const progress = new Progress({ write: (s) => o.out.write(scrub(s)), isTTY: o.out.isTTY });
-  const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line));
+  const clock = o.clock ?? realClock;
+  const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line), clock);
   progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
-  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt };
+  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt, clock };
   let error: PlateauError | null = null;
   // set as soon as the engine exists, so a stage that throws still closes its threads
   const engine: { current: LoadEngine | null } = { current: null };

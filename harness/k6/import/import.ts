@@ -53,7 +53,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
-    schemaVersion: 1, runId, status: 'running', startedAt: new Date(ingest.stats.t0Ms ?? 0).toISOString(), finishedAt: null,
+    schemaVersion: 2, runId, status: 'running', startedAt: new Date(ingest.stats.t0Ms ?? 0).toISOString(), finishedAt: null,
     target: o.target ?? `k6 run imported from ${path.basename(o.file)}`, engine: 'k6', scenario: o.scenarios?.join(',') ?? 'k6 (all scenarios)',
     config: redact({ ...config, import: { file: path.resolve(o.file), stepsFrom, scenarios: o.scenarios ?? null, t0Ms: o.t0Ms ?? null } }) as PlateauConfig,
     plan: { steps: plan.steps, durationS: plan.durationS, settleS: plan.settleS, rules: plan.rules, expectedSteadySamples: plan.expectedSteadySamples },
