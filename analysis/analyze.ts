@@ -4,10 +4,10 @@
  * models and the warnings.
  */
 import { mergeRecords } from './buckets.ts';
-import { replayAttempts, type DecisionPolicy } from './decision.ts';
+import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, summarizeStop } from './stop.ts';
 import { DEFAULT_GENERATOR_BOUNDS, overloadShape } from './verdicts.ts';
-import type { AnalyzeInput, Rules, RunResult, StepResult } from './types.ts';
+import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
@@ -46,7 +46,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     steps,
     ...stop,
     interrupted: input.interrupted,
-    warnings: runWarnings(steps, input.rules, input.stages),
+    warnings: [...runWarnings(steps, input.rules, input.stages), ...replay.differs.map(differsWarning)],
     ...(replay.differs.length > 0 ? { replayDiffers: replay.differs } : {}),
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
@@ -57,6 +57,12 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
   };
+}
+
+/** An attempt whose replayed action is not the one the live run took. */
+function differsWarning(d: Replay['differs'][number]): Symptom {
+  const maxVUs = (a: NextAction) => (a.kind === 'rerun' ? a.maxVUs : null);
+  return { code: 'replay-differs', step: d.index, ...(d.attempt > 1 ? { attempt: d.attempt } : {}), figures: { attempt: d.attempt, recorded: d.recorded.kind, recordedMaxVUs: maxVUs(d.recorded), derived: d.derived.kind, derivedMaxVUs: maxVUs(d.derived) } };
 }
 
 /** Trailing attempts with no data are left out (they never ran), except the first step, which is always reported. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from './buckets.ts';
 import { judgeStep, steadyWindowS } from './judge.ts';
 import { analyzeRun } from './analyze.ts';
+import { warningTexts } from '../reports/warning-text.ts';
 import { kneeResult } from './stop.ts';
 import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, topologySamples, withAttempts, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
 import type { StepResult, StopReason } from './types.ts';
@@ -199,7 +200,8 @@ describe('analyzeRun: warnings', () => {
       stopAtS: 92,
       interrupted: true,
     });
-    expect(run.warnings).toEqual([
+    expect(run.warnings.map((w) => [w.code, w.step])).toEqual([['dropped', 1], ['late-start', 1], ['loop-delay', 1], ['window-short', 2], ['thin-percentile', null], ['thin-percentile', null]]);
+    expect(warningTexts(run)).toEqual([
       'step 2 dropped 1,250 arrivals: no free VU; raise maxVUs or this step measures the generator',
       'step 2 started arrivals late: scheduler lag p99 23.4 ms > 10 ms; the generator is short of CPU, so this step may measure the generator',
       'step 2 saw event-loop delay up to 87.0 ms > 50 ms: the generator stalled and its stalls are inside the latencies; use more cores or the k6 engine',

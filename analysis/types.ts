@@ -352,7 +352,7 @@ export interface Symptom {
   code: string;
   step: number | null;
   attempt?: number;
-  figures: Record<string, number | string | boolean | null>;
+  figures: Record<string, number | string | boolean | null | number[]>;
 }
 
 export interface VuSizing {
@@ -481,7 +481,8 @@ export interface RunResult {
   /** One sentence that explains the stop. */
   stopDetail: string;
   interrupted: boolean;
-  warnings: string[];
+  /** What limits the numbers' meaning, as values (reports/warning-text.ts words them). */
+  warnings: Symptom[];
   /** Per-second series of the run, all sources merged (optional for older producers). */
   series?: SeriesPoint[];
   /** Server-side gauges sampled through the run, when a probe recorded any. */

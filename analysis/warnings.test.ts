@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { runWarnings, stepList } from './warnings.ts';
-import type { Rules } from './types.ts';
+import { runWarnings as warningValues } from './warnings.ts';
+import type { Rules, StageOutcome, StepResult } from './types.ts';
+import { stepList, warningTexts } from '../reports/warning-text.ts';
 import { stepResult } from './testing/builders.ts';
 
 const rules = { minTailSamples: 10 } as Rules;
 
 const step = stepResult;
+
+/** The run's warnings as the reports word them (the values come from analysis/warnings.ts). */
+function runWarnings(steps: StepResult[], r: Rules, stages: StageOutcome[] = []): string[] {
+  return warningTexts({ steps, warnings: warningValues(steps, r, stages) });
+}
 
 describe('generator warnings', () => {
   it('late arrivals on a busy generator: short of CPU', () => {

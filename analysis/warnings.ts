@@ -1,12 +1,13 @@
 /**
- * Warnings: things that do not change a verdict but limit what the numbers mean. Each names the
- * step, the figure, and what to do.
+ * Warnings: things that do not change a verdict but limit what the numbers mean. Each is a value,
+ * `{ code, step, attempt?, figures }`; reports/warning-text.ts words it (naming the step, the
+ * figure and what to do).
  */
-import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } from './format.ts';
-import { percentileLabel, requiredSamples } from './percentiles.ts';
-import type { Rules, StageOutcome, StepResult } from './types.ts';
+import { requiredSamples } from './percentiles.ts';
+import type { Rules, StageOutcome, StepResult, Symptom, WarmupRecord } from './types.ts';
 import { threadsKept } from './thread-sizing.ts';
-import { droppedForWantOfVUs, stalledNotBusy, STEAL_WARN } from './verdicts.ts';
+import { stalledNotBusy, STEAL_WARN } from './verdicts.ts';
+import { coldTarget } from './cold-target.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
@@ -19,26 +20,17 @@ export const THROTTLED_SHARE_WARN = 0.005;
 /** Share of a step's requests that reconnected from which it tells (p99.9 can rest on them). */
 export const RECONNECT_SHARE_WARN = 0.001;
 
-/** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
-export function stepList(indices: readonly number[]): string {
-  const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
-  const parts: string[] = [];
-  for (let i = 0; i < nos.length; ) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
-    if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
-    else for (let k = i; k <= j; k++) parts.push(String(nos[k]));
-    i = j + 1;
-  }
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+/** The step a warning concerns: its index and, for a rerun, its attempt. */
+function at(s: StepResult): Pick<Symptom, 'step' | 'attempt'> {
+  return { step: s.index, ...(s.attempt && s.attempt > 1 ? { attempt: s.attempt } : {}) };
 }
 
 /**
- * Unreliable percentiles of the holding steps (the ones a reader would quote): one line per
+ * Unreliable percentiles of the holding steps (the ones a reader would quote): one warning per
  * percentile naming every step it concerns, so a run of short steps does not bury the warnings
  * that change what a step means.
  */
-function percentileWarnings(steps: readonly StepResult[], rules: Rules): string[] {
+function percentileWarnings(steps: readonly StepResult[], rules: Rules): Symptom[] {
   const byQ = new Map<number, { index: number; n: number }[]>();
   for (const s of steps) {
     if (s.verdict !== 'holds') continue;
@@ -47,69 +39,32 @@ function percentileWarnings(steps: readonly StepResult[], rules: Rules): string[
       byQ.set(p.q, [...(byQ.get(p.q) ?? []), { index: s.index, n: p.n }]);
     }
   }
-  return [...byQ.entries()].sort(([a], [b]) => a - b).map(([q, at]) => {
-    const lo = Math.min(...at.map((a) => a.n));
-    const hi = Math.max(...at.map((a) => a.n));
-    const counts = lo === hi ? fmtInt(lo) : `${fmtInt(lo)} to ${fmtInt(hi)}`;
-    const where = at.length === 1 ? `step ${stepList([at[0].index])}` : `steps ${stepList(at.map((a) => a.index))}`;
-    return `${percentileLabel(q)} of ${where} rests on ${counts} samples (needs ${fmtInt(requiredSamples(q, rules.minTailSamples))}): shown, marked unreliable; longer holds (--hold) or higher rates collect enough`;
-  });
+  return [...byQ.entries()].sort(([a], [b]) => a - b).map(([q, list]) => ({
+    code: 'thin-percentile',
+    step: null,
+    figures: { q, steps: list.map((a) => a.index), minN: Math.min(...list.map((a) => a.n)), maxN: Math.max(...list.map((a) => a.n)), neededN: requiredSamples(q, rules.minTailSamples) },
+  }));
 }
 
-/**
- * CPU steal, one line for every step it reached (it is the machine's, and on a crowded host it
- * reaches most of them): the steps and the range of their shares.
- */
-function stealWarning(steps: readonly StepResult[]): string[] {
-  const at = steps.filter((s) => s.cpuSteal != null && s.cpuSteal >= STEAL_WARN);
-  if (at.length === 0) return [];
-  const shares = at.map((s) => s.cpuSteal!);
-  const lo = fmtShare(Math.min(...shares));
-  const hi = fmtShare(Math.max(...shares));
-  const indices = new Set(at.map((s) => s.index));
-  const where = indices.size === 1 ? `step ${stepList([...indices])}` : `steps ${stepList([...indices])}`;
-  const windows = at.length === 1 ? 'the steady window' : 'their steady windows';
-  return [`${where}: the hypervisor gave ${lo === hi ? lo : `${lo} to ${hi}`} of the machine's CPU time elsewhere during ${windows} (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`];
+/** CPU steal, one warning for every step it reached (it is the machine's, and on a crowded host it reaches most of them). */
+function stealWarning(steps: readonly StepResult[]): Symptom[] {
+  const hit = steps.filter((s) => s.cpuSteal != null && s.cpuSteal >= STEAL_WARN);
+  if (hit.length === 0) return [];
+  const shares = hit.map((s) => s.cpuSteal!);
+  return [{ code: 'cpu-steal', step: null, figures: { steps: hit.map((s) => s.index), windows: hit.length, minShare: Math.min(...shares), maxShare: Math.max(...shares) } }];
 }
 
-/**
- * Dropped arrivals: the generator's limit, unless the step failed at the target, whose growing
- * latency held every VU (then more VUs would only queue more requests at it).
- */
-function droppedWarning(s: StepResult): string {
-  const head = `step ${stepNo(s.index)} dropped ${fmtInt(s.dropped)} arrivals: no free VU`;
-  const busy = s.droppedBusy ?? 0;
-  if (busy > 0 && !s.waitedOnTarget) {
-    const forVUs = droppedForWantOfVUs(s);
-    const rest = forVUs > 0 ? `; the other ${fmtInt(forVUs)} found the pool at its maximum: raise maxVUs` : '';
-    return `${head}, ${busy === s.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
-  }
-  if (!s.waitedOnTarget) return `${head}; raise maxVUs or this step measures the generator`;
-  const little = s.meanMs !== null ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)` : '';
-  const refused = busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
-  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
-}
-
-/** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop. */
-function generatorWarnings(s: StepResult): string[] {
-  const out: string[] = [];
-  const stalled = stalledNotBusy(s);
-  if (s.dropped > 0) out.push(droppedWarning(s));
-  if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} started arrivals late: scheduler lag p99 ${fmtMsOver(s.lagP99Ms, LAG_P99_WARN_MS)} ms > ${LAG_P99_WARN_MS} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`);
-  }
-  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) {
-    out.push(`step ${stepNo(s.index)} saw event-loop delay up to ${fmtMsOver(s.loopDelayMaxMs, LOOP_DELAY_WARN_MS)} ms > ${LOOP_DELAY_WARN_MS} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`);
-  }
-  if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) {
-    out.push(`step ${stepNo(s.index)}: the generator's busiest thread was busy ${fmtShareOver(s.generatorBusy, BUSY_WARN)} of the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`);
-  } else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) {
-    out.push(`step ${stepNo(s.index)}: the generator's process used ${fmtShareOver(s.generatorCpu, BUSY_WARN)} of the CPUs it may use in the steady window (> ${fmtShare(BUSY_WARN)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`);
-  }
+/** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop, a throttled container. */
+function generatorWarnings(s: StepResult): Symptom[] {
+  const out: Symptom[] = [];
+  const stalled = stalledNotBusy(s) !== null;
+  if (s.dropped > 0) out.push({ code: 'dropped', ...at(s), figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, waitedOnTarget: s.waitedOnTarget === true } });
+  if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) out.push({ code: 'late-start', ...at(s), figures: { lagP99Ms: s.lagP99Ms, boundMs: LAG_P99_WARN_MS, stalled } });
+  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) out.push({ code: 'loop-delay', ...at(s), figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: LOOP_DELAY_WARN_MS, stalled } });
+  if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) out.push({ code: 'thread-busy', ...at(s), figures: { busy: s.generatorBusy, bound: BUSY_WARN } });
+  else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) out.push({ code: 'process-cpu', ...at(s), figures: { cpu: s.generatorCpu, bound: BUSY_WARN } });
   const throttled = throttledShare(s);
-  if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) {
-    out.push(`step ${stepNo(s.index)}: the generator's container was throttled by its CPU quota, ${fmtMs(s.throttledMs!)} ms in all (summed over its CPUs) in the ${fmtInt(s.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`);
-  }
+  if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) out.push({ code: 'throttled', ...at(s), figures: { throttledMs: s.throttledMs!, steadyS: s.steadyS } });
   return out;
 }
 
@@ -121,21 +76,18 @@ function throttledShare(s: StepResult): number | null {
 /**
  * Requests whose VU had to connect again within a second of its last request (idle closes are not
  * counted: docs/decisions/014): their connect (and TLS handshake) time is outside the
- * duration percentiles, as it is outside k6's http_req_duration. Tomcat (so Spring Boot) closes a
- * kept-alive connection after its 100th request by default: 1% of requests.
+ * duration percentiles, as it is outside k6's http_req_duration.
  */
-function reconnectWarning(s: StepResult): string[] {
+function reconnectWarning(s: StepResult): Symptom[] {
   if (s.reconnects == null || s.completed === 0 || s.reconnects / s.completed < RECONNECT_SHARE_WARN) return [];
-  const share = s.reconnects / s.completed;
-  return [`step ${stepNo(s.index)}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(s.reconnects)} of ${fmtInt(s.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`];
+  return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, completed: s.completed } }];
 }
 
 /** A steady window shorter than planned (interrupted, or buckets missing). */
-function windowWarning(s: StepResult): string[] {
+function windowWarning(s: StepResult): Symptom[] {
   const plannedS = Math.max(0, Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS));
   if (s.steadyS >= plannedS) return [];
-  if (s.steadyS === 0) return [`step ${stepNo(s.index)} has no data in its steady window (${fmtInt(plannedS)} s planned): it was not judged`];
-  return [`step ${stepNo(s.index)} steady window is ${fmtInt(s.steadyS)} s of ${fmtInt(plannedS)} s planned: its figures rest on fewer seconds and it was not judged`];
+  return [{ code: s.steadyS === 0 ? 'window-empty' : 'window-short', ...at(s), figures: { steadyS: s.steadyS, plannedS } }];
 }
 
 /**
@@ -143,15 +95,27 @@ function windowWarning(s: StepResult): string[] {
  * and a step shows the generator short of CPU anyway: the estimate was low, and the fix is to set
  * the count rather than add workers the run already had.
  */
-function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutcome[]): string[] {
+function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutcome[]): Symptom[] {
   const t = threadsKept(stages);
   if (!t) return [];
   const short = steps.filter((s) => !stalledNotBusy(s) && (s.generatorBound || s.generatorLimited !== undefined || (s.generatorBusy ?? 0) > BUSY_WARN));
   if (short.length === 0) return [];
-  return [`the threads stage ran the steps on ${t.kept} of the ${t.of} threads from the warmup's cost, and step${short.length === 1 ? '' : 's'} ${stepList(short.map((s) => s.index))} found the generator short of CPU all the same: set workers: ${t.of} (--workers ${t.of}) to run on every thread (docs/decisions/022)`];
+  return [{ code: 'threads-short', step: null, figures: { kept: t.kept, of: t.of, steps: short.map((s) => s.index) } }];
 }
 
-/** Every warning of the run: step by step what limits a step's meaning, then the threads stage's, CPU steal and the thin percentiles over the steps. */
-export function runWarnings(steps: readonly StepResult[], rules: Rules, stages: readonly StageOutcome[] = []): string[] {
-  return [...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]), ...threadsWarning(steps, stages), ...stealWarning(steps), ...percentileWarnings(steps, rules)];
+/** The warmup stage's structured record, when it ran. */
+export function warmupRecordOf(stages: readonly StageOutcome[]): WarmupRecord | null {
+  return stages.find((s) => s.name === 'warmup' && s.status === 'pass')?.warmup ?? null;
+}
+
+/**
+ * Every warning of the run: step by step what limits a step's meaning, then the threads stage's,
+ * CPU steal, the thin percentiles over the steps, and readings taken on a target still warming.
+ */
+export function runWarnings(steps: readonly StepResult[], rules: Rules, stages: readonly StageOutcome[] = []): Symptom[] {
+  return [
+    ...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]),
+    ...threadsWarning(steps, stages), ...stealWarning(steps), ...percentileWarnings(steps, rules),
+    ...coldTarget(warmupRecordOf(stages), steps),
+  ];
 }

@@ -35,8 +35,8 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     gauges: gaugesOf(samples),
     ...busyBoundOf(meta.config),
   });
-  if (meta.status === 'running') result.warnings.unshift('the run did not finish (the process died): this report is rebuilt from what the store kept');
-  if (tornLines) result.warnings.unshift(`${tornLines} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`);
+  if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
+  if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
   return { result, meta, tornLines };
 }
 

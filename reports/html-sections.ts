@@ -7,6 +7,7 @@ import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
 import { anyUnreliable, capacityText, colocationText, countsText, durationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, rttText, STEP_HEADER, stepCells, verdictBrief } from './cells.ts';
+import { warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
 
@@ -77,7 +78,7 @@ export function errorsHtml(run: RunResult): string {
 }
 
 export function warningsHtml(run: RunResult): string {
-  return htmlSection('warnings', 'Warnings', run.warnings.length === 0 ? '<p>None.</p>' : htmlList(run.warnings));
+  return htmlSection('warnings', 'Warnings', run.warnings.length === 0 ? '<p>None.</p>' : htmlList(warningTexts(run)));
 }
 
 export function stagesHtml(run: RunResult): string {

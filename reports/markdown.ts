@@ -10,6 +10,7 @@ import { mdCell } from './escape.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
+import { warningTexts } from './warning-text.ts';
 
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
@@ -61,7 +62,7 @@ function generatorSection(run: RunResult): string[] {
 
 function warningsSection(run: RunResult): string[] {
   if (run.warnings.length === 0) return ['## Warnings', '', 'None.'];
-  return ['## Warnings', '', ...run.warnings.map((w) => `- ${mdCell(w)}`)];
+  return ['## Warnings', '', ...warningTexts(run).map((w) => `- ${mdCell(w)}`)];
 }
 
 function environmentSection(run: RunResult): string[] {

@@ -7,6 +7,7 @@ import { renderMarkdown } from './markdown.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
+import { warningText } from './warning-text.ts';
 
 const HOSTILE = 'upstream | failed\nsecond line <script>alert(1)</script> & \\ done';
 
@@ -197,7 +198,9 @@ describe('renderSummaryJson', () => {
     const parsed = JSON.parse(text) as Summary;
     expect(parsed.schemaVersion).toBe(2);
     expect(Object.keys(parsed)[0]).toBe('schemaVersion');
-    expect(parsed).toEqual(JSON.parse(JSON.stringify(run)));
+    // every warning keeps its value and gains its words
+    expect(parsed).toEqual(JSON.parse(JSON.stringify({ ...run, warnings: run.warnings.map((w) => ({ ...w, text: warningText(w, run) })) })));
+    expect(parsed.warnings.every((w) => typeof w.code === 'string' && typeof (w as { text?: unknown }).text === 'string')).toBe(true);
     expect(text).toContain('\n  "runId": "run-test"');
   });
 });

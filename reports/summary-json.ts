@@ -3,6 +3,7 @@
  * changes when a field changes meaning or disappears; adding a field does not bump it.
  */
 import type { RunResult } from '../analysis/types.ts';
+import { warningText } from './warning-text.ts';
 
 /**
  * The exported shape of summary.json (schemaVersion 2: capacityPerSec is null unless the run
@@ -13,9 +14,13 @@ export type Summary = RunResult;
 
 export const SUMMARY_SCHEMA_VERSION = 2;
 
-/** Pretty JSON, schemaVersion first. Analysis never produces NaN or Infinity, so nothing turns into null. */
+/**
+ * Pretty JSON, schemaVersion first. Analysis never produces NaN or Infinity, so nothing turns into
+ * null. Each warning keeps its code, step and figures (what a machine reads) and gets its `text`.
+ */
 export function renderSummaryJson(run: RunResult): string {
-  const summary: Summary = { ...run, schemaVersion: SUMMARY_SCHEMA_VERSION };
+  const warnings = run.warnings.map((w) => ({ ...w, text: warningText(w, run) }));
+  const summary: Summary = { ...run, warnings, schemaVersion: SUMMARY_SCHEMA_VERSION };
   const { schemaVersion, ...rest } = summary;
   return `${JSON.stringify({ schemaVersion, ...rest }, null, 2)}\n`;
 }

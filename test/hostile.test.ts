@@ -131,7 +131,7 @@ describe('hostile strings in every field a renderer prints', () => {
     ...base,
     runId: H,
     stopDetail: H,
-    warnings: [H],
+    warnings: [{ code: H, step: null, figures: {} }],
     environment: { ...base.environment, [H]: H },
     vus: { ...base.vus, reason: H },
     stages: [{ name: 'preflight', status: 'fail', durationMs: 5, detail: H, evidence: [H] }],

@@ -1,0 +1,126 @@
+/**
+ * The run's warnings in words: each names the step, the figure, and what to do. The analysis
+ * makes them as values (analysis/warnings.ts); this is the one place they are worded.
+ */
+import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } from '../analysis/format.ts';
+import { percentileLabel } from '../analysis/percentiles.ts';
+import type { RunResult, StepResult, Symptom } from '../analysis/types.ts';
+import { stalledNotBusy } from '../analysis/verdicts.ts';
+
+/** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
+export function stepList(indices: readonly number[]): string {
+  const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
+  const parts: string[] = [];
+  for (let i = 0; i < nos.length; ) {
+    let j = i;
+    while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(nos[k]));
+    i = j + 1;
+  }
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+}
+
+type F = Record<string, number>;
+
+/** "step 3" or "steps 1 and 3". */
+function whereSteps(indices: readonly number[]): string {
+  return new Set(indices).size === 1 ? `step ${stepList(indices)}` : `steps ${stepList(indices)}`;
+}
+
+/**
+ * Dropped arrivals: the generator's limit, unless the step failed at the target, whose growing
+ * latency held every VU (then more VUs would only queue more requests at it).
+ */
+function droppedText(w: Symptom, s: StepResult): string {
+  const f = w.figures as F;
+  const head = `step ${stepNo(s.index)} dropped ${fmtInt(f.dropped)} arrivals: no free VU`;
+  const busy = f.droppedBusy;
+  const waited = w.figures.waitedOnTarget === true;
+  if (busy > 0 && !waited) {
+    const forVUs = f.dropped - busy;
+    const rest = forVUs > 0 ? `; the other ${fmtInt(forVUs)} found the pool at its maximum: raise maxVUs` : '';
+    return `${head}, ${busy === f.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
+  }
+  if (!waited) return `${head}; raise maxVUs or this step measures the generator`;
+  const little = s.meanMs !== null ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)` : '';
+  const refused = busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
+  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
+}
+
+function stepWarningText(w: Symptom, s: StepResult): string {
+  const f = w.figures as F;
+  const n = stepNo(s.index);
+  const stalled = w.figures.stalled === true ? stalledNotBusy(s) : null;
+  switch (w.code) {
+    case 'window-empty': return `step ${n} has no data in its steady window (${fmtInt(f.plannedS)} s planned): it was not judged`;
+    case 'window-short': return `step ${n} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
+    case 'dropped': return droppedText(w, s);
+    case 'late-start':
+      return `step ${n} started arrivals late: scheduler lag p99 ${fmtMsOver(f.lagP99Ms, f.boundMs)} ms > ${f.boundMs} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`;
+    case 'loop-delay':
+      return `step ${n} saw event-loop delay up to ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`;
+    case 'thread-busy':
+      return `step ${n}: the generator's busiest thread was busy ${fmtShareOver(f.busy, f.bound)} of the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`;
+    case 'process-cpu':
+      return `step ${n}: the generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use in the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`;
+    case 'throttled':
+      return `step ${n}: the generator's container was throttled by its CPU quota, ${fmtMs(f.throttledMs)} ms in all (summed over its CPUs) in the ${fmtInt(f.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`;
+    case 'reconnects': {
+      const share = f.reconnects / f.completed;
+      return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
+    }
+    default: return runWarningText(w);
+  }
+}
+
+/** A warning about the run, or one whose step is not among the results. */
+function runWarningText(w: Symptom): string {
+  const f = w.figures as F;
+  const steps = (w.figures.steps ?? []) as number[];
+  switch (w.code) {
+    case 'thin-percentile': {
+      const counts = f.minN === f.maxN ? fmtInt(f.minN) : `${fmtInt(f.minN)} to ${fmtInt(f.maxN)}`;
+      return `${percentileLabel(f.q)} of ${whereSteps(steps)} rests on ${counts} samples (needs ${fmtInt(f.neededN)}): shown, marked unreliable; longer holds (--hold) or higher rates collect enough`;
+    }
+    case 'cpu-steal': {
+      const lo = fmtShare(f.minShare);
+      const hi = fmtShare(f.maxShare);
+      const windows = f.windows === 1 ? 'the steady window' : 'their steady windows';
+      return `${whereSteps(steps)}: the hypervisor gave ${lo === hi ? lo : `${lo} to ${hi}`} of the machine's CPU time elsewhere during ${windows} (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs`;
+    }
+    case 'threads-short':
+      return `the threads stage ran the steps on ${f.kept} of the ${f.of} threads from the warmup's cost, and step${new Set(steps).size === 1 ? '' : 's'} ${stepList(steps)} found the generator short of CPU all the same: set workers: ${f.of} (--workers ${f.of}) to run on every thread (docs/decisions/022)`;
+    case 'cold-target': return coldTargetText(w);
+    case 'replay-differs':
+      return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
+    case 'unfinished': return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
+    case 'torn-lines': return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
+    default: return `${w.code}${w.step !== null ? ` (step ${stepNo(w.step)})` : ''}`;
+  }
+}
+
+/** A next action in words: "go on", "a rerun with maxVUs 400", "stop". */
+function actionWords(kind: unknown, maxVUs: unknown): string {
+  if (kind === 'rerun') return `a rerun${typeof maxVUs === 'number' ? ` with maxVUs ${fmtInt(maxVUs)}` : ''}`;
+  return kind === 'go-on' ? 'going on' : String(kind);
+}
+
+/** An earlier reading a later, more loaded step undercut: the target was still warming when it was taken. */
+function coldTargetText(w: Symptom): string {
+  const f = w.figures as F;
+  const what = w.figures.measured === 'warmup' ? `the warmup at ${fmtRate(f.ratePerSec)} req/s` : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} req/s)`;
+  const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} req/s`;
+  return `${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
+}
+
+/** One warning in words, its step looked up among the run's results. */
+export function warningText(w: Symptom, run: Pick<RunResult, 'steps'>): string {
+  const s = w.step === null ? undefined : run.steps.find((x) => x.index === w.step && (x.attempt ?? 1) === (w.attempt ?? 1));
+  return s ? stepWarningText(w, s) : runWarningText(w);
+}
+
+/** Every warning of the run in words, in its order. */
+export function warningTexts(run: Pick<RunResult, 'steps' | 'warnings'>): string[] {
+  return run.warnings.map((w) => warningText(w, run));
+}
