@@ -6,7 +6,6 @@
  * contaminated anyway). It also opens the VUs' connections, so the first measured step does not
  * pay for them.
  */
-import { performance } from 'node:perf_hooks';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { topologySteady, warmupDone, warmupRecord, warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -35,9 +34,12 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   let judged: Judged = { verdict: { stable: false, windows: [], detail: 'no data' }, topology: null, waitingFor: 'data', done: false };
   const complete = new CompleteSeconds(load.instances);
   const lastFullS = w.maxS; // seconds 1..maxS are the hold; a later bucket is the partial one written at stop
-  const t0Ms = performance.now();
+  const t0Ms = ctx.clock.now(); // the phase's t = 0 for the engine and the prober alike
   const prober = ctx.config.topology
-    ? new Prober({ config: ctx.config, phase: WARMUP_PHASE, t0Ms, sink: (s) => ctx.store.appendProbe(s), isEdge: (tS) => (tS - RAMP_S) % w.windowS === 0 })
+    ? new Prober({
+      config: ctx.config, phase: WARMUP_PHASE, t0Ms, sink: (s) => ctx.store.appendProbe(s), clock: ctx.clock, read: ctx.readServer,
+      isEdge: (tS) => (tS - RAMP_S) % w.windowS === 0, // each window's edge
+    })
     : null;
   prober?.start();
   const engine = load.start({
