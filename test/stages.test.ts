@@ -9,6 +9,7 @@ import { runPipeline } from '../harness/pipeline/run.ts';
 import { buildPlan } from '../harness/plan.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+import { renderPlateauTable } from '../reports/table.ts';
 
 const KEY = 'stage-test-key-' + process.pid;
 const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
@@ -21,7 +22,8 @@ afterAll(async () => { await demo.close(); fs.rmSync(runsDir, { recursive: true,
 const base = (runId: string, extra: Record<string, unknown> = {}) => ({
   target: { url: `${demo.url}/orders`, rttPath: '/ping' },
   scenario: DEMO_SCENARIO,
-  steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 40, rampS: 1, holdS: 2, settleS: 1 },
+  // One step of 2 s: these tests judge the stages around the steps, not the steps.
+  steps: { startPerSec: 40, stepPerSec: 20, maxPerSec: 40, rampS: 0, holdS: 2, settleS: 1 },
   warmup: { enabled: false },
   rtt: { samples: 3 },
   output: { dir: runsDir, runId },
@@ -42,6 +44,13 @@ describe('preflight', () => {
     const pre = r.result.stages.find((s) => s.name === 'preflight')!;
     expect(pre.status).toBe('fail');
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
+    // the stop reason is the stage's, in every output, and no capacity is claimed
+    const summary = JSON.parse(fs.readFileSync(path.join(r.dir, 'summary.json'), 'utf8')) as { stopReason: string; stopDetail: string; capacityPerSec: number | null };
+    expect(summary).toMatchObject({ stopReason: 'preflight-failed', capacityPerSec: null });
+    expect(summary.stopDetail).toMatch(/^generated ids reach 51 characters/);
+    expect(renderPlateauTable(r.result)).toMatch(/^stop {6}preflight failed: generated ids reach 51 characters/m);
+    expect(renderPlateauTable(r.result)).toMatch(/^capacity {2}not established: preflight failed/m);
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain('**Stop reason: preflight-failed**: generated ids reach 51 characters');
   });
 
   it('catches a wrong HMAC key with the sample request', async () => {
