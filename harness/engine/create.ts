@@ -37,7 +37,7 @@ function nativeKind(config: PlateauConfig): EngineKind {
 
 /** What the engine of this config can do, before it starts. */
 export function engineKind(config: PlateauConfig): EngineKind {
-  return config.engine === 'k6' ? k6Kind(config) : nativeKind(config);
+  return ENGINES[config.engine].kind(config);
 }
 
 /** The plan one instance of this config's engine runs. */
@@ -67,9 +67,19 @@ export interface EngineInput {
   note(line: string): void;
 }
 
-export async function createLoadEngine(o: EngineInput): Promise<LoadEngine> {
+export function createLoadEngine(o: EngineInput): Promise<LoadEngine> {
+  return ENGINES[o.config.engine].create(o);
+}
+
+/** Every engine a config may name: the one table that maps the name to the engine. */
+const ENGINES: Record<PlateauConfig['engine'], { kind(config: PlateauConfig): EngineKind; create(o: EngineInput): Promise<LoadEngine> }> = {
+  native: { kind: nativeKind, create: createNative },
+  k6: { kind: k6Kind, create: async (o) => new K6Engine({ config: o.config, plan: o.plan, scenario: o.scenario, runId: o.runId, env: o.env, store: o.store, note: o.note }) },
+};
+
+/** The native engine on worker threads when more than one is asked for or the machine has the cores, in this thread otherwise. */
+async function createNative(o: EngineInput): Promise<LoadEngine> {
   const { config, plan } = o;
-  if (config.engine === 'k6') return new K6Engine({ config, plan, scenario: o.scenario, runId: o.runId, env: o.env, store: o.store, note: o.note });
   const origin = new URL(config.target.url).origin;
   const count = workerCount(config.workers);
   const http = { ...config.http, keepHeaders: o.keepHeaders };
