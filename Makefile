@@ -28,6 +28,7 @@ typecheck: $(DEPS)
 
 test: $(DEPS)
 	npx tsc --noEmit -p .
+	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
 	sh scripts/ensure-prometheus.sh
 	sh scripts/ensure-chromium.sh
 	npx vitest run
