@@ -1,0 +1,58 @@
+/**
+ * Model outputs: Little's law per step, the USL fit, utilisation near the knee.
+ * Types only, no I/O.
+ */
+import type { StepResult } from './results.ts';
+
+/** Little's law for one step: mean concurrency N = X x W (X successful req/s, W mean latency in s). */
+export interface LittleRow {
+  index: number;
+  /** The step's attempt (StepResult.attempt, 1 when absent): a rerun at the same index is its own row. Absent in older runs. */
+  attempt?: number;
+  ratePerSec: number;
+  throughputPerSec: number;
+  meanMs: number;
+  concurrency: number;
+}
+
+/** Gunther's Universal Scalability Law fitted to (N, X): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)). */
+export interface UslFit {
+  /** Contention (serialisation), >= 0. */
+  alpha: number;
+  /** Coherency (crosstalk), >= 0. */
+  beta: number;
+  /** Throughput per unit of concurrency without contention (req/s at N = 1). */
+  gamma: number;
+  /** N* = sqrt((1 - alpha) / beta): the concurrency of peak throughput; null when beta is 0 or alpha >= 1. */
+  nStar: number | null;
+  /** X(N*), the predicted peak (req/s); null without N*. */
+  peakPerSec: number | null;
+  /** Coefficient of determination of the fit on X. */
+  r2: number;
+  /** Points the fit rests on. */
+  points: number;
+}
+
+/** Utilisation of one step against capacity and the queueing amplification 1 / (1 - rho). */
+export interface UtilisationRow {
+  index: number;
+  /** The attempt of the LittleRow it was computed from (1 when absent). Absent in older runs. */
+  attempt?: number;
+  /** rho = X / capacity. */
+  rho: number;
+  /** 1 / (1 - rho); null at or beyond saturation (rho >= 1). */
+  amplification: number | null;
+  /** Measured mean latency over the first step's mean, to set beside the amplification; null without data. */
+  latencyInflation: number | null;
+}
+
+/** The models section (analysis/models). */
+export interface Models {
+  little: LittleRow[];
+  /** Null when fewer than 4 steps have data, or the fit failed; `uslNote` says which. */
+  usl: UslFit | null;
+  uslNote: string;
+  /** Capacity used as the denominator of rho (req/s); null when no step held. */
+  utilisationBasePerSec: number | null;
+  utilisation: UtilisationRow[];
+}

@@ -1,0 +1,51 @@
+/**
+ * The plan and the rules it is judged by: steps on the load phase's clock, the stop rule's
+ * thresholds, the generator's bounds and the decision policy.
+ * Types only, no I/O.
+ */
+/** One step of the plan. All times are seconds since the start of the load phase. */
+export interface StepPlan {
+  index: number;
+  ratePerSec: number;
+  rampStartS: number;
+  holdStartS: number;
+  holdEndS: number;
+  steadyStartS: number;
+  steadyEndS: number;
+}
+
+/** The thresholds of the stop rule. */
+export interface Rules {
+  /** A step holds only when steady throughput / target rate is at least this (0.90). */
+  deliveryMin: number;
+  /** ... and when throughput gained / rate added is at least this (0.60). */
+  captureMin: number;
+  /** Samples below which a percentile is marked unreliable: n * (1 - q) must reach this tail count. */
+  minTailSamples: number;
+}
+
+/** Bounds on the generator's symptoms, from config.verdicts. */
+export interface GeneratorBounds {
+  /** Scheduler lag p99 above which the generator is late (ms). */
+  lagP99MaxMs: number;
+  /** Event-loop delay above which the generator's thread is saturated (ms). */
+  loopDelayMaxMs: number;
+  /**
+   * Event-loop utilisation (0..1) of the generator's busiest thread, averaged over the window,
+   * above which it is saturated even if it still kept its schedule; also the bound on the share of
+   * its CPUs the generator's process used (k6's, under the k6 engine). Optional: older configs.
+   */
+  generatorBusyMax?: number;
+  /** How much the tail may grow over the first step's and still count as low. */
+  tailFactor: number;
+}
+
+/** Everything the step decision depends on besides the evidence: the run's rules and bounds, stored in run.json. */
+export interface DecisionPolicy {
+  rules: Rules;
+  bounds: GeneratorBounds;
+  confirmFailedStep: boolean;
+  rerunContaminated: boolean;
+  /** Highest maxVUs a rerun may ask for. */
+  maxVUsBound: number;
+}

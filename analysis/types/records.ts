@@ -1,0 +1,185 @@
+/**
+ * What is stored: the buckets and probe samples of a run (buckets.ndjson, probes.ndjson) and the
+ * records run.json keeps (stage outcomes, the warmup's record, the attempts as run, RTT, VU sizing).
+ * Types only (and the constant lists of the two vocabularies), no I/O.
+ */
+import type { StepPlan } from './plan.ts';
+import type { ServerWindow } from './results.ts';
+
+/** k6's http_req_* timing vocabulary, in one place. Every output uses these names. */
+export const PHASES = ['blocked', 'connecting', 'sending', 'waiting', 'receiving', 'duration'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/**
+ * Why a request failed. `http_4xx`/`http_5xx` come from the status; the rest from the transport.
+ * `check` is a response the scenario's check() rejected.
+ */
+export const ERROR_KINDS = ['http_4xx', 'http_5xx', 'timeout', 'refused', 'reset', 'check', 'other'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/**
+ * One second of wall time of one engine instance, as written to buckets.ndjson (one JSON object a
+ * line). Histograms are HDR histograms in microseconds, encoded as compressed base64
+ * (hdr-histogram-js `encodeIntoCompressedBase64`). Requests are counted in the bucket of the second
+ * in which they completed; iterations and drops in the second in which they were due.
+ */
+export interface BucketRecord {
+  /** Format version of this line. */
+  v: 1;
+  /** Which engine instance wrote it, e.g. "native/0" or "k6". Buckets of several sources merge. */
+  source: string;
+  /** Start of this second, whole seconds since the start of the load phase (t0 of the plan). */
+  tS: number;
+  /** Pipeline phase the bucket belongs to: "warmup" or "steps". */
+  phase: string;
+  /** Iterations started (arrivals that got a VU). */
+  started: number;
+  /** Arrivals that found no free VU and were dropped (k6's dropped_iterations). */
+  dropped: number;
+  /**
+   * Of `dropped`: arrivals for which the native engine's VU pool, under its maximum, opened no new
+   * VU because its thread was saturated and a new VU over TLS costs a handshake
+   * (docs/decisions/015); more VUs would not have served them. Absent when 0.
+   */
+  droppedBusy?: number;
+  /** Requests completed in this second, successful or not. */
+  completed: number;
+  /** Completed requests that succeeded (2xx/3xx and passed the scenario's check). */
+  ok: number;
+  /** Failed requests by error kind. */
+  errors: Partial<Record<ErrorKind, number>>;
+  /** Failed requests by HTTP status code, for those that got a response. */
+  statuses: Record<string, number>;
+  /** First few distinct error messages seen in this second (bounded), for diagnosis. */
+  samples?: string[];
+  bytesIn: number;
+  bytesOut: number;
+  /**
+   * Requests completed in this second whose VU, in use within the last second, had to open a
+   * connection again (the target closed or reset its last one); a new VU's first connect and a
+   * reconnect after an idle close are not counted (docs/decisions/014). Absent where not counted
+   * (k6, runs recorded before it was).
+   */
+  reconnects?: number;
+  /**
+   * ms the generator's cgroup was throttled by its CPU quota in this second (ready to run, not
+   * let; summed over CPUs, as cpu.stat counts it); written by one source only. Absent where the
+   * generator has no quota (or it was not read).
+   */
+  throttledMs?: number;
+  /**
+   * Share (0..1) of all the machine's CPU time the hypervisor gave elsewhere in this second
+   * (/proc/stat steal); written by one source only. Absent where not read (not Linux, k6).
+   */
+  cpuSteal?: number;
+  /**
+   * Share (0..1) of the CPUs the generator may use (its affinity, capped by a cgroup quota) that
+   * its whole process used in this second, every thread (the k6 process under the k6 engine);
+   * written by one source of each process; merged buckets (k6 runs of several machines) keep the
+   * highest. Absent where not read.
+   */
+  processCpu?: number;
+  /** Highest number of VUs busy at once in this second. */
+  vusActiveMax: number;
+  /** VUs allocated at the end of this second. */
+  vusAllocated: number;
+  /** HDR histogram (µs) of scheduler lag: actual start minus intended start of each arrival. */
+  lag: string;
+  /** Largest event-loop delay observed in this second, in ms (0 when not measured). */
+  loopDelayMaxMs: number;
+  /**
+   * Share (0..1) of this second the source's event loop was busy (Node's event-loop utilisation);
+   * absent where not measured (k6). Merged buckets keep the busiest source's.
+   */
+  busy?: number;
+  /** HDR histograms (µs) of successful requests' phases, compressed base64. */
+  hist: Record<Phase, string>;
+}
+
+/**
+ * One attempt at a step as the steps stage ran it (run.json `attempts`): the step's plan on the
+ * steps phase's clock, which attempt at its rate it was, the maxVUs it ran with and the action the
+ * live run took after judging it. Nothing else: every classification is re-derived from the
+ * evidence (analysis/decision.ts).
+ */
+export interface AttemptRecord extends StepPlan {
+  /** 1 for the first attempt at this rate; 2 for a rerun. */
+  attempt: number;
+  maxVUs: number;
+  /**
+   * What the live run did next; null when the attempt was never decided (an interruption cut it
+   * short); absent where no action was stored (runs of schema 1, tests): then it is derived.
+   */
+  action?: NextAction | null;
+}
+
+/** What the steps stage does after an attempt: go on to the next step, rerun this rate, or stop. */
+export type NextAction = { kind: 'go-on' } | { kind: 'rerun'; maxVUs: number } | { kind: 'stop' } | { kind: 'none' };
+
+/**
+ * One reading of the target's Prometheus metrics (the configured series only), as written to
+ * probes.ndjson. tS is seconds since the load phase's t0 (fractional: the moment of the reading).
+ */
+export interface ServerSample {
+  kind: 'scrape';
+  phase: string;
+  tS: number;
+  /** Cumulative request count/sum (s) and the window max (s) of the configured request series. */
+  requestsCount: number | null;
+  requestsSumS: number | null;
+  requestsMaxS: number | null;
+  poolActive: number | null;
+  poolPending: number | null;
+  poolMax: number | null;
+  /** Extra gauges the user asked to chart, by name. */
+  gauges: Record<string, number>;
+  /** The topology probe's value (replicas, instances...), when configured. */
+  topology: number | null;
+}
+
+/** A steady window read through PromQL, for one executed step (index and attempt). */
+export interface PromqlWindow {
+  index: number;
+  attempt: number;
+  window: ServerWindow;
+}
+
+/** A pipeline stage's outcome, recorded in run.json and shown in the report. */
+export interface StageOutcome {
+  name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'threads' | 'steps' | 'report';
+  status: 'pass' | 'fail' | 'skipped';
+  durationMs: number;
+  /** One line that says what happened, with numbers. */
+  detail: string;
+  /** Evidence lines (checks made, figures measured). */
+  evidence: string[];
+  /** The threads stage, when it passed: the engine threads it left for the steps, of those started. */
+  threads?: { kept: number; of: number };
+  /** The warmup stage, when it ran: whether it settled, how long it took, and its windows. */
+  warmup?: WarmupRecord;
+}
+
+/** What the warmup measured, kept structured so the analysis can compare the steps with it. */
+export interface WarmupRecord {
+  stable: boolean;
+  tookS: number;
+  ratePerSec: number;
+  windows: { fromS: number; throughputPerSec: number; p50Ms: number | null }[];
+}
+
+export interface VuSizing {
+  preAllocatedVUs: number;
+  maxVUs: number;
+  /** How the numbers were chosen, in words. */
+  reason: string;
+}
+
+/** Round-trip time to the target measured before load (ms). */
+export interface RttFigures {
+  connectMedianMs: number;
+  httpMedianMs: number;
+  httpP90Ms: number;
+  /** The fastest round trip: the floor the cross-check subtracts (docs/decisions/005); absent in older runs. */
+  httpMinMs?: number;
+  samples: number;
+}

@@ -1,0 +1,284 @@
+/**
+ * What the analysis derives from a store: per-step results, symptoms, the run's result (what
+ * summary.json holds) and the analysis's input.
+ * Types only, no I/O.
+ */
+import type { Models } from './models.ts';
+import type { DecisionPolicy, Rules, StepPlan } from './plan.ts';
+import type { AttemptRecord, BucketRecord, ErrorKind, NextAction, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing } from './records.ts';
+
+/** A percentile with the sample count behind it. */
+export interface Percentile {
+  /** 50, 90, 99, 99.9 */
+  q: number;
+  valueMs: number | null;
+  n: number;
+  /** False when n is too small for this percentile to mean anything (e.g. p99.9 from 3,000 samples). */
+  reliable: boolean;
+}
+
+export type StepVerdict = 'holds' | 'fails' | 'incomplete' | 'not-run';
+
+export interface StepResult {
+  index: number;
+  ratePerSec: number;
+  steadyStartS: number;
+  steadyEndS: number;
+  /** Seconds of the steady window actually covered by data (less than planned when interrupted). */
+  steadyS: number;
+  /** Successful completions per second over the steady window only. */
+  throughputPerSec: number;
+  /** All completions (successful or failed) per second over the steady window. */
+  completedPerSec: number;
+  /** throughput / target rate. */
+  delivery: number;
+  /** (X_i - X_{i-1}) / (rate_i - rate_{i-1}); null for the first step. */
+  capture: number | null;
+  completed: number;
+  ok: number;
+  failed: number;
+  errorRate: number;
+  errors: Partial<Record<ErrorKind, number>>;
+  dropped: number;
+  /** Of `dropped`: refused a new VU because the generator's thread was saturated (BucketRecord.droppedBusy); absent when 0. */
+  droppedBusy?: number;
+  started: number;
+  latency: Percentile[];
+  meanMs: number | null;
+  maxMs: number | null;
+  /**
+   * Requests of the steady window whose VU had to open a connection again; their connect (and TLS
+   * handshake) time is not in the duration percentiles (nor in k6's http_req_duration). Null or
+   * absent when not counted (k6, runs recorded before it was).
+   */
+  reconnects?: number | null;
+  /** ms the generator's cgroup was throttled by its CPU quota in the steady window; null or absent when not read. */
+  throttledMs?: number | null;
+  /** Mean share of the machine's CPU time stolen by the hypervisor over the steady window; null or absent when not read. */
+  cpuSteal?: number | null;
+  /** Scheduler lag p99 over the window (ms). */
+  lagP99Ms: number | null;
+  /** Scheduler lag p90 (ms), the fallback when too few arrivals lie beyond the p99; absent in older runs. */
+  lagP90Ms?: number | null;
+  /** Arrivals behind the lag percentiles; absent in older runs (their p99 is then taken as it is). */
+  lagSamples?: number;
+  loopDelayMaxMs: number;
+  /**
+   * The generator's busiest thread: its event-loop utilisation (0..1) each second, averaged over
+   * the window. Null or absent when not measured (k6, runs written before it was).
+   */
+  generatorBusy?: number | null;
+  /**
+   * Share (0..1) of the CPUs it may use that the generator's process used (k6's, under the k6
+   * engine), averaged over the window. Null or absent when not read.
+   */
+  generatorCpu?: number | null;
+  vusActiveMax: number;
+  vusAllocatedMax: number;
+  verdict: StepVerdict;
+  /** Why it fails, in words with numbers; empty when it holds. */
+  reasons: string[];
+  /** Failed requests by HTTP status code over the steady window (added by analysis; optional for older producers). */
+  statuses?: Record<string, number>;
+  /** First few distinct error messages seen in the steady window (bounded, target-controlled text: escape it). */
+  errorSamples?: string[];
+  /** 1 for the first attempt at this rate; 2 for a confirmation or a generator-resized rerun. */
+  attempt?: number;
+  /** A failed attempt whose rerun at the same rate held: not a limit of the target. */
+  transient?: boolean;
+  /** The step failed because the load generator could not keep up (never capacity). */
+  generatorBound?: boolean;
+  /**
+   * The step held, but the generator was over its bounds (dropped arrivals, scheduler lag or
+   * event-loop delay): the target served the rate, yet arrivals did not follow the schedule.
+   * Counted; the gate refuses to judge a capacity that rests on such a step. The symptom's value.
+   */
+  generatorLimited?: Symptom;
+  /** The generator's symptom a failed attempt showed (whoever's limit it was), as a value. */
+  generatorSymptom?: Symptom;
+  /** A failed attempt's classification in words (whose limit it was and why), for display. */
+  verdictDetail?: string;
+  /** The topology readings seen during a contaminated attempt. */
+  topologyValues?: number[];
+  /**
+   * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
+   * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure).
+   */
+  waitedOnTarget?: boolean;
+  /**
+   * The step failed with a generator symptom, and no step had held before it to tell whether the
+   * target's tail grew: neither side is blamed (verdicts.ts classifyFailure).
+   */
+  inconclusive?: boolean;
+  /** The topology changed during the step: excluded from the capacity decision. */
+  contaminated?: boolean;
+  /** The target's own view of the steady window, when its metrics were read. */
+  server?: ServerWindow | null;
+  crossCheck?: CrossCheck | null;
+  /** What the pool gauges say about the window, in words (present when the series exist). */
+  poolReading?: string | null;
+}
+
+/** The target's own figures over one steady window. */
+export interface ServerWindow {
+  source: 'scrape' | 'promql';
+  fromS: number;
+  toS: number;
+  /** Requests the server counted per second over the window. */
+  throughputPerSec: number | null;
+  /** Mean server time (ms): delta sum / delta count. */
+  meanMs: number | null;
+  maxMs: number | null;
+  poolActiveMax: number | null;
+  poolPendingMax: number | null;
+  poolMax: number | null;
+}
+
+export interface CrossCheck {
+  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'no-data';
+  /** One sentence with the numbers. */
+  detail: string;
+  clientPerSec: number;
+  serverPerSec: number | null;
+  clientMeanMinusRttMs: number | null;
+  serverMeanMs: number | null;
+}
+
+/** How throughput behaves past the knee, with its evidence and what it usually means. */
+export interface OverloadShape {
+  shape: 'plateau' | 'collapse' | 'errors' | 'generator-bound' | 'none';
+  evidence: string;
+  meaning: string;
+}
+
+export type StopReason =
+  | 'plateau'
+  | 'max-rate-reached'
+  | 'interrupted'
+  | 'failed-first-step'
+  | 'generator-bound'
+  | 'error'
+  /** A stage before the steps failed (its name first): the run never offered its load. */
+  | 'preflight-failed'
+  | 'reset-failed'
+  | 'rtt-failed'
+  | 'warmup-failed'
+  | 'threads-failed';
+
+/**
+ * A symptom or warning as a value: made in analysis/, worded only in reports/. `step` is the
+ * 0-based step index it concerns (null for the run); `figures` carry the numbers the words need.
+ */
+export interface Symptom {
+  code: string;
+  step: number | null;
+  attempt?: number;
+  figures: Record<string, number | string | boolean | null | number[]>;
+}
+
+/** One second of the run, all sources merged (analysis/series.ts). tS restarts at 0 in each phase. */
+export interface SeriesPoint {
+  tS: number;
+  /** "warmup" or "steps": the clock of each phase starts at its own t0. */
+  phase: string;
+  /** Successful completions in this second. */
+  ok: number;
+  /** Failed completions in this second. */
+  failed: number;
+  /** Arrivals dropped for want of a free VU in this second. */
+  dropped: number;
+  /** VUs busy at once at most in this second (summed over sources). */
+  vusActive: number;
+  vusAllocated: number;
+  /** p99 of successful requests completed in this second (ms); null without any. */
+  p99Ms: number | null;
+}
+
+/** A server-side gauge sampled through the run (e.g. a pool's active connections), for the time series. */
+export interface GaugeSeries {
+  /** Series name as the probe reported it (target-controlled text: escape it). */
+  name: string;
+  /** Samples on the "steps" clock: seconds since the load phase's t0. */
+  points: { tS: number; value: number }[];
+}
+
+export interface RunResult {
+  schemaVersion: 2;
+  runId: string;
+  target: string;
+  engine: string;
+  startedAt: string;
+  rules: Rules;
+  stages: StageOutcome[];
+  vus: VuSizing;
+  /** Round-trip time to the target measured before load (ms), when measured. */
+  rtt: RttFigures | null;
+  environment: Record<string, string>;
+  steps: StepResult[];
+  /**
+   * Throughput of the last holding step (successful req/s), only where the evidence establishes it:
+   * a step failed at the target after it. Null when no step held, every planned step held, the
+   * generator was the limit, the first step was inconclusive, or the run stopped before a knee.
+   */
+  capacityPerSec: number | null;
+  /** Throughput of the last step of the holding prefix, established or not: the run held at least this. Null when no step held. */
+  heldAtLeastPerSec: number | null;
+  /** Index of the last holding step, after which throughput bent. */
+  kneeStep: number | null;
+  /** Highest steady throughput of any step. */
+  peakPerSec: number;
+  peakStep: number | null;
+  stopReason: StopReason;
+  /** One sentence that explains the stop. */
+  stopDetail: string;
+  interrupted: boolean;
+  /** What limits the numbers' meaning, as values (reports/warning-text.ts words them). */
+  warnings: Symptom[];
+  /** Per-second series of the run, all sources merged (optional for older producers). */
+  series?: SeriesPoint[];
+  /** Server-side gauges sampled through the run, when a probe recorded any. */
+  gauges?: GaugeSeries[];
+  /** Little's law, USL fit, utilisation (optional for older producers). */
+  models?: Models;
+  /** True when the limit reached was the load generator's, not the target's: capacity cannot be judged. */
+  generatorBound?: boolean;
+  /** True when something outside the test changed the target during a judged step (topology, foreign traffic). */
+  contaminated?: boolean;
+  overload?: OverloadShape;
+  /** The run's bound on the generator's busy share (verdicts.generatorBusyMax), when its config said. */
+  generatorBusyMax?: number;
+  /** Attempts whose action, replayed from the stored evidence, differs from the one the live run took. */
+  replayDiffers?: { index: number; attempt: number; recorded: NextAction; derived: NextAction }[];
+}
+
+/** Everything `analyzeRun` needs: the run store's contents, with raw (unmerged) buckets. */
+export interface AnalyzeInput {
+  runId: string;
+  target: string;
+  engine: string;
+  startedAt: string;
+  rules: Rules;
+  steps: StepPlan[];
+  /** Raw buckets of every source and phase; merged inside the analysis. */
+  records: BucketRecord[];
+  stages: StageOutcome[];
+  vus: VuSizing;
+  rtt: RunResult['rtt'];
+  environment: Record<string, string>;
+  /** True when the run was stopped (signal, stage failure) before the stop rule ended it. */
+  interrupted: boolean;
+  /** Server-side gauges recorded by a probe (probes.ndjson), passed through to the time series. */
+  gauges?: GaugeSeries[];
+  /** The configured bound on the generator's busy share, for the report's generator table. */
+  generatorBusyMax?: number;
+  /** Readings of the target's metrics (probes.ndjson), for the server-side view of each step. */
+  samples?: ServerSample[];
+  /** Steady windows read through a Prometheus server; preferred to `samples` where present. */
+  promqlWindows?: PromqlWindow[];
+  /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
+  plannedSteps?: number;
+  /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */
+  attempts?: AttemptRecord[];
+  /** The rules and bounds the live decision used; the defaults when absent. */
+  policy?: DecisionPolicy;
+}
