@@ -5,7 +5,7 @@
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 import type { PlateauConfig } from './config/schema.ts';
 import { settleSOf } from './config/validate.ts';
-import type { Segment } from './engine/schedule.ts';
+import type { Segment } from '../analysis/schedule.ts';
 
 export interface Plan {
   target: string;

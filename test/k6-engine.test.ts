@@ -16,7 +16,7 @@ import { importK6 } from '../harness/k6/import/import.ts';
 import { startK6, writeK6Script } from '../harness/k6/engine/process.ts';
 import { createLoadEngine, engineKind } from '../harness/engine/create.ts';
 import { WorkerEngine } from '../harness/engine/workers.ts';
-import { Schedule } from '../harness/engine/schedule.ts';
+import { Schedule } from '../analysis/schedule.ts';
 import { defaultScenario } from '../harness/scenario/default.ts';
 import type { BucketRecord } from '../analysis/types.ts';
 import { mergeRuns } from '../harness/merge.ts';

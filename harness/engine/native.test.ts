@@ -5,7 +5,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { startNative } from './native.ts';
-import { Schedule } from './schedule.ts';
+import { Schedule } from '../../analysis/schedule.ts';
 import { VuPool } from './vu-pool.ts';
 import { SimClock } from '../clock.ts';
 import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';

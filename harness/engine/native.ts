@@ -7,7 +7,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { realClock, type Clock, type Timer } from '../clock.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
-import type { Schedule } from './schedule.ts';
+import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, Outcome, SendDone } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
 

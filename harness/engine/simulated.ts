@@ -11,7 +11,7 @@ import type { Clock, Timer } from '../clock.ts';
 import { NATIVE_CAPABILITIES, type LegOptions, type LoadEngine } from './load-engine.ts';
 import type { EngineRun } from './native.ts';
 import type { ModelTarget } from './model-target.ts';
-import { Schedule } from './schedule.ts';
+import { Schedule } from '../../analysis/schedule.ts';
 import type { Preconnected } from './vu-pool.ts';
 
 export interface SimulatedEngineOptions {

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative, type EngineRun } from './native.ts';
-import { Schedule } from './schedule.ts';
+import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 
 const init = workerData as WorkerInit;

@@ -1,6 +1,6 @@
 /** Messages between the main thread and engine workers (structured-clone safe). */
 import type { BucketRecord } from '../../analysis/types.ts';
-import type { Segment } from './schedule.ts';
+import type { Segment } from '../../analysis/schedule.ts';
 import type { HttpOptions } from './http.ts';
 
 export interface WorkerInit {

@@ -5,7 +5,7 @@
  */
 import type { BucketRecord } from '../../analysis/types.ts';
 import type { RunContext } from '../pipeline/context.ts';
-import type { Segment } from '../engine/schedule.ts';
+import type { Segment } from '../../analysis/schedule.ts';
 import type { K6EngineRun } from './engine/process.ts';
 import { envOfRun } from './engine/preflight.ts';
 import { K6Engine } from './engine/k6-engine.ts';

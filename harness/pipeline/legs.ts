@@ -4,7 +4,7 @@
  * at the rerun step (its ramp from the previous step's rate), so reruns keep the plan's shape.
  */
 import type { StepPlan } from '../../analysis/types.ts';
-import type { Segment } from '../engine/schedule.ts';
+import type { Segment } from '../../analysis/schedule.ts';
 import type { Plan } from '../plan.ts';
 
 /** A step of a leg: its plan on the steps phase's clock and which attempt at its rate it is. */

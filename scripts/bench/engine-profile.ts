@@ -14,7 +14,7 @@ import { Client } from 'undici';
 import { startNginx } from './nginx.ts';
 import { startNative } from '../../harness/engine/native.ts';
 import { VuPool } from '../../harness/engine/vu-pool.ts';
-import { Schedule } from '../../harness/engine/schedule.ts';
+import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../../harness/scenario/requests.ts';
 
 const { values } = parseArgs({ options: {

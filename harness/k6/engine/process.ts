@@ -16,7 +16,7 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { k6ExitMeaning, requireK6, type K6Binary } from './binary.ts';
 import { bundleK6Script } from './bundle.ts';
 import { HostSampler } from '../../engine/host-sampler.ts';
-import { Schedule } from '../../engine/schedule.ts';
+import { Schedule } from '../../../analysis/schedule.ts';
 import { HostTimeline } from '../output/host-timeline.ts';
 import { ingestLines } from '../output/ingest.ts';
 import { tailLines } from '../output/lines.ts';
