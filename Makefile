@@ -26,9 +26,13 @@ gate: $(DEPS)
 typecheck: $(DEPS)
 	npx tsc --noEmit -p .
 
+# make test: types, then the unit project (parallel), then the integration project (real load, one
+# file at a time) beside a busy loop on one core, so every run proves the suite holds on a busy
+# machine (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
 test: $(DEPS)
 	npx tsc --noEmit -p .
 	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
 	sh scripts/ensure-prometheus.sh
 	sh scripts/ensure-chromium.sh
-	npx vitest run
+	npx vitest run --project unit
+	sh scripts/with-cpu-hog.sh npx vitest run --project integration

@@ -1,12 +1,70 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Two projects, and every test file in exactly one of them (each list below is the other's
+ * exclude, so nothing runs twice and nothing is left out):
+ *
+ * - integration: tests that put real load on 127.0.0.1 or judge wall-clock time (servers,
+ *   pipelines at real speed, child processes, timers). One file at a time, so no two of them
+ *   share the 2 cores. Every file under test/ is one (ARCHITECTURE.md: "integration tests that
+ *   start real servers") unless PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
+ * - unit: everything else (pure code, the CLI's text, fixtures): parallel on every core.
+ *
+ * `npx vitest run` runs unit first, then integration (groupOrder); `make test` runs them as two
+ * invocations, the integration set beside a CPU hog (scripts/with-cpu-hog.sh).
+ */
+const OUTSIDE_TEST = ['analysis/**/*.test.ts', 'reports/**/*.test.ts', 'harness/**/*.test.ts', 'demo/**/*.test.ts', 'scripts/**/*.test.ts'];
+
+/** Unit tests beside their code that open sockets, start engines or time themselves. */
+const REAL_LOAD_ELSEWHERE = [
+  'harness/engine/native.test.ts',
+  'harness/engine/workers.test.ts',
+  'harness/engine/socket-client.test.ts',
+  'harness/engine/vu-pool.test.ts',
+];
+
+/** Files under test/ that start no load and measure no time (simulated time, fixtures, renderers, the CLI's text). */
+const PURE_IN_TEST = [
+  'test/sim-*.test.ts',
+  'test/compare.test.ts',
+  'test/models.test.ts',
+  'test/gate.test.ts',
+  'test/report-html.test.ts',
+  'test/bundle-cache.test.ts',
+  'test/k6-ingest.test.ts',
+  'test/k6-lines.test.ts',
+  'test/k6-point.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['analysis/**/*.test.ts', 'reports/**/*.test.ts', 'harness/**/*.test.ts', 'demo/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
-    // Integration tests put real load on a 2-core machine: one file at a time keeps them honest.
-    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [...OUTSIDE_TEST, ...PURE_IN_TEST],
+          exclude: [...configDefaults.exclude, ...REAL_LOAD_ELSEWHERE],
+          fileParallelism: true,
+          // Threads start faster than forks; these tests change no process-wide state (cwd, signals).
+          pool: 'threads',
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts', ...REAL_LOAD_ELSEWHERE],
+          exclude: [...configDefaults.exclude, ...PURE_IN_TEST],
+          // Real load on a 2-core machine: one file at a time keeps them honest.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
