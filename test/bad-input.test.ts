@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { planText } from '../harness/cli/plan-text.ts';
 import { planForInstance } from '../harness/engine/create.ts';
 import { PlateauError } from '../harness/errors.ts';

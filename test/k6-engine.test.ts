@@ -25,7 +25,7 @@ import { planForInstance, rerunVusBound } from '../harness/engine/create.ts';
 import { deriveSteps } from '../harness/k6/import/derive-steps.ts';
 import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
 import { spread } from '../harness/scenario/context.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { loadRun } from '../harness/store/run-store.ts';
 import { PlateauError } from '../harness/errors.ts';

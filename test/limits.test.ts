@@ -8,7 +8,7 @@ import type { BucketRecord } from '../analysis/types.ts';
 import { readConfigFile } from '../harness/config/load.ts';
 import { validateConfig, parseConfigOrThrow } from '../harness/config/validate.ts';
 import { plannedLoadS } from '../harness/limits.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { checkOpenFiles } from '../harness/pipeline/generator-limits.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';

@@ -19,7 +19,7 @@ import { warmup } from '../harness/pipeline/warmup.ts';
 import { keepAllReason, sizeThreads } from '../harness/pipeline/threads.ts';
 import { DurationCap } from '../harness/limits.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { Progress } from '../harness/progress.ts';
 import { analyzeStore } from '../harness/report.ts';
 import { RunStore, type RunMeta } from '../harness/store/run-store.ts';

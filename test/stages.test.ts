@@ -6,7 +6,7 @@ import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { reset } from '../harness/pipeline/reset.ts';
 import { Interrupt } from '../harness/pipeline/interrupt.ts';
 import { runPipeline } from '../harness/pipeline/run.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 import { renderPlateauTable } from '../reports/table.ts';

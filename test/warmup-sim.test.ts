@@ -17,7 +17,7 @@ import type { RunContext } from '../harness/pipeline/context.ts';
 import { runStage } from '../harness/pipeline/stage.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
 import { warmup } from '../harness/pipeline/warmup.ts';
-import { buildPlan } from '../harness/plan.ts';
+import { buildPlan } from '../analysis/plan.ts';
 import { Progress } from '../harness/progress.ts';
 import { analyzeStore } from '../harness/report.ts';
 import { RunStore, type RunMeta } from '../harness/store/run-store.ts';

@@ -1,7 +1,7 @@
 /** The bodies of `plateau run`, `plan` and `report`. */
 import path from 'node:path';
 import { loadConfig } from '../config/load.ts';
-import { buildPlan } from '../plan.ts';
+import { buildPlan } from '../../analysis/plan.ts';
 import { planForInstance } from '../engine/create.ts';
 import { runPipeline } from '../pipeline/run.ts';
 import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';

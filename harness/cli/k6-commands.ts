@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../config/load.ts';
-import { buildPlan } from '../plan.ts';
+import { buildPlan } from '../../analysis/plan.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { defaultScenario } from '../scenario/default.ts';
 import { newRunId } from '../environment.ts';

@@ -1,6 +1,6 @@
 /** `plateau plan`: everything the run will do, before it sends anything. */
 import type { PlateauConfig } from '../config/schema.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../analysis/plan.ts';
 import { trustworthyPercentiles } from '../../analysis/percentiles.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
 import { engineKind } from '../engine/create.ts';

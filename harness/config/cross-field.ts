@@ -3,16 +3,15 @@
  * the config that are valid on their own (valid-parts.ts), so a config with other mistakes still
  * hears about these: a rule runs when every field it reads is valid, and stays silent otherwise.
  */
+import { settleSOf } from '../../analysis/plan.ts';
 import { limitProblems } from '../limits.ts';
 import { urlSecrets } from '../secret-scrub.ts';
 import type { Problem } from './messages.ts';
 import type { PlateauConfig } from './schema.ts';
 import type { ConfigParts } from './valid-parts.ts';
 
-/** Default settle: max(5 s, 10% of the hold), never more than half the hold. */
-export function settleSOf(steps: { holdS: number; settleS?: number }): number {
-  return steps.settleS ?? Math.ceil(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));
-}
+// The default settle is the plan's (a pure function of the steps); re-exported for config's readers.
+export { settleSOf };
 
 /** `failed` holds the dotted fields that failed on their own; a rule reading one of them is skipped. */
 export function crossFieldProblems(c: ConfigParts, failed: ReadonlySet<string> = new Set()): Problem[] {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { PlateauConfig } from '../config/schema.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../analysis/plan.ts';
 import type { Scenario } from '../scenario/types.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { usableCpus } from '../cpu-quota.ts';

@@ -8,7 +8,7 @@
  */
 import type { BucketRecord } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../analysis/plan.ts';
 import type { StageResult } from '../pipeline/stage.ts';
 import type { Segment } from '../../analysis/schedule.ts';
 import { Schedule } from '../../analysis/schedule.ts';

@@ -3,7 +3,7 @@
  * the VU pool, the store, the progress line, the interruption flag and the clock.
  */
 import type { PlateauConfig } from '../config/schema.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../analysis/plan.ts';
 import type { Scenario } from '../scenario/types.ts';
 import type { RequestBuilder } from '../scenario/load.ts';
 import type { Outcome } from '../engine/http.ts';

@@ -5,7 +5,7 @@
  */
 import type { StepPlan } from '../../analysis/types.ts';
 import type { Segment } from '../../analysis/schedule.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../analysis/plan.ts';
 
 /** A step of a leg: its plan on the steps phase's clock and which attempt at its rate it is. */
 export type LegStep = StepPlan & { attempt: number };

@@ -5,7 +5,7 @@
  * as the native schedule.
  * Nothing secret goes here: the options are written into the script.
  */
-import type { Plan } from '../../plan.ts';
+import type { Plan } from '../../../analysis/plan.ts';
 
 export const K6_SCENARIO = 'plateau';
 export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'];

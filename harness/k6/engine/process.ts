@@ -9,7 +9,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BucketRecord } from '../../../analysis/types.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
-import type { Plan } from '../../plan.ts';
+import type { Plan } from '../../../analysis/plan.ts';
 import type { Scenario } from '../../scenario/types.ts';
 import { usableCpus, type UsableCpus } from '../../cpu-quota.ts';
 import { PlateauError, EXIT } from '../../errors.ts';

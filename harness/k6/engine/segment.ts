@@ -4,7 +4,7 @@
  * of one instance judges its share; `plateau report --merge` judges the sum (merged rates add up
  * to the whole plan when the segments cover (0, 1]).
  */
-import type { Plan } from '../../plan.ts';
+import type { Plan } from '../../../analysis/plan.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import type { VuSizing } from '../../../analysis/types.ts';
 import { PlateauError, EXIT } from '../../errors.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BucketRecord, StageOutcome, RunResult } from '../../../analysis/types.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
-import { buildPlan } from '../../plan.ts';
+import { buildPlan } from '../../../analysis/plan.ts';
 import { RunStore, redact } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';

@@ -2,10 +2,33 @@
  * The plan: a pure function of the config (and the measured RTT). It fixes every step's timeline,
  * the arrival schedule and the VU sizing before any load is sent; `plateau plan` prints it.
  */
-import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
-import type { PlateauConfig } from './config/schema.ts';
-import { settleSOf } from './config/validate.ts';
-import type { Segment } from '../analysis/schedule.ts';
+import type { Segment } from './schedule.ts';
+import type { Rules, StepPlan, VuSizing } from './types.ts';
+
+/**
+ * The parts of the config a plan reads, declared here so that the pure core never imports the
+ * shell's schema (the harness's config has them all and is passed as is).
+ */
+export interface PlanSteps {
+  startPerSec: number;
+  stepPerSec: number;
+  maxPerSec: number;
+  rampS: number;
+  holdS: number;
+  settleS?: number;
+}
+export interface PlanConfig {
+  target: { url: string };
+  steps: PlanSteps;
+  rules: Rules;
+  vus: { preAllocated?: number; max?: number; expectedServiceMs: number; headroom: number };
+  limits: { maxInFlight: number };
+}
+
+/** Default settle: max(5 s, 10% of the hold), never more than half the hold. */
+export function settleSOf(steps: { holdS: number; settleS?: number }): number {
+  return steps.settleS ?? Math.ceil(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));
+}
 
 export interface Plan {
   target: string;
@@ -20,7 +43,7 @@ export interface Plan {
 }
 
 /** Rates start, start+step, ... up to max (inclusive, within float noise). */
-export function stepRates(s: PlateauConfig['steps']): number[] {
+export function stepRates(s: Pick<PlanSteps, 'startPerSec' | 'stepPerSec' | 'maxPerSec'>): number[] {
   const out: number[] = [];
   for (let i = 0; ; i++) {
     const r = s.startPerSec + i * s.stepPerSec;
@@ -30,7 +53,7 @@ export function stepRates(s: PlateauConfig['steps']): number[] {
   return out;
 }
 
-export function buildPlan(config: PlateauConfig, rttMs: number | null = null): Plan {
+export function buildPlan(config: PlanConfig, rttMs: number | null = null): Plan {
   const settleS = settleSOf(config.steps);
   const { rampS, holdS } = config.steps;
   const steps: StepPlan[] = [];
@@ -70,7 +93,7 @@ export function buildPlan(config: PlateauConfig, rttMs: number | null = null): P
  * time + RTT we need rate x W, times a headroom for latency growth near the knee:
  *   preAllocated = ceil(maxRate x (serviceMs + rttMs) / 1000 x headroom),  max = 4 x preAllocated.
  */
-export function sizeVus(config: PlateauConfig, rttMs: number | null): VuSizing {
+export function sizeVus(config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>, rttMs: number | null): VuSizing {
   const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
   const maxRate = config.steps.maxPerSec;
   const wMs = expectedServiceMs + (rttMs ?? 0);
