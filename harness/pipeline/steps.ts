@@ -15,8 +15,7 @@ import { legOf, type Leg, type LegStep } from './legs.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
 import { promqlWindows } from '../metrics/promql-windows.ts';
 import type { StageResult } from './stage.ts';
-import { startK6Steps } from '../k6/steps-engine.ts';
-import { rerunVusBound } from '../k6/segment.ts';
+import { rerunVusBound } from '../engine/create.ts';
 
 export { STEPS_PHASE };
 
@@ -113,7 +112,7 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   st.attempts.push(...started);
   let k = 0;
   let end: LegEnd | null = null;
-  const complete = new CompleteSeconds(ctx.config.engine === 'k6' ? 1 : st.engine.instances);
+  const complete = new CompleteSeconds(st.engine.instances);
   const sink = (r: BucketRecord) => {
       ctx.store.appendBucket(r);
       st.records.push(r);
@@ -130,7 +129,7 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
         }
       }
   };
-  const engine = ctx.config.engine === 'k6' ? startK6Steps(ctx, { ...leg, maxVUs: st.engine.maxVUs }, STEPS_PHASE, st.seq, sink) : st.engine.start({
+  const engine = st.engine.start({
     segments: leg.segments, phase: STEPS_PHASE, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
     gracefulStopMs: ctx.config.gracefulStopS * 1000, sink,
   });

@@ -10,21 +10,7 @@ import { bundleK6Script } from './bundle.ts';
 import { k6Options } from './options.ts';
 import { segmentLcd, segmentLength } from './segment.ts';
 
-/**
- * The environment the run was given (secrets included), kept for a k6 process started through
- * the old startK6Steps (harness/k6/steps-engine.ts): the run context carries no environment, and
- * k6 must get the same one the preflight checked, not whatever process.env holds. Keyed by the
- * run's config object, held weakly. The K6Engine gets its environment from the factory instead;
- * this goes when startK6Steps does.
- */
-const runEnv = new WeakMap<PlateauConfig, NodeJS.ProcessEnv>();
-
-export function envOfRun(config: PlateauConfig): NodeJS.ProcessEnv {
-  return runEnv.get(config) ?? process.env;
-}
-
 export async function withK6Preflight<T>(config: PlateauConfig, env: NodeJS.ProcessEnv, base: () => Promise<StageResult<T>>): Promise<StageResult<T>> {
-  runEnv.set(config, env);
   const k6 = requireK6(env);
   const share = segmentLength(config.k6.executionSegment);
   const lcd = segmentLcd(config.k6.executionSegment, config.k6.executionSegmentSequence);
