@@ -14,7 +14,9 @@ import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
-const HOLD_S = 3;
+// 30 req/s for 2 s: the same ~60 arrivals a fault gets as at 20 req/s for 3 s, in two thirds of the time.
+const RATE_PER_SEC = 30;
+const HOLD_S = 2;
 
 type Client = 'undici' | 'socket';
 
@@ -27,7 +29,7 @@ const CLIENTS: { client: Client; reset: RegExp; malformed: RegExp }[] = [
 function config(url: string, runId: string, client: Client, extra: Record<string, unknown> = {}) {
   return {
     target: { url: `${url}/load` },
-    steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: HOLD_S, settleS: 1 },
+    steps: { startPerSec: RATE_PER_SEC, stepPerSec: RATE_PER_SEC, maxPerSec: RATE_PER_SEC, rampS: 0, holdS: HOLD_S, settleS: 1 },
     warmup: { enabled: false },
     rtt: { samples: 3 },
     http: { timeoutMs: 500, client },
@@ -41,13 +43,13 @@ function config(url: string, runId: string, client: Client, extra: Record<string
   };
 }
 
-interface Totals { started: number; completed: number; ok: number; errors: Record<string, number>; statuses: Record<string, number>; samples: string[]; bytesIn: number; seconds: BucketRecord[] }
+interface Totals { started: number; dropped: number; completed: number; ok: number; errors: Record<string, number>; statuses: Record<string, number>; samples: string[]; bytesIn: number; seconds: BucketRecord[] }
 
 function totals(dir: string): Totals {
   const recs = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((r) => r.phase === 'steps');
-  const t: Totals = { started: 0, completed: 0, ok: 0, errors: {}, statuses: {}, samples: [], bytesIn: 0, seconds: recs };
+  const t: Totals = { started: 0, dropped: 0, completed: 0, ok: 0, errors: {}, statuses: {}, samples: [], bytesIn: 0, seconds: recs };
   for (const r of recs) {
-    t.started += r.started; t.completed += r.completed; t.ok += r.ok; t.bytesIn += r.bytesIn;
+    t.started += r.started; t.dropped += r.dropped; t.completed += r.completed; t.ok += r.ok; t.bytesIn += r.bytesIn;
     for (const [k, v] of Object.entries(r.errors)) t.errors[k] = (t.errors[k] ?? 0) + (v ?? 0);
     for (const [k, v] of Object.entries(r.statuses)) t.statuses[k] = (t.statuses[k] ?? 0) + v;
     for (const s of r.samples ?? []) if (!t.samples.includes(s)) t.samples.push(s);
@@ -79,7 +81,10 @@ function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void 
   expect(r.exitCode, r.lines.join('')).toBe(0);
   const secondsWithArrivals = new Set(t.seconds.filter((b) => b.tS < HOLD_S && b.started > 0).map((b) => b.tS)).size; // one bucket a second per engine thread
   expect(secondsWithArrivals).toBe(HOLD_S);
-  expect(t.started).toBeGreaterThanOrEqual(20 * HOLD_S - 2);
+  // Every scheduled arrival was either sent or counted as dropped (a busy machine can stall the VUs
+  // that a fault holds); most were sent.
+  expect(t.started + t.dropped).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 2);
+  expect(t.started).toBeGreaterThanOrEqual(0.8 * RATE_PER_SEC * HOLD_S);
 }
 
 describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring while the target breaks', ({ client, reset, malformed }) => {
@@ -115,7 +120,7 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
     keptRunning(r, t);
     expect(t.ok).toBe(0);
-    expect(t.errors.timeout).toBeGreaterThanOrEqual(20 * HOLD_S - 5);
+    expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
     expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
     expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
     expect(errors).toMatch(/total deadline of 500 ms/);
@@ -128,13 +133,14 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     let peak = baseline;
     const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
     // One engine thread: worker threads' own heaps would blur what this measures.
-    const { r, t } = await runFault(client, 'big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: HOLD_S, settleS: 1 }, http: { timeoutMs: 10_000, client }, workers: 1 });
+    const { r, t } = await runFault(client, 'big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: 3, settleS: 1 }, http: { timeoutMs: 10_000, client }, workers: 1 });
     clearInterval(sampler);
     expect(r.exitCode, r.lines.join('')).toBe(0);
-    expect(t.ok).toBeGreaterThanOrEqual(20);
+    // 24 arrivals of 20 MiB; a busy machine may leave a few in flight at the end of the step.
+    expect(t.ok).toBeGreaterThanOrEqual(16);
     expect(t.errors).toEqual({});
     const received = t.bytesIn;
-    expect(received).toBeGreaterThanOrEqual(20 * bodyBytes); // >= 400 MiB went through
+    expect(received).toBeGreaterThanOrEqual(16 * bodyBytes); // >= 320 MiB went through
     // Keeping the bodies would grow by `received`; streaming them through grows by a few chunks.
     expect(peak - baseline).toBeLessThan(received / 4);
     expect(peak - baseline).toBeLessThan(150 * 2 ** 20);

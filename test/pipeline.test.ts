@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
-import { Interrupt } from '../harness/pipeline/interrupt.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
@@ -20,7 +19,7 @@ afterAll(async () => { await demo.close(); fs.rmSync(runsDir, { recursive: true,
 const config = (runId: string) => ({
   target: { url: `${demo.url}/orders`, rttPath: '/ping' },
   scenario: DEMO_SCENARIO,
-  steps: { startPerSec: 80, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
+  steps: { startPerSec: 120, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
   warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
   rtt: { samples: 5 },
   output: { dir: runsDir, runId },
@@ -62,7 +61,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeGreaterThan(0);
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeLessThan(1);
     }
-    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\| 1 \| 80 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/);
+    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\| 1 \| 120 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/);
   });
 
   it('used a fresh id for every request: no idempotent hit, one write per success', () => {
@@ -81,21 +80,6 @@ describe('the pipeline against the demo target at a known capacity', () => {
   });
 });
 
-describe('an interrupted run', () => {
-  it('stops within a second, keeps its buckets and writes a report marked interrupted', async () => {
-    const interrupt = new Interrupt();
-    const started = Date.now();
-    const timer = setTimeout(() => interrupt.trigger(), 9_000);
-    const r = await runQuietly({ ...config('interrupted'), steps: { ...config('x').steps, holdS: 6 } }, { env, interrupt });
-    clearTimeout(timer);
-    expect(Date.now() - started).toBeLessThan(9_000 + 3_000);
-    expect(r.exitCode).toBe(130);
-    expect(r.result.interrupted).toBe(true);
-    expect(r.result.stopReason).toBe('interrupted');
-    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
-    expect(md).toMatch(/interrupted/i);
-    const lines = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8').trim().split('\n');
-    expect(lines.length).toBeGreaterThan(5);
-    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
-  }, 60_000);
-});
+// An interrupted run (its buckets kept, its report marked interrupted, exit 130) is
+// test/interrupt.test.ts's, through real signals to a real `plateau run`, and test/sim-steps.test.ts's
+// mid-step in simulated time.

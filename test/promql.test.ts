@@ -106,11 +106,12 @@ describe('PromQL path against a real Prometheus server', () => {
     async () => {
       const ratePerSec = 150;
       const load = steadyOrders(demo!, ratePerSec, agent!);
-      await sleep(2_000); // past connection setup and JIT
+      await sleep(1_000); // past connection setup and JIT
       const a = await scrapeOrders(demo!);
-      await sleep(8_000);
+      await sleep(6_000);
       const b = await scrapeOrders(demo!);
-      await sleep(1_500); // load goes on while Prometheus takes its scrape after the window
+      // Load goes on until Prometheus has taken a scrape after the window (waited for, not slept).
+      await prom!.waitForScrapeAfter(b.atMs);
       const sent = await load.stop();
       const scrapePerSec = (b.count - a.count) / ((b.atMs - a.atMs) / 1000);
       const scrapeMeanMs = ((b.sumS - a.sumS) / (b.count - a.count)) * 1000;

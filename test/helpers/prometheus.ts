@@ -17,6 +17,8 @@ export interface PrometheusHandle {
   url: string;
   /** Resolves once Prometheus has scraped the target successfully (up == 1) at least `scrapes` times. */
   waitForScrapes(scrapes: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once Prometheus holds a scrape of the target taken after `epochMs` (Date.now() clock). */
+  waitForScrapeAfter(epochMs: number, timeoutMs?: number): Promise<void>;
   /** Prometheus's stderr so far (for a failing test's message). */
   log(): string;
   stop(): Promise<void>;
@@ -101,6 +103,12 @@ export async function startPrometheus(o: { binary: string; targetUrl: string; me
         const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
         const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
         return Number(body.data?.result?.[0]?.value[1] ?? 0) >= scrapes;
+      }, timeoutMs, () => child.exitCode !== null),
+    waitForScrapeAfter: (epochMs, timeoutMs = 10_000) =>
+      until(async () => {
+        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('timestamp(up{job="target"})')}`);
+        const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+        return Number(body.data?.result?.[0]?.value[1] ?? 0) * 1000 > epochMs;
       }, timeoutMs, () => child.exitCode !== null),
   };
 }
