@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import { compareRows, renderCompare } from '../harness/compare/compare.ts';
-import { settingDifferences } from '../harness/compare/differences.ts';
+import { settingDifferences } from '../analysis/compare/differences.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
 const B = fakeRun({ steps: [100, 200, 300, 400, 500].map((r) => ({ ratePerSec: r, okPerSec: r <= 400 ? r : 405, latencyMs: 8 })) });

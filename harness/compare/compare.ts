@@ -10,7 +10,7 @@ import { percentileCell, percentileOf } from '../../reports/cells.ts';
 import { mdCell } from '../../reports/escape.ts';
 import { costLines } from '../gate/summary.ts';
 import type { CostResult } from '../../analysis/models/cost.ts';
-import { settingDifferences } from './differences.ts';
+import { settingDifferences } from '../../analysis/compare/differences.ts';
 import { kneeResult } from '../../analysis/stop.ts';
 
 export interface CompareRow {

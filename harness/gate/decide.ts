@@ -17,7 +17,7 @@
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
 import type { RunResult } from '../../analysis/types.ts';
-import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
+import { settingDifferences, stepSizePerSec, targetKey } from '../../analysis/compare/differences.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';

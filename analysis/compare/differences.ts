@@ -3,8 +3,8 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMs } from '../../analysis/format.ts';
-import type { RunResult } from '../../analysis/types.ts';
+import { fmtMs } from '../format.ts';
+import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
 export const RTT_FLOOR_MS = 0.5;
