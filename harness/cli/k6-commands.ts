@@ -10,11 +10,16 @@ import { newRunId } from '../environment.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { writeK6Script, k6Args } from '../k6/engine/process.ts';
-import { importK6 } from '../k6/import/import.ts';
-import { loadOptions, overridesOf } from './options.ts';
+import { importK6, type ImportOptions } from '../k6/import/import.ts';
+import { overridesOf, withFlags } from './options.ts';
+import { applyOverrides } from '../config/load.ts';
 
 type Args = Record<string, unknown>;
-const num = (a: Args, k: string) => (a[k] === undefined ? undefined : Number(a[k]));
+
+/** The step flags given to `import`, as the config's steps section they would set (the flag table maps both). */
+function stepsOf(a: Args): ImportOptions['steps'] {
+  return (applyOverrides({}, overridesOf(a, 'import')).steps ?? {}) as ImportOptions['steps'];
+}
 
 /** `plateau k6-script --out-file plateau-k6.js [run flags]`: the bundle k6 would run, for reading or running by hand. */
 export async function k6ScriptCommand(a: Args): Promise<number> {
@@ -47,24 +52,13 @@ export async function k6ScriptCommand(a: Args): Promise<number> {
 }
 
 export function k6ScriptOptions<T>(y: Argv<T>) {
-  return loadOptions(y).option('out-file', { type: 'string', default: 'plateau-k6.js', describe: 'where to write the k6 script' });
+  return withFlags(y, 'k6-script');
 }
 
 export function importOptions<T>(y: Argv<T>) {
-  return y
+  return withFlags(y
     .positional('tool', { choices: ['k6'] as const, demandOption: true, describe: 'the tool whose output to import' })
-    .positional('file', { type: 'string', demandOption: true, describe: 'k6 --out json or csv file (.gz accepted)' })
-    .option('start-rate', { type: 'number', describe: 'first step, req/s (with the other step flags; else derived from the data)' })
-    .option('step-rate', { type: 'number', describe: 'rate added per step, req/s' })
-    .option('max-rate', { type: 'number', describe: 'last step, req/s' })
-    .option('ramp', { type: 'number', describe: 'seconds of ramp before each hold' })
-    .option('hold', { type: 'number', describe: 'seconds each step holds its rate' })
-    .option('settle', { type: 'number', describe: 'seconds at the start of each hold left out of judging' })
-    .option('t0', { type: 'string', describe: 'scenario start (ISO time or epoch ms); default: first vus point - 1 s' })
-    .option('scenario', { type: 'string', array: true, describe: 'k6 scenario name(s) to keep (default: all)' })
-    .option('target', { type: 'string', describe: 'what was loaded, shown in the report' })
-    .option('run-id', { type: 'string', describe: 'name of the run (default: timestamp + random)' })
-    .option('out', { type: 'string', default: 'runs', describe: 'directory of run stores' });
+    .positional('file', { type: 'string', demandOption: true, describe: 'k6 --out json or csv file (.gz accepted)' }), 'import');
 }
 
 function t0Of(text: unknown): number | undefined {
@@ -78,7 +72,7 @@ function t0Of(text: unknown): number | undefined {
 export async function importCommand(a: Args): Promise<number> {
   const r = await importK6({
     file: a.file as string, outDir: a.out as string, runId: a['run-id'] as string | undefined,
-    steps: { startPerSec: num(a, 'start-rate'), stepPerSec: num(a, 'step-rate'), maxPerSec: num(a, 'max-rate'), rampS: num(a, 'ramp'), holdS: num(a, 'hold'), settleS: num(a, 'settle') },
+    steps: stepsOf(a),
     t0Ms: t0Of(a.t0), scenarios: a.scenario as string[] | undefined, target: a.target as string | undefined,
   });
   process.stdout.write(`${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`);

@@ -9,15 +9,12 @@ import { writeReports } from '../report.ts';
 import { mergeRuns } from '../merge.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
+import { withFlags } from './options.ts';
 
 type Args = Record<string, unknown>;
 
 export function reportOptions<T>(y: Argv<T>) {
-  return y
-    .positional('run-dir', { type: 'string', describe: 'the run to rebuild' })
-    .option('merge', { type: 'string', array: true, describe: 'merge these runs (loaded at the same time) into one run and report' })
-    .option('out', { type: 'string', default: 'runs', describe: 'with --merge: directory of run stores for the merged run' })
-    .option('run-id', { type: 'string', describe: 'with --merge: name of the merged run' });
+  return withFlags(y.positional('run-dir', { type: 'string', describe: 'the run to rebuild' }), 'report');
 }
 
 /** `plateau report <dir>` as before, or `plateau report --merge a b ... --out dir`. */

@@ -8,29 +8,13 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { CONFIG_MODULE, configError, evaluateConfig, oneLine, statModuleFile } from './evaluate.ts';
 import type { PlateauConfig } from './schema.ts';
 import { parseConfigOrThrow } from './validate.ts';
+import { CONFIG_FLAGS, overrideKey, type OverrideKey } from '../cli/flags.ts';
 
-export interface Overrides {
-  target?: string;
-  scenario?: string;
-  startRate?: number;
-  stepRate?: number;
-  maxRate?: number;
-  hold?: number;
-  ramp?: number;
-  settle?: number;
-  vus?: number;
-  maxVus?: number;
-  timeoutMs?: number;
-  httpClient?: 'undici' | 'socket';
-  runId?: string;
-  out?: string;
-  warmup?: boolean;
-  workers?: 'auto' | number;
-  engine?: 'native' | 'k6';
-  executionSegment?: string;
-  executionSegmentSequence?: string;
-  k6Out?: string;
-}
+/**
+ * The flags' values laid over the config file, keyed by flag name in camelCase (`maxRate` for
+ * --max-rate); which field each sets is the flag table's (cli/flags.ts) `config.path`.
+ */
+export type Overrides = Partial<Record<OverrideKey, unknown>>;
 
 /** Extensions a config file may have: esbuild reads each of them, whatever the folder's package.json says. */
 const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'];
@@ -115,30 +99,16 @@ function firstNonData(v: unknown, at: string, seen = new Set<object>()): { what:
 type Obj = Record<string, unknown>;
 const sub = (o: Obj, k: string): Obj => (o[k] ??= {}) as Obj;
 
-/** Sets only the flags that were given; the rest of the file stays as it is. */
+/** Sets only the flags that were given, each at its field in the flag table; the rest of the file stays as it is. */
 export function applyOverrides(raw: Obj, o: Overrides): Obj {
   const c: Obj = structuredClone(raw);
-  const set = (section: string, key: string, v: unknown) => { if (v !== undefined) sub(c, section)[key] = v; };
-  set('target', 'url', o.target);
-  if (o.scenario !== undefined) c.scenario = o.scenario;
-  set('steps', 'startPerSec', o.startRate);
-  set('steps', 'stepPerSec', o.stepRate);
-  set('steps', 'maxPerSec', o.maxRate);
-  set('steps', 'holdS', o.hold);
-  set('steps', 'rampS', o.ramp);
-  set('steps', 'settleS', o.settle);
-  set('vus', 'preAllocated', o.vus);
-  set('vus', 'max', o.maxVus);
-  set('http', 'timeoutMs', o.timeoutMs);
-  set('http', 'client', o.httpClient);
-  set('output', 'runId', o.runId);
-  set('output', 'dir', o.out);
-  set('warmup', 'enabled', o.warmup);
-  if (o.workers !== undefined) c.workers = o.workers;
-  if (o.engine !== undefined) c.engine = o.engine;
-  set('k6', 'executionSegment', o.executionSegment);
-  set('k6', 'executionSegmentSequence', o.executionSegmentSequence);
-  set('k6', 'out', o.k6Out);
+  for (const f of CONFIG_FLAGS) {
+    const v = (o as Record<string, unknown>)[overrideKey(f.name)];
+    if (v === undefined) continue;
+    const keys = f.config.path.split('.');
+    const last = keys.pop()!;
+    keys.reduce(sub, c)[last] = v;
+  }
   return c;
 }
 

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import yargs from 'yargs';
+import { applyOverrides } from '../config/load.ts';
+import { parseConfigOrThrow } from '../config/validate.ts';
+import { COMMANDS, CONFIG_FLAGS, FLAGS, flagsOf, type Command } from './flags.ts';
+import { overridesOf, withFlags } from './options.ts';
+import { program } from './program.ts';
+
+/** A config every override below keeps valid. */
+const BASE = { target: { url: 'http://127.0.0.1:9/orders' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1, holdS: 10 } };
+
+/** What to type for each flag that sets a config field, and the value the field must then hold. */
+const SAMPLES: Record<string, { argv: string[]; value: unknown; base?: Record<string, unknown> }> = {
+  target: { argv: ['--target', 'http://127.0.0.1:7/other'], value: 'http://127.0.0.1:7/other' },
+  scenario: { argv: ['--scenario', './s.ts'], value: './s.ts' },
+  'start-rate': { argv: ['--start-rate', '75'], value: 75 },
+  'step-rate': { argv: ['--step-rate', '25'], value: 25 },
+  'max-rate': { argv: ['--max-rate', '300'], value: 300 },
+  hold: { argv: ['--hold', '12'], value: 12 },
+  ramp: { argv: ['--ramp', '3'], value: 3 },
+  settle: { argv: ['--settle', '4'], value: 4 },
+  vus: { argv: ['--vus', '7'], value: 7 },
+  'max-vus': { argv: ['--max-vus', '70'], value: 70 },
+  'timeout-ms': { argv: ['--timeout-ms', '1500'], value: 1500 },
+  'http-client': { argv: ['--http-client', 'undici'], value: 'undici' },
+  'run-id': { argv: ['--run-id', 'r-1'], value: 'r-1' },
+  out: { argv: ['--out', 'elsewhere'], value: 'elsewhere' },
+  warmup: { argv: ['--no-warmup'], value: false },
+  workers: { argv: ['--workers', '3'], value: 3 },
+  engine: { argv: ['--engine', 'k6'], value: 'k6' },
+  'execution-segment': { argv: ['--execution-segment', '0:1/2'], value: '0:1/2', base: { engine: 'k6' } },
+  'execution-segment-sequence': { argv: ['--execution-segment-sequence', '0,1/2,1'], value: '0,1/2,1', base: { engine: 'k6', k6: { executionSegment: '0:1/2' } } },
+  'k6-out': { argv: ['--k6-out', 'csv'], value: 'csv' },
+};
+
+function parse(command: Command, argv: string[]): Record<string, unknown> {
+  return withFlags(yargs(argv), command).strict().exitProcess(false).parseSync() as Record<string, unknown>;
+}
+
+function at(o: unknown, dotted: string): unknown {
+  return dotted.split('.').reduce<unknown>((x, k) => (x as Record<string, unknown> | undefined)?.[k], o);
+}
+
+async function helpOf(command: Command): Promise<string> {
+  return new Promise((resolve, reject) => {
+    program([], () => undefined).exitProcess(false).parse([command, '--help'], {}, (err, _argv, output) => (err ? reject(err) : resolve(output)));
+  });
+}
+
+describe('every flag that names a config field reaches that field', () => {
+  const cases = CONFIG_FLAGS.flatMap((f) => f.commands.filter((c) => c === 'run' || c === 'plan' || c === 'k6-script').map((c) => [c, f.name, f.config.path] as const));
+
+  it('every such flag has a sample here (a new flag gets one)', () => {
+    expect(CONFIG_FLAGS.map((f) => f.name).filter((n) => !(n in SAMPLES))).toEqual([]);
+  });
+
+  it.each(cases)('%s --%s sets %s of the validated config', (command, name, field) => {
+    const s = SAMPLES[name]!;
+    const file = { ...BASE, ...s.base };
+    const raw = applyOverrides(file, overridesOf(parse(command, s.argv), command));
+    // that field and no other, in the file as given, and the schema knows the field and keeps the value
+    expect(raw).toEqual(withField(file, field, s.value));
+    expect(at(parseConfigOrThrow(raw), field)).toEqual(s.value);
+  });
+
+  it('a flag not given leaves the file\'s field alone', () => {
+    expect(applyOverrides(BASE, overridesOf(parse('run', [])))).toEqual(BASE);
+  });
+
+  it('import cuts steps with the same step flags, onto the same fields', () => {
+    const a = parse('import', ['--start-rate', '10', '--step-rate', '5', '--max-rate', '30', '--ramp', '1', '--hold', '8', '--scenario', 'a', '--scenario', 'b']);
+    expect(applyOverrides({}, overridesOf(a, 'import')).steps).toEqual({ startPerSec: 10, stepPerSec: 5, maxPerSec: 30, rampS: 1, holdS: 8 });
+    expect(a.scenario).toEqual(['a', 'b']);
+  });
+
+  it('a load flag given twice is refused, naming it', () => {
+    expect(() => overridesOf(parse('run', ['--hold', '1', '--hold', '2']))).toThrow(/--hold was given 2 times \(1, 2\)/);
+  });
+});
+
+/** A copy of `o` with the dotted `field` set to `value` (the sections on its way made as needed). */
+function withField(o: Record<string, unknown>, field: string, value: unknown): Record<string, unknown> {
+  const [head, ...rest] = field.split('.');
+  if (rest.length === 0) return { ...o, [head!]: value };
+  return { ...o, [head!]: withField((o[head!] as Record<string, unknown> | undefined) ?? {}, rest.join('.'), value) };
+}
+
+describe("each command's help lists exactly its flags from the table", () => {
+  it.each(COMMANDS)('plateau %s --help', async (command) => {
+    const help = await helpOf(command);
+    const listed = [...help.matchAll(/^ {2}--([\w-]+)/gm)].map((m) => m[1]).filter((n) => n !== 'version' && n !== 'help');
+    expect(listed).toEqual(flagsOf(command).map((f) => f.name));
+    for (const f of flagsOf(command)) expect(help.replace(/\s+/g, ' ')).toContain(String(f.option.describe).replace(/\s+/g, ' '));
+  });
+
+  it('no command takes one name twice, and every listBefore names a flag of its command', () => {
+    for (const c of COMMANDS) {
+      const names = flagsOf(c).map((f) => f.name);
+      expect(new Set(names).size, c).toBe(names.length);
+    }
+    expect(FLAGS.length).toBeGreaterThan(0);
+  });
+
+  it('plan, compare and gate take --json; no other command does', () => {
+    expect(COMMANDS.filter((c) => flagsOf(c).some((f) => f.name === 'json'))).toEqual(['plan', 'compare', 'gate']);
+  });
+});
