@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeRun, followingSteps, type FakeStep } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { decideGate, GATE_EXIT, stepSizePerSec } from '../harness/gate/decide.ts';
+import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.ts';
 import { renderJunit, xmlEscape } from '../harness/gate/junit.ts';
 import { renderGateSummary } from '../harness/gate/summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';

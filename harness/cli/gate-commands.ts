@@ -12,9 +12,9 @@ import type { RunResult } from '../../analysis/types.ts';
 import { renderCompare } from '../compare/compare.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { baselineOf } from '../gate/baseline.ts';
-import { decideGate, gateCapacity, GATE_EXIT } from '../gate/decide.ts';
+import { decideGate, gateCapacity, GATE_EXIT } from '../../analysis/gate/decide.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
-import { unjudgeableReasons } from '../gate/judgeable.ts';
+import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
 import { renderJunit } from '../gate/junit.ts';
 import { renderGateSummary } from '../gate/summary.ts';
 

@@ -6,7 +6,7 @@ import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
 import type { CostResult } from '../../analysis/models/cost.ts';
 import type { RunResult } from '../../analysis/types.ts';
 import { mdCell } from '../../reports/escape.ts';
-import type { GateDecision } from './decide.ts';
+import type { GateDecision } from '../../analysis/gate/decide.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 

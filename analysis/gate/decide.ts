@@ -15,9 +15,9 @@
  * one smaller than the tolerance is noise. The knee is compared in offered rates (whole steps)
  * and the drop in measured throughput, so X reading 399.6 instead of 400 never fails a build.
  */
-import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
-import type { RunResult } from '../../analysis/types.ts';
-import { settingDifferences, stepSizePerSec, targetKey } from '../../analysis/compare/differences.ts';
+import { fmtPercent, fmtRate, fmtTarget } from '../format.ts';
+import type { RunResult } from '../types.ts';
+import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';

@@ -4,9 +4,9 @@
  * capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps } from '../../analysis/stop.ts';
-import { symptomText } from '../../analysis/verdicts.ts';
-import type { RunResult, StepResult } from '../../analysis/types.ts';
+import { decidingSteps } from '../stop.ts';
+import { symptomText } from '../verdicts.ts';
+import type { RunResult, StepResult } from '../types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
 
