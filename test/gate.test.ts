@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun, followingSteps, type FakeStep } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.ts';
-import { renderJunit, xmlEscape } from '../harness/gate/junit.ts';
-import { renderGateSummary } from '../harness/gate/summary.ts';
+import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
+import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
 import { baselineOf } from '../harness/gate/baseline.ts';
 

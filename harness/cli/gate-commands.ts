@@ -15,8 +15,8 @@ import { baselineOf } from '../gate/baseline.ts';
 import { decideGate, gateCapacity, GATE_EXIT } from '../../analysis/gate/decide.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
-import { renderJunit } from '../gate/junit.ts';
-import { renderGateSummary } from '../gate/summary.ts';
+import { renderJunit } from '../../reports/gate-junit.ts';
+import { renderGateSummary } from '../../reports/gate-summary.ts';
 
 type Args = Record<string, unknown>;
 

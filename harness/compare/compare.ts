@@ -8,7 +8,7 @@ import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../../analysis/format.ts
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { percentileCell, percentileOf } from '../../reports/cells.ts';
 import { mdCell } from '../../reports/escape.ts';
-import { costLines } from '../gate/summary.ts';
+import { costLines } from '../../reports/gate-summary.ts';
 import type { CostResult } from '../../analysis/models/cost.ts';
 import { settingDifferences } from '../../analysis/compare/differences.ts';
 import { kneeResult } from '../../analysis/stop.ts';

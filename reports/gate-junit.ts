@@ -3,7 +3,7 @@
  * (an error when it cannot), "capacity vs baseline" (a failure on regression) and "settings match
  * the baseline" (a failure-free case whose output lists the differences). Pure.
  */
-import type { GateDecision } from '../../analysis/gate/decide.ts';
+import type { GateDecision } from '../analysis/gate/decide.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {

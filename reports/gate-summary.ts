@@ -2,11 +2,11 @@
  * The gate's decision in Markdown: for the terminal, a file, and GitHub's job summary
  * ($GITHUB_STEP_SUMMARY). Target-controlled text goes through mdCell. Pure.
  */
-import { fmtPercent, fmtRate, fmtTarget } from '../../analysis/format.ts';
-import type { CostResult } from '../../analysis/models/cost.ts';
-import type { RunResult } from '../../analysis/types.ts';
-import { mdCell } from '../../reports/escape.ts';
-import type { GateDecision } from '../../analysis/gate/decide.ts';
+import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
+import type { CostResult } from '../analysis/models/cost.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { mdCell } from './escape.ts';
+import type { GateDecision } from '../analysis/gate/decide.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
