@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
-import { compareRows, renderCompare } from '../harness/compare/compare.ts';
+import { compareRows, renderCompare } from '../reports/compare.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
 import type { RunResult } from '../../analysis/types.ts';
-import { renderCompare } from '../compare/compare.ts';
+import { renderCompare } from '../../reports/compare.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { baselineOf } from '../gate/baseline.ts';
 import { decideGate, gateCapacity, GATE_EXIT } from '../../analysis/gate/decide.ts';

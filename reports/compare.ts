@@ -4,14 +4,14 @@
  * rate of each, with B's change against A. Warnings first when the runs are not comparable.
  * Pure: two RunResults in, Markdown out.
  */
-import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../../analysis/format.ts';
-import type { RunResult, StepResult } from '../../analysis/types.ts';
-import { percentileCell, percentileOf } from '../../reports/cells.ts';
-import { mdCell } from '../../reports/escape.ts';
-import { costLines } from '../../reports/gate-summary.ts';
-import type { CostResult } from '../../analysis/models/cost.ts';
-import { settingDifferences } from '../../analysis/compare/differences.ts';
-import { kneeResult } from '../../analysis/stop.ts';
+import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
+import { percentileCell, percentileOf } from './cells.ts';
+import { mdCell } from './escape.ts';
+import { costLines } from './gate-summary.ts';
+import type { CostResult } from '../analysis/models/cost.ts';
+import { settingDifferences } from '../analysis/compare/differences.ts';
+import { kneeResult } from '../analysis/stop.ts';
 
 export interface CompareRow {
   ratePerSec: number;
