@@ -26,6 +26,7 @@ const REAL_LOAD_ELSEWHERE = [
 /** Files under test/ that start no load and measure no time (simulated time, fixtures, renderers, the CLI's text). */
 const PURE_IN_TEST = [
   'test/sim-*.test.ts',
+  'test/rerender.test.ts',
   'test/compare.test.ts',
   'test/models.test.ts',
   'test/gate.test.ts',
@@ -62,6 +63,8 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...PURE_IN_TEST],
           // Real load on a 2-core machine: one file at a time keeps them honest.
           fileParallelism: false,
+          // Tests a file marks concurrent (the fault matrix: light runs judged by counts) share it three at a time.
+          maxConcurrency: 3,
           sequence: { groupOrder: 1 },
         },
       },

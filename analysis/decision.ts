@@ -58,10 +58,10 @@ function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: De
   return { ...base, contaminated: true, topologyValues: topo.values, reasons: [...base.reasons, `topology changed during the step (${topo.values.join(' -> ')})`] };
 }
 
-/** A rerun that held marks the earlier failed attempt at its rate transient. */
+/** A rerun that held marks the earlier failed attempt at its rate transient (a held one rerun for its topology stays as it was). */
 function markTransient(judged: Judged, r: StepResult): StepResult[] {
   if (r.verdict !== 'holds' || (r.attempt ?? 1) <= 1) return [...judged];
-  const i = judged.findIndex((j) => j.index === r.index && !j.transient);
+  const i = judged.findIndex((j) => j.index === r.index && !j.transient && j.verdict !== 'holds');
   return i === -1 ? [...judged] : judged.map((j, k) => (k === i ? { ...j, transient: true } : j));
 }
 

@@ -88,7 +88,7 @@ const LIVE: { name: string; run: Omit<SimRun, 'runsDir' | 'runId'>; classes: str
   {
     name: 'a topology change inside step 2, rerun',
     run: { model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue', topology: { atS: 10, from: 1, to: 2 } }, config: { steps: steps(100, 100, 300), topology: { metric: 'replicas', everyS: 1, rerun: true } }, vus: { preAllocated: 40, max: 40 } },
-    classes: ['step 1#1:holds', 'step 2#1:holds:transient:contaminated', 'step 2#2:holds', 'step 3#1:holds'],
+    classes: ['step 1#1:holds', 'step 2#1:holds:contaminated', 'step 2#2:holds', 'step 3#1:holds'],
     actions: ['go-on', 'rerun maxVUs 40', 'go-on', 'go-on'],
   },
   {
