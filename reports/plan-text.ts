@@ -1,0 +1,64 @@
+/**
+ * `plateau plan`: everything the run will do, before it sends anything. Pure: the shell gathers
+ * what it knows (harness/cli/plan-text.ts) into a PlanTextInput; text comes out.
+ */
+import { trustworthyPercentiles } from '../analysis/percentiles.ts';
+import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+
+/** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
+export type PlanTextResetHook =
+  | { kind: 'command'; run: string }
+  | { kind: 'http'; method: string; url: string }
+  | { kind: 'sql'; database: string; statements: number; tables: string[] };
+
+/** What the shell knows when it prints the plan (narrow: no harness type crosses into reports/). */
+export interface PlanTextInput {
+  plan: { target: string; steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; vus: VuSizing; expectedSteadySamples: number[] };
+  steps: { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
+  warmup: { enabled: boolean; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  reset: PlanTextResetHook[];
+  /** The scenario as named to the user, e.g. "orders (./scenario.ts)"; absent for a GET on the target. */
+  scenario?: string;
+  /** Lines the engine adds (k6's execution segment), already worded by its kind. */
+  engineLines: string[];
+}
+
+function resetText(h: PlanTextResetHook): string {
+  if (h.kind === 'command') return `command \`${h.run}\``;
+  if (h.kind === 'http') return `${h.method} ${h.url}`;
+  return `sql on ${h.database} (${h.statements} statements, tables ${h.tables.join(', ')})`;
+}
+
+export function planText(input: PlanTextInput): string {
+  const { plan, warmup: w, steps: c } = input;
+  const lines = [
+    `target   ${plan.target}`,
+    `scenario ${input.scenario ?? `GET ${plan.target} (no scenario module)`}`,
+    `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
+    `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
+    `warmup   ${w.enabled ? `${w.ratePerSec} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
+    `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
+    `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
+    ...input.engineLines,
+    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load)`,
+    '',
+    'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',
+  ];
+  plan.steps.forEach((s, i) => {
+    const trust = trustworthyPercentiles(plan.expectedSteadySamples[i], plan.rules.minTailSamples);
+    const ok = trust.filter((t) => t.trusted).map((t) => `p${t.q}`).join(' ') || 'none';
+    const not = trust.filter((t) => !t.trusted).map((t) => `p${t.q} needs ${t.requiredSamples}`).join(', ');
+    lines.push(`${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`);
+  });
+  const last = plan.steps.at(-1)?.ratePerSec;
+  if (last !== undefined && last < c.maxPerSec - 1e-9) {
+    lines.push(`note: the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`);
+  }
+  const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);
+  lines.push('', `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`);
+  return lines.join('\n');
+}
+
+function fmtDuration(s: number): string {
+  return s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`;
+}
