@@ -10,6 +10,8 @@ import { writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
 import { planText } from './plan-text.ts';
+import { planJsonInput } from './plan-json-input.ts';
+import { renderPlanJson } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 
@@ -57,7 +59,12 @@ export async function planCommand(a: Args): Promise<number> {
   const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
-  process.stdout.write(planText(config, planForInstance(buildPlan(config, null), config), scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
+  const plan = planForInstance(buildPlan(config, null), config);
+  if (a.json) {
+    process.stdout.write(renderPlanJson(planJsonInput(config, plan, scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null)));
+    return EXIT.ok;
+  }
+  process.stdout.write(planText(config, plan, scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
   return EXIT.ok;
 }
 

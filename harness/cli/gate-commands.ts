@@ -9,7 +9,10 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
 import type { RunResult } from '../../analysis/types.ts';
-import { renderCompare } from '../../reports/compare.ts';
+import { compareRows, renderCompare } from '../../reports/compare.ts';
+import { settingDifferences } from '../../analysis/compare/differences.ts';
+import { renderCompareJson } from '../../reports/compare-json.ts';
+import { renderGateJson } from '../../reports/gate-json.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { baselineOf } from '../gate/baseline.ts';
 import { decideGate, gateCapacity, GATE_EXIT } from '../../analysis/gate/decide.ts';
@@ -17,6 +20,7 @@ import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
+import { withFlags } from './options.ts';
 
 type Args = Record<string, unknown>;
 
@@ -39,14 +43,6 @@ export function parseTolerance(s: string): number {
   return v;
 }
 
-function costOptions<T>(y: Argv<T>) {
-  return y
-    .option('monthly-cost', { type: 'number', describe: 'price of the target per month (fixed cost per request)' })
-    .option('usage-series', { type: 'string', describe: 'gauge series of units consumed per second (usage cost per request)' })
-    .option('unit-price', { type: 'number', describe: 'price of one unit of --usage-series' })
-    .option('currency', { type: 'string', describe: 'currency label for prices, e.g. USD' });
-}
-
 /** Cost settings from flags, else the run's `cost` config section; null when neither asks for one. */
 function costSettings(a: Args, fromConfig: CostSettings | null): CostSettings | null {
   const flags: CostSettings = {
@@ -57,26 +53,24 @@ function costSettings(a: Args, fromConfig: CostSettings | null): CostSettings | 
   return merged.monthlyCost === undefined && merged.usageSeries === undefined ? null : merged;
 }
 
-export const compareBuilder = (y: Argv) => costOptions(y
+export const compareBuilder = (y: Argv) => withFlags(y
   .positional('run-a', { type: 'string', demandOption: true, describe: 'run directory, summary.json or baseline.json (A)' })
-  .positional('run-b', { type: 'string', demandOption: true, describe: 'the same for B' })
-  .option('out', { type: 'string', describe: 'also write the comparison to this Markdown file' }));
+  .positional('run-b', { type: 'string', demandOption: true, describe: 'the same for B' }), 'compare');
 
 export async function compareCommand(a: Args): Promise<number> {
   const A = loadRunResult(a['run-a'] as string), B = loadRunResult(a['run-b'] as string);
   const ca = costSettings(a, A.cost), cb = costSettings(a, B.cost);
   const cost = ca && cb ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb) } : null;
   const md = renderCompare(A.result, B.result, cost);
-  process.stdout.write(md);
+  // --json replaces the text on stdout only: --out still gets the Markdown it asks for
+  process.stdout.write(a.json ? renderCompareJson({ a: A.result, b: B.result, rows: compareRows(A.result, B.result), warnings: settingDifferences(A.result, B.result), cost }) : md);
   if (a.out) writeOutput(path.resolve(a.out as string), md, '--out');
   return EXIT.ok;
 }
 
-export const baselineBuilder = (y: Argv) => y
+export const baselineBuilder = (y: Argv) => withFlags(y
   .positional('action', { choices: ['save'] as const, demandOption: true })
-  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' })
-  .option('out', { type: 'string', default: 'baseline.json', describe: 'where to write the baseline' })
-  .option('force', { type: 'boolean', default: false, describe: 'save even a run that cannot be judged' });
+  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }), 'baseline');
 
 export async function baselineCommand(a: Args): Promise<number> {
   const { result } = loadRunResult(a.run as string);
@@ -91,12 +85,8 @@ export async function baselineCommand(a: Args): Promise<number> {
   return EXIT.ok;
 }
 
-export const gateBuilder = (y: Argv) => costOptions(y
-  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' })
-  .option('baseline', { type: 'string', demandOption: true, describe: 'baseline.json written by plateau baseline save' })
-  .option('tolerance', { type: 'string', default: '5%', describe: 'capacity drop that is still noise, e.g. 5% or 0.05' })
-  .option('junit', { type: 'string', describe: 'JUnit XML output (default: <run-dir>/gate-junit.xml)' })
-  .option('summary', { type: 'string', describe: 'Markdown summary output (default: <run-dir>/gate-summary.md)' }));
+export const gateBuilder = (y: Argv) => withFlags(y
+  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }), 'gate');
 
 function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: NodeJS.ProcessEnv): void {
   writeOutput(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit, '--junit');
@@ -110,9 +100,10 @@ export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env)
   const run = loadRunResult(a.run as string);
   const decision = decideGate(run.result, baseline, tolerance);
   const costCfg = costSettings(a, run.cost);
-  const md = renderGateSummary(decision, run.result, baseline, costCfg ? costPerRequest(run.result, costCfg) : null);
-  // the decision first: an output that cannot be written must not hide it
-  process.stdout.write(md);
+  const cost = costCfg ? costPerRequest(run.result, costCfg) : null;
+  const md = renderGateSummary(decision, run.result, baseline, cost);
+  // the decision first: an output that cannot be written must not hide it (--json: the same decision as one document)
+  process.stdout.write(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
   writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, env);
   return decision.exitCode;
 }

@@ -8,7 +8,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
 
-function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
+export function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
   if (h.kind === 'command') return { kind: 'command', run: h.run };
   if (h.kind === 'http') return { kind: 'http', method: h.method, url: h.url };
   return { kind: 'sql', database: h.database, statements: h.statements.length, tables: h.guard.tables };

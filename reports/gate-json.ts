@@ -1,0 +1,85 @@
+/**
+ * `plateau gate --json`: the gate's decision as one document for machines: status and exit code,
+ * the capacities compared, the step and tolerance that judged them, why a run cannot be judged,
+ * the settings that differ, and the cost per request when asked. Pure.
+ */
+import type { CostResult } from '../analysis/models/cost.ts';
+import type { RunResult } from '../analysis/types.ts';
+
+export const GATE_JSON_SCHEMA_VERSION = 1;
+
+/** The decision as the gate made it (the fields this document reads). */
+export interface GateDecisionView {
+  status: 'pass' | 'regression' | 'invalid';
+  exitCode: number;
+  headline: string;
+  reasons: string[];
+  warnings: string[];
+  baselinePerSec: number | null;
+  currentPerSec: number | null;
+  stepPerSec: number;
+  tolerance: number;
+}
+
+/** One side of the comparison: the figure the gate compared and what it came from. */
+export interface GateSide {
+  runId: string;
+  /** The capacity the gate compared (for a run whose every step held, what it held at least); null when none. */
+  comparedPerSec: number | null;
+  capacityPerSec: number | null;
+  heldAtLeastPerSec: number | null;
+  /** The knee's step, 1-based as every output numbers steps; null when no step held. */
+  kneeStep: number | null;
+  kneeRatePerSec: number | null;
+  stopReason: string;
+  engine: string;
+}
+
+/** The document `plateau gate --json` prints. */
+export interface GateDocument {
+  schemaVersion: typeof GATE_JSON_SCHEMA_VERSION;
+  kind: 'plateau-gate';
+  status: GateDecisionView['status'];
+  exitCode: number;
+  headline: string;
+  baseline: GateSide;
+  run: GateSide;
+  /** A regression needs the knee at least this much lower (one step, req/s) ... */
+  stepPerSec: number;
+  /** ... and capacity lower by more than this share of the baseline's. */
+  tolerance: number;
+  /** Why the run cannot be judged (status invalid); empty otherwise. */
+  reasons: string[];
+  /** Settings that differ from the baseline's: the decision stands, read it with these. */
+  warnings: string[];
+  cost: CostResult | null;
+}
+
+function side(r: RunResult, comparedPerSec: number | null): GateSide {
+  const knee = r.kneeStep === null ? undefined : r.steps.find((s) => s.index === r.kneeStep);
+  return {
+    runId: r.runId, comparedPerSec, capacityPerSec: r.capacityPerSec, heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
+    kneeStep: r.kneeStep === null ? null : r.kneeStep + 1, kneeRatePerSec: knee?.ratePerSec ?? null, stopReason: r.stopReason, engine: r.engine,
+  };
+}
+
+export function gateDocument(d: GateDecisionView, run: RunResult, baseline: RunResult, cost: CostResult | null): GateDocument {
+  return {
+    schemaVersion: GATE_JSON_SCHEMA_VERSION,
+    kind: 'plateau-gate',
+    status: d.status,
+    exitCode: d.exitCode,
+    headline: d.headline,
+    baseline: side(baseline, d.baselinePerSec),
+    run: side(run, d.currentPerSec),
+    stepPerSec: d.stepPerSec,
+    tolerance: d.tolerance,
+    reasons: d.reasons,
+    warnings: d.warnings,
+    cost,
+  };
+}
+
+export function renderGateJson(d: GateDecisionView, run: RunResult, baseline: RunResult, cost: CostResult | null): string {
+  return `${JSON.stringify(gateDocument(d, run, baseline, cost), null, 2)}\n`;
+}

@@ -1,0 +1,114 @@
+/**
+ * `plateau plan --json`: the plan as one document for machines, with every figure the text plan
+ * shows (steps with their rates and windows, VU sizing, durations, expected samples, warnings).
+ * Pure: the shell passes the plan and the config's settings in, text comes out.
+ */
+import { trustworthyPercentiles } from '../analysis/percentiles.ts';
+import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+import type { PlanTextResetHook } from './plan-text.ts';
+
+export const PLAN_JSON_SCHEMA_VERSION = 1;
+
+/** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables), as the text plan reads it. */
+export type PlanResetHook = PlanTextResetHook;
+
+export interface PlanJsonStep extends StepPlan {
+  /** Arrivals the steady window is expected to hold (rate x steady seconds). */
+  expectedSamples: number;
+  /** Percentiles those samples can back. */
+  trustedPercentiles: number[];
+  /** The others, each with the samples it would need. */
+  untrustedPercentiles: { q: number; requiredSamples: number }[];
+}
+
+export type PlanJsonWarning =
+  | { code: 'last-step-below-max'; lastRatePerSec: number; maxPerSec: number; startPerSec: number; stepPerSec: number; text: string }
+  | { code: 'few-samples'; step: number; expectedSamples: number; untrusted: { q: number; requiredSamples: number }[]; text: string };
+
+/** The document `plateau plan --json` prints. */
+export interface PlanDocument {
+  schemaVersion: typeof PLAN_JSON_SCHEMA_VERSION;
+  kind: 'plateau-plan';
+  target: string;
+  /** The scenario module, or null for a GET on the target. */
+  scenario: { name: string; module: string } | null;
+  stages: string[];
+  reset: PlanResetHook[];
+  warmup: { enabled: false } | { enabled: true; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  timing: { rampS: number; holdS: number; settleS: number; steadyS: number };
+  rules: Rules;
+  engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
+  vus: VuSizing;
+  steps: PlanJsonStep[];
+  durations: { stepsS: number; warmupMaxS: number | null; atMostS: number };
+  warnings: PlanJsonWarning[];
+}
+
+/** What the shell knows when it renders the plan (narrow: no harness type crosses into reports/). */
+export interface PlanJsonInput {
+  plan: { target: string; steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; vus: VuSizing; expectedSteadySamples: number[] };
+  steps: { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
+  warmup: { enabled: boolean; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  reset: PlanResetHook[];
+  scenario: { name: string; module: string } | null;
+  engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
+}
+
+function planSteps(p: PlanJsonInput['plan']): PlanJsonStep[] {
+  return p.steps.map((s, i) => {
+    const expectedSamples = p.expectedSteadySamples[i] ?? 0;
+    const trust = trustworthyPercentiles(expectedSamples, p.rules.minTailSamples);
+    return {
+      ...s, expectedSamples,
+      trustedPercentiles: trust.filter((t) => t.trusted).map((t) => t.q),
+      untrustedPercentiles: trust.filter((t) => !t.trusted).map((t) => ({ q: t.q, requiredSamples: t.requiredSamples })),
+    };
+  });
+}
+
+function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarning[] {
+  const out: PlanJsonWarning[] = [];
+  const c = input.steps;
+  const last = steps.at(-1)?.ratePerSec;
+  // the same float slack as the text plan: a last step within 1e-9 of maxPerSec reaches it
+  if (last !== undefined && last < c.maxPerSec - 1e-9) {
+    out.push({
+      code: 'last-step-below-max', lastRatePerSec: last, maxPerSec: c.maxPerSec, startPerSec: c.startPerSec, stepPerSec: c.stepPerSec,
+      text: `the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
+    });
+  }
+  for (const s of steps.filter((x) => x.untrustedPercentiles.length > 0)) {
+    out.push({
+      code: 'few-samples', step: s.index, expectedSamples: s.expectedSamples, untrusted: s.untrustedPercentiles,
+      text: `step ${s.index + 1} expects ${s.expectedSamples} samples: ${s.untrustedPercentiles.map((u) => `p${u.q} needs ${u.requiredSamples}`).join(', ')}; longer holds give more`,
+    });
+  }
+  return out;
+}
+
+export function planDocument(input: PlanJsonInput): PlanDocument {
+  const { plan, warmup: w } = input;
+  const steps = planSteps(plan);
+  const warmupMaxS = w.enabled ? w.maxS : null;
+  return {
+    schemaVersion: PLAN_JSON_SCHEMA_VERSION,
+    kind: 'plateau-plan',
+    target: plan.target,
+    scenario: input.scenario,
+    stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
+    reset: input.reset,
+    warmup: w.enabled ? { enabled: true, ratePerSec: w.ratePerSec, stableWindows: w.stableWindows, windowS: w.windowS, tolerance: w.tolerance, maxS: w.maxS } : { enabled: false },
+    timing: { rampS: input.steps.rampS, holdS: input.steps.holdS, settleS: plan.settleS, steadyS: input.steps.holdS - plan.settleS },
+    rules: plan.rules,
+    engine: input.engine,
+    vus: plan.vus,
+    steps,
+    // the warmup's bound plus its last second, as the text plan counts it
+    durations: { stepsS: plan.durationS, warmupMaxS, atMostS: plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1) },
+    warnings: planWarnings(input, steps),
+  };
+}
+
+export function renderPlanJson(input: PlanJsonInput): string {
+  return `${JSON.stringify(planDocument(input), null, 2)}\n`;
+}
