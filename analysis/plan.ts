@@ -25,6 +25,9 @@ export interface PlanConfig {
   limits: { maxInFlight: number };
 }
 
+/** The stop rule's defaults (config `rules`): one definition for the schema, the report of a run without a plan, and the tests. */
+export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 });
+
 /** Default settle: max(5 s, 10% of the hold), never more than half the hold. */
 export function settleSOf(steps: { holdS: number; settleS?: number }): number {
   return steps.settleS ?? Math.ceil(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../analysis/types.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
+import { DEFAULT_RULES } from '../analysis/plan.ts';
 import { fileRenderers, renderers } from '../reports/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
@@ -19,7 +20,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     target: meta.target,
     engine: meta.engine,
     startedAt: meta.startedAt,
-    rules: meta.plan?.rules ?? { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
+    rules: meta.plan?.rules ?? { ...DEFAULT_RULES },
     steps: planned,
     ...(meta.attempts?.length ? { attempts: meta.attempts } : {}),
     ...(meta.policy ? { policy: meta.policy } : {}),

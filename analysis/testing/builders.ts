@@ -5,6 +5,7 @@
  * floor((t+1)v) - floor(tv), so any N consecutive seconds hold N x v within one request.
  */
 import { analyzeRun } from '../analyze.ts';
+import { DEFAULT_RULES } from '../plan.ts';
 import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../histogram.ts';
 import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type ServerSample, type StepPlan, type StepResult } from '../types.ts';
 
@@ -49,7 +50,7 @@ export interface FakeRunSpec {
   target?: string;
 }
 
-export const DEFAULT_RULES: Rules = { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 };
+export { DEFAULT_RULES };
 const LEVELS = 50;
 const EMPTY = encodeHistogram(newHistogram());
 

@@ -3,6 +3,7 @@
  * guard pattern that is not a regular expression, and workers values, each refused with the fix.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES } from '../../analysis/plan.ts';
 import { validateConfig } from './validate.ts';
 
 const valid = {
@@ -68,5 +69,12 @@ describe('workers says what it accepts', () => {
 
   it.each<unknown>(['auto', 1, 4])('%j is accepted', (workers) => {
     expect(validateConfig({ ...valid, workers }).problems).toEqual([]);
+  });
+});
+
+describe('the default stop rules', () => {
+  it('are the one DEFAULT_RULES of analysis/, for a missing section and for each missing field', () => {
+    expect(validateConfig(valid).config!.rules).toEqual(DEFAULT_RULES);
+    expect(validateConfig({ ...valid, rules: { deliveryMin: 0.8 } }).config!.rules).toEqual({ ...DEFAULT_RULES, deliveryMin: 0.8 });
   });
 });

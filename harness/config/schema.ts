@@ -5,6 +5,7 @@
  * is reported at once.
  */
 import { z } from 'zod';
+import { DEFAULT_RULES } from '../../analysis/plan.ts';
 import { about, flag, nonNegative, positive, positiveInt, share, text } from './field-kinds.ts';
 import { metricsSection } from './metrics-schema.ts';
 import { resetHook } from './reset-schema.ts';
@@ -49,10 +50,10 @@ export const configSchema = z.strictObject({
       .default('socket'),
   }).describe("the native engine's HTTP client").default({ timeoutMs: 10_000, client: 'socket' }),
   rules: z.strictObject({
-    deliveryMin: share('a step holds when throughput / offered rate reaches this').default(0.9),
-    captureMin: share('share of the rate added since the previous step that throughput must gain').default(0.6),
-    minTailSamples: positiveInt('tail samples a percentile needs to be trusted').default(30),
-  }).describe('when a step holds').default({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }),
+    deliveryMin: share('a step holds when throughput / offered rate reaches this').default(DEFAULT_RULES.deliveryMin),
+    captureMin: share('share of the rate added since the previous step that throughput must gain').default(DEFAULT_RULES.captureMin),
+    minTailSamples: positiveInt('tail samples a percentile needs to be trusted').default(DEFAULT_RULES.minTailSamples),
+  }).describe('when a step holds').default({ ...DEFAULT_RULES }),
   warmup: z.strictObject({
     enabled: flag('warm the target up before the first step').default(true),
     ratePerSec: positive("rate of the warmup; default half the first step's rate", 25).optional(),

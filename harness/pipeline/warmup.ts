@@ -6,6 +6,7 @@
  * contaminated anyway). It also opens the VUs' connections, so the first measured step does not
  * pay for them.
  */
+import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { topologySteady, warmupDone, warmupRecord, warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -14,7 +15,6 @@ import { CompleteSeconds } from './complete-seconds.ts';
 import type { RunContext } from './context.ts';
 import type { StageResult } from './stage.ts';
 
-export const WARMUP_PHASE = 'warmup';
 /** The warmup's first second ramps from 0 to its rate; the stability windows start after it. */
 const RAMP_S = 1;
 

@@ -4,11 +4,9 @@
  * axis, with every step's steady window shaded so the judged seconds stand out from the ramps.
  */
 import { stepNo } from '../../analysis/format.ts';
+import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
-
-/** Phase of the buckets the time series shows (warmup runs on a clock of its own). */
-const STEPS_PHASE = 'steps';
 
 interface Row { tS: number; series: string; value: number }
 
@@ -42,6 +40,7 @@ function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesP
 }
 
 export function timeseriesSpec(run: RunResult): ChartSpec {
+  // the steps' seconds only: the warmup runs on a clock of its own
   const points = (run.series ?? []).filter((p) => p.phase === STEPS_PHASE);
   const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
   const o = { maxS };
