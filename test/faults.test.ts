@@ -88,44 +88,7 @@ function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void 
 }
 
 describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring while the target breaks', ({ client, reset, malformed }) => {
-  it('connection refused mid-run: counted as refused, load goes on', async () => {
-    const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
-    keptRunning(r, t);
-    expect(t.errors.refused).toBeGreaterThan(10);
-    expect(t.ok).toBeGreaterThanOrEqual(15);
-    expect(errors).toContain('refused');
-    expect(errors).toMatch(/ECONNREFUSED/);
-  });
-
-  it('connection reset: counted as reset', async () => {
-    const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
-    keptRunning(r, t);
-    expect(t.errors.reset).toBeGreaterThanOrEqual(15);
-    expect(t.ok).toBeGreaterThan(30);
-    expect(errors).toContain('reset');
-    expect(errors).toMatch(reset);
-  });
-
-  it('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
-    const started = Date.now();
-    const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
-    keptRunning(r, t);
-    expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
-    expect(errors).toContain('timeout');
-    expect(Date.now() - started).toBeLessThan(15_000);
-  });
-
-  it('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
-    // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
-    const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
-    keptRunning(r, t);
-    expect(t.ok).toBe(0);
-    expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
-    expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
-    expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
-    expect(errors).toMatch(/total deadline of 500 ms/);
-  });
-
+  // First and alone: it measures this process's memory, which another run beside it would blur.
   it('bodies of many megabytes: counted, discarded, memory bounded', async () => {
     const bodyBytes = 20 * 2 ** 20;
     global.gc?.();
@@ -146,7 +109,47 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     expect(peak - baseline).toBeLessThan(150 * 2 ** 20);
   });
 
-  it('malformed HTTP: counted as other, with the parser\'s message', async () => {
+  // The rest are counts of what each run recorded, not timings: they run a few at a time
+  // (maxConcurrency of the integration project), each against its own fault server.
+  it.concurrent('connection refused mid-run: counted as refused, load goes on', async () => {
+    const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
+    keptRunning(r, t);
+    expect(t.errors.refused).toBeGreaterThan(10);
+    expect(t.ok).toBeGreaterThanOrEqual(15);
+    expect(errors).toContain('refused');
+    expect(errors).toMatch(/ECONNREFUSED/);
+  });
+
+  it.concurrent('connection reset: counted as reset', async () => {
+    const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
+    keptRunning(r, t);
+    expect(t.errors.reset).toBeGreaterThanOrEqual(15);
+    expect(t.ok).toBeGreaterThan(30);
+    expect(errors).toContain('reset');
+    expect(errors).toMatch(reset);
+  });
+
+  it.concurrent('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
+    const started = Date.now();
+    const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
+    keptRunning(r, t);
+    expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
+    expect(errors).toContain('timeout');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it.concurrent('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
+    // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
+    const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
+    keptRunning(r, t);
+    expect(t.ok).toBe(0);
+    expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
+    expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
+    expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
+    expect(errors).toMatch(/total deadline of 500 ms/);
+  });
+
+  it.concurrent('malformed HTTP: counted as other, with the parser\'s message', async () => {
     const { r, t, errors } = await runFault(client, 'malformed', { mode: 'malformed', every: 3 });
     keptRunning(r, t);
     expect(t.errors.other).toBeGreaterThanOrEqual(15);
@@ -155,7 +158,7 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     expect(t.ok).toBeGreaterThan(30);
   });
 
-  it('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
+  it.concurrent('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
     const { r, t, errors } = await runFault(client, 'burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
     keptRunning(r, t);
     expect(t.errors).toEqual({ http_5xx: 21 });
@@ -165,7 +168,7 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     expect(errors).toContain('503');
   });
 
-  it('a redirect to another host is not followed: the other host sees nothing, the check names it', async () => {
+  it.concurrent('a redirect to another host is not followed: the other host sees nothing, the check names it', async () => {
     const witness = await startWitness();
     try {
       const { r, t, errors } = await runFault(client, 'redirect', { mode: 'redirect', redirectTo: `${witness.url}/stolen` }, { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') });
@@ -180,7 +183,7 @@ describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring w
     }
   });
 
-  it('a server that closes keep-alive after every request: a new connection each time, no error', async () => {
+  it.concurrent('a server that closes keep-alive after every request: a new connection each time, no error', async () => {
     const { r, t, server } = await runFault(client, 'close', { mode: 'close-keepalive' });
     keptRunning(r, t);
     expect(t.errors).toEqual({});

@@ -51,7 +51,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
     for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     expect(fs.readlinkSync(path.join(runsDir, 'latest'))).toBe('known-capacity');
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
-    expect(summary.schemaVersion).toBe(1);
+    expect(summary.schemaVersion).toBe(2);
     expect(summary.capacityPerSec).toBeCloseTo(result.capacityPerSec!, 6);
   });
 
