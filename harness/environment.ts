@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { cgroupCpuQuota } from './cpu-quota.ts';
 
 export function environment(engine: string): Record<string, string> {
@@ -21,10 +22,18 @@ export function environment(engine: string): Record<string, string> {
     ...(quota ? { cpuQuota: `${+quota.cpus.toFixed(2)} CPU${quota.cpus === 1 ? '' : 's'} (${quota.source})` } : {}),
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     hostname: os.hostname(),
+    // What a target on this machine may be called besides loopback (analysis/machine.ts): the
+    // report of this run says the two shared the machine from this record, not from today's.
+    [MACHINE_ADDRESSES_KEY]: machineAddresses().join(' '),
     gitCommit: gitCommit(),
     // The CA file TLS connections trusted besides Node's own (a path, not a secret).
     ...(process.env.NODE_EXTRA_CA_CERTS ? { extraCaCerts: process.env.NODE_EXTRA_CA_CERTS } : {}),
   };
+}
+
+/** This machine's own interface addresses, loopback aside (the predicate knows loopback by name). */
+export function machineAddresses(interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces()): string[] {
+  return Object.values(interfaces).flatMap((list) => (list ?? []).filter((a) => !a.internal).map((a) => a.address));
 }
 
 function gitCommit(): string {

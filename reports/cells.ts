@@ -2,6 +2,7 @@
  * Cell texts shared by the renderers, so a figure reads the same in every format.
  */
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtTarget, stepNo } from '../analysis/format.ts';
+import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
 
@@ -159,16 +160,12 @@ export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATO
   ];
 }
 
-/** True when the target URL names this machine (localhost, 127.0.0.0/8, ::1). */
-export function targetOnThisMachine(target: string): boolean {
-  let host: string;
-  try { host = new URL(target).hostname.replace(/^\[|\]$/g, ''); } catch { return false; }
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
-}
-
-/** A line saying the target shares the generator's machine, or null. */
+/**
+ * A line saying the target shares the generator's machine, or null: loopback, or one of the
+ * machine's own addresses as the run recorded them (a run older than that record: loopback only).
+ */
 export function colocationText(run: RunResult): string | null {
-  if (!targetOnThisMachine(run.target)) return null;
+  if (!onThisMachine(run.target, recordedAddresses(run.environment))) return null;
   const cores = run.environment.cpus ? ` (${run.environment.cpus})` : '';
   return `Target on the generator's own machine${cores}: the two share its cores, so what is measured is the target's capacity with what the generator leaves it (the busy share below says how hard the generator worked). For numbers to defend, generate load from another machine.`;
 }

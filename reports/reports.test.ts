@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { targetOnThisMachine } from './cells.ts';
+import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { renderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
@@ -99,8 +99,12 @@ describe('renderMarkdown', () => {
   it('says when the target shares the generator\'s machine, and only then', () => {
     expect(md).toMatch(/- Target on the generator's own machine[^:]*: the two share its cores/);
     expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain("generator's own machine");
-    for (const t of ['http://localhost:8080/', 'http://127.0.0.1/', 'http://127.1.2.3:9/x', 'http://[::1]:8080/', 'http://api.localhost/']) expect(targetOnThisMachine(t), t).toBe(true);
-    for (const t of ['http://10.0.0.5/', 'http://128.0.0.1/', 'http://localhost.example.com/', 'not a url']) expect(targetOnThisMachine(t), t).toBe(false);
+    // the machine's LAN address, as the run recorded it: the same test the threads stage used
+    const lan = { ...run, target: 'http://10.0.0.5:8080/orders', environment: { ...run.environment, [MACHINE_ADDRESSES_KEY]: '10.0.0.5 fe80::1' } };
+    expect(renderMarkdown(lan)).toMatch(/- Target on the generator's own machine[^:]*: the two share its cores/);
+    expect(renderMarkdown({ ...lan, target: 'http://10.0.0.6:8080/orders' })).not.toContain("generator's own machine");
+    // a run older than the record: loopback only, as its report always said
+    expect(renderMarkdown({ ...lan, environment: run.environment })).not.toContain("generator's own machine");
   });
 
   it("shows the generator's figures for every step, busy share included when it was measured", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigOrThrow } from '../config/validate.ts';
-import { keepAllReason, onThisMachine } from './threads.ts';
+import { machineAddresses } from '../environment.ts';
+import { keepAllReason } from './threads.ts';
 import { NATIVE_CAPABILITIES } from '../engine/load-engine.ts';
 import { engineKind } from '../engine/create.ts';
 
@@ -13,14 +14,17 @@ const nics = {
 } as const;
 
 describe('the threads stage', () => {
-  it('knows a target on this machine: loopback names and its own interface addresses, no DNS', () => {
-    for (const url of ['http://127.0.0.1:8080/x', 'http://127.1.2.3/', 'http://localhost:1/', 'http://localhost.:1/', 'http://api.localhost/', 'http://[::1]:9/',
-      'http://0.0.0.0:8080/', 'http://[::]:8080/', 'http://[::ffff:127.0.0.1]/', 'https://10.1.2.3/', 'http://[fe80::42:aff:fe01:203]/']) {
-      expect(onThisMachine(url, nics as never), url).toBe(true);
-    }
-    for (const url of ['http://10.1.2.4/', 'https://example.com/', 'http://[::2]/', 'http://127.0.0.1.example.com/', 'http://[::ffff:10.1.2.4]/', 'http://notlocalhost/']) {
-      expect(onThisMachine(url, nics as never), url).toBe(false);
-    }
+  it("reads this machine's own addresses from its interfaces, loopback aside (the predicate knows loopback by name)", () => {
+    expect(machineAddresses(nics as never)).toEqual(['10.1.2.3', 'fe80::42:aff:fe01:203']);
+  });
+
+  it("sizes threads for a target at the machine's LAN address, and keeps them all for a neighbour's", () => {
+    const lan = machineAddresses(nics as never);
+    const two = { instances: 2, capabilities: NATIVE_CAPABILITIES, whyNot: {} };
+    const at = (url: string) => ({ config: parseConfigOrThrow({ target: { url }, steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 5 }, workers: 'auto' }) });
+    expect(keepAllReason(at('http://10.1.2.3:8080/'), two, { stable: true }, lan)).toBeNull();
+    expect(keepAllReason(at('http://[fe80::42:aff:fe01:203]:8080/'), two, { stable: true }, lan)).toBeNull();
+    expect(keepAllReason(at('http://10.1.2.4:8080/'), two, { stable: true }, lan)).toMatch(/^the target is not on this machine/);
   });
 
   it('sizes threads only for workers: auto, an engine that can be sized on several threads, a target here and a settled warmup', () => {

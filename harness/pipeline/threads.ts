@@ -3,35 +3,28 @@
  * engine threads as the warmup's measured cost says the plan's top rate needs; every thread the
  * generator does not take is CPU the target gets (docs/decisions/022). Elsewhere all threads run.
  */
-import { isIPv4 } from 'node:net';
-import os from 'node:os';
+import { onThisMachine } from '../../analysis/machine.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { threadsForPlan } from '../../analysis/thread-sizing.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
+import { machineAddresses } from '../environment.ts';
 import type { RunContext } from './context.ts';
 import type { StageResult } from './stage.ts';
 
 /** Threads are sized for this share of verdicts.generatorBusyMax: the estimate's margin. */
 export const SIZING_SHARE_OF_BUSY_MAX = 2 / 3;
 
-const LOCAL_NAMES = new Set(['localhost', 'localhost.', '::1', '0.0.0.0', '::']);
-
-/** Loopback names and this machine's own interface addresses; no DNS lookup. */
-export function onThisMachine(url: string, interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces()): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  // 0.0.0.0 and :: reach this machine; URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1
-  if (LOCAL_NAMES.has(host) || /\.localhost\.?$/.test(host) || (isIPv4(host) && host.startsWith('127.')) || /^::ffff:7f[0-9a-f]{2}:/.test(host)) return true;
-  return Object.values(interfaces).some((list) => list?.some((a) => a.address.toLowerCase() === host));
-}
-
-/** Why the threads stay as they are, or null when the warmup's cost decides. */
-export function keepAllReason(ctx: Pick<RunContext, 'config'>, engine: Pick<LoadEngine, 'instances' | 'capabilities' | 'whyNot'>, warm: { stable: boolean } | null): string | null {
+/** Why the threads stay as they are, or null when the warmup's cost decides. `addresses`: this machine's own (environment.ts). */
+export function keepAllReason(
+  ctx: Pick<RunContext, 'config'>, engine: Pick<LoadEngine, 'instances' | 'capabilities' | 'whyNot'>, warm: { stable: boolean } | null,
+  addresses: readonly string[] = machineAddresses(),
+): string | null {
   const { config } = ctx;
   const all = `all ${engine.instances} threads run the steps`;
   if (!engine.capabilities.threadSizing) return whyNot(engine, 'threadSizing');
   if (engine.instances <= 1) return 'the engine runs on one thread';
   if (config.workers !== 'auto') return `workers set to ${config.workers} (config or --workers): ${all}`;
-  if (!onThisMachine(config.target.url)) return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;
+  if (!onThisMachine(config.target.url, addresses)) return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;
   if (!warm) return `no warmup measured what an arrival costs: ${all}`;
   if (!warm.stable) return `the warmup did not settle, so its cost is no guide: ${all}`;
   return null;
