@@ -1,5 +1,5 @@
 /**
- * The rooms' one-way rules (docs/decisions, ARCHITECTURE.md "Rooms"), checked by `make test`:
+ * The rooms' one-way rules (docs/architecture.md, the rooms and the data flow), checked by `make test`:
  *   analysis/  pure core: never harness/, reports/, demo/, no node builtin, only pure npm packages
  *   reports/   pure renderers: never harness/, demo/, no node builtin
  *   demo/      a stand-in for the user's service: nothing of plateau
