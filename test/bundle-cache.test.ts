@@ -19,6 +19,9 @@ describe('bin/bundle-cache.mjs', () => {
     const first = await load();
     expect(first).toMatchObject({ value: 1, at: pathToFileURL(path.join(root, 'lib/where.ts')).href });
     const stamp = path.join(cache, 'entry.inputs.json');
+    // the stamp's own mtime is not what staleness reads (its inputs' are): backdate it, so a rebuild within the same millisecond still shows
+    const backdate = () => { const past = new Date(Date.now() - 60_000); fs.utimesSync(stamp, past, past); };
+    backdate();
     const builtAt = fs.statSync(stamp).mtimeMs;
     expect((await load()).value).toBe(1);
     expect(fs.statSync(stamp).mtimeMs).toBe(builtAt);
@@ -44,6 +47,9 @@ describe('bin/bundle-cache.mjs', () => {
     const files = (JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: [string][] }).files.map((f) => f[0]);
     expect(files).toEqual(expect.arrayContaining([path.resolve('bin/bundle-cache.mjs'), path.join(root, 'tsconfig.json'), expect.stringMatching(/esbuild[\\/]package\.json$/)]));
     expect(new Set(files).size).toBe(files.length);
+    // the stamp's own mtime is not what staleness reads (its inputs' are): backdate it, so a rebuild within the same millisecond still shows
+    const backdate = () => { const past = new Date(Date.now() - 60_000); fs.utimesSync(stamp, past, past); };
+    backdate();
     const builtAt = fs.statSync(stamp).mtimeMs;
     write('tsconfig.json', '{ "compilerOptions": {} }\n');
     await load();
@@ -52,6 +58,7 @@ describe('bin/bundle-cache.mjs', () => {
     // a stamp an older builder wrote (no format) is stale, though every file it names is unchanged
     const { format: _format, ...old } = JSON.parse(fs.readFileSync(stamp, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(stamp, JSON.stringify(old));
+    backdate();
     const oldAt = fs.statSync(stamp).mtimeMs;
     await load();
     expect(fs.statSync(stamp).mtimeMs).toBeGreaterThan(oldAt);

@@ -63,7 +63,8 @@ describe("Little's law and utilisation", () => {
 });
 
 describe('costPerRequest', () => {
-  const base = fakeRun({ steps: [100, 200, 300].map((ratePerSec) => ({ ratePerSec })) });
+  // a plateau at 300 (400 offered, 310 achieved): the capacity a fixed price is spread over
+  const base = fakeRun({ steps: [...[100, 200, 300].map((ratePerSec) => ({ ratePerSec })), { ratePerSec: 400, okPerSec: 310 }] });
   const knee = base.steps[2];
   const run: RunResult = { ...base, gauges: [{ name: 'cpu_seconds_per_sec', points: [{ tS: knee.steadyStartS + 1, value: 1.5 }, { tS: knee.steadyStartS + 2, value: 1.5 }] }] };
 
