@@ -26,6 +26,7 @@ const REAL_LOAD_ELSEWHERE = [
 /** Files under test/ that start no load and measure no time (simulated time, fixtures, renderers, the CLI's text). */
 const PURE_IN_TEST = [
   'test/sim-*.test.ts',
+  'test/*-sim.test.ts',
   'test/rerender.test.ts',
   'test/compare.test.ts',
   'test/models.test.ts',
