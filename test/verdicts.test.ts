@@ -8,6 +8,7 @@ import { startDemo, type DemoHandle, type DemoOptions } from '../demo/server.ts'
 import type { PlateauConfigInput } from '../harness/config/schema.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 import { startDemoProcess } from '../harness/demo-process.ts';
+import { warningTexts } from '../reports/warning-text.ts';
 
 const KEY = 'verdict-test-key-' + process.pid;
 const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
@@ -151,8 +152,10 @@ describe('drops the target caused', () => {
     expect([bad.generatorBound ?? false, bad.waitedOnTarget]).toEqual([false, true]);
     expect(bad.reasons.join(' ')).toMatch(/arrivals dropped .*but the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/);
     const n = bad.index + 1;
-    expect(r.result.warnings).toContainEqual(expect.stringMatching(new RegExp(`^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`)));
-    expect(r.result.warnings.join('\n')).not.toMatch(new RegExp(`step ${n} dropped .*raise maxVUs`));
+    // Warnings are values ({ code, step, figures }); reports/warning-text.ts words them.
+    const warnings = warningTexts(r.result);
+    expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`)));
+    expect(warnings.join('\n')).not.toMatch(new RegExp(`step ${n} dropped .*raise maxVUs`));
     expect(r.result.stopReason).toBe('plateau');
   }, 120_000);
 });
