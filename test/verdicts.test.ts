@@ -1,6 +1,6 @@
 /**
  * Each demo mode against the whole pipeline: the right overload shape, capacity near the
- * configured truth, the server cross-check, generator-bound and topology verdicts.
+ * configured truth, the server cross-check, generator-bound and drops the target caused.
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -160,17 +160,6 @@ describe('drops the target caused', () => {
   }, 120_000);
 });
 
-describe('topology', () => {
-  it('a replica change inside a step contaminates it; it is rerun and kept out of the decision', async () => {
-    // About 3 s of preflight, RTT and warmup, then 5 s a step: the change at 12 s lands in step 2,
-    // whose rerun is the run's last step.
-    const { r } = await withDemo({ slots: 4, holdMs: 10, replicas: 1, replicasChangeAtS: 12, replicasChangeTo: 2 }, () => ({
-      steps: steps(50, 50, 100), topology: { metric: 'demo_replicas', everyS: 1, rerun: true },
-    }), 'topology');
-    const contaminated = r.result.steps.filter((s) => s.contaminated);
-    expect(contaminated.length).toBeGreaterThanOrEqual(1);
-    expect(r.result.contaminated).toBe(true);
-    const rerun = r.result.steps.find((s) => s.index === contaminated[0].index && s.attempt === 2);
-    expect(rerun?.contaminated ?? false).toBe(false);
-  }, 120_000);
-});
+// Topology: a replica change inside a step contaminates it, which is rerun and kept out of the
+// decision (test/sim-steps.test.ts, in simulated time); the probe reading the demo's real
+// demo_replicas through a whole pipeline is test/warmup.test.ts's.
