@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, classifyFailure, DEFAULT_GENERATOR_BOUNDS, generatorSymptom, heldButGeneratorLimited, overloadShape, topologyChanged } from './verdicts.ts';
+import { afterFailure, classifyFailure, DEFAULT_GENERATOR_BOUNDS, generatorLimitedText, generatorSymptomOf, overloadShape, symptomText, topologyChanged, type GeneratorBounds } from './verdicts.ts';
 import type { StepResult } from './types.ts';
+
+/** The generator's symptom in words (null when it kept its bounds). */
+function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
+  const sym = generatorSymptomOf(s, b);
+  return sym && symptomText(sym, s);
+}
+
+/** Why a held step is generator-limited, as decision.ts words it into its reasons (null when it failed or the generator kept up). */
+function heldButGeneratorLimited(s: StepResult, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): string | null {
+  const sym = s.verdict === 'holds' ? generatorSymptomOf(s, b) : null;
+  return sym && generatorLimitedText(sym, s);
+}
 import { stepResult } from './testing/builders.ts';
 
 function step(over: Partial<StepResult> & { p99?: number }): StepResult {

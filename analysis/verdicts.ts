@@ -75,10 +75,6 @@ export function symptomText(sym: Symptom, s: StepResult): string {
   }
 }
 
-export function generatorSymptom(s: StepResult, b: GeneratorBounds): string | null {
-  const sym = generatorSymptomOf(s, b);
-  return sym === null ? null : symptomText(sym, s);
-}
 
 /**
  * Scheduler lag over the bound, judged like any tail: the p99 when 30 arrivals lie beyond it
@@ -145,17 +141,6 @@ function stallSuspects(s: Pick<StepResult, 'cpuSteal' | 'throttledMs'>): string 
 function stallsNotLoad(s: StepResult): string {
   const why = stalledNotBusy(s);
   return why ? ` while ${why}` : '';
-}
-
-/**
- * A step that held while the generator was over its bounds: the throughput was delivered, but
- * the open model's schedule was not kept, so the step's latencies carry the generator's own
- * delay. Null when the step failed (classifyFailure speaks for it) or the generator kept up.
- */
-export function heldButGeneratorLimited(s: StepResult, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): string | null {
-  if (s.verdict !== 'holds') return null;
-  const symptom = generatorSymptomOf(s, b);
-  return symptom === null ? null : generatorLimitedText(symptom, s);
 }
 
 /** Why a held step counts as generator-limited, in words. */
