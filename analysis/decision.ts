@@ -16,7 +16,7 @@
 import { judgeStep, withServer, type ServerInput } from './judge.ts';
 import { heldAndCounts } from './stop.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { afterFailure, classifyFailure, generatorLimitedText, generatorSymptomOf, topologyChanged, } from './verdicts.ts';
+import { afterFailure, classifyFailure, generatorLimitedText, generatorSymptomOf, topologyChanged, type FailureClass } from './verdicts.ts';
 import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
 
 export type { DecisionPolicy };
@@ -83,18 +83,29 @@ export function decideAttempt(judged: Judged, a: AttemptRecord, ev: Evidence, po
   const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
     confirmFailedStep: policy.confirmFailedStep, rerunContaminated: policy.rerunContaminated, maxVUs: a.maxVUs, maxVUsBound: policy.maxVUsBound,
   });
-  const said = { reasons: [...r.reasons, cls.detail], verdictDetail: cls.detail, ...(cls.symptomCode ? { generatorSymptom: cls.symptomCode } : {}) };
-  if (after.generatorBound) r = { ...r, ...said, generatorBound: true };
-  // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
-  else if (cls.symptom && !cls.inconclusive) r = { ...r, ...said, waitedOnTarget: true };
-  else if (cls.inconclusive) r = { ...r, ...said, inconclusive: true };
+  r = whoseLimit(r, cls, after.generatorBound);
   const action: NextAction = after.action === 'rerun' ? { kind: 'rerun', maxVUs: after.maxVUs } : { kind: 'stop' };
   return { judged: [...before, r], result: r, action, why: after.why };
 }
 
+/**
+ * A failed attempt with whose limit it was: the generator's (generator-bound), the target's while
+ * the generator showed a symptom (its VUs waited on it), or nobody's yet (inconclusive: no step held
+ * before it). A held attempt (rerun for its topology) failed nothing and is returned as it is.
+ */
+function whoseLimit(r: StepResult, cls: FailureClass, generatorBound: boolean): StepResult {
+  if (r.verdict === 'holds') return r;
+  const said = { reasons: [...r.reasons, cls.detail], verdictDetail: cls.detail, ...(cls.symptomCode ? { generatorSymptom: cls.symptomCode } : {}) };
+  if (generatorBound) return { ...r, ...said, generatorBound: true };
+  // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
+  if (cls.symptom && !cls.inconclusive) return { ...r, ...said, waitedOnTarget: true };
+  if (cls.inconclusive) return { ...r, ...said, inconclusive: true };
+  return r;
+}
+
 export interface Replay {
   steps: StepResult[];
-  /** Attempts whose re-derived action differs from the one the live run took (their 0-based positions). */
+  /** Attempts (step index, attempt) whose re-derived action differs from the one the live run took. */
   differs: { index: number; attempt: number; recorded: NextAction; derived: NextAction }[];
 }
 
