@@ -24,6 +24,7 @@ import { Progress } from '../harness/progress.ts';
 import { analyzeStore } from '../harness/report.ts';
 import { RunStore, type RunMeta } from '../harness/store/run-store.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
+import { warningTexts } from '../reports/warning-text.ts';
 
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
@@ -149,8 +150,32 @@ describe('generator-bound in simulated time', () => {
     expect(attempts(r.result)).toEqual(['50#1:holds', '100#1:holds', '150#1:fails:generator-bound']);
     expect(r.result.stopReason).toBe('generator-bound');
     expect(r.result.generatorBound).toBe(true);
+    expect(r.result.overload?.shape).toBe('generator-bound');
     expect(r.result.capacityPerSec).toBeNull();
     expect(r.result.heldAtLeastPerSec).toBeCloseTo(100, -1);
+    const bad = r.result.steps.find((s) => s.generatorBound)!;
+    expect(bad.reasons.join(' ')).toMatch(/generator-limited, not a server limit: \d+ arrivals dropped/);
+    expect(r.result.stopDetail).toMatch(/cannot establish capacity; .*To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound; \d+ were allocated\)$/);
+  });
+});
+
+describe('drops the target caused, in simulated time', () => {
+  it('a saturated target holds every VU: its drops are said to be the target\'s, not the generator\'s', async () => {
+    // capacity 50 req/s at 20 ms: past it 8 VUs queue at the target, the tail grows, and arrivals find none free
+    const r = await simSteps({
+      model: { capacityPerSec: 50, serviceMs: 20, overload: 'queue' },
+      config: { steps: steps(25, 25, 100), verdicts: { maxVUsBound: 8, confirmFailedStep: false } }, vus: { preAllocated: 4, max: 8 },
+    });
+    const bad = r.result.steps.find((s) => s.verdict === 'fails')!;
+    expect(bad.dropped).toBeGreaterThan(0);
+    expect([bad.generatorBound ?? false, bad.waitedOnTarget]).toEqual([false, true]);
+    expect(bad.reasons.join(' ')).toMatch(/arrivals dropped .*but the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/);
+    const n = bad.index + 1;
+    const warnings = warningTexts(r.result);
+    expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d,.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`)));
+    expect(warnings.join('\n')).not.toMatch(new RegExp(`step ${n} dropped .*raise maxVUs`));
+    expect(r.result.stopReason).toBe('plateau');
+    expect(r.result.capacityPerSec).toBeCloseTo(50, -1);
   });
 });
 
