@@ -26,9 +26,10 @@ gate: $(DEPS)
 typecheck: $(DEPS)
 	npx tsc --noEmit -p .
 
-# make test: types, then the unit project (parallel), then the integration project (real load, one
-# file at a time) beside a busy loop on one core, so every run proves the suite holds on a busy
-# machine (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
+# make test: types, the rooms' import rules, then the unit project (parallel), then the integration
+# project (real load, two files at a time) beside a busy loop on one core, so every run proves the
+# suite holds on a busy machine (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone).
+# Projects: vitest.config.ts.
 test: $(DEPS)
 	npx tsc --noEmit -p .
 	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
