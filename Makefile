@@ -1,11 +1,21 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report gate typecheck
+.PHONY: loadtest test plan report gate typecheck checks
 
-DEPS := node_modules/.package-lock.json
+# Dependencies in two parts, so that `make test` type-checks while better-sqlite3 compiles (its
+# SQLite takes about 50 s of one core here, npm's registry being the only source; see
+# docs/decisions/027): the JavaScript packages (npm ci without install scripts, then esbuild's,
+# the only other package with one), and the native module.
+JS_DEPS := node_modules/.package-lock.json
+NATIVE := node_modules/better-sqlite3/build/Release/better_sqlite3.node
+DEPS := $(JS_DEPS) $(NATIVE)
 PLATEAU := node bin/plateau.js
 
-$(DEPS): package.json package-lock.json
-	npm ci --no-audit --no-fund
+$(JS_DEPS): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	npm rebuild esbuild
+
+$(NATIVE): $(JS_DEPS)
+	npm rebuild better-sqlite3
 
 # make loadtest                          the embedded demo target (started and stopped here)
 # make loadtest TARGET=http://host:port/path [CONFIG=path/to/plateau.config.ts]
@@ -23,16 +33,20 @@ report: $(DEPS)
 gate: $(DEPS)
 	$(PLATEAU) gate $(or $(RUN),runs/latest) --baseline $(or $(BASELINE),baseline.json) --tolerance $(or $(TOLERANCE),5%)
 
-typecheck: $(DEPS)
+typecheck: $(JS_DEPS)
 	npx tsc --noEmit -p .
+
+# The types and the rooms' import rules (.dependency-cruiser.cjs); make test runs them beside the native build.
+checks: $(JS_DEPS)
+	npx tsc --noEmit -p .
+	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
 
 # make test: types, the rooms' import rules, then the unit project (parallel), then the integration
 # project (real load, two files at a time) beside a busy loop on one core, so every run proves the
 # suite holds on a busy machine (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone).
 # Projects: vitest.config.ts.
-test: $(DEPS)
-	npx tsc --noEmit -p .
-	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
+test: $(JS_DEPS)
+	$(MAKE) --no-print-directory -j2 checks $(NATIVE)
 	sh scripts/ensure-prometheus.sh
 	sh scripts/ensure-chromium.sh
 	npx vitest run --project unit
