@@ -1,5 +1,5 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report gate typecheck checks
+.PHONY: loadtest test plan report gate typecheck checks unit
 
 # Dependencies in two parts, so that `make test` type-checks while better-sqlite3 compiles (its
 # SQLite takes about 50 s of one core here, npm's registry being the only source; see
@@ -41,13 +41,16 @@ checks: $(JS_DEPS)
 	npx tsc --noEmit -p .
 	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
 
-# make test: types, the rooms' import rules, then the unit project (parallel), then the integration
-# project (real load, two files at a time) beside a busy loop on one core, so every run proves the
-# suite holds on a busy machine (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone).
-# Projects: vitest.config.ts.
+# make test: the servers the tests need, then at once the types, the rooms' import rules, the
+# native build and the unit project (parallel), then the integration project (real load, two files
+# at a time) beside a busy loop on one core, so every run proves the suite holds on a busy machine
+# (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
 test: $(JS_DEPS)
-	$(MAKE) --no-print-directory -j2 checks $(NATIVE)
 	sh scripts/ensure-prometheus.sh
 	sh scripts/ensure-chromium.sh
-	npx vitest run --project unit
+	$(MAKE) --no-print-directory -j3 checks $(NATIVE) unit
 	sh scripts/with-cpu-hog.sh npx vitest run --project integration
+
+# The unit project opens no SQLite database, so it runs while better-sqlite3 compiles.
+unit: $(JS_DEPS)
+	npx vitest run --project unit

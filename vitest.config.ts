@@ -8,7 +8,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   pipelines at real speed, child processes, timers), two files at a time. Every file under
  *   test/ is one (ARCHITECTURE.md: "integration tests that start real servers") unless
  *   PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
- * - unit: everything else (pure code, the CLI's text, fixtures): parallel on every core.
+ * - unit: everything else (pure code, the CLI's text, fixtures): parallel on every core. It opens
+ *   no SQLite database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
  *
  * `npx vitest run` runs unit first, then integration (groupOrder); `make test` runs them as two
  * invocations, the integration set beside a CPU hog (scripts/with-cpu-hog.sh).
@@ -17,6 +18,7 @@ const OUTSIDE_TEST = ['analysis/**/*.test.ts', 'reports/**/*.test.ts', 'harness/
 
 /** Unit tests beside their code that open sockets, start engines or time themselves. */
 const REAL_LOAD_ELSEWHERE = [
+  'demo/cold.test.ts',
   'harness/engine/native.test.ts',
   'harness/engine/workers.test.ts',
   'harness/engine/socket-client.test.ts',
