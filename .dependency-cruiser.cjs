@@ -55,7 +55,7 @@ module.exports = {
     {
       name: 'demo-not-to-plateau',
       comment:
-        'demo/ stands in for the user\'s service: it imports nothing of harness/, analysis/ or reports/. ' +
+        "demo/ stands in for the user's service: it imports nothing of harness/, analysis/ or reports/. " +
         'Only its scenario (demo/scenario.ts) uses plateau, through the public API (harness/public.ts), as a user would.',
       severity: 'error',
       from: { path: '^demo/', pathNot: '(\\.test\\.ts$|^demo/scenario\\.ts$)' },

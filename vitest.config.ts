@@ -14,7 +14,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * `npx vitest run` runs unit first, then integration (groupOrder); `make test` runs them as two
  * invocations, the integration set beside a CPU hog (scripts/with-cpu-hog.sh).
  */
-const OUTSIDE_TEST = ['analysis/**/*.test.ts', 'reports/**/*.test.ts', 'harness/**/*.test.ts', 'demo/**/*.test.ts', 'scripts/**/*.test.ts'];
+const OUTSIDE_TEST = [
+  'analysis/**/*.test.ts',
+  'reports/**/*.test.ts',
+  'harness/**/*.test.ts',
+  'demo/**/*.test.ts',
+  'scripts/**/*.test.ts',
+];
 
 /** Unit tests beside their code that open sockets, start engines or time themselves. */
 const REAL_LOAD_ELSEWHERE = [

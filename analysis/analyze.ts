@@ -15,20 +15,38 @@ import { seriesOf } from './series.ts';
 /** The step of highest throughput before `bad` (null without one). */
 function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
   const before = bad ? steps.slice(0, steps.indexOf(bad)) : [];
-  return before.reduce<StepResult | null>((best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best), null);
+  return before.reduce<StepResult | null>(
+    (best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best),
+    null,
+  );
 }
 
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(input: AnalyzeInput): RunResult {
   const records = mergeRecords(input.records);
-  const server = input.samples || input.promqlWindows
-    ? { samples: input.samples ?? [], promql: input.promqlWindows, rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0 }
-    : undefined;
+  const server =
+    input.samples || input.promqlWindows
+      ? {
+          samples: input.samples ?? [],
+          promql: input.promqlWindows,
+          rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0,
+        }
+      : undefined;
   const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);
   const attempts = input.attempts ?? input.steps.map((st) => ({ ...st, attempt: 1, maxVUs: input.vus.maxVUs }));
-  const replay = replayAttempts(attempts, { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0 }, policy);
+  const replay = replayAttempts(
+    attempts,
+    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0 },
+    policy,
+  );
   const steps = trimNotRun(replay.steps);
-  const stop = summarizeStop(steps, input.plannedSteps ?? input.steps.length, input.interrupted, input.rules, input.stages);
+  const stop = summarizeStop(
+    steps,
+    input.plannedSteps ?? input.steps.length,
+    input.interrupted,
+    input.rules,
+    input.stages,
+  );
   const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
   const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
@@ -52,7 +70,12 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
     ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
     // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
-    models: modelsOf(counted.filter((s) => !s.generatorBound), stop.heldAtLeastPerSec, stop.kneeStep, stop.peakPerSec),
+    models: modelsOf(
+      counted.filter((s) => !s.generatorBound),
+      stop.heldAtLeastPerSec,
+      stop.kneeStep,
+      stop.peakPerSec,
+    ),
     overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
@@ -62,7 +85,18 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
 /** An attempt whose replayed action is not the one the live run took. */
 function differsWarning(d: Replay['differs'][number]): Symptom {
   const maxVUs = (a: NextAction) => (a.kind === 'rerun' ? a.maxVUs : null);
-  return { code: 'replay-differs', step: d.index, ...(d.attempt > 1 ? { attempt: d.attempt } : {}), figures: { attempt: d.attempt, recorded: d.recorded.kind, recordedMaxVUs: maxVUs(d.recorded), derived: d.derived.kind, derivedMaxVUs: maxVUs(d.derived) } };
+  return {
+    code: 'replay-differs',
+    step: d.index,
+    ...(d.attempt > 1 ? { attempt: d.attempt } : {}),
+    figures: {
+      attempt: d.attempt,
+      recorded: d.recorded.kind,
+      recordedMaxVUs: maxVUs(d.recorded),
+      derived: d.derived.kind,
+      derivedMaxVUs: maxVUs(d.derived),
+    },
+  };
 }
 
 /** Trailing attempts with no data are left out (they never ran), except the first step, which is always reported. */
@@ -74,5 +108,11 @@ function trimNotRun(steps: StepResult[]): StepResult[] {
 
 /** The policy of a run that stored none (older runs, tests): the default bounds, confirmation on, no topology reruns. */
 export function defaultPolicy(rules: Rules, maxVUs: number): DecisionPolicy {
-  return { rules, bounds: DEFAULT_GENERATOR_BOUNDS, confirmFailedStep: true, rerunContaminated: false, maxVUsBound: Math.max(maxVUs, 5000) };
+  return {
+    rules,
+    bounds: DEFAULT_GENERATOR_BOUNDS,
+    confirmFailedStep: true,
+    rerunContaminated: false,
+    maxVUsBound: Math.max(maxVUs, 5000),
+  };
 }

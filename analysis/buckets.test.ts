@@ -9,7 +9,10 @@ const SPEC: FakeRunSpec = {
     { ratePerSec: 100, latencyMs: 5 },
     { ratePerSec: 200, okPerSec: 170, failedPerSec: 20.5, droppedPerSec: 3.3, latencyMs: 40, errorSample: 'boom' },
   ],
-  rampS: 2, holdS: 10, settleS: 2, warmupS: 3,
+  rampS: 2,
+  holdS: 10,
+  settleS: 2,
+  warmupS: 3,
 };
 
 const QS = [0, 50, 90, 99, 99.9, 100];
@@ -19,7 +22,11 @@ function fingerprint(a: Aggregate) {
   const { hist, lag, samples, phase, fromS, toS, ...counts } = a;
   return {
     counts,
-    duration: { n: hist.duration.totalCount, qs: QS.map((q) => hist.duration.getValueAtPercentile(q)), mean: hist.duration.mean },
+    duration: {
+      n: hist.duration.totalCount,
+      qs: QS.map((q) => hist.duration.getValueAtPercentile(q)),
+      mean: hist.duration.mean,
+    },
     waiting: { n: hist.waiting.totalCount, qs: QS.map((q) => hist.waiting.getValueAtPercentile(q)) },
     lag: { n: lag.totalCount, max: lag.maxValue },
   };
@@ -32,10 +39,18 @@ describe('mergeRecords', () => {
     expect(split.length).toBe(whole.length * 3);
     const merged = mergeRecords(split);
     expect(merged.length).toBe(whole.length);
-    for (const [from, to] of [[3, 5], [7, 15], [0, 100]]) {
-      expect(fingerprint(aggregate(merged, 'steps', from, to))).toEqual(fingerprint(aggregate(whole, 'steps', from, to)));
+    for (const [from, to] of [
+      [3, 5],
+      [7, 15],
+      [0, 100],
+    ]) {
+      expect(fingerprint(aggregate(merged, 'steps', from, to))).toEqual(
+        fingerprint(aggregate(whole, 'steps', from, to)),
+      );
       // aggregate is exact on raw multi-source buckets too (VUs summed per second first)
-      expect(fingerprint(aggregate(split, 'steps', from, to))).toEqual(fingerprint(aggregate(whole, 'steps', from, to)));
+      expect(fingerprint(aggregate(split, 'steps', from, to))).toEqual(
+        fingerprint(aggregate(whole, 'steps', from, to)),
+      );
     }
     expect(fingerprint(aggregate(merged, 'warmup', 0, 3))).toEqual(fingerprint(aggregate(whole, 'warmup', 0, 3)));
   });
@@ -52,7 +67,9 @@ describe('mergeRecords', () => {
   });
 
   it('is associative and commutative', () => {
-    const [a, b, c] = [0, 1, 2].map((j) => buildRecords({ ...SPEC, sources: 3 }).filter((r) => r.source === `fake/${j}`));
+    const [a, b, c] = [0, 1, 2].map((j) =>
+      buildRecords({ ...SPEC, sources: 3 }).filter((r) => r.source === `fake/${j}`),
+    );
     const left = mergeRecords([...mergeRecords([...a, ...b]), ...c]);
     const right = mergeRecords([...a, ...mergeRecords([...b, ...c])]);
     const swapped = mergeRecords([...c, ...a, ...b]);
@@ -65,7 +82,14 @@ describe('mergeRecords', () => {
     const r = (over: Partial<BucketRecord>): BucketRecord => ({ ...base, ...over });
     const merged = mergeRecords([
       r({ source: 'b', tS: 1, errors: { timeout: 2 }, statuses: { '503': 1 }, loopDelayMaxMs: 7, samples: ['x', 'y'] }),
-      r({ source: 'a', tS: 1, errors: { timeout: 1, reset: 4 }, statuses: { '503': 2, '500': 1 }, loopDelayMaxMs: 3, samples: Array.from({ length: 12 }, (_, i) => `m${i}`) }),
+      r({
+        source: 'a',
+        tS: 1,
+        errors: { timeout: 1, reset: 4 },
+        statuses: { '503': 2, '500': 1 },
+        loopDelayMaxMs: 3,
+        samples: Array.from({ length: 12 }, (_, i) => `m${i}`),
+      }),
       r({ source: 'a', tS: 0, phase: 'warmup' }),
       r({ source: 'a', tS: 0 }),
     ]);
@@ -82,7 +106,12 @@ describe('mergeRecords', () => {
 
 describe('generator busy share', () => {
   const base = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
-  const r = (source: string, tS: number, busy?: number): BucketRecord => ({ ...base, source, tS, ...(busy === undefined ? {} : { busy }) });
+  const r = (source: string, tS: number, busy?: number): BucketRecord => ({
+    ...base,
+    source,
+    tS,
+    ...(busy === undefined ? {} : { busy }),
+  });
   const records = [r('a', 0, 0.2), r('b', 0, 0.6), r('a', 1, 0.9), r('b', 1, 0.1), r('a', 2, 0.4), r('b', 2)];
 
   it('a merged second keeps its busiest source; none measured, none kept', () => {
@@ -91,31 +120,57 @@ describe('generator busy share', () => {
   });
 
   it('sums the drops refused on a saturated thread; none, none kept (absent means 0)', () => {
-    const c = (source: string, tS: number, droppedBusy?: number): BucketRecord => ({ ...base, source, tS, dropped: 9, ...(droppedBusy === undefined ? {} : { droppedBusy }) });
+    const c = (source: string, tS: number, droppedBusy?: number): BucketRecord => ({
+      ...base,
+      source,
+      tS,
+      dropped: 9,
+      ...(droppedBusy === undefined ? {} : { droppedBusy }),
+    });
     expect(mergeRecords([c('a', 0, 2), c('b', 0)])[0].droppedBusy).toBe(2);
     expect('droppedBusy' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
-    expect(aggregate([c('a', 0, 2), c('b', 0, 3), c('a', 1), c('a', 2, 7)], 'steps', 0, 2)).toMatchObject({ dropped: 27, droppedBusy: 5 });
+    expect(aggregate([c('a', 0, 2), c('b', 0, 3), c('a', 1), c('a', 2, 7)], 'steps', 0, 2)).toMatchObject({
+      dropped: 27,
+      droppedBusy: 5,
+    });
     expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).droppedBusy).toBe(0);
   });
 
   it('sums the throttled time of the one source that reads it; none read, null', () => {
-    const c = (source: string, tS: number, throttledMs?: number): BucketRecord => ({ ...base, source, tS, ...(throttledMs === undefined ? {} : { throttledMs }) });
+    const c = (source: string, tS: number, throttledMs?: number): BucketRecord => ({
+      ...base,
+      source,
+      tS,
+      ...(throttledMs === undefined ? {} : { throttledMs }),
+    });
     expect(mergeRecords([c('a', 0, 12.5), c('b', 0)])[0].throttledMs).toBe(12.5);
     expect('throttledMs' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
     expect(aggregate([c('a', 0, 12.5), c('b', 0), c('a', 1, 0), c('a', 2, 90)], 'steps', 0, 2).throttledMs).toBe(12.5);
     expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).throttledMs).toBeNull();
   });
 
-  it('CPU steal: the one source\'s share each second, averaged over the window\'s seconds that have it', () => {
-    const c = (source: string, tS: number, cpuSteal?: number): BucketRecord => ({ ...base, source, tS, ...(cpuSteal === undefined ? {} : { cpuSteal }) });
+  it("CPU steal: the one source's share each second, averaged over the window's seconds that have it", () => {
+    const c = (source: string, tS: number, cpuSteal?: number): BucketRecord => ({
+      ...base,
+      source,
+      tS,
+      ...(cpuSteal === undefined ? {} : { cpuSteal }),
+    });
     expect(mergeRecords([c('a', 0, 0.05), c('b', 0)])[0].cpuSteal).toBe(0.05);
     expect('cpuSteal' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
-    expect(aggregate([c('a', 0, 0.05), c('b', 0), c('a', 1, 0.01), c('a', 2, 0.9)], 'steps', 0, 2).cpuSteal).toBeCloseTo(0.03, 9);
+    expect(
+      aggregate([c('a', 0, 0.05), c('b', 0), c('a', 1, 0.01), c('a', 2, 0.9)], 'steps', 0, 2).cpuSteal,
+    ).toBeCloseTo(0.03, 9);
     expect(aggregate([c('a', 0), c('a', 1)], 'steps', 0, 2).cpuSteal).toBeNull();
   });
 
   it('sums the reconnects; buckets that did not count them (k6, older runs) have none', () => {
-    const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({ ...base, source, tS, ...(reconnects === undefined ? {} : { reconnects }) });
+    const c = (source: string, tS: number, reconnects?: number): BucketRecord => ({
+      ...base,
+      source,
+      tS,
+      ...(reconnects === undefined ? {} : { reconnects }),
+    });
     expect(mergeRecords([c('a', 0, 2), c('b', 0, 3)])[0].reconnects).toBe(5);
     expect('reconnects' in mergeRecords([c('a', 0), c('b', 0)])[0]).toBe(false);
     expect(aggregate([c('a', 0, 2), c('b', 0, 3), c('a', 1, 1), c('a', 2, 7)], 'steps', 0, 2).reconnects).toBe(6);
@@ -154,9 +209,17 @@ describe('aggregate', () => {
   });
 
   it('adds histograms exactly', () => {
-    const h1 = newHistogram(), h2 = newHistogram(), both = newHistogram();
-    for (let i = 1; i <= 500; i++) { recordUs(h1, i * 37); recordUs(both, i * 37); }
-    for (let i = 1; i <= 300; i++) { recordUs(h2, i * 1013); recordUs(both, i * 1013); }
+    const h1 = newHistogram(),
+      h2 = newHistogram(),
+      both = newHistogram();
+    for (let i = 1; i <= 500; i++) {
+      recordUs(h1, i * 37);
+      recordUs(both, i * 37);
+    }
+    for (let i = 1; i <= 300; i++) {
+      recordUs(h2, i * 1013);
+      recordUs(both, i * 1013);
+    }
     const sum = decodeHistogram(encodeHistogram(h1));
     sum.add(decodeHistogram(encodeHistogram(h2)));
     expect(encodeHistogram(sum)).toBe(encodeHistogram(both));

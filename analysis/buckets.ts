@@ -100,7 +100,10 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
   const [first] = group;
   if (group.length === 1) return first;
   const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
-  const highest = (k: Share): Partial<Record<Share, number>> => { const v = highestOf(group, k); return v === undefined ? {} : { [k]: v }; };
+  const highest = (k: Share): Partial<Record<Share, number>> => {
+    const v = highestOf(group, k);
+    return v === undefined ? {} : { [k]: v };
+  };
   const hist = {} as Record<Phase, string>;
   for (const p of PHASES) hist[p] = addEncoded(group.map((r) => r.hist[p]));
   const samples = capSamples(group.flatMap((r) => r.samples ?? []));
@@ -147,7 +150,10 @@ function meanOfHighest(seconds: Iterable<readonly BucketRecord[]>, k: Share): nu
   let n = 0;
   for (const records of seconds) {
     const v = highestOf(records, k);
-    if (v !== undefined) { sum += v; n++; }
+    if (v !== undefined) {
+      sum += v;
+      n++;
+    }
   }
   return n > 0 ? sum / n : null;
 }
@@ -176,11 +182,31 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
   const hist = {} as Record<Phase, Histogram>;
   for (const p of PHASES) hist[p] = newHistogram(SUM_LAYOUT);
   return {
-    phase, fromS, toS, seconds: 0,
-    started: 0, dropped: 0, droppedBusy: 0, completed: 0, ok: 0, failed: 0,
-    errors: {}, statuses: {}, samples: [], bytesIn: 0, bytesOut: 0, reconnects: null, throttledMs: null, cpuSteal: null, processCpu: null,
-    vusActiveMax: 0, vusAllocatedMax: 0, loopDelayMaxMs: 0, busy: null,
-    hist, lag: newHistogram(SUM_LAYOUT),
+    phase,
+    fromS,
+    toS,
+    seconds: 0,
+    started: 0,
+    dropped: 0,
+    droppedBusy: 0,
+    completed: 0,
+    ok: 0,
+    failed: 0,
+    errors: {},
+    statuses: {},
+    samples: [],
+    bytesIn: 0,
+    bytesOut: 0,
+    reconnects: null,
+    throttledMs: null,
+    cpuSteal: null,
+    processCpu: null,
+    vusActiveMax: 0,
+    vusAllocatedMax: 0,
+    loopDelayMaxMs: 0,
+    busy: null,
+    hist,
+    lag: newHistogram(SUM_LAYOUT),
   };
 }
 
@@ -220,8 +246,14 @@ export function aggregate(records: readonly BucketRecord[], phase: string, fromS
   agg.seconds = bySecond.size;
   agg.failed = agg.completed - agg.ok;
   for (const sec of bySecond.values()) {
-    agg.vusActiveMax = Math.max(agg.vusActiveMax, sec.reduce((a, r) => a + r.vusActiveMax, 0));
-    agg.vusAllocatedMax = Math.max(agg.vusAllocatedMax, sec.reduce((a, r) => a + r.vusAllocated, 0));
+    agg.vusActiveMax = Math.max(
+      agg.vusActiveMax,
+      sec.reduce((a, r) => a + r.vusActiveMax, 0),
+    );
+    agg.vusAllocatedMax = Math.max(
+      agg.vusAllocatedMax,
+      sec.reduce((a, r) => a + r.vusAllocated, 0),
+    );
   }
   agg.busy = meanOfHighest(bySecond.values(), 'busy');
   agg.cpuSteal = meanOfHighest(bySecond.values(), 'cpuSteal');

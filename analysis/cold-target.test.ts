@@ -6,7 +6,12 @@ import type { StepResult, WarmupRecord } from './types.ts';
 
 /** A warmup at `ratePerSec` whose windows of 2 s all read `p50Ms`. */
 function warm(ratePerSec: number, p50Ms: number | null, windows = 3): WarmupRecord {
-  return { stable: true, tookS: 1 + windows * 2, ratePerSec, windows: Array.from({ length: windows }, (_, i) => ({ fromS: 1 + i * 2, throughputPerSec: ratePerSec, p50Ms })) };
+  return {
+    stable: true,
+    tookS: 1 + windows * 2,
+    ratePerSec,
+    windows: Array.from({ length: windows }, (_, i) => ({ fromS: 1 + i * 2, throughputPerSec: ratePerSec, p50Ms })),
+  };
 }
 
 /** Steps judged by the real analysis over fake buckets (holds of 30 s: thousands of samples). */
@@ -17,19 +22,96 @@ function judged(steps: FakeStep[]): StepResult[] {
 }
 
 /** [step, laterStep] of each symptom, the warmup's step as null. */
-const flagged = (w: WarmupRecord | null, steps: readonly StepResult[]) => coldTarget(w, steps).map((s) => [s.step, s.figures.laterStep]);
+const flagged = (w: WarmupRecord | null, steps: readonly StepResult[]) =>
+  coldTarget(w, steps).map((s) => [s.step, s.figures.laterStep]);
 
 describe('coldTarget: a later step at a higher rate reads a markedly lower median', () => {
   it.each([
     // the finding: 3x slower for its first 30 s, steady while slow
-    ['the finding: warmup and step 1 at 31 ms, step 2 at 10.6 ms', warm(25, 31), [{ ratePerSec: 50, latencyMs: 30.7 }, { ratePerSec: 100, latencyMs: 10.6 }], [[null, 1], [0, 1]]],
-    ['a warm target whose median grows with the rate', warm(25, 10), [{ ratePerSec: 50, latencyMs: 10 }, { ratePerSec: 100, latencyMs: 11 }, { ratePerSec: 150, latencyMs: 14 }], []],
-    ['a fall of 30% is within a noisy machine\'s reach', warm(25, 10), [{ ratePerSec: 50, latencyMs: 10 }, { ratePerSec: 100, latencyMs: 7 }], []],
-    ['two cold steps, the third warm: both flagged against it', null, [{ ratePerSec: 50, latencyMs: 30 }, { ratePerSec: 100, latencyMs: 28 }, { ratePerSec: 150, latencyMs: 10 }], [[0, 2], [1, 2]]],
-    ['cold warmup only: the steps were already warm', warm(25, 30), [{ ratePerSec: 50, latencyMs: 10 }, { ratePerSec: 100, latencyMs: 10.5 }], [[null, 0]]],
-    ['the lowest later median is the evidence', null, [{ ratePerSec: 50, latencyMs: 30 }, { ratePerSec: 100, latencyMs: 15 }, { ratePerSec: 150, latencyMs: 9 }], [[0, 2], [1, 2]]],
-    ['sub-millisecond medians on loopback: a fall under 0.5 ms is noise', warm(25, 0.6), [{ ratePerSec: 50, latencyMs: 0.6 }, { ratePerSec: 100, latencyMs: 0.2 }], []],
-    ['a fall of at least 0.5 ms and 40% counts, even small', null, [{ ratePerSec: 50, latencyMs: 1.5 }, { ratePerSec: 100, latencyMs: 0.5 }], [[0, 1]]],
+    [
+      'the finding: warmup and step 1 at 31 ms, step 2 at 10.6 ms',
+      warm(25, 31),
+      [
+        { ratePerSec: 50, latencyMs: 30.7 },
+        { ratePerSec: 100, latencyMs: 10.6 },
+      ],
+      [
+        [null, 1],
+        [0, 1],
+      ],
+    ],
+    [
+      'a warm target whose median grows with the rate',
+      warm(25, 10),
+      [
+        { ratePerSec: 50, latencyMs: 10 },
+        { ratePerSec: 100, latencyMs: 11 },
+        { ratePerSec: 150, latencyMs: 14 },
+      ],
+      [],
+    ],
+    [
+      "a fall of 30% is within a noisy machine's reach",
+      warm(25, 10),
+      [
+        { ratePerSec: 50, latencyMs: 10 },
+        { ratePerSec: 100, latencyMs: 7 },
+      ],
+      [],
+    ],
+    [
+      'two cold steps, the third warm: both flagged against it',
+      null,
+      [
+        { ratePerSec: 50, latencyMs: 30 },
+        { ratePerSec: 100, latencyMs: 28 },
+        { ratePerSec: 150, latencyMs: 10 },
+      ],
+      [
+        [0, 2],
+        [1, 2],
+      ],
+    ],
+    [
+      'cold warmup only: the steps were already warm',
+      warm(25, 30),
+      [
+        { ratePerSec: 50, latencyMs: 10 },
+        { ratePerSec: 100, latencyMs: 10.5 },
+      ],
+      [[null, 0]],
+    ],
+    [
+      'the lowest later median is the evidence',
+      null,
+      [
+        { ratePerSec: 50, latencyMs: 30 },
+        { ratePerSec: 100, latencyMs: 15 },
+        { ratePerSec: 150, latencyMs: 9 },
+      ],
+      [
+        [0, 2],
+        [1, 2],
+      ],
+    ],
+    [
+      'sub-millisecond medians on loopback: a fall under 0.5 ms is noise',
+      warm(25, 0.6),
+      [
+        { ratePerSec: 50, latencyMs: 0.6 },
+        { ratePerSec: 100, latencyMs: 0.2 },
+      ],
+      [],
+    ],
+    [
+      'a fall of at least 0.5 ms and 40% counts, even small',
+      null,
+      [
+        { ratePerSec: 50, latencyMs: 1.5 },
+        { ratePerSec: 100, latencyMs: 0.5 },
+      ],
+      [[0, 1]],
+    ],
   ] as const)('%s', (_name, w, steps, expected) => {
     expect(flagged(w, judged(steps.map((s) => ({ ...s }))))).toEqual(expected);
   });
@@ -39,14 +121,48 @@ describe('coldTarget: only readings that can be compared', () => {
   const p50 = (valueMs: number | null, reliable = true) => [{ q: 50, valueMs, n: reliable ? 500 : 3, reliable }];
   const cold = stepResult({ index: 0, ratePerSec: 50, latency: p50(30) });
   it.each([
-    ['a rerun at the same rate reads lower: not a higher rate', [cold, stepResult({ index: 0, attempt: 2, ratePerSec: 50, latency: p50(10) })], []],
-    ['the later median from too few samples', [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10, false) })], []],
-    ['the earlier median from too few samples', [stepResult({ index: 0, ratePerSec: 50, latency: p50(30, false) }), stepResult({ index: 1, ratePerSec: 100, latency: p50(10) })], []],
-    ['the later step contaminated by a topology change', [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), contaminated: true })], []],
-    ['the later step incomplete (interrupted)', [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), verdict: 'incomplete' })], []],
+    [
+      'a rerun at the same rate reads lower: not a higher rate',
+      [cold, stepResult({ index: 0, attempt: 2, ratePerSec: 50, latency: p50(10) })],
+      [],
+    ],
+    [
+      'the later median from too few samples',
+      [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10, false) })],
+      [],
+    ],
+    [
+      'the earlier median from too few samples',
+      [
+        stepResult({ index: 0, ratePerSec: 50, latency: p50(30, false) }),
+        stepResult({ index: 1, ratePerSec: 100, latency: p50(10) }),
+      ],
+      [],
+    ],
+    [
+      'the later step contaminated by a topology change',
+      [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), contaminated: true })],
+      [],
+    ],
+    [
+      'the later step incomplete (interrupted)',
+      [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), verdict: 'incomplete' })],
+      [],
+    ],
     ['the later step without a median', [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(null) })], []],
-    ['a later failed step still shows the target got faster', [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), verdict: 'fails' })], [[0, 1]]],
-    ['an earlier step at a higher rate is not "more load later"', [stepResult({ index: 0, ratePerSec: 100, latency: p50(30) }), stepResult({ index: 1, ratePerSec: 50, latency: p50(10) })], []],
+    [
+      'a later failed step still shows the target got faster',
+      [cold, stepResult({ index: 1, ratePerSec: 100, latency: p50(10), verdict: 'fails' })],
+      [[0, 1]],
+    ],
+    [
+      'an earlier step at a higher rate is not "more load later"',
+      [
+        stepResult({ index: 0, ratePerSec: 100, latency: p50(30) }),
+        stepResult({ index: 1, ratePerSec: 50, latency: p50(10) }),
+      ],
+      [],
+    ],
   ] as const)('%s', (_name, steps, expected) => {
     expect(flagged(null, steps)).toEqual(expected);
   });
@@ -63,11 +179,53 @@ describe('coldTarget: only readings that can be compared', () => {
 
 describe('coldTarget: the figures', () => {
   it('names the early reading, the later step that shows it and the ratio against its bound', () => {
-    const steps = [stepResult({ index: 0, attempt: 1, ratePerSec: 50, latency: [{ q: 50, valueMs: 30.7, n: 500, reliable: true }] }), stepResult({ index: 1, ratePerSec: 100, latency: [{ q: 50, valueMs: 10.6, n: 900, reliable: true }] })];
-    const w: WarmupRecord = { stable: true, tookS: 7.1, ratePerSec: 25, windows: [{ fromS: 1, throughputPerSec: 25, p50Ms: 33 }, { fromS: 3, throughputPerSec: 25, p50Ms: 31 }, { fromS: 5, throughputPerSec: 25, p50Ms: 30 }, { fromS: 7, throughputPerSec: 25, p50Ms: 31.5 }] };
+    const steps = [
+      stepResult({ index: 0, attempt: 1, ratePerSec: 50, latency: [{ q: 50, valueMs: 30.7, n: 500, reliable: true }] }),
+      stepResult({ index: 1, ratePerSec: 100, latency: [{ q: 50, valueMs: 10.6, n: 900, reliable: true }] }),
+    ];
+    const w: WarmupRecord = {
+      stable: true,
+      tookS: 7.1,
+      ratePerSec: 25,
+      windows: [
+        { fromS: 1, throughputPerSec: 25, p50Ms: 33 },
+        { fromS: 3, throughputPerSec: 25, p50Ms: 31 },
+        { fromS: 5, throughputPerSec: 25, p50Ms: 30 },
+        { fromS: 7, throughputPerSec: 25, p50Ms: 31.5 },
+      ],
+    };
     expect(coldTarget(w, steps)).toEqual([
-      { code: 'cold-target', step: null, figures: { measured: 'warmup', ratePerSec: 25, p50Ms: 31, laterStep: 1, laterAttempt: 1, laterRatePerSec: 100, laterP50Ms: 10.6, ratio: 0.342, ratioMax: COLD_RATIO } },
-      { code: 'cold-target', step: 0, attempt: 1, figures: { measured: 'step', ratePerSec: 50, p50Ms: 30.7, laterStep: 1, laterAttempt: 1, laterRatePerSec: 100, laterP50Ms: 10.6, ratio: 0.345, ratioMax: COLD_RATIO } },
+      {
+        code: 'cold-target',
+        step: null,
+        figures: {
+          measured: 'warmup',
+          ratePerSec: 25,
+          p50Ms: 31,
+          laterStep: 1,
+          laterAttempt: 1,
+          laterRatePerSec: 100,
+          laterP50Ms: 10.6,
+          ratio: 0.342,
+          ratioMax: COLD_RATIO,
+        },
+      },
+      {
+        code: 'cold-target',
+        step: 0,
+        attempt: 1,
+        figures: {
+          measured: 'step',
+          ratePerSec: 50,
+          p50Ms: 30.7,
+          laterStep: 1,
+          laterAttempt: 1,
+          laterRatePerSec: 100,
+          laterP50Ms: 10.6,
+          ratio: 0.345,
+          ratioMax: COLD_RATIO,
+        },
+      },
     ]);
   });
 });

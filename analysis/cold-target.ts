@@ -51,9 +51,15 @@ export function coldTarget(warmup: WarmupRecord | null, steps: readonly StepResu
       step: early.step,
       ...(early.attempt !== undefined ? { attempt: early.attempt } : {}),
       figures: {
-        measured: early.measured, ratePerSec: early.ratePerSec, p50Ms: round3(early.p50Ms),
-        laterStep: later.step, laterAttempt: later.attempt ?? 1, laterRatePerSec: later.ratePerSec, laterP50Ms: round3(later.p50Ms),
-        ratio: round3(later.p50Ms / early.p50Ms), ratioMax: COLD_RATIO,
+        measured: early.measured,
+        ratePerSec: early.ratePerSec,
+        p50Ms: round3(early.p50Ms),
+        laterStep: later.step,
+        laterAttempt: later.attempt ?? 1,
+        laterRatePerSec: later.ratePerSec,
+        laterP50Ms: round3(later.p50Ms),
+        ratio: round3(later.p50Ms / early.p50Ms),
+        ratioMax: COLD_RATIO,
       },
     });
   });
@@ -76,7 +82,13 @@ function stepReading(s: StepResult): Reading | null {
   if ((s.verdict !== 'holds' && s.verdict !== 'fails') || s.contaminated) return null;
   const p50 = s.latency.find((p) => p.q === 50);
   if (!p50 || !p50.reliable || p50.valueMs === null || !Number.isFinite(p50.valueMs)) return null;
-  return { measured: 'step', step: s.index, ...(s.attempt !== undefined ? { attempt: s.attempt } : {}), ratePerSec: s.ratePerSec, p50Ms: p50.valueMs };
+  return {
+    measured: 'step',
+    step: s.index,
+    ...(s.attempt !== undefined ? { attempt: s.attempt } : {}),
+    ratePerSec: s.ratePerSec,
+    p50Ms: p50.valueMs,
+  };
 }
 
 /** The warmup's last windows: the median of their medians, when each has one and together they hold enough requests. */

@@ -5,19 +5,34 @@ import { buildInput, topologySamples, type FakeStep } from './testing/builders.t
 import { DEFAULT_GENERATOR_BOUNDS } from './verdicts.ts';
 import type { AttemptRecord, DecisionPolicy, NextAction, StepResult } from './types.ts';
 
-const POLICY: DecisionPolicy = { rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }, bounds: DEFAULT_GENERATOR_BOUNDS, confirmFailedStep: true, rerunContaminated: true, maxVUsBound: 400 };
+const POLICY: DecisionPolicy = {
+  rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
+  bounds: DEFAULT_GENERATOR_BOUNDS,
+  confirmFailedStep: true,
+  rerunContaminated: true,
+  maxVUsBound: 400,
+};
 
 /** Fake steps run in order as attempts (the i-th at its own time slot), with their evidence. */
 function run(steps: FakeStep[], reruns: Record<number, number> = {}, maxVUs = 100) {
   const input = buildInput({ steps });
   let next = 0;
-  const attempts: AttemptRecord[] = input.steps.map((s, i) => ({ ...s, index: i in reruns ? reruns[i] : next++, attempt: i in reruns ? 2 : 1, maxVUs }));
+  const attempts: AttemptRecord[] = input.steps.map((s, i) => ({
+    ...s,
+    index: i in reruns ? reruns[i] : next++,
+    attempt: i in reruns ? 2 : 1,
+    maxVUs,
+  }));
   const ev: Evidence = { records: input.records, probes: [], rttMs: 0.5 };
   return { attempts, ev };
 }
 
 /** Decides every attempt in turn: each one's action and the results as they stand at the end. */
-function decideAll(attempts: AttemptRecord[], ev: Evidence, policy = POLICY): { actions: NextAction[]; judged: StepResult[] } {
+function decideAll(
+  attempts: AttemptRecord[],
+  ev: Evidence,
+  policy = POLICY,
+): { actions: NextAction[]; judged: StepResult[] } {
   let judged: StepResult[] = [];
   const actions: NextAction[] = [];
   for (const a of attempts) {
@@ -30,22 +45,62 @@ function decideAll(attempts: AttemptRecord[], ev: Evidence, policy = POLICY): { 
 
 describe('decideAttempt', () => {
   it.each<[string, FakeStep[], Record<number, number>, NextAction[], string[]]>([
-    ['holds: go on', [{ ratePerSec: 100 }, { ratePerSec: 200 }], {}, [{ kind: 'go-on' }, { kind: 'go-on' }], ['holds', 'holds']],
-    ['a failure is confirmed once, then stops', [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200, okPerSec: 125 }], { 2: 1 },
-      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }, { kind: 'stop' }], ['holds', 'fails', 'fails']],
-    ['a failure its rerun does not repeat is transient', [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200 }], { 2: 1 },
-      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }, { kind: 'go-on' }], ['holds', 'fails transient', 'holds']],
-    ['drops with a low tail: generator-bound, rerun with twice the VUs', [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 150, droppedPerSec: 50 }], {},
-      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 200 }], ['holds', 'fails generator-bound']],
-    ['drops while the tail grew: the target waited on, confirmed', [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 150, droppedPerSec: 50, latencyMs: 400 }], {},
-      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }], ['holds', 'fails waited-on-target']],
-    ['a first step with drops: inconclusive, rerun with more VUs', [{ ratePerSec: 200, okPerSec: 150, droppedPerSec: 50 }], {},
-      [{ kind: 'rerun', maxVUs: 200 }], ['fails inconclusive']],
+    [
+      'holds: go on',
+      [{ ratePerSec: 100 }, { ratePerSec: 200 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'go-on' }],
+      ['holds', 'holds'],
+    ],
+    [
+      'a failure is confirmed once, then stops',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200, okPerSec: 125 }],
+      { 2: 1 },
+      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }, { kind: 'stop' }],
+      ['holds', 'fails', 'fails'],
+    ],
+    [
+      'a failure its rerun does not repeat is transient',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200 }],
+      { 2: 1 },
+      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }, { kind: 'go-on' }],
+      ['holds', 'fails transient', 'holds'],
+    ],
+    [
+      'drops with a low tail: generator-bound, rerun with twice the VUs',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 150, droppedPerSec: 50 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 200 }],
+      ['holds', 'fails generator-bound'],
+    ],
+    [
+      'drops while the tail grew: the target waited on, confirmed',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 150, droppedPerSec: 50, latencyMs: 400 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }],
+      ['holds', 'fails waited-on-target'],
+    ],
+    [
+      'a first step with drops: inconclusive, rerun with more VUs',
+      [{ ratePerSec: 200, okPerSec: 150, droppedPerSec: 50 }],
+      {},
+      [{ kind: 'rerun', maxVUs: 200 }],
+      ['fails inconclusive'],
+    ],
   ])('%s', (_name, steps, reruns, actions, classes) => {
     const { attempts, ev } = run(steps, reruns);
     const out = decideAll(attempts, ev);
     expect(out.actions).toEqual(actions);
-    const cls = (s: StepResult) => [s.verdict, s.transient && 'transient', s.generatorBound && 'generator-bound', s.waitedOnTarget && 'waited-on-target', s.inconclusive && 'inconclusive'].filter(Boolean).join(' ');
+    const cls = (s: StepResult) =>
+      [
+        s.verdict,
+        s.transient && 'transient',
+        s.generatorBound && 'generator-bound',
+        s.waitedOnTarget && 'waited-on-target',
+        s.inconclusive && 'inconclusive',
+      ]
+        .filter(Boolean)
+        .join(' ');
     expect(out.judged.map(cls)).toEqual(classes);
   });
 
@@ -57,7 +112,13 @@ describe('decideAttempt', () => {
   it('a held attempt whose topology changed is contaminated and rerun (with more VUs: it dropped), and whose limit it was is not said', () => {
     const { attempts, ev } = run([{ ratePerSec: 100 }, { ratePerSec: 200, droppedPerSec: 5 }]);
     const s1 = attempts[1];
-    const out = decideAll(attempts, { ...ev, probes: topologySamples([[s1.rampStartS, 1], [s1.steadyEndS, 2]]) });
+    const out = decideAll(attempts, {
+      ...ev,
+      probes: topologySamples([
+        [s1.rampStartS, 1],
+        [s1.steadyEndS, 2],
+      ]),
+    });
     expect(out.actions).toEqual([{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 200 }]);
     expect(out.judged[1]).toMatchObject({ verdict: 'holds', contaminated: true, topologyValues: [1, 2] });
     expect(out.judged[1].waitedOnTarget).toBeUndefined();
@@ -80,6 +141,8 @@ describe('replayAttempts', () => {
     const stored = attempts.map((a, i) => ({ ...a, action: live.actions[i] }));
     expect(replayAttempts(stored, ev, POLICY)).toEqual({ steps: live.judged, differs: [] });
     const edited = stored.map((a, i) => (i === 1 ? { ...a, action: { kind: 'stop' } as NextAction } : a));
-    expect(replayAttempts(edited, ev, POLICY).differs).toEqual([{ index: 1, attempt: 1, recorded: { kind: 'stop' }, derived: { kind: 'rerun', maxVUs: 200 } }]);
+    expect(replayAttempts(edited, ev, POLICY).differs).toEqual([
+      { index: 1, attempt: 1, recorded: { kind: 'stop' }, derived: { kind: 'rerun', maxVUs: 200 } },
+    ]);
   });
 });

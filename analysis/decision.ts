@@ -16,11 +16,17 @@
 import { judgeStep, withServer, type ServerInput } from './judge.ts';
 import { heldAndCounts } from './stop.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { afterFailure, classifyFailure, generatorLimitedText, generatorSymptomOf, topologyChanged, type FailureClass } from './verdicts.ts';
+import {
+  afterFailure,
+  classifyFailure,
+  generatorLimitedText,
+  generatorSymptomOf,
+  topologyChanged,
+  type FailureClass,
+} from './verdicts.ts';
 import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
 
 export type { DecisionPolicy };
-
 
 export interface Evidence {
   records: readonly BucketRecord[];
@@ -52,10 +58,19 @@ function counting(judged: Judged): StepResult | null {
 
 /** Judges an attempt's steady window, with the server's view and the topology reading. */
 function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: DecisionPolicy): StepResult {
-  const base = withServer({ ...judgeStep(a, counting(judged), ev.records, policy.rules), attempt: a.attempt }, a, ev.server);
+  const base = withServer(
+    { ...judgeStep(a, counting(judged), ev.records, policy.rules), attempt: a.attempt },
+    a,
+    ev.server,
+  );
   const topo = topologyChanged(ev.probes, STEPS_PHASE, a.rampStartS, a.steadyEndS);
   if (!topo.changed) return base;
-  return { ...base, contaminated: true, topologyValues: topo.values, reasons: [...base.reasons, `topology changed during the step (${topo.values.join(' -> ')})`] };
+  return {
+    ...base,
+    contaminated: true,
+    topologyValues: topo.values,
+    reasons: [...base.reasons, `topology changed during the step (${topo.values.join(' -> ')})`],
+  };
 }
 
 /** A rerun that held marks the earlier failed attempt at its rate transient (a held one rerun for its topology stays as it was). */
@@ -69,19 +84,35 @@ function markTransient(judged: Judged, r: StepResult): StepResult[] {
  * Decides one attempt. `recorded` is the action the live run stored for it: null means it was never
  * decided (an interruption cut it short), so it is judged but not classified as a failure.
  */
-export function decideAttempt(judged: Judged, a: AttemptRecord, ev: Evidence, policy: DecisionPolicy, recorded?: NextAction | null): Decision {
+export function decideAttempt(
+  judged: Judged,
+  a: AttemptRecord,
+  ev: Evidence,
+  policy: DecisionPolicy,
+  recorded?: NextAction | null,
+): Decision {
   let r = judgeAttempt(a, judged, ev, policy);
   if (r.verdict === 'holds') {
     const symptom = generatorSymptomOf(r, policy.bounds);
     if (symptom) r = { ...r, generatorLimited: symptom, reasons: [...r.reasons, generatorLimitedText(symptom, r)] };
   }
   const before = markTransient(judged, r);
-  const failed = r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
-  if (!failed || recorded === null) return { judged: [...before, r], result: r, action: recorded === null ? { kind: 'none' } : { kind: 'go-on' }, why: null };
+  const failed =
+    r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
+  if (!failed || recorded === null)
+    return {
+      judged: [...before, r],
+      result: r,
+      action: recorded === null ? { kind: 'none' } : { kind: 'go-on' },
+      why: null,
+    };
   const baseline = judged.find(heldAndCounts) ?? null;
   const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds);
   const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
-    confirmFailedStep: policy.confirmFailedStep, rerunContaminated: policy.rerunContaminated, maxVUs: a.maxVUs, maxVUsBound: policy.maxVUsBound,
+    confirmFailedStep: policy.confirmFailedStep,
+    rerunContaminated: policy.rerunContaminated,
+    maxVUs: a.maxVUs,
+    maxVUsBound: policy.maxVUsBound,
   });
   r = whoseLimit(r, cls, after.generatorBound);
   const action: NextAction = after.action === 'rerun' ? { kind: 'rerun', maxVUs: after.maxVUs } : { kind: 'stop' };
@@ -95,7 +126,11 @@ export function decideAttempt(judged: Judged, a: AttemptRecord, ev: Evidence, po
  */
 function whoseLimit(r: StepResult, cls: FailureClass, generatorBound: boolean): StepResult {
   if (r.verdict === 'holds') return r;
-  const said = { reasons: [...r.reasons, cls.detail], verdictDetail: cls.detail, ...(cls.symptomCode ? { generatorSymptom: cls.symptomCode } : {}) };
+  const said = {
+    reasons: [...r.reasons, cls.detail],
+    verdictDetail: cls.detail,
+    ...(cls.symptomCode ? { generatorSymptom: cls.symptomCode } : {}),
+  };
   if (generatorBound) return { ...r, ...said, generatorBound: true };
   // A symptom the target caused (VUs ran out waiting on it) is said, so no warning blames the generator.
   if (cls.symptom && !cls.inconclusive) return { ...r, ...said, waitedOnTarget: true };
@@ -116,7 +151,8 @@ export function replayAttempts(attempts: readonly AttemptRecord[], ev: Evidence,
   for (const a of attempts) {
     const d = decideAttempt(judged, a, ev, policy, a.action === null ? null : undefined);
     judged = d.judged;
-    if (a.action && a.action.kind !== 'none' && !sameAction(a.action, d.action)) differs.push({ index: a.index, attempt: a.attempt, recorded: a.action, derived: d.action });
+    if (a.action && a.action.kind !== 'none' && !sameAction(a.action, d.action))
+      differs.push({ index: a.index, attempt: a.attempt, recorded: a.action, derived: d.action });
   }
   return { steps: judged, differs };
 }

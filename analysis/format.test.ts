@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { fmtInt, fmtMs, fmtMsOver, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtSignedRate, fmtTarget } from './format.ts';
+import {
+  fmtInt,
+  fmtMs,
+  fmtMsOver,
+  fmtPercent,
+  fmtRate,
+  fmtRatio,
+  fmtRatioBelow,
+  fmtShare,
+  fmtShareOver,
+  fmtSignedRate,
+  fmtTarget,
+} from './format.ts';
 
 describe('format', () => {
   it.each([

@@ -17,11 +17,18 @@ describe('BufferedHistogram', () => {
   it('flushes into exactly the histogram that recording each value builds', () => {
     const direct = newHistogram(64);
     const buffered = new BufferedHistogram();
-    for (const v of values(20_000)) { recordUs(direct, v); buffered.recordUs(v); }
+    for (const v of values(20_000)) {
+      recordUs(direct, v);
+      buffered.recordUs(v);
+    }
     expect(buffered.totalCount).toBe(direct.totalCount);
     const flushed = buffered.flush();
     expect(encodeHistogram(flushed)).toBe(encodeHistogram(direct));
-    expect([flushed.minNonZeroValue, flushed.maxValue, flushed.getValueAtPercentile(99)]).toEqual([direct.minNonZeroValue, direct.maxValue, direct.getValueAtPercentile(99)]);
+    expect([flushed.minNonZeroValue, flushed.maxValue, flushed.getValueAtPercentile(99)]).toEqual([
+      direct.minNonZeroValue,
+      direct.maxValue,
+      direct.getValueAtPercentile(99),
+    ]);
   });
 
   it('starts empty after reset, buffered values included, and a second flush adds nothing', () => {

@@ -4,7 +4,18 @@ import { judgeStep, steadyWindowS } from './judge.ts';
 import { analyzeRun } from './analyze.ts';
 import { warningTexts } from '../reports/warning-text.ts';
 import { kneeResult } from './stop.ts';
-import { buildInput, buildPlan, buildRecords, DEFAULT_RULES, fakeRun, followingSteps, topologySamples, withAttempts, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
+import {
+  buildInput,
+  buildPlan,
+  buildRecords,
+  DEFAULT_RULES,
+  fakeRun,
+  followingSteps,
+  topologySamples,
+  withAttempts,
+  type FakeRunSpec,
+  type FakeStep,
+} from './testing/builders.ts';
 import type { StepResult, StopReason } from './types.ts';
 
 /** Steps at the given rates achieving the given successful throughput. */
@@ -30,42 +41,63 @@ const CASES: Case[] = [
     name: 'clean knee: follows 100..400, flattens at ~410',
     spec: { steps: steps([100, 200, 300, 400, 450, 500], [100, 200, 300, 400, 410, 411]) },
     verdicts: ['holds', 'holds', 'holds', 'holds', 'fails', 'fails'],
-    stopReason: 'plateau', capacityPerSec: 400, kneeStep: 3, peakStep: 5,
-    detail: /^step 5 \(450 req\/s\) captured 0\.20 < 0\.60 of the added rate \(\+10\.0 req\/s for \+50 offered\): throughput stopped following the offered rate at about 410 req\/s$/,
+    stopReason: 'plateau',
+    capacityPerSec: 400,
+    kneeStep: 3,
+    peakStep: 5,
+    detail:
+      /^step 5 \(450 req\/s\) captured 0\.20 < 0\.60 of the added rate \(\+10\.0 req\/s for \+50 offered\): throughput stopped following the offered rate at about 410 req\/s$/,
   },
   {
     name: 'collapse: throughput falls after the knee',
     spec: { steps: steps([100, 200, 300, 400, 500, 600], [100, 200, 300, 400, 250, 150]) },
     verdicts: ['holds', 'holds', 'holds', 'holds', 'fails', 'fails'],
-    stopReason: 'plateau', capacityPerSec: 400, kneeStep: 3, peakStep: 3,
-    detail: /^step 5 \(500 req\/s\) delivered 0\.50 < 0\.90 .*about 400 req\/s; throughput fell from 400\.0 to 250\.0 req\/s \(collapse\)$/,
+    stopReason: 'plateau',
+    capacityPerSec: 400,
+    kneeStep: 3,
+    peakStep: 3,
+    detail:
+      /^step 5 \(500 req\/s\) delivered 0\.50 < 0\.90 .*about 400 req\/s; throughput fell from 400\.0 to 250\.0 req\/s \(collapse\)$/,
   },
   {
     name: 'noisy: a step at 0.91 delivery still holds',
     spec: { steps: steps([100, 200, 300, 400], [100, 182, 290, 385]) },
     verdicts: ['holds', 'holds', 'holds', 'holds'],
-    stopReason: 'max-rate-reached', capacityPerSec: null, heldAtLeastPerSec: 385, kneeStep: 3, peakStep: 3,
+    stopReason: 'max-rate-reached',
+    capacityPerSec: null,
+    heldAtLeastPerSec: 385,
+    kneeStep: 3,
+    peakStep: 3,
     detail: /^all 4 planned steps held/,
   },
   {
     name: 'capture below 0.60 fails although delivery >= 0.90',
     spec: { steps: steps([100, 200, 250], [100, 200, 227]) },
     verdicts: ['holds', 'holds', 'fails'],
-    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 2,
+    stopReason: 'plateau',
+    capacityPerSec: 200,
+    kneeStep: 1,
+    peakStep: 2,
     detail: /captured 0\.54 < 0\.60/,
   },
   {
     name: 'fail-fast 503s: many completions, few successes',
     spec: { steps: steps([100, 200, 300], [100, 200, 120], [{}, {}, { failedPerSec: 180, latencyMs: 1 }]) },
     verdicts: ['holds', 'holds', 'fails'],
-    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 1,
+    stopReason: 'plateau',
+    capacityPerSec: 200,
+    kneeStep: 1,
+    peakStep: 1,
     detail: /delivered 0\.40 < 0\.90 \(120\.0 req\/s achieved\).*60\.00% of completed requests failed/,
   },
   {
     name: 'first step fails',
     spec: { steps: steps([100, 200], [50, 60]) },
     verdicts: ['fails', 'fails'],
-    stopReason: 'failed-first-step', capacityPerSec: null, kneeStep: null, peakStep: 1,
+    stopReason: 'failed-first-step',
+    capacityPerSec: null,
+    kneeStep: null,
+    peakStep: 1,
     detail: /^step 1 \(100 req\/s\), the first step, delivered 0\.50 < 0\.90/,
   },
   {
@@ -73,7 +105,11 @@ const CASES: Case[] = [
     spec: { steps: followingSteps(5) },
     verdicts: ['holds', 'holds', 'holds', 'holds', 'holds'],
     // every planned step held: no capacity was established, only what the run held at least
-    stopReason: 'max-rate-reached', capacityPerSec: null, heldAtLeastPerSec: 500, kneeStep: 4, peakStep: 4,
+    stopReason: 'max-rate-reached',
+    capacityPerSec: null,
+    heldAtLeastPerSec: 500,
+    kneeStep: 4,
+    peakStep: 4,
     detail: /step 5 \(500 req\/s\), achieved 500\.0 req\/s/,
   },
   {
@@ -81,21 +117,32 @@ const CASES: Case[] = [
     // step 2's steady window is [80, 105): stop 12 s into it
     spec: { steps: followingSteps(5), stopAtS: 92, interrupted: true },
     verdicts: ['holds', 'holds', 'incomplete'],
-    stopReason: 'interrupted', capacityPerSec: null, heldAtLeastPerSec: 200, kneeStep: 1, peakStep: 2,
+    stopReason: 'interrupted',
+    capacityPerSec: null,
+    heldAtLeastPerSec: 200,
+    kneeStep: 1,
+    peakStep: 2,
     detail: /^interrupted during step 3 \(300 req\/s\) after 12 s of its 25 s steady window/,
   },
   {
     name: 'a later holding step (rerun) does not raise capacity',
     spec: { steps: steps([100, 200, 300, 400], [100, 200, 150, 400]) },
     verdicts: ['holds', 'holds', 'fails', 'holds'],
-    stopReason: 'plateau', capacityPerSec: 200, kneeStep: 1, peakStep: 3,
+    stopReason: 'plateau',
+    capacityPerSec: 200,
+    kneeStep: 1,
+    peakStep: 3,
     detail: /^step 3 \(300 req\/s\) delivered 0\.50/,
   },
   {
     name: 'run ends early without being marked interrupted',
     spec: { steps: followingSteps(4), stopAtS: 92 },
     verdicts: ['holds', 'holds', 'incomplete'],
-    stopReason: 'error', capacityPerSec: null, heldAtLeastPerSec: 200, kneeStep: 1, peakStep: 2,
+    stopReason: 'error',
+    capacityPerSec: null,
+    heldAtLeastPerSec: 200,
+    kneeStep: 1,
+    peakStep: 2,
     detail: /not marked interrupted/,
   },
 ];
@@ -112,7 +159,9 @@ describe('analyzeRun: the plateau rule', () => {
     expect(run.stopDetail).toMatch(c.detail);
     expect(run.interrupted).toBe(c.spec.interrupted ?? false);
     expect(run.schemaVersion).toBe(2);
-    expect(run.heldAtLeastPerSec ?? null).toBe(c.heldAtLeastPerSec === undefined ? run.capacityPerSec : c.heldAtLeastPerSec);
+    expect(run.heldAtLeastPerSec ?? null).toBe(
+      c.heldAtLeastPerSec === undefined ? run.capacityPerSec : c.heldAtLeastPerSec,
+    );
   });
 
   it('gives reasons with numbers for a failing step', () => {
@@ -131,7 +180,9 @@ describe('analyzeRun: the plateau rule', () => {
   });
 
   it('counts only successful completions as throughput; failures go to completedPerSec and errorRate', () => {
-    const run = fakeRun({ steps: [{ ratePerSec: 300, okPerSec: 120, failedPerSec: 180, status: '503', errorSample: 'Service Unavailable' }] });
+    const run = fakeRun({
+      steps: [{ ratePerSec: 300, okPerSec: 120, failedPerSec: 180, status: '503', errorSample: 'Service Unavailable' }],
+    });
     const [s] = run.steps;
     expect(s.throughputPerSec).toBe(120);
     expect(s.completedPerSec).toBe(300);
@@ -176,7 +227,11 @@ describe('judgeStep: only the steady window counts', () => {
     const r = judgeStep(late, null, records, DEFAULT_RULES);
     expect(r.verdict).toBe('not-run');
     expect(r.latency.every((p) => p.valueMs === null && !p.reliable)).toBe(true);
-    expect(steadyWindowS({ ...plan[0], steadyStartS: 15.5, steadyEndS: 40 })).toEqual({ fromS: 16, toS: 40, plannedS: 24 });
+    expect(steadyWindowS({ ...plan[0], steadyStartS: 15.5, steadyEndS: 40 })).toEqual({
+      fromS: 16,
+      toS: 40,
+      plannedS: 24,
+    });
   });
 
   it('fills latency, lag, VU and count figures', () => {
@@ -196,11 +251,22 @@ describe('judgeStep: only the steady window counts', () => {
 describe('analyzeRun: warnings', () => {
   it('names unreliable percentiles of holding steps, drops, lag, loop delay and short windows', () => {
     const run = fakeRun({
-      steps: [{ ratePerSec: 100 }, { ratePerSec: 200, droppedPerSec: 50, lagMs: 23.4, loopDelayMaxMs: 87 }, { ratePerSec: 300 }],
+      steps: [
+        { ratePerSec: 100 },
+        { ratePerSec: 200, droppedPerSec: 50, lagMs: 23.4, loopDelayMaxMs: 87 },
+        { ratePerSec: 300 },
+      ],
       stopAtS: 92,
       interrupted: true,
     });
-    expect(run.warnings.map((w) => [w.code, w.step])).toEqual([['dropped', 1], ['late-start', 1], ['loop-delay', 1], ['window-short', 2], ['thin-percentile', null], ['thin-percentile', null]]);
+    expect(run.warnings.map((w) => [w.code, w.step])).toEqual([
+      ['dropped', 1],
+      ['late-start', 1],
+      ['loop-delay', 1],
+      ['window-short', 2],
+      ['thin-percentile', null],
+      ['thin-percentile', null],
+    ]);
     expect(warningTexts(run)).toEqual([
       'step 2 dropped 1,250 arrivals: no free VU; raise maxVUs or this step measures the generator',
       'step 2 started arrivals late: scheduler lag p99 23.4 ms > 10 ms; the generator is short of CPU, so this step may measure the generator',
@@ -222,9 +288,14 @@ describe('analyzeRun: warnings', () => {
 describe('a held step whose generator was over its bounds', () => {
   it('is generator-limited from its own buckets (so a rebuilt report says it too), and still counts', () => {
     const run = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200, lagMs: 54.2 }, { ratePerSec: 300 }] });
-    expect(run.steps[1]).toMatchObject({ verdict: 'holds', generatorLimited: { code: 'late-arrivals', step: 1, figures: { quantile: 99, boundMs: 20 } } });
+    expect(run.steps[1]).toMatchObject({
+      verdict: 'holds',
+      generatorLimited: { code: 'late-arrivals', step: 1, figures: { quantile: 99, boundMs: 20 } },
+    });
     expect(run.steps[1].reasons).toHaveLength(1);
-    expect(run.steps[1].reasons[0]).toMatch(/^generator-limited while holding: scheduler lag p99 5\d\.\d ms > 20 ms; the rate was served/);
+    expect(run.steps[1].reasons[0]).toMatch(
+      /^generator-limited while holding: scheduler lag p99 5\d\.\d ms > 20 ms; the rate was served/,
+    );
     expect(run.steps[0].generatorLimited).toBeUndefined();
     expect(run.capacityPerSec).toBeNull(); // every planned step held
     expect(run.heldAtLeastPerSec).toBe(run.steps[2].throughputPerSec);
@@ -234,7 +305,9 @@ describe('a held step whose generator was over its bounds', () => {
 describe('reruns: the attempt that replaced another decides', () => {
   /** Steps 100, 200, 300 where 300 ran twice: attempt 1 as given, attempt 2 as the fourth fake step. */
   function rerunAt300(first: Partial<FakeStep>, second: Partial<FakeStep>) {
-    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, ...first }, { ratePerSec: 300, ...second }] });
+    const input = buildInput({
+      steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, ...first }, { ratePerSec: 300, ...second }],
+    });
     return analyzeRun(withAttempts(input, { 3: { index: 2 } }));
   }
 
@@ -250,7 +323,14 @@ describe('reruns: the attempt that replaced another decides', () => {
   });
 
   it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound, and capacity is not established', () => {
-    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }, { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 }] });
+    const input = buildInput({
+      steps: [
+        { ratePerSec: 100 },
+        { ratePerSec: 200 },
+        { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 },
+        { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 },
+      ],
+    });
     const run = analyzeRun(withAttempts(input, { 3: { index: 2 } }));
     expect(run.steps.map((s) => s.generatorBound === true)).toEqual([false, false, true, true]);
     expect(run.stopReason).toBe('generator-bound');
@@ -260,27 +340,48 @@ describe('reruns: the attempt that replaced another decides', () => {
   });
 
   it('the models and the knee read the attempt that held, not the transient failure before it', () => {
-    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 120 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 210 }] });
+    const input = buildInput({
+      steps: [
+        { ratePerSec: 100 },
+        { ratePerSec: 200, okPerSec: 120 },
+        { ratePerSec: 200 },
+        { ratePerSec: 300, okPerSec: 210 },
+      ],
+    });
     const run = analyzeRun(withAttempts(input, { 2: { index: 1 } }));
     expect(run.steps.map((s) => s.transient === true)).toEqual([false, true, false, false]);
     expect(run.kneeStep).toBe(1);
     expect(kneeResult(run)).toMatchObject({ index: 1, attempt: 2, throughputPerSec: 200 });
-    expect(run.models!.little.map((l) => [l.index, l.throughputPerSec])).toEqual([[0, 100], [1, 200], [2, 210]]);
+    expect(run.models!.little.map((l) => [l.index, l.throughputPerSec])).toEqual([
+      [0, 100],
+      [1, 200],
+      [2, 210],
+    ]);
     expect(run.models!.little.map((l) => l.attempt)).toEqual([1, 2, 1]);
-    expect(run.models!.utilisation.map((u) => [u.index, u.attempt])).toEqual([[0, 1], [1, 2], [2, 1]]);
+    expect(run.models!.utilisation.map((u) => [u.index, u.attempt])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 1],
+    ]);
     expect(run.models!.utilisation.find((u) => u.index === 1)!.rho).toBeCloseTo(200 / 210, 3);
   });
 
   it('a step whose topology changed is contaminated, from the probe samples alone, and counts as run when the run ends early', () => {
     const input = buildInput({ steps: followingSteps(4) });
     const s3 = input.steps[3];
-    input.samples = topologySamples([[s3.rampStartS, 2], [s3.steadyStartS, 2], [s3.steadyEndS, 3]]);
+    input.samples = topologySamples([
+      [s3.rampStartS, 2],
+      [s3.steadyStartS, 2],
+      [s3.steadyEndS, 3],
+    ]);
     input.plannedSteps = 6;
     const run = analyzeRun(input);
     expect(run.steps.map((s) => s.contaminated === true)).toEqual([false, false, false, true]);
     expect(run.steps[3].topologyValues).toEqual([2, 3]);
     expect(run.stopReason).toBe('error');
-    expect(run.stopDetail).toMatch(/^the run ended after step 4 \(\d+ req\/s\): the remaining 2 planned steps produced no data$/);
+    expect(run.stopDetail).toMatch(
+      /^the run ended after step 4 \(\d+ req\/s\): the remaining 2 planned steps produced no data$/,
+    );
   });
 
   it('a first step that failed with a generator symptom and nothing to compare its tail with blames neither side', () => {
@@ -288,7 +389,9 @@ describe('reruns: the attempt that replaced another decides', () => {
     const run = analyzeRun(input);
     expect(run.stopReason).toBe('failed-first-step');
     expect(run.steps[0].inconclusive).toBe(true);
-    expect(run.stopDetail).toMatch(/^step 1 \(500 req\/s\), the first step, delivered 0\.80 < 0\.90 \(400\.0 req\/s achieved\); \d+ arrivals dropped \(no free VU; \d+ allocated\), and no step held before it to tell whether the target's tail grew: .*start lower/);
+    expect(run.stopDetail).toMatch(
+      /^step 1 \(500 req\/s\), the first step, delivered 0\.80 < 0\.90 \(400\.0 req\/s achieved\); \d+ arrivals dropped \(no free VU; \d+ allocated\), and no step held before it to tell whether the target's tail grew: .*start lower/,
+    );
     expect(run.stopDetail).not.toMatch(/the target sustains less/);
     expect(run.capacityPerSec).toBeNull();
     expect(run.heldAtLeastPerSec).toBeNull();

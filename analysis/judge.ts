@@ -11,13 +11,31 @@
  * lot and delivers nothing.
  */
 import { aggregate, type Aggregate } from './buckets.ts';
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget } from './format.ts';
+import {
+  fmtInt,
+  fmtPercent,
+  fmtRate,
+  fmtRatio,
+  fmtRatioBelow,
+  fmtSignedRate,
+  fmtSignedTarget,
+  fmtTarget,
+} from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { crossCheck, poolReading, serverWindow } from './server.ts';
-import type { AnalyzeInput, BucketRecord, PromqlWindow, Rules, RunResult, ServerSample, StepPlan, StepResult, StepVerdict } from './types.ts';
-
+import type {
+  AnalyzeInput,
+  BucketRecord,
+  PromqlWindow,
+  Rules,
+  RunResult,
+  ServerSample,
+  StepPlan,
+  StepResult,
+  StepVerdict,
+} from './types.ts';
 
 /** A failing step's error share above which its reasons also name the errors. */
 const ERROR_REASON_MIN = 0.01;
@@ -54,18 +72,26 @@ interface Figures {
 /** The verdict and, unless it holds, why, in words with numbers. */
 function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: string[] } {
   const { agg, plannedS, step } = f;
-  if (agg.seconds === 0) return { verdict: 'not-run', reasons: [`no data in the steady window (${fmtInt(plannedS)} s planned)`] };
+  if (agg.seconds === 0)
+    return { verdict: 'not-run', reasons: [`no data in the steady window (${fmtInt(plannedS)} s planned)`] };
   if (agg.seconds < plannedS) {
-    return { verdict: 'incomplete', reasons: [`steady window has data for ${fmtInt(agg.seconds)} s of ${fmtInt(plannedS)} s planned`] };
+    return {
+      verdict: 'incomplete',
+      reasons: [`steady window has data for ${fmtInt(agg.seconds)} s of ${fmtInt(plannedS)} s planned`],
+    };
   }
   const reasons: string[] = [];
   if (f.delivery < rules.deliveryMin) {
-    reasons.push(`delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} req/s achieved of ${fmtTarget(step.ratePerSec)} offered`);
+    reasons.push(
+      `delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} req/s achieved of ${fmtTarget(step.ratePerSec)} offered`,
+    );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
     const gainedPerSec = f.throughputPerSec - f.prev.throughputPerSec;
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
-    reasons.push(`capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} req/s for ${fmtSignedTarget(addedPerSec)} offered`);
+    reasons.push(
+      `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} req/s for ${fmtSignedTarget(addedPerSec)} offered`,
+    );
   }
   if (reasons.length > 0 && f.errorRate >= ERROR_REASON_MIN) {
     reasons.push(`${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed requests failed`);
@@ -74,7 +100,12 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
 }
 
 /** Judges one step from the buckets of its steady window (phase "steps" only). */
-export function judgeStep(step: StepPlan, prev: StepResult | null, records: readonly BucketRecord[], rules: Rules): StepResult {
+export function judgeStep(
+  step: StepPlan,
+  prev: StepResult | null,
+  records: readonly BucketRecord[],
+  rules: Rules,
+): StepResult {
   const { fromS, toS, plannedS } = steadyWindowS(step);
   const agg = aggregate(records, STEPS_PHASE, fromS, toS);
   const steadyS = agg.seconds;
@@ -82,7 +113,10 @@ export function judgeStep(step: StepPlan, prev: StepResult | null, records: read
   const delivery = step.ratePerSec > 0 ? throughputPerSec / step.ratePerSec : 0;
   const capture = steadyS > 0 ? captureOf(step, throughputPerSec, prev) : null;
   const errorRate = agg.completed > 0 ? agg.failed / agg.completed : 0;
-  const { verdict, reasons } = decide({ step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate }, rules);
+  const { verdict, reasons } = decide(
+    { step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate },
+    rules,
+  );
   const duration = agg.hist.duration;
   return {
     index: step.index,
@@ -130,11 +164,19 @@ export interface ServerInput {
 }
 
 /** The target's own view of a step's steady window, and the cross-check of the client's against it. */
-export function withServer(r: StepResult, p: StepPlan & { attempt?: number }, server: ServerInput | undefined): StepResult {
+export function withServer(
+  r: StepResult,
+  p: StepPlan & { attempt?: number },
+  server: ServerInput | undefined,
+): StepResult {
   if (!server) return r;
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
   if (!viaPromql && server.samples.length === 0) return r;
   const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
-  return { ...r, server: w, crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w, r.errorRate), poolReading: poolReading(w) };
+  return {
+    ...r,
+    server: w,
+    crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w, r.errorRate),
+    poolReading: poolReading(w),
+  };
 }
-

@@ -23,7 +23,13 @@ export function onThisMachine(url: string, machineAddresses: readonly string[] =
     return false;
   }
   // URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1
-  if (LOCAL_NAMES.has(host) || /\.localhost\.?$/.test(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:7f[0-9a-f]{2}:/.test(host)) return true;
+  if (
+    LOCAL_NAMES.has(host) ||
+    /\.localhost\.?$/.test(host) ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    /^::ffff:7f[0-9a-f]{2}:/.test(host)
+  )
+    return true;
   return machineAddresses.some((a) => a.toLowerCase() === host);
 }
 

@@ -43,7 +43,12 @@ describe('percentiles', () => {
     const [p50] = percentiles(histogramOf(1000), [50]);
     expect(p50.valueMs).toBeCloseTo(0.5, 2);
     const empty = percentiles(newHistogram(64));
-    expect(empty.map((p) => [p.valueMs, p.n, p.reliable])).toEqual([[null, 0, false], [null, 0, false], [null, 0, false], [null, 0, false]]);
+    expect(empty.map((p) => [p.valueMs, p.n, p.reliable])).toEqual([
+      [null, 0, false],
+      [null, 0, false],
+      [null, 0, false],
+      [null, 0, false],
+    ]);
   });
 });
 

@@ -105,8 +105,13 @@ export function sizeVus(config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>, rt
   const cap = config.limits.maxInFlight;
   const pre = Math.min(preAllocated ?? Math.min(sized, max ?? sized), cap);
   const mx = Math.min(max ?? Math.max(pre, 4 * sized), cap);
-  const how = preAllocated !== undefined || max !== undefined
-    ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
-    : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
-  return { preAllocatedVUs: pre, maxVUs: mx, reason: mx === cap && max === undefined && 4 * sized > cap ? `${how}; capped at limits.maxInFlight ${cap}` : how };
+  const how =
+    preAllocated !== undefined || max !== undefined
+      ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
+      : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
+  return {
+    preAllocatedVUs: pre,
+    maxVUs: mx,
+    reason: mx === cap && max === undefined && 4 * sized > cap ? `${how}; capped at limits.maxInFlight ${cap}` : how,
+  };
 }

@@ -16,7 +16,10 @@ const cmp = (a: Q, b: Q) => (a.n * b.d < b.n * a.d ? -1 : a.n * b.d > b.n * a.d 
 /** A double is a dyadic rational: convert it without rounding. */
 function exact(x: number): Q {
   let k = 0n;
-  while (!Number.isInteger(x)) { x *= 2; k++; }
+  while (!Number.isInteger(x)) {
+    x *= 2;
+    k++;
+  }
   return q(BigInt(x), 2n ** k);
 }
 const int = (x: number) => q(BigInt(x));
@@ -51,7 +54,14 @@ describe('Schedule', () => {
     ['constant', [{ durationS: 10, fromPerSec: 7, toPerSec: 7 }]],
     ['ramp from zero', [{ durationS: 4, fromPerSec: 0, toPerSec: 1000 }]],
     ['ramp down', [{ durationS: 3, fromPerSec: 900, toPerSec: 1 }]],
-    ['zero-rate gap', [{ durationS: 1, fromPerSec: 10, toPerSec: 10 }, { durationS: 2, fromPerSec: 0, toPerSec: 0 }, { durationS: 1, fromPerSec: 10, toPerSec: 10 }]],
+    [
+      'zero-rate gap',
+      [
+        { durationS: 1, fromPerSec: 10, toPerSec: 10 },
+        { durationS: 2, fromPerSec: 0, toPerSec: 0 },
+        { durationS: 1, fromPerSec: 10, toPerSec: 10 },
+      ],
+    ],
   ])('%s: every arrival lands where the exact integral reaches n', (_name, segs: Segment[]) => {
     const s = new Schedule(segs);
     let prev = -Infinity;
@@ -71,7 +81,14 @@ describe('Schedule', () => {
     const s = new Schedule(stepped);
     const times: number[] = [];
     for (let n = 1; n <= s.totalArrivals; n++) times.push(s.arrivalS(n)!);
-    for (const [a, b] of [[0, 1], [1.5, 3.25], [2, 7], [7, 9], [8.5, 16.9], [0, 17]]) {
+    for (const [a, b] of [
+      [0, 1],
+      [1.5, 3.25],
+      [2, 7],
+      [7, 9],
+      [8.5, 16.9],
+      [0, 17],
+    ]) {
       const count = times.filter((t) => t > a && t <= b).length;
       expect(Math.abs(count - (s.integral(b) - s.integral(a)))).toBeLessThanOrEqual(1);
     }

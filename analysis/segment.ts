@@ -12,7 +12,10 @@ import type { VuSizing } from './types.ts';
  * fix. Pure code throws it; the harness (harness/k6/engine/segment.ts) turns it into its usage error.
  */
 export class SegmentError extends Error {
-  constructor(message: string, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
     super(message);
     this.name = 'SegmentError';
   }
@@ -43,11 +46,21 @@ function exact(t: string): [bigint, bigint] {
   else if ((m = /^\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$/.exec(t)) && (m[1] || m[2])) {
     const frac = m[2] ?? '';
     const exp = Number(m[3] ?? 0) - frac.length;
-    [n, d] = [BigInt(`${m[1] || '0'}${frac}`) * (exp > 0 ? 10n ** BigInt(exp) : 1n), exp < 0 ? 10n ** BigInt(-exp) : 1n];
+    [n, d] = [
+      BigInt(`${m[1] || '0'}${frac}`) * (exp > 0 ? 10n ** BigInt(exp) : 1n),
+      exp < 0 ? 10n ** BigInt(-exp) : 1n,
+    ];
   } else {
-    throw new SegmentError(`execution segment bound "${t}" is not a fraction plateau reads`, 'write it as 1/4, 25% (a whole number of percent) or 0.25, with no spaces and no leading zeros in a fraction (k6 reads these the same way)');
+    throw new SegmentError(
+      `execution segment bound "${t}" is not a fraction plateau reads`,
+      'write it as 1/4, 25% (a whole number of percent) or 0.25, with no spaces and no leading zeros in a fraction (k6 reads these the same way)',
+    );
   }
-  if (n > d) throw new SegmentError(`execution segment bound "${t}" is not a fraction in [0, 1]`, 'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5');
+  if (n > d)
+    throw new SegmentError(
+      `execution segment bound "${t}" is not a fraction in [0, 1]`,
+      'write it as k6 does: 1/4:1/2, 25%:50% or 0.25:0.5',
+    );
   const g = gcd(n, d);
   return [n / g, d / g];
 }
@@ -61,7 +74,11 @@ function bound(text: string): number {
 /** "from:to" -> [from, to]; a bare "to" means 0:to. k6 splits at the first colon only, so a second is refused. */
 function bounds(segment: string): [string, string] {
   const parts = segment.split(':');
-  if (parts.length > 2) throw new SegmentError(`execution segment "${segment}" has more than two bounds`, 'write one segment as from:to, e.g. 1/3:2/3, and the whole split in the segment sequence (0,1/3,2/3,1)');
+  if (parts.length > 2)
+    throw new SegmentError(
+      `execution segment "${segment}" has more than two bounds`,
+      'write one segment as from:to, e.g. 1/3:2/3, and the whole split in the segment sequence (0,1/3,2/3,1)',
+    );
   return parts.length === 2 ? [parts[0]!, parts[1]!] : ['0', parts[0]!];
 }
 
@@ -90,7 +107,10 @@ export function segmentLcd(segment: string | undefined, sequence?: string): numb
     lcd = (lcd * den) / gcd(lcd, den);
   }
   if (lcd > BigInt(MAX_LCD)) {
-    throw new SegmentError(`execution segment ${segment}${sequence ? ` in ${sequence}` : ''} splits the arrivals into ${lcd < 10n ** 12n ? lcd : 'more than 10^12'} parts: k6 re-splits them by maxVUs unless maxVUs is a multiple of that`, 'write the bounds as simple fractions (1/3 rather than 0.333, at most 1000 parts)');
+    throw new SegmentError(
+      `execution segment ${segment}${sequence ? ` in ${sequence}` : ''} splits the arrivals into ${lcd < 10n ** 12n ? lcd : 'more than 10^12'} parts: k6 re-splits them by maxVUs unless maxVUs is a multiple of that`,
+      'write the bounds as simple fractions (1/3 rather than 0.333, at most 1000 parts)',
+    );
   }
   return Number(lcd);
 }
@@ -102,16 +122,33 @@ export function segmentLcd(segment: string | undefined, sequence?: string): numb
  * segment's length (a third with maxVUs 10: 0.4 or 0.3 of the rate), while plateau judges it at
  * exactly its length.
  */
-export function vusForSegment(vus: VuSizing, segment: string | undefined, sequence?: string, maxBound = Infinity): VuSizing {
+export function vusForSegment(
+  vus: VuSizing,
+  segment: string | undefined,
+  sequence?: string,
+  maxBound = Infinity,
+): VuSizing {
   const lcd = segmentLcd(segment, sequence);
   const up = Math.ceil(vus.maxVUs / lcd) * lcd;
   if (up === vus.maxVUs) return vus;
-  if (up <= maxBound) return { ...vus, maxVUs: up, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${up}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share` };
+  if (up <= maxBound)
+    return {
+      ...vus,
+      maxVUs: up,
+      reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded up to ${up}, a multiple of ${lcd}, so that k6 gives this execution segment exactly its share`,
+    };
   const down = Math.floor(vus.maxVUs / lcd) * lcd;
   if (down === 0) {
-    throw new SegmentError(`execution segment ${segment} needs maxVUs a multiple of ${lcd}, more than the ${maxBound} allowed`, `raise limits.maxInFlight to at least ${lcd}, or use a coarser segment sequence`);
+    throw new SegmentError(
+      `execution segment ${segment} needs maxVUs a multiple of ${lcd}, more than the ${maxBound} allowed`,
+      `raise limits.maxInFlight to at least ${lcd}, or use a coarser segment sequence`,
+    );
   }
-  return { preAllocatedVUs: Math.min(vus.preAllocatedVUs, down), maxVUs: down, reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded down to ${down}, a multiple of ${lcd} within the bound ${maxBound}, so that k6 gives this execution segment exactly its share` };
+  return {
+    preAllocatedVUs: Math.min(vus.preAllocatedVUs, down),
+    maxVUs: down,
+    reason: `${vus.reason}; maxVUs ${vus.maxVUs} rounded down to ${down}, a multiple of ${lcd} within the bound ${maxBound}, so that k6 gives this execution segment exactly its share`,
+  };
 }
 
 /**
@@ -146,7 +183,8 @@ export function segmentLength(segment: string | undefined): number {
   const [a, b] = bounds(segment);
   const from = bound(a);
   const to = bound(b);
-  if (!(to > from)) throw new SegmentError(`execution segment "${segment}" is empty`, 'the end must be after the start, e.g. 0:1/2');
+  if (!(to > from))
+    throw new SegmentError(`execution segment "${segment}" is empty`, 'the end must be after the start, e.g. 0:1/2');
   return to - from;
 }
 

@@ -44,7 +44,10 @@ export interface GaugeReading {
 /** Named gauges of readings, in the order first seen: pool figures, topology, then the user's extras. */
 function namedValues(r: GaugeReading): [string, number | null | undefined][] {
   return [
-    ['pool active', r.poolActive], ['pool pending', r.poolPending], ['pool max', r.poolMax], ['topology', r.topology],
+    ['pool active', r.poolActive],
+    ['pool pending', r.poolPending],
+    ['pool max', r.poolMax],
+    ['topology', r.topology],
     ...Object.entries(r.gauges ?? {}),
   ];
 }
@@ -55,7 +58,9 @@ function namedValues(r: GaugeReading): [string, number | null | undefined][] {
  * other phases run on another clock and are left out; non-finite values are skipped.
  */
 export function gaugesOf(readings: readonly GaugeReading[], phase = 'steps'): GaugeSeries[] {
-  const own = readings.filter((r) => (r.kind ?? 'scrape') === 'scrape' && (r.phase ?? phase) === phase && Number.isFinite(r.tS)).sort((a, b) => a.tS - b.tS);
+  const own = readings
+    .filter((r) => (r.kind ?? 'scrape') === 'scrape' && (r.phase ?? phase) === phase && Number.isFinite(r.tS))
+    .sort((a, b) => a.tS - b.tS);
   const byName = new Map<string, GaugeSeries['points']>();
   const add = (name: string, tS: number, value: number | null | undefined) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;

@@ -3,26 +3,53 @@ import { crossCheck, poolReading, serverWindow } from './server.ts';
 import type { ServerSample, ServerWindow } from './types.ts';
 
 const sample = (tS: number, count: number, sumS: number, extra: Partial<ServerSample> = {}): ServerSample => ({
-  kind: 'scrape', phase: 'steps', tS, requestsCount: count, requestsSumS: sumS, requestsMaxS: 0.02, poolActive: 2, poolPending: 0, poolMax: 4, gauges: {}, topology: null, ...extra,
+  kind: 'scrape',
+  phase: 'steps',
+  tS,
+  requestsCount: count,
+  requestsSumS: sumS,
+  requestsMaxS: 0.02,
+  poolActive: 2,
+  poolPending: 0,
+  poolMax: 4,
+  gauges: {},
+  topology: null,
+  ...extra,
 });
 
 const window = (x: number | null, meanMs: number | null, pool: Partial<ServerWindow> = {}): ServerWindow => ({
-  source: 'scrape', fromS: 0, toS: 5, throughputPerSec: x, meanMs, maxMs: null, poolActiveMax: null, poolPendingMax: null, poolMax: null, ...pool,
+  source: 'scrape',
+  fromS: 0,
+  toS: 5,
+  throughputPerSec: x,
+  meanMs,
+  maxMs: null,
+  poolActiveMax: null,
+  poolPendingMax: null,
+  poolMax: null,
+  ...pool,
 });
 
 describe('serverWindow', () => {
   it('takes deltas between the readings nearest the window edges, over their real times', () => {
-    const samples = [sample(9.98, 1000, 10), sample(12.5, 1500, 15, { poolPending: 3 }), sample(15.02, 2008, 20.08), sample(20, 3000, 30)];
+    const samples = [
+      sample(9.98, 1000, 10),
+      sample(12.5, 1500, 15, { poolPending: 3 }),
+      sample(15.02, 2008, 20.08),
+      sample(20, 3000, 30),
+    ];
     const w = serverWindow(samples, 'steps', 10, 15)!;
     expect(w.throughputPerSec).toBeCloseTo(1008 / 5.04, 6);
-    expect(w.meanMs).toBeCloseTo(10.08 / 1008 * 1000, 6);
+    expect(w.meanMs).toBeCloseTo((10.08 / 1008) * 1000, 6);
     expect(w.poolPendingMax).toBe(3);
     expect(w.maxMs).toBeCloseTo(20, 6);
   });
 
   it('is null without a reading near both edges, or from another phase', () => {
     expect(serverWindow([sample(10, 1, 1)], 'steps', 10, 15)).toBeNull();
-    expect(serverWindow([sample(10, 1, 1, { phase: 'warmup' }), sample(15, 2, 2, { phase: 'warmup' })], 'steps', 10, 15)).toBeNull();
+    expect(
+      serverWindow([sample(10, 1, 1, { phase: 'warmup' }), sample(15, 2, 2, { phase: 'warmup' })], 'steps', 10, 15),
+    ).toBeNull();
     expect(serverWindow([sample(7, 1, 1), sample(15, 2, 2)], 'steps', 10, 15)).toBeNull();
   });
 });
@@ -43,7 +70,7 @@ describe('crossCheck', () => {
     expect(c.detail.length).toBeGreaterThan(10);
   });
 
-  it('does not compare means when requests failed: the client\'s mean is of its successes, the server\'s of every request', () => {
+  it("does not compare means when requests failed: the client's mean is of its successes, the server's of every request", () => {
     // half fast 503s at the server: its mean 50.5 ms against the client's 100 ms of successes
     const c = crossCheck(200, 100.5, 0.5, window(200, 50.5), 0.5);
     expect(c.verdict).toBe('consistent');

@@ -25,7 +25,8 @@ export const MEAN_TOLERANCE_FLOOR_MS = 0.5;
 
 function nearest(samples: readonly ServerSample[], tS: number): ServerSample | null {
   let best: ServerSample | null = null;
-  for (const s of samples) if (Math.abs(s.tS - tS) <= EDGE_TOLERANCE_S && (!best || Math.abs(s.tS - tS) < Math.abs(best.tS - tS))) best = s;
+  for (const s of samples)
+    if (Math.abs(s.tS - tS) <= EDGE_TOLERANCE_S && (!best || Math.abs(s.tS - tS) < Math.abs(best.tS - tS))) best = s;
   return best;
 }
 
@@ -34,7 +35,12 @@ function maxOf(values: (number | null)[]): number | null {
   return xs.length ? Math.max(...xs) : null;
 }
 
-export function serverWindow(samples: readonly ServerSample[], phase: string, fromS: number, toS: number): ServerWindow | null {
+export function serverWindow(
+  samples: readonly ServerSample[],
+  phase: string,
+  fromS: number,
+  toS: number,
+): ServerWindow | null {
   const own = samples.filter((s) => s.phase === phase);
   const a = nearest(own, fromS);
   const b = nearest(own, toS);
@@ -59,26 +65,61 @@ export function serverWindow(samples: readonly ServerSample[], phase: string, fr
 /** Failed share above which the means are not compared: the client's mean covers its successes only, the server's every request. */
 const MEAN_COMPARE_MAX_ERRORS = 0.01;
 
-export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rttMs: number, server: ServerWindow | null, errorRate = 0): CrossCheck {
-  const base = { clientPerSec, serverPerSec: server?.throughputPerSec ?? null, clientMeanMinusRttMs: clientMeanMs === null ? null : clientMeanMs - rttMs, serverMeanMs: server?.meanMs ?? null };
-  if (!server || server.throughputPerSec === null) return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
+export function crossCheck(
+  clientPerSec: number,
+  clientMeanMs: number | null,
+  rttMs: number,
+  server: ServerWindow | null,
+  errorRate = 0,
+): CrossCheck {
+  const base = {
+    clientPerSec,
+    serverPerSec: server?.throughputPerSec ?? null,
+    clientMeanMinusRttMs: clientMeanMs === null ? null : clientMeanMs - rttMs,
+    serverMeanMs: server?.meanMs ?? null,
+  };
+  if (!server || server.throughputPerSec === null)
+    return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
   const sX = server.throughputPerSec;
   const xGap = clientPerSec > 0 ? (sX - clientPerSec) / clientPerSec : 0;
   const xText = `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
   if (Math.abs(xGap) > THROUGHPUT_TOLERANCE) {
     return xGap < 0
-      ? { ...base, verdict: 'traffic-missing', detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series (a proxy, a cache, another instance, or the wrong label filter)` }
-      : { ...base, verdict: 'traffic-extra', detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent (another client, retries, or health checks in the series)` };
+      ? {
+          ...base,
+          verdict: 'traffic-missing',
+          detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series (a proxy, a cache, another instance, or the wrong label filter)`,
+        }
+      : {
+          ...base,
+          verdict: 'traffic-extra',
+          detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent (another client, retries, or health checks in the series)`,
+        };
   }
-  if (base.clientMeanMinusRttMs === null || server.meanMs === null) return { ...base, verdict: 'consistent', detail: `${xText}; no latency to compare` };
+  if (base.clientMeanMinusRttMs === null || server.meanMs === null)
+    return { ...base, verdict: 'consistent', detail: `${xText}; no latency to compare` };
   if (errorRate > MEAN_COMPARE_MAX_ERRORS) {
-    return { ...base, verdict: 'consistent', detail: `${xText}; latency not compared: ${(errorRate * 100).toFixed(1)}% of requests failed, and the client's mean covers its successes only while the server's covers every request` };
+    return {
+      ...base,
+      verdict: 'consistent',
+      detail: `${xText}; latency not compared: ${(errorRate * 100).toFixed(1)}% of requests failed, and the client's mean covers its successes only while the server's covers every request`,
+    };
   }
   const gapMs = base.clientMeanMinusRttMs - server.meanMs;
   const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
   const mText = `client mean ${(base.clientMeanMinusRttMs + rttMs).toFixed(2)} ms (minus RTT ${base.clientMeanMinusRttMs.toFixed(2)}), server mean ${server.meanMs.toFixed(2)} ms`;
-  if (gapMs > tolMs) return { ...base, verdict: 'client-queueing', detail: `${xText}; ${mText}: ${gapMs.toFixed(2)} ms per request is spent in the generator or the network, not in the target` };
-  if (server.meanMs > base.clientMeanMinusRttMs + rttMs + tolMs) return { ...base, verdict: 'traffic-extra', detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)` };
+  if (gapMs > tolMs)
+    return {
+      ...base,
+      verdict: 'client-queueing',
+      detail: `${xText}; ${mText}: ${gapMs.toFixed(2)} ms per request is spent in the generator or the network, not in the target`,
+    };
+  if (server.meanMs > base.clientMeanMinusRttMs + rttMs + tolMs)
+    return {
+      ...base,
+      verdict: 'traffic-extra',
+      detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)`,
+    };
   return { ...base, verdict: 'consistent', detail: `${xText}; ${mText} (agree within ${tolMs.toFixed(2)} ms)` };
 }
 
@@ -86,7 +127,9 @@ export function crossCheck(clientPerSec: number, clientMeanMs: number | null, rt
 export function poolReading(w: ServerWindow | null): string | null {
   if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
   const of = w.poolMax !== null ? ` of ${w.poolMax}` : '';
-  if ((w.poolPendingMax ?? 0) > 0) return `short of connections: up to ${w.poolPendingMax} requests waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
-  if (w.poolMax !== null && w.poolActiveMax !== null && w.poolActiveMax >= 0.9 * w.poolMax) return `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`;
+  if ((w.poolPendingMax ?? 0) > 0)
+    return `short of connections: up to ${w.poolPendingMax} requests waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
+  if (w.poolMax !== null && w.poolActiveMax !== null && w.poolActiveMax >= 0.9 * w.poolMax)
+    return `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`;
   return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of}, nobody waiting`;
 }

@@ -8,11 +8,24 @@
  * Steps after the first non-holding step never raise capacity: the plateau is where the rule
  * first fired.
  */
-import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtSignedRate, fmtSignedTarget, fmtTarget, stepNo } from './format.ts';
+import {
+  fmtInt,
+  fmtPercent,
+  fmtRate,
+  fmtRatio,
+  fmtRatioBelow,
+  fmtSignedRate,
+  fmtSignedTarget,
+  fmtTarget,
+  stepNo,
+} from './format.ts';
 import type { Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
 
-export type StopSummary = Pick<RunResult, 'capacityPerSec' | 'heldAtLeastPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'>;
+export type StopSummary = Pick<
+  RunResult,
+  'capacityPerSec' | 'heldAtLeastPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'
+>;
 
 /** Error share above which a stop sentence names the errors. */
 const ERROR_NOTE_MIN = 0.01;
@@ -47,7 +60,9 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
 function shapeNotes(s: StepResult, knee: StepResult | null): string {
   const notes: string[] = [];
   if (knee && s.throughputPerSec < 0.95 * knee.throughputPerSec) {
-    notes.push(`throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} req/s (collapse)`);
+    notes.push(
+      `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} req/s (collapse)`,
+    );
   }
   if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed requests failed`);
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
@@ -55,16 +70,22 @@ function shapeNotes(s: StepResult, knee: StepResult | null): string {
 
 /** What would let the generator drive a step it could not, read from its symptom. */
 function generatorFix(s: StepResult): string {
-  if (droppedForWantOfVUs(s) > 0) return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
-  if (stalledNotBusy(s)) return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
+  if (droppedForWantOfVUs(s) > 0)
+    return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
+  if (stalledNotBusy(s))
+    return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
   // k6: no threads of plateau's to add; its process's CPU share is what was measured
-  if (s.generatorBusy == null && s.generatorCpu != null) return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
+  if (s.generatorBusy == null && s.generatorCpu != null)
+    return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
   return 'give the generator more cores or workers (--workers), or a machine of its own';
 }
 
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null): string {
   const last = steps.at(-1);
-  const held = capacityPerSec === null ? 'no step held before it' : `at least ${fmtRate(capacityPerSec)} req/s held before it: capacity not established`;
+  const held =
+    capacityPerSec === null
+      ? 'no step held before it'
+      : `at least ${fmtRate(capacityPerSec)} req/s held before it: capacity not established`;
   if (!last || last.verdict === 'not-run') return `interrupted before any step produced data; ${held}`;
   if (last.verdict === 'incomplete') {
     const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
@@ -74,7 +95,13 @@ function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number 
 }
 
 function reasonAndDetail(
-  steps: readonly StepResult[], ran: readonly StepResult[], prefix: number, plannedSteps: number, interrupted: boolean, rules: Rules, capacityPerSec: number | null,
+  steps: readonly StepResult[],
+  ran: readonly StepResult[],
+  prefix: number,
+  plannedSteps: number,
+  interrupted: boolean,
+  rules: Rules,
+  capacityPerSec: number | null,
 ): { stopReason: StopReason; stopDetail: string } {
   if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec) };
   const bad = steps[prefix];
@@ -84,7 +111,10 @@ function reasonAndDetail(
     // a contaminated step ran too: it counts as run, though it does not decide
     const ranSteps = new Set(ran.map((s) => s.index)).size;
     if (ranSteps < plannedSteps) {
-      return { stopReason: 'error', stopDetail: `the run ended after ${stepName(ran[ran.length - 1])}: the remaining ${plannedSteps - ranSteps} planned steps produced no data` };
+      return {
+        stopReason: 'error',
+        stopDetail: `the run ended after ${stepName(ran[ran.length - 1])}: the remaining ${plannedSteps - ranSteps} planned steps produced no data`,
+      };
     }
     const last = steps[steps.length - 1];
     return {
@@ -93,7 +123,10 @@ function reasonAndDetail(
     };
   }
   if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {
-    return { stopReason: 'error', stopDetail: `${stepName(bad)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early` };
+    return {
+      stopReason: 'error',
+      stopDetail: `${stepName(bad)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early`,
+    };
   }
   if (bad.generatorBound) {
     return {
@@ -103,8 +136,13 @@ function reasonAndDetail(
   }
   if (prefix === 0) {
     // a generator symptom with no step held to judge the target's tail by: no side is blamed
-    const whose = bad.inconclusive ? `; ${bad.verdictDetail}` : ': the target sustains less than the lowest offered rate; start lower';
-    return { stopReason: 'failed-first-step', stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null)}` };
+    const whose = bad.inconclusive
+      ? `; ${bad.verdictDetail}`
+      : ': the target sustains less than the lowest offered rate; start lower';
+    return {
+      stopReason: 'failed-first-step',
+      stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null)}`,
+    };
   }
   return {
     stopReason: 'plateau',
@@ -118,7 +156,9 @@ function reasonAndDetail(
  * replaced (rerun with more VUs: what the rerun found is the answer at that rate).
  */
 export function decidingSteps(all: readonly StepResult[]): StepResult[] {
-  const replaced = (s: StepResult) => s.generatorBound === true && all.some((o) => o.index === s.index && (o.attempt ?? 1) > (s.attempt ?? 1) && !o.contaminated);
+  const replaced = (s: StepResult) =>
+    s.generatorBound === true &&
+    all.some((o) => o.index === s.index && (o.attempt ?? 1) > (s.attempt ?? 1) && !o.contaminated);
   return all.filter((s) => !s.transient && !s.contaminated && !replaced(s));
 }
 
@@ -138,16 +178,23 @@ export function kneeResult(run: Pick<RunResult, 'steps' | 'kneeStep'>): StepResu
  * capacity only where a step failed at the target after it (and, in an interrupted run, that
  * failure was confirmed); otherwise it is what the run held at least.
  */
-export function summarizeStop(all: readonly StepResult[], plannedSteps: number, interrupted: boolean, rules: Rules, stages: readonly StageOutcome[] = []): StopSummary {
+export function summarizeStop(
+  all: readonly StepResult[],
+  plannedSteps: number,
+  interrupted: boolean,
+  rules: Rules,
+  stages: readonly StageOutcome[] = [],
+): StopSummary {
   const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
   const established = knee !== null && limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
-  const reason = failedStage && !interrupted
-    ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
-    : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
+  const reason =
+    failedStage && !interrupted
+      ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
+      : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,

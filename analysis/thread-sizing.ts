@@ -40,7 +40,12 @@ export interface ThreadSizing {
  * @param topRatePerSec the plan's highest step rate
  * @param busyBound the busy share a thread is sized for
  */
-export function threadsForPlan(records: readonly BucketRecord[], threads: number, topRatePerSec: number, busyBound: number): ThreadSizing {
+export function threadsForPlan(
+  records: readonly BucketRecord[],
+  threads: number,
+  topRatePerSec: number,
+  busyBound: number,
+): ThreadSizing {
   const bySecond = new Map<number, BucketRecord[]>();
   const lastBySource = new Map<string, number>();
   for (const r of records) {
@@ -62,16 +67,26 @@ export function threadsForPlan(records: readonly BucketRecord[], threads: number
   }
   const all = `all ${threads} threads run the steps`;
   if (costs.length < MIN_WARM_SECONDS) {
-    return { threads, costUs: null, oneThreadBusy: null, ratePerSec: topRatePerSec, seconds: costs.length,
-      detail: `the warmup had ${costs.length} warm second${costs.length === 1 ? '' : 's'} with every thread's busy share, under the ${MIN_WARM_SECONDS} an estimate needs: ${all}` };
+    return {
+      threads,
+      costUs: null,
+      oneThreadBusy: null,
+      ratePerSec: topRatePerSec,
+      seconds: costs.length,
+      detail: `the warmup had ${costs.length} warm second${costs.length === 1 ? '' : 's'} with every thread's busy share, under the ${MIN_WARM_SECONDS} an estimate needs: ${all}`,
+    };
   }
   const cost = median(costs.slice(-WARM_SECONDS));
   const ratePerSec = Math.max(topRatePerSec, median(rates.slice(-WARM_SECONDS)));
   const oneThreadBusy = cost * ratePerSec;
   const need = Math.min(threads, Math.max(1, Math.ceil(oneThreadBusy / busyBound)));
   const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const rateText = ratePerSec === topRatePerSec ? `the top rate, ${topRatePerSec.toLocaleString('en-US')} req/s,` : `the warmup's rate, ${Math.round(ratePerSec).toLocaleString('en-US')} req/s (above the top rate),`;
-  const detail = `the warmup cost ${(cost * 1e6).toFixed(1)} µs of thread time per arrival (median of ${Math.min(costs.length, WARM_SECONDS)} warm seconds on ${threads} threads): ` +
+  const rateText =
+    ratePerSec === topRatePerSec
+      ? `the top rate, ${topRatePerSec.toLocaleString('en-US')} req/s,`
+      : `the warmup's rate, ${Math.round(ratePerSec).toLocaleString('en-US')} req/s (above the top rate),`;
+  const detail =
+    `the warmup cost ${(cost * 1e6).toFixed(1)} µs of thread time per arrival (median of ${Math.min(costs.length, WARM_SECONDS)} warm seconds on ${threads} threads): ` +
     `${rateText} would keep one thread ${pct(oneThreadBusy)} busy (an estimate on the high side), so ` +
     (need < threads ? `the steps run on ${need} of the ${threads} threads (each under ${pct(busyBound)} busy)` : all);
   return { threads: need, costUs: cost * 1e6, oneThreadBusy, ratePerSec, seconds: costs.length, detail };

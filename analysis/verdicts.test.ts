@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, classifyFailure, DEFAULT_GENERATOR_BOUNDS, generatorLimitedText, generatorSymptomOf, overloadShape, symptomText, topologyChanged, type GeneratorBounds } from './verdicts.ts';
+import {
+  afterFailure,
+  classifyFailure,
+  DEFAULT_GENERATOR_BOUNDS,
+  generatorLimitedText,
+  generatorSymptomOf,
+  overloadShape,
+  symptomText,
+  topologyChanged,
+  type GeneratorBounds,
+} from './verdicts.ts';
 import type { StepResult } from './types.ts';
 
 /** The generator's symptom in words (null when it kept its bounds). */
@@ -17,39 +27,77 @@ import { stepResult } from './testing/builders.ts';
 
 function step(over: Partial<StepResult> & { p99?: number }): StepResult {
   const { p99 = 12, ...rest } = over;
-  return stepResult({ latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }, { q: 99, valueMs: p99, n: 500, reliable: false }], ...rest });
+  return stepResult({
+    latency: [
+      { q: 50, valueMs: 10, n: 500, reliable: true },
+      { q: 99, valueMs: p99, n: 500, reliable: false },
+    ],
+    ...rest,
+  });
 }
 
 const baseline = step({ p99: 12 });
 
 describe('heldButGeneratorLimited', () => {
   it('marks a held step whose generator lagged, looped late or dropped, even with no drop at all', () => {
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 54.2 }))).toMatch(/^generator-limited while holding: scheduler lag p99 54\.2 ms > 20 ms;/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 54.2 }))).toMatch(
+      /^generator-limited while holding: scheduler lag p99 54\.2 ms > 20 ms;/,
+    );
     expect(heldButGeneratorLimited(step({ loopDelayMaxMs: 170 }))).toMatch(/event-loop delay 170 ms > 100 ms/);
     expect(heldButGeneratorLimited(step({ dropped: 473 }))).toMatch(/473 arrivals dropped/);
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 30 }), { lagP99MaxMs: 50, loopDelayMaxMs: 100, tailFactor: 3 })).toBeNull();
+    expect(
+      heldButGeneratorLimited(step({ lagP99Ms: 30 }), { lagP99MaxMs: 50, loopDelayMaxMs: 100, tailFactor: 3 }),
+    ).toBeNull();
   });
 
   it("marks a held step whose generator's busiest thread was saturated, at the configured bound", () => {
-    expect(heldButGeneratorLimited(step({ generatorBusy: 0.93 }))).toMatch(/generator's busiest thread busy 93% of the time > 90%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: 0.93 }))).toMatch(
+      /generator's busiest thread busy 93% of the time > 90%/,
+    );
     expect(heldButGeneratorLimited(step({ generatorBusy: 0.903 }))).toMatch(/busy 90\.3% of the time > 90%/);
     expect(heldButGeneratorLimited(step({ generatorBusy: 0.85 }))).toBeNull();
-    expect(heldButGeneratorLimited(step({ generatorBusy: 0.85 }), { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.8, tailFactor: 3 })).toMatch(/busy 85% of the time > 80%/);
+    expect(
+      heldButGeneratorLimited(step({ generatorBusy: 0.85 }), {
+        lagP99MaxMs: 20,
+        loopDelayMaxMs: 100,
+        generatorBusyMax: 0.8,
+        tailFactor: 3,
+      }),
+    ).toMatch(/busy 85% of the time > 80%/);
     expect(heldButGeneratorLimited(step({ generatorBusy: null }))).toBeNull();
   });
 
   it("marks a held step whose generator's process used nearly all its CPUs (k6's, where no thread is measured)", () => {
-    expect(heldButGeneratorLimited(step({ generatorBusy: null, generatorCpu: 0.96 }))).toMatch(/generator's process used 96% of the CPUs it may use > 90%/);
+    expect(heldButGeneratorLimited(step({ generatorBusy: null, generatorCpu: 0.96 }))).toMatch(
+      /generator's process used 96% of the CPUs it may use > 90%/,
+    );
     expect(heldButGeneratorLimited(step({ generatorBusy: null, generatorCpu: 0.9 }))).toBeNull();
-    expect(heldButGeneratorLimited(step({ generatorCpu: 0.85 }), { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.8, tailFactor: 3 })).toMatch(/used 85% of the CPUs it may use > 80%/);
+    expect(
+      heldButGeneratorLimited(step({ generatorCpu: 0.85 }), {
+        lagP99MaxMs: 20,
+        loopDelayMaxMs: 100,
+        generatorBusyMax: 0.8,
+        tailFactor: 3,
+      }),
+    ).toMatch(/used 85% of the CPUs it may use > 80%/);
   });
 
   it('says when late arrivals came from stalls rather than a thread short of CPU', () => {
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55 }))).toMatch(/scheduler lag p99 25\.0 ms > 20 ms while its busiest thread was busy only 55% of the time: the delays are stalls \(the target or other processes on this machine, CPU steal, GC pauses\), not a generator short of CPU/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55 }))).toMatch(
+      /scheduler lag p99 25\.0 ms > 20 ms while its busiest thread was busy only 55% of the time: the delays are stalls \(the target or other processes on this machine, CPU steal, GC pauses\), not a generator short of CPU/,
+    );
     // Measured suspects come first with their figures; steal measured low is no suspect.
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.081, throttledMs: 1_234.5 }))).toMatch(/the delays are stalls \(the container's CPU quota, which throttled it 1,235 ms, CPU steal, 8% of the machine's time, the target or other processes on this machine, GC pauses\)/);
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.004, throttledMs: 0 }))).toMatch(/the delays are stalls \(the target or other processes on this machine, GC pauses\)/);
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.012 }))).toMatch(/the delays are stalls \(CPU steal, 1% of the machine's time, the target or other processes on this machine, GC pauses\)/);
+    expect(
+      heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.081, throttledMs: 1_234.5 })),
+    ).toMatch(
+      /the delays are stalls \(the container's CPU quota, which throttled it 1,235 ms, CPU steal, 8% of the machine's time, the target or other processes on this machine, GC pauses\)/,
+    );
+    expect(
+      heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.004, throttledMs: 0 })),
+    ).toMatch(/the delays are stalls \(the target or other processes on this machine, GC pauses\)/);
+    expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.55, cpuSteal: 0.012 }))).toMatch(
+      /the delays are stalls \(CPU steal, 1% of the machine's time, the target or other processes on this machine, GC pauses\)/,
+    );
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25, generatorBusy: 0.8 }))).not.toMatch(/stalls/);
     expect(heldButGeneratorLimited(step({ lagP99Ms: 25 }))).not.toMatch(/stalls/); // not measured (k6): no claim
   });
@@ -67,19 +115,33 @@ describe('classifyFailure', () => {
     expect(c.detail).toMatch(/^generator-limited, not a server limit: 120 arrivals dropped/);
   });
   it('drops refused on a saturated thread (TLS): the generator is short of CPU, and more VUs would not help', () => {
-    const all = classifyFailure(step({ index: 3, dropped: 120, droppedBusy: 120, p99: 14, verdict: 'fails' }), baseline, 0.5);
+    const all = classifyFailure(
+      step({ index: 3, dropped: 120, droppedBusy: 120, p99: 14, verdict: 'fails' }),
+      baseline,
+      0.5,
+    );
     expect(all).toMatchObject({ generatorBound: true, needsVUs: false });
-    expect(all.detail).toMatch(/120 arrivals dropped \(no free VU; \d+ allocated, all of them while the generator's thread was saturated, when it opens no new TLS connection\)/);
-    const some = classifyFailure(step({ index: 3, dropped: 120, droppedBusy: 20, p99: 14, verdict: 'fails' }), baseline, 0.5);
+    expect(all.detail).toMatch(
+      /120 arrivals dropped \(no free VU; \d+ allocated, all of them while the generator's thread was saturated, when it opens no new TLS connection\)/,
+    );
+    const some = classifyFailure(
+      step({ index: 3, dropped: 120, droppedBusy: 20, p99: 14, verdict: 'fails' }),
+      baseline,
+      0.5,
+    );
     expect(some).toMatchObject({ generatorBound: true, needsVUs: true });
     expect(some.detail).toMatch(/, 20 of them while the generator's thread was saturated/);
     // With the target's tail grown, the VUs did not run out waiting for it when none was wanted.
-    expect(classifyFailure(step({ dropped: 120, droppedBusy: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).detail).toMatch(/: the target is the limit$/);
+    expect(
+      classifyFailure(step({ dropped: 120, droppedBusy: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).detail,
+    ).toMatch(/: the target is the limit$/);
   });
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
     expect(c.generatorBound).toBe(false);
-    expect(c.detail).toMatch(/^120 arrivals dropped .*, but the target's tail grew \(p99 - RTT 899\.5 ms vs 11\.5 ms at step 1\): the target is the limit and the VUs ran out waiting for it$/);
+    expect(c.detail).toMatch(
+      /^120 arrivals dropped .*, but the target's tail grew \(p99 - RTT 899\.5 ms vs 11\.5 ms at step 1\): the target is the limit and the VUs ran out waiting for it$/,
+    );
   });
   it('lag with a grown tail: the target is the limit; no VU ran out', () => {
     const c = classifyFailure(step({ lagP99Ms: 45, p99: 900, verdict: 'fails' }), baseline, 0.5);
@@ -88,16 +150,31 @@ describe('classifyFailure', () => {
   });
   it('stalls with a low tail: the detail keeps the stall and the tail apart', () => {
     const c = classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails', generatorBusy: 0.5 }), baseline, 0.5);
-    expect(c.detail).toMatch(/^generator-limited, not a server limit: scheduler lag p99 45\.0 ms > 20 ms while its busiest thread was busy only 50% of the time: .*not a generator short of CPU; the target's tail stayed low \(p99 - RTT 12\.5 ms vs 11\.5 ms at step 1\)$/);
+    expect(c.detail).toMatch(
+      /^generator-limited, not a server limit: scheduler lag p99 45\.0 ms > 20 ms while its busiest thread was busy only 50% of the time: .*not a generator short of CPU; the target's tail stayed low \(p99 - RTT 12\.5 ms vs 11\.5 ms at step 1\)$/,
+    );
   });
   it('scheduler lag with a low tail: generator CPU', () => {
-    expect(classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails' }), baseline, 0.5)).toMatchObject({ generatorBound: true, needsVUs: false });
+    expect(classifyFailure(step({ lagP99Ms: 45, p99: 13, verdict: 'fails' }), baseline, 0.5)).toMatchObject({
+      generatorBound: true,
+      needsVUs: false,
+    });
   });
   it('no symptom: the target', () => {
     expect(classifyFailure(step({ verdict: 'fails', p99: 13 }), baseline, 0.5).generatorBound).toBe(false);
   });
   it('prefers the server mean when it was read', () => {
-    const server = (meanMs: number) => ({ source: 'scrape' as const, fromS: 0, toS: 5, throughputPerSec: 100, meanMs, maxMs: null, poolActiveMax: null, poolPendingMax: null, poolMax: null });
+    const server = (meanMs: number) => ({
+      source: 'scrape' as const,
+      fromS: 0,
+      toS: 5,
+      throughputPerSec: 100,
+      meanMs,
+      maxMs: null,
+      poolActiveMax: null,
+      poolPendingMax: null,
+      poolMax: null,
+    });
     const b = step({ server: server(10) });
     expect(classifyFailure(step({ dropped: 5, p99: 500, server: server(11) }), b, 0.5).generatorBound).toBe(true);
     expect(classifyFailure(step({ dropped: 5, p99: 13, server: server(80) }), b, 0.5).generatorBound).toBe(false);
@@ -109,7 +186,9 @@ describe('classifyFailure without a step that held before', () => {
     const first = step({ dropped: 250, p99: 7_600, verdict: 'fails' });
     for (const c of [classifyFailure(first, null, 0.5), classifyFailure(first, first, 0.5)]) {
       expect(c).toMatchObject({ generatorBound: false, needsVUs: true, inconclusive: true });
-      expect(c.detail).toMatch(/^250 arrivals dropped .*, and no step held before it to tell whether the target's tail grew: .*start lower \(steps\.startPerSec\)/);
+      expect(c.detail).toMatch(
+        /^250 arrivals dropped .*, and no step held before it to tell whether the target's tail grew: .*start lower \(steps\.startPerSec\)/,
+      );
     }
     expect(classifyFailure(step({ verdict: 'fails' }), null, 0.5).inconclusive).toBeUndefined();
   });
@@ -117,24 +196,47 @@ describe('classifyFailure without a step that held before', () => {
 
 describe('scheduler lag judged like any tail', () => {
   it('takes the p99 from 3,000 arrivals, the p90 from 300, and neither below', () => {
-    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 3_000 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p99 34\.0 ms > 20 ms/);
-    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 2_999 }), DEFAULT_GENERATOR_BOUNDS)).toBeNull();
-    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 750 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p90 25\.0 ms > 20 ms \(its p99 rests on 750 arrivals, too few\)/);
-    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 299 }), DEFAULT_GENERATOR_BOUNDS)).toBeNull();
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 3_000 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(
+      /^scheduler lag p99 34\.0 ms > 20 ms/,
+    );
+    expect(
+      generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 5, lagSamples: 2_999 }), DEFAULT_GENERATOR_BOUNDS),
+    ).toBeNull();
+    expect(generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 750 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(
+      /^scheduler lag p90 25\.0 ms > 20 ms \(its p99 rests on 750 arrivals, too few\)/,
+    );
+    expect(
+      generatorSymptom(step({ lagP99Ms: 34, lagP90Ms: 25, lagSamples: 299 }), DEFAULT_GENERATOR_BOUNDS),
+    ).toBeNull();
     // a run recorded before the sample count was kept: its p99 as it is
     expect(generatorSymptom(step({ lagP99Ms: 34 }), DEFAULT_GENERATOR_BOUNDS)).toMatch(/^scheduler lag p99 34\.0 ms/);
     // a held step at a low rate with one stall is not generator-limited for it (its loop delay may still say so)
     expect(heldButGeneratorLimited(step({ lagP99Ms: 80.6, lagP90Ms: 12, lagSamples: 1_000 }))).toBeNull();
-    expect(heldButGeneratorLimited(step({ lagP99Ms: 80.6, lagP90Ms: 12, lagSamples: 1_000, loopDelayMaxMs: 115 }))).toMatch(/event-loop delay 115 ms > 100 ms/);
+    expect(
+      heldButGeneratorLimited(step({ lagP99Ms: 80.6, lagP90Ms: 12, lagSamples: 1_000, loopDelayMaxMs: 115 })),
+    ).toMatch(/event-loop delay 115 ms > 100 ms/);
   });
 });
 
 describe('afterFailure', () => {
   const policy = { confirmFailedStep: true, rerunContaminated: true, maxVUs: 50, maxVUsBound: 150 };
   const target = { generatorBound: false, symptom: null, symptomCode: null, needsVUs: false, detail: 'target' };
-  const vus = { generatorBound: true, symptom: 'drops', symptomCode: null, needsVUs: true, detail: 'generator-limited' };
+  const vus = {
+    generatorBound: true,
+    symptom: 'drops',
+    symptomCode: null,
+    needsVUs: true,
+    detail: 'generator-limited',
+  };
   const cpu = { generatorBound: true, symptom: 'lag', symptomCode: null, needsVUs: false, detail: 'generator-limited' };
-  const inconclusive = { generatorBound: false, symptom: 'drops', symptomCode: null, needsVUs: true, inconclusive: true, detail: 'no baseline' };
+  const inconclusive = {
+    generatorBound: false,
+    symptom: 'drops',
+    symptomCode: null,
+    needsVUs: true,
+    inconclusive: true,
+    detail: 'no baseline',
+  };
   it.each([
     ['target, first attempt: confirm', target, false, 1, policy, 'rerun', 50],
     ['target, second attempt: stop', target, false, 2, policy, 'stop', undefined],
@@ -145,7 +247,15 @@ describe('afterFailure', () => {
     ['topology changed: rerun', target, true, 1, { ...policy, confirmFailedStep: false }, 'rerun', 50],
     ['topology changed while short of VUs: rerun with more', vus, true, 1, policy, 'rerun', 100],
     ['topology changed while short of CPU: rerun, not stop', cpu, true, 1, policy, 'rerun', 50],
-    ['no baseline, drops: rerun with more VUs', inconclusive, false, 1, { ...policy, confirmFailedStep: false }, 'rerun', 100],
+    [
+      'no baseline, drops: rerun with more VUs',
+      inconclusive,
+      false,
+      1,
+      { ...policy, confirmFailedStep: false },
+      'rerun',
+      100,
+    ],
     ['no baseline, drops, at the bound: confirm', inconclusive, false, 1, { ...policy, maxVUs: 150 }, 'rerun', 150],
     ['no baseline, second attempt: stop', inconclusive, false, 2, policy, 'stop', undefined],
   ] as const)('%s', (_n, cls, contaminated, attempt, p, action, maxVUs) => {
@@ -155,7 +265,11 @@ describe('afterFailure', () => {
   });
 
   it('a step rerun for a topology change is not marked generator-bound: it does not decide', () => {
-    expect(afterFailure(cpu, true, 1, policy)).toMatchObject({ action: 'rerun', generatorBound: false, contaminated: true });
+    expect(afterFailure(cpu, true, 1, policy)).toMatchObject({
+      action: 'rerun',
+      generatorBound: false,
+      contaminated: true,
+    });
     expect(afterFailure(inconclusive, false, 1, policy)).toMatchObject({ generatorBound: false });
   });
 });
@@ -165,7 +279,17 @@ describe('overloadShape', () => {
   it.each([
     ['plateau', step({ index: 4, ratePerSec: 450, throughputPerSec: 401, verdict: 'fails' })],
     ['collapse', step({ index: 4, ratePerSec: 450, throughputPerSec: 300, verdict: 'fails' })],
-    ['errors', step({ index: 4, ratePerSec: 450, throughputPerSec: 300, errorRate: 0.3, errors: { http_5xx: 600 }, verdict: 'fails' })],
+    [
+      'errors',
+      step({
+        index: 4,
+        ratePerSec: 450,
+        throughputPerSec: 300,
+        errorRate: 0.3,
+        errors: { http_5xx: 600 },
+        verdict: 'fails',
+      }),
+    ],
     ['generator-bound', step({ index: 4, ratePerSec: 450, generatorBound: true, verdict: 'fails' })],
   ] as const)('%s', (shape, bad) => {
     const o = overloadShape(knee, bad);

@@ -17,7 +17,12 @@ import type { GeneratorBounds, OverloadShape, StepResult, Symptom } from './type
 
 export type { GeneratorBounds };
 
-export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3 };
+export const DEFAULT_GENERATOR_BOUNDS: GeneratorBounds = {
+  lagP99MaxMs: 20,
+  loopDelayMaxMs: 100,
+  generatorBusyMax: 0.9,
+  tailFactor: 3,
+};
 
 export interface FailureClass {
   generatorBound: boolean;
@@ -49,13 +54,21 @@ function p99(s: StepResult): number | null {
  */
 export function generatorSymptomOf(s: StepResult, b: GeneratorBounds): Symptom | null {
   const at = { step: s.index, ...(s.attempt && s.attempt > 1 ? { attempt: s.attempt } : {}) };
-  if (s.dropped > 0) return { code: 'dropped', ...at, figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, vusAllocatedMax: s.vusAllocatedMax } };
+  if (s.dropped > 0)
+    return {
+      code: 'dropped',
+      ...at,
+      figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, vusAllocatedMax: s.vusAllocatedMax },
+    };
   const lag = lateArrivals(s, b.lagP99MaxMs);
   if (lag) return { code: 'late-arrivals', ...at, figures: { ...lag, boundMs: b.lagP99MaxMs } };
-  if (s.loopDelayMaxMs > b.loopDelayMaxMs) return { code: 'loop-delay', ...at, figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: b.loopDelayMaxMs } };
+  if (s.loopDelayMaxMs > b.loopDelayMaxMs)
+    return { code: 'loop-delay', ...at, figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: b.loopDelayMaxMs } };
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
-  if (s.generatorBusy != null && s.generatorBusy > busyMax) return { code: 'thread-busy', ...at, figures: { busy: s.generatorBusy, bound: busyMax } };
-  if (s.generatorCpu != null && s.generatorCpu > busyMax) return { code: 'process-cpu', ...at, figures: { cpu: s.generatorCpu, bound: busyMax } };
+  if (s.generatorBusy != null && s.generatorBusy > busyMax)
+    return { code: 'thread-busy', ...at, figures: { busy: s.generatorBusy, bound: busyMax } };
+  if (s.generatorCpu != null && s.generatorCpu > busyMax)
+    return { code: 'process-cpu', ...at, figures: { cpu: s.generatorCpu, bound: busyMax } };
   return null;
 }
 
@@ -63,18 +76,22 @@ export function generatorSymptomOf(s: StepResult, b: GeneratorBounds): Symptom |
 export function symptomText(sym: Symptom, s: StepResult): string {
   const f = sym.figures as Record<string, number>;
   switch (sym.code) {
-    case 'dropped': return `${f.dropped} arrivals dropped (no free VU; ${f.vusAllocatedMax} allocated${droppedBusyClause({ dropped: f.dropped, droppedBusy: f.droppedBusy })})`;
+    case 'dropped':
+      return `${f.dropped} arrivals dropped (no free VU; ${f.vusAllocatedMax} allocated${droppedBusyClause({ dropped: f.dropped, droppedBusy: f.droppedBusy })})`;
     case 'late-arrivals': {
       const head = `scheduler lag p${f.quantile} ${fmtMsOver(f.lagMs, f.boundMs)} ms > ${f.boundMs} ms`;
       return `${f.quantile === 90 ? `${head} (its p99 rests on ${fmtInt(f.lagSamples)} arrivals, too few)` : head}${stallsNotLoad(s)}`;
     }
-    case 'loop-delay': return `event-loop delay ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms${stallsNotLoad(s)}`;
-    case 'thread-busy': return `generator's busiest thread busy ${fmtShareOver(f.busy, f.bound)} of the time > ${fmtShare(f.bound)}`;
-    case 'process-cpu': return `generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use > ${fmtShare(f.bound)}`;
-    default: return sym.code;
+    case 'loop-delay':
+      return `event-loop delay ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms${stallsNotLoad(s)}`;
+    case 'thread-busy':
+      return `generator's busiest thread busy ${fmtShareOver(f.busy, f.bound)} of the time > ${fmtShare(f.bound)}`;
+    case 'process-cpu':
+      return `generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use > ${fmtShare(f.bound)}`;
+    default:
+      return sym.code;
   }
 }
-
 
 /**
  * Scheduler lag over the bound, judged like any tail: the p99 when 30 arrivals lie beyond it
@@ -85,7 +102,8 @@ export function symptomText(sym: Symptom, s: StepResult): string {
 function lateArrivals(s: StepResult, boundMs: number): { quantile: number; lagMs: number; lagSamples: number } | null {
   if (s.lagP99Ms === null || s.lagP99Ms <= boundMs) return null;
   const lagSamples = s.lagSamples ?? 0;
-  if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99)) return { quantile: 99, lagMs: s.lagP99Ms, lagSamples };
+  if (s.lagSamples === undefined || s.lagSamples >= requiredSamples(99))
+    return { quantile: 99, lagMs: s.lagP99Ms, lagSamples };
   if (s.lagP90Ms == null || s.lagP90Ms <= boundMs || s.lagSamples < requiredSamples(90)) return null;
   return { quantile: 90, lagMs: s.lagP90Ms, lagSamples };
 }
@@ -132,8 +150,10 @@ const STEAL_SUSPECT = 0.01;
  */
 function stallSuspects(s: Pick<StepResult, 'cpuSteal' | 'throttledMs'>): string {
   const measured: string[] = [];
-  if (s.throttledMs != null && s.throttledMs > 0) measured.push(`the container's CPU quota, which throttled it ${fmtInt(Math.round(s.throttledMs))} ms`);
-  if (s.cpuSteal != null && s.cpuSteal >= STEAL_SUSPECT) measured.push(`CPU steal, ${fmtShare(s.cpuSteal)} of the machine's time`);
+  if (s.throttledMs != null && s.throttledMs > 0)
+    measured.push(`the container's CPU quota, which throttled it ${fmtInt(Math.round(s.throttledMs))} ms`);
+  if (s.cpuSteal != null && s.cpuSteal >= STEAL_SUSPECT)
+    measured.push(`CPU steal, ${fmtShare(s.cpuSteal)} of the machine's time`);
   const steal = s.cpuSteal == null ? ['CPU steal'] : [];
   return [...measured, 'the target or other processes on this machine', ...steal, 'GC pauses'].join(', ');
 }
@@ -152,32 +172,61 @@ export function generatorLimitedText(sym: Symptom, s: StepResult): string {
 function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: number): { low: boolean; text: string } {
   if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
     const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
-    return { low, text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}` };
+    return {
+      low,
+      text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}`,
+    };
   }
   const a = p99(s);
   const b = p99(baseline);
   if (a === null || b === null) return { low: false, text: 'no latency to judge the tail' };
   const tail = a - rttMs;
   const base = Math.max(b - rttMs, 0.1);
-  return { low: tail <= factor * base, text: `p99 - RTT ${tail.toFixed(1)} ms vs ${base.toFixed(1)} ms at step ${baseline.index + 1}` };
+  return {
+    low: tail <= factor * base,
+    text: `p99 - RTT ${tail.toFixed(1)} ms vs ${base.toFixed(1)} ms at step ${baseline.index + 1}`,
+  };
 }
 
 /**
  * Whose limit is the failed step s? baseline is the first step that held (null when none did: a
  * step is never its own baseline, against which its tail would always read low).
  */
-export function classifyFailure(s: StepResult, baseline: StepResult | null, rttMs: number, b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS): FailureClass {
+export function classifyFailure(
+  s: StepResult,
+  baseline: StepResult | null,
+  rttMs: number,
+  b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
+): FailureClass {
   const symptomCode = generatorSymptomOf(s, b);
   const symptom = symptomCode && symptomText(symptomCode, s);
-  if (!symptom) return { generatorBound: false, symptom, symptomCode, needsVUs: false, detail: 'the generator kept its schedule: the limit is the target' };
+  if (!symptom)
+    return {
+      generatorBound: false,
+      symptom,
+      symptomCode,
+      needsVUs: false,
+      detail: 'the generator kept its schedule: the limit is the target',
+    };
   if (baseline === null || baseline === s) {
     return {
-      generatorBound: false, symptom, symptomCode, needsVUs: droppedForWantOfVUs(s) > 0, inconclusive: true,
+      generatorBound: false,
+      symptom,
+      symptomCode,
+      needsVUs: droppedForWantOfVUs(s) > 0,
+      inconclusive: true,
       detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; start lower (steps.startPerSec) to give the judgement a baseline`,
     };
   }
   const tail = tailLow(s, baseline, rttMs, b.tailFactor);
-  if (!tail.low) return { generatorBound: false, symptom, symptomCode, needsVUs: false, detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}` };
+  if (!tail.low)
+    return {
+      generatorBound: false,
+      symptom,
+      symptomCode,
+      needsVUs: false,
+      detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
+    };
   return {
     generatorBound: true,
     symptom,
@@ -189,9 +238,12 @@ export function classifyFailure(s: StepResult, baseline: StepResult | null, rttM
 }
 
 const MEANINGS: Record<OverloadShape['shape'], string> = {
-  plateau: 'throughput stays flat past the knee: requests queue (a thread pool or connection pool with a wait queue); latency grows with the queue',
-  collapse: 'throughput falls as load rises (retrograde scaling): contention or coherency costs grow with concurrency (Gunther\'s USL beta > 0); back off to below the knee',
-  errors: 'past the knee the target fails requests instead of queueing them (a fail-fast pool, timeouts, rate limits): clients that retry turn this into a retry storm',
+  plateau:
+    'throughput stays flat past the knee: requests queue (a thread pool or connection pool with a wait queue); latency grows with the queue',
+  collapse:
+    "throughput falls as load rises (retrograde scaling): contention or coherency costs grow with concurrency (Gunther's USL beta > 0); back off to below the knee",
+  errors:
+    'past the knee the target fails requests instead of queueing them (a fail-fast pool, timeouts, rate limits): clients that retry turn this into a retry storm',
   'generator-bound': 'the load generator, not the target, reached its limit: capacity is not known from this run',
   none: 'no step past the knee was measured',
 };
@@ -200,14 +252,40 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
  * The shape of the first failing step relative to the best throughput before it: a collapse is
  * throughput below 95% of that best (the knee step itself may already have tipped over).
  */
-export function overloadShape(knee: StepResult | null, bad: StepResult | null, bestBefore: StepResult | null = knee): OverloadShape {
+export function overloadShape(
+  knee: StepResult | null,
+  bad: StepResult | null,
+  bestBefore: StepResult | null = knee,
+): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
-  if (bad.generatorBound) return { shape: 'generator-bound', evidence: bad.verdictDetail ?? 'the generator could not keep its schedule', meaning: MEANINGS['generator-bound'] };
-  if (bad.errorRate >= 0.05) return { shape: 'errors', evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(bad.errors).map(([k, v]) => `${k} ${v}`).join(', ')})`, meaning: MEANINGS.errors };
+  if (bad.generatorBound)
+    return {
+      shape: 'generator-bound',
+      evidence: bad.verdictDetail ?? 'the generator could not keep its schedule',
+      meaning: MEANINGS['generator-bound'],
+    };
+  if (bad.errorRate >= 0.05)
+    return {
+      shape: 'errors',
+      evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(
+        bad.errors,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+      meaning: MEANINGS.errors,
+    };
   if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
-    return { shape: 'collapse', evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} req/s (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered`, meaning: MEANINGS.collapse };
+    return {
+      shape: 'collapse',
+      evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} req/s (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered`,
+      meaning: MEANINGS.collapse,
+    };
   }
-  return { shape: 'plateau', evidence: `throughput ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`, meaning: MEANINGS.plateau };
+  return {
+    shape: 'plateau',
+    evidence: `throughput ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`,
+    meaning: MEANINGS.plateau,
+  };
 }
 
 export interface FailurePolicy {
@@ -228,26 +306,54 @@ export type AfterFailure =
  * the bound) and rerun; generator-bound otherwise: stop, it is not capacity. Otherwise confirm
  * once at the same rate. A second failed attempt always stops.
  */
-export function afterFailure(cls: FailureClass, contaminated: boolean, attempt: number, p: FailurePolicy): AfterFailure {
+export function afterFailure(
+  cls: FailureClass,
+  contaminated: boolean,
+  attempt: number,
+  p: FailurePolicy,
+): AfterFailure {
   const flags = { generatorBound: cls.generatorBound, contaminated };
   if (attempt > 1) return { action: 'stop', why: `attempt ${attempt} at this rate failed too`, ...flags };
   const moreVUs = cls.needsVUs && p.maxVUs < p.maxVUsBound ? Math.min(p.maxVUsBound, p.maxVUs * 2) : null;
   const withVUs = moreVUs === null ? '' : ` with maxVUs ${p.maxVUs} -> ${moreVUs}`;
   // The topology changed under the step (it may even have held): nothing it showed decides.
-  if (contaminated && p.rerunContaminated) return { action: 'rerun', why: `the topology changed during the step; rerunning it${withVUs}`, maxVUs: moreVUs ?? p.maxVUs, ...flags, generatorBound: false };
+  if (contaminated && p.rerunContaminated)
+    return {
+      action: 'rerun',
+      why: `the topology changed during the step; rerunning it${withVUs}`,
+      maxVUs: moreVUs ?? p.maxVUs,
+      ...flags,
+      generatorBound: false,
+    };
   // No baseline to judge by: more VUs cannot hurt the judgement of the rerun
-  if (cls.inconclusive && moreVUs !== null) return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
+  if (cls.inconclusive && moreVUs !== null)
+    return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
   if (cls.generatorBound) {
-    if (moreVUs !== null) return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
-    const remedy = cls.needsVUs ? `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound` : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
+    if (moreVUs !== null)
+      return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
+    const remedy = cls.needsVUs
+      ? `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound`
+      : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
     return { action: 'stop', why: `${cls.detail}; ${remedy}`, ...flags };
   }
-  if (p.confirmFailedStep) return { action: 'rerun', why: 'confirming the failure once at the same rate', maxVUs: p.maxVUs, ...flags };
+  if (p.confirmFailedStep)
+    return { action: 'rerun', why: 'confirming the failure once at the same rate', maxVUs: p.maxVUs, ...flags };
   return { action: 'stop', why: cls.detail, ...flags };
 }
 
 /** Did the topology probe read more than one value between two times (s)? */
-export function topologyChanged(samples: readonly { tS: number; phase: string; topology: number | null }[], phase: string, fromS: number, toS: number): { changed: boolean; values: number[] } {
-  const values = [...new Set(samples.filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null).map((s) => s.topology as number))];
+export function topologyChanged(
+  samples: readonly { tS: number; phase: string; topology: number | null }[],
+  phase: string,
+  fromS: number,
+  toS: number,
+): { changed: boolean; values: number[] } {
+  const values = [
+    ...new Set(
+      samples
+        .filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null)
+        .map((s) => s.topology as number),
+    ),
+  ];
   return { changed: values.length > 1, values };
 }

@@ -25,11 +25,34 @@ describe('warmupDone: stable, topology steady when probed, and minS passed', () 
     ['stable but before minS', stable, 3, 10, null, false, 'warmup.minS 10 s (at 3 s)'],
     ['stable at minS exactly', stable, 10, 10, null, true, null],
     ['stable, topology steady', stable, 5, 0, { steady: true, values: [2] }, true, null],
-    ['stable, topology moving', stable, 5, 0, { steady: false, values: [1, 2] }, false, 'one topology value (read 1 -> 2)'],
+    [
+      'stable, topology moving',
+      stable,
+      5,
+      0,
+      { steady: false, values: [1, 2] },
+      false,
+      'one topology value (read 1 -> 2)',
+    ],
     ['stable, topology never read', stable, 5, 0, { steady: false, values: [] }, false, 'a topology reading'],
-    ['every condition missing', unstable, 2, 6, { steady: false, values: [3, 4] }, false, 'throughput and median stable, one topology value (read 3 -> 4), warmup.minS 6 s (at 2 s)'],
+    [
+      'every condition missing',
+      unstable,
+      2,
+      6,
+      { steady: false, values: [3, 4] },
+      false,
+      'throughput and median stable, one topology value (read 3 -> 4), warmup.minS 6 s (at 2 s)',
+    ],
   ] as const)('%s', (_name, verdict, elapsedS, minS, topology, done, waitingFor) => {
-    expect(warmupDone({ verdict, elapsedS, minS, topology: topology && { steady: topology.steady, values: [...topology.values] } })).toEqual({ done, waitingFor });
+    expect(
+      warmupDone({
+        verdict,
+        elapsedS,
+        minS,
+        topology: topology && { steady: topology.steady, values: [...topology.values] },
+      }),
+    ).toEqual({ done, waitingFor });
   });
 });
 
@@ -42,8 +65,13 @@ describe('warmupRecord', () => {
     const verdict = warmupStable(windows, 2, 0.1);
     expect(verdict.stable).toBe(true);
     expect(warmupRecord(verdict, true, 5.1234, 40)).toEqual({
-      stable: true, tookS: 5.123, ratePerSec: 40,
-      windows: [{ fromS: 1, throughputPerSec: 40, p50Ms: 31 }, { fromS: 3, throughputPerSec: 40.5, p50Ms: 30.2 }],
+      stable: true,
+      tookS: 5.123,
+      ratePerSec: 40,
+      windows: [
+        { fromS: 1, throughputPerSec: 40, p50Ms: 31 },
+        { fromS: 3, throughputPerSec: 40.5, p50Ms: 30.2 },
+      ],
     });
   });
 

@@ -23,7 +23,12 @@ export interface WarmupVerdict {
   detail: string;
 }
 
-export function warmupWindows(records: readonly BucketRecord[], phase: string, windowS: number, untilS: number): WarmupWindow[] {
+export function warmupWindows(
+  records: readonly BucketRecord[],
+  phase: string,
+  windowS: number,
+  untilS: number,
+): WarmupWindow[] {
   const out: WarmupWindow[] = [];
   for (let from = 0; from + windowS <= untilS; from += windowS) {
     const a = aggregate(records, phase, from, from + windowS);
@@ -41,7 +46,8 @@ export function warmupStable(windows: WarmupWindow[], count: number, tolerance: 
   const meanMs = ms.reduce((a, b) => a + b, 0) / ms.length;
   const spreadX = meanX > 0 ? (Math.max(...xs) - Math.min(...xs)) / meanX : Infinity;
   const spreadMs = Math.max(...ms) - Math.min(...ms);
-  const stable = meanX > 0 && spreadX <= tolerance && Number.isFinite(spreadMs) && spreadMs <= Math.max(tolerance * meanMs, floorMs);
+  const stable =
+    meanX > 0 && spreadX <= tolerance && Number.isFinite(spreadMs) && spreadMs <= Math.max(tolerance * meanMs, floorMs);
   const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} req/s (spread ${(spreadX * 100).toFixed(1)}%), median ${Number.isFinite(meanMs) ? meanMs.toFixed(2) : 'n/a'} ms (spread ${Number.isFinite(spreadMs) ? spreadMs.toFixed(2) : 'n/a'} ms)`;
   return { stable, windows, detail };
 }
@@ -53,8 +59,19 @@ export type TopologyReading = { tS: number; phase: string; topology: number | nu
  * Has the topology been steady over [fromS, toS]: exactly one value read (as verdicts.ts
  * topologyChanged reads a step)? No reading at all is not steady but unknown: an elastic layer that cannot be read has not been shown to settle.
  */
-export function topologySteady(samples: readonly TopologyReading[], phase: string, fromS: number, toS: number): { steady: boolean; values: number[] } {
-  const values = [...new Set(samples.filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null).map((s) => s.topology as number))];
+export function topologySteady(
+  samples: readonly TopologyReading[],
+  phase: string,
+  fromS: number,
+  toS: number,
+): { steady: boolean; values: number[] } {
+  const values = [
+    ...new Set(
+      samples
+        .filter((s) => s.phase === phase && s.tS >= fromS && s.tS <= toS && s.topology !== null)
+        .map((s) => s.topology as number),
+    ),
+  ];
   return { steady: values.length === 1, values };
 }
 
@@ -77,7 +94,11 @@ export function warmupDone(p: WarmupProgress): { done: boolean; waitingFor: stri
   const missing: string[] = [];
   if (!p.verdict.stable) missing.push('throughput and median stable');
   if (p.topology && !p.topology.steady) {
-    missing.push(p.topology.values.length === 0 ? 'a topology reading' : `one topology value (read ${p.topology.values.join(' -> ')})`);
+    missing.push(
+      p.topology.values.length === 0
+        ? 'a topology reading'
+        : `one topology value (read ${p.topology.values.join(' -> ')})`,
+    );
   }
   if (p.elapsedS < p.minS) missing.push(`warmup.minS ${p.minS} s (at ${p.elapsedS} s)`);
   return { done: missing.length === 0, waitingFor: missing.length ? missing.join(', ') : null };
@@ -88,11 +109,21 @@ export function warmupDone(p: WarmupProgress): { done: boolean; waitingFor: stri
  * is on the warmup phase's clock, the buckets' tS: the verdict's windows start after the first
  * second's ramp, so they move by `rampS`.
  */
-export function warmupRecord(verdict: WarmupVerdict, stable: boolean, tookS: number, ratePerSec: number, rampS = 1): WarmupRecord {
+export function warmupRecord(
+  verdict: WarmupVerdict,
+  stable: boolean,
+  tookS: number,
+  ratePerSec: number,
+  rampS = 1,
+): WarmupRecord {
   return {
     stable,
     tookS: Math.round(tookS * 1000) / 1000,
     ratePerSec,
-    windows: verdict.windows.map((w) => ({ fromS: w.fromS + rampS, throughputPerSec: w.throughputPerSec, p50Ms: w.p50Ms })),
+    windows: verdict.windows.map((w) => ({
+      fromS: w.fromS + rampS,
+      throughputPerSec: w.throughputPerSec,
+      p50Ms: w.p50Ms,
+    })),
   };
 }

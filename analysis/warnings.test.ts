@@ -16,7 +16,9 @@ function runWarnings(steps: StepResult[], r: Rules, stages: StageOutcome[] = [])
 describe('generator warnings', () => {
   it('late arrivals on a busy generator: short of CPU', () => {
     const [w] = runWarnings([step({ lagP99Ms: 15, generatorBusy: 0.75 })], rules);
-    expect(w).toMatch(/^step 1 started arrivals late: scheduler lag p99 15\.0 ms > 10 ms; the generator is short of CPU/);
+    expect(w).toMatch(
+      /^step 1 started arrivals late: scheduler lag p99 15\.0 ms > 10 ms; the generator is short of CPU/,
+    );
   });
 
   it('never reads "X > X": a figure just over its bound keeps the decimals that show it', () => {
@@ -29,44 +31,77 @@ describe('generator warnings', () => {
   it('late arrivals on a mostly idle generator: stalls from outside, a machine of its own helps', () => {
     const ws = runWarnings([step({ lagP99Ms: 25, loopDelayMaxMs: 80, generatorBusy: 0.5 })], rules);
     expect(ws).toHaveLength(2);
-    expect(ws[0]).toMatch(/its busiest thread was busy only 50% of the time: the delays are stalls .*; a load machine of its own helps most$/);
-    expect(ws[1]).toMatch(/event-loop delay up to 80\.0 ms > 50 ms: .*; its threads were mostly idle \(busiest 50%\): stalls, not a generator short of CPU; run it on a machine of its own$/);
+    expect(ws[0]).toMatch(
+      /its busiest thread was busy only 50% of the time: the delays are stalls .*; a load machine of its own helps most$/,
+    );
+    expect(ws[1]).toMatch(
+      /event-loop delay up to 80\.0 ms > 50 ms: .*; its threads were mostly idle \(busiest 50%\): stalls, not a generator short of CPU; run it on a machine of its own$/,
+    );
   });
 
-  it('drops: the generator\'s, unless the step failed at the target, whose latency held every VU', () => {
-    expect(runWarnings([step({ dropped: 52 })], rules)).toEqual(['step 1 dropped 52 arrivals: no free VU; raise maxVUs or this step measures the generator']);
-    const target = { dropped: 1_520, verdict: 'fails' as const, waitedOnTarget: true, vusAllocatedMax: 408, completedPerSec: 400, meanMs: 919 };
+  it("drops: the generator's, unless the step failed at the target, whose latency held every VU", () => {
+    expect(runWarnings([step({ dropped: 52 })], rules)).toEqual([
+      'step 1 dropped 52 arrivals: no free VU; raise maxVUs or this step measures the generator',
+    ]);
+    const target = {
+      dropped: 1_520,
+      verdict: 'fails' as const,
+      waitedOnTarget: true,
+      vusAllocatedMax: 408,
+      completedPerSec: 400,
+      meanMs: 919,
+    };
     expect(runWarnings([step(target)], rules)).toEqual([
       "step 1 dropped 1,520 arrivals: no free VU, all 408 VUs waiting on the target (Little's law: 400.0 req/s x 919 ms mean = 368 in flight): the drops follow from the target's limit, and more VUs would only queue more requests at it",
     ]);
-    expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(/all 408 VUs waiting on the target: the drops follow/);
+    expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(
+      /all 408 VUs waiting on the target: the drops follow/,
+    );
   });
 
   it('drops refused on a saturated thread over TLS: more cores, not more VUs; the rest still ask for VUs', () => {
     expect(runWarnings([step({ dropped: 52, droppedBusy: 52 })], rules)).toEqual([
       "step 1 dropped 52 arrivals: no free VU, all while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own",
     ]);
-    expect(runWarnings([step({ dropped: 1_052, droppedBusy: 1_000 })], rules)[0]).toMatch(/^step 1 dropped 1,052 arrivals: no free VU, 1,000 while the generator's thread was saturated .*; the other 52 found the pool at its maximum: raise maxVUs$/);
+    expect(runWarnings([step({ dropped: 1_052, droppedBusy: 1_000 })], rules)[0]).toMatch(
+      /^step 1 dropped 1,052 arrivals: no free VU, 1,000 while the generator's thread was saturated .*; the other 52 found the pool at its maximum: raise maxVUs$/,
+    );
     // A step that failed at the target keeps the target's reading; the refused ones are named.
-    const target = { dropped: 1_520, droppedBusy: 20, verdict: 'fails' as const, waitedOnTarget: true, vusAllocatedMax: 408, completedPerSec: 400, meanMs: 919 };
-    expect(runWarnings([step(target)], rules)[0]).toMatch(/: the drops follow from the target's limit \(20 of them refused a new VU while the generator's thread was saturated\), and more VUs/);
+    const target = {
+      dropped: 1_520,
+      droppedBusy: 20,
+      verdict: 'fails' as const,
+      waitedOnTarget: true,
+      vusAllocatedMax: 408,
+      completedPerSec: 400,
+      meanMs: 919,
+    };
+    expect(runWarnings([step(target)], rules)[0]).toMatch(
+      /: the drops follow from the target's limit \(20 of them refused a new VU while the generator's thread was saturated\), and more VUs/,
+    );
   });
 
-  it('a generator throttled by its container\'s CPU quota for 0.5% of the window or more says so', () => {
+  it("a generator throttled by its container's CPU quota for 0.5% of the window or more says so", () => {
     expect(runWarnings([step({ steadyS: 10, throttledMs: 1_240 })], rules)).toEqual([
       "step 1: the generator's container was throttled by its CPU quota, 1,240 ms in all (summed over its CPUs) in the 10 s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own",
     ]);
-    expect(runWarnings([step({ steadyS: 10, throttledMs: 49 }), step({ throttledMs: null }), step({})], rules)).toEqual([]);
+    expect(runWarnings([step({ steadyS: 10, throttledMs: 49 }), step({ throttledMs: null }), step({})], rules)).toEqual(
+      [],
+    );
   });
 
-  it('CPU steal from 5% of the machine\'s time: the hypervisor\'s, whatever the generator\'s own load', () => {
+  it("CPU steal from 5% of the machine's time: the hypervisor's, whatever the generator's own load", () => {
     expect(runWarnings([step({ cpuSteal: 0.064 })], rules)).toEqual([
       "step 1: the hypervisor gave 6% of the machine's CPU time elsewhere during the steady window (CPU steal): the generator's threads (and a target on this machine) stalled while ready to run, whatever their own load; on a burstable instance out of CPU credit or a crowded host the figures move with the neighbours: use a machine with dedicated CPUs",
     ]);
     expect(runWarnings([step({ cpuSteal: 0.049 }), step({ cpuSteal: null }), step({})], rules)).toEqual([]);
     // the machine's figure: one line for the steps it reached (a rerun of step 3 among them)
     const steps = [0.1, 0.02, 0.19, 0.13].map((cpuSteal, i) => step({ cpuSteal, index: Math.min(i, 2) }));
-    expect(runWarnings(steps, rules)).toEqual([expect.stringMatching(/^steps 1 and 3: the hypervisor gave 10% to 19% of the machine's CPU time elsewhere during their steady windows \(CPU steal\)/)]);
+    expect(runWarnings(steps, rules)).toEqual([
+      expect.stringMatching(
+        /^steps 1 and 3: the hypervisor gave 10% to 19% of the machine's CPU time elsewhere during their steady windows \(CPU steal\)/,
+      ),
+    ]);
   });
 
   it('a generator thread busy over 80% of the window is close to its limit, even on schedule', () => {
@@ -86,26 +121,53 @@ describe('generator warnings', () => {
 });
 
 describe('reconnects', () => {
-  it('a step where 1 request in 100 reconnected (Tomcat\'s keep-alive limit) says connect time is outside the percentiles', () => {
+  it("a step where 1 request in 100 reconnected (Tomcat's keep-alive limit) says connect time is outside the percentiles", () => {
     expect(runWarnings([step({ completed: 240_000, reconnects: 2_400 })], rules)).toEqual([
       "step 1: 1.0% of its requests (2,400 of 240,000) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit",
     ]);
-    expect(runWarnings([step({ completed: 500, reconnects: 500 })], rules)[0]).toMatch(/^step 1: 100% of its requests \(500 of 500\) had to open/);
+    expect(runWarnings([step({ completed: 500, reconnects: 500 })], rules)[0]).toMatch(
+      /^step 1: 100% of its requests \(500 of 500\) had to open/,
+    );
   });
 
   it('below 1 in 1,000, or not counted (k6, older runs), says nothing', () => {
-    expect(runWarnings([step({ completed: 240_000, reconnects: 239 }), step({ reconnects: null }), step({ completed: 0, reconnects: 0 })], rules)).toEqual([]);
+    expect(
+      runWarnings(
+        [
+          step({ completed: 240_000, reconnects: 239 }),
+          step({ reconnects: null }),
+          step({ completed: 0, reconnects: 0 }),
+        ],
+        rules,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('thin percentiles', () => {
-  const thin = (index: number, n: number, verdict: 'holds' | 'fails' = 'holds') => step({
-    index, verdict,
-    latency: [{ q: 50, valueMs: 10, n, reliable: true }, { q: 99, valueMs: 14, n, reliable: false }, { q: 99.9, valueMs: 20, n, reliable: false }],
-  });
+  const thin = (index: number, n: number, verdict: 'holds' | 'fails' = 'holds') =>
+    step({
+      index,
+      verdict,
+      latency: [
+        { q: 50, valueMs: 10, n, reliable: true },
+        { q: 99, valueMs: 14, n, reliable: false },
+        { q: 99.9, valueMs: 20, n, reliable: false },
+      ],
+    });
 
   it('one line per percentile names every holding step it concerns, after the step warnings', () => {
-    const ws = runWarnings([thin(0, 250), thin(1, 500), thin(2, 750), thin(3, 1_000, 'fails'), thin(4, 1_250), step({ index: 5, dropped: 3 })], rules);
+    const ws = runWarnings(
+      [
+        thin(0, 250),
+        thin(1, 500),
+        thin(2, 750),
+        thin(3, 1_000, 'fails'),
+        thin(4, 1_250),
+        step({ index: 5, dropped: 3 }),
+      ],
+      rules,
+    );
     expect(ws).toEqual([
       'step 6 dropped 3 arrivals: no free VU; raise maxVUs or this step measures the generator',
       'p99 of steps 1-3 and 5 rests on 250 to 1,250 samples (needs 1,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
@@ -126,24 +188,52 @@ describe('thin percentiles', () => {
 });
 
 describe('the threads stage and a generator short of CPU', () => {
-  const kept = (detail: string, threads: { kept: number; of: number }) => [{ name: 'threads' as const, status: 'pass' as const, durationMs: 1, detail, evidence: [], threads }];
-  const oneOfTwo = kept('the warmup cost 40.0 µs of thread time per arrival (median of 6 warm seconds on 2 threads): the top rate, 10,000 req/s, would keep one thread 40% busy (an estimate on the high side), so the steps run on 1 of the 2 threads (each under 60% busy)', { kept: 1, of: 2 });
-  const LAG_SYMPTOM = { code: 'late-arrivals', step: 1, figures: { quantile: 99, lagMs: 30, boundMs: 20, lagSamples: 5000 } };
-  const warning = /^the threads stage ran the steps on 1 of the 2 threads from the warmup's cost, and step 2 found the generator short of CPU all the same: set workers: 2 \(--workers 2\)/;
+  const kept = (detail: string, threads: { kept: number; of: number }) => [
+    { name: 'threads' as const, status: 'pass' as const, durationMs: 1, detail, evidence: [], threads },
+  ];
+  const oneOfTwo = kept(
+    'the warmup cost 40.0 µs of thread time per arrival (median of 6 warm seconds on 2 threads): the top rate, 10,000 req/s, would keep one thread 40% busy (an estimate on the high side), so the steps run on 1 of the 2 threads (each under 60% busy)',
+    { kept: 1, of: 2 },
+  );
+  const LAG_SYMPTOM = {
+    code: 'late-arrivals',
+    step: 1,
+    figures: { quantile: 99, lagMs: 30, boundMs: 20, lagSamples: 5000 },
+  };
+  const warning =
+    /^the threads stage ran the steps on 1 of the 2 threads from the warmup's cost, and step 2 found the generator short of CPU all the same: set workers: 2 \(--workers 2\)/;
 
   it('says to set the count when a step on fewer threads was busy, generator-limited or generator-bound', () => {
-    for (const over of [{ generatorBusy: 0.85 }, { generatorBusy: 0.75, generatorLimited: LAG_SYMPTOM }, { generatorBusy: 0.72, generatorBound: true }]) {
+    for (const over of [
+      { generatorBusy: 0.85 },
+      { generatorBusy: 0.75, generatorLimited: LAG_SYMPTOM },
+      { generatorBusy: 0.72, generatorBound: true },
+    ]) {
       const ws = runWarnings([step({ index: 0 }), step({ index: 1, ...over })], rules, oneOfTwo);
-      expect(ws.filter((w) => warning.test(w)), JSON.stringify(over)).toHaveLength(1);
+      expect(
+        ws.filter((w) => warning.test(w)),
+        JSON.stringify(over),
+      ).toHaveLength(1);
     }
   });
 
   it('says nothing when every thread ran, no step was short of CPU, or the threads were under 70% busy (stalls, which more threads would not help)', () => {
     const busy = [step({ index: 1, generatorBusy: 0.85 })];
-    const allKept = kept('the warmup cost 90.0 µs ... would keep one thread 90% busy (an estimate on the high side), so all 2 threads run the steps', { kept: 2, of: 2 });
+    const allKept = kept(
+      'the warmup cost 90.0 µs ... would keep one thread 90% busy (an estimate on the high side), so all 2 threads run the steps',
+      { kept: 2, of: 2 },
+    );
     expect(runWarnings(busy, rules, allKept).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
     expect(runWarnings(busy, rules, []).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
-    expect(runWarnings([step({ index: 1, generatorBusy: 0.3 })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
-    expect(runWarnings([step({ index: 1, generatorBusy: 0.5, generatorLimited: LAG_SYMPTOM })], rules, oneOfTwo).filter((w) => w.startsWith('the threads stage'))).toEqual([]);
+    expect(
+      runWarnings([step({ index: 1, generatorBusy: 0.3 })], rules, oneOfTwo).filter((w) =>
+        w.startsWith('the threads stage'),
+      ),
+    ).toEqual([]);
+    expect(
+      runWarnings([step({ index: 1, generatorBusy: 0.5, generatorLimited: LAG_SYMPTOM })], rules, oneOfTwo).filter(
+        (w) => w.startsWith('the threads stage'),
+      ),
+    ).toEqual([]);
   });
 });

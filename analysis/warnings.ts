@@ -39,11 +39,19 @@ function percentileWarnings(steps: readonly StepResult[], rules: Rules): Symptom
       byQ.set(p.q, [...(byQ.get(p.q) ?? []), { index: s.index, n: p.n }]);
     }
   }
-  return [...byQ.entries()].sort(([a], [b]) => a - b).map(([q, list]) => ({
-    code: 'thin-percentile',
-    step: null,
-    figures: { q, steps: list.map((a) => a.index), minN: Math.min(...list.map((a) => a.n)), maxN: Math.max(...list.map((a) => a.n)), neededN: requiredSamples(q, rules.minTailSamples) },
-  }));
+  return [...byQ.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([q, list]) => ({
+      code: 'thin-percentile',
+      step: null,
+      figures: {
+        q,
+        steps: list.map((a) => a.index),
+        minN: Math.min(...list.map((a) => a.n)),
+        maxN: Math.max(...list.map((a) => a.n)),
+        neededN: requiredSamples(q, rules.minTailSamples),
+      },
+    }));
 }
 
 /** CPU steal, one warning for every step it reached (it is the machine's, and on a crowded host it reaches most of them). */
@@ -51,20 +59,45 @@ function stealWarning(steps: readonly StepResult[]): Symptom[] {
   const hit = steps.filter((s) => s.cpuSteal != null && s.cpuSteal >= STEAL_WARN);
   if (hit.length === 0) return [];
   const shares = hit.map((s) => s.cpuSteal!);
-  return [{ code: 'cpu-steal', step: null, figures: { steps: hit.map((s) => s.index), windows: hit.length, minShare: Math.min(...shares), maxShare: Math.max(...shares) } }];
+  return [
+    {
+      code: 'cpu-steal',
+      step: null,
+      figures: {
+        steps: hit.map((s) => s.index),
+        windows: hit.length,
+        minShare: Math.min(...shares),
+        maxShare: Math.max(...shares),
+      },
+    },
+  ];
 }
 
 /** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop, a throttled container. */
 function generatorWarnings(s: StepResult): Symptom[] {
   const out: Symptom[] = [];
   const stalled = stalledNotBusy(s) !== null;
-  if (s.dropped > 0) out.push({ code: 'dropped', ...at(s), figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, waitedOnTarget: s.waitedOnTarget === true } });
-  if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS) out.push({ code: 'late-start', ...at(s), figures: { lagP99Ms: s.lagP99Ms, boundMs: LAG_P99_WARN_MS, stalled } });
-  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS) out.push({ code: 'loop-delay', ...at(s), figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: LOOP_DELAY_WARN_MS, stalled } });
-  if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN) out.push({ code: 'thread-busy', ...at(s), figures: { busy: s.generatorBusy, bound: BUSY_WARN } });
-  else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN) out.push({ code: 'process-cpu', ...at(s), figures: { cpu: s.generatorCpu, bound: BUSY_WARN } });
+  if (s.dropped > 0)
+    out.push({
+      code: 'dropped',
+      ...at(s),
+      figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, waitedOnTarget: s.waitedOnTarget === true },
+    });
+  if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS)
+    out.push({ code: 'late-start', ...at(s), figures: { lagP99Ms: s.lagP99Ms, boundMs: LAG_P99_WARN_MS, stalled } });
+  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS)
+    out.push({
+      code: 'loop-delay',
+      ...at(s),
+      figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: LOOP_DELAY_WARN_MS, stalled },
+    });
+  if (s.generatorBusy != null && s.generatorBusy > BUSY_WARN)
+    out.push({ code: 'thread-busy', ...at(s), figures: { busy: s.generatorBusy, bound: BUSY_WARN } });
+  else if (s.generatorCpu != null && s.generatorCpu > BUSY_WARN)
+    out.push({ code: 'process-cpu', ...at(s), figures: { cpu: s.generatorCpu, bound: BUSY_WARN } });
   const throttled = throttledShare(s);
-  if (throttled !== null && throttled >= THROTTLED_SHARE_WARN) out.push({ code: 'throttled', ...at(s), figures: { throttledMs: s.throttledMs!, steadyS: s.steadyS } });
+  if (throttled !== null && throttled >= THROTTLED_SHARE_WARN)
+    out.push({ code: 'throttled', ...at(s), figures: { throttledMs: s.throttledMs!, steadyS: s.steadyS } });
   return out;
 }
 
@@ -87,7 +120,9 @@ function reconnectWarning(s: StepResult): Symptom[] {
 function windowWarning(s: StepResult): Symptom[] {
   const plannedS = Math.max(0, Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS));
   if (s.steadyS >= plannedS) return [];
-  return [{ code: s.steadyS === 0 ? 'window-empty' : 'window-short', ...at(s), figures: { steadyS: s.steadyS, plannedS } }];
+  return [
+    { code: s.steadyS === 0 ? 'window-empty' : 'window-short', ...at(s), figures: { steadyS: s.steadyS, plannedS } },
+  ];
 }
 
 /**
@@ -98,7 +133,11 @@ function windowWarning(s: StepResult): Symptom[] {
 function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutcome[]): Symptom[] {
   const t = threadsKept(stages);
   if (!t) return [];
-  const short = steps.filter((s) => !stalledNotBusy(s) && (s.generatorBound || s.generatorLimited !== undefined || (s.generatorBusy ?? 0) > BUSY_WARN));
+  const short = steps.filter(
+    (s) =>
+      !stalledNotBusy(s) &&
+      (s.generatorBound || s.generatorLimited !== undefined || (s.generatorBusy ?? 0) > BUSY_WARN),
+  );
   if (short.length === 0) return [];
   return [{ code: 'threads-short', step: null, figures: { kept: t.kept, of: t.of, steps: short.map((s) => s.index) } }];
 }
@@ -112,10 +151,16 @@ export function warmupRecordOf(stages: readonly StageOutcome[]): WarmupRecord | 
  * Every warning of the run: step by step what limits a step's meaning, then the threads stage's,
  * CPU steal, the thin percentiles over the steps, and readings taken on a target still warming.
  */
-export function runWarnings(steps: readonly StepResult[], rules: Rules, stages: readonly StageOutcome[] = []): Symptom[] {
+export function runWarnings(
+  steps: readonly StepResult[],
+  rules: Rules,
+  stages: readonly StageOutcome[] = [],
+): Symptom[] {
   return [
     ...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]),
-    ...threadsWarning(steps, stages), ...stealWarning(steps), ...percentileWarnings(steps, rules),
+    ...threadsWarning(steps, stages),
+    ...stealWarning(steps),
+    ...percentileWarnings(steps, rules),
     ...coldTarget(warmupRecordOf(stages), steps),
   ];
 }

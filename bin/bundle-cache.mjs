@@ -18,7 +18,11 @@ const STAMP_FORMAT = 2;
 /** Imports root/rel, from its bundle in cache when one is or can be made, else through tsx. */
 export async function startEntry(rel, root = ROOT, cache = CACHE) {
   let url = null;
-  try { url = await bundleFor(root, rel, cache); } catch { url = null; }
+  try {
+    url = await bundleFor(root, rel, cache);
+  } catch {
+    url = null;
+  }
   if (url) {
     // stack traces of a bug point into the TypeScript sources (the bundle's linked source map)
     process.setSourceMapsEnabled(true);
@@ -35,7 +39,11 @@ export async function startEntry(rel, root = ROOT, cache = CACHE) {
  * worker that finds no bundle runs through tsx.
  */
 export async function prepareEntry(rel, root = ROOT, cache = CACHE) {
-  try { await bundleFor(root, rel, cache); } catch { /* the entry falls back to tsx */ }
+  try {
+    await bundleFor(root, rel, cache);
+  } catch {
+    /* the entry falls back to tsx */
+  }
 }
 
 /** The file URL of root/rel's bundle in cache, built first when missing or stale; throws when it cannot be. */
@@ -53,10 +61,16 @@ function fresh(stamp, out) {
   try {
     inputs = JSON.parse(fs.readFileSync(stamp, 'utf8'));
     if (inputs.format !== STAMP_FORMAT || inputs.node !== process.version || !fs.existsSync(out)) return false;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
   for (const [file, size, mtimeMs] of inputs.files) {
     let st;
-    try { st = fs.statSync(file); } catch { return false; }
+    try {
+      st = fs.statSync(file);
+    } catch {
+      return false;
+    }
     if (st.size !== size || st.mtimeMs !== mtimeMs) return false;
   }
   return true;
@@ -67,13 +81,31 @@ async function build(root, entry, out, stamp) {
   // A file edited while the build runs makes the next start rebuild (its stamp reads -1).
   const startedMs = Date.now() - 1;
   const r = await esbuild.build({
-    entryPoints: [entry], absWorkingDir: root, outfile: out, bundle: true, write: false, metafile: true,
-    format: 'esm', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'silent',
+    entryPoints: [entry],
+    absWorkingDir: root,
+    outfile: out,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'silent',
     plugins: [ownLocation],
   });
   // besides the sources: this builder, esbuild's version, the compiler options and package.json
-  const how = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('esbuild/package.json'), path.join(root, 'tsconfig.json'), path.join(root, 'package.json')];
-  const read = new Set([...Object.keys(r.metafile.inputs).map((f) => path.resolve(root, f)), ...how.filter((f) => fs.existsSync(f))]);
+  const how = [
+    fileURLToPath(import.meta.url),
+    createRequire(import.meta.url).resolve('esbuild/package.json'),
+    path.join(root, 'tsconfig.json'),
+    path.join(root, 'package.json'),
+  ];
+  const read = new Set([
+    ...Object.keys(r.metafile.inputs).map((f) => path.resolve(root, f)),
+    ...how.filter((f) => fs.existsSync(f)),
+  ]);
   const files = [...read].map((abs) => {
     const st = fs.statSync(abs);
     // a file saved while esbuild ran may be newer than what it read: stamp it stale

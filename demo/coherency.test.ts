@@ -75,7 +75,8 @@ async function simulate(ratePerSec: number, windowMs: number, seed: number): Pro
   arrivals.sort((a, b) => a - b);
   let nowMs = 0;
   const timers: Array<{ atMs: number; wake: () => void }> = [];
-  const sleep = (untilMs: number) => new Promise<number>((resolve) => timers.push({ atMs: Math.max(untilMs, nowMs), wake: () => resolve(nowMs) }));
+  const sleep = (untilMs: number) =>
+    new Promise<number>((resolve) => timers.push({ atMs: Math.max(untilMs, nowMs), wake: () => resolve(nowMs) }));
   const avg = windowMs > 0 ? new BusyAverage(windowMs) : undefined;
   const waiting: Array<(startMs: number) => void> = [];
   let busy = 0;
@@ -97,7 +98,7 @@ async function simulate(ratePerSec: number, windowMs: number, seed: number): Pro
     if (next) next(doneMs);
     else busy--;
   };
-  for (let next = 0; ; ) {
+  for (let next = 0; ;) {
     await new Promise((resolve) => setImmediate(resolve));
     let first = 0;
     for (let k = 1; k < timers.length; k++) if (timers[k]!.atMs < timers[first]!.atMs) first = k;

@@ -95,7 +95,8 @@ export class BusyAverage {
   private open: BusyInterval[] = [];
 
   constructor(readonly windowMs: number) {
-    if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new RangeError(`windowMs must be a finite number > 0, got ${windowMs}`);
+    if (!(windowMs > 0) || !Number.isFinite(windowMs))
+      throw new RangeError(`windowMs must be a finite number > 0, got ${windowMs}`);
   }
 
   /**

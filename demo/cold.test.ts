@@ -38,7 +38,11 @@ describe('validCold', () => {
 
 async function orderMs(url: string, id: string): Promise<number> {
   const t0 = performance.now();
-  const res = await fetch(`${url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, accountId: 1, amountCents: 1 }) });
+  const res = await fetch(`${url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, accountId: 1, amountCents: 1 }),
+  });
   await res.arrayBuffer();
   expect(res.status).toBe(201);
   return performance.now() - t0;
@@ -49,7 +53,8 @@ describe('demo cold mode', () => {
     const demo = await startDemo({ slots: 1, holdMs: 20, rows: 100, coldS: 1, coldFactor: 4 });
     try {
       expect(demo.cold).toEqual({ coldS: 1, factor: 4 });
-      const gauge = async () => /^demo_cold_factor (\S+)$/m.exec(await (await fetch(`${demo.url}/metrics`)).text())?.[1];
+      const gauge = async () =>
+        /^demo_cold_factor (\S+)$/m.exec(await (await fetch(`${demo.url}/metrics`)).text())?.[1];
       expect(await gauge()).toBe('4');
       const coldMs = await orderMs(demo.url, 'cold-1');
       // 80 ms of hold; bounds wide enough for a busy machine, far apart enough to tell x4 from x1
@@ -65,7 +70,10 @@ describe('demo cold mode', () => {
   });
 
   it('is documented in --help', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--help'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];

@@ -16,9 +16,12 @@ export const DEFAULT_COLD_FACTOR = 3;
 
 export function validCold(coldS: number | undefined, factor: number | undefined): ColdStart {
   const c = { coldS: coldS ?? 0, factor: factor ?? DEFAULT_COLD_FACTOR };
-  if (!(c.coldS >= 0) || !Number.isFinite(c.coldS)) throw new RangeError(`coldS must be a finite number of seconds >= 0, got ${coldS}`);
-  if (!(c.factor >= 1) || !Number.isFinite(c.factor)) throw new RangeError(`coldFactor must be a finite number >= 1 (the hold's multiplier while cold), got ${factor}`);
-  if (factor !== undefined && coldS === undefined) throw new RangeError('coldFactor needs coldS (the seconds the demo stays cold), e.g. coldS 30 with coldFactor 3');
+  if (!(c.coldS >= 0) || !Number.isFinite(c.coldS))
+    throw new RangeError(`coldS must be a finite number of seconds >= 0, got ${coldS}`);
+  if (!(c.factor >= 1) || !Number.isFinite(c.factor))
+    throw new RangeError(`coldFactor must be a finite number >= 1 (the hold's multiplier while cold), got ${factor}`);
+  if (factor !== undefined && coldS === undefined)
+    throw new RangeError('coldFactor needs coldS (the seconds the demo stays cold), e.g. coldS 30 with coldFactor 3');
   return c;
 }
 

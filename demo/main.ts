@@ -106,20 +106,41 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   const penalised = demo.coherency.contentionAlpha > 0 || demo.coherency.coherencyBeta > 0;
   const modes = {
-    ...(penalised ? { ...demo.coherency, coherencyWindowMs: demo.coherencyWindowMs, peakConcurrency: demo.peakConcurrency, saturatedPerSec: demo.saturatedPerSec } : {}),
+    ...(penalised
+      ? {
+          ...demo.coherency,
+          coherencyWindowMs: demo.coherencyWindowMs,
+          peakConcurrency: demo.peakConcurrency,
+          saturatedPerSec: demo.saturatedPerSec,
+        }
+      : {}),
     ...(opts.replicas !== undefined || opts.replicasChangeAtS !== undefined ? { replicas: demo.replicas } : {}),
     ...(demo.cold.coldS > 0 ? { coldS: demo.cold.coldS, coldFactor: demo.cold.factor } : {}),
   };
-  const line = { event: 'listening', url: demo.url, capacityPerSec: demo.capacityPerSec, slots: demo.slots, holdMs: demo.holdMs, ...modes };
+  const line = {
+    event: 'listening',
+    url: demo.url,
+    capacityPerSec: demo.capacityPerSec,
+    slots: demo.slots,
+    holdMs: demo.holdMs,
+    ...modes,
+  };
   process.stdout.write(JSON.stringify(line) + '\n');
   const penalty = penalised
     ? `; penalty alpha ${demo.coherency.contentionAlpha}, beta ${demo.coherency.coherencyBeta} on the busy count averaged over ${demo.coherencyWindowMs} ms: peak ${demo.expectedPeakPerSec.toFixed(1)} req/s at ${demo.peakConcurrency} busy slots, ${demo.saturatedPerSec.toFixed(1)} req/s with all busy`
     : '';
-  const change = opts.replicasChangeAtS !== undefined ? `; replicas ${demo.replicas} -> ${opts.replicasChangeTo} at ${opts.replicasChangeAtS} s` : '';
+  const change =
+    opts.replicasChangeAtS !== undefined
+      ? `; replicas ${demo.replicas} -> ${opts.replicasChangeTo} at ${opts.replicasChangeAtS} s`
+      : '';
   const cold = demo.cold.coldS > 0 ? `; cold for its first ${demo.cold.coldS} s (holds x ${demo.cold.factor})` : '';
   process.stderr.write(
     `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${+demo.capacityPerSec.toFixed(2)} req/s` +
-      penalty + change + cold + (opts.hmacKey ? ' (HMAC signatures required)' : '') + '\n',
+      penalty +
+      change +
+      cold +
+      (opts.hmacKey ? ' (HMAC signatures required)' : '') +
+      '\n',
   );
 }
 

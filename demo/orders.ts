@@ -71,7 +71,11 @@ export interface OrderContext {
   counters: OrderCounters;
 }
 
-export async function handleOrder(ctx: OrderContext, body: Buffer, signature: string | string[] | undefined): Promise<OrderAnswer> {
+export async function handleOrder(
+  ctx: OrderContext,
+  body: Buffer,
+  signature: string | string[] | undefined,
+): Promise<OrderAnswer> {
   if (ctx.hmacKey !== undefined && !signatureOk(body, signature, ctx.hmacKey)) {
     return { status: 401, body: { error: 'bad signature' } };
   }
@@ -99,7 +103,13 @@ export async function handleOrder(ctx: OrderContext, body: Buffer, signature: st
     if (busy && holdMsAt) {
       // The averaged penalty: the work goes at the pace of the average while it lasts.
       const interval = busy.start(startedAtMs);
-      freedAtMs = await progressiveHold(startedAtMs, ctx.holdMs, (nowMs) => holdMsAt(busy.at(nowMs)), sleepAndRead, busy.windowMs / 10);
+      freedAtMs = await progressiveHold(
+        startedAtMs,
+        ctx.holdMs,
+        (nowMs) => holdMsAt(busy.at(nowMs)),
+        sleepAndRead,
+        busy.windowMs / 10,
+      );
       interval.endMs = freedAtMs;
     } else {
       const deadlineMs = startedAtMs + holdMs;

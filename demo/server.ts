@@ -17,7 +17,15 @@ import { BodyTooLargeError, readBody, sendJson, sendText } from './http-util.ts'
 import { HttpMetrics, type Sample } from './metrics.ts';
 import { handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
 import { Pool, PoolClosedError } from './pool.ts';
-import { BusyAverage, DEFAULT_COHERENCY_WINDOW_MS, heldMs, peakOf, throughputPerSecAt, validateModel, type CoherencyModel } from './coherency.ts';
+import {
+  BusyAverage,
+  DEFAULT_COHERENCY_WINDOW_MS,
+  heldMs,
+  peakOf,
+  throughputPerSecAt,
+  validateModel,
+  type CoherencyModel,
+} from './coherency.ts';
 import { Topology, validReplicas } from './topology.ts';
 import { coldFactorAt, validCold, type ColdStart } from './cold.ts';
 
@@ -111,10 +119,14 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const rows = positiveInt('rows', opts.rows ?? 100_000);
   const idMaxLength = positiveInt('idMaxLength', opts.idMaxLength ?? 50);
   const host = opts.host ?? '127.0.0.1';
-  const coherency = validateModel({ contentionAlpha: opts.contentionAlpha ?? 0, coherencyBeta: opts.coherencyBeta ?? 0 });
+  const coherency = validateModel({
+    contentionAlpha: opts.contentionAlpha ?? 0,
+    coherencyBeta: opts.coherencyBeta ?? 0,
+  });
   const penalised = coherency.contentionAlpha > 0 || coherency.coherencyBeta > 0;
   const coherencyWindowMs = opts.coherencyWindowMs ?? DEFAULT_COHERENCY_WINDOW_MS;
-  if (!(coherencyWindowMs >= 0) || !Number.isFinite(coherencyWindowMs)) throw new RangeError(`coherencyWindowMs must be a finite number >= 0, got ${coherencyWindowMs}`);
+  if (!(coherencyWindowMs >= 0) || !Number.isFinite(coherencyWindowMs))
+    throw new RangeError(`coherencyWindowMs must be a finite number >= 0, got ${coherencyWindowMs}`);
   const replicas = validReplicas(opts.replicas ?? 1);
   if ((opts.replicasChangeAtS === undefined) !== (opts.replicasChangeTo === undefined)) {
     throw new RangeError('replicasChangeAtS and replicasChangeTo go together');
@@ -131,7 +143,11 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const topology = new Topology(pool, slotsPerReplica, replicas);
   const truth = (): DemoTruth => {
     const peak = peakOf(holdMs, coherency, pool.slots);
-    return { peakConcurrency: peak.concurrency, expectedPeakPerSec: peak.perSec, saturatedPerSec: throughputPerSecAt(holdMs, coherency, pool.slots) };
+    return {
+      peakConcurrency: peak.concurrency,
+      expectedPeakPerSec: peak.perSec,
+      saturatedPerSec: throughputPerSecAt(holdMs, coherency, pool.slots),
+    };
   };
   const capacity = (): number => truth().expectedPeakPerSec;
   const metrics = new HttpMetrics();
@@ -142,21 +158,64 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const busy = penalised && coherencyWindowMs > 0 ? new BusyAverage(coherencyWindowMs) : undefined;
   const ctx: OrderContext = { db, pool, holdMs, holdMsAt, busy, idMaxLength, hmacKey: opts.hmacKey, counters };
 
-  const stats = (): DemoStats => ({ writes: counters.writes, idempotentHits: counters.idempotentHits, ...db.counts(), capacityPerSec: capacity() });
+  const stats = (): DemoStats => ({
+    writes: counters.writes,
+    idempotentHits: counters.idempotentHits,
+    ...db.counts(),
+    capacityPerSec: capacity(),
+  });
 
   const metricSamples = (): Sample[] => {
     const pl: Array<[string, string]> = [['pool', 'demo']];
     return [
-      { name: 'hikaricp_connections_active', help: 'Active connections', type: 'gauge', value: pool.active, labels: pl },
+      {
+        name: 'hikaricp_connections_active',
+        help: 'Active connections',
+        type: 'gauge',
+        value: pool.active,
+        labels: pl,
+      },
       { name: 'hikaricp_connections_pending', help: 'Pending threads', type: 'gauge', value: pool.pending, labels: pl },
-      { name: 'hikaricp_connections_idle', help: 'Idle connections', type: 'gauge', value: pool.max - pool.active, labels: pl },
+      {
+        name: 'hikaricp_connections_idle',
+        help: 'Idle connections',
+        type: 'gauge',
+        value: pool.max - pool.active,
+        labels: pl,
+      },
       { name: 'hikaricp_connections_max', help: 'Max connections', type: 'gauge', value: pool.max, labels: pl },
-      { name: 'hikaricp_connections_timeout_total', help: 'Connection timeout total count', type: 'counter', value: counters.acquireTimeouts, labels: pl },
+      {
+        name: 'hikaricp_connections_timeout_total',
+        help: 'Connection timeout total count',
+        type: 'counter',
+        value: counters.acquireTimeouts,
+        labels: pl,
+      },
       { name: 'demo_writes_total', help: 'Orders written', type: 'counter', value: counters.writes },
-      { name: 'demo_idempotent_hits_total', help: 'Orders answered from the idempotency table', type: 'counter', value: counters.idempotentHits },
-      { name: 'demo_capacity_per_sec', help: 'Theoretical capacity: max over n <= slots of n / heldMs(n) * 1000', type: 'gauge', value: capacity() },
-      { name: 'demo_replicas', help: 'Replicas serving the demo (each with its own pool)', type: 'gauge', value: topology.replicas },
-      { name: 'demo_cold_factor', help: 'The hold multiplier of the cold start now (1 once warm)', type: 'gauge', value: coldNow() },
+      {
+        name: 'demo_idempotent_hits_total',
+        help: 'Orders answered from the idempotency table',
+        type: 'counter',
+        value: counters.idempotentHits,
+      },
+      {
+        name: 'demo_capacity_per_sec',
+        help: 'Theoretical capacity: max over n <= slots of n / heldMs(n) * 1000',
+        type: 'gauge',
+        value: capacity(),
+      },
+      {
+        name: 'demo_replicas',
+        help: 'Replicas serving the demo (each with its own pool)',
+        type: 'gauge',
+        value: topology.replicas,
+      },
+      {
+        name: 'demo_cold_factor',
+        help: 'The hold multiplier of the cold start now (1 once warm)',
+        type: 'gauge',
+        value: coldNow(),
+      },
     ];
   };
 
@@ -186,7 +245,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     '/admin/replicas': {
       POST: (req, res) => {
         const n = Number(new URL(req.url ?? '/', 'http://demo').searchParams.get('n'));
-        if (!Number.isInteger(n) || n < 1) return sendJson(res, 400, { error: 'n must be an integer >= 1, e.g. POST /admin/replicas?n=3' });
+        if (!Number.isInteger(n) || n < 1)
+          return sendJson(res, 400, { error: 'n must be an integer >= 1, e.g. POST /admin/replicas?n=3' });
         topology.set(n);
         sendJson(res, 200, { replicas: topology.replicas, slots: pool.slots, capacityPerSec: capacity() });
       },
@@ -208,7 +268,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     try {
       if (!route) return sendJson(res, 404, { error: `no route ${path}` });
       const handler = Object.hasOwn(route, method) ? route[method] : undefined;
-      if (!handler) return sendJson(res, 405, { error: `method ${method} not allowed` }, { Allow: Object.keys(route).join(', ') });
+      if (!handler)
+        return sendJson(res, 405, { error: `method ${method} not allowed` }, { Allow: Object.keys(route).join(', ') });
       const answer = await handler(req, res);
       if (answer) {
         exception = answer.exception;
@@ -254,7 +315,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   }
   const port = (server.address() as AddressInfo).port;
   listeningAtMs = performance.now();
-  if (opts.replicasChangeAtS !== undefined) topology.schedule({ atS: opts.replicasChangeAtS, replicas: opts.replicasChangeTo! });
+  if (opts.replicasChangeAtS !== undefined)
+    topology.schedule({ atS: opts.replicasChangeAtS, replicas: opts.replicasChangeTo! });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -280,13 +342,33 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   };
 
   return {
-    url: `http://${host}:${port}`, port, dbPath, holdMs, coherency, coherencyWindowMs, cold, stats, close,
-    get slots() { return pool.slots; },
-    get replicas() { return topology.replicas; },
-    get capacityPerSec() { return capacity(); },
-    get peakConcurrency() { return truth().peakConcurrency; },
-    get expectedPeakPerSec() { return truth().expectedPeakPerSec; },
-    get saturatedPerSec() { return truth().saturatedPerSec; },
+    url: `http://${host}:${port}`,
+    port,
+    dbPath,
+    holdMs,
+    coherency,
+    coherencyWindowMs,
+    cold,
+    stats,
+    close,
+    get slots() {
+      return pool.slots;
+    },
+    get replicas() {
+      return topology.replicas;
+    },
+    get capacityPerSec() {
+      return capacity();
+    },
+    get peakConcurrency() {
+      return truth().peakConcurrency;
+    },
+    get expectedPeakPerSec() {
+      return truth().expectedPeakPerSec;
+    },
+    get saturatedPerSec() {
+      return truth().saturatedPerSec;
+    },
     setReplicas: (n: number) => topology.set(n),
   };
 }

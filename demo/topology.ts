@@ -44,7 +44,8 @@ export class Topology {
   /** Scale once, change.atS seconds from now (the timer does not keep the process alive). */
   schedule(change: ReplicasChange): void {
     validReplicas(change.replicas);
-    if (!(change.atS >= 0) || !Number.isFinite(change.atS)) throw new RangeError(`replicasChangeAtS must be >= 0, got ${change.atS}`);
+    if (!(change.atS >= 0) || !Number.isFinite(change.atS))
+      throw new RangeError(`replicasChangeAtS must be >= 0, got ${change.atS}`);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.set(change.replicas), change.atS * 1000);
     this.timer.unref();

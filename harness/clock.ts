@@ -25,7 +25,9 @@ export const realClock: Clock = {
   now: () => performance.now(),
   setTimeout: (fn, delayMs) => setTimeout(fn, delayMs),
   setInterval: (fn, everyMs) => setInterval(fn, everyMs),
-  clear: (t) => { if (t) clearTimeout(t as NodeJS.Timeout); },
+  clear: (t) => {
+    if (t) clearTimeout(t as NodeJS.Timeout);
+  },
 };
 
 interface SimTimer extends Timer {
@@ -89,7 +91,14 @@ export class SimClock implements Clock {
   async run<T>(work: Promise<T>, o: { maxMs?: number } = {}): Promise<T> {
     const limitMs = this.nowMs + (o.maxMs ?? 24 * 3600 * 1000);
     let settled = false;
-    work.then(() => { settled = true; }, () => { settled = true; });
+    work.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
     let idle = 0;
     for (;;) {
       await nextTurn();
@@ -97,11 +106,17 @@ export class SimClock implements Clock {
       const t = this.timers[0];
       if (!t) {
         // the work may await real I/O (a file written, a socket): give it real turns first
-        if (++idle > IDLE_TURNS_MAX) throw new Error(`simulated clock: the work still waits at ${this.nowMs} ms and no timer is pending: it waits on something outside simulated time (real I/O or a real timer); give that code this clock`);
+        if (++idle > IDLE_TURNS_MAX)
+          throw new Error(
+            `simulated clock: the work still waits at ${this.nowMs} ms and no timer is pending: it waits on something outside simulated time (real I/O or a real timer); give that code this clock`,
+          );
         continue;
       }
       idle = 0;
-      if (t.dueMs > limitMs) throw new Error(`simulated clock: the work did not settle within ${o.maxMs ?? 24 * 3600 * 1000} ms of simulated time (next timer at ${t.dueMs} ms): a loop that never ends, or raise maxMs`);
+      if (t.dueMs > limitMs)
+        throw new Error(
+          `simulated clock: the work did not settle within ${o.maxMs ?? 24 * 3600 * 1000} ms of simulated time (next timer at ${t.dueMs} ms): a loop that never ends, or raise maxMs`,
+        );
       this.fire(t);
     }
   }
@@ -142,7 +157,11 @@ export class SimClock implements Clock {
   /** Keeps `timers` sorted by (dueMs, seq): few timers are pending at once (a handful per run). */
   private insert(t: SimTimer): void {
     let i = this.timers.length;
-    while (i > 0 && (this.timers[i - 1].dueMs > t.dueMs || (this.timers[i - 1].dueMs === t.dueMs && this.timers[i - 1].seq > t.seq))) i--;
+    while (
+      i > 0 &&
+      (this.timers[i - 1].dueMs > t.dueMs || (this.timers[i - 1].dueMs === t.dueMs && this.timers[i - 1].seq > t.seq))
+    )
+      i--;
     this.timers.splice(i, 0, t);
   }
 }

@@ -3,9 +3,13 @@ import { cgroupCpuQuota, throttledMsReader, usableCpus, type ReadText } from './
 import { goMaxProcs, k6ProcessEnv } from './k6/engine/process.ts';
 
 /** A /proc and /sys made of a file map. */
-const files = (map: Record<string, string>): ReadText => (f) => map[f] ?? null;
+const files =
+  (map: Record<string, string>): ReadText =>
+  (f) =>
+    map[f] ?? null;
 
-const V2_MOUNT = '29 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n';
+const V2_MOUNT =
+  '29 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n';
 const V1_MOUNTS = [
   '31 23 0:28 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755',
   '32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid,nodev,noexec,relatime shared:10 - cgroup cgroup rw,cpu,cpuacct',
@@ -13,27 +17,39 @@ const V1_MOUNTS = [
 ].join('\n');
 
 /** A cgroup v2 machine with this process in cgroup `cg`; cpu.max by cgroup path ("/" the root). */
-const v2 = (cg: string, cpuMax: Record<string, string>, more: Record<string, string> = {}): ReadText => files({
-  '/proc/self/mountinfo': V2_MOUNT,
-  '/proc/self/cgroup': `0::${cg}\n`,
-  ...Object.fromEntries(Object.entries(cpuMax).map(([dir, max]) => [`/sys/fs/cgroup${dir === '/' ? '' : dir}/cpu.max`, max])),
-  ...more,
-});
+const v2 = (cg: string, cpuMax: Record<string, string>, more: Record<string, string> = {}): ReadText =>
+  files({
+    '/proc/self/mountinfo': V2_MOUNT,
+    '/proc/self/cgroup': `0::${cg}\n`,
+    ...Object.fromEntries(
+      Object.entries(cpuMax).map(([dir, max]) => [`/sys/fs/cgroup${dir === '/' ? '' : dir}/cpu.max`, max]),
+    ),
+    ...more,
+  });
 
 describe('cgroupCpuQuota', () => {
-  it('cgroup v2: the quota of the process\'s cgroup, over its period', () => {
+  it("cgroup v2: the quota of the process's cgroup, over its period", () => {
     const read = v2('/ci/job-7', { '/ci/job-7': '150000 100000\n', '/ci': 'max 100000\n' });
-    expect(cgroupCpuQuota(read)).toEqual({ cpus: 1.5, source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7', dir: '/sys/fs/cgroup/ci/job-7', v2: true });
+    expect(cgroupCpuQuota(read)).toEqual({
+      cpus: 1.5,
+      source: 'cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup/ci/job-7',
+      dir: '/sys/fs/cgroup/ci/job-7',
+      v2: true,
+    });
     expect(usableCpus(read, 32)).toMatchObject({ count: 1, affinity: 32 });
   });
 
   it('cgroup v2: a quota set on an ancestor caps its children; the lowest wins', () => {
-    const read = v2('/kubepods/pod1/c1', { '/kubepods/pod1/c1': 'max 100000', '/kubepods/pod1': '400000 100000', '/kubepods': '3200000 100000' });
+    const read = v2('/kubepods/pod1/c1', {
+      '/kubepods/pod1/c1': 'max 100000',
+      '/kubepods/pod1': '400000 100000',
+      '/kubepods': '3200000 100000',
+    });
     expect(cgroupCpuQuota(read)?.cpus).toBe(4);
     expect(usableCpus(read, 64).count).toBe(4);
   });
 
-  it('a container with its own cgroup namespace sees its cgroup as the mount\'s root', () => {
+  it("a container with its own cgroup namespace sees its cgroup as the mount's root", () => {
     const read = v2('/', { '/': '200000 100000\n' });
     expect(usableCpus(read, 16)).toMatchObject({ count: 2, quota: { cpus: 2 } });
   });
@@ -47,7 +63,11 @@ describe('cgroupCpuQuota', () => {
       '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '-1\n',
       '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n',
     });
-    expect(cgroupCpuQuota(read)).toMatchObject({ cpus: 2.5, source: 'cgroup v1 cpu.cfs_quota_us 250000 / cpu.cfs_period_us 100000 in /sys/fs/cgroup/cpu,cpuacct/docker/abc', v2: false });
+    expect(cgroupCpuQuota(read)).toMatchObject({
+      cpus: 2.5,
+      source: 'cgroup v1 cpu.cfs_quota_us 250000 / cpu.cfs_period_us 100000 in /sys/fs/cgroup/cpu,cpuacct/docker/abc',
+      v2: false,
+    });
     expect(usableCpus(read, 8).count).toBe(2);
   });
 
@@ -86,11 +106,15 @@ describe('throttling under the quota', () => {
     expect(v2()).toBe(45.5);
     map['/sys/fs/cgroup/pod/cpu.stat'] = 'throttled_usec 145500\n';
     expect(v2()).toBe(145.5);
-    const v1 = throttledMsReader(files({
-      '/proc/self/mountinfo': V1_MOUNTS, '/proc/self/cgroup': '4:cpu,cpuacct:/\n',
-      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '50000', '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000',
-      '/sys/fs/cgroup/cpu,cpuacct/cpu.stat': 'nr_periods 5\nnr_throttled 2\nthrottled_time 7000000\n',
-    }))!;
+    const v1 = throttledMsReader(
+      files({
+        '/proc/self/mountinfo': V1_MOUNTS,
+        '/proc/self/cgroup': '4:cpu,cpuacct:/\n',
+        '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '50000',
+        '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000',
+        '/sys/fs/cgroup/cpu,cpuacct/cpu.stat': 'nr_periods 5\nnr_throttled 2\nthrottled_time 7000000\n',
+      }),
+    )!;
     expect(v1()).toBe(7);
   });
 
@@ -107,6 +131,11 @@ describe('k6 under a CPU quota', () => {
     expect(k6ProcessEnv({ GOMAXPROCS: '8' }, quota).GOMAXPROCS).toBe('8');
     expect('GOMAXPROCS' in k6ProcessEnv({}, { count: 32, affinity: 32, quota: null })).toBe(false);
     // k6's CPU share is read over the CPUs Go lets it use
-    expect([goMaxProcs({ GOMAXPROCS: '2' }), goMaxProcs({}), goMaxProcs({ GOMAXPROCS: 'x' }), goMaxProcs({ GOMAXPROCS: '0' })]).toEqual([2, Infinity, Infinity, Infinity]);
+    expect([
+      goMaxProcs({ GOMAXPROCS: '2' }),
+      goMaxProcs({}),
+      goMaxProcs({ GOMAXPROCS: 'x' }),
+      goMaxProcs({ GOMAXPROCS: '0' }),
+    ]).toEqual([2, Infinity, Infinity, Infinity]);
   });
 });

@@ -18,7 +18,11 @@ export type ReadText = (file: string) => string | null;
 
 /** The file's text from the real file system, null when it cannot be read (/proc and /sys readers). */
 export const readText: ReadText = (file) => {
-  try { return fs.readFileSync(file, 'utf8'); } catch { return null; }
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 };
 
 export interface CpuQuota {
@@ -31,7 +35,11 @@ export interface CpuQuota {
   v2: boolean;
 }
 
-interface Mount { dir: string; root: string; v2: boolean }
+interface Mount {
+  dir: string;
+  root: string;
+  v2: boolean;
+}
 
 /** cgroup mounts from mountinfo: v2 (cgroup2) and v1 hierarchies that carry the cpu controller. */
 function cgroupMounts(mountinfo: string): Mount[] {
@@ -45,7 +53,8 @@ function cgroupMounts(mountinfo: string): Mount[] {
     const dir = f[4];
     if (!root || !dir) continue;
     if (fstype === 'cgroup2') out.push({ dir: unescapeMount(dir), root: unescapeMount(root), v2: true });
-    else if (fstype === 'cgroup' && superOpts.split(',').includes('cpu')) out.push({ dir: unescapeMount(dir), root: unescapeMount(root), v2: false });
+    else if (fstype === 'cgroup' && superOpts.split(',').includes('cpu'))
+      out.push({ dir: unescapeMount(dir), root: unescapeMount(root), v2: false });
   }
   return out;
 }
@@ -76,7 +85,12 @@ function quotaIn(dir: string, v2: boolean, read: ReadText): CpuQuota | null {
   const quota = Number(read(path.join(dir, 'cpu.cfs_quota_us'))?.trim());
   const period = Number(read(path.join(dir, 'cpu.cfs_period_us'))?.trim());
   if (!Number.isFinite(quota) || !Number.isFinite(period) || quota <= 0 || period <= 0) return null; // -1: no quota
-  return { cpus: quota / period, source: `cgroup v1 cpu.cfs_quota_us ${quota} / cpu.cfs_period_us ${period} in ${dir}`, dir, v2 };
+  return {
+    cpus: quota / period,
+    source: `cgroup v1 cpu.cfs_quota_us ${quota} / cpu.cfs_period_us ${period} in ${dir}`,
+    dir,
+    v2,
+  };
 }
 
 /** The lowest CPU quota over this process's cgroups and their ancestors; null when there is none. */
@@ -126,7 +140,10 @@ export function cpuCapacity(cpus: UsableCpus): number {
  * `throttled_usec`, v1 `throttled_time` in ns): time its threads were ready to run and were not
  * let, the quota of the period being spent. Null when there is no quota or no such counter.
  */
-export function throttledMsReader(read: ReadText = readText, quota: CpuQuota | null = cgroupCpuQuota(read)): (() => number | null) | null {
+export function throttledMsReader(
+  read: ReadText = readText,
+  quota: CpuQuota | null = cgroupCpuQuota(read),
+): (() => number | null) | null {
   if (!quota) return null;
   const file = path.join(quota.dir, 'cpu.stat');
   const key = quota.v2 ? 'throttled_usec' : 'throttled_time';

@@ -7,7 +7,10 @@
 import { readText, type ReadText } from './cpu-quota.ts';
 
 /** Cumulative CPU time of all CPUs (clock ticks): stolen, and in all. */
-export interface CpuTimes { steal: number; total: number }
+export interface CpuTimes {
+  steal: number;
+  total: number;
+}
 
 /** The aggregate "cpu" line: user nice system idle iowait irq softirq steal [guest guest_nice]. */
 export function parseCpuTimes(stat: string): CpuTimes | null {

@@ -32,28 +32,58 @@ export function ensureDemoKey(env: NodeJS.ProcessEnv): void {
 export async function startDemoProcess(o: DemoOptions, env: NodeJS.ProcessEnv): Promise<DemoProcess> {
   // demo/main.ts, bundled (bin/bundle-cache.mjs)
   const main = fileURLToPath(new URL('../bin/demo.mjs', import.meta.url));
-  const child = spawn(process.execPath, [main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])], {
-    env, stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await firstLine(child);
   const msg = JSON.parse(line) as { url: string; capacityPerSec: number };
   return {
     url: msg.url,
     capacityPerSec: msg.capacityPerSec,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
   };
 }
 
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new PlateauError('the demo target did not start within 30 s', 'run `npx tsx demo/main.ts` by hand to see why', 'demo-start', EXIT.preflight)); }, 30_000);
-    rl.once('line', (l) => { clearTimeout(timer); rl.close(); resolve(l); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new PlateauError(`the demo target exited with code ${code} before listening`, 'run `npx tsx demo/main.ts` by hand to see why', 'demo-start', EXIT.preflight)); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new PlateauError(
+          'the demo target did not start within 30 s',
+          'run `npx tsx demo/main.ts` by hand to see why',
+          'demo-start',
+          EXIT.preflight,
+        ),
+      );
+    }, 30_000);
+    rl.once('line', (l) => {
+      clearTimeout(timer);
+      rl.close();
+      resolve(l);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(
+        new PlateauError(
+          `the demo target exited with code ${code} before listening`,
+          'run `npx tsx demo/main.ts` by hand to see why',
+          'demo-start',
+          EXIT.preflight,
+        ),
+      );
+    });
   });
 }

@@ -32,13 +32,17 @@ export function environment(engine: string): Record<string, string> {
 }
 
 /** This machine's own interface addresses, loopback aside (the predicate knows loopback by name). */
-export function machineAddresses(interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces()): string[] {
+export function machineAddresses(
+  interfaces: ReturnType<typeof os.networkInterfaces> = os.networkInterfaces(),
+): string[] {
   return Object.values(interfaces).flatMap((list) => (list ?? []).filter((a) => !a.internal).map((a) => a.address));
 }
 
 function gitCommit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return 'unknown';
   }
@@ -47,5 +51,7 @@ function gitCommit(): string {
 /** A fresh run id: UTC timestamp plus 4 random hex digits, e.g. 20261129-172233-a1f3. */
 export function newRunId(now = new Date()): string {
   const iso = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${iso}-${Math.floor(Math.random() * 0xffff).toString(16).padStart(4, '0')}`;
+  return `${iso}-${Math.floor(Math.random() * 0xffff)
+    .toString(16)
+    .padStart(4, '0')}`;
 }

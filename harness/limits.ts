@@ -40,22 +40,37 @@ export function limitProblems(c: PlateauConfig): LimitProblem[] {
   const { maxRatePerSec, maxDurationS, maxInFlight } = c.limits;
   const out: LimitProblem[] = [];
   if (c.steps.maxPerSec > maxRatePerSec) {
-    out.push({ field: 'steps.maxPerSec', message: `${c.steps.maxPerSec} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it` });
+    out.push({
+      field: 'steps.maxPerSec',
+      message: `${c.steps.maxPerSec} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it`,
+    });
   }
   const warmupRate = c.warmup.ratePerSec;
   if (warmupRate !== undefined && warmupRate > maxRatePerSec) {
-    out.push({ field: 'warmup.ratePerSec', message: `${warmupRate} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower warmup.ratePerSec` });
+    out.push({
+      field: 'warmup.ratePerSec',
+      message: `${warmupRate} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower warmup.ratePerSec`,
+    });
   }
   const loadS = plannedLoadS(c);
   if (loadS > maxDurationS) {
     const n = stepCount(c.steps);
-    const steps = n > 1e6 ? 'over a million steps' : `${n} step${n === 1 ? '' : 's'} x (${c.steps.rampS} s ramp + ${c.steps.holdS} s hold)`;
-    out.push({ field: 'steps', message: `the plan offers load for up to ${n > 1e6 ? 'more than a million' : loadS} s (${steps}${warmupS(c) ? ` + ${warmupS(c)} s warmup` : ''}), over limits.maxDurationS ${maxDurationS}: raise steps.stepPerSec, lower steps.maxPerSec or steps.holdS, or raise limits.maxDurationS` });
+    const steps =
+      n > 1e6
+        ? 'over a million steps'
+        : `${n} step${n === 1 ? '' : 's'} x (${c.steps.rampS} s ramp + ${c.steps.holdS} s hold)`;
+    out.push({
+      field: 'steps',
+      message: `the plan offers load for up to ${n > 1e6 ? 'more than a million' : loadS} s (${steps}${warmupS(c) ? ` + ${warmupS(c)} s warmup` : ''}), over limits.maxDurationS ${maxDurationS}: raise steps.stepPerSec, lower steps.maxPerSec or steps.holdS, or raise limits.maxDurationS`,
+    });
   }
   for (const key of ['preAllocated', 'max'] as const) {
     const v = c.vus[key];
     if (v !== undefined && v > maxInFlight) {
-      out.push({ field: `vus.${key}`, message: `${v} VUs exceeds limits.maxInFlight ${maxInFlight} (one request in flight per VU): lower vus.${key} or raise limits.maxInFlight` });
+      out.push({
+        field: `vus.${key}`,
+        message: `${v} VUs exceeds limits.maxInFlight ${maxInFlight} (one request in flight per VU): lower vus.${key} or raise limits.maxInFlight`,
+      });
     }
   }
   return out;
@@ -79,11 +94,16 @@ export class DurationCap {
 
   arm(): void {
     if (this.timer) return;
-    this.timer = this.clock.setTimeout(() => {
-      this.reached = true;
-      this.log(`limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`);
-      this.interrupt.trigger();
-    }, Math.min(this.maxDurationS * 1000, 2 ** 31 - 1)); // setTimeout's longest delay
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.reached = true;
+        this.log(
+          `limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`,
+        );
+        this.interrupt.trigger();
+      },
+      Math.min(this.maxDurationS * 1000, 2 ** 31 - 1),
+    ); // setTimeout's longest delay
     this.timer.unref();
   }
 

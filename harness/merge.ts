@@ -12,35 +12,93 @@ import { newRunId } from './environment.ts';
 import { PlateauError, EXIT } from './errors.ts';
 import type { RunResult } from '../analysis/types.ts';
 
-export interface MergeOptions { dirs: string[]; outDir: string; runId?: string }
+export interface MergeOptions {
+  dirs: string[];
+  outDir: string;
+  runId?: string;
+}
 
 function sameTimeline(a: StepPlan[], b: StepPlan[]): boolean {
-  return a.length === b.length && a.every((s, i) => s.holdStartS === b[i].holdStartS && s.steadyStartS === b[i].steadyStartS && s.steadyEndS === b[i].steadyEndS);
+  return (
+    a.length === b.length &&
+    a.every(
+      (s, i) =>
+        s.holdStartS === b[i].holdStartS && s.steadyStartS === b[i].steadyStartS && s.steadyEndS === b[i].steadyEndS,
+    )
+  );
 }
 
 export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result: RunResult }> {
-  if (o.dirs.length < 2) throw new PlateauError('--merge needs at least two run directories', 'plateau report --merge runs/a runs/b --out runs', 'merge-usage', EXIT.usage);
+  if (o.dirs.length < 2)
+    throw new PlateauError(
+      '--merge needs at least two run directories',
+      'plateau report --merge runs/a runs/b --out runs',
+      'merge-usage',
+      EXIT.usage,
+    );
   const runs = o.dirs.map((d) => ({ dir: d, ...loadRun(path.resolve(d)) }));
   const first = runs[0].meta;
-  if (!first.plan) throw new PlateauError(`${runs[0].dir} has no plan (it stopped before planning)`, 'merge runs that reached the steps stage', 'merge-no-plan', EXIT.usage);
+  if (!first.plan)
+    throw new PlateauError(
+      `${runs[0].dir} has no plan (it stopped before planning)`,
+      'merge runs that reached the steps stage',
+      'merge-no-plan',
+      EXIT.usage,
+    );
   const odd = runs.find((r) => !r.meta.plan || !sameTimeline(r.meta.plan.steps, first.plan!.steps));
   if (odd) {
-    throw new PlateauError(`${odd.dir} has another step timeline than ${runs[0].dir}`, 'merge only runs of the same plan (same ramp, hold and settle; the rates may differ per instance)', 'merge-plan-mismatch', EXIT.usage);
+    throw new PlateauError(
+      `${odd.dir} has another step timeline than ${runs[0].dir}`,
+      'merge only runs of the same plan (same ramp, hold and settle; the rates may differ per instance)',
+      'merge-plan-mismatch',
+      EXIT.usage,
+    );
   }
-  const steps = first.plan.steps.map((s, i) => ({ ...s, ratePerSec: Math.round(runs.reduce((acc, r) => acc + r.meta.plan!.steps[i].ratePerSec, 0) * 1000) / 1000 }));
-  const records: BucketRecord[] = runs.flatMap((r) => r.records.map((b) => ({ ...b, source: `${r.meta.runId}/${b.source}` })));
+  const steps = first.plan.steps.map((s, i) => ({
+    ...s,
+    ratePerSec: Math.round(runs.reduce((acc, r) => acc + r.meta.plan!.steps[i].ratePerSec, 0) * 1000) / 1000,
+  }));
+  const records: BucketRecord[] = runs.flatMap((r) =>
+    r.records.map((b) => ({ ...b, source: `${r.meta.runId}/${b.source}` })),
+  );
   const meta: RunMeta = {
     ...first,
     runId: o.runId ?? `merged-${newRunId()}`,
     status: runs.every((r) => r.meta.status === 'complete') ? 'complete' : 'interrupted',
     startedAt: runs.map((r) => r.meta.startedAt).sort()[0],
-    finishedAt: runs.map((r) => r.meta.finishedAt ?? '').sort().at(-1) || null,
+    finishedAt:
+      runs
+        .map((r) => r.meta.finishedAt ?? '')
+        .sort()
+        .at(-1) || null,
     engine: [...new Set(runs.map((r) => r.meta.engine))].join('+'),
-    plan: { ...first.plan, steps, expectedSteadySamples: steps.map((s) => Math.round(s.ratePerSec * (s.steadyEndS - s.steadyStartS))) },
-    vus: { preAllocatedVUs: runs.reduce((a, r) => a + (r.meta.vus?.preAllocatedVUs ?? 0), 0), maxVUs: runs.reduce((a, r) => a + (r.meta.vus?.maxVUs ?? 0), 0), reason: `sum over ${runs.length} merged runs` },
-    stages: [{ name: 'steps', status: 'pass', durationMs: 0, detail: `merged ${runs.length} runs: ${runs.map((r) => r.meta.runId).join(', ')}`, evidence: runs.map((r) => `${r.meta.runId}: ${r.meta.engine}, ${r.records.length} buckets, ${r.meta.status}, rates ${r.meta.plan!.steps.map((s) => s.ratePerSec).join('/')} req/s`) }],
+    plan: {
+      ...first.plan,
+      steps,
+      expectedSteadySamples: steps.map((s) => Math.round(s.ratePerSec * (s.steadyEndS - s.steadyStartS))),
+    },
+    vus: {
+      preAllocatedVUs: runs.reduce((a, r) => a + (r.meta.vus?.preAllocatedVUs ?? 0), 0),
+      maxVUs: runs.reduce((a, r) => a + (r.meta.vus?.maxVUs ?? 0), 0),
+      reason: `sum over ${runs.length} merged runs`,
+    },
+    stages: [
+      {
+        name: 'steps',
+        status: 'pass',
+        durationMs: 0,
+        detail: `merged ${runs.length} runs: ${runs.map((r) => r.meta.runId).join(', ')}`,
+        evidence: runs.map(
+          (r) =>
+            `${r.meta.runId}: ${r.meta.engine}, ${r.records.length} buckets, ${r.meta.status}, rates ${r.meta.plan!.steps.map((s) => s.ratePerSec).join('/')} req/s`,
+        ),
+      },
+    ],
     interruptedAtStep: null,
-    environment: { ...first.environment, merged: runs.map((r) => `${r.meta.runId} (${r.meta.environment.hostname ?? '?'})`).join(', ') },
+    environment: {
+      ...first.environment,
+      merged: runs.map((r) => `${r.meta.runId} (${r.meta.environment.hostname ?? '?'})`).join(', '),
+    },
   };
   const store = RunStore.create(o.outDir, meta);
   for (const r of records) store.appendBucket(r);

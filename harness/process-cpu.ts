@@ -10,7 +10,11 @@ let clkTck = 0;
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (almost always 100). */
 export function ticksPerSecond(): number {
   if (!clkTck) {
-    try { clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { clkTck = 100; }
+    try {
+      clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clkTck = 100;
+    }
   }
   return clkTck;
 }
@@ -25,7 +29,11 @@ export function statFields(line: string): string[] {
 
 /** Milliseconds of CPU the process has used so far; null once it is gone or where it cannot be read. */
 export function processCpuMsReader(pid: number = process.pid, read: ReadText = readText): () => number | null {
-  if (pid === process.pid) return () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  if (pid === process.pid)
+    return () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
   return () => {
     const line = read(`/proc/${pid}/stat`);
     if (line === null) return null;

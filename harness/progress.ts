@@ -15,7 +15,10 @@ export interface ProgressOut {
 export class Progress {
   private lastPlainS = -Infinity;
 
-  constructor(private readonly out: ProgressOut, private readonly plainEveryS = 5) {}
+  constructor(
+    private readonly out: ProgressOut,
+    private readonly plainEveryS = 5,
+  ) {}
 
   info(line: string): void {
     this.clear();
@@ -26,7 +29,13 @@ export class Progress {
    * One second: every engine instance's bucket of it (they are summed). `steps` are the ones
    * running now (a rerun's leg is a suffix of the plan); `totalSteps` the plan's.
    */
-  bucket(second: readonly BucketRecord[], steps: StepPlan[], durationS: number, label?: string, totalSteps = steps.length): void {
+  bucket(
+    second: readonly BucketRecord[],
+    steps: StepPlan[],
+    durationS: number,
+    label?: string,
+    totalSteps = steps.length,
+  ): void {
     const tS = second[0].tS;
     const sum = (pick: (r: BucketRecord) => number) => second.reduce((a, r) => a + pick(r), 0);
     const step = steps.find((s) => tS >= s.rampStartS && tS < s.holdEndS);
@@ -35,7 +44,8 @@ export class Progress {
     const duration = decodeHistogram(second[0].hist.duration, 64);
     for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
     const p99 = duration.getValueAtPercentile(99) / 1000;
-    const where = label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
+    const where =
+      label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
     const busy = highestOf(second, 'busy');
     // the generator process's share of its CPUs: one source reads it (k6's, under the k6 engine)
     const cpu = highestOf(second, 'processCpu');
@@ -52,7 +62,9 @@ export class Progress {
   stepJudged(s: StepResult, total: number): void {
     const cap = s.capture === null ? '   -' : s.capture.toFixed(2);
     const why = s.reasons.length ? `  (${s.reasons.join('; ')})` : '';
-    this.info(`step ${s.index + 1}/${total}: ${s.ratePerSec} req/s offered, ${s.throughputPerSec.toFixed(1)} achieved, delivery ${s.delivery.toFixed(2)}, capture ${cap}: ${s.verdict.toUpperCase()}${why}`);
+    this.info(
+      `step ${s.index + 1}/${total}: ${s.ratePerSec} req/s offered, ${s.throughputPerSec.toFixed(1)} achieved, delivery ${s.delivery.toFixed(2)}, capture ${cap}: ${s.verdict.toUpperCase()}${why}`,
+    );
   }
 
   private clear(): void {

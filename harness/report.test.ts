@@ -6,8 +6,21 @@ import { analyzeStore } from './report.ts';
 import { RunStore, type RunMeta } from './store/run-store.ts';
 
 const meta = (runId: string, config: unknown): RunMeta => ({
-  schemaVersion: 2, runId, status: 'complete', startedAt: '2026-11-30T00:00:00.000Z', finishedAt: null, target: 'http://127.0.0.1:1/',
-  engine: 'native', scenario: 'default', config, plan: null, vus: null, rtt: null, stages: [], interruptedAtStep: null, environment: {},
+  schemaVersion: 2,
+  runId,
+  status: 'complete',
+  startedAt: '2026-11-30T00:00:00.000Z',
+  finishedAt: null,
+  target: 'http://127.0.0.1:1/',
+  engine: 'native',
+  scenario: 'default',
+  config,
+  plan: null,
+  vus: null,
+  rtt: null,
+  stages: [],
+  interruptedAtStep: null,
+  environment: {},
 });
 
 describe('analyzeStore', () => {

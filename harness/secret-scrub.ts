@@ -50,7 +50,8 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
 }
 
 /** A query or fragment parameter whose value is a credential (access_token, api_key, key, X-Amz-Signature, ...); not sort_key or cache-key. */
-export const SECRET_PARAM = /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|^(key|sig|auth|pass)$|(access|private|client|app)[_.-]?key$/i;
+export const SECRET_PARAM =
+  /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|^(key|sig|auth|pass)$|(access|private|client|app)[_.-]?key$/i;
 /** scheme://userinfo@ ; the userinfo stops at anything that ends an authority or a JSON/HTML string. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
 /** ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML string would. */
@@ -61,7 +62,9 @@ export function scrubUrlSecrets(text: string): string {
   if (!text.includes('=') && !text.includes('@')) return text;
   return text
     .replace(URL_USERINFO, '$1')
-    .replace(URL_PARAM, (all, head: string, name: string, value: string) => (value !== REDACTED && SECRET_PARAM.test(safeDecode(name)) ? `${head}${REDACTED}` : all));
+    .replace(URL_PARAM, (all, head: string, name: string, value: string) =>
+      value !== REDACTED && SECRET_PARAM.test(safeDecode(name)) ? `${head}${REDACTED}` : all,
+    );
 }
 
 /** What in a URL would carry a secret in clear: its userinfo, and secret-looking parameter names. */
@@ -73,5 +76,9 @@ export function urlSecrets(url: URL): { userinfo: boolean; params: string[] } {
 }
 
 function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

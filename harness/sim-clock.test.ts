@@ -38,7 +38,10 @@ describe('the simulated clock', () => {
     const c = new SimClock();
     const at: number[] = [];
     let fired = 0;
-    const t = c.setInterval(() => { at.push(c.now()); if (++fired === 3) c.clear(t); }, 200);
+    const t = c.setInterval(() => {
+      at.push(c.now());
+      if (++fired === 3) c.clear(t);
+    }, 200);
     c.setTimeout(() => at.push(-c.now()), 0);
     await c.advance(1000);
     expect(at).toEqual([-1, 200, 400, 600]);
@@ -47,10 +50,14 @@ describe('the simulated clock', () => {
 
   it('says so when the work waits on something outside simulated time, or never ends', async () => {
     const c = new SimClock();
-    await expect(c.run(new Promise(() => undefined))).rejects.toThrow(/no timer is pending: it waits on something outside simulated time/);
+    await expect(c.run(new Promise(() => undefined))).rejects.toThrow(
+      /no timer is pending: it waits on something outside simulated time/,
+    );
     const c2 = new SimClock();
     c2.setInterval(() => undefined, 1000);
-    await expect(c2.run(new Promise(() => undefined), { maxMs: 10_000 })).rejects.toThrow(/did not settle within 10000 ms of simulated time/);
+    await expect(c2.run(new Promise(() => undefined), { maxMs: 10_000 })).rejects.toThrow(
+      /did not settle within 10000 ms of simulated time/,
+    );
   });
 
   it('passes an error of the work through', async () => {
@@ -63,10 +70,15 @@ describe('the simulated clock', () => {
 describe('the real clock', () => {
   it('is performance.now() and Node timers', async () => {
     const t0 = realClock.now();
-    await new Promise<void>((r) => { const t = realClock.setTimeout(r, 5); t.unref(); });
+    await new Promise<void>((r) => {
+      const t = realClock.setTimeout(r, 5);
+      t.unref();
+    });
     expect(realClock.now() - t0).toBeGreaterThanOrEqual(4);
     let fired = false;
-    const t = realClock.setTimeout(() => { fired = true; }, 1);
+    const t = realClock.setTimeout(() => {
+      fired = true;
+    }, 1);
     realClock.clear(t);
     realClock.clear(null);
     await new Promise((r) => setTimeout(r, 10));

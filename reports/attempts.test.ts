@@ -18,26 +18,54 @@ import { renderPlateauTable } from './table.ts';
 
 /** Steps 100, 200, 300 (transient: 150 achieved), 300 again (attempt 2, holds), 400. */
 function transientRun(): RunResult {
-  const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 150 }, { ratePerSec: 300 }, { ratePerSec: 400 }] });
+  const input = buildInput({
+    steps: [
+      { ratePerSec: 100 },
+      { ratePerSec: 200 },
+      { ratePerSec: 300, okPerSec: 150 },
+      { ratePerSec: 300 },
+      { ratePerSec: 400 },
+    ],
+  });
   return analyzeRun(withAttempts(input, { 3: { index: 2 } }));
 }
 
 /** Steps 100..400 hold; 500 fails twice (a confirmed failure: both attempts decide). */
 function confirmedRun(): RunResult {
-  const steps: FakeStep[] = [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300 }, { ratePerSec: 400 }, { ratePerSec: 500, okPerSec: 350, latencyMs: 50 }, { ratePerSec: 500, okPerSec: 300, latencyMs: 80 }];
+  const steps: FakeStep[] = [
+    { ratePerSec: 100 },
+    { ratePerSec: 200 },
+    { ratePerSec: 300 },
+    { ratePerSec: 400 },
+    { ratePerSec: 500, okPerSec: 350, latencyMs: 50 },
+    { ratePerSec: 500, okPerSec: 300, latencyMs: 80 },
+  ];
   return analyzeRun(withAttempts(buildInput({ steps }), { 5: { index: 4 } }));
 }
 
 /** Cells of the rows of report.md's step table that start with `start` (no escaped pipes in these rows). */
 function mdRowCells(md: string, start: string): string[][] {
   const steps = md.slice(md.indexOf('## Steps'), md.indexOf('\n## ', md.indexOf('## Steps')));
-  return steps.split('\n').filter((l) => l.startsWith(start)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  return steps
+    .split('\n')
+    .filter((l) => l.startsWith(start))
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 /** Text cells of the HTML table rows of a section. */
 function htmlRows(html: string, id: string): string[][] {
-  const section = html.slice(html.indexOf(`<section id="${id}">`), html.indexOf('</section>', html.indexOf(`<section id="${id}">`)));
-  return [...section.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]));
+  const section = html.slice(
+    html.indexOf(`<section id="${id}">`),
+    html.indexOf('</section>', html.indexOf(`<section id="${id}">`)),
+  );
+  return [...section.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((m) =>
+    [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]),
+  );
 }
 
 const LAG = { code: 'late-arrivals', step: 0, figures: { quantile: 99, lagMs: 30, boundMs: 20, lagSamples: 5000 } };
@@ -50,36 +78,75 @@ describe('the verdict label', () => {
     const s = run.steps[0];
     expect(verdictLabel({ ...s, verdict: 'fails', generatorBound: true })).toBe('fails (generator-bound)');
     expect(verdictLabel({ ...s, generatorLimited: LAG })).toBe('holds (generator-limited)');
-    expect(verdictLabel({ ...s, verdict: 'fails', attempt: 2, contaminated: true })).toBe('fails (attempt 2, contaminated)');
+    expect(verdictLabel({ ...s, verdict: 'fails', attempt: 2, contaminated: true })).toBe(
+      'fails (attempt 2, contaminated)',
+    );
   });
 
   it('is what the terminal table, report.md and report.html show', () => {
-    const table = renderPlateauTable(run).split('\n').filter((l) => /^\s+3\s/.test(l));
+    const table = renderPlateauTable(run)
+      .split('\n')
+      .filter((l) => /^\s+3\s/.test(l));
     expect(table.map((l) => l.replace(/.*\d\s{2}/, ''))).toEqual(['fails (transient)', 'holds (attempt 2)']);
-    expect(mdRowCells(renderMarkdown(run), '| 3 | 300 | ').map((r) => r[11])).toEqual(['fails (transient)', 'holds (attempt 2)']);
+    expect(mdRowCells(renderMarkdown(run), '| 3 | 300 | ').map((r) => r[11])).toEqual([
+      'fails (transient)',
+      'holds (attempt 2)',
+    ]);
     expect(renderMarkdown(run)).toContain('- **step 3** (fails, transient): delivery 0.50 < 0.90');
     const html = renderHtml(run, []);
-    expect(htmlRows(html, 'steps').filter((r) => r[0] === '3').map((r) => r[11])).toEqual(['fails (transient)', 'holds (attempt 2)']);
+    expect(
+      htmlRows(html, 'steps')
+        .filter((r) => r[0] === '3')
+        .map((r) => r[11]),
+    ).toEqual(['fails (transient)', 'holds (attempt 2)']);
     expect(html).toContain('<tr class="verdict-fails set-aside">');
   });
 
   it('steps.csv gives each row its attempt and flags, in columns after the old ones', () => {
-    const rows = renderStepsCsv(run).trim().split('\n').map((l) => l.split(','));
+    const rows = renderStepsCsv(run)
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const col = (name: string) => rows[0].indexOf(name);
     expect(rows[0].slice(0, 24)).toEqual(STEPS_CSV_COLUMNS.slice(0, 24));
-    expect(rows[0].slice(24, 31)).toEqual(['attempt', 'transient', 'generator_bound', 'generator_limited', 'waited_on_target', 'inconclusive', 'contaminated']);
-    expect(rows.slice(1).map((r) => [r[col('step')], r[col('attempt')], r[col('transient')], r[col('verdict')]])).toEqual([
-      ['1', '1', 'false', 'holds'], ['2', '1', 'false', 'holds'], ['3', '1', 'true', 'fails'], ['3', '2', 'false', 'holds'], ['4', '1', 'false', 'holds'],
+    expect(rows[0].slice(24, 31)).toEqual([
+      'attempt',
+      'transient',
+      'generator_bound',
+      'generator_limited',
+      'waited_on_target',
+      'inconclusive',
+      'contaminated',
     ]);
-    const limited = renderStepsCsv({ ...run, steps: [{ ...run.steps[0], generatorLimited: LAG, generatorBound: true, contaminated: true }] });
+    expect(
+      rows.slice(1).map((r) => [r[col('step')], r[col('attempt')], r[col('transient')], r[col('verdict')]]),
+    ).toEqual([
+      ['1', '1', 'false', 'holds'],
+      ['2', '1', 'false', 'holds'],
+      ['3', '1', 'true', 'fails'],
+      ['3', '2', 'false', 'holds'],
+      ['4', '1', 'false', 'holds'],
+    ]);
+    const limited = renderStepsCsv({
+      ...run,
+      steps: [{ ...run.steps[0], generatorLimited: LAG, generatorBound: true, contaminated: true }],
+    });
     // the symptom is worded from its figures: no target-controlled text reaches this column
-    expect(limited.split('\n')[1]).toMatch(/,1,false,true,"generator-limited while holding: scheduler lag p99 30\.0 ms > 20 ms; the rate was served[^"]*",false,false,true,/);
+    expect(limited.split('\n')[1]).toMatch(
+      /,1,false,true,"generator-limited while holding: scheduler lag p99 30\.0 ms > 20 ms; the rate was served[^"]*",false,false,true,/,
+    );
   });
 });
 
 describe('the throughput chart', () => {
   it('draws a transient attempt in its own colour, off the achieved line', () => {
-    const spec = throughputSpec(transientRun()) as unknown as { layer: { data: { values: { offered: number; achieved: number; verdict: string }[] }; mark: { type: string }; encoding: { color?: { scale: { domain: string[]; range: string[] } } } }[] };
+    const spec = throughputSpec(transientRun()) as unknown as {
+      layer: {
+        data: { values: { offered: number; achieved: number; verdict: string }[] };
+        mark: { type: string };
+        encoding: { color?: { scale: { domain: string[]; range: string[] } } };
+      }[];
+    };
     const line = spec.layer.find((l) => l.mark.type === 'line' && l.data.values.some((v) => 'achieved' in v))!;
     expect(line.data.values.map((v) => v.achieved)).toEqual([100, 200, 300, 400]);
     const points = spec.layer.find((l) => l.mark.type === 'point')!;
@@ -90,34 +157,69 @@ describe('the throughput chart', () => {
   });
 
   it('adds no category a run does not have', () => {
-    const spec = throughputSpec(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] })) as unknown as { layer: { mark: { type: string }; encoding: { color?: { scale: { domain: string[] } } } }[] };
-    expect(spec.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual(['holds', 'fails', 'incomplete', 'not-run']);
+    const spec = throughputSpec(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] })) as unknown as {
+      layer: { mark: { type: string }; encoding: { color?: { scale: { domain: string[] } } } }[];
+    };
+    expect(spec.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual([
+      'holds',
+      'fails',
+      'incomplete',
+      'not-run',
+    ]);
   });
 });
 
 describe('models of a rerun', () => {
   it('each attempt has its own row: utilisation is looked up by index and attempt', () => {
     const run = confirmedRun();
-    expect(run.models!.little.map((l) => [l.index, l.attempt, l.throughputPerSec])).toEqual([[0, 1, 100], [1, 1, 200], [2, 1, 300], [3, 1, 400], [4, 1, 350], [4, 2, 300]]);
-    expect(run.models!.utilisation.map((u) => [u.index, u.attempt])).toEqual([[0, 1], [1, 1], [2, 1], [3, 1], [4, 1], [4, 2]]);
+    expect(run.models!.little.map((l) => [l.index, l.attempt, l.throughputPerSec])).toEqual([
+      [0, 1, 100],
+      [1, 1, 200],
+      [2, 1, 300],
+      [3, 1, 400],
+      [4, 1, 350],
+      [4, 2, 300],
+    ]);
+    expect(run.models!.utilisation.map((u) => [u.index, u.attempt])).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [4, 2],
+    ]);
     const rows = modelRows(run.models!);
     expect(rows[4].slice(0, 3)).toEqual(['5', '500', '350.0']);
     expect(rows[5].slice(0, 3)).toEqual(['5 (attempt 2)', '500', '300.0']);
     expect(rows[5][5]).toBe((300 / 400).toFixed(2));
-    expect(rows[5][7]).toBe(`${(run.models!.utilisation[5].latencyInflation!).toFixed(2)}×`);
+    expect(rows[5][7]).toBe(`${run.models!.utilisation[5].latencyInflation!.toFixed(2)}×`);
     expect(rows[5][7]).not.toBe(rows[4][7]);
   });
 
   it('the USL chart colours a rerun by its own verdict, not the transient attempt before it', () => {
-    const spec = uslSpec(transientRun()) as unknown as { layer: { data: { values: { step: string; verdict: string }[] }; mark: { type: string } }[] };
+    const spec = uslSpec(transientRun()) as unknown as {
+      layer: { data: { values: { step: string; verdict: string }[] }; mark: { type: string } }[];
+    };
     const points = spec.layer.find((l) => l.mark.type === 'point')!.data.values;
-    expect(points.map((p) => [p.step, p.verdict])).toEqual([['step 1', 'holds'], ['step 2', 'holds'], ['step 3 (2)', 'holds'], ['step 4', 'holds']]);
+    expect(points.map((p) => [p.step, p.verdict])).toEqual([
+      ['step 1', 'holds'],
+      ['step 2', 'holds'],
+      ['step 3 (2)', 'holds'],
+      ['step 4', 'holds'],
+    ]);
   });
 });
 
 describe('a figure on the failing side of its bound never prints as the bound', () => {
   const base = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
-  const close: StepResult = { ...base.steps[1], delivery: 0.8987, capture: 0.599, verdict: 'fails', generatorBusy: 0.904, generatorCpu: 0.9004 };
+  const close: StepResult = {
+    ...base.steps[1],
+    delivery: 0.8987,
+    capture: 0.599,
+    verdict: 'fails',
+    generatorBusy: 0.904,
+    generatorCpu: 0.9004,
+  };
   const run: RunResult = { ...base, steps: [base.steps[0], close] };
 
   it('delivery 0.8987 and capture 0.599 in the step tables', () => {
@@ -131,10 +233,16 @@ describe('a figure on the failing side of its bound never prints as the bound', 
   });
 
   it('a busy share of 0.904 over the 0.9 bound in the generator table', () => {
-    const header = '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | Generator CPU |';
+    const header =
+      '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | Generator CPU |';
     const lines = renderMarkdown(run).split('\n');
     const row = lines[lines.findIndex((l) => l.startsWith(header)) + 3];
-    expect(row.split('|').slice(5, 7).map((c) => c.trim())).toEqual(['90.4%', '90.04%']);
+    expect(
+      row
+        .split('|')
+        .slice(5, 7)
+        .map((c) => c.trim()),
+    ).toEqual(['90.4%', '90.04%']);
     expect(htmlRows(renderHtml(run, []), 'generator')[2].slice(4, 6)).toEqual(['90.4%', '90.04%']);
     const under = renderMarkdown({ ...run, steps: [base.steps[0], { ...close, generatorBusy: 0.896 }] }).split('\n');
     expect(under[under.findIndex((l) => l.startsWith(header)) + 3].split('|')[5].trim()).toBe('90%');

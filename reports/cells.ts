@@ -1,7 +1,18 @@
 /**
  * Cell texts shared by the renderers, so a figure reads the same in every format.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtRatioBelow, fmtShare, fmtShareOver, fmtTarget, stepNo } from '../analysis/format.ts';
+import {
+  fmtInt,
+  fmtMs,
+  fmtPercent,
+  fmtRate,
+  fmtRatio,
+  fmtRatioBelow,
+  fmtShare,
+  fmtShareOver,
+  fmtTarget,
+  stepNo,
+} from '../analysis/format.ts';
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
@@ -27,7 +38,14 @@ export function anyUnreliable(run: RunResult): boolean {
  * "generator-limited", "inconclusive", "contaminated"; empty for a plain first attempt.
  */
 export function attemptFlags(s: StepResult): string[] {
-  return [s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '', s.transient ? 'transient' : '', s.generatorBound ? 'generator-bound' : '', s.generatorLimited ? 'generator-limited' : '', s.inconclusive ? 'inconclusive' : '', s.contaminated ? 'contaminated' : ''].filter(Boolean);
+  return [
+    s.attempt && s.attempt > 1 ? `attempt ${s.attempt}` : '',
+    s.transient ? 'transient' : '',
+    s.generatorBound ? 'generator-bound' : '',
+    s.generatorLimited ? 'generator-limited' : '',
+    s.inconclusive ? 'inconclusive' : '',
+    s.contaminated ? 'contaminated' : '',
+  ].filter(Boolean);
 }
 
 /**
@@ -53,11 +71,26 @@ export function deliveryText(s: StepResult, rules: Rules): string {
 
 /** Capture likewise ("0.599", not "0.60", against 0.60); "–" for the first step. */
 export function captureText(s: StepResult, rules: Rules): string {
-  return s.capture !== null && s.capture < rules.captureMin ? fmtRatioBelow(s.capture, rules.captureMin) : fmtRatio(s.capture);
+  return s.capture !== null && s.capture < rules.captureMin
+    ? fmtRatioBelow(s.capture, rules.captureMin)
+    : fmtRatio(s.capture);
 }
 
 /** The step table of report.md and report.html: same header, same cells; each renderer escapes them. */
-export const STEP_HEADER = ['Step', 'Target req/s', 'Achieved req/s', 'Delivery', 'Capture', 'p50', 'p90', 'p99', 'p99.9', 'Error rate', 'Dropped', 'Verdict'];
+export const STEP_HEADER = [
+  'Step',
+  'Target req/s',
+  'Achieved req/s',
+  'Delivery',
+  'Capture',
+  'p50',
+  'p90',
+  'p99',
+  'p99.9',
+  'Error rate',
+  'Dropped',
+  'Verdict',
+];
 
 export function stepCells(s: StepResult, rules: Rules): string[] {
   const hasData = s.steadyS > 0;
@@ -85,10 +118,15 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
  * ... held; why)" where the run could not find the limit.
  */
 export function capacityText(run: RunResult): string {
-  if (run.capacityPerSec !== null) return `${fmtRate(run.capacityPerSec)} req/s (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  if (run.capacityPerSec !== null)
+    return `${fmtRate(run.capacityPerSec)} req/s (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
   const held = run.heldAtLeastPerSec ?? null;
-  if (held === null) return run.stopReason.endsWith('-failed') ? `not established: ${stopLabel(run.stopReason)}` : 'not established: no step held';
-  if (run.stopReason === 'max-rate-reached') return `at least ${fmtRate(held)} req/s (every planned step held; raise the top rate)`;
+  if (held === null)
+    return run.stopReason.endsWith('-failed')
+      ? `not established: ${stopLabel(run.stopReason)}`
+      : 'not established: no step held';
+  if (run.stopReason === 'max-rate-reached')
+    return `at least ${fmtRate(held)} req/s (every planned step held; raise the top rate)`;
   return `not established (at least ${fmtRate(held)} req/s held; ${notEstablishedWhy(run)})`;
 }
 
@@ -96,7 +134,8 @@ export function capacityText(run: RunResult): string {
 function notEstablishedWhy(run: RunResult): string {
   const bad = run.steps.find((s) => s.generatorBound && !s.transient);
   if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
-  if (run.stopReason === 'generator-bound' || bad) return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
+  if (run.stopReason === 'generator-bound' || bad)
+    return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
@@ -134,9 +173,20 @@ export function rttText(run: RunResult): string {
 }
 
 /** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
-export const GENERATOR_HEADER = ['Step', 'Target req/s', 'Scheduler lag p99', 'Event-loop delay max', 'Busiest thread busy', 'Generator CPU', 'VUs busy (max)', 'VUs allocated (max)', 'Dropped'];
+export const GENERATOR_HEADER = [
+  'Step',
+  'Target req/s',
+  'Scheduler lag p99',
+  'Event-loop delay max',
+  'Busiest thread busy',
+  'Generator CPU',
+  'VUs busy (max)',
+  'VUs allocated (max)',
+  'Dropped',
+];
 
-export const GENERATOR_NOTE = 'Per steady window: scheduler lag is each arrival\'s actual start minus its intended one; event-loop delay is the longest the generator\'s loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node\'s event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container\'s quota) that its whole process used, every thread: k6\'s under the k6 engine. It, CPU steal and the throttling of a container\'s CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.';
+export const GENERATOR_NOTE =
+  "Per steady window: scheduler lag is each arrival's actual start minus its intended one; event-loop delay is the longest the generator's loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node's event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container's quota) that its whole process used, every thread: k6's under the k6 engine. It, CPU steal and the throttling of a container's CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.";
 
 /** A busy or CPU share; over the generator's bound with the decimals that keep it from reading as the bound (0.904 is "90.4%", not "90%"). */
 function shareText(x: number | null | undefined, bound: number): string {

@@ -10,7 +10,11 @@ import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
 export const COMPARE_JSON_SCHEMA_VERSION = 1;
 
 /** A latency percentile with the samples behind it (reliable false: too few for this quantile). */
-export interface ComparePercentile { valueMs: number | null; samples: number; reliable: boolean }
+export interface ComparePercentile {
+  valueMs: number | null;
+  samples: number;
+  reliable: boolean;
+}
 
 export interface CompareRunFigures {
   runId: string;
@@ -73,9 +77,14 @@ export function relativeChange(a: number | null | undefined, b: number | null | 
 function runFigures(r: RunResult): CompareRunFigures {
   const k = kneeResult(r);
   return {
-    runId: r.runId, engine: r.engine, capacityPerSec: r.capacityPerSec, heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
+    runId: r.runId,
+    engine: r.engine,
+    capacityPerSec: r.capacityPerSec,
+    heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
     knee: k ? { step: k.index + 1, ratePerSec: k.ratePerSec } : null,
-    peakPerSec: r.peakPerSec, uslPeakPerSec: r.models?.usl?.peakPerSec ?? null, stopReason: r.stopReason,
+    peakPerSec: r.peakPerSec,
+    uslPeakPerSec: r.models?.usl?.peakPerSec ?? null,
+    stopReason: r.stopReason,
   };
 }
 
@@ -86,12 +95,20 @@ function percentile(s: StepResult, q: number): ComparePercentile | null {
 
 function stepFigures(s: StepResult | null): CompareStepFigures | null {
   if (s === null) return null;
-  return { step: s.index + 1, throughputPerSec: s.throughputPerSec, p50: percentile(s, 50), p99: percentile(s, 99), errorRate: s.errorRate, verdict: s.verdict };
+  return {
+    step: s.index + 1,
+    throughputPerSec: s.throughputPerSec,
+    p50: percentile(s, 50),
+    p99: percentile(s, 99),
+    errorRate: s.errorRate,
+    verdict: s.verdict,
+  };
 }
 
 export function compareDocument(input: CompareJsonInput): CompareDocument {
   const { a, b } = input;
-  const fa = runFigures(a), fb = runFigures(b);
+  const fa = runFigures(a),
+    fb = runFigures(b);
   return {
     schemaVersion: COMPARE_JSON_SCHEMA_VERSION,
     kind: 'plateau-compare',
@@ -104,10 +121,16 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
     },
     warnings: input.warnings,
     rates: input.rows.map((r) => {
-      const sa = stepFigures(r.a), sb = stepFigures(r.b);
+      const sa = stepFigures(r.a),
+        sb = stepFigures(r.b);
       return {
-        ratePerSec: r.ratePerSec, a: sa, b: sb,
-        change: { throughput: relativeChange(sa?.throughputPerSec, sb?.throughputPerSec), p99: relativeChange(sa?.p99?.valueMs, sb?.p99?.valueMs) },
+        ratePerSec: r.ratePerSec,
+        a: sa,
+        b: sb,
+        change: {
+          throughput: relativeChange(sa?.throughputPerSec, sb?.throughputPerSec),
+          p99: relativeChange(sa?.p99?.valueMs, sb?.p99?.valueMs),
+        },
       };
     }),
     cost: input.cost,

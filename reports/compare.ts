@@ -27,7 +27,8 @@ function byRate(run: RunResult): Map<number, StepResult> {
 }
 
 export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
-  const ma = byRate(a), mb = byRate(b);
+  const ma = byRate(a),
+    mb = byRate(b);
   const rates = [...new Set([...ma.keys(), ...mb.keys()])].sort((x, y) => x - y);
   return rates.map((ratePerSec) => ({ ratePerSec, a: ma.get(ratePerSec) ?? null, b: mb.get(ratePerSec) ?? null }));
 }
@@ -53,11 +54,18 @@ function row(cells: string[]): string {
 }
 
 function headline(a: RunResult, b: RunResult): string[] {
-  const uslA = a.models?.usl?.peakPerSec ?? null, uslB = b.models?.usl?.peakPerSec ?? null;
+  const uslA = a.models?.usl?.peakPerSec ?? null,
+    uslB = b.models?.usl?.peakPerSec ?? null;
   return [
-    '| | A | B | B vs A |', '|---|---|---|---|',
+    '| | A | B | B vs A |',
+    '|---|---|---|---|',
     row(['Run', a.runId, b.runId, '']),
-    row(['Capacity', rateText(a.capacityPerSec), rateText(b.capacityPerSec), changeText(a.capacityPerSec, b.capacityPerSec)]),
+    row([
+      'Capacity',
+      rateText(a.capacityPerSec),
+      rateText(b.capacityPerSec),
+      changeText(a.capacityPerSec, b.capacityPerSec),
+    ]),
     row(['Knee', kneeText(a), kneeText(b), '']),
     row(['Peak', rateText(a.peakPerSec), rateText(b.peakPerSec), changeText(a.peakPerSec, b.peakPerSec)]),
     row(['USL predicted peak', rateText(uslA), rateText(uslB), changeText(uslA, uslB)]),
@@ -67,31 +75,55 @@ function headline(a: RunResult, b: RunResult): string[] {
 }
 
 function p99Ms(s: StepResult | null): number | null {
-  return s === null ? null : percentileOf(s, 99)?.valueMs ?? null;
+  return s === null ? null : (percentileOf(s, 99)?.valueMs ?? null);
 }
 
 function stepCells(s: StepResult | null): string[] {
   if (s === null) return ['–', '–', '–', '–'];
-  return [fmtRate(s.throughputPerSec), percentileCell(percentileOf(s, 50)), percentileCell(percentileOf(s, 99)), fmtPercent(s.errorRate)];
+  return [
+    fmtRate(s.throughputPerSec),
+    percentileCell(percentileOf(s, 50)),
+    percentileCell(percentileOf(s, 99)),
+    fmtPercent(s.errorRate),
+  ];
 }
 
 export function renderCompare(a: RunResult, b: RunResult, cost?: { a: CostResult; b: CostResult } | null): string {
   const warnings = settingDifferences(a, b);
   const lines = [`# plateau compare: A ${mdCell(a.runId)} vs B ${mdCell(b.runId)}`, ''];
   if (warnings.length > 0) {
-    lines.push('> **The runs differ in their settings; read the comparison with care:**', '>', ...warnings.map((w) => `> - ${mdCell(w)}`), '');
+    lines.push(
+      '> **The runs differ in their settings; read the comparison with care:**',
+      '>',
+      ...warnings.map((w) => `> - ${mdCell(w)}`),
+      '',
+    );
   }
   lines.push(...headline(a, b), '', '## At equal offered rates', '');
-  lines.push('| Offered req/s | A X req/s | B X req/s | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |');
+  lines.push(
+    '| Offered req/s | A X req/s | B X req/s | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |',
+  );
   lines.push(`|${Array(13).fill('---').join('|')}|`);
   for (const r of compareRows(a, b)) {
     const [ax, ap50, ap99, aerr] = stepCells(r.a);
     const [bx, bp50, bp99, berr] = stepCells(r.b);
-    lines.push(row([
-      fmtTarget(r.ratePerSec), ax, bx, changeText(r.a?.throughputPerSec, r.b?.throughputPerSec), ap50, bp50, ap99, bp99,
-      changeText(p99Ms(r.a), p99Ms(r.b)),
-      aerr, berr, r.a?.verdict ?? 'not run', r.b?.verdict ?? 'not run',
-    ]));
+    lines.push(
+      row([
+        fmtTarget(r.ratePerSec),
+        ax,
+        bx,
+        changeText(r.a?.throughputPerSec, r.b?.throughputPerSec),
+        ap50,
+        bp50,
+        ap99,
+        bp99,
+        changeText(p99Ms(r.a), p99Ms(r.b)),
+        aerr,
+        berr,
+        r.a?.verdict ?? 'not run',
+        r.b?.verdict ?? 'not run',
+      ]),
+    );
   }
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));

@@ -58,12 +58,23 @@ export interface GateDocument {
 function side(r: RunResult, comparedPerSec: number | null): GateSide {
   const knee = r.kneeStep === null ? undefined : r.steps.find((s) => s.index === r.kneeStep);
   return {
-    runId: r.runId, comparedPerSec, capacityPerSec: r.capacityPerSec, heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
-    kneeStep: r.kneeStep === null ? null : r.kneeStep + 1, kneeRatePerSec: knee?.ratePerSec ?? null, stopReason: r.stopReason, engine: r.engine,
+    runId: r.runId,
+    comparedPerSec,
+    capacityPerSec: r.capacityPerSec,
+    heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
+    kneeStep: r.kneeStep === null ? null : r.kneeStep + 1,
+    kneeRatePerSec: knee?.ratePerSec ?? null,
+    stopReason: r.stopReason,
+    engine: r.engine,
   };
 }
 
-export function gateDocument(d: GateDecisionView, run: RunResult, baseline: RunResult, cost: CostResult | null): GateDocument {
+export function gateDocument(
+  d: GateDecisionView,
+  run: RunResult,
+  baseline: RunResult,
+  cost: CostResult | null,
+): GateDocument {
   return {
     schemaVersion: GATE_JSON_SCHEMA_VERSION,
     kind: 'plateau-gate',
@@ -80,6 +91,11 @@ export function gateDocument(d: GateDecisionView, run: RunResult, baseline: RunR
   };
 }
 
-export function renderGateJson(d: GateDecisionView, run: RunResult, baseline: RunResult, cost: CostResult | null): string {
+export function renderGateJson(
+  d: GateDecisionView,
+  run: RunResult,
+  baseline: RunResult,
+  cost: CostResult | null,
+): string {
   return `${JSON.stringify(gateDocument(d, run, baseline, cost), null, 2)}\n`;
 }

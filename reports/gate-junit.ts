@@ -9,15 +9,28 @@ import type { GateDecision } from '../analysis/gate/decide.ts';
 export function xmlEscape(s: string): string {
   return s
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
-interface Case { name: string; failure?: string; error?: string; out?: string }
+interface Case {
+  name: string;
+  failure?: string;
+  error?: string;
+  out?: string;
+}
 
 function caseXml(c: Case): string {
   const inner = [
-    c.failure !== undefined ? `<failure message="${xmlEscape(c.failure)}" type="regression">${xmlEscape(c.failure)}</failure>` : '',
-    c.error !== undefined ? `<error message="${xmlEscape(c.error)}" type="cannot-judge">${xmlEscape(c.error)}</error>` : '',
+    c.failure !== undefined
+      ? `<failure message="${xmlEscape(c.failure)}" type="regression">${xmlEscape(c.failure)}</failure>`
+      : '',
+    c.error !== undefined
+      ? `<error message="${xmlEscape(c.error)}" type="cannot-judge">${xmlEscape(c.error)}</error>`
+      : '',
     c.out !== undefined ? `<system-out>${xmlEscape(c.out)}</system-out>` : '',
   ].join('');
   return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
@@ -26,7 +39,9 @@ function caseXml(c: Case): string {
 export function renderJunit(d: GateDecision, runId: string): string {
   const cases: Case[] = [
     d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
-    d.status === 'regression' ? { name: 'capacity vs baseline', failure: d.headline } : { name: 'capacity vs baseline', out: d.headline },
+    d.status === 'regression'
+      ? { name: 'capacity vs baseline', failure: d.headline }
+      : { name: 'capacity vs baseline', out: d.headline },
     { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;

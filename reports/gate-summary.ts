@@ -22,13 +22,24 @@ export function priceText(x: number | null, currency: string): string {
 export function costLines(cost: CostResult | null): string[] {
   if (cost === null) return [];
   const out = ['', '### Cost per request', ''];
-  if (cost.fixedPerRequest !== null) out.push(`- fixed price (monthly cost / (capacity × seconds in a month)): ${mdCell(priceText(cost.fixedPerRequest, cost.currency))}`);
-  if (cost.unitsPerRequest !== null) out.push(`- usage: ${mdCell(cost.unitsPerRequest.toPrecision(3))} units per request${cost.usagePerRequest === null ? '' : `, ${mdCell(priceText(cost.usagePerRequest, cost.currency))} per request`}`);
+  if (cost.fixedPerRequest !== null)
+    out.push(
+      `- fixed price (monthly cost / (capacity × seconds in a month)): ${mdCell(priceText(cost.fixedPerRequest, cost.currency))}`,
+    );
+  if (cost.unitsPerRequest !== null)
+    out.push(
+      `- usage: ${mdCell(cost.unitsPerRequest.toPrecision(3))} units per request${cost.usagePerRequest === null ? '' : `, ${mdCell(priceText(cost.usagePerRequest, cost.currency))} per request`}`,
+    );
   for (const n of cost.notes) out.push(`- ${mdCell(n)}`);
   return out;
 }
 
-export function renderGateSummary(d: GateDecision, run: RunResult, baseline: RunResult, cost: CostResult | null): string {
+export function renderGateSummary(
+  d: GateDecision,
+  run: RunResult,
+  baseline: RunResult,
+  cost: CostResult | null,
+): string {
   const lines = [
     `## plateau gate: ${ICON[d.status]}`,
     '',
@@ -43,8 +54,10 @@ export function renderGateSummary(d: GateDecision, run: RunResult, baseline: Run
     '',
     `A regression needs the knee at least one step (${fmtTarget(d.stepPerSec)} req/s) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`,
   ];
-  if (d.reasons.length > 0) lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
-  if (d.warnings.length > 0) lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
+  if (d.reasons.length > 0)
+    lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
+  if (d.warnings.length > 0)
+    lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
   lines.push(...costLines(cost));
   return `${lines.join('\n')}\n`;
 }

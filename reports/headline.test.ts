@@ -22,29 +22,72 @@ function headlines(run: RunResult) {
 
 describe('the capacity headline', () => {
   it('a plateau: the capacity, in every output', () => {
-    const h = headlines(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 210 }, { ratePerSec: 300, okPerSec: 205 }] }));
-    expect(h).toEqual({ md: '200.0 req/s (step 2)', html: '200.0 req/s (step 2)', table: '200.0 req/s (step 2)', capacityPerSec: 200, heldAtLeastPerSec: 200 });
+    const h = headlines(
+      fakeRun({
+        steps: [
+          { ratePerSec: 100 },
+          { ratePerSec: 200 },
+          { ratePerSec: 300, okPerSec: 210 },
+          { ratePerSec: 300, okPerSec: 205 },
+        ],
+      }),
+    );
+    expect(h).toEqual({
+      md: '200.0 req/s (step 2)',
+      html: '200.0 req/s (step 2)',
+      table: '200.0 req/s (step 2)',
+      capacityPerSec: 200,
+      heldAtLeastPerSec: 200,
+    });
   });
 
   it('generator-bound: not established, with what held and why', () => {
-    const input = buildInput({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }, { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 }] });
-    const run = analyzeRun({ ...withAttempts(input, { 3: { index: 2 } }), policy: { rules: input.rules, bounds: { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3 }, confirmFailedStep: true, rerunContaminated: false, maxVUsBound: 200 } });
+    const input = buildInput({
+      steps: [
+        { ratePerSec: 100 },
+        { ratePerSec: 200 },
+        { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 },
+        { ratePerSec: 300, okPerSec: 240, droppedPerSec: 30 },
+      ],
+    });
+    const run = analyzeRun({
+      ...withAttempts(input, { 3: { index: 2 } }),
+      policy: {
+        rules: input.rules,
+        bounds: { lagP99MaxMs: 20, loopDelayMaxMs: 100, generatorBusyMax: 0.9, tailFactor: 3 },
+        confirmFailedStep: true,
+        rerunContaminated: false,
+        maxVUsBound: 200,
+      },
+    });
     const text = 'not established (at least 200.0 req/s held; the load generator could not drive step 3)';
     expect(headlines(run)).toEqual({ md: text, html: text, table: text, capacityPerSec: null, heldAtLeastPerSec: 200 });
   });
 
   it('every planned step held: at least, never the capacity', () => {
     const text = 'at least 500.0 req/s (every planned step held; raise the top rate)';
-    expect(headlines(fakeRun({ steps: followingSteps(5) }))).toEqual({ md: text, html: text, table: text, capacityPerSec: null, heldAtLeastPerSec: 500 });
+    expect(headlines(fakeRun({ steps: followingSteps(5) }))).toEqual({
+      md: text,
+      html: text,
+      table: text,
+      capacityPerSec: null,
+      heldAtLeastPerSec: 500,
+    });
   });
 
   it('interrupted before a limit was confirmed: not established', () => {
     const h = headlines(fakeRun({ steps: followingSteps(5), stopAtS: 92, interrupted: true }));
-    expect(h.md).toBe('not established (at least 200.0 req/s held; the run was interrupted before its limit was confirmed)');
+    expect(h.md).toBe(
+      'not established (at least 200.0 req/s held; the run was interrupted before its limit was confirmed)',
+    );
     expect(h).toMatchObject({ capacityPerSec: null, heldAtLeastPerSec: 200 });
   });
 
   it('no step held: not established', () => {
-    expect(headlines(fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }] }))).toMatchObject({ md: 'not established: no step held', capacityPerSec: null, heldAtLeastPerSec: null });
+    expect(headlines(fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }] }))).toMatchObject({
+      md: 'not established: no step held',
+      capacityPerSec: null,
+      heldAtLeastPerSec: null,
+    });
   });
 });

@@ -12,12 +12,18 @@ export function esc(s: string): string {
 }
 
 /** A table with an escaped header and escaped cells; `cls` picks a CSS class per row. */
-export function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], cls?: (i: number) => string): string {
+export function htmlTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  cls?: (i: number) => string,
+): string {
   const head = `<thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>`;
-  const body = rows.map((r, i) => {
-    const c = cls?.(i);
-    return `<tr${c ? ` class="${esc(c)}"` : ''}>${r.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`;
-  }).join('\n');
+  const body = rows
+    .map((r, i) => {
+      const c = cls?.(i);
+      return `<tr${c ? ` class="${esc(c)}"` : ''}>${r.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
   return `<table>${head}<tbody>\n${body}\n</tbody></table>`;
 }
 

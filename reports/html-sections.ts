@@ -6,7 +6,21 @@
 import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { anyUnreliable, capacityText, colocationText, countsText, durationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, peakText, rttText, STEP_HEADER, stepCells, verdictBrief } from './cells.ts';
+import {
+  anyUnreliable,
+  capacityText,
+  colocationText,
+  countsText,
+  durationText,
+  generatorCells,
+  GENERATOR_HEADER,
+  GENERATOR_NOTE,
+  peakText,
+  rttText,
+  STEP_HEADER,
+  stepCells,
+  verdictBrief,
+} from './cells.ts';
 import { warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
@@ -14,8 +28,10 @@ import { classificationText, overloadText, serverText, type TextSection } from '
 /** Banners for a run whose capacity cannot be taken at face value. */
 function banners(run: RunResult): string[] {
   const out: string[] = [];
-  if (run.interrupted) out.push('INTERRUPTED: the run was stopped before the stop rule ended it; capacity is at best a lower bound.');
-  if (run.generatorBound) out.push('GENERATOR-BOUND: the load generator, not the target, was the limit; this is not the target\'s capacity.');
+  if (run.interrupted)
+    out.push('INTERRUPTED: the run was stopped before the stop rule ended it; capacity is at best a lower bound.');
+  if (run.generatorBound)
+    out.push("GENERATOR-BOUND: the load generator, not the target, was the limit; this is not the target's capacity.");
   if (run.contaminated) out.push('CONTAMINATED: something outside the test changed the target during a judged step.');
   return out.map((b) => `<p class="banner">${esc(b)}</p>`);
 }
@@ -37,19 +53,30 @@ function verdictClass(s: StepResult): string {
 }
 
 export function stepsHtml(run: RunResult): string {
-  const parts = [htmlTable(STEP_HEADER, run.steps.map((s) => stepCells(s, run.rules)), (i) => verdictClass(run.steps[i]))];
+  const parts = [
+    htmlTable(
+      STEP_HEADER,
+      run.steps.map((s) => stepCells(s, run.rules)),
+      (i) => verdictClass(run.steps[i]),
+    ),
+  ];
   if (anyUnreliable(run)) {
-    parts.push(`<p class="note">* unreliable: fewer than ${esc(fmtInt(run.rules.minTailSamples))} samples lie beyond this percentile (p99 needs ${esc(fmtInt(requiredSamples(99, run.rules.minTailSamples)))} samples, p99.9 ${esc(fmtInt(requiredSamples(99.9, run.rules.minTailSamples)))}); shown for diagnosis only.</p>`);
+    parts.push(
+      `<p class="note">* unreliable: fewer than ${esc(fmtInt(run.rules.minTailSamples))} samples lie beyond this percentile (p99 needs ${esc(fmtInt(requiredSamples(99, run.rules.minTailSamples)))} samples, p99.9 ${esc(fmtInt(requiredSamples(99.9, run.rules.minTailSamples)))}); shown for diagnosis only.</p>`,
+    );
   }
   const failing = run.steps.filter((s) => s.reasons.length > 0);
-  if (failing.length > 0) parts.push(htmlList(failing.map((s) => `step ${stepNo(s.index)} (${verdictBrief(s)}): ${s.reasons.join('; ')}`)));
+  if (failing.length > 0)
+    parts.push(htmlList(failing.map((s) => `step ${stepNo(s.index)} (${verdictBrief(s)}): ${s.reasons.join('; ')}`)));
   return htmlSection('steps', 'Steps', parts.join('\n'));
 }
 
 /** A text section (markdown-verdicts.ts) as HTML, every string escaped; '' when the section is empty. */
 function textSectionHtml(id: string, t: TextSection | null): string {
   if (t === null) return '';
-  const parts = t.paragraphs.map((p) => `<p>${p.lead === undefined ? '' : `<strong>${esc(p.lead)}</strong>`}${esc(p.text)}</p>`);
+  const parts = t.paragraphs.map(
+    (p) => `<p>${p.lead === undefined ? '' : `<strong>${esc(p.lead)}</strong>`}${esc(p.text)}</p>`,
+  );
   if (t.table) parts.push(htmlTable(t.table.header, t.table.rows));
   if (t.items && t.items.length > 0) parts.push(htmlList(t.items));
   return htmlSection(id, t.title, parts.join('\n'));
@@ -72,9 +99,24 @@ export function serverHtml(run: RunResult): string {
 
 export function errorsHtml(run: RunResult): string {
   const withErrors = run.steps.filter((s) => s.failed > 0);
-  if (withErrors.length === 0) return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
-  const rows = withErrors.map((s) => [String(stepNo(s.index)), fmtInt(s.failed), fmtPercent(s.errorRate), countsText(s.errors), countsText(s.statuses), (s.errorSamples ?? []).join(' / ')]);
-  return htmlSection('errors', 'Errors', htmlTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages (as the target sent them)'], rows));
+  if (withErrors.length === 0)
+    return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
+  const rows = withErrors.map((s) => [
+    String(stepNo(s.index)),
+    fmtInt(s.failed),
+    fmtPercent(s.errorRate),
+    countsText(s.errors),
+    countsText(s.statuses),
+    (s.errorSamples ?? []).join(' / '),
+  ]);
+  return htmlSection(
+    'errors',
+    'Errors',
+    htmlTable(
+      ['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages (as the target sent them)'],
+      rows,
+    ),
+  );
 }
 
 export function warningsHtml(run: RunResult): string {
@@ -83,18 +125,42 @@ export function warningsHtml(run: RunResult): string {
 
 export function stagesHtml(run: RunResult): string {
   if (run.stages.length === 0) return htmlSection('stages', 'Stages', '<p>No stage outcomes recorded.</p>');
-  return htmlSection('stages', 'Stages', htmlTable(['Stage', 'Status', 'Duration', 'Detail'], run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail])));
+  return htmlSection(
+    'stages',
+    'Stages',
+    htmlTable(
+      ['Stage', 'Status', 'Duration', 'Detail'],
+      run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail]),
+    ),
+  );
 }
 
 export function generatorHtml(run: RunResult): string {
   const { vus } = run;
   const colocated = colocationText(run);
-  const parts = [htmlList([`VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`, rttText(run), ...(colocated ? [colocated] : [])])];
-  if (run.steps.length > 0) parts.push(`<p class="note">${esc(GENERATOR_NOTE)}</p>`, htmlTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s, run.generatorBusyMax))));
+  const parts = [
+    htmlList([
+      `VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${vus.reason}`,
+      rttText(run),
+      ...(colocated ? [colocated] : []),
+    ]),
+  ];
+  if (run.steps.length > 0)
+    parts.push(
+      `<p class="note">${esc(GENERATOR_NOTE)}</p>`,
+      htmlTable(
+        GENERATOR_HEADER,
+        run.steps.map((s) => generatorCells(s, run.generatorBusyMax)),
+      ),
+    );
   return htmlSection('generator', 'Load generator', parts.join('\n'));
 }
 
 export function environmentHtml(run: RunResult): string {
   const entries = Object.entries(run.environment);
-  return htmlSection('environment', 'Environment', entries.length === 0 ? '<p>Not recorded.</p>' : htmlTable(['Key', 'Value'], entries));
+  return htmlSection(
+    'environment',
+    'Environment',
+    entries.length === 0 ? '<p>Not recorded.</p>' : htmlTable(['Key', 'Value'], entries),
+  );
 }

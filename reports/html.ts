@@ -8,7 +8,18 @@ import type { RunResult } from '../analysis/types.ts';
 import { chartsOf, renderCharts, type ChartName, type RenderedChart } from './charts/index.ts';
 import { esc, htmlSection } from './html-escape.ts';
 import { HTML_STYLE } from './html-style.ts';
-import { classificationHtml, environmentHtml, errorsHtml, generatorHtml, headerHtml, overloadHtml, serverHtml, stagesHtml, stepsHtml, warningsHtml } from './html-sections.ts';
+import {
+  classificationHtml,
+  environmentHtml,
+  errorsHtml,
+  generatorHtml,
+  headerHtml,
+  overloadHtml,
+  serverHtml,
+  stagesHtml,
+  stepsHtml,
+  warningsHtml,
+} from './html-sections.ts';
 import { modelsHtml } from './models-html.ts';
 
 export interface RenderedFile {
@@ -26,21 +37,41 @@ function figure(charts: readonly RenderedChart[], name: ChartName): string {
   return `<figure class="chart" id="chart-${name}" role="img" aria-label="${esc(c.alt)}">\n${c.svg}\n<figcaption>${esc(c.alt)} (also <a href="${esc(c.file)}">${esc(c.file)}</a>)</figcaption>\n</figure>`;
 }
 
-function chartSection(id: string, title: string, charts: readonly RenderedChart[], name: ChartName, empty: string): string {
+function chartSection(
+  id: string,
+  title: string,
+  charts: readonly RenderedChart[],
+  name: ChartName,
+  empty: string,
+): string {
   const f = figure(charts, name);
   return htmlSection(id, title, f || `<p>${esc(empty)}</p>`);
 }
 
 /** The page's links; `optional` ones only when their section is on the page (it is left out when empty). */
 const NAV: [id: string, label: string, optional?: boolean][] = [
-  ['throughput', 'Throughput'], ['latency', 'Latency'], ['delivery', 'Delivery & capture'], ['timeseries', 'Time series'],
-  ['models', 'Models'], ['steps', 'Steps'], ['overload', 'Overload shape', true], ['classification', 'Classified steps', true], ['server', 'Server-side view', true],
-  ['errors', 'Errors'], ['warnings', 'Warnings'], ['stages', 'Stages'], ['environment', 'Environment'],
+  ['throughput', 'Throughput'],
+  ['latency', 'Latency'],
+  ['delivery', 'Delivery & capture'],
+  ['timeseries', 'Time series'],
+  ['models', 'Models'],
+  ['steps', 'Steps'],
+  ['overload', 'Overload shape', true],
+  ['classification', 'Classified steps', true],
+  ['server', 'Server-side view', true],
+  ['errors', 'Errors'],
+  ['warnings', 'Warnings'],
+  ['stages', 'Stages'],
+  ['environment', 'Environment'],
 ];
 
 /** The whole page from a run and its rendered charts. */
 export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): string {
-  const verdicts: Record<string, string> = { overload: overloadHtml(run), classification: classificationHtml(run), server: serverHtml(run) };
+  const verdicts: Record<string, string> = {
+    overload: overloadHtml(run),
+    classification: classificationHtml(run),
+    server: serverHtml(run),
+  };
   const nav = NAV.filter(([id, , optional]) => !optional || verdicts[id] !== '');
   const body = [
     headerHtml(run),
@@ -84,5 +115,8 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
 /** report.html and one .svg per chart. */
 export async function renderHtmlFiles(run: RunResult): Promise<RenderedFile[]> {
   const charts = await renderCharts(chartsOf(run));
-  return [{ file: 'report.html', content: renderHtml(run, charts) }, ...charts.map((c) => ({ file: c.file, content: `${c.svg}\n` }))];
+  return [
+    { file: 'report.html', content: renderHtml(run, charts) },
+    ...charts.map((c) => ({ file: c.file, content: `${c.svg}\n` })),
+  ];
 }

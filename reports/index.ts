@@ -31,6 +31,4 @@ export interface FileRenderer {
   render(run: RunResult): Promise<RenderedFile[]>;
 }
 
-export const fileRenderers: FileRenderer[] = [
-  { name: 'html', render: renderHtmlFiles },
-];
+export const fileRenderers: FileRenderer[] = [{ name: 'html', render: renderHtmlFiles }];

@@ -8,9 +8,25 @@ import { planDocument, type PlanJsonInput } from './plan-json.ts';
 const RULES = { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 };
 
 function planInput(over: Partial<PlanJsonInput> = {}): PlanJsonInput {
-  const steps = [100, 200].map((ratePerSec, index) => ({ index, ratePerSec, rampStartS: index * 11, holdStartS: index * 11 + 1, holdEndS: index * 11 + 11, steadyStartS: index * 11 + 3, steadyEndS: index * 11 + 11 }));
+  const steps = [100, 200].map((ratePerSec, index) => ({
+    index,
+    ratePerSec,
+    rampStartS: index * 11,
+    holdStartS: index * 11 + 1,
+    holdEndS: index * 11 + 11,
+    steadyStartS: index * 11 + 3,
+    steadyEndS: index * 11 + 11,
+  }));
   return {
-    plan: { target: 'http://t/x', steps, durationS: 22, settleS: 2, rules: RULES, vus: { preAllocatedVUs: 10, maxVUs: 40, reason: 'given' }, expectedSteadySamples: [800, 1600] },
+    plan: {
+      target: 'http://t/x',
+      steps,
+      durationS: 22,
+      settleS: 2,
+      rules: RULES,
+      vus: { preAllocatedVUs: 10, maxVUs: 40, reason: 'given' },
+      expectedSteadySamples: [800, 1600],
+    },
     steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 250, rampS: 1, holdS: 10 },
     warmup: { enabled: true, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.15, maxS: 20 },
     reset: [{ kind: 'sql', database: 'db', statements: 2, tables: ['orders'] }],
@@ -23,8 +39,14 @@ function planInput(over: Partial<PlanJsonInput> = {}): PlanJsonInput {
 describe('the plan document', () => {
   it('holds each step with its expected samples and the percentiles they back, and its warnings', () => {
     const doc = planDocument(planInput());
-    expect(doc.steps.map((s) => [s.ratePerSec, s.expectedSamples, s.trustedPercentiles])).toEqual([[100, 800, [50, 90]], [200, 1600, [50, 90]]]);
-    expect(doc.steps[0].untrustedPercentiles).toEqual([{ q: 99, requiredSamples: 3000 }, { q: 99.9, requiredSamples: 30000 }]);
+    expect(doc.steps.map((s) => [s.ratePerSec, s.expectedSamples, s.trustedPercentiles])).toEqual([
+      [100, 800, [50, 90]],
+      [200, 1600, [50, 90]],
+    ]);
+    expect(doc.steps[0].untrustedPercentiles).toEqual([
+      { q: 99, requiredSamples: 3000 },
+      { q: 99.9, requiredSamples: 30000 },
+    ]);
     expect(doc.warnings.map((w) => w.code)).toEqual(['last-step-below-max', 'few-samples', 'few-samples']);
     expect(doc.timing).toEqual({ rampS: 1, holdS: 10, settleS: 2, steadyS: 8 });
     expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: 20, atMostS: 43 });
@@ -32,7 +54,9 @@ describe('the plan document', () => {
   });
 
   it('a disabled warmup adds no time, and a grid that reaches its top warns of nothing but samples', () => {
-    const doc = planDocument(planInput({ warmup: { ...planInput().warmup, enabled: false }, steps: { ...planInput().steps, maxPerSec: 200 } }));
+    const doc = planDocument(
+      planInput({ warmup: { ...planInput().warmup, enabled: false }, steps: { ...planInput().steps, maxPerSec: 200 } }),
+    );
     expect(doc.warmup).toEqual({ enabled: false });
     expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: null, atMostS: 22 });
     expect(doc.warnings.some((w) => w.code === 'last-step-below-max')).toBe(false);
@@ -40,9 +64,24 @@ describe('the plan document', () => {
 });
 
 describe('the gate document', () => {
-  const decision: GateDecisionView = { status: 'invalid', exitCode: 3, headline: 'cannot judge: x', reasons: ['x'], warnings: ['w'], baselinePerSec: 400, currentPerSec: null, stepPerSec: 100, tolerance: 0.05 };
+  const decision: GateDecisionView = {
+    status: 'invalid',
+    exitCode: 3,
+    headline: 'cannot judge: x',
+    reasons: ['x'],
+    warnings: ['w'],
+    baselinePerSec: 400,
+    currentPerSec: null,
+    stepPerSec: 100,
+    tolerance: 0.05,
+  };
   it('a side without a knee says null, not step 0', () => {
-    const none: RunResult = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 10 }, { ratePerSec: 200, okPerSec: 10 }] });
+    const none: RunResult = fakeRun({
+      steps: [
+        { ratePerSec: 100, okPerSec: 10 },
+        { ratePerSec: 200, okPerSec: 10 },
+      ],
+    });
     const held = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r, okPerSec: Math.min(r, 210) })) });
     const doc = gateDocument(decision, none, held, null);
     expect(doc.run).toMatchObject({ kneeStep: null, kneeRatePerSec: null, comparedPerSec: null });
@@ -52,16 +91,32 @@ describe('the gate document', () => {
 });
 
 describe('the compare document', () => {
-  it.each([[100, 110, 0.1], [0, 5, null], [null, 5, null], [200, 150, -0.25]])('relativeChange(%s, %s) = %s', (a, b, v) => {
+  it.each([
+    [100, 110, 0.1],
+    [0, 5, null],
+    [null, 5, null],
+    [200, 150, -0.25],
+  ])('relativeChange(%s, %s) = %s', (a, b, v) => {
     const c = relativeChange(a, b);
     if (v === null) expect(c).toBeNull();
     else expect(c).toBeCloseTo(v, 12);
   });
 
   it('a rate only one run offered has null on the other side and no change', () => {
-    const a = fakeRun({ steps: [{ ratePerSec: 100 }] }), b = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
+    const a = fakeRun({ steps: [{ ratePerSec: 100 }] }),
+      b = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
     const s = stepResult({ ratePerSec: 200, index: 1, throughputPerSec: 190 });
     const doc = compareDocument({ a, b, rows: [{ ratePerSec: 200, a: null, b: s }], warnings: [], cost: null });
-    expect(doc.rates[0]).toEqual({ ratePerSec: 200, a: null, b: expect.objectContaining({ step: 2, throughputPerSec: 190, p50: { valueMs: 10, samples: 500, reliable: true }, p99: null }), change: { throughput: null, p99: null } });
+    expect(doc.rates[0]).toEqual({
+      ratePerSec: 200,
+      a: null,
+      b: expect.objectContaining({
+        step: 2,
+        throughputPerSec: 190,
+        p50: { valueMs: 10, samples: 500, reliable: true },
+        p99: null,
+      }),
+      change: { throughput: null, p99: null },
+    });
   });
 });

@@ -19,14 +19,27 @@ export function mdTable(header: readonly string[], rows: readonly (readonly stri
 
 /** The step table, its footnote, and why each non-holding step did not hold. */
 export function stepsSection(run: RunResult): string[] {
-  const out = ['## Steps', '', ...mdTable(STEP_HEADER, run.steps.map((s) => stepCells(s, run.rules)))];
+  const out = [
+    '## Steps',
+    '',
+    ...mdTable(
+      STEP_HEADER,
+      run.steps.map((s) => stepCells(s, run.rules)),
+    ),
+  ];
   if (anyUnreliable(run)) {
     const minTail = fmtInt(run.rules.minTailSamples);
-    out.push('', `\\* unreliable: fewer than ${minTail} samples lie beyond this percentile (p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples in the window, p99.9 ${fmtInt(requiredSamples(99.9, run.rules.minTailSamples))}); shown for diagnosis only.`);
+    out.push(
+      '',
+      `\\* unreliable: fewer than ${minTail} samples lie beyond this percentile (p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples in the window, p99.9 ${fmtInt(requiredSamples(99.9, run.rules.minTailSamples))}); shown for diagnosis only.`,
+    );
   }
   const failing = run.steps.filter((s) => s.reasons.length > 0);
   if (failing.length > 0) {
-    out.push('', ...failing.map((s) => `- **step ${stepNo(s.index)}** (${verdictBrief(s)}): ${s.reasons.map(mdCell).join('; ')}`));
+    out.push(
+      '',
+      ...failing.map((s) => `- **step ${stepNo(s.index)}** (${verdictBrief(s)}): ${s.reasons.map(mdCell).join('; ')}`),
+    );
   }
   return out;
 }
@@ -43,5 +56,9 @@ export function errorsSection(run: RunResult): string[] {
     countsText(s.statuses),
     (s.errorSamples ?? []).join(' / '),
   ]);
-  return ['## Errors', '', ...mdTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages'], rows)];
+  return [
+    '## Errors',
+    '',
+    ...mdTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages'], rows),
+  ];
 }

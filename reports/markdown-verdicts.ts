@@ -27,8 +27,15 @@ export interface TextSection {
 export function overloadText(run: RunResult): TextSection | null {
   const o = run.overload;
   if (!o || o.shape === 'none') return null;
-  const paragraphs: TextParagraph[] = [{ lead: o.shape, text: `: ${o.evidence}.` }, { text: `What it usually means: ${o.meaning}.` }];
-  if (run.generatorBound) paragraphs.push({ lead: 'This run cannot establish capacity', text: ': the load generator reached its limit first (see below).' });
+  const paragraphs: TextParagraph[] = [
+    { lead: o.shape, text: `: ${o.evidence}.` },
+    { text: `What it usually means: ${o.meaning}.` },
+  ];
+  if (run.generatorBound)
+    paragraphs.push({
+      lead: 'This run cannot establish capacity',
+      text: ': the load generator reached its limit first (see below).',
+    });
   return { title: 'Overload shape', paragraphs };
 }
 
@@ -40,10 +47,20 @@ function attemptLabel(s: RunResult['steps'][number]): string {
 export function classificationText(run: RunResult): TextSection | null {
   const marked = run.steps.filter((s) => attemptLabel(s) !== '');
   if (marked.length === 0) return null;
-  const rows = marked.map((s) => [String(s.index + 1), fmtRate(s.ratePerSec), attemptLabel(s), s.verdict, s.reasons.join('; ')]);
+  const rows = marked.map((s) => [
+    String(s.index + 1),
+    fmtRate(s.ratePerSec),
+    attemptLabel(s),
+    s.verdict,
+    s.reasons.join('; '),
+  ]);
   return {
     title: 'Failed steps, classified before they count',
-    paragraphs: [{ text: 'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.' }],
+    paragraphs: [
+      {
+        text: 'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
+      },
+    ],
     table: { header: ['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows },
   };
 }
@@ -68,8 +85,24 @@ export function serverText(run: RunResult): TextSection | null {
   ]);
   return {
     title: 'Server-side view',
-    paragraphs: [{ text: 'The target\'s own metrics, read at each steady window\'s edges. Client mean minus the fastest RTT (the min under Load generator) should match the server\'s mean; a client that reads systematically higher is queueing inside the generator.' }],
-    table: { header: ['Step', 'Client req/s', 'Server req/s', 'Client mean - min RTT', 'Server mean', 'Server max', 'Cross-check', 'Pool'], rows },
+    paragraphs: [
+      {
+        text: "The target's own metrics, read at each steady window's edges. Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator.",
+      },
+    ],
+    table: {
+      header: [
+        'Step',
+        'Client req/s',
+        'Server req/s',
+        'Client mean - min RTT',
+        'Server mean',
+        'Server max',
+        'Cross-check',
+        'Pool',
+      ],
+      rows,
+    },
     items: withServer.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`),
   };
 }

@@ -5,7 +5,16 @@
  */
 import { fmtInt, fmtRatio } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { capacityText, colocationText, generatorCells, GENERATOR_HEADER, GENERATOR_NOTE, durationText, peakText, rttText } from './cells.ts';
+import {
+  capacityText,
+  colocationText,
+  generatorCells,
+  GENERATOR_HEADER,
+  GENERATOR_NOTE,
+  durationText,
+  peakText,
+  rttText,
+} from './cells.ts';
 import { mdCell } from './escape.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
@@ -15,7 +24,10 @@ import { warningTexts } from './warning-text.ts';
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
   if (run.interrupted) {
-    out.push('> **INTERRUPTED**: the run was stopped before the stop rule ended it; later steps were not run, so capacity is at best a lower bound.', '');
+    out.push(
+      '> **INTERRUPTED**: the run was stopped before the stop rule ended it; later steps were not run, so capacity is at best a lower bound.',
+      '',
+    );
   }
   out.push(
     `**Capacity: ${mdCell(capacityText(run))}**`,
@@ -56,7 +68,17 @@ function generatorSection(run: RunResult): string[] {
     `- VUs: ${fmtInt(vus.preAllocatedVUs)} pre-allocated, at most ${fmtInt(vus.maxVUs)}: ${mdCell(vus.reason)}`,
     rttLine,
     ...(colocated ? [`- ${mdCell(colocated)}`] : []),
-    ...(run.steps.length > 0 ? ['', GENERATOR_NOTE, '', ...mdTable(GENERATOR_HEADER, run.steps.map((s) => generatorCells(s, run.generatorBusyMax)))] : []),
+    ...(run.steps.length > 0
+      ? [
+          '',
+          GENERATOR_NOTE,
+          '',
+          ...mdTable(
+            GENERATOR_HEADER,
+            run.steps.map((s) => generatorCells(s, run.generatorBusyMax)),
+          ),
+        ]
+      : []),
   ];
 }
 
@@ -87,5 +109,8 @@ export function renderMarkdown(run: RunResult): string {
     warningsSection(run),
     environmentSection(run),
   ];
-  return `${sections.filter((lines) => lines.length > 0).map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  return `${sections
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n'))
+    .join('\n\n')}\n`;
 }

@@ -7,7 +7,12 @@ import { kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from
 export function modelsHtml(run: RunResult, uslFigure: string): string {
   const m = run.models;
   if (!m) return htmlSection('models', 'Models', '<p>Not computed for this run.</p>');
-  if (m.little.length === 0) return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
+  if (m.little.length === 0)
+    return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
   const sentences = [...uslSentences(m.usl, m.uslNote), ...kneeSentence(run, m)].map((s) => `<p>${esc(s)}</p>`);
-  return htmlSection('models', 'Models', [`<p>${esc(modelsIntro(m))}</p>`, htmlTable(MODEL_HEADER, modelRows(m)), ...sentences, uslFigure].join('\n'));
+  return htmlSection(
+    'models',
+    'Models',
+    [`<p>${esc(modelsIntro(m))}</p>`, htmlTable(MODEL_HEADER, modelRows(m)), ...sentences, uslFigure].join('\n'),
+  );
 }

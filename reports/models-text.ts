@@ -10,7 +10,16 @@ import { sameAttempt } from './cells.ts';
 /** Below this R^2 the report says the law fits poorly. */
 export const USL_R2_GOOD = 0.9;
 
-export const MODEL_HEADER = ['Step', 'Target req/s', 'X req/s', 'Mean W ms', 'N = X × W', 'ρ = X / μ', '1 / (1 − ρ)', 'W / W₁'];
+export const MODEL_HEADER = [
+  'Step',
+  'Target req/s',
+  'X req/s',
+  'Mean W ms',
+  'N = X × W',
+  'ρ = X / μ',
+  '1 / (1 − ρ)',
+  'W / W₁',
+];
 
 /** 3 significant digits, plain (no grouping) so small parameters read as 0.000390. */
 export function sig3(x: number): string {
@@ -39,22 +48,25 @@ export function modelRows(m: Models): string[][] {
 }
 
 export function modelsIntro(m: Models): string {
-  const mu = m.utilisationBasePerSec === null
-    ? 'no step held, so there is no capacity to measure utilisation against'
-    : `μ = ${fmtRate(m.utilisationBasePerSec)} req/s, the highest steady throughput reached`;
+  const mu =
+    m.utilisationBasePerSec === null
+      ? 'no step held, so there is no capacity to measure utilisation against'
+      : `μ = ${fmtRate(m.utilisationBasePerSec)} req/s, the highest steady throughput reached`;
   return `Little's law gives the mean concurrency the target carried at each step (N = X × W). Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
 }
 
 /** The USL fit in sentences (parameters, N*, predicted peak, quality). */
 export function uslSentences(fit: UslFit | null, note: string): string[] {
   if (fit === null) return [`Universal Scalability Law: ${note}.`];
-  const peak = fit.nStar === null || fit.peakPerSec === null
-    ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-    : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s`;
+  const peak =
+    fit.nStar === null || fit.peakPerSec === null
+      ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
+      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} req/s at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
   ];
-  if (fit.r2 < USL_R2_GOOD) out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
+  if (fit.r2 < USL_R2_GOOD)
+    out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
   return out;
 }
 
@@ -63,7 +75,13 @@ export function kneeSentence(run: RunResult, m: Models): string[] {
   const kneeStep = kneeResult(run);
   const knee = kneeStep === null ? undefined : m.utilisation.find((u) => sameAttempt(u, kneeStep));
   if (!knee) return [];
-  const amp = knee.amplification === null ? 'the queue is saturated' : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
-  const measured = knee.latencyInflation === null ? '' : `; the measured mean grew ${knee.latencyInflation.toFixed(2)}× from step 1`;
-  return [`Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRatio(knee.rho)}: ${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`];
+  const amp =
+    knee.amplification === null
+      ? 'the queue is saturated'
+      : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
+  const measured =
+    knee.latencyInflation === null ? '' : `; the measured mean grew ${knee.latencyInflation.toFixed(2)}× from step 1`;
+  return [
+    `Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRatio(knee.rho)}: ${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`,
+  ];
 }

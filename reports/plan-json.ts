@@ -22,8 +22,21 @@ export interface PlanJsonStep extends StepPlan {
 }
 
 export type PlanJsonWarning =
-  | { code: 'last-step-below-max'; lastRatePerSec: number; maxPerSec: number; startPerSec: number; stepPerSec: number; text: string }
-  | { code: 'few-samples'; step: number; expectedSamples: number; untrusted: { q: number; requiredSamples: number }[]; text: string };
+  | {
+      code: 'last-step-below-max';
+      lastRatePerSec: number;
+      maxPerSec: number;
+      startPerSec: number;
+      stepPerSec: number;
+      text: string;
+    }
+  | {
+      code: 'few-samples';
+      step: number;
+      expectedSamples: number;
+      untrusted: { q: number; requiredSamples: number }[];
+      text: string;
+    };
 
 /** The document `plateau plan --json` prints. */
 export interface PlanDocument {
@@ -34,7 +47,9 @@ export interface PlanDocument {
   scenario: { name: string; module: string } | null;
   stages: string[];
   reset: PlanResetHook[];
-  warmup: { enabled: false } | { enabled: true; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  warmup:
+    | { enabled: false }
+    | { enabled: true; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
   timing: { rampS: number; holdS: number; settleS: number; steadyS: number };
   rules: Rules;
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
@@ -46,9 +61,24 @@ export interface PlanDocument {
 
 /** What the shell knows when it renders the plan (narrow: no harness type crosses into reports/). */
 export interface PlanJsonInput {
-  plan: { target: string; steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; vus: VuSizing; expectedSteadySamples: number[] };
+  plan: {
+    target: string;
+    steps: StepPlan[];
+    durationS: number;
+    settleS: number;
+    rules: Rules;
+    vus: VuSizing;
+    expectedSteadySamples: number[];
+  };
   steps: { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
-  warmup: { enabled: boolean; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  warmup: {
+    enabled: boolean;
+    ratePerSec: number;
+    stableWindows: number;
+    windowS: number;
+    tolerance: number;
+    maxS: number;
+  };
   reset: PlanResetHook[];
   scenario: { name: string; module: string } | null;
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
@@ -59,9 +89,12 @@ function planSteps(p: PlanJsonInput['plan']): PlanJsonStep[] {
     const expectedSamples = p.expectedSteadySamples[i] ?? 0;
     const trust = trustworthyPercentiles(expectedSamples, p.rules.minTailSamples);
     return {
-      ...s, expectedSamples,
+      ...s,
+      expectedSamples,
       trustedPercentiles: trust.filter((t) => t.trusted).map((t) => t.q),
-      untrustedPercentiles: trust.filter((t) => !t.trusted).map((t) => ({ q: t.q, requiredSamples: t.requiredSamples })),
+      untrustedPercentiles: trust
+        .filter((t) => !t.trusted)
+        .map((t) => ({ q: t.q, requiredSamples: t.requiredSamples })),
     };
   });
 }
@@ -73,13 +106,20 @@ function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarn
   // the same float slack as the text plan: a last step within 1e-9 of maxPerSec reaches it
   if (last !== undefined && last < c.maxPerSec - 1e-9) {
     out.push({
-      code: 'last-step-below-max', lastRatePerSec: last, maxPerSec: c.maxPerSec, startPerSec: c.startPerSec, stepPerSec: c.stepPerSec,
+      code: 'last-step-below-max',
+      lastRatePerSec: last,
+      maxPerSec: c.maxPerSec,
+      startPerSec: c.startPerSec,
+      stepPerSec: c.stepPerSec,
       text: `the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     });
   }
   for (const s of steps.filter((x) => x.untrustedPercentiles.length > 0)) {
     out.push({
-      code: 'few-samples', step: s.index, expectedSamples: s.expectedSamples, untrusted: s.untrustedPercentiles,
+      code: 'few-samples',
+      step: s.index,
+      expectedSamples: s.expectedSamples,
+      untrusted: s.untrustedPercentiles,
       text: `step ${s.index + 1} expects ${s.expectedSamples} samples: ${s.untrustedPercentiles.map((u) => `p${u.q} needs ${u.requiredSamples}`).join(', ')}; longer holds give more`,
     });
   }
@@ -97,14 +137,32 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     scenario: input.scenario,
     stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
     reset: input.reset,
-    warmup: w.enabled ? { enabled: true, ratePerSec: w.ratePerSec, stableWindows: w.stableWindows, windowS: w.windowS, tolerance: w.tolerance, maxS: w.maxS } : { enabled: false },
-    timing: { rampS: input.steps.rampS, holdS: input.steps.holdS, settleS: plan.settleS, steadyS: input.steps.holdS - plan.settleS },
+    warmup: w.enabled
+      ? {
+          enabled: true,
+          ratePerSec: w.ratePerSec,
+          stableWindows: w.stableWindows,
+          windowS: w.windowS,
+          tolerance: w.tolerance,
+          maxS: w.maxS,
+        }
+      : { enabled: false },
+    timing: {
+      rampS: input.steps.rampS,
+      holdS: input.steps.holdS,
+      settleS: plan.settleS,
+      steadyS: input.steps.holdS - plan.settleS,
+    },
     rules: plan.rules,
     engine: input.engine,
     vus: plan.vus,
     steps,
     // the warmup's bound plus its last second, as the text plan counts it
-    durations: { stepsS: plan.durationS, warmupMaxS, atMostS: plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1) },
+    durations: {
+      stepsS: plan.durationS,
+      warmupMaxS,
+      atMostS: plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1),
+    },
     warnings: planWarnings(input, steps),
   };
 }

@@ -5,7 +5,8 @@ const input = (over: Partial<PlanTextInput> = {}): PlanTextInput => ({
   plan: {
     target: 'http://10.0.0.5:8080/orders',
     steps: [{ index: 0, ratePerSec: 100, rampStartS: 0, holdStartS: 2, holdEndS: 62, steadyStartS: 8, steadyEndS: 62 }],
-    durationS: 62, settleS: 6,
+    durationS: 62,
+    settleS: 6,
     rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
     vus: { preAllocatedVUs: 10, maxVUs: 40, reason: 'sized' },
     expectedSteadySamples: [5400],
@@ -19,20 +20,30 @@ const input = (over: Partial<PlanTextInput> = {}): PlanTextInput => ({
 
 describe('plan text (pure: what the shell gathered in, text out)', () => {
   it('words every reset hook, the engine lines in place and the total time', () => {
-    const text = planText(input({
-      reset: [{ kind: 'command', run: './r.sh' }, { kind: 'http', method: 'POST', url: '/reset' }, { kind: 'sql', database: 'stage.db', statements: 2, tables: ['a', 'b'] }],
-      engineLines: ['segment  k6 execution segment 0:1/2'],
-      scenario: 'orders (./scenario.ts)',
-    }));
+    const text = planText(
+      input({
+        reset: [
+          { kind: 'command', run: './r.sh' },
+          { kind: 'http', method: 'POST', url: '/reset' },
+          { kind: 'sql', database: 'stage.db', statements: 2, tables: ['a', 'b'] },
+        ],
+        engineLines: ['segment  k6 execution segment 0:1/2'],
+        scenario: 'orders (./scenario.ts)',
+      }),
+    );
     expect(text).toContain('reset    command `./r.sh`; POST /reset; sql on stage.db (2 statements, tables a, b)');
     expect(text).toContain('scenario orders (./scenario.ts)');
     expect(text).toMatch(/rule .*\nsegment  k6 execution segment 0:1\/2\nVUs      10 preallocated, max 40 \(sized;/);
-    expect(text).toContain('   1     100        0 s  8-62 s                      5400  p50 p90 p99 (p99.9 needs 30000)');
+    expect(text).toContain(
+      '   1     100        0 s  8-62 s                      5400  p50 p90 p99 (p99.9 needs 30000)',
+    );
     expect(text).toContain('at most 1 min 33 s of load (1 min 2 s of steps + warmup up to 30 s)');
   });
 
   it('says when the warmup is disabled and leaves its time out', () => {
-    const text = planText(input({ warmup: { enabled: false, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.1, maxS: 30 } }));
+    const text = planText(
+      input({ warmup: { enabled: false, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.1, maxS: 30 } }),
+    );
     expect(text).toContain('warmup   disabled');
     expect(text).toContain('at most 1 min 2 s of load (1 min 2 s of steps)');
     expect(text).toContain('scenario GET http://10.0.0.5:8080/orders (no scenario module)');

@@ -13,9 +13,24 @@ export type PlanTextResetHook =
 
 /** What the shell knows when it prints the plan (narrow: no harness type crosses into reports/). */
 export interface PlanTextInput {
-  plan: { target: string; steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; vus: VuSizing; expectedSteadySamples: number[] };
+  plan: {
+    target: string;
+    steps: StepPlan[];
+    durationS: number;
+    settleS: number;
+    rules: Rules;
+    vus: VuSizing;
+    expectedSteadySamples: number[];
+  };
   steps: { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
-  warmup: { enabled: boolean; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  warmup: {
+    enabled: boolean;
+    ratePerSec: number;
+    stableWindows: number;
+    windowS: number;
+    tolerance: number;
+    maxS: number;
+  };
   reset: PlanTextResetHook[];
   /** The scenario as named to the user, e.g. "orders (./scenario.ts)"; absent for a GET on the target. */
   scenario?: string;
@@ -46,16 +61,30 @@ export function planText(input: PlanTextInput): string {
   ];
   plan.steps.forEach((s, i) => {
     const trust = trustworthyPercentiles(plan.expectedSteadySamples[i], plan.rules.minTailSamples);
-    const ok = trust.filter((t) => t.trusted).map((t) => `p${t.q}`).join(' ') || 'none';
-    const not = trust.filter((t) => !t.trusted).map((t) => `p${t.q} needs ${t.requiredSamples}`).join(', ');
-    lines.push(`${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`);
+    const ok =
+      trust
+        .filter((t) => t.trusted)
+        .map((t) => `p${t.q}`)
+        .join(' ') || 'none';
+    const not = trust
+      .filter((t) => !t.trusted)
+      .map((t) => `p${t.q} needs ${t.requiredSamples}`)
+      .join(', ');
+    lines.push(
+      `${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`,
+    );
   });
   const last = plan.steps.at(-1)?.ratePerSec;
   if (last !== undefined && last < c.maxPerSec - 1e-9) {
-    lines.push(`note: the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`);
+    lines.push(
+      `note: the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
+    );
   }
   const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);
-  lines.push('', `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`);
+  lines.push(
+    '',
+    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`,
+  );
   return lines.join('\n');
 }
 

@@ -35,8 +35,16 @@ function mdCells(line: string): string[] {
   let cell = '';
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
-    if (ch === '\\') { cell += ch + (line[i + 1] ?? ''); i++; continue; }
-    if (ch === '|') { cells.push(cell); cell = ''; continue; }
+    if (ch === '\\') {
+      cell += ch + (line[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (ch === '|') {
+      cells.push(cell);
+      cell = '';
+      continue;
+    }
     cell += ch;
   }
   cells.push(cell);
@@ -46,21 +54,33 @@ function mdCells(line: string): string[] {
 /** A small RFC 4180 parser (quoted fields, doubled quotes, CRLF or LF). */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
-  let row: string[] = [], field = '', quoted = false;
+  let row: string[] = [],
+    field = '',
+    quoted = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; }
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field); rows.push(row); row = []; field = '';
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += ch;
   }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -73,12 +93,16 @@ describe('renderMarkdown', () => {
     expect(md).toContain('**Capacity: 400.0 req/s (step 4)**');
     expect(md).toMatch(/\*\*Stop reason: plateau\*\*: step 5 \(450 req\/s\) captured 0\.20 < 0\.60/);
     expect(md.indexOf('Capacity')).toBeLessThan(md.indexOf('## How to read this'));
-    for (const term of ['**Delivery**', '**Capture**', '**Steady window**', '**Dropped iterations**']) expect(md).toContain(term);
+    for (const term of ['**Delivery**', '**Capture**', '**Steady window**', '**Dropped iterations**'])
+      expect(md).toContain(term);
     expect(md).not.toContain('INTERRUPTED');
   });
 
   it('shows percentiles with their sample counts and marks unreliable ones', () => {
-    const row = md.slice(md.indexOf('## Steps')).split('\n').find((l) => l.startsWith('| 1 | 100 |'));
+    const row = md
+      .slice(md.indexOf('## Steps'))
+      .split('\n')
+      .find((l) => l.startsWith('| 1 | 100 |'));
     expect(row).toBeDefined();
     const cells = mdCells(row ?? '').map((c) => c.trim());
     expect(cells).toHaveLength(12);
@@ -90,17 +114,24 @@ describe('renderMarkdown', () => {
   });
 
   it('has the stages, generator, errors, warnings and environment sections', () => {
-    for (const h of ['## Stages', '## Load generator', '## Steps', '## Errors', '## Warnings', '## Environment']) expect(md).toContain(h);
+    for (const h of ['## Stages', '## Load generator', '## Steps', '## Errors', '## Warnings', '## Environment'])
+      expect(md).toContain(h);
     expect(md).toContain('| preflight | pass | 120 ms |');
     expect(md).toContain('HTTP median 0.500 ms, p90 0.800 ms (20 samples)');
     expect(md).toMatch(/step 6 dropped 50 arrivals/);
   });
 
-  it('says when the target shares the generator\'s machine, and only then', () => {
+  it("says when the target shares the generator's machine, and only then", () => {
     expect(md).toMatch(/- Target on the generator's own machine[^:]*: the two share its cores/);
-    expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain("generator's own machine");
+    expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain(
+      "generator's own machine",
+    );
     // the machine's LAN address, as the run recorded it: the same test the threads stage used
-    const lan = { ...run, target: 'http://10.0.0.5:8080/orders', environment: { ...run.environment, [MACHINE_ADDRESSES_KEY]: '10.0.0.5 fe80::1' } };
+    const lan = {
+      ...run,
+      target: 'http://10.0.0.5:8080/orders',
+      environment: { ...run.environment, [MACHINE_ADDRESSES_KEY]: '10.0.0.5 fe80::1' },
+    };
     expect(renderMarkdown(lan)).toMatch(/- Target on the generator's own machine[^:]*: the two share its cores/);
     expect(renderMarkdown({ ...lan, target: 'http://10.0.0.6:8080/orders' })).not.toContain("generator's own machine");
     // a run older than the record: loopback only, as its report always said
@@ -108,23 +139,58 @@ describe('renderMarkdown', () => {
   });
 
   it("shows the generator's figures for every step, busy share included when it was measured", () => {
-    const measured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, busy: 0.42, processCpu: 0.3, lagMs: 0.3, loopDelayMaxMs: 12 }, { ratePerSec: 200, busy: 0.93, lagMs: 25 }] }));
-    const header = '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | Generator CPU | VUs busy (max) | VUs allocated (max) | Dropped |';
-    const rows = measured.split('\n').slice(measured.split('\n').indexOf(header) + 2).slice(0, 2).map(mdCells);
-    expect(rows[0]).toEqual([' 1 ', ' 100 ', ' 0.300 ms ', ' 12.0 ms ', ' 42% ', ' 30% ', expect.any(String), expect.any(String), ' 0 ']);
+    const measured = renderMarkdown(
+      fakeRun({
+        steps: [
+          { ratePerSec: 100, busy: 0.42, processCpu: 0.3, lagMs: 0.3, loopDelayMaxMs: 12 },
+          { ratePerSec: 200, busy: 0.93, lagMs: 25 },
+        ],
+      }),
+    );
+    const header =
+      '| Step | Target req/s | Scheduler lag p99 | Event-loop delay max | Busiest thread busy | Generator CPU | VUs busy (max) | VUs allocated (max) | Dropped |';
+    const rows = measured
+      .split('\n')
+      .slice(measured.split('\n').indexOf(header) + 2)
+      .slice(0, 2)
+      .map(mdCells);
+    expect(rows[0]).toEqual([
+      ' 1 ',
+      ' 100 ',
+      ' 0.300 ms ',
+      ' 12.0 ms ',
+      ' 42% ',
+      ' 30% ',
+      expect.any(String),
+      expect.any(String),
+      ' 0 ',
+    ]);
     expect(rows[1].slice(2, 6)).toEqual([' 25.0 ms ', ' 0 ms ', ' 93% ', ' – ']); // measured, so a 0 is a 0
     expect(measured).toMatch(/step 2: the generator's busiest thread was busy 93% of the steady window/);
     // k6 does not report it: the cell says so rather than 0%
     const unmeasured = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100 }] }));
-    expect(mdCells(unmeasured.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([' – ', ' – ', ' – ']);
+    expect(mdCells(unmeasured.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([
+      ' – ',
+      ' – ',
+      ' – ',
+    ]);
     // k6: its process's share of the CPUs is read, its threads are not
     const k6 = renderMarkdown(fakeRun({ steps: [{ ratePerSec: 100, processCpu: 0.87 }] }));
-    expect(mdCells(k6.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([' – ', ' – ', ' 87% ']);
+    expect(mdCells(k6.split('\n').find((l) => l.startsWith('| 1 | 100 | 0.100 ms'))!).slice(3, 6)).toEqual([
+      ' – ',
+      ' – ',
+      ' 87% ',
+    ]);
     expect(k6).toMatch(/step 1: the generator's process used 87% of the CPUs it may use in the steady window/);
   });
 
   it("reads the busy share against the run's own bound (verdicts.generatorBusyMax), not the default", () => {
-    const cells = (r: RunResult) => mdCells(renderMarkdown(r).split('\n').find((l) => l.startsWith('| 1 | 100 | '))!).slice(4, 6);
+    const cells = (r: RunResult) =>
+      mdCells(
+        renderMarkdown(r)
+          .split('\n')
+          .find((l) => l.startsWith('| 1 | 100 | '))!,
+      ).slice(4, 6);
     const r = fakeRun({ steps: [{ ratePerSec: 100, busy: 0.504, processCpu: 0.3 }] });
     expect(cells(r)).toEqual([' 50% ', ' 30% ']);
     // over a bound of 0.5, 0.504 must not read as "50%"
@@ -139,7 +205,8 @@ describe('renderMarkdown', () => {
     const widths = new Map<string, number>();
     let header = '';
     for (const line of tableLines) {
-      if (!line.startsWith('|---') && !/^\|\s*\d/.test(line) && !/^\| (preflight|steps|node|engine|note) /.test(line)) header = line;
+      if (!line.startsWith('|---') && !/^\|\s*\d/.test(line) && !/^\| (preflight|steps|node|engine|note) /.test(line))
+        header = line;
       const n = mdCells(line).length;
       if (!widths.has(header)) widths.set(header, n);
       expect(n, line).toBe(widths.get(header));
@@ -170,7 +237,13 @@ describe('renderStepsCsv', () => {
     // every percentile's sample count and reliability, appended after the older columns
     expect(STEPS_CSV_COLUMNS.slice(-5)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
     expect(col('p50_reliable')).toBeGreaterThan(col('generator_cpu'));
-    expect([rows[1][col('p50_reliable')], rows[1][col('p90_n')], rows[1][col('p90_reliable')], rows[1][col('p99_n')], rows[1][col('p99_reliable')]]).toEqual(['true', '2500', 'true', '2500', 'false']);
+    expect([
+      rows[1][col('p50_reliable')],
+      rows[1][col('p90_n')],
+      rows[1][col('p90_reliable')],
+      rows[1][col('p99_n')],
+      rows[1][col('p99_reliable')],
+    ]).toEqual(['true', '2500', 'true', '2500', 'false']);
     expect([rows[2][col('p99_n')], rows[2][col('p99_reliable')]]).toEqual(['5000', 'true']);
     expect(rows[5][col('verdict')]).toBe('fails');
     expect(rows[1][col('lag_p99_ms')]).toBe('0.1');
@@ -182,11 +255,17 @@ describe('renderStepsCsv', () => {
     const busy = parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], dropped: 40, droppedBusy: 30 }] }));
     expect([busy[1][col('dropped')], busy[1][col('dropped_thread_busy')]]).toEqual(['40', '30']);
     expect(rows[1][col('throttled_ms')]).toBe(''); // no CPU quota read
-    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], throttledMs: 412.5 }] }))[1][col('throttled_ms')]).toBe('412.5');
+    expect(
+      parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], throttledMs: 412.5 }] }))[1][col('throttled_ms')],
+    ).toBe('412.5');
     expect(rows[1][col('cpu_steal')]).toBe('');
-    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], cpuSteal: 0.0314 }] }))[1][col('cpu_steal')]).toBe('0.031');
+    expect(
+      parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], cpuSteal: 0.0314 }] }))[1][col('cpu_steal')],
+    ).toBe('0.031');
     expect(rows[1][col('generator_cpu')]).toBe('');
-    expect(parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], generatorCpu: 0.8764 }] }))[1][col('generator_cpu')]).toBe('0.876');
+    expect(
+      parseCsv(renderStepsCsv({ ...run, steps: [{ ...run.steps[0], generatorCpu: 0.8764 }] }))[1][col('generator_cpu')],
+    ).toBe('0.876');
   });
 
   it('neutralises a cell that would start a formula', () => {
@@ -203,8 +282,12 @@ describe('renderSummaryJson', () => {
     expect(parsed.schemaVersion).toBe(2);
     expect(Object.keys(parsed)[0]).toBe('schemaVersion');
     // every warning keeps its value and gains its words
-    expect(parsed).toEqual(JSON.parse(JSON.stringify({ ...run, warnings: run.warnings.map((w) => ({ ...w, text: warningText(w, run) })) })));
-    expect(parsed.warnings.every((w) => typeof w.code === 'string' && typeof (w as { text?: unknown }).text === 'string')).toBe(true);
+    expect(parsed).toEqual(
+      JSON.parse(JSON.stringify({ ...run, warnings: run.warnings.map((w) => ({ ...w, text: warningText(w, run) })) })),
+    );
+    expect(
+      parsed.warnings.every((w) => typeof w.code === 'string' && typeof (w as { text?: unknown }).text === 'string'),
+    ).toBe(true);
     expect(text).toContain('\n  "runId": "run-test"');
   });
 });

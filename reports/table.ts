@@ -40,11 +40,17 @@ export function oneLine(s: string, max = 160): string {
 }
 
 function row(cells: readonly string[]): string {
-  return cells.map((c, i) => (COLUMNS[i].left ? c.padEnd(COLUMNS[i].width) : c.padStart(COLUMNS[i].width))).join('  ').trimEnd();
+  return cells
+    .map((c, i) => (COLUMNS[i].left ? c.padEnd(COLUMNS[i].width) : c.padStart(COLUMNS[i].width)))
+    .join('  ')
+    .trimEnd();
 }
 
 export function renderPlateauTable(run: RunResult): string {
-  const lines = [row(COLUMNS.map((c) => c.header)), ...run.steps.map((s) => row(COLUMNS.map((c) => c.cell(s, run.rules))))];
+  const lines = [
+    row(COLUMNS.map((c) => c.header)),
+    ...run.steps.map((s) => row(COLUMNS.map((c) => c.cell(s, run.rules)))),
+  ];
   if (run.steps.some((s) => s.latency.some((p) => p.valueMs !== null && !p.reliable))) {
     lines.push('(~x* = too few samples to trust)');
   }

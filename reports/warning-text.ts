@@ -11,7 +11,7 @@ import { stalledNotBusy } from '../analysis/verdicts.ts';
 export function stepList(indices: readonly number[]): string {
   const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
   const parts: string[] = [];
-  for (let i = 0; i < nos.length; ) {
+  for (let i = 0; i < nos.length;) {
     let j = i;
     while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
     if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
@@ -43,8 +43,12 @@ function droppedText(w: Symptom, s: StepResult): string {
     return `${head}, ${busy === f.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
   }
   if (!waited) return `${head}; raise maxVUs or this step measures the generator`;
-  const little = s.meanMs !== null ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)` : '';
-  const refused = busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
+  const little =
+    s.meanMs !== null
+      ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)`
+      : '';
+  const refused =
+    busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
   return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
@@ -53,9 +57,12 @@ function stepWarningText(w: Symptom, s: StepResult): string {
   const n = stepNo(s.index);
   const stalled = w.figures.stalled === true ? stalledNotBusy(s) : null;
   switch (w.code) {
-    case 'window-empty': return `step ${n} has no data in its steady window (${fmtInt(f.plannedS)} s planned): it was not judged`;
-    case 'window-short': return `step ${n} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
-    case 'dropped': return droppedText(w, s);
+    case 'window-empty':
+      return `step ${n} has no data in its steady window (${fmtInt(f.plannedS)} s planned): it was not judged`;
+    case 'window-short':
+      return `step ${n} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
+    case 'dropped':
+      return droppedText(w, s);
     case 'late-start':
       return `step ${n} started arrivals late: scheduler lag p99 ${fmtMsOver(f.lagP99Ms, f.boundMs)} ms > ${f.boundMs} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`;
     case 'loop-delay':
@@ -70,7 +77,8 @@ function stepWarningText(w: Symptom, s: StepResult): string {
       const share = f.reconnects / f.completed;
       return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
     }
-    default: return runWarningText(w);
+    default:
+      return runWarningText(w);
   }
 }
 
@@ -91,12 +99,16 @@ function runWarningText(w: Symptom): string {
     }
     case 'threads-short':
       return `the threads stage ran the steps on ${f.kept} of the ${f.of} threads from the warmup's cost, and step${new Set(steps).size === 1 ? '' : 's'} ${stepList(steps)} found the generator short of CPU all the same: set workers: ${f.of} (--workers ${f.of}) to run on every thread (docs/decisions/022)`;
-    case 'cold-target': return coldTargetText(w);
+    case 'cold-target':
+      return coldTargetText(w);
     case 'replay-differs':
       return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
-    case 'unfinished': return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
-    case 'torn-lines': return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
-    default: return `${w.code}${w.step !== null ? ` (step ${stepNo(w.step)})` : ''}`;
+    case 'unfinished':
+      return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
+    case 'torn-lines':
+      return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
+    default:
+      return `${w.code}${w.step !== null ? ` (step ${stepNo(w.step)})` : ''}`;
   }
 }
 
@@ -109,14 +121,18 @@ function actionWords(kind: unknown, maxVUs: unknown): string {
 /** An earlier reading a later, more loaded step undercut: the target was still warming when it was taken. */
 function coldTargetText(w: Symptom): string {
   const f = w.figures as F;
-  const what = w.figures.measured === 'warmup' ? `the warmup at ${fmtRate(f.ratePerSec)} req/s` : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} req/s)`;
+  const what =
+    w.figures.measured === 'warmup'
+      ? `the warmup at ${fmtRate(f.ratePerSec)} req/s`
+      : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} req/s)`;
   const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} req/s`;
   return `${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
 }
 
 /** One warning in words, its step looked up among the run's results. */
 export function warningText(w: Symptom, run: Pick<RunResult, 'steps'>): string {
-  const s = w.step === null ? undefined : run.steps.find((x) => x.index === w.step && (x.attempt ?? 1) === (w.attempt ?? 1));
+  const s =
+    w.step === null ? undefined : run.steps.find((x) => x.index === w.step && (x.attempt ?? 1) === (w.attempt ?? 1));
   return s ? stepWarningText(w, s) : runWarningText(w);
 }
 

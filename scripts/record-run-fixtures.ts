@@ -18,10 +18,25 @@ import { startDemo } from '../demo/server.ts';
 import { importK6 } from '../harness/k6/import/import.ts';
 import { renderPlateauTable } from '../reports/table.ts';
 import { DEMO_SCENARIO, runQuietly } from '../test/helpers/pipeline.ts';
-import { NATIVE_DEMO, RUN_FIXTURES_DIR, SHAPES, TABLE_FILE, isChartFile, readStoredRun, simRun } from '../test/helpers/run-fixtures.ts';
+import {
+  NATIVE_DEMO,
+  RUN_FIXTURES_DIR,
+  SHAPES,
+  TABLE_FILE,
+  isChartFile,
+  readStoredRun,
+  simRun,
+} from '../test/helpers/run-fixtures.ts';
 
 const K6_FIXTURE = path.resolve('test/fixtures/k6/stepped-reject.ndjson');
-const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 6, settleS: 1 });
+const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
+  startPerSec,
+  stepPerSec,
+  maxPerSec,
+  rampS: 1,
+  holdS: 6,
+  settleS: 1,
+});
 
 /** Each shape's recording: writes one run directory under runsDir named as the shape, returns it. */
 const RECORDERS: Record<string, (runsDir: string) => Promise<string>> = {
@@ -30,12 +45,17 @@ const RECORDERS: Record<string, (runsDir: string) => Promise<string>> = {
     const demo = await startDemo({ slots: NATIVE_DEMO.slots, holdMs: NATIVE_DEMO.holdMs, hmacKey: key });
     try {
       // 120 and 180 hold below the demo's 210.5 req/s; 240 fails and its confirmation stops the run
-      const r = await runQuietly({
-        target: { url: `${demo.url}/orders`, rttPath: '/ping' }, scenario: DEMO_SCENARIO,
-        steps: { startPerSec: 120, stepPerSec: 60, maxPerSec: 300, rampS: 1, holdS: 4, settleS: 1 },
-        warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 }, rtt: { samples: 5 },
-        output: { dir: runsDir, runId: 'native' },
-      }, { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } });
+      const r = await runQuietly(
+        {
+          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+          scenario: DEMO_SCENARIO,
+          steps: { startPerSec: 120, stepPerSec: 60, maxPerSec: 300, rampS: 1, holdS: 4, settleS: 1 },
+          warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+          rtt: { samples: 5 },
+          output: { dir: runsDir, runId: 'native' },
+        },
+        { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
+      );
       if (r.exitCode !== 0) throw new Error(`the native run exited ${r.exitCode}: ${r.lines.join('')}`);
       fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
       return r.dir;
@@ -51,21 +71,38 @@ const RECORDERS: Record<string, (runsDir: string) => Promise<string>> = {
   },
   async interrupted(runsDir) {
     // step 3 (300 req/s) ramps from 14 s and holds 15-21 s: interrupted at 17.5 s, mid-hold
-    return (await simRun({ runsDir, runId: 'interrupted', model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue' }, config: { steps: steps(100, 100, 500) }, interruptAtS: 17.5 })).dir;
+    return (
+      await simRun({
+        runsDir,
+        runId: 'interrupted',
+        model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue' },
+        config: { steps: steps(100, 100, 500) },
+        interruptAtS: 17.5,
+      })
+    ).dir;
   },
   async 'generator-bound'(runsDir) {
     // 4 VUs x 25 req/s each = 100 req/s: 150 drops a third while the tail stays at 40 ms, and maxVUs may not rise
-    return (await simRun({
-      runsDir, runId: 'generator-bound', model: { capacityPerSec: 10_000, serviceMs: 40, overload: 'queue' },
-      config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 4 } }, vus: { preAllocated: 4, max: 4 },
-    })).dir;
+    return (
+      await simRun({
+        runsDir,
+        runId: 'generator-bound',
+        model: { capacityPerSec: 10_000, serviceMs: 40, overload: 'queue' },
+        config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 4 } },
+        vus: { preAllocated: 4, max: 4 },
+      })
+    ).dir;
   },
   async contaminated(runsDir) {
     // replicas 1 -> 2 at 10 s: inside step 2 (7-14 s); it is rerun and the rerun counts
-    return (await simRun({
-      runsDir, runId: 'contaminated', model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue', topology: { atS: 10, from: 1, to: 2 } },
-      config: { steps: steps(100, 100, 300), topology: { metric: 'replicas', everyS: 1, rerun: true } },
-    })).dir;
+    return (
+      await simRun({
+        runsDir,
+        runId: 'contaminated',
+        model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue', topology: { atS: 10, from: 1, to: 2 } },
+        config: { steps: steps(100, 100, 300), topology: { metric: 'replicas', everyS: 1, rerun: true } },
+      })
+    ).dir;
   },
 };
 
@@ -81,17 +118,23 @@ async function record(shape: string, runsDir: string): Promise<void> {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.mkdirSync(dest, { recursive: true });
   let bytes = 0;
-  for (const f of fs.readdirSync(dir).sort().filter((name) => !isChartFile(name))) {
+  for (const f of fs
+    .readdirSync(dir)
+    .sort()
+    .filter((name) => !isChartFile(name))) {
     fs.copyFileSync(path.join(dir, f), path.join(dest, f));
     bytes += fs.statSync(path.join(dest, f)).size;
   }
-  console.log(`${shape}: ${fs.readdirSync(dest).length} files, ${(bytes / 1024).toFixed(0)} KB in ${path.relative(process.cwd(), dest)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${shape}: ${fs.readdirSync(dest).length} files, ${(bytes / 1024).toFixed(0)} KB in ${path.relative(process.cwd(), dest)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 }
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);
   const unknown = asked.filter((s) => !(s in RECORDERS));
-  if (unknown.length) throw new Error(`unknown shape(s) ${unknown.join(', ')}: choose from ${Object.keys(RECORDERS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown shape(s) ${unknown.join(', ')}: choose from ${Object.keys(RECORDERS).join(', ')}`);
   // one fixed directory: run.json records config.output.dir, and a random name would change it at every recording
   const runsDir = path.join(os.tmpdir(), 'plateau-run-fixtures');
   fs.rmSync(runsDir, { recursive: true, force: true });
@@ -100,7 +143,9 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(runsDir, { recursive: true, force: true });
   }
-  console.log('re-recorded: review `git diff test/fixtures/runs/` before committing; every difference is a change of output');
+  console.log(
+    're-recorded: review `git diff test/fixtures/runs/` before committing; every difference is a change of output',
+  );
 }
 
 main().catch((err: unknown) => {

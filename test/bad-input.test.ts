@@ -30,31 +30,116 @@ const withSteps = (steps: Obj): Obj => ({ ...valid, steps: { ...valid.steps, ...
 
 describe('config mistakes: each names its field and the fix', () => {
   it.each<[string, Obj, string, RegExp]>([
-    ['unknown key at the top', { ...valid, stpes: {} }, '(config)', /unknown key "stpes": remove or correct the spelling/],
+    [
+      'unknown key at the top',
+      { ...valid, stpes: {} },
+      '(config)',
+      /unknown key "stpes": remove or correct the spelling/,
+    ],
     ['unknown key in a section', withSteps({ holdSeconds: 3 }), 'steps', /unknown key "holdSeconds"/],
     ['wrong type', withSteps({ holdS: '10' }), 'steps.holdS', /must be a number/],
     ['negative rate', withSteps({ startPerSec: -5 }), 'steps.startPerSec', /must be > 0/],
     ['zero step', withSteps({ stepPerSec: 0 }), 'steps.stepPerSec', /must be > 0/],
     ['zero max', withSteps({ maxPerSec: 0 }), 'steps.maxPerSec', /must be > 0/],
-    ['max below start', withSteps({ startPerSec: 300 }), 'steps.maxPerSec', /200 is below steps.startPerSec 300: raise maxPerSec or lower startPerSec/],
-    ['hold not longer than settle', withSteps({ holdS: 5, settleS: 5 }), 'steps.settleS', /leaves no steady window in a 5 s hold: make holdS longer than settleS/],
+    [
+      'max below start',
+      withSteps({ startPerSec: 300 }),
+      'steps.maxPerSec',
+      /200 is below steps.startPerSec 300: raise maxPerSec or lower startPerSec/,
+    ],
+    [
+      'hold not longer than settle',
+      withSteps({ holdS: 5, settleS: 5 }),
+      'steps.settleS',
+      /leaves no steady window in a 5 s hold: make holdS longer than settleS/,
+    ],
     ['fractional seconds', withSteps({ holdS: 2.5 }), 'steps', /whole seconds/],
-    ['target not a URL', { ...valid, target: { url: '/orders' } }, 'target.url', /must be an absolute http\(s\) URL such as http:\/\/127\.0\.0\.1:8080\/orders/],
-    ['target without a scheme', { ...valid, target: { url: 'localhost:8080' } }, 'target.url', /protocol localhost: is not supported: use http:\/\/ or https:\/\/, e\.g\. http:\/\/localhost:8080$/],
-    ['a start rate with no arrival in a steady window', withSteps({ startPerSec: 0.001, stepPerSec: 0.001, maxPerSec: 0.003 }), 'steps.startPerSec', /0\.001 req\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/],
-    ['target not http', { ...valid, target: { url: 'ftp://127.0.0.1/x' } }, 'target.url', /protocol ftp: is not supported: use http:\/\/ or https:\/\//],
-    ['missing section', { target: valid.target }, 'steps', /^missing: give the stepped load, --start-rate, --step-rate and --max-rate/],
-    ['nothing at all', {}, 'target', /^missing: give the URL under load, --target http:\/\/host:port\/path .*or --demo/],
+    [
+      'target not a URL',
+      { ...valid, target: { url: '/orders' } },
+      'target.url',
+      /must be an absolute http\(s\) URL such as http:\/\/127\.0\.0\.1:8080\/orders/,
+    ],
+    [
+      'target without a scheme',
+      { ...valid, target: { url: 'localhost:8080' } },
+      'target.url',
+      /protocol localhost: is not supported: use http:\/\/ or https:\/\/, e\.g\. http:\/\/localhost:8080$/,
+    ],
+    [
+      'a start rate with no arrival in a steady window',
+      withSteps({ startPerSec: 0.001, stepPerSec: 0.001, maxPerSec: 0.003 }),
+      'steps.startPerSec',
+      /0\.001 req\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/,
+    ],
+    [
+      'target not http',
+      { ...valid, target: { url: 'ftp://127.0.0.1/x' } },
+      'target.url',
+      /protocol ftp: is not supported: use http:\/\/ or https:\/\//,
+    ],
+    [
+      'missing section',
+      { target: valid.target },
+      'steps',
+      /^missing: give the stepped load, --start-rate, --step-rate and --max-rate/,
+    ],
+    [
+      'nothing at all',
+      {},
+      'target',
+      /^missing: give the URL under load, --target http:\/\/host:port\/path .*or --demo/,
+    ],
     ['negative timeout', { ...valid, http: { timeoutMs: -1 } }, 'http.timeoutMs', /must be > 0/],
-    ['VUs upside down', { ...valid, vus: { preAllocated: 10, max: 5 } }, 'vus.max', /5 is below vus.preAllocated 10: raise vus.max/],
+    [
+      'VUs upside down',
+      { ...valid, vus: { preAllocated: 10, max: 5 } },
+      'vus.max',
+      /5 is below vus.preAllocated 10: raise vus.max/,
+    ],
     ['fractional VUs', { ...valid, vus: { preAllocated: 1.5 } }, 'vus.preAllocated', /whole number/],
-    ['generator busy bound as a percent', { ...valid, verdicts: { generatorBusyMax: 90 } }, 'verdicts.generatorBusyMax', /must be > 0 and <= 1, e\.g\. 0\.9/],
-    ['run id with a slash', { ...valid, output: { runId: '../escape' } }, 'output.runId', /letters, digits, dot, dash, underscore/],
-    ['target with credentials', { ...valid, target: { url: 'https://admin:hunter2pass@shop.example/orders' } }, 'target.url', /carries credentials \(user:password@\).*read the secret from the environment \(see README/],
-    ['target with a token parameter', { ...valid, target: { url: 'https://shop.example/orders?page=2&access_token=at-9f8e7d6c' } }, 'target.url', /secret-looking parameter \("access_token"\).*read the secret from the environment \(see README/],
-    ['target with an API key parameter', { ...valid, target: { url: 'https://shop.example/orders?api_key=ak-1a2b3c4d' } }, 'target.url', /secret-looking parameter \("api_key"\)/],
-    ['metrics with credentials', { ...valid, metrics: { url: 'http://scraper:pw-5e6f7a8b@127.0.0.1:9100/metrics' } }, 'metrics.url', /carries credentials.*sends no credentials to a metrics endpoint/],
-    ['reset hook with a token parameter', { ...valid, reset: { hooks: [{ kind: 'http', url: '/admin/reset?token=rt-0c1d2e3f' }] } }, 'reset.hooks.0.url', /secret-looking parameter \("token"\).*`command` hook/],
+    [
+      'generator busy bound as a percent',
+      { ...valid, verdicts: { generatorBusyMax: 90 } },
+      'verdicts.generatorBusyMax',
+      /must be > 0 and <= 1, e\.g\. 0\.9/,
+    ],
+    [
+      'run id with a slash',
+      { ...valid, output: { runId: '../escape' } },
+      'output.runId',
+      /letters, digits, dot, dash, underscore/,
+    ],
+    [
+      'target with credentials',
+      { ...valid, target: { url: 'https://admin:hunter2pass@shop.example/orders' } },
+      'target.url',
+      /carries credentials \(user:password@\).*read the secret from the environment \(see README/,
+    ],
+    [
+      'target with a token parameter',
+      { ...valid, target: { url: 'https://shop.example/orders?page=2&access_token=at-9f8e7d6c' } },
+      'target.url',
+      /secret-looking parameter \("access_token"\).*read the secret from the environment \(see README/,
+    ],
+    [
+      'target with an API key parameter',
+      { ...valid, target: { url: 'https://shop.example/orders?api_key=ak-1a2b3c4d' } },
+      'target.url',
+      /secret-looking parameter \("api_key"\)/,
+    ],
+    [
+      'metrics with credentials',
+      { ...valid, metrics: { url: 'http://scraper:pw-5e6f7a8b@127.0.0.1:9100/metrics' } },
+      'metrics.url',
+      /carries credentials.*sends no credentials to a metrics endpoint/,
+    ],
+    [
+      'reset hook with a token parameter',
+      { ...valid, reset: { hooks: [{ kind: 'http', url: '/admin/reset?token=rt-0c1d2e3f' }] } },
+      'reset.hooks.0.url',
+      /secret-looking parameter \("token"\).*`command` hook/,
+    ],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
     expect(r.config).toBeNull();
@@ -62,23 +147,32 @@ describe('config mistakes: each names its field and the fix', () => {
     expect(p, JSON.stringify(r.problems)).toBeDefined();
     expect(p!.message).toMatch(message);
     // The problem names the part of the URL, never the secret's value.
-    for (const secret of ['hunter2pass', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'pw-5e6f7a8b', 'rt-0c1d2e3f']) expect(p!.message).not.toContain(secret);
+    for (const secret of ['hunter2pass', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'pw-5e6f7a8b', 'rt-0c1d2e3f'])
+      expect(p!.message).not.toContain(secret);
   });
 
   it('plan says when the top rate is not on the step grid', () => {
     const config = validateConfig(withSteps({ startPerSec: 10, stepPerSec: 15, maxPerSec: 30 })).config!;
     const text = planText(config, buildPlan(config, null));
-    expect(text).toMatch(/note: the last step is 25 req\/s: maxPerSec 30 is not startPerSec 10 plus a whole number of stepPerSec 15/);
+    expect(text).toMatch(
+      /note: the last step is 25 req\/s: maxPerSec 30 is not startPerSec 10 plus a whole number of stepPerSec 15/,
+    );
     const onGrid = validateConfig(valid).config!;
     expect(planText(onGrid, buildPlan(onGrid, null))).not.toMatch(/note: the last step/);
   });
 
   it("plan shows an execution segment's share of every rate and maxVUs rounded to a multiple of the LCD, and refuses bounds too fine", () => {
-    const k6 = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' } }).config!;
+    const k6 = validateConfig({
+      ...valid,
+      engine: 'k6',
+      k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' },
+    }).config!;
     const whole = buildPlan(k6, null);
     const text = planText(k6, planForInstance(whole, k6));
     expect(text).toMatch(/segment {2}k6 execution segment 1\/3:2\/3: this instance runs 33\.3% of every rate below/);
-    expect(text).toMatch(new RegExp(`maxVUs ${whole.vus.maxVUs} rounded up to ${Math.ceil(whole.vus.maxVUs / 3) * 3}, a multiple of 3`));
+    expect(text).toMatch(
+      new RegExp(`maxVUs ${whole.vus.maxVUs} rounded up to ${Math.ceil(whole.vus.maxVUs / 3) * 3}, a multiple of 3`),
+    );
     expect(text).toContain(`  1  ${String(Math.round((whole.steps[0]!.ratePerSec / 3) * 1000) / 1000).padStart(6)}  `);
     const fine = validateConfig({ ...valid, engine: 'k6', k6: { executionSegment: '0:0.3333' } }).config!;
     expect(() => planForInstance(buildPlan(fine, null), fine)).toThrow(/splits the arrivals into 10000 parts/);
@@ -87,48 +181,75 @@ describe('config mistakes: each names its field and the fix', () => {
   });
 
   it('a URL with ordinary parameters is accepted', () => {
-    expect(validateConfig({ ...valid, target: { url: 'https://shop.example/orders?page=2&monkey=1&keyboard=us&sort_key=name&cache-key=a1' } }).problems).toEqual([]);
+    expect(
+      validateConfig({
+        ...valid,
+        target: { url: 'https://shop.example/orders?page=2&monkey=1&keyboard=us&sort_key=name&cache-key=a1' },
+      }).problems,
+    ).toEqual([]);
   });
 
   it('lists every problem at once: three mistakes, three lines', () => {
-    const r = validateConfig({ target: { url: 'nope' }, steps: { ...valid.steps, startPerSec: -1, holdS: 'x' }, colour: 'blue' });
-    expect(r.problems.map((p) => p.field).sort()).toEqual(['(config)', 'steps.holdS', 'steps.startPerSec', 'target.url']);
+    const r = validateConfig({
+      target: { url: 'nope' },
+      steps: { ...valid.steps, startPerSec: -1, holdS: 'x' },
+      colour: 'blue',
+    });
+    expect(r.problems.map((p) => p.field).sort()).toEqual([
+      '(config)',
+      'steps.holdS',
+      'steps.startPerSec',
+      'target.url',
+    ]);
   });
 
   it('property: any input gives a config or a non-empty list of problems, each with field and message; never a throw', () => {
-    const num = fc.oneof(fc.double(), fc.integer({ min: -10, max: 100_000 }), fc.constantFrom(0, -1, 1, 0.5, 1e-12, 1e12, NaN, Infinity), fc.string(), fc.constant(null));
-    const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-    const section = (keys: string[]) => fc.oneof(
-      fc.record(Object.fromEntries(keys.map((k) => [k, num])), { requiredKeys: [] }),
-      fc.anything(),
+    const num = fc.oneof(
+      fc.double(),
+      fc.integer({ min: -10, max: 100_000 }),
+      fc.constantFrom(0, -1, 1, 0.5, 1e-12, 1e12, NaN, Infinity),
+      fc.string(),
+      fc.constant(null),
     );
-    const config = fc.record({
-      target: fc.oneof(fc.record({ url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('http://127.0.0.1:1/x')) }), fc.anything()),
-      steps: section(['startPerSec', 'stepPerSec', 'maxPerSec', 'rampS', 'holdS', 'settleS']),
-      vus: opt(section(['preAllocated', 'max', 'expectedServiceMs', 'headroom'])),
-      http: opt(section(['timeoutMs'])),
-      warmup: opt(section(['ratePerSec', 'windowS', 'maxS'])),
-      limits: opt(section(['maxRatePerSec', 'maxDurationS', 'maxInFlight'])),
-      [`x${Math.floor(Math.random() * 10)}`]: opt(fc.anything()),
-    }, { requiredKeys: [] });
-    fc.assert(fc.property(fc.oneof(config, fc.anything()), (raw) => {
-      const r = validateConfig(raw);
-      if (r.config) {
-        expect(r.problems).toEqual([]);
-        // A config that validates is one plateau can plan, within its own limits.
-        const plan = buildPlan(r.config, null);
-        expect(plan.steps.length).toBeGreaterThan(0);
-        expect(plan.vus.maxVUs).toBeLessThanOrEqual(r.config.limits.maxInFlight);
-        expect(Math.max(...plan.steps.map((s) => s.ratePerSec))).toBeLessThanOrEqual(r.config.limits.maxRatePerSec);
-        expect(plan.durationS).toBeLessThanOrEqual(r.config.limits.maxDurationS);
-      } else {
-        expect(r.problems.length).toBeGreaterThan(0);
-        for (const p of r.problems) {
-          expect(p.field).toMatch(/\S/);
-          expect(p.message).toMatch(/\S/);
+    const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+    const section = (keys: string[]) =>
+      fc.oneof(fc.record(Object.fromEntries(keys.map((k) => [k, num])), { requiredKeys: [] }), fc.anything());
+    const config = fc.record(
+      {
+        target: fc.oneof(
+          fc.record({ url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('http://127.0.0.1:1/x')) }),
+          fc.anything(),
+        ),
+        steps: section(['startPerSec', 'stepPerSec', 'maxPerSec', 'rampS', 'holdS', 'settleS']),
+        vus: opt(section(['preAllocated', 'max', 'expectedServiceMs', 'headroom'])),
+        http: opt(section(['timeoutMs'])),
+        warmup: opt(section(['ratePerSec', 'windowS', 'maxS'])),
+        limits: opt(section(['maxRatePerSec', 'maxDurationS', 'maxInFlight'])),
+        [`x${Math.floor(Math.random() * 10)}`]: opt(fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(config, fc.anything()), (raw) => {
+        const r = validateConfig(raw);
+        if (r.config) {
+          expect(r.problems).toEqual([]);
+          // A config that validates is one plateau can plan, within its own limits.
+          const plan = buildPlan(r.config, null);
+          expect(plan.steps.length).toBeGreaterThan(0);
+          expect(plan.vus.maxVUs).toBeLessThanOrEqual(r.config.limits.maxInFlight);
+          expect(Math.max(...plan.steps.map((s) => s.ratePerSec))).toBeLessThanOrEqual(r.config.limits.maxRatePerSec);
+          expect(plan.durationS).toBeLessThanOrEqual(r.config.limits.maxDurationS);
+        } else {
+          expect(r.problems.length).toBeGreaterThan(0);
+          for (const p of r.problems) {
+            expect(p.field).toMatch(/\S/);
+            expect(p.message).toMatch(/\S/);
+          }
         }
-      }
-    }), { numRuns: 800 });
+      }),
+      { numRuns: 800 },
+    );
   });
 });
 
@@ -156,20 +277,70 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     ['a negative max rate', ['plan', '--max-rate', '-1'], /steps\.maxPerSec: must be > 0 \(rate of the last step\)/],
     ['a zero hold', ['plan', '--hold', '0'], /steps\.holdS: must be > 0/],
     ['a hold that is not a number', ['plan', '--hold', 'abc'], /steps\.holdS: must be a number/],
-    ['max below start', ['plan', '--start-rate', '100', '--max-rate', '50'], /steps\.maxPerSec: 50 is below steps\.startPerSec 100: raise maxPerSec or lower startPerSec/],
+    [
+      'max below start',
+      ['plan', '--start-rate', '100', '--max-rate', '50'],
+      /steps\.maxPerSec: 50 is below steps\.startPerSec 100: raise maxPerSec or lower startPerSec/,
+    ],
     ['a target that is not a URL', ['plan', '--target', 'not-a-url'], /target\.url: must be an absolute http\(s\) URL/],
-    ['settle as long as the hold', ['plan', '--hold', '4', '--settle', '4'], /steps\.settleS: settle 4 s leaves no steady window/],
+    [
+      'settle as long as the hold',
+      ['plan', '--hold', '4', '--settle', '4'],
+      /steps\.settleS: settle 4 s leaves no steady window/,
+    ],
     ['an unknown flag', ['plan', '--max-rte', '5'], /Unknown arguments?: max-rte/],
     ['a flag given twice', ['plan', '--hold', '10', '--hold', '5'], /--hold was given 2 times \(10, 5\)/],
-    ['a rate over the safety cap', ['run', '--max-rate', '200000', '--out', runsDir], /steps\.maxPerSec: 200000 req\/s exceeds limits\.maxRatePerSec 100000/],
-    ['three mistakes', ['plan', '--max-rate', '-1', '--hold', '0', '--target', 'x'], /has 3 problems:[\s\S]*target\.url[\s\S]*steps\.maxPerSec[\s\S]*steps\.holdS/],
-    ['a target with credentials', ['plan', '--target', 'https://admin:hunter2pass@shop.example/orders'], /target\.url: the URL carries credentials \(user:password@\)/],
-    ['report of a truncated run.json', ['report', corruptRun('truncated', '{"schemaVersion": 1, "runId": "x", "sta')], /truncated\/run\.json is damaged: not valid JSON/],
-    ['gate of a run.json holding null', ['gate', corruptRun('null', 'null'), '--baseline', corruptRun('null', 'null')], /null\/run\.json is damaged: it holds null/],
-    ['compare with a run.json of {}', ['compare', corruptRun('empty', '{}'), corruptRun('empty', '{}')], /empty\/run\.json is damaged: schemaVersion: missing/],
-    ['plan with a scenario module that does not exist (plan loads it as a run would)', ['plan', '--scenario', path.join(runsDir, 'no-such-scenario.ts')], /scenario module .*no-such-scenario\.ts does not exist/],
-    ['k6-script --demo, which has no target to write for', ['k6-script', '--demo'], /k6-script --demo: the demo target lives only as long as a `plateau run --demo`/],
-    ['k6-script --out-file under a file', ['k6-script', '--target', 'http://127.0.0.1:9/x', '--out-file', `${fs.writeFileSync(path.join(runsDir, 'plain-file'), ''), path.join(runsDir, 'plain-file')}/s.js`], /cannot write .*plain-file\/s\.js \(--out-file\)/],
+    [
+      'a rate over the safety cap',
+      ['run', '--max-rate', '200000', '--out', runsDir],
+      /steps\.maxPerSec: 200000 req\/s exceeds limits\.maxRatePerSec 100000/,
+    ],
+    [
+      'three mistakes',
+      ['plan', '--max-rate', '-1', '--hold', '0', '--target', 'x'],
+      /has 3 problems:[\s\S]*target\.url[\s\S]*steps\.maxPerSec[\s\S]*steps\.holdS/,
+    ],
+    [
+      'a target with credentials',
+      ['plan', '--target', 'https://admin:hunter2pass@shop.example/orders'],
+      /target\.url: the URL carries credentials \(user:password@\)/,
+    ],
+    [
+      'report of a truncated run.json',
+      ['report', corruptRun('truncated', '{"schemaVersion": 1, "runId": "x", "sta')],
+      /truncated\/run\.json is damaged: not valid JSON/,
+    ],
+    [
+      'gate of a run.json holding null',
+      ['gate', corruptRun('null', 'null'), '--baseline', corruptRun('null', 'null')],
+      /null\/run\.json is damaged: it holds null/,
+    ],
+    [
+      'compare with a run.json of {}',
+      ['compare', corruptRun('empty', '{}'), corruptRun('empty', '{}')],
+      /empty\/run\.json is damaged: schemaVersion: missing/,
+    ],
+    [
+      'plan with a scenario module that does not exist (plan loads it as a run would)',
+      ['plan', '--scenario', path.join(runsDir, 'no-such-scenario.ts')],
+      /scenario module .*no-such-scenario\.ts does not exist/,
+    ],
+    [
+      'k6-script --demo, which has no target to write for',
+      ['k6-script', '--demo'],
+      /k6-script --demo: the demo target lives only as long as a `plateau run --demo`/,
+    ],
+    [
+      'k6-script --out-file under a file',
+      [
+        'k6-script',
+        '--target',
+        'http://127.0.0.1:9/x',
+        '--out-file',
+        `${(fs.writeFileSync(path.join(runsDir, 'plain-file'), ''), path.join(runsDir, 'plain-file'))}/s.js`,
+      ],
+      /cannot write .*plain-file\/s\.js \(--out-file\)/,
+    ],
   ])('%s', async (_name, args, message) => {
     const r = await plateau(args);
     expect(r.code).toBe(2);
@@ -185,11 +356,17 @@ describe('scenario mistakes', () => {
   async function preflightOf(name: string, env: NodeJS.ProcessEnv = process.env) {
     const server = await startFaultServer({ mode: 'ok' });
     try {
-      const r = await runQuietly({
-        target: { url: `${server.url}/load` }, scenario: fixture(name),
-        steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 0, holdS: 2, settleS: 1 },
-        warmup: { enabled: false }, rtt: { samples: 2 }, output: { dir: runsDir, runId: `scenario-${name}` },
-      }, { env });
+      const r = await runQuietly(
+        {
+          target: { url: `${server.url}/load` },
+          scenario: fixture(name),
+          steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 0, holdS: 2, settleS: 1 },
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          output: { dir: runsDir, runId: `scenario-${name}` },
+        },
+        { env },
+      );
       return { r, load: server.stats.load };
     } finally {
       await server.close();
@@ -197,9 +374,18 @@ describe('scenario mistakes', () => {
   }
 
   it.each<[string, RegExp]>([
-    ['throws-always', /the scenario failed in request\(ctx\) for the sample request: cannot build the order: missing fixture data/],
-    ['malformed-request', /request\(ctx\) must return \{ method\?, url, headers\?, body\? \}; got an object with keys method, headers \(url is undefined\)/],
-    ['check-throws', /the scenario failed in check\(response\) for the sample response: Cannot read properties of undefined/],
+    [
+      'throws-always',
+      /the scenario failed in request\(ctx\) for the sample request: cannot build the order: missing fixture data/,
+    ],
+    [
+      'malformed-request',
+      /request\(ctx\) must return \{ method\?, url, headers\?, body\? \}; got an object with keys method, headers \(url is undefined\)/,
+    ],
+    [
+      'check-throws',
+      /the scenario failed in check\(response\) for the sample response: Cannot read properties of undefined/,
+    ],
   ])('%s fails preflight with exit 3, a message naming the scenario, and no load', async (name, message) => {
     const { r, load } = await preflightOf(name, { ...process.env, PLATEAU_TEST_TOKEN: 'tok-never-echoed-123' });
     expect(r.exitCode).toBe(3);
@@ -223,13 +409,21 @@ describe('scenario mistakes', () => {
     const server = await startFaultServer({ mode: 'ok' });
     try {
       const r = await runQuietly({
-        target: { url: `${server.url}/load` }, scenario: fixture('throws-every-10th'),
+        target: { url: `${server.url}/load` },
+        scenario: fixture('throws-every-10th'),
         steps: { startPerSec: 40, stepPerSec: 40, maxPerSec: 40, rampS: 0, holdS: 3, settleS: 1 },
-        warmup: { enabled: false }, rtt: { samples: 2 }, verdicts: { confirmFailedStep: false },
+        warmup: { enabled: false },
+        rtt: { samples: 2 },
+        verdicts: { confirmFailedStep: false },
         output: { dir: runsDir, runId: 'throws-every-10th' },
       });
       expect(r.exitCode, r.lines.join('')).toBe(0);
-      const recs = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((b) => b.phase === 'steps');
+      const recs = fs
+        .readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as BucketRecord)
+        .filter((b) => b.phase === 'steps');
       const other = recs.reduce((a, b) => a + (b.errors.other ?? 0), 0);
       const started = recs.reduce((a, b) => a + b.started, 0);
       expect(started).toBeGreaterThanOrEqual(115);

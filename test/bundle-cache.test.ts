@@ -7,20 +7,30 @@ import { bundleFor, prepareEntry } from '../bin/bundle-cache.mjs';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bundle-'));
 const cache = path.join(root, 'cache');
-const write = (rel: string, text: string) => { fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true }); fs.writeFileSync(path.join(root, rel), text); };
+const write = (rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+};
 let loads = 0;
-const load = async () => (await import(`${await bundleFor(root, 'entry.ts', cache)}?n=${++loads}`)) as { value: number; at: string };
+const load = async () =>
+  (await import(`${await bundleFor(root, 'entry.ts', cache)}?n=${++loads}`)) as { value: number; at: string };
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('bin/bundle-cache.mjs', () => {
   it("bundles an entry with each file's own import.meta.url, reuses it, and rebuilds when a source changes", async () => {
-    write('entry.ts', "import { where } from './lib/where.ts';\nexport const value: number = 1;\nexport const at = where;\n");
+    write(
+      'entry.ts',
+      "import { where } from './lib/where.ts';\nexport const value: number = 1;\nexport const at = where;\n",
+    );
     write('lib/where.ts', 'export const where: string = import.meta.url;\n');
     const first = await load();
     expect(first).toMatchObject({ value: 1, at: pathToFileURL(path.join(root, 'lib/where.ts')).href });
     const stamp = path.join(cache, 'entry.inputs.json');
     // the stamp's own mtime is not what staleness reads (its inputs' are): backdate it, so a rebuild within the same millisecond still shows
-    const backdate = () => { const past = new Date(Date.now() - 60_000); fs.utimesSync(stamp, past, past); };
+    const backdate = () => {
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(stamp, past, past);
+    };
     backdate();
     const builtAt = fs.statSync(stamp).mtimeMs;
     expect((await load()).value).toBe(1);
@@ -28,27 +38,42 @@ describe('bin/bundle-cache.mjs', () => {
     // an edit of an imported file, not only of the entry, is seen
     write('lib/where.ts', "export const where: string = 'moved';\n");
     expect((await load()).at).toBe('moved');
-    write('entry.ts', "import { where } from './lib/where.ts';\nexport const value: number = 22;\nexport const at = where;\n");
+    write(
+      'entry.ts',
+      "import { where } from './lib/where.ts';\nexport const value: number = 22;\nexport const at = where;\n",
+    );
     expect((await load()).value).toBe(22);
   });
 
   it('keeps import.meta.filename and .dirname their own too, and compiles .mts as TypeScript', async () => {
-    write('meta.ts', "import { dir } from './lib/dir.mts';\nexport const value: number = 3;\nexport const at = `${dir}|${import.meta.filename}`;\n");
+    write(
+      'meta.ts',
+      "import { dir } from './lib/dir.mts';\nexport const value: number = 3;\nexport const at = `${dir}|${import.meta.filename}`;\n",
+    );
     write('lib/dir.mts', 'export const dir: string = import.meta.dirname;\n');
     const m = (await import(`${await bundleFor(root, 'meta.ts', cache)}?n=${++loads}`)) as { at: string };
     expect(m.at).toBe(`${path.join(root, 'lib')}|${path.join(root, 'meta.ts')}`);
   });
 
-  it('stamps the builder, esbuild\'s package.json and tsconfig.json once each, and rebuilds when tsconfig.json or the stamp\'s format changed', async () => {
+  it("stamps the builder, esbuild's package.json and tsconfig.json once each, and rebuilds when tsconfig.json or the stamp's format changed", async () => {
     write('tsconfig.json', '{}\n');
     write('entry.ts', 'export const value: number = 5;\nexport const at = "";\n');
     await load();
     const stamp = path.join(cache, 'entry.inputs.json');
     const files = (JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: [string][] }).files.map((f) => f[0]);
-    expect(files).toEqual(expect.arrayContaining([path.resolve('bin/bundle-cache.mjs'), path.join(root, 'tsconfig.json'), expect.stringMatching(/esbuild[\\/]package\.json$/)]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        path.resolve('bin/bundle-cache.mjs'),
+        path.join(root, 'tsconfig.json'),
+        expect.stringMatching(/esbuild[\\/]package\.json$/),
+      ]),
+    );
     expect(new Set(files).size).toBe(files.length);
     // the stamp's own mtime is not what staleness reads (its inputs' are): backdate it, so a rebuild within the same millisecond still shows
-    const backdate = () => { const past = new Date(Date.now() - 60_000); fs.utimesSync(stamp, past, past); };
+    const backdate = () => {
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(stamp, past, past);
+    };
     backdate();
     const builtAt = fs.statSync(stamp).mtimeMs;
     write('tsconfig.json', '{ "compilerOptions": {} }\n');

@@ -4,7 +4,9 @@ import { compareRows, renderCompare } from '../reports/compare.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
-const B = fakeRun({ steps: [100, 200, 300, 400, 500].map((r) => ({ ratePerSec: r, okPerSec: r <= 400 ? r : 405, latencyMs: 8 })) });
+const B = fakeRun({
+  steps: [100, 200, 300, 400, 500].map((r) => ({ ratePerSec: r, okPerSec: r <= 400 ? r : 405, latencyMs: 8 })),
+});
 
 describe('plateau compare', () => {
   it('lines the steps up at equal offered rates', () => {
@@ -23,18 +25,27 @@ describe('plateau compare', () => {
     const rerun = fakeRun({ steps: [100, 200, 300, 300].map((r) => ({ ratePerSec: r })) });
     expect(settingDifferences(A, rerun).join('\n')).not.toMatch(/steps/);
     const finer = fakeRun({ steps: [100, 150, 200, 250].map((r) => ({ ratePerSec: r })) });
-    expect(settingDifferences(A, finer).join('\n')).toMatch(/steps \(offered rates\) differs: from 100 by 100 req\/s vs from 100 by 50 req\/s/);
+    expect(settingDifferences(A, finer).join('\n')).toMatch(
+      /steps \(offered rates\) differs: from 100 by 100 req\/s vs from 100 by 50 req\/s/,
+    );
   });
 
-  it('a loopback target on another port (the demo\'s, ephemeral) is the same target; another host is not', () => {
+  it("a loopback target on another port (the demo's, ephemeral) is the same target; another host is not", () => {
     const at = (target: string) => ({ ...A, target });
     expect(settingDifferences(at('http://127.0.0.1:33063/orders'), at('http://127.0.0.1:45661/orders'))).toEqual([]);
-    expect(settingDifferences(at('https://staging.example/orders'), at('https://prod.example/orders')).join('\n')).toMatch(/target differs/);
+    expect(
+      settingDifferences(at('https://staging.example/orders'), at('https://prod.example/orders')).join('\n'),
+    ).toMatch(/target differs/);
   });
 
   it('comparable runs produce no warning; engine, topology and RTT differences do', () => {
     expect(settingDifferences(A, A)).toEqual([]);
-    const C = { ...A, engine: 'k6', environment: { ...A.environment, topology: '3 replicas' }, rtt: { ...A.rtt!, httpMedianMs: 40 } };
+    const C = {
+      ...A,
+      engine: 'k6',
+      environment: { ...A.environment, topology: '3 replicas' },
+      rtt: { ...A.rtt!, httpMedianMs: 40 },
+    };
     const D = { ...A, environment: { ...A.environment, topology: '2 replicas' } };
     const w = settingDifferences(D, C).join('\n');
     expect(w).toMatch(/engine differs/);
@@ -42,12 +53,17 @@ describe('plateau compare', () => {
     expect(w).toMatch(/RTT/);
   });
 
-  it('a different container CPU quota is a different generator; the cgroup\'s path alone is not', () => {
+  it("a different container CPU quota is a different generator; the cgroup's path alone is not", () => {
     const q = (cpuQuota: string) => ({ ...A, environment: { ...A.environment, cpuQuota } });
-    expect(settingDifferences(q('2 CPUs (cgroup v2 cpu.max 200000 100000 in /sys/fs/cgroup)'), q('1.5 CPUs (cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup)'))).toEqual([
-      'generator CPU quota differs: 2 CPUs vs 1.5 CPUs: the generator had a different share of CPU',
+    expect(
+      settingDifferences(
+        q('2 CPUs (cgroup v2 cpu.max 200000 100000 in /sys/fs/cgroup)'),
+        q('1.5 CPUs (cgroup v2 cpu.max 150000 100000 in /sys/fs/cgroup)'),
+      ),
+    ).toEqual(['generator CPU quota differs: 2 CPUs vs 1.5 CPUs: the generator had a different share of CPU']);
+    expect(settingDifferences(A, q('2 CPUs (cgroup v1 in /a)'))).toEqual([
+      'generator CPU quota differs: no CPU quota vs 2 CPUs: the generator had a different share of CPU',
     ]);
-    expect(settingDifferences(A, q('2 CPUs (cgroup v1 in /a)'))).toEqual(['generator CPU quota differs: no CPU quota vs 2 CPUs: the generator had a different share of CPU']);
     expect(settingDifferences(q('2 CPUs (cgroup v1 in /docker/a)'), q('2 CPUs (cgroup v1 in /docker/b)'))).toEqual([]);
   });
 

@@ -33,7 +33,9 @@ async function burst(
 /** Open `count` keep-alive connections up front so connection setup is not measured. */
 async function openConnections(demo: { url: string }, count: number, agent: Agent): Promise<void> {
   await Promise.all(
-    Array.from({ length: count }, async () => (await request(`${demo.url}/ping`, { dispatcher: agent })).body.arrayBuffer()),
+    Array.from({ length: count }, async () =>
+      (await request(`${demo.url}/ping`, { dispatcher: agent })).body.arrayBuffer(),
+    ),
   );
 }
 

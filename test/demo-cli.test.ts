@@ -23,11 +23,20 @@ describe('demo CLI', () => {
       lines.on('line', (l) => (stdout += l + '\n'));
       const [first] = (await once(lines, 'line')) as [string];
       const msg = JSON.parse(first);
-      expect(msg).toEqual({ event: 'listening', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), capacityPerSec: 400, slots: 4, holdMs: 10 });
+      expect(msg).toEqual({
+        event: 'listening',
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        capacityPerSec: 400,
+        slots: 4,
+        holdMs: 10,
+      });
 
       const health = await fetch(`${msg.url}/health`);
       expect(health.status).toBe(200);
-      const unsigned = await fetch(`${msg.url}/orders`, { method: 'POST', body: '{"id":"a","accountId":1,"amountCents":1}' });
+      const unsigned = await fetch(`${msg.url}/orders`, {
+        method: 'POST',
+        body: '{"id":"a","accountId":1,"amountCents":1}',
+      });
       expect(unsigned.status).toBe(401); // key taken from the environment
 
       const exited = once(child, 'exit');

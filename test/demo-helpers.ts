@@ -35,6 +35,11 @@ export function parseMetrics(text: string): { samples: Map<string, number>; type
   return { samples, types };
 }
 
-export function ordersSeries(suffix: 'count' | 'sum' | 'max', status: number, outcome: string, exception = 'None'): string {
+export function ordersSeries(
+  suffix: 'count' | 'sum' | 'max',
+  status: number,
+  outcome: string,
+  exception = 'None',
+): string {
   return `http_server_requests_seconds_${suffix}{method="POST",uri="/orders",status="${status}",outcome="${outcome}",exception="${exception}"}`;
 }

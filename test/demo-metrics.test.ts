@@ -17,7 +17,10 @@ describe('demo metrics', () => {
 
   it('maps status to outcome and renders count/sum/max per series', () => {
     expect([outcomeOf(201), outcomeOf(404), outcomeOf(503), outcomeOf(302)]).toEqual([
-      'SUCCESS', 'CLIENT_ERROR', 'SERVER_ERROR', 'REDIRECTION',
+      'SUCCESS',
+      'CLIENT_ERROR',
+      'SERVER_ERROR',
+      'REDIRECTION',
     ]);
     const h = new HttpMetrics();
     h.record({ method: 'POST', uri: '/orders', status: 201 }, 0.01, 0);
@@ -35,7 +38,10 @@ describe('demo shutdown under load', () => {
   it('closes promptly while requests hold and wait for slots', async () => {
     const demo = await startDemo({ slots: 1, holdMs: 50, rows: 10 });
     const inflight = Array.from({ length: 20 }, (_, i) =>
-      fetch(`${demo.url}/orders`, { method: 'POST', body: JSON.stringify({ id: `s${i}`, accountId: 1, amountCents: 1 }) })
+      fetch(`${demo.url}/orders`, {
+        method: 'POST',
+        body: JSON.stringify({ id: `s${i}`, accountId: 1, amountCents: 1 }),
+      })
         .then((r) => r.status)
         .catch(() => 'error'),
     );

@@ -20,7 +20,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * would not do: clients in lockstep with holds of 400 ms finish in bursts, and a 1.5 s window
  * holds 3 or 4 of them (64 or 85 req/s against a true 76.8).
  */
-async function closedLoopPerSec(demo: DemoHandle, workers: number, warmupMs: number, measureMs: number, tag: string): Promise<number> {
+async function closedLoopPerSec(
+  demo: DemoHandle,
+  workers: number,
+  warmupMs: number,
+  measureMs: number,
+  tag: string,
+): Promise<number> {
   const agent = new Agent({ connections: workers, keepAliveTimeout: 10_000 });
   const t0 = performance.now();
   const fromMs = t0 + warmupMs;
@@ -33,7 +39,11 @@ async function closedLoopPerSec(demo: DemoHandle, workers: number, warmupMs: num
         let firstStartMs = 0;
         let lastDoneMs = 0;
         for (let i = 0; performance.now() < toMs; i++) {
-          const body = JSON.stringify({ id: `${tag}-${w}-${i}`, accountId: 1 + ((w * 7919 + i) % 1000), amountCents: 1 });
+          const body = JSON.stringify({
+            id: `${tag}-${w}-${i}`,
+            accountId: 1 + ((w * 7919 + i) % 1000),
+            amountCents: 1,
+          });
           const startMs = performance.now();
           const res = await request(`${demo.url}/orders`, { method: 'POST', body, dispatcher: agent });
           await res.body.arrayBuffer();
@@ -61,15 +71,18 @@ describe('coherency penalty formula (demo/coherency.ts)', () => {
   it.each([
     // holdMs, model, slots, peak n, peak req/s, X(slots) req/s
     [10, { contentionAlpha: 0, coherencyBeta: 0 }, 4, 4, 400, 400],
-    [10, { contentionAlpha: 0.1, coherencyBeta: 0 }, 8, 8, 8 / 1.7 * 100, 8 / 1.7 * 100],
-    [10, beta, 32, 7, 7 / 18.4 * 1000, 32 / 208.4 * 1000],
-    [10, beta, 4, 4, 4 / 12.4 * 1000, 4 / 12.4 * 1000],
-  ])('holdMs %d, %o, %d slots: peak at n=%d, %f req/s; saturated %f req/s', (holdMs, m, slots, n, peakPerSec, satPerSec) => {
-    const peak = peakOf(holdMs, m, slots);
-    expect(peak.concurrency).toBe(n);
-    expect(peak.perSec).toBeCloseTo(peakPerSec, 6);
-    expect(throughputPerSecAt(holdMs, m, slots)).toBeCloseTo(satPerSec, 6);
-  });
+    [10, { contentionAlpha: 0.1, coherencyBeta: 0 }, 8, 8, (8 / 1.7) * 100, (8 / 1.7) * 100],
+    [10, beta, 32, 7, (7 / 18.4) * 1000, (32 / 208.4) * 1000],
+    [10, beta, 4, 4, (4 / 12.4) * 1000, (4 / 12.4) * 1000],
+  ])(
+    'holdMs %d, %o, %d slots: peak at n=%d, %f req/s; saturated %f req/s',
+    (holdMs, m, slots, n, peakPerSec, satPerSec) => {
+      const peak = peakOf(holdMs, m, slots);
+      expect(peak.concurrency).toBe(n);
+      expect(peak.perSec).toBeCloseTo(peakPerSec, 6);
+      expect(throughputPerSecAt(holdMs, m, slots)).toBeCloseTo(satPerSec, 6);
+    },
+  );
 
   it('grows the hold as the USL denominator: holdMs (1 + alpha (n-1) + beta n (n-1))', () => {
     expect(heldMs(10, { contentionAlpha: 0.05, coherencyBeta: 0.01 }, 1)).toBe(10);
@@ -100,7 +113,14 @@ describe('demo coherency mode (collapse)', () => {
 
 describe('demo replicas (topology)', () => {
   it('changes demo_replicas and the pool size mid-run, on schedule and through the admin endpoint', async () => {
-    const demo = await startDemo({ slots: 2, holdMs: 10, rows: 100, replicas: 1, replicasChangeAtS: 0.3, replicasChangeTo: 3 });
+    const demo = await startDemo({
+      slots: 2,
+      holdMs: 10,
+      rows: 100,
+      replicas: 1,
+      replicasChangeAtS: 0.3,
+      replicasChangeTo: 3,
+    });
     try {
       let g = await gauges(demo);
       expect(g.get('demo_replicas')).toBe(1);
@@ -148,7 +168,25 @@ describe('demo CLI modes', () => {
   it('takes the mode flags and states the truths in its listening line', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'demo/main.ts', '--slots', '32', '--hold-ms', '10', '--rows', '10', '--coherency-beta', '0.02', '--replicas', '1', '--replicas-change-at-s', '60', '--replicas-change-to', '2'],
+      [
+        '--import',
+        'tsx',
+        'demo/main.ts',
+        '--slots',
+        '32',
+        '--hold-ms',
+        '10',
+        '--rows',
+        '10',
+        '--coherency-beta',
+        '0.02',
+        '--replicas',
+        '1',
+        '--replicas-change-at-s',
+        '60',
+        '--replicas-change-to',
+        '2',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -157,8 +195,15 @@ describe('demo CLI modes', () => {
     try {
       const [first] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
       const msg = JSON.parse(first);
-      expect(msg).toMatchObject({ slots: 32, holdMs: 10, coherencyBeta: 0.02, contentionAlpha: 0, peakConcurrency: 7, replicas: 1 });
-      expect(msg.capacityPerSec).toBeCloseTo(7 / 18.4 * 1000, 6);
+      expect(msg).toMatchObject({
+        slots: 32,
+        holdMs: 10,
+        coherencyBeta: 0.02,
+        contentionAlpha: 0,
+        peakConcurrency: 7,
+        replicas: 1,
+      });
+      expect(msg.capacityPerSec).toBeCloseTo((7 / 18.4) * 1000, 6);
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       expect((await exited)[0]).toBe(0);

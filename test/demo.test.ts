@@ -69,7 +69,11 @@ describe('demo target over HTTP', () => {
 
   it('answers 400 on malformed bodies, 404 on unknown accounts and routes, 405 on wrong methods', async () => {
     const raw = async (body: string) => {
-      const res = await fetch(`${demo.url}/orders`, { method: 'POST', headers: { 'x-signature': sign(body, KEY) }, body });
+      const res = await fetch(`${demo.url}/orders`, {
+        method: 'POST',
+        headers: { 'x-signature': sign(body, KEY) },
+        body,
+      });
       return res.status;
     };
     expect(await raw('{not json')).toBe(400);
@@ -84,7 +88,9 @@ describe('demo target over HTTP', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
     expect((await fetch(`${demo.url}/health`, { method: 'DELETE' })).status).toBe(405);
-    const huge = await fetch(`${demo.url}/orders`, { method: 'POST', body: 'x'.repeat(200_000) }).catch(() => undefined);
+    const huge = await fetch(`${demo.url}/orders`, { method: 'POST', body: 'x'.repeat(200_000) }).catch(
+      () => undefined,
+    );
     if (huge) expect([401, 413]).toContain(huge.status);
     expect((await fetch(`${demo.url}/health`)).status).toBe(200); // still alive
   });
@@ -136,8 +142,16 @@ describe('demo target over HTTP', () => {
     expect(types.get('demo_writes_total')).toBe('counter');
     expect(types.get('hikaricp_connections_active')).toBe('gauge');
     expect(text).toContain('# HELP demo_capacity_per_sec ');
-    expect(samples.has('http_server_requests_seconds_count{method="GET",uri="/health",status="200",outcome="SUCCESS",exception="None"}')).toBe(true);
-    expect(samples.has('http_server_requests_seconds_count{method="GET",uri="NOT_FOUND",status="404",outcome="CLIENT_ERROR",exception="None"}')).toBe(true);
+    expect(
+      samples.has(
+        'http_server_requests_seconds_count{method="GET",uri="/health",status="200",outcome="SUCCESS",exception="None"}',
+      ),
+    ).toBe(true);
+    expect(
+      samples.has(
+        'http_server_requests_seconds_count{method="GET",uri="NOT_FOUND",status="404",outcome="CLIENT_ERROR",exception="None"}',
+      ),
+    ).toBe(true);
   });
 });
 

@@ -23,13 +23,24 @@ type Client = 'undici' | 'socket';
 /** The same faults through each HTTP client; only the transport's own wording differs. */
 const CLIENTS: { client: Client; reset: RegExp; malformed: RegExp }[] = [
   { client: 'undici', reset: /ECONNRESET|other side closed/, malformed: /does not match the HTTP\/1\.1 protocol/ },
-  { client: 'socket', reset: /ECONNRESET|closed the connection before the response ended/, malformed: /invalid HTTP response: Expected HTTP\// },
+  {
+    client: 'socket',
+    reset: /ECONNRESET|closed the connection before the response ended/,
+    malformed: /invalid HTTP response: Expected HTTP\//,
+  },
 ];
 
 function config(url: string, runId: string, client: Client, extra: Record<string, unknown> = {}) {
   return {
     target: { url: `${url}/load` },
-    steps: { startPerSec: RATE_PER_SEC, stepPerSec: RATE_PER_SEC, maxPerSec: RATE_PER_SEC, rampS: 0, holdS: HOLD_S, settleS: 1 },
+    steps: {
+      startPerSec: RATE_PER_SEC,
+      stepPerSec: RATE_PER_SEC,
+      maxPerSec: RATE_PER_SEC,
+      rampS: 0,
+      holdS: HOLD_S,
+      settleS: 1,
+    },
     warmup: { enabled: false },
     rtt: { samples: 3 },
     http: { timeoutMs: 500, client },
@@ -43,13 +54,42 @@ function config(url: string, runId: string, client: Client, extra: Record<string
   };
 }
 
-interface Totals { started: number; dropped: number; completed: number; ok: number; errors: Record<string, number>; statuses: Record<string, number>; samples: string[]; bytesIn: number; seconds: BucketRecord[] }
+interface Totals {
+  started: number;
+  dropped: number;
+  completed: number;
+  ok: number;
+  errors: Record<string, number>;
+  statuses: Record<string, number>;
+  samples: string[];
+  bytesIn: number;
+  seconds: BucketRecord[];
+}
 
 function totals(dir: string): Totals {
-  const recs = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((r) => r.phase === 'steps');
-  const t: Totals = { started: 0, dropped: 0, completed: 0, ok: 0, errors: {}, statuses: {}, samples: [], bytesIn: 0, seconds: recs };
+  const recs = fs
+    .readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BucketRecord)
+    .filter((r) => r.phase === 'steps');
+  const t: Totals = {
+    started: 0,
+    dropped: 0,
+    completed: 0,
+    ok: 0,
+    errors: {},
+    statuses: {},
+    samples: [],
+    bytesIn: 0,
+    seconds: recs,
+  };
   for (const r of recs) {
-    t.started += r.started; t.dropped += r.dropped; t.completed += r.completed; t.ok += r.ok; t.bytesIn += r.bytesIn;
+    t.started += r.started;
+    t.dropped += r.dropped;
+    t.completed += r.completed;
+    t.ok += r.ok;
+    t.bytesIn += r.bytesIn;
     for (const [k, v] of Object.entries(r.errors)) t.errors[k] = (t.errors[k] ?? 0) + (v ?? 0);
     for (const [k, v] of Object.entries(r.statuses)) t.statuses[k] = (t.statuses[k] ?? 0) + v;
     for (const s of r.samples ?? []) if (!t.samples.includes(s)) t.samples.push(s);
@@ -65,7 +105,13 @@ function errorsSection(dir: string): string {
 }
 const mdKind = (kind: string) => kind.replace(/_/g, '\\_');
 
-async function runFault(client: Client, runId: string, fault: FaultOptions, extra: Record<string, unknown> = {}, before?: (s: FaultServer) => void) {
+async function runFault(
+  client: Client,
+  runId: string,
+  fault: FaultOptions,
+  extra: Record<string, unknown> = {},
+  before?: (s: FaultServer) => void,
+) {
   const server = await startFaultServer(fault);
   before?.(server);
   try {
@@ -87,113 +133,138 @@ function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void 
   expect(t.started).toBeGreaterThanOrEqual(0.8 * RATE_PER_SEC * HOLD_S);
 }
 
-describe.each(CLIENTS)('fault matrix ($client client): plateau keeps measuring while the target breaks', ({ client, reset, malformed }) => {
-  // First and alone: it measures this process's memory, which another run beside it would blur.
-  it('bodies of many megabytes: counted, discarded, memory bounded', async () => {
-    const bodyBytes = 20 * 2 ** 20;
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
-    // One engine thread: worker threads' own heaps would blur what this measures.
-    const { r, t } = await runFault(client, 'big', { mode: 'big-body', bigBytes: bodyBytes }, { steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: 3, settleS: 1 }, http: { timeoutMs: 10_000, client }, workers: 1 });
-    clearInterval(sampler);
-    expect(r.exitCode, r.lines.join('')).toBe(0);
-    // 24 arrivals of 20 MiB; a busy machine may leave a few in flight at the end of the step.
-    expect(t.ok).toBeGreaterThanOrEqual(16);
-    expect(t.errors).toEqual({});
-    const received = t.bytesIn;
-    expect(received).toBeGreaterThanOrEqual(16 * bodyBytes); // >= 320 MiB went through
-    // Keeping the bodies would grow by `received`; streaming them through grows by a few chunks.
-    expect(peak - baseline).toBeLessThan(received / 4);
-    expect(peak - baseline).toBeLessThan(150 * 2 ** 20);
-  });
+describe.each(CLIENTS)(
+  'fault matrix ($client client): plateau keeps measuring while the target breaks',
+  ({ client, reset, malformed }) => {
+    // First and alone: it measures this process's memory, which another run beside it would blur.
+    it('bodies of many megabytes: counted, discarded, memory bounded', async () => {
+      const bodyBytes = 20 * 2 ** 20;
+      global.gc?.();
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 50);
+      // One engine thread: worker threads' own heaps would blur what this measures.
+      const { r, t } = await runFault(
+        client,
+        'big',
+        { mode: 'big-body', bigBytes: bodyBytes },
+        {
+          steps: { startPerSec: 8, stepPerSec: 8, maxPerSec: 8, rampS: 0, holdS: 3, settleS: 1 },
+          http: { timeoutMs: 10_000, client },
+          workers: 1,
+        },
+      );
+      clearInterval(sampler);
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      // 24 arrivals of 20 MiB; a busy machine may leave a few in flight at the end of the step.
+      expect(t.ok).toBeGreaterThanOrEqual(16);
+      expect(t.errors).toEqual({});
+      const received = t.bytesIn;
+      expect(received).toBeGreaterThanOrEqual(16 * bodyBytes); // >= 320 MiB went through
+      // Keeping the bodies would grow by `received`; streaming them through grows by a few chunks.
+      expect(peak - baseline).toBeLessThan(received / 4);
+      expect(peak - baseline).toBeLessThan(150 * 2 ** 20);
+    });
 
-  // The rest are counts of what each run recorded, not timings: they run a few at a time
-  // (maxConcurrency of the integration project), each against its own fault server.
-  it.concurrent('connection refused mid-run: counted as refused, load goes on', async () => {
-    const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
-    keptRunning(r, t);
-    expect(t.errors.refused).toBeGreaterThan(10);
-    expect(t.ok).toBeGreaterThanOrEqual(15);
-    expect(errors).toContain('refused');
-    expect(errors).toMatch(/ECONNREFUSED/);
-  });
-
-  it.concurrent('connection reset: counted as reset', async () => {
-    const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
-    keptRunning(r, t);
-    expect(t.errors.reset).toBeGreaterThanOrEqual(15);
-    expect(t.ok).toBeGreaterThan(30);
-    expect(errors).toContain('reset');
-    expect(errors).toMatch(reset);
-  });
-
-  it.concurrent('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
-    const started = Date.now();
-    const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
-    keptRunning(r, t);
-    expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
-    expect(errors).toContain('timeout');
-    expect(Date.now() - started).toBeLessThan(15_000);
-  });
-
-  it.concurrent('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
-    // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
-    const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
-    keptRunning(r, t);
-    expect(t.ok).toBe(0);
-    expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
-    expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
-    expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
-    expect(errors).toMatch(/total deadline of 500 ms/);
-  });
-
-  it.concurrent('malformed HTTP: counted as other, with the parser\'s message', async () => {
-    const { r, t, errors } = await runFault(client, 'malformed', { mode: 'malformed', every: 3 });
-    keptRunning(r, t);
-    expect(t.errors.other).toBeGreaterThanOrEqual(15);
-    expect(t.samples.join('\n')).toMatch(malformed);
-    expect(errors).toMatch(malformed);
-    expect(t.ok).toBeGreaterThan(30);
-  });
-
-  it.concurrent('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
-    const { r, t, errors } = await runFault(client, 'burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
-    keptRunning(r, t);
-    expect(t.errors).toEqual({ http_5xx: 21 });
-    expect(t.statuses).toEqual({ 503: 21 });
-    expect(t.ok).toBe(t.completed - 21);
-    expect(errors).toContain(mdKind('http_5xx'));
-    expect(errors).toContain('503');
-  });
-
-  it.concurrent('a redirect to another host is not followed: the other host sees nothing, the check names it', async () => {
-    const witness = await startWitness();
-    try {
-      const { r, t, errors } = await runFault(client, 'redirect', { mode: 'redirect', redirectTo: `${witness.url}/stolen` }, { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') });
+    // The rest are counts of what each run recorded, not timings: they run a few at a time
+    // (maxConcurrency of the integration project), each against its own fault server.
+    it.concurrent('connection refused mid-run: counted as refused, load goes on', async () => {
+      const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
       keptRunning(r, t);
-      expect(witness.hits()).toBe(0);
-      expect(t.ok).toBe(0);
-      expect(t.errors.check).toBe(t.completed);
-      expect(t.samples[0]).toBe(`check: expected 200, got 302 to ${witness.url}/stolen`);
-      expect(errors).toContain('check');
-    } finally {
-      await witness.close();
-    }
-  });
+      expect(t.errors.refused).toBeGreaterThan(10);
+      expect(t.ok).toBeGreaterThanOrEqual(15);
+      expect(errors).toContain('refused');
+      expect(errors).toMatch(/ECONNREFUSED/);
+    });
 
-  it.concurrent('a server that closes keep-alive after every request: a new connection each time, no error', async () => {
-    const { r, t, server } = await runFault(client, 'close', { mode: 'close-keepalive' });
-    keptRunning(r, t);
-    expect(t.errors).toEqual({});
-    expect(t.ok).toBe(t.completed);
-    expect(server.stats.connections).toBeGreaterThanOrEqual(server.stats.load);
-    // Every request after a VU's first had to connect again, and the record says so.
-    const reconnects = t.seconds.reduce((a, b) => a + (b.reconnects ?? 0), 0);
-    expect(reconnects).toBeGreaterThanOrEqual(t.completed - 50);
-    expect(reconnects).toBeLessThanOrEqual(t.completed);
-    const rec = t.seconds.find((b) => b.ok > 0)!;
-    expect(rec.hist.connecting).toBeTruthy();
-  });
-});
+    it.concurrent('connection reset: counted as reset', async () => {
+      const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
+      keptRunning(r, t);
+      expect(t.errors.reset).toBeGreaterThanOrEqual(15);
+      expect(t.ok).toBeGreaterThan(30);
+      expect(errors).toContain('reset');
+      expect(errors).toMatch(reset);
+    });
+
+    it.concurrent('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
+      const started = Date.now();
+      const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
+      keptRunning(r, t);
+      expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
+      expect(errors).toContain('timeout');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+
+    it.concurrent('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
+      // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
+      const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
+      keptRunning(r, t);
+      expect(t.ok).toBe(0);
+      expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
+      expect(t.samples.join('\n')).toMatch(/total deadline of 500 ms \(http\.timeoutMs\)/);
+      expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
+      expect(errors).toMatch(/total deadline of 500 ms/);
+    });
+
+    it.concurrent("malformed HTTP: counted as other, with the parser's message", async () => {
+      const { r, t, errors } = await runFault(client, 'malformed', { mode: 'malformed', every: 3 });
+      keptRunning(r, t);
+      expect(t.errors.other).toBeGreaterThanOrEqual(15);
+      expect(t.samples.join('\n')).toMatch(malformed);
+      expect(errors).toMatch(malformed);
+      expect(t.ok).toBeGreaterThan(30);
+    });
+
+    it.concurrent('a burst of 5xx: every one counted as http_5xx with its status, the rest succeed', async () => {
+      const { r, t, errors } = await runFault(client, 'burst', { mode: 'burst-5xx', burstFrom: 10, burstTo: 30 });
+      keptRunning(r, t);
+      expect(t.errors).toEqual({ http_5xx: 21 });
+      expect(t.statuses).toEqual({ 503: 21 });
+      expect(t.ok).toBe(t.completed - 21);
+      expect(errors).toContain(mdKind('http_5xx'));
+      expect(errors).toContain('503');
+    });
+
+    it.concurrent(
+      'a redirect to another host is not followed: the other host sees nothing, the check names it',
+      async () => {
+        const witness = await startWitness();
+        try {
+          const { r, t, errors } = await runFault(
+            client,
+            'redirect',
+            { mode: 'redirect', redirectTo: `${witness.url}/stolen` },
+            { scenario: path.resolve('test/fixtures/scenarios/expect-200.ts') },
+          );
+          keptRunning(r, t);
+          expect(witness.hits()).toBe(0);
+          expect(t.ok).toBe(0);
+          expect(t.errors.check).toBe(t.completed);
+          expect(t.samples[0]).toBe(`check: expected 200, got 302 to ${witness.url}/stolen`);
+          expect(errors).toContain('check');
+        } finally {
+          await witness.close();
+        }
+      },
+    );
+
+    it.concurrent(
+      'a server that closes keep-alive after every request: a new connection each time, no error',
+      async () => {
+        const { r, t, server } = await runFault(client, 'close', { mode: 'close-keepalive' });
+        keptRunning(r, t);
+        expect(t.errors).toEqual({});
+        expect(t.ok).toBe(t.completed);
+        expect(server.stats.connections).toBeGreaterThanOrEqual(server.stats.load);
+        // Every request after a VU's first had to connect again, and the record says so.
+        const reconnects = t.seconds.reduce((a, b) => a + (b.reconnects ?? 0), 0);
+        expect(reconnects).toBeGreaterThanOrEqual(t.completed - 50);
+        expect(reconnects).toBeLessThanOrEqual(t.completed);
+        const rec = t.seconds.find((b) => b.ok > 0)!;
+        expect(rec.hist.connecting).toBeTruthy();
+      },
+    );
+  },
+);

@@ -34,14 +34,44 @@ describe('decideGate', () => {
     ['two steps lower', kneeRun(200), 'regression'],
     ['interrupted', { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }, 'invalid'],
     ['generator-bound (run flag)', { ...kneeRun(300), generatorBound: true }, 'invalid'],
-    ['generator-bound (stop reason)', { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] }, 'invalid'],
-    ['generator-bound (a deciding step)', { ...kneeRun(300), steps: kneeRun(300).steps.map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)) }, 'invalid'],
-    ['generator-limited (the capacity step held with the generator over its bounds)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 3 ? { ...s, generatorLimited: lagSymptom(3, 54.2) } : s)) }, 'invalid'],
-    ['generator-limited below the capacity step only', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: lagSymptom(1, 25) } : s)) }, 'pass'],
+    [
+      'generator-bound (stop reason)',
+      { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] },
+      'invalid',
+    ],
+    [
+      'generator-bound (a deciding step)',
+      { ...kneeRun(300), steps: kneeRun(300).steps.map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)) },
+      'invalid',
+    ],
+    [
+      'generator-limited (the capacity step held with the generator over its bounds)',
+      {
+        ...kneeRun(400),
+        steps: kneeRun(400).steps.map((s, i) => (i === 3 ? { ...s, generatorLimited: lagSymptom(3, 54.2) } : s)),
+      },
+      'invalid',
+    ],
+    [
+      'generator-limited below the capacity step only',
+      {
+        ...kneeRun(400),
+        steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, generatorLimited: lagSymptom(1, 25) } : s)),
+      },
+      'pass',
+    ],
     ['contaminated (run flag)', { ...kneeRun(300), contaminated: true }, 'invalid'],
-    ['contaminated (a deciding step)', { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, contaminated: true } : s)) }, 'invalid'],
+    [
+      'contaminated (a deciding step)',
+      { ...kneeRun(400), steps: kneeRun(400).steps.map((s, i) => (i === 1 ? { ...s, contaminated: true } : s)) },
+      'invalid',
+    ],
     ['ended early', { ...kneeRun(400), stopReason: 'error' }, 'invalid'],
-    ['a plan whose top rate stops short of the baseline', fakeRun({ steps: followingSteps(2), holdS: 12, rampS: 1, settleS: 2 }), 'invalid'],
+    [
+      'a plan whose top rate stops short of the baseline',
+      fakeRun({ steps: followingSteps(2), holdS: 12, rampS: 1, settleS: 2 }),
+      'invalid',
+    ],
   ])('%s', (_name, run, status) => {
     const d = decideGate(run, BASE, 0.05);
     expect(d.status).toBe(status);
@@ -50,7 +80,12 @@ describe('decideGate', () => {
   });
 
   it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
-    const fine = fakeRun({ steps: [100, 200, 300, 350, 400, 450].map((r) => ({ ratePerSec: r, okPerSec: r <= 350 ? r : 360 })), holdS: 12, rampS: 1, settleS: 2 });
+    const fine = fakeRun({
+      steps: [100, 200, 300, 350, 400, 450].map((r) => ({ ratePerSec: r, okPerSec: r <= 350 ? r : 360 })),
+      holdS: 12,
+      rampS: 1,
+      settleS: 2,
+    });
     expect(stepSizePerSec(BASE)).toBe(100);
     expect(decideGate(fine, BASE, 0.05).status).toBe('pass');
     expect(decideGate(kneeRun(300), BASE, 0.3).status).toBe('pass');
@@ -58,12 +93,21 @@ describe('decideGate', () => {
   });
 
   it('a baseline without capacity cannot be gated against', () => {
-    const noCap = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 10 }, { ratePerSec: 200, okPerSec: 10 }] });
+    const noCap = fakeRun({
+      steps: [
+        { ratePerSec: 100, okPerSec: 10 },
+        { ratePerSec: 200, okPerSec: 10 },
+      ],
+    });
     expect(decideGate(kneeRun(400), noCap, 0.05).status).toBe('invalid');
   });
 
   it('warns when settings differ from the baseline', () => {
-    const other = { ...kneeRun(400), environment: { ...BASE.environment, hostname: 'ci-runner-7' }, rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 } };
+    const other = {
+      ...kneeRun(400),
+      environment: { ...BASE.environment, hostname: 'ci-runner-7' },
+      rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 },
+    };
     const d = decideGate(other, BASE, 0.05);
     expect(d.status).toBe('pass');
     expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
@@ -71,17 +115,40 @@ describe('decideGate', () => {
 
   it('cannot judge against a baseline of another engine, rules or target, or one that cannot be judged itself', () => {
     const withTarget = (r: RunResult, target: string) => ({ ...r, target });
-    expect(decideGate({ ...kneeRun(400), engine: 'k6' }, BASE, 0.05)).toMatchObject({ status: 'invalid', exitCode: 3, headline: expect.stringMatching(/^cannot judge: the engine differs \(baseline native, run k6\)/) });
-    expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, captureMin: 0.5 } }, BASE, 0.05).headline).toMatch(/^cannot judge: the stop rules differ/);
-    expect(decideGate(withTarget(kneeRun(400), 'https://staging.example/orders'), withTarget(BASE, 'https://prod.example/orders'), 0.05).headline).toMatch(/^cannot judge: the target differs/);
+    expect(decideGate({ ...kneeRun(400), engine: 'k6' }, BASE, 0.05)).toMatchObject({
+      status: 'invalid',
+      exitCode: 3,
+      headline: expect.stringMatching(/^cannot judge: the engine differs \(baseline native, run k6\)/),
+    });
+    expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, captureMin: 0.5 } }, BASE, 0.05).headline).toMatch(
+      /^cannot judge: the stop rules differ/,
+    );
+    expect(
+      decideGate(
+        withTarget(kneeRun(400), 'https://staging.example/orders'),
+        withTarget(BASE, 'https://prod.example/orders'),
+        0.05,
+      ).headline,
+    ).toMatch(/^cannot judge: the target differs/);
     // a loopback target's port is ephemeral (the demo's): not a difference
-    expect(decideGate(withTarget(kneeRun(400), 'http://127.0.0.1:40001/orders'), withTarget(BASE, 'http://127.0.0.1:33063/orders'), 0.05).status).toBe('pass');
-    expect(decideGate(kneeRun(400), { ...BASE, interrupted: true, stopReason: 'interrupted' }, 0.05).headline).toMatch(/^cannot judge: the baseline: interrupted/);
+    expect(
+      decideGate(
+        withTarget(kneeRun(400), 'http://127.0.0.1:40001/orders'),
+        withTarget(BASE, 'http://127.0.0.1:33063/orders'),
+        0.05,
+      ).status,
+    ).toBe('pass');
+    expect(decideGate(kneeRun(400), { ...BASE, interrupted: true, stopReason: 'interrupted' }, 0.05).headline).toMatch(
+      /^cannot judge: the baseline: interrupted/,
+    );
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
     const input = kneeRun(300);
-    const steps = [...input.steps.slice(0, 4).map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)), { ...input.steps[3], attempt: 2 }];
+    const steps = [
+      ...input.steps.slice(0, 4).map((s, i) => (i === 3 ? { ...s, generatorBound: true } : s)),
+      { ...input.steps[3], attempt: 2 },
+    ];
     expect(decideGate({ ...input, steps }, BASE, 0.05).status).toBe('regression');
   });
 });
@@ -111,20 +178,31 @@ describe('gate outputs', () => {
     expect(md).toContain('r"&lt;x>&'); // no tag can open; the rest stays as typed
   });
 
-  it.each([['5%', 0.05], ['0.05', 0.05], ['12.5%', 0.125]])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
+  it.each([
+    ['5%', 0.05],
+    ['0.05', 0.05],
+    ['12.5%', 0.125],
+  ])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
   it('refuses a nonsense tolerance', () => expect(() => parseTolerance('lots')).toThrow(/--tolerance lots/));
 });
 
 describe('plateau gate (CLI exit codes)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-gate-'));
-  const write = (name: string, run: RunResult) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(run)); return f; };
+  const write = (name: string, run: RunResult) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, JSON.stringify(run));
+    return f;
+  };
   const bin = path.resolve('bin/plateau.js');
   const baselineFile = path.join(dir, 'baseline.json');
   fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
   /** The CLI in a child process, run concurrently with the other cases (each start costs over a second). */
-  const plateau = (args: string[], env: NodeJS.ProcessEnv = process.env) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
-  });
+  const plateau = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>
+        resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+      );
+    });
 
   it.concurrent.each<[string, number, RunResult]>([
     ['pass', 0, kneeRun(400)],
@@ -135,39 +213,71 @@ describe('plateau gate (CLI exit codes)', () => {
   ])('%s exits %i and writes JUnit and the step summary', async (name, code, run) => {
     const summaryFile = path.join(dir, `step-summary-${name}.md`);
     const junit = path.join(dir, `junit-${name}.xml`);
-    const r = await plateau(['gate', write(`${name}.json`, run), '--baseline', baselineFile, '--tolerance', '5%', '--junit', junit, '--monthly-cost', '730'], { ...process.env, GITHUB_STEP_SUMMARY: summaryFile });
+    const r = await plateau(
+      [
+        'gate',
+        write(`${name}.json`, run),
+        '--baseline',
+        baselineFile,
+        '--tolerance',
+        '5%',
+        '--junit',
+        junit,
+        '--monthly-cost',
+        '730',
+      ],
+      { ...process.env, GITHUB_STEP_SUMMARY: summaryFile },
+    );
     expect(r.status, r.stderr).toBe(code);
     expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
     expect(fs.readFileSync(summaryFile, 'utf8')).toContain('## plateau gate');
     if (code !== 3) expect(r.stdout).toMatch(/fixed price/);
   });
 
-  it.concurrent('a usage error exits 2, never the 3 of "cannot judge", and an output that cannot be written still shows the decision', async () => {
-    const blocked = path.join(dir, 'a-file');
-    fs.writeFileSync(blocked, '');
-    const nested = path.join(dir, 'new', 'deeper', 'j.xml');
-    const [typo, r, made, negative] = await Promise.all([
-      plateau(['gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')]),
-      plateau(['gate', write('pass2.json', kneeRun(400)), '--baseline', baselineFile, '--junit', path.join(blocked, 'j.xml')]),
-      // a directory that does not exist yet is made
-      plateau(['gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested]),
-      // a value that starts with a dash is the option's value, not a flag ("Unknown arguments: 5, %")
-      plateau(['gate', write('pass4.json', kneeRun(400)), '--baseline', baselineFile, '--tolerance', '-5%']),
-    ]);
-    expect(negative.status).toBe(2);
-    expect(negative.stderr).toMatch(/--tolerance -5% is not a share from 0 up to 100%\n {2}fix: write it as 5% or 0\.05/);
-    expect(typo.status).toBe(2);
-    expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
-    expect(r.stdout).toMatch(/## plateau gate: ✅ PASS/);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/cannot write .*a-file\/j\.xml \(--junit\): (ENOTDIR|EEXIST)/);
-    expect(made.status).toBe(0);
-    expect(fs.readFileSync(nested, 'utf8')).toContain('<testsuites');
-  });
+  it.concurrent(
+    'a usage error exits 2, never the 3 of "cannot judge", and an output that cannot be written still shows the decision',
+    async () => {
+      const blocked = path.join(dir, 'a-file');
+      fs.writeFileSync(blocked, '');
+      const nested = path.join(dir, 'new', 'deeper', 'j.xml');
+      const [typo, r, made, negative] = await Promise.all([
+        plateau(['gate', write('pass.json', kneeRun(400)), '--baseline', path.join(dir, 'typo.json')]),
+        plateau([
+          'gate',
+          write('pass2.json', kneeRun(400)),
+          '--baseline',
+          baselineFile,
+          '--junit',
+          path.join(blocked, 'j.xml'),
+        ]),
+        // a directory that does not exist yet is made
+        plateau(['gate', write('pass3.json', kneeRun(400)), '--baseline', baselineFile, '--junit', nested]),
+        // a value that starts with a dash is the option's value, not a flag ("Unknown arguments: 5, %")
+        plateau(['gate', write('pass4.json', kneeRun(400)), '--baseline', baselineFile, '--tolerance', '-5%']),
+      ]);
+      expect(negative.status).toBe(2);
+      expect(negative.stderr).toMatch(
+        /--tolerance -5% is not a share from 0 up to 100%\n {2}fix: write it as 5% or 0\.05/,
+      );
+      expect(typo.status).toBe(2);
+      expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
+      expect(r.stdout).toMatch(/## plateau gate: ✅ PASS/);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot write .*a-file\/j\.xml \(--junit\): (ENOTDIR|EEXIST)/);
+      expect(made.status).toBe(0);
+      expect(fs.readFileSync(nested, 'utf8')).toContain('<testsuites');
+    },
+  );
 
   it.concurrent('baseline save refuses an interrupted run (exit 3) and writes one for a good run', async () => {
     const [bad, good] = await Promise.all([
-      plateau(['baseline', 'save', write('bad.json', { ...kneeRun(400), interrupted: true }), '--out', path.join(dir, 'b2.json')]),
+      plateau([
+        'baseline',
+        'save',
+        write('bad.json', { ...kneeRun(400), interrupted: true }),
+        '--out',
+        path.join(dir, 'b2.json'),
+      ]),
       plateau(['baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]),
     ]);
     expect(bad.status).toBe(3);

@@ -21,7 +21,11 @@ const EVIL_HEADER = `${MARKUP[0]} | cell | ${MARKUP[2]} =cmd|' /C calc'!A0`;
 
 /** Cells of a Markdown table row: split on pipes not escaped by a backslash. */
 function mdCells(row: string): string[] {
-  return row.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/);
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/);
 }
 
 /** Every Markdown table keeps one row per line with as many cells as its header. */
@@ -41,13 +45,21 @@ function expectTablesIntact(md: string): void {
 /** A small RFC 4180 reader: enough to see every cell as a spreadsheet would. */
 function csvCells(text: string): string[] {
   const cells: string[] = [];
-  let cell = '', quoted = false;
+  let cell = '',
+    quoted = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',' || ch === '\n') { cells.push(cell); cell = ''; } else if (ch !== '\r') cell += ch;
+    else if (ch === ',' || ch === '\n') {
+      cells.push(cell);
+      cell = '';
+    } else if (ch !== '\r') cell += ch;
   }
   if (cell) cells.push(cell);
   return cells;
@@ -76,17 +88,29 @@ describe('hostile strings from a live target, through the whole pipeline', () =>
       target: { url: `${server.url}/load?q=<script>alert(1)</script>|=cmd` },
       scenario: path.resolve('test/fixtures/scenarios/hostile-check.ts'),
       steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: 3, settleS: 1 },
-      warmup: { enabled: false }, rtt: { samples: 2 }, verdicts: { confirmFailedStep: false },
+      warmup: { enabled: false },
+      rtt: { samples: 2 },
+      verdicts: { confirmFailedStep: false },
       output: { dir: runsDir, runId: 'hostile' },
     });
     expect(r.exitCode, r.lines.join('')).toBe(0);
     dir = r.dir;
-    files = Object.fromEntries(fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+    files = Object.fromEntries(
+      fs
+        .readdirSync(dir)
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+        .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+    );
   }, 60_000);
-  afterAll(async () => { await server.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(runsDir, { recursive: true, force: true });
+  });
 
   it('the hostile text did reach the store (so the outputs below are really tested)', () => {
-    expect(files['buckets.ndjson']).toContain('=HYPERLINK(\\"http://evil.example\\",\\"click\\") <script>alert(1)</script>');
+    expect(files['buckets.ndjson']).toContain(
+      '=HYPERLINK(\\"http://evil.example\\",\\"click\\") <script>alert(1)</script>',
+    );
     expect(JSON.parse(files['run.json']).scenario).toMatch(/^<img src=x onerror=alert\(1\)>/);
   });
 
@@ -124,7 +148,12 @@ describe('hostile strings from a live target, through the whole pipeline', () =>
 describe('hostile strings in every field a renderer prints', () => {
   const H = `=cmd|' /C calc'!A0 ${MARKUP[1]}\n| row | break |\r\n+1 @x -y`;
   const base = fakeRun({
-    steps: [100, 200, 300].map((ratePerSec, i) => ({ ratePerSec, okPerSec: [100, 200, 210][i], failedPerSec: i === 2 ? 30 : 0, errorSample: H })),
+    steps: [100, 200, 300].map((ratePerSec, i) => ({
+      ratePerSec,
+      okPerSec: [100, 200, 210][i],
+      failedPerSec: i === 2 ? 30 : 0,
+      errorSample: H,
+    })),
     target: `http://127.0.0.1:1/${MARKUP[0]}|x`,
   });
   const run: RunResult = {
@@ -141,7 +170,10 @@ describe('hostile strings in every field a renderer prints', () => {
   it('Markdown, CSV and JSON renderers', () => {
     for (const r of renderers) {
       const text = r.render(run);
-      if (r.file.endsWith('.md')) { expectNoMarkup(text, r.file); expectTablesIntact(text); }
+      if (r.file.endsWith('.md')) {
+        expectNoMarkup(text, r.file);
+        expectTablesIntact(text);
+      }
       if (r.file.endsWith('.csv')) expectNoFormula(text);
       if (r.file.endsWith('.json')) expect(() => JSON.parse(text)).not.toThrow();
     }

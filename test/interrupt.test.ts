@@ -18,19 +18,54 @@ import { tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
 let server: FaultServer;
-beforeAll(async () => { server = await startFaultServer({ mode: 'ok' }); });
-afterAll(async () => { await server.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  server = await startFaultServer({ mode: 'ok' });
+});
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function startRun(runId: string, out = runsDir): { child: ChildProcess; output: () => string; exit: Promise<number | null>; signal: () => NodeJS.Signals | null } {
-  const child = spawn(process.execPath, [
-    'bin/plateau.js', 'run', '--target', `${server.url}/load`, '--start-rate', '40', '--step-rate', '40', '--max-rate', '160',
-    '--hold', '10', '--ramp', '1', '--settle', '1', '--no-warmup', '--run-id', runId, '--out', out,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startRun(
+  runId: string,
+  out = runsDir,
+): { child: ChildProcess; output: () => string; exit: Promise<number | null>; signal: () => NodeJS.Signals | null } {
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/plateau.js',
+      'run',
+      '--target',
+      `${server.url}/load`,
+      '--start-rate',
+      '40',
+      '--step-rate',
+      '40',
+      '--max-rate',
+      '160',
+      '--hold',
+      '10',
+      '--ramp',
+      '1',
+      '--settle',
+      '1',
+      '--no-warmup',
+      '--run-id',
+      runId,
+      '--out',
+      out,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let text = '';
-  child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
   const exit = once(child, 'exit').then(([code]) => code as number | null);
   return { child, output: () => text, exit, signal: () => child.signalCode };
 }
@@ -43,7 +78,11 @@ function stepsBuckets(dir: string): { records: BucketRecord[]; torn: number } {
   let torn = 0;
   for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!l) continue;
-    try { records.push(JSON.parse(l) as BucketRecord); } catch { torn++; }
+    try {
+      records.push(JSON.parse(l) as BucketRecord);
+    } catch {
+      torn++;
+    }
   }
   return { records: records.filter((r) => r.phase === 'steps'), torn };
 }
@@ -62,28 +101,33 @@ async function waitForSteps(dir: string, n: number, output: () => string): Promi
   }
 }
 
-const plateauReport = (dir: string) => promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
+const plateauReport = (dir: string) =>
+  promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
 
 describe('signals to a running plateau', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s stops the load within a second, writes the report marked interrupted, exits 130', async (signal) => {
-    const runId = `signal-${signal}`;
-    const dir = path.join(runsDir, runId);
-    const run = startRun(runId);
-    await waitForSteps(dir, 3, run.output);
-    const signalledAt = Date.now();
-    run.child.kill(signal);
-    const code = await run.exit;
-    expect(code, run.output()).toBe(130);
-    expect(server.lastLoadAtMs() - signalledAt).toBeLessThan(1000);
-    expect(run.output()).toMatch(new RegExp(`${signal}: stopping the load and writing the report`));
-    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
-    expect(meta.status).toBe('interrupted');
-    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
-    for (const f of ['summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
-    const { records, torn } = stepsBuckets(dir);
-    expect(torn).toBe(0);
-    expect(seconds(records).length).toBeGreaterThanOrEqual(3);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s stops the load within a second, writes the report marked interrupted, exits 130',
+    async (signal) => {
+      const runId = `signal-${signal}`;
+      const dir = path.join(runsDir, runId);
+      const run = startRun(runId);
+      await waitForSteps(dir, 3, run.output);
+      const signalledAt = Date.now();
+      run.child.kill(signal);
+      const code = await run.exit;
+      expect(code, run.output()).toBe(130);
+      expect(server.lastLoadAtMs() - signalledAt).toBeLessThan(1000);
+      expect(run.output()).toMatch(new RegExp(`${signal}: stopping the load and writing the report`));
+      const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
+      expect(meta.status).toBe('interrupted');
+      expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
+      for (const f of ['summary.json', 'steps.csv', 'report.html'])
+        expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+      const { records, torn } = stepsBuckets(dir);
+      expect(torn).toBe(0);
+      expect(seconds(records).length).toBeGreaterThanOrEqual(3);
+    },
+  );
 
   it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
     const runId = 'double-sigint';
@@ -103,7 +147,8 @@ describe('signals to a running plateau', () => {
     const lines = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').split('\n').filter(Boolean);
     lines.slice(0, -1).forEach((l) => expect(() => JSON.parse(l)).not.toThrow()); // only the last line may be torn
     await plateauReport(dir);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
   });
 
   it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
@@ -122,10 +167,12 @@ describe('signals to a running plateau', () => {
     const kept = seconds(records);
     expect(kept).toEqual(kept.map((_, i) => i)); // no hole
     expect(kept.length).toBeGreaterThanOrEqual(Math.floor(elapsedS) - 1);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) fs.rmSync(path.join(dir, f), { force: true });
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      fs.rmSync(path.join(dir, f), { force: true });
     const { stdout } = await plateauReport(dir);
     expect(stdout).toMatch(/step/);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/did not finish \(the process died\)/);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
     expect(summary.steps.length).toBeGreaterThan(0);

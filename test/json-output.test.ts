@@ -17,30 +17,69 @@ function kneeRun(kneePerSec: number): RunResult {
 
 const bin = path.resolve('bin/plateau.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-json-'));
-const write = (name: string, value: unknown) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(value)); return f; };
+const write = (name: string, value: unknown) => {
+  const f = path.join(dir, name);
+  fs.writeFileSync(f, JSON.stringify(value));
+  return f;
+};
 const baselineFile = write('baseline.json', baselineOf(kneeRun(400), '2025-01-01T00:00:00.000Z', 'runs/base'));
 
 /** The CLI in a child process; the cases run concurrently (each start costs over a second). */
-const plateau = (args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-  const env = { ...process.env, GITHUB_STEP_SUMMARY: '' };
-  execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
-});
+const plateau = (args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const env = { ...process.env, GITHUB_STEP_SUMMARY: '' };
+    execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+    );
+  });
 
 describe('plateau plan --json', () => {
   it.concurrent('prints the plan the text shows, as values', async () => {
-    const args = ['plan', '--demo', '--start-rate', '100', '--step-rate', '150', '--max-rate', '500', '--hold', '12', '--ramp', '1'];
+    const args = [
+      'plan',
+      '--demo',
+      '--start-rate',
+      '100',
+      '--step-rate',
+      '150',
+      '--max-rate',
+      '500',
+      '--hold',
+      '12',
+      '--ramp',
+      '1',
+    ];
     const [json, text] = await Promise.all([plateau([...args, '--json']), plateau(args)]);
     expect(json.status, json.stderr).toBe(0);
     const doc = JSON.parse(json.stdout);
-    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'plateau-plan', timing: { rampS: 1, holdS: 12 }, engine: { kind: 'native' }, scenario: { module: expect.stringMatching(/scenario\.ts$/) } });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      kind: 'plateau-plan',
+      timing: { rampS: 1, holdS: 12 },
+      engine: { kind: 'native' },
+      scenario: { module: expect.stringMatching(/scenario\.ts$/) },
+    });
     // every step row of the text, figure for figure
-    const rows = [...text.stdout.matchAll(/^ +(\d+) +(\d+) +(\d+) s +(\d+)-(\d+) s +(\d+) /gm)].map((m) => m.slice(1).map(Number));
+    const rows = [...text.stdout.matchAll(/^ +(\d+) +(\d+) +(\d+) s +(\d+)-(\d+) s +(\d+) /gm)].map((m) =>
+      m.slice(1).map(Number),
+    );
     expect(rows.length).toBeGreaterThan(0);
-    expect(doc.steps.map((s: Record<string, number>) => [s.index + 1, s.ratePerSec, s.rampStartS, s.steadyStartS, s.steadyEndS, s.expectedSamples])).toEqual(rows);
+    expect(
+      doc.steps.map((s: Record<string, number>) => [
+        s.index + 1,
+        s.ratePerSec,
+        s.rampStartS,
+        s.steadyStartS,
+        s.steadyEndS,
+        s.expectedSamples,
+      ]),
+    ).toEqual(rows);
     expect(text.stdout).toContain(`VUs      ${doc.vus.preAllocatedVUs} preallocated, max ${doc.vus.maxVUs}`);
     // 100 + 150k never reaches 500: the text's note is the document's warning
     expect(text.stdout).toMatch(/note: the last step is 400 req\/s/);
-    expect(doc.warnings).toContainEqual(expect.objectContaining({ code: 'last-step-below-max', lastRatePerSec: 400, maxPerSec: 500 }));
+    expect(doc.warnings).toContainEqual(
+      expect.objectContaining({ code: 'last-step-below-max', lastRatePerSec: 400, maxPerSec: 500 }),
+    );
     expect(doc.durations.stepsS).toBe(doc.steps.at(-1).holdEndS);
   });
 
@@ -59,10 +98,31 @@ describe('plateau gate --json', () => {
     ['invalid', 3, { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' }],
   ])('%s: exit %i as with the text, and the decision as one document', async (status, code, run) => {
     const file = write(`${status}.json`, run);
-    const r = await plateau(['gate', file, '--baseline', baselineFile, '--tolerance', '5%', '--junit', path.join(dir, `${status}.xml`), '--summary', path.join(dir, `${status}.md`), '--monthly-cost', '730', '--json']);
+    const r = await plateau([
+      'gate',
+      file,
+      '--baseline',
+      baselineFile,
+      '--tolerance',
+      '5%',
+      '--junit',
+      path.join(dir, `${status}.xml`),
+      '--summary',
+      path.join(dir, `${status}.md`),
+      '--monthly-cost',
+      '730',
+      '--json',
+    ]);
     expect(r.status, r.stderr).toBe(code);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'plateau-gate', status, exitCode: code, tolerance: 0.05, stepPerSec: 100 });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      kind: 'plateau-gate',
+      status,
+      exitCode: code,
+      tolerance: 0.05,
+      stepPerSec: 100,
+    });
     expect(doc.baseline).toMatchObject({ comparedPerSec: 400, kneeStep: 4, kneeRatePerSec: 400 });
     expect(doc.run.runId).toBe(run.runId);
     expect(doc.reasons.length > 0).toBe(status === 'invalid');
@@ -72,20 +132,41 @@ describe('plateau gate --json', () => {
   });
 
   it.concurrent('a usage error still exits 2 with --json', async () => {
-    const r = await plateau(['gate', write('u.json', kneeRun(400)), '--baseline', baselineFile, '--tolerance', 'lots', '--json']);
+    const r = await plateau([
+      'gate',
+      write('u.json', kneeRun(400)),
+      '--baseline',
+      baselineFile,
+      '--tolerance',
+      'lots',
+      '--json',
+    ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--tolerance lots/);
   });
 });
 
 describe('plateau compare --json', () => {
-  it.concurrent('both runs\' figures and the differences, with --out still Markdown', async () => {
-    const a = kneeRun(400), b = kneeRun(300);
+  it.concurrent("both runs' figures and the differences, with --out still Markdown", async () => {
+    const a = kneeRun(400),
+      b = kneeRun(300);
     const out = path.join(dir, 'cmp.md');
-    const r = await plateau(['compare', write('a.json', a), write('b.json', { ...b, engine: 'k6' }), '--json', '--out', out]);
+    const r = await plateau([
+      'compare',
+      write('a.json', a),
+      write('b.json', { ...b, engine: 'k6' }),
+      '--json',
+      '--out',
+      out,
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'plateau-compare', a: { runId: a.runId, capacityPerSec: a.capacityPerSec }, b: { engine: 'k6', capacityPerSec: b.capacityPerSec } });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      kind: 'plateau-compare',
+      a: { runId: a.runId, capacityPerSec: a.capacityPerSec },
+      b: { engine: 'k6', capacityPerSec: b.capacityPerSec },
+    });
     expect(doc.change.capacity).toBeCloseTo((b.capacityPerSec! - a.capacityPerSec!) / a.capacityPerSec!, 9);
     expect(doc.rates.map((x: { ratePerSec: number }) => x.ratePerSec)).toEqual([100, 200, 300, 400, 500, 600]);
     expect(doc.warnings.join('\n')).toMatch(/engine differs: native vs k6/);

@@ -38,10 +38,25 @@ const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
 async function demoScript(): Promise<string> {
-  const config = parseConfigOrThrow({ target: { url: 'http://127.0.0.1:8080/orders' }, scenario: 'demo/scenario.ts', steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 2, holdS: 8 }, vus: { preAllocated: 10, max: 40 } });
+  const config = parseConfigOrThrow({
+    target: { url: 'http://127.0.0.1:8080/orders' },
+    scenario: 'demo/scenario.ts',
+    steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 2, holdS: 8 },
+    vus: { preAllocated: 10, max: 40 },
+  });
   return bundleK6Script({
-    scenarioPath: 'demo/scenario.ts', targetUrl: config.target.url, options: k6Options(buildPlan(config, null), 2),
-    runtime: { runId: 'snapshot-run', idPrefix: 'ord-', origin: 'http://127.0.0.1:8080', seqOffset: 0, timeoutMs: 10_000, requestName: 'create order', checkName: 'create order: check' },
+    scenarioPath: 'demo/scenario.ts',
+    targetUrl: config.target.url,
+    options: k6Options(buildPlan(config, null), 2),
+    runtime: {
+      runId: 'snapshot-run',
+      idPrefix: 'ord-',
+      origin: 'http://127.0.0.1:8080',
+      seqOffset: 0,
+      timeoutMs: 10_000,
+      requestName: 'create order',
+      checkName: 'create order: check',
+    },
   });
 }
 
@@ -55,8 +70,16 @@ describe('the generated k6 script', () => {
     const file = path.join(dir, 'script.js');
     fs.writeFileSync(file, await demoScript());
     const program = ts.createProgram([file], {
-      allowJs: true, checkJs: true, noEmit: true, strict: false, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler, types: ['k6'], typeRoots: [path.resolve('node_modules/@types')], lib: ['lib.es2020.d.ts'],
+      allowJs: true,
+      checkJs: true,
+      noEmit: true,
+      strict: false,
+      target: ts.ScriptTarget.ES2020,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      types: ['k6'],
+      typeRoots: [path.resolve('node_modules/@types')],
+      lib: ['lib.es2020.d.ts'],
     });
     const diags = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     fs.rmSync(dir, { recursive: true, force: true });
@@ -73,35 +96,85 @@ describe('the generated k6 script', () => {
   });
 
   it('jumps where the plan jumps (rampS 0: a 0 s stage, since k6 ramps every stage from the previous target)', () => {
-    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 0, holdS: 10 } }), null);
+    const plan = buildPlan(
+      parseConfigOrThrow({
+        target: { url: 'http://x/' },
+        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 0, holdS: 10 },
+      }),
+      null,
+    );
     const o = k6Options(plan, 2).scenarios.plateau;
     expect(o.startRate).toBe(50);
     expect(o.stages).toEqual([
-      { duration: '10s', target: 50 }, { duration: '0s', target: 100 }, { duration: '10s', target: 100 }, { duration: '0s', target: 150 }, { duration: '10s', target: 150 },
+      { duration: '10s', target: 50 },
+      { duration: '0s', target: 100 },
+      { duration: '10s', target: 100 },
+      { duration: '0s', target: 150 },
+      { duration: '10s', target: 150 },
     ]);
     // with a ramp, no 0 s stage
-    const ramped = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 } }), null);
+    const ramped = buildPlan(
+      parseConfigOrThrow({
+        target: { url: 'http://x/' },
+        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 },
+      }),
+      null,
+    );
     expect(k6Options(ramped, 2).scenarios.plateau.stages.some((st) => st.duration === '0s')).toBe(false);
   });
 
   it('writes a fractional rate per 1,000 s, since k6 reads whole arrivals per timeUnit', () => {
-    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 2.5, stepPerSec: 2.5, maxPerSec: 5, rampS: 2, holdS: 10 } }), null);
+    const plan = buildPlan(
+      parseConfigOrThrow({
+        target: { url: 'http://x/' },
+        steps: { startPerSec: 2.5, stepPerSec: 2.5, maxPerSec: 5, rampS: 2, holdS: 10 },
+      }),
+      null,
+    );
     const o = k6Options(plan, 2).scenarios.plateau;
     expect(o.timeUnit).toBe('1000s');
     expect([o.startRate, ...o.stages.map((st) => st.target)].every(Number.isInteger)).toBe(true);
     expect(o.stages.at(-1)!.target).toBe(5000);
-    expect(k6Options(buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 } }), null), 2).scenarios.plateau.timeUnit).toBe('1s');
+    expect(
+      k6Options(
+        buildPlan(
+          parseConfigOrThrow({
+            target: { url: 'http://x/' },
+            steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 10 },
+          }),
+          null,
+        ),
+        2,
+      ).scenarios.plateau.timeUnit,
+    ).toBe('1s');
   });
 
-  it('never follows a redirect (each hop would be a request of its own in k6\'s output)', async () => {
+  it("never follows a redirect (each hop would be a request of its own in k6's output)", async () => {
     expect(await demoScript()).toMatch(/redirects: 0/);
   });
 
   it('refuses a scenario importing Node APIs, naming the fix', async () => {
     const bad = path.join(runsDir, 'bad-scenario.ts');
-    fs.writeFileSync(bad, "import { createHmac } from 'node:crypto';\nexport default { request: () => ({ url: '/' + createHmac('sha256', 'k').digest('hex') }) };\n");
-    await expect(bundleK6Script({ scenarioPath: bad, targetUrl: 'http://x/', options: k6Options({ segments: [], vus: { preAllocatedVUs: 1, maxVUs: 1, reason: '' } }, 1), runtime: { runId: 'r', idPrefix: '', origin: 'http://x', seqOffset: 0, timeoutMs: 1, requestName: 'r', checkName: 'c' } }))
-      .rejects.toThrow(/k6 runs no Node APIs/);
+    fs.writeFileSync(
+      bad,
+      "import { createHmac } from 'node:crypto';\nexport default { request: () => ({ url: '/' + createHmac('sha256', 'k').digest('hex') }) };\n",
+    );
+    await expect(
+      bundleK6Script({
+        scenarioPath: bad,
+        targetUrl: 'http://x/',
+        options: k6Options({ segments: [], vus: { preAllocatedVUs: 1, maxVUs: 1, reason: '' } }, 1),
+        runtime: {
+          runId: 'r',
+          idPrefix: '',
+          origin: 'http://x',
+          seqOffset: 0,
+          timeoutMs: 1,
+          requestName: 'r',
+          checkName: 'c',
+        },
+      }),
+    ).rejects.toThrow(/k6 runs no Node APIs/);
   });
 
   it('picks the same rows as the native context (same hash)', () => {
@@ -119,17 +192,25 @@ describe('plateau import k6', () => {
     const plateauPerSec = r.result.steps[3].throughputPerSec;
     expect(Math.abs(plateauPerSec - 140) / 140).toBeLessThan(0.15);
     expect(Math.abs(r.result.capacityPerSec! - 140) / 140).toBeLessThan(0.15);
-    for (const f of ['run.json', 'buckets.ndjson', 'report.md', 'summary.json']) expect(fs.existsSync(path.join(r.dir, f))).toBe(true);
+    for (const f of ['run.json', 'buckets.ndjson', 'report.md', 'summary.json'])
+      expect(fs.existsSync(path.join(r.dir, f))).toBe(true);
   });
 
   it('stepped-reject from the step flags: the 180 step fails with 503s as errors', async () => {
-    const r = await importK6({ file: `${FIX}/stepped-reject.csv.gz`, outDir: runsDir, runId: 'reject', steps: { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6, settleS: 2 } });
+    const r = await importK6({
+      file: `${FIX}/stepped-reject.csv.gz`,
+      outDir: runsDir,
+      runId: 'reject',
+      steps: { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6, settleS: 2 },
+    });
     expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails']);
     expect(r.result.steps[2].errors.http_5xx).toBeGreaterThan(0);
   });
 
   it('says which flags to give when steps cannot be derived', async () => {
-    await expect(importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} })).rejects.toThrow(PlateauError);
+    await expect(
+      importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} }),
+    ).rejects.toThrow(PlateauError);
   });
 
   it('report --merge of two runs adds rates and counts exactly', async () => {
@@ -137,7 +218,9 @@ describe('plateau import k6', () => {
     const b = await importK6({ file: `${FIX}/stepped-queue.csv.gz`, outDir: runsDir, runId: 'qb', steps: {} });
     const m = await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir, runId: 'merged' });
     expect(m.result.steps.map((s) => s.ratePerSec)).toEqual([100, 200, 300, 400, 500]);
-    m.result.steps.forEach((s, i) => expect(s.completed).toBe(a.result.steps[i].completed + b.result.steps[i].completed));
+    m.result.steps.forEach((s, i) =>
+      expect(s.completed).toBe(a.result.steps[i].completed + b.result.steps[i].completed),
+    );
   });
 
   it('derivation needs a stepped offered rate', () => {
@@ -146,17 +229,35 @@ describe('plateau import k6', () => {
 });
 
 describe('execution segments', () => {
-  it.each([['0:1/2', 0.5], ['1/4:1/2', 0.25], ['50%:75%', 0.25], ['0.5', 0.5], [undefined, 1]])('%s is %d of the rate', (seg, share) => {
+  it.each([
+    ['0:1/2', 0.5],
+    ['1/4:1/2', 0.25],
+    ['50%:75%', 0.25],
+    ['0.5', 0.5],
+    [undefined, 1],
+  ])('%s is %d of the rate', (seg, share) => {
     expect(segmentLength(seg)).toBeCloseTo(share, 12);
   });
   it('scales the judged rates, not the k6 stages', () => {
-    const plan = buildPlan(parseConfigOrThrow({ target: { url: 'http://x/' }, steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 10 } }), null);
+    const plan = buildPlan(
+      parseConfigOrThrow({
+        target: { url: 'http://x/' },
+        steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 10 },
+      }),
+      null,
+    );
     const share = planShare(plan, '0:1/4');
     expect(share.steps.map((s) => s.ratePerSec)).toEqual([25, 50]);
     expect(share.segments).toEqual(plan.segments);
   });
-  it("the plan a k6 instance runs has its share of the rates and maxVUs a multiple of the LCD, within limits.maxInFlight", () => {
-    const input = { engine: 'k6' as const, target: { url: 'http://x/' }, steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 }, vus: { preAllocated: 4, max: 10 }, k6: { executionSegment: '0:1/3' } };
+  it('the plan a k6 instance runs has its share of the rates and maxVUs a multiple of the LCD, within limits.maxInFlight', () => {
+    const input = {
+      engine: 'k6' as const,
+      target: { url: 'http://x/' },
+      steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 },
+      vus: { preAllocated: 4, max: 10 },
+      k6: { executionSegment: '0:1/3' },
+    };
     const config = parseConfigOrThrow(input);
     const plan = planForInstance(buildPlan(config, null), config);
     expect(plan.steps.map((s) => s.ratePerSec)).toEqual([30, 60]);
@@ -167,7 +268,14 @@ describe('execution segments', () => {
     expect(planForInstance(buildPlan(native, null), native)).toEqual(buildPlan(native, null));
   });
   it('a maxVUs sized above verdicts.maxVUsBound still rounds up (only maxInFlight caps it); a rerun raises maxVUs to a multiple of the LCD within the bound', () => {
-    const input = { engine: 'k6' as const, target: { url: 'http://x/' }, steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 }, vus: { preAllocated: 4, max: 200 }, verdicts: { maxVUsBound: 100 }, k6: { executionSegment: '0:1/3' } };
+    const input = {
+      engine: 'k6' as const,
+      target: { url: 'http://x/' },
+      steps: { startPerSec: 90, stepPerSec: 90, maxPerSec: 180, rampS: 1, holdS: 10 },
+      vus: { preAllocated: 4, max: 200 },
+      verdicts: { maxVUsBound: 100 },
+      k6: { executionSegment: '0:1/3' },
+    };
     const config = parseConfigOrThrow(input);
     expect(planForInstance(buildPlan(config, null), config).vus.maxVUs).toBe(201);
     expect(rerunVusBound(config)).toBe(99);
@@ -178,12 +286,21 @@ describe('execution segments', () => {
 
 describe('the k6 engine in the pipeline (k6 replayed from a real output)', () => {
   let server: Awaited<ReturnType<typeof tinyServer>>;
-  beforeAll(async () => { server = await tinyServer((_q, s) => { s.writeHead(200); s.end('ok'); }); });
+  beforeAll(async () => {
+    server = await tinyServer((_q, s) => {
+      s.writeHead(200);
+      s.end('ok');
+    });
+  });
   afterAll(async () => server.close());
 
   it('without k6, preflight fails naming the fix', () => {
     let err: unknown;
-    try { requireK6({ PATH: '/nonexistent' }); } catch (e) { err = e; }
+    try {
+      requireK6({ PATH: '/nonexistent' });
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(PlateauError);
     expect((err as PlateauError).message).toMatch(/k6 is not on PATH/);
     expect((err as PlateauError).hint).toMatch(/install k6.*K6_BIN/);
@@ -191,11 +308,19 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
 
   it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
     const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
-    const r = await runQuietly({
-      engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
-      // the replay cannot follow a confirmation rerun's schedule, so the test judges one leg
-      vus: { preAllocated: 10, max: 30 }, rtt: { samples: 3 }, verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'live-k6' },
-    }, { env });
+    const r = await runQuietly(
+      {
+        engine: 'k6',
+        target: { url: `${server.url}/work` },
+        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
+        // the replay cannot follow a confirmation rerun's schedule, so the test judges one leg
+        vus: { preAllocated: 10, max: 30 },
+        rtt: { samples: 3 },
+        verdicts: { confirmFailedStep: false },
+        output: { dir: runsDir, runId: 'live-k6' },
+      },
+      { env },
+    );
     expect(r.exitCode, r.lines.join('')).toBe(0);
     expect(r.result.engine).toBe('k6');
     expect(r.result.steps.slice(0, 4).map((s) => s.verdict)).toEqual(['holds', 'holds', 'holds', 'fails']);
@@ -209,42 +334,90 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
   });
 
-  it.skipIf(!fs.existsSync('/proc/stat'))('a running k6\'s seconds carry the CPU steal and k6\'s CPU that plateau samples beside it (Linux only: skipped where there is no /proc/stat)', async () => {
-    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 } });
-    const records: BucketRecord[] = [];
-    const run = startK6({
-      config, plan: buildPlan(config, null), scenario: defaultScenario(config.target.url), runId: 'k6-host', dir: path.join(runsDir, 'k6-host'), phase: 'steps', seqOffset: 0,
-      // the replay's first 4 s, moved to the present and written as their time comes
-      env: { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz`, FAKE_K6_REALTIME_S: '4' },
-      sink: (r) => records.push(r), note: () => undefined,
-    });
-    await run.done;
-    expect(records.length).toBeGreaterThanOrEqual(4);
-    // every second k6 wrote lies within plateau's sampling (the last may end after k6 exited)
-    for (const r of records.slice(0, -1)) {
-      expect(r.cpuSteal, `second ${r.tS}`).toBeGreaterThanOrEqual(0);
-      // the stand-in's own process (node), read from /proc while it ran (about 1 to 2% here)
-      expect(r.processCpu, `second ${r.tS}`).toBeGreaterThanOrEqual(0);
-    }
-    expect(records.reduce((a, r) => a + (r.processCpu ?? 0), 0)).toBeGreaterThan(0);
-    expect(records.every((r) => (r.cpuSteal ?? 0) <= 1 && (r.processCpu ?? 0) <= 1)).toBe(true);
-  });
+  it.skipIf(!fs.existsSync('/proc/stat'))(
+    "a running k6's seconds carry the CPU steal and k6's CPU that plateau samples beside it (Linux only: skipped where there is no /proc/stat)",
+    async () => {
+      const config = parseConfigOrThrow({
+        engine: 'k6',
+        target: { url: `${server.url}/work` },
+        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
+      });
+      const records: BucketRecord[] = [];
+      const run = startK6({
+        config,
+        plan: buildPlan(config, null),
+        scenario: defaultScenario(config.target.url),
+        runId: 'k6-host',
+        dir: path.join(runsDir, 'k6-host'),
+        phase: 'steps',
+        seqOffset: 0,
+        // the replay's first 4 s, moved to the present and written as their time comes
+        env: {
+          ...process.env,
+          K6_BIN: `${FIX}/fake-k6.mjs`,
+          FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz`,
+          FAKE_K6_REALTIME_S: '4',
+        },
+        sink: (r) => records.push(r),
+        note: () => undefined,
+      });
+      await run.done;
+      expect(records.length).toBeGreaterThanOrEqual(4);
+      // every second k6 wrote lies within plateau's sampling (the last may end after k6 exited)
+      for (const r of records.slice(0, -1)) {
+        expect(r.cpuSteal, `second ${r.tS}`).toBeGreaterThanOrEqual(0);
+        // the stand-in's own process (node), read from /proc while it ran (about 1 to 2% here)
+        expect(r.processCpu, `second ${r.tS}`).toBeGreaterThanOrEqual(0);
+      }
+      expect(records.reduce((a, r) => a + (r.processCpu ?? 0), 0)).toBeGreaterThan(0);
+      expect(records.every((r) => (r.cpuSteal ?? 0) <= 1 && (r.processCpu ?? 0) <= 1)).toBe(true);
+    },
+  );
 
-  it('a rerun gets its raised maxVUs, and under an execution segment the next leg\'s ids start after the whole striped leg', async () => {
-    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 }, vus: { preAllocated: 10, max: 30 }, k6: { executionSegment: '0:1/2' } });
+  it("a rerun gets its raised maxVUs, and under an execution segment the next leg's ids start after the whole striped leg", async () => {
+    const config = parseConfigOrThrow({
+      engine: 'k6',
+      target: { url: `${server.url}/work` },
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
+      vus: { preAllocated: 10, max: 30 },
+      k6: { executionSegment: '0:1/2' },
+    });
     const plan = buildPlan(config, null);
     const dir = path.join(runsDir, 'k6-leg');
     const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
     const updates: Record<string, string>[] = [];
-    const store = { dir, meta: { environment: {} }, update: (p: { environment?: Record<string, string> }) => { if (p.environment) updates.push(p.environment); } } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
+    const store = {
+      dir,
+      meta: { environment: {} },
+      update: (p: { environment?: Record<string, string> }) => {
+        if (p.environment) updates.push(p.environment);
+      },
+    } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
     const engine = await createLoadEngine({
-      config, plan, runId: 'k6-leg', build: () => { throw new Error('k6 builds its own requests'); }, check: () => null, keepHeaders: false, env,
-      scenario: defaultScenario(config.target.url), store, note: () => undefined,
+      config,
+      plan,
+      runId: 'k6-leg',
+      build: () => {
+        throw new Error('k6 builds its own requests');
+      },
+      check: () => null,
+      keepHeaders: false,
+      env,
+      scenario: defaultScenario(config.target.url),
+      store,
+      note: () => undefined,
     });
     expect(engine.instances).toBe(1);
     engine.maxVUs = 60;
     const records: BucketRecord[] = [];
-    const run = engine.start({ segments: plan.segments, phase: 'steps', seqOffset: 1_000, offsetS: 7, gracefulStopMs: 0, sink: (r) => records.push(r) });
+    const run = engine.start({
+      segments: plan.segments,
+      phase: 'steps',
+      seqOffset: 1_000,
+      offsetS: 7,
+      gracefulStopMs: 0,
+      sink: (r) => records.push(r),
+    });
     const { lastSeq, dispatched } = await run.done;
     await engine.close();
     // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
@@ -258,44 +431,89 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
   });
 
   it("writes maxVUs as a multiple of the segment sequence's LCD, so that k6 does not re-split the segment by it", async () => {
-    const config = parseConfigOrThrow({ engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 30, stepPerSec: 30, maxPerSec: 60, rampS: 1, holdS: 4 }, vus: { preAllocated: 4, max: 10 }, k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' } });
+    const config = parseConfigOrThrow({
+      engine: 'k6',
+      target: { url: `${server.url}/work` },
+      steps: { startPerSec: 30, stepPerSec: 30, maxPerSec: 60, rampS: 1, holdS: 4 },
+      vus: { preAllocated: 4, max: 10 },
+      k6: { executionSegment: '1/3:2/3', executionSegmentSequence: '0,1/3,2/3,1' },
+    });
     const plan = buildPlan(config, null);
-    const file = await writeK6Script({ config, plan, scenario: defaultScenario(config.target.url), runId: 'k6-lcd', dir: path.join(runsDir, 'k6-lcd'), seqOffset: 0 });
+    const file = await writeK6Script({
+      config,
+      plan,
+      scenario: defaultScenario(config.target.url),
+      runId: 'k6-lcd',
+      dir: path.join(runsDir, 'k6-lcd'),
+      seqOffset: 0,
+    });
     const script = fs.readFileSync(file, 'utf8');
     expect(script).toMatch(/"maxVUs": 12/);
     expect(script).toMatch(/"preAllocatedVUs": 4/);
   });
 
-  it.skipIf(!fs.existsSync('/proc/self/task'))('runs no native engine thread beside k6, though workers are asked for (Linux only: the process\'s threads are read from /proc/self/task)', async () => {
-    const threads = () => fs.readdirSync('/proc/self/task').length;
-    // libuv's thread pool starts all its threads on first use: started before the count, not during the run
-    await fs.promises.readFile(`${FIX}/stepped-queue.ndjson.gz`);
-    const before = threads();
-    let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, threads()); }, 10);
-    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
-    const r = await runQuietly({
-      engine: 'k6', workers: 2, target: { url: `${server.url}/work` }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
-      vus: { preAllocated: 10, max: 30 }, rtt: { samples: 3 }, verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'k6-threads' },
-    }, { env }).finally(() => clearInterval(sampler));
-    peak = Math.max(peak, threads());
-    expect(r.exitCode, r.lines.join('')).toBe(0);
-    expect(r.result.steps.length).toBeGreaterThan(0);
-    expect(r.lines.join('')).toContain('engine: k6\n');
-    expect(peak - before, 'threads started in this process during the k6 run').toBe(0);
-    // the count does see an engine's threads: the native engine the same config would get with engine native
-    const native = await WorkerEngine.create(2, { origin: server.url, targetUrl: `${server.url}/work`, http: { timeoutMs: 1000, client: 'socket' }, preAllocatedVUs: 1, maxVUs: 1, scenarioPath: null, runId: 'k6-threads-control' }, process.env);
-    try {
-      expect(threads()).toBeGreaterThanOrEqual(before + 2);
-    } finally {
-      await native.close();
-    }
-  });
+  it.skipIf(!fs.existsSync('/proc/self/task'))(
+    "runs no native engine thread beside k6, though workers are asked for (Linux only: the process's threads are read from /proc/self/task)",
+    async () => {
+      const threads = () => fs.readdirSync('/proc/self/task').length;
+      // libuv's thread pool starts all its threads on first use: started before the count, not during the run
+      await fs.promises.readFile(`${FIX}/stepped-queue.ndjson.gz`);
+      const before = threads();
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, threads());
+      }, 10);
+      const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+      const r = await runQuietly(
+        {
+          engine: 'k6',
+          workers: 2,
+          target: { url: `${server.url}/work` },
+          steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
+          vus: { preAllocated: 10, max: 30 },
+          rtt: { samples: 3 },
+          verdicts: { confirmFailedStep: false },
+          output: { dir: runsDir, runId: 'k6-threads' },
+        },
+        { env },
+      ).finally(() => clearInterval(sampler));
+      peak = Math.max(peak, threads());
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      expect(r.result.steps.length).toBeGreaterThan(0);
+      expect(r.lines.join('')).toContain('engine: k6\n');
+      expect(peak - before, 'threads started in this process during the k6 run').toBe(0);
+      // the count does see an engine's threads: the native engine the same config would get with engine native
+      const native = await WorkerEngine.create(
+        2,
+        {
+          origin: server.url,
+          targetUrl: `${server.url}/work`,
+          http: { timeoutMs: 1000, client: 'socket' },
+          preAllocatedVUs: 1,
+          maxVUs: 1,
+          scenarioPath: null,
+          runId: 'k6-threads-control',
+        },
+        process.env,
+      );
+      try {
+        expect(threads()).toBeGreaterThanOrEqual(before + 2);
+      } finally {
+        await native.close();
+      }
+    },
+  );
 
   it('the factory says what k6 cannot do before it starts, in the words the stages record', () => {
     const steps = { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 1, holdS: 5 };
     const k6 = engineKind(parseConfigOrThrow({ engine: 'k6', target: { url: 'http://x/' }, steps }));
-    expect(k6.capabilities).toEqual({ warmup: false, preconnect: false, threadSizing: false, schedulerLag: false, liveStop: true });
+    expect(k6.capabilities).toEqual({
+      warmup: false,
+      preconnect: false,
+      threadSizing: false,
+      schedulerLag: false,
+      liveStop: true,
+    });
     expect(k6.whyNot.warmup).toMatch(/^skipped with engine k6/);
     expect(k6.whyNot.threadSizing).toBe('k6 schedules its own goroutines');
     const native = engineKind(parseConfigOrThrow({ target: { url: 'http://x/' }, steps }));
@@ -305,8 +523,11 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
 
   it.skipIf(!k6OnPath)('with the real k6 binary (skipped: k6 is not on PATH on this machine)', async () => {
     const r = await runQuietly({
-      engine: 'k6', target: { url: `${server.url}/work` }, steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 40, rampS: 1, holdS: 6 },
-      rtt: { samples: 3 }, output: { dir: runsDir, runId: 'real-k6' },
+      engine: 'k6',
+      target: { url: `${server.url}/work` },
+      steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 40, rampS: 1, holdS: 6 },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'real-k6' },
     });
     expect(r.exitCode, r.lines.join('')).toBe(0);
     expect(r.result.steps.every((s) => s.verdict === 'holds')).toBe(true);

@@ -17,21 +17,36 @@ import { HostTimeline } from '../harness/k6/output/host-timeline.ts';
 import { Bucketizer } from '../harness/k6/output/bucketizer.ts';
 
 const DIR = 'test/fixtures/k6';
-const text = (f: string) => { const b = fs.readFileSync(`${DIR}/${f}`); return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8'); };
+const text = (f: string) => {
+  const b = fs.readFileSync(`${DIR}/${f}`);
+  return (b[0] === 0x1f ? zlib.gunzipSync(b) : b).toString('utf8');
+};
 
-interface RefPoint { metric: string; timeMs: number; value: number; tags: Record<string, string> }
+interface RefPoint {
+  metric: string;
+  timeMs: number;
+  value: number;
+  tags: Record<string, string>;
+}
 
 /** The obvious reading: JSON.parse each line, or split CSV cells by the header's names. */
 function reference(f: string): RefPoint[] {
-  const lines = text(f).split('\n').filter((l) => l.trim());
+  const lines = text(f)
+    .split('\n')
+    .filter((l) => l.trim());
   if (lines[0].startsWith('{')) {
-    return lines.map((l) => JSON.parse(l)).filter((o) => o.type === 'Point').map((o) => ({ metric: o.metric, timeMs: refTime(o.data.time), value: o.data.value, tags: o.data.tags ?? {} }));
+    return lines
+      .map((l) => JSON.parse(l))
+      .filter((o) => o.type === 'Point')
+      .map((o) => ({ metric: o.metric, timeMs: refTime(o.data.time), value: o.data.value, tags: o.data.tags ?? {} }));
   }
   const head = lines[0].split(',');
   return lines.slice(1).map((l) => {
     const c = l.split(',');
     const tags: Record<string, string> = {};
-    head.forEach((h, i) => { if (i > 2 && c[i]) tags[h] = c[i]; });
+    head.forEach((h, i) => {
+      if (i > 2 && c[i]) tags[h] = c[i];
+    });
     return { metric: c[0], timeMs: /^\d+$/.test(c[1]) ? Number(c[1]) : refTime(c[1]), value: Number(c[2]), tags };
   });
 }
@@ -44,7 +59,12 @@ function refTime(s: string): number {
 
 async function ingest(f: string) {
   const records: BucketRecord[] = [];
-  const r = await ingestLines(readLines(`${DIR}/${f}`), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+  const r = await ingestLines(readLines(`${DIR}/${f}`), {
+    source: 'k6',
+    phase: 'steps',
+    lateS: 5,
+    sink: (x) => records.push(x),
+  });
   return { ...r, records };
 }
 
@@ -65,12 +85,22 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     const ref = reference(f);
     const r = await ingest(f);
     const t0 = r.stats.t0Ms!;
-    const inRun = (p: RefPoint) => !(p.tags.group ?? '').startsWith('::setup') && !(p.tags.group ?? '').startsWith('::teardown');
+    const inRun = (p: RefPoint) =>
+      !(p.tags.group ?? '').startsWith('::setup') && !(p.tags.group ?? '').startsWith('::teardown');
     const sec = (ms: number) => Math.max(0, Math.floor((ms - t0) / 1000));
-    const want = new Map<number, { completed: number; ok: number; dropped: number; started: number; bytesIn: number }>();
-    const at = (s: number) => { if (!want.has(s)) want.set(s, { completed: 0, ok: 0, dropped: 0, started: 0, bytesIn: 0 }); return want.get(s)!; };
+    const want = new Map<
+      number,
+      { completed: number; ok: number; dropped: number; started: number; bytesIn: number }
+    >();
+    const at = (s: number) => {
+      if (!want.has(s)) want.set(s, { completed: 0, ok: 0, dropped: 0, started: 0, bytesIn: 0 });
+      return want.get(s)!;
+    };
     for (const p of ref.filter(inRun)) {
-      if (p.metric === 'http_reqs') { at(sec(p.timeMs)).completed++; if (p.tags.expected_response === 'true') at(sec(p.timeMs)).ok++; }
+      if (p.metric === 'http_reqs') {
+        at(sec(p.timeMs)).completed++;
+        if (p.tags.expected_response === 'true') at(sec(p.timeMs)).ok++;
+      }
       if (p.metric === 'dropped_iterations') at(sec(p.timeMs)).dropped += p.value;
       if (p.metric === 'iteration_duration') at(sec(p.timeMs - p.value)).started++;
       if (p.metric === 'data_received') at(sec(p.timeMs)).bytesIn += p.value;
@@ -78,21 +108,34 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     expect(r.stats.late).toBe(0);
     for (const b of r.records) {
       const w = want.get(b.tS) ?? { completed: 0, ok: 0, dropped: 0, started: 0, bytesIn: 0 };
-      expect({ tS: b.tS, completed: b.completed, ok: b.ok, dropped: b.dropped, started: b.started, bytesIn: b.bytesIn }).toEqual({ tS: b.tS, ...w });
+      expect({
+        tS: b.tS,
+        completed: b.completed,
+        ok: b.ok,
+        dropped: b.dropped,
+        started: b.started,
+        bytesIn: b.bytesIn,
+      }).toEqual({ tS: b.tS, ...w });
     }
     expect(r.records.length).toBe(Math.max(...want.keys()) + 1);
   });
 
-  it.each(STEPPED)('%s: whole-run duration percentiles of successful requests within 0.1 percent of the exact ones', async (f) => {
-    const ok = reference(f).filter((p) => p.metric === 'http_req_duration' && p.tags.expected_response === 'true').map((p) => p.value).sort((a, b) => a - b);
-    const r = await ingest(f);
-    const agg = aggregate(r.records, 'steps', 0, 1e9);
-    expect(agg.hist.duration.totalCount).toBe(ok.length);
-    for (const q of [50, 90, 99, 99.9]) {
-      const exact = ok[Math.ceil((q / 100) * ok.length) - 1];
-      expect(Math.abs(percentileMs(agg.hist.duration, q)! - exact)).toBeLessThanOrEqual(exact * 0.001 + 0.001);
-    }
-  });
+  it.each(STEPPED)(
+    '%s: whole-run duration percentiles of successful requests within 0.1 percent of the exact ones',
+    async (f) => {
+      const ok = reference(f)
+        .filter((p) => p.metric === 'http_req_duration' && p.tags.expected_response === 'true')
+        .map((p) => p.value)
+        .sort((a, b) => a - b);
+      const r = await ingest(f);
+      const agg = aggregate(r.records, 'steps', 0, 1e9);
+      expect(agg.hist.duration.totalCount).toBe(ok.length);
+      for (const q of [50, 90, 99, 99.9]) {
+        const exact = ok[Math.ceil((q / 100) * ok.length) - 1];
+        expect(Math.abs(percentileMs(agg.hist.duration, q)! - exact)).toBeLessThanOrEqual(exact * 0.001 + 0.001);
+      }
+    },
+  );
 
   it('stepped-queue: totals as k6 summarised them (5,905 requests, 0 failed, 1,344 dropped)', async () => {
     const agg = aggregate((await ingest('stepped-queue.ndjson.gz')).records, 'steps', 0, 1e9);
@@ -102,7 +145,9 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
   it('stepped-reject: 182 503s become http_5xx with status 503; 3 drops; +05:30 times read right', async () => {
     const r = await ingest('stepped-reject.ndjson');
     const agg = aggregate(r.records, 'steps', 0, 1e9);
-    expect([agg.completed, agg.failed, agg.errors.http_5xx, agg.statuses['503'], agg.dropped]).toEqual([2697, 182, 182, 182, 3]);
+    expect([agg.completed, agg.failed, agg.errors.http_5xx, agg.statuses['503'], agg.dropped]).toEqual([
+      2697, 182, 182, 182, 3,
+    ]);
     expect(new Date(r.stats.firstMs!).toISOString()).toBe('2026-11-29T16:53:38.889Z');
     expect(r.stats.t0From).toBe('vus');
   });
@@ -111,8 +156,10 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     for (const run of ['stepped-queue', 'stepped-reject']) {
       const j = await ingest(run === 'stepped-queue' ? 'stepped-queue.ndjson.gz' : 'stepped-reject.ndjson');
       const c = await ingest(`${run}.csv.gz`);
-      const sum = (rs: BucketRecord[], k: 'completed' | 'ok' | 'dropped' | 'bytesOut') => rs.reduce((a, b) => a + b[k], 0);
-      for (const k of ['completed', 'ok', 'dropped', 'bytesOut'] as const) expect(sum(c.records, k)).toBe(sum(j.records, k));
+      const sum = (rs: BucketRecord[], k: 'completed' | 'ok' | 'dropped' | 'bytesOut') =>
+        rs.reduce((a, b) => a + b[k], 0);
+      for (const k of ['completed', 'ok', 'dropped', 'bytesOut'] as const)
+        expect(sum(c.records, k)).toBe(sum(j.records, k));
     }
   });
 
@@ -139,7 +186,13 @@ describe('host figures sampled beside k6 (the k6 engine)', () => {
   }
   const withHost = async (f: string, host: HostTimeline) => {
     const records: BucketRecord[] = [];
-    await ingestLines(readLines(`${DIR}/${f}`), { source: 'k6', phase: 'steps', lateS: 2, host, sink: (x) => records.push(x) });
+    await ingestLines(readLines(`${DIR}/${f}`), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 2,
+      host,
+      sink: (x) => records.push(x),
+    });
     return records;
   };
 
@@ -157,54 +210,101 @@ describe('host figures sampled beside k6 (the k6 engine)', () => {
   it('a timeline of another time leaves them unread, as in an imported file', async () => {
     const { stats } = await ingest('stepped-reject.ndjson');
     const records = await withHost('stepped-reject.ndjson', timeline(stats.lastMs! + 60_000, stats.lastMs! + 90_000));
-    expect(records.some((r) => r.throttledMs !== undefined || r.cpuSteal !== undefined || r.processCpu !== undefined)).toBe(false);
+    expect(
+      records.some((r) => r.throttledMs !== undefined || r.cpuSteal !== undefined || r.processCpu !== undefined),
+    ).toBe(false);
   });
 });
 
 describe('metric names', () => {
-  async function* batches(lines: string[]) { yield lines; }
-  const point = (metric: string, s: number, tags = '{"scenario":"steps"}') => `{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"2026-11-29T16:52:${String(41 + s).padStart(2, '0')}.5Z","value":2,"tags":${tags}}}`;
+  async function* batches(lines: string[]) {
+    yield lines;
+  }
+  const point = (metric: string, s: number, tags = '{"scenario":"steps"}') =>
+    `{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"2026-11-29T16:52:${String(41 + s).padStart(2, '0')}.5Z","value":2,"tags":${tags}}}`;
 
   it('custom metrics named like Object.prototype members (or empty) are counted, not taken for phases', async () => {
     const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', '', 'http_req_duration'];
-    const lines = [point('vus', 0, '{}'), ...[0, 1, 2].flatMap((s) => names.map((n) => point(n, s, '{"expected_response":"true","scenario":"steps"}')))];
+    const lines = [
+      point('vus', 0, '{}'),
+      ...[0, 1, 2].flatMap((s) => names.map((n) => point(n, s, '{"expected_response":"true","scenario":"steps"}'))),
+    ];
     const records: BucketRecord[] = [];
-    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    const r = await ingestLines(batches(lines), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 5,
+      sink: (x) => records.push(x),
+    });
     expect(Object.entries(r.stats.byMetric)).toEqual([['vus', 1], ...names.map((n) => [n, 3])]);
     expect(r.stats.points).toBe(1 + 3 * names.length);
     expect(aggregate(records, 'steps', 0, 1e9).hist.duration.totalCount).toBe(3);
   });
 
-  it('leaves out k6\'s setup() and teardown() groups, not a user\'s group named setupCart or teardownSession', async () => {
-    const req = (group: string) => point('http_reqs', 1, `{"expected_response":"true","scenario":"steps","group":${JSON.stringify(group)}}`);
-    const lines = [point('vus', 0, '{}'), req(''), req('::setupCart'), req('::teardownSession'), req('::setup'), req('::teardown'), req('::setup::inner')];
+  it("leaves out k6's setup() and teardown() groups, not a user's group named setupCart or teardownSession", async () => {
+    const req = (group: string) =>
+      point('http_reqs', 1, `{"expected_response":"true","scenario":"steps","group":${JSON.stringify(group)}}`);
+    const lines = [
+      point('vus', 0, '{}'),
+      req(''),
+      req('::setupCart'),
+      req('::teardownSession'),
+      req('::setup'),
+      req('::teardown'),
+      req('::setup::inner'),
+    ];
     const records: BucketRecord[] = [];
-    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    const r = await ingestLines(batches(lines), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 5,
+      sink: (x) => records.push(x),
+    });
     expect(r.stats.points).toBe(lines.length);
     expect(aggregate(records, 'steps', 0, 1e9).ok).toBe(6); // '', setupCart, teardownSession: 3 samples of value 2
   });
 
-  it('a long setup() moves t0 to its end: the scenario\'s first second is second 0, not second 13', async () => {
+  it("a long setup() moves t0 to its end: the scenario's first second is second 0, not second 13", async () => {
     const setupReq = (s: number) => point('http_reqs', s, '{"expected_response":"true","group":"::setup"}');
     const lines = [
       ...Array.from({ length: 13 }, (_, s) => [point('vus', s, '{}'), setupReq(s)]).flat(),
-      ...[13, 14].flatMap((s) => [point('vus', s, '{}'), point('http_reqs', s, '{"expected_response":"true","scenario":"steps","group":""}')]),
+      ...[13, 14].flatMap((s) => [
+        point('vus', s, '{}'),
+        point('http_reqs', s, '{"expected_response":"true","scenario":"steps","group":""}'),
+      ]),
     ];
     const records: BucketRecord[] = [];
-    const r = await ingestLines(batches(lines), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+    const r = await ingestLines(batches(lines), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 5,
+      sink: (x) => records.push(x),
+    });
     expect(r.stats.t0From).toBe('setup-end');
     expect(new Date(r.stats.t0Ms!).toISOString()).toBe('2026-11-29T16:52:53.500Z');
     expect(r.stats.skipped).toBe(13);
     const counted = records.filter((x) => x.ok > 0).map((x) => [x.tS, x.ok]);
-    expect(counted).toEqual([[1, 2], [2, 2]]);
+    expect(counted).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
   });
 
   // seconds past 16:52:41.5Z, any number of them
-  const at = (metric: string, s: number, tags: string, value = 2) => parseJsonLine(`{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"${new Date(Date.parse('2026-11-29T16:52:41.500Z') + s * 1000).toISOString()}","value":${value},"tags":${tags}}}`) as K6Point;
+  const at = (metric: string, s: number, tags: string, value = 2) =>
+    parseJsonLine(
+      `{"metric":${JSON.stringify(metric)},"type":"Point","data":{"time":"${new Date(Date.parse('2026-11-29T16:52:41.500Z') + s * 1000).toISOString()}","value":${value},"tags":${tags}}}`,
+    ) as K6Point;
 
   it('with --scenario naming a scenario that starts late, seconds are written while the run goes on, not held to the end', () => {
     const sunk: number[] = [];
-    const b = new Bucketizer({ source: 'k6', phase: 'steps', lateS: 2, scenarios: ['late'], sink: (x) => sunk.push(x.tS) });
+    const b = new Bucketizer({
+      source: 'k6',
+      phase: 'steps',
+      lateS: 2,
+      scenarios: ['late'],
+      sink: (x) => sunk.push(x.tS),
+    });
     const feed = (from: number, to: number) => {
       for (let s = from; s < to; s++) {
         b.push(at('vus', s, '{}'));
@@ -238,7 +338,12 @@ describe('metric names', () => {
 
   it('counts per metric stay exact when the order of metrics changes from one sample to the next', async () => {
     const order = ['', 'a', 'b', 'c', 'a', 'c', 'b', 'b', 'a', 'a', 'c', 'vus', 'b', ''];
-    const r = await ingestLines(batches(order.map((m, i) => point(m, i % 3))), { source: 'k6', phase: 'steps', lateS: 5, sink: () => undefined });
+    const r = await ingestLines(batches(order.map((m, i) => point(m, i % 3))), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 5,
+      sink: () => undefined,
+    });
     expect(r.stats.byMetric).toEqual({ '': 2, a: 4, b: 4, c: 3, vus: 1 });
   });
 });
@@ -246,19 +351,48 @@ describe('metric names', () => {
 describe('format variants (FORMAT-NOTES.md)', () => {
   const base = { metric: 'http_reqs', value: 1 };
   it.each([
-    ['v0.41+ key order', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}}}'],
-    ['<= v0.40 key order', '{"type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}},"metric":"http_reqs"}'],
-    ['random tag order + metadata', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"x","status":"200","a":"b"},"metadata":{"vu":"3"}}}'],
-    ['escaped url (slow path)', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"a\\"b","status":"200"}}}'],
-    ['-03:00 offset', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T13:52:41.500-03:00","value":1,"tags":{"status":"200"}}}'],
-    ['+05:30 offset, 9 digits', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T22:22:41.500000000+05:30","value":1,"tags":{"status":"200"}}}'],
-    ['exponent value', '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1e+00,"tags":{"status":"200"}}}'],
+    [
+      'v0.41+ key order',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}}}',
+    ],
+    [
+      '<= v0.40 key order',
+      '{"type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"status":"200"}},"metric":"http_reqs"}',
+    ],
+    [
+      'random tag order + metadata',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"x","status":"200","a":"b"},"metadata":{"vu":"3"}}}',
+    ],
+    [
+      'escaped url (slow path)',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1,"tags":{"url":"a\\"b","status":"200"}}}',
+    ],
+    [
+      '-03:00 offset',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T13:52:41.500-03:00","value":1,"tags":{"status":"200"}}}',
+    ],
+    [
+      '+05:30 offset, 9 digits',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T22:22:41.500000000+05:30","value":1,"tags":{"status":"200"}}}',
+    ],
+    [
+      'exponent value',
+      '{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T16:52:41.5Z","value":1e+00,"tags":{"status":"200"}}}',
+    ],
   ])('%s', (_name, line) => {
-    expect(parseJsonLine(line)).toEqual({ ...base, timeMs: Date.parse('2026-11-29T16:52:41.500Z'), tags: { status: '200' } });
+    expect(parseJsonLine(line)).toEqual({
+      ...base,
+      timeMs: Date.parse('2026-11-29T16:52:41.500Z'),
+      tags: { status: '200' },
+    });
   });
 
   it('null tags (<= v0.37) and exponent values', () => {
-    expect(parseJsonLine('{"type":"Point","data":{"time":"2026-11-29T16:52:41Z","value":1.234567e+06,"tags":null},"metric":"vus"}')).toMatchObject({ value: 1234567, tags: {} });
+    expect(
+      parseJsonLine(
+        '{"type":"Point","data":{"time":"2026-11-29T16:52:41Z","value":1.234567e+06,"tags":null},"metric":"vus"}',
+      ),
+    ).toMatchObject({ value: 1234567, tags: {} });
     expect(parseJsonLine('{"type":"Metric","data":{"name":"vus"},"metric":"vus"}')).toBe('skip');
     expect(parseJsonLine('{"metric":"x","type":"Point","data":{"time":"2026-11')).toBe('bad');
   });
@@ -275,6 +409,10 @@ describe('format variants (FORMAT-NOTES.md)', () => {
   });
 
   it('RFC 3339 fraction digits from 0 to 9', () => {
-    for (const frac of ['', '.9', '.95593', '.955930000']) expect(parseRfc3339Ms(`2025-10-15T00:33:08${frac}-03:00`)).toBeCloseTo(Date.parse('2025-10-15T03:33:08Z') + Number(`0${frac || '.0'}`) * 1000, 6);
+    for (const frac of ['', '.9', '.95593', '.955930000'])
+      expect(parseRfc3339Ms(`2025-10-15T00:33:08${frac}-03:00`)).toBeCloseTo(
+        Date.parse('2025-10-15T03:33:08Z') + Number(`0${frac || '.0'}`) * 1000,
+        6,
+      );
   });
 });

@@ -31,17 +31,29 @@ function splitInChunks(bytes: Buffer, cuts: number[]): string[] {
 
 describe('LineSplitter', () => {
   it('any chunking of any text gives the lines of the whole text (property)', () => {
-    const piece = fc.oneof(fc.constantFrom('\n', '\r\n', '\r', '{"a":1}', 'é', '€', '😀', ''), fc.string({ maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 4 }));
-    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
-      const text = pieces.join('');
-      expect(splitInChunks(Buffer.from(text, 'utf8'), cuts)).toEqual(reference(text));
-    }), { numRuns: 3000 });
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\r\n', '\r', '{"a":1}', 'é', '€', '😀', ''),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'grapheme', maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
+        const text = pieces.join('');
+        expect(splitInChunks(Buffer.from(text, 'utf8'), cuts)).toEqual(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a character split between chunks, a line longer than a chunk, a last line without its newline', () => {
     const text = 'aé€\r\n' + 'x'.repeat(5000) + '\n\nlast😀';
     const bytes = Buffer.from(text, 'utf8');
-    expect(splitInChunks(bytes, [2, 3, 5, 6, 100, 2000, bytes.length - 2])).toEqual(['aé€', 'x'.repeat(5000), '', 'last😀']);
+    expect(splitInChunks(bytes, [2, 3, 5, 6, 100, 2000, bytes.length - 2])).toEqual([
+      'aé€',
+      'x'.repeat(5000),
+      '',
+      'last😀',
+    ]);
   });
 
   it('does not keep the chunks it was given: a reused buffer does not change lines still unfinished', () => {
@@ -57,7 +69,11 @@ describe('readLines', () => {
   it('plain and gzip files with non-ASCII lines and CRLF read the same', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
     try {
-      const text = Array.from({ length: 30_000 }, (_, i) => `{"i":${i},"check":"${i % 7 === 0 ? 'ünïcödé ✓' : 'ok'}"}${i % 5 === 0 ? '\r\n' : '\n'}`).join('') + 'tail';
+      const text =
+        Array.from(
+          { length: 30_000 },
+          (_, i) => `{"i":${i},"check":"${i % 7 === 0 ? 'ünïcödé ✓' : 'ok'}"}${i % 5 === 0 ? '\r\n' : '\n'}`,
+        ).join('') + 'tail';
       fs.writeFileSync(path.join(dir, 'a.ndjson'), text);
       fs.writeFileSync(path.join(dir, 'a.ndjson.gz'), zlib.gzipSync(text));
       for (const f of ['a.ndjson', 'a.ndjson.gz']) {

@@ -25,12 +25,42 @@ type Obj = Record<string, unknown>;
 
 describe('a plan over a limit is refused before load, naming the field', () => {
   it.each<[string, Obj, string, RegExp]>([
-    ['rate over maxRatePerSec', { ...base, limits: { maxRatePerSec: 400 } }, 'steps.maxPerSec', /500 req\/s exceeds limits\.maxRatePerSec 400: lower steps\.maxPerSec/],
-    ['warmup over maxRatePerSec', { ...base, warmup: { ratePerSec: 900 }, limits: { maxRatePerSec: 600 } }, 'warmup.ratePerSec', /900 req\/s exceeds limits\.maxRatePerSec 600/],
-    ['duration over maxDurationS', { ...base, limits: { maxDurationS: 60 } }, 'steps', /offers load for up to 151 s \(10 steps x \(2 s ramp \+ 10 s hold\) \+ 31 s warmup\), over limits\.maxDurationS 60/],
-    ['a billion steps', { ...base, steps: { ...base.steps, startPerSec: 1e-9, stepPerSec: 1e-9, maxPerSec: 1 } }, 'steps', /more than a million/],
-    ['vus.max over maxInFlight', { ...base, vus: { max: 500 }, limits: { maxInFlight: 100 } }, 'vus.max', /500 VUs exceeds limits\.maxInFlight 100/],
-    ['vus.preAllocated over maxInFlight', { ...base, vus: { preAllocated: 200 }, limits: { maxInFlight: 100 } }, 'vus.preAllocated', /200 VUs exceeds limits\.maxInFlight 100/],
+    [
+      'rate over maxRatePerSec',
+      { ...base, limits: { maxRatePerSec: 400 } },
+      'steps.maxPerSec',
+      /500 req\/s exceeds limits\.maxRatePerSec 400: lower steps\.maxPerSec/,
+    ],
+    [
+      'warmup over maxRatePerSec',
+      { ...base, warmup: { ratePerSec: 900 }, limits: { maxRatePerSec: 600 } },
+      'warmup.ratePerSec',
+      /900 req\/s exceeds limits\.maxRatePerSec 600/,
+    ],
+    [
+      'duration over maxDurationS',
+      { ...base, limits: { maxDurationS: 60 } },
+      'steps',
+      /offers load for up to 151 s \(10 steps x \(2 s ramp \+ 10 s hold\) \+ 31 s warmup\), over limits\.maxDurationS 60/,
+    ],
+    [
+      'a billion steps',
+      { ...base, steps: { ...base.steps, startPerSec: 1e-9, stepPerSec: 1e-9, maxPerSec: 1 } },
+      'steps',
+      /more than a million/,
+    ],
+    [
+      'vus.max over maxInFlight',
+      { ...base, vus: { max: 500 }, limits: { maxInFlight: 100 } },
+      'vus.max',
+      /500 VUs exceeds limits\.maxInFlight 100/,
+    ],
+    [
+      'vus.preAllocated over maxInFlight',
+      { ...base, vus: { preAllocated: 200 }, limits: { maxInFlight: 100 } },
+      'vus.preAllocated',
+      /200 VUs exceeds limits\.maxInFlight 100/,
+    ],
     ['a limit that is not positive', { ...base, limits: { maxInFlight: 0 } }, 'limits.maxInFlight', /must be > 0/],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
@@ -39,14 +69,14 @@ describe('a plan over a limit is refused before load, naming the field', () => {
     expect(p!.message).toMatch(message);
   });
 
-  it('the defaults do not bite the repository\'s own config (make loadtest)', async () => {
+  it("the defaults do not bite the repository's own config (make loadtest)", async () => {
     const config = parseConfigOrThrow(await readConfigFile('plateau.config.ts'));
     expect(config.limits).toEqual({ maxRatePerSec: 100_000, maxDurationS: 3600, maxInFlight: 10_000 });
     expect(plannedLoadS(config)).toBeLessThan(config.limits.maxDurationS);
     expect(buildPlan(config, 1).vus.maxVUs).toBeLessThan(config.limits.maxInFlight);
   });
 
-  it('maxInFlight caps the VUs Little\'s law would size', () => {
+  it("maxInFlight caps the VUs Little's law would size", () => {
     const config = parseConfigOrThrow({ ...base, limits: { maxInFlight: 8 } });
     const vus = buildPlan(config, 20).vus;
     expect(vus.preAllocatedVUs).toBeLessThanOrEqual(8);
@@ -67,12 +97,21 @@ describe('the engine stays under the limits', () => {
       const r = await runQuietly({
         target: { url: `${server.url}/load` },
         steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: 3, settleS: 1 },
-        warmup: { enabled: false }, rtt: { samples: 2 }, http: { timeoutMs: 1000 },
-        verdicts: { confirmFailedStep: false }, limits: { maxInFlight: 4, maxRatePerSec: 20 }, workers: 1,
+        warmup: { enabled: false },
+        rtt: { samples: 2 },
+        http: { timeoutMs: 1000 },
+        verdicts: { confirmFailedStep: false },
+        limits: { maxInFlight: 4, maxRatePerSec: 20 },
+        workers: 1,
         output: { dir: runsDir, runId: 'in-flight-cap' },
       });
       expect(r.exitCode, r.lines.join('')).toBe(0);
-      const recs = fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((b) => b.phase === 'steps');
+      const recs = fs
+        .readFileSync(`${r.dir}/buckets.ndjson`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as BucketRecord)
+        .filter((b) => b.phase === 'steps');
       expect(Math.max(...recs.map((b) => b.vusActiveMax))).toBeLessThanOrEqual(4);
       expect(Math.max(...recs.map((b) => b.vusAllocated))).toBeLessThanOrEqual(4);
       expect(server.stats.maxOpen).toBeLessThanOrEqual(4);
@@ -92,13 +131,20 @@ describe('the engine stays under the limits', () => {
       const r = await runQuietly({
         target: { url: `${server.url}/load` },
         steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 0, holdS: 3, settleS: 1 },
-        warmup: { enabled: false }, rtt: { samples: 2 }, limits: { maxDurationS: 5 },
+        warmup: { enabled: false },
+        rtt: { samples: 2 },
+        limits: { maxDurationS: 5 },
         output: { dir: runsDir, runId: 'duration-cap' },
       });
       expect(r.lines.join('')).toMatch(/limits\.maxDurationS: 5 s of load reached/);
       expect(r.result.interrupted).toBe(true);
       expect(r.exitCode).toBe(130);
-      const recs = fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BucketRecord).filter((b) => b.phase === 'steps' && b.started > 0);
+      const recs = fs
+        .readFileSync(`${r.dir}/buckets.ndjson`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as BucketRecord)
+        .filter((b) => b.phase === 'steps' && b.started > 0);
       expect(Math.max(...recs.map((b) => b.tS))).toBeLessThan(6);
       expect(Date.now() - started).toBeLessThan(15_000);
     } finally {
@@ -109,18 +155,31 @@ describe('the engine stays under the limits', () => {
 
 describe('open files vs VUs', () => {
   it.each<[number, number | null, RegExp | null]>([
-    [100, 50, /the open-file limit is 50, but up to 100 VUs need about 164 descriptors .* raise it \(ulimit -n 4096\) or lower vus\.max/],
+    [
+      100,
+      50,
+      /the open-file limit is 50, but up to 100 VUs need about 164 descriptors .* raise it \(ulimit -n 4096\) or lower vus\.max/,
+    ],
     [1000, 1024, /the open-file limit is 1024, but up to 1000 VUs need about 1064/],
     [10, 1024, null],
     [10_000, null, null],
   ])('maxVUs %s with an open-file limit of %s', (maxVUs, limit, error) => {
     if (error) {
-      const err = (() => { try { checkOpenFiles(maxVUs, limit); return null; } catch (e) { return e as PlateauError; } })();
+      const err = (() => {
+        try {
+          checkOpenFiles(maxVUs, limit);
+          return null;
+        } catch (e) {
+          return e as PlateauError;
+        }
+      })();
       expect(err).toBeInstanceOf(PlateauError);
       expect(`${err!.message} ${err!.hint}`).toMatch(error);
       expect(err!.exitCode).toBe(3);
     } else {
-      expect(checkOpenFiles(maxVUs, limit)).toMatch(limit === null ? /unknown or unlimited/ : /open-file limit 1024 >= 74 needed for 10 VUs/);
+      expect(checkOpenFiles(maxVUs, limit)).toMatch(
+        limit === null ? /unknown or unlimited/ : /open-file limit 1024 >= 74 needed for 10 VUs/,
+      );
     }
   });
 });

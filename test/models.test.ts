@@ -13,7 +13,12 @@ describe('fitUsl', () => {
   it.each<[string, UslParams, number[], number]>([
     ['contention and coherency', { alpha: 0.05, beta: 0.001, gamma: 100 }, [1, 2, 4, 8, 16, 24, 32, 48, 64], 0],
     ['the same with 1% noise', { alpha: 0.05, beta: 0.001, gamma: 100 }, [1, 2, 4, 8, 16, 24, 32, 48, 64], 0.01],
-    ['strong contention, weak coherency', { alpha: 0.2, beta: 0.0002, gamma: 250 }, [1, 3, 6, 10, 20, 40, 80, 120], 0.005],
+    [
+      'strong contention, weak coherency',
+      { alpha: 0.2, beta: 0.0002, gamma: 250 },
+      [1, 3, 6, 10, 20, 40, 80, 120],
+      0.005,
+    ],
     ['a database-like knee', { alpha: 0.02, beta: 0.0005, gamma: 40 }, [2, 5, 10, 20, 30, 45, 60, 90], 0.01],
   ])('recovers alpha and beta within 10%% (%s)', (_name, truth, ns, noise) => {
     const points = ns.map((n, i) => ({ concurrency: n, throughputPerSec: uslThroughput(truth, n) * wobble(i, noise) }));
@@ -29,7 +34,10 @@ describe('fitUsl', () => {
   });
 
   it('says why it does not fit too few points', () => {
-    const { fit, note } = fitUsl([{ concurrency: 1, throughputPerSec: 10 }, { concurrency: 2, throughputPerSec: 19 }]);
+    const { fit, note } = fitUsl([
+      { concurrency: 1, throughputPerSec: 10 },
+      { concurrency: 2, throughputPerSec: 19 },
+    ]);
     expect(fit).toBeNull();
     expect(note).toMatch(/at least 4 steps/);
   });
@@ -44,7 +52,13 @@ describe('fitUsl', () => {
 });
 
 describe("Little's law and utilisation", () => {
-  const run = fakeRun({ steps: [100, 200, 300, 400, 450].map((ratePerSec, i) => ({ ratePerSec, okPerSec: [100, 200, 300, 400, 405][i], latencyMs: [10, 10, 12, 20, 60][i] })) });
+  const run = fakeRun({
+    steps: [100, 200, 300, 400, 450].map((ratePerSec, i) => ({
+      ratePerSec,
+      okPerSec: [100, 200, 300, 400, 405][i],
+      latencyMs: [10, 10, 12, 20, 60][i],
+    })),
+  });
 
   it('N = X x W per step', () => {
     for (const r of littleRows(run.steps)) expect(r.concurrency).toBeCloseTo((r.throughputPerSec * r.meanMs) / 1000, 9);
@@ -64,12 +78,30 @@ describe("Little's law and utilisation", () => {
 
 describe('costPerRequest', () => {
   // a plateau at 300 (400 offered, 310 achieved): the capacity a fixed price is spread over
-  const base = fakeRun({ steps: [...[100, 200, 300].map((ratePerSec) => ({ ratePerSec })), { ratePerSec: 400, okPerSec: 310 }] });
+  const base = fakeRun({
+    steps: [...[100, 200, 300].map((ratePerSec) => ({ ratePerSec })), { ratePerSec: 400, okPerSec: 310 }],
+  });
   const knee = base.steps[2];
-  const run: RunResult = { ...base, gauges: [{ name: 'cpu_seconds_per_sec', points: [{ tS: knee.steadyStartS + 1, value: 1.5 }, { tS: knee.steadyStartS + 2, value: 1.5 }] }] };
+  const run: RunResult = {
+    ...base,
+    gauges: [
+      {
+        name: 'cpu_seconds_per_sec',
+        points: [
+          { tS: knee.steadyStartS + 1, value: 1.5 },
+          { tS: knee.steadyStartS + 2, value: 1.5 },
+        ],
+      },
+    ],
+  };
 
   it('fixed: monthly cost / (capacity x seconds in a month); usage: units/s / X x unit price', () => {
-    const c = costPerRequest(run, { monthlyCost: 730, usageSeries: 'cpu_seconds_per_sec', unitPrice: 0.00004, currency: 'USD' });
+    const c = costPerRequest(run, {
+      monthlyCost: 730,
+      usageSeries: 'cpu_seconds_per_sec',
+      unitPrice: 0.00004,
+      currency: 'USD',
+    });
     expect(c.fixedPerRequest).toBeCloseTo(730 / (300 * SECONDS_PER_MONTH), 15);
     expect(c.unitsPerRequest).toBeCloseTo(1.5 / 300, 12);
     expect(c.usagePerRequest).toBeCloseTo((1.5 / 300) * 0.00004, 15);

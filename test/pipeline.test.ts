@@ -14,7 +14,10 @@ beforeAll(async () => {
   // 2 slots x 9.5 ms = 210.5 req/s: between the 200 and 240 steps, so the knee is the 200 step.
   demo = await startDemo({ slots: 2, holdMs: 9.5, hmacKey: KEY });
 });
-afterAll(async () => { await demo.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await demo.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
 
 const config = (runId: string) => ({
   target: { url: `${demo.url}/orders`, rttPath: '/ping' },
@@ -46,9 +49,19 @@ describe('the pipeline against the demo target at a known capacity', () => {
   });
 
   it('records every stage and writes every output', () => {
-    expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual(['preflight:pass', 'reset:skipped', 'rtt:pass', 'warmup:pass', 'threads:skipped', 'steps:pass']);
-    expect(result.stages.find((s) => s.name === 'threads')!.detail).toBe('workers set to 2 (config or --workers): all 2 threads run the steps');
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual([
+      'preflight:pass',
+      'reset:skipped',
+      'rtt:pass',
+      'warmup:pass',
+      'threads:skipped',
+      'steps:pass',
+    ]);
+    expect(result.stages.find((s) => s.name === 'threads')!.detail).toBe(
+      'workers set to 2 (config or --workers): all 2 threads run the steps',
+    );
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson'])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     expect(fs.readlinkSync(path.join(runsDir, 'latest'))).toBe('known-capacity');
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
     expect(summary.schemaVersion).toBe(2);
@@ -61,7 +74,9 @@ describe('the pipeline against the demo target at a known capacity', () => {
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeGreaterThan(0);
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeLessThan(1);
     }
-    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\| 1 \| 120 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/);
+    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(
+      /\| 1 \| 120 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/,
+    );
   });
 
   it('used a fresh id for every request: no idempotent hit, one write per success', () => {

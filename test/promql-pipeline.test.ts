@@ -16,42 +16,68 @@ const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
 describe('metrics.prometheus in a run', () => {
-  it.skipIf(!PROMETHEUS)(`reads every steady window through PromQL, within 5% of the direct scrape${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`, async () => {
-    const demo = await startDemo({ slots: 4, holdMs: 5, hmacKey: KEY });
-    const prom = await startPrometheus({ binary: PROMETHEUS!, targetUrl: demo.url, scrapeIntervalS: 1 });
-    try {
-      await prom.waitForScrapes(2);
-      const requests = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
-      const r = await runQuietly({
-        target: { url: `${demo.url}/orders`, rttPath: '/ping' },
-        scenario: DEMO_SCENARIO,
-        steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 6, settleS: 1 }, // two windows to compare
-        warmup: { enabled: false },
-        rtt: { samples: 5 },
-        metrics: { url: '/metrics', scrapeEveryS: 1, requests, prometheus: { url: prom.url, settleS: 2.5 } },
-        output: { dir: runsDir, runId: 'promql-run' },
-      }, { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY } });
-      expect(r.exitCode, r.lines.join('')).toBe(0);
-      const viaPromql = r.result.steps.map((s) => s.server!);
-      expect(viaPromql.every((w) => w.source === 'promql')).toBe(true);
-      // The same store analysed without the PromQL windows gives the direct scrape's figures.
-      const { meta, records, samples } = loadRun(r.dir);
-      const direct = analyzeRun({
-        runId: meta.runId, target: meta.target, engine: meta.engine, startedAt: meta.startedAt, rules: meta.plan!.rules,
-        steps: meta.plan!.steps, attempts: meta.attempts!, policy: meta.policy, plannedSteps: meta.plan!.steps.length, records, stages: meta.stages, vus: meta.vus!, rtt: meta.rtt,
-        environment: meta.environment, interrupted: false, samples,
-      }).steps.map((s) => s.server!);
-      expect(direct.every((w) => w.source === 'scrape')).toBe(true);
-      viaPromql.forEach((p, i) => {
-        expect(Math.abs(p.throughputPerSec! - direct[i].throughputPerSec!) / direct[i].throughputPerSec!, `step ${i + 1} throughput`).toBeLessThan(0.05);
-        // PromQL's window runs from its first to its last raw sample inside the steady window, up to a
-        // scrape interval short of the direct scrape's at each edge: a busy machine's stalls in those
-        // edges move a mean of ~5 ms by up to a millisecond between the two (0.5 ms, 9%, was seen).
-        expect(Math.abs(p.meanMs! - direct[i].meanMs!), `step ${i + 1} mean ${p.meanMs} vs ${direct[i].meanMs} ms`).toBeLessThan(Math.max(0.05 * direct[i].meanMs!, 1));
-      });
-    } finally {
-      await prom.stop();
-      await demo.close();
-    }
-  }, 90_000);
+  it.skipIf(!PROMETHEUS)(
+    `reads every steady window through PromQL, within 5% of the direct scrape${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
+    async () => {
+      const demo = await startDemo({ slots: 4, holdMs: 5, hmacKey: KEY });
+      const prom = await startPrometheus({ binary: PROMETHEUS!, targetUrl: demo.url, scrapeIntervalS: 1 });
+      try {
+        await prom.waitForScrapes(2);
+        const requests = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
+        const r = await runQuietly(
+          {
+            target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+            scenario: DEMO_SCENARIO,
+            steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 6, settleS: 1 }, // two windows to compare
+            warmup: { enabled: false },
+            rtt: { samples: 5 },
+            metrics: { url: '/metrics', scrapeEveryS: 1, requests, prometheus: { url: prom.url, settleS: 2.5 } },
+            output: { dir: runsDir, runId: 'promql-run' },
+          },
+          { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY } },
+        );
+        expect(r.exitCode, r.lines.join('')).toBe(0);
+        const viaPromql = r.result.steps.map((s) => s.server!);
+        expect(viaPromql.every((w) => w.source === 'promql')).toBe(true);
+        // The same store analysed without the PromQL windows gives the direct scrape's figures.
+        const { meta, records, samples } = loadRun(r.dir);
+        const direct = analyzeRun({
+          runId: meta.runId,
+          target: meta.target,
+          engine: meta.engine,
+          startedAt: meta.startedAt,
+          rules: meta.plan!.rules,
+          steps: meta.plan!.steps,
+          attempts: meta.attempts!,
+          policy: meta.policy,
+          plannedSteps: meta.plan!.steps.length,
+          records,
+          stages: meta.stages,
+          vus: meta.vus!,
+          rtt: meta.rtt,
+          environment: meta.environment,
+          interrupted: false,
+          samples,
+        }).steps.map((s) => s.server!);
+        expect(direct.every((w) => w.source === 'scrape')).toBe(true);
+        viaPromql.forEach((p, i) => {
+          expect(
+            Math.abs(p.throughputPerSec! - direct[i].throughputPerSec!) / direct[i].throughputPerSec!,
+            `step ${i + 1} throughput`,
+          ).toBeLessThan(0.05);
+          // PromQL's window runs from its first to its last raw sample inside the steady window, up to a
+          // scrape interval short of the direct scrape's at each edge: a busy machine's stalls in those
+          // edges move a mean of ~5 ms by up to a millisecond between the two (0.5 ms, 9%, was seen).
+          expect(
+            Math.abs(p.meanMs! - direct[i].meanMs!),
+            `step ${i + 1} mean ${p.meanMs} vs ${direct[i].meanMs} ms`,
+          ).toBeLessThan(Math.max(0.05 * direct[i].meanMs!, 1));
+        });
+      } finally {
+        await prom.stop();
+        await demo.close();
+      }
+    },
+    90_000,
+  );
 });

@@ -9,7 +9,12 @@ import { findPrometheus, startPrometheus, type PrometheusHandle } from './helper
 const PROMETHEUS = findPrometheus();
 const hasPrometheus = PROMETHEUS !== null;
 const ORDERS = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
-const POOL = { active: 'hikaricp_connections_active', pending: 'hikaricp_connections_pending', max: 'hikaricp_connections_max', labels: { pool: 'demo' } };
+const POOL = {
+  active: 'hikaricp_connections_active',
+  pending: 'hikaricp_connections_pending',
+  max: 'hikaricp_connections_max',
+  labels: { pool: 'demo' },
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('PromQL window arithmetic (pure)', () => {
@@ -17,25 +22,98 @@ describe('PromQL window arithmetic (pure)', () => {
   const none = { max: [], active: null, pending: null, poolMax: null };
 
   it('takes exact deltas between the first and last raw samples, over every series', () => {
-    const count = [series({ status: '201' }, [[0, 5], [1000, 10], [2000, 110], [3000, 210]]), series({ status: '503' }, [[0, 1], [3000, 4]])];
-    const sum = [series({ status: '201' }, [[0, 0], [1000, 0.1], [2000, 1.1], [3000, 2.1]]), series({ status: '503' }, [[0, 0], [3000, 0.3]])];
+    const count = [
+      series({ status: '201' }, [
+        [0, 5],
+        [1000, 10],
+        [2000, 110],
+        [3000, 210],
+      ]),
+      series({ status: '503' }, [
+        [0, 1],
+        [3000, 4],
+      ]),
+    ];
+    const sum = [
+      series({ status: '201' }, [
+        [0, 0],
+        [1000, 0.1],
+        [2000, 1.1],
+        [3000, 2.1],
+      ]),
+      series({ status: '503' }, [
+        [0, 0],
+        [3000, 0.3],
+      ]),
+    ];
     const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 0);
     expect(w).toMatchObject({ source: 'promql', fromS: 1, toS: 3, throughputPerSec: (200 + 0) / 2 });
     expect(w.meanMs).toBeCloseTo((2.0 / 200) * 1000, 10);
   });
 
   it('counts a counter reset as Prometheus does, and a series born inside the window from 0', () => {
-    const count = [series({ a: '1' }, [[1000, 100], [2000, 150], [3000, 20]]), series({ a: '2' }, [[2000, 7], [3000, 9]])];
-    const sum = [series({ a: '1' }, [[1000, 1], [2000, 1.5], [3000, 0.2]]), series({ a: '2' }, [[2000, 0.07], [3000, 0.09]])];
+    const count = [
+      series({ a: '1' }, [
+        [1000, 100],
+        [2000, 150],
+        [3000, 20],
+      ]),
+      series({ a: '2' }, [
+        [2000, 7],
+        [3000, 9],
+      ]),
+    ];
+    const sum = [
+      series({ a: '1' }, [
+        [1000, 1],
+        [2000, 1.5],
+        [3000, 0.2],
+      ]),
+      series({ a: '2' }, [
+        [2000, 0.07],
+        [3000, 0.09],
+      ]),
+    ];
     const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 1000);
     expect(w.throughputPerSec).toBe((50 + 20 + 9) / 2);
     expect(w.fromS).toBe(0);
   });
 
   it('reads the pool as the max over time of the sum over series; max only after the first sample', () => {
-    const count = [series({}, [[0, 0], [1000, 10]])];
-    const pool = (a: number, b: number) => [series({ r: '1' }, [[0, a], [1000, b]]), series({ r: '2' }, [[0, b], [1000, a]])];
-    const w = windowFromSamples({ count, sum: count, max: [series({}, [[0, 9], [1000, 0.02]])], active: pool(1, 3), pending: pool(0, 0), poolMax: pool(4, 4) }, 0, 1000, 0);
+    const count = [
+      series({}, [
+        [0, 0],
+        [1000, 10],
+      ]),
+    ];
+    const pool = (a: number, b: number) => [
+      series({ r: '1' }, [
+        [0, a],
+        [1000, b],
+      ]),
+      series({ r: '2' }, [
+        [0, b],
+        [1000, a],
+      ]),
+    ];
+    const w = windowFromSamples(
+      {
+        count,
+        sum: count,
+        max: [
+          series({}, [
+            [0, 9],
+            [1000, 0.02],
+          ]),
+        ],
+        active: pool(1, 3),
+        pending: pool(0, 0),
+        poolMax: pool(4, 4),
+      },
+      0,
+      1000,
+      0,
+    );
     expect(w).toMatchObject({ maxMs: 20, poolActiveMax: 4, poolPendingMax: 0, poolMax: 8 });
   });
 
@@ -45,7 +123,13 @@ describe('PromQL window arithmetic (pure)', () => {
   });
 
   it('says which Prometheus did not answer', async () => {
-    const err = await queryWindow({ prometheusUrl: 'http://127.0.0.1:1', requests: ORDERS, fromMs: 0, toMs: 1000, timeoutMs: 500 }).catch((e: unknown) => e);
+    const err = await queryWindow({
+      prometheusUrl: 'http://127.0.0.1:1',
+      requests: ORDERS,
+      fromMs: 0,
+      toMs: 1000,
+      timeoutMs: 500,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlateauError);
     expect((err as PlateauError).code).toBe('promql-unreachable');
   });
@@ -79,7 +163,11 @@ async function scrapeOrders(demo: DemoHandle): Promise<{ atMs: number; count: nu
   const beforeMs = Date.now();
   const res = await request(`${demo.url}/metrics`);
   const samples = parsePromText(await res.body.text());
-  return { atMs: (beforeMs + Date.now()) / 2, count: sumOf(samples, `${ORDERS.name}_count`, ORDERS.labels) ?? 0, sumS: sumOf(samples, `${ORDERS.name}_sum`, ORDERS.labels) ?? 0 };
+  return {
+    atMs: (beforeMs + Date.now()) / 2,
+    count: sumOf(samples, `${ORDERS.name}_count`, ORDERS.labels) ?? 0,
+    sumS: sumOf(samples, `${ORDERS.name}_sum`, ORDERS.labels) ?? 0,
+  };
 }
 
 describe('PromQL path against a real Prometheus server', () => {
@@ -116,9 +204,21 @@ describe('PromQL path against a real Prometheus server', () => {
       const scrapePerSec = (b.count - a.count) / ((b.atMs - a.atMs) / 1000);
       const scrapeMeanMs = ((b.sumS - a.sumS) / (b.count - a.count)) * 1000;
 
-      const w = await queryWindow({ prometheusUrl: prom!.url, requests: ORDERS, pool: POOL, fromMs: a.atMs, toMs: b.atMs, t0EpochMs: a.atMs });
-      const rawIncrease = await request(`${prom!.url}/api/v1/query?query=${encodeURIComponent(`sum(increase(${selector(`${ORDERS.name}_count`, ORDERS.labels)}[${Math.round(b.atMs - a.atMs)}ms]))`)}&time=${(b.atMs / 1000).toFixed(3)}`);
-      const extrapolated = Number(((await rawIncrease.body.json()) as { data: { result: Array<{ value: [number, string] }> } }).data.result[0]?.value[1]);
+      const w = await queryWindow({
+        prometheusUrl: prom!.url,
+        requests: ORDERS,
+        pool: POOL,
+        fromMs: a.atMs,
+        toMs: b.atMs,
+        t0EpochMs: a.atMs,
+      });
+      const rawIncrease = await request(
+        `${prom!.url}/api/v1/query?query=${encodeURIComponent(`sum(increase(${selector(`${ORDERS.name}_count`, ORDERS.labels)}[${Math.round(b.atMs - a.atMs)}ms]))`)}&time=${(b.atMs / 1000).toFixed(3)}`,
+      );
+      const extrapolated = Number(
+        ((await rawIncrease.body.json()) as { data: { result: Array<{ value: [number, string] }> } }).data.result[0]
+          ?.value[1],
+      );
       console.log(
         `PromQL vs direct scrape (${sent} orders offered at ${ratePerSec}/s): throughput ${w.throughputPerSec?.toFixed(2)} vs ${scrapePerSec.toFixed(2)} req/s ` +
           `(${pct(w.throughputPerSec!, scrapePerSec)}), mean ${w.meanMs?.toFixed(3)} vs ${scrapeMeanMs.toFixed(3)} ms (${pct(w.meanMs!, scrapeMeanMs)}); ` +

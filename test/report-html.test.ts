@@ -24,7 +24,10 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = path.join(os.tmpdir(), 'plateau-report-html.png');
 
 /** Placeholder charts: the page's text is golden without vega's exact SVG bytes. */
-const FAKE_CHARTS: RenderedChart[] = chartsOf(RUN).map(({ spec: _spec, ...c }) => ({ ...c, svg: `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${c.name}"></svg>` }));
+const FAKE_CHARTS: RenderedChart[] = chartsOf(RUN).map(({ spec: _spec, ...c }) => ({
+  ...c,
+  svg: `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${c.name}"></svg>`,
+}));
 
 /** Tags a page must never contain when its strings are escaped. */
 const INJECTED = [/<script/i, /<img/i, /<b>/i, /<i>/i, /<\/textarea/i, /<[^>]*\son[a-z]+\s*=/i, /javascript:/i];
@@ -40,7 +43,7 @@ describe('report.html text', () => {
     expect(renderMarkdown(RUN)).toContain(section);
   });
 
-  it('chart specs match the golden file (what is drawn, independent of vega\'s SVG bytes)', async () => {
+  it("chart specs match the golden file (what is drawn, independent of vega's SVG bytes)", async () => {
     const specs = Object.fromEntries(chartsOf(RUN).map((c) => [c.name, c.spec]));
     await expect(`${JSON.stringify(specs, null, 1)}\n`).toMatchFileSnapshot('./golden/chart-specs.json');
   });
@@ -54,7 +57,7 @@ describe('report.html text', () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
   });
 
-  it('has report.md\'s classification and server-side sections, escaped, with the same rows', () => {
+  it("has report.md's classification and server-side sections, escaped, with the same rows", () => {
     const hostile = 'client <script>alert(1)</script> & "x"';
     const run: RunResult = {
       ...RUN,
@@ -62,21 +65,52 @@ describe('report.html text', () => {
         ...s,
         ...(i === 4 ? { transient: true } : {}),
         ...(i === 5 ? { index: 4, attempt: 2 } : {}),
-        server: { source: 'scrape', fromS: 0, toS: 10, throughputPerSec: s.completedPerSec, meanMs: 9, maxMs: 30, poolActiveMax: 4, poolPendingMax: 0, poolMax: 10 },
-        crossCheck: { verdict: 'consistent', detail: hostile, clientPerSec: s.completedPerSec, serverPerSec: s.completedPerSec, clientMeanMinusRttMs: 9.5, serverMeanMs: 9 },
+        server: {
+          source: 'scrape',
+          fromS: 0,
+          toS: 10,
+          throughputPerSec: s.completedPerSec,
+          meanMs: 9,
+          maxMs: 30,
+          poolActiveMax: 4,
+          poolPendingMax: 0,
+          poolMax: 10,
+        },
+        crossCheck: {
+          verdict: 'consistent',
+          detail: hostile,
+          clientPerSec: s.completedPerSec,
+          serverPerSec: s.completedPerSec,
+          clientMeanMinusRttMs: 9.5,
+          serverMeanMs: 9,
+        },
         poolReading: 'pool <b>fine</b>',
       })),
     };
     const html = renderHtml(run, FAKE_CHARTS);
     for (const bad of INJECTED) expect(html).not.toMatch(bad);
-    for (const [id, title] of [['overload', 'Overload shape'], ['classification', 'Failed steps, classified before they count'], ['server', 'Server-side view']]) {
+    for (const [id, title] of [
+      ['overload', 'Overload shape'],
+      ['classification', 'Failed steps, classified before they count'],
+      ['server', 'Server-side view'],
+    ]) {
       expect(html).toContain(`<section id="${id}">\n<h2>${title}</h2>`);
       expect(html).toContain(`<a href="#${id}">`);
     }
-    const section = (id: string) => html.slice(html.indexOf(`<section id="${id}">`), html.indexOf('</section>', html.indexOf(`<section id="${id}">`)));
-    const rows = (id: string) => [...section(id).matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1])).filter((r) => r.length > 0);
+    const section = (id: string) =>
+      html.slice(
+        html.indexOf(`<section id="${id}">`),
+        html.indexOf('</section>', html.indexOf(`<section id="${id}">`)),
+      );
+    const rows = (id: string) =>
+      [...section(id).matchAll(/<tr>(.*?)<\/tr>/g)]
+        .map((m) => [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]))
+        .filter((r) => r.length > 0);
     expect(rows('classification')).toEqual(classificationText(run)!.table!.rows.map((r) => r.map(esc)));
-    expect(rows('classification').map((r) => r.slice(2, 4))).toEqual([['transient', 'fails'], ['attempt 2', 'fails']]);
+    expect(rows('classification').map((r) => r.slice(2, 4))).toEqual([
+      ['transient', 'fails'],
+      ['attempt 2', 'fails'],
+    ]);
     expect(rows('server')).toEqual(serverText(run)!.table!.rows.map((r) => r.map(esc)));
     expect(section('server')).toContain(`<li>step 1: ${esc(hostile)}</li>`);
     expect(section('server')).toContain('<td>pool &lt;b&gt;fine&lt;/b&gt;</td>');
@@ -84,7 +118,9 @@ describe('report.html text', () => {
     expect(renderMarkdown(run)).toContain(classificationSection(run).join('\n'));
     expect(serverSection(run)).toContain('- step 1: client &lt;script>alert(1)&lt;/script> & "x"');
     // in report.md's order: steps, overload, classification, server, errors
-    const order = ['steps', 'overload', 'classification', 'server', 'errors'].map((id) => html.indexOf(`<section id="${id}">`));
+    const order = ['steps', 'overload', 'classification', 'server', 'errors'].map((id) =>
+      html.indexOf(`<section id="${id}">`),
+    );
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
@@ -96,7 +132,14 @@ describe('report.html text', () => {
 describe('charts', () => {
   it('renders every chart to a self-contained SVG, hostile text escaped by vega', async () => {
     const files = await renderHtmlFiles(RUN);
-    expect(files.map((f) => f.file)).toEqual(['report.html', 'chart-throughput.svg', 'chart-latency.svg', 'chart-delivery.svg', 'chart-timeseries.svg', 'chart-usl.svg']);
+    expect(files.map((f) => f.file)).toEqual([
+      'report.html',
+      'chart-throughput.svg',
+      'chart-latency.svg',
+      'chart-delivery.svg',
+      'chart-timeseries.svg',
+      'chart-usl.svg',
+    ]);
     for (const f of files) {
       for (const bad of INJECTED) expect(f.content, f.file).not.toMatch(bad);
       expect(f.content, 'no external resource').not.toMatch(/(src|href)="(https?:)?\/\//);
@@ -108,11 +151,13 @@ describe('charts', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('renders identically twice (ids renumbered per chart, not from vega\'s global counter)', async () => {
+  it("renders identically twice (ids renumbered per chart, not from vega's global counter)", async () => {
     const a = await renderCharts(chartsOf(RUN).slice(0, 1));
     const b = await renderCharts(chartsOf(RUN).slice(0, 1));
     expect(a[0].svg).toBe(b[0].svg);
-    expect(renumberIds('<g id="clip7"><use href="#clip7"/><p clip-path="url(#clip7)"/></g>', 'c')).toBe('<g id="c-1"><use href="#c-1"/><p clip-path="url(#c-1)"/></g>');
+    expect(renumberIds('<g id="clip7"><use href="#clip7"/><p clip-path="url(#clip7)"/></g>', 'c')).toBe(
+      '<g id="c-1"><use href="#c-1"/><p clip-path="url(#c-1)"/></g>',
+    );
   });
 
   it('leaves out what has no data: no USL chart without a fit, no time series without series', () => {
@@ -125,11 +170,20 @@ describe('charts', () => {
 /** Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into its pixel rows. */
 function decodePng(buf: Buffer): { width: number; height: number; channels: number; pixels: Buffer } {
   let pos = 8;
-  let width = 0, height = 0, channels = 0;
+  let width = 0,
+    height = 0,
+    channels = 0;
   const idat: Buffer[] = [];
   while (pos < buf.length) {
-    const len = buf.readUInt32BE(pos), type = buf.toString('latin1', pos + 4, pos + 8), data = buf.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') { width = data.readUInt32BE(0); height = data.readUInt32BE(4); channels = data[9] === 6 ? 4 : 3; expect(data[8]).toBe(8); }
+    const len = buf.readUInt32BE(pos),
+      type = buf.toString('latin1', pos + 4, pos + 8),
+      data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      channels = data[9] === 6 ? 4 : 3;
+      expect(data[8]).toBe(8);
+    }
     if (type === 'IDAT') idat.push(data);
     pos += 12 + len;
   }
@@ -143,7 +197,10 @@ function decodePng(buf: Buffer): { width: number; height: number; channels: numb
       const a = x >= channels ? pixels[y * stride + x - channels] : 0;
       const b = y > 0 ? pixels[(y - 1) * stride + x] : 0;
       const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels] : 0;
-      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const p = a + b - c,
+        pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c);
       const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter];
       pixels[y * stride + x] = (cur + pred) & 0xff;
     }
@@ -152,28 +209,44 @@ function decodePng(buf: Buffer): { width: number; height: number; channels: numb
 }
 
 describe('report.html in headless Chromium', () => {
-  it.skipIf(!fs.existsSync(CHROMIUM))(`shows the charts: a large screenshot with many colours, chart colours among them${fs.existsSync(CHROMIUM) ? '' : ` (skipped: ${CHROMIUM} missing; make test installs Debian's chromium)`}`, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-html-'));
-    for (const f of await renderHtmlFiles(RUN)) fs.writeFileSync(path.join(dir, f.file), f.content);
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-chromium-'));
-    execFileSync(CHROMIUM, [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, `--screenshot=${SCREENSHOT}`, '--window-size=1200,2400',
-      `file://${path.join(dir, 'report.html')}`,
-    ], { stdio: 'ignore', timeout: 60_000 });
-    const png = fs.readFileSync(SCREENSHOT);
-    expect(png.length).toBeGreaterThan(50_000);
-    const { width, height, channels, pixels } = decodePng(png);
-    expect([width, height]).toEqual([1200, 2400]);
-    const colours = new Set<number>();
-    let achievedBlue = 0;
-    for (let i = 0; i < pixels.length; i += channels) {
-      const rgb = (pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2];
-      colours.add(rgb);
-      if (rgb === 0x0072b2) achievedBlue++;
-    }
-    expect(colours.size).toBeGreaterThan(200);
-    expect(achievedBlue).toBeGreaterThan(100);
-    fs.rmSync(profile, { recursive: true, force: true });
-  });
+  it.skipIf(!fs.existsSync(CHROMIUM))(
+    `shows the charts: a large screenshot with many colours, chart colours among them${fs.existsSync(CHROMIUM) ? '' : ` (skipped: ${CHROMIUM} missing; make test installs Debian's chromium)`}`,
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-html-'));
+      for (const f of await renderHtmlFiles(RUN)) fs.writeFileSync(path.join(dir, f.file), f.content);
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-chromium-'));
+      execFileSync(
+        CHROMIUM,
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          `--user-data-dir=${profile}`,
+          `--screenshot=${SCREENSHOT}`,
+          '--window-size=1200,2400',
+          `file://${path.join(dir, 'report.html')}`,
+        ],
+        { stdio: 'ignore', timeout: 60_000 },
+      );
+      const png = fs.readFileSync(SCREENSHOT);
+      expect(png.length).toBeGreaterThan(50_000);
+      const { width, height, channels, pixels } = decodePng(png);
+      expect([width, height]).toEqual([1200, 2400]);
+      const colours = new Set<number>();
+      let achievedBlue = 0;
+      for (let i = 0; i < pixels.length; i += channels) {
+        const rgb = (pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2];
+        colours.add(rgb);
+        if (rgb === 0x0072b2) achievedBlue++;
+      }
+      expect(colours.size).toBeGreaterThan(200);
+      expect(achievedBlue).toBeGreaterThan(100);
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  );
 });

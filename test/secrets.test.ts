@@ -33,9 +33,12 @@ function everyFile(dir: string): Array<[string, string]> {
 
 function expectNowhere(secret: string, dir: string, lines: string[], extra: string[] = []): void {
   const files = everyFile(dir);
-  expect(files.map(([f]) => f)).toEqual(expect.arrayContaining(['run.json', 'buckets.ndjson', 'report.md', 'summary.json', 'steps.csv']));
+  expect(files.map(([f]) => f)).toEqual(
+    expect.arrayContaining(['run.json', 'buckets.ndjson', 'report.md', 'summary.json', 'steps.csv']),
+  );
   for (const [f, text] of files) expect(text.includes(secret), `${f} contains the secret`).toBe(false);
-  for (const l of [...lines, ...extra]) expect(l.includes(secret), `line contains the secret: ${l.slice(0, 80)}`).toBe(false);
+  for (const l of [...lines, ...extra])
+    expect(l.includes(secret), `line contains the secret: ${l.slice(0, 80)}`).toBe(false);
 }
 
 const steps = { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: 2, settleS: 1 };
@@ -46,22 +49,30 @@ describe('secrets never reach an output', () => {
     const token = unique('token');
     const demo = await startDemo({ slots: 4, holdMs: 1, hmacKey });
     try {
-      const r = await runQuietly({
-        target: { url: `${demo.url}/orders`, rttPath: '/ping' }, scenario: fixture('demo-with-token'), steps,
-        warmup: { ratePerSec: 10, windowS: 1, stableWindows: 2, maxS: 2 }, rtt: { samples: 3 },
-        output: { dir: runsDir, runId: 'secrets-demo' },
-      }, { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: hmacKey, PLATEAU_TEST_TOKEN: token } });
+      const r = await runQuietly(
+        {
+          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+          scenario: fixture('demo-with-token'),
+          steps,
+          warmup: { ratePerSec: 10, windowS: 1, stableWindows: 2, maxS: 2 },
+          rtt: { samples: 3 },
+          output: { dir: runsDir, runId: 'secrets-demo' },
+        },
+        { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: hmacKey, PLATEAU_TEST_TOKEN: token } },
+      );
       expect(r.exitCode, r.lines.join('')).toBe(0);
       expect(r.result.steps[0].ok).toBeGreaterThan(0); // the secrets were used: the demo accepted the signatures
       expectNowhere(hmacKey, r.dir, r.lines);
       expectNowhere(token, r.dir, r.lines);
-      expect(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')).toContain('secrets present: PLATEAU_DEMO_HMAC_KEY, PLATEAU_TEST_TOKEN (values never recorded)');
+      expect(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')).toContain(
+        'secrets present: PLATEAU_DEMO_HMAC_KEY, PLATEAU_TEST_TOKEN (values never recorded)',
+      );
     } finally {
       await demo.close();
     }
   });
 
-  it('a target that echoes the token into every response, quoted by the scenario\'s check()', async () => {
+  it("a target that echoes the token into every response, quoted by the scenario's check()", async () => {
     const token = unique('token');
     let n = 0;
     const echo = await tinyServer((req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -69,10 +80,18 @@ describe('secrets never reach an output', () => {
       res.end('ok');
     });
     try {
-      const r = await runQuietly({
-        target: { url: `${echo.url}/load` }, scenario: fixture('token-echo'), steps, warmup: { enabled: false }, rtt: { samples: 2 },
-        verdicts: { confirmFailedStep: false }, output: { dir: runsDir, runId: 'secrets-echo' },
-      }, { env: { ...process.env, PLATEAU_TEST_TOKEN: token } });
+      const r = await runQuietly(
+        {
+          target: { url: `${echo.url}/load` },
+          scenario: fixture('token-echo'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          verdicts: { confirmFailedStep: false },
+          output: { dir: runsDir, runId: 'secrets-echo' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
       expect(r.exitCode, r.lines.join('')).toBe(0);
       const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
       expect(buckets).toContain('check: target answered for Bearer [redacted]'); // the message is kept, the secret is not
@@ -85,14 +104,25 @@ describe('secrets never reach an output', () => {
   it('a sample request refused with a body that repeats the token: the preflight message keeps no secret', async () => {
     const token = unique('token');
     const refuse = await tinyServer((req, res) => {
-      if (req.url === '/load') { res.statusCode = 401; res.end(`invalid credentials ${String(req.headers.authorization)}`); return; }
+      if (req.url === '/load') {
+        res.statusCode = 401;
+        res.end(`invalid credentials ${String(req.headers.authorization)}`);
+        return;
+      }
       res.end('ok');
     });
     try {
-      const r = await runQuietly({
-        target: { url: `${refuse.url}/load` }, scenario: fixture('token-echo'), steps, warmup: { enabled: false }, rtt: { samples: 2 },
-        output: { dir: runsDir, runId: 'secrets-preflight' },
-      }, { env: { ...process.env, PLATEAU_TEST_TOKEN: token } });
+      const r = await runQuietly(
+        {
+          target: { url: `${refuse.url}/load` },
+          scenario: fixture('token-echo'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          output: { dir: runsDir, runId: 'secrets-preflight' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
       expect(r.exitCode).toBe(3);
       expect(r.error?.message).toMatch(/got 401: invalid credentials Bearer \[redacted\]/);
       expectNowhere(token, r.dir, r.lines, [r.error!.message, r.error!.hint]);
@@ -105,14 +135,50 @@ describe('secrets never reach an output', () => {
 describe('the scrubber', () => {
   it.each<[string, NodeJS.ProcessEnv, string[], string, string]>([
     ['a declared secret', { MY_CRED: 's3cr3t-value' }, ['MY_CRED'], 'got s3cr3t-value back', 'got [redacted] back'],
-    ['a secret-looking name, undeclared', { API_TOKEN: 'abcdef123' }, [], 'x abcdef123 y abcdef123', 'x [redacted] y [redacted]'],
-    ['its JSON-escaped form', { SOME_SECRET: 'a"b\\cdef' }, [], JSON.stringify({ m: 'a"b\\cdef' }), '{"m":"[redacted]"}'],
+    [
+      'a secret-looking name, undeclared',
+      { API_TOKEN: 'abcdef123' },
+      [],
+      'x abcdef123 y abcdef123',
+      'x [redacted] y [redacted]',
+    ],
+    [
+      'its JSON-escaped form',
+      { SOME_SECRET: 'a"b\\cdef' },
+      [],
+      JSON.stringify({ m: 'a"b\\cdef' }),
+      '{"m":"[redacted]"}',
+    ],
     ['a short value is left alone', { SHORT_KEY: 'abc' }, [], 'abc', 'abc'],
-    ['a number-like value is left alone (run.json numbers)', { PIN_SECRET: '123456' }, [], '{"n":123456}', '{"n":123456}'],
+    [
+      'a number-like value is left alone (run.json numbers)',
+      { PIN_SECRET: '123456' },
+      [],
+      '{"n":123456}',
+      '{"n":123456}',
+    ],
     ['an ordinary variable is left alone', { HOME: '/root/home' }, [], '/root/home', '/root/home'],
-    ['URL credentials are stripped', {}, [], 'GET https://admin:hunter2pass@shop.example/orders failed', 'GET https://shop.example/orders failed'],
-    ['secret-looking URL parameters are redacted', {}, [], '{"url":"http://h/x?access_token=abc&page=2&api_key=def#id_token=ghi"}', '{"url":"http://h/x?access_token=[redacted]&page=2&api_key=[redacted]#id_token=[redacted]"}'],
-    ['other URL parameters and e-mail addresses are left alone', {}, [], 'http://h/x?monkey=1&keyboard=2 ops@example.com', 'http://h/x?monkey=1&keyboard=2 ops@example.com'],
+    [
+      'URL credentials are stripped',
+      {},
+      [],
+      'GET https://admin:hunter2pass@shop.example/orders failed',
+      'GET https://shop.example/orders failed',
+    ],
+    [
+      'secret-looking URL parameters are redacted',
+      {},
+      [],
+      '{"url":"http://h/x?access_token=abc&page=2&api_key=def#id_token=ghi"}',
+      '{"url":"http://h/x?access_token=[redacted]&page=2&api_key=[redacted]#id_token=[redacted]"}',
+    ],
+    [
+      'other URL parameters and e-mail addresses are left alone',
+      {},
+      [],
+      'http://h/x?monkey=1&keyboard=2 ops@example.com',
+      'http://h/x?monkey=1&keyboard=2 ops@example.com',
+    ],
   ])('%s', (_name, env, declared, text, expected) => {
     expect(secretScrubber(declared, env)(text)).toBe(expected);
   });
@@ -122,16 +188,30 @@ describe('the scrubber', () => {
 function k6Output(file: string, token: string): void {
   const t0 = Date.parse('2026-01-01T00:00:00Z');
   const point = (metric: string, tMs: number, value: number, tags: Record<string, string>) =>
-    JSON.stringify({ metric, type: 'Point', data: { time: new Date(tMs).toISOString(), value, tags: { group: '', scenario: 'steps', ...tags } } });
+    JSON.stringify({
+      metric,
+      type: 'Point',
+      data: { time: new Date(tMs).toISOString(), value, tags: { group: '', scenario: 'steps', ...tags } },
+    });
   const lines: string[] = [];
   for (let s = 0; s < 12; s++) {
     lines.push(point('vus', t0 + s * 1000 + 1000, 10, {}), point('vus_max', t0 + s * 1000 + 1000, 10, {}));
     for (let i = 0; i < 10; i++) {
       const t = t0 + s * 1000 + i * 100 + 50;
-      const tags: Record<string, string> = i === 0
-        ? { status: '0', expected_response: 'false', error_code: '1000', error: `request failed: Authorization Bearer ${token} rejected` }
-        : { status: '200', expected_response: 'true' };
-      lines.push(point('http_reqs', t, 1, tags), point('http_req_duration', t, 5, tags), point('iteration_duration', t, 6, {}));
+      const tags: Record<string, string> =
+        i === 0
+          ? {
+              status: '0',
+              expected_response: 'false',
+              error_code: '1000',
+              error: `request failed: Authorization Bearer ${token} rejected`,
+            }
+          : { status: '200', expected_response: 'true' };
+      lines.push(
+        point('http_reqs', t, 1, tags),
+        point('http_req_duration', t, 5, tags),
+        point('iteration_duration', t, 6, {}),
+      );
     }
   }
   fs.writeFileSync(file, lines.join('\n') + '\n');
@@ -141,16 +221,21 @@ describe('plateau import k6 and report --merge scrub like a run', () => {
   const TOKEN_VAR = 'MY_API_TOKEN';
   const steps = { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 8, settleS: 2 };
   const saved = process.env[TOKEN_VAR];
-  afterAll(() => { if (saved === undefined) delete process.env[TOKEN_VAR]; else process.env[TOKEN_VAR] = saved; });
+  afterAll(() => {
+    if (saved === undefined) delete process.env[TOKEN_VAR];
+    else process.env[TOKEN_VAR] = saved;
+  });
 
-  it('a token of the environment in k6\'s error tags reaches no file of the import', async () => {
+  it("a token of the environment in k6's error tags reaches no file of the import", async () => {
     const token = unique('tok');
     const file = path.join(runsDir, 'k6-token.ndjson');
     k6Output(file, token);
     process.env[TOKEN_VAR] = token;
     const r = await importK6({ file, outDir: runsDir, runId: 'secrets-import', steps });
     expect(r.result.steps[0].failed).toBeGreaterThan(0); // the failed requests were read
-    expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain('Authorization Bearer [redacted] rejected');
+    expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain(
+      'Authorization Bearer [redacted] rejected',
+    );
     expectNowhere(token, r.dir, []);
   });
 

@@ -49,24 +49,59 @@ interface SimRun {
 async function simSteps(o: SimRun) {
   const runId = `sim-${++runs}`;
   const config = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' }, workers: 1, output: { dir: runsDir, runId },
-    ...(o.vus ? { vus: o.vus } : {}), ...o.config,
+    target: { url: 'http://model.test/orders' },
+    workers: 1,
+    output: { dir: runsDir, runId },
+    ...(o.vus ? { vus: o.vus } : {}),
+    ...o.config,
   } as PlateauConfigInput);
   const plan = buildPlan(config, RTT_MS);
   const clock = new SimClock();
   const target = new ModelTarget(o.model, clock.now() - (o.targetAgeS ?? 0) * 1000);
-  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs, instances: o.warm?.instances, costUsPerArrival: o.warm?.costUsPerArrival });
+  const engine = new SimulatedEngine({
+    clock,
+    target,
+    preAllocatedVUs: plan.vus.preAllocatedVUs,
+    maxVUs: plan.vus.maxVUs,
+    instances: o.warm?.instances,
+    costUsPerArrival: o.warm?.costUsPerArrival,
+  });
   const meta: RunMeta = {
-    schemaVersion: 2, runId, status: 'running', startedAt: new Date(0).toISOString(), finishedAt: null,
-    target: config.target.url, engine: engine.label, scenario: 'model', config, vus: plan.vus,
-    plan: { steps: plan.steps, durationS: plan.durationS, settleS: plan.settleS, rules: plan.rules, expectedSteadySamples: plan.expectedSteadySamples },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 }, stages: [], interruptedAtStep: null, environment: { engine: engine.label },
+    schemaVersion: 2,
+    runId,
+    status: 'running',
+    startedAt: new Date(0).toISOString(),
+    finishedAt: null,
+    target: config.target.url,
+    engine: engine.label,
+    scenario: 'model',
+    config,
+    vus: plan.vus,
+    plan: {
+      steps: plan.steps,
+      durationS: plan.durationS,
+      settleS: plan.settleS,
+      rules: plan.rules,
+      expectedSteadySamples: plan.expectedSteadySamples,
+    },
+    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
+    stages: [],
+    interruptedAtStep: null,
+    environment: { engine: engine.label },
   };
   const store = RunStore.create(runsDir, meta);
   const interrupt = new Interrupt();
   const ctx: RunContext = {
-    runId, config, plan, scenario: { request: () => ({ method: 'GET', url: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null, store, progress: new Progress({ write: () => undefined, isTTY: false }), interrupt, clock,
+    runId,
+    config,
+    plan,
+    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
+    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
+    check: () => null,
+    store,
+    progress: new Progress({ write: () => undefined, isTTY: false }),
+    interrupt,
+    clock,
     readServer: async () => target.reading(clock.now()),
   };
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
@@ -85,38 +120,84 @@ async function simSteps(o: SimRun) {
   const stepsT0S = clock.now() / 1000;
   const steps = await clock.run(runStage('steps', record, () => runSteps(ctx, engine, seqOffset, RTT_MS), clock));
   cap.disarm();
-  store.update({ interruptedAtStep: steps.interruptedAtStep, status: interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date(0).toISOString() });
+  store.update({
+    interruptedAtStep: steps.interruptedAtStep,
+    status: interrupt.interrupted ? 'interrupted' : 'complete',
+    finishedAt: new Date(0).toISOString(),
+  });
   store.close();
   const { result, meta: stored } = analyzeStore(store.dir);
-  return { result, stored, engine, simS: clock.now() / 1000, stepsS: clock.now() / 1000 - stepsT0S, wallMs: performance.now() - wallMs, dir: store.dir };
+  return {
+    result,
+    stored,
+    engine,
+    simS: clock.now() / 1000,
+    stepsS: clock.now() / 1000 - stepsT0S,
+    wallMs: performance.now() - wallMs,
+    dir: store.dir,
+  };
 }
 
-const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 10, settleS: 2 });
-const attempts = (r: RunResult) => r.steps.map((s) => `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}${s.transient ? ':transient' : ''}${s.generatorBound ? ':generator-bound' : ''}${s.contaminated ? ':contaminated' : ''}`);
+const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
+  startPerSec,
+  stepPerSec,
+  maxPerSec,
+  rampS: 1,
+  holdS: 10,
+  settleS: 2,
+});
+const attempts = (r: RunResult) =>
+  r.steps.map(
+    (s) =>
+      `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}${s.transient ? ':transient' : ''}${s.generatorBound ? ':generator-bound' : ''}${s.contaminated ? ':contaminated' : ''}`,
+  );
 
 describe('the stop rule in simulated time', () => {
   it('a queue of capacity 400 stepped by 100: stops at the plateau, capacity within 3%, the failure confirmed once', async () => {
-    const r = await simSteps({ model: { capacityPerSec: 400, serviceMs: 10, overload: 'queue' }, config: { steps: steps(100, 100, 800) } });
+    const r = await simSteps({
+      model: { capacityPerSec: 400, serviceMs: 10, overload: 'queue' },
+      config: { steps: steps(100, 100, 800) },
+    });
     // 500 offered to a 400 req/s queue fails; its confirmation fails too; nothing past it runs
-    expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:holds', '300#1:holds', '400#1:holds', '500#1:fails', '500#2:fails']);
+    expect(attempts(r.result)).toEqual([
+      '100#1:holds',
+      '200#1:holds',
+      '300#1:holds',
+      '400#1:holds',
+      '500#1:fails',
+      '500#2:fails',
+    ]);
     expect(r.result.stopReason).toBe('plateau');
     expect(r.result.overload?.shape).toBe('plateau');
     expect(Math.abs(r.result.capacityPerSec! - 400) / 400).toBeLessThan(0.03);
-    expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual(['go-on', 'go-on', 'go-on', 'go-on', 'rerun', 'stop']);
+    expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual([
+      'go-on',
+      'go-on',
+      'go-on',
+      'go-on',
+      'rerun',
+      'stop',
+    ]);
     // six attempts of 11 s each and the gaps between legs, in a blink
     expect(r.simS).toBeGreaterThan(66);
     expect(r.wallMs).toBeLessThan(5000);
   });
 
   it('reject: the excess answered with 503s, shape errors, capacity at the limit', async () => {
-    const r = await simSteps({ model: { capacityPerSec: 300, serviceMs: 5, overload: 'reject' }, config: { steps: steps(100, 100, 600), verdicts: { confirmFailedStep: false } } });
+    const r = await simSteps({
+      model: { capacityPerSec: 300, serviceMs: 5, overload: 'reject' },
+      config: { steps: steps(100, 100, 600), verdicts: { confirmFailedStep: false } },
+    });
     expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:holds', '300#1:holds', '400#1:fails']);
     expect(r.result.overload?.shape).toBe('errors');
     expect(Math.abs(r.result.capacityPerSec! - 300) / 300).toBeLessThan(0.03);
   });
 
   it('collapse: throughput falls past the peak, and the shape says so', async () => {
-    const r = await simSteps({ model: { capacityPerSec: 400, serviceMs: 10, overload: 'collapse' }, config: { steps: steps(150, 150, 900), verdicts: { confirmFailedStep: false } } });
+    const r = await simSteps({
+      model: { capacityPerSec: 400, serviceMs: 10, overload: 'collapse' },
+      config: { steps: steps(150, 150, 900), verdicts: { confirmFailedStep: false } },
+    });
     expect(attempts(r.result)).toEqual(['150#1:holds', '300#1:holds', '450#1:fails']);
     expect(r.result.overload?.shape).toBe('collapse');
     expect(r.result.capacityPerSec).toBeCloseTo(300, -1);
@@ -124,7 +205,10 @@ describe('the stop rule in simulated time', () => {
 
   it('a failure that its rerun does not repeat is transient, and the run goes on', async () => {
     // twice as slow (capacity 150) for the target's first 25 s: step 2 (200 req/s) fails, its rerun after 25 s holds
-    const r = await simSteps({ model: { capacityPerSec: 300, serviceMs: 10, overload: 'queue', cold: { forS: 25, slowdown: 2 } }, config: { steps: steps(100, 100, 300) } });
+    const r = await simSteps({
+      model: { capacityPerSec: 300, serviceMs: 10, overload: 'queue', cold: { forS: 25, slowdown: 2 } },
+      config: { steps: steps(100, 100, 300) },
+    });
     expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:fails:transient', '200#2:holds', '300#1:holds']);
     expect(r.result.stopReason).toBe('max-rate-reached');
   });
@@ -135,8 +219,17 @@ describe('generator-bound in simulated time', () => {
 
   it('drops for want of VUs while the tail stays low: maxVUs doubled and the step rerun, which holds', async () => {
     // 4 VUs x 25 req/s each = 100 req/s: 150 drops a third; with 8 VUs (200 req/s) it holds
-    const r = await simSteps({ model: slow, config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 64 } }, vus: { preAllocated: 4, max: 4 } });
-    expect(attempts(r.result)).toEqual(['50#1:holds', '100#1:holds', '150#1:fails:transient:generator-bound', '150#2:holds']);
+    const r = await simSteps({
+      model: slow,
+      config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 64 } },
+      vus: { preAllocated: 4, max: 4 },
+    });
+    expect(attempts(r.result)).toEqual([
+      '50#1:holds',
+      '100#1:holds',
+      '150#1:fails:transient:generator-bound',
+      '150#2:holds',
+    ]);
     const failed = r.result.steps.find((s) => s.generatorBound)!;
     expect(failed.dropped).toBeGreaterThan(0);
     expect(failed.latency.find((p) => p.q === 99)!.valueMs!).toBeLessThan(3 * 56); // the tail stayed at the model's service time
@@ -146,7 +239,11 @@ describe('generator-bound in simulated time', () => {
   });
 
   it('no room to raise maxVUs: the run stops generator-bound and the headline claims no capacity', async () => {
-    const r = await simSteps({ model: slow, config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 4 } }, vus: { preAllocated: 4, max: 4 } });
+    const r = await simSteps({
+      model: slow,
+      config: { steps: steps(50, 50, 150), verdicts: { maxVUsBound: 4 } },
+      vus: { preAllocated: 4, max: 4 },
+    });
     expect(attempts(r.result)).toEqual(['50#1:holds', '100#1:holds', '150#1:fails:generator-bound']);
     expect(r.result.stopReason).toBe('generator-bound');
     expect(r.result.generatorBound).toBe(true);
@@ -155,24 +252,35 @@ describe('generator-bound in simulated time', () => {
     expect(r.result.heldAtLeastPerSec).toBeCloseTo(100, -1);
     const bad = r.result.steps.find((s) => s.generatorBound)!;
     expect(bad.reasons.join(' ')).toMatch(/generator-limited, not a server limit: \d+ arrivals dropped/);
-    expect(r.result.stopDetail).toMatch(/cannot establish capacity; .*To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound; \d+ were allocated\)$/);
+    expect(r.result.stopDetail).toMatch(
+      /cannot establish capacity; .*To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound; \d+ were allocated\)$/,
+    );
   });
 });
 
 describe('drops the target caused, in simulated time', () => {
-  it('a saturated target holds every VU: its drops are said to be the target\'s, not the generator\'s', async () => {
+  it("a saturated target holds every VU: its drops are said to be the target's, not the generator's", async () => {
     // capacity 50 req/s at 20 ms: past it 8 VUs queue at the target, the tail grows, and arrivals find none free
     const r = await simSteps({
       model: { capacityPerSec: 50, serviceMs: 20, overload: 'queue' },
-      config: { steps: steps(25, 25, 100), verdicts: { maxVUsBound: 8, confirmFailedStep: false } }, vus: { preAllocated: 4, max: 8 },
+      config: { steps: steps(25, 25, 100), verdicts: { maxVUsBound: 8, confirmFailedStep: false } },
+      vus: { preAllocated: 4, max: 8 },
     });
     const bad = r.result.steps.find((s) => s.verdict === 'fails')!;
     expect(bad.dropped).toBeGreaterThan(0);
     expect([bad.generatorBound ?? false, bad.waitedOnTarget]).toEqual([false, true]);
-    expect(bad.reasons.join(' ')).toMatch(/arrivals dropped .*but the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/);
+    expect(bad.reasons.join(' ')).toMatch(
+      /arrivals dropped .*but the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/,
+    );
     const n = bad.index + 1;
     const warnings = warningTexts(r.result);
-    expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d,.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`)));
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d,.]+ ms mean = \\d+ in flight\\): the drops follow from the target's limit`,
+        ),
+      ),
+    );
     expect(warnings.join('\n')).not.toMatch(new RegExp(`step ${n} dropped .*raise maxVUs`));
     expect(r.result.stopReason).toBe('plateau');
     expect(r.result.capacityPerSec).toBeCloseTo(50, -1);
@@ -182,7 +290,11 @@ describe('drops the target caused, in simulated time', () => {
 describe('interruption in simulated time', () => {
   it('mid-step: the run stops at once and keeps every second it had', async () => {
     // step 3 (300 req/s) runs from 22 s to 33 s: interrupted at 27.5 s
-    const r = await simSteps({ model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue' }, config: { steps: steps(100, 100, 500) }, interruptAtS: 27.5 });
+    const r = await simSteps({
+      model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue' },
+      config: { steps: steps(100, 100, 500) },
+      interruptAtS: 27.5,
+    });
     expect(r.result.interrupted).toBe(true);
     expect(r.result.stopReason).toBe('interrupted');
     expect(r.stored.interruptedAtStep).toBe(2);
@@ -190,7 +302,11 @@ describe('interruption in simulated time', () => {
     expect(r.stored.attempts?.at(-1)).toMatchObject({ index: 2, action: null });
     // it stopped within a second of the signal, and the store has every second up to it
     expect(r.simS).toBeLessThan(27.5 + 1);
-    const lines = fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tS: number });
+    const lines = fs
+      .readFileSync(`${r.dir}/buckets.ndjson`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tS: number });
     expect(lines.map((b) => b.tS)).toEqual(Array.from({ length: 28 }, (_, i) => i));
   });
 });
@@ -202,7 +318,12 @@ describe('topology in simulated time', () => {
       model: { capacityPerSec: 1000, serviceMs: 10, overload: 'queue', topology: { atS: 15, from: 1, to: 2 } },
       config: { steps: steps(100, 100, 300), topology: { metric: 'replicas', everyS: 1, rerun: true } },
     });
-    expect(r.result.steps.map((s) => `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}`)).toEqual(['100#1:holds', '200#1:holds', '200#2:holds', '300#1:holds']);
+    expect(r.result.steps.map((s) => `${s.ratePerSec}#${s.attempt ?? 1}:${s.verdict}`)).toEqual([
+      '100#1:holds',
+      '200#1:holds',
+      '200#2:holds',
+      '300#1:holds',
+    ]);
     expect(r.result.steps.map((s) => s.contaminated ?? false)).toEqual([false, true, false, false]);
     expect(r.result.contaminated).toBe(true);
     expect(r.stored.attempts?.map((a) => a.action?.kind)).toEqual(['go-on', 'rerun', 'go-on', 'go-on']);
@@ -212,7 +333,14 @@ describe('topology in simulated time', () => {
 describe('the duration cap in simulated time', () => {
   it('a run whose reruns would outlast limits.maxDurationS is stopped when it reaches it, as an interruption', async () => {
     // every step fails (503s for all but 10 req/s) and is confirmed: 2 attempts x 11 s > 15 s
-    const r = await simSteps({ model: { capacityPerSec: 10, serviceMs: 5, overload: 'reject' }, config: { steps: { ...steps(100, 100, 100), holdS: 10 }, limits: { maxDurationS: 15 }, warmup: { enabled: false } } });
+    const r = await simSteps({
+      model: { capacityPerSec: 10, serviceMs: 5, overload: 'reject' },
+      config: {
+        steps: { ...steps(100, 100, 100), holdS: 10 },
+        limits: { maxDurationS: 15 },
+        warmup: { enabled: false },
+      },
+    });
     expect(r.result.interrupted).toBe(true);
     expect(r.simS).toBeGreaterThanOrEqual(15);
     expect(r.simS).toBeLessThan(16);
@@ -223,13 +351,26 @@ describe('the duration cap in simulated time', () => {
 describe('the threads stage in simulated time', () => {
   const model: ModelTargetOptions = { capacityPerSec: 5000, serviceMs: 5, overload: 'queue' };
   // on this machine, workers auto: the warmup's cost per arrival sizes the threads
-  const config = { target: { url: 'http://127.0.0.1:9/orders' }, workers: 'auto', steps: steps(200, 200, 400), warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, maxS: 20, minS: 8 } } as Partial<PlateauConfigInput>;
+  const config = {
+    target: { url: 'http://127.0.0.1:9/orders' },
+    workers: 'auto',
+    steps: steps(200, 200, 400),
+    warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, maxS: 20, minS: 8 },
+  } as Partial<PlateauConfigInput>;
 
   it('a cheap arrival: the steps run on one of the two threads', async () => {
     const r = await simSteps({ model, config, warm: { instances: 2, costUsPerArrival: 50 } });
     const threads = r.stored.stages.find((s) => s.name === 'threads');
     expect(threads?.threads, threads?.detail).toEqual({ kept: 1, of: 2 });
-    const sources = new Set(fs.readFileSync(`${r.dir}/buckets.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; source: string }).filter((b) => b.phase === 'steps').map((b) => b.source));
+    const sources = new Set(
+      fs
+        .readFileSync(`${r.dir}/buckets.ndjson`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { phase: string; source: string })
+        .filter((b) => b.phase === 'steps')
+        .map((b) => b.source),
+    );
     expect(sources).toEqual(new Set(['sim/0']));
     expect(attempts(r.result)).toEqual(['200#1:holds', '400#1:holds']);
   });

@@ -16,8 +16,13 @@ const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
 let demo: DemoHandle;
 const runsDir = tempRunsDir();
 
-beforeAll(async () => { demo = await startDemo({ slots: 4, holdMs: 2, hmacKey: KEY }); });
-afterAll(async () => { await demo.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  demo = await startDemo({ slots: 4, holdMs: 2, hmacKey: KEY });
+});
+afterAll(async () => {
+  await demo.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
 
 const base = (runId: string, extra: Record<string, unknown> = {}) => ({
   target: { url: `${demo.url}/orders`, rttPath: '/ping' },
@@ -37,7 +42,9 @@ async function post(pathname: string): Promise<unknown> {
 describe('preflight', () => {
   it('stops a run whose ids would overflow the id column before any load: the demo saw no write', async () => {
     await post('/admin/reset');
-    const r = await runQuietly(base('long-ids', { scenario: path.resolve('test/fixtures/scenarios/long-ids.ts') }), { env });
+    const r = await runQuietly(base('long-ids', { scenario: path.resolve('test/fixtures/scenarios/long-ids.ts') }), {
+      env,
+    });
     expect(r.exitCode).toBe(3);
     expect(r.error?.message).toMatch(/generated ids reach 51 characters .* allows 50/);
     expect(demo.stats().writes).toBe(0);
@@ -45,12 +52,18 @@ describe('preflight', () => {
     expect(pre.status).toBe('fail');
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
     // the stop reason is the stage's, in every output, and no capacity is claimed
-    const summary = JSON.parse(fs.readFileSync(path.join(r.dir, 'summary.json'), 'utf8')) as { stopReason: string; stopDetail: string; capacityPerSec: number | null };
+    const summary = JSON.parse(fs.readFileSync(path.join(r.dir, 'summary.json'), 'utf8')) as {
+      stopReason: string;
+      stopDetail: string;
+      capacityPerSec: number | null;
+    };
     expect(summary).toMatchObject({ stopReason: 'preflight-failed', capacityPerSec: null });
     expect(summary.stopDetail).toMatch(/^generated ids reach 51 characters/);
     expect(renderPlateauTable(r.result)).toMatch(/^stop {6}preflight failed: generated ids reach 51 characters/m);
     expect(renderPlateauTable(r.result)).toMatch(/^capacity {2}not established: preflight failed/m);
-    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain('**Stop reason: preflight-failed**: generated ids reach 51 characters');
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      '**Stop reason: preflight-failed**: generated ids reach 51 characters',
+    );
   });
 
   it('catches a wrong HMAC key with the sample request', async () => {
@@ -71,20 +84,34 @@ describe('preflight', () => {
     await gone.close();
     const r = await runQuietly(base('refused', { target: { url: `${gone.url}/x` }, scenario: undefined }), { env });
     expect(r.exitCode).toBe(3);
-    expect(r.error?.message).toContain(`${gone.url}/health is not reachable (ECONNREFUSED: nothing listens at ${new URL(gone.url).host})`);
+    expect(r.error?.message).toContain(
+      `${gone.url}/health is not reachable (ECONNREFUSED: nothing listens at ${new URL(gone.url).host})`,
+    );
   });
 
   it('checks the metrics endpoint holds the named series', async () => {
-    const ok = await runQuietly(base('metrics-ok', { metrics: { url: '/metrics', series: ['http_server_requests_seconds_count', 'hikaricp_connections_pending'] } }), { env });
-    expect(ok.result.stages.find((s) => s.name === 'preflight')!.evidence.join('\n')).toMatch(/metrics endpoint \/metrics answers/);
-    const bad = await runQuietly(base('metrics-bad', { metrics: { url: '/metrics', series: ['r2dbc_pool_pending_connections'] } }), { env });
+    const ok = await runQuietly(
+      base('metrics-ok', {
+        metrics: { url: '/metrics', series: ['http_server_requests_seconds_count', 'hikaricp_connections_pending'] },
+      }),
+      { env },
+    );
+    expect(ok.result.stages.find((s) => s.name === 'preflight')!.evidence.join('\n')).toMatch(
+      /metrics endpoint \/metrics answers/,
+    );
+    const bad = await runQuietly(
+      base('metrics-bad', { metrics: { url: '/metrics', series: ['r2dbc_pool_pending_connections'] } }),
+      { env },
+    );
     expect(bad.error?.message).toMatch(/no series r2dbc_pool_pending_connections/);
   });
 });
 
 describe('reset', () => {
   it('restores the demo after a run: append-only table empty, versions back, counts before and after', async () => {
-    const r = await runQuietly(base('reset-run', { reset: { hooks: [{ kind: 'http', url: '/admin/reset' }] } }), { env });
+    const r = await runQuietly(base('reset-run', { reset: { hooks: [{ kind: 'http', url: '/admin/reset' }] } }), {
+      env,
+    });
     expect(r.exitCode).toBe(0);
     expect(demo.stats().idempotency).toBeGreaterThan(50);
     const config = parseConfigOrThrow(base('x', { reset: { hooks: [{ kind: 'http', url: '/admin/reset' }] } }));
@@ -95,15 +122,27 @@ describe('reset', () => {
 
   it('runs SQL behind its guard against the real SQLite file, with row counts', async () => {
     await runQuietly(base('sql-run'), { env });
-    const hook = { kind: 'sql', database: demo.dbPath, statements: ['DELETE FROM idempotency', 'UPDATE accounts SET balance_cents = 0, version = 0 WHERE version <> 0'], guard: { tables: ['accounts', 'idempotency'], databasePattern: '^demo$' } };
+    const hook = {
+      kind: 'sql',
+      database: demo.dbPath,
+      statements: ['DELETE FROM idempotency', 'UPDATE accounts SET balance_cents = 0, version = 0 WHERE version <> 0'],
+      guard: { tables: ['accounts', 'idempotency'], databasePattern: '^demo$' },
+    };
     const out = await reset(parseConfigOrThrow(base('x', { reset: { hooks: [hook] } })));
-    expect(out.evidence[0]).toMatch(/rows before accounts=100000, idempotency=[1-9]\d*; after accounts=100000, idempotency=0/);
+    expect(out.evidence[0]).toMatch(
+      /rows before accounts=100000, idempotency=[1-9]\d*; after accounts=100000, idempotency=0/,
+    );
     expect(demo.stats().idempotency).toBe(0);
   });
 
   it('refuses SQL outside its guard and runs none of it', async () => {
     const before = demo.stats().accounts;
-    const hook = { kind: 'sql', database: demo.dbPath, statements: ['DELETE FROM accounts', 'DROP TABLE idempotency', 'UPDATE users SET x = 1'], guard: { tables: ['idempotency'], databasePattern: '^staging-' } };
+    const hook = {
+      kind: 'sql',
+      database: demo.dbPath,
+      statements: ['DELETE FROM accounts', 'DROP TABLE idempotency', 'UPDATE users SET x = 1'],
+      guard: { tables: ['idempotency'], databasePattern: '^staging-' },
+    };
     const err = await reset(parseConfigOrThrow(base('x', { reset: { hooks: [hook] } }))).catch((e: Error) => e);
     expect(String(err)).toMatch(/table "accounts" is not in reset guard.tables/);
     expect(String(err)).toMatch(/DELETE refused: database "demo" does not match/);
@@ -113,7 +152,12 @@ describe('reset', () => {
   });
 
   it('a bug in a stage (an error plateau did not expect) still ends as a failed run with its report, exit 70', async () => {
-    const hook = { kind: 'sql', database: demo.dbPath, statements: ['DELETE FROM idempotency'], guard: { tables: ['idempotency'], databasePattern: '^demo$' } };
+    const hook = {
+      kind: 'sql',
+      database: demo.dbPath,
+      statements: ['DELETE FROM idempotency'],
+      guard: { tables: ['idempotency'], databasePattern: '^demo$' },
+    };
     const config = parseConfigOrThrow({ workers: 1, ...base('stage-bug', { reset: { hooks: [hook] } }) });
     // past validation, as a bug would be: a pattern that cannot compile throws a SyntaxError mid-run
     Object.assign((config.reset.hooks[0] as { guard: { databasePattern: string } }).guard, { databasePattern: '(' });
@@ -127,15 +171,24 @@ describe('reset', () => {
   });
 
   it('runs a command hook and fails the stage on a non-zero exit', async () => {
-    const ok = await reset(parseConfigOrThrow(base('x', { reset: { hooks: [{ kind: 'command', run: 'echo restored' }] } })));
+    const ok = await reset(
+      parseConfigOrThrow(base('x', { reset: { hooks: [{ kind: 'command', run: 'echo restored' }] } })),
+    );
     expect(ok.evidence[0]).toBe('command exited 0: restored');
-    await expect(reset(parseConfigOrThrow(base('x', { reset: { hooks: [{ kind: 'command', run: 'echo nope >&2; exit 3' }] } })))).rejects.toThrow(/exited 3: nope/);
+    await expect(
+      reset(parseConfigOrThrow(base('x', { reset: { hooks: [{ kind: 'command', run: 'echo nope >&2; exit 3' }] } }))),
+    ).rejects.toThrow(/exited 3: nope/);
   });
 });
 
 describe('VU sizing', () => {
-  it('follows RTT by Little\'s law', () => {
-    const config = parseConfigOrThrow(base('x', { steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 1000, rampS: 1, holdS: 5 }, vus: { expectedServiceMs: 20, headroom: 2 } }));
+  it("follows RTT by Little's law", () => {
+    const config = parseConfigOrThrow(
+      base('x', {
+        steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 1000, rampS: 1, holdS: 5 },
+        vus: { expectedServiceMs: 20, headroom: 2 },
+      }),
+    );
     const near = buildPlan(config, 1).vus;
     const far = buildPlan(config, 80).vus;
     expect(near.preAllocatedVUs).toBe(Math.ceil(1000 * 0.021 * 2));
@@ -147,7 +200,10 @@ describe('VU sizing', () => {
 
 describe('warmup', () => {
   it('stops as soon as throughput and median latency are stable', async () => {
-    const r = await runQuietly(base('warm-stable', { warmup: { ratePerSec: 50, windowS: 1, stableWindows: 2, maxS: 15 } }), { env });
+    const r = await runQuietly(
+      base('warm-stable', { warmup: { ratePerSec: 50, windowS: 1, stableWindows: 2, maxS: 15 } }),
+      { env },
+    );
     const w = r.result.stages.find((s) => s.name === 'warmup')!;
     expect(w.detail).toMatch(/^stable after/);
     expect(w.durationMs).toBeLessThan(8_000);
@@ -155,9 +211,19 @@ describe('warmup', () => {
 
   it('gives up at its maximum time when the target never settles', async () => {
     let n = 0;
-    const wobbly = await tinyServer((_q, res) => { n++; setTimeout(() => res.end('ok'), Math.floor(Date.now() / 1000) % 2 ? 1 : 40); });
+    const wobbly = await tinyServer((_q, res) => {
+      n++;
+      setTimeout(() => res.end('ok'), Math.floor(Date.now() / 1000) % 2 ? 1 : 40);
+    });
     try {
-      const r = await runQuietly(base('warm-wobbly', { target: { url: `${wobbly.url}/` }, scenario: undefined, warmup: { ratePerSec: 30, windowS: 1, stableWindows: 3, maxS: 4, tolerance: 0.05 } }), { env });
+      const r = await runQuietly(
+        base('warm-wobbly', {
+          target: { url: `${wobbly.url}/` },
+          scenario: undefined,
+          warmup: { ratePerSec: 30, windowS: 1, stableWindows: 3, maxS: 4, tolerance: 0.05 },
+        }),
+        { env },
+      );
       const w = r.result.stages.find((s) => s.name === 'warmup')!;
       expect(w.detail).toMatch(/^not stable within 4 s/);
       expect(w.durationMs).toBeGreaterThanOrEqual(4_500);

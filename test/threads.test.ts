@@ -15,8 +15,16 @@ const runsDir = tempRunsDir();
 const seen: number[] = [];
 let srv: Awaited<ReturnType<typeof tinyServer>>;
 
-beforeAll(async () => { srv = await tinyServer((req, res) => { if (req.url!.startsWith('/s/')) seen.push(Number(req.url!.split('/')[2])); res.end('ok'); }); });
-afterAll(async () => { await srv.close(); fs.rmSync(runsDir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  srv = await tinyServer((req, res) => {
+    if (req.url!.startsWith('/s/')) seen.push(Number(req.url!.split('/')[2]));
+    res.end('ok');
+  });
+});
+afterAll(async () => {
+  await srv.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
 
 const config = (runId: string, extra: Record<string, unknown> = {}) => ({
   target: { url: `${srv.url}/`, healthPath: '/' },
@@ -31,40 +39,51 @@ const config = (runId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const steps = (dir: string) => fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').trim().split('\n')
-  .map((l) => JSON.parse(l) as BucketRecord).filter((r) => r.phase === 'steps');
+const steps = (dir: string) =>
+  fs
+    .readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BucketRecord)
+    .filter((r) => r.phase === 'steps');
 const stepSources = (dir: string) => new Set(steps(dir).map((r) => r.source));
 
 // `workers: auto` starts one thread per usable CPU: with one there is nothing to size, and with
 // many each thread's fixed cost a second, charged to 200 arrivals, would ask for more than one
-describe.skipIf(cpus < 2 || cpus > 8)(`workers: auto sized by the warmup (needs 2 to 8 usable CPUs; this machine has ${cpus})`, () => {
-  it('runs a plan one thread carries on one of the threads, every seq still sent once', async () => {
-    seen.length = 0;
-    const r = await runQuietly(config('threads-one'));
-    expect(r.exitCode).toBe(0);
-    const stage = r.result.stages.find((s) => s.name === 'threads')!;
-    expect(stage.status).toBe('pass');
-    expect(stage.detail).toMatch(new RegExp(`the steps run on 1 of the ${cpus} threads`));
-    expect(stage.threads).toEqual({ kept: 1, of: cpus });
-    expect(r.lines.join('')).toContain(`engine: native (1 of ${cpus} worker threads)`);
-    expect(r.result.environment.engine).toBe(`native (1 of ${cpus} worker threads), socket HTTP client`);
-    expect(stepSources(r.dir)).toEqual(new Set(['native/0']));
-    expect(new Set(seen).size).toBe(seen.length);
-    // the steps' seqs are the highest ones, and with one thread striping by 1 none is skipped
-    const started = steps(r.dir).reduce((a, b) => a + b.started, 0);
-    expect(started).toBeGreaterThan(600);
-    const top = [...seen].sort((a, b) => a - b).slice(-started);
-    expect(top).toEqual(Array.from({ length: started }, (_, i) => top[0] + i));
-    expect(r.result.steps[0].verdict).toBe('holds');
-  });
+describe.skipIf(cpus < 2 || cpus > 8)(
+  `workers: auto sized by the warmup (needs 2 to 8 usable CPUs; this machine has ${cpus})`,
+  () => {
+    it('runs a plan one thread carries on one of the threads, every seq still sent once', async () => {
+      seen.length = 0;
+      const r = await runQuietly(config('threads-one'));
+      expect(r.exitCode).toBe(0);
+      const stage = r.result.stages.find((s) => s.name === 'threads')!;
+      expect(stage.status).toBe('pass');
+      expect(stage.detail).toMatch(new RegExp(`the steps run on 1 of the ${cpus} threads`));
+      expect(stage.threads).toEqual({ kept: 1, of: cpus });
+      expect(r.lines.join('')).toContain(`engine: native (1 of ${cpus} worker threads)`);
+      expect(r.result.environment.engine).toBe(`native (1 of ${cpus} worker threads), socket HTTP client`);
+      expect(stepSources(r.dir)).toEqual(new Set(['native/0']));
+      expect(new Set(seen).size).toBe(seen.length);
+      // the steps' seqs are the highest ones, and with one thread striping by 1 none is skipped
+      const started = steps(r.dir).reduce((a, b) => a + b.started, 0);
+      expect(started).toBeGreaterThan(600);
+      const top = [...seen].sort((a, b) => a - b).slice(-started);
+      expect(top).toEqual(Array.from({ length: started }, (_, i) => top[0] + i));
+      expect(r.result.steps[0].verdict).toBe('holds');
+    });
 
-  // Keeping every thread when one would be too busy is the sizing's decision: test/sim-steps.test.ts
-  // ("a costly arrival ... both threads kept") runs it through the real stage in simulated time.
+    // Keeping every thread when one would be too busy is the sizing's decision: test/sim-steps.test.ts
+    // ("a costly arrival ... both threads kept") runs it through the real stage in simulated time.
 
-  it('keeps every thread without a warmup, and says why', async () => {
-    const r = await runQuietly(config('threads-cold', { warmup: { enabled: false } }));
-    const stage = r.result.stages.find((s) => s.name === 'threads')!;
-    expect(stage).toMatchObject({ status: 'skipped', detail: `no warmup measured what an arrival costs: all ${cpus} threads run the steps` });
-    expect(stepSources(r.dir).size).toBe(cpus);
-  });
-});
+    it('keeps every thread without a warmup, and says why', async () => {
+      const r = await runQuietly(config('threads-cold', { warmup: { enabled: false } }));
+      const stage = r.result.stages.find((s) => s.name === 'threads')!;
+      expect(stage).toMatchObject({
+        status: 'skipped',
+        detail: `no warmup measured what an arrival costs: all ${cpus} threads run the steps`,
+      });
+      expect(stepSources(r.dir).size).toBe(cpus);
+    });
+  },
+);

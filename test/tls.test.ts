@@ -26,12 +26,22 @@ const seen = { handshakes: 0, resumed: 0, requests: 0 };
 let closeEach = false;
 
 beforeAll(async () => {
-  server = https.createServer({ key: fs.readFileSync(path.join(FIXTURES, 'server.key')), cert: fs.readFileSync(path.join(FIXTURES, 'server.pem')), keepAliveTimeout: 60_000 }, (_req, res) => {
-    seen.requests++;
-    if (closeEach) res.setHeader('connection', 'close');
-    res.end('ok\n');
+  server = https.createServer(
+    {
+      key: fs.readFileSync(path.join(FIXTURES, 'server.key')),
+      cert: fs.readFileSync(path.join(FIXTURES, 'server.pem')),
+      keepAliveTimeout: 60_000,
+    },
+    (_req, res) => {
+      seen.requests++;
+      if (closeEach) res.setHeader('connection', 'close');
+      res.end('ok\n');
+    },
+  );
+  server.on('secureConnection', (s) => {
+    seen.handshakes++;
+    if (s.isSessionReused()) seen.resumed++;
   });
-  server.on('secureConnection', (s) => { seen.handshakes++; if (s.isSessionReused()) seen.resumed++; });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
@@ -49,9 +59,36 @@ function envWith(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-async function plateau(target: string, id: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const argv = ['bin/plateau.js', 'run', '--target', target, '--start-rate', '50', '--step-rate', '50', '--max-rate', '100',
-    '--ramp', '1', '--hold', '3', '--settle', '1', '--no-warmup', '--out', runsDir, '--run-id', id, ...args];
+async function plateau(
+  target: string,
+  id: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = [
+    'bin/plateau.js',
+    'run',
+    '--target',
+    target,
+    '--start-rate',
+    '50',
+    '--step-rate',
+    '50',
+    '--max-rate',
+    '100',
+    '--ramp',
+    '1',
+    '--hold',
+    '3',
+    '--settle',
+    '1',
+    '--no-warmup',
+    '--out',
+    runsDir,
+    '--run-id',
+    id,
+    ...args,
+  ];
   try {
     const r = await run(process.execPath, argv, { env, timeout: 60_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -69,36 +106,48 @@ describe('https target with a private CA', () => {
   it.each([
     ['the socket client on two worker threads', 'tls-socket', ['--http-client', 'socket', '--workers', '2']],
     ['undici on one thread', 'tls-undici', ['--http-client', 'undici', '--workers', '1']],
-  ])('trusted through NODE_EXTRA_CA_CERTS: %s holds every step on kept-alive TLS connections', async (_name, id, args) => {
-    const before = { ...seen };
-    const r = await plateau(url, id, args, envWith({ NODE_EXTRA_CA_CERTS: CA }));
-    expect(r.code, r.stderr).toBe(0);
-    const steps = stepsOf(id);
-    expect(steps.map((s) => s.verdict)).toEqual(['holds', 'holds']);
-    expect(steps[1].throughputPerSec).toBeGreaterThan(95);
-    const stored = JSON.parse(fs.readFileSync(path.join(runsDir, id, 'run.json'), 'utf8'));
-    expect(stored.environment.extraCaCerts).toBe(CA);
-    const requests = seen.requests - before.requests;
-    const handshakes = seen.handshakes - before.handshakes;
-    expect(requests).toBeGreaterThan(300); // 2 steps of 4 s at 50 and 100 req/s, plus preflight and RTT
-    // Each VU keeps its TLS connection (14 handshakes for 573 requests when written): one per
-    // request would be hundreds.
-    expect(handshakes).toBeGreaterThan(0);
-    expect(handshakes).toBeLessThan(60);
-  }, 90_000);
+  ])(
+    'trusted through NODE_EXTRA_CA_CERTS: %s holds every step on kept-alive TLS connections',
+    async (_name, id, args) => {
+      const before = { ...seen };
+      const r = await plateau(url, id, args, envWith({ NODE_EXTRA_CA_CERTS: CA }));
+      expect(r.code, r.stderr).toBe(0);
+      const steps = stepsOf(id);
+      expect(steps.map((s) => s.verdict)).toEqual(['holds', 'holds']);
+      expect(steps[1].throughputPerSec).toBeGreaterThan(95);
+      const stored = JSON.parse(fs.readFileSync(path.join(runsDir, id, 'run.json'), 'utf8'));
+      expect(stored.environment.extraCaCerts).toBe(CA);
+      const requests = seen.requests - before.requests;
+      const handshakes = seen.handshakes - before.handshakes;
+      expect(requests).toBeGreaterThan(300); // 2 steps of 4 s at 50 and 100 req/s, plus preflight and RTT
+      // Each VU keeps its TLS connection (14 handshakes for 573 requests when written): one per
+      // request would be hundreds.
+      expect(handshakes).toBeGreaterThan(0);
+      expect(handshakes).toBeLessThan(60);
+    },
+    90_000,
+  );
 
   it('a server that closes every connection: each VU resumes its TLS session, and every request counts as a reconnect', async () => {
     closeEach = true;
     try {
       const before = { ...seen };
-      const r = await plateau(url, 'tls-close', ['--http-client', 'socket', '--workers', '1'], envWith({ NODE_EXTRA_CA_CERTS: CA }));
+      const r = await plateau(
+        url,
+        'tls-close',
+        ['--http-client', 'socket', '--workers', '1'],
+        envWith({ NODE_EXTRA_CA_CERTS: CA }),
+      );
       expect(r.code, r.stderr).toBe(0);
       const handshakes = seen.handshakes - before.handshakes;
       const resumed = seen.resumed - before.resumed;
       expect(handshakes).toBeGreaterThan(300); // a connection per request
       // Only a VU's first connection (and preflight's and RTT's) is a full handshake.
       expect(resumed / handshakes).toBeGreaterThan(0.8);
-      const steps = JSON.parse(fs.readFileSync(path.join(runsDir, 'tls-close', 'summary.json'), 'utf8')).steps as { completed: number; reconnects: number }[];
+      const steps = JSON.parse(fs.readFileSync(path.join(runsDir, 'tls-close', 'summary.json'), 'utf8')).steps as {
+        completed: number;
+        reconnects: number;
+      }[];
       for (const s of steps) expect(s.reconnects).toBeGreaterThan(0.9 * s.completed);
     } finally {
       closeEach = false;

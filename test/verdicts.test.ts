@@ -20,13 +20,24 @@ function configFor(url: string, runId: string, extra: Partial<PlateauConfigInput
     scenario: DEMO_SCENARIO,
     warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
     rtt: { samples: 10 },
-    metrics: { url: '/metrics', scrapeEveryS: 1, requests: { name: 'http_server_requests_seconds', labels: { uri: '/orders' } } },
+    metrics: {
+      url: '/metrics',
+      scrapeEveryS: 1,
+      requests: { name: 'http_server_requests_seconds', labels: { uri: '/orders' } },
+    },
     output: { dir: runsDir, runId },
     ...extra,
   } as PlateauConfigInput;
 }
 
-const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({ startPerSec, stepPerSec, maxPerSec, rampS: 1, holdS: 4, settleS: 1 });
+const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
+  startPerSec,
+  stepPerSec,
+  maxPerSec,
+  rampS: 1,
+  holdS: 4,
+  settleS: 1,
+});
 
 /** What a failing assertion needs to say: the stop, and each step's rate, throughput, verdict and why. */
 const describeRun = (r: Awaited<ReturnType<typeof runQuietly>>) =>
@@ -45,7 +56,9 @@ async function runForShape(runId: string, run: (runId: string) => Promise<Run>):
   const first = await run(runId);
   if (first.result.overload?.shape !== 'generator-bound') return first;
   expect(first.result.generatorBound, describeRun(first)).toBe(true);
-  expect(first.result.steps.find((s) => s.generatorBound)?.reasons.join(' '), describeRun(first)).toMatch(/generator-limited, not a server limit: /);
+  expect(first.result.steps.find((s) => s.generatorBound)?.reasons.join(' '), describeRun(first)).toMatch(
+    /generator-limited, not a server limit: /,
+  );
   console.log(`${runId}: stopped generator-bound on this machine; measured once more\n${describeRun(first)}`);
   return run(`${runId}-again`);
 }
@@ -59,12 +72,18 @@ describe('overload shapes', () => {
     try {
       // From 120 by 40: three steps below the 210.5 req/s truth (the cross-check needs a majority of
       // them), the knee at 200 and 240 past it.
-      r = await runForShape('queue', (id) => runQuietly(configFor(demo.url, id, { steps: steps(120, 40, 320), verdicts: { confirmFailedStep: false } }), { env }));
+      r = await runForShape('queue', (id) =>
+        runQuietly(configFor(demo.url, id, { steps: steps(120, 40, 320), verdicts: { confirmFailedStep: false } }), {
+          env,
+        }),
+      );
     } finally {
       await demo.stop();
     }
     expect(r.result.overload?.shape, describeRun(r)).toBe('plateau');
-    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec, describeRun(r)).toBeLessThan(0.1);
+    expect(Math.abs(r.result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec, describeRun(r)).toBeLessThan(
+      0.1,
+    );
     // Server throughput agrees at every held step; latency agrees within max(0.5 ms, 5%) at the
     // median step (a noisy neighbour on this 2-core machine can delay the client in one step, and
     // the check then rightly says client-queueing).

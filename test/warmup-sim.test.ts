@@ -32,23 +32,56 @@ let runs = 0;
 async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfigInput>, withSteps = false) {
   const runId = `warm-sim-${++runs}`;
   const c = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' }, workers: 1, output: { dir: runsDir, runId },
-    steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 100, rampS: 1, holdS: 4, settleS: 1 }, ...config,
+    target: { url: 'http://model.test/orders' },
+    workers: 1,
+    output: { dir: runsDir, runId },
+    steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 100, rampS: 1, holdS: 4, settleS: 1 },
+    ...config,
   } as PlateauConfigInput);
   const plan = buildPlan(c, RTT_MS);
   const clock = new SimClock();
   const target = new ModelTarget(model, clock.now());
-  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs });
+  const engine = new SimulatedEngine({
+    clock,
+    target,
+    preAllocatedVUs: plan.vus.preAllocatedVUs,
+    maxVUs: plan.vus.maxVUs,
+  });
   const meta: RunMeta = {
-    schemaVersion: 2, runId, status: 'running', startedAt: new Date(0).toISOString(), finishedAt: null,
-    target: c.target.url, engine: engine.label, scenario: 'model', config: c, vus: plan.vus,
-    plan: { steps: plan.steps, durationS: plan.durationS, settleS: plan.settleS, rules: plan.rules, expectedSteadySamples: plan.expectedSteadySamples },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 }, stages: [], interruptedAtStep: null, environment: { engine: engine.label },
+    schemaVersion: 2,
+    runId,
+    status: 'running',
+    startedAt: new Date(0).toISOString(),
+    finishedAt: null,
+    target: c.target.url,
+    engine: engine.label,
+    scenario: 'model',
+    config: c,
+    vus: plan.vus,
+    plan: {
+      steps: plan.steps,
+      durationS: plan.durationS,
+      settleS: plan.settleS,
+      rules: plan.rules,
+      expectedSteadySamples: plan.expectedSteadySamples,
+    },
+    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
+    stages: [],
+    interruptedAtStep: null,
+    environment: { engine: engine.label },
   };
   const store = RunStore.create(runsDir, meta);
   const ctx: RunContext = {
-    runId, config: c, plan, scenario: { request: () => ({ method: 'GET', url: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null, store, progress: new Progress({ write: () => undefined, isTTY: false }), interrupt: new Interrupt(), clock,
+    runId,
+    config: c,
+    plan,
+    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
+    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
+    check: () => null,
+    store,
+    progress: new Progress({ write: () => undefined, isTTY: false }),
+    interrupt: new Interrupt(),
+    clock,
     readServer: async () => target.reading(clock.now()),
   };
   const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
@@ -62,18 +95,55 @@ async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfi
   return { stage, record: stage.warmup!, result, wallMs: performance.now() - wallMs };
 }
 
-const queue = (more: Partial<ModelTargetOptions> = {}): ModelTargetOptions => ({ capacityPerSec: 400, serviceMs: 10, overload: 'queue', ...more });
-const warm = (more: Record<string, number> = {}) => ({ warmup: { ratePerSec: 50, windowS: 1, stableWindows: 3, maxS: 20, ...more } });
+const queue = (more: Partial<ModelTargetOptions> = {}): ModelTargetOptions => ({
+  capacityPerSec: 400,
+  serviceMs: 10,
+  overload: 'queue',
+  ...more,
+});
+const warm = (more: Record<string, number> = {}) => ({
+  warmup: { ratePerSec: 50, windowS: 1, stableWindows: 3, maxS: 20, ...more },
+});
 
 describe('the warmup stage in simulated time', () => {
   it.each([
     // name, model, config, tookS range, detail
-    ['a steady target: stable after 3 windows of 1 s past the ramp', queue(), warm(), [4, 4.5], /^stable after 4\.\d s at 50 req\/s: last 3 windows/],
-    ['warmup.minS holds a stable target until it', queue(), warm({ minS: 10 }), [10, 10.5], /^stable after 10\.\d s .*; warmup\.minS 10 s$/],
-    ['the topology probe: one value, no wait', queue({ topology: { atS: 60, from: 1, to: 2 } }), { ...warm(), topology: { metric: 'instances', everyS: 1 } }, [4, 4.5], /; topology steady at 1 over the last 3 windows$/],
+    [
+      'a steady target: stable after 3 windows of 1 s past the ramp',
+      queue(),
+      warm(),
+      [4, 4.5],
+      /^stable after 4\.\d s at 50 req\/s: last 3 windows/,
+    ],
+    [
+      'warmup.minS holds a stable target until it',
+      queue(),
+      warm({ minS: 10 }),
+      [10, 10.5],
+      /^stable after 10\.\d s .*; warmup\.minS 10 s$/,
+    ],
+    [
+      'the topology probe: one value, no wait',
+      queue({ topology: { atS: 60, from: 1, to: 2 } }),
+      { ...warm(), topology: { metric: 'instances', everyS: 1 } },
+      [4, 4.5],
+      /; topology steady at 1 over the last 3 windows$/,
+    ],
     // read 1 at 1 and 2 s, 2 from 3 s: the windows from 3 s on are the first 3 to read one value
-    ['the topology changes at 2.5 s: the 3 stable windows start after it', queue({ topology: { atS: 2.5, from: 1, to: 2 } }), { ...warm(), topology: { metric: 'instances', everyS: 1 } }, [6, 6.5], /^stable after \d\.\d s .*; topology steady at 2 over the last 3 windows$/],
-    ['a topology that is never read: maxS ends the warmup, not stable', queue(), { ...warm({ maxS: 8 }), topology: { metric: 'instances', everyS: 1 } }, [9, 9.5], /^not stable within 8 s .*topology not read; waiting for a topology reading\); continuing/],
+    [
+      'the topology changes at 2.5 s: the 3 stable windows start after it',
+      queue({ topology: { atS: 2.5, from: 1, to: 2 } }),
+      { ...warm(), topology: { metric: 'instances', everyS: 1 } },
+      [6, 6.5],
+      /^stable after \d\.\d s .*; topology steady at 2 over the last 3 windows$/,
+    ],
+    [
+      'a topology that is never read: maxS ends the warmup, not stable',
+      queue(),
+      { ...warm({ maxS: 8 }), topology: { metric: 'instances', everyS: 1 } },
+      [9, 9.5],
+      /^not stable within 8 s .*topology not read; waiting for a topology reading\); continuing/,
+    ],
   ] as const)('%s', async (_name, model, config, [minS, maxS], detail) => {
     const r = await simWarmup(model, config as Partial<PlateauConfigInput>);
     expect(r.stage.detail).toMatch(detail);
@@ -85,16 +155,27 @@ describe('the warmup stage in simulated time', () => {
 
   it('the finding: a target 3x slower for its first 30 s, steady while slow, passes the warmup cold; coldTarget flags it and the cold steps', async () => {
     // capacity 900 req/s warm, 300 cold: every step stays under the cold capacity
-    const r = await simWarmup(queue({ capacityPerSec: 900, cold: { forS: 30, slowdown: 3 } }), {
-      warmup: { ratePerSec: 50, windowS: 2, stableWindows: 3, maxS: 30 },
-      steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 300, rampS: 1, holdS: 10, settleS: 2 },
-    }, true);
+    const r = await simWarmup(
+      queue({ capacityPerSec: 900, cold: { forS: 30, slowdown: 3 } }),
+      {
+        warmup: { ratePerSec: 50, windowS: 2, stableWindows: 3, maxS: 30 },
+        steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 300, rampS: 1, holdS: 10, settleS: 2 },
+      },
+      true,
+    );
     expect(r.record.stable).toBe(true);
     expect(r.record.tookS).toBeLessThan(10); // stable while still slow
     for (const w of r.record.windows) expect(w.p50Ms!).toBeGreaterThan(25); // 3 x 10 ms
     const symptoms = coldTarget(r.record, r.result.steps);
     const p50s = r.result.steps.map((s) => `${s.ratePerSec}: ${s.latency[0]!.valueMs}`).join(', ');
     // warmup 0..7 s, steps of 11 s: steps 1 and 2 end before 30 s (cold); step 3's steady window (32..40 s) is warm
-    expect(symptoms.map((s) => [s.step, s.figures.measured, s.figures.laterStep]), p50s).toEqual([[null, 'warmup', 2], [0, 'step', 2], [1, 'step', 2]]);
+    expect(
+      symptoms.map((s) => [s.step, s.figures.measured, s.figures.laterStep]),
+      p50s,
+    ).toEqual([
+      [null, 'warmup', 2],
+      [0, 'step', 2],
+      [1, 'step', 2],
+    ]);
   });
 });

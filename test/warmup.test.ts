@@ -31,16 +31,19 @@ describe('warmup against a cold target', () => {
     const demo = await startDemoProcess({ slots: 4, holdMs: 10, args: ['--cold-s', '12', '--cold-factor', '3'] }, env);
     let r: Awaited<ReturnType<typeof runQuietly>>;
     try {
-      r = await runQuietly({
-        target: { url: `${demo.url}/orders`, rttPath: '/ping' },
-        scenario: DEMO_SCENARIO,
-        warmup: { ratePerSec: 25, windowS: 1, stableWindows: 2, maxS: 6, minS: 4 },
-        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 1, holdS: 4, settleS: 1 },
-        rtt: { samples: 5 },
-        metrics: { url: '/metrics', scrapeEveryS: 1 },
-        topology: { metric: 'demo_replicas', everyS: 1, rerun: false },
-        output: { dir: runsDir, runId: 'cold' },
-      }, { env });
+      r = await runQuietly(
+        {
+          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+          scenario: DEMO_SCENARIO,
+          warmup: { ratePerSec: 25, windowS: 1, stableWindows: 2, maxS: 6, minS: 4 },
+          steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 1, holdS: 4, settleS: 1 },
+          rtt: { samples: 5 },
+          metrics: { url: '/metrics', scrapeEveryS: 1 },
+          topology: { metric: 'demo_replicas', everyS: 1, rerun: false },
+          output: { dir: runsDir, runId: 'cold' },
+        },
+        { env },
+      );
     } finally {
       await demo.stop();
     }
@@ -57,8 +60,14 @@ describe('warmup against a cold target', () => {
     expect(record.windows.length).toBeGreaterThanOrEqual(3);
     expect(record.windows[0]!.fromS).toBe(1); // on the phase clock, after the 1 s ramp
     for (const w of record.windows) expect(w.p50Ms!).toBeGreaterThan(25); // cold: 30 ms holds
-    expect(stage.detail).toMatch(/^stable after [\d.]+ s at 25 req\/s: .*; topology steady at 1 over the last 2 windows; warmup.minS 4 s$/);
-    const probes = fs.readFileSync(path.join(r.dir, 'probes.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; topology: number | null });
+    expect(stage.detail).toMatch(
+      /^stable after [\d.]+ s at 25 req\/s: .*; topology steady at 1 over the last 2 windows; warmup.minS 4 s$/,
+    );
+    const probes = fs
+      .readFileSync(path.join(r.dir, 'probes.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { phase: string; topology: number | null });
     expect(probes.filter((p) => p.phase === 'warmup' && p.topology === 1).length).toBeGreaterThanOrEqual(2);
 
     const { result } = analyzeStore(r.dir);
@@ -74,6 +83,9 @@ describe('warmup against a cold target', () => {
     expect([1, 2]).toContain(first!.figures.laterStep);
     expect(first!.figures.laterP50Ms as number, detail).toBeLessThan(0.6 * (first!.figures.p50Ms as number));
     expect(symptoms.find((s) => s.step === null)?.figures.measured, detail).toBe('warmup');
-    expect(symptoms.some((s) => s.step === 2), detail).toBe(false); // the warm step is never flagged
+    expect(
+      symptoms.some((s) => s.step === 2),
+      detail,
+    ).toBe(false); // the warm step is never flagged
   }, 60_000);
 });

@@ -16,7 +16,11 @@ const TOPOLOGY_KEYS = ['topology', 'replicas', 'hostname', 'cpus', 'platform'];
 /** The plan's step size: the median positive difference between consecutive offered rates. */
 export function stepSizePerSec(run: RunResult): number {
   const rates = [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
-  const diffs = rates.slice(1).map((r, i) => r - rates[i]).filter((d) => d > 0).sort((a, b) => a - b);
+  const diffs = rates
+    .slice(1)
+    .map((r, i) => r - rates[i])
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
   if (diffs.length === 0) return rates[0] ?? 0;
   return diffs[Math.floor(diffs.length / 2)];
 }
@@ -45,8 +49,10 @@ function steadyLengths(run: RunResult): string {
 
 function rttDiffers(a: RunResult, b: RunResult): string | null {
   if (a.rtt === null && b.rtt === null) return null;
-  if (a.rtt === null || b.rtt === null) return `RTT measured in only one run (${a.rtt === null ? 'B' : 'A'}): generator distance unknown`;
-  const x = a.rtt.httpMedianMs, y = b.rtt.httpMedianMs;
+  if (a.rtt === null || b.rtt === null)
+    return `RTT measured in only one run (${a.rtt === null ? 'B' : 'A'}): generator distance unknown`;
+  const x = a.rtt.httpMedianMs,
+    y = b.rtt.httpMedianMs;
   if (Math.abs(x - y) <= Math.max(RTT_FLOOR_MS, RTT_RELATIVE * Math.min(x, y))) return null;
   return `RTT (generator distance) differs: HTTP median ${fmtMs(x)} ms vs ${fmtMs(y)} ms: latency and capacity are not comparable across network paths`;
 }
@@ -54,22 +60,40 @@ function rttDiffers(a: RunResult, b: RunResult): string | null {
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
   const out: string[] = [];
-  const differ = (what: string, x: string, y: string, why: string) => { if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`); };
+  const differ = (what: string, x: string, y: string, why: string) => {
+    if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`);
+  };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
-  if (targetKey(a.target) !== targetKey(b.target)) differ('target', a.target, b.target, 'make sure both runs hit the same service');
+  if (targetKey(a.target) !== targetKey(b.target))
+    differ('target', a.target, b.target, 'make sure both runs hit the same service');
   for (const key of TOPOLOGY_KEYS) {
-    const x = a.environment[key], y = b.environment[key];
-    if (x !== undefined && y !== undefined) differ(`${key === 'hostname' || key === 'cpus' || key === 'platform' ? 'generator ' : ''}${key}`, x, y, key === 'topology' || key === 'replicas' ? 'an A/B is only valid on the same topology' : 'the generator itself changed');
+    const x = a.environment[key],
+      y = b.environment[key];
+    if (x !== undefined && y !== undefined)
+      differ(
+        `${key === 'hostname' || key === 'cpus' || key === 'platform' ? 'generator ' : ''}${key}`,
+        x,
+        y,
+        key === 'topology' || key === 'replicas'
+          ? 'an A/B is only valid on the same topology'
+          : 'the generator itself changed',
+      );
   }
   // A container's CPU limit, by its figure (the cgroup's path differs from container to container).
   const quota = (r: RunResult) => r.environment.cpuQuota?.split(' (')[0] ?? 'no CPU quota';
-  if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined) differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
+  if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined)
+    differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
   if (rtt) out.push(rtt);
   differ('steps (offered rates)', grid(a), grid(b), 'compare at equal rates only; capacity resolution differs');
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
-  differ('rules', JSON.stringify(a.rules), JSON.stringify(b.rules), 'the stop rule differs, so the knee means different things');
-  differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), 'the generator\'s headroom differs');
+  differ(
+    'rules',
+    JSON.stringify(a.rules),
+    JSON.stringify(b.rules),
+    'the stop rule differs, so the knee means different things',
+  );
+  differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), "the generator's headroom differs");
   return out;
 }

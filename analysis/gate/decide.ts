@@ -50,13 +50,23 @@ function kneeRate(run: RunResult): number {
 /** Differences that make a capacity against the baseline meaningless (others are warnings). */
 function incomparable(baseline: RunResult, run: RunResult): string[] {
   const out: string[] = [];
-  if (baseline.engine !== run.engine) out.push(`the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`);
-  if (JSON.stringify(baseline.rules) !== JSON.stringify(run.rules)) out.push(`the stop rules differ (baseline ${JSON.stringify(baseline.rules)}, run ${JSON.stringify(run.rules)}): the knee means different things; use the baseline's rules or save a new baseline`);
-  if (targetKey(baseline.target) !== targetKey(run.target)) out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
+  if (baseline.engine !== run.engine)
+    out.push(
+      `the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`,
+    );
+  if (JSON.stringify(baseline.rules) !== JSON.stringify(run.rules))
+    out.push(
+      `the stop rules differ (baseline ${JSON.stringify(baseline.rules)}, run ${JSON.stringify(run.rules)}): the knee means different things; use the baseline's rules or save a new baseline`,
+    );
+  if (targetKey(baseline.target) !== targetKey(run.target))
+    out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
   return out;
 }
 
-function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | 'reasons'>, reasons: string[]): GateDecision {
+function invalid(
+  base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | 'reasons'>,
+  reasons: string[],
+): GateDecision {
   return { ...base, status: 'invalid', exitCode: GATE_EXIT.invalid, headline: `cannot judge: ${reasons[0]}`, reasons };
 }
 
@@ -65,32 +75,60 @@ function invalid(base: Omit<GateDecision, 'status' | 'exitCode' | 'headline' | '
  * held at least (a lower bound: the gate judged such runs so before capacityPerSec said null).
  */
 export function gateCapacity(r: RunResult): number | null {
-  return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? r.heldAtLeastPerSec ?? null : null);
+  return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? (r.heldAtLeastPerSec ?? null) : null);
 }
 
 export function decideGate(run: RunResult, baseline: RunResult, tolerance: number): GateDecision {
   const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
   const baseCapOrNull = gateCapacity(baseline);
   const runCap = gateCapacity(run);
-  const common = { warnings: settingDifferences(baseline, run), baselinePerSec: baseCapOrNull, currentPerSec: runCap, stepPerSec, tolerance };
-  const reasons = [...unjudgeableReasons(run), ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`), ...incomparable(baseline, run)];
-  if (baseCapOrNull === null) reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
+  const common = {
+    warnings: settingDifferences(baseline, run),
+    baselinePerSec: baseCapOrNull,
+    currentPerSec: runCap,
+    stepPerSec,
+    tolerance,
+  };
+  const reasons = [
+    ...unjudgeableReasons(run),
+    ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`),
+    ...incomparable(baseline, run),
+  ];
+  if (baseCapOrNull === null)
+    reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
   if (reasons.length > 0) return invalid(common, reasons);
   const baseCap = baseCapOrNull as number;
   const cap = runCap ?? 0;
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
   if (run.stopReason === 'max-rate-reached' && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
-    return invalid(common, [`every step held but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline capacity ${fmtRate(baseCap)} req/s: raise the top rate`]);
+    return invalid(common, [
+      `every step held but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline capacity ${fmtRate(baseCap)} req/s: raise the top rate`,
+    ]);
   }
   if (runCap === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
-    return invalid(common, [`the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`]);
+    return invalid(common, [
+      `the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`,
+    ]);
   }
   const kneeDrop = kneeRate(baseline) - kneeRate(run);
   const capDrop = baseCap - cap;
   const change = `${fmtRate(cap)} req/s vs baseline ${fmtRate(baseCap)} req/s (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
   if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
-    return { ...common, status: 'regression', exitCode: GATE_EXIT.regression, reasons: [], headline: `capacity regressed: ${change}; the knee moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})` };
+    return {
+      ...common,
+      status: 'regression',
+      exitCode: GATE_EXIT.regression,
+      reasons: [],
+      headline: `capacity regressed: ${change}; the knee moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
+    };
   }
-  const why = capDrop <= 0 ? 'capacity held or rose' : kneeDrop < stepPerSec ? 'within one step' : 'within the tolerance';
-  return { ...common, status: 'pass', exitCode: GATE_EXIT.pass, reasons: [], headline: `capacity holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})` };
+  const why =
+    capDrop <= 0 ? 'capacity held or rose' : kneeDrop < stepPerSec ? 'within one step' : 'within the tolerance';
+  return {
+    ...common,
+    status: 'pass',
+    exitCode: GATE_EXIT.pass,
+    reasons: [],
+    headline: `capacity holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})`,
+  };
 }

@@ -27,12 +27,23 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const firstBad = decidingSteps(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
-    out.push(`generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`);
+    out.push(
+      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; resize the generator and rerun`,
+    );
   }
-  const cap = run.kneeStep === null ? null : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
-  if (!genStep && cap?.generatorLimited) out.push(`generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); resize the generator and rerun`);
+  const cap =
+    run.kneeStep === null
+      ? null
+      : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
+  if (!genStep && cap?.generatorLimited)
+    out.push(
+      `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); resize the generator and rerun`,
+    );
   const dirty = judgedPrefix(run).find((s) => s.contaminated);
-  if (run.contaminated || dirty) out.push(`contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`);
+  if (run.contaminated || dirty)
+    out.push(
+      `contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`,
+    );
   const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   if (failedStage) out.push(`stage ${failedStage.name} failed: ${failedStage.detail}`);
   return out;

@@ -42,10 +42,19 @@ function usageCost(run: RunResult, c: CostSettings, notes: string[]): { units: n
   if (c.usageSeries === undefined) return { units: null, price: null };
   const knee = kneeResult(run);
   const series = run.gauges?.find((g) => g.name === c.usageSeries);
-  if (!knee || knee.throughputPerSec <= 0) { notes.push('usage price: no holding step to measure units at'); return { units: null, price: null }; }
-  if (!series) { notes.push(`usage price: the run has no gauge series "${c.usageSeries}"`); return { units: null, price: null }; }
+  if (!knee || knee.throughputPerSec <= 0) {
+    notes.push('usage price: no holding step to measure units at');
+    return { units: null, price: null };
+  }
+  if (!series) {
+    notes.push(`usage price: the run has no gauge series "${c.usageSeries}"`);
+    return { units: null, price: null };
+  }
   const meanPerSec = meanInWindow(series, knee.steadyStartS, knee.steadyEndS);
-  if (meanPerSec === null) { notes.push(`usage price: "${c.usageSeries}" has no sample in the knee step's steady window`); return { units: null, price: null }; }
+  if (meanPerSec === null) {
+    notes.push(`usage price: "${c.usageSeries}" has no sample in the knee step's steady window`);
+    return { units: null, price: null };
+  }
   const units = meanPerSec / knee.throughputPerSec;
   return { units, price: c.unitPrice === undefined ? null : units * c.unitPrice };
 }
@@ -59,5 +68,11 @@ export function costPerRequest(run: RunResult, c: CostSettings): CostResult {
     else fixedPerRequest = c.monthlyCost / (run.capacityPerSec * SECONDS_PER_MONTH);
   }
   const usage = usageCost(run, c, notes);
-  return { currency: c.currency ?? '', fixedPerRequest, unitsPerRequest: usage.units, usagePerRequest: usage.price, notes };
+  return {
+    currency: c.currency ?? '',
+    fixedPerRequest,
+    unitsPerRequest: usage.units,
+    usagePerRequest: usage.price,
+    notes,
+  };
 }

@@ -7,9 +7,22 @@ import { littleRows } from './little.ts';
 import { fitUsl } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
 
-export function modelsOf(steps: readonly StepResult[], capacityPerSec: number | null, kneeStep: number | null, peakPerSec: number): Models {
+export function modelsOf(
+  steps: readonly StepResult[],
+  capacityPerSec: number | null,
+  kneeStep: number | null,
+  peakPerSec: number,
+): Models {
   const little = littleRows(steps);
-  const { fit, note } = fitUsl(little.map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })));
+  const { fit, note } = fitUsl(
+    little.map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
+  );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
-  return { little, usl: fit, uslNote: note, utilisationBasePerSec: mu, utilisation: utilisationRows(little, mu, kneeStep) };
+  return {
+    little,
+    usl: fit,
+    uslNote: note,
+    utilisationBasePerSec: mu,
+    utilisation: utilisationRows(little, mu, kneeStep),
+  };
 }

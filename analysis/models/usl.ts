@@ -15,8 +15,15 @@
 import { levenbergMarquardt } from 'ml-levenberg-marquardt';
 import type { UslFit } from '../types.ts';
 
-export interface UslPoint { concurrency: number; throughputPerSec: number }
-export interface UslParams { alpha: number; beta: number; gamma: number }
+export interface UslPoint {
+  concurrency: number;
+  throughputPerSec: number;
+}
+export interface UslParams {
+  alpha: number;
+  beta: number;
+  gamma: number;
+}
 
 /** Fewest points a three-parameter fit is worth making from. */
 export const USL_MIN_POINTS = 4;
@@ -35,7 +42,8 @@ export function uslPeakConcurrency(p: UslParams): number | null {
 /** R^2 = 1 - SS_res / SS_tot on X. */
 function rSquared(points: readonly UslPoint[], p: UslParams): number {
   const mean = points.reduce((a, q) => a + q.throughputPerSec, 0) / points.length;
-  let res = 0, tot = 0;
+  let res = 0,
+    tot = 0;
   for (const q of points) {
     res += (q.throughputPerSec - uslThroughput(p, q.concurrency)) ** 2;
     tot += (q.throughputPerSec - mean) ** 2;
@@ -46,9 +54,17 @@ function rSquared(points: readonly UslPoint[], p: UslParams): number {
 
 /** Least squares y = a u + b v without intercept (2x2 normal equations); null when singular. */
 function twoRegressors(u: readonly number[], v: readonly number[], y: readonly number[]): [number, number] | null {
-  let uu = 0, uv = 0, vv = 0, uy = 0, vy = 0;
+  let uu = 0,
+    uv = 0,
+    vv = 0,
+    uy = 0,
+    vy = 0;
   for (let i = 0; i < y.length; i++) {
-    uu += u[i] * u[i]; uv += u[i] * v[i]; vv += v[i] * v[i]; uy += u[i] * y[i]; vy += v[i] * y[i];
+    uu += u[i] * u[i];
+    uv += u[i] * v[i];
+    vv += v[i] * v[i];
+    uy += u[i] * y[i];
+    vy += v[i] * y[i];
   }
   const det = uu * vv - uv * uv;
   if (Math.abs(det) < 1e-12 * Math.max(1, uu * vv)) return null;
@@ -59,14 +75,29 @@ function twoRegressors(u: readonly number[], v: readonly number[], y: readonly n
 function startValues(points: readonly UslPoint[]): UslParams {
   const gamma = Math.max(...points.map((q) => q.throughputPerSec / q.concurrency));
   const ys = points.map((q) => q.concurrency / (q.throughputPerSec / gamma) - 1);
-  const ab = twoRegressors(points.map((q) => q.concurrency - 1), points.map((q) => q.concurrency * (q.concurrency - 1)), ys);
+  const ab = twoRegressors(
+    points.map((q) => q.concurrency - 1),
+    points.map((q) => q.concurrency * (q.concurrency - 1)),
+    ys,
+  );
   return { gamma, alpha: Math.min(0.99, Math.max(0, ab?.[0] ?? 0.05)), beta: Math.max(0, ab?.[1] ?? 0) };
 }
 
-interface Scale { nMax: number; xMax: number }
+interface Scale {
+  nMax: number;
+  xMax: number;
+}
 
-const toP = (p: UslParams, s: Scale): number[] => [(p.gamma * s.nMax) / s.xMax, p.alpha * s.nMax, p.beta * s.nMax * s.nMax];
-const fromP = (q: readonly number[], s: Scale): UslParams => ({ gamma: (q[0] * s.xMax) / s.nMax, alpha: q[1] / s.nMax, beta: q[2] / (s.nMax * s.nMax) });
+const toP = (p: UslParams, s: Scale): number[] => [
+  (p.gamma * s.nMax) / s.xMax,
+  p.alpha * s.nMax,
+  p.beta * s.nMax * s.nMax,
+];
+const fromP = (q: readonly number[], s: Scale): UslParams => ({
+  gamma: (q[0] * s.xMax) / s.nMax,
+  alpha: q[1] / s.nMax,
+  beta: q[2] / (s.nMax * s.nMax),
+});
 
 /** One LM run from `start`; the model and its analytic Jacobian are in scaled form (see above). */
 function fitFrom(points: readonly UslPoint[], start: UslParams, s: Scale): UslParams {
@@ -103,17 +134,35 @@ function sse(points: readonly UslPoint[], p: UslParams): number {
 export function fitUsl(all: readonly UslPoint[]): { fit: UslFit | null; note: string } {
   const points = all.filter((q) => q.concurrency > 0 && q.throughputPerSec > 0 && Number.isFinite(q.concurrency));
   if (points.length < USL_MIN_POINTS) {
-    return { fit: null, note: `not fitted: needs at least ${USL_MIN_POINTS} steps with throughput and latency, has ${points.length}` };
+    return {
+      fit: null,
+      note: `not fitted: needs at least ${USL_MIN_POINTS} steps with throughput and latency, has ${points.length}`,
+    };
   }
-  const s: Scale = { nMax: Math.max(...points.map((q) => q.concurrency)), xMax: Math.max(...points.map((q) => q.throughputPerSec)) };
+  const s: Scale = {
+    nMax: Math.max(...points.map((q) => q.concurrency)),
+    xMax: Math.max(...points.map((q) => q.throughputPerSec)),
+  };
   const linear = startValues(points);
-  const starts: UslParams[] = [linear, { ...linear, alpha: 0.1, beta: 0 }, { ...linear, alpha: 0.01, beta: 1 / (s.nMax * s.nMax) }];
-  const fits = starts.map((start) => fitFrom(points, start, s)).filter((p) => [p.alpha, p.beta, p.gamma].every(Number.isFinite));
+  const starts: UslParams[] = [
+    linear,
+    { ...linear, alpha: 0.1, beta: 0 },
+    { ...linear, alpha: 0.01, beta: 1 / (s.nMax * s.nMax) },
+  ];
+  const fits = starts
+    .map((start) => fitFrom(points, start, s))
+    .filter((p) => [p.alpha, p.beta, p.gamma].every(Number.isFinite));
   if (fits.length === 0) return { fit: null, note: 'not fitted: the optimiser did not converge to finite parameters' };
   const best = fits.reduce((a, b) => (sse(points, b) < sse(points, a) ? b : a));
   const nStar = uslPeakConcurrency(best);
   return {
-    fit: { ...best, nStar, peakPerSec: nStar === null ? null : uslThroughput(best, nStar), r2: rSquared(points, best), points: points.length },
+    fit: {
+      ...best,
+      nStar,
+      peakPerSec: nStar === null ? null : uslThroughput(best, nStar),
+      r2: rSquared(points, best),
+      points: points.length,
+    },
     note: `fitted to ${points.length} steps (N from Little's law)`,
   };
 }

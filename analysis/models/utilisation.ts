@@ -22,7 +22,11 @@ export function saturationPerSec(capacityPerSec: number | null, peakPerSec: numb
  * rho, 1 / (1 - rho) and W_i / W_1 for every step with data. Steps after the knee are saturated
  * whatever their achieved X says (the offered rate exceeds what is served), so their A is null.
  */
-export function utilisationRows(rows: readonly LittleRow[], muPerSec: number | null, kneeStep: number | null): UtilisationRow[] {
+export function utilisationRows(
+  rows: readonly LittleRow[],
+  muPerSec: number | null,
+  kneeStep: number | null,
+): UtilisationRow[] {
   if (muPerSec === null) return [];
   const firstMs = rows[0]?.meanMs ?? null;
   return rows.map((r) => {

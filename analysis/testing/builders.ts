@@ -7,7 +7,18 @@
 import { analyzeRun } from '../analyze.ts';
 import { DEFAULT_RULES } from '../plan.ts';
 import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../histogram.ts';
-import { PHASES, type AnalyzeInput, type BucketRecord, type ErrorKind, type Phase, type Rules, type RunResult, type ServerSample, type StepPlan, type StepResult } from '../types.ts';
+import {
+  PHASES,
+  type AnalyzeInput,
+  type BucketRecord,
+  type ErrorKind,
+  type Phase,
+  type Rules,
+  type RunResult,
+  type ServerSample,
+  type StepPlan,
+  type StepResult,
+} from '../types.ts';
 
 export interface FakeStep {
   ratePerSec: number;
@@ -66,12 +77,24 @@ function perSecond(v: number, t: number): number {
 
 /** Step layout: ramp, then hold; the steady window is the hold minus the settle time. */
 export function buildPlan(spec: FakeRunSpec): StepPlan[] {
-  const rampS = spec.rampS ?? 5, holdS = spec.holdS ?? 30, settleS = spec.settleS ?? 5;
+  const rampS = spec.rampS ?? 5,
+    holdS = spec.holdS ?? 30,
+    settleS = spec.settleS ?? 5;
   let t = spec.warmupS ?? 0;
   return spec.steps.map((s, index) => {
-    const rampStartS = t, holdStartS = t + rampS, holdEndS = holdStartS + holdS;
+    const rampStartS = t,
+      holdStartS = t + rampS,
+      holdEndS = holdStartS + holdS;
     t = holdEndS;
-    return { index, ratePerSec: s.ratePerSec, rampStartS, holdStartS, holdEndS, steadyStartS: holdStartS + settleS, steadyEndS: holdEndS };
+    return {
+      index,
+      ratePerSec: s.ratePerSec,
+      rampStartS,
+      holdStartS,
+      holdEndS,
+      steadyStartS: holdStartS + settleS,
+      steadyEndS: holdEndS,
+    };
   });
 }
 
@@ -91,12 +114,22 @@ function latencyHistogram(count: number, medianMs: number, j: number, parts: num
   return h;
 }
 
-interface Second { tS: number; phase: string; ok: number; failed: number; started: number; dropped: number; step: FakeStep }
+interface Second {
+  tS: number;
+  phase: string;
+  ok: number;
+  failed: number;
+  started: number;
+  dropped: number;
+  step: FakeStep;
+}
 
 /** Source j's share of one second. */
 function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
   const { step } = sec;
-  const ok = share(sec.ok, j, parts), failed = share(sec.failed, j, parts), started = share(sec.started, j, parts);
+  const ok = share(sec.ok, j, parts),
+    failed = share(sec.failed, j, parts),
+    started = share(sec.started, j, parts);
   const latencyMs = step.latencyMs ?? 10;
   const hist = {} as Record<Phase, string>;
   for (const p of PHASES) hist[p] = EMPTY;
@@ -106,12 +139,19 @@ function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
   for (let i = 0; i < started; i++) recordUs(lag, (step.lagMs ?? 0.1) * 1000);
   const kind = step.errorKind ?? 'http_5xx';
   return {
-    v: 1, source: `fake/${j}`, tS: sec.tS, phase: sec.phase,
-    started, dropped: share(sec.dropped, j, parts), completed: ok + failed, ok,
+    v: 1,
+    source: `fake/${j}`,
+    tS: sec.tS,
+    phase: sec.phase,
+    started,
+    dropped: share(sec.dropped, j, parts),
+    completed: ok + failed,
+    ok,
     errors: failed > 0 ? { [kind]: failed } : {},
     statuses: failed > 0 && kind.startsWith('http') ? { [step.status ?? '503']: failed } : {},
     ...(failed > 0 && step.errorSample ? { samples: [step.errorSample] } : {}),
-    bytesIn: ok * 200, bytesOut: started * 100,
+    bytesIn: ok * 200,
+    bytesOut: started * 100,
     vusActiveMax: share(Math.ceil((sec.ok * latencyMs) / 1000) + 1, j, parts),
     vusAllocated: share(100, j, parts),
     lag: encodeHistogram(lag),
@@ -126,7 +166,15 @@ function secondOf(step: FakeStep, tS: number, phase: string, garbage: boolean): 
   const dropped = perSecond(step.droppedPerSec ?? 0, tS);
   const started = Math.max(0, perSecond(step.ratePerSec, tS) - dropped);
   if (garbage) return { tS, phase, ok: 0, failed: 0, started, dropped, step };
-  return { tS, phase, ok: perSecond(step.okPerSec ?? step.ratePerSec, tS), failed: perSecond(step.failedPerSec ?? 0, tS), started, dropped, step };
+  return {
+    tS,
+    phase,
+    ok: perSecond(step.okPerSec ?? step.ratePerSec, tS),
+    failed: perSecond(step.failedPerSec ?? 0, tS),
+    started,
+    dropped,
+    step,
+  };
 }
 
 /** Every second of the run (warmup, then each step's ramp and hold). */
@@ -146,7 +194,9 @@ function secondsOf(spec: FakeRunSpec, plan: readonly StepPlan[]): Second[] {
 /** Raw buckets of the run: one per second per source, sources interleaved. */
 export function buildRecords(spec: FakeRunSpec): BucketRecord[] {
   const parts = spec.sources ?? 1;
-  return secondsOf(spec, buildPlan(spec)).flatMap((sec) => Array.from({ length: parts }, (_, j) => bucketOf(sec, j, parts)));
+  return secondsOf(spec, buildPlan(spec)).flatMap((sec) =>
+    Array.from({ length: parts }, (_, j) => bucketOf(sec, j, parts)),
+  );
 }
 
 /** A complete AnalyzeInput with plausible stages, VU sizing, RTT and environment. */
@@ -161,7 +211,13 @@ export function buildInput(spec: FakeRunSpec): AnalyzeInput {
     records: buildRecords(spec),
     stages: [
       { name: 'preflight', status: 'pass', durationMs: 120, detail: 'config valid; target healthy', evidence: [] },
-      { name: 'steps', status: spec.interrupted ? 'fail' : 'pass', durationMs: 60_000, detail: 'stepped load', evidence: [] },
+      {
+        name: 'steps',
+        status: spec.interrupted ? 'fail' : 'pass',
+        durationMs: 60_000,
+        detail: 'stepped load',
+        evidence: [],
+      },
     ],
     vus: { preAllocatedVUs: 50, maxVUs: 200, reason: 'rate x (service time + RTT) x 2' },
     rtt: { connectMedianMs: 0.2, httpMedianMs: 0.5, httpP90Ms: 0.8, samples: 20 },
@@ -183,10 +239,31 @@ export function followingSteps(count: number, stepPerSec = 100): FakeStep[] {
 /** One judged step that held at 100 req/s with a fast, clean generator; `over` changes any field. */
 export function stepResult(over: Partial<StepResult> = {}): StepResult {
   return {
-    index: 0, ratePerSec: 100, steadyStartS: 0, steadyEndS: 5, steadyS: 5, throughputPerSec: 100, completedPerSec: 100, delivery: 1, capture: null,
-    completed: 500, ok: 500, failed: 0, errorRate: 0, errors: {}, dropped: 0, started: 500,
+    index: 0,
+    ratePerSec: 100,
+    steadyStartS: 0,
+    steadyEndS: 5,
+    steadyS: 5,
+    throughputPerSec: 100,
+    completedPerSec: 100,
+    delivery: 1,
+    capture: null,
+    completed: 500,
+    ok: 500,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    dropped: 0,
+    started: 500,
     latency: [{ q: 50, valueMs: 10, n: 500, reliable: true }],
-    meanMs: 10, maxMs: 20, lagP99Ms: 1, loopDelayMaxMs: 5, vusActiveMax: 3, vusAllocatedMax: 10, verdict: 'holds', reasons: [],
+    meanMs: 10,
+    maxMs: 20,
+    lagP99Ms: 1,
+    loopDelayMaxMs: 5,
+    vusActiveMax: 3,
+    vusAllocatedMax: 10,
+    verdict: 'holds',
+    reasons: [],
     ...over,
   };
 }
@@ -196,7 +273,10 @@ export function stepResult(over: Partial<StepResult> = {}): StepResult {
  * `reruns[i].index` as attempt `reruns[i].attempt` (2 by default); the others are first attempts
  * at their own index. `plannedSteps` is the number of distinct steps.
  */
-export function withAttempts(input: AnalyzeInput, reruns: Record<number, { index: number; attempt?: number }> = {}): AnalyzeInput {
+export function withAttempts(
+  input: AnalyzeInput,
+  reruns: Record<number, { index: number; attempt?: number }> = {},
+): AnalyzeInput {
   let next = 0;
   const attempts = input.steps.map((s, i) => {
     const r = reruns[i];
@@ -209,7 +289,16 @@ export function withAttempts(input: AnalyzeInput, reruns: Record<number, { index
 /** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
 export function topologySamples(readings: [number, number][]): ServerSample[] {
   return readings.map(([tS, topology]) => ({
-    kind: 'scrape', phase: 'steps', tS, requestsCount: null, requestsSumS: null, requestsMaxS: null,
-    poolActive: null, poolPending: null, poolMax: null, gauges: {}, topology,
+    kind: 'scrape',
+    phase: 'steps',
+    tS,
+    requestsCount: null,
+    requestsSumS: null,
+    requestsMaxS: null,
+    poolActive: null,
+    poolPending: null,
+    poolMax: null,
+    gauges: {},
+    topology,
   }));
 }

@@ -5,7 +5,17 @@
  */
 import type { Models } from './models.ts';
 import type { DecisionPolicy, Rules, StepPlan } from './plan.ts';
-import type { AttemptRecord, BucketRecord, ErrorKind, NextAction, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing } from './records.ts';
+import type {
+  AttemptRecord,
+  BucketRecord,
+  ErrorKind,
+  NextAction,
+  PromqlWindow,
+  RttFigures,
+  ServerSample,
+  StageOutcome,
+  VuSizing,
+} from './records.ts';
 
 /** A percentile with the sample count behind it. */
 export interface Percentile {

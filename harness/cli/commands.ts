@@ -22,13 +22,19 @@ const DEMO_SCENARIO = new URL('../../demo/scenario.ts', import.meta.url);
 function demoOverrides(a: Args, demo: DemoProcess | null) {
   const o = overridesOf(a);
   if (!demo) return o;
-  return { ...o, target: o.target ?? `${demo.url}/orders`, scenario: o.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname) };
+  return {
+    ...o,
+    target: o.target ?? `${demo.url}/orders`,
+    scenario: o.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname),
+  };
 }
 
 /** The demo target's reset endpoint and cheap RTT endpoint, unless the config names its own. */
 function withDemoDefaults(raw: Record<string, unknown>): Record<string, unknown> {
   const target = { rttPath: '/ping', ...(raw.target as object) };
-  const reset = (raw.reset as { hooks?: unknown[] } | undefined)?.hooks?.length ? raw.reset : { hooks: [{ kind: 'http', method: 'POST', url: '/admin/reset' }] };
+  const reset = (raw.reset as { hooks?: unknown[] } | undefined)?.hooks?.length
+    ? raw.reset
+    : { hooks: [{ kind: 'http', method: 'POST', url: '/admin/reset' }] };
   return { ...raw, target, reset };
 }
 
@@ -42,11 +48,20 @@ export async function runCommand(a: Args): Promise<number> {
   const interrupt = new Interrupt();
   const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
   try {
-    const config = await loadConfig(a.config as string | undefined, demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
+    const config = await loadConfig(
+      a.config as string | undefined,
+      demoOverrides(a, demo),
+      demo ? withDemoDefaults : undefined,
+    );
     const r = await runPipeline({ config, interrupt, out });
     out.write('\n' + renderPlateauTable(r.result) + '\n');
-    out.write(`\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`);
-    if (r.error) process.stderr.write(`plateau: ${r.error.message}\n  fix: ${r.error.hint}\n${r.error.exitCode === EXIT.bug ? `${r.error.stack}\n` : ''}`);
+    out.write(
+      `\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`,
+    );
+    if (r.error)
+      process.stderr.write(
+        `plateau: ${r.error.message}\n  fix: ${r.error.hint}\n${r.error.exitCode === EXIT.bug ? `${r.error.stack}\n` : ''}`,
+      );
     return r.exitCode;
   } finally {
     uninstall();
@@ -56,15 +71,29 @@ export async function runCommand(a: Args): Promise<number> {
 
 export async function planCommand(a: Args): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
-  const config = await loadConfig(a.config as string | undefined, demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
+  const config = await loadConfig(
+    a.config as string | undefined,
+    demoOverrides(a, fake),
+    fake ? withDemoDefaults : undefined,
+  );
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const plan = planForInstance(buildPlan(config, null), config);
   if (a.json) {
-    process.stdout.write(renderPlanJson(planJsonInput(config, plan, scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null)));
+    process.stdout.write(
+      renderPlanJson(
+        planJsonInput(
+          config,
+          plan,
+          scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
+        ),
+      ),
+    );
     return EXIT.ok;
   }
-  process.stdout.write(planText(config, plan, scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n');
+  process.stdout.write(
+    planText(config, plan, scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n',
+  );
   return EXIT.ok;
 }
 

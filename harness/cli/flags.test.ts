@@ -7,7 +7,10 @@ import { overridesOf, withFlags } from './options.ts';
 import { program } from './program.ts';
 
 /** A config every override below keeps valid. */
-const BASE = { target: { url: 'http://127.0.0.1:9/orders' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1, holdS: 10 } };
+const BASE = {
+  target: { url: 'http://127.0.0.1:9/orders' },
+  steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1, holdS: 10 },
+};
 
 /** What to type for each flag that sets a config field, and the value the field must then hold. */
 const SAMPLES: Record<string, { argv: string[]; value: unknown; base?: Record<string, unknown> }> = {
@@ -29,7 +32,11 @@ const SAMPLES: Record<string, { argv: string[]; value: unknown; base?: Record<st
   workers: { argv: ['--workers', '3'], value: 3 },
   engine: { argv: ['--engine', 'k6'], value: 'k6' },
   'execution-segment': { argv: ['--execution-segment', '0:1/2'], value: '0:1/2', base: { engine: 'k6' } },
-  'execution-segment-sequence': { argv: ['--execution-segment-sequence', '0,1/2,1'], value: '0,1/2,1', base: { engine: 'k6', k6: { executionSegment: '0:1/2' } } },
+  'execution-segment-sequence': {
+    argv: ['--execution-segment-sequence', '0,1/2,1'],
+    value: '0,1/2,1',
+    base: { engine: 'k6', k6: { executionSegment: '0:1/2' } },
+  },
   'k6-out': { argv: ['--k6-out', 'csv'], value: 'csv' },
 };
 
@@ -43,12 +50,18 @@ function at(o: unknown, dotted: string): unknown {
 
 async function helpOf(command: Command): Promise<string> {
   return new Promise((resolve, reject) => {
-    program([], () => undefined).exitProcess(false).parse([command, '--help'], {}, (err, _argv, output) => (err ? reject(err) : resolve(output)));
+    program([], () => undefined)
+      .exitProcess(false)
+      .parse([command, '--help'], {}, (err, _argv, output) => (err ? reject(err) : resolve(output)));
   });
 }
 
 describe('every flag that names a config field reaches that field', () => {
-  const cases = CONFIG_FLAGS.flatMap((f) => f.commands.filter((c) => c === 'run' || c === 'plan' || c === 'k6-script').map((c) => [c, f.name, f.config.path] as const));
+  const cases = CONFIG_FLAGS.flatMap((f) =>
+    f.commands
+      .filter((c) => c === 'run' || c === 'plan' || c === 'k6-script')
+      .map((c) => [c, f.name, f.config.path] as const),
+  );
 
   it('every such flag has a sample here (a new flag gets one)', () => {
     expect(CONFIG_FLAGS.map((f) => f.name).filter((n) => !(n in SAMPLES))).toEqual([]);
@@ -63,18 +76,41 @@ describe('every flag that names a config field reaches that field', () => {
     expect(at(parseConfigOrThrow(raw), field)).toEqual(s.value);
   });
 
-  it('a flag not given leaves the file\'s field alone', () => {
+  it("a flag not given leaves the file's field alone", () => {
     expect(applyOverrides(BASE, overridesOf(parse('run', [])))).toEqual(BASE);
   });
 
   it('import cuts steps with the same step flags, onto the same fields', () => {
-    const a = parse('import', ['--start-rate', '10', '--step-rate', '5', '--max-rate', '30', '--ramp', '1', '--hold', '8', '--scenario', 'a', '--scenario', 'b']);
-    expect(applyOverrides({}, overridesOf(a, 'import')).steps).toEqual({ startPerSec: 10, stepPerSec: 5, maxPerSec: 30, rampS: 1, holdS: 8 });
+    const a = parse('import', [
+      '--start-rate',
+      '10',
+      '--step-rate',
+      '5',
+      '--max-rate',
+      '30',
+      '--ramp',
+      '1',
+      '--hold',
+      '8',
+      '--scenario',
+      'a',
+      '--scenario',
+      'b',
+    ]);
+    expect(applyOverrides({}, overridesOf(a, 'import')).steps).toEqual({
+      startPerSec: 10,
+      stepPerSec: 5,
+      maxPerSec: 30,
+      rampS: 1,
+      holdS: 8,
+    });
     expect(a.scenario).toEqual(['a', 'b']);
   });
 
   it('a load flag given twice is refused, naming it', () => {
-    expect(() => overridesOf(parse('run', ['--hold', '1', '--hold', '2']))).toThrow(/--hold was given 2 times \(1, 2\)/);
+    expect(() => overridesOf(parse('run', ['--hold', '1', '--hold', '2']))).toThrow(
+      /--hold was given 2 times \(1, 2\)/,
+    );
   });
 });
 
@@ -88,9 +124,12 @@ function withField(o: Record<string, unknown>, field: string, value: unknown): R
 describe("each command's help lists exactly its flags from the table", () => {
   it.each(COMMANDS)('plateau %s --help', async (command) => {
     const help = await helpOf(command);
-    const listed = [...help.matchAll(/^ {2}--([\w-]+)/gm)].map((m) => m[1]).filter((n) => n !== 'version' && n !== 'help');
+    const listed = [...help.matchAll(/^ {2}--([\w-]+)/gm)]
+      .map((m) => m[1])
+      .filter((n) => n !== 'version' && n !== 'help');
     expect(listed).toEqual(flagsOf(command).map((f) => f.name));
-    for (const f of flagsOf(command)) expect(help.replace(/\s+/g, ' ')).toContain(String(f.option.describe).replace(/\s+/g, ' '));
+    for (const f of flagsOf(command))
+      expect(help.replace(/\s+/g, ' ')).toContain(String(f.option.describe).replace(/\s+/g, ' '));
   });
 
   it('no command takes one name twice, and every listBefore names a flag of its command', () => {

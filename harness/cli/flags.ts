@@ -32,77 +32,245 @@ const STEPS = [...LOAD, 'import'] as const satisfies readonly Command[];
 const COST = ['compare', 'gate'] as const satisfies readonly Command[];
 
 export const FLAGS = [
-  { name: 'config', commands: LOAD, option: { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' } },
-  { name: 'demo', commands: LOAD, option: { type: 'boolean', default: false, describe: 'start the embedded demo target on 127.0.0.1 and load it' } },
-  { name: 'demo-slots', commands: LOAD, option: { type: 'number', default: 4, describe: 'demo: pool slots' } },
-  { name: 'demo-hold-ms', commands: LOAD, option: { type: 'number', default: 10, describe: 'demo: ms each request holds a slot (capacity = slots / hold)' } },
   {
-    name: 'target', commands: [...LOAD, 'import'], config: { path: 'target.url' },
+    name: 'config',
+    commands: LOAD,
+    option: { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' },
+  },
+  {
+    name: 'demo',
+    commands: LOAD,
+    option: { type: 'boolean', default: false, describe: 'start the embedded demo target on 127.0.0.1 and load it' },
+  },
+  { name: 'demo-slots', commands: LOAD, option: { type: 'number', default: 4, describe: 'demo: pool slots' } },
+  {
+    name: 'demo-hold-ms',
+    commands: LOAD,
+    option: { type: 'number', default: 10, describe: 'demo: ms each request holds a slot (capacity = slots / hold)' },
+  },
+  {
+    name: 'target',
+    commands: [...LOAD, 'import'],
+    config: { path: 'target.url' },
     option: { type: 'string', describe: 'URL under load, e.g. http://127.0.0.1:8080/orders' },
     per: { import: { describe: 'what was loaded, shown in the report', listBefore: 'run-id' } },
   },
-  { name: 'scenario', commands: LOAD, config: { path: 'scenario' }, option: { type: 'string', describe: 'scenario module (defineScenario); default GET on the target' } },
   {
-    name: 'start-rate', commands: STEPS, config: { path: 'steps.startPerSec' }, option: { type: 'number', describe: 'first step, req/s' },
+    name: 'scenario',
+    commands: LOAD,
+    config: { path: 'scenario' },
+    option: { type: 'string', describe: 'scenario module (defineScenario); default GET on the target' },
+  },
+  {
+    name: 'start-rate',
+    commands: STEPS,
+    config: { path: 'steps.startPerSec' },
+    option: { type: 'number', describe: 'first step, req/s' },
     per: { import: { describe: 'first step, req/s (with the other step flags; else derived from the data)' } },
   },
-  { name: 'step-rate', commands: STEPS, config: { path: 'steps.stepPerSec' }, option: { type: 'number', describe: 'rate added per step, req/s' } },
-  { name: 'max-rate', commands: STEPS, config: { path: 'steps.maxPerSec' }, option: { type: 'number', describe: 'last step, req/s' } },
-  { name: 'hold', commands: STEPS, config: { path: 'steps.holdS' }, option: { type: 'number', describe: 'seconds each step holds its rate' } },
-  { name: 'ramp', commands: STEPS, config: { path: 'steps.rampS' }, option: { type: 'number', describe: 'seconds of ramp before each hold' }, per: { import: { listBefore: 'hold' } } },
-  { name: 'settle', commands: STEPS, config: { path: 'steps.settleS' }, option: { type: 'number', describe: 'seconds at the start of each hold left out of judging' } },
-  { name: 't0', commands: ['import'], option: { type: 'string', describe: 'scenario start (ISO time or epoch ms); default: first vus point - 1 s' } },
-  // not the load commands' --scenario: import keeps k6's own scenarios by name
-  { name: 'scenario', commands: ['import'], option: { type: 'string', array: true, describe: 'k6 scenario name(s) to keep (default: all)' } },
-  { name: 'vus', commands: LOAD, config: { path: 'vus.preAllocated' }, option: { type: 'number', describe: 'preallocated VUs (default: sized by Little\'s law)' } },
-  { name: 'max-vus', commands: LOAD, config: { path: 'vus.max' }, option: { type: 'number', describe: 'upper bound of VUs' } },
-  { name: 'timeout-ms', commands: LOAD, config: { path: 'http.timeoutMs' }, option: { type: 'number', describe: 'per-request timeout' } },
   {
-    name: 'http-client', commands: LOAD, config: { path: 'http.client' },
+    name: 'step-rate',
+    commands: STEPS,
+    config: { path: 'steps.stepPerSec' },
+    option: { type: 'number', describe: 'rate added per step, req/s' },
+  },
+  {
+    name: 'max-rate',
+    commands: STEPS,
+    config: { path: 'steps.maxPerSec' },
+    option: { type: 'number', describe: 'last step, req/s' },
+  },
+  {
+    name: 'hold',
+    commands: STEPS,
+    config: { path: 'steps.holdS' },
+    option: { type: 'number', describe: 'seconds each step holds its rate' },
+  },
+  {
+    name: 'ramp',
+    commands: STEPS,
+    config: { path: 'steps.rampS' },
+    option: { type: 'number', describe: 'seconds of ramp before each hold' },
+    per: { import: { listBefore: 'hold' } },
+  },
+  {
+    name: 'settle',
+    commands: STEPS,
+    config: { path: 'steps.settleS' },
+    option: { type: 'number', describe: 'seconds at the start of each hold left out of judging' },
+  },
+  {
+    name: 't0',
+    commands: ['import'],
+    option: { type: 'string', describe: 'scenario start (ISO time or epoch ms); default: first vus point - 1 s' },
+  },
+  // not the load commands' --scenario: import keeps k6's own scenarios by name
+  {
+    name: 'scenario',
+    commands: ['import'],
+    option: { type: 'string', array: true, describe: 'k6 scenario name(s) to keep (default: all)' },
+  },
+  {
+    name: 'vus',
+    commands: LOAD,
+    config: { path: 'vus.preAllocated' },
+    option: { type: 'number', describe: "preallocated VUs (default: sized by Little's law)" },
+  },
+  {
+    name: 'max-vus',
+    commands: LOAD,
+    config: { path: 'vus.max' },
+    option: { type: 'number', describe: 'upper bound of VUs' },
+  },
+  {
+    name: 'timeout-ms',
+    commands: LOAD,
+    config: { path: 'http.timeoutMs' },
+    option: { type: 'number', describe: 'per-request timeout' },
+  },
+  {
+    name: 'http-client',
+    commands: LOAD,
+    config: { path: 'http.client' },
     option: { choices: ['undici', 'socket'], describe: 'native engine: the bare socket client (default) or undici' },
   },
-  { name: 'merge', commands: ['report'], option: { type: 'string', array: true, describe: 'merge these runs (loaded at the same time) into one run and report' } },
   {
-    name: 'run-id', commands: [...LOAD, 'import', 'report'], config: { path: 'output.runId' },
+    name: 'merge',
+    commands: ['report'],
+    option: {
+      type: 'string',
+      array: true,
+      describe: 'merge these runs (loaded at the same time) into one run and report',
+    },
+  },
+  {
+    name: 'run-id',
+    commands: [...LOAD, 'import', 'report'],
+    config: { path: 'output.runId' },
     option: { type: 'string', describe: 'name of the run (default: timestamp + random)' },
     per: { report: { describe: 'with --merge: name of the merged run' } },
   },
   {
-    name: 'out', commands: [...LOAD, 'import', 'report'], config: { path: 'output.dir' },
+    name: 'out',
+    commands: [...LOAD, 'import', 'report'],
+    config: { path: 'output.dir' },
     option: { type: 'string', describe: 'directory of run stores (default runs)' },
     per: {
       import: { default: 'runs', describe: 'directory of run stores' },
-      report: { default: 'runs', describe: 'with --merge: directory of run stores for the merged run', listBefore: 'run-id' },
+      report: {
+        default: 'runs',
+        describe: 'with --merge: directory of run stores for the merged run',
+        listBefore: 'run-id',
+      },
     },
   },
-  { name: 'warmup', commands: LOAD, config: { path: 'warmup.enabled' }, option: { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' } },
   {
-    name: 'workers', commands: LOAD, config: { path: 'workers', from: (v) => (v === 'auto' ? 'auto' : Number(v)) },
-    option: { type: 'string', describe: "native engine threads: 'auto' (one per CPU this process may use: cores, capped by a container's CPU quota) or a number" },
+    name: 'warmup',
+    commands: LOAD,
+    config: { path: 'warmup.enabled' },
+    option: { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' },
   },
   {
-    name: 'engine', commands: LOAD, config: { path: 'engine' },
-    option: { choices: ['native', 'k6'], describe: 'who sends the load: the embedded engine (default) or k6 (found via K6_BIN or PATH)' },
+    name: 'workers',
+    commands: LOAD,
+    config: { path: 'workers', from: (v) => (v === 'auto' ? 'auto' : Number(v)) },
+    option: {
+      type: 'string',
+      describe:
+        "native engine threads: 'auto' (one per CPU this process may use: cores, capped by a container's CPU quota) or a number",
+    },
   },
-  { name: 'execution-segment', commands: LOAD, config: { path: 'k6.executionSegment' }, option: { type: 'string', describe: 'k6: this instance\'s share of the arrivals, e.g. 0:1/2 (passed to k6)' } },
-  { name: 'execution-segment-sequence', commands: LOAD, config: { path: 'k6.executionSegmentSequence' }, option: { type: 'string', describe: 'k6: every instance\'s cut points, e.g. 0,1/2,1 (passed to k6)' } },
-  { name: 'k6-out', commands: LOAD, config: { path: 'k6.out' }, option: { choices: ['json', 'json.gz', 'csv', 'csv.gz'], describe: 'k6: output format plateau streams (default json)' } },
-  { name: 'out-file', commands: ['k6-script'], option: { type: 'string', default: 'plateau-k6.js', describe: 'where to write the k6 script' } },
+  {
+    name: 'engine',
+    commands: LOAD,
+    config: { path: 'engine' },
+    option: {
+      choices: ['native', 'k6'],
+      describe: 'who sends the load: the embedded engine (default) or k6 (found via K6_BIN or PATH)',
+    },
+  },
+  {
+    name: 'execution-segment',
+    commands: LOAD,
+    config: { path: 'k6.executionSegment' },
+    option: { type: 'string', describe: "k6: this instance's share of the arrivals, e.g. 0:1/2 (passed to k6)" },
+  },
+  {
+    name: 'execution-segment-sequence',
+    commands: LOAD,
+    config: { path: 'k6.executionSegmentSequence' },
+    option: { type: 'string', describe: "k6: every instance's cut points, e.g. 0,1/2,1 (passed to k6)" },
+  },
+  {
+    name: 'k6-out',
+    commands: LOAD,
+    config: { path: 'k6.out' },
+    option: {
+      choices: ['json', 'json.gz', 'csv', 'csv.gz'],
+      describe: 'k6: output format plateau streams (default json)',
+    },
+  },
+  {
+    name: 'out-file',
+    commands: ['k6-script'],
+    option: { type: 'string', default: 'plateau-k6.js', describe: 'where to write the k6 script' },
+  },
   // compare's and baseline's --out name a file, not a directory of run stores
-  { name: 'out', commands: ['compare'], option: { type: 'string', describe: 'also write the comparison to this Markdown file' } },
-  { name: 'out', commands: ['baseline'], option: { type: 'string', default: 'baseline.json', describe: 'where to write the baseline' } },
-  { name: 'force', commands: ['baseline'], option: { type: 'boolean', default: false, describe: 'save even a run that cannot be judged' } },
-  { name: 'baseline', commands: ['gate'], option: { type: 'string', demandOption: true, describe: 'baseline.json written by plateau baseline save' } },
-  { name: 'tolerance', commands: ['gate'], option: { type: 'string', default: '5%', describe: 'capacity drop that is still noise, e.g. 5% or 0.05' } },
-  { name: 'junit', commands: ['gate'], option: { type: 'string', describe: 'JUnit XML output (default: <run-dir>/gate-junit.xml)' } },
-  { name: 'summary', commands: ['gate'], option: { type: 'string', describe: 'Markdown summary output (default: <run-dir>/gate-summary.md)' } },
-  { name: 'monthly-cost', commands: COST, option: { type: 'number', describe: 'price of the target per month (fixed cost per request)' } },
-  { name: 'usage-series', commands: COST, option: { type: 'string', describe: 'gauge series of units consumed per second (usage cost per request)' } },
+  {
+    name: 'out',
+    commands: ['compare'],
+    option: { type: 'string', describe: 'also write the comparison to this Markdown file' },
+  },
+  {
+    name: 'out',
+    commands: ['baseline'],
+    option: { type: 'string', default: 'baseline.json', describe: 'where to write the baseline' },
+  },
+  {
+    name: 'force',
+    commands: ['baseline'],
+    option: { type: 'boolean', default: false, describe: 'save even a run that cannot be judged' },
+  },
+  {
+    name: 'baseline',
+    commands: ['gate'],
+    option: { type: 'string', demandOption: true, describe: 'baseline.json written by plateau baseline save' },
+  },
+  {
+    name: 'tolerance',
+    commands: ['gate'],
+    option: { type: 'string', default: '5%', describe: 'capacity drop that is still noise, e.g. 5% or 0.05' },
+  },
+  {
+    name: 'junit',
+    commands: ['gate'],
+    option: { type: 'string', describe: 'JUnit XML output (default: <run-dir>/gate-junit.xml)' },
+  },
+  {
+    name: 'summary',
+    commands: ['gate'],
+    option: { type: 'string', describe: 'Markdown summary output (default: <run-dir>/gate-summary.md)' },
+  },
+  {
+    name: 'monthly-cost',
+    commands: COST,
+    option: { type: 'number', describe: 'price of the target per month (fixed cost per request)' },
+  },
+  {
+    name: 'usage-series',
+    commands: COST,
+    option: { type: 'string', describe: 'gauge series of units consumed per second (usage cost per request)' },
+  },
   { name: 'unit-price', commands: COST, option: { type: 'number', describe: 'price of one unit of --usage-series' } },
   { name: 'currency', commands: COST, option: { type: 'string', describe: 'currency label for prices, e.g. USD' } },
   {
-    name: 'json', commands: ['plan', 'compare', 'gate'],
-    option: { type: 'boolean', default: false, describe: 'print one JSON document (schemaVersion, kind) instead of the text' },
+    name: 'json',
+    commands: ['plan', 'compare', 'gate'],
+    option: {
+      type: 'boolean',
+      default: false,
+      describe: 'print one JSON document (schemaVersion, kind) instead of the text',
+    },
   },
 ] as const satisfies readonly Flag[];
 
@@ -112,7 +280,10 @@ export function flagsOf(command: Command): { name: string; option: Options; flag
   const ordered = own.filter((f) => !f.per?.[command]?.listBefore);
   for (const f of own.filter((x) => x.per?.[command]?.listBefore)) {
     const before = ordered.findIndex((x) => x.name === f.per![command]!.listBefore);
-    if (before < 0) throw new Error(`flags.ts: --${f.name} of ${command} lists before --${f.per![command]!.listBefore}, which ${command} does not take`);
+    if (before < 0)
+      throw new Error(
+        `flags.ts: --${f.name} of ${command} lists before --${f.per![command]!.listBefore}, which ${command} does not take`,
+      );
     ordered.splice(before, 0, f);
   }
   return ordered.map((flag) => {
@@ -132,6 +303,6 @@ export function overrideKey(flagName: string): string {
 }
 
 /** The flags that set a config field. */
-export const CONFIG_FLAGS: readonly (Flag & { config: NonNullable<Flag['config']> })[] = (FLAGS as readonly Flag[]).filter(
-  (f): f is Flag & { config: NonNullable<Flag['config']> } => f.config !== undefined,
-);
+export const CONFIG_FLAGS: readonly (Flag & { config: NonNullable<Flag['config']> })[] = (
+  FLAGS as readonly Flag[]
+).filter((f): f is Flag & { config: NonNullable<Flag['config']> } => f.config !== undefined);

@@ -31,7 +31,12 @@ function writeOutput(file: string, text: string, flag: string, append = false): 
     if (append) fs.appendFileSync(file, text);
     else fs.writeFileSync(file, text);
   } catch (err) {
-    throw new PlateauError(`cannot write ${file} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, `give ${flag} a path in a writable directory`, 'output-unwritable', EXIT.usage);
+    throw new PlateauError(
+      `cannot write ${file} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      `give ${flag} a path in a writable directory`,
+      'output-unwritable',
+      EXIT.usage,
+    );
   }
 }
 
@@ -39,54 +44,103 @@ function writeOutput(file: string, text: string, flag: string, append = false): 
 export function parseTolerance(s: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(s);
   const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
-  if (!(v >= 0 && v < 1)) throw new PlateauError(`--tolerance ${s} is not a share from 0 up to 100%`, 'write it as 5% or 0.05', 'tolerance-invalid', EXIT.usage);
+  if (!(v >= 0 && v < 1))
+    throw new PlateauError(
+      `--tolerance ${s} is not a share from 0 up to 100%`,
+      'write it as 5% or 0.05',
+      'tolerance-invalid',
+      EXIT.usage,
+    );
   return v;
 }
 
 /** Cost settings from flags, else the run's `cost` config section; null when neither asks for one. */
 function costSettings(a: Args, fromConfig: CostSettings | null): CostSettings | null {
   const flags: CostSettings = {
-    monthlyCost: a['monthly-cost'] as number | undefined, usageSeries: a['usage-series'] as string | undefined,
-    unitPrice: a['unit-price'] as number | undefined, currency: a.currency as string | undefined,
+    monthlyCost: a['monthly-cost'] as number | undefined,
+    usageSeries: a['usage-series'] as string | undefined,
+    unitPrice: a['unit-price'] as number | undefined,
+    currency: a.currency as string | undefined,
   };
-  const merged = { ...(fromConfig ?? {}), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) } as CostSettings;
+  const merged = {
+    ...(fromConfig ?? {}),
+    ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+  } as CostSettings;
   return merged.monthlyCost === undefined && merged.usageSeries === undefined ? null : merged;
 }
 
-export const compareBuilder = (y: Argv) => withFlags(y
-  .positional('run-a', { type: 'string', demandOption: true, describe: 'run directory, summary.json or baseline.json (A)' })
-  .positional('run-b', { type: 'string', demandOption: true, describe: 'the same for B' }), 'compare');
+export const compareBuilder = (y: Argv) =>
+  withFlags(
+    y
+      .positional('run-a', {
+        type: 'string',
+        demandOption: true,
+        describe: 'run directory, summary.json or baseline.json (A)',
+      })
+      .positional('run-b', { type: 'string', demandOption: true, describe: 'the same for B' }),
+    'compare',
+  );
 
 export async function compareCommand(a: Args): Promise<number> {
-  const A = loadRunResult(a['run-a'] as string), B = loadRunResult(a['run-b'] as string);
-  const ca = costSettings(a, A.cost), cb = costSettings(a, B.cost);
+  const A = loadRunResult(a['run-a'] as string),
+    B = loadRunResult(a['run-b'] as string);
+  const ca = costSettings(a, A.cost),
+    cb = costSettings(a, B.cost);
   const cost = ca && cb ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb) } : null;
   const md = renderCompare(A.result, B.result, cost);
   // --json replaces the text on stdout only: --out still gets the Markdown it asks for
-  process.stdout.write(a.json ? renderCompareJson({ a: A.result, b: B.result, rows: compareRows(A.result, B.result), warnings: settingDifferences(A.result, B.result), cost }) : md);
+  process.stdout.write(
+    a.json
+      ? renderCompareJson({
+          a: A.result,
+          b: B.result,
+          rows: compareRows(A.result, B.result),
+          warnings: settingDifferences(A.result, B.result),
+          cost,
+        })
+      : md,
+  );
   if (a.out) writeOutput(path.resolve(a.out as string), md, '--out');
   return EXIT.ok;
 }
 
-export const baselineBuilder = (y: Argv) => withFlags(y
-  .positional('action', { choices: ['save'] as const, demandOption: true })
-  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }), 'baseline');
+export const baselineBuilder = (y: Argv) =>
+  withFlags(
+    y
+      .positional('action', { choices: ['save'] as const, demandOption: true })
+      .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }),
+    'baseline',
+  );
 
 export async function baselineCommand(a: Args): Promise<number> {
   const { result } = loadRunResult(a.run as string);
   const reasons = unjudgeableReasons(result);
   if (gateCapacity(result) === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
   if (reasons.length > 0 && !a.force) {
-    throw new PlateauError(`run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`, 'save a baseline from a complete run that found its capacity (or pass --force)', 'baseline-unjudgeable', GATE_EXIT.invalid);
+    throw new PlateauError(
+      `run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`,
+      'save a baseline from a complete run that found its capacity (or pass --force)',
+      'baseline-unjudgeable',
+      GATE_EXIT.invalid,
+    );
   }
   const out = path.resolve(a.out as string);
-  writeOutput(out, `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`, '--out');
-  process.stdout.write(`baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s)\n`);
+  writeOutput(
+    out,
+    `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`,
+    '--out',
+  );
+  process.stdout.write(
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s)\n`,
+  );
   return EXIT.ok;
 }
 
-export const gateBuilder = (y: Argv) => withFlags(y
-  .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }), 'gate');
+export const gateBuilder = (y: Argv) =>
+  withFlags(
+    y.positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its summary.json)' }),
+    'gate',
+  );
 
 function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: NodeJS.ProcessEnv): void {
   writeOutput(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit, '--junit');

@@ -24,8 +24,12 @@ function stepsOf(a: Args): ImportOptions['steps'] {
 /** `plateau k6-script --out-file plateau-k6.js [run flags]`: the bundle k6 would run, for reading or running by hand. */
 export async function k6ScriptCommand(a: Args): Promise<number> {
   if (a.demo) {
-    throw new PlateauError('k6-script --demo: the demo target lives only as long as a `plateau run --demo`, so a script written for it would point at nothing',
-      'run k6 against the demo with `plateau run --demo --engine k6`, or start your target and pass --target (and --scenario)', 'k6-script-demo', EXIT.usage);
+    throw new PlateauError(
+      'k6-script --demo: the demo target lives only as long as a `plateau run --demo`, so a script written for it would point at nothing',
+      'run k6 against the demo with `plateau run --demo --engine k6`, or start your target and pass --target (and --scenario)',
+      'k6-script-demo',
+      EXIT.usage,
+    );
   }
   const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
@@ -36,7 +40,12 @@ export async function k6ScriptCommand(a: Args): Promise<number> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     dir = fs.mkdtempSync(path.join(path.dirname(file), '.plateau-k6-'));
   } catch (err) {
-    throw new PlateauError(`cannot write ${file} (--out-file): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give --out-file a path in a writable directory', 'output-unwritable', EXIT.usage);
+    throw new PlateauError(
+      `cannot write ${file} (--out-file): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      'give --out-file a path in a writable directory',
+      'output-unwritable',
+      EXIT.usage,
+    );
   }
   try {
     // the whole plan: k6 itself gives an --execution-segment its share of every rate
@@ -47,7 +56,9 @@ export async function k6ScriptCommand(a: Args): Promise<number> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const out = path.relative(process.cwd(), file);
-  process.stdout.write(`wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n(secrets such as ${(scenario.secrets ?? ['THE_KEY']).join(', ')} are read from the environment by k6)\n`);
+  process.stdout.write(
+    `wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n(secrets such as ${(scenario.secrets ?? ['THE_KEY']).join(', ')} are read from the environment by k6)\n`,
+  );
   return EXIT.ok;
 }
 
@@ -56,25 +67,40 @@ export function k6ScriptOptions<T>(y: Argv<T>) {
 }
 
 export function importOptions<T>(y: Argv<T>) {
-  return withFlags(y
-    .positional('tool', { choices: ['k6'] as const, demandOption: true, describe: 'the tool whose output to import' })
-    .positional('file', { type: 'string', demandOption: true, describe: 'k6 --out json or csv file (.gz accepted)' }), 'import');
+  return withFlags(
+    y
+      .positional('tool', { choices: ['k6'] as const, demandOption: true, describe: 'the tool whose output to import' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'k6 --out json or csv file (.gz accepted)' }),
+    'import',
+  );
 }
 
 function t0Of(text: unknown): number | undefined {
   if (text === undefined) return undefined;
   const s = String(text);
   const ms = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Date.parse(s);
-  if (Number.isNaN(ms)) throw new PlateauError(`--t0 ${s} is neither an ISO time nor epoch ms`, 'e.g. --t0 2026-11-29T16:52:40.712Z or --t0 1795971160712', 'usage', EXIT.usage);
+  if (Number.isNaN(ms))
+    throw new PlateauError(
+      `--t0 ${s} is neither an ISO time nor epoch ms`,
+      'e.g. --t0 2026-11-29T16:52:40.712Z or --t0 1795971160712',
+      'usage',
+      EXIT.usage,
+    );
   return ms;
 }
 
 export async function importCommand(a: Args): Promise<number> {
   const r = await importK6({
-    file: a.file as string, outDir: a.out as string, runId: a['run-id'] as string | undefined,
+    file: a.file as string,
+    outDir: a.out as string,
+    runId: a['run-id'] as string | undefined,
     steps: stepsOf(a),
-    t0Ms: t0Of(a.t0), scenarios: a.scenario as string[] | undefined, target: a.target as string | undefined,
+    t0Ms: t0Of(a.t0),
+    scenarios: a.scenario as string[] | undefined,
+    target: a.target as string | undefined,
   });
-  process.stdout.write(`${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`);
+  process.stdout.write(
+    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
+  );
   return EXIT.ok;
 }

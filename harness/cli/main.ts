@@ -8,7 +8,9 @@ import { program } from './program.ts';
 
 async function main(argv: string[]): Promise<number> {
   let code = EXIT.ok as number;
-  await program(argv, (c) => { code = c; }).parseAsync();
+  await program(argv, (c) => {
+    code = c;
+  }).parseAsync();
   return code;
 }
 
@@ -19,7 +21,9 @@ main(hideBin(process.argv)).then(
       process.stderr.write(`plateau: ${err.message}\n  fix: ${err.hint}\n`);
       process.exit(err.exitCode);
     }
-    process.stderr.write(`plateau: internal error (a bug, please report it):\n${(err as Error)?.stack ?? String(err)}\n`);
+    process.stderr.write(
+      `plateau: internal error (a bug, please report it):\n${(err as Error)?.stack ?? String(err)}\n`,
+    );
     process.exit(EXIT.bug);
   },
 );

@@ -17,11 +17,22 @@ export function loadOptions<T>(y: Argv<T>): Argv<T> {
 /** The config overrides the parsed flags give: each flag that names a config field, converted for that field. */
 export function overridesOf(a: Record<string, unknown>, command: Command = 'run'): Overrides {
   // yargs collects a flag given twice into an array: which value was meant is the user's to say
-  const arrayFlags = new Set(flagsOf(command).filter((f) => f.option.array).map((f) => f.name));
-  const twice = Object.entries(a).filter(([k, v]) => Array.isArray(v) && k !== '_' && !/[A-Z]/.test(k) && !arrayFlags.has(k));
+  const arrayFlags = new Set(
+    flagsOf(command)
+      .filter((f) => f.option.array)
+      .map((f) => f.name),
+  );
+  const twice = Object.entries(a).filter(
+    ([k, v]) => Array.isArray(v) && k !== '_' && !/[A-Z]/.test(k) && !arrayFlags.has(k),
+  );
   if (twice.length > 0) {
     const [k, v] = twice[0];
-    throw new PlateauError(`--${k} was given ${(v as unknown[]).length} times (${(v as unknown[]).map(String).join(', ')})`, `give --${k} once`, 'flag-repeated', EXIT.usage);
+    throw new PlateauError(
+      `--${k} was given ${(v as unknown[]).length} times (${(v as unknown[]).map(String).join(', ')})`,
+      `give --${k} once`,
+      'flag-repeated',
+      EXIT.usage,
+    );
   }
   const o: Record<string, unknown> = {};
   for (const f of CONFIG_FLAGS) {

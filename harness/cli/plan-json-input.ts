@@ -6,14 +6,22 @@ import { warmupRatePerSec } from '../pipeline/warmup.ts';
 import type { PlanJsonInput } from '../../reports/plan-json.ts';
 import { resetHook } from './plan-text.ts';
 
-export function planJsonInput(config: PlateauConfig, plan: Plan, scenario: { name: string; module: string } | null): PlanJsonInput {
-  const segment = config.engine === 'k6' ? config.k6.executionSegment ?? null : null;
+export function planJsonInput(
+  config: PlateauConfig,
+  plan: Plan,
+  scenario: { name: string; module: string } | null,
+): PlanJsonInput {
+  const segment = config.engine === 'k6' ? (config.k6.executionSegment ?? null) : null;
   return {
     plan,
     steps: config.steps,
     warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
     scenario,
-    engine: { kind: config.engine, executionSegment: segment, segmentShare: segment === null ? null : segmentLength(segment) },
+    engine: {
+      kind: config.engine,
+      executionSegment: segment,
+      segmentShare: segment === null ? null : segmentLength(segment),
+    },
   };
 }

@@ -6,7 +6,14 @@ import yargs, { type Argv } from 'yargs';
 import { PlateauError, EXIT } from '../errors.ts';
 import { withFlags } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
-import { baselineBuilder, baselineCommand, compareBuilder, compareCommand, gateBuilder, gateCommand } from './gate-commands.ts';
+import {
+  baselineBuilder,
+  baselineCommand,
+  compareBuilder,
+  compareCommand,
+  gateBuilder,
+  gateCommand,
+} from './gate-commands.ts';
 import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions } from './k6-commands.ts';
 import { reportOrMergeCommand, reportOptions } from './report-command.ts';
 
@@ -20,7 +27,10 @@ function attachDashValues(argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = argv[i + 1];
-    if (/^--[^=]+$/.test(a) && next !== undefined && /^-\d[\d.]*%$/.test(next)) { out.push(`${a}=${next}`); i++; } else out.push(a);
+    if (/^--[^=]+$/.test(a) && next !== undefined && /^-\d[\d.]*%$/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
   }
   return out;
 }
@@ -30,17 +40,74 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
   return yargs(attachDashValues(argv))
     .scriptName('plateau')
     .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
-    .command('run', 'preflight, reset, RTT, warmup, stepped load, report', (y) => withFlags(y, 'run'), async (a) => { setCode(await runCommand(a)); })
-    .command('plan', 'print the plan (stages, steps, durations, expected samples) and send nothing', (y) => withFlags(y, 'plan'), async (a) => { setCode(await planCommand(a)); })
-    .command('report [run-dir]', 'rebuild every output of a run from its store alone (--merge: several runs into one)', (y) => reportOptions(y), async (a) => { setCode(await reportOrMergeCommand(a)); })
-    .command('k6-script', 'write the k6 script plateau would run (scenario bundled, plan as options)', (y) => k6ScriptOptions(y), async (a) => { setCode(await k6ScriptCommand(a)); })
-    .command('import <tool> <file>', 'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report', (y) => importOptions(y), async (a) => { setCode(await importCommand(a)); })
-    .command('compare <run-a> <run-b>', 'two runs side by side at equal rates, with warnings when they are not comparable', compareBuilder, async (a) => { setCode(await compareCommand(a)); })
-    .command('baseline <action> <run>', 'save a run as the baseline the gate holds later runs to (action: save)', baselineBuilder, async (a) => { setCode(await baselineCommand(a)); })
-    .command('gate <run>', 'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)', gateBuilder, async (a) => { setCode(await gateCommand(a)); })
+    .command(
+      'run',
+      'preflight, reset, RTT, warmup, stepped load, report',
+      (y) => withFlags(y, 'run'),
+      async (a) => {
+        setCode(await runCommand(a));
+      },
+    )
+    .command(
+      'plan',
+      'print the plan (stages, steps, durations, expected samples) and send nothing',
+      (y) => withFlags(y, 'plan'),
+      async (a) => {
+        setCode(await planCommand(a));
+      },
+    )
+    .command(
+      'report [run-dir]',
+      'rebuild every output of a run from its store alone (--merge: several runs into one)',
+      (y) => reportOptions(y),
+      async (a) => {
+        setCode(await reportOrMergeCommand(a));
+      },
+    )
+    .command(
+      'k6-script',
+      'write the k6 script plateau would run (scenario bundled, plan as options)',
+      (y) => k6ScriptOptions(y),
+      async (a) => {
+        setCode(await k6ScriptCommand(a));
+      },
+    )
+    .command(
+      'import <tool> <file>',
+      'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report',
+      (y) => importOptions(y),
+      async (a) => {
+        setCode(await importCommand(a));
+      },
+    )
+    .command(
+      'compare <run-a> <run-b>',
+      'two runs side by side at equal rates, with warnings when they are not comparable',
+      compareBuilder,
+      async (a) => {
+        setCode(await compareCommand(a));
+      },
+    )
+    .command(
+      'baseline <action> <run>',
+      'save a run as the baseline the gate holds later runs to (action: save)',
+      baselineBuilder,
+      async (a) => {
+        setCode(await baselineCommand(a));
+      },
+    )
+    .command(
+      'gate <run>',
+      'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)',
+      gateBuilder,
+      async (a) => {
+        setCode(await gateCommand(a));
+      },
+    )
     .demandCommand(1, 'name a command: run, plan or report')
     .strict()
     .help()
-    .fail((msg, err) => { throw err ?? new PlateauError(msg, 'see plateau --help', 'usage', EXIT.usage); });
+    .fail((msg, err) => {
+      throw err ?? new PlateauError(msg, 'see plateau --help', 'usage', EXIT.usage);
+    });
 }
-

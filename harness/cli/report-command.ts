@@ -21,13 +21,21 @@ export function reportOptions<T>(y: Argv<T>) {
 export async function reportOrMergeCommand(a: Args): Promise<number> {
   const merge = a.merge as string[] | undefined;
   if (!merge?.length) {
-    if (!a['run-dir']) throw new PlateauError('name a run directory, or --merge several', 'plateau report runs/latest, or plateau report --merge runs/a runs/b --out runs', 'usage', EXIT.usage);
+    if (!a['run-dir'])
+      throw new PlateauError(
+        'name a run directory, or --merge several',
+        'plateau report runs/latest, or plateau report --merge runs/a runs/b --out runs',
+        'usage',
+        EXIT.usage,
+      );
     const result = await writeReports(path.resolve(a['run-dir'] as string));
     process.stdout.write(renderPlateauTable(result) + '\n');
     return EXIT.ok;
   }
   const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
   const r = await mergeRuns({ dirs, outDir: a.out as string, runId: a['run-id'] as string | undefined });
-  process.stdout.write(`${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`);
+  process.stdout.write(
+    `${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`,
+  );
   return EXIT.ok;
 }

@@ -42,13 +42,22 @@ describe('docs/config.md', () => {
   it('a stale file is named with the command that regenerates it', () => {
     const other = z.strictObject({ onlyS: z.number().describe('a field the committed file lacks') });
     expect(renderConfigDoc(other)).not.toBe(renderConfigDoc());
-    expect(renderConfigDoc(other)).toContain('| `onlyS` | number | seconds | required | a field the committed file lacks |');
+    expect(renderConfigDoc(other)).toContain(
+      '| `onlyS` | number | seconds | required | a field the committed file lacks |',
+    );
     expect(STALE_MESSAGE).toBe('docs/config.md is stale: run npx tsx scripts/config-doc.ts');
   });
 });
 
 describe('the unit comes from the name', () => {
-  it.each<[string, string | undefined]>([['holdS', 'seconds'], ['timeoutMs', 'milliseconds'], ['ratePerSec', 'per second'], ['samples', undefined], ['stableWindows', undefined], ['S', undefined]])('%s', (key, unit) => {
+  it.each<[string, string | undefined]>([
+    ['holdS', 'seconds'],
+    ['timeoutMs', 'milliseconds'],
+    ['ratePerSec', 'per second'],
+    ['samples', undefined],
+    ['stableWindows', undefined],
+    ['S', undefined],
+  ])('%s', (key, unit) => {
     expect(unitOf(key)).toBe(unit);
   });
 });

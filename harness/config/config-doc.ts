@@ -52,13 +52,15 @@ function rowOf(key: string, path: string, schema: z.ZodType): FieldRow {
     path,
     type: typeText(schema),
     unit: unitOf(key, f.core) ?? '',
-    default: f.hasDefault ? defaultText(f.defaultValue, type) : `${f.optional ? 'optional' : 'required'}${exampleOf(f) === undefined ? '' : `, e.g. ${JSON.stringify(exampleOf(f))}`}`,
+    default: f.hasDefault
+      ? defaultText(f.defaultValue, type)
+      : `${f.optional ? 'optional' : 'required'}${exampleOf(f) === undefined ? '' : `, e.g. ${JSON.stringify(exampleOf(f))}`}`,
     description: f.description ?? '',
   };
 }
 
 function defaultText(v: unknown, type: string): string {
-  if (type === 'object') return 'its fields\' defaults';
+  if (type === 'object') return "its fields' defaults";
   if (Array.isArray(v) && v.length === 0) return 'none';
   if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) return 'none';
   return JSON.stringify(v);
@@ -76,7 +78,7 @@ export function renderConfigDoc(schema: z.ZodType = configSchema): string {
     '<!-- Generated from harness/config/schema.ts by `npx tsx scripts/config-doc.ts`: edit the schema, not this file. -->',
     '',
     'plateau reads `plateau.config.ts` (or the file given with `--config`: .ts, .mts, .cts, .js, .mjs, .cjs or .json),',
-    'whose default export is the config; the CLI\'s flags override it (`plateau run --help`). Every field carries its unit',
+    "whose default export is the config; the CLI's flags override it (`plateau run --help`). Every field carries its unit",
     'in its name: `S` seconds, `Ms` milliseconds, `PerSec` per second. A config with mistakes is refused before any load,',
     'with every problem listed at once, each naming its field and the fix.',
     '',

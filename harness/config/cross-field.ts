@@ -29,24 +29,39 @@ function stepProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[] {
   const out: Problem[] = [];
   const s = c.steps ?? {};
   if (s.maxPerSec !== undefined && s.startPerSec !== undefined && s.maxPerSec < s.startPerSec) {
-    out.push({ field: 'steps.maxPerSec', message: `${s.maxPerSec} is below steps.startPerSec ${s.startPerSec}: raise maxPerSec or lower startPerSec` });
+    out.push({
+      field: 'steps.maxPerSec',
+      message: `${s.maxPerSec} is below steps.startPerSec ${s.startPerSec}: raise maxPerSec or lower startPerSec`,
+    });
   }
   const holdS = s.holdS;
-  const settleS = holdS !== undefined && !failed.has('steps.settleS') ? settleSOf({ holdS, settleS: s.settleS }) : undefined;
+  const settleS =
+    holdS !== undefined && !failed.has('steps.settleS') ? settleSOf({ holdS, settleS: s.settleS }) : undefined;
   if (holdS !== undefined && settleS !== undefined && settleS >= holdS) {
-    out.push({ field: 'steps.settleS', message: `settle ${settleS} s leaves no steady window in a ${holdS} s hold: make holdS longer than settleS` });
+    out.push({
+      field: 'steps.settleS',
+      message: `settle ${settleS} s leaves no steady window in a ${holdS} s hold: make holdS longer than settleS`,
+    });
   }
-  const fractional = (['rampS', 'holdS', 'settleS'] as const).filter((k) => s[k] !== undefined && !Number.isInteger(s[k]));
+  const fractional = (['rampS', 'holdS', 'settleS'] as const).filter(
+    (k) => s[k] !== undefined && !Number.isInteger(s[k]),
+  );
   if (fractional.length) {
     // one line for the section (windows are judged on one-second buckets), naming each field
     const given = fractional.map((k) => `steps.${k} is ${s[k]}`).join(', ');
     const fix = fractional.map((k) => `${k}: ${Math.round(s[k]!) || 1}`).join(', ');
-    out.push({ field: 'steps', message: `${given}: rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets): give e.g. ${fix}` });
+    out.push({
+      field: 'steps',
+      message: `${given}: rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets): give e.g. ${fix}`,
+    });
   }
   if (holdS !== undefined && settleS !== undefined && s.startPerSec !== undefined) {
     const steadyS = holdS - settleS;
     if (steadyS > 0 && s.startPerSec * steadyS < 1) {
-      out.push({ field: 'steps.startPerSec', message: `${s.startPerSec} req/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold` });
+      out.push({
+        field: 'steps.startPerSec',
+        message: `${s.startPerSec} req/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold`,
+      });
     }
   }
   return out;
@@ -58,11 +73,25 @@ function sectionProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[]
   const m = c.metrics;
   const metricsFailed = [...failed].some((f) => f === 'metrics.url' || f.startsWith('metrics.prometheus'));
   if (m && !m.url && !m.prometheus && !metricsFailed) {
-    out.push({ field: 'metrics', message: 'give metrics.url (the target\'s /metrics) or metrics.prometheus.url (a Prometheus server scraping it), or remove the section' });
+    out.push({
+      field: 'metrics',
+      message:
+        "give metrics.url (the target's /metrics) or metrics.prometheus.url (a Prometheus server scraping it), or remove the section",
+    });
   }
   const t = c.topology;
-  if (t && t.metric === undefined && t.command === undefined && !failed.has('topology.metric') && !failed.has('topology.command')) {
-    out.push({ field: 'topology', message: 'the probe reads nothing: give topology.metric (a series read with the metrics, e.g. kube_deployment_status_replicas) or topology.command (prints a number), or remove the section' });
+  if (
+    t &&
+    t.metric === undefined &&
+    t.command === undefined &&
+    !failed.has('topology.metric') &&
+    !failed.has('topology.command')
+  ) {
+    out.push({
+      field: 'topology',
+      message:
+        'the probe reads nothing: give topology.metric (a series read with the metrics, e.g. kube_deployment_status_replicas) or topology.command (prints a number), or remove the section',
+    });
   }
   const { preAllocated, max } = c.vus ?? {};
   if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
@@ -76,11 +105,24 @@ function warmupProblems(c: ConfigParts): Problem[] {
   if (!w) return [];
   const out: Problem[] = [];
   if (w.minS !== undefined && w.maxS !== undefined && w.minS > w.maxS) {
-    out.push({ field: 'warmup.minS', message: `${w.minS} s is above warmup.maxS ${w.maxS} s, the longest warmup: lower warmup.minS or raise warmup.maxS to at least ${w.minS}` });
+    out.push({
+      field: 'warmup.minS',
+      message: `${w.minS} s is above warmup.maxS ${w.maxS} s, the longest warmup: lower warmup.minS or raise warmup.maxS to at least ${w.minS}`,
+    });
   }
   // The k6 engine runs no warmup of plateau's own (harness/limits.ts warmupS).
-  if (w.enabled && c.engine !== 'k6' && w.windowS !== undefined && w.stableWindows !== undefined && w.maxS !== undefined && w.windowS * w.stableWindows > w.maxS) {
-    out.push({ field: 'warmup.maxS', message: `${w.maxS} s cannot hold ${w.stableWindows} stable windows of ${w.windowS} s (${w.windowS * w.stableWindows} s), so the warmup could never be judged stable: raise warmup.maxS to at least ${w.windowS * w.stableWindows}, or lower warmup.windowS or warmup.stableWindows` });
+  if (
+    w.enabled &&
+    c.engine !== 'k6' &&
+    w.windowS !== undefined &&
+    w.stableWindows !== undefined &&
+    w.maxS !== undefined &&
+    w.windowS * w.stableWindows > w.maxS
+  ) {
+    out.push({
+      field: 'warmup.maxS',
+      message: `${w.maxS} s cannot hold ${w.stableWindows} stable windows of ${w.windowS} s (${w.windowS * w.stableWindows} s), so the warmup could never be judged stable: raise warmup.maxS to at least ${w.windowS * w.stableWindows}, or lower warmup.windowS or warmup.stableWindows`,
+    });
   }
   return out;
 }
@@ -92,7 +134,12 @@ function targetProblems(c: ConfigParts): Problem[] {
   if (/^https?:$/.test(url.protocol)) return [];
   // "localhost:8080" parses as the scheme "localhost:"
   const bare = /^[a-z0-9.-]+:\d+$/i.test(url.protocol + url.pathname);
-  return [{ field: 'target.url', message: `protocol ${url.protocol} is not supported: use http:// or https://${bare ? `, e.g. http://${text}` : ''}` }];
+  return [
+    {
+      field: 'target.url',
+      message: `protocol ${url.protocol} is not supported: use http:// or https://${bare ? `, e.g. http://${text}` : ''}`,
+    },
+  ];
 }
 
 /** limits.ts reads the steps, warmup, VUs, engine and limits: run it when all of them are valid. */
@@ -100,9 +147,16 @@ function limitInputProblems(c: ConfigParts): Problem[] {
   const s = c.steps;
   const l = c.limits;
   const w = c.warmup;
-  const complete = s && [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].every((v) => v !== undefined)
-    && l && [l.maxRatePerSec, l.maxDurationS, l.maxInFlight].every((v) => v !== undefined)
-    && w && w.enabled !== undefined && w.maxS !== undefined && c.vus && c.engine !== undefined;
+  const complete =
+    s &&
+    [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].every((v) => v !== undefined) &&
+    l &&
+    [l.maxRatePerSec, l.maxDurationS, l.maxInFlight].every((v) => v !== undefined) &&
+    w &&
+    w.enabled !== undefined &&
+    w.maxS !== undefined &&
+    c.vus &&
+    c.engine !== undefined;
   return complete ? limitProblems(c as PlateauConfig) : [];
 }
 
@@ -115,25 +169,39 @@ function urlSecretProblems(c: ConfigParts): Problem[] {
     ['target.url', c.target?.url],
     ['metrics.url', c.metrics?.url],
     ['metrics.prometheus.url', c.metrics?.prometheus?.url],
-    ...(c.reset?.hooks ?? []).map((h, i): [string, string | undefined] => [`reset.hooks.${i}.url`, h?.kind === 'http' ? h.url : undefined]),
+    ...(c.reset?.hooks ?? []).map((h, i): [string, string | undefined] => [
+      `reset.hooks.${i}.url`,
+      h?.kind === 'http' ? h.url : undefined,
+    ]),
   ];
   const out: Problem[] = [];
   for (const [field, text] of urls) {
     if (text === undefined) continue;
     let url: URL;
-    try { url = new URL(text, c.target?.url); } catch { continue; }
+    try {
+      url = new URL(text, c.target?.url);
+    } catch {
+      continue;
+    }
     const found = urlSecrets(url);
     // Only the scenario's requests can carry a secret from the environment; the probes and hooks send none.
-    const fix = field === 'target.url'
-      ? 'read the secret from the environment (see README, Scenarios): list the variable in the scenario\'s `secrets` and send it from ctx.env in a header (or in the request URL the scenario builds)'
-      : field.startsWith('reset')
-        ? 'plateau sends no credentials with a reset call: allow it without them from the load machine, or use a `command` hook that reads the secret from the environment'
-        : 'plateau sends no credentials to a metrics endpoint: allow reading it without them from the load machine';
+    const fix =
+      field === 'target.url'
+        ? "read the secret from the environment (see README, Scenarios): list the variable in the scenario's `secrets` and send it from ctx.env in a header (or in the request URL the scenario builds)"
+        : field.startsWith('reset')
+          ? 'plateau sends no credentials with a reset call: allow it without them from the load machine, or use a `command` hook that reads the secret from the environment'
+          : 'plateau sends no credentials to a metrics endpoint: allow reading it without them from the load machine';
     if (found.userinfo) {
-      out.push({ field, message: `the URL carries credentials (user:password@), which would be recorded in clear: remove them; ${fix}` });
+      out.push({
+        field,
+        message: `the URL carries credentials (user:password@), which would be recorded in clear: remove them; ${fix}`,
+      });
     }
     if (found.params.length) {
-      out.push({ field, message: `the URL carries a secret-looking parameter (${found.params.map((n) => `"${n}"`).join(', ')}), whose value would be recorded in clear: remove it; ${fix}` });
+      out.push({
+        field,
+        message: `the URL carries a secret-looking parameter (${found.params.map((n) => `"${n}"`).join(', ')}), whose value would be recorded in clear: remove it; ${fix}`,
+      });
     }
   }
   return out;

@@ -29,7 +29,11 @@ export interface ModuleKind {
   error(abs: string, cause: string, fix: string): PlateauError;
 }
 
-export const CONFIG_MODULE: ModuleKind = { noun: 'config', languages: 'TypeScript, JavaScript or JSON', error: configError };
+export const CONFIG_MODULE: ModuleKind = {
+  noun: 'config',
+  languages: 'TypeScript, JavaScript or JSON',
+  error: configError,
+};
 
 /**
  * The stat of a user's module file; `missing` is the error for a path that does not exist (it
@@ -40,7 +44,11 @@ export function statModuleFile(abs: string, kind: ModuleKind, missing: () => Pla
     return fs.statSync(abs);
   } catch (err) {
     if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') throw missing();
-    throw kind.error(abs, `cannot be read: ${oneLine(err)}`, `pass a ${kind.noun} plateau may read (check the path and its permissions)`);
+    throw kind.error(
+      abs,
+      `cannot be read: ${oneLine(err)}`,
+      `pass a ${kind.noun} plateau may read (check the path and its permissions)`,
+    );
   }
 }
 
@@ -72,14 +80,20 @@ export async function bundleModule(abs: string, kind: ModuleKind = CONFIG_MODULE
         __dirname: JSON.stringify(path.dirname(abs)),
       },
       // A dynamic require() in the file resolves from the file's folder.
-      banner: { js: `import { createRequire as __plateauCreateRequire } from 'node:module'; const require = __plateauCreateRequire(${JSON.stringify(url)});` },
+      banner: {
+        js: `import { createRequire as __plateauCreateRequire } from 'node:module'; const require = __plateauCreateRequire(${JSON.stringify(url)});`,
+      },
       plugins: [resolvePackages, ownLocation],
     });
     return out.outputFiles[0]!.text;
   } catch (err) {
     const first = (err as { errors?: esbuild.Message[] })?.errors?.[0];
     if (first) throw kind.error(abs, `cannot be compiled: ${formatMessage(first, abs)}`, fixFor(first, kind));
-    throw kind.error(abs, `cannot be compiled: ${oneLine(err)}`, `fix the file so that it compiles as ${kind.languages}`);
+    throw kind.error(
+      abs,
+      `cannot be compiled: ${oneLine(err)}`,
+      `fix the file so that it compiles as ${kind.languages}`,
+    );
   }
 }
 
@@ -94,7 +108,11 @@ export async function evaluateConfig(abs: string): Promise<{ default?: unknown }
   try {
     return (await import(dataUrl(code))) as { default?: unknown };
   } catch (err) {
-    throw configError(abs, `threw while loading: ${oneLine(err)}`, 'fix the code at the top level of the config (or in what it imports) so that importing it succeeds');
+    throw configError(
+      abs,
+      `threw while loading: ${oneLine(err)}`,
+      'fix the code at the top level of the config (or in what it imports) so that importing it succeeds',
+    );
   }
 }
 
@@ -104,12 +122,21 @@ const resolvePackages: esbuild.Plugin = {
   setup(build) {
     build.onResolve({ filter: /^plateau$/ }, () => ({ path: PUBLIC_API }));
     build.onResolve({ filter: /^[^./]/ }, async (a) => {
-      if (a.pluginData === 'plateau-module' || a.path.startsWith('node:') || /^[a-zA-Z]:[\\/]/.test(a.path)) return undefined;
-      const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'plateau-module' });
+      if (a.pluginData === 'plateau-module' || a.path.startsWith('node:') || /^[a-zA-Z]:[\\/]/.test(a.path))
+        return undefined;
+      const r = await build.resolve(a.path, {
+        kind: a.kind,
+        resolveDir: a.resolveDir,
+        importer: a.importer,
+        pluginData: 'plateau-module',
+      });
       if (r.errors.length > 0) return { errors: r.errors };
       if (r.external || !r.path.split(path.sep).includes('node_modules')) return r;
       // From a module held in memory, only an absolute URL (import) or path (require) resolves.
-      return { path: a.kind === 'require-call' || a.kind === 'require-resolve' ? r.path : pathToFileURL(r.path).href, external: true };
+      return {
+        path: a.kind === 'require-call' || a.kind === 'require-resolve' ? r.path : pathToFileURL(r.path).href,
+        external: true,
+      };
     });
   },
 };

@@ -16,7 +16,12 @@ export const positive = (what: string, example?: number) => z.number().positive(
 export const nonNegative = (what: string, example?: number) => z.number().min(0).meta(about(what, example));
 export const positiveInt = (what: string, example?: number) => z.number().int().positive().meta(about(what, example));
 /** A share of 1 such as a delivery ratio: 0 < x <= 1. */
-export const share = (what: string, error?: string) => z.number(error ? { error } : undefined).gt(0, error ? { error } : undefined).lte(1, error ? { error } : undefined).meta(about(what));
+export const share = (what: string, error?: string) =>
+  z
+    .number(error ? { error } : undefined)
+    .gt(0, error ? { error } : undefined)
+    .lte(1, error ? { error } : undefined)
+    .meta(about(what));
 export const text = (what: string, example?: string) => z.string().meta(about(what, example));
 /** A string that must not be empty. */
 export const nonEmpty = (what: string, example?: string) => z.string().min(1).meta(about(what, example));

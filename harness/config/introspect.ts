@@ -103,7 +103,8 @@ function childOf(core: Schema, key: PropertyKey, value: unknown): Schema | undef
 
 /** The option of a discriminated union that the value's discriminator selects. */
 function optionFor(def: Def, value: unknown): Schema | undefined {
-  const tag = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[def.discriminator!] : undefined;
+  const tag =
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[def.discriminator!] : undefined;
   return def.options!.find((o) => literalsOf(defOf(o).shape?.[def.discriminator!]).includes(tag));
 }
 
@@ -124,7 +125,9 @@ export interface NumberRule {
 
 export function numberRule(core: Schema): NumberRule {
   const rule: NumberRule = { int: false };
-  for (const { _zod: { def } } of defOf(core).checks ?? []) {
+  for (const {
+    _zod: { def },
+  } of defOf(core).checks ?? []) {
     if (def.check === 'greater_than') rule.min = { value: def.value!, inclusive: def.inclusive ?? false };
     if (def.check === 'less_than') rule.max = { value: def.value!, inclusive: def.inclusive ?? false };
     if (def.check === 'number_format' && /int/.test(def.format ?? '')) rule.int = true;
@@ -165,15 +168,26 @@ export function typeText(schema: Schema): string {
     case 'string':
       if (def.format === 'url') return 'URL';
       return (def.checks ?? []).some((c) => c._zod.def.check === 'min_length') ? 'non-empty string' : 'string';
-    case 'boolean': return 'true or false';
+    case 'boolean':
+      return 'true or false';
     case 'enum':
-    case 'literal': return literalsOf(core).length === 1 ? JSON.stringify(literalsOf(core)[0]) : `one of ${literalsOf(core).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'array': return `list of ${typeText(def.element!)}`;
-    case 'record': return 'map of string to string';
-    case 'object': return 'section';
+    case 'literal':
+      return literalsOf(core).length === 1
+        ? JSON.stringify(literalsOf(core)[0])
+        : `one of ${literalsOf(core)
+            .map((v) => JSON.stringify(v))
+            .join(', ')}`;
+    case 'array':
+      return `list of ${typeText(def.element!)}`;
+    case 'record':
+      return 'map of string to string';
+    case 'object':
+      return 'section';
     case 'union':
-      if (def.discriminator) return `section chosen by ${def.discriminator}: ${(def.options ?? []).map((o) => JSON.stringify(literalsOf(defOf(o).shape?.[def.discriminator!])[0])).join(', ')}`;
+      if (def.discriminator)
+        return `section chosen by ${def.discriminator}: ${(def.options ?? []).map((o) => JSON.stringify(literalsOf(defOf(o).shape?.[def.discriminator!])[0])).join(', ')}`;
       return (def.options ?? []).map(typeText).join(' or ');
-    default: return def.type;
+    default:
+      return def.type;
   }
 }

@@ -17,9 +17,13 @@ import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts'
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-config-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const BODY = "target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 10 }";
+const BODY =
+  "target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 10 }";
 const README_STYLE = `import { defineConfig } from 'plateau';\n\nexport default defineConfig({ ${BODY} });\n`;
-const expected = { target: { url: 'http://127.0.0.1:8080/' }, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 10 } };
+const expected = {
+  target: { url: 'http://127.0.0.1:8080/' },
+  steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 10 },
+};
 
 const folder = (name: string, files: Record<string, string>) => moduleFolder(root, name, files);
 
@@ -28,8 +32,16 @@ const refusal = (file: string) => expectRefusal(readConfigFile, file);
 describe('a valid config loads wherever it is kept', () => {
   it.each<[string, Record<string, string>, string]>([
     ['README-style .ts in a folder without package.json', { 'plateau.config.ts': README_STYLE }, 'plateau.config.ts'],
-    ['README-style .ts in a "type": "module" package', { 'package.json': '{"type":"module"}', 'plateau.config.ts': README_STYLE }, 'plateau.config.ts'],
-    ['README-style .ts in a "type": "commonjs" package', { 'package.json': '{"type":"commonjs"}', 'plateau.config.ts': README_STYLE }, 'plateau.config.ts'],
+    [
+      'README-style .ts in a "type": "module" package',
+      { 'package.json': '{"type":"module"}', 'plateau.config.ts': README_STYLE },
+      'plateau.config.ts',
+    ],
+    [
+      'README-style .ts in a "type": "commonjs" package',
+      { 'package.json': '{"type":"commonjs"}', 'plateau.config.ts': README_STYLE },
+      'plateau.config.ts',
+    ],
     ['.mts', { 'c.mts': README_STYLE }, 'c.mts'],
     ['.cts', { 'c.cts': `module.exports = { ${BODY} };` }, 'c.cts'],
     ['.mjs', { 'c.mjs': README_STYLE }, 'c.mjs'],
@@ -37,17 +49,25 @@ describe('a valid config loads wherever it is kept', () => {
     ['.js with module.exports', { 'c.js': `module.exports = { ${BODY} };` }, 'c.js'],
     ['.cjs', { 'c.cjs': `module.exports = { ${BODY} };` }, 'c.cjs'],
     ['.json', { 'c.json': JSON.stringify(expected) }, 'c.json'],
-    ['.ts importing a sibling module', { 'steps.ts': `export const steps = ${JSON.stringify(expected.steps)};`, 'c.ts': `import { steps } from './steps';\nexport default { target: { url: 'http://127.0.0.1:8080/' }, steps };` }, 'c.ts'],
+    [
+      '.ts importing a sibling module',
+      {
+        'steps.ts': `export const steps = ${JSON.stringify(expected.steps)};`,
+        'c.ts': `import { steps } from './steps';\nexport default { target: { url: 'http://127.0.0.1:8080/' }, steps };`,
+      },
+      'c.ts',
+    ],
     ['.mjs with top-level await', { 'c.mjs': `export default await Promise.resolve({ ${BODY} });` }, 'c.mjs'],
   ])('%s', async (name, files, entry) => {
     const dir = folder(`ok-${name.replace(/\W+/g, '-')}`, files);
     expect(await readConfigFile(path.join(dir, entry))).toEqual(expected);
   });
 
-  it('packages come from the config\'s own node_modules, run as themselves (their own __dirname)', async () => {
+  it("packages come from the config's own node_modules, run as themselves (their own __dirname)", async () => {
     const dir = folder('ok-node-modules', {
       'node_modules/rates/package.json': '{"name":"rates","main":"index.js"}',
-      'node_modules/rates/index.js': "const path = require('path'); module.exports = { start: 50, where: path.basename(__dirname) };",
+      'node_modules/rates/index.js':
+        "const path = require('path'); module.exports = { start: 50, where: path.basename(__dirname) };",
       'node_modules/esm-only/package.json': '{"name":"esm-only","type":"module","exports":{"import":"./i.js"}}',
       'node_modules/esm-only/i.js': 'export const holdS = 10;',
       'c.ts': [
@@ -59,7 +79,11 @@ describe('a valid config loads wherever it is kept', () => {
       ].join('\n'),
     });
     const c = await readConfigFile(path.join(dir, 'c.ts'));
-    expect(c).toMatchObject({ target: { url: 'http://127.0.0.1:8080/rates' }, steps: expected.steps, output: { dir: `${dir}|${dir}` } });
+    expect(c).toMatchObject({
+      target: { url: 'http://127.0.0.1:8080/rates' },
+      steps: expected.steps,
+      output: { dir: `${dir}|${dir}` },
+    });
   });
 
   it('loadConfig validates what the file holds', async () => {
@@ -71,17 +95,87 @@ describe('a valid config loads wherever it is kept', () => {
 
 describe('a config that cannot be loaded is refused with the file, the cause and the fix', () => {
   it.each<[string, Record<string, string>, string, string, RegExp, RegExp]>([
-    ['a TypeScript syntax error', { 'c.ts': 'export default { target: {' }, 'c.ts', 'config-invalid', /cannot be compiled: line 1:\d+: .*end of file/, /fix the error at that line/],
-    ['a JSON syntax error', { 'c.json': '{ "target": ' }, 'c.json', 'config-invalid', /cannot be compiled: line 1:\d+: Unexpected end of file in JSON/, /fix the error at that line/],
-    ['a syntax error in an imported file', { 'h.ts': 'let = ;', 'c.ts': "import './h';\nexport default {};" }, 'c.ts', 'config-invalid', /cannot be compiled: .*h\.ts:1:\d+: /, /fix the error/],
-    ['a package that is not installed', { 'c.ts': "import x from 'not-installed-anywhere';\nexport default x;" }, 'c.ts', 'config-invalid', /Could not resolve "not-installed-anywhere"/, /npm install not-installed-anywhere/],
-    ['a relative import that does not exist', { 'c.ts': "import x from './nope';\nexport default x;" }, 'c.ts', 'config-invalid', /Could not resolve "\.\/nope"/, /relative to the file that imports it/],
-    ['code that throws', { 'c.ts': "throw new Error('boom');\nexport default {};" }, 'c.ts', 'config-invalid', /threw while loading: Error: boom$/, /top level of the config/],
-    ['a function value', { 'c.ts': `export default { ${BODY}, hooks: { before: () => 1 } };` }, 'c.ts', 'config-invalid', /holds a function at hooks\.before; a config is data only/, /plain value/],
-    ['no default export', { 'c.ts': 'export const config = {};' }, 'c.ts', 'config-invalid', /has no default export/, /export default defineConfig/],
+    [
+      'a TypeScript syntax error',
+      { 'c.ts': 'export default { target: {' },
+      'c.ts',
+      'config-invalid',
+      /cannot be compiled: line 1:\d+: .*end of file/,
+      /fix the error at that line/,
+    ],
+    [
+      'a JSON syntax error',
+      { 'c.json': '{ "target": ' },
+      'c.json',
+      'config-invalid',
+      /cannot be compiled: line 1:\d+: Unexpected end of file in JSON/,
+      /fix the error at that line/,
+    ],
+    [
+      'a syntax error in an imported file',
+      { 'h.ts': 'let = ;', 'c.ts': "import './h';\nexport default {};" },
+      'c.ts',
+      'config-invalid',
+      /cannot be compiled: .*h\.ts:1:\d+: /,
+      /fix the error/,
+    ],
+    [
+      'a package that is not installed',
+      { 'c.ts': "import x from 'not-installed-anywhere';\nexport default x;" },
+      'c.ts',
+      'config-invalid',
+      /Could not resolve "not-installed-anywhere"/,
+      /npm install not-installed-anywhere/,
+    ],
+    [
+      'a relative import that does not exist',
+      { 'c.ts': "import x from './nope';\nexport default x;" },
+      'c.ts',
+      'config-invalid',
+      /Could not resolve "\.\/nope"/,
+      /relative to the file that imports it/,
+    ],
+    [
+      'code that throws',
+      { 'c.ts': "throw new Error('boom');\nexport default {};" },
+      'c.ts',
+      'config-invalid',
+      /threw while loading: Error: boom$/,
+      /top level of the config/,
+    ],
+    [
+      'a function value',
+      { 'c.ts': `export default { ${BODY}, hooks: { before: () => 1 } };` },
+      'c.ts',
+      'config-invalid',
+      /holds a function at hooks\.before; a config is data only/,
+      /plain value/,
+    ],
+    [
+      'no default export',
+      { 'c.ts': 'export const config = {};' },
+      'c.ts',
+      'config-invalid',
+      /has no default export/,
+      /export default defineConfig/,
+    ],
     ['an empty file', { 'c.ts': '' }, 'c.ts', 'config-invalid', /has no default export/, /export default defineConfig/],
-    ['a default export that is not an object', { 'c.ts': 'export default () => ({});' }, 'c.ts', 'config-invalid', /default-exports a function, not an object/, /export the config object itself/],
-    ['an extension plateau does not read', { 'c.yaml': 'target: {}' }, 'c.yaml', 'config-invalid', /extension "\.yaml", which plateau does not read/, /\.ts, .*\.json/],
+    [
+      'a default export that is not an object',
+      { 'c.ts': 'export default () => ({});' },
+      'c.ts',
+      'config-invalid',
+      /default-exports a function, not an object/,
+      /export the config object itself/,
+    ],
+    [
+      'an extension plateau does not read',
+      { 'c.yaml': 'target: {}' },
+      'c.yaml',
+      'config-invalid',
+      /extension "\.yaml", which plateau does not read/,
+      /\.ts, .*\.json/,
+    ],
   ])('%s', async (name, files, entry, code, message, hint) => {
     const dir = folder(`bad-${name.replace(/\W+/g, '-')}`, files);
     const err = await refusal(path.join(dir, entry));

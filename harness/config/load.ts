@@ -32,33 +32,75 @@ export async function readConfigFile(file: string | undefined): Promise<Record<s
   const mod = await evaluateConfig(abs);
   const value = mod.default;
   if (value === undefined) {
-    throw configError(abs, 'has no default export', 'end it with `export default defineConfig({ ... })` (a .json file: one object)');
+    throw configError(
+      abs,
+      'has no default export',
+      'end it with `export default defineConfig({ ... })` (a .json file: one object)',
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw configError(abs, `default-exports ${describeValue(value)}, not an object`, 'export the config object itself: `export default defineConfig({ target: { url }, steps: { ... } })`');
+    throw configError(
+      abs,
+      `default-exports ${describeValue(value)}, not an object`,
+      'export the config object itself: `export default defineConfig({ target: { url }, steps: { ... } })`',
+    );
   }
   const bad = firstNonData(value, '');
   if (bad) {
-    throw configError(abs, `holds ${bad.what} at ${bad.at || '(config)'}; a config is data only (numbers, strings, booleans, arrays, objects)`,
-      'replace it with a plain value (request-building code belongs in a scenario module: `scenario: \'./scenario.ts\'`)');
+    throw configError(
+      abs,
+      `holds ${bad.what} at ${bad.at || '(config)'}; a config is data only (numbers, strings, booleans, arrays, objects)`,
+      "replace it with a plain value (request-building code belongs in a scenario module: `scenario: './scenario.ts'`)",
+    );
   }
   try {
     return structuredClone(value) as Record<string, unknown>;
   } catch (err) {
-    throw configError(abs, `could not be copied as data: ${oneLine(err)}`, 'keep to plain values: numbers, strings, booleans, arrays and objects');
+    throw configError(
+      abs,
+      `could not be copied as data: ${oneLine(err)}`,
+      'keep to plain values: numbers, strings, booleans, arrays and objects',
+    );
   }
 }
 
 function checkConfigPath(abs: string): void {
-  const stat = statModuleFile(abs, CONFIG_MODULE, () => new PlateauError(`config file ${abs} does not exist`, 'pass --config path/to/plateau.config.ts, or run from the directory that holds it', 'config-missing', EXIT.usage));
+  const stat = statModuleFile(
+    abs,
+    CONFIG_MODULE,
+    () =>
+      new PlateauError(
+        `config file ${abs} does not exist`,
+        'pass --config path/to/plateau.config.ts, or run from the directory that holds it',
+        'config-missing',
+        EXIT.usage,
+      ),
+  );
   if (stat.isDirectory()) {
-    const inside = ['plateau.config.ts', 'plateau.config.mjs', 'plateau.config.js', 'plateau.config.json'].map((f) => path.join(abs, f)).find((f) => fs.existsSync(f));
-    throw configError(abs, 'is a directory, not a file', inside ? `pass the file itself: --config ${inside}` : 'pass the config file itself, e.g. --config path/to/plateau.config.ts');
+    const inside = ['plateau.config.ts', 'plateau.config.mjs', 'plateau.config.js', 'plateau.config.json']
+      .map((f) => path.join(abs, f))
+      .find((f) => fs.existsSync(f));
+    throw configError(
+      abs,
+      'is a directory, not a file',
+      inside
+        ? `pass the file itself: --config ${inside}`
+        : 'pass the config file itself, e.g. --config path/to/plateau.config.ts',
+    );
   }
-  if (!stat.isFile()) throw configError(abs, 'is not a regular file', 'pass the config file itself, e.g. --config path/to/plateau.config.ts');
+  if (!stat.isFile())
+    throw configError(
+      abs,
+      'is not a regular file',
+      'pass the config file itself, e.g. --config path/to/plateau.config.ts',
+    );
   const ext = path.extname(abs).toLowerCase();
   if (!CONFIG_EXTENSIONS.includes(ext)) {
-    throw configError(abs, `has the extension "${ext || '(none)'}", which plateau does not read`, `write the config as ${CONFIG_EXTENSIONS.join(', ')} (e.g. plateau.config.ts with \`export default defineConfig({ ... })\`)`);
+    throw configError(
+      abs,
+      `has the extension "${ext || '(none)'}", which plateau does not read`,
+      `write the config as ${CONFIG_EXTENSIONS.join(', ')} (e.g. plateau.config.ts with \`export default defineConfig({ ... })\`)`,
+    );
   }
   try {
     fs.accessSync(abs, fs.constants.R_OK);
@@ -112,6 +154,10 @@ export function applyOverrides(raw: Obj, o: Overrides): Obj {
   return c;
 }
 
-export async function loadConfig(file: string | undefined, overrides: Overrides, adjust: (raw: Obj) => Obj = (r) => r): Promise<PlateauConfig> {
+export async function loadConfig(
+  file: string | undefined,
+  overrides: Overrides,
+  adjust: (raw: Obj) => Obj = (r) => r,
+): Promise<PlateauConfig> {
   return parseConfigOrThrow(adjust(applyOverrides(await readConfigFile(file), overrides)));
 }

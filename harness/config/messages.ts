@@ -5,7 +5,18 @@
  * (a URL, a run id, a regular expression) is kept as it is.
  */
 import type { z } from 'zod';
-import { boundsText, defOf, exampleOf, fieldOf, isShare, keysOf, literalsOf, numberRule, schemaAt, type Field } from './introspect.ts';
+import {
+  boundsText,
+  defOf,
+  exampleOf,
+  fieldOf,
+  isShare,
+  keysOf,
+  literalsOf,
+  numberRule,
+  schemaAt,
+  type Field,
+} from './introspect.ts';
 import { nearest } from './nearest.ts';
 
 export interface Problem {
@@ -20,8 +31,10 @@ type Issue = z.core.$ZodIssue;
 
 /** What to give for a required section that is missing altogether. */
 const MISSING_SECTION: Record<string, string> = {
-  target: 'missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts), or --demo for the embedded demo target',
-  steps: 'missing: give the stepped load, --start-rate, --step-rate and --max-rate (or steps: { startPerSec, stepPerSec, maxPerSec } in plateau.config.ts)',
+  target:
+    'missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts), or --demo for the embedded demo target',
+  steps:
+    'missing: give the stepped load, --start-rate, --step-rate and --max-rate (or steps: { startPerSec, stepPerSec, maxPerSec } in plateau.config.ts)',
 };
 
 export function fieldName(path: readonly PropertyKey[]): string {
@@ -29,7 +42,10 @@ export function fieldName(path: readonly PropertyKey[]): string {
 }
 
 export function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
+  return path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    raw,
+  );
 }
 
 /** One issue as one problem or more (an unknown key each gets its own line, with its nearest valid key). */
@@ -40,7 +56,15 @@ export function problemsOf(issue: Issue, root: z.ZodType, raw: unknown): Problem
     return issue.keys.map((key) => ({ field, message: unknownKey(key, valid, issue.path) }));
   }
   const input = valueAt(raw, issue.path);
-  return [{ field, message: issue.code === 'custom' || issue.message !== NO_MESSAGE ? issue.message : worded(issue, field, input, root, raw) }];
+  return [
+    {
+      field,
+      message:
+        issue.code === 'custom' || issue.message !== NO_MESSAGE
+          ? issue.message
+          : worded(issue, field, input, root, raw),
+    },
+  ];
 }
 
 function unknownKey(key: string, valid: string[], path: readonly PropertyKey[]): string {
@@ -63,7 +87,8 @@ function worded(issue: Issue, field: string, input: unknown, root: z.ZodType, ra
       return `must be given once, got several values (${input.map(String).join(', ')})${what}: give it once`;
     }
     if (input === undefined) return `missing${what}: set ${field}${eg}`;
-    if (issue.path.length === 0) return `the config must be an object with sections such as target and steps; got ${shown(input)}: export default defineConfig({ target: { url }, steps: { ... } }) (docs/config.md lists every field)`;
+    if (issue.path.length === 0)
+      return `the config must be an object with sections such as target and steps; got ${shown(input)}: export default defineConfig({ target: { url }, steps: { ... } }) (docs/config.md lists every field)`;
   }
   if (f && defOf(f.core).type === 'number') return numberMessage(issue, f, field, input, what);
   switch (issue.code) {
@@ -74,7 +99,8 @@ function worded(issue: Issue, field: string, input: unknown, root: z.ZodType, ra
     }
     case 'invalid_union': {
       const options = 'options' in issue ? (issue as { options?: unknown[] }).options : undefined;
-      if (options?.length) return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}; got ${shown(input)}: set ${field} to the kind you mean`;
+      if (options?.length)
+        return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}; got ${shown(input)}: set ${field} to the kind you mean`;
       return `is not any of the accepted forms${what}; got ${shown(input)}: see docs/config.md for ${field}`;
     }
     case 'too_small':
@@ -100,8 +126,10 @@ function numberMessage(issue: Issue, f: Field, field: string, input: unknown, wh
   const head = issue.code === 'too_small' || issue.code === 'too_big' ? bounds : kind;
   const ex = exampleOf(f);
   let fix = `set ${field} to ${kind}${ex !== undefined ? `, e.g. ${ex}` : ''}`;
-  if (typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input))) fix = `write the number without quotes, ${String(issue.path.at(-1))}: ${Number(input)}`;
-  else if (isShare(r) && typeof input === 'number' && input >= 2 && input <= 100) fix = `a share is written as a fraction (${input}% is ${input / 100}): set ${field} to ${input / 100}`;
+  if (typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input)))
+    fix = `write the number without quotes, ${String(issue.path.at(-1))}: ${Number(input)}`;
+  else if (isShare(r) && typeof input === 'number' && input >= 2 && input <= 100)
+    fix = `a share is written as a fraction (${input}% is ${input / 100}): set ${field} to ${input / 100}`;
   return `must be ${head}${what}; got ${shown(input)}: ${fix}`;
 }
 

@@ -13,7 +13,11 @@ const valid = {
 type Obj = Record<string, unknown>;
 const sqlReset = (databasePattern: unknown): Obj => ({
   ...valid,
-  reset: { hooks: [{ kind: 'sql', database: '/tmp/x.db', statements: ['DELETE FROM t'], guard: { tables: ['t'], databasePattern } }] },
+  reset: {
+    hooks: [
+      { kind: 'sql', database: '/tmp/x.db', statements: ['DELETE FROM t'], guard: { tables: ['t'], databasePattern } },
+    ],
+  },
 });
 
 function problem(raw: Obj, field: string): string {
@@ -53,7 +57,9 @@ describe('reset guard.databasePattern must compile as a regular expression', () 
   });
 
   it('a pattern that is not a string', () => {
-    expect(problem(sqlReset(/^staging-/), 'reset.hooks.0.guard.databasePattern')).toMatch(/regular expression as a string, e\.g\. "\^staging-"/);
+    expect(problem(sqlReset(/^staging-/), 'reset.hooks.0.guard.databasePattern')).toMatch(
+      /regular expression as a string, e\.g\. "\^staging-"/,
+    );
   });
 
   it.each(['^staging-', '^demo$', 'test\\(eu\\)'])('%j is accepted', (pattern) => {
@@ -63,8 +69,16 @@ describe('reset guard.databasePattern must compile as a regular expression', () 
 
 describe('workers says what it accepts', () => {
   // --workers abc reaches the schema as NaN (harness/cli/options.ts).
-  it.each<[string, unknown]>([['not a number (--workers abc)', Number('abc')], ['a word', 'two'], ['zero', 0], ['negative', -1], ['a fraction', 1.5]])('%s', (_name, workers) => {
-    expect(problem({ ...valid, workers }, 'workers')).toBe("must be 'auto' (one thread per CPU this process may use) or a whole number of threads >= 1, e.g. --workers 2 or workers: 2");
+  it.each<[string, unknown]>([
+    ['not a number (--workers abc)', Number('abc')],
+    ['a word', 'two'],
+    ['zero', 0],
+    ['negative', -1],
+    ['a fraction', 1.5],
+  ])('%s', (_name, workers) => {
+    expect(problem({ ...valid, workers }, 'workers')).toBe(
+      "must be 'auto' (one thread per CPU this process may use) or a whole number of threads >= 1, e.g. --workers 2 or workers: 2",
+    );
   });
 
   it.each<unknown>(['auto', 1, 4])('%j is accepted', (workers) => {
@@ -75,6 +89,9 @@ describe('workers says what it accepts', () => {
 describe('the default stop rules', () => {
   it('are the one DEFAULT_RULES of analysis/, for a missing section and for each missing field', () => {
     expect(validateConfig(valid).config!.rules).toEqual(DEFAULT_RULES);
-    expect(validateConfig({ ...valid, rules: { deliveryMin: 0.8 } }).config!.rules).toEqual({ ...DEFAULT_RULES, deliveryMin: 0.8 });
+    expect(validateConfig({ ...valid, rules: { deliveryMin: 0.8 } }).config!.rules).toEqual({
+      ...DEFAULT_RULES,
+      deliveryMin: 0.8,
+    });
   });
 });

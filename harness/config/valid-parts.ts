@@ -8,7 +8,12 @@ import type { z } from 'zod';
 import { defOf, fieldOf } from './introspect.ts';
 import type { PlateauConfig } from './schema.ts';
 
-type DeepPartial<T> = T extends Array<infer E> ? Array<DeepPartial<E> | undefined> : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> =
+  T extends Array<infer E>
+    ? Array<DeepPartial<E> | undefined>
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
 
 /** A config of which any field may be absent (it failed, or it is optional and not given). */
 export type ConfigParts = DeepPartial<PlateauConfig>;

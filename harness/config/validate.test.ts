@@ -27,7 +27,10 @@ function lines(raw: unknown): string[] {
 }
 
 describe('five mistakes, five lines: each names its field and a fix', () => {
-  const fiveMistakes = withSteps({ stepPerSec: -50, startPerSec: 300, maxPerSec: 200, settleS: 12 }, { rules: { deliveryMin: 1.5 }, warmpu: { enabled: false } });
+  const fiveMistakes = withSteps(
+    { stepPerSec: -50, startPerSec: 300, maxPerSec: 200, settleS: 12 },
+    { rules: { deliveryMin: 1.5 }, warmpu: { enabled: false } },
+  );
   const printed = lines(fiveMistakes);
 
   it('gets exactly five lines', () => {
@@ -35,36 +38,119 @@ describe('five mistakes, five lines: each names its field and a fix', () => {
   });
 
   it.each<[string, RegExp]>([
-    ['a negative step', /^ {2}- steps\.stepPerSec: must be > 0 \(rate added at each step.*\); got -50: set steps\.stepPerSec to a number > 0, e\.g\. 50$/],
-    ['a deliveryMin of 1.5', /^ {2}- rules\.deliveryMin: must be > 0 and <= 1 \(.*\); got 1\.5: set rules\.deliveryMin to a number > 0 and <= 1, e\.g\. 0\.9$/],
-    ['a misspelt key', /^ {2}- \(config\): unknown key "warmpu": remove or correct the spelling \(did you mean "warmup"\?\)$/],
-    ['maxPerSec below startPerSec', /^ {2}- steps\.maxPerSec: 200 is below steps\.startPerSec 300: raise maxPerSec or lower startPerSec$/],
-    ['settleS above holdS', /^ {2}- steps\.settleS: settle 12 s leaves no steady window in a 10 s hold: make holdS longer than settleS$/],
+    [
+      'a negative step',
+      /^ {2}- steps\.stepPerSec: must be > 0 \(rate added at each step.*\); got -50: set steps\.stepPerSec to a number > 0, e\.g\. 50$/,
+    ],
+    [
+      'a deliveryMin of 1.5',
+      /^ {2}- rules\.deliveryMin: must be > 0 and <= 1 \(.*\); got 1\.5: set rules\.deliveryMin to a number > 0 and <= 1, e\.g\. 0\.9$/,
+    ],
+    [
+      'a misspelt key',
+      /^ {2}- \(config\): unknown key "warmpu": remove or correct the spelling \(did you mean "warmup"\?\)$/,
+    ],
+    [
+      'maxPerSec below startPerSec',
+      /^ {2}- steps\.maxPerSec: 200 is below steps\.startPerSec 300: raise maxPerSec or lower startPerSec$/,
+    ],
+    [
+      'settleS above holdS',
+      /^ {2}- steps\.settleS: settle 12 s leaves no steady window in a 10 s hold: make holdS longer than settleS$/,
+    ],
   ])('%s', (_name, line) => {
-    expect(printed.filter((l) => line.test(l)), printed.join('\n')).toHaveLength(1);
+    expect(
+      printed.filter((l) => line.test(l)),
+      printed.join('\n'),
+    ).toHaveLength(1);
   });
 
-  it('no line is one of zod\'s own texts', () => {
+  it("no line is one of zod's own texts", () => {
     for (const l of printed) expect(l).not.toMatch(/Too big|Too small|Invalid input|Unrecognized key|expected number/);
   });
 });
 
-describe('zod\'s default texts are replaced by the bound and the fix', () => {
+describe("zod's default texts are replaced by the bound and the fix", () => {
   it.each<[string, Obj, string, RegExp]>([
-    ['too big', { ...valid, rules: { captureMin: 2 } }, 'rules.captureMin', /^must be > 0 and <= 1 .*; got 2: a share is written as a fraction \(2% is 0\.02\): set rules\.captureMin to 0\.02$/],
-    ['too small, inclusive', withSteps({ rampS: -1 }), 'steps.rampS', /^must be >= 0 .*; got -1: set steps\.rampS to a number >= 0, e\.g\. 5$/],
-    ['not a whole number', { ...valid, rtt: { samples: 2.5 } }, 'rtt.samples', /^must be a whole number > 0 \(RTT samples\); got 2\.5: set rtt\.samples to a whole number > 0, e\.g\. 20$/],
-    ['a number in quotes', withSteps({ holdS: '10' }), 'steps.holdS', /^must be a number > 0 .*; got the string "10": write the number without quotes, holdS: 10$/],
+    [
+      'too big',
+      { ...valid, rules: { captureMin: 2 } },
+      'rules.captureMin',
+      /^must be > 0 and <= 1 .*; got 2: a share is written as a fraction \(2% is 0\.02\): set rules\.captureMin to 0\.02$/,
+    ],
+    [
+      'too small, inclusive',
+      withSteps({ rampS: -1 }),
+      'steps.rampS',
+      /^must be >= 0 .*; got -1: set steps\.rampS to a number >= 0, e\.g\. 5$/,
+    ],
+    [
+      'not a whole number',
+      { ...valid, rtt: { samples: 2.5 } },
+      'rtt.samples',
+      /^must be a whole number > 0 \(RTT samples\); got 2\.5: set rtt\.samples to a whole number > 0, e\.g\. 20$/,
+    ],
+    [
+      'a number in quotes',
+      withSteps({ holdS: '10' }),
+      'steps.holdS',
+      /^must be a number > 0 .*; got the string "10": write the number without quotes, holdS: 10$/,
+    ],
     ['NaN from a flag', withSteps({ holdS: Number('abc') }), 'steps.holdS', /got NaN \(not a number/],
-    ['a missing required field', { ...valid, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1 } }, 'steps.holdS', /^missing \(seconds each rate is held.*\): set steps\.holdS, e\.g\. 30$/],
-    ['an enum value', { ...valid, engine: 'k7' }, 'engine', /^must be one of "native", "k6" .*; got the string "k7": set engine to "k6"$/],
-    ['a boolean', { ...valid, warmup: { enabled: 'yes' } }, 'warmup.enabled', /^must be true or false .*: set warmup\.enabled to true or false, e\.g\. true$/],
-    ['an empty string', { ...valid, reset: { hooks: [{ kind: 'command', run: '' }] } }, 'reset.hooks.0.run', /^must not be empty .*: set reset\.hooks\.0\.run, e\.g\. "\.\/scripts\/reset-db\.sh"$/],
-    ['an unknown reset kind', { ...valid, reset: { hooks: [{ kind: 'shell' }] } }, 'reset.hooks.0.kind', /^must be one of "command", "http", "sql"; got the string "shell"/],
-    ['a section that is not an object', { ...valid, vus: 5 }, 'vus', /^must be a section \{ preAllocated, max, expectedServiceMs, headroom \}/],
-    ['a config that is not an object', 5 as unknown as Obj, '(config)', /^the config must be an object .*export default defineConfig/],
-    ['a misspelt key in a section', withSteps({ holdSeconds: 3 }), 'steps', /^unknown key "holdSeconds": remove or correct the spelling \(did you mean "holdS"\?\)$/],
-    ['an unknown key with no near one', { ...valid, colour: 'blue' }, '(config)', /^unknown key "colour": .*\(the keys are target, scenario, steps,/],
+    [
+      'a missing required field',
+      { ...valid, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1 } },
+      'steps.holdS',
+      /^missing \(seconds each rate is held.*\): set steps\.holdS, e\.g\. 30$/,
+    ],
+    [
+      'an enum value',
+      { ...valid, engine: 'k7' },
+      'engine',
+      /^must be one of "native", "k6" .*; got the string "k7": set engine to "k6"$/,
+    ],
+    [
+      'a boolean',
+      { ...valid, warmup: { enabled: 'yes' } },
+      'warmup.enabled',
+      /^must be true or false .*: set warmup\.enabled to true or false, e\.g\. true$/,
+    ],
+    [
+      'an empty string',
+      { ...valid, reset: { hooks: [{ kind: 'command', run: '' }] } },
+      'reset.hooks.0.run',
+      /^must not be empty .*: set reset\.hooks\.0\.run, e\.g\. "\.\/scripts\/reset-db\.sh"$/,
+    ],
+    [
+      'an unknown reset kind',
+      { ...valid, reset: { hooks: [{ kind: 'shell' }] } },
+      'reset.hooks.0.kind',
+      /^must be one of "command", "http", "sql"; got the string "shell"/,
+    ],
+    [
+      'a section that is not an object',
+      { ...valid, vus: 5 },
+      'vus',
+      /^must be a section \{ preAllocated, max, expectedServiceMs, headroom \}/,
+    ],
+    [
+      'a config that is not an object',
+      5 as unknown as Obj,
+      '(config)',
+      /^the config must be an object .*export default defineConfig/,
+    ],
+    [
+      'a misspelt key in a section',
+      withSteps({ holdSeconds: 3 }),
+      'steps',
+      /^unknown key "holdSeconds": remove or correct the spelling \(did you mean "holdS"\?\)$/,
+    ],
+    [
+      'an unknown key with no near one',
+      { ...valid, colour: 'blue' },
+      '(config)',
+      /^unknown key "colour": .*\(the keys are target, scenario, steps,/,
+    ],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
     const p = r.problems.filter((x) => x.field === field);
@@ -83,16 +169,54 @@ describe('zod\'s default texts are replaced by the bound and the fix', () => {
 
 describe('cross-field rules run on the fields that parsed', () => {
   it.each<[string, Obj, string, RegExp]>([
-    ['max below start beside a wrong type', withSteps({ startPerSec: 300, holdS: 'x' }), 'steps.maxPerSec', /200 is below steps\.startPerSec 300/],
-    ['settle above hold beside an unknown key', withSteps({ settleS: 12 }, { colour: 1 }), 'steps.settleS', /settle 12 s leaves no steady window in a 10 s hold/],
-    ['VUs upside down beside a bad URL', { ...valid, target: { url: 'nope' }, vus: { preAllocated: 10, max: 5 } }, 'vus.max', /5 is below vus\.preAllocated 10/],
-    ['warmup.minS above warmup.maxS', { ...valid, warmup: { minS: 40, maxS: 30 } }, 'warmup.minS', /^40 s is above warmup\.maxS 30 s.*raise warmup\.maxS to at least 40$/],
-    ['warmup windows longer than maxS', { ...valid, warmup: { windowS: 5, stableWindows: 3, maxS: 10 } }, 'warmup.maxS', /cannot hold 3 stable windows of 5 s \(15 s\).*raise warmup\.maxS to at least 15/],
-    ['a topology probe that reads nothing', { ...valid, topology: { everyS: 2 } }, 'topology', /give topology\.metric .* or topology\.command/],
-    ['a limit beside a bad field it does not read', withSteps({ maxPerSec: 200_000, stepPerSec: 100_000 }, { target: { url: 'nope' } }), 'steps.maxPerSec', /^200000 req\/s exceeds limits\.maxRatePerSec 100000/],
+    [
+      'max below start beside a wrong type',
+      withSteps({ startPerSec: 300, holdS: 'x' }),
+      'steps.maxPerSec',
+      /200 is below steps\.startPerSec 300/,
+    ],
+    [
+      'settle above hold beside an unknown key',
+      withSteps({ settleS: 12 }, { colour: 1 }),
+      'steps.settleS',
+      /settle 12 s leaves no steady window in a 10 s hold/,
+    ],
+    [
+      'VUs upside down beside a bad URL',
+      { ...valid, target: { url: 'nope' }, vus: { preAllocated: 10, max: 5 } },
+      'vus.max',
+      /5 is below vus\.preAllocated 10/,
+    ],
+    [
+      'warmup.minS above warmup.maxS',
+      { ...valid, warmup: { minS: 40, maxS: 30 } },
+      'warmup.minS',
+      /^40 s is above warmup\.maxS 30 s.*raise warmup\.maxS to at least 40$/,
+    ],
+    [
+      'warmup windows longer than maxS',
+      { ...valid, warmup: { windowS: 5, stableWindows: 3, maxS: 10 } },
+      'warmup.maxS',
+      /cannot hold 3 stable windows of 5 s \(15 s\).*raise warmup\.maxS to at least 15/,
+    ],
+    [
+      'a topology probe that reads nothing',
+      { ...valid, topology: { everyS: 2 } },
+      'topology',
+      /give topology\.metric .* or topology\.command/,
+    ],
+    [
+      'a limit beside a bad field it does not read',
+      withSteps({ maxPerSec: 200_000, stepPerSec: 100_000 }, { target: { url: 'nope' } }),
+      'steps.maxPerSec',
+      /^200000 req\/s exceeds limits\.maxRatePerSec 100000/,
+    ],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
-    expect(r.problems.filter((x) => x.field === field && message.test(x.message)), JSON.stringify(r.problems)).toHaveLength(1);
+    expect(
+      r.problems.filter((x) => x.field === field && message.test(x.message)),
+      JSON.stringify(r.problems),
+    ).toHaveLength(1);
   });
 
   it.each<[string, Obj]>([
@@ -104,7 +228,10 @@ describe('cross-field rules run on the fields that parsed', () => {
 
   it.each<[string, Obj]>([
     ['warmup windows exactly filling maxS', { ...valid, warmup: { windowS: 1, stableWindows: 2, maxS: 2 } }],
-    ['warmup windows longer than maxS under k6 (no warmup of its own)', { ...valid, engine: 'k6', warmup: { windowS: 5, stableWindows: 3, maxS: 10 } }],
+    [
+      'warmup windows longer than maxS under k6 (no warmup of its own)',
+      { ...valid, engine: 'k6', warmup: { windowS: 5, stableWindows: 3, maxS: 10 } },
+    ],
     ['warmup disabled', { ...valid, warmup: { enabled: false, windowS: 5, stableWindows: 3, maxS: 10 } }],
     ['minS equal to maxS', { ...valid, warmup: { minS: 30, maxS: 30 } }],
     ['a topology metric', { ...valid, topology: { metric: 'kube_deployment_status_replicas' } }],
@@ -124,7 +251,12 @@ describe('nearest valid key', () => {
     expect(nearest(given, keys)).toBe(expected);
   });
 
-  it.each<[string, string, number]>([['steps', 'stpes', 1], ['kitten', 'sitting', 3], ['', 'abc', 3], ['same', 'same', 0]])('distance(%s, %s) = %d', (a, b, d) => {
+  it.each<[string, string, number]>([
+    ['steps', 'stpes', 1],
+    ['kitten', 'sitting', 3],
+    ['', 'abc', 3],
+    ['same', 'same', 0],
+  ])('distance(%s, %s) = %d', (a, b, d) => {
     expect(distance(a, b)).toBe(d);
   });
 });

@@ -12,7 +12,9 @@ import { validParts, type ConfigParts } from './valid-parts.ts';
 export type { Problem } from './messages.ts';
 export { settleSOf } from './cross-field.ts';
 
-export function validateConfig(raw: unknown): { config: PlateauConfig; problems: [] } | { config: null; problems: Problem[] } {
+export function validateConfig(
+  raw: unknown,
+): { config: PlateauConfig; problems: [] } | { config: null; problems: Problem[] } {
   // Issues without a message of their own in the schema are worded by messages.ts, never by zod.
   const parsed = configSchema.safeParse(raw, { error: () => NO_MESSAGE });
   if (parsed.success) {

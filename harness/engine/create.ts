@@ -72,9 +72,24 @@ export function createLoadEngine(o: EngineInput): Promise<LoadEngine> {
 }
 
 /** Every engine a config may name: the one table that maps the name to the engine. */
-const ENGINES: Record<PlateauConfig['engine'], { kind(config: PlateauConfig): EngineKind; create(o: EngineInput): Promise<LoadEngine> }> = {
+const ENGINES: Record<
+  PlateauConfig['engine'],
+  { kind(config: PlateauConfig): EngineKind; create(o: EngineInput): Promise<LoadEngine> }
+> = {
   native: { kind: nativeKind, create: createNative },
-  k6: { kind: k6Kind, create: async (o) => new K6Engine({ config: o.config, plan: o.plan, scenario: o.scenario, runId: o.runId, env: o.env, store: o.store, note: o.note }) },
+  k6: {
+    kind: k6Kind,
+    create: async (o) =>
+      new K6Engine({
+        config: o.config,
+        plan: o.plan,
+        scenario: o.scenario,
+        runId: o.runId,
+        env: o.env,
+        store: o.store,
+        note: o.note,
+      }),
+  },
 };
 
 /** The native engine on worker threads when more than one is asked for or the machine has the cores, in this thread otherwise. */
@@ -84,15 +99,24 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
   const count = workerCount(config.workers);
   const http = { ...config.http, keepHeaders: o.keepHeaders };
   if (count <= 1) {
-    return new InThreadEngine(new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs), o.build, o.check, config.http.client);
+    return new InThreadEngine(
+      new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs),
+      o.build,
+      o.check,
+      config.http.client,
+    );
   }
-  return WorkerEngine.create(count, {
-    origin,
-    targetUrl: config.target.url,
-    http,
-    preAllocatedVUs: plan.vus.preAllocatedVUs,
-    maxVUs: plan.vus.maxVUs,
-    scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
-    runId: o.runId,
-  }, o.env);
+  return WorkerEngine.create(
+    count,
+    {
+      origin,
+      targetUrl: config.target.url,
+      http,
+      preAllocatedVUs: plan.vus.preAllocatedVUs,
+      maxVUs: plan.vus.maxVUs,
+      scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
+      runId: o.runId,
+    },
+    o.env,
+  );
 }

@@ -24,7 +24,9 @@ export interface Expiring {
 }
 
 export function deadlineError(timeoutMs: number): Error {
-  return Object.assign(new Error(`request exceeded its total deadline of ${timeoutMs} ms (http.timeoutMs)`), { code: DEADLINE_CODE });
+  return Object.assign(new Error(`request exceeded its total deadline of ${timeoutMs} ms (http.timeoutMs)`), {
+    code: DEADLINE_CODE,
+  });
 }
 
 /** One timer for a live list of VUs (the list may grow while the sweep runs). */

@@ -11,7 +11,11 @@ import { cpuTimesReader, stealShare, type CpuTimes } from '../cpu-steal.ts';
 import { processCpuMsReader } from '../process-cpu.ts';
 
 /** Since the last sample; null where not read (no quota, not Linux) or no time passed. */
-export interface HostSample { throttledMs: number | null; cpuSteal: number | null; processCpu: number | null }
+export interface HostSample {
+  throttledMs: number | null;
+  cpuSteal: number | null;
+  processCpu: number | null;
+}
 
 export interface HostCounters {
   /** Cumulative ms the cgroup setting the quota was throttled. */
@@ -50,8 +54,10 @@ export class HostSampler {
   static withCpuOf(pid: number | undefined, maxCpus = Infinity): HostSampler {
     const cpus = usableCpus(); // the cgroup files read once, for the quota's throttling and the CPU count
     return new HostSampler({
-      throttled: throttledMsReader(readText, cpus.quota), cpuTimes: cpuTimesReader(),
-      process: pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpuCapacity(cpus), maxCpus) },
+      throttled: throttledMsReader(readText, cpus.quota),
+      cpuTimes: cpuTimesReader(),
+      process:
+        pid === undefined ? null : { cpuMs: processCpuMsReader(pid), cpus: Math.min(cpuCapacity(cpus), maxCpus) },
     });
   }
 
@@ -61,7 +67,7 @@ export class HostSampler {
 
   /** Rounded to 0.1 ms. */
   private throttledSince(): number | null {
-    const now = this.throttledMark === null ? null : this.c.throttled?.() ?? null;
+    const now = this.throttledMark === null ? null : (this.c.throttled?.() ?? null);
     if (now === null || this.throttledMark === null) return null;
     const d = Math.max(0, now - this.throttledMark);
     this.throttledMark = now;
@@ -69,7 +75,7 @@ export class HostSampler {
   }
 
   private stealSince(): number | null {
-    const now = this.cpuTimesMark === null ? null : this.c.cpuTimes?.() ?? null;
+    const now = this.cpuTimesMark === null ? null : (this.c.cpuTimes?.() ?? null);
     if (now === null || this.cpuTimesMark === null) return null;
     const share = stealShare(this.cpuTimesMark, now);
     if (share !== null) this.cpuTimesMark = now;

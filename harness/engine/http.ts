@@ -65,7 +65,17 @@ export interface VuConnection extends Expiring {
 
 /** A VU's reusable outcome (one per VU: a VU has one request in flight). */
 export function newOutcome(): Outcome {
-  return { status: 0, kind: undefined, message: undefined, rawHeaders: null, bytesIn: 0, bytesOut: 0, connections: 0, idleMs: Infinity, times: newPhaseTimes(0) };
+  return {
+    status: 0,
+    kind: undefined,
+    message: undefined,
+    rawHeaders: null,
+    bytesIn: 0,
+    bytesOut: 0,
+    connections: 0,
+    idleMs: Infinity,
+    times: newPhaseTimes(0),
+  };
 }
 
 /** Clears the outcome for the request starting now; bytesOut is the client's to set. */
@@ -82,8 +92,10 @@ export function startOutcome(out: Outcome, nowMs: number): void {
 /** Stamps the end and the error kind: the transport's error, or the status class. */
 export function endOutcome(out: Outcome, err: Error | undefined): void {
   out.times.endMs = performance.now();
-  if (err) { out.kind = classify(err); out.message = err.message; }
-  else if (out.status >= 500) out.kind = 'http_5xx';
+  if (err) {
+    out.kind = classify(err);
+    out.message = err.message;
+  } else if (out.status >= 500) out.kind = 'http_5xx';
   else if (out.status >= 400) out.kind = 'http_4xx';
 }
 
@@ -111,7 +123,14 @@ export class VuClient implements VuConnection {
     const connector = buildConnector({ timeout: opts.timeoutMs });
     this.connector = connector;
     const u = new URL(origin);
-    this.connectOptions = { protocol: u.protocol, hostname: u.hostname, host: u.host, port: u.port || (u.protocol === 'https:' ? '443' : '80'), servername: null, localAddress: null } as unknown as buildConnector.Options;
+    this.connectOptions = {
+      protocol: u.protocol,
+      hostname: u.hostname,
+      host: u.host,
+      port: u.port || (u.protocol === 'https:' ? '443' : '80'),
+      servername: null,
+      localAddress: null,
+    } as unknown as buildConnector.Options;
     this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -123,11 +142,19 @@ export class VuClient implements VuConnection {
         const done = cb as (e: Error | null, s: Socket | null) => void;
         const spare = this.takeSpare();
         // Opened ahead of the load (preconnect): no request is charged a connect it did not wait for.
-        if (spare) { queueMicrotask(() => done(null, spare)); return; } // undici expects the callback later, not inside its connect()
+        if (spare) {
+          queueMicrotask(() => done(null, spare));
+          return;
+        } // undici expects the callback later, not inside its connect()
         const startMs = performance.now();
         this.out.connections++;
         connector(o, (err, socket) => {
-          if (!err) { this.connectStartMs = startMs; this.connectEndMs = performance.now(); this.connectUnclaimed = true; this.track(socket as Socket); }
+          if (!err) {
+            this.connectStartMs = startMs;
+            this.connectEndMs = performance.now();
+            this.connectUnclaimed = true;
+            this.track(socket as Socket);
+          }
           done(err, socket as Socket | null);
         });
       },
@@ -143,12 +170,21 @@ export class VuClient implements VuConnection {
     this.out.connections++;
     return new Promise((resolve) => {
       this.connector(this.connectOptions, (err, socket) => {
-        if (err || !socket) { resolve(false); return; }
+        if (err || !socket) {
+          resolve(false);
+          return;
+        }
         const s = socket as Socket;
-        if (this.live || this.spare) { s.destroy(); resolve(true); return; }
+        if (this.live || this.spare) {
+          s.destroy();
+          resolve(true);
+          return;
+        }
         this.spare = s;
         // An idle socket the server closed (or reset) is forgotten; a fresh one is opened when needed.
-        const gone = () => { if (this.spare === s) this.spare = null; };
+        const gone = () => {
+          if (this.spare === s) this.spare = null;
+        };
         this.spareGone = gone;
         s.once('close', gone);
         s.on('error', gone);
@@ -161,15 +197,24 @@ export class VuClient implements VuConnection {
     const s = this.spare;
     this.spare = null;
     if (!s) return null;
-    if (this.spareGone) { s.off('close', this.spareGone); s.off('error', this.spareGone); this.spareGone = null; }
-    if (s.destroyed || s.readyState !== 'open') { s.destroy(); return null; }
+    if (this.spareGone) {
+      s.off('close', this.spareGone);
+      s.off('error', this.spareGone);
+      this.spareGone = null;
+    }
+    if (s.destroyed || s.readyState !== 'open') {
+      s.destroy();
+      return null;
+    }
     this.track(s);
     return s;
   }
 
   private track(s: Socket): void {
     this.live = s;
-    s.once('close', () => { if (this.live === s) this.live = null; });
+    s.once('close', () => {
+      if (this.live === s) this.live = null;
+    });
   }
 
   /** Sends one request; `done` gets this VU and the outcome. One request at a time per VU. */
@@ -181,7 +226,10 @@ export class VuClient implements VuConnection {
     this.done = done;
     this.deadlineMs = nowMs + this.timeoutMs;
     try {
-      this.client.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body }, this as unknown as Dispatcher.DispatchHandler);
+      this.client.dispatch(
+        { method: req.method, path: req.path, headers: req.headers, body: req.body },
+        this as unknown as Dispatcher.DispatchHandler,
+      );
     } catch (err) {
       this.onError(err as Error);
     }
@@ -254,10 +302,23 @@ function requestBytes(req: PreparedRequest): number {
   return n + (req.body ? req.body.length : 0);
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', DEADLINE_CODE]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  DEADLINE_CODE,
+]);
 /** A connection that ended before its response did (the socket client's own code). */
 export const SOCKET_CLOSED_CODE = 'PLATEAU_SOCKET_CLOSED';
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', SOCKET_CLOSED_CODE]);
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ECONNABORTED',
+  SOCKET_CLOSED_CODE,
+]);
 
 export function classify(err: Error & { code?: string }): ErrorKind {
   const code = err.code ?? '';

@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_HEADER_BYTES, ResponseParser, wasmMemoryBytes, type ResponseHandler } from './llhttp.ts';
 
-interface Seen { status: number; headers: string[] | null; keepAlive: boolean; ka: string | null; body: number; more: boolean }
+interface Seen {
+  status: number;
+  headers: string[] | null;
+  keepAlive: boolean;
+  ka: string | null;
+  body: number;
+  more: boolean;
+}
 
 function recorder(keepHeaders: boolean, skipBody = false) {
   const done: Seen[] = [];
@@ -17,24 +24,58 @@ function recorder(keepHeaders: boolean, skipBody = false) {
       cur = { status, headers: headers ? [...headers] : null, keepAlive, ka, body: 0, more: false };
       return skipBody;
     },
-    onResponseBody(n) { cur!.body += n; },
-    onResponseComplete(more) { done.push({ ...cur!, more }); },
-    onResponseError(err) { errors.push({ message: err.message, code: err.code }); },
+    onResponseBody(n) {
+      cur!.body += n;
+    },
+    onResponseComplete(more) {
+      done.push({ ...cur!, more });
+    },
+    onResponseError(err) {
+      errors.push({ message: err.message, code: err.code });
+    },
   };
   const parser = new ResponseParser(h, keepHeaders);
-  return { parser, done, errors, feed: (s: string | Buffer) => { const b = Buffer.from(s as string, 'latin1'); parser.execute(b, b.length); } };
+  return {
+    parser,
+    done,
+    errors,
+    feed: (s: string | Buffer) => {
+      const b = Buffer.from(s as string, 'latin1');
+      parser.execute(b, b.length);
+    },
+  };
 }
 
-const NGINX = 'HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/plain\r\nContent-Length: 3\r\nConnection: keep-alive\r\nKEEP-alive: timeout=5, max=100\r\nX-Empty:\r\n\r\nok\n';
+const NGINX =
+  'HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/plain\r\nContent-Length: 3\r\nConnection: keep-alive\r\nKEEP-alive: timeout=5, max=100\r\nX-Empty:\r\n\r\nok\n';
 
 describe('llhttp response parser', () => {
   it('gives the same response however the bytes are split across reads', () => {
     const whole = recorder(true);
     whole.feed(NGINX);
-    expect(whole.done).toEqual([{
-      status: 200, keepAlive: true, ka: 'timeout=5, max=100', body: 3, more: false,
-      headers: ['Server', 'nginx', 'Content-Type', 'text/plain', 'Content-Length', '3', 'Connection', 'keep-alive', 'KEEP-alive', 'timeout=5, max=100', 'X-Empty', ''],
-    }]);
+    expect(whole.done).toEqual([
+      {
+        status: 200,
+        keepAlive: true,
+        ka: 'timeout=5, max=100',
+        body: 3,
+        more: false,
+        headers: [
+          'Server',
+          'nginx',
+          'Content-Type',
+          'text/plain',
+          'Content-Length',
+          '3',
+          'Connection',
+          'keep-alive',
+          'KEEP-alive',
+          'timeout=5, max=100',
+          'X-Empty',
+          '',
+        ],
+      },
+    ]);
     for (let cut = 1; cut < NGINX.length; cut++) {
       for (const keep of [true, false]) {
         const r = recorder(keep);
@@ -48,7 +89,9 @@ describe('llhttp response parser', () => {
 
   it('finds Keep-Alive in any case and only there, without header strings when none are kept', () => {
     const r = recorder(false);
-    r.feed('HTTP/1.1 200 OK\r\nKeep-Alivex: timeout=9\r\nKeep-Aliv: timeout=8\r\nkeep-alive: timeout=2\r\nContent-Length: 0\r\n\r\n');
+    r.feed(
+      'HTTP/1.1 200 OK\r\nKeep-Alivex: timeout=9\r\nKeep-Aliv: timeout=8\r\nkeep-alive: timeout=2\r\nContent-Length: 0\r\n\r\n',
+    );
     expect(r.done.map((d) => [d.ka, d.headers])).toEqual([['timeout=2', null]]);
     const none = recorder(false);
     none.feed('HTTP/1.1 204 No Content\r\nKeep-Alivex: timeout=9\r\n\r\n');
@@ -57,8 +100,14 @@ describe('llhttp response parser', () => {
 
   it('tells responses in one read apart, and says when bytes followed one', () => {
     const r = recorder(false);
-    r.feed('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\naHTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
-    expect(r.done.map((d) => [d.status, d.body, d.more])).toEqual([[100, 0, true], [200, 1, true], [404, 0, false]]);
+    r.feed(
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\naHTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n',
+    );
+    expect(r.done.map((d) => [d.status, d.body, d.more])).toEqual([
+      [100, 0, true],
+      [200, 1, true],
+      [404, 0, false],
+    ]);
   });
 
   it('reads chunked bodies and bodies that end with the connection', () => {
@@ -88,12 +137,32 @@ describe('llhttp response parser', () => {
   });
 
   it.each([
-    ['two framings', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n', /Content-Length can't be present with Transfer-Encoding/, 'HPE_INVALID_CONTENT_LENGTH'],
-    ['two lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n', /Duplicate Content-Length/, 'HPE_UNEXPECTED_CONTENT_LENGTH'],
+    [
+      'two framings',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n',
+      /Content-Length can't be present with Transfer-Encoding/,
+      'HPE_INVALID_CONTENT_LENGTH',
+    ],
+    [
+      'two lengths',
+      'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n',
+      /Duplicate Content-Length/,
+      'HPE_UNEXPECTED_CONTENT_LENGTH',
+    ],
     ['not HTTP', 'HTTQ/1.1 200 OK\r\n\r\n', /Expected HTTP\//, 'HPE_INVALID_CONSTANT'],
-    ['a space in a header name', 'HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n', /Invalid header/, 'HPE_INVALID_HEADER_TOKEN'],
-    ['headers too large', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`, /headers over 16384 bytes/, 'HPE_HEADER_OVERFLOW'],
-  ])('refuses %s with llhttp\'s reason and code', (_what, bytes, message, code) => {
+    [
+      'a space in a header name',
+      'HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n',
+      /Invalid header/,
+      'HPE_INVALID_HEADER_TOKEN',
+    ],
+    [
+      'headers too large',
+      `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+      /headers over 16384 bytes/,
+      'HPE_HEADER_OVERFLOW',
+    ],
+  ])("refuses %s with llhttp's reason and code", (_what, bytes, message, code) => {
     const r = recorder(true);
     r.feed(bytes);
     expect(r.done).toEqual([]);

@@ -19,7 +19,12 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /** What a parser reports, only while it is not freed (so a handler needs no check that it is still its parser). */
 export interface ResponseHandler {
   /** Headers parsed (1xx included); true skips the body (HEAD). `headers` is reused by the next response. */
-  onResponseHeaders(status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean;
+  onResponseHeaders(
+    status: number,
+    headers: string[] | null,
+    keepAlive: boolean,
+    keepAliveValue: string | null,
+  ): boolean;
   onResponseBody(bytes: number): void;
   /** A whole response; `more`: bytes followed it in the same read. */
   onResponseComplete(more: boolean): void;
@@ -72,7 +77,8 @@ function llhttp(): Llhttp {
       wasm_on_header_field: (_ptr: number, at: number, len: number) => (current ? current.field(at, len) : 0),
       wasm_on_header_value: (_ptr: number, at: number, len: number) => (current ? current.value(at, len) : 0),
       // An upgraded connection (101) speaks another protocol after the response: never kept.
-      wasm_on_headers_complete: (_ptr: number, status: number, upgrade: number, keepAlive: number) => (current ? current.headersDone(status, keepAlive === 1 && upgrade === 0) : 0),
+      wasm_on_headers_complete: (_ptr: number, status: number, upgrade: number, keepAlive: number) =>
+        current ? current.headersDone(status, keepAlive === 1 && upgrade === 0) : 0,
       wasm_on_body: (_ptr: number, _at: number, len: number) => (current ? current.body(len) : 0),
       // Pausing hands the end of the response back to execute(), outside the wasm call.
       wasm_on_message_complete: () => PAUSED,
@@ -116,7 +122,10 @@ export class ResponseParser {
   private kaValue: string | null = null;
   private tooLarge = false;
 
-  constructor(private readonly handler: ResponseHandler, keepHeaders: boolean) {
+  constructor(
+    private readonly handler: ResponseHandler,
+    keepHeaders: boolean,
+  ) {
     this.ptr = llhttp().llhttp_alloc(TYPE_RESPONSE);
     live++;
     this.headers = keepHeaders ? [] : null;
@@ -142,7 +151,10 @@ export class ResponseParser {
         current = null;
       }
       if (ret === OK) return;
-      if (ret !== PAUSED) { this.fail(w, ret); return; }
+      if (ret !== PAUSED) {
+        this.fail(w, ret);
+        return;
+      }
       const pos = w.llhttp_get_error_pos(this.ptr) - inPtr;
       w.llhttp_resume(this.ptr);
       this.handler.onResponseComplete(pos < length);
@@ -179,10 +191,20 @@ export class ResponseParser {
 
   private fail(w: Llhttp, ret: number): void {
     const err = this.tooLarge
-      ? Object.assign(new Error(`invalid HTTP response: headers over ${MAX_HEADER_BYTES} bytes`), { code: 'HPE_HEADER_OVERFLOW' })
+      ? Object.assign(new Error(`invalid HTTP response: headers over ${MAX_HEADER_BYTES} bytes`), {
+          code: 'HPE_HEADER_OVERFLOW',
+        })
       : ret === PAUSED_UPGRADE
-        ? Object.assign(new Error('invalid HTTP response: the server switched protocols (upgrade), which a load test cannot follow'), { code: 'HPE_PAUSED_UPGRADE' })
-        : Object.assign(new Error(`invalid HTTP response: ${cString(w, w.llhttp_get_error_reason(this.ptr)) || 'parse error'}`), { code: cString(w, w.llhttp_errno_name(ret)) || 'HPE_INVALID' });
+        ? Object.assign(
+            new Error(
+              'invalid HTTP response: the server switched protocols (upgrade), which a load test cannot follow',
+            ),
+            { code: 'HPE_PAUSED_UPGRADE' },
+          )
+        : Object.assign(
+            new Error(`invalid HTTP response: ${cString(w, w.llhttp_get_error_reason(this.ptr)) || 'parse error'}`),
+            { code: cString(w, w.llhttp_errno_name(ret)) || 'HPE_INVALID' },
+          );
     this.handler.onResponseError(err);
   }
 
@@ -197,11 +219,18 @@ export class ResponseParser {
   }
 
   field(at: number, len: number): number {
-    if (this.inValue) { this.inValue = false; this.kaMatched = 0; }
-    if ((this.headerBytes += len) > MAX_HEADER_BYTES) { this.tooLarge = true; return -1; }
+    if (this.inValue) {
+      this.inValue = false;
+      this.kaMatched = 0;
+    }
+    if ((this.headerBytes += len) > MAX_HEADER_BYTES) {
+      this.tooLarge = true;
+      return -1;
+    }
     const m = mem;
     let k = this.kaMatched;
-    for (let i = 0; i < len && k >= 0; i++) k = k < KEEP_ALIVE.length && (m[at + i] | 0x20) === KEEP_ALIVE[k] ? k + 1 : -1;
+    for (let i = 0; i < len && k >= 0; i++)
+      k = k < KEEP_ALIVE.length && (m[at + i] | 0x20) === KEEP_ALIVE[k] ? k + 1 : -1;
     this.kaMatched = k;
     const h = this.headers;
     if (h) {
@@ -215,7 +244,10 @@ export class ResponseParser {
   value(at: number, len: number): number {
     const first = !this.inValue;
     this.inValue = true;
-    if ((this.headerBytes += len) > MAX_HEADER_BYTES) { this.tooLarge = true; return -1; }
+    if ((this.headerBytes += len) > MAX_HEADER_BYTES) {
+      this.tooLarge = true;
+      return -1;
+    }
     const isKa = this.kaMatched === KEEP_ALIVE.length;
     const h = this.headers;
     if (!h && !isKa) return 0;

@@ -44,7 +44,13 @@ export interface EngineCapabilities {
 
 export type Capability = keyof EngineCapabilities;
 
-export const NATIVE_CAPABILITIES: Readonly<EngineCapabilities> = Object.freeze({ warmup: true, preconnect: true, threadSizing: true, schedulerLag: true, liveStop: true });
+export const NATIVE_CAPABILITIES: Readonly<EngineCapabilities> = Object.freeze({
+  warmup: true,
+  preconnect: true,
+  threadSizing: true,
+  schedulerLag: true,
+  liveStop: true,
+});
 
 /** What an engine can do, and for each thing it cannot, why: the words the run records when it skips a stage. */
 export interface EngineTraits {
@@ -107,13 +113,26 @@ export class InThreadEngine implements LoadEngine {
     private readonly httpClient: string,
   ) {}
 
-  get label(): string { return `${this.name}, ${this.httpClient} HTTP client`; }
+  get label(): string {
+    return `${this.name}, ${this.httpClient} HTTP client`;
+  }
 
-  get maxVUs(): number { return this.pool.max; }
-  set maxVUs(n: number) { this.pool.max = n; }
+  get maxVUs(): number {
+    return this.pool.max;
+  }
+  set maxVUs(n: number) {
+    this.pool.max = n;
+  }
 
   start(o: LegOptions): EngineRun {
-    return startNative({ ...o, schedule: new Schedule(o.segments), source: 'native/0', pool: this.pool, build: this.build, check: this.check });
+    return startNative({
+      ...o,
+      schedule: new Schedule(o.segments),
+      source: 'native/0',
+      pool: this.pool,
+      build: this.build,
+      check: this.check,
+    });
   }
 
   preconnect(): Promise<Preconnected> {

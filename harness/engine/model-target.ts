@@ -60,7 +60,10 @@ export class ModelTarget {
   private servedSumS = 0;
 
   /** @param startMs the target's birth on the caller's clock: cold and topology times count from it. */
-  constructor(readonly o: ModelTargetOptions, private readonly startMs = 0) {
+  constructor(
+    readonly o: ModelTargetOptions,
+    private readonly startMs = 0,
+  ) {
     const problems = modelProblems(o);
     if (problems.length) throw new RangeError(`model target: ${problems.join('; ')}`);
     this.lastMs = startMs;
@@ -147,8 +150,13 @@ export class ModelTarget {
   /** The target's metrics at tMs: requests served so far (Spring's _count/_sum) and its instance count. */
   reading(tMs: number): ModelReading {
     return {
-      requestsCount: this.servedCount, requestsSumS: this.servedSumS, requestsMaxS: null,
-      poolActive: null, poolPending: null, poolMax: null, gauges: {},
+      requestsCount: this.servedCount,
+      requestsSumS: this.servedSumS,
+      requestsMaxS: null,
+      poolActive: null,
+      poolPending: null,
+      poolMax: null,
+      gauges: {},
       topology: this.o.topology ? this.instancesAt(tMs) : null,
     };
   }
@@ -164,11 +172,17 @@ export function modelProblems(o: ModelTargetOptions): string[] {
   const out: string[] = [];
   if (!(o.capacityPerSec > 0)) out.push(`capacityPerSec is ${o.capacityPerSec}: give a rate above 0`);
   if (!(o.serviceMs > 0)) out.push(`serviceMs is ${o.serviceMs}: give a service time above 0 ms`);
-  if (!['queue', 'reject', 'collapse'].includes(o.overload)) out.push(`overload is ${JSON.stringify(o.overload)}: use 'queue', 'reject' or 'collapse'`);
+  if (!['queue', 'reject', 'collapse'].includes(o.overload))
+    out.push(`overload is ${JSON.stringify(o.overload)}: use 'queue', 'reject' or 'collapse'`);
   const k = (o.capacityPerSec * o.serviceMs) / 1000;
-  if (o.overload === 'collapse' && k < 1) out.push(`collapse needs capacityPerSec x serviceMs >= 1 request in service at the peak (it is ${k}): raise either`);
-  if (o.cold && !(o.cold.forS >= 0 && o.cold.slowdown >= 1)) out.push(`cold is ${JSON.stringify(o.cold)}: forS must be >= 0 and slowdown >= 1`);
-  if (o.topology && !(o.topology.from >= 1 && o.topology.to >= 1 && o.topology.atS >= 0)) out.push(`topology is ${JSON.stringify(o.topology)}: from and to must be >= 1 instance, atS >= 0`);
+  if (o.overload === 'collapse' && k < 1)
+    out.push(
+      `collapse needs capacityPerSec x serviceMs >= 1 request in service at the peak (it is ${k}): raise either`,
+    );
+  if (o.cold && !(o.cold.forS >= 0 && o.cold.slowdown >= 1))
+    out.push(`cold is ${JSON.stringify(o.cold)}: forS must be >= 0 and slowdown >= 1`);
+  if (o.topology && !(o.topology.from >= 1 && o.topology.to >= 1 && o.topology.atS >= 0))
+    out.push(`topology is ${JSON.stringify(o.topology)}: from and to must be >= 1 instance, atS >= 0`);
   if (o.rejectMs !== undefined && !(o.rejectMs > 0)) out.push(`rejectMs is ${o.rejectMs}: give a time above 0 ms`);
   return out;
 }

@@ -11,17 +11,35 @@ import { SimClock } from '../clock.ts';
 import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()!(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
 
-async function run(opts: { ratePerSec: number; seconds: number; delayMs: number; maxVUs: number; status?: number; burnMs?: number }) {
-  const srv = await tinyServer((_req, res) => setTimeout(() => { res.statusCode = opts.status ?? 200; res.end('ok'); }, opts.delayMs));
+async function run(opts: {
+  ratePerSec: number;
+  seconds: number;
+  delayMs: number;
+  maxVUs: number;
+  status?: number;
+  burnMs?: number;
+}) {
+  const srv = await tinyServer((_req, res) =>
+    setTimeout(() => {
+      res.statusCode = opts.status ?? 200;
+      res.end('ok');
+    }, opts.delayMs),
+  );
   closers.push(srv.close);
   const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, Math.min(5, opts.maxVUs), opts.maxVUs);
   closers.push(() => pool.close());
   const records: BucketRecord[] = [];
   const eng = startNative({
     schedule: new Schedule([{ durationS: opts.seconds, fromPerSec: opts.ratePerSec, toPerSec: opts.ratePerSec }]),
-    phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
+    phase: 'steps',
+    source: 'native/0',
+    pool,
+    seqOffset: 0,
+    gracefulStopMs: 2000,
     build: () => {
       const until = performance.now() + (opts.burnMs ?? 0);
       while (performance.now() < until); // the scenario's own work, on the generator's thread
@@ -43,9 +61,19 @@ describe('native engine against a real server on 127.0.0.1', () => {
     expect(r.dropped).toBe(0);
     expect(r.completed).toBe(400); // every dispatched request recorded, whatever its outcome
     expect(r.ok).toBeGreaterThan(380); // a loaded 2-core machine may refuse a few connections
-    const d = r.records.map((b) => decodeHistogram(b.hist.duration)).reduce((a, h) => { a.add(h); return a; });
+    const d = r.records
+      .map((b) => decodeHistogram(b.hist.duration))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     expect(d.totalCount).toBe(r.ok);
-    const connecting = r.records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
+    const connecting = r.records
+      .map((b) => decodeHistogram(b.hist.connecting))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     expect(connecting.maxValue).toBeGreaterThan(1); // first requests paid for their connections
   });
 
@@ -70,7 +98,7 @@ describe('native engine against a real server on 127.0.0.1', () => {
     expect(mean(full(idle.records))).toBeLessThan(mean(full(busy.records)) - 0.25);
   });
 
-  it('measures each arrival\'s lag when it starts, not when its batch began: a slow build delays those after it', async () => {
+  it("measures each arrival's lag when it starts, not when its batch began: a slow build delays those after it", async () => {
     const srv = await tinyServer((_q, res) => res.end('ok'));
     closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, 10, 10);
@@ -80,17 +108,31 @@ describe('native engine against a real server on 127.0.0.1', () => {
     // the last starts about 200 ms in for an intended 50 ms (at its batch's start it read about 75)
     const eng = startNative({
       schedule: new Schedule([{ durationS: 0.05, fromPerSec: 200, toPerSec: 200 }]),
-      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-      build: () => { const until = performance.now() + 20; while (performance.now() < until); return { method: 'GET', path: '/', headers: {}, body: null }; },
-      check: () => null, sink: (r) => records.push(r),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      build: () => {
+        const until = performance.now() + 20;
+        while (performance.now() < until);
+        return { method: 'GET', path: '/', headers: {}, body: null };
+      },
+      check: () => null,
+      sink: (r) => records.push(r),
     });
     await eng.done;
-    const lag = records.map((b) => decodeHistogram(b.lag)).reduce((a, h) => { a.add(h); return a; });
+    const lag = records
+      .map((b) => decodeHistogram(b.lag))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     expect(lag.totalCount).toBe(10);
     expect(lag.maxValue / 1000).toBeGreaterThan(120);
   });
 
-  it('reads an idle loop\'s delay as about nothing, not the monitor\'s 10 ms sampling interval', async () => {
+  it("reads an idle loop's delay as about nothing, not the monitor's 10 ms sampling interval", async () => {
     const r = await run({ ratePerSec: 20, seconds: 2, delayMs: 0, maxVUs: 5 });
     const max = Math.min(...r.records.map((b) => b.loopDelayMaxMs));
     expect(max).toBeLessThan(5);
@@ -108,7 +150,11 @@ describe('native engine against a real server on 127.0.0.1', () => {
 describe('stopping from the sink, as the steps stage does when a step is judged', () => {
   it('emits no second twice and dispatches nothing after stop; lastSeq is the last seq sent', async () => {
     const seen: number[] = [];
-    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.slice(1))); res.statusCode = 503; res.end('no'); });
+    const srv = await tinyServer((req, res) => {
+      seen.push(Number(req.url!.slice(1)));
+      res.statusCode = 503;
+      res.end('no');
+    });
     closers.push(srv.close);
     for (const graceMs of [2000, 0]) {
       const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket' }, 5, 50);
@@ -117,10 +163,21 @@ describe('stopping from the sink, as the steps stage does when a step is judged'
       seen.length = 0;
       // a ramp to 25/s puts arrivals off the second edges; judged (and stopped) as second 2 closes
       const eng = startNative({
-        schedule: new Schedule([{ durationS: 1, fromPerSec: 0, toPerSec: 25 }, { durationS: 4, fromPerSec: 25, toPerSec: 25 }]),
-        phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-        build: (seq) => ({ method: 'GET', path: `/${seq}`, headers: {}, body: null }), check: () => null,
-        sink: (r) => { records.push(r); if (r.tS === 2) eng.stop(graceMs); },
+        schedule: new Schedule([
+          { durationS: 1, fromPerSec: 0, toPerSec: 25 },
+          { durationS: 4, fromPerSec: 25, toPerSec: 25 },
+        ]),
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset: 0,
+        gracefulStopMs: 2000,
+        build: (seq) => ({ method: 'GET', path: `/${seq}`, headers: {}, body: null }),
+        check: () => null,
+        sink: (r) => {
+          records.push(r);
+          if (r.tS === 2) eng.stop(graceMs);
+        },
       });
       const res = await eng.done;
       const seconds = records.map((r) => r.tS);
@@ -136,26 +193,48 @@ describe('a saturated thread and its VU pool', () => {
   /** A server that accepts connections and never answers (not even a TLS handshake): VUs stay busy. */
   async function silent(): Promise<number> {
     const held: net.Socket[] = [];
-    const srv = net.createServer((s) => { held.push(s); });
+    const srv = net.createServer((s) => {
+      held.push(s);
+    });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => { for (const s of held) s.destroy(); srv.close(() => r()); }));
+    closers.push(
+      () =>
+        new Promise<void>((r) => {
+          for (const s of held) s.destroy();
+          srv.close(() => r());
+        }),
+    );
     return (srv.address() as net.AddressInfo).port;
   }
 
   /** 1 s at 200/s while the scenario burns 6 ms a request (the thread saturated); VUs allocated at the end. */
-  async function allocatedUnderSaturation(origin: string): Promise<{ allocated: number; dropped: number; droppedBusy: number }> {
+  async function allocatedUnderSaturation(
+    origin: string,
+  ): Promise<{ allocated: number; dropped: number; droppedBusy: number }> {
     const pool = new VuPool(origin, { timeoutMs: 3000, client: 'socket' }, 1, 400);
     closers.push(() => pool.close());
     const records: BucketRecord[] = [];
     const run = startNative({
       schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
-      phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 0,
-      build: () => { const until = performance.now() + 6; while (performance.now() < until); return { method: 'GET', path: '/x', headers: {}, body: null }; },
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 0,
+      build: () => {
+        const until = performance.now() + 6;
+        while (performance.now() < until);
+        return { method: 'GET', path: '/x', headers: {}, body: null };
+      },
       check: () => null,
       sink: (r) => records.push(r),
     });
     await run.done;
-    return { allocated: pool.allocated, dropped: records.reduce((a, r) => a + r.dropped, 0), droppedBusy: records.reduce((a, r) => a + (r.droppedBusy ?? 0), 0) };
+    return {
+      allocated: pool.allocated,
+      dropped: records.reduce((a, r) => a + r.dropped, 0),
+      droppedBusy: records.reduce((a, r) => a + (r.droppedBusy ?? 0), 0),
+    };
   }
 
   it('over TLS stops growing (each new VU would be a handshake), over plain HTTP grows as the arrivals need', async () => {
@@ -178,8 +257,13 @@ async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketReco
   const records: BucketRecord[] = [];
   await startNative({
     schedule: new Schedule([{ durationS: 1, fromPerSec: ratePerSec, toPerSec: ratePerSec }]),
-    phase: 'steps', source: 'native/0', pool, seqOffset: 0, gracefulStopMs: 2000,
-    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }), check: () => null,
+    phase: 'steps',
+    source: 'native/0',
+    pool,
+    seqOffset: 0,
+    gracefulStopMs: 2000,
+    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }),
+    check: () => null,
     sink: (r) => records.push(r),
   }).done;
   return records;
@@ -189,8 +273,13 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
   it('opens every preallocated VU connection before the load; the requests then pay no connect', async () => {
     let connections = 0;
     let requests = 0;
-    const srv = await tinyServer((_req, res) => { requests++; res.end('ok'); });
-    srv.server.on('connection', () => { connections++; });
+    const srv = await tinyServer((_req, res) => {
+      requests++;
+      res.end('ok');
+    });
+    srv.server.on('connection', () => {
+      connections++;
+    });
     closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 8, 8);
     closers.push(() => pool.close());
@@ -201,7 +290,12 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 }); // idempotent
     expect(connections).toBe(8);
     const records = await oneSecondAt(pool, 200);
-    const connecting = records.map((b) => decodeHistogram(b.hist.connecting)).reduce((a, h) => { a.add(h); return a; });
+    const connecting = records
+      .map((b) => decodeHistogram(b.hist.connecting))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     const sum = (pick: (r: BucketRecord) => number) => records.reduce((a, r) => a + pick(r), 0);
     // Every request started succeeded; an arrival may be dropped only when a stall of a busy
     // machine held all 8 VUs (40 ms at this rate), and it is then counted as such.
@@ -217,7 +311,10 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     let connections = 0;
     const sockets: import('node:net').Socket[] = [];
     const srv = await tinyServer((_req, res) => res.end('ok'));
-    srv.server.on('connection', (s) => { connections++; sockets.push(s); });
+    srv.server.on('connection', (s) => {
+      connections++;
+      sockets.push(s);
+    });
     closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 2, 2);
     closers.push(() => pool.close());
@@ -227,7 +324,10 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     for (const s of sockets) s.destroy(); // the server drops both idle connections
     await new Promise((r) => setTimeout(r, 100));
     const records = await oneSecondAt(pool, 20);
-    expect(records.reduce((a, r) => a + r.ok, 0), JSON.stringify(records.map((r) => r.samples ?? r.errors))).toBe(20);
+    expect(
+      records.reduce((a, r) => a + r.ok, 0),
+      JSON.stringify(records.map((r) => r.samples ?? r.errors)),
+    ).toBe(20);
     expect(connections).toBeGreaterThanOrEqual(3); // a new connect, not a dead spare
     // Each VU connected again, but after sitting idle since the preconnect: the target's idle
     // close, which a pool larger than the load provokes by itself, is not counted.
@@ -236,8 +336,12 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
 
   it('a VU added under load connects for the first time: not a reconnect', async () => {
     let connections = 0;
-    const srv = await tinyServer((_req, res) => { setTimeout(() => res.end('ok'), 40); });
-    srv.server.on('connection', () => { connections++; });
+    const srv = await tinyServer((_req, res) => {
+      setTimeout(() => res.end('ok'), 40);
+    });
+    srv.server.on('connection', () => {
+      connections++;
+    });
     closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 1, 16);
     closers.push(() => pool.close());
@@ -263,8 +367,12 @@ describe('in simulated time (an injected clock), against VUs that answer on that
     const free: VuConnection[] = [];
     let allocated = 0;
     const pool = {
-      active: 0, refused: 'max' as const, max: maxVUs,
-      get allocated() { return allocated; },
+      active: 0,
+      refused: 'max' as const,
+      max: maxVUs,
+      get allocated() {
+        return allocated;
+      },
       acquire(): VuConnection | null {
         let vu = free.pop();
         if (!vu) {
@@ -275,14 +383,21 @@ describe('in simulated time (an injected clock), against VUs that answer on that
               const out = newOutcome();
               const t = out.times;
               t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
-              clock.setTimeout(() => { t.headersMs = t.endMs = clock.now(); out.status = 200; done(vu!, out); }, serviceMs);
+              clock.setTimeout(() => {
+                t.headersMs = t.endMs = clock.now();
+                out.status = 200;
+                done(vu!, out);
+              }, serviceMs);
             },
           } as unknown as VuConnection;
         }
         pool.active++;
         return vu;
       },
-      release(vu: VuConnection) { pool.active--; free.push(vu); },
+      release(vu: VuConnection) {
+        pool.active--;
+        free.push(vu);
+      },
     };
     return pool as unknown as VuPool;
   }
@@ -294,9 +409,15 @@ describe('in simulated time (an injected clock), against VUs that answer on that
     // 500 req/s for 3 s against 20 ms answers: 10 VUs busy (Little), 8 allowed: 400 req/s served
     const eng = startNative({
       schedule: new Schedule([{ durationS: 3, fromPerSec: 500, toPerSec: 500 }]),
-      phase: 'steps', source: 'native/0', pool: simPool(clock, 8, 20), seqOffset: 0, gracefulStopMs: 2000,
-      build: () => ({ method: 'GET', path: '/', headers: {}, body: null }), check: () => null,
-      sink: (r) => records.push(r), clock,
+      phase: 'steps',
+      source: 'native/0',
+      pool: simPool(clock, 8, 20),
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      build: () => ({ method: 'GET', path: '/', headers: {}, body: null }),
+      check: () => null,
+      sink: (r) => records.push(r),
+      clock,
     });
     const res = await clock.run(eng.done);
     expect(res.dispatched).toBe(1500);
@@ -310,10 +431,20 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       expect(r.started).toBeGreaterThanOrEqual(396);
       expect(r.started).toBeLessThanOrEqual(404);
     }
-    const d = records.map((b) => decodeHistogram(b.hist.duration)).reduce((a, h) => { a.add(h); return a; });
+    const d = records
+      .map((b) => decodeHistogram(b.hist.duration))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     expect([d.minNonZeroValue, d.maxValue].map((us) => Math.round(us / 1000))).toEqual([20, 20]);
     // the timer wakes on whole ms: no arrival starts more than a millisecond late
-    const lag = records.map((b) => decodeHistogram(b.lag)).reduce((a, h) => { a.add(h); return a; });
+    const lag = records
+      .map((b) => decodeHistogram(b.lag))
+      .reduce((a, h) => {
+        a.add(h);
+        return a;
+      });
     expect(lag.maxValue).toBeLessThanOrEqual(1001);
     expect(clock.now() - 5000).toBeLessThan(3100);
     expect(performance.now() - wallMs).toBeLessThan(2000);

@@ -55,7 +55,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const t0Ms = phaseT0Ms + offsetS * 1000;
   const stripe = o.stripe ?? { index: 0, count: 1 };
   // The machine's counters are one for the whole process: the first instance samples them.
-  const rec = new BucketRecorder(o.phase, o.source, phaseT0Ms, o.sink, Math.floor(offsetS), stripe.index === 0 ? HostSampler.ofThisProcess() : null);
+  const rec = new BucketRecorder(
+    o.phase,
+    o.source,
+    phaseT0Ms,
+    o.sink,
+    Math.floor(offsetS),
+    stripe.index === 0 ? HostSampler.ofThisProcess() : null,
+  );
   /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
   let n = stripe.index + 1;
   let nextS = o.schedule.arrivalS(n);
@@ -70,7 +77,10 @@ export function startNative(o: EngineRunOptions): EngineRun {
     own++;
     const lagMs = nowMs - t0Ms - intendedS * 1000;
     const vu = o.pool.acquire();
-    if (!vu) { rec.drop(nowMs, lagMs, o.pool.refused === 'busy'); return; }
+    if (!vu) {
+      rec.drop(nowMs, lagMs, o.pool.refused === 'busy');
+      return;
+    }
     rec.vusActive = o.pool.active;
     rec.vusAllocated = o.pool.allocated;
     rec.arrival(nowMs, lagMs);
@@ -144,13 +154,17 @@ export function startNative(o: EngineRunOptions): EngineRun {
       clk.clear(timer);
     }
     // finish after the current call returns: stop may come from a sink inside fire() or a roll
-    if (o.pool.active === 0 || graceMs <= 0) { queueMicrotask(finish); return; }
+    if (o.pool.active === 0 || graceMs <= 0) {
+      queueMicrotask(finish);
+      return;
+    }
     clk.clear(graceTimer);
     graceTimer = clk.setTimeout(finish, graceMs);
   }
 
   // A later leg may be created before its start second: wait for it, then dispatch.
   const startInMs = t0Ms - clk.now();
-  if (startInMs > 1) timer = clk.setTimeout(loop, startInMs); else loop();
+  if (startInMs > 1) timer = clk.setTimeout(loop, startInMs);
+  else loop();
   return { stop, done, elapsedS: () => (clk.now() - t0Ms) / 1000 };
 }

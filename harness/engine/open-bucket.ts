@@ -35,7 +35,10 @@ export class OpenBucket {
   cpuSteal = -1;
   /** Share of its CPUs the generator's process used in this second (BucketRecord.processCpu); -1 when not read. */
   processCpu = -1;
-  readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<Phase, BufferedHistogram>;
+  readonly hist = Object.fromEntries(PHASES.map((p) => [p, new BufferedHistogram()])) as Record<
+    Phase,
+    BufferedHistogram
+  >;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
 
@@ -44,7 +47,15 @@ export class OpenBucket {
 
   reset(tS: number): this {
     this.tS = tS;
-    this.started = this.dropped = this.droppedBusy = this.completed = this.ok = this.bytesIn = this.bytesOut = this.reconnects = 0;
+    this.started =
+      this.dropped =
+      this.droppedBusy =
+      this.completed =
+      this.ok =
+      this.bytesIn =
+      this.bytesOut =
+      this.reconnects =
+        0;
     this.errors = {};
     this.statuses = {};
     this.samples = [];
@@ -80,7 +91,13 @@ export class OpenBucket {
   }
 
   /** The BucketRecord of this second; VU figures fall back to the last ones seen before it. */
-  toRecord(source: string, phase: string, vus: { active: number; allocated: number }, loopDelayMaxMs = 0, busy?: number): BucketRecord {
+  toRecord(
+    source: string,
+    phase: string,
+    vus: { active: number; allocated: number },
+    loopDelayMaxMs = 0,
+    busy?: number,
+  ): BucketRecord {
     return {
       v: 1,
       source,

@@ -36,7 +36,14 @@ export function newPhaseTimes(nowMs: number): PhaseTimes {
   return resetPhaseTimes({} as PhaseTimes, nowMs);
 }
 
-export interface PhasesMs { blocked: number; connecting: number; sending: number; waiting: number; receiving: number; duration: number }
+export interface PhasesMs {
+  blocked: number;
+  connecting: number;
+  sending: number;
+  waiting: number;
+  receiving: number;
+  duration: number;
+}
 
 /**
  * k6's phase vocabulary from the timestamps (ms), written into `into` (reused by the recorder):

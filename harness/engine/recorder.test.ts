@@ -3,18 +3,31 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 
-describe('BucketRecorder and the cgroup\'s throttled time', () => {
+describe("BucketRecorder and the cgroup's throttled time", () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
     let counter = 1_000; // cumulative ms, as cpu.stat has it
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler({ throttled: () => counter }));
+    const rec = new BucketRecorder(
+      'steps',
+      'native/0',
+      0,
+      (r) => out.push(r),
+      0,
+      new HostSampler({ throttled: () => counter }),
+    );
     counter += 30;
     rec.tick(1_200); // second 0 ends
     counter += 250;
     rec.tick(4_100); // a stall: seconds 1 to 3 end at once
     counter += 5;
     rec.close(4_500);
-    expect(out.map((r) => [r.tS, r.throttledMs])).toEqual([[0, 30], [1, 250], [2, 0], [3, 0], [4, 5]]);
+    expect(out.map((r) => [r.tS, r.throttledMs])).toEqual([
+      [0, 30],
+      [1, 250],
+      [2, 0],
+      [3, 0],
+      [4, 5],
+    ]);
   });
 
   it('writes none when it does not read the counter (no quota, or another instance reads it)', () => {
@@ -26,34 +39,53 @@ describe('BucketRecorder and the cgroup\'s throttled time', () => {
   });
 });
 
-describe('BucketRecorder and the machine\'s CPU steal', () => {
-  it('gives each second the share of all CPUs\' time stolen since the last one; a stall\'s seconds share it', () => {
+describe("BucketRecorder and the machine's CPU steal", () => {
+  it("gives each second the share of all CPUs' time stolen since the last one; a stall's seconds share it", () => {
     let t = { steal: 100, total: 10_000 };
     const out: BucketRecord[] = [];
-    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, new HostSampler({ cpuTimes: () => t }));
+    const rec = new BucketRecorder(
+      'steps',
+      'native/0',
+      0,
+      (r) => out.push(r),
+      0,
+      new HostSampler({ cpuTimes: () => t }),
+    );
     t = { steal: 120, total: 10_200 }; // 20 of 200 ticks: 10%
     rec.tick(1_100);
     t = { steal: 126, total: 10_800 }; // 6 of 600 over three seconds: 1% each
     rec.tick(3_900);
     t = { steal: 126, total: 10_800 }; // no time passed: not read, left out
     rec.close(3_950);
-    expect(out.map((r) => [r.tS, r.cpuSteal])).toEqual([[0, 0.1], [1, 0.01], [2, 0.01], [3, undefined]]);
+    expect(out.map((r) => [r.tS, r.cpuSteal])).toEqual([
+      [0, 0.1],
+      [1, 0.01],
+      [2, 0.01],
+      [3, undefined],
+    ]);
   });
 });
 
 describe("BucketRecorder and the generator process's CPU", () => {
-  it('gives each second the share of its CPUs the process used since the last sample; a stall\'s seconds share it', () => {
+  it("gives each second the share of its CPUs the process used since the last sample; a stall's seconds share it", () => {
     let cpuMs = 5_000;
     let wallMs = 0;
     const out: BucketRecord[] = [];
     const host = new HostSampler({ process: { cpuMs: () => cpuMs, cpus: 2 }, nowMs: () => wallMs });
     const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, host);
-    cpuMs += 500; wallMs += 1_000; // 500 ms of CPU in 1 s of 2 CPUs: 25%
+    cpuMs += 500;
+    wallMs += 1_000; // 500 ms of CPU in 1 s of 2 CPUs: 25%
     rec.tick(1_100);
-    cpuMs += 4_500; wallMs += 3_000; // 4.5 s in 3 s of 2 CPUs: 75% over the stall's three seconds
+    cpuMs += 4_500;
+    wallMs += 3_000; // 4.5 s in 3 s of 2 CPUs: 75% over the stall's three seconds
     rec.tick(3_900);
     rec.close(3_950); // no wall time passed: not read
-    expect(out.map((r) => [r.tS, r.processCpu])).toEqual([[0, 0.25], [1, 0.75], [2, 0.75], [3, undefined]]);
+    expect(out.map((r) => [r.tS, r.processCpu])).toEqual([
+      [0, 0.25],
+      [1, 0.75],
+      [2, 0.75],
+      [3, undefined],
+    ]);
   });
 
   it('reads this process through process.cpuUsage(), and another (k6) through /proc, null once it is gone', async () => {

@@ -160,6 +160,12 @@ export class BucketRecorder {
     this.loop.reset();
     b.vusActiveMax = Math.max(b.vusActiveMax, this.vusActive);
     b.vusAllocated = this.vusAllocated;
-    return b.toRecord(this.source, this.phase, { active: this.vusActive, allocated: this.vusAllocated }, Math.round(loopMaxMs * 100) / 100, busy);
+    return b.toRecord(
+      this.source,
+      this.phase,
+      { active: this.vusActive, allocated: this.vusAllocated },
+      Math.round(loopMaxMs * 100) / 100,
+      busy,
+    );
   }
 }

@@ -10,18 +10,47 @@ import { SimClock } from '../clock.ts';
 import { ModelTarget, type ModelTargetOptions } from './model-target.ts';
 import { SimulatedEngine } from './simulated.ts';
 
-async function drive(model: ModelTargetOptions, ratePerSec: number, o: { seconds?: number; maxVUs?: number; instances?: number; stopAtMs?: number } = {}) {
+async function drive(
+  model: ModelTargetOptions,
+  ratePerSec: number,
+  o: { seconds?: number; maxVUs?: number; instances?: number; stopAtMs?: number } = {},
+) {
   const clock = new SimClock();
-  const engine = new SimulatedEngine({ clock, target: new ModelTarget(model), preAllocatedVUs: 4, maxVUs: o.maxVUs ?? 10_000, instances: o.instances });
+  const engine = new SimulatedEngine({
+    clock,
+    target: new ModelTarget(model),
+    preAllocatedVUs: 4,
+    maxVUs: o.maxVUs ?? 10_000,
+    instances: o.instances,
+  });
   const records: BucketRecord[] = [];
-  const run = engine.start({ segments: [{ durationS: o.seconds ?? 6, fromPerSec: ratePerSec, toPerSec: ratePerSec }], phase: 'steps', seqOffset: 100, gracefulStopMs: 2000, sink: (r) => records.push(r) });
+  const run = engine.start({
+    segments: [{ durationS: o.seconds ?? 6, fromPerSec: ratePerSec, toPerSec: ratePerSec }],
+    phase: 'steps',
+    seqOffset: 100,
+    gracefulStopMs: 2000,
+    sink: (r) => records.push(r),
+  });
   if (o.stopAtMs !== undefined) clock.setTimeout(() => run.stop(0), o.stopAtMs);
   const res = await clock.run(run.done);
   // seconds 1..4: past the first second's transient, before the schedule ends
   const mid = mergeRecords(records).filter((r) => r.tS >= 1 && r.tS <= 4);
   const perSec = (k: 'ok' | 'dropped' | 'completed' | 'started') => mid.reduce((a, r) => a + r[k], 0) / mid.length;
-  const hist = mid.map((r) => decodeHistogram(r.hist.duration)).reduce((a, h) => { a.add(h); return a; }, newHistogram(64));
-  return { res, records, perSec, p50Ms: hist.getValueAtPercentile(50) / 1000, p99Ms: hist.getValueAtPercentile(99) / 1000, clock, engine };
+  const hist = mid
+    .map((r) => decodeHistogram(r.hist.duration))
+    .reduce((a, h) => {
+      a.add(h);
+      return a;
+    }, newHistogram(64));
+  return {
+    res,
+    records,
+    perSec,
+    p50Ms: hist.getValueAtPercentile(50) / 1000,
+    p99Ms: hist.getValueAtPercentile(99) / 1000,
+    clock,
+    engine,
+  };
 }
 
 const queue: ModelTargetOptions = { capacityPerSec: 400, serviceMs: 10, overload: 'queue' };
@@ -78,8 +107,11 @@ describe('the simulated engine over a model target', () => {
     expect(r.p50Ms).toBeCloseTo(40, 0);
   });
 
-  it('a cold period and a topology change follow the target\'s own time', () => {
-    const t = new ModelTarget({ ...queue, cold: { forS: 30, slowdown: 3 }, topology: { atS: 10, from: 1, to: 2 } }, 5000);
+  it("a cold period and a topology change follow the target's own time", () => {
+    const t = new ModelTarget(
+      { ...queue, cold: { forS: 30, slowdown: 3 }, topology: { atS: 10, from: 1, to: 2 } },
+      5000,
+    );
     expect(t.rateAt(100, 5000 + 1000)).toBeCloseTo(400 / 3, 6);
     expect(t.rateAt(100, 5000 + 31_000)).toBeCloseTo(800, 6);
     expect([t.reading(5000 + 9_999).topology, t.reading(5000 + 10_000).topology]).toEqual([1, 2]);
@@ -111,6 +143,8 @@ describe('the simulated engine over a model target', () => {
   });
 
   it('refuses a model it cannot run, naming each field and the fix', () => {
-    expect(() => new ModelTarget({ capacityPerSec: 0, serviceMs: -1, overload: 'collapse' })).toThrow(/capacityPerSec is 0: give a rate above 0; serviceMs is -1: give a service time above 0 ms; collapse needs/);
+    expect(() => new ModelTarget({ capacityPerSec: 0, serviceMs: -1, overload: 'collapse' })).toThrow(
+      /capacityPerSec is 0: give a rate above 0; serviceMs is -1: give a service time above 0 ms; collapse needs/,
+    );
   });
 });

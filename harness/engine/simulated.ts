@@ -139,7 +139,10 @@ class SimRun {
   private resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
   private readonly done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (this.resolveDone = r));
 
-  constructor(private readonly engine: SimulatedEngine, private readonly leg: LegOptions) {
+  constructor(
+    private readonly engine: SimulatedEngine,
+    private readonly leg: LegOptions,
+  ) {
     this.clock = engine.o.clock;
     this.target = engine.o.target;
     this.schedule = new Schedule(leg.segments);
@@ -178,7 +181,10 @@ class SimRun {
     this.process(now);
     if (!this.stopped && now >= this.legEndMs) this.stop(this.leg.gracefulStopMs);
     if (this.finished) return;
-    if (this.stopped && (this.own === 0 || now >= this.finishAtMs)) { this.finish(); return; }
+    if (this.stopped && (this.own === 0 || now >= this.finishAtMs)) {
+      this.finish();
+      return;
+    }
     const next = this.stopped
       ? Math.min(this.nextBoundaryMs(), now + DRAIN_LOOK_MS, this.finishAtMs)
       : Math.min(this.nextBoundaryMs(), Math.max(this.legEndMs, now + 1));
@@ -259,7 +265,8 @@ class SimRun {
       const parts = split(perInstance[i], SPREAD.length, this.spreadAt);
       this.spreadAt = (this.spreadAt + perInstance[i]) % SPREAD.length;
       for (let j = 0; j < SPREAD.length; j++) {
-        if (parts[j] > 0) s.duration.recordValueWithCount(Math.max(1, Math.round(latencyMs * SPREAD[j] * 1000)), parts[j]);
+        if (parts[j] > 0)
+          s.duration.recordValueWithCount(Math.max(1, Math.round(latencyMs * SPREAD[j] * 1000)), parts[j]);
       }
     }
   }
@@ -275,16 +282,33 @@ class SimRun {
 
   private toRecord(s: InstanceSecond, i: number, tS: number): BucketRecord {
     const duration = s.ok > 0 ? encodeHistogram(s.duration) : EMPTY;
-    const hist: Record<Phase, string> = { blocked: EMPTY, connecting: EMPTY, sending: EMPTY, waiting: duration, receiving: EMPTY, duration };
+    const hist: Record<Phase, string> = {
+      blocked: EMPTY,
+      connecting: EMPTY,
+      sending: EMPTY,
+      waiting: duration,
+      receiving: EMPTY,
+      duration,
+    };
     const cost = this.engine.o.costUsPerArrival;
     return {
-      v: 1, source: `sim/${i}`, tS, phase: this.leg.phase,
-      started: s.started, dropped: s.dropped, completed: s.completed, ok: s.ok,
-      errors: s.rejected ? { http_5xx: s.rejected } : {}, statuses: s.rejected ? { 503: s.rejected } : {},
+      v: 1,
+      source: `sim/${i}`,
+      tS,
+      phase: this.leg.phase,
+      started: s.started,
+      dropped: s.dropped,
+      completed: s.completed,
+      ok: s.ok,
+      errors: s.rejected ? { http_5xx: s.rejected } : {},
+      statuses: s.rejected ? { 503: s.rejected } : {},
       ...(s.rejected ? { samples: ['http_5xx: HTTP 503'] } : {}),
-      bytesIn: s.completed * RESPONSE_BYTES, bytesOut: s.started * REQUEST_BYTES,
-      vusActiveMax: s.vusActiveMax, vusAllocated: split(this.engine.allocated, this.k, 0)[i],
-      lag: s.lag.totalCount > 0 ? encodeHistogram(s.lag) : EMPTY, loopDelayMaxMs: 0,
+      bytesIn: s.completed * RESPONSE_BYTES,
+      bytesOut: s.started * REQUEST_BYTES,
+      vusActiveMax: s.vusActiveMax,
+      vusAllocated: split(this.engine.allocated, this.k, 0)[i],
+      lag: s.lag.totalCount > 0 ? encodeHistogram(s.lag) : EMPTY,
+      loopDelayMaxMs: 0,
       ...(cost !== undefined ? { busy: Math.min(1, Math.round(((s.started + s.dropped) * cost) / 1e3) / 1e3) } : {}),
       hist,
     };
@@ -296,7 +320,10 @@ class SimRun {
     this.stopped = true;
     this.finishAtMs = Math.min(this.finishAtMs, this.clock.now() + Math.max(0, graceMs));
     // finish after the current call returns: a stop may come from the sink inside emit()
-    if (this.own === 0 || graceMs <= 0) { queueMicrotask(() => this.finish()); return; }
+    if (this.own === 0 || graceMs <= 0) {
+      queueMicrotask(() => this.finish());
+      return;
+    }
     if (!this.inProcess) this.wakeAt(Math.min(this.finishAtMs, this.clock.now() + DRAIN_LOOK_MS));
   }
 

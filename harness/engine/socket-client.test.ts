@@ -15,14 +15,20 @@ import { responseHeaders, type Outcome, type PreparedRequest } from './http.ts';
 import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
 import { liveParsers } from './llhttp.ts';
 
-interface Seen { head: string; body: string; n: number }
+interface Seen {
+  head: string;
+  body: string;
+  n: number;
+}
 type Respond = (req: Seen, s: net.Socket) => void;
 
 // Each exchange takes milliseconds: a client that waits for bytes that never come fails in 10 s, not the suite's 120.
 vi.setConfig({ testTimeout: 10_000 });
 
 const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()!(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
 
 /** A server that reads whole requests (head and Content-Length body) and lets `respond` write raw bytes. */
 async function rawServer(respond: Respond) {
@@ -53,7 +59,11 @@ async function rawServer(respond: Respond) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); });
+  const close = () =>
+    new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    });
   closers.push(close);
   return { url, seen, connections: () => connections };
 }
@@ -68,13 +78,26 @@ type Result = Omit<Outcome, 'times'> & { connected: boolean; headers: Record<str
 const GET: PreparedRequest = { method: 'GET', path: '/x', headers: {}, body: null };
 
 function send(vu: SocketVu, req: PreparedRequest = GET): Promise<Result> {
-  return new Promise((resolve) => vu.send(req, (_vu, o) => resolve({
-    status: o.status, kind: o.kind, message: o.message, rawHeaders: o.rawHeaders, bytesIn: o.bytesIn, bytesOut: o.bytesOut, connections: o.connections, idleMs: o.idleMs,
-    connected: o.times.connectStartMs > 0, headers: responseHeaders(o),
-  })));
+  return new Promise((resolve) =>
+    vu.send(req, (_vu, o) =>
+      resolve({
+        status: o.status,
+        kind: o.kind,
+        message: o.message,
+        rawHeaders: o.rawHeaders,
+        bytesIn: o.bytesIn,
+        bytesOut: o.bytesOut,
+        connections: o.connections,
+        idleMs: o.idleMs,
+        connected: o.times.connectStartMs > 0,
+        headers: responseHeaders(o),
+      }),
+    ),
+  );
 }
 
-const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const ok = (body: string, extra = '') =>
+  `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('socket client: HTTP/1.1 framing', () => {
@@ -93,9 +116,13 @@ describe('socket client: HTTP/1.1 framing', () => {
   });
 
   it('reads a chunked body and reuses the connection after it', async () => {
-    const srv = await rawServer((req, s) => s.write(req.n === 1
-      ? 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n'
-      : ok('next')));
+    const srv = await rawServer((req, s) =>
+      s.write(
+        req.n === 1
+          ? 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n'
+          : ok('next'),
+      ),
+    );
     const vu = vuFor(srv.url);
     const a = await send(vu);
     const b = await send(vu);
@@ -104,7 +131,9 @@ describe('socket client: HTTP/1.1 framing', () => {
   });
 
   it('takes no body after HEAD, whatever Content-Length says', async () => {
-    const srv = await rawServer((req, s) => s.write(req.n === 1 ? 'HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n' : ok('after')));
+    const srv = await rawServer((req, s) =>
+      s.write(req.n === 1 ? 'HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n' : ok('after')),
+    );
     const vu = vuFor(srv.url);
     const a = await send(vu, { ...GET, method: 'HEAD' });
     const b = await send(vu);
@@ -113,7 +142,9 @@ describe('socket client: HTTP/1.1 framing', () => {
   });
 
   it('passes over 1xx responses to the final one', async () => {
-    const srv = await rawServer((_req, s) => s.write(`HTTP/1.1 103 Early Hints\r\nlink: </a.css>; rel=preload\r\n\r\n${ok('final')}`));
+    const srv = await rawServer((_req, s) =>
+      s.write(`HTTP/1.1 103 Early Hints\r\nlink: </a.css>; rel=preload\r\n\r\n${ok('final')}`),
+    );
     const r = await send(vuFor(srv.url));
     expect([r.status, r.bytesIn, r.kind]).toEqual([200, 5, undefined]);
   });
@@ -128,7 +159,13 @@ describe('socket client: HTTP/1.1 framing', () => {
   });
 
   it('takes a 101 (upgrade) as the response and never reuses the upgraded connection', async () => {
-    const srv = await rawServer((req, s) => s.write(req.n === 1 ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n' : ok('after')));
+    const srv = await rawServer((req, s) =>
+      s.write(
+        req.n === 1
+          ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'
+          : ok('after'),
+      ),
+    );
     const vu = vuFor(srv.url);
     const a = await send(vu);
     const b = await send(vu);
@@ -136,9 +173,12 @@ describe('socket client: HTTP/1.1 framing', () => {
     expect([a.connections, b.connections]).toEqual([1, 2]); // the VU's second connection: a reconnect
   });
 
-  it('frees each connection\'s parser when the connection goes', async () => {
+  it("frees each connection's parser when the connection goes", async () => {
     const base = liveParsers();
-    const srv = await rawServer((_req, s) => { s.write(ok('bye', 'connection: close\r\n')); s.end(); });
+    const srv = await rawServer((_req, s) => {
+      s.write(ok('bye', 'connection: close\r\n'));
+      s.end();
+    });
     const vu = vuFor(srv.url);
     for (let i = 0; i < 20; i++) expect((await send(vu)).status).toBe(200);
     expect([srv.connections(), liveParsers() - base]).toEqual([20, 0]);
@@ -148,7 +188,10 @@ describe('socket client: HTTP/1.1 framing', () => {
   });
 
   it('reads a body that ends with the connection, then opens a new one', async () => {
-    const srv = await rawServer((_req, s) => { s.write('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nuntil the end'); s.end(); });
+    const srv = await rawServer((_req, s) => {
+      s.write('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nuntil the end');
+      s.end();
+    });
     const vu = vuFor(srv.url);
     const a = await send(vu);
     const b = await send(vu);
@@ -159,9 +202,16 @@ describe('socket client: HTTP/1.1 framing', () => {
   it('sends a body with its Content-Length, and Content-Length: 0 for an empty POST', async () => {
     const srv = await rawServer((_req, s) => s.write(ok('')));
     const vu = vuFor(srv.url);
-    await send(vu, { method: 'POST', path: '/orders', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"id":"a-1"}') });
+    await send(vu, {
+      method: 'POST',
+      path: '/orders',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"id":"a-1"}'),
+    });
     await send(vu, { method: 'POST', path: '/orders', headers: {}, body: null });
-    expect(srv.seen[0].head).toMatch(/^POST \/orders HTTP\/1\.1\r\nhost: .*\r\ncontent-type: application\/json\r\ncontent-length: 12$/);
+    expect(srv.seen[0].head).toMatch(
+      /^POST \/orders HTTP\/1\.1\r\nhost: .*\r\ncontent-type: application\/json\r\ncontent-length: 12$/,
+    );
     expect(srv.seen[0].body).toBe('{"id":"a-1"}');
     expect(srv.seen[1].head).toMatch(/content-length: 0$/);
   });
@@ -171,11 +221,19 @@ describe('socket client: connection hygiene', () => {
   it('never takes a stray response for the next request: bytes after a response retire the connection', async () => {
     // The first answer carries the start of a second, unasked-for response in the same write: kept,
     // it would be read as the beginning of the next request's response.
-    const srv = await rawServer((req, s) => s.write(req.n === 1 ? `${ok('one', 'x-n: 1\r\n')}HTTP/1.1 200 OK\r\n` : ok('two', `x-n: ${req.n}\r\n`)));
+    const srv = await rawServer((req, s) =>
+      s.write(req.n === 1 ? `${ok('one', 'x-n: 1\r\n')}HTTP/1.1 200 OK\r\n` : ok('two', `x-n: ${req.n}\r\n`)),
+    );
     const vu = vuFor(srv.url);
     const a = await send(vu);
     const b = await send(vu);
-    expect([a.headers['x-n'], b.kind, b.headers['x-n'], b.connected, srv.connections()]).toEqual(['1', undefined, '2', true, 2]);
+    expect([a.headers['x-n'], b.kind, b.headers['x-n'], b.connected, srv.connections()]).toEqual([
+      '1',
+      undefined,
+      '2',
+      true,
+      2,
+    ]);
   });
 
   it('retires a connection that sends bytes while idle', async () => {
@@ -190,17 +248,20 @@ describe('socket client: connection hygiene', () => {
     expect([b.kind, b.headers['x-n'], b.connected, srv.connections()]).toEqual([undefined, '2', true, 2]);
   });
 
-  it.each([true, false])('reuses an idle connection only within the server\'s Keep-Alive timeout, less a second (headers kept: %s)', async (keepHeaders) => {
-    expect(keepAliveReuseMs('timeout=5, max=1000')).toBe(4000);
-    expect(keepAliveReuseMs('max=10')).toBe(30_000);
-    const srv = await rawServer((_req, s) => s.write(ok('k', 'keep-alive: timeout=1\r\n')));
-    const vu = vuFor(srv.url, 5000, keepHeaders);
-    const a = await send(vu);
-    expect(a.rawHeaders).toEqual(keepHeaders ? ['content-length', '1', 'keep-alive', 'timeout=1'] : null);
-    await sleep(5);
-    const b = await send(vu);
-    expect([b.connected, srv.connections()]).toEqual([true, 2]);
-  });
+  it.each([true, false])(
+    "reuses an idle connection only within the server's Keep-Alive timeout, less a second (headers kept: %s)",
+    async (keepHeaders) => {
+      expect(keepAliveReuseMs('timeout=5, max=1000')).toBe(4000);
+      expect(keepAliveReuseMs('max=10')).toBe(30_000);
+      const srv = await rawServer((_req, s) => s.write(ok('k', 'keep-alive: timeout=1\r\n')));
+      const vu = vuFor(srv.url, 5000, keepHeaders);
+      const a = await send(vu);
+      expect(a.rawHeaders).toEqual(keepHeaders ? ['content-length', '1', 'keep-alive', 'timeout=1'] : null);
+      await sleep(5);
+      const b = await send(vu);
+      expect([b.connected, srv.connections()]).toEqual([true, 2]);
+    },
+  );
 
   it('refuses header injection and bad paths before anything is sent', async () => {
     const srv = await rawServer((_req, s) => s.write(ok('x')));
@@ -209,11 +270,15 @@ describe('socket client: connection hygiene', () => {
     const b = await send(vu, { ...GET, path: '/a b' });
     const c = await send(vu, { ...GET, headers: { 'bad name': 'v' } });
     expect([a.kind, b.kind, c.kind]).toEqual(['other', 'other', 'other']);
-    expect(a.message).toMatch(/header x-a holds a character a header cannot carry \(CR, LF, NUL.*fix the scenario's request/);
+    expect(a.message).toMatch(
+      /header x-a holds a character a header cannot carry \(CR, LF, NUL.*fix the scenario's request/,
+    );
     expect(b.message).toMatch(/path "\/a b" must start with \//);
     expect(c.message).toMatch(/header name "bad name" is not an HTTP token/);
     expect(srv.seen).toHaveLength(0);
-    expect(requestHead({ ...GET, headers: { Host: 'example.test' } }, 'ignored')).toBe('GET /x HTTP/1.1\r\nHost: example.test\r\n\r\n');
+    expect(requestHead({ ...GET, headers: { Host: 'example.test' } }, 'ignored')).toBe(
+      'GET /x HTTP/1.1\r\nHost: example.test\r\n\r\n',
+    );
   });
 });
 
@@ -229,23 +294,32 @@ describe('socket client: failures, each under its kind', () => {
   });
 
   it('a connection that ends inside the body is `reset`', async () => {
-    const srv = await rawServer((_req, s) => { s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly ten b'); s.end(); });
+    const srv = await rawServer((_req, s) => {
+      s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly ten b');
+      s.end();
+    });
     const r = await send(vuFor(srv.url));
     expect([r.kind, r.bytesIn]).toEqual(['reset', 10]);
     expect(r.message).toMatch(/closed the connection before the response ended/);
   });
 
-  it('bytes that are not HTTP are `other`, with the parser\'s reason', async () => {
+  it("bytes that are not HTTP are `other`, with the parser's reason", async () => {
     const srv = await rawServer((_req, s) => s.write('HTTQ/9.9 OK?\r\n\r\n'));
     const r = await send(vuFor(srv.url));
     expect(r.kind).toBe('other');
     expect(r.message).toMatch(/^invalid HTTP response: Expected HTTP\//);
   });
 
-  it.each([['Transfer-Encoding', 'Content-Length'], ['transfer-encoding', 'content-length'], ['TRANSFER-ENCODING', 'content-Length']])('a response framed by both %s and %s is `other` and retires the connection', async (te, cl) => {
-    const srv = await rawServer((req, s) => s.write(req.n === 1
-      ? `HTTP/1.1 200 OK\r\n${te}: chunked\r\n${cl}: 3\r\n\r\n5\r\nhello\r\n0\r\n\r\n`
-      : ok('fine')));
+  it.each([
+    ['Transfer-Encoding', 'Content-Length'],
+    ['transfer-encoding', 'content-length'],
+    ['TRANSFER-ENCODING', 'content-Length'],
+  ])('a response framed by both %s and %s is `other` and retires the connection', async (te, cl) => {
+    const srv = await rawServer((req, s) =>
+      s.write(
+        req.n === 1 ? `HTTP/1.1 200 OK\r\n${te}: chunked\r\n${cl}: 3\r\n\r\n5\r\nhello\r\n0\r\n\r\n` : ok('fine'),
+      ),
+    );
     const vu = vuFor(srv.url);
     const r = await send(vu);
     expect([r.kind, r.status]).toEqual(['other', 0]);
@@ -255,7 +329,9 @@ describe('socket client: failures, each under its kind', () => {
   });
 
   it('a request past its deadline is `timeout`, and the VU works again after it', async () => {
-    const srv = await rawServer((req, s) => { if (req.n > 1) s.write(ok('late but fine')); });
+    const srv = await rawServer((req, s) => {
+      if (req.n > 1) s.write(ok('late but fine'));
+    });
     const vu = vuFor(srv.url, 200);
     const pending = send(vu);
     await sleep(20);
@@ -271,7 +347,9 @@ describe('socket client: failures, each under its kind', () => {
     // A process some minutes old: the fresh connection must not be taken for one idle that long.
     const now = performance.now.bind(performance);
     vi.spyOn(performance, 'now').mockImplementation(() => now() + 600_000);
-    closers.push(() => { vi.restoreAllMocks(); });
+    closers.push(() => {
+      vi.restoreAllMocks();
+    });
     const srv = await rawServer((_req, s) => s.write(ok('x')));
     const vu = vuFor(srv.url);
     expect(await vu.preconnect()).toBe(true);
@@ -282,21 +360,43 @@ describe('socket client: failures, each under its kind', () => {
 
 describe('socket client: TLS', () => {
   const openssl = spawnSync('openssl', ['version']).status === 0;
-  it.skipIf(!openssl)('speaks TLS to an https target and verifies its certificate (a self-signed one is refused, as undici refuses it)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-tls-'));
-    closers.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const key = path.join(dir, 'key.pem');
-    const cert = path.join(dir, 'cert.pem');
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
-    expect(made.status, made.stderr.toString()).toBe(0);
-    let connections = 0;
-    const server = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (s) => { s.on('error', () => undefined); s.end(ok('secure')); });
-    server.on('connection', () => connections++);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => server.close(() => r())));
-    const r = await send(vuFor(`https://127.0.0.1:${(server.address() as AddressInfo).port}`));
-    expect(r.kind).toBe('other');
-    expect(r.message).toMatch(/self[- ]signed certificate/);
-    expect(connections).toBe(1); // the certificate came from this server, over one connection
-  });
+  it.skipIf(!openssl)(
+    'speaks TLS to an https target and verifies its certificate (a self-signed one is refused, as undici refuses it)',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-tls-'));
+      closers.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const key = path.join(dir, 'key.pem');
+      const cert = path.join(dir, 'cert.pem');
+      const made = spawnSync('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ]);
+      expect(made.status, made.stderr.toString()).toBe(0);
+      let connections = 0;
+      const server = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (s) => {
+        s.on('error', () => undefined);
+        s.end(ok('secure'));
+      });
+      server.on('connection', () => connections++);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      closers.push(() => new Promise<void>((r) => server.close(() => r())));
+      const r = await send(vuFor(`https://127.0.0.1:${(server.address() as AddressInfo).port}`));
+      expect(r.kind).toBe('other');
+      expect(r.message).toMatch(/self[- ]signed certificate/);
+      expect(connections).toBe(1); // the certificate came from this server, over one connection
+    },
+  );
 });

@@ -23,7 +23,17 @@ import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { deadlineError } from './deadline.ts';
 import { ResponseParser, type ResponseHandler } from './llhttp.ts';
-import { endOutcome, newOutcome, startOutcome, SOCKET_CLOSED_CODE, type HttpOptions, type Outcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
+import {
+  endOutcome,
+  newOutcome,
+  startOutcome,
+  SOCKET_CLOSED_CODE,
+  type HttpOptions,
+  type Outcome,
+  type PreparedRequest,
+  type SendDone,
+  type VuConnection,
+} from './http.ts';
 
 /** An idle connection is reused for this long when the server gives no Keep-Alive timeout. */
 const IDLE_REUSE_MS = 30_000;
@@ -83,8 +93,14 @@ export class SocketVu implements VuConnection, ResponseHandler {
     if (this.sock) return Promise.resolve(true);
     const s = this.open();
     return new Promise((resolve) => {
-      const ok = () => { s.off('error', bad); resolve(true); };
-      const bad = () => { s.off(this.tls ? 'secureConnect' : 'connect', ok); resolve(false); };
+      const ok = () => {
+        s.off('error', bad);
+        resolve(true);
+      };
+      const bad = () => {
+        s.off(this.tls ? 'secureConnect' : 'connect', ok);
+        resolve(false);
+      };
       s.once(this.tls ? 'secureConnect' : 'connect', ok);
       s.once('error', bad);
     });
@@ -109,8 +125,14 @@ export class SocketVu implements VuConnection, ResponseHandler {
     out.bytesOut = head.length + (req.body ? req.body.length : 0);
     let s = this.sock;
     // A connection that is gone, or idle past what the server keeps, is replaced before it is used.
-    if (s && (s.destroyed || (!s.connecting && nowMs - this.idleSinceMs > this.reuseMs))) { this.retire(s); s = null; }
-    if (s) { this.write(s, head, req.body); return; }
+    if (s && (s.destroyed || (!s.connecting && nowMs - this.idleSinceMs > this.reuseMs))) {
+      this.retire(s);
+      s = null;
+    }
+    if (s) {
+      this.write(s, head, req.body);
+      return;
+    }
     // A new connection, charged to this request (connecting), as k6 does.
     this.pendingHead = head;
     this.pendingBody = req.body;
@@ -147,13 +169,29 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.out.connections++;
     const s: Socket = this.tls
       ? tls.connect({
-        host: this.host, port: this.port, servername: net.isIP(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'],
-        secureContext: (sharedTlsContext ??= tls.createSecureContext()), session: this.tlsSession ?? undefined,
-      })
-      : net.connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (n: number, buf: Buffer) => { this.onData(s, buf, n); return true; } } });
+          host: this.host,
+          port: this.port,
+          servername: net.isIP(this.host) ? undefined : this.host,
+          ALPNProtocols: ['http/1.1'],
+          secureContext: (sharedTlsContext ??= tls.createSecureContext()),
+          session: this.tlsSession ?? undefined,
+        })
+      : net.connect({
+          host: this.host,
+          port: this.port,
+          onread: {
+            buffer: READ_BUFFER,
+            callback: (n: number, buf: Buffer) => {
+              this.onData(s, buf, n);
+              return true;
+            },
+          },
+        });
     if (this.tls) {
       s.on('data', (chunk: Buffer) => this.onData(s, chunk, chunk.length));
-      s.on('session', (session: Buffer) => { this.tlsSession = session; });
+      s.on('session', (session: Buffer) => {
+        this.tlsSession = session;
+      });
     }
     s.setNoDelay(true);
     s.on('end', () => this.onEnd(s));
@@ -179,9 +217,17 @@ export class SocketVu implements VuConnection, ResponseHandler {
   }
 
   /** ResponseHandler: the status and headers; true skips the body (HEAD). */
-  onResponseHeaders(status: number, headers: string[] | null, keepAlive: boolean, keepAliveValue: string | null): boolean {
+  onResponseHeaders(
+    status: number,
+    headers: string[] | null,
+    keepAlive: boolean,
+    keepAliveValue: string | null,
+  ): boolean {
     if (!this.done) return false;
-    if (status >= 100 && status < 200 && status !== 101) { this.informational = true; return false; }
+    if (status >= 100 && status < 200 && status !== 101) {
+      this.informational = true;
+      return false;
+    }
     this.out.times.headersMs = performance.now();
     this.out.status = status;
     this.out.rawHeaders = headers;
@@ -196,7 +242,10 @@ export class SocketVu implements VuConnection, ResponseHandler {
 
   onResponseComplete(more: boolean): void {
     if (!this.done) return;
-    if (this.informational) { this.informational = false; return; }
+    if (this.informational) {
+      this.informational = false;
+      return;
+    }
     // More bytes in this read than the response: the server answered what was never asked.
     if (more || !this.keepAlive) this.retire(this.sock!);
     else this.idleSinceMs = performance.now();
@@ -251,17 +300,26 @@ export class SocketVu implements VuConnection, ResponseHandler {
 
   close(): Promise<void> {
     const s = this.sock;
-    if (this.done) this.finish(Object.assign(new Error('the VU was closed with a request in flight'), { code: 'PLATEAU_VU_CLOSED' }));
+    if (this.done)
+      this.finish(
+        Object.assign(new Error('the VU was closed with a request in flight'), { code: 'PLATEAU_VU_CLOSED' }),
+      );
     if (!s) return Promise.resolve();
     this.dropParser();
     if (s.destroyed) return Promise.resolve();
-    return new Promise((resolve) => { s.once('close', () => resolve()); s.destroy(); });
+    return new Promise((resolve) => {
+      s.once('close', () => resolve());
+      s.destroy();
+    });
   }
 }
 
 /** The request line and headers, Host first unless the request names its own. */
 export function requestHead(req: PreparedRequest, hostHeader: string): string {
-  if (BAD_PATH.test(req.path) || req.path[0] !== '/') throw invalidRequest(`path ${JSON.stringify(req.path)} must start with / and hold no spaces, control characters or characters above U+00FF (percent-encode them)`);
+  if (BAD_PATH.test(req.path) || req.path[0] !== '/')
+    throw invalidRequest(
+      `path ${JSON.stringify(req.path)} must start with / and hold no spaces, control characters or characters above U+00FF (percent-encode them)`,
+    );
   if (!TOKEN.test(req.method)) throw invalidRequest(`method ${JSON.stringify(req.method)} is not an HTTP token`);
   let lines = '';
   let host = false;
@@ -269,13 +327,17 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   for (const k in req.headers) {
     const v = req.headers[k];
     if (!TOKEN.test(k)) throw invalidRequest(`header name ${JSON.stringify(k)} is not an HTTP token`);
-    if (BAD_VALUE.test(v)) throw invalidRequest(`header ${k} holds a character a header cannot carry (CR, LF, NUL, another control character, or one above U+00FF)`);
+    if (BAD_VALUE.test(v))
+      throw invalidRequest(
+        `header ${k} holds a character a header cannot carry (CR, LF, NUL, another control character, or one above U+00FF)`,
+      );
     if (k.length === 4 && k.toLowerCase() === 'host') host = true;
     else if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
     lines += `${k}: ${v}\r\n`;
   }
   const m = req.method;
-  if (!length && (req.body || m === 'POST' || m === 'PUT' || m === 'PATCH')) lines += `content-length: ${req.body ? req.body.length : 0}\r\n`;
+  if (!length && (req.body || m === 'POST' || m === 'PUT' || m === 'PATCH'))
+    lines += `content-length: ${req.body ? req.body.length : 0}\r\n`;
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
 }
 
@@ -286,7 +348,9 @@ export function keepAliveReuseMs(value: string): number {
 }
 
 function invalidRequest(what: string): Error {
-  return Object.assign(new Error(`invalid request: ${what}; fix the scenario's request`), { code: 'PLATEAU_INVALID_REQUEST' });
+  return Object.assign(new Error(`invalid request: ${what}; fix the scenario's request`), {
+    code: 'PLATEAU_INVALID_REQUEST',
+  });
 }
 
 function closedError(message: string): Error {

@@ -3,10 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VuPool } from './vu-pool.ts';
 
 const pools: VuPool[] = [];
-afterEach(async () => { await Promise.all(pools.splice(0).map((p) => p.close())); });
-const pool = (origin: string) => { const p = new VuPool(origin, { timeoutMs: 1000, client: 'socket' }, 1, 4); pools.push(p); return p; };
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+const pool = (origin: string) => {
+  const p = new VuPool(origin, { timeoutMs: 1000, client: 'socket' }, 1, 4);
+  pools.push(p);
+  return p;
+};
 /** Keeps this thread busy (saturated) for `ms`. */
-const spin = (ms: number) => { const until = performance.now() + ms; while (performance.now() < until); };
+const spin = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
 const idle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('VuPool growth', () => {
@@ -22,7 +31,7 @@ describe('VuPool growth', () => {
     expect(p.allocated).toBe(2);
   });
 
-  it('over plain HTTP it grows up to max whatever the thread\'s load (a connect is cheap)', () => {
+  it("over plain HTTP it grows up to max whatever the thread's load (a connect is cheap)", () => {
     const p = pool('http://127.0.0.1:8080');
     spin(120);
     const got = Array.from({ length: 5 }, () => p.acquire());

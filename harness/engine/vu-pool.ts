@@ -17,7 +17,10 @@ export const GROW_BUSY_MAX = 0.8;
 const BUSY_WINDOW_MS = 50;
 
 /** Connections ready for the VUs after preconnect(), and connects that failed. */
-export interface Preconnected { ready: number; failed: number }
+export interface Preconnected {
+  ready: number;
+  failed: number;
+}
 
 export class VuPool {
   private readonly free: VuConnection[] = [];
@@ -58,8 +61,14 @@ export class VuPool {
   acquire(): VuConnection | null {
     let vu = this.free.pop();
     if (vu === undefined) {
-      if (this.all.length >= this.max) { this.refused = 'max'; return null; }
-      if (this.tls && this.threadSaturated()) { this.refused = 'busy'; return null; }
+      if (this.all.length >= this.max) {
+        this.refused = 'max';
+        return null;
+      }
+      if (this.tls && this.threadSaturated()) {
+        this.refused = 'busy';
+        return null;
+      }
       vu = this.create();
     }
     this.active++;
@@ -98,7 +107,8 @@ export class VuPool {
   }
 
   private create(): VuConnection {
-    const vu = this.http.client === 'undici' ? new VuClient(this.origin, this.http) : new SocketVu(this.origin, this.http);
+    const vu =
+      this.http.client === 'undici' ? new VuClient(this.origin, this.http) : new SocketVu(this.origin, this.http);
     this.all.push(vu);
     return vu;
   }

@@ -29,12 +29,26 @@ let current: EngineRun | null = null;
 port.on('message', (m: ToWorker) => {
   if (m.type === 'run') {
     current = startNative({
-      schedule: new Schedule(m.segments), phase: m.phase, source: `native/${init.index}`, pool, build, check,
-      seqOffset: m.seqOffset, t0Ms: m.t0EpochMs - performance.timeOrigin, offsetS: m.offsetS, gracefulStopMs: m.gracefulStopMs,
+      schedule: new Schedule(m.segments),
+      phase: m.phase,
+      source: `native/${init.index}`,
+      pool,
+      build,
+      check,
+      seqOffset: m.seqOffset,
+      t0Ms: m.t0EpochMs - performance.timeOrigin,
+      offsetS: m.offsetS,
+      gracefulStopMs: m.gracefulStopMs,
       stripe: { index: init.index, count },
       sink: (record) => post({ type: 'bucket', record }),
     });
-    current.done.then((d) => { current = null; post({ type: 'done', ...d }); }, (e: Error) => post({ type: 'error', message: e.message }));
+    current.done.then(
+      (d) => {
+        current = null;
+        post({ type: 'done', ...d });
+      },
+      (e: Error) => post({ type: 'error', message: e.message }),
+    );
   } else if (m.type === 'stop') {
     current?.stop(m.graceMs);
   } else if (m.type === 'maxVUs') {
@@ -50,7 +64,10 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'close') {
     // a leg still running (the run ended by an error elsewhere) stops sending first
     current?.stop(0);
-    void pool.close().then(() => { post({ type: 'closed' }); port.close(); });
+    void pool.close().then(() => {
+      post({ type: 'closed' });
+      port.close();
+    });
   }
 });
 post({ type: 'ready' });

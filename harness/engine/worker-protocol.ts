@@ -17,7 +17,15 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  | { type: 'run'; segments: Segment[]; phase: string; seqOffset: number; t0EpochMs: number; offsetS: number; gracefulStopMs: number }
+  | {
+      type: 'run';
+      segments: Segment[];
+      phase: string;
+      seqOffset: number;
+      t0EpochMs: number;
+      offsetS: number;
+      gracefulStopMs: number;
+    }
   | { type: 'stop'; graceMs: number }
   | { type: 'maxVUs'; maxVUs: number }
   /** The engine runs on fewer workers from now on: the first `count` stay and stripe by it. */

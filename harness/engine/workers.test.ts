@@ -7,59 +7,123 @@ import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from './workers.ts';
 
 const closers: (() => Promise<void>)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()!(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
 
 /** `count` workers (10 VUs preallocated, 40 at most) sending the seq in the path to a server that answers after `holdMs`; the seqs it saw. */
 async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[]; engine: WorkerEngine }> {
   const seen: number[] = [];
-  const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); setTimeout(() => res.end('ok'), holdMs); });
+  const srv = await tinyServer((req, res) => {
+    seen.push(Number(req.url!.split('/')[2]));
+    setTimeout(() => res.end('ok'), holdMs);
+  });
   closers.push(srv.close);
-  const engine = await WorkerEngine.create(count, {
-    origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 10, maxVUs: 40,
-    scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: `shrink-${count}`,
-  }, process.env);
+  const engine = await WorkerEngine.create(
+    count,
+    {
+      origin: srv.url,
+      targetUrl: `${srv.url}/`,
+      http: { timeoutMs: 5000, client: 'socket' },
+      preAllocatedVUs: 10,
+      maxVUs: 40,
+      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'),
+      runId: `shrink-${count}`,
+    },
+    process.env,
+  );
   closers.push(() => engine.close());
   return { seen, engine };
 }
 
 describe('native engine on worker threads', () => {
-  it.each(['undici', 'socket'] as const)('stripes the global arrival sequence: every seq exactly once, buckets merge to the whole (%s client)', async (client) => {
-    const seen: number[] = [];
-    const srv = await tinyServer((req, res) => { seen.push(Number(req.url!.split('/')[2])); res.end('ok'); });
-    closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, {
-      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client }, preAllocatedVUs: 10, maxVUs: 40,
-      scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'), runId: 'workers-test',
-    }, process.env);
-    closers.push(() => engine.close());
-    // what the pipeline asks of it, and how run.json names it
-    expect(engine.capabilities).toEqual({ warmup: true, preconnect: true, threadSizing: true, schedulerLag: true, liveStop: true });
-    expect(engine.label).toBe(`native (2 worker threads), ${client} HTTP client`);
-    const records: BucketRecord[] = [];
-    const run = engine.start({
-      segments: [{ durationS: 1, fromPerSec: 0, toPerSec: 300 }, { durationS: 2, fromPerSec: 300, toPerSec: 300 }],
-      phase: 'steps', seqOffset: 1000, gracefulStopMs: 2000, sink: (r) => records.push(r),
-    });
-    const done = await run.done;
-    expect(done.dispatched).toBe(750);
-    expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
-    const sorted = [...seen].sort((a, b) => a - b);
-    expect(sorted).toEqual(Array.from({ length: 750 }, (_, i) => 1001 + i));
-    const merged = mergeRecords(records);
-    expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(750);
-    const total = merged.map((r) => decodeHistogram(r.hist.duration, 64)).reduce((a, h) => { a.add(h); return a; });
-    expect(total.totalCount).toBe(750);
-    expect(done.lastSeq).toBeGreaterThanOrEqual(1750);
-  });
+  it.each(['undici', 'socket'] as const)(
+    'stripes the global arrival sequence: every seq exactly once, buckets merge to the whole (%s client)',
+    async (client) => {
+      const seen: number[] = [];
+      const srv = await tinyServer((req, res) => {
+        seen.push(Number(req.url!.split('/')[2]));
+        res.end('ok');
+      });
+      closers.push(srv.close);
+      const engine = await WorkerEngine.create(
+        2,
+        {
+          origin: srv.url,
+          targetUrl: `${srv.url}/`,
+          http: { timeoutMs: 5000, client },
+          preAllocatedVUs: 10,
+          maxVUs: 40,
+          scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'),
+          runId: 'workers-test',
+        },
+        process.env,
+      );
+      closers.push(() => engine.close());
+      // what the pipeline asks of it, and how run.json names it
+      expect(engine.capabilities).toEqual({
+        warmup: true,
+        preconnect: true,
+        threadSizing: true,
+        schedulerLag: true,
+        liveStop: true,
+      });
+      expect(engine.label).toBe(`native (2 worker threads), ${client} HTTP client`);
+      const records: BucketRecord[] = [];
+      const run = engine.start({
+        segments: [
+          { durationS: 1, fromPerSec: 0, toPerSec: 300 },
+          { durationS: 2, fromPerSec: 300, toPerSec: 300 },
+        ],
+        phase: 'steps',
+        seqOffset: 1000,
+        gracefulStopMs: 2000,
+        sink: (r) => records.push(r),
+      });
+      const done = await run.done;
+      expect(done.dispatched).toBe(750);
+      expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
+      const sorted = [...seen].sort((a, b) => a - b);
+      expect(sorted).toEqual(Array.from({ length: 750 }, (_, i) => 1001 + i));
+      const merged = mergeRecords(records);
+      expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(750);
+      const total = merged
+        .map((r) => decodeHistogram(r.hist.duration, 64))
+        .reduce((a, h) => {
+          a.add(h);
+          return a;
+        });
+      expect(total.totalCount).toBe(750);
+      expect(done.lastSeq).toBeGreaterThanOrEqual(1750);
+    },
+  );
 
   it('every worker gets a VU and reports the last second, however low the rate per worker', async () => {
     const srv = await tinyServer((_q, res) => res.end('ok'));
     closers.push(srv.close);
     // 4 workers, 3 VUs in all, 2 req/s: a stripe of one arrival every 2 s each
-    const engine = await WorkerEngine.create(4, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 3, maxVUs: 3, scenarioPath: null, runId: 'low-rate' }, process.env);
+    const engine = await WorkerEngine.create(
+      4,
+      {
+        origin: srv.url,
+        targetUrl: `${srv.url}/`,
+        http: { timeoutMs: 5000, client: 'socket' },
+        preAllocatedVUs: 3,
+        maxVUs: 3,
+        scenarioPath: null,
+        runId: 'low-rate',
+      },
+      process.env,
+    );
     closers.push(() => engine.close());
     const records: BucketRecord[] = [];
-    await engine.start({ segments: [{ durationS: 5, fromPerSec: 2, toPerSec: 2 }], phase: 'steps', seqOffset: 0, gracefulStopMs: 1000, sink: (r) => records.push(r) }).done;
+    await engine.start({
+      segments: [{ durationS: 5, fromPerSec: 2, toPerSec: 2 }],
+      phase: 'steps',
+      seqOffset: 0,
+      gracefulStopMs: 1000,
+      sink: (r) => records.push(r),
+    }).done;
     expect(records.reduce((a, r) => a + r.dropped, 0)).toBe(0);
     expect(records.reduce((a, r) => a + r.started, 0)).toBe(10);
     for (const w of [0, 1, 2, 3]) {
@@ -78,7 +142,11 @@ describe('native engine on worker threads', () => {
     expect(await engine.preconnect()).toEqual({ ready: 10, failed: 0 });
     const records: BucketRecord[] = [];
     const done = await engine.start({
-      segments: [{ durationS: 2, fromPerSec: 300, toPerSec: 300 }], phase: 'steps', seqOffset: 500, gracefulStopMs: 2000, sink: (r) => records.push(r),
+      segments: [{ durationS: 2, fromPerSec: 300, toPerSec: 300 }],
+      phase: 'steps',
+      seqOffset: 500,
+      gracefulStopMs: 2000,
+      sink: (r) => records.push(r),
     }).done;
     expect(done.dispatched).toBe(600);
     expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0']));
@@ -87,11 +155,16 @@ describe('native engine on worker threads', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 600 }, (_, i) => 501 + i));
   });
 
-  it('after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg\'s last', async () => {
+  it("after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg's last", async () => {
     const { seen, engine } = await seqEngine(3, 0);
-    const leg = (rate: number, seqOffset: number, records: BucketRecord[]) => engine.start({
-      segments: [{ durationS: 1, fromPerSec: rate, toPerSec: rate }], phase: 'steps', seqOffset, gracefulStopMs: 2000, sink: (r) => records.push(r),
-    }).done;
+    const leg = (rate: number, seqOffset: number, records: BucketRecord[]) =>
+      engine.start({
+        segments: [{ durationS: 1, fromPerSec: rate, toPerSec: rate }],
+        phase: 'steps',
+        seqOffset,
+        gracefulStopMs: 2000,
+        sink: (r) => records.push(r),
+      }).done;
     // slow enough that no worker allocates past its preallocated VUs (preconnect counts every VU allocated)
     const first = await leg(31, 0, []);
     expect(first.dispatched).toBe(31);
@@ -111,11 +184,29 @@ describe('native engine on worker threads', () => {
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, { origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'socket' }, preAllocatedVUs: 2, maxVUs: 2, scenarioPath: null, runId: 'w2' }, process.env);
+    const engine = await WorkerEngine.create(
+      2,
+      {
+        origin: srv.url,
+        targetUrl: `${srv.url}/`,
+        http: { timeoutMs: 5000, client: 'socket' },
+        preAllocatedVUs: 2,
+        maxVUs: 2,
+        scenarioPath: null,
+        runId: 'w2',
+      },
+      process.env,
+    );
     closers.push(() => engine.close());
     const count = async () => {
       const records: BucketRecord[] = [];
-      await engine.start({ segments: [{ durationS: 1, fromPerSec: 100, toPerSec: 100 }], phase: 'steps', seqOffset: 0, gracefulStopMs: 1000, sink: (r) => records.push(r) }).done;
+      await engine.start({
+        segments: [{ durationS: 1, fromPerSec: 100, toPerSec: 100 }],
+        phase: 'steps',
+        seqOffset: 0,
+        gracefulStopMs: 1000,
+        sink: (r) => records.push(r),
+      }).done;
       return records.reduce((a, r) => a + r.dropped, 0);
     };
     const droppedSmall = await count();

@@ -29,33 +29,55 @@ export class WorkerEngine implements LoadEngine {
   /** Workers started; shrink() closes some, and `instances` says how many still run. */
   private readonly started: number;
 
-  private constructor(private slots: Slot[], maxVUs: number, private readonly httpClient: string) {
+  private constructor(
+    private slots: Slot[],
+    maxVUs: number,
+    private readonly httpClient: string,
+  ) {
     this.started = slots.length;
     this.max = maxVUs;
   }
 
-  get label(): string { return `${this.name}, ${this.httpClient} HTTP client`; }
+  get label(): string {
+    return `${this.name}, ${this.httpClient} HTTP client`;
+  }
 
-  get instances(): number { return this.slots.length; }
+  get instances(): number {
+    return this.slots.length;
+  }
   get name(): string {
-    return this.slots.length === this.started ? `native (${this.started} worker threads)` : `native (${this.slots.length} of ${this.started} worker threads)`;
+    return this.slots.length === this.started
+      ? `native (${this.started} worker threads)`
+      : `native (${this.slots.length} of ${this.started} worker threads)`;
   }
 
   /** `env` becomes the workers' process.env (secrets stay in memory, as in the main thread). */
-  static async create(count: number, init: Omit<WorkerInit, 'index' | 'count'>, env: NodeJS.ProcessEnv): Promise<WorkerEngine> {
+  static async create(
+    count: number,
+    init: Omit<WorkerInit, 'index' | 'count'>,
+    env: NodeJS.ProcessEnv,
+  ): Promise<WorkerEngine> {
     // worker-entry.mjs starts this module: built once here, not by every worker at once after an edit
     await prepareEntry('harness/engine/worker-main.ts');
-    const spawned = await Promise.allSettled(Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)));
+    const spawned = await Promise.allSettled(
+      Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)),
+    );
     const failed = spawned.find((p): p is PromiseRejectedResult => p.status === 'rejected');
     if (failed) {
       // the workers that did start would keep the process alive
       await closeSlots(spawned.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : [])));
       throw failed.reason;
     }
-    return new WorkerEngine(spawned.map((p) => (p as PromiseFulfilledResult<Slot>).value), init.maxVUs, init.http.client);
+    return new WorkerEngine(
+      spawned.map((p) => (p as PromiseFulfilledResult<Slot>).value),
+      init.maxVUs,
+      init.http.client,
+    );
   }
 
-  get maxVUs(): number { return this.max; }
+  get maxVUs(): number {
+    return this.max;
+  }
   set maxVUs(n: number) {
     this.max = n;
     this.broadcast({ type: 'maxVUs', maxVUs: n });
@@ -64,15 +86,31 @@ export class WorkerEngine implements LoadEngine {
   start(o: LegOptions): EngineRun {
     const t0Ms = o.t0Ms ?? performance.now();
     const offsetS = o.offsetS ?? 0;
-    const results = this.slots.map((slot) => new Promise<{ dispatched: number; lastSeq: number }>((resolve, reject) => {
-      slot.onMessage = (m) => {
-        if (m.type === 'bucket') o.sink(m.record);
-        else if (m.type === 'done') { slot.onMessage = null; resolve(m); }
-        else if (m.type === 'error') reject(new Error(m.message));
-      };
+    const results = this.slots.map(
+      (slot) =>
+        new Promise<{ dispatched: number; lastSeq: number }>((resolve, reject) => {
+          slot.onMessage = (m) => {
+            if (m.type === 'bucket') o.sink(m.record);
+            else if (m.type === 'done') {
+              slot.onMessage = null;
+              resolve(m);
+            } else if (m.type === 'error') reject(new Error(m.message));
+          };
+        }),
+    );
+    this.broadcast({
+      type: 'run',
+      segments: o.segments,
+      phase: o.phase,
+      seqOffset: o.seqOffset,
+      t0EpochMs: performance.timeOrigin + t0Ms,
+      offsetS,
+      gracefulStopMs: o.gracefulStopMs,
+    });
+    const done = Promise.all(results).then((rs) => ({
+      dispatched: rs.reduce((a, r) => a + r.dispatched, 0),
+      lastSeq: Math.max(...rs.map((r) => r.lastSeq)),
     }));
-    this.broadcast({ type: 'run', segments: o.segments, phase: o.phase, seqOffset: o.seqOffset, t0EpochMs: performance.timeOrigin + t0Ms, offsetS, gracefulStopMs: o.gracefulStopMs });
-    const done = Promise.all(results).then((rs) => ({ dispatched: rs.reduce((a, r) => a + r.dispatched, 0), lastSeq: Math.max(...rs.map((r) => r.lastSeq)) }));
     return {
       stop: (graceMs) => this.broadcast({ type: 'stop', graceMs }),
       done,
@@ -81,10 +119,20 @@ export class WorkerEngine implements LoadEngine {
   }
 
   async preconnect(): Promise<Preconnected> {
-    const each = await Promise.all(this.slots.map((slot) => new Promise<Preconnected>((resolve) => {
-      slot.onMessage = (m) => { if (m.type === 'preconnected') { slot.onMessage = null; resolve(m); } };
-      slot.worker.postMessage({ type: 'preconnect' } satisfies ToWorker);
-    })));
+    const each = await Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<Preconnected>((resolve) => {
+            slot.onMessage = (m) => {
+              if (m.type === 'preconnected') {
+                slot.onMessage = null;
+                resolve(m);
+              }
+            };
+            slot.worker.postMessage({ type: 'preconnect' } satisfies ToWorker);
+          }),
+      ),
+    );
     return { ready: each.reduce((a, c) => a + c.ready, 0), failed: each.reduce((a, c) => a + c.failed, 0) };
   }
 
@@ -111,28 +159,56 @@ export class WorkerEngine implements LoadEngine {
 }
 
 async function closeSlots(slots: Slot[]): Promise<void> {
-  await Promise.all(slots.map((s) => new Promise<void>((resolve) => {
-    if (s.exited) { resolve(); return; }
-    const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
-    s.onMessage = (m) => { if (m.type === 'closed') { clearTimeout(timer); resolve(); } };
-    s.worker.once('exit', () => { clearTimeout(timer); resolve(); });
-    s.worker.postMessage({ type: 'close' } satisfies ToWorker);
-  })));
+  await Promise.all(
+    slots.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.exited) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
+          s.onMessage = (m) => {
+            if (m.type === 'closed') {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+          s.worker.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          s.worker.postMessage({ type: 'close' } satisfies ToWorker);
+        }),
+    ),
+  );
 }
 
 function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY, { workerData: init, env: { ...env } });
     const slot: Slot = { worker, onMessage: null, exited: false };
-    worker.once('exit', () => { slot.exited = true; });
+    worker.once('exit', () => {
+      slot.exited = true;
+    });
     let started = false;
     worker.on('error', (err) => {
-      if (!started) reject(new PlateauError(`engine worker ${init.index} failed to start: ${err.message}`, 'check the scenario module loads on its own (npx tsx <scenario>)', 'worker-start', EXIT.stage));
+      if (!started)
+        reject(
+          new PlateauError(
+            `engine worker ${init.index} failed to start: ${err.message}`,
+            'check the scenario module loads on its own (npx tsx <scenario>)',
+            'worker-start',
+            EXIT.stage,
+          ),
+        );
       else slot.onMessage?.({ type: 'error', message: `engine worker ${init.index} crashed: ${err.message}` });
     });
     worker.on('message', (m: FromWorker) => {
-      if (m.type === 'ready') { started = true; resolve(slot); }
-      else slot.onMessage?.(m);
+      if (m.type === 'ready') {
+        started = true;
+        resolve(slot);
+      } else slot.onMessage?.(m);
     });
   });
 }

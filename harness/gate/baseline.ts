@@ -22,7 +22,12 @@ export function baselineOf(run: RunResult, savedAt: string, from: string): Basel
 }
 
 export function isBaseline(x: unknown): x is Baseline {
-  return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === BASELINE_KIND && typeof (x as { run?: unknown }).run === 'object';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    (x as { kind?: unknown }).kind === BASELINE_KIND &&
+    typeof (x as { run?: unknown }).run === 'object'
+  );
 }
 
 /**
@@ -32,7 +37,13 @@ export function isBaseline(x: unknown): x is Baseline {
  */
 export function isRunResult(x: unknown): x is RunResult {
   const r = x as { schemaVersion?: unknown; steps?: unknown; stopReason?: unknown } | null;
-  return typeof r === 'object' && r !== null && (r.schemaVersion === 1 || r.schemaVersion === 2) && Array.isArray(r.steps) && typeof r.stopReason === 'string';
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    (r.schemaVersion === 1 || r.schemaVersion === 2) &&
+    Array.isArray(r.steps) &&
+    typeof r.stopReason === 'string'
+  );
 }
 
 /** A summary of either version as the current RunResult. */

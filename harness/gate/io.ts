@@ -22,14 +22,25 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new PlateauError(`cannot read ${file}: ${(err as Error).message}`, 'pass a run directory (runs/<id>), its summary.json or a baseline.json', 'run-unreadable', EXIT.usage);
+    throw new PlateauError(
+      `cannot read ${file}: ${(err as Error).message}`,
+      'pass a run directory (runs/<id>), its summary.json or a baseline.json',
+      'run-unreadable',
+      EXIT.usage,
+    );
   }
 }
 
 /** A run from a directory, a summary.json or a baseline.json. */
 export function loadRunResult(p: string): LoadedRun {
   const abs = path.resolve(p);
-  if (!fs.existsSync(abs)) throw new PlateauError(`${p} does not exist`, 'pass a run directory such as runs/latest, or a summary.json / baseline.json file', 'run-missing', EXIT.usage);
+  if (!fs.existsSync(abs))
+    throw new PlateauError(
+      `${p} does not exist`,
+      'pass a run directory such as runs/latest, or a summary.json / baseline.json file',
+      'run-missing',
+      EXIT.usage,
+    );
   if (fs.statSync(abs).isDirectory()) {
     const { result, meta } = analyzeStore(abs);
     const cost = (meta.config as { cost?: CostSettings } | null)?.cost ?? null;
@@ -38,14 +49,24 @@ export function loadRunResult(p: string): LoadedRun {
   const json = readJson(abs);
   if (isBaseline(json)) return { result: currentRunResult(json.run), cost: null, dir: path.dirname(abs) };
   if (isRunResult(json)) return { result: currentRunResult(json), cost: null, dir: path.dirname(abs) };
-  throw new PlateauError(`${p} is neither a plateau run nor a baseline`, 'pass a run directory, its summary.json, or a file written by `plateau baseline save`', 'not-a-run', EXIT.usage);
+  throw new PlateauError(
+    `${p} is neither a plateau run nor a baseline`,
+    'pass a run directory, its summary.json, or a file written by `plateau baseline save`',
+    'not-a-run',
+    EXIT.usage,
+  );
 }
 
 /** A baseline file; a plain summary.json is accepted too. */
 export function loadBaseline(p: string): RunResult {
   const abs = path.resolve(p);
   if (!fs.existsSync(abs)) {
-    throw new PlateauError(`baseline ${p} does not exist`, 'save one from a good run: plateau baseline save runs/<id> --out baseline.json', 'baseline-missing', EXIT.usage);
+    throw new PlateauError(
+      `baseline ${p} does not exist`,
+      'save one from a good run: plateau baseline save runs/<id> --out baseline.json',
+      'baseline-missing',
+      EXIT.usage,
+    );
   }
   return loadRunResult(abs).result;
 }

@@ -53,10 +53,13 @@ export class Prober {
     if (this.stopped) return;
     const nowS = (this.clock.now() - this.o.t0Ms) / 1000;
     const nextS = Math.floor(nowS) + 1;
-    this.timer = this.clock.setTimeout(() => {
-      if (this.due(nextS)) this.inflight = this.read();
-      this.schedule();
-    }, (nextS - nowS) * 1000);
+    this.timer = this.clock.setTimeout(
+      () => {
+        if (this.due(nextS)) this.inflight = this.read();
+        this.schedule();
+      },
+      (nextS - nowS) * 1000,
+    );
   }
 
   private due(tS: number): boolean {

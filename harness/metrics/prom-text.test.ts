@@ -18,7 +18,11 @@ describe('parsePromText', () => {
   const samples = parsePromText(TEXT);
   it('reads names, labels and values; skips comments and timestamps', () => {
     expect(samples).toHaveLength(9);
-    expect(samples[3]).toEqual({ name: 'http_server_requests_seconds_count', labels: { method: 'GET', uri: '/health' }, value: 7 });
+    expect(samples[3]).toEqual({
+      name: 'http_server_requests_seconds_count',
+      labels: { method: 'GET', uri: '/health' },
+      value: 7,
+    });
   });
   it('unescapes label values and keeps special values', () => {
     const w = samples.find((s) => s.name === 'weird')!;

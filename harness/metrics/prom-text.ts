@@ -72,7 +72,11 @@ function parseValue(s: string | undefined): number | null {
 }
 
 /** Sum of the samples of `name` whose labels include every pair of `filter` (null when none match). */
-export function sumOf(samples: readonly PromSample[], name: string, filter: Record<string, string> = {}): number | null {
+export function sumOf(
+  samples: readonly PromSample[],
+  name: string,
+  filter: Record<string, string> = {},
+): number | null {
   let found = false;
   let total = 0;
   for (const s of samples) {
@@ -84,9 +88,14 @@ export function sumOf(samples: readonly PromSample[], name: string, filter: Reco
 }
 
 /** Max of the samples of `name` matching the filter (null when none match). */
-export function maxOf(samples: readonly PromSample[], name: string, filter: Record<string, string> = {}): number | null {
+export function maxOf(
+  samples: readonly PromSample[],
+  name: string,
+  filter: Record<string, string> = {},
+): number | null {
   let best: number | null = null;
-  for (const s of samples) if (s.name === name && matches(s.labels, filter) && (best === null || s.value > best)) best = s.value;
+  for (const s of samples)
+    if (s.name === name && matches(s.labels, filter) && (best === null || s.value > best)) best = s.value;
   return best;
 }
 

@@ -7,7 +7,11 @@ import type { PromqlWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { queryWindow } from './promql.ts';
 
-export async function promqlWindows(config: PlateauConfig, executed: readonly (StepPlan & { attempt?: number })[], t0EpochMs: number): Promise<{ windows: PromqlWindow[]; errors: string[] }> {
+export async function promqlWindows(
+  config: PlateauConfig,
+  executed: readonly (StepPlan & { attempt?: number })[],
+  t0EpochMs: number,
+): Promise<{ windows: PromqlWindow[]; errors: string[] }> {
   const m = config.metrics;
   if (!m?.prometheus) return { windows: [], errors: [] };
   await new Promise((r) => setTimeout(r, m.prometheus!.settleS * 1000));

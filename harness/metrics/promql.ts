@@ -75,7 +75,9 @@ const matrixAnswer = z.object({
   status: z.literal('success'),
   data: z.object({
     resultType: z.literal('matrix'),
-    result: z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number(), z.string()])) })),
+    result: z.array(
+      z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number(), z.string()])) }),
+    ),
   }),
 });
 
@@ -90,11 +92,22 @@ export function selector(name: string, labels: Record<string, string> = {}): str
 }
 
 function badSeries(what: string): PlateauError {
-  return new PlateauError(`${what} is not valid in PromQL`, 'use the series name exactly as Prometheus stores it (letters, digits, _ and :)', 'promql-series', EXIT.usage);
+  return new PlateauError(
+    `${what} is not valid in PromQL`,
+    'use the series name exactly as Prometheus stores it (letters, digits, _ and :)',
+    'promql-series',
+    EXIT.usage,
+  );
 }
 
 /** Raw samples of `sel` with timestamps in [fromMs, toMs] (an instant query of a range selector). */
-export async function rawSamples(prometheusUrl: string, sel: string, fromMs: number, toMs: number, timeoutMs = 5000): Promise<RawSeries[]> {
+export async function rawSamples(
+  prometheusUrl: string,
+  sel: string,
+  fromMs: number,
+  toMs: number,
+  timeoutMs = 5000,
+): Promise<RawSeries[]> {
   const rangeMs = Math.max(1, Math.ceil(toMs - fromMs));
   const url = new URL('/api/v1/query', prometheusUrl);
   url.searchParams.set('query', `${sel}[${rangeMs}ms]`);
@@ -106,15 +119,27 @@ export async function rawSamples(prometheusUrl: string, sel: string, fromMs: num
     status = res.statusCode;
     text = await res.body.text();
   } catch (err) {
-    throw new PlateauError(`Prometheus at ${prometheusUrl} did not answer: ${(err as Error).message}`, 'check the Prometheus URL (metrics.prometheusUrl) and that the server is up', 'promql-unreachable', EXIT.stage);
+    throw new PlateauError(
+      `Prometheus at ${prometheusUrl} did not answer: ${(err as Error).message}`,
+      'check the Prometheus URL (metrics.prometheusUrl) and that the server is up',
+      'promql-unreachable',
+      EXIT.stage,
+    );
   }
   const parsed = status === 200 ? matrixAnswer.safeParse(safeJson(text)) : null;
   if (!parsed?.success) {
-    throw new PlateauError(`Prometheus answered ${status} to ${sel}: ${text.slice(0, 200)}`, 'check the series name and labels in the config, and that this is a Prometheus HTTP API', 'promql-query', EXIT.stage);
+    throw new PlateauError(
+      `Prometheus answered ${status} to ${sel}: ${text.slice(0, 200)}`,
+      'check the series name and labels in the config, and that this is a Prometheus HTTP API',
+      'promql-query',
+      EXIT.stage,
+    );
   }
   return parsed.data.data.result.map((r) => ({
     labels: r.metric,
-    samples: r.values.map(([tS, v]): [number, number] => [Math.round(tS * 1000), Number(v)]).filter(([t]) => t >= fromMs && t <= toMs),
+    samples: r.values
+      .map(([tS, v]): [number, number] => [Math.round(tS * 1000), Number(v)])
+      .filter(([t]) => t >= fromMs && t <= toMs),
   }));
 }
 
@@ -154,10 +179,21 @@ export interface WindowSamples {
 
 /** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
 export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number, t0EpochMs: number): ServerWindow {
-  const inside = (series: RawSeries[]) => series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
+  const inside = (series: RawSeries[]) =>
+    series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
   const countIn = inside(s.count);
   const times = countIn.flatMap((x) => x.samples.map(([t]) => t));
-  const empty: ServerWindow = { source: 'promql', fromS: (fromMs - t0EpochMs) / 1000, toS: (toMs - t0EpochMs) / 1000, throughputPerSec: null, meanMs: null, maxMs: null, poolActiveMax: null, poolPendingMax: null, poolMax: null };
+  const empty: ServerWindow = {
+    source: 'promql',
+    fromS: (fromMs - t0EpochMs) / 1000,
+    toS: (toMs - t0EpochMs) / 1000,
+    throughputPerSec: null,
+    meanMs: null,
+    maxMs: null,
+    poolActiveMax: null,
+    poolPendingMax: null,
+    poolMax: null,
+  };
   if (times.length === 0) return { ...empty, ...poolFigures(s, fromMs, toMs) };
   const tFirst = Math.min(...times);
   const tLast = Math.max(...times);
@@ -202,10 +238,19 @@ function maxAt(series: RawSeries[], keep: (tMs: number) => boolean): number | nu
 function maxOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): number | null {
   if (!series) return null;
   const sums = new Map<number, number>();
-  for (const x of series) for (const [t, v] of x.samples) if (t >= fromMs && t <= toMs) sums.set(t, (sums.get(t) ?? 0) + v);
+  for (const x of series)
+    for (const [t, v] of x.samples) if (t >= fromMs && t <= toMs) sums.set(t, (sums.get(t) ?? 0) + v);
   return sums.size ? Math.max(...sums.values()) : null;
 }
 
-function poolFigures(s: WindowSamples, fromMs: number, toMs: number): Pick<ServerWindow, 'poolActiveMax' | 'poolPendingMax' | 'poolMax'> {
-  return { poolActiveMax: maxOfSums(s.active, fromMs, toMs), poolPendingMax: maxOfSums(s.pending, fromMs, toMs), poolMax: maxOfSums(s.poolMax, fromMs, toMs) };
+function poolFigures(
+  s: WindowSamples,
+  fromMs: number,
+  toMs: number,
+): Pick<ServerWindow, 'poolActiveMax' | 'poolPendingMax' | 'poolMax'> {
+  return {
+    poolActiveMax: maxOfSums(s.active, fromMs, toMs),
+    poolPendingMax: maxOfSums(s.pending, fromMs, toMs),
+    poolMax: maxOfSums(s.poolMax, fromMs, toMs),
+  };
 }

@@ -15,7 +15,10 @@ export class Interrupt {
 
   /** Calls `fn` on interruption (at once if already interrupted); returns an unsubscribe. */
   on(fn: () => void): () => void {
-    if (this.interrupted) { fn(); return () => undefined; }
+    if (this.interrupted) {
+      fn();
+      return () => undefined;
+    }
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
@@ -27,10 +30,15 @@ export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => 
     // it for a second or more): hand both signals back to the OS, whose default ends the process at
     // once (exit status 128 + signal, 130 for Ctrl-C). The store survives any moment of exit.
     uninstall();
-    log(`\n${sig}: stopping the load and writing the report (press Ctrl-C again to exit at once; runs/ keeps every second recorded so far)`);
+    log(
+      `\n${sig}: stopping the load and writing the report (press Ctrl-C again to exit at once; runs/ keeps every second recorded so far)`,
+    );
     interrupt.trigger();
   };
-  const uninstall = () => { process.off('SIGINT', handler); process.off('SIGTERM', handler); };
+  const uninstall = () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return uninstall;

@@ -33,7 +33,8 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkOpenFiles(p.maxVUs));
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
-  if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
+  if (p.config.metrics?.url)
+    evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
   await sampleRequest(p, evidence);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
@@ -41,7 +42,12 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
 function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): void {
   const missing = (s.secrets ?? []).filter((name) => !env[name]);
   if (missing.length) {
-    throw new PlateauError(`secret environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set`, `export ${missing.map((m) => `${m}=...`).join(' ')} before the run (secrets are read only from the environment)`, 'secret-missing', EXIT.preflight);
+    throw new PlateauError(
+      `secret environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set`,
+      `export ${missing.map((m) => `${m}=...`).join(' ')} before the run (secrets are read only from the environment)`,
+      'secret-missing',
+      EXIT.preflight,
+    );
   }
   if (s.secrets?.length) evidence.push(`secrets present: ${s.secrets.join(', ')} (values never recorded)`);
 }
@@ -55,7 +61,9 @@ function checkIdLength(p: PreflightInput, evidence: string[]): void {
     throw new PlateauError(
       `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
       'shorten ids.prefix or the run id (--run-id), or raise ids.maxLength if the column is wider',
-      'id-too-long', EXIT.preflight);
+      'id-too-long',
+      EXIT.preflight,
+    );
   }
   evidence.push(`longest generated id ${longest.length} chars <= ids.maxLength ${max}`);
 }
@@ -69,12 +77,26 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
     await res.body.dump();
   } catch (err) {
     const f = explainConnectError(url, err);
-    throw new PlateauError(`target ${f.problem}`, f.kind === 'tls' ? f.fix : `${f.fix} (--target / target.url)`, f.kind === 'tls' ? 'target-tls' : 'target-unreachable', EXIT.preflight);
+    throw new PlateauError(
+      `target ${f.problem}`,
+      f.kind === 'tls' ? f.fix : `${f.fix} (--target / target.url)`,
+      f.kind === 'tls' ? 'target-tls' : 'target-unreachable',
+      EXIT.preflight,
+    );
   }
   if (status >= 500) {
-    throw new PlateauError(`target health ${url} answered ${status}`, 'fix the target (or set target.healthPath to its real health endpoint) before loading it', 'target-unhealthy', EXIT.preflight);
+    throw new PlateauError(
+      `target health ${url} answered ${status}`,
+      'fix the target (or set target.healthPath to its real health endpoint) before loading it',
+      'target-unhealthy',
+      EXIT.preflight,
+    );
   }
-  evidence.push(status === 404 ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)` : `target healthy: ${url} answered ${status}`);
+  evidence.push(
+    status === 404
+      ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)`
+      : `target healthy: ${url} answered ${status}`,
+  );
 }
 
 async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<void> {
@@ -84,18 +106,36 @@ async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<voi
   let res: Dispatcher.ResponseData;
   let text: string;
   try {
-    res = await request(url, { method: req.method as 'GET', headers: req.headers, body: req.body ?? undefined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    res = await request(url, {
+      method: req.method as 'GET',
+      headers: req.headers,
+      body: req.body ?? undefined,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     text = await firstBytes(res.body, 200);
   } catch (err) {
     const e = err as Error & { code?: string };
-    throw new PlateauError(`the sample request ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`, 'make the target answer one request within http.timeoutMs before measuring thousands', 'sample-request-failed', EXIT.preflight);
+    throw new PlateauError(
+      `the sample request ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`,
+      'make the target answer one request within http.timeoutMs before measuring thousands',
+      'sample-request-failed',
+      EXIT.preflight,
+    );
   }
-  const verdict = scenarioStep('check(response) for the sample response', () => p.scenario.check?.({ status: res.statusCode, headers: res.headers }));
+  const verdict = scenarioStep('check(response) for the sample response', () =>
+    p.scenario.check?.({ status: res.statusCode, headers: res.headers }),
+  );
   if (res.statusCode >= 400 || (verdict !== undefined && verdict !== true)) {
     throw new PlateauError(
       `the sample request ${req.method} ${url} got ${res.statusCode}${typeof verdict === 'string' ? ` (check: ${verdict})` : ''}: ${text}`,
-      res.statusCode === 401 || res.statusCode === 403 ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs' : 'fix the scenario so that one request succeeds before measuring thousands',
-      'sample-request-failed', EXIT.preflight);
+      res.statusCode === 401 || res.statusCode === 403
+        ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs'
+        : 'fix the scenario so that one request succeeds before measuring thousands',
+      'sample-request-failed',
+      EXIT.preflight,
+    );
   }
   evidence.push(`sample request ${req.method} ${new URL(url).pathname} answered ${res.statusCode}`);
 }
@@ -105,7 +145,12 @@ function scenarioStep<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw new PlateauError(`the scenario failed in ${what}: ${(err as Error)?.message ?? String(err)}`, 'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) must not throw) before any load is sent', 'scenario-failed', EXIT.preflight);
+    throw new PlateauError(
+      `the scenario failed in ${what}: ${(err as Error)?.message ?? String(err)}`,
+      'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) must not throw) before any load is sent',
+      'scenario-failed',
+      EXIT.preflight,
+    );
   }
 }
 
@@ -133,15 +178,35 @@ async function checkMetrics(metricsUrl: string, series: string[], targetUrl: str
     status = res.statusCode;
   } catch (err) {
     const f = explainConnectError(url, err);
-    throw new PlateauError(`metrics endpoint ${f.problem}`, f.kind === 'tls' ? f.fix : 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', f.kind === 'tls' ? 'metrics-tls' : 'metrics-unreachable', EXIT.preflight);
+    throw new PlateauError(
+      `metrics endpoint ${f.problem}`,
+      f.kind === 'tls' ? f.fix : 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section',
+      f.kind === 'tls' ? 'metrics-tls' : 'metrics-unreachable',
+      EXIT.preflight,
+    );
   }
   if (status !== 200) {
-    throw new PlateauError(`metrics endpoint ${url} did not answer: HTTP ${status}`, 'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section', 'metrics-unreachable', EXIT.preflight);
+    throw new PlateauError(
+      `metrics endpoint ${url} did not answer: HTTP ${status}`,
+      'fix metrics.url (Spring: /actuator/prometheus) or remove the metrics section',
+      'metrics-unreachable',
+      EXIT.preflight,
+    );
   }
-  const present = new Set(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(/[{\s]/, 1)[0]));
+  const present = new Set(
+    text
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split(/[{\s]/, 1)[0]),
+  );
   const missing = m.series.filter((s) => !present.has(s));
   if (missing.length) {
-    throw new PlateauError(`metrics endpoint ${url} has no series ${missing.join(', ')}`, 'correct metrics.series, or enable the metrics in the target (Spring: management.metrics)', 'metrics-missing', EXIT.preflight);
+    throw new PlateauError(
+      `metrics endpoint ${url} has no series ${missing.join(', ')}`,
+      'correct metrics.series, or enable the metrics in the target (Spring: management.metrics)',
+      'metrics-missing',
+      EXIT.preflight,
+    );
   }
   return `metrics endpoint ${new URL(url).pathname} answers with ${present.size} series${m.series.length ? `, including ${m.series.join(', ')}` : ''}`;
 }

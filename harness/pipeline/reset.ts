@@ -6,5 +6,9 @@ import type { StageResult } from './stage.ts';
 export async function reset(config: PlateauConfig): Promise<StageResult<void>> {
   const evidence: string[] = [];
   for (const hook of config.reset.hooks) evidence.push(await runHook(hook, config.target.url));
-  return { value: undefined, detail: `${evidence.length} hook${evidence.length > 1 ? 's' : ''} restored the standard state`, evidence };
+  return {
+    value: undefined,
+    detail: `${evidence.length} hook${evidence.length > 1 ? 's' : ''} restored the standard state`,
+    evidence,
+  };
 }

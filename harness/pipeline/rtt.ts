@@ -29,11 +29,20 @@ export async function measureRtt(origin: string, path: string, samples: number):
   } finally {
     await client.close();
   }
-  const value = { connectMedianMs: quantile(connects, 0.5), httpMedianMs: quantile(https, 0.5), httpP90Ms: quantile(https, 0.9), httpMinMs: Math.min(...https), samples };
+  const value = {
+    connectMedianMs: quantile(connects, 0.5),
+    httpMedianMs: quantile(https, 0.5),
+    httpP90Ms: quantile(https, 0.9),
+    httpMinMs: Math.min(...https),
+    samples,
+  };
   return {
     value,
     detail: `TCP connect median ${value.connectMedianMs.toFixed(3)} ms; HTTP round trip to ${path} median ${value.httpMedianMs.toFixed(3)} ms, p90 ${value.httpP90Ms.toFixed(3)} ms, min ${value.httpMinMs.toFixed(3)} ms (${samples} samples each)`,
-    evidence: [`connect ms: ${connects.map((x) => x.toFixed(3)).join(' ')}`, `http ms: ${https.map((x) => x.toFixed(3)).join(' ')}`],
+    evidence: [
+      `connect ms: ${connects.map((x) => x.toFixed(3)).join(' ')}`,
+      `http ms: ${https.map((x) => x.toFixed(3)).join(' ')}`,
+    ],
   };
 }
 
@@ -41,7 +50,11 @@ function tcpConnectMs(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const s = net.connect({ host, port });
-    s.once('connect', () => { const ms = performance.now() - t0; s.destroy(); resolve(ms); });
+    s.once('connect', () => {
+      const ms = performance.now() - t0;
+      s.destroy();
+      resolve(ms);
+    });
     s.once('error', reject);
   });
 }

@@ -49,20 +49,53 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
   const runId = config.output.runId ?? newRunId();
-  const { scenario, build, check } = await scenarioRequests(config.scenario ? path.resolve(config.scenario) : null, config.target.url, runId, env);
+  const { scenario, build, check } = await scenarioRequests(
+    config.scenario ? path.resolve(config.scenario) : null,
+    config.target.url,
+    runId,
+    env,
+  );
   const scrub = secretScrubber(scenario.secrets ?? [], env);
   const plan0 = engineKind(config).planForInstance(buildPlan(config, null));
-  const store = RunStore.create(config.output.dir, {
-    schemaVersion: 2, runId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null,
-    target: config.target.url, engine: config.engine, scenario: scenario.name ?? config.scenario ?? 'default',
-    config: redact(config), plan: planMeta(plan0), vus: plan0.vus, rtt: null, stages: [], interruptedAtStep: null,
-    environment: environment(config.engine),
-  }, scrub);
+  const store = RunStore.create(
+    config.output.dir,
+    {
+      schemaVersion: 2,
+      runId,
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      target: config.target.url,
+      engine: config.engine,
+      scenario: scenario.name ?? config.scenario ?? 'default',
+      config: redact(config),
+      plan: planMeta(plan0),
+      vus: plan0.vus,
+      rtt: null,
+      stages: [],
+      interruptedAtStep: null,
+      environment: environment(config.engine),
+    },
+    scrub,
+  );
   const progress = new Progress({ write: (s) => o.out.write(scrub(s)), isTTY: o.out.isTTY });
   const clock = o.clock ?? realClock;
   const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line), clock);
-  progress.info(`plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`);
-  const ctx: RunContext = { runId, config, plan: plan0, scenario, build, check, store, progress, interrupt: o.interrupt, clock };
+  progress.info(
+    `plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`,
+  );
+  const ctx: RunContext = {
+    runId,
+    config,
+    plan: plan0,
+    scenario,
+    build,
+    check,
+    store,
+    progress,
+    interrupt: o.interrupt,
+    clock,
+  };
   let error: PlateauError | null = null;
   // set as soon as the engine exists, so a stage that throws still closes its threads
   const engine: { current: LoadEngine | null } = { current: null };
@@ -76,7 +109,10 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   } finally {
     cap.disarm();
     await engine.current?.close();
-    store.update({ status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() });
+    store.update({
+      status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete',
+      finishedAt: new Date().toISOString(),
+    });
     store.close();
   }
   const result = await writeReports(store.dir);
@@ -87,28 +123,69 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
 /** An error plateau did not expect, as a PlateauError that keeps its stack (printed by the CLI). */
 export function internalError(err: unknown): PlateauError {
   const e = err instanceof Error ? err : new Error(String(err));
-  const out = new PlateauError(`internal error (a bug, please report it): ${e.message}`, 'the run\'s data and report are kept in its directory; report the bug with the stack printed below', 'internal', EXIT.bug);
+  const out = new PlateauError(
+    `internal error (a bug, please report it): ${e.message}`,
+    "the run's data and report are kept in its directory; report the bug with the stack printed below",
+    'internal',
+    EXIT.bug,
+  );
   out.stack = e.stack;
   return out;
 }
 
-async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap, engine: { current: LoadEngine | null }): Promise<void> {
+async function stages(
+  ctx: RunContext,
+  env: NodeJS.ProcessEnv,
+  cap: DurationCap,
+  engine: { current: LoadEngine | null },
+): Promise<void> {
   const { config, store } = ctx;
   const kind = engineKind(config);
-  const record = (s: Parameters<RunStore['addStage']>[0]) => { store.addStage(s); ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`); };
-  const maxSeq = new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
-  await runStage('preflight', record, () => kind.preflight(env, () => preflight({ config, scenario: ctx.scenario, build: ctx.build, runId: ctx.runId, maxSeq, maxVUs: ctx.plan.vus.maxVUs, durationS: ctx.plan.durationS + config.warmup.maxS, env })));
+  const record = (s: Parameters<RunStore['addStage']>[0]) => {
+    store.addStage(s);
+    ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`);
+  };
+  const maxSeq =
+    new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
+  await runStage('preflight', record, () =>
+    kind.preflight(env, () =>
+      preflight({
+        config,
+        scenario: ctx.scenario,
+        build: ctx.build,
+        runId: ctx.runId,
+        maxSeq,
+        maxVUs: ctx.plan.vus.maxVUs,
+        durationS: ctx.plan.durationS + config.warmup.maxS,
+        env,
+      }),
+    ),
+  );
   if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return;
   cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
-  const rtt = await runStage('rtt', record, () => measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples));
+  const rtt = await runStage('rtt', record, () =>
+    measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
+  );
   ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs));
   store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
-  ctx.progress.info(`VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`);
-  const pool = await createLoadEngine({ config, plan: ctx.plan, runId: ctx.runId, build: ctx.build, check: ctx.check, keepHeaders: ctx.scenario.check !== undefined, env,
-    scenario: ctx.scenario, store, note: (line) => ctx.progress.info(line) });
+  ctx.progress.info(
+    `VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`,
+  );
+  const pool = await createLoadEngine({
+    config,
+    plan: ctx.plan,
+    runId: ctx.runId,
+    build: ctx.build,
+    check: ctx.check,
+    keepHeaders: ctx.scenario.check !== undefined,
+    env,
+    scenario: ctx.scenario,
+    store,
+    note: (line) => ctx.progress.info(line),
+  });
   engine.current = pool;
   // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
   const nameEngine = () => {
@@ -145,9 +222,17 @@ async function stages(ctx: RunContext, env: NodeJS.ProcessEnv, cap: DurationCap,
 
 async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Promise<void> {
   const c = await pool.preconnect();
-  ctx.progress.info(`connections: ${c.ready} open for the ${c.ready + c.failed} VUs allocated (${ctx.plan.vus.preAllocatedVUs} preallocated) before ${before}${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`);
+  ctx.progress.info(
+    `connections: ${c.ready} open for the ${c.ready + c.failed} VUs allocated (${ctx.plan.vus.preAllocatedVUs} preallocated) before ${before}${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`,
+  );
 }
 
 function planMeta(p: Plan) {
-  return { steps: p.steps, durationS: p.durationS, settleS: p.settleS, rules: p.rules, expectedSteadySamples: p.expectedSteadySamples };
+  return {
+    steps: p.steps,
+    durationS: p.durationS,
+    settleS: p.settleS,
+    rules: p.rules,
+    expectedSteadySamples: p.expectedSteadySamples,
+  };
 }

@@ -24,7 +24,15 @@ export async function runStage<T>(
   const t0 = clock.now();
   try {
     const r = await body();
-    record({ name, status: 'pass', durationMs: Math.round(clock.now() - t0), detail: r.detail, evidence: r.evidence, ...(r.threads ? { threads: r.threads } : {}), ...(r.warmup ? { warmup: r.warmup } : {}) });
+    record({
+      name,
+      status: 'pass',
+      durationMs: Math.round(clock.now() - t0),
+      detail: r.detail,
+      evidence: r.evidence,
+      ...(r.threads ? { threads: r.threads } : {}),
+      ...(r.warmup ? { warmup: r.warmup } : {}),
+    });
     return r.value;
   } catch (err) {
     const e = err as Error;

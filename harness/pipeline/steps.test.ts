@@ -10,7 +10,11 @@ describe('the steps stage detail', () => {
   });
 
   it('names the step that did not hold, or where the run was interrupted', () => {
-    const failed = [...held, stepResult({ index: 2, ratePerSec: 300, verdict: 'fails' }), stepResult({ index: 2, ratePerSec: 300, verdict: 'fails', attempt: 2 })];
+    const failed = [
+      ...held,
+      stepResult({ index: 2, ratePerSec: 300, verdict: 'fails' }),
+      stepResult({ index: 2, ratePerSec: 300, verdict: 'fails', attempt: 2 }),
+    ];
     expect(stepsDetail(failed, 5, null)).toBe('3 of 5 steps run; step 3 (300 req/s) did not hold');
     expect(stepsDetail(held, 5, 2)).toBe('interrupted at step 3 of 5');
   });

@@ -45,20 +45,47 @@ export function decisionPolicy(ctx: Pick<RunContext, 'config' | 'plan'>): Decisi
   const v = ctx.config.verdicts;
   return {
     rules: ctx.plan.rules,
-    bounds: { lagP99MaxMs: v.lagP99MaxMs, loopDelayMaxMs: v.loopDelayMaxMs, generatorBusyMax: v.generatorBusyMax, tailFactor: v.tailFactor },
+    bounds: {
+      lagP99MaxMs: v.lagP99MaxMs,
+      loopDelayMaxMs: v.loopDelayMaxMs,
+      generatorBusyMax: v.generatorBusyMax,
+      tailFactor: v.tailFactor,
+    },
     confirmFailedStep: v.confirmFailedStep,
     rerunContaminated: ctx.config.topology?.rerun ?? false,
     maxVUsBound: rerunVusBound(ctx.config),
   };
 }
 
-export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: number, rttMs: number): Promise<StageResult<StepsOutcome>> {
+export async function runSteps(
+  ctx: RunContext,
+  engine: LoadEngine,
+  seqOffset: number,
+  rttMs: number,
+): Promise<StageResult<StepsOutcome>> {
   const policy = decisionPolicy(ctx);
   ctx.store.update({ policy });
-  const st: State = { ctx, engine, policy, t0Ms: ctx.clock.now(), records: [], judged: [], attempts: [], prober: null, rttMs, seq: seqOffset, lastTS: -1 };
+  const st: State = {
+    ctx,
+    engine,
+    policy,
+    t0Ms: ctx.clock.now(),
+    records: [],
+    judged: [],
+    attempts: [],
+    prober: null,
+    rttMs,
+    seq: seqOffset,
+    lastTS: -1,
+  };
   if (ctx.config.metrics?.url || ctx.config.topology) {
     st.prober = new Prober({
-      config: ctx.config, phase: STEPS_PHASE, t0Ms: st.t0Ms, sink: (s) => ctx.store.appendProbe(s), clock: ctx.clock, read: ctx.readServer,
+      config: ctx.config,
+      phase: STEPS_PHASE,
+      t0Ms: st.t0Ms,
+      sink: (s) => ctx.store.appendProbe(s),
+      clock: ctx.clock,
+      read: ctx.readServer,
       isEdge: (tS) => st.attempts.some((e) => e.steadyStartS === tS || e.steadyEndS === tS || e.rampStartS === tS),
     });
     st.prober.start();
@@ -81,13 +108,20 @@ export async function runSteps(ctx: RunContext, engine: LoadEngine, seqOffset: n
   if (ctx.config.metrics?.prometheus && !ctx.interrupt.interrupted) {
     const pq = await promqlWindows(ctx.config, st.attempts, performance.timeOrigin + st.t0Ms);
     ctx.store.update({ promqlWindows: pq.windows });
-    notes.push(`PromQL: ${pq.windows.length} steady windows read from ${ctx.config.metrics.prometheus.url}${pq.errors.length ? `; ${pq.errors.join('; ')}` : ''}`);
+    notes.push(
+      `PromQL: ${pq.windows.length} steady windows read from ${ctx.config.metrics.prometheus.url}${pq.errors.length ? `; ${pq.errors.join('; ')}` : ''}`,
+    );
   }
-  const interruptedAtStep = ctx.interrupt.interrupted ? (st.attempts.find((s) => st.lastTS < s.holdEndS)?.index ?? null) : null;
+  const interruptedAtStep = ctx.interrupt.interrupted
+    ? (st.attempts.find((s) => st.lastTS < s.holdEndS)?.index ?? null)
+    : null;
   const attempts = st.attempts;
   ctx.store.update({ attempts });
   const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep);
-  const evidence = st.judged.map((s) => `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`);
+  const evidence = st.judged.map(
+    (s) =>
+      `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,
+  );
   return { value: { judged: st.judged, attempts, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
 }
 
@@ -96,13 +130,21 @@ export function stepsDetail(judged: readonly StepResult[], planned: number, inte
   if (interruptedAtStep !== null) return `interrupted at step ${interruptedAtStep + 1} of ${planned}`;
   const run = new Set(judged.map((s) => s.index)).size;
   const failedStep = judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
-  if (failedStep) return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`;
+  if (failedStep)
+    return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`;
   // the engine ended early (k6 exited, buckets missing): say so, not "all held"
-  return run < planned ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data` : `all ${planned} steps held`;
+  return run < planned
+    ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data`
+    : `all ${planned} steps held`;
 }
 
 /** The attempt whose action ends a leg: rerun or stop. */
-interface LegEnd { index: number; attempt: number; action: NextAction; why: string }
+interface LegEnd {
+  index: number;
+  attempt: number;
+  action: NextAction;
+  why: string;
+}
 
 /** Runs one leg until its schedule ends, an attempt's action ends it, or the run is interrupted. */
 async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
@@ -114,24 +156,30 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   let end: LegEnd | null = null;
   const complete = new CompleteSeconds(st.engine.instances);
   const sink = (r: BucketRecord) => {
-      ctx.store.appendBucket(r);
-      st.records.push(r);
-      st.lastTS = Math.max(st.lastTS, r.tS);
-      const { doneS, second } = complete.add(r);
-      if (second && doneS === r.tS) ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
-      while (!end && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
-        const i = st.attempts.indexOf(started[k]);
-        const d = judge(st, started[k++]);
-        st.attempts[i] = { ...st.attempts[i], action: d.action };
-        if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
-          end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
-          engine.stop(ctx.config.gracefulStopS * 1000);
-        }
+    ctx.store.appendBucket(r);
+    st.records.push(r);
+    st.lastTS = Math.max(st.lastTS, r.tS);
+    const { doneS, second } = complete.add(r);
+    if (second && doneS === r.tS)
+      ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
+    while (!end && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
+      const i = st.attempts.indexOf(started[k]);
+      const d = judge(st, started[k++]);
+      st.attempts[i] = { ...st.attempts[i], action: d.action };
+      if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
+        end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
+        engine.stop(ctx.config.gracefulStopS * 1000);
       }
+    }
   };
   const engine = st.engine.start({
-    segments: leg.segments, phase: STEPS_PHASE, seqOffset: st.seq, t0Ms: st.t0Ms, offsetS: leg.startS,
-    gracefulStopMs: ctx.config.gracefulStopS * 1000, sink,
+    segments: leg.segments,
+    phase: STEPS_PHASE,
+    seqOffset: st.seq,
+    t0Ms: st.t0Ms,
+    offsetS: leg.startS,
+    gracefulStopMs: ctx.config.gracefulStopS * 1000,
+    sink,
   });
   const off = ctx.interrupt.on(() => engine.stop(500));
   st.seq = (await engine.done).lastSeq;

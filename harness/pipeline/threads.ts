@@ -16,7 +16,9 @@ export const SIZING_SHARE_OF_BUSY_MAX = 2 / 3;
 
 /** Why the threads stay as they are, or null when the warmup's cost decides. `addresses`: this machine's own (environment.ts). */
 export function keepAllReason(
-  ctx: Pick<RunContext, 'config'>, engine: Pick<LoadEngine, 'instances' | 'capabilities' | 'whyNot'>, warm: { stable: boolean } | null,
+  ctx: Pick<RunContext, 'config'>,
+  engine: Pick<LoadEngine, 'instances' | 'capabilities' | 'whyNot'>,
+  warm: { stable: boolean } | null,
   addresses: readonly string[] = machineAddresses(),
 ): string | null {
   const { config } = ctx;
@@ -24,19 +26,30 @@ export function keepAllReason(
   if (!engine.capabilities.threadSizing) return whyNot(engine, 'threadSizing');
   if (engine.instances <= 1) return 'the engine runs on one thread';
   if (config.workers !== 'auto') return `workers set to ${config.workers} (config or --workers): ${all}`;
-  if (!onThisMachine(config.target.url, addresses)) return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;
+  if (!onThisMachine(config.target.url, addresses))
+    return `the target is not on this machine, so the generator takes no CPU from it: ${all}`;
   if (!warm) return `no warmup measured what an arrival costs: ${all}`;
   if (!warm.stable) return `the warmup did not settle, so its cost is no guide: ${all}`;
   return null;
 }
 
-export async function sizeThreads(ctx: RunContext, engine: LoadEngine, warmRecords: readonly BucketRecord[]): Promise<StageResult<void>> {
+export async function sizeThreads(
+  ctx: RunContext,
+  engine: LoadEngine,
+  warmRecords: readonly BucketRecord[],
+): Promise<StageResult<void>> {
   const top = Math.max(...ctx.plan.steps.map((s) => s.ratePerSec));
   const bound = ctx.config.verdicts.generatorBusyMax * SIZING_SHARE_OF_BUSY_MAX;
   const before = engine.instances;
   const sizing = threadsForPlan(warmRecords, before, top, bound);
   if (sizing.threads < before) await engine.shrink(sizing.threads);
-  const evidence = [`threads: ${engine.instances} of ${before}`, 'workers: N in the config (or --workers N) sets the count instead'];
-  if (sizing.costUs !== null) evidence.unshift(`cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`);
+  const evidence = [
+    `threads: ${engine.instances} of ${before}`,
+    'workers: N in the config (or --workers N) sets the count instead',
+  ];
+  if (sizing.costUs !== null)
+    evidence.unshift(
+      `cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`,
+    );
   return { value: undefined, detail: sizing.detail, evidence, threads: { kept: engine.instances, of: before } };
 }

@@ -8,7 +8,14 @@
  */
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
-import { topologySteady, warmupDone, warmupRecord, warmupStable, warmupWindows, type WarmupVerdict } from '../../analysis/warmup.ts';
+import {
+  topologySteady,
+  warmupDone,
+  warmupRecord,
+  warmupStable,
+  warmupWindows,
+  type WarmupVerdict,
+} from '../../analysis/warmup.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
@@ -23,27 +30,50 @@ export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
 }
 
 /** The warmup's outcome: where the steps' sequence starts, its verdict and its buckets (for the threads stage). */
-export interface Warmed { lastSeq: number; verdict: WarmupVerdict; records: BucketRecord[]; record: WarmupRecord }
+export interface Warmed {
+  lastSeq: number;
+  verdict: WarmupVerdict;
+  records: BucketRecord[];
+  record: WarmupRecord;
+}
 
-interface Judged { verdict: WarmupVerdict; topology: { steady: boolean; values: number[] } | null; waitingFor: string | null; done: boolean }
+interface Judged {
+  verdict: WarmupVerdict;
+  topology: { steady: boolean; values: number[] } | null;
+  waitingFor: string | null;
+  done: boolean;
+}
 
 export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageResult<Warmed>> {
   const w = ctx.config.warmup;
   const ratePerSec = warmupRatePerSec(ctx);
   const records: BucketRecord[] = [];
-  let judged: Judged = { verdict: { stable: false, windows: [], detail: 'no data' }, topology: null, waitingFor: 'data', done: false };
+  let judged: Judged = {
+    verdict: { stable: false, windows: [], detail: 'no data' },
+    topology: null,
+    waitingFor: 'data',
+    done: false,
+  };
   const complete = new CompleteSeconds(load.instances);
   const lastFullS = w.maxS; // seconds 1..maxS are the hold; a later bucket is the partial one written at stop
   const t0Ms = ctx.clock.now(); // the phase's t = 0 for the engine and the prober alike
   const prober = ctx.config.topology
     ? new Prober({
-      config: ctx.config, phase: WARMUP_PHASE, t0Ms, sink: (s) => ctx.store.appendProbe(s), clock: ctx.clock, read: ctx.readServer,
-      isEdge: (tS) => (tS - RAMP_S) % w.windowS === 0, // each window's edge
-    })
+        config: ctx.config,
+        phase: WARMUP_PHASE,
+        t0Ms,
+        sink: (s) => ctx.store.appendProbe(s),
+        clock: ctx.clock,
+        read: ctx.readServer,
+        isEdge: (tS) => (tS - RAMP_S) % w.windowS === 0, // each window's edge
+      })
     : null;
   prober?.start();
   const engine = load.start({
-    segments: [{ durationS: RAMP_S, fromPerSec: 0, toPerSec: ratePerSec }, { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec }],
+    segments: [
+      { durationS: RAMP_S, fromPerSec: 0, toPerSec: ratePerSec },
+      { durationS: w.maxS, fromPerSec: ratePerSec, toPerSec: ratePerSec },
+    ],
     phase: WARMUP_PHASE,
     t0Ms,
     seqOffset: 0,
@@ -68,7 +98,10 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   return {
     value: { lastSeq, verdict: judged.verdict, records, record },
     detail: detailOf(ctx, judged, tookS, ratePerSec, prober),
-    evidence: judged.verdict.windows.map((x) => `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`),
+    evidence: judged.verdict.windows.map(
+      (x) =>
+        `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`,
+    ),
     warmup: record,
   };
 }
@@ -82,17 +115,27 @@ function judge(ctx: RunContext, records: readonly BucketRecord[], tS: number, pr
   const fromS = (verdict.windows.slice(-w.stableWindows)[0]?.fromS ?? 0) + RAMP_S;
   const topology = prober ? topologySteady(prober.samples, WARMUP_PHASE, fromS, tS + 1) : null;
   // maxS bounds minS: a floor beyond the schedule's end would leave a stable target unstable.
-  const { done, waitingFor } = warmupDone({ verdict, elapsedS: tS + 1, minS: Math.min(w.minS, w.maxS + RAMP_S), topology });
+  const { done, waitingFor } = warmupDone({
+    verdict,
+    elapsedS: tS + 1,
+    minS: Math.min(w.minS, w.maxS + RAMP_S),
+    topology,
+  });
   return { verdict, topology, waitingFor, done };
 }
 
 function detailOf(ctx: RunContext, j: Judged, tookS: number, ratePerSec: number, prober: Prober | null): string {
   const w = ctx.config.warmup;
-  const topo = !j.topology ? '' : j.topology.steady
-    ? `; topology steady at ${j.topology.values[0]} over the last ${w.stableWindows} windows`
-    : `; topology ${j.topology.values.length ? `not steady (read ${j.topology.values.join(' -> ')})` : `not read${prober?.lastError ? ` (${prober.lastError})` : ''}`}`;
+  const topo = !j.topology
+    ? ''
+    : j.topology.steady
+      ? `; topology steady at ${j.topology.values[0]} over the last ${w.stableWindows} windows`
+      : `; topology ${j.topology.values.length ? `not steady (read ${j.topology.values.join(' -> ')})` : `not read${prober?.lastError ? ` (${prober.lastError})` : ''}`}`;
   const floor = w.minS > 0 ? `; warmup.minS ${w.minS} s` : '';
-  const clipped = w.minS > w.maxS + RAMP_S ? ` (warmup.minS ${w.minS} s exceeds warmup.maxS ${w.maxS} s plus the ${RAMP_S} s ramp: maxS bounds it)` : '';
+  const clipped =
+    w.minS > w.maxS + RAMP_S
+      ? ` (warmup.minS ${w.minS} s exceeds warmup.maxS ${w.maxS} s plus the ${RAMP_S} s ramp: maxS bounds it)`
+      : '';
   if (j.done) return `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${j.verdict.detail}${topo}${floor}`;
   return `not stable within ${w.maxS} s at ${ratePerSec} req/s (${j.verdict.detail}${topo}; waiting for ${j.waitingFor ?? 'data'})${clipped}; continuing, the first step may be noisy`;
 }

@@ -11,8 +11,10 @@ import { runSqlReset, sqliteDriver } from './sql.ts';
 
 export async function runHook(hook: ResetHook, targetUrl: string): Promise<string> {
   switch (hook.kind) {
-    case 'command': return runCommand(hook.run, hook.timeoutS);
-    case 'http': return runHttp(hook, targetUrl);
+    case 'command':
+      return runCommand(hook.run, hook.timeoutS);
+    case 'http':
+      return runHttp(hook, targetUrl);
     case 'sql': {
       const driver = sqliteDriver(hook.database);
       try {
@@ -26,7 +28,9 @@ export async function runHook(hook: ResetHook, targetUrl: string): Promise<strin
 }
 
 function fmtCounts(c: Record<string, number>): string {
-  return Object.entries(c).map(([t, n]) => `${t}=${n}`).join(', ');
+  return Object.entries(c)
+    .map(([t, n]) => `${t}=${n}`)
+    .join(', ');
 }
 
 async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: string): Promise<string> {
@@ -34,14 +38,30 @@ async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: st
   let status: number;
   let text: string;
   try {
-    const res = await request(url, { method: hook.method as 'POST', body: hook.body, headers: hook.body ? { 'content-type': 'application/json' } : {}, headersTimeout: hook.timeoutS * 1000, bodyTimeout: hook.timeoutS * 1000 });
+    const res = await request(url, {
+      method: hook.method as 'POST',
+      body: hook.body,
+      headers: hook.body ? { 'content-type': 'application/json' } : {},
+      headersTimeout: hook.timeoutS * 1000,
+      bodyTimeout: hook.timeoutS * 1000,
+    });
     status = res.statusCode;
     text = (await res.body.text()).slice(0, 500);
   } catch (err) {
-    throw new PlateauError(`reset ${hook.method} ${url} failed: ${(err as Error).message}`, 'check reset.hooks[].url and that the target is up', 'reset-http', EXIT.stage);
+    throw new PlateauError(
+      `reset ${hook.method} ${url} failed: ${(err as Error).message}`,
+      'check reset.hooks[].url and that the target is up',
+      'reset-http',
+      EXIT.stage,
+    );
   }
   if (status !== hook.expectStatus) {
-    throw new PlateauError(`reset ${hook.method} ${url} answered ${status}, expected ${hook.expectStatus}: ${text}`, 'fix the reset endpoint or reset.hooks[].expectStatus', 'reset-http', EXIT.stage);
+    throw new PlateauError(
+      `reset ${hook.method} ${url} answered ${status}, expected ${hook.expectStatus}: ${text}`,
+      'fix the reset endpoint or reset.hooks[].expectStatus',
+      'reset-http',
+      EXIT.stage,
+    );
   }
   return `http ${hook.method} ${new URL(url).pathname} answered ${status}: ${text.replace(/\s+/g, ' ')}`;
 }
@@ -50,7 +70,9 @@ function runCommand(cmd: string, timeoutS: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const keep = (b: Buffer) => { out = (out + b.toString()).slice(-2000); };
+    const keep = (b: Buffer) => {
+      out = (out + b.toString()).slice(-2000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000);
@@ -58,7 +80,15 @@ function runCommand(cmd: string, timeoutS: number): Promise<string> {
       clearTimeout(timer);
       const tail = out.trim().split('\n').slice(-3).join(' | ');
       if (code === 0) resolve(`command exited 0${tail ? `: ${tail}` : ''}`);
-      else reject(new PlateauError(`reset command \`${cmd}\` ${signal ? `was killed (${signal}, timeout ${timeoutS} s)` : `exited ${code}`}: ${tail}`, 'fix the command in reset.hooks[].run (it must exit 0)', 'reset-command', EXIT.stage));
+      else
+        reject(
+          new PlateauError(
+            `reset command \`${cmd}\` ${signal ? `was killed (${signal}, timeout ${timeoutS} s)` : `exited ${code}`}: ${tail}`,
+            'fix the command in reset.hooks[].run (it must exit 0)',
+            'reset-command',
+            EXIT.stage,
+          ),
+        );
     });
   });
 }

@@ -24,14 +24,19 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
     const verb = (text.match(/^\w+/)?.[0] ?? '').toUpperCase();
     const where = `statement ${i + 1} (${text.slice(0, 60)})`;
     if (!ALLOWED_VERBS.has(verb)) {
-      problems.push(`${where}: ${verb || 'an empty statement'} is not allowed in a reset (only ${[...ALLOWED_VERBS].join(', ')})`);
+      problems.push(
+        `${where}: ${verb || 'an empty statement'} is not allowed in a reset (only ${[...ALLOWED_VERBS].join(', ')})`,
+      );
       return;
     }
     for (const t of tablesOf(text)) {
-      if (!allowed.has(t)) problems.push(`${where}: table "${t}" is not in reset guard.tables [${guard.tables.join(', ')}]`);
+      if (!allowed.has(t))
+        problems.push(`${where}: table "${t}" is not in reset guard.tables [${guard.tables.join(', ')}]`);
     }
     if (DESTRUCTIVE.has(verb) && !new RegExp(guard.databasePattern).test(databaseName)) {
-      problems.push(`${where}: ${verb} refused: database "${databaseName}" does not match guard.databasePattern /${guard.databasePattern}/`);
+      problems.push(
+        `${where}: ${verb} refused: database "${databaseName}" does not match guard.databasePattern /${guard.databasePattern}/`,
+      );
     }
   });
   return problems;
@@ -40,7 +45,11 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
 export function tablesOf(sql: string): string[] {
   const out = new Set<string>();
   for (const m of sql.matchAll(TABLE_REF)) {
-    const name = m[1].replace(/[`"[\]]/g, '').split('.').pop()!.toLowerCase();
+    const name = m[1]
+      .replace(/[`"[\]]/g, '')
+      .split('.')
+      .pop()!
+      .toLowerCase();
     if (!['select', 'set', 'where', 'values'].includes(name)) out.add(name);
   }
   return [...out];

@@ -18,14 +18,22 @@ export interface SqlDriver {
 
 export function sqliteDriver(file: string): SqlDriver {
   if (!fs.existsSync(file)) {
-    throw new PlateauError(`reset database ${file} does not exist`, 'point reset.hooks[].database at the SQLite file the target uses', 'reset-db-missing', EXIT.stage);
+    throw new PlateauError(
+      `reset database ${file} does not exist`,
+      'point reset.hooks[].database at the SQLite file the target uses',
+      'reset-db-missing',
+      EXIT.stage,
+    );
   }
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
   return {
     databaseName: () => path.basename(file).replace(/\.(sqlite3?|db)$/i, ''),
     count: (table) => (db.prepare(`SELECT COUNT(*) AS n FROM "${table.replace(/"/g, '""')}"`).get() as { n: number }).n,
-    run: (statements) => db.transaction(() => { for (const s of statements) db.exec(s); })(),
+    run: (statements) =>
+      db.transaction(() => {
+        for (const s of statements) db.exec(s);
+      })(),
     close: () => db.close(),
   };
 }
@@ -39,7 +47,12 @@ export interface SqlResetResult {
 export function runSqlReset(driver: SqlDriver, statements: string[], guard: SqlGuard): SqlResetResult {
   const problems = guardProblems(statements, guard, driver.databaseName());
   if (problems.length) {
-    throw new PlateauError(`the SQL reset was refused by its guard:\n  - ${problems.join('\n  - ')}`, 'list the tables in reset guard.tables, or run it only against a database whose name matches guard.databasePattern', 'reset-guard', EXIT.stage);
+    throw new PlateauError(
+      `the SQL reset was refused by its guard:\n  - ${problems.join('\n  - ')}`,
+      'list the tables in reset guard.tables, or run it only against a database whose name matches guard.databasePattern',
+      'reset-guard',
+      EXIT.stage,
+    );
   }
   const countAll = () => Object.fromEntries(guard.tables.map((t) => [t, driver.count(t)]));
   const before = countAll();

@@ -17,7 +17,12 @@ export function contextFactory(runId: string, idPrefix = '', env: NodeJS.Process
     if (!k) {
       const v = env[name];
       if (v === undefined || v === '') {
-        throw new PlateauError(`environment variable ${name} is not set`, `export ${name}=<secret> before the run (secrets come only from the environment)`, 'secret-missing', EXIT.preflight);
+        throw new PlateauError(
+          `environment variable ${name} is not set`,
+          `export ${name}=<secret> before the run (secrets come only from the environment)`,
+          'secret-missing',
+          EXIT.preflight,
+        );
       }
       k = Buffer.from(v, 'utf8');
       keys.set(name, k);
@@ -42,9 +47,18 @@ interface Shared {
  */
 class Context implements ScenarioContext {
   readonly #s: Shared;
-  constructor(s: Shared, readonly seq: number) { this.#s = s; }
-  get runId(): string { return this.#s.runId; }
-  get env(): Readonly<Record<string, string | undefined>> { return this.#s.env; }
+  constructor(
+    s: Shared,
+    readonly seq: number,
+  ) {
+    this.#s = s;
+  }
+  get runId(): string {
+    return this.#s.runId;
+  }
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.#s.env;
+  }
   get uniqueId(): (format?: IdFormat) => string {
     const s = this.#s;
     const seq = this.seq;

@@ -19,7 +19,9 @@ import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts'
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-scenario-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const closers: (() => Promise<void>)[] = [];
-afterEach(async () => { while (closers.length) await closers.pop()!(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
 
 /** README-style: 'plateau', a relative helper, and a file read next to the module. */
 const SCENARIO = [
@@ -63,22 +65,27 @@ describe('a scenario module loads wherever it is kept', () => {
     expect(scenario.check?.({ status: 503, headers: {} })).toBe('expected 200, got 503');
   });
 
-  it('packages come from the module\'s own node_modules; .mjs and .js work too', async () => {
+  it("packages come from the module's own node_modules; .mjs and .js work too", async () => {
     const dir = folder('node-modules', {
       'node_modules/paths/package.json': '{"name":"paths","main":"index.js"}',
       'node_modules/paths/index.js': "module.exports = { prefix: '/from-' + require('path').basename(__dirname) };",
-      's.mjs': "import { defineScenario } from 'plateau';\nimport paths from 'paths';\nexport default defineScenario({ request: () => ({ url: paths.prefix }) });",
-      's.js': "const { defineScenario } = require('plateau');\nmodule.exports = defineScenario({ request: () => ({ url: '/cjs' }) });",
+      's.mjs':
+        "import { defineScenario } from 'plateau';\nimport paths from 'paths';\nexport default defineScenario({ request: () => ({ url: paths.prefix }) });",
+      's.js':
+        "const { defineScenario } = require('plateau');\nmodule.exports = defineScenario({ request: () => ({ url: '/cjs' }) });",
     });
-    const build = (s: Awaited<ReturnType<typeof loadScenario>>) => requestBuilder(s, contextFactory('r', '', {}), 'http://127.0.0.1:9/')(1).path;
+    const build = (s: Awaited<ReturnType<typeof loadScenario>>) =>
+      requestBuilder(s, contextFactory('r', '', {}), 'http://127.0.0.1:9/')(1).path;
     expect(build(await loadScenario(path.join(dir, 's.mjs')))).toBe('/from-paths');
     expect(build(await loadScenario(path.join(dir, 's.js')))).toBe('/cjs');
   });
 
-  it('import.meta.url is each file\'s own: a helper in a subfolder reads the file beside it', async () => {
+  it("import.meta.url is each file's own: a helper in a subfolder reads the file beside it", async () => {
     const dir = folder('subfolder', {
-      'scenario.ts': "import { defineScenario } from 'plateau';\nimport { tag } from './lib/tag';\nexport default defineScenario({ request: () => ({ url: `/t/${tag}` }) });",
-      'lib/tag.ts': "import fs from 'node:fs';\nexport const tag = fs.readFileSync(new URL('./tag.txt', import.meta.url), 'utf8').trim();",
+      'scenario.ts':
+        "import { defineScenario } from 'plateau';\nimport { tag } from './lib/tag';\nexport default defineScenario({ request: () => ({ url: `/t/${tag}` }) });",
+      'lib/tag.ts':
+        "import fs from 'node:fs';\nexport const tag = fs.readFileSync(new URL('./tag.txt', import.meta.url), 'utf8').trim();",
       'lib/tag.txt': 'from-lib\n',
       'tag.txt': 'from-entry\n',
     });
@@ -94,12 +101,48 @@ describe('a scenario module loads wherever it is kept', () => {
 
 describe('a scenario module that cannot be loaded is refused with the file, the cause and the fix', () => {
   it.each<[string, Record<string, string>, string, RegExp, RegExp]>([
-    ['a TypeScript syntax error', { 's.ts': "import { defineScenario } from 'plateau';\nexport default defineScenario({ request( });" }, 's.ts', /cannot be compiled: line 2:\d+: /, /fix the error at that line/],
-    ['a syntax error in an imported file', { 'h.ts': 'let = ;', 's.ts': "import './h';\nexport default {};" }, 's.ts', /cannot be compiled: .*h\.ts:1:\d+: /, /fix the error/],
-    ['a package that is not installed', { 's.ts': "import x from 'not-installed-anywhere';\nexport default x;" }, 's.ts', /Could not resolve "not-installed-anywhere"/, /npm install not-installed-anywhere in the scenario module's folder/],
-    ['a relative import that does not exist', { 's.ts': "import x from './nope';\nexport default x;" }, 's.ts', /Could not resolve "\.\/nope"/, /relative to the file that imports it/],
-    ['code that throws', { 's.ts': "throw new Error('boom\\nsecond line');\nexport default {};" }, 's.ts', /failed to load: boom$/, /top level of the scenario module/],
-    ['no request(ctx)', { 's.ts': 'export default { name: "x" };' }, 's.ts', /exports no scenario with a request\(ctx\) function/, /defineScenario/],
+    [
+      'a TypeScript syntax error',
+      { 's.ts': "import { defineScenario } from 'plateau';\nexport default defineScenario({ request( });" },
+      's.ts',
+      /cannot be compiled: line 2:\d+: /,
+      /fix the error at that line/,
+    ],
+    [
+      'a syntax error in an imported file',
+      { 'h.ts': 'let = ;', 's.ts': "import './h';\nexport default {};" },
+      's.ts',
+      /cannot be compiled: .*h\.ts:1:\d+: /,
+      /fix the error/,
+    ],
+    [
+      'a package that is not installed',
+      { 's.ts': "import x from 'not-installed-anywhere';\nexport default x;" },
+      's.ts',
+      /Could not resolve "not-installed-anywhere"/,
+      /npm install not-installed-anywhere in the scenario module's folder/,
+    ],
+    [
+      'a relative import that does not exist',
+      { 's.ts': "import x from './nope';\nexport default x;" },
+      's.ts',
+      /Could not resolve "\.\/nope"/,
+      /relative to the file that imports it/,
+    ],
+    [
+      'code that throws',
+      { 's.ts': "throw new Error('boom\\nsecond line');\nexport default {};" },
+      's.ts',
+      /failed to load: boom$/,
+      /top level of the scenario module/,
+    ],
+    [
+      'no request(ctx)',
+      { 's.ts': 'export default { name: "x" };' },
+      's.ts',
+      /exports no scenario with a request\(ctx\) function/,
+      /defineScenario/,
+    ],
   ])('%s', async (name, files, entry, message, hint) => {
     const dir = folder(`bad-${name}`, files);
     const err = await refusal(path.join(dir, entry));
@@ -122,20 +165,38 @@ describe('engine workers load a scenario kept outside the repository', () => {
   it('2 workers run it against a local server for a second', async () => {
     const dir = outside('workers');
     const seen: string[] = [];
-    const srv = await tinyServer((req, res) => { seen.push(req.url!); res.end('ok'); });
+    const srv = await tinyServer((req, res) => {
+      seen.push(req.url!);
+      res.end('ok');
+    });
     closers.push(srv.close);
-    const engine = await WorkerEngine.create(2, {
-      origin: srv.url, targetUrl: `${srv.url}/`, http: { timeoutMs: 5000, client: 'undici' }, preAllocatedVUs: 4, maxVUs: 20,
-      scenarioPath: path.join(dir, 'scenario.ts'), runId: 'outside-workers',
-    }, process.env);
+    const engine = await WorkerEngine.create(
+      2,
+      {
+        origin: srv.url,
+        targetUrl: `${srv.url}/`,
+        http: { timeoutMs: 5000, client: 'undici' },
+        preAllocatedVUs: 4,
+        maxVUs: 20,
+        scenarioPath: path.join(dir, 'scenario.ts'),
+        runId: 'outside-workers',
+      },
+      process.env,
+    );
     closers.push(() => engine.close());
     const records: BucketRecord[] = [];
     const done = await engine.start({
-      segments: [{ durationS: 1, fromPerSec: 100, toPerSec: 100 }], phase: 'steps', seqOffset: 0, gracefulStopMs: 2000, sink: (r) => records.push(r),
+      segments: [{ durationS: 1, fromPerSec: 100, toPerSec: 100 }],
+      phase: 'steps',
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      sink: (r) => records.push(r),
     }).done;
     expect(done.dispatched).toBe(100);
     expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
     expect(records.reduce((a, r) => a + r.ok, 0)).toBe(100);
-    expect(seen.map((u) => Number(/^\/items\/(\d+)\?tag=workers$/.exec(u)?.[1])).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(seen.map((u) => Number(/^\/items\/(\d+)\?tag=workers$/.exec(u)?.[1])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
   });
 });

@@ -14,7 +14,11 @@ function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
 }
 
-const SCENARIO_MODULE: ModuleKind = { noun: 'scenario module', languages: 'TypeScript or JavaScript', error: scenarioError };
+const SCENARIO_MODULE: ModuleKind = {
+  noun: 'scenario module',
+  languages: 'TypeScript or JavaScript',
+  error: scenarioError,
+};
 
 /**
  * Imports a scenario module wherever it is kept (with or without a package.json, CommonJS or ESM):
@@ -31,19 +35,41 @@ export async function loadScenario(file: string): Promise<Scenario> {
   try {
     mod = (await import(dataUrl(code))) as typeof mod;
   } catch (err) {
-    throw scenarioError(abs, `failed to load: ${firstLine(err)}`, 'fix the code at the top level of the scenario module (or in what it imports) so that importing it succeeds');
+    throw scenarioError(
+      abs,
+      `failed to load: ${firstLine(err)}`,
+      'fix the code at the top level of the scenario module (or in what it imports) so that importing it succeeds',
+    );
   }
   const s = mod.default ?? mod.scenario;
   if (!s || typeof s.request !== 'function') {
-    throw scenarioError(abs, 'exports no scenario with a request(ctx) function', 'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })');
+    throw scenarioError(
+      abs,
+      'exports no scenario with a request(ctx) function',
+      'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })',
+    );
   }
   return s;
 }
 
 function checkScenarioPath(abs: string): void {
-  const stat = statModuleFile(abs, SCENARIO_MODULE, () => new PlateauError(`scenario module ${abs} does not exist`, 'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})', 'scenario-missing', EXIT.usage));
+  const stat = statModuleFile(
+    abs,
+    SCENARIO_MODULE,
+    () =>
+      new PlateauError(
+        `scenario module ${abs} does not exist`,
+        'set `scenario` in the config (or --scenario) to a .ts file that default-exports defineScenario({...})',
+        'scenario-missing',
+        EXIT.usage,
+      ),
+  );
   if (!stat.isFile()) {
-    throw scenarioError(abs, stat.isDirectory() ? 'is a directory, not a file' : 'is not a regular file', 'set `scenario` (or --scenario) to the module itself, e.g. ./scenario.ts');
+    throw scenarioError(
+      abs,
+      stat.isDirectory() ? 'is a directory, not a file' : 'is not a regular file',
+      'set `scenario` (or --scenario) to the module itself, e.g. ./scenario.ts',
+    );
   }
 }
 
@@ -67,7 +93,12 @@ export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
   }
   const method = spec.method === undefined || spec.method === 'GET' ? 'GET' : checkedMethod(spec.method);
   const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
-  return { method, path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin), headers: { ...(spec.headers ?? {}) }, body };
+  return {
+    method,
+    path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin),
+    headers: { ...(spec.headers ?? {}) },
+    body,
+  };
 }
 
 function parsedPath(spec: string, origin: string): string {

@@ -14,7 +14,12 @@ export interface ScenarioRequests {
   check(o: Outcome): string | null;
 }
 
-export async function scenarioRequests(path: string | null, targetUrl: string, runId: string, env: NodeJS.ProcessEnv = process.env): Promise<ScenarioRequests> {
+export async function scenarioRequests(
+  path: string | null,
+  targetUrl: string,
+  runId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ScenarioRequests> {
   const scenario = path ? await loadScenario(path) : defaultScenario(targetUrl);
   const build = requestBuilder(scenario, contextFactory(runId, scenario.ids?.prefix ?? '', env), targetUrl);
   return { scenario, build, check: checker(scenario) };

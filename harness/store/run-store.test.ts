@@ -11,31 +11,54 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const SPEC: FakeRunSpec = { steps: [{ ratePerSec: 50 }, { ratePerSec: 100 }], rampS: 1, holdS: 4, settleS: 1 };
 const TOKEN_VAR = 'PLATEAU_STORE_TEST_TOKEN';
-afterEach(() => { delete process.env[TOKEN_VAR]; });
+afterEach(() => {
+  delete process.env[TOKEN_VAR];
+});
 
 let n = 0;
 function meta(over: Partial<RunMeta> = {}): RunMeta {
   return {
-    schemaVersion: 2, runId: `store-${n++}`, status: 'complete', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z',
-    target: 'http://127.0.0.1:8080/orders', engine: 'native', scenario: 'default', config: { target: { url: 'http://127.0.0.1:8080/orders' } },
-    plan: { steps: buildPlan(SPEC), durationS: 10, settleS: 1, rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 }, expectedSteadySamples: [150, 300] },
-    vus: { preAllocatedVUs: 5, maxVUs: 10, reason: 'test' }, rtt: null,
+    schemaVersion: 2,
+    runId: `store-${n++}`,
+    status: 'complete',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    target: 'http://127.0.0.1:8080/orders',
+    engine: 'native',
+    scenario: 'default',
+    config: { target: { url: 'http://127.0.0.1:8080/orders' } },
+    plan: {
+      steps: buildPlan(SPEC),
+      durationS: 10,
+      settleS: 1,
+      rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 },
+      expectedSteadySamples: [150, 300],
+    },
+    vus: { preAllocatedVUs: 5, maxVUs: 10, reason: 'test' },
+    rtt: null,
     stages: [{ name: 'steps', status: 'pass', durationMs: 1, detail: 'test', evidence: [] }],
-    interruptedAtStep: null, environment: { hostname: 'test' },
+    interruptedAtStep: null,
+    environment: { hostname: 'test' },
     ...over,
   };
 }
 
 /** Every file of a run directory, read whole. */
 function everyText(dir: string): string {
-  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  return fs
+    .readdirSync(dir)
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+    .join('\n');
 }
 
 describe('RunStore scrubs what it writes, whoever creates it', () => {
   it('without a scrubber given: a secret of the environment in an error sample, the target or the config', () => {
     const token = `tok_${process.pid}_Zq9secret`;
     process.env[TOKEN_VAR] = token;
-    const store = RunStore.create(root, meta({ target: `http://127.0.0.1:8080/orders#${token}`, config: { note: `Bearer ${token}` } }));
+    const store = RunStore.create(
+      root,
+      meta({ target: `http://127.0.0.1:8080/orders#${token}`, config: { note: `Bearer ${token}` } }),
+    );
     const [r] = buildRecords(SPEC);
     store.appendBucket({ ...r, samples: [`other: Authorization Bearer ${token} rejected`] });
     store.appendBucket({ ...r, source: `run-${token}` }); // no samples: scrubbed all the same
@@ -43,20 +66,29 @@ describe('RunStore scrubs what it writes, whoever creates it', () => {
     store.close();
     const text = everyText(store.dir);
     expect(text).not.toContain(token);
-    expect(fs.readFileSync(path.join(store.dir, 'buckets.ndjson'), 'utf8')).toContain('Authorization Bearer [redacted] rejected');
+    expect(fs.readFileSync(path.join(store.dir, 'buckets.ndjson'), 'utf8')).toContain(
+      'Authorization Bearer [redacted] rejected',
+    );
     expect(loadRun(store.dir).meta.config).toEqual({ note: 'Bearer [redacted]' });
   });
 
   it('strips URL credentials and redacts secret-looking URL parameters in run.json', () => {
     const url = 'https://admin:hunter2pass@shop.example/orders?access_token=at-9f8e7d6c&page=2&api_key=ak-1a2b3c4d';
-    const store = RunStore.create(root, meta({ target: url, config: { target: { url }, metrics: { url: '/metrics?X-Amz-Signature=sig-5e6f7a8b' } } }));
+    const store = RunStore.create(
+      root,
+      meta({ target: url, config: { target: { url }, metrics: { url: '/metrics?X-Amz-Signature=sig-5e6f7a8b' } } }),
+    );
     store.close();
     const text = everyText(store.dir);
-    for (const secret of ['hunter2pass', 'admin:', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'sig-5e6f7a8b']) expect(text).not.toContain(secret);
+    for (const secret of ['hunter2pass', 'admin:', 'at-9f8e7d6c', 'ak-1a2b3c4d', 'sig-5e6f7a8b'])
+      expect(text).not.toContain(secret);
     const { meta: saved } = loadRun(store.dir);
     expect(saved.target).toBe('https://shop.example/orders?access_token=[redacted]&page=2&api_key=[redacted]');
     expect(new URL(saved.target).hostname).toBe('shop.example'); // still a URL the reports can read
-    expect(saved.config).toEqual({ target: { url: saved.target }, metrics: { url: '/metrics?X-Amz-Signature=[redacted]' } });
+    expect(saved.config).toEqual({
+      target: { url: saved.target },
+      metrics: { url: '/metrics?X-Amz-Signature=[redacted]' },
+    });
   });
 });
 
@@ -79,11 +111,19 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
     ['an array', '[]', /is damaged: it holds an array/],
     ['no stages', without('stages'), /is damaged: stages: missing$/],
     ['no environment', without('environment'), /is damaged: environment: missing$/],
-    ['a step rate that is no number', good.replace('"ratePerSec": 50', '"ratePerSec": "fast"'), /is damaged: plan\.steps\.0\.ratePerSec: expected number/],
+    [
+      'a step rate that is no number',
+      good.replace('"ratePerSec": 50', '"ratePerSec": "fast"'),
+      /is damaged: plan\.steps\.0\.ratePerSec: expected number/,
+    ],
   ])('%s', (_name, runJson, message) => {
     const dir = runWith(runJson);
     let err: unknown;
-    try { loadRun(dir); } catch (e) { err = e; }
+    try {
+      loadRun(dir);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(PlateauError);
     const e = err as PlateauError;
     expect(e.code).toBe('run-corrupt');
@@ -95,22 +135,49 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
 
   it('refuses a schema version it does not know, naming it and the versions it reads', () => {
     const dir = runWith(good.replace('"schemaVersion": 2', '"schemaVersion": 7'));
-    expect(() => loadRun(dir)).toThrow(expect.objectContaining({ code: 'run-version', exitCode: 2, message: expect.stringMatching(/schemaVersion 7; this plateau reads versions 1 and 2/), hint: expect.stringMatching(/newer plateau/) }));
+    expect(() => loadRun(dir)).toThrow(
+      expect.objectContaining({
+        code: 'run-version',
+        exitCode: 2,
+        message: expect.stringMatching(/schemaVersion 7; this plateau reads versions 1 and 2/),
+        hint: expect.stringMatching(/newer plateau/),
+      }),
+    );
   });
 
   it('upgrades a version-1 run.json: its executed plans become attempts, the flags written on them are dropped, the policy comes from its config', () => {
     const v1 = JSON.parse(good) as Record<string, unknown>;
     const plan = (v1.plan as { steps: Record<string, unknown>[] }).steps[0];
-    const dir = runWith(JSON.stringify({
-      ...v1, schemaVersion: 1,
-      config: { verdicts: { lagP99MaxMs: 35, confirmFailedStep: false, maxVUsBound: 800 }, topology: { rerun: true } },
-      executed: [{ ...plan, transient: true, note: 'a sentence' }, { ...plan, attempt: 2, generatorLimited: 'generator-limited while holding: x' }],
-    }));
+    const dir = runWith(
+      JSON.stringify({
+        ...v1,
+        schemaVersion: 1,
+        config: {
+          verdicts: { lagP99MaxMs: 35, confirmFailedStep: false, maxVUsBound: 800 },
+          topology: { rerun: true },
+        },
+        executed: [
+          { ...plan, transient: true, note: 'a sentence' },
+          { ...plan, attempt: 2, generatorLimited: 'generator-limited while holding: x' },
+        ],
+      }),
+    );
     const { meta } = loadRun(dir);
     expect(meta.schemaVersion).toBe(2);
-    expect(meta.attempts!.map((a) => [a.index, a.attempt])).toEqual([[0, 1], [0, 2]]);
-    expect(meta.attempts!.every((a) => !('transient' in a) && !('generatorLimited' in a) && !('note' in a) && a.action === undefined)).toBe(true);
-    expect(meta.policy).toMatchObject({ confirmFailedStep: false, rerunContaminated: true, bounds: { lagP99MaxMs: 35, loopDelayMaxMs: 100, tailFactor: 3 } });
+    expect(meta.attempts!.map((a) => [a.index, a.attempt])).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
+    expect(
+      meta.attempts!.every(
+        (a) => !('transient' in a) && !('generatorLimited' in a) && !('note' in a) && a.action === undefined,
+      ),
+    ).toBe(true);
+    expect(meta.policy).toMatchObject({
+      confirmFailedStep: false,
+      rerunContaminated: true,
+      bounds: { lagP99MaxMs: 35, loopDelayMaxMs: 100, tailFactor: 3 },
+    });
     expect('executed' in meta).toBe(false);
   });
 

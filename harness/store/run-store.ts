@@ -6,7 +6,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AttemptRecord, BucketRecord, DecisionPolicy, PromqlWindow, RttFigures, ServerSample, StageOutcome, VuSizing, Rules, StepPlan } from '../../analysis/types.ts';
+import type {
+  AttemptRecord,
+  BucketRecord,
+  DecisionPolicy,
+  PromqlWindow,
+  RttFigures,
+  ServerSample,
+  StageOutcome,
+  VuSizing,
+  Rules,
+  StepPlan,
+} from '../../analysis/types.ts';
 import { upgradeRunJson } from './upgrade.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { secretScrubber, type Scrub } from '../secret-scrub.ts';
@@ -41,7 +52,11 @@ export class RunStore {
   private probesFd: number | null = null;
   meta: RunMeta;
 
-  private constructor(readonly dir: string, meta: RunMeta, private readonly scrub: Scrub) {
+  private constructor(
+    readonly dir: string,
+    meta: RunMeta,
+    private readonly scrub: Scrub,
+  ) {
     this.meta = meta;
     this.bucketsFd = fs.openSync(path.join(dir, 'buckets.ndjson'), 'a');
     this.saveMeta();
@@ -58,7 +73,12 @@ export class RunStore {
     const scrubAll: Scrub = scrub ? (text) => base(scrub(text)) : base;
     const dir = path.resolve(outDir, meta.runId);
     if (fs.existsSync(dir)) {
-      throw new PlateauError(`run id "${meta.runId}" was used before: ${dir} exists`, 'choose another --run-id (or leave it out for a fresh one); a run id names one run only', 'run-id-reused', EXIT.preflight);
+      throw new PlateauError(
+        `run id "${meta.runId}" was used before: ${dir} exists`,
+        'choose another --run-id (or leave it out for a fresh one); a run id names one run only',
+        'run-id-reused',
+        EXIT.preflight,
+      );
     }
     let store: RunStore;
     try {
@@ -67,7 +87,12 @@ export class RunStore {
     } catch (err) {
       // Before any load: an unwritable or full store would lose the run (ENOTDIR, EACCES, EROFS, ENOSPC).
       const code = (err as { code?: string }).code ?? (err as Error).message;
-      throw new PlateauError(`cannot write the run store ${dir} (${code})`, 'choose a writable directory with free space for --out / output.dir', 'store-unwritable', EXIT.preflight);
+      throw new PlateauError(
+        `cannot write the run store ${dir} (${code})`,
+        'choose a writable directory with free space for --out / output.dir',
+        'store-unwritable',
+        EXIT.preflight,
+      );
     }
     pointLatest(outDir, meta.runId);
     return store;
@@ -108,14 +133,29 @@ export class RunStore {
 
 function pointLatest(outDir: string, runId: string): void {
   const link = path.resolve(outDir, 'latest');
-  try { fs.rmSync(link, { force: true }); fs.symlinkSync(runId, link); } catch { /* a missing latest link loses nothing */ }
+  try {
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(runId, link);
+  } catch {
+    /* a missing latest link loses nothing */
+  }
 }
 
 /** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal; a damaged run.json is refused. */
-export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; samples: ServerSample[]; tornLines: number } {
+export function loadRun(dir: string): {
+  meta: RunMeta;
+  records: BucketRecord[];
+  samples: ServerSample[];
+  tornLines: number;
+} {
   const metaPath = path.join(dir, 'run.json');
   if (!fs.existsSync(metaPath)) {
-    throw new PlateauError(`${dir} is not a plateau run: run.json is missing`, 'pass a directory under runs/ such as runs/latest', 'not-a-run', EXIT.usage);
+    throw new PlateauError(
+      `${dir} is not a plateau run: run.json is missing`,
+      'pass a directory under runs/ such as runs/latest',
+      'not-a-run',
+      EXIT.usage,
+    );
   }
   const meta = readMeta(metaPath);
   const buckets = readNdjson<BucketRecord>(path.join(dir, 'buckets.ndjson'));
@@ -124,7 +164,15 @@ export function loadRun(dir: string): { meta: RunMeta; records: BucketRecord[]; 
 }
 
 const num = z.number();
-const stepPlanShape = z.looseObject({ index: num, ratePerSec: num, rampStartS: num, holdStartS: num, holdEndS: num, steadyStartS: num, steadyEndS: num });
+const stepPlanShape = z.looseObject({
+  index: num,
+  ratePerSec: num,
+  rampStartS: num,
+  holdStartS: num,
+  holdEndS: num,
+  steadyStartS: num,
+  steadyEndS: num,
+});
 /** What the analysis, the reports, gate, compare and merge read from run.json; other fields pass through. */
 const runMetaShape = z.looseObject({
   schemaVersion: z.literal(2),
@@ -134,43 +182,77 @@ const runMetaShape = z.looseObject({
   finishedAt: z.string().nullable().optional(),
   target: z.string(),
   engine: z.string(),
-  plan: z.looseObject({
-    steps: z.array(stepPlanShape),
-    rules: z.looseObject({ deliveryMin: num, captureMin: num, minTailSamples: num }),
-  }).nullable(),
-  attempts: z.array(stepPlanShape.extend({ attempt: num, maxVUs: num })).nullable().optional(),
+  plan: z
+    .looseObject({
+      steps: z.array(stepPlanShape),
+      rules: z.looseObject({ deliveryMin: num, captureMin: num, minTailSamples: num }),
+    })
+    .nullable(),
+  attempts: z
+    .array(stepPlanShape.extend({ attempt: num, maxVUs: num }))
+    .nullable()
+    .optional(),
   promqlWindows: z.array(z.looseObject({})).optional(),
   vus: z.looseObject({ preAllocatedVUs: num, maxVUs: num, reason: z.string() }).nullable(),
   rtt: z.looseObject({ connectMedianMs: num, httpMedianMs: num, httpP90Ms: num, samples: num }).nullable(),
-  stages: z.array(z.looseObject({ name: z.string(), status: z.string(), durationMs: num, detail: z.string(), evidence: z.array(z.string()) })),
+  stages: z.array(
+    z.looseObject({
+      name: z.string(),
+      status: z.string(),
+      durationMs: num,
+      detail: z.string(),
+      evidence: z.array(z.string()),
+    }),
+  ),
   environment: z.record(z.string(), z.unknown()),
 });
 
 /** run.json, checked for what the readers rely on: a damaged file is a PlateauError naming it, never a crash later. */
 function readMeta(metaPath: string): RunMeta {
-  const corrupt = (what: string) => new PlateauError(
-    `${metaPath} is damaged: ${what}`,
-    'restore run.json from a copy or re-run the test: buckets.ndjson beside it holds the per-second data, but run.json holds the plan and stages it is judged by (plateau replaces it atomically, so the damage came after the run)',
-    'run-corrupt',
-    EXIT.usage,
-  );
+  const corrupt = (what: string) =>
+    new PlateauError(
+      `${metaPath} is damaged: ${what}`,
+      'restore run.json from a copy or re-run the test: buckets.ndjson beside it holds the per-second data, but run.json holds the plan and stages it is judged by (plateau replaces it atomically, so the damage came after the run)',
+      'run-corrupt',
+      EXIT.usage,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(metaPath, 'utf8'));
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw code ? new PlateauError(`cannot read ${metaPath} (${code})`, 'check the file\'s permissions, or pass another run directory', 'run-unreadable', EXIT.usage) : corrupt(`not valid JSON (${(err as Error).message})`);
+    throw code
+      ? new PlateauError(
+          `cannot read ${metaPath} (${code})`,
+          "check the file's permissions, or pass another run directory",
+          'run-unreadable',
+          EXIT.usage,
+        )
+      : corrupt(`not valid JSON (${(err as Error).message})`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw corrupt(`it holds ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`}, not a run's record (an object with runId, status, plan, stages, ...)`);
+    throw corrupt(
+      `it holds ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`}, not a run's record (an object with runId, status, plan, stages, ...)`,
+    );
   }
   raw = upgradeRunJson(raw as Record<string, unknown>, metaPath);
   const parsed = runMetaShape.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues;
-    const at = (p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
-    const shown = issues.slice(0, 5).map((i) => `${i.path.map(String).join('.')}: ${at(i.path) === undefined ? 'missing' : i.message.replace(/^Invalid (input|option): /, '')}`);
-    throw corrupt(`${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`);
+    const at = (p: PropertyKey[]) =>
+      p.reduce<unknown>(
+        (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+        raw,
+      );
+    const shown = issues
+      .slice(0, 5)
+      .map(
+        (i) =>
+          `${i.path.map(String).join('.')}: ${at(i.path) === undefined ? 'missing' : i.message.replace(/^Invalid (input|option): /, '')}`,
+      );
+    throw corrupt(
+      `${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`,
+    );
   }
   return raw as RunMeta;
 }
@@ -182,9 +264,15 @@ function readNdjson<T>(file: string): { items: T[]; torn: number } {
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     let v: unknown;
-    try { v = JSON.parse(line); } catch { torn++; continue; }
+    try {
+      v = JSON.parse(line);
+    } catch {
+      torn++;
+      continue;
+    }
     // A line that parses but is no record (a torn line that happens to be a number) counts as torn.
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) items.push(v as T); else torn++;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) items.push(v as T);
+    else torn++;
   }
   return { items, torn };
 }
@@ -195,7 +283,9 @@ const SECRETISH = /secret|token|password|passwd|apikey|api_key|authorization|hma
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRETISH.test(k) && typeof v === 'string' ? '[redacted]' : redact(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRETISH.test(k) && typeof v === 'string' ? '[redacted]' : redact(v)]),
+    );
   }
   return value;
 }

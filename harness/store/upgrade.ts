@@ -22,7 +22,9 @@ export function upgradeRunJson(raw: Raw, file: string): Raw {
   const newer = typeof v === 'number' && v > RUN_SCHEMA_VERSION;
   throw new PlateauError(
     `${file} has schemaVersion ${JSON.stringify(v)}; this plateau reads versions 1 and ${RUN_SCHEMA_VERSION}`,
-    newer ? 'it was written by a newer plateau: read it with that version (or update this checkout)' : 'it is not a run.json plateau wrote: pass a run directory under runs/',
+    newer
+      ? 'it was written by a newer plateau: read it with that version (or update this checkout)'
+      : 'it is not a run.json plateau wrote: pass a run directory under runs/',
     'run-version',
     EXIT.usage,
   );
@@ -32,16 +34,32 @@ function fromV1(raw: Raw): Raw {
   const { executed, ...rest } = raw as Raw & { executed?: (StepPlan & { attempt?: number })[] | null };
   const maxVUs = (raw.vus as { maxVUs?: number } | null)?.maxVUs ?? 0;
   const attempts: AttemptRecord[] | undefined = executed?.map((e) => ({
-    index: e.index, ratePerSec: e.ratePerSec, rampStartS: e.rampStartS, holdStartS: e.holdStartS, holdEndS: e.holdEndS,
-    steadyStartS: e.steadyStartS, steadyEndS: e.steadyEndS, attempt: e.attempt ?? 1, maxVUs,
+    index: e.index,
+    ratePerSec: e.ratePerSec,
+    rampStartS: e.rampStartS,
+    holdStartS: e.holdStartS,
+    holdEndS: e.holdEndS,
+    steadyStartS: e.steadyStartS,
+    steadyEndS: e.steadyEndS,
+    attempt: e.attempt ?? 1,
+    maxVUs,
   }));
   const rules = (raw.plan as { rules?: Rules } | null)?.rules;
-  return { ...rest, schemaVersion: RUN_SCHEMA_VERSION, ...(attempts?.length ? { attempts } : {}), ...(rules ? { policy: policyFromConfig(raw.config, rules, maxVUs) } : {}) };
+  return {
+    ...rest,
+    schemaVersion: RUN_SCHEMA_VERSION,
+    ...(attempts?.length ? { attempts } : {}),
+    ...(rules ? { policy: policyFromConfig(raw.config, rules, maxVUs) } : {}),
+  };
 }
 
 /** The decision policy a version-1 run used, from its recorded (redacted) config; the defaults where it says nothing. */
 export function policyFromConfig(config: unknown, rules: Rules, maxVUs: number): DecisionPolicy {
-  const c = (config ?? {}) as { verdicts?: Record<string, unknown>; topology?: { rerun?: unknown }; limits?: { maxInFlight?: unknown } };
+  const c = (config ?? {}) as {
+    verdicts?: Record<string, unknown>;
+    topology?: { rerun?: unknown };
+    limits?: { maxInFlight?: unknown };
+  };
   const v = c.verdicts ?? {};
   const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d);
   const bound = Math.min(num(v.maxVUsBound, 5000), num(c.limits?.maxInFlight, 10_000));

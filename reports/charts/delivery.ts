@@ -9,22 +9,47 @@ import { stepLabel } from './latency.ts';
 const PASS = 'meets threshold';
 const FAIL = 'below threshold';
 
-function panel(title: string, order: string[], values: { step: string; value: number; status: string }[], threshold: number): object {
+function panel(
+  title: string,
+  order: string[],
+  values: { step: string; value: number; status: string }[],
+  threshold: number,
+): object {
   const x = { field: 'step', type: 'ordinal', title: 'step · offered rate', sort: order, axis: { labelAngle: 0 } };
   const maxY = Math.max(1.1, ...values.map((v) => v.value));
   const minY = Math.min(0, ...values.map((v) => v.value));
   return {
     title,
-    width: WIDTH_PX, height: 150,
+    width: WIDTH_PX,
+    height: 150,
     layer: [
-      { data: { values }, mark: { type: 'bar', width: { band: 0.6 } },
-        encoding: { x, y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [minY, maxY] } },
-          color: { field: 'status', type: 'nominal', title: null, scale: { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] } } } },
-      { data: { values: [{ t: threshold, label: `threshold ${threshold.toFixed(2)}` }] },
+      {
+        data: { values },
+        mark: { type: 'bar', width: { band: 0.6 } },
+        encoding: {
+          x,
+          y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [minY, maxY] } },
+          color: {
+            field: 'status',
+            type: 'nominal',
+            title: null,
+            scale: { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] },
+          },
+        },
+      },
+      {
+        data: { values: [{ t: threshold, label: `threshold ${threshold.toFixed(2)}` }] },
         layer: [
-          { mark: { type: 'rule', color: COLOR.threshold, strokeDash: [5, 3], strokeWidth: 1.5 }, encoding: { y: { field: 't', type: 'quantitative' } } },
-          { mark: { type: 'text', align: 'right', x: 'width', dy: -6, fontSize: 11, color: COLOR.threshold }, encoding: { y: { field: 't', type: 'quantitative' }, text: { field: 'label' } } },
-        ] },
+          {
+            mark: { type: 'rule', color: COLOR.threshold, strokeDash: [5, 3], strokeWidth: 1.5 },
+            encoding: { y: { field: 't', type: 'quantitative' } },
+          },
+          {
+            mark: { type: 'text', align: 'right', x: 'width', dy: -6, fontSize: 11, color: COLOR.threshold },
+            encoding: { y: { field: 't', type: 'quantitative' }, text: { field: 'label' } },
+          },
+        ],
+      },
     ],
   };
 }
@@ -33,12 +58,24 @@ export function deliverySpec(run: RunResult): ChartSpec {
   const withData = run.steps.filter((s) => s.steadyS > 0);
   const { deliveryMin, captureMin } = run.rules;
   const order = withData.map((s) => stepLabel(s.index, s.ratePerSec, s.attempt));
-  const delivery = withData.map((s) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt), value: s.delivery, status: s.delivery >= deliveryMin ? PASS : FAIL }));
-  const capture = withData.filter((s) => s.capture !== null)
-    .map((s) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt), value: s.capture as number, status: (s.capture as number) >= captureMin ? PASS : FAIL }));
+  const delivery = withData.map((s) => ({
+    step: stepLabel(s.index, s.ratePerSec, s.attempt),
+    value: s.delivery,
+    status: s.delivery >= deliveryMin ? PASS : FAIL,
+  }));
+  const capture = withData
+    .filter((s) => s.capture !== null)
+    .map((s) => ({
+      step: stepLabel(s.index, s.ratePerSec, s.attempt),
+      value: s.capture as number,
+      status: (s.capture as number) >= captureMin ? PASS : FAIL,
+    }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Delivery and capture per step', subtitle: 'delivery = achieved / offered; capture = throughput gained / rate added (from step 2)' },
+    title: {
+      text: 'Delivery and capture per step',
+      subtitle: 'delivery = achieved / offered; capture = throughput gained / rate added (from step 2)',
+    },
     config: BASE_CONFIG,
     vconcat: [panel('delivery', order, delivery, deliveryMin), panel('capture', order, capture, captureMin)],
     resolve: { scale: { x: 'shared' } },

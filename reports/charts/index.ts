@@ -34,10 +34,22 @@ export function chartFile(name: ChartName): string {
 export function chartsOf(run: RunResult): Chart[] {
   const hasSteps = run.steps.some((s) => s.steadyS > 0);
   const specs: [ChartName, string, ChartSpec | null][] = [
-    ['throughput', 'offered vs achieved throughput per step, with the ideal line, the knee and the capacity', hasSteps ? throughputSpec(run) : null],
-    ['latency', 'latency percentiles per step on a log scale, unreliable ones hollow', hasSteps ? latencySpec(run) : null],
+    [
+      'throughput',
+      'offered vs achieved throughput per step, with the ideal line, the knee and the capacity',
+      hasSteps ? throughputSpec(run) : null,
+    ],
+    [
+      'latency',
+      'latency percentiles per step on a log scale, unreliable ones hollow',
+      hasSteps ? latencySpec(run) : null,
+    ],
     ['delivery', 'delivery and capture per step against their thresholds', hasSteps ? deliverySpec(run) : null],
-    ['timeseries', 'the run second by second: throughput, errors, dropped iterations, VUs, p99 and gauges, steady windows shaded', (run.series ?? []).length > 0 ? timeseriesSpec(run) : null],
+    [
+      'timeseries',
+      'the run second by second: throughput, errors, dropped iterations, VUs, p99 and gauges, steady windows shaded',
+      (run.series ?? []).length > 0 ? timeseriesSpec(run) : null,
+    ],
     ['usl', 'throughput against concurrency with the fitted Universal Scalability Law curve', uslSpec(run)],
   ];
   return specs.flatMap(([name, alt, spec]) => (spec === null ? [] : [{ name, file: chartFile(name), alt, spec }]));

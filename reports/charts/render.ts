@@ -19,7 +19,9 @@ export function renumberIds(svg: string, prefix: string): string {
   for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1])) ids.set(m[1], `${prefix}-${ids.size + 1}`);
   if (ids.size === 0) return svg;
   return svg
-    .replace(/(\sid=")([^"]+)(")/g, (all, a: string, id: string, b: string) => (ids.has(id) ? a + ids.get(id) + b : all))
+    .replace(/(\sid=")([^"]+)(")/g, (all, a: string, id: string, b: string) =>
+      ids.has(id) ? a + ids.get(id) + b : all,
+    )
     .replace(/url\(#([^)]+)\)/g, (all, id: string) => (ids.has(id) ? `url(#${ids.get(id)})` : all))
     .replace(/href="#([^"]+)"/g, (all, id: string) => (ids.has(id) ? `href="#${ids.get(id)}"` : all));
 }

@@ -72,6 +72,11 @@ export function pointCategory(s: StepResult): PointCategory {
 
 /** The verdict scale, plus the set-aside categories present among `categories`. */
 export function pointScale(categories: readonly string[]): { domain: string[]; range: string[] } {
-  const extra = (Object.keys(SET_ASIDE_COLOR) as (keyof typeof SET_ASIDE_COLOR)[]).filter((c) => categories.includes(c));
-  return { domain: [...verdictScale.domain, ...extra], range: [...verdictScale.range, ...extra.map((c) => SET_ASIDE_COLOR[c])] };
+  const extra = (Object.keys(SET_ASIDE_COLOR) as (keyof typeof SET_ASIDE_COLOR)[]).filter((c) =>
+    categories.includes(c),
+  );
+  return {
+    domain: [...verdictScale.domain, ...extra],
+    range: [...verdictScale.range, ...extra.map((c) => SET_ASIDE_COLOR[c])],
+  };
 }

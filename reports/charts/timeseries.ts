@@ -8,35 +8,67 @@ import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
 
-interface Row { tS: number; series: string; value: number }
+interface Row {
+  tS: number;
+  series: string;
+  value: number;
+}
 
 function shading(run: RunResult, withLabels: boolean): object {
   const windows = run.steps.map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, label: String(stepNo(s.index)) }));
-  const rect = { mark: { type: 'rect', color: COLOR.steady, opacity: 0.7 }, encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } } };
-  const text = { mark: { type: 'text', y: 6, fontSize: 10, color: '#3A6EA5' }, encoding: { x: { field: 'from', type: 'quantitative' }, text: { field: 'label' } } };
+  const rect = {
+    mark: { type: 'rect', color: COLOR.steady, opacity: 0.7 },
+    encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } },
+  };
+  const text = {
+    mark: { type: 'text', y: 6, fontSize: 10, color: '#3A6EA5' },
+    encoding: { x: { field: 'from', type: 'quantitative' }, text: { field: 'label' } },
+  };
   return { data: { values: windows }, layer: withLabels ? [rect, text] : [rect] };
 }
 
 /** One panel: shaded steady windows behind one line per series. */
-function panel(run: RunResult, title: string, rows: Row[], colors: Record<string, string> | null, opts: { log?: boolean; labels?: boolean; maxS: number }): object {
+function panel(
+  run: RunResult,
+  title: string,
+  rows: Row[],
+  colors: Record<string, string> | null,
+  opts: { log?: boolean; labels?: boolean; maxS: number },
+): object {
   const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
   const y = { field: 'value', type: 'quantitative', title: null, ...(opts.log ? { scale: { type: 'log' } } : {}) };
-  const color = colors === null
-    ? { field: 'series', type: 'nominal', title: null }
-    : { field: 'series', type: 'nominal', title: null, scale: { domain: Object.keys(colors), range: Object.values(colors) } };
+  const color =
+    colors === null
+      ? { field: 'series', type: 'nominal', title: null }
+      : {
+          field: 'series',
+          type: 'nominal',
+          title: null,
+          scale: { domain: Object.keys(colors), range: Object.values(colors) },
+        };
   return {
     title: { text: title, fontSize: 12 },
-    width: WIDTH_PX, height: PANEL_HEIGHT_PX,
-    layer: [shading(run, opts.labels ?? false), { data: { values: rows }, mark: { type: 'line', strokeWidth: 1.2, interpolate: 'step-after' }, encoding: { x, y, color } }],
+    width: WIDTH_PX,
+    height: PANEL_HEIGHT_PX,
+    layer: [
+      shading(run, opts.labels ?? false),
+      {
+        data: { values: rows },
+        mark: { type: 'line', strokeWidth: 1.2, interpolate: 'step-after' },
+        encoding: { x, y, color },
+      },
+    ],
     resolve: { scale: { color: 'independent' } },
   };
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
-  return points.flatMap((p) => Object.entries(pick).flatMap(([series, f]) => {
-    const value = f(p);
-    return value === null ? [] : [{ tS: p.tS, series, value }];
-  }));
+  return points.flatMap((p) =>
+    Object.entries(pick).flatMap(([series, f]) => {
+      const value = f(p);
+      return value === null ? [] : [{ tS: p.tS, series, value }];
+    }),
+  );
 }
 
 export function timeseriesSpec(run: RunResult): ChartSpec {
@@ -45,10 +77,34 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
   const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
   const o = { maxS };
   const panels: object[] = [
-    panel(run, 'requests per second (shaded: steady windows, numbered by step)', rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }), { successful: COLOR.achieved, failed: COLOR.failed }, { ...o, labels: true }),
-    panel(run, 'dropped iterations per second (no free VU)', rowsOf(points, { dropped: (p) => p.dropped }), { dropped: COLOR.dropped }, o),
-    panel(run, 'VUs', rowsOf(points, { active: (p) => p.vusActive, allocated: (p) => p.vusAllocated }), { active: COLOR.achieved, allocated: COLOR.allocated }, o),
-    panel(run, 'p99 latency per second (ms, log scale)', rowsOf(points, { p99: (p) => (p.p99Ms !== null && p.p99Ms > 0 ? p.p99Ms : null) }), { p99: '#08519C' }, { ...o, log: true }),
+    panel(
+      run,
+      'requests per second (shaded: steady windows, numbered by step)',
+      rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }),
+      { successful: COLOR.achieved, failed: COLOR.failed },
+      { ...o, labels: true },
+    ),
+    panel(
+      run,
+      'dropped iterations per second (no free VU)',
+      rowsOf(points, { dropped: (p) => p.dropped }),
+      { dropped: COLOR.dropped },
+      o,
+    ),
+    panel(
+      run,
+      'VUs',
+      rowsOf(points, { active: (p) => p.vusActive, allocated: (p) => p.vusAllocated }),
+      { active: COLOR.achieved, allocated: COLOR.allocated },
+      o,
+    ),
+    panel(
+      run,
+      'p99 latency per second (ms, log scale)',
+      rowsOf(points, { p99: (p) => (p.p99Ms !== null && p.p99Ms > 0 ? p.p99Ms : null) }),
+      { p99: '#08519C' },
+      { ...o, log: true },
+    ),
   ];
   const gauges = (run.gauges ?? []).filter((g) => g.points.length > 0);
   if (gauges.length > 0) {

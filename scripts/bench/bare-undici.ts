@@ -23,7 +23,8 @@ const { values } = parseArgs({
   },
 });
 const url = new URL(values.url ?? 'http://127.0.0.1:18080/');
-if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost' && url.hostname !== '[::1]') throw new Error('bare-undici sends only to loopback');
+if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost' && url.hostname !== '[::1]')
+  throw new Error('bare-undici sends only to loopback');
 const rate = Number(values.rate);
 const rampS = Number(values.ramp);
 const holdS = Number(values.hold);
@@ -58,17 +59,27 @@ function fire(intendedS: number): void {
   inFlight++;
   const started = performance.now();
   const inSteady = intendedS >= steadyFromS && intendedS < endS;
-  pool.request({ path: url.pathname, method: 'GET' }).then(
-    async (res) => {
-      await res.body.dump();
-      const doneMs = performance.now();
-      if (res.statusCode !== 200) errors++;
-      else if (inSteady) { if (nLat < lat.length) lat[nLat++] = doneMs - started; }
-      const doneS = (doneMs - t0) / 1000;
-      if (doneS >= steadyFromS && doneS < endS && res.statusCode === 200) steadyDone++;
-    },
-    () => { errors++; },
-  ).finally(() => { inFlight--; if (!firing && inFlight === 0) resolveAll(); });
+  pool
+    .request({ path: url.pathname, method: 'GET' })
+    .then(
+      async (res) => {
+        await res.body.dump();
+        const doneMs = performance.now();
+        if (res.statusCode !== 200) errors++;
+        else if (inSteady) {
+          if (nLat < lat.length) lat[nLat++] = doneMs - started;
+        }
+        const doneS = (doneMs - t0) / 1000;
+        if (doneS >= steadyFromS && doneS < endS && res.statusCode === 200) steadyDone++;
+      },
+      () => {
+        errors++;
+      },
+    )
+    .finally(() => {
+      inFlight--;
+      if (!firing && inFlight === 0) resolveAll();
+    });
 }
 
 function loop(): void {
@@ -83,15 +94,19 @@ function loop(): void {
   if (next >= endS) {
     // Stop firing; wait for the schedule's end (steady completions keep counting), then drain.
     const left = (endS - nowS) * 1000;
-    setTimeout(() => {
-      cpuEnd = process.cpuUsage(cpuAt ?? undefined);
-      firing = false;
-      if (inFlight === 0) resolveAll();
-    }, Math.max(0, left));
+    setTimeout(
+      () => {
+        cpuEnd = process.cpuUsage(cpuAt ?? undefined);
+        firing = false;
+        if (inFlight === 0) resolveAll();
+      },
+      Math.max(0, left),
+    );
     return;
   }
   const waitMs = (next - nowS) * 1000;
-  if (spin && waitMs < 0.25) setImmediate(loop); else setTimeout(loop, Math.max(1, Math.floor(waitMs)));
+  if (spin && waitMs < 0.25) setImmediate(loop);
+  else setTimeout(loop, Math.max(1, Math.floor(waitMs)));
 }
 loop();
 
@@ -104,9 +119,22 @@ const windowS = endS - steadyFromS;
 const cpu = cpuEnd as NodeJS.CpuUsage | null;
 const cpuS = cpu ? (cpu.user + cpu.system) / 1e6 : null;
 const achievedPerSec = steadyDone / windowS;
-process.stdout.write(JSON.stringify({
-  tool: 'bare-undici', rate, schedule: spin ? 'immediate' : 'timer', windowS, completed: steadyDone, achievedPerSec, errors,
-  dispatched: n - 1, unfinished: inFlight, p50Ms: q(50), p99Ms: q(99), maxLagMs,
-  cpuS, cpuPer10k: cpuS !== null && steadyDone > 0 ? (cpuS / steadyDone) * 1e4 : null,
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    tool: 'bare-undici',
+    rate,
+    schedule: spin ? 'immediate' : 'timer',
+    windowS,
+    completed: steadyDone,
+    achievedPerSec,
+    errors,
+    dispatched: n - 1,
+    unfinished: inFlight,
+    p50Ms: q(50),
+    p99Ms: q(99),
+    maxLagMs,
+    cpuS,
+    cpuPer10k: cpuS !== null && steadyDone > 0 ? (cpuS / steadyDone) * 1e4 : null,
+  }) + '\n',
+);
 process.exit(0);

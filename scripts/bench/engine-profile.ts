@@ -17,10 +17,16 @@ import { VuPool } from '../../harness/engine/vu-pool.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../../harness/scenario/requests.ts';
 
-const { values } = parseArgs({ options: {
-  mode: { type: 'string', default: 'plateau' }, rate: { type: 'string', default: '8000' },
-  seconds: { type: 'string', default: '10' }, client: { type: 'string', default: 'socket' }, vus: { type: 'string', default: '64' }, port: { type: 'string', default: '18091' },
-} });
+const { values } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'plateau' },
+    rate: { type: 'string', default: '8000' },
+    seconds: { type: 'string', default: '10' },
+    client: { type: 'string', default: 'socket' },
+    vus: { type: 'string', default: '64' },
+    port: { type: 'string', default: '18091' },
+  },
+});
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const vus = Number(values.vus);
@@ -31,11 +37,29 @@ const origin = new URL(url).origin;
 
 async function plateau(): Promise<number> {
   const { scenario, build, check } = await scenarioRequests(null, url, 'prof');
-  const pool = new VuPool(origin, { timeoutMs: 10_000, client: values.client === 'undici' ? 'undici' : 'socket', keepHeaders: scenario.check !== undefined }, vus, vus);
+  const pool = new VuPool(
+    origin,
+    {
+      timeoutMs: 10_000,
+      client: values.client === 'undici' ? 'undici' : 'socket',
+      keepHeaders: scenario.check !== undefined,
+    },
+    vus,
+    vus,
+  );
   let completed = 0;
   const run = startNative({
-    schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]), phase: 'steps', source: 'native/0',
-    pool, build, check, seqOffset: 0, gracefulStopMs: 2000, sink: (b) => { completed += b.completed; },
+    schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]),
+    phase: 'steps',
+    source: 'native/0',
+    pool,
+    build,
+    check,
+    seqOffset: 0,
+    gracefulStopMs: 2000,
+    sink: (b) => {
+      completed += b.completed;
+    },
   });
   await run.done;
   await pool.close();
@@ -45,24 +69,49 @@ async function plateau(): Promise<number> {
 async function bare(): Promise<number> {
   const clients = Array.from({ length: vus }, () => new Client(origin, { pipelining: 1, keepAliveTimeout: 30_000 }));
   const free = [...clients];
-  let completed = 0; let dropped = 0; let inflight = 0;
+  let completed = 0;
+  let dropped = 0;
+  let inflight = 0;
   const t0 = performance.now();
   let n = 1;
   await new Promise<void>((resolve) => {
     const fire = () => {
       const c = free.pop();
-      if (!c) { dropped++; return; }
+      if (!c) {
+        dropped++;
+        return;
+      }
       inflight++;
       c.dispatch({ method: 'GET', path: '/' }, {
-        onConnect() {}, onHeaders() { return true; }, onData() { return true; },
-        onComplete() { completed++; inflight--; free.push(c); },
-        onError() { inflight--; free.push(c); },
+        onConnect() {},
+        onHeaders() {
+          return true;
+        },
+        onData() {
+          return true;
+        },
+        onComplete() {
+          completed++;
+          inflight--;
+          free.push(c);
+        },
+        onError() {
+          inflight--;
+          free.push(c);
+        },
       } as never);
     };
     const loop = () => {
       const nowS = (performance.now() - t0) / 1000;
-      while (n / rate <= nowS && n / rate < seconds) { fire(); n++; }
-      if (n / rate >= seconds) { const w = () => (inflight ? setTimeout(w, 5) : resolve()); w(); return; }
+      while (n / rate <= nowS && n / rate < seconds) {
+        fire();
+        n++;
+      }
+      if (n / rate >= seconds) {
+        const w = () => (inflight ? setTimeout(w, 5) : resolve());
+        w();
+        return;
+      }
       setTimeout(loop, Math.max(1, Math.floor((n / rate - nowS) * 1000)));
     };
     loop();
@@ -78,7 +127,17 @@ try {
   const done = values.mode === 'bare' ? await bare() : await plateau();
   const s = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ mode: values.mode, rate, completed: done, achievedPerSec: Math.round(done / s), cpuPer10k: +(((c.user + c.system) / 1e6 / done) * 1e4).toFixed(3), userPer10k: +((c.user / 1e6 / done) * 1e4).toFixed(3), sysPer10k: +((c.system / 1e6 / done) * 1e4).toFixed(3) }));
+  console.log(
+    JSON.stringify({
+      mode: values.mode,
+      rate,
+      completed: done,
+      achievedPerSec: Math.round(done / s),
+      cpuPer10k: +(((c.user + c.system) / 1e6 / done) * 1e4).toFixed(3),
+      userPer10k: +((c.user / 1e6 / done) * 1e4).toFixed(3),
+      sysPer10k: +((c.system / 1e6 / done) * 1e4).toFixed(3),
+    }),
+  );
 } finally {
   await nginx.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,8 @@ import { which } from './proc.ts';
 export const AUTOCANNON = 'autocannon@8.0.0';
 export const ARTILLERY = 'artillery@2.0.21';
 
-export const toolCache = (): string => process.env.PLATEAU_BENCH_CACHE ?? path.join(os.homedir(), '.cache', 'plateau-bench');
+export const toolCache = (): string =>
+  process.env.PLATEAU_BENCH_CACHE ?? path.join(os.homedir(), '.cache', 'plateau-bench');
 
 export interface Tools {
   nginx: string | null;
@@ -40,22 +41,35 @@ const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
 export function ensureTools(o: { artillery: boolean; offline: boolean }): Tools {
   let t = findTools();
-  const debMissing = [t.nginx ? null : 'nginx-light', t.wrk ? null : 'wrk', t.hey ? null : 'hey'].filter((x): x is string => x !== null);
+  const debMissing = [t.nginx ? null : 'nginx-light', t.wrk ? null : 'wrk', t.hey ? null : 'hey'].filter(
+    (x): x is string => x !== null,
+  );
   if (debMissing.length && !o.offline) {
-    if (process.getuid?.() !== 0) throw new Error(`missing ${debMissing.join(', ')}; installing them needs root (apt-get)`);
+    if (process.getuid?.() !== 0)
+      throw new Error(`missing ${debMissing.join(', ')}; installing them needs root (apt-get)`);
     log(`installing ${debMissing.join(' ')} from Debian's packages`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...debMissing], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...debMissing], {
+      stdio: 'inherit',
+      env,
+    });
     // The package starts a system nginx on port 80; the bench runs its own, so stop that one.
-    try { execFileSync('sh', ['-c', 'command -v service >/dev/null && service nginx stop >/dev/null 2>&1 || true']); } catch { /* not running */ }
+    try {
+      execFileSync('sh', ['-c', 'command -v service >/dev/null && service nginx stop >/dev/null 2>&1 || true']);
+    } catch {
+      /* not running */
+    }
   }
-  const npmMissing = [t.autocannon ? null : AUTOCANNON, o.artillery && !t.artillery ? ARTILLERY : null].filter((x): x is string => x !== null);
+  const npmMissing = [t.autocannon ? null : AUTOCANNON, o.artillery && !t.artillery ? ARTILLERY : null].filter(
+    (x): x is string => x !== null,
+  );
   if (npmMissing.length && !o.offline) {
     const dir = toolCache();
     fs.mkdirSync(dir, { recursive: true });
     const pkg = path.join(dir, 'package.json');
-    if (!fs.existsSync(pkg)) fs.writeFileSync(pkg, JSON.stringify({ name: 'plateau-bench-tools', private: true }, null, 2) + '\n');
+    if (!fs.existsSync(pkg))
+      fs.writeFileSync(pkg, JSON.stringify({ name: 'plateau-bench-tools', private: true }, null, 2) + '\n');
     log(`installing ${npmMissing.join(' ')} into ${dir} (not a project dependency)`);
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, ...npmMissing], {
       stdio: 'inherit',

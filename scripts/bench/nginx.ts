@@ -34,11 +34,19 @@ http {
 `;
 }
 
-export interface Nginx { url: string; stop(): Promise<void>; pid: number | undefined; workerPid(): number | null }
+export interface Nginx {
+  url: string;
+  stop(): Promise<void>;
+  pid: number | undefined;
+  workerPid(): number | null;
+}
 
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
+    const s = net.connect({ host: '127.0.0.1', port }, () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
   });
 }
@@ -49,23 +57,37 @@ export async function startNginx(bin: string, dir: string, port: number): Promis
   fs.writeFileSync(conf, nginxConfig(dir, port));
   const child: ChildProcess = spawn(bin, ['-p', dir, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
   const exited = new Promise<void>((r) => child.on('close', () => r()));
   for (let i = 0; i < 50; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited at start: ${err}${fs.existsSync(`${dir}/error.log`) ? fs.readFileSync(`${dir}/error.log`, 'utf8') : ''}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `nginx exited at start: ${err}${fs.existsSync(`${dir}/error.log`) ? fs.readFileSync(`${dir}/error.log`, 'utf8') : ''}`,
+      );
     if (await portAnswers(port)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  if (!(await portAnswers(port))) { child.kill('SIGKILL'); throw new Error('nginx did not answer within 5 s'); }
+  if (!(await portAnswers(port))) {
+    child.kill('SIGKILL');
+    throw new Error('nginx did not answer within 5 s');
+  }
   return {
     url: `http://127.0.0.1:${port}/`,
     pid: child.pid,
     workerPid() {
       // nginx's single worker: the master's only child.
       try {
-        const kids = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+        const kids = fs
+          .readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean);
         return kids.length ? Number(kids[0]) : null;
-      } catch { return null; }
+      } catch {
+        return null;
+      }
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -61,7 +61,11 @@ class BucketFollower {
   constructor(private readonly file: string) {}
   poll(): number {
     let fd: number;
-    try { fd = fs.openSync(this.file, 'r'); } catch { return this.maxStepsS; }
+    try {
+      fd = fs.openSync(this.file, 'r');
+    } catch {
+      return this.maxStepsS;
+    }
     try {
       const size = fs.fstatSync(fd).size;
       if (size > this.offset) {
@@ -75,7 +79,9 @@ class BucketFollower {
           if (m) this.maxStepsS = Math.max(this.maxStepsS, Number(m[1]));
         }
       }
-    } finally { fs.closeSync(fd); }
+    } finally {
+      fs.closeSync(fd);
+    }
     return this.maxStepsS;
   }
 }
@@ -84,10 +90,15 @@ export function cliHasFlag(repo: string, flag: string): boolean {
   try {
     const help = fs.readFileSync(path.join(repo, 'harness/cli/options.ts'), 'utf8');
     return new RegExp(`['"]${flag.replace(/^--/, '')}['"]`).test(help);
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
-interface Probe { stepsS: number; rssMiB?: number | null }
+interface Probe {
+  stepsS: number;
+  rssMiB?: number | null;
+}
 
 export interface PlateauRun {
   measure: Measure;
@@ -96,10 +107,17 @@ export interface PlateauRun {
   runDir: string;
 }
 
-export async function runPlateau(s: PlateauSettings, rate: number, runId: string, o: { sampleEveryMs?: number; withRss?: boolean; timeoutS?: number } = {}): Promise<PlateauRun> {
+export async function runPlateau(
+  s: PlateauSettings,
+  rate: number,
+  runId: string,
+  o: { sampleEveryMs?: number; withRss?: boolean; timeoutS?: number } = {},
+): Promise<PlateauRun> {
   const out = path.join(s.tmp, 'runs');
   const cfg = path.join(s.tmp, 'plateau.bench.config.mjs');
-  fs.writeFileSync(cfg, `// written by scripts/bench/plateau-case.ts
+  fs.writeFileSync(
+    cfg,
+    `// written by scripts/bench/plateau-case.ts
 export default {
   target: { url: ${JSON.stringify(s.url)}, healthPath: '/' },
   steps: { startPerSec: 1000, stepPerSec: 1000, maxPerSec: 1000, rampS: 1, holdS: 12, settleS: 2 },
@@ -109,12 +127,35 @@ export default {
   verdicts: { confirmFailedStep: false },
   rtt: { samples: 5 },
 };
-`);
+`,
+  );
   const args = [
-    path.join(s.repo, 'bin/plateau.js'), 'run', '--config', cfg, '--target', s.url,
-    '--start-rate', String(rate), '--step-rate', String(rate), '--max-rate', String(rate),
-    '--hold', String(s.holdS), '--ramp', String(s.rampS), '--settle', String(s.settleS),
-    '--vus', String(s.vus), '--max-vus', String(s.maxVus), '--run-id', runId, '--out', out,
+    path.join(s.repo, 'bin/plateau.js'),
+    'run',
+    '--config',
+    cfg,
+    '--target',
+    s.url,
+    '--start-rate',
+    String(rate),
+    '--step-rate',
+    String(rate),
+    '--max-rate',
+    String(rate),
+    '--hold',
+    String(s.holdS),
+    '--ramp',
+    String(s.rampS),
+    '--settle',
+    String(s.settleS),
+    '--vus',
+    String(s.vus),
+    '--max-vus',
+    String(s.maxVus),
+    '--run-id',
+    runId,
+    '--out',
+    out,
   ];
   if (s.workers !== null && cliHasFlag(s.repo, '--workers')) args.push('--workers', s.workers);
   if (s.httpClient !== null && cliHasFlag(s.repo, '--http-client')) args.push('--http-client', s.httpClient);
@@ -129,10 +170,20 @@ export default {
   });
   const runDir = path.join(out, runId);
   const summaryFile = path.join(runDir, 'summary.json');
-  if (!fs.existsSync(summaryFile)) throw new Error(`plateau exited ${r.code ?? r.signal} without ${summaryFile}: ${(r.stderr || r.stdout).slice(-3000)}`);
-  const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as { steps: StepSummary[]; stopReason?: string; stopDetail?: string };
+  if (!fs.existsSync(summaryFile))
+    throw new Error(
+      `plateau exited ${r.code ?? r.signal} without ${summaryFile}: ${(r.stderr || r.stdout).slice(-3000)}`,
+    );
+  const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as {
+    steps: StepSummary[];
+    stopReason?: string;
+    stopDetail?: string;
+  };
   const step = summary.steps[0];
-  if (!step) throw new Error(`plateau ran no step (exit ${r.code}): ${summary.stopDetail ?? ''} ${(r.stderr || r.stdout).slice(-2000)}`);
+  if (!step)
+    throw new Error(
+      `plateau ran no step (exit ${r.code}): ${summary.stopDetail ?? ''} ${(r.stderr || r.stdout).slice(-2000)}`,
+    );
   // The steady window in the samples: from the first sample after bucket steadyStartS was written
   // to the last one before bucket steadyEndS - 1 was (buckets are appended about a second late).
   const probeOf = (x: Sample) => x.extra as Probe;
@@ -143,22 +194,38 @@ export default {
   const q = (p: number) => step.latency.find((l) => l.q === p)?.valueMs ?? null;
   const threads = stepThreads(runDir);
   // The verdict and the first clause of each reason (the full text is in the run's report).
-  const notes = [step.verdict !== 'holds' ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}` : '',
+  const notes = [
+    step.verdict !== 'holds'
+      ? `${step.verdict}${step.reasons?.length ? ` (${step.reasons.map((x) => x.split(/[:;]/)[0]).join(', ')})` : ''}`
+      : '',
     step.generatorLimited ? 'holds, generator-limited' : '',
     threads ?? '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
     step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
     step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : '',
     // its self-measurement beside the bench's: the same process's CPU over the same window
-    step.generatorCpu != null && cpuRate ? `own CPU figure ${fmtShare(step.generatorCpu)} of its CPUs (bench: ${fmtShare(cpuRate.tool / cpuCapacity(usableCpus()))})` : ''].filter(Boolean);
+    step.generatorCpu != null && cpuRate
+      ? `own CPU figure ${fmtShare(step.generatorCpu)} of its CPUs (bench: ${fmtShare(cpuRate.tool / cpuCapacity(usableCpus()))})`
+      : '',
+  ].filter(Boolean);
   return {
     measure: {
-      tool: 'plateau', model: 'open', settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
-      targetRate: rate, achievedPerSec: step.throughputPerSec,
+      tool: 'plateau',
+      model: 'open',
+      settings: `CLI, vus ${s.vus}/${s.maxVus}${s.workers ? `, workers ${s.workers}` : ''}${s.httpClient ? `, ${s.httpClient} client` : ''}`,
+      targetRate: rate,
+      achievedPerSec: step.throughputPerSec,
       ...per10kOf(cpuRate, step.completedPerSec),
-      p50Ms: q(50), p99Ms: q(99), dropped: step.dropped, errors: step.failed,
+      p50Ms: q(50),
+      p99Ms: q(99),
+      dropped: step.dropped,
+      errors: step.failed,
       note: notes.join(', ') || undefined,
-      ...(step.generatorLimited ? { generator: 'limited' as const } : step.generatorBound ? { generator: 'bound' as const } : {}),
+      ...(step.generatorLimited
+        ? { generator: 'limited' as const }
+        : step.generatorBound
+          ? { generator: 'bound' as const }
+          : {}),
     },
     step,
     samples: r.samples,
@@ -169,17 +236,26 @@ export default {
 /** The threads the step ran on, from run.json's engine name: "1 of 2 threads", "2 threads". */
 function stepThreads(runDir: string): string | null {
   try {
-    const run = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { environment?: { engine?: string } };
+    const run = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
+      environment?: { engine?: string };
+    };
     const m = /native \((\d+(?: of \d+)?) (?:worker )?threads?\)/.exec(run.environment?.engine ?? '');
     return m ? `${m[1]} thread${m[1] === '1' ? '' : 's'}` : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /** RSS of the plateau process at about 1 minute into the load and at the end of the load. */
-export function rssAt(samples: Sample[], endS: number): { firstMinute: number | null; end: number | null; series: { stepsS: number; rssMiB: number }[] } {
+export function rssAt(
+  samples: Sample[],
+  endS: number,
+): { firstMinute: number | null; end: number | null; series: { stepsS: number; rssMiB: number }[] } {
   const series = samples
     .map((x) => x.extra as Probe)
-    .filter((p): p is { stepsS: number; rssMiB: number } => typeof p.rssMiB === 'number' && p.stepsS >= 0 && p.stepsS < endS);
+    .filter(
+      (p): p is { stepsS: number; rssMiB: number } => typeof p.rssMiB === 'number' && p.stepsS >= 0 && p.stepsS < endS,
+    );
   const at1 = series.find((p) => p.stepsS >= 60) ?? null;
   const last = series.length ? series[series.length - 1] : null;
   return { firstMinute: at1?.rssMiB ?? null, end: last?.rssMiB ?? null, series };

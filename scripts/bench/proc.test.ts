@@ -14,8 +14,16 @@ describe.runIf(process.platform === 'linux')('bench /proc readers', () => {
 
 describe('bench rates', () => {
   it('turns two samples into per-second rates and those into figures per 10k answers', () => {
-    const r = cpuRateOver({ tS: 1, cpuS: 2, switches: 1_000, targetCpuS: 1 }, { tS: 3, cpuS: 2.5, switches: 7_000, targetCpuS: 1.2 });
+    const r = cpuRateOver(
+      { tS: 1, cpuS: 2, switches: 1_000, targetCpuS: 1 },
+      { tS: 3, cpuS: 2.5, switches: 7_000, targetCpuS: 1.2 },
+    );
     expect(r).toEqual({ tool: 0.25, target: expect.closeTo(0.1, 9), toolSwitches: 3_000, targetSwitches: null });
-    expect(per10kOf(r, 10_000)).toEqual({ cpuPer10k: 0.25, targetCpuPer10k: expect.closeTo(0.1, 9), switchesPer10k: 3_000, targetSwitchesPer10k: null });
+    expect(per10kOf(r, 10_000)).toEqual({
+      cpuPer10k: 0.25,
+      targetCpuPer10k: expect.closeTo(0.1, 9),
+      switchesPer10k: 3_000,
+      targetSwitchesPer10k: null,
+    });
   });
 });

@@ -8,11 +8,20 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { statFields, ticksPerSecond } from '../../harness/process-cpu.ts';
 
-interface StatLine { pid: number; ppid: number; ticks: number; ownTicks: number }
+interface StatLine {
+  pid: number;
+  ppid: number;
+  ticks: number;
+  ownTicks: number;
+}
 
 function readStat(pid: number): StatLine | null {
   let s: string;
-  try { s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
+  try {
+    s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
   const f = statFields(s);
   // utime, stime, cutime, cstime: the last two hold the CPU of children this process has reaped.
   const ownTicks = Number(f[11]) + Number(f[12]);
@@ -56,7 +65,9 @@ export function treeRssMiB(root: number): number | null {
     try {
       const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${st.pid}/status`, 'utf8'));
       if (m) kib += Number(m[1]);
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return kib / 1024;
 }
@@ -77,13 +88,19 @@ export function treeSwitches(root: number): number | null {
 /** Context switches so far of one process's threads; null once it is gone. */
 export function processSwitches(pid: number): number | null {
   let tasks: string[];
-  try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { return null; }
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
   let n = 0;
   for (const t of tasks) {
     try {
       const s = fs.readFileSync(`/proc/${pid}/task/${t}/status`, 'utf8');
       for (const m of s.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) n += Number(m[1]);
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return n;
 }
@@ -133,7 +150,13 @@ export interface RunOptions extends SpawnOptions {
 const live = new Set<import('node:child_process').ChildProcess>();
 /** Kills every child still running (used on exit and on Ctrl-C). */
 export function killAll(): void {
-  for (const c of live) { try { c.kill('SIGKILL'); } catch { /* already gone */ } }
+  for (const c of live) {
+    try {
+      c.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
 }
 
 export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise<RunResult> {
@@ -143,8 +166,12 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
     live.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     const samples: Sample[] = [];
     let timedOut = false;
     const sample = () => {
@@ -156,8 +183,11 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
       const switches = treeSwitches(child.pid);
       const targetSwitches = o.targetPid ? processSwitches(o.targetPid) : null;
       samples.push({
-        tS, cpuS, ...(targetCpuS !== null ? { targetCpuS } : {}),
-        ...(switches !== null ? { switches } : {}), ...(targetSwitches !== null ? { targetSwitches } : {}),
+        tS,
+        cpuS,
+        ...(targetCpuS !== null ? { targetCpuS } : {}),
+        ...(switches !== null ? { switches } : {}),
+        ...(targetSwitches !== null ? { targetSwitches } : {}),
         extra: o.probe?.(child.pid, tS),
       });
     };
@@ -168,7 +198,12 @@ export function runMeasured(cmd: string, args: string[], o: RunOptions): Promise
       child.kill('SIGTERM');
       killer = setTimeout(() => child.kill('SIGKILL'), 3000);
     }, o.timeoutMs);
-    child.on('error', (err) => { clearTimeout(bound); if (sampler) clearInterval(sampler); live.delete(child); reject(err); });
+    child.on('error', (err) => {
+      clearTimeout(bound);
+      if (sampler) clearInterval(sampler);
+      live.delete(child);
+      reject(err);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(bound);
       if (killer) clearTimeout(killer);
@@ -202,8 +237,14 @@ export interface Rates {
 export function cpuRateOver(a: Sample, b: Sample): Rates | null {
   if (b.tS <= a.tS) return null;
   const dt = b.tS - a.tS;
-  const rate = (x: number | undefined, y: number | undefined) => (x !== undefined && y !== undefined ? (y - x) / dt : null);
-  return { tool: (b.cpuS - a.cpuS) / dt, target: rate(a.targetCpuS, b.targetCpuS), toolSwitches: rate(a.switches, b.switches), targetSwitches: rate(a.targetSwitches, b.targetSwitches) };
+  const rate = (x: number | undefined, y: number | undefined) =>
+    x !== undefined && y !== undefined ? (y - x) / dt : null;
+  return {
+    tool: (b.cpuS - a.cpuS) / dt,
+    target: rate(a.targetCpuS, b.targetCpuS),
+    toolSwitches: rate(a.switches, b.switches),
+    targetSwitches: rate(a.targetSwitches, b.targetSwitches),
+  };
 }
 
 /** CPU seconds (or switches) per 10,000 answers at perSec answers a second; null without a rate. */
@@ -212,14 +253,32 @@ export function per10k(cpuPerS: number | null | undefined, perSec: number): numb
 }
 
 /** The figures per 10,000 answers a Measure carries, from the rates over its steady window. */
-export function per10kOf(r: Rates | null | undefined, perSec: number): { cpuPer10k: number | null; targetCpuPer10k: number | null; switchesPer10k: number | null; targetSwitchesPer10k: number | null } {
-  return { cpuPer10k: per10k(r?.tool, perSec), targetCpuPer10k: per10k(r?.target, perSec), switchesPer10k: per10k(r?.toolSwitches, perSec), targetSwitchesPer10k: per10k(r?.targetSwitches, perSec) };
+export function per10kOf(
+  r: Rates | null | undefined,
+  perSec: number,
+): {
+  cpuPer10k: number | null;
+  targetCpuPer10k: number | null;
+  switchesPer10k: number | null;
+  targetSwitchesPer10k: number | null;
+} {
+  return {
+    cpuPer10k: per10k(r?.tool, perSec),
+    targetCpuPer10k: per10k(r?.target, perSec),
+    switchesPer10k: per10k(r?.toolSwitches, perSec),
+    targetSwitchesPer10k: per10k(r?.targetSwitches, perSec),
+  };
 }
 
 export function which(bin: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(':')) {
     const p = `${dir}/${bin}`;
-    try { fs.accessSync(p, fs.constants.X_OK); return p; } catch { /* next */ }
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      /* next */
+    }
   }
   return null;
 }

@@ -25,10 +25,27 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureTools, findTools, toolCache, ARTILLERY, AUTOCANNON } from './ensure-tools.ts';
 import { startNginx } from './nginx.ts';
-import { runArtillery, runAutocannon, runAutocannonAt, runBareUndici, runHey, runWrk, type PeerSettings } from './peers.ts';
+import {
+  runArtillery,
+  runAutocannon,
+  runAutocannonAt,
+  runBareUndici,
+  runHey,
+  runWrk,
+  type PeerSettings,
+} from './peers.ts';
 import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-case.ts';
 import { killAll } from './proc.ts';
-import { aggregate, formatRatios, formatTable, OVERDRIVE_TOOL, PAIRED_TOOL, pairedRate, ratios, type Measure } from './table.ts';
+import {
+  aggregate,
+  formatRatios,
+  formatTable,
+  OVERDRIVE_TOOL,
+  PAIRED_TOOL,
+  pairedRate,
+  ratios,
+  type Measure,
+} from './table.ts';
 
 /**
  * The overdrive ladder: up to this many rates, this far apart (20,000 to 47,500 by default). On
@@ -108,9 +125,18 @@ const { values: f } = parseArgs({
     help: { type: 'boolean', default: false },
   },
 });
-if (f.help) { console.log(HELP); process.exit(0); }
+if (f.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 
-const list = (s: string | undefined, d: number[]) => (s ? s.split(',').map(Number).filter((x) => x > 0) : d);
+const list = (s: string | undefined, d: number[]) =>
+  s
+    ? s
+        .split(',')
+        .map(Number)
+        .filter((x) => x > 0)
+    : d;
 const quick = f.quick;
 const cfg = {
   repeat: Number(f.repeat ?? (quick ? 1 : 3)),
@@ -134,7 +160,9 @@ const cfg = {
   only: f.only ? new Set(f.only.split(',')) : null,
   port: Number(f.port),
 };
-const bareSchedules = (f['bare-schedule'] === 'both' ? ['timer', 'immediate'] : [f['bare-schedule'] === 'immediate' ? 'immediate' : 'timer']) as ('timer' | 'immediate')[];
+const bareSchedules = (
+  f['bare-schedule'] === 'both' ? ['timer', 'immediate'] : [f['bare-schedule'] === 'immediate' ? 'immediate' : 'timer']
+) as ('timer' | 'immediate')[];
 const wants = (tool: string) => !cfg.only || cfg.only.has(tool);
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
@@ -147,22 +175,32 @@ function isolated(): boolean {
 async function outside(): Promise<number> {
   const artillery = !f['no-artillery'] && !f['no-netns'] && wants('artillery');
   const tools = f['no-install'] ? findTools() : ensureTools({ artillery, offline: false });
-  const missing = Object.entries(tools).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries(tools)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length) log(`missing: ${missing.join(', ')} (their cases are skipped)`);
   if (f['no-netns']) {
-    log('--no-netns: running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)');
+    log(
+      '--no-netns: running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)',
+    );
     return inside(true);
   }
   try {
     execFileSync('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up'], { stdio: 'pipe' });
   } catch (err) {
-    log(`cannot make a loopback-only network namespace (${(err as Error).message.split('\n')[0]}): running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)`);
+    log(
+      `cannot make a loopback-only network namespace (${(err as Error).message.split('\n')[0]}): running on the host loopback; artillery is left out (it sends telemetry to an outside host on exit)`,
+    );
     return inside(true);
   }
   const tsx = path.join(repo, 'node_modules/.bin/tsx');
   const args = [...process.argv.slice(2), '--inside-netns'];
   // A fresh network namespace: only loopback, brought up; no route anywhere else.
-  const child = spawn('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', tsx, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', cwd: repo });
+  const child = spawn(
+    'unshare',
+    ['-n', '--', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', tsx, fileURLToPath(import.meta.url), ...args],
+    { stdio: 'inherit', cwd: repo },
+  );
   const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));
@@ -171,25 +209,60 @@ async function outside(): Promise<number> {
 
 async function inside(hostLoopback: boolean): Promise<number> {
   if (!hostLoopback && !isolated()) {
-    log(`refusing to run: this network namespace has non-loopback addresses (${JSON.stringify(os.networkInterfaces())})`);
+    log(
+      `refusing to run: this network namespace has non-loopback addresses (${JSON.stringify(os.networkInterfaces())})`,
+    );
     return 2;
   }
   const tools = findTools();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bench-'));
-  if (!tools.nginx) { log('nginx is missing; nothing to measure against'); return 2; }
+  if (!tools.nginx) {
+    log('nginx is missing; nothing to measure against');
+    return 2;
+  }
   const nginx = await startNginx(tools.nginx, tmp, cfg.port);
-  const stop = async () => { killAll(); await nginx.stop(); };
-  process.on('SIGINT', () => { void stop().then(() => process.exit(130)); });
-  process.on('SIGTERM', () => { void stop().then(() => process.exit(130)); });
+  const stop = async () => {
+    killAll();
+    await nginx.stop();
+  };
+  process.on('SIGINT', () => {
+    void stop().then(() => process.exit(130));
+  });
+  process.on('SIGTERM', () => {
+    void stop().then(() => process.exit(130));
+  });
   const date = new Date().toISOString();
-  const loadAtStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadAtStart = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
   log(`nginx on ${nginx.url} (one worker); run files in ${tmp}`);
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const targetPid = nginx.workerPid();
-  if (targetPid === null) log('could not find nginx\'s worker process: its CPU is not read');
-  const peer: PeerSettings = { url: nginx.url, connections: cfg.connections, durationS: cfg.closedS, tmp, env, targetPid };
-  const pl: PlateauSettings = { repo, url: nginx.url, tmp, rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS, vus: cfg.vus, maxVus: cfg.maxVus, workers: cfg.workers, httpClient: cfg.httpClient, env, targetPid };
+  if (targetPid === null) log("could not find nginx's worker process: its CPU is not read");
+  const peer: PeerSettings = {
+    url: nginx.url,
+    connections: cfg.connections,
+    durationS: cfg.closedS,
+    tmp,
+    env,
+    targetPid,
+  };
+  const pl: PlateauSettings = {
+    repo,
+    url: nginx.url,
+    tmp,
+    rampS: cfg.rampS,
+    holdS: cfg.holdS,
+    settleS: cfg.settleS,
+    vus: cfg.vus,
+    maxVus: cfg.maxVus,
+    workers: cfg.workers,
+    httpClient: cfg.httpClient,
+    env,
+    targetPid,
+  };
   const withArtillery = !hostLoopback && !f['no-artillery'] && wants('artillery') && tools.artillery;
   const tsx = path.join(repo, 'node_modules/.bin/tsx');
   const stamp = date.replace(/[-:]/g, '').slice(0, 15);
@@ -202,7 +275,9 @@ async function inside(hostLoopback: boolean): Promise<number> {
     try {
       m = await fn();
       measures.push(m);
-      log(`${label}: ${m.achievedPerSec.toFixed(0)} req/s, p50 ${m.p50Ms?.toFixed(2) ?? '–'} ms, p99 ${m.p99Ms?.toFixed(2) ?? '–'} ms, CPU ${m.cpuPer10k?.toFixed(3) ?? '–'} s/10k${m.dropped ? `, dropped ${m.dropped}` : ''}${m.note ? ` (${m.note})` : ''}`);
+      log(
+        `${label}: ${m.achievedPerSec.toFixed(0)} req/s, p50 ${m.p50Ms?.toFixed(2) ?? '–'} ms, p99 ${m.p99Ms?.toFixed(2) ?? '–'} ms, CPU ${m.cpuPer10k?.toFixed(3) ?? '–'} s/10k${m.dropped ? `, dropped ${m.dropped}` : ''}${m.note ? ` (${m.note})` : ''}`,
+      );
     } catch (err) {
       failures.push(`${label}: ${(err as Error).message.split('\n').slice(0, 6).join(' | ')}`);
       log(`${label} FAILED: ${(err as Error).message.slice(0, 800)}`);
@@ -217,7 +292,10 @@ async function inside(hostLoopback: boolean): Promise<number> {
     for (let rep = 1; rep <= cfg.repeat; rep++) {
       const tag = `run ${rep}/${cfg.repeat}`;
       if (wants('wrk') && tools.wrk) await attempt(`${tag} wrk closed`, () => runWrk(tools.wrk!, peer));
-      const ac = wants('autocannon') && tools.autocannon ? await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer)) : null;
+      const ac =
+        wants('autocannon') && tools.autocannon
+          ? await attempt(`${tag} autocannon closed`, () => runAutocannon(tools.autocannon!, peer))
+          : null;
       if (wants('paired') && ac) {
         // Right after autocannon, while the host is in the same state: the goal's rate itself.
         const rate = pairedRate(ac.achievedPerSec);
@@ -227,11 +305,19 @@ async function inside(hostLoopback: boolean): Promise<number> {
         });
       }
       if (wants('hey') && tools.hey) await attempt(`${tag} hey closed`, () => runHey(tools.hey!, peer));
-      if (wants('autocannon') && tools.autocannon) await attempt(`${tag} autocannon -R 10000`, () => runAutocannonAt(tools.autocannon!, peer, 10_000));
+      if (wants('autocannon') && tools.autocannon)
+        await attempt(`${tag} autocannon -R 10000`, () => runAutocannonAt(tools.autocannon!, peer, 10_000));
       for (const rate of cfg.rates) {
-        if (wants('plateau')) await attempt(`${tag} plateau ${rate}/s`, async () => (await runPlateau(pl, rate, `bench-${stamp}-${rate}-${rep}`)).measure);
+        if (wants('plateau'))
+          await attempt(
+            `${tag} plateau ${rate}/s`,
+            async () => (await runPlateau(pl, rate, `bench-${stamp}-${rate}-${rep}`)).measure,
+          );
         for (const sched of bareSchedules) {
-          if (wants('bare')) await attempt(`${tag} bare undici (${sched}) ${rate}/s`, () => runBareUndici(tsx, path.join(here, 'bare-undici.ts'), peer, rate, hold, sched));
+          if (wants('bare'))
+            await attempt(`${tag} bare undici (${sched}) ${rate}/s`, () =>
+              runBareUndici(tsx, path.join(here, 'bare-undici.ts'), peer, rate, hold, sched),
+            );
         }
       }
       if (wants('one-thread') && cfg.oneThreadRate > 0 && cfg.workers !== '1') {
@@ -257,7 +343,15 @@ async function inside(hostLoopback: boolean): Promise<number> {
       }
       if (withArtillery && rep <= cfg.artilleryRepeat) {
         for (const rate of cfg.artilleryRates) {
-          await attempt(`${tag} artillery ${rate}/s`, () => runArtillery(tools.artillery!, { ...peer, durationS: cfg.holdS }, rate, cfg.artilleryPool, `${rate}-${rep}`));
+          await attempt(`${tag} artillery ${rate}/s`, () =>
+            runArtillery(
+              tools.artillery!,
+              { ...peer, durationS: cfg.holdS },
+              rate,
+              cfg.artilleryPool,
+              `${rate}-${rep}`,
+            ),
+          );
         }
       }
     }
@@ -265,7 +359,12 @@ async function inside(hostLoopback: boolean): Promise<number> {
       const holdS = Math.round(cfg.soakMinutes * 60);
       log(`memory: plateau at ${cfg.soakRate}/s for ${cfg.soakMinutes} min, RSS every 10 s ...`);
       try {
-        const r = await runPlateau({ ...pl, holdS, settleS: Math.min(10, holdS / 2) }, cfg.soakRate, `bench-${stamp}-soak`, { sampleEveryMs: 10_000, withRss: true, timeoutS: cfg.rampS + holdS + 120 });
+        const r = await runPlateau(
+          { ...pl, holdS, settleS: Math.min(10, holdS / 2) },
+          cfg.soakRate,
+          `bench-${stamp}-soak`,
+          { sampleEveryMs: 10_000, withRss: true, timeoutS: cfg.rampS + holdS + 120 },
+        );
         soak = rssAt(r.samples, cfg.rampS + holdS);
         measures.push({ ...r.measure, tool: 'plateau (soak)', cpuPer10k: null, note: `${cfg.soakMinutes} min hold` });
       } catch (err) {
@@ -279,21 +378,49 @@ async function inside(hostLoopback: boolean): Promise<number> {
   const rows = aggregate(measures);
   const rs = ratios(rows, os.cpus().length);
   const lines: string[] = [];
-  lines.push('', `plateau bench ${date}`, `machine: ${machine}`, `target: nginx (1 worker, static 200 "ok") on ${nginx.url}${hostLoopback ? ' (host loopback)' : ', loopback-only network namespace'}`);
-  lines.push(`load average (1/5/15 min) at start ${loadAtStart}, at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}: other work on the machine shares its ${os.cpus().length} cores`);
-  lines.push(`settings: closed ${cfg.connections} connections x ${cfg.closedS} s; open ramp ${cfg.rampS} s + hold ${cfg.holdS} s (first ${cfg.settleS} s of the hold not judged); medians of ${cfg.repeat} run(s)${withArtillery ? `; artillery ${cfg.artilleryRepeat} run(s)` : ''}`);
-  lines.push(`tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}, --http-client ${cliHasFlag(repo, '--http-client') ? (cfg.httpClient ?? 'default') : 'not a flag yet'}`);
-  lines.push('CPU-s/10k: CPU seconds (user + system, the generator\'s whole process tree from /proc) per 10,000 answers over the steady part of each run; nginx CPU-s/10k: its worker\'s, over the same window (the cores both share)');
-  lines.push('', formatTable(rows), '', 'plateau against its peers (issue 7 goals):', formatRatios(rs) || '(not enough cases to compare)');
+  lines.push(
+    '',
+    `plateau bench ${date}`,
+    `machine: ${machine}`,
+    `target: nginx (1 worker, static 200 "ok") on ${nginx.url}${hostLoopback ? ' (host loopback)' : ', loopback-only network namespace'}`,
+  );
+  lines.push(
+    `load average (1/5/15 min) at start ${loadAtStart}, at end ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}: other work on the machine shares its ${os.cpus().length} cores`,
+  );
+  lines.push(
+    `settings: closed ${cfg.connections} connections x ${cfg.closedS} s; open ramp ${cfg.rampS} s + hold ${cfg.holdS} s (first ${cfg.settleS} s of the hold not judged); medians of ${cfg.repeat} run(s)${withArtillery ? `; artillery ${cfg.artilleryRepeat} run(s)` : ''}`,
+  );
+  lines.push(
+    `tools: wrk ${tools.wrk ? 'yes' : 'missing'}, hey ${tools.hey ? 'yes' : 'missing'}, ${AUTOCANNON}${tools.autocannon ? '' : ' missing'}, ${withArtillery ? ARTILLERY : 'artillery left out'} (npm tools in ${toolCache()}); plateau --workers ${cliHasFlag(repo, '--workers') ? (cfg.workers ?? 'default') : 'not a flag yet'}, --http-client ${cliHasFlag(repo, '--http-client') ? (cfg.httpClient ?? 'default') : 'not a flag yet'}`,
+  );
+  lines.push(
+    "CPU-s/10k: CPU seconds (user + system, the generator's whole process tree from /proc) per 10,000 answers over the steady part of each run; nginx CPU-s/10k: its worker's, over the same window (the cores both share)",
+  );
+  lines.push(
+    '',
+    formatTable(rows),
+    '',
+    'plateau against its peers (issue 7 goals):',
+    formatRatios(rs) || '(not enough cases to compare)',
+  );
   if (soak) {
     const growth = soak.firstMinute && soak.end ? (100 * (soak.end - soak.firstMinute)) / soak.firstMinute : null;
-    lines.push('', `memory at ${cfg.soakRate}/s for ${cfg.soakMinutes} min: RSS after 1 min ${soak.firstMinute?.toFixed(0) ?? '– (run shorter than 1 min)'} MiB, at the end ${soak.end?.toFixed(0) ?? '–'} MiB${growth !== null ? ` (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%; goal within 10% after 10 min: ${Math.abs(growth) <= 10 ? 'met' : 'NOT met'} over this run)` : ''}`);
+    lines.push(
+      '',
+      `memory at ${cfg.soakRate}/s for ${cfg.soakMinutes} min: RSS after 1 min ${soak.firstMinute?.toFixed(0) ?? '– (run shorter than 1 min)'} MiB, at the end ${soak.end?.toFixed(0) ?? '–'} MiB${growth !== null ? ` (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%; goal within 10% after 10 min: ${Math.abs(growth) <= 10 ? 'met' : 'NOT met'} over this run)` : ''}`,
+    );
     lines.push(`  RSS every 10 s (MiB): ${soak.series.map((p) => p.rssMiB.toFixed(0)).join(' ')}`);
   }
   if (failures.length) lines.push('', 'failed cases:', ...failures.map((x) => `  ${x}`));
   console.log(lines.join('\n'));
   const jsonFile = f.json ? path.resolve(f.json) : path.join(tmp, 'bench.json');
-  fs.writeFileSync(jsonFile, JSON.stringify({ date, machine, settings: cfg, measures, rows, ratios: rs, soak, failures }, null, 2));
+  fs.writeFileSync(
+    jsonFile,
+    JSON.stringify({ date, machine, settings: cfg, measures, rows, ratios: rs, soak, failures }, null, 2),
+  );
   console.log(`\nall measures: ${jsonFile}`);
   return failures.length && measures.length === 0 ? 1 : 0;
 }

@@ -91,7 +91,10 @@ export function aggregate(measures: Measure[]): Row[] {
       p99Ms: medianOf(g, (m) => m.p99Ms),
       dropped: g.some((m) => m.dropped !== null) ? medianOf(g, (m) => m.dropped) : null,
       errors: medianOf(g, (m) => m.errors) ?? 0,
-      note: [heldRuns !== undefined && g.length > 1 ? `held in ${heldRuns} of ${g.length} runs` : '', note ?? ''].filter(Boolean).join('; ') || undefined,
+      note:
+        [heldRuns !== undefined && g.length > 1 ? `held in ${heldRuns} of ${g.length} runs` : '', note ?? '']
+          .filter(Boolean)
+          .join('; ') || undefined,
       runs: g.length,
       // A row is flagged only when all its runs were (a single overdrive run, typically).
       generator: g.every((m) => m.generator === g[0].generator) ? g[0].generator : undefined,
@@ -102,10 +105,27 @@ export function aggregate(measures: Measure[]): Row[] {
 
 const num = (v: number | null, digits = 0): string =>
   v === null ? '–' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const lat = (v: number | null): string => (v === null ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+const lat = (v: number | null): string =>
+  v === null ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0);
 
 export function formatTable(rows: Row[]): string {
-  const head = ['tool', 'model', 'target/s', 'achieved/s', '% target', 'CPU-s/10k', 'nginx CPU-s/10k', 'switches/10k', 'nginx switches/10k', 'p50 ms', 'p99 ms', 'dropped', 'errors', 'runs', 'note'];
+  const head = [
+    'tool',
+    'model',
+    'target/s',
+    'achieved/s',
+    '% target',
+    'CPU-s/10k',
+    'nginx CPU-s/10k',
+    'switches/10k',
+    'nginx switches/10k',
+    'p50 ms',
+    'p99 ms',
+    'dropped',
+    'errors',
+    'runs',
+    'note',
+  ];
   const body = rows.map((r) => [
     r.tool,
     r.model,
@@ -125,7 +145,11 @@ export function formatTable(rows: Row[]): string {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const left = new Set([0, 1, head.length - 1]);
-  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }
 
@@ -140,35 +164,56 @@ export function held(r: Measure): boolean {
 /** Which of held()'s conditions a run missed, in words (none: it held, given a target rate). */
 function missedHolding(m: Measure): string[] {
   const why: string[] = [];
-  if (m.targetRate !== null && m.achievedPerSec < 0.99 * m.targetRate) why.push(`${((100 * m.achievedPerSec) / m.targetRate).toFixed(1)}% of the rate`);
+  if (m.targetRate !== null && m.achievedPerSec < 0.99 * m.targetRate)
+    why.push(`${((100 * m.achievedPerSec) / m.targetRate).toFixed(1)}% of the rate`);
   if ((m.dropped ?? 0) > 0) why.push(`${num(m.dropped)} dropped`);
   if (m.p50Ms === null || m.p50Ms >= 2) why.push(`p50 ${lat(m.p50Ms)} ms`);
   return why;
 }
 
-export interface Ratio { what: string; value: number | null; goal: string; met: boolean | null; detail: string }
+export interface Ratio {
+  what: string;
+  value: number | null;
+  goal: string;
+  met: boolean | null;
+  detail: string;
+}
 
 /** @param cores the machine's cores, shared by the generator and nginx (for the CPU budget line). */
 export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
   const plateau = rows.filter((r) => r.tool === 'plateau' && r.model === 'open');
   // A rate counts when most of its runs held it on their own, not only the medians of the figures.
   const rowHeld = (r: Row) => (r.heldRuns !== undefined ? r.heldRuns * 2 > r.runs : held(r));
-  const best = plateau.filter(rowHeld).reduce<Row | null>((b, r) => (!b || (r.targetRate ?? 0) > (b.targetRate ?? 0) ? r : b), null);
+  const best = plateau
+    .filter(rowHeld)
+    .reduce<Row | null>((b, r) => (!b || (r.targetRate ?? 0) > (b.targetRate ?? 0) ? r : b), null);
   const bestRate = best ? best.achievedPerSec : null;
-  const closed = (tool: string) => rows.find((r) => r.tool === tool && r.model === 'closed' && r.targetRate === null) ?? null;
-  const artilleryMax = rows.filter((r) => r.tool === 'artillery').reduce<number | null>((m, r) => Math.max(m ?? 0, r.achievedPerSec), null);
+  const closed = (tool: string) =>
+    rows.find((r) => r.tool === tool && r.model === 'closed' && r.targetRate === null) ?? null;
+  const artilleryMax = rows
+    .filter((r) => r.tool === 'artillery')
+    .reduce<number | null>((m, r) => Math.max(m ?? 0, r.achievedPerSec), null);
   const at10k = (tool: string) => rows.find((r) => r.tool === tool && r.targetRate === 10_000) ?? null;
-  const div = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null && b > 0 ? a / b : null);
+  const div = (a: number | null | undefined, b: number | null | undefined) =>
+    a != null && b != null && b > 0 ? a / b : null;
   const out: Ratio[] = [];
   const runsHeld = best && best.runs > 1 ? ` in ${best.heldRuns ?? 0} of ${best.runs} runs` : '';
-  const heldDetail = best ? `plateau held ${num(best.targetRate)} req/s${runsHeld} (median ${num(bestRate)} achieved)` : 'plateau held no rate in most runs (within 1%, 0 dropped, p50 < 2 ms)';
+  const heldDetail = best
+    ? `plateau held ${num(best.targetRate)} req/s${runsHeld} (median ${num(bestRate)} achieved)`
+    : 'plateau held no rate in most runs (within 1%, 0 dropped, p50 < 2 ms)';
   for (const tool of ['autocannon', 'wrk', 'hey']) {
     const c = closed(tool);
     // no fixed rate of plateau's ran (the paired case alone, say): nothing to compare
     if (!c || plateau.length === 0) continue;
     const v = div(bestRate, c.achievedPerSec);
     const goal = tool === 'autocannon' ? `>= ${HELD_GOAL}` : 'informative';
-    out.push({ what: `plateau held rate / ${tool} closed max`, value: v, goal, met: tool === 'autocannon' ? (v === null ? false : v >= HELD_GOAL) : null, detail: `${heldDetail}; ${tool} ${num(c.achievedPerSec)} req/s` });
+    out.push({
+      what: `plateau held rate / ${tool} closed max`,
+      value: v,
+      goal,
+      met: tool === 'autocannon' ? (v === null ? false : v >= HELD_GOAL) : null,
+      detail: `${heldDetail}; ${tool} ${num(c.achievedPerSec)} req/s`,
+    });
   }
   const paired = pairedRatio(rows);
   if (paired) out.push(paired);
@@ -176,17 +221,30 @@ export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
   if (budget) out.push(budget);
   if (artilleryMax !== null) {
     const v = div(bestRate, artilleryMax);
-    out.push({ what: 'plateau held rate / artillery best', value: v, goal: '> 15', met: v === null ? false : v > 15, detail: `${heldDetail}; artillery at most ${num(artilleryMax)} req/s` });
+    out.push({
+      what: 'plateau held rate / artillery best',
+      value: v,
+      goal: '> 15',
+      met: v === null ? false : v > 15,
+      detail: `${heldDetail}; artillery at most ${num(artilleryMax)} req/s`,
+    });
   }
   const p10 = at10k('plateau');
   // The CPU goal compares at the same fixed rate (autocannon -R 10000); its closed maximum is shown too.
-  for (const [tool, goal, bound] of [['autocannon -R', '<= 1.0', 1.0], ['autocannon', 'informative', null], ['bare undici', '<= 1.3', 1.3], ['bare undici (spin)', '<= 1.3', 1.3]] as const) {
+  for (const [tool, goal, bound] of [
+    ['autocannon -R', '<= 1.0', 1.0],
+    ['autocannon', 'informative', null],
+    ['bare undici', '<= 1.3', 1.3],
+    ['bare undici (spin)', '<= 1.3', 1.3],
+  ] as const) {
     const peer = tool === 'autocannon' ? closed(tool) : at10k(tool);
     if (!p10 || !peer) continue;
     const v = div(p10.cpuPer10k, peer.cpuPer10k);
     out.push({
       what: `plateau CPU-s/10k at 10k req/s / ${tool === 'autocannon' ? 'autocannon (closed max)' : `${tool} at 10k req/s`}`,
-      value: v, goal, met: v === null || bound === null ? null : v <= bound,
+      value: v,
+      goal,
+      met: v === null || bound === null ? null : v <= bound,
       detail: `${p10.cpuPer10k?.toFixed(3) ?? '–'} vs ${peer.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k${switchesDetail(p10, peer)}`,
     });
   }
@@ -194,20 +252,33 @@ export function ratios(rows: Row[], cores: number | null = null): Ratio[] {
   const ac10 = at10k('autocannon -R');
   if (one10 && ac10) {
     out.push({
-      what: 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R', value: div(one10.cpuPer10k, ac10.cpuPer10k), goal: 'informative', met: null,
+      what: 'plateau on 1 thread CPU-s/10k at 10k req/s / autocannon -R',
+      value: div(one10.cpuPer10k, ac10.cpuPer10k),
+      goal: 'informative',
+      met: null,
       detail: `${one10.cpuPer10k?.toFixed(3) ?? '–'} vs ${ac10.cpuPer10k?.toFixed(3) ?? '–'} CPU-s/10k (--workers 1: the cheaper shape when the target shares the machine)`,
     });
   }
   const od = overdriveRatio(rows);
   if (od) out.push(od);
-  if (p10) out.push({ what: 'plateau p99 at 10k req/s (ms)', value: p10.p99Ms, goal: '<= 15', met: p10.p99Ms === null ? null : p10.p99Ms <= 15, detail: `p50 ${lat(p10.p50Ms)} ms` });
+  if (p10)
+    out.push({
+      what: 'plateau p99 at 10k req/s (ms)',
+      value: p10.p99Ms,
+      goal: '<= 15',
+      met: p10.p99Ms === null ? null : p10.p99Ms <= 15,
+      detail: `p50 ${lat(p10.p50Ms)} ms`,
+    });
   return out;
 }
 
 /** The context switches per 10k of both sides, where both were read: what batching saved the cheaper one. */
 function switchesDetail(a: Row, b: Row): string {
   if (a.switchesPer10k == null || b.switchesPer10k == null) return '';
-  const nginx = a.targetSwitchesPer10k != null && b.targetSwitchesPer10k != null ? `, nginx's ${num(a.targetSwitchesPer10k)} vs ${num(b.targetSwitchesPer10k)}` : '';
+  const nginx =
+    a.targetSwitchesPer10k != null && b.targetSwitchesPer10k != null
+      ? `, nginx's ${num(a.targetSwitchesPer10k)} vs ${num(b.targetSwitchesPer10k)}`
+      : '';
   return `; context switches per 10k ${num(a.switchesPer10k)} vs ${num(b.switchesPer10k)}${nginx}`;
 }
 
@@ -221,9 +292,15 @@ function cpuBudget(best: Row | null, ac: Row | null, cores: number | null): Rati
   const goalRate = HELD_GOAL * ac.achievedPerSec;
   const perReq = best.cpuPer10k + best.targetCpuPer10k;
   const need = (perReq * goalRate) / 1e4;
-  const acUses = ac.cpuPer10k !== null && ac.targetCpuPer10k != null ? `; autocannon's own maximum kept ${((ac.cpuPer10k + ac.targetCpuPer10k) * ac.achievedPerSec / 1e4).toFixed(2)} cores busy (itself ${ac.cpuPer10k.toFixed(3)} + nginx ${ac.targetCpuPer10k.toFixed(3)} CPU-s/10k)` : '';
+  const acUses =
+    ac.cpuPer10k !== null && ac.targetCpuPer10k != null
+      ? `; autocannon's own maximum kept ${(((ac.cpuPer10k + ac.targetCpuPer10k) * ac.achievedPerSec) / 1e4).toFixed(2)} cores busy (itself ${ac.cpuPer10k.toFixed(3)} + nginx ${ac.targetCpuPer10k.toFixed(3)} CPU-s/10k)`
+      : '';
   return {
-    what: 'cores plateau + nginx would keep busy at 1.25 x autocannon max', value: need, goal: cores ? `< ${cores} cores` : 'informative', met: null,
+    what: 'cores plateau + nginx would keep busy at 1.25 x autocannon max',
+    value: need,
+    goal: cores ? `< ${cores} cores` : 'informative',
+    met: null,
     detail: `${num(goalRate)} req/s at plateau ${best.cpuPer10k.toFixed(3)} + nginx ${best.targetCpuPer10k.toFixed(3)} CPU-s/10k (measured at ${num(best.targetRate)} req/s), before any headroom for stalls${acUses}`,
   };
 }
@@ -238,9 +315,15 @@ function pairedRatio(rows: Row[]): Ratio | null {
   if (ps.length === 0) return null;
   const runs = ps.reduce((a, r) => a + r.runs, 0);
   const heldRuns = ps.reduce((a, r) => a + (r.heldRuns ?? 0), 0);
-  const each = ps.map((r) => `${num(r.targetRate)} req/s (autocannon ${num(r.pairedMax ?? null)}): ${r.runs > 1 ? `held in ${r.heldRuns ?? 0} of ${r.runs}` : (r.heldRuns ? 'held' : `not held, ${missedHolding(r).join(', ')}`)}`);
+  const each = ps.map(
+    (r) =>
+      `${num(r.targetRate)} req/s (autocannon ${num(r.pairedMax ?? null)}): ${r.runs > 1 ? `held in ${r.heldRuns ?? 0} of ${r.runs}` : r.heldRuns ? 'held' : `not held, ${missedHolding(r).join(', ')}`}`,
+  );
   return {
-    what: `plateau held ${HELD_GOAL} x autocannon closed max, run by run`, value: heldRuns / runs, goal: 'most runs', met: heldRuns * 2 > runs,
+    what: `plateau held ${HELD_GOAL} x autocannon closed max, run by run`,
+    value: heldRuns / runs,
+    goal: 'most runs',
+    met: heldRuns * 2 > runs,
     detail: `held in ${heldRuns} of ${runs} runs; ${each.join('; ')}`,
   };
 }
@@ -256,12 +339,30 @@ function overdriveRatio(rows: Row[]): Ratio | null {
   const flagged = od.find((r) => r.generator !== undefined);
   const tried = od.map((r) => num(r.targetRate)).join(', ');
   const what = 'overdriven thread reported generator-bound with 0 dropped';
-  if (!flagged) return { what, value: null, goal: 'reported', met: false, detail: `not reported at ${tried} req/s: one thread kept up; raise --overdrive-rate` };
-  return { what, value: null, goal: 'reported', met: flagged.dropped === 0, detail: `at ${num(flagged.targetRate)} req/s (tried ${tried}), ${num(flagged.dropped ?? 0)} dropped: ${flagged.note ?? flagged.generator}` };
+  if (!flagged)
+    return {
+      what,
+      value: null,
+      goal: 'reported',
+      met: false,
+      detail: `not reported at ${tried} req/s: one thread kept up; raise --overdrive-rate`,
+    };
+  return {
+    what,
+    value: null,
+    goal: 'reported',
+    met: flagged.dropped === 0,
+    detail: `at ${num(flagged.targetRate)} req/s (tried ${tried}), ${num(flagged.dropped ?? 0)} dropped: ${flagged.note ?? flagged.generator}`,
+  };
 }
 
 export function formatRatios(rs: Ratio[]): string {
-  return rs.map((r) => `${r.what.padEnd(62)} ${shown(r).padStart(7)}  goal ${r.goal.padEnd(11)} ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}  (${r.detail})`).join('\n');
+  return rs
+    .map(
+      (r) =>
+        `${r.what.padEnd(62)} ${shown(r).padStart(7)}  goal ${r.goal.padEnd(11)} ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}  (${r.detail})`,
+    )
+    .join('\n');
 }
 
 /** Two decimals, or three when two would round the value onto its goal's limit (1.2476 reads 1.248, not "1.25 NOT met"). */

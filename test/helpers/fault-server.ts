@@ -82,28 +82,48 @@ export async function startFaultServer(o: FaultOptions): Promise<FaultServer> {
   const clean = o.cleanFirst ?? 1;
 
   const server = http.createServer((req, res) => {
-    if (req.url === '/health' || req.url === '/ping') { res.end('ok'); return; }
+    if (req.url === '/health' || req.url === '/ping') {
+      res.end('ok');
+      return;
+    }
     stats.load++;
     lastLoadAt = Date.now();
     const n = stats.load - clean;
     open++;
     stats.maxOpen = Math.max(stats.maxOpen, open);
-    res.on('close', () => { open--; });
+    res.on('close', () => {
+      open--;
+    });
     const faulty = n > 0 && n % every === 0;
     if (o.headers && n > 0) for (const [k, v] of Object.entries(o.headers)) res.setHeader(k, v);
     const plain = () => {
-      if (o.status) { res.statusCode = o.status; if (o.statusText) res.statusMessage = o.statusText; }
+      if (o.status) {
+        res.statusCode = o.status;
+        if (o.statusText) res.statusMessage = o.statusText;
+      }
       res.end(o.body ?? 'ok');
     };
     switch (o.mode) {
       case 'refuse-mid-run':
-        if (n >= (o.closeAfter ?? 20)) { stats.faults++; server.close(); for (const s of sockets) s.destroy(); return; }
+        if (n >= (o.closeAfter ?? 20)) {
+          stats.faults++;
+          server.close();
+          for (const s of sockets) s.destroy();
+          return;
+        }
         return plain();
       case 'reset':
-        if (faulty) { stats.faults++; req.socket.resetAndDestroy(); return; }
+        if (faulty) {
+          stats.faults++;
+          req.socket.resetAndDestroy();
+          return;
+        }
         return plain();
       case 'hang':
-        if (faulty) { stats.faults++; return; } // the client's deadline must end it
+        if (faulty) {
+          stats.faults++;
+          return;
+        } // the client's deadline must end it
         return plain();
       case 'slow-drip':
         if (n <= 0) return plain();
@@ -121,7 +141,12 @@ export async function startFaultServer(o: FaultOptions): Promise<FaultServer> {
         }
         return plain();
       case 'burst-5xx':
-        if (n >= (o.burstFrom ?? 1) && n <= (o.burstTo ?? Infinity)) { stats.faults++; res.statusCode = 503; res.end('busy'); return; }
+        if (n >= (o.burstFrom ?? 1) && n <= (o.burstTo ?? Infinity)) {
+          stats.faults++;
+          res.statusCode = 503;
+          res.end('busy');
+          return;
+        }
         return plain();
       case 'redirect':
         if (n <= 0) return plain();
@@ -143,19 +168,25 @@ export async function startFaultServer(o: FaultOptions): Promise<FaultServer> {
     s.on('close', () => sockets.delete(s));
     s.on('error', () => undefined);
   });
-  server.on('clientError', (_err, s) => { s.destroy(); });
+  server.on('clientError', (_err, s) => {
+    s.destroy();
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
     lastLoadAtMs: () => lastLoadAt,
-    close: () => new Promise<void>((r) => {
-      for (const t of timers) clearInterval(t);
-      for (const s of sockets) s.destroy();
-      if (!server.listening) { r(); return; }
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const t of timers) clearInterval(t);
+        for (const s of sockets) s.destroy();
+        if (!server.listening) {
+          r();
+          return;
+        }
+        server.close(() => r());
+      }),
   };
 }
 
@@ -165,12 +196,20 @@ function drip(res: http.ServerResponse, bytes: number, everyMs: number, timers: 
   res.flushHeaders();
   let sent = 0;
   const t = setInterval(() => {
-    if (res.destroyed || sent >= bytes) { clearInterval(t); timers.delete(t); if (!res.destroyed) res.end(); return; }
+    if (res.destroyed || sent >= bytes) {
+      clearInterval(t);
+      timers.delete(t);
+      if (!res.destroyed) res.end();
+      return;
+    }
     res.write('x');
     sent++;
   }, everyMs);
   timers.add(t);
-  res.on('close', () => { clearInterval(t); timers.delete(t); });
+  res.on('close', () => {
+    clearInterval(t);
+    timers.delete(t);
+  });
 }
 
 /** `bytes` of body from one reused 64 KiB chunk, waiting for 'drain' (the server keeps nothing either). */
@@ -181,23 +220,35 @@ function stream(res: http.ServerResponse, bytes: number): void {
     while (left > 0) {
       const n = Math.min(left, CHUNK.length);
       left -= n;
-      if (!res.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) { res.once('drain', pump); return; }
+      if (!res.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) {
+        res.once('drain', pump);
+        return;
+      }
     }
     res.end();
   };
-  res.on('close', () => { left = 0; });
+  res.on('close', () => {
+    left = 0;
+  });
   pump();
 }
 
 /** A second host for the redirect fault: counts what reaches it (nothing must). */
 export async function startWitness(): Promise<{ url: string; hits(): number; close(): Promise<void> }> {
   let hits = 0;
-  const server = http.createServer((_q, res) => { hits++; res.end('followed'); });
+  const server = http.createServer((_q, res) => {
+    hits++;
+    res.end('followed');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     hits: () => hits,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -16,7 +16,10 @@ export function moduleFolder(root: string, name: string, files: Record<string, s
 
 /** load(file) must fail with a usage PlateauError naming the file, in one line, with a fix. */
 export async function expectRefusal(load: (file: string) => Promise<unknown>, file: string): Promise<PlateauError> {
-  const err = await load(file).then(() => undefined, (e: unknown) => e);
+  const err = await load(file).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PlateauError);
   const p = err as PlateauError;
   expect(p.exitCode).toBe(EXIT.usage);

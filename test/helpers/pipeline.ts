@@ -13,7 +13,10 @@ export function tempRunsDir(): string {
 }
 
 /** Runs the whole pipeline in-process; output lines are collected, not printed. */
-export async function runQuietly(input: PlateauConfigInput, opts: { interrupt?: Interrupt; env?: NodeJS.ProcessEnv } = {}) {
+export async function runQuietly(
+  input: PlateauConfigInput,
+  opts: { interrupt?: Interrupt; env?: NodeJS.ProcessEnv } = {},
+) {
   const lines: string[] = [];
   // One engine thread unless a test asks for workers: starting workers costs ~2 s a run, and the
   // worker path has its own tests (harness/engine/workers.test.ts, test/pipeline.test.ts).
@@ -21,7 +24,12 @@ export async function runQuietly(input: PlateauConfigInput, opts: { interrupt?: 
   const out = await runPipeline({
     config,
     interrupt: opts.interrupt ?? new Interrupt(),
-    out: { write: (s) => { lines.push(s); }, isTTY: false },
+    out: {
+      write: (s) => {
+        lines.push(s);
+      },
+      isTTY: false,
+    },
     env: opts.env,
   });
   return { ...out, lines };

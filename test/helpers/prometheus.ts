@@ -26,7 +26,12 @@ export interface PrometheusHandle {
 
 /** The prometheus binary on PATH (or PROMETHEUS), null when absent. */
 export function findPrometheus(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = env.PROMETHEUS ? [env.PROMETHEUS] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'prometheus'));
+  const candidates = env.PROMETHEUS
+    ? [env.PROMETHEUS]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, 'prometheus'));
   for (const c of candidates) {
     try {
       accessSync(c, constants.X_OK);
@@ -52,7 +57,12 @@ function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Start Prometheus scraping `targetUrl` (http://127.0.0.1:PORT) at `metricsPath` every scrapeIntervalS. */
-export async function startPrometheus(o: { binary: string; targetUrl: string; metricsPath?: string; scrapeIntervalS?: number }): Promise<PrometheusHandle> {
+export async function startPrometheus(o: {
+  binary: string;
+  targetUrl: string;
+  metricsPath?: string;
+  scrapeIntervalS?: number;
+}): Promise<PrometheusHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'plateau-prometheus-'));
   const target = new URL(o.targetUrl);
   const intervalS = o.scrapeIntervalS ?? 1;
@@ -88,7 +98,11 @@ export async function startPrometheus(o: { binary: string; targetUrl: string; me
   const url = `http://127.0.0.1:${port}`;
   const stop = () => stopChild(child, dir);
   try {
-    await until(async () => (await request(`${url}/-/ready`)).statusCode === 200, 30_000, () => child.exitCode !== null);
+    await until(
+      async () => (await request(`${url}/-/ready`)).statusCode === 200,
+      30_000,
+      () => child.exitCode !== null,
+    );
   } catch (err) {
     await stop();
     throw new Error(`prometheus did not become ready on ${url}: ${(err as Error).message}\n${stderr}`);
@@ -98,18 +112,26 @@ export async function startPrometheus(o: { binary: string; targetUrl: string; me
     log: () => stderr,
     stop,
     waitForScrapes: (scrapes, timeoutMs = 15_000) =>
-      until(async () => {
-        const q = 'sum_over_time(up{job="target"}[1h])'; // successful scrapes so far
-        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
-        const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
-        return Number(body.data?.result?.[0]?.value[1] ?? 0) >= scrapes;
-      }, timeoutMs, () => child.exitCode !== null),
+      until(
+        async () => {
+          const q = 'sum_over_time(up{job="target"}[1h])'; // successful scrapes so far
+          const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
+          const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+          return Number(body.data?.result?.[0]?.value[1] ?? 0) >= scrapes;
+        },
+        timeoutMs,
+        () => child.exitCode !== null,
+      ),
     waitForScrapeAfter: (epochMs, timeoutMs = 10_000) =>
-      until(async () => {
-        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('timestamp(up{job="target"})')}`);
-        const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
-        return Number(body.data?.result?.[0]?.value[1] ?? 0) * 1000 > epochMs;
-      }, timeoutMs, () => child.exitCode !== null),
+      until(
+        async () => {
+          const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('timestamp(up{job="target"})')}`);
+          const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+          return Number(body.data?.result?.[0]?.value[1] ?? 0) * 1000 > epochMs;
+        },
+        timeoutMs,
+        () => child.exitCode !== null,
+      ),
   };
 }
 

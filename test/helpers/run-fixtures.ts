@@ -50,11 +50,17 @@ export function isChartFile(name: string): boolean {
 /** The files of a run directory that are outputs (not the store), sorted. */
 export function outputFiles(dir: string): string[] {
   const store: readonly string[] = STORE_FILES;
-  return fs.readdirSync(dir).filter((f) => !store.includes(f) && fs.statSync(path.join(dir, f)).isFile()).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => !store.includes(f) && fs.statSync(path.join(dir, f)).isFile())
+    .sort();
 }
 
 /** The first line (1-based) where two texts differ, with both sides; null when they are byte-identical. */
-export function firstDifference(expected: string, actual: string): { line: number; expected: string; actual: string } | null {
+export function firstDifference(
+  expected: string,
+  actual: string,
+): { line: number; expected: string; actual: string } | null {
   if (expected === actual) return null;
   const e = expected.split('\n');
   const a = actual.split('\n');
@@ -95,41 +101,91 @@ export interface SimOutput {
  */
 export async function simRun(o: SimRun): Promise<SimOutput> {
   const config = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' }, workers: 1, output: { dir: o.runsDir, runId: o.runId },
-    ...(o.vus ? { vus: o.vus } : {}), ...o.config,
+    target: { url: 'http://model.test/orders' },
+    workers: 1,
+    output: { dir: o.runsDir, runId: o.runId },
+    ...(o.vus ? { vus: o.vus } : {}),
+    ...o.config,
   } as PlateauConfigInput);
   const plan = buildPlan(config, RTT_MS);
   const clock = new SimClock();
   const target = new ModelTarget(o.model, clock.now());
-  const engine = new SimulatedEngine({ clock, target, preAllocatedVUs: plan.vus.preAllocatedVUs, maxVUs: plan.vus.maxVUs });
+  const engine = new SimulatedEngine({
+    clock,
+    target,
+    preAllocatedVUs: plan.vus.preAllocatedVUs,
+    maxVUs: plan.vus.maxVUs,
+  });
   const meta: RunMeta = {
-    schemaVersion: 2, runId: o.runId, status: 'running', startedAt: new Date(SIM_STARTED_AT_MS).toISOString(), finishedAt: null,
-    target: config.target.url, engine: engine.label, scenario: 'model', config, vus: plan.vus,
-    plan: { steps: plan.steps, durationS: plan.durationS, settleS: plan.settleS, rules: plan.rules, expectedSteadySamples: plan.expectedSteadySamples },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 }, stages: [], interruptedAtStep: null,
+    schemaVersion: 2,
+    runId: o.runId,
+    status: 'running',
+    startedAt: new Date(SIM_STARTED_AT_MS).toISOString(),
+    finishedAt: null,
+    target: config.target.url,
+    engine: engine.label,
+    scenario: 'model',
+    config,
+    vus: plan.vus,
+    plan: {
+      steps: plan.steps,
+      durationS: plan.durationS,
+      settleS: plan.settleS,
+      rules: plan.rules,
+      expectedSteadySamples: plan.expectedSteadySamples,
+    },
+    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
+    stages: [],
+    interruptedAtStep: null,
     environment: { engine: engine.label, model: JSON.stringify(o.model) },
   };
   const store = RunStore.create(o.runsDir, meta);
   const interrupt = new Interrupt();
   const ctx: RunContext = {
-    runId: o.runId, config, plan, scenario: { request: () => ({ method: 'GET', url: '/orders' }) }, build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null, store, progress: new Progress({ write: () => undefined, isTTY: false }), interrupt, clock,
+    runId: o.runId,
+    config,
+    plan,
+    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
+    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
+    check: () => null,
+    store,
+    progress: new Progress({ write: () => undefined, isTTY: false }),
+    interrupt,
+    clock,
     readServer: async () => target.reading(clock.now()),
   };
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
   const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
   cap.arm();
-  const live = await clock.run(runStage('steps', (s) => store.addStage(s), () => runSteps(ctx, engine, 0, RTT_MS), clock));
+  const live = await clock.run(
+    runStage(
+      'steps',
+      (s) => store.addStage(s),
+      () => runSteps(ctx, engine, 0, RTT_MS),
+      clock,
+    ),
+  );
   cap.disarm();
-  store.update({ interruptedAtStep: live.interruptedAtStep, status: interrupt.interrupted ? 'interrupted' : 'complete', finishedAt: new Date(SIM_STARTED_AT_MS + clock.now()).toISOString() });
+  store.update({
+    interruptedAtStep: live.interruptedAtStep,
+    status: interrupt.interrupted ? 'interrupted' : 'complete',
+    finishedAt: new Date(SIM_STARTED_AT_MS + clock.now()).toISOString(),
+  });
   store.close();
   return { dir: store.dir, live, result: await renderOutputs(store.dir) };
 }
 
 /** A step's classification in one word list: what the live decision and the replay must agree on. */
 export function classificationOf(s: StepResult): string {
-  const flags = (['transient', 'generatorBound', 'contaminated', 'inconclusive', 'waitedOnTarget'] as const).filter((k) => s[k] === true);
-  return [`step ${s.index + 1}#${s.attempt ?? 1}`, s.verdict, ...flags, ...(s.generatorLimited ? ['generator-limited'] : [])].join(':');
+  const flags = (['transient', 'generatorBound', 'contaminated', 'inconclusive', 'waitedOnTarget'] as const).filter(
+    (k) => s[k] === true,
+  );
+  return [
+    `step ${s.index + 1}#${s.attempt ?? 1}`,
+    s.verdict,
+    ...flags,
+    ...(s.generatorLimited ? ['generator-limited'] : []),
+  ].join(':');
 }
 
 export function actionOf(a: AttemptRecord): string {
@@ -164,41 +220,69 @@ export const NATIVE_DEMO = { slots: 2, holdMs: 9.5, capacityPerSec: 2000 / 9.5 }
  * recording script refuses to write a fixture with problems, and the test checks the stored ones.
  */
 export const SHAPES: Record<string, (r: StoredRun) => string[]> = {
-  native: ({ meta, summary }) => problems([
-    [meta.engine === 'native', `engine is ${meta.engine}, not native`],
-    [meta.status === 'complete', `status is ${meta.status}`],
-    [['preflight', 'rtt', 'warmup', 'steps'].every((n) => meta.stages.some((s) => s.name === n && s.status === 'pass')), `stages: ${meta.stages.map((s) => `${s.name} ${s.status}`).join(', ')}`],
-    [meta.target.startsWith('http://127.0.0.1:'), `target ${meta.target} is not the demo on 127.0.0.1`],
-    [summary.stopReason === 'plateau', `stopReason is ${summary.stopReason}, not plateau`],
-    [summary.capacityPerSec !== null && Math.abs(summary.capacityPerSec - NATIVE_DEMO.capacityPerSec) / NATIVE_DEMO.capacityPerSec < 0.25, `capacityPerSec ${summary.capacityPerSec} is not within 25% of the demo's ${NATIVE_DEMO.capacityPerSec.toFixed(1)}`],
-    [(meta.attempts ?? []).every((a) => a.action !== undefined), 'an attempt has no stored action'],
-  ]),
-  k6: ({ meta, summary }) => problems([
-    [meta.engine === 'k6' && summary.engine === 'k6', `engine is ${meta.engine} / ${summary.engine}, not k6`],
-    [meta.stages.length === 1 && meta.stages[0]!.detail.startsWith('imported '), 'the only stage is not the import'],
-    [summary.steps.length >= 3, `${summary.steps.length} steps, want >= 3`],
-    [summary.steps.some((s) => s.errorRate > 0), 'no step saw errors (the reject fixture answers 503s)'],
-  ]),
-  interrupted: ({ meta, summary }) => problems([
-    [meta.status === 'interrupted' && summary.interrupted, `status ${meta.status}, interrupted ${summary.interrupted}`],
-    [summary.stopReason === 'interrupted', `stopReason is ${summary.stopReason}, not interrupted`],
-    [meta.interruptedAtStep !== null, 'interruptedAtStep is null'],
-    [meta.attempts?.at(-1)?.action === null, 'the last attempt (cut short) has an action'],
-    [summary.capacityPerSec === null, `capacityPerSec ${summary.capacityPerSec}: an interruption before any knee establishes none`],
-  ]),
-  'generator-bound': ({ summary, reportMd }) => problems([
-    [summary.stopReason === 'generator-bound' && summary.generatorBound === true, `stopReason ${summary.stopReason}, generatorBound ${summary.generatorBound}`],
-    [summary.capacityPerSec === null, `capacityPerSec is ${summary.capacityPerSec}, not null`],
-    [typeof summary.heldAtLeastPerSec === 'number' && summary.heldAtLeastPerSec > 0, `heldAtLeastPerSec is ${summary.heldAtLeastPerSec}`],
-    [summary.steps.some((s) => s.generatorBound && s.dropped > 0), 'no generator-bound step dropped arrivals'],
-    [/not established/.test(reportMd), 'report.md does not say "not established"'],
-  ]),
+  native: ({ meta, summary }) =>
+    problems([
+      [meta.engine === 'native', `engine is ${meta.engine}, not native`],
+      [meta.status === 'complete', `status is ${meta.status}`],
+      [
+        ['preflight', 'rtt', 'warmup', 'steps'].every((n) =>
+          meta.stages.some((s) => s.name === n && s.status === 'pass'),
+        ),
+        `stages: ${meta.stages.map((s) => `${s.name} ${s.status}`).join(', ')}`,
+      ],
+      [meta.target.startsWith('http://127.0.0.1:'), `target ${meta.target} is not the demo on 127.0.0.1`],
+      [summary.stopReason === 'plateau', `stopReason is ${summary.stopReason}, not plateau`],
+      [
+        summary.capacityPerSec !== null &&
+          Math.abs(summary.capacityPerSec - NATIVE_DEMO.capacityPerSec) / NATIVE_DEMO.capacityPerSec < 0.25,
+        `capacityPerSec ${summary.capacityPerSec} is not within 25% of the demo's ${NATIVE_DEMO.capacityPerSec.toFixed(1)}`,
+      ],
+      [(meta.attempts ?? []).every((a) => a.action !== undefined), 'an attempt has no stored action'],
+    ]),
+  k6: ({ meta, summary }) =>
+    problems([
+      [meta.engine === 'k6' && summary.engine === 'k6', `engine is ${meta.engine} / ${summary.engine}, not k6`],
+      [meta.stages.length === 1 && meta.stages[0]!.detail.startsWith('imported '), 'the only stage is not the import'],
+      [summary.steps.length >= 3, `${summary.steps.length} steps, want >= 3`],
+      [summary.steps.some((s) => s.errorRate > 0), 'no step saw errors (the reject fixture answers 503s)'],
+    ]),
+  interrupted: ({ meta, summary }) =>
+    problems([
+      [
+        meta.status === 'interrupted' && summary.interrupted,
+        `status ${meta.status}, interrupted ${summary.interrupted}`,
+      ],
+      [summary.stopReason === 'interrupted', `stopReason is ${summary.stopReason}, not interrupted`],
+      [meta.interruptedAtStep !== null, 'interruptedAtStep is null'],
+      [meta.attempts?.at(-1)?.action === null, 'the last attempt (cut short) has an action'],
+      [
+        summary.capacityPerSec === null,
+        `capacityPerSec ${summary.capacityPerSec}: an interruption before any knee establishes none`,
+      ],
+    ]),
+  'generator-bound': ({ summary, reportMd }) =>
+    problems([
+      [
+        summary.stopReason === 'generator-bound' && summary.generatorBound === true,
+        `stopReason ${summary.stopReason}, generatorBound ${summary.generatorBound}`,
+      ],
+      [summary.capacityPerSec === null, `capacityPerSec is ${summary.capacityPerSec}, not null`],
+      [
+        typeof summary.heldAtLeastPerSec === 'number' && summary.heldAtLeastPerSec > 0,
+        `heldAtLeastPerSec is ${summary.heldAtLeastPerSec}`,
+      ],
+      [summary.steps.some((s) => s.generatorBound && s.dropped > 0), 'no generator-bound step dropped arrivals'],
+      [/not established/.test(reportMd), 'report.md does not say "not established"'],
+    ]),
   contaminated: ({ meta, summary, topologyReadings }) => {
     const i = summary.steps.findIndex((s) => s.contaminated);
     const rerun = i >= 0 ? summary.steps[i + 1] : undefined;
     return problems([
       [summary.contaminated === true && i >= 0, 'no step is contaminated'],
-      [rerun !== undefined && rerun.index === summary.steps[i]!.index && rerun.attempt === 2 && !rerun.contaminated, 'the contaminated step is not followed by its clean rerun'],
+      [
+        rerun !== undefined && rerun.index === summary.steps[i]!.index && rerun.attempt === 2 && !rerun.contaminated,
+        'the contaminated step is not followed by its clean rerun',
+      ],
       [(meta.attempts ?? []).some((a) => a.action?.kind === 'rerun'), 'no attempt was rerun'],
       [meta.policy?.rerunContaminated === true, 'the stored policy does not rerun contaminated steps'],
       [topologyReadings > 0, 'probes.ndjson holds no topology readings'],
@@ -209,7 +293,11 @@ export const SHAPES: Record<string, (r: StoredRun) => string[]> = {
 function probeLines(dir: string): { topology?: unknown }[] {
   const file = path.join(dir, 'probes.ndjson');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { topology?: unknown });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { topology?: unknown });
 }
 
 function problems(checks: [ok: boolean, problem: string][]): string[] {
@@ -219,7 +307,8 @@ function problems(checks: [ok: boolean, problem: string][]): string[] {
 /** A fresh directory holding only the store of `dir` (run.json, buckets.ndjson, probes.ndjson when any). */
 export function copyStore(dir: string, into: string): string {
   fs.mkdirSync(into, { recursive: true });
-  for (const f of STORE_FILES) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(into, f));
+  for (const f of STORE_FILES)
+    if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(into, f));
   return into;
 }
 
@@ -235,14 +324,21 @@ export function compareOutputs(stored: string, rendered: string, label: string):
   const read = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
   const cut = (line: string) => (line.length > 300 ? `${line.slice(0, 300)}…` : line);
   for (const f of kept) {
-    if (!written.includes(f)) { out.push(`${label}/${f} is stored but the re-render wrote no such file`); continue; }
+    if (!written.includes(f)) {
+      out.push(`${label}/${f} is stored but the re-render wrote no such file`);
+      continue;
+    }
     const d = firstDifference(read(stored, f), read(rendered, f));
-    if (d) out.push(`${label}/${f} differs from its re-render at line ${d.line}:\n  stored:      ${cut(d.expected)}\n  re-rendered: ${cut(d.actual)}`);
+    if (d)
+      out.push(
+        `${label}/${f} differs from its re-render at line ${d.line}:\n  stored:      ${cut(d.expected)}\n  re-rendered: ${cut(d.actual)}`,
+      );
   }
   const page = kept.includes('report.html') ? read(stored, 'report.html') : null;
   for (const f of written.filter((x) => !kept.includes(x))) {
     if (!isChartFile(f)) out.push(`${label}/${f} was written by the re-render but is not stored in the fixture`);
-    else if (page !== null && !page.includes(read(rendered, f).trim())) out.push(`${label}/${f} (re-rendered) is not the chart inside the stored report.html`);
+    else if (page !== null && !page.includes(read(rendered, f).trim()))
+      out.push(`${label}/${f} (re-rendered) is not the chart inside the stored report.html`);
   }
   return out;
 }

@@ -48,15 +48,35 @@ export class K6Engine implements LoadEngine {
     const offsetS = Math.floor(leg.offsetS ?? 0);
     const vus = { ...o.plan.vus, maxVUs: Math.max(o.plan.vus.maxVUs, this.maxVUs) };
     const run = startK6({
-      config: o.config, plan: { segments: leg.segments, vus }, scenario: o.scenario, runId: o.runId,
-      dir: path.join(o.store.dir, 'k6', `leg-${offsetS}`), phase: leg.phase, seqOffset: leg.seqOffset, env: o.env,
+      config: o.config,
+      plan: { segments: leg.segments, vus },
+      scenario: o.scenario,
+      runId: o.runId,
+      dir: path.join(o.store.dir, 'k6', `leg-${offsetS}`),
+      phase: leg.phase,
+      seqOffset: leg.seqOffset,
+      env: o.env,
       sink: (r) => leg.sink(offsetS ? { ...r, tS: r.tS + offsetS } : r),
       note: o.note,
     });
     this.live = run;
-    run.done.then(({ exit }) => {
-      o.store.update({ environment: { ...o.store.meta.environment, k6: exit.binary.version, k6Path: exit.binary.path, k6Exit: exit.meaning } });
-    }, () => undefined).finally(() => { if (this.live === run) this.live = null; });
+    run.done
+      .then(
+        ({ exit }) => {
+          o.store.update({
+            environment: {
+              ...o.store.meta.environment,
+              k6: exit.binary.version,
+              k6Path: exit.binary.path,
+              k6Exit: exit.meaning,
+            },
+          });
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.live === run) this.live = null;
+      });
     return run;
   }
 

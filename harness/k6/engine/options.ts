@@ -10,18 +10,24 @@ import type { Plan } from '../../../analysis/plan.ts';
 export const K6_SCENARIO = 'plateau';
 export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'];
 
-export interface K6Stage { duration: string; target: number }
+export interface K6Stage {
+  duration: string;
+  target: number;
+}
 
 export interface K6Options {
-  scenarios: Record<string, {
-    executor: 'ramping-arrival-rate';
-    startRate: number;
-    timeUnit: string;
-    preAllocatedVUs: number;
-    maxVUs: number;
-    stages: K6Stage[];
-    gracefulStop: string;
-  }>;
+  scenarios: Record<
+    string,
+    {
+      executor: 'ramping-arrival-rate';
+      startRate: number;
+      timeUnit: string;
+      preAllocatedVUs: number;
+      maxVUs: number;
+      stages: K6Stage[];
+      gracefulStop: string;
+    }
+  >;
   summaryTrendStats: string[];
   discardResponseBodies: boolean;
 }

@@ -59,7 +59,12 @@ export interface K6RunInput {
   note(line: string): void;
 }
 
-export interface K6Exit { code: number | null; signal: string | null; meaning: string; binary: K6Binary }
+export interface K6Exit {
+  code: number | null;
+  signal: string | null;
+  meaning: string;
+  binary: K6Binary;
+}
 
 export interface K6EngineRun {
   stop(graceMs: number): void;
@@ -70,19 +75,39 @@ export interface K6EngineRun {
 export function k6Args(config: PlateauConfig, files: { script: string; out: string; summary: string }): string[] {
   const out = config.k6.out.startsWith('csv') ? `csv=${files.out}` : `json=${files.out}`;
   const seg = config.k6.executionSegment ? ['--execution-segment', config.k6.executionSegment] : [];
-  const seq = config.k6.executionSegmentSequence ? ['--execution-segment-sequence', config.k6.executionSegmentSequence] : [];
-  return ['run', '--no-color', '--quiet', '--out', out, '--summary-export', files.summary, ...seg, ...seq, files.script];
+  const seq = config.k6.executionSegmentSequence
+    ? ['--execution-segment-sequence', config.k6.executionSegmentSequence]
+    : [];
+  return [
+    'run',
+    '--no-color',
+    '--quiet',
+    '--out',
+    out,
+    '--summary-export',
+    files.summary,
+    ...seg,
+    ...seq,
+    files.script,
+  ];
 }
 
 /** Writes the script for this run; returns its path. */
-export async function writeK6Script(o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'>): Promise<string> {
+export async function writeK6Script(
+  o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'>,
+): Promise<string> {
   const text = await bundleK6Script({
     scenarioPath: o.config.scenario ?? null,
     targetUrl: o.config.target.url,
     options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),
     runtime: {
-      runId: o.runId, idPrefix: o.scenario.ids?.prefix ?? '', origin: new URL(o.config.target.url).origin, seqOffset: o.seqOffset,
-      timeoutMs: o.config.http.timeoutMs, requestName: o.scenario.name ?? 'request', checkName: `${o.scenario.name ?? 'request'}: check`,
+      runId: o.runId,
+      idPrefix: o.scenario.ids?.prefix ?? '',
+      origin: new URL(o.config.target.url).origin,
+      seqOffset: o.seqOffset,
+      timeoutMs: o.config.http.timeoutMs,
+      requestName: o.scenario.name ?? 'request',
+      checkName: `${o.scenario.name ?? 'request'}: check`,
     },
   });
   fs.mkdirSync(o.dir, { recursive: true });
@@ -98,13 +123,17 @@ export function startK6(o: K6RunInput): K6EngineRun {
   let elapsedS = 0;
   let started = 0;
   let killTimer: NodeJS.Timeout | null = null;
-  const killOnExit = () => { if (child && !exited) child.kill('SIGKILL'); };
+  const killOnExit = () => {
+    if (child && !exited) child.kill('SIGKILL');
+  };
 
   const stop = (graceMs: number) => {
     stopRequested = true;
     if (!child || exited) return;
     child.kill('SIGINT');
-    killTimer ??= setTimeout(() => { if (!exited) child?.kill('SIGKILL'); }, graceMs + KILL_AFTER_MS);
+    killTimer ??= setTimeout(() => {
+      if (!exited) child?.kill('SIGKILL');
+    }, graceMs + KILL_AFTER_MS);
   };
 
   const run = async () => {
@@ -116,20 +145,43 @@ export function startK6(o: K6RunInput): K6EngineRun {
     const consoleFd = fs.openSync(path.join(o.dir, 'console.log'), 'w');
     o.note(`k6 ${binary.version}: ${binary.path} ${k6Args(o.config, files).join(' ')}`);
     const env = k6ProcessEnv(o.env);
-    child = spawn(binary.path, k6Args(o.config, files), { env, stdio: ['ignore', consoleFd, consoleFd], detached: true });
+    child = spawn(binary.path, k6Args(o.config, files), {
+      env,
+      stdio: ['ignore', consoleFd, consoleFd],
+      detached: true,
+    });
     // The quota's throttled time, CPU steal and k6's CPU while it runs, put on its seconds as they close.
     const host = new HostTimeline(HostSampler.withCpuOf(child.pid, goMaxProcs(env)));
     const hostTimer = setInterval(() => host.take(), 1000);
     process.on('exit', killOnExit);
     const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-      child!.on('error', (err) => { exited = true; resolve({ code: null, signal: `spawn error: ${err.message}` }); });
-      child!.on('exit', (code, signal) => { exited = true; host.take(); resolve({ code, signal }); });
+      child!.on('error', (err) => {
+        exited = true;
+        resolve({ code: null, signal: `spawn error: ${err.message}` });
+      });
+      child!.on('exit', (code, signal) => {
+        exited = true;
+        host.take();
+        resolve({ code, signal });
+      });
     });
     if (stopRequested) stop(0);
-    const ingest = await ingestLines(tailLines(files.out, () => exited), {
-      source: 'k6', phase: o.phase, lateS: LIVE_LATE_S, scenarios: [K6_SCENARIO], host,
-      sink: (r) => { started += r.started; elapsedS = r.tS + 1; o.sink(r); },
-    }, files.out).finally(() => clearInterval(hostTimer));
+    const ingest = await ingestLines(
+      tailLines(files.out, () => exited),
+      {
+        source: 'k6',
+        phase: o.phase,
+        lateS: LIVE_LATE_S,
+        scenarios: [K6_SCENARIO],
+        host,
+        sink: (r) => {
+          started += r.started;
+          elapsedS = r.tS + 1;
+          o.sink(r);
+        },
+      },
+      files.out,
+    ).finally(() => clearInterval(hostTimer));
     const { code, signal } = await exit;
     if (killTimer) clearTimeout(killTimer);
     process.off('exit', killOnExit);
@@ -139,7 +191,12 @@ export function startK6(o: K6RunInput): K6EngineRun {
     const expected = code === 0 || code === 99 || (stopRequested && (code === 105 || signal !== null));
     if (!expected && ingest.stats.points === 0) {
       const tail = fs.readFileSync(path.join(o.dir, 'console.log'), 'utf8').trim().split('\n').slice(-5).join(' | ');
-      throw new PlateauError(`k6 failed before sending load: ${meaning}: ${tail}`, `read ${path.join(o.dir, 'console.log')}; run k6 by hand on ${script} to see the error`, 'k6-failed', EXIT.stage);
+      throw new PlateauError(
+        `k6 failed before sending load: ${meaning}: ${tail}`,
+        `read ${path.join(o.dir, 'console.log')}; run k6 by hand on ${script} to see the error`,
+        'k6-failed',
+        EXIT.stage,
+      );
     }
     // Under an execution segment, k6's iterationInTest counts the whole (striped) sequence: the
     // next leg starts after every arrival of this one, on every instance alike.

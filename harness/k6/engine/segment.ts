@@ -13,14 +13,20 @@ function usage<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R 
     try {
       return f(...args);
     } catch (err) {
-      if (err instanceof pure.SegmentError) throw new PlateauError(err.message, err.hint, 'segment-invalid', EXIT.usage);
+      if (err instanceof pure.SegmentError)
+        throw new PlateauError(err.message, err.hint, 'segment-invalid', EXIT.usage);
       throw err;
     }
   };
 }
 
 export const segmentLcd: (segment: string | undefined, sequence?: string) => number = usage(pure.segmentLcd);
-export const vusForSegment: (vus: VuSizing, segment: string | undefined, sequence?: string, maxBound?: number) => VuSizing = usage(pure.vusForSegment);
+export const vusForSegment: (
+  vus: VuSizing,
+  segment: string | undefined,
+  sequence?: string,
+  maxBound?: number,
+) => VuSizing = usage(pure.vusForSegment);
 export const planForSegment: (plan: Plan, config: pure.SegmentConfig) => Plan = usage(pure.planForSegment);
 export const k6Vus: (vus: VuSizing, config: pure.SegmentConfig) => VuSizing = usage(pure.k6Vus);
 export const segmentVusBound: (b: number, config: pure.SegmentConfig) => number = usage(pure.segmentVusBound);

@@ -21,7 +21,11 @@ export interface DerivedSteps {
   holdS: number;
 }
 
-interface Hold { fromS: number; toS: number; ratePerSec: number }
+interface Hold {
+  fromS: number;
+  toS: number;
+  ratePerSec: number;
+}
 
 const MIN_HOLD_S = 3;
 
@@ -58,17 +62,31 @@ function mode(values: readonly number[]): number {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
 }
 
-export function deriveSteps(records: readonly BucketRecord[]): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
+export function deriveSteps(
+  records: readonly BucketRecord[],
+): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
   const holds = findHolds(offeredPerSecond(records));
-  if (holds.length < 2) return { steps: null, why: `found ${holds.length} hold(s) of a steady offered rate; a stepped run has at least 2` };
+  if (holds.length < 2)
+    return { steps: null, why: `found ${holds.length} hold(s) of a steady offered rate; a stepped run has at least 2` };
   const holdS = mode(holds.map((h) => h.toS - h.fromS));
   const rampS = mode(holds.slice(1).map((h, i) => h.fromS - holds[i].toS));
   const stepPerSec = mode(holds.slice(1).map((h, i) => h.ratePerSec - holds[i].ratePerSec));
   const startPerSec = holds[0].ratePerSec;
-  if (stepPerSec <= 0) return { steps: null, why: `the holds' rates do not rise (${holds.map((h) => h.ratePerSec).join(', ')} req/s)` };
-  const off = holds.find((h, i) => Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec) || Math.abs(h.fromS - (rampS + i * (rampS + holdS))) > 1);
+  if (stepPerSec <= 0)
+    return { steps: null, why: `the holds' rates do not rise (${holds.map((h) => h.ratePerSec).join(', ')} req/s)` };
+  const off = holds.find(
+    (h, i) =>
+      Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec) ||
+      Math.abs(h.fromS - (rampS + i * (rampS + holdS))) > 1,
+  );
   if (off) {
-    return { steps: null, why: `the holds (${holds.map((h) => `${h.ratePerSec}/s at ${h.fromS}-${h.toS} s`).join(', ')}) are not start + i x step with ${rampS} s ramps and ${holdS} s holds` };
+    return {
+      steps: null,
+      why: `the holds (${holds.map((h) => `${h.ratePerSec}/s at ${h.fromS}-${h.toS} s`).join(', ')}) are not start + i x step with ${rampS} s ramps and ${holdS} s holds`,
+    };
   }
-  return { steps: { startPerSec, stepPerSec, maxPerSec: startPerSec + (holds.length - 1) * stepPerSec, rampS, holdS }, holds };
+  return {
+    steps: { startPerSec, stepPerSec, maxPerSec: startPerSec + (holds.length - 1) * stepPerSec, rampS, holdS },
+    holds,
+  };
 }

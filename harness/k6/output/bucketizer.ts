@@ -24,8 +24,12 @@ import type { HostTimeline } from './host-timeline.ts';
 export const CHECK_FAILED_METRIC = 'plateau_check_failed';
 
 const PHASE_OF: Record<string, Phase> = {
-  http_req_duration: 'duration', http_req_blocked: 'blocked', http_req_connecting: 'connecting',
-  http_req_sending: 'sending', http_req_waiting: 'waiting', http_req_receiving: 'receiving',
+  http_req_duration: 'duration',
+  http_req_blocked: 'blocked',
+  http_req_connecting: 'connecting',
+  http_req_sending: 'sending',
+  http_req_waiting: 'waiting',
+  http_req_receiving: 'receiving',
 };
 
 /** PHASE_OF's own keys only (a custom metric may be called `constructor` or `toString`). */
@@ -68,7 +72,12 @@ export interface IngestStats {
 }
 
 /** A metric name seen in the input: its count, its phase (if a phase), the metric that came after it. */
-interface MetricInfo { name: string; count: number; phase: Phase | undefined; next: MetricInfo }
+interface MetricInfo {
+  name: string;
+  count: number;
+  phase: Phase | undefined;
+  next: MetricInfo;
+}
 
 export class Bucketizer {
   /** Counted per MetricInfo; byMetric is built when read. */
@@ -99,7 +108,10 @@ export class Bucketizer {
     this.none.next = this.none;
     this.lastMetric = this.none;
     this.t0Ms = o.t0Ms ?? null;
-    if (this.t0Ms !== null) { this.stats.t0Ms = this.t0Ms; this.stats.t0From = 'option'; }
+    if (this.t0Ms !== null) {
+      this.stats.t0Ms = this.t0Ms;
+      this.stats.t0From = 'option';
+    }
     this.scenarios = o.scenarios?.length ? new Set(o.scenarios) : null;
   }
 
@@ -114,10 +126,19 @@ export class Bucketizer {
       get byMetric() {
         const by: Record<string, number> = {};
         // defined, not assigned: a metric called __proto__ is a key like any other
-        for (const m of metrics.values()) Object.defineProperty(by, m.name, { value: m.count, enumerable: true, writable: true, configurable: true });
+        for (const m of metrics.values())
+          Object.defineProperty(by, m.name, { value: m.count, enumerable: true, writable: true, configurable: true });
         return by;
       },
-      skipped: 0, late: 0, beforeT0: 0, checksFailed: 0, t0Ms: null, t0From: null, firstMs: null, lastMs: null, buckets: 0,
+      skipped: 0,
+      late: 0,
+      beforeT0: 0,
+      checksFailed: 0,
+      t0Ms: null,
+      t0From: null,
+      firstMs: null,
+      lastMs: null,
+      buckets: 0,
     };
   }
 
@@ -151,7 +172,10 @@ export class Bucketizer {
     m.count++;
     if (s.firstMs === null || p.timeMs < s.firstMs) s.firstMs = p.timeMs;
     if (s.lastMs === null || p.timeMs > s.lastMs) s.lastMs = p.timeMs;
-    if (this.t0Ms === null) { this.hold(p); return; }
+    if (this.t0Ms === null) {
+      this.hold(p);
+      return;
+    }
     this.add(p, m.phase);
   }
 
@@ -181,19 +205,23 @@ export class Bucketizer {
     // any sample that is not setup()'s says setup() is over, whatever scenario it belongs to
     else if (p.metric !== 'vus_max') this.iterated = true;
     if (this.vusT0 !== null && this.iterated) this.settleT0AtStart();
-    else if (this.vusT0 === null && this.stats.lastMs! - this.heldFirstMs > T0_FALLBACK_SPAN_MS) this.settleT0(this.fallbackT0());
+    else if (this.vusT0 === null && this.stats.lastMs! - this.heldFirstMs > T0_FALLBACK_SPAN_MS)
+      this.settleT0(this.fallbackT0());
   }
 
   /** t0 from the first `vus` point and the end of setup(), or from the iterations without either. */
   private settleT0AtStart(): void {
-    if (this.vusT0 === null) { this.settleT0(this.fallbackT0()); return; }
+    if (this.vusT0 === null) {
+      this.settleT0(this.fallbackT0());
+      return;
+    }
     if (this.setupEndMs > this.vusT0) this.settleT0(this.setupEndMs, 'setup-end');
     else this.settleT0(this.vusT0, 'vus');
   }
 
   /** Without `vus` points: the earliest iteration start or held sample, never inside setup(). */
   private fallbackT0(): number {
-    if (this.held.length === 0) return Number.isFinite(this.setupEndMs) ? this.setupEndMs : this.stats.firstMs ?? 0;
+    if (this.held.length === 0) return Number.isFinite(this.setupEndMs) ? this.setupEndMs : (this.stats.firstMs ?? 0);
     let t0 = this.heldFirstMs;
     // any scenario's first iteration started the test, as its first held sample may be another scenario's
     for (const p of this.held) if (p.metric === 'iteration_duration') t0 = Math.min(t0, p.timeMs - p.value);
@@ -212,12 +240,21 @@ export class Bucketizer {
   private selected(p: K6Point): boolean {
     const g = p.tags.group;
     // most samples carry group "" (the root group): look at the text only when it could match
-    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (lifecycle(g, '::setup') || lifecycle(g, '::teardown'))) return false;
-    return this.scenarios === null || p.metric === 'vus' || p.metric === 'vus_max' || (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario));
+    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (lifecycle(g, '::setup') || lifecycle(g, '::teardown')))
+      return false;
+    return (
+      this.scenarios === null ||
+      p.metric === 'vus' ||
+      p.metric === 'vus_max' ||
+      (p.tags.scenario !== undefined && this.scenarios.has(p.tags.scenario))
+    );
   }
 
   private add(p: K6Point, phase: Phase | undefined): void {
-    if (!this.selected(p)) { this.stats.skipped++; return; }
+    if (!this.selected(p)) {
+      this.stats.skipped++;
+      return;
+    }
     if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;
     if (phase !== undefined) {
       if (isOk(p.tags)) this.at(p.timeMs).record(phase, p.value);
@@ -232,23 +269,50 @@ export class Bucketizer {
       case 'http_reqs': {
         const b = this.at(p.timeMs);
         b.completed += p.value;
-        if (isOk(p.tags)) { b.ok += p.value; return; }
+        if (isOk(p.tags)) {
+          b.ok += p.value;
+          return;
+        }
         const kind = errorKindOf(p.tags);
         b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags));
         return;
       }
-      case 'iteration_duration': this.at(p.timeMs - p.value).started++; return;
-      case 'dropped_iterations': this.at(p.timeMs).dropped += p.value; return;
-      case 'data_sent': this.at(p.timeMs).bytesOut += p.value; return;
-      case 'data_received': this.at(p.timeMs).bytesIn += p.value; return;
-      case 'vus': { const b = this.at(p.timeMs); b.vusActiveMax = Math.max(b.vusActiveMax, p.value); this.vus.active = p.value; return; }
-      case 'vus_max': { const b = this.at(p.timeMs); b.vusAllocated = p.value; this.vus.allocated = p.value; return; }
+      case 'iteration_duration':
+        this.at(p.timeMs - p.value).started++;
+        return;
+      case 'dropped_iterations':
+        this.at(p.timeMs).dropped += p.value;
+        return;
+      case 'data_sent':
+        this.at(p.timeMs).bytesOut += p.value;
+        return;
+      case 'data_received':
+        this.at(p.timeMs).bytesIn += p.value;
+        return;
+      case 'vus': {
+        const b = this.at(p.timeMs);
+        b.vusActiveMax = Math.max(b.vusActiveMax, p.value);
+        this.vus.active = p.value;
+        return;
+      }
+      case 'vus_max': {
+        const b = this.at(p.timeMs);
+        b.vusAllocated = p.value;
+        this.vus.allocated = p.value;
+        return;
+      }
       case 'checks':
-        if (p.value === 0) { this.stats.checksFailed++; this.at(p.timeMs).note(`check failed: ${p.tags.check ?? '?'}`); }
+        if (p.value === 0) {
+          this.stats.checksFailed++;
+          this.at(p.timeMs).note(`check failed: ${p.tags.check ?? '?'}`);
+        }
         return;
       case CHECK_FAILED_METRIC: {
         const b = this.at(p.timeMs);
-        if (b.ok > 0) { b.ok--; b.fail('check', undefined, `check: ${p.tags.check ?? 'rejected by the scenario'}`); }
+        if (b.ok > 0) {
+          b.ok--;
+          b.fail('check', undefined, `check: ${p.tags.check ?? 'rejected by the scenario'}`);
+        }
         return;
       }
       default:
@@ -258,10 +322,17 @@ export class Bucketizer {
   /** The open bucket of the second holding timeMs (late samples land in the oldest open one). */
   private at(timeMs: number): OpenBucket {
     let tS = Math.floor((timeMs - this.t0Ms!) / 1000);
-    if (tS < 0) { this.stats.beforeT0++; tS = 0; }
-    if (tS < this.firstOpenS) { this.stats.late++; tS = this.firstOpenS; }
+    if (tS < 0) {
+      this.stats.beforeT0++;
+      tS = 0;
+    }
+    if (tS < this.firstOpenS) {
+      this.stats.late++;
+      tS = this.firstOpenS;
+    }
     const i = tS - this.firstOpenS;
-    while (this.open.length <= i) this.open.push((this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS + this.open.length));
+    while (this.open.length <= i)
+      this.open.push((this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS + this.open.length));
     return this.open[i];
   }
 

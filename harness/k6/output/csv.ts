@@ -15,7 +15,10 @@ export class CsvRows {
   /** One physical line in; a point, 'skip' (header, blank, record continued) or 'bad' out. */
   push(line: string): LineResult {
     const text = this.pending ? `${this.pending}\n${line}` : line;
-    if (text.indexOf('"') !== -1 && quoteCount(text) % 2 === 1) { this.pending = text; return 'skip'; }
+    if (text.indexOf('"') !== -1 && quoteCount(text) % 2 === 1) {
+      this.pending = text;
+      return 'skip';
+    }
     this.pending = '';
     if (text.length === 0) return 'skip';
     const cells = text.indexOf('"') === -1 ? text.split(',') : splitQuoted(text);
@@ -67,9 +70,17 @@ function splitQuoted(s: string): string[] {
       let j = i + 1;
       for (;;) {
         const q = s.indexOf('"', j);
-        if (q === -1) { v += s.slice(j); j = s.length; break; }
+        if (q === -1) {
+          v += s.slice(j);
+          j = s.length;
+          break;
+        }
         v += s.slice(j, q);
-        if (s[q + 1] === '"') { v += '"'; j = q + 2; continue; }
+        if (s[q + 1] === '"') {
+          v += '"';
+          j = q + 2;
+          continue;
+        }
         j = q + 1;
         break;
       }
@@ -82,6 +93,9 @@ function splitQuoted(s: string): string[] {
     }
     if (i >= s.length) return out;
     i++; // the comma
-    if (i === s.length) { out.push(''); return out; }
+    if (i === s.length) {
+      out.push('');
+      return out;
+    }
   }
 }

@@ -7,14 +7,23 @@ import { HostTimeline } from './host-timeline.ts';
 function timeline(samples: HostSample[]) {
   let now = 10_000;
   const t = new HostTimeline({ sample: () => samples.shift()! }, () => now);
-  return { t, at: (ms: number) => { now = ms; t.take(); } };
+  return {
+    t,
+    at: (ms: number) => {
+      now = ms;
+      t.take();
+    },
+  };
 }
 
 const bucket = () => new OpenBucket().reset(0);
 
 describe('HostTimeline', () => {
   it('gives a second the throttled ms pro rata, the steal and the process CPU weighted by overlap', () => {
-    const { t, at } = timeline([{ throttledMs: 100, cpuSteal: 0.02, processCpu: 0.5 }, { throttledMs: 300, cpuSteal: 0.04, processCpu: 0.9 }]);
+    const { t, at } = timeline([
+      { throttledMs: 100, cpuSteal: 0.02, processCpu: 0.5 },
+      { throttledMs: 300, cpuSteal: 0.04, processCpu: 0.9 },
+    ]);
     at(11_000);
     at(12_000);
     const b = bucket();
@@ -27,7 +36,10 @@ describe('HostTimeline', () => {
   });
 
   it('forgets the samples a closed second has passed, and leaves an uncovered second unread', () => {
-    const { t, at } = timeline([{ throttledMs: 50, cpuSteal: 0.1, processCpu: 0.1 }, { throttledMs: 70, cpuSteal: 0.2, processCpu: 0.1 }]);
+    const { t, at } = timeline([
+      { throttledMs: 50, cpuSteal: 0.1, processCpu: 0.1 },
+      { throttledMs: 70, cpuSteal: 0.2, processCpu: 0.1 },
+    ]);
     at(11_000);
     at(12_000);
     t.stamp(bucket(), 11_000, 12_000);
@@ -49,7 +61,15 @@ describe('HostTimeline', () => {
 
   it('takes nothing when the clock has not moved', () => {
     let calls = 0;
-    const t = new HostTimeline({ sample: () => { calls++; return { throttledMs: 1, cpuSteal: 0, processCpu: 0 }; } }, () => 5);
+    const t = new HostTimeline(
+      {
+        sample: () => {
+          calls++;
+          return { throttledMs: 1, cpuSteal: 0, processCpu: 0 };
+        },
+      },
+      () => 5,
+    );
     t.take();
     expect(calls).toBe(0);
   });

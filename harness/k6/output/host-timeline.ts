@@ -10,14 +10,20 @@
 import type { HostSample } from '../../engine/host-sampler.ts';
 import type { OpenBucket } from '../../engine/open-bucket.ts';
 
-interface Span extends HostSample { fromMs: number; toMs: number }
+interface Span extends HostSample {
+  fromMs: number;
+  toMs: number;
+}
 
 /** An overlap-weighted mean of one share. */
 class Mean {
   private sum = 0;
   private ms = 0;
   add(share: number | null, overlapMs: number): void {
-    if (share !== null) { this.sum += share * overlapMs; this.ms += overlapMs; }
+    if (share !== null) {
+      this.sum += share * overlapMs;
+      this.ms += overlapMs;
+    }
   }
   /** To 0.001 (the samples' precision); -1 when nothing was read. */
   get value(): number {
@@ -57,7 +63,10 @@ export class HostTimeline {
     for (const s of this.spans) {
       const overlapMs = Math.min(toMs, s.toMs) - Math.max(fromMs, s.fromMs);
       if (overlapMs <= 0) continue;
-      if (s.throttledMs !== null) { throttled += (s.throttledMs * overlapMs) / (s.toMs - s.fromMs); throttledRead = true; }
+      if (s.throttledMs !== null) {
+        throttled += (s.throttledMs * overlapMs) / (s.toMs - s.fromMs);
+        throttledRead = true;
+      }
       steal.add(s.cpuSteal, overlapMs);
       cpu.add(s.processCpu, overlapMs);
     }

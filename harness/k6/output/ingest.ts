@@ -20,7 +20,11 @@ export interface IngestResult {
 /** Bad lines tolerated before the input is judged not to be k6 output at all. */
 const MAX_BAD_FIRST_LINES = 20;
 
-export async function ingestLines(batches: AsyncIterable<string[]>, o: BucketizerOptions, what = 'the input'): Promise<IngestResult> {
+export async function ingestLines(
+  batches: AsyncIterable<string[]>,
+  o: BucketizerOptions,
+  what = 'the input',
+): Promise<IngestResult> {
   const b = new Bucketizer(o);
   let format: K6Format | null = null;
   let csv: CsvRows | null = null;
@@ -38,7 +42,12 @@ export async function ingestLines(batches: AsyncIterable<string[]>, o: Bucketize
       const r = csv === null ? parseJsonLine(line) : csv.push(line);
       if (typeof r === 'object') b.push(r);
       else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
-        throw new PlateauError(`${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`, 'pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz)', 'k6-output-invalid', EXIT.usage);
+        throw new PlateauError(
+          `${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`,
+          'pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz)',
+          'k6-output-invalid',
+          EXIT.usage,
+        );
       }
     }
   }

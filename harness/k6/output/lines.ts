@@ -74,7 +74,12 @@ function isGzip(file: string): boolean {
 /** Every line of a finished file, in batches. */
 export async function* readLines(file: string): AsyncGenerator<string[]> {
   if (!fs.existsSync(file)) {
-    throw new PlateauError(`k6 output ${file} does not exist`, 'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)', 'k6-output-missing', EXIT.usage);
+    throw new PlateauError(
+      `k6 output ${file} does not exist`,
+      'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)',
+      'k6-output-missing',
+      EXIT.usage,
+    );
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
@@ -123,7 +128,11 @@ export async function* tailLines(file: string, finished: () => boolean, pollMs =
     if (got === 0) await sleep(pollMs);
   }
   if (gunzip) {
-    await new Promise<void>((r) => { gunzip!.once('end', r); gunzip!.once('error', () => r()); gunzip!.end(); });
+    await new Promise<void>((r) => {
+      gunzip!.once('end', r);
+      gunzip!.once('error', () => r());
+      gunzip!.end();
+    });
     gunzip.resume();
   }
   const last = inflated.flatMap((c) => split.push(c)).concat(split.end());

@@ -78,7 +78,11 @@ function scanNew(line: string): K6Point | undefined {
   let hit = headFollower[headLast];
   if (headTexts[hit] !== head) {
     hit = -1;
-    for (let i = 0; i < headCount; i++) if (headTexts[i] === head) { hit = i; break; }
+    for (let i = 0; i < headCount; i++)
+      if (headTexts[i] === head) {
+        hit = i;
+        break;
+      }
     if (hit === -1) {
       if (head.slice(0, 11) !== POINT_NEW || head.slice(nameEnd) !== NEW_AFTER_NAME) return undefined;
       const metric = metricName(line, 11, nameEnd);
@@ -119,7 +123,14 @@ function copyOf(s: string): string {
 function scanOld(line: string): K6Point | undefined {
   const at = line.lastIndexOf(OLD_BEFORE_NAME);
   const nameEnd = line.length - 2;
-  if (at === -1 || line.slice(0, 32) !== POINT_OLD || line.charCodeAt(nameEnd) !== 34 || line.charCodeAt(nameEnd + 1) !== 125 || line.indexOf('"', at + 12) !== nameEnd) return undefined;
+  if (
+    at === -1 ||
+    line.slice(0, 32) !== POINT_OLD ||
+    line.charCodeAt(nameEnd) !== 34 ||
+    line.charCodeAt(nameEnd + 1) !== 125 ||
+    line.indexOf('"', at + 12) !== nameEnd
+  )
+    return undefined;
   const metric = metricName(line, at + 12, nameEnd);
   return metric === undefined ? undefined : scanData(line, 32, at, metric, false);
 }
@@ -128,26 +139,45 @@ function scanOld(line: string): K6Point | undefined {
 function metricName(line: string, from: number, to: number): string | undefined {
   const name = line.slice(from, to);
   switch (name) {
-    case 'http_reqs': return 'http_reqs';
-    case 'http_req_duration': return 'http_req_duration';
-    case 'http_req_blocked': return 'http_req_blocked';
-    case 'http_req_connecting': return 'http_req_connecting';
-    case 'http_req_tls_handshaking': return 'http_req_tls_handshaking';
-    case 'http_req_sending': return 'http_req_sending';
-    case 'http_req_waiting': return 'http_req_waiting';
-    case 'http_req_receiving': return 'http_req_receiving';
-    case 'http_req_failed': return 'http_req_failed';
-    case 'checks': return 'checks';
-    case 'data_sent': return 'data_sent';
-    case 'data_received': return 'data_received';
-    case 'iteration_duration': return 'iteration_duration';
-    case 'iterations': return 'iterations';
-    case 'dropped_iterations': return 'dropped_iterations';
-    case 'vus': return 'vus';
-    case 'vus_max': return 'vus_max';
-    case 'plateau_check_failed': return 'plateau_check_failed';
+    case 'http_reqs':
+      return 'http_reqs';
+    case 'http_req_duration':
+      return 'http_req_duration';
+    case 'http_req_blocked':
+      return 'http_req_blocked';
+    case 'http_req_connecting':
+      return 'http_req_connecting';
+    case 'http_req_tls_handshaking':
+      return 'http_req_tls_handshaking';
+    case 'http_req_sending':
+      return 'http_req_sending';
+    case 'http_req_waiting':
+      return 'http_req_waiting';
+    case 'http_req_receiving':
+      return 'http_req_receiving';
+    case 'http_req_failed':
+      return 'http_req_failed';
+    case 'checks':
+      return 'checks';
+    case 'data_sent':
+      return 'data_sent';
+    case 'data_received':
+      return 'data_received';
+    case 'iteration_duration':
+      return 'iteration_duration';
+    case 'iterations':
+      return 'iterations';
+    case 'dropped_iterations':
+      return 'dropped_iterations';
+    case 'vus':
+      return 'vus';
+    case 'vus_max':
+      return 'vus_max';
+    case 'plateau_check_failed':
+      return 'plateau_check_failed';
     // any other name is kept as written, unless it holds an escape (JSON.parse would decode it)
-    default: return name.indexOf('\\') === -1 ? name : undefined;
+    default:
+      return name.indexOf('\\') === -1 ? name : undefined;
   }
 }
 
@@ -155,20 +185,33 @@ function metricName(line: string, from: number, to: number): string | undefined 
  * From just after `"time":"`: the time, `","value":V,"tags":{...}` and (v0.41+) an optional
  * `,"metadata":{...}` that ends at `end`, where the `}` closing `data` (new) or `},"metric":` (old) is.
  */
-function scanData(line: string, timeAt: number, end: number, metric: string, metadataAllowed: boolean): K6Point | undefined {
+function scanData(
+  line: string,
+  timeAt: number,
+  end: number,
+  metric: string,
+  metadataAllowed: boolean,
+): K6Point | undefined {
   const timeEnd = line.indexOf('"', timeAt);
   if (timeEnd === -1 || line.slice(timeEnd, timeEnd + 10) !== '","value":') return undefined;
   const timeMs = parseRfc3339Ms(line, timeAt, timeEnd);
   const value = scanNumber(line, timeEnd + 10);
   const tagsAt = numberEnd + 8;
-  if (Number.isNaN(timeMs) || Number.isNaN(value) || line.slice(numberEnd, tagsAt + 1) !== ',"tags":{') return undefined;
+  if (Number.isNaN(timeMs) || Number.isNaN(value) || line.slice(numberEnd, tagsAt + 1) !== ',"tags":{')
+    return undefined;
   let tags = cachedTags(line.slice(tagsAt, end));
   if (tags === undefined) {
     tags = scanTags(line, tagsAt + 1);
     if (tags === undefined) return undefined;
     if (flatEnd === end) rememberTags(line.slice(tagsAt, end), tags);
     // metadata (a flat string object; vu and iter change every line, so it is never cached)
-    else if (!metadataAllowed || line.slice(flatEnd, flatEnd + 13) !== ',"metadata":{' || !scanFlat(line, flatEnd + 13) || flatEnd !== end) return undefined;
+    else if (
+      !metadataAllowed ||
+      line.slice(flatEnd, flatEnd + 13) !== ',"metadata":{' ||
+      !scanFlat(line, flatEnd + 13) ||
+      flatEnd !== end
+    )
+      return undefined;
   }
   return { metric, timeMs, value, tags };
 }
@@ -187,13 +230,17 @@ const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 
  */
 function scanNumber(s: string, at: number): number {
   let i = at;
-  const negative = s.charCodeAt(i) === 45 /* - */;
+  const negative = s.charCodeAt(i) === 45; /* - */
   if (negative) i++;
   const intAt = i;
   let n = 0;
   let c = s.charCodeAt(i) - 48;
-  if (c === 0) { c = s.charCodeAt(++i) - 48; if (c >= 0 && c <= 9) return NaN; }
-  else { for (; c >= 0 && c <= 9; c = s.charCodeAt(++i) - 48) n = n * 10 + c; }
+  if (c === 0) {
+    c = s.charCodeAt(++i) - 48;
+    if (c >= 0 && c <= 9) return NaN;
+  } else {
+    for (; c >= 0 && c <= 9; c = s.charCodeAt(++i) - 48) n = n * 10 + c;
+  }
   let digits = i - intAt;
   if (digits === 0) return NaN;
   let decimals = 0;
@@ -248,7 +295,10 @@ function rememberTags(text: string, tags: K6Tags): void {
 function scanTags(line: string, at: number): K6Tags | undefined {
   const tags: K6Tags = {};
   let i = at;
-  if (line.charCodeAt(i) === 125 /* } */) { flatEnd = i + 1; return tags; }
+  if (line.charCodeAt(i) === 125 /* } */) {
+    flatEnd = i + 1;
+    return tags;
+  }
   for (;;) {
     if (line.charCodeAt(i) !== 34) return undefined;
     const keyEnd = line.indexOf('"', i + 1);
@@ -260,17 +310,34 @@ function scanTags(line: string, at: number): K6Tags | undefined {
     const v = line.slice(keyEnd + 3, valEnd);
     if (key.indexOf('\\') !== -1 || v.indexOf('\\') !== -1) return undefined;
     switch (key) {
-      case 'scenario': tags.scenario = v; break;
-      case 'status': tags.status = v; break;
-      case 'error_code': tags.error_code = v; break;
-      case 'expected_response': tags.expected_response = v; break;
-      case 'error': tags.error = v; break;
-      case 'check': tags.check = v; break;
-      case 'group': tags.group = v; break;
+      case 'scenario':
+        tags.scenario = v;
+        break;
+      case 'status':
+        tags.status = v;
+        break;
+      case 'error_code':
+        tags.error_code = v;
+        break;
+      case 'expected_response':
+        tags.expected_response = v;
+        break;
+      case 'error':
+        tags.error = v;
+        break;
+      case 'check':
+        tags.check = v;
+        break;
+      case 'group':
+        tags.group = v;
+        break;
       default:
     }
     const next = line.charCodeAt(valEnd + 1);
-    if (next === 125) { flatEnd = valEnd + 2; return tags; }
+    if (next === 125) {
+      flatEnd = valEnd + 2;
+      return tags;
+    }
     if (next !== 44) return undefined;
     i = valEnd + 2;
   }
@@ -290,7 +357,11 @@ interface RawLine {
 /** The plain reading, JSON.parse: every line the fast path declines, and the tests' reference. */
 export function parseJsonLineSlow(line: string): LineResult {
   let o: RawLine;
-  try { o = JSON.parse(line) as RawLine; } catch { return line.trim() === '' ? 'skip' : 'bad'; }
+  try {
+    o = JSON.parse(line) as RawLine;
+  } catch {
+    return line.trim() === '' ? 'skip' : 'bad';
+  }
   if (!o || typeof o !== 'object') return 'bad';
   if (o.type !== 'Point') return o.type === 'Metric' ? 'skip' : 'bad';
   const d = o.data;

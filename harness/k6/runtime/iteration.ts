@@ -30,7 +30,6 @@ export interface RuntimeConfig {
 /** Counted when the scenario's check rejects a response k6 deemed expected (2xx/3xx). */
 const checkFailed = new Counter('plateau_check_failed');
 
-
 function hex(bytes: Uint8Array): string {
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
@@ -52,19 +51,25 @@ function uuid(version: 4 | 7): string {
 
 function secret(name: string): string {
   const v = __ENV[name];
-  if (v === undefined || v === '') throw new Error(`environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`);
+  if (v === undefined || v === '')
+    throw new Error(
+      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`,
+    );
   return v;
 }
 
 function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
-  return typeof body === 'string' ? body : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+  return typeof body === 'string'
+    ? body
+    : (body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
 }
 
 export function contextOf(cfg: RuntimeConfig, seq: number): ScenarioContext {
   return {
     runId: cfg.runId,
     seq,
-    uniqueId: (format: IdFormat = 'seq') => (format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`),
+    uniqueId: (format: IdFormat = 'seq') =>
+      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
     pick: (keySpace = 100_000) => spread(seq, keySpace),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,
