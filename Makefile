@@ -1,5 +1,5 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report gate typecheck checks unit
+.PHONY: loadtest test plan report gate typecheck checks unit format
 
 # Dependencies in two parts, so that `make test` type-checks while better-sqlite3 compiles (its
 # SQLite takes about 50 s of one core here, npm's registry being the only source; see
@@ -36,10 +36,16 @@ gate: $(DEPS)
 typecheck: $(JS_DEPS)
 	npx tsc --noEmit -p .
 
-# The types and the rooms' import rules (.dependency-cruiser.cjs); make test runs them beside the native build.
+# The types, the rooms' import rules (.dependency-cruiser.cjs) and the code's format (make format
+# fixes it); make test runs them beside the native build.
+CODE := "**/*.{ts,mts,mjs,js,cjs}"
 checks: $(JS_DEPS)
 	npx tsc --noEmit -p .
 	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
+	npx prettier --check --log-level warn $(CODE) || { echo "the files above are not formatted: run make format"; exit 1; }
+
+format: $(JS_DEPS)
+	npx prettier --write --log-level warn $(CODE)
 
 # make test: the servers the tests need, then at once the types, the rooms' import rules, the
 # native build and the unit project (parallel), then the integration project (real load, two files
