@@ -55,7 +55,10 @@ function uuid(version) {
 }
 function secret(name) {
   const v = __ENV[name];
-  if (v === void 0 || v === "") throw new Error(`environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`);
+  if (v === void 0 || v === "")
+    throw new Error(
+      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`
+    );
   return v;
 }
 function bytesOf(body) {
