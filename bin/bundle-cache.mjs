@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'plateau');
 /** The stamp's format: a stamp of another format (an older builder's) is stale. */
-const STAMP_FORMAT = 2;
+const STAMP_FORMAT = 3;
 
 /** Imports root/rel, from its bundle in cache when one is or can be made, else through tsx. */
 export async function startEntry(rel, root = ROOT, cache = CACHE) {
@@ -51,16 +51,25 @@ export async function bundleFor(root, rel, cache) {
   const name = rel.replace(/\.ts$/, '').replace(/[\\/]/g, '_');
   const out = path.join(cache, `${name}.mjs`);
   const stamp = path.join(cache, `${name}.inputs.json`);
-  if (!fresh(stamp, out)) await build(root, path.join(root, rel), out, stamp);
+  if (!fresh(stamp, out, root)) await build(root, path.join(root, rel), out, stamp);
   return pathToFileURL(out).href;
 }
 
-/** The bundle exists and every file it was built from has the size and mtime it had then. */
-function fresh(stamp, out) {
+/**
+ * The bundle exists, was built from this root (a node_modules shared by two checkouts holds one
+ * cache for both), and every file it was built from has the size and mtime it had then.
+ */
+function fresh(stamp, out, root) {
   let inputs;
   try {
     inputs = JSON.parse(fs.readFileSync(stamp, 'utf8'));
-    if (inputs.format !== STAMP_FORMAT || inputs.node !== process.version || !fs.existsSync(out)) return false;
+    if (
+      inputs.format !== STAMP_FORMAT ||
+      inputs.node !== process.version ||
+      inputs.root !== path.resolve(root) ||
+      !fs.existsSync(out)
+    )
+      return false;
   } catch {
     return false;
   }
@@ -115,7 +124,7 @@ async function build(root, entry, out, stamp) {
   // map, then code, then the stamp, each renamed into place whole: a start never reads half a file
   const byPath = new Map(r.outputFiles.map((f) => [f.path, f.contents]));
   for (const p of [`${out}.map`, out]) if (byPath.has(p)) writeWhole(p, byPath.get(p));
-  writeWhole(stamp, JSON.stringify({ format: STAMP_FORMAT, node: process.version, files }));
+  writeWhole(stamp, JSON.stringify({ format: STAMP_FORMAT, node: process.version, root: path.resolve(root), files }));
 }
 
 function writeWhole(file, data) {

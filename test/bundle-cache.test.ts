@@ -90,6 +90,20 @@ describe('bin/bundle-cache.mjs', () => {
     expect(JSON.parse(fs.readFileSync(stamp, 'utf8'))).toHaveProperty('format');
   });
 
+  it("a cache shared by two checkouts (one node_modules) never serves one checkout the other's bundle", async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bundle-other-'));
+    try {
+      write('same.ts', 'export const value: number = 1;\n');
+      fs.writeFileSync(path.join(other, 'same.ts'), 'export const value: number = 2;\n');
+      const mine = (await import(`${await bundleFor(root, 'same.ts', cache)}?n=${++loads}`)) as { value: number };
+      const theirs = (await import(`${await bundleFor(other, 'same.ts', cache)}?n=${++loads}`)) as { value: number };
+      expect([mine.value, theirs.value]).toEqual([1, 2]);
+      expect(JSON.parse(fs.readFileSync(path.join(cache, 'same.inputs.json'), 'utf8')).root).toBe(path.resolve(other));
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('prepareEntry builds a stale bundle ahead of its users and swallows a failure (they fall back to tsx)', async () => {
     write('ahead.ts', 'export const value: number = 7;\n');
     await prepareEntry('ahead.ts', root, cache);
