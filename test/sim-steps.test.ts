@@ -4,32 +4,25 @@
  * report` reads) as the outcome. Each run takes milliseconds of wall time where the same run
  * against a real target takes its seconds.
  */
+import { SIM_RTT_MS, simContext } from './helpers/sim-context.ts';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../analysis/types.ts';
-import { SimClock } from '../harness/clock.ts';
 import type { PlateauConfigInput } from '../harness/config/schema.ts';
-import { parseConfigOrThrow } from '../harness/config/validate.ts';
-import { ModelTarget, type ModelTargetOptions } from '../harness/engine/model-target.ts';
-import { SimulatedEngine } from '../harness/engine/simulated.ts';
-import { Interrupt } from '../harness/pipeline/interrupt.ts';
-import type { RunContext } from '../harness/pipeline/context.ts';
+import { type ModelTargetOptions } from '../harness/engine/model-target.ts';
 import { runStage } from '../harness/pipeline/stage.ts';
 import { warmup } from '../harness/pipeline/warmup.ts';
 import { keepAllReason, sizeThreads } from '../harness/pipeline/threads.ts';
 import { DurationCap } from '../harness/limits.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
-import { buildPlan } from '../analysis/plan.ts';
-import { Progress } from '../harness/progress.ts';
 import { analyzeStore } from '../harness/report.ts';
-import { RunStore, type RunMeta } from '../harness/store/run-store.ts';
+import { RunStore } from '../harness/store/run-store.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 import { warningTexts } from '../reports/warning-text.ts';
 
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
-const RTT_MS = 0.5;
 let runs = 0;
 
 interface SimRun {
@@ -48,62 +41,16 @@ interface SimRun {
 /** Runs the steps stage in simulated time and reads the store back as `plateau report` does. */
 async function simSteps(o: SimRun) {
   const runId = `sim-${++runs}`;
-  const config = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' },
-    workers: 1,
-    output: { dir: runsDir, runId },
-    ...(o.vus ? { vus: o.vus } : {}),
-    ...o.config,
-  } as PlateauConfigInput);
-  const plan = buildPlan(config, RTT_MS);
-  const clock = new SimClock();
-  const target = new ModelTarget(o.model, clock.now() - (o.targetAgeS ?? 0) * 1000);
-  const engine = new SimulatedEngine({
-    clock,
-    target,
-    preAllocatedVUs: plan.vus.preAllocatedVUs,
-    maxVUs: plan.vus.maxVUs,
+  const { config, clock, engine, store, interrupt, ctx } = simContext({
+    runsDir,
+    runId,
+    model: o.model,
+    config: o.config,
+    vus: o.vus,
+    targetAgeS: o.targetAgeS,
     instances: o.warm?.instances,
     costUsPerArrival: o.warm?.costUsPerArrival,
   });
-  const meta: RunMeta = {
-    schemaVersion: 2,
-    runId,
-    status: 'running',
-    startedAt: new Date(0).toISOString(),
-    finishedAt: null,
-    target: config.target.url,
-    engine: engine.label,
-    scenario: 'model',
-    config,
-    vus: plan.vus,
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
-    stages: [],
-    interruptedAtStep: null,
-    environment: { engine: engine.label },
-  };
-  const store = RunStore.create(runsDir, meta);
-  const interrupt = new Interrupt();
-  const ctx: RunContext = {
-    runId,
-    config,
-    plan,
-    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
-    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null,
-    store,
-    progress: new Progress({ write: () => undefined, isTTY: false }),
-    interrupt,
-    clock,
-    readServer: async () => target.reading(clock.now()),
-  };
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
   const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
   cap.arm();
@@ -118,7 +65,7 @@ async function simSteps(o: SimRun) {
     await clock.run(runStage('threads', record, () => sizeThreads(ctx, engine, warmed.records), clock));
   }
   const stepsT0S = clock.now() / 1000;
-  const steps = await clock.run(runStage('steps', record, () => runSteps(ctx, engine, seqOffset, RTT_MS), clock));
+  const steps = await clock.run(runStage('steps', record, () => runSteps(ctx, engine, seqOffset, SIM_RTT_MS), clock));
   cap.disarm();
   store.update({
     interruptedAtStep: steps.interruptedAtStep,

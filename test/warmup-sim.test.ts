@@ -4,90 +4,37 @@
  * Each run takes milliseconds of wall time: minS, the topology wait and maxS, and the cold target
  * the warmup passes while slow, flagged by coldTarget on the steps that follow.
  */
+import { SIM_RTT_MS, simContext } from './helpers/sim-context.ts';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coldTarget } from '../analysis/cold-target.ts';
-import { SimClock } from '../harness/clock.ts';
 import type { PlateauConfigInput } from '../harness/config/schema.ts';
-import { parseConfigOrThrow } from '../harness/config/validate.ts';
-import { ModelTarget, type ModelTargetOptions } from '../harness/engine/model-target.ts';
-import { SimulatedEngine } from '../harness/engine/simulated.ts';
-import { Interrupt } from '../harness/pipeline/interrupt.ts';
-import type { RunContext } from '../harness/pipeline/context.ts';
+import { type ModelTargetOptions } from '../harness/engine/model-target.ts';
 import { runStage } from '../harness/pipeline/stage.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
 import { warmup } from '../harness/pipeline/warmup.ts';
-import { buildPlan } from '../analysis/plan.ts';
-import { Progress } from '../harness/progress.ts';
 import { analyzeStore } from '../harness/report.ts';
-import { RunStore, type RunMeta } from '../harness/store/run-store.ts';
+import { RunStore } from '../harness/store/run-store.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
-const RTT_MS = 0.5;
 let runs = 0;
 
 /** The warmup (and, with `steps`, the steps stage after it) in simulated time; the store read back as `plateau report` does. */
 async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfigInput>, withSteps = false) {
   const runId = `warm-sim-${++runs}`;
-  const c = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' },
-    workers: 1,
-    output: { dir: runsDir, runId },
-    steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 100, rampS: 1, holdS: 4, settleS: 1 },
-    ...config,
-  } as PlateauConfigInput);
-  const plan = buildPlan(c, RTT_MS);
-  const clock = new SimClock();
-  const target = new ModelTarget(model, clock.now());
-  const engine = new SimulatedEngine({
-    clock,
-    target,
-    preAllocatedVUs: plan.vus.preAllocatedVUs,
-    maxVUs: plan.vus.maxVUs,
+  const { clock, engine, store, ctx } = simContext({
+    runsDir,
+    runId,
+    model,
+    config: { steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 100, rampS: 1, holdS: 4, settleS: 1 }, ...config },
   });
-  const meta: RunMeta = {
-    schemaVersion: 2,
-    runId,
-    status: 'running',
-    startedAt: new Date(0).toISOString(),
-    finishedAt: null,
-    target: c.target.url,
-    engine: engine.label,
-    scenario: 'model',
-    config: c,
-    vus: plan.vus,
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
-    stages: [],
-    interruptedAtStep: null,
-    environment: { engine: engine.label },
-  };
-  const store = RunStore.create(runsDir, meta);
-  const ctx: RunContext = {
-    runId,
-    config: c,
-    plan,
-    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
-    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null,
-    store,
-    progress: new Progress({ write: () => undefined, isTTY: false }),
-    interrupt: new Interrupt(),
-    clock,
-    readServer: async () => target.reading(clock.now()),
-  };
   const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
   const wallMs = performance.now();
   const warmed = await clock.run(runStage('warmup', record, () => warmup(ctx, engine), clock));
-  if (withSteps) await clock.run(runStage('steps', record, () => runSteps(ctx, engine, warmed.lastSeq, RTT_MS), clock));
+  if (withSteps)
+    await clock.run(runStage('steps', record, () => runSteps(ctx, engine, warmed.lastSeq, SIM_RTT_MS), clock));
   store.update({ status: 'complete', finishedAt: new Date(0).toISOString() });
   store.close();
   const { result, meta: stored } = analyzeStore(store.dir);

@@ -4,24 +4,18 @@
  * run renders at its end, the first differing line of two texts, and what each fixture's shape
  * must show (so a fixture cannot silently hold a run of another shape).
  */
+import { SIM_RTT_MS, simContext } from './sim-context.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AttemptRecord, RunResult, StepResult } from '../../analysis/types.ts';
-import { SimClock } from '../../harness/clock.ts';
 import type { PlateauConfigInput } from '../../harness/config/schema.ts';
-import { parseConfigOrThrow } from '../../harness/config/validate.ts';
-import { ModelTarget, type ModelTargetOptions } from '../../harness/engine/model-target.ts';
-import { SimulatedEngine } from '../../harness/engine/simulated.ts';
+import { type ModelTargetOptions } from '../../harness/engine/model-target.ts';
 import { DurationCap } from '../../harness/limits.ts';
-import type { RunContext } from '../../harness/pipeline/context.ts';
-import { Interrupt } from '../../harness/pipeline/interrupt.ts';
 import { runStage } from '../../harness/pipeline/stage.ts';
 import { runSteps, type StepsOutcome } from '../../harness/pipeline/steps.ts';
-import { buildPlan } from '../../analysis/plan.ts';
-import { Progress } from '../../harness/progress.ts';
 import { writeReports } from '../../harness/report.ts';
-import { RunStore, type RunMeta } from '../../harness/store/run-store.ts';
+import { type RunMeta } from '../../harness/store/run-store.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 
 export const RUN_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/runs/', import.meta.url));
@@ -73,7 +67,6 @@ export function firstDifference(
 
 /** Fixed wall-clock start of the simulated fixtures, so a re-recording writes the same bytes. */
 export const SIM_STARTED_AT_MS = Date.UTC(2026, 0, 1);
-const RTT_MS = 0.5;
 
 export interface SimRun {
   runsDir: string;
@@ -100,60 +93,15 @@ export interface SimOutput {
  * pipeline renders at its end.
  */
 export async function simRun(o: SimRun): Promise<SimOutput> {
-  const config = parseConfigOrThrow({
-    target: { url: 'http://model.test/orders' },
-    workers: 1,
-    output: { dir: o.runsDir, runId: o.runId },
-    ...(o.vus ? { vus: o.vus } : {}),
-    ...o.config,
-  } as PlateauConfigInput);
-  const plan = buildPlan(config, RTT_MS);
-  const clock = new SimClock();
-  const target = new ModelTarget(o.model, clock.now());
-  const engine = new SimulatedEngine({
-    clock,
-    target,
-    preAllocatedVUs: plan.vus.preAllocatedVUs,
-    maxVUs: plan.vus.maxVUs,
+  const { config, clock, engine, store, interrupt, ctx } = simContext({
+    runsDir: o.runsDir,
+    runId: o.runId,
+    model: o.model,
+    config: o.config,
+    vus: o.vus,
+    startedAtMs: SIM_STARTED_AT_MS,
+    environment: { model: JSON.stringify(o.model) },
   });
-  const meta: RunMeta = {
-    schemaVersion: 2,
-    runId: o.runId,
-    status: 'running',
-    startedAt: new Date(SIM_STARTED_AT_MS).toISOString(),
-    finishedAt: null,
-    target: config.target.url,
-    engine: engine.label,
-    scenario: 'model',
-    config,
-    vus: plan.vus,
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
-    rtt: { connectMedianMs: RTT_MS, httpMedianMs: RTT_MS, httpP90Ms: RTT_MS, httpMinMs: RTT_MS, samples: 1 },
-    stages: [],
-    interruptedAtStep: null,
-    environment: { engine: engine.label, model: JSON.stringify(o.model) },
-  };
-  const store = RunStore.create(o.runsDir, meta);
-  const interrupt = new Interrupt();
-  const ctx: RunContext = {
-    runId: o.runId,
-    config,
-    plan,
-    scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
-    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null,
-    store,
-    progress: new Progress({ write: () => undefined, isTTY: false }),
-    interrupt,
-    clock,
-    readServer: async () => target.reading(clock.now()),
-  };
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
   const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
   cap.arm();
@@ -161,7 +109,7 @@ export async function simRun(o: SimRun): Promise<SimOutput> {
     runStage(
       'steps',
       (s) => store.addStage(s),
-      () => runSteps(ctx, engine, 0, RTT_MS),
+      () => runSteps(ctx, engine, 0, SIM_RTT_MS),
       clock,
     ),
   );
