@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BucketRecord } from '../analysis/types.ts';
+import type { BucketRecord, RunResult } from '../analysis/types.ts';
 import { startFaultServer, startWitness, type FaultOptions, type FaultServer } from './helpers/fault-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
@@ -123,14 +123,19 @@ async function runFault(
 }
 
 /** Plateau kept offering load: every second of the step saw arrivals, and the run ended normally. */
-function keptRunning(r: { exitCode: number; lines: string[] }, t: Totals): void {
+function keptRunning(r: { exitCode: number; lines: string[]; result: RunResult }, t: Totals): void {
   expect(r.exitCode, r.lines.join('')).toBe(0);
   const secondsWithArrivals = new Set(t.seconds.filter((b) => b.tS < HOLD_S && b.started > 0).map((b) => b.tS)).size; // one bucket a second per engine thread
   expect(secondsWithArrivals).toBe(HOLD_S);
-  // Every scheduled arrival was either sent or counted as dropped (a busy machine can stall the VUs
-  // that a fault holds); most were sent.
-  expect(t.started + t.dropped).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 2);
   expect(t.started).toBeGreaterThanOrEqual(0.8 * RATE_PER_SEC * HOLD_S);
+  // Every scheduled arrival was either sent or counted as dropped (a busy machine can stall the VUs
+  // that a fault holds), except where a stall of this process ran into the steady window's end and
+  // the step, judged failing, stopped the engine before the arrivals it delayed went out: that step
+  // must then show the stall (a known limit of the engine: docs/decisions/027).
+  const step = r.result.steps[0];
+  const stalled = step.loopDelayMaxMs > 100 || (step.lagP99Ms ?? 0) > 20;
+  if (!stalled || step.verdict === 'holds')
+    expect(t.started + t.dropped, JSON.stringify(step)).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 2);
 }
 
 describe.each(CLIENTS)(

@@ -289,7 +289,8 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     expect(requests).toBe(0); // connections only: the target sees no extra traffic
     expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 }); // idempotent
     expect(connections).toBe(8);
-    const records = await oneSecondAt(pool, 200);
+    // 100 req/s leaves the 8 VUs 80 ms of slack before a stall of a busy machine drops an arrival
+    const records = await oneSecondAt(pool, 100);
     const connecting = records
       .map((b) => decodeHistogram(b.hist.connecting))
       .reduce((a, h) => {
@@ -298,10 +299,10 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
       });
     const sum = (pick: (r: BucketRecord) => number) => records.reduce((a, r) => a + pick(r), 0);
     // Every request started succeeded; an arrival may be dropped only when a stall of a busy
-    // machine held all 8 VUs (40 ms at this rate), and it is then counted as such.
+    // machine held all 8 VUs (80 ms at this rate), and it is then counted as such.
     expect(records.flatMap((r) => Object.keys(r.errors))).toEqual([]);
-    expect([sum((r) => r.ok), sum((r) => r.ok + r.dropped)]).toEqual([sum((r) => r.started), 200]);
-    expect(sum((r) => r.ok)).toBeGreaterThanOrEqual(190);
+    expect([sum((r) => r.ok), sum((r) => r.ok + r.dropped)]).toEqual([sum((r) => r.started), 100]);
+    expect(sum((r) => r.ok)).toBeGreaterThanOrEqual(90);
     expect(connecting.maxValue).toBeLessThanOrEqual(1); // 0 ms, kept as the histogram's 1 us floor
     expect(sum((r) => r.reconnects ?? -1)).toBe(0); // counted, and no VU had to connect again
     expect(connections).toBe(8); // no VU opened another
