@@ -176,6 +176,12 @@ describe('signals to a running plateau', () => {
     expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/did not finish \(the process died\)/);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
     expect(summary.steps.length).toBeGreaterThan(0);
+    // run.json held the attempts as they ran: the one the kill cut short has no action yet
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as {
+      attempts?: { action: unknown }[];
+    };
+    expect(meta.attempts?.length).toBeGreaterThan(0);
+    expect(meta.attempts!.some((a) => a.action === null)).toBe(true);
   });
 });
 

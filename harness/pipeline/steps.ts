@@ -152,6 +152,8 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   const maxVUs = st.engine.maxVUs;
   const started = leg.steps.map((s): AttemptRecord => ({ ...s, maxVUs, action: null }));
   st.attempts.push(...started);
+  // run.json holds the attempts as they run, so a process that dies mid-leg leaves its report them
+  ctx.store.update({ attempts: st.attempts });
   let k = 0;
   let end: LegEnd | null = null;
   const complete = new CompleteSeconds(st.engine.instances);
@@ -166,6 +168,7 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
       const i = st.attempts.indexOf(started[k]);
       const d = judge(st, started[k++]);
       st.attempts[i] = { ...st.attempts[i], action: d.action };
+      ctx.store.update({ attempts: st.attempts });
       if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
         end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
         engine.stop(ctx.config.gracefulStopS * 1000);
