@@ -5,7 +5,7 @@
  */
 import { trustworthyPercentiles } from '../analysis/percentiles.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
-import type { PlanTextResetHook } from './plan-text.ts';
+import type { PlanFacts, PlanTextResetHook } from './plan-text.ts';
 
 export const PLAN_JSON_SCHEMA_VERSION = 1;
 
@@ -59,27 +59,8 @@ export interface PlanDocument {
   warnings: PlanJsonWarning[];
 }
 
-/** What the shell knows when it renders the plan (narrow: no harness type crosses into reports/). */
-export interface PlanJsonInput {
-  plan: {
-    target: string;
-    steps: StepPlan[];
-    durationS: number;
-    settleS: number;
-    rules: Rules;
-    vus: VuSizing;
-    expectedSteadySamples: number[];
-  };
-  steps: { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
-  warmup: {
-    enabled: boolean;
-    ratePerSec: number;
-    stableWindows: number;
-    windowS: number;
-    tolerance: number;
-    maxS: number;
-  };
-  reset: PlanResetHook[];
+/** What the JSON adds to the plan's facts (narrow: no harness type crosses into reports/). */
+export interface PlanJsonInput extends PlanFacts {
   scenario: { name: string; module: string } | null;
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
 }

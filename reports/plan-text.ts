@@ -11,8 +11,8 @@ export type PlanTextResetHook =
   | { kind: 'http'; method: string; url: string }
   | { kind: 'sql'; database: string; statements: number; tables: string[] };
 
-/** What the shell knows when it prints the plan (narrow: no harness type crosses into reports/). */
-export interface PlanTextInput {
+/** What the shell knows of a plan, whichever way it is printed (text here, JSON in plan-json.ts). */
+export interface PlanFacts {
   plan: {
     target: string;
     steps: StepPlan[];
@@ -32,6 +32,10 @@ export interface PlanTextInput {
     maxS: number;
   };
   reset: PlanTextResetHook[];
+}
+
+/** What the text adds (narrow: no harness type crosses into reports/). */
+export interface PlanTextInput extends PlanFacts {
   /** The scenario as named to the user, e.g. "orders (./scenario.ts)"; absent for a GET on the target. */
   scenario?: string;
   /** Lines the engine adds (k6's execution segment), already worded by its kind. */

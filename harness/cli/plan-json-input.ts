@@ -2,9 +2,8 @@
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../../analysis/plan.ts';
 import { segmentLength } from '../../analysis/segment.ts';
-import { warmupRatePerSec } from '../pipeline/warmup.ts';
 import type { PlanJsonInput } from '../../reports/plan-json.ts';
-import { resetHook } from './plan-text.ts';
+import { planFacts } from './plan-text.ts';
 
 export function planJsonInput(
   config: PlateauConfig,
@@ -13,10 +12,7 @@ export function planJsonInput(
 ): PlanJsonInput {
   const segment = config.engine === 'k6' ? (config.k6.executionSegment ?? null) : null;
   return {
-    plan,
-    steps: config.steps,
-    warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
-    reset: config.reset.hooks.map(resetHook),
+    ...planFacts(config, plan),
     scenario,
     engine: {
       kind: config.engine,

@@ -3,24 +3,27 @@
  * (reports/plan-text.ts) shows, the warmup's rate and the engine's own lines included.
  */
 import type { Plan } from '../../analysis/plan.ts';
-import { planText as renderPlanText, type PlanTextResetHook } from '../../reports/plan-text.ts';
+import { planText as renderPlanText, type PlanFacts, type PlanTextResetHook } from '../../reports/plan-text.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
 import { warmupRatePerSec } from '../pipeline/warmup.ts';
 
-export function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
+function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
   if (h.kind === 'command') return { kind: 'command', run: h.run };
   if (h.kind === 'http') return { kind: 'http', method: h.method, url: h.url };
   return { kind: 'sql', database: h.database, statements: h.statements.length, tables: h.guard.tables };
 }
 
-export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
-  return renderPlanText({
+/** What every rendering of the plan shows, gathered once from the config. */
+export function planFacts(config: PlateauConfig, plan: Plan): PlanFacts {
+  return {
     plan,
     steps: config.steps,
     warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
-    scenario,
-    engineLines: engineKind(config).planLines(),
-  });
+  };
+}
+
+export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
+  return renderPlanText({ ...planFacts(config, plan), scenario, engineLines: engineKind(config).planLines() });
 }
