@@ -4,22 +4,10 @@
  * the settings that differ, and the cost per request when asked. Pure.
  */
 import type { CostResult } from '../analysis/models/cost.ts';
+import type { GateDecision } from '../analysis/gate/decide.ts';
 import type { RunResult } from '../analysis/types.ts';
 
 export const GATE_JSON_SCHEMA_VERSION = 1;
-
-/** The decision as the gate made it (the fields this document reads). */
-export interface GateDecisionView {
-  status: 'pass' | 'regression' | 'invalid';
-  exitCode: number;
-  headline: string;
-  reasons: string[];
-  warnings: string[];
-  baselinePerSec: number | null;
-  currentPerSec: number | null;
-  stepPerSec: number;
-  tolerance: number;
-}
 
 /** One side of the comparison: the figure the gate compared and what it came from. */
 export interface GateSide {
@@ -39,7 +27,7 @@ export interface GateSide {
 export interface GateDocument {
   schemaVersion: typeof GATE_JSON_SCHEMA_VERSION;
   kind: 'plateau-gate';
-  status: GateDecisionView['status'];
+  status: GateDecision['status'];
   exitCode: number;
   headline: string;
   baseline: GateSide;
@@ -70,7 +58,7 @@ function side(r: RunResult, comparedPerSec: number | null): GateSide {
 }
 
 export function gateDocument(
-  d: GateDecisionView,
+  d: GateDecision,
   run: RunResult,
   baseline: RunResult,
   cost: CostResult | null,
@@ -91,11 +79,6 @@ export function gateDocument(
   };
 }
 
-export function renderGateJson(
-  d: GateDecisionView,
-  run: RunResult,
-  baseline: RunResult,
-  cost: CostResult | null,
-): string {
+export function renderGateJson(d: GateDecision, run: RunResult, baseline: RunResult, cost: CostResult | null): string {
   return `${JSON.stringify(gateDocument(d, run, baseline, cost), null, 2)}\n`;
 }

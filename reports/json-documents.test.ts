@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun, stepResult } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { compareDocument, relativeChange } from './compare-json.ts';
-import { gateDocument, type GateDecisionView } from './gate-json.ts';
+import { gateDocument } from './gate-json.ts';
+import type { GateDecision } from '../analysis/gate/decide.ts';
 import { planDocument, type PlanJsonInput } from './plan-json.ts';
 
 const RULES = { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 };
@@ -64,7 +65,7 @@ describe('the plan document', () => {
 });
 
 describe('the gate document', () => {
-  const decision: GateDecisionView = {
+  const decision: GateDecision = {
     status: 'invalid',
     exitCode: 3,
     headline: 'cannot judge: x',
