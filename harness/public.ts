@@ -5,7 +5,22 @@
 import type { PlateauConfigInput } from './config/schema.ts';
 
 export { defineScenario } from './scenario/types.ts';
-export type { Scenario, ScenarioContext, RequestSpec, ResponseInfo, IdFormat } from './scenario/types.ts';
+export type {
+  Scenario,
+  ScenarioContext,
+  RequestSpec,
+  ResponseInfo,
+  IdFormat,
+  Check,
+  MixEntry,
+  RequestEntry,
+  TransactionEntry,
+  TransactionHttp,
+  SentResponse,
+  DataSource,
+  DataOrder,
+  Row,
+} from './scenario/types.ts';
 export type { PlateauConfigInput as PlateauConfig } from './config/schema.ts';
 
 /** Typed identity: gives editors the config's shape and documentation. */

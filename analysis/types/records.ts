@@ -92,8 +92,39 @@ export interface BucketRecord {
    * absent where not measured (k6). Merged buckets keep the busiest source's.
    */
   busy?: number;
-  /** HDR histograms (µs) of successful requests' phases, compressed base64. */
+  /** HDR histograms (µs) of successful requests' phases, compressed base64 (every request of every arrival). */
   hist: Record<Phase, string>;
+  /**
+   * Requests completed in this second, every request of every arrival. Absent where each arrival
+   * is one request (then it is `completed`): `completed` and `ok` count arrivals (transactions).
+   */
+  requests?: number;
+  /**
+   * The same second by name: each request name, and each transaction (a mix entry that sends
+   * several requests). Absent where the scenario has one name. Keys are at most MAX_NAMES.
+   */
+  byName?: Record<string, NameBucket>;
+}
+
+/** The traffic a run offered (run.json `traffic`): its mix entries, their weights, which are transactions. */
+export interface TrafficRecord {
+  entries: { name: string; weight: number; transaction: boolean }[];
+  /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
+  sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
+}
+
+/** One name's figures in one second (BucketRecord.byName). */
+export interface NameBucket {
+  /** A transaction's figures are its arrivals (duration: first request sent to the end, think time included); absent for a request name. */
+  transaction?: true;
+  /** Completed in this second, successful or not. */
+  completed: number;
+  ok: number;
+  errors: Partial<Record<ErrorKind, number>>;
+  /** Failed ones by HTTP status code; absent when none. */
+  statuses?: Record<string, number>;
+  /** HDR histogram (µs) of the successful ones' durations, compressed base64. */
+  duration: string;
 }
 
 /**

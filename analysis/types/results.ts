@@ -122,11 +122,38 @@ export interface StepResult {
   inconclusive?: boolean;
   /** The topology changed during the step: excluded from the capacity decision. */
   contaminated?: boolean;
+  /**
+   * Requests completed per second over the steady window, every request of every arrival; absent
+   * where each arrival is one request (then it is completedPerSec). The server counts these.
+   */
+  requestsPerSec?: number;
+  /** The steady window by name (request names and transactions); absent where the run recorded one name. */
+  byName?: Record<string, NameResult>;
   /** The target's own view of the steady window, when its metrics were read. */
   server?: ServerWindow | null;
   crossCheck?: CrossCheck | null;
   /** What the pool gauges say about the window, in words (present when the series exist). */
   poolReading?: string | null;
+}
+
+/** One name's steady window (StepResult.byName): the same fields as a step's latency and errors. */
+export interface NameResult {
+  /** A transaction (a mix entry of several requests): its figures are arrivals; absent for a request name. */
+  transaction?: true;
+  /** Completions (successful or not) per second over the steady window. */
+  completedPerSec: number;
+  /** Successful completions per second over the steady window. */
+  throughputPerSec: number;
+  completed: number;
+  ok: number;
+  failed: number;
+  errorRate: number;
+  errors: Partial<Record<ErrorKind, number>>;
+  statuses?: Record<string, number>;
+  /** Duration percentiles of the successful ones (a transaction's whole duration, think time included). */
+  latency: Percentile[];
+  meanMs: number | null;
+  maxMs: number | null;
 }
 
 /** The target's own figures over one steady window. */

@@ -20,6 +20,11 @@ export interface PreparedRequest {
   path: string;
   headers: Record<string, string>;
   body: Buffer | null;
+  /**
+   * Keep up to this many bytes of the response body in Outcome.bodyChunks (for a check or a
+   * transaction that reads it); 0 or absent: the body is counted and discarded, as always.
+   */
+  keepBodyBytes?: number;
 }
 
 export interface Outcome {
@@ -31,6 +36,11 @@ export interface Outcome {
   rawHeaders: Buffer[] | string[] | null;
   bytesIn: number;
   bytesOut: number;
+  /**
+   * The body's first PreparedRequest.keepBodyBytes bytes, as received (copies, not views of a
+   * reused buffer); empty when the request kept none. The rest is in bytesIn only.
+   */
+  bodyChunks: Buffer[];
   /**
    * Connections this VU has opened so far (preconnect included; kept across its requests): a
    * request that opened one while this is over 1 reconnected.
@@ -72,6 +82,7 @@ export function newOutcome(): Outcome {
     rawHeaders: null,
     bytesIn: 0,
     bytesOut: 0,
+    bodyChunks: [],
     connections: 0,
     idleMs: Infinity,
     times: newPhaseTimes(0),
@@ -87,6 +98,13 @@ export function startOutcome(out: Outcome, nowMs: number): void {
   out.message = undefined;
   out.rawHeaders = null;
   out.bytesIn = 0;
+  if (out.bodyChunks.length) out.bodyChunks = [];
+}
+
+/** The kept body as text (UTF-8). */
+export function bodyText(o: Outcome): string {
+  const c = o.bodyChunks;
+  return c.length === 0 ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
 }
 
 /** Stamps the end and the error kind: the transport's error, or the status class. */

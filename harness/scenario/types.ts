@@ -14,7 +14,61 @@ export interface RequestSpec {
 export interface ResponseInfo {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * The body as text: at most http.maxBodyBytes (default 64 KiB) is kept, the rest counted and
+   * discarded. Read only for a check or a transaction that uses it (docs/decisions/028).
+   */
+  readonly body: string;
+  /** The body parsed as JSON; throws when it is not JSON (the check then fails with the message). */
+  json(): any;
 }
+
+/** Return true (or nothing) to accept, false or a message to count the response as a failed check. */
+export type Check = (response: ResponseInfo) => boolean | string | void;
+
+/** What http.send resolves to inside a transaction: the response, and whether the request passed. */
+export interface SentResponse extends ResponseInfo {
+  /** No transport error, status below 400, and its check (if any) passed. */
+  readonly ok: boolean;
+  /** Why not, when !ok (the error or the check's message). */
+  readonly error?: string;
+}
+
+/** The HTTP side of a transaction: each request is named, sent on the arrival's VU, in order. */
+export interface TransactionHttp {
+  /** Sends one named request; a transport error or a failed check resolves with ok false, never throws. */
+  send(name: string, request: RequestSpec, check?: Check): Promise<SentResponse>;
+}
+
+/** One request per arrival, named by its key in `mix`. */
+export interface RequestEntry {
+  weight: number;
+  request(ctx: ScenarioContext): RequestSpec;
+  check?: Check;
+  run?: never;
+}
+
+/**
+ * A transaction: several named requests in order, think time between them. The arrival succeeds
+ * when every request it sent succeeded and passed its check, and run did not throw.
+ */
+export interface TransactionEntry {
+  weight: number;
+  run(ctx: ScenarioContext, http: TransactionHttp): Promise<void> | void;
+  request?: never;
+  check?: never;
+}
+
+export type MixEntry = RequestEntry | TransactionEntry;
+
+/** How ctx.row(name) picks a row: by arrival number (wrapping), each row at most once, or seeded by the run id. */
+export type DataOrder = 'sequential' | 'unique' | 'random';
+
+/** A data file, resolved beside the scenario: CSV (RFC 4180, a header row) or a JSON array of objects. */
+export type DataSource = { csv: string; order?: DataOrder } | { json: string; order?: DataOrder };
+
+/** A row of a data source: a CSV row's fields as strings, or a JSON array's object. */
+export type Row = Record<string, any>;
 
 export type IdFormat = 'seq' | 'uuidv4' | 'uuidv7';
 
@@ -31,6 +85,10 @@ export interface ScenarioContext {
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
   /** Environment values (read from the process environment; never written to any output). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The row of data source `name` for this arrival, by the source's order (shared, read-only). */
+  row(name: string): Row;
+  /** Think time: resolves after ms; the VU stays held (VU sizing counts it). */
+  sleep(ms: number): Promise<void>;
 }
 
 export interface Scenario {
@@ -42,9 +100,16 @@ export interface Scenario {
   };
   /** Environment variables the scenario needs (secrets): preflight fails when one is missing. */
   secrets?: string[];
-  request(ctx: ScenarioContext): RequestSpec;
+  /** Data files, by name, for ctx.row(name): loaded once per process, shared by every VU of a thread. */
+  data?: Record<string, DataSource>;
+  /**
+   * The traffic: one entry per arrival, chosen by smooth weighted round robin over the global
+   * arrival number. Without it, `request` (and `check`) is the one entry, named after the scenario.
+   */
+  mix?: Record<string, MixEntry>;
+  request?(ctx: ScenarioContext): RequestSpec;
   /** Return true to accept, false or a message to count the response as a failed check. */
-  check?(response: ResponseInfo): boolean | string;
+  check?: Check;
 }
 
 export function defineScenario(s: Scenario): Scenario {

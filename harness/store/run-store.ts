@@ -17,6 +17,7 @@ import type {
   VuSizing,
   Rules,
   StepPlan,
+  TrafficRecord,
 } from '../../analysis/types.ts';
 import { upgradeRunJson } from './upgrade.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -31,6 +32,8 @@ export interface RunMeta {
   target: string;
   engine: string;
   scenario: string;
+  /** The traffic offered: mix entries and weights (absent in runs recorded before mixes). */
+  traffic?: TrafficRecord;
   /** The validated config with anything secret-looking redacted. */
   config: unknown;
   plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;

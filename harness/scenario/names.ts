@@ -1,0 +1,25 @@
+/**
+ * Names are the unit of reporting (per-name rows, charts, the gate): a run has at most MAX_NAMES,
+ * each fixed in the scenario's code. A name built from data (an id, a number, a UUID) would make
+ * one row per request and memory O(requests): it is refused with the fix, as k6 users set the
+ * `name` tag. No Node API: the k6 bundle uses this file too.
+ */
+
+export const MAX_NAMES = 100;
+export const MAX_NAME_LENGTH = 80;
+
+/** Why `name` cannot be a name, or null when it can. */
+export function nameProblem(name: unknown): string | null {
+  if (typeof name !== 'string') return `a name must be a string, got ${name === null ? 'null' : typeof name}`;
+  if (name.trim() === '') return 'a name must not be empty';
+  if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
+  if (/\d{3,}/.test(name)) return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
+  if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;
+  if (/(?=[a-z-]*\d)[0-9a-z]{16,}/i.test(name))
+    return `name "${name}" has an id-like token in it: it looks built from data`;
+  return null;
+}
+
+/** The fix every refused name gets. */
+export const NAME_FIX =
+  "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";

@@ -1,0 +1,175 @@
+/**
+ * A scenario as traffic: its entries (the mix, or the one `request` named after the scenario),
+ * their order by arrival number, and every problem a scenario can have before load (unknown keys,
+ * weights, an entry with both `request` and `run`, names). Pure, no Node API: the native engine,
+ * preflight, `plateau plan` and the k6 bundle all read a scenario through this file.
+ */
+import type { Check, DataSource, RequestSpec, Scenario, ScenarioContext, TransactionHttp } from './types.ts';
+import { mixOrder, wholeWeights, type MixOrder } from './mix-order.ts';
+import { MAX_NAMES, nameProblem } from './names.ts';
+import type { TrafficRecord } from '../../analysis/types/records.ts';
+
+export interface TrafficEntry {
+  name: string;
+  weight: number;
+  /** A one-request entry: its builder and check. */
+  request?: (ctx: ScenarioContext) => RequestSpec;
+  check?: Check;
+  /** A transaction: several named requests in order. */
+  run?: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void;
+  /** The check reads the body (its code names `body` or `json`): responses keep it (docs/decisions/028). */
+  checkReadsBody: boolean;
+}
+
+export interface Traffic {
+  entries: TrafficEntry[];
+  order: MixOrder;
+  /**
+   * Results are recorded per name (BucketRecord.byName): the scenario has a mix of more than one
+   * entry or a transaction. A one-request scenario records none (its step figures are its name's).
+   */
+  byName: boolean;
+  data: Record<string, DataSource>;
+}
+
+const SCENARIO_KEYS = ['name', 'ids', 'secrets', 'data', 'mix', 'request', 'check'];
+const ENTRY_KEYS = ['weight', 'request', 'check', 'run'];
+const DATA_ORDERS = ['sequential', 'unique', 'random'];
+
+/** The name a scenario without a mix gives its one entry. */
+export function singleEntryName(s: Scenario): string {
+  return typeof s.name === 'string' && s.name.trim() !== '' ? s.name : 'request';
+}
+
+function readsBody(check: Check | undefined): boolean {
+  if (!check) return false;
+  return /\b(body|json)\b/.test(Function.prototype.toString.call(check));
+}
+
+function nearestKey(key: string, keys: string[]): string {
+  const hit = keys.find((k) => k.toLowerCase() === key.toLowerCase() || k.startsWith(key) || key.startsWith(k));
+  return hit ? ` (did you mean \`${hit}\`?)` : '';
+}
+
+/** Every problem of a scenario, each in one line that names the field and the fix; empty when it can run. */
+export function scenarioProblems(s: Scenario): string[] {
+  const out: string[] = [];
+  if (!s || typeof s !== 'object')
+    return ['the default export is not a scenario object: export default defineScenario({...})'];
+  for (const k of Object.keys(s)) {
+    if (!SCENARIO_KEYS.includes(k))
+      out.push(`unknown key \`${k}\`${nearestKey(k, SCENARIO_KEYS)}: a scenario has ${SCENARIO_KEYS.join(', ')}`);
+  }
+  if (s.mix !== undefined) {
+    if (s.request !== undefined || s.check !== undefined) {
+      out.push(
+        'the scenario has both `mix` and a top-level `request`/`check`: move the request into an entry of `mix`',
+      );
+    }
+    if (!s.mix || typeof s.mix !== 'object' || Array.isArray(s.mix)) {
+      out.push('`mix` must be an object of named entries: mix: { "read order": { weight: 70, request(ctx) {...} } }');
+    } else {
+      const names = Object.keys(s.mix);
+      if (names.length === 0)
+        out.push('`mix` has no entries: give it at least one { weight, request } or { weight, run }');
+      if (names.length > MAX_NAMES)
+        out.push(`\`mix\` has ${names.length} entries, over ${MAX_NAMES}: names are the rows of the report`);
+      for (const name of names) out.push(...entryProblems(name, s.mix[name] as unknown as Record<string, unknown>));
+    }
+  } else if (typeof s.request !== 'function') {
+    out.push(
+      'the scenario has neither `request(ctx)` nor `mix`: default-export defineScenario({ request(ctx) { return { url } } }) or a `mix`',
+    );
+  } else if (s.check !== undefined && typeof s.check !== 'function') {
+    out.push('`check` must be a function (res) => true | false | "why not"');
+  }
+  if (s.data !== undefined) out.push(...dataProblems(s.data));
+  return out;
+}
+
+function entryProblems(name: string, e: Record<string, unknown>): string[] {
+  const at = `mix entry "${name}"`;
+  const bad = nameProblem(name);
+  const out: string[] = bad ? [`${at}: ${bad}; name the entry by what it does ('read order')`] : [];
+  if (!e || typeof e !== 'object')
+    return [...out, `${at} must be an object { weight, request(ctx) } or { weight, run(ctx, http) }`];
+  for (const k of Object.keys(e)) {
+    if (!ENTRY_KEYS.includes(k))
+      out.push(
+        `${at}: unknown key \`${k}\`${nearestKey(k, ENTRY_KEYS)}: an entry has weight and request (+ check) or run`,
+      );
+  }
+  const w = e.weight;
+  if (typeof w !== 'number' || !Number.isFinite(w) || w <= 0) {
+    out.push(
+      `${at}: weight ${w === undefined ? 'is missing' : `${JSON.stringify(w)} is not a positive number`}: give it a share, e.g. weight: 25`,
+    );
+  }
+  const hasRequest = e.request !== undefined;
+  const hasRun = e.run !== undefined;
+  if (hasRequest && hasRun)
+    out.push(`${at} has both \`request\` and \`run\`: keep request (one request) or run (a transaction), not both`);
+  else if (!hasRequest && !hasRun) out.push(`${at} has neither \`request(ctx)\` nor \`run(ctx, http)\``);
+  else if (hasRequest && typeof e.request !== 'function')
+    out.push(`${at}: \`request\` must be a function (ctx) => ({ url })`);
+  else if (hasRun && typeof e.run !== 'function')
+    out.push(`${at}: \`run\` must be a function async (ctx, http) => {...}`);
+  if (hasRun && e.check !== undefined)
+    out.push(`${at}: a transaction checks each request in http.send(name, request, check), not with \`check\``);
+  if (e.check !== undefined && typeof e.check !== 'function')
+    out.push(`${at}: \`check\` must be a function (res) => true | false | "why not"`);
+  return out;
+}
+
+function dataProblems(data: unknown): string[] {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return ['`data` must be an object of named sources: data: { accounts: { csv: "./accounts.csv" } }'];
+  }
+  const out: string[] = [];
+  for (const [name, src] of Object.entries(data as Record<string, unknown>)) {
+    const at = `data source "${name}"`;
+    if (!src || typeof src !== 'object') {
+      out.push(`${at} must be { csv: "./file.csv" } or { json: "./file.json" }`);
+      continue;
+    }
+    const o = src as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      if (!['csv', 'json', 'order'].includes(k))
+        out.push(`${at}: unknown key \`${k}\`: a source has csv or json, and order`);
+    }
+    const files = ['csv', 'json'].filter((k) => o[k] !== undefined);
+    if (files.length !== 1) out.push(`${at} needs exactly one of csv: "./file.csv" or json: "./file.json"`);
+    else if (typeof o[files[0]] !== 'string' || o[files[0]] === '')
+      out.push(`${at}: ${files[0]} must be a file path beside the scenario`);
+    if (o.order !== undefined && !DATA_ORDERS.includes(o.order as string)) {
+      out.push(`${at}: order ${JSON.stringify(o.order)} is not one of ${DATA_ORDERS.join(', ')}`);
+    }
+  }
+  return out;
+}
+
+/** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
+export function trafficOf(s: Scenario): Traffic {
+  const problems = scenarioProblems(s);
+  if (problems.length) throw new Error(problems.join('\n'));
+  const entries: TrafficEntry[] = s.mix
+    ? Object.entries(s.mix).map(([name, e]) => ({
+        name,
+        weight: e.weight,
+        ...(e.request ? { request: e.request, check: e.check } : { run: e.run }),
+        checkReadsBody: readsBody(e.check),
+      }))
+    : [{ name: singleEntryName(s), weight: 1, request: s.request, check: s.check, checkReadsBody: readsBody(s.check) }];
+  const whole = wholeWeights(entries.map((e) => e.weight));
+  if (typeof whole === 'string') throw new Error(`mix weights: ${whole}; give weights with at most 3 decimals`);
+  return {
+    entries,
+    order: mixOrder(entries.map((e) => e.weight)),
+    byName: entries.length > 1 || entries.some((e) => e.run),
+    data: s.data ?? {},
+  };
+}
+
+export function trafficSummary(t: Traffic): TrafficRecord {
+  return { entries: t.entries.map((e) => ({ name: e.name, weight: e.weight, transaction: e.run !== undefined })) };
+}
