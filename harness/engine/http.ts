@@ -1,6 +1,8 @@
 /**
  * One VU's HTTP connection: an undici Client (keep-alive, no pipelining) that sends one request at
- * a time, counts the response body and throws it away (bodies are never kept).
+ * a time, counts the response body and throws it away, but for the first
+ * PreparedRequest.keepBodyBytes bytes of it when the request asks to keep them (copied into
+ * Outcome.bodyChunks; a request that keeps none allocates nothing more for its body).
  *
  * The hot path allocates almost nothing: the VU is its own undici handler (methods, no closures
  * per request), and it reuses one Outcome and one PhaseTimes, valid until the `done` callback
@@ -101,7 +103,22 @@ export function startOutcome(out: Outcome, nowMs: number): void {
   if (out.bodyChunks.length) out.bodyChunks = [];
 }
 
-/** The kept body as text (UTF-8). */
+/**
+ * PreparedRequest.keepBodyBytes checked: a whole number of bytes, at least 0 (called only when it is
+ * set and not 0, so a request that keeps nothing pays for no check; NaN is refused, not taken for 0).
+ */
+export function keepBodyBytes(n: number): number {
+  if (Number.isSafeInteger(n) && n >= 0) return n;
+  throw Object.assign(
+    new Error(
+      `invalid request: keepBodyBytes ${String(n)} is not a whole number of bytes (0 or more); ` +
+        'set it to how many bytes of the response body to keep, or 0 to keep none',
+    ),
+    { code: 'PLATEAU_INVALID_REQUEST' },
+  );
+}
+
+/** The kept body as text (UTF-8; a character cut by the keepBodyBytes limit becomes U+FFFD). */
 export function bodyText(o: Outcome): string {
   const c = o.bodyChunks;
   return c.length === 0 ? '' : c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
@@ -125,6 +142,8 @@ export class VuClient implements VuConnection {
   private abortInFlight: ((err: Error) => void) | null = null;
   private readonly out: Outcome = newOutcome();
   private done: SendDone | null = null;
+  /** Body bytes the request in flight still keeps (PreparedRequest.keepBodyBytes, less what was kept). */
+  private keepLeft = 0;
   /** The last socket's connect, until a request claims it. */
   private connectStartMs = 0;
   private connectEndMs = 0;
@@ -243,7 +262,9 @@ export class VuClient implements VuConnection {
     out.bytesOut = requestBytes(req);
     this.done = done;
     this.deadlineMs = nowMs + this.timeoutMs;
+    const keep = req.keepBodyBytes;
     try {
+      this.keepLeft = keep === undefined || keep === 0 ? 0 : keepBodyBytes(keep);
       this.client.dispatch(
         { method: req.method, path: req.path, headers: req.headers, body: req.body },
         this as unknown as Dispatcher.DispatchHandler,
@@ -278,7 +299,17 @@ export class VuClient implements VuConnection {
 
   onData(chunk: Buffer): boolean {
     this.out.bytesIn += chunk.length;
+    if (this.keepLeft > 0) this.keepBody(chunk);
     return true;
+  }
+
+  /** Copies the part of `chunk` the request still keeps (a copy: undici's chunk may be a view of a buffer it reuses). */
+  private keepBody(chunk: Buffer): void {
+    const n = chunk.length < this.keepLeft ? chunk.length : this.keepLeft;
+    this.keepLeft -= n;
+    const copy = Buffer.allocUnsafe(n);
+    chunk.copy(copy, 0, 0, n);
+    this.out.bodyChunks.push(copy);
   }
 
   onComplete(): void {

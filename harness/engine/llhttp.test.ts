@@ -12,6 +12,8 @@ interface Seen {
   keepAlive: boolean;
   ka: string | null;
   body: number;
+  /** The body's bytes (latin1), copied out of the view each call gets. */
+  text: string;
   more: boolean;
 }
 
@@ -21,11 +23,12 @@ function recorder(keepHeaders: boolean, skipBody = false) {
   let cur: Seen | null = null;
   const h: ResponseHandler = {
     onResponseHeaders(status, headers, keepAlive, ka) {
-      cur = { status, headers: headers ? [...headers] : null, keepAlive, ka, body: 0, more: false };
+      cur = { status, headers: headers ? [...headers] : null, keepAlive, ka, body: 0, text: '', more: false };
       return skipBody;
     },
-    onResponseBody(n) {
+    onResponseBody(src, at, n) {
       cur!.body += n;
+      cur!.text += src.toString('latin1', at, at + n);
     },
     onResponseComplete(more) {
       done.push({ ...cur!, more });
@@ -59,6 +62,7 @@ describe('llhttp response parser', () => {
         keepAlive: true,
         ka: 'timeout=5, max=100',
         body: 3,
+        text: 'ok\n',
         more: false,
         headers: [
           'Server',
@@ -113,15 +117,43 @@ describe('llhttp response parser', () => {
   it('reads chunked bodies and bodies that end with the connection', () => {
     const c = recorder(false);
     c.feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n3;x=y\r\nabc\r\n0\r\n\r\n');
-    expect(c.done.map((d) => [d.body, d.keepAlive])).toEqual([[8, true]]);
+    expect(c.done.map((d) => [d.body, d.text, d.keepAlive])).toEqual([[8, 'helloabc', true]]);
     const e = recorder(false);
     e.feed('HTTP/1.1 200 OK\r\n\r\nuntil close');
     expect(e.done).toEqual([]);
     expect(e.parser.finish()).toBe(true);
-    expect(e.done.map((d) => [d.body, d.keepAlive])).toEqual([[11, false]]);
+    expect(e.done.map((d) => [d.body, d.text, d.keepAlive])).toEqual([[11, 'until close', false]]);
     const cut = recorder(false);
     cut.feed('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc');
     expect([cut.parser.finish(), cut.done.length, cut.errors.length]).toEqual([false, 0, 0]);
+  });
+
+  it("hands each piece of body as a view of the parser's memory, the bytes exact however the reads split them", () => {
+    // A chunked body (an extension, a trailer) then a Content-Length one in the same bytes: the
+    // views hold the body and nothing of the framing, at every cut.
+    const body = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) % 256));
+    const bytes = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n64;ext=1\r\n', 'latin1'),
+      body.subarray(0, 100),
+      Buffer.from('\r\nc8\r\n', 'latin1'),
+      body.subarray(100),
+      Buffer.from('\r\n0\r\nx-trailer: t\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n', 'latin1'),
+      body,
+    ]);
+    const want = body.toString('latin1');
+    for (let cut = 1; cut < bytes.length; cut += 3) {
+      const r = recorder(false);
+      r.feed(bytes.subarray(0, cut));
+      r.feed(bytes.subarray(cut));
+      expect(r.errors).toEqual([]);
+      expect(
+        r.done.map((d) => [d.body, d.text === want]),
+        `cut at ${cut}`,
+      ).toEqual([
+        [300, true],
+        [300, true],
+      ]);
+    }
   });
 
   it('ends a 101 (upgrade) at its headers and never keeps its connection', () => {
@@ -133,7 +165,7 @@ describe('llhttp response parser', () => {
   it('skips the body when the handler asks (HEAD)', () => {
     const r = recorder(false, true);
     r.feed('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n');
-    expect(r.done.map((d) => [d.status, d.body])).toEqual([[200, 0]]);
+    expect(r.done.map((d) => [d.status, d.body, d.text])).toEqual([[200, 0, '']]);
   });
 
   it.each([

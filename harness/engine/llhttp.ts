@@ -25,7 +25,11 @@ export interface ResponseHandler {
     keepAlive: boolean,
     keepAliveValue: string | null,
   ): boolean;
-  onResponseBody(bytes: number): void;
+  /**
+   * `len` bytes of body at `src[at..at+len)`: a view of the parser's memory, valid only during the
+   * call (copy what you keep; a handler that only counts reads `len` and nothing is allocated).
+   */
+  onResponseBody(src: Buffer, at: number, len: number): void;
   /** A whole response; `more`: bytes followed it in the same read. */
   onResponseComplete(more: boolean): void;
   onResponseError(err: Error & { code: string }): void;
@@ -79,7 +83,7 @@ function llhttp(): Llhttp {
       // An upgraded connection (101) speaks another protocol after the response: never kept.
       wasm_on_headers_complete: (_ptr: number, status: number, upgrade: number, keepAlive: number) =>
         current ? current.headersDone(status, keepAlive === 1 && upgrade === 0) : 0,
-      wasm_on_body: (_ptr: number, _at: number, len: number) => (current ? current.body(len) : 0),
+      wasm_on_body: (_ptr: number, at: number, len: number) => (current ? current.body(at, len) : 0),
       // Pausing hands the end of the response back to execute(), outside the wasm call.
       wasm_on_message_complete: () => PAUSED,
     },
@@ -267,8 +271,9 @@ export class ResponseParser {
     return this.handler.onResponseHeaders(status, h, keepAlive, this.kaValue) ? 1 : 0;
   }
 
-  body(len: number): number {
-    this.handler.onResponseBody(len);
+  body(at: number, len: number): number {
+    // `mem` is current: execute() renewed it before llhttp ran, and llhttp allocates nothing while it parses.
+    this.handler.onResponseBody(mem, at, len);
     return 0;
   }
 }

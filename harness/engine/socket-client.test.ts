@@ -1,7 +1,8 @@
 /**
  * The bare socket client against servers on 127.0.0.1 that write exact bytes, one HTTP/1.1 rule a
  * test: framing, keep-alive, 1xx, HEAD, read-until-close, desync, header injection, failures, TLS
- * (needs openssl for a throwaway certificate; skipped with its reason otherwise).
+ * (needs openssl for a throwaway certificate; skipped with its reason otherwise). Last, what both
+ * clients (socket and undici) keep of a response body when a request asks for it.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +12,15 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { responseHeaders, type Outcome, type PreparedRequest } from './http.ts';
+import {
+  bodyText,
+  responseHeaders,
+  VuClient,
+  type HttpClientKind,
+  type Outcome,
+  type PreparedRequest,
+  type VuConnection,
+} from './http.ts';
 import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
 import { liveParsers } from './llhttp.ts';
 
@@ -74,10 +83,24 @@ function vuFor(url: string, timeoutMs = 5000, keepHeaders = true): SocketVu {
   return vu;
 }
 
-type Result = Omit<Outcome, 'times'> & { connected: boolean; headers: Record<string, unknown> };
+/** A VU of either client, closed after the test. */
+function clientFor(kind: HttpClientKind, url: string, timeoutMs = 5000): VuConnection {
+  const opts = { timeoutMs, client: kind, keepHeaders: true };
+  const vu = kind === 'socket' ? new SocketVu(url, opts) : new VuClient(url, opts);
+  closers.push(() => vu.close());
+  return vu;
+}
+
+/** The outcome as it was when `done` ran (the VU reuses it), the kept body as text and its chunk sizes too. */
+type Result = Omit<Outcome, 'times'> & {
+  connected: boolean;
+  headers: Record<string, unknown>;
+  body: string;
+  kept: number[];
+};
 const GET: PreparedRequest = { method: 'GET', path: '/x', headers: {}, body: null };
 
-function send(vu: SocketVu, req: PreparedRequest = GET): Promise<Result> {
+function send(vu: VuConnection, req: PreparedRequest = GET): Promise<Result> {
   return new Promise((resolve) =>
     vu.send(req, (_vu, o) =>
       resolve({
@@ -87,6 +110,9 @@ function send(vu: SocketVu, req: PreparedRequest = GET): Promise<Result> {
         rawHeaders: o.rawHeaders,
         bytesIn: o.bytesIn,
         bytesOut: o.bytesOut,
+        bodyChunks: o.bodyChunks,
+        body: bodyText(o),
+        kept: o.bodyChunks.map((c) => c.length),
         connections: o.connections,
         idleMs: o.idleMs,
         connected: o.times.connectStartMs > 0,
@@ -397,6 +423,137 @@ describe('socket client: TLS', () => {
       expect(r.kind).toBe('other');
       expect(r.message).toMatch(/self[- ]signed certificate/);
       expect(connections).toBe(1); // the certificate came from this server, over one connection
+    },
+  );
+});
+
+describe.each(['socket', 'undici'] as const)('%s client: response bodies, kept when a request asks', (kind) => {
+  /** 200 KiB whose every byte depends on its offset (251 is prime: no two 64 KiB windows match). */
+  const big = Buffer.from(Array.from({ length: 200 * 1024 }, (_, i) => i % 251));
+  const head = (n: number, extra = '') => `HTTP/1.1 200 OK\r\ncontent-length: ${n}\r\n${extra}\r\n`;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+  it('keeps exactly keepBodyBytes of a 200 KiB body, counts all of it, and keeps copies no later read overwrites', async () => {
+    const other = Buffer.alloc(big.length, 0x55);
+    const srv = await rawServer((req, s) => {
+      s.write(head(big.length));
+      s.write(req.n === 1 ? big : other);
+    });
+    const vu = clientFor(kind, srv.url);
+    const a = await send(vu, { ...GET, keepBodyBytes: 64 * 1024 });
+    expect([a.status, a.kind, a.bytesIn, sum(a.kept)]).toEqual([200, undefined, 200 * 1024, 65_536]);
+    expect(Buffer.concat(a.bodyChunks).equals(big.subarray(0, 65_536))).toBe(true);
+    // Two more 200 KiB responses through the same reads (socket buffer, parser memory, undici's chunks).
+    const b = await send(vu, { ...GET, keepBodyBytes: 10 });
+    const c = await send(vu);
+    expect([b.body, b.bytesIn, c.kept, c.bytesIn, srv.connections()]).toEqual([
+      'UUUUUUUUUU',
+      200 * 1024,
+      [],
+      200 * 1024,
+      1,
+    ]);
+    expect(Buffer.concat(a.bodyChunks).equals(big.subarray(0, 65_536))).toBe(true);
+  });
+
+  it('keeps a chunked body without its framing, whole or cut inside a chunk', async () => {
+    const srv = await rawServer((req, s) => {
+      if (req.n <= 2) {
+        s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n2\r\n, \r\n');
+        s.write('d\r\nchunked world\r\n0\r\nx-trailer: t\r\n\r\n');
+        return;
+      }
+      // 200 KiB in chunks of 40,000 bytes, each its own write.
+      s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+      for (let at = 0; at < big.length; at += 40_000) {
+        const part = big.subarray(at, at + 40_000);
+        s.write(`${part.length.toString(16)}\r\n`);
+        s.write(part);
+        s.write('\r\n');
+      }
+      s.write('0\r\n\r\n');
+    });
+    const vu = clientFor(kind, srv.url);
+    const whole = await send(vu, { ...GET, keepBodyBytes: 2 ** 20 });
+    const cut = await send(vu, { ...GET, keepBodyBytes: 7 });
+    const large = await send(vu, { ...GET, keepBodyBytes: 65_536 });
+    expect([whole.status, whole.body, whole.bytesIn]).toEqual([200, 'hello, chunked world', 20]);
+    expect([cut.body, cut.bytesIn]).toEqual(['hello, ', 20]);
+    expect([large.kind, large.bytesIn, sum(large.kept)]).toEqual([undefined, 200 * 1024, 65_536]);
+    expect(Buffer.concat(large.bodyChunks).equals(big.subarray(0, 65_536))).toBe(true);
+    expect(srv.connections()).toBe(1);
+  });
+
+  it('gives multibyte UTF-8 back through bodyText when kept whole, even split inside a character', async () => {
+    const text = 'naïve café — ✓ 日本語 🎉 '.repeat(40);
+    const bytes = Buffer.from(text);
+    const split = bytes.indexOf(Buffer.from('🎉')) + 2; // inside the emoji's four bytes
+    const srv = await rawServer((_req, s) => {
+      s.setNoDelay(true);
+      s.write(head(bytes.length, 'content-type: text/plain; charset=utf-8\r\n'));
+      s.write(bytes.subarray(0, split));
+      setTimeout(() => s.write(bytes.subarray(split)), 20);
+    });
+    const r = await send(clientFor(kind, srv.url), { ...GET, keepBodyBytes: bytes.length });
+    expect([r.status, r.bytesIn, sum(r.kept)]).toEqual([200, bytes.length, bytes.length]);
+    expect(r.body).toBe(text);
+  });
+
+  it('keeps nothing with keepBodyBytes 0 or absent, and still counts the body', async () => {
+    const srv = await rawServer((_req, s) => s.write(ok('counted, not kept')));
+    const vu = clientFor(kind, srv.url);
+    const zero = await send(vu, { ...GET, keepBodyBytes: 0 });
+    const absent = await send(vu);
+    expect([zero.kept, zero.body, zero.bytesIn, absent.kept, absent.body, absent.bytesIn]).toEqual([
+      [],
+      '',
+      17,
+      [],
+      '',
+      17,
+    ]);
+  });
+
+  it("never lets a VU's reused outcome carry one response's body into the next", async () => {
+    const bodies = ['the first response', 'second', 'third one'];
+    const srv = await rawServer((req, s) => s.write(ok(bodies[req.n - 1])));
+    const vu = clientFor(kind, srv.url);
+    const a = await send(vu, { ...GET, keepBodyBytes: 100 });
+    const b = await send(vu);
+    const c = await send(vu, { ...GET, keepBodyBytes: 100 });
+    expect([a.body, b.body, b.kept, c.body]).toEqual(['the first response', '', [], 'third one']);
+    // What the first request's done() was handed is its own: the next requests did not add to it.
+    expect(Buffer.concat(a.bodyChunks).toString()).toBe('the first response');
+  });
+
+  it('keeps a body read until the connection closes, and none of a HEAD response', async () => {
+    const srv = await rawServer((req, s) => {
+      if (req.n === 1) {
+        s.write('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nuntil the end');
+        s.end();
+      } else s.write(req.head.startsWith('HEAD') ? head(1000) : ok('after head'));
+    });
+    const vu = clientFor(kind, srv.url);
+    const closed = await send(vu, { ...GET, keepBodyBytes: 1000 });
+    const headOnly = await send(vu, { ...GET, method: 'HEAD', keepBodyBytes: 1000 });
+    const after = await send(vu, { ...GET, keepBodyBytes: 1000 });
+    expect([closed.kind, closed.body, closed.bytesIn]).toEqual([undefined, 'until the end', 13]);
+    expect([headOnly.status, headOnly.kept, headOnly.bytesIn]).toEqual([200, [], 0]);
+    expect([after.status, after.body]).toEqual([200, 'after head']);
+  });
+
+  it.each([-1, 1.5, Number.NaN])(
+    'refuses keepBodyBytes %s before anything is sent, naming the field and the fix',
+    async (keep) => {
+      const srv = await rawServer((_req, s) => s.write(ok('x')));
+      const vu = clientFor(kind, srv.url);
+      const r = await send(vu, { ...GET, keepBodyBytes: keep });
+      expect(r.kind).toBe('other');
+      expect(r.message).toMatch(
+        /^invalid request: keepBodyBytes .+ is not a whole number of bytes \(0 or more\); set it to how many bytes/,
+      );
+      const next = await send(vu, { ...GET, keepBodyBytes: 1 });
+      expect([next.status, next.body, srv.seen.length]).toEqual([200, 'x', 1]);
     },
   );
 });

@@ -1,10 +1,12 @@
 /**
  * One VU's connection on a bare socket (`http.client: socket`): the request is serialised into one
  * string and written, the response is parsed by llhttp (undici's and Node's parser, llhttp.ts), its
- * body is counted and thrown away. The same contract as the undici VU (http.ts): keep-alive, one request
- * at a time, phase timestamps from the VU's own events, the total deadline from the pool's sweep.
- * Per request it allocates the request string (and header strings only for a scenario with a
- * check), no Request object, no promise, no timer: a quarter less CPU per request than undici
+ * body is counted and thrown away, but for the first PreparedRequest.keepBodyBytes bytes when a
+ * request asks to keep them (copied out of the parser's memory into Outcome.bodyChunks). The same
+ * contract as the undici VU (http.ts): keep-alive, one request at a time, phase timestamps from the
+ * VU's own events, the total deadline from the pool's sweep. Per request it allocates the request
+ * string (and header strings only for a scenario with a check; body copies only for one that keeps
+ * its body), no Request object, no promise, no timer: a quarter less CPU per request than undici
  * through plateau (docs/decisions/010, 012).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
@@ -25,6 +27,7 @@ import { deadlineError } from './deadline.ts';
 import { ResponseParser, type ResponseHandler } from './llhttp.ts';
 import {
   endOutcome,
+  keepBodyBytes,
   newOutcome,
   startOutcome,
   SOCKET_CLOSED_CODE,
@@ -71,6 +74,8 @@ export class SocketVu implements VuConnection, ResponseHandler {
   private pendingHead: string | null = null;
   private pendingBody: Buffer | null = null;
   private isHead = false;
+  /** Body bytes the request in flight still keeps (PreparedRequest.keepBodyBytes, less what was kept). */
+  private keepLeft = 0;
   /** A 1xx response was parsed: the final one is still to come. */
   private informational = false;
   private keepAlive = true;
@@ -114,8 +119,10 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.deadlineMs = nowMs + this.timeoutMs;
     this.informational = false;
     this.isHead = req.method === 'HEAD';
+    const keep = req.keepBodyBytes;
     let head: string;
     try {
+      this.keepLeft = keep === undefined || keep === 0 ? 0 : keepBodyBytes(keep);
       head = requestHead(req, this.hostHeader);
     } catch (err) {
       out.bytesOut = 0;
@@ -236,8 +243,18 @@ export class SocketVu implements VuConnection, ResponseHandler {
     return this.isHead;
   }
 
-  onResponseBody(bytes: number): void {
-    this.out.bytesIn += bytes;
+  onResponseBody(src: Buffer, at: number, len: number): void {
+    this.out.bytesIn += len;
+    if (this.keepLeft > 0) this.keepBody(src, at, len);
+  }
+
+  /** Copies the part of this piece of body the request still keeps (`src` is the parser's memory, reused). */
+  private keepBody(src: Buffer, at: number, len: number): void {
+    const n = len < this.keepLeft ? len : this.keepLeft;
+    this.keepLeft -= n;
+    const copy = Buffer.allocUnsafe(n);
+    src.copy(copy, 0, at, at + n);
+    this.out.bodyChunks.push(copy);
   }
 
   onResponseComplete(more: boolean): void {
