@@ -1,10 +1,10 @@
 /**
  * Buckets combine exactly: counts add, HDR histograms add, so any split of the same requests
- * (worker threads, processes, machines) merges back into the same numbers. Memory stays
- * O(seconds x sources), never O(requests).
+ * (worker threads, processes, machines) merges back into the same numbers, per name too. Memory
+ * stays O(seconds x sources x names), never O(requests).
  */
 import { decodeHistogram, encodeHistogram, newHistogram, type Histogram, type HistogramLayout } from './histogram.ts';
-import { PHASES, type BucketRecord, type ErrorKind, type Phase } from './types.ts';
+import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase } from './types.ts';
 
 /** Distinct error messages kept per merged bucket (diagnosis only, so bounded). */
 export const MAX_SAMPLES = 10;
@@ -63,6 +63,53 @@ export interface Aggregate {
   hist: Record<Phase, Histogram>;
   /** Merged scheduler-lag histogram (µs). */
   lag: Histogram;
+  /** Requests completed, every request of every arrival: the sum of each bucket's `requests ?? completed`. */
+  requests: number;
+  /** True when some bucket counted its requests apart from its arrivals (BucketRecord.requests). */
+  requestsCounted: boolean;
+  /** The window by name (request names and transactions); empty when no bucket recorded names. */
+  byName: Map<string, NameAggregate>;
+}
+
+/**
+ * One name's sums over a window. Its duration histogram is decoded when first read (the warmup
+ * aggregates its windows every second, and most never read a name's latency); until then it keeps
+ * the buckets' encoded histograms, which the records hold anyway.
+ */
+export class NameAggregate {
+  /** A transaction (a mix entry of several requests): its figures are arrivals. */
+  transaction = false;
+  completed = 0;
+  ok = 0;
+  /** completed - ok. */
+  failed = 0;
+  errors: Partial<Record<ErrorKind, number>> = {};
+  statuses: Record<string, number> = {};
+  private encoded: string[] = [];
+  private decoded: Histogram | null = null;
+
+  add(b: NameBucket): void {
+    if (b.transaction) this.transaction = true;
+    this.completed += b.completed;
+    this.ok += b.ok;
+    this.failed = this.completed - this.ok;
+    addCounts(this.errors, b.errors);
+    if (b.statuses) addCounts(this.statuses, b.statuses);
+    if (b.duration && b.duration !== EMPTY_ENCODED) {
+      if (this.decoded) addInto(this.decoded, b.duration);
+      else this.encoded.push(b.duration);
+    }
+  }
+
+  /** Merged histogram (µs) of the successful ones' durations. */
+  get duration(): Histogram {
+    if (!this.decoded) {
+      this.decoded = newHistogram(SUM_LAYOUT);
+      for (const b64 of this.encoded) addInto(this.decoded, b64);
+      this.encoded = [];
+    }
+    return this.decoded;
+  }
 }
 
 /** Adds every key of `b` into `a` (a is mutated). */
@@ -132,6 +179,40 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
     ...highest('busy'),
     hist,
+    ...(group.some((r) => r.requests !== undefined) ? { requests: sum((r) => r.requests ?? r.completed) } : {}),
+    ...mergedNames(group),
+  };
+}
+
+/**
+ * The union of the group's names, each summed exactly (counts, statuses and duration histograms
+ * add); names sorted so that the merge is order-independent. Nothing when no record has names.
+ */
+function mergedNames(group: readonly BucketRecord[]): Pick<BucketRecord, 'byName'> {
+  const parts = new Map<string, NameBucket[]>();
+  for (const r of group) {
+    for (const [name, b] of Object.entries(r.byName ?? {})) {
+      const list = parts.get(name);
+      if (list) list.push(b);
+      else parts.set(name, [b]);
+    }
+  }
+  if (parts.size === 0) return group.some((r) => r.byName) ? { byName: {} } : {};
+  const names = [...parts.keys()].sort();
+  return { byName: Object.fromEntries(names.map((name) => [name, mergeName(parts.get(name)!)])) };
+}
+
+/** One name's buckets of one second, summed. */
+function mergeName(parts: readonly NameBucket[]): NameBucket {
+  if (parts.length === 1) return parts[0];
+  const statuses = sumCounts<string>(parts.map((b) => b.statuses ?? {}));
+  return {
+    ...(parts.some((b) => b.transaction) ? { transaction: true as const } : {}),
+    completed: parts.reduce((a, b) => a + b.completed, 0),
+    ok: parts.reduce((a, b) => a + b.ok, 0),
+    errors: sumCounts<ErrorKind>(parts.map((b) => b.errors)),
+    ...(Object.keys(statuses).length > 0 ? { statuses } : {}),
+    duration: addEncoded(parts.map((b) => b.duration)),
   };
 }
 
@@ -207,6 +288,9 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
     busy: null,
     hist,
     lag: newHistogram(SUM_LAYOUT),
+    requests: 0,
+    requestsCounted: false,
+    byName: new Map(),
   };
 }
 
@@ -227,6 +311,18 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
   agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs, r.loopDelayMaxMs);
   for (const p of PHASES) addInto(agg.hist[p], r.hist[p]);
   addInto(agg.lag, r.lag);
+  agg.requests += r.requests ?? r.completed;
+  if (r.requests !== undefined) agg.requestsCounted = true;
+  if (r.byName) addNames(agg.byName, r.byName);
+}
+
+/** Adds one bucket's names into `sums` (mutates sums). Object.entries: a name such as "__proto__" is a key like any other. */
+function addNames(sums: Map<string, NameAggregate>, byName: Record<string, NameBucket>): void {
+  for (const [name, b] of Object.entries(byName)) {
+    let sum = sums.get(name);
+    if (!sum) sums.set(name, (sum = new NameAggregate()));
+    sum.add(b);
+  }
 }
 
 /**

@@ -10,7 +10,7 @@
  * Only successful completions count as throughput: a server that answers 503 fast completes a
  * lot and delivers nothing.
  */
-import { aggregate, type Aggregate } from './buckets.ts';
+import { aggregate, type Aggregate, type NameAggregate } from './buckets.ts';
 import {
   fmtInt,
   fmtPercent,
@@ -28,6 +28,7 @@ import { crossCheck, poolReading, serverWindow } from './server.ts';
 import type {
   AnalyzeInput,
   BucketRecord,
+  NameResult,
   PromqlWindow,
   Rules,
   RunResult,
@@ -154,6 +155,35 @@ export function judgeStep(
     reasons,
     statuses: agg.statuses,
     errorSamples: agg.samples,
+    ...(agg.requestsCounted ? { requestsPerSec: steadyS > 0 ? agg.requests / steadyS : 0 } : {}),
+    ...(agg.byName.size > 0 ? { byName: namesOf(agg, rules) } : {}),
+  };
+}
+
+/**
+ * The steady window by name, sorted by name: each name's rates over the step's steady seconds
+ * (the step's own denominator), its errors, and its duration percentiles under the step's rule.
+ */
+function namesOf(agg: Aggregate, rules: Rules): Record<string, NameResult> {
+  const names = [...agg.byName.keys()].sort();
+  return Object.fromEntries(names.map((name) => [name, nameResult(agg.byName.get(name)!, agg.seconds, rules)]));
+}
+
+function nameResult(n: NameAggregate, steadyS: number, rules: Rules): NameResult {
+  const duration = n.duration;
+  return {
+    ...(n.transaction ? { transaction: true as const } : {}),
+    completedPerSec: steadyS > 0 ? n.completed / steadyS : 0,
+    throughputPerSec: steadyS > 0 ? n.ok / steadyS : 0,
+    completed: n.completed,
+    ok: n.ok,
+    failed: n.failed,
+    errorRate: n.completed > 0 ? n.failed / n.completed : 0,
+    errors: n.errors,
+    ...(Object.keys(n.statuses).length > 0 ? { statuses: n.statuses } : {}),
+    latency: percentiles(duration, DEFAULT_QUANTILES, rules.minTailSamples),
+    meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,
+    maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
   };
 }
 
@@ -173,10 +203,29 @@ export function withServer(
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
   if (!viaPromql && server.samples.length === 0) return r;
   const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
+  const requests = r.requestsPerSec !== undefined;
   return {
     ...r,
     server: w,
-    crossCheck: crossCheck(r.completedPerSec, r.meanMs, server.rttMs, w, r.errorRate),
+    crossCheck: crossCheck(
+      r.requestsPerSec ?? r.completedPerSec,
+      r.meanMs,
+      server.rttMs,
+      w,
+      requestErrorRate(r),
+      requests ? 'requests' : 'arrivals',
+    ),
     poolReading: poolReading(w),
   };
+}
+
+/**
+ * The failed share of the window's requests (what the server counts), where the names tell it:
+ * failed / completed over the request names (not the transactions, whose figures are arrivals).
+ * Without names each arrival is one request: the step's own error rate.
+ */
+function requestErrorRate(r: StepResult): number {
+  const requests = Object.values(r.byName ?? {}).filter((n) => !n.transaction);
+  const completed = requests.reduce((a, n) => a + n.completed, 0);
+  return completed > 0 ? requests.reduce((a, n) => a + n.failed, 0) / completed : r.errorRate;
 }

@@ -65,12 +65,26 @@ export function serverWindow(
 /** Failed share above which the means are not compared: the client's mean covers its successes only, the server's every request. */
 const MEAN_COMPARE_MAX_ERRORS = 0.01;
 
+/**
+ * What the client's figure counts: `arrivals` where each arrival is one request (the figures read
+ * "req/s", as they always have), `requests` where arrivals send several (transactions): then the
+ * client's figure is every request of every arrival (StepResult.requestsPerSec), as the server
+ * counts them, and the words say so.
+ */
+export type ClientCount = 'arrivals' | 'requests';
+
+/**
+ * The client's view of a window against the server's. `clientPerSec` is the requests it completed
+ * per second, `clientMeanMs` the mean duration of its successful requests (every request, never a
+ * transaction's), `errorRate` the failed share of its requests.
+ */
 export function crossCheck(
   clientPerSec: number,
   clientMeanMs: number | null,
   rttMs: number,
   server: ServerWindow | null,
   errorRate = 0,
+  counts: ClientCount = 'arrivals',
 ): CrossCheck {
   const base = {
     clientPerSec,
@@ -82,7 +96,10 @@ export function crossCheck(
     return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
   const sX = server.throughputPerSec;
   const xGap = clientPerSec > 0 ? (sX - clientPerSec) / clientPerSec : 0;
-  const xText = `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
+  const xText =
+    counts === 'requests'
+      ? `server counted ${sX.toFixed(1)} requests/s, client ${clientPerSec.toFixed(1)} requests/s (every request of every arrival)`
+      : `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
   if (Math.abs(xGap) > THROUGHPUT_TOLERANCE) {
     return xGap < 0
       ? {
