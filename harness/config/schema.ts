@@ -71,6 +71,10 @@ export const configSchema = z.strictObject({
   http: z
     .strictObject({
       timeoutMs: positive('per-request timeout').default(10_000),
+      maxBodyBytes: positiveInt(
+        'the most of a response body a check or a transaction sees (the rest is counted and discarded)',
+        65536,
+      ).default(65536),
       client: z
         .enum(['undici', 'socket'])
         .describe(
@@ -79,7 +83,7 @@ export const configSchema = z.strictObject({
         .default('socket'),
     })
     .describe("the native engine's HTTP client")
-    .default({ timeoutMs: 10_000, client: 'socket' }),
+    .default({ timeoutMs: 10_000, client: 'socket', maxBodyBytes: 65536 }),
   rules: z
     .strictObject({
       deliveryMin: share('a step holds when throughput / offered rate reaches this').default(DEFAULT_RULES.deliveryMin),

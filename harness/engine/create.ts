@@ -14,7 +14,7 @@ import { usableCpus } from '../cpu-quota.ts';
 import { InThreadEngine, NATIVE_CAPABILITIES, vusBound, type EngineKind, type LoadEngine } from './load-engine.ts';
 import { VuPool } from './vu-pool.ts';
 import { WorkerEngine } from './workers.ts';
-import type { PreparedRequest, Outcome } from './http.ts';
+import type { Arrivals } from '../scenario/requests.ts';
 import { K6Engine } from '../k6/engine/k6-engine.ts';
 import { k6Kind } from '../k6/engine/kind.ts';
 
@@ -54,10 +54,8 @@ export interface EngineInput {
   config: PlateauConfig;
   plan: Plan;
   runId: string;
-  build: (seq: number) => PreparedRequest;
-  check: (o: Outcome) => string | null;
-  /** The scenario's check reads response headers: the socket client keeps them only then. */
-  keepHeaders: boolean;
+  /** The scenario as the native engine runs it (arrivals.keepHeaders: the socket client keeps headers only then). */
+  arrivals: Arrivals;
   env: NodeJS.ProcessEnv;
   /** The scenario (k6 bundles it into its script). */
   scenario: Scenario;
@@ -97,12 +95,11 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
   const { config, plan } = o;
   const origin = new URL(config.target.url).origin;
   const count = workerCount(config.workers);
-  const http = { ...config.http, keepHeaders: o.keepHeaders };
+  const http = { ...config.http, keepHeaders: o.arrivals.keepHeaders };
   if (count <= 1) {
     return new InThreadEngine(
       new VuPool(origin, http, plan.vus.preAllocatedVUs, plan.vus.maxVUs),
-      o.build,
-      o.check,
+      o.arrivals,
       config.http.client,
     );
   }
@@ -116,6 +113,7 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
       maxVUs: plan.vus.maxVUs,
       scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
       runId: o.runId,
+      maxBodyBytes: config.http.maxBodyBytes,
     },
     o.env,
   );

@@ -14,7 +14,7 @@ import type { Segment } from '../../analysis/schedule.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { startNative, type EngineRun } from './native.ts';
 import type { Preconnected, VuPool } from './vu-pool.ts';
-import type { PreparedRequest, Outcome } from './http.ts';
+import type { Arrivals } from '../scenario/requests.ts';
 
 export interface LegOptions {
   segments: Segment[];
@@ -107,8 +107,7 @@ export class InThreadEngine implements LoadEngine {
 
   constructor(
     private readonly pool: VuPool,
-    private readonly build: (seq: number) => PreparedRequest,
-    private readonly check: (o: Outcome) => string | null,
+    private readonly arrivals: Arrivals,
     /** config.http.client, named in the label. */
     private readonly httpClient: string,
   ) {}
@@ -130,8 +129,7 @@ export class InThreadEngine implements LoadEngine {
       schedule: new Schedule(o.segments),
       source: 'native/0',
       pool: this.pool,
-      build: this.build,
-      check: this.check,
+      arrivals: this.arrivals,
     });
   }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
+import { requestArrivals } from '../scenario/requests.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { VuPool } from './vu-pool.ts';
@@ -40,12 +41,11 @@ async function run(opts: {
     pool,
     seqOffset: 0,
     gracefulStopMs: 2000,
-    build: () => {
+    arrivals: requestArrivals(() => {
       const until = performance.now() + (opts.burnMs ?? 0);
       while (performance.now() < until); // the scenario's own work, on the generator's thread
       return { method: 'GET', path: '/x', headers: {}, body: null };
-    },
-    check: () => null,
+    }),
     sink: (r) => records.push(r),
   });
   const res = await eng.done;
@@ -113,12 +113,11 @@ describe('native engine against a real server on 127.0.0.1', () => {
       pool,
       seqOffset: 0,
       gracefulStopMs: 2000,
-      build: () => {
+      arrivals: requestArrivals(() => {
         const until = performance.now() + 20;
         while (performance.now() < until);
         return { method: 'GET', path: '/', headers: {}, body: null };
-      },
-      check: () => null,
+      }),
       sink: (r) => records.push(r),
     });
     await eng.done;
@@ -172,8 +171,7 @@ describe('stopping from the sink, as the steps stage does when a step is judged'
         pool,
         seqOffset: 0,
         gracefulStopMs: 2000,
-        build: (seq) => ({ method: 'GET', path: `/${seq}`, headers: {}, body: null }),
-        check: () => null,
+        arrivals: requestArrivals((seq) => ({ method: 'GET', path: `/${seq}`, headers: {}, body: null })),
         sink: (r) => {
           records.push(r);
           if (r.tS === 2) eng.stop(graceMs);
@@ -221,12 +219,11 @@ describe('a saturated thread and its VU pool', () => {
       pool,
       seqOffset: 0,
       gracefulStopMs: 0,
-      build: () => {
+      arrivals: requestArrivals(() => {
         const until = performance.now() + 6;
         while (performance.now() < until);
         return { method: 'GET', path: '/x', headers: {}, body: null };
-      },
-      check: () => null,
+      }),
       sink: (r) => records.push(r),
     });
     await run.done;
@@ -262,8 +259,7 @@ async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketReco
     pool,
     seqOffset: 0,
     gracefulStopMs: 2000,
-    build: () => ({ method: 'GET', path: '/x', headers: {}, body: null }),
-    check: () => null,
+    arrivals: requestArrivals(() => ({ method: 'GET', path: '/x', headers: {}, body: null })),
     sink: (r) => records.push(r),
   }).done;
   return records;
@@ -415,8 +411,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       pool: simPool(clock, 8, 20),
       seqOffset: 0,
       gracefulStopMs: 2000,
-      build: () => ({ method: 'GET', path: '/', headers: {}, body: null }),
-      check: () => null,
+      arrivals: requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
       sink: (r) => records.push(r),
       clock,
     });

@@ -8,18 +8,22 @@ import { realClock, type Clock, type Timer } from '../clock.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
-import type { PreparedRequest, Outcome, SendDone } from './http.ts';
+import type { PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
+import type { Arrivals, RequestRun, TransactionRun } from '../scenario/requests.ts';
+import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
+import type { ErrorKind } from '../../analysis/types.ts';
 
 export interface EngineRunOptions {
   schedule: Schedule;
   phase: string;
   source: string;
   pool: VuPool;
-  /** Builds the request of global iteration `seq`; may throw (counted as an iteration error). */
-  build(seq: number): PreparedRequest;
-  /** null when the response is accepted, else why not. */
-  check(o: Outcome): string | null;
+  /**
+   * The scenario: the entry of each global arrival number (one request, or a transaction run on
+   * the arrival's VU). Building may throw: that arrival fails (kind other), never the run.
+   */
+  arrivals: Arrivals;
   /** First global sequence number minus one: warmup and steps never reuse a seq. */
   seqOffset: number;
   /** clock.now() of the phase's t = 0 (default: now); buckets count seconds from it. */
@@ -47,6 +51,27 @@ export interface EngineRun {
   elapsedS(): number;
 }
 
+/** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
+interface Failure {
+  kind: ErrorKind;
+  status: number;
+  message: string;
+}
+
+/** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
+function refusedResponse(error: string): SentResponse {
+  return {
+    status: 0,
+    headers: {},
+    body: '',
+    json: () => {
+      throw new Error(`no response: ${error}`);
+    },
+    ok: false,
+    error,
+  };
+}
+
 export function startNative(o: EngineRunOptions): EngineRun {
   const clk = o.clock ?? realClock;
   const offsetS = o.offsetS ?? 0;
@@ -55,6 +80,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const t0Ms = phaseT0Ms + offsetS * 1000;
   const stripe = o.stripe ?? { index: 0, count: 1 };
   // The machine's counters are one for the whole process: the first instance samples them.
+  const named = o.arrivals.byName;
   const rec = new BucketRecorder(
     o.phase,
     o.source,
@@ -62,7 +88,12 @@ export function startNative(o: EngineRunOptions): EngineRun {
     o.sink,
     Math.floor(offsetS),
     stripe.index === 0 ? HostSampler.ofThisProcess() : null,
+    named,
   );
+  const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
+  const singleCheck = single?.kind === 'request' ? single.check : () => null;
+  /** The one-request entry each VU's request in flight belongs to, when names are recorded. */
+  const inFlight = new Map<VuConnection, RequestRun>();
   /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
   let n = stripe.index + 1;
   let nextS = o.schedule.arrivalS(n);
@@ -85,24 +116,107 @@ export function startNative(o: EngineRunOptions): EngineRun {
     rec.vusAllocated = o.pool.allocated;
     rec.arrival(nowMs, lagMs);
     const seq = o.seqOffset + n;
-    let req: PreparedRequest;
-    try {
-      req = o.build(seq);
-    } catch (err) {
-      o.pool.release(vu);
-      rec.iterationError(nowMs, `scenario threw: ${(err as Error).message}`);
+    const entry = single ?? o.arrivals.entryOf(seq);
+    if (entry.kind === 'transaction') {
+      void transaction(entry, seq, vu, nowMs);
       return;
     }
-    vu.send(req, onDone);
+    let req: PreparedRequest;
+    try {
+      req = entry.build(seq);
+    } catch (err) {
+      release(vu);
+      rec.iterationError(nowMs, `scenario threw: ${(err as Error).message}`, named ? entry.name : undefined);
+      return;
+    }
+    if (named) {
+      inFlight.set(vu, entry);
+      vu.send(req, onNamedDone);
+    } else vu.send(req, onDone);
   };
 
-  /** One callback for every request of the run (no closure per request). */
+  const release = (vu: VuConnection) => {
+    o.pool.release(vu);
+    rec.vusActive = o.pool.active;
+    if (stopped && o.pool.active === 0) finish();
+  };
+
+  /** One callback for every request of a one-entry run (no closure per request). */
   const onDone: SendDone = (vu, out) => {
     o.pool.release(vu);
     rec.vusActive = o.pool.active;
-    rec.complete(out.times.endMs, out, out.kind ? null : o.check(out));
+    rec.complete(out.times.endMs, out, out.kind ? null : singleCheck(out));
     if (stopped && o.pool.active === 0) finish();
   };
+
+  /** A one-request entry's request of a mix: counted under its name. */
+  const onNamedDone: SendDone = (vu, out) => {
+    const entry = inFlight.get(vu)!;
+    inFlight.delete(vu);
+    o.pool.release(vu);
+    rec.vusActive = o.pool.active;
+    rec.complete(out.times.endMs, out, out.kind ? null : entry.check(out), entry.name);
+    if (stopped && o.pool.active === 0) finish();
+  };
+
+  /**
+   * A transaction on its arrival's VU: its requests one after another (a send made while another
+   * is in flight waits for it: a VU has one request at a time), then the arrival is counted.
+   */
+  const transaction = async (entry: TransactionRun, seq: number, vu: VuConnection, startMs: number) => {
+    let failure: Failure | null = null;
+    const fail = (f: Failure) => {
+      failure ??= f;
+    };
+    let last: Promise<unknown> = Promise.resolve();
+    const http = {
+      send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
+        const p = last.then(() => sendOn(vu, name, spec, check, fail));
+        last = p;
+        return p;
+      },
+    };
+    try {
+      await entry.run(seq, http);
+      await last;
+    } catch (err) {
+      fail({ kind: 'other', status: 0, message: `${entry.name} threw: ${(err as Error)?.message ?? String(err)}` });
+    }
+    const endMs = clk.now();
+    rec.transaction(endMs, entry.name, endMs - startMs, failure);
+    release(vu);
+  };
+
+  /** One request of a transaction: admitted by name, sent on the VU, recorded, resolved as the scenario sees it. */
+  const sendOn = (
+    vu: VuConnection,
+    name: string,
+    spec: RequestSpec,
+    check: Check | undefined,
+    fail: (f: Failure) => void,
+  ): Promise<SentResponse> =>
+    new Promise((resolve) => {
+      const refused = (message: string) => {
+        fail({ kind: 'other', status: 0, message });
+        resolve(refusedResponse(message));
+      };
+      const bad = o.arrivals.admit(name);
+      if (bad) return refused(bad);
+      let req: PreparedRequest;
+      try {
+        req = o.arrivals.prepare(spec);
+      } catch (err) {
+        return refused(`scenario threw: ${(err as Error).message}`);
+      }
+      vu.send(req, (_vu, out) => {
+        const checkFailure = out.kind ? null : o.arrivals.checkOf(check, out);
+        rec.sent(out.times.endMs, name, out, checkFailure);
+        const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
+        const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
+        if (kind !== undefined) fail({ kind, status: out.status, message: `${name}: ${error}` });
+        resolve(o.arrivals.sent(out, error));
+      });
+    });
 
   const loop = () => {
     timer = null;

@@ -5,12 +5,52 @@
  * 'packed', and a producer closes one every second.
  */
 import { BufferedHistogram, encodeHistogram, newHistogram } from '../../analysis/histogram.ts';
-import { PHASES, type BucketRecord, type ErrorKind, type Phase } from '../../analysis/types.ts';
+import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase } from '../../analysis/types.ts';
 import type { PhasesMs } from './phases.ts';
 
 const MAX_SAMPLES = 5;
 /** A second without lag samples (k6 does not report lag) carries the one empty histogram. */
 const EMPTY_LAG = encodeHistogram(newHistogram());
+
+/** One name's second being summed (BucketRecord.byName); recycled like its bucket. */
+export class OpenName {
+  completed = 0;
+  ok = 0;
+  errors: Partial<Record<ErrorKind, number>> = {};
+  statuses: Record<string, number> = {};
+  readonly duration = new BufferedHistogram();
+  constructor(readonly transaction: boolean) {}
+
+  reset(): void {
+    this.completed = this.ok = 0;
+    this.errors = {};
+    this.statuses = {};
+    this.duration.reset();
+  }
+
+  /** One completion: ok with its duration (ms), or failed by kind (and status). */
+  record(durationMs: number, kind: ErrorKind | undefined, status: number): void {
+    this.completed++;
+    if (kind === undefined) {
+      this.ok++;
+      this.duration.recordUs(durationMs * 1000);
+      return;
+    }
+    this.errors[kind] = (this.errors[kind] ?? 0) + 1;
+    if (status) this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+  }
+
+  toRecord(): NameBucket {
+    return {
+      ...(this.transaction ? { transaction: true as const } : {}),
+      completed: this.completed,
+      ok: this.ok,
+      errors: this.errors,
+      ...(Object.keys(this.statuses).length ? { statuses: this.statuses } : {}),
+      duration: this.duration.totalCount > 0 ? encodeHistogram(this.duration.flush()) : EMPTY_LAG,
+    };
+  }
+}
 
 export class OpenBucket {
   tS = 0;
@@ -41,9 +81,31 @@ export class OpenBucket {
   >;
   /** Scheduler lag (µs) of the arrivals of this second. */
   readonly lag = new BufferedHistogram();
+  /** Requests completed (BucketRecord.requests), counted when the producer records names. */
+  requests = 0;
+  /** The names of this second (BucketRecord.byName); null when the producer records none. */
+  readonly byName: Map<string, OpenName> | null;
 
-  /** @param countsReconnects the producer counts reconnects (the native engine; k6 cannot tell a VU's first connect). */
-  constructor(private readonly countsReconnects = false) {}
+  /**
+   * @param countsReconnects the producer counts reconnects (the native engine; k6 cannot tell a VU's first connect).
+   * @param named the producer records requests and names (a mix or a transaction).
+   */
+  constructor(
+    private readonly countsReconnects = false,
+    named = false,
+  ) {
+    this.byName = named ? new Map() : null;
+  }
+
+  /** The open figures of a name this second (made on its first use, then recycled). */
+  name(name: string, transaction: boolean): OpenName {
+    let n = this.byName!.get(name);
+    if (!n) {
+      n = new OpenName(transaction);
+      this.byName!.set(name, n);
+    }
+    return n;
+  }
 
   reset(tS: number): this {
     this.tS = tS;
@@ -55,7 +117,9 @@ export class OpenBucket {
       this.bytesIn =
       this.bytesOut =
       this.reconnects =
+      this.requests =
         0;
+    if (this.byName) for (const n of this.byName.values()) n.reset();
     this.errors = {};
     this.statuses = {};
     this.samples = [];
@@ -123,6 +187,17 @@ export class OpenBucket {
       ...(this.cpuSteal >= 0 ? { cpuSteal: this.cpuSteal } : {}),
       ...(this.processCpu >= 0 ? { processCpu: this.processCpu } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p].flush())])) as Record<Phase, string>,
+      ...(this.byName ? { requests: this.requests, byName: this.namesRecord() } : {}),
     };
+  }
+
+  /** The names that completed something this second, sorted (a stable file). */
+  private namesRecord(): Record<string, NameBucket> {
+    const out: Record<string, NameBucket> = {};
+    for (const k of [...this.byName!.keys()].sort()) {
+      const n = this.byName!.get(k)!;
+      if (n.completed > 0) out[k] = n.toRecord();
+    }
+    return out;
   }
 }

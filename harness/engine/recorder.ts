@@ -39,8 +39,10 @@ export class BucketRecorder {
     firstS = 0,
     /** The machine's and container's counters, which one instance samples for all. */
     private readonly host: HostSampler | null = null,
+    /** Record requests and names (BucketRecord.requests, byName): the scenario is a mix or has a transaction. */
+    named = false,
   ) {
-    this.open = new OpenBucket(true).reset(firstS);
+    this.open = new OpenBucket(true, named).reset(firstS);
     this.open.vusActiveMax = 0;
     this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     this.loop.enable();
@@ -92,25 +94,62 @@ export class BucketRecorder {
     b.lag.recordUs(lagMs * 1000);
   }
 
-  complete(nowMs: number, o: Outcome, checkFailure: string | null): void {
+  /** A one-request arrival ended: the arrival and its request (named when the recorder records names). */
+  complete(nowMs: number, o: Outcome, checkFailure: string | null, name?: string): void {
     if (this.closed) return;
     const b = this.at(nowMs);
+    const kind = this.request(b, o, checkFailure);
+    if (name !== undefined && b.byName) b.name(name, false).record(this.phases.duration, kind, o.status);
     b.completed++;
-    b.bytesIn += o.bytesIn;
-    b.bytesOut += o.bytesOut;
-    if (o.times.connectStartMs !== 0 && o.connections > 1 && o.idleMs < RECONNECT_IDLE_MS) b.reconnects++;
-    const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
     if (kind === undefined) {
       b.ok++;
-      b.recordPhases(phasesMs(o.times, this.phases));
       return;
     }
     this.fail(b, kind, o.status, o.message ?? checkFailure ?? `HTTP ${o.status}`);
   }
 
-  /** An iteration that failed before sending (the scenario threw). */
-  iterationError(nowMs: number, message: string): void {
+  /** A request of a transaction ended (the arrival goes on): counted as a request and under its name. */
+  sent(nowMs: number, name: string, o: Outcome, checkFailure: string | null): void {
+    if (this.closed) return;
     const b = this.at(nowMs);
+    const kind = this.request(b, o, checkFailure);
+    b.name(name, false).record(this.phases.duration, kind, o.status);
+  }
+
+  /**
+   * A transaction's arrival ended: ok, or failed with the kind, status and message of what failed
+   * it (its first failed request or check, or what run threw).
+   */
+  transaction(
+    nowMs: number,
+    name: string,
+    durationMs: number,
+    failure: { kind: ErrorKind; status: number; message: string } | null,
+  ): void {
+    if (this.closed) return;
+    const b = this.at(nowMs);
+    b.name(name, true).record(durationMs, failure?.kind, failure?.status ?? 0);
+    b.completed++;
+    if (failure === null) b.ok++;
+    else this.fail(b, failure.kind, failure.status, failure.message);
+  }
+
+  /** A request's own figures (bytes, reconnects, phases when it succeeded); its error kind, if any. */
+  private request(b: OpenBucket, o: Outcome, checkFailure: string | null): ErrorKind | undefined {
+    b.requests++;
+    b.bytesIn += o.bytesIn;
+    b.bytesOut += o.bytesOut;
+    if (o.times.connectStartMs !== 0 && o.connections > 1 && o.idleMs < RECONNECT_IDLE_MS) b.reconnects++;
+    const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
+    if (kind === undefined) b.recordPhases(phasesMs(o.times, this.phases));
+    return kind;
+  }
+
+  /** An arrival that failed before sending (the scenario threw); under its entry's name when names are recorded. */
+  iterationError(nowMs: number, message: string, name?: string, transaction = false): void {
+    if (this.closed) return;
+    const b = this.at(nowMs);
+    if (name !== undefined && b.byName) b.name(name, transaction).record(0, 'other', 0);
     b.completed++;
     this.fail(b, 'other', 0, message);
   }

@@ -23,7 +23,9 @@ const share = (total: number) => Math.floor(total / count) + (init.index < total
 const maxShare = (total: number) => Math.max(1, share(total));
 
 const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), maxShare(maxVUs));
-const { build, check } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId);
+const { arrivals } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId, {
+  maxBodyBytes: init.maxBodyBytes,
+});
 let current: EngineRun | null = null;
 
 port.on('message', (m: ToWorker) => {
@@ -33,8 +35,7 @@ port.on('message', (m: ToWorker) => {
       phase: m.phase,
       source: `native/${init.index}`,
       pool,
-      build,
-      check,
+      arrivals,
       seqOffset: m.seqOffset,
       t0Ms: m.t0EpochMs - performance.timeOrigin,
       offsetS: m.offsetS,

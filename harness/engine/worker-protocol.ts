@@ -14,6 +14,8 @@ export interface WorkerInit {
   /** Absolute path of the scenario module; null for the default GET on the target. */
   scenarioPath: string | null;
   runId: string;
+  /** http.maxBodyBytes: the most of a body a check or transaction sees. */
+  maxBodyBytes: number;
 }
 
 export type ToWorker =

@@ -29,6 +29,7 @@ async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[
       maxVUs: 40,
       scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'),
       runId: `shrink-${count}`,
+      maxBodyBytes: 65536,
     },
     process.env,
   );
@@ -56,6 +57,7 @@ describe('native engine on worker threads', () => {
           maxVUs: 40,
           scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'),
           runId: 'workers-test',
+          maxBodyBytes: 65536,
         },
         process.env,
       );
@@ -112,6 +114,7 @@ describe('native engine on worker threads', () => {
         maxVUs: 3,
         scenarioPath: null,
         runId: 'low-rate',
+        maxBodyBytes: 65536,
       },
       process.env,
     );
@@ -199,6 +202,7 @@ describe('native engine on worker threads', () => {
         maxVUs: 2,
         scenarioPath: null,
         runId: 'w2',
+        maxBodyBytes: 65536,
       },
       process.env,
     );

@@ -5,8 +5,7 @@
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../../analysis/plan.ts';
 import type { Scenario } from '../scenario/types.ts';
-import type { RequestBuilder } from '../scenario/load.ts';
-import type { Outcome } from '../engine/http.ts';
+import type { ScenarioRequests } from '../scenario/requests.ts';
 import type { RunStore } from '../store/run-store.ts';
 import type { Progress } from '../progress.ts';
 import type { Interrupt } from './interrupt.ts';
@@ -18,8 +17,8 @@ export interface RunContext {
   config: PlateauConfig;
   plan: Plan;
   scenario: Scenario;
-  build: RequestBuilder;
-  check(o: Outcome): string | null;
+  /** The scenario as traffic: its entries, the native engine's arrivals, its data, preflight's samples. */
+  requests: ScenarioRequests;
   store: RunStore;
   progress: Progress;
   interrupt: Interrupt;

@@ -1,12 +1,15 @@
 /**
  * Preflight: can this run be valid? Each check fails before any load, naming the problem and the
- * fix: target reachable and healthy, secrets present, generated ids fit the target's column, one
- * sample request built, sent and accepted.
+ * fix: target reachable and healthy, secrets present, generated ids fit the target's column, a
+ * unique data source has a row for every arrival, one sample arrival of each mix entry built,
+ * sent and accepted (sample-arrivals.ts).
  */
-import { request, type Dispatcher } from 'undici';
+import { request } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
-import type { RequestBuilder } from '../scenario/load.ts';
+import type { ScenarioRequests } from '../scenario/requests.ts';
+import { uniqueRowsProblem } from '../scenario/data-load.ts';
+import { sampleArrivals } from './sample-arrivals.ts';
 import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
@@ -16,7 +19,7 @@ import { explainConnectError } from './connect-errors.ts';
 export interface PreflightInput {
   config: PlateauConfig;
   scenario: Scenario;
-  build: RequestBuilder;
+  requests: ScenarioRequests;
   runId: string;
   /** The highest sequence number the plan can reach (warmup + steps). */
   maxSeq: number;
@@ -35,7 +38,9 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   await checkHealth(p.config, evidence);
   if (p.config.metrics?.url)
     evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
-  await sampleRequest(p, evidence);
+  const fewRows = uniqueRowsProblem(p.requests.data, p.maxSeq);
+  if (fewRows) throw fewRows;
+  await sampleArrivals(p.config, p.requests, evidence);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
 
@@ -97,74 +102,6 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
       ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)`
       : `target healthy: ${url} answered ${status}`,
   );
-}
-
-async function sampleRequest(p: PreflightInput, evidence: string[]): Promise<void> {
-  const req = scenarioStep('request(ctx) for the sample request', () => p.build(0));
-  const url = new URL(req.path, p.config.target.url).href;
-  const timeoutMs = p.config.http.timeoutMs;
-  let res: Dispatcher.ResponseData;
-  let text: string;
-  try {
-    res = await request(url, {
-      method: req.method as 'GET',
-      headers: req.headers,
-      body: req.body ?? undefined,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await firstBytes(res.body, 200);
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    throw new PlateauError(
-      `the sample request ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`,
-      'make the target answer one request within http.timeoutMs before measuring thousands',
-      'sample-request-failed',
-      EXIT.preflight,
-    );
-  }
-  const verdict = scenarioStep('check(response) for the sample response', () =>
-    p.scenario.check?.({ status: res.statusCode, headers: res.headers }),
-  );
-  if (res.statusCode >= 400 || (verdict !== undefined && verdict !== true)) {
-    throw new PlateauError(
-      `the sample request ${req.method} ${url} got ${res.statusCode}${typeof verdict === 'string' ? ` (check: ${verdict})` : ''}: ${text}`,
-      res.statusCode === 401 || res.statusCode === 403
-        ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs'
-        : 'fix the scenario so that one request succeeds before measuring thousands',
-      'sample-request-failed',
-      EXIT.preflight,
-    );
-  }
-  evidence.push(`sample request ${req.method} ${new URL(url).pathname} answered ${res.statusCode}`);
-}
-
-/** Runs the user's scenario code; what it throws becomes a preflight failure that names the scenario. */
-function scenarioStep<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw new PlateauError(
-      `the scenario failed in ${what}: ${(err as Error)?.message ?? String(err)}`,
-      'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) must not throw) before any load is sent',
-      'scenario-failed',
-      EXIT.preflight,
-    );
-  }
-}
-
-/** The first `max` bytes of a body as text; the rest is not read (a hostile target may send gigabytes). */
-async function firstBytes(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    n += chunk.length;
-    if (n >= max) break;
-  }
-  body.destroy();
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
 async function checkMetrics(metricsUrl: string, series: string[], targetUrl: string): Promise<string> {

@@ -11,6 +11,7 @@ import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
+import { trafficSummary } from '../scenario/traffic.ts';
 import { RunStore, redact } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
@@ -49,12 +50,13 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
   const runId = config.output.runId ?? newRunId();
-  const { scenario, build, check } = await scenarioRequests(
+  const requests = await scenarioRequests(
     config.scenario ? path.resolve(config.scenario) : null,
     config.target.url,
     runId,
-    env,
+    { env, maxBodyBytes: config.http.maxBodyBytes },
   );
+  const { scenario } = requests;
   const scrub = secretScrubber(scenario.secrets ?? [], env);
   const plan0 = engineKind(config).planForInstance(buildPlan(config, null));
   const store = RunStore.create(
@@ -68,6 +70,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
       target: config.target.url,
       engine: config.engine,
       scenario: scenario.name ?? config.scenario ?? 'default',
+      traffic: trafficSummary(requests.traffic),
       config: redact(config),
       plan: planMeta(plan0),
       vus: plan0.vus,
@@ -89,8 +92,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     config,
     plan: plan0,
     scenario,
-    build,
-    check,
+    requests,
     store,
     progress,
     interrupt: o.interrupt,
@@ -152,7 +154,7 @@ async function stages(
       preflight({
         config,
         scenario: ctx.scenario,
-        build: ctx.build,
+        requests: ctx.requests,
         runId: ctx.runId,
         maxSeq,
         maxVUs: ctx.plan.vus.maxVUs,
@@ -178,9 +180,7 @@ async function stages(
     config,
     plan: ctx.plan,
     runId: ctx.runId,
-    build: ctx.build,
-    check: ctx.check,
-    keepHeaders: ctx.scenario.check !== undefined,
+    arrivals: ctx.requests.arrivals,
     env,
     scenario: ctx.scenario,
     store,

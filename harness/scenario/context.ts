@@ -3,14 +3,43 @@
  * and kept only in memory.
  */
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
-import type { IdFormat, ScenarioContext } from './types.ts';
+import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { rowIndex, seedOf } from './data-rows.ts';
 
 export interface ContextFactory {
   (seq: number): ScenarioContext;
 }
 
-export function contextFactory(runId: string, idPrefix = '', env: NodeJS.ProcessEnv = process.env): ContextFactory {
+/** A data source's rows, loaded once per process (data-load.ts), shared read-only by every context. */
+export interface LoadedSource {
+  rows: readonly Row[];
+  order: DataOrder;
+  /** The file, for messages. */
+  file: string;
+  /** Rows the load may use: a unique source keeps its last rows for preflight's sample arrivals. */
+  usable: number;
+}
+
+export interface ContextOptions {
+  data?: Record<string, LoadedSource>;
+  /** Think time: the run's clock (simulated in tests). */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Preflight's sample arrivals: entry `sample` (0-based) takes the unique sources' row
+   * usable + sample (never one the load uses) and ids suffixed so no two samples share one.
+   */
+  sample?: number;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+export function contextFactory(
+  runId: string,
+  idPrefix = '',
+  env: NodeJS.ProcessEnv = process.env,
+  opts: ContextOptions = {},
+): ContextFactory {
   const keys = new Map<string, Buffer>();
   const keyOf = (name: string): Buffer => {
     let k = keys.get(name);
@@ -29,7 +58,16 @@ export function contextFactory(runId: string, idPrefix = '', env: NodeJS.Process
     }
     return k;
   };
-  const shared: Shared = { runId, idPrefix, keyOf, env: Object.freeze({ ...env }) };
+  const shared: Shared = {
+    runId,
+    idPrefix: opts.sample === undefined ? idPrefix : `${idPrefix}p${opts.sample}-`,
+    keyOf,
+    env: Object.freeze({ ...env }),
+    data: opts.data ?? {},
+    seed: seedOf(runId),
+    sleep: opts.sleep ?? realSleep,
+    sample: opts.sample,
+  };
   return (seq: number): ScenarioContext => new Context(shared, seq);
 }
 
@@ -38,6 +76,33 @@ interface Shared {
   idPrefix: string;
   keyOf(name: string): Buffer;
   env: Readonly<Record<string, string | undefined>>;
+  data: Record<string, LoadedSource>;
+  seed: number;
+  sleep(ms: number): Promise<void>;
+  sample: number | undefined;
+}
+
+/** The row of source `name` for arrival seq; throws (the arrival fails, kind other) naming the fix. */
+function rowOf(s: Shared, name: string, seq: number): Row {
+  const src = Object.hasOwn(s.data, name) ? s.data[name] : undefined;
+  if (!src) {
+    const known = Object.keys(s.data);
+    throw new Error(
+      `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.join(', ')}` : 'the scenario declares no `data`'})`,
+    );
+  }
+  if (s.sample !== undefined) {
+    const i =
+      src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
+    return src.rows[i];
+  }
+  const i = rowIndex(src.order, seq, src.usable, s.seed);
+  if (i === null) {
+    throw new Error(
+      `data source "${name}" (${src.file}) has ${src.usable} rows for the load and order 'unique': arrival ${seq} has none left; add rows or use order 'sequential'`,
+    );
+  }
+  return src.rows[i];
 }
 
 /**
@@ -67,6 +132,14 @@ class Context implements ScenarioContext {
   get pick(): (keySpace?: number) => number {
     const seq = this.seq;
     return (keySpace = 100_000) => spread(seq, keySpace);
+  }
+  get row(): (name: string) => Row {
+    const s = this.#s;
+    const seq = this.seq;
+    return (name) => rowOf(s, name, seq);
+  }
+  get sleep(): (ms: number) => Promise<void> {
+    return this.#s.sleep;
   }
   get hmacSha256(): (name: string, body: string | Uint8Array) => string {
     const keyOf = this.#s.keyOf;

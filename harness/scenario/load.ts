@@ -9,6 +9,7 @@ import type { ContextFactory } from './context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
+import { scenarioProblems } from './traffic.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
@@ -42,11 +43,20 @@ export async function loadScenario(file: string): Promise<Scenario> {
     );
   }
   const s = mod.default ?? mod.scenario;
-  if (!s || typeof s.request !== 'function') {
+  if (!s || (typeof s.request !== 'function' && (typeof s !== 'object' || s.mix === undefined))) {
     throw scenarioError(
       abs,
-      'exports no scenario with a request(ctx) function',
-      'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } })',
+      'exports no scenario with a request(ctx) function or a mix',
+      'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } }) or defineScenario({ mix: { ... } })',
+    );
+  }
+  const problems = scenarioProblems(s);
+  if (problems.length > 0) {
+    throw new PlateauError(
+      `scenario module ${abs} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  - ${problems.join('\n  - ')}`,
+      'fix each of them in the scenario module; nothing was sent',
+      'scenario-invalid',
+      EXIT.usage,
     );
   }
   return s;
@@ -83,13 +93,14 @@ export type RequestBuilder = (seq: number) => PreparedRequest;
 
 export function requestBuilder(scenario: Scenario, contexts: ContextFactory, targetUrl: string): RequestBuilder {
   const origin = new URL(targetUrl).origin;
-  return (seq) => prepare(scenario.request(contexts(seq)), origin);
+  const request = scenario.request!;
+  return (seq) => prepare(request(contexts(seq)), origin);
 }
 
 /** Checks what the scenario returned; a malformed request is the scenario's bug, named as such. */
-export function prepare(spec: RequestSpec, origin: string): PreparedRequest {
+export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'): PreparedRequest {
   if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
-    throw new Error(`request(ctx) must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
+    throw new Error(`${what} must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
   }
   const method = spec.method === undefined || spec.method === 'GET' ? 'GET' : checkedMethod(spec.method);
   const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);

@@ -1,39 +1,208 @@
 /**
- * The scenario as the engine uses it: a request builder and a response check. Built the same way
- * in the main thread and in every engine worker, from the scenario module's path.
+ * The scenario as the engine runs it: per arrival number, an entry of the mix, either one request
+ * (a builder and a check) or a transaction (run on the arrival's VU). Built the same way in the
+ * main thread and in every engine worker, from the scenario module's path.
  */
-import type { Scenario } from './types.ts';
-import { contextFactory } from './context.ts';
+import type { Check, RequestSpec, ResponseInfo, Scenario, SentResponse, TransactionHttp } from './types.ts';
+import { contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
 import { defaultScenario } from './default.ts';
-import { loadScenario, requestBuilder, type RequestBuilder } from './load.ts';
-import { responseHeaders, type Outcome } from '../engine/http.ts';
+import { loadScenario, prepare } from './load.ts';
+import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
+import { entryOf } from './mix-order.ts';
+import { MAX_NAMES, NAME_FIX, nameProblem } from './names.ts';
+import { loadDataSources } from './data-load.ts';
+import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
+
+/** A one-request entry: the request of arrival seq, and its check (null: accepted). */
+export interface RequestRun {
+  kind: 'request';
+  name: string;
+  build(seq: number): PreparedRequest;
+  check(o: Outcome): string | null;
+}
+
+/** A transaction: runs on the arrival's VU with the engine's http.send. */
+export interface TransactionRun {
+  kind: 'transaction';
+  name: string;
+  run(seq: number, http: TransactionHttp): Promise<void> | void;
+}
+
+export type EntryRun = RequestRun | TransactionRun;
+
+/** What the native engine needs of the scenario: the entry of each arrival, and how to send a transaction's requests. */
+export interface Arrivals {
+  /** Results are recorded per name (a mix of several entries, or a transaction). */
+  byName: boolean;
+  /** Some check or transaction reads response headers: the clients keep them. */
+  keepHeaders: boolean;
+  entries: EntryRun[];
+  entryOf(seq: number): EntryRun;
+  /** A transaction's request, ready to send (its body kept up to http.maxBodyBytes). */
+  prepare(spec: RequestSpec): PreparedRequest;
+  /** Runs a check on a response; null when accepted, else why not. */
+  checkOf(check: Check | undefined, o: Outcome): string | null;
+  /** A transaction's response as the scenario keeps it (a copy: the VU's outcome is reused). */
+  sent(o: Outcome, error: string | null): SentResponse;
+  /**
+   * Whether http.send may use this name: null when it may, else why not with the fix (a name built
+   * from data, one past MAX_NAMES, or a transaction's own name). Remembers the names admitted.
+   */
+  admit(name: unknown): string | null;
+}
 
 export interface ScenarioRequests {
   scenario: Scenario;
-  build: RequestBuilder;
-  check(o: Outcome): string | null;
+  traffic: Traffic;
+  arrivals: Arrivals;
+  data: Record<string, LoadedSource>;
+  /** Preflight's sample arrival of entry i: its own ids and (for unique sources) a row the load never uses. */
+  sample(i: number): EntryRun;
 }
+
+export interface ScenarioOptions {
+  env?: NodeJS.ProcessEnv;
+  /** http.maxBodyBytes: the most of a body a check or transaction sees. */
+  maxBodyBytes?: number;
+  /** Think time on the run's clock. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export async function scenarioRequests(
   path: string | null,
   targetUrl: string,
   runId: string,
-  env: NodeJS.ProcessEnv = process.env,
+  o: ScenarioOptions = {},
 ): Promise<ScenarioRequests> {
+  const env = o.env ?? process.env;
   const scenario = path ? await loadScenario(path) : defaultScenario(targetUrl);
-  const build = requestBuilder(scenario, contextFactory(runId, scenario.ids?.prefix ?? '', env), targetUrl);
-  return { scenario, build, check: checker(scenario) };
+  const traffic = trafficOf(scenario);
+  const data = loadDataSources(path, traffic.data, traffic.entries.length);
+  const origin = new URL(targetUrl).origin;
+  const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const factory = (sample?: number) =>
+    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample });
+  const runs = (contexts: ContextFactory) => traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes));
+  const entries = runs(factory());
+  const arrivals: Arrivals = {
+    byName: traffic.byName,
+    keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
+    entries,
+    entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
+    prepare: (spec) => ({ ...prepare(spec, origin, 'http.send(name, request)'), keepBodyBytes: maxBodyBytes }),
+    checkOf,
+    sent,
+    admit: nameAdmission(traffic),
+  };
+  return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i))[i] };
 }
 
-function checker(s: Scenario): (o: Outcome) => string | null {
-  if (!s.check) return () => null;
-  const check = s.check;
-  return (o) => {
-    try {
-      const v = check({ status: o.status, headers: responseHeaders(o) });
-      return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
-    } catch (err) {
-      return `check threw: ${(err as Error).message}`;
-    }
+/** The names http.send may use: fixed ones, at most MAX_NAMES in all with the entries'. */
+function nameAdmission(traffic: Traffic): (name: unknown) => string | null {
+  const seen = new Set(traffic.entries.filter((e) => e.request).map((e) => e.name));
+  const transactions = new Set(traffic.entries.filter((e) => e.run).map((e) => e.name));
+  return (name) => {
+    if (typeof name === 'string' && seen.has(name)) return null;
+    const bad = nameProblem(name);
+    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
+    const n = name as string;
+    if (transactions.has(n))
+      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
+    if (seen.size + transactions.size >= MAX_NAMES)
+      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    seen.add(n);
+    return null;
+  };
+}
+
+function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, maxBodyBytes: number): EntryRun {
+  if (e.run) {
+    const run = e.run;
+    return { kind: 'transaction', name: e.name, run: (seq, http) => run(contexts(seq), http) };
+  }
+  const request = e.request!;
+  const keep = e.checkReadsBody ? maxBodyBytes : 0;
+  const check = e.check;
+  return {
+    kind: 'request',
+    name: e.name,
+    build: keep
+      ? (seq) => ({ ...prepare(request(contexts(seq)), origin), keepBodyBytes: keep })
+      : (seq) => prepare(request(contexts(seq)), origin),
+    check: check ? (o) => checkOf(check, o) : () => null,
+  };
+}
+
+/** A check's verdict: true or nothing accepts; false or a message rejects; a throw is its message. */
+export function checkOf(check: Check | undefined, o: Outcome): string | null {
+  if (!check) return null;
+  try {
+    const v = check(new ResponseView(o));
+    return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+  } catch (err) {
+    return `check threw: ${(err as Error).message}`;
+  }
+}
+
+/**
+ * The response a check sees, over the VU's outcome (valid while the check runs): headers parsed
+ * and the body decoded only when read.
+ */
+class ResponseView implements ResponseInfo {
+  constructor(private readonly o: Outcome) {}
+  get status(): number {
+    return this.o.status;
+  }
+  get headers(): Record<string, string | string[] | undefined> {
+    return responseHeaders(this.o);
+  }
+  get body(): string {
+    return bodyText(this.o);
+  }
+  json(): any {
+    return parseJson(this.body);
+  }
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`the body is not JSON (${text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60))})`);
+  }
+}
+
+function sent(o: Outcome, error: string | null): SentResponse {
+  const body = bodyText(o);
+  return {
+    status: o.status,
+    headers: responseHeaders(o),
+    body,
+    json: () => parseJson(body),
+    ok: error === null,
+    ...(error !== null ? { error } : {}),
+  };
+}
+
+/** Arrivals of one request entry from a builder and a check (the engine's tests, and callers without a scenario module). */
+export function requestArrivals(
+  build: (seq: number) => PreparedRequest,
+  check: (o: Outcome) => string | null = () => null,
+  name = 'request',
+): Arrivals {
+  const entry: RequestRun = { kind: 'request', name, build, check };
+  return {
+    byName: false,
+    keepHeaders: false,
+    entries: [entry],
+    entryOf: () => entry,
+    prepare: () => {
+      throw new Error('a one-request scenario sends no transaction');
+    },
+    checkOf,
+    sent,
+    admit: () => null,
   };
 }

@@ -36,13 +36,13 @@ const url = nginx.url;
 const origin = new URL(url).origin;
 
 async function plateau(): Promise<number> {
-  const { scenario, build, check } = await scenarioRequests(null, url, 'prof');
+  const { arrivals } = await scenarioRequests(null, url, 'prof');
   const pool = new VuPool(
     origin,
     {
       timeoutMs: 10_000,
       client: values.client === 'undici' ? 'undici' : 'socket',
-      keepHeaders: scenario.check !== undefined,
+      keepHeaders: arrivals.keepHeaders,
     },
     vus,
     vus,
@@ -53,8 +53,7 @@ async function plateau(): Promise<number> {
     phase: 'steps',
     source: 'native/0',
     pool,
-    build,
-    check,
+    arrivals,
     seqOffset: 0,
     gracefulStopMs: 2000,
     sink: (b) => {

@@ -3,6 +3,8 @@
  * validated config, its plan, a simulated clock, a model target, a simulated engine over it, a
  * fresh run store and the RunContext the stages read (the prober reads the model's counters).
  */
+import { requestArrivals, type ScenarioRequests } from '../../harness/scenario/requests.ts';
+import { trafficOf } from '../../harness/scenario/traffic.ts';
 import type { PlateauConfigInput } from '../../harness/config/schema.ts';
 import { parseConfigOrThrow } from '../../harness/config/validate.ts';
 import { SimClock } from '../../harness/clock.ts';
@@ -15,6 +17,13 @@ import { RunStore } from '../../harness/store/run-store.ts';
 import { buildPlan } from '../../analysis/plan.ts';
 
 /** The fastest round trip every simulated run reads (ms). */
+/** The simulated engine sends nothing: the scenario is one GET entry, for the stages that read it. */
+const simRequests: ScenarioRequests = (() => {
+  const arrivals = requestArrivals(() => ({ method: 'GET', path: '/orders', headers: {}, body: null }));
+  const scenario = { request: () => ({ method: 'GET', url: '/orders' }) };
+  return { scenario, traffic: trafficOf(scenario), arrivals, data: {}, sample: () => arrivals.entries[0] };
+})();
+
 export const SIM_RTT_MS = 0.5;
 
 export interface SimContextOptions {
@@ -88,8 +97,7 @@ export function simContext(o: SimContextOptions) {
     config,
     plan,
     scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
-    build: () => ({ method: 'GET', path: '/orders', headers: {}, body: null }),
-    check: () => null,
+    requests: simRequests,
     store,
     progress: new Progress({ write: () => undefined, isTTY: false }),
     interrupt,

@@ -1,0 +1,158 @@
+/**
+ * Preflight's sample arrivals: one of each mix entry, sent before any load, so a scenario that
+ * cannot succeed once (a wrong secret, a check that rejects the target's answer, a transaction
+ * whose second request 404s) fails with the entry, the request and the answer, not after a
+ * thousand failed requests. Each sample has ids of its own and, for a unique data source, a row
+ * the load never uses (context.ts).
+ */
+import { request, type Dispatcher } from 'undici';
+import type { PlateauConfig } from '../config/schema.ts';
+import type { EntryRun, ScenarioRequests } from '../scenario/requests.ts';
+import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
+import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+/** What preflight shows of a refused answer: its first bytes (a hostile target may send gigabytes). */
+const SHOWN_BYTES = 200;
+
+export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests, evidence: string[]): Promise<void> {
+  const entries = s.traffic.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const run = scenarioStep(`entry "${entries[i].name}"`, () => s.sample(i));
+    const sent = await sampleArrival(config, s, run);
+    evidence.push(
+      entries.length === 1 && run.kind === 'request'
+        ? `sample request ${sent[0]} answered ${sent[1]}`
+        : `sample arrival of "${run.name}": ${sent.join(' ')}`,
+    );
+  }
+}
+
+/** Sends one arrival of the entry; resolves what it sent and got, or throws the failure with the fix. */
+async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: EntryRun): Promise<string[]> {
+  if (run.kind === 'request') {
+    const req = scenarioStep('request(ctx) for the sample request', () => run.build(0));
+    const o = await send(config, req, run.name);
+    const verdict = o.status < 400 ? run.check(o) : null;
+    refuseUnless(config, req, o, verdict, run.name, null);
+    return [`${req.method} ${pathOnly(req.path)}`, String(o.status)];
+  }
+  const shown: string[] = [];
+  let failed: Error | null = null;
+  const http = {
+    send: async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
+      const bad = s.arrivals.admit(name);
+      if (bad) throw scenarioFailure(`transaction "${run.name}"`, bad);
+      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () => s.arrivals.prepare(spec));
+      const o = await send(config, req, name);
+      const verdict = o.status < 400 ? s.arrivals.checkOf(check, o) : null;
+      try {
+        refuseUnless(config, req, o, verdict, name, run.name);
+      } catch (err) {
+        failed ??= err as Error;
+        return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`);
+      }
+      shown.push(`${name} ${o.status}`);
+      return s.arrivals.sent(o, null);
+    },
+  };
+  try {
+    await run.run(0, http);
+  } catch (err) {
+    if (err instanceof PlateauError) throw err;
+    throw scenarioFailure(`transaction "${run.name}"`, (err as Error)?.message ?? String(err));
+  }
+  if (failed) throw failed;
+  if (shown.length === 0) {
+    throw new PlateauError(
+      `the sample arrival of transaction "${run.name}" sent no request`,
+      'make run(ctx, http) send its requests with await http.send(name, request)',
+      'scenario-failed',
+      EXIT.preflight,
+    );
+  }
+  return shown;
+}
+
+/** One request with undici; its answer as the engine's Outcome (status, headers, the body kept up to maxBodyBytes). */
+async function send(config: PlateauConfig, req: PreparedRequest, name: string): Promise<Outcome> {
+  const url = new URL(req.path, config.target.url).href;
+  const timeoutMs = config.http.timeoutMs;
+  const o = newOutcome();
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, {
+      method: req.method as 'GET',
+      headers: req.headers,
+      body: req.body ?? undefined,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const keep = Math.max(SHOWN_BYTES, req.keepBodyBytes ?? 0);
+    let n = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      if (n < keep) o.bodyChunks.push(Buffer.from(chunk.subarray(0, keep - n)));
+      n += chunk.length;
+      if (n >= Math.max(keep, config.http.maxBodyBytes)) break;
+    }
+    res.body.destroy();
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    throw new PlateauError(
+      `the sample request "${name}" ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`,
+      'make the target answer one request within http.timeoutMs before measuring thousands',
+      'sample-request-failed',
+      EXIT.preflight,
+    );
+  }
+  o.status = res.statusCode;
+  o.rawHeaders = Object.entries(res.headers).flatMap(([k, v]) =>
+    Array.isArray(v) ? v.flatMap((x) => [k, x]) : v === undefined ? [] : [k, String(v)],
+  );
+  return o;
+}
+
+function refuseUnless(
+  config: PlateauConfig,
+  req: PreparedRequest,
+  o: Outcome,
+  verdict: string | null,
+  name: string,
+  transaction: string | null,
+): void {
+  if (o.status < 400 && verdict === null) return;
+  const url = new URL(req.path, config.target.url).href;
+  const text = Buffer.concat(o.bodyChunks).subarray(0, SHOWN_BYTES).toString('utf8');
+  const what = transaction ? `"${name}" of transaction "${transaction}"` : `"${name}"`;
+  throw new PlateauError(
+    `the sample request ${what} ${req.method} ${url} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${text}`,
+    o.status === 401 || o.status === 403
+      ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs'
+      : 'fix the scenario so that one arrival of each entry succeeds before measuring thousands',
+    'sample-request-failed',
+    EXIT.preflight,
+  );
+}
+
+function pathOnly(p: string): string {
+  return p.split('?')[0];
+}
+
+function scenarioFailure(what: string, message: string): PlateauError {
+  return new PlateauError(
+    `the scenario failed in ${what}: ${message}`,
+    'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) and run(ctx, http) must not throw) before any load is sent',
+    'scenario-failed',
+    EXIT.preflight,
+  );
+}
+
+/** Runs the user's scenario code; what it throws becomes a preflight failure that names the scenario. */
+function scenarioStep<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw scenarioFailure(what, (err as Error)?.message ?? String(err));
+  }
+}

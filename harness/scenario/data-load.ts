@@ -1,0 +1,89 @@
+/**
+ * Reads a scenario's data files, once per process (each engine thread loads its own copy: one copy
+ * a thread, never one a VU), resolved beside the scenario module. A missing file, a ragged CSV or
+ * an empty array is a PlateauError naming the file and the line, before any load.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DataSource, Row } from './types.ts';
+import type { LoadedSource } from './context.ts';
+import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+function dataError(file: string, line: number, cause: string, fix: string): PlateauError {
+  return new PlateauError(
+    `data file ${file}${line > 0 ? ` line ${line}` : ''}: ${cause}`,
+    fix,
+    'scenario-data-invalid',
+    EXIT.preflight,
+  );
+}
+
+/** The absolute path of a data source's file: relative paths are beside the scenario module. */
+export function dataFilePath(scenarioPath: string | null, src: DataSource): string {
+  const file = 'csv' in src ? src.csv : src.json;
+  return path.resolve(scenarioPath ? path.dirname(scenarioPath) : process.cwd(), file);
+}
+
+/**
+ * Loads every source. `samples`: preflight's sample arrivals (one per mix entry), for which a
+ * unique source keeps its last rows, so no row the load uses is sent twice.
+ */
+export function loadDataSources(
+  scenarioPath: string | null,
+  data: Record<string, DataSource>,
+  samples: number,
+): Record<string, LoadedSource> {
+  const out: Record<string, LoadedSource> = {};
+  for (const [name, src] of Object.entries(data)) {
+    const file = dataFilePath(scenarioPath, src);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw dataError(
+        file,
+        0,
+        code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`,
+        `create it, or fix data.${name} in the scenario (a path relative to the scenario module)`,
+      );
+    }
+    let rows: Row[];
+    try {
+      rows = 'csv' in src ? parseCsv(text) : parseJsonRows(text);
+    } catch (err) {
+      if (!(err instanceof DataError)) throw err;
+      throw dataError(
+        file,
+        err.line,
+        err.message,
+        'csv' in src
+          ? 'give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)'
+          : 'make the file a JSON array of objects with at least one element',
+      );
+    }
+    for (const r of rows) Object.freeze(r);
+    const order = src.order ?? 'sequential';
+    const usable = order === 'unique' ? Math.max(0, rows.length - samples) : rows.length;
+    out[name] = { rows: Object.freeze(rows), order, file, usable };
+  }
+  return out;
+}
+
+/**
+ * Why the plan cannot run with these sources, or null: a unique source needs a row for every
+ * arrival the plan can make (warmup and steps), besides preflight's samples.
+ */
+export function uniqueRowsProblem(data: Record<string, LoadedSource>, maxArrivals: number): PlateauError | null {
+  for (const [name, src] of Object.entries(data)) {
+    if (src.order !== 'unique' || maxArrivals <= src.usable) continue;
+    return new PlateauError(
+      `data source "${name}" (${src.file}) has order 'unique' and ${src.rows.length} rows (${src.usable} for the load, ${src.rows.length - src.usable} kept for preflight's sample arrivals), but the plan can make ${maxArrivals} arrivals (warmup and steps)`,
+      `add at least ${maxArrivals - src.usable} rows, lower the plan (load.maxRate, load.holdS, warmup.maxS), or use order 'sequential' (rows wrap) or 'random'`,
+      'scenario-data-too-few-rows',
+      EXIT.preflight,
+    );
+  }
+  return null;
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { entryOf, mixOrder, wholeWeights } from './mix-order.ts';
+import { scenarioProblems, trafficOf } from './traffic.ts';
+import { nameProblem } from './names.ts';
+import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
+import type { Scenario } from './types.ts';
+
+const req = () => ({ url: '/' });
+
+describe('the mix order (SWRR over the global arrival number)', () => {
+  const sets = [
+    [70, 25, 5],
+    [1, 1, 1],
+    [3, 2, 1],
+    [50, 30, 15, 5],
+    [90, 9, 1],
+    [0.5, 0.25, 0.25],
+  ];
+  it.each(sets)('weights %j: every prefix from arrival 1 within one of its share, every window within two', (...w) => {
+    const o = mixOrder(w);
+    const W = o.table.length;
+    const sum = o.whole.reduce((a, b) => a + b, 0);
+    const count = new Array<number>(w.length).fill(0);
+    for (let n = 1; n <= 3 * W; n++) {
+      count[entryOf(o, n)]++;
+      for (let i = 0; i < w.length; i++) expect(Math.abs(count[i] - (n * o.whole[i]) / sum)).toBeLessThan(1);
+    }
+    for (let a = 1; a <= W; a++) {
+      const c = new Array<number>(w.length).fill(0);
+      for (let n = a; n < a + 2 * W; n++) {
+        c[entryOf(o, n)]++;
+        const N = n - a + 1;
+        for (let i = 0; i < w.length; i++) expect(Math.abs(c[i] - (N * o.whole[i]) / sum)).toBeLessThan(2);
+      }
+    }
+  });
+  it('is smooth: 70/25/5 never sends the 5% entry twice within 20 arrivals, nor the 70% one 4 times in a row', () => {
+    const o = mixOrder([70, 25, 5]);
+    const seq = Array.from({ length: 200 }, (_, k) => entryOf(o, k + 1)).join('');
+    expect(seq).not.toMatch(/0000/);
+    expect(seq.match(/2/g)).toHaveLength(10);
+    const at = [...seq].flatMap((c, i) => (c === '2' ? [i] : []));
+    expect(Math.min(...at.slice(1).map((x, i) => x - at[i]))).toBe(20);
+  });
+  it('makes weights whole, refuses what cannot be', () => {
+    expect(wholeWeights([70, 25, 5])).toEqual([14, 5, 1]);
+    expect(wholeWeights([0.5, 0.25])).toEqual([2, 1]);
+    expect(wholeWeights([1, 0])).toMatch(/not a positive number/);
+    expect(wholeWeights([1, 0.0001])).toMatch(/more than 3 decimals/);
+  });
+});
+
+describe('scenario problems, all at once, before load', () => {
+  it('names every bad key, weight, entry and source', () => {
+    const s = {
+      name: 'x',
+      mixx: 1,
+      mix: {
+        a: { weight: 0, request: req },
+        b: { weight: 1, request: req, run: async () => undefined },
+        'GET /orders/12345': { weight: 1, request: req },
+        c: { weight: 1, requets: req },
+        d: { weight: 1, run: async () => undefined, check: () => true },
+      },
+      data: { accounts: { csv: './a.csv', json: './a.json', order: 'once' } },
+    } as unknown as Scenario;
+    const p = scenarioProblems(s).join('\n');
+    expect(p).toMatch(/unknown key `mixx` \(did you mean `mix`\?\)/);
+    expect(p).toMatch(/mix entry "a": weight 0 is not a positive number/);
+    expect(p).toMatch(/mix entry "b" has both `request` and `run`/);
+    expect(p).toMatch(/"GET \/orders\/12345".*looks built from data/);
+    expect(p).toMatch(/mix entry "c": unknown key `requets`/);
+    expect(p).toMatch(/mix entry "d": a transaction checks each request in http.send/);
+    expect(p).toMatch(/data source "accounts" needs exactly one of csv/);
+    expect(p).toMatch(/order "once" is not one of sequential, unique, random/);
+  });
+  it('a request scenario is one entry named after it, recorded without names', () => {
+    const t = trafficOf({ name: 'create order', request: req });
+    expect(t.entries.map((e) => e.name)).toEqual(['create order']);
+    expect(t.byName).toBe(false);
+    expect(trafficOf({ mix: { a: { weight: 1, run: async () => undefined } } }).byName).toBe(true);
+  });
+  it('knows which checks read the body', () => {
+    const t = trafficOf({
+      mix: {
+        a: { weight: 1, request: req, check: (r) => r.status === 200 },
+        b: { weight: 1, request: req, check: (r) => typeof r.json().id === 'string' },
+        c: { weight: 1, request: req, check: ({ body }) => body.length > 0 },
+      },
+    });
+    expect(t.entries.map((e) => e.checkReadsBody)).toEqual([false, true, true]);
+  });
+  it('refuses names built from data', () => {
+    expect(nameProblem('read order')).toBeNull();
+    expect(nameProblem('GET /v1/users')).toBeNull();
+    expect(nameProblem('order 4711')).toMatch(/built from data/);
+    expect(nameProblem('order 0b1e2c3d-1111-4aaa-8bbb-123456789abc')).toMatch(/built from data/);
+    expect(nameProblem(7)).toMatch(/must be a string/);
+  });
+});
+
+describe('data rows', () => {
+  it('parses RFC 4180 CSV: quotes, commas, doubled quotes, CRLF, line breaks in a field', () => {
+    const rows = parseCsv('\ufeffid,note\r\n1,"a, ""b"""\r\n2,"two\nlines"\n3,plain\n');
+    expect(rows).toEqual([
+      { id: '1', note: 'a, "b"' },
+      { id: '2', note: 'two\nlines' },
+      { id: '3', note: 'plain' },
+    ]);
+  });
+  it('names the line of a ragged row, an unclosed quote and an empty file', () => {
+    const line = (text: string) => {
+      try {
+        parseCsv(text);
+      } catch (err) {
+        return [(err as DataError).line, (err as Error).message];
+      }
+      return null;
+    };
+    expect(line('id,a\n1,2\n3\n')).toEqual([3, 'the row has 1 fields, the header 2']);
+    expect(line('id\n"open\n')).toEqual([2, 'a quoted field is never closed']);
+    expect(line('')?.[1]).toMatch(/empty/);
+    expect(line('id\n')?.[1]).toMatch(/no rows/);
+    expect(() => parseJsonRows('[]')).toThrow(/empty array/);
+    expect(() => parseJsonRows('[1]')).toThrow(/element 0 is not an object/);
+  });
+  it('picks rows by order: sequential wraps, unique never repeats, random is seeded by the run id', () => {
+    expect([1, 2, 3, 4].map((s) => rowIndex('sequential', s, 3, 0))).toEqual([0, 1, 2, 0]);
+    expect([1, 3, 4].map((s) => rowIndex('unique', s, 3, 0))).toEqual([0, 2, null]);
+    const a = Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seedOf('run-a')));
+    expect(Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seedOf('run-a')))).toEqual(a);
+    expect(Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seedOf('run-b')))).not.toEqual(a);
+    expect(new Set(a).size).toBeGreaterThan(6);
+  });
+});

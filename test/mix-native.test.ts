@@ -1,0 +1,129 @@
+/**
+ * The native engine runs a mix (test/fixtures/scenarios/native-mix): each arrival one entry by
+ * its number, reads and writes counted under their names, unique CSV rows never sent twice, a
+ * transaction's two requests sent in order on its VU with think time, body checks, and a
+ * transaction's failure counted as its arrival's. A real server on 127.0.0.1.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../analysis/types.ts';
+import { mergeRecords } from '../analysis/buckets.ts';
+import { Schedule } from '../analysis/schedule.ts';
+import { startNative } from '../harness/engine/native.ts';
+import { VuPool } from '../harness/engine/vu-pool.ts';
+import { scenarioRequests } from '../harness/scenario/requests.ts';
+import { entryOf } from '../harness/scenario/mix-order.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+const SCENARIO = path.resolve('test/fixtures/scenarios/native-mix/scenario.ts');
+
+interface Seen {
+  accounts: string[];
+  confirmed: string[];
+  created: string[];
+  order: string[];
+}
+
+/** Reads, creates (201 with the id) and confirms (200, or 404 when `confirmFails`). */
+async function shopServer(confirmFails = false): Promise<{ url: string; seen: Seen }> {
+  const seen: Seen = { accounts: [], confirmed: [], created: [], order: [] };
+  const srv = await tinyServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const url = req.url!;
+      if (req.method === 'GET' && url.startsWith('/orders/')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: url.slice(8) }));
+      } else if (req.method === 'POST' && url === '/orders') {
+        const o = JSON.parse(body) as { id: string; account: string };
+        seen.created.push(o.id);
+        if (o.account !== 'checkout') seen.accounts.push(o.account);
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: o.id }));
+      } else if (req.method === 'POST' && url.endsWith('/confirm')) {
+        const id = url.split('/')[2];
+        seen.confirmed.push(id);
+        seen.order.push(`confirm ${id} after ${seen.created.includes(id) ? 'create' : 'nothing'}`);
+        res.writeHead(confirmFails ? 404 : 200).end('{}');
+      } else res.writeHead(500).end();
+    });
+  });
+  closers.push(srv.close);
+  return { url: srv.url, seen };
+}
+
+async function runMix(url: string, ratePerSec: number, seconds: number) {
+  const s = await scenarioRequests(SCENARIO, `${url}/`, 'mixrun');
+  const pool = new VuPool(url, { timeoutMs: 5000, client: 'socket', keepHeaders: true }, 20, 60);
+  closers.push(() => pool.close());
+  const records: BucketRecord[] = [];
+  const run = startNative({
+    schedule: new Schedule([{ fromPerSec: ratePerSec, toPerSec: ratePerSec, durationS: seconds }]),
+    phase: 'steps',
+    source: 'native/0',
+    pool,
+    arrivals: s.arrivals,
+    seqOffset: 0,
+    gracefulStopMs: 3000,
+    sink: (r) => records.push(r),
+  });
+  const done = await run.done;
+  return { s, done, records: mergeRecords(records) };
+}
+
+function totals(records: BucketRecord[]) {
+  const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+  const byName = (name: string, k: 'completed' | 'ok') => sum((r) => r.byName?.[name]?.[k] ?? 0);
+  return { sum, byName };
+}
+
+describe('a mix on the native engine', () => {
+  it('sends each entry by its arrival number, counts names, keeps unique rows unique and runs transactions in order', async () => {
+    const { url, seen } = await shopServer();
+    const { s, done, records } = await runMix(url, 100, 3);
+    const t = totals(records);
+    const arrivals = t.sum((r) => r.completed);
+    expect(t.sum((r) => r.dropped)).toBe(0);
+    expect(arrivals).toBe(done.dispatched);
+    expect(arrivals).toBe(300);
+    // every arrival ran the entry its number names (SWRR over 70/25/5)
+    const expected = { 'read order': 0, 'create order': 0, checkout: 0 };
+    const names = s.traffic.entries.map((e) => e.name) as (keyof typeof expected)[];
+    for (let seq = 1; seq <= arrivals; seq++) expected[names[entryOf(s.traffic.order, seq)]]++;
+    expect(t.byName('read order', 'completed')).toBe(expected['read order']);
+    expect(t.byName('create order', 'completed')).toBe(expected['create order']);
+    expect(t.byName('checkout', 'completed')).toBe(expected.checkout);
+    expect(expected).toEqual({ 'read order': 210, 'create order': 75, checkout: 15 });
+    // the transaction's requests under their own names, the transaction under its own, marked
+    expect(t.byName('checkout: create', 'ok')).toBe(15);
+    expect(t.byName('checkout: confirm', 'ok')).toBe(15);
+    expect(records.find((r) => r.byName?.checkout)?.byName?.checkout.transaction).toBe(true);
+    expect(t.sum((r) => r.ok)).toBe(300);
+    expect(t.sum((r) => r.requests ?? 0)).toBe(315);
+    // unique rows: no account sent twice, in arrival order of the entries that read them
+    expect(new Set(seen.accounts).size).toBe(seen.accounts.length);
+    expect(seen.accounts.length).toBe(75);
+    // confirm always after its create, on the same arrival
+    expect(seen.order.every((l) => l.endsWith('after create'))).toBe(true);
+    // the transaction's duration holds its think time (20 ms): its p50 is at least that
+    const { decodeHistogram } = await import('../analysis/histogram.ts');
+    const txn = records.filter((r) => r.byName?.checkout).map((r) => decodeHistogram(r.byName!.checkout.duration));
+    expect(Math.min(...txn.map((h) => h.minNonZeroValue))).toBeGreaterThanOrEqual(19_000);
+  });
+
+  it('a failed request fails its transaction (kind and status of that request); the run goes on', async () => {
+    const { url } = await shopServer(true);
+    const { records } = await runMix(url, 100, 2);
+    const t = totals(records);
+    const failedTxns = t.byName('checkout', 'completed') - t.byName('checkout', 'ok');
+    expect(t.byName('checkout', 'completed')).toBe(10);
+    expect(failedTxns).toBe(10);
+    expect(t.sum((r) => r.errors.http_4xx ?? 0)).toBe(10);
+    expect(t.sum((r) => r.ok)).toBe(190);
+    expect(records.flatMap((r) => r.samples ?? []).some((m) => m.includes('checkout: confirm'))).toBe(true);
+  });
+});
