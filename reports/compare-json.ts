@@ -1,11 +1,21 @@
 /**
  * `plateau compare --json`: two runs as one document for machines: each run's headline figures,
  * B's change against A, the settings that differ, and one row per offered rate either run ran
- * with both runs' throughput, p50/p99, error rate and verdict. Pure.
+ * with both runs' throughput, p50/p99, error rate and verdict; where the runs recorded names, a
+ * `byName` list on each rate both held, the names that regressed (`nameRegressions`, worded in
+ * `nameWarnings`) and the names only one run recorded (`names`). Pure.
  */
+import {
+  compareByName,
+  type NameComparison,
+  type NameRegression,
+  type NameSkip,
+  type NameThresholds,
+} from '../analysis/compare/by-name.ts';
+import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import { kneeResult } from '../analysis/stop.ts';
-import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
+import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
 export const COMPARE_JSON_SCHEMA_VERSION = 1;
 
@@ -38,6 +48,31 @@ export interface CompareStepFigures {
   verdict: string;
 }
 
+/** One name's steady window in one run. */
+export interface CompareNameFigures {
+  throughputPerSec: number;
+  completedPerSec: number;
+  completed: number;
+  errorRate: number;
+  p50: ComparePercentile | null;
+  p99: ComparePercentile | null;
+}
+
+/** One name both runs recorded at a rate both held. */
+export interface CompareNameRow {
+  name: string;
+  transaction: boolean;
+  a: CompareNameFigures;
+  b: CompareNameFigures;
+  /**
+   * p99: (B - A) / A, null unless both p99s are reliable (p99Compared); errorRatePoints: B - A as
+   * a fraction (0.01 is one percentage point), null unless both completed some.
+   */
+  change: { p99: number | null; errorRatePoints: number | null };
+  p99Compared: boolean;
+  regressed: { p99: boolean; errorRate: boolean };
+}
+
 export interface CompareRateRow {
   ratePerSec: number;
   /** null: the run did not offer this rate. */
@@ -45,6 +80,20 @@ export interface CompareRateRow {
   b: CompareStepFigures | null;
   /** (B - A) / A; null without both or when A is 0. */
   change: { throughput: number | null; p99: number | null };
+  /** Each name both runs recorded, where both held this rate; absent where names were not compared. */
+  byName?: CompareNameRow[];
+}
+
+/** What the per-name comparison covered (null in the document when neither run recorded names). */
+export interface CompareNames {
+  /** Names only B recorded, and only A: listed, not compared. */
+  added: string[];
+  removed: string[];
+  /** The run that recorded no per-name results, when only one did. */
+  withoutNames: 'a' | 'b' | null;
+  /** Rates both offered whose names were not compared, and why. */
+  skipped: NameSkip[];
+  thresholds: NameThresholds;
 }
 
 /** The document `plateau compare --json` prints. */
@@ -57,6 +106,12 @@ export interface CompareDocument {
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
   rates: CompareRateRow[];
+  /** Null when neither run recorded per-name results (one-name runs, older summaries). */
+  names: CompareNames | null;
+  /** Each name, rate and figure that regressed while both runs held the rate; empty when none. */
+  nameRegressions: NameRegression[];
+  /** The regressions in words, one per name and figure. */
+  nameWarnings: string[];
   cost: { a: CostResult; b: CostResult } | null;
 }
 
@@ -88,9 +143,33 @@ function runFigures(r: RunResult): CompareRunFigures {
   };
 }
 
-function percentile(s: StepResult, q: number): ComparePercentile | null {
-  const p: Percentile | undefined = s.latency.find((x) => x.q === q);
+/** Percentile q of a step's or a name's latency. */
+function percentile(latency: Percentile[], q: number): ComparePercentile | null {
+  const p = latency.find((x) => x.q === q);
   return p ? { valueMs: p.valueMs, samples: p.n, reliable: p.reliable } : null;
+}
+
+function nameFigures(n: NameResult): CompareNameFigures {
+  return {
+    throughputPerSec: n.throughputPerSec,
+    completedPerSec: n.completedPerSec,
+    completed: n.completed,
+    errorRate: n.errorRate,
+    p50: percentile(n.latency, 50),
+    p99: percentile(n.latency, 99),
+  };
+}
+
+function nameRow(c: NameComparison): CompareNameRow {
+  return {
+    name: c.name,
+    transaction: c.transaction,
+    a: nameFigures(c.a),
+    b: nameFigures(c.b),
+    change: { p99: c.p99.change, errorRatePoints: c.errorRate.changePoints },
+    p99Compared: c.p99.compared,
+    regressed: { p99: c.p99.regressed, errorRate: c.errorRate.regressed },
+  };
 }
 
 function stepFigures(s: StepResult | null): CompareStepFigures | null {
@@ -98,8 +177,8 @@ function stepFigures(s: StepResult | null): CompareStepFigures | null {
   return {
     step: s.index + 1,
     throughputPerSec: s.throughputPerSec,
-    p50: percentile(s, 50),
-    p99: percentile(s, 99),
+    p50: percentile(s.latency, 50),
+    p99: percentile(s.latency, 99),
     errorRate: s.errorRate,
     verdict: s.verdict,
   };
@@ -109,6 +188,8 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
   const { a, b } = input;
   const fa = runFigures(a),
     fb = runFigures(b);
+  const names = compareByName(a, b, input.rows);
+  const byRate = new Map((names?.rates ?? []).map((r) => [r.ratePerSec, r.names.map(nameRow)]));
   return {
     schemaVersion: COMPARE_JSON_SCHEMA_VERSION,
     kind: 'plateau-compare',
@@ -131,8 +212,21 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
           throughput: relativeChange(sa?.throughputPerSec, sb?.throughputPerSec),
           p99: relativeChange(sa?.p99?.valueMs, sb?.p99?.valueMs),
         },
+        ...(byRate.has(r.ratePerSec) ? { byName: byRate.get(r.ratePerSec) } : {}),
       };
     }),
+    names:
+      names === null
+        ? null
+        : {
+            added: names.added,
+            removed: names.removed,
+            withoutNames: names.withoutNames,
+            skipped: names.skipped,
+            thresholds: names.thresholds,
+          },
+    nameRegressions: names?.regressions ?? [],
+    nameWarnings: names === null ? [] : nameWarnings(names, COMPARE_LABELS),
     cost: input.cost,
   };
 }

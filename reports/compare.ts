@@ -1,8 +1,9 @@
 /**
  * `plateau compare A B`: two runs side by side at equal offered rates. Headline figures (capacity,
  * knee, peak, USL peak), then one row per rate either run offered: achieved X, p50/p99 and error
- * rate of each, with B's change against A. Warnings first when the runs are not comparable.
- * Pure: two RunResults in, Markdown out.
+ * rate of each, with B's change against A; then, when the runs recorded names, each name at the
+ * rates both held, the names that regressed first. Warnings first when the runs are not
+ * comparable. Pure: two RunResults in, Markdown out.
  */
 import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
@@ -11,27 +12,18 @@ import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
+import { compareRows } from '../analysis/compare/rows.ts';
+import { compareByName, type NameComparison, type NameComparisonResult } from '../analysis/compare/by-name.ts';
+import {
+  COMPARE_LABELS,
+  nameLabel,
+  nameWarnings,
+  skipText,
+  thresholdsText,
+} from '../analysis/compare/name-warnings.ts';
 import { kneeResult } from '../analysis/stop.ts';
 
-export interface CompareRow {
-  ratePerSec: number;
-  a: StepResult | null;
-  b: StepResult | null;
-}
-
-/** The last attempt at each rate (a confirmation rerun replaces the first attempt), by rate. */
-function byRate(run: RunResult): Map<number, StepResult> {
-  const m = new Map<number, StepResult>();
-  for (const s of run.steps) if (s.steadyS > 0) m.set(s.ratePerSec, s);
-  return m;
-}
-
-export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
-  const ma = byRate(a),
-    mb = byRate(b);
-  const rates = [...new Set([...ma.keys(), ...mb.keys()])].sort((x, y) => x - y);
-  return rates.map((ratePerSec) => ({ ratePerSec, a: ma.get(ratePerSec) ?? null, b: mb.get(ratePerSec) ?? null }));
-}
+export { compareRows, type CompareRow } from '../analysis/compare/rows.ts';
 
 /** "+4.2%" of b against a; "–" without both. */
 export function changeText(a: number | null | undefined, b: number | null | undefined): string {
@@ -88,6 +80,68 @@ function stepCells(s: StepResult | null): string[] {
   ];
 }
 
+function p99CellOf(n: NameComparison['a']): string {
+  return percentileCell(n.latency.find((p) => p.q === 99));
+}
+
+function nameRow(c: NameComparison): string {
+  const p99 = c.p99.compared
+    ? changeText(c.p99.aMs, c.p99.bMs)
+    : c.p99.aMs === null || c.p99.bMs === null
+      ? '–'
+      : 'not compared (few samples)';
+  const regressed = [c.p99.regressed ? 'p99' : '', c.errorRate.regressed ? 'error rate' : ''].filter(Boolean);
+  return row([
+    nameLabel(c.name, c.transaction),
+    fmtRate(c.a.throughputPerSec),
+    fmtRate(c.b.throughputPerSec),
+    p99CellOf(c.a),
+    p99CellOf(c.b),
+    p99,
+    fmtPercent(c.a.errorRate),
+    fmtPercent(c.b.errorRate),
+    regressed.length > 0 ? `⚠️ ${regressed.join(', ')}` : '',
+  ]);
+}
+
+function namesNotes(r: NameComparisonResult): string[] {
+  const out: string[] = [];
+  if (r.withoutNames !== null) {
+    const other = r.withoutNames === 'a' ? 'B' : 'A';
+    out.push(
+      `- ${r.withoutNames.toUpperCase()} recorded no per-name results (one name, or a summary written before names were recorded): ${other}'s names are listed, not compared.`,
+    );
+  }
+  if (r.added.length > 0) out.push(`- Only in B (added, not compared): ${r.added.map(mdCell).join(', ')}`);
+  if (r.removed.length > 0) out.push(`- Only in A (removed, not compared): ${r.removed.map(mdCell).join(', ')}`);
+  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, COMPARE_LABELS))}`);
+  return out;
+}
+
+/** The per-name section: the rule, the names that regressed, what was not compared, a table per rate both held. */
+export function byNameLines(r: NameComparisonResult | null): string[] {
+  if (r === null) return [];
+  const warnings = nameWarnings(r, COMPARE_LABELS);
+  const lines = ['', '## By name at equal offered rates', '', thresholdsText(r.thresholds, COMPARE_LABELS), ''];
+  if (warnings.length > 0)
+    lines.push('**Names that regressed at rates both runs held:**', '', ...warnings.map((w) => `- ${mdCell(w)}`));
+  else if (r.rates.length > 0) lines.push('No name regressed at the rates both runs held.');
+  else lines.push('No rate held in both runs with names recorded in both: nothing compared per name.');
+  const notes = namesNotes(r);
+  if (notes.length > 0) lines.push('', ...notes);
+  for (const rate of r.rates) {
+    lines.push(
+      '',
+      `### ${fmtTarget(rate.ratePerSec)} req/s (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
+      '',
+      '| Name | A req/s | B req/s | A p99 | B p99 | p99 change | A errors | B errors | Regressed |',
+      `|${Array(9).fill('---').join('|')}|`,
+      ...rate.names.map(nameRow),
+    );
+  }
+  return lines;
+}
+
 export function renderCompare(a: RunResult, b: RunResult, cost?: { a: CostResult; b: CostResult } | null): string {
   const warnings = settingDifferences(a, b);
   const lines = [`# plateau compare: A ${mdCell(a.runId)} vs B ${mdCell(b.runId)}`, ''];
@@ -125,6 +179,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: { a: CostResult
       ]),
     );
   }
+  lines.push(...byNameLines(compareByName(a, b)));
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));
     lines.push(...costLines(cost.b).map((l) => l.replace('### Cost per request', '### Cost per request (B)')));

@@ -1,8 +1,10 @@
 /**
  * `plateau gate --json`: the gate's decision as one document for machines: status and exit code,
  * the capacities compared, the step and tolerance that judged them, why a run cannot be judged,
- * the settings that differ, and the cost per request when asked. Pure.
+ * the settings that differ, the names that regressed while capacity held (warnings: the exit code
+ * stays about capacity), and the cost per request when asked. Pure.
  */
+import type { NameRegression, NameSkip, NameThresholds } from '../analysis/compare/by-name.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import type { GateDecision } from '../analysis/gate/decide.ts';
 import type { RunResult } from '../analysis/types.ts';
@@ -40,7 +42,41 @@ export interface GateDocument {
   reasons: string[];
   /** Settings that differ from the baseline's: the decision stands, read it with these. */
   warnings: string[];
+  /**
+   * The per-name comparison (baseline as A, this run as B) at the rates both held; null unless
+   * capacity held and either run recorded names.
+   */
+  names: GateNames | null;
+  /** Each name, rate and figure that regressed while capacity held: warnings, never the exit code. */
+  nameRegressions: NameRegression[];
+  /** The same in words, one per name and figure. */
+  nameWarnings: string[];
   cost: CostResult | null;
+}
+
+export interface GateNames {
+  /** The offered rates at which names were compared. */
+  ratesCompared: number[];
+  /** Names only this run recorded, and only the baseline: listed, not compared. */
+  added: string[];
+  removed: string[];
+  /** 'a': the baseline recorded no per-name results; 'b': this run did not. */
+  withoutNames: 'a' | 'b' | null;
+  skipped: NameSkip[];
+  thresholds: NameThresholds;
+}
+
+function gateNames(d: GateDecision): GateNames | null {
+  const r = d.names;
+  if (r === undefined) return null;
+  return {
+    ratesCompared: r.rates.map((x) => x.ratePerSec),
+    added: r.added,
+    removed: r.removed,
+    withoutNames: r.withoutNames,
+    skipped: r.skipped,
+    thresholds: r.thresholds,
+  };
 }
 
 function side(r: RunResult, comparedPerSec: number | null): GateSide {
@@ -75,6 +111,9 @@ export function gateDocument(
     tolerance: d.tolerance,
     reasons: d.reasons,
     warnings: d.warnings,
+    names: gateNames(d),
+    nameRegressions: d.names?.regressions ?? [],
+    nameWarnings: d.nameWarnings ?? [],
     cost,
   };
 }

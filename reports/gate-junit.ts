@@ -1,7 +1,9 @@
 /**
  * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
- * (an error when it cannot), "capacity vs baseline" (a failure on regression) and "settings match
- * the baseline" (a failure-free case whose output lists the differences). Pure.
+ * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings match
+ * the baseline" (a failure-free case whose output lists the differences) and, when capacity held
+ * and the runs recorded names, "names at equal rates" (failure-free too: its output lists the
+ * names that regressed as WARNING lines, since the exit code stays about capacity). Pure.
  */
 import type { GateDecision } from '../analysis/gate/decide.ts';
 
@@ -36,6 +38,22 @@ function caseXml(c: Case): string {
   return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
 }
 
+/** The per-name case; none when the decision compared no names. */
+function namesCase(d: GateDecision): Case[] {
+  if (d.names === undefined) return [];
+  const warnings = d.nameWarnings ?? [];
+  const none =
+    d.names.rates.length > 0
+      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held`
+      : 'no rate held in both runs with names recorded in both: nothing compared per name';
+  return [
+    {
+      name: 'names at equal rates (warnings)',
+      out: warnings.length === 0 ? none : warnings.map((w) => `WARNING: ${w}`).join('\n'),
+    },
+  ];
+}
+
 export function renderJunit(d: GateDecision, runId: string): string {
   const cases: Case[] = [
     d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
@@ -43,6 +61,7 @@ export function renderJunit(d: GateDecision, runId: string): string {
       ? { name: 'capacity vs baseline', failure: d.headline }
       : { name: 'capacity vs baseline', out: d.headline },
     { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
+    ...namesCase(d),
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const errors = cases.filter((c) => c.error !== undefined).length;

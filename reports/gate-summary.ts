@@ -1,12 +1,16 @@
 /**
  * The gate's decision in Markdown: for the terminal, a file, and GitHub's job summary
- * ($GITHUB_STEP_SUMMARY). Target-controlled text goes through mdCell. Pure.
+ * ($GITHUB_STEP_SUMMARY). When capacity held and the runs recorded names, the names whose p99 or
+ * error rate regressed at rates both held are warnings (the title counts them; the exit code stays
+ * about capacity). Target-controlled text goes through mdCell. Pure.
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
 import type { GateDecision } from '../analysis/gate/decide.ts';
+import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
+import { GATE_LABELS, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
@@ -34,14 +38,48 @@ export function costLines(cost: CostResult | null): string[] {
   return out;
 }
 
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** What the per-name comparison did not cover: names only one run recorded, rates not compared. */
+function namesNotes(r: NameComparisonResult): string[] {
+  const out: string[] = [];
+  if (r.withoutNames !== null)
+    out.push(
+      `- ${r.withoutNames === 'a' ? 'The baseline' : 'This run'} recorded no per-name results (one name, or a summary written before names were recorded): the other's names are listed, not compared.`,
+    );
+  if (r.added.length > 0) out.push(`- Only in this run (added, not compared): ${r.added.map(mdCell).join(', ')}`);
+  if (r.removed.length > 0)
+    out.push(`- Only in the baseline (removed, not compared): ${r.removed.map(mdCell).join(', ')}`);
+  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, GATE_LABELS))}`);
+  return out;
+}
+
+/** The per-name section of a decision whose capacity held; none when the runs recorded no names. */
+export function nameLines(d: GateDecision): string[] {
+  const r = d.names;
+  if (r === undefined) return [];
+  const warnings = d.nameWarnings ?? [];
+  const out = ['', '### Names at the rates both runs held (warnings, not the exit code)', ''];
+  if (warnings.length > 0) out.push(...warnings.map((w) => `- ⚠️ ${mdCell(w)}`));
+  else if (r.rates.length > 0) out.push(`No name regressed at the ${plural(r.rates.length, 'rate')} both runs held.`);
+  else out.push('No rate held in both runs with names recorded in both: nothing compared per name.');
+  const notes = namesNotes(r);
+  if (notes.length > 0) out.push('', ...notes);
+  out.push('', thresholdsText(r.thresholds, GATE_LABELS));
+  return out;
+}
+
 export function renderGateSummary(
   d: GateDecision,
   run: RunResult,
   baseline: RunResult,
   cost: CostResult | null,
 ): string {
+  const nameWarnings = d.nameWarnings?.length ?? 0;
   const lines = [
-    `## plateau gate: ${ICON[d.status]}`,
+    `## plateau gate: ${ICON[d.status]}${nameWarnings > 0 ? `, ⚠️ ${plural(nameWarnings, 'name warning')}` : ''}`,
     '',
     mdCell(d.headline),
     '',
@@ -56,6 +94,7 @@ export function renderGateSummary(
   ];
   if (d.reasons.length > 0)
     lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
+  lines.push(...nameLines(d));
   if (d.warnings.length > 0)
     lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
   lines.push(...costLines(cost));

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import { compareRows, renderCompare } from '../reports/compare.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
+import { withNames, type FakeName } from '../analysis/compare/testing.ts';
+import { compareDocument } from '../reports/compare-json.ts';
+import type { RunResult } from '../analysis/types.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
 const B = fakeRun({
@@ -69,5 +72,91 @@ describe('plateau compare', () => {
 
   it('escapes target-controlled text', () => {
     expect(renderCompare({ ...A, runId: 'a|<b>' }, B)).toContain('a\\|&lt;b>');
+  });
+});
+
+/** Two request names and a transaction: `over` changes a name's figures at a rate. */
+function shop(run: RunResult, over: (name: string, ratePerSec: number) => FakeName = () => ({})): RunResult {
+  return withNames(run, (s) => ({
+    'read order': { perSec: 0.7 * s.ratePerSec, p99Ms: 10, ...over('read order', s.ratePerSec) },
+    'create order': { perSec: 0.25 * s.ratePerSec, p99Ms: 30, ...over('create order', s.ratePerSec) },
+    checkout: { perSec: 0.05 * s.ratePerSec, p99Ms: 80, transaction: true, ...over('checkout', s.ratePerSec) },
+  }));
+}
+
+describe('plateau compare by name', () => {
+  const names = shop(A);
+  const slower = shop(B, (n) =>
+    n === 'read order' ? { p99Ms: 20 } : n === 'checkout' ? { p99Ms: 400, reliable: false } : {},
+  );
+  const doc = (a: RunResult, b: RunResult) =>
+    compareDocument({ a, b, rows: compareRows(a, b), warnings: settingDifferences(a, b), cost: null });
+
+  it('runs without names compare as before: no per-name section, no byName, no name regressions', () => {
+    expect(renderCompare(A, B)).not.toMatch(/By name|name/i);
+    const d = doc(A, B);
+    expect(d.rates.every((r) => !('byName' in r))).toBe(true);
+    expect(d).toMatchObject({ names: null, nameRegressions: [], nameWarnings: [] });
+  });
+
+  it('shows each name at the rates both held, and warns of the one whose p99 doubled; an unreliable p99 is not compared', () => {
+    const md = renderCompare(names, slower);
+    expect(md).toContain('## By name at equal offered rates');
+    expect(md).toContain(
+      '- read order: p99 regressed at 100, 200, 300 req/s, rates both held; worst at 100 req/s: 10.0 ms in A, 20.0 ms in B (+100.00%)',
+    );
+    // A failed 400 (its knee is 300): per name only up to 300
+    expect(md).toContain('- Not compared at 400 req/s: A fails');
+    expect(md).toContain('### 300 req/s (A step 3, B step 3)');
+    expect(md).not.toContain('### 400 req/s');
+    expect(md).toMatch(
+      /\| read order \| 210\.0 \| 210\.0 \| 10\.0 ms \(n=3,000\) \| 20\.0 ms \(n=3,000\) \| \+100\.00% \| 0\.00% \| 0\.00% \| ⚠️ p99 \|/,
+    );
+    expect(md).toMatch(
+      /\| checkout \(transaction\) \| .* \| ~400 ms\\\* \(n=3,000\) \| not compared \(few samples\) \| 0\.00% \| 0\.00% \|  \|/,
+    );
+    expect(md.match(/: (p99|error rate) regressed/g)).toEqual([': p99 regressed']);
+  });
+
+  it('--json: a byName list on each rate both held, the regressions as values and in words', () => {
+    const d = doc(names, slower);
+    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    const at100 = d.rates[0].byName!;
+    expect(at100.map((n) => [n.name, n.transaction, n.regressed.p99, n.p99Compared])).toEqual([
+      ['read order', false, true, true],
+      ['create order', false, false, true],
+      ['checkout', true, false, false],
+    ]);
+    expect(at100[0].change).toEqual({ p99: 1, errorRatePoints: 0 });
+    expect(at100[2].change.p99).toBeNull();
+    expect(d.nameRegressions.map((r) => [r.name, r.metric, r.ratePerSec])).toEqual([
+      ['read order', 'p99', 100],
+      ['read order', 'p99', 200],
+      ['read order', 'p99', 300],
+    ]);
+    expect(d.nameWarnings).toHaveLength(1);
+    expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
+    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([400]);
+  });
+
+  it('a name in only one run is listed as added or removed, not compared', () => {
+    const b = withNames(B, (s) => ({ 'read order': { perSec: s.ratePerSec }, search: { p99Ms: 900 } }));
+    const md = renderCompare(names, b);
+    expect(md).toContain('- Only in B (added, not compared): search');
+    expect(md).toContain('- Only in A (removed, not compared): create order, checkout');
+    expect(md).not.toMatch(/\| search \|/);
+    expect(doc(names, b).names).toMatchObject({ added: ['search'], removed: ['create order', 'checkout'] });
+    // one run without names: the other's are listed, none compared
+    expect(renderCompare(A, names)).toContain('- A recorded no per-name results');
+  });
+
+  it('escapes names', () => {
+    const odd = withNames(A, () => ({ 'a|<b>': { p99Ms: 10 } }));
+    const md = renderCompare(
+      odd,
+      withNames(B, () => ({ 'a|<b>': { p99Ms: 30 } })),
+    );
+    expect(md).toContain('- a\\|&lt;b>: p99 regressed');
+    expect(md).toContain('| a\\|&lt;b> |');
   });
 });

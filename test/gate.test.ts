@@ -10,7 +10,9 @@ import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.t
 import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
-import { baselineOf } from '../harness/gate/baseline.ts';
+import { baselineOf, byNameProblem } from '../harness/gate/baseline.ts';
+import { withNames, type FakeName } from '../analysis/compare/testing.ts';
+import { gateDocument } from '../reports/gate-json.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat at `flatPerSec`. */
 function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): RunResult {
@@ -20,6 +22,18 @@ function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): R
 }
 
 const BASE = kneeRun(400);
+
+/** Two request names and a transaction at every step: `over` changes a name's figures at a rate. */
+function shop(run: RunResult, over: (name: string, ratePerSec: number) => FakeName = () => ({})): RunResult {
+  return withNames(run, (s) => ({
+    'read order': { perSec: 0.7 * s.ratePerSec, p99Ms: 10, ...over('read order', s.ratePerSec) },
+    'create order': { perSec: 0.25 * s.ratePerSec, p99Ms: 30, ...over('create order', s.ratePerSec) },
+    checkout: { perSec: 0.05 * s.ratePerSec, p99Ms: 80, transaction: true, ...over('checkout', s.ratePerSec) },
+  }));
+}
+const NAMED_BASE = shop(BASE);
+/** 'read order' twice as slow at every rate; everything else, capacity included, as the baseline. */
+const READS_SLOWER = shop(kneeRun(400), (n) => (n === 'read order' ? { p99Ms: 20 } : {}));
 
 /** The symptom of a step whose scheduler lag p99 passed its 20 ms bound. */
 function lagSymptom(step: number, lagMs: number) {
@@ -153,6 +167,119 @@ describe('decideGate', () => {
   });
 });
 
+describe('decideGate by name', () => {
+  it("one name's p99 doubles while capacity holds: a warning naming it, the exit code unchanged", () => {
+    const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
+    expect(d).toMatchObject({ status: 'pass', exitCode: 0 });
+    expect(d.nameWarnings).toEqual([
+      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms in the baseline, 20.0 ms in this run (+100.00%)',
+    ]);
+    expect(d.names!.regressions.map((r) => r.ratePerSec)).toEqual([100, 200, 300, 400]);
+    // the same runs without names: the same decision, no per-name fields
+    const plain = decideGate(kneeRun(400), BASE, 0.05);
+    expect(plain).toMatchObject({ status: 'pass', exitCode: 0, headline: d.headline });
+    expect(plain.names).toBeUndefined();
+    expect(plain.nameWarnings).toBeUndefined();
+  });
+
+  it('a p99 that doubled on too few samples is not compared', () => {
+    const d = decideGate(
+      shop(kneeRun(400), (n) => (n === 'read order' ? { p99Ms: 20, reliable: false } : {})),
+      NAMED_BASE,
+      0.05,
+    );
+    expect(d.status).toBe('pass');
+    expect(d.nameWarnings).toEqual([]);
+    expect(d.names!.rates).toHaveLength(4);
+  });
+
+  it('a capacity regression stays the failure, without name warnings', () => {
+    const d = decideGate(
+      shop(kneeRun(300), () => ({ p99Ms: 500 })),
+      NAMED_BASE,
+      0.05,
+    );
+    expect(d).toMatchObject({ status: 'regression', exitCode: 1 });
+    expect(d.names).toBeUndefined();
+  });
+});
+
+describe('gate outputs by name', () => {
+  const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
+
+  it('the summary counts the warnings in its title and lists them', () => {
+    const md = renderGateSummary(d, READS_SLOWER, NAMED_BASE, null);
+    expect(md).toMatch(/^## plateau gate: ✅ PASS, ⚠️ 1 name warning\n/);
+    expect(md).toContain('### Names at the rates both runs held (warnings, not the exit code)');
+    expect(md).toContain('- ⚠️ read order: p99 regressed at 100, 200, 300, 400 req/s');
+    expect(md).toContain('- Not compared at 500 req/s: the baseline fails, this run fails');
+    const clean = renderGateSummary(decideGate(shop(kneeRun(400)), NAMED_BASE, 0.05), BASE, BASE, null);
+    expect(clean).toMatch(/^## plateau gate: ✅ PASS\n/);
+    expect(clean).toContain('No name regressed at the 4 rates both runs held.');
+    expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
+  });
+
+  it('JUnit: a case with the warnings and no failure; none without names', () => {
+    const xml = renderJunit(d, 'r');
+    expect(xml).toContain('tests="4" failures="0" errors="0"');
+    expect(xml).toMatch(
+      /name="names at equal rates \(warnings\)" time="0"><system-out>WARNING: read order: p99 regressed/,
+    );
+    expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
+  });
+
+  it('--json: the regressions as values and words, the names compared', () => {
+    const doc = gateDocument(d, READS_SLOWER, NAMED_BASE, null);
+    expect(doc).toMatchObject({ status: 'pass', exitCode: 0, nameWarnings: d.nameWarnings });
+    expect(doc.nameRegressions[0]).toEqual({
+      name: 'read order',
+      transaction: false,
+      ratePerSec: 100,
+      metric: 'p99',
+      a: 10,
+      b: 20,
+    });
+    expect(doc.names).toMatchObject({
+      ratesCompared: [100, 200, 300, 400],
+      added: [],
+      removed: [],
+      withoutNames: null,
+    });
+    expect(gateDocument(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).toMatchObject({
+      names: null,
+      nameRegressions: [],
+      nameWarnings: [],
+    });
+  });
+});
+
+describe('reading per-name results from a summary', () => {
+  const at1 = (byName: unknown) =>
+    ({ ...BASE, steps: BASE.steps.map((s, i) => (i === 1 ? { ...s, byName } : s)) }) as RunResult;
+  const good = NAMED_BASE.steps[0].byName!['read order'];
+  it.each<[string, RunResult, string | null]>([
+    ['an older summary without byName', BASE, null],
+    ['well-formed names', NAMED_BASE, null],
+    ['byName a list', at1([good]), 'steps[1].byName is not an object of names'],
+    ['a name not an object', at1({ a: 3 }), 'steps[1].byName["a"] is not an object'],
+    [
+      'an error rate missing',
+      at1({ a: { ...good, errorRate: undefined } }),
+      'steps[1].byName["a"].errorRate is not a number',
+    ],
+    [
+      'latency not a list',
+      at1({ a: { ...good, latency: {} } }),
+      'steps[1].byName["a"].latency is not a list of percentiles',
+    ],
+    [
+      'a percentile without its reliability',
+      at1({ a: { ...good, latency: [good.latency[0], { q: 99, valueMs: 3, n: 9 }] } }),
+      'steps[1].byName["a"].latency[1] is not a percentile { q, valueMs, n, reliable }',
+    ],
+  ])('%s', (_what, run, problem) => expect(byNameProblem(run)).toBe(problem));
+});
+
 describe('gate outputs', () => {
   const hostile = { ...kneeRun(300), runId: 'r"<x>&' };
   const d = decideGate(hostile, BASE, 0.05);
@@ -266,6 +393,45 @@ describe('plateau gate (CLI exit codes)', () => {
       expect(r.stderr).toMatch(/cannot write .*a-file\/j\.xml \(--junit\): (ENOTDIR|EEXIST)/);
       expect(made.status).toBe(0);
       expect(fs.readFileSync(nested, 'utf8')).toContain('<testsuites');
+    },
+  );
+
+  it.concurrent(
+    'per-name warnings leave the exit code to capacity; a malformed byName is a usage error naming it',
+    async () => {
+      const namedBaseline = path.join(dir, 'named-baseline.json');
+      fs.writeFileSync(namedBaseline, JSON.stringify(baselineOf(NAMED_BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
+      const broken = {
+        ...READS_SLOWER,
+        steps: READS_SLOWER.steps.map((s, i) => (i === 1 ? { ...s, byName: { x: { latency: 3 } } } : s)),
+      };
+      const [warned, json, bad] = await Promise.all([
+        plateau([
+          'gate',
+          write('named.json', READS_SLOWER),
+          '--baseline',
+          namedBaseline,
+          '--junit',
+          path.join(dir, 'jn.xml'),
+        ]),
+        plateau([
+          'gate',
+          write('named2.json', READS_SLOWER),
+          '--baseline',
+          namedBaseline,
+          '--json',
+          '--junit',
+          path.join(dir, 'jn2.xml'),
+        ]),
+        plateau(['gate', write('broken.json', broken as RunResult), '--baseline', namedBaseline]),
+      ]);
+      expect(warned.status, warned.stderr).toBe(0);
+      expect(warned.stdout).toMatch(/✅ PASS, ⚠️ 1 name warning/);
+      expect(json.status).toBe(0);
+      expect(JSON.parse(json.stdout).nameRegressions).toHaveLength(4);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);
+      expect(bad.stderr).toMatch(/fix: rebuild the summary/);
     },
   );
 

@@ -14,10 +14,21 @@
  * Both conditions must hold: a difference smaller than one step is resolution, not a change, and
  * one smaller than the tolerance is noise. The knee is compared in offered rates (whole steps)
  * and the drop in measured throughput, so X reading 399.6 instead of 400 never fails a build.
+ *
+ * When capacity holds (pass), the names both runs recorded are compared at the rates both held
+ * (analysis/compare/by-name.ts): a name whose p99 or error rate regressed is a warning, never the
+ * exit code, which stays about capacity.
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../format.ts';
 import type { RunResult } from '../types.ts';
 import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
+import {
+  compareByName,
+  NAME_REGRESSION_THRESHOLDS,
+  type NameComparisonResult,
+  type NameThresholds,
+} from '../compare/by-name.ts';
+import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
@@ -40,6 +51,14 @@ export interface GateDecision {
   currentPerSec: number | null;
   stepPerSec: number;
   tolerance: number;
+  /**
+   * Per name at the rates both runs held, baseline as A and this run as B; only when capacity
+   * holds (a capacity regression is the failure; a run that cannot be judged has nothing to
+   * compare) and either run recorded names.
+   */
+  names?: NameComparisonResult;
+  /** A name whose p99 or error rate regressed while capacity held, one sentence each: warnings, never the exit code. */
+  nameWarnings?: string[];
 }
 
 /** Offered rate at the knee, 0 when no step held. */
@@ -78,7 +97,18 @@ export function gateCapacity(r: RunResult): number | null {
   return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? (r.heldAtLeastPerSec ?? null) : null);
 }
 
-export function decideGate(run: RunResult, baseline: RunResult, tolerance: number): GateDecision {
+/** The per-name fields of a decision whose capacity held; none when neither run recorded names. */
+function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds): Partial<GateDecision> {
+  const names = compareByName(baseline, run, undefined, thresholds);
+  return names === null ? {} : { names, nameWarnings: nameWarnings(names, GATE_LABELS) };
+}
+
+export function decideGate(
+  run: RunResult,
+  baseline: RunResult,
+  tolerance: number,
+  nameThresholds: NameThresholds = NAME_REGRESSION_THRESHOLDS,
+): GateDecision {
   const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
   const baseCapOrNull = gateCapacity(baseline);
   const runCap = gateCapacity(run);
@@ -130,5 +160,6 @@ export function decideGate(run: RunResult, baseline: RunResult, tolerance: numbe
     exitCode: GATE_EXIT.pass,
     reasons: [],
     headline: `capacity holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})`,
+    ...perName(run, baseline, nameThresholds),
   };
 }

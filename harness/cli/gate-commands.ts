@@ -2,7 +2,9 @@
  * `plateau compare`, `plateau baseline save` and `plateau gate`: the CLI shell around the pure
  * decisions in harness/gate and harness/compare. Exit codes of gate: 0 capacity holds, 1
  * regression, 3 the run cannot be judged (interrupted, generator-bound, contaminated, another
- * engine, rules or target than the baseline's); 2 is a usage error, as for every command.
+ * engine, rules or target than the baseline's); 2 is a usage error, as for every command. A name
+ * whose p99 or error rate regressed while capacity held is a warning in the gate's outputs (and a
+ * section of compare's), never its exit code.
  */
 import fs from 'node:fs';
 import path from 'node:path';

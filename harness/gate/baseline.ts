@@ -51,3 +51,47 @@ export function currentRunResult(r: RunResult): RunResult {
   const v1 = r as RunResult & { heldAtLeastPerSec?: number | null };
   return v1.heldAtLeastPerSec === undefined ? { ...r, schemaVersion: 2, heldAtLeastPerSec: r.capacityPerSec } : r;
 }
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+function percentilesProblem(x: unknown): string | null {
+  if (!Array.isArray(x)) return ' is not a list of percentiles';
+  const bad = x.findIndex(
+    (p: { q?: unknown; valueMs?: unknown; n?: unknown; reliable?: unknown } | null) =>
+      typeof p !== 'object' ||
+      p === null ||
+      !isNum(p.q) ||
+      !(p.valueMs === null || isNum(p.valueMs)) ||
+      !isNum(p.n) ||
+      typeof p.reliable !== 'boolean',
+  );
+  return bad === -1 ? null : `[${bad}] is not a percentile { q, valueMs, n, reliable }`;
+}
+
+/** What is wrong with one name's figures (NameResult), as the tail of a field path (" is not ...", ".f is ..."); null when nothing. */
+function nameProblem(n: unknown): string | null {
+  if (typeof n !== 'object' || n === null || Array.isArray(n)) return ' is not an object';
+  const r = n as Record<string, unknown>;
+  for (const f of ['completedPerSec', 'throughputPerSec', 'completed', 'ok', 'failed', 'errorRate'])
+    if (!isNum(r[f])) return `.${f} is not a number`;
+  const p = percentilesProblem(r.latency);
+  return p === null ? null : `.latency${p}`;
+}
+
+/**
+ * The first malformed per-name result of a summary's steps (`steps[i].byName`), in words naming
+ * the field; null when every one is well formed or absent (older summaries, one-name runs).
+ */
+export function byNameProblem(run: RunResult): string | null {
+  for (const [i, step] of run.steps.entries()) {
+    const byName = (step as { byName?: unknown }).byName;
+    if (byName === undefined) continue;
+    if (typeof byName !== 'object' || byName === null || Array.isArray(byName))
+      return `steps[${i}].byName is not an object of names`;
+    for (const [name, n] of Object.entries(byName)) {
+      const p = nameProblem(n);
+      if (p !== null) return `steps[${i}].byName[${JSON.stringify(name)}]${p}`;
+    }
+  }
+  return null;
+}

@@ -8,7 +8,7 @@ import type { CostSettings } from '../../analysis/models/cost.ts';
 import type { RunResult } from '../../analysis/types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { analyzeStore } from '../report.ts';
-import { currentRunResult, isBaseline, isRunResult } from './baseline.ts';
+import { byNameProblem, currentRunResult, isBaseline, isRunResult } from './baseline.ts';
 
 export interface LoadedRun {
   result: RunResult;
@@ -31,6 +31,18 @@ function readJson(file: string): unknown {
   }
 }
 
+/** The run, unless its per-name results are malformed (a hand-edited or foreign file): then a usage error naming the field. */
+function wellFormed(p: string, run: RunResult): RunResult {
+  const problem = byNameProblem(run);
+  if (problem === null) return run;
+  throw new PlateauError(
+    `${p}: ${problem}`,
+    "rebuild the summary from its run with `plateau report runs/<id>` (or save the baseline again), or delete the steps' byName fields to compare whole steps only",
+    'run-malformed',
+    EXIT.usage,
+  );
+}
+
 /** A run from a directory, a summary.json or a baseline.json. */
 export function loadRunResult(p: string): LoadedRun {
   const abs = path.resolve(p);
@@ -47,8 +59,9 @@ export function loadRunResult(p: string): LoadedRun {
     return { result, cost, dir: abs };
   }
   const json = readJson(abs);
-  if (isBaseline(json)) return { result: currentRunResult(json.run), cost: null, dir: path.dirname(abs) };
-  if (isRunResult(json)) return { result: currentRunResult(json), cost: null, dir: path.dirname(abs) };
+  if (isBaseline(json))
+    return { result: wellFormed(p, currentRunResult(json.run)), cost: null, dir: path.dirname(abs) };
+  if (isRunResult(json)) return { result: wellFormed(p, currentRunResult(json)), cost: null, dir: path.dirname(abs) };
   throw new PlateauError(
     `${p} is neither a plateau run nor a baseline`,
     'pass a run directory, its summary.json, or a file written by `plateau baseline save`',

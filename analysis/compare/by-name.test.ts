@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { fakeRun } from '../testing/builders.ts';
+import type { RunResult } from '../types.ts';
+import { compareByName, errorRateChange, NAME_REGRESSION_THRESHOLDS as T, p99Change } from './by-name.ts';
+import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText } from './name-warnings.ts';
+import { nameResult, withNames, type FakeName } from './testing.ts';
+
+/** Steps 100..600 holding up to `kneePerSec`, then flat just above it. */
+function kneeRun(kneePerSec: number): RunResult {
+  const steps = [100, 200, 300, 400, 500, 600].map((r) => ({
+    ratePerSec: r,
+    okPerSec: r <= kneePerSec ? r : kneePerSec + 10,
+  }));
+  return fakeRun({ steps, holdS: 12, rampS: 1, settleS: 2 });
+}
+
+/** Two request names and a transaction of two more, at 70/25/5 of each rate. */
+function shop(
+  p99: (name: string, ratePerSec: number) => FakeName = () => ({}),
+): (s: { ratePerSec: number }) => Record<string, FakeName> {
+  return (s) => ({
+    'read order': { perSec: 0.7 * s.ratePerSec, p99Ms: 10, ...p99('read order', s.ratePerSec) },
+    'create order': { perSec: 0.25 * s.ratePerSec, p99Ms: 30, ...p99('create order', s.ratePerSec) },
+    checkout: { perSec: 0.05 * s.ratePerSec, p99Ms: 80, transaction: true, ...p99('checkout', s.ratePerSec) },
+    'checkout: create': { perSec: 0.05 * s.ratePerSec, p99Ms: 30, ...p99('checkout: create', s.ratePerSec) },
+  });
+}
+
+describe('p99Change', () => {
+  it.each<[string, FakeName, FakeName, { compared: boolean; regressed: boolean }]>([
+    ['doubled', { p99Ms: 10 }, { p99Ms: 20 }, { compared: true, regressed: true }],
+    ['+24%, under the share', { p99Ms: 100 }, { p99Ms: 124 }, { compared: true, regressed: false }],
+    ['+26% and 26 ms', { p99Ms: 100 }, { p99Ms: 126 }, { compared: true, regressed: true }],
+    ['+50% but 3 ms, under the floor', { p99Ms: 6 }, { p99Ms: 9 }, { compared: true, regressed: false }],
+    ['+50% and exactly 5 ms', { p99Ms: 10 }, { p99Ms: 15 }, { compared: true, regressed: true }],
+    ['faster', { p99Ms: 20 }, { p99Ms: 10 }, { compared: true, regressed: false }],
+    ['doubled, A unreliable', { p99Ms: 10, reliable: false }, { p99Ms: 20 }, { compared: false, regressed: false }],
+    ['doubled, B unreliable', { p99Ms: 10 }, { p99Ms: 20, reliable: false }, { compared: false, regressed: false }],
+    ['none succeeded in B', { p99Ms: 10 }, { p99Ms: null }, { compared: false, regressed: false }],
+  ])('%s', (_what, a, b, want) => {
+    const c = p99Change(nameResult(a), nameResult(b), T);
+    expect(c).toMatchObject(want);
+    if (!want.compared) expect(c.change).toBeNull();
+  });
+
+  it('the change is relative to A', () =>
+    expect(p99Change(nameResult(), nameResult({ p99Ms: 15 }), T).change).toBe(0.5));
+});
+
+describe('errorRateChange', () => {
+  it.each<[string, FakeName, FakeName, { compared: boolean; regressed: boolean }]>([
+    ['0 to 0.5%: under a point', { errorRate: 0 }, { errorRate: 0.005 }, { compared: true, regressed: false }],
+    ['0 to 2%', { errorRate: 0 }, { errorRate: 0.02 }, { compared: true, regressed: true }],
+    [
+      '5% to 7%: two points, not doubled',
+      { errorRate: 0.05 },
+      { errorRate: 0.07 },
+      { compared: true, regressed: false },
+    ],
+    [
+      '5% to 11%: doubled and six points',
+      { errorRate: 0.05 },
+      { errorRate: 0.11 },
+      { compared: true, regressed: true },
+    ],
+    [
+      '0.5% to 1.4%: doubled, under a point',
+      { errorRate: 0.005 },
+      { errorRate: 0.014 },
+      { compared: true, regressed: false },
+    ],
+    ['B completed nothing', { errorRate: 0 }, { completed: 0 }, { compared: false, regressed: false }],
+  ])('%s', (_what, a, b, want) => {
+    expect(errorRateChange(nameResult(a), nameResult(b), T)).toMatchObject(want);
+  });
+});
+
+describe('compareByName', () => {
+  const A = withNames(kneeRun(400), shop());
+
+  it('runs without per-name results compare as whole steps only', () => {
+    expect(compareByName(kneeRun(400), kneeRun(400))).toBeNull();
+  });
+
+  it("one name's p99 doubles while capacity holds: that name regresses at every rate both held, no other", () => {
+    const B = withNames(
+      kneeRun(400),
+      shop((n) => (n === 'read order' ? { p99Ms: 20 } : {})),
+    );
+    const r = compareByName(A, B)!;
+    expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300, 400]);
+    expect(r.rates[0].names.map((n) => [n.name, n.transaction])).toEqual([
+      ['read order', false],
+      ['create order', false],
+      ['checkout', true],
+      ['checkout: create', false],
+    ]);
+    expect(r.regressions).toEqual(
+      [100, 200, 300, 400].map((ratePerSec) => ({
+        name: 'read order',
+        transaction: false,
+        ratePerSec,
+        metric: 'p99',
+        a: 10,
+        b: 20,
+      })),
+    );
+    // the rates past the knee failed in both: not compared, and said so
+    expect(r.skipped).toEqual([
+      { ratePerSec: 500, a: 'fails', b: 'fails' },
+      { ratePerSec: 600, a: 'fails', b: 'fails' },
+    ]);
+    expect(skipText(r.skipped[0], COMPARE_LABELS)).toBe('Not compared at 500 req/s: A fails, B fails');
+    expect(r).toMatchObject({ added: [], removed: [], withoutNames: null });
+    expect(nameWarnings(r, COMPARE_LABELS)).toEqual([
+      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms in A, 20.0 ms in B (+100.00%)',
+    ]);
+  });
+
+  it('a p99 that doubled on too few samples is not compared', () => {
+    const B = withNames(
+      kneeRun(400),
+      shop((n) => (n === 'checkout' ? { p99Ms: 160, reliable: false } : {})),
+    );
+    const r = compareByName(A, B)!;
+    expect(r.regressions).toEqual([]);
+    const checkout = r.rates[0].names.find((n) => n.name === 'checkout')!;
+    expect(checkout.p99).toMatchObject({ aMs: 80, bMs: 160, compared: false, change: null, regressed: false });
+  });
+
+  it('a transaction whose error rate rose regresses by its error rate, its worst rate named', () => {
+    const B = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'checkout' && rate >= 300 ? { errorRate: rate === 300 ? 0.02 : 0.04 } : {})),
+    );
+    const r = compareByName(A, B)!;
+    expect(r.regressions.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([
+      ['checkout', 'error-rate', 300],
+      ['checkout', 'error-rate', 400],
+    ]);
+    expect(nameWarnings(r, { a: 'the baseline', b: 'this run' })).toEqual([
+      'checkout (transaction): error rate regressed at 300, 400 req/s, rates both held; worst at 400 req/s: 0.00% in the baseline, 4.00% in this run',
+    ]);
+  });
+
+  it('only rates both held are compared: a step that failed, or held contaminated or generator-limited, is not', () => {
+    const B = withNames(
+      kneeRun(300),
+      shop(() => ({ p99Ms: 100 })),
+    );
+    const limited = {
+      ...A,
+      steps: A.steps.map((s) =>
+        s.ratePerSec === 200
+          ? { ...s, generatorLimited: { code: 'late-arrivals', step: s.index, figures: {} } }
+          : s.ratePerSec === 100
+            ? { ...s, contaminated: true }
+            : s,
+      ),
+    };
+    const r = compareByName(limited, B)!;
+    expect(r.rates.map((x) => x.ratePerSec)).toEqual([300]);
+    expect(r.skipped.slice(0, 3)).toEqual([
+      { ratePerSec: 100, a: 'holds but contaminated', b: null },
+      { ratePerSec: 200, a: 'holds but generator-limited', b: null },
+      { ratePerSec: 400, a: null, b: 'fails' },
+    ]);
+  });
+
+  it('a name only one run recorded is listed as added or removed, not compared', () => {
+    const B = withNames(kneeRun(400), (s) => {
+      const { 'create order': _gone, ...rest } = shop()(s);
+      return { ...rest, search: { p99Ms: 500 } };
+    });
+    const r = compareByName(A, B)!;
+    expect(r).toMatchObject({ added: ['search'], removed: ['create order'], regressions: [] });
+    expect(r.rates[0].names.map((n) => n.name)).toEqual(['read order', 'checkout', 'checkout: create']);
+  });
+
+  it('against a run without names, every name is added or removed and none compared', () => {
+    const r = compareByName(kneeRun(400), A)!;
+    expect(r).toMatchObject({ withoutNames: 'a', rates: [], regressions: [], removed: [], skipped: [] });
+    expect(r.added).toEqual(['read order', 'create order', 'checkout', 'checkout: create']);
+    expect(compareByName(A, kneeRun(400))!.withoutNames).toBe('b');
+  });
+
+  it('the thresholds are the ones passed', () => {
+    const B = withNames(
+      kneeRun(400),
+      shop((n) => (n === 'read order' ? { p99Ms: 20 } : {})),
+    );
+    expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
+    expect(thresholdsText(T, COMPARE_LABELS)).toBe(
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's.",
+    );
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Two runs per name at equal offered rates (compare and gate). Pure. At each rate where both runs
+ * held (the rows of compare's table, analysis/compare/rows.ts), each name recorded by both is
+ * compared; a name only one run recorded is listed as added or removed, never compared.
+ *
+ *   p99 regressed         when both p99s are reliable and  p99_B - p99_A > p99Relative x p99_A
+ *                                                    and  p99_B - p99_A >= p99FloorMs
+ *   error rate regressed  when both completed some and    e_B > max(e_A + errorRateFloor, errorRateFactor x e_A)
+ *
+ * A p99 on too few samples moves by itself; the floor keeps a 2 ms p99 going to 3 ms (+50%) from
+ * reading as a regression, and the factor keeps a 5% error rate going to 6% (1 point) from doing so.
+ * Only steps that held cleanly count: a failed step's tail is its queue, a contaminated one measured
+ * another topology, a generator-limited one partly the generator.
+ */
+import type { NameResult, RunResult, StepResult } from '../types.ts';
+import { compareRows, type CompareRow } from './rows.ts';
+
+export interface NameThresholds {
+  /** A p99 regressed when it rose by more than this share of A's ... */
+  p99Relative: number;
+  /** ... and by at least this many milliseconds. */
+  p99FloorMs: number;
+  /** An error rate regressed when B's passed A's plus this (a fraction: 0.01 is one percentage point) ... */
+  errorRateFloor: number;
+  /** ... and passed A's times this factor. */
+  errorRateFactor: number;
+}
+
+/** +25% and at least 5 ms for a p99; more than 1 percentage point and 2x for an error rate. */
+export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
+  p99Relative: 0.25,
+  p99FloorMs: 5,
+  errorRateFloor: 0.01,
+  errorRateFactor: 2,
+};
+
+export interface NameP99Change {
+  aMs: number | null;
+  bMs: number | null;
+  /** Both p99s exist and rest on enough samples (Percentile.reliable): only then is it judged. */
+  compared: boolean;
+  /** (B - A) / A when compared and A > 0; null otherwise. */
+  change: number | null;
+  regressed: boolean;
+}
+
+export interface NameErrorChange {
+  a: number;
+  b: number;
+  /** Both completed at least one: only then is it judged. */
+  compared: boolean;
+  /** B - A as a fraction (0.01 is one percentage point); null when not compared. */
+  changePoints: number | null;
+  regressed: boolean;
+}
+
+export interface NameComparison {
+  name: string;
+  transaction: boolean;
+  a: NameResult;
+  b: NameResult;
+  p99: NameP99Change;
+  errorRate: NameErrorChange;
+}
+
+/** One rate both runs held cleanly, with the names both recorded at it. */
+export interface RateNames {
+  ratePerSec: number;
+  /** The steps compared, 0-based as in summary.json. */
+  aIndex: number;
+  bIndex: number;
+  names: NameComparison[];
+}
+
+export interface NameRegression {
+  name: string;
+  transaction: boolean;
+  ratePerSec: number;
+  metric: 'p99' | 'error-rate';
+  /** A's and B's figure: milliseconds for a p99, a fraction for an error rate. */
+  a: number;
+  b: number;
+}
+
+/** A rate both runs offered whose names were not compared: each side's reason ("fails"), null where it held cleanly. */
+export interface NameSkip {
+  ratePerSec: number;
+  a: string | null;
+  b: string | null;
+}
+
+export interface NameComparisonResult {
+  rates: RateNames[];
+  /** Rate by rate, names in A's order. */
+  regressions: NameRegression[];
+  /** Names only B recorded, and names only A recorded (in order of first appearance). */
+  added: string[];
+  removed: string[];
+  skipped: NameSkip[];
+  /** The run that recorded no per-name results, when only one did (one name, or written before names were). */
+  withoutNames: 'a' | 'b' | null;
+  thresholds: NameThresholds;
+}
+
+function hasNames(run: RunResult): boolean {
+  return run.steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
+}
+
+/** Every name a run recorded, in order of first appearance. */
+function namesOf(run: RunResult): string[] {
+  const seen = new Set<string>();
+  for (const s of run.steps) for (const n of Object.keys(s.byName ?? {})) seen.add(n);
+  return [...seen];
+}
+
+/** Why a step's figures do not count; null when it held cleanly. */
+function notClean(s: StepResult): string | null {
+  if (s.verdict !== 'holds') return s.verdict;
+  if (s.contaminated) return 'holds but contaminated';
+  if (s.generatorLimited) return 'holds but generator-limited';
+  return null;
+}
+
+function p99Of(n: NameResult): { valueMs: number | null; reliable: boolean } | undefined {
+  return n.latency.find((p) => p.q === 99);
+}
+
+export function p99Change(a: NameResult, b: NameResult, t: NameThresholds): NameP99Change {
+  const pa = p99Of(a),
+    pb = p99Of(b);
+  const aMs = pa?.valueMs ?? null,
+    bMs = pb?.valueMs ?? null;
+  if (aMs === null || bMs === null || !pa?.reliable || !pb?.reliable)
+    return { aMs, bMs, compared: false, change: null, regressed: false };
+  const delta = bMs - aMs;
+  return {
+    aMs,
+    bMs,
+    compared: true,
+    change: aMs > 0 ? delta / aMs : null,
+    regressed: delta > t.p99Relative * aMs && delta >= t.p99FloorMs,
+  };
+}
+
+export function errorRateChange(a: NameResult, b: NameResult, t: NameThresholds): NameErrorChange {
+  if (a.completed <= 0 || b.completed <= 0)
+    return { a: a.errorRate, b: b.errorRate, compared: false, changePoints: null, regressed: false };
+  return {
+    a: a.errorRate,
+    b: b.errorRate,
+    compared: true,
+    changePoints: b.errorRate - a.errorRate,
+    regressed: b.errorRate > Math.max(a.errorRate + t.errorRateFloor, t.errorRateFactor * a.errorRate),
+  };
+}
+
+function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds): NameComparison[] {
+  const na = sa.byName ?? {},
+    nb = sb.byName ?? {};
+  return Object.keys(na)
+    .filter((name) => Object.hasOwn(nb, name))
+    .map((name) => ({
+      name,
+      transaction: Boolean(na[name].transaction || nb[name].transaction),
+      a: na[name],
+      b: nb[name],
+      p99: p99Change(na[name], nb[name], t),
+      errorRate: errorRateChange(na[name], nb[name], t),
+    }));
+}
+
+function regressionsAt(r: RateNames): NameRegression[] {
+  const out: NameRegression[] = [];
+  for (const c of r.names) {
+    const base = { name: c.name, transaction: c.transaction, ratePerSec: r.ratePerSec };
+    if (c.p99.regressed) out.push({ ...base, metric: 'p99', a: c.p99.aMs as number, b: c.p99.bMs as number });
+    if (c.errorRate.regressed) out.push({ ...base, metric: 'error-rate', a: c.errorRate.a, b: c.errorRate.b });
+  }
+  return out;
+}
+
+/**
+ * The per-name comparison of B against A; null when neither run recorded per-name results (one-name
+ * runs, summaries written before names were recorded): those compare as whole steps only.
+ */
+export function compareByName(
+  a: RunResult,
+  b: RunResult,
+  rows: readonly CompareRow[] = compareRows(a, b),
+  thresholds: NameThresholds = NAME_REGRESSION_THRESHOLDS,
+): NameComparisonResult | null {
+  const withA = hasNames(a),
+    withB = hasNames(b);
+  if (!withA && !withB) return null;
+  const inA = namesOf(a),
+    inB = namesOf(b);
+  const rates: RateNames[] = [];
+  const skipped: NameSkip[] = [];
+  for (const row of rows) {
+    if (row.a === null || row.b === null) continue;
+    const skip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
+    if (skip.a !== null || skip.b !== null) {
+      if (withA && withB) skipped.push(skip);
+      continue;
+    }
+    const names = compareAt(row.a, row.b, thresholds);
+    if (names.length > 0) rates.push({ ratePerSec: row.ratePerSec, aIndex: row.a.index, bIndex: row.b.index, names });
+  }
+  return {
+    rates,
+    regressions: rates.flatMap(regressionsAt),
+    added: inB.filter((n) => !inA.includes(n)),
+    removed: inA.filter((n) => !inB.includes(n)),
+    skipped,
+    withoutNames: withA && withB ? null : withA ? 'b' : 'a',
+    thresholds,
+  };
+}

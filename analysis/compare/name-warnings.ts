@@ -1,0 +1,69 @@
+/**
+ * The per-name regressions in words, one sentence per name and figure (its worst rate's numbers),
+ * for compare's text and the gate's warnings alike. Pure; names are the scenario's text, so every
+ * renderer escapes these sentences.
+ */
+import { fmtMs, fmtPercent, fmtTarget } from '../format.ts';
+import type { NameComparisonResult, NameRegression, NameSkip, NameThresholds } from './by-name.ts';
+
+/** What each side is called in the sentences. */
+export interface SideLabels {
+  a: string;
+  b: string;
+}
+
+export const COMPARE_LABELS: SideLabels = { a: 'A', b: 'B' };
+export const GATE_LABELS: SideLabels = { a: 'the baseline', b: 'this run' };
+
+/** "read order" or "checkout (transaction)". */
+export function nameLabel(name: string, transaction: boolean): string {
+  return transaction ? `${name} (transaction)` : name;
+}
+
+function figure(r: NameRegression, x: number): string {
+  return r.metric === 'p99' ? `${fmtMs(x)} ms` : fmtPercent(x);
+}
+
+function sentence(group: NameRegression[], labels: SideLabels): string {
+  // the worst: the largest rise (relative for a p99, in points for an error rate)
+  const rise = (r: NameRegression) => (r.metric === 'p99' ? (r.b - r.a) / Math.max(r.a, 1e-9) : r.b - r.a);
+  const worst = group.reduce((w, r) => (rise(r) > rise(w) ? r : w));
+  const what = worst.metric === 'p99' ? 'p99' : 'error rate';
+  const change = worst.metric === 'p99' && worst.a > 0 ? ` (+${fmtPercent((worst.b - worst.a) / worst.a)})` : '';
+  const figures = `${figure(worst, worst.a)} in ${labels.a}, ${figure(worst, worst.b)} in ${labels.b}${change}`;
+  const head = `${nameLabel(worst.name, worst.transaction)}: ${what} regressed`;
+  if (group.length === 1) return `${head} at ${fmtTarget(worst.ratePerSec)} req/s, a rate both held: ${figures}`;
+  const rates = group.map((r) => fmtTarget(r.ratePerSec)).join(', ');
+  return `${head} at ${rates} req/s, rates both held; worst at ${fmtTarget(worst.ratePerSec)} req/s: ${figures}`;
+}
+
+/** One sentence per name and figure that regressed, in the order they first regressed. */
+export function nameWarnings(r: NameComparisonResult, labels: SideLabels): string[] {
+  const groups = new Map<string, NameRegression[]>();
+  for (const x of r.regressions) {
+    const key = JSON.stringify([x.name, x.metric]);
+    groups.set(key, [...(groups.get(key) ?? []), x]);
+  }
+  return [...groups.values()].map((g) => sentence(g, labels));
+}
+
+/** "Not compared at 500 req/s: A fails, B fails". */
+export function skipText(s: NameSkip, labels: SideLabels): string {
+  const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
+  return `Not compared at ${fmtTarget(s.ratePerSec)} req/s: ${why.join(', ')}`;
+}
+
+/** 0.25 -> "25", 0.125 -> "12.5": a share as a plain percentage figure. */
+function pct(x: number): string {
+  return String(Number((x * 100).toFixed(2)));
+}
+
+/** The rule the warnings follow, in one sentence. */
+export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
+  const points = pct(t.errorRateFloor);
+  return (
+    `A name regressed at a rate both runs held when its p99 rose by more than ${pct(t.p99Relative)}% and at least ` +
+    `${t.p99FloorMs} ms (both p99s on enough samples), or its error rate rose above both ` +
+    `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s.`
+  );
+}
