@@ -96,10 +96,16 @@ export function buildPlan(config: PlanConfig, rttMs: number | null = null): Plan
  * time + RTT we need rate x W, times a headroom for latency growth near the knee:
  *   preAllocated = ceil(maxRate x (serviceMs + rttMs) / 1000 x headroom),  max = 4 x preAllocated.
  */
-export function sizeVus(config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>, rttMs: number | null): VuSizing {
+export function sizeVus(
+  config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>,
+  rttMs: number | null,
+  /** The warmup's measured time per arrival (ms: the whole transaction, think time and round trip included). */
+  measuredArrivalMs?: number,
+): VuSizing {
   const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
   const maxRate = config.steps.maxPerSec;
-  const wMs = expectedServiceMs + (rttMs ?? 0);
+  const measured = measuredArrivalMs !== undefined && Number.isFinite(measuredArrivalMs) && measuredArrivalMs > 0;
+  const wMs = measured ? measuredArrivalMs : expectedServiceMs + (rttMs ?? 0);
   const sized = Math.max(1, Math.ceil(((maxRate * wMs) / 1000) * headroom));
   // limits.maxInFlight caps both (one request in flight per VU); validation refuses explicit values above it.
   const cap = config.limits.maxInFlight;
@@ -108,7 +114,9 @@ export function sizeVus(config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>, rt
   const how =
     preAllocated !== undefined || max !== undefined
       ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
-      : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
+      : measured
+        ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized} preallocated; max 4x`
+        : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
   return {
     preAllocatedVUs: pre,
     maxVUs: mx,

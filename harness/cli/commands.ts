@@ -14,6 +14,9 @@ import { planJsonInput } from './plan-json-input.ts';
 import { renderPlanJson } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
+import { trafficOf, type Traffic } from '../scenario/traffic.ts';
+import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
+import { maxPlannedArrivals } from '../pipeline/warmup.ts';
 
 type Args = Record<string, unknown>;
 
@@ -79,6 +82,12 @@ export async function planCommand(a: Args): Promise<number> {
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const plan = planForInstance(buildPlan(config, null), config);
+  const traffic = scenario ? trafficOf(scenario) : null;
+  if (scenario && traffic) {
+    const data = loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length);
+    const fewRows = uniqueRowsProblem(data, maxPlannedArrivals(config, plan));
+    if (fewRows) throw fewRows;
+  }
   if (a.json) {
     process.stdout.write(
       renderPlanJson(
@@ -92,9 +101,23 @@ export async function planCommand(a: Args): Promise<number> {
     return EXIT.ok;
   }
   process.stdout.write(
-    planText(config, plan, scenario ? `${scenario.name ?? 'unnamed'} (${config.scenario})` : undefined) + '\n',
+    planText(
+      config,
+      plan,
+      scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic)}` : undefined,
+    ) + '\n',
   );
   return EXIT.ok;
+}
+
+/** The mix as plan shows it: each entry's weight share, transactions marked. */
+function mixText(t: Traffic): string {
+  if (t.entries.length === 1 && !t.entries[0].run) return '';
+  const total = t.entries.reduce((a, e) => a + e.weight, 0);
+  const parts = t.entries.map(
+    (e) => `${e.name} ${((100 * e.weight) / total).toFixed(0)}%${e.run ? ' (transaction)' : ''}`,
+  );
+  return `; mix: ${parts.join(', ')}; VUs re-sized after the warmup from its measured time per arrival`;
 }
 
 export async function reportCommand(dir: string): Promise<number> {

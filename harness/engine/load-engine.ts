@@ -94,6 +94,8 @@ export interface LoadEngine extends EngineTraits {
   start(o: LegOptions): EngineRun;
   /** Opens every preallocated VU's connection, so the first step's arrivals do not pay for connects. */
   preconnect(): Promise<Preconnected>;
+  /** Allocates VUs up to n (within maxVUs) ahead of the load, where the engine can (re-sized after the warmup). */
+  reserve?(n: number): void;
   /** Runs the next legs on `count` instances (fewer than now; otherwise nothing changes). */
   shrink(count: number): Promise<void>;
   close(): Promise<void>;
@@ -135,6 +137,10 @@ export class InThreadEngine implements LoadEngine {
 
   preconnect(): Promise<Preconnected> {
     return this.pool.preconnect();
+  }
+
+  reserve(n: number): void {
+    this.pool.reserve(n);
   }
 
   /** One thread is already the fewest. */

@@ -6,7 +6,10 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan, type Plan } from '../../analysis/plan.ts';
+import { buildPlan, sizeVus, type Plan } from '../../analysis/plan.ts';
+import { aggregate } from '../../analysis/buckets.ts';
+import { meanArrivalMs } from '../../analysis/arrival-time.ts';
+import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
@@ -26,7 +29,7 @@ import { runStage, skippedStage } from './stage.ts';
 import { preflight } from './preflight.ts';
 import { reset } from './reset.ts';
 import { measureRtt } from './rtt.ts';
-import { warmup, warmupRatePerSec, type Warmed } from './warmup.ts';
+import { maxPlannedArrivals, warmup, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 
@@ -147,8 +150,7 @@ async function stages(
     store.addStage(s);
     ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`);
   };
-  const maxSeq =
-    new Schedule(ctx.plan.segments).totalArrivals + Math.ceil(warmupRatePerSec(ctx) * (config.warmup.maxS + 1));
+  const maxSeq = maxPlannedArrivals(config, ctx.plan);
   await runStage('preflight', record, () =>
     kind.preflight(env, () =>
       preflight({
@@ -206,6 +208,7 @@ async function stages(
   else if (!ctx.interrupt.interrupted) {
     warmed = await runStage('warmup', record, () => warmup(ctx, pool));
     seqOffset = warmed.lastSeq;
+    resizeVusFromWarmup(ctx, pool, warmed);
   }
   if (ctx.interrupt.interrupted) return;
   const keepAll = keepAllReason(ctx, pool, warmed && { stable: warmed.verdict.stable });
@@ -218,6 +221,35 @@ async function stages(
   if (pool.capabilities.preconnect) await preconnect(ctx, pool, 'the first step');
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
+}
+
+/**
+ * Once a warmup ran, the VUs are sized by Little's law from its measured time per arrival (the
+ * whole transaction, think time and round trip included) rather than from vus.expectedServiceMs:
+ * a 300 ms service no longer starts with VUs sized for 50 ms. Not where the config sets them.
+ */
+function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed): void {
+  const { config, store } = ctx;
+  const traffic = store.meta.traffic;
+  if (config.vus.preAllocated !== undefined || config.vus.max !== undefined) {
+    if (traffic) store.update({ traffic: { ...traffic, sizedFrom: 'given' } });
+    return;
+  }
+  const windows = warmed.record.windows;
+  const from = windows[Math.max(0, windows.length - config.warmup.stableWindows)]?.fromS;
+  if (from === undefined) return;
+  const agg = aggregate(warmed.records, WARMUP_PHASE, from, Number.MAX_SAFE_INTEGER);
+  const w = meanArrivalMs(
+    agg,
+    ctx.requests.traffic.entries.map((e) => e.name),
+  );
+  if (w === null) return;
+  const vus = sizeVus(config, store.meta.rtt?.httpMedianMs ?? null, w);
+  ctx.plan = { ...ctx.plan, vus };
+  pool.maxVUs = vus.maxVUs;
+  pool.reserve?.(vus.preAllocatedVUs);
+  store.update({ vus, ...(traffic ? { traffic: { ...traffic, sizedFrom: 'warmup' as const } } : {}) });
+  ctx.progress.info(`VUs: ${vus.preAllocatedVUs} preallocated, max ${vus.maxVUs} (${vus.reason})`);
 }
 
 async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Promise<void> {

@@ -8,6 +8,9 @@
  */
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
+import { Schedule } from '../../analysis/schedule.ts';
+import type { Plan } from '../../analysis/plan.ts';
+import type { PlateauConfig } from '../config/schema.ts';
 import {
   topologySteady,
   warmupDone,
@@ -27,6 +30,11 @@ const RAMP_S = 1;
 
 export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
+}
+
+/** The most arrivals a run of this plan can make, warmup and steps (sequence numbers, ids and unique rows are checked against it). */
+export function maxPlannedArrivals(config: PlateauConfig, plan: Plan): number {
+  return new Schedule(plan.segments).totalArrivals + Math.ceil(warmupRatePerSec({ config }) * (config.warmup.maxS + 1));
 }
 
 /** The warmup's outcome: where the steps' sequence starts, its verdict and its buckets (for the threads stage). */
