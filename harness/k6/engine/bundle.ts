@@ -1,27 +1,67 @@
 /**
  * esbuild bundles the portable scenario and its k6 runtime into one k6 script: an ES module with
  * `k6` and `k6/*` left as imports, syntax lowered to ES2020 (what k6's JavaScript runtime runs),
- * `options` from the plan, and the run's constants (run id, id prefix, origin). Secrets are never
- * in it: the runtime reads them from __ENV when k6 runs.
+ * `options` from the plan, and the run's constants (run id, id prefix, origin, the data sources'
+ * absolute paths). Secrets are never in it: the runtime reads them from __ENV when k6 runs.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../../errors.ts';
+import { loadScenario } from '../../scenario/load.ts';
+import type { Scenario } from '../../scenario/types.ts';
 import type { K6Options } from './options.ts';
-import type { RuntimeConfig } from '../runtime/iteration.ts';
+import { DEFAULT_MAX_BODY_BYTES, type RuntimeConfig, type RuntimeData } from '../runtime/config.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');
 const RUNTIME = path.join(HERE, '../runtime/iteration.ts');
 const SHIM = path.join(HERE, '../runtime/plateau-shim.ts');
 
+/** The run's constants; bundleK6Script fills in the data sources (from the scenario) and the body limit's default. */
+export type RuntimeInput = Omit<RuntimeConfig, 'data' | 'maxBodyBytes'> &
+  Partial<Pick<RuntimeConfig, 'data' | 'maxBodyBytes'>>;
+
 export interface BundleInput {
   /** Scenario module path; null for the default scenario (GET on the target URL). */
   scenarioPath: string | null;
+  /** The scenario loaded from scenarioPath, for its data sources; loaded here when absent. */
+  scenario?: Scenario;
   targetUrl: string;
   options: K6Options;
-  runtime: RuntimeConfig;
+  runtime: RuntimeInput;
+}
+
+/**
+ * The scenario's data sources as k6 opens them: each path resolved beside the scenario module and
+ * made absolute, since k6's open() resolves a relative one beside the generated script. A missing
+ * file is refused here, before k6 starts; its content is checked where it is parsed.
+ */
+export function runtimeData(scenario: Pick<Scenario, 'data'>, scenarioPath: string): Record<string, RuntimeData> {
+  const dir = path.dirname(path.resolve(scenarioPath));
+  const out: Record<string, RuntimeData> = {};
+  for (const [name, src] of Object.entries(scenario.data ?? {})) {
+    const kind = 'csv' in src ? 'csv' : 'json';
+    const file = path.resolve(dir, 'csv' in src ? src.csv : src.json);
+    if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      throw new PlateauError(
+        `data source "${name}" of ${rel(path.resolve(scenarioPath))}: ${file} is not a file`,
+        `create it, or set \`${kind}\` to a path relative to the scenario module's folder (${dir})`,
+        'k6-data-missing',
+        EXIT.preflight,
+      );
+    }
+    out[name] = { path: file, kind, order: src.order ?? 'sequential' };
+  }
+  return out;
+}
+
+async function runtimeOf(b: BundleInput): Promise<RuntimeConfig> {
+  const maxBodyBytes = b.runtime.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (b.runtime.data || !b.scenarioPath) return { ...b.runtime, maxBodyBytes, data: b.runtime.data ?? {} };
+  const scenario = b.scenario ?? (await loadScenario(b.scenarioPath));
+  return { ...b.runtime, maxBodyBytes, data: runtimeData(scenario, b.scenarioPath) };
 }
 
 /** Repo-relative import specifier, so the bundle's path comments do not depend on the machine. */
@@ -30,7 +70,7 @@ function rel(p: string): string {
   return r.startsWith('.') ? r : `./${r}`;
 }
 
-function entry(b: BundleInput): string {
+function entry(b: BundleInput, runtime: RuntimeConfig): string {
   const scenario = b.scenarioPath
     ? `import scenario from ${JSON.stringify(rel(path.resolve(b.scenarioPath)))};`
     : `const scenario = { name: 'default', request: () => ({ method: 'GET', url: ${JSON.stringify(b.targetUrl)} }) };`;
@@ -38,7 +78,7 @@ function entry(b: BundleInput): string {
     scenario,
     `import { iteration } from ${JSON.stringify(rel(RUNTIME))};`,
     `export const options = ${JSON.stringify(b.options, null, 2)};`,
-    `export default iteration(scenario, ${JSON.stringify(b.runtime, null, 2)});`,
+    `export default iteration(scenario, ${JSON.stringify(runtime, null, 2)});`,
     '',
   ].join('\n');
 }
@@ -62,10 +102,11 @@ const k6Safe: esbuild.Plugin = {
 };
 
 export async function bundleK6Script(b: BundleInput): Promise<string> {
+  const runtime = await runtimeOf(b);
   let out: esbuild.BuildResult & { outputFiles: esbuild.OutputFile[] };
   try {
     out = await esbuild.build({
-      stdin: { contents: entry(b), resolveDir: ROOT, sourcefile: 'plateau-k6-entry.js', loader: 'js' },
+      stdin: { contents: entry(b, runtime), resolveDir: ROOT, sourcefile: 'plateau-k6-entry.js', loader: 'js' },
       absWorkingDir: ROOT,
       bundle: true,
       write: false,

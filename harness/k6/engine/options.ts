@@ -70,7 +70,8 @@ export function k6Options(plan: Pick<Plan, 'segments' | 'vus'>, gracefulStopS: n
       },
     },
     summaryTrendStats: SUMMARY_TREND_STATS,
-    // the portable check sees status and headers only, so bodies need not be kept
+    // every request sets its own responseType ('text' where a check or a transaction reads the
+    // body, else 'none'): this default leaves any other body unread
     discardResponseBodies: true,
   };
 }

@@ -1,121 +1,102 @@
 /**
- * The portable scenario's context on k6's APIs. This file is bundled into the k6 script and runs
- * inside k6 (no Node APIs): k6/http sends, k6/crypto signs, k6/execution numbers iterations.
- *   seq      = seqOffset + scenario.iterationInTest + 1: iterationInTest is unique across every
- *              instance of an execution-segmented run, so ids never collide between machines;
- *   pick     = the same Knuth hash as harness/scenario/context.ts (spread), so both engines hit
- *              the same rows for the same seq;
- *   secrets  = __ENV only: k6 passes the process environment through, the script holds no secret.
+ * The k6 default function: one iteration is one arrival of the scenario's traffic, the same as on
+ * the native engine. This file is bundled into the k6 script and runs inside k6 (no Node APIs).
+ *   seq   = seqOffset + scenario.iterationInTest + 1: iterationInTest is unique across every
+ *           instance of an execution-segmented run, so ids never collide between machines;
+ *   entry = traffic.entries[entryOf(order, seq)]: the same smooth weighted round robin over the
+ *           global arrival number as the native engine (harness/scenario/mix-order.ts);
+ *   a request entry sends with http.request; a transaction awaits run(ctx, http), each
+ *   http.send on http.asyncRequest (the default function is async then).
+ * When results are per name (traffic.byName), each arrival adds one sample to the Trend
+ * `plateau_arrival`: its duration (ms) tagged { name, outcome: 'ok' | ErrorKind, transaction },
+ * which the k6 output ingest reads as the arrival; requests carry `tags.name`. A scenario of one
+ * request entry writes no plateau_arrival (each request is its arrival) and fails as it always did.
  */
-import { check } from 'k6';
-import crypto from 'k6/crypto';
 import exec from 'k6/execution';
-import http from 'k6/http';
-import { Counter } from 'k6/metrics';
-import { spread } from './spread.ts';
-import type { IdFormat, RequestSpec, Scenario, ScenarioContext } from '../../scenario/types.ts';
+import { Trend } from 'k6/metrics';
+import { entryOf } from '../../scenario/mix-order.ts';
+import { trafficOf, type Traffic, type TrafficEntry } from '../../scenario/traffic.ts';
+import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
+import type { RuntimeConfig } from './config.ts';
+import { contextOf } from './context.ts';
+import { openSources } from './data.ts';
+import { messageOf, warnOnce } from './response.ts';
+import { sendNow } from './send.ts';
+import { NameBook, runTransaction, type ArrivalResult } from './transaction.ts';
 
-export interface RuntimeConfig {
-  runId: string;
-  idPrefix: string;
-  /** Relative request URLs resolve against it; a request elsewhere is the scenario's bug. */
-  origin: string;
-  seqOffset: number;
-  timeoutMs: number;
-  /** k6 `name` tag of every request: one name keeps k6's URL cardinality at one. */
-  requestName: string;
-  checkName: string;
+export type { RuntimeConfig } from './config.ts';
+
+const arrivalTrend = new Trend('plateau_arrival', true);
+
+function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig, byName: boolean): ArrivalResult {
+  const name = byName ? entry.name : (cfg.requestName ?? entry.name);
+  const checkName = byName ? `${name}: check` : (cfg.checkName ?? `${name}: check`);
+  const sent = sendNow(
+    entry.request!(ctx),
+    { name, checkName, check: entry.check, keepBody: entry.checkReadsBody },
+    cfg,
+  );
+  return sent.failure
+    ? { outcome: sent.failure.kind, durationMs: sent.durationMs, message: sent.failure.message }
+    : { outcome: 'ok', durationMs: sent.durationMs };
 }
 
-/** Counted when the scenario's check rejects a response k6 deemed expected (2xx/3xx). */
-const checkFailed = new Counter('plateau_check_failed');
-
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
-  return s;
-}
-
-/** RFC 9562 v4 (random) or v7 (48-bit ms timestamp, then random). */
-function uuid(version: 4 | 7): string {
-  const b = new Uint8Array(crypto.randomBytes(16));
-  if (version === 7) {
-    const ms = Date.now();
-    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 0xff;
-  }
-  b[6] = (b[6] & 0x0f) | (version << 4);
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = hex(b);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-function secret(name: string): string {
-  const v = __ENV[name];
-  if (v === undefined || v === '')
-    throw new Error(
-      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`,
-    );
-  return v;
-}
-
-function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
-  return typeof body === 'string'
-    ? body
-    : (body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
-}
-
-export function contextOf(cfg: RuntimeConfig, seq: number): ScenarioContext {
-  return {
-    runId: cfg.runId,
-    seq,
-    uniqueId: (format: IdFormat = 'seq') =>
-      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
-    pick: (keySpace = 100_000) => spread(seq, keySpace),
-    hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
-    env: __ENV,
-  };
-}
-
-function urlOf(spec: RequestSpec, origin: string): string {
-  const url = /^https?:\/\//i.test(spec.url) ? spec.url : origin + (spec.url.startsWith('/') ? '' : '/') + spec.url;
-  if (url !== origin && !url.startsWith(origin + '/') && !url.startsWith(origin + '?')) {
-    throw new Error(`request(ctx) returned ${url}, but the target is ${origin}: a run loads one origin`);
-  }
-  return url;
-}
-
-function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k];
-  return out;
-}
-
-/** null when accepted, else why not (the portable check's contract). */
-function verdictOf(s: Scenario, status: number, headers: Record<string, string>): string | null {
+/** A request entry of a per-name run: a throw (its request builder's, a row used up) costs the arrival, kind other. */
+function guarded(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig): ArrivalResult {
   try {
-    const v = s.check!({ status, headers: lowerCaseKeys(headers) });
-    return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+    return oneRequest(entry, ctx, cfg, true);
   } catch (err) {
-    return `check threw: ${(err as Error).message}`;
+    return { outcome: 'other', durationMs: 0, message: messageOf(err) };
   }
 }
 
-/** The k6 default function: one request of the scenario per iteration. */
-export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void {
-  return () => {
+/** Its own function so that the bundled JavaScript reads `run` on a parameter (checkJs infers no TrafficEntry there). */
+function isTransaction(entry: TrafficEntry): boolean {
+  return entry.run !== undefined;
+}
+
+/** One arrival of a run with transactions. */
+function arrive(
+  entry: TrafficEntry,
+  ctx: ScenarioContext,
+  cfg: RuntimeConfig,
+  names: NameBook,
+): ArrivalResult | Promise<ArrivalResult> {
+  return entry.run ? runTransaction(entry.run, ctx, cfg, names) : guarded(entry, ctx, cfg);
+}
+
+function record(entry: TrafficEntry, r: ArrivalResult): void {
+  arrivalTrend.add(r.durationMs, {
+    name: entry.name,
+    outcome: r.outcome,
+    transaction: isTransaction(entry) ? 'true' : 'false',
+  });
+  if (r.outcome === 'other' && r.message) warnOnce(`${entry.name}: ${r.message}`);
+}
+
+/** Call it in k6's init context: it reads the data files (open) and builds the traffic once per VU. */
+export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {
+  const traffic: Traffic = trafficOf(scenario);
+  const rows = openSources(cfg.data ?? {}, cfg.runId);
+  const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
-    const spec = scenario.request(contextOf(cfg, seq));
-    const body = spec.body === undefined || spec.body === null ? null : bytesOf(spec.body);
-    const res = http.request((spec.method ?? 'GET').toUpperCase(), urlOf(spec, cfg.origin), body, {
-      headers: spec.headers ?? {},
-      timeout: `${cfg.timeoutMs}ms`,
-      // never followed, as by the native engine: each hop would be a request of its own in k6's output
-      redirects: 0,
-      tags: { name: cfg.requestName },
-    });
-    if (!scenario.check) return;
-    const verdict = verdictOf(scenario, res.status, res.headers);
-    check(verdict, { [cfg.checkName]: (v) => v === null });
-    if (verdict !== null && res.status >= 200 && res.status < 400) checkFailed.add(1, { check: verdict.slice(0, 100) });
+    return { entry: traffic.entries[entryOf(traffic.order, seq)], ctx: contextOf(cfg, seq, rows) };
+  };
+  if (!traffic.byName) {
+    return () => {
+      const { entry, ctx } = arrival();
+      oneRequest(entry, ctx, cfg, false);
+    };
+  }
+  if (!traffic.entries.some(isTransaction)) {
+    return () => {
+      const { entry, ctx } = arrival();
+      record(entry, guarded(entry, ctx, cfg));
+    };
+  }
+  const names = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: isTransaction(e) })));
+  return async () => {
+    const { entry, ctx } = arrival();
+    record(entry, await arrive(entry, ctx, cfg, names));
   };
 }

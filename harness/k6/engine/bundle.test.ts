@@ -1,0 +1,338 @@
+/**
+ * The k6 bundle of a mix scenario (test/fixtures/scenarios/mix-shop.ts): what the script holds,
+ * that it type-checks against @types/k6, and what it does when run. k6 cannot run here, so the
+ * script bundleK6Script wrote is run in Node with k6's modules replaced by the recording fakes of
+ * test/helpers/fake-k6.ts (the fakes stand in for k6 only: the scenario, the mix order, the rows,
+ * the checks and the outcomes are plateau's real code, as bundled).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { bundleK6Script, type RuntimeInput } from './bundle.ts';
+import { k6Options } from './options.ts';
+import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
+import { parseCsv } from '../../scenario/data-rows.ts';
+import { NAME_FIX } from '../../scenario/names.ts';
+import { truncateUtf8 } from '../runtime/response.ts';
+import { PlateauError } from '../../errors.ts';
+import { isK6Side, k6ScriptDiagnostics, sectionAt } from '../../../test/helpers/k6-script-check.ts';
+import { loadWithFakeK6, type FakeAnswer, type FakeRequest, type LoadedScript } from '../../../test/helpers/fake-k6.ts';
+
+const SCENARIO = path.resolve('test/fixtures/scenarios/mix-shop.ts');
+const CSV = path.resolve('test/fixtures/scenarios/mix-shop-accounts.csv');
+const ROWS = parseCsv(fs.readFileSync(CSV, 'utf8'));
+const NAMES = ['read order', 'create order', 'checkout'];
+const ORDER = mixOrder([5, 3, 2]);
+const ORIGIN = 'http://127.0.0.1:8080';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-k6-bundle-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+const RUNTIME: RuntimeInput = { runId: 'mix-run', idPrefix: 'o-', origin: ORIGIN, seqOffset: 0, timeoutMs: 2000 };
+
+function script(scenarioPath: string, runtime: Partial<RuntimeInput> = {}): Promise<string> {
+  return bundleK6Script({
+    scenarioPath,
+    targetUrl: `${ORIGIN}/`,
+    options: k6Options(
+      {
+        segments: [{ durationS: 10, fromPerSec: 1, toPerSec: 1 }],
+        vus: { preAllocatedVUs: 1, maxVUs: 2, reason: 'test' },
+      },
+      1,
+    ),
+    runtime: { ...RUNTIME, ...runtime },
+  });
+}
+
+/** The demo-like shop: reads 200, creates 201 with the order's id, confirms 200 'confirmed'. */
+function shop(req: FakeRequest): FakeAnswer {
+  const p = new URL(req.url).pathname;
+  if (req.method === 'GET') return { status: 200, body: JSON.stringify({ id: p.split('/').pop() }) };
+  if (p === '/orders') return { status: 201, body: JSON.stringify({ id: JSON.parse(String(req.body)).id }) };
+  if (p.endsWith('/confirm')) return { status: 200, body: JSON.stringify({ status: 'confirmed' }) };
+  return { status: 404 };
+}
+
+async function run(loaded: LoadedScript, arrivals: number): Promise<void> {
+  for (let i = 0; i < arrivals; i++) await loaded.iterate(i);
+}
+
+const arrivalsOf = (l: LoadedScript) => l.fake.samples.filter((s) => s.metric === 'plateau_arrival');
+const tagsOf = (l: LoadedScript) => arrivalsOf(l).map((s) => s.tags);
+/** The outcomes of one entry's arrivals among the first ROWS.length (while create order has rows left). */
+const whileRows = (l: LoadedScript, name: string) =>
+  tagsOf(l)
+    .slice(0, ROWS.length)
+    .filter((t) => t.name === name)
+    .map((t) => t.outcome);
+function allAre(outcomes: string[], want: string): void {
+  expect(outcomes.length).toBeGreaterThan(0);
+  expect(outcomes).toEqual(outcomes.map(() => want));
+}
+const requestsAt = (l: LoadedScript, iteration: number) => l.fake.requests.filter((r) => r.iteration === iteration);
+
+describe('the k6 bundle of a mix', () => {
+  it('opens the CSV by its absolute path into a SharedArray, sends transactions with asyncRequest and writes plateau_arrival', async () => {
+    const s = await script(SCENARIO);
+    expect(s).toContain(`"path": ${JSON.stringify(CSV)}`);
+    expect(s).toContain('"order": "unique"');
+    expect(s).toMatch(/new SharedArray\(/);
+    expect(s).toMatch(/\bopen\(src\.path\)/);
+    expect(s).toMatch(/http\.asyncRequest\(/);
+    expect(s).toContain('new Trend("plateau_arrival", true)');
+    expect(s).toMatch(/tags: \{ name: r\.name \}/);
+    expect(s).toContain('"maxBodyBytes": 65536');
+    for (const name of [...NAMES, 'checkout: create', 'checkout: confirm']) expect(s).toContain(JSON.stringify(name));
+    expect(s).not.toMatch(/require\(|node:/);
+  });
+
+  it('refuses a data source whose file is missing, naming the file and the fix', async () => {
+    const dir = path.join(tmp, 'missing');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'scenario.ts');
+    fs.writeFileSync(
+      file,
+      "export default { data: { people: { csv: './people.csv' } }, mix: { a: { weight: 1, request: () => ({ url: '/' }) } } };\n",
+    );
+    const err = await script(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message).toContain(path.join(dir, 'people.csv'));
+    expect((err as PlateauError).message).toMatch(/data source "people"/);
+    expect((err as PlateauError).hint).toMatch(/relative to the scenario module's folder/);
+  });
+
+  it('the runtime type-checks against @types/k6 alone (strict, no Node types: k6 has no Node API)', () => {
+    const program = ts.createProgram([path.resolve('harness/k6/runtime/iteration.ts')], {
+      noEmit: true,
+      strict: true,
+      target: ts.ScriptTarget.ES2020,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      allowImportingTsExtensions: true,
+      types: ['k6'],
+      typeRoots: [path.resolve('node_modules/@types')],
+      lib: ['lib.es2020.d.ts'],
+      skipLibCheck: true,
+    });
+    const diags = ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) =>
+          `${d.file ? path.relative('.', d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
+    expect(diags).toEqual([]);
+    // the program did reach every runtime file and the pure scenario modules they import
+    const files = program.getSourceFiles().map((f) => path.relative('.', f.fileName));
+    for (const f of ['harness/k6/runtime/transaction.ts', 'harness/k6/runtime/data.ts', 'harness/scenario/traffic.ts'])
+      expect(files).toContain(f);
+  });
+
+  it("the bundled script's k6 side type-checks as JavaScript against @types/k6 (checkJs)", async () => {
+    const text = await script(SCENARIO);
+    expect(k6ScriptDiagnostics(text)).toEqual([]);
+    // the judged part is the one that calls k6
+    expect(isK6Side(sectionAt(text, text.indexOf('http.asyncRequest(')))).toBe(true);
+    expect(isK6Side(sectionAt(text, text.indexOf('new SharedArray(')))).toBe(true);
+  });
+});
+
+describe('the bundled mix, run with k6 faked', () => {
+  it('runs the entry entryOf gives each arrival, names every request, and writes one plateau_arrival per arrival', async () => {
+    const l = await loadWithFakeK6(await script(SCENARIO), shop);
+    await run(l, 20);
+    // init context: the CSV opened once, into one SharedArray
+    expect(l.fake.opened).toEqual([CSV]);
+    expect(l.fake.sharedArrays).toHaveLength(1);
+    expect(l.fake.metrics).toMatchObject({ plateau_arrival: 'trend', plateau_check_failed: 'counter' });
+    const expected = Array.from({ length: 20 }, (_, i) => NAMES[entryOf(ORDER, i + 1)]);
+    expect(tagsOf(l).map((t) => t.name)).toEqual(expected);
+    expect(expected.filter((n) => n === 'read order')).toHaveLength(10);
+    expect(expected.filter((n) => n === 'checkout')).toHaveLength(4);
+    for (let i = 0; i < 20; i++) {
+      const seq = i + 1;
+      const sent = requestsAt(l, i);
+      const tags = tagsOf(l)[i];
+      if (expected[i] === 'read order') {
+        expect(sent.map((r) => [r.method, r.params.tags, r.params.responseType, r.async])).toEqual([
+          ['GET', { name: 'read order' }, 'none', false],
+        ]);
+        expect(tags).toEqual({ name: 'read order', outcome: 'ok', transaction: 'false' });
+      } else if (expected[i] === 'create order' && seq <= ROWS.length) {
+        expect(sent.map((r) => [r.params.tags, r.params.responseType, r.async])).toEqual([
+          [{ name: 'create order' }, 'text', false],
+        ]);
+        // order 'unique': arrival n gets row n
+        expect(JSON.parse(String(sent[0].body))).toEqual({
+          id: `o-mix-run-${seq}`,
+          account: ROWS[seq - 1].id,
+          region: ROWS[seq - 1].region,
+        });
+        expect(tags).toEqual({ name: 'create order', outcome: 'ok', transaction: 'false' });
+      } else if (expected[i] === 'create order') {
+        // the rows are used up: the arrival fails before sending
+        expect(sent).toEqual([]);
+        expect(tags).toEqual({ name: 'create order', outcome: 'other', transaction: 'false' });
+      } else {
+        expect(
+          sent.map((r) => [r.method, new URL(r.url).pathname, r.params.tags, r.params.responseType, r.async]),
+        ).toEqual([
+          ['POST', '/orders', { name: 'checkout: create' }, 'text', true],
+          ['POST', `/orders/o-mix-run-${seq}/confirm`, { name: 'checkout: confirm' }, 'text', true],
+        ]);
+        expect(tags).toEqual({ name: 'checkout', outcome: 'ok', transaction: 'true' });
+      }
+      for (const r of sent) expect(r.params).toMatchObject({ redirects: 0, timeout: '2000ms' });
+    }
+    // think time: 20 ms per checkout, as k6's sleep in seconds
+    expect(l.fake.sleeps).toEqual([0.02, 0.02, 0.02, 0.02]);
+    // a request entry's arrival lasts its request (k6's timings.duration); a transaction's is measured
+    for (const [i, s] of arrivalsOf(l).entries()) {
+      if (s.tags.transaction === 'false' && s.tags.outcome === 'ok') expect(s.value, `arrival ${i + 1}`).toBe(7.5);
+      expect(s.value).toBeGreaterThanOrEqual(0);
+    }
+    expect(l.fake.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(new Set(l.fake.checks.map((c) => c.name))).toEqual(
+      new Set(['read order: check', 'create order: check', 'checkout: create: check', 'checkout: confirm: check']),
+    );
+  });
+
+  it('numbers arrivals from seqOffset: the entries and the rows follow the global arrival number', async () => {
+    const l = await loadWithFakeK6(await script(SCENARIO, { seqOffset: 3 }), shop);
+    await run(l, 10);
+    expect(tagsOf(l).map((t) => t.name)).toEqual(Array.from({ length: 10 }, (_, i) => NAMES[entryOf(ORDER, i + 4)]));
+    const creates = l.fake.requests.filter((r) => r.params.tags?.name === 'create order');
+    const seqs = creates.map((r) => r.iteration + 4);
+    expect(seqs.length).toBeGreaterThan(0);
+    expect(creates.map((r) => JSON.parse(String(r.body)).account)).toEqual(seqs.map((seq) => ROWS[seq - 1].id));
+  });
+
+  it("an arrival's outcome is its failing request's kind, a check, or other; check failures carry the name", async () => {
+    const l = await loadWithFakeK6(await script(SCENARIO), (req) => {
+      const p = new URL(req.url).pathname;
+      if (req.method === 'GET') return { status: 404 };
+      if (p.endsWith('/confirm')) return { status: 503 };
+      if (req.params.tags?.name === 'create order') return { status: 201, body: '{}' }; // no id: the check fails
+      return shop(req);
+    });
+    await run(l, 10);
+    allAre(whileRows(l, 'read order'), 'http_4xx');
+    allAre(whileRows(l, 'create order'), 'check');
+    allAre(whileRows(l, 'checkout'), 'http_5xx');
+    const failed = l.fake.samples.filter((s) => s.metric === 'plateau_check_failed');
+    // only a rejected 2xx/3xx is counted (the 404 and the 503 are failures by status)
+    expect(failed.map((s) => s.tags)).toEqual(
+      tagsOf(l)
+        .filter((t) => t.name === 'create order' && t.outcome === 'check')
+        .map(() => ({ check: 'bad create: 201', name: 'create order' })),
+    );
+    expect(l.fake.checks.some((c) => c.name === 'read order: check' && !c.ok)).toBe(true);
+  });
+
+  it('a transport error fails the transaction by its kind, and run stops where the scenario returns', async () => {
+    const l = await loadWithFakeK6(await script(SCENARIO), (req) =>
+      req.params.tags?.name === 'checkout: create'
+        ? { status: 0, error: 'dial tcp 127.0.0.1:8080: connect: connection refused', errorCode: 1212 }
+        : shop(req),
+    );
+    await run(l, 10);
+    expect(
+      tagsOf(l)
+        .filter((t) => t.name === 'checkout')
+        .map((t) => t.outcome),
+    ).toEqual(['refused', 'refused']);
+    // made.ok was false: the scenario returned before its think time and its confirm
+    expect(l.fake.requests.filter((r) => r.params.tags?.name === 'checkout: confirm')).toEqual([]);
+    expect(l.fake.sleeps).toEqual([]);
+  });
+
+  it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {
+    const long = (req: FakeRequest) =>
+      req.params.tags?.name === 'create order'
+        ? { status: 201, body: JSON.stringify({ id: 'x', pad: 'p'.repeat(100) }) }
+        : shop(req);
+    const cut = await loadWithFakeK6(await script(SCENARIO, { maxBodyBytes: 40 }), long);
+    await run(cut, 10);
+    allAre(whileRows(cut, 'create order'), 'check');
+    const reasons = cut.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags.check);
+    expect(reasons.every((r) => r.startsWith('check threw:'))).toBe(true);
+    const whole = await loadWithFakeK6(await script(SCENARIO), long);
+    await run(whole, 10);
+    allAre(whileRows(whole, 'create order'), 'ok');
+  });
+
+  it('a transaction that throws, or sends under a refused name, costs its arrival (kind other), never the run', async () => {
+    const dir = path.join(tmp, 'throws');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'scenario.ts');
+    fs.writeFileSync(
+      file,
+      `export default {
+  mix: {
+    'by id': { weight: 1, async run(ctx, http) { const r = await http.send('order ' + (ctx.seq + 1000), { url: '/o' }); if (r.ok) await http.send('after', { url: '/o' }); } },
+    'throws': { weight: 1, async run(ctx, http) { await http.send('first', { url: '/o' }); throw new Error('no such order\\nstack line'); } },
+    'self': { weight: 1, async run(ctx, http) { await http.send('self', { url: '/o' }); } },
+    'fine': { weight: 1, request: () => ({ url: '/ok' }) },
+  },
+};
+`,
+    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(file), () => ({ status: 200, body: 'ok' }));
+    await run(l, 8);
+    const order = mixOrder([1, 1, 1, 1]);
+    const names = ['by id', 'throws', 'self', 'fine'];
+    expect(tagsOf(l)).toEqual(
+      Array.from({ length: 8 }, (_, i) => {
+        const name = names[entryOf(order, i + 1)];
+        return { name, outcome: name === 'fine' ? 'ok' : 'other', transaction: name === 'fine' ? 'false' : 'true' };
+      }),
+    );
+    // a refused name is never sent (and resolves ok false: 'after' never runs); the throwing transaction's request was
+    expect(l.fake.requests.map((r) => r.params.tags?.name).sort()).toEqual(['fine', 'fine', 'first', 'first']);
+    const logged = warn.mock.calls.map((c) => String(c[0]));
+    expect(logged.some((m) => m.includes('by id: http.send: name "order 1001"') && m.includes(NAME_FIX))).toBe(true);
+    expect(logged.some((m) => m.includes('self: http.send: "self" is the name of a transaction'))).toBe(true);
+    // each distinct message once, its first line only
+    expect(logged.filter((m) => m.includes('throws: run threw: no such order'))).toHaveLength(1);
+    expect(logged.some((m) => m.includes('stack line'))).toBe(false);
+  });
+
+  it('a scenario of one request writes no plateau_arrival and names its requests as today', async () => {
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/expect-200.ts'), {
+        requestName: 'expect 200',
+        checkName: 'expect 200: check',
+      }),
+      () => ({ status: 302, headers: { Location: '/elsewhere' } }),
+    );
+    await run(l, 3);
+    expect(arrivalsOf(l)).toEqual([]);
+    expect(l.fake.requests.map((r) => [r.params.tags, r.params.responseType, r.async])).toEqual(
+      Array(3).fill([{ name: 'expect 200' }, 'none', false]),
+    );
+    // its check reads headers only; a failed check on a 3xx is counted, as before
+    expect(l.fake.samples.map((s) => [s.metric, s.tags])).toEqual(
+      Array(3).fill(['plateau_check_failed', { check: 'expected 200, got 302 to /elsewhere', name: 'expect 200' }]),
+    );
+  });
+});
+
+describe('truncateUtf8', () => {
+  it.each([
+    ['ascii under the limit', 'abc', 3, 'abc'],
+    ['ascii over', 'abcdef', 4, 'abcd'],
+    ['two-byte characters are not split', 'ééé', 5, 'éé'],
+    ['three-byte characters', '€€', 5, '€'],
+    ['a surrogate pair counts 4 and is never split', 'a😀b', 4, 'a'],
+    ['a surrogate pair that fits', 'a😀b', 5, 'a😀'],
+    ['zero keeps nothing', 'abc', 0, ''],
+  ])('%s', (_what, text, max, want) => {
+    const got = truncateUtf8(text, max);
+    expect(got).toBe(want);
+    expect(Buffer.byteLength(got, 'utf8')).toBeLessThanOrEqual(max);
+  });
+});

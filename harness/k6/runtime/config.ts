@@ -1,0 +1,35 @@
+/**
+ * The run's constants the bundle writes into the k6 script (bundle.ts) and the runtime reads in
+ * k6's init context. Plain JSON: nothing secret (secrets come from __ENV when k6 runs).
+ */
+import type { DataOrder } from '../../scenario/types.ts';
+
+/** What a response keeps of its body when a check or a transaction reads it (http.maxBodyBytes' default). */
+export const DEFAULT_MAX_BODY_BYTES = 65_536;
+
+/** A data source as k6 opens it: an absolute path (resolved beside the scenario module), its format and order. */
+export interface RuntimeData {
+  path: string;
+  kind: 'csv' | 'json';
+  order: DataOrder;
+}
+
+export interface RuntimeConfig {
+  runId: string;
+  idPrefix: string;
+  /** Relative request URLs resolve against it; a request elsewhere is the scenario's bug. */
+  origin: string;
+  seqOffset: number;
+  timeoutMs: number;
+  /**
+   * k6 `name` tag of the requests of a scenario without a mix (one name keeps k6's URL cardinality
+   * at one); its entry's name when absent. A mix names each request by its entry or http.send name.
+   */
+  requestName?: string;
+  /** k6 check name of that scenario's check; `${name}: check` when absent. */
+  checkName?: string;
+  /** Body bytes kept of a response a check or a transaction reads (the rest is dropped). */
+  maxBodyBytes: number;
+  /** The scenario's data sources by name, for ctx.row(name). */
+  data: Record<string, RuntimeData>;
+}

@@ -1,0 +1,78 @@
+/**
+ * The portable ScenarioContext on k6's APIs (runs inside k6: no Node API).
+ *   pick    = the same Knuth hash as harness/scenario/context.ts (spread), so both engines hit the
+ *             same rows for the same seq;
+ *   row     = the data source's row for this arrival (data.ts: the same rowIndex as the native engine);
+ *   sleep   = k6's sleep, which holds the VU as think time does on the native engine, as a resolved
+ *             Promise (k6/timers needs k6 >= 0.50; plateau runs on 0.44);
+ *   secrets = __ENV only: k6 passes the process environment through, the script holds no secret.
+ */
+import { sleep } from 'k6';
+import crypto from 'k6/crypto';
+import { spread } from './spread.ts';
+import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
+import type { RuntimeConfig } from './config.ts';
+
+export interface RowSource {
+  row(name: string, seq: number): Row;
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return s;
+}
+
+/** RFC 9562 v4 (random) or v7 (48-bit ms timestamp, then random). */
+function uuid(version: 4 | 7): string {
+  const b = new Uint8Array(crypto.randomBytes(16));
+  if (version === 7) {
+    const ms = Date.now();
+    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 0xff;
+  }
+  b[6] = (b[6] & 0x0f) | (version << 4);
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = hex(b);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function secret(name: string): string {
+  const v = __ENV[name];
+  if (v === undefined || v === '')
+    throw new Error(
+      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`,
+    );
+  return v;
+}
+
+export function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
+  return typeof body === 'string'
+    ? body
+    : (body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
+}
+
+function thinkTime(ms: number): Promise<void> {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+    throw new Error(`ctx.sleep(${String(ms)}): give the think time in milliseconds, a number >= 0`);
+  }
+  if (ms > 0) sleep(ms / 1000);
+  return Promise.resolve();
+}
+
+export function contextOf(
+  cfg: Pick<RuntimeConfig, 'runId' | 'idPrefix'>,
+  seq: number,
+  rows: RowSource,
+): ScenarioContext {
+  return {
+    runId: cfg.runId,
+    seq,
+    uniqueId: (format: IdFormat = 'seq') =>
+      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
+    pick: (keySpace = 100_000) => spread(seq, keySpace),
+    hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
+    env: __ENV,
+    row: (name) => rows.row(name, seq),
+    sleep: thinkTime,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * A k6 response as the portable scenario sees it (ResponseInfo: status, lower-cased headers, the
+ * body as text cut at maxBodyBytes, json()), and what it counts as: failed (an ErrorKind, by the
+ * same mapping the k6 output ingest uses) or passed, then the check's verdict.
+ */
+import type { ErrorKind } from '../../../analysis/types.ts';
+import type { Check, ResponseInfo } from '../../scenario/types.ts';
+import { errorKindOf } from '../output/error-kind.ts';
+
+/** What the runtime reads of a k6 response (RefinedResponse has more). */
+export interface K6Response {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  error: string;
+  error_code: number;
+}
+
+export interface Failure {
+  kind: ErrorKind;
+  message: string;
+}
+
+function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(h ?? {})) out[k.toLowerCase()] = h[k];
+  return out;
+}
+
+/**
+ * The longest prefix of text whose UTF-8 encoding is at most maxBytes: a UTF-16 unit below 0x80
+ * is 1 byte, below 0x800 2, a surrogate pair 4, any other 3 (so text of length L is at most 3L).
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < text.length;
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + n > maxBytes) return text.slice(0, i);
+    bytes += n;
+    if (pair) i++;
+  }
+  return text;
+}
+
+const NOT_KEPT =
+  'the response body was not kept: plateau reads it only for a check whose code names `body` or `json` (or in a transaction)';
+
+/** The response for a check or a transaction; its body is '' and json() throws when it was not kept. */
+export function responseInfo(res: K6Response, kept: boolean, maxBodyBytes: number): ResponseInfo {
+  const body = kept && typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '';
+  let parsed: { value: unknown } | null = null;
+  return {
+    status: res.status,
+    headers: lowerCaseKeys(res.headers),
+    body,
+    json() {
+      if (!kept) throw new Error(NOT_KEPT);
+      parsed ??= { value: JSON.parse(body) };
+      return parsed.value;
+    },
+  };
+}
+
+/** Why the request failed (k6's default expected statuses: 200-399 with no error), or null. */
+export function failureOf(res: K6Response): Failure | null {
+  if (!res.error_code && res.status >= 200 && res.status < 400) return null;
+  const kind = errorKindOf({
+    status: String(res.status),
+    ...(res.error_code ? { error_code: String(res.error_code) } : {}),
+  });
+  return { kind, message: res.error || `HTTP ${res.status}` };
+}
+
+/** null when accepted, else why not (the portable check's contract). */
+export function verdictOf(check: Check, info: ResponseInfo): string | null {
+  try {
+    const v = check(info);
+    return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+  } catch (err) {
+    return `check threw: ${messageOf(err)}`;
+  }
+}
+
+/** The first line of what was thrown, at most 200 characters (it lands in a log and in a report). */
+export function messageOf(err: unknown): string {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return text.split('\n')[0].trim().slice(0, 200);
+}
+
+const warned = new Set<string>();
+
+/**
+ * Writes a failed arrival's message to k6's log (console.log beside the leg's output), each
+ * distinct message once and at most 20 per VU: the metrics carry the counts, the log the reasons.
+ * k6's type definitions declare no console, hence the lookup.
+ */
+export function warnOnce(message: string): void {
+  if (warned.has(message) || warned.size >= 20) return;
+  warned.add(message);
+  const c = (globalThis as unknown as Record<string, { warn?(m: string): void } | undefined>)['console'];
+  if (c && typeof c.warn === 'function') c.warn(`plateau: ${message}`);
+}

@@ -1,0 +1,100 @@
+/**
+ * One named request on k6: its URL bound to the run's origin, `tags.name` (the unit of every
+ * per-name figure), no redirect followed, the body kept as text only where it is read, then its
+ * verdict: a failure by status or transport error, else the check's (a k6 check named
+ * `${name}: check`, and plateau_check_failed with the check's message and the name when it
+ * rejects a response k6 deemed expected).
+ */
+import { check } from 'k6';
+import http, { type Params } from 'k6/http';
+import { Counter } from 'k6/metrics';
+import type { Check, RequestSpec, ResponseInfo } from '../../scenario/types.ts';
+import type { RuntimeConfig } from './config.ts';
+import { bytesOf } from './context.ts';
+import { failureOf, responseInfo, verdictOf, type Failure, type K6Response } from './response.ts';
+
+/** Counted when a check rejects a response k6 deemed expected (2xx/3xx): the ingest moves it from ok to `check`. */
+const checkFailed = new Counter('plateau_check_failed');
+
+export interface NamedRequest {
+  /** k6 `name` tag. */
+  name: string;
+  checkName: string;
+  check?: Check;
+  /** Keep the body as text (responseType 'text'): a check reads it, or a transaction may. */
+  keepBody: boolean;
+}
+
+export interface Sent {
+  failure: Failure | null;
+  /** Present when the request has a check or keeps its body. */
+  info: ResponseInfo | null;
+  /** k6's http_req_duration of it (ms). */
+  durationMs: number;
+}
+
+type Cfg = Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes'>;
+
+function urlOf(spec: RequestSpec, origin: string, what: string): string {
+  if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
+    throw new Error(`${what} must be { method?, url, headers?, body? }; its url is ${typeof spec?.url}`);
+  }
+  const url = /^https?:\/\//i.test(spec.url) ? spec.url : origin + (spec.url.startsWith('/') ? '' : '/') + spec.url;
+  if (url !== origin && !url.startsWith(origin + '/') && !url.startsWith(origin + '?')) {
+    throw new Error(`${what} returned ${url}, but the target is ${origin}: a run loads one origin`);
+  }
+  return url;
+}
+
+/** http.request's arguments: method, URL, body, params. */
+function argsOf(
+  spec: RequestSpec,
+  r: NamedRequest,
+  cfg: Cfg,
+  what: string,
+): [string, string, string | ArrayBuffer | null, Params] {
+  const url = urlOf(spec, cfg.origin, what);
+  const body = spec.body === undefined || spec.body === null ? null : bytesOf(spec.body);
+  return [
+    (spec.method ?? 'GET').toUpperCase(),
+    url,
+    body,
+    {
+      headers: spec.headers ?? {},
+      timeout: `${cfg.timeoutMs}ms`,
+      // never followed, as by the native engine: each hop would be a request of its own in k6's output
+      redirects: 0,
+      tags: { name: r.name },
+      responseType: r.keepBody ? 'text' : 'none',
+    },
+  ];
+}
+
+function judged(res: K6Response & { timings: { duration: number } }, r: NamedRequest, cfg: Cfg): Sent {
+  const info = r.check || r.keepBody ? responseInfo(res, r.keepBody, cfg.maxBodyBytes) : null;
+  let failure = failureOf(res);
+  if (r.check) {
+    const verdict = verdictOf(r.check, info!);
+    check(verdict, { [r.checkName]: (v) => v === null });
+    if (verdict !== null && res.status >= 200 && res.status < 400) {
+      checkFailed.add(1, { check: verdict.slice(0, 100), name: r.name });
+      failure ??= { kind: 'check', message: verdict };
+    }
+  }
+  return { failure, info, durationMs: res.timings.duration };
+}
+
+/** Sends and waits (k6's http.request): the one request of a request entry. */
+export function sendNow(spec: RequestSpec, r: NamedRequest, cfg: Cfg): Sent {
+  const [method, url, body, params] = argsOf(spec, r, cfg, 'request(ctx)');
+  return judged(http.request(method, url, body, params), r, cfg);
+}
+
+/**
+ * Sends on k6's event loop (http.asyncRequest): a request of a transaction. A malformed request
+ * throws here, before anything is sent; what k6 rejects with afterwards is the promise's.
+ */
+export function sendAsync(spec: RequestSpec, r: NamedRequest, cfg: Cfg): Promise<Sent> {
+  const [method, url, body, params] = argsOf(spec, r, cfg, `http.send(${JSON.stringify(r.name)}, request)`);
+  return http.asyncRequest(method, url, body, params).then((res) => judged(res, r, cfg));
+}

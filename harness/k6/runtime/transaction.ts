@@ -1,0 +1,132 @@
+/**
+ * A transaction on k6: the entry's run(ctx, http) with http.send on http.asyncRequest, each
+ * request named by its send. The arrival fails with the first failure it met (a request's
+ * ErrorKind, `check`, or `other` for a refused name, a malformed request or a throw of run); its
+ * duration runs from the first request sent to the end of run (think time included).
+ */
+import type { ErrorKind } from '../../../analysis/types.ts';
+import type { Check, RequestSpec, ScenarioContext, SentResponse, TransactionHttp } from '../../scenario/types.ts';
+import { MAX_NAMES, NAME_FIX, nameProblem } from '../../scenario/names.ts';
+import type { RuntimeConfig } from './config.ts';
+import { messageOf, type Failure } from './response.ts';
+import { sendAsync, type Sent } from './send.ts';
+
+export interface ArrivalResult {
+  outcome: 'ok' | ErrorKind;
+  durationMs: number;
+  /** Why it failed (kept short), when it did. */
+  message?: string;
+}
+
+/**
+ * The names http.send may use, as on the native engine (harness/scenario/requests.ts): a request
+ * entry's, or a fixed one of its own; never one built from data, a transaction's own name, or one
+ * past MAX_NAMES in all. Per VU: k6 shares nothing between VUs.
+ */
+export class NameBook {
+  private readonly seen: Set<string>;
+  private readonly transactions: Set<string>;
+  constructor(entries: readonly { name: string; transaction: boolean }[]) {
+    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
+    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
+  }
+
+  /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
+  problem(name: unknown): string | null {
+    if (typeof name === 'string' && this.seen.has(name)) return null;
+    const bad = nameProblem(name);
+    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
+    const n = name as string;
+    if (this.transactions.has(n))
+      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
+    if (this.seen.size + this.transactions.size >= MAX_NAMES)
+      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    this.seen.add(n);
+    return null;
+  }
+}
+
+function notSent(error: string): SentResponse {
+  return {
+    status: 0,
+    headers: {},
+    body: '',
+    json() {
+      throw new Error(`no response to read: ${error}`);
+    },
+    ok: false,
+    error,
+  };
+}
+
+function sentResponse(sent: Sent): SentResponse {
+  const info = sent.info!;
+  return {
+    status: info.status,
+    headers: info.headers,
+    body: info.body,
+    json: () => info.json(),
+    ok: sent.failure === null,
+    ...(sent.failure ? { error: sent.failure.message } : {}),
+  };
+}
+
+/**
+ * Runs one transaction. Its sends go one after another, as on the native engine (a VU has one
+ * request at a time: a send made while another is in flight waits for it), and the arrival ends
+ * when run has returned and its last send has settled. A refused name or a malformed request is
+ * never sent: it resolves with ok false and fails the arrival (kind other), as does a throw of run.
+ */
+export async function runTransaction(
+  run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void,
+  ctx: ScenarioContext,
+  cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes'>,
+  names: NameBook,
+): Promise<ArrivalResult> {
+  const startMs = Date.now();
+  let firstSentMs: number | null = null;
+  let failure: Failure | null = null;
+  const fail = (f: Failure) => {
+    failure ??= f;
+  };
+  const refused = (message: string): SentResponse => {
+    fail({ kind: 'other', message });
+    return notSent(message);
+  };
+  const sendOne = (name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> => {
+    const bad = names.problem(name);
+    if (bad) return Promise.resolve(refused(bad));
+    let pending: Promise<Sent>;
+    try {
+      pending = sendAsync(spec, { name, checkName: `${name}: check`, check, keepBody: true }, cfg);
+    } catch (err) {
+      return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
+    }
+    firstSentMs ??= Date.now();
+    return pending.then(
+      (sent) => {
+        if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
+        return sentResponse(sent);
+      },
+      (err) => refused(`${name}: ${messageOf(err)}`),
+    );
+  };
+  // the last send's promise (null: none yet, which the bundled JavaScript infers as any, not Promise<void>)
+  let last: Promise<unknown> | null = null;
+  const http: TransactionHttp = {
+    send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
+      const p = (last ?? Promise.resolve()).then(() => sendOne(name, spec, check));
+      last = p;
+      return p;
+    },
+  };
+  try {
+    await run(ctx, http);
+    await last;
+  } catch (err) {
+    fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
+  }
+  const durationMs = Date.now() - (firstSentMs ?? startMs);
+  const f = failure as Failure | null;
+  return f ? { outcome: f.kind, durationMs, message: f.message } : { outcome: 'ok', durationMs };
+}
