@@ -1,8 +1,11 @@
 /**
- * The demo's SQLite store (better-sqlite3, WAL): accounts with an optimistic `version` column,
- * and an append-only idempotency table whose id column has a length limit (like VARCHAR(50)).
+ * The demo's SQLite store (better-sqlite3, WAL): accounts with an optimistic `version` column, an
+ * append-only idempotency table whose id column has a length limit (like VARCHAR(50)), and the
+ * orders themselves (created, then confirmed), with `seedOrders` seeded orders `seed-<k>` that
+ * reads find from the start and a reset restores.
  */
 import Database from 'better-sqlite3';
+import { SEED_PREFIX } from './mix.ts';
 
 export interface CachedAnswer {
   response: string;
@@ -16,7 +19,36 @@ export interface AccountRow {
 export interface TableCounts {
   accounts: number;
   idempotency: number;
+  orders: number;
 }
+
+export type OrderStatus = 'created' | 'confirmed';
+
+/** An order as the API shows it (GET /orders/{id}, and the answers of POST /orders and confirm). */
+export interface OrderView {
+  id: string;
+  accountId: number;
+  amountCents: number;
+  status: OrderStatus;
+  /** The account's version after this order's write (0 for a seeded order). */
+  version: number;
+}
+
+interface OrderRow {
+  id: string;
+  account_id: number;
+  amount_cents: number;
+  status: OrderStatus;
+  version: number;
+}
+
+const viewOf = (r: OrderRow): OrderView => ({
+  id: r.id,
+  accountId: r.account_id,
+  amountCents: r.amount_cents,
+  status: r.status,
+  version: r.version,
+});
 
 export interface ResetCounts {
   before: TableCounts & { changedAccounts: number };
@@ -31,6 +63,7 @@ export class DemoDb {
     file: string,
     readonly rows: number,
     readonly idMaxLength: number,
+    readonly seedOrders: number = 0,
   ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -48,6 +81,15 @@ export class DemoDb {
         created_at TEXT NOT NULL,
         response TEXT NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS orders (
+        id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        amount_cents INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('created', 'confirmed')),
+        created_at TEXT NOT NULL,
+        confirmed_at TEXT
+      );
     `);
     this.sql = {
       findIdem: this.db.prepare<[string], CachedAnswer>('SELECT response FROM idempotency WHERE id = ?'),
@@ -58,6 +100,16 @@ export class DemoDb {
       insertIdem: this.db.prepare<[string, number, number, string, string]>(
         'INSERT INTO idempotency (id, account_id, amount_cents, created_at, response) VALUES (?, ?, ?, ?, ?)',
       ),
+      insertOrder: this.db.prepare<[string, number, number, number, string]>(
+        "INSERT INTO orders (id, account_id, amount_cents, version, status, created_at) VALUES (?, ?, ?, ?, 'created', ?)",
+      ),
+      findOrder: this.db.prepare<[string], OrderRow>(
+        'SELECT id, account_id, amount_cents, version, status FROM orders WHERE id = ?',
+      ),
+      confirmOrder: this.db.prepare<[string, string]>(
+        "UPDATE orders SET status = 'confirmed', confirmed_at = ? WHERE id = ? AND status = 'created'",
+      ),
+      countOrders: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM orders'),
       countAccounts: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
       countIdem: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM idempotency'),
       countChanged: this.db.prepare<[], { n: number }>(
@@ -65,6 +117,7 @@ export class DemoDb {
       ),
     };
     if (this.counts().accounts !== rows) this.reseed();
+    if (!this.seedsIntact()) this.reseedOrders();
   }
 
   findIdempotent(id: string): CachedAnswer | undefined {
@@ -75,9 +128,24 @@ export class DemoDb {
     return this.sql.findAccount.get(accountId);
   }
 
+  findOrder(id: string): OrderView | undefined {
+    const row = this.sql.findOrder.get(id);
+    return row && viewOf(row);
+  }
+
+  /**
+   * Confirm a created order: the order after it, 'absent', or 'already confirmed' (nothing
+   * changed). One statement, so two confirms of one order cannot both succeed.
+   */
+  confirmOrder(id: string): OrderView | 'absent' | 'already confirmed' {
+    if (this.sql.confirmOrder.run(new Date().toISOString(), id).changes === 1) return this.findOrder(id)!;
+    return this.sql.findOrder.get(id) ? 'already confirmed' : 'absent';
+  }
+
   /**
    * Optimistic write: bump balance and version only if the version is still `expectedVersion`,
-   * and record the idempotent answer, in one transaction. Returns false on a version conflict.
+   * and record the order and its idempotent answer, in one transaction. Returns false on a
+   * version conflict.
    */
   applyOrder(
     order: { id: string; accountId: number; amountCents: number },
@@ -92,16 +160,25 @@ export class DemoDb {
         current.version,
       );
       if (res.changes !== 1) return false;
-      this.sql.insertIdem.run(order.id, order.accountId, order.amountCents, new Date().toISOString(), response);
+      const at = new Date().toISOString();
+      this.sql.insertIdem.run(order.id, order.accountId, order.amountCents, at, response);
+      this.sql.insertOrder.run(order.id, order.accountId, order.amountCents, current.version + 1, at);
       return true;
     })();
   }
 
   counts(): TableCounts {
-    return { accounts: this.sql.countAccounts.get()!.n, idempotency: this.sql.countIdem.get()!.n };
+    return {
+      accounts: this.sql.countAccounts.get()!.n,
+      idempotency: this.sql.countIdem.get()!.n,
+      orders: this.sql.countOrders.get()!.n,
+    };
   }
 
-  /** Back to the standard state: every account balance 0 / version 0, idempotency empty. */
+  /**
+   * Back to the standard state: every account balance 0 / version 0, idempotency empty, the
+   * orders only the seeded ones, none confirmed.
+   */
   reset(): ResetCounts {
     const before = { ...this.counts(), changedAccounts: this.sql.countChanged.get()!.n };
     this.db.transaction(() => {
@@ -111,6 +188,7 @@ export class DemoDb {
         this.db.exec('UPDATE accounts SET balance_cents = 0, version = 0 WHERE balance_cents <> 0 OR version <> 0');
       }
       this.db.exec('DELETE FROM idempotency');
+      this.reseedOrders();
     })();
     const after = { ...this.counts(), changedAccounts: this.sql.countChanged.get()!.n };
     return { before, after };
@@ -118,6 +196,34 @@ export class DemoDb {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /** The orders are exactly the seeded ones, none confirmed (a file left by a run is not). */
+  private seedsIntact(): boolean {
+    const n = this.sql.countOrders.get()!.n;
+    if (n !== this.seedOrders) return false;
+    const confirmed = this.db
+      .prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM orders WHERE status <> 'created' OR id NOT LIKE ?")
+      .get(`${SEED_PREFIX}%`)!.n;
+    return confirmed === 0;
+  }
+
+  /**
+   * Drop every order and seed `seed-0` .. `seed-<seedOrders - 1>` (mix.ts's seedOrderId), order k
+   * on account (k mod rows) + 1, in one statement.
+   */
+  private reseedOrders(): void {
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM orders');
+      if (this.seedOrders === 0) return;
+      this.db
+        .prepare(
+          `WITH RECURSIVE seq(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM seq WHERE k < ? - 1)
+           INSERT INTO orders (id, account_id, amount_cents, version, status, created_at)
+           SELECT ? || k, (k % ?) + 1, 100, 0, 'created', ? FROM seq`,
+        )
+        .run(this.seedOrders, SEED_PREFIX, this.rows, new Date().toISOString());
+    })();
   }
 
   /** Drop every account and seed ids 1..rows in one statement (fast: ~100k rows in tens of ms). */

@@ -1,16 +1,22 @@
 /**
  * CLI of the demo target; USAGE below is what --help prints. The HMAC key comes only from the
  * environment (PLATEAU_DEMO_HMAC_KEY) and is never printed. Prints one JSON line to stdout once
- * listening, a human line to stderr; exits 0 on SIGTERM/SIGINT.
+ * listening, two human lines to stderr (its capacity for writes alone, then for demo/scenario.ts's mix);
+ * exits 0 on SIGTERM/SIGINT.
  */
 import { parseArgs } from 'node:util';
 import { startDemo, type DemoOptions } from './server.ts';
+import { mixCapacityLine } from './capacity.ts';
 
 const HMAC_ENV = 'PLATEAU_DEMO_HMAC_KEY';
 
 const USAGE = `usage: npx tsx demo/main.ts [options]
   --port N                     port on 127.0.0.1 (default 0: any free port)
-  --slots N --hold-ms MS       pool slots and the hold of each request: capacity = slots / hold-ms x 1000 req/s
+  --slots N --hold-ms MS       pool slots and the hold of a write (POST /orders): slots / hold-ms x 1000 writes/s
+  [--read-hold-ms MS]          the hold of a read, GET /orders/{id} (default hold-ms / 5)
+  [--confirm-hold-ms MS]       the hold of a confirm, POST /orders/{id}/confirm (default hold-ms)
+                               demo/scenario.ts's mix: capacity = slots / mean hold per arrival (printed at start)
+  [--seed-orders N]            orders seed-0 .. seed-<N-1> seeded at start and on reset (default 10000)
   [--acquire-timeout-ms N]     a request waiting longer for a slot gets 503 (default: an unbounded queue)
   [--rows N] [--id-max-length N] [--db-path FILE]
   [--contention-alpha A] [--coherency-beta B]    hold = hold-ms (1 + A (n-1) + B n (n-1)), n busy slots
@@ -38,6 +44,9 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions | 'h
       port: { type: 'string' },
       slots: { type: 'string' },
       'hold-ms': { type: 'string' },
+      'read-hold-ms': { type: 'string' },
+      'confirm-hold-ms': { type: 'string' },
+      'seed-orders': { type: 'string' },
       'acquire-timeout-ms': { type: 'string' },
       rows: { type: 'string' },
       'id-max-length': { type: 'string' },
@@ -60,6 +69,9 @@ function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions | 'h
     port: numberFlag(v, 'port') ?? 0,
     slots: numberFlag(v, 'slots'),
     holdMs: numberFlag(v, 'hold-ms'),
+    readHoldMs: numberFlag(v, 'read-hold-ms'),
+    confirmHoldMs: numberFlag(v, 'confirm-hold-ms'),
+    seedOrders: numberFlag(v, 'seed-orders'),
     acquireTimeoutMs: numberFlag(v, 'acquire-timeout-ms'),
     rows: numberFlag(v, 'rows'),
     idMaxLength: numberFlag(v, 'id-max-length'),
@@ -123,6 +135,10 @@ async function main(): Promise<void> {
     capacityPerSec: demo.capacityPerSec,
     slots: demo.slots,
     holdMs: demo.holdMs,
+    readHoldMs: demo.holds.readMs,
+    confirmHoldMs: demo.holds.confirmMs,
+    mixArrivalsPerSec: demo.mix.arrivalsPerSec,
+    mixRequestsPerSec: demo.mix.requestsPerSec,
     ...modes,
   };
   process.stdout.write(JSON.stringify(line) + '\n');
@@ -135,11 +151,13 @@ async function main(): Promise<void> {
       : '';
   const cold = demo.cold.coldS > 0 ? `; cold for its first ${demo.cold.coldS} s (holds x ${demo.cold.factor})` : '';
   process.stderr.write(
-    `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${+demo.capacityPerSec.toFixed(2)} req/s` +
+    `demo target on ${demo.url}: ${demo.slots} slots x ${demo.holdMs} ms hold = theoretical capacity ${+demo.capacityPerSec.toFixed(2)} req/s of writes alone` +
       penalty +
       change +
       cold +
       (opts.hmacKey ? ' (HMAC signatures required)' : '') +
+      '\n' +
+      mixCapacityLine(demo.slots, demo.holds, demo.mix) +
       '\n',
   );
 }

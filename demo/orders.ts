@@ -1,14 +1,15 @@
 /**
- * POST /orders: HMAC check over the exact body bytes, validation, then (holding a pool slot for
- * holdMs of simulated work plus the SQL) idempotency lookup, id length check, optimistic account
- * update and idempotency insert.
+ * The order routes. POST /orders: HMAC check over the exact body bytes, validation, then (holding
+ * a pool slot for the write hold plus the SQL) idempotency lookup, id length check, optimistic
+ * account update, and the order with its idempotency row. GET /orders/{id} (the read hold) and
+ * POST /orders/{id}/confirm (the confirm hold) hold a slot of the same pool (slot.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import type { DemoDb } from './db.ts';
-import { sleepUntil } from './hold.ts';
-import { AcquireTimeoutError, type Pool } from './pool.ts';
-import { progressiveHold, type BusyAverage } from './coherency.ts';
+import type { DemoDb, OrderView } from './db.ts';
+import type { DemoHolds } from './capacity.ts';
+import { withSlot, type OrderAnswer, type SlotContext } from './slot.ts';
+
+export type { OrderAnswer } from './slot.ts';
 
 export interface Order {
   id: string;
@@ -16,18 +17,12 @@ export interface Order {
   amountCents: number;
 }
 
-/** The HTTP answer plus the exception label Spring would put on the metric. */
-export interface OrderAnswer {
-  status: number;
-  body: unknown;
-  exception?: string;
-}
-
 export interface OrderCounters {
   writes: number;
   idempotentHits: number;
+  reads: number;
+  confirms: number;
 }
-
 export function signBody(body: Buffer | string, hmacKey: string): string {
   return createHmac('sha256', hmacKey).update(body).digest('hex');
 }
@@ -55,17 +50,10 @@ export function parseOrder(body: Buffer): Order | string {
   return { id: o.id, accountId: o.accountId as number, amountCents: o.amountCents as number };
 }
 
-export interface OrderContext {
+export interface OrderContext extends SlotContext {
   db: DemoDb;
-  pool: Pool;
-  holdMs: number;
-  /** The hold of a request given the busy slots (see `busy`); default holdMs. */
-  holdMsAt?: (busySlots: number) => number;
-  /**
-   * When set, holdMsAt gets the busy count averaged over its window, re-read as the work goes on
-   * (coherency.ts, progressiveHold); else the slots busy at the grant, this request's included.
-   */
-  busy?: BusyAverage;
+  /** Each route's base hold of its slot, ms. */
+  holds: DemoHolds;
   idMaxLength: number;
   hmacKey?: string;
   counters: OrderCounters;
@@ -81,50 +69,32 @@ export async function handleOrder(
   }
   const order = parseOrder(body);
   if (typeof order === 'string') return { status: 400, body: { error: order } };
-
-  let lease;
-  try {
-    lease = await ctx.pool.acquire();
-  } catch (err) {
-    if (err instanceof AcquireTimeoutError) {
-      return { status: 503, body: { error: err.message }, exception: 'SQLTransientConnectionException' };
-    }
-    throw err;
-  }
-  let freedAtMs: number | undefined;
-  try {
-    const answer = runStatements(ctx, order);
-    const busy = ctx.busy;
-    const holdMsAt = ctx.holdMsAt;
-    const holdMs = holdMsAt ? holdMsAt(busy ? busy.at(performance.now()) : ctx.pool.active) : ctx.holdMs;
-    // The slot's clock: a queued request starts when the previous holder's hold ended, even if
-    // the event loop noticed late; credit at most one hold so a stall cannot cause a catch-up burst.
-    const startedAtMs = Math.max(lease.grantedAtMs, performance.now() - holdMs);
-    if (busy && holdMsAt) {
-      // The averaged penalty: the work goes at the pace of the average while it lasts.
-      const interval = busy.start(startedAtMs);
-      freedAtMs = await progressiveHold(
-        startedAtMs,
-        ctx.holdMs,
-        (nowMs) => holdMsAt(busy.at(nowMs)),
-        sleepAndRead,
-        busy.windowMs / 10,
-      );
-      interval.endMs = freedAtMs;
-    } else {
-      const deadlineMs = startedAtMs + holdMs;
-      await sleepUntil(deadlineMs);
-      freedAtMs = deadlineMs;
-    }
-    return answer;
-  } finally {
-    lease.release(freedAtMs);
-  }
+  return withSlot(ctx, ctx.holds.writeMs, () => runStatements(ctx, order));
 }
 
-async function sleepAndRead(untilMs: number): Promise<number> {
-  await sleepUntil(untilMs);
-  return performance.now();
+/** GET /orders/{id}: 200 with the order, 404 when there is none. */
+export function handleGetOrder(ctx: OrderContext, id: string): Promise<OrderAnswer> {
+  return withSlot(ctx, ctx.holds.readMs, () => {
+    const found = ctx.db.findOrder(id);
+    if (!found) return notFound(id);
+    ctx.counters.reads++;
+    return { status: 200, body: found };
+  });
+}
+
+/** POST /orders/{id}/confirm: 200 with the confirmed order, 404 when there is none, 409 when already confirmed. */
+export function handleConfirm(ctx: OrderContext, id: string): Promise<OrderAnswer> {
+  return withSlot(ctx, ctx.holds.confirmMs, () => {
+    const result = ctx.db.confirmOrder(id);
+    if (result === 'absent') return notFound(id);
+    if (result === 'already confirmed') return { status: 409, body: { error: `order ${id} is already confirmed` } };
+    ctx.counters.confirms++;
+    return { status: 200, body: result };
+  });
+}
+
+function notFound(id: string): OrderAnswer {
+  return { status: 404, body: { error: `order ${id} not found` } };
 }
 
 /** The serial SQL of one order, run while the slot is held. */
@@ -143,14 +113,17 @@ function runStatements(ctx: OrderContext, order: Order): OrderAnswer {
   }
   const account = ctx.db.findAccount(order.accountId);
   if (!account) return { status: 404, body: { error: `account ${order.accountId} not found` } };
-  const version = account.version + 1;
-  const response = JSON.stringify({ id: order.id, accountId: order.accountId, version });
+  const view: OrderView = { ...order, status: 'created', version: account.version + 1 };
+  const response = JSON.stringify(view);
   let applied: boolean;
   try {
     applied = ctx.db.applyOrder(order, account, response);
   } catch (err) {
+    const code = (err as { code?: string }).code;
+    // A seeded order's id, never written through POST (so not in the idempotency table).
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return { status: 409, body: { error: `order ${order.id} exists` } };
     // The column's own CHECK(length(id) <= N), should the configured limit ever exceed it.
-    if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
+    if (code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
     return {
       status: 500,
       body: { error: `value too long for type character varying(${ctx.db.idMaxLength})` },

@@ -1,6 +1,7 @@
 /**
  * The embedded demo target: node:http on 127.0.0.1 over SQLite, a bounded pool with a known
- * capacity of slots / holdMs * 1000 req/s, HMAC-signed orders, idempotency, Spring-named metrics.
+ * capacity (slots / holdMs * 1000 req/s of writes alone; for demo/scenario.ts's mix of reads,
+ * writes and confirms, capacity.ts), HMAC-signed orders, idempotency, Spring-named metrics.
  * Modes that set the truth for each overload shape: an unbounded queue (plateau), an acquire
  * timeout (errors), a contention/coherency penalty (collapse, coherency.ts), replicas that change
  * mid-run (topology, topology.ts), a cold start that makes every hold slower for its first
@@ -15,7 +16,11 @@ import { performance } from 'node:perf_hooks';
 import { DemoDb } from './db.ts';
 import { BodyTooLargeError, readBody, sendJson, sendText } from './http-util.ts';
 import { HttpMetrics, type Sample } from './metrics.ts';
-import { handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
+import { demoSamples } from './samples.ts';
+import { handleConfirm, handleGetOrder, handleOrder, type OrderAnswer, type OrderContext } from './orders.ts';
+import { demoMixCapacity, type DemoHolds, type MixCapacity } from './capacity.ts';
+import { SEED_ORDERS } from './mix.ts';
+import { Router } from './router.ts';
 import { Pool, PoolClosedError } from './pool.ts';
 import {
   BusyAverage,
@@ -34,7 +39,14 @@ export interface DemoOptions {
   port?: number;
   host?: '127.0.0.1' | (string & {});
   slots?: number;
+  /** The pool hold of a write (POST /orders), ms (default 10). */
   holdMs?: number;
+  /** The pool hold of a read (GET /orders/{id}), ms (default holdMs / 5: reads are cheaper). */
+  readHoldMs?: number;
+  /** The pool hold of a confirm (POST /orders/{id}/confirm), ms (default holdMs). */
+  confirmHoldMs?: number;
+  /** Orders seeded at start and restored on reset, seed-0 .. seed-<N-1> (default SEED_ORDERS; 0 = none). */
+  seedOrders?: number;
   /** When set, a request waiting longer for a slot gets 503; unset = unbounded FIFO queue. */
   acquireTimeoutMs?: number;
   rows?: number;
@@ -65,16 +77,20 @@ export interface DemoOptions {
 export interface DemoStats {
   writes: number;
   idempotentHits: number;
+  reads: number;
+  confirms: number;
   accounts: number;
   idempotency: number;
+  orders: number;
   capacityPerSec: number;
+  mixArrivalsPerSec: number;
 }
 
 /** The demo's truths at its current topology (they change when the replicas do). */
 export interface DemoTruth {
   /** Busy slots at the throughput peak: an integer in 1..slots. */
   peakConcurrency: number;
-  /** The most it can sustain, req/s: max over n <= slots of n / heldMs(n) * 1000. Same as capacityPerSec. */
+  /** The most writes alone it can sustain, req/s: max over n <= slots of n / heldMs(n) * 1000. Same as capacityPerSec. */
   expectedPeakPerSec: number;
   /** Throughput with every slot busy (offered load beyond the peak): X(slots), req/s. */
   saturatedPerSec: number;
@@ -88,8 +104,16 @@ export interface DemoHandle extends DemoTruth {
   dbPath: string;
   /** Total slots: slots per replica x replicas (changes with the replicas). */
   readonly slots: number;
+  /** The write hold, ms (holds.writeMs). */
   holdMs: number;
+  /** Each route's base hold, ms. */
+  readonly holds: DemoHolds;
+  /** Orders seeded at start (seed-0 ..). */
+  readonly seedOrders: number;
+  /** The theoretical capacity of writes alone (POST /orders), req/s. */
   readonly capacityPerSec: number;
+  /** The theoretical capacity for demo/scenario.ts's mix (capacity.ts), at the current topology. */
+  readonly mix: MixCapacity;
   readonly replicas: number;
   readonly coherency: CoherencyModel;
   /** The penalty's averaging window, ms (0 = instantaneous busy count). */
@@ -105,7 +129,11 @@ export interface DemoHandle extends DemoTruth {
 const BODY_LIMIT_BYTES = 64 * 1024;
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<OrderAnswer | void> | OrderAnswer | void;
+type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string>,
+) => Promise<OrderAnswer | void> | OrderAnswer | void;
 
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
@@ -116,6 +144,10 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
   const slotsPerReplica = positiveInt('slots', opts.slots ?? 4);
   const holdMs = opts.holdMs ?? 10;
   if (!(holdMs > 0) || !Number.isFinite(holdMs)) throw new RangeError(`holdMs must be > 0, got ${holdMs}`);
+  const holds = validHolds(holdMs, opts.readHoldMs, opts.confirmHoldMs);
+  const seedOrders = opts.seedOrders ?? SEED_ORDERS;
+  if (!Number.isInteger(seedOrders) || seedOrders < 0)
+    throw new RangeError(`seedOrders must be an integer >= 0, got ${seedOrders}`);
   const rows = positiveInt('rows', opts.rows ?? 100_000);
   const idMaxLength = positiveInt('idMaxLength', opts.idMaxLength ?? 50);
   const host = opts.host ?? '127.0.0.1';
@@ -138,7 +170,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
 
   const tempDir = opts.dbPath === undefined ? mkdtempSync(join(tmpdir(), 'plateau-demo-')) : undefined;
   const dbPath = opts.dbPath ?? join(tempDir!, 'demo.sqlite');
-  const db = new DemoDb(dbPath, rows, idMaxLength);
+  const db = new DemoDb(dbPath, rows, idMaxLength, seedOrders);
   const pool = new Pool({ slots: slotsPerReplica * replicas, acquireTimeoutMs: opts.acquireTimeoutMs });
   const topology = new Topology(pool, slotsPerReplica, replicas);
   const truth = (): DemoTruth => {
@@ -150,108 +182,75 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     };
   };
   const capacity = (): number => truth().expectedPeakPerSec;
+  const mix = (): MixCapacity => demoMixCapacity(pool.slots, holds, coherency);
   const metrics = new HttpMetrics();
-  const counters = { writes: 0, idempotentHits: 0, acquireTimeouts: 0 };
-  const penaltyAt = penalised ? (busy: number) => heldMs(holdMs, coherency, busy) : undefined;
+  const counters = { writes: 0, idempotentHits: 0, reads: 0, confirms: 0, acquireTimeouts: 0 };
+  const penaltyAt = penalised ? (baseMs: number, busy: number) => heldMs(baseMs, coherency, busy) : undefined;
   // The cold multiplier applies on top of the penalty: slower work, same contention model.
-  const holdMsAt = cold.coldS > 0 ? (busy: number) => (penaltyAt ? penaltyAt(busy) : holdMs) * coldNow() : penaltyAt;
+  const holdMsAt =
+    cold.coldS > 0
+      ? (baseMs: number, busy: number) => (penaltyAt ? penaltyAt(baseMs, busy) : baseMs) * coldNow()
+      : penaltyAt;
   const busy = penalised && coherencyWindowMs > 0 ? new BusyAverage(coherencyWindowMs) : undefined;
-  const ctx: OrderContext = { db, pool, holdMs, holdMsAt, busy, idMaxLength, hmacKey: opts.hmacKey, counters };
+  const ctx: OrderContext = { db, pool, holds, holdMsAt, busy, idMaxLength, hmacKey: opts.hmacKey, counters };
 
   const stats = (): DemoStats => ({
     writes: counters.writes,
     idempotentHits: counters.idempotentHits,
+    reads: counters.reads,
+    confirms: counters.confirms,
     ...db.counts(),
     capacityPerSec: capacity(),
+    mixArrivalsPerSec: mix().arrivalsPerSec,
   });
 
-  const metricSamples = (): Sample[] => {
-    const pl: Array<[string, string]> = [['pool', 'demo']];
-    return [
-      {
-        name: 'hikaricp_connections_active',
-        help: 'Active connections',
-        type: 'gauge',
-        value: pool.active,
-        labels: pl,
-      },
-      { name: 'hikaricp_connections_pending', help: 'Pending threads', type: 'gauge', value: pool.pending, labels: pl },
-      {
-        name: 'hikaricp_connections_idle',
-        help: 'Idle connections',
-        type: 'gauge',
-        value: pool.max - pool.active,
-        labels: pl,
-      },
-      { name: 'hikaricp_connections_max', help: 'Max connections', type: 'gauge', value: pool.max, labels: pl },
-      {
-        name: 'hikaricp_connections_timeout_total',
-        help: 'Connection timeout total count',
-        type: 'counter',
-        value: counters.acquireTimeouts,
-        labels: pl,
-      },
-      { name: 'demo_writes_total', help: 'Orders written', type: 'counter', value: counters.writes },
-      {
-        name: 'demo_idempotent_hits_total',
-        help: 'Orders answered from the idempotency table',
-        type: 'counter',
-        value: counters.idempotentHits,
-      },
-      {
-        name: 'demo_capacity_per_sec',
-        help: 'Theoretical capacity: max over n <= slots of n / heldMs(n) * 1000',
-        type: 'gauge',
-        value: capacity(),
-      },
-      {
-        name: 'demo_replicas',
-        help: 'Replicas serving the demo (each with its own pool)',
-        type: 'gauge',
-        value: topology.replicas,
-      },
-      {
-        name: 'demo_cold_factor',
-        help: 'The hold multiplier of the cold start now (1 once warm)',
-        type: 'gauge',
-        value: coldNow(),
-      },
-    ];
-  };
+  const metricSamples = (): Sample[] =>
+    demoSamples({
+      pool,
+      counters,
+      capacityPerSec: capacity(),
+      mixArrivalsPerSec: mix().arrivalsPerSec,
+      replicas: topology.replicas,
+      coldFactor: coldNow(),
+    });
 
-  const routes: Record<string, Record<string, Handler>> = {
-    '/health': { GET: (_q, res) => sendJson(res, 200, { status: 'UP' }) },
-    '/ping': { GET: (_q, res) => sendText(res, 200, 'pong', 'text/plain') },
-    '/metrics': {
+  const routes = new Router<Handler>()
+    .add('/health', { GET: (_q, res) => sendJson(res, 200, { status: 'UP' }) })
+    .add('/ping', { GET: (_q, res) => sendText(res, 200, 'pong', 'text/plain') })
+    .add('/metrics', {
       GET: (_q, res) => sendText(res, 200, metrics.render(metricSamples()), 'text/plain; version=0.0.4; charset=utf-8'),
-    },
-    '/orders': {
-      POST: async (req) => {
-        const answer = await handleOrder(ctx, await readBody(req, BODY_LIMIT_BYTES), req.headers['x-signature']);
-        if (answer.status === 503) counters.acquireTimeouts++;
-        return answer;
-      },
-    },
-    '/admin/reset': {
+    })
+    .add('/orders', {
+      POST: async (req) => handleOrder(ctx, await readBody(req, BODY_LIMIT_BYTES), req.headers['x-signature']),
+    })
+    .add('/orders/{id}', { GET: (_q, _r, p) => handleGetOrder(ctx, p.id!) })
+    .add('/orders/{id}/confirm', { POST: (_q, _r, p) => handleConfirm(ctx, p.id!) })
+    .add('/admin/reset', {
       POST: (_q, res) => {
         const result = db.reset();
         counters.writes = 0;
         counters.idempotentHits = 0;
+        counters.reads = 0;
+        counters.confirms = 0;
         counters.acquireTimeouts = 0;
         sendJson(res, 200, result);
       },
-    },
-    '/admin/stats': { GET: (_q, res) => sendJson(res, 200, stats()) },
-    '/admin/replicas': {
+    })
+    .add('/admin/stats', { GET: (_q, res) => sendJson(res, 200, stats()) })
+    .add('/admin/replicas', {
       POST: (req, res) => {
         const n = Number(new URL(req.url ?? '/', 'http://demo').searchParams.get('n'));
         if (!Number.isInteger(n) || n < 1)
           return sendJson(res, 400, { error: 'n must be an integer >= 1, e.g. POST /admin/replicas?n=3' });
         topology.set(n);
-        sendJson(res, 200, { replicas: topology.replicas, slots: pool.slots, capacityPerSec: capacity() });
+        sendJson(res, 200, {
+          replicas: topology.replicas,
+          slots: pool.slots,
+          capacityPerSec: capacity(),
+          mixArrivalsPerSec: mix().arrivalsPerSec,
+        });
       },
-    },
-  };
+    });
 
   const inflight = new Set<Promise<void>>();
 
@@ -259,20 +258,28 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     const startedAtMs = performance.now();
     const path = (req.url ?? '/').split('?')[0]!;
     const method = req.method ?? 'GET';
-    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    const route = routes.match(path);
     let exception: string | undefined;
     res.once('finish', () => {
-      const uri = route ? path : 'NOT_FOUND';
+      // The template (/orders/{id}), never the path: one series per route, not per id.
+      const uri = route ? route.template : 'NOT_FOUND';
       metrics.record({ method, uri, status: res.statusCode, exception }, (performance.now() - startedAtMs) / 1000);
     });
     try {
       if (!route) return sendJson(res, 404, { error: `no route ${path}` });
-      const handler = Object.hasOwn(route, method) ? route[method] : undefined;
+      const handlers = route.handlers;
+      const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
       if (!handler)
-        return sendJson(res, 405, { error: `method ${method} not allowed` }, { Allow: Object.keys(route).join(', ') });
-      const answer = await handler(req, res);
+        return sendJson(
+          res,
+          405,
+          { error: `method ${method} not allowed` },
+          { Allow: Object.keys(handlers).join(', ') },
+        );
+      const answer = await handler(req, res, route.params);
       if (answer) {
         exception = answer.exception;
+        if (answer.status === 503 && exception === 'SQLTransientConnectionException') counters.acquireTimeouts++;
         sendJson(res, answer.status, answer.body);
       }
     } catch (err) {
@@ -327,7 +334,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
       pool.close();
       // Slot holders finish within holdMs; bound the wait anyway (e.g. a client stalled mid-body).
       let timer: NodeJS.Timeout | undefined;
-      const graceMs = heldMs(holdMs, coherency, pool.slots) * cold.factor + 2_000;
+      const longestMs = Math.max(holds.readMs, holds.writeMs, holds.confirmMs);
+      const graceMs = heldMs(longestMs, coherency, pool.slots) * cold.factor + 2_000;
       await Promise.race([
         Promise.allSettled([...inflight]),
         new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
@@ -346,6 +354,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     port,
     dbPath,
     holdMs,
+    holds,
+    seedOrders,
     coherency,
     coherencyWindowMs,
     cold,
@@ -360,6 +370,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     get capacityPerSec() {
       return capacity();
     },
+    get mix() {
+      return mix();
+    },
     get peakConcurrency() {
       return truth().peakConcurrency;
     },
@@ -371,4 +384,16 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     },
     setReplicas: (n: number) => topology.set(n),
   };
+}
+
+/** The three routes' holds: a read defaults to a fifth of a write, a confirm to a write. */
+function validHolds(writeMs: number, readMs: number | undefined, confirmMs: number | undefined): DemoHolds {
+  const holds = { readMs: readMs ?? writeMs / 5, writeMs, confirmMs: confirmMs ?? writeMs };
+  for (const [name, v] of [
+    ['readHoldMs', holds.readMs],
+    ['confirmHoldMs', holds.confirmMs],
+  ] as const) {
+    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number of ms > 0, got ${v}`);
+  }
+  return holds;
 }

@@ -29,6 +29,10 @@ describe('demo CLI', () => {
         capacityPerSec: 400,
         slots: 4,
         holdMs: 10,
+        readHoldMs: 2,
+        confirmHoldMs: 10,
+        mixArrivalsPerSec: expect.closeTo(4000 / 4.9, 6),
+        mixRequestsPerSec: expect.closeTo((4000 / 4.9) * 1.05, 6),
       });
 
       const health = await fetch(`${msg.url}/health`);
@@ -45,12 +49,57 @@ describe('demo CLI', () => {
       expect(signal).toBeNull();
       expect(code).toBe(0);
       expect(stdout.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toContain(`demo target on ${msg.url}: 4 slots x 10 ms hold = theoretical capacity 400 req/s`);
+      expect(stderr).toContain(
+        `demo target on ${msg.url}: 4 slots x 10 ms hold = theoretical capacity 400 req/s of writes alone`,
+      );
+      expect(stderr).toContain(
+        'demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms: mix 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)',
+      );
       expect(stdout + stderr).not.toContain(secret);
     } finally {
       clearTimeout(killer);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+  }, 20_000);
+
+  it('takes the hold of each route and states the mix capacity they give', async () => {
+    const args = ['--slots', '2', '--hold-ms', '10', '--read-hold-ms', '4', '--confirm-hold-ms', '6', '--rows', '10'];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--port', '0', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const [first] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      // 0.7 x 4 + 0.25 x 10 + 0.05 x (10 + 6) = 6.1 ms per arrival: 2 / 6.1 x 1000 arrivals/s
+      expect(JSON.parse(first)).toMatchObject({ readHoldMs: 4, confirmHoldMs: 6, mixArrivalsPerSec: 2000 / 6.1 });
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      expect(stderr).toContain(
+        'demo: pool 2, hold read 4 ms / write 10 ms / confirm 6 ms: mix 70/25/5 -> theoretical capacity about 328 arrivals/s (344 req/s)',
+      );
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 20_000);
+
+  it('refuses a read hold that is not a positive number', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--read-hold-ms', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(killer);
+    expect(code).toBe(1);
+    expect(stderr).toContain('demo: readHoldMs must be a finite number of ms > 0, got 0');
   }, 20_000);
 
   it('rejects a bad flag with exit code 2', async () => {

@@ -137,7 +137,14 @@ describe('demo replicas (topology)', () => {
 
       const res = await fetch(`${demo.url}/admin/replicas?n=2`, { method: 'POST' });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ replicas: 2, slots: 4, capacityPerSec: 400 });
+      // the mix's capacity follows the slots too: 4 / 4.9 ms (holds 2 / 10 / 10 ms)
+      expect(await res.json()).toEqual({
+        replicas: 2,
+        slots: 4,
+        capacityPerSec: 400,
+        mixArrivalsPerSec: expect.closeTo(4000 / 4.9, 6),
+      });
+      expect((await gauges(demo)).get('demo_mix_capacity_arrivals_per_sec')).toBeCloseTo(4000 / 4.9, 6);
       expect((await gauges(demo)).get('demo_replicas')).toBe(2);
       expect((await fetch(`${demo.url}/admin/replicas?n=zero`, { method: 'POST' })).status).toBe(400);
     } finally {

@@ -34,12 +34,12 @@ describe('demo target over HTTP', () => {
     await reset();
     const first = await postOrder(demo.url, order('order-1'), KEY);
     expect(first.status).toBe(201);
-    expect(first.json).toEqual({ id: 'order-1', accountId: 7, version: 1 });
+    expect(first.json).toEqual({ id: 'order-1', accountId: 7, amountCents: 250, status: 'created', version: 1 });
     expect(demo.stats()).toMatchObject({ writes: 1, idempotentHits: 0, idempotency: 1, accounts: 1000 });
 
     const again = await postOrder(demo.url, order('order-1', 9, 999), KEY);
     expect(again.status).toBe(200);
-    expect(again.json).toEqual({ id: 'order-1', accountId: 7, version: 1 });
+    expect(again.json).toEqual(first.json);
     expect(demo.stats()).toMatchObject({ writes: 1, idempotentHits: 1, idempotency: 1 });
 
     const next = await postOrder(demo.url, order('order-2'), KEY);
@@ -102,14 +102,30 @@ describe('demo target over HTTP', () => {
     expect(demo.stats()).toMatchObject({ writes: 5, idempotentHits: 1, idempotency: 5 });
 
     const result = await reset();
+    const seeds = demo.seedOrders;
     expect(result).toEqual({
-      before: { accounts: 1000, idempotency: 5, changedAccounts: 3 },
-      after: { accounts: 1000, idempotency: 0, changedAccounts: 0 },
+      before: { accounts: 1000, idempotency: 5, orders: seeds + 5, changedAccounts: 3 },
+      after: { accounts: 1000, idempotency: 0, orders: seeds, changedAccounts: 0 },
     });
     const stats = (await (await fetch(`${demo.url}/admin/stats`)).json()) as any;
-    expect(stats).toEqual({ writes: 0, idempotentHits: 0, accounts: 1000, idempotency: 0, capacityPerSec: 2000 });
+    expect(stats).toEqual({
+      writes: 0,
+      idempotentHits: 0,
+      reads: 0,
+      confirms: 0,
+      accounts: 1000,
+      idempotency: 0,
+      orders: seeds,
+      capacityPerSec: 2000,
+      // 4 slots, holds 0.4 / 2 / 2 ms: 4 / (0.7 x 0.4 + 0.25 x 2 + 0.05 x 4) x 1000
+      mixArrivalsPerSec: expect.closeTo(4000 / 0.98, 6),
+    });
     // versions are back: the first write on account 1 gets version 1 again
-    expect((await postOrder(demo.url, order('r-0', 1), KEY)).json).toEqual({ id: 'r-0', accountId: 1, version: 1 });
+    expect((await postOrder(demo.url, order('r-0', 1), KEY)).json).toMatchObject({
+      id: 'r-0',
+      accountId: 1,
+      version: 1,
+    });
   });
 
   it('exposes Spring/Micrometer-named metrics with the right counts', async () => {
@@ -137,6 +153,7 @@ describe('demo target over HTTP', () => {
     expect(samples.get('demo_writes_total')).toBe(demo.stats().writes);
     expect(samples.get('demo_idempotent_hits_total')).toBe(demo.stats().idempotentHits);
     expect(samples.get('demo_capacity_per_sec')).toBe(2000);
+    expect(samples.get('demo_mix_capacity_arrivals_per_sec')).toBeCloseTo(4000 / 0.98, 6);
     expect(types.get('http_server_requests_seconds')).toBe('summary');
     expect(types.get('http_server_requests_seconds_max')).toBe('gauge');
     expect(types.get('demo_writes_total')).toBe('counter');
