@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { firstDegradingName, NAME_GROWTH_FACTOR } from './names-knee.ts';
+import { stepResult } from './testing/builders.ts';
+import type { NameResult, StepResult } from './types.ts';
+
+/** A name's steady window with only its p99 set (ms, or [ms, reliable]). */
+function named(p99: number | [number, boolean], transaction = false): NameResult {
+  const [valueMs, reliable] = Array.isArray(p99) ? p99 : [p99, true];
+  return {
+    ...(transaction ? { transaction: true as const } : {}),
+    completedPerSec: 10,
+    throughputPerSec: 10,
+    completed: 100,
+    ok: 100,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [{ q: 99, valueMs, n: reliable ? 5000 : 100, reliable }],
+    meanMs: valueMs / 2,
+    maxMs: valueMs,
+  };
+}
+
+/** Steps 0.. with p99s by name: { a: [10, 12, 30] } is name a's p99 at steps 0, 1, 2. */
+function steps(
+  p99s: Record<string, (number | [number, boolean] | null)[]>,
+  over: Partial<StepResult>[] = [],
+): StepResult[] {
+  const count = Math.max(...Object.values(p99s).map((v) => v.length));
+  return Array.from({ length: count }, (_, i) =>
+    stepResult({
+      index: i,
+      ratePerSec: 100 * (i + 1),
+      byName: Object.fromEntries(
+        Object.entries(p99s).flatMap(([name, v]) => (v[i] == null ? [] : [[name, named(v[i]!, name === 'checkout')]])),
+      ),
+      ...over[i],
+    }),
+  );
+}
+
+describe('firstDegradingName: the name whose p99 first exceeded 2x its baseline at or before the knee', () => {
+  it.each<[string, StepResult[], number | null, object]>([
+    [
+      'the earliest step wins over a larger growth later',
+      steps({ read: [10, 25, 100], write: [10, 12, 90] }),
+      2,
+      { kind: 'grew', first: expect.objectContaining({ name: 'read', index: 1, growth: 2.5, alsoGrew: [] }) },
+    ],
+    [
+      'at one step, the largest growth; the others listed',
+      steps({ read: [10, 21], write: [10, 40], checkout: [50, 120] }),
+      1,
+      {
+        kind: 'grew',
+        first: expect.objectContaining({ name: 'write', growth: 4, alsoGrew: ['checkout', 'read'] }),
+      },
+    ],
+    [
+      'equal growth: by name',
+      steps({ b: [10, 30], a: [20, 60] }),
+      1,
+      { kind: 'grew', first: expect.objectContaining({ name: 'a', alsoGrew: ['b'] }) },
+    ],
+    [
+      'a transaction is a name like any other, and says so',
+      steps({ read: [10, 12], checkout: [50, 150] }),
+      1,
+      {
+        kind: 'grew',
+        first: expect.objectContaining({ name: 'checkout', transaction: true, baseP99Ms: 50, p99Ms: 150 }),
+      },
+    ],
+    [
+      'growth past the knee does not count',
+      steps({ read: [10, 12, 500] }),
+      1,
+      { kind: 'none', why: 'steady', kneeIndex: 1, judged: ['read'] },
+    ],
+    ['exactly 2x is not more than 2x', steps({ read: [10, 20] }), 1, { kind: 'none', why: 'steady' }],
+    [
+      'an unreliable p99 is never growth',
+      steps({
+        read: [10, [90, false], 12],
+        write: [
+          [10, false],
+          [90, false],
+          [99, false],
+        ],
+      }),
+      2,
+      { kind: 'none', why: 'steady', judged: ['read'] },
+    ],
+    [
+      'nor a baseline: the first reliable one is',
+      steps({ read: [[1, false], 10, 25] }),
+      2,
+      { kind: 'grew', first: expect.objectContaining({ name: 'read', baseIndex: 1, baseP99Ms: 10, index: 2 }) },
+    ],
+    [
+      'no name has two reliable p99s up to the knee',
+      steps({ read: [10, [40, false]], write: [[5, false], 30] }),
+      1,
+      { kind: 'none', why: 'too-few-samples', judged: [] },
+    ],
+    ['no step held', steps({ read: [10, 40] }), null, { kind: 'none', why: 'no-knee' }],
+    ['no step has names', [stepResult(), stepResult({ index: 1 })], 1, { kind: 'none', why: 'no-names' }],
+    [
+      "a transient attempt (its rerun held) is not the target's: its p99 does not count",
+      steps({ read: [10, 80, 12] }, [{}, { transient: true, verdict: 'fails' }, { index: 1, attempt: 2 }]),
+      1,
+      { kind: 'none', why: 'steady' },
+    ],
+  ])('%s', (_name, s, knee, expected) => {
+    expect(firstDegradingName(s, knee)).toMatchObject({ factor: NAME_GROWTH_FACTOR, ...expected });
+  });
+
+  it('takes another factor', () => {
+    expect(firstDegradingName(steps({ read: [10, 15] }), 1, 1.4)).toMatchObject({
+      kind: 'grew',
+      factor: 1.4,
+      first: { name: 'read', growth: 1.5 },
+    });
+  });
+
+  it('names the attempt a rerun grew at', () => {
+    const s = steps({ read: [10, 12, 30] }, [{}, { transient: true, verdict: 'fails' }, { index: 1, attempt: 2 }]);
+    expect(firstDegradingName(s, 1)).toMatchObject({ kind: 'grew', first: { index: 1, attempt: 2, growth: 3 } });
+  });
+});
