@@ -1,14 +1,15 @@
 /**
  * Rebuilds every output of a run from its store alone: run.json + buckets.ndjson -> analysis ->
  * each registered renderer -> a file in the run directory. Used at the end of every run (also a
- * failed or interrupted one) and by `plateau report <dir>`.
+ * failed or interrupted one) and by `plateau report <dir>`. steps-by-name.csv is written beside
+ * steps.csv only for a run with figures by name (reports/index.ts optionalRenderers).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../analysis/types.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { DEFAULT_RULES } from '../analysis/plan.ts';
-import { fileRenderers, renderers } from '../reports/index.ts';
+import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
 
@@ -36,6 +37,8 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     gauges: gaugesOf(samples),
     ...busyBoundOf(meta.config),
   });
+  // the traffic the run offered, for the reports' mix and VU sizing (the analysis does not read run.json)
+  if (meta.traffic) result.traffic = meta.traffic;
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
   return { result, meta, tornLines };
@@ -51,6 +54,10 @@ function busyBoundOf(config: unknown): { generatorBusyMax?: number } {
 export async function writeReports(dir: string): Promise<RunResult> {
   const { result } = analyzeStore(dir);
   for (const r of renderers) fs.writeFileSync(path.join(dir, r.file), r.render(result));
+  for (const r of optionalRenderers) {
+    const text = r.render(result);
+    if (text !== null) fs.writeFileSync(path.join(dir, r.file), text);
+  }
   for (const r of fileRenderers) {
     for (const f of await r.render(result)) fs.writeFileSync(path.join(dir, f.file), f.content);
   }

@@ -72,7 +72,7 @@ export function stepsHtml(run: RunResult): string {
 }
 
 /** A text section (markdown-verdicts.ts) as HTML, every string escaped; '' when the section is empty. */
-function textSectionHtml(id: string, t: TextSection | null): string {
+export function textSectionHtml(id: string, t: TextSection | null): string {
   if (t === null) return '';
   const parts = t.paragraphs.map(
     (p) => `<p>${p.lead === undefined ? '' : `<strong>${esc(p.lead)}</strong>`}${esc(p.text)}</p>`,

@@ -20,6 +20,7 @@ import {
   stepsHtml,
   warningsHtml,
 } from './html-sections.ts';
+import { namesHtml, trafficHtml } from './html-names.ts';
 import { modelsHtml } from './models-html.ts';
 
 export interface RenderedFile {
@@ -50,12 +51,14 @@ function chartSection(
 
 /** The page's links; `optional` ones only when their section is on the page (it is left out when empty). */
 const NAV: [id: string, label: string, optional?: boolean][] = [
+  ['traffic', 'Traffic', true],
   ['throughput', 'Throughput'],
   ['latency', 'Latency'],
   ['delivery', 'Delivery & capture'],
   ['timeseries', 'Time series'],
   ['models', 'Models'],
   ['steps', 'Steps'],
+  ['names', 'By name', true],
   ['overload', 'Overload shape', true],
   ['classification', 'Classified steps', true],
   ['server', 'Server-side view', true],
@@ -67,24 +70,29 @@ const NAV: [id: string, label: string, optional?: boolean][] = [
 
 /** The whole page from a run and its rendered charts. */
 export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): string {
-  const verdicts: Record<string, string> = {
+  // the sections left out when empty, and out of the navigation with them
+  const optional: Record<string, string> = {
+    traffic: trafficHtml(run),
+    names: namesHtml(run, figure(charts, 'names')),
     overload: overloadHtml(run),
     classification: classificationHtml(run),
     server: serverHtml(run),
   };
-  const nav = NAV.filter(([id, , optional]) => !optional || verdicts[id] !== '');
+  const nav = NAV.filter(([id, , isOptional]) => !isOptional || optional[id] !== '');
   const body = [
     headerHtml(run),
     `<nav>${nav.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
+    optional.traffic,
     chartSection('throughput', 'Throughput', charts, 'throughput', 'No step produced data.'),
     chartSection('latency', 'Latency', charts, 'latency', 'No step produced data.'),
     chartSection('delivery', 'Delivery and capture', charts, 'delivery', 'No step produced data.'),
     chartSection('timeseries', 'Time series', charts, 'timeseries', 'No per-second data recorded.'),
     modelsHtml(run, figure(charts, 'usl')),
     stepsHtml(run),
-    verdicts.overload,
-    verdicts.classification,
-    verdicts.server,
+    optional.names,
+    optional.overload,
+    optional.classification,
+    optional.server,
     errorsHtml(run),
     warningsHtml(run),
     stagesHtml(run),

@@ -5,6 +5,7 @@
 import type { RunResult } from '../analysis/types.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderHtmlFiles, type RenderedFile } from './html.ts';
+import { renderStepsByNameCsv } from './steps-by-name-csv.ts';
 import { renderStepsCsv } from './steps-csv.ts';
 import { renderSummaryJson } from './summary-json.ts';
 
@@ -19,6 +20,15 @@ export const renderers: Renderer[] = [
   { file: 'summary.json', render: renderSummaryJson },
   { file: 'steps.csv', render: renderStepsCsv },
 ];
+
+/** A renderer whose file only some runs have: `render` returns null where the run has nothing for it (no file is written). */
+export interface OptionalRenderer {
+  file: string;
+  render(run: RunResult): string | null;
+}
+
+/** steps-by-name.csv: only for a run with figures by name (a mix of several entries, or a transaction). */
+export const optionalRenderers: OptionalRenderer[] = [{ file: 'steps-by-name.csv', render: renderStepsByNameCsv }];
 
 export type { RenderedFile } from './html.ts';
 

@@ -1,6 +1,7 @@
 /**
- * report.md: the run for a human. Capacity and the stop reason first, then how to read the
- * numbers, then the evidence (stages, generator sizing, steps, errors, warnings, environment).
+ * report.md: the run for a human. Capacity and the stop reason first, then the traffic it offered
+ * (when recorded), how to read the numbers, then the evidence (stages, generator sizing, steps and
+ * their figures by name, errors, warnings, environment).
  * Every string that came from the target, the config or the environment goes through mdCell.
  */
 import { fmtInt, fmtRatio } from '../analysis/format.ts';
@@ -16,6 +17,7 @@ import {
   rttText,
 } from './cells.ts';
 import { mdCell } from './escape.ts';
+import { namesSection, trafficSection } from './markdown-names.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
@@ -97,10 +99,12 @@ function environmentSection(run: RunResult): string[] {
 export function renderMarkdown(run: RunResult): string {
   const sections = [
     headerSection(run),
+    trafficSection(run),
     howToReadSection(run),
     stagesSection(run),
     generatorSection(run),
     stepsSection(run),
+    namesSection(run),
     overloadSection(run),
     classificationSection(run),
     serverSection(run),

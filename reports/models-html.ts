@@ -1,7 +1,7 @@
 /** The models section of report.html (text from models-text.ts, escaped for HTML). */
 import type { RunResult } from '../analysis/types.ts';
 import { esc, htmlSection, htmlTable } from './html-escape.ts';
-import { kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedMaxN, kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
 
 /** `uslFigure` is the rendered USL chart (trusted SVG from our renderer), or '' without one. */
 export function modelsHtml(run: RunResult, uslFigure: string): string {
@@ -9,7 +9,9 @@ export function modelsHtml(run: RunResult, uslFigure: string): string {
   if (!m) return htmlSection('models', 'Models', '<p>Not computed for this run.</p>');
   if (m.little.length === 0)
     return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
-  const sentences = [...uslSentences(m.usl, m.uslNote), ...kneeSentence(run, m)].map((s) => `<p>${esc(s)}</p>`);
+  const sentences = [...uslSentences(m.usl, m.uslNote, fittedMaxN(run)), ...kneeSentence(run, m)].map(
+    (s) => `<p>${esc(s)}</p>`,
+  );
   return htmlSection(
     'models',
     'Models',

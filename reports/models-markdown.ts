@@ -2,7 +2,7 @@
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
-import { kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedMaxN, kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
 
 export function modelsSection(run: RunResult): string[] {
   const m = run.models;
@@ -15,6 +15,8 @@ export function modelsSection(run: RunResult): string[] {
     '',
     ...mdTable(MODEL_HEADER, modelRows(m)),
     '',
-    ...[...uslSentences(m.usl, m.uslNote), ...kneeSentence(run, m)].flatMap((s) => [mdCell(s), '']).slice(0, -1),
+    ...[...uslSentences(m.usl, m.uslNote, fittedMaxN(run)), ...kneeSentence(run, m)]
+      .flatMap((s) => [mdCell(s), ''])
+      .slice(0, -1),
   ];
 }

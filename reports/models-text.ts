@@ -3,8 +3,9 @@
  * report.html so both say the same thing; each renderer escapes it for its own format.
  */
 import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
+import { uslFitRows } from '../analysis/models/usl.ts';
 import { kneeResult } from '../analysis/stop.ts';
-import type { Models, RunResult, UslFit } from '../analysis/types.ts';
+import type { LittleRow, Models, RunResult, UslFit } from '../analysis/types.ts';
 import { sameAttempt } from './cells.ts';
 
 /** Below this R^2 the report says the law fits poorly. */
@@ -55,13 +56,31 @@ export function modelsIntro(m: Models): string {
   return `Little's law gives the mean concurrency the target carried at each step (N = X × W). Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
 }
 
-/** The USL fit in sentences (parameters, N*, predicted peak, quality). */
-export function uslSentences(fit: UslFit | null, note: string): string[] {
+/** The Little's-law rows the USL was fitted to (those up to the knee), as the analysis chose them. */
+export function uslFitted(run: RunResult): LittleRow[] {
+  return uslFitRows(run.models?.little ?? [], run.kneeStep);
+}
+
+/** The largest N the fit rests on (the knee's, usually); null without fitted rows. */
+export function fittedMaxN(run: RunResult): number | null {
+  const rows = uslFitted(run);
+  return rows.length === 0 ? null : Math.max(...rows.map((r) => r.concurrency));
+}
+
+/**
+ * The USL fit in sentences (parameters, N*, predicted peak, quality). `maxN` is the largest N it
+ * was fitted to: an N* beyond it is an extrapolation, and said so.
+ */
+export function uslSentences(fit: UslFit | null, note: string, maxN: number | null = null): string[] {
   if (fit === null) return [`Universal Scalability Law: ${note}.`];
+  const beyond =
+    fit.nStar !== null && maxN !== null && fit.nStar > maxN
+      ? ` (beyond the measured N ≤ ${sig3(maxN)}: an extrapolation, not a step's figure)`
+      : '';
   const peak =
     fit.nStar === null || fit.peakPerSec === null
       ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s`;
+      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s${beyond}`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} req/s at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
   ];

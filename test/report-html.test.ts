@@ -139,14 +139,17 @@ describe('charts', () => {
       'chart-delivery.svg',
       'chart-timeseries.svg',
       'chart-usl.svg',
+      'chart-names.svg',
     ]);
     for (const f of files) {
       for (const bad of INJECTED) expect(f.content, f.file).not.toMatch(bad);
       expect(f.content, 'no external resource').not.toMatch(/(src|href)="(https?:)?\/\//);
     }
     const html = files[0].content;
-    expect((html.match(/<svg /g) ?? []).length).toBe(5);
+    expect((html.match(/<svg /g) ?? []).length).toBe(6);
     expect(html).toContain('pool active &lt;b&gt;');
+    // a name is the user's text: vega escapes it in the chart by name
+    expect(files.find((f) => f.file === 'chart-names.svg')!.content).toContain('&lt;i&gt;read&lt;/i&gt; order');
     const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -160,8 +163,13 @@ describe('charts', () => {
     );
   });
 
-  it('leaves out what has no data: no USL chart without a fit, no time series without series', () => {
-    const bare: RunResult = { ...RUN, series: [], models: { ...RUN.models!, usl: null } };
+  it('leaves out what has no data: no USL chart without a fit, no time series without series, no chart by name without names', () => {
+    const bare: RunResult = {
+      ...RUN,
+      series: [],
+      models: { ...RUN.models!, usl: null },
+      steps: RUN.steps.map(({ byName: _byName, ...s }) => s),
+    };
     expect(chartsOf(bare).map((c) => c.name)).toEqual(['throughput', 'latency', 'delivery']);
     expect(fileRenderers.map((r) => r.name)).toEqual(['html']);
   });

@@ -2,9 +2,10 @@
  * The models section of a run, from its judged steps: Little's law per step, a USL fit to the
  * (N, X) pairs it yields, and utilisation with its queueing amplification. Pure.
  */
+import { stepNo } from '../format.ts';
 import type { Models, StepResult } from '../types.ts';
 import { littleRows } from './little.ts';
-import { fitUsl } from './usl.ts';
+import { fitUsl, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
 
 export function modelsOf(
@@ -14,9 +15,17 @@ export function modelsOf(
   peakPerSec: number,
 ): Models {
   const little = littleRows(steps);
-  const { fit, note } = fitUsl(
-    little.map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
-  );
+  // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows)
+  const { fit, note } =
+    kneeStep === null
+      ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }
+      : fitUsl(
+          uslFitRows(little, kneeStep).map((r) => ({
+            concurrency: r.concurrency,
+            throughputPerSec: r.throughputPerSec,
+          })),
+          `steps up to and including the knee (step ${stepNo(kneeStep)}; N from Little's law)`,
+        );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   return {
     little,

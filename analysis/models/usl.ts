@@ -13,7 +13,7 @@
  * N / C - 1 = alpha (N - 1) + beta N (N - 1), a least-squares fit with two regressors.
  */
 import { levenbergMarquardt } from 'ml-levenberg-marquardt';
-import type { UslFit } from '../types.ts';
+import type { LittleRow, UslFit } from '../types.ts';
 
 export interface UslPoint {
   concurrency: number;
@@ -27,6 +27,17 @@ export interface UslParams {
 
 /** Fewest points a three-parameter fit is worth making from. */
 export const USL_MIN_POINTS = 4;
+
+/**
+ * The rows the law is fitted to: the steps up to and including the knee (the last holding step).
+ * Past the knee the target is saturated: arrivals queue, W grows with the queue and N = X x W
+ * counts waiting requests, not concurrency served (a demo queue at 400 req/s reads N of 370 at
+ * one second of wait), so a fit that took them would stretch the curve over a queue and predict
+ * a peak no step reached. Empty without a knee (no step held).
+ */
+export function uslFitRows(little: readonly LittleRow[], kneeStep: number | null): LittleRow[] {
+  return kneeStep === null ? [] : little.filter((r) => r.index <= kneeStep);
+}
 
 /** X(N) of the law. */
 export function uslThroughput(p: UslParams, n: number): number {
@@ -129,14 +140,18 @@ function sse(points: readonly UslPoint[], p: UslParams): number {
 
 /**
  * The best of a few LM runs (from the linearisation and two generic starts). Null, with a reason,
- * when too few usable points exist or no run converges to finite parameters.
+ * when too few usable points exist or no run converges to finite parameters. `scope` names the
+ * points in the note ("fitted to 8 <scope>").
  */
-export function fitUsl(all: readonly UslPoint[]): { fit: UslFit | null; note: string } {
+export function fitUsl(
+  all: readonly UslPoint[],
+  scope: string = "steps (N from Little's law)",
+): { fit: UslFit | null; note: string } {
   const points = all.filter((q) => q.concurrency > 0 && q.throughputPerSec > 0 && Number.isFinite(q.concurrency));
   if (points.length < USL_MIN_POINTS) {
     return {
       fit: null,
-      note: `not fitted: needs at least ${USL_MIN_POINTS} steps with throughput and latency, has ${points.length}`,
+      note: `not fitted: needs at least ${USL_MIN_POINTS} ${scope} with throughput and latency, has ${points.length}`,
     };
   }
   const s: Scale = {
@@ -163,6 +178,6 @@ export function fitUsl(all: readonly UslPoint[]): { fit: UslFit | null; note: st
       r2: rSquared(points, best),
       points: points.length,
     },
-    note: `fitted to ${points.length} steps (N from Little's law)`,
+    note: `fitted to ${points.length} ${scope}`,
   };
 }

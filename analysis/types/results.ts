@@ -14,6 +14,7 @@ import type {
   RttFigures,
   ServerSample,
   StageOutcome,
+  TrafficRecord,
   VuSizing,
 } from './records.ts';
 
@@ -251,6 +252,8 @@ export interface RunResult {
   /** Round-trip time to the target measured before load (ms), when measured. */
   rtt: RttFigures | null;
   environment: Record<string, string>;
+  /** The traffic offered (run.json `traffic`: mix entries, weights, how the VUs were sized); absent in runs recorded before mixes. */
+  traffic?: TrafficRecord;
   steps: StepResult[];
   /**
    * Throughput of the last holding step (successful req/s), only where the evidence establishes it:

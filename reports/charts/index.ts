@@ -5,13 +5,14 @@
 import type { RunResult } from '../../analysis/types.ts';
 import { deliverySpec } from './delivery.ts';
 import { latencySpec } from './latency.ts';
+import { namesSpec } from './names.ts';
 import { renderSvg } from './render.ts';
 import type { ChartSpec } from './theme.ts';
 import { throughputSpec } from './throughput.ts';
 import { timeseriesSpec } from './timeseries.ts';
 import { uslSpec } from './usl.ts';
 
-export type ChartName = 'throughput' | 'latency' | 'delivery' | 'timeseries' | 'usl';
+export type ChartName = 'throughput' | 'latency' | 'delivery' | 'timeseries' | 'usl' | 'names';
 
 export interface Chart {
   name: ChartName;
@@ -47,10 +48,15 @@ export function chartsOf(run: RunResult): Chart[] {
     ['delivery', 'delivery and capture per step against their thresholds', hasSteps ? deliverySpec(run) : null],
     [
       'timeseries',
-      'the run second by second: throughput, errors, dropped iterations, VUs, p99 and gauges, steady windows shaded',
+      'the run second by second: throughput and errors beside the offered rate, dropped iterations, VUs, p99 and gauges, steady windows shaded',
       (run.series ?? []).length > 0 ? timeseriesSpec(run) : null,
     ],
-    ['usl', 'throughput against concurrency with the fitted Universal Scalability Law curve', uslSpec(run)],
+    [
+      'usl',
+      'throughput against concurrency with the Universal Scalability Law curve fitted to the steps up to the knee',
+      uslSpec(run),
+    ],
+    ['names', 'latency percentiles per step for each request name and transaction, on a log scale', namesSpec(run)],
   ];
   return specs.flatMap(([name, alt, spec]) => (spec === null ? [] : [{ name, file: chartFile(name), alt, spec }]));
 }

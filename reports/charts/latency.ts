@@ -4,45 +4,129 @@
  */
 import { fmtTarget, stepNo } from '../../analysis/format.ts';
 import { percentileLabel } from '../../analysis/percentiles.ts';
-import type { RunResult } from '../../analysis/types.ts';
+import type { Percentile, RunResult, StepResult } from '../../analysis/types.ts';
 import { BASE_CONFIG, HEIGHT_PX, PERCENTILE_COLOR, WIDTH_PX, type ChartSpec } from './theme.ts';
 
 export const RELIABLE = 'reliable';
 export const UNRELIABLE = 'unreliable (too few samples)';
+/** The outline of the sample-count legend's glyphs, and the fill of the reliable one. */
+export const LEGEND_GLYPH = '#08306B';
 
-/** "3 · 300/s": step number and offered rate, the x label of per-step charts. */
+/** One point of a latency chart. */
+export interface LatencyRow {
+  step: string;
+  percentile: string;
+  ms: number;
+  n: number;
+  reliability: typeof RELIABLE | typeof UNRELIABLE;
+}
+
 /** "3 · 150/s"; a rerun of the same rate gets its attempt: "3 · 150/s (2)", its own place on the axis. */
 export function stepLabel(index: number, ratePerSec: number, attempt = 1): string {
   return `${stepNo(index)} · ${fmtTarget(ratePerSec)}/s${attempt > 1 ? ` (${attempt})` : ''}`;
 }
 
-export function latencySpec(run: RunResult): ChartSpec {
-  const rows = run.steps.flatMap((s) =>
-    s.latency
-      .filter((p) => p.valueMs !== null && p.valueMs > 0)
-      .map((p) => ({
-        step: stepLabel(s.index, s.ratePerSec, s.attempt),
-        percentile: percentileLabel(p.q),
-        ms: p.valueMs,
-        n: p.n,
-        reliability: p.reliable ? RELIABLE : UNRELIABLE,
-      })),
-  );
-  const labels = [...new Set(rows.map((r) => r.percentile))];
-  const x = {
+/** The rows of one step's percentiles (those above 0), those of `qs` only when given. */
+export function latencyRows(s: StepResult, latency: readonly Percentile[], qs?: readonly number[]): LatencyRow[] {
+  return latency
+    .filter((p) => p.valueMs !== null && p.valueMs > 0 && (qs === undefined || qs.includes(p.q)))
+    .map((p) => ({
+      step: stepLabel(s.index, s.ratePerSec, s.attempt),
+      percentile: percentileLabel(p.q),
+      ms: p.valueMs!,
+      n: p.n,
+      reliability: p.reliable ? RELIABLE : UNRELIABLE,
+    }));
+}
+
+/** The x axis of per-step charts: one place per attempt, in the order they ran. */
+export function stepAxis(run: RunResult, title: string | null = 'step · offered rate'): object {
+  return {
     field: 'step',
     type: 'ordinal' as const,
-    title: 'step · offered rate',
+    title,
     sort: run.steps.map((s) => stepLabel(s.index, s.ratePerSec, s.attempt)),
     axis: { labelAngle: 0 },
   };
-  const y = { field: 'ms', type: 'quantitative' as const, title: 'latency (ms, log scale)', scale: { type: 'log' } };
-  const color = {
-    field: 'percentile',
-    type: 'nominal' as const,
-    title: 'percentile',
-    scale: { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) },
-  };
+}
+
+/**
+ * The layers of a latency chart: a line per percentile, a point per row (hollow triangle when
+ * unreliable), and two layers that draw no mark (their rows are filtered out) and carry the
+ * legends. On the points' layer vega-lite gives the shape legend's glyphs the points' fill and
+ * stroke, which vary by percentile, so the sample-count legend came out white with no stroke,
+ * invisible on the white page. Its own layer (fill and shape scales of its own, LATENCY_RESOLVE)
+ * draws its glyphs as the points are drawn: a dark filled circle (reliable) and a hollow triangle
+ * (unreliable), both with a dark outline; the other gives the percentile legend filled glyphs.
+ * `sampleLegend: false` leaves the sample-count legend out (a panel after the first of a grid).
+ */
+export function latencyLayers(
+  labels: readonly string[],
+  x: object,
+  yTitle: string | null,
+  opts: { sampleLegend?: boolean } = {},
+): object[] {
+  const y = { field: 'ms', type: 'quantitative' as const, title: yTitle, scale: { type: 'log' } };
+  const colorScale = { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) };
+  const color = { field: 'percentile', type: 'nominal' as const, title: 'percentile', scale: colorScale };
+  const shapeScale = { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] };
+  return [
+    { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y, color } },
+    {
+      mark: { type: 'point', size: 80, strokeWidth: 2 },
+      encoding: {
+        x,
+        y,
+        color,
+        shape: { field: 'reliability', type: 'nominal', scale: shapeScale, legend: null },
+        fill: {
+          condition: {
+            test: `datum.reliability === '${RELIABLE}'`,
+            field: 'percentile',
+            type: 'nominal',
+            scale: colorScale,
+            legend: null,
+          },
+          value: 'white',
+        },
+      },
+    },
+    {
+      transform: [{ filter: 'false' }],
+      mark: { type: 'point', size: 80, strokeWidth: 2, filled: true, opacity: 1 },
+      encoding: { x, y, color },
+    },
+    {
+      transform: [{ filter: 'false' }],
+      mark: { type: 'point', size: 80, strokeWidth: 2, color: LEGEND_GLYPH, opacity: 1 },
+      encoding: {
+        x,
+        y,
+        shape: {
+          field: 'reliability',
+          type: 'nominal',
+          title: 'sample count',
+          scale: shapeScale,
+          legend: opts.sampleLegend === false ? null : { labelLimit: 400 },
+        },
+        fill: {
+          field: 'reliability',
+          type: 'nominal',
+          title: 'sample count',
+          scale: { domain: [RELIABLE, UNRELIABLE], range: [LEGEND_GLYPH, 'white'] },
+          ...(opts.sampleLegend === false ? { legend: null } : {}),
+        },
+      },
+    },
+  ];
+}
+
+/** The sample-count legend's layer keeps its fill and shape scales to itself (the points' fill is by percentile). */
+export const LATENCY_RESOLVE = { scale: { fill: 'independent', shape: 'independent' } };
+
+export function latencySpec(run: RunResult): ChartSpec {
+  const rows = run.steps.flatMap((s) => latencyRows(s, s.latency));
+  const labels = [...new Set(rows.map((r) => r.percentile))];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -53,32 +137,7 @@ export function latencySpec(run: RunResult): ChartSpec {
     height: HEIGHT_PX,
     config: BASE_CONFIG,
     data: { values: rows },
-    layer: [
-      { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y, color } },
-      {
-        mark: { type: 'point', size: 80, strokeWidth: 2 },
-        encoding: {
-          x,
-          y,
-          color,
-          shape: {
-            field: 'reliability',
-            type: 'nominal',
-            title: 'sample count',
-            legend: { labelLimit: 400, symbolFillColor: 'white', symbolStrokeColor: '#08306B' },
-            scale: { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] },
-          },
-          fill: {
-            condition: {
-              test: `datum.reliability === '${RELIABLE}'`,
-              field: 'percentile',
-              type: 'nominal',
-              scale: { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) },
-            },
-            value: 'white',
-          },
-        },
-      },
-    ],
+    layer: latencyLayers(labels, stepAxis(run), 'latency (ms, log scale)'),
+    resolve: LATENCY_RESOLVE,
   } as ChartSpec;
 }

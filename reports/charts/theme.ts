@@ -13,6 +13,7 @@ export const PANEL_HEIGHT_PX = 120;
 
 export const COLOR = {
   achieved: '#0072B2',
+  offered: '#555555',
   ideal: '#999999',
   capacity: '#009E73',
   knee: '#D55E00',

@@ -1,12 +1,15 @@
 /**
  * Offered vs achieved throughput per step: the ideal line (achieved = offered), each step's
  * achieved X coloured by verdict (a transient, generator-bound or contaminated attempt in its own
- * colour, off the achieved line, which joins only the attempts that decide), the knee and the capacity marked, and the USL model's X at each
- * step's measured concurrency (dashed) with its predicted peak.
+ * colour, off the achieved line, which joins only the attempts that decide), the knee and the
+ * capacity marked, and the USL fit's predicted peak. The fit's curve is drawn against N in the
+ * USL chart: on this axis (offered rate) it would have to be drawn at each step's measured N, and
+ * that zigzags with the noise of N. Labels keep apart: the capacity's at the right end of its
+ * line, the predicted peak's at the left end of its own, the knee's at the foot of its rule.
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
-import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
+import { fittedMaxN } from '../models-text.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
 
@@ -24,10 +27,6 @@ export function throughputSpec(run: RunResult): ChartSpec {
   const deciding = new Set(decidingSteps(run.steps));
   const line = steps.filter((s) => deciding.has(s)).map(point);
   const usl = run.models?.usl ?? null;
-  const modelled =
-    usl === null
-      ? []
-      : (run.models?.little ?? []).map((r) => ({ offered: r.ratePerSec, model: uslThroughput(usl, r.concurrency) }));
   const knee = kneeResult(run);
   const x = {
     field: 'offered',
@@ -66,15 +65,19 @@ export function throughputSpec(run: RunResult): ChartSpec {
       },
     },
   ];
-  if (modelled.length > 1) {
-    layers.push({
-      data: { values: modelled },
-      mark: { type: 'line', strokeDash: [6, 3], color: COLOR.model },
-      encoding: { x, y: { field: 'model', type: 'quantitative' } },
-    });
+  if (usl?.peakPerSec != null && usl.nStar !== null) {
+    const maxN = fittedMaxN(run);
+    const extrapolated = maxN !== null && usl.nStar > maxN ? ' (extrapolated past the measured N)' : '';
+    layers.push(
+      hRule(
+        usl.peakPerSec,
+        `USL predicted peak ${fmtRate(usl.peakPerSec)} req/s${extrapolated}`,
+        COLOR.model,
+        [2, 3],
+        'left',
+      ),
+    );
   }
-  if (usl?.peakPerSec != null)
-    layers.push(hRule(usl.peakPerSec, `USL predicted peak ${fmtRate(usl.peakPerSec)}`, COLOR.model, [2, 3]));
   if (run.capacityPerSec !== null)
     layers.push(hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} req/s`, COLOR.capacity, []));
   // a lower bound is drawn as one, never labelled capacity
@@ -87,7 +90,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Offered vs achieved throughput',
-      subtitle: "grey dashed: ideal (achieved = offered); orange dashed: USL model at each step's concurrency",
+      subtitle: 'grey dashed: ideal (achieved = offered); orange dotted: USL predicted peak (its curve: Models)',
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,
@@ -96,8 +99,15 @@ export function throughputSpec(run: RunResult): ChartSpec {
   } as ChartSpec;
 }
 
-/** A horizontal reference line with a label at its right end. */
-export function hRule(y: number, label: string, color: string, dash: number[]): object {
+/** A horizontal reference line with a label above its right (or left) end. */
+export function hRule(
+  y: number,
+  label: string,
+  color: string,
+  dash: number[],
+  end: 'left' | 'right' = 'right',
+): object {
+  const at = end === 'right' ? { align: 'right', x: 'width' } : { align: 'left', x: 4 };
   return {
     data: { values: [{ y, label }] },
     layer: [
@@ -106,14 +116,17 @@ export function hRule(y: number, label: string, color: string, dash: number[]): 
         encoding: { y: { field: 'y', type: 'quantitative' } },
       },
       {
-        mark: { type: 'text', align: 'right', dy: -6, x: 'width', color, fontSize: 11 },
+        mark: { type: 'text', ...at, dy: -6, color, fontSize: 11 },
         encoding: { y: { field: 'y', type: 'quantitative' }, text: { field: 'label' } },
       },
     ],
   };
 }
 
-/** The knee: a vertical line at its offered rate, labelled at the top. */
+/**
+ * The knee: a vertical line at its offered rate, labelled at its foot (the top is where the
+ * capacity and peak labels are; below the achieved line near the knee nothing else is drawn).
+ */
 function vRule(offered: number, label: string): object {
   return {
     data: { values: [{ offered, label }] },
@@ -123,7 +136,15 @@ function vRule(offered: number, label: string): object {
         encoding: { x: { field: 'offered', type: 'quantitative' } },
       },
       {
-        mark: { type: 'text', align: 'left', dx: 4, y: 8, color: COLOR.knee, fontSize: 11 },
+        mark: {
+          type: 'text',
+          align: 'left',
+          baseline: 'bottom',
+          dx: 4,
+          y: { expr: 'height - 4' },
+          color: COLOR.knee,
+          fontSize: 11,
+        },
         encoding: { x: { field: 'offered', type: 'quantitative' }, text: { field: 'label' } },
       },
     ],

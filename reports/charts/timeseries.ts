@@ -1,7 +1,9 @@
 /**
- * The run second by second (the "steps" phase, on its own clock): throughput and errors, dropped
- * iterations, VUs, per-second p99 and any server-side gauges, one panel each on a shared time
- * axis, with every step's steady window shaded so the judged seconds stand out from the ramps.
+ * The run second by second (the "steps" phase, on its own clock): throughput and errors beside
+ * the offered rate, dropped iterations, VUs, per-second p99 and any server-side gauges, one panel
+ * each on a shared time axis, with every step's steady window shaded so the judged seconds stand
+ * out from the ramps. The offered rate is each attempt's target rate over its steady window (the
+ * run stores the windows, not the ramps' seconds), so achieved can be read against it.
  */
 import { stepNo } from '../../analysis/format.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
@@ -27,13 +29,41 @@ function shading(run: RunResult, withLabels: boolean): object {
   return { data: { values: windows }, layer: withLabels ? [rect, text] : [rect] };
 }
 
-/** One panel: shaded steady windows behind one line per series. */
+/** The series name of the offered rate in the first panel's legend. */
+export const OFFERED = 'offered';
+
+/**
+ * Each attempt's target rate over its steady window: a dashed segment per attempt, coloured as
+ * `OFFERED` in the panel's own colour scale (whose legend lists it: this layer adds none).
+ */
+function offeredLayer(run: RunResult, colors: Record<string, string>): object {
+  const values = run.steps
+    .filter((s) => s.steadyEndS > s.steadyStartS)
+    .map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, value: s.ratePerSec, series: OFFERED }));
+  return {
+    data: { values },
+    mark: { type: 'rule', strokeDash: [5, 3], strokeWidth: 1.5 },
+    encoding: {
+      x: { field: 'from', type: 'quantitative' },
+      x2: { field: 'to' },
+      y: { field: 'value', type: 'quantitative' },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        scale: { domain: Object.keys(colors), range: Object.values(colors) },
+        legend: null,
+      },
+    },
+  };
+}
+
+/** One panel: shaded steady windows behind one line per series (and `extra` layers over them). */
 function panel(
   run: RunResult,
   title: string,
   rows: Row[],
   colors: Record<string, string> | null,
-  opts: { log?: boolean; labels?: boolean; maxS: number },
+  opts: { log?: boolean; labels?: boolean; maxS: number; extra?: object[] },
 ): object {
   const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
   const y = { field: 'value', type: 'quantitative', title: null, ...(opts.log ? { scale: { type: 'log' } } : {}) };
@@ -57,6 +87,7 @@ function panel(
         mark: { type: 'line', strokeWidth: 1.2, interpolate: 'step-after' },
         encoding: { x, y, color },
       },
+      ...(opts.extra ?? []),
     ],
     resolve: { scale: { color: 'independent' } },
   };
@@ -76,13 +107,16 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
   const points = (run.series ?? []).filter((p) => p.phase === STEPS_PHASE);
   const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
   const o = { maxS };
+  // with a mix, the series count arrivals (a transaction is one), as the steps do
+  const unit = run.steps.some((s) => s.byName !== undefined) ? 'arrivals' : 'requests';
+  const throughputColors = { successful: COLOR.achieved, failed: COLOR.failed, [OFFERED]: COLOR.offered };
   const panels: object[] = [
     panel(
       run,
-      'requests per second (shaded: steady windows, numbered by step)',
+      `${unit} per second (shaded: steady windows, numbered by step; dashed: offered)`,
       rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }),
-      { successful: COLOR.achieved, failed: COLOR.failed },
-      { ...o, labels: true },
+      throughputColors,
+      { ...o, labels: true, extra: [offeredLayer(run, throughputColors)] },
     ),
     panel(
       run,

@@ -1,21 +1,38 @@
 /**
  * Throughput against concurrency (N from Little's law) with the fitted USL curve and N* marked:
- * where the law says adding concurrency stops paying and starts costing.
+ * where the law says adding concurrency stops paying and starts costing. Only the steps the law
+ * was fitted to are drawn, those up to and including the knee (analysis/models/usl.ts
+ * uslFitRows): past it N counts a queue, not concurrency served. The axis keeps to their measured
+ * N, and the curve is drawn on an even grid of N over it, never at each step's own (noisy) N.
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
 import { sameAttempt } from '../cells.ts';
+import { sig3, uslFitted } from '../models-text.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
 
-const CURVE_POINTS = 120;
+/** Intervals of the curve's grid of N. */
+export const CURVE_POINTS = 120;
+/** The axis reaches this far past the largest fitted N. */
+const AXIS_MARGIN = 1.05;
+
+/** "steps 1–8", "step 1", "steps 1–3, 3 (2)": the fitted rows, for the subtitle. */
+function stepsText(rows: readonly LittleRow[]): string {
+  const label = (r: LittleRow) => `${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`;
+  if (rows.length === 1) return `step ${label(rows[0])}`;
+  const plain = rows.every((r, i) => (r.attempt ?? 1) === 1 && (i === 0 || r.index === rows[i - 1].index + 1));
+  return plain ? `steps ${label(rows[0])}–${label(rows.at(-1)!)}` : `steps ${rows.map(label).join(', ')}`;
+}
 
 /** Null when the run has no fit (the report says why in words). */
 export function uslSpec(run: RunResult): ChartSpec | null {
   const m = run.models;
-  if (!m?.usl || m.little.length === 0) return null;
+  const fitted = uslFitted(run);
+  if (!m?.usl || fitted.length === 0) return null;
   const fit = m.usl;
-  const nMax = Math.max(...m.little.map((r) => r.concurrency), fit.nStar === null ? 0 : fit.nStar * 1.3) * 1.1;
+  const measuredMaxN = Math.max(...fitted.map((r) => r.concurrency));
+  const nMax = measuredMaxN * AXIS_MARGIN;
   const curve = Array.from({ length: CURVE_POINTS + 1 }, (_, i) => {
     const n = (nMax * i) / CURVE_POINTS;
     return { n, x: uslThroughput(fit, n) };
@@ -25,13 +42,21 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     const s = run.steps.find((x) => sameAttempt(x, r));
     return s ? pointCategory(s) : 'not-run';
   };
-  const points = m.little.map((r) => ({
+  const points = fitted.map((r) => ({
     n: r.concurrency,
     x: r.throughputPerSec,
+    index: r.index,
     step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`,
     verdict: verdictOf(r),
   }));
-  const x = { field: 'n', type: 'quantitative' as const, title: 'concurrency N = X × W', scale: { domain: [0, nMax] } };
+  const left = m.little.length - fitted.length;
+  // no rounding of the axis past the grid: the curve ends where the axis does
+  const x = {
+    field: 'n',
+    type: 'quantitative' as const,
+    title: 'concurrency N = X × W',
+    scale: { domain: [0, nMax], nice: false },
+  };
   const layers: object[] = [
     {
       data: { values: curve },
@@ -58,10 +83,11 @@ export function uslSpec(run: RunResult): ChartSpec | null {
       encoding: { x, y: { field: 'x', type: 'quantitative' }, text: { field: 'step' } },
     },
   ];
-  if (fit.nStar !== null && fit.peakPerSec !== null) {
+  const nStarShown = fit.nStar !== null && fit.peakPerSec !== null && fit.nStar <= nMax;
+  if (nStarShown) {
     layers.push({
       data: {
-        values: [{ n: fit.nStar, label: `N* = ${fit.nStar.toPrecision(3)}, peak ${fmtRate(fit.peakPerSec)} req/s` }],
+        values: [{ n: fit.nStar, label: `N* = ${sig3(fit.nStar!)}, peak ${fmtRate(fit.peakPerSec!)} req/s` }],
       },
       layer: [
         {
@@ -69,17 +95,33 @@ export function uslSpec(run: RunResult): ChartSpec | null {
           encoding: { x: { field: 'n', type: 'quantitative' } },
         },
         {
-          mark: { type: 'text', align: 'left', dx: 4, y: 8, color: COLOR.knee, fontSize: 11 },
+          // at the foot of the rule, on its inner side: the curve and the step labels are at the top near N*
+          mark: {
+            type: 'text',
+            ...(fit.nStar! > nMax / 2 ? { align: 'right', dx: -4 } : { align: 'left', dx: 4 }),
+            y: { expr: 'height - 8' },
+            color: COLOR.knee,
+            fontSize: 11,
+          },
           encoding: { x: { field: 'n', type: 'quantitative' }, text: { field: 'label' } },
         },
       ],
     });
   }
+  const beyond =
+    fit.nStar !== null && fit.peakPerSec !== null && !nStarShown
+      ? `; N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} req/s) lies beyond the measured N, not drawn`
+      : '';
+  const leftOut =
+    left > 0 ? `; ${left} attempt${left === 1 ? '' : 's'} past the knee left out (N there counts a queue)` : '';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Universal Scalability Law fit',
-      subtitle: `α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, γ = ${fmtRate(fit.gamma)} req/s, R² = ${fit.r2.toFixed(3)}`,
+      subtitle: [
+        `α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, γ = ${fmtRate(fit.gamma)} req/s, R² = ${fit.r2.toFixed(3)}`,
+        `fitted to ${stepsText(fitted)}, up to and including the knee${leftOut}${beyond}`,
+      ],
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,

@@ -1,0 +1,156 @@
+/**
+ * The fixes found in report.html, checked on the vega-lite specs (what is drawn) and, where the bug
+ * was in what vega drew from a spec that looked right, on the rendered SVG: the sample-count
+ * legend's glyphs, the offered rate in the time series, the USL fit up to the knee on an even grid
+ * of N, and labels kept apart.
+ */
+import { describe, expect, it } from 'vitest';
+import { fakeRun } from '../analysis/testing/builders.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { latencySpec, LEGEND_GLYPH, RELIABLE, UNRELIABLE } from './charts/latency.ts';
+import { renderSvg } from './charts/render.ts';
+import { throughputSpec } from './charts/throughput.ts';
+import { OFFERED, timeseriesSpec } from './charts/timeseries.ts';
+import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
+
+/** Specs are read as plain JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** A demo-like queue past its knee (step 8, 400/s): W reaches a second at 450, so N there reads ~400. */
+const DEMO = fakeRun({
+  steps: [50, 100, 150, 200, 250, 300, 350, 400, 450, 450].map((ratePerSec, i) => ({
+    ratePerSec,
+    okPerSec: Math.min(ratePerSec, 400),
+    latencyMs: i < 7 ? 10 : i === 7 ? 16 : 950,
+  })),
+  holdS: 10,
+  settleS: 2,
+});
+
+/** Every layer of a spec, nested ones included. */
+function layers(spec: Json): Json[] {
+  return (spec.layer ?? []).flatMap((l: Json) => [l, ...layers(l)]);
+}
+
+describe('the latency chart: the sample-count legend is visible', () => {
+  const spec = latencySpec(DEMO) as Json;
+
+  it('its glyphs have a dark stroke; the reliable one is filled, the unreliable one hollow', () => {
+    const legend = layers(spec).find((l) => l.encoding?.shape?.legend);
+    expect(legend.encoding.shape.title).toBe('sample count');
+    expect(legend.mark.color).toBe(LEGEND_GLYPH);
+    expect(legend.encoding.fill.scale).toEqual({ domain: [RELIABLE, UNRELIABLE], range: [LEGEND_GLYPH, 'white'] });
+    // a layer of its own that draws nothing: the points are drawn by the points' layer
+    expect(legend.transform).toEqual([{ filter: 'false' }]);
+    // the points' own shape has no legend (vega-lite would give its glyphs the points' colour-less stroke)
+    const points = layers(spec).filter((l) => l.encoding?.shape && l !== legend);
+    expect(points.map((l) => l.encoding.shape.legend)).toEqual([null]);
+  });
+
+  it('as vega draws it: both legend symbols stroked dark, the reliable one filled', async () => {
+    const svg = await renderSvg(spec, 't');
+    const symbols = [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]);
+    const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
+    // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
+    expect(symbols).toHaveLength(6);
+    expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#08306B']);
+    const [reliable, unreliable] = symbols.slice(4);
+    for (const sym of [reliable, unreliable]) {
+      expect(attr(sym, 'stroke')).toBe(LEGEND_GLYPH);
+      expect(attr(sym, 'opacity')).toBe('1');
+    }
+    expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
+    expect(attr(unreliable, 'fill')).toBe('white');
+    expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/); // the triangle the unreliable points are drawn as
+  });
+});
+
+describe('the time series: the offered rate beside achieved', () => {
+  const spec = timeseriesSpec(DEMO) as Json;
+  const first = spec.vconcat[0];
+
+  it("draws each attempt's target rate over its steady window, in the legend as offered", () => {
+    const offered = first.layer.find((l: Json) => l.mark?.type === 'rule');
+    expect(offered.data.values).toEqual(
+      DEMO.steps.map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, value: s.ratePerSec, series: OFFERED })),
+    );
+    const line = first.layer.find((l: Json) => l.mark?.type === 'line');
+    expect(line.encoding.color.scale.domain).toEqual(['successful', 'failed', OFFERED]);
+    expect(offered.encoding.color.scale).toEqual(line.encoding.color.scale);
+  });
+
+  it('counts arrivals in a mix, requests otherwise', () => {
+    expect(first.title.text).toMatch(/^requests per second/);
+    const mixed: RunResult = { ...DEMO, steps: DEMO.steps.map((s) => ({ ...s, byName: {} })) };
+    expect((timeseriesSpec(mixed) as Json).vconcat[0].title.text).toMatch(/^arrivals per second/);
+  });
+});
+
+describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () => {
+  const spec = uslSpec(DEMO) as Json;
+  const [curve, points] = spec.layer;
+  const maxFittedN = Math.max(
+    ...DEMO.models!.little.filter((r) => r.index <= DEMO.kneeStep!).map((r) => r.concurrency),
+  );
+
+  it('shows only the steps the law was fitted to, up to and including the knee', () => {
+    expect(DEMO.kneeStep).toBe(7);
+    expect(points.data.values.map((p: Json) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(spec.title.subtitle[1]).toMatch(
+      /^fitted to steps 1–8, up to and including the knee; 2 attempts past the knee left out \(N there counts a queue\)/,
+    );
+  });
+
+  it('keeps its axis to the measured N (not the queue past the knee, N ~ 400)', () => {
+    expect(maxFittedN).toBeLessThan(10);
+    expect(DEMO.models!.little[8].concurrency).toBeGreaterThan(300);
+    expect(points.encoding.x.scale.domain).toEqual([0, maxFittedN * 1.05]);
+    expect(points.encoding.x.scale.nice).toBe(false);
+  });
+
+  it('draws the curve on an even grid of N, monotone, never at the steps own N', () => {
+    const ns: number[] = curve.data.values.map((p: Json) => p.n);
+    expect(ns).toHaveLength(CURVE_POINTS + 1);
+    const gaps = ns.slice(1).map((n, i) => n - ns[i]);
+    for (const g of gaps) expect(g).toBeCloseTo(gaps[0], 9);
+    expect(gaps[0]).toBeGreaterThan(0);
+    expect(ns.at(-1)).toBeCloseTo(maxFittedN * 1.05, 9);
+  });
+
+  it('draws N* only inside the axis, and says where it lies otherwise', () => {
+    const usl = DEMO.models!.usl!;
+    const far: RunResult = { ...DEMO, models: { ...DEMO.models!, usl: { ...usl, nStar: 50, peakPerSec: 600 } } };
+    const s = uslSpec(far) as Json;
+    expect(layers(s).some((l) => l.mark?.type === 'rule')).toBe(false);
+    expect(s.title.subtitle[1]).toMatch(/N\* = 50\.0 \(peak 600\.0 req\/s\) lies beyond the measured N, not drawn$/);
+    const near: RunResult = { ...DEMO, models: { ...DEMO.models!, usl: { ...usl, nStar: 3, peakPerSec: 380 } } };
+    const rule = (uslSpec(near) as Json).layer.at(-1);
+    expect(rule.data.values[0].n).toBe(3);
+    expect(rule.layer.map((l: Json) => l.mark.type)).toEqual(['rule', 'text']);
+  });
+
+  it('has no chart without a fit, or without a knee', () => {
+    expect(uslSpec({ ...DEMO, models: { ...DEMO.models!, usl: null } })).toBeNull();
+    expect(uslSpec({ ...DEMO, kneeStep: null })).toBeNull();
+  });
+});
+
+describe('the throughput chart: no zigzag overlay, labels apart', () => {
+  const spec = throughputSpec(DEMO) as Json;
+  const all = layers(spec);
+
+  it("draws no USL line at each step's measured N", () => {
+    expect(all.some((l) => l.encoding?.y?.field === 'model')).toBe(false);
+    expect(spec.title.subtitle).toMatch(/USL predicted peak \(its curve: Models\)/);
+  });
+
+  it('labels the knee at the foot of its rule, the predicted peak at the left, the capacity at the right', () => {
+    const texts = all.filter((l) => l.data?.values?.[0]?.label !== undefined);
+    const byLabel = (re: RegExp) =>
+      texts.find((l) => re.test(l.data.values[0].label)).layer.find((x: Json) => x.mark.type === 'text').mark;
+    expect(byLabel(/^knee: step 8$/)).toMatchObject({ y: { expr: 'height - 4' }, baseline: 'bottom' });
+    expect(byLabel(/^USL predicted peak/)).toMatchObject({ align: 'left', x: 4 });
+    expect(byLabel(/^capacity 400\.0 req\/s$/)).toMatchObject({ align: 'right', x: 'width' });
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The traffic mix and the figures by name as plain text (cells, titles, sentences), shared by
+ * report.md, report.html and steps-by-name.csv so each says the same thing; each renderer escapes
+ * it for its own format. Names are the user's text: every renderer escapes them.
+ */
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import { firstDegradingName } from '../analysis/names-knee.ts';
+import { requiredSamples } from '../analysis/percentiles.ts';
+import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
+import { countsText, percentileCell, verdictLabel } from './cells.ts';
+import type { TextParagraph, TextSection } from './markdown-verdicts.ts';
+
+/** True when some step carries figures by name (a mix of several entries, or a transaction). */
+export function hasNames(run: RunResult): boolean {
+  return run.steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
+}
+
+/** The steps whose figures by name are shown: those with data and names, in the order they ran. */
+export function namedSteps(run: RunResult): StepResult[] {
+  return run.steps.filter((s) => s.steadyS > 0 && s.byName !== undefined && Object.keys(s.byName).length > 0);
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Every name of the run in one order for every table and chart: the mix's entries as the traffic
+ * lists them, then the other names (a transaction's requests) by code point; without a recorded
+ * traffic, all by code point.
+ */
+export function nameOrder(run: RunResult): string[] {
+  const seen = new Set(run.steps.flatMap((s) => Object.keys(s.byName ?? {})));
+  const entries = (run.traffic?.entries ?? []).map((e) => e.name).filter((n) => seen.has(n));
+  const rest = [...seen].filter((n) => !entries.includes(n)).sort(byCodePoint);
+  return [...entries, ...rest];
+}
+
+/** True when a name is a transaction in any step (a transaction's figures are arrivals). */
+export function isTransaction(run: RunResult, name: string): boolean {
+  return (
+    run.steps.some((s) => s.byName?.[name]?.transaction === true) ||
+    (run.traffic?.entries.some((e) => e.name === name && e.transaction) ?? false)
+  );
+}
+
+/** The percentiles shown by name. */
+export const NAME_QUANTILES = [50, 90, 99] as const;
+
+export const NAME_HEADER = [
+  'Name',
+  'Kind',
+  'Completed/s',
+  'Successful/s',
+  'p50',
+  'p90',
+  'p99',
+  'Error rate',
+  'Errors by kind',
+];
+
+/** What the columns of a step's table by name mean. */
+export const NAME_NOTE =
+  "Completed/s counts requests for a request's name and arrivals for a transaction (a mix entry of several requests); a transaction's percentiles are its whole duration, first request sent to the end, think time included. Percentiles are of the successful ones, steady window only.";
+
+/** A name's row of a step's table. */
+export function nameCells(name: string, r: NameResult): string[] {
+  return [
+    name,
+    r.transaction ? 'transaction' : 'request',
+    fmtRate(r.completedPerSec),
+    fmtRate(r.throughputPerSec),
+    ...NAME_QUANTILES.map((q) => percentileCell(r.latency.find((p) => p.q === q))),
+    fmtPercent(r.errorRate),
+    countsText(r.errors) || '–',
+  ];
+}
+
+/** The rows of a step's table by name, in the run's name order. */
+export function nameRows(run: RunResult, s: StepResult): string[][] {
+  return nameOrder(run).flatMap((name) => {
+    const r = s.byName?.[name];
+    return r ? [nameCells(name, r)] : [];
+  });
+}
+
+/** "Step 3 · 150/s offered, holds: 148.2 arrivals/s successful, 412.3 requests/s completed". */
+export function nameStepTitle(s: StepResult): string {
+  const attempt = (s.attempt ?? 1) > 1 ? ` (attempt ${s.attempt})` : '';
+  const requests = s.requestsPerSec === undefined ? '' : `, ${fmtRate(s.requestsPerSec)} requests/s completed`;
+  return `Step ${stepNo(s.index)}${attempt} · ${fmtTarget(s.ratePerSec)}/s offered, ${verdictLabel(s)}: ${fmtRate(s.throughputPerSec)} arrivals/s successful${requests}`;
+}
+
+/** True when a shown percentile by name rests on too few samples (the tables then carry a footnote). */
+export function anyNameUnreliable(run: RunResult): boolean {
+  return namedSteps(run).some((s) =>
+    Object.values(s.byName ?? {}).some((r) =>
+      r.latency.some((p) => (NAME_QUANTILES as readonly number[]).includes(p.q) && p.valueMs !== null && !p.reliable),
+    ),
+  );
+}
+
+/** The footnote of an unreliable percentile by name. */
+export function nameUnreliableNote(run: RunResult): string {
+  const need = (q: number) => fmtInt(requiredSamples(q, run.rules.minTailSamples));
+  return `* unreliable: fewer than ${fmtInt(run.rules.minTailSamples)} samples lie beyond this percentile (p90 needs ${need(90)} samples of that name in the window, p99 ${need(99)}); shown for diagnosis only.`;
+}
+
+/** How the steps' VUs were sized, in words. */
+export function sizedFromText(sizedFrom: NonNullable<TrafficRecord['sizedFrom']>): string {
+  switch (sizedFrom) {
+    case 'warmup':
+      return "the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law";
+    case 'expectedServiceMs':
+      return "vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law: no warmup measured the time per arrival";
+    case 'given':
+      return 'the VU counts the config gives (vus.preAllocated, vus.max)';
+  }
+}
+
+/** The traffic the run offered (entries, weights, shares, which are transactions) and what sized its VUs; null when not recorded. */
+export function trafficText(run: RunResult): TextSection | null {
+  const t = run.traffic;
+  if (!t) return null;
+  const total = t.entries.reduce((a, e) => a + e.weight, 0);
+  const mixed = t.entries.length > 1 || t.entries.some((e) => e.transaction);
+  const paragraphs: TextParagraph[] = [];
+  if (mixed)
+    paragraphs.push({
+      text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: in any run of N consecutive arrivals each entry's count is within one of N times its share). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
+    });
+  if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });
+  return {
+    title: 'Traffic',
+    paragraphs,
+    table: {
+      header: ['Entry', 'Weight', 'Share', 'Kind'],
+      rows: t.entries.map((e) => [
+        e.name,
+        String(e.weight),
+        total > 0 ? fmtPercent(e.weight / total) : '–',
+        e.transaction ? 'transaction' : 'request',
+      ]),
+    },
+  };
+}
+
+/**
+ * Which entry's p99 grew first on the way to the knee (analysis/names-knee.ts), in one sentence;
+ * null when the run has no figures by name.
+ */
+export function namesKneeSentence(run: RunResult): string | null {
+  const f = firstDegradingName(run.steps, run.kneeStep);
+  const upTo = f.kneeIndex === null ? '' : ` up to the knee (step ${stepNo(f.kneeIndex)})`;
+  if (f.kind === 'none') {
+    switch (f.why) {
+      case 'no-names':
+        return null;
+      case 'no-knee':
+        return 'No step held, so no entry can be said to have degraded first.';
+      case 'too-few-samples':
+        return `Which entry degraded first cannot be told: no name's p99 rests on enough samples at two steps${upTo}; p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples of that name in a window, which longer holds collect.`;
+      case 'steady': {
+        const all = nameOrder(run).length;
+        const only =
+          f.judged.length < all
+            ? ` (judged: ${f.judged.join(', ')}; the other names' p99s rest on too few samples to compare)`
+            : '';
+        return `No entry's p99 grew beyond ${f.factor}× its first reliable p99${upTo}${only}: none degraded ahead of the others.`;
+      }
+    }
+  }
+  const g = f.first;
+  const kind = g.transaction ? 'transaction' : 'request';
+  const at = g.index === f.kneeIndex ? ', at the knee' : '';
+  const also = g.alsoGrew.length > 0 ? `; at the same step also ${g.alsoGrew.join(', ')}` : '';
+  const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+  return `First to degrade on the way to the knee (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose p99 reached ${fmtMs(g.p99Ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseP99Ms)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first p99 past ${f.factor}× its own baseline, reliable percentiles only)${also}.`;
+}

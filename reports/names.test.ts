@@ -1,0 +1,379 @@
+/**
+ * The figures by name in every renderer, from a hand-built run: two request names and a
+ * transaction (with its two requests), the traffic mix, and what sized the VUs.
+ */
+import { describe, expect, it } from 'vitest';
+import { fakeRun } from '../analysis/testing/builders.ts';
+import type { NameResult, Percentile, RunResult } from '../analysis/types.ts';
+import { chartsOf } from './charts/index.ts';
+import { renderHtml } from './html.ts';
+import { optionalRenderers } from './index.ts';
+import { renderMarkdown } from './markdown.ts';
+import { namesKneeSentence, nameOrder } from './names-text.ts';
+import { renderStepsByNameCsv, STEPS_BY_NAME_CSV_COLUMNS } from './steps-by-name-csv.ts';
+import { renderSummaryJson } from './summary-json.ts';
+
+/** CSV text to one record per row, keyed by the header (RFC 4180: quoted fields, doubled quotes). */
+function parse(text: string, _opts: { columns: true }): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n') {
+      rows.push([...row, field]);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  const [header, ...body] = rows;
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+}
+
+/** p50, p90, p99 over `n` samples, reliable as the analysis would judge them (30 samples beyond each). */
+function pcts([p50, p90, p99]: number[], n: number): Percentile[] {
+  return [
+    { q: 50, valueMs: p50, n, reliable: n >= 60 },
+    { q: 90, valueMs: p90, n, reliable: n >= 300 },
+    { q: 99, valueMs: p99, n, reliable: n >= 3000 },
+  ];
+}
+
+/** A name's steady window of 25 s. */
+function named(perSec: number, ms: number[], o: { transaction?: boolean; failedPerSec?: number } = {}): NameResult {
+  const completed = Math.round(perSec * 25);
+  const failed = Math.round((o.failedPerSec ?? 0) * 25);
+  return {
+    ...(o.transaction ? { transaction: true as const } : {}),
+    completedPerSec: perSec,
+    throughputPerSec: perSec - (o.failedPerSec ?? 0),
+    completed,
+    ok: completed - failed,
+    failed,
+    errorRate: failed / completed,
+    errors: failed > 0 ? { http_5xx: failed - 2, timeout: 2 } : {},
+    latency: pcts(ms, completed - failed),
+    meanMs: ms[0],
+    maxMs: ms[2] * 2,
+  };
+}
+
+// 100 ... 450 arrivals/s; the knee is step 4 (400/s). p99 by step: "create order" doubles at step 4.
+const READ = [
+  [5, 8, 12],
+  [5, 8, 12],
+  [5, 9, 13],
+  [6, 10, 15],
+  [60, 200, 400],
+];
+const CREATE = [
+  [9, 14, 20],
+  [9, 15, 22],
+  [10, 18, 25],
+  [14, 30, 55],
+  [80, 300, 600],
+];
+const CHECKOUT = [
+  [40, 50, 60],
+  [40, 52, 62],
+  [42, 55, 70],
+  [50, 90, 100],
+  [300, 700, 900],
+];
+/** The transaction's first request: grows, but less than "create order". */
+const CHECKOUT_CREATE = CREATE.map(([p50, p90, p99], i) => [p50, p90, i === 3 ? 48 : p99]);
+const base = fakeRun({
+  steps: [100, 200, 300, 400, 450].map((ratePerSec, i) => ({
+    ratePerSec,
+    okPerSec: [100, 200, 300, 400, 410][i],
+    failedPerSec: i === 4 ? 5 : 0,
+  })),
+});
+/** Sample counts large enough for every p99 from step 2 on (the mix is scaled up 10x in samples). */
+const big = (r: NameResult, i: number): NameResult =>
+  i === 0 ? r : { ...r, latency: r.latency.map((p) => ({ ...p, n: p.n * 10, reliable: true })) };
+const MIXED: RunResult = {
+  ...base,
+  traffic: {
+    entries: [
+      { name: 'read order', weight: 70, transaction: false },
+      { name: 'create order', weight: 25, transaction: false },
+      { name: 'checkout', weight: 5, transaction: true },
+    ],
+    sizedFrom: 'warmup',
+  },
+  steps: base.steps.map((s, i) => ({
+    ...s,
+    requestsPerSec: s.completedPerSec * 1.05,
+    byName: {
+      // insertion order is not the report's order: the mix's entries first, then the other names
+      'checkout: create': big(named(s.ratePerSec * 0.05, CHECKOUT_CREATE[i]), i),
+      checkout: big(named(s.ratePerSec * 0.05, CHECKOUT[i], { transaction: true }), i),
+      'create order': big(named(s.ratePerSec * 0.25, CREATE[i], { failedPerSec: i === 4 ? 5 : 0 }), i),
+      'read order': big(named(s.ratePerSec * 0.7, READ[i]), i),
+      'checkout: confirm': big(named(s.ratePerSec * 0.05, READ[i]), i),
+    },
+  })),
+};
+const ORDER = ['read order', 'create order', 'checkout', 'checkout: confirm', 'checkout: create'];
+
+/** The lines of report.md's section `title`, up to the next section. */
+function section(md: string, title: string): string[] {
+  const lines = md.split('\n');
+  const start = lines.indexOf(`## ${title}`);
+  expect(start, `## ${title}`).toBeGreaterThanOrEqual(0);
+  const end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  return lines.slice(start, end < 0 ? undefined : end);
+}
+
+describe('report.md by name', () => {
+  const md = renderMarkdown(MIXED);
+
+  it('shows the traffic near the top: entries, weights, shares, transactions, and what sized the VUs', () => {
+    const lines = section(md, 'Traffic');
+    expect(md.indexOf('## Traffic')).toBeLessThan(md.indexOf('## How to read this'));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '| Entry | Weight | Share | Kind |',
+        '| read order | 70 | 70.00% | request |',
+        '| create order | 25 | 25.00% | request |',
+        '| checkout | 5 | 5.00% | transaction |',
+      ]),
+    );
+    expect(lines.join('\n')).toContain("**VUs sized from**: the warmup's measured time per arrival");
+  });
+
+  it.each<[NonNullable<NonNullable<RunResult['traffic']>['sizedFrom']>, RegExp]>([
+    ['warmup', /sized from\*\*: the warmup's measured time per arrival/],
+    ['expectedServiceMs', /sized from\*\*: vus\.expectedServiceMs/],
+    ['given', /sized from\*\*: the VU counts the config gives/],
+  ])('says the VUs were sized from %s', (sizedFrom, re) => {
+    expect(renderMarkdown({ ...MIXED, traffic: { ...MIXED.traffic!, sizedFrom } })).toMatch(re);
+  });
+
+  it('a table per step with every name in the mix order, transactions marked, unreliable percentiles marked', () => {
+    const lines = section(md, 'Steps by name');
+    const step1 = lines.indexOf(
+      '### Step 1 · 100/s offered, holds: 100.0 arrivals/s successful, 105.0 requests/s completed',
+    );
+    expect(step1).toBeGreaterThan(0);
+    expect(lines.slice(step1 + 2, step1 + 9)).toEqual([
+      '| Name | Kind | Completed/s | Successful/s | p50 | p90 | p99 | Error rate | Errors by kind |',
+      '|---|---|---|---|---|---|---|---|---|',
+      '| read order | request | 70.0 | 70.0 | 5.00 ms (n=1,750) | 8.00 ms (n=1,750) | ~12.0 ms\\* (n=1,750) | 0.00% | – |',
+      '| create order | request | 25.0 | 25.0 | 9.00 ms (n=625) | 14.0 ms (n=625) | ~20.0 ms\\* (n=625) | 0.00% | – |',
+      '| checkout | transaction | 5.0 | 5.0 | 40.0 ms (n=125) | ~50.0 ms\\* (n=125) | ~60.0 ms\\* (n=125) | 0.00% | – |',
+      '| checkout: confirm | request | 5.0 | 5.0 | 5.00 ms (n=125) | ~8.00 ms\\* (n=125) | ~12.0 ms\\* (n=125) | 0.00% | – |',
+      '| checkout: create | request | 5.0 | 5.0 | 9.00 ms (n=125) | ~14.0 ms\\* (n=125) | ~20.0 ms\\* (n=125) | 0.00% | – |',
+    ]);
+    // the failing step: its error rate and kinds, by name
+    expect(lines.find((l) => l.startsWith('| create order | request | 112.5'))).toBe(
+      '| create order | request | 112.5 | 107.5 | 80.0 ms (n=26,880) | 300 ms (n=26,880) | 600 ms (n=26,880) | 4.44% | http\\_5xx 123, timeout 2 |',
+    );
+    expect(lines.filter((l) => l.startsWith('### Step '))).toHaveLength(5);
+    expect(lines.filter(Boolean).at(-1)).toMatch(/^\\\* unreliable: fewer than 30 samples/);
+  });
+
+  it('names the entry whose p99 grew first on the way to the knee', () => {
+    expect(section(md, 'Steps by name')).toContain(
+      '**First to degrade on the way to the knee (step 4): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, 2.5× its 22.0 ms at step 2 (the first p99 past 2× its own baseline, reliable percentiles only); at the same step also checkout: create.**',
+    );
+  });
+
+  it('escapes a name: no markup, and a pipe does not split its row', () => {
+    const name = 'read | <script>alert(1)</script>';
+    const hostile: RunResult = {
+      ...MIXED,
+      traffic: { entries: [{ name, weight: 1, transaction: false }] },
+      steps: MIXED.steps.map((s) => ({ ...s, byName: { [name]: s.byName!['read order'] } })),
+    };
+    const text = renderMarkdown(hostile);
+    expect(text).not.toContain('<script');
+    const rows = text.split('\n').filter((l) => l.startsWith('| read \\| &lt;script>'));
+    // the traffic table's row and one row per step, each with the table's own cells
+    expect(rows).toHaveLength(1 + 5);
+    expect(rows.slice(1).every((r) => r.split(/(?<!\\)\|/).length === 11)).toBe(true);
+  });
+
+  it('says so when no name has enough samples to tell', () => {
+    const few: RunResult = {
+      ...MIXED,
+      steps: MIXED.steps.map((s) => ({
+        ...s,
+        byName: Object.fromEntries(
+          Object.entries(s.byName!).map(([k, r]) => [
+            k,
+            { ...r, latency: r.latency.map((p) => ({ ...p, reliable: p.q < 99 })) },
+          ]),
+        ),
+      })),
+    };
+    expect(namesKneeSentence(few)).toMatch(/^Which entry degraded first cannot be told: no name's p99 rests on enough/);
+  });
+
+  it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {
+    const plain = renderMarkdown(base);
+    expect(plain).not.toContain('## Traffic');
+    expect(plain).not.toContain('## Steps by name');
+    expect(renderStepsByNameCsv(base)).toBeNull();
+    expect(chartsOf(base).map((c) => c.name)).not.toContain('names');
+    expect(namesKneeSentence(base)).toBeNull();
+  });
+});
+
+describe('steps-by-name.csv', () => {
+  const rows = parse(renderStepsByNameCsv(MIXED)!, { columns: true }) as Record<string, string>[];
+
+  it('one row per step x name, in the reports order, with the columns of its header', () => {
+    expect(Object.keys(rows[0])).toEqual([...STEPS_BY_NAME_CSV_COLUMNS]);
+    expect(rows).toHaveLength(5 * 5);
+    expect(rows.slice(0, 5).map((r) => r.name)).toEqual(ORDER);
+    expect(rows.map((r) => r.step)).toEqual(['1', '2', '3', '4', '5'].flatMap((s) => Array(5).fill(s)));
+  });
+
+  it('each row: step, attempt, rate, name, transaction, rates, error rate, percentiles with n and reliability, errors by kind', () => {
+    const row = rows.find((r) => r.step === '5' && r.name === 'create order')!;
+    expect(row).toMatchObject({
+      attempt: '1',
+      rate_per_sec: '450',
+      transaction: 'false',
+      completed_per_sec: '112.5',
+      ok_per_sec: '107.5',
+      error_rate: '0.044437',
+      p50_ms: '80',
+      p99_ms: '600',
+      p99_n: '26880',
+      p99_reliable: 'true',
+      errors_http_5xx: '123',
+      errors_timeout: '2',
+      errors_check: '0',
+    });
+    expect(rows.find((r) => r.step === '1' && r.name === 'checkout')).toMatchObject({
+      transaction: 'true',
+      p90_reliable: 'false',
+      p99_n: '125',
+    });
+  });
+
+  it('a name cannot start a formula', () => {
+    const hostile: RunResult = {
+      ...MIXED,
+      traffic: undefined,
+      steps: MIXED.steps.map((s) => ({ ...s, byName: { '=HYPERLINK("x")': s.byName!['read order'] } })),
+    };
+    const names = (parse(renderStepsByNameCsv(hostile)!, { columns: true }) as Record<string, string>[]).map(
+      (r) => r.name,
+    );
+    expect(new Set(names)).toEqual(new Set(['\'=HYPERLINK("x")']));
+  });
+
+  it('is the optional renderer of steps-by-name.csv', () => {
+    expect(optionalRenderers.map((r) => r.file)).toEqual(['steps-by-name.csv']);
+    expect(optionalRenderers[0].render(MIXED)).toBe(renderStepsByNameCsv(MIXED));
+  });
+});
+
+describe('summary.json by name', () => {
+  const summary = JSON.parse(renderSummaryJson(MIXED));
+
+  it('steps[].byName keyed by name, with the fields of a step’s latency and errors, and steps[].requestsPerSec', () => {
+    expect(summary.schemaVersion).toBe(2);
+    const step = summary.steps[4];
+    expect(step.requestsPerSec).toBeCloseTo(415 * 1.05, 9);
+    expect(Object.keys(step.byName).sort()).toEqual([...ORDER].sort());
+    expect(step.byName['create order']).toEqual({
+      completedPerSec: 112.5,
+      throughputPerSec: 107.5,
+      completed: 2813,
+      ok: 2688,
+      failed: 125,
+      errorRate: 125 / 2813,
+      errors: { http_5xx: 123, timeout: 2 },
+      latency: [
+        { q: 50, valueMs: 80, n: 26880, reliable: true },
+        { q: 90, valueMs: 300, n: 26880, reliable: true },
+        { q: 99, valueMs: 600, n: 26880, reliable: true },
+      ],
+      meanMs: 80,
+      maxMs: 1200,
+    });
+    expect(step.byName.checkout.transaction).toBe(true);
+    expect(summary.traffic).toEqual(MIXED.traffic);
+  });
+
+  it('adds nothing to a run of one name', () => {
+    const plain = JSON.parse(renderSummaryJson(base));
+    expect(plain.steps.some((s: object) => 'byName' in s || 'requestsPerSec' in s)).toBe(false);
+    expect('traffic' in plain).toBe(false);
+  });
+});
+
+describe('report.html by name', () => {
+  const charts = chartsOf(MIXED).map(({ spec: _spec, ...c }) => ({ ...c, svg: `<svg data-chart="${c.name}"></svg>` }));
+  const html = renderHtml(MIXED, charts);
+
+  it('has the traffic, the tables by name, the finding and the chart by name, linked from the navigation', () => {
+    for (const [id, label] of [
+      ['traffic', 'Traffic'],
+      ['names', 'By name'],
+    ]) {
+      expect(html).toContain(`<a href="#${id}">${label}</a>`);
+      expect(html).toContain(`<section id="${id}">`);
+    }
+    const names = html.slice(
+      html.indexOf('<section id="names">'),
+      html.indexOf('</section>', html.indexOf('<section id="names">')),
+    );
+    expect(names).toContain('<svg data-chart="names"></svg>');
+    expect(names).toContain('First to degrade on the way to the knee (step 4): create order (request)');
+    expect((names.match(/<h3>Step /g) ?? []).length).toBe(5);
+    expect(names).toContain('<tr><td>checkout</td><td>transaction</td>');
+  });
+
+  it('escapes a name', () => {
+    const hostile: RunResult = {
+      ...MIXED,
+      traffic: { entries: [{ name: '<img src=x onerror=alert(1)>', weight: 1, transaction: false }] },
+      steps: MIXED.steps.map((s) => ({ ...s, byName: { '<img src=x onerror=alert(1)>': s.byName!['read order'] } })),
+    };
+    const page = renderHtml(hostile, charts);
+    expect(page).not.toContain('<img');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('a chart by name: one panel per name in the reports order, p50/p90/p99 per step, unreliable ones hollow', () => {
+    const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
+      concat: {
+        title: { text: string };
+        data: { values: { step: string; percentile: string; reliability: string }[] };
+      }[];
+    };
+    expect(nameOrder(MIXED)).toEqual(ORDER);
+    expect(spec.concat.map((p) => p.title.text)).toEqual([
+      'read order',
+      'create order',
+      'checkout (transaction)',
+      'checkout: confirm',
+      'checkout: create',
+    ]);
+    const rows = spec.concat[2].data.values;
+    expect(new Set(rows.map((r) => r.percentile))).toEqual(new Set(['p50', 'p90', 'p99']));
+    expect(rows.filter((r) => r.step === '1 · 100/s').map((r) => r.reliability)).toEqual([
+      'reliable',
+      'unreliable (too few samples)',
+      'unreliable (too few samples)',
+    ]);
+  });
+});
