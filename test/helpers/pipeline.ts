@@ -6,7 +6,8 @@ import type { PlateauConfigInput } from '../../harness/config/schema.ts';
 import { Interrupt } from '../../harness/pipeline/interrupt.ts';
 import { runPipeline } from '../../harness/pipeline/run.ts';
 
-export const DEMO_SCENARIO = path.resolve('demo/scenario.ts');
+/** The demo's writes alone: the pipeline tests' figures are its write capacity (the demo's own mix: test/mix-pipeline.test.ts). */
+export const DEMO_SCENARIO = path.resolve('test/fixtures/scenarios/create-order.ts');
 
 export function tempRunsDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-runs-'));
