@@ -23,3 +23,31 @@ export function nameProblem(name: unknown): string | null {
 /** The fix every refused name gets. */
 export const NAME_FIX =
   "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
+
+/**
+ * The names http.send may use, on both engines: a request entry's, or a fixed one of its own;
+ * never one built from data, a transaction's own name, or one past MAX_NAMES in all. One book per
+ * engine thread (native) or per VU (k6 shares nothing between VUs).
+ */
+export class NameBook {
+  private readonly seen: Set<string>;
+  private readonly transactions: Set<string>;
+  constructor(entries: readonly { name: string; transaction: boolean }[]) {
+    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
+    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
+  }
+
+  /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
+  problem(name: unknown): string | null {
+    if (typeof name === 'string' && this.seen.has(name)) return null;
+    const bad = nameProblem(name);
+    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
+    const n = name as string;
+    if (this.transactions.has(n))
+      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
+    if (this.seen.size + this.transactions.size >= MAX_NAMES)
+      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    this.seen.add(n);
+    return null;
+  }
+}

@@ -9,7 +9,7 @@ import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf } from './mix-order.ts';
-import { MAX_NAMES, NAME_FIX, nameProblem } from './names.ts';
+import { NameBook } from './names.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 
@@ -94,27 +94,14 @@ export async function scenarioRequests(
     prepare: (spec) => ({ ...prepare(spec, origin, 'http.send(name, request)'), keepBodyBytes: maxBodyBytes }),
     checkOf,
     sent,
-    admit: nameAdmission(traffic),
+    admit: admission(traffic),
   };
   return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i))[i] };
 }
 
-/** The names http.send may use: fixed ones, at most MAX_NAMES in all with the entries'. */
-function nameAdmission(traffic: Traffic): (name: unknown) => string | null {
-  const seen = new Set(traffic.entries.filter((e) => e.request).map((e) => e.name));
-  const transactions = new Set(traffic.entries.filter((e) => e.run).map((e) => e.name));
-  return (name) => {
-    if (typeof name === 'string' && seen.has(name)) return null;
-    const bad = nameProblem(name);
-    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
-    const n = name as string;
-    if (transactions.has(n))
-      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
-    if (seen.size + transactions.size >= MAX_NAMES)
-      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
-    seen.add(n);
-    return null;
-  };
+function admission(traffic: Traffic): (name: unknown) => string | null {
+  const book = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: e.run !== undefined })));
+  return (name) => book.problem(name);
 }
 
 function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, maxBodyBytes: number): EntryRun {

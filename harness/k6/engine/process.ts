@@ -106,6 +106,7 @@ export async function writeK6Script(
       origin: new URL(o.config.target.url).origin,
       seqOffset: o.seqOffset,
       timeoutMs: o.config.http.timeoutMs,
+      maxBodyBytes: o.config.http.maxBodyBytes,
       requestName: o.scenario.name ?? 'request',
       checkName: `${o.scenario.name ?? 'request'}: check`,
     },

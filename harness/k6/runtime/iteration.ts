@@ -22,7 +22,8 @@ import { contextOf } from './context.ts';
 import { openSources } from './data.ts';
 import { messageOf, warnOnce } from './response.ts';
 import { sendNow } from './send.ts';
-import { NameBook, runTransaction, type ArrivalResult } from './transaction.ts';
+import { runTransaction, type ArrivalResult } from './transaction.ts';
+import { NameBook } from '../../scenario/names.ts';
 
 export type { RuntimeConfig } from './config.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, RequestSpec, ScenarioContext, SentResponse, TransactionHttp } from '../../scenario/types.ts';
-import { MAX_NAMES, NAME_FIX, nameProblem } from '../../scenario/names.ts';
+import { NameBook } from '../../scenario/names.ts';
 import type { RuntimeConfig } from './config.ts';
 import { messageOf, type Failure } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
@@ -16,34 +16,6 @@ export interface ArrivalResult {
   durationMs: number;
   /** Why it failed (kept short), when it did. */
   message?: string;
-}
-
-/**
- * The names http.send may use, as on the native engine (harness/scenario/requests.ts): a request
- * entry's, or a fixed one of its own; never one built from data, a transaction's own name, or one
- * past MAX_NAMES in all. Per VU: k6 shares nothing between VUs.
- */
-export class NameBook {
-  private readonly seen: Set<string>;
-  private readonly transactions: Set<string>;
-  constructor(entries: readonly { name: string; transaction: boolean }[]) {
-    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
-    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
-  }
-
-  /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
-  problem(name: unknown): string | null {
-    if (typeof name === 'string' && this.seen.has(name)) return null;
-    const bad = nameProblem(name);
-    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
-    const n = name as string;
-    if (this.transactions.has(n))
-      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
-    if (this.seen.size + this.transactions.size >= MAX_NAMES)
-      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
-    this.seen.add(n);
-    return null;
-  }
 }
 
 function notSent(error: string): SentResponse {
