@@ -1,20 +1,22 @@
 /**
  * Every k6 fixture ingested and checked against a reference computed here from the raw lines with
  * JSON.parse / a plain CSV split and Date.parse (nothing shared with the fast parser): counts per
- * metric, counts per second, and percentiles within the histogram's precision.
+ * metric, counts per second, and percentiles within the histogram's precision; arrivals counted as
+ * iterations and the per-name rows of the real votacao output; and a mix as plateau's k6 runtime
+ * writes it (plateau_arrival), in JSON and in CSV.
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { aggregate } from '../analysis/buckets.ts';
-import { percentileMs } from '../analysis/histogram.ts';
+import { decodeHistogram, percentileMs } from '../analysis/histogram.ts';
 import { ingestLines } from '../harness/k6/output/ingest.ts';
 import { readLines } from '../harness/k6/output/lines.ts';
 import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/output/time.ts';
 import { parseJsonLine, type K6Point } from '../harness/k6/output/point.ts';
 import { HostTimeline } from '../harness/k6/output/host-timeline.ts';
-import { Bucketizer } from '../harness/k6/output/bucketizer.ts';
+import { Bucketizer, type BucketizerOptions } from '../harness/k6/output/bucketizer.ts';
 
 const DIR = 'test/fixtures/k6';
 const text = (f: string) => {
@@ -57,12 +59,13 @@ function refTime(s: string): number {
   return Date.parse(s.replace(/\.\d+/, '')) + (frac ? Number(`0.${frac}`) * 1000 : 0);
 }
 
-async function ingest(f: string) {
+async function ingest(f: string, more: Partial<BucketizerOptions> = {}) {
   const records: BucketRecord[] = [];
   const r = await ingestLines(readLines(`${DIR}/${f}`), {
     source: 'k6',
     phase: 'steps',
     lateS: 5,
+    ...more,
     sink: (x) => records.push(x),
   });
   return { ...r, records };
@@ -414,5 +417,281 @@ describe('format variants (FORMAT-NOTES.md)', () => {
         Date.parse('2025-10-15T03:33:08Z') + Number(`0${frac || '.0'}`) * 1000,
         6,
       );
+  });
+});
+
+describe('arrivals and names', () => {
+  const inRun = (p: RefPoint) => !(p.tags.group ?? '').startsWith('::setup');
+
+  it('votacao as a user script (arrivals = iterations): per second, iterations, requests and ok = max(0, iterations - failed requests) as the raw lines say', async () => {
+    const ref = reference('public-votacao-constant-vus.ndjson').filter(inRun);
+    const r = await ingest('public-votacao-constant-vus.ndjson', { arrivals: 'iterations' });
+    const t0 = r.stats.t0Ms!;
+    const sec = (ms: number) => Math.max(0, Math.floor((ms - t0) / 1000));
+    const want = new Map<number, { iterations: number; requests: number; failed: number }>();
+    const at = (s: number) => want.get(s) ?? want.set(s, { iterations: 0, requests: 0, failed: 0 }).get(s)!;
+    for (const p of ref) {
+      if (p.metric === 'iterations') at(sec(p.timeMs)).iterations += p.value;
+      if (p.metric === 'http_reqs') {
+        at(sec(p.timeMs)).requests++;
+        if (p.tags.expected_response !== 'true') at(sec(p.timeMs)).failed++;
+      }
+    }
+    expect(r.stats.arrivalsFrom).toBe('iterations');
+    for (const b of r.records) {
+      const w = want.get(b.tS) ?? { iterations: 0, requests: 0, failed: 0 };
+      const ok = Math.max(0, w.iterations - w.failed);
+      const errors = Object.values(b.errors).reduce((a, n) => a + n, 0);
+      expect([b.tS, b.completed, b.requests, b.ok, errors]).toEqual([
+        b.tS,
+        w.iterations,
+        w.requests,
+        ok,
+        w.iterations - ok,
+      ]);
+    }
+    // 107 iterations sent 558 requests (the file was cut while 5 VUs were inside their iteration)
+    const agg = aggregate(r.records, 'steps', 0, 1e9);
+    expect([agg.completed, r.records.reduce((a, b) => a + (b.requests ?? 0), 0)]).toEqual([107, 558]);
+  });
+
+  it("votacao: one row per name tag, each second's counts, 400s and successful durations as the raw lines say", async () => {
+    const ref = reference('public-votacao-constant-vus.ndjson').filter(inRun);
+    const r = await ingest('public-votacao-constant-vus.ndjson', { arrivals: 'iterations' });
+    const t0 = r.stats.t0Ms!;
+    const sec = (ms: number) => Math.max(0, Math.floor((ms - t0) / 1000));
+    const key = (s: number, name: string) => `${s} ${name}`;
+    const want = new Map<
+      string,
+      { completed: number; ok: number; http_4xx: number; s400: number; durations: number }
+    >();
+    const at = (k: string) =>
+      want.get(k) ?? want.set(k, { completed: 0, ok: 0, http_4xx: 0, s400: 0, durations: 0 }).get(k)!;
+    for (const p of ref) {
+      const ok = p.tags.expected_response === 'true';
+      if (p.metric === 'http_reqs') {
+        const w = at(key(sec(p.timeMs), p.tags.name));
+        w.completed++;
+        if (ok) w.ok++;
+        else {
+          w.http_4xx++;
+          if (p.tags.status === '400') w.s400++;
+        }
+      }
+      if (p.metric === 'http_req_duration' && ok) at(key(sec(p.timeMs), p.tags.name)).durations++;
+    }
+    expect(r.stats.names.kept).toEqual(['create_agenda', 'open_voting_session', 'submit_vote', 'get_results']);
+    const got = new Map<string, unknown>();
+    for (const b of r.records)
+      for (const [name, n] of Object.entries(b.byName ?? {}))
+        got.set(key(b.tS, name), {
+          completed: n.completed,
+          ok: n.ok,
+          http_4xx: n.errors.http_4xx ?? 0,
+          s400: n.statuses?.['400'] ?? 0,
+          durations: decodeHistogram(n.duration).totalCount,
+        });
+    expect(Object.fromEntries(got)).toEqual(Object.fromEntries(want));
+    expect(r.records.every((b) => !b.byName || Object.values(b.byName).every((n) => !n.transaction))).toBe(true);
+  });
+
+  it("plateau's own one-request runs keep today's buckets: one name, arrivals = requests, no requests or byName", async () => {
+    for (const f of STEPPED) {
+      const r = await ingest(f);
+      expect(r.stats.arrivalsFrom).toBe('requests');
+      expect(r.records.some((b) => 'requests' in b || 'byName' in b)).toBe(false);
+    }
+    // several names in the output: byName, even without plateau_arrival
+    const v = await ingest('public-votacao-constant-vus.ndjson');
+    expect(v.records.filter((b) => b.byName).length).toBeGreaterThan(30);
+    expect(v.records.some((b) => 'requests' in b)).toBe(false);
+  });
+
+  /**
+   * A mix as plateau's k6 runtime writes it (the contract: one plateau_arrival per arrival, tags
+   * name, outcome, transaction): per second one 'read' (a request), one 'checkout' transaction whose
+   * confirm got a 503, and one that passed; in second 2 the read's check rejected its 200.
+   */
+  interface Sample {
+    metric: string;
+    atS: number;
+    value: number;
+    tags: Record<string, string>;
+  }
+  const T = Date.parse('2026-11-29T16:52:41.000Z');
+  function mixSamples(): Sample[] {
+    const out: Sample[] = [];
+    const req = (atS: number, name: string, ok: boolean, ms: number) => {
+      const tags = { expected_response: String(ok), group: '', name, scenario: 'steps', status: ok ? '200' : '503' };
+      out.push({ metric: 'http_reqs', atS, value: 1, tags }, { metric: 'http_req_duration', atS, value: ms, tags });
+    };
+    const arrival = (atS: number, name: string, outcome: string, transaction: boolean, ms: number) => {
+      out.push({
+        metric: 'plateau_arrival',
+        atS,
+        value: ms,
+        tags: { group: '', name, outcome, scenario: 'steps', transaction: String(transaction) },
+      });
+      out.push({ metric: 'iteration_duration', atS, value: ms + 1, tags: { group: '', scenario: 'steps' } });
+    };
+    for (let s = 0; s < 5; s++) {
+      // k6's once-a-second vus point: the first one, a second in, is t0's mark
+      if (s < 4) out.push({ metric: 'vus', atS: s + 1, value: 3, tags: {} });
+      req(s + 0.1, 'read', true, 10);
+      if (s === 2)
+        out.push({ metric: 'plateau_check_failed', atS: s + 0.1, value: 1, tags: { name: 'read', check: 'read' } });
+      arrival(s + 0.11, 'read', s === 2 ? 'check' : 'ok', false, 10);
+      req(s + 0.2, 'checkout: create', true, 20);
+      req(s + 0.3, 'checkout: confirm', false, 5);
+      arrival(s + 0.31, 'checkout', 'http_5xx', true, 45);
+      req(s + 0.4, 'checkout: create', true, 20);
+      req(s + 0.5, 'checkout: confirm', true, 30);
+      arrival(s + 0.51, 'checkout', 'ok', true, 50);
+    }
+    return out;
+  }
+  const asJson = (x: Sample) =>
+    JSON.stringify({
+      metric: x.metric,
+      type: 'Point',
+      data: { time: new Date(T + x.atS * 1000).toISOString(), value: x.value, tags: x.tags },
+    });
+  const CSV_HEAD =
+    'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+  const asCsv = (x: Sample) => {
+    const t = x.tags;
+    const extra = ['outcome', 'transaction'].flatMap((k) => (t[k] ? [`${k}=${t[k]}`] : [])).join('&');
+    return [
+      x.metric,
+      String(Math.round(T + x.atS * 1000)),
+      x.value.toFixed(6),
+      t.check ?? '',
+      '',
+      '',
+      t.expected_response ?? '',
+      t.group ?? '',
+      '',
+      t.name ?? '',
+      '',
+      t.scenario ?? '',
+      '',
+      t.status ?? '',
+      '',
+      '',
+      '',
+      extra,
+      '',
+    ].join(',');
+  };
+  async function* batches(lines: string[]) {
+    yield lines;
+  }
+  async function ingestMix(lines: string[]) {
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(batches(lines), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 2,
+      sink: (x) => records.push(x),
+    });
+    return { ...r, records };
+  }
+  const countOf = (b64: string) => decodeHistogram(b64).totalCount;
+
+  it.each([
+    ['JSON', () => mixSamples().map(asJson)],
+    ['CSV (outcome and transaction in extra_tags)', () => [CSV_HEAD, ...mixSamples().map(asCsv)]],
+  ])(
+    'a mix (%s): arrivals from plateau_arrival, requests from http_reqs, transactions and request names in byName',
+    async (_f, lines) => {
+      const r = await ingestMix(lines());
+      expect(r.stats.arrivalsFrom).toBe('plateau_arrival');
+      expect(r.records.map((b) => b.tS)).toEqual([0, 1, 2, 3, 4]);
+      for (const b of r.records) {
+        const checkFailed = b.tS === 2;
+        expect([b.completed, b.ok, b.errors, b.requests, b.started]).toEqual([
+          3,
+          checkFailed ? 1 : 2,
+          checkFailed ? { http_5xx: 1, check: 1 } : { http_5xx: 1 },
+          5,
+          3,
+        ]);
+        const n = b.byName!;
+        expect(Object.keys(n).sort()).toEqual(['checkout', 'checkout: confirm', 'checkout: create', 'read']);
+        expect(n.checkout).toMatchObject({ transaction: true, completed: 2, ok: 1, errors: { http_5xx: 1 } });
+        expect(countOf(n.checkout.duration)).toBe(1);
+        expect(n['checkout: confirm']).toMatchObject({
+          completed: 2,
+          ok: 1,
+          errors: { http_5xx: 1 },
+          statuses: { 503: 1 },
+        });
+        expect(n['checkout: confirm'].transaction).toBeUndefined();
+        expect(countOf(n['checkout: confirm'].duration)).toBe(1);
+        expect(n['checkout: create']).toMatchObject({ completed: 2, ok: 2, errors: {} });
+        expect(n.read).toMatchObject(
+          checkFailed ? { completed: 1, ok: 0, errors: { check: 1 } } : { completed: 1, ok: 1, errors: {} },
+        );
+        // the phases are of every successful request: 1 read + 2 creates + 1 confirm
+        expect(countOf(b.hist.duration)).toBe(4);
+      }
+    },
+  );
+});
+
+describe('a mix whose first arrival ends seconds after its first request', () => {
+  // one transaction a second, its request at once, then 6 s of think time before it ends
+  const T = Date.parse('2026-11-29T16:52:41.000Z');
+  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
+    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  const lines: string[] = [];
+  for (let s = 0; s < 12; s++) {
+    lines.push(line('vus', s + 1, 1, {}));
+    const tags = { expected_response: 'true', group: '', name: 'pay: create', scenario: 'steps', status: '200' };
+    lines.push(line('http_reqs', s + 0.1, 1, tags), line('http_req_duration', s + 0.1, 10, tags));
+  }
+  const arrivals = Array.from({ length: 12 }, (_, s) =>
+    line('plateau_arrival', s + 6.2, 6100, {
+      group: '',
+      name: 'pay',
+      outcome: 'ok',
+      scenario: 'steps',
+      transaction: 'true',
+    }),
+  );
+  const all = [...lines, ...arrivals].sort((a, b) => timeOf(a) - timeOf(b));
+  function timeOf(l: string): number {
+    return Date.parse((JSON.parse(l) as { data: { time: string } }).data.time);
+  }
+  async function* once(ls: string[]) {
+    yield ls;
+  }
+  const run = async (arrivalsFrom?: 'plateau_arrival') => {
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(once(all), {
+      source: 'k6',
+      phase: 'steps',
+      lateS: 2,
+      ...(arrivalsFrom ? { arrivals: arrivalsFrom } : {}),
+      sink: (x) => records.push(x),
+    });
+    return { stats: r.stats, records };
+  };
+
+  it('found on the way: the seconds written before it are counted, and says how many', async () => {
+    const { stats, records } = await run();
+    expect(stats.arrivalsFrom).toBe('plateau_arrival');
+    expect(stats.closedBeforeArrivals).toBeGreaterThan(0);
+    expect(records[0]).toMatchObject({ tS: 0, completed: 1 });
+    expect(records[0].requests).toBeUndefined();
+  });
+
+  it("told (arrivals: 'plateau_arrival'): every second counts arrivals, from the first", async () => {
+    const { stats, records } = await run('plateau_arrival');
+    expect(stats.closedBeforeArrivals).toBe(0);
+    expect(records.slice(0, 6).map((b) => [b.completed, b.requests])).toEqual(Array.from({ length: 6 }, () => [0, 1]));
+    expect(records.reduce((a, b) => a + b.completed, 0)).toBe(12);
+    expect(records.every((b) => b.byName !== undefined)).toBe(true);
+    expect(records[7].byName).toMatchObject({ pay: { transaction: true, completed: 1, ok: 1 } });
   });
 });

@@ -2,6 +2,12 @@
  * `plateau import k6 <file>`: a finished k6 run (JSON lines or CSV, plain or .gz) becomes a full
  * plateau run store (run.json, buckets.ndjson) and every report, judged on the plan given by the
  * step flags or derived from the data (derive-steps.ts).
+ *
+ * A k6 run of the user's own script: its arrivals are k6 iterations (an iteration may send any
+ * number of requests; output/second.ts says how ok is counted), its requests are in
+ * `requests`, and each second is broken down by the `name` tag when the run has several names.
+ * Names built from data (URLs with ids, as k6 names a request it was not given a name for) or past
+ * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
 import path from 'node:path';
 import type { BucketRecord, StageOutcome, RunResult } from '../../../analysis/types.ts';
@@ -15,6 +21,8 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { readLines } from '../output/lines.ts';
+import { FOLDED_NAME, foldedCountOf, foldedNameOf, type NamesSummary } from '../output/names.ts';
+import { MAX_NAMES } from '../../scenario/names.ts';
 
 export interface ImportOptions {
   file: string;
@@ -43,25 +51,15 @@ export interface ImportOutput {
   result: RunResult;
   ingest: IngestResult;
   stepsFrom: 'flags' | 'derived';
+  /** What the user should read about the import (names folded, arrivals counted as requests), one line each. */
+  notes: string[];
 }
 
 const IMPORT_TARGET = 'http://k6-import.invalid/';
 
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
-  const records: BucketRecord[] = [];
-  const ingest = await ingestLines(
-    readLines(o.file),
-    {
-      source: 'k6',
-      phase: 'steps',
-      lateS: o.lateS ?? 5,
-      t0Ms: o.t0Ms,
-      scenarios: o.scenarios,
-      sink: (r) => records.push(r),
-    },
-    o.file,
-  );
+  let { records, ingest } = await ingestFile(o, 'iterations');
   if (ingest.stats.points === 0) {
     throw new PlateauError(
       `${o.file} holds no k6 samples`,
@@ -70,7 +68,20 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       EXIT.usage,
     );
   }
-  const { steps, stepsFrom } = planSteps(o, records);
+  const notes: string[] = [];
+  // no iteration ever ended (each outlived the run, or the file lacks the metric): requests are all there is
+  if (
+    !ingest.stats.byMetric.iterations &&
+    ingest.stats.byMetric.http_reqs &&
+    ingest.stats.arrivalsFrom === 'iterations'
+  ) {
+    ({ records, ingest } = await ingestFile(o, 'requests'));
+    notes.push(
+      `${path.basename(o.file)} has no \`iterations\` samples (no iteration ended): each request is counted as an arrival`,
+    );
+  }
+  notes.push(...nameNotes(records, ingest.stats.names));
+  const { steps, stepsFrom } = planSteps(o, records, ingest.stats.offeredPerS);
   const config = parseConfigOrThrow({
     target: { url: o.target ?? IMPORT_TARGET },
     steps,
@@ -117,20 +128,78 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     },
   });
   for (const r of records) store.appendBucket(r);
-  store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0)));
+  store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes));
   store.update({ status: 'complete', finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString() });
   store.close();
-  return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom };
+  return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/**
+ * Iterations are the arrivals unless the output has plateau_arrival samples (a mix run by
+ * plateau's k6 runtime), which then count: a second written before the first of them ended held
+ * no iteration's end either, so both readings agree on it.
+ */
+async function ingestFile(
+  o: ImportOptions,
+  arrivals: 'iterations' | 'requests',
+): Promise<{ records: BucketRecord[]; ingest: IngestResult }> {
+  const records: BucketRecord[] = [];
+  const ingest = await ingestLines(
+    readLines(o.file),
+    {
+      source: 'k6',
+      phase: 'steps',
+      lateS: o.lateS ?? 5,
+      t0Ms: o.t0Ms,
+      scenarios: o.scenarios,
+      arrivals,
+      byName: 'always',
+      sink: (r) => records.push(r),
+    },
+    o.file,
+  );
+  return { records, ingest };
+}
+
+/**
+ * The names' last word, once the whole file is read (records are changed in place): one name and
+ * no transaction means no breakdown (the step's figures are that name's); folded names get their
+ * count in their row's name; and the user is told what was folded and how to name requests.
+ */
+function nameNotes(records: BucketRecord[], names: NamesSummary): string[] {
+  const anyFolded = names.folded > 0 || names.foldedMore;
+  const keys = names.kept.length + (anyFolded ? 1 : 0);
+  const transactions = records.some((r) => r.byName && Object.values(r.byName).some((n) => n.transaction));
+  const single = keys <= 1 && !transactions;
+  const folded = foldedNameOf(names);
+  for (const r of records) {
+    const by = r.byName;
+    if (single) delete r.byName;
+    else if (by && Object.hasOwn(by, FOLDED_NAME)) {
+      const bucket = by[FOLDED_NAME];
+      delete by[FOLDED_NAME];
+      Object.defineProperty(by, folded, { value: bucket, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  if (!anyFolded) return [];
+  const why = `e.g. ${names.examples[0]}`;
+  return [
+    single
+      ? `no breakdown by name: the requests' ${foldedCountOf(names)} look built from data (${why})`
+      : `${foldedCountOf(names)} folded into one row, "${folded}", rather than one row each (${why})`,
+    `fix: give each request a fixed name, as k6's docs recommend for grouping URLs: http.get(\`\${base}/orders/\${id}\`, { tags: { name: 'read order' } }) (or the http.url\`...\` template); at most ${MAX_NAMES} names per run`,
+  ];
 }
 
 function planSteps(
   o: ImportOptions,
   records: readonly BucketRecord[],
+  offered: readonly number[],
 ): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom'] } {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
   if (given) return { steps: { ...s }, stepsFrom: 'flags' };
-  const d = deriveSteps(records);
+  const d = deriveSteps(records, offered);
   if (!d.steps) {
     throw new PlateauError(
       `cannot derive the steps of ${o.file}: ${d.why}`,
@@ -148,6 +217,7 @@ function importStage(
   stepsFrom: string,
   nSteps: number,
   durationMs: number,
+  notes: readonly string[],
 ): StageOutcome {
   const st = ing.stats;
   const spanS = ((st.lastMs ?? 0) - (st.firstMs ?? 0)) / 1000;
@@ -155,7 +225,7 @@ function importStage(
     name: 'steps',
     status: 'pass',
     durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} steps ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}`,
+    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} steps ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}`,
     evidence: [
       `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric)
@@ -163,6 +233,33 @@ function importStage(
         .join(', ')}`,
       `${st.skipped} samples skipped (setup/teardown or other scenarios), ${st.late} arrived after their second closed, ${st.beforeT0} before t0`,
       `${ing.badLines} unreadable lines${ing.badLines ? ' (a torn last line is normal for a killed run)' : ''}; ${st.checksFailed} failed checks`,
+      arrivalsLine(st),
+      ...(st.wholeSeconds
+        ? [
+            'timestamps in whole seconds (CSV timeFormat unix or rfc3339): each second is +-1 s; an iteration starts at its end second + 0.5 s - its duration',
+          ]
+        : []),
+      ...notes,
     ],
   };
+}
+
+function arrivalsLine(st: IngestResult['stats']): string {
+  const names = st.names.kept.length + (st.names.folded > 0 || st.names.foldedMore ? 1 : 0);
+  const byName = names > 1 ? `; by the name tag: ${names} names` : '';
+  switch (st.arrivalsFrom) {
+    case 'plateau_arrival':
+      return `arrivals from plateau_arrival samples (a mix), requests from http_reqs${byName}`;
+    case 'iterations':
+      return `arrivals are k6 iterations (${(st.byMetric.iterations ?? 0).toLocaleString('en-US')}), ok = iterations - failed requests of the same second (at least 0), requests from http_reqs (${(st.byMetric.http_reqs ?? 0).toLocaleString('en-US')})${byName}`;
+    default:
+      return `arrivals are requests (http_reqs)${byName}`;
+  }
+}
+
+/** The names in the stage's one line: how many, and what was folded (the evidence has the fix). */
+function namesClause(n: NamesSummary): string {
+  const folded = n.folded > 0 || n.foldedMore;
+  const keys = n.kept.length + (folded ? 1 : 0);
+  return `${keys > 1 ? `; ${keys} names` : ''}${folded ? `; ${foldedCountOf(n)} built from data folded into one name: give requests a fixed name tag` : ''}`;
 }

@@ -13,15 +13,33 @@
  *
  * Which samples: those of the selected scenarios (all by default); setup/teardown samples
  * (group ::setup / ::teardown) never count; vus/vus_max (no scenario tag) always do.
+ *
+ * Arrivals: what `completed` / `ok` / `errors` count (second.ts, ArrivalsFrom): plateau_arrival
+ * samples once the output has one, else the `arrivals` option's (requests, or iterations for a
+ * user's own script). Names (names.ts): each second's figures by the `name` tag, in `byName`,
+ * when the output has several names or plateau_arrival samples (byName 'auto'), or whenever a
+ * second has a named sample ('always': the caller drops them if the run had one name).
+ *
+ * Offered arrivals: each second's iterations started plus dropped are also tallied apart, at
+ * the second they were due, for the whole run (stats.offeredPerS, one number a second): an
+ * iteration that ran longer than lateS is counted late in the buckets, never here, so deriving
+ * the steps of a collapsed step does not depend on how long its iterations took. With
+ * whole-second timestamps (CSV timeFormat unix or rfc3339) a sample stamped S happened in
+ * [S, S + 1 s): an iteration's start is taken as S + 0.5 s - its duration, the middle of where it
+ * can be, so that it falls in the second its drops (stamped in the same way) fall in, instead of
+ * a second earlier for any duration over 0.
  */
 import type { BucketRecord, Phase } from '../../../analysis/types.ts';
-import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
-import { OpenBucket } from '../../engine/open-bucket.ts';
+import { isOk } from './error-kind.ts';
 import type { K6Point } from './point.ts';
 import type { HostTimeline } from './host-timeline.ts';
+import { K6Second, type ArrivalsFrom } from './second.ts';
+import { NameCatalog, type NamesSummary, type NameTally } from './names.ts';
 
 /** Custom counter the generated script adds when the scenario's check rejects a 2xx/3xx response. */
 export const CHECK_FAILED_METRIC = 'plateau_check_failed';
+/** Custom trend plateau's k6 runtime writes once per arrival of a mix (second.ts). */
+export const ARRIVAL_METRIC = 'plateau_arrival';
 
 const PHASE_OF: Record<string, Phase> = {
   http_req_duration: 'duration',
@@ -51,6 +69,14 @@ export interface BucketizerOptions {
   scenarios?: readonly string[];
   /** The host's figures sampled while k6 ran (the k6 engine; not an imported file). */
   host?: HostTimeline;
+  /**
+   * What an arrival is: 'requests' (default) or 'iterations' until a plateau_arrival sample is
+   * seen; 'plateau_arrival' from the first second (a mix: its seconds that close before the
+   * first arrival ends, a transaction with think time, are not counted as requests).
+   */
+  arrivals?: ArrivalsFrom;
+  /** When seconds carry byName: 'auto' (default) or 'always' (see the top of this file). */
+  byName?: 'auto' | 'always';
   sink(r: BucketRecord): void;
 }
 
@@ -69,6 +95,19 @@ export interface IngestStats {
   firstMs: number | null;
   lastMs: number | null;
   buckets: number;
+  /** Iterations started plus dropped, by the second they were due (index tS). */
+  offeredPerS: number[];
+  /** What the arrivals were: plateau_arrival once one was seen, else the option's. */
+  arrivalsFrom: ArrivalsFrom;
+  /**
+   * Seconds already written when the first plateau_arrival came, which counted the option's
+   * arrivals (a mix's engine passes arrivals 'plateau_arrival' so that there are none); else 0.
+   */
+  closedBeforeArrivals: number;
+  /** The timestamps were whole seconds (CSV timeFormat unix or rfc3339). */
+  wholeSeconds: boolean;
+  /** The names seen, kept and folded. */
+  readonly names: NamesSummary;
 }
 
 /** A metric name seen in the input: its count, its phase (if a phase), the metric that came after it. */
@@ -82,7 +121,7 @@ interface MetricInfo {
 export class Bucketizer {
   /** Counted per MetricInfo; byMetric is built when read. */
   private readonly metrics = new Map<string, MetricInfo>();
-  readonly stats: IngestStats = Bucketizer.newStats(this.metrics);
+  readonly stats: IngestStats;
   /** The MetricInfo of the previous sample; `none` (no metric's) before the first. */
   private lastMetric: MetricInfo;
   private readonly none: MetricInfo;
@@ -96,17 +135,29 @@ export class Bucketizer {
   /** A sample of the scenarios' iterations (any scenario) has been seen. */
   private iterated = false;
   /** open[i] is second firstOpenS + i. */
-  private open: OpenBucket[] = [];
+  private open: K6Second[] = [];
   private firstOpenS = 0;
-  private spare: OpenBucket[] = [];
+  private spare: K6Second[] = [];
+  private readonly spareNames: NameTally[] = [];
   private maxMs = -Infinity;
   private readonly vus = { active: 0, allocated: 0 };
   private readonly scenarios: Set<string> | null;
+  private readonly names = new NameCatalog();
+  /** Added to a sample's time to get the middle of where it can have happened (500 for whole seconds). */
+  private stampMidMs = 0;
+  /**
+   * Names' durations are recorded (byName will be written). Until then (byName 'auto', one name
+   * so far, no plateau_arrival) only their counts are: a histogram per name and second costs
+   * several percent of the ingest's CPU, for nothing in a one-request run.
+   */
+  private namesLive: boolean;
 
   constructor(private readonly o: BucketizerOptions) {
     this.none = { name: '', count: 0, phase: undefined } as MetricInfo;
     this.none.next = this.none;
     this.lastMetric = this.none;
+    this.stats = Bucketizer.newStats(this.metrics, this.names, o.arrivals ?? 'requests');
+    this.namesLive = o.byName === 'always' || o.arrivals === 'plateau_arrival';
     this.t0Ms = o.t0Ms ?? null;
     if (this.t0Ms !== null) {
       this.stats.t0Ms = this.t0Ms;
@@ -120,7 +171,13 @@ export class Bucketizer {
     return this.t0Ms === null || this.maxMs === -Infinity ? 0 : (this.maxMs - this.t0Ms) / 1000;
   }
 
-  private static newStats(metrics: Map<string, MetricInfo>): IngestStats {
+  /** The input's timestamps are whole seconds (call before the first push). */
+  timesAreWholeSeconds(): void {
+    this.stampMidMs = 500;
+    this.stats.wholeSeconds = true;
+  }
+
+  private static newStats(metrics: Map<string, MetricInfo>, names: NameCatalog, arrivals: ArrivalsFrom): IngestStats {
     return {
       points: 0,
       get byMetric() {
@@ -139,6 +196,13 @@ export class Bucketizer {
       firstMs: null,
       lastMs: null,
       buckets: 0,
+      offeredPerS: [],
+      arrivalsFrom: arrivals,
+      closedBeforeArrivals: 0,
+      wholeSeconds: false,
+      get names() {
+        return names.summary();
+      },
     };
   }
 
@@ -224,7 +288,8 @@ export class Bucketizer {
     if (this.held.length === 0) return Number.isFinite(this.setupEndMs) ? this.setupEndMs : (this.stats.firstMs ?? 0);
     let t0 = this.heldFirstMs;
     // any scenario's first iteration started the test, as its first held sample may be another scenario's
-    for (const p of this.held) if (p.metric === 'iteration_duration') t0 = Math.min(t0, p.timeMs - p.value);
+    for (const p of this.held)
+      if (p.metric === 'iteration_duration') t0 = Math.min(t0, p.timeMs + this.stampMidMs - p.value);
     return Math.max(t0, this.setupEndMs);
   }
 
@@ -257,7 +322,12 @@ export class Bucketizer {
     }
     if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;
     if (phase !== undefined) {
-      if (isOk(p.tags)) this.at(p.timeMs).record(phase, p.value);
+      if (isOk(p.tags)) {
+        const sec = this.at(p.timeMs);
+        const key = phase === 'duration' ? this.keyOf(p) : null;
+        sec.b.record(phase, p.value);
+        if (key !== null && this.namesLive) sec.name(key).duration.recordUs(p.value * 1000);
+      }
     } else {
       this.count(p);
     }
@@ -266,37 +336,36 @@ export class Bucketizer {
 
   private count(p: K6Point): void {
     switch (p.metric) {
-      case 'http_reqs': {
-        const b = this.at(p.timeMs);
-        b.completed += p.value;
-        if (isOk(p.tags)) {
-          b.ok += p.value;
-          return;
-        }
-        const kind = errorKindOf(p.tags);
-        b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags));
+      case 'http_reqs':
+        this.at(p.timeMs).request(p, this.keyOf(p));
+        return;
+      case 'iteration_duration': {
+        const startMs = p.timeMs + this.stampMidMs - p.value;
+        this.offer(startMs, 1);
+        this.at(startMs).b.started++;
         return;
       }
-      case 'iteration_duration':
-        this.at(p.timeMs - p.value).started++;
+      case 'iterations':
+        this.at(p.timeMs).iterations += p.value;
         return;
       case 'dropped_iterations':
-        this.at(p.timeMs).dropped += p.value;
+        this.offer(p.timeMs, p.value);
+        this.at(p.timeMs).b.dropped += p.value;
         return;
       case 'data_sent':
-        this.at(p.timeMs).bytesOut += p.value;
+        this.at(p.timeMs).b.bytesOut += p.value;
         return;
       case 'data_received':
-        this.at(p.timeMs).bytesIn += p.value;
+        this.at(p.timeMs).b.bytesIn += p.value;
         return;
       case 'vus': {
-        const b = this.at(p.timeMs);
+        const b = this.at(p.timeMs).b;
         b.vusActiveMax = Math.max(b.vusActiveMax, p.value);
         this.vus.active = p.value;
         return;
       }
       case 'vus_max': {
-        const b = this.at(p.timeMs);
+        const b = this.at(p.timeMs).b;
         b.vusAllocated = p.value;
         this.vus.allocated = p.value;
         return;
@@ -304,23 +373,59 @@ export class Bucketizer {
       case 'checks':
         if (p.value === 0) {
           this.stats.checksFailed++;
-          this.at(p.timeMs).note(`check failed: ${p.tags.check ?? '?'}`);
+          this.at(p.timeMs).b.note(`check failed: ${p.tags.check ?? '?'}`);
         }
         return;
-      case CHECK_FAILED_METRIC: {
-        const b = this.at(p.timeMs);
-        if (b.ok > 0) {
-          b.ok--;
-          b.fail('check', undefined, `check: ${p.tags.check ?? 'rejected by the scenario'}`);
-        }
+      case CHECK_FAILED_METRIC:
+        this.at(p.timeMs).checkFailed(p, this.keyOf(p));
         return;
-      }
+      case ARRIVAL_METRIC:
+        this.arrival(p);
+        return;
       default:
     }
   }
 
-  /** The open bucket of the second holding timeMs (late samples land in the oldest open one). */
-  private at(timeMs: number): OpenBucket {
+  /** The key of a sample's name tag (names.ts), or null when it has none. */
+  private keyOf(p: K6Point): string | null {
+    if (p.tags.name === undefined) return null;
+    const key = this.names.keyOf(p.tags.name);
+    if (!this.namesLive && this.names.size > 1) this.goLive();
+    return key;
+  }
+
+  /**
+   * From now on names' durations are recorded. In each open second, every successful request so
+   * far had the one name seen before this one (or none): its durations are the second's.
+   */
+  private goLive(): void {
+    this.namesLive = true;
+    for (const sec of this.open) {
+      if (sec.names.size !== 1) continue;
+      const [t] = sec.names.values();
+      t.duration.flush().add(sec.b.hist.duration.flush());
+    }
+  }
+
+  private arrival(p: K6Point): void {
+    if (this.stats.arrivalsFrom !== 'plateau_arrival') {
+      this.stats.arrivalsFrom = 'plateau_arrival';
+      this.stats.closedBeforeArrivals = this.stats.buckets;
+      if (!this.namesLive) this.goLive();
+    }
+    this.at(p.timeMs).arrival(p, this.keyOf(p));
+  }
+
+  /** Arrivals due at timeMs (iterations started, dropped): stats.offeredPerS, never shifted by lateness. */
+  private offer(timeMs: number, n: number): void {
+    const tS = Math.max(0, Math.floor((timeMs - this.t0Ms!) / 1000));
+    const out = this.stats.offeredPerS;
+    while (out.length <= tS) out.push(0);
+    out[tS] += n;
+  }
+
+  /** The open second holding timeMs (late samples land in the oldest open one). */
+  private at(timeMs: number): K6Second {
     let tS = Math.floor((timeMs - this.t0Ms!) / 1000);
     if (tS < 0) {
       this.stats.beforeT0++;
@@ -331,24 +436,29 @@ export class Bucketizer {
       tS = this.firstOpenS;
     }
     const i = tS - this.firstOpenS;
-    while (this.open.length <= i)
-      this.open.push((this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS + this.open.length));
+    while (this.open.length <= i) this.open.push(this.newSecond(this.firstOpenS + this.open.length));
     return this.open[i];
+  }
+
+  private newSecond(tS: number): K6Second {
+    return (this.spare.pop() ?? new K6Second(this.spareNames)).reset(tS);
   }
 
   /** Emits every second before `tS`, silent ones included. */
   private closeBefore(tS: number): void {
     while (this.firstOpenS < tS && (this.open.length > 0 || tS !== Infinity)) {
-      const b = this.open.shift() ?? (this.spare.pop() ?? new OpenBucket()).reset(this.firstOpenS);
-      const startMs = this.t0Ms! + b.tS * 1000;
-      this.o.host?.stamp(b, startMs, startMs + 1000);
-      const r = b.toRecord(this.o.source, this.o.phase, this.vus);
+      const sec = this.open.shift() ?? this.newSecond(this.firstOpenS);
+      const startMs = this.t0Ms! + sec.tS * 1000;
+      this.o.host?.stamp(sec.b, startMs, startMs + 1000);
+      const arrivals = this.stats.arrivalsFrom;
+      const withNames = arrivals === 'plateau_arrival' || this.o.byName === 'always' || this.names.size > 1;
+      const r = sec.toRecord(this.o.source, this.o.phase, this.vus, arrivals, withNames);
       this.vus.active = r.vusActiveMax;
       this.vus.allocated = r.vusAllocated;
       this.o.sink(r);
       this.stats.buckets++;
       this.firstOpenS++;
-      this.spare.push(b);
+      this.spare.push(sec);
     }
   }
 }

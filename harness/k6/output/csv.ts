@@ -3,14 +3,31 @@
  * columns depend on the enabled system tags and on the version (`metadata` since v0.41), so
  * columns are found by name, never by position. Go's encoding/csv quotes a field only when it
  * must (comma, quote, newline), so a quoted field may span lines: a record is complete when its
- * quotes balance.
+ * quotes balance. Custom tags have no column: k6 writes them into `extra_tags` as `k=v&k2=v2`
+ * (plateau_arrival's `outcome` and `transaction` are read from there).
+ *
+ * k6's default timeFormat (`unix`) and `rfc3339` stamp whole seconds: `wholeSeconds` says so
+ * (from the first row; k6 writes one format per file), since a sample stamped S happened somewhere
+ * in [S, S + 1 s) and what is computed from its time must allow for it (bucketizer.ts).
  */
 import { KEPT_TAGS, type K6Point, type K6Tags, type LineResult } from './point.ts';
 import { parseCsvTimeMs } from './time.ts';
 
+interface Columns {
+  metric: number;
+  time: number;
+  value: number;
+  tags: [keyof K6Tags, number][];
+  /** The `extra_tags` column, -1 when absent, and the kept tags that have no column of their own. */
+  extra: number;
+  extraKeys: ReadonlySet<string>;
+}
+
 export class CsvRows {
-  private columns: { metric: number; time: number; value: number; tags: [keyof K6Tags, number][] } | null = null;
+  private columns: Columns | null = null;
   private pending = '';
+  /** The timestamps are whole seconds (timeFormat unix or rfc3339); null before the first row. */
+  wholeSeconds: boolean | null = null;
 
   /** One physical line in; a point, 'skip' (header, blank, record continued) or 'bad' out. */
   push(line: string): LineResult {
@@ -34,23 +51,45 @@ export class CsvRows {
       time: at('timestamp'),
       value: at('metric_value'),
       tags: KEPT_TAGS.map((k) => [k, at(k)] as [keyof K6Tags, number]).filter(([, i]) => i !== -1),
+      extra: at('extra_tags'),
+      extraKeys: new Set(KEPT_TAGS.filter((k) => at(k) === -1)),
     };
     return 'skip';
   }
 
   private row(cells: string[]): LineResult {
     const c = this.columns!;
-    const timeMs = parseCsvTimeMs(cells[c.time] ?? '');
+    const time = cells[c.time] ?? '';
+    const timeMs = parseCsvTimeMs(time);
     const value = Number(cells[c.value]);
     const metric = cells[c.metric];
     if (!metric || Number.isNaN(timeMs) || Number.isNaN(value)) return 'bad';
+    this.wholeSeconds ??= isWholeSecondFormat(time);
     const tags: K6Tags = {};
     for (const [k, i] of c.tags) {
       const v = cells[i];
       if (v) tags[k] = v;
     }
+    if (c.extra !== -1 && cells[c.extra]) extraTags(cells[c.extra], c.extraKeys, tags);
     const p: K6Point = { metric, timeMs, value, tags };
     return p;
+  }
+}
+
+/** `unix` (up to 11 digits: seconds) or `rfc3339` (no fraction); not unix_milli/micro/nano or rfc3339_nano. */
+function isWholeSecondFormat(time: string): boolean {
+  return /^\d{1,11}$/.test(time) || (time.length > 10 && time.charCodeAt(4) === 45 /* - */ && !time.includes('.'));
+}
+
+/**
+ * The kept tags among `k=v&k2=v2` (k6 escapes nothing there: a value holding `&` or `=` is cut at
+ * it, which plateau's own values, an ErrorKind and 'true'/'false', never hold).
+ */
+function extraTags(cell: string, keys: ReadonlySet<string>, tags: K6Tags): void {
+  for (const pair of cell.split('&')) {
+    const eq = pair.indexOf('=');
+    const k = eq === -1 ? '' : pair.slice(0, eq);
+    if (keys.has(k)) tags[k as keyof K6Tags] = pair.slice(eq + 1);
   }
 }
 

@@ -40,8 +40,11 @@ export async function ingestLines(
       lines++;
       // direct calls (not through a function variable) that the compiler can inline
       const r = csv === null ? parseJsonLine(line) : csv.push(line);
-      if (typeof r === 'object') b.push(r);
-      else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
+      if (typeof r === 'object') {
+        // k6 writes one time format per file: its first row says whether times are whole seconds
+        if (csv?.wholeSeconds && b.stats.points === 0) b.timesAreWholeSeconds();
+        b.push(r);
+      } else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
         throw new PlateauError(
           `${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`,
           'pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz)',

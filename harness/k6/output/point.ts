@@ -22,9 +22,11 @@
  */
 import { parseRfc3339Ms } from './time.ts';
 
-/** The tags plateau reads; the rest (url, method, group, custom tags) are not kept. */
+/** The tags plateau reads; the rest (url, method, custom tags other than plateau's) are not kept. */
 export interface K6Tags {
   scenario?: string;
+  /** The request's name (k6 sets it to the URL when the script does not), or a plateau_arrival's entry. */
+  name?: string;
   status?: string;
   error_code?: string;
   expected_response?: string;
@@ -32,9 +34,24 @@ export interface K6Tags {
   check?: string;
   /** "::setup" / "::teardown" mark samples outside any scenario. */
   group?: string;
+  /** plateau_arrival only (custom tags of plateau's k6 runtime): 'ok' or the arrival's ErrorKind. */
+  outcome?: string;
+  /** plateau_arrival only: 'true' when the entry is a transaction (several requests). */
+  transaction?: string;
 }
 
-export const KEPT_TAGS = ['scenario', 'status', 'error_code', 'expected_response', 'error', 'check', 'group'] as const;
+export const KEPT_TAGS = [
+  'scenario',
+  'name',
+  'status',
+  'error_code',
+  'expected_response',
+  'error',
+  'check',
+  'group',
+  'outcome',
+  'transaction',
+] as const;
 
 export interface K6Point {
   metric: string;
@@ -175,6 +192,8 @@ function metricName(line: string, from: number, to: number): string | undefined 
       return 'vus_max';
     case 'plateau_check_failed':
       return 'plateau_check_failed';
+    case 'plateau_arrival':
+      return 'plateau_arrival';
     // any other name is kept as written, unless it holds an escape (JSON.parse would decode it)
     default:
       return name.indexOf('\\') === -1 ? name : undefined;
@@ -330,6 +349,15 @@ function scanTags(line: string, at: number): K6Tags | undefined {
         break;
       case 'group':
         tags.group = v;
+        break;
+      case 'name':
+        tags.name = v;
+        break;
+      case 'outcome':
+        tags.outcome = v;
+        break;
+      case 'transaction':
+        tags.transaction = v;
         break;
       default:
     }

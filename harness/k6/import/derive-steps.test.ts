@@ -1,0 +1,200 @@
+/**
+ * The plan derived from a k6 run's offered arrivals: the JSON and the CSV exports of one run derive
+ * the same plan, also with the whole-second timestamps of k6's default CSV timeFormat and a step
+ * whose target collapsed, and also when a collapsed step's iterations outlast what the buckets wait for.
+ */
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../../../analysis/types.ts';
+import { ingestLines } from '../output/ingest.ts';
+import { readLines } from '../output/lines.ts';
+import { deriveSteps } from './derive-steps.ts';
+
+const DIR = 'test/fixtures/k6';
+
+async function* once(lines: string[]) {
+  yield lines;
+}
+
+async function derive(lines: AsyncIterable<string[]>, lateS = 5) {
+  const records: BucketRecord[] = [];
+  const r = await ingestLines(lines, { source: 'k6', phase: 'steps', lateS, sink: (x) => records.push(x) });
+  return { stats: r.stats, records, derived: deriveSteps(records, r.stats.offeredPerS) };
+}
+
+/**
+ * The real CSV as k6's default timeFormat (`unix`, or `rfc3339` for an RFC 3339 file) would have
+ * written it: each timestamp cut to its whole second, nothing else changed. stepped-queue's CSV is
+ * unix_milli (1795971161014 -> 1795971161); stepped-reject's rfc3339_nano
+ * (2026-11-29T22:23:38.889239632+05:30 -> 2026-11-29T22:23:38+05:30).
+ */
+function wholeSeconds(file: string): string[] {
+  const lines = zlib
+    .gunzipSync(fs.readFileSync(`${DIR}/${file}`))
+    .toString('utf8')
+    .split('\n');
+  return lines.map((l, i) => {
+    if (i === 0 || l === '') return l;
+    const [metric, time, ...rest] = l.split(',');
+    const cut = /^\d+$/.test(time) ? String(Math.floor(Number(time) / 1000)) : time.replace(/\.\d+/, '');
+    return [metric, cut, ...rest].join(',');
+  });
+}
+
+describe('the JSON and the CSV exports of one run derive the same plan', () => {
+  it.each([
+    // stepped-queue: capacity ~140/s, so the 150, 200 and 250 steps collapsed into drops (1,344 of them)
+    [
+      'stepped-queue',
+      'stepped-queue.ndjson.gz',
+      { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 },
+    ],
+    [
+      'stepped-reject',
+      'stepped-reject.ndjson',
+      { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6 },
+    ],
+  ])('%s: JSON, CSV as k6 wrote it, and CSV with whole-second timestamps', async (run, json, plan) => {
+    const fromJson = await derive(readLines(`${DIR}/${json}`));
+    const fromCsv = await derive(readLines(`${DIR}/${run}.csv.gz`));
+    const fromWhole = await derive(once(wholeSeconds(`${run}.csv.gz`)));
+    expect([fromJson.stats.wholeSeconds, fromCsv.stats.wholeSeconds, fromWhole.stats.wholeSeconds]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(fromJson.derived.steps).toEqual(plan);
+    expect(fromCsv.derived.steps).toEqual(plan);
+    expect(fromWhole.derived.steps).toEqual(plan);
+  });
+
+  it("whole seconds: an iteration stamped S that took d < 0.5 s started in S's second, as a drop stamped S happened in it", async () => {
+    const head =
+      'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+    const row = (metric: string, s: number, value: number) =>
+      `${metric},${1795971160 + s},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`;
+    // t0 at 1795971160 (the first vus point less a second); stamped 3: 5 iterations of 20 ms to
+    // 400 ms and 5 drops; stamped 4, an iteration of 1.7 s: it began in [2.3 s, 3.3 s), taken as 2.8 s
+    const lines = [head, row('vus', 1, 1)];
+    for (let k = 0; k < 5; k++) lines.push(row('iteration_duration', 3, 20 + k * 95), row('dropped_iterations', 3, 1));
+    lines.push(row('iteration_duration', 4, 1700));
+    const { stats, records } = await derive(once(lines));
+    expect(stats.wholeSeconds).toBe(true);
+    expect(records.map((r) => [r.tS, r.started, r.dropped])).toEqual([
+      [0, 0, 0],
+      [1, 0, 0],
+      [2, 1, 0],
+      [3, 5, 5],
+    ]);
+    expect(stats.offeredPerS).toEqual([0, 0, 1, 10]);
+  });
+});
+
+describe('a collapsed step whose iterations outlast the buckets', () => {
+  /**
+   * k6-shaped lines of a ramping-arrival-rate run at 40, 80, 120, 160/s (2 s ramps, 6 s holds):
+   * iterations of the first two steps take 20 ms; from the third on the target collapsed and each
+   * takes 8 s (their iteration_duration is written 8 s after they started), half of the arrivals
+   * dropped. Lines in the order k6 writes them (by the time of writing).
+   */
+  function collapsedRun(): string[] {
+    const T = Date.parse('2026-11-29T16:52:40.000Z');
+    const rates = [40, 80, 120, 160];
+    const rateAt = (tS: number) => {
+      const i = Math.min(rates.length - 1, Math.floor(tS / 8));
+      const inStep = tS - i * 8;
+      const from = i === 0 ? 0 : rates[i - 1];
+      return inStep < 2 ? from + ((rates[i] - from) * inStep) / 2 : rates[i];
+    };
+    const out: { atMs: number; line: string }[] = [];
+    const point = (metric: string, atMs: number, value: number, tags: string) =>
+      out.push({
+        atMs,
+        line: `{"metric":"${metric}","type":"Point","data":{"time":"${new Date(atMs).toISOString()}","value":${value},"tags":${tags}}}`,
+      });
+    const tags = '{"group":"","scenario":"steps"}';
+    let owed = 0;
+    for (let tS = 0; tS < 32; tS++) {
+      point('vus', T + (tS + 1) * 1000, 10, '{}');
+      // arrivals due in [tS, tS + 1): the integral of the rate over the second, carried over
+      owed += (rateAt(tS) + rateAt(tS + 1)) / 2;
+      const n = Math.floor(owed);
+      owed -= n;
+      for (let k = 0; k < n; k++) {
+        const startMs = T + tS * 1000 + (k * 1000) / n;
+        const collapsed = tS >= 16;
+        if (collapsed && k % 2 === 1) {
+          point('dropped_iterations', startMs, 1, '{"scenario":"steps"}');
+          continue;
+        }
+        const ms = collapsed ? 8000 : 20;
+        point(
+          'http_reqs',
+          startMs + ms - 1,
+          1,
+          '{"expected_response":"true","group":"","scenario":"steps","status":"200"}',
+        );
+        point('iteration_duration', startMs + ms, ms, tags);
+        point('iterations', startMs + ms, 1, tags);
+      }
+    }
+    return out.sort((a, b) => a.atMs - b.atMs).map((x) => x.line);
+  }
+
+  it('the offered arrivals are counted at the second they were due, whatever the buckets did with them', async () => {
+    const { stats, records, derived } = await derive(once(collapsedRun()), 2);
+    expect(stats.late).toBeGreaterThan(100);
+    expect(derived.steps).toEqual({ startPerSec: 40, stepPerSec: 40, maxPerSec: 160, rampS: 2, holdS: 6 });
+    // the buckets counted the 8 s iterations' starts in a later second: what they offer is no plan
+    expect(deriveSteps(records).steps).toBeNull();
+  });
+});
+
+describe('holds to a plan', () => {
+  const flat = (rate: number, n: number) => Array.from({ length: n }, () => rate);
+  const ramp = (from: number, to: number) => [
+    Math.round(from + (to - from) / 4),
+    Math.round(from + (3 * (to - from)) / 4),
+  ];
+
+  it.each([
+    [
+      'exact',
+      [...ramp(0, 80), ...flat(80, 6), ...ramp(80, 160), ...flat(160, 6), ...ramp(160, 240), ...flat(240, 6)],
+      { startPerSec: 80, stepPerSec: 80, maxPerSec: 240, rampS: 2, holdS: 6 },
+    ],
+    [
+      'a hold one arrival a second short (239 for 240), seconds one arrival off the rate',
+      [
+        ...ramp(0, 80),
+        ...[81, 80, 79, 80, 80, 81],
+        ...ramp(80, 160),
+        ...[159, 160, 160, 161, 160, 159],
+        ...ramp(160, 240),
+        ...flat(239, 6),
+        ...ramp(240, 320),
+        ...[320, 321, 319, 320, 320, 318],
+      ],
+      { startPerSec: 80, stepPerSec: 80, maxPerSec: 320, rampS: 2, holdS: 6 },
+    ],
+  ])('%s', (_name, offered, plan) => {
+    expect(deriveSteps([], offered).steps).toEqual(plan);
+  });
+
+  it('refuses holds that are not start + i x step, saying which they are', () => {
+    const offered = [
+      ...ramp(0, 80),
+      ...flat(80, 6),
+      ...ramp(80, 100),
+      ...flat(100, 6),
+      ...ramp(100, 300),
+      ...flat(300, 6),
+    ];
+    const d = deriveSteps([], offered);
+    expect(d.steps).toBeNull();
+    expect(d.steps === null && d.why).toMatch(
+      /80\/s at 2-8 s, 100\/s at 10-16 s, 300\/s at 18-24 s\) are not start \+ i x step/,
+    );
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `plateau import k6` of a user's own script: arrivals are its iterations, each second broken
+ * down by the `name` tag (the real votacao output), one name gives no breakdown (the stepped
+ * runs), and URLs built from data are folded into one row, with the fix said.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BucketRecord, StageOutcome } from '../../../analysis/types.ts';
+import { importK6 } from './import.ts';
+
+const FIX = 'test/fixtures/k6';
+const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-import-'));
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+const buckets = (dir: string): BucketRecord[] =>
+  fs
+    .readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BucketRecord);
+const stepsStage = (dir: string) =>
+  (JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as { stages: StageOutcome[] }).stages.find(
+    (s) => s.name === 'steps',
+  )!;
+const FLAGS = { startPerSec: 5, stepPerSec: 5, maxPerSec: 10, rampS: 1, holdS: 10 };
+
+describe('plateau import k6 of a user script', () => {
+  it('votacao (5 VUs, 4 named requests an iteration): arrivals are iterations, requests and names kept', async () => {
+    const r = await importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: FLAGS });
+    const bs = buckets(r.dir);
+    const sum = (f: (b: BucketRecord) => number) => bs.reduce((a, b) => a + f(b), 0);
+    expect([sum((b) => b.completed), sum((b) => b.requests ?? 0)]).toEqual([107, 558]);
+    const names = new Set(bs.flatMap((b) => Object.keys(b.byName ?? {})));
+    expect([...names].sort()).toEqual(['create_agenda', 'get_results', 'open_voting_session', 'submit_vote']);
+    expect(r.notes).toEqual([]);
+    expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
+      /arrivals are k6 iterations \(107\).*by the name tag: 4 names/,
+    );
+  });
+
+  it('one name (the stepped runs): no breakdown, the step is its name', async () => {
+    const r = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
+    const bs = buckets(r.dir);
+    expect(bs.some((b) => b.byName)).toBe(false);
+    expect(bs.reduce((a, b) => a + b.completed, 0)).toBe(2697);
+    expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([60, 120, 180]);
+  });
+
+  /**
+   * 12 s of one iteration a 100 ms, each a GET of /orders/<id> (and, with `fixed`, a GET of a fixed
+   * URL first), as k6 writes it when the script gives no name (name = url = the URL).
+   */
+  function idUrls(fixed: boolean): string {
+    const T = Date.parse('2026-11-29T16:52:40.000Z');
+    const line = (metric: string, ms: number, value: number, tags: Record<string, string>) =>
+      JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + ms).toISOString(), value, tags } });
+    const lines: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const at = 1000 + i * 100;
+      if (i % 10 === 0) lines.push(line('vus', at, 1, {}));
+      const urls = [...(fixed ? ['http://127.0.0.1:8080/orders'] : []), `http://127.0.0.1:8080/orders/${10_000 + i}`];
+      for (const [k, url] of urls.entries()) {
+        const tags = { expected_response: 'true', group: '', name: url, scenario: 'default', status: '200', url };
+        lines.push(line('http_reqs', at + 10 * k + 5, 1, tags), line('http_req_duration', at + 10 * k + 5, 4, tags));
+      }
+      const it = { group: '', scenario: 'default' };
+      lines.push(line('iteration_duration', at + 30, 30, it), line('iterations', at + 30, 1, it));
+    }
+    const file = path.join(runsDir, `ids-${fixed}.ndjson`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  }
+  const FIX_NOTE = /^fix: give each request a fixed name.*tags: \{ name: 'read order' \}/;
+
+  it('URLs with ids (k6 names a request by its URL) are folded into one row, and the import says so with the fix', async () => {
+    const r = await importK6({ file: idUrls(true), outDir: runsDir, steps: FLAGS });
+    const names = new Set(buckets(r.dir).flatMap((b) => Object.keys(b.byName ?? {})));
+    expect([...names]).toEqual(['http://127.0.0.1:8080/orders', '(unnamed: 120 URLs)']);
+    const folded = buckets(r.dir).reduce((a, b) => a + (b.byName?.['(unnamed: 120 URLs)']?.completed ?? 0), 0);
+    expect(folded).toBe(120);
+    expect(r.notes[0]).toMatch(
+      /^120 URLs folded into one row, "\(unnamed: 120 URLs\)", rather than one row each \(e\.g\. URL "http:\/\/127\.0\.0\.1:8080\/orders\/10000" has a number/,
+    );
+    expect(r.notes[1]).toMatch(FIX_NOTE);
+    const stage = stepsStage(r.dir);
+    expect(stage.evidence).toEqual(expect.arrayContaining(r.notes));
+    expect(stage.detail).toMatch(
+      /; 2 names; 120 URLs built from data folded into one name: give requests a fixed name tag$/,
+    );
+  });
+
+  it('only URLs with ids: no breakdown at all, and the import says why, with the fix', async () => {
+    const r = await importK6({ file: idUrls(false), outDir: runsDir, steps: FLAGS });
+    expect(buckets(r.dir).some((b) => b.byName)).toBe(false);
+    expect(r.notes[0]).toMatch(/^no breakdown by name: the requests' 120 URLs look built from data \(e\.g\. URL /);
+    expect(r.notes[1]).toMatch(FIX_NOTE);
+  });
+});

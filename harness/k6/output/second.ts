@@ -1,0 +1,162 @@
+/**
+ * One second of k6 samples being summed: the requests (an OpenBucket, as the native engine's
+ * recorder sums them), the arrivals counted apart from them, and the second's names.
+ *
+ * What an arrival is (ArrivalsFrom), decided when the second closes:
+ *   'requests'        each iteration is one request (plateau's own one-request k6 scripts): the
+ *                     requests' counts are the arrivals', as before names existed;
+ *   'plateau_arrival' plateau's k6 runtime ran a mix: each arrival wrote one plateau_arrival sample
+ *                     (value its duration in ms, tags name, outcome 'ok' or an ErrorKind,
+ *                     transaction): completed / ok / errors count those, `requests` the requests;
+ *   'iterations'      a k6 run of the user's own script (plateau import k6): an arrival is an
+ *                     iteration (`iterations`, counted in the second it ended), and
+ *                       ok = max(0, iterations - failed requests of the same second)
+ *                     since each failed request fails at most one iteration: a lower bound on the
+ *                     iterations that succeeded (exact when each iteration sends one request), never
+ *                     above what completed. errors are the failed requests' kinds, cut (largest
+ *                     kind first) to the failed arrivals, completed - ok. A failed k6 `check()`
+ *                     fails nothing, as in k6 (it is noted); plateau_check_failed, which only
+ *                     plateau's scripts write, fails its request.
+ */
+import type { BucketRecord, ErrorKind, NameBucket } from '../../../analysis/types.ts';
+import { ERROR_KINDS } from '../../../analysis/types.ts';
+import { OpenBucket } from '../../engine/open-bucket.ts';
+import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
+import type { K6Point } from './point.ts';
+import { NameTally } from './names.ts';
+
+export type ArrivalsFrom = 'requests' | 'iterations' | 'plateau_arrival';
+
+export class K6Second {
+  readonly b = new OpenBucket();
+  /** `iterations` of this second (their end). */
+  iterations = 0;
+  /** plateau_arrival samples of this second. */
+  arrived = 0;
+  arrivedOk = 0;
+  arrivedErrors: Partial<Record<ErrorKind, number>> = {};
+  readonly names = new Map<string, NameTally>();
+  private lastKey: string | null = null;
+  private lastTally: NameTally | null = null;
+
+  constructor(private readonly spareNames: NameTally[]) {}
+
+  get tS(): number {
+    return this.b.tS;
+  }
+
+  reset(tS: number): this {
+    this.b.reset(tS);
+    this.iterations = this.arrived = this.arrivedOk = 0;
+    this.arrivedErrors = {};
+    for (const t of this.names.values()) this.spareNames.push(t);
+    this.names.clear();
+    this.lastKey = this.lastTally = null;
+    return this;
+  }
+
+  name(key: string): NameTally {
+    // a request's http_reqs and http_req_duration come one after the other, under one name
+    if (key === this.lastKey) return this.lastTally!;
+    let t = this.names.get(key);
+    if (t === undefined) {
+      t = (this.spareNames.pop() ?? new NameTally()).reset();
+      this.names.set(key, t);
+    }
+    this.lastKey = key;
+    this.lastTally = t;
+    return t;
+  }
+
+  /** An http_reqs sample: the second's requests, and its name's (key: names.ts; null: no name tag). */
+  request(p: K6Point, key: string | null): void {
+    const b = this.b;
+    const t = key === null ? null : this.name(key);
+    b.completed += p.value;
+    if (t) t.completed += p.value;
+    if (isOk(p.tags)) {
+      b.ok += p.value;
+      if (t) t.ok += p.value;
+      return;
+    }
+    const kind = errorKindOf(p.tags);
+    b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags));
+    t?.fail(kind, p.tags.status);
+  }
+
+  /** plateau_check_failed: the scenario's check rejected a response k6 deemed expected, one ok request becomes a failed one. */
+  checkFailed(p: K6Point, key: string | null): void {
+    const b = this.b;
+    if (b.ok > 0) {
+      b.ok--;
+      b.fail('check', undefined, `check: ${p.tags.check ?? 'rejected by the scenario'}`);
+    }
+    const t = key === null ? undefined : this.names.get(key);
+    if (t !== undefined && t.ok > 0) {
+      t.ok--;
+      t.fail('check', undefined);
+    }
+  }
+
+  /** A plateau_arrival sample: one arrival of a mix, and a transaction's row (a one-request entry's row is its request's). */
+  arrival(p: K6Point, key: string | null): void {
+    const outcome = p.tags.outcome ?? 'other';
+    const ok = outcome === 'ok';
+    const kind: ErrorKind = (ERROR_KINDS as readonly string[]).includes(outcome) ? (outcome as ErrorKind) : 'other';
+    this.arrived++;
+    if (ok) this.arrivedOk++;
+    else this.arrivedErrors[kind] = (this.arrivedErrors[kind] ?? 0) + 1;
+    if (p.tags.transaction !== 'true' || key === null) return;
+    const t = this.name(key);
+    t.transaction = true;
+    t.completed++;
+    if (ok) {
+      t.ok++;
+      t.duration.recordUs(p.value * 1000);
+    } else t.fail(kind, undefined);
+  }
+
+  toRecord(
+    source: string,
+    phase: string,
+    vus: { active: number; allocated: number },
+    arrivals: ArrivalsFrom,
+    withNames: boolean,
+  ): BucketRecord {
+    const r = this.b.toRecord(source, phase, vus);
+    if (arrivals === 'plateau_arrival') {
+      r.requests = r.completed;
+      r.completed = this.arrived;
+      r.ok = this.arrivedOk;
+      r.errors = this.arrivedErrors;
+    } else if (arrivals === 'iterations') {
+      r.requests = r.completed;
+      const failedRequests = r.completed - r.ok;
+      r.completed = this.iterations;
+      r.ok = Math.max(0, this.iterations - failedRequests);
+      r.errors = cutTo(r.errors, r.completed - r.ok);
+    }
+    if (withNames && this.names.size > 0) {
+      const by: Record<string, NameBucket> = {};
+      // defined, not assigned: a name such as __proto__ is a key like any other
+      for (const [k, t] of this.names)
+        Object.defineProperty(by, k, { value: t.toBucket(), enumerable: true, writable: true, configurable: true });
+      r.byName = by;
+    }
+    return r;
+  }
+}
+
+/** The counts cut, largest kind first, so that they sum to at most `total`. */
+export function cutTo(counts: Partial<Record<ErrorKind, number>>, total: number): Partial<Record<ErrorKind, number>> {
+  const entries = Object.entries(counts) as [ErrorKind, number][];
+  if (entries.reduce((a, [, n]) => a + n, 0) <= total) return counts;
+  const out: Partial<Record<ErrorKind, number>> = {};
+  let left = total;
+  for (const [k, n] of entries.sort((a, b) => b[1] - a[1])) {
+    const take = Math.min(n, left);
+    if (take > 0) out[k] = take;
+    left -= take;
+  }
+  return out;
+}
