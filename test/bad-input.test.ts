@@ -384,7 +384,7 @@ describe('scenario mistakes', () => {
     ],
     [
       'check-throws',
-      /the scenario failed in check\(response\) for the sample response: Cannot read properties of undefined/,
+      /the scenario failed in check\(response\) for the sample response of "check throws": Cannot read properties of undefined/,
     ],
   ])('%s fails preflight with exit 3, a message naming the scenario, and no load', async (name, message) => {
     const { r, load } = await preflightOf(name, { ...process.env, PLATEAU_TEST_TOKEN: 'tok-never-echoed-123' });

@@ -100,7 +100,7 @@ export async function importCommand(a: Args): Promise<number> {
     target: a.target as string | undefined,
   });
   process.stdout.write(
-    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\nreport: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
+    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${r.notes.map((n) => `note: ${n}\n`).join('')}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
   );
   return EXIT.ok;
 }

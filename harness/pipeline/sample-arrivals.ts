@@ -122,6 +122,9 @@ function refuseUnless(
   transaction: string | null,
 ): void {
   if (o.status < 400 && verdict === null) return;
+  if (verdict?.startsWith(CHECK_THREW)) {
+    throw scenarioFailure(`check(response) for the sample response of "${name}"`, verdict.slice(CHECK_THREW.length));
+  }
   const url = new URL(req.path, config.target.url).href;
   const text = Buffer.concat(o.bodyChunks).subarray(0, SHOWN_BYTES).toString('utf8');
   const what = transaction ? `"${name}" of transaction "${transaction}"` : `"${name}"`;
@@ -134,6 +137,9 @@ function refuseUnless(
     EXIT.preflight,
   );
 }
+
+/** How checkOf words a check that threw: the scenario's bug, not the target's answer. */
+const CHECK_THREW = 'check threw: ';
 
 function pathOnly(p: string): string {
   return p.split('?')[0];

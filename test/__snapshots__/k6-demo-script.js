@@ -51,7 +51,7 @@ var scenario_default = defineScenario({
         const made = await http2.send(
           "checkout: create",
           createOrderRequest(ctx),
-          (res) => res.status !== 201 ? `expected 201 Created, got ${res.status}` : typeof res.json().id === "string"
+          (res) => res.status !== 201 ? `expected 201 Created, got ${res.status}` : typeof res.json().id === "string" || "the created order has no id in its body"
         );
         if (!made.ok) return;
         await ctx.sleep(CHECKOUT_THINK_MS);
@@ -59,7 +59,7 @@ var scenario_default = defineScenario({
         await http2.send(
           "checkout: confirm",
           { method: "POST", url: `/orders/${encodeURIComponent(id)}/confirm` },
-          (res) => res.status !== 200 ? `expected 200, got ${res.status}` : res.json().status === "confirmed" || "not confirmed"
+          (res) => res.status !== 200 ? `expected 200, got ${res.status}` : res.json().status === "confirmed" || `the answer's status is ${res.json().status}, not confirmed`
         );
       }
     }
@@ -127,6 +127,27 @@ function nameProblem(name) {
   return null;
 }
 var NAME_FIX = "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
+var NameBook = class {
+  constructor(entries) {
+    __publicField(this, "seen");
+    __publicField(this, "transactions");
+    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
+    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
+  }
+  /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
+  problem(name) {
+    if (typeof name === "string" && this.seen.has(name)) return null;
+    const bad = nameProblem(name);
+    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
+    const n = name;
+    if (this.transactions.has(n))
+      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
+    if (this.seen.size + this.transactions.size >= MAX_NAMES)
+      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    this.seen.add(n);
+    return null;
+  }
+};
 
 // harness/scenario/traffic.ts
 var SCENARIO_KEYS = ["name", "ids", "secrets", "data", "mix", "request", "check"];
@@ -606,27 +627,6 @@ function sendAsync(spec, r, cfg) {
 }
 
 // harness/k6/runtime/transaction.ts
-var NameBook = class {
-  constructor(entries) {
-    __publicField(this, "seen");
-    __publicField(this, "transactions");
-    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
-    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
-  }
-  /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
-  problem(name) {
-    if (typeof name === "string" && this.seen.has(name)) return null;
-    const bad = nameProblem(name);
-    if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
-    const n = name;
-    if (this.transactions.has(n))
-      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
-    if (this.seen.size + this.transactions.size >= MAX_NAMES)
-      return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
-    this.seen.add(n);
-    return null;
-  }
-};
 function notSent(error) {
   return {
     status: 0,

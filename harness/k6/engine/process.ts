@@ -19,6 +19,7 @@ import { HostSampler } from '../../engine/host-sampler.ts';
 import { Schedule } from '../../../analysis/schedule.ts';
 import { HostTimeline } from '../output/host-timeline.ts';
 import { ingestLines } from '../output/ingest.ts';
+import { trafficOf } from '../../scenario/traffic.ts';
 import { tailLines } from '../output/lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
 import { k6Vus } from './segment.ts';
@@ -174,6 +175,8 @@ export function startK6(o: K6RunInput): K6EngineRun {
         phase: o.phase,
         lateS: LIVE_LATE_S,
         scenarios: [K6_SCENARIO],
+        // a mix counts its plateau_arrival samples from the first second, before any has ended
+        ...(trafficOf(o.scenario).byName ? { arrivals: 'plateau_arrival' as const } : {}),
         host,
         sink: (r) => {
           started += r.started;
