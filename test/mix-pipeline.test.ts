@@ -18,7 +18,9 @@ let demo: DemoHandle;
 const runsDir = tempRunsDir();
 
 beforeAll(async () => {
-  demo = await startDemo({ slots: 4, holdMs: 10, hmacKey: KEY });
+  // every request holds a slot 60 ms: an arrival takes longer than the 50 ms vus.expectedServiceMs
+  // sizes the VUs for, so the warmup's measured time sizes them (40 slots: capacity far above 200/s)
+  demo = await startDemo({ slots: 40, holdMs: 60, readHoldMs: 60, confirmHoldMs: 60, hmacKey: KEY });
 });
 afterAll(async () => {
   await demo.close();
@@ -75,5 +77,8 @@ describe('the demo mix through the pipeline', () => {
     expect(meta.traffic.entries.map((e: { name: string }) => e.name)).toEqual(Object.keys(DEMO_MIX));
     expect(meta.traffic.sizedFrom).toBe('warmup');
     expect(meta.vus.reason).toMatch(/per arrival measured in the warmup/);
+    const perArrival = Number(/x ([\d.]+) ms per arrival/.exec(meta.vus.reason)![1]);
+    expect(perArrival).toBeGreaterThan(60); // 70% reads and 25% writes of 60 ms, 5% two requests and 20 ms think
+    expect(meta.vus.preAllocatedVUs).toBe(Math.ceil(((200 * perArrival) / 1000) * 2));
   });
 });

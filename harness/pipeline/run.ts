@@ -225,30 +225,42 @@ async function stages(
 
 /**
  * Once a warmup ran, the VUs are sized by Little's law from its measured time per arrival (the
- * whole transaction, think time and round trip included) rather than from vus.expectedServiceMs:
- * a 300 ms service no longer starts with VUs sized for 50 ms. Not where the config sets them.
+ * whole transaction, think time and round trip included) where that is longer than
+ * vus.expectedServiceMs + RTT: a 300 ms service no longer starts with VUs sized for 50 ms. A
+ * faster one keeps the larger sizing (its tail grows near the knee). Not where the config sets them.
  */
 function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed): void {
   const { config, store } = ctx;
   const traffic = store.meta.traffic;
+  const sizedFrom = (from: 'warmup' | 'expectedServiceMs' | 'given') =>
+    traffic ? { traffic: { ...traffic, sizedFrom: from } } : {};
   if (config.vus.preAllocated !== undefined || config.vus.max !== undefined) {
-    if (traffic) store.update({ traffic: { ...traffic, sizedFrom: 'given' } });
+    store.update(sizedFrom('given'));
     return;
   }
   const windows = warmed.record.windows;
   const from = windows[Math.max(0, windows.length - config.warmup.stableWindows)]?.fromS;
-  if (from === undefined) return;
-  const agg = aggregate(warmed.records, WARMUP_PHASE, from, Number.MAX_SAFE_INTEGER);
-  const w = meanArrivalMs(
-    agg,
-    ctx.requests.traffic.entries.map((e) => e.name),
-  );
-  if (w === null) return;
-  const vus = sizeVus(config, store.meta.rtt?.httpMedianMs ?? null, w);
+  const agg = from === undefined ? null : aggregate(warmed.records, WARMUP_PHASE, from, Number.MAX_SAFE_INTEGER);
+  const w =
+    agg &&
+    meanArrivalMs(
+      agg,
+      ctx.requests.traffic.entries.map((e) => e.name),
+    );
+  const rttMs = store.meta.rtt?.httpMedianMs ?? null;
+  if (w === null || w <= config.vus.expectedServiceMs + (rttMs ?? 0)) {
+    const why =
+      w === null ? 'no arrival of the warmup succeeded' : `the warmup measured ${w.toFixed(1)} ms per arrival, less`;
+    const vus = { ...ctx.plan.vus, reason: `${ctx.plan.vus.reason} (kept: ${why})` };
+    ctx.plan = { ...ctx.plan, vus };
+    store.update({ vus, ...sizedFrom('expectedServiceMs') });
+    return;
+  }
+  const vus = sizeVus(config, rttMs, w);
   ctx.plan = { ...ctx.plan, vus };
   pool.maxVUs = vus.maxVUs;
   pool.reserve?.(vus.preAllocatedVUs);
-  store.update({ vus, ...(traffic ? { traffic: { ...traffic, sizedFrom: 'warmup' as const } } : {}) });
+  store.update({ vus, ...sizedFrom('warmup') });
   ctx.progress.info(`VUs: ${vus.preAllocatedVUs} preallocated, max ${vus.maxVUs} (${vus.reason})`);
 }
 
