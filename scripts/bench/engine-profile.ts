@@ -1,9 +1,17 @@
 /**
- * One thread, no CLI: plateau's native engine (startNative + VuPool + the default scenario, the
- * exact per-request path of a run) or a bare undici dispatch() loop, at a fixed rate against nginx
- * for a few seconds, printing achieved/s and CPU-s per 10k requests. For A/B work on the hot path
- * (run it under --cpu-prof); the peer comparison proper is `npm run bench`.
+ * One thread, no CLI: plateau's native engine (startNative + VuPool + a scenario, the exact
+ * per-request path of a run) or a bare undici dispatch() loop, at a fixed rate against nginx for a
+ * few seconds, printing one JSON line: achieved/s and CPU-s per 10k requests. For A/B work on the
+ * hot path (run it under --cpu-prof); the peer comparison proper is `npm run bench`, whose mix case
+ * (scripts/bench/mix-case.ts) runs this file in alternating rounds.
  *   node --import tsx scripts/bench/engine-profile.ts --mode plateau|bare --rate 8000 --seconds 10 [--client socket|undici]
+ *     [--scenario scripts/bench/mix-scenario.ts]   (default: the default scenario, GET on the target's URL)
+ *
+ * Requests are counted, not arrivals: a transaction's two requests are two (BucketRecord.requests).
+ * cpuPer10k is the process's CPU from before the scenario is loaded to after the pool is closed,
+ * the window this file always measured (so it compares with an earlier commit's figure);
+ * loadCpuPer10k covers only the schedule (startNative to done), leaving out the scenario's load
+ * (a module's bundling) and the pool's close.
  */
 import { parseArgs } from 'node:util';
 import fs from 'node:fs';
@@ -11,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
+import { findTools } from './ensure-tools.ts';
 import { startNginx } from './nginx.ts';
 import { startNative } from '../../harness/engine/native.ts';
 import { VuPool } from '../../harness/engine/vu-pool.ts';
@@ -25,18 +34,61 @@ const { values } = parseArgs({
     client: { type: 'string', default: 'socket' },
     vus: { type: 'string', default: '64' },
     port: { type: 'string', default: '18091' },
+    scenario: { type: 'string' },
   },
 });
+if (values.mode !== 'plateau' && values.mode !== 'bare') {
+  console.error(`engine-profile: --mode ${values.mode} is neither plateau nor bare; pass one of them`);
+  process.exit(2);
+}
+if (values.scenario !== undefined && values.mode !== 'plateau') {
+  console.error('engine-profile: --scenario runs on the native engine only; drop --mode bare');
+  process.exit(2);
+}
+const scenarioPath = values.scenario === undefined ? null : path.resolve(values.scenario);
+if (scenarioPath !== null && !fs.existsSync(scenarioPath)) {
+  console.error(`engine-profile: --scenario ${scenarioPath} does not exist; pass the path of a scenario module`);
+  process.exit(2);
+}
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const vus = Number(values.vus);
+for (const [flag, v] of [
+  ['--rate', rate],
+  ['--seconds', seconds],
+  ['--vus', vus],
+] as const) {
+  if (!(v > 0) || (flag === '--vus' && !Number.isInteger(v))) {
+    console.error(`engine-profile: ${flag} ${values[flag.slice(2) as 'rate']} is not a positive number; pass one`);
+    process.exit(2);
+  }
+}
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-eprof-'));
-const nginx = await startNginx('/usr/sbin/nginx', dir, Number(values.port));
+const nginxBin = findTools().nginx;
+if (!nginxBin) {
+  console.error(
+    'engine-profile: nginx is missing; install it (apt-get install nginx-light, or run `npm run bench` once)',
+  );
+  process.exit(2);
+}
+const nginx = await startNginx(nginxBin, dir, Number(values.port));
 const url = nginx.url;
 const origin = new URL(url).origin;
 
-async function plateau(): Promise<number> {
-  const { arrivals } = await scenarioRequests(null, url, 'prof');
+interface Counts {
+  /** Arrivals completed (a transaction is one). */
+  arrivals: number;
+  /** Requests completed, every request of every arrival. */
+  requests: number;
+  /** Arrivals that succeeded (every request and check passed). */
+  ok: number;
+  dropped: number;
+  /** CPU (µs, user + system) of the schedule alone: startNative to done. */
+  loadCpuUs: number;
+}
+
+async function plateau(): Promise<Counts> {
+  const { arrivals } = await scenarioRequests(scenarioPath, url, 'prof');
   const pool = new VuPool(
     origin,
     {
@@ -47,7 +99,8 @@ async function plateau(): Promise<number> {
     vus,
     vus,
   );
-  let completed = 0;
+  const n: Counts = { arrivals: 0, requests: 0, ok: 0, dropped: 0, loadCpuUs: 0 };
+  const cpu0 = process.cpuUsage();
   const run = startNative({
     schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]),
     phase: 'steps',
@@ -57,15 +110,20 @@ async function plateau(): Promise<number> {
     seqOffset: 0,
     gracefulStopMs: 2000,
     sink: (b) => {
-      completed += b.completed;
+      n.arrivals += b.completed;
+      n.requests += b.requests ?? b.completed;
+      n.ok += b.ok;
+      n.dropped += b.dropped;
     },
   });
   await run.done;
+  const c = process.cpuUsage(cpu0);
+  n.loadCpuUs = c.user + c.system;
   await pool.close();
-  return completed;
+  return n;
 }
 
-async function bare(): Promise<number> {
+async function bare(): Promise<Counts> {
   const clients = Array.from({ length: vus }, () => new Client(origin, { pipelining: 1, keepAliveTimeout: 30_000 }));
   const free = [...clients];
   let completed = 0;
@@ -117,24 +175,34 @@ async function bare(): Promise<number> {
   });
   await Promise.all(clients.map((c) => c.destroy()));
   if (dropped) console.error(`bare: ${dropped} dropped`);
-  return completed;
+  return { arrivals: completed, requests: completed, ok: completed, dropped, loadCpuUs: NaN };
 }
 
 try {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const done = values.mode === 'bare' ? await bare() : await plateau();
+  const n = values.mode === 'bare' ? await bare() : await plateau();
   const s = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(cpu0);
+  const per10k = (us: number) =>
+    Number.isFinite(us) && n.requests > 0 ? +((us / 1e6 / n.requests) * 1e4).toFixed(4) : null;
   console.log(
     JSON.stringify({
       mode: values.mode,
+      scenario: scenarioPath,
       rate,
-      completed: done,
-      achievedPerSec: Math.round(done / s),
-      cpuPer10k: +(((c.user + c.system) / 1e6 / done) * 1e4).toFixed(3),
-      userPer10k: +((c.user / 1e6 / done) * 1e4).toFixed(3),
-      sysPer10k: +((c.system / 1e6 / done) * 1e4).toFixed(3),
+      seconds,
+      // completed counts requests, as it did when every arrival was one request
+      completed: n.requests,
+      arrivals: n.arrivals,
+      ok: n.ok,
+      dropped: n.dropped,
+      achievedPerSec: Math.round(n.arrivals / s),
+      requestsPerSec: Math.round(n.requests / s),
+      cpuPer10k: per10k(c.user + c.system),
+      userPer10k: per10k(c.user),
+      sysPer10k: per10k(c.system),
+      loadCpuPer10k: per10k(n.loadCpuUs),
     }),
   );
 } finally {

@@ -39,11 +39,18 @@ export function findTools(): Tools {
 
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
-export function ensureTools(o: { artillery: boolean; offline: boolean }): Tools {
+/**
+ * Installs what is missing of nginx and the peers the bench's cases use (`only`: the tools of the
+ * cases chosen, e.g. none but nginx for `--only mix`; default every peer).
+ */
+export function ensureTools(o: { artillery: boolean; offline: boolean; only?: (keyof Tools)[] }): Tools {
   let t = findTools();
-  const debMissing = [t.nginx ? null : 'nginx-light', t.wrk ? null : 'wrk', t.hey ? null : 'hey'].filter(
-    (x): x is string => x !== null,
-  );
+  const want = (k: keyof Tools) => !o.only || o.only.includes(k);
+  const debMissing = [
+    t.nginx ? null : 'nginx-light',
+    t.wrk || !want('wrk') ? null : 'wrk',
+    t.hey || !want('hey') ? null : 'hey',
+  ].filter((x): x is string => x !== null);
   if (debMissing.length && !o.offline) {
     if (process.getuid?.() !== 0)
       throw new Error(`missing ${debMissing.join(', ')}; installing them needs root (apt-get)`);
@@ -61,9 +68,10 @@ export function ensureTools(o: { artillery: boolean; offline: boolean }): Tools 
       /* not running */
     }
   }
-  const npmMissing = [t.autocannon ? null : AUTOCANNON, o.artillery && !t.artillery ? ARTILLERY : null].filter(
-    (x): x is string => x !== null,
-  );
+  const npmMissing = [
+    t.autocannon || !want('autocannon') ? null : AUTOCANNON,
+    o.artillery && !t.artillery ? ARTILLERY : null,
+  ].filter((x): x is string => x !== null);
   if (npmMissing.length && !o.offline) {
     const dir = toolCache();
     fs.mkdirSync(dir, { recursive: true });

@@ -10,11 +10,14 @@
  * 3. Inside: starts nginx, runs every case `--repeat` times interleaved (closed-model maxima of
  *    wrk, autocannon and hey; plateau at 1.25 x autocannon's maximum right after it, the paired
  *    case; open-model rates for plateau, the bare undici loop and artillery),
- *    then the memory case, prints the table of medians and plateau's ratios, stops nginx.
+ *    then the mix case (one thread: the one-request scenario, the mix and the commit before issue
+ *    27, in alternating rounds), the memory case, prints the table of medians and plateau's
+ *    ratios, stops nginx.
  *
- *   npm run bench                      # full: about 25 to 30 minutes (27 on 12-01)
+ *   npm run bench                      # full: about 30 minutes (27 on 12-01 before the mix case's 4)
  *   npm run bench -- --quick           # about 2 minutes: 1 run each, shorter holds, no soak
  *   npm run bench -- --soak-minutes 10 # the issue's memory claim (RSS at 10 min vs 1 min)
+ *   npm run bench -- --only mix        # issue 27's mix case alone: about 4 minutes (mix-case.ts)
  *   npm run bench -- --help
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -36,6 +39,8 @@ import {
 } from './peers.ts';
 import { cliHasFlag, rssAt, runPlateau, type PlateauSettings } from './plateau-case.ts';
 import { killAll } from './proc.ts';
+import { BEFORE_REV, runMixCase, type MixCaseResult } from './mix-case.ts';
+import { formatMix, mixMeasures, mixSummary } from './mix-table.ts';
 import {
   aggregate,
   formatRatios,
@@ -60,7 +65,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 
 const HELP = `npm run bench -- [flags]
-  --quick                 1 run of each case, 6 s closed runs, 1 s ramp + 6 s hold, rates 5k,10k,20k; no soak
+  --quick                 1 run of each case, 6 s closed runs, 1 s ramp + 6 s hold, rates 5k,10k,20k; 1 mix round of 5 s; no soak
   --repeat N              runs of each case; the table shows medians (default 3; quick 1)
   --rates a,b,...         open-model rates for plateau and the bare undici loop (default 5000,10000,20000,30000,40000,50000,60000:
                           past where plateau held on this machine, so the held rate is found, not capped)
@@ -85,7 +90,18 @@ const HELP = `npm run bench -- [flags]
   --soak-rate R           (default 10000)
   --one-thread-rate R     each run: plateau on one thread (--workers 1) at R req/s too, the cheaper shape for a
                           target on the same machine (default 10000; quick 0 = skip)
-  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,paired,one-thread,bare,overdrive,soak);
+  --mix-rate R            the mix case (issue 27): one thread of the native engine at R arrivals/s, in rounds of three
+                          runs of scripts/bench/engine-profile.ts in turn: the default one-request scenario, the mix
+                          (scripts/bench/mix-scenario.ts: 3 entries, one a 2-request transaction) and the default scenario
+                          on --mix-before; prints CPU per request and the ratios mix / one and now / before (default 10000;
+                          0 = skip)
+  --mix-rounds N          rounds of the mix case (default 5; quick 1)
+  --mix-seconds S         each run of the mix case (default 10; quick 5)
+  --mix-scenario FILE     the mix variant's scenario module (default scripts/bench/mix-scenario.ts)
+  --mix-vus N             its VUs (default 512: a 50 ms stall of the thread at 10,000/s drops nothing)
+  --mix-before REV        the commit of its before variant, checked out in a git worktree in the temp directory and removed
+                          afterwards (default ${BEFORE_REV}, the last before issue 27; none = leave it out)
+  --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,paired,one-thread,bare,overdrive,mix,soak);
                           paired: each run, plateau right after autocannon's closed maximum at 1.25 x it (rounded up
                           to 500 req/s), issue 7's held-rate goal measured run by run (needs autocannon)
   --port P                nginx's port on 127.0.0.1 (default 18080)
@@ -116,6 +132,12 @@ const { values: f } = parseArgs({
     'soak-rate': { type: 'string', default: '10000' },
     'overdrive-rate': { type: 'string' },
     'one-thread-rate': { type: 'string' },
+    'mix-rate': { type: 'string', default: '10000' },
+    'mix-rounds': { type: 'string' },
+    'mix-seconds': { type: 'string' },
+    'mix-vus': { type: 'string', default: '512' },
+    'mix-scenario': { type: 'string' },
+    'mix-before': { type: 'string', default: BEFORE_REV },
     only: { type: 'string' },
     port: { type: 'string', default: '18080' },
     json: { type: 'string' },
@@ -157,9 +179,50 @@ const cfg = {
   soakRate: Number(f['soak-rate']),
   overdriveRate: Number(f['overdrive-rate'] ?? (quick ? 0 : 20000)),
   oneThreadRate: Number(f['one-thread-rate'] ?? (quick ? 0 : 10000)),
+  mixRate: Number(f['mix-rate']),
+  mixRounds: Number(f['mix-rounds'] ?? (quick ? 1 : 5)),
+  mixSeconds: Number(f['mix-seconds'] ?? (quick ? 5 : 10)),
+  mixVus: Number(f['mix-vus']),
+  mixScenario: f['mix-scenario'] ? path.resolve(f['mix-scenario']) : path.join(here, 'mix-scenario.ts'),
+  mixBefore: f['mix-before'] === 'none' ? null : f['mix-before']!,
   only: f.only ? new Set(f.only.split(',')) : null,
   port: Number(f.port),
 };
+const TOOLS = [
+  'wrk',
+  'autocannon',
+  'hey',
+  'artillery',
+  'plateau',
+  'paired',
+  'one-thread',
+  'bare',
+  'overdrive',
+  'mix',
+  'soak',
+];
+const unknownTools = [...(cfg.only ?? [])].filter((t) => !TOOLS.includes(t));
+if (unknownTools.length) {
+  console.error(`bench: --only ${unknownTools.join(',')}: no such case; pick from ${TOOLS.join(',')}`);
+  process.exit(2);
+}
+for (const [flag, v, whole] of [
+  ['--mix-rate', cfg.mixRate, false],
+  ['--mix-rounds', cfg.mixRounds, true],
+  ['--mix-seconds', cfg.mixSeconds, false],
+  ['--mix-vus', cfg.mixVus, true],
+] as const) {
+  if (!(v >= 0) || (whole && !Number.isInteger(v)) || (flag !== '--mix-rate' && v === 0)) {
+    console.error(
+      `bench: ${flag} ${f[flag.slice(2) as 'mix-rate']} is not a ${whole ? 'positive whole number' : 'positive number'}${flag === '--mix-rate' ? ' (or 0 to skip the mix case)' : ''}; pass one`,
+    );
+    process.exit(2);
+  }
+}
+if (!fs.existsSync(cfg.mixScenario)) {
+  console.error(`bench: --mix-scenario ${cfg.mixScenario} does not exist; pass the path of a scenario module`);
+  process.exit(2);
+}
 const bareSchedules = (
   f['bare-schedule'] === 'both' ? ['timer', 'immediate'] : [f['bare-schedule'] === 'immediate' ? 'immediate' : 'timer']
 ) as ('timer' | 'immediate')[];
@@ -174,9 +237,13 @@ function isolated(): boolean {
 
 async function outside(): Promise<number> {
   const artillery = !f['no-artillery'] && !f['no-netns'] && wants('artillery');
-  const tools = f['no-install'] ? findTools() : ensureTools({ artillery, offline: false });
+  // The peers the chosen cases use (nginx always): `--only mix` installs none of them.
+  const peers = (['wrk', 'hey', 'autocannon'] as const).filter(
+    (t) => wants(t) || (t === 'autocannon' && wants('paired')),
+  );
+  const tools = f['no-install'] ? findTools() : ensureTools({ artillery, offline: false, only: ['nginx', ...peers] });
   const missing = Object.entries(tools)
-    .filter(([, v]) => !v)
+    .filter(([k, v]) => !v && (k === 'nginx' || (k === 'artillery' ? artillery : peers.includes(k as never))))
     .map(([k]) => k);
   if (missing.length) log(`missing: ${missing.join(', ')} (their cases are skipped)`);
   if (f['no-netns']) {
@@ -288,6 +355,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
   const hold = { rampS: cfg.rampS, holdS: cfg.holdS, settleS: cfg.settleS };
 
   let soak: ReturnType<typeof rssAt> | null = null;
+  let mix: MixCaseResult | null = null;
   try {
     for (let rep = 1; rep <= cfg.repeat; rep++) {
       const tag = `run ${rep}/${cfg.repeat}`;
@@ -355,6 +423,25 @@ async function inside(hostLoopback: boolean): Promise<number> {
         }
       }
     }
+    if (wants('mix') && cfg.mixRate > 0) {
+      // Its own rounds, each run its own process and nginx (the earlier commit's file starts one).
+      mix = await runMixCase({
+        repo,
+        tmp,
+        rate: cfg.mixRate,
+        seconds: cfg.mixSeconds,
+        rounds: cfg.mixRounds,
+        vus: cfg.mixVus,
+        scenario: cfg.mixScenario,
+        client: cfg.httpClient,
+        port: cfg.port + 1,
+        beforeRev: cfg.mixBefore,
+        env,
+        log,
+      });
+      measures.push(...mixMeasures(mix.runs, mix.beforeRev));
+      failures.push(...mix.failures);
+    }
     if (wants('soak') && cfg.soakMinutes > 0) {
       const holdS = Math.round(cfg.soakMinutes * 60);
       log(`memory: plateau at ${cfg.soakRate}/s for ${cfg.soakMinutes} min, RSS every 10 s ...`);
@@ -414,12 +501,33 @@ async function inside(hostLoopback: boolean): Promise<number> {
     );
     lines.push(`  RSS every 10 s (MiB): ${soak.series.map((p) => p.rssMiB.toFixed(0)).join(' ')}`);
   }
+  const mixFigures = mix && mix.runs.length ? mixSummary(cfg.mixRate, mix.runs) : null;
+  if (mixFigures && mix)
+    lines.push(
+      '',
+      `the mix case (issue 27; ${path.relative(repo, cfg.mixScenario)}, ${cfg.mixRounds} round(s) of ${cfg.mixSeconds} s, the variants in turn, ${cfg.mixVus} VUs):`,
+      formatMix(mixFigures, mix.beforeRev),
+    );
   if (failures.length) lines.push('', 'failed cases:', ...failures.map((x) => `  ${x}`));
   console.log(lines.join('\n'));
   const jsonFile = f.json ? path.resolve(f.json) : path.join(tmp, 'bench.json');
   fs.writeFileSync(
     jsonFile,
-    JSON.stringify({ date, machine, settings: cfg, measures, rows, ratios: rs, soak, failures }, null, 2),
+    JSON.stringify(
+      {
+        date,
+        machine,
+        settings: cfg,
+        measures,
+        rows,
+        ratios: rs,
+        soak,
+        mix: mix && { ...mix, summary: mixFigures },
+        failures,
+      },
+      (_k, v: unknown) => (v instanceof Set ? [...v] : v),
+      2,
+    ),
   );
   console.log(`\nall measures: ${jsonFile}`);
   return failures.length && measures.length === 0 ? 1 : 0;

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatMix,
+  mixMeasures,
+  mixSummary,
+  parseProfileLine,
+  roundOrder,
+  type ProfileLine,
+  type ProfileRun,
+  type Variant,
+} from './mix-table.ts';
+import { aggregate } from './table.ts';
+
+const line = (over: Partial<ProfileLine> = {}): ProfileLine => ({
+  rate: 10_000,
+  completed: 100_000,
+  arrivals: 100_000,
+  ok: 100_000,
+  dropped: 0,
+  achievedPerSec: 9_800,
+  requestsPerSec: 9_800,
+  cpuPer10k: 0.2,
+  loadCpuPer10k: 0.19,
+  ...over,
+});
+const run = (variant: Variant, round: number, over: Partial<ProfileLine> = {}): ProfileRun => ({
+  variant,
+  round,
+  line: line(over),
+});
+/** The earlier commit's file prints neither arrivals, ok, dropped nor the schedule's CPU. */
+const before = (round: number, cpuPer10k: number): ProfileRun => ({
+  variant: 'before',
+  round,
+  line: { rate: 10_000, completed: 99_000, achievedPerSec: 9_700, cpuPer10k },
+});
+
+describe('the mix case figures', () => {
+  it("reads engine-profile's figures line, this commit's and the earlier one's, past other output", () => {
+    const now = line({ completed: 110_000, arrivals: 100_000 });
+    expect(parseProfileLine(`bench: starting\n${JSON.stringify(now)}\n`)).toEqual(now);
+    const old = '{"mode":"plateau","rate":10000,"completed":45846,"achievedPerSec":9152,"cpuPer10k":0.18}';
+    expect(parseProfileLine(`${old}\n{"not":"figures"}\n`)).toMatchObject({ completed: 45846, cpuPer10k: 0.18 });
+    expect(() => parseProfileLine('bare: 3 dropped\n{"mode":"x"}')).toThrow(/printed no figures line/);
+  });
+
+  it('rotates the variants by one each round, so each runs first, second and third alike', () => {
+    expect([1, 2, 3, 4].map((r) => roundOrder(r))).toEqual([
+      ['one', 'mix', 'before'],
+      ['mix', 'before', 'one'],
+      ['before', 'one', 'mix'],
+      ['one', 'mix', 'before'],
+    ]);
+    expect(roundOrder(2, ['one', 'mix'])).toEqual(['mix', 'one']);
+  });
+
+  it("gives the mix over one request by the schedule's CPU per request, and now over before by the window both files measure", () => {
+    const runs = [
+      run('one', 1, { loadCpuPer10k: 0.2, cpuPer10k: 0.21 }),
+      run('mix', 1, { loadCpuPer10k: 0.22, completed: 110_000, requestsPerSec: 10_780 }),
+      before(1, 0.2),
+      run('one', 2, { loadCpuPer10k: 0.3, cpuPer10k: 0.31 }),
+      run('mix', 2, { loadCpuPer10k: 0.36, completed: 110_000, requestsPerSec: 10_780 }),
+      before(2, 0.31),
+      run('one', 3, { loadCpuPer10k: 0.25, cpuPer10k: 0.26 }),
+      run('mix', 3, { loadCpuPer10k: 0.25, completed: 110_000, requestsPerSec: 10_780 }),
+      before(3, 0.25),
+    ];
+    const s = mixSummary(10_000, runs);
+    // medians 0.25 over 0.25; the rounds' own ratios 1.1, 1.2, 1.0
+    expect(s.mixOverOne!.ofMedians).toBeCloseTo(1, 9);
+    expect(s.mixOverOne!.medianOfRounds).toBeCloseTo(1.1, 9);
+    expect(s.mixOverOne).toMatchObject({ lo: 1, rounds: 3 });
+    expect(s.mixOverOne!.hi).toBeCloseTo(1.2, 9);
+    // now 0.21, 0.31, 0.26 against 0.2, 0.31, 0.25: medians 0.26 / 0.25
+    expect(s.oneOverBefore!.ofMedians).toBeCloseTo(1.04, 9);
+    expect(s.oneOverBefore!.lo).toBeCloseTo(1, 9);
+    expect(s.oneOverBefore!.hi).toBeCloseTo(1.05, 9);
+    expect(s.byVariant.mix).toMatchObject({ runs: 3, requestsPerArrival: 1.1, requestsPerSec: 10_780 });
+    expect(s.byVariant.before).toMatchObject({ runs: 3, loadCpuPer10k: null, requestsPerArrival: 1, dropped: [] });
+  });
+
+  it('pairs rounds only where both variants ran, and has no ratio without one of them', () => {
+    const s = mixSummary(10_000, [run('one', 1), run('mix', 1, { loadCpuPer10k: 0.38 }), run('one', 2)]);
+    expect(s.mixOverOne).toMatchObject({ rounds: 1 });
+    expect(s.mixOverOne!.ofMedians).toBeCloseTo(2, 9);
+    expect(s.oneOverBefore).toBeNull();
+    expect(formatMix(s, null)).toContain(
+      "one request now / before, CPU per request: – (CPU-s/10k, each commit's own engine-profile.ts over the window both measure: not measured)",
+    );
+  });
+
+  it('prints each variant with its drops and failures, and the ratios against the goals of issue 27', () => {
+    const s = mixSummary(10_000, [
+      run('one', 1, { dropped: 3 }),
+      run('mix', 1, { loadCpuPer10k: 0.2185, completed: 110_000, ok: 99_990 }),
+      before(1, 0.21),
+    ]);
+    const text = formatMix(s, '8bf094a');
+    const rows = text.split('\n');
+    expect(rows[0]).toBe(
+      "native engine on 1 thread at 10,000 arrivals/s against nginx, medians (CPU-s per 10k requests: a transaction's two requests are two):",
+    );
+    expect(rows[1]).toMatch(
+      /^ {2}variant +runs +arrivals\/s +requests\/s +req\/arrival +CPU-s\/10k +schedule CPU-s\/10k +dropped +failed$/,
+    );
+    expect(rows[2]).toMatch(/^ {2}one request \(default scenario\) +1 +9,800 +9,800 +1\.000 +0\.2000 +0\.1900 +3 +0$/);
+    expect(rows[3]).toMatch(/^ {2}mix \(3 entries, one a 2-request transaction\) .* 1\.100 +0\.2000 +0\.2185 +0 +10$/);
+    expect(rows[4]).toMatch(
+      /^ {2}one request, before issue 27 \(8bf094a\) +1 +9,700 +9,700 +1\.000 +0\.2100 +– +– +–$/,
+    );
+    expect(text).toContain(
+      'mix / one request, CPU per request: 1.150 x (goal <= 1.15: met) (schedule CPU-s/10k, the same file and window for both, ratio of the medians; round by round 1.150 median, 1.150 to 1.150 over 1 round)',
+    );
+    expect(text).toContain('one request now / before (8bf094a), CPU per request: 0.952 x (goal <= 1.05: met)');
+    const over = formatMix(mixSummary(10_000, [run('one', 1), run('mix', 1, { loadCpuPer10k: 0.2186 })]), null);
+    expect(over).toContain('1.151 x (goal <= 1.15: NOT met)');
+  });
+
+  it("makes the bench table's rows, one per variant, arrivals/s and CPU per 10k requests over the window both commits measure", () => {
+    const rows = aggregate(
+      mixMeasures(
+        [
+          run('one', 1, { cpuPer10k: 0.25 }),
+          run('mix', 1, { cpuPer10k: 0.23, requestsPerSec: 10_780, ok: 99_000 }),
+          before(1, 0.19),
+          run('one', 2, { cpuPer10k: 0.5 }),
+        ],
+        '8bf094a',
+      ),
+    );
+    expect(rows.map((r) => [r.tool, r.runs, r.cpuPer10k, r.errors, r.heldRuns])).toEqual([
+      ['engine 1 thread, one request', 2, 0.375, 0, undefined],
+      ['engine 1 thread, mix', 1, 0.23, 1_000, undefined],
+      ['engine 1 thread, one request, 8bf094a', 1, 0.19, 0, undefined],
+    ]);
+    expect(rows[1].note).toBe('10,780 requests/s; CPU per 10k requests');
+  });
+});

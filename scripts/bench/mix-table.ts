@@ -1,0 +1,275 @@
+/**
+ * Pure: the mix case's figures (issue 27, "Speed"). Each round runs scripts/bench/engine-profile.ts
+ * once per variant, one thread at a fixed arrival rate against nginx: the default one-request
+ * scenario, the three-entry mix (scripts/bench/mix-scenario.ts), and the default scenario on the
+ * commit before issue 27 (its own engine-profile.ts, from a git worktree). Rounds rotate the order
+ * of the variants so that a drift of the machine's state falls on each of them alike; the figures
+ * are medians over the rounds, and each ratio is given both as the ratio of the medians and as the
+ * median of the rounds' own ratios (each round's variants ran minutes apart at most). Ratios are
+ * printed, never judged in a test.
+ */
+import { median, type Measure } from './table.ts';
+
+export type Variant = 'one' | 'mix' | 'before';
+
+export const VARIANTS: readonly Variant[] = ['one', 'mix', 'before'];
+
+/** One line of engine-profile.ts's output, as this commit's file and the earlier one print it. */
+export interface ProfileLine {
+  rate: number;
+  /** Requests completed (the earlier file: arrivals, each one request). */
+  completed: number;
+  /** Arrivals completed; absent from the earlier file (there each arrival is one request). */
+  arrivals?: number;
+  ok?: number;
+  dropped?: number;
+  achievedPerSec: number;
+  requestsPerSec?: number;
+  /** CPU-s per 10k requests, the process from before the scenario's load to after the pool's close. */
+  cpuPer10k: number;
+  /** CPU-s per 10k requests over the schedule alone; absent from the earlier file. */
+  loadCpuPer10k?: number | null;
+}
+
+export interface ProfileRun {
+  variant: Variant;
+  round: number;
+  line: ProfileLine;
+}
+
+/** The figures line of engine-profile.ts's stdout (its last line that is a JSON object with cpuPer10k). */
+export function parseProfileLine(stdout: string): ProfileLine {
+  const lines = stdout.trim().split('\n').reverse();
+  for (const l of lines) {
+    if (!l.startsWith('{')) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    const o = v as Partial<ProfileLine>;
+    if (typeof o.cpuPer10k === 'number' && typeof o.completed === 'number' && typeof o.rate === 'number')
+      return o as ProfileLine;
+  }
+  throw new Error(
+    `engine-profile printed no figures line (a JSON object with rate, completed and cpuPer10k): ${JSON.stringify(stdout.slice(-400))}`,
+  );
+}
+
+/** The variants of round r (1-based), rotated by one each round: one, mix, before; mix, before, one; ... */
+export function roundOrder(round: number, variants: readonly Variant[] = VARIANTS): Variant[] {
+  const k = (round - 1) % variants.length;
+  return [...variants.slice(k), ...variants.slice(0, k)];
+}
+
+export interface VariantFigures {
+  runs: number;
+  /** Medians over the variant's runs. */
+  cpuPer10k: number | null;
+  loadCpuPer10k: number | null;
+  achievedPerSec: number | null;
+  requestsPerSec: number | null;
+  /** Requests per arrival (1 for a one-request scenario). */
+  requestsPerArrival: number | null;
+  /** Arrivals dropped for want of a VU, each run's. */
+  dropped: number[];
+  /** Arrivals that failed (completed minus ok), each run's where printed. */
+  failed: number[];
+}
+
+export interface RatioFigures {
+  /** Ratio of the two variants' medians. */
+  ofMedians: number | null;
+  /** Median of the rounds' own ratios, and the lowest and highest of them. */
+  medianOfRounds: number | null;
+  lo: number | null;
+  hi: number | null;
+  rounds: number;
+}
+
+export interface MixSummary {
+  rate: number;
+  byVariant: Partial<Record<Variant, VariantFigures>>;
+  /** The mix's CPU per request over the one-request scenario's, the schedule's window (loadCpuPer10k). */
+  mixOverOne: RatioFigures | null;
+  /** The one-request scenario's CPU per request now over before, the window both files measure (cpuPer10k). */
+  oneOverBefore: RatioFigures | null;
+}
+
+const arrivalsOf = (l: ProfileLine) => l.arrivals ?? l.completed;
+
+function figures(runs: ProfileRun[]): VariantFigures {
+  const m = (f: (l: ProfileLine) => number | null | undefined) =>
+    median(runs.map((r) => f(r.line)).filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  return {
+    runs: runs.length,
+    cpuPer10k: m((l) => l.cpuPer10k),
+    loadCpuPer10k: m((l) => l.loadCpuPer10k),
+    achievedPerSec: m((l) => l.achievedPerSec),
+    requestsPerSec: m((l) => l.requestsPerSec ?? l.achievedPerSec),
+    requestsPerArrival: m((l) => (arrivalsOf(l) > 0 ? l.completed / arrivalsOf(l) : null)),
+    dropped: runs.map((r) => r.line.dropped).filter((d): d is number => typeof d === 'number'),
+    failed: runs.filter((r) => typeof r.line.ok === 'number').map((r) => arrivalsOf(r.line) - r.line.ok!),
+  };
+}
+
+function ratioOf(
+  runs: ProfileRun[],
+  a: Variant,
+  b: Variant,
+  f: (l: ProfileLine) => number | null | undefined,
+): RatioFigures | null {
+  const of = (v: Variant) => runs.filter((r) => r.variant === v);
+  const val = (r: ProfileRun | undefined) => {
+    const x = r ? f(r.line) : null;
+    return typeof x === 'number' && Number.isFinite(x) ? x : null;
+  };
+  const ma = median(
+    of(a)
+      .map(val)
+      .filter((x): x is number => x !== null),
+  );
+  const mb = median(
+    of(b)
+      .map(val)
+      .filter((x): x is number => x !== null),
+  );
+  const perRound: number[] = [];
+  for (const round of new Set(runs.map((r) => r.round))) {
+    const x = val(of(a).find((r) => r.round === round));
+    const y = val(of(b).find((r) => r.round === round));
+    if (x !== null && y !== null && y > 0) perRound.push(x / y);
+  }
+  if (ma === null || mb === null || mb <= 0) return null;
+  return {
+    ofMedians: ma / mb,
+    medianOfRounds: median(perRound),
+    lo: perRound.length ? Math.min(...perRound) : null,
+    hi: perRound.length ? Math.max(...perRound) : null,
+    rounds: perRound.length,
+  };
+}
+
+export function mixSummary(rate: number, runs: ProfileRun[]): MixSummary {
+  const byVariant: Partial<Record<Variant, VariantFigures>> = {};
+  for (const v of VARIANTS) {
+    const rs = runs.filter((r) => r.variant === v);
+    if (rs.length) byVariant[v] = figures(rs);
+  }
+  return {
+    rate,
+    byVariant,
+    mixOverOne: ratioOf(runs, 'mix', 'one', (l) => l.loadCpuPer10k),
+    oneOverBefore: ratioOf(runs, 'one', 'before', (l) => l.cpuPer10k),
+  };
+}
+
+/** The goals of issue 27's "Speed" section, as the printed lines state them (never asserted). */
+export const MIX_GOAL = 1.15;
+export const BEFORE_GOAL = 1.05;
+
+const n0 = (v: number | null) => (v === null ? '–' : Math.round(v).toLocaleString('en-US'));
+const f4 = (v: number | null) => (v === null ? '–' : v.toFixed(4));
+const f3 = (v: number | null) => (v === null ? '–' : v.toFixed(3));
+
+function ratioLine(what: string, r: RatioFigures | null, goal: number, detail: string): string {
+  if (!r) return `${what}: – (${detail}: not measured)`;
+  const verdict =
+    // within a float's rounding of the goal counts as on it (0.2185 / 0.19 is 1.1500000000000001)
+    r.ofMedians === null ? '' : r.ofMedians <= goal + 1e-9 ? ` (goal <= ${goal}: met)` : ` (goal <= ${goal}: NOT met)`;
+  const rounds =
+    r.rounds > 0
+      ? `; round by round ${f3(r.medianOfRounds)} median, ${f3(r.lo)} to ${f3(r.hi)} over ${r.rounds} round${r.rounds === 1 ? '' : 's'}`
+      : '';
+  return `${what}: ${f3(r.ofMedians)} x${verdict} (${detail}, ratio of the medians${rounds})`;
+}
+
+const LABEL: Record<Variant, string> = {
+  one: 'one request (default scenario)',
+  mix: 'mix (3 entries, one a 2-request transaction)',
+  before: 'one request, before issue 27',
+};
+
+/** The mix case's lines: each variant's medians, then the two ratios of issue 27. */
+export function formatMix(s: MixSummary, beforeRev: string | null): string {
+  const lines = [
+    `native engine on 1 thread at ${n0(s.rate)} arrivals/s against nginx, medians (CPU-s per 10k requests: a transaction's two requests are two):`,
+  ];
+  const head = [
+    'variant',
+    'runs',
+    'arrivals/s',
+    'requests/s',
+    'req/arrival',
+    'CPU-s/10k',
+    'schedule CPU-s/10k',
+    'dropped',
+    'failed',
+  ];
+  const body = VARIANTS.filter((v) => s.byVariant[v]).map((v) => {
+    const f = s.byVariant[v]!;
+    return [
+      v === 'before' && beforeRev ? `${LABEL[v]} (${beforeRev})` : LABEL[v],
+      String(f.runs),
+      n0(f.achievedPerSec),
+      n0(f.requestsPerSec),
+      f.requestsPerArrival === null ? '–' : f.requestsPerArrival.toFixed(3),
+      f4(f.cpuPer10k),
+      f4(f.loadCpuPer10k),
+      f.dropped.length ? f.dropped.map(n0).join(' ') : '–',
+      f.failed.length ? f.failed.map(n0).join(' ') : '–',
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  lines.push(...[head, ...body].map((c) => `  ${line(c)}`));
+  lines.push(
+    ratioLine(
+      'mix / one request, CPU per request',
+      s.mixOverOne,
+      MIX_GOAL,
+      'schedule CPU-s/10k, the same file and window for both',
+    ),
+    ratioLine(
+      `one request now / before${beforeRev ? ` (${beforeRev})` : ''}, CPU per request`,
+      s.oneOverBefore,
+      BEFORE_GOAL,
+      "CPU-s/10k, each commit's own engine-profile.ts over the window both measure",
+    ),
+  );
+  return lines.join('\n');
+}
+
+/**
+ * The case's runs as the bench table's measures (one row per variant, medians by aggregate()):
+ * CPU-s per 10k requests over the window both commits' files measure (cpuPer10k), and arrivals/s.
+ */
+export function mixMeasures(runs: ProfileRun[], beforeRev: string | null): Measure[] {
+  const tool: Record<Variant, string> = {
+    one: 'engine 1 thread, one request',
+    mix: 'engine 1 thread, mix',
+    before: `engine 1 thread, one request, ${beforeRev ?? 'before'}`,
+  };
+  return runs.map((r) => {
+    const l = r.line;
+    const failed = typeof l.ok === 'number' ? arrivalsOf(l) - l.ok : 0;
+    return {
+      tool: tool[r.variant],
+      model: 'open',
+      settings: 'scripts/bench/engine-profile.ts',
+      targetRate: l.rate,
+      achievedPerSec: l.achievedPerSec,
+      cpuPer10k: l.cpuPer10k,
+      p50Ms: null,
+      p99Ms: null,
+      dropped: l.dropped ?? null,
+      errors: failed,
+      note: r.variant === 'mix' ? `${n0(l.requestsPerSec ?? null)} requests/s; CPU per 10k requests` : undefined,
+    };
+  });
+}
