@@ -126,4 +126,42 @@ describe('a mix on the native engine', () => {
     expect(t.sum((r) => r.ok)).toBe(190);
     expect(records.flatMap((r) => r.samples ?? []).some((m) => m.includes('checkout: confirm'))).toBe(true);
   });
+
+  it("a transaction's sends made at once go one after the other on its VU, each answer its own", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const srv = await tinyServer((req, res) => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'x-path': req.url! }).end(req.url);
+      }, 5);
+    });
+    closers.push(srv.close);
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/native-mix/concurrent.ts'),
+      `${srv.url}/`,
+      'pairs',
+    );
+    // one VU: any two requests in flight at once would be two on its one connection
+    const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket', keepHeaders: false }, 1, 1);
+    closers.push(() => pool.close());
+    const records: BucketRecord[] = [];
+    const run = startNative({
+      schedule: new Schedule([{ fromPerSec: 10, toPerSec: 10, durationS: 2 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      arrivals: s.arrivals,
+      seqOffset: 0,
+      gracefulStopMs: 3000,
+      sink: (r) => records.push(r),
+    });
+    await run.done;
+    const t = totals(mergeRecords(records));
+    expect(most).toBe(1);
+    expect(t.byName('pair', 'completed')).toBeGreaterThan(0);
+    expect(t.byName('pair', 'ok')).toBe(t.byName('pair', 'completed'));
+    expect(t.byName('pair: c', 'ok')).toBe(t.byName('pair', 'ok'));
+  });
 });

@@ -27,6 +27,11 @@ export interface PreparedRequest {
    * transaction that reads it); 0 or absent: the body is counted and discarded, as always.
    */
   keepBodyBytes?: number;
+  /**
+   * Keep this response's headers for a check or a transaction (the socket client makes header
+   * strings only then); absent: the client's HttpOptions.keepHeaders. undici always has them.
+   */
+  keepHeaders?: boolean;
 }
 
 export interface Outcome {

@@ -118,7 +118,9 @@ export function liveParsers(): number {
 
 export class ResponseParser {
   private ptr: number;
-  private readonly headers: string[] | null;
+  private headers: string[] | null;
+  /** The array headers are collected in while kept (reused by every response). */
+  private readonly kept: string[] = [];
   private headerBytes = 0;
   /** Bytes of the current header name that matched "keep-alive" so far; -1 once it cannot. */
   private kaMatched = 0;
@@ -132,7 +134,12 @@ export class ResponseParser {
   ) {
     this.ptr = llhttp().llhttp_alloc(TYPE_RESPONSE);
     live++;
-    this.headers = keepHeaders ? [] : null;
+    this.headers = keepHeaders ? this.kept : null;
+  }
+
+  /** Whether the next responses' headers are collected (a request whose check reads them); set between responses. */
+  keepHeaders(on: boolean): void {
+    this.headers = on ? this.kept : null;
   }
 
   /** Parses `length` bytes of `chunk`; the handler hears of each response and of an error. */

@@ -58,6 +58,14 @@ interface Failure {
   message: string;
 }
 
+/** A transaction's sending: a request in flight on its VU, the last send, and how a failure is kept. */
+interface SendState {
+  /** Sends made and not yet ended (in flight, or waiting for the one in flight). */
+  pending: number;
+  last: Promise<SentResponse> | null;
+  fail(f: Failure): void;
+}
+
 /** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
 function refusedResponse(error: string): SentResponse {
   return {
@@ -168,17 +176,20 @@ export function startNative(o: EngineRunOptions): EngineRun {
     const fail = (f: Failure) => {
       failure ??= f;
     };
-    let last: Promise<unknown> = Promise.resolve();
+    // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
+    const st: SendState = { pending: 0, last: null, fail };
     const http = {
       send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
-        const p = last.then(() => sendOn(vu, name, spec, check, fail));
-        last = p;
+        const p =
+          st.pending > 0 ? st.last!.then(() => sendOn(vu, name, spec, check, st)) : sendOn(vu, name, spec, check, st);
+        st.pending++;
+        st.last = p;
         return p;
       },
     };
     try {
       await entry.run(seq, http);
-      await last;
+      if (st.last) await st.last;
     } catch (err) {
       fail({ kind: 'other', status: 0, message: `${entry.name} threw: ${(err as Error)?.message ?? String(err)}` });
     }
@@ -193,11 +204,12 @@ export function startNative(o: EngineRunOptions): EngineRun {
     name: string,
     spec: RequestSpec,
     check: Check | undefined,
-    fail: (f: Failure) => void,
+    st: SendState,
   ): Promise<SentResponse> =>
     new Promise((resolve) => {
       const refused = (message: string) => {
-        fail({ kind: 'other', status: 0, message });
+        st.pending--;
+        st.fail({ kind: 'other', status: 0, message });
         resolve(refusedResponse(message));
       };
       const bad = o.arrivals.admit(name);
@@ -209,11 +221,12 @@ export function startNative(o: EngineRunOptions): EngineRun {
         return refused(`scenario threw: ${(err as Error).message}`);
       }
       vu.send(req, (_vu, out) => {
+        st.pending--;
         const checkFailure = out.kind ? null : o.arrivals.checkOf(check, out);
         rec.sent(out.times.endMs, name, out, checkFailure);
         const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
         const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
-        if (kind !== undefined) fail({ kind, status: out.status, message: `${name}: ${error}` });
+        if (kind !== undefined) st.fail({ kind, status: out.status, message: `${name}: ${error}` });
         resolve(o.arrivals.sent(out, error));
       });
     });

@@ -57,6 +57,9 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
  */
 let sharedTlsContext: tls.SecureContext | null = null;
 
+/** A request body up to this size is written with its head as one string; a larger one after it. */
+const ONE_WRITE_BODY_BYTES = 16 * 1024;
+
 export class SocketVu implements VuConnection, ResponseHandler {
   private readonly timeoutMs: number;
   private readonly host: string;
@@ -64,6 +67,8 @@ export class SocketVu implements VuConnection, ResponseHandler {
   private readonly tls: boolean;
   private readonly hostHeader: string;
   private readonly keepHeaders: boolean;
+  /** Whether the parser collects headers now: the request in flight's keepHeaders, else the client's. */
+  private headersNow: boolean;
   private readonly out: Outcome = newOutcome();
   private done: SendDone | null = null;
   private deadlineMs = Infinity;
@@ -92,6 +97,7 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.port = Number(u.port || (this.tls ? 443 : 80));
     this.hostHeader = u.host;
     this.keepHeaders = opts.keepHeaders !== false;
+    this.headersNow = this.keepHeaders;
   }
 
   preconnect(): Promise<boolean> {
@@ -120,6 +126,11 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.informational = false;
     this.isHead = req.method === 'HEAD';
     const keep = req.keepBodyBytes;
+    const headers = req.keepHeaders ?? this.keepHeaders;
+    if (headers !== this.headersNow) {
+      this.headersNow = headers;
+      this.parser?.keepHeaders(headers);
+    }
     let head: string;
     try {
       this.keepLeft = keep === undefined || keep === 0 ? 0 : keepBodyBytes(keep);
@@ -159,7 +170,10 @@ export class SocketVu implements VuConnection, ResponseHandler {
   private write(s: Socket, head: string, body: Buffer | null): void {
     const t = this.out.times;
     t.sendStartMs = performance.now();
-    if (body) {
+    if (body && body.length <= ONE_WRITE_BODY_BYTES) {
+      // one latin1 string (bytes 0-255 map to themselves): one write, no writev (13% of a small POST's CPU)
+      s.write(head + body.toString('latin1'), 'latin1');
+    } else if (body) {
       s.cork();
       s.write(head, 'latin1');
       s.write(body);
@@ -172,7 +186,7 @@ export class SocketVu implements VuConnection, ResponseHandler {
 
   private open(): Socket {
     // A parser per connection: what one connection left half-parsed never reaches the next.
-    const p = new ResponseParser(this, this.keepHeaders);
+    const p = new ResponseParser(this, this.headersNow);
     this.out.connections++;
     const s: Socket = this.tls
       ? tls.connect({

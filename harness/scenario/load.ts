@@ -109,6 +109,9 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
     path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin),
     headers: { ...(spec.headers ?? {}) },
     body,
+    // one shape for every request (the engine's hot path): the builders set what they keep
+    keepBodyBytes: 0,
+    keepHeaders: undefined,
   };
 }
 

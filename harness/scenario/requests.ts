@@ -91,7 +91,12 @@ export async function scenarioRequests(
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
-    prepare: (spec) => ({ ...prepare(spec, origin, 'http.send(name, request)'), keepBodyBytes: maxBodyBytes }),
+    prepare: (spec) => {
+      const r = prepare(spec, origin, 'http.send(name, request)');
+      r.keepBodyBytes = maxBodyBytes;
+      r.keepHeaders = true;
+      return r;
+    },
     checkOf,
     sent,
     admit: admission(traffic),
@@ -111,13 +116,18 @@ function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, max
   }
   const request = e.request!;
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
+  const headers = e.checkReadsHeaders;
   const check = e.check;
   return {
     kind: 'request',
     name: e.name,
-    build: keep
-      ? (seq) => ({ ...prepare(request(contexts(seq)), origin), keepBodyBytes: keep })
-      : (seq) => prepare(request(contexts(seq)), origin),
+    build: (seq) => {
+      const r = prepare(request(contexts(seq)), origin);
+      // the socket client makes header strings only for a check that reads them
+      r.keepHeaders = headers;
+      if (keep) r.keepBodyBytes = keep;
+      return r;
+    },
     check: check ? (o) => checkOf(check, o) : () => null,
   };
 }
@@ -162,15 +172,39 @@ function parseJson(text: string): any {
 }
 
 function sent(o: Outcome, error: string | null): SentResponse {
-  const body = bodyText(o);
-  return {
-    status: o.status,
-    headers: responseHeaders(o),
-    body,
-    json: () => parseJson(body),
-    ok: error === null,
-    ...(error !== null ? { error } : {}),
-  };
+  return new Sent(o, error);
+}
+
+/**
+ * A transaction's response, decoded only when read. It keeps the outcome's arrays, not the
+ * outcome: the VU's next request gives the outcome new ones (startOutcome), so these stay as they
+ * were when the response ended.
+ */
+class Sent implements SentResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly #raw: Outcome['rawHeaders'];
+  readonly #chunks: Buffer[];
+  #headers: Record<string, string | string[] | undefined> | undefined;
+  #body: string | undefined;
+  constructor(o: Outcome, error: string | null) {
+    this.status = o.status;
+    this.ok = error === null;
+    if (error !== null) this.error = error;
+    // the socket client's parser refills one header array per connection: keep a copy of this one's
+    this.#raw = o.rawHeaders ? (o.rawHeaders.slice() as Outcome['rawHeaders']) : null;
+    this.#chunks = o.bodyChunks;
+  }
+  get headers(): Record<string, string | string[] | undefined> {
+    return (this.#headers ??= responseHeaders({ rawHeaders: this.#raw } as Outcome));
+  }
+  get body(): string {
+    return (this.#body ??= bodyText({ bodyChunks: this.#chunks } as Outcome));
+  }
+  json(): any {
+    return parseJson(this.body);
+  }
 }
 
 /** Arrivals of one request entry from a builder and a check (the engine's tests, and callers without a scenario module). */

@@ -19,6 +19,8 @@ export interface TrafficEntry {
   run?: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void;
   /** The check reads the body (its code names `body` or `json`): responses keep it (docs/decisions/028). */
   checkReadsBody: boolean;
+  /** The check reads the headers (its code names `headers`): the socket client makes header strings only then. */
+  checkReadsHeaders: boolean;
 }
 
 export interface Traffic {
@@ -41,10 +43,11 @@ export function singleEntryName(s: Scenario): string {
   return typeof s.name === 'string' && s.name.trim() !== '' ? s.name : 'request';
 }
 
-function readsBody(check: Check | undefined): boolean {
-  if (!check) return false;
-  return /\b(body|json)\b/.test(Function.prototype.toString.call(check));
+function reads(check: Check | undefined, what: RegExp): boolean {
+  return check !== undefined && what.test(Function.prototype.toString.call(check));
 }
+const readsBody = (check: Check | undefined) => reads(check, /\b(body|json)\b/);
+const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
 function nearestKey(key: string, keys: string[]): string {
   const hit = keys.find((k) => k.toLowerCase() === key.toLowerCase() || k.startsWith(key) || key.startsWith(k));
@@ -158,8 +161,18 @@ export function trafficOf(s: Scenario): Traffic {
         weight: e.weight,
         ...(e.request ? { request: e.request, check: e.check } : { run: e.run }),
         checkReadsBody: readsBody(e.check),
+        checkReadsHeaders: readsHeaders(e.check),
       }))
-    : [{ name: singleEntryName(s), weight: 1, request: s.request, check: s.check, checkReadsBody: readsBody(s.check) }];
+    : [
+        {
+          name: singleEntryName(s),
+          weight: 1,
+          request: s.request,
+          check: s.check,
+          checkReadsBody: readsBody(s.check),
+          checkReadsHeaders: readsHeaders(s.check),
+        },
+      ];
   const whole = wholeWeights(entries.map((e) => e.weight));
   if (typeof whole === 'string') throw new Error(`mix weights: ${whole}; give weights with at most 3 decimals`);
   return {

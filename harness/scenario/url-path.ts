@@ -10,8 +10,13 @@
 const VERBATIM = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
 
 export function verbatimPath(url: string, origin: string): string | null {
-  if (!url.startsWith(origin)) return null;
-  const rest = url.slice(origin.length);
+  // the target's origin, or a path relative to it ("/x", never "//host/x": another origin)
+  const rest = url.startsWith(origin)
+    ? url.slice(origin.length)
+    : url.charCodeAt(0) === 47 && url.charCodeAt(1) !== 47
+      ? url
+      : null;
+  if (rest === null) return null;
   if (!VERBATIM.test(rest)) return null;
   // Dot segments are resolved ("/a/../b"), also when spelled %2e; a '.' after '/' may start one.
   if (rest.includes('/.') || rest.includes('%2e') || rest.includes('%2E')) return null;
