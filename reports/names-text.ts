@@ -110,7 +110,7 @@ export function sizedFromText(sizedFrom: NonNullable<TrafficRecord['sizedFrom']>
     case 'warmup':
       return "the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law";
     case 'expectedServiceMs':
-      return "vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law: no warmup measured the time per arrival";
+      return "vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law: no warmup measured a longer time per arrival";
     case 'given':
       return 'the VU counts the config gives (vus.preAllocated, vus.max)';
   }
@@ -125,7 +125,7 @@ export function trafficText(run: RunResult): TextSection | null {
   const paragraphs: TextParagraph[] = [];
   if (mixed)
     paragraphs.push({
-      text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: in any run of N consecutive arrivals each entry's count is within one of N times its share). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
+      text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
     });
   if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });
   return {

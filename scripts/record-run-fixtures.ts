@@ -8,7 +8,8 @@
  *
  *   npx tsx scripts/record-run-fixtures.ts [shape ...]     (default: every shape)
  *
- * native takes about 30 s of real load against the embedded demo on 127.0.0.1; the others take
+ * native and mix take about 30 s each of real load against the embedded demo on 127.0.0.1 (mix: the
+ * demo's own mix of reads, writes and a transaction, recorded by name); the others take
  * seconds (simulated time, or the import of a real k6 output).
  */
 import fs from 'node:fs';
@@ -57,6 +58,30 @@ const RECORDERS: Record<string, (runsDir: string) => Promise<string>> = {
         { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
       );
       if (r.exitCode !== 0) throw new Error(`the native run exited ${r.exitCode}: ${r.lines.join('')}`);
+      fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
+      return r.dir;
+    } finally {
+      await demo.close();
+    }
+  },
+  async mix(runsDir) {
+    const key = 'fixture-key-not-secret';
+    const demo = await startDemo({ slots: NATIVE_DEMO.slots, holdMs: NATIVE_DEMO.holdMs, hmacKey: key });
+    try {
+      // the demo's own mix (reads 1.9 ms, writes and confirms 9.5 ms, a transaction of two): about
+      // 430 arrivals/s on 2 slots; 150 and 300 hold, 450 fails and its confirmation stops the run
+      const r = await runQuietly(
+        {
+          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+          scenario: path.resolve('demo/scenario.ts'),
+          steps: { startPerSec: 150, stepPerSec: 150, maxPerSec: 600, rampS: 1, holdS: 4, settleS: 1 },
+          warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+          rtt: { samples: 5 },
+          output: { dir: runsDir, runId: 'mix' },
+        },
+        { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
+      );
+      if (r.exitCode !== 0) throw new Error(`the mix run exited ${r.exitCode}: ${r.lines.join('')}`);
       fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
       return r.dir;
     } finally {

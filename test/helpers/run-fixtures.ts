@@ -187,6 +187,22 @@ export const SHAPES: Record<string, (r: StoredRun) => string[]> = {
       ],
       [(meta.attempts ?? []).every((a) => a.action !== undefined), 'an attempt has no stored action'],
     ]),
+  mix: ({ meta, summary }) => {
+    const held = summary.steps.filter((s) => s.verdict === 'holds');
+    const names = Object.keys(held[0]?.byName ?? {}).sort();
+    return problems([
+      [meta.engine === 'native' && meta.status === 'complete', `engine ${meta.engine}, status ${meta.status}`],
+      [(meta.traffic?.entries.length ?? 0) === 3, `traffic has ${meta.traffic?.entries.length ?? 0} entries, not 3`],
+      [held.length >= 2, `${held.length} steps held, not at least 2`],
+      [
+        names.join() === ['checkout', 'checkout: confirm', 'checkout: create', 'create order', 'read order'].join(),
+        `the held steps' names are ${names.join(', ')}`,
+      ],
+      [held.every((s) => s.byName?.checkout?.transaction === true), 'checkout is not marked a transaction'],
+      [held.every((s) => (s.requestsPerSec ?? 0) > s.completedPerSec), 'requests/s is not above arrivals/s'],
+      [summary.stopReason === 'plateau', `stopReason is ${summary.stopReason}, not plateau`],
+    ]);
+  },
   k6: ({ meta, summary }) =>
     problems([
       [meta.engine === 'k6' && summary.engine === 'k6', `engine is ${meta.engine} / ${summary.engine}, not k6`],
