@@ -56,9 +56,10 @@ async function shopServer(confirmFails = false): Promise<{ url: string; seen: Se
   return { url: srv.url, seen };
 }
 
-async function runMix(url: string, ratePerSec: number, seconds: number) {
-  const s = await scenarioRequests(SCENARIO, `${url}/`, 'mixrun');
-  const pool = new VuPool(url, { timeoutMs: 5000, client: 'socket', keepHeaders: true }, 20, 60);
+/** Runs a scenario module on one thread at a fixed rate; its buckets merged. */
+async function runScenario(url: string, file: string, ratePerSec: number, seconds: number, vus = { pre: 20, max: 60 }) {
+  const s = await scenarioRequests(file, `${url}/`, 'mixrun');
+  const pool = new VuPool(url, { timeoutMs: 5000, client: 'socket', keepHeaders: false }, vus.pre, vus.max);
   closers.push(() => pool.close());
   const records: BucketRecord[] = [];
   const run = startNative({
@@ -74,6 +75,8 @@ async function runMix(url: string, ratePerSec: number, seconds: number) {
   const done = await run.done;
   return { s, done, records: mergeRecords(records) };
 }
+
+const runMix = (url: string, ratePerSec: number, seconds: number) => runScenario(url, SCENARIO, ratePerSec, seconds);
 
 function totals(records: BucketRecord[]) {
   const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
@@ -138,27 +141,18 @@ describe('a mix on the native engine', () => {
       }, 5);
     });
     closers.push(srv.close);
-    const s = await scenarioRequests(
-      path.resolve('test/fixtures/scenarios/native-mix/concurrent.ts'),
-      `${srv.url}/`,
-      'pairs',
-    );
     // one VU: any two requests in flight at once would be two on its one connection
-    const pool = new VuPool(srv.url, { timeoutMs: 5000, client: 'socket', keepHeaders: false }, 1, 1);
-    closers.push(() => pool.close());
-    const records: BucketRecord[] = [];
-    const run = startNative({
-      schedule: new Schedule([{ fromPerSec: 10, toPerSec: 10, durationS: 2 }]),
-      phase: 'steps',
-      source: 'native/0',
-      pool,
-      arrivals: s.arrivals,
-      seqOffset: 0,
-      gracefulStopMs: 3000,
-      sink: (r) => records.push(r),
-    });
-    await run.done;
-    const t = totals(mergeRecords(records));
+    const { records } = await runScenario(
+      srv.url,
+      path.resolve('test/fixtures/scenarios/native-mix/concurrent.ts'),
+      10,
+      2,
+      {
+        pre: 1,
+        max: 1,
+      },
+    );
+    const t = totals(records);
     expect(most).toBe(1);
     expect(t.byName('pair', 'completed')).toBeGreaterThan(0);
     expect(t.byName('pair', 'ok')).toBe(t.byName('pair', 'completed'));
