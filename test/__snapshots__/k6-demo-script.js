@@ -156,10 +156,11 @@ var DATA_ORDERS = ["sequential", "unique", "random"];
 function singleEntryName(s) {
   return typeof s.name === "string" && s.name.trim() !== "" ? s.name : "request";
 }
-function readsBody(check2) {
-  if (!check2) return false;
-  return /\b(body|json)\b/.test(Function.prototype.toString.call(check2));
+function reads(check2, what) {
+  return check2 !== void 0 && what.test(Function.prototype.toString.call(check2));
 }
+var readsBody = (check2) => reads(check2, /\b(body|json)\b/);
+var readsHeaders = (check2) => reads(check2, /\bheaders\b/);
 function nearestKey(key, keys) {
   const hit = keys.find((k) => k.toLowerCase() === key.toLowerCase() || k.startsWith(key) || key.startsWith(k));
   return hit ? ` (did you mean \`${hit}\`?)` : "";
@@ -264,8 +265,18 @@ function trafficOf(s) {
     name,
     weight: e.weight,
     ...e.request ? { request: e.request, check: e.check } : { run: e.run },
-    checkReadsBody: readsBody(e.check)
-  })) : [{ name: singleEntryName(s), weight: 1, request: s.request, check: s.check, checkReadsBody: readsBody(s.check) }];
+    checkReadsBody: readsBody(e.check),
+    checkReadsHeaders: readsHeaders(e.check)
+  })) : [
+    {
+      name: singleEntryName(s),
+      weight: 1,
+      request: s.request,
+      check: s.check,
+      checkReadsBody: readsBody(s.check),
+      checkReadsHeaders: readsHeaders(s.check)
+    }
+  ];
   const whole = wholeWeights(entries.map((e) => e.weight));
   if (typeof whole === "string") throw new Error(`mix weights: ${whole}; give weights with at most 3 decimals`);
   return {
