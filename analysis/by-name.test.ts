@@ -161,7 +161,7 @@ describe('mergeRecords: names', () => {
           if (m.source.includes('+')) expect(Object.keys(m.byName ?? {})).toEqual(Object.keys(m.byName ?? {}).sort());
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 25 },
     );
   });
 
@@ -179,7 +179,7 @@ describe('mergeRecords: names', () => {
           expect(mergeRecords([...b, ...mergeRecords(a)])).toEqual(once);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 25 },
     );
   });
 
