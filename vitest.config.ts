@@ -61,6 +61,9 @@ export default defineConfig({
           fileParallelism: true,
           // Threads start faster than forks; these tests change no process-wide state (cwd, signals).
           pool: 'threads',
+          // Modules are loaded once per worker, not once per file (the pure core and the renderers
+          // are most of every file's imports): these tests keep no module state between files.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },

@@ -7,9 +7,14 @@ import { bundleFor, prepareEntry } from '../bin/bundle-cache.mjs';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bundle-'));
 const cache = path.join(root, 'cache');
+let written = 0;
 const write = (rel: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   fs.writeFileSync(path.join(root, rel), text);
+  // dated before the build that reads it (each write a second apart, so an edit always shows): a
+  // source as new as the build's start is stamped stale, which a fast run (the same millisecond) hits
+  const at = new Date(Date.now() - 600_000 + ++written * 1000);
+  fs.utimesSync(path.join(root, rel), at, at);
 };
 let loads = 0;
 const load = async () =>
