@@ -1,13 +1,13 @@
 /**
  * How long an arrival holds its VU, from a window of buckets (the warmup's): the service time of
- * Little's law for sizing the steps' VUs (VUs = rate x (time per arrival + RTT)), measured rather
+ * Little's law for sizing the steps' VUs (VUs = rate x time per arrival, the round trip inside it), measured rather
  * than taken from `vus.expectedServiceMs`.
  *
  *   with names:     mean = sum_e (ok_e x mean_e) / sum_e ok_e   over the mix's entries e
  *   without names:  mean = the top-level duration histogram's mean (each arrival is one request)
  *
- * An entry's duration is its whole arrival: a one-request entry's request, a transaction's first
- * request sent to its end, think time included. The inner requests of a transaction are not
+ * An entry's duration is its whole arrival: a one-request entry's request, a transaction's start to
+ * its end, think time included. The inner requests of a transaction are not
  * entries (their time is inside the transaction's), so only the entries' names are read.
  */
 import type { Aggregate } from './buckets.ts';
@@ -16,7 +16,7 @@ import type { Aggregate } from './buckets.ts';
  * Mean ms a successful arrival held its VU over `agg`, weighted by each entry's successes (its
  * duration histogram's count, which is its `ok`); null when no arrival succeeded. `entryNames`
  * are the mix's entry names (TrafficRecord entries); names of `agg` outside them are ignored.
- * Throws when `agg` has names but none of them is an entry's (the caller passed another run's names).
+ * Null too when `agg` has names but none of them is an entry's (no arrival ended in the window).
  */
 export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): number | null {
   if (agg.byName.size === 0) {
@@ -24,13 +24,9 @@ export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): nu
     return agg.ok > 0 && h.totalCount > 0 ? h.mean / 1000 : null;
   }
   const entries = [...new Set(entryNames)].filter((name) => agg.byName.has(name));
-  if (entries.length === 0) {
-    // every arrival records its entry's name: none of them here means the names passed are not the run's
-    const recorded = [...agg.byName.keys()].sort().slice(0, 5);
-    throw new Error(
-      `meanArrivalMs: none of the entry names [${entryNames.map((n) => JSON.stringify(n)).join(', ')}] was recorded in the window (it has ${recorded.map((n) => JSON.stringify(n)).join(', ')}${agg.byName.size > 5 ? ', ...' : ''}): pass the mix's entry names (trafficOf(scenario).entries)`,
-    );
-  }
+  // none of the entries ended in the window (a transaction longer than the warmup's windows: only
+  // its inner requests did): no time per arrival was measured
+  if (entries.length === 0) return null;
   let sumUs = 0;
   let ok = 0;
   for (const name of entries) {

@@ -59,7 +59,7 @@ export const NAME_HEADER = [
 
 /** What the columns of a step's table by name mean. */
 export const NAME_NOTE =
-  "Completed/s counts requests for a request's name and arrivals for a transaction (a mix entry of several requests); a transaction's percentiles are its whole duration, first request sent to the end, think time included. Percentiles are of the successful ones, steady window only.";
+  "Completed/s counts requests for a request's name and arrivals for a transaction (a mix entry of several requests); a transaction's percentiles are its whole duration, from the arrival's start to its last answer, think time included. Percentiles are of the successful ones, steady window only.";
 
 /** A name's row of a step's table. */
 export function nameCells(name: string, r: NameResult): string[] {

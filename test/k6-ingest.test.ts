@@ -637,6 +637,23 @@ describe('arrivals and names', () => {
       }
     },
   );
+  it('a one-request entry that failed before sending (its rows used up) is counted under its name', async () => {
+    const lines = mixSamples().map(asJson);
+    // second 3: a 'write' arrival whose request was never sent (the runtime tags it transaction=unsent)
+    lines.push(
+      asJson({
+        metric: 'plateau_arrival',
+        atS: 3.6,
+        value: 0,
+        tags: { group: '', name: 'write', outcome: 'other', scenario: 'steps', transaction: 'unsent' },
+      }),
+    );
+    const r = await ingestMix(lines);
+    const b = r.records.find((x) => x.tS === 3)!;
+    expect([b.completed, b.ok, b.requests]).toEqual([4, 2, 5]);
+    expect(b.byName!.write).toMatchObject({ completed: 1, ok: 0, errors: { other: 1 } });
+    expect(b.byName!.write.transaction).toBeUndefined();
+  });
 });
 
 describe('a mix whose first arrival ends seconds after its first request', () => {

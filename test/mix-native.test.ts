@@ -126,6 +126,8 @@ describe('a mix on the native engine', () => {
     expect(t.byName('checkout', 'completed')).toBe(10);
     expect(failedTxns).toBe(10);
     expect(t.sum((r) => r.errors.http_4xx ?? 0)).toBe(10);
+    expect(t.sum((r) => r.statuses['404'] ?? 0)).toBe(10);
+    expect(t.sum((r) => r.byName?.checkout?.statuses?.['404'] ?? 0)).toBe(10);
     expect(t.sum((r) => r.ok)).toBe(190);
     expect(records.flatMap((r) => r.samples ?? []).some((m) => m.includes('checkout: confirm'))).toBe(true);
   });
@@ -157,5 +159,8 @@ describe('a mix on the native engine', () => {
     expect(t.byName('pair', 'completed')).toBeGreaterThan(0);
     expect(t.byName('pair', 'ok')).toBe(t.byName('pair', 'completed'));
     expect(t.byName('pair: c', 'ok')).toBe(t.byName('pair', 'ok'));
+    expect(t.byName('chain', 'completed')).toBeGreaterThan(0);
+    expect(t.byName('chain', 'ok')).toBe(t.byName('chain', 'completed'));
+    expect(t.byName('chain: b', 'ok')).toBe(t.byName('chain', 'ok'));
   });
 });

@@ -115,7 +115,7 @@ export interface TrafficRecord {
 
 /** One name's figures in one second (BucketRecord.byName). */
 export interface NameBucket {
-  /** A transaction's figures are its arrivals (duration: first request sent to the end, think time included); absent for a request name. */
+  /** A transaction's figures are its arrivals (duration: from the arrival's start to its last answer, think time included); absent for a request name. */
   transaction?: true;
   /** Completed in this second, successful or not. */
   completed: number;

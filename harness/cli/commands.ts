@@ -1,6 +1,7 @@
 /** The bodies of `plateau run`, `plan` and `report`. */
 import path from 'node:path';
 import { loadConfig } from '../config/load.ts';
+import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan } from '../../analysis/plan.ts';
 import { planForInstance } from '../engine/create.ts';
 import { runPipeline } from '../pipeline/run.ts';
@@ -104,20 +105,26 @@ export async function planCommand(a: Args): Promise<number> {
     planText(
       config,
       plan,
-      scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic)}` : undefined,
+      scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic, config)}` : undefined,
     ) + '\n',
   );
   return EXIT.ok;
 }
 
 /** The mix as plan shows it: each entry's weight share, transactions marked. */
-function mixText(t: Traffic): string {
+function mixText(t: Traffic, config: PlateauConfig): string {
   if (t.entries.length === 1 && !t.entries[0].run) return '';
   const total = t.entries.reduce((a, e) => a + e.weight, 0);
   const parts = t.entries.map(
     (e) => `${e.name} ${((100 * e.weight) / total).toFixed(0)}%${e.run ? ' (transaction)' : ''}`,
   );
-  return `; mix: ${parts.join(', ')}; VUs re-sized after the warmup from its measured time per arrival`;
+  // the steps stage raises the VUs from the warmup's time per arrival only where one runs and the config sets none
+  const resized =
+    config.engine !== 'k6' &&
+    config.warmup.enabled &&
+    config.vus.preAllocated === undefined &&
+    config.vus.max === undefined;
+  return `; mix: ${parts.join(', ')}${resized ? '; VUs may be raised after the warmup, from its measured time per arrival' : ''}`;
 }
 
 export async function reportCommand(dir: string): Promise<number> {

@@ -62,9 +62,13 @@ interface Failure {
 interface SendState {
   /** Sends made and not yet ended (in flight, or waiting for the one in flight). */
   pending: number;
+  /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
+  ended: boolean;
   last: Promise<SentResponse> | null;
   fail(f: Failure): void;
 }
+
+const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
 /** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
 function refusedResponse(error: string): SentResponse {
@@ -185,9 +189,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
       failure ??= f;
     };
     // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
-    const st: SendState = { pending: 0, last: null, fail };
+    const st: SendState = { pending: 0, last: null, fail, ended: false };
     const http = {
       send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
+        // a send after run returned (not awaited) would use a VU already given to the next arrival
+        if (st.ended) {
+          fail({ kind: 'other', status: 0, message: `${name}: ${SEND_AFTER_END}` });
+          return Promise.resolve(refusedResponse(SEND_AFTER_END));
+        }
         const p =
           st.pending > 0 ? st.last!.then(() => sendOn(vu, name, spec, check, st)) : sendOn(vu, name, spec, check, st);
         st.pending++;
@@ -197,10 +206,13 @@ export function startNative(o: EngineRunOptions): EngineRun {
     };
     try {
       await entry.run(seq, http);
-      if (st.last) await st.last;
     } catch (err) {
       fail({ kind: 'other', status: 0, message: `${entry.name} threw: ${(err as Error)?.message ?? String(err)}` });
     }
+    // sends run left going (not awaited, or chained in a .then) end before the arrival does and
+    // frees its VU (a send never rejects)
+    while (st.pending > 0) await st.last;
+    st.ended = true;
     const endMs = clk.now();
     rec.transaction(endMs, entry.name, endMs - startMs, failure);
     release(vu);

@@ -1,7 +1,8 @@
 /**
  * Aggregates one engine instance's events into one-second BucketRecords (HDR histograms, never a
  * list of requests) and hands each finished second to a sink. Requests count in the second they
- * complete; arrivals and drops in the second they were dispatched.
+ * complete; arrivals and drops in the second they were due (the engine holds that second open
+ * until they are dispatched).
  */
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';

@@ -30,11 +30,12 @@ export const NAME_FIX =
  * engine thread (native) or per VU (k6 shares nothing between VUs).
  */
 export class NameBook {
-  private readonly seen: Set<string>;
-  private readonly transactions: Set<string>;
+  /** Names http.send has used (admitted). */
+  private readonly seen = new Set<string>();
+  /** The mix's entries' names: a send under one would merge its figures into the entry's arrivals. */
+  private readonly entries: Set<string>;
   constructor(entries: readonly { name: string; transaction: boolean }[]) {
-    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
-    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
+    this.entries = new Set(entries.map((e) => e.name));
   }
 
   /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
@@ -43,9 +44,9 @@ export class NameBook {
     const bad = nameProblem(name);
     if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
     const n = name as string;
-    if (this.transactions.has(n))
-      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
-    if (this.seen.size + this.transactions.size >= MAX_NAMES)
+    if (this.entries.has(n))
+      return `http.send: "${n}" is the name of an entry of the mix; give a transaction's requests names of their own ('checkout: create')`;
+    if (this.seen.size + this.entries.size >= MAX_NAMES)
       return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
     this.seen.add(n);
     return null;

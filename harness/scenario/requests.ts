@@ -34,7 +34,10 @@ export type EntryRun = RequestRun | TransactionRun;
 export interface Arrivals {
   /** Results are recorded per name (a mix of several entries, or a transaction). */
   byName: boolean;
-  /** Some check or transaction reads response headers: the clients keep them. */
+  /**
+   * The clients' default for keeping response headers (some check, or a transaction); each request
+   * the scenario builds sets its own (PreparedRequest.keepHeaders), so this serves raw requests only.
+   */
   keepHeaders: boolean;
   entries: EntryRun[];
   entryOf(seq: number): EntryRun;
@@ -128,15 +131,26 @@ function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, max
       if (keep) r.keepBodyBytes = keep;
       return r;
     },
-    check: check ? (o) => checkOf(check, o) : () => null,
+    check: check ? (o) => checkOf(check, o, { body: keep > 0, headers }) : () => null,
   };
 }
 
-/** A check's verdict: true or nothing accepts; false or a message rejects; a throw is its message. */
-export function checkOf(check: Check | undefined, o: Outcome): string | null {
+/** What a request kept for its check: the body (its check's text names body or json), the headers (names headers). */
+export interface Kept {
+  body: boolean;
+  headers: boolean;
+}
+const KEPT_ALL: Kept = { body: true, headers: true };
+
+/**
+ * A check's verdict: true or nothing accepts; false or a message rejects; a throw is its message.
+ * A check that reads what its request did not keep (through a helper, or a computed name) throws,
+ * so it fails with the fix instead of judging an empty body (docs/decisions/028).
+ */
+export function checkOf(check: Check | undefined, o: Outcome, kept: Kept = KEPT_ALL): string | null {
   if (!check) return null;
   try {
-    const v = check(new ResponseView(o));
+    const v = check(new ResponseView(o, kept));
     return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
   } catch (err) {
     return `check threw: ${(err as Error).message}`;
@@ -148,19 +162,28 @@ export function checkOf(check: Check | undefined, o: Outcome): string | null {
  * and the body decoded only when read.
  */
 class ResponseView implements ResponseInfo {
-  constructor(private readonly o: Outcome) {}
+  constructor(
+    private readonly o: Outcome,
+    private readonly kept: Kept,
+  ) {}
   get status(): number {
     return this.o.status;
   }
   get headers(): Record<string, string | string[] | undefined> {
+    if (!this.kept.headers) throw new Error(notKept('headers', 'res.headers'));
     return responseHeaders(this.o);
   }
   get body(): string {
+    if (!this.kept.body) throw new Error(notKept('body', 'res.body or res.json()'));
     return bodyText(this.o);
   }
   json(): any {
     return parseJson(this.body);
   }
+}
+
+function notKept(what: string, spelled: string): string {
+  return `the response ${what} ${what === 'headers' ? 'were' : 'was'} not kept for this check: plateau keeps it only when the check's own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the check`;
 }
 
 function parseJson(text: string): any {
@@ -194,7 +217,8 @@ class Sent implements SentResponse {
     if (error !== null) this.error = error;
     // the socket client's parser refills one header array per connection: keep a copy of this one's
     this.#raw = o.rawHeaders ? (o.rawHeaders.slice() as Outcome['rawHeaders']) : null;
-    this.#chunks = o.bodyChunks;
+    // an empty array is the one the VU's next response fills (startOutcome swaps only a full one)
+    this.#chunks = o.bodyChunks.length ? o.bodyChunks : [];
   }
   get headers(): Record<string, string | string[] | undefined> {
     return (this.#headers ??= responseHeaders({ rawHeaders: this.#raw } as Outcome));

@@ -133,3 +133,23 @@ describe('data rows', () => {
     expect(new Set(a).size).toBeGreaterThan(6);
   });
 });
+
+describe('a check that reads what its request did not keep', () => {
+  it('fails with the fix instead of judging an empty body or no headers', async () => {
+    const { checkOf } = await import('./requests.ts');
+    const { newOutcome } = await import('../engine/http.ts');
+    const o = newOutcome();
+    o.status = 200;
+    const viaHelper = (r: { body: string }) => r.body.includes('ok');
+    expect(checkOf((r) => viaHelper(r), o, { body: false, headers: false })).toMatch(
+      /check threw: the response body was not kept for this check: .*write res.body or res.json\(\) in the check/,
+    );
+    expect(
+      checkOf((r) => String((r as unknown as Record<string, unknown>)['head' + 'ers']), o, {
+        body: false,
+        headers: false,
+      }),
+    ).toMatch(/the response headers were not kept/);
+    expect(checkOf((r) => r.status === 200, o, { body: false, headers: false })).toBeNull();
+  });
+});

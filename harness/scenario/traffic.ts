@@ -78,6 +78,15 @@ export function scenarioProblems(s: Scenario): string[] {
       if (names.length > MAX_NAMES)
         out.push(`\`mix\` has ${names.length} entries, over ${MAX_NAMES}: names are the rows of the report`);
       for (const name of names) out.push(...entryProblems(name, s.mix[name] as unknown as Record<string, unknown>));
+      const weights = names.map((n) => (s.mix![n] as { weight?: unknown })?.weight);
+      if (weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
+        const whole = wholeWeights(weights as number[]);
+        if (typeof whole === 'string') {
+          out.push(
+            `the mix's weights (${weights.join(', ')}): ${whole}; ${whole.includes('decimals') ? 'round them to 3 decimals (or use whole numbers in the same ratio)' : 'use smaller whole numbers in the same ratio'}`,
+          );
+        }
+      }
     }
   } else if (typeof s.request !== 'function') {
     out.push(

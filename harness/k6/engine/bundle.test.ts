@@ -175,7 +175,7 @@ describe('the bundled mix, run with k6 faked', () => {
       } else if (expected[i] === 'create order') {
         // the rows are used up: the arrival fails before sending
         expect(sent).toEqual([]);
-        expect(tags).toEqual({ name: 'create order', outcome: 'other', transaction: 'false' });
+        expect(tags).toEqual({ name: 'create order', outcome: 'other', transaction: 'unsent' });
       } else {
         expect(
           sent.map((r) => [r.method, new URL(r.url).pathname, r.params.tags, r.params.responseType, r.async]),
@@ -295,7 +295,7 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(l.fake.requests.map((r) => r.params.tags?.name).sort()).toEqual(['fine', 'fine', 'first', 'first']);
     const logged = warn.mock.calls.map((c) => String(c[0]));
     expect(logged.some((m) => m.includes('by id: http.send: name "order 1001"') && m.includes(NAME_FIX))).toBe(true);
-    expect(logged.some((m) => m.includes('self: http.send: "self" is the name of a transaction'))).toBe(true);
+    expect(logged.some((m) => m.includes('self: http.send: "self" is the name of an entry of the mix'))).toBe(true);
     // each distinct message once, its first line only
     expect(logged.filter((m) => m.includes('throws: run threw: no such order'))).toHaveLength(1);
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);

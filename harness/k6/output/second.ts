@@ -106,7 +106,15 @@ export class K6Second {
     this.arrived++;
     if (ok) this.arrivedOk++;
     else this.arrivedErrors[kind] = (this.arrivedErrors[kind] ?? 0) + 1;
-    if (p.tags.transaction !== 'true' || key === null) return;
+    if (key === null) return;
+    if (p.tags.transaction === 'unsent') {
+      // a one-request entry that failed before sending: no http_reqs sample names it, this does
+      const u = this.name(key);
+      u.completed++;
+      u.fail(kind, undefined);
+      return;
+    }
+    if (p.tags.transaction !== 'true') return;
     const t = this.name(key);
     t.transaction = true;
     t.completed++;

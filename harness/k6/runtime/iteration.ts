@@ -47,7 +47,7 @@ function guarded(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig):
   try {
     return oneRequest(entry, ctx, cfg, true);
   } catch (err) {
-    return { outcome: 'other', durationMs: 0, message: messageOf(err) };
+    return { outcome: 'other', durationMs: 0, message: messageOf(err), unsent: true };
   }
 }
 
@@ -70,7 +70,8 @@ function record(entry: TrafficEntry, r: ArrivalResult): void {
   arrivalTrend.add(r.durationMs, {
     name: entry.name,
     outcome: r.outcome,
-    transaction: isTransaction(entry) ? 'true' : 'false',
+    // 'unsent': a one-request entry that failed before sending, counted under its name by the ingest
+    transaction: isTransaction(entry) ? 'true' : r.unsent ? 'unsent' : 'false',
   });
   if (r.outcome === 'other' && r.message) warnOnce(`${entry.name}: ${r.message}`);
 }

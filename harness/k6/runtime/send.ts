@@ -39,11 +39,18 @@ function urlOf(spec: RequestSpec, origin: string, what: string): string {
   if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
     throw new Error(`${what} must be { method?, url, headers?, body? }; its url is ${typeof spec?.url}`);
   }
-  const url = /^https?:\/\//i.test(spec.url) ? spec.url : origin + (spec.url.startsWith('/') ? '' : '/') + spec.url;
-  if (url !== origin && !url.startsWith(origin + '/') && !url.startsWith(origin + '?')) {
+  // as the native engine: '//host/x' is another origin, not a path; scheme and host compare without case
+  if (spec.url.startsWith('//')) {
+    throw new Error(`${what} returned ${spec.url}, another origin than the target ${origin}: a run loads one origin`);
+  }
+  const absolute = /^https?:\/\//i.test(spec.url);
+  const url = absolute ? spec.url : origin + (spec.url.startsWith('/') ? '' : '/') + spec.url;
+  const head = url.slice(0, origin.length).toLowerCase();
+  const rest = url.slice(origin.length);
+  if (head !== origin.toLowerCase() || (rest !== '' && rest[0] !== '/' && rest[0] !== '?')) {
     throw new Error(`${what} returned ${url}, but the target is ${origin}: a run loads one origin`);
   }
-  return url;
+  return origin + rest;
 }
 
 /** http.request's arguments: method, URL, body, params. */

@@ -2,7 +2,7 @@
  * A transaction on k6: the entry's run(ctx, http) with http.send on http.asyncRequest, each
  * request named by its send. The arrival fails with the first failure it met (a request's
  * ErrorKind, `check`, or `other` for a refused name, a malformed request or a throw of run); its
- * duration runs from the first request sent to the end of run (think time included).
+ * duration runs from the arrival's start to the end of run and its sends (think time included).
  */
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, RequestSpec, ScenarioContext, SentResponse, TransactionHttp } from '../../scenario/types.ts';
@@ -16,6 +16,8 @@ export interface ArrivalResult {
   durationMs: number;
   /** Why it failed (kept short), when it did. */
   message?: string;
+  /** A one-request entry that failed before its request was sent (no http_reqs sample names it). */
+  unsent?: boolean;
 }
 
 function notSent(error: string): SentResponse {
@@ -46,7 +48,7 @@ function sentResponse(sent: Sent): SentResponse {
 /**
  * Runs one transaction. Its sends go one after another, as on the native engine (a VU has one
  * request at a time: a send made while another is in flight waits for it), and the arrival ends
- * when run has returned and its last send has settled. A refused name or a malformed request is
+ * when run has returned and every send it made has settled (one made later is refused). A refused name or a malformed request is
  * never sent: it resolves with ok false and fails the arrival (kind other), as does a throw of run.
  */
 export async function runTransaction(
@@ -56,7 +58,7 @@ export async function runTransaction(
   names: NameBook,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
-  let firstSentMs: number | null = null;
+  let ended = false;
   let failure: Failure | null = null;
   const fail = (f: Failure) => {
     failure ??= f;
@@ -74,7 +76,6 @@ export async function runTransaction(
     } catch (err) {
       return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
     }
-    firstSentMs ??= Date.now();
     return pending.then(
       (sent) => {
         if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
@@ -87,6 +88,11 @@ export async function runTransaction(
   let last: Promise<unknown> | null = null;
   const http: TransactionHttp = {
     send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
+      // a send after the arrival ended belongs to no arrival: refused, as on the native engine
+      if (ended)
+        return Promise.resolve(
+          refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`),
+        );
       const p = (last ?? Promise.resolve()).then(() => sendOne(name, spec, check));
       last = p;
       return p;
@@ -94,11 +100,17 @@ export async function runTransaction(
   };
   try {
     await run(ctx, http);
-    await last;
   } catch (err) {
     fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
   }
-  const durationMs = Date.now() - (firstSentMs ?? startMs);
+  // sends run left going (not awaited, or chained in a .then) end before the arrival does (a send never rejects)
+  for (let seen = last; ; seen = last) {
+    await seen;
+    if (last === seen) break;
+  }
+  ended = true;
+  // the whole transaction, from the arrival's start (as on the native engine)
+  const durationMs = Date.now() - startMs;
   const f = failure as Failure | null;
   return f ? { outcome: f.kind, durationMs, message: f.message } : { outcome: 'ok', durationMs };
 }
