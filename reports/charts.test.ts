@@ -82,7 +82,22 @@ describe('the time series: the offered rate beside achieved', () => {
 
   it('counts arrivals in a mix, requests otherwise', () => {
     expect(first.title.text).toMatch(/^requests per second/);
-    const mixed: RunResult = { ...DEMO, steps: DEMO.steps.map((s) => ({ ...s, byName: {} })) };
+    const one = {
+      completedPerSec: 1,
+      throughputPerSec: 1,
+      completed: 1,
+      ok: 1,
+      failed: 0,
+      errorRate: 0,
+      errors: {},
+      latency: [],
+      meanMs: 1,
+      maxMs: 1,
+    };
+    const mixed: RunResult = { ...DEMO, steps: DEMO.steps.map((s) => ({ ...s, byName: { 'read order': one } })) };
+    // an empty byName is no names: requests, as everywhere else
+    const empty: RunResult = { ...DEMO, steps: DEMO.steps.map((s) => ({ ...s, byName: {} })) };
+    expect((timeseriesSpec(empty) as Json).vconcat[0].title.text).toMatch(/^requests per second/);
     expect((timeseriesSpec(mixed) as Json).vconcat[0].title.text).toMatch(/^arrivals per second/);
   });
 });

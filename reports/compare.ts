@@ -134,7 +134,7 @@ export function byNameLines(r: NameComparisonResult | null): string[] {
       '',
       `### ${fmtTarget(rate.ratePerSec)} req/s (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
       '',
-      '| Name | A req/s | B req/s | A p99 | B p99 | p99 change | A errors | B errors | Regressed |',
+      '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
       ...rate.names.map(nameRow),
     );

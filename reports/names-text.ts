@@ -10,11 +10,6 @@ import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analys
 import { countsText, percentileCell, verdictLabel } from './cells.ts';
 import type { TextParagraph, TextSection } from './markdown-verdicts.ts';
 
-/** True when some step carries figures by name (a mix of several entries, or a transaction). */
-export function hasNames(run: RunResult): boolean {
-  return run.steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
-}
-
 /** The steps whose figures by name are shown: those with data and names, in the order they ran. */
 export function namedSteps(run: RunResult): StepResult[] {
   return run.steps.filter((s) => s.steadyS > 0 && s.byName !== undefined && Object.keys(s.byName).length > 0);

@@ -70,6 +70,18 @@ describe('errorRateChange', () => {
       { compared: true, regressed: false },
     ],
     ['B completed nothing', { errorRate: 0 }, { completed: 0 }, { compared: false, regressed: false }],
+    [
+      '0 to 1 failure of 30 (3.3%): noise, under 3 failures',
+      { errorRate: 0, completed: 30 },
+      { errorRate: 1 / 30, completed: 30 },
+      { compared: true, regressed: false },
+    ],
+    [
+      '0 to 3 failures of 30 (10%)',
+      { errorRate: 0, completed: 30 },
+      { errorRate: 3 / 30, completed: 30 },
+      { compared: true, regressed: true },
+    ],
   ])('%s', (_what, a, b, want) => {
     expect(errorRateChange(nameResult(a), nameResult(b), T)).toMatchObject(want);
   });
@@ -191,7 +203,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's, on 3 failures or more.",
     );
   });
 });

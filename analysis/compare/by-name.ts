@@ -6,6 +6,7 @@
  *   p99 regressed         when both p99s are reliable and  p99_B - p99_A > p99Relative x p99_A
  *                                                    and  p99_B - p99_A >= p99FloorMs
  *   error rate regressed  when both completed some and    e_B > max(e_A + errorRateFloor, errorRateFactor x e_A)
+ *                                                    and  B failed at least errorMinFailures of that name
  *
  * A p99 on too few samples moves by itself; the floor keeps a 2 ms p99 going to 3 ms (+50%) from
  * reading as a regression, and the factor keeps a 5% error rate going to 6% (1 point) from doing so.
@@ -22,16 +23,19 @@ export interface NameThresholds {
   p99FloorMs: number;
   /** An error rate regressed when B's passed A's plus this (a fraction: 0.01 is one percentage point) ... */
   errorRateFloor: number;
-  /** ... and passed A's times this factor. */
+  /** ... and passed A's times this factor ... */
   errorRateFactor: number;
+  /** ... with at least this many failures of that name in B's steady window (one failure of 30 is noise). */
+  errorMinFailures: number;
 }
 
-/** +25% and at least 5 ms for a p99; more than 1 percentage point and 2x for an error rate. */
+/** +25% and at least 5 ms for a p99; more than 1 percentage point and 2x, on 3 failures or more, for an error rate. */
 export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   p99Relative: 0.25,
   p99FloorMs: 5,
   errorRateFloor: 0.01,
   errorRateFactor: 2,
+  errorMinFailures: 3,
 };
 
 export interface NameP99Change {
@@ -102,7 +106,8 @@ export interface NameComparisonResult {
   thresholds: NameThresholds;
 }
 
-function hasNames(run: RunResult): boolean {
+/** The run recorded figures by name (a mix, or a transaction) in at least one step. */
+export function hasNames(run: RunResult): boolean {
   return run.steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
 }
 
@@ -150,7 +155,9 @@ export function errorRateChange(a: NameResult, b: NameResult, t: NameThresholds)
     b: b.errorRate,
     compared: true,
     changePoints: b.errorRate - a.errorRate,
-    regressed: b.errorRate > Math.max(a.errorRate + t.errorRateFloor, t.errorRateFactor * a.errorRate),
+    regressed:
+      b.errorRate > Math.max(a.errorRate + t.errorRateFloor, t.errorRateFactor * a.errorRate) &&
+      b.failed >= t.errorMinFailures,
   };
 }
 

@@ -64,6 +64,7 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
   return (
     `A name regressed at a rate both runs held when its p99 rose by more than ${pct(t.p99Relative)}% and at least ` +
     `${t.p99FloorMs} ms (both p99s on enough samples), or its error rate rose above both ` +
-    `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s.`
+    `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s, ` +
+    `on ${t.errorMinFailures} failures or more.`
   );
 }

@@ -5,6 +5,7 @@
  * out from the ramps. The offered rate is each attempt's target rate over its steady window (the
  * run stores the windows, not the ramps' seconds), so achieved can be read against it.
  */
+import { hasNames } from '../../analysis/compare/by-name.ts';
 import { stepNo } from '../../analysis/format.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
@@ -108,7 +109,7 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
   const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
   const o = { maxS };
   // with a mix, the series count arrivals (a transaction is one), as the steps do
-  const unit = run.steps.some((s) => s.byName !== undefined) ? 'arrivals' : 'requests';
+  const unit = hasNames(run) ? 'arrivals' : 'requests';
   const throughputColors = { successful: COLOR.achieved, failed: COLOR.failed, [OFFERED]: COLOR.offered };
   const panels: object[] = [
     panel(
