@@ -153,3 +153,21 @@ describe('a check that reads what its request did not keep', () => {
     expect(checkOf((r) => r.status === 200, o, { body: false, headers: false })).toBeNull();
   });
 });
+
+describe('more scenario problems and answers', () => {
+  it('weights that cannot be made whole are a problem naming the fix', () => {
+    const s = { mix: { a: { weight: 100 / 3, request: req }, b: { weight: 1, request: req } } } as Scenario;
+    expect(scenarioProblems(s).join('\n')).toMatch(/more than 3 decimals; round them to 3 decimals/);
+  });
+  it("an empty answer of a transaction keeps nothing of the VU's next one", async () => {
+    const { requestArrivals } = await import('./requests.ts');
+    const { newOutcome, startOutcome } = await import('../engine/http.ts');
+    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
+    const o = newOutcome();
+    o.status = 204;
+    const first = a.sent(o, null);
+    startOutcome(o, 0); // the VU's next request, on the same outcome
+    o.bodyChunks.push(Buffer.from('{"secret":"second"}'));
+    expect(first.body).toBe('');
+  });
+});
