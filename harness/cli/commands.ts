@@ -17,7 +17,7 @@ import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { trafficOf, type Traffic } from '../scenario/traffic.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
-import { maxPlannedArrivals } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns } from '../pipeline/warmup.ts';
 
 type Args = Record<string, unknown>;
 
@@ -86,7 +86,7 @@ export async function planCommand(a: Args): Promise<number> {
   const traffic = scenario ? trafficOf(scenario) : null;
   if (scenario && traffic) {
     const data = loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length);
-    const fewRows = uniqueRowsProblem(data, maxPlannedArrivals(config, plan));
+    const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
     if (fewRows) throw fewRows;
   }
   if (a.json) {

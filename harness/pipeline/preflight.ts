@@ -23,6 +23,8 @@ export interface PreflightInput {
   runId: string;
   /** The highest sequence number the plan can reach (warmup + steps). */
   maxSeq: number;
+  /** The rows a unique data source must have: the plan's arrivals and a rerun of every step. */
+  maxRows: number;
   maxVUs: number;
   durationS: number;
   env: NodeJS.ProcessEnv;
@@ -38,7 +40,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   await checkHealth(p.config, evidence);
   if (p.config.metrics?.url)
     evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
-  const fewRows = uniqueRowsProblem(p.requests.data, p.maxSeq);
+  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows);
   if (fewRows) throw fewRows;
   await sampleArrivals(p.config, p.requests, evidence);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };

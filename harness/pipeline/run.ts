@@ -29,7 +29,7 @@ import { runStage, skippedStage } from './stage.ts';
 import { preflight } from './preflight.ts';
 import { reset } from './reset.ts';
 import { measureRtt } from './rtt.ts';
-import { maxPlannedArrivals, warmup, type Warmed } from './warmup.ts';
+import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 
@@ -159,6 +159,7 @@ async function stages(
         requests: ctx.requests,
         runId: ctx.runId,
         maxSeq,
+        maxRows: maxArrivalsWithReruns(config, ctx.plan),
         maxVUs: ctx.plan.vus.maxVUs,
         durationS: ctx.plan.durationS + config.warmup.maxS,
         env,

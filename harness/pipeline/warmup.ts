@@ -37,6 +37,15 @@ export function maxPlannedArrivals(config: PlateauConfig, plan: Plan): number {
   return new Schedule(plan.segments).totalArrivals + Math.ceil(warmupRatePerSec({ config }) * (config.warmup.maxS + 1));
 }
 
+/**
+ * What a unique data source must cover: the plan's arrivals and a rerun of every step (a failed
+ * step is confirmed, a generator-bound one rerun with more VUs). A run that reruns more can still
+ * use its rows up: those arrivals then fail (kind other) with the source named.
+ */
+export function maxArrivalsWithReruns(config: PlateauConfig, plan: Plan): number {
+  return maxPlannedArrivals(config, plan) + new Schedule(plan.segments).totalArrivals;
+}
+
 /** The warmup's outcome: where the steps' sequence starts, its verdict and its buckets (for the threads stage). */
 export interface Warmed {
   lastSeq: number;
