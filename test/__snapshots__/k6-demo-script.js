@@ -129,10 +129,11 @@ function nameProblem(name) {
 var NAME_FIX = "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
 var NameBook = class {
   constructor(entries) {
-    __publicField(this, "seen");
-    __publicField(this, "transactions");
-    this.seen = new Set(entries.filter((e) => !e.transaction).map((e) => e.name));
-    this.transactions = new Set(entries.filter((e) => e.transaction).map((e) => e.name));
+    /** Names http.send has used (admitted). */
+    __publicField(this, "seen", /* @__PURE__ */ new Set());
+    /** The mix's entries' names: a send under one would merge its figures into the entry's arrivals. */
+    __publicField(this, "entries");
+    this.entries = new Set(entries.map((e) => e.name));
   }
   /** null when `name` may be sent under, else why not with the fix; remembers the names admitted. */
   problem(name) {
@@ -140,9 +141,9 @@ var NameBook = class {
     const bad = nameProblem(name);
     if (bad) return `http.send: ${bad}; ${NAME_FIX}`;
     const n = name;
-    if (this.transactions.has(n))
-      return `http.send: "${n}" is the name of a transaction of the mix; give its requests names of their own ('${n}: create')`;
-    if (this.seen.size + this.transactions.size >= MAX_NAMES)
+    if (this.entries.has(n))
+      return `http.send: "${n}" is the name of an entry of the mix; give a transaction's requests names of their own ('checkout: create')`;
+    if (this.seen.size + this.entries.size >= MAX_NAMES)
       return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
     this.seen.add(n);
     return null;
@@ -188,6 +189,15 @@ function scenarioProblems(s) {
       if (names.length > MAX_NAMES)
         out.push(`\`mix\` has ${names.length} entries, over ${MAX_NAMES}: names are the rows of the report`);
       for (const name of names) out.push(...entryProblems(name, s.mix[name]));
+      const weights = names.map((n) => s.mix[n]?.weight);
+      if (weights.every((w) => typeof w === "number" && Number.isFinite(w) && w > 0)) {
+        const whole = wholeWeights(weights);
+        if (typeof whole === "string") {
+          out.push(
+            `the mix's weights (${weights.join(", ")}): ${whole}; ${whole.includes("decimals") ? "round them to 3 decimals (or use whole numbers in the same ratio)" : "use smaller whole numbers in the same ratio"}`
+          );
+        }
+      }
     }
   } else if (typeof s.request !== "function") {
     out.push(
@@ -592,11 +602,17 @@ function urlOf(spec, origin, what) {
   if (!spec || typeof spec !== "object" || typeof spec.url !== "string") {
     throw new Error(`${what} must be { method?, url, headers?, body? }; its url is ${typeof spec?.url}`);
   }
-  const url = /^https?:\/\//i.test(spec.url) ? spec.url : origin + (spec.url.startsWith("/") ? "" : "/") + spec.url;
-  if (url !== origin && !url.startsWith(origin + "/") && !url.startsWith(origin + "?")) {
+  if (spec.url.startsWith("//")) {
+    throw new Error(`${what} returned ${spec.url}, another origin than the target ${origin}: a run loads one origin`);
+  }
+  const absolute = /^https?:\/\//i.test(spec.url);
+  const url = absolute ? spec.url : origin + (spec.url.startsWith("/") ? "" : "/") + spec.url;
+  const head = url.slice(0, origin.length).toLowerCase();
+  const rest = url.slice(origin.length);
+  if (head !== origin.toLowerCase() || rest !== "" && rest[0] !== "/" && rest[0] !== "?") {
     throw new Error(`${what} returned ${url}, but the target is ${origin}: a run loads one origin`);
   }
-  return url;
+  return origin + rest;
 }
 function argsOf(spec, r, cfg, what) {
   const url = urlOf(spec, cfg.origin, what);
@@ -663,7 +679,7 @@ function sentResponse(sent) {
 }
 async function runTransaction(run, ctx, cfg, names) {
   const startMs = Date.now();
-  let firstSentMs = null;
+  let ended = false;
   let failure = null;
   const fail = (f2) => {
     failure ?? (failure = f2);
@@ -681,7 +697,6 @@ async function runTransaction(run, ctx, cfg, names) {
     } catch (err) {
       return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
     }
-    firstSentMs ?? (firstSentMs = Date.now());
     return pending.then(
       (sent) => {
         if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
@@ -693,6 +708,10 @@ async function runTransaction(run, ctx, cfg, names) {
   let last = null;
   const http2 = {
     send(name, spec, check2) {
+      if (ended)
+        return Promise.resolve(
+          refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`)
+        );
       const p = (last ?? Promise.resolve()).then(() => sendOne(name, spec, check2));
       last = p;
       return p;
@@ -700,11 +719,15 @@ async function runTransaction(run, ctx, cfg, names) {
   };
   try {
     await run(ctx, http2);
-    await last;
   } catch (err) {
     fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
   }
-  const durationMs = Date.now() - (firstSentMs ?? startMs);
+  for (let seen = last; ; seen = last) {
+    await seen;
+    if (last === seen) break;
+  }
+  ended = true;
+  const durationMs = Date.now() - startMs;
   const f = failure;
   return f ? { outcome: f.kind, durationMs, message: f.message } : { outcome: "ok", durationMs };
 }
@@ -725,7 +748,7 @@ function guarded(entry, ctx, cfg) {
   try {
     return oneRequest(entry, ctx, cfg, true);
   } catch (err) {
-    return { outcome: "other", durationMs: 0, message: messageOf(err) };
+    return { outcome: "other", durationMs: 0, message: messageOf(err), unsent: true };
   }
 }
 function isTransaction(entry) {
@@ -738,7 +761,8 @@ function record(entry, r) {
   arrivalTrend.add(r.durationMs, {
     name: entry.name,
     outcome: r.outcome,
-    transaction: isTransaction(entry) ? "true" : "false"
+    // 'unsent': a one-request entry that failed before sending, counted under its name by the ingest
+    transaction: isTransaction(entry) ? "true" : r.unsent ? "unsent" : "false"
   });
   if (r.outcome === "other" && r.message) warnOnce(`${entry.name}: ${r.message}`);
 }
