@@ -39,55 +39,50 @@ const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
   settleS: 1,
 });
 
+/**
+ * A real run of the whole pipeline against the embedded demo (2 slots x 9.5 ms), quiet, its table
+ * written beside it; `runId` names the run and its directory.
+ */
+async function demoRun(runsDir: string, runId: string, scenario: string, steps: ReturnType<typeof stepsAt>) {
+  const key = 'fixture-key-not-secret';
+  const demo = await startDemo({ slots: NATIVE_DEMO.slots, holdMs: NATIVE_DEMO.holdMs, hmacKey: key });
+  try {
+    const r = await runQuietly(
+      {
+        target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+        scenario,
+        steps,
+        warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+        rtt: { samples: 5 },
+        output: { dir: runsDir, runId },
+      },
+      { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
+    );
+    if (r.exitCode !== 0) throw new Error(`the ${runId} run exited ${r.exitCode}: ${r.lines.join('')}`);
+    fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
+    return r.dir;
+  } finally {
+    await demo.close();
+  }
+}
+
+/** A demo run's steps: 1 s ramps, 4 s holds. */
+const stepsAt = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
+  startPerSec,
+  stepPerSec,
+  maxPerSec,
+  rampS: 1,
+  holdS: 4,
+  settleS: 1,
+});
+
 /** Each shape's recording: writes one run directory under runsDir named as the shape, returns it. */
 const RECORDERS: Record<string, (runsDir: string) => Promise<string>> = {
-  async native(runsDir) {
-    const key = 'fixture-key-not-secret';
-    const demo = await startDemo({ slots: NATIVE_DEMO.slots, holdMs: NATIVE_DEMO.holdMs, hmacKey: key });
-    try {
-      // 120 and 180 hold below the demo's 210.5 req/s; 240 fails and its confirmation stops the run
-      const r = await runQuietly(
-        {
-          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
-          scenario: DEMO_SCENARIO,
-          steps: { startPerSec: 120, stepPerSec: 60, maxPerSec: 300, rampS: 1, holdS: 4, settleS: 1 },
-          warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
-          rtt: { samples: 5 },
-          output: { dir: runsDir, runId: 'native' },
-        },
-        { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
-      );
-      if (r.exitCode !== 0) throw new Error(`the native run exited ${r.exitCode}: ${r.lines.join('')}`);
-      fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
-      return r.dir;
-    } finally {
-      await demo.close();
-    }
-  },
-  async mix(runsDir) {
-    const key = 'fixture-key-not-secret';
-    const demo = await startDemo({ slots: NATIVE_DEMO.slots, holdMs: NATIVE_DEMO.holdMs, hmacKey: key });
-    try {
-      // the demo's own mix (reads 1.9 ms, writes and confirms 9.5 ms, a transaction of two): about
-      // 430 arrivals/s on 2 slots; 150 and 300 hold, 450 fails and its confirmation stops the run
-      const r = await runQuietly(
-        {
-          target: { url: `${demo.url}/orders`, rttPath: '/ping' },
-          scenario: path.resolve('demo/scenario.ts'),
-          steps: { startPerSec: 150, stepPerSec: 150, maxPerSec: 600, rampS: 1, holdS: 4, settleS: 1 },
-          warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
-          rtt: { samples: 5 },
-          output: { dir: runsDir, runId: 'mix' },
-        },
-        { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: key } },
-      );
-      if (r.exitCode !== 0) throw new Error(`the mix run exited ${r.exitCode}: ${r.lines.join('')}`);
-      fs.writeFileSync(path.join(r.dir, TABLE_FILE), renderPlateauTable(r.result) + '\n');
-      return r.dir;
-    } finally {
-      await demo.close();
-    }
-  },
+  // 120 and 180 hold below the demo's 210.5 req/s of writes; 240 fails and its confirmation stops the run
+  native: (runsDir) => demoRun(runsDir, 'native', DEMO_SCENARIO, stepsAt(120, 60, 300)),
+  // the demo's own mix (reads 1.9 ms, writes and confirms 9.5 ms, a transaction of two): about
+  // 430 arrivals/s on 2 slots; 150 and 300 hold, 450 fails and its confirmation stops the run
+  mix: (runsDir) => demoRun(runsDir, 'mix', path.resolve('demo/scenario.ts'), stepsAt(150, 150, 600)),
   async k6(runsDir) {
     // the import writes the store and renders every report, as `plateau import k6 FILE --run-id k6` does
     const r = await importK6({ file: K6_FIXTURE, outDir: runsDir, runId: 'k6', steps: {} });
