@@ -87,7 +87,7 @@ function totals(records: BucketRecord[]) {
 describe('a mix on the native engine', () => {
   it('sends each entry by its arrival number, counts names, keeps unique rows unique and runs transactions in order', async () => {
     const { url, seen } = await shopServer();
-    const { s, done, records } = await runMix(url, 100, 3);
+    const { s, done, records } = await runMix(url, 150, 2);
     const t = totals(records);
     const arrivals = t.sum((r) => r.completed);
     expect(t.sum((r) => r.dropped)).toBe(0);
@@ -120,7 +120,7 @@ describe('a mix on the native engine', () => {
 
   it('a failed request fails its transaction (kind and status of that request); the run goes on', async () => {
     const { url } = await shopServer(true);
-    const { records } = await runMix(url, 100, 2);
+    const { records } = await runMix(url, 200, 1);
     const t = totals(records);
     const failedTxns = t.byName('checkout', 'completed') - t.byName('checkout', 'ok');
     expect(t.byName('checkout', 'completed')).toBe(10);
@@ -147,8 +147,8 @@ describe('a mix on the native engine', () => {
     const { records } = await runScenario(
       srv.url,
       path.resolve('test/fixtures/scenarios/native-mix/concurrent.ts'),
-      10,
-      2,
+      20,
+      1,
       {
         pre: 1,
         max: 1,

@@ -36,7 +36,7 @@ describe('the demo mix through the pipeline', () => {
       {
         target: { url: `${demo.url}/orders`, rttPath: '/ping' },
         scenario: path.resolve('demo/scenario.ts'),
-        steps: { startPerSec: 200, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 5, settleS: 1 },
+        steps: { startPerSec: 200, stepPerSec: 100, maxPerSec: 200, rampS: 1, holdS: 4, settleS: 1 },
         warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 2 },
         rtt: { samples: 5 },
         output: { dir: runsDir, runId: 'demo-mix' },
