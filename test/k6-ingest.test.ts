@@ -59,7 +59,16 @@ function refTime(s: string): number {
   return Date.parse(s.replace(/\.\d+/, '')) + (frac ? Number(`0.${frac}`) * 1000 : 0);
 }
 
-async function ingest(f: string, more: Partial<BucketizerOptions> = {}) {
+/** One ingest per fixture and options for the whole file (the tests only read it): the real outputs are large. */
+const ingested = new Map<string, ReturnType<typeof ingestNow>>();
+function ingest(f: string, more: Partial<BucketizerOptions> = {}) {
+  const key = `${f}\u0000${JSON.stringify(more)}`;
+  let r = ingested.get(key);
+  if (!r) ingested.set(key, (r = ingestNow(f, more)));
+  return r;
+}
+
+async function ingestNow(f: string, more: Partial<BucketizerOptions>) {
   const records: BucketRecord[] = [];
   const r = await ingestLines(readLines(`${DIR}/${f}`), {
     source: 'k6',
