@@ -10,7 +10,7 @@ import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
-import type { Arrivals, RequestRun, TransactionRun } from '../scenario/requests.ts';
+import type { Arrivals, Kept, RequestRun, TransactionRun } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import type { ErrorKind } from '../../analysis/types.ts';
 
@@ -64,6 +64,8 @@ interface SendState {
   pending: number;
   /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
   ended: boolean;
+  /** What its answers keep: what the transaction's code reads. */
+  kept: Kept;
   last: Promise<SentResponse> | null;
   fail(f: Failure): void;
 }
@@ -189,7 +191,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
       failure ??= f;
     };
     // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
-    const st: SendState = { pending: 0, last: null, fail, ended: false };
+    const st: SendState = { pending: 0, last: null, fail, ended: false, kept: entry.kept };
     const http = {
       send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
         // a send after run returned (not awaited) would use a VU already given to the next arrival
@@ -236,18 +238,18 @@ export function startNative(o: EngineRunOptions): EngineRun {
       if (bad) return refused(bad);
       let req: PreparedRequest;
       try {
-        req = o.arrivals.prepare(spec);
+        req = o.arrivals.prepare(spec, st.kept);
       } catch (err) {
         return refused(`scenario threw: ${(err as Error).message}`);
       }
       vu.send(req, (_vu, out) => {
         st.pending--;
-        const checkFailure = out.kind ? null : o.arrivals.checkOf(check, out);
+        const checkFailure = out.kind ? null : o.arrivals.checkOf(check, out, st.kept);
         rec.sent(out.times.endMs, name, out, checkFailure);
         const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
         const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
         if (kind !== undefined) st.fail({ kind, status: out.status, message: `${name}: ${error}` });
-        resolve(o.arrivals.sent(out, error));
+        resolve(o.arrivals.sent(out, error, st.kept));
       });
     });
 

@@ -43,17 +43,19 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     send: async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
       const bad = s.arrivals.admit(name);
       if (bad) throw scenarioFailure(`transaction "${run.name}"`, bad);
-      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () => s.arrivals.prepare(spec));
+      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () =>
+        s.arrivals.prepare(spec, run.kept),
+      );
       const o = await send(config, req, name);
-      const verdict = o.status < 400 ? s.arrivals.checkOf(check, o) : null;
+      const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
       try {
         refuseUnless(config, req, o, verdict, name, run.name);
       } catch (err) {
         failed ??= err as Error;
-        return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`);
+        return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
       }
       shown.push(`${name} ${o.status}`);
-      return s.arrivals.sent(o, null);
+      return s.arrivals.sent(o, null, run.kept);
     },
   };
   try {

@@ -25,6 +25,8 @@ export interface RequestRun {
 export interface TransactionRun {
   kind: 'transaction';
   name: string;
+  /** What its answers keep: what its code names (docs/decisions/028); reading anything else throws the fix. */
+  kept: Kept;
   run(seq: number, http: TransactionHttp): Promise<void> | void;
 }
 
@@ -41,12 +43,12 @@ export interface Arrivals {
   keepHeaders: boolean;
   entries: EntryRun[];
   entryOf(seq: number): EntryRun;
-  /** A transaction's request, ready to send (its body kept up to http.maxBodyBytes). */
-  prepare(spec: RequestSpec): PreparedRequest;
+  /** A transaction's request, ready to send, keeping what its code reads (the body up to http.maxBodyBytes). */
+  prepare(spec: RequestSpec, kept?: Kept): PreparedRequest;
   /** Runs a check on a response; null when accepted, else why not. */
-  checkOf(check: Check | undefined, o: Outcome): string | null;
+  checkOf(check: Check | undefined, o: Outcome, kept?: Kept): string | null;
   /** A transaction's response as the scenario keeps it (a copy: the VU's outcome is reused). */
-  sent(o: Outcome, error: string | null): SentResponse;
+  sent(o: Outcome, error: string | null, kept?: Kept): SentResponse;
   /**
    * Whether http.send may use this name: null when it may, else why not with the fix (a name built
    * from data, one past MAX_NAMES, or a transaction's own name). Remembers the names admitted.
@@ -94,10 +96,10 @@ export async function scenarioRequests(
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
-    prepare: (spec) => {
+    prepare: (spec, kept = KEPT_ALL) => {
       const r = prepare(spec, origin, 'http.send(name, request)');
-      r.keepBodyBytes = maxBodyBytes;
-      r.keepHeaders = true;
+      if (kept.body) r.keepBodyBytes = maxBodyBytes;
+      r.keepHeaders = kept.headers;
       return r;
     },
     checkOf,
@@ -115,7 +117,7 @@ function admission(traffic: Traffic): (name: unknown) => string | null {
 function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, maxBodyBytes: number): EntryRun {
   if (e.run) {
     const run = e.run;
-    return { kind: 'transaction', name: e.name, run: (seq, http) => run(contexts(seq), http) };
+    return { kind: 'transaction', name: e.name, kept: e.runReads, run: (seq, http) => run(contexts(seq), http) };
   }
   const request = e.request!;
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
@@ -182,8 +184,8 @@ class ResponseView implements ResponseInfo {
   }
 }
 
-function notKept(what: string, spelled: string): string {
-  return `the response ${what} ${what === 'headers' ? 'were' : 'was'} not kept for this check: plateau keeps it only when the check's own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the check`;
+function notKept(what: string, spelled: string, where: 'check' | 'transaction' = 'check'): string {
+  return `the response ${what} ${what === 'headers' ? 'were' : 'was'} not kept for this ${where}: plateau keeps it only when the ${where === 'check' ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === 'check' ? 'check' : 'run (or its inline checks)'}`;
 }
 
 function parseJson(text: string): any {
@@ -194,8 +196,8 @@ function parseJson(text: string): any {
   }
 }
 
-function sent(o: Outcome, error: string | null): SentResponse {
-  return new Sent(o, error);
+function sent(o: Outcome, error: string | null, kept: Kept = KEPT_ALL): SentResponse {
+  return new Sent(o, error, kept);
 }
 
 /**
@@ -211,7 +213,9 @@ class Sent implements SentResponse {
   readonly #chunks: Buffer[];
   #headers: Record<string, string | string[] | undefined> | undefined;
   #body: string | undefined;
-  constructor(o: Outcome, error: string | null) {
+  readonly #kept: Kept;
+  constructor(o: Outcome, error: string | null, kept: Kept) {
+    this.#kept = kept;
     this.status = o.status;
     this.ok = error === null;
     if (error !== null) this.error = error;
@@ -221,9 +225,11 @@ class Sent implements SentResponse {
     this.#chunks = o.bodyChunks.length ? o.bodyChunks : [];
   }
   get headers(): Record<string, string | string[] | undefined> {
+    if (!this.#kept.headers) throw new Error(notKept('headers', 'made.headers', 'transaction'));
     return (this.#headers ??= responseHeaders({ rawHeaders: this.#raw } as Outcome));
   }
   get body(): string {
+    if (!this.#kept.body) throw new Error(notKept('body', 'made.body or made.json()', 'transaction'));
     return (this.#body ??= bodyText({ bodyChunks: this.#chunks } as Outcome));
   }
   json(): any {

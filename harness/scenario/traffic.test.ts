@@ -171,3 +171,29 @@ describe('more scenario problems and answers', () => {
     expect(first.body).toBe('');
   });
 });
+
+describe("a transaction's answers keep what its code reads", () => {
+  it('the run names body/json or headers: kept; read otherwise (a helper): the fix, not an empty value', async () => {
+    const t = trafficOf({
+      mix: {
+        reads: { weight: 1, run: async (_c, http) => void (await http.send('x', { url: '/' })).json() },
+        blind: { weight: 1, run: async (_c, http) => void (await http.send('y', { url: '/' })).ok },
+      },
+    });
+    expect(t.entries.map((e) => e.runReads)).toEqual([
+      { body: true, headers: false },
+      { body: false, headers: false },
+    ]);
+    const { requestArrivals } = await import('./requests.ts');
+    const { newOutcome } = await import('../engine/http.ts');
+    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
+    const o = newOutcome();
+    o.status = 200;
+    const blind = a.sent(o, null, { body: false, headers: false });
+    expect(blind.ok).toBe(true);
+    expect(() => blind.json()).toThrow(
+      /the response body was not kept for this transaction: .*write made.body or made.json\(\) in the run/,
+    );
+    expect(() => blind.headers).toThrow(/the response headers were not kept for this transaction/);
+  });
+});

@@ -21,6 +21,8 @@ export interface TrafficEntry {
   checkReadsBody: boolean;
   /** The check reads the headers (its code names `headers`): the socket client makes header strings only then. */
   checkReadsHeaders: boolean;
+  /** A transaction's code (its checks inline) names the body (`body`, `json`) or `headers`: its answers keep those. */
+  runReads: { body: boolean; headers: boolean };
 }
 
 export interface Traffic {
@@ -171,6 +173,7 @@ export function trafficOf(s: Scenario): Traffic {
         ...(e.request ? { request: e.request, check: e.check } : { run: e.run }),
         checkReadsBody: readsBody(e.check),
         checkReadsHeaders: readsHeaders(e.check),
+        runReads: { body: readsBody(e.run as Check | undefined), headers: readsHeaders(e.run as Check | undefined) },
       }))
     : [
         {
@@ -180,6 +183,7 @@ export function trafficOf(s: Scenario): Traffic {
           check: s.check,
           checkReadsBody: readsBody(s.check),
           checkReadsHeaders: readsHeaders(s.check),
+          runReads: { body: false, headers: false },
         },
       ];
   const whole = wholeWeights(entries.map((e) => e.weight));
