@@ -276,7 +276,8 @@ function trafficOf(s) {
     weight: e.weight,
     ...e.request ? { request: e.request, check: e.check } : { run: e.run },
     checkReadsBody: readsBody(e.check),
-    checkReadsHeaders: readsHeaders(e.check)
+    checkReadsHeaders: readsHeaders(e.check),
+    runReads: { body: readsBody(e.run), headers: readsHeaders(e.run) }
   })) : [
     {
       name: singleEntryName(s),
@@ -284,7 +285,8 @@ function trafficOf(s) {
       request: s.request,
       check: s.check,
       checkReadsBody: readsBody(s.check),
-      checkReadsHeaders: readsHeaders(s.check)
+      checkReadsHeaders: readsHeaders(s.check),
+      runReads: { body: false, headers: false }
     }
   ];
   const whole = wholeWeights(entries.map((e) => e.weight));
