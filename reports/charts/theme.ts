@@ -72,6 +72,24 @@ export function pointCategory(s: StepResult): PointCategory {
 }
 
 /** The verdict scale, plus the set-aside categories present among `categories`. */
+/** A layer of one point per step, coloured by its verdict (the throughput and USL charts). */
+export function verdictPoints(values: readonly { verdict: string }[], x: object, yField: string): object {
+  return {
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    encoding: {
+      x,
+      y: { field: yField, type: 'quantitative' },
+      color: {
+        field: 'verdict',
+        type: 'nominal',
+        scale: pointScale(values.map((v) => v.verdict)),
+        title: 'step verdict',
+      },
+    },
+  };
+}
+
 export function pointScale(categories: readonly string[]): { domain: string[]; range: string[] } {
   const extra = (Object.keys(SET_ASIDE_COLOR) as (keyof typeof SET_ASIDE_COLOR)[]).filter((c) =>
     categories.includes(c),

@@ -10,7 +10,7 @@
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { fittedMaxN } from '../models-text.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
+import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
 
 export function throughputSpec(run: RunResult): ChartSpec {
@@ -50,20 +50,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
       mark: { type: 'line', color: COLOR.achieved },
       encoding: { x, y: { field: 'achieved', type: 'quantitative' } },
     },
-    {
-      data: { values: achieved },
-      mark: { type: 'point', filled: true, size: 70 },
-      encoding: {
-        x,
-        y: { field: 'achieved', type: 'quantitative' },
-        color: {
-          field: 'verdict',
-          type: 'nominal',
-          scale: pointScale(achieved.map((a) => a.verdict)),
-          title: 'step verdict',
-        },
-      },
-    },
+    verdictPoints(achieved, x, 'achieved'),
   ];
   if (usl?.peakPerSec != null && usl.nStar !== null) {
     const maxN = fittedMaxN(run);

@@ -10,7 +10,7 @@ import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
 import { sameAttempt } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, pointScale, WIDTH_PX, type ChartSpec } from './theme.ts';
+import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 
 /** Intervals of the curve's grid of N. */
 export const CURVE_POINTS = 120;
@@ -63,20 +63,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
       mark: { type: 'line', color: COLOR.model, strokeWidth: 2 },
       encoding: { x, y: { field: 'x', type: 'quantitative', title: 'successful req/s' } },
     },
-    {
-      data: { values: points },
-      mark: { type: 'point', filled: true, size: 70 },
-      encoding: {
-        x,
-        y: { field: 'x', type: 'quantitative' },
-        color: {
-          field: 'verdict',
-          type: 'nominal',
-          scale: pointScale(points.map((p) => p.verdict)),
-          title: 'step verdict',
-        },
-      },
-    },
+    verdictPoints(points, x, 'x'),
     {
       data: { values: points },
       mark: { type: 'text', dy: -10, fontSize: 10, color: '#444444' },
