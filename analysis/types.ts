@@ -8,3 +8,4 @@ export * from './types/records.ts';
 export * from './types/plan.ts';
 export * from './types/results.ts';
 export * from './types/models.ts';
+export * from './types/server.ts';

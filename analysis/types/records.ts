@@ -3,6 +3,7 @@
  * records run.json keeps (stage outcomes, the warmup's record, the attempts as run, RTT, VU sizing).
  * Types only (and the constant lists of the two vocabularies), no I/O.
  */
+import type { DownstreamReading, HistogramReading, RouteReading } from './server.ts';
 import type { StepPlan } from './plan.ts';
 import type { ServerWindow } from './results.ts';
 
@@ -166,6 +167,14 @@ export interface ServerSample {
   gauges: Record<string, number>;
   /** The topology probe's value (replicas, instances...), when configured. */
   topology: number | null;
+  /** The request histogram's cumulative buckets, when the series has them. */
+  requestsBuckets?: HistogramReading | null;
+  /** Per route (metrics.requests.routes), by the mix's name. */
+  routes?: Record<string, RouteReading>;
+  /** Per downstream (metrics.downstreams), by its name. */
+  downstreams?: Record<string, DownstreamReading>;
+  /** What was wrong with the series in this reading (a histogram without +Inf, a non-numeric sample, labels that match nothing), a line each. */
+  problems?: string[];
 }
 
 /** A steady window read through PromQL, for one executed step (index and attempt). */

@@ -3,6 +3,15 @@
  * summary.json holds) and the analysis's input.
  * Types only, no I/O.
  */
+import type {
+  DownstreamResult,
+  DownstreamStep,
+  DownstreamVerdict,
+  ServerConfigInput,
+  ServerPercentile,
+  SloConfig,
+  SloResult,
+} from './server.ts';
 import type { Models } from './models.ts';
 import type { DecisionPolicy, Rules, StepPlan } from './plan.ts';
 import type {
@@ -135,6 +144,8 @@ export interface StepResult {
   crossCheck?: CrossCheck | null;
   /** What the pool gauges say about the window, in words (present when the series exist). */
   poolReading?: string | null;
+  /** Each declared downstream over the window (metrics.downstreams). */
+  downstreams?: DownstreamStep[];
 }
 
 /** One name's steady window (StepResult.byName): the same fields as a step's latency and errors. */
@@ -155,6 +166,9 @@ export interface NameResult {
   latency: Percentile[];
   meanMs: number | null;
   maxMs: number | null;
+  /** The route's own server window and cross-check, where metrics.requests.routes maps this name. */
+  server?: ServerWindow | null;
+  crossCheck?: CrossCheck | null;
 }
 
 /** The target's own figures over one steady window. */
@@ -170,6 +184,12 @@ export interface ServerWindow {
   poolActiveMax: number | null;
   poolPendingMax: number | null;
   poolMax: number | null;
+  /** Server p50, p90, p99 from the histogram's bucket deltas over the window; absent without buckets. */
+  percentiles?: ServerPercentile[] | null;
+  /** A counter went backwards inside the window (a restart): its deltas are not trusted. */
+  counterReset?: boolean;
+  /** Problems the window's readings reported, a line each (deduplicated). */
+  problems?: string[];
 }
 
 export interface CrossCheck {
@@ -267,6 +287,14 @@ export interface RunResult {
   kneeStep: number | null;
   /** Highest steady throughput of any step. */
   peakPerSec: number;
+  /** The request series the server figures came from ("otel (http_server_request_duration_seconds, seconds)"), when metrics were read. */
+  requestSeries?: string;
+  /** Each declared downstream over the run (metrics.downstreams), when any. */
+  downstreams?: DownstreamResult[];
+  /** The downstream verdict at the knee, when downstreams were declared or metrics read. */
+  downstreamVerdict?: DownstreamVerdict;
+  /** Capacity within the latency objective, when `slo` is set. */
+  slo?: SloResult;
   peakStep: number | null;
   stopReason: StopReason;
   /** One sentence that explains the stop. */
@@ -315,6 +343,10 @@ export interface AnalyzeInput {
   samples?: ServerSample[];
   /** Steady windows read through a Prometheus server; preferred to `samples` where present. */
   promqlWindows?: PromqlWindow[];
+  /** The run's metrics config beyond the samples (request series, routes, downstreams), from run.json. */
+  serverConfig?: ServerConfigInput;
+  /** The latency objective (config `slo`), when set. */
+  slo?: SloConfig;
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
   /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */

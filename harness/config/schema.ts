@@ -212,6 +212,19 @@ export const configSchema = z.strictObject({
     })
     .describe('optional cost per request, shown by `plateau gate` and `plateau compare` (flags override it)')
     .optional(),
+  slo: z
+    .strictObject({
+      quantile: share("the objective's quantile, e.g. 0.99 for p99").default(0.99),
+      maxMs: positive('the latency the quantile must stay within (ms)', 300),
+      source: z
+        .enum(['client', 'server'])
+        .meta(about("whose percentile is judged: the client's minus the RTT, or the server's from its histogram"))
+        .default('client'),
+    })
+    .describe(
+      'a latency objective: the report gives the capacity within it (the highest holding step that met it) beside the plateau; it never stops a run',
+    )
+    .optional(),
   limits: z
     .strictObject({
       maxRatePerSec: positive('highest arrival rate any step or the warmup may offer').default(100_000),

@@ -10,6 +10,7 @@ import type { ServerSample } from '../../analysis/types.ts';
 import { realClock, type Clock, type Timer } from '../clock.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { maxOf, parsePromText, sumOf, type PromSample } from './prom-text.ts';
+import { requestSeriesOf } from '../../analysis/request-series.ts';
 
 /** One reading of the target's series, without where and when it was taken. */
 export type ServerReading = Omit<ServerSample, 'kind' | 'phase' | 'tS'>;
@@ -117,7 +118,7 @@ export class Prober {
 
 export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand: number | null): ServerReading {
   const m = c.metrics;
-  const r = m?.requests;
+  const r = m ? requestSeriesOf(m.requests) : null;
   const pool = m?.pool;
   const gauges: Record<string, number> = {};
   for (const g of m?.gauges ?? []) {
@@ -126,13 +127,17 @@ export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand:
   }
   const topologyMetric = c.topology?.metric;
   return {
-    requestsCount: r ? sumOf(p, `${r.name}_count`, r.labels) : null,
-    requestsSumS: r ? sumOf(p, `${r.name}_sum`, r.labels) : null,
-    requestsMaxS: r ? maxOf(p, `${r.name}_max`, r.labels) : null,
+    requestsCount: r ? sumOf(p, r.count, r.labels) : null,
+    requestsSumS: r?.sum ? scaled(sumOf(p, r.sum, r.labels), r.toSeconds) : null,
+    requestsMaxS: r?.max ? scaled(maxOf(p, r.max, r.labels), r.toSeconds) : null,
     poolActive: pool ? sumOf(p, pool.active, pool.labels) : null,
     poolPending: pool ? sumOf(p, pool.pending, pool.labels) : null,
     poolMax: pool ? sumOf(p, pool.max, pool.labels) : null,
     gauges,
     topology: topologyMetric ? sumOf(p, topologyMetric) : topologyFromCommand,
   };
+}
+
+function scaled(v: number | null, by: number): number | null {
+  return v === null ? null : v * by;
 }

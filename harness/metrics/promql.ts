@@ -32,12 +32,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import type { ServerWindow } from '../../analysis/types.ts';
 import { EXIT, PlateauError } from '../errors.ts';
-
-export interface RequestSeries {
-  /** Timer name without suffix, e.g. http_server_requests_seconds (reads _count, _sum in s, _max in s). */
-  name: string;
-  labels: Record<string, string>;
-}
+import { requestSeriesOf, type RequestSeriesConfig } from '../../analysis/request-series.ts';
 
 export interface PoolSeries {
   active: string;
@@ -49,7 +44,8 @@ export interface PoolSeries {
 export interface QueryWindowOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
   prometheusUrl: string;
-  requests: RequestSeries;
+  /** The request series' config (metrics.requests): a preset, or a name and unit. */
+  requests: RequestSeriesConfig;
   pool?: PoolSeries;
   /** The window, epoch milliseconds (Prometheus's clock is the wall clock). */
   fromMs: number;
@@ -155,11 +151,11 @@ export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> 
   const lookbackMs = o.lookbackMs ?? 300_000;
   const get = (name: string, labels?: Record<string, string>, fromMs = o.fromMs): Promise<RawSeries[]> =>
     rawSamples(o.prometheusUrl, selector(name, labels), fromMs, o.toMs, o.timeoutMs);
-  const r = o.requests;
+  const r = requestSeriesOf(o.requests);
   const [count, sum, max, active, pending, poolMax] = await Promise.all([
-    get(`${r.name}_count`, r.labels, o.fromMs - lookbackMs),
-    get(`${r.name}_sum`, r.labels, o.fromMs - lookbackMs),
-    get(`${r.name}_max`, r.labels),
+    get(r.count, r.labels, o.fromMs - lookbackMs),
+    r.sum ? get(r.sum, r.labels, o.fromMs - lookbackMs) : [],
+    r.max ? get(r.max, r.labels) : [],
     o.pool ? get(o.pool.active, o.pool.labels) : null,
     o.pool ? get(o.pool.pending, o.pool.labels) : null,
     o.pool ? get(o.pool.max, o.pool.labels) : null,

@@ -1,0 +1,73 @@
+/**
+ * The target's request series by naming convention (metrics.requests.preset), resolved to the
+ * names plateau reads. One place, so the direct scrape, PromQL, preflight and the report agree on
+ * which series and which unit were used.
+ *
+ *   preset             base name                               unit  series read
+ *   spring             http_server_requests_seconds            s     _count, _sum, _max, _bucket if present
+ *   otel               http_server_request_duration_seconds    s     _count, _sum, _bucket
+ *   prometheus-client  http_request_duration_seconds           s     _count, _sum, _bucket
+ *   envoy              envoy_http_downstream_rq_time           ms    _count, _sum, _bucket
+ *   nginx              nginx_http_requests_total               -     the counter itself (throughput only)
+ */
+
+export type RequestPreset = 'spring' | 'otel' | 'prometheus-client' | 'envoy' | 'nginx';
+export type SeriesUnit = 'seconds' | 'milliseconds';
+
+export interface RequestSeriesConfig {
+  preset?: RequestPreset;
+  name?: string;
+  unit?: SeriesUnit;
+  labels?: Record<string, string>;
+}
+
+export interface RequestSeries {
+  preset: RequestPreset;
+  /** The base name (the preset's unless the config named another). */
+  name: string;
+  /** Unit of _sum, _max and the bucket bounds; null for a bare counter. */
+  unit: SeriesUnit | null;
+  /** Multiply a value in `unit` by this to get seconds. */
+  toSeconds: number;
+  /** The cumulative request count. */
+  count: string;
+  /** Cumulative time (in `unit`); null for a bare counter. */
+  sum: string | null;
+  /** A max over a recent window (Micrometer's), when the convention has one. */
+  max: string | null;
+  /** Histogram buckets (`le` label), when the convention has them. */
+  bucket: string | null;
+  labels: Record<string, string>;
+}
+
+const PRESETS: Record<RequestPreset, { name: string; unit: SeriesUnit | null; max: boolean; histogram: boolean }> = {
+  spring: { name: 'http_server_requests_seconds', unit: 'seconds', max: true, histogram: true },
+  otel: { name: 'http_server_request_duration_seconds', unit: 'seconds', max: false, histogram: true },
+  'prometheus-client': { name: 'http_request_duration_seconds', unit: 'seconds', max: false, histogram: true },
+  envoy: { name: 'envoy_http_downstream_rq_time', unit: 'milliseconds', max: false, histogram: true },
+  nginx: { name: 'nginx_http_requests_total', unit: null, max: false, histogram: false },
+};
+
+export function requestSeriesOf(c: RequestSeriesConfig | undefined): RequestSeries {
+  const preset = c?.preset ?? 'spring';
+  const p = PRESETS[preset];
+  const name = c?.name ?? p.name;
+  const unit = p.unit === null ? null : (c?.unit ?? p.unit);
+  const timed = unit !== null;
+  return {
+    preset,
+    name,
+    unit,
+    toSeconds: unit === 'milliseconds' ? 0.001 : 1,
+    count: timed ? `${name}_count` : name,
+    sum: timed ? `${name}_sum` : null,
+    max: timed && p.max ? `${name}_max` : null,
+    bucket: timed && p.histogram ? `${name}_bucket` : null,
+    labels: c?.labels ?? {},
+  };
+}
+
+/** "spring (http_server_requests_seconds, seconds)": which series and unit the report used. */
+export function requestSeriesText(s: RequestSeries): string {
+  return `${s.preset} (${s.name}${s.unit ? `, ${s.unit}` : ', a request counter: throughput only'})`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The target's own view beyond one timer (issue 28): histogram readings and the percentiles they
+ * give, per-route readings, downstreams (their ops, fan-out per request and which one limits), and
+ * the capacity within a latency objective. Types only.
+ */
+import type { RequestSeriesConfig } from '../request-series.ts';
+
+/**
+ * A cumulative histogram reading, summed over the matching series: `boundsMs` the finite upper
+ * bounds (`le`, converted to ms) ascending, `cumulative` the counts at each bound and, last, at
+ * +Inf (so cumulative.length === boundsMs.length + 1). A histogram without +Inf is not stored (its
+ * reading has a problem instead).
+ */
+export interface HistogramReading {
+  boundsMs: number[];
+  cumulative: number[];
+}
+
+/** One route's cumulative figures in a reading (metrics.requests.routes), by the mix's name. */
+export interface RouteReading {
+  count: number | null;
+  sumS: number | null;
+  buckets?: HistogramReading | null;
+}
+
+/** One downstream's cumulative figures in a reading (metrics.downstreams), by its name. */
+export interface DownstreamReading {
+  /** The ops counter summed over the matching series. */
+  ops: number | null;
+  /** The ops counter by value of splitBy. */
+  byLabel?: Record<string, number>;
+  /** The saturation gauge (summed over matching series). */
+  saturation?: number | null;
+  /** Cumulative per-op time (s) and count of the latency series. */
+  latencySumS?: number | null;
+  latencyCount?: number | null;
+}
+
+/** A server percentile from bucket deltas, interpolated within its bucket as histogram_quantile does. */
+export interface ServerPercentile {
+  /** 50, 90, 99 */
+  q: number;
+  /** Null when the window counted no requests. */
+  valueMs: number | null;
+  /** The bounds of the bucket the value lies in: the resolution the reader should see. upperMs null = +Inf. */
+  lowerMs: number;
+  upperMs: number | null;
+  /** Requests behind it (the window's delta count). */
+  n: number;
+}
+
+/** One downstream over one step's steady window. */
+export interface DownstreamStep {
+  name: string;
+  opsPerSec: number | null;
+  /** Ops per successful request (the client's successful requests over the window). */
+  opsPerRequest: number | null;
+  /** The saturation gauge at the window's start and its max inside it. */
+  saturationStart?: number | null;
+  saturationMax?: number | null;
+  /** Mean per-op time over the window (ms). */
+  latencyMeanMs?: number | null;
+  /** Share of the ops by value of splitBy (sums to 1). */
+  shares?: Record<string, number>;
+  /** A counter went backwards inside the window: its figures are not trusted (null). */
+  counterReset?: boolean;
+}
+
+/** One downstream over the run (RunResult.downstreams, summary.json `downstreams[]`). */
+export interface DownstreamResult {
+  name: string;
+  /** Per executed step (index), its window's figures. */
+  steps: (Omit<DownstreamStep, 'name'> & { step: number })[];
+  /** True for the one downstream named the limit at the knee on its own evidence. */
+  limiting: boolean;
+  /** Why it was (or, for the run's verdict, was not) named: the figures in words. */
+  evidence?: string;
+  /** The splitBy value that carried more than 1.5 x the mean ops, when flagged. */
+  hotShard?: string;
+  /** Ops per request changed between holding steps by more than the tolerance (a cache warming, retries). */
+  fanOutChanged?: boolean;
+}
+
+/** The run's downstream verdict: the limiting one, or where the evidence points instead. */
+export interface DownstreamVerdict {
+  /** The limiting downstream's name, or null when none showed its own evidence. */
+  limiting: string | null;
+  /** The arithmetic and evidence, or where the evidence points instead (the pool, the generator, none declared). */
+  detail: string;
+}
+
+/** The latency objective (config `slo`). */
+export interface SloConfig {
+  quantile: number;
+  maxMs: number;
+  source: 'client' | 'server';
+}
+
+/** One step's reading against the objective. */
+export interface SloStep {
+  step: number;
+  /** The quantile (client minus RTT, or server), ms; null when not measurable. */
+  valueMs: number | null;
+  /** Samples behind it. */
+  n: number;
+  /** False when the percentile is too thin to trust (a thin percentile is marked, never trusted). */
+  reliable: boolean;
+  met: boolean;
+}
+
+/** Capacity within the objective (RunResult.slo). */
+export interface SloResult extends SloConfig {
+  /** Throughput of the highest holding step whose reliable quantile met the objective; null when none did. */
+  capacityPerSec: number | null;
+  step: number | null;
+  steps: SloStep[];
+  /** One sentence with the figures. */
+  detail: string;
+}
+
+/** What the analysis needs of the run's metrics config (from run.json's config), beyond the samples. */
+export interface ServerConfigInput {
+  requests?: RequestSeriesConfig & { routeLabel?: string; routes?: Record<string, string> };
+  downstreams?: {
+    name: string;
+    ops: string;
+    labels?: Record<string, string>;
+    splitBy?: string;
+    saturation?: string;
+    latency?: string;
+    maxOpsPerSec?: number;
+  }[];
+}
