@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RunResult } from '../analysis/types.ts';
+import type { AnalyzeInput, RunResult, ServerConfigInput, SloConfig } from '../analysis/types.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { DEFAULT_RULES } from '../analysis/plan.ts';
 import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts';
@@ -36,6 +36,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
     gauges: gaugesOf(samples),
     ...busyBoundOf(meta.config),
+    ...serverConfigOf(meta.config),
   });
   // the traffic the run offered, for the reports' mix and VU sizing (the analysis does not read run.json)
   if (meta.traffic) result.traffic = meta.traffic;
@@ -48,6 +49,15 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
 function busyBoundOf(config: unknown): { generatorBusyMax?: number } {
   const v = (config as { verdicts?: { generatorBusyMax?: unknown } } | null)?.verdicts?.generatorBusyMax;
   return typeof v === 'number' && Number.isFinite(v) ? { generatorBusyMax: v } : {};
+}
+
+/** The recorded config's metrics (request series, routes, downstreams) and latency objective, for the analysis. */
+function serverConfigOf(config: unknown): Pick<AnalyzeInput, 'serverConfig' | 'slo'> {
+  const c = config as { metrics?: ServerConfigInput; slo?: SloConfig } | null;
+  return {
+    ...(c?.metrics ? { serverConfig: { requests: c.metrics.requests, downstreams: c.metrics.downstreams } } : {}),
+    ...(c?.slo ? { slo: c.slo } : {}),
+  };
 }
 
 /** Every renderer's files: the synchronous ones first, so report.md exists even if charting fails. */
