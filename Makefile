@@ -55,6 +55,7 @@ format: $(JS_DEPS)
 # (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
 test: $(JS_DEPS)
 	sh scripts/ensure-prometheus.sh
+	sh scripts/ensure-redis.sh
 	sh scripts/ensure-chromium.sh
 	$(MAKE) --no-print-directory -j3 checks $(NATIVE) unit
 	sh scripts/with-cpu-hog.sh npx vitest run --project integration
