@@ -91,28 +91,59 @@ export interface DownstreamVerdict {
 
 /** The latency objective (config `slo`). */
 export interface SloConfig {
+  /** The objective's quantile as a share: 0.5, 0.9, 0.99 or 0.999 on the client, 0.5, 0.9 or 0.99 on the server (the quantiles the results keep). */
   quantile: number;
   maxMs: number;
   source: 'client' | 'server';
 }
 
+/**
+ * Why a step's quantile was not judged against the objective: too few samples behind it, no value
+ * (no successful request, or no server percentiles: a series without histogram buckets), the
+ * generator over its bounds while the step held, or a server counter that went backwards.
+ */
+export type SloUnjudged = 'thin' | 'no-data' | 'no-server-percentiles' | 'generator-limited' | 'counter-reset';
+
 /** One step's reading against the objective. */
 export interface SloStep {
+  /** The step's index (0-based, as StepResult.index), and its attempt when a rerun. */
   step: number;
+  attempt?: number;
+  ratePerSec: number;
+  throughputPerSec: number;
   /** The quantile (client minus RTT, or server), ms; null when not measurable. */
   valueMs: number | null;
-  /** Samples behind it. */
+  /** The server's: the bounds of the bucket the value lies in (upperMs null = +Inf), the resolution to read it with. */
+  lowerMs?: number;
+  upperMs?: number | null;
+  /** Samples behind it, and the samples a percentile at this quantile needs to be trusted (rules.minTailSamples beyond it). */
   n: number;
+  requiredSamples: number;
   /** False when the percentile is too thin to trust (a thin percentile is marked, never trusted). */
   reliable: boolean;
-  met: boolean;
+  /** True met, false missed; null not judged (`unjudged` says why): only a trusted percentile is judged. */
+  met: boolean | null;
+  unjudged?: SloUnjudged;
+  /** In the holding prefix (held and counted, up to the knee): only such a step can establish the capacity within the objective. */
+  holds: boolean;
 }
 
 /** Capacity within the objective (RunResult.slo). */
 export interface SloResult extends SloConfig {
-  /** Throughput of the highest holding step whose reliable quantile met the objective; null when none did. */
+  /**
+   * Throughput of the highest holding step whose trusted quantile met the objective, below the
+   * first holding step that missed it (a step met again above a miss is not counted: never
+   * overstate); null when none did.
+   */
   capacityPerSec: number | null;
+  /** Its step (index); null when none. */
   step: number | null;
+  /** True when no judged holding step missed the objective: the plateau came first, so the capacity within it is at least this. */
+  atLeast: boolean;
+  /** The RTT subtracted from the client's percentiles (ms); null for the server's, or when the RTT was not measured. */
+  rttMs: number | null;
+  /** Why the objective cannot be judged at all (a quantile the results do not keep), with the fix. */
+  problem?: string;
   steps: SloStep[];
   /** One sentence with the figures. */
   detail: string;
