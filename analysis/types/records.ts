@@ -3,7 +3,7 @@
  * records run.json keeps (stage outcomes, the warmup's record, the attempts as run, RTT, VU sizing).
  * Types only (and the constant lists of the two vocabularies), no I/O.
  */
-import type { DownstreamReading, HistogramReading, RouteReading } from './server.ts';
+import type { DownstreamReading, DownstreamWindow, HistogramReading, RouteReading } from './server.ts';
 import type { StepPlan } from './plan.ts';
 import type { ServerWindow } from './results.ts';
 
@@ -182,6 +182,8 @@ export interface PromqlWindow {
   index: number;
   attempt: number;
   window: ServerWindow;
+  /** Each declared downstream over the window through PromQL (metrics.downstreams), by its name. */
+  downstreams?: Record<string, DownstreamWindow>;
 }
 
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */

@@ -49,11 +49,40 @@ export interface ServerPercentile {
   n: number;
 }
 
+/**
+ * One downstream over one steady window, as read (the deltas of its cumulative figures between the
+ * window's edges): from the direct readings (analysis/downstreams.ts) or through PromQL
+ * (harness/metrics/promql-downstreams.ts, stored in run.json's promqlWindows).
+ */
+export interface DownstreamWindow {
+  source: 'scrape' | 'promql';
+  /** The edges actually read (seconds on the steps phase's clock). */
+  fromS: number;
+  toS: number;
+  /** Ops counted in the window; null when the series matched nothing. */
+  ops: number | null;
+  /** Ops counted in the window by value of splitBy. */
+  byLabel?: Record<string, number>;
+  /** The saturation gauge at the window's start, and its max inside it. */
+  saturationStart?: number | null;
+  saturationMax?: number | null;
+  /** Per-op time (s) and ops counted by the latency series in the window. */
+  latencySumS?: number | null;
+  latencyCount?: number | null;
+  /** A counter went backwards inside the window (a restart): its deltas are not trusted. */
+  counterReset?: boolean;
+  /** What was wrong with the series (matched nothing, non-numeric), a line each. */
+  problems?: string[];
+}
+
 /** One downstream over one step's steady window. */
 export interface DownstreamStep {
   name: string;
   opsPerSec: number | null;
-  /** Ops per successful request (the client's successful requests over the window). */
+  /**
+   * Ops per successful request: opsPerSec / the client's successful requests per second over the
+   * steady window (every request of every arrival where a mix names them, else throughputPerSec).
+   */
   opsPerRequest: number | null;
   /** The saturation gauge at the window's start and its max inside it. */
   saturationStart?: number | null;
@@ -62,30 +91,43 @@ export interface DownstreamStep {
   latencyMeanMs?: number | null;
   /** Share of the ops by value of splitBy (sums to 1). */
   shares?: Record<string, number>;
+  /** Ops/s by value of splitBy. */
+  byLabelPerSec?: Record<string, number>;
   /** A counter went backwards inside the window: its figures are not trusted (null). */
   counterReset?: boolean;
 }
 
+/** The kind of evidence that names a downstream the limit (docs/decisions/030). */
+export type DownstreamEvidence = 'saturation' | 'latency' | 'ceiling';
+
 /** One downstream over the run (RunResult.downstreams, summary.json `downstreams[]`). */
 export interface DownstreamResult {
   name: string;
-  /** Per executed step (index), its window's figures. */
-  steps: (Omit<DownstreamStep, 'name'> & { step: number })[];
+  /** Per executed step (index, and attempt when a rerun), its window's figures. */
+  steps: (Omit<DownstreamStep, 'name'> & { step: number; attempt?: number })[];
   /** True for the one downstream named the limit at the knee on its own evidence. */
   limiting: boolean;
-  /** Why it was (or, for the run's verdict, was not) named: the figures in words. */
+  /** Its own evidence at the knee (saturation, per-op latency, its ceiling), when it showed any. */
+  evidenceKind?: DownstreamEvidence;
+  /** Why it was (or was not) named: the figures in words. */
   evidence?: string;
   /** The splitBy value that carried more than 1.5 x the mean ops, when flagged. */
   hotShard?: string;
   /** Ops per request changed between holding steps by more than the tolerance (a cache warming, retries). */
   fanOutChanged?: boolean;
+  /** What was wrong with its series in the readings (deduplicated), a line each. */
+  problems?: string[];
 }
 
 /** The run's downstream verdict: the limiting one, or where the evidence points instead. */
 export interface DownstreamVerdict {
   /** The limiting downstream's name, or null when none showed its own evidence. */
   limiting: string | null;
-  /** The arithmetic and evidence, or where the evidence points instead (the pool, the generator, none declared). */
+  /** Where the evidence points: a downstream, the service's pool, the generator, or none of them. */
+  pointsTo: 'downstream' | 'pool' | 'generator' | 'nothing';
+  /** The step (index) whose figures the detail gives; null when none. */
+  step: number | null;
+  /** The arithmetic and evidence, or where the evidence points instead (the pool, the generator, nothing). */
   detail: string;
 }
 
@@ -162,3 +204,6 @@ export interface ServerConfigInput {
     maxOpsPerSec?: number;
   }[];
 }
+
+/** One declared downstream (metrics.downstreams[i]) as the analysis and the readers take it. */
+export type DownstreamConfig = NonNullable<ServerConfigInput['downstreams']>[number];

@@ -11,6 +11,7 @@ import { realClock, type Clock, type Timer } from '../clock.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { maxOf, parsePromText, sumOf, type PromSample } from './prom-text.ts';
 import { requestSeriesOf } from '../../analysis/request-series.ts';
+import { downstreamReadings } from './downstream-reading.ts';
 
 /** One reading of the target's series, without where and when it was taken. */
 export type ServerReading = Omit<ServerSample, 'kind' | 'phase' | 'tS'>;
@@ -126,6 +127,9 @@ export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand:
     if (v !== null) gauges[g] = v;
   }
   const topologyMetric = c.topology?.metric;
+  const problems: string[] = [];
+  // downstreams declared with metrics.prometheus are read through PromQL (promql-downstreams.ts): they live on their exporters
+  const downstreams = m?.downstreams.length && !m.prometheus ? downstreamReadings(m.downstreams, p, problems) : null;
   return {
     requestsCount: r ? sumOf(p, r.count, r.labels) : null,
     requestsSumS: r?.sum ? scaled(sumOf(p, r.sum, r.labels), r.toSeconds) : null,
@@ -135,6 +139,8 @@ export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand:
     poolMax: pool ? sumOf(p, pool.max, pool.labels) : null,
     gauges,
     topology: topologyMetric ? sumOf(p, topologyMetric) : topologyFromCommand,
+    ...(downstreams ? { downstreams } : {}),
+    ...(problems.length > 0 ? { problems } : {}),
   };
 }
 
