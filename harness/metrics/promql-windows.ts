@@ -6,6 +6,7 @@
 import type { PromqlWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { queryWindow } from './promql.ts';
+import { promqlDownstreams } from './promql-downstreams.ts';
 
 export async function promqlWindows(
   config: PlateauConfig,
@@ -27,7 +28,12 @@ export async function promqlWindows(
         toMs: t0EpochMs + step.steadyEndS * 1000,
         t0EpochMs,
       });
-      windows.push({ index: step.index, attempt: step.attempt ?? 1, window });
+      windows.push({
+        index: step.index,
+        attempt: step.attempt ?? 1,
+        window,
+        ...(await promqlDownstreams(m, t0EpochMs, step)),
+      });
     } catch (err) {
       errors.push(`step ${step.index + 1}: ${(err as Error).message}`);
     }

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import type { DownstreamConfig } from '../../analysis/types.ts';
+import { downstreamWindowOf, type DownstreamRaw } from './promql-downstreams.ts';
+import type { RawSeries } from './promql.ts';
+
+// a window of [10 s, 20 s] on a clock whose t0 is 0; samples every 2 s
+const FROM = 10_000;
+const TO = 20_000;
+const series = (labels: Record<string, string>, points: [number, number][]): RawSeries => ({
+  labels,
+  samples: points.map(([tS, v]) => [tS * 1000, v]),
+});
+const redis: DownstreamConfig = { name: 'redis', ops: 'redis_commands_processed_total', splitBy: 'instance' };
+const raw = (over: Partial<DownstreamRaw>): DownstreamRaw => ({
+  ops: [],
+  saturation: null,
+  latencySum: null,
+  latencyCount: null,
+  ...over,
+});
+
+describe('downstreamWindowOf', () => {
+  it('sums the increase of every series between the first and last samples inside the window, by splitBy', () => {
+    const w = downstreamWindowOf(
+      redis,
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [8, 0],
+            [10, 100],
+            [12, 300],
+            [20, 1100],
+          ]),
+          series({ instance: 'b' }, [
+            [8, 50],
+            [10, 60],
+            [20, 160],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(w).toEqual({ source: 'promql', fromS: 10, toS: 20, ops: 1100, byLabel: { a: 1000, b: 100 } });
+  });
+
+  it('a counter that goes backwards marks the window and never counts negative (Prometheus counts its value after the reset)', () => {
+    const w = downstreamWindowOf(
+      redis,
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [10, 500],
+            [14, 900],
+            [16, 30],
+            [20, 230],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(w.counterReset).toBe(true);
+    expect(w.ops).toBe(400 + 30 + 200);
+  });
+
+  it('a series born inside the window (nothing in the lookback) started at 0', () => {
+    const w = downstreamWindowOf(
+      { name: 'redis', ops: 'redis_commands_total' },
+      raw({
+        ops: [
+          series({ cmd: 'get' }, [
+            [2, 0],
+            [10, 10],
+            [20, 110],
+          ]),
+          series({ cmd: 'eval' }, [
+            [14, 40],
+            [20, 100],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(w.ops).toBe(100 + 100);
+  });
+
+  it('saturation: the sum over series at the window start and its max; latency: the delta of _sum and _count', () => {
+    const w = downstreamWindowOf(
+      { ...redis, saturation: 'redis_blocked_clients', latency: 'app_redis_call_seconds' },
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [10, 0],
+            [20, 1000],
+          ]),
+        ],
+        saturation: [
+          series({ instance: 'a' }, [
+            [10, 1],
+            [16, 40],
+            [20, 5],
+          ]),
+          series({ instance: 'b' }, [
+            [10, 0],
+            [16, 1],
+          ]),
+        ],
+        latencySum: [
+          series({}, [
+            [6, 1],
+            [10, 2],
+            [20, 4.5],
+          ]),
+        ],
+        latencyCount: [
+          series({}, [
+            [6, 100],
+            [10, 200],
+            [20, 1200],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(w).toMatchObject({ saturationStart: 1, saturationMax: 41, latencySumS: 2.5, latencyCount: 1000 });
+    expect(w.problems).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'no samples of the ops series',
+      raw({}),
+      /downstream redis: Prometheus holds no samples of redis_commands_processed_total in the window: check/,
+    ],
+    [
+      'a saturation series with nothing in the window',
+      raw({
+        ops: [
+          series({}, [
+            [10, 0],
+            [20, 5],
+          ]),
+        ],
+        saturation: [],
+      }),
+      /no samples of redis_blocked_clients .*saturation/,
+    ],
+    [
+      'samples that are not numbers',
+      raw({
+        ops: [
+          series({}, [
+            [10, 0],
+            [12, NaN],
+            [20, 5],
+          ]),
+        ],
+      }),
+      /redis_commands_processed_total holds samples that are not numbers/,
+    ],
+  ])('%s: a problem line naming the fix', (_, r, line) => {
+    const w = downstreamWindowOf({ ...redis, splitBy: undefined, saturation: 'redis_blocked_clients' }, r, FROM, TO, 0);
+    expect(w.problems?.join('\n')).toMatch(line);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Each declared downstream over one steady window read through a Prometheus server
+ * (metrics.prometheus): a downstream's series usually live on another endpoint than the target's
+ * (Redis's exporter, mysqld_exporter), which Prometheus scrapes. Raw samples, as promql.ts reads
+ * the request series and for the same reason (increase() extrapolates), and for the window's first
+ * and last raw sample times t_first, t_last of the ops series inside [fromMs, toMs]:
+ *
+ *   ops          = sum over series of delta(ops)               (reset-aware, as promql.ts)
+ *   byLabel[v]   = the same over the series whose splitBy is v
+ *   saturation   = the sum over series at t_first (start), and the max over t of the sum at t
+ *   latency      = delta(<latency>_sum) s over delta(<latency>_count) ops
+ *
+ *   delta(series) = sum of (v_i - v_(i-1)) over consecutive samples, v_i after a reset
+ *                   (v_i < v_(i-1)), which also marks the window counterReset (never negative);
+ *                   a series first seen inside the window, with no sample in the lookback before
+ *                   fromMs, started at 0.
+ *
+ * A query that fails or a series that returns nothing is a problem line in the window, never an
+ * error that loses the step's other figures.
+ */
+import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts';
+import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
+import type { PlateauConfig } from '../config/schema.ts';
+import { rawSamples, selector, type RawSeries } from './promql.ts';
+
+export interface DownstreamRaw {
+  /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
+  ops: RawSeries[];
+  saturation: RawSeries[] | null;
+  latencySum: RawSeries[] | null;
+  latencyCount: RawSeries[] | null;
+}
+
+/** Each declared downstream of `m` over a step's steady window, as PromqlWindow's field; {} when none is declared. */
+export async function promqlDownstreams(
+  m: NonNullable<PlateauConfig['metrics']>,
+  t0EpochMs: number,
+  step: { steadyStartS: number; steadyEndS: number },
+): Promise<{ downstreams?: Record<string, DownstreamWindow> }> {
+  if (!m.prometheus || m.downstreams.length === 0) return {};
+  const fromMs = t0EpochMs + step.steadyStartS * 1000;
+  const toMs = t0EpochMs + step.steadyEndS * 1000;
+  const windows = await Promise.all(
+    m.downstreams.map((d) => queryDownstream(m.prometheus!.url, d, fromMs, toMs, t0EpochMs)),
+  );
+  return { downstreams: Object.fromEntries(m.downstreams.map((d, i) => [d.name, windows[i]])) };
+}
+
+/** One downstream over [fromMs, toMs] (epoch ms); a failed query is the window's problem line. */
+export async function queryDownstream(
+  prometheusUrl: string,
+  d: DownstreamConfig,
+  fromMs: number,
+  toMs: number,
+  t0EpochMs: number,
+  lookbackMs = 300_000,
+): Promise<DownstreamWindow> {
+  const get = (name: string, labels: Record<string, string>, from: number) =>
+    rawSamples(prometheusUrl, selector(name, labels), from, toMs);
+  const labels = d.labels ?? {};
+  try {
+    const [ops, saturation, latencySum, latencyCount] = await Promise.all([
+      get(d.ops, labels, fromMs - lookbackMs),
+      d.saturation ? get(d.saturation, labels, fromMs) : null,
+      d.latency ? get(`${d.latency}_sum`, {}, fromMs - lookbackMs) : null,
+      d.latency ? get(`${d.latency}_count`, {}, fromMs - lookbackMs) : null,
+    ]);
+    return downstreamWindowOf(d, { ops, saturation, latencySum, latencyCount }, fromMs, toMs, t0EpochMs);
+  } catch (err) {
+    const e = err as Error & { hint?: string };
+    return {
+      source: 'promql',
+      fromS: (fromMs - t0EpochMs) / 1000,
+      toS: (toMs - t0EpochMs) / 1000,
+      ops: null,
+      problems: [downstreamProblem(d.name, `${e.message}${e.hint ? `: ${e.hint}` : ''}`)],
+    };
+  }
+}
+
+/** The pure part of queryDownstream: the formulas of this file's comment over raw samples. */
+export function downstreamWindowOf(
+  d: DownstreamConfig,
+  raw: DownstreamRaw,
+  fromMs: number,
+  toMs: number,
+  t0EpochMs: number,
+): DownstreamWindow {
+  const times = raw.ops.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
+  const w: DownstreamWindow = {
+    source: 'promql',
+    fromS: (fromMs - t0EpochMs) / 1000,
+    toS: (toMs - t0EpochMs) / 1000,
+    ops: null,
+  };
+  const problems: string[] = [];
+  const say = (text: string) => problems.push(downstreamProblem(d.name, text));
+  const missing = (name: string, field: string) =>
+    say(
+      `Prometheus holds no samples of ${name} in the window: check metrics.downstreams' ${field} (name and labels) and that Prometheus scrapes the endpoint that exports it`,
+    );
+  const reset = { hit: false };
+  if (times.length < 2) missing(d.ops, 'ops');
+  else {
+    const tFirst = Math.min(...times);
+    const tLast = Math.max(...times);
+    w.fromS = (tFirst - t0EpochMs) / 1000;
+    w.toS = (tLast - t0EpochMs) / 1000;
+    w.ops = sumDeltas(raw.ops, fromMs, tFirst, tLast, reset);
+    if (d.splitBy) w.byLabel = byLabel(raw.ops, d.splitBy, fromMs, tFirst, tLast, reset);
+    if (raw.saturation) {
+      Object.assign(w, saturationOf(raw.saturation, tFirst, tLast));
+      if (w.saturationMax === null) missing(d.saturation!, 'saturation');
+    }
+    if (raw.latencySum && raw.latencyCount) {
+      w.latencySumS = sumDeltas(raw.latencySum, fromMs, tFirst, tLast, reset);
+      w.latencyCount = sumDeltas(raw.latencyCount, fromMs, tFirst, tLast, reset);
+      if (!raw.latencyCount.some((x) => x.samples.some(([t]) => t >= tFirst && t <= tLast)))
+        missing(`${d.latency}_count`, 'latency');
+    }
+  }
+  if (raw.ops.some((x) => x.samples.some(([, v]) => !Number.isFinite(v))))
+    say(`${d.ops} holds samples that are not numbers (NaN, Inf): they are left out`);
+  if (reset.hit) w.counterReset = true;
+  if (problems.length > 0) w.problems = problems;
+  return w;
+}
+
+/** Sum over series of the reset-aware increase between tFirst and tLast (see the file comment). */
+function sumDeltas(
+  series: RawSeries[],
+  fromMs: number,
+  tFirst: number,
+  tLast: number,
+  reset: { hit: boolean },
+): number {
+  let total = 0;
+  for (const x of series) {
+    const inWindow = x.samples.filter(([t, v]) => t >= tFirst && t <= tLast && Number.isFinite(v));
+    if (inWindow.length === 0) continue;
+    const bornInside = inWindow[0]![0] > tFirst && !x.samples.some(([t]) => t < fromMs);
+    let prev = bornInside ? 0 : inWindow[0]![1];
+    for (const [, v] of bornInside ? inWindow : inWindow.slice(1)) {
+      if (v < prev) reset.hit = true;
+      total += v >= prev ? v - prev : v;
+      prev = v;
+    }
+  }
+  return total;
+}
+
+function byLabel(
+  series: RawSeries[],
+  label: string,
+  fromMs: number,
+  tFirst: number,
+  tLast: number,
+  reset: { hit: boolean },
+): Record<string, number> {
+  const groups = new Map<string, RawSeries[]>();
+  for (const x of series) {
+    const k = x.labels[label] ?? NO_LABEL;
+    groups.set(k, [...(groups.get(k) ?? []), x]);
+  }
+  return Object.fromEntries([...groups].map(([k, xs]) => [k, sumDeltas(xs, fromMs, tFirst, tLast, reset)]));
+}
+
+/** The gauge summed over series at each sample time in [tFirst, tLast]: its first sum and its max. */
+function saturationOf(
+  series: RawSeries[],
+  tFirst: number,
+  tLast: number,
+): Pick<DownstreamWindow, 'saturationStart' | 'saturationMax'> {
+  const sums = new Map<number, number>();
+  for (const x of series)
+    for (const [t, v] of x.samples)
+      if (t >= tFirst && t <= tLast && Number.isFinite(v)) sums.set(t, (sums.get(t) ?? 0) + v);
+  if (sums.size === 0) return { saturationStart: null, saturationMax: null };
+  const first = Math.min(...sums.keys());
+  return { saturationStart: sums.get(first)!, saturationMax: Math.max(...sums.values()) };
+}
