@@ -2,10 +2,18 @@
  * The demo's SQLite store (better-sqlite3, WAL): accounts with an optimistic `version` column, an
  * append-only idempotency table whose id column has a length limit (like VARCHAR(50)), and the
  * orders themselves (created, then confirmed), with `seedOrders` seeded orders `seed-<k>` that
- * reads find from the start and a reset restores.
+ * reads find from the start and a reset restores. Every statement runs through `counted`, so
+ * `statements` holds what was executed by kind (statements.ts lists each route's).
  */
 import Database from 'better-sqlite3';
 import { SEED_PREFIX } from './mix.ts';
+import { StatementCounts, statementKind } from './statements.ts';
+
+/** A prepared statement that counts itself, by kind, each time it runs. */
+export interface CountedStatement<P extends unknown[], R> {
+  get(...params: P): R | undefined;
+  run(...params: P): Database.RunResult;
+}
 
 export interface CachedAnswer {
   response: string;
@@ -58,6 +66,9 @@ export interface ResetCounts {
 export class DemoDb {
   private readonly db: Database.Database;
   private readonly sql;
+  private readonly resetSql;
+  /** The statements executed so far, by kind (never reset). */
+  readonly statements = new StatementCounts();
 
   constructor(
     file: string,
@@ -92,32 +103,69 @@ export class DemoDb {
       );
     `);
     this.sql = {
-      findIdem: this.db.prepare<[string], CachedAnswer>('SELECT response FROM idempotency WHERE id = ?'),
-      findAccount: this.db.prepare<[number], AccountRow>('SELECT balance_cents, version FROM accounts WHERE id = ?'),
-      updateAccount: this.db.prepare<[number, number, number, number]>(
+      findIdem: this.counted<[string], CachedAnswer>('SELECT response FROM idempotency WHERE id = ?'),
+      findAccount: this.counted<[number], AccountRow>('SELECT balance_cents, version FROM accounts WHERE id = ?'),
+      updateAccount: this.counted<[number, number, number, number], unknown>(
         'UPDATE accounts SET balance_cents = ?, version = ? WHERE id = ? AND version = ?',
       ),
-      insertIdem: this.db.prepare<[string, number, number, string, string]>(
+      insertIdem: this.counted<[string, number, number, string, string], unknown>(
         'INSERT INTO idempotency (id, account_id, amount_cents, created_at, response) VALUES (?, ?, ?, ?, ?)',
       ),
-      insertOrder: this.db.prepare<[string, number, number, number, string]>(
+      insertOrder: this.counted<[string, number, number, number, string], unknown>(
         "INSERT INTO orders (id, account_id, amount_cents, version, status, created_at) VALUES (?, ?, ?, ?, 'created', ?)",
       ),
-      findOrder: this.db.prepare<[string], OrderRow>(
+      findOrder: this.counted<[string], OrderRow>(
         'SELECT id, account_id, amount_cents, version, status FROM orders WHERE id = ?',
       ),
-      confirmOrder: this.db.prepare<[string, string]>(
+      confirmOrder: this.counted<[string, string], unknown>(
         "UPDATE orders SET status = 'confirmed', confirmed_at = ? WHERE id = ? AND status = 'created'",
       ),
-      countOrders: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM orders'),
-      countAccounts: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
-      countIdem: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM idempotency'),
-      countChanged: this.db.prepare<[], { n: number }>(
+      countOrders: this.counted<[], { n: number }>('SELECT COUNT(*) AS n FROM orders'),
+      countAccounts: this.counted<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
+      countIdem: this.counted<[], { n: number }>('SELECT COUNT(*) AS n FROM idempotency'),
+      countChanged: this.counted<[], { n: number }>(
         'SELECT COUNT(*) AS n FROM accounts WHERE balance_cents <> 0 OR version <> 0',
+      ),
+    };
+    this.resetSql = {
+      zeroAccounts: this.counted<[], unknown>(
+        'UPDATE accounts SET balance_cents = 0, version = 0 WHERE balance_cents <> 0 OR version <> 0',
+      ),
+      clearIdem: this.counted<[], unknown>('DELETE FROM idempotency'),
+      clearOrders: this.counted<[], unknown>('DELETE FROM orders'),
+      clearAccounts: this.counted<[], unknown>('DELETE FROM accounts'),
+      countUnseeded: this.counted<[string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM orders WHERE status <> 'created' OR id NOT LIKE ?",
+      ),
+      seedOrders: this.counted<[number, string, number, string], unknown>(
+        `WITH RECURSIVE seq(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM seq WHERE k < ? - 1)
+         INSERT INTO orders (id, account_id, amount_cents, version, status, created_at)
+         SELECT ? || k, (k % ?) + 1, 100, 0, 'created', ? FROM seq`,
+      ),
+      seedAccounts: this.counted<[number], unknown>(
+        `WITH RECURSIVE seq(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM seq WHERE x < ?)
+         INSERT INTO accounts (id, balance_cents, version) SELECT x, 0, 0 FROM seq`,
       ),
     };
     if (this.counts().accounts !== rows) this.reseed();
     if (!this.seedsIntact()) this.reseedOrders();
+  }
+
+  /** Prepare `sql` so that each execution counts under its kind (statementKind). */
+  private counted<P extends unknown[], R>(sql: string): CountedStatement<P, R> {
+    const stmt = this.db.prepare<P, R>(sql);
+    const kind = statementKind(sql);
+    const counts = this.statements;
+    return {
+      get: (...params) => {
+        counts.add(kind);
+        return stmt.get(...params);
+      },
+      run: (...params) => {
+        counts.add(kind);
+        return stmt.run(...params);
+      },
+    };
   }
 
   findIdempotent(id: string): CachedAnswer | undefined {
@@ -185,9 +233,9 @@ export class DemoDb {
       if (before.accounts !== this.rows) {
         this.reseed();
       } else {
-        this.db.exec('UPDATE accounts SET balance_cents = 0, version = 0 WHERE balance_cents <> 0 OR version <> 0');
+        this.resetSql.zeroAccounts.run();
       }
-      this.db.exec('DELETE FROM idempotency');
+      this.resetSql.clearIdem.run();
       this.reseedOrders();
     })();
     const after = { ...this.counts(), changedAccounts: this.sql.countChanged.get()!.n };
@@ -202,10 +250,7 @@ export class DemoDb {
   private seedsIntact(): boolean {
     const n = this.sql.countOrders.get()!.n;
     if (n !== this.seedOrders) return false;
-    const confirmed = this.db
-      .prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM orders WHERE status <> 'created' OR id NOT LIKE ?")
-      .get(`${SEED_PREFIX}%`)!.n;
-    return confirmed === 0;
+    return this.resetSql.countUnseeded.get(`${SEED_PREFIX}%`)!.n === 0;
   }
 
   /**
@@ -214,28 +259,17 @@ export class DemoDb {
    */
   private reseedOrders(): void {
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM orders');
+      this.resetSql.clearOrders.run();
       if (this.seedOrders === 0) return;
-      this.db
-        .prepare(
-          `WITH RECURSIVE seq(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM seq WHERE k < ? - 1)
-           INSERT INTO orders (id, account_id, amount_cents, version, status, created_at)
-           SELECT ? || k, (k % ?) + 1, 100, 0, 'created', ? FROM seq`,
-        )
-        .run(this.seedOrders, SEED_PREFIX, this.rows, new Date().toISOString());
+      this.resetSql.seedOrders.run(this.seedOrders, SEED_PREFIX, this.rows, new Date().toISOString());
     })();
   }
 
   /** Drop every account and seed ids 1..rows in one statement (fast: ~100k rows in tens of ms). */
   private reseed(): void {
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM accounts');
-      this.db
-        .prepare(
-          `WITH RECURSIVE seq(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM seq WHERE x < ?)
-           INSERT INTO accounts (id, balance_cents, version) SELECT x, 0, 0 FROM seq`,
-        )
-        .run(this.rows);
+      this.resetSql.clearAccounts.run();
+      this.resetSql.seedAccounts.run(this.rows);
     })();
   }
 }

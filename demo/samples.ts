@@ -1,14 +1,18 @@
 /**
  * The demo's own gauges and counters beside the request timers: its pool under HikariCP's names
- * (so a pool reading works as against a Spring service), its work counters, and its truths
+ * (so a pool reading works as against a Spring service), its work counters, the SQL statements
+ * it ran by kind (its downstream: statements.ts), and its truths
  * (capacities, replicas, the cold multiplier) for tests and reports to check against.
  */
 import type { Sample } from './metrics.ts';
 import type { Pool } from './pool.ts';
+import { STATEMENT_KINDS, type StatementCountsByKind } from './statements.ts';
 
 export interface DemoReadings {
   pool: Pool;
   counters: { writes: number; idempotentHits: number; reads: number; confirms: number; acquireTimeouts: number };
+  /** SQL statements executed against the database so far, by kind. */
+  sqlStatements: StatementCountsByKind;
   capacityPerSec: number;
   mixArrivalsPerSec: number;
   replicas: number;
@@ -39,6 +43,14 @@ export function demoSamples(r: DemoReadings): Sample[] {
     counter('demo_idempotent_hits_total', 'Orders answered from the idempotency table', counters.idempotentHits),
     counter('demo_reads_total', 'Orders read', counters.reads),
     counter('demo_confirms_total', 'Orders confirmed', counters.confirms),
+    ...STATEMENT_KINDS.map((kind) =>
+      counter(
+        'demo_sql_statements_total',
+        'SQL statements executed against the SQLite database, by kind (transaction control not counted)',
+        r.sqlStatements[kind],
+        [['kind', kind]],
+      ),
+    ),
     gauge(
       'demo_capacity_per_sec',
       'Theoretical capacity of writes alone: max over n <= slots of n / heldMs(n) * 1000',

@@ -1,7 +1,8 @@
 /**
  * The embedded demo target: node:http on 127.0.0.1 over SQLite, a bounded pool with a known
  * capacity (slots / holdMs * 1000 req/s of writes alone; for demo/scenario.ts's mix of reads,
- * writes and confirms, capacity.ts), HMAC-signed orders, idempotency, Spring-named metrics.
+ * writes and confirms, capacity.ts), HMAC-signed orders, idempotency, Spring-named metrics (the
+ * request timer with its histogram, HikariCP pool gauges, SQL statements by kind: statements.ts).
  * Modes that set the truth for each overload shape: an unbounded queue (plateau), an acquire
  * timeout (errors), a contention/coherency penalty (collapse, coherency.ts), replicas that change
  * mid-run (topology, topology.ts), a cold start that makes every hold slower for its first
@@ -208,6 +209,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<DemoHandle> {
     demoSamples({
       pool,
       counters,
+      sqlStatements: db.statements.snapshot(),
       capacityPerSec: capacity(),
       mixArrivalsPerSec: mix().arrivalsPerSec,
       replicas: topology.replicas,

@@ -154,7 +154,7 @@ describe('demo target over HTTP', () => {
     expect(samples.get('demo_idempotent_hits_total')).toBe(demo.stats().idempotentHits);
     expect(samples.get('demo_capacity_per_sec')).toBe(2000);
     expect(samples.get('demo_mix_capacity_arrivals_per_sec')).toBeCloseTo(4000 / 0.98, 6);
-    expect(types.get('http_server_requests_seconds')).toBe('summary');
+    expect(types.get('http_server_requests_seconds')).toBe('histogram');
     expect(types.get('http_server_requests_seconds_max')).toBe('gauge');
     expect(types.get('demo_writes_total')).toBe('counter');
     expect(types.get('hikaricp_connections_active')).toBe('gauge');
