@@ -11,6 +11,7 @@ import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } 
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
+import { sloOf } from './slo.ts';
 
 /** The step of highest throughput before `bad` (null without one). */
 function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
@@ -79,6 +80,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
+    ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),
   };
 }
 
