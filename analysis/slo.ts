@@ -39,7 +39,9 @@ export function percentOf(quantile: number): number {
 
 /** Why `quantile` cannot be judged on `source` (with the fix), or null when its results keep it. */
 export function sloQuantileProblem(quantile: number, source: SloConfig['source']): string | null {
-  const kept = SLO_QUANTILES[source];
+  const kept = SLO_QUANTILES[source] as readonly number[] | undefined;
+  if (kept === undefined)
+    return `source ${JSON.stringify(source)} is neither 'client' nor 'server': set slo.source to one of them`;
   if (kept.includes(percentOf(quantile))) return null;
   const shares = kept.map((q) => String(Math.round(q * 10_000) / 1_000_000)).join(', ');
   const other =

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_RULES } from '../../analysis/plan.ts';
+import { sloQuantileProblem } from '../../analysis/slo.ts';
 import { about, flag, nonNegative, positive, positiveInt, share, text } from './field-kinds.ts';
 import { metricsSection } from './metrics-schema.ts';
 import { resetHook } from './reset-schema.ts';
@@ -220,6 +221,13 @@ export const configSchema = z.strictObject({
         .enum(['client', 'server'])
         .meta(about("whose percentile is judged: the client's minus the RTT, or the server's from its histogram"))
         .default('client'),
+    })
+    .superRefine((slo, ctx) => {
+      // the results keep these quantiles only (the step's histogram is not kept): another cannot be
+      // judged; a quantile out of (0, 1] already has its problem
+      if (!(slo.quantile > 0 && slo.quantile <= 1) || (slo.source !== 'client' && slo.source !== 'server')) return;
+      const problem = sloQuantileProblem(slo.quantile, slo.source);
+      if (problem !== null) ctx.addIssue({ code: 'custom', path: ['quantile'], message: problem });
     })
     .describe(
       'a latency objective: the report gives the capacity within it (the highest holding step that met it) beside the plateau; it never stops a run',
