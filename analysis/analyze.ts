@@ -12,6 +12,7 @@ import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
 import { sloOf } from './slo.ts';
+import { withDownstreams } from './downstreams.ts';
 
 /** The step of highest throughput before `bad` (null without one). */
 function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
@@ -51,7 +52,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
   const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
   const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
-  return {
+  return withDownstreams(input, {
     schemaVersion: 2,
     runId: input.runId,
     target: input.target,
@@ -81,7 +82,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),
-  };
+  });
 }
 
 /** An attempt whose replayed action is not the one the live run took. */
