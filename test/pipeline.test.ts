@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import type { RunResult } from '../analysis/types.ts';
+import type { PlateauConfigInput } from '../harness/config/schema.ts';
+import { withDemoDefaults } from '../harness/cli/commands.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const KEY = 'test-key-not-secret-' + process.pid;
@@ -19,15 +21,17 @@ afterAll(async () => {
   fs.rmSync(runsDir, { recursive: true, force: true });
 });
 
-const config = (runId: string) => ({
-  target: { url: `${demo.url}/orders`, rttPath: '/ping' },
-  scenario: DEMO_SCENARIO,
-  steps: { startPerSec: 120, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
-  warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
-  rtt: { samples: 5 },
-  output: { dir: runsDir, runId },
-  workers: 2 as const,
-});
+/** As `plateau run --demo` completes a config: the demo's reset hook, RTT endpoint and metrics added. */
+const config = (runId: string) =>
+  withDemoDefaults({
+    target: { url: `${demo.url}/orders`, rttPath: '/ping' },
+    scenario: DEMO_SCENARIO,
+    steps: { startPerSec: 120, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
+    warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+    rtt: { samples: 5 },
+    output: { dir: runsDir, runId },
+    workers: 2 as const,
+  }) as PlateauConfigInput;
 
 describe('the pipeline against the demo target at a known capacity', () => {
   let result: RunResult;
@@ -51,7 +55,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
   it('records every stage and writes every output', () => {
     expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual([
       'preflight:pass',
-      'reset:skipped',
+      'reset:pass',
       'rtt:pass',
       'warmup:pass',
       'threads:skipped',
@@ -77,6 +81,28 @@ describe('the pipeline against the demo target at a known capacity', () => {
     expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(
       /\| 1 \| 120 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/,
     );
+  });
+
+  it("reads the demo's metrics by default: the server cross-check each step, and the pool named short past the knee", () => {
+    const report = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
+    expect(report).toContain('## Server-side view');
+    for (const s of result.steps) {
+      const label = `step ${s.index + 1} (${s.ratePerSec} req/s)`;
+      expect(s.crossCheck?.verdict, label).toBeDefined();
+      expect(s.crossCheck!.verdict, label).not.toBe('no-data');
+      // the server counts what the client sent (and the few scrapes of /metrics besides)
+      expect(Math.abs(s.crossCheck!.serverPerSec! / s.crossCheck!.clientPerSec - 1), label).toBeLessThan(0.1);
+      expect(report, label).toMatch(
+        new RegExp(`^\\| ${s.index + 1} \\| [\\d,.]+ \\| [\\d,.]+ \\| .* \\| ${s.crossCheck!.verdict} \\| `, 'm'),
+      );
+    }
+    // 240 req/s offered to 210.5: the queue grows by about 30 a second, so requests wait for a connection
+    const past = result.steps.filter((s) => s.ratePerSec === 240);
+    expect(past.length).toBeGreaterThan(0);
+    for (const s of past)
+      expect(s.poolReading).toMatch(
+        /^short of connections: up to \d+ requests waited for one \(active up to 2 of 2\)$/,
+      );
   });
 
   it('used a fresh id for every request: no idempotent hit, one write per success', () => {

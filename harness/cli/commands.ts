@@ -33,13 +33,24 @@ function demoOverrides(a: Args, demo: DemoProcess | null) {
   };
 }
 
-/** The demo target's reset endpoint and cheap RTT endpoint, unless the config names its own. */
-function withDemoDefaults(raw: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The demo's own metrics: its Spring-named request timer and HikariCP pool gauges (the defaults of
+ * the metrics section), and its SQL statements as the downstream (demo/statements.ts). Read at
+ * each steady window's edges and every scrapeEveryS (5 s by default), like any target's.
+ */
+export const DEMO_METRICS = {
+  url: '/metrics',
+  downstreams: [{ name: 'sql', ops: 'demo_sql_statements_total' }],
+} as const;
+
+/** The demo target's reset endpoint, cheap RTT endpoint and metrics, unless the config names its own. */
+export function withDemoDefaults(raw: Record<string, unknown>): Record<string, unknown> {
   const target = { rttPath: '/ping', ...(raw.target as object) };
   const reset = (raw.reset as { hooks?: unknown[] } | undefined)?.hooks?.length
     ? raw.reset
     : { hooks: [{ kind: 'http', method: 'POST', url: '/admin/reset' }] };
-  return { ...raw, target, reset };
+  const metrics = raw.metrics ?? structuredClone(DEMO_METRICS);
+  return { ...raw, target, reset, metrics };
 }
 
 export async function runCommand(a: Args): Promise<number> {
