@@ -22,6 +22,7 @@ import {
 } from './html-sections.ts';
 import { namesHtml, trafficHtml } from './html-names.ts';
 import { modelsHtml } from './models-html.ts';
+import { sloHtml } from './slo-html.ts';
 
 export interface RenderedFile {
   file: string;
@@ -81,6 +82,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
   const nav = NAV.filter(([id, , isOptional]) => !isOptional || optional[id] !== '');
   const body = [
     headerHtml(run),
+    sloHtml(run),
     `<nav>${nav.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
     optional.traffic,
     chartSection('throughput', 'Throughput', charts, 'throughput', 'No step produced data.'),

@@ -21,6 +21,7 @@ import { namesSection, trafficSection } from './markdown-names.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
+import { sloSection } from './slo-markdown.ts';
 import { warningTexts } from './warning-text.ts';
 
 function headerSection(run: RunResult): string[] {
@@ -99,6 +100,7 @@ function environmentSection(run: RunResult): string[] {
 export function renderMarkdown(run: RunResult): string {
   const sections = [
     headerSection(run),
+    sloSection(run),
     trafficSection(run),
     howToReadSection(run),
     stagesSection(run),

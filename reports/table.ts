@@ -5,6 +5,7 @@
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { capacityText, captureText, deliveryText, peakText, percentileOf, stopLabel, verdictLabel } from './cells.ts';
+import { sloLines } from './slo-text.ts';
 
 interface Column {
   header: string;
@@ -57,6 +58,7 @@ export function renderPlateauTable(run: RunResult): string {
   lines.push(
     '',
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
+    ...sloLines(run),
     `stop      ${run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason)}: ${oneLine(run.stopDetail, 400)}`,
   );
   if (run.warnings.length > 0) lines.push(`warnings  ${run.warnings.length} (see report.md)`);
