@@ -11,6 +11,8 @@ import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } 
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
+import { serverRttMs } from './server.ts';
+import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';
 import { withDownstreams } from './downstreams.ts';
 
@@ -26,12 +28,14 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(input: AnalyzeInput): RunResult {
   const records = mergeRecords(input.records);
+  const routes = input.serverConfig?.requests?.routes;
   const server =
     input.samples || input.promqlWindows
       ? {
           samples: input.samples ?? [],
           promql: input.promqlWindows,
-          rttMs: input.rtt?.httpMinMs ?? input.rtt?.httpMedianMs ?? 0,
+          rttMs: serverRttMs(input.rtt),
+          ...(routes && Object.keys(routes).length > 0 ? { routes } : {}),
         }
       : undefined;
   const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);
@@ -71,6 +75,9 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
     ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
+    ...(server && input.serverConfig?.requests
+      ? { requestSeries: requestSeriesText(requestSeriesOf(input.serverConfig.requests)) }
+      : {}),
     // the models describe the target: a transient, contaminated or generator-bound attempt measured something else
     models: modelsOf(
       counted.filter((s) => !s.generatorBound),

@@ -24,7 +24,7 @@ import {
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { crossCheck, poolReading, serverWindow } from './server.ts';
+import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
 import type {
   AnalyzeInput,
   BucketRecord,
@@ -191,6 +191,8 @@ export interface ServerInput {
   samples: readonly ServerSample[];
   rttMs: number;
   promql?: readonly PromqlWindow[];
+  /** The mix's names to the server's routes (metrics.requests.routes): each mapped name gets its own cross-check. */
+  routes?: Readonly<Record<string, string>>;
 }
 
 /** The target's own view of a step's steady window, and the cross-check of the client's against it. */
@@ -204,8 +206,10 @@ export function withServer(
   if (!viaPromql && server.samples.length === 0) return r;
   const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
   const requests = r.requestsPerSec !== undefined;
+  const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server) : r.byName;
   return {
     ...r,
+    ...(byName ? { byName } : {}),
     server: w,
     crossCheck: crossCheck(
       r.requestsPerSec ?? r.completedPerSec,
@@ -217,6 +221,29 @@ export function withServer(
     ),
     poolReading: poolReading(w),
   };
+}
+
+/**
+ * Each name that metrics.requests.routes maps (a request, never a transaction, whose figures are
+ * arrivals): its route's window from the direct readings, and the name's client figures against it.
+ */
+function namesWithServer(
+  byName: Record<string, NameResult>,
+  p: StepPlan,
+  server: ServerInput,
+): Record<string, NameResult> {
+  const out: Record<string, NameResult> = {};
+  for (const [name, n] of Object.entries(byName)) {
+    const route = server.routes?.[name];
+    if (route === undefined || n.transaction) {
+      out[name] = n;
+      continue;
+    }
+    const w = routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
+    const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
+    out[name] = { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } };
+  }
+  return out;
 }
 
 /**

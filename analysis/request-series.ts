@@ -19,6 +19,8 @@ export interface RequestSeriesConfig {
   name?: string;
   unit?: SeriesUnit;
   labels?: Record<string, string>;
+  routeLabel?: string;
+  routes?: Record<string, string>;
 }
 
 export interface RequestSeries {
@@ -38,15 +40,40 @@ export interface RequestSeries {
   /** Histogram buckets (`le` label), when the convention has them. */
   bucket: string | null;
   labels: Record<string, string>;
+  /** Multiply a bucket bound (`le`, in `unit`) by this to get milliseconds. */
+  toMs: number;
+  /** True when the unit came from the config, not from the preset. */
+  unitDeclared: boolean;
+  /** The label that names a route (the config's, else the convention's: uri, http_route); null when none. */
+  routeLabel: string | null;
+  /** The mix's names to values of routeLabel (metrics.requests.routes). */
+  routes: Record<string, string>;
 }
 
-const PRESETS: Record<RequestPreset, { name: string; unit: SeriesUnit | null; max: boolean; histogram: boolean }> = {
-  spring: { name: 'http_server_requests_seconds', unit: 'seconds', max: true, histogram: true },
-  otel: { name: 'http_server_request_duration_seconds', unit: 'seconds', max: false, histogram: true },
-  'prometheus-client': { name: 'http_request_duration_seconds', unit: 'seconds', max: false, histogram: true },
-  envoy: { name: 'envoy_http_downstream_rq_time', unit: 'milliseconds', max: false, histogram: true },
-  nginx: { name: 'nginx_http_requests_total', unit: null, max: false, histogram: false },
+const PRESETS: Record<
+  RequestPreset,
+  { name: string; unit: SeriesUnit | null; max: boolean; histogram: boolean; routeLabel: string | null }
+> = {
+  spring: { name: 'http_server_requests_seconds', unit: 'seconds', max: true, histogram: true, routeLabel: 'uri' },
+  otel: {
+    name: 'http_server_request_duration_seconds',
+    unit: 'seconds',
+    max: false,
+    histogram: true,
+    routeLabel: 'http_route',
+  },
+  'prometheus-client': {
+    name: 'http_request_duration_seconds',
+    unit: 'seconds',
+    max: false,
+    histogram: true,
+    routeLabel: null,
+  },
+  envoy: { name: 'envoy_http_downstream_rq_time', unit: 'milliseconds', max: false, histogram: true, routeLabel: null },
+  nginx: { name: 'nginx_http_requests_total', unit: null, max: false, histogram: false, routeLabel: null },
 };
+
+export const REQUEST_PRESETS = Object.keys(PRESETS) as RequestPreset[];
 
 export function requestSeriesOf(c: RequestSeriesConfig | undefined): RequestSeries {
   const preset = c?.preset ?? 'spring';
@@ -64,10 +91,26 @@ export function requestSeriesOf(c: RequestSeriesConfig | undefined): RequestSeri
     max: timed && p.max ? `${name}_max` : null,
     bucket: timed && p.histogram ? `${name}_bucket` : null,
     labels: c?.labels ?? {},
+    toMs: unit === 'milliseconds' ? 1 : 1000,
+    unitDeclared: p.unit !== null && c?.unit !== undefined,
+    routeLabel: c?.routeLabel ?? p.routeLabel,
+    routes: c?.routes ?? {},
   };
+}
+
+/** The series each preset reads first (its count), for telling the user which preset a target's names fit. */
+export function presetCountNames(): { preset: RequestPreset; count: string }[] {
+  return REQUEST_PRESETS.map((preset) => ({ preset, count: requestSeriesOf({ preset }).count }));
 }
 
 /** "spring (http_server_requests_seconds, seconds)": which series and unit the report used. */
 export function requestSeriesText(s: RequestSeries): string {
-  return `${s.preset} (${s.name}${s.unit ? `, ${s.unit}` : ', a request counter: throughput only'})`;
+  return `${s.preset} (${s.name}${s.unit ? `, ${s.unit}` : `, ${COUNTER_ONLY}`})`;
+}
+
+const COUNTER_ONLY = 'a request counter: throughput only';
+
+/** True for requestSeriesText of a bare request counter (nginx): the report compares no latency. */
+export function isCounterOnly(text: string | undefined): boolean {
+  return text !== undefined && text.includes(COUNTER_ONLY);
 }

@@ -14,8 +14,14 @@
  *
  * A client mean that reads systematically higher than the server's is time spent queueing inside
  * the generator (event loop, connection pool), not in the target.
+ *
+ * With histogram buckets in the readings, the window also has the server's p50, p90 and p99 from
+ * the bucket deltas (server-histogram.ts). A count, sum or bucket that goes backwards between two
+ * readings inside the window (a restart) marks it counterReset: its throughput, mean and
+ * percentiles are then null, never a negative figure, and the cross-check does not compare it.
  */
-import type { CrossCheck, ServerSample, ServerWindow } from './types.ts';
+import { histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
+import type { CrossCheck, HistogramReading, RouteReading, RttFigures, ServerSample, ServerWindow } from './types.ts';
 
 /** How far (s) a reading may sit from a window edge and still stand for it. */
 export const EDGE_TOLERANCE_S = 1.0;
@@ -46,20 +52,121 @@ export function serverWindow(
   const b = nearest(own, toS);
   if (!a || !b || b.tS <= a.tS) return null;
   const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
-  const dCount = a.requestsCount !== null && b.requestsCount !== null ? b.requestsCount - a.requestsCount : null;
-  const dSum = a.requestsSumS !== null && b.requestsSumS !== null ? b.requestsSumS - a.requestsSumS : null;
+  const figures = windowFigures(
+    inside.map((s) => ({ count: s.requestsCount, sumS: s.requestsSumS, buckets: s.requestsBuckets })),
+    b.tS - a.tS,
+  );
   const maxS = maxOf(inside.slice(1).map((s) => s.requestsMaxS));
+  const problems = requestProblems(inside);
   return {
     source: 'scrape',
     fromS: a.tS,
     toS: b.tS,
-    throughputPerSec: dCount === null ? null : dCount / (b.tS - a.tS),
-    meanMs: dCount && dSum !== null ? (dSum / dCount) * 1000 : null,
+    throughputPerSec: figures.throughputPerSec,
+    meanMs: figures.meanMs,
     maxMs: maxS === null ? null : maxS * 1000,
     poolActiveMax: maxOf(inside.map((s) => s.poolActive)),
     poolPendingMax: maxOf(inside.map((s) => s.poolPending)),
     poolMax: maxOf(inside.map((s) => s.poolMax)),
+    ...(figures.percentiles !== undefined ? { percentiles: figures.percentiles } : {}),
+    ...(figures.counterReset ? { counterReset: true } : {}),
+    ...(problems.length > 0 ? { problems } : {}),
   };
+}
+
+/**
+ * One mapped route's window (metrics.requests.routes): the same figures from the readings' route
+ * entries; null without a reading of the route at both edges. The pool figures are the target's,
+ * not the route's: null here.
+ */
+export function routeWindow(
+  samples: readonly ServerSample[],
+  phase: string,
+  fromS: number,
+  toS: number,
+  name: string,
+): ServerWindow | null {
+  const own = samples.filter((s) => s.phase === phase);
+  const a = nearest(own, fromS);
+  const b = nearest(own, toS);
+  if (!a || !b || b.tS <= a.tS || !a.routes?.[name] || !b.routes?.[name]) return null;
+  const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
+  const route = (s: ServerSample): RouteReading | undefined => s.routes?.[name];
+  const figures = windowFigures(
+    inside.map((s) => ({ count: route(s)?.count ?? null, sumS: route(s)?.sumS ?? null, buckets: route(s)?.buckets })),
+    b.tS - a.tS,
+  );
+  // the route's own lines: the series' other lines are the step's window's
+  const problems = requestProblems(inside).filter((l) => l.includes(`routes["${name}"]`));
+  return {
+    source: 'scrape',
+    fromS: a.tS,
+    toS: b.tS,
+    throughputPerSec: figures.throughputPerSec,
+    meanMs: figures.meanMs,
+    maxMs: null,
+    poolActiveMax: null,
+    poolPendingMax: null,
+    poolMax: null,
+    ...(figures.percentiles !== undefined ? { percentiles: figures.percentiles } : {}),
+    ...(figures.counterReset ? { counterReset: true } : {}),
+    ...(problems.length > 0 ? { problems } : {}),
+  };
+}
+
+interface Cumulative {
+  count: number | null;
+  sumS: number | null;
+  buckets?: HistogramReading | null;
+}
+
+/** Throughput, mean and percentiles between the first and last of `readings` (the window's edges), `seconds` apart. */
+function windowFigures(
+  readings: readonly Cumulative[],
+  seconds: number,
+): Pick<ServerWindow, 'throughputPerSec' | 'meanMs' | 'percentiles' | 'counterReset'> {
+  const a = readings[0]!;
+  const b = readings.at(-1)!;
+  const reset =
+    backwards(readings.map((r) => r.count)) ||
+    backwards(readings.map((r) => r.sumS)) ||
+    resetInside(readings.map((r) => r.buckets));
+  if (reset) return { throughputPerSec: null, meanMs: null, percentiles: null, counterReset: true };
+  const dCount = a.count !== null && b.count !== null ? b.count - a.count : null;
+  const dSum = a.sumS !== null && b.sumS !== null ? b.sumS - a.sumS : null;
+  // a histogram first seen inside the window was created there by its first request (nothing counted
+  // at the start): it counts from zero; one missing at a start that counted requests cannot be told
+  const start = a.buckets ?? (a.count ? undefined : null);
+  const delta = b.buckets && start !== undefined ? histogramDelta(start, b.buckets) : null;
+  return {
+    throughputPerSec: dCount === null ? null : dCount / seconds,
+    meanMs: dCount && dSum !== null ? (dSum / dCount) * 1000 : null,
+    ...(delta ? { percentiles: serverPercentiles(delta) } : {}),
+  };
+}
+
+/** True when a value is lower than the last value before it (nulls skipped). */
+function backwards(xs: readonly (number | null)[]): boolean {
+  let prev: number | null = null;
+  for (const v of xs) {
+    if (v === null) continue;
+    if (prev !== null && v < prev) return true;
+    prev = v;
+  }
+  return false;
+}
+
+/**
+ * The readings' lines about the request series, deduplicated (the downstreams' lines, prefixed
+ * "downstream <name>: " by analysis/downstream-window.ts, are theirs to show).
+ */
+function requestProblems(inside: readonly ServerSample[]): string[] {
+  return [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
+}
+
+/** The RTT the cross-check subtracts: the fastest HTTP round trip (its median in older runs), 0 unmeasured. */
+export function serverRttMs(rtt: Pick<RttFigures, 'httpMinMs' | 'httpMedianMs'> | null | undefined): number {
+  return rtt?.httpMinMs ?? rtt?.httpMedianMs ?? 0;
 }
 
 /** Failed share above which the means are not compared: the client's mean covers its successes only, the server's every request. */
@@ -92,6 +199,13 @@ export function crossCheck(
     clientMeanMinusRttMs: clientMeanMs === null ? null : clientMeanMs - rttMs,
     serverMeanMs: server?.meanMs ?? null,
   };
+  if (server?.counterReset)
+    return {
+      ...base,
+      verdict: 'no-data',
+      detail:
+        "the server's counters went backwards inside the window (a restart?): its figures are not compared; keep the target up for the whole run, or rerun",
+    };
   if (!server || server.throughputPerSec === null)
     return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
   const sX = server.throughputPerSec;

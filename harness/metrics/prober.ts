@@ -9,8 +9,9 @@ import { request } from 'undici';
 import type { ServerSample } from '../../analysis/types.ts';
 import { realClock, type Clock, type Timer } from '../clock.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { maxOf, parsePromText, sumOf, type PromSample } from './prom-text.ts';
+import { parsePromText, sumOf, type PromSample } from './prom-text.ts';
 import { requestSeriesOf } from '../../analysis/request-series.ts';
+import { requestReading } from './request-reading.ts';
 import { downstreamReadings } from './downstream-reading.ts';
 
 /** One reading of the target's series, without where and when it was taken. */
@@ -127,13 +128,12 @@ export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand:
     if (v !== null) gauges[g] = v;
   }
   const topologyMetric = c.topology?.metric;
-  const problems: string[] = [];
+  const req = r ? requestReading(r, p) : { requestsCount: null, requestsSumS: null, requestsMaxS: null };
+  const problems: string[] = [...(req.problems ?? [])];
   // downstreams declared with metrics.prometheus are read through PromQL (promql-downstreams.ts): they live on their exporters
   const downstreams = m?.downstreams.length && !m.prometheus ? downstreamReadings(m.downstreams, p, problems) : null;
   return {
-    requestsCount: r ? sumOf(p, r.count, r.labels) : null,
-    requestsSumS: r?.sum ? scaled(sumOf(p, r.sum, r.labels), r.toSeconds) : null,
-    requestsMaxS: r?.max ? scaled(maxOf(p, r.max, r.labels), r.toSeconds) : null,
+    ...req,
     poolActive: pool ? sumOf(p, pool.active, pool.labels) : null,
     poolPending: pool ? sumOf(p, pool.pending, pool.labels) : null,
     poolMax: pool ? sumOf(p, pool.max, pool.labels) : null,
@@ -142,8 +142,4 @@ export function toSample(c: PlateauConfig, p: PromSample[], topologyFromCommand:
     ...(downstreams ? { downstreams } : {}),
     ...(problems.length > 0 ? { problems } : {}),
   };
-}
-
-function scaled(v: number | null, by: number): number | null {
-  return v === null ? null : v * by;
 }

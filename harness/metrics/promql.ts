@@ -16,6 +16,9 @@
  *                      counter reset (v_i < v_(i-1)), as Prometheus treats resets
  *   throughputPerSec = sum over series of delta(<name>_count) / (t_last - t_first)
  *   meanMs           = sum delta(<name>_sum) / sum delta(<name>_count) * 1000
+ *   meanMs           = (in seconds after the unit's factor: envoy's _sum is in ms)
+ *   percentiles      = p50, p90, p99 as histogram_quantile takes them (analysis/server-histogram.ts)
+ *                      over delta(<name>_bucket) summed per le, bounds by the unit to ms
  *   maxMs            = max of the raw <name>_max samples with t_first < t <= t_last, * 1000
  *                      (a max_over_time; Micrometer's _max is itself a max over ~60 s, so it may
  *                      carry a slow request from shortly before the window, as in the scrape path)
@@ -27,10 +30,15 @@
  * first value counts, else its first requests would be lost. The window is therefore
  * [t_first, t_last], up to one scrape interval shorter than [fromMs, toMs] at each end; fromS and
  * toS report it on the caller's clock.
+ *
+ * A count that goes backwards inside the window (a restart) marks it counterReset; its deltas are
+ * still Prometheus's reset-aware ones (never negative), and the cross-check does not compare it.
  */
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ServerWindow } from '../../analysis/types.ts';
+import { serverPercentiles } from '../../analysis/server-histogram.ts';
+import { bucketDeltas, goesBackwards } from './promql-histogram.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { requestSeriesOf, type RequestSeriesConfig } from '../../analysis/request-series.ts';
 
@@ -152,15 +160,35 @@ export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> 
   const get = (name: string, labels?: Record<string, string>, fromMs = o.fromMs): Promise<RawSeries[]> =>
     rawSamples(o.prometheusUrl, selector(name, labels), fromMs, o.toMs, o.timeoutMs);
   const r = requestSeriesOf(o.requests);
-  const [count, sum, max, active, pending, poolMax] = await Promise.all([
+  const [count, sum, max, bucket, active, pending, poolMax] = await Promise.all([
     get(r.count, r.labels, o.fromMs - lookbackMs),
     r.sum ? get(r.sum, r.labels, o.fromMs - lookbackMs) : [],
     r.max ? get(r.max, r.labels) : [],
+    r.bucket ? get(r.bucket, r.labels, o.fromMs - lookbackMs) : [],
     o.pool ? get(o.pool.active, o.pool.labels) : null,
     o.pool ? get(o.pool.pending, o.pool.labels) : null,
     o.pool ? get(o.pool.max, o.pool.labels) : null,
   ]);
-  return windowFromSamples({ count, sum, max, active, pending, poolMax }, o.fromMs, o.toMs, o.t0EpochMs ?? 0);
+  const w = windowFromSamples(
+    { count, sum, max, bucket, active, pending, poolMax, toSeconds: r.toSeconds, toMs: r.toMs },
+    o.fromMs,
+    o.toMs,
+    o.t0EpochMs ?? 0,
+  );
+  const problems = [
+    ...(count.length === 0
+      ? [
+          `Prometheus holds no samples of ${selector(r.count, r.labels)} in the window: the server's figures are missing; check metrics.requests (preset, name, labels) and that Prometheus scrapes the target`,
+        ]
+      : []),
+    ...(w.problems ?? []),
+    ...(count.length > 0 && r.bucket && r.preset !== 'spring' && bucket.length === 0
+      ? [
+          `Prometheus holds no samples of ${r.bucket}: server percentiles not computed; expose the request time as a histogram`,
+        ]
+      : []),
+  ];
+  return problems.length > 0 ? { ...w, problems } : w;
 }
 
 export interface WindowSamples {
@@ -168,6 +196,11 @@ export interface WindowSamples {
   count: RawSeries[];
   sum: RawSeries[];
   max: RawSeries[];
+  /** The histogram's _bucket series (each with its `le` label), with the lookback as count's. */
+  bucket?: RawSeries[];
+  /** The unit's factors (analysis/request-series.ts): _sum to seconds, a bucket bound to ms (default seconds: 1, 1000). */
+  toSeconds?: number;
+  toMs?: number;
   active: RawSeries[] | null;
   pending: RawSeries[] | null;
   poolMax: RawSeries[] | null;
@@ -194,21 +227,26 @@ export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number
   const tFirst = Math.min(...times);
   const tLast = Math.max(...times);
   const dCount = sumDeltas(s.count, fromMs, tFirst, tLast);
-  const dSum = sumDeltas(s.sum, fromMs, tFirst, tLast);
+  const dSum = sumDeltas(s.sum, fromMs, tFirst, tLast) * (s.toSeconds ?? 1);
   const maxS = maxAt(s.max, (t) => t > tFirst && t <= tLast);
+  const hist = s.bucket && s.bucket.length > 0 ? bucketDeltas(s.bucket, fromMs, tFirst, tLast, s.toMs ?? 1000) : null;
+  const reset = [s.count, s.sum, s.bucket ?? []].some((series) => goesBackwards(series, tFirst, tLast));
   return {
     ...empty,
     fromS: (tFirst - t0EpochMs) / 1000,
     toS: (tLast - t0EpochMs) / 1000,
     throughputPerSec: tLast > tFirst ? dCount / ((tLast - tFirst) / 1000) : null,
     meanMs: dCount > 0 ? (dSum / dCount) * 1000 : null,
-    maxMs: maxS === null ? null : maxS * 1000,
+    maxMs: maxS === null ? null : maxS * (s.toSeconds ?? 1) * 1000,
     ...poolFigures(s, tFirst, tLast),
+    ...(hist?.delta ? { percentiles: serverPercentiles(hist.delta) } : {}),
+    ...(reset ? { counterReset: true } : {}),
+    ...(hist?.problem ? { problems: [hist.problem] } : {}),
   };
 }
 
 /** Sum over series of the reset-aware increase between tFirst and tLast (see the file comment). */
-function sumDeltas(series: RawSeries[], fromMs: number, tFirst: number, tLast: number): number {
+export function sumDeltas(series: RawSeries[], fromMs: number, tFirst: number, tLast: number): number {
   let total = 0;
   for (const x of series) {
     const inWindow = x.samples.filter(([t]) => t >= tFirst && t <= tLast);
