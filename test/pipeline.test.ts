@@ -5,6 +5,7 @@ import { startDemo, type DemoHandle } from '../demo/server.ts';
 import type { RunResult } from '../analysis/types.ts';
 import type { PlateauConfigInput } from '../harness/config/schema.ts';
 import { withDemoDefaults } from '../harness/cli/commands.ts';
+import { STATEMENTS_PER_REQUEST, totalOf } from '../demo/statements.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const KEY = 'test-key-not-secret-' + process.pid;
@@ -103,6 +104,16 @@ describe('the pipeline against the demo target at a known capacity', () => {
       expect(s.poolReading).toMatch(
         /^short of connections: up to \d+ requests waited for one \(active up to 2 of 2\)$/,
       );
+  });
+
+  it("measures the demo's SQL fan-out per request as its routes run it (a write: 5 statements)", () => {
+    const perWrite = totalOf(STATEMENTS_PER_REQUEST['POST /orders created']);
+    const sql = result.downstreams?.find((d) => d.name === 'sql');
+    expect(sql?.steps.length).toBe(result.steps.length);
+    for (const s of sql!.steps)
+      expect(Math.abs(s.opsPerRequest! / perWrite - 1), `step ${s.step + 1}`).toBeLessThan(0.05);
+    // nothing but its ops declared: never named the limit on a flat rate alone
+    expect(sql!.limiting).toBe(false);
   });
 
   it('used a fresh id for every request: no idempotent hit, one write per success', () => {
