@@ -22,6 +22,7 @@ import {
 } from './html-sections.ts';
 import { namesHtml, trafficHtml } from './html-names.ts';
 import { modelsHtml } from './models-html.ts';
+import { downstreamsHtml } from './html-downstreams.ts';
 import { sloHtml } from './slo-html.ts';
 
 export interface RenderedFile {
@@ -63,6 +64,7 @@ const NAV: [id: string, label: string, optional?: boolean][] = [
   ['overload', 'Overload shape', true],
   ['classification', 'Classified steps', true],
   ['server', 'Server-side view', true],
+  ['downstreams', 'Downstreams', true],
   ['errors', 'Errors'],
   ['warnings', 'Warnings'],
   ['stages', 'Stages'],
@@ -78,6 +80,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     overload: overloadHtml(run),
     classification: classificationHtml(run),
     server: serverHtml(run),
+    downstreams: downstreamsHtml(run),
   };
   const nav = NAV.filter(([id, , isOptional]) => !isOptional || optional[id] !== '');
   const body = [
@@ -95,6 +98,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     optional.overload,
     optional.classification,
     optional.server,
+    optional.downstreams,
     errorsHtml(run),
     warningsHtml(run),
     stagesHtml(run),

@@ -23,6 +23,7 @@ import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
 import { sloSection } from './slo-markdown.ts';
 import { warningTexts } from './warning-text.ts';
+import { downstreamsSection } from './markdown-downstreams.ts';
 
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
@@ -110,6 +111,7 @@ export function renderMarkdown(run: RunResult): string {
     overloadSection(run),
     classificationSection(run),
     serverSection(run),
+    downstreamsSection(run),
     errorsSection(run),
     modelsSection(run),
     warningsSection(run),

@@ -6,6 +6,7 @@ import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } fro
 import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
+import { downstreamWarningText } from './downstream-warning-text.ts';
 
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
 export function stepList(indices: readonly number[]): string {
@@ -101,6 +102,9 @@ function runWarningText(w: Symptom): string {
       return `the threads stage ran the steps on ${f.kept} of the ${f.of} threads from the warmup's cost, and step${new Set(steps).size === 1 ? '' : 's'} ${stepList(steps)} found the generator short of CPU all the same: set workers: ${f.of} (--workers ${f.of}) to run on every thread (docs/decisions/022)`;
     case 'cold-target':
       return coldTargetText(w);
+    case 'downstream-fan-out':
+    case 'downstream-hot-shard':
+      return downstreamWarningText(w);
     case 'replay-differs':
       return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
     case 'unfinished':
