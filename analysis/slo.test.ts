@@ -162,6 +162,12 @@ describe('sloOf: the step that establishes the capacity within the objective', (
       [step(0, 1, { server: { ...server(100, 5000), counterReset: true } }), fails(1, 1)],
       { step: null, atLeast: false, detail: /not established/ },
     ],
+    [
+      'server: a counter reset that left the window no percentiles is said so',
+      SERVER,
+      [step(0, 1, { server: { ...server(100, 5000), percentiles: null, counterReset: true } }), fails(1, 1)],
+      { step: null, atLeast: false, detail: /server counter that went backwards/ },
+    ],
     ['no step held', CLIENT, [fails(0, 10)], { step: null, atLeast: false, detail: /^no step held/ }],
   ])('%s', (_what, slo, steps, want) => {
     const r = sloOf(slo, steps, RTT, DEFAULT_RULES);

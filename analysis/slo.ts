@@ -18,11 +18,9 @@
  */
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo } from './format.ts';
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
+import { SERVER_QUANTILES } from './server-histogram.ts';
 import { decidingSteps } from './stop.ts';
 import type { Rules, RttFigures, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
-
-/** The server's histogram percentiles (ServerWindow.percentiles). */
-export const SERVER_QUANTILES: readonly number[] = [50, 90, 99];
 
 /** The quantiles (as percentiles, 99 for 0.99) each source's results keep: the only ones an objective can name. */
 export const SLO_QUANTILES: Record<SloConfig['source'], readonly number[]> = {
@@ -83,7 +81,14 @@ function clientReading(s: StepResult, q: number, rttMs: number | null): Reading 
 
 function serverReading(s: StepResult, q: number, needed: number): Reading {
   const p = s.server?.percentiles?.find((x) => x.q === q);
-  if (!p) return { valueMs: null, n: 0, reliable: false, unjudged: 'no-server-percentiles' };
+  // a counter that went backwards in the window leaves it no figure, or none to trust
+  if (!p)
+    return {
+      valueMs: null,
+      n: 0,
+      reliable: false,
+      unjudged: s.server?.counterReset ? 'counter-reset' : 'no-server-percentiles',
+    };
   const bracket = { lowerMs: p.lowerMs, upperMs: p.upperMs };
   const reliable = p.n > 0 && p.n >= needed;
   if (p.valueMs === null) return { valueMs: null, n: p.n, reliable, ...bracket, unjudged: 'no-data' };
