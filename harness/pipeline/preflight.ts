@@ -2,7 +2,8 @@
  * Preflight: can this run be valid? Each check fails before any load, naming the problem and the
  * fix: target reachable and healthy, secrets present, generated ids fit the target's column, a
  * unique data source has a row for every arrival, one sample arrival of each mix entry built,
- * sent and accepted (sample-arrivals.ts).
+ * sent and accepted (sample-arrivals.ts), and, with metrics, the declared series and the request
+ * series present, in a plausible unit (metrics-check.ts).
  */
 import { request } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
@@ -15,6 +16,9 @@ import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
 import { checkDisk, checkOpenFiles } from './generator-limits.ts';
 import { explainConnectError } from './connect-errors.ts';
+import { lookAlike, metricNames, presetsExposed, unitMeanProblem, unitNameProblem } from './metrics-check.ts';
+import { parsePromText, sumOf } from '../metrics/prom-text.ts';
+import { requestSeriesOf, requestSeriesText } from '../../analysis/request-series.ts';
 
 export interface PreflightInput {
   config: PlateauConfig;
@@ -38,11 +42,12 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkOpenFiles(p.maxVUs));
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
-  if (p.config.metrics?.url)
-    evidence.push(await checkMetrics(p.config.metrics.url, p.config.metrics.series, p.config.target.url));
+  if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
   const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows);
   if (fewRows) throw fewRows;
+  const sentAt = performance.now();
   await sampleArrivals(p.config, p.requests, evidence);
+  if (p.config.metrics?.url) evidence.push(await checkRequestSeries(p.config, performance.now() - sentAt));
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
 
@@ -106,9 +111,9 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
   );
 }
 
-async function checkMetrics(metricsUrl: string, series: string[], targetUrl: string): Promise<string> {
+/** The metrics endpoint's text, or the refusal naming why it cannot be read. */
+async function fetchMetrics(metricsUrl: string, targetUrl: string): Promise<{ url: string; text: string }> {
   const url = new URL(metricsUrl, targetUrl).href;
-  const m = { series };
   let text: string;
   let status: number;
   try {
@@ -132,20 +137,65 @@ async function checkMetrics(metricsUrl: string, series: string[], targetUrl: str
       EXIT.preflight,
     );
   }
-  const present = new Set(
-    text
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => l.split(/[{\s]/, 1)[0]),
-  );
+  return { url, text };
+}
+
+/** " (it has http_x (_count, _sum), ...)" of the families that look like the missing names, or ''. */
+function lookAlikeText(missing: readonly string[], present: ReadonlySet<string>): string {
+  const seen = [...new Set(missing.flatMap((m) => lookAlike(m, present)))];
+  return seen.length ? `; the endpoint has these that look alike: ${seen.join(', ')}` : '; nothing there looks alike';
+}
+
+/** The endpoint answers, has every series metrics.series declares, and names no other unit than the request series is read in. */
+async function checkMetrics(config: PlateauConfig): Promise<string> {
+  const m = config.metrics!;
+  const { url, text } = await fetchMetrics(m.url!, config.target.url);
+  const present = metricNames(text);
   const missing = m.series.filter((s) => !present.has(s));
   if (missing.length) {
     throw new PlateauError(
-      `metrics endpoint ${url} has no series ${missing.join(', ')}`,
+      `metrics endpoint ${url} has no series ${missing.join(', ')}${lookAlikeText(missing, present)}`,
       'correct metrics.series, or enable the metrics in the target (Spring: management.metrics)',
       'metrics-missing',
       EXIT.preflight,
     );
   }
+  const named = unitNameProblem(requestSeriesOf(m.requests));
+  if (named) throw new PlateauError(named.problem, named.fix, 'metrics-unit', EXIT.preflight);
   return `metrics endpoint ${new URL(url).pathname} answers with ${present.size} series${m.series.length ? `, including ${m.series.join(', ')}` : ''}`;
+}
+
+/**
+ * After the sample arrivals (a target creates its request series at its first request): the
+ * request series of the preset is there (nginx: its counter; the others: _count and _sum), and its
+ * mean is plausible in its unit against the samples' time (metrics-check.ts: the unit rule).
+ */
+async function checkRequestSeries(config: PlateauConfig, sampleMs: number): Promise<string> {
+  const m = config.metrics!;
+  const r = requestSeriesOf(m.requests);
+  const { url, text } = await fetchMetrics(m.url!, config.target.url);
+  const present = metricNames(text);
+  const missing = [r.count, r.sum].filter((n): n is string => n !== null && !present.has(n));
+  if (missing.length) {
+    const presets = presetsExposed(present).filter((p) => p !== r.preset);
+    throw new PlateauError(
+      `metrics endpoint ${url} has no series ${missing.join(', ')} (the request series of ${requestSeriesText(r)})${lookAlikeText(missing, present)}`,
+      presets.length
+        ? `set metrics.requests.preset: '${presets[0]}' (the endpoint has ${requestSeriesOf({ preset: presets[0] }).count})`
+        : 'set metrics.requests.preset, or name and unit, to the series the target exposes (or enable them in the target)',
+      'metrics-missing',
+      EXIT.preflight,
+    );
+  }
+  const samples = parsePromText(text);
+  const count = sumOf(samples, r.count, r.labels);
+  const sum = r.sum ? sumOf(samples, r.sum, r.labels) : null;
+  const meanS = count && sum !== null ? (sum * r.toSeconds) / count : null;
+  const bad = unitMeanProblem(r, meanS, sampleMs);
+  if (bad) throw new PlateauError(bad.problem, bad.fix, 'metrics-unit', EXIT.preflight);
+  const what = `request series ${requestSeriesText(r)}`;
+  if (r.sum === null) return `${what}: ${count ?? 0} requests counted`;
+  return meanS === null
+    ? `${what}: no request counted yet under its labels, unit not checked`
+    : `${what}: mean ${(meanS * 1000).toFixed(2)} ms over ${count} requests counted, the samples ${sampleMs.toFixed(1)} ms (unit plausible)`;
 }
