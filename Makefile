@@ -1,5 +1,5 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report gate typecheck checks unit format
+.PHONY: loadtest test plan report gate typecheck checks unit format servers
 
 # Dependencies in two parts, so that `make test` type-checks while better-sqlite3 compiles (its
 # SQLite takes about 30 s of one core here at -O1, npm's registry being the only source; see
@@ -49,16 +49,17 @@ checks: $(JS_DEPS)
 format: $(JS_DEPS)
 	npx prettier --write --log-level warn $(CODE)
 
-# make test: the servers the tests need, then at once the types, the rooms' import rules, the
-# native build and the unit project (parallel), then the integration project (real load, two files
-# at a time) beside a busy loop on one core, so every run proves the suite holds on a busy machine
-# (scripts/with-cpu-hog.sh; PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
+# make test: at once the servers the tests need (one apt-get for whatever is missing:
+# scripts/ensure-servers.sh), the types, the rooms' import rules, the native build and the unit
+# project, then the integration project (real load, two files at a time) beside a busy loop on one
+# core, so every run proves the suite holds on a busy machine (scripts/with-cpu-hog.sh;
+# PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
 test: $(JS_DEPS)
-	sh scripts/ensure-prometheus.sh
-	sh scripts/ensure-redis.sh
-	sh scripts/ensure-chromium.sh
-	$(MAKE) --no-print-directory -j3 checks $(NATIVE) unit
+	$(MAKE) --no-print-directory -j4 servers checks $(NATIVE) unit
 	sh scripts/with-cpu-hog.sh npx vitest run --project integration
+
+servers:
+	sh scripts/ensure-servers.sh
 
 # The unit project opens no SQLite database, so it runs while better-sqlite3 compiles.
 unit: $(JS_DEPS)

@@ -1,7 +1,7 @@
 /**
  * A real Prometheus server for tests: a child process on 127.0.0.1 (random free port), with a
  * temp config that scrapes one target's /metrics every second and a temp TSDB, removed on stop.
- * `make test` installs Debian's package first (scripts/ensure-prometheus.sh); without it,
+ * `make test` installs Debian's package first (scripts/ensure-servers.sh); without it,
  * findPrometheus() returns null and the test skips with that reason.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
