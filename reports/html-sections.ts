@@ -24,6 +24,7 @@ import {
 import { warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
+import { serverLatencyTexts } from './server-latency.ts';
 
 /** Banners for a run whose capacity cannot be taken at face value. */
 function banners(run: RunResult): string[] {
@@ -94,7 +95,10 @@ export function classificationHtml(run: RunResult): string {
 
 /** The target's own view of each steady window; '' when its metrics were not read. */
 export function serverHtml(run: RunResult): string {
-  return textSectionHtml('server', serverText(run));
+  return [
+    textSectionHtml('server', serverText(run)),
+    ...serverLatencyTexts(run).map((t) => textSectionHtml(t.id, t)),
+  ].join('\n');
 }
 
 export function errorsHtml(run: RunResult): string {

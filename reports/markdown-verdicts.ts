@@ -9,6 +9,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { attemptFlags } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
+import { serverLatencyTexts } from './server-latency.ts';
 
 /** A paragraph; `lead`, when set, is set in bold before `text`. */
 export interface TextParagraph {
@@ -126,5 +127,5 @@ export function classificationSection(run: RunResult): string[] {
 }
 
 export function serverSection(run: RunResult): string[] {
-  return mdSection(serverText(run));
+  return [...mdSection(serverText(run)), ...serverLatencyTexts(run).flatMap((t) => ['', ...mdSection(t)])];
 }

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { RunResult, ServerWindow, StepResult } from '../analysis/types.ts';
+import { crossCheck } from '../analysis/server.ts';
+import { renderHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
+import { serverLatencyText, serverNamesText, serverPercentileText } from './server-latency.ts';
+
+const FIXED = JSON.parse(
+  fs.readFileSync(new URL('../test/golden/fixed-run.json', import.meta.url), 'utf8'),
+) as RunResult;
+
+const window = (extra: Partial<ServerWindow>): ServerWindow => ({
+  source: 'scrape',
+  fromS: 7,
+  toS: 23,
+  throughputPerSec: 105,
+  meanMs: 11.5,
+  maxMs: null,
+  poolActiveMax: null,
+  poolPendingMax: null,
+  poolMax: null,
+  ...extra,
+});
+
+const PERCENTILES = [
+  { q: 50, valueMs: 9.1, lowerMs: 5, upperMs: 10, n: 1680 },
+  { q: 90, valueMs: 21.3, lowerMs: 10, upperMs: 25, n: 1680 },
+  { q: 99, valueMs: 41.2, lowerMs: 25, upperMs: 50, n: 1680 },
+];
+
+/** The fixed run with the server read through the otel preset on its first step (its "create order" mapped). */
+function withHistogram(requestSeries = 'otel (http_server_request_duration_seconds, seconds)'): RunResult {
+  const s0 = FIXED.steps[0]!;
+  const w = window({ percentiles: PERCENTILES, problems: ['x_bucket{a="1"} has no le="+Inf" bucket: ...; fix it'] });
+  const route = window({ throughputPerSec: 25, meanMs: 9.5, percentiles: PERCENTILES });
+  const create = s0.byName!['create order']!;
+  const c = crossCheck(create.completedPerSec, create.meanMs, 0.5, route);
+  const step: StepResult = {
+    ...s0,
+    server: w,
+    crossCheck: crossCheck(105, s0.meanMs, 0.5, w, 0, 'requests'),
+    byName: {
+      ...s0.byName,
+      'create order': { ...create, server: route, crossCheck: { ...c, detail: `route /orders: ${c.detail}` } },
+    },
+  };
+  return { ...FIXED, requestSeries, steps: [step, ...FIXED.steps.slice(1)] };
+}
+
+describe('server latency in the reports', () => {
+  it("puts each server percentile with its bucket's bounds beside the client's minus the RTT, and says which series", () => {
+    const t = serverLatencyText(withHistogram())!;
+    expect(t.paragraphs[0]!.text).toMatch(/^Request series: otel \(http_server_request_duration_seconds, seconds\)\./);
+    expect(t.table!.header).toEqual([
+      'Step',
+      'Client p50 - RTT',
+      'Server p50',
+      'Client p90 - RTT',
+      'Server p90',
+      'Client p99 - RTT',
+      'Server p99',
+    ]);
+    // the fixed run's client p99 38.239 ms minus its RTT (the median, 0.5 ms: no min recorded), unreliable
+    expect(t.table!.rows).toEqual([
+      [
+        '1',
+        '9.36 ms',
+        '9.10 ms (bucket 5 to 10 ms)',
+        '20.4 ms',
+        '21.3 ms (bucket 10 to 25 ms)',
+        '~37.7 ms*',
+        '41.2 ms (bucket 25 to 50 ms)',
+      ],
+    ]);
+    expect(t.items).toEqual(['step 1: x_bucket{a="1"} has no le="+Inf" bucket: ...; fix it']);
+  });
+
+  it('report.md and report.html both carry it after the server-side view, with the per-name row', () => {
+    const run = withHistogram();
+    const md = renderMarkdown(run);
+    expect(md).toMatch(/## Server-side view[\s\S]*## Server latency[\s\S]*## Server-side view by name/);
+    expect(md).toContain('| 1 | 9.36 ms | 9.10 ms (bucket 5 to 10 ms) |');
+    expect(md).toMatch(
+      /\| 1 \| create order \| 25\.0 \| 25\.0 \| 9\.40 ms \| 9\.50 ms \| ~19\.5 ms\\\* \| 41\.2 ms \(bucket 25 to 50 ms\) \| consistent \|/,
+    );
+    expect(md).toContain('- step 1 "create order": route /orders: server counted 25.0 req/s');
+    const html = renderHtml(run, []);
+    expect(html).toContain('<section id="server-latency">');
+    expect(html).toContain('<td>41.2 ms (bucket 25 to 50 ms)</td>');
+    expect(html).toContain('<section id="server-names">');
+  });
+
+  it('nginx: latency not compared (a request counter); spring without buckets: says so with the fix', () => {
+    const nginx = serverLatencyText(
+      withHistogram('nginx (nginx_http_requests_total, a request counter: throughput only)'),
+    )!;
+    expect(nginx.paragraphs[0]!.text).toMatch(/Latency not compared \(a request counter\)/);
+    expect(nginx.table).toBeUndefined();
+    expect(
+      serverNamesText(withHistogram('nginx (nginx_http_requests_total, a request counter: throughput only)'))!.table!
+        .header,
+    ).not.toContain('Server p99');
+    const run = withHistogram('spring (http_server_requests_seconds, seconds)');
+    run.steps[0] = { ...run.steps[0]!, server: window({}) };
+    expect(serverLatencyText(run)!.paragraphs[0]!.text).toMatch(/no histogram buckets .*percentiles-histogram/);
+  });
+
+  it('a window with a counter reset shows no figure; the +Inf bucket reads as above the highest bound', () => {
+    const run = withHistogram();
+    run.steps[0] = {
+      ...run.steps[0]!,
+      server: window({ counterReset: true, percentiles: null, throughputPerSec: null }),
+    };
+    expect(serverLatencyText(run)!.table!.rows[0]).toContain('– (counter reset)');
+    expect(serverPercentileText({ q: 99, valueMs: 10_000, lowerMs: 10_000, upperMs: null, n: 5 })).toBe(
+      '> 10,000 ms (the +Inf bucket: above the highest bound)',
+    );
+    expect(serverPercentileText({ q: 99, valueMs: 3.75, lowerMs: 2.5, upperMs: 5, n: 5 })).toBe(
+      '3.75 ms (bucket 2.5 to 5 ms)',
+    );
+  });
+
+  it('prints nothing for a run without a recorded request series (stored reports unchanged)', () => {
+    expect(serverLatencyText(FIXED)).toBeNull();
+    expect(serverNamesText(FIXED)).toBeNull();
+    const noSeries = { ...withHistogram(), requestSeries: undefined };
+    expect(serverLatencyText(noSeries)).toBeNull();
+  });
+});

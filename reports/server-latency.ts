@@ -1,0 +1,155 @@
+/**
+ * The server's latency beside the client's, as plain text (markdown and html render it): which
+ * request series and unit were read, each step's server p50/p90/p99 from the histogram with the
+ * bounds of the bucket each lies in ("p99 41.2 ms (bucket 25 to 50 ms)") beside the client's
+ * percentiles minus the RTT, each mapped name's own cross-check, and the problems the readings
+ * reported. Nothing for a run whose metrics config is not recorded (stored reports unchanged).
+ * serverLatencyTexts at the end is what the two reports call.
+ */
+import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
+import { isCounterOnly } from '../analysis/request-series.ts';
+import { serverRttMs } from '../analysis/server.ts';
+import type { NameResult, RunResult, ServerPercentile, ServerWindow, StepResult } from '../analysis/types.ts';
+import type { TextSection } from './markdown-verdicts.ts';
+
+const QUANTILES = [50, 90, 99] as const;
+const DASH = '–';
+
+/** A bucket bound: "25", "2.5", "10,000". */
+function fmtBound(ms: number): string {
+  return Number.isInteger(ms) ? fmtInt(ms) : String(Number(ms.toPrecision(6)));
+}
+
+/** "41.2 ms (bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (the +Inf bucket)". */
+export function serverPercentileText(p: ServerPercentile | undefined): string {
+  if (!p || p.valueMs === null) return `${DASH} (no requests)`;
+  if (p.upperMs === null) return `> ${fmtBound(p.lowerMs)} ms (the +Inf bucket: above the highest bound)`;
+  return `${fmtMs(p.valueMs)} ms (bucket ${fmtBound(p.lowerMs)} to ${fmtBound(p.upperMs)} ms)`;
+}
+
+/** The client's percentile q minus the RTT: "38.9 ms", an unreliable one "~38.9 ms*". */
+function clientCell(latency: StepResult['latency'], q: number, rttMs: number): string {
+  const p = latency.find((x) => x.q === q);
+  if (!p || p.valueMs === null) return DASH;
+  const v = `${fmtMs(Math.max(0, p.valueMs - rttMs))} ms`;
+  return p.reliable ? v : `~${v}*`;
+}
+
+function serverCell(w: ServerWindow | null | undefined, q: number): string {
+  if (w?.counterReset) return `${DASH} (counter reset)`;
+  if (!w?.percentiles) return DASH;
+  return serverPercentileText(w.percentiles.find((p) => p.q === q));
+}
+
+const withServer = (run: RunResult) => run.steps.filter((s) => s.crossCheck);
+
+/** "steps 1, 2: <line>" for each problem line of the windows, once, with the steps that had it. */
+function problemItems(windows: { label: string; w: ServerWindow | null | undefined }[]): string[] {
+  const steps = new Map<string, string[]>();
+  for (const { label, w } of windows)
+    for (const line of w?.problems ?? []) steps.set(line, [...(steps.get(line) ?? []), label]);
+  return [...steps].map(([line, at]) => `${at.length > 1 ? 'steps' : 'step'} ${at.join(', ')}: ${line}`);
+}
+
+/** Server p50/p90/p99 beside the client's minus the RTT, per step; null without recorded request series or server readings. */
+export function serverLatencyText(run: RunResult): TextSection | null {
+  const steps = withServer(run);
+  if (!run.requestSeries || steps.length === 0) return null;
+  const series = `Request series: ${run.requestSeries}.`;
+  if (isCounterOnly(run.requestSeries))
+    return {
+      title: 'Server latency',
+      paragraphs: [
+        { text: `${series} Latency not compared (a request counter): only its throughput is cross-checked.` },
+      ],
+    };
+  const rttMs = serverRttMs(run.rtt);
+  const items = problemItems(steps.map((s) => ({ label: String(stepNo(s.index)), w: s.server })));
+  const shown = steps.filter((s) => s.server?.percentiles || s.server?.counterReset);
+  if (shown.length === 0)
+    return {
+      title: 'Server latency',
+      paragraphs: [
+        {
+          text: `${series} It has no histogram buckets in these windows: no server percentiles, the means are compared above (Micrometer: management.metrics.distribution.percentiles-histogram.http.server.requests=true exposes them).`,
+        },
+      ],
+      ...(items.length > 0 ? { items } : {}),
+    };
+  return {
+    title: 'Server latency',
+    paragraphs: [
+      {
+        text: `${series} The server's percentiles come from its histogram's bucket deltas over each steady window, interpolated within the bucket as Prometheus's histogram_quantile does: read each against its bucket's bounds, the resolution it has. The client's are minus the fastest RTT (${fmtMs(rttMs)} ms); * marks a client percentile with too few samples beyond it.`,
+      },
+    ],
+    table: {
+      header: ['Step', ...QUANTILES.flatMap((q) => [`Client p${q} - RTT`, `Server p${q}`])],
+      rows: shown.map((s) => [
+        String(stepNo(s.index)),
+        ...QUANTILES.flatMap((q) => [clientCell(s.latency, q, rttMs), serverCell(s.server, q)]),
+      ]),
+    },
+    ...(items.length > 0 ? { items } : {}),
+  };
+}
+
+/** Each mapped name's own cross-check (metrics.requests.routes): a row per name per step. */
+export function serverNamesText(run: RunResult): TextSection | null {
+  const rows: { step: StepResult; name: string; n: NameResult }[] = [];
+  for (const s of withServer(run))
+    for (const [name, n] of Object.entries(s.byName ?? {})) if (n.crossCheck) rows.push({ step: s, name, n });
+  if (rows.length === 0) return null;
+  const rttMs = serverRttMs(run.rtt);
+  const num = (x: number | null | undefined, f: (v: number) => string) => (x === null || x === undefined ? DASH : f(x));
+  const counterOnly = isCounterOnly(run.requestSeries);
+  const items = problemItems(rows.map((r) => ({ label: `${stepNo(r.step.index)} "${r.name}"`, w: r.n.server })));
+  return {
+    title: 'Server-side view by name',
+    paragraphs: [
+      {
+        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).`,
+      },
+    ],
+    table: {
+      header: [
+        'Step',
+        'Name',
+        'Client req/s',
+        'Server req/s',
+        'Client mean - RTT',
+        'Server mean',
+        ...(counterOnly ? [] : ['Client p99 - RTT', 'Server p99']),
+        'Cross-check',
+      ],
+      rows: rows.map(({ step, name, n }) => [
+        String(stepNo(step.index)),
+        name,
+        fmtRate(n.completedPerSec),
+        num(n.server?.throughputPerSec, fmtRate),
+        num(n.crossCheck?.clientMeanMinusRttMs, (v) => `${fmtMs(v)} ms`),
+        num(n.server?.meanMs, (v) => `${fmtMs(v)} ms`),
+        ...(counterOnly ? [] : [clientCell(n.latency, 99, rttMs), serverCell(n.server, 99)]),
+        n.crossCheck!.verdict,
+      ]),
+    },
+    items: [
+      ...rows.map(({ step, name, n }) => `step ${stepNo(step.index)} "${name}": ${n.crossCheck!.detail}`),
+      ...items,
+    ],
+  };
+}
+
+/**
+ * The sections after the server-side view, each with its html id: report.md renders them with
+ * mdSection (markdown-verdicts.ts serverSection), report.html with textSectionHtml (html-sections.ts
+ * serverHtml), so both say the same thing. Empty for a run with neither.
+ */
+export function serverLatencyTexts(run: RunResult): (TextSection & { id: string })[] {
+  const out: (TextSection & { id: string })[] = [];
+  const latency = serverLatencyText(run);
+  if (latency) out.push({ ...latency, id: 'server-latency' });
+  const names = serverNamesText(run);
+  if (names) out.push({ ...names, id: 'server-names' });
+  return out;
+}
