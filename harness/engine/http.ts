@@ -21,7 +21,8 @@ export interface PreparedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: Buffer | null;
+  /** A string is sent as UTF-8 (a scenario's string body as it gave it: no Buffer made and read back). */
+  body: Buffer | string | null;
   /**
    * Keep up to this many bytes of the response body in Outcome.bodyChunks (for a check or a
    * transaction that reads it); 0 or absent: the body is counted and discarded, as always.
@@ -73,6 +74,8 @@ export type SendDone = (vu: VuConnection, o: Outcome) => void;
 
 /** What a VU's connection does, whichever client carries it. */
 export interface VuConnection extends Expiring {
+  /** The engine's note of what the VU's request in flight belongs to (the engine's alone: the VU never reads it). */
+  job: unknown;
   /** Sends one request; `done` gets this VU and the outcome. One request at a time per VU. */
   send(req: PreparedRequest, done: SendDone): void;
   /** Opens the connection ahead of the load; false when the connect failed. */
@@ -140,6 +143,7 @@ export function endOutcome(out: Outcome, err: Error | undefined): void {
 }
 
 export class VuClient implements VuConnection {
+  job: unknown = null;
   private readonly client: Client;
   private readonly timeoutMs: number;
   /** performance.now() by which the request in flight must end; Infinity when idle (deadline.ts sweeps it). */
@@ -353,7 +357,12 @@ export class VuClient implements VuConnection {
 function requestBytes(req: PreparedRequest): number {
   let n = req.method.length + req.path.length + 12;
   for (const k in req.headers) n += k.length + req.headers[k].length + 4;
-  return n + (req.body ? req.body.length : 0);
+  return n + bodyBytes(req.body);
+}
+
+/** The bytes a request body puts on the wire (a string's as UTF-8). */
+export function bodyBytes(body: Buffer | string | null): number {
+  return !body ? 0 : typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
 }
 
 const TIMEOUT_CODES = new Set([

@@ -10,9 +10,8 @@ import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
-import type { Arrivals, Kept, RequestRun, TransactionRun } from '../scenario/requests.ts';
-import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
-import type { ErrorKind } from '../../analysis/types.ts';
+import type { Arrivals, RequestRun } from '../scenario/requests.ts';
+import { Transaction, type TransactionHost } from './transaction.ts';
 
 export interface EngineRunOptions {
   schedule: Schedule;
@@ -51,41 +50,6 @@ export interface EngineRun {
   elapsedS(): number;
 }
 
-/** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
-interface Failure {
-  kind: ErrorKind;
-  status: number;
-  message: string;
-}
-
-/** A transaction's sending: a request in flight on its VU, the last send, and how a failure is kept. */
-interface SendState {
-  /** Sends made and not yet ended (in flight, or waiting for the one in flight). */
-  pending: number;
-  /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
-  ended: boolean;
-  /** What its answers keep: what the transaction's code reads. */
-  kept: Kept;
-  last: Promise<SentResponse> | null;
-  fail(f: Failure): void;
-}
-
-const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
-
-/** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
-function refusedResponse(error: string): SentResponse {
-  return {
-    status: 0,
-    headers: {},
-    body: '',
-    json: () => {
-      throw new Error(`no response: ${error}`);
-    },
-    ok: false,
-    error,
-  };
-}
-
 export function startNative(o: EngineRunOptions): EngineRun {
   const clk = o.clock ?? realClock;
   const offsetS = o.offsetS ?? 0;
@@ -106,8 +70,6 @@ export function startNative(o: EngineRunOptions): EngineRun {
   );
   const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
   const singleCheck = single?.kind === 'request' ? single.check : () => null;
-  /** The one-request entry each VU's request in flight belongs to, when names are recorded. */
-  const inFlight = new Map<VuConnection, RequestRun>();
   /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
   let n = stripe.index + 1;
   let nextS = o.schedule.arrivalS(n);
@@ -140,7 +102,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
     const seq = o.seqOffset + n;
     const entry = single ?? o.arrivals.entryOf(seq);
     if (entry.kind === 'transaction') {
-      void transaction(entry, seq, vu, nowMs);
+      void new Transaction(txHost, entry, vu, nowMs).run(seq);
       return;
     }
     let req: PreparedRequest;
@@ -152,7 +114,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
       return;
     }
     if (named) {
-      inFlight.set(vu, entry);
+      // the entry its request belongs to, for onNamedDone (the VU's job: no map per request)
+      vu.job = entry;
       vu.send(req, onNamedDone);
     } else vu.send(req, onDone);
   };
@@ -173,85 +136,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
 
   /** A one-request entry's request of a mix: counted under its name. */
   const onNamedDone: SendDone = (vu, out) => {
-    const entry = inFlight.get(vu)!;
-    inFlight.delete(vu);
+    const entry = vu.job as RequestRun;
     o.pool.release(vu);
     rec.vusActive = o.pool.active;
     rec.complete(out.times.endMs, out, out.kind ? null : entry.check(out), entry.name);
     if (stopped && o.pool.active === 0) finish();
   };
 
-  /**
-   * A transaction on its arrival's VU: its requests one after another (a send made while another
-   * is in flight waits for it: a VU has one request at a time), then the arrival is counted.
-   */
-  const transaction = async (entry: TransactionRun, seq: number, vu: VuConnection, startMs: number) => {
-    let failure: Failure | null = null;
-    const fail = (f: Failure) => {
-      failure ??= f;
-    };
-    // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
-    const st: SendState = { pending: 0, last: null, fail, ended: false, kept: entry.kept };
-    const http = {
-      send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
-        // a send after run returned (not awaited) would use a VU already given to the next arrival
-        if (st.ended) {
-          fail({ kind: 'other', status: 0, message: `${name}: ${SEND_AFTER_END}` });
-          return Promise.resolve(refusedResponse(SEND_AFTER_END));
-        }
-        const p =
-          st.pending > 0 ? st.last!.then(() => sendOn(vu, name, spec, check, st)) : sendOn(vu, name, spec, check, st);
-        st.pending++;
-        st.last = p;
-        return p;
-      },
-    };
-    try {
-      await entry.run(seq, http);
-    } catch (err) {
-      fail({ kind: 'other', status: 0, message: `${entry.name} threw: ${(err as Error)?.message ?? String(err)}` });
-    }
-    // sends run left going (not awaited, or chained in a .then) end before the arrival does and
-    // frees its VU (a send never rejects)
-    while (st.pending > 0) await st.last;
-    st.ended = true;
-    const endMs = clk.now();
-    rec.transaction(endMs, entry.name, endMs - startMs, failure);
-    release(vu);
-  };
-
-  /** One request of a transaction: admitted by name, sent on the VU, recorded, resolved as the scenario sees it. */
-  const sendOn = (
-    vu: VuConnection,
-    name: string,
-    spec: RequestSpec,
-    check: Check | undefined,
-    st: SendState,
-  ): Promise<SentResponse> =>
-    new Promise((resolve) => {
-      const refused = (message: string) => {
-        st.pending--;
-        st.fail({ kind: 'other', status: 0, message });
-        resolve(refusedResponse(message));
-      };
-      const bad = o.arrivals.admit(name);
-      if (bad) return refused(bad);
-      let req: PreparedRequest;
-      try {
-        req = o.arrivals.prepare(spec, st.kept);
-      } catch (err) {
-        return refused(`scenario threw: ${(err as Error).message}`);
-      }
-      vu.send(req, (_vu, out) => {
-        st.pending--;
-        const checkFailure = out.kind ? null : o.arrivals.checkOf(check, out, st.kept);
-        rec.sent(out.times.endMs, name, out, checkFailure);
-        const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
-        const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
-        if (kind !== undefined) st.fail({ kind, status: out.status, message: `${name}: ${error}` });
-        resolve(o.arrivals.sent(out, error, st.kept));
-      });
-    });
+  const txHost: TransactionHost = { arrivals: o.arrivals, rec, now: () => clk.now(), release };
 
   const loop = () => {
     timer = null;

@@ -241,6 +241,23 @@ describe('socket client: HTTP/1.1 framing', () => {
     expect(srv.seen[0].body).toBe('{"id":"a-1"}');
     expect(srv.seen[1].head).toMatch(/content-length: 0$/);
   });
+
+  it.each(['socket', 'undici'] as const)(
+    'a string body goes out as UTF-8 with its length in bytes, ASCII, other text, or over 16 KiB (%s)',
+    async (kind) => {
+      const srv = await rawServer((_req, s) => s.write(ok('')));
+      const vu = clientFor(kind, srv.url);
+      const bodies = ['{"id":"a-2"}', '{"name":"crème brûlée ✓ 𝄞"}', 'é'.repeat(20_000)];
+      const sent: number[] = [];
+      for (const body of bodies)
+        sent.push((await send(vu, { method: 'POST', path: '/orders', headers: {}, body })).bytesOut);
+      expect(srv.seen.map((r) => r.body)).toEqual(bodies);
+      expect(srv.seen.map((r) => Number(/content-length: (\d+)/.exec(r.head)?.[1]))).toEqual([12, 35, 40_000]);
+      // bytesOut counts the body's bytes, not its characters
+      for (let i = 0; i < bodies.length; i++) expect(sent[i] - Buffer.byteLength(bodies[i])).toBeLessThan(200);
+      expect(sent[2]).toBeGreaterThan(40_000);
+    },
+  );
 });
 
 describe('socket client: connection hygiene', () => {

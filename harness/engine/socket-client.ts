@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { deadlineError } from './deadline.ts';
 import { ResponseParser, type ResponseHandler } from './llhttp.ts';
 import {
+  bodyBytes,
   endOutcome,
   keepBodyBytes,
   newOutcome,
@@ -61,6 +62,7 @@ let sharedTlsContext: tls.SecureContext | null = null;
 const ONE_WRITE_BODY_BYTES = 16 * 1024;
 
 export class SocketVu implements VuConnection, ResponseHandler {
+  job: unknown = null;
   private readonly timeoutMs: number;
   private readonly host: string;
   private readonly port: number;
@@ -77,7 +79,8 @@ export class SocketVu implements VuConnection, ResponseHandler {
   private parser: ResponseParser | null = null;
   /** A request waiting for its connection; null once written. */
   private pendingHead: string | null = null;
-  private pendingBody: Buffer | null = null;
+  private pendingBody: Buffer | string | null = null;
+  private pendingBodyBytes = 0;
   private isHead = false;
   /** Body bytes the request in flight still keeps (PreparedRequest.keepBodyBytes, less what was kept). */
   private keepLeft = 0;
@@ -132,15 +135,17 @@ export class SocketVu implements VuConnection, ResponseHandler {
       this.parser?.keepHeaders(headers);
     }
     let head: string;
+    const body = req.body;
+    const n = bodyBytes(body);
     try {
       this.keepLeft = keep === undefined || keep === 0 ? 0 : keepBodyBytes(keep);
-      head = requestHead(req, this.hostHeader);
+      head = requestHead(req, this.hostHeader, n);
     } catch (err) {
       out.bytesOut = 0;
       this.finish(err as Error);
       return;
     }
-    out.bytesOut = head.length + (req.body ? req.body.length : 0);
+    out.bytesOut = head.length + n;
     let s = this.sock;
     // A connection that is gone, or idle past what the server keeps, is replaced before it is used.
     if (s && (s.destroyed || (!s.connecting && nowMs - this.idleSinceMs > this.reuseMs))) {
@@ -148,12 +153,13 @@ export class SocketVu implements VuConnection, ResponseHandler {
       s = null;
     }
     if (s) {
-      this.write(s, head, req.body);
+      this.write(s, head, body, n);
       return;
     }
     // A new connection, charged to this request (connecting), as k6 does.
     this.pendingHead = head;
-    this.pendingBody = req.body;
+    this.pendingBody = body;
+    this.pendingBodyBytes = n;
     out.times.connectStartMs = nowMs;
     const c = this.open();
     c.once(this.tls ? 'secureConnect' : 'connect', () => {
@@ -163,20 +169,23 @@ export class SocketVu implements VuConnection, ResponseHandler {
       const b = this.pendingBody;
       this.pendingHead = null;
       this.pendingBody = null;
-      this.write(c, h, b);
+      this.write(c, h, b, this.pendingBodyBytes);
     });
   }
 
-  private write(s: Socket, head: string, body: Buffer | null): void {
+  /** Writes the head and the body (of `n` bytes on the wire). */
+  private write(s: Socket, head: string, body: Buffer | string | null, n: number): void {
     const t = this.out.times;
     t.sendStartMs = performance.now();
-    if (body && body.length <= ONE_WRITE_BODY_BYTES) {
-      // one latin1 string (bytes 0-255 map to themselves): one write, no writev (13% of a small POST's CPU)
-      s.write(head + body.toString('latin1'), 'latin1');
+    if (body && n <= ONE_WRITE_BODY_BYTES && (typeof body !== 'string' || n === body.length)) {
+      // one latin1 string: one write, no writev (13% of a small POST's CPU); a Buffer's bytes 0-255
+      // map to themselves, and a string of as many bytes as characters is ASCII, its own bytes
+      s.write(head + (typeof body === 'string' ? body : body.toString('latin1')), 'latin1');
     } else if (body) {
       s.cork();
       s.write(head, 'latin1');
-      s.write(body);
+      if (typeof body === 'string') s.write(body, 'utf8');
+      else s.write(body);
       s.uncork();
     } else {
       s.write(head, 'latin1');
@@ -346,7 +355,7 @@ export class SocketVu implements VuConnection, ResponseHandler {
 }
 
 /** The request line and headers, Host first unless the request names its own. */
-export function requestHead(req: PreparedRequest, hostHeader: string): string {
+export function requestHead(req: PreparedRequest, hostHeader: string, bodyLength = bodyBytes(req.body)): string {
   if (BAD_PATH.test(req.path) || req.path[0] !== '/')
     throw invalidRequest(
       `path ${JSON.stringify(req.path)} must start with / and hold no spaces, control characters or characters above U+00FF (percent-encode them)`,
@@ -368,7 +377,7 @@ export function requestHead(req: PreparedRequest, hostHeader: string): string {
   }
   const m = req.method;
   if (!length && (req.body || m === 'POST' || m === 'PUT' || m === 'PATCH'))
-    lines += `content-length: ${req.body ? req.body.length : 0}\r\n`;
+    lines += `content-length: ${bodyLength}\r\n`;
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
 }
 

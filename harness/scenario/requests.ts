@@ -7,6 +7,7 @@ import type { Check, RequestSpec, ResponseInfo, Scenario, SentResponse, Transact
 import { contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
 import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
+import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf } from './mix-order.ts';
 import { NameBook } from './names.ts';
@@ -96,12 +97,8 @@ export async function scenarioRequests(
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
-    prepare: (spec, kept = KEPT_ALL) => {
-      const r = prepare(spec, origin, 'http.send(name, request)');
-      if (kept.body) r.keepBodyBytes = maxBodyBytes;
-      r.keepHeaders = kept.headers;
-      return r;
-    },
+    prepare: (spec, kept = KEPT_ALL) =>
+      prepared(spec, origin, kept.body ? maxBodyBytes : 0, kept.headers, 'http.send(name, request)'),
     checkOf,
     sent,
     admit: admission(traffic),
@@ -123,18 +120,55 @@ function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, max
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
   const headers = e.checkReadsHeaders;
   const check = e.check;
+  // one view for every check of the entry (a check runs to its end before the next begins)
+  const view = new ResponseView({ body: keep > 0, headers });
   return {
     kind: 'request',
     name: e.name,
-    build: (seq) => {
-      const r = prepare(request(contexts(seq)), origin);
-      // the socket client makes header strings only for a check that reads them
-      r.keepHeaders = headers;
-      if (keep) r.keepBodyBytes = keep;
-      return r;
-    },
-    check: check ? (o) => checkOf(check, o, { body: keep > 0, headers }) : () => null,
+    // the socket client makes header strings only for a check that reads them
+    build: (seq) => prepared(request(contexts(seq)), origin, keep, headers),
+    check: check ? (o) => verdict(check, view.over(o)) : () => null,
   };
+}
+
+/** Methods taken as they are (load.ts's prepare upper-cases and checks any other). */
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/**
+ * The request a spec makes, keeping what its check or transaction reads. The usual spec (a URL
+ * verbatimPath takes, a method of METHODS, no body or a string one) is built here in one object,
+ * a string body kept as the string it is (the socket client writes it with the head, where a
+ * Buffer made of it would be read back into a string); any other goes through load.ts's prepare,
+ * which parses, checks and names what is wrong. Both give the same fields in the same order.
+ */
+export function prepared(
+  spec: RequestSpec,
+  origin: string,
+  keepBodyBytes: number,
+  keepHeaders: boolean,
+  what?: string,
+): PreparedRequest {
+  if (spec !== null && typeof spec === 'object') {
+    const { url, method, body } = spec;
+    const path = typeof url === 'string' ? verbatimPath(url, origin) : null;
+    if (
+      path !== null &&
+      (method === undefined || METHODS.has(method)) &&
+      (body === undefined || typeof body === 'string')
+    )
+      return {
+        method: method ?? 'GET',
+        path,
+        headers: { ...(spec.headers ?? {}) },
+        body: body ?? null,
+        keepBodyBytes,
+        keepHeaders,
+      };
+  }
+  const r = prepare(spec, origin, what);
+  r.keepBodyBytes = keepBodyBytes;
+  r.keepHeaders = keepHeaders;
+  return r;
 }
 
 /** What a request kept for its check: the body (its check's text names body or json), the headers (names headers). */
@@ -150,9 +184,12 @@ const KEPT_ALL: Kept = { body: true, headers: true };
  * so it fails with the fix instead of judging an empty body (docs/decisions/028).
  */
 export function checkOf(check: Check | undefined, o: Outcome, kept: Kept = KEPT_ALL): string | null {
-  if (!check) return null;
+  return check ? verdict(check, new ResponseView(kept).over(o)) : null;
+}
+
+function verdict(check: Check, res: ResponseView): string | null {
   try {
-    const v = check(new ResponseView(o, kept));
+    const v = check(res);
     return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
   } catch (err) {
     return `check threw: ${(err as Error).message}`;
@@ -161,13 +198,15 @@ export function checkOf(check: Check | undefined, o: Outcome, kept: Kept = KEPT_
 
 /**
  * The response a check sees, over the VU's outcome (valid while the check runs): headers parsed
- * and the body decoded only when read.
+ * and the body decoded only when read. An entry's checks share one, set over each outcome in turn.
  */
 class ResponseView implements ResponseInfo {
-  constructor(
-    private readonly o: Outcome,
-    private readonly kept: Kept,
-  ) {}
+  private o!: Outcome;
+  constructor(private readonly kept: Kept) {}
+  over(o: Outcome): this {
+    this.o = o;
+    return this;
+  }
   get status(): number {
     return this.o.status;
   }

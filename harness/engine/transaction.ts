@@ -1,0 +1,151 @@
+/**
+ * A transaction of the native engine on its arrival's VU: run(ctx, http), each http.send on the
+ * VU's keep-alive connection, one request at a time (a send made while another is in flight waits
+ * for it), then the arrival is counted and the VU freed. One object per arrival holds its state;
+ * the VU's completion finds it as the VU's job (VuConnection.job), so a send makes its promise and
+ * nothing else: no closure, no executor of its own, no map lookup.
+ */
+import type { ErrorKind } from '../../analysis/types.ts';
+import type { BucketRecorder } from './recorder.ts';
+import type { Outcome, PreparedRequest, SendDone, VuConnection } from './http.ts';
+import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
+import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
+
+/** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
+interface Failure {
+  kind: ErrorKind;
+  status: number;
+  message: string;
+}
+
+/** What a transaction needs of its engine run. */
+export interface TransactionHost {
+  arrivals: Arrivals;
+  rec: BucketRecorder;
+  now(): number;
+  /** Frees the VU once the arrival is counted. */
+  release(vu: VuConnection): void;
+}
+
+const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
+
+/** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
+function refusedResponse(error: string): SentResponse {
+  return {
+    status: 0,
+    headers: {},
+    body: '',
+    json: () => {
+      throw new Error(`no response: ${error}`);
+    },
+    ok: false,
+    error,
+  };
+}
+
+/** Every send's executor: new Promise runs it at once, and the send takes the resolve it left. */
+let captured: ((r: SentResponse) => void) | null = null;
+const capture = (resolve: (r: SentResponse) => void): void => {
+  captured = resolve;
+};
+
+/** The VU's completion of a transaction's request: the transaction is the VU's job. */
+const onAnswer: SendDone = (vu, out) => (vu.job as Transaction).answered(out);
+
+export class Transaction {
+  private failure: Failure | null = null;
+  /** Sends made and not yet ended (in flight, or waiting for the one in flight). */
+  private pending = 0;
+  /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
+  private ended = false;
+  private last: Promise<SentResponse> | null = null;
+  /** The request in flight: its name, its check, and the resolve of its send's promise. */
+  private name = '';
+  private check: Check | undefined = undefined;
+  private resolve: ((r: SentResponse) => void) | null = null;
+  /** One closure per arrival, so that http.send works unbound too (`const { send } = http`). */
+  readonly http: TransactionHttp = { send: (name, spec, check) => this.send(name, spec, check) };
+
+  constructor(
+    private readonly host: TransactionHost,
+    private readonly entry: TransactionRun,
+    private readonly vu: VuConnection,
+    private readonly startMs: number,
+  ) {}
+
+  /** Runs arrival seq to its end and counts it; never rejects (what run throws fails the arrival). */
+  async run(seq: number): Promise<void> {
+    try {
+      await this.entry.run(seq, this.http);
+    } catch (err) {
+      this.fail('other', 0, `${this.entry.name} threw: ${(err as Error)?.message ?? String(err)}`);
+    }
+    // sends run left going (not awaited, or chained in a .then) end before the arrival does and
+    // frees its VU (a send never rejects)
+    while (this.pending > 0) await this.last;
+    this.ended = true;
+    const endMs = this.host.now();
+    this.host.rec.transaction(endMs, this.entry.name, endMs - this.startMs, this.failure);
+    this.host.release(this.vu);
+  }
+
+  private send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
+    // a send after run returned (not awaited) would use a VU already given to the next arrival
+    if (this.ended) {
+      this.fail('other', 0, `${name}: ${SEND_AFTER_END}`);
+      return Promise.resolve(refusedResponse(SEND_AFTER_END));
+    }
+    // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
+    const p =
+      this.pending > 0 ? this.last!.then(() => this.sendNow(name, spec, check)) : this.sendNow(name, spec, check);
+    this.pending++;
+    this.last = p;
+    return p;
+  }
+
+  /** Admitted by name, prepared, sent on the VU; resolved by answered(). */
+  private sendNow(name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> {
+    const arrivals = this.host.arrivals;
+    const bad = arrivals.admit(name);
+    if (bad !== null) return this.refused(bad);
+    let req: PreparedRequest;
+    try {
+      req = arrivals.prepare(spec, this.entry.kept);
+    } catch (err) {
+      return this.refused(`scenario threw: ${(err as Error).message}`);
+    }
+    this.name = name;
+    this.check = check;
+    const p = new Promise<SentResponse>(capture);
+    this.resolve = captured;
+    captured = null;
+    this.vu.job = this;
+    this.vu.send(req, onAnswer);
+    return p;
+  }
+
+  private refused(message: string): Promise<SentResponse> {
+    this.pending--;
+    this.fail('other', 0, message);
+    return Promise.resolve(refusedResponse(message));
+  }
+
+  /** The request in flight ended: recorded under its name, its check judged, its send resolved. */
+  answered(out: Outcome): void {
+    this.pending--;
+    const { arrivals, rec } = this.host;
+    const kept = this.entry.kept;
+    const checkFailure = out.kind ? null : arrivals.checkOf(this.check, out, kept);
+    rec.sent(out.times.endMs, this.name, out, checkFailure);
+    const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
+    const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
+    if (kind !== undefined) this.fail(kind, out.status, `${this.name}: ${error}`);
+    const resolve = this.resolve!;
+    this.resolve = null;
+    resolve(arrivals.sent(out, error, kept));
+  }
+
+  private fail(kind: ErrorKind, status: number, message: string): void {
+    this.failure ??= { kind, status, message };
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { prepared } from './requests.ts';
+import { prepare } from './load.ts';
+import type { RequestSpec } from './types.ts';
+
+const ORIGIN = 'http://127.0.0.1:8080';
+
+/** load.ts's prepare with the keep fields set, a Buffer body read as text: what prepared() must match. */
+function viaLoad(spec: RequestSpec, keep: number, headers: boolean) {
+  const r = prepare(spec, ORIGIN);
+  return { ...r, body: r.body === null ? null : r.body.toString(), keepBodyBytes: keep, keepHeaders: headers };
+}
+
+function outcome(f: () => unknown): unknown {
+  try {
+    const r = f() as { body: unknown };
+    return { ...r, body: Buffer.isBuffer(r.body) ? r.body.toString() : r.body };
+  } catch (err) {
+    return `threw: ${(err as Error).message}`;
+  }
+}
+
+describe("the engine's request of a spec (prepared: a fast path, the rest through load.ts's prepare)", () => {
+  const specs: unknown[] = [
+    { url: '/' },
+    { url: `${ORIGIN}/items/r12?x=1` },
+    { method: 'POST', url: '/items', headers: { 'content-type': 'application/json' }, body: '{"id":"a-1"}' },
+    { method: 'PUT', url: '/items/1', body: 'crème ✓' },
+    { method: 'post', url: '/items', body: 'x' },
+    { method: 'GET', url: '/a/../b' },
+    { url: '/x?' },
+    { url: '/naïve' },
+    { url: 'http://other.test/x' },
+    { url: '//other.test/x' },
+    { method: 'POST', url: '/b', body: new Uint8Array([104, 105]) },
+    { url: '/h', headers: null },
+    { url: '/e', body: '' },
+    { method: 'BAD METHOD', url: '/' },
+    { url: 42 },
+    null,
+    'GET /',
+  ];
+  it.each(specs.map((s) => [JSON.stringify(s) ?? String(s), s]))(
+    '%s: the same request (or error) as load.ts gives',
+    (_label, spec) => {
+      for (const [keep, headers] of [
+        [0, false],
+        [65_536, true],
+      ] as const) {
+        expect(outcome(() => prepared(spec as RequestSpec, ORIGIN, keep, headers))).toEqual(
+          outcome(() => viaLoad(spec as RequestSpec, keep, headers)),
+        );
+      }
+    },
+  );
+
+  it('keeps a string body as the string it is (no Buffer made), and copies the headers', () => {
+    const headers = { 'x-a': '1' };
+    const r = prepared({ method: 'POST', url: '/o', headers, body: '{"a":1}' }, ORIGIN, 0, false);
+    expect(r.body).toBe('{"a":1}');
+    expect(r.headers).toEqual(headers);
+    expect(r.headers).not.toBe(headers);
+  });
+});
