@@ -20,7 +20,8 @@ import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo } from './format.t
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
 import { SERVER_QUANTILES } from './server-histogram.ts';
 import { decidingSteps } from './stop.ts';
-import type { Rules, RttFigures, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
+import { costPerRequest, type CostResult, type CostSettings } from './models/cost.ts';
+import type { Rules, RttFigures, RunResult, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
 
 /** The quantiles (as percentiles, 99 for 0.99) each source's results keep: the only ones an objective can name. */
 export const SLO_QUANTILES: Record<SloConfig['source'], readonly number[]> = {
@@ -214,4 +215,14 @@ export function atSloCapacity<T extends { capacityPerSec: number | null; kneeSte
   const slo = run.slo;
   if (!slo || slo.capacityPerSec === null || slo.step === null) return null;
   return { ...run, capacityPerSec: slo.capacityPerSec, kneeStep: slo.step };
+}
+
+/**
+ * The cost per request at the capacity within the objective (its step's usage, its throughput's
+ * fixed price); the notes say why a figure is missing when it established none. Null without an
+ * objective.
+ */
+export function costAtSloCapacity(run: RunResult, c: CostSettings): CostResult | null {
+  if (!run.slo) return null;
+  return costPerRequest(atSloCapacity(run) ?? { ...run, capacityPerSec: null, kneeStep: null }, c);
 }

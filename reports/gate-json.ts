@@ -2,11 +2,14 @@
  * `plateau gate --json`: the gate's decision as one document for machines: status and exit code,
  * the capacities compared, the step and tolerance that judged them, why a run cannot be judged,
  * the settings that differ, the names that regressed while capacity held (warnings: the exit code
- * stays about capacity), and the cost per request when asked. Pure.
+ * stays about capacity), and the cost per request when asked; which capacity was judged (`on`:
+ * the plateau's, or the one within the latency objective) and each side's capacity within its
+ * objective when it has one. Pure.
  */
 import type { NameRegression, NameSkip, NameThresholds } from '../analysis/compare/by-name.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
-import type { GateDecision } from '../analysis/gate/decide.ts';
+import type { GateDecision, GateOn } from '../analysis/gate/decide.ts';
+import { sloObjectiveText } from '../analysis/slo.ts';
 import type { RunResult } from '../analysis/types.ts';
 
 export const GATE_JSON_SCHEMA_VERSION = 1;
@@ -23,6 +26,18 @@ export interface GateSide {
   kneeRatePerSec: number | null;
   stopReason: string;
   engine: string;
+  /** The capacity within the latency objective (RunResult.slo), when the run has one; its step 1-based. */
+  slo: GateSlo | null;
+}
+
+export interface GateSlo {
+  objective: string;
+  capacityPerSec: number | null;
+  step: number | null;
+  ratePerSec: number | null;
+  /** No holding step missed the objective: the figure is a lower bound. */
+  atLeast: boolean;
+  detail: string;
 }
 
 /** The document `plateau gate --json` prints. */
@@ -32,6 +47,10 @@ export interface GateDocument {
   status: GateDecision['status'];
   exitCode: number;
   headline: string;
+  /** Which capacity was judged: the plateau's (`plateau gate`'s default) or the one within the latency objective (`--on slo`). */
+  on: GateOn;
+  /** Its name in the headline: "capacity", or "capacity within SLO (p99 <= 300 ms, client minus RTT)". */
+  judged: string;
   baseline: GateSide;
   run: GateSide;
   /** A regression needs the knee at least this much lower (one step, req/s) ... */
@@ -79,6 +98,20 @@ function gateNames(d: GateDecision): GateNames | null {
   };
 }
 
+function sloSide(r: RunResult): GateSlo | null {
+  const slo = r.slo;
+  if (!slo) return null;
+  const at = slo.steps.find((s) => s.holds && s.step === slo.step);
+  return {
+    objective: sloObjectiveText(slo),
+    capacityPerSec: slo.capacityPerSec,
+    step: slo.step === null ? null : slo.step + 1,
+    ratePerSec: at?.ratePerSec ?? null,
+    atLeast: slo.atLeast,
+    detail: slo.detail,
+  };
+}
+
 function side(r: RunResult, comparedPerSec: number | null): GateSide {
   const knee = r.kneeStep === null ? undefined : r.steps.find((s) => s.index === r.kneeStep);
   return {
@@ -90,6 +123,7 @@ function side(r: RunResult, comparedPerSec: number | null): GateSide {
     kneeRatePerSec: knee?.ratePerSec ?? null,
     stopReason: r.stopReason,
     engine: r.engine,
+    slo: sloSide(r),
   };
 }
 
@@ -105,6 +139,8 @@ export function gateDocument(
     status: d.status,
     exitCode: d.exitCode,
     headline: d.headline,
+    on: d.on ?? 'capacity',
+    judged: d.judged ?? 'capacity',
     baseline: side(baseline, d.baselinePerSec),
     run: side(run, d.currentPerSec),
     stepPerSec: d.stepPerSec,

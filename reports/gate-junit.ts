@@ -55,11 +55,11 @@ function namesCase(d: GateDecision): Case[] {
 }
 
 export function renderJunit(d: GateDecision, runId: string): string {
+  // the case names the capacity judged: "capacity vs baseline", or the one within the objective
+  const judged = d.on === 'slo' ? `${d.judged ?? 'capacity within SLO'} vs baseline` : 'capacity vs baseline';
   const cases: Case[] = [
     d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
-    d.status === 'regression'
-      ? { name: 'capacity vs baseline', failure: d.headline }
-      : { name: 'capacity vs baseline', out: d.headline },
+    d.status === 'regression' ? { name: judged, failure: d.headline } : { name: judged, out: d.headline },
     { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
     ...namesCase(d),
   ];

@@ -8,9 +8,11 @@ import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
-import type { GateDecision } from '../analysis/gate/decide.ts';
+import { gateCapacity, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
 import { GATE_LABELS, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
+import { sloObjectiveText } from '../analysis/slo.ts';
+import { sloCapacityText } from './slo-text.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
@@ -23,9 +25,9 @@ export function priceText(x: number | null, currency: string): string {
   return x === null ? '–' : `${x.toPrecision(3)}${currency ? ` ${currency}` : ''}`;
 }
 
-export function costLines(cost: CostResult | null): string[] {
+export function costLines(cost: CostResult | null, title = 'Cost per request'): string[] {
   if (cost === null) return [];
-  const out = ['', '### Cost per request', ''];
+  const out = ['', `### ${title}`, ''];
   if (cost.fixedPerRequest !== null)
     out.push(
       `- fixed price (monthly cost / (capacity × seconds in a month)): ${mdCell(priceText(cost.fixedPerRequest, cost.currency))}`,
@@ -71,6 +73,34 @@ export function nameLines(d: GateDecision): string[] {
   return out;
 }
 
+/**
+ * The capacity rows: the one judged first. On the plateau's (the default) a run with an objective
+ * shows its capacity within it too, not judged; on `--on slo` the plateau's is shown, not judged.
+ */
+function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult): string[] {
+  const sloText = (r: RunResult) => (r.slo ? mdCell(sloCapacityText(r.slo)) : '–');
+  const slo = run.slo ?? baseline.slo;
+  if (d.on === 'slo')
+    return [
+      `| ${mdCell(d.judged ?? 'capacity within SLO')} (judged) | ${sloText(baseline)} | ${sloText(run)} |`,
+      `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline))} | ${rate(gateCapacity(run))} |`,
+    ];
+  const plateau = `| Capacity | ${rate(d.baselinePerSec)} | ${rate(d.currentPerSec)} |`;
+  if (!slo) return [plateau];
+  return [
+    plateau,
+    `| Capacity within SLO (${mdCell(sloObjectiveText(slo))}; not judged: --on slo) | ${sloText(baseline)} | ${sloText(run)} |`,
+  ];
+}
+
+/** The rule that judged, in words. */
+function ruleLine(d: GateDecision): string {
+  const step = `${fmtTarget(d.stepPerSec)} req/s`;
+  return d.on === 'slo'
+    ? `A regression needs the highest step within the objective at least one step (${step}) lower and the capacity within it more than ${fmtPercent(d.tolerance)} lower.`
+    : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`;
+}
+
 export function renderGateSummary(
   d: GateDecision,
   run: RunResult,
@@ -86,17 +116,17 @@ export function renderGateSummary(
     '| | Baseline | This run |',
     '|---|---|---|',
     `| Run | ${mdCell(baseline.runId)} | ${mdCell(run.runId)} |`,
-    `| Capacity | ${rate(d.baselinePerSec)} | ${rate(d.currentPerSec)} |`,
+    ...capacityRows(d, run, baseline),
     `| Knee step | ${baseline.kneeStep === null ? '–' : baseline.kneeStep + 1} | ${run.kneeStep === null ? '–' : run.kneeStep + 1} |`,
     `| Stop reason | ${mdCell(baseline.stopReason)} | ${mdCell(run.stopReason)} |`,
     '',
-    `A regression needs the knee at least one step (${fmtTarget(d.stepPerSec)} req/s) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`,
+    ruleLine(d),
   ];
   if (d.reasons.length > 0)
     lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
   lines.push(...nameLines(d));
   if (d.warnings.length > 0)
     lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
-  lines.push(...costLines(cost));
+  lines.push(...costLines(cost, d.on === 'slo' ? 'Cost per request at the capacity within SLO' : undefined));
   return `${lines.join('\n')}\n`;
 }

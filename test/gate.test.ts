@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeRun, followingSteps, type FakeStep } from '../analysis/testing/builders.ts';
-import type { RunResult } from '../analysis/types.ts';
+import { analyzeRun } from '../analysis/analyze.ts';
+import { buildInput, fakeRun, followingSteps, type FakeStep } from '../analysis/testing/builders.ts';
+import type { RunResult, SloConfig } from '../analysis/types.ts';
+import { NAME_REGRESSION_THRESHOLDS } from '../analysis/compare/by-name.ts';
 import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.ts';
 import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
@@ -164,6 +166,125 @@ describe('decideGate', () => {
       { ...input.steps[3], attempt: 2 },
     ];
     expect(decideGate({ ...input, steps }, BASE, 0.05).status).toBe('regression');
+  });
+});
+
+const SLO: SloConfig = { quantile: 0.99, maxMs: 300, source: 'client' };
+
+/**
+ * Steps 100..600 holding up to `kneePerSec`, with a p99 of about 38 ms up to `withinPerSec` and
+ * about 382 ms above it (30 s windows: every p99 trusted); `slo` recorded as the config's.
+ */
+function sloRun(kneePerSec: number, withinPerSec: number, slo: SloConfig | null = SLO): RunResult {
+  const steps: FakeStep[] = [];
+  for (let r = 100; r <= 600; r += 100)
+    steps.push({
+      ratePerSec: r,
+      okPerSec: r <= kneePerSec ? r : kneePerSec + 10,
+      latencyMs: r <= withinPerSec ? 10 : 100,
+    });
+  return analyzeRun({ ...buildInput({ steps, holdS: 32, rampS: 1, settleS: 2 }), ...(slo ? { slo } : {}) });
+}
+const onSlo = (run: RunResult, baseline: RunResult, tolerance = 0.05) =>
+  decideGate(run, baseline, tolerance, NAME_REGRESSION_THRESHOLDS, 'slo');
+/** The plateau at 400 req/s, every holding step within 300 ms: at least 400 within the objective. */
+const SLO_BASE = sloRun(400, 400);
+
+describe('decideGate --on slo', () => {
+  it.each<[string, RunResult, RunResult, keyof typeof GATE_EXIT, RegExp]>([
+    [
+      'the same capacity within SLO',
+      sloRun(400, 400),
+      SLO_BASE,
+      'pass',
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) holds: 400\.0 req\/s vs baseline 400\.0/,
+    ],
+    [
+      'a higher one',
+      sloRun(500, 500),
+      SLO_BASE,
+      'pass',
+      /holds: 500\.0 req\/s vs baseline 400\.0 req\/s \(\+25\.00%\): it held or rose/,
+    ],
+    [
+      'the plateau held, latency did not: one step lower within the objective',
+      sloRun(400, 300),
+      SLO_BASE,
+      'regression',
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down/,
+    ],
+    ['within the tolerance', sloRun(400, 300), SLO_BASE, 'pass', /within the tolerance/],
+    [
+      'this run has no objective',
+      sloRun(400, 400, null),
+      SLO_BASE,
+      'invalid',
+      /^cannot judge: this run has no latency objective \(no slo in its config\): set slo in plateau\.config\.ts and rerun, or gate on the plateau's capacity \(--on capacity\)/,
+    ],
+    [
+      'the baseline has none',
+      SLO_BASE,
+      sloRun(400, 400, null),
+      'invalid',
+      /^cannot judge: the baseline has no latency objective .*save the baseline again/,
+    ],
+    [
+      'none established (the first judged step missed it)',
+      sloRun(400, 400, { ...SLO, maxMs: 5 }),
+      sloRun(400, 400, { ...SLO, maxMs: 5 }),
+      'invalid',
+      /^cannot judge: this run established no capacity within SLO \(p99 <= 5 ms, client minus RTT\): step 1 \(100 req\/s\), the first judged holding step, already missed/,
+    ],
+    [
+      'other objectives',
+      sloRun(400, 400, { ...SLO, maxMs: 250 }),
+      SLO_BASE,
+      'invalid',
+      /the objectives differ \(baseline p99 <= 300 ms, client minus RTT; run p99 <= 250 ms, client minus RTT\)/,
+    ],
+  ])('%s', (what, run, baseline, status, headline) => {
+    const d = onSlo(run, baseline, what === 'within the tolerance' ? 0.3 : 0.05);
+    expect(d).toMatchObject({ status, exitCode: GATE_EXIT[status], on: 'slo' });
+    expect(d.headline).toMatch(headline);
+  });
+
+  it("the plateau's gate is unchanged by an objective: the same runs pass on capacity", () => {
+    expect(decideGate(sloRun(400, 300), SLO_BASE, 0.05)).toMatchObject({
+      status: 'pass',
+      on: 'capacity',
+      judged: 'capacity',
+    });
+  });
+
+  it('the outputs say which capacity was judged', () => {
+    const run = sloRun(400, 300);
+    const d = onSlo(run, SLO_BASE);
+    const md = renderGateSummary(d, run, SLO_BASE, null);
+    expect(md).toContain(
+      '| capacity within SLO (p99 <= 300 ms, client minus RTT) (judged) | at least 400.0 req/s (step 4; no holding step missed it: the plateau came first) | 300.0 req/s (step 3) |',
+    );
+    expect(md).toContain('| Capacity (plateau, not judged) | 400.0 req/s | 400.0 req/s |');
+    expect(md).toContain(
+      'A regression needs the highest step within the objective at least one step (100 req/s) lower',
+    );
+    // on capacity, a run with an objective shows it, not judged
+    expect(renderGateSummary(decideGate(run, SLO_BASE, 0.05), run, SLO_BASE, null)).toContain(
+      '| Capacity within SLO (p99 <= 300 ms, client minus RTT; not judged: --on slo) |',
+    );
+    expect(renderJunit(d, 'r')).toContain(
+      '<testcase classname="plateau.gate" name="capacity within SLO (p99 &lt;= 300 ms, client minus RTT) vs baseline" time="0"><failure',
+    );
+    const doc = gateDocument(d, run, SLO_BASE, null);
+    expect(doc).toMatchObject({ on: 'slo', judged: 'capacity within SLO (p99 <= 300 ms, client minus RTT)' });
+    expect(doc.run).toMatchObject({
+      comparedPerSec: 300,
+      slo: { capacityPerSec: 300, step: 3, ratePerSec: 300, atLeast: false },
+    });
+    expect(doc.baseline.slo).toMatchObject({ capacityPerSec: 400, step: 4, atLeast: true });
+    expect(gateDocument(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).toMatchObject({
+      on: 'capacity',
+      run: { slo: null },
+    });
   });
 });
 
@@ -432,6 +553,44 @@ describe('plateau gate (CLI exit codes)', () => {
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);
       expect(bad.stderr).toMatch(/fix: rebuild the summary/);
+    },
+  );
+
+  it.concurrent(
+    '--on slo: 1 on a regression within the objective, 3 against a baseline without one, 2 for another --on',
+    async () => {
+      const sloBaseline = path.join(dir, 'slo-baseline.json');
+      fs.writeFileSync(sloBaseline, JSON.stringify(baselineOf(SLO_BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
+      const slower = write('slo-slower.json', sloRun(400, 300));
+      const gate = (baseline: string, ...more: string[]) =>
+        plateau([
+          'gate',
+          slower,
+          '--baseline',
+          baseline,
+          '--junit',
+          path.join(dir, `slo-${more.join('')}.xml`),
+          ...more,
+        ]);
+      const [regressed, plain, none, bad] = await Promise.all([
+        gate(sloBaseline, '--on', 'slo', '--monthly-cost', '730'),
+        gate(sloBaseline),
+        gate(baselineFile, '--on', 'slo'),
+        gate(sloBaseline, '--on', 'latency'),
+      ]);
+      expect(regressed.status, regressed.stderr).toBe(1);
+      expect(regressed.stdout).toContain(
+        'capacity within SLO (p99 <= 300 ms, client minus RTT) regressed: 300.0 req/s',
+      );
+      // the cost at the capacity judged: 730 a month over 300 req/s, not the plateau's 400
+      expect(regressed.stdout).toMatch(
+        /### Cost per request at the capacity within SLO\n\n- fixed price .*: 9\.25e-7/,
+      );
+      expect(plain.status, plain.stderr).toBe(0);
+      expect(none.status).toBe(3);
+      expect(none.stdout).toMatch(/the baseline has no latency objective/);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toMatch(/latency/);
     },
   );
 

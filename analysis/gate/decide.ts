@@ -18,6 +18,11 @@
  * When capacity holds (pass), the names both runs recorded are compared at the rates both held
  * (analysis/compare/by-name.ts): a name whose p99 or error rate regressed is a warning, never the
  * exit code, which stays about capacity.
+ *
+ * `on: 'slo'` judges the capacity within the latency objective (RunResult.slo) by the same rule:
+ * its step's offered rate in place of the knee's, its throughput in place of the capacity. It
+ * cannot judge (3) when either run has none (no objective configured, or none established), or
+ * when the two objectives differ.
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../format.ts';
 import type { RunResult } from '../types.ts';
@@ -29,11 +34,15 @@ import {
   type NameThresholds,
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
+import { sloObjectiveText } from '../slo.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
 
 export type GateStatus = 'pass' | 'regression' | 'invalid';
+/** Which capacity the gate judges: the plateau's (the default), or the one within the latency objective. */
+export type GateOn = 'capacity' | 'slo';
+export const GATE_ON: readonly GateOn[] = ['capacity', 'slo'];
 
 /** 3, not 2, for "cannot judge": 2 is every command's usage error, which a CI step must never let through. */
 export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, regression: 1, invalid: 3 };
@@ -51,6 +60,10 @@ export interface GateDecision {
   currentPerSec: number | null;
   stepPerSec: number;
   tolerance: number;
+  /** Which capacity was judged (absent: the plateau's, as before `--on`), and its name in the outputs. */
+  on?: GateOn;
+  /** "capacity", or "capacity within SLO (p99 <= 300 ms, client minus RTT)". */
+  judged?: string;
   /**
    * Per name at the rates both runs held, baseline as A and this run as B; only when capacity
    * holds (a capacity regression is the failure; a run that cannot be judged has nothing to
@@ -97,6 +110,50 @@ export function gateCapacity(r: RunResult): number | null {
   return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? (r.heldAtLeastPerSec ?? null) : null);
 }
 
+/** What the gate compares on `on`: the figure, the offered rate it was found at, and whether it is a lower bound. */
+interface Judged {
+  perSec: number | null;
+  ratePerSec: number;
+  lowerBound: boolean;
+}
+
+function judgedOf(r: RunResult, on: GateOn): Judged {
+  if (on === 'capacity')
+    return { perSec: gateCapacity(r), ratePerSec: kneeRate(r), lowerBound: r.stopReason === 'max-rate-reached' };
+  const slo = r.slo;
+  const at = slo?.steps.find((s) => s.holds && s.step === slo.step);
+  return { perSec: slo?.capacityPerSec ?? null, ratePerSec: at?.ratePerSec ?? 0, lowerBound: slo?.atLeast === true };
+}
+
+/** Why the capacities within the objective cannot be compared: one missing or not established, or other objectives. */
+function sloReasons(run: RunResult, baseline: RunResult): string[] {
+  const out: string[] = [];
+  for (const [who, r, again] of [
+    ['this run', run, ''],
+    ['the baseline', baseline, ', save the baseline again'],
+  ] as const) {
+    if (!r.slo)
+      out.push(
+        `${who} has no latency objective (no slo in its config): set slo in plateau.config.ts and rerun${again}, or gate on the plateau's capacity (--on capacity)`,
+      );
+    else if (r.slo.capacityPerSec === null)
+      out.push(`${who} established no capacity within SLO (${sloObjectiveText(r.slo)}): ${r.slo.detail}`);
+  }
+  const a = baseline.slo,
+    b = run.slo;
+  if (a && b && (a.quantile !== b.quantile || a.maxMs !== b.maxMs || a.source !== b.source))
+    out.push(
+      `the objectives differ (baseline ${sloObjectiveText(a)}; run ${sloObjectiveText(b)}): capacities within different objectives do not compare; gate against a baseline run with this objective`,
+    );
+  return out;
+}
+
+/** "capacity" or "capacity within SLO (p99 <= 300 ms, client minus RTT)". */
+function judgedLabel(on: GateOn, run: RunResult, baseline: RunResult): string {
+  const slo = run.slo ?? baseline.slo;
+  return on === 'slo' ? `capacity within SLO${slo ? ` (${sloObjectiveText(slo)})` : ''}` : 'capacity';
+}
+
 /** The per-name fields of a decision whose capacity held; none when neither run recorded names. */
 function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds): Partial<GateDecision> {
   const names = compareByName(baseline, run, undefined, thresholds);
@@ -108,58 +165,69 @@ export function decideGate(
   baseline: RunResult,
   tolerance: number,
   nameThresholds: NameThresholds = NAME_REGRESSION_THRESHOLDS,
+  on: GateOn = 'capacity',
 ): GateDecision {
   const stepPerSec = stepSizePerSec(baseline) || stepSizePerSec(run);
-  const baseCapOrNull = gateCapacity(baseline);
-  const runCap = gateCapacity(run);
+  const base = judgedOf(baseline, on),
+    current = judgedOf(run, on);
+  const label = judgedLabel(on, run, baseline);
   const common = {
     warnings: settingDifferences(baseline, run),
-    baselinePerSec: baseCapOrNull,
-    currentPerSec: runCap,
+    baselinePerSec: base.perSec,
+    currentPerSec: current.perSec,
     stepPerSec,
     tolerance,
+    on,
+    judged: label,
   };
   const reasons = [
     ...unjudgeableReasons(run),
     ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`),
     ...incomparable(baseline, run),
+    ...(on === 'slo' ? sloReasons(run, baseline) : []),
   ];
-  if (baseCapOrNull === null)
+  if (on === 'capacity' && base.perSec === null)
     reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
   if (reasons.length > 0) return invalid(common, reasons);
-  const baseCap = baseCapOrNull as number;
-  const cap = runCap ?? 0;
+  const baseCap = base.perSec as number;
+  const cap = current.perSec ?? 0;
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
-  if (run.stopReason === 'max-rate-reached' && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
+  if (current.lowerBound && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
+    const held = on === 'slo' ? 'every holding step met the objective' : 'every step held';
     return invalid(common, [
-      `every step held but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline capacity ${fmtRate(baseCap)} req/s: raise the top rate`,
+      `${held} but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline ${label} ${fmtRate(baseCap)} req/s: raise the top rate`,
     ]);
   }
-  if (runCap === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
+  if (current.perSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
     return invalid(common, [
       `the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`,
     ]);
   }
-  const kneeDrop = kneeRate(baseline) - kneeRate(run);
+  const kneeDrop = base.ratePerSec - current.ratePerSec;
   const capDrop = baseCap - cap;
   const change = `${fmtRate(cap)} req/s vs baseline ${fmtRate(baseCap)} req/s (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
     return {
       ...common,
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `capacity regressed: ${change}; the knee moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
+      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
     };
   }
   const why =
-    capDrop <= 0 ? 'capacity held or rose' : kneeDrop < stepPerSec ? 'within one step' : 'within the tolerance';
+    capDrop <= 0
+      ? `${on === 'slo' ? 'it' : 'capacity'} held or rose`
+      : kneeDrop < stepPerSec
+        ? 'within one step'
+        : 'within the tolerance';
   return {
     ...common,
     status: 'pass',
     exitCode: GATE_EXIT.pass,
     reasons: [],
-    headline: `capacity holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})`,
+    headline: `${label} holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})`,
     ...perName(run, baseline, nameThresholds),
   };
 }

@@ -242,6 +242,15 @@ export const FLAGS = [
     option: { type: 'string', default: '5%', describe: 'capacity drop that is still noise, e.g. 5% or 0.05' },
   },
   {
+    name: 'on',
+    commands: ['gate'],
+    option: {
+      choices: ['capacity', 'slo'],
+      default: 'capacity',
+      describe: "which capacity is judged: the plateau's, or the one within the latency objective (config slo)",
+    },
+  },
+  {
     name: 'junit',
     commands: ['gate'],
     option: { type: 'string', describe: 'JUnit XML output (default: <run-dir>/gate-junit.xml)' },

@@ -2,7 +2,8 @@
  * `plateau compare`, `plateau baseline save` and `plateau gate`: the CLI shell around the pure
  * decisions in harness/gate and harness/compare. Exit codes of gate: 0 capacity holds, 1
  * regression, 3 the run cannot be judged (interrupted, generator-bound, contaminated, another
- * engine, rules or target than the baseline's); 2 is a usage error, as for every command. A name
+ * engine, rules or target than the baseline's; on `--on slo`, either run without a capacity
+ * within its latency objective, or other objectives); 2 is a usage error, as for every command. A name
  * whose p99 or error rate regressed while capacity held is a warning in the gate's outputs (and a
  * section of compare's), never its exit code.
  */
@@ -10,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
+import { costAtSloCapacity } from '../../analysis/slo.ts';
 import type { RunResult } from '../../analysis/types.ts';
 import { compareRows, renderCompare } from '../../reports/compare.ts';
 import { settingDifferences } from '../../analysis/compare/differences.ts';
@@ -17,7 +19,8 @@ import { renderCompareJson } from '../../reports/compare-json.ts';
 import { renderGateJson } from '../../reports/gate-json.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { baselineOf } from '../gate/baseline.ts';
-import { decideGate, gateCapacity, GATE_EXIT } from '../../analysis/gate/decide.ts';
+import { decideGate, gateCapacity, GATE_EXIT, GATE_ON, type GateOn } from '../../analysis/gate/decide.ts';
+import { NAME_REGRESSION_THRESHOLDS } from '../../analysis/compare/by-name.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
@@ -88,7 +91,15 @@ export async function compareCommand(a: Args): Promise<number> {
     B = loadRunResult(a['run-b'] as string);
   const ca = costSettings(a, A.cost),
     cb = costSettings(a, B.cost);
-  const cost = ca && cb ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb) } : null;
+  // and at the capacity within the latency objective, when either run has one
+  const atSlo =
+    ca && cb && (A.result.slo || B.result.slo)
+      ? { a: costAtSloCapacity(A.result, ca), b: costAtSloCapacity(B.result, cb) }
+      : null;
+  const cost =
+    ca && cb
+      ? { a: costPerRequest(A.result, ca), b: costPerRequest(B.result, cb), ...(atSlo ? { slo: atSlo } : {}) }
+      : null;
   const md = renderCompare(A.result, B.result, cost);
   // --json replaces the text on stdout only: --out still gets the Markdown it asks for
   process.stdout.write(
@@ -150,13 +161,31 @@ function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: 
   if (env.GITHUB_STEP_SUMMARY) writeOutput(env.GITHUB_STEP_SUMMARY, `${md}\n`, 'GITHUB_STEP_SUMMARY', true);
 }
 
+/** --on capacity (the default) or slo; anything else is a usage error naming the choices (yargs checks it too). */
+export function parseOn(v: unknown): GateOn {
+  const on = String(v ?? 'capacity');
+  if ((GATE_ON as readonly string[]).includes(on)) return on as GateOn;
+  throw new PlateauError(
+    `--on ${on} is not a capacity the gate judges`,
+    "write --on capacity (the plateau's, the default) or --on slo (the one within the latency objective, config slo)",
+    'gate-on-invalid',
+    EXIT.usage,
+  );
+}
+
 export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const tolerance = parseTolerance(String(a.tolerance ?? '5%'));
+  const on = parseOn(a.on);
   const baseline: RunResult = loadBaseline(a.baseline as string);
   const run = loadRunResult(a.run as string);
-  const decision = decideGate(run.result, baseline, tolerance);
+  const decision = decideGate(run.result, baseline, tolerance, NAME_REGRESSION_THRESHOLDS, on);
   const costCfg = costSettings(a, run.cost);
-  const cost = costCfg ? costPerRequest(run.result, costCfg) : null;
+  // the cost per request at the capacity judged
+  const cost = costCfg
+    ? on === 'slo'
+      ? costAtSloCapacity(run.result, costCfg)
+      : costPerRequest(run.result, costCfg)
+    : null;
   const md = renderGateSummary(decision, run.result, baseline, cost);
   // the decision first: an output that cannot be written must not hide it (--json: the same decision as one document)
   process.stdout.write(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
