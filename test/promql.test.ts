@@ -117,6 +117,64 @@ describe('PromQL window arithmetic (pure)', () => {
     expect(w).toMatchObject({ maxMs: 20, poolActiveMax: 4, poolPendingMax: 0, poolMax: 8 });
   });
 
+  it("reads the histogram's percentiles from the reset-aware bucket deltas per le, bounds and _sum by the unit", () => {
+    const b = (le: string, samples: Array<[number, number]>) => series({ __name__: 'rq_bucket', le }, samples);
+    // envoy-style milliseconds: 100 requests in the window, 60 <= 5 ms, 30 in (5, 25], 10 above
+    const bucket = [
+      b('5', [
+        [0, 10],
+        [1000, 40],
+        [2000, 70],
+      ]),
+      b('25', [
+        [0, 20],
+        [1000, 65],
+        [2000, 110],
+      ]),
+      b('+Inf', [
+        [0, 25],
+        [1000, 75],
+        [2000, 125],
+      ]),
+    ];
+    const count = [series({}, bucket[2]!.samples)];
+    const sum = [
+      series({}, [
+        [0, 100],
+        [1000, 600],
+        [2000, 1100],
+      ]),
+    ];
+    const w = windowFromSamples({ ...none, count, sum, bucket, toSeconds: 0.001, toMs: 1 }, 0, 2000, 0);
+    expect(w.meanMs).toBeCloseTo(10, 9); // 1000 ms of _sum over 100 requests, not 10 s
+    expect(w.percentiles!.map((p) => [p.q, p.lowerMs, p.upperMs, p.n])).toEqual([
+      [50, 0, 5, 100],
+      [90, 5, 25, 100],
+      [99, 25, null, 100],
+    ]);
+    expect(w.percentiles![0]!.valueMs).toBeCloseTo(5 * (50 / 60), 9);
+    expect(w.counterReset).toBeUndefined();
+    // a restart between the samples: Prometheus's reset-aware deltas (never negative), the window marked
+    const restarted = bucket.map((x) => ({
+      ...x,
+      samples: x.samples.map(([t, v]): [number, number] => [t, t === 2000 ? v - 60 : v]),
+    }));
+    const r = windowFromSamples(
+      { ...none, count: [series({}, restarted[2]!.samples)], sum, bucket: restarted },
+      0,
+      2000,
+      0,
+    );
+    expect(r.counterReset).toBe(true);
+    expect(r.percentiles!.every((p) => p.n > 0 && p.valueMs! >= 0)).toBe(true);
+    // no +Inf bucket: a line naming the fix instead of percentiles
+    const noInf = windowFromSamples({ ...none, count, sum, bucket: bucket.slice(0, 2) }, 0, 2000, 0);
+    expect(noInf.percentiles).toBeUndefined();
+    expect(noInf.problems).toEqual([
+      expect.stringMatching(/rq_bucket have no le="\+Inf" bucket.*expose the histogram with its \+Inf bucket/),
+    ]);
+  });
+
   it('escapes label values and refuses names PromQL cannot take', () => {
     expect(selector('x_count', { uri: '/a"b\\c' })).toBe('x_count{uri="/a\\"b\\\\c"}');
     expect(() => selector('bad-name')).toThrow(PlateauError);
