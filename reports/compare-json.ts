@@ -3,7 +3,8 @@
  * B's change against A, the settings that differ, and one row per offered rate either run ran
  * with both runs' throughput, p50/p99, error rate and verdict; where the runs recorded names, a
  * `byName` list on each rate both held, the names that regressed (`nameRegressions`, worded in
- * `nameWarnings`) and the names only one run recorded (`names`). Pure.
+ * `nameWarnings`) and the names only one run recorded (`names`); each run's capacity within its
+ * latency objective (`slo`, null without one) and the cost per request at it (`cost.slo`). Pure.
  */
 import {
   compareByName,
@@ -13,7 +14,8 @@ import {
   type NameThresholds,
 } from '../analysis/compare/by-name.ts';
 import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
-import type { CostResult } from '../analysis/models/cost.ts';
+import { sloObjectiveText } from '../analysis/slo.ts';
+import type { CompareCosts } from './compare.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
@@ -36,6 +38,17 @@ export interface CompareRunFigures {
   peakPerSec: number;
   uslPeakPerSec: number | null;
   stopReason: string;
+  /** The capacity within the latency objective (RunResult.slo); null without an objective. */
+  slo: CompareSlo | null;
+}
+
+export interface CompareSlo {
+  objective: string;
+  capacityPerSec: number | null;
+  /** 1-based, as every output numbers steps; null when none was established. */
+  step: number | null;
+  /** No holding step missed the objective: the figure is a lower bound. */
+  atLeast: boolean;
 }
 
 export interface CompareStepFigures {
@@ -102,7 +115,8 @@ export interface CompareDocument {
   kind: 'plateau-compare';
   a: CompareRunFigures;
   b: CompareRunFigures;
-  change: { capacity: number | null; peak: number | null; uslPeak: number | null };
+  /** sloCapacity: null unless both runs established one within the same objective. */
+  change: { capacity: number | null; sloCapacity: number | null; peak: number | null; uslPeak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
   rates: CompareRateRow[];
@@ -112,7 +126,8 @@ export interface CompareDocument {
   nameRegressions: NameRegression[];
   /** The regressions in words, one per name and figure. */
   nameWarnings: string[];
-  cost: { a: CostResult; b: CostResult } | null;
+  /** At the capacity, and (`slo`) at the capacity within the objective when either run has one. */
+  cost: CompareCosts | null;
 }
 
 /** The rows the shell pairs up (the last attempt of each run at each rate). */
@@ -121,7 +136,7 @@ export interface CompareJsonInput {
   b: RunResult;
   rows: { ratePerSec: number; a: StepResult | null; b: StepResult | null }[];
   warnings: string[];
-  cost: { a: CostResult; b: CostResult } | null;
+  cost: CompareCosts | null;
 }
 
 /** (b - a) / a, the figure behind the text's "+4.2%"; null where the text shows "–". */
@@ -140,6 +155,14 @@ function runFigures(r: RunResult): CompareRunFigures {
     peakPerSec: r.peakPerSec,
     uslPeakPerSec: r.models?.usl?.peakPerSec ?? null,
     stopReason: r.stopReason,
+    slo: r.slo
+      ? {
+          objective: sloObjectiveText(r.slo),
+          capacityPerSec: r.slo.capacityPerSec,
+          step: r.slo.step === null ? null : r.slo.step + 1,
+          atLeast: r.slo.atLeast,
+        }
+      : null,
   };
 }
 
@@ -197,6 +220,10 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
     b: fb,
     change: {
       capacity: relativeChange(fa.capacityPerSec, fb.capacityPerSec),
+      sloCapacity:
+        fa.slo && fb.slo && fa.slo.objective === fb.slo.objective
+          ? relativeChange(fa.slo.capacityPerSec, fb.slo.capacityPerSec)
+          : null,
       peak: relativeChange(fa.peakPerSec, fb.peakPerSec),
       uslPeak: relativeChange(fa.uslPeakPerSec, fb.uslPeakPerSec),
     },

@@ -1,6 +1,6 @@
 /**
  * `plateau compare A B`: two runs side by side at equal offered rates. Headline figures (capacity,
- * knee, peak, USL peak), then one row per rate either run offered: achieved X, p50/p99 and error
+ * the capacity within the latency objective when either run has one, knee, peak, USL peak), then one row per rate either run offered: achieved X, p50/p99 and error
  * rate of each, with B's change against A; then, when the runs recorded names, each name at the
  * rates both held, the names that regressed first. Warnings first when the runs are not
  * comparable. Pure: two RunResults in, Markdown out.
@@ -22,6 +22,15 @@ import {
   thresholdsText,
 } from '../analysis/compare/name-warnings.ts';
 import { kneeResult } from '../analysis/stop.ts';
+import { sloObjectiveText } from '../analysis/slo.ts';
+import { sloCapacityText } from './slo-text.ts';
+
+/** The costs per request: at the capacity, and at the capacity within the objective when either run has one. */
+export interface CompareCosts {
+  a: CostResult;
+  b: CostResult;
+  slo?: { a: CostResult | null; b: CostResult | null };
+}
 
 export { compareRows, type CompareRow } from '../analysis/compare/rows.ts';
 
@@ -45,6 +54,25 @@ function row(cells: string[]): string {
   return `| ${cells.map(mdCell).join(' | ')} |`;
 }
 
+/** The capacity within the objective of each run, when either has one; the objective beside each when they differ. */
+function sloRows(a: RunResult, b: RunResult): string[] {
+  if (!a.slo && !b.slo) return [];
+  const objective = (r: RunResult) => (r.slo ? sloObjectiveText(r.slo) : null);
+  // a run without an objective has nothing to differ by: the other's names the row
+  const objectives = [...new Set([objective(a), objective(b)].filter((o) => o !== null))];
+  const same = objectives.length === 1;
+  const cell = (r: RunResult) =>
+    r.slo ? `${sloCapacityText(r.slo)}${same ? '' : ` at ${objective(r)}`}` : 'no objective (slo not set)';
+  return [
+    row([
+      same ? `Capacity within SLO (${objectives[0]})` : 'Capacity within SLO (objectives differ)',
+      cell(a),
+      cell(b),
+      same ? changeText(a.slo?.capacityPerSec, b.slo?.capacityPerSec) : '',
+    ]),
+  ];
+}
+
 function headline(a: RunResult, b: RunResult): string[] {
   const uslA = a.models?.usl?.peakPerSec ?? null,
     uslB = b.models?.usl?.peakPerSec ?? null;
@@ -58,6 +86,7 @@ function headline(a: RunResult, b: RunResult): string[] {
       rateText(b.capacityPerSec),
       changeText(a.capacityPerSec, b.capacityPerSec),
     ]),
+    ...sloRows(a, b),
     row(['Knee', kneeText(a), kneeText(b), '']),
     row(['Peak', rateText(a.peakPerSec), rateText(b.peakPerSec), changeText(a.peakPerSec, b.peakPerSec)]),
     row(['USL predicted peak', rateText(uslA), rateText(uslB), changeText(uslA, uslB)]),
@@ -142,7 +171,7 @@ export function byNameLines(r: NameComparisonResult | null): string[] {
   return lines;
 }
 
-export function renderCompare(a: RunResult, b: RunResult, cost?: { a: CostResult; b: CostResult } | null): string {
+export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | null): string {
   const warnings = settingDifferences(a, b);
   const lines = [`# plateau compare: A ${mdCell(a.runId)} vs B ${mdCell(b.runId)}`, ''];
   if (warnings.length > 0) {
@@ -183,6 +212,10 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: { a: CostResult
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));
     lines.push(...costLines(cost.b).map((l) => l.replace('### Cost per request', '### Cost per request (B)')));
+    if (cost.slo) {
+      lines.push(...costLines(cost.slo.a, 'Cost per request at the capacity within SLO (A)'));
+      lines.push(...costLines(cost.slo.b, 'Cost per request at the capacity within SLO (B)'));
+    }
   }
   return `${lines.join('\n')}\n`;
 }

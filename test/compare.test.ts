@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fakeRun } from '../analysis/testing/builders.ts';
+import { analyzeRun } from '../analysis/analyze.ts';
+import { costPerRequest, SECONDS_PER_MONTH } from '../analysis/models/cost.ts';
+import { costAtSloCapacity } from '../analysis/slo.ts';
+import { buildInput, fakeRun, type FakeStep } from '../analysis/testing/builders.ts';
 import { compareRows, renderCompare } from '../reports/compare.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { compareDocument } from '../reports/compare-json.ts';
-import type { RunResult } from '../analysis/types.ts';
+import type { RunResult, SloConfig } from '../analysis/types.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
 const B = fakeRun({
@@ -158,5 +161,71 @@ describe('plateau compare by name', () => {
     );
     expect(md).toContain('- a\\|&lt;b>: p99 regressed');
     expect(md).toContain('| a\\|&lt;b> |');
+  });
+});
+
+const SLO: SloConfig = { quantile: 0.99, maxMs: 300, source: 'client' };
+
+/** Steps 100..500 holding up to `kneePerSec`, p99 about 38 ms up to `withinPerSec` and 382 ms above (30 s windows). */
+function sloRun(kneePerSec: number, withinPerSec: number, slo: SloConfig | null = SLO): RunResult {
+  const steps: FakeStep[] = [100, 200, 300, 400, 500].map((r) => ({
+    ratePerSec: r,
+    okPerSec: r <= kneePerSec ? r : kneePerSec + 5,
+    latencyMs: r <= withinPerSec ? 10 : 100,
+  }));
+  return analyzeRun({ ...buildInput({ steps, holdS: 32, rampS: 1, settleS: 2 }), ...(slo ? { slo } : {}) });
+}
+
+describe('plateau compare with a latency objective', () => {
+  const a = sloRun(400, 300),
+    b = sloRun(400, 400);
+  const doc = (x: RunResult, y: RunResult) =>
+    compareDocument({ a: x, b: y, rows: compareRows(x, y), warnings: [], cost: null });
+
+  it('both capacities of both runs, the change within the same objective', () => {
+    const md = renderCompare(a, b);
+    expect(md).toContain('| Capacity | 400.0 req/s | 400.0 req/s | +0.00% |');
+    expect(md).toContain(
+      '| Capacity within SLO (p99 <= 300 ms, client minus RTT) | 300.0 req/s (step 3) | at least 400.0 req/s (step 4; no holding step missed it: the plateau came first) | +33.33% |',
+    );
+    expect(doc(a, b)).toMatchObject({
+      a: { slo: { objective: 'p99 <= 300 ms, client minus RTT', capacityPerSec: 300, step: 3, atLeast: false } },
+      b: { slo: { capacityPerSec: 400, step: 4, atLeast: true } },
+    });
+    expect(doc(a, b).change.sloCapacity).toBeCloseTo(1 / 3, 9);
+  });
+
+  it('one run without an objective, or other objectives: shown, not compared', () => {
+    expect(renderCompare(a, sloRun(400, 400, null))).toContain(
+      '| Capacity within SLO (p99 <= 300 ms, client minus RTT) | 300.0 req/s (step 3) | no objective (slo not set) | – |',
+    );
+    const other = sloRun(400, 400, { ...SLO, maxMs: 500 });
+    expect(renderCompare(a, other)).toContain(
+      '| Capacity within SLO (objectives differ) | 300.0 req/s (step 3) at p99 <= 300 ms, client minus RTT | at least 400.0 req/s (step 4; no holding step missed it: the plateau came first) at p99 <= 500 ms, client minus RTT |  |',
+    );
+    expect(doc(a, other).change.sloCapacity).toBeNull();
+    // neither has one: compare renders as before
+    expect(renderCompare(A, B)).not.toMatch(/SLO/);
+    expect(doc(A, B).a.slo).toBeNull();
+  });
+
+  it('the cost per request at the capacity within SLO when cost is set', () => {
+    const c = { monthlyCost: 730, currency: 'EUR' };
+    const cost = {
+      a: costPerRequest(a, c),
+      b: costPerRequest(b, c),
+      slo: { a: costAtSloCapacity(a, c), b: costAtSloCapacity(b, c) },
+    };
+    expect(cost.slo.a!.fixedPerRequest).toBeCloseTo(730 / (300 * SECONDS_PER_MONTH), 15);
+    expect(cost.a.fixedPerRequest).toBeCloseTo(730 / (400 * SECONDS_PER_MONTH), 15);
+    const md = renderCompare(a, b, cost);
+    expect(md).toContain(
+      `### Cost per request at the capacity within SLO (A)\n\n- fixed price (monthly cost / (capacity × seconds in a month)): ${(730 / (300 * SECONDS_PER_MONTH)).toPrecision(3)} EUR`,
+    );
+    expect(md).toContain('### Cost per request at the capacity within SLO (B)');
+    expect(costAtSloCapacity(sloRun(400, 400, { ...SLO, maxMs: 5 }), c)!.notes).toEqual([
+      'fixed price: no capacity established',
+    ]);
+    expect(costAtSloCapacity(A, c)).toBeNull();
   });
 });

@@ -42,7 +42,6 @@ import { unjudgeableReasons } from './judgeable.ts';
 export type GateStatus = 'pass' | 'regression' | 'invalid';
 /** Which capacity the gate judges: the plateau's (the default), or the one within the latency objective. */
 export type GateOn = 'capacity' | 'slo';
-export const GATE_ON: readonly GateOn[] = ['capacity', 'slo'];
 
 /** 3, not 2, for "cannot judge": 2 is every command's usage error, which a CI step must never let through. */
 export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, regression: 1, invalid: 3 };
