@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crossCheck, poolReading, routeWindow, serverRttMs, serverWindow } from './server.ts';
-import type { ServerSample, ServerWindow } from './types.ts';
+import { withServer } from './judge.ts';
+import type { NameResult, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
 
 const sample = (tS: number, count: number, sumS: number, extra: Partial<ServerSample> = {}): ServerSample => ({
   kind: 'scrape',
@@ -194,5 +195,67 @@ describe('serverRttMs', () => {
     expect(serverRttMs({ httpMinMs: 0.3, httpMedianMs: 0.5 })).toBe(0.3);
     expect(serverRttMs({ httpMedianMs: 0.5 })).toBe(0.5);
     expect(serverRttMs(undefined)).toBe(0);
+  });
+});
+
+describe('withServer: a cross-check per mapped name', () => {
+  const name = (completed: number, meanMs: number, extra: Partial<NameResult> = {}): NameResult => ({
+    completedPerSec: completed / 5,
+    throughputPerSec: completed / 5,
+    completed,
+    ok: completed,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [],
+    meanMs,
+    maxMs: null,
+    ...extra,
+  });
+  const step = {
+    index: 0,
+    ratePerSec: 60,
+    steadyStartS: 10,
+    steadyEndS: 15,
+    completedPerSec: 60,
+    meanMs: 9,
+    errorRate: 0,
+    byName: { read: name(250, 10.5), write: name(50, 3), checkout: name(10, 40, { transaction: true }) },
+  } as unknown as StepResult;
+  const plan = { index: 0, ratePerSec: 60, rampStartS: 9, steadyStartS: 10, steadyEndS: 15 } as StepPlan;
+  const route = (count: number, sumS: number) => ({ count, sumS });
+  const samples = [
+    sample(10, 1000, 10, { routes: { read: route(100, 1), write: route(0, 0) } }),
+    sample(15, 1300, 13, { routes: { read: route(350, 3.5), write: route(50, 0.15) } }),
+  ];
+
+  it("gives each mapped request name its route's window and its figures against it, the route in the words", () => {
+    const r = withServer(step, plan, {
+      samples,
+      rttMs: 0.5,
+      routes: { read: '/items/{id}', write: '/items', checkout: '/x' },
+    });
+    expect(r.byName!.read!.server!.throughputPerSec).toBe(50);
+    expect(r.byName!.read!.crossCheck).toMatchObject({ verdict: 'consistent', clientPerSec: 50, serverMeanMs: 10 });
+    expect(r.byName!.read!.crossCheck!.detail).toMatch(
+      /^route \/items\/\{id\}: server counted 50\.0 req\/s, client 50\.0/,
+    );
+    expect(r.byName!.write!.crossCheck!.verdict).toBe('consistent');
+    // a transaction's figures are arrivals, not the route's requests: never checked against one
+    expect(r.byName!.checkout!.crossCheck).toBeUndefined();
+    // the step's own cross-check is the target's, as before
+    expect(r.crossCheck!.serverPerSec).toBe(60);
+  });
+
+  it('leaves the names alone without routes, and gives no-data for a route with no reading', () => {
+    expect(withServer(step, plan, { samples, rttMs: 0.5 }).byName).toBe(step.byName);
+    const r = withServer(step, plan, { samples, rttMs: 0.5, routes: { search: '/search', read: '/items/{id}' } });
+    expect(r.byName!.search).toBeUndefined();
+    const none = withServer(step, plan, {
+      samples: samples.map((s) => ({ ...s, routes: {} })),
+      rttMs: 0.5,
+      routes: { read: '/r' },
+    });
+    expect(none.byName!.read!.crossCheck!.verdict).toBe('no-data');
   });
 });
