@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
-import { requestArrivals } from '../scenario/requests.ts';
+import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../scenario/requests.ts';
+import type { SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { VuPool } from './vu-pool.ts';
@@ -470,5 +471,56 @@ describe('in simulated time (an injected clock), against VUs that answer on that
     // and their lag (up to 250 ms) is in that second, where the step's judgement sees it
     expect(decodeHistogram(second1.lag).maxValue / 1000).toBeGreaterThan(200);
     expect(records.reduce((a, r) => a + r.started + r.dropped, 0)).toBe(90);
+  });
+
+  it("runs a transaction's sends on its VU: unbound, at once (one after the other), and refuses one after its end", async () => {
+    const clock = new SimClock(5000);
+    const records: BucketRecord[] = [];
+    let late: TransactionHttp | null = null;
+    const answers: SentResponse[] = [];
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 'checkout',
+      kept: { body: false, headers: false },
+      run: async (_seq, http) => {
+        const { send } = http; // a destructured send works as http.send does
+        answers.push(await send('checkout: create', { url: '/a' }, (r) => r.status === 200));
+        // two sends made at once: the second waits for the first (one request at a time per VU)
+        answers.push(
+          ...(await Promise.all([send('checkout: pay', { url: '/b' }), send('checkout: confirm', { url: '/c' })])),
+        );
+        late = http;
+      },
+    };
+    const arrivals: Arrivals = {
+      ...requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
+      byName: true,
+      entries: [txn],
+      entryOf: () => txn,
+      prepare: (spec) => ({ method: 'GET', path: spec.url, headers: {}, body: null }),
+      checkOf,
+      admit: () => null,
+    };
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool: simPool(clock, 1, 10),
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      arrivals,
+      sink: (r) => records.push(r),
+      clock,
+    });
+    await clock.run(eng.done);
+    const byName = (k: string) => records.reduce((a, r) => a + (r.byName?.[k]?.ok ?? 0), 0);
+    expect(['checkout', 'checkout: create', 'checkout: pay', 'checkout: confirm'].map(byName)).toEqual([2, 2, 2, 2]);
+    expect(records.reduce((a, r) => a + (r.requests ?? 0), 0)).toBe(6);
+    expect(answers.map((a) => [a.status, a.ok])).toEqual(Array(6).fill([200, true]));
+    // each transaction's three requests one after another on its one VU: 30 ms of the clock
+    const d = decodeHistogram(records.find((r) => r.byName?.checkout)!.byName!.checkout.duration);
+    expect(Math.round(d.maxValue / 1000)).toBe(30);
+    const after = await late!.send('checkout: again', { url: '/d' });
+    expect([after.ok, after.error]).toEqual([false, expect.stringMatching(/after the transaction ended/)]);
   });
 });
