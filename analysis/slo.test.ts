@@ -160,13 +160,13 @@ describe('sloOf: the step that establishes the capacity within the objective', (
       'server: a counter reset is not trusted',
       SERVER,
       [step(0, 1, { server: { ...server(100, 5000), counterReset: true } }), fails(1, 1)],
-      { step: null, atLeast: false, detail: /not established/ },
+      { step: null, atLeast: false, detail: /^a server counter went backwards .*rerun with the target steady$/ },
     ],
     [
       'server: a counter reset that left the window no percentiles is said so',
       SERVER,
       [step(0, 1, { server: { ...server(100, 5000), percentiles: null, counterReset: true } }), fails(1, 1)],
-      { step: null, atLeast: false, detail: /server counter that went backwards/ },
+      { step: null, atLeast: false, detail: /^a server counter went backwards/ },
     ],
     ['no step held', CLIENT, [fails(0, 10)], { step: null, atLeast: false, detail: /^no step held/ }],
   ])('%s', (_what, slo, steps, want) => {

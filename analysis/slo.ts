@@ -143,9 +143,11 @@ function unjudgedWhy(prefix: readonly SloStep[], q: string): string {
     const top = thin.reduce((a, b) => (b.n > a.n ? b : a));
     return `every holding step's ${q} rests on too few samples (at most n ${fmtInt(top.n)} at ${stepName(top)}, of the ${fmtInt(top.requiredSamples)} a ${q} needs): hold the steps longer (steps.holdS) or offer higher rates`;
   }
+  if (prefix.some((s) => s.unjudged === 'counter-reset'))
+    return `a server counter went backwards (a restart of the target) in the holding windows that had a server ${q}: their figures are not trusted; rerun with the target steady`;
   if (prefix.some((s) => s.unjudged === 'generator-limited'))
     return 'the generator was over its bounds in every holding step it could be judged in: resize the generator and rerun';
-  return `no holding step measured a ${q} (no successful request in its window, or a server counter that went backwards)`;
+  return `no holding step measured a ${q} (no successful request in its window)`;
 }
 
 function detailOf(r: Omit<SloResult, 'detail'>, prefix: readonly SloStep[], miss: SloStep | undefined): string {
@@ -159,7 +161,7 @@ function detailOf(r: Omit<SloResult, 'detail'>, prefix: readonly SloStep[], miss
   if (at === null) {
     if (miss)
       return `${stepName(miss)}, the first judged holding step, already missed the objective: ${q} ${valueText(miss, r.maxMs)} > ${objective}${again}; start lower to find the rate within it`;
-    return `not established: ${unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)))}`;
+    return unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)));
   }
   const met = `${stepName(at)} met it: ${q} ${valueText(at, r.maxMs)} <= ${objective}`;
   if (miss) return `${met}; ${stepName(miss)} missed it: ${valueText(miss, r.maxMs)} > ${objective}${again}`;

@@ -144,7 +144,7 @@ export async function baselineCommand(a: Args): Promise<number> {
     '--out',
   );
   process.stdout.write(
-    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s)\n`,
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s${result.slo ? `, within SLO ${result.slo.capacityPerSec ?? 'none'} req/s` : ''})\n`,
   );
   return EXIT.ok;
 }
