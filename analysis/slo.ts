@@ -14,7 +14,7 @@
  *           that met it again above a miss is not counted (never overstate). With no miss at all,
  *           the plateau came first and the capacity within the objective is at least the figure.
  *
- * Latency never stops a run: nothing here feeds the decision.
+ * Latency never stops a run: nothing here feeds the decision (docs/decisions/031).
  */
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo } from './format.ts';
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
