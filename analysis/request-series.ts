@@ -9,6 +9,9 @@
  *   prometheus-client  http_request_duration_seconds           s     _count, _sum, _bucket
  *   envoy              envoy_http_downstream_rq_time           ms    _count, _sum, _bucket
  *   nginx              nginx_http_requests_total               -     the counter itself (throughput only)
+ *
+ * The route label defaults to the convention's (spring: uri, otel: http_route; the others name
+ * none: set metrics.requests.routeLabel to map the mix's names to routes).
  */
 
 export type RequestPreset = 'spring' | 'otel' | 'prometheus-client' | 'envoy' | 'nginx';
