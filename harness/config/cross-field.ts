@@ -93,6 +93,20 @@ function sectionProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[]
         'the probe reads nothing: give topology.metric (a series read with the metrics, e.g. kube_deployment_status_replicas) or topology.command (prints a number), or remove the section',
     });
   }
+  if (c.slo?.source === 'server' && !failed.has('slo.source')) {
+    if (!m)
+      out.push({
+        field: 'slo.source',
+        message:
+          "'server' judges the server's histogram percentiles, and there is no metrics section: add metrics (its url or prometheus) with a request histogram, or use source: 'client'",
+      });
+    else if (m.requests?.preset === 'nginx')
+      out.push({
+        field: 'slo.source',
+        message:
+          "'server' judges the server's histogram percentiles, and the nginx preset is a bare request counter: use a preset with a histogram (spring, otel, prometheus-client, envoy), or source: 'client'",
+      });
+  }
   const { preAllocated, max } = c.vus ?? {};
   if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
     out.push({ field: 'vus.max', message: `${max} is below vus.preAllocated ${preAllocated}: raise vus.max` });

@@ -206,6 +206,18 @@ describe('cross-field rules run on the fields that parsed', () => {
       /give topology\.metric .* or topology\.command/,
     ],
     [
+      'a server SLO with no metrics to read it from',
+      { ...valid, slo: { maxMs: 300, source: 'server' } },
+      'slo.source',
+      /no metrics section: add metrics .* or use source: 'client'/,
+    ],
+    [
+      'a server SLO on a bare request counter',
+      { ...valid, slo: { maxMs: 300, source: 'server' }, metrics: { url: '/metrics', requests: { preset: 'nginx' } } },
+      'slo.source',
+      /nginx preset is a bare request counter: use a preset with a histogram/,
+    ],
+    [
       'a limit beside a bad field it does not read',
       withSteps({ maxPerSec: 200_000, stepPerSec: 100_000 }, { target: { url: 'nope' } }),
       'steps.maxPerSec',
@@ -235,6 +247,10 @@ describe('cross-field rules run on the fields that parsed', () => {
     ['warmup disabled', { ...valid, warmup: { enabled: false, windowS: 5, stableWindows: 3, maxS: 10 } }],
     ['minS equal to maxS', { ...valid, warmup: { minS: 30, maxS: 30 } }],
     ['a topology metric', { ...valid, topology: { metric: 'kube_deployment_status_replicas' } }],
+    [
+      'a server SLO with a histogram preset',
+      { ...valid, slo: { maxMs: 300, source: 'server' }, metrics: { url: '/metrics', requests: { preset: 'otel' } } },
+    ],
   ])('still valid: %s', (_name, raw) => {
     expect(validateConfig(raw).problems).toEqual([]);
   });
