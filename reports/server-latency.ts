@@ -15,9 +15,9 @@ import type { TextSection } from './markdown-verdicts.ts';
 const QUANTILES = [50, 90, 99] as const;
 const DASH = '–';
 
-/** A bucket bound: "25", "2.5", "10,000". */
+/** A bucket bound to 3 significant digits: "25", "2.5", "4.19" (Micrometer's 4.194304), "10,000". */
 function fmtBound(ms: number): string {
-  return Number.isInteger(ms) ? fmtInt(ms) : String(Number(ms.toPrecision(6)));
+  return ms >= 1000 ? fmtInt(Math.round(ms)) : String(Number(ms.toPrecision(3)));
 }
 
 /** "41.2 ms (bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (the +Inf bucket)". */

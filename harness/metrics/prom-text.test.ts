@@ -60,6 +60,9 @@ http_server_request_duration_seconds_bucket{http_route="/b",le="+Inf"} 4
       cumulative: [1, 1, 4],
     });
     expect(histogramOf(p, 'absent_bucket', {}, 1000)).toEqual({ reading: null, problems: [] });
+    // Micrometer's bound 0.004194304 s is 4.194304 ms, not the product's 4.194304000000001
+    const micrometer = parsePromText('t_bucket{le="0.004194304"} 1\nt_bucket{le="+Inf"} 1');
+    expect(histogramOf(micrometer, 't_bucket', {}, 1000).reading!.boundsMs).toEqual([4.194304]);
   });
 
   it('a series without +Inf, or a bucket that is not a number, is no reading and a line naming the series and the fix', () => {

@@ -170,11 +170,16 @@ export function histogramOf(
   const finite = [...total.keys()].filter((b) => b !== Infinity).sort((x, y) => x - y);
   return {
     reading: {
-      boundsMs: finite.map((b) => b * toMs),
+      boundsMs: finite.map((b) => toMsExact(b, toMs)),
       cumulative: [...finite.map((b) => total.get(b)!), total.get(Infinity)!],
     },
     problems,
   };
+}
+
+/** A bound in ms without the float noise of the product (0.004194304 s x 1000 = 4.194304000000001): to the nanosecond. */
+export function toMsExact(bound: number, toMs: number): number {
+  return Math.round(bound * toMs * 1e6) / 1e6;
 }
 
 /** `{k="v",...}` of a series' labels, sorted (empty labels: ''), to name it in a problem. */

@@ -5,6 +5,7 @@
  */
 import type { HistogramReading } from '../../analysis/types.ts';
 import { sumDeltas, type RawSeries } from './promql.ts';
+import { toMsExact } from './prom-text.ts';
 
 /**
  * The reset-aware increase of each bucket over the window, summed per `le` (bounds x toMs), as a
@@ -36,7 +37,7 @@ export function bucketDeltas(
     };
   const finite = [...byLe.keys()].filter((b) => b !== Infinity).sort((a, b) => a - b);
   const at = (b: number) => sumDeltas(byLe.get(b)!, fromMs, tFirst, tLast);
-  return { delta: { boundsMs: finite.map((b) => b * toMs), cumulative: [...finite.map(at), at(Infinity)] } };
+  return { delta: { boundsMs: finite.map((b) => toMsExact(b, toMs)), cumulative: [...finite.map(at), at(Infinity)] } };
 }
 
 /** True when a series' value drops between consecutive samples inside [tFirst, tLast] (a counter reset). */
