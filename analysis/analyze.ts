@@ -15,6 +15,7 @@ import { serverRttMs } from './server.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';
 import { withDownstreams } from './downstreams.ts';
+import { withDistribution } from './distribution.ts';
 
 /** The step of highest throughput before `bad` (null without one). */
 function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
@@ -56,7 +57,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
   const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
   const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;
-  return withDownstreams(input, {
+  const run = withDownstreams(input, {
     schemaVersion: 2,
     runId: input.runId,
     target: input.target,
@@ -90,6 +91,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),
   });
+  return withDistribution(input, run);
 }
 
 /** An attempt whose replayed action is not the one the live run took. */

@@ -9,3 +9,4 @@ export * from './types/plan.ts';
 export * from './types/results.ts';
 export * from './types/models.ts';
 export * from './types/server.ts';
+export * from './types/distribution.ts';

@@ -28,6 +28,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     plannedSteps: planned.length,
     samples,
     promqlWindows: meta.promqlWindows,
+    distribution: meta.distribution,
     records,
     stages: meta.stages,
     vus: meta.vus ?? { preAllocatedVUs: 0, maxVUs: 0, reason: 'not sized: the run stopped before planning' },

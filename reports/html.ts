@@ -24,6 +24,7 @@ import { namesHtml, trafficHtml } from './html-names.ts';
 import { modelsHtml } from './models-html.ts';
 import { downstreamsHtml } from './html-downstreams.ts';
 import { sloHtml } from './slo-html.ts';
+import { distributionHtml } from './html-distribution.ts';
 
 export interface RenderedFile {
   file: string;
@@ -99,6 +100,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     optional.classification,
     optional.server,
     optional.downstreams,
+    distributionHtml(run),
     errorsHtml(run),
     warningsHtml(run),
     stagesHtml(run),

@@ -24,6 +24,7 @@ import { classificationSection, overloadSection, serverSection } from './markdow
 import { sloSection } from './slo-markdown.ts';
 import { warningTexts } from './warning-text.ts';
 import { downstreamsSection } from './markdown-downstreams.ts';
+import { distributionSection } from './markdown-distribution.ts';
 
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
@@ -112,6 +113,7 @@ export function renderMarkdown(run: RunResult): string {
     classificationSection(run),
     serverSection(run),
     downstreamsSection(run),
+    distributionSection(run),
     errorsSection(run),
     modelsSection(run),
     warningsSection(run),

@@ -7,6 +7,7 @@ import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
+import { distributionWarningText } from './text-distribution.ts';
 
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
 export function stepList(indices: readonly number[]): string {
@@ -105,6 +106,10 @@ function runWarningText(w: Symptom): string {
     case 'downstream-fan-out':
     case 'downstream-hot-shard':
       return downstreamWarningText(w);
+    case 'distribution-skewed':
+    case 'distribution-changed':
+    case 'distribution-unread':
+      return distributionWarningText(w);
     case 'replay-differs':
       return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
     case 'unfinished':

@@ -7,26 +7,43 @@
 #   chromium                      chromium                   the HTML report's screenshot test
 #   redis-server                  redis-server               the downstream test (real Redis)
 #   prometheus-redis-exporter     prometheus-redis-exporter  the downstream test (its exporter)
+#   /usr/lib/postgresql/*/bin/    postgresql                 the reset and distribution tests (real PostgreSQL;
+#     postgres                                               its binaries are not on PATH)
+#   mariadbd (/usr/sbin)          mariadb-server             the reset tests (real MariaDB, the MySQL protocol)
 #
 # Everything missing is installed in ONE apt-get call (one package-list update at most, tried
 # only when the install without it fails), so that on a fresh machine `make test` pays for apt
 # once, and runs it beside the type check, the native build and the unit tests (Makefile).
 #
 # The packages' maintainer scripts would start services (prometheus on :9090, redis on :6379, the
-# exporter on :9121). We install without recommends, and while installing we put a policy-rc.d
+# exporter on :9121, postgresql on :5432, mariadb on :3306). We install without recommends, and while installing we put a policy-rc.d
 # that answers 101 ("action forbidden") when the host has none, so invoke-rc.d / deb-systemd-invoke
 # start nothing; afterwards, in case something started anyway, we stop and disable them.
 #
 # Not root, or no apt-get: says what to install and exits 0; the tests skip with their reason.
 set -eu
-PAIRS="prometheus:prometheus chromium:chromium redis-server:redis-server prometheus-redis-exporter:prometheus-redis-exporter"
-SERVICES="prometheus redis-server prometheus-redis-exporter"
+# binary:package; a binary given as an absolute path (a glob) is looked for there, not on PATH
+PAIRS="prometheus:prometheus chromium:chromium redis-server:redis-server prometheus-redis-exporter:prometheus-redis-exporter /usr/lib/postgresql/*/bin/postgres:postgresql mariadbd:mariadb-server"
+SERVICES="prometheus redis-server prometheus-redis-exporter postgresql mariadb"
+
+# have BIN: BIN is on PATH or in /usr/bin or /usr/sbin; or, for an absolute path, a file it matches
+have() {
+  case $1 in
+    /*)
+      for f in $1; do
+        [ -x "$f" ] && return 0
+      done
+      return 1
+      ;;
+    *) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/bin/$1" ] || [ -x "/usr/sbin/$1" ] ;;
+  esac
+}
 
 missing=
 for pair in $PAIRS; do
   bin=${pair%%:*}
-  pkg=${pair#*:}
-  command -v "$bin" >/dev/null 2>&1 || [ -x "/usr/bin/$bin" ] || missing="$missing $pkg"
+  pkg=${pair##*:}
+  have "$bin" || missing="$missing $pkg"
 done
 if [ -z "$missing" ]; then
   exit 0
@@ -58,6 +75,7 @@ if install || { apt-get update -qq >/dev/null 2>&1 && install; }; then
       systemctl disable --now "$svc" >/dev/null 2>&1 || true
     elif [ -x "/etc/init.d/$svc" ]; then
       "/etc/init.d/$svc" stop >/dev/null 2>&1 || true
+      if command -v update-rc.d >/dev/null 2>&1; then update-rc.d "$svc" disable >/dev/null 2>&1 || true; fi
     fi
   done
   echo "ensure-servers: installed$missing" >&2

@@ -10,6 +10,7 @@ import { sloQuantileProblem } from '../../analysis/slo.ts';
 import { about, flag, nonNegative, positive, positiveInt, share, text } from './field-kinds.ts';
 import { metricsSection } from './metrics-schema.ts';
 import { resetHook } from './reset-schema.ts';
+import { probesSection } from '../probes/probes-schema.ts';
 
 export type { ResetHook } from './reset-schema.ts';
 
@@ -157,6 +158,7 @@ export const configSchema = z.strictObject({
     })
     .describe("puts the target's data back to a known state before the load")
     .default({ hooks: [] }),
+  probes: probesSection.optional(),
   rtt: z
     .strictObject({
       samples: positiveInt('RTT samples').default(20),

@@ -27,7 +27,8 @@ import type { Interrupt } from './interrupt.ts';
 import { realClock, type Clock } from '../clock.ts';
 import { runStage, skippedStage } from './stage.ts';
 import { preflight } from './preflight.ts';
-import { reset } from './reset.ts';
+import { reset, resetsOrProbes } from './reset.ts';
+import { keepIn, readAfter } from '../probes/distribution.ts';
 import { measureRtt } from './rtt.ts';
 import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
@@ -166,7 +167,7 @@ async function stages(
       }),
     ),
   );
-  if (config.reset.hooks.length) await runStage('reset', record, () => reset(config));
+  if (resetsOrProbes(config)) await runStage('reset', record, () => reset(config, env, keepIn(store)));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return;
   cap.arm();
@@ -222,6 +223,7 @@ async function stages(
   if (pool.capabilities.preconnect) await preconnect(ctx, pool, 'the first step');
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
+  for (const line of await readAfter(config, env, keepIn(store))) ctx.progress.info(line);
 }
 
 /**

@@ -7,30 +7,23 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { ResetHook } from '../config/schema.ts';
-import { runSqlReset, sqliteDriver } from './sql.ts';
+import { runSqlHook } from './sql-hook.ts';
 
-export async function runHook(hook: ResetHook, targetUrl: string): Promise<string> {
+/** Runs one hook and returns its line of evidence; `index` (0-based) names it in messages. */
+export async function runHook(
+  hook: ResetHook,
+  targetUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+  index = 0,
+): Promise<string> {
   switch (hook.kind) {
     case 'command':
       return runCommand(hook.run, hook.timeoutS);
     case 'http':
       return runHttp(hook, targetUrl);
-    case 'sql': {
-      const driver = sqliteDriver(hook.database);
-      try {
-        const r = runSqlReset(driver, hook.statements, hook.guard);
-        return `sql on ${driver.databaseName()}: rows before ${fmtCounts(r.before)}; after ${fmtCounts(r.after)}`;
-      } finally {
-        driver.close();
-      }
-    }
+    case 'sql':
+      return (await runSqlHook(hook, env, `reset hook ${index + 1} (sql, ${hook.driver})`)).line;
   }
-}
-
-function fmtCounts(c: Record<string, number>): string {
-  return Object.entries(c)
-    .map(([t, n]) => `${t}=${n}`)
-    .join(', ');
 }
 
 async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: string): Promise<string> {

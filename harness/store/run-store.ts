@@ -10,6 +10,7 @@ import type {
   AttemptRecord,
   BucketRecord,
   DecisionPolicy,
+  DistributionRecord,
   PromqlWindow,
   RttFigures,
   ServerSample,
@@ -43,6 +44,8 @@ export interface RunMeta {
   policy?: DecisionPolicy;
   /** Steady windows read through a Prometheus server after the steps (metrics.prometheus). */
   promqlWindows?: PromqlWindow[];
+  /** The data-distribution readings (probes.distribution), before the warmup and after the last step, as taken. */
+  distribution?: DistributionRecord[];
   vus: VuSizing | null;
   rtt: RttFigures | null;
   stages: StageOutcome[];
@@ -196,6 +199,9 @@ const runMetaShape = z.looseObject({
     .nullable()
     .optional(),
   promqlWindows: z.array(z.looseObject({})).optional(),
+  distribution: z
+    .array(z.looseObject({ name: z.string(), when: z.enum(['before', 'after']), counts: z.record(z.string(), num), maxSkew: num }))
+    .optional(),
   vus: z.looseObject({ preAllocatedVUs: num, maxVUs: num, reason: z.string() }).nullable(),
   rtt: z.looseObject({ connectMedianMs: num, httpMedianMs: num, httpP90Ms: num, samples: num }).nullable(),
   stages: z.array(

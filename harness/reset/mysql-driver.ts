@@ -1,0 +1,75 @@
+/**
+ * The MySQL protocol behind the SqlDriver seam (MySQL, MariaDB, TiDB, OceanBase's MySQL mode),
+ * through `mysql2`, imported only when a hook or a probe uses it. MySQL commits TRUNCATE and DDL
+ * implicitly (and TiDB's SPLIT TABLE is no transaction either): those statements run alone, outside
+ * any transaction, and sql.ts says so.
+ */
+import type { Connection } from 'mysql2/promise';
+import type { OpenOptions } from './pg-driver.ts';
+import { quoteIdent, StatementError, type SqlDriver } from './sql.ts';
+import { verbOf } from './sql-guard.ts';
+
+/** Statements MySQL commits implicitly (the ones a reset may run: TRUNCATE, ALTER, TiDB's SPLIT; and the other DDL). */
+const IMPLICIT_COMMIT = new Set(['TRUNCATE', 'ALTER', 'SPLIT', 'CREATE', 'DROP', 'RENAME']);
+
+export async function openMysql(o: OpenOptions): Promise<SqlDriver> {
+  const mysql = await import('mysql2/promise');
+  const conn: Connection = await mysql.createConnection({
+    uri: o.url,
+    connectTimeout: o.timeoutMs,
+    multipleStatements: false,
+    // BIGINT and DECIMAL counts as strings, never a rounded number
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+  });
+  // A connection the server drops later surfaces on the next query; without a listener it would crash the process.
+  conn.on('error', () => {});
+  const query = (sql: string) => conn.query({ sql, timeout: o.timeoutMs });
+  const exec = async (sql: string, index: number) => {
+    try {
+      await query(sql);
+    } catch (err) {
+      throw new StatementError(index, err);
+    }
+  };
+  // No read-only session for a probe here: TiDB refuses SET TRANSACTION READ ONLY unless its noop
+  // functions are enabled. A probe's query is held to one SELECT, WITH or SHOW instead (probes/).
+  return {
+    kind: 'mysql',
+    where: o.where,
+    databaseName: async () => {
+      const [rows] = await conn.query({ sql: 'SELECT DATABASE()', rowsAsArray: true, timeout: o.timeoutMs });
+      return String((rows as unknown[][])[0]?.[0] ?? '');
+    },
+    count: async (table) => {
+      const [rows] = await conn.query({
+        sql: `SELECT COUNT(*) FROM ${quoteIdent('mysql', table)}`,
+        rowsAsArray: true,
+        timeout: o.timeoutMs,
+      });
+      return Number((rows as unknown[][])[0][0]);
+    },
+    run: async (statements) => {
+      await conn.beginTransaction();
+      try {
+        for (const [i, s] of statements.entries()) await exec(s, i);
+      } catch (err) {
+        await conn.rollback().catch(() => {});
+        throw err;
+      }
+      try {
+        await conn.commit();
+      } catch (err) {
+        throw new StatementError('commit', err);
+      }
+    },
+    runAlone: (statement) => exec(statement, 0),
+    commitsImplicitly: (statement) => IMPLICIT_COMMIT.has(verbOf(statement)),
+    rows: async (sql) => {
+      const [rows] = await conn.query({ sql, rowsAsArray: true, timeout: o.timeoutMs });
+      return rows as unknown[][];
+    },
+    close: () => conn.end().catch(() => conn.destroy()),
+    destroy: () => conn.destroy(),
+  };
+}

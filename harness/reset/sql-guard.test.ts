@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { guardProblems, hasSecondStatement } from './sql-guard.ts';
+import { planBatches } from './sql.ts';
+
+const guard = { tables: ['orders', 'accounts'], databasePattern: '^plateau_test$' };
+
+describe('the guard', () => {
+  it.each([
+    ['TiDB: SPLIT TABLE of a guarded table', 'SPLIT TABLE orders BETWEEN (0) AND (1000000) REGIONS 16', []],
+    [
+      'TiDB: SPLIT TABLE of another table',
+      'SPLIT TABLE users BETWEEN (0) AND (100) REGIONS 4',
+      [/table "users" is not in reset guard.tables/],
+    ],
+    [
+      'OceanBase: ALTER TENANT names no table: refused without allowAdmin',
+      "ALTER TENANT app SET primary_zone = 'z1;z2,z3'",
+      [/the admin statement ALTER names no guarded table: set guard.allowAdmin: true/],
+    ],
+    ['ALTER TABLE of a guarded table', 'ALTER TABLE orders ADD COLUMN note text', []],
+    [
+      'a second statement after a ";"',
+      'UPDATE orders SET v = 1; DROP DATABASE prod',
+      [/holds more than one statement/],
+    ],
+    ['a ";" inside a string is one statement', "UPDATE orders SET note = 'a;b'", []],
+    ['a trailing ";" is one statement', 'TRUNCATE orders;', []],
+    ['DROP is never allowed', 'DROP TABLE orders', [/DROP is not allowed in a reset/]],
+  ] as const)('%s', (_what, sql, expected) => {
+    const problems = guardProblems([sql], guard, 'plateau_test');
+    expect(problems).toHaveLength(expected.length);
+    expected.forEach((re, i) => expect(problems[i]).toMatch(re));
+  });
+
+  it('lets an admin statement that names no table run with allowAdmin, and only on a database the pattern matches', () => {
+    const sql = "ALTER TENANT app SET primary_zone = 'z1'";
+    expect(guardProblems([sql], { ...guard, allowAdmin: true }, 'plateau_test')).toEqual([]);
+    expect(guardProblems([sql], { ...guard, allowAdmin: true }, 'production')).toEqual([
+      expect.stringMatching(/ALTER refused: database "production" does not match guard.databasePattern/),
+    ]);
+  });
+
+  it('catches a second statement whichever way the database reads a backslash in a string', () => {
+    // standard SQL: 'C:\' is a whole string, and DROP follows; MySQL: the quote is escaped
+    expect(hasSecondStatement("UPDATE orders SET p = 'C:\\'; DROP DATABASE prod; -- '")).toBe(true);
+    expect(hasSecondStatement("UPDATE orders SET p = 'it''s; fine'")).toBe(false);
+  });
+});
+
+describe('transactions', () => {
+  const mysqlImplicit = (s: string) => /^(TRUNCATE|ALTER|SPLIT)\b/i.test(s);
+  it('groups the statements between implicit commits into one transaction each; those commits run alone', () => {
+    const statements = [
+      'UPDATE accounts SET v = 0',
+      'DELETE FROM orders',
+      'TRUNCATE orders',
+      'INSERT INTO orders VALUES (1)',
+      'UPDATE orders SET v = 1',
+    ];
+    expect(planBatches(statements, mysqlImplicit)).toEqual([
+      { indices: [0, 1], transaction: true },
+      { indices: [2], transaction: false },
+      { indices: [3, 4], transaction: true },
+    ]);
+    expect(planBatches(statements, () => false)).toEqual([{ indices: [0, 1, 2, 3, 4], transaction: true }]);
+  });
+});
