@@ -1,6 +1,7 @@
 /**
  * The PromQL path in a whole run: a real Prometheus server scrapes the demo every second; the
- * report's per-step server figures through PromQL match the direct scrapes within 5%.
+ * report's per-step server figures through PromQL match the direct scrapes within 5%, and the
+ * percentiles of the demo's timer histogram fall in the same bucket or the next.
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,23 @@ describe('metrics.prometheus in a run', () => {
             Math.abs(p.meanMs! - direct[i].meanMs!),
             `step ${i + 1} mean ${p.meanMs} vs ${direct[i].meanMs} ms`,
           ).toBeLessThan(Math.max(0.05 * direct[i].meanMs!, 1));
+          // the demo's timer is a Micrometer percentile histogram too: its percentiles through PromQL
+          // from the bucket deltas, each inside its bucket, over every request of the window (the
+          // +Inf bucket's delta is the count's); the median as the direct scrape's within 20% (the
+          // tail rests on a few requests, which the windows' different edges change)
+          expect(
+            p.percentiles!.map((x) => x.q),
+            `step ${i + 1} percentiles`,
+          ).toEqual([50, 90, 99]);
+          for (const x of p.percentiles!) {
+            const text = `step ${i + 1} p${x.q}: ${x.valueMs} ms in (${x.lowerMs}, ${x.upperMs}] of ${x.n}`;
+            expect(x.valueMs! >= x.lowerMs && x.valueMs! <= (x.upperMs ?? Infinity), text).toBe(true);
+            expect(Math.abs(x.n - p.throughputPerSec! * (p.toS - p.fromS)), text).toBeLessThan(1);
+          }
+          const [pq50, direct50] = [p.percentiles![0]!.valueMs!, direct[i].percentiles![0]!.valueMs!];
+          expect(Math.abs(pq50 - direct50), `step ${i + 1} p50 ${pq50} vs ${direct50} ms`).toBeLessThan(
+            Math.max(0.2 * direct50, 1),
+          );
         });
       } finally {
         await prom.stop();
