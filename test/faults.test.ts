@@ -43,7 +43,10 @@ function config(url: string, runId: string, client: Client, extra: Record<string
     },
     warmup: { enabled: false },
     rtt: { samples: 3 },
-    http: { timeoutMs: 500, client },
+    // A deadline no fault here reaches by itself: a stall of this busy process (the runs beside it
+    // share its event loop) then delays a request without failing it. The hang and the slow drip,
+    // which test the deadline, set their own.
+    http: { timeoutMs: 5000, client },
     verdicts: { confirmFailedStep: false },
     gracefulStopS: 1,
     // The engine thread itself: starting worker threads costs ~2 s a run, and the VU pool (with its
@@ -71,7 +74,15 @@ function totals(dir: string): Totals {
     .readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as BucketRecord)
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as BucketRecord;
+      } catch (err) {
+        throw new Error(
+          `${dir}/buckets.ndjson line ${i + 1} is not JSON (${String(err)}): ${JSON.stringify(l.slice(0, 300))}`,
+        );
+      }
+    })
     .filter((r) => r.phase === 'steps');
   const t: Totals = {
     started: 0,
@@ -116,6 +127,10 @@ async function runFault(
   before?.(server);
   try {
     const r = await runQuietly(config(server.url, `${runId}-${client}`, client, extra));
+    // A run that stopped before its steps (a preflight that failed) has no buckets: say why.
+    const buckets = path.join(r.dir, 'buckets.ndjson');
+    if (!fs.existsSync(buckets) || !fs.readFileSync(buckets, 'utf8').trim())
+      throw new Error(`the run recorded no second of load (exit ${r.exitCode}):\n${r.lines.join('')}`);
     return { r, t: totals(r.dir), errors: errorsSection(r.dir), server };
   } finally {
     await server.close();
@@ -195,7 +210,12 @@ describe.each(CLIENTS)(
 
     it.concurrent('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
       const started = Date.now();
-      const { r, t, errors } = await runFault(client, 'hang', { mode: 'hang', every: 4 });
+      const { r, t, errors } = await runFault(
+        client,
+        'hang',
+        { mode: 'hang', every: 4 },
+        { http: { timeoutMs: 500, client } },
+      );
       keptRunning(r, t);
       expect(t.errors.timeout).toBeGreaterThanOrEqual(12);
       expect(errors).toContain('timeout');
@@ -204,7 +224,14 @@ describe.each(CLIENTS)(
 
     it.concurrent('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {
       // 100 bytes at one per 20 ms: alive the whole time (undici's body idle timer never fires), 2 s long.
-      const { r, t, errors } = await runFault(client, 'drip', { mode: 'slow-drip', dripBytes: 100, dripMs: 20 });
+      // Each request holds its VU for the 500 ms deadline, and the VUs are sized by it: sized for the
+      // default 50 ms, the 16 VUs ran out and the step was rerun with more (the run took twice as long).
+      const { r, t, errors } = await runFault(
+        client,
+        'drip',
+        { mode: 'slow-drip', dripBytes: 100, dripMs: 20 },
+        { http: { timeoutMs: 500, client }, vus: { expectedServiceMs: 500 } },
+      );
       keptRunning(r, t);
       expect(t.ok).toBe(0);
       expect(t.errors.timeout).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 5);
