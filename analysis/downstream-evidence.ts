@@ -222,7 +222,7 @@ function named(
   const f = at.downstreams![i];
   const arithmetic =
     f.opsPerSec !== null && f.opsPerRequest !== null
-      ? `${fmtOps(f.opsPerSec)} ops/s from step ${stepNo(at.index)} = ${fmtRate(successfulRequestsPerSec(at))} req/s x ${fmtFanOut(f.opsPerRequest)} ops per request, `
+      ? `${fmtOps(f.opsPerSec)} ops/s from step ${stepNo(at.index)} = ${fmtRate(f.requestsPerSec ?? successfulRequestsPerSec(at))} req/s x ${fmtFanOut(f.opsPerRequest)} ops per request, `
       : '';
   return {
     limiting: d.name,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDownstreams, stepFigures, withDownstreams } from './downstreams.ts';
+import { analyzeDownstreams, requestsPerSecOver, stepFigures, withDownstreams } from './downstreams.ts';
 import { downstreamProblem, scrapeDownstreamWindow } from './downstream-window.ts';
 import { fakeRun, stepResult } from './testing/builders.ts';
 import type {
   DownstreamConfig,
   DownstreamWindow,
   PromqlWindow,
+  SeriesPoint,
   ServerSample,
   ServerWindow,
   StepResult,
@@ -249,6 +250,35 @@ describe('per step: ops/s, ops per successful request, shares', () => {
     ['no window', REDIS, {}, null, { name: 'redis', opsPerSec: null, opsPerRequest: null }],
   ])('%s', (_, d, step, win, want) => {
     expect(rounded(stepFigures(d, stepResult(step), win))).toMatchObject(want);
+  });
+});
+
+describe("the requests of the downstream window's own interval", () => {
+  const point = (tS: number, ok: number): SeriesPoint => ({
+    tS,
+    phase: 'steps',
+    ok,
+    failed: 0,
+    dropped: 0,
+    vusActive: 1,
+    vusAllocated: 1,
+    p99Ms: 1,
+  });
+  // a steady window of 60 req/s whose last second caught up a backlog: 70 req/s over the step's whole seconds
+  const series = [point(9, 60), point(10, 60), point(11, 60), point(12, 100), point(13, 60)];
+  const step = stepResult({ throughputPerSec: 70 });
+  it.each<[string, number, number, number]>([
+    ['a window that misses the backlog second reads its own 60 req/s', 10.5, 12, 60],
+    ['a window over every second reads their mean, seconds cut where it cuts them', 10, 13, (60 + 60 + 100) / 3],
+    ['a window the series does not cover falls back to the step', 20, 23, 70],
+  ])('%s', (_, fromS, toS, want) => {
+    expect(requestsPerSecOver(step, series, fromS, toS)).toBeCloseTo(want, 9);
+  });
+
+  it("divides the window's ops by them: 4 calls per request through a backlog", () => {
+    const w: DownstreamWindow = { source: 'promql', fromS: 10.5, toS: 12, ops: 4 * 90 };
+    expect(stepFigures(REDIS, step, w, series)).toMatchObject({ opsPerSec: 240, opsPerRequest: 4, requestsPerSec: 60 });
+    expect(stepFigures(REDIS, step, w).opsPerRequest).toBeCloseTo(240 / 70, 9);
   });
 });
 

@@ -84,6 +84,8 @@ export interface DownstreamStep {
    * steady window (every request of every arrival where a mix names them, else throughputPerSec).
    */
   opsPerRequest: number | null;
+  /** The successful requests per second over the downstream's own window: opsPerRequest's divisor. */
+  requestsPerSec?: number | null;
   /** The saturation gauge at the window's start and its max inside it. */
   saturationStart?: number | null;
   saturationMax?: number | null;

@@ -133,6 +133,38 @@ describe('downstreamWindowOf', () => {
     expect(w.problems).toBeUndefined();
   });
 
+  it('the latency series scraped at other instants (the service, not the exporter) is read between its own samples', () => {
+    const w = downstreamWindowOf(
+      { ...redis, latency: 'app_redis_call_seconds' },
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [10.2, 0],
+            [11.2, 500],
+          ]),
+        ],
+        latencySum: [
+          series({}, [
+            [9.7, 1],
+            [10.7, 2],
+            [11.7, 3.5],
+          ]),
+        ],
+        latencyCount: [
+          series({}, [
+            [9.7, 100],
+            [10.7, 200],
+            [11.7, 1200],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(w).toMatchObject({ ops: 500, latencySumS: 1.5, latencyCount: 1000 });
+  });
+
   it.each([
     [
       'no samples of the ops series',

@@ -7,8 +7,11 @@
  *
  *   ops          = sum over series of delta(ops)               (reset-aware, as promql.ts)
  *   byLabel[v]   = the same over the series whose splitBy is v
- *   saturation   = the sum over series at t_first (start), and the max over t of the sum at t
- *   latency      = delta(<latency>_sum) s over delta(<latency>_count) ops
+ *   saturation   = the sum over series at its first sample time in [fromMs, toMs] (start), and
+ *                  the max over t of the sum at t
+ *   latency      = delta(<latency>_sum) s over delta(<latency>_count) ops, between the latency
+ *                  series' own first and last samples in [fromMs, toMs] (it is often scraped
+ *                  from the service, at other instants than the downstream's exporter)
  *
  *   delta(series) = sum of (v_i - v_(i-1)) over consecutive samples, v_i after a reset
  *                   (v_i < v_(i-1)), which also marks the window counterReset (never negative);
@@ -108,15 +111,18 @@ export function downstreamWindowOf(
     w.toS = (tLast - t0EpochMs) / 1000;
     w.ops = sumDeltas(raw.ops, fromMs, tFirst, tLast, reset);
     if (d.splitBy) w.byLabel = byLabel(raw.ops, d.splitBy, fromMs, tFirst, tLast, reset);
-    if (raw.saturation) {
-      Object.assign(w, saturationOf(raw.saturation, tFirst, tLast));
-      if (w.saturationMax === null) missing(d.saturation!, 'saturation');
-    }
-    if (raw.latencySum && raw.latencyCount) {
-      w.latencySumS = sumDeltas(raw.latencySum, fromMs, tFirst, tLast, reset);
-      w.latencyCount = sumDeltas(raw.latencyCount, fromMs, tFirst, tLast, reset);
-      if (!raw.latencyCount.some((x) => x.samples.some(([t]) => t >= tFirst && t <= tLast)))
-        missing(`${d.latency}_count`, 'latency');
+  }
+  if (raw.saturation) {
+    Object.assign(w, saturationOf(raw.saturation, fromMs, toMs));
+    if (w.saturationMax === null) missing(d.saturation!, 'saturation');
+  }
+  if (raw.latencySum && raw.latencyCount) {
+    const own = raw.latencyCount.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
+    if (own.length < 2) missing(`${d.latency}_count`, 'latency');
+    else {
+      const [first, last] = [Math.min(...own), Math.max(...own)];
+      w.latencySumS = sumDeltas(raw.latencySum, fromMs, first, last, reset);
+      w.latencyCount = sumDeltas(raw.latencyCount, fromMs, first, last, reset);
     }
   }
   if (raw.ops.some((x) => x.samples.some(([, v]) => !Number.isFinite(v))))
@@ -165,16 +171,16 @@ function byLabel(
   return Object.fromEntries([...groups].map(([k, xs]) => [k, sumDeltas(xs, fromMs, tFirst, tLast, reset)]));
 }
 
-/** The gauge summed over series at each sample time in [tFirst, tLast]: its first sum and its max. */
+/** The gauge summed over series at each sample time in [fromMs, toMs]: its first sum and its max. */
 function saturationOf(
   series: RawSeries[],
-  tFirst: number,
-  tLast: number,
+  fromMs: number,
+  toMs: number,
 ): Pick<DownstreamWindow, 'saturationStart' | 'saturationMax'> {
   const sums = new Map<number, number>();
   for (const x of series)
     for (const [t, v] of x.samples)
-      if (t >= tFirst && t <= tLast && Number.isFinite(v)) sums.set(t, (sums.get(t) ?? 0) + v);
+      if (t >= fromMs && t <= toMs && Number.isFinite(v)) sums.set(t, (sums.get(t) ?? 0) + v);
   if (sums.size === 0) return { saturationStart: null, saturationMax: null };
   const first = Math.min(...sums.keys());
   return { saturationStart: sums.get(first)!, saturationMax: Math.max(...sums.values()) };
