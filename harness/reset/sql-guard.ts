@@ -25,7 +25,7 @@ const ADMIN_VERBS = ['SPLIT', 'ALTER'];
 const ALLOWED_VERBS = new Set([...DATA_VERBS, ...ADMIN_VERBS]);
 const DESTRUCTIVE = new Set(['DELETE', 'TRUNCATE']);
 /** Table names follow these keywords in the statements a reset uses. */
-const TABLE_REF = /\b(?:FROM|INTO|UPDATE|JOIN|TABLE|TRUNCATE)\s+((?:[`"[]?[\w$]+[`"\]]?\.)?[`"[]?[\w$]+[`"\]]?)/gi;
+const TABLE_REF = /\b(FROM|INTO|UPDATE|JOIN|TABLE|TRUNCATE)\s+((?:[`"[]?[\w$]+[`"\]]?\.)?[`"[]?[\w$]+[`"\]]?)/gi;
 
 /** The statement's first word, upper-cased ('' for an empty one). */
 export function verbOf(sql: string): string {
@@ -79,7 +79,10 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
 export function tablesOf(sql: string): string[] {
   const out = new Set<string>();
   for (const m of sql.matchAll(TABLE_REF)) {
-    const name = m[1]
+    // FROM generate_series(1, 90): a table function, not a table (INTO t (a, b) is a table)
+    const call = /^\s*\(/.test(sql.slice(m.index + m[0].length));
+    if (call && /^(FROM|JOIN)$/i.test(m[1])) continue;
+    const name = m[2]
       .replace(/[`"[\]]/g, '')
       .split('.')
       .pop()!
