@@ -112,6 +112,15 @@ describe.skipIf(!BIN)(`SQL reset on PostgreSQL${SKIP}`, () => {
     expect(await pg.query('SELECT count(*) FROM orders')).toEqual([['2']]);
   });
 
+  it('a hook that takes longer than its timeoutS is stopped, and says so', async () => {
+    const slow = { ...hook(['SELECT pg_sleep(5)']), timeoutS: 1 };
+    const err = await reset(parseConfigOrThrow(config('x', { reset: { hooks: [slow] } })), env()).catch((e) => e);
+    expect(err.message).toMatch(
+      /^reset hook 1 \(sql, postgres\): (127\.0\.0\.1:\d+\/plateau_test gave no answer within 1 s while running the reset|statement 1 \(SELECT pg_sleep\(5\)\) failed: canceling statement due to statement timeout)/,
+    );
+    expect(err.exitCode).toBe(4);
+  });
+
   it('a wrong password fails before any load; the password appears nowhere in the run directory or the output', async () => {
     const wrong = `wrong-${pg.password}`;
     const r = await runQuietly(config('pg-wrong-password', { reset: { hooks: [hook()] } }), {

@@ -84,9 +84,12 @@ export function sessionError(err: unknown, o: { who: string; resolved: Resolved;
     return new PlateauError(`${o.who}: ${scrub(err.message)}`, scrub(err.hint), err.code, err.exitCode);
   const code = codeOf(err);
   const text = scrub((err as Error)?.message ?? String(err)).trim();
-  const timeout = (err as Error)?.name === 'DeadlineError' || /timeout/i.test(text);
+  const deadline = (err as Error)?.name === 'DeadlineError';
+  const timeout = deadline || /timeout/i.test(text);
   return new PlateauError(
-    `${o.who}: ${o.phase} failed on ${o.resolved.where}${code ? ` (${code})` : ''}: ${text}`,
+    deadline
+      ? `${o.who}: ${o.resolved.where} gave ${text}`
+      : `${o.who}: ${o.phase} failed on ${o.resolved.where}${code ? ` (${code})` : ''}: ${text}`,
     timeout
       ? `raise the timeoutS of ${o.who}, or find what holds the tables (a long transaction, a lock)`
       : `check that the guarded tables exist on ${o.resolved.where} and that the user may read them`,
