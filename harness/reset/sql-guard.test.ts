@@ -27,7 +27,11 @@ describe('the guard', () => {
     ['a trailing ";" is one statement', 'TRUNCATE orders;', []],
     ['DROP is never allowed', 'DROP TABLE orders', [/DROP is not allowed in a reset/]],
     ['a table function after FROM is no table', 'INSERT INTO orders (id) SELECT g FROM generate_series(1, 90) g', []],
-    ['a table after FROM is one', 'INSERT INTO orders (id) SELECT id FROM users', [/table "users" is not in reset guard.tables/]],
+    [
+      'a table after FROM is one',
+      'INSERT INTO orders (id) SELECT id FROM users',
+      [/table "users" is not in reset guard.tables/],
+    ],
   ] as const)('%s', (_what, sql, expected) => {
     const problems = guardProblems([sql], guard, 'plateau_test');
     expect(problems).toHaveLength(expected.length);
