@@ -10,25 +10,29 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { checkDisk } from '../harness/pipeline/generator-limits.ts';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer({ mode: 'ok' });
-});
+/** Each test's own target: the runs go at once, and each judges when its own load stopped. */
+const servers: FaultServer[] = [];
+async function target(): Promise<FaultServer> {
+  const server = await startFaultServer({ mode: 'ok' });
+  servers.push(server);
+  return server;
+}
 afterAll(async () => {
-  await server.close();
+  await Promise.all(servers.map((s) => s.close()));
   fs.rmSync(runsDir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function startRun(
+  server: FaultServer,
   runId: string,
   out = runsDir,
 ): { child: ChildProcess; output: () => string; exit: Promise<number | null>; signal: () => NodeJS.Signals | null } {
@@ -101,16 +105,28 @@ async function waitForSteps(dir: string, n: number, output: () => string): Promi
   }
 }
 
+/** Polls the child's output until it matches `re`. */
+async function waitForOutput(output: () => string, re: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!re.test(output())) {
+    if (Date.now() > deadline) throw new Error(`no ${re} in the run's output in time:\n${output()}`);
+    await sleep(5);
+  }
+}
+
 const plateauReport = (dir: string) =>
   promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
 
-describe('signals to a running plateau', () => {
+// Each run is a child process against its own target, and each test times only its own signal
+// against its own run: they go at once (maxConcurrency of the integration project).
+describe.concurrent('signals to a running plateau', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s stops the load within a second, writes the report marked interrupted, exits 130',
     async (signal) => {
       const runId = `signal-${signal}`;
       const dir = path.join(runsDir, runId);
-      const run = startRun(runId);
+      const server = await target();
+      const run = startRun(server, runId);
       await waitForSteps(dir, 3, run.output);
       const signalledAt = Date.now();
       run.child.kill(signal);
@@ -132,10 +148,13 @@ describe('signals to a running plateau', () => {
   it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
     const runId = 'double-sigint';
     const dir = path.join(runsDir, runId);
-    const run = startRun(runId);
+    const run = startRun(await target(), runId);
     await waitForSteps(dir, 2, run.output);
     run.child.kill('SIGINT');
-    await sleep(30);
+    // The second once the first was handled (its line printed, the handlers given back), while the
+    // report is being written: a fixed 30 ms could come first on a busy machine, when both reach the
+    // handler still installed and the run just finishes its report.
+    await waitForOutput(run.output, /press Ctrl-C again to exit at once/);
     const secondAt = Date.now();
     run.child.kill('SIGINT');
     const code = await run.exit;
@@ -154,7 +173,7 @@ describe('signals to a running plateau', () => {
   it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
     const runId = 'killed';
     const dir = path.join(runsDir, runId);
-    const run = startRun(runId);
+    const run = startRun(await target(), runId);
     const firstAt = await waitForSteps(dir, 4, run.output);
     await sleep(300);
     const killedAt = Date.now();
@@ -185,20 +204,21 @@ describe('signals to a running plateau', () => {
   });
 });
 
-describe('an unwritable run directory fails before any load', () => {
+// Beside the signal tests' runs (its own target): it fits beside the last of them.
+describe.concurrent('an unwritable run directory fails before any load', () => {
   // Tests run as root in CI, and chmod does not stop root. A path below a regular file fails for
   // every user (ENOTDIR), so that is the honest unwritable directory here.
   it('a run whose --out lies below a regular file exits 3 with the reason, and sends nothing', async () => {
     const file = path.join(runsDir, 'a-file');
     fs.writeFileSync(file, 'not a directory');
-    const before = server.stats.load;
-    const run = startRun('unwritable', path.join(file, 'runs'));
+    const server = await target();
+    const run = startRun(server, 'unwritable', path.join(file, 'runs'));
     const code = await run.exit;
     expect(code, run.output()).toBe(3);
     expect(run.output()).toMatch(/cannot write the run store .*a-file\/runs\/unwritable \(ENOTDIR\)/);
     expect(run.output()).toMatch(/fix: choose a writable directory/);
     expect(run.output()).not.toMatch(/internal error/);
-    expect(server.stats.load).toBe(before);
+    expect(server.stats.load).toBe(0);
   });
 
   it.skipIf(process.getuid?.() === 0)('a read-only directory (not as root: chmod does not bind root)', () => {
