@@ -104,6 +104,8 @@ const distributionProbe = z
         if (p[k] !== undefined) add(k, `is for source: 'sql'; a metric probe reads series: remove ${k}`);
     }
     if (new Set(p.when).size !== p.when.length) add('when', 'lists a moment twice: give each of before, after once');
+    if (p.require === 'spread' && !p.when.includes('before'))
+      add('require', "'spread' judges the reading before the run, and when has no 'before': add it, or remove require");
   });
 
 export const probesSection = z

@@ -79,6 +79,7 @@ describe('where a database URL may come from', () => {
             probe({ query: 'DELETE FROM orders' }),
             probe({ name: 'two', query: 'SELECT 1, 2; DELETE FROM orders' }),
             probe({ name: 'two', urlEnv: `postgres://u:${PASSWORD}@h/db` }),
+            probe({ name: 'late', when: ['after'], require: 'spread' }),
             {
               name: 'gauge',
               source: 'metric',
@@ -97,7 +98,8 @@ describe('where a database URL may come from', () => {
       ),
       expect.stringMatching(/^probes\.distribution\.1\.query: holds more than one statement/),
       expect.stringMatching(/^probes\.distribution\.2\.urlEnv: holds a URL/),
-      expect.stringMatching(/^probes\.distribution\.3\.query: is for source: 'sql'/),
+      expect.stringMatching(/^probes\.distribution\.3\.require: 'spread' judges the reading before the run/),
+      expect.stringMatching(/^probes\.distribution\.4\.query: is for source: 'sql'/),
       expect.stringMatching(/^probes\.distribution\.2\.name: "two" names two probes/),
     ]);
     expect(out.join('\n')).not.toContain(PASSWORD);
