@@ -5,6 +5,8 @@ import { validateConfig } from './validate.ts';
 const valid = {
   target: { url: 'http://127.0.0.1:8080/orders' },
   steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1, holdS: 10 },
+  // a server-side objective needs a request histogram to read (cross-field.ts)
+  metrics: { url: '/metrics' },
 };
 
 function problems(slo: unknown): string[] {
