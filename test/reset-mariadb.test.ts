@@ -111,7 +111,7 @@ describe.skipIf(!BINS)(`SQL reset on MariaDB${SKIP}`, () => {
     const r = await runQuietly(config('mariadb-wrong-password', { reset: { hooks: [hook()] } }), {
       env: { ...env(), RESET_DATABASE_URL: db.url(wrong) },
     });
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(3);
     expect(r.error?.message).toMatch(
       new RegExp(
         `^reset hook 1 \\(sql, mysql\\): the MySQL-protocol server at 127\\.0\\.0\\.1:${db.port} refused the login of user "plateau" \\(Access denied`,

@@ -94,7 +94,7 @@ describe.skipIf(!BIN)(`SQL reset on PostgreSQL${SKIP}`, () => {
       'TRUNCATE refused: database "plateau_test" does not match guard.databasePattern /^staging-/',
     );
     expect(err.message).toContain('table "audit" is not in reset guard.tables');
-    expect(err.exitCode).toBe(4);
+    expect(err.exitCode).toBe(3);
     expect(await pg.query('SELECT count(*) FROM orders')).toEqual([['2']]);
   });
 
@@ -118,7 +118,7 @@ describe.skipIf(!BIN)(`SQL reset on PostgreSQL${SKIP}`, () => {
     expect(err.message).toMatch(
       /^reset hook 1 \(sql, postgres\): (127\.0\.0\.1:\d+\/plateau_test gave no answer within 1 s while running the reset|statement 1 \(SELECT pg_sleep\(5\)\) failed: canceling statement due to statement timeout)/,
     );
-    expect(err.exitCode).toBe(4);
+    expect(err.exitCode).toBe(3);
   });
 
   it('a wrong password fails before any load; the password appears nowhere in the run directory or the output', async () => {
@@ -126,7 +126,7 @@ describe.skipIf(!BIN)(`SQL reset on PostgreSQL${SKIP}`, () => {
     const r = await runQuietly(config('pg-wrong-password', { reset: { hooks: [hook()] } }), {
       env: { ...env(), RESET_DATABASE_URL: pg.url(wrong) },
     });
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(3);
     expect(r.error?.message).toBe(
       `reset hook 1 (sql, postgres): the PostgreSQL server at 127.0.0.1:${pg.port} refused the login of user "plateau" (password authentication failed for user "plateau")`,
     );
@@ -256,7 +256,7 @@ describe.skipIf(!BIN)(`a run against the demo with a PostgreSQL reset hook and a
         env: env(),
       },
     );
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(3);
     expect(r.error?.message).toMatch(
       /^distribution partitions before: SKEWED \(orders_a 90, orders_b 0, orders_c 0; 2 of 3 nodes hold nothing .*; the probe requires 'spread', so no load was sent$/,
     );

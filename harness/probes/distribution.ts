@@ -76,7 +76,7 @@ export async function readBefore(
         `distribution probe ${JSON.stringify(p.name)} could not be read before the run (no load was sent): ${record.problem}`,
         `fix probes.distribution "${p.name}" (docs/distribution.md), or remove it`,
         'probe-unread',
-        EXIT.stage,
+        EXIT.preflight,
       );
     }
     if (reading.verdict === 'SKEWED' && p.require === 'spread') {
@@ -84,7 +84,7 @@ export async function readBefore(
         `distribution ${readingText(reading)}; the probe requires 'spread', so no load was sent`,
         'spread the data first (re-split the regions, move the leaders back: docs/distribution.md), or remove require from the probe',
         'distribution-skewed',
-        EXIT.stage,
+        EXIT.preflight,
       );
     }
     lines.push(`distribution ${readingText(reading)}`);

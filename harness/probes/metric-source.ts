@@ -24,7 +24,7 @@ export async function readMetricCounts(p: DistributionProbe, targetUrl: string, 
       `${who}: ${from} is not reachable (${(err as { code?: string }).code ?? (err as Error).message})`,
       "check the probe's url and that the endpoint is up",
       'probe-metric-unreachable',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   if (status !== 200)
@@ -32,7 +32,7 @@ export async function readMetricCounts(p: DistributionProbe, targetUrl: string, 
       `${who}: ${from} answered ${status}`,
       "point the probe's url at a Prometheus text endpoint",
       'probe-metric-status',
-      EXIT.stage,
+      EXIT.preflight,
     );
   return { from, counts: countsBy(parsePromText(text), p, who, from) };
 }
@@ -53,7 +53,7 @@ export function countsBy(
         ? "correct the probe's labels to values the endpoint exposes"
         : "correct the probe's series to a gauge the endpoint exposes",
       'probe-metric-series',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   const out: Record<string, number> = {};
@@ -64,14 +64,14 @@ export function countsBy(
         `${who}: a sample of ${p.series} at ${from} has no label ${p.nodeLabel} (its labels: ${Object.keys(s.labels).join(', ') || 'none'})`,
         "set the probe's nodeLabel to the label that names the node",
         'probe-metric-label',
-        EXIT.stage,
+        EXIT.preflight,
       );
     if (s.raw !== undefined || !Number.isFinite(s.value) || s.value < 0)
       throw new PlateauError(
         `${who}: ${p.series}{${p.nodeLabel}="${node}"} at ${from} is ${s.raw ?? s.value}, not a count >= 0`,
         'point the probe at a gauge that counts (leaders, regions, rows)',
         'probe-metric-value',
-        EXIT.stage,
+        EXIT.preflight,
       );
     out[node] = (out[node] ?? 0) + s.value;
   }

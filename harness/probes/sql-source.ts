@@ -45,7 +45,7 @@ export function countsOf(rows: readonly unknown[][]): Record<string, number> {
         `row ${i + 1} of the query is (${row.map((v) => JSON.stringify(v) ?? String(v)).join(', ')}), not (node, count): the first column must name the node and the second be a count >= 0`,
         'select the node first and its count second, e.g. SELECT svr_ip, count(*) ... GROUP BY svr_ip (docs/distribution.md)',
         'probe-rows',
-        EXIT.stage,
+        EXIT.preflight,
       );
     }
     const key = String(node);

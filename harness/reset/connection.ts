@@ -52,7 +52,7 @@ export function resolveConnection(spec: ConnectionSpec, env: NodeJS.ProcessEnv, 
   const raw = env[name];
   const fix = `export ${name}=${proto.example} in the environment of the run (never in the config file)`;
   if (raw === undefined || raw.trim() === '') {
-    throw new PlateauError(`${who}: the environment variable ${name} is not set`, fix, 'db-url-missing', EXIT.stage);
+    throw new PlateauError(`${who}: the environment variable ${name} is not set`, fix, 'db-url-missing', EXIT.preflight);
   }
   const scrub = scrubberFor(raw);
   let url: URL;
@@ -63,7 +63,7 @@ export function resolveConnection(spec: ConnectionSpec, env: NodeJS.ProcessEnv, 
       `${who}: ${name} does not hold a URL (its value is not shown: it may hold a password)`,
       fix,
       'db-url-invalid',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   if (!proto.schemes.includes(url.protocol)) {
@@ -71,7 +71,7 @@ export function resolveConnection(spec: ConnectionSpec, env: NodeJS.ProcessEnv, 
       `${who}: ${name} is a ${url.protocol.replace(/:$/, '')}: URL, but the driver is ${spec.driver} (${proto.schemes.join(' or ')})`,
       `give ${name} a ${proto.schemes[0]}// URL, or set the hook's driver to the database it points at`,
       'db-url-scheme',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   const host = `${url.hostname}:${url.port || proto.port}`;

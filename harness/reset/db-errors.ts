@@ -39,7 +39,7 @@ export function connectError(err: unknown, o: { who: string; resolved: Resolved;
   const server = `the ${NAMES[r.driver]} server at ${r.host}`;
   const env = r.urlEnv ? `$${r.urlEnv}` : 'the URL';
   const make = (message: string, hint: string, c: string) =>
-    new PlateauError(`${who}: ${scrub(message)}`, scrub(hint), c, EXIT.stage);
+    new PlateauError(`${who}: ${scrub(message)}`, scrub(hint), c, EXIT.preflight);
   if (UNREACHABLE.has(code))
     return make(
       `cannot reach ${server} (${code}${code === 'ECONNREFUSED' ? ': nothing listens there' : ''})`,
@@ -94,6 +94,6 @@ export function sessionError(err: unknown, o: { who: string; resolved: Resolved;
       ? `raise the timeoutS of ${o.who}, or find what holds the tables (a long transaction, a lock)`
       : `check that the guarded tables exist on ${o.resolved.where} and that the user may read them`,
     timeout ? 'db-timeout' : 'db-query',
-    EXIT.stage,
+    EXIT.preflight,
   );
 }

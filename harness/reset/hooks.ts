@@ -45,7 +45,7 @@ async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: st
       `reset ${hook.method} ${url} failed: ${(err as Error).message}`,
       'check reset.hooks[].url and that the target is up',
       'reset-http',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   if (status !== hook.expectStatus) {
@@ -53,7 +53,7 @@ async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: st
       `reset ${hook.method} ${url} answered ${status}, expected ${hook.expectStatus}: ${text}`,
       'fix the reset endpoint or reset.hooks[].expectStatus',
       'reset-http',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   return `http ${hook.method} ${new URL(url).pathname} answered ${status}: ${text.replace(/\s+/g, ' ')}`;
@@ -79,7 +79,7 @@ function runCommand(cmd: string, timeoutS: number): Promise<string> {
             `reset command \`${cmd}\` ${signal ? `was killed (${signal}, timeout ${timeoutS} s)` : `exited ${code}`}: ${tail}`,
             'fix the command in reset.hooks[].run (it must exit 0)',
             'reset-command',
-            EXIT.stage,
+            EXIT.preflight,
           ),
         );
     });

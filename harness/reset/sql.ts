@@ -52,7 +52,7 @@ export function sqliteDriver(file: string): SqlDriver {
       `reset database ${file} does not exist`,
       'point reset.hooks[].database at the SQLite file the target uses',
       'reset-db-missing',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   const db = new Database(file);
@@ -138,7 +138,7 @@ export async function runSqlReset(driver: SqlDriver, statements: string[], guard
       `the SQL reset was refused by its guard (nothing ran):\n  - ${problems.join('\n  - ')}`,
       'list the tables in reset guard.tables, or run it only against a database whose name matches guard.databasePattern',
       'reset-guard',
-      EXIT.stage,
+      EXIT.preflight,
     );
   }
   const countAll = async () => {
@@ -216,6 +216,6 @@ function partWay(
     `${head}; ${parts.join('; ')}`,
     `fix statement ${failedAt === null ? 'the statements named' : failedAt + 1} in reset.hooks[].statements (or the data it expects) and run again${doneIdx.length ? '; the statements applied have already changed the data' : ''}`,
     'reset-sql-statement',
-    EXIT.stage,
+    EXIT.preflight,
   );
 }
