@@ -89,6 +89,12 @@ describe('poolReading', () => {
     [window(1, 1, { poolActiveMax: 4, poolPendingMax: 7, poolMax: 4 }), /short of connections: up to 7/],
     [window(1, 1, { poolActiveMax: 10, poolPendingMax: 0, poolMax: 10 }), /held by slow work/],
     [window(1, 1, { poolActiveMax: 2, poolPendingMax: 0, poolMax: 10 }), /not a constraint/],
+    [
+      window(1, 1, { poolActiveMax: 2, poolActiveMean: 1.9, poolPendingMax: 0, poolMax: 2 }),
+      /held by slow work: active 1\.9 of 2 on average \(up to 2\)/,
+    ],
+    // every connection busy at one reading, not at most of them: not "held"
+    [window(1, 1, { poolActiveMax: 2, poolActiveMean: 1.1, poolPendingMax: 0, poolMax: 2 }), /not a constraint/],
   ])('reads the gauges', (w, text) => {
     expect(poolReading(w)).toMatch(text);
   });

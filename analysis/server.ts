@@ -68,10 +68,17 @@ export function serverWindow(
     poolActiveMax: maxOf(inside.map((s) => s.poolActive)),
     poolPendingMax: maxOf(inside.map((s) => s.poolPending)),
     poolMax: maxOf(inside.map((s) => s.poolMax)),
+    ...poolMean(inside),
     ...(figures.percentiles !== undefined ? { percentiles: figures.percentiles } : {}),
     ...(figures.counterReset ? { counterReset: true } : {}),
     ...(problems.length > 0 ? { problems } : {}),
   };
+}
+
+/** The mean of the active gauge, kept only where the gauge was read (stored runs without it render as before). */
+function poolMean(inside: readonly ServerSample[]): Pick<ServerWindow, 'poolActiveMean'> {
+  const mean = meanOf(inside.map((s) => s.poolActive));
+  return mean === null ? {} : { poolActiveMean: mean };
 }
 
 /**
@@ -254,13 +261,30 @@ export function crossCheck(
   return { ...base, verdict: 'consistent', detail: `${xText}; ${mText} (agree within ${tolMs.toFixed(2)} ms)` };
 }
 
-/** What the pool gauges say: short of connections, or connections held by slow work. */
+function meanOf(values: (number | null)[]): number | null {
+  const xs = values.filter((v): v is number => v !== null);
+  return xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : null;
+}
+
+/**
+ * What the pool gauges say: short of connections, or connections held by slow work. "Held" is
+ * judged on the mean of the active gauge over the window's readings (at most load every
+ * connection is busy at some instant; a pool that holds its connections is busy at most of them);
+ * on the max only in runs recorded before the mean was kept.
+ */
 export function poolReading(w: ServerWindow | null): string | null {
   if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
   const of = w.poolMax !== null ? ` of ${w.poolMax}` : '';
   if ((w.poolPendingMax ?? 0) > 0)
     return `short of connections: up to ${w.poolPendingMax} requests waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
-  if (w.poolMax !== null && w.poolActiveMax !== null && w.poolActiveMax >= 0.9 * w.poolMax)
-    return `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`;
+  const busy = w.poolActiveMean === undefined ? w.poolActiveMax : w.poolActiveMean;
+  if (w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax)
+    return w.poolActiveMean === undefined
+      ? `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`
+      : `connections held by slow work: active ${fmtActive(busy)}${of} on average (up to ${w.poolActiveMax}) with nobody waiting; the time goes upstream of the pool`;
   return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of}, nobody waiting`;
+}
+
+function fmtActive(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }

@@ -76,7 +76,8 @@ export function serverText(run: RunResult): TextSection | null {
   if (withServer.length === 0) return null;
   const rows = withServer.map((s) => [
     String(s.index + 1),
-    fmtRate(s.completedPerSec),
+    // what the cross-check compared: every request of every arrival for a mix, as the server counts them
+    fmtRate(s.crossCheck!.clientPerSec),
     num(s.server?.throughputPerSec, fmtRate),
     num(s.crossCheck?.clientMeanMinusRttMs, (v) => `${fmtMs(v)} ms`),
     num(s.server?.meanMs, (v) => `${fmtMs(v)} ms`),

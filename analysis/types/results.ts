@@ -182,6 +182,8 @@ export interface ServerWindow {
   meanMs: number | null;
   maxMs: number | null;
   poolActiveMax: number | null;
+  /** Mean of the active gauge over the window's readings; absent in runs recorded before it (poolReading then reads the max). */
+  poolActiveMean?: number | null;
   poolPendingMax: number | null;
   poolMax: number | null;
   /** Server p50, p90, p99 from the histogram's bucket deltas over the window; absent without buckets. */

@@ -268,22 +268,40 @@ function maxAt(series: RawSeries[], keep: (tMs: number) => boolean): number | nu
   return best;
 }
 
-/** max over time in [fromMs, toMs] of the sum over series at each sample time (null without series). */
-function maxOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): number | null {
+/** The sum over series at each sample time in [fromMs, toMs] (null without series). */
+function sumsAt(series: RawSeries[] | null, fromMs: number, toMs: number): number[] | null {
   if (!series) return null;
   const sums = new Map<number, number>();
   for (const x of series)
     for (const [t, v] of x.samples) if (t >= fromMs && t <= toMs) sums.set(t, (sums.get(t) ?? 0) + v);
-  return sums.size ? Math.max(...sums.values()) : null;
+  return [...sums.values()];
+}
+
+/** max over time in [fromMs, toMs] of the sum over series at each sample time (null without series). */
+function maxOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): number | null {
+  const sums = sumsAt(series, fromMs, toMs);
+  return sums?.length ? Math.max(...sums) : null;
+}
+
+/** The mean over sample times in [fromMs, toMs] of the sum over series (null without samples). */
+function meanOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): number | null {
+  const sums = sumsAt(series, fromMs, toMs);
+  return sums?.length ? sums.reduce((a, v) => a + v, 0) / sums.length : null;
+}
+
+/** Kept only where the gauge was read, as analysis/server.ts does. */
+function activeMean(mean: number | null): Pick<ServerWindow, 'poolActiveMean'> {
+  return mean === null ? {} : { poolActiveMean: mean };
 }
 
 function poolFigures(
   s: WindowSamples,
   fromMs: number,
   toMs: number,
-): Pick<ServerWindow, 'poolActiveMax' | 'poolPendingMax' | 'poolMax'> {
+): Pick<ServerWindow, 'poolActiveMax' | 'poolActiveMean' | 'poolPendingMax' | 'poolMax'> {
   return {
     poolActiveMax: maxOfSums(s.active, fromMs, toMs),
+    ...activeMean(meanOfSums(s.active, fromMs, toMs)),
     poolPendingMax: maxOfSums(s.pending, fromMs, toMs),
     poolMax: maxOfSums(s.poolMax, fromMs, toMs),
   };
