@@ -202,9 +202,11 @@ export function downstreamVerdict(
   };
 }
 
+/** Every connection busy (its active gauge at 90% of the pool over the window, as server.ts poolReading judges it). */
 function heldAtMax(s: StepResult): boolean {
   const w = s.server;
-  return w != null && w.poolMax !== null && w.poolActiveMax !== null && w.poolActiveMax >= w.poolMax;
+  const busy = w?.poolActiveMean ?? w?.poolActiveMax ?? null;
+  return w != null && w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax;
 }
 
 /** The named downstream's arithmetic at the knee: ops/s = req/s x ops per request. */

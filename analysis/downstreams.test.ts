@@ -22,11 +22,14 @@ interface FakeDsStep {
   /** By downstream: ops/s (window ops = 10 x), and any other window field. */
   ds: Record<string, { opsPerSec: number } & Partial<DownstreamWindow>>;
   poolPendingMax?: number;
+  /** The mean of the pool's active gauge (of 10) over the window. */
+  poolActiveMean?: number;
   extra?: Partial<StepResult>;
 }
 
-function serverWith(pendingMax: number): ServerWindow {
+function serverWith(pendingMax: number, activeMean?: number): ServerWindow {
   return {
+    ...(activeMean !== undefined ? { poolActiveMean: activeMean } : {}),
     source: 'promql',
     fromS: 0,
     toS: 10,
@@ -48,9 +51,11 @@ function analyze(declared: DownstreamConfig[], steps: FakeDsStep[], kneeStep: nu
       verdict: s.verdict ?? 'holds',
       ...(s.poolPendingMax !== undefined
         ? {
-            server: serverWith(s.poolPendingMax),
+            server: serverWith(s.poolPendingMax, s.poolActiveMean),
             poolReading:
-              s.poolPendingMax > 0 ? `short of connections: up to ${s.poolPendingMax} requests waited` : null,
+              s.poolPendingMax > 0
+                ? `short of connections: up to ${s.poolPendingMax} requests waited`
+                : `active ${s.poolActiveMean ?? 10} of 10 on average`,
           }
         : {}),
       ...s.extra,
@@ -124,6 +129,22 @@ describe('a downstream is named the limit at the knee only on its own evidence',
       { poolPendingMax: 7 },
       'pool',
       /The evidence points to the service's connection pool: at step 4 it was short of connections: up to 7 requests waited/,
+    ],
+    [
+      'every connection of the pool busy over the window, nobody waiting: the pool',
+      REDIS,
+      {},
+      { poolPendingMax: 0, poolActiveMean: 9.5 },
+      'pool',
+      /The evidence points to the service's connection pool: at step 4 it was active 9\.5 of 10 on average/,
+    ],
+    [
+      'the pool busy at one instant only (max 10, mean 4 of 10): not the pool',
+      REDIS,
+      {},
+      { poolPendingMax: 0, poolActiveMean: 4 },
+      'nothing',
+      /neither the service's pool nor the generator shows a limit/,
     ],
     [
       'latency grew but the generator was the limit: the generator',
