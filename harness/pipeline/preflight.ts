@@ -5,6 +5,7 @@
  * sent and accepted (sample-arrivals.ts), and, with metrics, the declared series and the request
  * series present, in a plausible unit (metrics-check.ts).
  */
+import { checkDownstreamsInPrometheus, checkDownstreamsInText } from './downstream-check.ts';
 import { request } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
@@ -48,6 +49,8 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   const sentAt = performance.now();
   await sampleArrivals(p.config, p.requests, evidence);
   if (p.config.metrics?.url) evidence.push(await checkRequestSeries(p.config, performance.now() - sentAt));
+  const downstreams = await checkDownstreams(p.config);
+  if (downstreams) evidence.push(downstreams);
   return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
 }
 
@@ -109,6 +112,16 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
       ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)`
       : `target healthy: ${url} answered ${status}`,
   );
+}
+
+/** The declared downstreams' series exist where the run reads them: through Prometheus when it is given, else on the endpoint. */
+async function checkDownstreams(config: PlateauConfig): Promise<string | null> {
+  const m = config.metrics;
+  if (!m?.downstreams.length) return null;
+  if (m.prometheus) return checkDownstreamsInPrometheus(config);
+  if (!m.url) return null;
+  const { url, text } = await fetchMetrics(m.url, config.target.url);
+  return checkDownstreamsInText(config, url, text);
 }
 
 /** The metrics endpoint's text, or the refusal naming why it cannot be read. */
