@@ -10,7 +10,9 @@
 import type { Options } from 'yargs';
 
 export const COMMANDS = ['run', 'plan', 'report', 'k6-script', 'import', 'compare', 'baseline', 'gate'] as const;
-export type Command = (typeof COMMANDS)[number];
+/** k6-operator's commands (`plateau k8s run|manifest`): subcommands, so their help is checked in test/k8s-cli.test.ts. */
+export const K8S_COMMANDS = ['k8s run', 'k8s manifest'] as const;
+export type Command = (typeof COMMANDS)[number] | (typeof K8S_COMMANDS)[number];
 
 /** How one command reads a flag differently: its help text, its default, its place in the help. */
 export type PerCommand = Partial<Options> & { listBefore?: string };
@@ -30,11 +32,13 @@ const LOAD = ['run', 'plan', 'k6-script'] as const satisfies readonly Command[];
 /** Step flags: the load commands plan with them; `import` cuts a finished k6 run into steps with them. */
 const STEPS = [...LOAD, 'import'] as const satisfies readonly Command[];
 const COST = ['compare', 'gate'] as const satisfies readonly Command[];
+/** The k8s commands load a config and plan with it as the load commands do. */
+const K8S = K8S_COMMANDS;
 
 export const FLAGS = [
   {
     name: 'config',
-    commands: LOAD,
+    commands: [...LOAD, ...K8S],
     option: { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' },
   },
   {
@@ -50,52 +54,52 @@ export const FLAGS = [
   },
   {
     name: 'target',
-    commands: [...LOAD, 'import'],
+    commands: [...LOAD, 'import', ...K8S],
     config: { path: 'target.url' },
     option: { type: 'string', describe: 'URL under load, e.g. http://127.0.0.1:8080/orders' },
     per: { import: { describe: 'what was loaded, shown in the report', listBefore: 'run-id' } },
   },
   {
     name: 'scenario',
-    commands: LOAD,
+    commands: [...LOAD, ...K8S],
     config: { path: 'scenario' },
     option: { type: 'string', describe: 'scenario module (defineScenario); default GET on the target' },
   },
   {
     name: 'start-rate',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.startPerSec' },
     option: { type: 'number', describe: 'first step, req/s' },
     per: { import: { describe: 'first step, req/s (with the other step flags; else derived from the data)' } },
   },
   {
     name: 'step-rate',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.stepPerSec' },
     option: { type: 'number', describe: 'rate added per step, req/s' },
   },
   {
     name: 'max-rate',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.maxPerSec' },
     option: { type: 'number', describe: 'last step, req/s' },
   },
   {
     name: 'hold',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.holdS' },
     option: { type: 'number', describe: 'seconds each step holds its rate' },
   },
   {
     name: 'ramp',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.rampS' },
     option: { type: 'number', describe: 'seconds of ramp before each hold' },
     per: { import: { listBefore: 'hold' } },
   },
   {
     name: 'settle',
-    commands: STEPS,
+    commands: [...STEPS, ...K8S],
     config: { path: 'steps.settleS' },
     option: { type: 'number', describe: 'seconds at the start of each hold left out of judging' },
   },
@@ -112,19 +116,19 @@ export const FLAGS = [
   },
   {
     name: 'vus',
-    commands: LOAD,
+    commands: [...LOAD, ...K8S],
     config: { path: 'vus.preAllocated' },
     option: { type: 'number', describe: "preallocated VUs (default: sized by Little's law)" },
   },
   {
     name: 'max-vus',
-    commands: LOAD,
+    commands: [...LOAD, ...K8S],
     config: { path: 'vus.max' },
     option: { type: 'number', describe: 'upper bound of VUs' },
   },
   {
     name: 'timeout-ms',
-    commands: LOAD,
+    commands: [...LOAD, ...K8S],
     config: { path: 'http.timeoutMs' },
     option: { type: 'number', describe: 'per-request timeout' },
   },
@@ -145,7 +149,7 @@ export const FLAGS = [
   },
   {
     name: 'run-id',
-    commands: [...LOAD, 'import', 'report'],
+    commands: [...LOAD, 'import', 'report', ...K8S],
     config: { path: 'output.runId' },
     option: { type: 'string', describe: 'name of the run (default: timestamp + random)' },
     per: { report: { describe: 'with --merge: name of the merged run' } },
@@ -272,6 +276,69 @@ export const FLAGS = [
   },
   { name: 'unit-price', commands: COST, option: { type: 'number', describe: 'price of one unit of --usage-series' } },
   { name: 'currency', commands: COST, option: { type: 'string', describe: 'currency label for prices, e.g. USD' } },
+  // k6-operator (plateau k8s run|manifest, docs/k8s.md)
+  {
+    name: 'parallelism',
+    commands: K8S,
+    option: { type: 'number', demandOption: true, describe: 'k8s: number of k6 runner pods sharing the arrivals' },
+  },
+  {
+    name: 'namespace',
+    commands: K8S,
+    option: { type: 'string', default: 'default', describe: 'k8s: namespace of the TestRun and its ConfigMap' },
+  },
+  {
+    name: 'prometheus',
+    commands: K8S,
+    option: {
+      type: 'string',
+      demandOption: true,
+      describe:
+        'k8s: Prometheus base URL with the remote-write receiver and native histograms (runners push to it, plateau reads it)',
+    },
+  },
+  {
+    name: 'secret',
+    commands: K8S,
+    option: {
+      type: 'string',
+      describe: "k8s: Kubernetes Secret whose keys become the runners' environment (the scenario's secrets)",
+    },
+  },
+  {
+    name: 'image',
+    commands: K8S,
+    option: { type: 'string', describe: "k8s: runner image (default: the operator's grafana/k6)" },
+  },
+  {
+    name: 'out',
+    commands: ['k8s manifest'],
+    option: { type: 'string', default: 'k8s', describe: 'k8s: directory to write the ConfigMap and TestRun to' },
+  },
+  {
+    name: 'out',
+    commands: ['k8s run'],
+    config: { path: 'output.dir' },
+    option: { type: 'string', describe: 'directory of run stores (default runs)' },
+  },
+  {
+    name: 'runner-api',
+    commands: ['k8s run'],
+    option: {
+      type: 'string',
+      describe:
+        "k8s: URL of runner {i}'s k6 REST API (default http://{name}-service-{i}.{namespace}.svc:6565, inside the cluster)",
+    },
+  },
+  {
+    name: 'keep',
+    commands: ['k8s run'],
+    option: {
+      type: 'boolean',
+      default: false,
+      describe: 'k8s: leave the TestRun and ConfigMap in the cluster after the run',
+    },
+  },
   {
     name: 'json',
     commands: ['plan', 'compare', 'gate'],

@@ -16,6 +16,7 @@ import {
 } from './gate-commands.ts';
 import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions } from './k6-commands.ts';
 import { reportOrMergeCommand, reportOptions } from './report-command.ts';
+import { k8sBuilder } from './k8s-commands.ts';
 
 /**
  * `--tolerance -5%` as `--tolerance=-5%`: yargs takes a value that starts with a dash for flags of
@@ -104,6 +105,7 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
         setCode(await gateCommand(a));
       },
     )
+    .command('k8s', 'k6-operator: a TestRun of N k6 runners, judged live (docs/k8s.md)', k8sBuilder(setCode))
     .demandCommand(1, 'name a command: run, plan or report')
     .strict()
     .help()

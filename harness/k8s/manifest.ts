@@ -1,0 +1,147 @@
+/**
+ * The manifests of a k6-operator run, as plain objects (no I/O): a ConfigMap holding the bundled
+ * k6 script and a TestRun (k6.io/v1alpha1) of N runners. The operator gives runner i its
+ * --execution-segment (i-1)/N:i/N and the sequence 0,1/N,...,1 itself, so the arguments carry no
+ * segment flags; each runner pushes its samples to Prometheus by remote write, tagged with the
+ * run's id (testid), which is what the live reader (rw-reader.ts) filters on. Secrets come from a
+ * named Kubernetes Secret (envFrom) and are never written here.
+ */
+
+/** k6-operator's API group and version of the TestRun this builds. */
+export const TESTRUN_API = 'k6.io/v1alpha1';
+/** The file name of the script inside the ConfigMap (and so under /test/ in the runner pods). */
+export const SCRIPT_FILE = 'script.js';
+/** The longest name plateau gives its objects: the operator appends "-service-N" and "-N-xxxxx" to it, within 63. */
+const MAX_NAME = 47;
+
+export interface ManifestInput {
+  runId: string;
+  parallelism: number;
+  namespace: string;
+  /** The bundled k6 script (options with the whole plan: each runner scales it to its segment). */
+  script: string;
+  /** Prometheus's base URL (the remote-write endpoint is /api/v1/write under it). */
+  prometheusUrl: string;
+  /** The Secret whose keys become the runners' environment (the scenario's secrets); none when the scenario needs none. */
+  secretName?: string;
+  /** The runner image; the operator's default (grafana/k6) when absent. */
+  image?: string;
+}
+
+export interface Manifests {
+  name: string;
+  configMap: Record<string, unknown>;
+  testRun: Record<string, unknown>;
+}
+
+/** A manifest input the cluster would refuse, or that would run differently from what plateau judges. */
+export class ManifestError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'ManifestError';
+  }
+}
+
+/** A DNS-1123 label from the run id: lowercase letters, digits and dashes, at most MAX_NAME with the prefix. */
+export function objectName(runId: string): string {
+  const body = runId
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const name = `plateau-${body}`.slice(0, MAX_NAME).replace(/-+$/, '');
+  if (body === '')
+    throw new ManifestError(
+      `run id "${runId}" has no letter or digit to name the TestRun by`,
+      'give --run-id letters, digits and dashes, e.g. --run-id checkout-1',
+    );
+  return name;
+}
+
+/** The segment sequence the operator gives N runners: 0,1/N,...,1. */
+export function operatorSequence(n: number): string {
+  return ['0', ...Array.from({ length: n - 1 }, (_, i) => `${i + 1}/${n}`), '1'].join(',');
+}
+
+/** Runner i's (1-based) segment as the operator writes it. */
+export function operatorSegment(i: number, n: number): string {
+  return `${i === 1 ? '0' : `${i - 1}/${n}`}:${i === n ? '1' : `${i}/${n}`}`;
+}
+
+export function checkParallelism(n: unknown): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 1000)
+    throw new ManifestError(
+      `--parallelism ${String(n)} is not a whole number of runners from 1 to 1000`,
+      'give --parallelism the number of k6 runner pods, e.g. --parallelism 4',
+    );
+  return n;
+}
+
+/** The remote-write endpoint of a Prometheus base URL. */
+export function remoteWriteUrl(prometheusUrl: string): string {
+  let u: URL;
+  try {
+    u = new URL(prometheusUrl);
+  } catch {
+    throw new ManifestError(
+      `--prometheus ${prometheusUrl} is not a URL`,
+      'give the Prometheus base URL the runner pods reach, e.g. --prometheus http://prometheus.monitoring:9090',
+    );
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ManifestError(
+      `--prometheus ${prometheusUrl} is not http(s)`,
+      'e.g. --prometheus http://prometheus.monitoring:9090',
+    );
+  return `${prometheusUrl.replace(/\/+$/, '')}/api/v1/write`;
+}
+
+/** The k6 arguments of every runner: remote write tagged with the run's id; the operator adds the segments. */
+export function runnerArguments(runId: string): string {
+  if (/\s/.test(runId))
+    throw new ManifestError(`run id "${runId}" has a space`, 'give --run-id without spaces, e.g. --run-id checkout-1');
+  return `--out experimental-prometheus-rw --tag testid=${runId}`;
+}
+
+export function buildManifests(m: ManifestInput): Manifests {
+  const n = checkParallelism(m.parallelism);
+  const name = objectName(m.runId);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(m.namespace))
+    throw new ManifestError(
+      `--namespace ${m.namespace} is not a Kubernetes namespace name`,
+      'give lowercase letters, digits and dashes, e.g. --namespace load',
+    );
+  const labels = { 'app.kubernetes.io/managed-by': 'plateau', 'plateau/run-id': name.slice('plateau-'.length) };
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `${name}-script`, namespace: m.namespace, labels },
+    data: { [SCRIPT_FILE]: m.script },
+  };
+  const env = [
+    { name: 'K6_PROMETHEUS_RW_SERVER_URL', value: remoteWriteUrl(m.prometheusUrl) },
+    { name: 'K6_PROMETHEUS_RW_PUSH_INTERVAL', value: '1s' },
+    { name: 'K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM', value: 'true' },
+  ];
+  const runner: Record<string, unknown> = {
+    env,
+    ...(m.secretName ? { envFrom: [{ secretRef: { name: m.secretName } }] } : {}),
+    ...(m.image ? { image: m.image } : {}),
+    metadata: { labels },
+  };
+  const testRun = {
+    apiVersion: TESTRUN_API,
+    kind: 'TestRun',
+    metadata: { name, namespace: m.namespace, labels },
+    spec: {
+      parallelism: n,
+      separate: true,
+      script: { configMap: { name: `${name}-script`, file: SCRIPT_FILE } },
+      arguments: runnerArguments(m.runId),
+      runner,
+    },
+  };
+  return { name, configMap, testRun };
+}
