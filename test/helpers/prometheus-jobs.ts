@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { freePort } from './redis-server.ts';
+import { freePort } from './free-port.ts';
 
 export interface PrometheusJobs {
   /** http://127.0.0.1:PORT */

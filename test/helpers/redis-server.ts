@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { RespClient } from './resp-client.ts';
@@ -36,17 +36,6 @@ export function findRedisTools(env: NodeJS.ProcessEnv = process.env): RedisTools
   if (!redisServer) return 'redis-server';
   if (!exporter) return 'prometheus-redis-exporter';
   return { redisServer, exporter };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
