@@ -30,11 +30,13 @@ function configFor(url: string, runId: string, extra: Partial<PlateauConfigInput
   } as PlateauConfigInput;
 }
 
+// No ramp: each step goes to its rate at once and the settling second absorbs the change, so the
+// steady windows (3 s each) are those of 1 s ramps, a second a step sooner.
 const steps = (startPerSec: number, stepPerSec: number, maxPerSec: number) => ({
   startPerSec,
   stepPerSec,
   maxPerSec,
-  rampS: 1,
+  rampS: 0,
   holdS: 4,
   settleS: 1,
 });
