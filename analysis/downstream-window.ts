@@ -11,7 +11,7 @@
  * A delta that would be negative is a counter that went backwards (a restart): the window is
  * marked counterReset and its deltas are left out, never negative.
  */
-import { EDGE_TOLERANCE_S } from './server.ts';
+import { windowEdges } from './server.ts';
 import type { DownstreamReading, DownstreamWindow, ServerSample } from './types.ts';
 
 /** The splitBy value of series that do not carry the label. */
@@ -26,13 +26,6 @@ export function downstreamProblem(name: string, text: string): string {
 export function problemsOf(lines: readonly string[], name: string): string[] {
   const prefix = downstreamProblem(name, '');
   return [...new Set(lines.filter((l) => l.startsWith(prefix)))];
-}
-
-function nearest(samples: readonly ServerSample[], tS: number): ServerSample | null {
-  let best: ServerSample | null = null;
-  for (const s of samples)
-    if (Math.abs(s.tS - tS) <= EDGE_TOLERANCE_S && (!best || Math.abs(s.tS - tS) < Math.abs(best.tS - tS))) best = s;
-  return best;
 }
 
 /** b - a, or null when either is missing; `reset` is set when it would be negative. */
@@ -53,14 +46,12 @@ export function scrapeDownstreamWindow(
   fromS: number,
   toS: number,
 ): DownstreamWindow | null {
-  const own = samples.filter((s) => s.phase === phase);
-  const a = nearest(own, fromS);
-  const b = nearest(own, toS);
-  if (!a || !b || b.tS <= a.tS) return null;
+  const edges = windowEdges(samples, phase, fromS, toS);
+  if (!edges) return null;
+  const { a, b, inside } = edges;
   const ra = a.downstreams?.[name];
   const rb = b.downstreams?.[name];
   if (!ra || !rb) return null;
-  const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
   const reset = { hit: false };
   const w: DownstreamWindow = { source: 'scrape', fromS: a.tS, toS: b.tS, ops: delta(ra.ops, rb.ops, reset) };
   if (rb.byLabel) w.byLabel = labelDeltas(ra.byLabel ?? {}, rb.byLabel, reset);

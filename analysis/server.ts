@@ -36,6 +36,20 @@ function nearest(samples: readonly ServerSample[], tS: number): ServerSample | n
   return best;
 }
 
+/** The readings that stand for a window's edges (within EDGE_TOLERANCE_S), and those between them; null without both. */
+export function windowEdges(
+  samples: readonly ServerSample[],
+  phase: string,
+  fromS: number,
+  toS: number,
+): { a: ServerSample; b: ServerSample; inside: ServerSample[] } | null {
+  const own = samples.filter((s) => s.phase === phase);
+  const a = nearest(own, fromS);
+  const b = nearest(own, toS);
+  if (!a || !b || b.tS <= a.tS) return null;
+  return { a, b, inside: own.filter((s) => s.tS >= a.tS && s.tS <= b.tS) };
+}
+
 function maxOf(values: (number | null)[]): number | null {
   const xs = values.filter((v): v is number => v !== null);
   return xs.length ? Math.max(...xs) : null;
@@ -47,11 +61,9 @@ export function serverWindow(
   fromS: number,
   toS: number,
 ): ServerWindow | null {
-  const own = samples.filter((s) => s.phase === phase);
-  const a = nearest(own, fromS);
-  const b = nearest(own, toS);
-  if (!a || !b || b.tS <= a.tS) return null;
-  const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
+  const edges = windowEdges(samples, phase, fromS, toS);
+  if (!edges) return null;
+  const { a, b, inside } = edges;
   const figures = windowFigures(
     inside.map((s) => ({ count: s.requestsCount, sumS: s.requestsSumS, buckets: s.requestsBuckets })),
     b.tS - a.tS,
@@ -93,11 +105,9 @@ export function routeWindow(
   toS: number,
   name: string,
 ): ServerWindow | null {
-  const own = samples.filter((s) => s.phase === phase);
-  const a = nearest(own, fromS);
-  const b = nearest(own, toS);
-  if (!a || !b || b.tS <= a.tS || !a.routes?.[name] || !b.routes?.[name]) return null;
-  const inside = own.filter((s) => s.tS >= a.tS && s.tS <= b.tS);
+  const edges = windowEdges(samples, phase, fromS, toS);
+  if (!edges || !edges.a.routes?.[name] || !edges.b.routes?.[name]) return null;
+  const { a, b, inside } = edges;
   const route = (s: ServerSample): RouteReading | undefined => s.routes?.[name];
   const figures = windowFigures(
     inside.map((s) => ({ count: route(s)?.count ?? null, sumS: route(s)?.sumS ?? null, buckets: route(s)?.buckets })),
