@@ -1,14 +1,15 @@
 /**
  * A target still warming is seen: the demo in its cold mode (every hold 3x longer for its first
- * 12 s, steady while slow) against a short real pipeline. The warmup, held by warmup.minS and
+ * 10 s, steady while slow) against a short real pipeline. The warmup, held by warmup.minS and
  * the topology probe, passes it while cold; its record is stored in run.json; the first step
  * measures the cold target and the last a warm one, and coldTarget flags the warmup and step 1.
  *
  * Timing (s after the demo listens; P = preflight + rtt + connects, under 1 s here): warmup
- * P..P+4 (minS 4), then steps of 5 s (1 s ramp, 4 s hold, the first second of it settle): step
- * 1's steady window is about P+6..P+9, step 3's P+16..P+19, so a cold period of 12 s covers step
- * 1 and not step 3 for any P up to 3 s. Measured: warmup and step 1 at p50 30.6 ms, steps 2 and
- * 3 at 11.0 and 10.7 ms. The warmup's paths (minS, a topology change, maxS) are tested in
+ * P..P+4 (minS 4), then steps of 3 s (no ramp, 3 s hold, the first second of it settle): step
+ * 1's steady window is about P+5..P+7, step 3's P+11..P+13, so a cold period of 10 s covers step
+ * 1 and not step 3 for any P up to 3 s (as 12 s did for steps of a 1 s ramp and a 4 s hold);
+ * step 3 starts at P+10, warm, so its 150 req/s never meets the cold capacity of 133. Measured
+ * (steps of 5 s): warmup and step 1 at p50 30.6 ms, steps 2 and 3 at 11.0 and 10.7 ms. The warmup's paths (minS, a topology change, maxS) are tested in
  * simulated time in warmup-sim.test.ts; this is the real-time end to end.
  */
 import fs from 'node:fs';
@@ -28,7 +29,7 @@ afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 describe('warmup against a cold target', () => {
   it('stores its record, waits for minS and one topology value, and the cold steps are flagged', async () => {
     // 4 slots x 10 ms: 400 req/s warm, 133 req/s cold; every step stays under the cold capacity's 75%.
-    const demo = await startDemoProcess({ slots: 4, holdMs: 10, args: ['--cold-s', '12', '--cold-factor', '3'] }, env);
+    const demo = await startDemoProcess({ slots: 4, holdMs: 10, args: ['--cold-s', '10', '--cold-factor', '3'] }, env);
     let r: Awaited<ReturnType<typeof runQuietly>>;
     try {
       r = await runQuietly(
@@ -36,7 +37,7 @@ describe('warmup against a cold target', () => {
           target: { url: `${demo.url}/orders`, rttPath: '/ping' },
           scenario: DEMO_SCENARIO,
           warmup: { ratePerSec: 25, windowS: 1, stableWindows: 2, maxS: 6, minS: 4 },
-          steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 1, holdS: 4, settleS: 1 },
+          steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 0, holdS: 3, settleS: 1 },
           rtt: { samples: 5 },
           metrics: { url: '/metrics', scrapeEveryS: 1 },
           topology: { metric: 'demo_replicas', everyS: 1, rerun: false },
