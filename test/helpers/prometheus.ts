@@ -62,6 +62,8 @@ export async function startPrometheus(o: {
   targetUrl: string;
   metricsPath?: string;
   scrapeIntervalS?: number;
+  /** Also accept remote write (POST /api/v1/write) with native histograms: the flags k6's experimental-prometheus-rw output needs. */
+  remoteWrite?: boolean;
 }): Promise<PrometheusHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'plateau-prometheus-'));
   const target = new URL(o.targetUrl);
@@ -90,6 +92,7 @@ export async function startPrometheus(o: {
       `--web.listen-address=127.0.0.1:${port}`,
       '--storage.tsdb.retention.time=1h',
       '--log.level=warn',
+      ...(o.remoteWrite ? ['--web.enable-remote-write-receiver', '--enable-feature=native-histograms'] : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
