@@ -35,6 +35,9 @@ const base = (runId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The shortest step there is (1 s, no settle), for a test that judges what comes before it, or needs only some writes. */
+const SHORTEST = { startPerSec: 40, stepPerSec: 20, maxPerSec: 40, rampS: 0, holdS: 1, settleS: 0 };
+
 async function post(pathname: string): Promise<unknown> {
   return (await fetch(`${demo.url}${pathname}`, { method: 'POST' })).json();
 }
@@ -93,6 +96,7 @@ describe('preflight', () => {
     const ok = await runQuietly(
       base('metrics-ok', {
         metrics: { url: '/metrics', series: ['http_server_requests_seconds_count', 'hikaricp_connections_pending'] },
+        steps: SHORTEST,
       }),
       { env },
     );
@@ -121,7 +125,7 @@ describe('reset', () => {
   });
 
   it('runs SQL behind its guard against the real SQLite file, with row counts', async () => {
-    await runQuietly(base('sql-run'), { env });
+    await runQuietly(base('sql-run', { steps: SHORTEST }), { env }); // 40 writes to undo
     const hook = {
       kind: 'sql',
       database: demo.dbPath,
@@ -198,10 +202,12 @@ describe('VU sizing', () => {
   });
 });
 
-describe('warmup', () => {
+// The two warmups at once: the unsettled one runs against its own server and can only look less
+// settled beside the other, and the stable one has 8 s for the 3 s it takes.
+describe.concurrent('warmup', () => {
   it('stops as soon as throughput and median latency are stable', async () => {
     const r = await runQuietly(
-      base('warm-stable', { warmup: { ratePerSec: 50, windowS: 1, stableWindows: 2, maxS: 15 } }),
+      base('warm-stable', { warmup: { ratePerSec: 50, windowS: 1, stableWindows: 2, maxS: 15 }, steps: SHORTEST }),
       { env },
     );
     const w = r.result.stages.find((s) => s.name === 'warmup')!;
@@ -221,6 +227,7 @@ describe('warmup', () => {
           target: { url: `${wobbly.url}/` },
           scenario: undefined,
           warmup: { ratePerSec: 30, windowS: 1, stableWindows: 3, maxS: 4, tolerance: 0.05 },
+          steps: SHORTEST,
         }),
         { env },
       );
