@@ -6,8 +6,11 @@
  * field numbering, declared here (not copied code).
  */
 import protobuf from 'protobufjs';
-import snappy from 'snappyjs';
+import { createRequire } from 'node:module';
 import { request } from 'undici';
+
+/** snappyjs ships no types: the one function used here. */
+const snappy = createRequire(import.meta.url)('snappyjs') as { compress(input: Uint8Array): Uint8Array };
 
 const root = protobuf.Root.fromJSON({
   nested: {
