@@ -8,18 +8,11 @@ import { defaultScenario } from '../scenario/default.ts';
 import { newRunId } from '../environment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { buildManifests, checkParallelism, type Manifests } from '../k8s/manifest.ts';
-import { k8sScript, usageOf, type K8sScript } from '../k8s/script.ts';
+import { k8sScript, usageOf, type Prepared } from '../k8s/script.ts';
 import { overridesOf, withFlags } from './options.ts';
 import type { Command } from './flags.ts';
 
 type Args = Record<string, unknown>;
-
-export interface Prepared {
-  manifests: Manifests;
-  script: K8sScript;
-  runId: string;
-  config: Awaited<ReturnType<typeof loadConfig>>;
-}
 
 /** Config, scenario, bundled script and manifests from the flags (both k8s commands start here). */
 export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
@@ -93,15 +86,32 @@ export async function k8sManifestCommand(a: Args): Promise<number> {
 export async function k8sRunCommand(a: Args): Promise<number> {
   const { runK8s } = await import('../k8s/run.ts');
   const p = await prepareK8s(a, 'k8s run');
-  return runK8s({
-    prepared: p,
-    namespace: String(a.namespace),
-    prometheusUrl: String(a.prometheus),
-    parallelism: Number(a.parallelism),
-    keep: a.keep === true,
-    runnerApi: a['runner-api'] as string | undefined,
-    outDir: (a.out as string | undefined) ?? p.config.output.dir,
-  });
+  // Ctrl-C stops every runner before plateau exits; a second Ctrl-C exits at once (the runners may go on: said)
+  const ac = new AbortController();
+  const onSigint = () => {
+    if (ac.signal.aborted) {
+      process.stderr.write(
+        `plateau: second Ctrl-C: exiting without stopping the runners; stop them with: kubectl -n ${String(a.namespace)} delete testrun ${p.manifests.name}\n`,
+      );
+      process.exit(EXIT.interrupted);
+    }
+    ac.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await runK8s({
+      prepared: p,
+      namespace: String(a.namespace),
+      prometheusUrl: String(a.prometheus),
+      parallelism: Number(a.parallelism),
+      keep: a.keep === true,
+      runnerApi: a['runner-api'] as string | undefined,
+      outDir: (a.out as string | undefined) ?? p.config.output.dir,
+      signal: ac.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 /** `plateau k8s <action>`: its two subcommands, each with its flags from the table. */

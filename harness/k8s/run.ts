@@ -1,11 +1,323 @@
-/** `plateau k8s run`: not built yet in this commit (the orchestration follows). */
+/**
+ * `plateau k8s run`: k6-operator runs the load, plateau judges it. Checks (kubectl, context, the
+ * TestRun CRD, a Prometheus with the remote-write receiver and native histograms), applies the
+ * ConfigMap and TestRun, waits for status.stage `started`, then every second reads the runners'
+ * series (rw-reader.ts) into the run store's buckets and judges each steady window by the same
+ * decision path as `plateau run` once every runner has reported past its end. At the plateau, on
+ * Ctrl-C (the signal), on a stage error or when a runner's series never arrive, it stops every
+ * runner through its REST API (fallback: deleting the TestRun), waits for `finished`, deletes
+ * what it created unless --keep, and writes the report from the store as for any run.
+ * An exit path that cannot stop the runners says so loudly, with the command that will.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { decideAttempt, type Judged } from '../../analysis/decision.ts';
+import { RwBuckets, resolutionOf, stripeCount } from '../../analysis/k8s-rw.ts';
+import { Schedule } from '../../analysis/schedule.ts';
+import { STEPS_PHASE } from '../../analysis/phases.ts';
+import type { AttemptRecord, BucketRecord } from '../../analysis/types.ts';
+import { environment } from '../environment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
+import { decisionPolicy } from '../pipeline/steps.ts';
+import { writeReports } from '../report.ts';
+import { redact, RunStore } from '../store/run-store.ts';
+import type { Prepared } from './script.ts';
+import { currentContext, findKubectl, kubectl, requireCrd, testRunStatus, type Kubectl } from './kubectl.ts';
+import { runnerUrl, stopRunners } from './runners.ts';
+import { checkPrometheus, RwReader } from './rw-reader.ts';
 
-export async function runK8s(_: unknown): Promise<number> {
-  throw new PlateauError(
-    'plateau k8s run is not built yet',
-    'write the manifests with `plateau k8s manifest` and apply them with kubectl',
-    'k8s-not-built',
-    EXIT.usage,
-  );
+export interface K8sBounds {
+  /** How long the TestRun may take to reach `started`. */
+  stageTimeoutMs: number;
+  /** How long after the start every runner must have pushed its first series. */
+  seriesTimeoutMs: number;
+  /** A runner silent this long past a second's end counts as stopped (its share dropped). */
+  silentAfterMs: number;
+  /** How long to wait for `finished` after the stop. */
+  finishTimeoutMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_BOUNDS: K8sBounds = {
+  stageTimeoutMs: 300_000,
+  seriesTimeoutMs: 30_000,
+  silentAfterMs: 5_000,
+  finishTimeoutMs: 60_000,
+  pollMs: 1000,
+};
+
+export interface RunK8sInput {
+  prepared: Prepared;
+  namespace: string;
+  prometheusUrl: string;
+  parallelism: number;
+  keep: boolean;
+  runnerApi?: string;
+  outDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C (the CLI wires SIGINT to it). */
+  signal?: AbortSignal;
+  bounds?: Partial<K8sBounds>;
+  out?: (line: string) => void;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export async function runK8s(o: RunK8sInput): Promise<number> {
+  const env = o.env ?? process.env;
+  const b = { ...DEFAULT_BOUNDS, ...o.bounds };
+  const say = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { manifests: m, runId, config, script } = o.prepared;
+  const n = o.parallelism;
+  const k = kubectl(findKubectl(env), env);
+  const context = await currentContext(k);
+  await requireCrd(k, context);
+  say(await checkPrometheus(o.prometheusUrl));
+  const plan = script.plan;
+  const store = RunStore.create(o.outDir, {
+    schemaVersion: 2,
+    runId,
+    status: 'running',
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    target: config.target.url,
+    engine: 'k6-operator',
+    scenario: config.scenario ?? 'default',
+    config: redact(config),
+    plan: {
+      steps: plan.steps,
+      durationS: plan.durationS,
+      settleS: plan.settleS,
+      rules: plan.rules,
+      expectedSteadySamples: plan.expectedSteadySamples,
+    },
+    vus: plan.vus,
+    rtt: null,
+    stages: [],
+    interruptedAtStep: null,
+    environment: {
+      ...environment('k6-operator'),
+      k8sOperator: 'k6-operator (k6.io/v1alpha1 TestRun)',
+      k8sContext: context,
+      k8sTestRun: `${o.namespace}/${m.name}`,
+      k8sParallelism: String(n),
+      k8sLatency: resolutionOf(3),
+    },
+  });
+  const policy = decisionPolicy({ config, plan });
+  store.update({ policy });
+  const dir = path.join(store.dir, 'k8s');
+  fs.mkdirSync(dir, { recursive: true });
+  const files = ['configmap.json', 'testrun.json'].map((f) => path.join(dir, f));
+  fs.writeFileSync(files[0]!, `${JSON.stringify(m.configMap, null, 2)}\n`);
+  fs.writeFileSync(files[1]!, `${JSON.stringify(m.testRun, null, 2)}\n`);
+  const urls = Array.from({ length: n }, (_, i) => runnerUrl(o.runnerApi, i + 1, m.name, o.namespace));
+  const deleteCmd = `kubectl -n ${o.namespace} delete testrun ${m.name}`;
+  let applied = false;
+  let code: number = EXIT.ok;
+  let failure: unknown = null;
+  const attempts: AttemptRecord[] = [];
+  try {
+    const r = await k.run(['apply', '-f', files[0]!, '-f', files[1]!]);
+    if (r.code !== 0)
+      throw new PlateauError(
+        `kubectl apply of the ConfigMap and TestRun failed: ${r.stderr.trim().split('\n')[0]}`,
+        `check the rights in namespace ${o.namespace} (kubectl auth can-i create testruns.k6.io -n ${o.namespace}); the manifests are in ${dir}`,
+        'k8s-apply-failed',
+        EXIT.preflight,
+      );
+    applied = true;
+    say(
+      `applied ConfigMap ${m.name}-script and TestRun ${m.name} (${n} runners) in ${o.namespace}, context ${context}`,
+    );
+    await waitForStage(k, o, m.name, 'started', b, say);
+    const t0Ms = Date.now();
+    const outcome = await live(o, store, t0Ms, b, say, attempts, policy);
+    code = outcome;
+  } catch (err) {
+    failure = err;
+  } finally {
+    if (applied) await stopAndClean(k, o, m.name, urls, deleteCmd, b, say);
+  }
+  store.update({
+    attempts,
+    status: failure ? 'failed' : code === EXIT.interrupted ? 'interrupted' : 'complete',
+    finishedAt: new Date().toISOString(),
+  });
+  store.close();
+  if (failure) throw failure;
+  await writeReports(store.dir);
+  say(`report: ${path.relative(process.cwd(), store.dir)}/report.md`);
+  return code;
+}
+
+async function waitForStage(
+  k: Kubectl,
+  o: RunK8sInput,
+  name: string,
+  want: string,
+  b: K8sBounds,
+  say: (l: string) => void,
+): Promise<void> {
+  const deadline = Date.now() + b.stageTimeoutMs;
+  let last: string | null = null;
+  while (!o.signal?.aborted) {
+    const s = await testRunStatus(k, o.namespace, name);
+    if (s.stage !== last) say(`TestRun ${name}: stage ${s.stage ?? '(none yet)'}`);
+    last = s.stage;
+    if (s.stage === 'error')
+      throw new PlateauError(
+        `TestRun ${name} reached stage error: ${s.messages.join('; ') || 'the operator gave no message'}`,
+        `read the operator's log (kubectl -n k6-operator-system logs deploy/k6-operator-controller-manager) and the runner pods' (kubectl -n ${o.namespace} logs -l k6_cr=${name})`,
+        'k8s-stage-error',
+        EXIT.stage,
+      );
+    if (s.stage === want) return;
+    if (Date.now() > deadline)
+      throw new PlateauError(
+        `TestRun ${name} did not reach ${want} within ${b.stageTimeoutMs / 1000} s (stage ${s.stage ?? 'none'})`,
+        `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)`,
+        'k8s-stage-timeout',
+        EXIT.stage,
+      );
+    await sleep(b.pollMs, o.signal);
+  }
+}
+
+/** The live part: read, store, judge; returns the exit code (ok, or interrupted). */
+async function live(
+  o: RunK8sInput,
+  store: RunStore,
+  t0Ms: number,
+  b: K8sBounds,
+  say: (l: string) => void,
+  attempts: AttemptRecord[],
+  policy: ReturnType<typeof decisionPolicy>,
+): Promise<number> {
+  const { plan } = o.prepared.script;
+  const n = o.parallelism;
+  const schedule = new Schedule(plan.segments);
+  const arrivals = (s: number) => Math.floor(schedule.integral(Math.max(0, s)));
+  const buckets = new RwBuckets({
+    t0Ms,
+    // the operator tags runner i (1..N) instance_id=i; its segment (i-1)/N:i/N is stripe i-1
+    runners: Array.from({ length: n }, (_, i) => String(i + 1)),
+    expected: (r, s) => stripeCount(r, n, arrivals(s), arrivals(s + 1)),
+    silentAfterMs: b.silentAfterMs,
+    phase: STEPS_PHASE,
+  });
+  const records: BucketRecord[] = [];
+  const reader = new RwReader({
+    prometheusUrl: o.prometheusUrl,
+    testid: o.prepared.runId,
+    buckets,
+    t0Ms,
+    sink: (r) => {
+      records.push(r);
+      store.appendBucket(r);
+    },
+  });
+  let judged: Judged = [];
+  let kStep = 0;
+  const endS = plan.durationS;
+  for (;;) {
+    if (o.signal?.aborted) {
+      say(`interrupted: stopping the ${n} runners`);
+      store.update({ interruptedAtStep: plan.steps[kStep]?.index ?? null });
+      return EXIT.interrupted;
+    }
+    const nowMs = Date.now();
+    await reader.poll(nowMs, endS);
+    const unseen = buckets.unseen();
+    if (unseen.length > 0 && nowMs - t0Ms > b.seriesTimeoutMs)
+      throw new PlateauError(
+        `no series from runner${unseen.length > 1 ? 's' : ''} ${unseen.join(', ')} (instance_id, testid=${o.prepared.runId}) in Prometheus ${b.seriesTimeoutMs / 1000} s after the start`,
+        'check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL (kubectl logs of a runner: remote write errors) and that plateau reads the same Prometheus (--prometheus)',
+        'k8s-series-missing',
+        EXIT.stage,
+      );
+    const doneS = records.length > 0 ? records.at(-1)!.tS : -1;
+    while (kStep < plan.steps.length && doneS + 1 >= plan.steps[kStep]!.steadyEndS) {
+      const a: AttemptRecord = { ...plan.steps[kStep++]!, attempt: 1, maxVUs: plan.vus.maxVUs, action: null };
+      const d = decideAttempt(judged, a, { records, probes: [], rttMs: 0 }, policy);
+      judged = d.judged;
+      attempts.push({ ...a, action: d.action.kind === 'rerun' ? { kind: 'stop' } : d.action });
+      store.update({ attempts });
+      say(
+        `step ${a.index + 1} at ${a.ratePerSec} req/s: ${d.result.throughputPerSec.toFixed(1)} achieved, ${d.result.verdict}${d.result.generatorBound ? ' (generator-bound)' : ''}`,
+      );
+      if (d.action.kind !== 'go-on') {
+        say(
+          `stopping at step ${a.index + 1}: ${d.why ?? d.result.reasons.join('; ')}${d.action.kind === 'rerun' ? ' (a rerun would be a new TestRun: run again with the fix)' : ''}`,
+        );
+        notes(buckets, say);
+        return EXIT.ok;
+      }
+    }
+    if (kStep >= plan.steps.length || doneS + 1 >= endS) {
+      notes(buckets, say);
+      return EXIT.ok;
+    }
+    await sleep(b.pollMs, o.signal);
+  }
+}
+
+function notes(buckets: RwBuckets, say: (l: string) => void): void {
+  for (const line of buckets.notes) say(`note: ${line}`);
+}
+
+/** Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless --keep. */
+async function stopAndClean(
+  k: Kubectl,
+  o: RunK8sInput,
+  name: string,
+  urls: string[],
+  deleteCmd: string,
+  b: K8sBounds,
+  say: (l: string) => void,
+): Promise<void> {
+  const outcomes = await stopRunners(urls);
+  const failed = outcomes.filter((x) => !x.ok);
+  for (const f of failed) say(`runner ${f.runner} (${f.url}) ${f.detail}`);
+  let deleted = false;
+  if (failed.length > 0) {
+    say(
+      `${failed.length} of ${urls.length} runners did not take the stop: deleting TestRun ${name} (its pods stop with it)`,
+    );
+    const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--wait=false']);
+    deleted = r.code === 0;
+    if (!deleted) {
+      say(
+        `!!! RUNNERS MAY STILL BE LOADING THE TARGET: plateau could not stop runner(s) ${failed.map((f) => f.runner).join(', ')} nor delete TestRun ${name} (${r.stderr.trim().split('\n')[0]}). Run now: ${deleteCmd}`,
+      );
+      return;
+    }
+  } else say(`stop sent to all ${urls.length} runners`);
+  if (!deleted) {
+    const deadline = Date.now() + b.finishTimeoutMs;
+    for (;;) {
+      const s = await testRunStatus(k, o.namespace, name).catch(() => null);
+      if (!s || !s.exists || s.stage === 'finished' || s.stage === 'error') break;
+      if (Date.now() > deadline) {
+        say(`TestRun ${name} did not reach finished within ${b.finishTimeoutMs / 1000} s after the stop`);
+        break;
+      }
+      await sleep(b.pollMs);
+    }
+  }
+  if (o.keep) {
+    if (!deleted) say(`kept TestRun ${name} and ConfigMap ${name}-script (--keep); delete them with: ${deleteCmd}`);
+    return;
+  }
+  const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--ignore-not-found']);
+  const c = await k.run(['-n', o.namespace, 'delete', 'configmap', `${name}-script`, '--ignore-not-found']);
+  if (r.code !== 0 || c.code !== 0)
+    say(
+      `could not delete what plateau created: ${(r.stderr || c.stderr).trim().split('\n')[0]}; delete with: ${deleteCmd}; kubectl -n ${o.namespace} delete configmap ${name}-script`,
+    );
+  else say(`deleted TestRun ${name} and ConfigMap ${name}-script`);
 }

@@ -11,7 +11,15 @@ import { bundleK6Script } from '../k6/engine/bundle.ts';
 import { k6Options } from '../k6/engine/options.ts';
 import { k6Vus } from '../k6/engine/segment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
-import { ManifestError, operatorSegment, operatorSequence } from './manifest.ts';
+import { ManifestError, operatorSegment, operatorSequence, type Manifests } from './manifest.ts';
+
+/** What both k8s commands start from: the config, the bundled script and the manifests. */
+export interface Prepared {
+  manifests: Manifests;
+  script: K8sScript;
+  runId: string;
+  config: PlateauConfig;
+}
 
 export interface K8sScript {
   text: string;
