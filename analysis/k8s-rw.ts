@@ -109,6 +109,7 @@ class Runner {
   /** Last sample per series: its time and value (counters), or its buckets (histograms). */
   readonly last = new Map<string, { tMs: number; v: number; buckets?: Map<string, number> }>();
   reportedMs = -Infinity;
+  firstMs = Infinity;
   silent = false;
   resets = 0;
   constructor(readonly id: string) {}
@@ -184,6 +185,7 @@ export class RwBuckets {
       }
       r.last.set(k, { tMs, v });
       r.reportedMs = Math.max(r.reportedMs, tMs);
+      r.firstMs = Math.min(r.firstMs, tMs);
       if (delta === 0) continue;
       const t = r.at(this.secondOf(tMs));
       if (field === 'reqs') {
@@ -243,11 +245,10 @@ export class RwBuckets {
     return this.runners.filter((r) => r.reportedMs === -Infinity).map((r) => r.id);
   }
 
-  /** Each runner's last push, ms after t0 (null before its first). */
-  reportedAfterT0(): Record<string, number | null> {
-    return Object.fromEntries(
-      this.runners.map((r) => [r.id, r.reportedMs === -Infinity ? null : r.reportedMs - this.o.t0Ms]),
-    );
+  /** The spread of the runners' first counter samples (ms): how far apart they started; null until all have pushed. */
+  startSkewMs(): number | null {
+    const firsts = this.runners.map((r) => r.firstMs);
+    return firsts.every(Number.isFinite) ? Math.max(...firsts) - Math.min(...firsts) : null;
   }
 
   /**
@@ -308,6 +309,16 @@ export class RwBuckets {
       hist,
     };
   }
+}
+
+/** Each source's share of the arrivals (started + dropped) in these buckets, by source, with the count. */
+export function sharesOf(records: readonly BucketRecord[]): Record<string, { arrivals: number; share: number }> {
+  const by = new Map<string, number>();
+  for (const r of records) by.set(r.source, (by.get(r.source) ?? 0) + r.started + r.dropped);
+  const total = [...by.values()].reduce((a, b) => a + b, 0);
+  return Object.fromEntries(
+    [...by.entries()].sort().map(([k, n]) => [k, { arrivals: n, share: total > 0 ? n / total : 0 }]),
+  );
 }
 
 /**

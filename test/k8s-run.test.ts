@@ -298,6 +298,11 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
       k8sParallelism: '4',
       k8sContext: 'fake-context',
     });
+    // each runner's instance id and share of the arrivals (the writer gives each the same count), and the start skew
+    expect(meta.environment.k8sRunners).toMatch(
+      /^instance_id 1: 2\d\.\d% \(\d+ arrivals\), instance_id 2: .*instance_id 4: 2\d\.\d% \(\d+ arrivals\)$/,
+    );
+    expect(Number(meta.environment.k8sStartSkewMs)).toBeGreaterThanOrEqual(0);
     expect(fs.existsSync(path.join(tmp, p.runId, 'report.md'))).toBe(true);
   });
 

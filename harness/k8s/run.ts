@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decideAttempt, type Judged } from '../../analysis/decision.ts';
-import { RwBuckets, resolutionOf, stripeCount } from '../../analysis/k8s-rw.ts';
+import { RwBuckets, resolutionOf, sharesOf, stripeCount } from '../../analysis/k8s-rw.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { AttemptRecord, BucketRecord } from '../../analysis/types.ts';
@@ -22,9 +22,11 @@ import { decisionPolicy } from '../pipeline/steps.ts';
 import { writeReports } from '../report.ts';
 import { redact, RunStore } from '../store/run-store.ts';
 import type { Prepared } from './script.ts';
-import { currentContext, findKubectl, kubectl, requireCrd, testRunStatus, type Kubectl } from './kubectl.ts';
-import { runnerUrl, stopRunners } from './runners.ts';
+import { currentContext, findKubectl, kubectl, requireCrd } from './kubectl.ts';
+import { runnerUrl } from './runners.ts';
+import { stopAndClean, waitForStage } from './lifecycle.ts';
 import { checkPrometheus, RwReader } from './rw-reader.ts';
+import { sleep } from './lifecycle.ts';
 
 export interface K8sBounds {
   /** How long the TestRun may take to reach `started`. */
@@ -60,12 +62,6 @@ export interface RunK8sInput {
   bounds?: Partial<K8sBounds>;
   out?: (line: string) => void;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
 
 export async function runK8s(o: RunK8sInput): Promise<number> {
   const env = o.env ?? process.env;
@@ -155,39 +151,6 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   return code;
 }
 
-async function waitForStage(
-  k: Kubectl,
-  o: RunK8sInput,
-  name: string,
-  want: string,
-  b: K8sBounds,
-  say: (l: string) => void,
-): Promise<void> {
-  const deadline = Date.now() + b.stageTimeoutMs;
-  let last: string | null = null;
-  while (!o.signal?.aborted) {
-    const s = await testRunStatus(k, o.namespace, name);
-    if (s.stage !== last) say(`TestRun ${name}: stage ${s.stage ?? '(none yet)'}`);
-    last = s.stage;
-    if (s.stage === 'error')
-      throw new PlateauError(
-        `TestRun ${name} reached stage error: ${s.messages.join('; ') || 'the operator gave no message'}`,
-        `read the operator's log (kubectl -n k6-operator-system logs deploy/k6-operator-controller-manager) and the runner pods' (kubectl -n ${o.namespace} logs -l k6_cr=${name})`,
-        'k8s-stage-error',
-        EXIT.stage,
-      );
-    if (s.stage === want) return;
-    if (Date.now() > deadline)
-      throw new PlateauError(
-        `TestRun ${name} did not reach ${want} within ${b.stageTimeoutMs / 1000} s (stage ${s.stage ?? 'none'})`,
-        `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)`,
-        'k8s-stage-timeout',
-        EXIT.stage,
-      );
-    await sleep(b.pollMs, o.signal);
-  }
-}
-
 /** The live part: read, store, judge; returns the exit code (ok, or interrupted). */
 async function live(
   o: RunK8sInput,
@@ -224,100 +187,63 @@ async function live(
   let judged: Judged = [];
   let kStep = 0;
   const endS = plan.durationS;
-  for (;;) {
-    if (o.signal?.aborted) {
-      say(`interrupted: stopping the ${n} runners`);
-      store.update({ interruptedAtStep: plan.steps[kStep]?.index ?? null });
-      return EXIT.interrupted;
-    }
-    const nowMs = Date.now();
-    await reader.poll(nowMs, endS);
-    const unseen = buckets.unseen();
-    if (unseen.length > 0 && nowMs - t0Ms > b.seriesTimeoutMs)
-      throw new PlateauError(
-        `no series from runner${unseen.length > 1 ? 's' : ''} ${unseen.join(', ')} (instance_id, testid=${o.prepared.runId}) in Prometheus ${b.seriesTimeoutMs / 1000} s after the start`,
-        'check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL (kubectl logs of a runner: remote write errors) and that plateau reads the same Prometheus (--prometheus)',
-        'k8s-series-missing',
-        EXIT.stage,
-      );
-    const doneS = records.length > 0 ? records.at(-1)!.tS : -1;
-    while (kStep < plan.steps.length && doneS + 1 >= plan.steps[kStep]!.steadyEndS) {
-      const a: AttemptRecord = { ...plan.steps[kStep++]!, attempt: 1, maxVUs: plan.vus.maxVUs, action: null };
-      const d = decideAttempt(judged, a, { records, probes: [], rttMs: 0 }, policy);
-      judged = d.judged;
-      attempts.push({ ...a, action: d.action.kind === 'rerun' ? { kind: 'stop' } : d.action });
-      store.update({ attempts });
-      say(
-        `step ${a.index + 1} at ${a.ratePerSec} req/s: ${d.result.throughputPerSec.toFixed(1)} achieved, ${d.result.verdict}${d.result.generatorBound ? ' (generator-bound)' : ''}`,
-      );
-      if (d.action.kind !== 'go-on') {
-        say(
-          `stopping at step ${a.index + 1}: ${d.why ?? d.result.reasons.join('; ')}${d.action.kind === 'rerun' ? ' (a rerun would be a new TestRun: run again with the fix)' : ''}`,
-        );
-        notes(buckets, say);
-        return EXIT.ok;
-      }
-    }
-    if (kStep >= plan.steps.length || doneS + 1 >= endS) {
-      notes(buckets, say);
-      return EXIT.ok;
-    }
-    await sleep(b.pollMs, o.signal);
-  }
-}
-
-function notes(buckets: RwBuckets, say: (l: string) => void): void {
-  for (const line of buckets.notes) say(`note: ${line}`);
-}
-
-/** Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless --keep. */
-async function stopAndClean(
-  k: Kubectl,
-  o: RunK8sInput,
-  name: string,
-  urls: string[],
-  deleteCmd: string,
-  b: K8sBounds,
-  say: (l: string) => void,
-): Promise<void> {
-  const outcomes = await stopRunners(urls);
-  const failed = outcomes.filter((x) => !x.ok);
-  for (const f of failed) say(`runner ${f.runner} (${f.url}) ${f.detail}`);
-  let deleted = false;
-  if (failed.length > 0) {
-    say(
-      `${failed.length} of ${urls.length} runners did not take the stop: deleting TestRun ${name} (its pods stop with it)`,
-    );
-    const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--wait=false']);
-    deleted = r.code === 0;
-    if (!deleted) {
-      say(
-        `!!! RUNNERS MAY STILL BE LOADING THE TARGET: plateau could not stop runner(s) ${failed.map((f) => f.runner).join(', ')} nor delete TestRun ${name} (${r.stderr.trim().split('\n')[0]}). Run now: ${deleteCmd}`,
-      );
-      return;
-    }
-  } else say(`stop sent to all ${urls.length} runners`);
-  if (!deleted) {
-    const deadline = Date.now() + b.finishTimeoutMs;
+  try {
     for (;;) {
-      const s = await testRunStatus(k, o.namespace, name).catch(() => null);
-      if (!s || !s.exists || s.stage === 'finished' || s.stage === 'error') break;
-      if (Date.now() > deadline) {
-        say(`TestRun ${name} did not reach finished within ${b.finishTimeoutMs / 1000} s after the stop`);
-        break;
+      if (o.signal?.aborted) {
+        say(`interrupted: stopping the ${n} runners`);
+        store.update({ interruptedAtStep: plan.steps[kStep]?.index ?? null });
+        return EXIT.interrupted;
       }
-      await sleep(b.pollMs);
+      const nowMs = Date.now();
+      await reader.poll(nowMs, endS);
+      const unseen = buckets.unseen();
+      if (unseen.length > 0 && nowMs - t0Ms > b.seriesTimeoutMs)
+        throw new PlateauError(
+          `no series from runner${unseen.length > 1 ? 's' : ''} ${unseen.join(', ')} (instance_id, testid=${o.prepared.runId}) in Prometheus ${b.seriesTimeoutMs / 1000} s after the start`,
+          'check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL (kubectl logs of a runner: remote write errors) and that plateau reads the same Prometheus (--prometheus)',
+          'k8s-series-missing',
+          EXIT.stage,
+        );
+      const doneS = records.length > 0 ? records.at(-1)!.tS : -1;
+      while (kStep < plan.steps.length && doneS + 1 >= plan.steps[kStep]!.steadyEndS) {
+        const a: AttemptRecord = { ...plan.steps[kStep++]!, attempt: 1, maxVUs: plan.vus.maxVUs, action: null };
+        const d = decideAttempt(judged, a, { records, probes: [], rttMs: 0 }, policy);
+        judged = d.judged;
+        attempts.push({ ...a, action: d.action.kind === 'rerun' ? { kind: 'stop' } : d.action });
+        store.update({ attempts });
+        say(
+          `step ${a.index + 1} at ${a.ratePerSec} req/s: ${d.result.throughputPerSec.toFixed(1)} achieved, ${d.result.verdict}${d.result.generatorBound ? ' (generator-bound)' : ''}`,
+        );
+        if (d.action.kind !== 'go-on') {
+          say(
+            `stopping at step ${a.index + 1}: ${d.why ?? d.result.reasons.join('; ')}${d.action.kind === 'rerun' ? ' (a rerun would be a new TestRun: run again with the fix)' : ''}`,
+          );
+          return EXIT.ok;
+        }
+      }
+      if (kStep >= plan.steps.length || doneS + 1 >= endS) return EXIT.ok;
+      await sleep(b.pollMs, o.signal);
     }
+  } finally {
+    wrapUp(buckets, records, store, say);
   }
-  if (o.keep) {
-    if (!deleted) say(`kept TestRun ${name} and ConfigMap ${name}-script (--keep); delete them with: ${deleteCmd}`);
-    return;
-  }
-  const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--ignore-not-found']);
-  const c = await k.run(['-n', o.namespace, 'delete', 'configmap', `${name}-script`, '--ignore-not-found']);
-  if (r.code !== 0 || c.code !== 0)
-    say(
-      `could not delete what plateau created: ${(r.stderr || c.stderr).trim().split('\n')[0]}; delete with: ${deleteCmd}; kubectl -n ${o.namespace} delete configmap ${name}-script`,
-    );
-  else say(`deleted TestRun ${name} and ConfigMap ${name}-script`);
+}
+
+/** run.json names each runner's instance id and share of the arrivals, and the runners' start skew; the reader's notes are said. */
+function wrapUp(buckets: RwBuckets, records: BucketRecord[], store: RunStore, say: (l: string) => void): void {
+  const shares = sharesOf(records);
+  const skew = buckets.startSkewMs();
+  store.update({
+    environment: {
+      ...store.meta.environment,
+      k8sRunners: Object.entries(shares)
+        .map(
+          ([source, x]) =>
+            `instance_id ${source.replace('k8s/', '')}: ${(x.share * 100).toFixed(1)}% (${x.arrivals} arrivals)`,
+        )
+        .join(', '),
+      k8sStartSkewMs: skew === null ? 'not every runner pushed' : String(skew),
+    },
+  });
+  for (const line of buckets.notes) say(`note: ${line}`);
 }

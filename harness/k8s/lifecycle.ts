@@ -1,0 +1,103 @@
+/**
+ * A TestRun's lifecycle around the live part of `plateau k8s run`: waiting for a status.stage
+ * (each change said, `error` with the operator's message), and the end: the stop to every runner
+ * (runners.ts), the fallback of deleting the TestRun, waiting for `finished`, deleting what
+ * plateau created unless --keep. An end that cannot stop the runners says so loudly, with the
+ * command that will.
+ */
+import { EXIT, PlateauError } from '../errors.ts';
+import { testRunStatus, type Kubectl } from './kubectl.ts';
+import { stopRunners } from './runners.ts';
+import type { K8sBounds, RunK8sInput } from './run.ts';
+
+/** Resolves after ms, or at once when the signal aborts. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export async function waitForStage(
+  k: Kubectl,
+  o: RunK8sInput,
+  name: string,
+  want: string,
+  b: K8sBounds,
+  say: (l: string) => void,
+): Promise<void> {
+  const deadline = Date.now() + b.stageTimeoutMs;
+  let last: string | null = null;
+  while (!o.signal?.aborted) {
+    const s = await testRunStatus(k, o.namespace, name);
+    if (s.stage !== last) say(`TestRun ${name}: stage ${s.stage ?? '(none yet)'}`);
+    last = s.stage;
+    if (s.stage === 'error')
+      throw new PlateauError(
+        `TestRun ${name} reached stage error: ${s.messages.join('; ') || 'the operator gave no message'}`,
+        `read the operator's log (kubectl -n k6-operator-system logs deploy/k6-operator-controller-manager) and the runner pods' (kubectl -n ${o.namespace} logs -l k6_cr=${name})`,
+        'k8s-stage-error',
+        EXIT.stage,
+      );
+    if (s.stage === want) return;
+    if (Date.now() > deadline)
+      throw new PlateauError(
+        `TestRun ${name} did not reach ${want} within ${b.stageTimeoutMs / 1000} s (stage ${s.stage ?? 'none'})`,
+        `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)`,
+        'k8s-stage-timeout',
+        EXIT.stage,
+      );
+    await sleep(b.pollMs, o.signal);
+  }
+}
+
+export /** Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless --keep. */
+async function stopAndClean(
+  k: Kubectl,
+  o: RunK8sInput,
+  name: string,
+  urls: string[],
+  deleteCmd: string,
+  b: K8sBounds,
+  say: (l: string) => void,
+): Promise<void> {
+  const outcomes = await stopRunners(urls);
+  const failed = outcomes.filter((x) => !x.ok);
+  for (const f of failed) say(`runner ${f.runner} (${f.url}) ${f.detail}`);
+  let deleted = false;
+  if (failed.length > 0) {
+    say(
+      `${failed.length} of ${urls.length} runners did not take the stop: deleting TestRun ${name} (its pods stop with it)`,
+    );
+    const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--wait=false']);
+    deleted = r.code === 0;
+    if (!deleted) {
+      say(
+        `!!! RUNNERS MAY STILL BE LOADING THE TARGET: plateau could not stop runner(s) ${failed.map((f) => f.runner).join(', ')} nor delete TestRun ${name} (${r.stderr.trim().split('\n')[0]}). Run now: ${deleteCmd}`,
+      );
+      return;
+    }
+  } else say(`stop sent to all ${urls.length} runners`);
+  if (!deleted) {
+    const deadline = Date.now() + b.finishTimeoutMs;
+    for (;;) {
+      const s = await testRunStatus(k, o.namespace, name).catch(() => null);
+      if (!s || !s.exists || s.stage === 'finished' || s.stage === 'error') break;
+      if (Date.now() > deadline) {
+        say(`TestRun ${name} did not reach finished within ${b.finishTimeoutMs / 1000} s after the stop`);
+        break;
+      }
+      await sleep(b.pollMs);
+    }
+  }
+  if (o.keep) {
+    if (!deleted) say(`kept TestRun ${name} and ConfigMap ${name}-script (--keep); delete them with: ${deleteCmd}`);
+    return;
+  }
+  const r = await k.run(['-n', o.namespace, 'delete', 'testrun', name, '--ignore-not-found']);
+  const c = await k.run(['-n', o.namespace, 'delete', 'configmap', `${name}-script`, '--ignore-not-found']);
+  if (r.code !== 0 || c.code !== 0)
+    say(
+      `could not delete what plateau created: ${(r.stderr || c.stderr).trim().split('\n')[0]}; delete with: ${deleteCmd}; kubectl -n ${o.namespace} delete configmap ${name}-script`,
+    );
+  else say(`deleted TestRun ${name} and ConfigMap ${name}-script`);
+}
