@@ -72,10 +72,11 @@ describe('native engine on worker threads', () => {
       });
       expect(engine.label).toBe(`native (2 worker threads), ${client} HTTP client`);
       const records: BucketRecord[] = [];
+      // 150 arrivals on the ramp, 300 at its rate
       const run = engine.start({
         segments: [
           { durationS: 1, fromPerSec: 0, toPerSec: 300 },
-          { durationS: 2, fromPerSec: 300, toPerSec: 300 },
+          { durationS: 1, fromPerSec: 300, toPerSec: 300 },
         ],
         phase: 'steps',
         seqOffset: 1000,
@@ -83,27 +84,28 @@ describe('native engine on worker threads', () => {
         sink: (r) => records.push(r),
       });
       const done = await run.done;
-      expect(done.dispatched).toBe(750);
+      expect(done.dispatched).toBe(450);
       expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
       const sorted = [...seen].sort((a, b) => a - b);
-      expect(sorted).toEqual(Array.from({ length: 750 }, (_, i) => 1001 + i));
+      expect(sorted).toEqual(Array.from({ length: 450 }, (_, i) => 1001 + i));
       const merged = mergeRecords(records);
-      expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(750);
+      expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(450);
       const total = merged
         .map((r) => decodeHistogram(r.hist.duration, 64))
         .reduce((a, h) => {
           a.add(h);
           return a;
         });
-      expect(total.totalCount).toBe(750);
-      expect(done.lastSeq).toBeGreaterThanOrEqual(1750);
+      expect(total.totalCount).toBe(450);
+      expect(done.lastSeq).toBeGreaterThanOrEqual(1450);
     },
   );
 
   it('every worker gets a VU and reports the last second, however low the rate per worker', async () => {
     const srv = await tinyServer((_q, res) => res.end('ok'));
     closers.push(srv.close);
-    // 4 workers, 3 VUs in all, 2 req/s: a stripe of one arrival every 2 s each
+    // 4 workers, 3 VUs in all, 2 req/s for 3 s: a stripe of one arrival every 2 s each, so each
+    // worker's one or two arrivals leave it seconds without any (for some, the last)
     const engine = await WorkerEngine.create(
       4,
       {
@@ -121,23 +123,29 @@ describe('native engine on worker threads', () => {
     closers.push(() => engine.close());
     const records: BucketRecord[] = [];
     await engine.start({
-      segments: [{ durationS: 5, fromPerSec: 2, toPerSec: 2 }],
+      segments: [{ durationS: 3, fromPerSec: 2, toPerSec: 2 }],
       phase: 'steps',
       seqOffset: 0,
       gracefulStopMs: 1000,
       sink: (r) => records.push(r),
     }).done;
     expect(records.reduce((a, r) => a + r.dropped, 0)).toBe(0);
-    expect(records.reduce((a, r) => a + r.started, 0)).toBe(10);
+    expect(records.reduce((a, r) => a + r.started, 0)).toBe(6);
     for (const w of [0, 1, 2, 3]) {
-      const last = Math.max(...records.filter((r) => r.source === `native/${w}`).map((r) => r.tS));
-      expect(last, `native/${w}`).toBeGreaterThanOrEqual(4);
+      const own = records.filter((r) => r.source === `native/${w}`);
+      expect(
+        own.reduce((a, r) => a + r.started, 0),
+        `native/${w}`,
+      ).toBeGreaterThan(0); // it had a VU to send with
+      expect(Math.max(...own.map((r) => r.tS)), `native/${w}`).toBeGreaterThanOrEqual(2);
     }
   });
 
   it('shrinks to fewer workers between legs: the one left runs the whole sequence with the VUs of all', async () => {
-    // 100 ms a request at 300/s: about 30 VUs busy at once, more than one worker's share of 40
-    const { seen, engine } = await seqEngine(2, 100);
+    // 500 ms a request at 60/s: about 30 VUs busy at once, more than one worker's share of 40, and
+    // 10 to spare: a response 160 ms late still finds a VU (100 ms at 300/s left 33 ms, and beside
+    // the CPU hog 17 and 47 arrivals were dropped)
+    const { seen, engine } = await seqEngine(2, 500);
     await engine.shrink(1);
     expect(engine.instances).toBe(1);
     expect(engine.name).toBe('native (1 of 2 worker threads)');
@@ -145,17 +153,17 @@ describe('native engine on worker threads', () => {
     expect(await engine.preconnect()).toEqual({ ready: 10, failed: 0 });
     const records: BucketRecord[] = [];
     const done = await engine.start({
-      segments: [{ durationS: 2, fromPerSec: 300, toPerSec: 300 }],
+      segments: [{ durationS: 2, fromPerSec: 60, toPerSec: 60 }],
       phase: 'steps',
       seqOffset: 500,
       gracefulStopMs: 2000,
       sink: (r) => records.push(r),
     }).done;
-    expect(done.dispatched).toBe(600);
+    expect(done.dispatched).toBe(120);
     expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0']));
     expect(records.reduce((a, r) => a + r.dropped, 0)).toBe(0);
     expect(Math.max(...records.map((r) => r.vusActiveMax))).toBeGreaterThan(20);
-    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 600 }, (_, i) => 501 + i));
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => 501 + i));
   });
 
   it("after a leg on three workers and a shrink to two, the next leg sends exactly the seqs after the first leg's last", async () => {
