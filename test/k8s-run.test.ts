@@ -5,7 +5,7 @@
  * /runner-i, reached through --runner-api) that record each PATCH /v1/status body. They check
  * what plateau sends and how it reacts; they prove nothing about a real cluster or operator.
  * Prometheus is real (Debian's 2.42 with the remote-write receiver), fed by the remote-write
- * test writer as 4 runners pushing every 200 ms in real time.
+ * test writer as 4 simulated runners on a simulated clock that moves when the run sleeps.
  *
  * The fake kubectl's state directory: `stages` (one TestRun stage a line; each `get testrun`
  * answers the first and drops it, the last one stays), `message` (the operator's condition
@@ -17,10 +17,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
-import { remoteWrite, type FloatSeries } from './helpers/remote-write.ts';
+import { bucketIndex, remoteWrite, type FloatSeries, type HistogramSeries } from './helpers/remote-write.ts';
 import { prepareK8s } from '../harness/cli/k8s-commands.ts';
 import { runK8s, type RunK8sInput } from '../harness/k8s/run.ts';
 import { STOP_BODY } from '../harness/k8s/runners.ts';
+import { stripeCount } from '../analysis/k8s-rw.ts';
+import type { K8sClock } from '../harness/k8s/lifecycle.ts';
 
 const SCRIPT = `#!/bin/sh
 S="$FAKE_KUBECTL_STATE"
@@ -131,10 +133,11 @@ afterAll(async () => {
 });
 
 let seq = 0;
-async function prepared(prometheusUrl: string) {
+async function prepared(prometheusUrl: string, steps: Record<string, number> = {}) {
   const runId = `k8s-run-${process.pid}-${++seq}`;
   return prepareK8s(
     {
+      ...steps,
       parallelism: 4,
       namespace: 'load',
       prometheus: prometheusUrl,
@@ -145,37 +148,80 @@ async function prepared(prometheusUrl: string) {
       hold: 3,
       ramp: 0,
       'run-id': runId,
+      ...steps,
     },
     'k8s run',
   );
 }
 
-/** Pushes k6's counters for the given runners every 200 ms until stopped (40 req/s each, all fine). */
-function pushing(testid: string, runners: number[]) {
-  const started = Date.now();
-  let stop = false;
-  const loop = (async () => {
-    while (!stop) {
-      const tMs = Date.now();
-      const n = Math.floor(((tMs - started) / 1000) * 40);
-      const floats: FloatSeries[] = runners.flatMap((r) => {
-        const base = { testid, instance_id: String(r) };
-        return [
-          { labels: { __name__: 'k6_iterations_total', ...base }, samples: [{ value: n, tMs }] },
+/**
+ * Simulated runners on a simulated clock: runner r (instance_id r) pushes its cumulative counters
+ * 100 to 250 ms after each second of the plan, stamped in Prometheus's recent past; the clock moves
+ * only when the run sleeps, and each move writes the pushes due by then. Of each second's arrivals
+ * the first `capacity` are served (10 ms below it, 300 ms above it), the rest dropped.
+ */
+function simulated(
+  p: Awaited<ReturnType<typeof prepared>>,
+  runnerIds: number[],
+  capacity = 130,
+  onSleep?: (simS: number) => void,
+) {
+  const steps = p.script.plan.steps;
+  const rateAt = (x: number) => steps.find((st) => x >= st.rampStartS && x < st.holdEndS)?.ratePerSec ?? 0;
+  const arrivalsBefore = (x: number) => Array.from({ length: x }, (_, i) => rateAt(i)).reduce((a, b) => a + b, 0);
+  const t0 = Date.now() - 120_000;
+  let sim = t0;
+  let pushedS = 0;
+  const cum = [1, 2, 3, 4].map(() => ({ n: 0, dropped: 0, count: 0, sum: 0, buckets: new Map<number, number>() }));
+  const writeUpTo = async (nowMs: number) => {
+    while (t0 + (pushedS + 1) * 1000 + 250 <= nowMs) {
+      const s = pushedS++;
+      const rate = rateAt(s);
+      const served = Math.min(rate, capacity);
+      const from = arrivalsBefore(s);
+      const latencyS = rate > capacity ? 0.3 : 0.01;
+      const floats: FloatSeries[] = [];
+      const histograms: HistogramSeries[] = [];
+      cum.forEach((c, r) => {
+        const ok = stripeCount(r, 4, from, from + served);
+        c.n += ok;
+        c.dropped += stripeCount(r, 4, from + served, from + rate);
+        c.buckets.set(bucketIndex(latencyS, 3), (c.buckets.get(bucketIndex(latencyS, 3)) ?? 0) + ok);
+        c.count += ok;
+        c.sum += ok * latencyS;
+        if (!runnerIds.includes(r + 1)) return;
+        const tMs = t0 + (s + 1) * 1000 + 100 + r * 50;
+        const base = { testid: p.runId, instance_id: String(r + 1) };
+        floats.push(
+          { labels: { __name__: 'k6_iterations_total', ...base }, samples: [{ value: c.n, tMs }] },
           {
             labels: { __name__: 'k6_http_reqs_total', ...base, expected_response: 'true', status: '200' },
-            samples: [{ value: n, tMs }],
+            samples: [{ value: c.n, tMs }],
           },
-        ];
+        );
+        if (c.dropped > 0)
+          floats.push({
+            labels: { __name__: 'k6_dropped_iterations_total', ...base },
+            samples: [{ value: c.dropped, tMs }],
+          });
+        if (c.count > 0)
+          histograms.push({
+            labels: { __name__: 'k6_http_req_duration_seconds', ...base },
+            samples: [{ tMs, schema: 3, count: c.count, sum: c.sum, buckets: new Map(c.buckets) }],
+          });
       });
-      await remoteWrite(prom.url, { floats }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 200));
+      await remoteWrite(prom.url, { floats, histograms });
     }
-  })();
-  return async () => {
-    stop = true;
-    await loop;
   };
+  const clock: K8sClock = {
+    now: () => sim,
+    sleep: async (ms) => {
+      sim += ms;
+      await writeUpTo(sim);
+      onSleep?.((sim - t0) / 1000);
+    },
+  };
+  return clock;
 }
 
 const FAST = { stageTimeoutMs: 5000, seriesTimeoutMs: 2500, silentAfterMs: 2000, finishTimeoutMs: 1500, pollMs: 200 };
@@ -262,21 +308,14 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     runners.onPatch = () => {
       if (runners.patches.length - before === 4) k.set('stages', 'finished\n');
     };
-    const stopPushing = pushing(p.runId, [1, 2, 3, 4]);
     const ac = new AbortController();
+    // Ctrl-C 3 s into the run (on the simulated clock)
+    const clock = simulated(p, [1, 2, 3, 4], 130, (simS) => simS >= 3 && ac.abort());
     const lines: string[] = [];
-    const run = runK8s(input(p, k, runners, { signal: ac.signal, out: (l) => lines.push(l) }));
-    // interrupt once the store holds buckets of every runner
-    const buckets = path.join(tmp, p.runId, 'buckets.ndjson');
-    const deadline = Date.now() + 8000;
-    while (Date.now() < deadline) {
-      const text = fs.existsSync(buckets) ? fs.readFileSync(buckets, 'utf8') : '';
-      if (['k8s/1', 'k8s/2', 'k8s/3', 'k8s/4'].every((s) => text.includes(`"source":"${s}"`))) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    ac.abort();
+    const run = runK8s(input(p, k, runners, { signal: ac.signal, clock, out: (l) => lines.push(l) }));
     const code = await run;
-    await stopPushing();
+    const buckets = fs.readFileSync(path.join(tmp, p.runId, 'buckets.ndjson'), 'utf8');
+    for (const src of ['k8s/1', 'k8s/2', 'k8s/3', 'k8s/4']) expect(buckets).toContain(`"source":"${src}"`);
     runners.onPatch = undefined;
     expect(code).toBe(130);
     const sent = runners.patches.slice(before);
@@ -311,10 +350,9 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     const k = fakeKubectl(['started']);
     const before = runners.patches.length;
     runners.failing.add(2);
-    const stopPushing = pushing(p.runId, [1, 2, 3]);
+    const clock = simulated(p, [1, 2, 3]);
     const lines: string[] = [];
-    const err = await failure(runK8s(input(p, k, runners, { out: (l) => lines.push(l) })));
-    await stopPushing();
+    const err = await failure(runK8s(input(p, k, runners, { clock, out: (l) => lines.push(l) })));
     runners.failing.clear();
     expect(err).toMatch(
       /no series from runner 4 .*testid=k8s-run-.* 2\.5 s after the start.*\| fix: check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL/,
@@ -329,6 +367,44 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
       /runner 2 \(.*\/runner-2\) answered 500[\s\S]*1 of 4 runners did not take the stop: deleting TestRun/,
     );
     expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --wait=false`);
+  });
+
+  it('runs to the plateau on a simulated clock: stops every runner at the step over 130 req/s, the report holds 120', async () => {
+    const CAPACITY = 130;
+    const p = await prepared(prom.url, { 'max-rate': 200, hold: 4, settle: 1 });
+    const k = fakeKubectl(['started']);
+    const before = runners.patches.length;
+    runners.onPatch = () => {
+      if (runners.patches.length - before === 4) k.set('stages', 'finished\n');
+    };
+    const clock = simulated(p, [1, 2, 3, 4]);
+    const lines: string[] = [];
+    const code = await runK8s(
+      input(p, k, runners, { clock, bounds: { ...FAST, pollMs: 500 }, out: (l) => lines.push(l) }),
+    );
+    runners.onPatch = undefined;
+    expect(code).toBe(0);
+    const said = lines.join('\n');
+    expect(said).toMatch(
+      /step 3 at 120 req\/s: 120\.0 achieved, holds[\s\S]*step 4 at 160 req\/s: 130\.0 achieved, fails[\s\S]*stopping at step 4/,
+    );
+    expect(
+      runners.patches
+        .slice(before)
+        .map((x) => x.runner)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
+    expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
+    const summary = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'summary.json'), 'utf8'));
+    expect(summary.capacityPerSec).toBe(120);
+    expect(summary.stopReason).toBe('plateau');
+    expect(summary.engine).toBe('k6-operator');
+    expect(summary.steps.map((x: { ratePerSec: number; verdict: string }) => `${x.ratePerSec}:${x.verdict}`)).toEqual([
+      '40:holds',
+      '80:holds',
+      '120:holds',
+      '160:fails',
+    ]);
   });
 
   it('when neither the stop nor the delete works, it says so loudly with the command that will', async () => {

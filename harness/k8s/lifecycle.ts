@@ -10,12 +10,22 @@ import { testRunStatus, type Kubectl } from './kubectl.ts';
 import { stopRunners } from './runners.ts';
 import type { K8sBounds, RunK8sInput } from './run.ts';
 
-/** Resolves after ms, or at once when the signal aborts. */
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+/** The wall clock of a k8s run: epoch ms, and a sleep that ends at once when the signal aborts. Tests give a simulated one. */
+export interface K8sClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const wallClock: K8sClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    }),
+};
+
+const clockOf = (o: RunK8sInput): K8sClock => o.clock ?? wallClock;
 
 export async function waitForStage(
   k: Kubectl,
@@ -25,7 +35,7 @@ export async function waitForStage(
   b: K8sBounds,
   say: (l: string) => void,
 ): Promise<void> {
-  const deadline = Date.now() + b.stageTimeoutMs;
+  const deadline = clockOf(o).now() + b.stageTimeoutMs;
   let last: string | null = null;
   while (!o.signal?.aborted) {
     const s = await testRunStatus(k, o.namespace, name);
@@ -39,14 +49,14 @@ export async function waitForStage(
         EXIT.stage,
       );
     if (s.stage === want) return;
-    if (Date.now() > deadline)
+    if (clockOf(o).now() > deadline)
       throw new PlateauError(
         `TestRun ${name} did not reach ${want} within ${b.stageTimeoutMs / 1000} s (stage ${s.stage ?? 'none'})`,
         `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)`,
         'k8s-stage-timeout',
         EXIT.stage,
       );
-    await sleep(b.pollMs, o.signal);
+    await clockOf(o).sleep(b.pollMs, o.signal);
   }
 }
 
@@ -78,15 +88,15 @@ async function stopAndClean(
     }
   } else say(`stop sent to all ${urls.length} runners`);
   if (!deleted) {
-    const deadline = Date.now() + b.finishTimeoutMs;
+    const deadline = clockOf(o).now() + b.finishTimeoutMs;
     for (;;) {
       const s = await testRunStatus(k, o.namespace, name).catch(() => null);
       if (!s || !s.exists || s.stage === 'finished' || s.stage === 'error') break;
-      if (Date.now() > deadline) {
+      if (clockOf(o).now() > deadline) {
         say(`TestRun ${name} did not reach finished within ${b.finishTimeoutMs / 1000} s after the stop`);
         break;
       }
-      await sleep(b.pollMs);
+      await clockOf(o).sleep(b.pollMs);
     }
   }
   if (o.keep) {

@@ -26,7 +26,7 @@ import { currentContext, findKubectl, kubectl, requireCrd } from './kubectl.ts';
 import { runnerUrl } from './runners.ts';
 import { stopAndClean, waitForStage } from './lifecycle.ts';
 import { checkPrometheus, RwReader } from './rw-reader.ts';
-import { sleep } from './lifecycle.ts';
+import { wallClock, type K8sClock } from './lifecycle.ts';
 
 export interface K8sBounds {
   /** How long the TestRun may take to reach `started`. */
@@ -61,6 +61,8 @@ export interface RunK8sInput {
   signal?: AbortSignal;
   bounds?: Partial<K8sBounds>;
   out?: (line: string) => void;
+  /** The wall clock (default); a test gives a simulated one. */
+  clock?: K8sClock;
 }
 
 export async function runK8s(o: RunK8sInput): Promise<number> {
@@ -131,7 +133,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
       `applied ConfigMap ${m.name}-script and TestRun ${m.name} (${n} runners) in ${o.namespace}, context ${context}`,
     );
     await waitForStage(k, o, m.name, 'started', b, say);
-    const t0Ms = Date.now();
+    const t0Ms = (o.clock ?? wallClock).now();
     const outcome = await live(o, store, t0Ms, b, say, attempts, policy);
     code = outcome;
   } catch (err) {
@@ -194,7 +196,7 @@ async function live(
         store.update({ interruptedAtStep: plan.steps[kStep]?.index ?? null });
         return EXIT.interrupted;
       }
-      const nowMs = Date.now();
+      const nowMs = (o.clock ?? wallClock).now();
       await reader.poll(nowMs, endS);
       const unseen = buckets.unseen();
       if (unseen.length > 0 && nowMs - t0Ms > b.seriesTimeoutMs)
@@ -222,7 +224,7 @@ async function live(
         }
       }
       if (kStep >= plan.steps.length || doneS + 1 >= endS) return EXIT.ok;
-      await sleep(b.pollMs, o.signal);
+      await (o.clock ?? wallClock).sleep(b.pollMs, o.signal);
     }
   } finally {
     wrapUp(buckets, records, store, say);
