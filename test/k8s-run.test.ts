@@ -11,6 +11,7 @@
  * answers the first and drops it, the last one stays), `message` (the operator's condition
  * message), and flags `no-context`, `no-crd`, `delete-fails`; it writes `calls.log`.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -405,6 +406,37 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
       '120:holds',
       '160:fails',
     ]);
+  });
+
+  it('Ctrl-C on the command line (SIGINT to plateau k8s run) sends the stop to every runner before plateau exits 130', async () => {
+    const k = fakeKubectl(['initialization', 'started']);
+    const before = runners.patches.length;
+    runners.onPatch = () => {
+      if (runners.patches.length - before === 4) k.set('stages', 'finished\n');
+    };
+    const argv = ['bin/plateau.js', 'k8s', 'run', '--parallelism', '4', '--namespace', 'load'];
+    argv.push('--prometheus', prom.url, '--runner-api', runners.template, '--out', tmp);
+    argv.push('--target', 'http://127.0.0.1:9/orders', '--start-rate', '40', '--step-rate', '40', '--max-rate', '120');
+    argv.push('--hold', '3', '--ramp', '0', '--run-id', `k8s-cli-${process.pid}`);
+    const child = spawn(process.execPath, argv, { env: k.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      // interrupt once the runners are started (plateau waits for their series then)
+      if (/stage started/.test(out) && child.signalCode === null && !child.killed) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    runners.onPatch = undefined;
+    expect(code, `${out}\n${err}`).toBe(130);
+    expect(
+      runners.patches
+        .slice(before)
+        .map((x) => x.runner)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
+    expect(out).toMatch(/interrupted: stopping the 4 runners[\s\S]*stop sent to all 4 runners[\s\S]*deleted TestRun/);
   });
 
   it('when neither the stop nor the delete works, it says so loudly with the command that will', async () => {
