@@ -123,6 +123,15 @@ describe('plateau k8s manifest', () => {
     expect(validate({ ...m.testRun, spec: { ...spec, parallelism: '2' } })).toBe(false);
     expect(validate({ ...m.testRun, spec: { ...spec, executionSegment: '0:1/2' } })).toBe(false);
     const { script: _, ...noScript } = spec;
+    expect(() =>
+      buildManifests({
+        runId: 'r1',
+        parallelism: 2,
+        namespace: 'load',
+        script: 'x'.repeat(1 << 20),
+        prometheusUrl: 'http://p:9090',
+      }),
+    ).toThrow(/bundled k6 script is 1\.00 MiB: a ConfigMap holds at most 1 MiB/);
     expect(validate({ ...m.testRun, spec: noScript })).toBe(false);
   });
 

@@ -22,7 +22,7 @@ import { bucketIndex, remoteWrite, type FloatSeries, type HistogramSeries } from
 import { prepareK8s } from '../harness/cli/k8s-commands.ts';
 import { runK8s, type RunK8sInput } from '../harness/k8s/run.ts';
 import { STOP_BODY } from '../harness/k8s/runners.ts';
-import { stripeCount } from '../analysis/k8s-rw.ts';
+import { stripeCount } from '../analysis/k8s-arrivals.ts';
 import type { K8sClock } from '../harness/k8s/lifecycle.ts';
 
 const SCRIPT = `#!/bin/sh
@@ -400,6 +400,8 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(summary.capacityPerSec).toBe(120);
     expect(summary.stopReason).toBe('plateau');
     expect(summary.engine).toBe('k6-operator');
+    const meta = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8'));
+    expect(meta.environment.k8sLatency).toMatch(/^native histogram schema 3: buckets 9\.1% wide/);
     expect(summary.steps.map((x: { ratePerSec: number; verdict: string }) => `${x.ratePerSec}:${x.verdict}`)).toEqual([
       '40:holds',
       '80:holds',

@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
 import { bucketIndex, remoteWrite, type FloatSeries, type HistogramSeries } from './helpers/remote-write.ts';
-import { RwBuckets, stripeCount } from '../analysis/k8s-rw.ts';
+import { RwBuckets } from '../analysis/k8s-rw.ts';
+import { stripeCount } from '../analysis/k8s-arrivals.ts';
 import { RwReader, checkPrometheus } from '../harness/k8s/rw-reader.ts';
 import { buildPlan, buildRecords, DEFAULT_RULES } from '../analysis/testing/builders.ts';
 import { decideAttempt, type Judged } from '../analysis/decision.ts';

@@ -1,6 +1,7 @@
 /** The pure part of the k6-operator reader (analysis/k8s-rw.ts): own differences, resets, silence, stripes. */
 import { describe, expect, it } from 'vitest';
-import { RwBuckets, resolutionOf, stripeCount } from '../analysis/k8s-rw.ts';
+import { RwBuckets, resolutionOf } from '../analysis/k8s-rw.ts';
+import { stripeCount } from '../analysis/k8s-arrivals.ts';
 
 const T0 = 1_000_000;
 const it1 = (v: number, tMs: number) => ({

@@ -13,6 +13,8 @@ export const TESTRUN_API = 'k6.io/v1alpha1';
 export const SCRIPT_FILE = 'script.js';
 /** The longest name plateau gives its objects: the operator appends "-service-N" and "-N-xxxxx" to it, within 63. */
 const MAX_NAME = 47;
+/** Kubernetes refuses a ConfigMap over 1 MiB (its data and metadata; the script is nearly all of it). */
+const MAX_CONFIGMAP_BYTES = 1024 * 1024 - 4096;
 
 export interface ManifestInput {
   runId: string;
@@ -112,6 +114,12 @@ export function buildManifests(m: ManifestInput): Manifests {
     throw new ManifestError(
       `--namespace ${m.namespace} is not a Kubernetes namespace name`,
       'give lowercase letters, digits and dashes, e.g. --namespace load',
+    );
+  const bytes = Buffer.byteLength(m.script);
+  if (bytes > MAX_CONFIGMAP_BYTES)
+    throw new ManifestError(
+      `the bundled k6 script is ${(bytes / 1024 / 1024).toFixed(2)} MiB: a ConfigMap holds at most 1 MiB`,
+      'make the scenario smaller (large inline data belongs in a file, which a k8s run does not take yet), or run it with plateau run --engine k6',
     );
   const labels = { 'app.kubernetes.io/managed-by': 'plateau', 'plateau/run-id': name.slice('plateau-'.length) };
   const configMap = {

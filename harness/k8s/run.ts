@@ -12,7 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decideAttempt, type Judged } from '../../analysis/decision.ts';
-import { RwBuckets, resolutionOf, sharesOf, stripeCount } from '../../analysis/k8s-rw.ts';
+import { RwBuckets, resolutionOf } from '../../analysis/k8s-rw.ts';
+import { sharesOf, stripeCount } from '../../analysis/k8s-arrivals.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { AttemptRecord, BucketRecord } from '../../analysis/types.ts';
@@ -103,7 +104,6 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
       k8sContext: context,
       k8sTestRun: `${o.namespace}/${m.name}`,
       k8sParallelism: String(n),
-      k8sLatency: resolutionOf(3),
     },
   });
   const policy = decisionPolicy({ config, plan });
@@ -245,6 +245,7 @@ function wrapUp(buckets: RwBuckets, records: BucketRecord[], store: RunStore, sa
         )
         .join(', '),
       k8sStartSkewMs: skew === null ? 'not every runner pushed' : String(skew),
+      k8sLatency: buckets.schema === null ? 'no native histogram read' : resolutionOf(buckets.schema),
     },
   });
   for (const line of buckets.notes) say(`note: ${line}`);
