@@ -8,8 +8,9 @@
  * one is a reset (the runner restarted: the new value counts from zero, and is named). The
  * difference between two pushes covers the push interval before the later one (k6 pushes every
  * K6_PROMETHEUS_RW_PUSH_INTERVAL, 1 s): it goes to the second that holds the middle of that
- * interval, so a second's events land in it or a neighbour, and counts are exact over any window. Latency comes from the native histogram of http_req_duration:
- * bucket differences, each recorded at its bucket's geometric middle (resolutionOf says how fine).
+ * interval, so a second's events land in it or a neighbour, and counts are exact over any window.
+ * Latency comes from the native histogram of http_req_duration: bucket differences, each
+ * recorded at its bucket's geometric middle (resolutionOf says how fine).
  *
  * A second is emitted once every runner has pushed a sample whose interval's middle is past its
  * end (no later push can land in it), so a steady window is judged once every runner has
