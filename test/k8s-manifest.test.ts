@@ -152,6 +152,14 @@ describe('plateau k8s manifest', () => {
       /not a Kubernetes namespace name.*--namespace load/s,
     ],
     [['--parallelism', '2', '--prometheus', 'http://p:9090', '--execution-segment', '0:1/2'], /Unknown argument/],
+    [
+      ['--parallelism', '2', '--prometheus', 'http://p:9090', '--scenario', 'test/fixtures/scenarios/token-echo.ts'],
+      /reads secrets \(PLATEAU_TEST_TOKEN\) and no --secret.*create secret generic plateau-secrets --from-literal=PLATEAU_TEST_TOKEN=\.\.\.\).*--secret plateau-secrets/s,
+    ],
+    [
+      ['--parallelism', '2', '--prometheus', 'http://p:9090', '--scenario', 'demo/scenario.ts'],
+      /reads data files \(accounts\) from this machine's paths.*plateau run --engine k6/s,
+    ],
   ])('bad input %j is refused with the fix', async (extra, msg) => {
     const argv = ['k8s', 'manifest', '--target', 'http://t:1/', '--out', os.tmpdir()];
     const err = await cli([...argv, ...extra]).then(
