@@ -300,6 +300,9 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     );
     expect(runners.patches.length - before).toBe(4);
     expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
+    // the run store says it failed, and has its report
+    expect(JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8')).status).toBe('failed');
+    expect(fs.existsSync(path.join(tmp, p.runId, 'report.md'))).toBe(true);
   });
 
   it('interrupting the run sends the stop to every runner, waits for finished, deletes the TestRun and ConfigMap, and reports', async () => {

@@ -147,9 +147,13 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
     finishedAt: new Date().toISOString(),
   });
   store.close();
+  // the report is written in every case, as for plateau run; a failure is thrown after it
+  const written = await writeReports(store.dir).then(
+    () => true,
+    (err: Error) => (say(`the report could not be written: ${err.message}`), false),
+  );
+  if (written) say(`report: ${path.relative(process.cwd(), store.dir)}/report.md`);
   if (failure) throw failure;
-  await writeReports(store.dir);
-  say(`report: ${path.relative(process.cwd(), store.dir)}/report.md`);
   return code;
 }
 
