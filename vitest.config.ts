@@ -44,6 +44,8 @@ const PURE_IN_TEST = [
   'test/k6-ingest.test.ts',
   'test/k6-lines.test.ts',
   'test/k6-point.test.ts',
+  'test/k8s-manifest.test.ts',
+  'test/k8s-rw.test.ts',
 ];
 
 export default defineConfig({
