@@ -11,7 +11,12 @@ import { warmupRatePerSec } from '../pipeline/warmup.ts';
 function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
   if (h.kind === 'command') return { kind: 'command', run: h.run };
   if (h.kind === 'http') return { kind: 'http', method: h.method, url: h.url };
-  return { kind: 'sql', database: h.database ?? `${h.driver} at $${h.urlEnv}`, statements: h.statements.length, tables: h.guard.tables };
+  return {
+    kind: 'sql',
+    database: h.database ?? `${h.driver} at $${h.urlEnv}`,
+    statements: h.statements.length,
+    tables: h.guard.tables,
+  };
 }
 
 /** What every rendering of the plan shows, gathered once from the config. */

@@ -52,7 +52,12 @@ export function resolveConnection(spec: ConnectionSpec, env: NodeJS.ProcessEnv, 
   const raw = env[name];
   const fix = `export ${name}=${proto.example} in the environment of the run (never in the config file)`;
   if (raw === undefined || raw.trim() === '') {
-    throw new PlateauError(`${who}: the environment variable ${name} is not set`, fix, 'db-url-missing', EXIT.preflight);
+    throw new PlateauError(
+      `${who}: the environment variable ${name} is not set`,
+      fix,
+      'db-url-missing',
+      EXIT.preflight,
+    );
   }
   const scrub = scrubberFor(raw);
   let url: URL;

@@ -200,7 +200,14 @@ const runMetaShape = z.looseObject({
     .optional(),
   promqlWindows: z.array(z.looseObject({})).optional(),
   distribution: z
-    .array(z.looseObject({ name: z.string(), when: z.enum(['before', 'after']), counts: z.record(z.string(), num), maxSkew: num }))
+    .array(
+      z.looseObject({
+        name: z.string(),
+        when: z.enum(['before', 'after']),
+        counts: z.record(z.string(), num),
+        maxSkew: num,
+      }),
+    )
     .optional(),
   vus: z.looseObject({ preAllocatedVUs: num, maxVUs: num, reason: z.string() }).nullable(),
   rtt: z.looseObject({ connectMedianMs: num, httpMedianMs: num, httpP90Ms: num, samples: num }).nullable(),
