@@ -33,6 +33,7 @@ import type {
   Rules,
   RunResult,
   ServerSample,
+  ServerWindow,
   StepPlan,
   StepResult,
   StepVerdict,
@@ -206,7 +207,8 @@ export function withServer(
   if (!viaPromql && server.samples.length === 0) return r;
   const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
   const requests = r.requestsPerSec !== undefined;
-  const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server) : r.byName;
+  const routesViaPromql = server.promql?.find((x) => x.index === p.index && x.attempt === (p.attempt ?? 1))?.routes;
+  const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql) : r.byName;
   return {
     ...r,
     ...(byName ? { byName } : {}),
@@ -225,12 +227,14 @@ export function withServer(
 
 /**
  * Each name that metrics.requests.routes maps (a request, never a transaction, whose figures are
- * arrivals): its route's window from the direct readings, and the name's client figures against it.
+ * arrivals): its route's window (through PromQL when the run read one, else from the direct
+ * readings), and the name's client figures against it.
  */
 function namesWithServer(
   byName: Record<string, NameResult>,
   p: StepPlan,
   server: ServerInput,
+  viaPromql: Readonly<Record<string, ServerWindow>> | undefined,
 ): Record<string, NameResult> {
   const out: Record<string, NameResult> = {};
   for (const [name, n] of Object.entries(byName)) {
@@ -239,7 +243,7 @@ function namesWithServer(
       out[name] = n;
       continue;
     }
-    const w = routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
+    const w = viaPromql?.[name] ?? routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
     const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
     out[name] = { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } };
   }

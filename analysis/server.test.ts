@@ -264,4 +264,19 @@ describe('withServer: a cross-check per mapped name', () => {
     });
     expect(none.byName!.read!.crossCheck!.verdict).toBe('no-data');
   });
+
+  it("prefers the route's window read through PromQL for the attempt, as it does the step's", () => {
+    const viaPromql = { ...window(40, 10), source: 'promql' as const };
+    const r = withServer(step, plan, {
+      samples,
+      rttMs: 0.5,
+      routes: { read: '/items/{id}', write: '/items' },
+      promql: [{ index: 0, attempt: 1, window: window(60, 9), routes: { read: viaPromql } }],
+    });
+    expect(r.byName!.read!.server).toBe(viaPromql);
+    // 50 client req/s against 40 counted: a fifth of the name's requests missing from the route
+    expect(r.byName!.read!.crossCheck!.verdict).toBe('traffic-missing');
+    // a name the PromQL windows do not hold keeps its direct reading
+    expect(r.byName!.write!.server!.source).toBe('scrape');
+  });
 });

@@ -19,6 +19,7 @@ import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { toSample } from '../harness/metrics/prober.ts';
 import { histogramOf, parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
 import { queryWindow } from '../harness/metrics/promql.ts';
+import { routeWindows } from '../harness/metrics/promql-windows.ts';
 import { OTEL_BOUNDS_S, startOtelTarget, type OtelTarget } from './helpers/otel-target.ts';
 import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -269,6 +270,31 @@ describe('the histogram through PromQL', () => {
             sumOf(a.samples, 'http_server_request_duration_seconds_count')!)) *
         1000;
       expect(Math.abs(w.meanMs! - directMean) / directMean).toBeLessThan(0.1);
+
+      // each mapped name's route through PromQL: the request series with the route label added (3 reads to 1 search)
+      const config = parseConfigOrThrow({
+        target: { url: target.url },
+        steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 3 },
+        metrics: {
+          prometheus: { url: prom!.url },
+          requests: {
+            preset: 'otel',
+            routeLabel: 'http_route',
+            routes: { 'read item': '/items/{id}', search: '/search' },
+          },
+        },
+      });
+      const { routes } = await routeWindows(
+        config.metrics!,
+        { steadyStartS: 0, steadyEndS: (b.atMs - a.atMs) / 1000 },
+        a.atMs,
+      );
+      const reads = routes!['read item']!.throughputPerSec!;
+      const searches = routes!.search!.throughputPerSec!;
+      expect(Math.abs(reads + searches - w.throughputPerSec!) / w.throughputPerSec!).toBeLessThan(0.02);
+      expect(reads / searches).toBeGreaterThan(2.5);
+      expect(reads / searches).toBeLessThan(3.5);
+      expect(routes!.search!.percentiles![0]!.lowerMs).toBeGreaterThanOrEqual(50);
     },
     30_000,
   );

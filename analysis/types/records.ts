@@ -184,6 +184,8 @@ export interface PromqlWindow {
   window: ServerWindow;
   /** Each declared downstream over the window through PromQL (metrics.downstreams), by its name. */
   downstreams?: Record<string, DownstreamWindow>;
+  /** Each mapped name's route window (metrics.requests.routes), read with the route label added to the request series' labels. */
+  routes?: Record<string, ServerWindow>;
 }
 
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */

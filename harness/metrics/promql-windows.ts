@@ -3,10 +3,37 @@
  * API (promql.ts), for users who already scrape their service. Done once the last step is over
  * and Prometheus has scraped past its end; the report prefers these windows to direct readings.
  */
-import type { PromqlWindow, StepPlan } from '../../analysis/types.ts';
+import type { PromqlWindow, ServerWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { queryWindow } from './promql.ts';
 import { promqlDownstreams } from './promql-downstreams.ts';
+
+type Metrics = NonNullable<PlateauConfig['metrics']>;
+
+/**
+ * Each name metrics.requests.routes maps, its route's window: the request series with the route
+ * label added to its labels (the pool is the target's, not the route's: not read). A route the
+ * series does not carry reads no requests, and its cross-check says there is no data.
+ */
+export async function routeWindows(
+  m: Metrics,
+  step: Pick<StepPlan, 'steadyStartS' | 'steadyEndS'>,
+  t0EpochMs: number,
+): Promise<Pick<PromqlWindow, 'routes'>> {
+  const { routeLabel, routes } = m.requests;
+  if (!m.prometheus || !routeLabel || !routes || Object.keys(routes).length === 0) return {};
+  const out: Record<string, ServerWindow> = {};
+  for (const [name, route] of Object.entries(routes)) {
+    out[name] = await queryWindow({
+      prometheusUrl: m.prometheus.url,
+      requests: { ...m.requests, labels: { ...m.requests.labels, [routeLabel]: route } },
+      fromMs: t0EpochMs + step.steadyStartS * 1000,
+      toMs: t0EpochMs + step.steadyEndS * 1000,
+      t0EpochMs,
+    });
+  }
+  return { routes: out };
+}
 
 export async function promqlWindows(
   config: PlateauConfig,
@@ -32,6 +59,7 @@ export async function promqlWindows(
         index: step.index,
         attempt: step.attempt ?? 1,
         window,
+        ...(await routeWindows(m, step, t0EpochMs)),
         ...(await promqlDownstreams(m, t0EpochMs, step)),
       });
     } catch (err) {
