@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDownstreams, requestsPerSecOver, stepFigures, withDownstreams } from './downstreams.ts';
 import { downstreamProblem, scrapeDownstreamWindow } from './downstream-window.ts';
-import { fakeRun, stepResult } from './testing/builders.ts';
+import { emptySample, fakeRun, stepResult } from './testing/builders.ts';
 import type {
   DownstreamConfig,
   DownstreamWindow,
@@ -304,21 +304,11 @@ describe("the requests of the downstream window's own interval", () => {
 });
 
 describe('the direct readings nearest the window edges', () => {
-  const reading = (tS: number, ops: number | null, over: Partial<ServerSample> = {}): ServerSample => ({
-    kind: 'scrape',
-    phase: 'steps',
-    tS,
-    requestsCount: null,
-    requestsSumS: null,
-    requestsMaxS: null,
-    poolActive: null,
-    poolPending: null,
-    poolMax: null,
-    gauges: {},
-    topology: null,
-    downstreams: { redis: { ops, byLabel: { a: (ops ?? 0) / 2, b: (ops ?? 0) / 2 }, saturation: tS } },
-    ...over,
-  });
+  const reading = (tS: number, ops: number | null, over: Partial<ServerSample> = {}): ServerSample =>
+    emptySample(tS, {
+      downstreams: { redis: { ops, byLabel: { a: (ops ?? 0) / 2, b: (ops ?? 0) / 2 }, saturation: tS } },
+      ...over,
+    });
   it.each<[string, ServerSample[], object | null]>([
     [
       'deltas between the edges, the max gauge between them',

@@ -286,9 +286,9 @@ export function withAttempts(
   return { ...input, attempts, plannedSteps: next };
 }
 
-/** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
-export function topologySamples(readings: [number, number][]): ServerSample[] {
-  return readings.map(([tS, topology]) => ({
+/** A probe sample of the steps phase at tS that read nothing but what `over` gives. */
+export function emptySample(tS: number, over: Partial<ServerSample> = {}): ServerSample {
+  return {
     kind: 'scrape',
     phase: 'steps',
     tS,
@@ -299,6 +299,12 @@ export function topologySamples(readings: [number, number][]): ServerSample[] {
     poolPending: null,
     poolMax: null,
     gauges: {},
-    topology,
-  }));
+    topology: null,
+    ...over,
+  };
+}
+
+/** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
+export function topologySamples(readings: [number, number][]): ServerSample[] {
+  return readings.map(([tS, topology]) => emptySample(tS, { topology }));
 }
