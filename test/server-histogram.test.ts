@@ -73,12 +73,17 @@ const run = (runId: string, requests: Record<string, unknown>) =>
     output: { dir: runsDir, runId },
   });
 
-/** The client's value lies in the server's bucket or the one on either side of it: the resolution the histogram has. */
-function withinResolution(clientMs: number, p: ServerPercentile): boolean {
+/**
+ * The client's value lies in the server's bucket or the one on either side of it: the resolution
+ * the histogram has. Above it, the client may also carry the step's own measured event-loop stall
+ * (`stallMs`, the step's loopDelayMaxMs): target and engine share this thread, and a request that
+ * waits out a stall before the server's handler starts its timer is late for the client alone.
+ */
+function withinResolution(clientMs: number, p: ServerPercentile, stallMs: number): boolean {
   const k = B.indexOf(p.lowerMs);
   const lo = B[Math.max(0, k - 1)]!;
   const hi = p.upperMs === null ? Infinity : (B[B.indexOf(p.upperMs) + 1] ?? Infinity);
-  return k >= 0 && clientMs >= lo && clientMs <= hi;
+  return k >= 0 && clientMs >= lo && clientMs - stallMs <= hi;
 }
 
 describe('an OpenTelemetry histogram target through the pipeline', () => {
@@ -101,12 +106,12 @@ describe('an OpenTelemetry histogram target through the pipeline', () => {
       for (const p of ps) {
         const client = s.latency.find((c) => c.q === p.q)!.valueMs! - rtt;
         seen.push(
-          `step ${s.index + 1} p${p.q}: server ${p.valueMs?.toFixed(1)} in (${p.lowerMs}, ${p.upperMs}], client - RTT ${client.toFixed(1)}`,
+          `step ${s.index + 1} p${p.q}: server ${p.valueMs?.toFixed(1)} in (${p.lowerMs}, ${p.upperMs}], client - RTT ${client.toFixed(1)}, loop stall up to ${s.loopDelayMaxMs.toFixed(1)}`,
         );
         expect(B).toContain(p.lowerMs);
         expect(p.valueMs!).toBeGreaterThanOrEqual(p.lowerMs);
         expect(p.valueMs!).toBeLessThanOrEqual(p.upperMs ?? Infinity);
-        expect(withinResolution(client, p), seen.join('\n')).toBe(true);
+        expect(withinResolution(client, p, s.loopDelayMaxMs), seen.join('\n')).toBe(true);
       }
       // the mix: 8 of 11 reads (9 in 10 at ~12 ms), 2 of 11 searches at ~55 ms: the median among the reads, the tail among the searches
       expect(ps[0]!.lowerMs).toBeGreaterThanOrEqual(10);
