@@ -50,6 +50,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
     expect(Math.abs(result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
     expect(result.steps[result.kneeStep!].ratePerSec).toBe(200);
     expect(result.stopReason).toBe('plateau');
+    expect(result.overload?.shape).toBe('plateau');
     expect(result.steps.at(-1)!.ratePerSec).toBe(240); // stopped at the first failing step
   });
 
@@ -97,6 +98,13 @@ describe('the pipeline against the demo target at a known capacity', () => {
         new RegExp(`^\\| ${s.index + 1} \\| [\\d,.]+ \\| [\\d,.]+ \\| .* \\| ${s.crossCheck!.verdict} \\| `, 'm'),
       );
     }
+    // Latency agrees within max(0.5 ms, 5%) at most of the three held steps: a noisy neighbour on
+    // this 2-core machine can delay the client in one (the demo shares this test's thread, the
+    // engine runs on its own two), and the check then rightly says client-queueing.
+    const held = result.steps.filter((s) => s.verdict === 'holds');
+    const details = held.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`).join('\n');
+    for (const s of held) expect(['consistent', 'client-queueing'], details).toContain(s.crossCheck!.verdict);
+    expect(held.filter((s) => s.crossCheck!.verdict === 'consistent').length, details).toBeGreaterThan(held.length / 2);
     // 240 req/s offered to 210.5: the queue grows by about 30 a second, so requests wait for a connection
     const past = result.steps.filter((s) => s.ratePerSec === 240);
     expect(past.length).toBeGreaterThan(0);
