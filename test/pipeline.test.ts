@@ -98,13 +98,21 @@ describe('the pipeline against the demo target at a known capacity', () => {
         new RegExp(`^\\| ${s.index + 1} \\| [\\d,.]+ \\| [\\d,.]+ \\| .* \\| ${s.crossCheck!.verdict} \\| `, 'm'),
       );
     }
-    // Latency agrees within max(0.5 ms, 5%) at most of the three held steps: a noisy neighbour on
-    // this 2-core machine can delay the client in one (the demo shares this test's thread, the
-    // engine runs on its own two), and the check then rightly says client-queueing.
+    // Below the knee the server's own mean is the request's time in the demo: at least its 9.5 ms
+    // hold (a misread unit would be 1000 x off), and never more than the client saw minus the RTT.
+    // The verdict is consistent, or client-queueing where the client's mean was higher: a busy
+    // machine delays the generator's threads (CI runs this beside a CPU hog), and the check then
+    // says how many ms per request went to the generator or the network.
     const held = result.steps.filter((s) => s.verdict === 'holds');
-    const details = held.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`).join('\n');
-    for (const s of held) expect(['consistent', 'client-queueing'], details).toContain(s.crossCheck!.verdict);
-    expect(held.filter((s) => s.crossCheck!.verdict === 'consistent').length, details).toBeGreaterThan(held.length / 2);
+    expect(held.length).toBe(3);
+    for (const s of held) {
+      const c = s.crossCheck!;
+      expect(c.serverMeanMs!, c.detail).toBeGreaterThanOrEqual(9.5);
+      expect(c.serverMeanMs!, c.detail).toBeLessThanOrEqual(c.clientMeanMinusRttMs! + 0.5);
+      if (c.verdict === 'client-queueing')
+        expect(c.detail).toMatch(/ms per request is spent in the generator or the network/);
+      else expect(c.verdict, c.detail).toBe('consistent');
+    }
     // 240 req/s offered to 210.5: the queue grows by about 30 a second, so requests wait for a connection
     const past = result.steps.filter((s) => s.ratePerSec === 240);
     expect(past.length).toBeGreaterThan(0);
