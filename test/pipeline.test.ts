@@ -29,6 +29,8 @@ const config = (runId: string) =>
     scenario: DEMO_SCENARIO,
     steps: { startPerSec: 120, stepPerSec: 40, maxPerSec: 320, rampS: 1, holdS: 4, settleS: 1 },
     warmup: { ratePerSec: 40, windowS: 1, stableWindows: 2, maxS: 4 },
+    // the failed step's confirmation is the decision's (test/sim-steps.test.ts, test/limits.test.ts)
+    verdicts: { confirmFailedStep: false },
     rtt: { samples: 5 },
     output: { dir: runsDir, runId },
     workers: 2 as const,
