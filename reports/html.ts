@@ -54,6 +54,7 @@ function chartSection(
 
 /** The page's links; `optional` ones only when their section is on the page (it is left out when empty). */
 const NAV: [id: string, label: string, optional?: boolean][] = [
+  ['slo', 'Capacity within SLO', true],
   ['traffic', 'Traffic', true],
   ['throughput', 'Throughput'],
   ['latency', 'Latency'],
@@ -66,9 +67,11 @@ const NAV: [id: string, label: string, optional?: boolean][] = [
   ['classification', 'Classified steps', true],
   ['server', 'Server-side view', true],
   ['downstreams', 'Downstreams', true],
+  ['distribution', 'Data distribution', true],
   ['errors', 'Errors'],
   ['warnings', 'Warnings'],
   ['stages', 'Stages'],
+  ['generator', 'Load generator'],
   ['environment', 'Environment'],
 ];
 
@@ -76,17 +79,19 @@ const NAV: [id: string, label: string, optional?: boolean][] = [
 export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): string {
   // the sections left out when empty, and out of the navigation with them
   const optional: Record<string, string> = {
+    slo: sloHtml(run),
     traffic: trafficHtml(run),
     names: namesHtml(run, figure(charts, 'names')),
     overload: overloadHtml(run),
     classification: classificationHtml(run),
     server: serverHtml(run),
     downstreams: downstreamsHtml(run),
+    distribution: distributionHtml(run),
   };
   const nav = NAV.filter(([id, , isOptional]) => !isOptional || optional[id] !== '');
   const body = [
     headerHtml(run),
-    sloHtml(run),
+    optional.slo,
     `<nav>${nav.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
     optional.traffic,
     chartSection('throughput', 'Throughput', charts, 'throughput', 'No step produced data.'),
@@ -100,7 +105,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     optional.classification,
     optional.server,
     optional.downstreams,
-    distributionHtml(run),
+    optional.distribution,
     errorsHtml(run),
     warningsHtml(run),
     stagesHtml(run),

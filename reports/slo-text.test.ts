@@ -47,6 +47,7 @@ describe('every output', () => {
       '<section id="slo">\n<h2>Capacity within SLO</h2>\n<p class="capacity">Capacity within SLO (p99 &lt;= 300 ms, client minus RTT): <strong>400.0 req/s (step 2)</strong></p>',
     );
     expect(html).toContain('<td>met (&lt;= 300 ms): capacity within SLO</td>');
+    expect(html).toContain('<nav><a href="#slo">Capacity within SLO</a> · ');
   });
 
   it('the terminal: one line below the capacity', () => {
@@ -62,7 +63,7 @@ describe('every output', () => {
   it('a run without an objective renders as before', () => {
     const plain = run();
     expect(renderMarkdown(plain)).not.toMatch(/SLO/);
-    expect(renderHtml(plain, [])).not.toMatch(/SLO|id="slo"/);
+    expect(renderHtml(plain, [])).not.toMatch(/SLO|id="slo"|#slo/);
     expect(renderPlateauTable(plain)).not.toMatch(/^slo /m);
     expect(renderMarkdown(plain)).toBe(renderMarkdown({ ...r, slo: undefined }));
   });

@@ -37,6 +37,14 @@ describe('report.html text', () => {
     await expect(renderHtml(RUN, FAKE_CHARTS)).toMatchFileSnapshot('./golden/report.html');
   });
 
+  it('links every section from the navigation, in page order, and no link points nowhere', () => {
+    const page = renderHtml(RUN, FAKE_CHARTS);
+    const nav = page.slice(page.indexOf('<nav>'), page.indexOf('</nav>'));
+    const linked = [...nav.matchAll(/href="#([a-z-]+)"/g)].map((m) => m[1]);
+    const sections = [...page.matchAll(/<section id="([a-z-]+)">/g)].map((m) => m[1]);
+    expect(linked).toEqual(sections);
+  });
+
   it('the models section of report.md matches the golden file and sits in report.md', async () => {
     const section = modelsSection(RUN).join('\n');
     await expect(`${section}\n`).toMatchFileSnapshot('./golden/models-section.md');

@@ -240,6 +240,7 @@ describe.skipIf(!BIN)(`a run against the demo with a PostgreSQL reset hook and a
     expect(md).toMatch(/- distribution probe partitions read SPREAD before the run and SKEWED after it/);
     const html = fs.readFileSync(path.join(r.dir, 'report.html'), 'utf8');
     expect(html).toContain('<section id="distribution">');
+    expect(html).toContain('<a href="#distribution">Data distribution</a>');
     const summary = JSON.parse(fs.readFileSync(path.join(r.dir, 'summary.json'), 'utf8'));
     expect(summary.distribution.map((d: Record<string, unknown>) => [d.name, d.when, d.verdict, d.counts])).toEqual([
       ['partitions', 'before', 'SPREAD', { orders_a: 30, orders_b: 30, orders_c: 30 }],
