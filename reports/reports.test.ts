@@ -235,7 +235,9 @@ describe('renderStepsCsv', () => {
     expect(rows[1][col('p99_9_reliable')]).toBe('false');
     expect(rows[1][col('p50_n')]).toBe('2500');
     // every percentile's sample count and reliability, appended after the older columns
-    expect(STEPS_CSV_COLUMNS.slice(-5)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
+    expect(STEPS_CSV_COLUMNS.slice(-8, -3)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
+    // then the latency objective's (reports/slo-text.test.ts)
+    expect(STEPS_CSV_COLUMNS.slice(-3)).toEqual(['slo_value_ms', 'slo_met', 'slo_unjudged']);
     expect(col('p50_reliable')).toBeGreaterThan(col('generator_cpu'));
     expect([
       rows[1][col('p50_reliable')],

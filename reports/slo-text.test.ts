@@ -8,6 +8,8 @@ import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sloCapacityText, sloNotes, sloRows } from './slo-text.ts';
 import { renderPlateauTable } from './table.ts';
+import { renderStepsCsv } from './steps-csv.ts';
+import { parseCsv } from '../harness/scenario/data-rows.ts';
 
 const CLIENT: SloConfig = { quantile: 0.99, maxMs: 300, source: 'client' };
 // median 10 ms: p99 about 38 ms; 100 ms: about 382 ms (the builders' exponential tail); 10 s steady windows
@@ -48,6 +50,16 @@ describe('every output', () => {
     );
     expect(html).toContain('<td>met (&lt;= 300 ms): capacity within SLO</td>');
     expect(html).toContain('<nav><a href="#slo">Capacity within SLO</a> · ');
+  });
+
+  it("steps.csv: each step's quantile against the objective, empty where there is none", () => {
+    const rows = parseCsv(renderStepsCsv(r));
+    expect(rows.map((x) => [x.slo_met, x.slo_unjudged])).toEqual(
+      r.slo!.steps.map((x) => [x.met === null ? '' : String(x.met), x.unjudged ?? '']),
+    );
+    expect([rows[1]!.slo_met, rows[2]!.slo_met]).toEqual(['true', 'false']);
+    expect(Number(rows[2]!.slo_value_ms)).toBeCloseTo(r.slo!.steps[2]!.valueMs!, 2);
+    for (const x of parseCsv(renderStepsCsv(run()))) expect(x.slo_value_ms + x.slo_met + x.slo_unjudged).toBe('');
   });
 
   it('the terminal: one line below the capacity', () => {

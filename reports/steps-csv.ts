@@ -7,7 +7,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { stepNo } from '../analysis/format.ts';
 import { generatorLimitedText } from '../analysis/verdicts.ts';
-import type { Percentile, RunResult, StepResult } from '../analysis/types.ts';
+import type { Percentile, RunResult, SloStep, StepResult } from '../analysis/types.ts';
 import { percentileOf } from './cells.ts';
 import { csvSafe } from './escape.ts';
 
@@ -49,6 +49,11 @@ export const STEPS_CSV_COLUMNS = [
   'p90_reliable',
   'p99_n',
   'p99_reliable',
+  // the latency objective (config slo), empty without one: the step's quantile as judged, met or
+  // not (empty when not judged, and slo_unjudged says why)
+  'slo_value_ms',
+  'slo_met',
+  'slo_unjudged',
 ] as const;
 
 /** x rounded to `digits` decimals; empty cell for null. */
@@ -68,7 +73,12 @@ function reliable(p: Percentile | undefined): string {
   return p ? String(p.reliable) : '';
 }
 
-function stepRow(s: StepResult): (number | string)[] {
+/** The objective's reading of step s (the same attempt), when the run has an objective. */
+function sloOf(run: RunResult, s: StepResult): SloStep | undefined {
+  return run.slo?.steps.find((x) => x.step === s.index && (x.attempt ?? 1) === (s.attempt ?? 1));
+}
+
+function stepRow(s: StepResult, slo: SloStep | undefined): (number | string)[] {
   const p50 = percentileOf(s, 50),
     p90 = percentileOf(s, 90),
     p99 = percentileOf(s, 99),
@@ -110,9 +120,15 @@ function stepRow(s: StepResult): (number | string)[] {
     reliable(p90),
     p99?.n ?? '',
     reliable(p99),
+    num(slo?.valueMs, 3),
+    slo?.met == null ? '' : String(slo.met),
+    csvSafe(slo?.unjudged ?? ''),
   ];
 }
 
 export function renderStepsCsv(run: RunResult): string {
-  return stringify(run.steps.map(stepRow), { header: true, columns: [...STEPS_CSV_COLUMNS] });
+  return stringify(
+    run.steps.map((s) => stepRow(s, sloOf(run, s))),
+    { header: true, columns: [...STEPS_CSV_COLUMNS] },
+  );
 }
