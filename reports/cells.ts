@@ -76,21 +76,33 @@ export function captureText(s: StepResult, rules: Rules): string {
     : fmtRatio(s.capture);
 }
 
+/**
+ * The unit of the run's rates: arrivals/s where an entry of its traffic is a transaction (an
+ * arrival then sends several requests, and the rates, the steps and the capacity count arrivals);
+ * req/s otherwise, where an arrival is one request.
+ */
+export function rateUnit(run: Pick<RunResult, 'traffic'>): 'req/s' | 'arrivals/s' {
+  return run.traffic?.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
+}
+
 /** The step table of report.md and report.html: same header, same cells; each renderer escapes them. */
-export const STEP_HEADER = [
-  'Step',
-  'Target req/s',
-  'Achieved req/s',
-  'Delivery',
-  'Capture',
-  'p50',
-  'p90',
-  'p99',
-  'p99.9',
-  'Error rate',
-  'Dropped',
-  'Verdict',
-];
+export function stepHeader(run: Pick<RunResult, 'traffic'>): string[] {
+  const unit = rateUnit(run);
+  return [
+    'Step',
+    `Target ${unit}`,
+    `Achieved ${unit}`,
+    'Delivery',
+    'Capture',
+    'p50',
+    'p90',
+    'p99',
+    'p99.9',
+    'Error rate',
+    'Dropped',
+    'Verdict',
+  ];
+}
 
 export function stepCells(s: StepResult, rules: Rules): string[] {
   const hasData = s.steadyS > 0;
@@ -118,16 +130,17 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
  * ... held; why)" where the run could not find the limit.
  */
 export function capacityText(run: RunResult): string {
+  const unit = rateUnit(run);
   if (run.capacityPerSec !== null)
-    return `${fmtRate(run.capacityPerSec)} req/s (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+    return `${fmtRate(run.capacityPerSec)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null)
     return run.stopReason.endsWith('-failed')
       ? `not established: ${stopLabel(run.stopReason)}`
       : 'not established: no step held';
   if (run.stopReason === 'max-rate-reached')
-    return `at least ${fmtRate(held)} req/s (every planned step held; raise the top rate)`;
-  return `not established (at least ${fmtRate(held)} req/s held; ${notEstablishedWhy(run)})`;
+    return `at least ${fmtRate(held)} ${unit} (every planned step held; raise the top rate)`;
+  return `not established (at least ${fmtRate(held)} ${unit} held; ${notEstablishedWhy(run)})`;
 }
 
 /** Why a run that held some steps did not establish its capacity, in a few words. */
@@ -146,9 +159,9 @@ export function stopLabel(reason: string): string {
   return reason.endsWith('-failed') ? reason.replace(/-failed$/, ' failed') : reason;
 }
 
-/** "1,234.5 req/s (step 5)" or "–" without data. */
+/** "1,234.5 req/s (step 5)" (arrivals/s for a run with transactions) or "–" without data. */
 export function peakText(run: RunResult): string {
-  return run.peakStep === null ? '–' : `${fmtRate(run.peakPerSec)} req/s (step ${stepNo(run.peakStep)})`;
+  return run.peakStep === null ? '–' : `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)})`;
 }
 
 /** "http_5xx 4,500, timeout 3" (empty string when none). */

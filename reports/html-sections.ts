@@ -17,7 +17,7 @@ import {
   GENERATOR_NOTE,
   peakText,
   rttText,
-  STEP_HEADER,
+  stepHeader,
   stepCells,
   verdictBrief,
 } from './cells.ts';
@@ -56,7 +56,7 @@ function verdictClass(s: StepResult): string {
 export function stepsHtml(run: RunResult): string {
   const parts = [
     htmlTable(
-      STEP_HEADER,
+      stepHeader(run),
       run.steps.map((s) => stepCells(s, run.rules)),
       (i) => verdictClass(run.steps[i]),
     ),

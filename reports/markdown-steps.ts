@@ -5,7 +5,7 @@
 import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { anyUnreliable, countsText, STEP_HEADER, stepCells, verdictBrief } from './cells.ts';
+import { anyUnreliable, countsText, stepHeader, stepCells, verdictBrief } from './cells.ts';
 import { mdCell } from './escape.ts';
 
 /** One Markdown table row; every cell escaped. */
@@ -23,7 +23,7 @@ export function stepsSection(run: RunResult): string[] {
     '## Steps',
     '',
     ...mdTable(
-      STEP_HEADER,
+      stepHeader(run),
       run.steps.map((s) => stepCells(s, run.rules)),
     ),
   ];
