@@ -141,6 +141,16 @@ function section(md: string, title: string): string[] {
 describe('report.md by name', () => {
   const md = renderMarkdown(MIXED);
 
+  it('counts arrivals where the traffic has a transaction: arrivals/s in the headline and the step table', () => {
+    expect(md).toMatch(/^\*\*Capacity: [\d,.]+ arrivals\/s \(step \d+\)\*\*$/m);
+    expect(md).toContain('| Step | Target arrivals/s | Achieved arrivals/s |');
+    const oneRequest = {
+      ...MIXED,
+      traffic: { ...MIXED.traffic!, entries: MIXED.traffic!.entries.filter((e) => !e.transaction) },
+    };
+    expect(renderMarkdown(oneRequest)).toContain('| Step | Target req/s | Achieved req/s |');
+  });
+
   it('shows the traffic near the top: entries, weights, shares, transactions, and what sized the VUs', () => {
     const lines = section(md, 'Traffic');
     expect(md.indexOf('## Traffic')).toBeLessThan(md.indexOf('## How to read this'));
