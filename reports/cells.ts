@@ -81,7 +81,9 @@ export function captureText(s: StepResult, rules: Rules): string {
  * arrival then sends several requests, and the rates, the steps and the capacity count arrivals);
  * req/s otherwise, where an arrival is one request.
  */
-export function rateUnit(run: Pick<RunResult, 'traffic'>): 'req/s' | 'arrivals/s' {
+export type RateUnit = 'req/s' | 'arrivals/s';
+
+export function rateUnit(run: Pick<RunResult, 'traffic'>): RateUnit {
   return run.traffic?.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
 }
 
@@ -186,9 +188,9 @@ export function rttText(run: RunResult): string {
 }
 
 /** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
-export const GENERATOR_HEADER = [
+export const generatorHeader = (run: Pick<RunResult, 'traffic'>): string[] => [
   'Step',
-  'Target req/s',
+  `Target ${rateUnit(run)}`,
   'Scheduler lag p99',
   'Event-loop delay max',
   'Busiest thread busy',

@@ -7,7 +7,7 @@
  */
 import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { percentileCell, percentileOf } from './cells.ts';
+import { percentileCell, percentileOf, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
@@ -62,7 +62,7 @@ function sloRows(a: RunResult, b: RunResult): string[] {
   const objectives = [...new Set([objective(a), objective(b)].filter((o) => o !== null))];
   const same = objectives.length === 1;
   const cell = (r: RunResult) =>
-    r.slo ? `${sloCapacityText(r.slo)}${same ? '' : ` at ${objective(r)}`}` : 'no objective (slo not set)';
+    r.slo ? `${sloCapacityText(r.slo, rateUnit(r))}${same ? '' : ` at ${objective(r)}`}` : 'no objective (slo not set)';
   return [
     row([
       same ? `Capacity within SLO (${objectives[0]})` : 'Capacity within SLO (objectives differ)',

@@ -13,7 +13,7 @@ import {
   countsText,
   durationText,
   generatorCells,
-  GENERATOR_HEADER,
+  generatorHeader,
   GENERATOR_NOTE,
   peakText,
   rttText,
@@ -153,7 +153,7 @@ export function generatorHtml(run: RunResult): string {
     parts.push(
       `<p class="note">${esc(GENERATOR_NOTE)}</p>`,
       htmlTable(
-        GENERATOR_HEADER,
+        generatorHeader(run),
         run.steps.map((s) => generatorCells(s, run.generatorBusyMax)),
       ),
     );

@@ -6,7 +6,7 @@
  */
 import { fmtMs, fmtRate } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { attemptFlags } from './cells.ts';
+import { attemptFlags, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
 import { serverLatencyTexts } from './server-latency.ts';
@@ -62,7 +62,7 @@ export function classificationText(run: RunResult): TextSection | null {
         text: 'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
       },
     ],
-    table: { header: ['Step', 'Target req/s', 'Classification', 'Verdict', 'Why'], rows },
+    table: { header: ['Step', `Target ${rateUnit(run)}`, 'Classification', 'Verdict', 'Why'], rows },
   };
 }
 

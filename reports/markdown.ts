@@ -10,7 +10,7 @@ import {
   capacityText,
   colocationText,
   generatorCells,
-  GENERATOR_HEADER,
+  generatorHeader,
   GENERATOR_NOTE,
   durationText,
   peakText,
@@ -79,7 +79,7 @@ function generatorSection(run: RunResult): string[] {
           GENERATOR_NOTE,
           '',
           ...mdTable(
-            GENERATOR_HEADER,
+            generatorHeader(run),
             run.steps.map((s) => generatorCells(s, run.generatorBusyMax)),
           ),
         ]

@@ -6,15 +6,16 @@
 import type { RunResult } from '../analysis/types.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { sloCapacityText, sloHeader, sloLead, sloNotes, sloRows } from './slo-text.ts';
+import { rateUnit } from './cells.ts';
 
 export function sloHtml(run: RunResult): string {
   const slo = run.slo;
   if (!slo) return '';
   const parts = [
-    `<p class="capacity">${esc(sloLead(slo))}: <strong>${esc(sloCapacityText(slo))}</strong></p>`,
+    `<p class="capacity">${esc(sloLead(slo))}: <strong>${esc(sloCapacityText(slo, rateUnit(run)))}</strong></p>`,
     `<p>${esc(slo.detail)}</p>`,
   ];
-  if (slo.steps.length > 0) parts.push(htmlTable(sloHeader(slo), sloRows(slo)));
+  if (slo.steps.length > 0) parts.push(htmlTable(sloHeader(slo, rateUnit(run)), sloRows(slo)));
   const notes = sloNotes(slo);
   if (notes.length > 0) parts.push(htmlList(notes));
   return htmlSection('slo', 'Capacity within SLO', parts.join('\n'));

@@ -6,13 +6,15 @@
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
+import { rateUnit } from './cells.ts';
 import { sloCapacityText, sloHeader, sloLead, sloNotes, sloRows } from './slo-text.ts';
 
 export function sloSection(run: RunResult): string[] {
   const slo = run.slo;
   if (!slo) return [];
-  const out = [`**${mdCell(sloLead(slo))}: ${mdCell(sloCapacityText(slo))}**: ${mdCell(slo.detail)}`];
-  if (slo.steps.length > 0) out.push('', ...mdTable(sloHeader(slo), sloRows(slo)));
+  const unit = rateUnit(run);
+  const out = [`**${mdCell(sloLead(slo))}: ${mdCell(sloCapacityText(slo, unit))}**: ${mdCell(slo.detail)}`];
+  if (slo.steps.length > 0) out.push('', ...mdTable(sloHeader(slo, unit), sloRows(slo)));
   const notes = sloNotes(slo);
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdCell(n)}`));
   return out;

@@ -68,6 +68,15 @@ describe('every output', () => {
     );
   });
 
+  it('counts arrivals where the traffic has a transaction: arrivals/s in its capacity and table', () => {
+    const mixed: RunResult = {
+      ...r,
+      traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] },
+    };
+    expect(renderPlateauTable(mixed)).toContain('capacity 400.0 arrivals/s (step 2)\n');
+    expect(renderMarkdown(mixed)).toContain('| Step | Target arrivals/s | Achieved arrivals/s | p99 minus RTT |');
+  });
+
   it('summary.json: RunResult.slo itself', () => {
     expect(JSON.parse(JSON.stringify(r)).slo).toMatchObject({ capacityPerSec: 400, step: 1, atLeast: false });
   });

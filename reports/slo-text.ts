@@ -7,6 +7,7 @@
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import { objectiveMs, sloObjectiveText, sloValueLabel } from '../analysis/slo.ts';
 import type { RunResult, SloResult, SloStep } from '../analysis/types.ts';
+import { rateUnit, type RateUnit } from './cells.ts';
 
 /** "Capacity within SLO (p99 <= 300 ms, client minus RTT)". */
 export function sloLead(slo: SloResult): string {
@@ -29,25 +30,25 @@ function notEstablishedWhy(slo: SloResult): string {
  * "600.0 req/s (step 6)"; "at least 600.0 req/s (step 6; no holding step missed it: the plateau
  * came first)"; "not established (why)".
  */
-export function sloCapacityText(slo: SloResult): string {
+export function sloCapacityText(slo: SloResult, unit: RateUnit = 'req/s'): string {
   if (slo.capacityPerSec === null || slo.step === null) return `not established (${notEstablishedWhy(slo)})`;
   const at = `step ${stepNo(slo.step)}`;
   return slo.atLeast
-    ? `at least ${fmtRate(slo.capacityPerSec)} req/s (${at}; no holding step missed it: the plateau came first)`
-    : `${fmtRate(slo.capacityPerSec)} req/s (${at})`;
+    ? `at least ${fmtRate(slo.capacityPerSec)} ${unit} (${at}; no holding step missed it: the plateau came first)`
+    : `${fmtRate(slo.capacityPerSec)} ${unit} (${at})`;
 }
 
 /** The terminal's line below the capacity: "slo       p99 <= 300 ms, client minus RTT: capacity 600.0 req/s (step 6)"; none without an objective. */
 export function sloLines(run: RunResult): string[] {
   if (!run.slo) return [];
-  return [`slo       ${sloObjectiveText(run.slo)}: capacity ${sloCapacityText(run.slo)}`];
+  return [`slo       ${sloObjectiveText(run.slo)}: capacity ${sloCapacityText(run.slo, rateUnit(run))}`];
 }
 
-export function sloHeader(slo: SloResult): string[] {
+export function sloHeader(slo: SloResult, unit: RateUnit = 'req/s'): string[] {
   return [
     'Step',
-    'Target req/s',
-    'Achieved req/s',
+    `Target ${unit}`,
+    `Achieved ${unit}`,
     sloValueLabel(slo),
     ...(slo.source === 'server' ? ['Bucket'] : []),
     'Samples',
