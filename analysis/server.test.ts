@@ -71,6 +71,24 @@ describe('crossCheck', () => {
     expect(c.detail.length).toBeGreaterThan(10);
   });
 
+  it('names a misread unit when the means differ by about 1,000 x, either way, and not otherwise', () => {
+    // a series in milliseconds read as seconds: 5 ms per request reads as 5,000 ms
+    const slow = crossCheck(200, 5.5, 0.5, window(200, 5000));
+    expect(slow.verdict).toBe('traffic-extra');
+    expect(slow.detail).toMatch(
+      /about 909 x the client's: a series in milliseconds read as seconds\? set metrics\.requests\.unit: 'milliseconds'\)$/,
+    );
+    // a series in seconds read as milliseconds: 20 ms reads as 0.02 ms
+    const fast = crossCheck(200, 20.5, 0.5, window(200, 0.02));
+    expect(fast.verdict).toBe('client-queueing');
+    expect(fast.detail).toMatch(
+      /about 1\/1,025 of the client's: a series in seconds read as milliseconds\? set metrics\.requests\.unit: 'seconds'\)$/,
+    );
+    // a real difference of 10 x says nothing of units
+    expect(crossCheck(200, 10, 0.5, window(200, 100)).detail).not.toMatch(/unit/);
+    expect(crossCheck(200, 40, 0.5, window(200, 10)).detail).not.toMatch(/unit/);
+  });
+
   it("does not compare means when requests failed: the client's mean is of its successes, the server's of every request", () => {
     // half fast 503s at the server: its mean 50.5 ms against the client's 100 ms of successes
     const c = crossCheck(200, 100.5, 0.5, window(200, 50.5), 0.5);

@@ -20,6 +20,7 @@
  * readings inside the window (a restart) marks it counterReset: its throughput, mean and
  * percentiles are then null, never a negative figure, and the cross-check does not compare it.
  */
+import { fmtInt } from './format.ts';
 import { histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
 import type { CrossCheck, HistogramReading, RouteReading, RttFigures, ServerSample, ServerWindow } from './types.ts';
 
@@ -256,19 +257,36 @@ export function crossCheck(
   const gapMs = base.clientMeanMinusRttMs - server.meanMs;
   const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
   const mText = `client mean ${(base.clientMeanMinusRttMs + rttMs).toFixed(2)} ms (minus RTT ${base.clientMeanMinusRttMs.toFixed(2)}), server mean ${server.meanMs.toFixed(2)} ms`;
+  const unit = unitHint(server.meanMs, base.clientMeanMinusRttMs + rttMs);
   if (gapMs > tolMs)
     return {
       ...base,
       verdict: 'client-queueing',
-      detail: `${xText}; ${mText}: ${gapMs.toFixed(2)} ms per request is spent in the generator or the network, not in the target`,
+      detail: `${xText}; ${mText}: ${gapMs.toFixed(2)} ms per request is spent in the generator or the network, not in the target${unit}`,
     };
   if (server.meanMs > base.clientMeanMinusRttMs + rttMs + tolMs)
     return {
       ...base,
       verdict: 'traffic-extra',
-      detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)`,
+      detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)${unit}`,
     };
   return { ...base, verdict: 'consistent', detail: `${xText}; ${mText} (agree within ${tolMs.toFixed(2)} ms)` };
+}
+
+/**
+ * A server mean about 1,000 x the client's (or 1 / 1,000 of it) is a series read in the wrong
+ * unit far more often than a real difference: milliseconds read as seconds, or the reverse. The
+ * preflight's unit rule (decision 029) catches it only for means over 10 s; this names it at
+ * every size. Within a factor of 2 of 1,000 either way; empty otherwise.
+ */
+function unitHint(serverMs: number, clientMs: number): string {
+  if (!(serverMs > 0 && clientMs > 0)) return '';
+  const ratio = serverMs / clientMs;
+  if (ratio >= 500 && ratio <= 2000)
+    return ` (about ${fmtInt(ratio)} x the client's: a series in milliseconds read as seconds? set metrics.requests.unit: 'milliseconds')`;
+  if (ratio >= 1 / 2000 && ratio <= 1 / 500)
+    return ` (about 1/${fmtInt(1 / ratio)} of the client's: a series in seconds read as milliseconds? set metrics.requests.unit: 'seconds')`;
+  return '';
 }
 
 function meanOf(values: (number | null)[]): number | null {
