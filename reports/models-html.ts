@@ -1,7 +1,8 @@
 /** The models section of report.html (text from models-text.ts, escaped for HTML). */
 import type { RunResult } from '../analysis/types.ts';
 import { esc, htmlSection, htmlTable } from './html-escape.ts';
-import { fittedMaxN, kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedMaxN, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { rateUnit } from './cells.ts';
 
 /** `uslFigure` is the rendered USL chart (trusted SVG from our renderer), or '' without one. */
 export function modelsHtml(run: RunResult, uslFigure: string): string {
@@ -9,12 +10,15 @@ export function modelsHtml(run: RunResult, uslFigure: string): string {
   if (!m) return htmlSection('models', 'Models', '<p>Not computed for this run.</p>');
   if (m.little.length === 0)
     return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
-  const sentences = [...uslSentences(m.usl, m.uslNote, fittedMaxN(run)), ...kneeSentence(run, m)].map(
+  const unit = rateUnit(run);
+  const sentences = [...uslSentences(m.usl, m.uslNote, fittedMaxN(run), unit), ...kneeSentence(run, m)].map(
     (s) => `<p>${esc(s)}</p>`,
   );
   return htmlSection(
     'models',
     'Models',
-    [`<p>${esc(modelsIntro(m))}</p>`, htmlTable(MODEL_HEADER, modelRows(m)), ...sentences, uslFigure].join('\n'),
+    [`<p>${esc(modelsIntro(m, unit))}</p>`, htmlTable(modelHeader(unit), modelRows(m)), ...sentences, uslFigure].join(
+      '\n',
+    ),
   );
 }

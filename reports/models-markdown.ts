@@ -2,20 +2,22 @@
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
-import { fittedMaxN, kneeSentence, MODEL_HEADER, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedMaxN, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { rateUnit } from './cells.ts';
 
 export function modelsSection(run: RunResult): string[] {
   const m = run.models;
   if (!m) return ['## Models', '', 'Not computed for this run.'];
   if (m.little.length === 0) return ['## Models', '', 'No step has throughput and latency to model.'];
+  const unit = rateUnit(run);
   return [
     '## Models',
     '',
-    mdCell(modelsIntro(m)),
+    mdCell(modelsIntro(m, unit)),
     '',
-    ...mdTable(MODEL_HEADER, modelRows(m)),
+    ...mdTable(modelHeader(unit), modelRows(m)),
     '',
-    ...[...uslSentences(m.usl, m.uslNote, fittedMaxN(run)), ...kneeSentence(run, m)]
+    ...[...uslSentences(m.usl, m.uslNote, fittedMaxN(run), unit), ...kneeSentence(run, m)]
       .flatMap((s) => [mdCell(s), ''])
       .slice(0, -1),
   ];

@@ -7,20 +7,15 @@ import { uslFitRows } from '../analysis/models/usl.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import type { LittleRow, Models, RunResult, UslFit } from '../analysis/types.ts';
 import { sameAttempt } from './cells.ts';
+import type { RateUnit } from './cells.ts';
 
 /** Below this R^2 the report says the law fits poorly. */
 export const USL_R2_GOOD = 0.9;
 
-export const MODEL_HEADER = [
-  'Step',
-  'Target req/s',
-  'X req/s',
-  'Mean W ms',
-  'N = X × W',
-  'ρ = X / μ',
-  '1 / (1 − ρ)',
-  'W / W₁',
-];
+/** The Little's-law table's header; X in the run's unit (arrivals/s for a run with a transaction). */
+export function modelHeader(unit: RateUnit = 'req/s'): string[] {
+  return ['Step', `Target ${unit}`, `X ${unit}`, 'Mean W ms', 'N = X × W', 'ρ = X / μ', '1 / (1 − ρ)', 'W / W₁'];
+}
 
 /** 3 significant digits, plain (no grouping) so small parameters read as 0.000390. */
 export function sig3(x: number): string {
@@ -48,11 +43,11 @@ export function modelRows(m: Models): string[][] {
   });
 }
 
-export function modelsIntro(m: Models): string {
+export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
   const mu =
     m.utilisationBasePerSec === null
       ? 'no step held, so there is no capacity to measure utilisation against'
-      : `μ = ${fmtRate(m.utilisationBasePerSec)} req/s, the highest steady throughput reached`;
+      : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
   return `Little's law gives the mean concurrency the target carried at each step (N = X × W). Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
 }
 
@@ -71,7 +66,12 @@ export function fittedMaxN(run: RunResult): number | null {
  * The USL fit in sentences (parameters, N*, predicted peak, quality). `maxN` is the largest N it
  * was fitted to: an N* beyond it is an extrapolation, and said so.
  */
-export function uslSentences(fit: UslFit | null, note: string, maxN: number | null = null): string[] {
+export function uslSentences(
+  fit: UslFit | null,
+  note: string,
+  maxN: number | null = null,
+  unit: RateUnit = 'req/s',
+): string[] {
   if (fit === null) return [`Universal Scalability Law: ${note}.`];
   const beyond =
     fit.nStar !== null && maxN !== null && fit.nStar > maxN
@@ -80,9 +80,9 @@ export function uslSentences(fit: UslFit | null, note: string, maxN: number | nu
   const peak =
     fit.nStar === null || fit.peakPerSec === null
       ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} req/s${beyond}`;
+      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
   const out = [
-    `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} req/s at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
+    `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
   ];
   if (fit.r2 < USL_R2_GOOD)
     out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
