@@ -39,7 +39,7 @@ async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[
 
 describe('native engine on worker threads', () => {
   it.each(['undici', 'socket'] as const)(
-    'stripes the global arrival sequence: every seq exactly once, buckets merge to the whole (%s client)',
+    'stripes the global arrival sequence: every seq once, sent or counted as dropped; buckets merge to the whole (%s client)',
     async (client) => {
       const seen: number[] = [];
       const srv = await tinyServer((req, res) => {
@@ -86,17 +86,23 @@ describe('native engine on worker threads', () => {
       const done = await run.done;
       expect(done.dispatched).toBe(450);
       expect(new Set(records.map((r) => r.source))).toEqual(new Set(['native/0', 'native/1']));
+      // every seq of the leg sent at most once and each one not sent counted as dropped: a stall of
+      // a busy machine can hold a worker's VUs (CI beside the hog once dropped 1073 and 1075)
       const sorted = [...seen].sort((a, b) => a - b);
-      expect(sorted).toEqual(Array.from({ length: 450 }, (_, i) => 1001 + i));
+      expect(new Set(sorted).size).toBe(sorted.length);
+      expect([sorted[0]! >= 1001, sorted.at(-1)! <= 1450]).toEqual([true, true]);
       const merged = mergeRecords(records);
-      expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(450);
+      const dropped = merged.reduce((a, r) => a + r.dropped, 0);
+      expect(sorted.length + dropped).toBe(450);
+      expect(sorted.length).toBeGreaterThanOrEqual(440);
+      expect(merged.reduce((a, r) => a + r.ok, 0)).toBe(sorted.length);
       const total = merged
         .map((r) => decodeHistogram(r.hist.duration, 64))
         .reduce((a, h) => {
           a.add(h);
           return a;
         });
-      expect(total.totalCount).toBe(450);
+      expect(total.totalCount).toBe(sorted.length);
       expect(done.lastSeq).toBeGreaterThanOrEqual(1450);
     },
   );
