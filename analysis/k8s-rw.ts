@@ -105,14 +105,38 @@ const key = (labels: Record<string, string>) =>
 const kindOf = (status: string): ErrorKind =>
   status.startsWith('4') ? 'http_4xx' : status.startsWith('5') ? 'http_5xx' : 'other';
 
+/** A series' last sample: its time and value (counters, gauges), or its count and buckets (histograms). */
+interface Last {
+  tMs: number;
+  v: number;
+  buckets?: Map<string, number>;
+}
+
+/** Runner.advance's answer for a sample already taken. */
+const SEEN = Symbol('seen');
+
 class Runner {
   readonly seconds = new Map<number, Tally>();
-  /** Last sample per series: its time and value (counters), or its buckets (histograms). */
-  readonly last = new Map<string, { tMs: number; v: number; buckets?: Map<string, number> }>();
+  /** Last sample per series (advance keeps it). */
+  private readonly last = new Map<string, Last>();
   reportedMs = -Infinity;
   firstMs = Infinity;
   silent = false;
   resets = 0;
+
+  /**
+   * Takes sample (tMs, v) of series k as its latest, and the runner's latest report, and returns
+   * the series' sample before it (undefined for its first); SEEN when the series already has one
+   * this late (readings overlap), which changes nothing.
+   */
+  advance(k: string, tMs: number, v: number, buckets?: Map<string, number>): Last | undefined | typeof SEEN {
+    const prev = this.last.get(k);
+    if (prev && tMs <= prev.tMs) return SEEN;
+    this.last.set(k, buckets ? { tMs, v, buckets } : { tMs, v });
+    this.reportedMs = Math.max(this.reportedMs, tMs);
+    return prev;
+  }
+
   constructor(readonly id: string) {}
   at(s: number): Tally {
     let t = this.seconds.get(s);
@@ -174,8 +198,8 @@ export class RwBuckets {
     if (!r) return;
     const k = `${field}|${key(s.labels)}`;
     for (const [tMs, v] of s.samples) {
-      const prev = r.last.get(k);
-      if (prev && tMs <= prev.tMs) continue;
+      const prev = r.advance(k, tMs, v);
+      if (prev === SEEN) continue;
       let delta = prev ? v - prev.v : v;
       if (delta < 0) {
         delta = v;
@@ -184,8 +208,6 @@ export class RwBuckets {
           `runner ${r.id}: ${RW_METRICS[field]} went from ${prev!.v} down to ${v} (a reset): counted from zero`,
         );
       }
-      r.last.set(k, { tMs, v });
-      r.reportedMs = Math.max(r.reportedMs, tMs);
       r.firstMs = Math.min(r.firstMs, tMs);
       if (delta === 0) continue;
       const t = r.at(this.secondOf(tMs));
@@ -206,10 +228,7 @@ export class RwBuckets {
     if (!r) return;
     const k = `${field}|${key(s.labels)}`;
     for (const [tMs, v] of s.samples) {
-      const prev = r.last.get(k);
-      if (prev && tMs <= prev.tMs) continue;
-      r.last.set(k, { tMs, v });
-      r.reportedMs = Math.max(r.reportedMs, tMs);
+      if (r.advance(k, tMs, v) === SEEN) continue;
       const t = r.at(this.secondOf(tMs));
       if (field === 'vus') t.vusMax = Math.max(t.vusMax, v);
       else t.vusAllocated = v;
@@ -221,9 +240,9 @@ export class RwBuckets {
     if (!r || s.labels.expected_response === 'false') return;
     const k = `duration|${key(s.labels)}`;
     for (const h of s.samples) {
-      const prev = r.last.get(k);
-      if (prev && h.tMs <= prev.tMs) continue;
       const now = new Map(h.buckets.map((b) => [`${b.lower}:${b.upper}`, b.count]));
+      const prev = r.advance(k, h.tMs, h.count, now);
+      if (prev === SEEN) continue;
       const reset = prev !== undefined && h.count < prev.v;
       const t = r.at(this.secondOf(h.tMs));
       for (const b of h.buckets) {
@@ -236,8 +255,6 @@ export class RwBuckets {
         const b = h.buckets.find((x) => x.lower > 0);
         if (b) this.schema = Math.round(-Math.log2(Math.log2(b.upper / b.lower)));
       }
-      r.last.set(k, { tMs: h.tMs, v: h.count, buckets: now });
-      r.reportedMs = Math.max(r.reportedMs, h.tMs);
     }
   }
 

@@ -4,13 +4,11 @@
  * exporter, as a user's Prometheus holds them. test/helpers/prometheus.ts starts one for a single
  * target; this one takes a list. Child process on 127.0.0.1, temp config and TSDB, removed on stop.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { freePort } from './free-port.ts';
+import { spawnPrometheus } from './prometheus.ts';
 
 export interface PrometheusJobs {
   /** http://127.0.0.1:PORT */
@@ -20,8 +18,6 @@ export interface PrometheusJobs {
   log(): string;
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Prometheus scraping each `jobs[name]` (http://127.0.0.1:PORT/path) every second. */
 export async function startPrometheusJobs(binary: string, jobs: Record<string, string>): Promise<PrometheusJobs> {
@@ -39,57 +35,14 @@ export async function startPrometheusJobs(binary: string, jobs: Record<string, s
     join(dir, 'prometheus.yml'),
     ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', 'scrape_configs:', ...scrapeConfigs, ''].join('\n'),
   );
-  const port = await freePort();
-  const child = spawn(
-    binary,
-    [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--storage.tsdb.retention.time=1h',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const until = async (ok: () => Promise<boolean>, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
-      try {
-        if (await ok()) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`prometheus: not ready within ${timeoutMs} ms: ${stderr}`);
-      await sleep(100);
-    }
-  };
-  try {
-    await until(async () => (await request(`${url}/-/ready`)).statusCode === 200, 30_000);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  const p = await spawnPrometheus(binary, dir);
   return {
-    url,
-    log: () => stderr,
-    stop,
+    url: p.url,
+    log: p.log,
+    stop: p.stop,
     waitForEveryJob: (timeoutMs = 15_000) =>
-      until(async () => {
-        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('up == 1')}`);
+      p.until(async () => {
+        const res = await request(`${p.url}/api/v1/query?query=${encodeURIComponent('up == 1')}`);
         const body = (await res.body.json()) as { data?: { result?: unknown[] } };
         return (body.data?.result?.length ?? 0) >= Object.keys(jobs).length;
       }, timeoutMs),

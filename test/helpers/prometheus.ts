@@ -7,10 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { request } from 'undici';
+import { freePort } from './free-port.ts';
 
 export interface PrometheusHandle {
   /** http://127.0.0.1:PORT */
@@ -43,17 +43,6 @@ export function findPrometheus(env: NodeJS.ProcessEnv = process.env): string | n
   return null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Start Prometheus scraping `targetUrl` (http://127.0.0.1:PORT) at `metricsPath` every scrapeIntervalS. */
@@ -83,59 +72,77 @@ export async function startPrometheus(o: {
       '',
     ].join('\n'),
   );
+  const p = await spawnPrometheus(
+    o.binary,
+    dir,
+    o.remoteWrite ? ['--web.enable-remote-write-receiver', '--enable-feature=native-histograms'] : [],
+  );
+  const { url, until } = p;
+  return {
+    url,
+    log: p.log,
+    stop: p.stop,
+    waitForScrapes: (scrapes, timeoutMs = 15_000) =>
+      until(async () => {
+        const q = 'sum_over_time(up{job="target"}[1h])'; // successful scrapes so far
+        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
+        const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+        return Number(body.data?.result?.[0]?.value[1] ?? 0) >= scrapes;
+      }, timeoutMs),
+    waitForScrapeAfter: (epochMs, timeoutMs = 10_000) =>
+      until(async () => {
+        const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('timestamp(up{job="target"})')}`);
+        const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+        return Number(body.data?.result?.[0]?.value[1] ?? 0) * 1000 > epochMs;
+      }, timeoutMs),
+  };
+}
+
+/** A Prometheus started on the config `dir`/prometheus.yml, ready to query. */
+export interface SpawnedPrometheus {
+  url: string;
+  /** Its stderr so far. */
+  log(): string;
+  /** Polls `ok` every 100 ms until it holds; rejects at the timeout or when Prometheus exited. */
+  until(ok: () => Promise<boolean>, timeoutMs: number): Promise<void>;
+  /** Stops it and removes `dir`. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Prometheus on a free port of 127.0.0.1 with the config `dir`/prometheus.yml and its TSDB in
+ * `dir`, resolved once it answers /-/ready (stopped, `dir` removed, and rejected when it does not).
+ */
+export async function spawnPrometheus(binary: string, dir: string, flags: string[] = []): Promise<SpawnedPrometheus> {
   const port = await freePort();
   const child = spawn(
-    o.binary,
+    binary,
     [
       `--config.file=${join(dir, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--storage.tsdb.retention.time=1h',
       '--log.level=warn',
-      ...(o.remoteWrite ? ['--web.enable-remote-write-receiver', '--enable-feature=native-histograms'] : []),
+      ...flags,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => stopChild(child, dir);
-  try {
-    await until(
-      async () => (await request(`${url}/-/ready`)).statusCode === 200,
-      30_000,
-      () => child.exitCode !== null,
-    );
-  } catch (err) {
-    await stop();
-    throw new Error(`prometheus did not become ready on ${url}: ${(err as Error).message}\n${stderr}`);
-  }
-  return {
+  const p: SpawnedPrometheus = {
     url,
     log: () => stderr,
-    stop,
-    waitForScrapes: (scrapes, timeoutMs = 15_000) =>
-      until(
-        async () => {
-          const q = 'sum_over_time(up{job="target"}[1h])'; // successful scrapes so far
-          const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
-          const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
-          return Number(body.data?.result?.[0]?.value[1] ?? 0) >= scrapes;
-        },
-        timeoutMs,
-        () => child.exitCode !== null,
-      ),
-    waitForScrapeAfter: (epochMs, timeoutMs = 10_000) =>
-      until(
-        async () => {
-          const res = await request(`${url}/api/v1/query?query=${encodeURIComponent('timestamp(up{job="target"})')}`);
-          const body = (await res.body.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
-          return Number(body.data?.result?.[0]?.value[1] ?? 0) * 1000 > epochMs;
-        },
-        timeoutMs,
-        () => child.exitCode !== null,
-      ),
+    until: (ok, timeoutMs) => until(ok, timeoutMs, () => child.exitCode !== null),
+    stop: () => stopChild(child, dir),
   };
+  try {
+    await p.until(async () => (await request(`${url}/-/ready`)).statusCode === 200, 30_000);
+  } catch (err) {
+    await p.stop();
+    throw new Error(`prometheus did not become ready on ${url}: ${(err as Error).message}\n${stderr}`);
+  }
+  return p;
 }
 
 /** Poll `ok` every 100 ms until it holds; rejects at the timeout or when `dead()` says the process died. */
