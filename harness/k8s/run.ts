@@ -21,7 +21,7 @@ import { environment } from '../environment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { decisionPolicy } from '../pipeline/steps.ts';
 import { writeReports } from '../report.ts';
-import { redact, RunStore } from '../store/run-store.ts';
+import { redact, RunStore, storedPlan } from '../store/run-store.ts';
 import type { Prepared } from './script.ts';
 import { currentContext, findKubectl, kubectl, requireCrd } from './kubectl.ts';
 import { runnerUrl } from './runners.ts';
@@ -87,13 +87,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
     engine: 'k6-operator',
     scenario: config.scenario ?? 'default',
     config: redact(config),
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
+    plan: storedPlan(plan),
     vus: plan.vus,
     rtt: null,
     stages: [],

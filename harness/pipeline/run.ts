@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan, sizeVus, type Plan } from '../../analysis/plan.ts';
+import { buildPlan, sizeVus } from '../../analysis/plan.ts';
 import { aggregate } from '../../analysis/buckets.ts';
 import { meanArrivalMs } from '../../analysis/arrival-time.ts';
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
@@ -15,7 +15,7 @@ import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { trafficSummary } from '../scenario/traffic.ts';
-import { RunStore, redact } from '../store/run-store.ts';
+import { RunStore, redact, storedPlan } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
@@ -76,7 +76,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
       scenario: scenario.name ?? config.scenario ?? 'default',
       traffic: trafficSummary(requests.traffic),
       config: redact(config),
-      plan: planMeta(plan0),
+      plan: storedPlan(plan0),
       vus: plan0.vus,
       rtt: null,
       stages: [],
@@ -176,7 +176,7 @@ async function stages(
     measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
   );
   ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs));
-  store.update({ rtt, plan: planMeta(ctx.plan), vus: ctx.plan.vus });
+  store.update({ rtt, plan: storedPlan(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(
     `VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`,
   );
@@ -272,14 +272,4 @@ async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Pr
   ctx.progress.info(
     `connections: ${c.ready} open for the ${c.ready + c.failed} VUs allocated (${ctx.plan.vus.preAllocatedVUs} preallocated) before ${before}${c.failed ? ` (${c.failed} connects failed; those VUs connect on first use)` : ''}`,
   );
-}
-
-function planMeta(p: Plan) {
-  return {
-    steps: p.steps,
-    durationS: p.durationS,
-    settleS: p.settleS,
-    rules: p.rules,
-    expectedSteadySamples: p.expectedSteadySamples,
-  };
 }

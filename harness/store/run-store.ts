@@ -20,10 +20,30 @@ import type {
   StepPlan,
   TrafficRecord,
 } from '../../analysis/types.ts';
+import type { Plan } from '../../analysis/plan.ts';
 import { upgradeRunJson } from './upgrade.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { secretScrubber, type Scrub } from '../secret-scrub.ts';
 
+/** The plan as run.json keeps it: what a report decides from. */
+export interface StoredPlan {
+  steps: StepPlan[];
+  durationS: number;
+  settleS: number;
+  rules: Rules;
+  expectedSteadySamples: number[];
+}
+
+/** The part of a plan run.json keeps (`plan`). */
+export function storedPlan(p: Plan): StoredPlan {
+  return {
+    steps: p.steps,
+    durationS: p.durationS,
+    settleS: p.settleS,
+    rules: p.rules,
+    expectedSteadySamples: p.expectedSteadySamples,
+  };
+}
 export interface RunMeta {
   schemaVersion: 2;
   runId: string;
@@ -37,7 +57,7 @@ export interface RunMeta {
   traffic?: TrafficRecord;
   /** The validated config with anything secret-looking redacted. */
   config: unknown;
-  plan: { steps: StepPlan[]; durationS: number; settleS: number; rules: Rules; expectedSteadySamples: number[] } | null;
+  plan: StoredPlan | null;
   /** The step attempts as run, on the steps phase's clock (reruns included), each with the action taken; absent before the steps stage. */
   attempts?: AttemptRecord[] | null;
   /** The rules and bounds the steps stage decided by, so a report decides alike. */

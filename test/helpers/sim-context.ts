@@ -13,7 +13,7 @@ import { SimulatedEngine } from '../../harness/engine/simulated.ts';
 import type { RunContext } from '../../harness/pipeline/context.ts';
 import { Interrupt } from '../../harness/pipeline/interrupt.ts';
 import { Progress } from '../../harness/progress.ts';
-import { RunStore } from '../../harness/store/run-store.ts';
+import { RunStore, storedPlan } from '../../harness/store/run-store.ts';
 import { buildPlan } from '../../analysis/plan.ts';
 
 /** The fastest round trip every simulated run reads (ms). */
@@ -73,13 +73,7 @@ export function simContext(o: SimContextOptions) {
     scenario: 'model',
     config,
     vus: plan.vus,
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
+    plan: storedPlan(plan),
     rtt: {
       connectMedianMs: SIM_RTT_MS,
       httpMedianMs: SIM_RTT_MS,

@@ -14,7 +14,7 @@ import type { BucketRecord, StageOutcome, RunResult } from '../../../analysis/ty
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import { buildPlan } from '../../../analysis/plan.ts';
-import { RunStore, redact } from '../../store/run-store.ts';
+import { RunStore, redact, storedPlan } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
@@ -104,13 +104,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       ...config,
       import: { file: path.resolve(o.file), stepsFrom, scenarios: o.scenarios ?? null, t0Ms: o.t0Ms ?? null },
     }) as PlateauConfig,
-    plan: {
-      steps: plan.steps,
-      durationS: plan.durationS,
-      settleS: plan.settleS,
-      rules: plan.rules,
-      expectedSteadySamples: plan.expectedSteadySamples,
-    },
+    plan: storedPlan(plan),
     vus: {
       preAllocatedVUs: records[0]?.vusAllocated ?? 0,
       maxVUs: vusMax,
