@@ -262,6 +262,12 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
   afterAll(async () => {
     await runners.close();
   });
+  /** The runners sent a stop since patch number `before`, in order. */
+  const stoppedSince = (before: number) =>
+    runners.patches
+      .slice(before)
+      .map((x) => x.runner)
+      .sort();
 
   it('no kubectl on PATH, no context, no CRD: refused before anything is applied, each with the fix', async () => {
     const p = await prepared(prom.url);
@@ -361,12 +367,7 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(err).toMatch(
       /no series from runner 4 .*testid=k8s-run-.* 2\.5 s after the start.*\| fix: check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL/,
     );
-    expect(
-      runners.patches
-        .slice(before)
-        .map((x) => x.runner)
-        .sort(),
-    ).toEqual([1, 2, 3, 4]);
+    expect(stoppedSince(before)).toEqual([1, 2, 3, 4]);
     expect(lines.join('\n')).toMatch(
       /runner 2 \(.*\/runner-2\) answered 500[\s\S]*1 of 4 runners did not take the stop: deleting TestRun/,
     );
@@ -392,12 +393,7 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(said).toMatch(
       /step 3 at 120 req\/s: 120\.0 achieved, holds[\s\S]*step 4 at 160 req\/s: 130\.0 achieved, fails[\s\S]*stopping at step 4/,
     );
-    expect(
-      runners.patches
-        .slice(before)
-        .map((x) => x.runner)
-        .sort(),
-    ).toEqual([1, 2, 3, 4]);
+    expect(stoppedSince(before)).toEqual([1, 2, 3, 4]);
     expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
     const summary = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'summary.json'), 'utf8'));
     expect(summary.capacityPerSec).toBe(120);
@@ -435,12 +431,7 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     runners.onPatch = undefined;
     expect(code, `${out}\n${err}`).toBe(130);
-    expect(
-      runners.patches
-        .slice(before)
-        .map((x) => x.runner)
-        .sort(),
-    ).toEqual([1, 2, 3, 4]);
+    expect(stoppedSince(before)).toEqual([1, 2, 3, 4]);
     expect(out).toMatch(/interrupted: stopping the 4 runners[\s\S]*stop sent to all 4 runners[\s\S]*deleted TestRun/);
   });
 
