@@ -14,6 +14,7 @@ import { seriesOf } from './series.ts';
 import { serverRttMs } from './server.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';
+import { unitOf } from './format.ts';
 import { withDownstreams } from './downstreams.ts';
 import { withDistribution } from './distribution.ts';
 
@@ -26,8 +27,20 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
   );
 }
 
+/** The input with its rate unit in the rules it is judged by (the decision policy's too): the texts name it. */
+function withRateUnit(input: AnalyzeInput): AnalyzeInput {
+  const unit = input.rateUnit;
+  if (unit === undefined) return input;
+  return {
+    ...input,
+    rules: { ...input.rules, rateUnit: unit },
+    ...(input.policy ? { policy: { ...input.policy, rules: { ...input.policy.rules, rateUnit: unit } } } : {}),
+  };
+}
+
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
-export function analyzeRun(input: AnalyzeInput): RunResult {
+export function analyzeRun(given: AnalyzeInput): RunResult {
+  const input = withRateUnit(given);
   const records = mergeRecords(input.records);
   const routes = input.serverConfig?.requests?.routes;
   const server =
@@ -86,7 +99,7 @@ export function analyzeRun(input: AnalyzeInput): RunResult {
       stop.kneeStep,
       stop.peakPerSec,
     ),
-    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad)),
+    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad), unitOf(input.rules)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),

@@ -1,8 +1,9 @@
 /**
  * Number formatting shared by analysis texts (reasons, warnings) and the renderers, so every
- * output writes the same figure the same way: req/s with 1 decimal, ratios with 2, ms with 3
+ * output writes the same figure the same way: rates with 1 decimal, ratios with 2, ms with 3
  * significant digits, counts with thousands separators. Pure and locale-independent.
  */
+import type { RateUnit } from './types/plan.ts';
 
 const DASH = '–';
 
@@ -20,7 +21,30 @@ export function fmtInt(n: number): string {
   return groupThousands(Math.round(n).toFixed(0));
 }
 
-/** A rate in req/s with 1 decimal: 205.06 -> "205.1". */
+/** The rate unit of a run's traffic (run.json `traffic`); req/s when it has none (an older run). */
+export function rateUnitOf(traffic: { entries: readonly { transaction: boolean }[] } | null | undefined): RateUnit {
+  return traffic?.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
+}
+
+/**
+ * The unit of rates two runs share (compare, gate): arrivals/s when either's traffic has a
+ * transaction, since an arrival of the other is its one request; req/s when both send one each.
+ */
+export function sharedRateUnit(a: Parameters<typeof rateUnitOf>[0], b: Parameters<typeof rateUnitOf>[0]): RateUnit {
+  return rateUnitOf(a) === 'arrivals/s' ? 'arrivals/s' : rateUnitOf(b);
+}
+
+/** The unit the decision texts of a run give rates in: its rules' (set from its traffic), req/s by default. */
+export function unitOf(rules: { rateUnit?: RateUnit } | null | undefined): RateUnit {
+  return rules?.rateUnit ?? 'req/s';
+}
+
+/** What the unit counts, for "of completed ... failed": requests, or arrivals (each a transaction or a request). */
+export function unitCounts(unit: RateUnit): 'requests' | 'arrivals' {
+  return unit === 'arrivals/s' ? 'arrivals' : 'requests';
+}
+
+/** A rate with 1 decimal: 205.06 -> "205.1". */
 export function fmtRate(perSec: number): string {
   return groupThousands(perSec.toFixed(1));
 }

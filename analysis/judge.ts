@@ -2,7 +2,7 @@
  * The stop rule. A step is judged on its steady window only (the hold minus its settle time; the
  * ramp never counts):
  *
- *   X        = ok completions in the window / seconds of the window with data   (req/s)
+ *   X        = ok completions in the window / seconds of the window with data   (arrivals/s: req/s where an arrival is one request)
  *   delivery = X / rate
  *   capture  = (X_i - X_{i-1}) / (rate_i - rate_{i-1})        (null for the first step)
  *   holds   <=> delivery >= deliveryMin  and  (capture null or capture >= captureMin)
@@ -20,6 +20,8 @@ import {
   fmtSignedRate,
   fmtSignedTarget,
   fmtTarget,
+  unitCounts,
+  unitOf,
 } from './format.ts';
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
@@ -83,20 +85,21 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
     };
   }
   const reasons: string[] = [];
+  const unit = unitOf(rules);
   if (f.delivery < rules.deliveryMin) {
     reasons.push(
-      `delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} req/s achieved of ${fmtTarget(step.ratePerSec)} offered`,
+      `delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} ${unit} achieved of ${fmtTarget(step.ratePerSec)} offered`,
     );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
     const gainedPerSec = f.throughputPerSec - f.prev.throughputPerSec;
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
     reasons.push(
-      `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} req/s for ${fmtSignedTarget(addedPerSec)} offered`,
+      `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} ${unit} for ${fmtSignedTarget(addedPerSec)} offered`,
     );
   }
   if (reasons.length > 0 && f.errorRate >= ERROR_REASON_MIN) {
-    reasons.push(`${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed requests failed`);
+    reasons.push(`${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed ${unitCounts(unit)} failed`);
   }
   return { verdict: reasons.length === 0 ? 'holds' : 'fails', reasons };
 }

@@ -3,7 +3,7 @@
  * the arrival schedule and the VU sizing before any load is sent; `plateau plan` prints it.
  */
 import type { Segment } from './schedule.ts';
-import type { Rules, StepPlan, VuSizing } from './types.ts';
+import type { RateUnit, Rules, StepPlan, VuSizing } from './types.ts';
 
 /**
  * The parts of the config a plan reads, declared here so that the pure core never imports the
@@ -54,6 +54,11 @@ export function stepRates(s: Pick<PlanSteps, 'startPerSec' | 'stepPerSec' | 'max
     out.push(Math.round(r * 1000) / 1000);
   }
   return out;
+}
+
+/** The plan with the unit its rates are in (rules.rateUnit): arrivals/s when the traffic has a transaction. */
+export function withRateUnit(plan: Plan, unit: RateUnit): Plan {
+  return { ...plan, rules: { ...plan.rules, rateUnit: unit } };
 }
 
 export function buildPlan(config: PlanConfig, rttMs: number | null = null): Plan {

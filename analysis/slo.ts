@@ -16,12 +16,12 @@
  *
  * Latency never stops a run: nothing here feeds the decision (docs/decisions/031).
  */
-import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo, unitOf } from './format.ts';
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
 import { SERVER_QUANTILES } from './server-histogram.ts';
 import { decidingSteps } from './stop.ts';
 import { costPerRequest, type CostResult, type CostSettings } from './models/cost.ts';
-import type { Rules, RttFigures, RunResult, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
+import type { RateUnit, Rules, RttFigures, RunResult, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
 
 /** The quantiles (as percentiles, 99 for 0.99) each source's results keep: the only ones an objective can name. */
 export const SLO_QUANTILES: Record<SloConfig['source'], readonly number[]> = {
@@ -124,8 +124,8 @@ function stepReading(s: StepResult, slo: SloConfig, rttMs: number | null, rules:
 }
 
 /** "step 6 (600 req/s)". */
-function stepName(s: SloStep): string {
-  return `step ${stepNo(s.step)} (${fmtTarget(s.ratePerSec)} req/s)`;
+function stepName(s: SloStep, unit: RateUnit): string {
+  return `step ${stepNo(s.step)} (${fmtTarget(s.ratePerSec)} ${unit})`;
 }
 
 /** "212 ms (n 15,000)", over the objective never printed equal to it. */
@@ -135,13 +135,13 @@ function valueText(s: SloStep, maxMs: number): string {
 }
 
 /** Why nothing in the holding prefix was judged, with the fix. */
-function unjudgedWhy(prefix: readonly SloStep[], q: string): string {
+function unjudgedWhy(prefix: readonly SloStep[], q: string, unit: RateUnit): string {
   if (prefix.every((s) => s.unjudged === 'no-server-percentiles'))
     return `no holding step has a server ${q}: the target's request series has no histogram buckets over the steady windows (read a histogram, e.g. metrics.requests.preset 'otel' or 'prometheus-client', or judge the client: slo.source 'client')`;
   const thin = prefix.filter((s) => s.unjudged === 'thin');
   if (thin.length > 0) {
     const top = thin.reduce((a, b) => (b.n > a.n ? b : a));
-    return `every holding step's ${q} rests on too few samples (at most n ${fmtInt(top.n)} at ${stepName(top)}, of the ${fmtInt(top.requiredSamples)} a ${q} needs): hold the steps longer (steps.holdS) or offer higher rates`;
+    return `every holding step's ${q} rests on too few samples (at most n ${fmtInt(top.n)} at ${stepName(top, unit)}, of the ${fmtInt(top.requiredSamples)} a ${q} needs): hold the steps longer (steps.holdS) or offer higher rates`;
   }
   if (prefix.some((s) => s.unjudged === 'counter-reset'))
     return `a server counter went backwards (a restart of the target) in the holding windows that had a server ${q}: their figures are not trusted; rerun with the target steady`;
@@ -150,27 +150,33 @@ function unjudgedWhy(prefix: readonly SloStep[], q: string): string {
   return `no holding step measured a ${q} (no successful request in its window)`;
 }
 
-function detailOf(r: Omit<SloResult, 'detail'>, prefix: readonly SloStep[], miss: SloStep | undefined): string {
+function detailOf(
+  r: Omit<SloResult, 'detail'>,
+  prefix: readonly SloStep[],
+  miss: SloStep | undefined,
+  unit: RateUnit,
+): string {
+  const named = (steps: readonly SloStep[]) => steps.map((s) => stepName(s, unit)).join(', ');
   const q = sloValueLabel(r);
   const objective = `${objectiveMs(r.maxMs)} ms`;
   if (r.problem) return `the objective cannot be judged: ${r.problem}`;
   if (prefix.length === 0) return 'no step held, so no rate was served within the objective either';
   const at = r.steps.find((s) => s.holds && s.step === r.step) ?? null;
   const above = miss ? prefix.filter((s) => s.step > miss.step && s.met === true) : [];
-  const again = above.length > 0 ? `; ${above.map(stepName).join(', ')} met it again above the miss: not counted` : '';
+  const again = above.length > 0 ? `; ${named(above)} met it again above the miss: not counted` : '';
   if (at === null) {
     if (miss)
-      return `${stepName(miss)}, the first judged holding step, already missed the objective: ${q} ${valueText(miss, r.maxMs)} > ${objective}${again}; start lower to find the rate within it`;
-    return unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)));
+      return `${stepName(miss, unit)}, the first judged holding step, already missed the objective: ${q} ${valueText(miss, r.maxMs)} > ${objective}${again}; start lower to find the rate within it`;
+    return unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)), unit);
   }
-  const met = `${stepName(at)} met it: ${q} ${valueText(at, r.maxMs)} <= ${objective}`;
-  if (miss) return `${met}; ${stepName(miss)} missed it: ${valueText(miss, r.maxMs)} > ${objective}${again}`;
+  const met = `${stepName(at, unit)} met it: ${q} ${valueText(at, r.maxMs)} <= ${objective}`;
+  if (miss) return `${met}; ${stepName(miss, unit)} missed it: ${valueText(miss, r.maxMs)} > ${objective}${again}`;
   const unjudged = prefix.filter((s) => s.met === null && s.step > at.step);
   const over =
     unjudged.length > 0
-      ? `; ${unjudged.map(stepName).join(', ')} could not be judged (${unjudged.map((s) => s.unjudged).join(', ')})`
+      ? `; ${named(unjudged)} could not be judged (${unjudged.map((s) => s.unjudged).join(', ')})`
       : '';
-  return `${met}, and no holding step missed it${over}: the plateau came first, so the capacity within the objective is at least ${fmtRate(r.capacityPerSec ?? 0)} req/s`;
+  return `${met}, and no holding step missed it${over}: the plateau came first, so the capacity within the objective is at least ${fmtRate(r.capacityPerSec ?? 0)} ${unit}`;
 }
 
 /** The capacity within the objective over the run's judged steps (RunResult.steps). */
@@ -204,7 +210,7 @@ export function sloOf(config: SloConfig, all: readonly StepResult[], rtt: RttFig
     ...(problem ? { problem } : {}),
     steps,
   };
-  return { ...result, detail: detailOf(result, prefix, missAt === -1 ? undefined : prefix[missAt]) };
+  return { ...result, detail: detailOf(result, prefix, missAt === -1 ? undefined : prefix[missAt], unitOf(rules)) };
 }
 
 /**

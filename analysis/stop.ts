@@ -18,8 +18,10 @@ import {
   fmtSignedTarget,
   fmtTarget,
   stepNo,
+  unitCounts,
+  unitOf,
 } from './format.ts';
-import type { Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
+import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
 
 export type StopSummary = Pick<
@@ -30,8 +32,8 @@ export type StopSummary = Pick<
 /** Error share above which a stop sentence names the errors. */
 const ERROR_NOTE_MIN = 0.01;
 
-function stepName(s: StepResult): string {
-  return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} req/s)`;
+function stepName(s: StepResult, unit: RateUnit): string {
+  return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} ${unit})`;
 }
 
 /** Number of leading steps that hold. */
@@ -48,23 +50,24 @@ function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: n
 
 /** What the rule saw at the first failing step, e.g. "delivered 0.82 < 0.90". */
 function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): string {
+  const unit = unitOf(rules);
   if (s.delivery < rules.deliveryMin) {
-    return `delivered ${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} req/s achieved)`;
+    return `delivered ${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
   const gained = prev ? fmtSignedRate(s.throughputPerSec - prev.throughputPerSec) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
-  return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} req/s for ${added} offered)`;
+  return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} ${unit} for ${added} offered)`;
 }
 
 /** Extra clauses: collapse (X fell below the knee) and errors. */
-function shapeNotes(s: StepResult, knee: StepResult | null): string {
+function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit): string {
   const notes: string[] = [];
   if (knee && s.throughputPerSec < 0.95 * knee.throughputPerSec) {
     notes.push(
-      `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} req/s (collapse)`,
+      `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
     );
   }
-  if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed requests failed`);
+  if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed ${unitCounts(unit)} failed`);
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
@@ -80,18 +83,18 @@ function generatorFix(s: StepResult): string {
   return 'give the generator more cores or workers (--workers), or a machine of its own';
 }
 
-function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null): string {
+function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null, unit: RateUnit): string {
   const last = steps.at(-1);
   const held =
     capacityPerSec === null
       ? 'no step held before it'
-      : `at least ${fmtRate(capacityPerSec)} req/s held before it: capacity not established`;
+      : `at least ${fmtRate(capacityPerSec)} ${unit} held before it: capacity not established`;
   if (!last || last.verdict === 'not-run') return `interrupted before any step produced data; ${held}`;
   if (last.verdict === 'incomplete') {
     const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
-    return `interrupted during ${stepName(last)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window; ${held}`;
+    return `interrupted during ${stepName(last, unit)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window; ${held}`;
   }
-  return `interrupted after ${stepName(last)}; ${held}`;
+  return `interrupted after ${stepName(last, unit)}; ${held}`;
 }
 
 function reasonAndDetail(
@@ -103,7 +106,8 @@ function reasonAndDetail(
   rules: Rules,
   capacityPerSec: number | null,
 ): { stopReason: StopReason; stopDetail: string } {
-  if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec) };
+  const unit = unitOf(rules);
+  if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec, unit) };
   const bad = steps[prefix];
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   if (!bad) {
@@ -113,25 +117,25 @@ function reasonAndDetail(
     if (ranSteps < plannedSteps) {
       return {
         stopReason: 'error',
-        stopDetail: `the run ended after ${stepName(ran[ran.length - 1])}: the remaining ${plannedSteps - ranSteps} planned steps produced no data`,
+        stopDetail: `the run ended after ${stepName(ran[ran.length - 1], unit)}: the remaining ${plannedSteps - ranSteps} planned steps produced no data`,
       };
     }
     const last = steps[steps.length - 1];
     return {
       stopReason: 'max-rate-reached',
-      stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last)}, achieved ${fmtRate(last.throughputPerSec)} req/s: capacity is at least that, raise the top rate to find the plateau`,
+      stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least that, raise the top rate to find the plateau`,
     };
   }
   if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {
     return {
       stopReason: 'error',
-      stopDetail: `${stepName(bad)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early`,
+      stopDetail: `${stepName(bad, unit)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early`,
     };
   }
   if (bad.generatorBound) {
     return {
       stopReason: 'generator-bound',
-      stopDetail: `${stepName(bad)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} req/s held`}. To measure further, ${generatorFix(bad)}`,
+      stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad)}`,
     };
   }
   if (prefix === 0) {
@@ -141,12 +145,12 @@ function reasonAndDetail(
       : ': the target sustains less than the lowest offered rate; start lower';
     return {
       stopReason: 'failed-first-step',
-      stopDetail: `${stepName(bad)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null)}`,
+      stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit)}`,
     };
   }
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(bad)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} req/s${shapeNotes(bad, knee)}`,
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit)}`,
   };
 }
 

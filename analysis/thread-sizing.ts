@@ -11,7 +11,7 @@
  * guarantees. It was also measured on all the threads, which on a machine also running the
  * target cost more per arrival than one thread does: high again.
  */
-import type { BucketRecord, StageOutcome } from './types.ts';
+import type { BucketRecord, RateUnit, StageOutcome } from './types.ts';
 
 /** Seconds of the warmup not used: its ramp and the first second at rate (connections, JIT). */
 const COLD_S = 2;
@@ -45,6 +45,7 @@ export function threadsForPlan(
   threads: number,
   topRatePerSec: number,
   busyBound: number,
+  unit: RateUnit = 'req/s',
 ): ThreadSizing {
   const bySecond = new Map<number, BucketRecord[]>();
   const lastBySource = new Map<string, number>();
@@ -83,8 +84,8 @@ export function threadsForPlan(
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const rateText =
     ratePerSec === topRatePerSec
-      ? `the top rate, ${topRatePerSec.toLocaleString('en-US')} req/s,`
-      : `the warmup's rate, ${Math.round(ratePerSec).toLocaleString('en-US')} req/s (above the top rate),`;
+      ? `the top rate, ${topRatePerSec.toLocaleString('en-US')} ${unit},`
+      : `the warmup's rate, ${Math.round(ratePerSec).toLocaleString('en-US')} ${unit} (above the top rate),`;
   const detail =
     `the warmup cost ${(cost * 1e6).toFixed(1)} µs of thread time per arrival (median of ${Math.min(costs.length, WARM_SECONDS)} warm seconds on ${threads} threads): ` +
     `${rateText} would keep one thread ${pct(oneThreadBusy)} busy (an estimate on the high side), so ` +

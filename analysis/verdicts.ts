@@ -11,9 +11,9 @@
  * mean. A step failing that way measured the generator: never capacity. With no step held before
  * it, a failed step with a symptom is inconclusive: neither side is blamed.
  */
-import { fmtInt, fmtMsOver, fmtShare, fmtShareOver } from './format.ts';
+import { fmtInt, fmtMsOver, fmtShare, fmtShareOver, unitCounts } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
-import type { GeneratorBounds, OverloadShape, StepResult, Symptom } from './types.ts';
+import type { GeneratorBounds, OverloadShape, RateUnit, StepResult, Symptom } from './types.ts';
 
 export type { GeneratorBounds };
 
@@ -256,6 +256,7 @@ export function overloadShape(
   knee: StepResult | null,
   bad: StepResult | null,
   bestBefore: StepResult | null = knee,
+  unit: RateUnit = 'req/s',
 ): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
   if (bad.generatorBound)
@@ -267,7 +268,7 @@ export function overloadShape(
   if (bad.errorRate >= 0.05)
     return {
       shape: 'errors',
-      evidence: `${(bad.errorRate * 100).toFixed(1)}% of requests failed at ${bad.ratePerSec} req/s (${Object.entries(
+      evidence: `${(bad.errorRate * 100).toFixed(1)}% of ${unitCounts(unit)} failed at ${bad.ratePerSec} ${unit} (${Object.entries(
         bad.errors,
       )
         .map(([k, v]) => `${k} ${v}`)
@@ -277,13 +278,13 @@ export function overloadShape(
   if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
     return {
       shape: 'collapse',
-      evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} req/s (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered`,
+      evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
       meaning: MEANINGS.collapse,
     };
   }
   return {
     shape: 'plateau',
-    evidence: `throughput ${bad.throughputPerSec.toFixed(1)} req/s at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`,
+    evidence: `throughput ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`,
     meaning: MEANINGS.plateau,
   };
 }

@@ -7,7 +7,7 @@
  *
  * (the floor keeps sub-millisecond medians on loopback from never looking stable).
  */
-import type { BucketRecord, WarmupRecord } from './types.ts';
+import type { BucketRecord, RateUnit, WarmupRecord } from './types.ts';
 import { aggregate } from './buckets.ts';
 import { percentileMs } from './histogram.ts';
 
@@ -37,7 +37,13 @@ export function warmupWindows(
   return out;
 }
 
-export function warmupStable(windows: WarmupWindow[], count: number, tolerance: number, floorMs = 0.5): WarmupVerdict {
+export function warmupStable(
+  windows: WarmupWindow[],
+  count: number,
+  tolerance: number,
+  unit: RateUnit = 'req/s',
+  floorMs = 0.5,
+): WarmupVerdict {
   const last = windows.slice(-count);
   if (last.length < count) return { stable: false, windows, detail: `${windows.length} of ${count} windows so far` };
   const xs = last.map((w) => w.throughputPerSec);
@@ -48,7 +54,7 @@ export function warmupStable(windows: WarmupWindow[], count: number, tolerance: 
   const spreadMs = Math.max(...ms) - Math.min(...ms);
   const stable =
     meanX > 0 && spreadX <= tolerance && Number.isFinite(spreadMs) && spreadMs <= Math.max(tolerance * meanMs, floorMs);
-  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} req/s (spread ${(spreadX * 100).toFixed(1)}%), median ${Number.isFinite(meanMs) ? meanMs.toFixed(2) : 'n/a'} ms (spread ${Number.isFinite(spreadMs) ? spreadMs.toFixed(2) : 'n/a'} ms)`;
+  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} ${unit} (spread ${(spreadX * 100).toFixed(1)}%), median ${Number.isFinite(meanMs) ? meanMs.toFixed(2) : 'n/a'} ms (spread ${Number.isFinite(spreadMs) ? spreadMs.toFixed(2) : 'n/a'} ms)`;
   return { stable, windows, detail };
 }
 

@@ -2,7 +2,7 @@
  * Live progress in the terminal: one line rewritten every second on a TTY (step k of n, target vs
  * achieved, p99, errors, dropped, time left), plain periodic lines when stdout is not a TTY.
  */
-import type { BucketRecord, StepPlan, StepResult } from '../analysis/types.ts';
+import type { BucketRecord, RateUnit, StepPlan, StepResult } from '../analysis/types.ts';
 import { decodeHistogram } from '../analysis/histogram.ts';
 import { highestOf } from '../analysis/buckets.ts';
 import { fmtShare } from '../analysis/format.ts';
@@ -59,11 +59,11 @@ export class Progress {
     }
   }
 
-  stepJudged(s: StepResult, total: number): void {
+  stepJudged(s: StepResult, total: number, unit: RateUnit = 'req/s'): void {
     const cap = s.capture === null ? '   -' : s.capture.toFixed(2);
     const why = s.reasons.length ? `  (${s.reasons.join('; ')})` : '';
     this.info(
-      `step ${s.index + 1}/${total}: ${s.ratePerSec} req/s offered, ${s.throughputPerSec.toFixed(1)} achieved, delivery ${s.delivery.toFixed(2)}, capture ${cap}: ${s.verdict.toUpperCase()}${why}`,
+      `step ${s.index + 1}/${total}: ${s.ratePerSec} ${unit} offered, ${s.throughputPerSec.toFixed(1)} achieved, delivery ${s.delivery.toFixed(2)}, capture ${cap}: ${s.verdict.toUpperCase()}${why}`,
     );
   }
 

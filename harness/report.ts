@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AnalyzeInput, RunResult, ServerConfigInput, SloConfig } from '../analysis/types.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { DEFAULT_RULES } from '../analysis/plan.ts';
+import { rateUnitOf } from '../analysis/format.ts';
 import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
@@ -36,6 +37,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     environment: meta.environment,
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
     gauges: gaugesOf(samples),
+    rateUnit: rateUnitOf(meta.traffic),
     ...busyBoundOf(meta.config),
     ...serverConfigOf(meta.config),
   });

@@ -11,10 +11,12 @@ import {
   fmtShare,
   fmtShareOver,
   fmtTarget,
+  rateUnitOf,
+  sharedRateUnit,
   stepNo,
 } from '../analysis/format.ts';
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
-import type { Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
+import type { Percentile, RateUnit, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
@@ -76,15 +78,16 @@ export function captureText(s: StepResult, rules: Rules): string {
     : fmtRatio(s.capture);
 }
 
-/**
- * The unit of the run's rates: arrivals/s where an entry of its traffic is a transaction (an
- * arrival then sends several requests, and the rates, the steps and the capacity count arrivals);
- * req/s otherwise, where an arrival is one request.
- */
-export type RateUnit = 'req/s' | 'arrivals/s';
+export type { RateUnit };
 
+/** The unit of the run's rates (analysis/format.ts rateUnitOf): arrivals/s for traffic with a transaction, else req/s. */
 export function rateUnit(run: Pick<RunResult, 'traffic'>): RateUnit {
-  return run.traffic?.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
+  return rateUnitOf(run.traffic);
+}
+
+/** The unit of rates two runs share (analysis/format.ts sharedRateUnit). */
+export function pairUnit(a: Pick<RunResult, 'traffic'>, b: Pick<RunResult, 'traffic'>): RateUnit {
+  return sharedRateUnit(a.traffic, b.traffic);
 }
 
 /** The step table of report.md and report.html: same header, same cells; each renderer escapes them. */

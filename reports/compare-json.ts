@@ -16,6 +16,7 @@ import {
 import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import type { CompareCosts } from './compare.ts';
+import { pairUnit } from './cells.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
@@ -253,7 +254,7 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
             thresholds: names.thresholds,
           },
     nameRegressions: names?.regressions ?? [],
-    nameWarnings: names === null ? [] : nameWarnings(names, COMPARE_LABELS),
+    nameWarnings: names === null ? [] : nameWarnings(names, COMPARE_LABELS, pairUnit(a, b)),
     cost: input.cost,
   };
 }

@@ -6,8 +6,8 @@
  * comparable. Pure: two RunResults in, Markdown out.
  */
 import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
-import type { RunResult, StepResult } from '../analysis/types.ts';
-import { percentileCell, percentileOf, rateUnit } from './cells.ts';
+import type { RateUnit, RunResult, StepResult } from '../analysis/types.ts';
+import { pairUnit, percentileCell, percentileOf, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
@@ -41,13 +41,13 @@ export function changeText(a: number | null | undefined, b: number | null | unde
   return `${d >= 0 ? '+' : '-'}${fmtPercent(Math.abs(d))}`;
 }
 
-function rateText(x: number | null): string {
-  return x === null ? '–' : `${fmtRate(x)} req/s`;
+function rateText(x: number | null, run: RunResult): string {
+  return x === null ? '–' : `${fmtRate(x)} ${rateUnit(run)}`;
 }
 
 function kneeText(run: RunResult): string {
   const k = kneeResult(run);
-  return k ? `step ${stepNo(k.index)} (${fmtTarget(k.ratePerSec)} req/s)` : '–';
+  return k ? `step ${stepNo(k.index)} (${fmtTarget(k.ratePerSec)} ${rateUnit(run)})` : '–';
 }
 
 function row(cells: string[]): string {
@@ -82,14 +82,14 @@ function headline(a: RunResult, b: RunResult): string[] {
     row(['Run', a.runId, b.runId, '']),
     row([
       'Capacity',
-      rateText(a.capacityPerSec),
-      rateText(b.capacityPerSec),
+      rateText(a.capacityPerSec, a),
+      rateText(b.capacityPerSec, b),
       changeText(a.capacityPerSec, b.capacityPerSec),
     ]),
     ...sloRows(a, b),
     row(['Knee', kneeText(a), kneeText(b), '']),
-    row(['Peak', rateText(a.peakPerSec), rateText(b.peakPerSec), changeText(a.peakPerSec, b.peakPerSec)]),
-    row(['USL predicted peak', rateText(uslA), rateText(uslB), changeText(uslA, uslB)]),
+    row(['Peak', rateText(a.peakPerSec, a), rateText(b.peakPerSec, b), changeText(a.peakPerSec, b.peakPerSec)]),
+    row(['USL predicted peak', rateText(uslA, a), rateText(uslB, b), changeText(uslA, uslB)]),
     row(['Stop reason', a.stopReason, b.stopReason, '']),
     row(['Engine', a.engine, b.engine, '']),
   ];
@@ -133,7 +133,7 @@ function nameRow(c: NameComparison): string {
   ]);
 }
 
-function namesNotes(r: NameComparisonResult): string[] {
+function namesNotes(r: NameComparisonResult, unit: RateUnit): string[] {
   const out: string[] = [];
   if (r.withoutNames !== null) {
     const other = r.withoutNames === 'a' ? 'B' : 'A';
@@ -143,25 +143,25 @@ function namesNotes(r: NameComparisonResult): string[] {
   }
   if (r.added.length > 0) out.push(`- Only in B (added, not compared): ${r.added.map(mdCell).join(', ')}`);
   if (r.removed.length > 0) out.push(`- Only in A (removed, not compared): ${r.removed.map(mdCell).join(', ')}`);
-  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, COMPARE_LABELS))}`);
+  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, COMPARE_LABELS, unit))}`);
   return out;
 }
 
 /** The per-name section: the rule, the names that regressed, what was not compared, a table per rate both held. */
-export function byNameLines(r: NameComparisonResult | null): string[] {
+export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): string[] {
   if (r === null) return [];
-  const warnings = nameWarnings(r, COMPARE_LABELS);
+  const warnings = nameWarnings(r, COMPARE_LABELS, unit);
   const lines = ['', '## By name at equal offered rates', '', thresholdsText(r.thresholds, COMPARE_LABELS), ''];
   if (warnings.length > 0)
     lines.push('**Names that regressed at rates both runs held:**', '', ...warnings.map((w) => `- ${mdCell(w)}`));
   else if (r.rates.length > 0) lines.push('No name regressed at the rates both runs held.');
   else lines.push('No rate held in both runs with names recorded in both: nothing compared per name.');
-  const notes = namesNotes(r);
+  const notes = namesNotes(r, unit);
   if (notes.length > 0) lines.push('', ...notes);
   for (const rate of r.rates) {
     lines.push(
       '',
-      `### ${fmtTarget(rate.ratePerSec)} req/s (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
+      `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
       '',
       '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
@@ -173,6 +173,7 @@ export function byNameLines(r: NameComparisonResult | null): string[] {
 
 export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | null): string {
   const warnings = settingDifferences(a, b);
+  const unit = pairUnit(a, b);
   const lines = [`# plateau compare: A ${mdCell(a.runId)} vs B ${mdCell(b.runId)}`, ''];
   if (warnings.length > 0) {
     lines.push(
@@ -184,7 +185,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
   }
   lines.push(...headline(a, b), '', '## At equal offered rates', '');
   lines.push(
-    '| Offered req/s | A X req/s | B X req/s | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |',
+    `| Offered ${unit} | A X ${unit} | B X ${unit} | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |`,
   );
   lines.push(`|${Array(13).fill('---').join('|')}|`);
   for (const r of compareRows(a, b)) {
@@ -208,7 +209,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
       ]),
     );
   }
-  lines.push(...byNameLines(compareByName(a, b)));
+  lines.push(...byNameLines(compareByName(a, b), unit));
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));
     lines.push(...costLines(cost.b).map((l) => l.replace('### Cost per request', '### Cost per request (B)')));

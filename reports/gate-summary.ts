@@ -6,7 +6,8 @@
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
-import type { RunResult } from '../analysis/types.ts';
+import type { RateUnit, RunResult } from '../analysis/types.ts';
+import { pairUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { gateCapacity, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
@@ -16,8 +17,8 @@ import { sloCapacityText } from './slo-text.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
-function rate(x: number | null): string {
-  return x === null ? '–' : `${fmtRate(x)} req/s`;
+function rate(x: number | null, unit: RateUnit): string {
+  return x === null ? '–' : `${fmtRate(x)} ${unit}`;
 }
 
 /** "0.000012 USD" with enough digits to read a per-request price. */
@@ -45,7 +46,7 @@ function plural(n: number, one: string): string {
 }
 
 /** What the per-name comparison did not cover: names only one run recorded, rates not compared. */
-function namesNotes(r: NameComparisonResult): string[] {
+function namesNotes(r: NameComparisonResult, unit: RateUnit): string[] {
   const out: string[] = [];
   if (r.withoutNames !== null)
     out.push(
@@ -54,12 +55,12 @@ function namesNotes(r: NameComparisonResult): string[] {
   if (r.added.length > 0) out.push(`- Only in this run (added, not compared): ${r.added.map(mdCell).join(', ')}`);
   if (r.removed.length > 0)
     out.push(`- Only in the baseline (removed, not compared): ${r.removed.map(mdCell).join(', ')}`);
-  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, GATE_LABELS))}`);
+  for (const s of r.skipped) out.push(`- ${mdCell(skipText(s, GATE_LABELS, unit))}`);
   return out;
 }
 
 /** The per-name section of a decision whose capacity held; none when the runs recorded no names. */
-export function nameLines(d: GateDecision): string[] {
+export function nameLines(d: GateDecision, unit: RateUnit): string[] {
   const r = d.names;
   if (r === undefined) return [];
   const warnings = d.nameWarnings ?? [];
@@ -67,7 +68,7 @@ export function nameLines(d: GateDecision): string[] {
   if (warnings.length > 0) out.push(...warnings.map((w) => `- ⚠️ ${mdCell(w)}`));
   else if (r.rates.length > 0) out.push(`No name regressed at the ${plural(r.rates.length, 'rate')} both runs held.`);
   else out.push('No rate held in both runs with names recorded in both: nothing compared per name.');
-  const notes = namesNotes(r);
+  const notes = namesNotes(r, unit);
   if (notes.length > 0) out.push('', ...notes);
   out.push('', thresholdsText(r.thresholds, GATE_LABELS));
   return out;
@@ -77,15 +78,15 @@ export function nameLines(d: GateDecision): string[] {
  * The capacity rows: the one judged first. On the plateau's (the default) a run with an objective
  * shows its capacity within it too, not judged; on `--on slo` the plateau's is shown, not judged.
  */
-function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult): string[] {
-  const sloText = (r: RunResult) => (r.slo ? mdCell(sloCapacityText(r.slo)) : '–');
+function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult, unit: RateUnit): string[] {
+  const sloText = (r: RunResult) => (r.slo ? mdCell(sloCapacityText(r.slo, unit)) : '–');
   const slo = run.slo ?? baseline.slo;
   if (d.on === 'slo')
     return [
       `| ${mdCell(d.judged ?? 'capacity within SLO')} (judged) | ${sloText(baseline)} | ${sloText(run)} |`,
-      `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline))} | ${rate(gateCapacity(run))} |`,
+      `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline), unit)} | ${rate(gateCapacity(run), unit)} |`,
     ];
-  const plateau = `| Capacity | ${rate(d.baselinePerSec)} | ${rate(d.currentPerSec)} |`;
+  const plateau = `| Capacity | ${rate(d.baselinePerSec, unit)} | ${rate(d.currentPerSec, unit)} |`;
   if (!slo) return [plateau];
   return [
     plateau,
@@ -94,8 +95,8 @@ function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult): str
 }
 
 /** The rule that judged, in words. */
-function ruleLine(d: GateDecision): string {
-  const step = `${fmtTarget(d.stepPerSec)} req/s`;
+function ruleLine(d: GateDecision, unit: RateUnit): string {
+  const step = `${fmtTarget(d.stepPerSec)} ${unit}`;
   return d.on === 'slo'
     ? `A regression needs the highest step within the objective at least one step (${step}) lower and the capacity within it more than ${fmtPercent(d.tolerance)} lower.`
     : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`;
@@ -108,6 +109,7 @@ export function renderGateSummary(
   cost: CostResult | null,
 ): string {
   const nameWarnings = d.nameWarnings?.length ?? 0;
+  const unit = pairUnit(run, baseline);
   const lines = [
     `## plateau gate: ${ICON[d.status]}${nameWarnings > 0 ? `, ⚠️ ${plural(nameWarnings, 'name warning')}` : ''}`,
     '',
@@ -116,15 +118,15 @@ export function renderGateSummary(
     '| | Baseline | This run |',
     '|---|---|---|',
     `| Run | ${mdCell(baseline.runId)} | ${mdCell(run.runId)} |`,
-    ...capacityRows(d, run, baseline),
+    ...capacityRows(d, run, baseline, unit),
     `| Knee step | ${baseline.kneeStep === null ? '–' : baseline.kneeStep + 1} | ${run.kneeStep === null ? '–' : run.kneeStep + 1} |`,
     `| Stop reason | ${mdCell(baseline.stopReason)} | ${mdCell(run.stopReason)} |`,
     '',
-    ruleLine(d),
+    ruleLine(d, unit),
   ];
   if (d.reasons.length > 0)
     lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
-  lines.push(...nameLines(d));
+  lines.push(...nameLines(d, unit));
   if (d.warnings.length > 0)
     lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
   lines.push(...costLines(cost, d.on === 'slo' ? 'Cost per request at the capacity within SLO' : undefined));

@@ -4,6 +4,7 @@
  * renderer escapes these sentences.
  */
 import { fmtMs, fmtPercent, fmtTarget } from '../format.ts';
+import type { RateUnit } from '../types.ts';
 import type { NameComparisonResult, NameRegression, NameSkip, NameThresholds } from './by-name.ts';
 
 /** What each side is called in the sentences. */
@@ -24,7 +25,7 @@ function figure(r: NameRegression, x: number): string {
   return r.metric === 'p99' ? `${fmtMs(x)} ms` : fmtPercent(x);
 }
 
-function sentence(group: NameRegression[], labels: SideLabels): string {
+function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): string {
   // the worst: the largest rise (relative for a p99, in points for an error rate)
   const rise = (r: NameRegression) => (r.metric === 'p99' ? (r.b - r.a) / Math.max(r.a, 1e-9) : r.b - r.a);
   const worst = group.reduce((w, r) => (rise(r) > rise(w) ? r : w));
@@ -32,25 +33,25 @@ function sentence(group: NameRegression[], labels: SideLabels): string {
   const change = worst.metric === 'p99' && worst.a > 0 ? ` (+${fmtPercent((worst.b - worst.a) / worst.a)})` : '';
   const figures = `${figure(worst, worst.a)} in ${labels.a}, ${figure(worst, worst.b)} in ${labels.b}${change}`;
   const head = `${nameLabel(worst.name, worst.transaction)}: ${what} regressed`;
-  if (group.length === 1) return `${head} at ${fmtTarget(worst.ratePerSec)} req/s, a rate both held: ${figures}`;
+  if (group.length === 1) return `${head} at ${fmtTarget(worst.ratePerSec)} ${unit}, a rate both held: ${figures}`;
   const rates = group.map((r) => fmtTarget(r.ratePerSec)).join(', ');
-  return `${head} at ${rates} req/s, rates both held; worst at ${fmtTarget(worst.ratePerSec)} req/s: ${figures}`;
+  return `${head} at ${rates} ${unit}, rates both held; worst at ${fmtTarget(worst.ratePerSec)} ${unit}: ${figures}`;
 }
 
-/** One sentence per name and figure that regressed, in the order they first regressed. */
-export function nameWarnings(r: NameComparisonResult, labels: SideLabels): string[] {
+/** One sentence per name and figure that regressed, in the order they first regressed; rates in `unit` (the runs' arrivals). */
+export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: RateUnit = 'req/s'): string[] {
   const groups = new Map<string, NameRegression[]>();
   for (const x of r.regressions) {
     const key = JSON.stringify([x.name, x.metric]);
     groups.set(key, [...(groups.get(key) ?? []), x]);
   }
-  return [...groups.values()].map((g) => sentence(g, labels));
+  return [...groups.values()].map((g) => sentence(g, labels, unit));
 }
 
 /** "Not compared at 500 req/s: A fails, B fails". */
-export function skipText(s: NameSkip, labels: SideLabels): string {
+export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/s'): string {
   const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
-  return `Not compared at ${fmtTarget(s.ratePerSec)} req/s: ${why.join(', ')}`;
+  return `Not compared at ${fmtTarget(s.ratePerSec)} ${unit}: ${why.join(', ')}`;
 }
 
 /** 0.25 -> "25", 0.125 -> "12.5": a share as a plain percentage figure. */

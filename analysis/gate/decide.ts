@@ -24,7 +24,7 @@
  * cannot judge (3) when either run has none (no objective configured, or none established), or
  * when the two objectives differ.
  */
-import { fmtPercent, fmtRate, fmtTarget } from '../format.ts';
+import { fmtPercent, fmtRate, fmtTarget, sharedRateUnit } from '../format.ts';
 import type { RunResult } from '../types.ts';
 import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
 import {
@@ -156,7 +156,8 @@ function judgedLabel(on: GateOn, run: RunResult, baseline: RunResult): string {
 /** The per-name fields of a decision whose capacity held; none when neither run recorded names. */
 function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds): Partial<GateDecision> {
   const names = compareByName(baseline, run, undefined, thresholds);
-  return names === null ? {} : { names, nameWarnings: nameWarnings(names, GATE_LABELS) };
+  const unit = sharedRateUnit(run.traffic, baseline.traffic);
+  return names === null ? {} : { names, nameWarnings: nameWarnings(names, GATE_LABELS, unit) };
 }
 
 export function decideGate(
@@ -191,20 +192,21 @@ export function decideGate(
   const baseCap = base.perSec as number;
   const cap = current.perSec ?? 0;
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
+  const unit = sharedRateUnit(run.traffic, baseline.traffic);
   if (current.lowerBound && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
     const held = on === 'slo' ? 'every holding step met the objective' : 'every step held';
     return invalid(common, [
-      `${held} but the run's top rate ${fmtTarget(topRate)} req/s is below the baseline ${label} ${fmtRate(baseCap)} req/s: raise the top rate`,
+      `${held} but the run's top rate ${fmtTarget(topRate)} ${unit} is below the baseline ${label} ${fmtRate(baseCap)} ${unit}: raise the top rate`,
     ]);
   }
   if (current.perSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
     return invalid(common, [
-      `the first step (${fmtTarget(run.steps[0].ratePerSec)} req/s) already exceeds the baseline capacity and failed: start lower`,
+      `the first step (${fmtTarget(run.steps[0].ratePerSec)} ${unit}) already exceeds the baseline capacity and failed: start lower`,
     ]);
   }
   const kneeDrop = base.ratePerSec - current.ratePerSec;
   const capDrop = baseCap - cap;
-  const change = `${fmtRate(cap)} req/s vs baseline ${fmtRate(baseCap)} req/s (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  const change = `${fmtRate(cap)} ${unit} vs baseline ${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
     return {
@@ -212,7 +214,7 @@ export function decideGate(
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} req/s down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
+      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
     };
   }
   const why =
@@ -226,7 +228,7 @@ export function decideGate(
     status: 'pass',
     exitCode: GATE_EXIT.pass,
     reasons: [],
-    headline: `${label} holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} req/s, tolerance ${fmtPercent(tolerance)})`,
+    headline: `${label} holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
     ...perName(run, baseline, nameThresholds),
   };
 }

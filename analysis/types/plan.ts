@@ -14,6 +14,13 @@ export interface StepPlan {
   steadyEndS: number;
 }
 
+/**
+ * The unit of a run's rates: arrivals/s where an entry of its traffic is a transaction (an arrival
+ * then sends several requests, and the rates, the steps and the capacity count arrivals); req/s
+ * otherwise, where an arrival is one request.
+ */
+export type RateUnit = 'req/s' | 'arrivals/s';
+
 /** The thresholds of the stop rule. */
 export interface Rules {
   /** A step holds only when steady throughput / target rate is at least this (0.90). */
@@ -22,6 +29,12 @@ export interface Rules {
   captureMin: number;
   /** Samples below which a percentile is marked unreliable: n * (1 - q) must reach this tail count. */
   minTailSamples: number;
+  /**
+   * The unit the decision texts (reasons, stop detail, objective) give rates in: arrivals/s when
+   * an arrival of the run's traffic is a transaction. Not a threshold and not configured: set from
+   * the run's traffic (analysis/format.ts rateUnitOf); absent, req/s.
+   */
+  rateUnit?: RateUnit;
 }
 
 /** Bounds on the generator's symptoms, from config.verdicts. */

@@ -13,7 +13,7 @@ import type {
   SloResult,
 } from './server.ts';
 import type { Models } from './models.ts';
-import type { DecisionPolicy, Rules, StepPlan } from './plan.ts';
+import type { DecisionPolicy, RateUnit, Rules, StepPlan } from './plan.ts';
 import type {
   AttemptRecord,
   BucketRecord,
@@ -349,6 +349,8 @@ export interface AnalyzeInput {
   serverConfig?: ServerConfigInput;
   /** The latency objective (config `slo`), when set. */
   slo?: SloConfig;
+  /** The unit of the run's rates, from its traffic (format.ts rateUnitOf); the texts say req/s without it. */
+  rateUnit?: RateUnit;
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
   /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */

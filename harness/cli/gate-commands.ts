@@ -13,6 +13,7 @@ import type { Argv } from 'yargs';
 import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
 import { costAtSloCapacity } from '../../analysis/slo.ts';
 import type { RunResult } from '../../analysis/types.ts';
+import { rateUnitOf } from '../../analysis/format.ts';
 import { compareRows, renderCompare } from '../../reports/compare.ts';
 import { settingDifferences } from '../../analysis/compare/differences.ts';
 import { renderCompareJson } from '../../reports/compare-json.ts';
@@ -143,8 +144,10 @@ export async function baselineCommand(a: Args): Promise<number> {
     `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`,
     '--out',
   );
+  const unit = rateUnitOf(result.traffic);
+  const rate = (x: number | null | undefined) => (x == null ? 'none' : `${x} ${unit}`);
   process.stdout.write(
-    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${gateCapacity(result) ?? 'none'} req/s${result.slo ? `, within SLO ${result.slo.capacityPerSec ?? 'none'} req/s` : ''})\n`,
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${rate(gateCapacity(result))}${result.slo ? `, within SLO ${rate(result.slo.capacityPerSec)}` : ''})\n`,
   );
   return EXIT.ok;
 }

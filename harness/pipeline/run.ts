@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan, sizeVus } from '../../analysis/plan.ts';
+import { buildPlan, sizeVus, withRateUnit } from '../../analysis/plan.ts';
+import { rateUnitOf, unitOf } from '../../analysis/format.ts';
 import { aggregate } from '../../analysis/buckets.ts';
 import { meanArrivalMs } from '../../analysis/arrival-time.ts';
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
@@ -62,7 +63,9 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   );
   const { scenario } = requests;
   const scrub = secretScrubber(scenario.secrets ?? [], env);
-  const plan0 = engineKind(config).planForInstance(buildPlan(config, null));
+  // the unit the live lines and the decision's reasons give rates in: arrivals/s for a transaction
+  const rateUnit = rateUnitOf(trafficSummary(requests.traffic));
+  const plan0 = withRateUnit(engineKind(config).planForInstance(buildPlan(config, null)), rateUnit);
   const store = RunStore.create(
     config.output.dir,
     {
@@ -89,7 +92,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const clock = o.clock ?? realClock;
   const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line), clock);
   progress.info(
-    `plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} req/s; store ${store.dir}`,
+    `plateau run ${runId}: ${config.target.url}, steps ${plan0.steps.map((s) => s.ratePerSec).join(', ')} ${rateUnit}; store ${store.dir}`,
   );
   const ctx: RunContext = {
     runId,
@@ -175,7 +178,7 @@ async function stages(
   const rtt = await runStage('rtt', record, () =>
     measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
   );
-  ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs));
+  ctx.plan = withRateUnit(kind.planForInstance(buildPlan(config, rtt.httpMedianMs)), unitOf(ctx.plan.rules));
   store.update({ rtt, plan: storedPlan(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(
     `VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`,

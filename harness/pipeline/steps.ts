@@ -5,7 +5,15 @@
  * executes that action and stores the attempt records; the report replays them from the evidence.
  */
 import { performance } from 'node:perf_hooks';
-import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, StepResult } from '../../analysis/types.ts';
+import type {
+  AttemptRecord,
+  BucketRecord,
+  DecisionPolicy,
+  NextAction,
+  RateUnit,
+  StepResult,
+} from '../../analysis/types.ts';
+import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -117,21 +125,27 @@ export async function runSteps(
     : null;
   const attempts = st.attempts;
   ctx.store.update({ attempts });
-  const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep);
+  const unit = unitOf(ctx.plan.rules);
+  const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep, unit);
   const evidence = st.judged.map(
     (s) =>
-      `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} req/s: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,
+      `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} ${unit}: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,
   );
   return { value: { judged: st.judged, attempts, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
 }
 
 /** The steps stage in one line: interrupted, the step that did not hold, or how many held. */
-export function stepsDetail(judged: readonly StepResult[], planned: number, interruptedAtStep: number | null): string {
+export function stepsDetail(
+  judged: readonly StepResult[],
+  planned: number,
+  interruptedAtStep: number | null,
+  unit: RateUnit = 'req/s',
+): string {
   if (interruptedAtStep !== null) return `interrupted at step ${interruptedAtStep + 1} of ${planned}`;
   const run = new Set(judged.map((s) => s.index)).size;
   const failedStep = judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
   if (failedStep)
-    return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} req/s) did not hold`;
+    return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} ${unit}) did not hold`;
   // the engine ended early (k6 exited, buckets missing): say so, not "all held"
   return run < planned
     ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data`
@@ -199,6 +213,6 @@ function judge(st: State, a: AttemptRecord) {
   const evidence = { records: st.records, server, probes: st.prober?.samples ?? [], rttMs: st.rttMs };
   const d = decideAttempt(st.judged, a, evidence, st.policy);
   st.judged = d.judged;
-  st.ctx.progress.stepJudged(d.result, st.ctx.plan.steps.length);
+  st.ctx.progress.stepJudged(d.result, st.ctx.plan.steps.length, unitOf(st.ctx.plan.rules));
   return d;
 }

@@ -6,6 +6,7 @@
 import { onThisMachine } from '../../analysis/machine.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { threadsForPlan } from '../../analysis/thread-sizing.ts';
+import { unitOf } from '../../analysis/format.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { machineAddresses } from '../environment.ts';
 import type { RunContext } from './context.ts';
@@ -41,7 +42,8 @@ export async function sizeThreads(
   const top = Math.max(...ctx.plan.steps.map((s) => s.ratePerSec));
   const bound = ctx.config.verdicts.generatorBusyMax * SIZING_SHARE_OF_BUSY_MAX;
   const before = engine.instances;
-  const sizing = threadsForPlan(warmRecords, before, top, bound);
+  const unit = unitOf(ctx.plan.rules);
+  const sizing = threadsForPlan(warmRecords, before, top, bound, unit);
   if (sizing.threads < before) await engine.shrink(sizing.threads);
   const evidence = [
     `threads: ${engine.instances} of ${before}`,
@@ -49,7 +51,7 @@ export async function sizeThreads(
   ];
   if (sizing.costUs !== null)
     evidence.unshift(
-      `cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} req/s would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`,
+      `cost per arrival ${sizing.costUs.toFixed(1)} µs of thread time; one thread at ${Math.round(sizing.ratePerSec)} ${unit} would be ${Math.round(sizing.oneThreadBusy! * 100)}% busy; bound ${Math.round(bound * 100)}% (verdicts.generatorBusyMax x ${SIZING_SHARE_OF_BUSY_MAX.toFixed(2)})`,
     );
   return { value: undefined, detail: sizing.detail, evidence, threads: { kept: engine.instances, of: before } };
 }

@@ -7,6 +7,7 @@
  * pay for them.
  */
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
+import { unitOf } from '../../analysis/format.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import type { Plan } from '../../analysis/plan.ts';
@@ -117,7 +118,7 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
     detail: detailOf(ctx, judged, tookS, ratePerSec, prober),
     evidence: judged.verdict.windows.map(
       (x) =>
-        `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} req/s, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`,
+        `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} ${unitOf(ctx.plan.rules)}, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`,
     ),
     warmup: record,
   };
@@ -127,7 +128,12 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
 function judge(ctx: RunContext, records: readonly BucketRecord[], tS: number, prober: Prober | null): Judged {
   const w = ctx.config.warmup;
   const shifted = records.filter((x) => x.tS >= RAMP_S).map((x) => ({ ...x, tS: x.tS - RAMP_S }));
-  const verdict = warmupStable(warmupWindows(shifted, WARMUP_PHASE, w.windowS, tS), w.stableWindows, w.tolerance);
+  const verdict = warmupStable(
+    warmupWindows(shifted, WARMUP_PHASE, w.windowS, tS),
+    w.stableWindows,
+    w.tolerance,
+    unitOf(ctx.plan.rules),
+  );
   // The stable windows' span on the phase clock: from the first of the last `stableWindows` to now.
   const fromS = (verdict.windows.slice(-w.stableWindows)[0]?.fromS ?? 0) + RAMP_S;
   const topology = prober ? topologySteady(prober.samples, WARMUP_PHASE, fromS, tS + 1) : null;
@@ -153,6 +159,7 @@ function detailOf(ctx: RunContext, j: Judged, tookS: number, ratePerSec: number,
     w.minS > w.maxS + RAMP_S
       ? ` (warmup.minS ${w.minS} s exceeds warmup.maxS ${w.maxS} s plus the ${RAMP_S} s ramp: maxS bounds it)`
       : '';
-  if (j.done) return `stable after ${tookS.toFixed(1)} s at ${ratePerSec} req/s: ${j.verdict.detail}${topo}${floor}`;
-  return `not stable within ${w.maxS} s at ${ratePerSec} req/s (${j.verdict.detail}${topo}; waiting for ${j.waitingFor ?? 'data'})${clipped}; continuing, the first step may be noisy`;
+  const unit = unitOf(ctx.plan.rules);
+  if (j.done) return `stable after ${tookS.toFixed(1)} s at ${ratePerSec} ${unit}: ${j.verdict.detail}${topo}${floor}`;
+  return `not stable within ${w.maxS} s at ${ratePerSec} ${unit} (${j.verdict.detail}${topo}; waiting for ${j.waitingFor ?? 'data'})${clipped}; continuing, the first step may be noisy`;
 }
