@@ -125,7 +125,7 @@ export async function rawSamples(
   } catch (err) {
     throw new PlateauError(
       `Prometheus at ${prometheusUrl} did not answer: ${(err as Error).message}`,
-      'check the Prometheus URL (metrics.prometheusUrl) and that the server is up',
+      'check the Prometheus URL (metrics.prometheus.url) and that the server is up',
       'promql-unreachable',
       EXIT.stage,
     );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDataSources, uniqueRowsProblem } from './data-load.ts';
 import { PlateauError } from '../errors.ts';
+import { configSchema } from '../config/schema.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-data-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -49,6 +50,15 @@ describe('data files beside the scenario', () => {
     );
     expect(p.message).toMatch(/can make 98 arrivals/);
     expect(p.hint).toMatch(/add at least 1 rows/);
+    // the settings the fix names are the config's own
+    const named = [...p.hint.matchAll(/\b([a-z]+)\.([A-Za-z]+)\b/g)].map((m) => [m[1], m[2]]);
+    expect(named.map((n) => n.join('.'))).toEqual(['steps.maxPerSec', 'steps.holdS', 'warmup.maxS']);
+    const shape = configSchema.shape as unknown as Record<string, { unwrap?: () => unknown; shape?: object }>;
+    for (const [section, key] of named) {
+      const sec = shape[section];
+      const inner = (sec.shape ?? (sec.unwrap?.() as { shape?: object } | undefined)?.shape) as object;
+      expect(Object.keys(inner), `${section}.${key}`).toContain(key);
+    }
     const seq = loadDataSources(scenario, { u: { csv: './u.csv' } }, 3);
     expect(uniqueRowsProblem(seq, 10_000)).toBeNull();
   });

@@ -80,7 +80,7 @@ export function uniqueRowsProblem(data: Record<string, LoadedSource>, maxArrival
     if (src.order !== 'unique' || maxArrivals <= src.usable) continue;
     return new PlateauError(
       `data source "${name}" (${src.file}) has order 'unique' and ${src.rows.length} rows (${src.usable} for the load, ${src.rows.length - src.usable} kept for preflight's sample arrivals), but the plan can make ${maxArrivals} arrivals (warmup, steps and a rerun of each step)`,
-      `add at least ${maxArrivals - src.usable} rows, lower the plan (load.maxRate, load.holdS, warmup.maxS), or use order 'sequential' (rows wrap) or 'random'`,
+      `add at least ${maxArrivals - src.usable} rows, lower the plan (steps.maxPerSec, steps.holdS, warmup.maxS), or use order 'sequential' (rows wrap) or 'random'`,
       'scenario-data-too-few-rows',
       EXIT.preflight,
     );
