@@ -56,12 +56,11 @@ export function stepRates(s: Pick<PlanSteps, 'startPerSec' | 'stepPerSec' | 'max
   return out;
 }
 
-/** The plan with the unit its rates are in (rules.rateUnit): arrivals/s when the traffic has a transaction. */
-export function withRateUnit(plan: Plan, unit: RateUnit): Plan {
-  return { ...plan, rules: { ...plan.rules, rateUnit: unit } };
-}
-
-export function buildPlan(config: PlanConfig, rttMs: number | null = null): Plan {
+/**
+ * The plan of a config. `unit` is what its rates count (format.ts rateUnitOf of the traffic):
+ * arrivals/s when an arrival is a transaction; the texts of its decision name it (rules.rateUnit).
+ */
+export function buildPlan(config: PlanConfig, rttMs: number | null = null, unit: RateUnit = 'req/s'): Plan {
   const settleS = settleSOf(config.steps);
   const { rampS, holdS } = config.steps;
   const steps: StepPlan[] = [];
@@ -90,8 +89,8 @@ export function buildPlan(config: PlanConfig, rttMs: number | null = null): Plan
     segments,
     durationS: t,
     settleS,
-    rules: { ...config.rules },
-    vus: sizeVus(config, rttMs),
+    rules: { ...config.rules, rateUnit: unit },
+    vus: sizeVus(config, rttMs, undefined, unit),
     expectedSteadySamples: steps.map((s) => Math.round(s.ratePerSec * (s.steadyEndS - s.steadyStartS))),
   };
 }
@@ -106,6 +105,7 @@ export function sizeVus(
   rttMs: number | null,
   /** The warmup's measured time per arrival (ms: the whole transaction, think time and round trip included). */
   measuredArrivalMs?: number,
+  unit: RateUnit = 'req/s',
 ): VuSizing {
   const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
   const maxRate = config.steps.maxPerSec;
@@ -121,7 +121,7 @@ export function sizeVus(
       ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
       : measured
         ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized} preallocated; max 4x`
-        : `Little's law: ${maxRate} req/s x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
+        : `Little's law: ${maxRate} ${unit} x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
   return {
     preAllocatedVUs: pre,
     maxVUs: mx,

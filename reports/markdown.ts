@@ -14,6 +14,7 @@ import {
   GENERATOR_NOTE,
   durationText,
   peakText,
+  rateUnit,
   rttText,
 } from './cells.ts';
 import { mdCell } from './escape.ts';
@@ -49,7 +50,7 @@ function howToReadSection(run: RunResult): string[] {
   return [
     '## How to read this',
     '',
-    `- **Delivery**: successful req/s achieved ÷ req/s offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
+    `- **Delivery**: successful ${rateUnit(run)} achieved ÷ ${rateUnit(run)} offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
     `- **Capture**: throughput gained ÷ rate added since the previous step; below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
     '- **Steady window**: the hold minus its settle time; only these seconds are judged, never the ramp or a whole-run average.',
     '- **Dropped iterations**: arrivals that found no free VU; any at all means the generator, not the target, may be the limit.',

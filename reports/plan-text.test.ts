@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planText, type PlanTextInput } from './plan-text.ts';
+import { buildPlan } from '../analysis/plan.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
 
 const input = (over: Partial<PlanTextInput> = {}): PlanTextInput => ({
   plan: {
@@ -47,5 +49,25 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
     expect(text).toContain('warmup   disabled');
     expect(text).toContain('at most 1 min 2 s of load (1 min 2 s of steps)');
     expect(text).toContain('scenario GET http://10.0.0.5:8080/orders (no scenario module)');
+  });
+});
+
+describe('plan text of a mix with a transaction', () => {
+  it('gives the warmup and the VU sizing in arrivals/s, from a plan built for that unit', () => {
+    const config = parseConfigOrThrow({
+      target: { url: 'http://127.0.0.1:8080/' },
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 500, rampS: 2, holdS: 10 },
+    });
+    for (const [unit, other] of [
+      ['arrivals/s', 'req/s'],
+      ['req/s', 'arrivals/s'],
+    ] as const) {
+      const plan = buildPlan(config, null, unit);
+      expect(plan.rules.rateUnit).toBe(unit);
+      const text = planText(input({ plan }));
+      expect(text).toContain(`warmup   50 ${unit} until stable`);
+      expect(text).toContain(`Little's law: ${config.steps.maxPerSec} ${unit} x (`);
+      expect(text).not.toContain(other);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * what it knows (harness/cli/plan-text.ts) into a PlanTextInput; text comes out.
  */
 import { trustworthyPercentiles } from '../analysis/percentiles.ts';
+import { unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
@@ -50,12 +51,13 @@ function resetText(h: PlanTextResetHook): string {
 
 export function planText(input: PlanTextInput): string {
   const { plan, warmup: w, steps: c } = input;
+  const unit = unitOf(plan.rules);
   const lines = [
     `target   ${plan.target}`,
     `scenario ${input.scenario ?? `GET ${plan.target} (no scenario module)`}`,
     `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
     `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
-    `warmup   ${w.enabled ? `${w.ratePerSec} req/s until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
+    `warmup   ${w.enabled ? `${w.ratePerSec} ${unit} until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
@@ -81,7 +83,7 @@ export function planText(input: PlanTextInput): string {
   const last = plan.steps.at(-1)?.ratePerSec;
   if (last !== undefined && last < c.maxPerSec - 1e-9) {
     lines.push(
-      `note: the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
+      `note: the last step is ${last} ${unit}: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     );
   }
   const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);

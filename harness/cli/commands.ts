@@ -15,7 +15,8 @@ import { planJsonInput } from './plan-json-input.ts';
 import { renderPlanJson } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
-import { trafficOf, type Traffic } from '../scenario/traffic.ts';
+import { trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
+import { rateUnitOf } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { maxArrivalsWithReruns } from '../pipeline/warmup.ts';
 
@@ -93,8 +94,11 @@ export async function planCommand(a: Args): Promise<number> {
   );
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
-  const plan = planForInstance(buildPlan(config, null), config);
   const traffic = scenario ? trafficOf(scenario) : null;
+  const plan = planForInstance(
+    buildPlan(config, null, traffic ? rateUnitOf(trafficSummary(traffic)) : 'req/s'),
+    config,
+  );
   if (scenario && traffic) {
     const data = loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length);
     const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan, sizeVus, withRateUnit } from '../../analysis/plan.ts';
+import { buildPlan, sizeVus } from '../../analysis/plan.ts';
 import { rateUnitOf, unitOf } from '../../analysis/format.ts';
 import { aggregate } from '../../analysis/buckets.ts';
 import { meanArrivalMs } from '../../analysis/arrival-time.ts';
@@ -65,7 +65,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const scrub = secretScrubber(scenario.secrets ?? [], env);
   // the unit the live lines and the decision's reasons give rates in: arrivals/s for a transaction
   const rateUnit = rateUnitOf(trafficSummary(requests.traffic));
-  const plan0 = withRateUnit(engineKind(config).planForInstance(buildPlan(config, null)), rateUnit);
+  const plan0 = engineKind(config).planForInstance(buildPlan(config, null, rateUnit));
   const store = RunStore.create(
     config.output.dir,
     {
@@ -178,7 +178,7 @@ async function stages(
   const rtt = await runStage('rtt', record, () =>
     measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
   );
-  ctx.plan = withRateUnit(kind.planForInstance(buildPlan(config, rtt.httpMedianMs)), unitOf(ctx.plan.rules));
+  ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs, unitOf(ctx.plan.rules)));
   store.update({ rtt, plan: storedPlan(ctx.plan), vus: ctx.plan.vus });
   ctx.progress.info(
     `VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`,
@@ -262,7 +262,7 @@ function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed):
     store.update({ vus, ...sizedFrom('expectedServiceMs') });
     return;
   }
-  const vus = sizeVus(config, rttMs, w);
+  const vus = sizeVus(config, rttMs, w, unitOf(ctx.plan.rules));
   ctx.plan = { ...ctx.plan, vus };
   pool.maxVUs = vus.maxVUs;
   pool.reserve?.(vus.preAllocatedVUs);
