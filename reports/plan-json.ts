@@ -5,7 +5,8 @@
  */
 import { trustworthyPercentiles } from '../analysis/percentiles.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
-import type { PlanFacts, PlanTextResetHook } from './plan-text.ts';
+import { unitOf } from '../analysis/format.ts';
+import type { PlanDataSource, PlanFacts, PlanTextResetHook } from './plan-text.ts';
 
 export const PLAN_JSON_SCHEMA_VERSION = 1;
 
@@ -47,6 +48,8 @@ export interface PlanDocument {
   scenario: { name: string; module: string } | null;
   stages: string[];
   reset: PlanResetHook[];
+  /** The scenario's data sources: rows, order, and the most arrivals the plan can make of a unique one. */
+  data: PlanDataSource[];
   warmup:
     | { enabled: false }
     | { enabled: true; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
@@ -92,7 +95,7 @@ function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarn
       maxPerSec: c.maxPerSec,
       startPerSec: c.startPerSec,
       stepPerSec: c.stepPerSec,
-      text: `the last step is ${last} req/s: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
+      text: `the last step is ${last} ${unitOf(input.plan.rules)}: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     });
   }
   for (const s of steps.filter((x) => x.untrustedPercentiles.length > 0)) {
@@ -118,6 +121,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     scenario: input.scenario,
     stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
     reset: input.reset,
+    data: input.data ?? [],
     warmup: w.enabled
       ? {
           enabled: true,

@@ -71,3 +71,25 @@ describe('plan text of a mix with a transaction', () => {
     }
   });
 });
+
+describe("plan text of a scenario's data sources", () => {
+  it('names each source, its rows and order, and what a unique one must cover', () => {
+    const source = { file: 'data/accounts.csv', rows: 1200, usable: 1197, maxArrivals: 1050 };
+    const text = planText(
+      input({
+        data: [
+          { name: 'accounts', order: 'unique', ...source },
+          { name: 'products', order: 'sequential', ...source, file: 'products.json', usable: 1200 },
+          { name: 'coupons', order: 'random', ...source, file: 'coupons.csv', usable: 1200 },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      "data     accounts (data/accounts.csv): 1,200 rows, unique: 1,197 for the load (3 kept for preflight's sample arrivals) and the plan makes at most 1,050 arrivals (warmup, steps and a rerun of each step)",
+    );
+    expect(text).toContain('data     products (products.json): 1,200 rows, sequential (by arrival number, wrapping)');
+    expect(text).toContain('data     coupons (coupons.csv): 1,200 rows, random (seeded by the run id)');
+    expect(text.indexOf('data     accounts')).toBeGreaterThan(text.indexOf('scenario '));
+    expect(planText(input())).not.toContain('data     ');
+  });
+});

@@ -3,7 +3,7 @@
  * what it knows (harness/cli/plan-text.ts) into a PlanTextInput; text comes out.
  */
 import { trustworthyPercentiles } from '../analysis/percentiles.ts';
-import { unitOf } from '../analysis/format.ts';
+import { fmtInt, unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
@@ -33,6 +33,28 @@ export interface PlanFacts {
     maxS: number;
   };
   reset: PlanTextResetHook[];
+  /** The scenario's data sources, loaded as a run would load them; absent or empty without any. */
+  data?: PlanDataSource[];
+}
+
+/** A data source as the plan shows it: its rows, its order and, for a unique one, what the plan may take. */
+export interface PlanDataSource {
+  name: string;
+  /** Its file, as the user would name it (relative to the working directory). */
+  file: string;
+  rows: number;
+  /** Rows the load may use (a unique source keeps some for preflight's sample arrivals). */
+  usable: number;
+  order: 'sequential' | 'unique' | 'random';
+  /** Arrivals the plan can make at most: warmup, steps and a rerun of each step. */
+  maxArrivals: number;
+}
+
+function dataText(d: PlanDataSource): string {
+  const head = `${d.name} (${d.file}): ${fmtInt(d.rows)} rows`;
+  if (d.order === 'sequential') return `${head}, sequential (by arrival number, wrapping)`;
+  if (d.order === 'random') return `${head}, random (seeded by the run id)`;
+  return `${head}, unique: ${fmtInt(d.usable)} for the load (${fmtInt(d.rows - d.usable)} kept for preflight's sample arrivals) and the plan makes at most ${fmtInt(d.maxArrivals)} arrivals (warmup, steps and a rerun of each step)`;
 }
 
 /** What the text adds (narrow: no harness type crosses into reports/). */
@@ -55,6 +77,7 @@ export function planText(input: PlanTextInput): string {
   const lines = [
     `target   ${plan.target}`,
     `scenario ${input.scenario ?? `GET ${plan.target} (no scenario module)`}`,
+    ...(input.data ?? []).map((d) => `data     ${dataText(d)}`),
     `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
     `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${w.ratePerSec} ${unit} until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,

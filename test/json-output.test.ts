@@ -75,8 +75,13 @@ describe('plateau plan --json', () => {
       ]),
     ).toEqual(rows);
     expect(text.stdout).toContain(`VUs      ${doc.vus.preAllocatedVUs} preallocated, max ${doc.vus.maxVUs}`);
-    // 100 + 150k never reaches 500: the text's note is the document's warning
-    expect(text.stdout).toMatch(/note: the last step is 400 req\/s/);
+    // 100 + 150k never reaches 500: the text's note is the document's warning (the demo's mix has a transaction: arrivals)
+    expect(text.stdout).toMatch(/note: the last step is 400 arrivals\/s/);
+    // its data source, as the text names it
+    expect(doc.data).toEqual([
+      expect.objectContaining({ name: 'accounts', order: 'sequential', file: expect.stringMatching(/accounts\.csv$/) }),
+    ]);
+    expect(text.stdout).toContain(`data     accounts (${doc.data[0].file}): ${doc.data[0].rows} rows, sequential`);
     expect(doc.warnings).toContainEqual(
       expect.objectContaining({ code: 'last-step-below-max', lastRatePerSec: 400, maxPerSec: 500 }),
     );

@@ -99,11 +99,10 @@ export async function planCommand(a: Args): Promise<number> {
     buildPlan(config, null, traffic ? rateUnitOf(trafficSummary(traffic)) : 'req/s'),
     config,
   );
-  if (scenario && traffic) {
-    const data = loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length);
-    const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
-    if (fewRows) throw fewRows;
-  }
+  const data =
+    scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length) : {};
+  const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
+  if (fewRows) throw fewRows;
   if (a.json) {
     process.stdout.write(
       renderPlanJson(
@@ -111,6 +110,7 @@ export async function planCommand(a: Args): Promise<number> {
           config,
           plan,
           scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
+          data,
         ),
       ),
     );
@@ -121,6 +121,7 @@ export async function planCommand(a: Args): Promise<number> {
       config,
       plan,
       scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic, config)}` : undefined,
+      data,
     ) + '\n',
   );
   return EXIT.ok;

@@ -4,15 +4,17 @@ import type { Plan } from '../../analysis/plan.ts';
 import { segmentLength } from '../../analysis/segment.ts';
 import type { PlanJsonInput } from '../../reports/plan-json.ts';
 import { planFacts } from './plan-text.ts';
+import type { LoadedSource } from '../scenario/context.ts';
 
 export function planJsonInput(
   config: PlateauConfig,
   plan: Plan,
   scenario: { name: string; module: string } | null,
+  data: Record<string, LoadedSource> = {},
 ): PlanJsonInput {
   const segment = config.engine === 'k6' ? (config.k6.executionSegment ?? null) : null;
   return {
-    ...planFacts(config, plan),
+    ...planFacts(config, plan, data),
     scenario,
     engine: {
       kind: config.engine,

@@ -2,11 +2,13 @@
  * The shell's side of `plateau plan`'s text: gathers from the config what the pure renderer
  * (reports/plan-text.ts) shows, the warmup's rate and the engine's own lines included.
  */
+import path from 'node:path';
 import type { Plan } from '../../analysis/plan.ts';
 import { planText as renderPlanText, type PlanFacts, type PlanTextResetHook } from '../../reports/plan-text.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
-import { warmupRatePerSec } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns, warmupRatePerSec } from '../pipeline/warmup.ts';
+import type { LoadedSource } from '../scenario/context.ts';
 
 function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
   if (h.kind === 'command') return { kind: 'command', run: h.run };
@@ -19,16 +21,30 @@ function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHoo
   };
 }
 
-/** What every rendering of the plan shows, gathered once from the config. */
-export function planFacts(config: PlateauConfig, plan: Plan): PlanFacts {
+/** What every rendering of the plan shows, gathered once from the config (and the scenario's loaded data sources). */
+export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string, LoadedSource> = {}): PlanFacts {
+  const maxArrivals = maxArrivalsWithReruns(config, plan);
   return {
     plan,
     steps: config.steps,
     warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
+    data: Object.entries(data).map(([name, src]) => ({
+      name,
+      file: path.relative(process.cwd(), src.file) || src.file,
+      rows: src.rows.length,
+      usable: src.usable,
+      order: src.order,
+      maxArrivals,
+    })),
   };
 }
 
-export function planText(config: PlateauConfig, plan: Plan, scenario?: string): string {
-  return renderPlanText({ ...planFacts(config, plan), scenario, engineLines: engineKind(config).planLines() });
+export function planText(
+  config: PlateauConfig,
+  plan: Plan,
+  scenario?: string,
+  data: Record<string, LoadedSource> = {},
+): string {
+  return renderPlanText({ ...planFacts(config, plan, data), scenario, engineLines: engineKind(config).planLines() });
 }
