@@ -21,9 +21,21 @@ export function fmtInt(n: number): string {
   return groupThousands(Math.round(n).toFixed(0));
 }
 
-/** The rate unit of a run's traffic (run.json `traffic`); req/s when it has none (an older run). */
-export function rateUnitOf(traffic: { entries: readonly { transaction: boolean }[] } | null | undefined): RateUnit {
-  return traffic?.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
+/** Requests per iteration above which an imported k6 run's arrivals are not its requests. */
+const SEVERAL_PER_ARRIVAL = 1.01;
+
+/**
+ * The rate unit of a run's traffic (run.json `traffic`): arrivals/s when an entry is a transaction
+ * or an imported k6 iteration sent several requests; req/s otherwise, and when it has none (an
+ * older run).
+ */
+export function rateUnitOf(
+  traffic:
+    { entries: readonly { transaction: boolean }[]; iterations?: { requestsPerArrival: number } } | null | undefined,
+): RateUnit {
+  if (!traffic) return 'req/s';
+  const several = (traffic.iterations?.requestsPerArrival ?? 1) > SEVERAL_PER_ARRIVAL;
+  return several || traffic.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
 }
 
 /**

@@ -3,7 +3,7 @@
  * report.md, report.html and steps-by-name.csv so each says the same thing; each renderer escapes
  * it for its own format. Names are the user's text: every renderer escapes them.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, rateUnitOf, stepNo } from '../analysis/format.ts';
 import { firstDegradingName } from '../analysis/names-knee.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
@@ -122,7 +122,12 @@ export function trafficText(run: RunResult): TextSection | null {
     paragraphs.push({
       text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
     });
+  if (t.iterations)
+    paragraphs.push({
+      text: `Imported from a k6 run of its own script: an arrival is one iteration (k6's iterations metric), which sent ${fmtRatio(t.iterations.requestsPerArrival)} requests on average. Rates, delivery and capture count ${rateUnitOf(t) === 'arrivals/s' ? 'iterations (arrivals/s)' : 'iterations, each one request (req/s)'}; each failed request fails one iteration (a lower bound on those that succeeded, exact at one request an iteration).`,
+    });
   if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });
+  if (t.entries.length === 0) return { title: 'Traffic', paragraphs };
   return {
     title: 'Traffic',
     paragraphs,

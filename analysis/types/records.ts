@@ -110,6 +110,11 @@ export interface BucketRecord {
 /** The traffic a run offered (run.json `traffic`): its mix entries, their weights, which are transactions. */
 export interface TrafficRecord {
   entries: { name: string; weight: number; transaction: boolean }[];
+  /**
+   * An imported k6 run of the user's own script (no entries): an arrival is one iteration, which
+   * sent this many requests on average; over 1, its rates count iterations (arrivals/s).
+   */
+  iterations?: { requestsPerArrival: number };
   /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
 }

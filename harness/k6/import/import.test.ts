@@ -38,6 +38,12 @@ describe('plateau import k6 of a user script', () => {
     expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
       /arrivals are k6 iterations \(107\).*by the name tag: 4 names/,
     );
+    // 558 requests in 107 iterations: the rates count iterations, and every text says so
+    expect(r.result.traffic).toEqual({ entries: [], iterations: { requestsPerArrival: 5.215 } });
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/an arrival is one iteration \(k6's iterations metric\), which sent 5\.21 requests on average/);
+    expect(r.result.stopDetail).toMatch(/arrivals\/s/);
+    expect([r.result.stopDetail, ...r.result.steps.flatMap((s) => s.reasons)].join(' ')).not.toMatch(/req\/s/);
   });
 
   it('one name (the stepped runs): no breakdown, the step is its name', async () => {
@@ -46,6 +52,9 @@ describe('plateau import k6 of a user script', () => {
     expect(bs.some((b) => b.byName)).toBe(false);
     expect(bs.reduce((a, b) => a + b.completed, 0)).toBe(2697);
     expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([60, 120, 180]);
+    // one request an iteration: its rates are requests'
+    expect(r.result.traffic?.iterations?.requestsPerArrival).toBeCloseTo(1, 2);
+    expect(r.result.stopDetail).toMatch(/req\/s/);
   });
 
   /**

@@ -10,10 +10,11 @@
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
 import path from 'node:path';
-import type { BucketRecord, StageOutcome, RunResult } from '../../../analysis/types.ts';
+import type { BucketRecord, StageOutcome, RunResult, TrafficRecord } from '../../../analysis/types.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import { buildPlan } from '../../../analysis/plan.ts';
+import { rateUnitOf } from '../../../analysis/format.ts';
 import { RunStore, redact, storedPlan } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
@@ -88,7 +89,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     warmup: { enabled: false },
     output: { dir: o.outDir, ...(o.runId ? { runId: o.runId } : {}) },
   });
-  const plan = buildPlan(config, null);
+  const traffic = iterationsTraffic(records, ingest);
+  const plan = buildPlan(config, null, rateUnitOf(traffic));
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
@@ -100,6 +102,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     target: o.target ?? `k6 run imported from ${path.basename(o.file)}`,
     engine: 'k6',
     scenario: o.scenarios?.join(',') ?? 'k6 (all scenarios)',
+    ...(traffic ? { traffic } : {}),
     config: redact({
       ...config,
       import: { file: path.resolve(o.file), stepsFrom, scenarios: o.scenarios ?? null, t0Ms: o.t0Ms ?? null },
@@ -126,6 +129,22 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   store.update({ status: 'complete', finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString() });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/**
+ * What an arrival of the user's script was: an iteration, and how many requests it sent on
+ * average (from the steps phase's buckets); null where each request was the arrival.
+ */
+function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResult): TrafficRecord | null {
+  if (ingest.stats.arrivalsFrom !== 'iterations') return null;
+  let arrivals = 0;
+  let requests = 0;
+  for (const r of records) {
+    arrivals += r.completed;
+    requests += r.requests ?? r.completed;
+  }
+  if (arrivals === 0) return null;
+  return { entries: [], iterations: { requestsPerArrival: Math.round((requests / arrivals) * 1000) / 1000 } };
 }
 
 /**
