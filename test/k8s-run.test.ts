@@ -401,6 +401,9 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(summary.engine).toBe('k6-operator');
     const meta = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8'));
     expect(meta.environment.k8sLatency).toMatch(/^native histogram schema 3: buckets 9\.1% wide/);
+    // the traffic it offered, as a native run records it: one request an arrival, so req/s
+    expect(meta.traffic.entries).toEqual([expect.objectContaining({ weight: 1, transaction: false })]);
+    expect(meta.plan.rules.rateUnit).toBe('req/s');
     expect(summary.steps.map((x: { ratePerSec: number; verdict: string }) => `${x.ratePerSec}:${x.verdict}`)).toEqual([
       '40:holds',
       '80:holds',

@@ -17,6 +17,7 @@ import { sharesOf, stripeCount } from '../../analysis/k8s-arrivals.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import type { AttemptRecord, BucketRecord } from '../../analysis/types.ts';
+import { unitOf } from '../../analysis/format.ts';
 import { environment } from '../environment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { decisionPolicy } from '../pipeline/steps.ts';
@@ -86,6 +87,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
     target: config.target.url,
     engine: 'k6-operator',
     scenario: config.scenario ?? 'default',
+    traffic: script.traffic,
     config: redact(config),
     plan: storedPlan(plan),
     vus: plan.vus,
@@ -212,7 +214,7 @@ async function live(
         attempts.push({ ...a, action: d.action.kind === 'rerun' ? { kind: 'stop' } : d.action });
         store.update({ attempts });
         say(
-          `step ${a.index + 1} at ${a.ratePerSec} req/s: ${d.result.throughputPerSec.toFixed(1)} achieved, ${d.result.verdict}${d.result.generatorBound ? ' (generator-bound)' : ''}`,
+          `step ${a.index + 1} at ${a.ratePerSec} ${unitOf(plan.rules)}: ${d.result.throughputPerSec.toFixed(1)} achieved, ${d.result.verdict}${d.result.generatorBound ? ' (generator-bound)' : ''}`,
         );
         if (d.action.kind !== 'go-on') {
           say(

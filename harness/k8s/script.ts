@@ -7,6 +7,9 @@
 import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan, type Plan } from '../../analysis/plan.ts';
 import type { Scenario } from '../scenario/types.ts';
+import { trafficOf, trafficSummary } from '../scenario/traffic.ts';
+import { rateUnitOf } from '../../analysis/format.ts';
+import type { TrafficRecord } from '../../analysis/types.ts';
 import { bundleK6Script } from '../k6/engine/bundle.ts';
 import { k6Options } from '../k6/engine/options.ts';
 import { k6Vus } from '../k6/engine/segment.ts';
@@ -24,6 +27,8 @@ export interface Prepared {
 export interface K8sScript {
   text: string;
   plan: Plan;
+  /** The traffic the scenario offers (its mix, transactions marked), for run.json and the rate unit. */
+  traffic: TrafficRecord;
   /** The maxVUs every runner's split comes from (a multiple of N), and why. */
   maxVUs: number;
   vusReason: string;
@@ -55,7 +60,8 @@ export async function k8sScript(
       'k8s-data-files',
       EXIT.usage,
     );
-  const plan = buildPlan(config, null);
+  const traffic = trafficSummary(trafficOf(scenario));
+  const plan = buildPlan(config, null, rateUnitOf(traffic));
   // runner 1's segment of the operator's sequence: the sequence's denominator (N) is what maxVUs is rounded to
   const segmented = {
     ...config,
@@ -79,5 +85,5 @@ export async function k8sScript(
       data: {},
     },
   });
-  return { text, plan: { ...plan, vus }, maxVUs: vus.maxVUs, vusReason: vus.reason };
+  return { text, plan: { ...plan, vus }, traffic, maxVUs: vus.maxVUs, vusReason: vus.reason };
 }
