@@ -8,6 +8,7 @@ import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
 import { warningText } from './warning-text.ts';
+import { withNames } from '../analysis/compare/testing.ts';
 
 const HOSTILE = 'upstream | failed\nsecond line <script>alert(1)</script> & \\ done';
 
@@ -305,6 +306,37 @@ describe('renderPlateauTable', () => {
     expect(text).not.toMatch(/\u001b/);
     const interrupted = fakeRun({ steps: KNEE.steps.slice(0, 4), stopAtS: 92, interrupted: true });
     expect(renderPlateauTable(interrupted)).toContain('stop      INTERRUPTED: interrupted during step 3');
+    expect(text).not.toContain('by name');
+  });
+
+  it("a run with names lists each name at the knee, in the traffic's order, before the capacity line", () => {
+    const named = withNames(
+      {
+        ...hostileRun,
+        traffic: {
+          entries: [
+            { name: 'write', weight: 30, transaction: false },
+            { name: 'read', weight: 70, transaction: false },
+          ],
+        },
+      },
+      (st) => ({
+        read: { perSec: 0.7 * st.ratePerSec, p99Ms: 12 },
+        write: { perSec: 0.3 * st.ratePerSec, p99Ms: 40, errorRate: 0.01 },
+      }),
+    );
+    const lines = renderPlateauTable(named).split('\n');
+    const at = lines.indexOf('by name at the knee, step 4 (400 req/s):');
+    expect(at).toBeGreaterThan(6);
+    expect(lines[at + 1]).toMatch(/^name\s+kind\s+ok\/s\s+p50 ms\s+p99 ms\s+errors$/);
+    expect(lines[at + 2]).toMatch(/^write\s+request\s+118\.8\s+20\.0\s+40\.0\s+1\.00%$/);
+    expect(lines[at + 3]).toMatch(/^read\s+request\s+280\.0\s+6\.00\s+12\.0\s+0\.00%$/);
+    expect(lines.findIndex((l) => l.startsWith('capacity'))).toBeGreaterThan(at + 3);
+    // no limit found: the names are those of the highest step held, said as such
+    const allHeld = withNames(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] }), () => ({
+      read: { perSec: 50, p99Ms: 5 },
+    }));
+    expect(renderPlateauTable(allHeld)).toContain('by name at the highest step held, step 2 (200 req/s):');
   });
 });
 

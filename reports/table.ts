@@ -3,8 +3,19 @@
  * no colour codes; long target-controlled strings are cut to one line.
  */
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
-import type { Rules, RunResult, StepResult } from '../analysis/types.ts';
-import { capacityText, captureText, deliveryText, peakText, percentileOf, stopLabel, verdictLabel } from './cells.ts';
+import type { NameResult, Rules, RunResult, StepResult } from '../analysis/types.ts';
+import { kneeResult } from '../analysis/stop.ts';
+import {
+  capacityText,
+  captureText,
+  deliveryText,
+  peakText,
+  percentileOf,
+  rateUnit,
+  stopLabel,
+  verdictLabel,
+} from './cells.ts';
+import { nameOrder, namesKneeSentence } from './names-text.ts';
 import { sloLines } from './slo-text.ts';
 
 interface Column {
@@ -47,6 +58,49 @@ function row(cells: readonly string[]): string {
     .trimEnd();
 }
 
+/** A percentile of a name's row: value, with "~" and "*" when unreliable. */
+function namePercentile(r: NameResult, q: number): string {
+  const p = r.latency.find((x) => x.q === q);
+  if (!p || p.valueMs === null) return '–';
+  return p.reliable ? fmtMs(p.valueMs) : `~${fmtMs(p.valueMs)}*`;
+}
+
+/**
+ * For a run with names, each name at the knee (the last holding step; the step held last when no
+ * limit was found), and the entry that degraded first: what report.md tabulates at every step.
+ */
+function namesAtKnee(run: RunResult): string[] {
+  const knee = kneeResult(run);
+  if (!knee?.byName || Object.keys(knee.byName).length === 0) return [];
+  const width = Math.min(28, Math.max(4, ...Object.keys(knee.byName).map((n) => n.length)));
+  const line = (cells: string[]) =>
+    [cells[0].padEnd(width), cells[1].padEnd(11), ...cells.slice(2).map((c, i) => c.padStart(i === 0 ? 10 : 8))]
+      .join('  ')
+      .trimEnd();
+  const rows = nameOrder(run).flatMap((name) => {
+    const r = knee.byName?.[name];
+    if (!r) return [];
+    return [
+      line([
+        oneLine(name, width),
+        r.transaction ? 'transaction' : 'request',
+        fmtRate(r.throughputPerSec),
+        namePercentile(r, 50),
+        namePercentile(r, 99),
+        fmtPercent(r.errorRate),
+      ]),
+    ];
+  });
+  const finding = namesKneeSentence(run);
+  return [
+    '',
+    `by name ${run.capacityPerSec === null ? 'at the highest step held' : 'at the knee'}, step ${stepNo(knee.index)} (${fmtTarget(knee.ratePerSec)} ${rateUnit(run)}):`,
+    line(['name', 'kind', 'ok/s', 'p50 ms', 'p99 ms', 'errors']),
+    ...rows,
+    ...(finding === null ? [] : [oneLine(finding, 400)]),
+  ];
+}
+
 export function renderPlateauTable(run: RunResult): string {
   const lines = [
     row(COLUMNS.map((c) => c.header)),
@@ -55,6 +109,7 @@ export function renderPlateauTable(run: RunResult): string {
   if (run.steps.some((s) => s.latency.some((p) => p.valueMs !== null && !p.reliable))) {
     lines.push('(~x* = too few samples to trust)');
   }
+  lines.push(...namesAtKnee(run));
   lines.push(
     '',
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
