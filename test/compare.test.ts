@@ -36,6 +36,17 @@ describe('plateau compare', () => {
     );
   });
 
+  it('a run recorded before rules carried the rate unit is no other rule; a run of transactions is another unit', () => {
+    const withUnit = { ...A, rules: { ...A.rules, rateUnit: 'req/s' as const } };
+    expect(settingDifferences(A, withUnit)).toEqual([]);
+    const stricter = { ...A, rules: { ...A.rules, deliveryMin: 0.95 } };
+    expect(settingDifferences(A, stricter).join('\n')).toMatch(/^rules differs: .*"deliveryMin":0\.9,.* vs .*0\.95/);
+    const mix = { ...A, traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] } };
+    expect(settingDifferences(A, mix)).toEqual([
+      'rate unit differs: req/s vs arrivals/s: one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
+    ]);
+  });
+
   it("a loopback target on another port (the demo's, ephemeral) is the same target; another host is not", () => {
     const at = (target: string) => ({ ...A, target });
     expect(settingDifferences(at('http://127.0.0.1:33063/orders'), at('http://127.0.0.1:45661/orders'))).toEqual([]);

@@ -139,6 +139,11 @@ describe('decideGate', () => {
     expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, captureMin: 0.5 } }, BASE, 0.05).headline).toMatch(
       /^cannot judge: the stop rules differ/,
     );
+    // a baseline saved before the rules carried the rate unit (BASE's have none) holds a run whose rules do
+    expect(BASE.rules.rateUnit).toBeUndefined();
+    expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, rateUnit: 'req/s' } }, BASE, 0.05).status).toBe(
+      'pass',
+    );
     expect(
       decideGate(
         withTarget(kneeRun(400), 'https://staging.example/orders'),

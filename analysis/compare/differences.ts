@@ -3,7 +3,7 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMs } from '../format.ts';
+import { fmtMs, rateUnitOf } from '../format.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -58,6 +58,15 @@ function rttDiffers(a: RunResult, b: RunResult): string | null {
 }
 
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
+/**
+ * The stop rule's thresholds as one comparable text. Not rules.rateUnit: it follows the traffic,
+ * and a run recorded before it existed has none (docs/decisions/033).
+ */
+export function ruleThresholds(r: Pick<RunResult, 'rules'>): string {
+  const { deliveryMin, captureMin, minTailSamples } = r.rules;
+  return JSON.stringify({ deliveryMin, captureMin, minTailSamples });
+}
+
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
   const out: string[] = [];
   const differ = (what: string, x: string, y: string, why: string) => {
@@ -88,11 +97,12 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   if (rtt) out.push(rtt);
   differ('steps (offered rates)', grid(a), grid(b), 'compare at equal rates only; capacity resolution differs');
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
+  differ('rules', ruleThresholds(a), ruleThresholds(b), 'the stop rule differs, so the knee means different things');
   differ(
-    'rules',
-    JSON.stringify(a.rules),
-    JSON.stringify(b.rules),
-    'the stop rule differs, so the knee means different things',
+    'rate unit',
+    rateUnitOf(a.traffic),
+    rateUnitOf(b.traffic),
+    'one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
   );
   differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), "the generator's headroom differs");
   return out;

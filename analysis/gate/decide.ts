@@ -26,7 +26,7 @@
  */
 import { fmtPercent, fmtRate, fmtTarget, sharedRateUnit } from '../format.ts';
 import type { RunResult } from '../types.ts';
-import { settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
+import { ruleThresholds, settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
 import {
   compareByName,
   NAME_REGRESSION_THRESHOLDS,
@@ -85,9 +85,9 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
     out.push(
       `the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`,
     );
-  if (JSON.stringify(baseline.rules) !== JSON.stringify(run.rules))
+  if (ruleThresholds(baseline) !== ruleThresholds(run))
     out.push(
-      `the stop rules differ (baseline ${JSON.stringify(baseline.rules)}, run ${JSON.stringify(run.rules)}): the knee means different things; use the baseline's rules or save a new baseline`,
+      `the stop rules differ (baseline ${ruleThresholds(baseline)}, run ${ruleThresholds(run)}): the knee means different things; use the baseline's rules or save a new baseline`,
     );
   if (targetKey(baseline.target) !== targetKey(run.target))
     out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
