@@ -3,7 +3,7 @@
  * no colour codes; long target-controlled strings are cut to one line.
  */
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
-import type { NameResult, Rules, RunResult, StepResult } from '../analysis/types.ts';
+import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import {
   capacityText,
@@ -25,11 +25,15 @@ interface Column {
   left?: boolean;
 }
 
-/** Latency cell: value, with "~" and "*" when unreliable. */
-function latencyCell(s: StepResult, q: number): string {
-  const p = percentileOf(s, q);
+/** A percentile's cell: value, with "~" and "*" when unreliable. */
+function percentileText(p: Percentile | undefined): string {
   if (!p || p.valueMs === null) return '–';
   return p.reliable ? fmtMs(p.valueMs) : `~${fmtMs(p.valueMs)}*`;
+}
+
+/** Latency cell of a step. */
+function latencyCell(s: StepResult, q: number): string {
+  return percentileText(percentileOf(s, q));
 }
 
 const COLUMNS: Column[] = [
@@ -58,11 +62,9 @@ function row(cells: readonly string[]): string {
     .trimEnd();
 }
 
-/** A percentile of a name's row: value, with "~" and "*" when unreliable. */
+/** A percentile of a name's row. */
 function namePercentile(r: NameResult, q: number): string {
-  const p = r.latency.find((x) => x.q === q);
-  if (!p || p.valueMs === null) return '–';
-  return p.reliable ? fmtMs(p.valueMs) : `~${fmtMs(p.valueMs)}*`;
+  return percentileText(r.latency.find((x) => x.q === q));
 }
 
 /**
