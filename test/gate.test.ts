@@ -612,6 +612,7 @@ describe('plateau gate (CLI exit codes)', () => {
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/cannot be a baseline/);
     expect(good.status).toBe(0);
+    expect(good.stdout).toMatch(/\(run run-test, capacity 400\.0 req\/s\)\n$/);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');
   });
 });

@@ -13,7 +13,7 @@ import type { Argv } from 'yargs';
 import { costPerRequest, type CostSettings } from '../../analysis/models/cost.ts';
 import { costAtSloCapacity } from '../../analysis/slo.ts';
 import type { RunResult } from '../../analysis/types.ts';
-import { rateUnitOf } from '../../analysis/format.ts';
+import { fmtRate, rateUnitOf } from '../../analysis/format.ts';
 import { compareRows, renderCompare } from '../../reports/compare.ts';
 import { settingDifferences } from '../../analysis/compare/differences.ts';
 import { renderCompareJson } from '../../reports/compare-json.ts';
@@ -145,7 +145,7 @@ export async function baselineCommand(a: Args): Promise<number> {
     '--out',
   );
   const unit = rateUnitOf(result.traffic);
-  const rate = (x: number | null | undefined) => (x == null ? 'none' : `${x} ${unit}`);
+  const rate = (x: number | null | undefined) => (x == null ? 'none' : `${fmtRate(x)} ${unit}`);
   process.stdout.write(
     `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${rate(gateCapacity(result))}${result.slo ? `, within SLO ${rate(result.slo.capacityPerSec)}` : ''})\n`,
   );
