@@ -42,14 +42,14 @@ export function limitProblems(c: PlateauConfig): LimitProblem[] {
   if (c.steps.maxPerSec > maxRatePerSec) {
     out.push({
       field: 'steps.maxPerSec',
-      message: `${c.steps.maxPerSec} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it`,
+      message: `${c.steps.maxPerSec} arrivals/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it`,
     });
   }
   const warmupRate = c.warmup.ratePerSec;
   if (warmupRate !== undefined && warmupRate > maxRatePerSec) {
     out.push({
       field: 'warmup.ratePerSec',
-      message: `${warmupRate} req/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower warmup.ratePerSec`,
+      message: `${warmupRate} arrivals/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower warmup.ratePerSec`,
     });
   }
   const loadS = plannedLoadS(c);

@@ -70,7 +70,7 @@ describe('config mistakes: each names its field and the fix', () => {
       'a start rate with no arrival in a steady window',
       withSteps({ startPerSec: 0.001, stepPerSec: 0.001, maxPerSec: 0.003 }),
       'steps.startPerSec',
-      /0\.001 req\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/,
+      /0\.001 arrivals\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/,
     ],
     [
       'target not http',
@@ -293,7 +293,7 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     [
       'a rate over the safety cap',
       ['run', '--max-rate', '200000', '--out', runsDir],
-      /steps\.maxPerSec: 200000 req\/s exceeds limits\.maxRatePerSec 100000/,
+      /steps\.maxPerSec: 200000 arrivals\/s exceeds limits\.maxRatePerSec 100000/,
     ],
     [
       'three mistakes',

@@ -29,13 +29,13 @@ describe('a plan over a limit is refused before load, naming the field', () => {
       'rate over maxRatePerSec',
       { ...base, limits: { maxRatePerSec: 400 } },
       'steps.maxPerSec',
-      /500 req\/s exceeds limits\.maxRatePerSec 400: lower steps\.maxPerSec/,
+      /500 arrivals\/s exceeds limits\.maxRatePerSec 400: lower steps\.maxPerSec/,
     ],
     [
       'warmup over maxRatePerSec',
       { ...base, warmup: { ratePerSec: 900 }, limits: { maxRatePerSec: 600 } },
       'warmup.ratePerSec',
-      /900 req\/s exceeds limits\.maxRatePerSec 600/,
+      /900 arrivals\/s exceeds limits\.maxRatePerSec 600/,
     ],
     [
       'duration over maxDurationS',

@@ -60,7 +60,7 @@ function stepProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[] {
     if (steadyS > 0 && s.startPerSec * steadyS < 1) {
       out.push({
         field: 'steps.startPerSec',
-        message: `${s.startPerSec} req/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold`,
+        message: `${s.startPerSec} arrivals/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold`,
       });
     }
   }

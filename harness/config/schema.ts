@@ -48,7 +48,7 @@ export const configSchema = z.strictObject({
   steps: z
     .strictObject({
       startPerSec: positive('arrivals per second of the first step', 50),
-      stepPerSec: positive('rate added at each step, an absolute req/s', 50),
+      stepPerSec: positive('rate added at each step, in absolute arrivals per second', 50),
       maxPerSec: positive('rate of the last step', 500),
       rampS: nonNegative('seconds of linear ramp before each hold, in whole seconds', 5),
       holdS: positive('seconds each rate is held, in whole seconds', 30),

@@ -221,7 +221,7 @@ describe('cross-field rules run on the fields that parsed', () => {
       'a limit beside a bad field it does not read',
       withSteps({ maxPerSec: 200_000, stepPerSec: 100_000 }, { target: { url: 'nope' } }),
       'steps.maxPerSec',
-      /^200000 req\/s exceeds limits\.maxRatePerSec 100000/,
+      /^200000 arrivals\/s exceeds limits\.maxRatePerSec 100000/,
     ],
   ])('%s', (_name, raw, field, message) => {
     const r = validateConfig(raw);
