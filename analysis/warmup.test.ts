@@ -79,3 +79,44 @@ describe('warmupRecord', () => {
     expect(warmupRecord(stable, false, 30, 20).stable).toBe(false);
   });
 });
+
+describe('warmupStable of a mix: each name by its own median', () => {
+  /** A window of a 50/50 mix of reads near 2 ms and writes near 10 ms, whose pooled median flips between them. */
+  const mixWindow = (fromS: number, pooledMs: number, readMs: number, writeMs: number, writeN = 25) => ({
+    fromS,
+    throughputPerSec: 25,
+    p50Ms: pooledMs,
+    byName: { read: { p50Ms: readMs, n: 25 }, write: { p50Ms: writeMs, n: writeN }, checkout: { p50Ms: 40, n: 2 } },
+  });
+
+  it('is stable when every name with enough samples is, however its pooled median flips', () => {
+    const v = warmupStable(
+      [mixWindow(0, 2.4, 2.0, 10.1), mixWindow(2, 9.8, 2.1, 10.0), mixWindow(4, 2.5, 2.05, 10.2)],
+      3,
+      0.15,
+    );
+    expect(v.stable).toBe(true);
+    expect(v.detail).toBe(
+      'last 3 windows: throughput 25.0 req/s (spread 0.0%), median by name: read 2.05 ms (spread 0.10 ms), write 10.10 ms (spread 0.20 ms); 1 name under 10 a window not judged',
+    );
+  });
+
+  it('is not stable while one name still moves, and says which', () => {
+    const v = warmupStable(
+      [mixWindow(0, 2.4, 2.0, 14.0), mixWindow(2, 9.8, 2.1, 12.0), mixWindow(4, 2.5, 2.05, 10.2)],
+      3,
+      0.15,
+    );
+    expect(v.stable).toBe(false);
+    expect(v.detail).toMatch(/write 12\.07 ms \(spread 3\.80 ms\) not stable/);
+  });
+
+  it('falls back to the pooled median when no name has enough samples in every window', () => {
+    const thin = [mixWindow(0, 2.4, 2.0, 10.1, 9), mixWindow(2, 9.8, 2.1, 10.0), mixWindow(4, 2.5, 2.05, 10.2)].map(
+      (w) => ({ ...w, byName: { ...w.byName, read: { ...w.byName.read, n: 5 } } }),
+    );
+    const v = warmupStable(thin, 3, 0.15);
+    expect(v.stable).toBe(false);
+    expect(v.detail).toMatch(/, median 4\.90 ms \(spread 7\.40 ms\)$/);
+  });
+});

@@ -6,6 +6,11 @@
  *   max p50 - min p50 <= max(tolerance x mean p50, floorMs)  for the median latency
  *
  * (the floor keeps sub-millisecond medians on loopback from never looking stable).
+ *
+ * A mix is judged by each name's median instead, for every name with NAME_MIN_SAMPLES successful
+ * ones in each of those windows: a median of every request pooled lands between the entries' modes
+ * (a 50/50 mix of 2 and 10 ms flips between them window to window) and never looks stable. Without
+ * such a name (a slow rate), the pooled median is judged as for one request.
  */
 import type { BucketRecord, RateUnit, WarmupRecord } from './types.ts';
 import { aggregate } from './buckets.ts';
@@ -15,7 +20,12 @@ export interface WarmupWindow {
   fromS: number;
   throughputPerSec: number;
   p50Ms: number | null;
+  /** A mix's median by name and its successful count (a transaction's: its whole duration). */
+  byName?: Record<string, { p50Ms: number | null; n: number }>;
 }
+
+/** Successful ones a name needs in every judged window for its own median to judge the warmup by. */
+export const NAME_MIN_SAMPLES = 10;
 
 export interface WarmupVerdict {
   stable: boolean;
@@ -32,7 +42,12 @@ export function warmupWindows(
   const out: WarmupWindow[] = [];
   for (let from = 0; from + windowS <= untilS; from += windowS) {
     const a = aggregate(records, phase, from, from + windowS);
-    out.push({ fromS: from, throughputPerSec: a.ok / windowS, p50Ms: percentileMs(a.hist.duration, 50) });
+    const w: WarmupWindow = { fromS: from, throughputPerSec: a.ok / windowS, p50Ms: percentileMs(a.hist.duration, 50) };
+    if (a.byName.size > 0)
+      w.byName = Object.fromEntries(
+        [...a.byName].map(([name, n]) => [name, { p50Ms: percentileMs(n.duration, 50), n: n.ok }]),
+      );
+    out.push(w);
   }
   return out;
 }
@@ -47,15 +62,55 @@ export function warmupStable(
   const last = windows.slice(-count);
   if (last.length < count) return { stable: false, windows, detail: `${windows.length} of ${count} windows so far` };
   const xs = last.map((w) => w.throughputPerSec);
-  const ms = last.map((w) => w.p50Ms ?? NaN);
   const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const meanMs = ms.reduce((a, b) => a + b, 0) / ms.length;
   const spreadX = meanX > 0 ? (Math.max(...xs) - Math.min(...xs)) / meanX : Infinity;
-  const spreadMs = Math.max(...ms) - Math.min(...ms);
-  const stable =
-    meanX > 0 && spreadX <= tolerance && Number.isFinite(spreadMs) && spreadMs <= Math.max(tolerance * meanMs, floorMs);
-  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} ${unit} (spread ${(spreadX * 100).toFixed(1)}%), median ${Number.isFinite(meanMs) ? meanMs.toFixed(2) : 'n/a'} ms (spread ${Number.isFinite(spreadMs) ? spreadMs.toFixed(2) : 'n/a'} ms)`;
+  const latency = latencyStable(last, tolerance, floorMs);
+  const stable = meanX > 0 && spreadX <= tolerance && latency.stable;
+  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} ${unit} (spread ${(spreadX * 100).toFixed(1)}%), ${latency.text}`;
   return { stable, windows, detail };
+}
+
+/** Medians within max(tolerance x their mean, floorMs) of each other, and the words for them. */
+function mediansStable(ms: readonly number[], tolerance: number, floorMs: number): { stable: boolean; text: string } {
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+  const spread = Math.max(...ms) - Math.min(...ms);
+  const stable = Number.isFinite(spread) && spread <= Math.max(tolerance * mean, floorMs);
+  const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+  return { stable, text: `${fmt(mean)} ms (spread ${fmt(spread)} ms)` };
+}
+
+/** The latency half of the rule: each judged name's median for a mix, else the pooled median. */
+function latencyStable(
+  last: readonly WarmupWindow[],
+  tolerance: number,
+  floorMs: number,
+): { stable: boolean; text: string } {
+  const names = Object.keys(last[0].byName ?? {}).filter((name) =>
+    last.every((w) => (w.byName?.[name]?.n ?? 0) >= NAME_MIN_SAMPLES && w.byName?.[name]?.p50Ms != null),
+  );
+  if (names.length === 0) {
+    const pooled = mediansStable(
+      last.map((w) => w.p50Ms ?? NaN),
+      tolerance,
+      floorMs,
+    );
+    return { stable: pooled.stable, text: `median ${pooled.text}` };
+  }
+  const each = names.map((name) => ({
+    name,
+    ...mediansStable(
+      last.map((w) => w.byName![name].p50Ms!),
+      tolerance,
+      floorMs,
+    ),
+  }));
+  const unjudged = Object.keys(last[0].byName ?? {}).length - names.length;
+  const rest =
+    unjudged > 0 ? `; ${unjudged} name${unjudged === 1 ? '' : 's'} under ${NAME_MIN_SAMPLES} a window not judged` : '';
+  return {
+    stable: each.every((e) => e.stable),
+    text: `median by name: ${each.map((e) => `${e.name} ${e.text}${e.stable ? '' : ' not stable'}`).join(', ')}${rest}`,
+  };
 }
 
 /** Readings of the topology probe: the fields of a ServerSample the warmup needs. */
