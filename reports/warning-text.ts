@@ -2,9 +2,9 @@
  * The run's warnings in words: each names the step, the figure, and what to do. The analysis
  * makes them as values (analysis/warnings.ts); this is the one place they are worded.
  */
-import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, rateUnitOf, stepNo } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
-import type { RunResult, StepResult, Symptom } from '../analysis/types.ts';
+import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
 import { distributionWarningText } from './text-distribution.ts';
@@ -34,7 +34,7 @@ function whereSteps(indices: readonly number[]): string {
  * Dropped arrivals: the generator's limit, unless the step failed at the target, whose growing
  * latency held every VU (then more VUs would only queue more requests at it).
  */
-function droppedText(w: Symptom, s: StepResult): string {
+function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
   const f = w.figures as F;
   const head = `step ${stepNo(s.index)} dropped ${fmtInt(f.dropped)} arrivals: no free VU`;
   const busy = f.droppedBusy;
@@ -47,14 +47,14 @@ function droppedText(w: Symptom, s: StepResult): string {
   if (!waited) return `${head}; raise maxVUs or this step measures the generator`;
   const little =
     s.meanMs !== null
-      ? ` (Little's law: ${fmtRate(s.completedPerSec)} req/s x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)`
+      ? ` (Little's law: ${fmtRate(s.completedPerSec)} ${unit} x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)`
       : '';
   const refused =
     busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
   return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
-function stepWarningText(w: Symptom, s: StepResult): string {
+function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
   const f = w.figures as F;
   const n = stepNo(s.index);
   const stalled = w.figures.stalled === true ? stalledNotBusy(s) : null;
@@ -64,7 +64,7 @@ function stepWarningText(w: Symptom, s: StepResult): string {
     case 'window-short':
       return `step ${n} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
     case 'dropped':
-      return droppedText(w, s);
+      return droppedText(w, s, unit);
     case 'late-start':
       return `step ${n} started arrivals late: scheduler lag p99 ${fmtMsOver(f.lagP99Ms, f.boundMs)} ms > ${f.boundMs} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`;
     case 'loop-delay':
@@ -80,12 +80,12 @@ function stepWarningText(w: Symptom, s: StepResult): string {
       return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
     }
     default:
-      return runWarningText(w);
+      return runWarningText(w, unit);
   }
 }
 
 /** A warning about the run, or one whose step is not among the results. */
-function runWarningText(w: Symptom): string {
+function runWarningText(w: Symptom, unit: RateUnit): string {
   const f = w.figures as F;
   const steps = (w.figures.steps ?? []) as number[];
   switch (w.code) {
@@ -102,7 +102,7 @@ function runWarningText(w: Symptom): string {
     case 'threads-short':
       return `the threads stage ran the steps on ${f.kept} of the ${f.of} threads from the warmup's cost, and step${new Set(steps).size === 1 ? '' : 's'} ${stepList(steps)} found the generator short of CPU all the same: set workers: ${f.of} (--workers ${f.of}) to run on every thread (docs/decisions/022)`;
     case 'cold-target':
-      return coldTargetText(w);
+      return coldTargetText(w, unit);
     case 'downstream-fan-out':
     case 'downstream-hot-shard':
       return downstreamWarningText(w);
@@ -128,24 +128,25 @@ function actionWords(kind: unknown, maxVUs: unknown): string {
 }
 
 /** An earlier reading a later, more loaded step undercut: the target was still warming when it was taken. */
-function coldTargetText(w: Symptom): string {
+function coldTargetText(w: Symptom, unit: RateUnit): string {
   const f = w.figures as F;
   const what =
     w.figures.measured === 'warmup'
-      ? `the warmup at ${fmtRate(f.ratePerSec)} req/s`
-      : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} req/s)`;
-  const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} req/s`;
+      ? `the warmup at ${fmtRate(f.ratePerSec)} ${unit}`
+      : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} ${unit})`;
+  const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} ${unit}`;
   return `${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
 }
 
 /** One warning in words, its step looked up among the run's results. */
-export function warningText(w: Symptom, run: Pick<RunResult, 'steps'>): string {
+export function warningText(w: Symptom, run: Pick<RunResult, 'steps' | 'traffic'>): string {
   const s =
     w.step === null ? undefined : run.steps.find((x) => x.index === w.step && (x.attempt ?? 1) === (w.attempt ?? 1));
-  return s ? stepWarningText(w, s) : runWarningText(w);
+  const unit = rateUnitOf(run.traffic);
+  return s ? stepWarningText(w, s, unit) : runWarningText(w, unit);
 }
 
 /** Every warning of the run in words, in its order. */
-export function warningTexts(run: Pick<RunResult, 'steps' | 'warnings'>): string[] {
+export function warningTexts(run: Pick<RunResult, 'steps' | 'warnings' | 'traffic'>): string[] {
   return run.warnings.map((w) => warningText(w, run));
 }

@@ -10,6 +10,7 @@
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { fittedMaxN } from '../models-text.ts';
+import { rateUnit } from '../cells.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
 
@@ -28,10 +29,11 @@ export function throughputSpec(run: RunResult): ChartSpec {
   const line = steps.filter((s) => deciding.has(s)).map(point);
   const usl = run.models?.usl ?? null;
   const knee = kneeResult(run);
+  const unit = rateUnit(run);
   const x = {
     field: 'offered',
     type: 'quantitative' as const,
-    title: 'offered rate (req/s)',
+    title: `offered rate (${unit})`,
     scale: { domain: [0, maxRate * 1.05] },
   };
   const layers: object[] = [
@@ -43,7 +45,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
         ],
       },
       mark: { type: 'line', strokeDash: [4, 4], color: COLOR.ideal },
-      encoding: { x, y: { field: 'ideal', type: 'quantitative', title: 'successful req/s' } },
+      encoding: { x, y: { field: 'ideal', type: 'quantitative', title: `successful ${unit}` } },
     },
     {
       data: { values: line },
@@ -58,7 +60,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
     layers.push(
       hRule(
         usl.peakPerSec,
-        `USL predicted peak ${fmtRate(usl.peakPerSec)} req/s${extrapolated}`,
+        `USL predicted peak ${fmtRate(usl.peakPerSec)} ${unit}${extrapolated}`,
         COLOR.model,
         [2, 3],
         'left',
@@ -66,11 +68,11 @@ export function throughputSpec(run: RunResult): ChartSpec {
     );
   }
   if (run.capacityPerSec !== null)
-    layers.push(hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} req/s`, COLOR.capacity, []));
+    layers.push(hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} ${unit}`, COLOR.capacity, []));
   // a lower bound is drawn as one, never labelled capacity
   else if (run.heldAtLeastPerSec != null)
     layers.push(
-      hRule(run.heldAtLeastPerSec, `held at least ${fmtRate(run.heldAtLeastPerSec)} req/s`, COLOR.capacity, [4, 3]),
+      hRule(run.heldAtLeastPerSec, `held at least ${fmtRate(run.heldAtLeastPerSec)} ${unit}`, COLOR.capacity, [4, 3]),
     );
   if (knee) layers.push(vRule(knee.ratePerSec, `knee: step ${stepNo(knee.index)}`));
   return {

@@ -8,7 +8,7 @@
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
-import { sameAttempt } from '../cells.ts';
+import { rateUnit, sameAttempt } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 
@@ -31,6 +31,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
   const fitted = uslFitted(run);
   if (!m?.usl || fitted.length === 0) return null;
   const fit = m.usl;
+  const unit = rateUnit(run);
   const measuredMaxN = Math.max(...fitted.map((r) => r.concurrency));
   const nMax = measuredMaxN * AXIS_MARGIN;
   const curve = Array.from({ length: CURVE_POINTS + 1 }, (_, i) => {
@@ -61,7 +62,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     {
       data: { values: curve },
       mark: { type: 'line', color: COLOR.model, strokeWidth: 2 },
-      encoding: { x, y: { field: 'x', type: 'quantitative', title: 'successful req/s' } },
+      encoding: { x, y: { field: 'x', type: 'quantitative', title: `successful ${unit}` } },
     },
     verdictPoints(points, x, 'x'),
     {
@@ -74,7 +75,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
   if (nStarShown) {
     layers.push({
       data: {
-        values: [{ n: fit.nStar, label: `N* = ${sig3(fit.nStar!)}, peak ${fmtRate(fit.peakPerSec!)} req/s` }],
+        values: [{ n: fit.nStar, label: `N* = ${sig3(fit.nStar!)}, peak ${fmtRate(fit.peakPerSec!)} ${unit}` }],
       },
       layer: [
         {
@@ -97,7 +98,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
   }
   const beyond =
     fit.nStar !== null && fit.peakPerSec !== null && !nStarShown
-      ? `; N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} req/s) lies beyond the measured N, not drawn`
+      ? `; N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`
       : '';
   const leftOut =
     left > 0 ? `; ${left} attempt${left === 1 ? '' : 's'} past the knee left out (N there counts a queue)` : '';
@@ -106,7 +107,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     title: {
       text: 'Universal Scalability Law fit',
       subtitle: [
-        `α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, γ = ${fmtRate(fit.gamma)} req/s, R² = ${fit.r2.toFixed(3)}`,
+        `α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, γ = ${fmtRate(fit.gamma)} ${unit}, R² = ${fit.r2.toFixed(3)}`,
         `fitted to ${stepsText(fitted)}, up to and including the knee${leftOut}${beyond}`,
       ],
     },
