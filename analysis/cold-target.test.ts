@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COLD_RATIO, coldTarget } from './cold-target.ts';
 import { judgeStep } from './judge.ts';
 import { buildPlan, buildRecords, DEFAULT_RULES, stepResult, type FakeStep } from './testing/builders.ts';
-import type { StepResult, WarmupRecord } from './types.ts';
+import type { NameResult, StepResult, WarmupRecord } from './types.ts';
 
 /** A warmup at `ratePerSec` whose windows of 2 s all read `p50Ms`. */
 function warm(ratePerSec: number, p50Ms: number | null, windows = 3): WarmupRecord {
@@ -227,5 +227,51 @@ describe('coldTarget: the figures', () => {
         },
       },
     ]);
+  });
+});
+
+describe('coldTarget of a mix: name by name', () => {
+  /** A name's result whose median is `p50Ms` on `n` successful ones. */
+  const name = (p50Ms: number, n = 3000): NameResult => ({
+    completedPerSec: n / 5,
+    throughputPerSec: n / 5,
+    completed: n,
+    ok: n,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [{ q: 50, valueMs: p50Ms, n, reliable: true }],
+    meanMs: p50Ms,
+    maxMs: p50Ms * 2,
+  });
+  /** Step i at 100 (i + 1)/s, its pooled median `pooledMs`, reads and writes at their own medians. */
+  const mixStep = (i: number, pooledMs: number, readMs: number, writeMs: number) =>
+    stepResult({
+      index: i,
+      ratePerSec: 100 * (i + 1),
+      latency: [{ q: 50, valueMs: pooledMs, n: 6000, reliable: true }],
+      byName: { read: name(readMs), write: name(writeMs) },
+    });
+
+  it('a 50/50 mix whose pooled median falls from one mode to the other is no cold target', () => {
+    expect(coldTarget(null, [mixStep(0, 9.8, 2.0, 10.0), mixStep(1, 2.6, 2.1, 10.2)])).toEqual([]);
+  });
+
+  it('one name whose median fell at a higher rate is, with its name in the figures', () => {
+    const out = coldTarget(null, [mixStep(0, 9.8, 6.0, 10.0), mixStep(1, 9.9, 2.0, 10.2)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ step: 0, figures: { name: 'read', p50Ms: 6, laterStep: 1, laterP50Ms: 2 } });
+  });
+
+  it("the warmup's record is read by name too", () => {
+    const w: WarmupRecord = {
+      ...warm(25, 9.8),
+      windows: warm(25, 9.8).windows.map((x) => ({
+        ...x,
+        byName: { read: { p50Ms: 6, n: 25 }, write: { p50Ms: 10, n: 25 } },
+      })),
+    };
+    const out = coldTarget(w, [mixStep(0, 2.5, 2.0, 10.1)]);
+    expect(out.map((s) => [s.figures.measured, s.figures.name])).toEqual([['warmup', 'read']]);
   });
 });

@@ -9,6 +9,10 @@
  * the earlier reading (a step, or the warmup's last windows) was taken on a cold target, and its
  * figures describe a target that no longer exists.
  *
+ * A mix is read name by name (each name's median against its own later ones): a median pooled over
+ * entries of different speeds lands on one mode or the other, and a 50/50 mix's would "fall"
+ * between two steps of a warm target.
+ *
  * COLD_RATIO 0.6: the medians of steps of one steady target agree within a few percent, a noisy
  * shared machine moves them by 10-20%; a fall of 40% is far outside that and still catches a
  * target twice as slow cold (0.5). COLD_FLOOR_MS 0.5: on loopback sub-millisecond medians halve
@@ -25,6 +29,8 @@ const WARMUP_LAST_WINDOWS = 3;
 
 interface Reading {
   measured: 'warmup' | 'step';
+  /** The name read, in a run with names; absent: every request. */
+  name?: string;
   step: number | null;
   attempt?: number;
   ratePerSec: number;
@@ -39,18 +45,23 @@ interface Reading {
  * symptom has step null. `steps` are in the order they ran (reruns included).
  */
 export function coldTarget(warmup: WarmupRecord | null, steps: readonly StepResult[]): Symptom[] {
-  const readings = steps.map(stepReading);
-  const all: (Reading | null)[] = [warmupReading(warmup), ...readings];
+  const named = steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
+  const all: Reading[] = named
+    ? [...warmupNameReadings(warmup), ...steps.flatMap(stepNameReadings)]
+    : [warmupReading(warmup), ...steps.map(stepReading)].filter((r): r is Reading => r !== null);
   const out: Symptom[] = [];
   all.forEach((early, i) => {
-    if (!early) return;
-    const later = lowestLater(early, all.slice(i + 1));
+    const later = lowestLater(
+      early,
+      all.slice(i + 1).filter((r) => r.name === early.name),
+    );
     if (!later) return;
     out.push({
       code: 'cold-target',
       step: early.step,
       ...(early.attempt !== undefined ? { attempt: early.attempt } : {}),
       figures: {
+        ...(early.name !== undefined ? { name: early.name } : {}),
         measured: early.measured,
         ratePerSec: early.ratePerSec,
         p50Ms: round3(early.p50Ms),
@@ -67,28 +78,52 @@ export function coldTarget(warmup: WarmupRecord | null, steps: readonly StepResu
 }
 
 /** The later step at a higher rate with the lowest median that passes both bounds, or null. */
-function lowestLater(early: Reading, rest: readonly (Reading | null)[]): Reading | null {
+function lowestLater(early: Reading, rest: readonly Reading[]): Reading | null {
   let best: Reading | null = null;
   for (const r of rest) {
-    if (!r || r.ratePerSec <= early.ratePerSec) continue;
+    if (r.ratePerSec <= early.ratePerSec) continue;
     if (r.p50Ms > COLD_RATIO * early.p50Ms || early.p50Ms - r.p50Ms < COLD_FLOOR_MS) continue;
     if (!best || r.p50Ms < best.p50Ms) best = r;
   }
   return best;
 }
 
-/** A judged step's median, when it can be compared: judged on a full window, topology steady, enough samples. */
-function stepReading(s: StepResult): Reading | null {
-  if ((s.verdict !== 'holds' && s.verdict !== 'fails') || s.contaminated) return null;
-  const p50 = s.latency.find((p) => p.q === 50);
+/** A trusted median of a step's percentiles, or null. */
+function trustedP50(latency: readonly { q: number; valueMs: number | null; reliable: boolean }[]): number | null {
+  const p50 = latency.find((p) => p.q === 50);
   if (!p50 || !p50.reliable || p50.valueMs === null || !Number.isFinite(p50.valueMs)) return null;
+  return p50.valueMs;
+}
+
+/** Can a step be compared at all: judged on a full window, topology steady. */
+function comparable(s: StepResult): boolean {
+  return (s.verdict === 'holds' || s.verdict === 'fails') && !s.contaminated;
+}
+
+function readingOf(s: StepResult, p50Ms: number, name?: string): Reading {
   return {
     measured: 'step',
+    ...(name !== undefined ? { name } : {}),
     step: s.index,
     ...(s.attempt !== undefined ? { attempt: s.attempt } : {}),
     ratePerSec: s.ratePerSec,
-    p50Ms: p50.valueMs,
+    p50Ms,
   };
+}
+
+/** A judged step's median, when it can be compared: judged on a full window, topology steady, enough samples. */
+function stepReading(s: StepResult): Reading | null {
+  const p50 = comparable(s) ? trustedP50(s.latency) : null;
+  return p50 === null ? null : readingOf(s, p50);
+}
+
+/** Each name's median of a comparable step, where it rests on enough samples. */
+function stepNameReadings(s: StepResult): Reading[] {
+  if (!comparable(s)) return [];
+  return Object.entries(s.byName ?? {}).flatMap(([name, r]) => {
+    const p50 = trustedP50(r.latency);
+    return p50 === null ? [] : [readingOf(s, p50, name)];
+  });
 }
 
 /** The warmup's last windows: the median of their medians, when each has one and together they hold enough requests. */
@@ -101,6 +136,21 @@ function warmupReading(w: WarmupRecord | null): Reading | null {
   const samples = last.reduce((n, x) => n + x.throughputPerSec * windowS, 0);
   if (samples < COLD_MIN_WARMUP_SAMPLES) return null;
   return { measured: 'warmup', step: null, ratePerSec: w.ratePerSec, p50Ms: median(medians as number[]) };
+}
+
+/** Each name's reading of the warmup's last windows, as warmupReading for every request. */
+function warmupNameReadings(w: WarmupRecord | null): Reading[] {
+  if (!w || w.windows.length < 2) return [];
+  const last = w.windows.slice(-WARMUP_LAST_WINDOWS);
+  return Object.keys(last[0]!.byName ?? {}).flatMap((name) => {
+    const medians = last.map((x) => x.byName?.[name]?.p50Ms ?? null);
+    if (medians.some((m) => m === null || !Number.isFinite(m))) return [];
+    const samples = last.reduce((n, x) => n + (x.byName?.[name]?.n ?? 0), 0);
+    if (samples < COLD_MIN_WARMUP_SAMPLES) return [];
+    return [
+      { measured: 'warmup' as const, name, step: null, ratePerSec: w.ratePerSec, p50Ms: median(medians as number[]) },
+    ];
+  });
 }
 
 function median(xs: readonly number[]): number {

@@ -185,6 +185,7 @@ export function warmupRecord(
       fromS: w.fromS + rampS,
       throughputPerSec: w.throughputPerSec,
       p50Ms: w.p50Ms,
+      ...(w.byName ? { byName: w.byName } : {}),
     })),
   };
 }

@@ -346,3 +346,32 @@ describe('renderers', () => {
     for (const r of renderers) expect(r.render(run).length).toBeGreaterThan(0);
   });
 });
+
+describe('the cold-target warning', () => {
+  it("names the entry of a mix it read, and the run's rate unit", () => {
+    const w = {
+      code: 'cold-target' as const,
+      step: 0,
+      figures: {
+        name: 'read order',
+        measured: 'step',
+        ratePerSec: 100,
+        p50Ms: 6,
+        laterStep: 1,
+        laterAttempt: 1,
+        laterRatePerSec: 200,
+        laterP50Ms: 2,
+        ratio: 0.333,
+        ratioMax: 0.6,
+      },
+    };
+    const traffic = { entries: [{ name: 'checkout', weight: 1, transaction: true }] };
+    expect(warningText(w, { steps: [], traffic })).toMatch(
+      /^read order: step 1 \(100\.0 arrivals\/s\) read a median of 6\.00 ms, and step 2 at 200\.0 arrivals\/s read 2\.00 ms/,
+    );
+    const { name: _name, ...pooled } = w.figures;
+    expect(warningText({ ...w, figures: pooled }, { steps: [], traffic: undefined })).toMatch(
+      /^step 1 \(100\.0 req\/s\) read a median/,
+    );
+  });
+});

@@ -135,7 +135,8 @@ function coldTargetText(w: Symptom, unit: RateUnit): string {
       ? `the warmup at ${fmtRate(f.ratePerSec)} ${unit}`
       : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} ${unit})`;
   const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} ${unit}`;
-  return `${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
+  const name = typeof w.figures.name === 'string' ? `${w.figures.name}: ` : '';
+  return `${name}${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
 }
 
 /** One warning in words, its step looked up among the run's results. */

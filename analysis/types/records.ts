@@ -213,7 +213,13 @@ export interface WarmupRecord {
   stable: boolean;
   tookS: number;
   ratePerSec: number;
-  windows: { fromS: number; throughputPerSec: number; p50Ms: number | null }[];
+  windows: {
+    fromS: number;
+    throughputPerSec: number;
+    p50Ms: number | null;
+    /** A mix's median by name and its successful count (the warmup judges a mix by these). */
+    byName?: Record<string, { p50Ms: number | null; n: number }>;
+  }[];
 }
 
 export interface VuSizing {
