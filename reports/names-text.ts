@@ -111,6 +111,15 @@ export function sizedFromText(sizedFrom: NonNullable<TrafficRecord['sizedFrom']>
   }
 }
 
+/** What an arrival of an imported k6 run was, and what its rates count. */
+function importedText(t: TrafficRecord, it: NonNullable<TrafficRecord['iterations']>): string {
+  const several = rateUnitOf(t) === 'arrivals/s';
+  const perArrival = `which sent ${fmtRatio(it.requestsPerArrival)} requests on average`;
+  if (it.of === 'plateau-mix')
+    return `Imported from a k6 run of plateau's own script: an arrival is one entry of its mix (its plateau_arrival samples), ${perArrival}. Rates, delivery and capture count ${several ? 'arrivals (arrivals/s)' : 'arrivals, each one request (req/s)'}.`;
+  return `Imported from a k6 run of its own script: an arrival is one iteration (k6's iterations metric), ${perArrival}. Rates, delivery and capture count ${several ? 'iterations (arrivals/s)' : 'iterations, each one request (req/s)'}; each failed request fails one iteration (a lower bound on those that succeeded, exact at one request an iteration).`;
+}
+
 /** The traffic the run offered (entries, weights, shares, which are transactions) and what sized its VUs; null when not recorded. */
 export function trafficText(run: RunResult): TextSection | null {
   const t = run.traffic;
@@ -122,10 +131,7 @@ export function trafficText(run: RunResult): TextSection | null {
     paragraphs.push({
       text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
     });
-  if (t.iterations)
-    paragraphs.push({
-      text: `Imported from a k6 run of its own script: an arrival is one iteration (k6's iterations metric), which sent ${fmtRatio(t.iterations.requestsPerArrival)} requests on average. Rates, delivery and capture count ${rateUnitOf(t) === 'arrivals/s' ? 'iterations (arrivals/s)' : 'iterations, each one request (req/s)'}; each failed request fails one iteration (a lower bound on those that succeeded, exact at one request an iteration).`,
-    });
+  if (t.iterations) paragraphs.push({ text: importedText(t, t.iterations) });
   if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });
   if (t.entries.length === 0) return { title: 'Traffic', paragraphs };
   return {

@@ -111,10 +111,11 @@ export interface BucketRecord {
 export interface TrafficRecord {
   entries: { name: string; weight: number; transaction: boolean }[];
   /**
-   * An imported k6 run of the user's own script (no entries): an arrival is one iteration, which
-   * sent this many requests on average; over 1, its rates count iterations (arrivals/s).
+   * An imported k6 run (no entries): an arrival is one iteration of the user's own script, or one
+   * entry of plateau's own script's mix (`of: 'plateau-mix'`, its plateau_arrival samples), which
+   * sent this many requests on average; over 1, its rates count arrivals (arrivals/s).
    */
-  iterations?: { requestsPerArrival: number };
+  iterations?: { requestsPerArrival: number; of?: 'plateau-mix' };
   /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
 }

@@ -107,3 +107,49 @@ describe('plateau import k6 of a user script', () => {
     expect(r.notes[1]).toMatch(FIX_NOTE);
   });
 });
+
+describe("plateau import k6 of plateau's own script's mix", () => {
+  /** 12 s of plateau's k6 runtime at 10 arrivals/s: each second 8 reads and 2 checkouts of two requests. */
+  function plateauMix(): string {
+    const T = Date.parse('2026-11-29T16:52:40.000Z');
+    const line = (metric: string, ms: number, value: number, tags: Record<string, string>) =>
+      JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + ms).toISOString(), value, tags } });
+    const lines: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const at = 1000 + i * 100;
+      if (i % 10 === 0) lines.push(line('vus', at, 2, {}));
+      const checkout = i % 5 === 4;
+      const names = checkout ? ['checkout: create', 'checkout: confirm'] : ['read'];
+      for (const [k, name] of names.entries()) {
+        const tags = { expected_response: 'true', group: '', name, scenario: 'steps', status: '200' };
+        lines.push(line('http_reqs', at + 10 * k + 5, 1, tags), line('http_req_duration', at + 10 * k + 5, 4, tags));
+      }
+      const entry = checkout ? 'checkout' : 'read';
+      lines.push(
+        line('plateau_arrival', at + 30, checkout ? 25 : 5, {
+          group: '',
+          name: entry,
+          outcome: 'ok',
+          scenario: 'steps',
+          transaction: String(checkout),
+        }),
+        line('iteration_duration', at + 31, 30, { group: '', scenario: 'steps' }),
+        line('iterations', at + 31, 1, { group: '', scenario: 'steps' }),
+      );
+    }
+    const file = path.join(runsDir, 'plateau-mix.ndjson');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  }
+
+  it('counts its arrivals, 1.2 requests each, in arrivals/s, and says what an arrival was', async () => {
+    const r = await importK6({ file: plateauMix(), outDir: runsDir, steps: FLAGS });
+    expect(r.ingest.stats.arrivalsFrom).toBe('plateau_arrival');
+    expect(r.result.traffic).toEqual({ entries: [], iterations: { requestsPerArrival: 1.2, of: 'plateau-mix' } });
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(
+      /an arrival is one entry of its mix \(its plateau\\?_arrival samples\), which sent 1\.20 requests/,
+    );
+    expect(md).toMatch(/\*\*Capacity: [^*]*arrivals\/s/);
+  });
+});

@@ -132,11 +132,13 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
 }
 
 /**
- * What an arrival of the user's script was: an iteration, and how many requests it sent on
- * average (from the steps phase's buckets); null where each request was the arrival.
+ * What an arrival was: an iteration of the user's script, or an entry of plateau's own script's
+ * mix (plateau_arrival), and how many requests it sent on average (from the buckets); null where
+ * each request was the arrival.
  */
 function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResult): TrafficRecord | null {
-  if (ingest.stats.arrivalsFrom !== 'iterations') return null;
+  const from = ingest.stats.arrivalsFrom;
+  if (from !== 'iterations' && from !== 'plateau_arrival') return null;
   let arrivals = 0;
   let requests = 0;
   for (const r of records) {
@@ -144,7 +146,11 @@ function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResul
     requests += r.requests ?? r.completed;
   }
   if (arrivals === 0) return null;
-  return { entries: [], iterations: { requestsPerArrival: Math.round((requests / arrivals) * 1000) / 1000 } };
+  const requestsPerArrival = Math.round((requests / arrivals) * 1000) / 1000;
+  return {
+    entries: [],
+    iterations: { requestsPerArrival, ...(from === 'plateau_arrival' ? { of: 'plateau-mix' as const } : {}) },
+  };
 }
 
 /**
