@@ -26,6 +26,18 @@ const stepsStage = (dir: string) =>
   )!;
 const FLAGS = { startPerSec: 5, stepPerSec: 5, maxPerSec: 10, rampS: 1, holdS: 10 };
 
+/** One k6 JSON output line: a point `ms` after 16:52:40 UTC. */
+const T = Date.parse('2026-11-29T16:52:40.000Z');
+const line = (metric: string, ms: number, value: number, tags: Record<string, string>) =>
+  JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + ms).toISOString(), value, tags } });
+
+/** The lines as a k6 output file in the runs directory; its path. */
+function written(name: string, lines: readonly string[]): string {
+  const file = path.join(runsDir, name);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
 describe('plateau import k6 of a user script', () => {
   it('votacao (5 VUs, 4 named requests an iteration): arrivals are iterations, requests and names kept', async () => {
     const r = await importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: FLAGS });
@@ -62,9 +74,6 @@ describe('plateau import k6 of a user script', () => {
    * URL first), as k6 writes it when the script gives no name (name = url = the URL).
    */
   function idUrls(fixed: boolean): string {
-    const T = Date.parse('2026-11-29T16:52:40.000Z');
-    const line = (metric: string, ms: number, value: number, tags: Record<string, string>) =>
-      JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + ms).toISOString(), value, tags } });
     const lines: string[] = [];
     for (let i = 0; i < 120; i++) {
       const at = 1000 + i * 100;
@@ -77,9 +86,7 @@ describe('plateau import k6 of a user script', () => {
       const it = { group: '', scenario: 'default' };
       lines.push(line('iteration_duration', at + 30, 30, it), line('iterations', at + 30, 1, it));
     }
-    const file = path.join(runsDir, `ids-${fixed}.ndjson`);
-    fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    return file;
+    return written(`ids-${fixed}.ndjson`, lines);
   }
   const FIX_NOTE = /^fix: give each request a fixed name.*tags: \{ name: 'read order' \}/;
 
@@ -111,9 +118,6 @@ describe('plateau import k6 of a user script', () => {
 describe("plateau import k6 of plateau's own script's mix", () => {
   /** 12 s of plateau's k6 runtime at 10 arrivals/s: each second 8 reads and 2 checkouts of two requests. */
   function plateauMix(): string {
-    const T = Date.parse('2026-11-29T16:52:40.000Z');
-    const line = (metric: string, ms: number, value: number, tags: Record<string, string>) =>
-      JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + ms).toISOString(), value, tags } });
     const lines: string[] = [];
     for (let i = 0; i < 120; i++) {
       const at = 1000 + i * 100;
@@ -137,9 +141,7 @@ describe("plateau import k6 of plateau's own script's mix", () => {
         line('iterations', at + 31, 1, { group: '', scenario: 'steps' }),
       );
     }
-    const file = path.join(runsDir, 'plateau-mix.ndjson');
-    fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    return file;
+    return written('plateau-mix.ndjson', lines);
   }
 
   it('counts its arrivals, 1.2 requests each, in arrivals/s, and says what an arrival was', async () => {
