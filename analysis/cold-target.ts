@@ -126,31 +126,33 @@ function stepNameReadings(s: StepResult): Reading[] {
   });
 }
 
-/** The warmup's last windows: the median of their medians, when each has one and together they hold enough requests. */
-function warmupReading(w: WarmupRecord | null): Reading | null {
+/**
+ * The warmup's last windows, for every request or for one name: the median of their medians,
+ * when each has one and together they hold enough requests.
+ */
+function warmupReading(w: WarmupRecord | null, name?: string): Reading | null {
   if (!w || w.windows.length < 2) return null; // one window gives no window length, and no steady reading
   const windowS = w.windows[1]!.fromS - w.windows[0]!.fromS;
   const last = w.windows.slice(-WARMUP_LAST_WINDOWS);
-  const medians = last.map((x) => x.p50Ms);
+  const of = (x: WarmupRecord['windows'][number]) =>
+    name === undefined
+      ? { p50Ms: x.p50Ms, n: x.throughputPerSec * windowS }
+      : { p50Ms: x.byName?.[name]?.p50Ms ?? null, n: x.byName?.[name]?.n ?? 0 };
+  const medians = last.map((x) => of(x).p50Ms);
   if (!(windowS > 0) || medians.some((m) => m === null || !Number.isFinite(m))) return null;
-  const samples = last.reduce((n, x) => n + x.throughputPerSec * windowS, 0);
-  if (samples < COLD_MIN_WARMUP_SAMPLES) return null;
-  return { measured: 'warmup', step: null, ratePerSec: w.ratePerSec, p50Ms: median(medians as number[]) };
+  if (last.reduce((n, x) => n + of(x).n, 0) < COLD_MIN_WARMUP_SAMPLES) return null;
+  return {
+    measured: 'warmup',
+    ...(name !== undefined ? { name } : {}),
+    step: null,
+    ratePerSec: w.ratePerSec,
+    p50Ms: median(medians as number[]),
+  };
 }
 
-/** Each name's reading of the warmup's last windows, as warmupReading for every request. */
+/** Each name's reading of the warmup (the names of its last window). */
 function warmupNameReadings(w: WarmupRecord | null): Reading[] {
-  if (!w || w.windows.length < 2) return [];
-  const last = w.windows.slice(-WARMUP_LAST_WINDOWS);
-  return Object.keys(last[0]!.byName ?? {}).flatMap((name) => {
-    const medians = last.map((x) => x.byName?.[name]?.p50Ms ?? null);
-    if (medians.some((m) => m === null || !Number.isFinite(m))) return [];
-    const samples = last.reduce((n, x) => n + (x.byName?.[name]?.n ?? 0), 0);
-    if (samples < COLD_MIN_WARMUP_SAMPLES) return [];
-    return [
-      { measured: 'warmup' as const, name, step: null, ratePerSec: w.ratePerSec, p50Ms: median(medians as number[]) },
-    ];
-  });
+  return Object.keys(w?.windows.at(-1)?.byName ?? {}).flatMap((name) => warmupReading(w, name) ?? []);
 }
 
 function median(xs: readonly number[]): number {

@@ -95,10 +95,7 @@ export async function planCommand(a: Args): Promise<number> {
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const traffic = scenario ? trafficOf(scenario) : null;
-  const plan = planForInstance(
-    buildPlan(config, null, traffic ? rateUnitOf(trafficSummary(traffic)) : 'req/s'),
-    config,
-  );
+  const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =
     scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length) : {};
   const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
