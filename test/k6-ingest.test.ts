@@ -646,6 +646,23 @@ describe('arrivals and names', () => {
       }
     },
   );
+  it("a check's sample just past a second's end fails the request of the second before", async () => {
+    // second 2's read ends at 1.9995 s and its check's sample comes at 2.0005 s: a second began between them
+    const lines = mixSamples().map((x) =>
+      x.atS === 2.1 && (x.metric === 'http_reqs' || x.metric === 'http_req_duration')
+        ? asJson({ ...x, atS: 1.9995 })
+        : x.metric === 'plateau_check_failed'
+          ? asJson({ ...x, atS: 2.0005 })
+          : asJson(x),
+    );
+    const r = await ingestMix(lines);
+    const [b1, b2] = [1, 2].map((t) => r.records.find((x) => x.tS === t)!);
+    expect(b1.byName!.read).toMatchObject({ completed: 2, ok: 1, errors: { check: 1 } });
+    expect([b1.requests, b1.errors]).toEqual([6, { http_5xx: 1 }]);
+    expect(b2.byName!.read).toBeUndefined();
+    // the arrivals are plateau_arrival's: the read arrival whose check failed ended in second 2
+    expect([b2.completed, b2.ok, b2.errors, b2.requests]).toEqual([3, 1, { http_5xx: 1, check: 1 }, 4]);
+  });
   it('a one-request entry that failed before sending (its rows used up) is counted under its name', async () => {
     const lines = mixSamples().map(asJson);
     // second 3: a 'write' arrival whose request was never sent (the runtime tags it transaction=unsent)

@@ -377,13 +377,26 @@ export class Bucketizer {
         }
         return;
       case CHECK_FAILED_METRIC:
-        this.at(p.timeMs).checkFailed(p, this.keyOf(p));
+        this.checkFailed(p);
         return;
       case ARRIVAL_METRIC:
         this.arrival(p);
         return;
       default:
     }
+  }
+
+  /**
+   * A check rejected a request that ended just before it: in the check's own second, or, when a
+   * second began between the two (that second has no successful request of the name yet), in the
+   * one before, while it is open. Taking it from neither would leave that request counted ok.
+   */
+  private checkFailed(p: K6Point): void {
+    const key = this.keyOf(p);
+    const sec = this.at(p.timeMs);
+    const i = sec.tS - this.firstOpenS;
+    const prev = i > 0 ? this.open[i - 1] : null;
+    (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key);
   }
 
   /** The key of a sample's name tag (names.ts), or null when it has none. */

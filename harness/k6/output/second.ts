@@ -84,6 +84,13 @@ export class K6Second {
     t?.fail(kind, p.tags.status);
   }
 
+  /** Whether a successful request of this name (key null: of any) is counted in this second. */
+  hasOk(key: string | null): boolean {
+    if (key === null) return this.b.ok > 0;
+    const t = this.names.get(key);
+    return t !== undefined && t.ok > 0;
+  }
+
   /** plateau_check_failed: the scenario's check rejected a response k6 deemed expected, one ok request becomes a failed one. */
   checkFailed(p: K6Point, key: string | null): void {
     const b = this.b;
