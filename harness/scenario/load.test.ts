@@ -11,8 +11,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from '../engine/workers.ts';
-import { contextFactory } from './context.ts';
-import { loadScenario, requestBuilder } from './load.ts';
+import { loadScenario } from './load.ts';
+import { scenarioRequests } from './requests.ts';
 import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
 
 /** Outside the repository, so that neither its package.json nor its node_modules are found. */
@@ -51,6 +51,14 @@ const outside = (name: string, extra: Record<string, string> = {}) =>
 
 const refusal = (file: string) => expectRefusal(loadScenario, file);
 
+/** The module loaded as a run loads it, and the request its first arrival's entry builds. */
+async function firstRequest(file: string) {
+  const { scenario, arrivals } = await scenarioRequests(file, 'http://127.0.0.1:9/x', 'run-1', { env: {} });
+  const entry = arrivals.entryOf(7);
+  if (entry.kind !== 'request') throw new Error(`${file}: expected a one-request entry`);
+  return { scenario, request: entry.build(7) };
+}
+
 describe('a scenario module loads wherever it is kept', () => {
   it.each<[string, Record<string, string>]>([
     ['no package.json', {}],
@@ -58,10 +66,9 @@ describe('a scenario module loads wherever it is kept', () => {
     ['a "type": "module" package', { 'package.json': '{"type":"module"}' }],
   ])('in a folder with %s: plateau, a relative helper and a file next to it', async (name, extra) => {
     const dir = outside(name, extra);
-    const scenario = await loadScenario(path.join(dir, 'scenario.ts'));
+    const { scenario, request } = await firstRequest(path.join(dir, 'scenario.ts'));
     expect(scenario.name).toBe('outside');
-    const build = requestBuilder(scenario, contextFactory('run-1', '', {}), 'http://127.0.0.1:9/x');
-    expect(build(7)).toMatchObject({ method: 'GET', path: `/items/7?tag=${name.replace(/\W+/g, '-')}`, body: null });
+    expect(request).toMatchObject({ method: 'GET', path: `/items/7?tag=${name.replace(/\W+/g, '-')}`, body: null });
     expect(scenario.check?.({ status: 503, headers: {}, body: '', json: () => null })).toBe('expected 200, got 503');
   });
 
@@ -74,10 +81,9 @@ describe('a scenario module loads wherever it is kept', () => {
       's.js':
         "const { defineScenario } = require('plateau');\nmodule.exports = defineScenario({ request: () => ({ url: '/cjs' }) });",
     });
-    const build = (s: Awaited<ReturnType<typeof loadScenario>>) =>
-      requestBuilder(s, contextFactory('r', '', {}), 'http://127.0.0.1:9/')(1).path;
-    expect(build(await loadScenario(path.join(dir, 's.mjs')))).toBe('/from-paths');
-    expect(build(await loadScenario(path.join(dir, 's.js')))).toBe('/cjs');
+    const pathOf = async (file: string) => (await firstRequest(path.join(dir, file))).request.path;
+    expect(await pathOf('s.mjs')).toBe('/from-paths');
+    expect(await pathOf('s.js')).toBe('/cjs');
   });
 
   it("import.meta.url is each file's own: a helper in a subfolder reads the file beside it", async () => {
@@ -89,8 +95,7 @@ describe('a scenario module loads wherever it is kept', () => {
       'lib/tag.txt': 'from-lib\n',
       'tag.txt': 'from-entry\n',
     });
-    const s = await loadScenario(path.join(dir, 'scenario.ts'));
-    expect(requestBuilder(s, contextFactory('r', '', {}), 'http://127.0.0.1:9/')(1).path).toBe('/t/from-lib');
+    expect((await firstRequest(path.join(dir, 'scenario.ts'))).request.path).toBe('/t/from-lib');
   });
 
   it('the demo scenario still loads', async () => {

@@ -5,7 +5,6 @@
 import path from 'node:path';
 import type { Scenario, RequestSpec } from './types.ts';
 import type { PreparedRequest } from '../engine/http.ts';
-import type { ContextFactory } from './context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
@@ -87,14 +86,6 @@ function checkScenarioPath(abs: string): void {
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message || err.name : String(err);
   return text.split('\n')[0]!.trim();
-}
-
-export type RequestBuilder = (seq: number) => PreparedRequest;
-
-export function requestBuilder(scenario: Scenario, contexts: ContextFactory, targetUrl: string): RequestBuilder {
-  const origin = new URL(targetUrl).origin;
-  const request = scenario.request!;
-  return (seq) => prepare(request(contexts(seq)), origin);
 }
 
 /** Checks what the scenario returned; a malformed request is the scenario's bug, named as such. */
