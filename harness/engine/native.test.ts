@@ -344,7 +344,12 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 1, 16);
     closers.push(() => pool.close());
     const records = await oneSecondAt(pool, 100); // 100/s x 40 ms: about 4 VUs busy at once
-    expect(records.reduce((a, r) => a + r.ok, 0)).toBe(100);
+    const sum = (pick: (r: BucketRecord) => number) => records.reduce((a, r) => a + pick(r), 0);
+    // Every request started succeeded; an arrival may be dropped only when a stall of a busy
+    // machine held all 16 VUs (160 ms at this rate), and it is then counted as such (98 of 100 were ok once).
+    expect(records.flatMap((r) => Object.keys(r.errors))).toEqual([]);
+    expect([sum((r) => r.ok), sum((r) => r.ok + r.dropped)]).toEqual([sum((r) => r.started), 100]);
+    expect(sum((r) => r.ok)).toBeGreaterThanOrEqual(90);
     expect(connections).toBeGreaterThanOrEqual(3); // the pool grew
     expect(records.reduce((a, r) => a + (r.reconnects ?? -1), 0)).toBe(0);
   });
