@@ -97,6 +97,26 @@ describe('preflight', () => {
     );
   });
 
+  it('names the deadline a sample request that never answers ran out of', async () => {
+    // /health answers; the load path never does
+    const mute = await tinyServer((q, res) => {
+      if (q.url === '/health') res.end('ok');
+    });
+    try {
+      const r = await runQuietly(
+        base('mute', { target: { url: `${mute.url}/x` }, scenario: undefined, http: { timeoutMs: 300 } }),
+        { env },
+      );
+      expect(r.exitCode).toBe(3);
+      expect(r.error?.message).toBe(
+        `the sample request "GET ${mute.url}/x" GET ${mute.url}/x failed: no answer within http.timeoutMs (300 ms)`,
+      );
+      expect(r.error?.hint).toMatch(/within http\.timeoutMs/);
+    } finally {
+      await mute.close();
+    }
+  });
+
   it('checks the metrics endpoint holds the named series', async () => {
     const ok = await runQuietly(
       base('metrics-ok', {

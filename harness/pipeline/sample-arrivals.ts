@@ -12,6 +12,9 @@ import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
+/** How a request that ran out of http.timeoutMs ends: the abort signal's error name, undici's own timeouts' codes. */
+const TIMEOUTS = new Set(['TimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /** What preflight shows of a refused answer: its first bytes (a hostile target may send gigabytes). */
 const SHOWN_BYTES = 200;
 
@@ -100,9 +103,14 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
     }
     res.body.destroy();
   } catch (err) {
-    const e = err as Error & { code?: string };
+    const e = err as Error & { code?: string | number };
+    // AbortSignal.timeout's DOMException has the numeric code 23: say what ran out instead
+    const why =
+      TIMEOUTS.has(e.name) || TIMEOUTS.has(String(e.code))
+        ? `no answer within http.timeoutMs (${timeoutMs} ms)`
+        : `${e.code ?? e.name}: ${e.message}`;
     throw new PlateauError(
-      `the sample request "${name}" ${req.method} ${url} failed: ${e.code ?? e.name}: ${e.message}`,
+      `the sample request "${name}" ${req.method} ${url} failed: ${why}`,
       'make the target answer one request within http.timeoutMs before measuring thousands',
       'sample-request-failed',
       EXIT.preflight,
