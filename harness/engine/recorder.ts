@@ -30,6 +30,12 @@ export class BucketRecorder {
   private readonly phases: PhasesMs = { blocked: 0, connecting: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   vusActive = 0;
   vusAllocated = 0;
+  /**
+   * Called before a second is rolled by what happened after it (a completion, a drop...): the
+   * engine dispatches the arrivals already due, which count in the second they were due while it
+   * is still open (after a stall, a completion can come before the dispatch timer).
+   */
+  beforeRoll: (() => void) | null = null;
 
   constructor(
     private readonly phase: string,
@@ -52,7 +58,11 @@ export class BucketRecorder {
 
   private at(nowMs: number): OpenBucket {
     const tS = Math.floor((nowMs - this.t0Ms) / 1000);
-    if (tS > this.open.tS) this.roll(tS);
+    if (tS > this.open.tS) {
+      this.beforeRoll?.();
+      // the arrivals it dispatched may have rolled seconds already
+      if (tS > this.open.tS) this.roll(tS);
+    }
     return this.open;
   }
 
