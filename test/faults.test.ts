@@ -147,7 +147,8 @@ async function runFault(
 function keptRunning(r: { exitCode: number; lines: string[]; result: RunResult }, t: Totals): void {
   expect(r.exitCode, r.lines.join('')).toBe(0);
   const secondsWithArrivals = new Set(t.seconds.filter((b) => b.tS < HOLD_S && b.started > 0).map((b) => b.tS)).size; // one bucket a second per engine thread
-  expect(secondsWithArrivals).toBe(HOLD_S);
+  const perSecond = t.seconds.map((b) => `${b.tS}: ${b.started} started, ${b.dropped} dropped, ${b.completed} done`);
+  expect(secondsWithArrivals, `${perSecond.join('; ')}\n${r.lines.join('')}`).toBe(HOLD_S);
   expect(t.started).toBeGreaterThanOrEqual(0.8 * RATE_PER_SEC * HOLD_S);
   // Every scheduled arrival was either sent or counted as dropped (a busy machine can stall the VUs
   // that a fault holds), except where a stall of this process ran into the steady window's end and
