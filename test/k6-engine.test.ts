@@ -291,7 +291,14 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
   });
 
   it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
-    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+    // the replay is written in about 3 s, a real k6 would run on to its schedule's end: lingering,
+    // the stand-in is still running when a slow machine's plateau has judged the knee
+    const env = {
+      ...process.env,
+      K6_BIN: `${FIX}/fake-k6.mjs`,
+      FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz`,
+      FAKE_K6_LINGER_MS: '30000',
+    };
     const r = await runQuietly(
       {
         engine: 'k6',
