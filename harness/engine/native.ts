@@ -77,13 +77,10 @@ export function startNative(o: EngineRunOptions): EngineRun {
   let timer: Timer | null = null;
   let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
   const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
-  // The ticker rolls seconds on a quiet run, but never past an arrival still due: after a stall
-  // (the process not scheduled), the arrivals due in a second are counted in it, with their lag,
-  // before it is emitted and judged, not left out of it (docs/decisions/027).
-  const ticker = clk.setInterval(() => {
-    const now = clk.now();
-    rec.tick(nextS === null || stopped ? now : Math.min(now, t0Ms + nextS * 1000));
-  }, 200);
+  // The ticker rolls seconds on a quiet run; like any roll, after a stall it first dispatches the
+  // arrivals due (rec.beforeRoll below), so they count in their second, with their lag, before it
+  // is emitted and judged (docs/decisions/027).
+  const ticker = clk.setInterval(() => rec.tick(clk.now()), 200);
   let own = 0;
 
   const fire = (intendedS: number, nowMs: number) => {
@@ -170,8 +167,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
       dispatching = false;
     }
   };
-  // After a stall, what ended during it can be recorded before the dispatch timer runs: the
-  // arrivals due by then go out first, so they count in their own second (docs/decisions/027).
+  // After a stall, the ticker or what ended during it can roll a second before the dispatch timer
+  // runs: the arrivals due by then go out first, so they count in their own second.
   rec.beforeRoll = () => {
     if (dispatching || stopped || nextS === null) return;
     const nowMs = clk.now();
