@@ -4,7 +4,13 @@ import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
 import { queryWindow, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
-import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
+import {
+  findPrometheus,
+  nearestScrape,
+  scrapeEvery,
+  startPrometheus,
+  type PrometheusHandle,
+} from './helpers/prometheus.ts';
 
 const PROMETHEUS = findPrometheus();
 const hasPrometheus = PROMETHEUS !== null;
@@ -256,12 +262,8 @@ describe('PromQL path against a real Prometheus server', () => {
       // Direct scrapes every 100 ms over the window, so that the figures PromQL gives over the part
       // of it between Prometheus's own scrapes are set beside the direct ones over that same part
       // (within 50 ms at each end): on a busy machine the mean moves from second to second.
-      const scrapes = [await scrapeOrders(demo!)];
-      const a = scrapes[0];
-      while (Date.now() - a.atMs < 6_000) {
-        await sleep(100);
-        scrapes.push(await scrapeOrders(demo!));
-      }
+      const a = await scrapeOrders(demo!);
+      const scrapes = [a, ...(await scrapeEvery(() => scrapeOrders(demo!), a.atMs + 6_000))];
       const b = scrapes.at(-1)!;
       // Load goes on until Prometheus has taken a scrape after the window (waited for, not slept).
       await prom!.waitForScrapeAfter(b.atMs);
@@ -275,10 +277,8 @@ describe('PromQL path against a real Prometheus server', () => {
         toMs: b.atMs,
         t0EpochMs: a.atMs,
       });
-      const nearest = (atMs: number) =>
-        scrapes.reduce((m, x) => (Math.abs(x.atMs - atMs) < Math.abs(m.atMs - atMs) ? x : m));
-      const from = nearest(a.atMs + w.fromS * 1000);
-      const to = nearest(a.atMs + w.toS * 1000);
+      const from = nearestScrape(scrapes, a.atMs + w.fromS * 1000);
+      const to = nearestScrape(scrapes, a.atMs + w.toS * 1000);
       const scrapePerSec = (to.count - from.count) / ((to.atMs - from.atMs) / 1000);
       const scrapeMeanMs = ((to.sumS - from.sumS) / (to.count - from.count)) * 1000;
       const rawIncrease = await request(

@@ -21,7 +21,13 @@ import { histogramOf, parsePromText, sumOf } from '../harness/metrics/prom-text.
 import { queryWindow } from '../harness/metrics/promql.ts';
 import { routeWindows } from '../harness/metrics/promql-windows.ts';
 import { OTEL_BOUNDS_S, startOtelTarget, type OtelTarget } from './helpers/otel-target.ts';
-import { findPrometheus, startPrometheus, type PrometheusHandle } from './helpers/prometheus.ts';
+import {
+  findPrometheus,
+  nearestScrape,
+  scrapeEvery,
+  startPrometheus,
+  type PrometheusHandle,
+} from './helpers/prometheus.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const PROMETHEUS = findPrometheus();
@@ -222,11 +228,7 @@ describe('the histogram through PromQL', () => {
       // Prometheus's own scrapes is set beside the direct one over that same part (within 50 ms at
       // each end): over the whole window, a stall's few slow requests are diluted by more requests
       // (PromQL's p99 175 ms in (100, 250] against the whole window's 74.8 in (50, 75] once)
-      const scrapes = [a];
-      while (Date.now() - a.atMs < 2500) {
-        await new Promise((r) => setTimeout(r, 100));
-        scrapes.push(await scrape());
-      }
+      const scrapes = [a, ...(await scrapeEvery(scrape, a.atMs + 2500))];
       const b = scrapes.at(-1)!;
       await prom!.waitForScrapeAfter(b.atMs);
       clearInterval(timer);
@@ -240,10 +242,8 @@ describe('the histogram through PromQL', () => {
         toMs: b.atMs,
         t0EpochMs: a.atMs,
       });
-      const nearest = (atMs: number) =>
-        scrapes.reduce((m, x) => (Math.abs(x.atMs - atMs) < Math.abs(m.atMs - atMs) ? x : m));
-      const from = nearest(a.atMs + w.fromS * 1000);
-      const to = nearest(a.atMs + w.toS * 1000);
+      const from = nearestScrape(scrapes, a.atMs + w.fromS * 1000);
+      const to = nearestScrape(scrapes, a.atMs + w.toS * 1000);
       const bucket = 'http_server_request_duration_seconds_bucket';
       const direct = serverPercentiles(
         histogramDelta(

@@ -171,3 +171,26 @@ async function stopChild(child: ChildProcess, dir: string): Promise<void> {
   }
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Direct scrapes every `everyMs` until the clock (Date.now) reaches `untilMs`: a test then sets the
+ * figures PromQL gives over its own window (between Prometheus's scrapes) beside the direct ones
+ * over the same part, from the scrapes nearest its edges (nearestScrape).
+ */
+export async function scrapeEvery<T extends { atMs: number }>(
+  scrape: () => Promise<T>,
+  untilMs: number,
+  everyMs = 100,
+): Promise<T[]> {
+  const out: T[] = [];
+  while (Date.now() < untilMs) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    out.push(await scrape());
+  }
+  return out;
+}
+
+/** The scrape taken nearest to atMs. */
+export function nearestScrape<T extends { atMs: number }>(scrapes: readonly T[], atMs: number): T {
+  return scrapes.reduce((m, x) => (Math.abs(x.atMs - atMs) < Math.abs(m.atMs - atMs) ? x : m));
+}
