@@ -5,7 +5,7 @@
  * the bucket resolution; each mapped name gets its own cross-check; a route that matches nothing
  * is a report line and the run goes on; the wrong preset is refused in preflight naming the
  * families the target has. The same histogram through PromQL on a real Prometheus server (skipped,
- * saying why, where it is not installed) gives the same percentiles as the direct scrape and as
+ * saying why, where it is not installed) gives the same percentiles as the scrapes it stored and as
  * Prometheus's own histogram_quantile.
  */
 import fs from 'node:fs';
@@ -23,9 +23,10 @@ import { routeWindows } from '../harness/metrics/promql-windows.ts';
 import { OTEL_BOUNDS_S, startOtelTarget, type OtelTarget } from './helpers/otel-target.ts';
 import {
   findPrometheus,
-  nearestScrape,
-  scrapeEvery,
+  startMetricsTap,
   startPrometheus,
+  tappedAt,
+  type MetricsTap,
   type PrometheusHandle,
 } from './helpers/prometheus.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -56,13 +57,19 @@ const B = [0, ...OTEL_BOUNDS_S.map((b) => Math.round(b * 1000))];
 
 let target: OtelTarget;
 let prom: PrometheusHandle | undefined;
+let tap: MetricsTap | undefined;
 beforeAll(async () => {
   target = await startOtelTarget();
   // started now, so that it has scraped for a while by the PromQL test (its first scrape takes ~6 s)
-  if (PROMETHEUS) prom = await startPrometheus({ binary: PROMETHEUS, targetUrl: target.url, scrapeIntervalS: 1 });
+  // through a tap, so that the PromQL test sets its figures beside the very scrapes Prometheus stored
+  if (PROMETHEUS) {
+    tap = await startMetricsTap(target.url);
+    prom = await startPrometheus({ binary: PROMETHEUS, targetUrl: tap.url, scrapeIntervalS: 1 });
+  }
 }, 60_000);
 afterAll(async () => {
   await prom?.stop();
+  await tap?.close();
   await target.close();
   fs.rmSync(runsDir, { recursive: true, force: true });
   fs.rmSync(scenarioDir, { recursive: true, force: true });
@@ -200,22 +207,16 @@ describe('an OpenTelemetry histogram target through the pipeline', () => {
 
 describe('the histogram through PromQL', () => {
   it.skipIf(!PROMETHEUS)(
-    `gives the direct scrape's percentiles, and Prometheus's own histogram_quantile${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
+    `gives the percentiles of the very scrapes it stored, as Prometheus's own histogram_quantile does${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
     async () => {
       await prom!.waitForScrapes(2);
       const agent = new Agent({ connections: 32 });
-      const scrape = async () => {
-        const before = Date.now();
-        const text = await (await request(`${target.url}/metrics`)).body.text();
-        return { atMs: (before + Date.now()) / 2, samples: parsePromText(text) };
-      };
       // 3 reads to 1 search for 2.5 s at 100/s, due by the clock, never waited for
       let sent = 0;
       const inflight = new Set<Promise<void>>();
-      const startMs = Date.now();
-      const a = await scrape();
+      const fromMs = Date.now();
       const timer = setInterval(() => {
-        for (; sent < ((Date.now() - startMs) / 1000) * 100; sent++) {
+        for (; sent < ((Date.now() - fromMs) / 1000) * 100; sent++) {
           const p: Promise<void> = request(`${target.url}${sent % 4 === 3 ? '/search' : `/items/${sent}`}`, {
             dispatcher: agent,
           })
@@ -224,13 +225,9 @@ describe('the histogram through PromQL', () => {
           inflight.add(p);
         }
       }, 5);
-      // direct scrapes every 100 ms, so that the tail PromQL gives over the part of the window between
-      // Prometheus's own scrapes is set beside the direct one over that same part (within 50 ms at
-      // each end): over the whole window, a stall's few slow requests are diluted by more requests
-      // (PromQL's p99 175 ms in (100, 250] against the whole window's 74.8 in (50, 75] once)
-      const scrapes = [a, ...(await scrapeEvery(scrape, a.atMs + 2500))];
-      const b = scrapes.at(-1)!;
-      await prom!.waitForScrapeAfter(b.atMs);
+      await new Promise((r) => setTimeout(r, 2500));
+      const toMs = Date.now();
+      await prom!.waitForScrapeAfter(toMs);
       clearInterval(timer);
       await Promise.allSettled([...inflight]);
       await agent.close();
@@ -238,24 +235,22 @@ describe('the histogram through PromQL', () => {
       const w = await queryWindow({
         prometheusUrl: prom!.url,
         requests: { preset: 'otel' },
-        fromMs: a.atMs,
-        toMs: b.atMs,
-        t0EpochMs: a.atMs,
+        fromMs,
+        toMs,
+        t0EpochMs: fromMs,
       });
-      const from = nearestScrape(scrapes, a.atMs + w.fromS * 1000);
-      const to = nearestScrape(scrapes, a.atMs + w.toS * 1000);
+      // the texts Prometheus stored at its window's edges, as the tap passed them on
+      const from = parsePromText(tappedAt(tap!.scrapes, fromMs + w.fromS * 1000).text);
+      const to = parsePromText(tappedAt(tap!.scrapes, fromMs + w.toS * 1000).text);
       const bucket = 'http_server_request_duration_seconds_bucket';
       const direct = serverPercentiles(
-        histogramDelta(
-          histogramOf(from.samples, bucket, {}, 1000).reading,
-          histogramOf(to.samples, bucket, {}, 1000).reading!,
-        )!,
+        histogramDelta(histogramOf(from, bucket, {}, 1000).reading, histogramOf(to, bucket, {}, 1000).reading!)!,
       );
-      const rangeMs = Math.round(b.atMs - a.atMs);
+      const rangeMs = Math.round(toMs - fromMs);
       const own = async (q: number) => {
         const query = `histogram_quantile(${q}, sum by (le) (increase(${bucket}[${rangeMs}ms])))`;
         const res = await request(
-          `${prom!.url}/api/v1/query?query=${encodeURIComponent(query)}&time=${(b.atMs / 1000).toFixed(3)}`,
+          `${prom!.url}/api/v1/query?query=${encodeURIComponent(query)}&time=${(toMs / 1000).toFixed(3)}`,
         );
         return (
           Number(
@@ -273,8 +268,9 @@ describe('the histogram through PromQL', () => {
         );
         // the same samples: Prometheus's arithmetic and ours agree within a tenth of the bucket
         expect(Math.abs(p.valueMs! - theirs) / width, lines.join('\n')).toBeLessThan(0.1);
-        // the direct readings nearest PromQL's edges: the same bucket or the next
-        expect(Math.abs(B.indexOf(p.lowerMs) - B.indexOf(d.lowerMs)), lines.join('\n')).toBeLessThanOrEqual(1);
+        // the same readings, straight from the text: the same bucket and value
+        expect([d.lowerMs, d.upperMs], lines.join('\n')).toEqual([p.lowerMs, p.upperMs]);
+        expect(d.valueMs!, lines.join('\n')).toBeCloseTo(p.valueMs!, 6);
       }
       console.log(`${sent} requests; ${lines.join('; ')}`);
       // 3 reads to 1 search: the median among the reads (9 in 10 at ~12 ms), p90 and p99 among the searches (~55 ms)
@@ -282,12 +278,12 @@ describe('the histogram through PromQL', () => {
       expect(w.percentiles![0]!.upperMs).toBeLessThanOrEqual(50);
       expect(w.percentiles![1]!.lowerMs).toBeGreaterThanOrEqual(50);
       const directMean =
-        ((sumOf(to.samples, 'http_server_request_duration_seconds_sum')! -
-          sumOf(from.samples, 'http_server_request_duration_seconds_sum')!) /
-          (sumOf(to.samples, 'http_server_request_duration_seconds_count')! -
-            sumOf(from.samples, 'http_server_request_duration_seconds_count')!)) *
+        ((sumOf(to, 'http_server_request_duration_seconds_sum')! -
+          sumOf(from, 'http_server_request_duration_seconds_sum')!) /
+          (sumOf(to, 'http_server_request_duration_seconds_count')! -
+            sumOf(from, 'http_server_request_duration_seconds_count')!)) *
         1000;
-      expect(Math.abs(w.meanMs! - directMean) / directMean).toBeLessThan(0.1);
+      expect(Math.abs(w.meanMs! - directMean) / directMean).toBeLessThan(1e-6);
 
       // each mapped name's route through PromQL: the request series with the route label added (3 reads to 1 search)
       const config = parseConfigOrThrow({
@@ -304,8 +300,8 @@ describe('the histogram through PromQL', () => {
       });
       const { routes } = await routeWindows(
         config.metrics!,
-        { steadyStartS: 0, steadyEndS: (b.atMs - a.atMs) / 1000 },
-        a.atMs,
+        { steadyStartS: 0, steadyEndS: (toMs - fromMs) / 1000 },
+        fromMs,
       );
       const reads = routes!['read item']!.throughputPerSec!;
       const searches = routes!.search!.throughputPerSec!;

@@ -6,6 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -172,25 +174,58 @@ async function stopChild(child: ChildProcess, dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/**
- * Direct scrapes every `everyMs` until the clock (Date.now) reaches `untilMs`: a test then sets the
- * figures PromQL gives over its own window (between Prometheus's scrapes) beside the direct ones
- * over the same part, from the scrapes nearest its edges (nearestScrape).
- */
-export async function scrapeEvery<T extends { atMs: number }>(
-  scrape: () => Promise<T>,
-  untilMs: number,
-  everyMs = 100,
-): Promise<T[]> {
-  const out: T[] = [];
-  while (Date.now() < untilMs) {
-    await new Promise((r) => setTimeout(r, everyMs));
-    out.push(await scrape());
-  }
-  return out;
+/** One scrape Prometheus took through a MetricsTap: when the tap received it, and the text passed on. */
+export interface TappedScrape {
+  atMs: number;
+  text: string;
 }
 
-/** The scrape taken nearest to atMs. */
-export function nearestScrape<T extends { atMs: number }>(scrapes: readonly T[], atMs: number): T {
-  return scrapes.reduce((m, x) => (Math.abs(x.atMs - atMs) < Math.abs(m.atMs - atMs) ? x : m));
+/**
+ * A pass-through for Prometheus's scrapes of `upstreamUrl` that keeps each text it passed on, so a
+ * test sets PromQL's figures beside the very readings Prometheus stored: a stall of the test's
+ * process then moves both alike, where scrapes of its own would be taken at other instants.
+ */
+export interface MetricsTap {
+  /** http://127.0.0.1:PORT: give Prometheus this as its target. */
+  url: string;
+  scrapes: TappedScrape[];
+  close(): Promise<void>;
+}
+
+export async function startMetricsTap(upstreamUrl: string): Promise<MetricsTap> {
+  const scrapes: TappedScrape[] = [];
+  const server = createServer((req, res) => {
+    const atMs = Date.now();
+    request(`${upstreamUrl}${req.url ?? '/'}`)
+      .then(async (up) => {
+        const text = await up.body.text();
+        scrapes.push({ atMs, text });
+        res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'text/plain') });
+        res.end(text);
+      })
+      .catch((err: Error) => {
+        res.writeHead(502);
+        res.end(err.message);
+      });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    scrapes,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * The tapped scrape Prometheus stored at `epochMs` (a raw sample's timestamp): the first one the tap
+ * received from then on. Prometheus stamps a sample with its scrape's start (aligned to the interval
+ * within 2 ms), and the tap receives it after that start, however long a stall delays it; the 100 ms
+ * of slack covers the alignment and is well under the 1 s between scrapes.
+ */
+export function tappedAt(scrapes: readonly TappedScrape[], epochMs: number): TappedScrape {
+  const s = scrapes.find((x) => x.atMs >= epochMs - 100);
+  if (!s) throw new Error(`no tapped scrape at or after ${new Date(epochMs).toISOString()}`);
+  return s;
 }
