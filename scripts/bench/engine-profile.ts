@@ -11,7 +11,8 @@
  * cpuPer10k is the process's CPU from before the scenario is loaded to after the pool is closed,
  * the window this file always measured (so it compares with an earlier commit's figure);
  * loadCpuPer10k covers only the schedule (startNative to done), leaving out the scenario's load
- * (a module's bundling) and the pool's close.
+ * (a module's bundling) and the pool's close; loadUserPer10k and loadSysPer10k split it, and
+ * voluntary/involuntarySwitchesPerRequest count the process's context switches over the same window.
  */
 import { parseArgs } from 'node:util';
 import fs from 'node:fs';
@@ -85,6 +86,11 @@ interface Counts {
   dropped: number;
   /** CPU (µs, user + system) of the schedule alone: startNative to done. */
   loadCpuUs: number;
+  /** The same window's user and system CPU (µs) and context switches (process.resourceUsage). */
+  loadUserUs: number;
+  loadSysUs: number;
+  voluntarySwitches: number;
+  involuntarySwitches: number;
 }
 
 async function plateau(): Promise<Counts> {
@@ -99,8 +105,18 @@ async function plateau(): Promise<Counts> {
     vus,
     vus,
   );
-  const n: Counts = { arrivals: 0, requests: 0, ok: 0, dropped: 0, loadCpuUs: 0 };
-  const cpu0 = process.cpuUsage();
+  const n: Counts = {
+    arrivals: 0,
+    requests: 0,
+    ok: 0,
+    dropped: 0,
+    loadCpuUs: 0,
+    loadUserUs: 0,
+    loadSysUs: 0,
+    voluntarySwitches: 0,
+    involuntarySwitches: 0,
+  };
+  const u0 = process.resourceUsage();
   const run = startNative({
     schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]),
     phase: 'steps',
@@ -117,8 +133,12 @@ async function plateau(): Promise<Counts> {
     },
   });
   await run.done;
-  const c = process.cpuUsage(cpu0);
-  n.loadCpuUs = c.user + c.system;
+  const u1 = process.resourceUsage();
+  n.loadUserUs = u1.userCPUTime - u0.userCPUTime;
+  n.loadSysUs = u1.systemCPUTime - u0.systemCPUTime;
+  n.loadCpuUs = n.loadUserUs + n.loadSysUs;
+  n.voluntarySwitches = u1.voluntaryContextSwitches - u0.voluntaryContextSwitches;
+  n.involuntarySwitches = u1.involuntaryContextSwitches - u0.involuntaryContextSwitches;
   await pool.close();
   return n;
 }
@@ -175,7 +195,17 @@ async function bare(): Promise<Counts> {
   });
   await Promise.all(clients.map((c) => c.destroy()));
   if (dropped) console.error(`bare: ${dropped} dropped`);
-  return { arrivals: completed, requests: completed, ok: completed, dropped, loadCpuUs: NaN };
+  return {
+    arrivals: completed,
+    requests: completed,
+    ok: completed,
+    dropped,
+    loadCpuUs: NaN,
+    loadUserUs: NaN,
+    loadSysUs: NaN,
+    voluntarySwitches: NaN,
+    involuntarySwitches: NaN,
+  };
 }
 
 try {
@@ -186,6 +216,8 @@ try {
   const c = process.cpuUsage(cpu0);
   const per10k = (us: number) =>
     Number.isFinite(us) && n.requests > 0 ? +((us / 1e6 / n.requests) * 1e4).toFixed(4) : null;
+  const perRequest = (count: number) =>
+    Number.isFinite(count) && n.requests > 0 ? +(count / n.requests).toFixed(4) : null;
   console.log(
     JSON.stringify({
       mode: values.mode,
@@ -203,6 +235,12 @@ try {
       userPer10k: per10k(c.user),
       sysPer10k: per10k(c.system),
       loadCpuPer10k: per10k(n.loadCpuUs),
+      // the schedule's split: the engine's and scenario's own code against the kernel's work
+      // (socket writes and reads, wake-ups), and the switches that come with each wake-up
+      loadUserPer10k: per10k(n.loadUserUs),
+      loadSysPer10k: per10k(n.loadSysUs),
+      voluntarySwitchesPerRequest: perRequest(n.voluntarySwitches),
+      involuntarySwitchesPerRequest: perRequest(n.involuntarySwitches),
     }),
   );
 } finally {

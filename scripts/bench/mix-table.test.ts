@@ -117,6 +117,29 @@ describe('the mix case figures', () => {
     expect(over).toContain('1.151 x (goal <= 1.15: NOT met)');
   });
 
+  it("splits the mix's extra into user and system CPU with each variant's context switches per request, when the runs print them", () => {
+    const split = (user: number, sys: number, vol: number, invol: number): Partial<ProfileLine> => ({
+      loadCpuPer10k: user + sys,
+      loadUserPer10k: user,
+      loadSysPer10k: sys,
+      voluntarySwitchesPerRequest: vol,
+      involuntarySwitchesPerRequest: invol,
+    });
+    const s = mixSummary(10_000, [
+      run('one', 1, split(0.16, 0.08, 0.5, 0.3)),
+      run('mix', 1, split(0.2, 0.12, 0.6, 0.45)),
+      run('one', 2, split(0.18, 0.1, 0.7, 0.5)),
+      run('mix', 2, split(0.198, 0.11, 0.8, 0.55)),
+    ]);
+    expect(s.mixOverOneUser!.ofMedians).toBeCloseTo(0.199 / 0.17, 9);
+    expect(s.mixOverOneSys!.ofMedians).toBeCloseTo(0.115 / 0.09, 9);
+    expect(formatMix(s, null)).toContain(
+      '  where it lies (schedule): user CPU 0.1700 -> 0.1990 (1.171 x), system CPU 0.0900 -> 0.1150 (1.278 x) per 10k requests; context switches per request (voluntary + involuntary) 0.600 + 0.400 -> 0.700 + 0.500',
+    );
+    // an earlier engine-profile.ts printed no split: no line, rather than dashes
+    expect(formatMix(mixSummary(10_000, [run('one', 1), run('mix', 1)]), null)).not.toContain('where it lies');
+  });
+
   it("makes the bench table's rows, one per variant, arrivals/s and CPU per 10k requests over the window both commits measure", () => {
     const rows = aggregate(
       mixMeasures(

@@ -29,6 +29,11 @@ export interface ProfileLine {
   cpuPer10k: number;
   /** CPU-s per 10k requests over the schedule alone; absent from the earlier file. */
   loadCpuPer10k?: number | null;
+  /** Its user and system parts, and the process's context switches per request over the schedule (since 12-05). */
+  loadUserPer10k?: number | null;
+  loadSysPer10k?: number | null;
+  voluntarySwitchesPerRequest?: number | null;
+  involuntarySwitchesPerRequest?: number | null;
 }
 
 export interface ProfileRun {
@@ -68,6 +73,10 @@ export interface VariantFigures {
   /** Medians over the variant's runs. */
   cpuPer10k: number | null;
   loadCpuPer10k: number | null;
+  loadUserPer10k: number | null;
+  loadSysPer10k: number | null;
+  voluntarySwitchesPerRequest: number | null;
+  involuntarySwitchesPerRequest: number | null;
   achievedPerSec: number | null;
   requestsPerSec: number | null;
   /** Requests per arrival (1 for a one-request scenario). */
@@ -93,6 +102,9 @@ export interface MixSummary {
   byVariant: Partial<Record<Variant, VariantFigures>>;
   /** The mix's CPU per request over the one-request scenario's, the schedule's window (loadCpuPer10k). */
   mixOverOne: RatioFigures | null;
+  /** The same ratio of its user and of its system CPU: where the difference lies (the scenario and engine, or the kernel). */
+  mixOverOneUser: RatioFigures | null;
+  mixOverOneSys: RatioFigures | null;
   /** The one-request scenario's CPU per request now over before, the window both files measure (cpuPer10k). */
   oneOverBefore: RatioFigures | null;
 }
@@ -106,6 +118,10 @@ function figures(runs: ProfileRun[]): VariantFigures {
     runs: runs.length,
     cpuPer10k: m((l) => l.cpuPer10k),
     loadCpuPer10k: m((l) => l.loadCpuPer10k),
+    loadUserPer10k: m((l) => l.loadUserPer10k),
+    loadSysPer10k: m((l) => l.loadSysPer10k),
+    voluntarySwitchesPerRequest: m((l) => l.voluntarySwitchesPerRequest),
+    involuntarySwitchesPerRequest: m((l) => l.involuntarySwitchesPerRequest),
     achievedPerSec: m((l) => l.achievedPerSec),
     requestsPerSec: m((l) => l.requestsPerSec ?? l.achievedPerSec),
     requestsPerArrival: m((l) => (arrivalsOf(l) > 0 ? l.completed / arrivalsOf(l) : null)),
@@ -161,6 +177,8 @@ export function mixSummary(rate: number, runs: ProfileRun[]): MixSummary {
     rate,
     byVariant,
     mixOverOne: ratioOf(runs, 'mix', 'one', (l) => l.loadCpuPer10k),
+    mixOverOneUser: ratioOf(runs, 'mix', 'one', (l) => l.loadUserPer10k),
+    mixOverOneSys: ratioOf(runs, 'mix', 'one', (l) => l.loadSysPer10k),
     oneOverBefore: ratioOf(runs, 'one', 'before', (l) => l.cpuPer10k),
   };
 }
@@ -242,7 +260,27 @@ export function formatMix(s: MixSummary, beforeRev: string | null): string {
       "CPU-s/10k, each commit's own engine-profile.ts over the window both measure",
     ),
   );
+  const split = splitLine(s);
+  if (split) lines.push(split);
   return lines.join('\n');
+}
+
+/**
+ * Where the mix's extra CPU lies: its user and system parts against the one-request scenario's,
+ * and the context switches per request of each (a wake-up of the thread costs system CPU); null
+ * when the runs did not print them (an engine-profile.ts before 12-05).
+ */
+function splitLine(s: MixSummary): string | null {
+  const one = s.byVariant.one;
+  const mix = s.byVariant.mix;
+  if (!one || !mix || one.loadUserPer10k === null || mix.loadUserPer10k === null) return null;
+  const r = (x: RatioFigures | null) => (x?.ofMedians == null ? '–' : `${f3(x.ofMedians)} x`);
+  const sw = (f: VariantFigures) => `${f3(f.voluntarySwitchesPerRequest)} + ${f3(f.involuntarySwitchesPerRequest)}`;
+  return (
+    `  where it lies (schedule): user CPU ${f4(one.loadUserPer10k)} -> ${f4(mix.loadUserPer10k)} (${r(s.mixOverOneUser)}), ` +
+    `system CPU ${f4(one.loadSysPer10k)} -> ${f4(mix.loadSysPer10k)} (${r(s.mixOverOneSys)}) per 10k requests; ` +
+    `context switches per request (voluntary + involuntary) ${sw(one)} -> ${sw(mix)}`
+  );
 }
 
 /**
