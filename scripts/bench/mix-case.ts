@@ -1,15 +1,17 @@
 /**
  * The bench's mix case (issue 27, "Speed"): one thread of the native engine at a fixed arrival
- * rate against nginx, in alternating rounds of three runs of scripts/bench/engine-profile.ts, each
+ * rate against nginx, in alternating rounds of four runs of scripts/bench/engine-profile.ts, each
  * its own process with its own nginx:
  *
  * - one: this tree's engine with the default one-request scenario;
  * - mix: the same with scripts/bench/mix-scenario.ts (three entries, one a two-request transaction);
+ * - gets: the same with scripts/bench/mix-scenario-get.ts (those entries, weights and transaction,
+ *   every request a GET and no body read: the mix's own machinery, without its bodies);
  * - before: the default scenario on the commit before issue 27 (8bf094a), its own engine-profile.ts
  *   and engine, from a git worktree in the bench's temp directory (node_modules a symlink to this
  *   checkout's), removed at the end.
  *
- * The rounds rotate the order of the three (roundOrder) so that a drift of the machine falls on each
+ * The rounds rotate the order of the variants (roundOrder) so that a drift of the machine falls on each
  * alike. The figures and ratios are in mix-table.ts; they are printed, never asserted.
  */
 import { execFileSync } from 'node:child_process';
@@ -39,6 +41,8 @@ export interface MixCaseSettings {
   port: number;
   /** The mix variant's scenario module (default scripts/bench/mix-scenario.ts of this checkout). */
   scenario?: string;
+  /** The gets variant's scenario module, or null to leave that variant out. */
+  getsScenario: string | null;
   /** The commit of the before variant, or null to leave it out. */
   beforeRev: string | null;
   env: NodeJS.ProcessEnv;
@@ -115,6 +119,7 @@ async function profileRun(
   ];
   if (s.client) args.push('--client', s.client);
   if (variant === 'mix') args.push('--scenario', s.scenario ?? path.join(root, 'scripts/bench/mix-scenario.ts'));
+  if (variant === 'gets' && s.getsScenario) args.push('--scenario', s.getsScenario);
   const r = await runMeasured(process.execPath, args, {
     cwd: root,
     env: s.env,
@@ -140,7 +145,7 @@ export async function runMixCase(s: MixCaseSettings): Promise<MixCaseResult> {
       failures.push(`mix case, before variant: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const variants = VARIANTS.filter((v) => v !== 'before' || before);
+  const variants = VARIANTS.filter((v) => (v !== 'before' || before) && (v !== 'gets' || s.getsScenario));
   try {
     for (let round = 1; round <= s.rounds; round++) {
       for (const variant of roundOrder(round, variants)) {

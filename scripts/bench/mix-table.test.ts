@@ -45,11 +45,12 @@ describe('the mix case figures', () => {
   });
 
   it('rotates the variants by one each round, so each runs first, second and third alike', () => {
-    expect([1, 2, 3, 4].map((r) => roundOrder(r))).toEqual([
-      ['one', 'mix', 'before'],
-      ['mix', 'before', 'one'],
-      ['before', 'one', 'mix'],
-      ['one', 'mix', 'before'],
+    expect([1, 2, 3, 4, 5].map((r) => roundOrder(r))).toEqual([
+      ['one', 'mix', 'gets', 'before'],
+      ['mix', 'gets', 'before', 'one'],
+      ['gets', 'before', 'one', 'mix'],
+      ['before', 'one', 'mix', 'gets'],
+      ['one', 'mix', 'gets', 'before'],
     ]);
     expect(roundOrder(2, ['one', 'mix'])).toEqual(['mix', 'one']);
   });
@@ -85,6 +86,9 @@ describe('the mix case figures', () => {
     expect(s.mixOverOne).toMatchObject({ rounds: 1 });
     expect(s.mixOverOne!.ofMedians).toBeCloseTo(2, 9);
     expect(s.oneOverBefore).toBeNull();
+    expect(s.getsOverOne).toBeNull();
+    // no GET mix ran: no line for it
+    expect(formatMix(s, null)).not.toContain('GETs only');
     expect(formatMix(s, null)).toContain(
       "one request now / before, CPU per request: – (CPU-s/10k, each commit's own engine-profile.ts over the window both measure: not measured)",
     );
@@ -115,6 +119,24 @@ describe('the mix case figures', () => {
     expect(text).toContain('one request now / before (8bf094a), CPU per request: 0.952 x (goal <= 1.05: met)');
     const over = formatMix(mixSummary(10_000, [run('one', 1), run('mix', 1, { loadCpuPer10k: 0.2186 })]), null);
     expect(over).toContain('1.151 x (goal <= 1.15: NOT met)');
+  });
+
+  it('prints the GET mix against one request as a figure to read, with no goal of its own, and its row', () => {
+    const s = mixSummary(10_000, [
+      run('one', 1, { loadCpuPer10k: 0.2 }),
+      run('mix', 1, { loadCpuPer10k: 0.25, completed: 110_000 }),
+      run('gets', 1, { loadCpuPer10k: 0.22, completed: 110_000 }),
+    ]);
+    expect(s.getsOverOne!.ofMedians).toBeCloseTo(1.1, 9);
+    const text = formatMix(s, null);
+    expect(text).toMatch(/^ {2}the same mix, GETs only, no body read +1 .* 1\.100 +0\.2000 +0\.2200 +0 +0$/m);
+    expect(text).toContain(
+      "the same mix with GETs only / one request, CPU per request: 1.100 x (the mix's entries, weights and transaction with no body sent or read: its own machinery; schedule CPU-s/10k, ratio of the medians; round by round 1.100 median, 1.100 to 1.100 over 1 round)",
+    );
+    expect(text).toContain('mix / one request, CPU per request: 1.250 x (goal <= 1.15: NOT met)');
+    expect(aggregate(mixMeasures(s.byVariant.gets ? [run('gets', 1)] : [], null))[0]).toMatchObject({
+      tool: 'engine 1 thread, mix of GETs',
+    });
   });
 
   it("splits the mix's extra into user and system CPU with each variant's context switches per request, when the runs print them", () => {

@@ -1,8 +1,10 @@
 /**
  * Pure: the mix case's figures (issue 27, "Speed"). Each round runs scripts/bench/engine-profile.ts
  * once per variant, one thread at a fixed arrival rate against nginx: the default one-request
- * scenario, the three-entry mix (scripts/bench/mix-scenario.ts), and the default scenario on the
- * commit before issue 27 (its own engine-profile.ts, from a git worktree). Rounds rotate the order
+ * scenario, the three-entry mix (scripts/bench/mix-scenario.ts), the same mix with every request a
+ * GET and no body read (scripts/bench/mix-scenario-get.ts: the mix's own machinery without the
+ * bodies its requests carry), and the default scenario on the commit before issue 27 (its own
+ * engine-profile.ts, from a git worktree). Rounds rotate the order
  * of the variants so that a drift of the machine's state falls on each of them alike; the figures
  * are medians over the rounds, and each ratio is given both as the ratio of the medians and as the
  * median of the rounds' own ratios (each round's variants ran minutes apart at most). Ratios are
@@ -10,9 +12,9 @@
  */
 import { median, type Measure } from './table.ts';
 
-export type Variant = 'one' | 'mix' | 'before';
+export type Variant = 'one' | 'mix' | 'gets' | 'before';
 
-export const VARIANTS: readonly Variant[] = ['one', 'mix', 'before'];
+export const VARIANTS: readonly Variant[] = ['one', 'mix', 'gets', 'before'];
 
 /** One line of engine-profile.ts's output, as this commit's file and the earlier one print it. */
 export interface ProfileLine {
@@ -62,7 +64,7 @@ export function parseProfileLine(stdout: string): ProfileLine {
   );
 }
 
-/** The variants of round r (1-based), rotated by one each round: one, mix, before; mix, before, one; ... */
+/** The variants of round r (1-based), rotated by one each round: one, mix, gets, before; mix, gets, before, one; ... */
 export function roundOrder(round: number, variants: readonly Variant[] = VARIANTS): Variant[] {
   const k = (round - 1) % variants.length;
   return [...variants.slice(k), ...variants.slice(0, k)];
@@ -105,6 +107,8 @@ export interface MixSummary {
   /** The same ratio of its user and of its system CPU: where the difference lies (the scenario and engine, or the kernel). */
   mixOverOneUser: RatioFigures | null;
   mixOverOneSys: RatioFigures | null;
+  /** The GET mix's CPU per request over the one-request scenario's (loadCpuPer10k): the mix without its bodies. */
+  getsOverOne: RatioFigures | null;
   /** The one-request scenario's CPU per request now over before, the window both files measure (cpuPer10k). */
   oneOverBefore: RatioFigures | null;
 }
@@ -179,6 +183,7 @@ export function mixSummary(rate: number, runs: ProfileRun[]): MixSummary {
     mixOverOne: ratioOf(runs, 'mix', 'one', (l) => l.loadCpuPer10k),
     mixOverOneUser: ratioOf(runs, 'mix', 'one', (l) => l.loadUserPer10k),
     mixOverOneSys: ratioOf(runs, 'mix', 'one', (l) => l.loadSysPer10k),
+    getsOverOne: ratioOf(runs, 'gets', 'one', (l) => l.loadCpuPer10k),
     oneOverBefore: ratioOf(runs, 'one', 'before', (l) => l.cpuPer10k),
   };
 }
@@ -191,11 +196,16 @@ const n0 = (v: number | null) => (v === null ? '–' : Math.round(v).toLocaleStr
 const f4 = (v: number | null) => (v === null ? '–' : v.toFixed(4));
 const f3 = (v: number | null) => (v === null ? '–' : v.toFixed(3));
 
-function ratioLine(what: string, r: RatioFigures | null, goal: number, detail: string): string {
+/** A ratio with its rounds; judged against `goal` when the ratio has one (null: a figure to read, no goal). */
+function ratioLine(what: string, r: RatioFigures | null, goal: number | null, detail: string): string {
   if (!r) return `${what}: – (${detail}: not measured)`;
   const verdict =
     // within a float's rounding of the goal counts as on it (0.2185 / 0.19 is 1.1500000000000001)
-    r.ofMedians === null ? '' : r.ofMedians <= goal + 1e-9 ? ` (goal <= ${goal}: met)` : ` (goal <= ${goal}: NOT met)`;
+    r.ofMedians === null || goal === null
+      ? ''
+      : r.ofMedians <= goal + 1e-9
+        ? ` (goal <= ${goal}: met)`
+        : ` (goal <= ${goal}: NOT met)`;
   const rounds =
     r.rounds > 0
       ? `; round by round ${f3(r.medianOfRounds)} median, ${f3(r.lo)} to ${f3(r.hi)} over ${r.rounds} round${r.rounds === 1 ? '' : 's'}`
@@ -206,6 +216,7 @@ function ratioLine(what: string, r: RatioFigures | null, goal: number, detail: s
 const LABEL: Record<Variant, string> = {
   one: 'one request (default scenario)',
   mix: 'mix (3 entries, one a 2-request transaction)',
+  gets: 'the same mix, GETs only, no body read',
   before: 'one request, before issue 27',
 };
 
@@ -253,6 +264,17 @@ export function formatMix(s: MixSummary, beforeRev: string | null): string {
       MIX_GOAL,
       'schedule CPU-s/10k, the same file and window for both',
     ),
+  );
+  if (s.byVariant.gets)
+    lines.push(
+      ratioLine(
+        'the same mix with GETs only / one request, CPU per request',
+        s.getsOverOne,
+        null,
+        "the mix's entries, weights and transaction with no body sent or read: its own machinery; schedule CPU-s/10k",
+      ),
+    );
+  lines.push(
     ratioLine(
       `one request now / before${beforeRev ? ` (${beforeRev})` : ''}, CPU per request`,
       s.oneOverBefore,
@@ -291,6 +313,7 @@ export function mixMeasures(runs: ProfileRun[], beforeRev: string | null): Measu
   const tool: Record<Variant, string> = {
     one: 'engine 1 thread, one request',
     mix: 'engine 1 thread, mix',
+    gets: 'engine 1 thread, mix of GETs',
     before: `engine 1 thread, one request, ${beforeRev ?? 'before'}`,
   };
   return runs.map((r) => {
@@ -307,7 +330,10 @@ export function mixMeasures(runs: ProfileRun[], beforeRev: string | null): Measu
       p99Ms: null,
       dropped: l.dropped ?? null,
       errors: failed,
-      note: r.variant === 'mix' ? `${n0(l.requestsPerSec ?? null)} requests/s; CPU per 10k requests` : undefined,
+      note:
+        r.variant === 'mix' || r.variant === 'gets'
+          ? `${n0(l.requestsPerSec ?? null)} requests/s; CPU per 10k requests`
+          : undefined,
     };
   });
 }

@@ -10,14 +10,14 @@
  * 3. Inside: starts nginx, runs every case `--repeat` times interleaved (closed-model maxima of
  *    wrk, autocannon and hey; plateau at 1.25 x autocannon's maximum right after it, the paired
  *    case; open-model rates for plateau, the bare undici loop and artillery),
- *    then the mix case (one thread: the one-request scenario, the mix and the commit before issue
- *    27, in alternating rounds), the memory case, prints the table of medians and plateau's
+ *    then the mix case (one thread: the one-request scenario, the mix, the mix of GETs and the
+ *    commit before issue 27, in alternating rounds), the memory case, prints the table of medians and plateau's
  *    ratios, stops nginx.
  *
  *   npm run bench                      # full: about 30 minutes (27 on 12-01 before the mix case's 4)
  *   npm run bench -- --quick           # about 2 minutes: 1 run each, shorter holds, no soak
  *   npm run bench -- --soak-minutes 10 # the issue's memory claim (RSS at 10 min vs 1 min)
- *   npm run bench -- --only mix        # issue 27's mix case alone: about 4 minutes (mix-case.ts)
+ *   npm run bench -- --only mix        # issue 27's mix case alone: about 5 minutes (mix-case.ts)
  *   npm run bench -- --help
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -90,14 +90,15 @@ const HELP = `npm run bench -- [flags]
   --soak-rate R           (default 10000)
   --one-thread-rate R     each run: plateau on one thread (--workers 1) at R req/s too, the cheaper shape for a
                           target on the same machine (default 10000; quick 0 = skip)
-  --mix-rate R            the mix case (issue 27): one thread of the native engine at R arrivals/s, in rounds of three
+  --mix-rate R            the mix case (issue 27): one thread of the native engine at R arrivals/s, in rounds of four
                           runs of scripts/bench/engine-profile.ts in turn: the default one-request scenario, the mix
-                          (scripts/bench/mix-scenario.ts: 3 entries, one a 2-request transaction) and the default scenario
-                          on --mix-before; prints CPU per request and the ratios mix / one and now / before (default 10000;
-                          0 = skip)
+                          (scripts/bench/mix-scenario.ts: 3 entries, one a 2-request transaction), the same mix with GETs
+                          only (--mix-gets) and the default scenario on --mix-before; prints CPU per request, the ratios
+                          mix / one, GETs / one and now / before, and where the mix's extra lies (default 10000; 0 = skip)
   --mix-rounds N          rounds of the mix case (default 5; quick 1)
   --mix-seconds S         each run of the mix case (default 10; quick 5)
   --mix-scenario FILE     the mix variant's scenario module (default scripts/bench/mix-scenario.ts)
+  --mix-gets FILE|none    the GET mix variant's module (default scripts/bench/mix-scenario-get.ts; none = leave it out)
   --mix-vus N             its VUs (default 512: a 50 ms stall of the thread at 10,000/s drops nothing)
   --mix-before REV        the commit of its before variant, checked out in a git worktree in the temp directory and removed
                           afterwards (default ${BEFORE_REV}, the last before issue 27; none = leave it out)
@@ -137,6 +138,7 @@ const { values: f } = parseArgs({
     'mix-seconds': { type: 'string' },
     'mix-vus': { type: 'string', default: '512' },
     'mix-scenario': { type: 'string' },
+    'mix-gets': { type: 'string' },
     'mix-before': { type: 'string', default: BEFORE_REV },
     only: { type: 'string' },
     port: { type: 'string', default: '18080' },
@@ -184,6 +186,12 @@ const cfg = {
   mixSeconds: Number(f['mix-seconds'] ?? (quick ? 5 : 10)),
   mixVus: Number(f['mix-vus']),
   mixScenario: f['mix-scenario'] ? path.resolve(f['mix-scenario']) : path.join(here, 'mix-scenario.ts'),
+  mixGets:
+    f['mix-gets'] === 'none'
+      ? null
+      : f['mix-gets']
+        ? path.resolve(f['mix-gets'])
+        : path.join(here, 'mix-scenario-get.ts'),
   mixBefore: f['mix-before'] === 'none' ? null : f['mix-before']!,
   only: f.only ? new Set(f.only.split(',')) : null,
   port: Number(f.port),
@@ -218,6 +226,10 @@ for (const [flag, v, whole] of [
     );
     process.exit(2);
   }
+}
+if (cfg.mixGets !== null && !fs.existsSync(cfg.mixGets)) {
+  console.error(`bench: --mix-gets ${cfg.mixGets} does not exist; pass the path of a scenario module, or none`);
+  process.exit(2);
 }
 if (!fs.existsSync(cfg.mixScenario)) {
   console.error(`bench: --mix-scenario ${cfg.mixScenario} does not exist; pass the path of a scenario module`);
@@ -433,6 +445,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
         rounds: cfg.mixRounds,
         vus: cfg.mixVus,
         scenario: cfg.mixScenario,
+        getsScenario: cfg.mixGets,
         client: cfg.httpClient,
         port: cfg.port + 1,
         beforeRev: cfg.mixBefore,
