@@ -1,8 +1,8 @@
-// The bench's mix with every request a GET and no body read (`npm run bench -- --only mix
-// --mix-scenario scripts/bench/mix-scenario-get.ts`): the same three entries, weights and
-// transaction as mix-scenario.ts, so that beside it the cost of the mix itself (an entry per
-// arrival, names, checks of the status, a transaction's two requests in turn) shows apart from
-// that of its requests' shape (POST bodies, a check that reads the body).
+// The bench's mix with every request a GET and no body read (the mix case's `gets` variant, run in
+// its rounds beside mix-scenario.ts; `--mix-gets none` leaves it out): the same three entries,
+// weights and transaction as mix-scenario.ts, so that beside it the cost of the mix itself (an
+// entry per arrival, names, checks of the status, a transaction's two requests in turn) shows apart
+// from that of its requests' shape (POST bodies, a check that reads the body).
 import { defineScenario } from 'plateau';
 
 export default defineScenario({
