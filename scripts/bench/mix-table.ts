@@ -4,11 +4,11 @@
  * scenario, the three-entry mix (scripts/bench/mix-scenario.ts), the same mix with every request a
  * GET and no body read (scripts/bench/mix-scenario-get.ts: the mix's own machinery without the
  * bodies its requests carry), and the default scenario on the commit before issue 27 (its own
- * engine-profile.ts, from a git worktree). Rounds rotate the order
- * of the variants so that a drift of the machine's state falls on each of them alike; the figures
- * are medians over the rounds, and each ratio is given both as the ratio of the medians and as the
- * median of the rounds' own ratios (each round's variants ran minutes apart at most). Ratios are
- * printed, never judged in a test.
+ * engine-profile.ts, from a git worktree). Rounds rotate the order of the variants so that a
+ * drift of the machine's state falls on each of them alike; the figures are medians over the
+ * rounds, and each ratio is given both as the ratio of the medians and as the median of the
+ * rounds' own ratios (each round's variants ran minutes apart at most). Ratios are printed, never
+ * judged in a test.
  */
 import { median, type Measure } from './table.ts';
 
