@@ -119,7 +119,7 @@ describe('an OpenTelemetry histogram target through the pipeline', () => {
       for (const p of ps) {
         const client = s.latency.find((c) => c.q === p.q)!.valueMs! - rtt;
         seen.push(
-          `step ${s.index + 1} p${p.q}: server ${p.valueMs?.toFixed(1)} in (${p.lowerMs}, ${p.upperMs}], client - RTT ${client.toFixed(1)}, loop stall up to ${s.loopDelayMaxMs.toFixed(1)}`,
+          `step ${s.index + 1} (steady ${s.steadyStartS}-${s.steadyEndS} s, server ${s.server!.fromS}-${s.server!.toS} s) p${p.q}: server ${p.valueMs?.toFixed(1)} in (${p.lowerMs}, ${p.upperMs}], client - RTT ${client.toFixed(1)}, loop stall up to ${s.loopDelayMaxMs.toFixed(1)}`,
         );
         expect(B).toContain(p.lowerMs);
         expect(p.valueMs!).toBeGreaterThanOrEqual(p.lowerMs);

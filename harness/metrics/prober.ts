@@ -2,7 +2,7 @@
  * Reads the target's metrics (and the topology probe) on the load phase's clock: at every whole
  * second that is a steady window's edge or a multiple of scrapeEveryS. Each reading keeps only the
  * configured series (a ServerSample), goes to probes.ndjson and stays in memory (O(seconds)) for
- * the live verdicts.
+ * the live verdicts, which wait for their window's end edge to be read (readingAt).
  */
 import { exec } from 'node:child_process';
 import { request } from 'undici';
@@ -39,6 +39,9 @@ export class Prober {
   private timer: Timer | null = null;
   private stopped = false;
   private inflight: Promise<void> = Promise.resolve();
+  /** Every second up to this one that was due has been read (or its reading failed). */
+  private settledS = -Infinity;
+  private readonly waiters: { tS: number; settle(): void }[] = [];
   /** The last reading failed: said once, not every second. */
   lastError: string | null = null;
 
@@ -58,11 +61,38 @@ export class Prober {
     const nextS = Math.floor(nowS) + 1;
     this.timer = this.clock.setTimeout(
       () => {
-        if (this.due(nextS)) this.inflight = this.read();
+        if (this.due(nextS)) this.inflight = this.read().finally(() => this.settle(nextS));
+        else this.settle(nextS);
         this.schedule();
       },
       (nextS - nowS) * 1000,
     );
+  }
+
+  /**
+   * Settles once the reading of whole second tS (phase clock) has been taken or has failed, once
+   * second tS has passed with no reading due, or after waitMs at most (a reading that hangs): the
+   * steps stage judges a steady window after its end edge is read, so the live verdict has the
+   * window the report has, and the judging's own work cannot delay that reading.
+   */
+  readingAt(tS: number, waitMs: number): Promise<void> {
+    if (this.stopped || this.settledS >= tS) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(() => settle(), waitMs);
+      const waiter = { tS, settle: () => settle() };
+      const settle = () => {
+        this.clock.clear(timer);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve();
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private settle(tS: number): void {
+    this.settledS = Math.max(this.settledS, tS);
+    for (const w of this.waiters.filter((x) => x.tS <= this.settledS)) w.settle();
   }
 
   private due(tS: number): boolean {
@@ -115,6 +145,7 @@ export class Prober {
     this.stopped = true;
     this.clock.clear(this.timer);
     await this.inflight;
+    this.settle(Infinity);
   }
 }
 

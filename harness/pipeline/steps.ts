@@ -1,6 +1,6 @@
 /**
- * The stepped load. Each attempt is judged the moment its steady window closes, by the pure
- * decision machine (analysis/decision.ts), which classifies it and names the next action: go on,
+ * The stepped load. Each attempt is judged as soon as its steady window closes and the target's
+ * metrics at its end are read, by the pure decision machine (analysis/decision.ts), which classifies it and names the next action: go on,
  * rerun the rate (with maxVUs raised when the generator ran out of VUs), or stop. This stage only
  * executes that action and stores the attempt records; the report replays them from the evidence.
  */
@@ -16,6 +16,7 @@ import type {
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
+import { EDGE_TOLERANCE_S } from '../../analysis/server.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';
@@ -26,6 +27,9 @@ import type { StageResult } from './stage.ts';
 import { rerunVusBound } from '../engine/create.ts';
 
 export { STEPS_PHASE };
+
+/** How long a closed window's judging waits for the reading of its end edge (prober.ts's readingAt). */
+const EDGE_READ_WAIT_MS = EDGE_TOLERANCE_S * 1000;
 
 export interface StepsOutcome {
   judged: StepResult[];
@@ -168,9 +172,28 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   st.attempts.push(...started);
   // run.json holds the attempts as they run, so a process that dies mid-leg leaves its report them
   ctx.store.update({ attempts: st.attempts });
-  let k = 0;
+  let k = 0; // attempts judged
+  let queued = 0; // attempts whose steady window has closed
   let end: LegEnd | null = null;
+  let legDone = false;
   const complete = new CompleteSeconds(st.engine.instances);
+  let judging = Promise.resolve();
+  let judgeError: unknown = null;
+  // Judged in order, each once its window's end edge is read: the judging's work (tens of ms, more
+  // the first time) then cannot delay the reading that closes the server's window.
+  const judgeClosed = async (a: AttemptRecord) => {
+    await st.prober?.readingAt(a.steadyEndS, EDGE_READ_WAIT_MS);
+    if (end || judgeError || ctx.interrupt.interrupted) return;
+    k++;
+    const i = st.attempts.indexOf(a);
+    const d = judge(st, a);
+    st.attempts[i] = { ...st.attempts[i], action: d.action };
+    ctx.store.update({ attempts: st.attempts });
+    if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
+      end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
+      if (!legDone) engine.stop(ctx.config.gracefulStopS * 1000);
+    }
+  };
   const sink = (r: BucketRecord) => {
     ctx.store.appendBucket(r);
     st.records.push(r);
@@ -178,15 +201,19 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
     const { doneS, second } = complete.add(r);
     if (second && doneS === r.tS)
       ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
-    while (!end && k < leg.steps.length && doneS + 1 >= leg.steps[k].steadyEndS && !ctx.interrupt.interrupted) {
-      const i = st.attempts.indexOf(started[k]);
-      const d = judge(st, started[k++]);
-      st.attempts[i] = { ...st.attempts[i], action: d.action };
-      ctx.store.update({ attempts: st.attempts });
-      if (d.action.kind === 'rerun' || d.action.kind === 'stop') {
-        end = { index: d.result.index, attempt: d.result.attempt ?? 1, action: d.action, why: d.why ?? '' };
-        engine.stop(ctx.config.gracefulStopS * 1000);
-      }
+    while (
+      !end &&
+      queued < leg.steps.length &&
+      doneS + 1 >= leg.steps[queued].steadyEndS &&
+      !ctx.interrupt.interrupted
+    ) {
+      const a = started[queued++];
+      judging = judging
+        .then(() => judgeClosed(a))
+        .catch((err: unknown) => {
+          judgeError ??= err;
+          if (!legDone) engine.stop(0);
+        });
     }
   };
   const engine = st.engine.start({
@@ -200,14 +227,17 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
   });
   const off = ctx.interrupt.on(() => engine.stop(500));
   st.seq = (await engine.done).lastSeq;
+  legDone = true;
+  await judging;
   off();
+  if (judgeError) throw judgeError;
   // Attempts the leg never judged did not run, except the one an interruption cut short.
   const unjudged = new Set(started.slice(k).filter((s) => !ctx.interrupt.interrupted || s.rampStartS > st.lastTS));
   st.attempts = st.attempts.filter((a) => !unjudged.has(a));
   return end;
 }
 
-/** Decides an attempt the moment its steady window closed: the machine's verdict, the progress line. */
+/** Decides an attempt once its steady window closed and its end edge was read: the machine's verdict, the progress line. */
 function judge(st: State, a: AttemptRecord) {
   const server = st.prober ? { samples: st.prober.samples, rttMs: st.rttMs } : undefined;
   const evidence = { records: st.records, server, probes: st.prober?.samples ?? [], rttMs: st.rttMs };
