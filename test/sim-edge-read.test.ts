@@ -2,7 +2,8 @@
  * The live verdict waits for the reading of its window's end edge, in simulated time: with the
  * target's metrics taking 300 ms to answer, each step is judged with the server window the report
  * has (the reading at the steady window's end), not the reading before it; a reading that hangs
- * delays the judging by EDGE_TOLERANCE_S at most, and the run still stops at its plateau.
+ * delays the judging by EDGE_TOLERANCE_S at most, and the run still stops at its plateau; a judging
+ * that throws stops the leg and fails the stage with its error.
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 
 /** Steps against a 300 req/s queue whose metrics answer after readMs, read at the edges and every 5 s. */
-async function run(runId: string, readMs: number) {
+async function run(runId: string, readMs: number, o: { throwAtStep?: number } = {}) {
   const { clock, target, store, ctx, engine } = simContext({
     runsDir,
     runId,
@@ -31,22 +32,39 @@ async function run(runId: string, readMs: number) {
   const judgedAtMs: number[] = [];
   const stepJudged = ctx.progress.stepJudged.bind(ctx.progress);
   ctx.progress.stepJudged = (...a) => {
+    if (judgedAtMs.length + 1 === o.throwAtStep) throw new Error('the progress line broke');
     judgedAtMs.push(clock.now());
     stepJudged(...a);
   };
-  ctx.readServer = () =>
-    new Promise((resolve) => clock.setTimeout(() => resolve(target.reading(clock.now())), readMs));
-  const steps = await clock.run(
-    runStage('steps', (s) => store.addStage(s), () => runSteps(ctx, engine, 0, SIM_RTT_MS), clock),
-  );
+  ctx.readServer = () => new Promise((resolve) => clock.setTimeout(() => resolve(target.reading(clock.now())), readMs));
+  const steps = await clock
+    .run(
+      runStage(
+        'steps',
+        (s) => store.addStage(s),
+        () => runSteps(ctx, engine, 0, SIM_RTT_MS),
+        clock,
+      ),
+    )
+    .catch((err: Error) => ({ error: err, simS: clock.now() / 1000 }));
+  if ('error' in steps) {
+    store.close();
+    return { ...steps, report: analyzeStore(store.dir) };
+  }
   store.update({ status: 'complete', finishedAt: new Date(0).toISOString() });
   store.close();
-  return { live: steps.judged, attempts: steps.attempts, judgedAtMs, report: analyzeStore(store.dir) };
+  return { error: null, live: steps.judged, attempts: steps.attempts, judgedAtMs, report: analyzeStore(store.dir) };
+}
+
+/** The run of a stage that succeeded. */
+function ok<T extends { error: Error | null }>(r: T): Extract<T, { error: null }> {
+  if (r.error) throw r.error;
+  return r as Extract<T, { error: null }>;
 }
 
 describe('the live verdict and the end edge of its window', () => {
   it('judges each step once the end edge is read, with the server window the report has', async () => {
-    const r = await run('slow-metrics', 300);
+    const r = ok(await run('slow-metrics', 300));
     expect(r.live.map((s) => s.verdict)).toEqual(['holds', 'holds', 'holds', 'fails']);
     for (const [i, s] of r.live.entries()) {
       const a = r.attempts[i]!;
@@ -60,9 +78,18 @@ describe('the live verdict and the end edge of its window', () => {
   });
 
   it('judges without the edge after EDGE_TOLERANCE_S when the reading hangs, and still stops at the plateau', async () => {
-    const r = await run('hung-metrics', 4000);
+    const r = ok(await run('hung-metrics', 4000));
     expect(r.live.map((s) => s.verdict)).toEqual(['holds', 'holds', 'holds', 'fails']);
     for (const [i, a] of r.attempts.entries()) expect(r.judgedAtMs[i]).toBe((a.steadyEndS + EDGE_TOLERANCE_S) * 1000);
     expect(r.report.result.stopReason).toBe('plateau');
+  });
+
+  it('a judging that throws stops the leg and fails the stage with its error, the buckets kept', async () => {
+    const r = await run('judge-throws', 300, { throwAtStep: 2 });
+    if (!r.error) throw new Error('the stage did not fail');
+    expect(r.error.message).toBe('the progress line broke');
+    // stopped at step 2's judging (its end edge at 16 s, read by 16.3 s), not at the plan's end
+    expect(r.simS).toBeLessThan(17);
+    expect(r.report.result.steps.map((x) => x.verdict)).toEqual(['holds', 'holds']);
   });
 });
