@@ -39,7 +39,7 @@ typecheck: $(JS_DEPS)
 	npx tsc --noEmit -p .
 
 # The types, the rooms' import rules (.dependency-cruiser.cjs) and the code's format (make format
-# fixes it); make test runs them beside the native build.
+# fixes it); make test runs them on the CPU hog's core, beside the native build and the integration set.
 CODE := "**/*.{ts,mts,mjs,js,cjs}"
 checks: $(JS_DEPS)
 	npx tsc --noEmit -p .
@@ -49,14 +49,15 @@ checks: $(JS_DEPS)
 format: $(JS_DEPS)
 	npx prettier --write --log-level warn $(CODE)
 
-# make test: at once the servers the tests need (one apt-get for whatever is missing:
-# scripts/ensure-servers.sh), the types, the rooms' import rules, the native build and the unit
-# project, then the integration project (real load, two files at a time) beside a busy loop on one
-# core, so every run proves the suite holds on a busy machine (scripts/with-cpu-hog.sh;
-# PLATEAU_NO_CPU_HOG=1 runs it alone). Projects: vitest.config.ts.
+# make test: the integration project (real load, two files at a time) beside a CPU hog pinned to one
+# core, so every run proves the suite holds on a busy machine; that core first does the rest of the
+# work, the types, the rooms' import rules, the format and the unit project, then loops
+# (scripts/with-cpu-hog.sh --first; PLATEAU_NO_CPU_HOG=1 runs it all alone). Before the
+# integration tests: the servers they need (one apt-get for whatever is missing:
+# scripts/ensure-servers.sh) and the native build. Projects: vitest.config.ts; decision 027.
 test: $(JS_DEPS)
-	$(MAKE) --no-print-directory -j4 servers checks $(NATIVE) unit
-	sh scripts/with-cpu-hog.sh npx vitest run --project integration
+	sh scripts/with-cpu-hog.sh --first '$(MAKE) --no-print-directory checks unit' \
+		sh -c '$(MAKE) --no-print-directory -j2 servers $(NATIVE) && npx vitest run --project integration'
 
 servers:
 	sh scripts/ensure-servers.sh

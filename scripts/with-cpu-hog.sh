@@ -1,60 +1,109 @@
 #!/bin/sh
-# Runs a command while a busy loop keeps one core fully busy, then always kills the loop.
+# Runs a command while one core is kept fully busy, then always stops the hog.
 #
 #   sh scripts/with-cpu-hog.sh npx vitest run --project integration
+#   sh scripts/with-cpu-hog.sh --first 'make checks unit' npx vitest run --project integration
 #
 # Why: the integration tests put real load on 127.0.0.1 and judge it against wall-clock time. A
 # test that passes only on a quiet machine says what a quiet machine happens to show; `make test`
 # runs the integration set beside this hog on every CI run, so each run proves the suite holds on
 # a machine where another process takes a core (issue 26, item 8).
 #
-# The hog is a plain sh loop (no node: nothing of the suite shares its runtime). Its presence is
-# printed before and after, with the CPU seconds it used, read from /proc (Linux); elsewhere the
-# figure is left out. Set PLATEAU_NO_CPU_HOG=1 to run the command alone (to compare).
+# The hog is a plain sh loop (no node: nothing of the suite shares its runtime), pinned to the last
+# core with taskset where there are two or more (else it runs where the kernel puts it). With
+# --first, the hog's core first does that shell command's work (make test: the type check, the
+# import rules, the format check and the unit project, all pinned to that one core), then loops:
+# a core taken by real work, then by the loop, the whole time the command runs. When the command
+# ends first, the script waits for that work; it exits non-zero if either failed.
+#
+# The hog's presence is printed before and after, with the CPU seconds it used (with its first
+# work's), read from /proc (Linux); elsewhere the figure is left out. Set PLATEAU_NO_CPU_HOG=1 to
+# run the command alone (to compare): the --first work then runs before it, unpinned.
 set -u
+FIRST=""
+if [ "${1:-}" = "--first" ]; then
+  if [ "$#" -lt 2 ]; then
+    echo "with-cpu-hog: --first needs a shell command: usage: sh scripts/with-cpu-hog.sh [--first 'cmd'] <command> [args...]" >&2
+    exit 2
+  fi
+  FIRST=$2
+  shift 2
+fi
 if [ "$#" -eq 0 ]; then
-  echo "with-cpu-hog: no command given: usage: sh scripts/with-cpu-hog.sh <command> [args...]" >&2
+  echo "with-cpu-hog: no command given: usage: sh scripts/with-cpu-hog.sh [--first 'cmd'] <command> [args...]" >&2
   exit 2
 fi
 if [ "${PLATEAU_NO_CPU_HOG:-}" = "1" ]; then
   echo "with-cpu-hog: PLATEAU_NO_CPU_HOG=1: running without the CPU hog" >&2
+  if [ -n "$FIRST" ]; then sh -c "$FIRST" || exit $?; fi
   exec "$@"
 fi
 
-sh -c 'while :; do :; done' &
+CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+PIN=""
+WHERE="on one core of $CORES"
+if [ "$CORES" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+  PIN="taskset -c $((CORES - 1))"
+  WHERE="pinned to core $((CORES - 1)) of $CORES"
+fi
+FIRST_STATUS=$(mktemp)
+# $1: the first work (may be empty); $2: where its exit status goes. taskset execs the sh, so $! is the hog.
+$PIN sh -c 'if [ -n "$1" ]; then sh -c "$1"; echo $? > "$2"; fi; while :; do :; done' hog "$FIRST" "$FIRST_STATUS" &
 HOG=$!
 STARTED=$(date +%s)
 
-# The loop's user + system CPU seconds so far (fields 14 and 15 of /proc/PID/stat, in clock ticks).
+# The hog's user + system CPU seconds so far, with its waited-for children's (its first work):
+# fields 14 to 17 of /proc/PID/stat, in clock ticks.
 hog_cpu_s() {
   if [ -r "/proc/$HOG/stat" ]; then
     ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
-    awk -v t="$ticks" '{ sub(/^.*\) /, ""); printf "%.1f", ($12 + $13) / t }' "/proc/$HOG/stat"
+    awk -v t="$ticks" '{ sub(/^.*\) /, ""); printf "%.1f", ($12 + $13 + $14 + $15) / t }' "/proc/$HOG/stat"
   fi
+}
+
+first_done() {
+  [ -s "$FIRST_STATUS" ]
 }
 
 stop_hog() {
   if kill -0 "$HOG" 2>/dev/null; then
     used=$(hog_cpu_s)
+    # the first work, if still running (an interrupt), goes with the loop
+    pkill -TERM -P "$HOG" 2>/dev/null
     kill "$HOG" 2>/dev/null
     wait "$HOG" 2>/dev/null
-    wall=$(( $(date +%s) - STARTED ))
+    wall=$(($(date +%s) - STARTED))
     echo "with-cpu-hog: CPU hog (pid $HOG) stopped after ${wall} s wall${used:+, ${used} s of CPU}: the command ran beside one busy core" >&2
   else
     echo "with-cpu-hog: the CPU hog (pid $HOG) had died before the command ended: this run did not prove the suite on a busy machine" >&2
     HOG_DIED=1
   fi
 }
-trap 'stop_hog; exit 130' INT
-trap 'stop_hog; exit 143' TERM
+trap 'stop_hog; rm -f "$FIRST_STATUS"; exit 130' INT
+trap 'stop_hog; rm -f "$FIRST_STATUS"; exit 143' TERM
 
 HOG_DIED=0
-echo "with-cpu-hog: CPU hog running (pid $HOG, a busy sh loop on one core of $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')) beside: $*" >&2
+if [ -n "$FIRST" ]; then
+  echo "with-cpu-hog: CPU hog running (pid $HOG, $WHERE: first \`$FIRST\`, then a busy sh loop) beside: $*" >&2
+else
+  echo "with-cpu-hog: CPU hog running (pid $HOG, a busy sh loop $WHERE) beside: $*" >&2
+fi
 "$@"
 status=$?
+if [ -n "$FIRST" ] && ! first_done; then
+  echo "with-cpu-hog: the command ended (exit $status); waiting for \`$FIRST\` on the hog's core" >&2
+  while kill -0 "$HOG" 2>/dev/null && ! first_done; do sleep 1; done
+fi
 trap - INT TERM
 stop_hog
-if [ "$status" -eq 0 ] && [ "$HOG_DIED" -eq 1 ]; then
-  exit 1
+first_status=0
+if [ -n "$FIRST" ]; then
+  first_status=$(cat "$FIRST_STATUS" 2>/dev/null)
+  first_status=${first_status:-1}
+  echo "with-cpu-hog: \`$FIRST\` exited $first_status" >&2
 fi
-exit "$status"
+rm -f "$FIRST_STATUS"
+if [ "$status" -ne 0 ]; then exit "$status"; fi
+if [ "$first_status" -ne 0 ]; then exit "$first_status"; fi
+if [ "$HOG_DIED" -eq 1 ]; then exit 1; fi
+exit 0
