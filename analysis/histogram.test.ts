@@ -1,5 +1,13 @@
+import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import { BufferedHistogram, encodeHistogram, newHistogram, recordUs } from './histogram.ts';
+import {
+  BufferedHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  HIST_MAX_US,
+  newHistogram,
+  recordUs,
+} from './histogram.ts';
 
 /** Values across the buffered range, its edge and far beyond it, fractional and out of range too. */
 function values(n: number): number[] {
@@ -42,5 +50,46 @@ describe('BufferedHistogram', () => {
     b.recordUs(12);
     const h = b.flush();
     expect([h.totalCount, h.minNonZeroValue, h.maxValue]).toEqual([1, 12, 12]);
+  });
+});
+
+describe('decodeHistogram', () => {
+  it('gives back the histogram encoded, in our range, for both layouts', () => {
+    const h = newHistogram(64);
+    for (const v of values(5_000)) recordUs(h, v);
+    for (const layout of ['packed', 64] as const) {
+      const d = decodeHistogram(encodeHistogram(h), layout);
+      expect(encodeHistogram(d)).toBe(encodeHistogram(h));
+      expect([d.highestTrackableValue, d.autoResize, d.getValueAtPercentile(99)]).toEqual([
+        HIST_MAX_US,
+        true,
+        h.getValueAtPercentile(99),
+      ]);
+      // it takes our values, the largest included, and sums with a histogram of ours
+      d.recordValue(HIST_MAX_US);
+      d.add(h);
+      expect(d.totalCount).toBe(2 * h.totalCount + 1);
+    }
+  });
+
+  it('copies a histogram of another range into ours, and an empty string is an empty one', () => {
+    const other = hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 1_000_000,
+      numberOfSignificantValueDigits: 3,
+      useWebAssembly: false,
+    });
+    other.recordValue(1234);
+    other.recordValue(999_000);
+    const d = decodeHistogram(hdr.encodeIntoCompressedBase64(other), 64);
+    expect([d.highestTrackableValue, d.totalCount, d.getValueAtPercentile(100)]).toEqual([
+      HIST_MAX_US,
+      2,
+      other.getValueAtPercentile(100),
+    ]);
+    d.recordValue(HIST_MAX_US);
+    expect(d.totalCount).toBe(3);
+    const empty = decodeHistogram('');
+    expect([empty.highestTrackableValue, empty.totalCount]).toEqual([HIST_MAX_US, 0]);
   });
 });

@@ -36,10 +36,24 @@ export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }
 
-/** Decodes into a fresh histogram of our range (so add() never has to resize). */
+/**
+ * Decodes into a histogram of our range (so add() never has to resize). One encoded with our range
+ * (every producer builds with newHistogram) is used as decoded; another is copied into a fresh one.
+ * (Copying always cost a second ~290 KB counts array and a walk of it per decode, 64 layout.)
+ */
 export function decodeHistogram(b64: string, layout: HistogramLayout = 'packed'): Histogram {
+  if (!b64) return newHistogram(layout);
+  const decoded = hdr.decodeFromCompressedBase64(b64, layout, false);
+  if (
+    decoded.highestTrackableValue === HIST_MAX_US &&
+    decoded.numberOfSignificantValueDigits === 3 &&
+    (decoded as hdr.Histogram & { lowestDiscernibleValue?: number }).lowestDiscernibleValue === 1
+  ) {
+    decoded.autoResize = true; // as newHistogram's
+    return decoded;
+  }
   const out = newHistogram(layout);
-  if (b64) out.add(hdr.decodeFromCompressedBase64(b64, layout, false));
+  out.add(decoded);
   return out;
 }
 
