@@ -12,9 +12,13 @@
 # The hog is a plain sh loop (no node: nothing of the suite shares its runtime), pinned to the last
 # core with taskset where there are two or more (else it runs where the kernel puts it). With
 # --first, the hog's core first does that shell command's work (make test: the type check, the
-# import rules, the format check and the unit project, all pinned to that one core), then loops:
-# a core taken by real work, then by the loop, the whole time the command runs. When the command
-# ends first, the script waits for that work; it exits non-zero if either failed.
+# import rules, the format check and the unit project), then loops: a core taken by real work,
+# then by the loop, the whole time the command runs. That work runs many threads; so that they
+# take no more than one busy process would, the hog runs in a cgroup of its own at the default
+# weight (v1 cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process), as
+# well as pinned. Where no cgroup can be made (not root, no cpu controller), the first work runs
+# before the command instead, and the hog is the loop alone. When the command ends first, the
+# script waits for that work; it exits non-zero if either failed.
 #
 # The hog's presence is printed before and after, with the CPU seconds it used (with its first
 # work's), read from /proc (Linux); elsewhere the figure is left out. Set PLATEAU_NO_CPU_HOG=1 to
@@ -46,9 +50,42 @@ if [ "$CORES" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
   PIN="taskset -c $((CORES - 1))"
   WHERE="pinned to core $((CORES - 1)) of $CORES"
 fi
+# A cgroup of the cpu controller at the default weight, for the hog and its first work; its path, or nothing.
+make_cgroup() {
+  for base in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+    if [ -f "$base/cpu.shares" ] && mkdir "$base/plateau-hog-$$" 2>/dev/null; then
+      if echo 1024 >"$base/plateau-hog-$$/cpu.shares" 2>/dev/null; then
+        echo "$base/plateau-hog-$$"
+        return
+      fi
+      rmdir "$base/plateau-hog-$$" 2>/dev/null
+    fi
+  done
+  if grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && mkdir /sys/fs/cgroup/plateau-hog-$$ 2>/dev/null; then
+    if echo 100 >/sys/fs/cgroup/plateau-hog-$$/cpu.weight 2>/dev/null; then
+      echo /sys/fs/cgroup/plateau-hog-$$
+      return
+    fi
+    rmdir /sys/fs/cgroup/plateau-hog-$$ 2>/dev/null
+  fi
+}
+CGROUP=""
+if [ -n "$FIRST" ]; then
+  CGROUP=$(make_cgroup)
+  if [ -z "$CGROUP" ]; then
+    echo "with-cpu-hog: no cgroup of the cpu controller can be made here (needs root and cgroup v1's cpu or v2's cpu controller): \`$FIRST\` runs first, then the command beside the loop alone" >&2
+    sh -c "$FIRST" || exit $?
+    FIRST=""
+  else
+    WHERE="$WHERE, in cgroup $CGROUP at the default weight"
+  fi
+fi
 FIRST_STATUS=$(mktemp)
-# $1: the first work (may be empty); $2: where its exit status goes. taskset execs the sh, so $! is the hog.
-$PIN sh -c 'if [ -n "$1" ]; then sh -c "$1"; echo $? > "$2"; fi; while :; do :; done' hog "$FIRST" "$FIRST_STATUS" &
+# $1: the first work (may be empty); $2: where its exit status goes; $3: the cgroup to join first
+# (may be empty). taskset execs the sh, so $! is the hog.
+$PIN sh -c 'if [ -n "$3" ]; then echo $$ >"$3/cgroup.procs" || exit 1; fi
+if [ -n "$1" ]; then sh -c "$1"; echo $? >"$2"; fi
+while :; do :; done' hog "$FIRST" "$FIRST_STATUS" "$CGROUP" &
 HOG=$!
 STARTED=$(date +%s)
 
@@ -77,6 +114,13 @@ stop_hog() {
   else
     echo "with-cpu-hog: the CPU hog (pid $HOG) had died before the command ended: this run did not prove the suite on a busy machine" >&2
     HOG_DIED=1
+  fi
+  # a cgroup can be removed once its processes have gone
+  if [ -n "$CGROUP" ]; then
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      rmdir "$CGROUP" 2>/dev/null && break
+      sleep 0.2
+    done
   fi
 }
 trap 'stop_hog; rm -f "$FIRST_STATUS"; exit 130' INT
