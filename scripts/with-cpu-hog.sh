@@ -9,20 +9,19 @@
 # runs the integration set beside this hog on every CI run, so each run proves the suite holds on
 # a machine where another process takes a core (issue 26, item 8).
 #
-# The hog is a plain sh loop (no node: nothing of the suite shares its runtime), pinned to the last
-# core with taskset where there are two or more (else it runs where the kernel puts it). With
-# --first, the hog's core first does that shell command's work (make test: the type check, the
-# import rules, the format check and the unit project), then loops: a core taken by real work,
-# then by the loop, the whole time the command runs. That work runs many threads; so that they
-# take no more than one busy process would, the hog runs in a cgroup of its own at the default
-# weight (v1 cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process), as
-# well as pinned. Where no cgroup can be made (not root, no cpu controller), the first work runs
-# before the command instead, and the hog is the loop alone. When the command ends first, the
-# script waits for that work; it exits non-zero if either failed.
+# The hog is a plain sh loop (no node: nothing of the suite shares its runtime). With --first, the
+# hog first does that shell command's work (make test: the type check, the import rules, the
+# format check and the unit project), then loops: a core's worth taken by real work, then by the
+# loop, the whole time the command runs. That work runs many threads; so that together they take
+# no more than one busy process would, the hog runs in a cgroup of its own at the default weight
+# (v1 cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process). Where no
+# cgroup can be made (not root, no cpu controller), the first work runs before the command
+# instead, and the hog is the loop alone. When the command ends first, the script waits for that
+# work; it exits non-zero if either failed.
 #
 # The hog's presence is printed before and after, with the CPU seconds it used (with its first
 # work's), read from /proc (Linux); elsewhere the figure is left out. Set PLATEAU_NO_CPU_HOG=1 to
-# run the command alone (to compare): the --first work then runs before it, unpinned.
+# run the command alone (to compare): the --first work then runs before it.
 set -u
 FIRST=""
 if [ "${1:-}" = "--first" ]; then
@@ -43,13 +42,7 @@ if [ "${PLATEAU_NO_CPU_HOG:-}" = "1" ]; then
   exec "$@"
 fi
 
-CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-PIN=""
-WHERE="on one core of $CORES"
-if [ "$CORES" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
-  PIN="taskset -c $((CORES - 1))"
-  WHERE="pinned to core $((CORES - 1)) of $CORES"
-fi
+WHERE="on one core of $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')"
 # A cgroup of the cpu controller at the default weight, for the hog and its first work; its path, or nothing.
 make_cgroup() {
   for base in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
@@ -82,8 +75,8 @@ if [ -n "$FIRST" ]; then
 fi
 FIRST_STATUS=$(mktemp)
 # $1: the first work (may be empty); $2: where its exit status goes; $3: the cgroup to join first
-# (may be empty). taskset execs the sh, so $! is the hog.
-$PIN sh -c 'if [ -n "$3" ]; then echo $$ >"$3/cgroup.procs" || exit 1; fi
+# (may be empty).
+sh -c 'if [ -n "$3" ]; then echo $$ >"$3/cgroup.procs" || exit 1; fi
 if [ -n "$1" ]; then sh -c "$1"; echo $? >"$2"; fi
 while :; do :; done' hog "$FIRST" "$FIRST_STATUS" "$CGROUP" &
 HOG=$!
