@@ -9,7 +9,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   test/ is one (ARCHITECTURE.md: "integration tests that start real servers") unless
  *   PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
  * - unit: everything else (pure code, the CLI's text, fixtures): two threads (in `make test`, in
- *   the CPU hog's cgroup: a core's worth). It opens no SQLite database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
+ *   the CPU hog's cgroup: a core's worth). It opens no SQLite database: `make test` runs it while
+ *   better-sqlite3 still compiles (a fresh clone).
  *
  * `npx vitest run` runs unit first, then integration (groupOrder); `make test` runs them as two
  * invocations at once: the integration set beside a CPU hog that first runs the checks and the

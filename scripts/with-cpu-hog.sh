@@ -13,8 +13,8 @@
 # hog first does that shell command's work (make test: the type check, the import rules, the
 # format check and the unit project), then loops: a core's worth taken by real work, then by the
 # loop, the whole time the command runs. That work runs many threads; so that together they take
-# no more than one busy process would, the hog runs in a cgroup of its own at the default weight
-# (v1 cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process). Where no
+# no more than one busy process would, it runs in a cgroup of its own at the default weight (v1
+# cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process). Where no
 # cgroup can be made (not root, no cpu controller), the first work runs before the command
 # instead, and the hog is the loop alone. When the command ends first, the script waits for that
 # work; it exits non-zero if either failed.
@@ -69,16 +69,19 @@ if [ -n "$FIRST" ]; then
     echo "with-cpu-hog: no cgroup of the cpu controller can be made here (needs root and cgroup v1's cpu or v2's cpu controller): \`$FIRST\` runs first, then the command beside the loop alone" >&2
     sh -c "$FIRST" || exit $?
     FIRST=""
-  else
-    WHERE="$WHERE, in cgroup $CGROUP at the default weight"
   fi
 fi
 FIRST_STATUS=$(mktemp)
-# $1: the first work (may be empty); $2: where its exit status goes; $3: the cgroup to join first
-# (may be empty).
-sh -c 'if [ -n "$3" ]; then echo $$ >"$3/cgroup.procs" || exit 1; fi
-if [ -n "$1" ]; then sh -c "$1"; echo $? >"$2"; fi
-while :; do :; done' hog "$FIRST" "$FIRST_STATUS" "$CGROUP" &
+# The first work in its cgroup (125 when it cannot join), its exit status kept; then the loop, as
+# a plain busy process outside the cgroup.
+hog_main() {
+  if [ -n "$FIRST" ]; then
+    sh -c 'echo $$ >"$1/cgroup.procs" || exit 125; exec sh -c "$2"' first "$CGROUP" "$FIRST"
+    echo $? >"$FIRST_STATUS"
+  fi
+  exec sh -c 'while :; do :; done'
+}
+hog_main &
 HOG=$!
 STARTED=$(date +%s)
 
@@ -98,8 +101,10 @@ first_done() {
 stop_hog() {
   if kill -0 "$HOG" 2>/dev/null; then
     used=$(hog_cpu_s)
-    # the first work, if still running (an interrupt), goes with the loop
-    pkill -TERM -P "$HOG" 2>/dev/null
+    # the first work, if still running (an interrupt), goes with the loop: all of its cgroup
+    if [ -n "$CGROUP" ]; then
+      for p in $(cat "$CGROUP/cgroup.procs" 2>/dev/null); do kill -TERM "$p" 2>/dev/null; done
+    fi
     kill "$HOG" 2>/dev/null
     wait "$HOG" 2>/dev/null
     wall=$(($(date +%s) - STARTED))
@@ -121,14 +126,14 @@ trap 'stop_hog; rm -f "$FIRST_STATUS"; exit 143' TERM
 
 HOG_DIED=0
 if [ -n "$FIRST" ]; then
-  echo "with-cpu-hog: CPU hog running (pid $HOG, $WHERE: first \`$FIRST\`, then a busy sh loop) beside: $*" >&2
+  echo "with-cpu-hog: CPU hog running (pid $HOG: first \`$FIRST\` in cgroup $CGROUP at the default weight, then a busy sh loop $WHERE) beside: $*" >&2
 else
   echo "with-cpu-hog: CPU hog running (pid $HOG, a busy sh loop $WHERE) beside: $*" >&2
 fi
 "$@"
 status=$?
 if [ -n "$FIRST" ] && ! first_done; then
-  echo "with-cpu-hog: the command ended (exit $status); waiting for \`$FIRST\` on the hog's core" >&2
+  echo "with-cpu-hog: the command ended (exit $status); waiting for the hog's first work, \`$FIRST\`" >&2
   while kill -0 "$HOG" 2>/dev/null && ! first_done; do sleep 1; done
 fi
 trap - INT TERM
