@@ -8,13 +8,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   pipelines at real speed, child processes, timers), two files at a time. Every file under
  *   test/ is one (ARCHITECTURE.md: "integration tests that start real servers") unless
  *   PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
- * - unit: everything else (pure code, the CLI's text, fixtures): two threads (in `make test`, in
- *   the CPU hog's cgroup: a core's worth). It opens no SQLite database: `make test` runs it while
- *   better-sqlite3 still compiles (a fresh clone).
+ * - unit: everything else (pure code, the CLI's text, fixtures): two threads. It opens no SQLite
+ *   database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
  *
  * `npx vitest run` runs unit first, then integration (groupOrder); `make test` runs them as two
- * invocations at once: the integration set beside a CPU hog that first runs the checks and the
- * unit project (scripts/with-cpu-hog.sh --first).
+ * invocations, the integration set beside a CPU hog that first runs the checks
+ * (scripts/with-cpu-hog.sh --first).
  */
 const OUTSIDE_TEST = [
   'analysis/**/*.test.ts',
