@@ -2,7 +2,7 @@
 # Runs a command while one core is kept fully busy, then always stops the hog.
 #
 #   sh scripts/with-cpu-hog.sh npx vitest run --project integration
-#   sh scripts/with-cpu-hog.sh --first 'make checks unit' npx vitest run --project integration
+#   sh scripts/with-cpu-hog.sh --first 'make checks' npx vitest run --project integration
 #
 # Why: the integration tests put real load on 127.0.0.1 and judge it against wall-clock time. A
 # test that passes only on a quiet machine says what a quiet machine happens to show; `make test`
@@ -10,14 +10,13 @@
 # a machine where another process takes a core (issue 26, item 8).
 #
 # The hog is a plain sh loop (no node: nothing of the suite shares its runtime). With --first, the
-# hog first does that shell command's work (make test: the type check, the import rules, the
-# format check and the unit project), then loops: a core's worth taken by real work, then by the
-# loop, the whole time the command runs. That work runs many threads; so that together they take
-# no more than one busy process would, it runs in a cgroup of its own at the default weight (v1
-# cpu.shares 1024, v2 cpu.weight 100: the whole group competes as one process). Where no
-# cgroup can be made (not root, no cpu controller), the first work runs before the command
-# instead, and the hog is the loop alone. When the command ends first, the script waits for that
-# work; it exits non-zero if either failed.
+# hog first does that shell command's work (make test: the type check, the import rules and the
+# format check), then loops: a core's worth taken by real work, then by the loop, the whole time
+# the command runs. So that the work's threads together take no more than one busy process
+# would, it runs in a cgroup of its own at the default weight (v1 cpu.shares 1024, v2 cpu.weight
+# 100: the whole group competes as one process). Where no cgroup can be made (not root, no cpu
+# controller), the first work runs before the command instead, and the hog is the loop alone.
+# When the command ends first, the script waits for that work; it exits non-zero if either failed.
 #
 # The hog's presence is printed before and after, with the CPU seconds it used (with its first
 # work's), read from /proc (Linux); elsewhere the figure is left out. Set PLATEAU_NO_CPU_HOG=1 to
@@ -134,7 +133,7 @@ fi
 status=$?
 if [ -n "$FIRST" ] && ! first_done; then
   echo "with-cpu-hog: the command ended (exit $status); waiting for the hog's first work, \`$FIRST\`" >&2
-  while kill -0 "$HOG" 2>/dev/null && ! first_done; do sleep 1; done
+  while kill -0 "$HOG" 2>/dev/null && ! first_done; do sleep 0.2; done
 fi
 trap - INT TERM
 stop_hog
