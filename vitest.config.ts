@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './scripts/test-order.ts';
 
 /**
  * Two projects, and every test file in exactly one of them (each list below is the other's
@@ -53,6 +54,8 @@ export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // the slow integration files first, longest first (scripts/test-order.ts)
+    sequence: { sequencer: LongestFirst },
     reporters: ['default'],
     projects: [
       {

@@ -1,0 +1,56 @@
+/**
+ * The order vitest starts test files in: the slow integration files first, longest first, so that
+ * the two files running at a time end together instead of one long file running on alone at the
+ * end (on a fresh clone vitest has no durations of its own and starts the largest files first:
+ * the PromQL pipeline's 24 s and the warmup's 14 s then ran last, about 10 s of the suite with one
+ * worker idle). Every other file follows, in vitest's own order.
+ *
+ * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-05. A file that
+ * grows past a few seconds belongs here; a stale figure costs only order, never a result.
+ */
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+export const SECONDS: Record<string, number> = {
+  'test/faults.test.ts': 30,
+  'harness/engine/native.test.ts': 28,
+  'test/pipeline.test.ts': 26,
+  'test/promql-pipeline.test.ts': 24,
+  'test/tls.test.ts': 23,
+  'harness/engine/workers.test.ts': 21,
+  'test/k6-engine.test.ts': 21,
+  'test/bad-input.test.ts': 21,
+  'test/interrupt.test.ts': 19,
+  'test/downstreams-redis.test.ts': 18,
+  'test/threads.test.ts': 17,
+  'test/cpu-quota.test.ts': 16,
+  'test/promql.test.ts': 15,
+  'test/stages.test.ts': 14,
+  'test/warmup.test.ts': 14,
+  'test/server-histogram.test.ts': 12,
+  'test/reset-postgres.test.ts': 11,
+  'test/k8s-run.test.ts': 11,
+  'test/json-output.test.ts': 10,
+  'test/secrets.test.ts': 10,
+  'test/mix-pipeline.test.ts': 10,
+  'test/demo-capacity.test.ts': 10,
+  'test/reset-mariadb.test.ts': 10,
+  'test/limits.test.ts': 9,
+  'test/demo-modes.test.ts': 6,
+  'test/mix-native.test.ts': 4,
+};
+
+/** Seconds a file is known to take (0 when it is not in SECONDS), by its path from the root. */
+export function knownSeconds(root: string, moduleId: string): number {
+  return SECONDS[path.relative(root, moduleId).split(path.sep).join('/')] ?? 0;
+}
+
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    // Array.prototype.sort is stable: the files it does not know keep vitest's order, after the rest
+    return [...(await super.sort(files))].sort(
+      (a, b) => knownSeconds(root, b.moduleId) - knownSeconds(root, a.moduleId),
+    );
+  }
+}
