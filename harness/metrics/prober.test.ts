@@ -6,18 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { SimClock } from '../clock.ts';
 import { parseConfigOrThrow } from '../config/validate.ts';
-import { Prober, type ServerReading } from './prober.ts';
+import { emptySample } from '../../analysis/testing/builders.ts';
+import { Prober } from './prober.ts';
 
-const READING: ServerReading = {
-  requestsCount: 1,
-  requestsSumS: 0.01,
-  requestsMaxS: null,
-  poolActive: null,
-  poolPending: null,
-  poolMax: null,
-  gauges: {},
-  topology: null,
-};
+/** A reading of one request (a sample's figures without where and when it was taken). */
+const { kind: _kind, phase: _phase, tS: _tS, ...READING } = emptySample(0, { requestsCount: 1, requestsSumS: 0.01 });
 
 /** A prober reading every 2 s, and at second 3 (an edge), whose readings take `readMs` (or fail). */
 function prober(readMs: number, o: { fail?: boolean } = {}) {
