@@ -1,10 +1,10 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
 .PHONY: loadtest test plan report gate typecheck checks unit format servers
 
-# Dependencies in two parts, so that `make test` type-checks while better-sqlite3 compiles (its
-# SQLite takes about 30 s of one core here at -O1, npm's registry being the only source; see
-# docs/decisions/027): the JavaScript packages (npm ci without install scripts, then esbuild's,
-# the only other package with one), and the native module.
+# Dependencies in two parts, so that `make test` runs the unit project while better-sqlite3
+# compiles (its SQLite takes about 30 s of one core here at -O1, npm's registry being the only
+# source; see docs/decisions/027): the JavaScript packages (npm ci without install scripts, then
+# esbuild's, the only other package with one), and the native module.
 JS_DEPS := node_modules/.package-lock.json
 NATIVE := node_modules/better-sqlite3/build/Release/better_sqlite3.node
 DEPS := $(JS_DEPS) $(NATIVE)
@@ -64,6 +64,6 @@ servers:
 	sh scripts/ensure-servers.sh
 
 # The unit project opens no SQLite database, so it runs while better-sqlite3 compiles; make test
-# runs it at nice 10 (UNIT_NICE), so the compile, the longer of the two, keeps its core.
+# runs it at nice 10 (UNIT_NICE), so that the compile, which otherwise ended after it, keeps a core.
 unit: $(JS_DEPS)
 	$(UNIT_NICE) npx vitest run --project unit
