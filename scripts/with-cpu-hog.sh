@@ -42,7 +42,7 @@ if [ "${PLATEAU_NO_CPU_HOG:-}" = "1" ]; then
 fi
 
 WHERE="on one core of $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')"
-# A cgroup of the cpu controller at the default weight, for the hog and its first work; its path, or nothing.
+# A cgroup of the cpu controller at the default weight, for the hog's first work; its path, or nothing.
 make_cgroup() {
   for base in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
     if [ -f "$base/cpu.shares" ] && mkdir "$base/plateau-hog-$$" 2>/dev/null; then

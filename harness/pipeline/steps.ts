@@ -1,8 +1,9 @@
 /**
  * The stepped load. Each attempt is judged as soon as its steady window closes and the target's
- * metrics at its end are read, by the pure decision machine (analysis/decision.ts), which classifies it and names the next action: go on,
- * rerun the rate (with maxVUs raised when the generator ran out of VUs), or stop. This stage only
- * executes that action and stores the attempt records; the report replays them from the evidence.
+ * metrics at its end are read, by the pure decision machine (analysis/decision.ts), which
+ * classifies it and names the next action: go on, rerun the rate (with maxVUs raised when the
+ * generator ran out of VUs), or stop. This stage only executes that action and stores the attempt
+ * records; the report replays them from the evidence.
  */
 import { performance } from 'node:perf_hooks';
 import type {
