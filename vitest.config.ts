@@ -41,6 +41,7 @@ const PURE_IN_TEST = [
   'test/compare.test.ts',
   'test/models.test.ts',
   'test/gate.test.ts',
+  'test/json-output.test.ts',
   'test/report-html.test.ts',
   'test/bundle-cache.test.ts',
   'test/k6-ingest.test.ts',

@@ -30,7 +30,6 @@ export const SECONDS: Record<string, number> = {
   'test/server-histogram.test.ts': 12,
   'test/reset-postgres.test.ts': 11,
   'test/k8s-run.test.ts': 11,
-  'test/json-output.test.ts': 10,
   'test/secrets.test.ts': 10,
   'test/mix-pipeline.test.ts': 10,
   'test/demo-capacity.test.ts': 10,

@@ -272,8 +272,12 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
   }
   async function inProcess(args: string[]): Promise<{ code: number; stderr: string }> {
     let stderr = '';
-    const code = await runCli(args, (s) => {
-      stderr += s;
+    const code = await runCli(args, {
+      out: () => undefined,
+      err: (s) => {
+        stderr += s;
+      },
+      env: process.env,
     });
     return { code, stderr };
   }

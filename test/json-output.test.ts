@@ -1,5 +1,4 @@
 /** `plateau plan`, `gate` and `compare` with --json: one JSON document on stdout, the exit codes of the text. */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun, type FakeStep } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { baselineOf } from '../harness/gate/baseline.ts';
+import { runCli } from '../harness/cli/run-cli.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat just above it. */
 function kneeRun(kneePerSec: number): RunResult {
@@ -15,7 +15,6 @@ function kneeRun(kneePerSec: number): RunResult {
   return fakeRun({ steps, holdS: 12, rampS: 1, settleS: 2 });
 }
 
-const bin = path.resolve('bin/plateau.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-json-'));
 const write = (name: string, value: unknown) => {
   const f = path.join(dir, name);
@@ -24,14 +23,24 @@ const write = (name: string, value: unknown) => {
 };
 const baselineFile = write('baseline.json', baselineOf(kneeRun(400), '2025-01-01T00:00:00.000Z', 'runs/base'));
 
-/** The CLI in a child process; the cases run concurrently (each start costs over a second). */
-const plateau = (args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const env = { ...process.env, GITHUB_STEP_SUMMARY: '' };
-    execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-    );
+/**
+ * The CLI in this process (run-cli.ts; bin/plateau.js adds only process.exit), with its own stdout
+ * and stderr, and no GitHub step summary; gate.test.ts runs a case through the binary.
+ */
+const plateau = async (args: string[]) => {
+  let stdout = '';
+  let stderr = '';
+  const status = await runCli(args, {
+    out: (s) => {
+      stdout += s;
+    },
+    err: (s) => {
+      stderr += s;
+    },
+    env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
   });
+  return { status: status as number | null, stdout, stderr };
+};
 
 describe('plateau plan --json', () => {
   it.concurrent('prints the plan the text shows, as values', async () => {

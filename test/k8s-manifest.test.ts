@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { program } from '../harness/cli/program.ts';
+import { processIo } from '../harness/cli/io.ts';
 import { buildManifests, operatorSegment, operatorSequence } from '../harness/k8s/manifest.ts';
 import { segmentLcd } from '../analysis/segment.ts';
 import { K8S_COMMANDS, flagsOf } from '../harness/cli/flags.ts';
@@ -33,7 +34,7 @@ const validate = ajv.compile(closed(SCHEMA) as object);
 
 async function cli(argv: string[]): Promise<number> {
   let code = -1;
-  await program(argv, (c) => (code = c))
+  await program(argv, (c) => (code = c), processIo)
     .exitProcess(false)
     .parseAsync();
   return code;
@@ -173,7 +174,7 @@ describe('plateau k8s manifest', () => {
 describe('the k8s commands list exactly their flags from the table (flags.ts)', () => {
   it.each(K8S_COMMANDS)('plateau %s --help', async (command) => {
     const help = await new Promise<string>((resolve, reject) => {
-      program([], () => undefined)
+      program([], () => undefined, processIo)
         .exitProcess(false)
         .parse([...command.split(' '), '--help'], {}, (err, _argv, output) => (err ? reject(err) : resolve(output)));
     });

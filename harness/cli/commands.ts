@@ -1,6 +1,7 @@
 /** The bodies of `plateau run`, `plan` and `report`. */
 import path from 'node:path';
 import { loadConfig } from '../config/load.ts';
+import type { CliIo } from './io.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan } from '../../analysis/plan.ts';
 import { planForInstance } from '../engine/create.ts';
@@ -85,7 +86,7 @@ export async function runCommand(a: Args): Promise<number> {
   }
 }
 
-export async function planCommand(a: Args): Promise<number> {
+export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
   const config = await loadConfig(
     a.config as string | undefined,
@@ -101,7 +102,7 @@ export async function planCommand(a: Args): Promise<number> {
   const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
   if (fewRows) throw fewRows;
   if (a.json) {
-    process.stdout.write(
+    io.out(
       renderPlanJson(
         planJsonInput(
           config,
@@ -113,7 +114,7 @@ export async function planCommand(a: Args): Promise<number> {
     );
     return EXIT.ok;
   }
-  process.stdout.write(
+  io.out(
     planText(
       config,
       plan,

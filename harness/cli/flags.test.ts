@@ -5,6 +5,7 @@ import { parseConfigOrThrow } from '../config/validate.ts';
 import { COMMANDS, CONFIG_FLAGS, FLAGS, flagsOf, type Command } from './flags.ts';
 import { overridesOf, withFlags } from './options.ts';
 import { program } from './program.ts';
+import { processIo } from './io.ts';
 
 /** A config every override below keeps valid. */
 const BASE = {
@@ -50,7 +51,7 @@ function at(o: unknown, dotted: string): unknown {
 
 async function helpOf(command: Command): Promise<string> {
   return new Promise((resolve, reject) => {
-    program([], () => undefined)
+    program([], () => undefined, processIo)
       .exitProcess(false)
       .parse([command, '--help'], {}, (err, _argv, output) => (err ? reject(err) : resolve(output)));
   });

@@ -27,6 +27,7 @@ import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
 import { withFlags } from './options.ts';
+import type { CliIo } from './io.ts';
 
 type Args = Record<string, unknown>;
 
@@ -87,7 +88,7 @@ export const compareBuilder = (y: Argv) =>
     'compare',
   );
 
-export async function compareCommand(a: Args): Promise<number> {
+export async function compareCommand(a: Args, io: CliIo): Promise<number> {
   const A = loadRunResult(a['run-a'] as string),
     B = loadRunResult(a['run-b'] as string);
   const ca = costSettings(a, A.cost),
@@ -103,7 +104,7 @@ export async function compareCommand(a: Args): Promise<number> {
       : null;
   const md = renderCompare(A.result, B.result, cost);
   // --json replaces the text on stdout only: --out still gets the Markdown it asks for
-  process.stdout.write(
+  io.out(
     a.json
       ? renderCompareJson({
           a: A.result,
@@ -126,7 +127,7 @@ export const baselineBuilder = (y: Argv) =>
     'baseline',
   );
 
-export async function baselineCommand(a: Args): Promise<number> {
+export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const { result } = loadRunResult(a.run as string);
   const reasons = unjudgeableReasons(result);
   if (gateCapacity(result) === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
@@ -146,7 +147,7 @@ export async function baselineCommand(a: Args): Promise<number> {
   );
   const unit = rateUnitOf(result.traffic);
   const rate = (x: number | null | undefined) => (x == null ? 'none' : `${fmtRate(x)} ${unit}`);
-  process.stdout.write(
+  io.out(
     `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${rate(gateCapacity(result))}${result.slo ? `, within SLO ${rate(result.slo.capacityPerSec)}` : ''})\n`,
   );
   return EXIT.ok;
@@ -164,7 +165,7 @@ function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: 
   if (env.GITHUB_STEP_SUMMARY) writeOutput(env.GITHUB_STEP_SUMMARY, `${md}\n`, 'GITHUB_STEP_SUMMARY', true);
 }
 
-export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function gateCommand(a: Args, io: CliIo): Promise<number> {
   const tolerance = parseTolerance(String(a.tolerance ?? '5%'));
   // yargs refuses any other --on (its choices): a usage error listing them
   const on: GateOn = a.on === 'slo' ? 'slo' : 'capacity';
@@ -180,7 +181,7 @@ export async function gateCommand(a: Args, env: NodeJS.ProcessEnv = process.env)
     : null;
   const md = renderGateSummary(decision, run.result, baseline, cost);
   // the decision first: an output that cannot be written must not hide it (--json: the same decision as one document)
-  process.stdout.write(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
-  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, env);
+  io.out(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
+  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, io.env);
   return decision.exitCode;
 }

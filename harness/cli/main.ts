@@ -6,7 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { EXIT } from '../errors.ts';
 import { errorText, runCli } from './run-cli.ts';
 
-runCli(hideBin(process.argv), (s) => process.stderr.write(s)).then(
+runCli(hideBin(process.argv)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(errorText(err));

@@ -17,6 +17,7 @@ import {
 import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions } from './k6-commands.ts';
 import { reportOrMergeCommand, reportOptions } from './report-command.ts';
 import { k8sBuilder } from './k8s-commands.ts';
+import type { CliIo } from './io.ts';
 
 /**
  * `--tolerance -5%` as `--tolerance=-5%`: yargs takes a value that starts with a dash for flags of
@@ -37,7 +38,7 @@ function attachDashValues(argv: string[]): string[] {
 }
 
 /** The yargs program; each command's handler hands its exit code to `setCode`. */
-export function program(argv: string[], setCode: (code: number) => void): Argv {
+export function program(argv: string[], setCode: (code: number) => void, io: CliIo): Argv {
   return yargs(attachDashValues(argv))
     .scriptName('plateau')
     .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
@@ -54,7 +55,7 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
       'print the plan (stages, steps, durations, expected samples) and send nothing',
       (y) => withFlags(y, 'plan'),
       async (a) => {
-        setCode(await planCommand(a));
+        setCode(await planCommand(a, io));
       },
     )
     .command(
@@ -86,7 +87,7 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
       'two runs side by side at equal rates, with warnings when they are not comparable',
       compareBuilder,
       async (a) => {
-        setCode(await compareCommand(a));
+        setCode(await compareCommand(a, io));
       },
     )
     .command(
@@ -94,7 +95,7 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
       'save a run as the baseline the gate holds later runs to (action: save)',
       baselineBuilder,
       async (a) => {
-        setCode(await baselineCommand(a));
+        setCode(await baselineCommand(a, io));
       },
     )
     .command(
@@ -102,7 +103,7 @@ export function program(argv: string[], setCode: (code: number) => void): Argv {
       'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)',
       gateBuilder,
       async (a) => {
-        setCode(await gateCommand(a));
+        setCode(await gateCommand(a, io));
       },
     )
     .command('k8s', 'k6-operator: a TestRun of N k6 runners, judged live (docs/k8s.md)', k8sBuilder(setCode))

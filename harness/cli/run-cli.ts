@@ -1,20 +1,25 @@
 /**
  * The CLI on an argv, without the process: its exit code, and for an error the text main.ts
  * prints to stderr (a PlateauError's message with its fix; anything else is a bug and says so).
- * main.ts is this plus process.exit; tests of usage errors run it in-process.
+ * main.ts is this plus process.exit; tests run it in-process with their own CliIo.
  */
 import { PlateauError, EXIT } from '../errors.ts';
 import { program } from './program.ts';
+import { processIo, type CliIo } from './io.ts';
 
-export async function runCli(argv: string[], writeErr: (s: string) => void): Promise<number> {
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   let code = EXIT.ok as number;
   try {
-    await program(argv, (c) => {
-      code = c;
-    }).parseAsync();
+    await program(
+      argv,
+      (c) => {
+        code = c;
+      },
+      io,
+    ).parseAsync();
     return code;
   } catch (err) {
-    writeErr(errorText(err));
+    io.err(errorText(err));
     return err instanceof PlateauError ? err.exitCode : EXIT.bug;
   }
 }

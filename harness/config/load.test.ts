@@ -3,15 +3,14 @@
  * without a package.json, CommonJS or ESM), `import ... from 'plateau'` resolves outside this
  * repository, and every failure is a PlateauError (exit 2) naming the file, the cause and the fix.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../errors.ts';
 import { readConfigFile, loadConfig } from './load.ts';
 import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
+import { runCli } from '../cli/run-cli.ts';
 
 /** Outside the repository, so that neither its package.json nor its node_modules are found. */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-config-'));
@@ -198,15 +197,20 @@ describe('a config that cannot be loaded is refused with the file, the cause and
 });
 
 describe('the CLI: exit 2 with the fix, never an internal error', () => {
-  const run = promisify(execFile);
+  /** `plateau plan --config` in this process (run-cli.ts; bin/plateau.js adds only process.exit). */
   async function plan(config: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const r = await run(process.execPath, ['bin/plateau.js', 'plan', '--config', config], { timeout: 30_000 });
-      return { code: 0, stdout: r.stdout, stderr: r.stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['plan', '--config', config], {
+      out: (s) => {
+        stdout += s;
+      },
+      err: (s) => {
+        stderr += s;
+      },
+      env: process.env,
+    });
+    return { code, stdout, stderr };
   }
 
   it.concurrent('a README-style config outside any package plans', async () => {
