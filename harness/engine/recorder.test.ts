@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
+import { NameBook } from '../scenario/names.ts';
 
 describe("BucketRecorder and the cgroup's throttled time", () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
@@ -98,5 +99,23 @@ describe("BucketRecorder and the generator process's CPU", () => {
     const stat = '4242 (k6 (a) b) S 1 4242 4242 0 -1 4194560 100 0 0 0 150 50 3 4 20 0 12 0 100 0 0';
     expect(processCpuMsReader(4242, (f) => (f === '/proc/4242/stat' ? stat : null))()).toBe(2000);
     expect(processCpuMsReader(4243, () => null)()).toBeNull();
+  });
+});
+
+describe('BucketRecorder and error messages', () => {
+  it("keeps a refusal with its fix whole, and cuts a target's long text to 300 characters", () => {
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r));
+    // the longest of plateau's own: a name built from data, refused after 10 of its shape
+    const book = new NameBook([]);
+    for (let seq = 9; seq < 100; seq += 9) book.problem(`item ${seq}`);
+    const refusal = book.problem('item 99')!;
+    expect(refusal).toMatch(/built from data; give each request a fixed name .* at most 100 per run$/);
+    rec.iterationError(100, refusal);
+    rec.iterationError(200, `the target said ${'x'.repeat(500)}`);
+    rec.close(500);
+    const [kept, cut] = out[0].samples!;
+    expect(kept).toBe(`other: ${refusal}`);
+    expect(cut).toHaveLength(300);
   });
 });

@@ -18,6 +18,12 @@ import type { HostSample, HostSampler } from './host-sampler.ts';
  */
 export const RECONNECT_IDLE_MS = 1000;
 
+/**
+ * The most of an error message a sample keeps (BucketRecord.samples, five a second at most): a
+ * target's own text can be any length; plateau's refusals, a name built from data with its fix, fit.
+ */
+const MAX_MESSAGE = 300;
+
 /** The event-loop delay monitor's sampling interval (ms). */
 const LOOP_RESOLUTION_MS = 10;
 
@@ -166,7 +172,7 @@ export class BucketRecorder {
   }
 
   private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string): void {
-    b.fail(kind, status || undefined, `${kind}: ${message}`.slice(0, 200));
+    b.fail(kind, status || undefined, `${kind}: ${message}`.slice(0, MAX_MESSAGE));
   }
 
   /** Flushes the open second and stops recording. */

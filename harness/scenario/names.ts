@@ -7,6 +7,12 @@
 
 export const MAX_NAMES = 100;
 export const MAX_NAME_LENGTH = 80;
+/**
+ * Names http.send may use that differ only in their numbers ('page 1' .. 'page 10' of a bounded
+ * loop). One more is built from data: `item ${seq}` gives 'item 9', 'item 23', ... before its
+ * numbers reach the 3 digits nameProblem refuses, and would fill the run's names with them.
+ */
+export const MAX_NAMES_OF_A_SHAPE = 10;
 
 /** Why `name` cannot be a name, or null when it can. */
 export function nameProblem(name: unknown): string | null {
@@ -26,12 +32,15 @@ export const NAME_FIX =
 
 /**
  * The names http.send may use, on both engines: a request entry's, or a fixed one of its own;
- * never one built from data, a transaction's own name, or one past MAX_NAMES in all. One book per
+ * never one built from data (nameProblem, or one past MAX_NAMES_OF_A_SHAPE that differ only in
+ * their numbers), a transaction's own name, or one past MAX_NAMES in all. One book per
  * engine thread (native) or per VU (k6 shares nothing between VUs).
  */
 export class NameBook {
   /** Names http.send has used (admitted). */
   private readonly seen = new Set<string>();
+  /** The admitted names with numbers in them, by their shape (each run of digits as '#'). */
+  private readonly shapes = new Map<string, string[]>();
   /** The mix's entries' names: a send under one would merge its figures into the entry's arrivals. */
   private readonly entries: Set<string>;
   constructor(entries: readonly { name: string; transaction: boolean }[]) {
@@ -48,6 +57,17 @@ export class NameBook {
       return `http.send: "${n}" is the name of an entry of the mix; give a transaction's requests names of their own ('checkout: create')`;
     if (this.seen.size + this.entries.size >= MAX_NAMES)
       return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    const shape = n.replace(/\d+/g, '#');
+    if (shape !== n) {
+      const family = this.shapes.get(shape) ?? [];
+      if (family.length >= MAX_NAMES_OF_A_SHAPE)
+        return `http.send: name "${n}" differs only in its numbers from ${family.length} names before it (${family
+          .slice(0, 3)
+          .map((f) => `"${f}"`)
+          .join(', ')}, ...): it looks built from data; ${NAME_FIX}`;
+      family.push(n);
+      this.shapes.set(shape, family);
+    }
     this.seen.add(n);
     return null;
   }

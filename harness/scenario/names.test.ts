@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, NameBook } from './names.ts';
+
+const book = () =>
+  new NameBook([
+    { name: 'read order', transaction: false },
+    { name: 'checkout', transaction: true },
+  ]);
+
+describe('the names http.send may use (NameBook)', () => {
+  it('admits a fixed name, and the same name again', () => {
+    const b = book();
+    expect(b.problem('checkout: create')).toBeNull();
+    expect(b.problem('checkout: create')).toBeNull();
+  });
+
+  it("refuses an entry's own name, and a name built from data with the fix", () => {
+    const b = book();
+    expect(b.problem('checkout')).toMatch(/is the name of an entry of the mix/);
+    expect(b.problem('order 4711')).toMatch(/3 or more digits.*give each request a fixed name/);
+  });
+
+  it(`admits ${MAX_NAMES_OF_A_SHAPE} names that differ only in their numbers (a bounded loop), and refuses the next`, () => {
+    const b = book();
+    for (let page = 1; page <= MAX_NAMES_OF_A_SHAPE; page++) expect(b.problem(`page ${page}`)).toBeNull();
+    expect(b.problem(`page ${MAX_NAMES_OF_A_SHAPE + 1}`)).toMatch(
+      /"page 11" differs only in its numbers from 10 names before it \("page 1", "page 2", "page 3", \.\.\.\): it looks built from data; give each request a fixed name/,
+    );
+    // those admitted stay admitted; names of another shape are counted apart
+    expect(b.problem('page 3')).toBeNull();
+    expect(b.problem('v2 orders')).toBeNull();
+    expect(b.problem('v3 orders')).toBeNull();
+  });
+
+  it('refuses a name made of the arrival number before its numbers reach 3 digits', () => {
+    const b = book();
+    const refused: number[] = [];
+    // one transaction in 14 arrivals naming its request after the arrival: item 9, item 23, ...
+    for (let seq = 9; seq < 100; seq += 14) if (b.problem(`item ${seq}`) !== null) refused.push(seq);
+    expect(refused).toEqual([]); // 7 of them: under the bound
+    for (let seq = 2; seq < 100; seq += 3) if (b.problem(`item ${seq}`) !== null) refused.push(seq);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toBe(11); // the 11th distinct name of the shape
+  });
+
+  it(`refuses the name one past ${MAX_NAMES} in the run`, () => {
+    const b = book();
+    const letters = (i: number) => String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26));
+    for (let i = 0; i < MAX_NAMES - 2; i++) expect(b.problem(`step ${letters(i)}`)).toBeNull();
+    expect(b.problem('one more')).toMatch(/one past 100 names/);
+  });
+});
