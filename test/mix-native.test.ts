@@ -57,8 +57,15 @@ async function shopServer(confirmFails = false): Promise<{ url: string; seen: Se
 }
 
 /** Runs a scenario module on one thread at a fixed rate; its buckets merged. */
-async function runScenario(url: string, file: string, ratePerSec: number, seconds: number, vus = { pre: 20, max: 60 }) {
-  const s = await scenarioRequests(file, `${url}/`, 'mixrun');
+async function runScenario(
+  url: string,
+  file: string,
+  ratePerSec: number,
+  seconds: number,
+  vus = { pre: 20, max: 60 },
+  transactionTimeoutMs?: number,
+) {
+  const s = await scenarioRequests(file, `${url}/`, 'mixrun', { transactionTimeoutMs });
   const pool = new VuPool(url, { timeoutMs: 5000, client: 'socket', keepHeaders: false }, vus.pre, vus.max);
   closers.push(() => pool.close());
   const records: BucketRecord[] = [];
@@ -73,7 +80,7 @@ async function runScenario(url: string, file: string, ratePerSec: number, second
     sink: (r) => records.push(r),
   });
   const done = await run.done;
-  return { s, done, records: mergeRecords(records) };
+  return { s, done, records: mergeRecords(records), pool };
 }
 
 const runMix = (url: string, ratePerSec: number, seconds: number) => runScenario(url, SCENARIO, ratePerSec, seconds);
@@ -162,5 +169,37 @@ describe('a mix on the native engine', () => {
     expect(t.byName('chain', 'completed')).toBeGreaterThan(0);
     expect(t.byName('chain', 'ok')).toBe(t.byName('chain', 'completed'));
     expect(t.byName('chain: b', 'ok')).toBe(t.byName('chain', 'ok'));
+  });
+
+  it('a transaction past http.transactionTimeoutMs fails its arrival (kind timeout) and its VU goes back to the pool', async () => {
+    const paths: string[] = [];
+    const srv = await tinyServer((req, res) => {
+      paths.push(req.url!);
+      setTimeout(() => res.writeHead(200).end('ok'), req.url === '/slow' ? 1500 : 0);
+    });
+    closers.push(srv.close);
+    // 40 arrivals in 1 s: 20 plain, 10 stuck (5 of them never end), 10 slow (each past the deadline)
+    // as many VUs as arrivals: no drop, whatever a busy machine's stalls
+    const { records, pool } = await runScenario(
+      srv.url,
+      path.resolve('test/fixtures/scenarios/native-mix/hang.ts'),
+      40,
+      1,
+      { pre: 20, max: 40 },
+      300,
+    );
+    const t = totals(records);
+    const samples = records.flatMap((r) => r.samples ?? []);
+    // every arrival counted, none left running, and every VU back in the pool (the hung ones' too)
+    expect([t.sum((r) => r.completed), t.sum((r) => r.dropped), pool.active]).toEqual([40, 0, 0]);
+    expect(t.byName('plain', 'ok')).toBe(20);
+    expect([t.byName('stuck', 'completed'), t.byName('stuck', 'ok')]).toEqual([10, 5]);
+    expect([t.byName('slow', 'completed'), t.byName('slow', 'ok')]).toEqual([10, 0]);
+    expect(t.sum((r) => r.errors.timeout ?? 0)).toBe(15);
+    expect(samples.some((m) => /stuck did not end within 300 ms \(http\.transactionTimeoutMs\)/.test(m))).toBe(true);
+    // a slow one's request ended on its own (1.5 s, under http.timeoutMs), and its late send was refused
+    expect(t.byName('slow: first', 'ok')).toBe(10);
+    expect(paths.filter((p) => p === '/slow')).toHaveLength(10);
+    expect(t.byName('slow: late', 'completed')).toBe(0);
   });
 });

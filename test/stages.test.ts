@@ -117,6 +117,21 @@ describe('preflight', () => {
     }
   });
 
+  it('names the deadline a sample transaction that never ends ran out of', async () => {
+    const r = await runQuietly(
+      base('hung', {
+        scenario: path.resolve('test/fixtures/scenarios/native-mix/hang-always.ts'),
+        http: { transactionTimeoutMs: 300 },
+      }),
+      { env },
+    );
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toBe(
+      'the sample arrival of transaction "stuck" did not end within 300 ms (http.transactionTimeoutMs)',
+    );
+    expect(r.error?.hint).toMatch(/await each http\.send and ctx\.sleep/);
+  });
+
   it('checks the metrics endpoint holds the named series', async () => {
     const ok = await runQuietly(
       base('metrics-ok', {

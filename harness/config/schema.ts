@@ -77,6 +77,9 @@ export const configSchema = z.strictObject({
         'the most of a response body a check or a transaction sees (the rest is counted and discarded)',
         65536,
       ).default(65536),
+      transactionTimeoutMs: positive(
+        'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; native engine',
+      ).default(30_000),
       client: z
         .enum(['undici', 'socket'])
         .describe(
@@ -85,7 +88,7 @@ export const configSchema = z.strictObject({
         .default('socket'),
     })
     .describe("the native engine's HTTP client")
-    .default({ timeoutMs: 10_000, client: 'socket', maxBodyBytes: 65536 }),
+    .default({ timeoutMs: 10_000, client: 'socket', maxBodyBytes: 65536, transactionTimeoutMs: 30_000 }),
   rules: z
     .strictObject({
       deliveryMin: share('a step holds when throughput / offered rate reaches this').default(DEFAULT_RULES.deliveryMin),

@@ -114,6 +114,7 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
       scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
       runId: o.runId,
       maxBodyBytes: config.http.maxBodyBytes,
+      transactionTimeoutMs: config.http.transactionTimeoutMs,
     },
     o.env,
   );

@@ -77,10 +77,16 @@ export function startNative(o: EngineRunOptions): EngineRun {
   let timer: Timer | null = null;
   let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
   const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
+  /** Transactions running, for their deadline (http.transactionTimeoutMs), checked as the ticker runs. */
+  const live = new Set<Transaction>();
   // The ticker rolls seconds on a quiet run; like any roll, after a stall it first dispatches the
   // arrivals due (rec.beforeRoll below), so they count in their second, with their lag, before it
-  // is emitted and judged (docs/decisions/027).
-  const ticker = clk.setInterval(() => rec.tick(clk.now()), 200);
+  // is emitted and judged (docs/decisions/027). It also fails the transactions past their deadline.
+  const ticker = clk.setInterval(() => {
+    const nowMs = clk.now();
+    if (live.size > 0) for (const t of live) if (t.overdue(nowMs)) t.expire();
+    rec.tick(nowMs);
+  }, 200);
   let own = 0;
 
   const fire = (intendedS: number, nowMs: number) => {
@@ -99,7 +105,9 @@ export function startNative(o: EngineRunOptions): EngineRun {
     const seq = o.seqOffset + n;
     const entry = single ?? o.arrivals.entryOf(seq);
     if (entry.kind === 'transaction') {
-      void new Transaction(txHost, entry, vu, nowMs).run(seq);
+      const t = new Transaction(txHost, entry, vu, nowMs);
+      live.add(t);
+      void t.run(seq);
       return;
     }
     let req: PreparedRequest;
@@ -143,7 +151,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
     if (stopped && o.pool.active === 0) finish();
   };
 
-  const txHost: TransactionHost = { arrivals: o.arrivals, rec, now: () => clk.now(), release };
+  const txHost: TransactionHost = {
+    arrivals: o.arrivals,
+    rec,
+    now: () => clk.now(),
+    release,
+    timeoutMs: o.arrivals.transactionTimeoutMs,
+    ended: (t) => live.delete(t),
+  };
 
   /** Within dispatchDue: a completion inside it (a request that failed at once) rolls no batch of its own. */
   let dispatching = false;

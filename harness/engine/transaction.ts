@@ -25,6 +25,10 @@ export interface TransactionHost {
   now(): number;
   /** Frees the VU once the arrival is counted. */
   release(vu: VuConnection): void;
+  /** http.transactionTimeoutMs: an arrival not ended by then fails (kind timeout). */
+  timeoutMs: number;
+  /** The arrival is counted (ended, or expired): the engine stops watching its deadline. */
+  ended(t: Transaction): void;
 }
 
 const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
@@ -67,6 +71,8 @@ export class Transaction {
   private pending = 0;
   /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
   private ended = false;
+  /** Its VU went back to the pool (once: by the end of run, or after its deadline). */
+  private released = false;
   private last: Promise<SentResponse> | null = null;
   /** The request in flight: its name, its check, and the resolve of its send's promise. */
   private name = '';
@@ -92,9 +98,41 @@ export class Transaction {
     // sends run left going (not awaited, or chained in a .then) end before the arrival does and
     // frees its VU (a send never rejects)
     while (this.pending > 0) await this.last;
+    if (this.ended) return; // past its deadline: counted then, its VU freed when idle
+    this.end();
+  }
+
+  /** Whether the arrival is still running at nowMs past its deadline (TransactionHost.timeoutMs). */
+  overdue(nowMs: number): boolean {
+    return !this.ended && nowMs - this.startMs >= this.host.timeoutMs;
+  }
+
+  /**
+   * Its deadline passed: the arrival fails (kind timeout) now, a later send is refused, and its VU
+   * goes back to the pool once no request of it is in flight (that request has its own timeout).
+   */
+  expire(): void {
+    if (this.ended) return;
+    this.fail(
+      'timeout',
+      0,
+      `${this.entry.name} did not end within ${this.host.timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`,
+    );
+    this.end();
+  }
+
+  /** Counts the arrival and frees its VU when idle; a later send is refused. */
+  private end(): void {
     this.ended = true;
     const endMs = this.host.now();
     this.host.rec.transaction(endMs, this.entry.name, endMs - this.startMs, this.failure);
+    this.host.ended(this);
+    if (this.pending === 0) this.release();
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
     this.host.release(this.vu);
   }
 
@@ -114,6 +152,12 @@ export class Transaction {
 
   /** Admitted by name, prepared, sent on the VU; resolved by answered(). */
   private sendNow(name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> {
+    // one that waited for the request in flight, while the deadline passed
+    if (this.ended) {
+      this.pending--;
+      if (this.pending === 0) this.release();
+      return Promise.resolve(refusedResponse(SEND_AFTER_END));
+    }
     const arrivals = this.host.arrivals;
     const bad = arrivals.admit(name);
     if (bad !== null) return this.refused(bad);
@@ -152,6 +196,8 @@ export class Transaction {
     const resolve = this.resolve!;
     this.resolve = null;
     resolve(arrivals.sent(out, error, kept));
+    // past its deadline, the VU is free once its last request has ended
+    if (this.ended && this.pending === 0) this.release();
   }
 
   private fail(kind: ErrorKind, status: number, message: string): void {

@@ -16,6 +16,8 @@ export interface WorkerInit {
   runId: string;
   /** http.maxBodyBytes: the most of a body a check or transaction sees. */
   maxBodyBytes: number;
+  /** http.transactionTimeoutMs: a transaction not ended by then fails its arrival (default 30 s). */
+  transactionTimeoutMs?: number;
 }
 
 export type ToWorker =

@@ -59,7 +59,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     config.scenario ? path.resolve(config.scenario) : null,
     config.target.url,
     runId,
-    { env, maxBodyBytes: config.http.maxBodyBytes },
+    { env, maxBodyBytes: config.http.maxBodyBytes, transactionTimeoutMs: config.http.transactionTimeoutMs },
   );
   const { scenario } = requests;
   const scrub = secretScrubber(scenario.secrets ?? [], env);

@@ -61,11 +61,29 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
       return s.arrivals.sent(o, null, run.kept);
     },
   };
+  const limitMs = config.http.transactionTimeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new PlateauError(
+            `the sample arrival of transaction "${run.name}" did not end within ${limitMs} ms (http.transactionTimeoutMs)`,
+            'make every promise run(ctx, http) awaits settle (await each http.send and ctx.sleep), or raise http.transactionTimeoutMs above its longest arrival, think time included',
+            'scenario-failed',
+            EXIT.preflight,
+          ),
+        ),
+      limitMs,
+    );
+  });
   try {
-    await run.run(0, http);
+    await Promise.race([run.run(0, http), overdue]);
   } catch (err) {
     if (err instanceof PlateauError) throw err;
     throw scenarioFailure(`transaction "${run.name}"`, (err as Error)?.message ?? String(err));
+  } finally {
+    clearTimeout(timer);
   }
   if (failed) throw failed;
   if (shown.length === 0) {

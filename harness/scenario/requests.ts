@@ -37,6 +37,8 @@ export type EntryRun = RequestRun | TransactionRun;
 export interface Arrivals {
   /** Results are recorded per name (a mix of several entries, or a transaction). */
   byName: boolean;
+  /** http.transactionTimeoutMs: a transaction not ended by then fails its arrival (kind timeout). */
+  transactionTimeoutMs: number;
   /**
    * The clients' default for keeping response headers (some check, or a transaction); each request
    * the scenario builds sets its own (PreparedRequest.keepHeaders), so this serves raw requests only.
@@ -70,11 +72,14 @@ export interface ScenarioOptions {
   env?: NodeJS.ProcessEnv;
   /** http.maxBodyBytes: the most of a body a check or transaction sees. */
   maxBodyBytes?: number;
+  /** http.transactionTimeoutMs (default DEFAULT_TRANSACTION_TIMEOUT_MS). */
+  transactionTimeoutMs?: number;
   /** Think time on the run's clock. */
   sleep?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 30_000;
 
 export async function scenarioRequests(
   path: string | null,
@@ -94,6 +99,7 @@ export async function scenarioRequests(
   const entries = runs(factory());
   const arrivals: Arrivals = {
     byName: traffic.byName,
+    transactionTimeoutMs: o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
@@ -285,6 +291,7 @@ export function requestArrivals(
   const entry: RequestRun = { kind: 'request', name, build, check };
   return {
     byName: false,
+    transactionTimeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS,
     keepHeaders: false,
     entries: [entry],
     entryOf: () => entry,
