@@ -26,8 +26,14 @@ describe('VuPool growth', () => {
     expect(p.acquire()).toBeNull(); // saturated: the arrival is dropped, no handshake started
     expect(p.refused).toBe('busy'); // and the drop says why: more VUs would not have helped
     expect(p.allocated).toBe(1);
-    await idle(120);
-    expect(p.acquire()).not.toBeNull(); // not saturated: grows as before
+    // not saturated once the thread has idled a window (on a busy machine the first may still read
+    // busy: CI of 12-05 beside the CPU hog): grows as before
+    let vu = null;
+    for (let i = 0; i < 20 && vu === null; i++) {
+      await idle(120);
+      vu = p.acquire();
+    }
+    expect(vu).not.toBeNull();
     expect(p.allocated).toBe(2);
   });
 

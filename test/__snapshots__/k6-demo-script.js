@@ -116,6 +116,7 @@ function entryOf(order, seq) {
 // harness/scenario/names.ts
 var MAX_NAMES = 100;
 var MAX_NAME_LENGTH = 80;
+var MAX_NAMES_OF_A_SHAPE = 10;
 function nameProblem(name) {
   if (typeof name !== "string") return `a name must be a string, got ${name === null ? "null" : typeof name}`;
   if (name.trim() === "") return "a name must not be empty";
@@ -131,6 +132,8 @@ var NameBook = class {
   constructor(entries) {
     /** Names http.send has used (admitted). */
     __publicField(this, "seen", /* @__PURE__ */ new Set());
+    /** The admitted names with numbers in them, by their shape (each run of digits as '#'). */
+    __publicField(this, "shapes", /* @__PURE__ */ new Map());
     /** The mix's entries' names: a send under one would merge its figures into the entry's arrivals. */
     __publicField(this, "entries");
     this.entries = new Set(entries.map((e) => e.name));
@@ -145,6 +148,14 @@ var NameBook = class {
       return `http.send: "${n}" is the name of an entry of the mix; give a transaction's requests names of their own ('checkout: create')`;
     if (this.seen.size + this.entries.size >= MAX_NAMES)
       return `http.send: name "${n}" is one past ${MAX_NAMES} names in the run; ${NAME_FIX}`;
+    const shape = n.replace(/\d+/g, "#");
+    if (shape !== n) {
+      const family = this.shapes.get(shape) ?? [];
+      if (family.length >= MAX_NAMES_OF_A_SHAPE)
+        return `http.send: name "${n}" differs only in its numbers from ${family.length} names before it (${family.slice(0, 3).map((f) => `"${f}"`).join(", ")}, ...): it looks built from data; ${NAME_FIX}`;
+      family.push(n);
+      this.shapes.set(shape, family);
+    }
     this.seen.add(n);
     return null;
   }
