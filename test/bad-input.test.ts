@@ -13,7 +13,7 @@ import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
 import { buildPlan } from '../analysis/plan.ts';
 import { planText } from '../harness/cli/plan-text.ts';
-import { runCli } from '../harness/cli/run-cli.ts';
+import { cliInProcess } from './helpers/cli.ts';
 import { planForInstance } from '../harness/engine/create.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
@@ -271,15 +271,8 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     return dir;
   }
   async function inProcess(args: string[]): Promise<{ code: number; stderr: string }> {
-    let stderr = '';
-    const code = await runCli(args, {
-      out: () => undefined,
-      err: (s) => {
-        stderr += s;
-      },
-      env: process.env,
-    });
-    return { code, stderr };
+    const r = await cliInProcess(args);
+    return { code: r.status, stderr: r.stderr };
   }
   async function plateau(args: string[]): Promise<{ code: number; stderr: string }> {
     try {

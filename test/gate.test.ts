@@ -15,7 +15,7 @@ import { parseTolerance } from '../harness/cli/gate-commands.ts';
 import { baselineOf, byNameProblem } from '../harness/gate/baseline.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { gateDocument } from '../reports/gate-json.ts';
-import { runCli } from '../harness/cli/run-cli.ts';
+import { cliInProcess } from './helpers/cli.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat at `flatPerSec`. */
 function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): RunResult {
@@ -450,25 +450,9 @@ describe('plateau gate (CLI exit codes)', () => {
   const bin = path.resolve('bin/plateau.js');
   const baselineFile = path.join(dir, 'baseline.json');
   fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
-  /**
-   * The CLI in this process (run-cli.ts; bin/plateau.js adds only process.exit), with its own
-   * stdout, stderr and environment: a CLI start costs about 0.8 s of CPU, and these are many.
-   */
-  const plateau = async (args: string[], env: NodeJS.ProcessEnv = process.env) => {
-    let stdout = '';
-    let stderr = '';
-    const status = await runCli(args, {
-      out: (s) => {
-        stdout += s;
-      },
-      err: (s) => {
-        stderr += s;
-      },
-      env,
-    });
-    return { status: status as number | null, stdout, stderr };
-  };
-  /** The same through the binary, a child process: its exit code end to end (the regression case). */
+  /** The CLI in this process (test/helpers/cli.ts). */
+  const plateau = (args: string[], env?: NodeJS.ProcessEnv) => cliInProcess(args, env);
+  /** The CLI through the binary, a child process: its exit code end to end (the regression case). */
   const binary = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>

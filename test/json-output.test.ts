@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun, type FakeStep } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { baselineOf } from '../harness/gate/baseline.ts';
-import { runCli } from '../harness/cli/run-cli.ts';
+import { cliInProcess } from './helpers/cli.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat just above it. */
 function kneeRun(kneePerSec: number): RunResult {
@@ -23,24 +23,8 @@ const write = (name: string, value: unknown) => {
 };
 const baselineFile = write('baseline.json', baselineOf(kneeRun(400), '2025-01-01T00:00:00.000Z', 'runs/base'));
 
-/**
- * The CLI in this process (run-cli.ts; bin/plateau.js adds only process.exit), with its own stdout
- * and stderr, and no GitHub step summary; gate.test.ts runs a case through the binary.
- */
-const plateau = async (args: string[]) => {
-  let stdout = '';
-  let stderr = '';
-  const status = await runCli(args, {
-    out: (s) => {
-      stdout += s;
-    },
-    err: (s) => {
-      stderr += s;
-    },
-    env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
-  });
-  return { status: status as number | null, stdout, stderr };
-};
+/** The CLI in this process (test/helpers/cli.ts), with no GitHub step summary; gate.test.ts runs a case through the binary. */
+const plateau = (args: string[]) => cliInProcess(args, { ...process.env, GITHUB_STEP_SUMMARY: '' });
 
 describe('plateau plan --json', () => {
   it.concurrent('prints the plan the text shows, as values', async () => {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../errors.ts';
 import { readConfigFile, loadConfig } from './load.ts';
 import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
-import { runCli } from '../cli/run-cli.ts';
+import { cliInProcess } from '../../test/helpers/cli.ts';
 
 /** Outside the repository, so that neither its package.json nor its node_modules are found. */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-config-'));
@@ -197,20 +197,10 @@ describe('a config that cannot be loaded is refused with the file, the cause and
 });
 
 describe('the CLI: exit 2 with the fix, never an internal error', () => {
-  /** `plateau plan --config` in this process (run-cli.ts; bin/plateau.js adds only process.exit). */
+  /** `plateau plan --config` in this process (test/helpers/cli.ts). */
   async function plan(config: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(['plan', '--config', config], {
-      out: (s) => {
-        stdout += s;
-      },
-      err: (s) => {
-        stderr += s;
-      },
-      env: process.env,
-    });
-    return { code, stdout, stderr };
+    const r = await cliInProcess(['plan', '--config', config]);
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
   it.concurrent('a README-style config outside any package plans', async () => {
