@@ -13,6 +13,7 @@ import { writeK6Script, k6Args } from '../k6/engine/process.ts';
 import { importK6, type ImportOptions } from '../k6/import/import.ts';
 import { overridesOf, withFlags } from './options.ts';
 import { applyOverrides } from '../config/load.ts';
+import type { CliIo } from './io.ts';
 
 type Args = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ function stepsOf(a: Args): ImportOptions['steps'] {
 }
 
 /** `plateau k6-script --out-file plateau-k6.js [run flags]`: the bundle k6 would run, for reading or running by hand. */
-export async function k6ScriptCommand(a: Args): Promise<number> {
+export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   if (a.demo) {
     throw new PlateauError(
       'k6-script --demo: the demo target lives only as long as a `plateau run --demo`, so a script written for it would point at nothing',
@@ -56,8 +57,12 @@ export async function k6ScriptCommand(a: Args): Promise<number> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const out = path.relative(process.cwd(), file);
-  process.stdout.write(
-    `wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n(secrets such as ${(scenario.secrets ?? ['THE_KEY']).join(', ')} are read from the environment by k6)\n`,
+  const secrets = scenario.secrets ?? [];
+  io.out(
+    `wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n` +
+      (secrets.length
+        ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
+        : ''),
   );
   return EXIT.ok;
 }

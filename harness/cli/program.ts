@@ -71,7 +71,7 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
       'write the k6 script plateau would run (scenario bundled, plan as options)',
       (y) => k6ScriptOptions(y),
       async (a) => {
-        setCode(await k6ScriptCommand(a));
+        setCode(await k6ScriptCommand(a, io));
       },
     )
     .command(
