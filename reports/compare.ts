@@ -45,9 +45,14 @@ function rateText(x: number | null, run: RunResult): string {
   return x === null ? '–' : `${fmtRate(x)} ${rateUnit(run)}`;
 }
 
+/** The knee where the run established a capacity; else only the highest step it held, never called a knee. */
 function kneeText(run: RunResult): string {
   const k = kneeResult(run);
-  return k ? `step ${stepNo(k.index)} (${fmtTarget(k.ratePerSec)} ${rateUnit(run)})` : '–';
+  if (!k) return '–';
+  const rate = `${fmtTarget(k.ratePerSec)} ${rateUnit(run)}`;
+  return run.capacityPerSec === null
+    ? `– (held up to step ${stepNo(k.index)}, ${rate})`
+    : `step ${stepNo(k.index)} (${rate})`;
 }
 
 function row(cells: string[]): string {

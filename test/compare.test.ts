@@ -36,6 +36,13 @@ describe('plateau compare', () => {
     );
   });
 
+  it('names no knee for a run that established no capacity, only the highest step it held', () => {
+    // every planned step held: throughput never bent, so there is no knee to name
+    const allHeld = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r })) });
+    expect(allHeld.capacityPerSec).toBeNull();
+    expect(renderCompare(A, allHeld)).toContain('| Knee | step 3 (300 req/s) | – (held up to step 3, 300 req/s) |  |');
+  });
+
   it('a run recorded before rules carried the rate unit is no other rule; a run of transactions is another unit', () => {
     const withUnit = { ...A, rules: { ...A.rules, rateUnit: 'req/s' as const } };
     expect(settingDifferences(A, withUnit)).toEqual([]);
