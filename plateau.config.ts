@@ -1,6 +1,7 @@
 /**
- * The default configuration `make loadtest` uses. With --demo (the default of `make loadtest`),
- * the target URL and the scenario are those of the embedded demo target.
+ * The default configuration `make loadtest` uses, and `plateau run --demo` from a directory without
+ * a plateau.config.ts of its own. With --demo (the default of `make loadtest`), the target URL and
+ * the scenario are those of the embedded demo target.
  */
 import { defineConfig } from 'plateau';
 

@@ -1,4 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -115,4 +119,22 @@ describe('demo CLI', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--slots must be a number');
   }, 20_000);
+
+  it("plateau plan --demo from a directory without a config plans the demo's own steps (plateau's plateau.config.ts)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-elsewhere-'));
+    try {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.join(ROOT, 'bin/plateau.js'), 'plan', '--demo'],
+        {
+          cwd: dir,
+          timeout: 30_000,
+        },
+      );
+      expect(stdout).toMatch(/^target {3}http:\/\/127\.0\.0\.1:0\/orders$/m);
+      expect(stdout).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 20 steps -> report$/m);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

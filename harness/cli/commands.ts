@@ -1,5 +1,7 @@
 /** The bodies of `plateau run`, `plan` and `report`. */
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.ts';
 import type { CliIo } from './io.ts';
 import type { PlateauConfig } from '../config/schema.ts';
@@ -24,6 +26,18 @@ import { maxArrivalsWithReruns } from '../pipeline/warmup.ts';
 type Args = Record<string, unknown>;
 
 const DEMO_SCENARIO = new URL('../../demo/scenario.ts', import.meta.url);
+/** The config `make loadtest` runs the demo with: plateau's own plateau.config.ts (its steps, rules, warmup). */
+const DEMO_CONFIG = new URL('../../plateau.config.ts', import.meta.url);
+
+/**
+ * The config file to load: --config, else ./plateau.config.ts; with --demo and neither, the demo's
+ * own, so that `plateau run --demo` runs the pipeline from any directory as `make loadtest` does.
+ */
+function configFile(a: Args): string | undefined {
+  if (a.config !== undefined) return a.config as string;
+  if (!a.demo || fs.existsSync('plateau.config.ts')) return undefined;
+  return fileURLToPath(DEMO_CONFIG);
+}
 
 function demoOverrides(a: Args, demo: DemoProcess | null) {
   const o = overridesOf(a);
@@ -65,11 +79,7 @@ export async function runCommand(a: Args): Promise<number> {
   const interrupt = new Interrupt();
   const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
   try {
-    const config = await loadConfig(
-      a.config as string | undefined,
-      demoOverrides(a, demo),
-      demo ? withDemoDefaults : undefined,
-    );
+    const config = await loadConfig(configFile(a), demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
     const r = await runPipeline({ config, interrupt, out });
     out.write('\n' + renderPlateauTable(r.result) + '\n');
     out.write(
@@ -88,11 +98,7 @@ export async function runCommand(a: Args): Promise<number> {
 
 export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
-  const config = await loadConfig(
-    a.config as string | undefined,
-    demoOverrides(a, fake),
-    fake ? withDemoDefaults : undefined,
-  );
+  const config = await loadConfig(configFile(a), demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const traffic = scenario ? trafficOf(scenario) : null;
