@@ -84,7 +84,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   // is emitted and judged (docs/decisions/027). It also fails the transactions past their deadline.
   const ticker = clk.setInterval(() => {
     const nowMs = clk.now();
-    if (live.size > 0) for (const t of live) if (t.overdue(nowMs)) t.expire();
+    for (const t of live) if (t.overdue(nowMs)) t.expire();
     rec.tick(nowMs);
   }, 200);
   let own = 0;
