@@ -3,17 +3,15 @@
  * names the field and the fix; a scenario that throws or returns garbage fails preflight with a
  * clear message; one that throws during the run costs iterations, never the run.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { validateConfig } from '../harness/config/validate.ts';
 import { buildPlan } from '../analysis/plan.ts';
 import { planText } from '../harness/cli/plan-text.ts';
-import { cliInProcess } from './helpers/cli.ts';
+import { cliBinary, cliInProcess } from './helpers/cli.ts';
 import { planForInstance } from '../harness/engine/create.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
@@ -255,7 +253,6 @@ describe('config mistakes: each names its field and the fix', () => {
 });
 
 describe('CLI mistakes: exit 2 before any load, naming the field', () => {
-  const run = promisify(execFile);
   /**
    * These run through the real binary (a child process: its exit code and stderr); the others run
    * the same CLI in this process (run-cli.ts, all that bin/plateau.js adds is process.exit), which
@@ -275,13 +272,8 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     return { code: r.status, stderr: r.stderr };
   }
   async function plateau(args: string[]): Promise<{ code: number; stderr: string }> {
-    try {
-      await run(process.execPath, ['bin/plateau.js', ...args], { timeout: 30_000 });
-      return { code: 0, stderr: '' };
-    } catch (err) {
-      const e = err as { code: number; stderr: string };
-      return { code: e.code, stderr: e.stderr };
-    }
+    const r = await cliBinary(args);
+    return { code: r.status, stderr: r.stderr };
   }
 
   it.concurrent.each<[string, string[], RegExp]>([

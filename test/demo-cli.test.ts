@@ -1,12 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cliBinary } from './helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -123,14 +123,8 @@ describe('demo CLI', () => {
   it("plateau plan --demo from a directory without a config plans the demo's own steps (plateau's plateau.config.ts)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-elsewhere-'));
     try {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [path.join(ROOT, 'bin/plateau.js'), 'plan', '--demo'],
-        {
-          cwd: dir,
-          timeout: 30_000,
-        },
-      );
+      const { status, stdout, stderr } = await cliBinary(['plan', '--demo'], { cwd: dir });
+      expect(status, stderr).toBe(0);
       expect(stdout).toMatch(/^target {3}http:\/\/127\.0\.0\.1:0\/orders$/m);
       expect(stdout).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 20 steps -> report$/m);
     } finally {

@@ -1,5 +1,4 @@
 /** The gate: exit 0 when capacity holds, 1 on a regression, 3 when the run cannot be judged (2: a usage error). */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { parseTolerance } from '../harness/cli/gate-commands.ts';
 import { baselineOf, byNameProblem } from '../harness/gate/baseline.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { gateDocument } from '../reports/gate-json.ts';
-import { cliInProcess } from './helpers/cli.ts';
+import { cliBinary, cliInProcess } from './helpers/cli.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat at `flatPerSec`. */
 function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): RunResult {
@@ -447,18 +446,12 @@ describe('plateau gate (CLI exit codes)', () => {
     fs.writeFileSync(f, JSON.stringify(run));
     return f;
   };
-  const bin = path.resolve('bin/plateau.js');
   const baselineFile = path.join(dir, 'baseline.json');
   fs.writeFileSync(baselineFile, JSON.stringify(baselineOf(BASE, '2025-01-01T00:00:00.000Z', 'runs/base')));
   /** The CLI in this process (test/helpers/cli.ts). */
   const plateau = (args: string[], env?: NodeJS.ProcessEnv) => cliInProcess(args, env);
   /** The CLI through the binary, a child process: its exit code end to end (the regression case). */
-  const binary = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('node', [bin, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>
-        resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-      );
-    });
+  const binary = (args: string[], env?: NodeJS.ProcessEnv) => cliBinary(args, { env });
 
   it.concurrent.each<[string, number, RunResult]>([
     ['pass', 0, kneeRun(400)],
