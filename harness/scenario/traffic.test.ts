@@ -108,6 +108,13 @@ describe('data rows', () => {
       { id: '3', note: 'plain' },
     ]);
   });
+  it('parses empty and all-quote fields, CR-only records, blank lines and a trailing empty field', () => {
+    expect(parseCsv('a,b,c\r"",""""," x "\r\r1,,\n')).toEqual([
+      { a: '', b: '"', c: ' x ' },
+      { a: '1', b: '', c: '' },
+    ]);
+    expect(parseCsv('a,b\n1,')).toEqual([{ a: '1', b: '' }]);
+  });
   it('names the line of a ragged row, an unclosed quote and an empty file', () => {
     const line = (text: string) => {
       try {
@@ -118,6 +125,10 @@ describe('data rows', () => {
       return null;
     };
     expect(line('id,a\n1,2\n3\n')).toEqual([3, 'the row has 1 fields, the header 2']);
+    // lines inside quoted fields count; the first problem in the file is the one named
+    expect(line('id,a\n1,"x\ny\nz"\n2\n"open\n')).toEqual([5, 'the row has 1 fields, the header 2']);
+    expect(line('id,a\n1,"x"y\n')).toEqual([2, 'a quoted field is followed by text before its comma']);
+    expect(line('id,a\n1,x"y"\n')).toEqual([2, 'a double quote inside an unquoted field (quote the whole field)']);
     expect(line('id\n"open\n')).toEqual([2, 'a quoted field is never closed']);
     expect(line('')?.[1]).toMatch(/empty/);
     expect(line('id\n')?.[1]).toMatch(/no rows/);

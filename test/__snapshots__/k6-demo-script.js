@@ -377,87 +377,87 @@ var DataError = class extends Error {
     __publicField(this, "line", line);
   }
 };
+var QUOTE = 34;
+var COMMA = 44;
+var LF = 10;
+var CR = 13;
+function lineFeeds(text, from, to) {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
 function parseCsv(text) {
+  const n = text.length;
   let i = text.charCodeAt(0) === 65279 ? 1 : 0;
   let line = 1;
-  const records = [];
-  let fields = [];
-  let recordLine = 1;
-  let field = "";
-  const endField = () => {
-    fields.push(field);
-    field = "";
-  };
-  const endRecord = () => {
-    endField();
-    records.push({ fields, line: recordLine });
-    fields = [];
-  };
-  const n = text.length;
+  let header = null;
+  let headerLine = 1;
+  const rows = [];
+  const fields = [];
   while (i < n) {
-    const c = text[i];
-    if (c === '"' && field === "") {
-      const start = line;
-      i++;
-      for (; ; ) {
-        if (i >= n) throw new DataError("a quoted field is never closed", start);
-        const q = text[i];
-        if (q === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (q === "\n") line++;
-        field += q;
+    const recordLine = line;
+    fields.length = 0;
+    for (; ; ) {
+      if (text.charCodeAt(i) === QUOTE) {
+        const start = line;
+        let field = "";
         i++;
+        for (; ; ) {
+          const q = text.indexOf('"', i);
+          if (q === -1) throw new DataError("a quoted field is never closed", start);
+          line += lineFeeds(text, i, q);
+          const doubled = text.charCodeAt(q + 1) === QUOTE;
+          field += text.slice(i, doubled ? q + 1 : q);
+          i = q + (doubled ? 2 : 1);
+          if (!doubled) break;
+        }
+        const c2 = text.charCodeAt(i);
+        if (i < n && c2 !== COMMA && c2 !== LF && c2 !== CR)
+          throw new DataError("a quoted field is followed by text before its comma", line);
+        fields.push(field);
+      } else {
+        const start = i;
+        for (; i < n; i++) {
+          const c2 = text.charCodeAt(i);
+          if (c2 === COMMA || c2 === LF || c2 === CR) break;
+          if (c2 === QUOTE) throw new DataError("a double quote inside an unquoted field (quote the whole field)", line);
+        }
+        fields.push(text.slice(start, i));
       }
-      const next = text[i];
-      if (i < n && next !== "," && next !== "\n" && next !== "\r") {
-        throw new DataError("a quoted field is followed by text before its comma", line);
+      if (i >= n) break;
+      const c = text.charCodeAt(i);
+      if (c === COMMA) {
+        i++;
+        continue;
       }
-      continue;
-    }
-    if (c === ",") {
-      endField();
-      i++;
-      continue;
-    }
-    if (c === "\r" || c === "\n") {
-      endRecord();
-      i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
+      i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
       line++;
-      recordLine = line;
-      continue;
+      break;
     }
-    if (c === '"') throw new DataError("a double quote inside an unquoted field (quote the whole field)", line);
-    field += c;
-    i++;
+    if (header === null) {
+      header = headerOf(fields, recordLine);
+      headerLine = recordLine;
+    } else if (fields.length !== 1 || fields[0] !== "") {
+      if (fields.length !== header.length)
+        throw new DataError(`the row has ${fields.length} fields, the header ${header.length}`, recordLine);
+      const row = {};
+      for (let k = 0; k < header.length; k++) row[header[k]] = fields[k];
+      rows.push(row);
+    }
   }
-  if (field !== "" || fields.length > 0) endRecord();
-  if (records.length === 0) throw new DataError("the file is empty: it needs a header row and at least one row", 1);
-  const header = records[0].fields.map((f) => f.trim());
+  if (header === null) throw new DataError("the file is empty: it needs a header row and at least one row", 1);
+  if (rows.length === 0) throw new DataError("the file has a header row but no rows", headerLine);
+  return rows;
+}
+function headerOf(fields, line) {
+  const header = fields.map((f) => f.trim());
   const seen = /* @__PURE__ */ new Set();
   for (const h of header) {
-    if (h === "") throw new DataError("the header row has an empty field name", records[0].line);
-    if (seen.has(h)) throw new DataError(`the header row names "${h}" twice`, records[0].line);
+    if (h === "") throw new DataError("the header row has an empty field name", line);
+    if (seen.has(h)) throw new DataError(`the header row names "${h}" twice`, line);
     seen.add(h);
   }
-  const rows = [];
-  for (const r of records.slice(1)) {
-    if (r.fields.length === 1 && r.fields[0] === "") continue;
-    if (r.fields.length !== header.length) {
-      throw new DataError(`the row has ${r.fields.length} fields, the header ${header.length}`, r.line);
-    }
-    const row = {};
-    for (let k = 0; k < header.length; k++) row[header[k]] = r.fields[k];
-    rows.push(row);
-  }
-  if (rows.length === 0) throw new DataError("the file has a header row but no rows", records[0].line);
-  return rows;
+  return header;
 }
 function parseJsonRows(text) {
   let v;
