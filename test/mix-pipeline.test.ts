@@ -31,6 +31,7 @@ afterAll(async () => {
 describe('the demo mix through the pipeline', () => {
   let result: RunResult;
   let dir: string;
+  let lines: string[];
   beforeAll(async () => {
     const r = await runQuietly(
       {
@@ -47,6 +48,7 @@ describe('the demo mix through the pipeline', () => {
     expect(r.exitCode, r.lines.join('')).toBe(0);
     result = r.result;
     dir = r.dir;
+    lines = r.lines;
   }, 120_000);
 
   it('counts arrivals for the verdicts and names for the rows, at the weights within 2% per steady window', () => {
@@ -82,5 +84,12 @@ describe('the demo mix through the pipeline', () => {
     expect(perArrival).toBeGreaterThan(60); // 70% reads and 25% writes of 60 ms, 5% two requests and 20 ms think
     // the reason rounds the time to 0.1 ms: the sizing may differ from it by one VU
     expect(Math.abs(meta.vus.preAllocatedVUs - Math.ceil(((200 * perArrival) / 1000) * 2))).toBeLessThanOrEqual(1);
+    // the worker threads allocated and opened them before the first step (not the warmup's sizing)
+    const opened = lines
+      .join('')
+      .match(/connections: (\d+) open for the (\d+) VUs allocated \((\d+) preallocated\) before the first step/);
+    expect(opened, lines.join('')).not.toBeNull();
+    expect(Number(opened![3])).toBe(meta.vus.preAllocatedVUs);
+    expect(Number(opened![2])).toBe(meta.vus.preAllocatedVUs);
   });
 });

@@ -94,8 +94,8 @@ export interface LoadEngine extends EngineTraits {
   start(o: LegOptions): EngineRun;
   /** Opens every preallocated VU's connection, so the first step's arrivals do not pay for connects. */
   preconnect(): Promise<Preconnected>;
-  /** Allocates VUs up to n (within maxVUs) ahead of the load, where the engine can (re-sized after the warmup). */
-  reserve?(n: number): void;
+  /** Allocates VUs up to n (within maxVUs) ahead of the load (re-sized after the warmup); preconnect() opens them. */
+  reserve(n: number): void;
   /** Runs the next legs on `count` instances (fewer than now; otherwise nothing changes). */
   shrink(count: number): Promise<void>;
   close(): Promise<void>;

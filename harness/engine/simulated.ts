@@ -72,6 +72,10 @@ export class SimulatedEngine implements LoadEngine {
     return { ready: this.allocated, failed: 0 };
   }
 
+  reserve(n: number): void {
+    this.allocated = Math.max(this.allocated, Math.min(n, this.maxVUs));
+  }
+
   async shrink(count: number): Promise<void> {
     if (count >= 1 && count < this.instances) this.instances = count;
   }

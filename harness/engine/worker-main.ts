@@ -17,6 +17,8 @@ const post = (m: FromWorker) => port.postMessage(m);
 let count = init.count;
 /** VUs allowed over all workers (raised for a rerun). */
 let maxVUs = init.maxVUs;
+/** VUs allocated ahead of the load over all workers (re-sized after the warmup). */
+let preAllocatedVUs = init.preAllocatedVUs;
 /** This worker's part of a total split over the workers: floor, plus one for the first (total mod count). */
 const share = (total: number) => Math.floor(total / count) + (init.index < total % count ? 1 : 0);
 /** At least one VU each: a worker with none would drop its whole stripe while VUs elsewhere idle. */
@@ -56,11 +58,14 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'maxVUs') {
     maxVUs = m.maxVUs;
     pool.max = maxShare(maxVUs);
+  } else if (m.type === 'reserve') {
+    preAllocatedVUs = m.vus;
+    pool.reserve(share(preAllocatedVUs));
   } else if (m.type === 'resize') {
     // the peers that left took their VUs: this worker's stripe and share grow
     count = m.count;
     pool.max = maxShare(maxVUs);
-    pool.reserve(share(init.preAllocatedVUs));
+    pool.reserve(share(preAllocatedVUs));
   } else if (m.type === 'preconnect') {
     void pool.preconnect().then((c) => post({ type: 'preconnected', ...c }));
   } else if (m.type === 'close') {

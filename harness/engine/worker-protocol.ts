@@ -32,6 +32,8 @@ export type ToWorker =
     }
   | { type: 'stop'; graceMs: number }
   | { type: 'maxVUs'; maxVUs: number }
+  /** Allocate VUs up to this many over all workers, each its share (within its share of maxVUs). */
+  | { type: 'reserve'; vus: number }
   /** The engine runs on fewer workers from now on: the first `count` stay and stripe by it. */
   | { type: 'resize'; count: number }
   | { type: 'preconnect' }

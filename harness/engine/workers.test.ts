@@ -205,6 +205,17 @@ describe('native engine on worker threads', () => {
     expect(sorted.length).toBeGreaterThanOrEqual(150);
   });
 
+  it('reserve() allocates VUs on every worker (the warmup re-sizing), and a shrink after it keeps them', async () => {
+    const { engine } = await seqEngine(2, 0);
+    engine.reserve(26); // 13 a worker, within 20 each
+    expect(await engine.preconnect()).toEqual({ ready: 26, failed: 0 });
+    engine.reserve(100); // within maxVUs: 40
+    expect(await engine.preconnect()).toEqual({ ready: 40, failed: 0 });
+    await engine.shrink(1);
+    // the one left holds the whole reservation within the whole maximum, not the 10 it started with
+    expect(await engine.preconnect()).toEqual({ ready: 40, failed: 0 });
+  });
+
   it('a raised maxVUs reaches every worker', async () => {
     const srv = await tinyServer((_q, res) => setTimeout(() => res.end('ok'), 50));
     closers.push(srv.close);

@@ -83,6 +83,11 @@ export class WorkerEngine implements LoadEngine {
     this.broadcast({ type: 'maxVUs', maxVUs: n });
   }
 
+  /** Each worker allocates its share of `n` VUs (within its share of maxVUs), ready for preconnect(). */
+  reserve(n: number): void {
+    this.broadcast({ type: 'reserve', vus: n });
+  }
+
   start(o: LegOptions): EngineRun {
     const t0Ms = o.t0Ms ?? performance.now();
     const offsetS = o.offsetS ?? 0;

@@ -265,7 +265,7 @@ function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed):
   const vus = sizeVus(config, rttMs, w, unitOf(ctx.plan.rules));
   ctx.plan = { ...ctx.plan, vus };
   pool.maxVUs = vus.maxVUs;
-  pool.reserve?.(vus.preAllocatedVUs);
+  pool.reserve(vus.preAllocatedVUs);
   store.update({ vus, ...sizedFrom('warmup') });
   ctx.progress.info(`VUs: ${vus.preAllocatedVUs} preallocated, max ${vus.maxVUs} (${vus.reason})`);
 }

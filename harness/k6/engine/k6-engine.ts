@@ -85,6 +85,9 @@ export class K6Engine implements LoadEngine {
     return { ready: 0, failed: 0 };
   }
 
+  /** k6 allocates the preAllocatedVUs of its script (capabilities.warmup is false, so nothing re-sizes them). */
+  reserve(): void {}
+
   /** k6 sizes its own goroutines (capabilities.threadSizing is false). */
   async shrink(): Promise<void> {}
 
