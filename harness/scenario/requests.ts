@@ -120,14 +120,15 @@ function admission(traffic: Traffic): (name: unknown) => string | null {
 function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, maxBodyBytes: number): EntryRun {
   if (e.run) {
     const run = e.run;
-    return { kind: 'transaction', name: e.name, kept: e.runReads, run: (seq, http) => run(contexts(seq), http) };
+    const kept = { ...e.runReads, bodyBytes: maxBodyBytes };
+    return { kind: 'transaction', name: e.name, kept, run: (seq, http) => run(contexts(seq), http) };
   }
   const request = e.request!;
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
   const headers = e.checkReadsHeaders;
   const check = e.check;
   // one view for every check of the entry (a check runs to its end before the next begins)
-  const view = new ResponseView({ body: keep > 0, headers });
+  const view = new ResponseView({ body: keep > 0, headers, bodyBytes: keep });
   return {
     kind: 'request',
     name: e.name,
@@ -181,6 +182,8 @@ export function prepared(
 export interface Kept {
   body: boolean;
   headers: boolean;
+  /** The most of a body kept (http.maxBodyBytes): a body that fills it may have been cut. */
+  bodyBytes?: number;
 }
 const KEPT_ALL: Kept = { body: true, headers: true };
 
@@ -225,7 +228,7 @@ class ResponseView implements ResponseInfo {
     return bodyText(this.o);
   }
   json(): any {
-    return parseJson(this.body);
+    return parseJson(this.body, this.o.bodyChunks, this.kept.bodyBytes);
   }
 }
 
@@ -233,10 +236,16 @@ function notKept(what: string, spelled: string, where: 'check' | 'transaction' =
   return `the response ${what} ${what === 'headers' ? 'were' : 'was'} not kept for this ${where}: plateau keeps it only when the ${where === 'check' ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === 'check' ? 'check' : 'run (or its inline checks)'}`;
 }
 
-function parseJson(text: string): any {
+/** The body as JSON; when it does not parse and filled what is kept of a body, the message says it was cut and the fix. */
+function parseJson(text: string, chunks: readonly Buffer[], limit: number | undefined): any {
   try {
     return JSON.parse(text);
   } catch {
+    const kept = chunks.reduce((a, c) => a + c.length, 0);
+    if (limit !== undefined && limit > 0 && kept >= limit)
+      throw new Error(
+        `the body is not JSON as kept: plateau keeps the first ${limit} bytes of a body (http.maxBodyBytes) and this one was longer; raise http.maxBodyBytes above the body's size`,
+      );
     throw new Error(`the body is not JSON (${text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60))})`);
   }
 }
@@ -278,7 +287,7 @@ class Sent implements SentResponse {
     return (this.#body ??= bodyText({ bodyChunks: this.#chunks } as Outcome));
   }
   json(): any {
-    return parseJson(this.body);
+    return parseJson(this.body, this.#chunks, this.#kept.bodyBytes);
   }
 }
 

@@ -208,3 +208,21 @@ describe("a transaction's answers keep what its code reads", () => {
     expect(() => blind.headers).toThrow(/the response headers were not kept for this transaction/);
   });
 });
+
+describe('a body longer than http.maxBodyBytes', () => {
+  it('json() on the cut body says it was cut and names the setting; a short bad body is quoted', async () => {
+    const { checkOf, requestArrivals } = await import('./requests.ts');
+    const { newOutcome } = await import('../engine/http.ts');
+    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
+    const o = newOutcome();
+    o.status = 200;
+    o.bodyChunks.push(Buffer.from('[{"id":"a"},{"id"'), Buffer.from(':"b"},{"i')); // 26 bytes kept of more
+    const kept = { body: true, headers: false, bodyBytes: 26 };
+    expect(checkOf((r) => Array.isArray(r.json()), o, kept)).toMatch(
+      /^check threw: the body is not JSON as kept: plateau keeps the first 26 bytes of a body \(http.maxBodyBytes\) and this one was longer; raise http.maxBodyBytes/,
+    );
+    expect(() => a.sent(o, null, kept).json()).toThrow(/first 26 bytes .* raise http.maxBodyBytes/);
+    // under the limit the body is whole: quoted as it is
+    expect(() => a.sent(o, null, { ...kept, bodyBytes: 64 }).json()).toThrow(/^the body is not JSON \("\[\{/);
+  });
+});
