@@ -54,6 +54,26 @@ describe('plateau compare', () => {
     ]);
   });
 
+  it('another mix (entries or shares) is a difference; the same shares by other weights, or one entry renamed, are not', () => {
+    const traffic = (...es: [string, number, boolean?][]) => ({
+      ...A,
+      traffic: { entries: es.map(([name, weight, transaction]) => ({ name, weight, transaction: !!transaction })) },
+    });
+    const shop = traffic(['read', 70], ['write', 25], ['checkout', 5, true]);
+    expect(settingDifferences(shop, traffic(['write', 5], ['read', 14], ['checkout', 1, true]))).toEqual([]);
+    expect(settingDifferences(traffic(['GET /', 1]), traffic(['scenario renamed', 1]))).toEqual([]);
+    expect(settingDifferences(shop, traffic(['read', 80], ['write', 15], ['checkout', 5, true]))).toEqual([
+      'traffic mix differs: read 70%, write 25%, checkout 5% (a transaction) vs read 80%, write 15%, checkout 5% (a transaction): a capacity is a property of the mix; compare runs of one mix',
+    ]);
+    const many = traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [`entry ${'abcdefghi'[i]}`, 1]));
+    expect(settingDifferences(shop, many).join('\n')).toMatch(
+      /vs entry a 11%, entry b 11%, .*entry f 11% and 3 more: /,
+    );
+    // an import of the user's own k6 script records no entries: no mix to compare
+    const imported = { ...A, traffic: { entries: [], iterations: { requestsPerArrival: 1 } } };
+    expect(settingDifferences(shop, imported).join('\n')).not.toMatch(/traffic mix/);
+  });
+
   it("a loopback target on another port (the demo's, ephemeral) is the same target; another host is not", () => {
     const at = (target: string) => ({ ...A, target });
     expect(settingDifferences(at('http://127.0.0.1:33063/orders'), at('http://127.0.0.1:45661/orders'))).toEqual([]);

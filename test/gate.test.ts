@@ -162,6 +162,20 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(400), { ...BASE, interrupted: true, stopReason: 'interrupted' }, 0.05).headline).toMatch(
       /^cannot judge: the baseline: interrupted/,
     );
+    // a capacity is a property of its mix: another mix is no regression and no pass
+    const mix = (r: RunResult, read: number) => ({
+      ...r,
+      traffic: {
+        entries: [
+          { name: 'read', weight: read, transaction: false },
+          { name: 'write', weight: 100 - read, transaction: false },
+        ],
+      },
+    });
+    expect(decideGate(mix(kneeRun(400), 90), mix(BASE, 70), 0.05).headline).toBe(
+      'cannot judge: the traffic mix differs (baseline read 70%, write 30%; run read 90%, write 10%): a capacity is a property of its mix; save a baseline of this mix',
+    );
+    expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {

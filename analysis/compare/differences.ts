@@ -67,6 +67,40 @@ export function ruleThresholds(r: Pick<RunResult, 'rules'>): string {
   return JSON.stringify({ deliveryMin, captureMin, minTailSamples });
 }
 
+/** Entries of a mix named in a difference before the rest are counted. */
+const MIX_NAMED = 6;
+
+/**
+ * The mix a run offered as comparable text: each entry's share of the arrivals (weights 70/30 and
+ * 7/3 are one mix), by name. Null when it cannot be told (a run recorded before mixes, an import
+ * of the user's own k6 script) or there is no mix to speak of (one entry on each side: renaming a
+ * scenario changes no traffic).
+ */
+export function mixDifference(a: RunResult, b: RunResult): [string, string] | null {
+  const x = a.traffic?.entries ?? [],
+    y = b.traffic?.entries ?? [];
+  if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1)) return null;
+  const key = (es: readonly { name: string; weight: number }[]) => {
+    const sum = es.reduce((t, e) => t + e.weight, 0);
+    return [...es].sort((p, q) => (p.name < q.name ? -1 : 1)).map((e) => `${e.name}:${(e.weight / sum).toFixed(6)}`);
+  };
+  if (key(x).join('\n') === key(y).join('\n')) return null;
+  return [mixText(x), mixText(y)];
+}
+
+/** "read 70%, write 25%, checkout 5% (a transaction)", the first MIX_NAMED entries and a count of the rest. */
+function mixText(es: readonly { name: string; weight: number; transaction: boolean }[]): string {
+  const sum = es.reduce((t, e) => t + e.weight, 0);
+  const pct = (w: number) => {
+    const p = (100 * w) / sum;
+    return `${p >= 10 || Number.isInteger(p) ? p.toFixed(0) : p.toFixed(1)}%`;
+  };
+  const named = es
+    .slice(0, MIX_NAMED)
+    .map((e) => `${e.name} ${pct(e.weight)}${e.transaction ? ' (a transaction)' : ''}`);
+  return `${named.join(', ')}${es.length > MIX_NAMED ? ` and ${es.length - MIX_NAMED} more` : ''}`;
+}
+
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
   const out: string[] = [];
   const differ = (what: string, x: string, y: string, why: string) => {
@@ -104,6 +138,11 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
     rateUnitOf(b.traffic),
     'one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
   );
+  const mix = mixDifference(a, b);
+  if (mix)
+    out.push(
+      `traffic mix differs: ${mix[0]} vs ${mix[1]}: a capacity is a property of the mix; compare runs of one mix`,
+    );
   differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), "the generator's headroom differs");
   return out;
 }

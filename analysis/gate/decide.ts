@@ -26,7 +26,13 @@
  */
 import { fmtPercent, fmtRate, fmtTarget, sharedRateUnit } from '../format.ts';
 import type { RunResult } from '../types.ts';
-import { ruleThresholds, settingDifferences, stepSizePerSec, targetKey } from '../compare/differences.ts';
+import {
+  mixDifference,
+  ruleThresholds,
+  settingDifferences,
+  stepSizePerSec,
+  targetKey,
+} from '../compare/differences.ts';
 import {
   compareByName,
   NAME_REGRESSION_THRESHOLDS,
@@ -91,6 +97,11 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
     );
   if (targetKey(baseline.target) !== targetKey(run.target))
     out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
+  const mix = mixDifference(baseline, run);
+  if (mix)
+    out.push(
+      `the traffic mix differs (baseline ${mix[0]}; run ${mix[1]}): a capacity is a property of its mix; save a baseline of this mix`,
+    );
   return out;
 }
 
