@@ -150,6 +150,11 @@ export class OpenBucket {
     this.note(message);
   }
 
+  /** Whether a message would still be kept as a sample this second (MAX_SAMPLES): a caller may skip building one. */
+  get sampling(): boolean {
+    return this.samples.length < MAX_SAMPLES;
+  }
+
   note(message: string): void {
     if (this.samples.length < MAX_SAMPLES && !this.samples.includes(message)) this.samples.push(message);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { secretScrubber } from '../secret-scrub.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
@@ -117,5 +118,43 @@ describe('BucketRecorder and error messages', () => {
     const [kept, cut] = out[0].samples!;
     expect(kept).toBe(`other: ${refusal}`);
     expect(cut).toHaveLength(300);
+  });
+
+  it('takes a secret out before the cut, so none of it is left where the cut would split it', () => {
+    const secret = 'tok-0123456789abcdefghijklmnopqrstuvwxyz';
+    const scrub = secretScrubber([], { PLATEAU_TEST_TOKEN: secret });
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, null, false, scrub);
+    // the secret straddles character 300 of the message ("other: " and 280 characters before it)
+    rec.iterationError(100, `${'x'.repeat(280)}${secret} and more`);
+    rec.close(500);
+    const [message] = out[0].samples!;
+    expect(message.startsWith(`other: ${'x'.repeat(280)}[redacted]`)).toBe(true);
+    expect(message).not.toContain('tok-0123');
+    // cut first, the store's scrubbing (whole values) would have left the secret's first 13 characters
+    expect(scrub(`other: ${'x'.repeat(280)}${secret}`.slice(0, 300))).toContain('tok-012345678');
+  });
+
+  it('counts every failure but builds only the messages a second keeps (5)', () => {
+    let built = 0;
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder(
+      'steps',
+      'native/0',
+      0,
+      (r) => out.push(r),
+      0,
+      null,
+      false,
+      (t) => {
+        built++;
+        return t;
+      },
+    );
+    for (let i = 0; i < 50; i++) rec.iterationError(10 + i, `failure ${i}`);
+    rec.close(500);
+    expect(out[0].errors.other).toBe(50);
+    expect(out[0].samples).toHaveLength(5);
+    expect(built).toBe(5);
   });
 });

@@ -54,6 +54,8 @@ export class BucketRecorder {
     private readonly host: HostSampler | null = null,
     /** Record requests and names (BucketRecord.requests, byName): the scenario is a mix or has a transaction. */
     named = false,
+    /** Takes secrets out of an error message before it is cut to MAX_MESSAGE (Arrivals.scrub). */
+    private readonly scrub: (text: string) => string = (text) => text,
   ) {
     this.open = new OpenBucket(true, named).reset(firstS);
     this.open.vusActiveMax = 0;
@@ -172,7 +174,8 @@ export class BucketRecorder {
   }
 
   private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string): void {
-    b.fail(kind, status || undefined, `${kind}: ${message}`.slice(0, MAX_MESSAGE));
+    // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
+    b.fail(kind, status || undefined, b.sampling ? this.scrub(`${kind}: ${message}`).slice(0, MAX_MESSAGE) : '');
   }
 
   /** Flushes the open second and stops recording. */
