@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { latencySpec, LEGEND_GLYPH, RELIABLE, UNRELIABLE } from './charts/latency.ts';
+import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
 import { throughputSpec } from './charts/throughput.ts';
 import { OFFERED, timeseriesSpec } from './charts/timeseries.ts';
@@ -167,5 +167,29 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
     expect(byLabel(/^knee: step 8$/)).toMatchObject({ y: { expr: 'height - 4' }, baseline: 'bottom' });
     expect(byLabel(/^USL predicted peak/)).toMatchObject({ align: 'left', x: 4 });
     expect(byLabel(/^capacity 400\.0 req\/s$/)).toMatchObject({ align: 'right', x: 'width' });
+  });
+});
+
+describe('step labels: flat while they fit, slanted before they overprint', () => {
+  const run = (n: number) =>
+    fakeRun({ steps: Array.from({ length: n }, (_, i) => ({ ratePerSec: 50 * (i + 1) })), holdS: 10, settleS: 2 });
+  const xAxis = (spec: Json) => layers(spec).find((l) => l.encoding?.x)!.encoding.x.axis;
+
+  it('10 steps lie flat on the latency chart; the demo run of 18 steps ("16 · 800/s" ...) is slanted', () => {
+    expect(xAxis(latencySpec(DEMO))).toEqual({ labelAngle: 0 });
+    expect(xAxis(latencySpec(run(18)))).toEqual({ labelAngle: -40, labelAlign: 'right', labelBaseline: 'middle' });
+  });
+
+  it('a narrower panel (a name of the latency-by-name grid) slants sooner', () => {
+    const labels = Array.from({ length: 10 }, (_, i) => `${i + 1} · ${50 * (i + 1)}/s`);
+    expect(stepLabelsAxis(labels, 860)).toEqual({ labelAngle: 0 });
+    expect(stepLabelsAxis(labels, 400)).toMatchObject({ labelAngle: -40 });
+  });
+
+  it('as vega draws it: the slanted labels are rotated', async () => {
+    const svg = await renderSvg(latencySpec(run(18)), 't');
+    // vega writes -40 degrees as rotate(320)
+    const labels = [...svg.matchAll(/<text[^>]*transform="[^"]*rotate\(320\)[^"]*"[^>]*>(\d+ · \d+\/s)</g)];
+    expect(labels.map((m) => m[1])).toEqual(Array.from({ length: 18 }, (_, i) => `${i + 1} · ${50 * (i + 1)}/s`));
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { RunResult } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, WIDTH_PX, type ChartSpec } from './theme.ts';
-import { stepLabel } from './latency.ts';
+import { stepLabel, stepLabelsAxis } from './latency.ts';
 
 const PASS = 'meets threshold';
 const FAIL = 'below threshold';
@@ -15,7 +15,13 @@ function panel(
   values: { step: string; value: number; status: string }[],
   threshold: number,
 ): object {
-  const x = { field: 'step', type: 'ordinal', title: 'step · offered rate', sort: order, axis: { labelAngle: 0 } };
+  const x = {
+    field: 'step',
+    type: 'ordinal',
+    title: 'step · offered rate',
+    sort: order,
+    axis: stepLabelsAxis(order, WIDTH_PX),
+  };
   const maxY = Math.max(1.1, ...values.map((v) => v.value));
   const minY = Math.min(0, ...values.map((v) => v.value));
   return {

@@ -19,7 +19,7 @@ export function namesSpec(run: RunResult): ChartSpec | null {
   const steps = namedSteps(run);
   if (steps.length === 0) return null;
   const labels = NAME_QUANTILES.map(percentileLabel);
-  const x = stepAxis(run, null);
+  const x = stepAxis(run, null, PANEL_WIDTH_PX);
   const panels: object[] = [];
   for (const name of nameOrder(run)) {
     const rows = steps.flatMap((s) => {
