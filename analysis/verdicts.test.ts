@@ -45,6 +45,7 @@ describe('heldButGeneratorLimited', () => {
     );
     expect(heldButGeneratorLimited(step({ loopDelayMaxMs: 170 }))).toMatch(/event-loop delay 170 ms > 100 ms/);
     expect(heldButGeneratorLimited(step({ dropped: 473 }))).toMatch(/473 arrivals dropped/);
+    expect(heldButGeneratorLimited(step({ dropped: 1 }))).toMatch(/: 1 arrival dropped \(no free VU/);
     expect(
       heldButGeneratorLimited(step({ lagP99Ms: 30 }), { lagP99MaxMs: 50, loopDelayMaxMs: 100, tailFactor: 3 }),
     ).toBeNull();

@@ -77,7 +77,7 @@ export function symptomText(sym: Symptom, s: StepResult): string {
   const f = sym.figures as Record<string, number>;
   switch (sym.code) {
     case 'dropped':
-      return `${f.dropped} arrivals dropped (no free VU; ${f.vusAllocatedMax} allocated${droppedBusyClause({ dropped: f.dropped, droppedBusy: f.droppedBusy })})`;
+      return `${f.dropped} ${f.dropped === 1 ? 'arrival' : 'arrivals'} dropped (no free VU; ${f.vusAllocatedMax} allocated${droppedBusyClause({ dropped: f.dropped, droppedBusy: f.droppedBusy })})`;
     case 'late-arrivals': {
       const head = `scheduler lag p${f.quantile} ${fmtMsOver(f.lagMs, f.boundMs)} ms > ${f.boundMs} ms`;
       return `${f.quantile === 90 ? `${head} (its p99 rests on ${fmtInt(f.lagSamples)} arrivals, too few)` : head}${stallsNotLoad(s)}`;
