@@ -10,6 +10,8 @@ import { RunStore, loadRun, type RunMeta } from './store/run-store.ts';
 import { writeReports } from './report.ts';
 import { newRunId } from './environment.ts';
 import { PlateauError, EXIT } from './errors.ts';
+import { mixDifference } from '../analysis/compare/differences.ts';
+import { rateUnitOf } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
 
 export interface MergeOptions {
@@ -51,6 +53,19 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
       `${odd.dir} has another step timeline than ${runs[0].dir}`,
       'merge only runs of the same plan (same ramp, hold and settle; the rates may differ per instance)',
       'merge-plan-mismatch',
+      EXIT.usage,
+    );
+  }
+  // instances of one run offer one traffic: another mix (or rates of another unit) would not add up
+  const other = runs.find(
+    (r) => mixDifference(first, r.meta) !== null || rateUnitOf(first.traffic) !== rateUnitOf(r.meta.traffic),
+  );
+  if (other) {
+    const [a, b] = mixDifference(first, other.meta) ?? [rateUnitOf(first.traffic), rateUnitOf(other.meta.traffic)];
+    throw new PlateauError(
+      `${other.dir} offered another traffic than ${runs[0].dir} (${b} against ${a})`,
+      'merge only the instances of one run: the same scenario and mix on every load generator',
+      'merge-traffic-mismatch',
       EXIT.usage,
     );
   }

@@ -205,6 +205,19 @@ describe('plateau import k6', () => {
     m.result.steps.forEach((s, i) =>
       expect(s.completed).toBe(a.result.steps[i].completed + b.result.steps[i].completed),
     );
+    // a run of another traffic (here: a mix with a transaction) is no instance of the same run
+    const meta = path.join(b.dir, 'run.json');
+    const other = JSON.parse(fs.readFileSync(meta, 'utf8'));
+    other.traffic = {
+      entries: [
+        { name: 'read', weight: 9, transaction: false },
+        { name: 'checkout', weight: 1, transaction: true },
+      ],
+    };
+    fs.writeFileSync(meta, JSON.stringify(other));
+    await expect(mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir, runId: 'merged-2' })).rejects.toThrow(
+      /qb offered another traffic than .*qa \(arrivals\/s against req\/s\)/,
+    );
   });
 
   it('derivation needs a stepped offered rate', () => {

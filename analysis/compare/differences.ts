@@ -76,7 +76,7 @@ const MIX_NAMED = 6;
  * of the user's own k6 script) or there is no mix to speak of (one entry on each side: renaming a
  * scenario changes no traffic).
  */
-export function mixDifference(a: RunResult, b: RunResult): [string, string] | null {
+export function mixDifference(a: Pick<RunResult, 'traffic'>, b: Pick<RunResult, 'traffic'>): [string, string] | null {
   const x = a.traffic?.entries ?? [],
     y = b.traffic?.entries ?? [];
   if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1)) return null;
