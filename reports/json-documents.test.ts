@@ -32,6 +32,7 @@ function planInput(over: Partial<PlanJsonInput> = {}): PlanJsonInput {
     warmup: { enabled: true, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.15, maxS: 20 },
     reset: [{ kind: 'sql', database: 'db', statements: 2, tables: ['orders'] }],
     scenario: null,
+    traffic: null,
     engine: { kind: 'k6', executionSegment: '0:1/2', segmentShare: 0.5 },
     ...over,
   };

@@ -46,6 +46,12 @@ export interface PlanDocument {
   target: string;
   /** The scenario module, or null for a GET on the target. */
   scenario: { name: string; module: string } | null;
+  /**
+   * The mix the arrivals are shared over (each entry's weight and share, transactions marked) and
+   * whether the steps' VUs may be re-sized from the warmup's measured time per arrival; null for
+   * one request per arrival.
+   */
+  traffic: PlanTraffic | null;
   stages: string[];
   reset: PlanResetHook[];
   /** The scenario's data sources: rows, order, and the most arrivals the plan can make of a unique one. */
@@ -62,9 +68,15 @@ export interface PlanDocument {
   warnings: PlanJsonWarning[];
 }
 
+export interface PlanTraffic {
+  entries: { name: string; weight: number; share: number; transaction: boolean }[];
+  vusFromWarmup: boolean;
+}
+
 /** What the JSON adds to the plan's facts (narrow: no harness type crosses into reports/). */
 export interface PlanJsonInput extends PlanFacts {
   scenario: { name: string; module: string } | null;
+  traffic: PlanTraffic | null;
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
 }
 
@@ -119,6 +131,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     kind: 'plateau-plan',
     target: plan.target,
     scenario: input.scenario,
+    traffic: input.traffic,
     stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
     reset: input.reset,
     data: input.data ?? [],

@@ -79,6 +79,18 @@ describe('plateau plan --json', () => {
       expect.objectContaining({ code: 'last-step-below-max', lastRatePerSec: 400, maxPerSec: 500 }),
     );
     expect(doc.durations.stepsS).toBe(doc.steps.at(-1).holdEndS);
+    // the mix the text names, entry by entry, and that the warmup may re-size the VUs
+    expect(doc.traffic).toEqual({
+      entries: [
+        { name: 'read order', weight: 70, share: 0.7, transaction: false },
+        { name: 'create order', weight: 25, share: 0.25, transaction: false },
+        { name: 'checkout', weight: 5, share: 0.05, transaction: true },
+      ],
+      vusFromWarmup: true,
+    });
+    expect(text.stdout).toContain(
+      'mix: read order 70%, create order 25%, checkout 5% (transaction); VUs may be raised after the warmup',
+    );
   });
 
   it.concurrent('a usage error stays text on stderr, exit 2, nothing on stdout', async () => {

@@ -15,6 +15,7 @@ import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
 import { planText } from './plan-text.ts';
 import { planJsonInput } from './plan-json-input.ts';
+import type { PlanTraffic } from '../../reports/plan-json.ts';
 import { renderPlanJson } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
@@ -115,6 +116,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
           plan,
           scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
           data,
+          traffic && planTraffic(traffic, config),
         ),
       ),
     );
@@ -131,20 +133,33 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** The mix as plan shows it: each entry's weight share, transactions marked. */
-function mixText(t: Traffic, config: PlateauConfig): string {
-  if (t.entries.length === 1 && !t.entries[0].run) return '';
+/** The mix as the plan shows it (each entry's share, transactions marked); null for one request per arrival. */
+function planTraffic(t: Traffic, config: PlateauConfig): PlanTraffic | null {
+  if (t.entries.length === 1 && !t.entries[0].run) return null;
   const total = t.entries.reduce((a, e) => a + e.weight, 0);
-  const parts = t.entries.map(
-    (e) => `${e.name} ${((100 * e.weight) / total).toFixed(0)}%${e.run ? ' (transaction)' : ''}`,
-  );
+  const entries = t.entries.map((e) => ({
+    name: e.name,
+    weight: e.weight,
+    share: e.weight / total,
+    transaction: e.run !== undefined,
+  }));
   // the steps stage raises the VUs from the warmup's time per arrival only where one runs and the config sets none
-  const resized =
+  const vusFromWarmup =
     config.engine !== 'k6' &&
     config.warmup.enabled &&
     config.vus.preAllocated === undefined &&
     config.vus.max === undefined;
-  return `; mix: ${parts.join(', ')}${resized ? '; VUs may be raised after the warmup, from its measured time per arrival' : ''}`;
+  return { entries, vusFromWarmup };
+}
+
+/** The plan text's words for the mix: "; mix: read 70%, ..." or nothing. */
+function mixText(t: Traffic, config: PlateauConfig): string {
+  const p = planTraffic(t, config);
+  if (!p) return '';
+  const parts = p.entries.map(
+    (e) => `${e.name} ${(100 * e.share).toFixed(0)}%${e.transaction ? ' (transaction)' : ''}`,
+  );
+  return `; mix: ${parts.join(', ')}${p.vusFromWarmup ? '; VUs may be raised after the warmup, from its measured time per arrival' : ''}`;
 }
 
 export async function reportCommand(dir: string): Promise<number> {

@@ -2,7 +2,7 @@
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Plan } from '../../analysis/plan.ts';
 import { segmentLength } from '../../analysis/segment.ts';
-import type { PlanJsonInput } from '../../reports/plan-json.ts';
+import type { PlanJsonInput, PlanTraffic } from '../../reports/plan-json.ts';
 import { planFacts } from './plan-text.ts';
 import type { LoadedSource } from '../scenario/context.ts';
 
@@ -11,11 +11,13 @@ export function planJsonInput(
   plan: Plan,
   scenario: { name: string; module: string } | null,
   data: Record<string, LoadedSource> = {},
+  traffic: PlanTraffic | null = null,
 ): PlanJsonInput {
   const segment = config.engine === 'k6' ? (config.k6.executionSegment ?? null) : null;
   return {
     ...planFacts(config, plan, data),
     scenario,
+    traffic,
     engine: {
       kind: config.engine,
       executionSegment: segment,
