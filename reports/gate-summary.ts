@@ -86,12 +86,21 @@ function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult, unit
       `| ${mdCell(d.judged ?? 'capacity within SLO')} (judged) | ${sloText(baseline)} | ${sloText(run)} |`,
       `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline), unit)} | ${rate(gateCapacity(run), unit)} |`,
     ];
-  const plateau = `| Capacity | ${rate(d.baselinePerSec, unit)} | ${rate(d.currentPerSec, unit)} |`;
+  // every planned step held: a lower bound, not a capacity (decision 026)
+  const cap = (r: RunResult, x: number | null) =>
+    `${x !== null && r.stopReason === 'max-rate-reached' ? 'at least ' : ''}${rate(x, unit)}`;
+  const plateau = `| Capacity | ${cap(baseline, d.baselinePerSec)} | ${cap(run, d.currentPerSec)} |`;
   if (!slo) return [plateau];
   return [
     plateau,
     `| Capacity within SLO (${mdCell(sloObjectiveText(slo))}; not judged: --on slo) | ${sloText(baseline)} | ${sloText(run)} |`,
   ];
+}
+
+/** The knee's step; a run that established no capacity has none, only the highest step it held. */
+function kneeCell(r: RunResult): string {
+  if (r.kneeStep === null) return '–';
+  return r.capacityPerSec === null ? `– (held up to step ${r.kneeStep + 1})` : String(r.kneeStep + 1);
 }
 
 /** The rule that judged, in words. */
@@ -119,7 +128,7 @@ export function renderGateSummary(
     '|---|---|---|',
     `| Run | ${mdCell(baseline.runId)} | ${mdCell(run.runId)} |`,
     ...capacityRows(d, run, baseline, unit),
-    `| Knee step | ${baseline.kneeStep === null ? '–' : baseline.kneeStep + 1} | ${run.kneeStep === null ? '–' : run.kneeStep + 1} |`,
+    `| Knee step | ${kneeCell(baseline)} | ${kneeCell(run)} |`,
     `| Stop reason | ${mdCell(baseline.stopReason)} | ${mdCell(run.stopReason)} |`,
     '',
     ruleLine(d, unit),

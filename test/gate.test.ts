@@ -216,21 +216,21 @@ describe('decideGate --on slo', () => {
       sloRun(400, 400),
       SLO_BASE,
       'pass',
-      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) holds: 400\.0 req\/s vs baseline 400\.0/,
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) holds: at least 400\.0 req\/s vs baseline at least 400\.0/,
     ],
     [
       'a higher one',
       sloRun(500, 500),
       SLO_BASE,
       'pass',
-      /holds: 500\.0 req\/s vs baseline 400\.0 req\/s \(\+25\.00%\): it held or rose/,
+      /holds: at least 500\.0 req\/s vs baseline at least 400\.0 req\/s \(\+25\.00%\): it held or rose/,
     ],
     [
       'the plateau held, latency did not: one step lower within the objective',
       sloRun(400, 300),
       SLO_BASE,
       'regression',
-      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down/,
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline at least 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down/,
     ],
     ['within the tolerance', sloRun(400, 300), SLO_BASE, 'pass', /within the tolerance/],
     [
@@ -443,6 +443,16 @@ describe('gate outputs', () => {
     expect(md).toMatch(/^## plateau gate: ❌ REGRESSION/);
     expect(md).toContain('| Capacity | 400.0 req/s | 300.0 req/s |');
     expect(md).toContain('r"&lt;x>&'); // no tag can open; the rest stays as typed
+  });
+
+  it('a run whose every planned step held shows a lower bound, never a knee (headline and summary)', () => {
+    const allHeld = fakeRun({ steps: followingSteps(5), holdS: 12, rampS: 1, settleS: 2 });
+    expect(allHeld.stopReason).toBe('max-rate-reached');
+    const d = decideGate(allHeld, BASE, 0.05);
+    expect(d.headline).toMatch(/^capacity holds: at least 500\.0 req\/s vs baseline 400\.0 req\/s \(\+25\.00%\)/);
+    const md = renderGateSummary(d, allHeld, BASE, null);
+    expect(md).toContain('| Capacity | 400.0 req/s | at least 500.0 req/s |');
+    expect(md).toContain('| Knee step | 4 | – (held up to step 5) |');
   });
 
   it.each([

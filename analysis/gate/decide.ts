@@ -217,7 +217,9 @@ export function decideGate(
   }
   const kneeDrop = base.ratePerSec - current.ratePerSec;
   const capDrop = baseCap - cap;
-  const change = `${fmtRate(cap)} ${unit} vs baseline ${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  // a run whose every step held established a lower bound, not a capacity: said so (decision 026)
+  const atLeast = (j: Judged) => (j.lowerBound ? 'at least ' : '');
+  const change = `${atLeast(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeast(base)}${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
     return {
