@@ -155,7 +155,9 @@ export function trafficText(run: RunResult): TextSection | null {
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
-  const upTo = f.kneeIndex === null ? '' : ` up to the knee (step ${stepNo(f.kneeIndex)})`;
+  // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
+  const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+  const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;
   if (f.kind === 'none') {
     switch (f.why) {
       case 'no-names':
@@ -176,8 +178,8 @@ export function namesKneeSentence(run: RunResult): string | null {
   }
   const g = f.first;
   const kind = g.transaction ? 'transaction' : 'request';
-  const at = g.index === f.kneeIndex ? ', at the knee' : '';
+  const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const also = g.alsoGrew.length > 0 ? `; at the same step also ${g.alsoGrew.join(', ')}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `First to degrade on the way to the knee (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose p99 reached ${fmtMs(g.p99Ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseP99Ms)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first p99 past ${f.factor}× its own baseline, reliable percentiles only)${also}.`;
+  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose p99 reached ${fmtMs(g.p99Ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseP99Ms)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first p99 past ${f.factor}× its own baseline, reliable percentiles only)${also}.`;
 }

@@ -231,6 +231,11 @@ describe('report.md by name', () => {
       })),
     };
     expect(namesKneeSentence(few)).toMatch(/^Which entry degraded first cannot be told: no name's p99 rests on enough/);
+    expect(namesKneeSentence(few)).toMatch(/ up to the knee \(step \d+\)/);
+    // a run that established no capacity (every planned step held) has no knee to name, only its highest held step
+    const noCapacity = { ...few, capacityPerSec: null, stopReason: 'max-rate-reached' as const };
+    expect(namesKneeSentence(noCapacity)).toMatch(/ up to the highest step held \(step \d+\)/);
+    expect(namesKneeSentence(noCapacity)).not.toMatch(/knee/);
   });
 
   it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {
