@@ -8,7 +8,8 @@
  * variable whose name looks secret (TOKEN, SECRET, PASSWORD, KEY, ...). Values shorter than
  * MIN_SECRET_CHARS are left alone: replacing "1" everywhere would destroy the report and protect
  * nothing; so are number-like values (digits could match inside run.json's numbers): keep such a
- * secret out of error messages by other means.
+ * secret out of error messages by other means. A secret's start (MIN_SECRET_CHARS or more) that
+ * ends a string is replaced too: that is what a message cut to length leaves of it.
  *
  * Secrets written into a URL are removed as well, wherever the URL lands: its userinfo
  * (`https://user:pass@host` becomes `https://host`) and the value of a secret-looking query or
@@ -45,8 +46,34 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
   return (text) => {
     let out = text;
     for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
+    for (const v of values) out = cutSecrets(out, v);
     return scrubUrlSecrets(out);
   };
+}
+
+/**
+ * A message cut to length (an error sample: 300 characters in the native engine, 200 for k6's
+ * errors, 100 for a check inside k6) can end inside a secret, leaving its start, which the whole
+ * value no longer matches. So a start of the secret at least MIN_SECRET_CHARS long that runs to
+ * the end of the text or of a JSON string (a closing quote) is replaced as well.
+ */
+function cutSecrets(text: string, v: string): string {
+  const head = v.slice(0, MIN_SECRET_CHARS);
+  let at = text.indexOf(head);
+  if (at === -1) return text;
+  let out = '';
+  let from = 0;
+  while (at !== -1) {
+    let n = MIN_SECRET_CHARS;
+    while (n < v.length && text.charCodeAt(at + n) === v.charCodeAt(n)) n++;
+    const end = at + n;
+    if (end === text.length || text[end] === '"') {
+      out += text.slice(from, at) + REDACTED;
+      from = end;
+    }
+    at = text.indexOf(head, Math.max(end, at + 1));
+  }
+  return out + text.slice(from);
 }
 
 /** A query or fragment parameter whose value is a credential (access_token, api_key, key, X-Amz-Signature, ...); not sort_key or cache-key. */
