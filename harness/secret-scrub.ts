@@ -8,8 +8,8 @@
  * variable whose name looks secret (TOKEN, SECRET, PASSWORD, KEY, ...). Values shorter than
  * MIN_SECRET_CHARS are left alone: replacing "1" everywhere would destroy the report and protect
  * nothing; so are number-like values (digits could match inside run.json's numbers): keep such a
- * secret out of error messages by other means. A secret's start (MIN_SECRET_CHARS or more) that
- * ends a string is replaced too: that is what a message cut to length leaves of it.
+ * secret out of error messages by other means. A secret's start right before a cut message's
+ * mark (cut-message.ts) is replaced too: that is what the cut left of it.
  *
  * Secrets written into a URL are removed as well, wherever the URL lands: its userinfo
  * (`https://user:pass@host` becomes `https://host`) and the value of a secret-looking query or
@@ -17,6 +17,8 @@
  * this is the backstop for a URL that reached the store another way (an old run.json, a target's
  * error message, `plateau import k6 --target`).
  */
+
+import { CUT_MARK } from './cut-message.ts';
 
 export type Scrub = (text: string) => string;
 
@@ -51,27 +53,29 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
   };
 }
 
+/** A secret's start shorter than this before a cut's mark is left: too little of it to matter, and likely ordinary text. */
+const CUT_PREFIX_MIN = 3;
+
 /**
- * A message cut to length (an error sample: 300 characters in the native engine, 200 for k6's
- * errors, 100 for a check inside k6) can end inside a secret, leaving its start, which the whole
- * value no longer matches. So a start of the secret at least MIN_SECRET_CHARS long that runs to
- * the end of the text or of a JSON string (a closing quote) is replaced as well.
+ * A message cut to length (cutMessage: an error sample at 300 characters in the native engine, 200
+ * for k6's errors, 100 for a check inside k6) can end inside a secret, leaving its start, which the
+ * whole value no longer matches. So a start of the secret right before the cut's mark is replaced.
+ * Only there: a secret that begins with a common word ("warmup-...") must not take that word out
+ * of run.json's keys and values elsewhere.
  */
 function cutSecrets(text: string, v: string): string {
-  const head = v.slice(0, MIN_SECRET_CHARS);
-  let at = text.indexOf(head);
-  if (at === -1) return text;
+  if (!text.includes(CUT_MARK)) return text;
   let out = '';
   let from = 0;
-  while (at !== -1) {
-    let n = MIN_SECRET_CHARS;
-    while (n < v.length && text.charCodeAt(at + n) === v.charCodeAt(n)) n++;
-    const end = at + n;
-    if (end === text.length || text[end] === '"') {
-      out += text.slice(from, at) + REDACTED;
-      from = end;
+  for (let mark = text.indexOf(CUT_MARK); mark !== -1; mark = text.indexOf(CUT_MARK, mark + 1)) {
+    // the longest start of v that ends right at the mark
+    for (let n = Math.min(v.length - 1, mark - from); n >= CUT_PREFIX_MIN; n--) {
+      if (text.startsWith(v.slice(0, n), mark - n)) {
+        out += text.slice(from, mark - n) + REDACTED;
+        from = mark;
+        break;
+      }
     }
-    at = text.indexOf(head, Math.max(end, at + 1));
   }
   return out + text.slice(from);
 }

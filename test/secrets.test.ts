@@ -176,11 +176,18 @@ describe('the scrubber', () => {
       '{"url":"http://h/x?access_token=[redacted]&page=2&api_key=[redacted]#id_token=[redacted]"}',
     ],
     [
-      "a secret's start cut at the end of a string (a message cut to length), at least 6 characters of it",
+      "a secret's start that a cut left before its mark (…), from 3 characters of it",
       { API_TOKEN: 'tok-0123456789abcdef' },
       [],
-      '{"samples":["other: failed for tok-01234","ok tok-0","tok-0123 is not it"]} ends tok-0123456',
-      '{"samples":["other: failed for [redacted]","ok tok-0","tok-0123 is not it"]} ends [redacted]',
+      '{"samples":["other: failed for tok-01234…","ok to…","tok-0123 is whole text"]}',
+      '{"samples":["other: failed for [redacted]…","ok to…","tok-0123 is whole text"]}',
+    ],
+    [
+      "a secret that begins with a common word leaves that word alone where nothing was cut (run.json's keys)",
+      { PLATEAU_DEMO_HMAC_KEY: 'warmup-test-key-1234' },
+      [],
+      '{"stages":[{"name":"warmup","warmup":{"stable":true}}]}',
+      '{"stages":[{"name":"warmup","warmup":{"stable":true}}]}',
     ],
     [
       'other URL parameters and e-mail addresses are left alone',

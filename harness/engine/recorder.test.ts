@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { secretScrubber } from '../secret-scrub.ts';
+import { cutMessage } from '../cut-message.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
@@ -131,8 +132,8 @@ describe('BucketRecorder and error messages', () => {
     const [message] = out[0].samples!;
     expect(message.startsWith(`other: ${'x'.repeat(280)}[redacted]`)).toBe(true);
     expect(message).not.toContain('tok-0123');
-    // cut first, only the store's backstop for a secret's start that ends a text would catch it
-    expect(scrub(`other: ${'x'.repeat(280)}${secret}`.slice(0, 300))).toBe(`other: ${'x'.repeat(280)}[redacted]`);
+    // cut first, only the store's backstop for a secret's start before the cut's mark would catch it
+    expect(scrub(cutMessage(`other: ${'x'.repeat(280)}${secret}`, 300))).toBe(`other: ${'x'.repeat(280)}[redacted]…`);
   });
 
   it('counts every failure but builds only the messages a second keeps (5)', () => {

@@ -4,6 +4,7 @@
  * complete; arrivals and drops in the second they were due (the engine holds that second open
  * until they are dispatched).
  */
+import { cutMessage } from '../cut-message.ts';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
@@ -175,7 +176,7 @@ export class BucketRecorder {
 
   private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string): void {
     // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
-    b.fail(kind, status || undefined, b.sampling ? this.scrub(`${kind}: ${message}`).slice(0, MAX_MESSAGE) : '');
+    b.fail(kind, status || undefined, b.sampling ? cutMessage(this.scrub(`${kind}: ${message}`), MAX_MESSAGE) : '');
   }
 
   /** Flushes the open second and stops recording. */

@@ -529,6 +529,12 @@ function openSources(data, runId) {
   };
 }
 
+// harness/cut-message.ts
+var CUT_MARK = "\u2026";
+function cutMessage(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}${CUT_MARK}`;
+}
+
 // harness/k6/output/error-kind.ts
 var TIMEOUT_CODES = /* @__PURE__ */ new Set(["1050", "1211"]);
 var REFUSED_CODES = /* @__PURE__ */ new Set(["1212"]);
@@ -651,7 +657,7 @@ function judged(res, r, cfg) {
     const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null && res.status >= 200 && res.status < 400) {
-      checkFailed.add(1, { check: verdict.slice(0, 100), name: r.name });
+      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
       failure ?? (failure = { kind: "check", message: verdict });
     }
   }

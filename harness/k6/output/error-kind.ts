@@ -6,6 +6,7 @@
  * (lib/netext/httpext/error_codes.go: 1050 request timeout, 1211 dial timeout, 1212 refused,
  * 1201 broken pipe, 1220 reset by peer; 1000 + status for HTTP errors).
  */
+import { cutMessage } from '../../cut-message.ts';
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { K6Tags } from './point.ts';
 
@@ -35,5 +36,5 @@ export function errorKindOf(tags: K6Tags): ErrorKind {
 export function errorMessageOf(kind: ErrorKind, tags: K6Tags): string {
   const status = Number(tags.status);
   const what = tags.error ?? (status > 0 ? `HTTP ${status}` : 'request failed');
-  return `${kind}: ${what}${tags.error_code ? ` (k6 error_code ${tags.error_code})` : ''}`.slice(0, 200);
+  return cutMessage(`${kind}: ${what}${tags.error_code ? ` (k6 error_code ${tags.error_code})` : ''}`, 200);
 }

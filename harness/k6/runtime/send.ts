@@ -5,6 +5,7 @@
  * `${name}: check`, and plateau_check_failed with the check's message and the name when it
  * rejects a response k6 deemed expected).
  */
+import { cutMessage } from '../../cut-message.ts';
 import { check } from 'k6';
 import http, { type Params } from 'k6/http';
 import { Counter } from 'k6/metrics';
@@ -84,7 +85,7 @@ function judged(res: K6Response & { timings: { duration: number } }, r: NamedReq
     const verdict = verdictOf(r.check, info!);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null && res.status >= 200 && res.status < 400) {
-      checkFailed.add(1, { check: verdict.slice(0, 100), name: r.name });
+      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
       failure ??= { kind: 'check', message: verdict };
     }
   }
