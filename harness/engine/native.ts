@@ -67,7 +67,6 @@ export function startNative(o: EngineRunOptions): EngineRun {
     Math.floor(offsetS),
     stripe.index === 0 ? HostSampler.ofThisProcess() : null,
     named,
-    o.arrivals.scrub,
   );
   const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
   const singleCheck = single?.kind === 'request' ? single.check : () => null;

@@ -4,12 +4,12 @@
  * complete; arrivals and drops in the second they were due (the engine holds that second open
  * until they are dispatched).
  */
-import { cutMessage } from '../cut-message.ts';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
+import { cutMessage } from '../cut-message.ts';
 import type { HostSample, HostSampler } from './host-sampler.ts';
 
 /**
@@ -55,8 +55,6 @@ export class BucketRecorder {
     private readonly host: HostSampler | null = null,
     /** Record requests and names (BucketRecord.requests, byName): the scenario is a mix or has a transaction. */
     named = false,
-    /** Takes secrets out of an error message before it is cut to MAX_MESSAGE (Arrivals.scrub). */
-    private readonly scrub: (text: string) => string = (text) => text,
   ) {
     this.open = new OpenBucket(true, named).reset(firstS);
     this.open.vusActiveMax = 0;
@@ -176,7 +174,7 @@ export class BucketRecorder {
 
   private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string): void {
     // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
-    b.fail(kind, status || undefined, b.sampling ? cutMessage(this.scrub(`${kind}: ${message}`), MAX_MESSAGE) : '');
+    b.fail(kind, status || undefined, b.sampling ? cutMessage(`${kind}: ${message}`, MAX_MESSAGE) : '');
   }
 
   /** Flushes the open second and stops recording. */

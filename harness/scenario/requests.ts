@@ -13,7 +13,6 @@ import { entryOf } from './mix-order.ts';
 import { NameBook } from './names.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
-import { secretScrubber, type Scrub } from '../secret-scrub.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -58,12 +57,6 @@ export interface Arrivals {
    * from data, one past MAX_NAMES, or a transaction's own name). Remembers the names admitted.
    */
   admit(name: unknown): string | null;
-  /**
-   * Takes the secrets (the scenario's and secret-looking variables of the environment) out of an
-   * error message before the recorder cuts it to length: a cut through a secret would leave a part
-   * of it that the store's own scrubbing (whole values) no longer finds.
-   */
-  scrub: Scrub;
 }
 
 export interface ScenarioRequests {
@@ -115,7 +108,6 @@ export async function scenarioRequests(
     checkOf,
     sent,
     admit: admission(traffic),
-    scrub: secretScrubber(scenario.secrets ?? [], env),
   };
   return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i))[i] };
 }
@@ -318,6 +310,5 @@ export function requestArrivals(
     checkOf,
     sent,
     admit: () => null,
-    scrub: secretScrubber([], process.env),
   };
 }
