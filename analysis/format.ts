@@ -38,6 +38,12 @@ export function rateUnitOf(
   return several || traffic.entries.some((e) => e.transaction) ? 'arrivals/s' : 'req/s';
 }
 
+/** Each mix entry with its share of the arrivals: its weight over the weights' sum (0 when they sum to none). */
+export function withShares<T extends { weight: number }>(entries: readonly T[]): (T & { share: number })[] {
+  const sum = entries.reduce((a, e) => a + e.weight, 0);
+  return entries.map((e) => ({ ...e, share: sum > 0 ? e.weight / sum : 0 }));
+}
+
 /**
  * The unit of rates two runs share (compare, gate): arrivals/s when either's traffic has a
  * transaction, since an arrival of the other is its one request; req/s when both send one each.

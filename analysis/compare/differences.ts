@@ -3,7 +3,7 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMs, rateUnitOf } from '../format.ts';
+import { fmtMs, rateUnitOf, withShares } from '../format.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -80,24 +80,23 @@ export function mixDifference(a: Pick<RunResult, 'traffic'>, b: Pick<RunResult, 
   const x = a.traffic?.entries ?? [],
     y = b.traffic?.entries ?? [];
   if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1)) return null;
-  const key = (es: readonly { name: string; weight: number }[]) => {
-    const sum = es.reduce((t, e) => t + e.weight, 0);
-    return [...es].sort((p, q) => (p.name < q.name ? -1 : 1)).map((e) => `${e.name}:${(e.weight / sum).toFixed(6)}`);
-  };
+  const key = (es: readonly { name: string; weight: number }[]) =>
+    withShares(es)
+      .sort((p, q) => (p.name < q.name ? -1 : 1))
+      .map((e) => `${e.name}:${e.share.toFixed(6)}`);
   if (key(x).join('\n') === key(y).join('\n')) return null;
   return [mixText(x), mixText(y)];
 }
 
 /** "read 70%, write 25%, checkout 5% (a transaction)", the first MIX_NAMED entries and a count of the rest. */
 function mixText(es: readonly { name: string; weight: number; transaction: boolean }[]): string {
-  const sum = es.reduce((t, e) => t + e.weight, 0);
-  const pct = (w: number) => {
-    const p = (100 * w) / sum;
+  const pct = (share: number) => {
+    const p = 100 * share;
     return `${p >= 10 || Number.isInteger(p) ? p.toFixed(0) : p.toFixed(1)}%`;
   };
-  const named = es
+  const named = withShares(es)
     .slice(0, MIX_NAMED)
-    .map((e) => `${e.name} ${pct(e.weight)}${e.transaction ? ' (a transaction)' : ''}`);
+    .map((e) => `${e.name} ${pct(e.share)}${e.transaction ? ' (a transaction)' : ''}`);
   return `${named.join(', ')}${es.length > MIX_NAMED ? ` and ${es.length - MIX_NAMED} more` : ''}`;
 }
 

@@ -19,7 +19,7 @@ import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
-import { rateUnitOf } from '../../analysis/format.ts';
+import { rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { maxArrivalsWithReruns } from '../pipeline/warmup.ts';
 
@@ -135,13 +135,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
 /** The mix as the plan shows it (each entry's share, transactions marked); null for one request per arrival. */
 function planTraffic(t: Traffic, config: PlateauConfig): PlanTraffic | null {
   if (t.entries.length === 1 && !t.entries[0].run) return null;
-  const total = t.entries.reduce((a, e) => a + e.weight, 0);
-  const entries = t.entries.map((e) => ({
-    name: e.name,
-    weight: e.weight,
-    share: e.weight / total,
-    transaction: e.run !== undefined,
-  }));
+  const entries = withShares(trafficSummary(t).entries);
   // the steps stage raises the VUs from the warmup's time per arrival only where one runs and the config sets none
   const vusFromWarmup =
     config.engine !== 'k6' &&
