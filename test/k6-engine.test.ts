@@ -33,6 +33,7 @@ import { k6ScriptDiagnostics } from './helpers/k6-script-check.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const FIX = path.resolve('test/fixtures/k6');
+const ECHOED_TOKEN = 'k6-echoed-token-7f3a91';
 const k6OnPath = findK6() !== null;
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
@@ -311,6 +312,9 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
       K6_BIN: `${FIX}/fake-k6.mjs`,
       FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz`,
       FAKE_K6_LINGER_MS: '30000',
+      // echoed by the stand-in into k6's own files (console.log, the output, the summary)
+      PLATEAU_TEST_TOKEN: ECHOED_TOKEN,
+      FAKE_K6_ECHO: 'PLATEAU_TEST_TOKEN',
     };
     const r = await runQuietly(
       {
@@ -336,6 +340,14 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     const console = fs.readFileSync(path.join(r.dir, 'k6/leg-0/console.log'), 'utf8');
     expect(console).toMatch(/SIGINT after \d+ lines/);
     expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
+    // k6's own files were scrubbed once it exited: the token replaced where k6 wrote it, and in no file of the run
+    expect(console).toContain('denied for [redacted]');
+    expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/out.json'), 'utf8')).toContain('"echo":"[redacted]"');
+    expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/summary.json'), 'utf8')).toContain('denied for [redacted]');
+    for (const f of fs.readdirSync(r.dir, { recursive: true, encoding: 'utf8' })) {
+      const file = path.join(r.dir, f);
+      if (fs.statSync(file).isFile()) expect(fs.readFileSync(file, 'utf8'), f).not.toContain(ECHOED_TOKEN);
+    }
   });
 
   it.skipIf(!fs.existsSync('/proc/stat'))(
@@ -392,6 +404,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     const updates: Record<string, string>[] = [];
     const store = {
       dir,
+      scrub: (text: string) => text,
       meta: { environment: {} },
       update: (p: { environment?: Record<string, string> }) => {
         if (p.environment) updates.push(p.environment);

@@ -59,8 +59,8 @@ export interface EngineInput {
   env: NodeJS.ProcessEnv;
   /** The scenario (k6 bundles it into its script). */
   scenario: Scenario;
-  /** The run's store: an engine with files of its own (k6) writes them under its dir and records its facts in run.json. */
-  store: Pick<RunStore, 'dir' | 'meta' | 'update'>;
+  /** The run's store: an engine with files of its own (k6) writes them under its dir, scrubs them with its scrubber and records its facts in run.json. */
+  store: Pick<RunStore, 'dir' | 'meta' | 'update' | 'scrub'>;
   /** A progress line. */
   note(line: string): void;
 }

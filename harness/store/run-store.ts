@@ -81,7 +81,8 @@ export class RunStore {
   private constructor(
     readonly dir: string,
     meta: RunMeta,
-    private readonly scrub: Scrub,
+    /** Every text the store writes passes through this; an engine scrubs files of its own with it (k6). */
+    readonly scrub: Scrub,
   ) {
     this.meta = meta;
     this.bucketsFd = fs.openSync(path.join(dir, 'buckets.ndjson'), 'a');

@@ -2,7 +2,9 @@
  * The k6 engine behind the LoadEngine interface: start(leg) runs one k6 process for that leg of
  * the plan (the whole plan, or a rerun from its step), its files under runs/<id>/k6/leg-<startS>/,
  * its buckets shifted to the leg's place on the run's timeline, and k6's version and exit
- * recorded in run.json. No native thread or VU pool exists beside it: k6 is the generator.
+ * recorded in run.json. Once a leg's k6 has exited, its files are scrubbed of secrets
+ * (scrub-files.ts) before the leg is done. No native thread or VU pool exists beside it: k6 is the
+ * generator.
  */
 import path from 'node:path';
 import type { PlateauConfig } from '../../config/schema.ts';
@@ -13,6 +15,7 @@ import type { LegOptions, LoadEngine } from '../../engine/load-engine.ts';
 import type { Preconnected } from '../../engine/vu-pool.ts';
 import { startK6, type K6EngineRun } from './process.ts';
 import { K6_TRAITS } from './kind.ts';
+import { scrubFiles } from './scrub-files.ts';
 
 export interface K6EngineInput {
   config: PlateauConfig;
@@ -22,8 +25,8 @@ export interface K6EngineInput {
   runId: string;
   /** k6's environment: the one the preflight checked (secrets included). */
   env: NodeJS.ProcessEnv;
-  /** Where the legs' files go (dir) and where k6's version and exit are recorded (run.json). */
-  store: Pick<RunStore, 'dir' | 'meta' | 'update'>;
+  /** Where the legs' files go (dir), where k6's version and exit are recorded (run.json), and the scrubber its files pass through. */
+  store: Pick<RunStore, 'dir' | 'meta' | 'update' | 'scrub'>;
   note(line: string): void;
 }
 
@@ -47,18 +50,21 @@ export class K6Engine implements LoadEngine {
     const { o } = this;
     const offsetS = Math.floor(leg.offsetS ?? 0);
     const vus = { ...o.plan.vus, maxVUs: Math.max(o.plan.vus.maxVUs, this.maxVUs) };
-    const run = startK6({
+    const dir = path.join(o.store.dir, 'k6', `leg-${offsetS}`);
+    const started = startK6({
       config: o.config,
       plan: { segments: leg.segments, vus },
       scenario: o.scenario,
       runId: o.runId,
-      dir: path.join(o.store.dir, 'k6', `leg-${offsetS}`),
+      dir,
       phase: leg.phase,
       seqOffset: leg.seqOffset,
       env: o.env,
       sink: (r) => leg.sink(offsetS ? { ...r, tS: r.tS + offsetS } : r),
       note: o.note,
     });
+    // k6's own files are scrubbed once it has exited, whichever way, before the leg counts as done
+    const run: K6EngineRun = { ...started, done: started.done.finally(() => this.scrubLeg(dir)) };
     this.live = run;
     run.done
       .then(
@@ -78,6 +84,13 @@ export class K6Engine implements LoadEngine {
         if (this.live === run) this.live = null;
       });
     return run;
+  }
+
+  /** A file it could not read whole (a gzip cut short by a killed k6) is left as k6 wrote it, and said so. */
+  private async scrubLeg(dir: string): Promise<void> {
+    for (const r of await scrubFiles(dir, this.o.store.scrub)) {
+      if ('error' in r) this.o.note(`${r.file} was left as k6 wrote it, not scrubbed of secrets: ${r.error}`);
+    }
   }
 
   /** Nothing to open: k6 connects its own VUs (capabilities.preconnect is false, so the pipeline does not ask). */

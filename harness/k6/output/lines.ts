@@ -61,7 +61,7 @@ function stripCr(lines: string[]): string[] {
   return lines;
 }
 
-function isGzip(file: string): boolean {
+export function isGzip(file: string): boolean {
   const fd = fs.openSync(file, 'r');
   try {
     const head = Buffer.alloc(2);
