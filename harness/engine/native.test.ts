@@ -502,6 +502,33 @@ describe('in simulated time (an injected clock), against VUs that answer on that
   });
 
   it("runs a transaction's sends on its VU: unbound, at once (one after the other), and refuses one after its end", async () => {
+    const { records, answers, late } = await pairedTransaction(1);
+    const byName = (k: string) => records.reduce((a, r) => a + (r.byName?.[k]?.ok ?? 0), 0);
+    expect(['checkout', 'checkout: create', 'checkout: pay', 'checkout: confirm'].map(byName)).toEqual([2, 2, 2, 2]);
+    expect(records.reduce((a, r) => a + (r.requests ?? 0), 0)).toBe(6);
+    expect(answers.map((a) => [a.status, a.ok])).toEqual(Array(6).fill([200, true]));
+    // one VU in all, none to borrow: each transaction's three requests one after another, 30 ms of the clock
+    expect(maxDurationMs(records)).toBe(30);
+    const after = await late!.send('checkout: again', { url: '/d' });
+    expect([after.ok, after.error]).toEqual([false, expect.stringMatching(/after the transaction ended/)]);
+  });
+
+  it('sends made at once go together, the second on a VU borrowed from the pool and given back when its answer is read', async () => {
+    const { records, answers } = await pairedTransaction(3);
+    expect(answers.map((a) => [a.status, a.ok])).toEqual(Array(6).fill([200, true]));
+    // create, then pay and confirm together: 20 ms, with two VUs active at most
+    expect(maxDurationMs(records)).toBe(20);
+    expect(Math.max(...records.map((r) => r.vusActiveMax))).toBe(2);
+  });
+
+  function maxDurationMs(records: BucketRecord[]): number {
+    return Math.round(
+      decodeHistogram(records.find((r) => r.byName?.checkout)!.byName!.checkout.duration).maxValue / 1000,
+    );
+  }
+
+  /** Two arrivals of a transaction (create, then pay and confirm at once) on a pool of maxVUs answering in 10 ms. */
+  async function pairedTransaction(maxVUs: number) {
     const clock = new SimClock(5000);
     const records: BucketRecord[] = [];
     let late: TransactionHttp | null = null;
@@ -513,7 +540,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       run: async (_seq, http) => {
         const { send } = http; // a destructured send works as http.send does
         answers.push(await send('checkout: create', { url: '/a' }, (r) => r.status === 200));
-        // two sends made at once: the second waits for the first (one request at a time per VU)
+        // two sends made at once: together on two VUs, or one after the other on the arrival's own
         answers.push(
           ...(await Promise.all([send('checkout: pay', { url: '/b' }), send('checkout: confirm', { url: '/c' })])),
         );
@@ -533,7 +560,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
       phase: 'steps',
       source: 'native/0',
-      pool: simPool(clock, 1, 10),
+      pool: simPool(clock, maxVUs, 10),
       seqOffset: 0,
       gracefulStopMs: 2000,
       arrivals,
@@ -541,14 +568,6 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       clock,
     });
     await clock.run(eng.done);
-    const byName = (k: string) => records.reduce((a, r) => a + (r.byName?.[k]?.ok ?? 0), 0);
-    expect(['checkout', 'checkout: create', 'checkout: pay', 'checkout: confirm'].map(byName)).toEqual([2, 2, 2, 2]);
-    expect(records.reduce((a, r) => a + (r.requests ?? 0), 0)).toBe(6);
-    expect(answers.map((a) => [a.status, a.ok])).toEqual(Array(6).fill([200, true]));
-    // each transaction's three requests one after another on its one VU: 30 ms of the clock
-    const d = decodeHistogram(records.find((r) => r.byName?.checkout)!.byName!.checkout.duration);
-    expect(Math.round(d.maxValue / 1000)).toBe(30);
-    const after = await late!.send('checkout: again', { url: '/d' });
-    expect([after.ok, after.error]).toEqual([false, expect.stringMatching(/after the transaction ended/)]);
-  });
+    return { records, answers, late: late as TransactionHttp | null };
+  }
 });

@@ -156,6 +156,11 @@ export function startNative(o: EngineRunOptions): EngineRun {
     rec,
     now: () => clk.now(),
     release,
+    borrow: () => {
+      const vu = o.pool.acquire();
+      if (vu !== null) rec.borrowed(o.pool.active, o.pool.allocated);
+      return vu;
+    },
     timeoutMs: o.arrivals.transactionTimeoutMs,
     ended: (t) => live.delete(t),
   };

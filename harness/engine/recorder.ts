@@ -104,6 +104,16 @@ export class BucketRecorder {
     if (this.vusActive > b.vusActiveMax) b.vusActiveMax = this.vusActive;
   }
 
+  /**
+   * A VU taken by a transaction's parallel send (borrowed from the pool), counted in the open
+   * second's peak without rolling it (no arrival is dispatched from inside a send).
+   */
+  borrowed(active: number, allocated: number): void {
+    this.vusActive = active;
+    this.vusAllocated = allocated;
+    if (active > this.open.vusActiveMax) this.open.vusActiveMax = active;
+  }
+
   /** @param threadBusy dropped because the thread was saturated, not because the pool was at max. */
   drop(nowMs: number, lagMs: number, threadBusy = false): void {
     const b = this.at(nowMs);

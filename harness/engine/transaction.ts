@@ -1,9 +1,13 @@
 /**
  * A transaction of the native engine on its arrival's VU: run(ctx, http), each http.send on the
- * VU's keep-alive connection, one request at a time (a send made while another is in flight waits
- * for it), then the arrival is counted and the VU freed. One object per arrival holds its state;
- * the VU's completion finds it as the VU's job (VuConnection.job), so a send makes its promise and
- * nothing else: no closure, no executor of its own, no map lookup.
+ * VU's keep-alive connection, then the arrival is counted and the VU freed. A send made while
+ * another of the arrival is in flight (Promise.all) goes at once on a free VU borrowed from the
+ * pool, which it gives back when its answer is read, as a browser or k6 opens another connection;
+ * with none free (the pool at its maximum), it waits for the arrival's own VU and goes when that is
+ * free (its latency then starts when it is sent, and the wait is in the transaction's duration).
+ * One object per arrival holds its state; the VU's completion finds it as the VU's job
+ * (VuConnection.job), so the usual awaited send makes its promise and nothing else: no closure, no
+ * executor of its own, no map lookup.
  */
 import type { ErrorKind } from '../../analysis/types.ts';
 import type { BucketRecorder } from './recorder.ts';
@@ -23,8 +27,10 @@ export interface TransactionHost {
   arrivals: Arrivals;
   rec: BucketRecorder;
   now(): number;
-  /** Frees the VU once the arrival is counted. */
+  /** Frees the VU once the arrival is counted, or a borrowed one once its answer is read. */
   release(vu: VuConnection): void;
+  /** A free VU of the pool for a send made while another is in flight; null when none is free. */
+  borrow(): VuConnection | null;
   /** http.transactionTimeoutMs: an arrival not ended by then fails (kind timeout). */
   timeoutMs: number;
   /** The arrival is counted (ended, or expired): the engine stops watching its deadline. */
@@ -53,8 +59,29 @@ const capture = (resolve: (r: SentResponse) => void): void => {
   captured = resolve;
 };
 
-/** The VU's completion of a transaction's request: the transaction is the VU's job. */
+/** The VU's completion of a transaction's request on its own VU: the transaction is the VU's job. */
 const onAnswer: SendDone = (vu, out) => (vu.job as Transaction).answered(out);
+
+/** A send made while another was in flight, on a borrowed VU (whose job it is). */
+interface SideSend {
+  t: Transaction;
+  name: string;
+  check: Check | undefined;
+  resolve: (r: SentResponse) => void;
+}
+
+const onSideAnswer: SendDone = (vu, out) => {
+  const side = vu.job as SideSend;
+  side.t.sideAnswered(vu, side, out);
+};
+
+/** A send waiting for the arrival's own VU (none was free to borrow). */
+interface Waiting {
+  name: string;
+  spec: RequestSpec;
+  check: Check | undefined;
+  resolve: (r: Promise<SentResponse>) => void;
+}
 
 /**
  * A transaction's http.send. Made here, not inline: a function returned is not named, where tsx
@@ -67,14 +94,19 @@ function sendOf(t: Transaction): TransactionHttp['send'] {
 
 export class Transaction {
   private failure: Failure | null = null;
-  /** Sends made and not yet ended (in flight, or waiting for the one in flight). */
+  /** Sends made and not yet ended (in flight, or waiting for the arrival's VU). */
   private pending = 0;
   /** The arrival has ended: a later send is refused (its VU may serve the next arrival). */
   private ended = false;
   /** Its VU went back to the pool (once: by the end of run, or after its deadline). */
   private released = false;
-  private last: Promise<SentResponse> | null = null;
-  /** The request in flight: its name, its check, and the resolve of its send's promise. */
+  /** run's wait for its sends to end (pending back to 0). */
+  private idle: (() => void) | null = null;
+  /** The arrival's own VU has a request in flight. */
+  private busy = false;
+  /** Sends waiting for the arrival's VU (made while it was busy and no VU was free to borrow). */
+  private waiting: Waiting[] | null = null;
+  /** The request in flight on the arrival's VU: its name, its check, and the resolve of its send's promise. */
   private name = '';
   private check: Check | undefined = undefined;
   private resolve: ((r: SentResponse) => void) | null = null;
@@ -96,8 +128,8 @@ export class Transaction {
       this.fail('other', 0, `${this.entry.name} threw: ${(err as Error)?.message ?? String(err)}`);
     }
     // sends run left going (not awaited, or chained in a .then) end before the arrival does and
-    // frees its VU (a send never rejects)
-    while (this.pending > 0) await this.last;
+    // frees its VU (a send never rejects; one chained on another's answer is made before run wakes)
+    while (this.pending > 0) await new Promise<void>((wake) => (this.idle = wake));
     if (this.ended) return; // past its deadline: counted then, its VU freed when idle
     this.end();
   }
@@ -108,8 +140,9 @@ export class Transaction {
   }
 
   /**
-   * Its deadline passed: the arrival fails (kind timeout) now, a later send is refused, and its VU
-   * goes back to the pool once no request of it is in flight (that request has its own timeout).
+   * Its deadline passed: the arrival fails (kind timeout) now, a later send is refused (a waiting
+   * one too), and its VU goes back to the pool once no request of it is in flight (that request has
+   * its own timeout).
    */
   expire(): void {
     if (this.ended) return;
@@ -119,6 +152,7 @@ export class Transaction {
       `${this.entry.name} did not end within ${this.host.timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`,
     );
     this.end();
+    this.startWaiting();
   }
 
   /** Counts the arrival and frees its VU when idle; a later send is refused. */
@@ -142,31 +176,31 @@ export class Transaction {
       this.fail('other', 0, `${name}: ${SEND_AFTER_END}`);
       return Promise.resolve(refusedResponse(SEND_AFTER_END));
     }
-    // the usual await-each-send goes straight to the VU; one made while another is in flight waits for it
-    const p =
-      this.pending > 0 ? this.last!.then(() => this.sendNow(name, spec, check)) : this.sendNow(name, spec, check);
     this.pending++;
-    this.last = p;
-    return p;
+    // the usual await-each-send goes straight to the arrival's VU
+    if (!this.busy) return this.sendNow(name, spec, check);
+    const vu = this.host.borrow();
+    if (vu !== null) return this.sendBorrowed(vu, name, spec, check);
+    return new Promise<SentResponse>((resolve) => (this.waiting ??= []).push({ name, spec, check, resolve }));
   }
 
-  /** Admitted by name, prepared, sent on the VU; resolved by answered(). */
-  private sendNow(name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> {
-    // one that waited for the request in flight, while the deadline passed
-    if (this.ended) {
-      this.pending--;
-      if (this.pending === 0) this.release();
-      return Promise.resolve(refusedResponse(SEND_AFTER_END));
-    }
+  /** Admitted by name and prepared, or why not (a string: the send is refused, never sent). */
+  private prepared(name: string, spec: RequestSpec): PreparedRequest | string {
     const arrivals = this.host.arrivals;
     const bad = arrivals.admit(name);
-    if (bad !== null) return this.refused(bad);
-    let req: PreparedRequest;
+    if (bad !== null) return bad;
     try {
-      req = arrivals.prepare(spec, this.entry.kept);
+      return arrivals.prepare(spec, this.entry.kept);
     } catch (err) {
-      return this.refused(`scenario threw: ${(err as Error).message}`);
+      return `scenario threw: ${(err as Error).message}`;
     }
+  }
+
+  /** On the arrival's own VU; resolved by answered(). */
+  private sendNow(name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> {
+    const req = this.prepared(name, spec);
+    if (typeof req === 'string') return this.refused(req);
+    this.busy = true;
     this.name = name;
     this.check = check;
     const p = new Promise<SentResponse>(capture);
@@ -177,27 +211,75 @@ export class Transaction {
     return p;
   }
 
+  /** On a VU borrowed from the pool; resolved by sideAnswered(), which gives the VU back. */
+  private sendBorrowed(vu: VuConnection, name: string, spec: RequestSpec, check: Check | undefined) {
+    const req = this.prepared(name, spec);
+    if (typeof req === 'string') {
+      this.host.release(vu);
+      return this.refused(req);
+    }
+    const p = new Promise<SentResponse>(capture);
+    const side: SideSend = { t: this, name, check, resolve: captured! };
+    captured = null;
+    vu.job = side;
+    vu.send(req, onSideAnswer);
+    return p;
+  }
+
   private refused(message: string): Promise<SentResponse> {
-    this.pending--;
     this.fail('other', 0, message);
+    this.sendEnded();
     return Promise.resolve(refusedResponse(message));
   }
 
-  /** The request in flight ended: recorded under its name, its check judged, its send resolved. */
+  /** The request in flight on the arrival's VU ended: recorded, its send resolved, a waiting send goes. */
   answered(out: Outcome): void {
-    this.pending--;
-    const { arrivals, rec } = this.host;
-    const kept = this.entry.kept;
-    const checkFailure = out.kind ? null : arrivals.checkOf(this.check, out, kept);
-    rec.sent(out.times.endMs, this.name, out, checkFailure);
-    const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
-    const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
-    if (kind !== undefined) this.fail(kind, out.status, `${this.name}: ${error}`);
+    this.busy = false;
+    const response = this.recorded(this.name, this.check, out);
     const resolve = this.resolve!;
     this.resolve = null;
-    resolve(arrivals.sent(out, error, kept));
-    // past its deadline, the VU is free once its last request has ended
-    if (this.ended && this.pending === 0) this.release();
+    resolve(response);
+    this.startWaiting();
+    this.sendEnded();
+  }
+
+  /** A borrowed VU's request ended: recorded and read before the VU goes back to the pool. */
+  sideAnswered(vu: VuConnection, side: SideSend, out: Outcome): void {
+    const response = this.recorded(side.name, side.check, out);
+    this.host.release(vu);
+    side.resolve(response);
+    this.sendEnded();
+  }
+
+  /** Recorded under its name, its check judged; the response as the scenario sees it (read from `out` now: the VU reuses it). */
+  private recorded(name: string, check: Check | undefined, out: Outcome): SentResponse {
+    const { arrivals, rec } = this.host;
+    const kept = this.entry.kept;
+    const checkFailure = out.kind ? null : arrivals.checkOf(check, out, kept);
+    rec.sent(out.times.endMs, name, out, checkFailure);
+    const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
+    const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
+    if (kind !== undefined) this.fail(kind, out.status, `${name}: ${error}`);
+    return arrivals.sent(out, error, kept);
+  }
+
+  /** The sends waiting for the arrival's VU: the next goes now that it is free; after the end, each is refused. */
+  private startWaiting(): void {
+    const waiting = this.waiting;
+    while (waiting !== null && waiting.length > 0 && (!this.busy || this.ended)) {
+      const w = waiting.shift()!;
+      w.resolve(this.ended ? this.refused(SEND_AFTER_END) : this.sendNow(w.name, w.spec, w.check));
+    }
+  }
+
+  /** A send ended (answered or refused): once none is left, run's wait ends, and past its deadline the VU is freed. */
+  private sendEnded(): void {
+    this.pending--;
+    if (this.pending > 0) return;
+    const wake = this.idle;
+    this.idle = null;
+    wake?.();
+    if (this.ended) this.release();
   }
 
   private fail(kind: ErrorKind, status: number, message: string): void {

@@ -34,7 +34,10 @@ export interface SentResponse extends ResponseInfo {
   readonly error?: string;
 }
 
-/** The HTTP side of a transaction: each request is named, sent on the arrival's VU, in order. */
+/**
+ * The HTTP side of a transaction: each request is named and sent on the arrival's VU; sends made
+ * together (Promise.all) are in flight together, each on a connection of its own.
+ */
 export interface TransactionHttp {
   /** Sends one named request; a transport error or a failed check resolves with ok false, never throws. */
   send(name: string, request: RequestSpec, check?: Check): Promise<SentResponse>;

@@ -710,13 +710,13 @@ async function runTransaction(run, ctx, cfg, names) {
   const sendOne = (name, spec, check2) => {
     const bad = names.problem(name);
     if (bad) return Promise.resolve(refused(bad));
-    let pending;
+    let pending2;
     try {
-      pending = sendAsync(spec, { name, checkName: `${name}: check`, check: check2, keepBody: true }, cfg);
+      pending2 = sendAsync(spec, { name, checkName: `${name}: check`, check: check2, keepBody: true }, cfg);
     } catch (err) {
       return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
     }
-    return pending.then(
+    return pending2.then(
       (sent) => {
         if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
         return sentResponse(sent);
@@ -724,15 +724,16 @@ async function runTransaction(run, ctx, cfg, names) {
       (err) => refused(`${name}: ${messageOf(err)}`)
     );
   };
-  let last = null;
+  const pending = /* @__PURE__ */ new Set();
   const http2 = {
     send(name, spec, check2) {
       if (ended)
         return Promise.resolve(
           refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`)
         );
-      const p = (last ?? Promise.resolve()).then(() => sendOne(name, spec, check2));
-      last = p;
+      const p = sendOne(name, spec, check2);
+      pending.add(p);
+      void p.then(() => pending.delete(p));
       return p;
     }
   };
@@ -741,10 +742,7 @@ async function runTransaction(run, ctx, cfg, names) {
   } catch (err) {
     fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
   }
-  for (let seen = last; ; seen = last) {
-    await seen;
-    if (last === seen) break;
-  }
+  while (pending.size > 0) await Promise.all(pending);
   ended = true;
   const durationMs = Date.now() - startMs;
   const f = failure;

@@ -54,6 +54,9 @@ export interface FakeK6 {
   /** Metrics created, by name and type (created in the init context, as k6 requires). */
   metrics: Record<string, string>;
   iterationInTest: number;
+  /** http.asyncRequest calls not yet answered, and the most there were at once. */
+  asyncInFlight: number;
+  asyncMostInFlight: number;
   /** The response's timings.duration (ms) every answer gets. */
   durationMs: number;
   respond(req: FakeRequest): FakeAnswer;
@@ -88,7 +91,14 @@ function send(async, method, url, body, params) {
 }
 export default {
   request: (...a) => send(false, ...a),
-  asyncRequest: (...a) => Promise.resolve().then(() => send(true, ...a)),
+  // in flight from its call until the script's next microtask: sends made together overlap
+  asyncRequest: (...a) => {
+    f.asyncMostInFlight = Math.max(f.asyncMostInFlight, ++f.asyncInFlight);
+    return Promise.resolve().then(() => {
+      f.asyncInFlight--;
+      return send(true, ...a);
+    });
+  },
 };`,
   'k6/execution': `const f = globalThis.${GLOBAL};
 export default { get scenario() { return { iterationInTest: f.iterationInTest }; } };`,
@@ -154,6 +164,8 @@ export async function loadWithFakeK6(
     sharedArrays: [],
     metrics: {},
     iterationInTest: 0,
+    asyncInFlight: 0,
+    asyncMostInFlight: 0,
     durationMs: 7.5,
     respond,
   };

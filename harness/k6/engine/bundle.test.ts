@@ -249,6 +249,23 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(l.fake.sleeps).toEqual([]);
   });
 
+  it('sends made together are in flight together, each answer its own, as on the native engine', async () => {
+    const echo = (req: FakeRequest): FakeAnswer => {
+      const p = new URL(req.url).pathname;
+      return { status: 200, headers: { 'x-path': p }, body: p };
+    };
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/native-mix/concurrent.ts')),
+      echo,
+    );
+    await run(l, 6);
+    expect(l.fake.asyncMostInFlight).toBe(2);
+    // the scenario throws when an answer is another request's
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(
+      ['pair', 'chain', 'plain', 'pair', 'chain', 'plain'].map((n) => `${n} ok`),
+    );
+  });
+
   it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {
     const long = (req: FakeRequest) =>
       req.params.tags?.name === 'create order'

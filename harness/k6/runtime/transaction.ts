@@ -46,10 +46,11 @@ function sentResponse(sent: Sent): SentResponse {
 }
 
 /**
- * Runs one transaction. Its sends go one after another, as on the native engine (a VU has one
- * request at a time: a send made while another is in flight waits for it), and the arrival ends
- * when run has returned and every send it made has settled (one made later is refused). A refused name or a malformed request is
- * never sent: it resolves with ok false and fails the arrival (kind other), as does a throw of run.
+ * Runs one transaction. A send goes at once: sends made together (Promise.all) are in flight
+ * together, k6 opening another connection of the VU for each, as the native engine borrows a free
+ * VU. The arrival ends when run has returned and every send it made has settled (one made later is
+ * refused). A refused name or a malformed request is never sent: it resolves with ok false and
+ * fails the arrival (kind other), as does a throw of run.
  */
 export async function runTransaction(
   run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void,
@@ -84,8 +85,8 @@ export async function runTransaction(
       (err) => refused(`${name}: ${messageOf(err)}`),
     );
   };
-  // the last send's promise (null: none yet, which the bundled JavaScript infers as any, not Promise<void>)
-  let last: Promise<unknown> | null = null;
+  // the sends not yet settled (a send never rejects)
+  const pending = new Set<Promise<SentResponse>>();
   const http: TransactionHttp = {
     send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
       // a send after the arrival ended belongs to no arrival: refused, as on the native engine
@@ -93,8 +94,9 @@ export async function runTransaction(
         return Promise.resolve(
           refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`),
         );
-      const p = (last ?? Promise.resolve()).then(() => sendOne(name, spec, check));
-      last = p;
+      const p = sendOne(name, spec, check);
+      pending.add(p);
+      void p.then(() => pending.delete(p));
       return p;
     },
   };
@@ -103,11 +105,8 @@ export async function runTransaction(
   } catch (err) {
     fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
   }
-  // sends run left going (not awaited, or chained in a .then) end before the arrival does (a send never rejects)
-  for (let seen = last; ; seen = last) {
-    await seen;
-    if (last === seen) break;
-  }
+  // sends run left going (not awaited, or chained in a .then) end before the arrival does
+  while (pending.size > 0) await Promise.all(pending);
   ended = true;
   // the whole transaction, from the arrival's start (as on the native engine)
   const durationMs = Date.now() - startMs;
