@@ -263,6 +263,25 @@ describe('coldTarget of a mix: name by name', () => {
     expect(out[0]).toMatchObject({ step: 0, figures: { name: 'read', p50Ms: 6, laterStep: 1, laterP50Ms: 2 } });
   });
 
+  it("a transaction is read by its requests' names, not by its duration, which sums their noise", () => {
+    /** Step i: the transaction's median and its two requests' (0.7 ms each, then 0.3: under the floor each). */
+    const txStep = (i: number, txMs: number, reqMs: number, firstMs = reqMs) =>
+      stepResult({
+        index: i,
+        ratePerSec: 100 * (i + 1),
+        latency: [{ q: 50, valueMs: reqMs, n: 6000, reliable: true }],
+        byName: {
+          checkout: { ...name(txMs), transaction: true },
+          'co: create': name(firstMs),
+          'co: confirm': name(reqMs),
+        },
+      });
+    expect(coldTarget(null, [txStep(0, 1.5, 0.7), txStep(1, 0.6, 0.3)])).toEqual([]);
+    // a request that fell markedly is flagged under its own name
+    const out = coldTarget(null, [txStep(0, 7.0, 0.8, 6.0), txStep(1, 2.8, 0.8, 2.0)]);
+    expect(out.map((s) => s.figures.name)).toEqual(['co: create']);
+  });
+
   it("the warmup's record is read by name too", () => {
     const w: WarmupRecord = {
       ...warm(25, 9.8),

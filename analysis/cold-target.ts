@@ -11,7 +11,10 @@
  *
  * A mix is read name by name (each name's median against its own later ones): a median pooled over
  * entries of different speeds lands on one mode or the other, and a 50/50 mix's would "fall"
- * between two steps of a warm target.
+ * between two steps of a warm target. A transaction's name is not read: its duration sums its
+ * requests (and its think time), each read under its own name, so that sub-millisecond loopback
+ * noise on each would add up past the floor on their sum (a 1.7 ms transaction of an idle echo
+ * server read 0.6 ms a step later, its requests under the floor each).
  *
  * COLD_RATIO 0.6: the medians of steps of one steady target agree within a few percent, a noisy
  * shared machine moves them by 10-20%; a fall of 40% is far outside that and still catches a
@@ -46,8 +49,11 @@ interface Reading {
  */
 export function coldTarget(warmup: WarmupRecord | null, steps: readonly StepResult[]): Symptom[] {
   const named = steps.some((s) => s.byName !== undefined && Object.keys(s.byName).length > 0);
+  const transactions = new Set(
+    steps.flatMap((s) => Object.entries(s.byName ?? {}).flatMap(([n, r]) => (r.transaction ? [n] : []))),
+  );
   const all: Reading[] = named
-    ? [...warmupNameReadings(warmup), ...steps.flatMap(stepNameReadings)]
+    ? [...warmupNameReadings(warmup), ...steps.flatMap(stepNameReadings)].filter((r) => !transactions.has(r.name!))
     : [warmupReading(warmup), ...steps.map(stepReading)].filter((r): r is Reading => r !== null);
   const out: Symptom[] = [];
   all.forEach((early, i) => {
