@@ -24,7 +24,7 @@ let runs = 0;
 /** The warmup (and, with `steps`, the steps stage after it) in simulated time; the store read back as `plateau report` does. */
 async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfigInput>, withSteps = false) {
   const runId = `warm-sim-${++runs}`;
-  const { clock, engine, store, ctx } = simContext({
+  const { clock, engine, store, ctx, lines } = simContext({
     runsDir,
     runId,
     model,
@@ -39,7 +39,7 @@ async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfi
   store.close();
   const { result, meta: stored } = analyzeStore(store.dir);
   const stage = stored.stages.find((s) => s.name === 'warmup')!;
-  return { stage, record: stage.warmup!, result, wallMs: performance.now() - wallMs };
+  return { stage, record: stage.warmup!, result, wallMs: performance.now() - wallMs, lines };
 }
 
 const queue = (more: Partial<ModelTargetOptions> = {}): ModelTargetOptions => ({
@@ -98,6 +98,9 @@ describe('the warmup stage in simulated time', () => {
     expect(r.record.tookS, r.stage.detail).toBeLessThanOrEqual(maxS);
     expect(r.record.stable).toBe(/^stable/.test(r.stage.detail));
     expect(r.wallMs).toBeLessThan(5000);
+    // progress: past the ramp's first second, whole seconds at the rate, never the part of one written at the stop
+    for (const l of r.lines.filter((x) => !x.includes(' t=0s ')))
+      expect(l).toMatch(/^warmup at 50\/s {2}t=\d+s {2}achieved 50\/s /);
   });
 
   it('the finding: a target 3x slower for its first 30 s, steady while slow, passes the warmup cold; coldTarget flags it and the cold steps', async () => {

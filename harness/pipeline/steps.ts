@@ -200,7 +200,8 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
     st.records.push(r);
     st.lastTS = Math.max(st.lastTS, r.tS);
     const { doneS, second } = complete.add(r);
-    if (second && doneS === r.tS)
+    // once the leg is stopping, or past its schedule, a second is the part of one written at the stop
+    if (second && doneS === r.tS && !end && r.tS < leg.steps.at(-1)!.holdEndS)
       ctx.progress.bucket(second, leg.steps, leg.steps.at(-1)!.holdEndS, undefined, ctx.plan.steps.length);
     while (
       !end &&

@@ -101,8 +101,9 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
       records.push(r);
       const { doneS, second } = complete.add(r);
       if (!second || doneS !== r.tS) return; // wait for every engine instance's bucket of this second
+      if (judged.done || r.tS > lastFullS) return; // the part of a second written at the stop: no figure to print or judge
       ctx.progress.bucket(second, [], w.maxS + 1, `warmup at ${ratePerSec}/s`);
-      if (judged.done || r.tS < RAMP_S || r.tS > lastFullS || r.tS % w.windowS !== 0) return;
+      if (r.tS < RAMP_S || r.tS % w.windowS !== 0) return;
       judged = judge(ctx, records, r.tS, prober);
       if (judged.done) engine.stop(ctx.config.gracefulStopS * 1000);
     },

@@ -86,6 +86,8 @@ export function simContext(o: SimContextOptions) {
     environment: { engine: engine.label, ...o.environment },
   });
   const interrupt = new Interrupt();
+  /** What the run printed (plain lines, as when stdout is not a TTY). */
+  const lines: string[] = [];
   const ctx: RunContext = {
     runId: o.runId,
     config,
@@ -93,10 +95,10 @@ export function simContext(o: SimContextOptions) {
     scenario: { request: () => ({ method: 'GET', url: '/orders' }) },
     requests: simRequests,
     store,
-    progress: new Progress({ write: () => undefined, isTTY: false }),
+    progress: new Progress({ write: (line) => void lines.push(line), isTTY: false }),
     interrupt,
     clock,
     readServer: async () => target.reading(clock.now()),
   };
-  return { config, plan, clock, target, engine, store, interrupt, ctx };
+  return { config, plan, clock, target, engine, store, interrupt, ctx, lines };
 }
