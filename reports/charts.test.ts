@@ -158,15 +158,18 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
   it("draws no USL line at each step's measured N", () => {
     expect(all.some((l) => l.encoding?.y?.field === 'model')).toBe(false);
     expect(spec.title.subtitle).toMatch(/USL predicted peak \(its curve: Models\)/);
+    // and not named where no peak is drawn
+    const noFit = throughputSpec({ ...DEMO, models: { ...DEMO.models!, usl: null } }) as Json;
+    expect(noFit.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
   });
 
-  it('labels the knee at the foot of its rule, the predicted peak at the left, the capacity at the right', () => {
+  it('labels the knee at the foot of its rule, the predicted peak above the left end of its line, the capacity below the left end of its own', () => {
     const texts = all.filter((l) => l.data?.values?.[0]?.label !== undefined);
     const byLabel = (re: RegExp) =>
       texts.find((l) => re.test(l.data.values[0].label)).layer.find((x: Json) => x.mark.type === 'text').mark;
     expect(byLabel(/^knee: step 8$/)).toMatchObject({ y: { expr: 'height - 4' }, baseline: 'bottom' });
-    expect(byLabel(/^USL predicted peak/)).toMatchObject({ align: 'left', x: 4 });
-    expect(byLabel(/^capacity 400\.0 req\/s$/)).toMatchObject({ align: 'right', x: 'width' });
+    expect(byLabel(/^USL predicted peak/)).toMatchObject({ align: 'left', x: 4, dy: -6 });
+    expect(byLabel(/^capacity 400\.0 req\/s$/)).toMatchObject({ align: 'left', x: 4, dy: 6, baseline: 'top' });
   });
 });
 

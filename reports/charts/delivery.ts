@@ -25,7 +25,8 @@ function panel(
   const maxY = Math.max(1.1, ...values.map((v) => v.value));
   const minY = Math.min(0, ...values.map((v) => v.value));
   return {
-    title,
+    // the threshold named in the title: a label at either end of its rule lay on the bars, which reach past it
+    title: `${title} (dashed: threshold ${threshold.toFixed(2)})`,
     width: WIDTH_PX,
     height: 150,
     layer: [
@@ -44,17 +45,9 @@ function panel(
         },
       },
       {
-        data: { values: [{ t: threshold, label: `threshold ${threshold.toFixed(2)}` }] },
-        layer: [
-          {
-            mark: { type: 'rule', color: COLOR.threshold, strokeDash: [5, 3], strokeWidth: 1.5 },
-            encoding: { y: { field: 't', type: 'quantitative' } },
-          },
-          {
-            mark: { type: 'text', align: 'right', x: 'width', dy: -6, fontSize: 11, color: COLOR.threshold },
-            encoding: { y: { field: 't', type: 'quantitative' }, text: { field: 'label' } },
-          },
-        ],
+        data: { values: [{ t: threshold }] },
+        mark: { type: 'rule', color: COLOR.threshold, strokeDash: [5, 3], strokeWidth: 1.5 },
+        encoding: { y: { field: 't', type: 'quantitative' } },
       },
     ],
   };

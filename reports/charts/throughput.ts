@@ -4,8 +4,9 @@
  * colour, off the achieved line, which joins only the attempts that decide), the knee and the
  * capacity marked, and the USL fit's predicted peak. The fit's curve is drawn against N in the
  * USL chart: on this axis (offered rate) it would have to be drawn at each step's measured N, and
- * that zigzags with the noise of N. Labels keep apart: the capacity's at the right end of its
- * line, the predicted peak's at the left end of its own, the knee's at the foot of its rule.
+ * that zigzags with the noise of N. Labels keep apart and off the points: the capacity's below the
+ * left end of its line (the steps past the knee lie along its right end), the predicted peak's
+ * above the left end of its own, the knee's at the foot of its rule.
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
@@ -54,6 +55,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
     },
     verdictPoints(achieved, x, 'achieved'),
   ];
+  const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null;
   if (usl?.peakPerSec != null && usl.nStar !== null) {
     const maxN = fittedMaxN(run);
     const extrapolated = maxN !== null && usl.nStar > maxN ? ' (extrapolated past the measured N)' : '';
@@ -67,19 +69,30 @@ export function throughputSpec(run: RunResult): ChartSpec {
       ),
     );
   }
+  // below the left end of its line: the right end is where the steps past the knee lie along it
   if (run.capacityPerSec !== null)
-    layers.push(hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} ${unit}`, COLOR.capacity, []));
+    layers.push(
+      hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} ${unit}`, COLOR.capacity, [], 'left', 'below'),
+    );
   // a lower bound is drawn as one, never labelled capacity
   else if (run.heldAtLeastPerSec != null)
     layers.push(
-      hRule(run.heldAtLeastPerSec, `held at least ${fmtRate(run.heldAtLeastPerSec)} ${unit}`, COLOR.capacity, [4, 3]),
+      hRule(
+        run.heldAtLeastPerSec,
+        `held at least ${fmtRate(run.heldAtLeastPerSec)} ${unit}`,
+        COLOR.capacity,
+        [4, 3],
+        'left',
+        'below',
+      ),
     );
   if (knee) layers.push(vRule(knee.ratePerSec, `knee: step ${stepNo(knee.index)}`));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Offered vs achieved throughput',
-      subtitle: 'grey dashed: ideal (achieved = offered); orange dotted: USL predicted peak (its curve: Models)',
+      // the peak's line named only where it is drawn
+      subtitle: `grey dashed: ideal (achieved = offered)${drawsPeak ? '; orange dotted: USL predicted peak (its curve: Models)' : ''}`,
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,
@@ -88,15 +101,19 @@ export function throughputSpec(run: RunResult): ChartSpec {
   } as ChartSpec;
 }
 
-/** A horizontal reference line with a label above its right (or left) end. */
+/** A horizontal reference line with a label above (or below) its right (or left) end. */
 export function hRule(
   y: number,
   label: string,
   color: string,
   dash: number[],
   end: 'left' | 'right' = 'right',
+  side: 'above' | 'below' = 'above',
 ): object {
-  const at = end === 'right' ? { align: 'right', x: 'width' } : { align: 'left', x: 4 };
+  const at = {
+    ...(end === 'right' ? { align: 'right', x: 'width' } : { align: 'left', x: 4 }),
+    ...(side === 'above' ? { dy: -6 } : { dy: 6, baseline: 'top' }),
+  };
   return {
     data: { values: [{ y, label }] },
     layer: [
@@ -105,7 +122,7 @@ export function hRule(
         encoding: { y: { field: 'y', type: 'quantitative' } },
       },
       {
-        mark: { type: 'text', ...at, dy: -6, color, fontSize: 11 },
+        mark: { type: 'text', ...at, color, fontSize: 11 },
         encoding: { y: { field: 'y', type: 'quantitative' }, text: { field: 'label' } },
       },
     ],
