@@ -14,6 +14,7 @@ import type { BucketRecorder } from './recorder.ts';
 import type { Outcome, PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
+import { deadlineMessage } from '../scenario/traffic.ts';
 
 /** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
 interface Failure {
@@ -146,11 +147,7 @@ export class Transaction {
    */
   expire(): void {
     if (this.ended) return;
-    this.fail(
-      'timeout',
-      0,
-      `${this.entry.name} did not end within ${this.host.timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`,
-    );
+    this.fail('timeout', 0, deadlineMessage(this.entry.name, this.host.timeoutMs));
     this.end();
     this.startWaiting();
   }

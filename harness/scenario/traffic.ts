@@ -163,6 +163,11 @@ function dataProblems(data: unknown): string[] {
 }
 
 /** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
+/** Why a transaction past http.transactionTimeoutMs failed its arrival (kind timeout), on either engine. */
+export function deadlineMessage(name: string, timeoutMs: number): string {
+  return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
+}
+
 export function trafficOf(s: Scenario): Traffic {
   const problems = scenarioProblems(s);
   if (problems.length) throw new Error(problems.join('\n'));

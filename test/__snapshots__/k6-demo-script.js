@@ -279,6 +279,9 @@ function dataProblems(data) {
   }
   return out;
 }
+function deadlineMessage(name, timeoutMs) {
+  return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
+}
 function trafficOf(s) {
   const problems = scenarioProblems(s);
   if (problems.length) throw new Error(problems.join("\n"));
@@ -696,7 +699,21 @@ function sentResponse(sent) {
     ...sent.failure ? { error: sent.failure.message } : {}
   };
 }
-async function runTransaction(run, ctx, cfg, names) {
+async function withDeadline(done, timeoutMs) {
+  const timers = globalThis;
+  if (!timeoutMs || typeof timers.setTimeout !== "function" || typeof timers.clearTimeout !== "function")
+    return done.then(() => "ended");
+  let timer;
+  const expired = new Promise((resolve) => {
+    timer = timers.setTimeout(() => resolve("expired"), timeoutMs);
+  });
+  try {
+    return await Promise.race([done.then(() => "ended"), expired]);
+  } finally {
+    timers.clearTimeout(timer);
+  }
+}
+async function runTransaction(entry, ctx, cfg, names) {
   const startMs = Date.now();
   let ended = false;
   let failure = null;
@@ -737,12 +754,16 @@ async function runTransaction(run, ctx, cfg, names) {
       return p;
     }
   };
-  try {
-    await run(ctx, http2);
-  } catch (err) {
-    fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
-  }
-  while (pending.size > 0) await Promise.all(pending);
+  const body = async () => {
+    try {
+      await entry.run(ctx, http2);
+    } catch (err) {
+      fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
+    }
+    while (pending.size > 0) await Promise.all(pending);
+  };
+  if (await withDeadline(body(), cfg.transactionTimeoutMs) === "expired")
+    fail({ kind: "timeout", message: deadlineMessage(entry.name, cfg.transactionTimeoutMs) });
   ended = true;
   const durationMs = Date.now() - startMs;
   const f = failure;
@@ -772,7 +793,7 @@ function isTransaction(entry) {
   return entry.run !== void 0;
 }
 function arrive(entry, ctx, cfg, names) {
-  return entry.run ? runTransaction(entry.run, ctx, cfg, names) : guarded(entry, ctx, cfg);
+  return entry.run ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names) : guarded(entry, ctx, cfg);
 }
 function record(entry, r) {
   arrivalTrend.add(r.durationMs, {

@@ -266,6 +266,19 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it("a transaction past http.transactionTimeoutMs fails its arrival as a timeout, where k6 has global timers (Node's stand in)", async () => {
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/native-mix/hang.ts'), { transactionTimeoutMs: 50 }),
+      () => ({ status: 200, body: 'ok' }),
+    );
+    await run(l, 16);
+    const stuck = arrivalsOf(l).filter((s) => s.tags.name === 'stuck');
+    // every other arrival of `stuck` awaits a promise nothing settles: counted at its deadline, not never
+    expect(stuck.map((s) => s.tags.outcome)).toEqual(['timeout', 'ok', 'timeout', 'ok']);
+    for (const s of stuck.filter((x) => x.tags.outcome === 'timeout')) expect(s.value).toBeGreaterThanOrEqual(45);
+    expect(arrivalsOf(l).filter((s) => s.tags.outcome === 'ok')).toHaveLength(14);
+  });
+
   it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {
     const long = (req: FakeRequest) =>
       req.params.tags?.name === 'create order'

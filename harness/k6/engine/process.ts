@@ -107,6 +107,7 @@ export async function writeK6Script(
       origin: new URL(o.config.target.url).origin,
       seqOffset: o.seqOffset,
       timeoutMs: o.config.http.timeoutMs,
+      transactionTimeoutMs: o.config.http.transactionTimeoutMs,
       maxBodyBytes: o.config.http.maxBodyBytes,
       requestName: o.scenario.name ?? 'request',
       checkName: `${o.scenario.name ?? 'request'}: check`,

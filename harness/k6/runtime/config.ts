@@ -22,6 +22,11 @@ export interface RuntimeConfig {
   seqOffset: number;
   timeoutMs: number;
   /**
+   * http.transactionTimeoutMs: a transaction not ended by then fails its arrival (kind timeout),
+   * where k6 has timers (global setTimeout, k6 v0.52 on); absent or without them, no deadline.
+   */
+  transactionTimeoutMs?: number;
+  /**
    * k6 `name` tag of the requests of a scenario without a mix (one name keeps k6's URL cardinality
    * at one); its entry's name when absent. A mix names each request by its entry or http.send name.
    */

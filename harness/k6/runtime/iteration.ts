@@ -63,7 +63,7 @@ function arrive(
   cfg: RuntimeConfig,
   names: NameBook,
 ): ArrivalResult | Promise<ArrivalResult> {
-  return entry.run ? runTransaction(entry.run, ctx, cfg, names) : guarded(entry, ctx, cfg);
+  return entry.run ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names) : guarded(entry, ctx, cfg);
 }
 
 function record(entry: TrafficEntry, r: ArrivalResult): void {

@@ -10,6 +10,7 @@ import { NameBook } from '../../scenario/names.ts';
 import type { RuntimeConfig } from './config.ts';
 import { messageOf, type Failure } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
+import { deadlineMessage } from '../../scenario/traffic.ts';
 
 export interface ArrivalResult {
   outcome: 'ok' | ErrorKind;
@@ -45,6 +46,32 @@ function sentResponse(sent: Sent): SentResponse {
   };
 }
 
+/** The timers of k6 v0.52 on (global, as in a browser); an older k6 has none there. */
+interface Timers {
+  setTimeout(f: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+/**
+ * The transaction's end or its deadline, whichever comes first: its arrival is counted then (kind
+ * timeout past it, as on the native engine), and sends still in flight end on their own (k6 ends
+ * the iteration once they have). Without timers (k6 before v0.52) or a deadline, its end.
+ */
+async function withDeadline(done: Promise<void>, timeoutMs: number | undefined): Promise<'ended' | 'expired'> {
+  const timers = globalThis as unknown as Partial<Timers>;
+  if (!timeoutMs || typeof timers.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')
+    return done.then(() => 'ended');
+  let timer: unknown;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = timers.setTimeout!(() => resolve('expired'), timeoutMs);
+  });
+  try {
+    return await Promise.race([done.then(() => 'ended' as const), expired]);
+  } finally {
+    timers.clearTimeout!(timer);
+  }
+}
+
 /**
  * Runs one transaction. A send goes at once: sends made together (Promise.all) are in flight
  * together, k6 opening another connection of the VU for each, as the native engine borrows a free
@@ -53,9 +80,9 @@ function sentResponse(sent: Sent): SentResponse {
  * fails the arrival (kind other), as does a throw of run.
  */
 export async function runTransaction(
-  run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void,
+  entry: { name: string; run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void },
   ctx: ScenarioContext,
-  cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes'>,
+  cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes' | 'transactionTimeoutMs'>,
   names: NameBook,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
@@ -100,13 +127,17 @@ export async function runTransaction(
       return p;
     },
   };
-  try {
-    await run(ctx, http);
-  } catch (err) {
-    fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
-  }
-  // sends run left going (not awaited, or chained in a .then) end before the arrival does
-  while (pending.size > 0) await Promise.all(pending);
+  const body = async (): Promise<void> => {
+    try {
+      await entry.run(ctx, http);
+    } catch (err) {
+      fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
+    }
+    // sends run left going (not awaited, or chained in a .then) end before the arrival does
+    while (pending.size > 0) await Promise.all(pending);
+  };
+  if ((await withDeadline(body(), cfg.transactionTimeoutMs)) === 'expired')
+    fail({ kind: 'timeout', message: deadlineMessage(entry.name, cfg.transactionTimeoutMs!) });
   ended = true;
   // the whole transaction, from the arrival's start (as on the native engine)
   const durationMs = Date.now() - startMs;
