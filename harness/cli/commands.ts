@@ -42,11 +42,7 @@ function configFile(a: Args): string | undefined {
 function demoOverrides(a: Args, demo: DemoProcess | null) {
   const o = overridesOf(a);
   if (!demo) return o;
-  return {
-    ...o,
-    target: o.target ?? `${demo.url}/orders`,
-    scenario: o.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname),
-  };
+  return { ...o, target: o.target ?? `${demo.url}/orders` };
 }
 
 /**
@@ -61,12 +57,14 @@ export const DEMO_METRICS = {
 
 /** The demo target's reset endpoint, cheap RTT endpoint and metrics, unless the config names its own. */
 export function withDemoDefaults(raw: Record<string, unknown>): Record<string, unknown> {
+  // the demo's scenario unless --scenario or the config names one (a user's scenario against the demo)
+  const scenario = raw.scenario ?? path.relative(process.cwd(), DEMO_SCENARIO.pathname);
   const target = { rttPath: '/ping', ...(raw.target as object) };
   const reset = (raw.reset as { hooks?: unknown[] } | undefined)?.hooks?.length
     ? raw.reset
     : { hooks: [{ kind: 'http', method: 'POST', url: '/admin/reset' }] };
   const metrics = raw.metrics ?? structuredClone(DEMO_METRICS);
-  return { ...raw, target, reset, metrics };
+  return { ...raw, scenario, target, reset, metrics };
 }
 
 export async function runCommand(a: Args): Promise<number> {
