@@ -45,9 +45,12 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
     return `${head}, ${busy === f.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
   }
   if (!waited) return `${head}; raise maxVUs or this step measures the generator`;
+  // the mean is of requests: a mix's rate is its requests', whose VUs are the ones in flight
+  const [rate, rateUnit] =
+    s.requestsPerSec !== undefined ? [s.requestsPerSec, 'requests/s'] : [s.completedPerSec, unit];
   const little =
     s.meanMs !== null
-      ? ` (Little's law: ${fmtRate(s.completedPerSec)} ${unit} x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((s.completedPerSec * s.meanMs) / 1000))} in flight)`
+      ? ` (Little's law: ${fmtRate(rate)} ${rateUnit} x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((rate * s.meanMs) / 1000))} requests in flight)`
       : '';
   const refused =
     busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
