@@ -32,6 +32,15 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
       EXIT.usage,
     );
   }
+  // --out (run stores) is accepted as on `plateau run` and unused here; a script's path given to it is a slip
+  if (typeof a.out === 'string' && /\.[cm]?js$/i.test(a.out)) {
+    throw new PlateauError(
+      `k6-script --out ${a.out}: --out names the directory of run stores, which k6-script does not write`,
+      `write the script there with --out-file ${a.out}`,
+      'k6-script-out',
+      EXIT.usage,
+    );
+  }
   const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
   const runId = config.output.runId ?? newRunId();

@@ -33,6 +33,14 @@ describe('plateau k6-script', () => {
     );
   });
 
+  it("refuses a script's path given to --out (the run stores' directory), naming --out-file", async () => {
+    const r = await cliInProcess(['k6-script', '--target', 'http://127.0.0.1:9/', ...STEPS, '--out', 'page.js']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--out names the directory of run stores, which k6-script does not write');
+    expect(r.stderr).toContain('fix: write the script there with --out-file page.js');
+    expect(fs.existsSync('page.js')).toBe(false);
+  });
+
   it('says nothing of secrets for a scenario that has none', async () => {
     const r = await write('test/fixtures/scenarios/native-mix/concurrent.ts', 'plain.js');
     expect(r.status, r.stderr).toBe(0);
