@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isAscii } from 'node:buffer';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, Writable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Scrub } from '../../secret-scrub.ts';
 import { isGzip } from '../output/lines.ts';
@@ -34,17 +34,34 @@ export async function scrubFiles(dir: string, scrub: Scrub): Promise<ScrubbedFil
   return out;
 }
 
-/** Passes one file through `scrub`; true when something was replaced (the file then holds the scrubbed text). */
+/**
+ * Passes one file through `scrub`; true when something was replaced (the file then holds the
+ * scrubbed text). A first pass only reads: most outputs hold no secret, and are then neither
+ * written nor, gzip, compressed again (scrubbing a 300 MiB JSON output read at about 650 MiB/s here).
+ */
 export async function scrubFile(file: string, scrub: Scrub): Promise<boolean> {
+  if (!(await scrubPass(file, scrub, null))) return false;
+  const tmp = tmpOf(file);
+  await scrubPass(file, scrub, tmp);
+  fs.renameSync(tmp, file);
+  return true;
+}
+
+/** One pass over the file's lines; with `into`, the scrubbed file is written there. Whether anything changed. */
+async function scrubPass(file: string, scrub: Scrub, into: string | null): Promise<boolean> {
   const gz = isGzip(file);
   const lines = new ScrubLines(scrub);
-  const tmp = tmpOf(file);
   const read = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const write = fs.createWriteStream(tmp);
-  if (gz) await pipeline(read, zlib.createGunzip({ chunkSize: CHUNK_BYTES }), lines, zlib.createGzip(), write);
-  else await pipeline(read, lines, write);
-  if (lines.changed) fs.renameSync(tmp, file);
-  else fs.rmSync(tmp);
+  const gunzip = () => zlib.createGunzip({ chunkSize: CHUNK_BYTES });
+  if (into === null) {
+    const discard = new Writable({ write: (_chunk, _enc, done) => done() });
+    if (gz) await pipeline(read, gunzip(), lines, discard);
+    else await pipeline(read, lines, discard);
+  } else {
+    const write = fs.createWriteStream(into);
+    if (gz) await pipeline(read, gunzip(), lines, zlib.createGzip(), write);
+    else await pipeline(read, lines, write);
+  }
   return lines.changed;
 }
 
