@@ -1,0 +1,164 @@
+/**
+ * Transactions on the native engine in simulated time, against random programs: awaited sends,
+ * sends made together (Promise.all), think time, failed answers, a pool of 1 to 6 VUs and a
+ * deadline that some arrivals pass. Whatever the program, every arrival is counted once (or
+ * dropped), every send's promise settles, every request sent is recorded, and every VU, the
+ * borrowed ones included, is back in the pool at the end.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BucketRecord } from '../../analysis/types.ts';
+import { Schedule } from '../../analysis/schedule.ts';
+import { SimClock } from '../clock.ts';
+import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../scenario/requests.ts';
+import type { TransactionHttp } from '../scenario/types.ts';
+import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
+import { startNative } from './native.ts';
+import type { VuPool } from './vu-pool.ts';
+
+/** A step of a transaction: one awaited send, or several made together, each `[service ms, status]`; then think time. */
+interface Group {
+  sends: [number, number][];
+  thinkMs: number;
+}
+
+/** VUs that answer a request for `/<ms>/<status>` after that many ms of the clock, with that status. */
+function simPool(clock: SimClock, maxVUs: number) {
+  const free: VuConnection[] = [];
+  let allocated = 0;
+  let sent = 0;
+  const pool = {
+    active: 0,
+    refused: 'max' as const,
+    max: maxVUs,
+    get allocated() {
+      return allocated;
+    },
+    get sent() {
+      return sent;
+    },
+    acquire(): VuConnection | null {
+      let vu = free.pop();
+      if (!vu) {
+        if (allocated >= pool.max) return null;
+        allocated++;
+        let busy = false;
+        const me: VuConnection = {
+          send(req: PreparedRequest, done: SendDone) {
+            // one request at a time on a VU, whoever sends it
+            expect(busy).toBe(false);
+            busy = true;
+            sent++;
+            const [, ms, status] = req.path.split('/');
+            const out = newOutcome();
+            const t = out.times;
+            t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
+            clock.setTimeout(() => {
+              busy = false;
+              t.headersMs = t.endMs = clock.now();
+              out.status = Number(status);
+              done(me, out);
+            }, Number(ms));
+          },
+        } as unknown as VuConnection;
+        vu = me;
+      }
+      pool.active++;
+      return vu;
+    },
+    release(vu: VuConnection) {
+      pool.active--;
+      free.push(vu);
+    },
+  };
+  return pool;
+}
+
+async function runProgram(groups: Group[], maxVUs: number, timeoutMs: number) {
+  const clock = new SimClock(5000);
+  const sleep = (ms: number) => new Promise<void>((r) => clock.setTimeout(r, ms));
+  let made = 0;
+  let settled = 0;
+  const send = (http: TransactionHttp, i: number, [ms, status]: [number, number]) => {
+    made++;
+    return http
+      .send(`t: ${i}`, { url: `/${ms}/${status}` }, (r) => r.status === 200)
+      .then((r) => {
+        settled++;
+        return r;
+      });
+  };
+  const txn: TransactionRun = {
+    kind: 'transaction',
+    name: 't',
+    kept: { body: false, headers: false },
+    run: async (_seq, http) => {
+      for (const [g, group] of groups.entries()) {
+        const answers = await Promise.all(group.sends.map((s, j) => send(http, g * 10 + j, s)));
+        if (answers.some((a) => !a.ok)) return;
+        if (group.thinkMs > 0) await sleep(group.thinkMs);
+      }
+    },
+  };
+  const arrivals: Arrivals = {
+    ...requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
+    byName: true,
+    entries: [txn],
+    entryOf: () => txn,
+    prepare: (spec) => ({ method: 'GET', path: spec.url, headers: {}, body: null }),
+    checkOf,
+    admit: () => null,
+    transactionTimeoutMs: timeoutMs,
+  };
+  const pool = simPool(clock, maxVUs);
+  const records: BucketRecord[] = [];
+  const eng = startNative({
+    schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
+    phase: 'steps',
+    source: 'native/0',
+    pool: pool as unknown as VuPool,
+    seqOffset: 0,
+    gracefulStopMs: 60_000,
+    arrivals,
+    sink: (r) => records.push(r),
+    clock,
+  });
+  const done = await clock.run(eng.done);
+  // sends made after a deadline settle too (refused at once), after the engine is done
+  await clock.run(sleep(120_000));
+  const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+  return { done, pool, made, settled, sum };
+}
+
+const sendArb = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom(200, 200, 200, 500));
+const groupArb = fc.record({
+  sends: fc.array(sendArb, { minLength: 1, maxLength: 4 }),
+  thinkMs: fc.constantFrom(0, 0, 5, 30),
+});
+
+describe('transactions of random shape in simulated time', () => {
+  it('count every arrival once, settle every send, record every request sent and give back every VU', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(groupArb, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(25, 80, 10_000),
+        async (groups, maxVUs, timeoutMs) => {
+          const r = await runProgram(groups, maxVUs, timeoutMs);
+          expect(r.sum((b) => b.completed) + r.sum((b) => b.dropped)).toBe(r.done.dispatched);
+          expect(r.sum((b) => b.completed)).toBeGreaterThan(0);
+          expect(r.settled).toBe(r.made);
+          expect(r.sum((b) => b.requests ?? 0)).toBe(r.pool.sent);
+          expect(r.pool.active).toBe(0);
+          expect(r.pool.allocated).toBeLessThanOrEqual(maxVUs);
+          // with no failed answer and a deadline none reaches (under 1 s each), every send goes and every arrival is ok
+          if (timeoutMs === 10_000 && groups.every((g) => g.sends.every(([, status]) => status === 200))) {
+            expect(r.pool.sent).toBe(r.made);
+            expect(r.sum((b) => b.ok)).toBe(r.sum((b) => b.completed));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
