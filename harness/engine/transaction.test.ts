@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
+import { decodeHistogram } from '../../analysis/histogram.ts';
 import { SimClock } from '../clock.ts';
 import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../scenario/requests.ts';
 import type { TransactionHttp } from '../scenario/types.ts';
@@ -127,7 +128,10 @@ async function runProgram(groups: Group[], maxVUs: number, timeoutMs: number) {
   // sends made after a deadline settle too (refused at once), after the engine is done
   await clock.run(sleep(120_000));
   const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
-  return { done, pool, made, settled, sum };
+  const longestMs = Math.max(
+    ...records.map((b) => (b.byName?.t?.duration ? decodeHistogram(b.byName.t.duration).maxValue / 1000 : 0)),
+  );
+  return { done, pool, made, settled, sum, longestMs };
 }
 
 const sendArb = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom(200, 200, 200, 500));
@@ -137,6 +141,17 @@ const groupArb = fc.record({
 });
 
 describe('transactions of random shape in simulated time', () => {
+  it('six sends made at once on a pool of three VUs: each VU takes the next send waiting, two rounds of 10 ms', async () => {
+    const r = await runProgram(
+      [{ sends: Array.from({ length: 6 }, () => [10, 200] as [number, number]), thinkMs: 0 }],
+      3,
+      10_000,
+    );
+    // on the arrival's own VU alone after the first three, they took 40 ms
+    expect(Math.round(r.longestMs)).toBe(20);
+    expect([r.pool.sent, r.pool.active]).toEqual([r.made, 0]);
+  });
+
   it('count every arrival once, settle every send, record every request sent and give back every VU', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -3,8 +3,9 @@
  * VU's keep-alive connection, then the arrival is counted and the VU freed. A send made while
  * another of the arrival is in flight (Promise.all) goes at once on a free VU borrowed from the
  * pool, which it gives back when its answer is read, as a browser or k6 opens another connection;
- * with none free (the pool at its maximum), it waits for the arrival's own VU and goes when that is
- * free (its latency then starts when it is sent, and the wait is in the transaction's duration).
+ * with none free (the pool at its maximum), it waits for the first of the arrival's VUs, its own or
+ * a borrowed one, to be free (its latency then starts when it is sent, and the wait is in the
+ * transaction's duration).
  * One object per arrival holds its state; the VU's completion finds it as the VU's job
  * (VuConnection.job), so the usual awaited send makes its promise and nothing else: no closure, no
  * executor of its own, no map lookup.
@@ -76,7 +77,7 @@ const onSideAnswer: SendDone = (vu, out) => {
   side.t.sideAnswered(vu, side, out);
 };
 
-/** A send waiting for the arrival's own VU (none was free to borrow). */
+/** A send waiting for one of the arrival's VUs (none was free to borrow). */
 interface Waiting {
   name: string;
   spec: RequestSpec;
@@ -105,7 +106,7 @@ export class Transaction {
   private idle: (() => void) | null = null;
   /** The arrival's own VU has a request in flight. */
   private busy = false;
-  /** Sends waiting for the arrival's VU (made while it was busy and no VU was free to borrow). */
+  /** Sends waiting for one of the arrival's VUs (made while its own was busy and none was free to borrow). */
   private waiting: Waiting[] | null = null;
   /** The request in flight on the arrival's VU: its name, its check, and the resolve of its send's promise. */
   private name = '';
@@ -240,10 +241,15 @@ export class Transaction {
     this.sendEnded();
   }
 
-  /** A borrowed VU's request ended: recorded and read before the VU goes back to the pool. */
+  /**
+   * A borrowed VU's request ended: recorded and read, then the VU takes the next send waiting, if
+   * any (so that many sends made at once share every VU the pool could give), or goes back to the pool.
+   */
   sideAnswered(vu: VuConnection, side: SideSend, out: Outcome): void {
     const response = this.recorded(side.name, side.check, out);
-    this.host.release(vu);
+    const next = this.ended ? undefined : this.waiting?.shift();
+    if (next) next.resolve(this.sendBorrowed(vu, next.name, next.spec, next.check));
+    else this.host.release(vu);
     side.resolve(response);
     this.sendEnded();
   }
