@@ -46,7 +46,7 @@ function sentResponse(sent: Sent): SentResponse {
   };
 }
 
-/** The timers of k6 v0.52 on (global, as in a browser); an older k6 has none there. */
+/** The global timers of k6 (documented from v0.52, as in a browser); an older k6 may have none there. */
 interface Timers {
   setTimeout(f: () => void, ms: number): unknown;
   clearTimeout(id: unknown): void;
@@ -55,7 +55,7 @@ interface Timers {
 /**
  * The transaction's end or its deadline, whichever comes first: its arrival is counted then (kind
  * timeout past it, as on the native engine), and sends still in flight end on their own (k6 ends
- * the iteration once they have). Without timers (k6 before v0.52) or a deadline, its end.
+ * the iteration once they have). Without global timers or a deadline, its end.
  */
 async function withDeadline(done: Promise<void>, timeoutMs: number | undefined): Promise<'ended' | 'expired'> {
   const timers = globalThis as unknown as Partial<Timers>;
