@@ -209,7 +209,7 @@ export class Transaction {
     return p;
   }
 
-  /** On a VU borrowed from the pool; resolved by sideAnswered(), which gives the VU back. */
+  /** On a VU borrowed from the pool; resolved by sideAnswered(), which gives the VU back or to the next send waiting. */
   private sendBorrowed(vu: VuConnection, name: string, spec: RequestSpec, check: Check | undefined) {
     const req = this.prepared(name, spec);
     if (typeof req === 'string') {
@@ -266,7 +266,7 @@ export class Transaction {
     return arrivals.sent(out, error, kept);
   }
 
-  /** The sends waiting for the arrival's VU: the next goes now that it is free; after the end, each is refused. */
+  /** The sends waiting: the next goes on the arrival's own VU now that it is free; after the end, each is refused. */
   private startWaiting(): void {
     const waiting = this.waiting;
     while (waiting !== null && waiting.length > 0 && (!this.busy || this.ended)) {
