@@ -8,13 +8,16 @@
  *
  * An entry's duration is its whole arrival: a one-request entry's request, a transaction's start to
  * its end, think time included. The inner requests of a transaction are not
- * entries (their time is inside the transaction's), so only the entries' names are read.
+ * entries (their time is inside the transaction's), so only the entries' names are read; but sends
+ * a transaction made together held VUs borrowed beside its own, and that time (borrowedMs) adds
+ * to its arrivals' VU time.
  */
 import type { Aggregate } from './buckets.ts';
 
 /**
- * Mean ms a successful arrival held its VU over `agg`, weighted by each entry's successes (its
- * duration histogram's count, which is its `ok`); null when no arrival succeeded. `entryNames`
+ * Mean ms a successful arrival held VUs over `agg` (its own, and those its sends borrowed),
+ * weighted by each entry's successes (its duration histogram's count, which is its `ok`); null
+ * when no arrival succeeded. `entryNames`
  * are the mix's entry names (TrafficRecord entries); names of `agg` outside them are ignored.
  * Null too when `agg` has names but none of them is an entry's (no arrival ended in the window).
  */
@@ -34,7 +37,7 @@ export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): nu
     if (n.ok === 0) continue;
     const h = n.duration;
     if (h.totalCount === 0) continue;
-    sumUs += h.mean * h.totalCount;
+    sumUs += h.mean * h.totalCount + n.borrowedMs * 1000;
     ok += h.totalCount;
   }
   return ok > 0 ? sumUs / ok / 1000 : null;

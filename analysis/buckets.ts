@@ -85,6 +85,8 @@ export class NameAggregate {
   failed = 0;
   errors: Partial<Record<ErrorKind, number>> = {};
   statuses: Record<string, number> = {};
+  /** ms the successful ones held borrowed VUs (NameBucket.borrowedMs), summed. */
+  borrowedMs = 0;
   private encoded: string[] = [];
   private decoded: Histogram | null = null;
 
@@ -95,6 +97,7 @@ export class NameAggregate {
     this.failed = this.completed - this.ok;
     addCounts(this.errors, b.errors);
     if (b.statuses) addCounts(this.statuses, b.statuses);
+    this.borrowedMs += b.borrowedMs ?? 0;
     if (b.duration && b.duration !== EMPTY_ENCODED) {
       if (this.decoded) addInto(this.decoded, b.duration);
       else this.encoded.push(b.duration);
@@ -213,6 +216,7 @@ function mergeName(parts: readonly NameBucket[]): NameBucket {
     errors: sumCounts<ErrorKind>(parts.map((b) => b.errors)),
     ...(Object.keys(statuses).length > 0 ? { statuses } : {}),
     duration: addEncoded(parts.map((b) => b.duration)),
+    ...(parts.some((b) => b.borrowedMs) ? { borrowedMs: parts.reduce((a, b) => a + (b.borrowedMs ?? 0), 0) } : {}),
   };
 }
 

@@ -447,6 +447,20 @@ describe('meanArrivalMs: the time an arrival holds its VU', () => {
     expect(meanArrivalMs(agg, [...ENTRIES, 'refund'])).toBe(meanArrivalMs(agg, ENTRIES));
   });
 
+  it('a transaction whose sends went together adds the VU time it borrowed, merged across workers', () => {
+    // each second: 30 checkouts that held borrowed VUs 600 ms in all (20 ms each), on two workers
+    const borrowing = MIX.flatMap((r) =>
+      [0, 1].map((w) => ({
+        ...r,
+        source: `native/${w}`,
+        byName: { checkout: nameBucket(15, 0, spread(15, 40, 60), { transaction: true, borrowedMs: 300 }) },
+      })),
+    );
+    const agg = aggregate(mergeRecords(borrowing), 'steps', 0, 10);
+    expect(agg.byName.get('checkout')!.borrowedMs).toBe(6000);
+    expect(meanArrivalMs(agg, ENTRIES)).toBeCloseTo(50 + 20, 0);
+  });
+
   it('without names: the mean of the request histogram (each arrival one request)', () => {
     const agg = aggregate(PLAIN, 'steps', 0, 10);
     expect(meanArrivalMs(agg, ['shop'])).toBe(agg.hist.duration.mean / 1000);

@@ -132,6 +132,11 @@ export interface NameBucket {
   statuses?: Record<string, number>;
   /** HDR histogram (µs) of the successful ones' durations, compressed base64. */
   duration: string;
+  /**
+   * A transaction's: ms its successful arrivals held VUs borrowed for sends made together, beside
+   * their own VU for their whole duration (Little's law's VU time per arrival); absent when none.
+   */
+  borrowedMs?: number;
 }
 
 /**

@@ -19,21 +19,24 @@ export class OpenName {
   errors: Partial<Record<ErrorKind, number>> = {};
   statuses: Record<string, number> = {};
   readonly duration = new BufferedHistogram();
+  /** NameBucket.borrowedMs. */
+  borrowedMs = 0;
   constructor(readonly transaction: boolean) {}
 
   reset(): void {
-    this.completed = this.ok = 0;
+    this.completed = this.ok = this.borrowedMs = 0;
     this.errors = {};
     this.statuses = {};
     this.duration.reset();
   }
 
-  /** One completion: ok with its duration (ms), or failed by kind (and status). */
-  record(durationMs: number, kind: ErrorKind | undefined, status: number): void {
+  /** One completion: ok with its duration (ms) and the ms it held borrowed VUs, or failed by kind (and status). */
+  record(durationMs: number, kind: ErrorKind | undefined, status: number, borrowedMs = 0): void {
     this.completed++;
     if (kind === undefined) {
       this.ok++;
       this.duration.recordUs(durationMs * 1000);
+      this.borrowedMs += borrowedMs;
       return;
     }
     this.errors[kind] = (this.errors[kind] ?? 0) + 1;
@@ -48,6 +51,7 @@ export class OpenName {
       errors: this.errors,
       ...(Object.keys(this.statuses).length ? { statuses: this.statuses } : {}),
       duration: this.duration.totalCount > 0 ? encodeHistogram(this.duration.flush()) : EMPTY_LAG,
+      ...(this.borrowedMs > 0 ? { borrowedMs: Math.round(this.borrowedMs * 1000) / 1000 } : {}),
     };
   }
 }

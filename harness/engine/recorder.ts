@@ -153,10 +153,11 @@ export class BucketRecorder {
     name: string,
     durationMs: number,
     failure: { kind: ErrorKind; status: number; message: string } | null,
+    borrowedMs = 0,
   ): void {
     if (this.closed) return;
     const b = this.at(nowMs);
-    b.name(name, true).record(durationMs, failure?.kind, failure?.status ?? 0);
+    b.name(name, true).record(durationMs, failure?.kind, failure?.status ?? 0, borrowedMs);
     b.completed++;
     if (failure === null) b.ok++;
     else this.fail(b, failure.kind, failure.status, failure.message);

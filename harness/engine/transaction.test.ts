@@ -128,10 +128,11 @@ async function runProgram(groups: Group[], maxVUs: number, timeoutMs: number) {
   // sends made after a deadline settle too (refused at once), after the engine is done
   await clock.run(sleep(120_000));
   const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+  const borrowedMs = records.reduce((a, b) => a + (b.byName?.t?.borrowedMs ?? 0), 0);
   const longestMs = Math.max(
     ...records.map((b) => (b.byName?.t?.duration ? decodeHistogram(b.byName.t.duration).maxValue / 1000 : 0)),
   );
-  return { done, pool, made, settled, sum, longestMs };
+  return { done, pool, made, settled, sum, longestMs, borrowedMs };
 }
 
 const sendArb = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom(200, 200, 200, 500));
@@ -149,6 +150,8 @@ describe('transactions of random shape in simulated time', () => {
     );
     // on the arrival's own VU alone after the first three, they took 40 ms
     expect(Math.round(r.longestMs)).toBe(20);
+    // and they held the two borrowed VUs 4 x 10 ms per arrival: VU time 60 ms for 6 sends of 10 ms
+    expect(r.borrowedMs / r.sum((b) => b.ok)).toBeCloseTo(40, 6);
     expect([r.pool.sent, r.pool.active]).toEqual([r.made, 0]);
   });
 

@@ -70,6 +70,8 @@ interface SideSend {
   name: string;
   check: Check | undefined;
   resolve: (r: SentResponse) => void;
+  /** host.now() when it was sent: the borrowed VU's time runs from then to its answer. */
+  sentMs: number;
 }
 
 const onSideAnswer: SendDone = (vu, out) => {
@@ -106,6 +108,8 @@ export class Transaction {
   private idle: (() => void) | null = null;
   /** The arrival's own VU has a request in flight. */
   private busy = false;
+  /** ms the arrival's sends held borrowed VUs (NameBucket.borrowedMs). */
+  private borrowedMs = 0;
   /** Sends waiting for one of the arrival's VUs (made while its own was busy and none was free to borrow). */
   private waiting: Waiting[] | null = null;
   /** The request in flight on the arrival's VU: its name, its check, and the resolve of its send's promise. */
@@ -157,7 +161,7 @@ export class Transaction {
   private end(): void {
     this.ended = true;
     const endMs = this.host.now();
-    this.host.rec.transaction(endMs, this.entry.name, endMs - this.startMs, this.failure);
+    this.host.rec.transaction(endMs, this.entry.name, endMs - this.startMs, this.failure, this.borrowedMs);
     this.host.ended(this);
     if (this.pending === 0) this.release();
   }
@@ -217,7 +221,7 @@ export class Transaction {
       return this.refused(req);
     }
     const p = new Promise<SentResponse>(capture);
-    const side: SideSend = { t: this, name, check, resolve: captured! };
+    const side: SideSend = { t: this, name, check, resolve: captured!, sentMs: this.host.now() };
     captured = null;
     vu.job = side;
     vu.send(req, onSideAnswer);
@@ -247,6 +251,7 @@ export class Transaction {
    */
   sideAnswered(vu: VuConnection, side: SideSend, out: Outcome): void {
     const response = this.recorded(side.name, side.check, out);
+    this.borrowedMs += this.host.now() - side.sentMs;
     const next = this.ended ? undefined : this.waiting?.shift();
     if (next) next.resolve(this.sendBorrowed(vu, next.name, next.spec, next.check));
     else this.host.release(vu);
