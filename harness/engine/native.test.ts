@@ -5,13 +5,13 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { expectSentOrDropped } from '../../test/helpers/sent-or-dropped.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
-import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../scenario/requests.ts';
+import { requestArrivals, type TransactionRun } from '../scenario/requests.ts';
 import type { SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { VuPool } from './vu-pool.ts';
 import { SimClock } from '../clock.ts';
-import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
+import { onlyTransaction, simPool } from '../../test/helpers/sim-pool.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -367,45 +367,9 @@ describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) 
 });
 
 describe('in simulated time (an injected clock), against VUs that answer on that clock', () => {
-  /** A pool of VUs that each answer after serviceMs of the clock: no socket, no real time. */
-  function simPool(clock: SimClock, maxVUs: number, serviceMs: number) {
-    const free: VuConnection[] = [];
-    let allocated = 0;
-    const pool = {
-      active: 0,
-      refused: 'max' as const,
-      max: maxVUs,
-      get allocated() {
-        return allocated;
-      },
-      acquire(): VuConnection | null {
-        let vu = free.pop();
-        if (!vu) {
-          if (allocated >= pool.max) return null;
-          allocated++;
-          vu = {
-            send(_req: PreparedRequest, done: SendDone) {
-              const out = newOutcome();
-              const t = out.times;
-              t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
-              clock.setTimeout(() => {
-                t.headersMs = t.endMs = clock.now();
-                out.status = 200;
-                done(vu!, out);
-              }, serviceMs);
-            },
-          } as unknown as VuConnection;
-        }
-        pool.active++;
-        return vu;
-      },
-      release(vu: VuConnection) {
-        pool.active--;
-        free.push(vu);
-      },
-    };
-    return pool as unknown as VuPool;
-  }
+  /** VUs that each answer 200 after serviceMs of the clock (test/helpers/sim-pool.ts). */
+  const fixedPool = (clock: SimClock, maxVUs: number, serviceMs: number) =>
+    simPool(clock, maxVUs, () => ({ ms: serviceMs, status: 200 }));
 
   it('keeps the schedule to the millisecond, measures durations on that clock, and drops what finds no VU', async () => {
     const clock = new SimClock(5000);
@@ -416,7 +380,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       schedule: new Schedule([{ durationS: 3, fromPerSec: 500, toPerSec: 500 }]),
       phase: 'steps',
       source: 'native/0',
-      pool: simPool(clock, 8, 20),
+      pool: fixedPool(clock, 8, 20),
       seqOffset: 0,
       gracefulStopMs: 2000,
       arrivals: requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
@@ -466,7 +430,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       schedule: new Schedule([{ durationS: 3, fromPerSec: 30, toPerSec: 30 }]),
       phase: 'steps',
       source: 'native/0',
-      pool: simPool(clock, 8, serviceMs),
+      pool: fixedPool(clock, 8, serviceMs),
       seqOffset: 0,
       gracefulStopMs: 2000,
       arrivals: requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
@@ -547,20 +511,12 @@ describe('in simulated time (an injected clock), against VUs that answer on that
         late = http;
       },
     };
-    const arrivals: Arrivals = {
-      ...requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
-      byName: true,
-      entries: [txn],
-      entryOf: () => txn,
-      prepare: (spec) => ({ method: 'GET', path: spec.url, headers: {}, body: null }),
-      checkOf,
-      admit: () => null,
-    };
+    const arrivals = onlyTransaction(txn);
     const eng = startNative({
       schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
       phase: 'steps',
       source: 'native/0',
-      pool: simPool(clock, maxVUs, 10),
+      pool: fixedPool(clock, maxVUs, 10),
       seqOffset: 0,
       gracefulStopMs: 2000,
       arrivals,

@@ -11,11 +11,10 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { SimClock } from '../clock.ts';
-import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../scenario/requests.ts';
+import type { TransactionRun } from '../scenario/requests.ts';
 import type { TransactionHttp } from '../scenario/types.ts';
-import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from './http.ts';
 import { startNative } from './native.ts';
-import type { VuPool } from './vu-pool.ts';
+import { onlyTransaction, simPool } from '../../test/helpers/sim-pool.ts';
 
 /** A step of a transaction: one awaited send, or several made together, each `[service ms, status]`; then think time. */
 interface Group {
@@ -24,55 +23,11 @@ interface Group {
 }
 
 /** VUs that answer a request for `/<ms>/<status>` after that many ms of the clock, with that status. */
-function simPool(clock: SimClock, maxVUs: number) {
-  const free: VuConnection[] = [];
-  let allocated = 0;
-  let sent = 0;
-  const pool = {
-    active: 0,
-    refused: 'max' as const,
-    max: maxVUs,
-    get allocated() {
-      return allocated;
-    },
-    get sent() {
-      return sent;
-    },
-    acquire(): VuConnection | null {
-      let vu = free.pop();
-      if (!vu) {
-        if (allocated >= pool.max) return null;
-        allocated++;
-        let busy = false;
-        const me: VuConnection = {
-          send(req: PreparedRequest, done: SendDone) {
-            // one request at a time on a VU, whoever sends it
-            expect(busy).toBe(false);
-            busy = true;
-            sent++;
-            const [, ms, status] = req.path.split('/');
-            const out = newOutcome();
-            const t = out.times;
-            t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
-            clock.setTimeout(() => {
-              busy = false;
-              t.headersMs = t.endMs = clock.now();
-              out.status = Number(status);
-              done(me, out);
-            }, Number(ms));
-          },
-        } as unknown as VuConnection;
-        vu = me;
-      }
-      pool.active++;
-      return vu;
-    },
-    release(vu: VuConnection) {
-      pool.active--;
-      free.push(vu);
-    },
-  };
-  return pool;
+function pathPool(clock: SimClock, maxVUs: number) {
+  return simPool(clock, maxVUs, (req) => {
+    const [, ms, status] = req.path.split('/');
+    return { ms: Number(ms), status: Number(status) };
+  });
 }
 
 async function runProgram(groups: Group[], maxVUs: number, timeoutMs: number) {
@@ -101,23 +56,14 @@ async function runProgram(groups: Group[], maxVUs: number, timeoutMs: number) {
       }
     },
   };
-  const arrivals: Arrivals = {
-    ...requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
-    byName: true,
-    entries: [txn],
-    entryOf: () => txn,
-    prepare: (spec) => ({ method: 'GET', path: spec.url, headers: {}, body: null }),
-    checkOf,
-    admit: () => null,
-    transactionTimeoutMs: timeoutMs,
-  };
-  const pool = simPool(clock, maxVUs);
+  const arrivals = onlyTransaction(txn, timeoutMs);
+  const pool = pathPool(clock, maxVUs);
   const records: BucketRecord[] = [];
   const eng = startNative({
     schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
     phase: 'steps',
     source: 'native/0',
-    pool: pool as unknown as VuPool,
+    pool,
     seqOffset: 0,
     gracefulStopMs: 60_000,
     arrivals,
