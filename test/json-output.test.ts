@@ -181,5 +181,12 @@ describe('plateau compare --json', () => {
     expect(doc.rates.map((x: { ratePerSec: number }) => x.ratePerSec)).toEqual([100, 200, 300, 400, 500, 600]);
     expect(doc.warnings.join('\n')).toMatch(/engine differs: native vs k6/);
     expect(fs.readFileSync(out, 'utf8')).toMatch(/^# plateau compare/);
+    // a directory given as --out (the run stores' habit) is named as one, with the fix
+    const intoDir = await plateau(['compare', write('a.json', a), write('b.json', b), '--out', dir]);
+    expect(intoDir.status).toBe(2);
+    expect(intoDir.stderr).toContain(`cannot write ${dir} (--out): EISDIR: it is a directory`);
+    expect(intoDir.stderr).toContain(
+      'fix: give --out the path of a file (in that directory, say), not of the directory',
+    );
   });
 });

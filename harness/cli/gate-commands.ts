@@ -38,9 +38,12 @@ function writeOutput(file: string, text: string, flag: string, append = false): 
     if (append) fs.appendFileSync(file, text);
     else fs.writeFileSync(file, text);
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
     throw new PlateauError(
-      `cannot write ${file} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      `give ${flag} a path in a writable directory`,
+      `cannot write ${file} (${flag}): ${code ?? (err as Error).message}${code === 'EISDIR' ? ': it is a directory' : ''}`,
+      code === 'EISDIR'
+        ? `give ${flag} the path of a file (in that directory, say), not of the directory`
+        : `give ${flag} a path in a writable directory`,
       'output-unwritable',
       EXIT.usage,
     );
