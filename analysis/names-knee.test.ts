@@ -39,7 +39,7 @@ function steps(
   );
 }
 
-describe('firstDegradingName: the name whose p99 first exceeded 2x its baseline at or before the knee', () => {
+describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x its baseline at or before the knee', () => {
   it.each<[string, StepResult[], number | null, object]>([
     [
       'the earliest step wins over a larger growth later',
@@ -68,7 +68,7 @@ describe('firstDegradingName: the name whose p99 first exceeded 2x its baseline 
       1,
       {
         kind: 'grew',
-        first: expect.objectContaining({ name: 'checkout', transaction: true, baseP99Ms: 50, p99Ms: 150 }),
+        first: expect.objectContaining({ name: 'checkout', transaction: true, baseMs: 50, ms: 150 }),
       },
     ],
     [
@@ -95,7 +95,7 @@ describe('firstDegradingName: the name whose p99 first exceeded 2x its baseline 
       'nor a baseline: the first reliable one is',
       steps({ read: [[1, false], 10, 25] }),
       2,
-      { kind: 'grew', first: expect.objectContaining({ name: 'read', baseIndex: 1, baseP99Ms: 10, index: 2 }) },
+      { kind: 'grew', first: expect.objectContaining({ name: 'read', baseIndex: 1, baseMs: 10, index: 2 }) },
     ],
     [
       'no name has two reliable p99s up to the knee',
@@ -113,6 +113,53 @@ describe('firstDegradingName: the name whose p99 first exceeded 2x its baseline 
     ],
   ])('%s', (_name, s, knee, expected) => {
     expect(firstDegradingName(s, knee)).toMatchObject({ factor: NAME_GROWTH_FACTOR, ...expected });
+  });
+
+  it('judges p90 when no name has a reliable p99 at two steps, and says which it judged', () => {
+    // reads: p99 never reliable (a short hold), p90 from 300 samples: 4 ms, then 9 ms at the knee
+    const withP90 = (p90: number, p99: number): NameResult => ({
+      ...named([p99, false]),
+      latency: [
+        { q: 90, valueMs: p90, n: 400, reliable: true },
+        { q: 99, valueMs: p99, n: 400, reliable: false },
+      ],
+    });
+    const s = steps({ read: [1, 1] }).map((st, i) => ({ ...st, byName: { read: withP90([4, 9][i], [8, 30][i]) } }));
+    expect(firstDegradingName(s, 1)).toMatchObject({
+      kind: 'grew',
+      q: 90,
+      first: { name: 'read', baseMs: 4, ms: 9, growth: 2.25 },
+    });
+    // a reliable p99 at two steps keeps the rule on p99, even where p90 would have found growth
+    const both = s.map((st, i) => ({
+      ...st,
+      byName: {
+        read: {
+          ...withP90([4, 9][i], 10),
+          latency: [
+            { q: 90, valueMs: [4, 9][i], n: 5000, reliable: true },
+            { q: 99, valueMs: 10, n: 5000, reliable: true },
+          ],
+        },
+      },
+    }));
+    expect(firstDegradingName(both, 1)).toMatchObject({ kind: 'none', why: 'steady', q: 99, judged: ['read'] });
+    // neither reliable at two steps
+    expect(
+      firstDegradingName(
+        steps({
+          read: [
+            [10, false],
+            [40, false],
+          ],
+        }),
+        1,
+      ),
+    ).toMatchObject({
+      kind: 'none',
+      why: 'too-few-samples',
+      q: 90,
+    });
   });
 
   it('takes another factor', () => {

@@ -12,7 +12,11 @@
  * - the finding is the name that grew at the earliest step; several at that step: the largest
  *   growth, then the name (alphabetical) for a total order.
  *
- * An unreliable p99 never counts, neither as a baseline nor as growth. Pure.
+ * An unreliable p99 never counts, neither as a baseline nor as growth. When no name has a reliable
+ * p99 at two of those steps (a short hold: p99 needs 3,000 samples of the name in a window, p90
+ * 300), the same rule runs on p90 and the finding says so (`q`): the body of a name's latency
+ * grows near the knee too, and a p90 of enough samples is evidence where a p99 of too few is not.
+ * Pure.
  */
 import { decidingSteps } from './stop.ts';
 import type { NameResult, StepResult } from './types.ts';
@@ -20,88 +24,114 @@ import type { NameResult, StepResult } from './types.ts';
 /** A name grew when its p99 exceeds this many times its baseline. */
 export const NAME_GROWTH_FACTOR = 2;
 
+/** The percentiles the rule judges, in turn: the next only when no name has the one before reliable at two steps. */
+export const NAME_GROWTH_PERCENTILES = [99, 90] as const;
+export type NameGrowthPercentile = (typeof NAME_GROWTH_PERCENTILES)[number];
+
 export interface NameGrowth {
   name: string;
   transaction: boolean;
-  /** The step (0-based index, attempt) where its p99 first exceeded factor x its baseline. */
+  /** The step (0-based index, attempt) where its percentile (NamesKnee q) first exceeded factor x its baseline. */
   index: number;
   attempt: number;
-  p99Ms: number;
-  /** The step its baseline p99 was read at (0-based index, attempt). */
+  ms: number;
+  /** The step its baseline was read at (0-based index, attempt). */
   baseIndex: number;
   baseAttempt: number;
-  baseP99Ms: number;
-  /** p99Ms / baseP99Ms. */
+  baseMs: number;
+  /** ms / baseMs. */
   growth: number;
-  /** Other names whose p99 also grew at the same step, largest growth first. */
+  /** Other names whose percentile also grew at the same step, largest growth first. */
   alsoGrew: string[];
 }
 
 export type NamesKnee =
-  | { kind: 'grew'; factor: number; kneeIndex: number; first: NameGrowth }
+  | { kind: 'grew'; factor: number; q: NameGrowthPercentile; kneeIndex: number; first: NameGrowth }
   | {
       kind: 'none';
       factor: number;
+      /** The percentile judged: the last tried (90 when no name had a reliable p99 at two steps). */
+      q: NameGrowthPercentile;
       /** The knee's 0-based index, null without one. */
       kneeIndex: number | null;
       /**
        * no-names: no step carries figures by name; no-knee: no step held; too-few-samples: no name
-       * has a reliable p99 at two steps up to the knee; steady: every p99 stayed within factor x its baseline.
+       * has a reliable p99, nor a reliable p90, at two steps up to the knee; steady: every judged
+       * percentile stayed within factor x its baseline.
        */
       why: 'no-names' | 'no-knee' | 'too-few-samples' | 'steady';
-      /** The names that had a reliable p99 at two steps up to the knee (those the rule could judge), by code point. */
+      /** The names that had the percentile reliable at two steps up to the knee (those the rule could judge), by code point. */
       judged: string[];
     };
 
-/** The name's p99 in ms when it is reliable and above 0, else null. */
-function reliableP99(r: NameResult | undefined): number | null {
-  const p = r?.latency.find((x) => x.q === 99);
+/** The name's percentile q in ms when it is reliable and above 0, else null. */
+function reliableAt(r: NameResult | undefined, q: number): number | null {
+  const p = r?.latency.find((x) => x.q === q);
   return p && p.reliable && p.valueMs !== null && p.valueMs > 0 ? p.valueMs : null;
 }
 
-/** The name whose p99 first exceeded `factor` x its baseline at or before the knee (see the rule above). */
+/**
+ * The name whose p99 (else p90) first exceeded `factor` x its baseline at or before the knee (see
+ * the rule above).
+ */
 export function firstDegradingName(
   steps: readonly StepResult[],
   kneeIndex: number | null,
   factor: number = NAME_GROWTH_FACTOR,
 ): NamesKnee {
+  const q = NAME_GROWTH_PERCENTILES[0];
   const named = decidingSteps(steps).filter((s) => s.byName !== undefined);
-  if (named.length === 0) return { kind: 'none', factor, kneeIndex, why: 'no-names', judged: [] };
-  if (kneeIndex === null) return { kind: 'none', factor, kneeIndex, why: 'no-knee', judged: [] };
+  if (named.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [] };
+  if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [] };
   const window = named.filter((s) => s.index <= kneeIndex);
-  const base = new Map<string, { p99Ms: number; s: StepResult }>();
+  let found: NamesKnee | null = null;
+  for (const q of NAME_GROWTH_PERCENTILES) {
+    found = firstGrowthAt(window, kneeIndex, factor, q);
+    if (found.kind === 'grew' || found.why !== 'too-few-samples') return found;
+  }
+  return found!;
+}
+
+/** The rule on percentile q over the window's steps, in order. */
+function firstGrowthAt(
+  window: readonly StepResult[],
+  kneeIndex: number,
+  factor: number,
+  q: NameGrowthPercentile,
+): NamesKnee {
+  const base = new Map<string, { ms: number; s: StepResult }>();
   const judged = new Set<string>();
   for (const s of window) {
     const grew: NameGrowth[] = [];
     for (const [name, r] of Object.entries(s.byName ?? {})) {
-      const p99Ms = reliableP99(r);
-      if (p99Ms === null) continue;
+      const ms = reliableAt(r, q);
+      if (ms === null) continue;
       const b = base.get(name);
       if (!b) {
-        base.set(name, { p99Ms, s });
+        base.set(name, { ms, s });
         continue;
       }
       judged.add(name);
-      if (p99Ms > factor * b.p99Ms)
+      if (ms > factor * b.ms)
         grew.push({
           name,
           transaction: r.transaction === true,
           index: s.index,
           attempt: s.attempt ?? 1,
-          p99Ms,
+          ms,
           baseIndex: b.s.index,
           baseAttempt: b.s.attempt ?? 1,
-          baseP99Ms: b.p99Ms,
-          growth: p99Ms / b.p99Ms,
+          baseMs: b.ms,
+          growth: ms / b.ms,
           alsoGrew: [],
         });
     }
     if (grew.length > 0) {
       grew.sort((a, b) => b.growth - a.growth || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const [first, ...rest] = grew;
-      return { kind: 'grew', factor, kneeIndex, first: { ...first, alsoGrew: rest.map((g) => g.name) } };
+      return { kind: 'grew', factor, q, kneeIndex, first: { ...first, alsoGrew: rest.map((g) => g.name) } };
     }
   }
   const names = [...judged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { kind: 'none', factor, kneeIndex, why: names.length > 0 ? 'steady' : 'too-few-samples', judged: names };
+  return { kind: 'none', factor, q, kneeIndex, why: names.length > 0 ? 'steady' : 'too-few-samples', judged: names };
 }

@@ -150,14 +150,21 @@ export function trafficText(run: RunResult): TextSection | null {
 }
 
 /**
- * Which entry's p99 grew first on the way to the knee (analysis/names-knee.ts), in one sentence;
- * null when the run has no figures by name.
+ * Which entry's p99 (else p90, on short holds) grew first on the way to the knee
+ * (analysis/names-knee.ts), in one sentence; null when the run has no figures by name.
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
   // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
   const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
   const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;
+  const needs = (q: number) => fmtInt(requiredSamples(q, run.rules.minTailSamples));
+  const p = `p${f.q}`;
+  // on p90: why not p99, and what would give one
+  const fallback =
+    f.q === 99
+      ? ''
+      : `; ${p} because no name's p99 rests on ${needs(99)} samples at two steps, which longer holds collect`;
   if (f.kind === 'none') {
     switch (f.why) {
       case 'no-names':
@@ -165,14 +172,14 @@ export function namesKneeSentence(run: RunResult): string | null {
       case 'no-knee':
         return 'No step held, so no entry can be said to have degraded first.';
       case 'too-few-samples':
-        return `Which entry degraded first cannot be told: no name's p99 rests on enough samples at two steps${upTo}; p99 needs ${fmtInt(requiredSamples(99, run.rules.minTailSamples))} samples of that name in a window, which longer holds collect.`;
+        return `Which entry degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {
         const all = nameOrder(run).length;
         const only =
           f.judged.length < all
-            ? ` (judged: ${f.judged.join(', ')}; the other names' p99s rest on too few samples to compare)`
+            ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
-        return `No entry's p99 grew beyond ${f.factor}× its first reliable p99${upTo}${only}: none degraded ahead of the others.`;
+        return `No entry's ${p} grew beyond ${f.factor}× its first reliable ${p}${upTo}${only}: none degraded ahead of the others${fallback}.`;
       }
     }
   }
@@ -181,5 +188,5 @@ export function namesKneeSentence(run: RunResult): string | null {
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const also = g.alsoGrew.length > 0 ? `; at the same step also ${g.alsoGrew.join(', ')}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose p99 reached ${fmtMs(g.p99Ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseP99Ms)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first p99 past ${f.factor}× its own baseline, reliable percentiles only)${also}.`;
+  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${also}.`;
 }

@@ -217,20 +217,31 @@ describe('report.md by name', () => {
     expect(rows.slice(1).every((r) => r.split(/(?<!\\)\|/).length === 11)).toBe(true);
   });
 
+  /** MIXED with every name's percentiles from `q` up unreliable. */
+  const reliableBelow = (q: number): RunResult => ({
+    ...MIXED,
+    steps: MIXED.steps.map((s) => ({
+      ...s,
+      byName: Object.fromEntries(
+        Object.entries(s.byName!).map(([k, r]) => [
+          k,
+          { ...r, latency: r.latency.map((p) => ({ ...p, reliable: p.q < q })) },
+        ]),
+      ),
+    })),
+  });
+
+  it('judges p90 when no p99 rests on enough samples, and says so', () => {
+    expect(namesKneeSentence(reliableBelow(99))).toBe(
+      "First to degrade on the way to the knee (step 4): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, 2.1× its 14.0 ms at step 1 (the first p90 past 2× its own baseline, reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect); at the same step also create order.",
+    );
+  });
+
   it('says so when no name has enough samples to tell', () => {
-    const few: RunResult = {
-      ...MIXED,
-      steps: MIXED.steps.map((s) => ({
-        ...s,
-        byName: Object.fromEntries(
-          Object.entries(s.byName!).map(([k, r]) => [
-            k,
-            { ...r, latency: r.latency.map((p) => ({ ...p, reliable: p.q < 99 })) },
-          ]),
-        ),
-      })),
-    };
-    expect(namesKneeSentence(few)).toMatch(/^Which entry degraded first cannot be told: no name's p99 rests on enough/);
+    const few = reliableBelow(90);
+    expect(namesKneeSentence(few)).toBe(
+      "Which entry degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps up to the knee (step 4); p99 needs 3,000 samples of that name in a window and p90 300, which longer holds collect.",
+    );
     expect(namesKneeSentence(few)).toMatch(/ up to the knee \(step \d+\)/);
     // a run that established no capacity (every planned step held) has no knee to name, only its highest held step
     const noCapacity = { ...few, capacityPerSec: null, stopReason: 'max-rate-reached' as const };
