@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import * as acorn from 'acorn';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { bundleK6Script, type RuntimeInput } from './bundle.ts';
 import { k6Options } from './options.ts';
@@ -138,6 +139,13 @@ describe('the k6 bundle of a mix', () => {
     expect(isK6Side(sectionAt(text, text.indexOf('http.asyncRequest(')))).toBe(true);
     expect(isK6Side(sectionAt(text, text.indexOf('new SharedArray(')))).toBe(true);
   });
+  it('is ES2017 syntax: k6 before v0.53 parses a script through Babel 6, which knows no ?., ?? or object spread', async () => {
+    const text = await script(SCENARIO);
+    // acorn at ecmaVersion 2017 refuses every later syntax (and regular-expression feature) k6 < v0.53 cannot parse
+    expect(() => acorn.parse(text, { ecmaVersion: 2017, sourceType: 'module' })).not.toThrow();
+    // the scenario's and the runtime's own ?? and ?. were lowered, not left for k6
+    expect(text).not.toMatch(/\?\?|\?\.[A-Za-z_$[(]/);
+  });
 });
 
 describe('the bundled mix, run with k6 faked', () => {
@@ -187,8 +195,12 @@ describe('the bundled mix, run with k6 faked', () => {
       }
       for (const r of sent) expect(r.params).toMatchObject({ redirects: 0, timeout: '2000ms' });
     }
-    // think time: 20 ms per checkout, as k6's sleep in seconds
-    expect(l.fake.sleeps).toEqual([0.02, 0.02, 0.02, 0.02]);
+    // think time: 20 ms per checkout, on k6's global timers (Node's stand in), not its blocking sleep
+    expect(l.fake.sleeps).toEqual([]);
+    const checkouts = arrivalsOf(l).filter((s) => s.tags.name === 'checkout');
+    expect(checkouts).toHaveLength(4);
+    // a timer may fire up to a millisecond early by Date.now's reckoning
+    for (const c of checkouts) expect(c.value).toBeGreaterThanOrEqual(19);
     // a request entry's arrival lasts its request (k6's timings.duration); a transaction's is measured
     for (const [i, s] of arrivalsOf(l).entries()) {
       if (s.tags.transaction === 'false' && s.tags.outcome === 'ok') expect(s.value, `arrival ${i + 1}`).toBe(7.5);
@@ -277,6 +289,18 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(stuck.map((s) => s.tags.outcome)).toEqual(['timeout', 'ok', 'timeout', 'ok']);
     for (const s of stuck.filter((x) => x.tags.outcome === 'timeout')) expect(s.value).toBeGreaterThanOrEqual(45);
     expect(arrivalsOf(l).filter((s) => s.tags.outcome === 'ok')).toHaveLength(14);
+  });
+
+  it("think time is a timer where k6 has global timers (Node's stand in): the deadline ends a transaction in its think time", async () => {
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/native-mix/think.ts'), { transactionTimeoutMs: 50 }),
+      () => ({ status: 200, body: 'ok' }),
+    );
+    await run(l, 1);
+    expect(arrivalsOf(l).map((s) => s.tags.outcome)).toEqual(['timeout']);
+    // k6's blocking sleep was not used, and the send after the think time was refused, never sent
+    expect(l.fake.sleeps).toEqual([]);
+    expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual(['thinker: first']);
   });
 
   it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {

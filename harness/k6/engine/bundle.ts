@@ -1,6 +1,7 @@
 /**
  * esbuild bundles the portable scenario and its k6 runtime into one k6 script: an ES module with
- * `k6` and `k6/*` left as imports, syntax lowered to ES2020 (what k6's JavaScript runtime runs),
+ * `k6` and `k6/*` left as imports, syntax lowered to ES2017 (k6 before v0.53 parses a script through Babel 6, which knows no
+ * `?.`, `??` or object spread; async functions it runs natively from v0.43),
  * `options` from the plan, and the run's constants (run id, id prefix, origin, the data sources'
  * absolute paths). Secrets are never in it: the runtime reads them from __ENV when k6 runs.
  */
@@ -113,7 +114,7 @@ export async function bundleK6Script(b: BundleInput): Promise<string> {
       format: 'esm',
       platform: 'neutral',
       mainFields: ['module', 'main'],
-      target: 'es2020',
+      target: 'es2017',
       external: ['k6', 'k6/*'],
       plugins: [k6Safe],
       legalComments: 'none',

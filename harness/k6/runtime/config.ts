@@ -23,7 +23,7 @@ export interface RuntimeConfig {
   timeoutMs: number;
   /**
    * http.transactionTimeoutMs: a transaction not ended by then fails its arrival (kind timeout),
-   * where k6 has global timers (setTimeout: documented from k6 v0.52); absent or without them, no deadline.
+   * where k6 has global timers (setTimeout: global from k6 v0.51); absent or without them, no deadline.
    */
   transactionTimeoutMs?: number;
   /**

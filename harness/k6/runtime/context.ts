@@ -3,13 +3,15 @@
  *   pick    = the same Knuth hash as harness/scenario/context.ts (spread), so both engines hit the
  *             same rows for the same seq;
  *   row     = the data source's row for this arrival (data.ts: the same rowIndex as the native engine);
- *   sleep   = k6's sleep, which holds the VU as think time does on the native engine, as a resolved
- *             Promise (k6/timers needs k6 >= 0.50; plateau runs on 0.44);
+ *   sleep   = a timer of k6's global setTimeout (k6 >= v0.51), which holds the VU as think time does
+ *             on the native engine and lets the transaction's deadline and the answers of sends in
+ *             flight run meanwhile; on an older k6, its blocking sleep, as a resolved Promise;
  *   secrets = __ENV only: k6 passes the process environment through, the script holds no secret.
  */
 import { sleep } from 'k6';
 import crypto from 'k6/crypto';
 import { spread } from './spread.ts';
+import { globalTimers } from './timers.ts';
 import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 
@@ -55,7 +57,10 @@ function thinkTime(ms: number): Promise<void> {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
     throw new Error(`ctx.sleep(${String(ms)}): give the think time in milliseconds, a number >= 0`);
   }
-  if (ms > 0) sleep(ms / 1000);
+  if (ms === 0) return Promise.resolve();
+  const timers = globalTimers();
+  if (timers !== null) return new Promise<void>((resolve) => void timers.setTimeout(resolve, ms));
+  sleep(ms / 1000);
   return Promise.resolve();
 }
 

@@ -11,6 +11,7 @@ import type { RuntimeConfig } from './config.ts';
 import { messageOf, type Failure } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
 import { deadlineMessage } from '../../scenario/traffic.ts';
+import { globalTimers } from './timers.ts';
 
 export interface ArrivalResult {
   outcome: 'ok' | ErrorKind;
@@ -46,29 +47,22 @@ function sentResponse(sent: Sent): SentResponse {
   };
 }
 
-/** The global timers of k6 (documented from v0.52, as in a browser); an older k6 may have none there. */
-interface Timers {
-  setTimeout(f: () => void, ms: number): unknown;
-  clearTimeout(id: unknown): void;
-}
-
 /**
  * The transaction's end or its deadline, whichever comes first: its arrival is counted then (kind
  * timeout past it, as on the native engine), and sends still in flight end on their own (k6 ends
  * the iteration once they have). Without global timers or a deadline, its end.
  */
 async function withDeadline(done: Promise<void>, timeoutMs: number | undefined): Promise<'ended' | 'expired'> {
-  const timers = globalThis as unknown as Partial<Timers>;
-  if (!timeoutMs || typeof timers.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')
-    return done.then(() => 'ended');
+  const timers = globalTimers();
+  if (!timeoutMs || timers === null) return done.then(() => 'ended');
   let timer: unknown;
   const expired = new Promise<'expired'>((resolve) => {
-    timer = timers.setTimeout!(() => resolve('expired'), timeoutMs);
+    timer = timers.setTimeout(() => resolve('expired'), timeoutMs);
   });
   try {
     return await Promise.race([done.then(() => 'ended' as const), expired]);
   } finally {
-    timers.clearTimeout!(timer);
+    timers.clearTimeout(timer);
   }
 }
 
