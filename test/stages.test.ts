@@ -132,6 +132,42 @@ describe('preflight', () => {
     expect(r.error?.hint).toMatch(/await each http\.send and ctx\.sleep/);
   });
 
+  const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/preflight/${name}.ts`);
+
+  it('waits for the sends a sample transaction did not await, and refuses the arrival by the one that failed', async () => {
+    const r = await runQuietly(base('half-await', { scenario: fixture('half-await'), steps: SHORTEST }), { env });
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /^the sample request "t: two" of transaction "t" GET http:\/\/[^ ]+\/orders\/nope got 404/,
+    );
+  });
+
+  it('a sample transaction that awaits none of its sends still sends them: it holds, no crash', async () => {
+    const r = await runQuietly(base('no-await', { scenario: fixture('no-await'), steps: SHORTEST }), { env });
+    expect(r.error ?? null).toBeNull();
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {
+    const r = await runQuietly(
+      base('json-check', { scenario: fixture('json-check'), steps: SHORTEST, http: { maxBodyBytes: 8 } }),
+      { env },
+    );
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toContain(
+      'the body is not JSON as kept: plateau keeps the first 8 bytes of a body (http.maxBodyBytes)',
+    );
+  });
+
+  it("a transaction's check defined outside run: the message says to write the read in run (inline in http.send)", async () => {
+    const r = await runQuietly(base('outside-check', { scenario: fixture('outside-check'), steps: SHORTEST }), { env });
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toContain(
+      "not kept for this transaction: plateau keeps it only when the transaction's run own code reads res.body or res.json()",
+    );
+    expect(r.error?.message).toContain('write res.body or res.json() in the run (or its inline checks)');
+  });
+
   it('checks the metrics endpoint holds the named series', async () => {
     const ok = await runQuietly(
       base('metrics-ok', {

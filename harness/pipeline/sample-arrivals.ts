@@ -35,30 +35,53 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
 async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: EntryRun): Promise<string[]> {
   if (run.kind === 'request') {
     const req = scenarioStep('request(ctx) for the sample request', () => run.build(0));
-    const o = await send(config, req, run.name);
+    const { o, shown } = await send(config, req, run.name);
     const verdict = o.status < 400 ? run.check(o) : null;
-    refuseUnless(config, req, o, verdict, run.name, null);
+    refuseUnless(config, req, o, shown, verdict, run.name, null);
     return [`${req.method} ${pathOnly(req.path)}`, String(o.status)];
   }
-  const shown: string[] = [];
+  const said: string[] = [];
   let failed: Error | null = null;
+  // as on the engine, a send never rejects and the arrival waits for every send it made, awaited or not
+  const pending = new Set<Promise<SentResponse>>();
+  let ended = false;
+  const fail = (err: Error, message: string): SentResponse => {
+    failed ??= err;
+    return s.arrivals.sent(newOutcome(), message, run.kept);
+  };
+  const sendOne = async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
+    if (ended) return s.arrivals.sent(newOutcome(), SENT_AFTER_END, run.kept);
+    const bad = s.arrivals.admit(name);
+    if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
+    let req: PreparedRequest;
+    try {
+      req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () => s.arrivals.prepare(spec, run.kept));
+    } catch (err) {
+      return fail(err as Error, (err as Error).message);
+    }
+    let answer: Answer;
+    try {
+      answer = await send(config, req, name);
+    } catch (err) {
+      return fail(err as Error, (err as Error).message);
+    }
+    const { o, shown } = answer;
+    const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
+    try {
+      refuseUnless(config, req, o, shown, verdict, name, run.name);
+    } catch (err) {
+      failed ??= err as Error;
+      return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
+    }
+    said.push(`${name} ${o.status}`);
+    return s.arrivals.sent(o, null, run.kept);
+  };
   const http = {
-    send: async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
-      const bad = s.arrivals.admit(name);
-      if (bad) throw scenarioFailure(`transaction "${run.name}"`, bad);
-      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () =>
-        s.arrivals.prepare(spec, run.kept),
-      );
-      const o = await send(config, req, name);
-      const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
-      try {
-        refuseUnless(config, req, o, verdict, name, run.name);
-      } catch (err) {
-        failed ??= err as Error;
-        return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
-      }
-      shown.push(`${name} ${o.status}`);
-      return s.arrivals.sent(o, null, run.kept);
+    send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
+      const p = sendOne(name, spec, check);
+      pending.add(p);
+      void p.then(() => pending.delete(p));
+      return p;
     },
   };
   const limitMs = config.http.transactionTimeoutMs;
@@ -79,14 +102,17 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
   });
   try {
     await Promise.race([run.run(0, http), overdue]);
+    // sends run left going (not awaited) end before the arrival does, as on the engine
+    while (pending.size > 0) await Promise.race([Promise.all(pending), overdue]);
   } catch (err) {
     if (err instanceof PlateauError) throw err;
     throw scenarioFailure(`transaction "${run.name}"`, (err as Error)?.message ?? String(err));
   } finally {
+    ended = true;
     clearTimeout(timer);
   }
   if (failed) throw failed;
-  if (shown.length === 0) {
+  if (said.length === 0) {
     throw new PlateauError(
       `the sample arrival of transaction "${run.name}" sent no request`,
       'make run(ctx, http) send its requests with await http.send(name, request)',
@@ -94,14 +120,28 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
       EXIT.preflight,
     );
   }
-  return shown;
+  return said;
 }
 
-/** One request with undici; its answer as the engine's Outcome (status, headers, the body kept up to maxBodyBytes). */
-async function send(config: PlateauConfig, req: PreparedRequest, name: string): Promise<Outcome> {
+/** What a send made after the sample arrival ended resolves to (never sent). */
+const SENT_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
+
+/** A sample's answer: the outcome the check sees (its body kept as the engine keeps it) and the first bytes shown on a refusal. */
+interface Answer {
+  o: Outcome;
+  shown: Buffer;
+}
+
+/**
+ * One request with undici; its answer as the engine's Outcome (status, headers, and the body kept
+ * exactly as the engine keeps it: PreparedRequest.keepBodyBytes, at most http.maxBodyBytes), and
+ * its first bytes apart, for the message when the sample is refused.
+ */
+async function send(config: PlateauConfig, req: PreparedRequest, name: string): Promise<Answer> {
   const url = new URL(req.path, config.target.url).href;
   const timeoutMs = config.http.timeoutMs;
   const o = newOutcome();
+  const shownChunks: Buffer[] = [];
   let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {
@@ -112,12 +152,13 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const keep = Math.max(SHOWN_BYTES, req.keepBodyBytes ?? 0);
+    const keep = req.keepBodyBytes ?? 0;
     let n = 0;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (n < keep) o.bodyChunks.push(Buffer.from(chunk.subarray(0, keep - n)));
+      if (n < SHOWN_BYTES) shownChunks.push(Buffer.from(chunk.subarray(0, SHOWN_BYTES - n)));
       n += chunk.length;
-      if (n >= Math.max(keep, config.http.maxBodyBytes)) break;
+      if (n >= Math.max(keep, SHOWN_BYTES)) break;
     }
     res.body.destroy();
   } catch (err) {
@@ -138,13 +179,14 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
   o.rawHeaders = Object.entries(res.headers).flatMap(([k, v]) =>
     Array.isArray(v) ? v.flatMap((x) => [k, x]) : v === undefined ? [] : [k, String(v)],
   );
-  return o;
+  return { o, shown: Buffer.concat(shownChunks) };
 }
 
 function refuseUnless(
   config: PlateauConfig,
   req: PreparedRequest,
   o: Outcome,
+  shown: Buffer,
   verdict: string | null,
   name: string,
   transaction: string | null,
@@ -154,7 +196,7 @@ function refuseUnless(
     throw scenarioFailure(`check(response) for the sample response of "${name}"`, verdict.slice(CHECK_THREW.length));
   }
   const url = new URL(req.path, config.target.url).href;
-  const text = Buffer.concat(o.bodyChunks).subarray(0, SHOWN_BYTES).toString('utf8');
+  const text = shown.toString('utf8');
   const what = transaction ? `"${name}" of transaction "${transaction}"` : `"${name}"`;
   throw new PlateauError(
     `the sample request ${what} ${req.method} ${url} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${text}`,

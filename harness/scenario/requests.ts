@@ -11,6 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf } from './mix-order.ts';
 import { NameBook } from './names.ts';
+import { checkReturned } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 
@@ -48,7 +49,7 @@ export interface Arrivals {
   entryOf(seq: number): EntryRun;
   /** A transaction's request, ready to send, keeping what its code reads (the body up to http.maxBodyBytes). */
   prepare(spec: RequestSpec, kept?: Kept): PreparedRequest;
-  /** Runs a check on a response; null when accepted, else why not. */
+  /** Runs a transaction's check (given to http.send) on a response; null when accepted, else why not. */
   checkOf(check: Check | undefined, o: Outcome, kept?: Kept): string | null;
   /** A transaction's response as the scenario keeps it (a copy: the VU's outcome is reused). */
   sent(o: Outcome, error: string | null, kept?: Kept): SentResponse;
@@ -105,7 +106,7 @@ export async function scenarioRequests(
     entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
     prepare: (spec, kept = KEPT_ALL) =>
       prepared(spec, origin, kept.body ? maxBodyBytes : 0, kept.headers, 'http.send(name, request)'),
-    checkOf,
+    checkOf: transactionCheckOf,
     sent,
     admit: admission(traffic),
   };
@@ -192,14 +193,23 @@ const KEPT_ALL: Kept = { body: true, headers: true };
  * A check that reads what its request did not keep (through a helper, or a computed name) throws,
  * so it fails with the fix instead of judging an empty body (docs/decisions/028).
  */
-export function checkOf(check: Check | undefined, o: Outcome, kept: Kept = KEPT_ALL): string | null {
-  return check ? verdict(check, new ResponseView(kept).over(o)) : null;
+export function checkOf(
+  check: Check | undefined,
+  o: Outcome,
+  kept: Kept = KEPT_ALL,
+  where: 'check' | 'transaction' = 'check',
+): string | null {
+  return check ? verdict(check, new ResponseView(kept, where).over(o)) : null;
+}
+
+/** A check given to http.send: what it may read is what its transaction's run reads (its own text does not count). */
+function transactionCheckOf(check: Check | undefined, o: Outcome, kept: Kept = KEPT_ALL): string | null {
+  return checkOf(check, o, kept, 'transaction');
 }
 
 function verdict(check: Check, res: ResponseView): string | null {
   try {
-    const v = check(res);
-    return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+    return checkReturned(check(res));
   } catch (err) {
     return `check threw: ${(err as Error).message}`;
   }
@@ -211,7 +221,10 @@ function verdict(check: Check, res: ResponseView): string | null {
  */
 class ResponseView implements ResponseInfo {
   private o!: Outcome;
-  constructor(private readonly kept: Kept) {}
+  constructor(
+    private readonly kept: Kept,
+    private readonly where: 'check' | 'transaction' = 'check',
+  ) {}
   over(o: Outcome): this {
     this.o = o;
     return this;
@@ -220,11 +233,11 @@ class ResponseView implements ResponseInfo {
     return this.o.status;
   }
   get headers(): Record<string, string | string[] | undefined> {
-    if (!this.kept.headers) throw new Error(notKept('headers', 'res.headers'));
+    if (!this.kept.headers) throw new Error(notKept('headers', 'res.headers', this.where));
     return responseHeaders(this.o);
   }
   get body(): string {
-    if (!this.kept.body) throw new Error(notKept('body', 'res.body or res.json()'));
+    if (!this.kept.body) throw new Error(notKept('body', 'res.body or res.json()', this.where));
     return bodyText(this.o);
   }
   json(): any {
@@ -307,7 +320,7 @@ export function requestArrivals(
     prepare: () => {
       throw new Error('a one-request scenario sends no transaction');
     },
-    checkOf,
+    checkOf: transactionCheckOf,
     sent,
     admit: () => null,
   };

@@ -6,6 +6,7 @@
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, ResponseInfo } from '../../scenario/types.ts';
 import { errorKindOf } from '../output/error-kind.ts';
+import { checkReturned } from '../../scenario/verdict.ts';
 
 /** What the runtime reads of a k6 response (RefinedResponse has more). */
 export interface K6Response {
@@ -77,8 +78,7 @@ export function failureOf(res: K6Response): Failure | null {
 /** null when accepted, else why not (the portable check's contract). */
 export function verdictOf(check: Check, info: ResponseInfo): string | null {
   try {
-    const v = check(info);
-    return v === true || v === undefined ? null : typeof v === 'string' ? v : 'check returned false';
+    return checkReturned(check(info));
   } catch (err) {
     return `check threw: ${messageOf(err)}`;
   }
