@@ -477,6 +477,41 @@ describe('in simulated time (an injected clock), against VUs that answer on that
     expect([after.ok, after.error]).toEqual([false, expect.stringMatching(/after the transaction ended/)]);
   });
 
+  it('a send run did not await, made after its arrival ended, is refused and counted under its name (kind other), no arrival or request changed', async () => {
+    const clock = new SimClock(5000);
+    const records: BucketRecord[] = [];
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 't',
+      kept: { body: false, headers: false },
+      run: async (_seq, http) => {
+        await http.send('t: one', { url: '/a' });
+        // a bug: a send on a timer, after run has returned
+        clock.setTimeout(() => void http.send('t: late', { url: '/b' }), 5);
+      },
+    };
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 4, toPerSec: 4 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool: fixedPool(clock, 2, 10),
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      arrivals: onlyTransaction(txn),
+      sink: (r) => records.push(r),
+      clock,
+    });
+    await clock.run(eng.done);
+    const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+    expect([sum((r) => r.completed), sum((r) => r.ok), sum((r) => r.requests ?? 0)]).toEqual([4, 4, 4]);
+    // the last arrival's came after the run had ended (its recorder closed): three of the four
+    expect(sum((r) => r.byName?.['t: late']?.errors.other ?? 0)).toBe(3);
+    expect(sum((r) => r.byName?.['t: late']?.completed ?? 0)).toBe(3);
+    expect(records.flatMap((r) => r.samples ?? [])).toContain(
+      'other: t: late: http.send after the transaction ended: await every send inside run(ctx, http)',
+    );
+  });
+
   it('sends made at once go together, the second on a VU borrowed from the pool and given back when its answer is read', async () => {
     const { records, answers } = await pairedTransaction(3);
     expect(answers.map((a) => [a.status, a.ok])).toEqual(Array(6).fill([200, true]));

@@ -174,6 +174,19 @@ export class BucketRecorder {
     return kind;
   }
 
+  /**
+   * A send its transaction made after the arrival had ended (run did not await it): never sent, its
+   * arrival already counted, so it is counted only under its name, failed (kind other), and its
+   * message kept among the second's samples: the scenario's bug is seen, no count of arrivals or
+   * requests changes.
+   */
+  sentAfterEnd(nowMs: number, name: string, message: string): void {
+    if (this.closed) return;
+    const b = this.at(nowMs);
+    b.name(name, false).record(0, 'other', 0);
+    b.note(cutMessage(`other: ${message}`, MAX_MESSAGE));
+  }
+
   /** An arrival that failed before sending (the scenario threw); under its entry's name when names are recorded. */
   iterationError(nowMs: number, message: string, name?: string, transaction = false): void {
     if (this.closed) return;
