@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeStop } from './stop.ts';
+import { overloadShape } from './verdicts.ts';
 import { DEFAULT_RULES, stepResult } from './testing/builders.ts';
 import type { StepResult } from './types.ts';
 
@@ -49,5 +50,55 @@ describe('a generator-bound stop says what would let the generator keep up', () 
       /To measure further, give the generator more cores or a machine of its own \(k6 can split the plan over machines: k6.executionSegment\)$/,
     );
     expect(stopWith({ lagP99Ms: 40 }).stopDetail).toMatch(/more cores or workers/);
+  });
+});
+
+describe('a step that failed mostly of kind other is not laid at the target', () => {
+  const failing = (errors: StepResult['errors'], index = 0) =>
+    stepResult({
+      index,
+      ratePerSec: 100 * (index + 1),
+      throughputPerSec: 40,
+      delivery: 0.4,
+      errorRate: 0.6,
+      errors,
+      errorSamples: ['other: t: name "order 123" is built from data; give each request a fixed name'],
+      verdict: 'fails',
+      reasons: ['delivered 0.40 < 0.90'],
+    });
+
+  it('the first step: the stop line points at the errors table, not at the target', () => {
+    const s = summarizeStop([failing({ other: 60 })], 4, false, DEFAULT_RULES);
+    expect(s.stopReason).toBe('failed-first-step');
+    expect(s.stopDetail).not.toMatch(/the target sustains less/);
+    expect(s.stopDetail).toContain(
+      '100% of its failures are of kind other, which no answer of the target\'s made (the scenario threw or was refused, or a transport error plateau does not classify; the first: "t: name "order 123" is built from data; give each request a fixed name"): read the errors table and fix that before taking this step as the target\'s limit',
+    );
+  });
+
+  it('past a held step: the plateau line says so too', () => {
+    const s = summarizeStop(
+      [stepResult({ index: 0 }), failing({ other: 40, http_5xx: 20 }, 1)],
+      4,
+      false,
+      DEFAULT_RULES,
+    );
+    expect(s.stopReason).toBe('plateau');
+    expect(s.stopDetail).toMatch(/; but 67% of its failures are of kind other/);
+  });
+
+  it('nor does the overload shape: its meaning is the same clause', () => {
+    const shape = overloadShape(stepResult(), failing({ other: 60 }, 1));
+    expect(shape.shape).toBe('errors');
+    expect(shape.meaning).toMatch(/^100% of its failures are of kind other/);
+    expect(overloadShape(stepResult(), failing({ http_5xx: 60 }, 1)).meaning).toMatch(
+      /fails requests instead of queueing/,
+    );
+  });
+
+  it("failures mostly the target's (statuses, timeouts) keep today's wording", () => {
+    const s = summarizeStop([failing({ other: 20, http_5xx: 40 })], 4, false, DEFAULT_RULES);
+    expect(s.stopDetail).toMatch(/the target sustains less than the lowest offered rate; start lower/);
+    expect(s.stopDetail).not.toMatch(/kind other/);
   });
 });

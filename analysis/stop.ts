@@ -23,6 +23,7 @@ import {
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
+import { otherFailuresClause } from './other-failures.ts';
 
 export type StopSummary = Pick<
   RunResult,
@@ -138,11 +139,14 @@ function reasonAndDetail(
       stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad)}`,
     };
   }
+  const other = otherFailuresClause(bad);
   if (prefix === 0) {
     // a generator symptom with no step held to judge the target's tail by: no side is blamed
     const whose = bad.inconclusive
       ? `; ${bad.verdictDetail}`
-      : ': the target sustains less than the lowest offered rate; start lower';
+      : other !== null
+        ? `: ${other}`
+        : ': the target sustains less than the lowest offered rate; start lower';
     return {
       stopReason: 'failed-first-step',
       stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit)}`,
@@ -150,7 +154,7 @@ function reasonAndDetail(
   }
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit)}`,
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit)}${other === null ? '' : `; but ${other}`}`,
   };
 }
 

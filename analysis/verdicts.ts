@@ -14,6 +14,7 @@
 import { fmtInt, fmtMsOver, fmtShare, fmtShareOver, unitCounts } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
 import type { GeneratorBounds, OverloadShape, RateUnit, StepResult, Symptom } from './types.ts';
+import { otherFailuresClause } from './other-failures.ts';
 
 export type { GeneratorBounds };
 
@@ -273,7 +274,7 @@ export function overloadShape(
       )
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')})`,
-      meaning: MEANINGS.errors,
+      meaning: otherFailuresClause(bad) ?? MEANINGS.errors,
     };
   if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
     return {
