@@ -12,6 +12,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from '../engine/workers.ts';
 import { loadScenario } from './load.ts';
+import { PlateauError } from '../errors.ts';
 import { scenarioRequests } from './requests.ts';
 import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
 import { expectSentOrDropped } from '../../test/helpers/sent-or-dropped.ts';
@@ -156,6 +157,25 @@ describe('a scenario module that cannot be loaded is refused with the file, the 
     expect(err.message).toMatch(message);
     expect(err.hint).toMatch(hint);
   });
+
+  it.each([
+    ['mixx', "mixx: { a: { weight: 1, request: () => ({ url: '/' }) } }", 'mix'],
+    ['Mix', "Mix: { a: { weight: 1, request: () => ({ url: '/' }) } }", 'mix'],
+    ['requets', "requets: () => ({ url: '/' })", 'request'],
+  ])(
+    'a misspelt `%s` and nothing else: named first, with the key meant, not hidden by the generic line',
+    async (key, field, meant) => {
+      const dir = folder(`typo-${key}`, { 's.ts': `export default { name: 'x', ${field} };` });
+      const err = await loadScenario(path.join(dir, 's.ts')).catch((e: unknown) => e as PlateauError);
+      expect(err).toBeInstanceOf(PlateauError);
+      expect((err as PlateauError).message.split('\n').slice(1)).toEqual([
+        `  - unknown key \`${key}\` (did you mean \`${meant}\`?): a scenario has name, ids, secrets, data, mix, request, check`,
+        expect.stringMatching(
+          /^ {2}- the scenario has neither `request\(ctx\)` nor `mix`: default-export defineScenario/,
+        ),
+      ]);
+    },
+  );
 
   it('a missing file', async () => {
     expect((await refusal(path.join(root, 'absent.ts'))).code).toBe('scenario-missing');

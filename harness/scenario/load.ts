@@ -42,14 +42,19 @@ export async function loadScenario(file: string): Promise<Scenario> {
     );
   }
   const s = mod.default ?? mod.scenario;
-  if (!s || (typeof s.request !== 'function' && (typeof s !== 'object' || s.mix === undefined))) {
+  const problems = s && typeof s === 'object' ? scenarioProblems(s) : [];
+  // The generic line only when it is the one problem: a misspelt `mixx` or `requets` is named first, with its fix
+  if (
+    !s ||
+    typeof s !== 'object' ||
+    (problems.length === 1 && typeof s.request !== 'function' && s.mix === undefined)
+  ) {
     throw scenarioError(
       abs,
       'exports no scenario with a request(ctx) function or a mix',
       'default-export defineScenario({ request(ctx) { return { method, url, headers, body } } }) or defineScenario({ mix: { ... } })',
     );
   }
-  const problems = scenarioProblems(s);
   if (problems.length > 0) {
     throw new PlateauError(
       `scenario module ${abs} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  - ${problems.join('\n  - ')}`,

@@ -66,7 +66,7 @@ describe('scenario problems, all at once, before load', () => {
     } as unknown as Scenario;
     const p = scenarioProblems(s).join('\n');
     expect(p).toMatch(/unknown key `mixx` \(did you mean `mix`\?\)/);
-    expect(p).toMatch(/mix entry "a": weight 0 is not a positive number/);
+    expect(p).toMatch(/mix entry "a": weight 0 is not a finite positive number/);
     expect(p).toMatch(/mix entry "b" has both `request` and `run`/);
     expect(p).toMatch(/"GET \/orders\/12345".*looks built from data/);
     expect(p).toMatch(/mix entry "c": unknown key `requets`/);
@@ -224,5 +224,60 @@ describe('a body longer than http.maxBodyBytes', () => {
     expect(() => a.sent(o, null, kept).json()).toThrow(/first 26 bytes .* raise http.maxBodyBytes/);
     // under the limit the body is whole: quoted as it is
     expect(() => a.sent(o, null, { ...kept, bodyBytes: 64 }).json()).toThrow(/^the body is not JSON \("\[\{/);
+  });
+});
+
+describe('problems a review of broken scenarios found, each with its fix', () => {
+  const problems = (s: unknown) => scenarioProblems(s as Scenario);
+  const mixOf = (entries: Record<string, unknown>) => problems({ name: 'x', mix: entries });
+
+  it('a weight of NaN or Infinity is printed as such, not as JSON null', () => {
+    const p = mixOf({
+      a: { weight: NaN, request: req },
+      b: { weight: Infinity, request: req },
+      c: { weight: '70', request: req },
+    });
+    expect(p).toEqual([
+      'mix entry "a": weight NaN is not a finite positive number: give it a share, e.g. weight: 25',
+      'mix entry "b": weight Infinity is not a finite positive number: give it a share, e.g. weight: 25',
+      'mix entry "c": weight "70" is not a number: give it a share, e.g. weight: 25',
+    ]);
+  });
+
+  it('an empty mix is one problem, not also a line about its weights', () => {
+    expect(mixOf({})).toEqual(['`mix` has no entries: give it at least one { weight, request } or { weight, run }']);
+  });
+
+  it('a mix over 100 entries says how to merge them', () => {
+    const entries = Object.fromEntries(
+      Array.from({ length: 101 }, (_, i) => [
+        `entry ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`,
+        { weight: 1, request: req },
+      ]),
+    );
+    expect(mixOf(entries)).toEqual([
+      expect.stringMatching(
+        /^`mix` has 101 entries, over 100 .*: merge entries, making the variants of a request one entry whose request\(ctx\) varies with ctx \(url: `\/items\/\$\{ctx\.pick\(500\)\}`/,
+      ),
+    ]);
+  });
+
+  it('a misspelt key gets the key it most likely meant, at the top, in an entry and in a data source', () => {
+    const p = problems({
+      name: 'x',
+      Mix: {},
+      requets: req,
+      mix: { a: { wieght: 1, weight: 1, request: req, chek: () => true } },
+      data: { accounts: { cvs: './a.csv', csv: './a.csv' } },
+    }).join('\n');
+    expect(p).toMatch(/^unknown key `Mix` \(did you mean `mix`\?\)/m);
+    expect(p).toMatch(/^unknown key `requets` \(did you mean `request`\?\)/m);
+    expect(p).toMatch(/^mix entry "a": unknown key `wieght` \(did you mean `weight`\?\)/m);
+    expect(p).toMatch(/^mix entry "a": unknown key `chek` \(did you mean `check`\?\)/m);
+    expect(p).toMatch(/^data source "accounts": unknown key `cvs` \(did you mean `csv`\?\)/m);
+    // nothing close: no guess
+    expect(mixOf({ a: { weight: 1, request: req, timeout: 5 } })).toEqual([
+      'mix entry "a": unknown key `timeout`: an entry has weight and request (+ check) or run',
+    ]);
   });
 });

@@ -7,6 +7,7 @@
 import type { Check, DataSource, RequestSpec, Scenario, ScenarioContext, TransactionHttp } from './types.ts';
 import { mixOrder, wholeWeights, type MixOrder } from './mix-order.ts';
 import { MAX_NAMES, nameProblem } from './names.ts';
+import { shown, unknownKeys } from './setting-problems.ts';
 import type { TrafficRecord } from '../../analysis/types/records.ts';
 
 export interface TrafficEntry {
@@ -38,6 +39,7 @@ export interface Traffic {
 
 const SCENARIO_KEYS = ['name', 'ids', 'secrets', 'data', 'mix', 'request', 'check'];
 const ENTRY_KEYS = ['weight', 'request', 'check', 'run'];
+const DATA_KEYS = ['csv', 'json', 'order'];
 const DATA_ORDERS = ['sequential', 'unique', 'random'];
 
 /** The name a scenario without a mix gives its one entry. */
@@ -51,20 +53,12 @@ function reads(check: Check | undefined, what: RegExp): boolean {
 const readsBody = (check: Check | undefined) => reads(check, /\b(body|json)\b/);
 const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
-function nearestKey(key: string, keys: string[]): string {
-  const hit = keys.find((k) => k.toLowerCase() === key.toLowerCase() || k.startsWith(key) || key.startsWith(k));
-  return hit ? ` (did you mean \`${hit}\`?)` : '';
-}
-
 /** Every problem of a scenario, each in one line that names the field and the fix; empty when it can run. */
 export function scenarioProblems(s: Scenario): string[] {
   const out: string[] = [];
   if (!s || typeof s !== 'object')
     return ['the default export is not a scenario object: export default defineScenario({...})'];
-  for (const k of Object.keys(s)) {
-    if (!SCENARIO_KEYS.includes(k))
-      out.push(`unknown key \`${k}\`${nearestKey(k, SCENARIO_KEYS)}: a scenario has ${SCENARIO_KEYS.join(', ')}`);
-  }
+  out.push(...unknownKeys('', s, SCENARIO_KEYS, `a scenario has ${SCENARIO_KEYS.join(', ')}`));
   if (s.mix !== undefined) {
     if (s.request !== undefined || s.check !== undefined) {
       out.push(
@@ -78,10 +72,13 @@ export function scenarioProblems(s: Scenario): string[] {
       if (names.length === 0)
         out.push('`mix` has no entries: give it at least one { weight, request } or { weight, run }');
       if (names.length > MAX_NAMES)
-        out.push(`\`mix\` has ${names.length} entries, over ${MAX_NAMES}: names are the rows of the report`);
+        out.push(
+          `\`mix\` has ${names.length} entries, over ${MAX_NAMES} (names are the rows of the report): merge entries, making the variants of a request one entry whose request(ctx) varies with ctx (url: \`/items/\${ctx.pick(500)}\`, a row of ctx.row(name))`,
+        );
       for (const name of names) out.push(...entryProblems(name, s.mix[name] as unknown as Record<string, unknown>));
       const weights = names.map((n) => (s.mix![n] as { weight?: unknown })?.weight);
-      if (weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
+      // an empty mix has its own line above; wholeWeights would add a second
+      if (names.length > 0 && weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
         const whole = wholeWeights(weights as number[]);
         if (typeof whole === 'string') {
           out.push(
@@ -107,17 +104,14 @@ function entryProblems(name: string, e: Record<string, unknown>): string[] {
   const out: string[] = bad ? [`${at}: ${bad}; name the entry by what it does ('read order')`] : [];
   if (!e || typeof e !== 'object')
     return [...out, `${at} must be an object { weight, request(ctx) } or { weight, run(ctx, http) }`];
-  for (const k of Object.keys(e)) {
-    if (!ENTRY_KEYS.includes(k))
-      out.push(
-        `${at}: unknown key \`${k}\`${nearestKey(k, ENTRY_KEYS)}: an entry has weight and request (+ check) or run`,
-      );
-  }
+  out.push(...unknownKeys(`${at}: `, e, ENTRY_KEYS, 'an entry has weight and request (+ check) or run'));
   const w = e.weight;
   if (typeof w !== 'number' || !Number.isFinite(w) || w <= 0) {
-    out.push(
-      `${at}: weight ${w === undefined ? 'is missing' : `${JSON.stringify(w)} is not a positive number`}: give it a share, e.g. weight: 25`,
-    );
+    const why =
+      w === undefined
+        ? 'is missing'
+        : `${shown(w)} is not a ${typeof w === 'number' ? 'finite positive number' : 'number'}`;
+    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25`);
   }
   const hasRequest = e.request !== undefined;
   const hasRun = e.run !== undefined;
@@ -147,10 +141,7 @@ function dataProblems(data: unknown): string[] {
       continue;
     }
     const o = src as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      if (!['csv', 'json', 'order'].includes(k))
-        out.push(`${at}: unknown key \`${k}\`: a source has csv or json, and order`);
-    }
+    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, 'a source has csv or json, and order'));
     const files = ['csv', 'json'].filter((k) => o[k] !== undefined);
     if (files.length !== 1) out.push(`${at} needs exactly one of csv: "./file.csv" or json: "./file.json"`);
     else if (typeof o[files[0]] !== 'string' || o[files[0]] === '')
