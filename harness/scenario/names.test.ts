@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, NameBook } from './names.ts';
+import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, NameBook, nameProblem } from './names.ts';
 
 const book = () =>
   new NameBook([
@@ -48,5 +48,13 @@ describe('the names http.send may use (NameBook)', () => {
     const letters = (i: number) => String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26));
     for (let i = 0; i < MAX_NAMES - 2; i++) expect(b.problem(`step ${letters(i)}`)).toBeNull();
     expect(b.problem('one more')).toMatch(/one past 100 names/);
+  });
+});
+
+describe('a name with an HTTP status in it (nameProblem)', () => {
+  it('is fixed: a status on its own is no number built from data; an id in a path, or 4 digits, still is', () => {
+    for (const name of ['expect 200', 'redirect 302 to login', '404']) expect(nameProblem(name)).toBeNull();
+    for (const name of ['GET /orders/404', 'order 4711', 'page 600', 'order 200-1', 'v200'])
+      expect(nameProblem(name)).toMatch(/3 or more digits/);
   });
 });

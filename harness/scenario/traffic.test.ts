@@ -280,4 +280,34 @@ describe('problems a review of broken scenarios found, each with its fix', () =>
       'mix entry "a": unknown key `timeout`: an entry has weight and request (+ check) or run',
     ]);
   });
+
+  it('ids and secrets are checked: unknown keys, wrong types, each with the fix', () => {
+    expect(problems({ name: 'x', request: req, ids: { prefx: 'a-', maxLength: 'x' }, secrets: 'KEY' })).toEqual([
+      '`ids`: unknown key `prefx` (did you mean `prefix`?): ids has prefix and maxLength',
+      '`ids.maxLength` "x" is not a whole number above 0: give the length of the target\'s strictest id column, e.g. maxLength: 50',
+      "`secrets` is a string: give an array of environment variable names, secrets: ['KEY']",
+    ]);
+    expect(problems({ request: req, ids: 'ord-', secrets: ['A', 7, ''] })).toEqual([
+      '`ids` is "ord-": give an object, ids: { prefix: \'ord-\', maxLength: 50 }',
+      "`secrets[1]` is 7: each is the name of an environment variable, e.g. 'API_KEY'",
+      "`secrets[2]` is empty: each is the name of an environment variable, e.g. 'API_KEY'",
+    ]);
+    expect(problems({ request: req, ids: { prefix: 1, maxLength: 1.5 } })).toHaveLength(2);
+    // a string that may be the secret itself is not echoed
+    expect(problems({ request: req, secrets: 'sk_live_abc' })[0]).not.toContain('sk_live');
+    expect(problems({ request: req, ids: { prefix: 'ord-', maxLength: 50 }, secrets: ['KEY'] })).toEqual([]);
+  });
+
+  it("the scenario's own name is refused as an entry's is: blank, not a string, built from data", () => {
+    for (const [name, why] of [
+      ['   ', /a name must not be empty/],
+      [42, /a name must be a string, got number/],
+      ['order 12345', /name "order 12345" has a number of 3 or more digits/],
+    ] as const) {
+      expect(problems({ name, request: req })).toEqual([
+        expect.stringMatching(new RegExp(`^\`name\`: ${why.source}.*; name the scenario by what it loads`)),
+      ]);
+    }
+    expect(problems({ name: 'expect 200', request: req })).toEqual([]);
+  });
 });

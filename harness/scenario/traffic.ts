@@ -7,7 +7,7 @@
 import type { Check, DataSource, RequestSpec, Scenario, ScenarioContext, TransactionHttp } from './types.ts';
 import { mixOrder, wholeWeights, type MixOrder } from './mix-order.ts';
 import { MAX_NAMES, nameProblem } from './names.ts';
-import { shown, unknownKeys } from './setting-problems.ts';
+import { idsProblems, scenarioNameProblems, secretsProblems, shown, unknownKeys } from './setting-problems.ts';
 import type { TrafficRecord } from '../../analysis/types/records.ts';
 
 export interface TrafficEntry {
@@ -59,6 +59,7 @@ export function scenarioProblems(s: Scenario): string[] {
   if (!s || typeof s !== 'object')
     return ['the default export is not a scenario object: export default defineScenario({...})'];
   out.push(...unknownKeys('', s, SCENARIO_KEYS, `a scenario has ${SCENARIO_KEYS.join(', ')}`));
+  out.push(...scenarioNameProblems(s.name), ...idsProblems(s.ids), ...secretsProblems(s.secrets));
   if (s.mix !== undefined) {
     if (s.request !== undefined || s.check !== undefined) {
       out.push(
