@@ -99,7 +99,7 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
     throw new Error(`${what} must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
   }
   const method = spec.method === undefined || spec.method === 'GET' ? 'GET' : checkedMethod(spec.method);
-  const body = spec.body === undefined || spec.body === null ? null : Buffer.from(spec.body as string | Uint8Array);
+  const body = spec.body === undefined || spec.body === null ? null : bodyBytes(spec.body, what);
   return {
     method,
     path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin),
@@ -109,6 +109,25 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
     keepBodyBytes: 0,
     keepHeaders: undefined,
   };
+}
+
+/**
+ * A body as the bytes sent: a string (UTF-8) or a Uint8Array (a Buffer) as RequestSpec has it.
+ * Anything else is refused with the fix: Buffer.from would throw Node's own words for an object,
+ * and make zeros of an array of objects.
+ */
+function bodyBytes(body: unknown, what: string): Buffer {
+  if (typeof body === 'string' || body instanceof Uint8Array) return Buffer.from(body);
+  const kind = Array.isArray(body)
+    ? 'an array'
+    : body instanceof ArrayBuffer
+      ? 'an ArrayBuffer'
+      : typeof body === 'object'
+        ? 'an object'
+        : `a ${typeof body}`;
+  // what is 'request(ctx)' (it returned the spec) or 'http.send(name, request)' (it was given one)
+  const verb = what.startsWith('http.send') ? 'was given' : 'returned';
+  throw new Error(`${what} ${verb} a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`);
 }
 
 function parsedPath(spec: string, origin: string): string {

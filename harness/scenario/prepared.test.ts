@@ -36,6 +36,7 @@ describe("the engine's request of a spec (prepared: a fast path, the rest throug
     { url: '/h', headers: null },
     { url: '/e', body: '' },
     { method: 'BAD METHOD', url: '/' },
+    { method: 'POST', url: '/o', body: { a: 1 } },
     { url: 42 },
     null,
     'GET /',
@@ -60,5 +61,27 @@ describe("the engine's request of a spec (prepared: a fast path, the rest throug
     expect(r.body).toBe('{"a":1}');
     expect(r.headers).toEqual(headers);
     expect(r.headers).not.toBe(headers);
+  });
+});
+
+describe('a body that is neither a string nor a Uint8Array', () => {
+  it.each<[string, unknown, string]>([
+    ['an object', { a: 1 }, 'an object'],
+    ['an array', [{ a: 1 }], 'an array'],
+    ['a number', 7, 'a number'],
+    ['an ArrayBuffer', new ArrayBuffer(2), 'an ArrayBuffer'],
+  ])("%s is refused with the fix, not Node's words (nor zeros sent)", (_label, body, kind) => {
+    const spec = { method: 'POST', url: '/o', body } as unknown as RequestSpec;
+    expect(() => prepared(spec, ORIGIN, 0, false)).toThrow(
+      `request(ctx) returned a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`,
+    );
+    expect(() => prepared(spec, ORIGIN, 0, false, 'http.send(name, request)')).toThrow(
+      `http.send(name, request) was given a body that is ${kind}:`,
+    );
+  });
+  it('a Buffer, a Uint8Array and null are sent as before', () => {
+    expect(prepare({ url: '/', body: Buffer.from('hi') }, ORIGIN).body?.toString()).toBe('hi');
+    expect(prepare({ url: '/', body: new Uint8Array([104, 105]) }, ORIGIN).body?.toString()).toBe('hi');
+    expect(prepare({ url: '/', body: null as unknown as string }, ORIGIN).body).toBeNull();
   });
 });
