@@ -41,6 +41,16 @@ describe('plateau k6-script', () => {
     expect(fs.existsSync('page.js')).toBe(false);
   });
 
+  it('without step flags, names every one it needs at once: the rates, --ramp and --hold', async () => {
+    // a config of its own: the repository's plateau.config.ts gives steps
+    const config = path.join(dir, 'target-only.config.ts');
+    fs.writeFileSync(config, "export default { target: { url: 'http://127.0.0.1:9/' } };\n");
+    const r = await cliInProcess(['k6-script', '--config', config, '--out-file', path.join(dir, 'no.js')]);
+    expect(r.status, r.stdout).toBe(2);
+    expect(r.stderr).toContain('--start-rate, --step-rate and --max-rate, and its timing, --ramp and --hold');
+    expect(r.stderr).toContain('steps: { startPerSec, stepPerSec, maxPerSec, rampS, holdS }');
+  });
+
   it('says nothing of secrets for a scenario that has none', async () => {
     const r = await write('test/fixtures/scenarios/native-mix/concurrent.ts', 'plain.js');
     expect(r.status, r.stderr).toBe(0);

@@ -29,12 +29,12 @@ export const NO_MESSAGE = '\u0000plateau: worded by messages.ts';
 
 type Issue = z.core.$ZodIssue;
 
-/** What to give for a required section that is missing altogether. */
+/** What to give for a required section that is missing altogether: all its required fields, not one pass's worth. */
 const MISSING_SECTION: Record<string, string> = {
   target:
     'missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts), or --demo for the embedded demo target',
   steps:
-    'missing: give the stepped load, --start-rate, --step-rate and --max-rate (or steps: { startPerSec, stepPerSec, maxPerSec } in plateau.config.ts)',
+    'missing: give the stepped load, --start-rate, --step-rate and --max-rate, and its timing, --ramp and --hold (or steps: { startPerSec, stepPerSec, maxPerSec, rampS, holdS } in plateau.config.ts)',
 };
 
 export function fieldName(path: readonly PropertyKey[]): string {
