@@ -87,6 +87,11 @@ export class OpenBucket {
   readonly lag = new BufferedHistogram();
   /** Requests completed (BucketRecord.requests), counted when the producer records names. */
   requests = 0;
+  /**
+   * Arrivals that failed before sending (the scenario threw), counted when the producer records no
+   * names: the second's requests are then its completions less these (BucketRecord.requests).
+   */
+  unsent = 0;
   /** The names of this second (BucketRecord.byName); null when the producer records none. */
   readonly byName: Map<string, OpenName> | null;
 
@@ -122,6 +127,7 @@ export class OpenBucket {
       this.bytesOut =
       this.reconnects =
       this.requests =
+      this.unsent =
         0;
     if (this.byName) for (const n of this.byName.values()) n.reset();
     this.errors = {};
@@ -196,7 +202,11 @@ export class OpenBucket {
       ...(this.cpuSteal >= 0 ? { cpuSteal: this.cpuSteal } : {}),
       ...(this.processCpu >= 0 ? { processCpu: this.processCpu } : {}),
       hist: Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hist[p].flush())])) as Record<Phase, string>,
-      ...(this.byName ? { requests: this.requests, byName: this.namesRecord() } : {}),
+      ...(this.byName
+        ? { requests: this.requests, byName: this.namesRecord() }
+        : this.unsent > 0
+          ? { requests: this.completed - this.unsent }
+          : {}),
     };
   }
 

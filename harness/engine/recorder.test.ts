@@ -5,6 +5,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import { NameBook } from '../scenario/names.ts';
+import { newOutcome } from './http.ts';
 
 describe("BucketRecorder and the cgroup's throttled time", () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
@@ -142,5 +143,23 @@ describe('BucketRecorder and error messages', () => {
     rec.close(500);
     expect(out[0].errors.other).toBe(50);
     expect(out[0].samples).toEqual([0, 1, 2, 3, 4].map((i) => `other: failure ${i}`));
+  });
+});
+
+describe('BucketRecorder: arrivals that sent nothing', () => {
+  it('a one-request run counts its requests apart once an arrival failed before sending, so the server cross-check compares requests', () => {
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r));
+    const o = newOutcome();
+    o.status = 200;
+    o.times.endMs = 100;
+    rec.complete(100, o, null);
+    rec.complete(150, o, null);
+    rec.iterationError(200, 'request(ctx) threw: no row');
+    rec.tick(1100);
+    rec.close(1200);
+    expect([out[0].completed, out[0].ok, out[0].requests]).toEqual([3, 2, 2]);
+    // a second with no such arrival keeps requests = completed implicit, as before
+    expect(out.slice(1).every((r) => r.requests === undefined)).toBe(true);
   });
 });

@@ -192,6 +192,7 @@ export class BucketRecorder {
     if (this.closed) return;
     const b = this.at(nowMs);
     if (name !== undefined && b.byName) b.name(name, transaction).record(0, 'other', 0);
+    else if (!b.byName) b.unsent++; // no request: the cross-check with the server counts requests
     b.completed++;
     this.fail(b, 'other', 0, message);
   }
