@@ -738,3 +738,37 @@ describe('a mix whose first arrival ends seconds after its first request', () =>
     expect(records[7].byName).toMatchObject({ pay: { transaction: true, completed: 1, ok: 1 } });
   });
 });
+
+describe("a one-request script's arrival whose request(ctx) threw (plateau_unsent)", () => {
+  const T = Date.parse('2026-11-29T16:52:41.000Z');
+  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
+    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  it('is a failed arrival of kind other that sent no request: completed counts it, requests do not', async () => {
+    const lines: string[] = [];
+    const tags = { expected_response: 'true', group: '', name: 'GET /', scenario: 'steps', status: '200' };
+    for (let s = 0; s < 4; s++) {
+      lines.push(line('vus', s + 1, 2, {}));
+      for (const at of [0.1, 0.4])
+        lines.push(line('http_reqs', s + at, 1, tags), line('http_req_duration', s + at, 5, tags));
+    }
+    lines.push(line('plateau_unsent', 2.7, 1, { group: '', scenario: 'steps' }));
+    const records: BucketRecord[] = [];
+    const r = await ingestLines(
+      (async function* () {
+        yield lines;
+      })(),
+      { source: 'k6', phase: 'steps', lateS: 2, sink: (x) => records.push(x) },
+    );
+    expect(r.stats.arrivalsFrom).toBe('requests');
+    const b = records.find((x) => x.tS === 2)!;
+    expect([b.completed, b.ok, b.errors, b.requests]).toEqual([3, 2, { other: 1 }, 2]);
+    expect(b.samples).toContain('other: the scenario threw before sending its request (k6 printed why on its console)');
+    // the other seconds: requests are the arrivals, as before
+    expect(records.filter((x) => x.tS !== 2).map((x) => [x.tS, x.completed, x.requests])).toEqual([
+      [0, 2, undefined],
+      [1, 2, undefined],
+      [3, 2, undefined],
+      [4, 0, undefined], // the closing second k6's last vus point opened
+    ]);
+  });
+});

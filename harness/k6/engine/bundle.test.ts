@@ -355,6 +355,16 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);
   });
 
+  it('a scenario of one request counts an arrival whose request(ctx) threw (plateau_unsent), where k6 would lose it', async () => {
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/throws-sometimes.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 4);
+    expect(l.fake.requests).toHaveLength(2);
+    expect(l.fake.samples.filter((s) => s.metric === 'plateau_unsent').map((s) => s.value)).toEqual([1, 1]);
+    expect(arrivalsOf(l)).toEqual([]);
+  });
+
   it('a scenario of one request writes no plateau_arrival and names its requests as today', async () => {
     const l = await loadWithFakeK6(
       await script(path.resolve('test/fixtures/scenarios/expect-200.ts'), {

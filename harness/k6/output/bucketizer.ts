@@ -40,6 +40,11 @@ import { NameCatalog, type NamesSummary, type NameTally } from './names.ts';
 export const CHECK_FAILED_METRIC = 'plateau_check_failed';
 /** Custom trend plateau's k6 runtime writes once per arrival of a mix (second.ts). */
 export const ARRIVAL_METRIC = 'plateau_arrival';
+/**
+ * A Counter of plateau's one-request k6 scripts: an arrival whose request(ctx) threw, so that no
+ * request was sent (a mix says so with plateau_arrival's transaction tag 'unsent').
+ */
+export const UNSENT_METRIC = 'plateau_unsent';
 
 const PHASE_OF: Record<string, Phase> = {
   http_req_duration: 'duration',
@@ -381,6 +386,9 @@ export class Bucketizer {
         return;
       case ARRIVAL_METRIC:
         this.arrival(p);
+        return;
+      case UNSENT_METRIC:
+        this.at(p.timeMs).unsent(p);
         return;
       default:
     }

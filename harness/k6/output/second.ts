@@ -25,6 +25,9 @@ import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
 import type { K6Point } from './point.ts';
 import { NameTally } from './names.ts';
 
+/** What the report says of an arrival whose request(ctx) threw on k6 (k6 printed the message on its console, once a message). */
+const UNSENT_MESSAGE = 'other: the scenario threw before sending its request (k6 printed why on its console)';
+
 export type ArrivalsFrom = 'requests' | 'iterations' | 'plateau_arrival';
 
 export class K6Second {
@@ -103,6 +106,18 @@ export class K6Second {
       t.ok--;
       t.fail('check', undefined);
     }
+  }
+
+  /**
+   * A plateau_unsent sample: arrivals of a one-request script whose request(ctx) threw: failed
+   * arrivals (kind other) that sent no request (BucketRecord.requests leaves them out).
+   */
+  unsent(p: K6Point): void {
+    const b = this.b;
+    b.completed += p.value;
+    b.unsent += p.value;
+    b.errors.other = (b.errors.other ?? 0) + p.value;
+    b.note(UNSENT_MESSAGE);
   }
 
   /** A plateau_arrival sample: one arrival of a mix, and a transaction's row (a one-request entry's row is its request's). */

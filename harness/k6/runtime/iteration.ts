@@ -10,10 +10,12 @@
  * When results are per name (traffic.byName), each arrival adds one sample to the Trend
  * `plateau_arrival`: its duration (ms) tagged { name, outcome: 'ok' | ErrorKind, transaction },
  * which the k6 output ingest reads as the arrival; requests carry `tags.name`. A scenario of one
- * request entry writes no plateau_arrival (each request is its arrival) and fails as it always did.
+ * request entry writes no plateau_arrival (each request is its arrival); an arrival of it whose
+ * request(ctx) threw adds 1 to the Counter `plateau_unsent`, which the ingest counts as a failed
+ * arrival (kind other) that sent no request.
  */
 import exec from 'k6/execution';
-import { Trend } from 'k6/metrics';
+import { Counter, Trend } from 'k6/metrics';
 import { entryOf } from '../../scenario/mix-order.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from '../../scenario/traffic.ts';
 import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
@@ -28,6 +30,8 @@ import { NameBook } from '../../scenario/names.ts';
 export type { RuntimeConfig } from './config.ts';
 
 const arrivalTrend = new Trend('plateau_arrival', true);
+/** A one-request script's arrival whose request(ctx) threw (the ingest's UNSENT_METRIC). */
+const unsentCounter = new Counter('plateau_unsent');
 
 function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig, byName: boolean): ArrivalResult {
   const name = byName ? entry.name : (cfg.requestName ?? entry.name);
@@ -87,7 +91,13 @@ export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | 
   if (!traffic.byName) {
     return () => {
       const { entry, ctx } = arrival();
-      oneRequest(entry, ctx, cfg, false);
+      try {
+        oneRequest(entry, ctx, cfg, false);
+      } catch (err) {
+        // the arrival failed before sending (request(ctx) threw, a unique row ran out): counted, not lost
+        unsentCounter.add(1);
+        warnOnce(`${entry.name}: ${messageOf(err)}`);
+      }
     };
   }
   if (!traffic.entries.some(isTransaction)) {
