@@ -54,14 +54,7 @@ export function loadDataSources(
       rows = 'csv' in src ? parseCsv(text) : parseJsonRows(text);
     } catch (err) {
       if (!(err instanceof DataError)) throw err;
-      throw dataError(
-        file,
-        err.line,
-        err.message,
-        'csv' in src
-          ? 'give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)'
-          : 'make the file a JSON array of objects with at least one element',
-      );
+      throw dataError(file, err.line, err.message, err.fix);
     }
     for (const r of rows) Object.freeze(r);
     const order = src.order ?? 'sequential';

@@ -4,16 +4,25 @@
  * (SharedArray, opened in k6's init context) use this same file, so both pick the same rows.
  */
 import type { DataOrder, Row } from './types.ts';
+import { fmtInt } from '../../analysis/format.ts';
+import { elementAt, lineColumn, scanJson } from './json-where.ts';
 
-/** A CSV or JSON source that cannot be used, with the 1-based line it is on (0 when the file as a whole). */
+/**
+ * A CSV or JSON source that cannot be used, with the 1-based line it is on (0 when the file as a
+ * whole) and what to change in the file.
+ */
 export class DataError extends Error {
   constructor(
     message: string,
     readonly line: number,
+    readonly fix: string,
   ) {
     super(message);
   }
 }
+
+const RAGGED_FIX =
+  'give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)';
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -41,6 +50,7 @@ export function parseCsv(text: string): Row[] {
   let line = 1;
   let header: string[] | null = null;
   let headerLine = 1;
+  let protoAt = -1; // the column named __proto__, if any
   const rows: Row[] = [];
   const fields: string[] = [];
   while (i < n) {
@@ -53,7 +63,7 @@ export function parseCsv(text: string): Row[] {
         i++;
         for (;;) {
           const q = text.indexOf('"', i);
-          if (q === -1) throw new DataError('a quoted field is never closed', start);
+          if (q === -1) throw unclosed(start);
           line += lineFeeds(text, i, q);
           const doubled = text.charCodeAt(q + 1) === QUOTE;
           field += text.slice(i, doubled ? q + 1 : q);
@@ -62,14 +72,18 @@ export function parseCsv(text: string): Row[] {
         }
         const c = text.charCodeAt(i);
         if (i < n && c !== COMMA && c !== LF && c !== CR)
-          throw new DataError('a quoted field is followed by text before its comma', line);
+          throw new DataError(
+            'a quoted field is followed by text before its comma',
+            line,
+            'put the comma or the line end right after the closing quote, and double a quote meant inside the field ("a""b")',
+          );
         fields.push(field);
       } else {
         const start = i;
         for (; i < n; i++) {
           const c = text.charCodeAt(i);
           if (c === COMMA || c === LF || c === CR) break;
-          if (c === QUOTE) throw new DataError('a double quote inside an unquoted field (quote the whole field)', line);
+          if (c === QUOTE) throw quoteInside(text.slice(start, i), fields.length + 1, line);
         }
         fields.push(text.slice(start, i));
       }
@@ -86,44 +100,131 @@ export function parseCsv(text: string): Row[] {
     if (header === null) {
       header = headerOf(fields, recordLine);
       headerLine = recordLine;
+      protoAt = header.indexOf('__proto__');
     } else if (fields.length !== 1 || fields[0] !== '') {
       if (fields.length !== header.length)
-        throw new DataError(`the row has ${fields.length} fields, the header ${header.length}`, recordLine);
+        throw new DataError(
+          `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,
+          recordLine,
+          RAGGED_FIX,
+        );
       const row: Row = {};
-      for (let k = 0; k < header.length; k++) row[header[k]] = fields[k];
+      for (let k = 0; k < header.length; k++) {
+        if (k === protoAt) Object.defineProperty(row, '__proto__', { ...OWN, value: fields[k] });
+        else row[header[k]] = fields[k];
+      }
       rows.push(row);
     } // else a blank line
   }
-  if (header === null) throw new DataError('the file is empty: it needs a header row and at least one row', 1);
-  if (rows.length === 0) throw new DataError('the file has a header row but no rows', headerLine);
+  if (header === null)
+    throw new DataError('the file is empty', 1, 'add a header row naming the columns, and rows below it');
+  if (rows.length === 0)
+    throw new DataError('the file has a header row but no rows', headerLine, 'add rows below the header row');
   return rows;
+}
+
+/**
+ * An own, ordinary property: a column named __proto__ set by assignment would set the row's
+ * prototype instead (a string is ignored), and the column would vanish.
+ */
+const OWN = { enumerable: true, writable: true, configurable: true } as const;
+
+function unclosed(line: number): DataError {
+  return new DataError(
+    `the quote opened on line ${line} is never closed`,
+    line,
+    `close the quote opened on line ${line} (a field's closing quote comes right before its comma or line end; a quote inside the field is doubled: "")`,
+  );
+}
+
+/** A quote in unquoted field number `field` (1-based), `before` being the field's text up to it. */
+function quoteInside(before: string, field: number, line: number): DataError {
+  if (before.trim() === '') {
+    return new DataError(
+      `field ${field} has ${before.length === 1 ? 'a space' : 'spaces'} before its opening quote`,
+      line,
+      'remove the space before the quote (a quoted field starts right after the comma)',
+    );
+  }
+  return new DataError(
+    `field ${field} holds a double quote but is not quoted`,
+    line,
+    'quote the whole field and double the inner quote (x"y becomes "x""y")',
+  );
 }
 
 /** The header row's names, trimmed: none empty, none twice. */
 function headerOf(fields: readonly string[], line: number): string[] {
   const header = fields.map((f) => f.trim());
-  const seen = new Set<string>();
-  for (const h of header) {
-    if (h === '') throw new DataError('the header row has an empty field name', line);
-    if (seen.has(h)) throw new DataError(`the header row names "${h}" twice`, line);
-    seen.add(h);
+  if (header.length === 1 && header[0] === '')
+    throw new DataError(
+      'the first line is blank: the header row must come first',
+      line,
+      'remove the blank line before the header row',
+    );
+  const seen = new Map<string, number>();
+  for (let k = 0; k < header.length; k++) {
+    const h = header[k];
+    if (h === '')
+      throw new DataError(
+        `column ${k + 1} of the header row has no name`,
+        line,
+        'name every column in the header row (a comma at the end of the header makes a column with no name)',
+      );
+    const first = seen.get(h);
+    if (first !== undefined)
+      throw new DataError(
+        `the header row names "${h}" twice (columns ${first + 1} and ${k + 1})`,
+        line,
+        `rename one of the two "${h}" columns`,
+      );
+    seen.set(h, k);
   }
   return header;
 }
 
-/** A JSON array of objects, checked. */
+const JSON_FIX = 'make the file a JSON array of objects, one a row: [{"id": 1}, {"id": 2}]';
+
+/**
+ * A JSON array of objects, checked. A UTF-8 byte-order mark before it is allowed. A syntax error
+ * names its line and column, found by scanJson (V8's message gives neither, or only an offset).
+ */
 export function parseJsonRows(text: string): Row[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(body);
   } catch (err) {
-    throw new DataError(`is not JSON: ${(err as Error).message}`, 0);
+    const at = scanJson(body);
+    if (!at) throw new DataError(`is not JSON: ${(err as Error).message.split('\n')[0]}`, 0, JSON_FIX);
+    const { line, column } = lineColumn(body, at.index);
+    throw new DataError(
+      `is not JSON at column ${column}: ${at.problem}`,
+      line,
+      `correct the JSON at line ${line} column ${column}`,
+    );
   }
-  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${typeof v}`, 0);
-  if (v.length === 0) throw new DataError('is an empty array: it needs at least one object', 0);
+  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${kindOf(v)}`, 0, JSON_FIX);
+  if (v.length === 0)
+    throw new DataError('is an empty array', 0, 'add at least one object to the array (each is a row)');
   const bad = v.findIndex((x) => x === null || typeof x !== 'object' || Array.isArray(x));
-  if (bad >= 0) throw new DataError(`element ${bad} is not an object`, 0);
+  if (bad >= 0) {
+    const at = elementAt(body, bad);
+    throw new DataError(
+      `element ${fmtInt(bad)} is ${kindOf(v[bad])}, not an object`,
+      at < 0 ? 0 : lineColumn(body, at).line,
+      `make element ${fmtInt(bad)} (counted from 0) an object such as {"id": 1}: each element is a row`,
+    );
+  }
   return v as Row[];
+}
+
+/** What a JSON value is, for a message: "null", "an array", "a number". */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  const t = typeof v;
+  return t === 'object' ? 'an object' : `a ${t}`;
 }
 
 /** FNV-1a of the run id: the seed of the random order, so a run's picks are reproducible from its id. */

@@ -128,12 +128,12 @@ describe('data rows', () => {
     // lines inside quoted fields count; the first problem in the file is the one named
     expect(line('id,a\n1,"x\ny\nz"\n2\n"open\n')).toEqual([5, 'the row has 1 fields, the header 2']);
     expect(line('id,a\n1,"x"y\n')).toEqual([2, 'a quoted field is followed by text before its comma']);
-    expect(line('id,a\n1,x"y"\n')).toEqual([2, 'a double quote inside an unquoted field (quote the whole field)']);
-    expect(line('id\n"open\n')).toEqual([2, 'a quoted field is never closed']);
+    expect(line('id,a\n1,x"y"\n')).toEqual([2, 'field 2 holds a double quote but is not quoted']);
+    expect(line('id\n"open\n')).toEqual([2, 'the quote opened on line 2 is never closed']);
     expect(line('')?.[1]).toMatch(/empty/);
     expect(line('id\n')?.[1]).toMatch(/no rows/);
     expect(() => parseJsonRows('[]')).toThrow(/empty array/);
-    expect(() => parseJsonRows('[1]')).toThrow(/element 0 is not an object/);
+    expect(() => parseJsonRows('[1]')).toThrow(/element 0 is a number, not an object/);
   });
   it('picks rows by order: sequential wraps, unique never repeats, random is seeded by the run id', () => {
     expect([1, 2, 3, 4].map((s) => rowIndex('sequential', s, 3, 0))).toEqual([0, 1, 2, 0]);

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
+import { elementAt, scanJson } from './json-where.ts';
+
+/** The DataError parsing `text` throws, as [line, message, fix]. */
+function problem(parse: (text: string) => unknown, text: string): [number, string, string] {
+  try {
+    parse(text);
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    return [err.line, err.message, err.fix];
+  }
+  throw new Error('no DataError');
+}
+
+describe('a CSV problem names its line and its own fix', () => {
+  it.each<[string, string, number, string, RegExp]>([
+    [
+      'a name twice',
+      'id,name,id\n1,x,2\n',
+      1,
+      'the header row names "id" twice (columns 1 and 3)',
+      /^rename one of the two "id" columns$/,
+    ],
+    [
+      'an empty name',
+      'id,,name\n1,2,3\n',
+      1,
+      'column 2 of the header row has no name',
+      /^name every column in the header row/,
+    ],
+    [
+      'a blank first line',
+      '\nid,name\n1,x\n',
+      1,
+      'the first line is blank: the header row must come first',
+      /^remove the blank line before the header row$/,
+    ],
+    [
+      'an unclosed quote',
+      'id,note\n1,"open\n2,x\n',
+      2,
+      'the quote opened on line 2 is never closed',
+      /^close the quote opened on line 2 /,
+    ],
+    [
+      'a quote inside an unquoted field',
+      'id,note\n1,say "hi"\n',
+      2,
+      'field 2 holds a double quote but is not quoted',
+      /^quote the whole field and double the inner quote/,
+    ],
+    [
+      'a space before the opening quote',
+      'id,note\n1, "a, b"\n',
+      2,
+      'field 2 has a space before its opening quote',
+      /^remove the space before the quote/,
+    ],
+    [
+      'text after a closing quote',
+      'id,note\n1,"a"b\n',
+      2,
+      'a quoted field is followed by text before its comma',
+      /^put the comma or the line end right after the closing quote/,
+    ],
+    ['an empty file', '', 1, 'the file is empty', /^add a header row naming the columns, and rows below it$/],
+    [
+      'a header only',
+      '\ufeffid,name\r\n',
+      1,
+      'the file has a header row but no rows',
+      /^add rows below the header row$/,
+    ],
+    [
+      'a ragged row',
+      'id,name\n1,x\n2\n',
+      3,
+      'the row has 1 fields, the header 2',
+      /^give the CSV a header row and the same number of fields on every row/,
+    ],
+  ])('%s', (_, text, line, message, fix) => {
+    const [l, m, f] = problem(parseCsv, text);
+    expect([l, m]).toEqual([line, message]);
+    expect(f).toMatch(fix);
+  });
+
+  it('keeps a column named __proto__ as an own property of every row, the prototype untouched', () => {
+    const [row] = parseCsv('id,__proto__,constructor\n1,x,y\n');
+    expect(Object.hasOwn(row, '__proto__')).toBe(true);
+    expect(row['__proto__']).toBe('x');
+    expect(row.constructor).toBe('y');
+    expect(Object.keys(row)).toEqual(['id', '__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+});
+
+describe('a JSON data problem is one line naming its place', () => {
+  it.each<[string, string, number, string]>([
+    [
+      'a token where a value goes',
+      '[\n  {"id": 1},\n  }\n]',
+      3,
+      'is not JSON at column 3: expected a value, found "}"',
+    ],
+    ['a missing comma', '[{"id": 1}\n {"id": 2}]', 2, `is not JSON at column 2: expected ',' or ']', found "{"`],
+    [
+      'a trailing comma in an object',
+      '[{"id": 1,\n}]',
+      2,
+      'is not JSON at column 1: expected a member name in double quotes, found "}"',
+    ],
+    [
+      'a cut-off file',
+      '[{"id": 1},\n{"id"',
+      2,
+      `is not JSON at column 6: expected ':' after a member name, found the end of the file`,
+    ],
+    [
+      'a line break in a string',
+      '[{"note": "two\nlines"}]',
+      1,
+      'is not JSON at column 15: a line break or control character inside a string (write it as \\n)',
+    ],
+    [
+      'text after the array',
+      '[{"id": 1}]\n[{"id": 2}]',
+      2,
+      'is not JSON at column 1: text after the JSON value, found "["',
+    ],
+    ['a bad escape', '[{"a": "\\x"}]', 1, 'is not JSON at column 9: a bad escape in a string'],
+    ['null', 'null', 0, 'must be a JSON array of objects, got null'],
+    ['an object', '{"id": 1}', 0, 'must be a JSON array of objects, got an object'],
+    ['an element that is a number', '[{"id":1},5]', 1, 'element 1 is a number, not an object'],
+    ['an element on a later line', '[\n {"id": 1},\n {"id": 2},\n [3]\n]', 4, 'element 2 is an array, not an object'],
+    ['a null element', '[{"id":1},\n\nnull]', 3, 'element 1 is null, not an object'],
+    ['an empty array', '[]', 0, 'is an empty array'],
+  ])('%s', (_, text, line, message) => {
+    const [l, m, f] = problem(parseJsonRows, text);
+    expect([l, m]).toEqual([line, message]);
+    expect(m).not.toMatch(/\n/);
+    expect(f).not.toBe('');
+  });
+
+  it('accepts a UTF-8 byte-order mark before the JSON, and counts columns after it', () => {
+    expect(parseJsonRows('\ufeff[{"id": "1"}]')).toEqual([{ id: '1' }]);
+    expect(problem(parseJsonRows, '\ufeff[}')[1]).toBe('is not JSON at column 2: expected a value, found "}"');
+  });
+});
+
+describe('scanJson, the place finder, agrees with JSON.parse', () => {
+  it.each([
+    '[]',
+    '[{"a": [1, -2.5e+3, 0, true, false, null, "\\u00e9\\n\\"", {}]}]',
+    ' \t\r\n{"a": {"b": []}} ',
+    '"x"',
+    '[01]',
+    '[1.]',
+    '[-]',
+    '[tru]',
+    '{"a" 1}',
+    '{"a": 1,}',
+    '[1,]',
+    '[1 2]',
+    '["\\u12"]',
+    '["\\q"]',
+    '["a\tb"]',
+    '',
+    '[',
+    '{',
+    '["x',
+    '[1]]',
+    '{"a": 1}}',
+    "['x']",
+  ])('%j', (text) => {
+    let valid = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      valid = false;
+    }
+    expect(scanJson(text) === null).toBe(valid);
+  });
+
+  it('walks any depth without recursion, and finds where an element begins', () => {
+    const deep = '['.repeat(200_000);
+    expect(scanJson(deep)).toEqual({ index: 200_000, problem: 'expected a value, found the end of the file' });
+    expect(elementAt('[ 1, {"a": [2, 3]},\n"x"]', 2)).toBe(20);
+    expect(elementAt('[1]', 1)).toBe(-1);
+  });
+});
