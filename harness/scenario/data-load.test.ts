@@ -9,7 +9,7 @@ import { configSchema } from '../config/schema.ts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-data-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const scenario = path.join(dir, 'scenario.ts');
-const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
+const write = (name: string, text: string | Uint8Array) => fs.writeFileSync(path.join(dir, name), text);
 const problem = (f: () => unknown): PlateauError => {
   try {
     f();
@@ -18,6 +18,8 @@ const problem = (f: () => unknown): PlateauError => {
   }
   throw new Error('no error');
 };
+
+write('u8.csv', 'id,name\n1,café 😀\n');
 
 describe('data files beside the scenario', () => {
   it('loads CSV and JSON rows, read-only, and keeps a unique source’s last rows for the samples', () => {
@@ -61,5 +63,75 @@ describe('data files beside the scenario', () => {
     }
     const seq = loadDataSources(scenario, { u: { csv: './u.csv' } }, 3);
     expect(uniqueRowsProblem(seq, 10_000)).toBeNull();
+  });
+});
+
+describe('a data file that cannot be read as rows', () => {
+  const load = (name: string, bytes: string | Uint8Array, kind: 'csv' | 'json' = 'csv') => {
+    write(name, bytes);
+    const src = kind === 'csv' ? { csv: `./${name}` } : { json: `./${name}` };
+    return problem(() => loadDataSources(scenario, { d: src }, 1));
+  };
+  it('a Latin-1 byte is refused with its line and the fix, not read as U+FFFD', () => {
+    const p = load('latin1.csv', Buffer.from('id,name\n1,"x\ny"\n2,caf\xe9\n', 'latin1'));
+    expect(p.message).toBe(
+      `data file ${path.join(dir, 'latin1.csv')} line 4: is not UTF-8: byte 0xE9 at byte 6 of the line cannot be read (a Latin-1 or Windows-1252 file?)`,
+    );
+    expect(p.hint).toMatch(/^save the file as UTF-8/);
+    const utf8 = loadDataSources(scenario, { d: { csv: './u8.csv' } }, 1);
+    expect(utf8.d.rows[0]).toEqual({ id: '1', name: 'café 😀' });
+  });
+  it.each<[string, Buffer]>([
+    ['byte-order mark FF FE, little-endian', Buffer.from('\ufeffid,name\n1,x\n', 'utf16le')],
+    ['byte-order mark FE FF, big-endian', Buffer.from('\ufeffid,name\n1,x\n', 'utf16le').swap16()],
+    ['no byte-order mark, little-endian: NUL bytes', Buffer.from('id,name\n1,x\n', 'utf16le')],
+    ['no byte-order mark, big-endian: NUL bytes', Buffer.from('id,name\n1,x\n', 'utf16le').swap16()],
+  ])('a UTF-16 file says so (%s)', (how, bytes) => {
+    const p = load('utf16.csv', bytes);
+    expect(p.message).toBe(`data file ${path.join(dir, 'utf16.csv')}: is UTF-16 (${how}), not UTF-8`);
+    expect(p.hint).toMatch(/^save the file as UTF-8/);
+  });
+  it('a directory says so and names the setting to fix', () => {
+    fs.mkdirSync(path.join(dir, 'rows.csv'));
+    const p = problem(() => loadDataSources(scenario, { d: { csv: './rows.csv' } }, 1));
+    expect(p.message).toBe(`data file ${path.join(dir, 'rows.csv')}: is a directory, not a file`);
+    expect(p.hint).toMatch(/set data\.d in the scenario to the file's path/);
+  });
+  it('gives a CSV problem its own fix, and a JSON syntax error its line and column', () => {
+    const dup = load('dup.csv', 'id,id\n1,2\n');
+    expect(dup.message).toMatch(/line 1: the header row names "id" twice/);
+    expect(dup.hint).toBe('rename one of the two "id" columns');
+    const json = load('bad.json', '[\n{"id": 1}\n{"id": 2}]', 'json');
+    expect(json.message).toBe(
+      `data file ${path.join(dir, 'bad.json')} line 3: is not JSON at column 1: expected ',' or ']', found "{"`,
+    );
+    expect(json.hint).toBe('correct the JSON at line 3 column 1');
+  });
+  it('accepts a UTF-8 byte-order mark before JSON', () => {
+    write('bom.json', '\ufeff[{"id": "1"}]');
+    expect(loadDataSources(scenario, { d: { json: './bom.json' } }, 1).d.rows).toEqual([{ id: '1' }]);
+  });
+});
+
+describe('JSON rows are read-only all the way down', () => {
+  it('an arrival cannot change a nested object or array for the arrivals after it', () => {
+    write('nested.json', '[{"id": "1", "cart": {"items": [{"sku": "s1", "qty": 1}]}}]');
+    const [row] = loadDataSources(scenario, { d: { json: './nested.json' } }, 1).d.rows as unknown as {
+      cart: { items: { qty: number }[] };
+    }[];
+    expect(() => {
+      row.cart.items[0].qty = 2;
+    }).toThrow(TypeError);
+    expect(() => row.cart.items.push({ qty: 3 })).toThrow(TypeError);
+    expect(Object.isFrozen(row.cart)).toBe(true);
+    expect(row.cart.items[0].qty).toBe(1);
+  });
+  it('freezes a file nested deeper than the call stack allows recursion', () => {
+    const depth = 100_000;
+    write('deep.json', `[{"a": ${'['.repeat(depth)}${']'.repeat(depth)}}]`);
+    const [row] = loadDataSources(scenario, { d: { json: './deep.json' } }, 1).d.rows as unknown as { a: unknown[] }[];
+    let inner: unknown[] = row.a;
+    for (let i = 1; i < depth; i++) inner = inner[0] as unknown[];
+    expect(Object.isFrozen(inner)).toBe(true);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * Reads a scenario's data files, once per process (each engine thread loads its own copy: one copy
- * a thread, never one a VU), resolved beside the scenario module. A missing file, a ragged CSV or
- * an empty array is a PlateauError naming the file and the line, before any load.
+ * a thread, never one a VU), resolved beside the scenario module. A missing file, a file that is
+ * not UTF-8, a ragged CSV or an empty array is a PlateauError naming the file, the line and the
+ * fix, before any load.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DataSource, Row } from './types.ts';
 import type { LoadedSource } from './context.ts';
 import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
+import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 function dataError(file: string, line: number, cause: string, fix: string): PlateauError {
@@ -37,31 +39,68 @@ export function loadDataSources(
   const out: Record<string, LoadedSource> = {};
   for (const [name, src] of Object.entries(data)) {
     const file = dataFilePath(scenarioPath, src);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw dataError(
-        file,
-        0,
-        code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`,
-        `create it, or fix data.${name} in the scenario (a path relative to the scenario module)`,
-      );
-    }
+    const decoded = decodeUtf8(readBytes(file, name));
+    if (!('text' in decoded)) throw dataError(file, decoded.line, decoded.cause, decoded.fix);
     let rows: Row[];
     try {
-      rows = 'csv' in src ? parseCsv(text) : parseJsonRows(text);
+      rows = 'csv' in src ? parseCsv(decoded.text) : parseJsonRows(decoded.text);
     } catch (err) {
       if (!(err instanceof DataError)) throw err;
       throw dataError(file, err.line, err.message, err.fix);
     }
-    for (const r of rows) Object.freeze(r);
+    // A CSV row's values are strings; a JSON row's may be objects, which an arrival could
+    // otherwise change for every later arrival that gets the row.
+    if ('csv' in src) for (const r of rows) Object.freeze(r);
+    else deepFreeze(rows);
     const order = src.order ?? 'sequential';
     const usable = order === 'unique' ? Math.max(0, rows.length - samples) : rows.length;
     out[name] = { rows: Object.freeze(rows), order, file, usable };
   }
   return out;
+}
+
+/** The file's bytes; a missing file or a directory is refused naming the setting to fix. */
+function readBytes(file: string, name: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') {
+      throw dataError(
+        file,
+        0,
+        'is a directory, not a file',
+        `set data.${name} in the scenario to the file's path, e.g. ./rows.csv`,
+      );
+    }
+    throw dataError(
+      file,
+      0,
+      code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`,
+      `create it, or fix data.${name} in the scenario (a path relative to the scenario module)`,
+    );
+  }
+}
+
+/**
+ * Freezes a parsed JSON value and every object and array in it. Iterative, with a stack of the
+ * objects still to freeze, so a file nested deeper than the call stack cannot overflow it.
+ * JSON.parse makes a tree (no object twice, no cycle), so each object is met once. Its cost: about
+ * 130 ms of CPU for 580,000 flat rows (68 MB), against 80 ms for freezing each row alone.
+ */
+function deepFreeze(root: object): void {
+  const todo: object[] = [root];
+  for (let o = todo.pop(); o !== undefined; o = todo.pop()) {
+    Object.freeze(o);
+    if (Array.isArray(o)) {
+      for (const v of o) if (typeof v === 'object' && v !== null) todo.push(v);
+    } else {
+      for (const k in o) {
+        const v = (o as Record<string, unknown>)[k];
+        if (typeof v === 'object' && v !== null) todo.push(v);
+      }
+    }
+  }
 }
 
 /**
