@@ -9,6 +9,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
 import { scenarioProblems } from './traffic.ts';
+import { bodyProblem } from './body-kind.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
@@ -117,17 +118,9 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
  * and make zeros of an array of objects.
  */
 function bodyBytes(body: unknown, what: string): Buffer {
-  if (typeof body === 'string' || body instanceof Uint8Array) return Buffer.from(body);
-  const kind = Array.isArray(body)
-    ? 'an array'
-    : body instanceof ArrayBuffer
-      ? 'an ArrayBuffer'
-      : typeof body === 'object'
-        ? 'an object'
-        : `a ${typeof body}`;
-  // what is 'request(ctx)' (it returned the spec) or 'http.send(name, request)' (it was given one)
-  const verb = what.startsWith('http.send') ? 'was given' : 'returned';
-  throw new Error(`${what} ${verb} a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`);
+  const bad = bodyProblem(body, what);
+  if (bad !== null) throw new Error(bad);
+  return Buffer.from(body as string | Uint8Array);
 }
 
 function parsedPath(spec: string, origin: string): string {

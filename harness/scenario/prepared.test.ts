@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { prepared } from './requests.ts';
 import { prepare } from './load.ts';
 import type { RequestSpec } from './types.ts';
@@ -83,5 +84,20 @@ describe('a body that is neither a string nor a Uint8Array', () => {
     expect(prepare({ url: '/', body: Buffer.from('hi') }, ORIGIN).body?.toString()).toBe('hi');
     expect(prepare({ url: '/', body: new Uint8Array([104, 105]) }, ORIGIN).body?.toString()).toBe('hi');
     expect(prepare({ url: '/', body: null as unknown as string }, ORIGIN).body).toBeNull();
+  });
+});
+
+describe("a mix entry's bad request names the entry", () => {
+  it('request(ctx) of entry "write" returned a body that is an object', async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/object-body.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+    );
+    const write = s.arrivals.entries.find((e) => e.name === 'write')!;
+    expect(() => write.kind === 'request' && write.build(1)).toThrow(
+      'request(ctx) of entry "write" returned a body that is an object: give a string (JSON.stringify(...)) or a Uint8Array',
+    );
   });
 });

@@ -130,11 +130,13 @@ function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, max
   const check = e.check;
   // one view for every check of the entry (a check runs to its end before the next begins)
   const view = new ResponseView({ body: keep > 0, headers, bodyBytes: keep });
+  // a bad request's message names the entry (a mix has several request(ctx))
+  const what = `request(ctx) of entry ${JSON.stringify(e.name)}`;
   return {
     kind: 'request',
     name: e.name,
     // the socket client makes header strings only for a check that reads them
-    build: (seq) => prepared(request(contexts(seq)), origin, keep, headers),
+    build: (seq) => prepared(request(contexts(seq)), origin, keep, headers, what),
     check: check ? (o) => verdict(check, view.over(o)) : () => null,
   };
 }

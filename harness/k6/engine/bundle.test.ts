@@ -355,6 +355,24 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);
   });
 
+  it('a request whose body is an object fails its arrival (kind other) with the fix, never sent, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/object-body.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 4);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual([
+      'read ok',
+      'write other',
+      'read ok',
+      'write other',
+    ]);
+    expect(l.fake.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(warn.mock.calls.flat().join('\n')).toContain(
+      'request(ctx) returned a body that is an object: give a string (JSON.stringify(...)) or a Uint8Array',
+    );
+  });
+
   it('a scenario of one request counts an arrival whose request(ctx) threw (plateau_unsent), where k6 would lose it', async () => {
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/throws-sometimes.ts')), () => ({
       status: 200,

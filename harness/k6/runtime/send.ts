@@ -7,6 +7,7 @@
  */
 import { cutMessage } from '../../cut-message.ts';
 import { check } from 'k6';
+import { bodyProblem } from '../../scenario/body-kind.ts';
 import http, { type Params } from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Check, RequestSpec, ResponseInfo } from '../../scenario/types.ts';
@@ -62,6 +63,8 @@ function argsOf(
   what: string,
 ): [string, string, string | ArrayBuffer | null, Params] {
   const url = urlOf(spec, cfg.origin, what);
+  const bad = spec.body === undefined || spec.body === null ? null : bodyProblem(spec.body, what);
+  if (bad !== null) throw new Error(bad);
   const body = spec.body === undefined || spec.body === null ? null : bytesOf(spec.body);
   return [
     (spec.method ?? 'GET').toUpperCase(),
