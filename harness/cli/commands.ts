@@ -21,7 +21,7 @@ import { loadScenario } from '../scenario/load.ts';
 import { trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
-import { maxArrivalsWithReruns } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns, warmupRuns } from '../pipeline/warmup.ts';
 
 type Args = Record<string, unknown>;
 
@@ -103,7 +103,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =
     scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length) : {};
-  const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan));
+  const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan), warmupRuns(config));
   if (fewRows) throw fewRows;
   if (a.json) {
     io.out(

@@ -11,6 +11,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
 import type { ScenarioRequests } from '../scenario/requests.ts';
 import { uniqueRowsProblem } from '../scenario/data-load.ts';
+import { warmupRuns } from './warmup.ts';
 import { sampleArrivals } from './sample-arrivals.ts';
 import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -44,7 +45,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
   if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
-  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows);
+  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config));
   if (fewRows) throw fewRows;
   const sentAt = performance.now();
   await sampleArrivals(p.config, p.requests, evidence);

@@ -21,6 +21,7 @@ import {
   type WarmupVerdict,
 } from '../../analysis/warmup.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
+import { engineKind } from '../engine/create.ts';
 import { Prober } from '../metrics/prober.ts';
 import { CompleteSeconds } from './complete-seconds.ts';
 import type { RunContext } from './context.ts';
@@ -33,9 +34,21 @@ export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
 }
 
-/** The most arrivals a run of this plan can make, warmup and steps (sequence numbers, ids and unique rows are checked against it). */
+/** Whether a run of this config warms up: enabled, on an engine that has a warmup (run.ts skips the stage otherwise). */
+export function warmupRuns(config: PlateauConfig): boolean {
+  return config.warmup.enabled && engineKind(config).capabilities.warmup;
+}
+
+/**
+ * The most arrivals a run of this plan can make, the warmup's (its 1 s ramp counted at full
+ * rate, when one runs) and the steps' (sequence numbers, ids and unique rows are checked
+ * against it).
+ */
 export function maxPlannedArrivals(config: PlateauConfig, plan: Plan): number {
-  return new Schedule(plan.segments).totalArrivals + Math.ceil(warmupRatePerSec({ config }) * (config.warmup.maxS + 1));
+  const warmupArrivals = warmupRuns(config)
+    ? Math.ceil(warmupRatePerSec({ config }) * (config.warmup.maxS + RAMP_S))
+    : 0;
+  return new Schedule(plan.segments).totalArrivals + warmupArrivals;
 }
 
 /**

@@ -45,13 +45,13 @@ describe('data files beside the scenario', () => {
   it('refuses a plan whose arrivals exceed a unique source’s rows, with the numbers', () => {
     write('u.csv', 'id\n' + Array.from({ length: 100 }, (_, i) => i).join('\n') + '\n');
     const d = loadDataSources(scenario, { u: { csv: './u.csv', order: 'unique' } }, 3);
-    expect(uniqueRowsProblem(d, 97)).toBeNull();
-    const p = uniqueRowsProblem(d, 98)!;
+    expect(uniqueRowsProblem(d, 97, true)).toBeNull();
+    const p = uniqueRowsProblem(d, 98, true)!;
     expect(p.message).toMatch(
       /order 'unique' and 100 rows \(97 for the load, 3 kept for preflight's sample arrivals\)/,
     );
     expect(p.message).toMatch(/can make 98 arrivals/);
-    expect(p.hint).toMatch(/add at least 1 rows/);
+    expect(p.hint).toMatch(/add at least 1 row,/);
     // the settings the fix names are the config's own
     const named = [...p.hint.matchAll(/\b([a-z]+)\.([A-Za-z]+)\b/g)].map((m) => [m[1], m[2]]);
     expect(named.map((n) => n.join('.'))).toEqual(['steps.maxPerSec', 'steps.holdS', 'warmup.maxS']);
@@ -62,7 +62,17 @@ describe('data files beside the scenario', () => {
       expect(Object.keys(inner), `${section}.${key}`).toContain(key);
     }
     const seq = loadDataSources(scenario, { u: { csv: './u.csv' } }, 3);
-    expect(uniqueRowsProblem(seq, 10_000)).toBeNull();
+    expect(uniqueRowsProblem(seq, 10_000, true)).toBeNull();
+  });
+  it('without a warmup, the refusal neither counts nor names one; counts have thousands separators', () => {
+    write('k.csv', 'id\n' + Array.from({ length: 1234 }, (_, i) => i).join('\n') + '\n');
+    const d = loadDataSources(scenario, { k: { csv: './k.csv', order: 'unique' } }, 3);
+    const p = uniqueRowsProblem(d, 12_345, false)!;
+    expect(p.message).toMatch(/and 1,234 rows \(1,231 for the load, 3 kept for preflight's sample arrivals\)/);
+    expect(p.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\)$/);
+    expect(p.hint).toBe(
+      "add at least 11,114 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
+    );
   });
 });
 

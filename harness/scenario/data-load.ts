@@ -11,6 +11,7 @@ import type { LoadedSource } from './context.ts';
 import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
 import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { fmtInt } from '../../analysis/format.ts';
 
 function dataError(file: string, line: number, cause: string, fix: string): PlateauError {
   return new PlateauError(
@@ -105,14 +106,20 @@ function deepFreeze(root: object): void {
 
 /**
  * Why the plan cannot run with these sources, or null: a unique source needs a row for every
- * arrival the plan can make (warmup and steps), besides preflight's samples.
+ * arrival the plan can make (the warmup's, when `warmup` says one runs, and the steps'), besides
+ * preflight's samples.
  */
-export function uniqueRowsProblem(data: Record<string, LoadedSource>, maxArrivals: number): PlateauError | null {
+export function uniqueRowsProblem(
+  data: Record<string, LoadedSource>,
+  maxArrivals: number,
+  warmup: boolean,
+): PlateauError | null {
   for (const [name, src] of Object.entries(data)) {
     if (src.order !== 'unique' || maxArrivals <= src.usable) continue;
+    const short = maxArrivals - src.usable;
     return new PlateauError(
-      `data source "${name}" (${src.file}) has order 'unique' and ${src.rows.length} rows (${src.usable} for the load, ${src.rows.length - src.usable} kept for preflight's sample arrivals), but the plan can make ${maxArrivals} arrivals (warmup, steps and a rerun of each step)`,
-      `add at least ${maxArrivals - src.usable} rows, lower the plan (steps.maxPerSec, steps.holdS, warmup.maxS), or use order 'sequential' (rows wrap) or 'random'`,
+      `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)`,
+      `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
       'scenario-data-too-few-rows',
       EXIT.preflight,
     );
