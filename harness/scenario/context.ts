@@ -6,6 +6,7 @@ import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { rowIndex, seedOf } from './data-rows.ts';
+import { fmtInt } from '../../analysis/format.ts';
 
 export interface ContextFactory {
   (seq: number): ScenarioContext;
@@ -88,7 +89,7 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   if (!src) {
     const known = Object.keys(s.data);
     throw new Error(
-      `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.join(', ')}` : 'the scenario declares no `data`'})`,
+      `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(', ')}` : 'the scenario declares no `data`'})`,
     );
   }
   if (s.sample !== undefined) {
@@ -99,7 +100,7 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   const i = rowIndex(src.order, seq, src.usable, s.seed);
   if (i === null) {
     throw new Error(
-      `data source "${name}" (${src.file}) has ${src.usable} rows for the load and order 'unique': arrival ${seq} has none left; add rows or use order 'sequential'`,
+      `data source "${name}" (${src.file}) has ${fmtInt(src.usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`,
     );
   }
   return src.rows[i];
