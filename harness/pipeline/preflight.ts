@@ -68,11 +68,19 @@ function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): 
   if (s.secrets?.length) evidence.push(`secrets present: ${s.secrets.join(', ')} (values never recorded)`);
 }
 
-/** The longest id is the one of the largest sequence number the plan reaches. */
+/**
+ * The longest id is the one of the largest sequence number the plan reaches, or a sample
+ * arrival's: preflight's samples carry ids of their own (`p<entry>-` after the prefix, context.ts),
+ * longer than a short plan's, and a target that refuses them would fail preflight with its own
+ * error (a 500 of an overflowing column) instead of this one.
+ */
 function checkIdLength(p: PreflightInput, evidence: string[]): void {
   const max = p.scenario.ids?.maxLength;
   if (!max) return;
-  const longest = formatId('seq', p.scenario.ids?.prefix ?? '', p.runId, p.maxSeq);
+  const prefix = p.scenario.ids?.prefix ?? '';
+  const load = formatId('seq', prefix, p.runId, p.maxSeq);
+  const sample = formatId('seq', `${prefix}p${Math.max(0, p.requests.traffic.entries.length - 1)}-`, p.runId, 0);
+  const longest = sample.length > load.length ? sample : load;
   if (longest.length > max) {
     throw new PlateauError(
       `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
