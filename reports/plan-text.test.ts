@@ -91,5 +91,8 @@ describe("plan text of a scenario's data sources", () => {
     expect(text).toContain('data     coupons (coupons.csv): 1,200 rows, random (seeded by the run id)');
     expect(text.indexOf('data     accounts')).toBeGreaterThan(text.indexOf('scenario '));
     expect(planText(input())).not.toContain('data     ');
+    // with no warmup (disabled, or on k6) none of its arrivals are counted, and the text does not name one
+    const noWarmup = planText(input({ data: [{ name: 'accounts', order: 'unique', ...source, withWarmup: false }] }));
+    expect(noWarmup).toContain('the plan makes at most 1,050 arrivals (steps and a rerun of each step)');
   });
 });

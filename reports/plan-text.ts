@@ -46,15 +46,17 @@ export interface PlanDataSource {
   /** Rows the load may use (a unique source keeps some for preflight's sample arrivals). */
   usable: number;
   order: 'sequential' | 'unique' | 'random';
-  /** Arrivals the plan can make at most: warmup, steps and a rerun of each step. */
+  /** Arrivals the plan can make at most: warmup (when one runs), steps and a rerun of each step. */
   maxArrivals: number;
+  /** A warmup runs (enabled, on an engine that has one): its arrivals are in maxArrivals. */
+  withWarmup?: boolean;
 }
 
 function dataText(d: PlanDataSource): string {
   const head = `${d.name} (${d.file}): ${fmtInt(d.rows)} rows`;
   if (d.order === 'sequential') return `${head}, sequential (by arrival number, wrapping)`;
   if (d.order === 'random') return `${head}, random (seeded by the run id)`;
-  return `${head}, unique: ${fmtInt(d.usable)} for the load (${fmtInt(d.rows - d.usable)} kept for preflight's sample arrivals) and the plan makes at most ${fmtInt(d.maxArrivals)} arrivals (warmup, steps and a rerun of each step)`;
+  return `${head}, unique: ${fmtInt(d.usable)} for the load (${fmtInt(d.rows - d.usable)} kept for preflight's sample arrivals) and the plan makes at most ${fmtInt(d.maxArrivals)} arrivals (${d.withWarmup === false ? 'steps' : 'warmup, steps'} and a rerun of each step)`;
 }
 
 /** What the text adds (narrow: no harness type crosses into reports/). */

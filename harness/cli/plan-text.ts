@@ -7,7 +7,7 @@ import type { Plan } from '../../analysis/plan.ts';
 import { planText as renderPlanText, type PlanFacts, type PlanTextResetHook } from '../../reports/plan-text.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
-import { maxArrivalsWithReruns, warmupRatePerSec } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns, warmupRatePerSec, warmupRuns } from '../pipeline/warmup.ts';
 import type { LoadedSource } from '../scenario/context.ts';
 
 function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
@@ -36,6 +36,7 @@ export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string
       usable: src.usable,
       order: src.order,
       maxArrivals,
+      withWarmup: warmupRuns(config),
     })),
   };
 }

@@ -31,7 +31,7 @@ import { preflight } from './preflight.ts';
 import { reset, resetsOrProbes } from './reset.ts';
 import { keepIn, readAfter } from '../probes/distribution.ts';
 import { measureRtt } from './rtt.ts';
-import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, type Warmed } from './warmup.ts';
+import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, warmupRuns, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 
@@ -165,7 +165,7 @@ async function stages(
         maxSeq,
         maxRows: maxArrivalsWithReruns(config, ctx.plan),
         maxVUs: ctx.plan.vus.maxVUs,
-        durationS: ctx.plan.durationS + config.warmup.maxS,
+        durationS: ctx.plan.durationS + (warmupRuns(config) ? config.warmup.maxS : 0),
         env,
       }),
     ),
