@@ -6,7 +6,7 @@ var __getOwnPropDescs = Object.getOwnPropertyDescriptors;
 var __getOwnPropSymbols = Object.getOwnPropertySymbols;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
 var __propIsEnum = Object.prototype.propertyIsEnumerable;
-var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
+var __defNormalProp = (obj, key2, value) => key2 in obj ? __defProp(obj, key2, { enumerable: true, configurable: true, writable: true, value }) : obj[key2] = value;
 var __spreadValues = (a, b) => {
   for (var prop in b || (b = {}))
     if (__hasOwnProp.call(b, prop))
@@ -19,7 +19,7 @@ var __spreadValues = (a, b) => {
   return a;
 };
 var __spreadProps = (a, b) => __defProps(a, __getOwnPropDescs(b));
-var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
+var __publicField = (obj, key2, value) => __defNormalProp(obj, typeof key2 !== "symbol" ? key2 + "" : key2, value);
 
 // harness/k6/runtime/plateau-shim.ts
 function defineScenario(s) {
@@ -85,7 +85,7 @@ var scenario_default = defineScenario({
 
 // harness/k6/runtime/iteration.ts
 import exec from "k6/execution";
-import { Trend } from "k6/metrics";
+import { Counter as Counter2, Trend } from "k6/metrics";
 
 // harness/scenario/mix-order.ts
 var MAX_PERIOD = 1e6;
@@ -134,11 +134,13 @@ function entryOf(order, seq) {
 var MAX_NAMES = 100;
 var MAX_NAME_LENGTH = 80;
 var MAX_NAMES_OF_A_SHAPE = 10;
+var STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
 function nameProblem(name) {
   if (typeof name !== "string") return `a name must be a string, got ${name === null ? "null" : typeof name}`;
   if (name.trim() === "") return "a name must not be empty";
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
-  if (/\d{3,}/.test(name)) return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
+  if (/\d{3,}/.test(name.replace(STATUS_CODE, "$1")))
+    return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
   if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;
   if (/(?=[a-z-]*\d)[0-9a-z]{16,}/i.test(name))
     return `name "${name}" has an id-like token in it: it looks built from data`;
@@ -179,9 +181,83 @@ var NameBook = class {
   }
 };
 
+// harness/config/nearest.ts
+function nearest(given, candidates) {
+  const g = given.toLowerCase();
+  let best;
+  for (const name of candidates) {
+    const n = name.toLowerCase();
+    const d = n.length >= 3 && (g.startsWith(n) || n.startsWith(g)) && g.length >= 3 ? 1 : distance(g, n);
+    if (!best || d < best.d) best = { name, d };
+  }
+  return best && best.d <= Math.min(3, Math.max(1, Math.floor(given.length / 3))) ? best.name : void 0;
+}
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
+      d[i][j] = v;
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// harness/scenario/setting-problems.ts
+function unknownKeys(at, o, keys, has) {
+  return Object.keys(o).filter((k) => !keys.includes(k)).map((k) => {
+    const close = nearest(k, keys);
+    return `${at}unknown key \`${k}\`${close ? ` (did you mean \`${close}\`?)` : ""}: ${has}`;
+  });
+}
+function shown(v) {
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}
+function scenarioNameProblems(name) {
+  if (name === void 0) return [];
+  const bad = nameProblem(name);
+  return bad ? [`\`name\`: ${bad}; name the scenario by what it loads (name: 'shop'), or leave it out`] : [];
+}
+var IDS_KEYS = ["prefix", "maxLength"];
+function idsProblems(ids) {
+  if (ids === void 0) return [];
+  if (!ids || typeof ids !== "object" || Array.isArray(ids))
+    return [`\`ids\` is ${shown(ids)}: give an object, ids: { prefix: 'ord-', maxLength: 50 }`];
+  const o = ids;
+  const out = unknownKeys("`ids`: ", o, IDS_KEYS, "ids has prefix and maxLength");
+  if (o.prefix !== void 0 && typeof o.prefix !== "string")
+    out.push(`\`ids.prefix\` is ${shown(o.prefix)}, not a string: give the text ids start with, e.g. prefix: 'ord-'`);
+  const max = o.maxLength;
+  if (max !== void 0 && !(typeof max === "number" && Number.isInteger(max) && max > 0))
+    out.push(
+      `\`ids.maxLength\` ${shown(max)} is not a whole number above 0: give the length of the target's strictest id column, e.g. maxLength: 50`
+    );
+  return out;
+}
+function secretsProblems(secrets) {
+  if (secrets === void 0) return [];
+  if (!Array.isArray(secrets)) {
+    const name = typeof secrets === "string" && /^[A-Z_][A-Z0-9_]{0,63}$/.test(secrets) ? secrets : "API_KEY";
+    return [
+      `\`secrets\` is ${typeof secrets === "string" ? "a string" : shown(secrets)}: give an array of environment variable names, secrets: ['${name}']`
+    ];
+  }
+  return secrets.flatMap(
+    (v, i) => typeof v === "string" && v.trim() !== "" ? [] : [
+      `\`secrets[${i}]\` is ${typeof v === "string" ? "empty" : shown(v)}: each is the name of an environment variable, e.g. 'API_KEY'`
+    ]
+  );
+}
+
 // harness/scenario/traffic.ts
 var SCENARIO_KEYS = ["name", "ids", "secrets", "data", "mix", "request", "check"];
 var ENTRY_KEYS = ["weight", "request", "check", "run"];
+var DATA_KEYS = ["csv", "json", "order"];
 var DATA_ORDERS = ["sequential", "unique", "random"];
 function singleEntryName(s) {
   return typeof s.name === "string" && s.name.trim() !== "" ? s.name : "request";
@@ -191,18 +267,13 @@ function reads(check2, what) {
 }
 var readsBody = (check2) => reads(check2, /\b(body|json)\b/);
 var readsHeaders = (check2) => reads(check2, /\bheaders\b/);
-function nearestKey(key, keys) {
-  const hit = keys.find((k) => k.toLowerCase() === key.toLowerCase() || k.startsWith(key) || key.startsWith(k));
-  return hit ? ` (did you mean \`${hit}\`?)` : "";
-}
-function scenarioProblems(s) {
+function scenarioProblems(s, checkName = true) {
   const out = [];
   if (!s || typeof s !== "object")
     return ["the default export is not a scenario object: export default defineScenario({...})"];
-  for (const k of Object.keys(s)) {
-    if (!SCENARIO_KEYS.includes(k))
-      out.push(`unknown key \`${k}\`${nearestKey(k, SCENARIO_KEYS)}: a scenario has ${SCENARIO_KEYS.join(", ")}`);
-  }
+  out.push(...unknownKeys("", s, SCENARIO_KEYS, `a scenario has ${SCENARIO_KEYS.join(", ")}`));
+  if (checkName) out.push(...scenarioNameProblems(s.name));
+  out.push(...idsProblems(s.ids), ...secretsProblems(s.secrets));
   if (s.mix !== void 0) {
     if (s.request !== void 0 || s.check !== void 0) {
       out.push(
@@ -216,13 +287,15 @@ function scenarioProblems(s) {
       if (names.length === 0)
         out.push("`mix` has no entries: give it at least one { weight, request } or { weight, run }");
       if (names.length > MAX_NAMES)
-        out.push(`\`mix\` has ${names.length} entries, over ${MAX_NAMES}: names are the rows of the report`);
+        out.push(
+          `\`mix\` has ${names.length} entries, over ${MAX_NAMES} (names are the rows of the report): merge entries, making the variants of a request one entry whose request(ctx) varies with ctx (url: \`/items/\${ctx.pick(500)}\`, a row of ctx.row(name))`
+        );
       for (const name of names) out.push(...entryProblems(name, s.mix[name]));
       const weights = names.map((n) => {
         var _a;
         return (_a = s.mix[n]) == null ? void 0 : _a.weight;
       });
-      if (weights.every((w) => typeof w === "number" && Number.isFinite(w) && w > 0)) {
+      if (names.length > 0 && weights.every((w) => typeof w === "number" && Number.isFinite(w) && w > 0)) {
         const whole = wholeWeights(weights);
         if (typeof whole === "string") {
           out.push(
@@ -247,17 +320,11 @@ function entryProblems(name, e) {
   const out = bad ? [`${at}: ${bad}; name the entry by what it does ('read order')`] : [];
   if (!e || typeof e !== "object")
     return [...out, `${at} must be an object { weight, request(ctx) } or { weight, run(ctx, http) }`];
-  for (const k of Object.keys(e)) {
-    if (!ENTRY_KEYS.includes(k))
-      out.push(
-        `${at}: unknown key \`${k}\`${nearestKey(k, ENTRY_KEYS)}: an entry has weight and request (+ check) or run`
-      );
-  }
+  out.push(...unknownKeys(`${at}: `, e, ENTRY_KEYS, "an entry has weight and request (+ check) or run"));
   const w = e.weight;
   if (typeof w !== "number" || !Number.isFinite(w) || w <= 0) {
-    out.push(
-      `${at}: weight ${w === void 0 ? "is missing" : `${JSON.stringify(w)} is not a positive number`}: give it a share, e.g. weight: 25`
-    );
+    const why = w === void 0 ? "is missing" : `${shown(w)} is not a ${typeof w === "number" ? "finite positive number" : "number"}`;
+    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25`);
   }
   const hasRequest = e.request !== void 0;
   const hasRun = e.run !== void 0;
@@ -286,10 +353,7 @@ function dataProblems(data) {
       continue;
     }
     const o = src;
-    for (const k of Object.keys(o)) {
-      if (!["csv", "json", "order"].includes(k))
-        out.push(`${at}: unknown key \`${k}\`: a source has csv or json, and order`);
-    }
+    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, "a source has csv or json, and order"));
     const files = ["csv", "json"].filter((k) => o[k] !== void 0);
     if (files.length !== 1) out.push(`${at} needs exactly one of csv: "./file.csv" or json: "./file.json"`);
     else if (typeof o[files[0]] !== "string" || o[files[0]] === "")
@@ -305,7 +369,7 @@ function deadlineMessage(name, timeoutMs) {
 }
 function trafficOf(s) {
   var _a;
-  const problems = scenarioProblems(s);
+  const problems = scenarioProblems(s, false);
   if (problems.length) throw new Error(problems.join("\n"));
   const entries = s.mix ? Object.entries(s.mix).map(([name, e]) => __spreadProps(__spreadValues({
     name,
@@ -404,13 +468,127 @@ function contextOf(cfg, seq, rows) {
 // harness/k6/runtime/data.ts
 import { SharedArray } from "k6/data";
 
+// analysis/format.ts
+function groupThousands(fixed) {
+  const [int, frac] = fixed.split(".");
+  const sign = int.startsWith("-") ? "-" : "";
+  const digits = sign ? int.slice(1) : int;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return sign + grouped + (frac !== void 0 ? `.${frac}` : "");
+}
+function fmtInt(n) {
+  return groupThousands(Math.round(n).toFixed(0));
+}
+
+// harness/scenario/json-where.ts
+var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var ESCAPES = '"\\/bfnrt';
+function lineColumn(text, index) {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  return { line, column: index - (text.lastIndexOf("\n", index - 1) + 1) + 1 };
+}
+function found(text, i) {
+  return i >= text.length ? "the end of the file" : JSON.stringify(text[i]);
+}
+function skipSpace(text, i) {
+  for (; ; ) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
+    i++;
+  }
+}
+function string(text, i) {
+  for (i++; ; i++) {
+    if (i >= text.length) return { index: i, problem: 'a string is never closed (expected ")' };
+    const c = text.charCodeAt(i);
+    if (c === 34) return i + 1;
+    if (c < 32) return { index: i, problem: "a line break or control character inside a string (write it as \\n)" };
+    if (c !== 92) continue;
+    const e = text[++i];
+    if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+    else if (e === void 0 || !ESCAPES.includes(e)) return { index: i - 1, problem: "a bad escape in a string" };
+  }
+}
+function scalar(text, i) {
+  if (text[i] === '"') return string(text, i);
+  for (const w of ["true", "false", "null"]) if (text.startsWith(w, i)) return i + w.length;
+  NUMBER.lastIndex = i;
+  if (NUMBER.test(text)) return NUMBER.lastIndex;
+  return { index: i, problem: `expected a value, found ${found(text, i)}` };
+}
+function scanJson(text, onElement) {
+  const closers = [];
+  let elements = 0;
+  let i = skipSpace(text, 0);
+  for (; ; ) {
+    if (closers.length === 1 && closers[0] === "]" && (onElement == null ? void 0 : onElement(elements++, i))) return null;
+    const open2 = text[i];
+    if (open2 === "[" || open2 === "{") {
+      closers.push(open2 === "[" ? "]" : "}");
+      i = skipSpace(text, i + 1);
+      if (text[i] === closers[closers.length - 1]) {
+        closers.pop();
+        i++;
+      } else if (open2 === "[") continue;
+      else {
+        const k = key(text, i);
+        if (typeof k !== "number") return k;
+        i = k;
+        continue;
+      }
+    } else {
+      const end = scalar(text, i);
+      if (typeof end !== "number") return end;
+      i = end;
+    }
+    for (; ; ) {
+      i = skipSpace(text, i);
+      const closer = closers[closers.length - 1];
+      if (closer === void 0)
+        return i < text.length ? { index: i, problem: `text after the JSON value, found ${found(text, i)}` } : null;
+      if (text[i] === closer) {
+        closers.pop();
+        i++;
+        continue;
+      }
+      if (text[i] !== ",") return { index: i, problem: `expected ',' or '${closer}', found ${found(text, i)}` };
+      i = skipSpace(text, i + 1);
+      if (closer === "}") {
+        const k = key(text, i);
+        if (typeof k !== "number") return k;
+        i = k;
+      }
+      break;
+    }
+  }
+}
+function elementAt(text, k) {
+  let at = -1;
+  scanJson(text, (j, index) => {
+    if (j === k) at = index;
+    return j === k;
+  });
+  return at;
+}
+function key(text, i) {
+  if (text[i] !== '"') return { index: i, problem: `expected a member name in double quotes, found ${found(text, i)}` };
+  const end = string(text, i);
+  if (typeof end !== "number") return end;
+  i = skipSpace(text, end);
+  if (text[i] !== ":") return { index: i, problem: `expected ':' after a member name, found ${found(text, i)}` };
+  return skipSpace(text, i + 1);
+}
+
 // harness/scenario/data-rows.ts
 var DataError = class extends Error {
-  constructor(message, line) {
+  constructor(message, line, fix) {
     super(message);
     __publicField(this, "line", line);
+    __publicField(this, "fix", fix);
   }
 };
+var RAGGED_FIX = "give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)";
 var QUOTE = 34;
 var COMMA = 44;
 var LF = 10;
@@ -426,6 +604,7 @@ function parseCsv(text) {
   let line = 1;
   let header = null;
   let headerLine = 1;
+  let protoAt = -1;
   const rows = [];
   const fields = [];
   while (i < n) {
@@ -438,7 +617,7 @@ function parseCsv(text) {
         i++;
         for (; ; ) {
           const q = text.indexOf('"', i);
-          if (q === -1) throw new DataError("a quoted field is never closed", start);
+          if (q === -1) throw unclosed(start);
           line += lineFeeds(text, i, q);
           const doubled = text.charCodeAt(q + 1) === QUOTE;
           field += text.slice(i, doubled ? q + 1 : q);
@@ -447,14 +626,18 @@ function parseCsv(text) {
         }
         const c2 = text.charCodeAt(i);
         if (i < n && c2 !== COMMA && c2 !== LF && c2 !== CR)
-          throw new DataError("a quoted field is followed by text before its comma", line);
+          throw new DataError(
+            "a quoted field is followed by text before its comma",
+            line,
+            'put the comma or the line end right after the closing quote, and double a quote meant inside the field ("a""b")'
+          );
         fields.push(field);
       } else {
         const start = i;
         for (; i < n; i++) {
           const c2 = text.charCodeAt(i);
           if (c2 === COMMA || c2 === LF || c2 === CR) break;
-          if (c2 === QUOTE) throw new DataError("a double quote inside an unquoted field (quote the whole field)", line);
+          if (c2 === QUOTE) throw quoteInside(text.slice(start, i), fields.length + 1, line);
         }
         fields.push(text.slice(start, i));
       }
@@ -471,40 +654,113 @@ function parseCsv(text) {
     if (header === null) {
       header = headerOf(fields, recordLine);
       headerLine = recordLine;
+      protoAt = header.indexOf("__proto__");
     } else if (fields.length !== 1 || fields[0] !== "") {
       if (fields.length !== header.length)
-        throw new DataError(`the row has ${fields.length} fields, the header ${header.length}`, recordLine);
+        throw new DataError(
+          `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,
+          recordLine,
+          RAGGED_FIX
+        );
       const row = {};
-      for (let k = 0; k < header.length; k++) row[header[k]] = fields[k];
+      for (let k = 0; k < header.length; k++) {
+        if (k === protoAt) Object.defineProperty(row, "__proto__", __spreadProps(__spreadValues({}, OWN), { value: fields[k] }));
+        else row[header[k]] = fields[k];
+      }
       rows.push(row);
     }
   }
-  if (header === null) throw new DataError("the file is empty: it needs a header row and at least one row", 1);
-  if (rows.length === 0) throw new DataError("the file has a header row but no rows", headerLine);
+  if (header === null)
+    throw new DataError("the file is empty", 1, "add a header row naming the columns, and rows below it");
+  if (rows.length === 0)
+    throw new DataError("the file has a header row but no rows", headerLine, "add rows below the header row");
   return rows;
+}
+var OWN = { enumerable: true, writable: true, configurable: true };
+function unclosed(line) {
+  return new DataError(
+    `the quote opened on line ${line} is never closed`,
+    line,
+    `close the quote opened on line ${line} (a field's closing quote comes right before its comma or line end; a quote inside the field is doubled: "")`
+  );
+}
+function quoteInside(before, field, line) {
+  if (before.trim() === "") {
+    return new DataError(
+      `field ${field} has ${before.length === 1 ? "a space" : "spaces"} before its opening quote`,
+      line,
+      "remove the space before the quote (a quoted field starts right after the comma)"
+    );
+  }
+  return new DataError(
+    `field ${field} holds a double quote but is not quoted`,
+    line,
+    'quote the whole field and double the inner quote (x"y becomes "x""y")'
+  );
 }
 function headerOf(fields, line) {
   const header = fields.map((f) => f.trim());
-  const seen = /* @__PURE__ */ new Set();
-  for (const h of header) {
-    if (h === "") throw new DataError("the header row has an empty field name", line);
-    if (seen.has(h)) throw new DataError(`the header row names "${h}" twice`, line);
-    seen.add(h);
+  if (header.length === 1 && header[0] === "")
+    throw new DataError(
+      "the first line is blank: the header row must come first",
+      line,
+      "remove the blank line before the header row"
+    );
+  const seen = /* @__PURE__ */ new Map();
+  for (let k = 0; k < header.length; k++) {
+    const h = header[k];
+    if (h === "")
+      throw new DataError(
+        `column ${k + 1} of the header row has no name`,
+        line,
+        "name every column in the header row (a comma at the end of the header makes a column with no name)"
+      );
+    const first = seen.get(h);
+    if (first !== void 0)
+      throw new DataError(
+        `the header row names "${h}" twice (columns ${first + 1} and ${k + 1})`,
+        line,
+        `rename one of the two "${h}" columns`
+      );
+    seen.set(h, k);
   }
   return header;
 }
+var JSON_FIX = 'make the file a JSON array of objects, one a row: [{"id": 1}, {"id": 2}]';
 function parseJsonRows(text) {
+  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
   let v;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(body);
   } catch (err) {
-    throw new DataError(`is not JSON: ${err.message}`, 0);
+    const at = scanJson(body);
+    if (!at) throw new DataError(`is not JSON: ${err.message.split("\n")[0]}`, 0, JSON_FIX);
+    const { line, column } = lineColumn(body, at.index);
+    throw new DataError(
+      `is not JSON at column ${column}: ${at.problem}`,
+      line,
+      `correct the JSON at line ${line} column ${column}`
+    );
   }
-  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${typeof v}`, 0);
-  if (v.length === 0) throw new DataError("is an empty array: it needs at least one object", 0);
+  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${kindOf(v)}`, 0, JSON_FIX);
+  if (v.length === 0)
+    throw new DataError("is an empty array", 0, "add at least one object to the array (each is a row)");
   const bad = v.findIndex((x) => x === null || typeof x !== "object" || Array.isArray(x));
-  if (bad >= 0) throw new DataError(`element ${bad} is not an object`, 0);
+  if (bad >= 0) {
+    const at = elementAt(body, bad);
+    throw new DataError(
+      `element ${fmtInt(bad)} is ${kindOf(v[bad])}, not an object`,
+      at < 0 ? 0 : lineColumn(body, at).line,
+      `make element ${fmtInt(bad)} (counted from 0) an object such as {"id": 1}: each element is a row`
+    );
+  }
   return v;
+}
+function kindOf(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  const t = typeof v;
+  return t === "object" ? "an object" : `a ${t}`;
 }
 function seedOf(runId) {
   let h = 2166136261;
@@ -585,6 +841,15 @@ function errorKindOf(tags) {
   return "other";
 }
 
+// harness/scenario/verdict.ts
+function checkReturned(v) {
+  if (v === true || v === void 0) return null;
+  if (typeof v === "string") return v;
+  if (v === false) return "check returned false";
+  const what = v === null ? "null" : typeof v === "object" ? "an object" : `${String(v)} (a ${typeof v})`;
+  return `check returned ${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+}
+
 // harness/k6/runtime/response.ts
 function lowerCaseKeys(h) {
   const out = {};
@@ -628,8 +893,7 @@ function failureOf(res) {
 }
 function verdictOf(check2, info) {
   try {
-    const v = check2(info);
-    return v === true || v === void 0 ? null : typeof v === "string" ? v : "check returned false";
+    return checkReturned(check2(info));
   } catch (err) {
     return `check threw: ${messageOf(err)}`;
   }
@@ -648,6 +912,16 @@ function warnOnce(message) {
 
 // harness/k6/runtime/send.ts
 import { check } from "k6";
+
+// harness/scenario/body-kind.ts
+function bodyProblem(body, what) {
+  if (typeof body === "string" || body instanceof Uint8Array) return null;
+  const kind = Array.isArray(body) ? "an array" : body instanceof ArrayBuffer ? "an ArrayBuffer" : typeof body === "object" ? "an object" : `a ${typeof body}`;
+  const verb = what.startsWith("http.send") ? "was given" : "returned";
+  return `${what} ${verb} a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`;
+}
+
+// harness/k6/runtime/send.ts
 import http from "k6/http";
 import { Counter } from "k6/metrics";
 var checkFailed = new Counter("plateau_check_failed");
@@ -670,6 +944,8 @@ function urlOf(spec, origin, what) {
 function argsOf(spec, r, cfg, what) {
   var _a, _b;
   const url = urlOf(spec, cfg.origin, what);
+  const bad = spec.body === void 0 || spec.body === null ? null : bodyProblem(spec.body, what);
+  if (bad !== null) throw new Error(bad);
   const body = spec.body === void 0 || spec.body === null ? null : bytesOf(spec.body);
   return [
     ((_a = spec.method) != null ? _a : "GET").toUpperCase(),
@@ -802,6 +1078,7 @@ async function runTransaction(entry, ctx, cfg, names) {
 
 // harness/k6/runtime/iteration.ts
 var arrivalTrend = new Trend("plateau_arrival", true);
+var unsentCounter = new Counter2("plateau_unsent");
 function oneRequest(entry, ctx, cfg, byName) {
   var _a, _b;
   const name = byName ? entry.name : (_a = cfg.requestName) != null ? _a : entry.name;
@@ -846,7 +1123,12 @@ function iteration(scenario, cfg) {
   if (!traffic.byName) {
     return () => {
       const { entry, ctx } = arrival();
-      oneRequest(entry, ctx, cfg, false);
+      try {
+        oneRequest(entry, ctx, cfg, false);
+      } catch (err) {
+        unsentCounter.add(1);
+        warnOnce(`${entry.name}: ${messageOf(err)}`);
+      }
     };
   }
   if (!traffic.entries.some(isTransaction)) {
