@@ -96,7 +96,9 @@ export async function scenarioRequests(
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const factory = (sample?: number) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample });
-  const runs = (contexts: ContextFactory) => traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes));
+  const mixed = traffic.entries.length > 1;
+  const runs = (contexts: ContextFactory) =>
+    traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed));
   const entries = runs(factory());
   const arrivals: Arrivals = {
     byName: traffic.byName,
@@ -118,7 +120,13 @@ function admission(traffic: Traffic): (name: unknown) => string | null {
   return (name) => book.problem(name);
 }
 
-function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, maxBodyBytes: number): EntryRun {
+function entryRun(
+  e: TrafficEntry,
+  contexts: ContextFactory,
+  origin: string,
+  maxBodyBytes: number,
+  mixed: boolean,
+): EntryRun {
   if (e.run) {
     const run = e.run;
     const kept = { ...e.runReads, bodyBytes: maxBodyBytes };
@@ -130,8 +138,8 @@ function entryRun(e: TrafficEntry, contexts: ContextFactory, origin: string, max
   const check = e.check;
   // one view for every check of the entry (a check runs to its end before the next begins)
   const view = new ResponseView({ body: keep > 0, headers, bodyBytes: keep });
-  // a bad request's message names the entry (a mix has several request(ctx))
-  const what = `request(ctx) of entry ${JSON.stringify(e.name)}`;
+  // a bad request's message names the entry when a mix has several request(ctx)
+  const what = mixed ? `request(ctx) of entry ${JSON.stringify(e.name)}` : 'request(ctx)';
   return {
     kind: 'request',
     name: e.name,
