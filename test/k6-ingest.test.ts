@@ -663,6 +663,26 @@ describe('arrivals and names', () => {
     // the arrivals are plateau_arrival's: the read arrival whose check failed ended in second 2
     expect([b2.completed, b2.ok, b2.errors, b2.requests]).toEqual([3, 1, { http_5xx: 1, check: 1 }, 4]);
   });
+  it("a send made after its transaction ended (transaction 'late') is its name's failed request, no arrival", async () => {
+    const lines = mixSamples().map(asJson);
+    lines.push(
+      asJson({
+        metric: 'plateau_arrival',
+        atS: 3.7,
+        value: 0,
+        tags: { group: '', name: 'checkout: late', outcome: 'other', scenario: 'steps', transaction: 'late' },
+      }),
+    );
+    const r = await ingestMix(lines);
+    const b = r.records.find((x) => x.tS === 3)!;
+    // the second's arrivals and requests as without it
+    expect([b.completed, b.ok, b.requests]).toEqual([3, 2, 5]);
+    expect(b.byName!['checkout: late']).toMatchObject({ completed: 1, ok: 0, errors: { other: 1 } });
+    expect(b.samples).toContain(
+      'other: checkout: late: http.send after the transaction ended: await every send inside run(ctx, http)',
+    );
+  });
+
   it('a one-request entry that failed before sending (its rows used up) is counted under its name', async () => {
     const lines = mixSamples().map(asJson);
     // second 3: a 'write' arrival whose request was never sent (the runtime tags it transaction=unsent)

@@ -355,6 +355,22 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);
   });
 
+  it('a send made after its transaction ended is refused and written as a late sample of its name, not an arrival', async () => {
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/native-mix/late.ts')), () => ({
+      status: 200,
+    }));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await run(l, 2);
+    await new Promise((r) => setTimeout(r, 50)); // the timers' sends, 5 ms after each arrival
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome} ${t.transaction}`)).toEqual([
+      't ok true',
+      't ok true',
+      't: late other late',
+      't: late other late',
+    ]);
+    expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual(['t: one', 't: one']);
+  });
+
   it('a request whose body is an object fails its arrival (kind other) with the fix, never sent, as on the native engine', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/object-body.ts')), () => ({

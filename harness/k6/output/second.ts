@@ -122,6 +122,17 @@ export class K6Second {
 
   /** A plateau_arrival sample: one arrival of a mix, and a transaction's row (a one-request entry's row is its request's). */
   arrival(p: K6Point, key: string | null): void {
+    if (p.tags.transaction === 'late') {
+      // a send made after its transaction ended: no arrival, a failed request of its name
+      if (key === null) return;
+      const t = this.name(key);
+      t.completed++;
+      t.fail('other', undefined);
+      this.b.note(
+        `other: ${p.tags.name}: http.send after the transaction ended: await every send inside run(ctx, http)`,
+      );
+      return;
+    }
     const outcome = p.tags.outcome ?? 'other';
     const ok = outcome === 'ok';
     const kind: ErrorKind = (ERROR_KINDS as readonly string[]).includes(outcome) ? (outcome as ErrorKind) : 'other';

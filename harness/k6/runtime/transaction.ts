@@ -22,6 +22,8 @@ export interface ArrivalResult {
   unsent?: boolean;
 }
 
+const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
+
 function notSent(error: string): SentResponse {
   return {
     status: 0,
@@ -78,9 +80,11 @@ export async function runTransaction(
   ctx: ScenarioContext,
   cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes' | 'transactionTimeoutMs'>,
   names: NameBook,
+  late: (name: string, message: string) => void = () => undefined,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
   let ended = false;
+  let expired = false;
   let failure: Failure | null = null;
   const fail = (f: Failure) => {
     failure ??= f;
@@ -110,11 +114,13 @@ export async function runTransaction(
   const pending = new Set<Promise<SentResponse>>();
   const http: TransactionHttp = {
     send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
-      // a send after the arrival ended belongs to no arrival: refused, as on the native engine
-      if (ended)
-        return Promise.resolve(
-          refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`),
-        );
+      // a send after the arrival ended belongs to no arrival: refused, and counted under its name
+      // as on the native engine (one made past the deadline is the timeout's consequence)
+      if (ended) {
+        const message = `${name}: ${SEND_AFTER_END}`;
+        if (!expired) late(name, message);
+        return Promise.resolve(notSent(message));
+      }
       const p = sendOne(name, spec, check);
       pending.add(p);
       void p.then(() => pending.delete(p));
@@ -130,8 +136,10 @@ export async function runTransaction(
     // sends run left going (not awaited, or chained in a .then) end before the arrival does
     while (pending.size > 0) await Promise.all(pending);
   };
-  if ((await withDeadline(body(), cfg.transactionTimeoutMs)) === 'expired')
+  if ((await withDeadline(body(), cfg.transactionTimeoutMs)) === 'expired') {
+    expired = true;
     fail({ kind: 'timeout', message: deadlineMessage(entry.name, cfg.transactionTimeoutMs!) });
+  }
   ended = true;
   // the whole transaction, from the arrival's start (as on the native engine)
   const durationMs = Date.now() - startMs;
