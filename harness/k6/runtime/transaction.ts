@@ -80,7 +80,7 @@ export async function runTransaction(
   ctx: ScenarioContext,
   cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes' | 'transactionTimeoutMs'>,
   names: NameBook,
-  late: (name: string, message: string) => void = () => undefined,
+  late: (name: string, message: string) => void,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
   let ended = false;
