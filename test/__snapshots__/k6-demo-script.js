@@ -984,6 +984,7 @@ function sendAsync(spec, r, cfg) {
 }
 
 // harness/k6/runtime/transaction.ts
+var SEND_AFTER_END = "http.send after the transaction ended: await every send inside run(ctx, http)";
 function notSent(error) {
   return {
     status: 0,
@@ -1019,9 +1020,10 @@ async function withDeadline(done, timeoutMs) {
     timers.clearTimeout(timer);
   }
 }
-async function runTransaction(entry, ctx, cfg, names) {
+async function runTransaction(entry, ctx, cfg, names, late) {
   const startMs = Date.now();
   let ended = false;
+  let expired = false;
   let failure = null;
   const fail = (f2) => {
     failure != null ? failure : failure = f2;
@@ -1050,10 +1052,11 @@ async function runTransaction(entry, ctx, cfg, names) {
   const pending = /* @__PURE__ */ new Set();
   const http2 = {
     send(name, spec, check2) {
-      if (ended)
-        return Promise.resolve(
-          refused(`${name}: http.send after the transaction ended: await every send inside run(ctx, http)`)
-        );
+      if (ended) {
+        const message = `${name}: ${SEND_AFTER_END}`;
+        if (!expired) late(name, message);
+        return Promise.resolve(notSent(message));
+      }
       const p = sendOne(name, spec, check2);
       pending.add(p);
       void p.then(() => pending.delete(p));
@@ -1068,8 +1071,10 @@ async function runTransaction(entry, ctx, cfg, names) {
     }
     while (pending.size > 0) await Promise.all(pending);
   };
-  if (await withDeadline(body(), cfg.transactionTimeoutMs) === "expired")
+  if (await withDeadline(body(), cfg.transactionTimeoutMs) === "expired") {
+    expired = true;
     fail({ kind: "timeout", message: deadlineMessage(entry.name, cfg.transactionTimeoutMs) });
+  }
   ended = true;
   const durationMs = Date.now() - startMs;
   const f = failure;
@@ -1101,7 +1106,7 @@ function isTransaction(entry) {
   return entry.run !== void 0;
 }
 function arrive(entry, ctx, cfg, names) {
-  return entry.run ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names) : guarded(entry, ctx, cfg);
+  return entry.run ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names, lateSend) : guarded(entry, ctx, cfg);
 }
 function record(entry, r) {
   arrivalTrend.add(r.durationMs, {
@@ -1111,6 +1116,10 @@ function record(entry, r) {
     transaction: isTransaction(entry) ? "true" : r.unsent ? "unsent" : "false"
   });
   if (r.outcome === "other" && r.message) warnOnce(`${entry.name}: ${r.message}`);
+}
+function lateSend(name, message) {
+  arrivalTrend.add(0, { name, outcome: "other", transaction: "late" });
+  warnOnce(message);
 }
 function iteration(scenario, cfg) {
   var _a;
