@@ -162,6 +162,17 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
     });
   });
 
+  it('says which names it could judge: one whose baseline rests on too few samples may have grown unseen', () => {
+    const s = steps({
+      read: [10, 25],
+      write: [
+        [5, false],
+        [50, false],
+      ],
+    });
+    expect(firstDegradingName(s, 1)).toMatchObject({ kind: 'grew', first: { name: 'read' }, judged: ['read'] });
+  });
+
   it('takes another factor', () => {
     expect(firstDegradingName(steps({ read: [10, 15] }), 1, 1.4)).toMatchObject({
       kind: 'grew',

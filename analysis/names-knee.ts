@@ -46,7 +46,15 @@ export interface NameGrowth {
 }
 
 export type NamesKnee =
-  | { kind: 'grew'; factor: number; q: NameGrowthPercentile; kneeIndex: number; first: NameGrowth }
+  | {
+      kind: 'grew';
+      factor: number;
+      q: NameGrowthPercentile;
+      kneeIndex: number;
+      first: NameGrowth;
+      /** The names the rule could judge up to the finding's step (a reliable percentile at two steps), by code point. */
+      judged: string[];
+    }
   | {
       kind: 'none';
       factor: number;
@@ -129,7 +137,15 @@ function firstGrowthAt(
     if (grew.length > 0) {
       grew.sort((a, b) => b.growth - a.growth || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const [first, ...rest] = grew;
-      return { kind: 'grew', factor, q, kneeIndex, first: { ...first, alsoGrew: rest.map((g) => g.name) } };
+      const judgedSoFar = [...judged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return {
+        kind: 'grew',
+        factor,
+        q,
+        kneeIndex,
+        first: { ...first, alsoGrew: rest.map((g) => g.name) },
+        judged: judgedSoFar,
+      };
     }
   }
   const names = [...judged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

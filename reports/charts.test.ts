@@ -173,6 +173,16 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
   });
 });
 
+describe('the throughput chart without an established capacity', () => {
+  it('marks the last held step as such, never as a knee', () => {
+    const spec = throughputSpec({ ...DEMO, capacityPerSec: null, heldAtLeastPerSec: 400 }) as Json;
+    const labels = layers(spec).flatMap((l) => (l.data?.values?.[0]?.label ? [l.data.values[0].label] : []));
+    expect(labels).toContain('last held: step 8');
+    expect(labels.some((t: string) => /knee/.test(t))).toBe(false);
+    expect(labels).toContain('held at least 400.0 req/s');
+  });
+});
+
 describe('step labels: flat while they fit, slanted before they overprint', () => {
   const run = (n: number) =>
     fakeRun({ steps: Array.from({ length: n }, (_, i) => ({ ratePerSec: 50 * (i + 1) })), holdS: 10, settleS: 2 });

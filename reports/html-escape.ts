@@ -24,7 +24,8 @@ export function htmlTable(
       return `<tr${c ? ` class="${esc(c)}"` : ''}>${r.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`;
     })
     .join('\n');
-  return `<table>${head}<tbody>\n${body}\n</tbody></table>`;
+  // in a box that scrolls sideways: on a narrow window a wide table's last columns (the verdict) stay reachable
+  return `<div class="table-wrap"><table>${head}<tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A list of escaped items. */

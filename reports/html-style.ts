@@ -12,7 +12,8 @@ h2 { font-size: 17px; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1p
 nav { margin: 12px 0; font-size: 13px; }
 nav a { color: #0072B2; text-decoration: none; }
 code { background: #f3f3f3; padding: 0 3px; word-break: break-all; }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
+.table-wrap { overflow-x: auto; margin: 8px 0; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; }
 td:last-child, th:last-child { text-align: left; }

@@ -185,8 +185,13 @@ export function namesKneeSentence(run: RunResult): string | null {
   }
   const g = f.first;
   const kind = g.transaction ? 'transaction' : 'request';
+  // the others may have grown as much, unseen: say which names the rule could judge
+  const onlyJudged =
+    f.judged.length < nameOrder(run).length
+      ? `; judged: ${f.judged.join(', ')}, the other names' ${p}s resting on too few samples to compare`
+      : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const also = g.alsoGrew.length > 0 ? `; at the same step also ${g.alsoGrew.join(', ')}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${also}.`;
+  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${also}${onlyJudged}.`;
 }

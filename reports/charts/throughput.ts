@@ -86,7 +86,15 @@ export function throughputSpec(run: RunResult): ChartSpec {
         'below',
       ),
     );
-  if (knee) layers.push(vRule(knee.ratePerSec, `knee: step ${stepNo(knee.index)}`));
+  // a knee is where the target's limit was found; without an established capacity the last held
+  // step is a lower bound, not a knee (the generator, an interrupt or a changed topology ended it)
+  if (knee)
+    layers.push(
+      vRule(
+        knee.ratePerSec,
+        run.capacityPerSec !== null ? `knee: step ${stepNo(knee.index)}` : `last held: step ${stepNo(knee.index)}`,
+      ),
+    );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
