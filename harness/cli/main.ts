@@ -5,11 +5,12 @@
 import { hideBin } from 'yargs/helpers';
 import { EXIT } from '../errors.ts';
 import { errorText, runCli } from './run-cli.ts';
+import { exitWhenFlushed } from './exit.ts';
 
 runCli(hideBin(process.argv)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenFlushed(code),
   (err: unknown) => {
     process.stderr.write(errorText(err));
-    process.exit(EXIT.bug);
+    exitWhenFlushed(EXIT.bug);
   },
 );
