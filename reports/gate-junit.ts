@@ -6,6 +6,7 @@
  * names that regressed as WARNING lines, since the exit code stays about capacity). Pure.
  */
 import type { GateDecision } from '../analysis/gate/decide.ts';
+import { p99CoverageClause } from '../analysis/compare/name-warnings.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
@@ -44,11 +45,12 @@ function namesCase(d: GateDecision): Case[] {
   const warnings = d.nameWarnings ?? [];
   const none =
     d.names.rates.length > 0
-      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held`
+      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held${p99CoverageClause(d.names)}`
       : 'no rate held in both runs with names recorded in both: nothing compared per name';
   return [
     {
-      name: 'names at equal rates (warnings)',
+      // the count in the case's name: a passing case's output is folded away by most CI viewers
+      name: `names at equal rates: ${warnings.length === 0 ? 'no warning' : warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}`,
       out: warnings.length === 0 ? none : warnings.map((w) => `WARNING: ${w}`).join('\n'),
     },
   ];

@@ -69,6 +69,15 @@ describe('plateau compare', () => {
     expect(settingDifferences(shop, many).join('\n')).toMatch(
       /vs entry a 11%, entry b 11%, .*entry f 11% and 3 more: /,
     );
+    // an entry that turned from a transaction into a request under its name is another mix
+    expect(settingDifferences(shop, traffic(['read', 70], ['write', 25], ['checkout', 5])).join('\n')).toMatch(
+      /^traffic mix differs: read 70%, write 25%, checkout 5% \(a transaction\) vs read 70%, write 25%, checkout 5%: /m,
+    );
+    // the step grid is told in the runs' unit (arrivals/s with a transaction)
+    const shifted = { ...shop, steps: shop.steps.map((st) => ({ ...st, ratePerSec: st.ratePerSec + 25 })) };
+    expect(settingDifferences(shop, shifted).join('\n')).toMatch(
+      /steps \(offered rates\) differs: from \d+ by \d+ arrivals\/s vs /,
+    );
     // an import of the user's own k6 script records no entries: no mix to compare
     const imported = { ...A, traffic: { entries: [], iterations: { requestsPerArrival: 1 } } };
     expect(settingDifferences(shop, imported).join('\n')).not.toMatch(/traffic mix/);

@@ -331,6 +331,15 @@ describe('decideGate by name', () => {
     expect(d.status).toBe('pass');
     expect(d.nameWarnings).toEqual([]);
     expect(d.names!.rates).toHaveLength(4);
+    // and the clean bill says what it rests on: 3 names x 4 rates, read order's p99 at none of them
+    const md = renderGateSummary(d, BASE, BASE, null);
+    expect(md).toContain(
+      "No name regressed at the 4 rates both runs held (p99s compared at 8 of 12 name-rates, the others' p99s rest on too few samples (longer holds collect them); error rates at all).",
+    );
+    const none = decideGate(shop(kneeRun(400), () => ({ reliable: false })), NAMED_BASE, 0.05);
+    expect(renderJunit(none, 'r')).toContain(
+      'no name regressed at the 4 rate(s) both runs held (error rates only: no name&apos;s p99 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
+    );
   });
 
   it('a capacity regression stays the failure, without name warnings', () => {
@@ -363,7 +372,7 @@ describe('gate outputs by name', () => {
     const xml = renderJunit(d, 'r');
     expect(xml).toContain('tests="4" failures="0" errors="0"');
     expect(xml).toMatch(
-      /name="names at equal rates \(warnings\)" time="0"><system-out>WARNING: read order: p99 regressed/,
+      /name="names at equal rates: 1 warning" time="0"><system-out>WARNING: read order: p99 regressed/,
     );
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
   });

@@ -69,6 +69,19 @@ describe('errorRateChange', () => {
       { errorRate: 0.014 },
       { compared: true, regressed: false },
     ],
+    [
+      '30% to 55%: not doubled, but 25 points (over the 10-point cap)',
+      { errorRate: 0.3 },
+      { errorRate: 0.55 },
+      { compared: true, regressed: true },
+    ],
+    [
+      '60% to 100%: "twice A\'s" could never flag it',
+      { errorRate: 0.6 },
+      { errorRate: 1 },
+      { compared: true, regressed: true },
+    ],
+    ['30% to 38%: under ten points', { errorRate: 0.3 }, { errorRate: 0.38 }, { compared: true, regressed: false }],
     ['B completed nothing', { errorRate: 0 }, { completed: 0 }, { compared: false, regressed: false }],
     [
       '0 to 1 failure of 30 (3.3%): noise, under 3 failures',
@@ -203,7 +216,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's, on 3 failures or more.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more.",
     );
   });
 });

@@ -5,8 +5,10 @@
  *
  *   p99 regressed         when both p99s are reliable and  p99_B - p99_A > p99Relative x p99_A
  *                                                    and  p99_B - p99_A >= p99FloorMs
- *   error rate regressed  when both completed some and    e_B > max(e_A + errorRateFloor, errorRateFactor x e_A)
+ *   error rate regressed  when both completed some and    e_B > e_A + min(max(errorRateFloor, (errorRateFactor - 1) x e_A), errorRateCap)
  *                                                    and  B failed at least errorMinFailures of that name
+ *                         (a small rate must double, a large one rise by errorRateCap: 30% -> 55% is a
+ *                         regression, where "twice A's" could never flag a rate of 50% or more)
  *
  * A p99 on too few samples moves by itself; the floor keeps a 2 ms p99 going to 3 ms (+50%) from
  * reading as a regression, and the factor keeps a 5% error rate going to 6% (1 point) from doing so.
@@ -27,15 +29,21 @@ export interface NameThresholds {
   errorRateFactor: number;
   /** ... with at least this many failures of that name in B's steady window (one failure of 30 is noise). */
   errorMinFailures: number;
+  /** ... but a rise of more than this (a fraction: 0.1 is ten points) is enough whatever A's. */
+  errorRateCap: number;
 }
 
-/** +25% and at least 5 ms for a p99; more than 1 percentage point and 2x, on 3 failures or more, for an error rate. */
+/**
+ * +25% and at least 5 ms for a p99; for an error rate, more than 1 percentage point and 2x, or more
+ * than 10 points whatever A's, on 3 failures or more.
+ */
 export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   p99Relative: 0.25,
   p99FloorMs: 5,
   errorRateFloor: 0.01,
   errorRateFactor: 2,
   errorMinFailures: 3,
+  errorRateCap: 0.1,
 };
 
 export interface NameP99Change {
@@ -156,7 +164,8 @@ export function errorRateChange(a: NameResult, b: NameResult, t: NameThresholds)
     compared: true,
     changePoints: b.errorRate - a.errorRate,
     regressed:
-      b.errorRate > Math.max(a.errorRate + t.errorRateFloor, t.errorRateFactor * a.errorRate) &&
+      b.errorRate >
+        a.errorRate + Math.min(Math.max(t.errorRateFloor, (t.errorRateFactor - 1) * a.errorRate), t.errorRateCap) &&
       b.failed >= t.errorMinFailures,
   };
 }

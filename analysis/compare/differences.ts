@@ -3,7 +3,7 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMs, rateUnitOf, withShares } from '../format.ts';
+import { fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -37,10 +37,10 @@ export function targetKey(url: string): string {
   }
 }
 
-/** The plan's grid as run: its first rate and step (reruns and where each run stopped aside). */
-function grid(run: RunResult): string {
+/** The plan's grid as run: its first rate and step (reruns and where each run stopped aside), in `unit` (the runs' shared one). */
+function grid(run: RunResult, unit: string): string {
   if (run.steps.length === 0) return 'none';
-  return `from ${Math.min(...run.steps.map((s) => s.ratePerSec))} by ${stepSizePerSec(run)} req/s`;
+  return `from ${Math.min(...run.steps.map((s) => s.ratePerSec))} by ${stepSizePerSec(run)} ${unit}`;
 }
 
 function steadyLengths(run: RunResult): string {
@@ -80,10 +80,11 @@ export function mixDifference(a: Pick<RunResult, 'traffic'>, b: Pick<RunResult, 
   const x = a.traffic?.entries ?? [],
     y = b.traffic?.entries ?? [];
   if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1)) return null;
-  const key = (es: readonly { name: string; weight: number }[]) =>
+  // an entry that turned from a request into a transaction (or back) under its name is another mix
+  const key = (es: readonly { name: string; weight: number; transaction: boolean }[]) =>
     withShares(es)
       .sort((p, q) => (p.name < q.name ? -1 : 1))
-      .map((e) => `${e.name}:${e.share.toFixed(6)}`);
+      .map((e) => `${e.name}:${e.share.toFixed(6)}:${e.transaction ? 'transaction' : 'request'}`);
   if (key(x).join('\n') === key(y).join('\n')) return null;
   return [mixText(x), mixText(y)];
 }
@@ -128,7 +129,13 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
     differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
   if (rtt) out.push(rtt);
-  differ('steps (offered rates)', grid(a), grid(b), 'compare at equal rates only; capacity resolution differs');
+  const unit = sharedRateUnit(a.traffic, b.traffic);
+  differ(
+    'steps (offered rates)',
+    grid(a, unit),
+    grid(b, unit),
+    'compare at equal rates only; capacity resolution differs',
+  );
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
   differ('rules', ruleThresholds(a), ruleThresholds(b), 'the stop rule differs, so the knee means different things');
   differ(

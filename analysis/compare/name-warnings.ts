@@ -48,6 +48,21 @@ export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: 
   return [...groups.values()].map((g) => sentence(g, labels, unit));
 }
 
+/**
+ * What "no name regressed" rests on, when not every name-rate's p99 could be compared: a p99 needs
+ * its share of samples beyond it in both steady windows, which short holds of a small name never
+ * collect, so a clean bill then covers the error rates only. Empty when every p99 was compared.
+ */
+export function p99CoverageClause(r: NameComparisonResult): string {
+  const pairs = r.rates.flatMap((x) => x.names);
+  const compared = pairs.filter((c) => c.p99.compared).length;
+  if (pairs.length === 0 || compared === pairs.length) return '';
+  const few = `the others' p99s rest on too few samples (longer holds collect them)`;
+  return compared === 0
+    ? ` (error rates only: no name's p99 rests on enough samples in both runs at any of the ${pairs.length} name-rates compared; longer holds collect them)`
+    : ` (p99s compared at ${compared} of ${pairs.length} name-rates, ${few}; error rates at all)`;
+}
+
 /** "Not compared at 500 req/s: A fails, B fails". */
 export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/s'): string {
   const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
@@ -65,7 +80,7 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
   return (
     `A name regressed at a rate both runs held when its p99 rose by more than ${pct(t.p99Relative)}% and at least ` +
     `${t.p99FloorMs} ms (both p99s on enough samples), or its error rate rose above both ` +
-    `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s, ` +
-    `on ${t.errorMinFailures} failures or more.`
+    `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
+    `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more.`
   );
 }
