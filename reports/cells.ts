@@ -109,6 +109,14 @@ export function stepHeader(run: Pick<RunResult, 'traffic'>): string[] {
   ];
 }
 
+/**
+ * A step's number as a table row names it, "17", or "17 (2)" for its second attempt, so a rerun's
+ * row is told from the first attempt's in tables that have no verdict column.
+ */
+export function stepCell(s: Pick<StepResult, 'index' | 'attempt'>): string {
+  return `${stepNo(s.index)}${s.attempt !== undefined && s.attempt > 1 ? ` (${s.attempt})` : ''}`;
+}
+
 export function stepCells(s: StepResult, rules: Rules): string[] {
   const hasData = s.steadyS > 0;
   return [
@@ -213,9 +221,9 @@ function shareText(x: number | null | undefined, bound: number): string {
 
 /** `busyMax` is the generator's busy bound (verdicts.generatorBusyMax: RunResult.generatorBusyMax). */
 export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {
-  if (s.steadyS === 0) return [String(stepNo(s.index)), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
+  if (s.steadyS === 0) return [stepCell(s), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
   return [
-    String(stepNo(s.index)),
+    stepCell(s),
     fmtTarget(s.ratePerSec),
     s.lagP99Ms === null ? '–' : `${fmtMs(s.lagP99Ms)} ms`,
     // k6 reports no loop delay (0) and no busy share; a native engine's loop delay is never 0

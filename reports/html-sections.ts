@@ -17,6 +17,7 @@ import {
   GENERATOR_NOTE,
   peakText,
   rttText,
+  stepCell,
   stepHeader,
   stepCells,
   verdictBrief,
@@ -106,7 +107,7 @@ export function errorsHtml(run: RunResult): string {
   if (withErrors.length === 0)
     return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
   const rows = withErrors.map((s) => [
-    String(stepNo(s.index)),
+    stepCell(s),
     fmtInt(s.failed),
     fmtPercent(s.errorRate),
     countsText(s.errors),

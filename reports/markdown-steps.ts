@@ -5,7 +5,7 @@
 import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { anyUnreliable, countsText, stepHeader, stepCells, verdictBrief } from './cells.ts';
+import { anyUnreliable, countsText, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
 import { mdCell } from './escape.ts';
 
 /** One Markdown table row; every cell escaped. */
@@ -49,7 +49,7 @@ export function errorsSection(run: RunResult): string[] {
   const withErrors = run.steps.filter((s) => s.failed > 0);
   if (withErrors.length === 0) return ['## Errors', '', 'No failed requests in any steady window.'];
   const rows = withErrors.map((s) => [
-    String(stepNo(s.index)),
+    stepCell(s),
     fmtInt(s.failed),
     fmtPercent(s.errorRate),
     countsText(s.errors),

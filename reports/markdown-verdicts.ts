@@ -6,7 +6,7 @@
  */
 import { fmtMs, fmtRate } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { attemptFlags, rateUnit } from './cells.ts';
+import { attemptFlags, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
 import { serverLatencyTexts } from './server-latency.ts';
@@ -75,7 +75,7 @@ export function serverText(run: RunResult): TextSection | null {
   const withServer = run.steps.filter((s) => s.crossCheck);
   if (withServer.length === 0) return null;
   const rows = withServer.map((s) => [
-    String(s.index + 1),
+    stepCell(s),
     // what the cross-check compared: every request of every arrival for a mix, as the server counts them
     fmtRate(s.crossCheck!.clientPerSec),
     num(s.server?.throughputPerSec, fmtRate),

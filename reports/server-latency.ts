@@ -11,6 +11,7 @@ import { isCounterOnly } from '../analysis/request-series.ts';
 import { serverRttMs } from '../analysis/server.ts';
 import type { NameResult, RunResult, ServerPercentile, ServerWindow, StepResult } from '../analysis/types.ts';
 import type { TextSection } from './markdown-verdicts.ts';
+import { stepCell } from './cells.ts';
 
 const QUANTILES = [50, 90, 99] as const;
 const DASH = '–';
@@ -64,7 +65,7 @@ export function serverLatencyText(run: RunResult): TextSection | null {
       ],
     };
   const rttMs = serverRttMs(run.rtt);
-  const items = problemItems(steps.map((s) => ({ label: String(stepNo(s.index)), w: s.server })));
+  const items = problemItems(steps.map((s) => ({ label: stepCell(s), w: s.server })));
   const shown = steps.filter((s) => s.server?.percentiles || s.server?.counterReset);
   if (shown.length === 0)
     return {
@@ -86,7 +87,7 @@ export function serverLatencyText(run: RunResult): TextSection | null {
     table: {
       header: ['Step', ...QUANTILES.flatMap((q) => [`Client p${q} - RTT`, `Server p${q}`])],
       rows: shown.map((s) => [
-        String(stepNo(s.index)),
+        stepCell(s),
         ...QUANTILES.flatMap((q) => [clientCell(s.latency, q, rttMs), serverCell(s.server, q)]),
       ]),
     },
