@@ -22,6 +22,7 @@ import {
   stepCells,
   verdictBrief,
 } from './cells.ts';
+import { howToReadTerms, termText } from './how-to-read.ts';
 import { warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
@@ -45,8 +46,24 @@ export function headerHtml(run: RunResult): string {
     `<p class="capacity">Capacity: <strong>${esc(capacityText(run))}</strong></p>`,
     `<p><strong>Stop reason: ${esc(run.stopReason)}</strong>: ${esc(run.stopDetail)}</p>`,
     `<p class="meta">Peak ${esc(peakText(run))} · target <code>${esc(run.target)}</code> · engine ${esc(run.engine)} · started ${esc(run.startedAt)}</p>`,
+    colocationHtml(run),
     '</header>',
   ].join('\n');
+}
+
+/** What the report's terms mean, as report.md has it (a `code` span in a meaning becomes <code>). */
+export function howToReadHtml(run: RunResult): string {
+  const items = howToReadTerms(run).map(
+    (t) =>
+      `<li>${termText({ ...t, term: esc(t.term), meaning: esc(t.meaning) }, (x) => `<strong>${x}</strong>`).replace(/`([^`]+)`/g, '<code>$1</code>')}</li>`,
+  );
+  return htmlSection('howto', 'How to read this', `<ul>${items.join('')}</ul>`);
+}
+
+/** The target shares the generator's machine: said under the headline, where the capacity is read. */
+function colocationHtml(run: RunResult): string {
+  const c = colocationText(run);
+  return c === null ? '' : `<p class="note"><strong>Note</strong>: ${esc(c)}</p>`;
 }
 
 /** The row's class: its verdict, and "set-aside" for an attempt that did not decide (transient, contaminated). */

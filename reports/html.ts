@@ -14,6 +14,7 @@ import {
   errorsHtml,
   generatorHtml,
   headerHtml,
+  howToReadHtml,
   overloadHtml,
   serverHtml,
   stagesHtml,
@@ -56,6 +57,7 @@ function chartSection(
 const NAV: [id: string, label: string, optional?: boolean][] = [
   ['slo', 'Capacity within SLO', true],
   ['traffic', 'Traffic', true],
+  ['howto', 'How to read this'],
   ['throughput', 'Throughput'],
   ['latency', 'Latency'],
   ['delivery', 'Delivery & capture'],
@@ -94,6 +96,7 @@ export function renderHtml(run: RunResult, charts: readonly RenderedChart[]): st
     optional.slo,
     `<nav>${nav.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join(' · ')}</nav>`,
     optional.traffic,
+    howToReadHtml(run),
     chartSection('throughput', 'Throughput', charts, 'throughput', 'No step produced data.'),
     chartSection('latency', 'Latency', charts, 'latency', 'No step produced data.'),
     chartSection('delivery', 'Delivery and capture', charts, 'delivery', 'No step produced data.'),

@@ -4,7 +4,8 @@
  * their figures by name, errors, warnings, environment).
  * Every string that came from the target, the config or the environment goes through mdCell.
  */
-import { fmtInt, fmtRatio } from '../analysis/format.ts';
+import { fmtInt } from '../analysis/format.ts';
+import { howToReadTerms, termText } from './how-to-read.ts';
 import type { RunResult } from '../analysis/types.ts';
 import {
   capacityText,
@@ -46,16 +47,7 @@ function headerSection(run: RunResult): string[] {
 }
 
 function howToReadSection(run: RunResult): string[] {
-  const { deliveryMin, captureMin } = run.rules;
-  return [
-    '## How to read this',
-    '',
-    `- **Delivery**: successful ${rateUnit(run)} achieved ÷ ${rateUnit(run)} offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
-    `- **Capture**: throughput gained ÷ rate added since the previous step; below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
-    '- **Steady window**: the hold minus its settle time; only these seconds are judged, never the ramp or a whole-run average.',
-    '- **Dropped iterations**: arrivals that found no free VU; any at all means the generator, not the target, may be the limit.',
-    '- **Percentiles** carry their sample count (n); `~value*` marks one that rests on too few samples to trust.',
-  ];
+  return ['## How to read this', '', ...howToReadTerms(run).map((t) => `- ${termText(t, (x) => `**${x}**`)}`)];
 }
 
 function stagesSection(run: RunResult): string[] {

@@ -4,6 +4,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { renderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
+import { renderHtml } from './html.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
@@ -137,6 +138,14 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown({ ...lan, target: 'http://10.0.0.6:8080/orders' })).not.toContain("generator's own machine");
     // a run older than the record: loopback only, as its report always said
     expect(renderMarkdown({ ...lan, environment: run.environment })).not.toContain("generator's own machine");
+    // the page says it under the headline, where the capacity is read (not only in its last sections)
+    const html = renderHtml(run, []);
+    const note = html.indexOf('<p class="note"><strong>Note</strong>: Target on the generator&#39;s own machine');
+    expect(note).toBeGreaterThan(html.indexOf('class="capacity"'));
+    expect(note).toBeLessThan(html.indexOf('</header>'));
+    expect(renderHtml({ ...run, target: 'http://orders.internal:8080/orders' }, [])).not.toContain(
+      'class="note"><strong>Note',
+    );
   });
 
   it("shows the generator's figures for every step, busy share included when it was measured", () => {

@@ -1,0 +1,47 @@
+/**
+ * What the report's terms mean, for report.md and report.html alike (each escapes them): the
+ * thresholds are the run's own rules, the unit its traffic's. Pure.
+ */
+import { fmtRatio } from '../analysis/format.ts';
+import type { RunResult } from '../analysis/types.ts';
+import { rateUnit } from './cells.ts';
+
+export interface Term {
+  term: string;
+  /** Follows the term after a colon, or after a space where `inSentence` (the term is its subject). */
+  meaning: string;
+  inSentence?: boolean;
+}
+
+/** The term and its meaning joined, as plain text; `bold` wraps the term (each renderer's own markup). */
+export function termText(t: Term, bold: (term: string) => string): string {
+  return `${bold(t.term)}${t.inSentence ? ' ' : ': '}${t.meaning}`;
+}
+
+export function howToReadTerms(run: RunResult): Term[] {
+  const { deliveryMin, captureMin } = run.rules;
+  const unit = rateUnit(run);
+  return [
+    {
+      term: 'Delivery',
+      meaning: `successful ${unit} achieved ÷ ${unit} offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
+    },
+    {
+      term: 'Capture',
+      meaning: `throughput gained ÷ rate added since the previous step; below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
+    },
+    {
+      term: 'Steady window',
+      meaning: 'the hold minus its settle time; only these seconds are judged, never the ramp or a whole-run average.',
+    },
+    {
+      term: 'Dropped iterations',
+      meaning: 'arrivals that found no free VU; any at all means the generator, not the target, may be the limit.',
+    },
+    {
+      term: 'Percentiles',
+      inSentence: true,
+      meaning: 'carry their sample count (n); `~value*` marks one that rests on too few samples to trust.',
+    },
+  ];
+}
