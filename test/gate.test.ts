@@ -336,7 +336,11 @@ describe('decideGate by name', () => {
     expect(md).toContain(
       "No name regressed at the 4 rates both runs held (p99s compared at 8 of 12 name-rates, the others' p99s rest on too few samples (longer holds collect them); error rates at all).",
     );
-    const none = decideGate(shop(kneeRun(400), () => ({ reliable: false })), NAMED_BASE, 0.05);
+    const none = decideGate(
+      shop(kneeRun(400), () => ({ reliable: false })),
+      NAMED_BASE,
+      0.05,
+    );
     expect(renderJunit(none, 'r')).toContain(
       'no name regressed at the 4 rate(s) both runs held (error rates only: no name&apos;s p99 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
     );
