@@ -145,6 +145,14 @@ describe('preflight', () => {
     );
   });
 
+  it('names the sample send that failed first, not what run threw on reading its answer', async () => {
+    const r = await runQuietly(base('reads-failed', { scenario: fixture('reads-failed'), steps: SHORTEST }), { env });
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /^the sample request "t: read" of transaction "t" GET http:\/\/[^ ]+\/orders\/nope got 404/,
+    );
+  });
+
   it('a sample transaction that awaits none of its sends still sends them: it holds, no crash', async () => {
     const r = await runQuietly(base('no-await', { scenario: fixture('no-await'), steps: SHORTEST }), { env });
     expect(r.error ?? null).toBeNull();

@@ -11,6 +11,7 @@ import type { EntryRun, ScenarioRequests } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { SEND_AFTER_END } from '../scenario/traffic.ts';
 
 /** How a request that ran out of http.timeoutMs ends: the abort signal's error name, undici's own timeouts' codes. */
 const TIMEOUTS = new Set(['TimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -50,7 +51,7 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     return s.arrivals.sent(newOutcome(), message, run.kept);
   };
   const sendOne = async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
-    if (ended) return s.arrivals.sent(newOutcome(), SENT_AFTER_END, run.kept);
+    if (ended) return s.arrivals.sent(newOutcome(), SEND_AFTER_END, run.kept);
     const bad = s.arrivals.admit(name);
     if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
     let req: PreparedRequest;
@@ -105,6 +106,9 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     // sends run left going (not awaited) end before the arrival does, as on the engine
     while (pending.size > 0) await Promise.race([Promise.all(pending), overdue]);
   } catch (err) {
+    // the first failure wins, as on the engine: a send that failed before run threw (on reading
+    // its empty answer, or past the deadline) is the cause, not what run did with it
+    if (failed) throw failed;
     if (err instanceof PlateauError) throw err;
     throw scenarioFailure(`transaction "${run.name}"`, (err as Error)?.message ?? String(err));
   } finally {
@@ -122,9 +126,6 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
   }
   return said;
 }
-
-/** What a send made after the sample arrival ended resolves to (never sent). */
-const SENT_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
 /** A sample's answer: the outcome the check sees (its body kept as the engine keeps it) and the first bytes shown on a refusal. */
 interface Answer {
