@@ -96,6 +96,13 @@ describe('a step that failed mostly of kind other is not laid at the target', ()
     );
   });
 
+  it('a few of kind other among thousands (under 1% of the completions) cast no doubt', () => {
+    const few = { ...failing({ other: 2 }), errorRate: 2 / 40_000 };
+    expect(summarizeStop([few], 4, false, DEFAULT_RULES).stopDetail).toMatch(/the target sustains less/);
+    const s = summarizeStop([stepResult({ index: 0 }), { ...few, index: 1 }], 4, false, DEFAULT_RULES);
+    expect(s.stopDetail).not.toMatch(/kind other/);
+  });
+
   it("failures mostly the target's (statuses, timeouts) keep today's wording", () => {
     const s = summarizeStop([failing({ other: 20, http_5xx: 40 })], 4, false, DEFAULT_RULES);
     expect(s.stopDetail).toMatch(/the target sustains less than the lowest offered rate; start lower/);

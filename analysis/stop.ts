@@ -139,7 +139,8 @@ function reasonAndDetail(
       stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad)}`,
     };
   }
-  const other = otherFailuresClause(bad);
+  // only where the failures matter (1% or more): a couple of kind other among thousands casts no doubt
+  const other = bad.errorRate >= ERROR_NOTE_MIN ? otherFailuresClause(bad) : null;
   if (prefix === 0) {
     // a generator symptom with no step held to judge the target's tail by: no side is blamed
     const whose = bad.inconclusive
