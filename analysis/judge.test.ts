@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from './buckets.ts';
-import { judgeStep, steadyWindowS } from './judge.ts';
+import { judgeStep, requestErrorRate, steadyWindowS } from './judge.ts';
 import { analyzeRun } from './analyze.ts';
 import { warningTexts } from '../reports/warning-text.ts';
 import { kneeResult } from './stop.ts';
@@ -11,6 +11,7 @@ import {
   DEFAULT_RULES,
   fakeRun,
   followingSteps,
+  stepResult,
   topologySamples,
   withAttempts,
   type FakeRunSpec,
@@ -395,5 +396,15 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.stopDetail).not.toMatch(/the target sustains less/);
     expect(run.capacityPerSec).toBeNull();
     expect(run.heldAtLeastPerSec).toBeNull();
+  });
+});
+
+describe('requestErrorRate: what the server cross-check compares', () => {
+  it('leaves out the arrivals of a one-request run that sent nothing (the scenario threw)', () => {
+    // 100 arrivals/s, 10 of them unsent (so 90 requests/s), 19 failed in all: 9 of the 90 requests
+    const s = stepResult({ completedPerSec: 100, requestsPerSec: 90, errorRate: 0.19 });
+    expect(requestErrorRate(s)).toBeCloseTo(0.1, 10);
+    // without requests counted apart, the arrivals' rate is the requests'
+    expect(requestErrorRate(stepResult({ completedPerSec: 100, errorRate: 0.19 }))).toBe(0.19);
   });
 });

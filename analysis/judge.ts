@@ -256,10 +256,19 @@ function namesWithServer(
 /**
  * The failed share of the window's requests (what the server counts), where the names tell it:
  * failed / completed over the request names (not the transactions, whose figures are arrivals).
- * Without names each arrival is one request: the step's own error rate.
+ * Without names each arrival is one request: the step's own error rate, less the arrivals that
+ * sent nothing (requests counted apart).
  */
-function requestErrorRate(r: StepResult): number {
+export function requestErrorRate(r: StepResult): number {
   const requests = Object.values(r.byName ?? {}).filter((n) => !n.transaction);
   const completed = requests.reduce((a, n) => a + n.completed, 0);
-  return completed > 0 ? requests.reduce((a, n) => a + n.failed, 0) / completed : r.errorRate;
+  if (completed > 0) return requests.reduce((a, n) => a + n.failed, 0) / completed;
+  // a one-request run that counted its requests apart: its arrivals that sent nothing (the
+  // scenario threw) are failures the server never saw
+  if (r.requestsPerSec !== undefined && r.completedPerSec > 0) {
+    const unsentShare = Math.max(0, r.completedPerSec - r.requestsPerSec) / r.completedPerSec;
+    const requestShare = 1 - unsentShare;
+    return requestShare > 0 ? Math.max(0, r.errorRate - unsentShare) / requestShare : 0;
+  }
+  return r.errorRate;
 }
