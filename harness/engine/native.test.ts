@@ -487,7 +487,11 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       run: async (_seq, http) => {
         await http.send('t: one', { url: '/a' });
         // a bug: a send on a timer, after run has returned
-        clock.setTimeout(() => void http.send('t: late', { url: '/b' }), 5);
+        clock.setTimeout(() => {
+          void http.send('t: late', { url: '/b' });
+          // under the transaction's own name, which http.send refuses: no row, the transaction's stays as it was
+          void http.send('t', { url: '/b' });
+        }, 5);
       },
     };
     const eng = startNative({
@@ -497,7 +501,8 @@ describe('in simulated time (an injected clock), against VUs that answer on that
       pool: fixedPool(clock, 2, 10),
       seqOffset: 0,
       gracefulStopMs: 2000,
-      arrivals: onlyTransaction(txn),
+      // as a scenario's NameBook does: a transaction's own name is no request's
+      arrivals: { ...onlyTransaction(txn), admit: (n) => (n === 't' ? 'the name of a transaction' : null) },
       sink: (r) => records.push(r),
       clock,
     });
@@ -510,6 +515,7 @@ describe('in simulated time (an injected clock), against VUs that answer on that
     expect(records.flatMap((r) => r.samples ?? [])).toContain(
       'other: t: late: http.send after the transaction ended: await every send inside run(ctx, http)',
     );
+    expect([sum((r) => r.byName?.t?.completed ?? 0), sum((r) => r.byName?.t?.ok ?? 0)]).toEqual([4, 4]);
   });
 
   it('sends made at once go together, the second on a VU borrowed from the pool and given back when its answer is read', async () => {

@@ -178,12 +178,13 @@ export class BucketRecorder {
    * A send its transaction made after the arrival had ended (run did not await it): never sent, its
    * arrival already counted, so it is counted only under its name, failed (kind other), and its
    * message kept among the second's samples: the scenario's bug is seen, no count of arrivals or
-   * requests changes.
+   * requests changes. `name` null: a name http.send refuses (built from data, past the limit).
    */
-  sentAfterEnd(nowMs: number, name: string, message: string): void {
+  sentAfterEnd(nowMs: number, name: string | null, message: string): void {
     if (this.closed) return;
     const b = this.at(nowMs);
-    b.name(name, false).record(0, 'other', 0);
+    // a name http.send would refuse gets no row of its own: only the message is kept
+    if (name !== null) b.name(name, false).record(0, 'other', 0);
     b.note(cutMessage(`other: ${message}`, MAX_MESSAGE));
   }
 

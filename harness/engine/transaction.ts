@@ -15,7 +15,7 @@ import type { BucketRecorder } from './recorder.ts';
 import type { Outcome, PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
-import { deadlineMessage } from '../scenario/traffic.ts';
+import { deadlineMessage, SEND_AFTER_END } from '../scenario/traffic.ts';
 
 /** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
 interface Failure {
@@ -38,8 +38,6 @@ export interface TransactionHost {
   /** The arrival is counted (ended, or expired): the engine stops watching its deadline. */
   ended(t: Transaction): void;
 }
-
-const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
 /** What http.send resolves to when the request was never sent (a refused name, a malformed request). */
 function refusedResponse(error: string): SentResponse {
@@ -180,7 +178,11 @@ export class Transaction {
     if (this.ended) {
       // the arrival is counted already: a send run did not await is counted under its name, so the
       // bug shows (one made past the deadline is the timeout's consequence, counted by it)
-      if (!this.expired) this.host.rec.sentAfterEnd(this.host.now(), name, `${name}: ${SEND_AFTER_END}`);
+      if (!this.expired) {
+        // its name as any send's: one refused (built from data, past the limit, a transaction's) gets no row
+        const named = this.host.arrivals.admit(name) === null ? name : null;
+        this.host.rec.sentAfterEnd(this.host.now(), named, `${String(name)}: ${SEND_AFTER_END}`);
+      }
       return Promise.resolve(refusedResponse(SEND_AFTER_END));
     }
     this.pending++;

@@ -88,6 +88,10 @@ describe('a data file that cannot be read as rows', () => {
       `data file ${path.join(dir, 'latin1.csv')} line 4: is not UTF-8: byte 0xE9 at byte 6 of the line cannot be read (a Latin-1 or Windows-1252 file?)`,
     );
     expect(p.hint).toMatch(/^save the file as UTF-8/);
+    // the file's very first byte: its line starts at 0 (not at the file's last line feed)
+    expect(load('latin1-head.csv', Buffer.from('\xc9metteur,id\nx,1\n', 'latin1')).message).toMatch(
+      /line 1: is not UTF-8: byte 0xC9 at byte 1 of the line cannot be read/,
+    );
     const utf8 = loadDataSources(scenario, { d: { csv: './u8.csv' } }, 1);
     expect(utf8.d.rows[0]).toEqual({ id: '1', name: 'café 😀' });
   });

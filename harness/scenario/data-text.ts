@@ -29,7 +29,8 @@ export function decodeUtf8(bytes: Uint8Array): { text: string } | EncodingProble
   }
   if (isUtf8(bytes)) return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
   const at = firstInvalidByte(bytes);
-  const lineStart = bytes.lastIndexOf(0x0a, at - 1) + 1;
+  // lastIndexOf from -1 would search from the end: the first byte's line starts at 0
+  const lineStart = at === 0 ? 0 : bytes.lastIndexOf(0x0a, at - 1) + 1;
   return {
     line: lineFeedsBefore(bytes, at) + 1,
     cause: `is not UTF-8: byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} at byte ${at - lineStart + 1} of the line cannot be read (a Latin-1 or Windows-1252 file?)`,

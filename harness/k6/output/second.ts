@@ -24,6 +24,7 @@ import { OpenBucket } from '../../engine/open-bucket.ts';
 import { errorKindOf, errorMessageOf, isOk } from './error-kind.ts';
 import type { K6Point } from './point.ts';
 import { NameTally } from './names.ts';
+import { SEND_AFTER_END } from '../../scenario/traffic.ts';
 
 /** What the report says of an arrival whose request(ctx) threw on k6 (k6 printed the message on its console, once a message). */
 const UNSENT_MESSAGE = 'other: the scenario threw before sending its request (k6 printed why on its console)';
@@ -128,9 +129,7 @@ export class K6Second {
       const t = this.name(key);
       t.completed++;
       t.fail('other', undefined);
-      this.b.note(
-        `other: ${p.tags.name}: http.send after the transaction ended: await every send inside run(ctx, http)`,
-      );
+      this.b.note(`other: ${p.tags.name}: ${SEND_AFTER_END}`);
       return;
     }
     const outcome = p.tags.outcome ?? 'other';

@@ -10,7 +10,7 @@ import { NameBook } from '../../scenario/names.ts';
 import type { RuntimeConfig } from './config.ts';
 import { messageOf, type Failure } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
-import { deadlineMessage } from '../../scenario/traffic.ts';
+import { deadlineMessage, SEND_AFTER_END } from '../../scenario/traffic.ts';
 import { globalTimers } from './timers.ts';
 
 export interface ArrivalResult {
@@ -21,8 +21,6 @@ export interface ArrivalResult {
   /** A one-request entry that failed before its request was sent (no http_reqs sample names it). */
   unsent?: boolean;
 }
-
-const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
 function notSent(error: string): SentResponse {
   return {
@@ -118,7 +116,8 @@ export async function runTransaction(
       // as on the native engine (one made past the deadline is the timeout's consequence)
       if (ended) {
         const message = `${name}: ${SEND_AFTER_END}`;
-        if (!expired) late(name, message);
+        // its name as any send's: one refused (built from data, past the limit) gets no row
+        if (!expired && names.problem(name) === null) late(name, message);
         return Promise.resolve(notSent(message));
       }
       const p = sendOne(name, spec, check);
