@@ -2,8 +2,9 @@
  * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
  * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings match
  * the baseline" (a failure-free case whose output lists the differences) and, when capacity held
- * and the runs recorded names, "names at equal rates" (failure-free too: its output lists the
- * names that regressed as WARNING lines, since the exit code stays about capacity). Pure.
+ * and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
+ * about capacity: skipped, with the count and the first warning, when a name regressed, and its
+ * output lists every one as a WARNING line). Pure.
  */
 import type { GateDecision } from '../analysis/gate/decide.ts';
 import { p99CoverageClause } from '../analysis/compare/name-warnings.ts';
@@ -23,6 +24,8 @@ interface Case {
   name: string;
   failure?: string;
   error?: string;
+  /** A warning: the case is skipped with this message (never a failure: the exit code is about capacity). */
+  skipped?: string;
   out?: string;
 }
 
@@ -34,6 +37,7 @@ function caseXml(c: Case): string {
     c.error !== undefined
       ? `<error message="${xmlEscape(c.error)}" type="cannot-judge">${xmlEscape(c.error)}</error>`
       : '',
+    c.skipped !== undefined ? `<skipped message="${xmlEscape(c.skipped)}"/>` : '',
     c.out !== undefined ? `<system-out>${xmlEscape(c.out)}</system-out>` : '',
   ].join('');
   return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
@@ -49,8 +53,14 @@ function namesCase(d: GateDecision): Case[] {
       : 'no rate held in both runs with names recorded in both: nothing compared per name';
   return [
     {
-      // the count in the case's name: a passing case's output is folded away by most CI viewers
-      name: `names at equal rates: ${warnings.length === 0 ? 'no warning' : warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}`,
+      // one name whatever the count (CI dashboards follow a case by its name); a warning is a
+      // skipped case, which CI viewers show where a passing case's output is folded away
+      name: 'names at equal rates (warnings)',
+      ...(warnings.length > 0
+        ? {
+            skipped: `${warnings.length === 1 ? '1 name warning' : `${warnings.length} name warnings`}: ${warnings[0]}`,
+          }
+        : {}),
       out: warnings.length === 0 ? none : warnings.map((w) => `WARNING: ${w}`).join('\n'),
     },
   ];
@@ -67,10 +77,11 @@ export function renderJunit(d: GateDecision, runId: string): string {
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const errors = cases.filter((c) => c.error !== undefined).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plateau" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
-    `  <testsuite name="plateau gate ${xmlEscape(runId)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0">`,
+    `  <testsuite name="plateau gate ${xmlEscape(runId)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...cases.map(caseXml),
     '  </testsuite>',
     '</testsuites>',
