@@ -364,6 +364,7 @@ function dataProblems(data) {
   }
   return out;
 }
+var SEND_AFTER_END = "http.send after the transaction ended: await every send inside run(ctx, http)";
 function deadlineMessage(name, timeoutMs) {
   return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
 }
@@ -984,7 +985,6 @@ function sendAsync(spec, r, cfg) {
 }
 
 // harness/k6/runtime/transaction.ts
-var SEND_AFTER_END = "http.send after the transaction ended: await every send inside run(ctx, http)";
 function notSent(error) {
   return {
     status: 0,
@@ -1054,7 +1054,7 @@ async function runTransaction(entry, ctx, cfg, names, late) {
     send(name, spec, check2) {
       if (ended) {
         const message = `${name}: ${SEND_AFTER_END}`;
-        if (!expired) late(name, message);
+        if (!expired && names.problem(name) === null) late(name, message);
         return Promise.resolve(notSent(message));
       }
       const p = sendOne(name, spec, check2);
