@@ -84,6 +84,11 @@ export interface CompareNameRow {
    */
   change: { p99: number | null; errorRatePoints: number | null };
   p99Compared: boolean;
+  /**
+   * The tail as judged: the p99 (q 99), or the p90 where either p99 rests on too few samples and
+   * both p90s do not (q 90); change (B - A) / A, null unless compared.
+   */
+  tail: { q: 99 | 90; compared: boolean; change: number | null; regressed: boolean };
   regressed: { p99: boolean; errorRate: boolean };
 }
 
@@ -184,15 +189,20 @@ function nameFigures(n: NameResult): CompareNameFigures {
   };
 }
 
+/** The p99s themselves were compared (not a p90 in their stead). */
+const p99 = (c: NameComparison): boolean => c.tail.compared && c.tail.q === 99;
+
 function nameRow(c: NameComparison): CompareNameRow {
   return {
     name: c.name,
     transaction: c.transaction,
     a: nameFigures(c.a),
     b: nameFigures(c.b),
-    change: { p99: c.p99.change, errorRatePoints: c.errorRate.changePoints },
-    p99Compared: c.p99.compared,
-    regressed: { p99: c.p99.regressed, errorRate: c.errorRate.regressed },
+    // the p99 fields are the p99's alone; `tail` is what was judged (p90 where p99s rest on too few samples)
+    change: { p99: p99(c) ? c.tail.change : null, errorRatePoints: c.errorRate.changePoints },
+    p99Compared: p99(c),
+    tail: { q: c.tail.q, compared: c.tail.compared, change: c.tail.change, regressed: c.tail.regressed },
+    regressed: { p99: p99(c) && c.tail.regressed, errorRate: c.errorRate.regressed },
   };
 }
 

@@ -5,7 +5,7 @@
  * rates both held, the names that regressed first. Warnings first when the runs are not
  * comparable. Pure: two RunResults in, Markdown out.
  */
-import { fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { RateUnit, RunResult, StepResult } from '../analysis/types.ts';
 import { pairUnit, percentileCell, percentileOf, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
@@ -120,19 +120,20 @@ function p99CellOf(n: NameComparison['a']): string {
 }
 
 function nameRow(c: NameComparison): string {
-  const p99 = c.p99.compared
-    ? changeText(c.p99.aMs, c.p99.bMs)
-    : c.p99.aMs === null || c.p99.bMs === null
+  // a p90 stood in for p99s on too few samples: the change says which it is of
+  const tail = c.tail.compared
+    ? `${changeText(c.tail.aMs, c.tail.bMs)}${c.tail.q === 99 ? '' : ` (p${c.tail.q}: ${fmtMs(c.tail.aMs!)} → ${fmtMs(c.tail.bMs!)} ms)`}`
+    : c.tail.aMs === null || c.tail.bMs === null
       ? '–'
       : 'not compared (few samples)';
-  const regressed = [c.p99.regressed ? 'p99' : '', c.errorRate.regressed ? 'error rate' : ''].filter(Boolean);
+  const regressed = [c.tail.regressed ? `p${c.tail.q}` : '', c.errorRate.regressed ? 'error rate' : ''].filter(Boolean);
   return row([
     nameLabel(c.name, c.transaction),
     fmtRate(c.a.throughputPerSec),
     fmtRate(c.b.throughputPerSec),
     p99CellOf(c.a),
     p99CellOf(c.b),
-    p99,
+    tail,
     fmtPercent(c.a.errorRate),
     fmtPercent(c.b.errorRate),
     regressed.length > 0 ? `⚠️ ${regressed.join(', ')}` : '',
@@ -169,7 +170,7 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
       '',
       `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
       '',
-      '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change | A errors | B errors | Regressed |',
+      '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change (else p90) | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
       ...rate.names.map(nameRow),
     );

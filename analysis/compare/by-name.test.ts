@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../testing/builders.ts';
 import type { RunResult } from '../types.ts';
-import { compareByName, errorRateChange, NAME_REGRESSION_THRESHOLDS as T, p99Change } from './by-name.ts';
+import { compareByName, errorRateChange, NAME_REGRESSION_THRESHOLDS as T, tailChange } from './by-name.ts';
 import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText } from './name-warnings.ts';
 import { nameResult, withNames, type FakeName } from './testing.ts';
 
@@ -26,7 +26,7 @@ function shop(
   });
 }
 
-describe('p99Change', () => {
+describe('tailChange', () => {
   it.each<[string, FakeName, FakeName, { compared: boolean; regressed: boolean }]>([
     ['doubled', { p99Ms: 10 }, { p99Ms: 20 }, { compared: true, regressed: true }],
     ['+24%, under the share', { p99Ms: 100 }, { p99Ms: 124 }, { compared: true, regressed: false }],
@@ -38,13 +38,29 @@ describe('p99Change', () => {
     ['doubled, B unreliable', { p99Ms: 10 }, { p99Ms: 20, reliable: false }, { compared: false, regressed: false }],
     ['none succeeded in B', { p99Ms: 10 }, { p99Ms: null }, { compared: false, regressed: false }],
   ])('%s', (_what, a, b, want) => {
-    const c = p99Change(nameResult(a), nameResult(b), T);
+    const c = tailChange(nameResult(a), nameResult(b), T);
     expect(c).toMatchObject(want);
     if (!want.compared) expect(c.change).toBeNull();
   });
 
   it('the change is relative to A', () =>
-    expect(p99Change(nameResult(), nameResult({ p99Ms: 15 }), T).change).toBe(0.5));
+    expect(tailChange(nameResult(), nameResult({ p99Ms: 15 }), T).change).toBe(0.5));
+
+  it('judges the p90s where a p99 rests on too few samples and both p90s do not, and says so (q 90)', () => {
+    const few = (p90Ms: number, p99Ms: number): FakeName => ({ p90Ms, p99Ms, reliable: false, completed: 500 });
+    expect(tailChange(nameResult(few(4, 9)), nameResult(few(10, 30)), T)).toMatchObject({
+      q: 90,
+      aMs: 4,
+      bMs: 10,
+      compared: true,
+      regressed: true,
+    });
+    // a reliable p99 pair keeps the rule on p99s, whatever the p90s
+    expect(tailChange(nameResult({ p90Ms: 4, p99Ms: 9 }), nameResult({ p90Ms: 10, p99Ms: 9 }), T)).toMatchObject({
+      q: 99,
+      regressed: false,
+    });
+  });
 });
 
 describe('errorRateChange', () => {
@@ -150,7 +166,7 @@ describe('compareByName', () => {
     const r = compareByName(A, B)!;
     expect(r.regressions).toEqual([]);
     const checkout = r.rates[0].names.find((n) => n.name === 'checkout')!;
-    expect(checkout.p99).toMatchObject({ aMs: 80, bMs: 160, compared: false, change: null, regressed: false });
+    expect(checkout.tail).toMatchObject({ q: 99, aMs: 80, bMs: 160, compared: false, change: null, regressed: false });
   });
 
   it('a transaction whose error rate rose regresses by its error rate, its worst rate named', () => {
@@ -209,6 +225,20 @@ describe('compareByName', () => {
     expect(compareByName(A, kneeRun(400))!.withoutNames).toBe('b');
   });
 
+  it('on short holds (p99s on too few samples) a p90 that rose regresses, said as p90', () => {
+    const short = (p90Ms: number) => (n: string) =>
+      n === 'read order' ? { p90Ms, p99Ms: 3 * p90Ms, reliable: false } : { reliable: false };
+    const A2 = withNames(kneeRun(400), shop(short(4)));
+    const B2 = withNames(kneeRun(400), shop(short(10)));
+    const r = compareByName(A2, B2)!;
+    expect(r.regressions.map((x) => [x.name, x.metric, x.a, x.b])).toEqual(
+      [100, 200, 300, 400].map(() => ['read order', 'p90', 4, 10]),
+    );
+    expect(nameWarnings(r, COMPARE_LABELS)).toEqual([
+      'read order: p90 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 4.00 ms in A, 10.0 ms in B (+150.00%)',
+    ]);
+  });
+
   it('the thresholds are the ones passed', () => {
     const B = withNames(
       kneeRun(400),
@@ -216,7 +246,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more.",
     );
   });
 });

@@ -5,6 +5,9 @@
  *
  *   p99 regressed         when both p99s are reliable and  p99_B - p99_A > p99Relative x p99_A
  *                                                    and  p99_B - p99_A >= p99FloorMs
+ *                         (where either p99 rests on too few samples and both p90s do not, the
+ *                         same rule on the p90s, said as p90: a short hold's 300 samples of a name
+ *                         make a p90, where a p99 needs 3,000; the knee's finding does the same)
  *   error rate regressed  when both completed some and    e_B > e_A + min(max(errorRateFloor, (errorRateFactor - 1) x e_A), errorRateCap)
  *                                                    and  B failed at least errorMinFailures of that name
  *                         (a small rate must double, a large one rise by errorRateCap: 30% -> 55% is a
@@ -46,10 +49,16 @@ export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   errorRateCap: 0.1,
 };
 
-export interface NameP99Change {
+/** The percentiles a name's tail is judged by, in turn (the next where the one before rests on too few samples). */
+export const TAIL_PERCENTILES = [99, 90] as const;
+export type TailPercentile = (typeof TAIL_PERCENTILES)[number];
+
+export interface NameTailChange {
+  /** The percentile compared: 99, or 90 where a p99 rests on too few samples (99 when neither was compared). */
+  q: TailPercentile;
   aMs: number | null;
   bMs: number | null;
-  /** Both p99s exist and rest on enough samples (Percentile.reliable): only then is it judged. */
+  /** Both exist and rest on enough samples (Percentile.reliable): only then is it judged. */
   compared: boolean;
   /** (B - A) / A when compared and A > 0; null otherwise. */
   change: number | null;
@@ -71,7 +80,8 @@ export interface NameComparison {
   transaction: boolean;
   a: NameResult;
   b: NameResult;
-  p99: NameP99Change;
+  /** The tail: p99, else p90 (NameTailChange.q). */
+  tail: NameTailChange;
   errorRate: NameErrorChange;
 }
 
@@ -88,8 +98,8 @@ export interface NameRegression {
   name: string;
   transaction: boolean;
   ratePerSec: number;
-  metric: 'p99' | 'error-rate';
-  /** A's and B's figure: milliseconds for a p99, a fraction for an error rate. */
+  metric: 'p99' | 'p90' | 'error-rate';
+  /** A's and B's figure: milliseconds for a percentile, a fraction for an error rate. */
   a: number;
   b: number;
 }
@@ -134,24 +144,35 @@ function notClean(s: StepResult): string | null {
   return null;
 }
 
-function p99Of(n: NameResult): { valueMs: number | null; reliable: boolean } | undefined {
-  return n.latency.find((p) => p.q === 99);
+function percentileOf(n: NameResult, q: number): { valueMs: number | null; reliable: boolean } | undefined {
+  return n.latency.find((p) => p.q === q);
 }
 
-export function p99Change(a: NameResult, b: NameResult, t: NameThresholds): NameP99Change {
-  const pa = p99Of(a),
-    pb = p99Of(b);
-  const aMs = pa?.valueMs ?? null,
-    bMs = pb?.valueMs ?? null;
-  if (aMs === null || bMs === null || !pa?.reliable || !pb?.reliable)
-    return { aMs, bMs, compared: false, change: null, regressed: false };
-  const delta = bMs - aMs;
+/** The tail of a name in A and B: p99 where both rest on enough samples, else p90 where both do, else not compared. */
+export function tailChange(a: NameResult, b: NameResult, t: NameThresholds): NameTailChange {
+  for (const q of TAIL_PERCENTILES) {
+    const pa = percentileOf(a, q),
+      pb = percentileOf(b, q);
+    const aMs = pa?.valueMs ?? null,
+      bMs = pb?.valueMs ?? null;
+    if (aMs === null || bMs === null || !pa?.reliable || !pb?.reliable) continue;
+    const delta = bMs - aMs;
+    return {
+      q,
+      aMs,
+      bMs,
+      compared: true,
+      change: aMs > 0 ? delta / aMs : null,
+      regressed: delta > t.p99Relative * aMs && delta >= t.p99FloorMs,
+    };
+  }
   return {
-    aMs,
-    bMs,
-    compared: true,
-    change: aMs > 0 ? delta / aMs : null,
-    regressed: delta > t.p99Relative * aMs && delta >= t.p99FloorMs,
+    q: 99,
+    aMs: percentileOf(a, 99)?.valueMs ?? null,
+    bMs: percentileOf(b, 99)?.valueMs ?? null,
+    compared: false,
+    change: null,
+    regressed: false,
   };
 }
 
@@ -180,7 +201,7 @@ function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds): NameCompa
       transaction: Boolean(na[name].transaction || nb[name].transaction),
       a: na[name],
       b: nb[name],
-      p99: p99Change(na[name], nb[name], t),
+      tail: tailChange(na[name], nb[name], t),
       errorRate: errorRateChange(na[name], nb[name], t),
     }));
 }
@@ -189,7 +210,8 @@ function regressionsAt(r: RateNames): NameRegression[] {
   const out: NameRegression[] = [];
   for (const c of r.names) {
     const base = { name: c.name, transaction: c.transaction, ratePerSec: r.ratePerSec };
-    if (c.p99.regressed) out.push({ ...base, metric: 'p99', a: c.p99.aMs as number, b: c.p99.bMs as number });
+    if (c.tail.regressed)
+      out.push({ ...base, metric: c.tail.q === 99 ? 'p99' : 'p90', a: c.tail.aMs as number, b: c.tail.bMs as number });
     if (c.errorRate.regressed) out.push({ ...base, metric: 'error-rate', a: c.errorRate.a, b: c.errorRate.b });
   }
   return out;

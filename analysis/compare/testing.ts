@@ -9,6 +9,8 @@ export interface FakeName {
   p99Ms?: number | null;
   /** Whether enough samples back the p99 (default true). */
   reliable?: boolean;
+  /** A p90 (ms), reliable: none by default (then only the p99 can be judged). */
+  p90Ms?: number;
   /** Completions in the window (default 3,000: enough for a p99). */
   completed?: number;
   errorRate?: number;
@@ -33,6 +35,7 @@ export function nameResult(f: FakeName = {}): NameResult {
     errors: failed > 0 ? { http_5xx: failed } : {},
     latency: [
       { q: 50, valueMs: p99Ms === null ? null : p99Ms / 2, n: completed - failed, reliable: true },
+      ...(f.p90Ms !== undefined ? [{ q: 90, valueMs: f.p90Ms, n: completed - failed, reliable: true }] : []),
       { q: 99, valueMs: p99Ms, n: completed - failed, reliable: f.reliable ?? true },
     ],
     meanMs: p99Ms === null ? null : p99Ms / 2,
