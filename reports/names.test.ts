@@ -402,4 +402,23 @@ describe('report.html by name', () => {
       'unreliable (too few samples)',
     ]);
   });
+
+  it('its panels share one y range and rule the knee, so one name is read against the others', () => {
+    type Layer = {
+      mark: { type: string } | string;
+      encoding?: { y?: { scale?: { domain?: number[] } } };
+      data?: { values: { step: string }[] };
+    };
+    const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
+      title: { subtitle: string[] };
+      concat: { data: { values: { ms: number }[] }; layer: Layer[] }[];
+    };
+    const all = spec.concat.flatMap((p) => p.data.values.map((r) => r.ms));
+    const domains = spec.concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
+    expect(new Set(domains)).toEqual(new Set([JSON.stringify([Math.min(...all), Math.max(...all)])]));
+    const knee = MIXED.steps[MIXED.kneeStep!];
+    const rules = spec.concat.map((p) => p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'));
+    expect(rules.every((r) => r?.data?.values[0].step === `${knee.index + 1} · ${knee.ratePerSec}/s`)).toBe(true);
+    expect(spec.title.subtitle.join(' ')).toContain(`orange dashed: the knee (step ${knee.index + 1})`);
+  });
 });

@@ -67,15 +67,18 @@ export function stepAxis(run: RunResult, title: string | null = 'step · offered
  * invisible on the white page. Its own layer (fill and shape scales of its own, LATENCY_RESOLVE)
  * draws its glyphs as the points are drawn: a dark filled circle (reliable) and a hollow triangle
  * (unreliable), both with a dark outline; the other gives the percentile legend filled glyphs.
- * `sampleLegend: false` leaves the sample-count legend out (a panel after the first of a grid).
+ * `sampleLegend: false` leaves the sample-count legend out (a panel after the first of a grid);
+ * `yDomain` fixes the y scale's (ms), for panels read side by side.
  */
 export function latencyLayers(
   labels: readonly string[],
   x: object,
   yTitle: string | null,
-  opts: { sampleLegend?: boolean } = {},
+  opts: { sampleLegend?: boolean; yDomain?: readonly [number, number] } = {},
 ): object[] {
-  const y = { field: 'ms', type: 'quantitative' as const, title: yTitle, scale: { type: 'log' } };
+  // a domain of its own only where given (panels that must compare share one)
+  const scale = opts.yDomain ? { type: 'log', domain: [...opts.yDomain] } : { type: 'log' };
+  const y = { field: 'ms', type: 'quantitative' as const, title: yTitle, scale };
   const colorScale = { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) };
   const color = { field: 'percentile', type: 'nominal' as const, title: 'percentile', scale: colorScale };
   const shapeScale = { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] };
