@@ -10,6 +10,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
 import { throughputSpec } from './charts/throughput.ts';
+import { deliverySpec } from './charts/delivery.ts';
 import { OFFERED, timeseriesSpec } from './charts/timeseries.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
 
@@ -204,5 +205,19 @@ describe('step labels: flat while they fit, slanted before they overprint', () =
     // vega writes -40 degrees as rotate(320)
     const labels = [...svg.matchAll(/<text[^>]*transform="[^"]*rotate\(320\)[^"]*"[^>]*>(\d+ · \d+\/s)</g)];
     expect(labels.map((m) => m[1])).toEqual(Array.from({ length: 18 }, (_, i) => `${i + 1} · ${50 * (i + 1)}/s`));
+  });
+});
+
+describe('the delivery and capture chart', () => {
+  it("an incomplete step's bars are grey and not judged, never red as a failure", () => {
+    const run = {
+      ...DEMO,
+      steps: DEMO.steps.map((s, i) => (i === 9 ? { ...s, verdict: 'incomplete' as const, delivery: 0.4 } : s)),
+    };
+    const spec = deliverySpec(run) as Json;
+    const bars = spec.vconcat[0].layer[0].data.values as { step: string; status: string }[];
+    expect(bars.at(-1)!.status).toBe('incomplete (not judged)');
+    expect(spec.vconcat[0].layer[0].encoding.color.scale.range).toContain('#BBBBBB');
+    expect(bars.slice(0, -1).every((b) => b.status !== 'incomplete (not judged)')).toBe(true);
   });
 });

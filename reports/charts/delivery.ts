@@ -2,12 +2,14 @@
  * Delivery (X / offered) and capture (gain / rate added) per step, each against its threshold:
  * the two numbers the stop rule reads, drawn as bars coloured by whether they pass.
  */
-import type { RunResult } from '../../analysis/types.ts';
+import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { stepLabel, stepLabelsAxis } from './latency.ts';
 
 const PASS = 'meets threshold';
 const FAIL = 'below threshold';
+/** A step cut short (interrupted, ended early): its figures cover part of its window, never a failure to judge. */
+const INCOMPLETE = 'incomplete (not judged)';
 
 function panel(
   title: string,
@@ -40,7 +42,10 @@ function panel(
             field: 'status',
             type: 'nominal',
             title: null,
-            scale: { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] },
+            // grey in the legend only where a step was cut short
+            scale: values.some((v) => v.status === INCOMPLETE)
+              ? { domain: [PASS, FAIL, INCOMPLETE], range: ['#009E73', '#CC3311', '#BBBBBB'] }
+              : { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] },
           },
         },
       },
@@ -53,6 +58,11 @@ function panel(
   };
 }
 
+function statusOf(s: StepResult, value: number, threshold: number): string {
+  if (s.verdict === 'incomplete') return INCOMPLETE;
+  return value >= threshold ? PASS : FAIL;
+}
+
 export function deliverySpec(run: RunResult): ChartSpec {
   const withData = run.steps.filter((s) => s.steadyS > 0);
   const { deliveryMin, captureMin } = run.rules;
@@ -60,14 +70,14 @@ export function deliverySpec(run: RunResult): ChartSpec {
   const delivery = withData.map((s) => ({
     step: stepLabel(s.index, s.ratePerSec, s.attempt),
     value: s.delivery,
-    status: s.delivery >= deliveryMin ? PASS : FAIL,
+    status: statusOf(s, s.delivery, deliveryMin),
   }));
   const capture = withData
     .filter((s) => s.capture !== null)
     .map((s) => ({
       step: stepLabel(s.index, s.ratePerSec, s.attempt),
       value: s.capture as number,
-      status: (s.capture as number) >= captureMin ? PASS : FAIL,
+      status: statusOf(s, s.capture as number, captureMin),
     }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
