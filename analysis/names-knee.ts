@@ -19,14 +19,11 @@
  * Pure.
  */
 import { decidingSteps } from './stop.ts';
+import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
 import type { NameResult, StepResult } from './types.ts';
 
 /** A name grew when its p99 exceeds this many times its baseline. */
 export const NAME_GROWTH_FACTOR = 2;
-
-/** The percentiles the rule judges, in turn: the next only when no name has the one before reliable at two steps. */
-export const NAME_GROWTH_PERCENTILES = [99, 90] as const;
-export type NameGrowthPercentile = (typeof NAME_GROWTH_PERCENTILES)[number];
 
 export interface NameGrowth {
   name: string;
@@ -49,7 +46,7 @@ export type NamesKnee =
   | {
       kind: 'grew';
       factor: number;
-      q: NameGrowthPercentile;
+      q: TailPercentile;
       kneeIndex: number;
       first: NameGrowth;
       /** The names the rule could judge up to the finding's step (a reliable percentile at two steps), by code point. */
@@ -59,7 +56,7 @@ export type NamesKnee =
       kind: 'none';
       factor: number;
       /** The percentile judged: the last tried (90 when no name had a reliable p99 at two steps). */
-      q: NameGrowthPercentile;
+      q: TailPercentile;
       /** The knee's 0-based index, null without one. */
       kneeIndex: number | null;
       /**
@@ -72,12 +69,6 @@ export type NamesKnee =
       judged: string[];
     };
 
-/** The name's percentile q in ms when it is reliable and above 0, else null. */
-function reliableAt(r: NameResult | undefined, q: number): number | null {
-  const p = r?.latency.find((x) => x.q === q);
-  return p && p.reliable && p.valueMs !== null && p.valueMs > 0 ? p.valueMs : null;
-}
-
 /**
  * The name whose p99 (else p90) first exceeded `factor` x its baseline at or before the knee (see
  * the rule above).
@@ -87,13 +78,13 @@ export function firstDegradingName(
   kneeIndex: number | null,
   factor: number = NAME_GROWTH_FACTOR,
 ): NamesKnee {
-  const q = NAME_GROWTH_PERCENTILES[0];
+  const q = TAIL_PERCENTILES[0];
   const named = decidingSteps(steps).filter((s) => s.byName !== undefined);
   if (named.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [] };
   if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [] };
   const window = named.filter((s) => s.index <= kneeIndex);
   let found: NamesKnee | null = null;
-  for (const q of NAME_GROWTH_PERCENTILES) {
+  for (const q of TAIL_PERCENTILES) {
     found = firstGrowthAt(window, kneeIndex, factor, q);
     if (found.kind === 'grew' || found.why !== 'too-few-samples') return found;
   }
@@ -101,18 +92,13 @@ export function firstDegradingName(
 }
 
 /** The rule on percentile q over the window's steps, in order. */
-function firstGrowthAt(
-  window: readonly StepResult[],
-  kneeIndex: number,
-  factor: number,
-  q: NameGrowthPercentile,
-): NamesKnee {
+function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor: number, q: TailPercentile): NamesKnee {
   const base = new Map<string, { ms: number; s: StepResult }>();
   const judged = new Set<string>();
   for (const s of window) {
     const grew: NameGrowth[] = [];
     for (const [name, r] of Object.entries(s.byName ?? {})) {
-      const ms = reliableAt(r, q);
+      const ms = reliableMs(r.latency, q);
       if (ms === null) continue;
       const b = base.get(name);
       if (!b) {

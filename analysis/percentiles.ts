@@ -62,3 +62,17 @@ export function trustworthyPercentiles(
 export function percentileLabel(q: number): string {
   return `p${q}`;
 }
+
+/**
+ * The percentiles a name's tail is judged by, in turn: the p99, else the p90 where a p99 rests on
+ * too few samples (a short hold's 300 samples of a name make a p90; a p99 needs 3,000). The knee's
+ * finding (names-knee.ts) and compare/gate by name (compare/by-name.ts) both follow it.
+ */
+export const TAIL_PERCENTILES = [99, 90] as const;
+export type TailPercentile = (typeof TAIL_PERCENTILES)[number];
+
+/** Percentile q of `latency` in ms when it is reliable and above 0, else null. */
+export function reliableMs(latency: readonly Percentile[] | undefined, q: number): number | null {
+  const p = latency?.find((x) => x.q === q);
+  return p && p.reliable && p.valueMs !== null && p.valueMs > 0 ? p.valueMs : null;
+}

@@ -18,7 +18,7 @@ import {
   COMPARE_LABELS,
   nameLabel,
   nameWarnings,
-  p99CoverageClause,
+  tailCoverageClause,
   skipText,
   thresholdsText,
 } from '../analysis/compare/name-warnings.ts';
@@ -161,7 +161,7 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
   const lines = ['', '## By name at equal offered rates', '', thresholdsText(r.thresholds, COMPARE_LABELS), ''];
   if (warnings.length > 0)
     lines.push('**Names that regressed at rates both runs held:**', '', ...warnings.map((w) => `- ${mdCell(w)}`));
-  else if (r.rates.length > 0) lines.push(`No name regressed at the rates both runs held${p99CoverageClause(r)}.`);
+  else if (r.rates.length > 0) lines.push(`No name regressed at the rates both runs held${tailCoverageClause(r)}.`);
   else lines.push('No rate held in both runs with names recorded in both: nothing compared per name.');
   const notes = namesNotes(r, unit);
   if (notes.length > 0) lines.push('', ...notes);

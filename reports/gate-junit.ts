@@ -7,7 +7,7 @@
  * output lists every one as a WARNING line). Pure.
  */
 import type { GateDecision } from '../analysis/gate/decide.ts';
-import { p99CoverageClause } from '../analysis/compare/name-warnings.ts';
+import { tailCoverageClause } from '../analysis/compare/name-warnings.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
@@ -49,7 +49,7 @@ function namesCase(d: GateDecision): Case[] {
   const warnings = d.nameWarnings ?? [];
   const none =
     d.names.rates.length > 0
-      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held${p99CoverageClause(d.names)}`
+      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held${tailCoverageClause(d.names)}`
       : 'no rate held in both runs with names recorded in both: nothing compared per name';
   return [
     {

@@ -20,6 +20,7 @@
  */
 import type { NameResult, RunResult, StepResult } from '../types.ts';
 import { compareRows, type CompareRow } from './rows.ts';
+import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from '../percentiles.ts';
 
 export interface NameThresholds {
   /** A p99 regressed when it rose by more than this share of A's ... */
@@ -48,10 +49,6 @@ export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   errorMinFailures: 3,
   errorRateCap: 0.1,
 };
-
-/** The percentiles a name's tail is judged by, in turn (the next where the one before rests on too few samples). */
-export const TAIL_PERCENTILES = [99, 90] as const;
-export type TailPercentile = (typeof TAIL_PERCENTILES)[number];
 
 export interface NameTailChange {
   /** The percentile compared: 99, or 90 where a p99 rests on too few samples (99 when neither was compared). */
@@ -144,36 +141,25 @@ function notClean(s: StepResult): string | null {
   return null;
 }
 
-function percentileOf(n: NameResult, q: number): { valueMs: number | null; reliable: boolean } | undefined {
-  return n.latency.find((p) => p.q === q);
-}
-
 /** The tail of a name in A and B: p99 where both rest on enough samples, else p90 where both do, else not compared. */
 export function tailChange(a: NameResult, b: NameResult, t: NameThresholds): NameTailChange {
   for (const q of TAIL_PERCENTILES) {
-    const pa = percentileOf(a, q),
-      pb = percentileOf(b, q);
-    const aMs = pa?.valueMs ?? null,
-      bMs = pb?.valueMs ?? null;
-    if (aMs === null || bMs === null || !pa?.reliable || !pb?.reliable) continue;
+    const aMs = reliableMs(a.latency, q),
+      bMs = reliableMs(b.latency, q);
+    if (aMs === null || bMs === null) continue;
     const delta = bMs - aMs;
     return {
       q,
       aMs,
       bMs,
       compared: true,
-      change: aMs > 0 ? delta / aMs : null,
+      change: delta / aMs,
       regressed: delta > t.p99Relative * aMs && delta >= t.p99FloorMs,
     };
   }
-  return {
-    q: 99,
-    aMs: percentileOf(a, 99)?.valueMs ?? null,
-    bMs: percentileOf(b, 99)?.valueMs ?? null,
-    compared: false,
-    change: null,
-    regressed: false,
-  };
+  // not compared: the p99s as they are, for the table (unreliable ones marked there)
+  const p99 = (n: NameResult) => n.latency.find((p) => p.q === 99)?.valueMs ?? null;
+  return { q: 99, aMs: p99(a), bMs: p99(b), compared: false, change: null, regressed: false };
 }
 
 export function errorRateChange(a: NameResult, b: NameResult, t: NameThresholds): NameErrorChange {

@@ -55,7 +55,7 @@ export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: 
  * the p90 (300) stood in where it could (by-name.ts), and where neither could, the clean bill covers
  * the error rates only. Empty when every p99 was compared.
  */
-export function p99CoverageClause(r: NameComparisonResult): string {
+export function tailCoverageClause(r: NameComparisonResult): string {
   const pairs = r.rates.flatMap((x) => x.names);
   const at99 = pairs.filter((c) => c.tail.compared && c.tail.q === 99).length;
   const at90 = pairs.filter((c) => c.tail.compared && c.tail.q === 90).length;

@@ -54,28 +54,25 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     if (ended) return s.arrivals.sent(newOutcome(), SEND_AFTER_END, run.kept);
     const bad = s.arrivals.admit(name);
     if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
-    let req: PreparedRequest;
     try {
-      req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () => s.arrivals.prepare(spec, run.kept));
+      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () =>
+        s.arrivals.prepare(spec, run.kept),
+      );
+      const { o, shown } = await send(config, req, name);
+      const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
+      try {
+        refuseUnless(config, req, o, shown, verdict, name, run.name);
+      } catch (err) {
+        // a refused answer: run gets it as the engine would give it (ok false), preflight its reason
+        failed ??= err as Error;
+        return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
+      }
+      said.push(`${name} ${o.status}`);
+      return s.arrivals.sent(o, null, run.kept);
     } catch (err) {
+      // a request the scenario could not make, or one the target never answered
       return fail(err as Error, (err as Error).message);
     }
-    let answer: Answer;
-    try {
-      answer = await send(config, req, name);
-    } catch (err) {
-      return fail(err as Error, (err as Error).message);
-    }
-    const { o, shown } = answer;
-    const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
-    try {
-      refuseUnless(config, req, o, shown, verdict, name, run.name);
-    } catch (err) {
-      failed ??= err as Error;
-      return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
-    }
-    said.push(`${name} ${o.status}`);
-    return s.arrivals.sent(o, null, run.kept);
   };
   const http = {
     send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {

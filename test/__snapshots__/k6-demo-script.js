@@ -943,17 +943,18 @@ function urlOf(spec, origin, what) {
   return origin + rest;
 }
 function argsOf(spec, r, cfg, what) {
-  var _a, _b;
+  var _a, _b, _c;
   const url = urlOf(spec, cfg.origin, what);
-  const bad = spec.body === void 0 || spec.body === null ? null : bodyProblem(spec.body, what);
+  const raw = (_a = spec.body) != null ? _a : null;
+  const bad = raw === null ? null : bodyProblem(raw, what);
   if (bad !== null) throw new Error(bad);
-  const body = spec.body === void 0 || spec.body === null ? null : bytesOf(spec.body);
+  const body = raw === null ? null : bytesOf(raw);
   return [
-    ((_a = spec.method) != null ? _a : "GET").toUpperCase(),
+    ((_b = spec.method) != null ? _b : "GET").toUpperCase(),
     url,
     body,
     {
-      headers: (_b = spec.headers) != null ? _b : {},
+      headers: (_c = spec.headers) != null ? _c : {},
       timeout: `${cfg.timeoutMs}ms`,
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
@@ -1095,9 +1096,9 @@ function oneRequest(entry, ctx, cfg, byName) {
   );
   return sent.failure ? { outcome: sent.failure.kind, durationMs: sent.durationMs, message: sent.failure.message } : { outcome: "ok", durationMs: sent.durationMs };
 }
-function guarded(entry, ctx, cfg) {
+function guarded(entry, ctx, cfg, byName = true) {
   try {
-    return oneRequest(entry, ctx, cfg, true);
+    return oneRequest(entry, ctx, cfg, byName);
   } catch (err) {
     return { outcome: "other", durationMs: 0, message: messageOf(err), unsent: true };
   }
@@ -1132,11 +1133,10 @@ function iteration(scenario, cfg) {
   if (!traffic.byName) {
     return () => {
       const { entry, ctx } = arrival();
-      try {
-        oneRequest(entry, ctx, cfg, false);
-      } catch (err) {
+      const r = guarded(entry, ctx, cfg, false);
+      if (r.unsent) {
         unsentCounter.add(1);
-        warnOnce(`${entry.name}: ${messageOf(err)}`);
+        warnOnce(`${entry.name}: ${r.message}`);
       }
     };
   }

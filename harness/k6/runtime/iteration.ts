@@ -46,10 +46,10 @@ function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfi
     : { outcome: 'ok', durationMs: sent.durationMs };
 }
 
-/** A request entry of a per-name run: a throw (its request builder's, a row used up) costs the arrival, kind other. */
-function guarded(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig): ArrivalResult {
+/** A request entry's arrival: a throw (its request builder's, a row used up) costs the arrival, kind other, unsent. */
+function guarded(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig, byName = true): ArrivalResult {
   try {
-    return oneRequest(entry, ctx, cfg, true);
+    return oneRequest(entry, ctx, cfg, byName);
   } catch (err) {
     return { outcome: 'other', durationMs: 0, message: messageOf(err), unsent: true };
   }
@@ -103,12 +103,11 @@ export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | 
   if (!traffic.byName) {
     return () => {
       const { entry, ctx } = arrival();
-      try {
-        oneRequest(entry, ctx, cfg, false);
-      } catch (err) {
-        // the arrival failed before sending (request(ctx) threw, a unique row ran out): counted, not lost
+      const r = guarded(entry, ctx, cfg, false);
+      // the arrival failed before sending (request(ctx) threw, a unique row ran out): counted, not lost
+      if (r.unsent) {
         unsentCounter.add(1);
-        warnOnce(`${entry.name}: ${messageOf(err)}`);
+        warnOnce(`${entry.name}: ${r.message}`);
       }
     };
   }

@@ -63,9 +63,10 @@ function argsOf(
   what: string,
 ): [string, string, string | ArrayBuffer | null, Params] {
   const url = urlOf(spec, cfg.origin, what);
-  const bad = spec.body === undefined || spec.body === null ? null : bodyProblem(spec.body, what);
+  const raw = spec.body ?? null;
+  const bad = raw === null ? null : bodyProblem(raw, what);
   if (bad !== null) throw new Error(bad);
-  const body = spec.body === undefined || spec.body === null ? null : bytesOf(spec.body);
+  const body = raw === null ? null : bytesOf(raw);
   return [
     (spec.method ?? 'GET').toUpperCase(),
     url,
