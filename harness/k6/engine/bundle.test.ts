@@ -34,7 +34,16 @@ afterEach(() => vi.restoreAllMocks());
 
 const RUNTIME: RuntimeInput = { runId: 'mix-run', idPrefix: 'o-', origin: ORIGIN, seqOffset: 0, timeoutMs: 2000 };
 
+/** Bundles, once per scenario and runtime in this file (a bundle is a pure function of both; each costs esbuild about half a second). */
+const bundles = new Map<string, Promise<string>>();
 function script(scenarioPath: string, runtime: Partial<RuntimeInput> = {}): Promise<string> {
+  const key = JSON.stringify([scenarioPath, runtime]);
+  let b = bundles.get(key);
+  if (!b) bundles.set(key, (b = bundle(scenarioPath, runtime)));
+  return b;
+}
+
+function bundle(scenarioPath: string, runtime: Partial<RuntimeInput>): Promise<string> {
   return bundleK6Script({
     scenarioPath,
     targetUrl: `${ORIGIN}/`,
