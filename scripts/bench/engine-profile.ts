@@ -36,6 +36,7 @@ const { values } = parseArgs({
     vus: { type: 'string', default: '64' },
     port: { type: 'string', default: '18091' },
     scenario: { type: 'string' },
+    traffic: { type: 'string', default: 'one' },
   },
 });
 if (values.mode !== 'plateau' && values.mode !== 'bare') {
@@ -143,69 +144,123 @@ async function plateau(): Promise<Counts> {
   return n;
 }
 
+/**
+ * --traffic mix: the bench mix's traffic (scripts/bench/mix-scenario.ts) sent by the bare loop, with
+ * no engine: per 10 arrivals 7 reads (GET /items/r<k>), 2 writes (POST /items with a JSON body and
+ * its id, the body read and compared) and 1 transaction (POST /carts, its status checked, then POST
+ * /carts/<id>/confirm on the same connection once the first is answered). The peer of the mix's
+ * ratio: what the same traffic costs a client that does nothing else.
+ */
+const traffic = values.traffic;
+
 async function bare(): Promise<Counts> {
   const clients = Array.from({ length: vus }, () => new Client(origin, { pipelining: 1, keepAliveTimeout: 30_000 }));
   const free = [...clients];
-  let completed = 0;
-  let dropped = 0;
+  const n: Counts = {
+    arrivals: 0,
+    requests: 0,
+    ok: 0,
+    dropped: 0,
+    loadCpuUs: 0,
+    loadUserUs: 0,
+    loadSysUs: 0,
+    voluntarySwitches: 0,
+    involuntarySwitches: 0,
+  };
   let inflight = 0;
+  const u0 = process.resourceUsage();
   const t0 = performance.now();
-  let n = 1;
-  await new Promise<void>((resolve) => {
-    const fire = () => {
-      const c = free.pop();
-      if (!c) {
-        dropped++;
-        return;
-      }
-      inflight++;
-      c.dispatch({ method: 'GET', path: '/' }, {
+  let a = 1;
+  /** One request on c; done(status, body) once answered (body: the text when keep, else ''). */
+  const send = (
+    c: Client,
+    opts: { method: string; path: string; headers?: Record<string, string>; body?: string },
+    keep: boolean,
+    done: (status: number, body: string) => void,
+  ) => {
+    let status = 0;
+    const chunks: Buffer[] = [];
+    c.dispatch(
+      opts as never,
+      {
         onConnect() {},
-        onHeaders() {
+        onHeaders(s: number) {
+          status = s;
           return true;
         },
-        onData() {
+        onData(chunk: Buffer) {
+          if (keep) chunks.push(chunk);
           return true;
         },
         onComplete() {
-          completed++;
-          inflight--;
-          free.push(c);
+          n.requests++;
+          done(status, keep ? Buffer.concat(chunks).toString('utf8') : '');
         },
         onError() {
-          inflight--;
-          free.push(c);
+          n.requests++;
+          done(0, '');
         },
-      } as never);
+      } as never,
+    );
+  };
+  const end = (c: Client, ok: boolean) => {
+    n.arrivals++;
+    if (ok) n.ok++;
+    inflight--;
+    free.push(c);
+  };
+  await new Promise<void>((resolve) => {
+    const fire = (seq: number) => {
+      const c = free.pop();
+      if (!c) {
+        n.dropped++;
+        return;
+      }
+      inflight++;
+      if (traffic !== 'mix') return send(c, { method: 'GET', path: '/' }, false, (s) => end(c, s === 200));
+      const slot = seq % 10;
+      if (slot < 7)
+        return send(c, { method: 'GET', path: `/items/r${(Math.imul(seq, 2654435761) >>> 0) % 1000}` }, false, (s) =>
+          end(c, s === 200),
+        );
+      const id = `prof-${seq}`;
+      if (slot < 9) {
+        const body = JSON.stringify({ id, qty: 1 });
+        const headers = { 'content-type': 'application/json' };
+        return send(c, { method: 'POST', path: '/items', headers, body }, true, (s, b) =>
+          end(c, s === 200 && b === 'ok\n'),
+        );
+      }
+      const headers = { 'content-type': 'application/json' };
+      send(c, { method: 'POST', path: '/carts', headers, body: `{"id":"${id}"}` }, false, (s) => {
+        if (s !== 200) return end(c, false);
+        send(c, { method: 'POST', path: `/carts/${id}/confirm` }, false, (s2) => end(c, s2 === 200));
+      });
     };
     const loop = () => {
       const nowS = (performance.now() - t0) / 1000;
-      while (n / rate <= nowS && n / rate < seconds) {
-        fire();
-        n++;
+      while (a / rate <= nowS && a / rate < seconds) {
+        fire(a);
+        a++;
       }
-      if (n / rate >= seconds) {
+      if (a / rate >= seconds) {
         const w = () => (inflight ? setTimeout(w, 5) : resolve());
         w();
         return;
       }
-      setTimeout(loop, Math.max(1, Math.floor((n / rate - nowS) * 1000)));
+      setTimeout(loop, Math.max(1, Math.floor((a / rate - nowS) * 1000)));
     };
     loop();
   });
+  const u1 = process.resourceUsage();
+  n.loadUserUs = u1.userCPUTime - u0.userCPUTime;
+  n.loadSysUs = u1.systemCPUTime - u0.systemCPUTime;
+  n.loadCpuUs = n.loadUserUs + n.loadSysUs;
+  n.voluntarySwitches = u1.voluntaryContextSwitches - u0.voluntaryContextSwitches;
+  n.involuntarySwitches = u1.involuntaryContextSwitches - u0.involuntaryContextSwitches;
   await Promise.all(clients.map((c) => c.destroy()));
-  if (dropped) console.error(`bare: ${dropped} dropped`);
-  return {
-    arrivals: completed,
-    requests: completed,
-    ok: completed,
-    dropped,
-    loadCpuUs: NaN,
-    loadUserUs: NaN,
-    loadSysUs: NaN,
-    voluntarySwitches: NaN,
-    involuntarySwitches: NaN,
-  };
+  if (n.dropped) console.error(`bare: ${n.dropped} dropped`);
+  return n;
 }
 
 try {

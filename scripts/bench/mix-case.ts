@@ -1,6 +1,6 @@
 /**
  * The bench's mix case (issue 27, "Speed"): one thread of the native engine at a fixed arrival
- * rate against nginx, in alternating rounds of four runs of scripts/bench/engine-profile.ts, each
+ * rate against nginx, in alternating rounds of six runs of scripts/bench/engine-profile.ts, each
  * its own process with its own nginx:
  *
  * - one: this tree's engine with the default one-request scenario;
@@ -9,7 +9,9 @@
  *   every request a GET and no body read: the mix's own machinery, without its bodies);
  * - before: the default scenario on the commit before issue 27 (8bf094a), its own engine-profile.ts
  *   and engine, from a git worktree in the bench's temp directory (node_modules a symlink to this
- *   checkout's), removed at the end.
+ *   checkout's), removed at the end;
+ * - bareOne and bareMix, the peer: engine-profile.ts --mode bare, undici's dispatch() in a loop with
+ *   no engine, sending one GET per arrival, then the mix's very requests (--traffic mix).
  *
  * The rounds rotate the order of the variants (roundOrder) so that a drift of the machine falls on each
  * alike. The figures and ratios are in mix-table.ts; they are printed, never asserted.
@@ -45,6 +47,8 @@ export interface MixCaseSettings {
   getsScenario: string | null;
   /** The commit of the before variant, or null to leave it out. */
   beforeRev: string | null;
+  /** Whether the peer runs: the bare undici loop with one request and with the mix's requests (bareOne, bareMix). */
+  peer: boolean;
   env: NodeJS.ProcessEnv;
   log(m: string): void;
 }
@@ -120,6 +124,8 @@ async function profileRun(
   if (s.client) args.push('--client', s.client);
   if (variant === 'mix') args.push('--scenario', s.scenario ?? path.join(root, 'scripts/bench/mix-scenario.ts'));
   if (variant === 'gets' && s.getsScenario) args.push('--scenario', s.getsScenario);
+  if (variant === 'bareOne' || variant === 'bareMix')
+    args.push('--mode', 'bare', '--traffic', variant === 'bareMix' ? 'mix' : 'one');
   const r = await runMeasured(process.execPath, args, {
     cwd: root,
     env: s.env,
@@ -145,7 +151,12 @@ export async function runMixCase(s: MixCaseSettings): Promise<MixCaseResult> {
       failures.push(`mix case, before variant: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const variants = VARIANTS.filter((v) => (v !== 'before' || before) && (v !== 'gets' || s.getsScenario));
+  const variants = VARIANTS.filter(
+    (v) =>
+      (v !== 'before' || before) &&
+      (v !== 'gets' || s.getsScenario) &&
+      ((v !== 'bareOne' && v !== 'bareMix') || s.peer),
+  );
   try {
     for (let round = 1; round <= s.rounds; round++) {
       for (const variant of roundOrder(round, variants)) {

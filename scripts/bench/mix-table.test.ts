@@ -45,12 +45,11 @@ describe('the mix case figures', () => {
   });
 
   it('rotates the variants by one each round, so each runs first, second and third alike', () => {
-    expect([1, 2, 3, 4, 5].map((r) => roundOrder(r))).toEqual([
-      ['one', 'mix', 'gets', 'before'],
-      ['mix', 'gets', 'before', 'one'],
-      ['gets', 'before', 'one', 'mix'],
-      ['before', 'one', 'mix', 'gets'],
-      ['one', 'mix', 'gets', 'before'],
+    expect([1, 2, 6, 7].map((r) => roundOrder(r))).toEqual([
+      ['one', 'mix', 'gets', 'before', 'bareOne', 'bareMix'],
+      ['mix', 'gets', 'before', 'bareOne', 'bareMix', 'one'],
+      ['bareMix', 'one', 'mix', 'gets', 'before', 'bareOne'],
+      ['one', 'mix', 'gets', 'before', 'bareOne', 'bareMix'],
     ]);
     expect(roundOrder(2, ['one', 'mix'])).toEqual(['mix', 'one']);
   });
@@ -160,6 +159,34 @@ describe('the mix case figures', () => {
     );
     // an earlier engine-profile.ts printed no split: no line, rather than dashes
     expect(formatMix(mixSummary(10_000, [run('one', 1), run('mix', 1)]), null)).not.toContain('where it lies');
+  });
+
+  it("prints the peer's mix over its one request, what the traffic itself costs, and the engine's over the peer's", () => {
+    const s = mixSummary(10_000, [
+      run('one', 1, { loadCpuPer10k: 0.25 }),
+      run('mix', 1, { loadCpuPer10k: 0.31, completed: 110_000 }),
+      run('bareOne', 1, { loadCpuPer10k: 0.35 }),
+      run('bareMix', 1, { loadCpuPer10k: 0.385, completed: 110_000, dropped: 1_500 }),
+    ]);
+    expect(s.bareMixOverOne!.ofMedians).toBeCloseTo(1.1, 9);
+    expect(s.mixOverBareMix!.ofMedians).toBeCloseTo(0.31 / 0.385, 9);
+    const text = formatMix(s, null);
+    expect(text).toMatch(/^ {2}peer: bare undici loop, one request +1 .* 1\.000 +0\.2000 +0\.3500 +0 +0$/m);
+    expect(text).toMatch(/^ {2}peer: bare undici loop, the mix's requests +1 .* 1\.100 +0\.2000 +0\.3850 +1,500 +0$/m);
+    expect(text).toContain(
+      "the peer's mix / its one request, CPU per request: 1.100 x (the same requests from a bare undici loop with no engine: what the mix's traffic itself costs a client; schedule CPU-s/10k, ratio of the medians;",
+    );
+    expect(text).toContain(
+      "the engine's mix / the peer's, and one request / the peer's: 0.805 x (the engine's price for the same traffic; one request 0.714 x, ratio of the medians;",
+    );
+    // the goal stays the mix over the engine's own one request
+    expect(text).toContain('mix / one request, CPU per request: 1.240 x (goal <= 1.15: NOT met)');
+    // without the peer, no peer lines
+    expect(formatMix(mixSummary(10_000, [run('one', 1), run('mix', 1)]), null)).not.toContain('peer');
+    expect(aggregate(mixMeasures([run('bareMix', 1, { requestsPerSec: 10_700 })], null))[0]).toMatchObject({
+      tool: 'bare undici loop 1 thread, mix',
+      note: '10,700 requests/s; CPU per 10k requests',
+    });
   });
 
   it("makes the bench table's rows, one per variant, arrivals/s and CPU per 10k requests over the window both commits measure", () => {

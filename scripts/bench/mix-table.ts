@@ -12,9 +12,15 @@
  */
 import { median, type Measure } from './table.ts';
 
-export type Variant = 'one' | 'mix' | 'gets' | 'before';
+export type Variant = 'one' | 'mix' | 'gets' | 'before' | 'bareOne' | 'bareMix';
 
-export const VARIANTS: readonly Variant[] = ['one', 'mix', 'gets', 'before'];
+/**
+ * bareOne and bareMix are the peer: engine-profile.ts --mode bare, a loop of undici dispatch()
+ * calls with no engine, sending one GET per arrival and then the bench mix's very requests (its
+ * shares, paths, bodies, body check and dependent second request): what the mix's traffic costs a
+ * client that does nothing else, in the same run.
+ */
+export const VARIANTS: readonly Variant[] = ['one', 'mix', 'gets', 'before', 'bareOne', 'bareMix'];
 
 /** One line of engine-profile.ts's output, as this commit's file and the earlier one print it. */
 export interface ProfileLine {
@@ -111,6 +117,12 @@ export interface MixSummary {
   getsOverOne: RatioFigures | null;
   /** The one-request scenario's CPU per request now over before, the window both files measure (cpuPer10k). */
   oneOverBefore: RatioFigures | null;
+  /** The peer's: the bare loop's mix over its one request (loadCpuPer10k), what the traffic itself costs. */
+  bareMixOverOne: RatioFigures | null;
+  /** The engine's mix over the bare loop's (loadCpuPer10k): the engine's price for the mix's traffic. */
+  mixOverBareMix: RatioFigures | null;
+  /** The engine's one request over the bare loop's (loadCpuPer10k). */
+  oneOverBareOne: RatioFigures | null;
 }
 
 const arrivalsOf = (l: ProfileLine) => l.arrivals ?? l.completed;
@@ -185,6 +197,9 @@ export function mixSummary(rate: number, runs: ProfileRun[]): MixSummary {
     mixOverOneSys: ratioOf(runs, 'mix', 'one', (l) => l.loadSysPer10k),
     getsOverOne: ratioOf(runs, 'gets', 'one', (l) => l.loadCpuPer10k),
     oneOverBefore: ratioOf(runs, 'one', 'before', (l) => l.cpuPer10k),
+    bareMixOverOne: ratioOf(runs, 'bareMix', 'bareOne', (l) => l.loadCpuPer10k),
+    mixOverBareMix: ratioOf(runs, 'mix', 'bareMix', (l) => l.loadCpuPer10k),
+    oneOverBareOne: ratioOf(runs, 'one', 'bareOne', (l) => l.loadCpuPer10k),
   };
 }
 
@@ -218,6 +233,8 @@ const LABEL: Record<Variant, string> = {
   mix: 'mix (3 entries, one a 2-request transaction)',
   gets: 'the same mix, GETs only, no body read',
   before: 'one request, before issue 27',
+  bareOne: 'peer: bare undici loop, one request',
+  bareMix: "peer: bare undici loop, the mix's requests",
 };
 
 /** The mix case's lines: each variant's medians, then the two ratios of issue 27. */
@@ -282,6 +299,21 @@ export function formatMix(s: MixSummary, beforeRev: string | null): string {
       "CPU-s/10k, each commit's own engine-profile.ts over the window both measure",
     ),
   );
+  if (s.bareMixOverOne)
+    lines.push(
+      ratioLine(
+        "the peer's mix / its one request, CPU per request",
+        s.bareMixOverOne,
+        null,
+        "the same requests from a bare undici loop with no engine: what the mix's traffic itself costs a client; schedule CPU-s/10k",
+      ),
+      ratioLine(
+        "the engine's mix / the peer's, and one request / the peer's",
+        s.mixOverBareMix,
+        null,
+        `the engine's price for the same traffic; one request ${f3(s.oneOverBareOne?.ofMedians ?? null)} x`,
+      ),
+    );
   const split = splitLine(s);
   if (split) lines.push(split);
   return lines.join('\n');
@@ -315,6 +347,8 @@ export function mixMeasures(runs: ProfileRun[], beforeRev: string | null): Measu
     mix: 'engine 1 thread, mix',
     gets: 'engine 1 thread, mix of GETs',
     before: `engine 1 thread, one request, ${beforeRev ?? 'before'}`,
+    bareOne: 'bare undici loop 1 thread, one request',
+    bareMix: 'bare undici loop 1 thread, mix',
   };
   return runs.map((r) => {
     const l = r.line;
@@ -331,7 +365,7 @@ export function mixMeasures(runs: ProfileRun[], beforeRev: string | null): Measu
       dropped: l.dropped ?? null,
       errors: failed,
       note:
-        r.variant === 'mix' || r.variant === 'gets'
+        r.variant === 'mix' || r.variant === 'gets' || r.variant === 'bareMix'
           ? `${n0(l.requestsPerSec ?? null)} requests/s; CPU per 10k requests`
           : undefined,
     };

@@ -90,11 +90,12 @@ const HELP = `npm run bench -- [flags]
   --soak-rate R           (default 10000)
   --one-thread-rate R     each run: plateau on one thread (--workers 1) at R req/s too, the cheaper shape for a
                           target on the same machine (default 10000; quick 0 = skip)
-  --mix-rate R            the mix case (issue 27): one thread of the native engine at R arrivals/s, in rounds of four
+  --mix-rate R            the mix case (issue 27): one thread of the native engine at R arrivals/s, in rounds of six
                           runs of scripts/bench/engine-profile.ts in turn: the default one-request scenario, the mix
-                          (scripts/bench/mix-scenario.ts: 3 entries, one a 2-request transaction), the same mix with GETs
-                          only (--mix-gets) and the default scenario on --mix-before; prints CPU per request, the ratios
-                          mix / one, GETs / one and now / before, and where the mix's extra lies (default 10000; 0 = skip)
+                          (scripts/bench/mix-scenario.ts: 3 entries, one a 2-request transaction), the same mix with
+                          GETs only (--mix-gets), the default scenario on --mix-before and the peer (--mix-peer);
+                          prints CPU per request, the ratios mix / one, GETs / one, now / before and the peer's, and
+                          where the mix's extra lies (default 10000; 0 = skip)
   --mix-rounds N          rounds of the mix case (default 5; quick 1)
   --mix-seconds S         each run of the mix case (default 10; quick 5)
   --mix-scenario FILE     the mix variant's scenario module (default scripts/bench/mix-scenario.ts)
@@ -102,6 +103,9 @@ const HELP = `npm run bench -- [flags]
   --mix-vus N             its VUs (default 512: a 50 ms stall of the thread at 10,000/s drops nothing)
   --mix-before REV        the commit of its before variant, checked out in a git worktree in the temp directory and removed
                           afterwards (default ${BEFORE_REV}, the last before issue 27; none = leave it out)
+  --mix-peer on|none      the mix case's peer: a bare undici loop (no engine) sending one GET per arrival, then the
+                          mix's very requests, in the same rounds; prints what the traffic itself costs a client
+                          (default on; none = leave it out)
   --only a,b              run only these tools (wrk,autocannon,hey,artillery,plateau,paired,one-thread,bare,overdrive,mix,soak);
                           paired: each run, plateau right after autocannon's closed maximum at 1.25 x it (rounded up
                           to 500 req/s), issue 7's held-rate goal measured run by run (needs autocannon)
@@ -140,6 +144,7 @@ const { values: f } = parseArgs({
     'mix-scenario': { type: 'string' },
     'mix-gets': { type: 'string' },
     'mix-before': { type: 'string', default: BEFORE_REV },
+    'mix-peer': { type: 'string', default: 'on' },
     only: { type: 'string' },
     port: { type: 'string', default: '18080' },
     json: { type: 'string' },
@@ -193,6 +198,7 @@ const cfg = {
         ? path.resolve(f['mix-gets'])
         : path.join(here, 'mix-scenario-get.ts'),
   mixBefore: f['mix-before'] === 'none' ? null : f['mix-before']!,
+  mixPeer: f['mix-peer'] !== 'none',
   only: f.only ? new Set(f.only.split(',')) : null,
   port: Number(f.port),
 };
@@ -226,6 +232,10 @@ for (const [flag, v, whole] of [
     );
     process.exit(2);
   }
+}
+if (f['mix-peer'] !== 'on' && f['mix-peer'] !== 'none') {
+  console.error(`bench: --mix-peer ${f['mix-peer']} is neither on nor none; pass one of them`);
+  process.exit(2);
 }
 if (cfg.mixGets !== null && !fs.existsSync(cfg.mixGets)) {
   console.error(`bench: --mix-gets ${cfg.mixGets} does not exist; pass the path of a scenario module, or none`);
@@ -449,6 +459,7 @@ async function inside(hostLoopback: boolean): Promise<number> {
         client: cfg.httpClient,
         port: cfg.port + 1,
         beforeRev: cfg.mixBefore,
+        peer: cfg.mixPeer,
         env,
         log,
       });
