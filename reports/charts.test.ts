@@ -81,6 +81,38 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(offered.encoding.color.scale).toEqual(line.encoding.color.scale);
   });
 
+  it('breaks its lines where no second was recorded (the pause before a rerun), instead of holding a value across it', () => {
+    const point = (tS: number, ok: number) => ({
+      tS,
+      phase: 'steps',
+      ok,
+      failed: 0,
+      dropped: 0,
+      vusActive: 1,
+      vusAllocated: 2,
+      p99Ms: tS === 5 ? null : 3,
+    });
+    const run: RunResult = { ...DEMO, series: [3, 4, 6, 7].map((tS) => point(tS, tS * 10)) };
+    const rows = (timeseriesSpec(run) as Json).vconcat[0].layer.find((l: Json) => l.mark?.type === 'line').data.values;
+    expect(rows.filter((r: Json) => r.series === 'successful')).toEqual([
+      { tS: 3, series: 'successful', value: 30 },
+      { tS: 4, series: 'successful', value: 40 },
+      { tS: 5, series: 'successful', value: null },
+      { tS: 6, series: 'successful', value: 60 },
+      { tS: 7, series: 'successful', value: 70 },
+    ]);
+    // a second recorded without a p99 is no pause: the p99 line goes on from 4 to 6 as before
+    const p99 = (timeseriesSpec({ ...run, series: [3, 4, 5, 6].map((tS) => point(tS, 1)) }) as Json).vconcat[3].layer[1]
+      .data.values;
+    expect(p99.map((r: Json) => [r.tS, r.value])).toEqual([
+      [3, 3],
+      [4, 3],
+      [6, 3],
+    ]);
+    // the demo's run records every second: nothing to break
+    expect(JSON.stringify(first)).not.toContain('"value":null');
+  });
+
   it('counts arrivals in a mix, requests otherwise', () => {
     expect(first.title.text).toMatch(/^requests per second/);
     const one = {

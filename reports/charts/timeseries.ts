@@ -14,7 +14,8 @@ import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from '.
 interface Row {
   tS: number;
   series: string;
-  value: number;
+  /** null: no second was recorded here (the pause before a rerun); the line breaks instead of joining across it. */
+  value: number | null;
 }
 
 function shading(run: RunResult, withLabels: boolean): object {
@@ -95,11 +96,27 @@ function panel(
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
-  return points.flatMap((p) =>
-    Object.entries(pick).flatMap(([series, f]) => {
-      const value = f(p);
-      return value === null ? [] : [{ tS: p.tS, series, value }];
-    }),
+  return withBreaks(
+    points.flatMap((p) =>
+      Object.entries(pick).flatMap(([series, f]) => {
+        const value = f(p);
+        return value === null ? [] : [{ tS: p.tS, series, value }];
+      }),
+    ),
+    new Set(points.map((p) => p.tS)),
+  );
+}
+
+/**
+ * Each series' rows with a null after a second that the next recorded second does not follow
+ * (`recorded`: the seconds with a point): a step-after line would otherwise hold that second's
+ * value across the pause, drawing a rate nothing sent. Vega-Lite breaks a line at a null.
+ */
+export function withBreaks(rows: readonly Row[], recorded: ReadonlySet<number>): Row[] {
+  const last = new Map<string, number>();
+  for (const r of rows) last.set(r.series, Math.max(last.get(r.series) ?? -Infinity, r.tS));
+  return rows.flatMap((r) =>
+    r.tS < last.get(r.series)! && !recorded.has(r.tS + 1) ? [r, { tS: r.tS + 1, series: r.series, value: null }] : [r],
   );
 }
 
