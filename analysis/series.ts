@@ -59,6 +59,9 @@ function namedValues(r: GaugeReading): [string, number | null | undefined][] {
  */
 export const SERVER_RATE_MIN_S = 0.5;
 
+/** The gauge series of the server's own throughput (gaugesOf), charted on a panel of its own. */
+export const SERVER_RATE_GAUGE = 'server req/s';
+
 /**
  * Gauge series of the "steps" phase from probe readings, plus the server's own throughput (delta
  * count / delta t from the latest reading at least SERVER_RATE_MIN_S earlier, at the later
@@ -84,7 +87,7 @@ export function gaugesOf(readings: readonly GaugeReading[], phase = 'steps'): Ga
     const prev = counted[base];
     const delta = r.requestsCount! - prev.requestsCount!;
     if (base < i && r.tS - prev.tS >= SERVER_RATE_MIN_S && delta >= 0)
-      add('server req/s', r.tS, delta / (r.tS - prev.tS));
+      add(SERVER_RATE_GAUGE, r.tS, delta / (r.tS - prev.tS));
   });
   return [...byName.entries()].map(([name, points]) => ({ name, points }));
 }

@@ -12,6 +12,7 @@ import { renderSvg } from './charts/render.ts';
 import { throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
 import { OFFERED, timeseriesSpec } from './charts/timeseries.ts';
+import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
 
 /** Specs are read as plain JSON. */
@@ -111,6 +112,25 @@ describe('the time series: the offered rate beside achieved', () => {
     ]);
     // the demo's run records every second: nothing to break
     expect(JSON.stringify(first)).not.toContain('"value":null');
+  });
+
+  it("gives the server's own req/s a panel of its own, so that a pool's few connections do not lie flat under it", () => {
+    const gauges = [
+      { name: 'pool active', points: [{ tS: 1.2, value: 2 }] },
+      { name: SERVER_RATE_GAUGE, points: [{ tS: 1.2, value: 800 }] },
+      { name: 'pool pending', points: [{ tS: 1.2, value: 40 }] },
+    ];
+    const panels = (timeseriesSpec({ ...DEMO, gauges }) as Json).vconcat;
+    const rowsOf = (p: Json) => p.layer.find((l: Json) => l.mark?.type === 'line').data.values;
+    const [rate, pool] = panels.slice(-2);
+    expect(rate.title.text).toBe("the server's own requests per second (its metrics)");
+    expect(rowsOf(rate)).toEqual([{ tS: 1.2, series: SERVER_RATE_GAUGE, value: 800 }]);
+    expect(pool.title.text).toBe('server-side gauges');
+    expect(rowsOf(pool).map((r: Json) => r.series)).toEqual(['pool active', 'pool pending']);
+    // either alone: one panel
+    const only = (gs: typeof gauges) => (timeseriesSpec({ ...DEMO, gauges: gs }) as Json).vconcat.length;
+    expect(only([gauges[1]])).toBe(only([gauges[0], gauges[2]]));
+    expect(only([])).toBe(only([gauges[1]]) - 1);
   });
 
   it('counts arrivals in a mix, requests otherwise', () => {

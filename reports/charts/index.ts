@@ -48,7 +48,7 @@ export function chartsOf(run: RunResult): Chart[] {
     ['delivery', 'delivery and capture per step against their thresholds', hasSteps ? deliverySpec(run) : null],
     [
       'timeseries',
-      'the run second by second: throughput and errors beside the offered rate, dropped iterations, VUs, p99 and gauges, steady windows shaded',
+      "the run second by second: throughput and errors beside the offered rate, dropped iterations, VUs, p99, the server's own rate and gauges, steady windows shaded",
       (run.series ?? []).length > 0 ? timeseriesSpec(run) : null,
     ],
     [

@@ -23,6 +23,7 @@ export const COLOR = {
   allocated: '#BBBBBB',
   steady: '#DCEBF7',
   threshold: '#555555',
+  server: '#56B4E9',
 } as const;
 
 export const VERDICT_COLOR: Record<StepVerdict, string> = {

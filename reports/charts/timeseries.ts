@@ -1,13 +1,15 @@
 /**
  * The run second by second (the "steps" phase, on its own clock): throughput and errors beside
- * the offered rate, dropped iterations, VUs, per-second p99 and any server-side gauges, one panel
- * each on a shared time axis, with every step's steady window shaded so the judged seconds stand
- * out from the ramps. The offered rate is each attempt's target rate over its steady window (the
- * run stores the windows, not the ramps' seconds), so achieved can be read against it.
+ * the offered rate, dropped iterations, VUs, per-second p99, the server's own requests per second
+ * and any server-side gauges, one panel each on a shared time axis, with every step's steady
+ * window shaded so the judged seconds stand out from the ramps. The offered rate is each attempt's
+ * target rate over its steady window (the run stores the windows, not the ramps' seconds), so
+ * achieved can be read against it.
  */
 import { hasNames } from '../../analysis/compare/by-name.ts';
 import { stepNo } from '../../analysis/format.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
+import { SERVER_RATE_GAUGE } from '../../analysis/series.ts';
 import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
 import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
 
@@ -158,11 +160,23 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
       { ...o, log: true },
     ),
   ];
+  // the server's own req/s on a panel of its own: beside it, a pool's few connections lay flat on the axis
   const gauges = (run.gauges ?? []).filter((g) => g.points.length > 0);
-  if (gauges.length > 0) {
-    const rows = gauges.flatMap((g) => g.points.map((p) => ({ tS: p.tS, series: g.name, value: p.value })));
-    panels.push(panel(run, 'server-side gauges', rows, null, o));
-  }
+  const gaugeRows = (gs: typeof gauges) =>
+    gs.flatMap((g) => g.points.map((p) => ({ tS: p.tS, series: g.name, value: p.value })));
+  const rate = gauges.filter((g) => g.name === SERVER_RATE_GAUGE);
+  const others = gauges.filter((g) => g.name !== SERVER_RATE_GAUGE);
+  if (rate.length > 0)
+    panels.push(
+      panel(
+        run,
+        "the server's own requests per second (its metrics)",
+        gaugeRows(rate),
+        { [SERVER_RATE_GAUGE]: COLOR.server },
+        o,
+      ),
+    );
+  if (others.length > 0) panels.push(panel(run, 'server-side gauges', gaugeRows(others), null, o));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'The run second by second', subtitle: 'steps phase; warmup not shown' },
