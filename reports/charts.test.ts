@@ -11,7 +11,7 @@ import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from 
 import { renderSvg } from './charts/render.ts';
 import { throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
-import { OFFERED, timeseriesSpec } from './charts/timeseries.ts';
+import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
 
@@ -125,12 +125,24 @@ describe('the time series: the offered rate beside achieved', () => {
     const [rate, pool] = panels.slice(-2);
     expect(rate.title.text).toBe("the server's own requests per second (its metrics)");
     expect(rowsOf(rate)).toEqual([{ tS: 1.2, series: SERVER_RATE_GAUGE, value: 800 }]);
-    expect(pool.title.text).toBe('server-side gauges');
+    expect(pool.title.text).toBe('server-side gauges (symmetric log scale)');
     expect(rowsOf(pool).map((r: Json) => r.series)).toEqual(['pool active', 'pool pending']);
+    // a pool's 2 and its 40 waiting both readable: symlog (zero stays on it), ticks down to 1
+    const y = pool.layer.find((l: Json) => l.mark?.type === 'line').encoding.y;
+    expect(y.scale).toEqual({ type: 'symlog' });
+    expect(y.axis.values).toEqual([0, 1, 2, 5, 10, 20, 50]);
+    expect(rate.layer.find((l: Json) => l.mark?.type === 'line').encoding.y.scale).toBeUndefined();
     // either alone: one panel
     const only = (gs: typeof gauges) => (timeseriesSpec({ ...DEMO, gauges: gs }) as Json).vconcat.length;
     expect(only([gauges[1]])).toBe(only([gauges[0], gauges[2]]));
     expect(only([])).toBe(only([gauges[1]]) - 1);
+  });
+
+  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k up past the largest magnitude, both signs when a value is negative', () => {
+    const rows = (...values: (number | null)[]) => values.map((value, tS) => ({ tS, series: 's', value }));
+    expect(symlogTicks(rows(0, 0))).toEqual([0, 1, 2, 5]);
+    expect(symlogTicks(rows(3, 380, null))).toEqual([0, 1, 2, 5, 10, 20, 50, 100, 200, 500]);
+    expect(symlogTicks(rows(-3, 1))).toEqual([-5, -2, -1, 0, 1, 2, 5]);
   });
 
   it('counts arrivals in a mix, requests otherwise', () => {

@@ -67,10 +67,15 @@ function panel(
   title: string,
   rows: Row[],
   colors: Record<string, string> | null,
-  opts: { log?: boolean; labels?: boolean; maxS: number; extra?: object[] },
+  opts: { log?: boolean; symlog?: boolean; labels?: boolean; maxS: number; extra?: object[] },
 ): object {
   const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
-  const y = { field: 'value', type: 'quantitative', title: null, ...(opts.log ? { scale: { type: 'log' } } : {}) };
+  const scale = opts.log
+    ? { scale: { type: 'log' } }
+    : opts.symlog
+      ? { scale: { type: 'symlog' }, axis: { values: symlogTicks(rows) } }
+      : {};
+  const y = { field: 'value', type: 'quantitative', title: null, ...scale };
   const color =
     colors === null
       ? { field: 'series', type: 'nominal', title: null }
@@ -95,6 +100,15 @@ function panel(
     ],
     resolve: { scale: { color: 'independent' } },
   };
+}
+
+/** 0 and 1, 2, 5 x 10^k up to the rows' largest magnitude, both signs: vega's own symlog ticks leave out the small values. */
+export function symlogTicks(rows: readonly Row[]): number[] {
+  const max = Math.max(0, ...rows.map((r) => Math.abs(r.value ?? 0)));
+  const up: number[] = [];
+  for (let k = 1; up.length === 0 || up[up.length - 1] < max; k *= 10) up.push(k, 2 * k, 5 * k);
+  const neg = rows.some((r) => (r.value ?? 0) < 0);
+  return [...(neg ? up.map((v) => -v).reverse() : []), 0, ...up];
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
@@ -176,7 +190,11 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
         o,
       ),
     );
-  if (others.length > 0) panels.push(panel(run, 'server-side gauges', gaugeRows(others), null, o));
+  // symlog: a pool's few active connections and hundreds waiting, both readable (zero included)
+  if (others.length > 0)
+    panels.push(
+      panel(run, 'server-side gauges (symmetric log scale)', gaugeRows(others), null, { ...o, symlog: true }),
+    );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'The run second by second', subtitle: 'steps phase; warmup not shown' },
