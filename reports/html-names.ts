@@ -2,7 +2,7 @@
  * The traffic mix and the figures by name in report.html (text from names-text.ts, escaped for
  * HTML), as report.md has them, with the latency chart by name.
  */
-import type { RunResult } from '../analysis/types.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
 import { esc, htmlSection, htmlTable } from './html-escape.ts';
 import { textSectionHtml } from './html-sections.ts';
 import {
@@ -27,12 +27,31 @@ export function namesHtml(run: RunResult, figure: string): string {
   const steps = namedSteps(run);
   if (steps.length === 0) return '';
   const finding = namesKneeSentence(run);
+  const opened = openedSteps(run);
   const parts = [
     ...(finding === null ? [] : [`<p class="finding"><strong>${esc(finding)}</strong></p>`]),
     figure,
     `<p class="note">${esc(NAME_NOTE)}</p>`,
-    ...steps.map((s) => `<h3>${esc(nameStepTitle(s))}</h3>\n${htmlTable(NAME_HEADER, nameRows(run, s))}`),
+    ...steps.map((s) => {
+      const table = htmlTable(NAME_HEADER, nameRows(run, s));
+      return `<details class="names-step"${opened.has(s) ? ' open' : ''}>\n<summary>${esc(nameStepTitle(s))}</summary>\n${table}\n</details>`;
+    }),
     ...(anyNameUnreliable(run) ? [`<p class="note">${esc(nameUnreliableNote(run))}</p>`] : []),
   ].filter((p) => p !== '');
   return htmlSection('names', 'By name', parts.join('\n'));
+}
+
+/**
+ * The steps whose table by name is open on the page: the knee's and every attempt of the step
+ * after it (where a name's degradation shows), or without a knee the last step run. The others,
+ * one a step, are folded under their titles (a run of 18 steps made 18 tables of the same rows).
+ */
+export function openedSteps(run: RunResult): Set<StepResult> {
+  const steps = run.steps;
+  if (run.kneeStep === null || run.kneeStep === undefined || !steps[run.kneeStep]) {
+    const last = steps.at(-1);
+    return new Set(last ? steps.filter((s) => s.index === last.index) : []);
+  }
+  const knee = steps[run.kneeStep];
+  return new Set(steps.filter((s) => s === knee || s.index === knee.index + 1));
 }

@@ -19,6 +19,7 @@ th { background: #f3f3f3; }
 td:last-child, th:last-child { text-align: left; }
 #errors td:last-child { word-break: break-word; max-width: 360px; }
 h3 { font-size: 14px; margin: 16px 0 4px; }
+details.names-step summary { font-size: 14px; font-weight: bold; margin: 10px 0 4px; cursor: pointer; }
 #names td:first-child, #names th:first-child, #traffic td:first-child, #traffic th:first-child { text-align: left; word-break: break-word; }
 tr.verdict-holds td:last-child { color: var(--ok); font-weight: bold; }
 tr.verdict-fails td:last-child { color: var(--bad); font-weight: bold; }

@@ -7,6 +7,7 @@ import { fakeRun } from '../analysis/testing/builders.ts';
 import type { NameResult, Percentile, RunResult } from '../analysis/types.ts';
 import { chartsOf } from './charts/index.ts';
 import { renderHtml } from './html.ts';
+import { openedSteps } from './html-names.ts';
 import { optionalRenderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { namesKneeSentence, nameOrder } from './names-text.ts';
@@ -364,8 +365,21 @@ describe('report.html by name', () => {
     );
     expect(names).toContain('<svg data-chart="names"></svg>');
     expect(names).toContain('First to degrade on the way to the knee (step 4): create order (request)');
-    expect((names.match(/<h3>Step /g) ?? []).length).toBe(5);
+    expect((names.match(/<details class="names-step"( open)?>\n<summary>Step /g) ?? []).length).toBe(5);
     expect(names).toContain('<tr><td>checkout</td><td>transaction</td>');
+  });
+
+  it("opens the knee's table and the next step's, folding the others under their titles", () => {
+    const opened = (run: RunResult) =>
+      [...renderHtml(run, charts).matchAll(/<details class="names-step"( open)?>\n<summary>Step (\d+)/g)]
+        .filter((m) => m[1])
+        .map((m) => Number(m[2]));
+    expect(MIXED.steps[MIXED.kneeStep!].index).toBe(3);
+    expect(opened(MIXED)).toEqual([4, 5]);
+    // no knee: the last step run, every attempt of it
+    const rerun = { ...MIXED.steps.at(-1)!, attempt: 2 };
+    expect(opened({ ...MIXED, kneeStep: null, steps: [...MIXED.steps, rerun] })).toEqual([5, 5]);
+    expect(openedSteps({ ...MIXED, kneeStep: null, steps: [] }).size).toBe(0);
   });
 
   it('escapes a name', () => {
