@@ -129,7 +129,8 @@ export function errorsHtml(run: RunResult): string {
     fmtPercent(s.errorRate),
     countsText(s.errors),
     countsText(s.statuses),
-    (s.errorSamples ?? []).join(' / '),
+    // one message a line (#errors td:last-child is pre-line): a message's own " / " (a path) cannot split it
+    (s.errorSamples ?? []).map((m) => m.replace(/\r?\n/g, ' ↵ ')).join('\n'),
   ]);
   return htmlSection(
     'errors',

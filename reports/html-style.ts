@@ -17,7 +17,7 @@ table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; }
 td:last-child, th:last-child { text-align: left; }
-#errors td:last-child { word-break: break-word; max-width: 360px; }
+#errors td:last-child { word-break: break-word; max-width: 360px; white-space: pre-line; }
 h3 { font-size: 14px; margin: 16px 0 4px; }
 details.names-step summary { font-size: 14px; font-weight: bold; margin: 10px 0 4px; cursor: pointer; }
 #names td:first-child, #names th:first-child, #traffic td:first-child, #traffic th:first-child { text-align: left; word-break: break-word; }

@@ -65,6 +65,13 @@ describe('report.html text', () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
   });
 
+  it('lists the error samples one a line, so that a message holding " / " (a path) reads as one', () => {
+    const step = { ...RUN.steps[4], errorSamples: ['http_5xx: GET /a / b failed', 'timeout: after\n5 s'] };
+    const html = renderHtml({ ...RUN, steps: RUN.steps.map((s, i) => (i === 4 ? step : s)) }, FAKE_CHARTS);
+    expect(html).toContain('<td>http_5xx: GET /a / b failed\ntimeout: after ↵ 5 s</td>');
+    expect(html).toMatch(/#errors td:last-child \{[^}]*white-space: pre-line;/);
+  });
+
   it("has report.md's classification and server-side sections, escaped, with the same rows", () => {
     const hostile = 'client <script>alert(1)</script> & "x"';
     const run: RunResult = {
