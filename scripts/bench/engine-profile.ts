@@ -94,6 +94,28 @@ interface Counts {
   involuntarySwitches: number;
 }
 
+const noCounts = (): Counts => ({
+  arrivals: 0,
+  requests: 0,
+  ok: 0,
+  dropped: 0,
+  loadCpuUs: 0,
+  loadUserUs: 0,
+  loadSysUs: 0,
+  voluntarySwitches: 0,
+  involuntarySwitches: 0,
+});
+
+/** The schedule's CPU and context switches into n: the process's usage since u0. */
+function usedSince(n: Counts, u0: NodeJS.ResourceUsage): void {
+  const u1 = process.resourceUsage();
+  n.loadUserUs = u1.userCPUTime - u0.userCPUTime;
+  n.loadSysUs = u1.systemCPUTime - u0.systemCPUTime;
+  n.loadCpuUs = n.loadUserUs + n.loadSysUs;
+  n.voluntarySwitches = u1.voluntaryContextSwitches - u0.voluntaryContextSwitches;
+  n.involuntarySwitches = u1.involuntaryContextSwitches - u0.involuntaryContextSwitches;
+}
+
 async function plateau(): Promise<Counts> {
   const { arrivals } = await scenarioRequests(scenarioPath, url, 'prof');
   const pool = new VuPool(
@@ -106,17 +128,7 @@ async function plateau(): Promise<Counts> {
     vus,
     vus,
   );
-  const n: Counts = {
-    arrivals: 0,
-    requests: 0,
-    ok: 0,
-    dropped: 0,
-    loadCpuUs: 0,
-    loadUserUs: 0,
-    loadSysUs: 0,
-    voluntarySwitches: 0,
-    involuntarySwitches: 0,
-  };
+  const n = noCounts();
   const u0 = process.resourceUsage();
   const run = startNative({
     schedule: new Schedule([{ fromPerSec: rate, toPerSec: rate, durationS: seconds }]),
@@ -134,12 +146,7 @@ async function plateau(): Promise<Counts> {
     },
   });
   await run.done;
-  const u1 = process.resourceUsage();
-  n.loadUserUs = u1.userCPUTime - u0.userCPUTime;
-  n.loadSysUs = u1.systemCPUTime - u0.systemCPUTime;
-  n.loadCpuUs = n.loadUserUs + n.loadSysUs;
-  n.voluntarySwitches = u1.voluntaryContextSwitches - u0.voluntaryContextSwitches;
-  n.involuntarySwitches = u1.involuntaryContextSwitches - u0.involuntaryContextSwitches;
+  usedSince(n, u0);
   await pool.close();
   return n;
 }
@@ -156,17 +163,7 @@ const traffic = values.traffic;
 async function bare(): Promise<Counts> {
   const clients = Array.from({ length: vus }, () => new Client(origin, { pipelining: 1, keepAliveTimeout: 30_000 }));
   const free = [...clients];
-  const n: Counts = {
-    arrivals: 0,
-    requests: 0,
-    ok: 0,
-    dropped: 0,
-    loadCpuUs: 0,
-    loadUserUs: 0,
-    loadSysUs: 0,
-    voluntarySwitches: 0,
-    involuntarySwitches: 0,
-  };
+  const n = noCounts();
   let inflight = 0;
   const u0 = process.resourceUsage();
   const t0 = performance.now();
@@ -252,12 +249,7 @@ async function bare(): Promise<Counts> {
     };
     loop();
   });
-  const u1 = process.resourceUsage();
-  n.loadUserUs = u1.userCPUTime - u0.userCPUTime;
-  n.loadSysUs = u1.systemCPUTime - u0.systemCPUTime;
-  n.loadCpuUs = n.loadUserUs + n.loadSysUs;
-  n.voluntarySwitches = u1.voluntaryContextSwitches - u0.voluntaryContextSwitches;
-  n.involuntarySwitches = u1.involuntaryContextSwitches - u0.involuntaryContextSwitches;
+  usedSince(n, u0);
   await Promise.all(clients.map((c) => c.destroy()));
   if (n.dropped) console.error(`bare: ${n.dropped} dropped`);
   return n;
