@@ -6,6 +6,7 @@
  * (scripts/bench/mix-case.ts) runs this file in alternating rounds.
  *   node --import tsx scripts/bench/engine-profile.ts --mode plateau|bare --rate 8000 --seconds 10 [--client socket|undici]
  *     [--scenario scripts/bench/mix-scenario.ts]   (default: the default scenario, GET on the target's URL)
+ *     [--traffic one|mix]   (--mode bare: one GET per arrival, or the bench mix's very requests)
  *
  * Requests are counted, not arrivals: a transaction's two requests are two (BucketRecord.requests).
  * cpuPer10k is the process's CPU from before the scenario is loaded to after the pool is closed,
@@ -41,6 +42,16 @@ const { values } = parseArgs({
 });
 if (values.mode !== 'plateau' && values.mode !== 'bare') {
   console.error(`engine-profile: --mode ${values.mode} is neither plateau nor bare; pass one of them`);
+  process.exit(2);
+}
+if (values.traffic !== 'one' && values.traffic !== 'mix') {
+  console.error(`engine-profile: --traffic ${values.traffic} is neither one nor mix; pass one of them`);
+  process.exit(2);
+}
+if (values.traffic === 'mix' && values.mode !== 'bare') {
+  console.error(
+    "engine-profile: --traffic mix is the bare loop's; the engine takes its mix as --scenario scripts/bench/mix-scenario.ts",
+  );
   process.exit(2);
 }
 if (values.scenario !== undefined && values.mode !== 'plateau') {
