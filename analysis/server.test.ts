@@ -104,7 +104,11 @@ describe('crossCheck', () => {
 
 describe('poolReading', () => {
   it.each([
-    [window(1, 1, { poolActiveMax: 4, poolPendingMax: 7, poolMax: 4 }), /short of connections: up to 7/],
+    [
+      window(1, 1, { poolActiveMax: 4, poolPendingMax: 7, poolMax: 4 }),
+      /short of connections: up to 7 requests waited/,
+    ],
+    [window(1, 1, { poolActiveMax: 4, poolPendingMax: 1, poolMax: 4 }), /short of connections: up to 1 request waited/],
     [window(1, 1, { poolActiveMax: 10, poolPendingMax: 0, poolMax: 10 }), /held by slow work/],
     [window(1, 1, { poolActiveMax: 2, poolPendingMax: 0, poolMax: 10 }), /not a constraint/],
     [

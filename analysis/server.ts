@@ -304,7 +304,7 @@ export function poolReading(w: ServerWindow | null): string | null {
   if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
   const of = w.poolMax !== null ? ` of ${w.poolMax}` : '';
   if ((w.poolPendingMax ?? 0) > 0)
-    return `short of connections: up to ${w.poolPendingMax} requests waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
+    return `short of connections: up to ${w.poolPendingMax} ${w.poolPendingMax === 1 ? 'request' : 'requests'} waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
   const busy = w.poolActiveMean === undefined ? w.poolActiveMax : w.poolActiveMean;
   if (w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax)
     return w.poolActiveMean === undefined
