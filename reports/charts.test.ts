@@ -83,7 +83,7 @@ describe('the time series: the offered rate beside achieved', () => {
   });
 
   it('breaks its lines where no second was recorded (the pause before a rerun), instead of holding a value across it', () => {
-    const point = (tS: number, ok: number) => ({
+    const point = (tS: number, ok: number, p99Ms: number | null = 3) => ({
       tS,
       phase: 'steps',
       ok,
@@ -91,21 +91,32 @@ describe('the time series: the offered rate beside achieved', () => {
       dropped: 0,
       vusActive: 1,
       vusAllocated: 2,
-      p99Ms: tS === 5 ? null : 3,
+      p99Ms,
     });
+    const line = (run: RunResult, panel: number) =>
+      (timeseriesSpec(run) as Json).vconcat[panel].layer.find((l: Json) => l.mark?.type === 'line').data.values;
     const run: RunResult = { ...DEMO, series: [3, 4, 6, 7].map((tS) => point(tS, tS * 10)) };
-    const rows = (timeseriesSpec(run) as Json).vconcat[0].layer.find((l: Json) => l.mark?.type === 'line').data.values;
-    expect(rows.filter((r: Json) => r.series === 'successful')).toEqual([
+    // second 4's value held to 5 (the step gets its width), then the break
+    expect(line(run, 0).filter((r: Json) => r.series === 'successful')).toEqual([
       { tS: 3, series: 'successful', value: 30 },
       { tS: 4, series: 'successful', value: 40 },
+      { tS: 5, series: 'successful', value: 40 },
       { tS: 5, series: 'successful', value: null },
       { tS: 6, series: 'successful', value: 60 },
       { tS: 7, series: 'successful', value: 70 },
     ]);
+    // a p99 missing in the recorded second before a pause (no success there): still broken at the pause
+    const failing: RunResult = { ...DEMO, series: [point(3, 1), point(4, 0, null), point(6, 1), point(7, 1)] };
+    expect(line(failing, 3).map((r: Json) => [r.tS, r.value])).toEqual([
+      [3, 3],
+      [5, 3],
+      [5, null],
+      [6, 3],
+      [7, 3],
+    ]);
     // a second recorded without a p99 is no pause: the p99 line goes on from 4 to 6 as before
-    const p99 = (timeseriesSpec({ ...run, series: [3, 4, 5, 6].map((tS) => point(tS, 1)) }) as Json).vconcat[3].layer[1]
-      .data.values;
-    expect(p99.map((r: Json) => [r.tS, r.value])).toEqual([
+    const quiet: RunResult = { ...DEMO, series: [point(3, 1), point(4, 1), point(5, 0, null), point(6, 1)] };
+    expect(line(quiet, 3).map((r: Json) => [r.tS, r.value])).toEqual([
       [3, 3],
       [4, 3],
       [6, 3],
@@ -125,6 +136,9 @@ describe('the time series: the offered rate beside achieved', () => {
     const [rate, pool] = panels.slice(-2);
     expect(rate.title.text).toBe("the server's own requests per second (its metrics)");
     expect(rowsOf(rate)).toEqual([{ tS: 1.2, series: SERVER_RATE_GAUGE, value: 800 }]);
+    // a rate is stamped at the end of the interval it covers: drawn back over it, not over the next
+    expect(rate.layer.find((l: Json) => l.mark?.type === 'line').mark.interpolate).toBe('step-before');
+    expect(pool.layer.find((l: Json) => l.mark?.type === 'line').mark.interpolate).toBe('step-after');
     expect(pool.title.text).toBe('server-side gauges (symmetric log scale)');
     expect(rowsOf(pool).map((r: Json) => r.series)).toEqual(['pool active', 'pool pending']);
     // a pool's 2 and its 40 waiting both readable: symlog (zero stays on it), ticks down to 1
@@ -138,11 +152,14 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(only([])).toBe(only([gauges[1]]) - 1);
   });
 
-  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k up past the largest magnitude, both signs when a value is negative', () => {
+  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k up past the largest magnitude, both signs when a value is negative, and leaves values under 1 to vega', () => {
     const rows = (...values: (number | null)[]) => values.map((value, tS) => ({ tS, series: 's', value }));
-    expect(symlogTicks(rows(0, 0))).toEqual([0, 1, 2, 5]);
     expect(symlogTicks(rows(3, 380, null))).toEqual([0, 1, 2, 5, 10, 20, 50, 100, 200, 500]);
     expect(symlogTicks(rows(-3, 1))).toEqual([-5, -2, -1, 0, 1, 2, 5]);
+    // all under 1 (a ratio), or not finite: vega's own ticks
+    expect(symlogTicks(rows(0.2, 0.9))).toBeNull();
+    expect(symlogTicks(rows(0, 0))).toBeNull();
+    expect(symlogTicks(rows(1, Infinity))).toBeNull();
   });
 
   it('counts arrivals in a mix, requests otherwise', () => {

@@ -42,16 +42,16 @@ export function namesHtml(run: RunResult, figure: string): string {
 }
 
 /**
- * The steps whose table by name is open on the page: the knee's and every attempt of the step
- * after it (where a name's degradation shows), or without a knee the last step run. The others,
- * one a step, are folded under their titles (a run of 18 steps made 18 tables of the same rows).
+ * The steps whose table by name is open on the page: every attempt of the knee's step and of the
+ * step after it (where a name's degradation shows), or without a knee every attempt of the last
+ * step run. The others, one a step, are folded under their titles (a run of 18 steps made 18
+ * tables of the same rows). kneeStep is a step's number (StepResult.index), not a position in
+ * steps: a rerun before the knee shifts the positions.
  */
 export function openedSteps(run: RunResult): Set<StepResult> {
   const steps = run.steps;
-  if (run.kneeStep === null || run.kneeStep === undefined || !steps[run.kneeStep]) {
-    const last = steps.at(-1);
-    return new Set(last ? steps.filter((s) => s.index === last.index) : []);
-  }
-  const knee = steps[run.kneeStep];
-  return new Set(steps.filter((s) => s === knee || s.index === knee.index + 1));
+  const at = run.kneeStep ?? steps.at(-1)?.index;
+  if (at === undefined) return new Set();
+  const next = run.kneeStep === null ? at : at + 1;
+  return new Set(steps.filter((s) => s.index === at || s.index === next));
 }

@@ -130,7 +130,7 @@ export function errorsHtml(run: RunResult): string {
     countsText(s.errors),
     countsText(s.statuses),
     // one message a line (#errors td:last-child is pre-line): a message's own " / " (a path) cannot split it
-    (s.errorSamples ?? []).map((m) => m.replace(/\r?\n/g, ' ↵ ')).join('\n'),
+    (s.errorSamples ?? []).map((m) => m.replace(/\r\n|\r|\n/g, ' ↵ ')).join('\n'),
   ]);
   return htmlSection(
     'errors',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
-import type { NameResult, Percentile, RunResult } from '../analysis/types.ts';
+import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 import { chartsOf } from './charts/index.ts';
 import { renderHtml } from './html.ts';
 import { openedSteps } from './html-names.ts';
@@ -374,8 +374,16 @@ describe('report.html by name', () => {
       [...renderHtml(run, charts).matchAll(/<details class="names-step"( open)?>\n<summary>Step (\d+)/g)]
         .filter((m) => m[1])
         .map((m) => Number(m[2]));
-    expect(MIXED.steps[MIXED.kneeStep!].index).toBe(3);
+    expect(MIXED.kneeStep).toBe(3);
     expect(opened(MIXED)).toEqual([4, 5]);
+    // kneeStep is a step's number: a rerun before the knee shifts positions, not what opens;
+    // every attempt of the knee's step and of the next opens
+    const [s1, s2, ...rest] = MIXED.steps;
+    const again = (s: StepResult) => ({ ...s, attempt: 2 });
+    const rerunBefore = [s1, s2, again(s2), ...rest.flatMap((s) => (s.index === 3 ? [s, again(s)] : [s]))];
+    expect(opened({ ...MIXED, steps: rerunBefore })).toEqual([4, 4, 5]);
+    // the knee the last step run: its table alone
+    expect(opened({ ...MIXED, steps: rerunBefore.filter((s) => s.index <= 3) })).toEqual([4, 4]);
     // no knee: the last step run, every attempt of it
     const rerun = { ...MIXED.steps.at(-1)!, attempt: 2 };
     expect(opened({ ...MIXED, kneeStep: null, steps: [...MIXED.steps, rerun] })).toEqual([5, 5]);
@@ -430,7 +438,7 @@ describe('report.html by name', () => {
     const all = spec.concat.flatMap((p) => p.data.values.map((r) => r.ms));
     const domains = spec.concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
     expect(new Set(domains)).toEqual(new Set([JSON.stringify([Math.min(...all), Math.max(...all)])]));
-    const knee = MIXED.steps[MIXED.kneeStep!];
+    const knee = MIXED.steps.find((s) => s.index === MIXED.kneeStep)!;
     const rules = spec.concat.map((p) => p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'));
     expect(rules.every((r) => r?.data?.values[0].step === `${knee.index + 1} · ${knee.ratePerSec}/s`)).toBe(true);
     expect(spec.title.subtitle.join(' ')).toContain(`orange dashed: the knee (step ${knee.index + 1})`);

@@ -52,7 +52,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
   it('reports capacity within 10% of the configured truth, with the knee at the right step', () => {
     expect(result.capacityPerSec).not.toBeNull();
     expect(Math.abs(result.capacityPerSec! - demo.capacityPerSec) / demo.capacityPerSec).toBeLessThan(0.1);
-    expect(result.steps[result.kneeStep!].ratePerSec).toBe(100);
+    expect(result.steps.find((s) => s.index === result.kneeStep)!.ratePerSec).toBe(100);
     expect(result.stopReason).toBe('plateau');
     expect(result.overload?.shape).toBe('plateau');
     expect(result.steps.at(-1)!.ratePerSec).toBe(120); // stopped at the first failing step

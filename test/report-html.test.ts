@@ -66,9 +66,12 @@ describe('report.html text', () => {
   });
 
   it('lists the error samples one a line, so that a message holding " / " (a path) reads as one', () => {
-    const step = { ...RUN.steps[4], errorSamples: ['http_5xx: GET /a / b failed', 'timeout: after\n5 s'] };
+    const step = {
+      ...RUN.steps[4],
+      errorSamples: ['http_5xx: GET /a / b failed', 'timeout: after\n5 s', 'other: a\rb\r\nc'],
+    };
     const html = renderHtml({ ...RUN, steps: RUN.steps.map((s, i) => (i === 4 ? step : s)) }, FAKE_CHARTS);
-    expect(html).toContain('<td>http_5xx: GET /a / b failed\ntimeout: after ↵ 5 s</td>');
+    expect(html).toContain('<td>http_5xx: GET /a / b failed\ntimeout: after ↵ 5 s\nother: a ↵ b ↵ c</td>');
     expect(html).toMatch(/#errors td:last-child \{[^}]*white-space: pre-line;/);
   });
 

@@ -67,13 +67,21 @@ function panel(
   title: string,
   rows: Row[],
   colors: Record<string, string> | null,
-  opts: { log?: boolean; symlog?: boolean; labels?: boolean; maxS: number; extra?: object[] },
+  opts: {
+    log?: boolean;
+    symlog?: boolean;
+    labels?: boolean;
+    maxS: number;
+    extra?: object[];
+    /** step-before for a value that covers the time up to its stamp (a rate between two readings). */
+    interpolate?: 'step-after' | 'step-before';
+  },
 ): object {
   const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
   const scale = opts.log
     ? { scale: { type: 'log' } }
     : opts.symlog
-      ? { scale: { type: 'symlog' }, axis: { values: symlogTicks(rows) } }
+      ? { scale: { type: 'symlog' }, ...symlogAxis(rows) }
       : {};
   const y = { field: 'value', type: 'quantitative', title: null, ...scale };
   const color =
@@ -93,7 +101,7 @@ function panel(
       shading(run, opts.labels ?? false),
       {
         data: { values: rows },
-        mark: { type: 'line', strokeWidth: 1.2, interpolate: 'step-after' },
+        mark: { type: 'line', strokeWidth: 1.2, interpolate: opts.interpolate ?? 'step-after' },
         encoding: { x, y, color },
       },
       ...(opts.extra ?? []),
@@ -102,13 +110,25 @@ function panel(
   };
 }
 
-/** 0 and 1, 2, 5 x 10^k up to the rows' largest magnitude, both signs: vega's own symlog ticks leave out the small values. */
-export function symlogTicks(rows: readonly Row[]): number[] {
-  const max = Math.max(0, ...rows.map((r) => Math.abs(r.value ?? 0)));
+/**
+ * 0 and 1, 2, 5 x 10^k up to the rows' largest magnitude, both signs: vega's own symlog ticks
+ * leave out the small values. null (vega's own ticks) when the values are all under 1 (a ratio)
+ * or not finite.
+ */
+export function symlogTicks(rows: readonly Row[]): number[] | null {
+  const values = rows.map((r) => r.value).filter((v): v is number => v !== null);
+  const max = values.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  if (!Number.isFinite(max) || max < 1) return null;
   const up: number[] = [];
   for (let k = 1; up.length === 0 || up[up.length - 1] < max; k *= 10) up.push(k, 2 * k, 5 * k);
-  const neg = rows.some((r) => (r.value ?? 0) < 0);
+  const neg = values.some((v) => v < 0);
   return [...(neg ? up.map((v) => -v).reverse() : []), 0, ...up];
+}
+
+/** The y axis of a symlog panel: symlogTicks' values, or vega's own. */
+function symlogAxis(rows: readonly Row[]): object {
+  const values = symlogTicks(rows);
+  return values === null ? {} : { axis: { values } };
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
@@ -124,16 +144,28 @@ function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesP
 }
 
 /**
- * Each series' rows with a null after a second that the next recorded second does not follow
- * (`recorded`: the seconds with a point): a step-after line would otherwise hold that second's
- * value across the pause, drawing a rate nothing sent. Vega-Lite breaks a line at a null.
+ * Each series' rows, broken at a pause: where the first second after a row that was not recorded
+ * (`recorded`: the seconds with a point) comes before the series' next row, the row's value is
+ * held to that second and a null follows, at which Vega-Lite breaks the line. Without it a
+ * step-after line holds the value across the pause, drawing a rate nothing sent. A series with no
+ * value in recorded seconds (a p99 in seconds without successes) is held across them, as before.
  */
 export function withBreaks(rows: readonly Row[], recorded: ReadonlySet<number>): Row[] {
-  const last = new Map<string, number>();
-  for (const r of rows) last.set(r.series, Math.max(last.get(r.series) ?? -Infinity, r.tS));
-  return rows.flatMap((r) =>
-    r.tS < last.get(r.series)! && !recorded.has(r.tS + 1) ? [r, { tS: r.tS + 1, series: r.series, value: null }] : [r],
-  );
+  const bySeries = new Map<string, Row[]>();
+  for (const r of rows) {
+    const list = bySeries.get(r.series) ?? [];
+    list.push(r);
+    bySeries.set(r.series, list);
+  }
+  const next = new Map<Row, Row>();
+  for (const list of bySeries.values()) for (let i = 0; i + 1 < list.length; i++) next.set(list[i], list[i + 1]);
+  return rows.flatMap((r) => {
+    const after = next.get(r);
+    if (after === undefined) return [r];
+    let gap = r.tS + 1;
+    while (gap < after.tS && recorded.has(gap)) gap++;
+    return gap < after.tS ? [r, { ...r, tS: gap }, { tS: gap, series: r.series, value: null }] : [r];
+  });
 }
 
 export function timeseriesSpec(run: RunResult): ChartSpec {
@@ -187,7 +219,8 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
         "the server's own requests per second (its metrics)",
         gaugeRows(rate),
         { [SERVER_RATE_GAUGE]: COLOR.server },
-        o,
+        // each rate covers the time since the reading before it (gaugesOf stamps it at its end)
+        { ...o, interpolate: 'step-before' },
       ),
     );
   // symlog: a pool's few active connections and hundreds waiting, both readable (zero included)
