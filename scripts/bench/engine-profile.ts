@@ -27,6 +27,7 @@ import { startNative } from '../../harness/engine/native.ts';
 import { VuPool } from '../../harness/engine/vu-pool.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../../harness/scenario/requests.ts';
+import { entryOf, mixOrder } from '../../harness/scenario/mix-order.ts';
 
 const { values } = parseArgs({
   options: {
@@ -166,10 +167,13 @@ async function plateau(): Promise<Counts> {
  * --traffic mix: the bench mix's traffic (scripts/bench/mix-scenario.ts) sent by the bare loop, with
  * no engine: per 10 arrivals 7 reads (GET /items/r<k>), 2 writes (POST /items with a JSON body and
  * its id, the body read and compared) and 1 transaction (POST /carts, its status checked, then POST
- * /carts/<id>/confirm on the same connection once the first is answered). The peer of the mix's
- * ratio: what the same traffic costs a client that does nothing else.
+ * /carts/<id>/confirm on the same connection once the first is answered), each arrival the entry
+ * the engine gives its number, with the same ids. The peer of the mix's ratio: what the same
+ * traffic costs a client that does nothing else.
  */
 const traffic = values.traffic;
+/** The engine's own choice of entry by arrival number (smooth weighted round robin), for 70/20/10. */
+const MIX_ORDER = mixOrder([70, 20, 10]);
 
 async function bare(): Promise<Counts> {
   const clients = Array.from({ length: vus }, () => new Client(origin, { pipelining: 1, keepAliveTimeout: 30_000 }));
@@ -226,13 +230,13 @@ async function bare(): Promise<Counts> {
       }
       inflight++;
       if (traffic !== 'mix') return send(c, { method: 'GET', path: '/' }, false, (s) => end(c, s === 200));
-      const slot = seq % 10;
-      if (slot < 7)
+      const entry = entryOf(MIX_ORDER, seq);
+      if (entry === 0)
         return send(c, { method: 'GET', path: `/items/r${(Math.imul(seq, 2654435761) >>> 0) % 1000}` }, false, (s) =>
           end(c, s === 200),
         );
       const id = `prof-${seq}`;
-      if (slot < 9) {
+      if (entry === 1) {
         const body = JSON.stringify({ id, qty: 1 });
         const headers = { 'content-type': 'application/json' };
         return send(c, { method: 'POST', path: '/items', headers, body }, true, (s, b) =>
@@ -280,6 +284,7 @@ try {
     JSON.stringify({
       mode: values.mode,
       scenario: scenarioPath,
+      ...(values.mode === 'bare' ? { traffic } : {}),
       rate,
       seconds,
       // completed counts requests, as it did when every arrival was one request

@@ -121,11 +121,12 @@ async function profileRun(
     '--port',
     String(s.port),
   ];
-  if (s.client) args.push('--client', s.client);
+  const bare = variant === 'bareOne' || variant === 'bareMix';
+  // the bare loop is undici's own: --client is the engine's
+  if (s.client && !bare) args.push('--client', s.client);
   if (variant === 'mix') args.push('--scenario', s.scenario ?? path.join(root, 'scripts/bench/mix-scenario.ts'));
   if (variant === 'gets' && s.getsScenario) args.push('--scenario', s.getsScenario);
-  if (variant === 'bareOne' || variant === 'bareMix')
-    args.push('--mode', 'bare', '--traffic', variant === 'bareMix' ? 'mix' : 'one');
+  if (bare) args.push('--mode', 'bare', '--traffic', variant === 'bareMix' ? 'mix' : 'one');
   const r = await runMeasured(process.execPath, args, {
     cwd: root,
     env: s.env,

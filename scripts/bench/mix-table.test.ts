@@ -44,7 +44,7 @@ describe('the mix case figures', () => {
     expect(() => parseProfileLine('bare: 3 dropped\n{"mode":"x"}')).toThrow(/printed no figures line/);
   });
 
-  it('rotates the variants by one each round, so each runs first, second and third alike', () => {
+  it('rotates the variants by one each round: over as many rounds as variants, each runs once in every position', () => {
     expect([1, 2, 6, 7].map((r) => roundOrder(r))).toEqual([
       ['one', 'mix', 'gets', 'before', 'bareOne', 'bareMix'],
       ['mix', 'gets', 'before', 'bareOne', 'bareMix', 'one'],
