@@ -17,7 +17,7 @@
  *   npm run bench                      # full: about 30 minutes (27 on 12-01 before the mix case's 4)
  *   npm run bench -- --quick           # about 2 minutes: 1 run each, shorter holds, no soak
  *   npm run bench -- --soak-minutes 10 # the issue's memory claim (RSS at 10 min vs 1 min)
- *   npm run bench -- --only mix        # issue 27's mix case alone: about 5 minutes (mix-case.ts)
+ *   npm run bench -- --only mix        # issue 27's mix case alone: about 9 minutes (mix-case.ts)
  *   npm run bench -- --help
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -96,7 +96,8 @@ const HELP = `npm run bench -- [flags]
                           GETs only (--mix-gets), the default scenario on --mix-before and the peer (--mix-peer);
                           prints CPU per request, the ratios mix / one, GETs / one, now / before and the peer's, and
                           where the mix's extra lies (default 10000; 0 = skip)
-  --mix-rounds N          rounds of the mix case (default 5; quick 1)
+  --mix-rounds N          rounds of the mix case (default: 5, or one per variant where there are more, so that
+                          each runs once in every position: 6 with the peer; quick 1)
   --mix-seconds S         each run of the mix case (default 10; quick 5)
   --mix-scenario FILE     the mix variant's scenario module (default scripts/bench/mix-scenario.ts)
   --mix-gets FILE|none    the GET mix variant's module (default scripts/bench/mix-scenario-get.ts; none = leave it out)
@@ -187,7 +188,19 @@ const cfg = {
   overdriveRate: Number(f['overdrive-rate'] ?? (quick ? 0 : 20000)),
   oneThreadRate: Number(f['one-thread-rate'] ?? (quick ? 0 : 10000)),
   mixRate: Number(f['mix-rate']),
-  mixRounds: Number(f['mix-rounds'] ?? (quick ? 1 : 5)),
+  // at least one round per variant, so that each runs once in every position of the rotation
+  mixRounds: Number(
+    f['mix-rounds'] ??
+      (quick
+        ? 1
+        : Math.max(
+            5,
+            2 +
+              (f['mix-gets'] === 'none' ? 0 : 1) +
+              (f['mix-before'] === 'none' ? 0 : 1) +
+              (f['mix-peer'] === 'none' ? 0 : 2),
+          )),
+  ),
   mixSeconds: Number(f['mix-seconds'] ?? (quick ? 5 : 10)),
   mixVus: Number(f['mix-vus']),
   mixScenario: f['mix-scenario'] ? path.resolve(f['mix-scenario']) : path.join(here, 'mix-scenario.ts'),
