@@ -52,6 +52,43 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
   });
 });
 
+describe('plan text: the tail percentiles by name', () => {
+  const steps = [1, 2, 3, 4].map((k) => ({
+    index: k - 1,
+    ratePerSec: 250 * k,
+    rampStartS: 0,
+    holdStartS: 0,
+    holdEndS: 0,
+    steadyStartS: 0,
+    steadyEndS: 5,
+  }));
+  const plan = { ...input().plan, steps, expectedSteadySamples: [1250, 2500, 3750, 5000] };
+  const entries = [
+    { name: 'read', share: 0.7, transaction: false },
+    { name: 'write', share: 0.25, transaction: false },
+    { name: 'checkout', share: 0.05, transaction: true },
+  ];
+
+  it("says from which step each entry's share of the samples makes its p99, then its p90, trustworthy", () => {
+    const text = planText(input({ plan, entries }));
+    // read: 0.7 x 5000 = 3500 >= 3000 first at step 4; write: 0.25 x 1250 = 312 >= 300 at step 1;
+    // checkout: 0.05 x 5000 = 250 < 300 at every step
+    expect(text).toContain(
+      [
+        "by name: each entry gets its share of a step's expected samples (a transaction's requests as many as it sends)",
+        '  p99 (3,000 a window): read (70%) from step 4; write (25%), checkout (5%) at no step of this plan',
+        '  p90 (300 a window): read from step 1; write from step 1; checkout at no step of this plan',
+        '  longer holds (--hold) collect more; which entry degraded first is judged by p99 where two steps have it, else p90',
+      ].join('\n'),
+    );
+  });
+
+  it('adds nothing for one request per arrival', () => {
+    expect(planText(input({ plan }))).not.toContain('by name');
+    expect(planText(input({ plan, entries: entries.slice(0, 1) }))).not.toContain('by name');
+  });
+});
+
 describe('plan text of a mix with a transaction', () => {
   it('gives the warmup and the VU sizing in arrivals/s, from a plan built for that unit', () => {
     const config = parseConfigOrThrow({

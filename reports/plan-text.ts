@@ -2,7 +2,7 @@
  * `plateau plan`: everything the run will do, before it sends anything. Pure: the shell gathers
  * what it knows (harness/cli/plan-text.ts) into a PlanTextInput; text comes out.
  */
-import { trustworthyPercentiles } from '../analysis/percentiles.ts';
+import { requiredSamples, TAIL_PERCENTILES, trustworthyPercentiles } from '../analysis/percentiles.ts';
 import { fmtInt, unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 
@@ -65,6 +65,36 @@ export interface PlanTextInput extends PlanFacts {
   scenario?: string;
   /** Lines the engine adds (k6's execution segment), already worded by its kind. */
   engineLines: string[];
+  /** A mix's entries and their shares of the arrivals (0 to 1); absent for one request per arrival. */
+  entries?: { name: string; share: number; transaction: boolean }[];
+}
+
+/**
+ * A mix's tail percentiles by name: from which step each entry's share of a steady window's
+ * expected samples makes its p99, then its p90, trustworthy (the report's finding of which entry
+ * degraded first judges p99 where two steps have it, else p90: decision 036).
+ */
+function byNameLines(plan: PlanFacts['plan'], entries: NonNullable<PlanTextInput['entries']>): string[] {
+  const fromStep = (share: number, required: number): number | null => {
+    const i = plan.expectedSteadySamples.findIndex((n) => n * share >= required);
+    return i < 0 ? null : i + 1;
+  };
+  const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+  const lines = TAIL_PERCENTILES.map((q, k) => {
+    const required = requiredSamples(q, plan.rules.minTailSamples);
+    const at = entries.map((e) => ({ e, step: fromStep(e.share, required) }));
+    const named = (e: (typeof entries)[number]) => (k === 0 ? `${e.name} (${pct(e.share)})` : e.name);
+    const some = at.filter((a) => a.step !== null).map((a) => `${named(a.e)} from step ${a.step}`);
+    const none = at.filter((a) => a.step === null).map((a) => named(a.e));
+    const parts = [...some, ...(none.length ? [`${none.join(', ')} at no step of this plan`] : [])];
+    return `  p${q} (${fmtInt(required)} a window): ${parts.join('; ')}`;
+  });
+  return [
+    '',
+    "by name: each entry gets its share of a step's expected samples (a transaction's requests as many as it sends)",
+    ...lines,
+    '  longer holds (--hold) collect more; which entry degraded first is judged by p99 where two steps have it, else p90',
+  ];
 }
 
 function resetText(h: PlanTextResetHook): string {
@@ -105,6 +135,7 @@ export function planText(input: PlanTextInput): string {
       `${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`,
     );
   });
+  if (input.entries && input.entries.length > 1) lines.push(...byNameLines(plan, input.entries));
   const last = plan.steps.at(-1)?.ratePerSec;
   if (last !== undefined && last < c.maxPerSec - 1e-9) {
     lines.push(

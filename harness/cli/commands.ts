@@ -125,6 +125,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
       plan,
       scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic, config)}` : undefined,
       data,
+      (traffic && planTraffic(traffic, config)?.entries) ?? undefined,
     ) + '\n',
   );
   return EXIT.ok;

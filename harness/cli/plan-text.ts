@@ -4,7 +4,12 @@
  */
 import path from 'node:path';
 import type { Plan } from '../../analysis/plan.ts';
-import { planText as renderPlanText, type PlanFacts, type PlanTextResetHook } from '../../reports/plan-text.ts';
+import {
+  planText as renderPlanText,
+  type PlanFacts,
+  type PlanTextInput,
+  type PlanTextResetHook,
+} from '../../reports/plan-text.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
 import { maxArrivalsWithReruns, warmupRatePerSec, warmupRuns } from '../pipeline/warmup.ts';
@@ -46,6 +51,12 @@ export function planText(
   plan: Plan,
   scenario?: string,
   data: Record<string, LoadedSource> = {},
+  entries?: PlanTextInput['entries'],
 ): string {
-  return renderPlanText({ ...planFacts(config, plan, data), scenario, engineLines: engineKind(config).planLines() });
+  return renderPlanText({
+    ...planFacts(config, plan, data),
+    scenario,
+    engineLines: engineKind(config).planLines(),
+    entries,
+  });
 }
