@@ -160,15 +160,15 @@ function dataProblems(data: unknown): string[] {
   return out;
 }
 
-/** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
-/** Why a transaction past http.transactionTimeoutMs failed its arrival (kind timeout), on either engine. */
 /** What a send made after its transaction's arrival ended is told, on both engines and in preflight. */
 export const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
+/** Why a transaction past http.transactionTimeoutMs failed its arrival (kind timeout), on either engine. */
 export function deadlineMessage(name: string, timeoutMs: number): string {
   return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
 }
 
+/** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
 export function trafficOf(s: Scenario): Traffic {
   const problems = scenarioProblems(s, false);
   if (problems.length) throw new Error(problems.join('\n'));
