@@ -6,6 +6,7 @@
 import type { DataOrder, Row } from './types.ts';
 import { fmtInt } from '../../analysis/format.ts';
 import { elementAt, lineColumn, scanJson } from './json-where.ts';
+import { valueKind } from './value-kind.ts';
 
 /**
  * A CSV or JSON source that cannot be used, with the 1-based line it is on (0 when the file as a
@@ -204,27 +205,19 @@ export function parseJsonRows(text: string): Row[] {
       `correct the JSON at line ${line} column ${column}`,
     );
   }
-  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${kindOf(v)}`, 0, JSON_FIX);
+  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${valueKind(v)}`, 0, JSON_FIX);
   if (v.length === 0)
     throw new DataError('is an empty array', 0, 'add at least one object to the array (each is a row)');
   const bad = v.findIndex((x) => x === null || typeof x !== 'object' || Array.isArray(x));
   if (bad >= 0) {
     const at = elementAt(body, bad);
     throw new DataError(
-      `element ${fmtInt(bad)} is ${kindOf(v[bad])}, not an object`,
+      `element ${fmtInt(bad)} is ${valueKind(v[bad])}, not an object`,
       at < 0 ? 0 : lineColumn(body, at).line,
       `make element ${fmtInt(bad)} (counted from 0) an object such as {"id": 1}: each element is a row`,
     );
   }
   return v as Row[];
-}
-
-/** What a JSON value is, for a message: "null", "an array", "a number". */
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  const t = typeof v;
-  return t === 'object' ? 'an object' : `a ${t}`;
 }
 
 /** FNV-1a of the run id: the seed of the random order, so a run's picks are reproducible from its id. */

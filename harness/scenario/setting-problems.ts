@@ -5,6 +5,7 @@
  */
 import { nearest } from '../config/nearest.ts';
 import { nameProblem } from './names.ts';
+import { valueKind } from './value-kind.ts';
 
 /** One line per key of `o` not in `keys`: `at`, the key, the key it most likely misspells, then `has`. */
 export function unknownKeys(at: string, o: object, keys: readonly string[], has: string): string[] {
@@ -20,7 +21,7 @@ export function unknownKeys(at: string, o: object, keys: readonly string[], has:
 export function shown(v: unknown): string {
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
-  return v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+  return valueKind(v);
 }
 
 /**

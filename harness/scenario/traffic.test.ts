@@ -244,6 +244,13 @@ describe('problems a review of broken scenarios found, each with its fix', () =>
     ]);
   });
 
+  it('a weight that is an object or null says so in words ("an object", not "a object")', () => {
+    expect(mixOf({ a: { weight: {}, request: req }, b: { weight: null, request: req } })).toEqual([
+      'mix entry "a": weight an object is not a number: give it a share, e.g. weight: 25',
+      'mix entry "b": weight null is not a number: give it a share, e.g. weight: 25',
+    ]);
+  });
+
   it('an empty mix is one problem, not also a line about its weights', () => {
     expect(mixOf({})).toEqual(['`mix` has no entries: give it at least one { weight, request } or { weight, run }']);
   });

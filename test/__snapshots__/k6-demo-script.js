@@ -206,6 +206,15 @@ function distance(a, b) {
   return d[a.length][b.length];
 }
 
+// harness/scenario/value-kind.ts
+function valueKind(v) {
+  if (v === null) return "null";
+  if (v === void 0) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (v instanceof ArrayBuffer) return "an ArrayBuffer";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
 // harness/scenario/setting-problems.ts
 function unknownKeys(at, o, keys, has) {
   return Object.keys(o).filter((k) => !keys.includes(k)).map((k) => {
@@ -216,7 +225,7 @@ function unknownKeys(at, o, keys, has) {
 function shown(v) {
   if (typeof v === "number") return String(v);
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+  return valueKind(v);
 }
 function scenarioNameProblems(name) {
   if (name === void 0) return [];
@@ -743,25 +752,19 @@ function parseJsonRows(text) {
       `correct the JSON at line ${line} column ${column}`
     );
   }
-  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${kindOf(v)}`, 0, JSON_FIX);
+  if (!Array.isArray(v)) throw new DataError(`must be a JSON array of objects, got ${valueKind(v)}`, 0, JSON_FIX);
   if (v.length === 0)
     throw new DataError("is an empty array", 0, "add at least one object to the array (each is a row)");
   const bad = v.findIndex((x) => x === null || typeof x !== "object" || Array.isArray(x));
   if (bad >= 0) {
     const at = elementAt(body, bad);
     throw new DataError(
-      `element ${fmtInt(bad)} is ${kindOf(v[bad])}, not an object`,
+      `element ${fmtInt(bad)} is ${valueKind(v[bad])}, not an object`,
       at < 0 ? 0 : lineColumn(body, at).line,
       `make element ${fmtInt(bad)} (counted from 0) an object such as {"id": 1}: each element is a row`
     );
   }
   return v;
-}
-function kindOf(v) {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  const t = typeof v;
-  return t === "object" ? "an object" : `a ${t}`;
 }
 function seedOf(runId) {
   let h = 2166136261;
@@ -917,7 +920,7 @@ import { check } from "k6";
 // harness/scenario/body-kind.ts
 function bodyProblem(body, what) {
   if (typeof body === "string" || body instanceof Uint8Array) return null;
-  const kind = Array.isArray(body) ? "an array" : body instanceof ArrayBuffer ? "an ArrayBuffer" : typeof body === "object" ? "an object" : `a ${typeof body}`;
+  const kind = valueKind(body);
   const verb = what.startsWith("http.send") ? "was given" : "returned";
   return `${what} ${verb} a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`;
 }
