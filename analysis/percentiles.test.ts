@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newHistogram, recordUs } from './histogram.ts';
-import { percentiles, requiredSamples, trustworthyPercentiles } from './percentiles.ts';
+import { percentiles, requiredSamples, tailTrustByShare, trustworthyPercentiles } from './percentiles.ts';
 
 function histogramOf(n: number) {
   const h = newHistogram(64);
@@ -63,5 +63,21 @@ describe('trustworthyPercentiles', () => {
     ]);
     expect(trustworthyPercentiles(30_000).every((t) => t.trusted)).toBe(true);
     expect(trustworthyPercentiles(0).some((t) => t.trusted)).toBe(false);
+  });
+});
+
+describe('tailTrustByShare', () => {
+  it("gives the first step whose window holds enough of an entry's share for its p99, then its p90", () => {
+    const expected = [1_000, 2_000, 4_000, 8_000];
+    // 40%: 400, 800, 1,600, 3,200: a p90 (300) from the first step, a p99 (3,000) from the last
+    expect(tailTrustByShare(expected, 0.4)).toEqual([
+      { q: 99, requiredSamples: 3_000, fromStepIndex: 3 },
+      { q: 90, requiredSamples: 300, fromStepIndex: 0 },
+    ]);
+    // 5% of 1,000 to 6,000: never a p99; exactly 300 at 6,000 reaches a p90 (>=, as trustworthyPercentiles)
+    expect(tailTrustByShare([1_000, 2_000, 4_000, 5_000, 6_000], 0.05).map((t) => t.fromStepIndex)).toEqual([null, 4]);
+    // a stricter minTailSamples asks for more
+    expect(tailTrustByShare(expected, 0.4, 100).map((t) => t.requiredSamples)).toEqual([10_000, 1_000]);
+    expect(tailTrustByShare([], 1).map((t) => t.fromStepIndex)).toEqual([null, null]);
   });
 });

@@ -71,6 +71,31 @@ export function percentileLabel(q: number): string {
 export const TAIL_PERCENTILES = [99, 90] as const;
 export type TailPercentile = (typeof TAIL_PERCENTILES)[number];
 
+/** When a mix entry's tail percentile becomes trustworthy (TailTrust.fromStepIndex). */
+export interface TailTrust {
+  q: TailPercentile;
+  /** Samples of the entry a steady window needs for it. */
+  requiredSamples: number;
+  /** The first step (0-based, as a plan's steps[].index) whose window expects that many; null: none of the plan's. */
+  fromStepIndex: number | null;
+}
+
+/**
+ * For a mix entry taking `share` (0 to 1) of each step's expected samples: from which step each
+ * tail percentile (TAIL_PERCENTILES, in turn) rests on enough of them (`plateau plan` by name).
+ */
+export function tailTrustByShare(
+  expectedSteadySamples: readonly number[],
+  share: number,
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+): TailTrust[] {
+  return TAIL_PERCENTILES.map((q) => {
+    const required = requiredSamples(q, minTailSamples);
+    const i = expectedSteadySamples.findIndex((n) => n * share >= required);
+    return { q, requiredSamples: required, fromStepIndex: i < 0 ? null : i };
+  });
+}
+
 /** Percentile q of `latency` in ms when it is reliable and above 0, else null. */
 export function reliableMs(latency: readonly Percentile[] | undefined, q: number): number | null {
   const p = latency?.find((x) => x.q === q);

@@ -3,7 +3,7 @@
  * shows (steps with their rates and windows, VU sizing, durations, expected samples, warnings).
  * Pure: the shell passes the plan and the config's settings in, text comes out.
  */
-import { trustworthyPercentiles } from '../analysis/percentiles.ts';
+import { tailTrustByShare, trustworthyPercentiles, type TailTrust } from '../analysis/percentiles.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
 import type { PlanDataSource, PlanFacts, PlanTextResetHook } from './plan-text.ts';
@@ -47,11 +47,12 @@ export interface PlanDocument {
   /** The scenario module, or null for a GET on the target. */
   scenario: { name: string; module: string } | null;
   /**
-   * The mix the arrivals are shared over (each entry's weight and share, transactions marked) and
-   * whether the steps' VUs may be re-sized from the warmup's measured time per arrival; null for
-   * one request per arrival.
+   * The mix the arrivals are shared over (each entry's weight and share, transactions marked, and
+   * from which step its p99, then its p90, rests on enough of its share of the expected samples)
+   * and whether the steps' VUs may be re-sized from the warmup's measured time per arrival; null
+   * for one request per arrival.
    */
-  traffic: PlanTraffic | null;
+  traffic: PlanJsonTraffic | null;
   stages: string[];
   reset: PlanResetHook[];
   /** The scenario's data sources: rows, order, and the most arrivals the plan can make of a unique one. */
@@ -71,6 +72,10 @@ export interface PlanDocument {
 export interface PlanTraffic {
   entries: { name: string; weight: number; share: number; transaction: boolean }[];
   vusFromWarmup: boolean;
+}
+
+export interface PlanJsonTraffic extends PlanTraffic {
+  entries: (PlanTraffic['entries'][number] & { tails: TailTrust[] })[];
 }
 
 /** What the JSON adds to the plan's facts (narrow: no harness type crosses into reports/). */
@@ -131,7 +136,13 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     kind: 'plateau-plan',
     target: plan.target,
     scenario: input.scenario,
-    traffic: input.traffic,
+    traffic: input.traffic && {
+      ...input.traffic,
+      entries: input.traffic.entries.map((e) => ({
+        ...e,
+        tails: tailTrustByShare(plan.expectedSteadySamples, e.share, plan.rules.minTailSamples),
+      })),
+    },
     stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
     reset: input.reset,
     data: input.data ?? [],

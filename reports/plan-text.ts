@@ -2,7 +2,12 @@
  * `plateau plan`: everything the run will do, before it sends anything. Pure: the shell gathers
  * what it knows (harness/cli/plan-text.ts) into a PlanTextInput; text comes out.
  */
-import { requiredSamples, TAIL_PERCENTILES, trustworthyPercentiles } from '../analysis/percentiles.ts';
+import {
+  requiredSamples,
+  TAIL_PERCENTILES,
+  tailTrustByShare,
+  trustworthyPercentiles,
+} from '../analysis/percentiles.ts';
 import { fmtInt, unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 
@@ -75,19 +80,15 @@ export interface PlanTextInput extends PlanFacts {
  * degraded first judges p99 where two steps have it, else p90: decision 036).
  */
 function byNameLines(plan: PlanFacts['plan'], entries: NonNullable<PlanTextInput['entries']>): string[] {
-  const fromStep = (share: number, required: number): number | null => {
-    const i = plan.expectedSteadySamples.findIndex((n) => n * share >= required);
-    return i < 0 ? null : i + 1;
-  };
   const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+  const trust = entries.map((e) => tailTrustByShare(plan.expectedSteadySamples, e.share, plan.rules.minTailSamples));
   const lines = TAIL_PERCENTILES.map((q, k) => {
-    const required = requiredSamples(q, plan.rules.minTailSamples);
-    const at = entries.map((e) => ({ e, step: fromStep(e.share, required) }));
+    const at = entries.map((e, j) => ({ e, step: trust[j][k].fromStepIndex }));
     const named = (e: (typeof entries)[number]) => (k === 0 ? `${e.name} (${pct(e.share)})` : e.name);
-    const some = at.filter((a) => a.step !== null).map((a) => `${named(a.e)} from step ${a.step}`);
+    const some = at.filter((a) => a.step !== null).map((a) => `${named(a.e)} from step ${a.step! + 1}`);
     const none = at.filter((a) => a.step === null).map((a) => named(a.e));
     const parts = [...some, ...(none.length ? [`${none.join(', ')} at no step of this plan`] : [])];
-    return `  p${q} (${fmtInt(required)} a window): ${parts.join('; ')}`;
+    return `  p${q} (${fmtInt(requiredSamples(q, plan.rules.minTailSamples))} a window): ${parts.join('; ')}`;
   });
   return [
     '',

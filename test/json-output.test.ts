@@ -80,14 +80,22 @@ describe('plateau plan --json', () => {
     );
     expect(doc.durations.stepsS).toBe(doc.steps.at(-1).holdEndS);
     // the mix the text names, entry by entry, and that the warmup may re-size the VUs
+    // with each entry's tails: 70% of step 1's 700 samples make a p90 (300), 25% of step 2's 1,750 too
+    const tails = (p90From: number | null) => [
+      { q: 99, requiredSamples: 3000, fromStepIndex: null },
+      { q: 90, requiredSamples: 300, fromStepIndex: p90From },
+    ];
     expect(doc.traffic).toEqual({
       entries: [
-        { name: 'read order', weight: 70, share: 0.7, transaction: false },
-        { name: 'create order', weight: 25, share: 0.25, transaction: false },
-        { name: 'checkout', weight: 5, share: 0.05, transaction: true },
+        { name: 'read order', weight: 70, share: 0.7, transaction: false, tails: tails(0) },
+        { name: 'create order', weight: 25, share: 0.25, transaction: false, tails: tails(1) },
+        { name: 'checkout', weight: 5, share: 0.05, transaction: true, tails: tails(null) },
       ],
       vusFromWarmup: true,
     });
+    expect(text.stdout).toContain(
+      '  p90 (300 a window): read order from step 1; create order from step 2; checkout at no step of this plan',
+    );
     expect(text.stdout).toContain(
       'mix: read order 70%, create order 25%, checkout 5% (transaction); VUs may be raised after the warmup',
     );
