@@ -185,6 +185,15 @@ export function countsText(counts: Partial<Record<string, number>> | undefined):
     .join(', ');
 }
 
+/**
+ * A step's error samples one a line (the renderer makes the line break: pre-line in HTML, <br> in
+ * a Markdown cell), a message's own CR or LF shown as ↵ so that neither it nor a " / " in a path
+ * splits one message into two.
+ */
+export function samplesText(samples: readonly string[] | undefined): string {
+  return (samples ?? []).map((m) => m.replace(/\r\n|\r|\n/g, ' ↵ ')).join('\n');
+}
+
 /** A stage's duration: "120 ms" under a second, "60.0 s" above. */
 export function durationText(ms: number): string {
   return ms < 1000 ? `${fmtMs(ms)} ms` : `${fmtMs(ms / 1000)} s`;

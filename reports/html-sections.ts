@@ -17,6 +17,7 @@ import {
   GENERATOR_NOTE,
   peakText,
   rttText,
+  samplesText,
   stepCell,
   stepHeader,
   stepCells,
@@ -129,8 +130,8 @@ export function errorsHtml(run: RunResult): string {
     fmtPercent(s.errorRate),
     countsText(s.errors),
     countsText(s.statuses),
-    // one message a line (#errors td:last-child is pre-line): a message's own " / " (a path) cannot split it
-    (s.errorSamples ?? []).map((m) => m.replace(/\r\n|\r|\n/g, ' ↵ ')).join('\n'),
+    // one message a line (#errors td:last-child is pre-line)
+    samplesText(s.errorSamples),
   ]);
   return htmlSection(
     'errors',

@@ -5,7 +5,7 @@
 import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { anyUnreliable, countsText, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
+import { anyUnreliable, countsText, samplesText, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
 import { mdCell } from './escape.ts';
 
 /** One Markdown table row; every cell escaped. */
@@ -54,7 +54,8 @@ export function errorsSection(run: RunResult): string[] {
     fmtPercent(s.errorRate),
     countsText(s.errors),
     countsText(s.statuses),
-    (s.errorSamples ?? []).join(' / '),
+    // one message a line (mdCell makes each line break a <br>)
+    samplesText(s.errorSamples),
   ]);
   return [
     '## Errors',

@@ -222,7 +222,18 @@ describe('renderMarkdown', () => {
       expect(n, line).toBe(widths.get(header));
     }
     const errorRow = tableLines.find((l) => l.includes('upstream'));
-    expect(errorRow).toContain('upstream \\| failed<br>second line &lt;script>');
+    // the message's own line break is shown, not made: a <br> parts one message from the next
+    expect(errorRow).toContain('upstream \\| failed ↵ second line &lt;script>');
+  });
+
+  it('lists the error samples one a line, so that a message holding " / " (a path) reads as one', () => {
+    const r = fakeRun(KNEE);
+    const step = {
+      ...r.steps[4],
+      errorSamples: ['http_5xx: GET /a / b failed', 'timeout: after\n5 s', 'other: a\rb\r\nc'],
+    };
+    const out = renderMarkdown({ ...r, steps: r.steps.map((s, i) => (i === 4 ? step : s)) });
+    expect(out).toContain('| http\\_5xx: GET /a / b failed<br>timeout: after ↵ 5 s<br>other: a ↵ b ↵ c |');
   });
 
   it('says INTERRUPTED when the run was interrupted', () => {
