@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeStore } from './report.ts';
+import { analyzeStore, reportFilesLine } from './report.ts';
 import { RunStore, type RunMeta } from './store/run-store.ts';
 
 const meta = (runId: string, config: unknown): RunMeta => ({
@@ -34,5 +34,24 @@ describe('analyzeStore', () => {
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('reportFilesLine', () => {
+  it('names the reports, then the other files, only those the run wrote', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-files-'));
+    const cwd = path.dirname(dir);
+    const id = path.basename(dir);
+    expect(reportFilesLine(dir, cwd)).toBe(`report: ${id}/`);
+    for (const f of ['run.json', 'buckets.ndjson', 'report.md', 'summary.json', 'steps.csv'])
+      fs.writeFileSync(path.join(dir, f), '');
+    expect(reportFilesLine(dir, cwd)).toBe(
+      `report: ${id}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)`,
+    );
+    for (const f of ['report.html', 'steps-by-name.csv', 'probes.ndjson']) fs.writeFileSync(path.join(dir, f), '');
+    expect(reportFilesLine(dir, cwd)).toBe(
+      `report: ${id}/report.md and report.html (also summary.json, steps.csv, steps-by-name.csv, run.json, buckets.ndjson, probes.ndjson)`,
+    );
+    fs.rmSync(dir, { recursive: true });
   });
 });

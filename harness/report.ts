@@ -76,3 +76,20 @@ export async function writeReports(dir: string): Promise<RunResult> {
   }
   return result;
 }
+
+/** What the end of a run names: the reports first, then the other files, each only where it was written. */
+const REPORT_FILES = ['report.md', 'report.html'];
+const OTHER_FILES = ['summary.json', 'steps.csv', 'steps-by-name.csv', 'run.json', 'buckets.ndjson', 'probes.ndjson'];
+
+/**
+ * The line a run ends with: "report: runs/<id>/report.md and report.html (also summary.json, ...)",
+ * naming only the files the run's directory holds (report.html is missing where charting failed).
+ */
+export function reportFilesLine(dir: string, cwd: string = process.cwd()): string {
+  const has = (f: string) => fs.existsSync(path.join(dir, f));
+  const rel = path.relative(cwd, dir) || '.';
+  const [first, ...more] = REPORT_FILES.filter(has);
+  const also = OTHER_FILES.filter(has);
+  const head = first ? `${rel}/${first}${more.length ? ` and ${more.join(' and ')}` : ''}` : `${rel}/`;
+  return `report: ${head}${also.length ? ` (also ${also.join(', ')})` : ''}`;
+}

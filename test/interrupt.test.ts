@@ -139,6 +139,8 @@ describe.concurrent('signals to a running plateau', () => {
       expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
       for (const f of ['summary.json', 'steps.csv', 'report.html'])
         expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+      // and the run's last line names them
+      expect(run.output()).toMatch(/report: .*report\.md and report\.html \(also summary\.json, steps\.csv, /);
       const { records, torn } = stepsBuckets(dir);
       expect(torn).toBe(0);
       expect(seconds(records).length).toBeGreaterThanOrEqual(3);

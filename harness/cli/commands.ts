@@ -10,7 +10,7 @@ import { planForInstance } from '../engine/create.ts';
 import { runPipeline } from '../pipeline/run.ts';
 import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';
 import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-process.ts';
-import { writeReports } from '../report.ts';
+import { reportFilesLine, writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
 import { planText } from './plan-text.ts';
@@ -80,9 +80,7 @@ export async function runCommand(a: Args): Promise<number> {
     const config = await loadConfig(configFile(a), demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
     const r = await runPipeline({ config, interrupt, out });
     out.write('\n' + renderPlateauTable(r.result) + '\n');
-    out.write(
-      `\nreport: ${path.relative(process.cwd(), r.dir)}/report.md (also summary.json, steps.csv, run.json, buckets.ndjson)\n`,
-    );
+    out.write(`\n${reportFilesLine(r.dir)}\n`);
     if (r.error)
       process.stderr.write(
         `plateau: ${r.error.message}\n  fix: ${r.error.hint}\n${r.error.exitCode === EXIT.bug ? `${r.error.stack}\n` : ''}`,
