@@ -52,11 +52,11 @@ describe('generator warnings', () => {
       meanMs: 919,
     };
     expect(runWarnings([step(target)], rules)).toEqual([
-      "step 1 dropped 1,520 arrivals: no free VU, all 408 VUs waiting on the target (Little's law: 400.0 req/s x 919 ms mean = 368 requests in flight): the drops follow from the target's limit, and more VUs would only queue more requests at it",
+      "step 1 dropped 1,520 arrivals: no free VU, all 408 VUs waiting on the target (Little's law: 400.0 req/s x 919 ms mean = 368 requests in flight on average): the drops follow from the target's limit, and more VUs would only queue more requests at it",
     ]);
     // a mix: the mean is its requests', so is the rate (a transaction's requests each hold a VU)
     expect(runWarnings([step({ ...target, requestsPerSec: 640 })], rules)[0]).toMatch(
-      /\(Little's law: 640\.0 requests\/s x 919 ms mean = 588 requests in flight\)/,
+      /\(Little's law: 640\.0 requests\/s x 919 ms mean = 588 requests in flight on average\)/,
     );
     expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(
       /all 408 VUs waiting on the target: the drops follow/,

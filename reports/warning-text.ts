@@ -50,7 +50,7 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
     s.requestsPerSec !== undefined ? [s.requestsPerSec, 'requests/s'] : [s.completedPerSec, unit];
   const little =
     s.meanMs !== null
-      ? ` (Little's law: ${fmtRate(rate)} ${rateUnit} x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((rate * s.meanMs) / 1000))} requests in flight)`
+      ? ` (Little's law: ${fmtRate(rate)} ${rateUnit} x ${fmtMs(s.meanMs)} ms mean = ${fmtInt(Math.round((rate * s.meanMs) / 1000))} requests in flight on average)`
       : '';
   const refused =
     busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';

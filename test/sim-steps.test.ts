@@ -224,7 +224,7 @@ describe('drops the target caused, in simulated time', () => {
     expect(warnings).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d,.]+ ms mean = \\d+ requests in flight\\): the drops follow from the target's limit`,
+          `^step ${n} dropped [\\d,]+ arrivals: no free VU, all 8 VUs waiting on the target \\(Little's law: [\\d.]+ req/s x [\\d,.]+ ms mean = \\d+ requests in flight on average\\): the drops follow from the target's limit`,
         ),
       ),
     );
