@@ -50,7 +50,9 @@ describe('data files beside the scenario', () => {
     expect(p.message).toMatch(
       /order 'unique' and 100 rows \(97 for the load, 3 kept for preflight's sample arrivals\)/,
     );
-    expect(p.message).toMatch(/can make 98 arrivals/);
+    expect(p.message).toMatch(
+      /can make 98 arrivals \(warmup, steps and a rerun of each step\): order 'unique' gives arrival n the n-th row whichever entry of the mix it runs/,
+    );
     expect(p.hint).toMatch(/add at least 1 row,/);
     // the settings the fix names are the config's own
     const named = [...p.hint.matchAll(/\b([a-z]+)\.([A-Za-z]+)\b/g)].map((m) => [m[1], m[2]]);
@@ -69,7 +71,14 @@ describe('data files beside the scenario', () => {
     const d = loadDataSources(scenario, { k: { csv: './k.csv', order: 'unique' } }, 3);
     const p = uniqueRowsProblem(d, 12_345, false)!;
     expect(p.message).toMatch(/and 1,234 rows \(1,231 for the load, 3 kept for preflight's sample arrivals\)/);
-    expect(p.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\)$/);
+    expect(p.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\): order 'unique'/);
+    // one entry (one sample row): no mix to explain
+    const one = uniqueRowsProblem(
+      loadDataSources(scenario, { k: { csv: './k.csv', order: 'unique' } }, 1),
+      12_345,
+      false,
+    )!;
+    expect(one.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\)$/);
     expect(p.hint).toBe(
       "add at least 11,114 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
     );

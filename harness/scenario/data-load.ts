@@ -117,8 +117,13 @@ export function uniqueRowsProblem(
   for (const [name, src] of Object.entries(data)) {
     if (src.order !== 'unique' || maxArrivals <= src.usable) continue;
     const short = maxArrivals - src.usable;
+    // preflight keeps one row per entry: several mean a mix, whose every arrival takes its row
+    const mix =
+      src.rows.length - src.usable > 1
+        ? ": order 'unique' gives arrival n the n-th row whichever entry of the mix it runs (so that every engine thread and k6 instance gives an arrival the same row)"
+        : '';
     return new PlateauError(
-      `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)`,
+      `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)${mix}`,
       `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
       'scenario-data-too-few-rows',
       EXIT.preflight,
