@@ -26,6 +26,7 @@
  */
 import { downstreamVerdict, evidenceOf, successfulRequestsPerSec } from './downstream-evidence.ts';
 import { scrapeDownstreamWindow } from './downstream-window.ts';
+import { byCodePoint } from './format.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { decidingSteps } from './stop.ts';
 import type {
@@ -158,7 +159,7 @@ export function stepFigures(
   if (d.latency) out.latencyMeanMs = w.latencyCount ? ((w.latencySumS ?? 0) / w.latencyCount) * 1000 : null;
   const total = Object.values(w.byLabel ?? {}).reduce((a, v) => a + v, 0);
   if (w.byLabel && total > 0 && seconds > 0) {
-    const entries = Object.entries(w.byLabel).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(w.byLabel).sort(([a], [b]) => byCodePoint(a, b));
     out.shares = Object.fromEntries(entries.map(([k, v]) => [k, v / total]));
     out.byLabelPerSec = Object.fromEntries(entries.map(([k, v]) => [k, v / seconds]));
   }

@@ -16,6 +16,9 @@ function groupThousands(fixed: string): string {
   return sign + grouped + (frac !== undefined ? `.${frac}` : '');
 }
 
+/** Strings in code-point order (not the locale's), as every output lists names: a stable file on any machine. */
+export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A count: 4512 -> "4,512". */
 export function fmtInt(n: number): string {
   return groupThousands(Math.round(n).toFixed(0));

@@ -20,6 +20,7 @@
  */
 import { decidingSteps } from './stop.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
+import { byCodePoint } from './format.ts';
 import type { NameResult, StepResult } from './types.ts';
 
 /** A name grew when its p99 exceeds this many times its baseline. */
@@ -121,19 +122,19 @@ function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor:
         });
     }
     if (grew.length > 0) {
-      grew.sort((a, b) => b.growth - a.growth || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      grew.sort((a, b) => b.growth - a.growth || byCodePoint(a.name, b.name));
       const [first, ...rest] = grew;
-      const judgedSoFar = [...judged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const alsoGrew = rest.map((g) => g.name);
       return {
         kind: 'grew',
         factor,
         q,
         kneeIndex,
-        first: { ...first, alsoGrew: rest.map((g) => g.name) },
-        judged: judgedSoFar,
+        first: { ...first, alsoGrew },
+        judged: [...judged].sort(byCodePoint),
       };
     }
   }
-  const names = [...judged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const names = [...judged].sort(byCodePoint);
   return { kind: 'none', factor, q, kneeIndex, why: names.length > 0 ? 'steady' : 'too-few-samples', judged: names };
 }

@@ -3,7 +3,17 @@
  * report.md, report.html and steps-by-name.csv so each says the same thing; each renderer escapes
  * it for its own format. Names are the user's text: every renderer escapes them.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtRatio, fmtTarget, rateUnitOf, stepNo } from '../analysis/format.ts';
+import {
+  byCodePoint,
+  fmtInt,
+  fmtMs,
+  fmtPercent,
+  fmtRate,
+  fmtRatio,
+  fmtTarget,
+  rateUnitOf,
+  stepNo,
+} from '../analysis/format.ts';
 import { firstDegradingName } from '../analysis/names-knee.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
@@ -14,8 +24,6 @@ import type { TextParagraph, TextSection } from './markdown-verdicts.ts';
 export function namedSteps(run: RunResult): StepResult[] {
   return run.steps.filter((s) => s.steadyS > 0 && s.byName !== undefined && Object.keys(s.byName).length > 0);
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Every name of the run in one order for every table and chart: the mix's entries as the traffic
