@@ -4,6 +4,7 @@
  * live judging and the graceful SIGINT stop are exercised without k6). Tests needing the real
  * binary run only when k6 is on PATH.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -302,6 +303,30 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(err).toBeInstanceOf(PlateauError);
     expect((err as PlateauError).message).toMatch(/k6 is not on PATH/);
     expect((err as PlateauError).hint).toMatch(/install k6.*K6_BIN/);
+  });
+
+  it('the stand-in answers a SIGINT with 105 after its replay is written, while it lingers', async () => {
+    // the pipeline test below stops it there when the machine is slow; it once closed its output twice (exit 1)
+    const dir = fs.mkdtempSync(path.join(runsDir, 'fake-k6-'));
+    const replay = path.join(dir, 'replay.ndjson');
+    fs.writeFileSync(
+      replay,
+      fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').split('\n').slice(0, 50).join('\n'),
+    );
+    const out = path.join(dir, 'out.json');
+    const child = spawn(process.execPath, [`${FIX}/fake-k6.mjs`, 'run', '--out', `json=${out}`, 'script.js'], {
+      env: { ...process.env, FAKE_K6_REPLAY: replay, FAKE_K6_LINGER_MS: '30000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const whole = fs.statSync(replay).size;
+    while (!fs.existsSync(out) || fs.statSync(out).size < whole) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100)); // past the write that closed the output
+    child.kill('SIGINT');
+    expect(await exited).toBe(105);
+    expect(stdout).toMatch(/SIGINT after 50 lines/);
   });
 
   it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
