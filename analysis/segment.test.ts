@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { segmentLcd, vusForSegment } from './segment.ts';
+import { legSeqsUsed, segmentLcd, vusForSegment } from './segment.ts';
 
 const vus = (maxVUs: number) => ({ preAllocatedVUs: 5, maxVUs, reason: 'sized' });
 
@@ -112,5 +112,17 @@ describe("k6's execution segment sequence", () => {
     const nine = vus(9);
     expect(vusForSegment(nine, '0:1/3', '0,1/3,2/3,1')).toBe(nine);
     expect(vusForSegment(vus(7), undefined)).toEqual(vus(7));
+  });
+});
+
+describe('the arrival numbers a k6 leg took', () => {
+  it('without a segment, the iterations that ended and one more per VU that may have been in flight, within the schedule', () => {
+    // stopped at the knee: 5,000 ended, up to 200 were cut off holding numbers
+    expect(legSeqsUsed({ segmented: false, scheduled: 9_000.4, ended: 5_000, maxVUs: 200 })).toBe(5_200);
+    // ran to its end: never past the schedule's arrivals
+    expect(legSeqsUsed({ segmented: false, scheduled: 9_000.4, ended: 8_950, maxVUs: 200 })).toBe(9_001);
+  });
+  it("under a segment, the whole striped schedule, whatever this instance's share ended", () => {
+    expect(legSeqsUsed({ segmented: true, scheduled: 9_000, ended: 2_000, maxVUs: 200 })).toBe(9_000);
   });
 });

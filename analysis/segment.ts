@@ -177,6 +177,18 @@ export function segmentVusBound(b: number, config: SegmentConfig): number {
   return b >= lcd ? Math.floor(b / lcd) * lcd : b;
 }
 
+/**
+ * How many arrival numbers a k6 leg took (the next leg's seqOffset moves past them). Under an
+ * execution segment, iterationInTest counts the whole striped sequence: every arrival `scheduled`.
+ * Without one, `ended` iterations wrote their samples; those in flight when k6 was stopped (or its
+ * graceful stop ran out) had numbers too and wrote none, at most one per VU: counted as `maxVUs`
+ * more, within `scheduled`, so no id or unique row is given twice (a gap costs nothing).
+ */
+export function legSeqsUsed(o: { segmented: boolean; scheduled: number; ended: number; maxVUs: number }): number {
+  const scheduled = Math.ceil(o.scheduled);
+  return o.segmented ? scheduled : Math.min(scheduled, o.ended + o.maxVUs);
+}
+
 /** Length of "from:to" (a bare "to" means 0:to); 1 for none. */
 export function segmentLength(segment: string | undefined): number {
   if (!segment) return 1;

@@ -23,6 +23,7 @@ import { trafficOf } from '../../scenario/traffic.ts';
 import { tailLines } from '../output/lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
 import { k6Vus } from './segment.ts';
+import { legSeqsUsed } from '../../../analysis/segment.ts';
 
 /**
  * k6's environment: the user's, k6's CSV time format, and GOMAXPROCS from a cgroup CPU quota
@@ -203,9 +204,12 @@ export function startK6(o: K6RunInput): K6EngineRun {
         EXIT.stage,
       );
     }
-    // Under an execution segment, k6's iterationInTest counts the whole (striped) sequence: the
-    // next leg starts after every arrival of this one, on every instance alike.
-    const used = o.config.k6.executionSegment ? Math.ceil(new Schedule(o.plan.segments).totalArrivals) : started;
+    const used = legSeqsUsed({
+      segmented: Boolean(o.config.k6.executionSegment),
+      scheduled: new Schedule(o.plan.segments).totalArrivals,
+      ended: started,
+      maxVUs: k6Vus(o.plan.vus, o.config).maxVUs,
+    });
     return { dispatched: started, lastSeq: o.seqOffset + used, exit: { code, signal, meaning, binary } };
   };
 
