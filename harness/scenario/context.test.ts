@@ -20,3 +20,19 @@ describe('ctx.row', () => {
     );
   });
 });
+
+describe('ctx.sleep', () => {
+  it('takes milliseconds >= 0 and refuses anything else with the fix, as the k6 runtime does (think-time.ts)', async () => {
+    const slept: number[] = [];
+    const ctx = contextFactory('run', '', {}, { sleep: async (ms) => void slept.push(ms) })(1);
+    await ctx.sleep(20);
+    await ctx.sleep(0);
+    expect(slept).toEqual([20, 0]);
+    expect(() => ctx.sleep('20' as unknown as number)).toThrow(
+      'ctx.sleep("20"): give the think time in milliseconds, a number >= 0 (convert a setting read as text: Number(...))',
+    );
+    for (const bad of [-5, NaN, Infinity, undefined])
+      expect(() => ctx.sleep(bad as number), String(bad)).toThrow(/a number >= 0$/);
+    expect(slept).toEqual([20, 0]);
+  });
+});

@@ -5,8 +5,8 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { rowIndex, seedOf } from './data-rows.ts';
-import { fmtInt } from '../../analysis/format.ts';
+import { noRowLeft, noSuchSource, rowIndex, seedOf } from './data-rows.ts';
+import { thinkTimeProblem } from './think-time.ts';
 
 export interface ContextFactory {
   (seq: number): ScenarioContext;
@@ -33,7 +33,16 @@ export interface ContextOptions {
   sample?: number;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** ctx.sleep: its argument checked as on k6 (thinkTimeProblem) before the engine's sleep. */
+function checkedSleep(sleep: (ms: number) => Promise<void>): (ms: number) => Promise<void> {
+  return (ms) => {
+    const bad = thinkTimeProblem(ms);
+    if (bad !== null) throw new Error(bad);
+    return sleep(ms);
+  };
+}
 
 export function contextFactory(
   runId: string,
@@ -66,7 +75,7 @@ export function contextFactory(
     env: Object.freeze({ ...env }),
     data: opts.data ?? {},
     seed: seedOf(runId),
-    sleep: opts.sleep ?? realSleep,
+    sleep: checkedSleep(opts.sleep ?? realSleep),
     sample: opts.sample,
   };
   return (seq: number): ScenarioContext => new Context(shared, seq);
@@ -86,23 +95,14 @@ interface Shared {
 /** The row of source `name` for arrival seq; throws (the arrival fails, kind other) naming the fix. */
 function rowOf(s: Shared, name: string, seq: number): Row {
   const src = Object.hasOwn(s.data, name) ? s.data[name] : undefined;
-  if (!src) {
-    const known = Object.keys(s.data);
-    throw new Error(
-      `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(', ')}` : 'the scenario declares no `data`'})`,
-    );
-  }
+  if (!src) throw new Error(noSuchSource(name, Object.keys(s.data)));
   if (s.sample !== undefined) {
     const i =
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
     return src.rows[i];
   }
   const i = rowIndex(src.order, seq, src.usable, s.seed);
-  if (i === null) {
-    throw new Error(
-      `data source "${name}" (${src.file}) has ${fmtInt(src.usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`,
-    );
-  }
+  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq));
   return src.rows[i];
 }
 

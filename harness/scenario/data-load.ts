@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DataSource, Row } from './types.ts';
 import type { LoadedSource } from './context.ts';
-import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
+import { DataError, parseCsv, parseJsonRows, usableRows } from './data-rows.ts';
 import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { fmtInt } from '../../analysis/format.ts';
@@ -54,7 +54,7 @@ export function loadDataSources(
     if ('csv' in src) for (const r of rows) Object.freeze(r);
     else deepFreeze(rows);
     const order = src.order ?? 'sequential';
-    const usable = order === 'unique' ? Math.max(0, rows.length - samples) : rows.length;
+    const usable = usableRows(order, rows.length, samples);
     out[name] = { rows: Object.freeze(rows), order, file, usable };
   }
   return out;

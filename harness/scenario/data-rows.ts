@@ -236,6 +236,24 @@ function mix32(seed: number, seq: number): number {
 }
 
 /**
+ * The rows of a source the load may use: a unique source keeps its last `samples` rows for
+ * preflight's sample arrivals (one per mix entry), which the load then never sends again.
+ */
+export function usableRows(order: DataOrder, rows: number, samples: number): number {
+  return order === 'unique' ? Math.max(0, rows - samples) : rows;
+}
+
+/** Why ctx.row(name) has no source of that name; `known`: the scenario's sources. */
+export function noSuchSource(name: string, known: readonly string[]): string {
+  return `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(', ')}` : 'the scenario declares no `data`'})`;
+}
+
+/** Why arrival seq found no row of a unique source (its `usable` rows given to earlier arrivals). */
+export function noRowLeft(name: string, file: string, usable: number, seq: number): string {
+  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`;
+}
+
+/**
  * The 0-based row global arrival `seq` (1-based) gets from a source of `count` rows: sequential
  * wraps, unique never reuses a row (null once the rows are used up), random draws by seed and seq.
  */

@@ -11,7 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf } from './mix-order.ts';
 import { NameBook } from './names.ts';
-import { checkReturned } from './verdict.ts';
+import { checkReturned, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 
@@ -253,10 +253,6 @@ class ResponseView implements ResponseInfo {
   json(): any {
     return parseJson(this.body, this.o.bodyChunks, this.kept.bodyBytes);
   }
-}
-
-function notKept(what: string, spelled: string, where: 'check' | 'transaction' = 'check'): string {
-  return `the response ${what} ${what === 'headers' ? 'were' : 'was'} not kept for this ${where}: plateau keeps it only when the ${where === 'check' ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === 'check' ? 'check' : 'run (or its inline checks)'}`;
 }
 
 /** The body as JSON; when it does not parse and filled what is kept of a body, the message says it was cut and the fix. */

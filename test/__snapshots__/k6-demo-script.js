@@ -424,6 +424,13 @@ function globalTimers() {
   return typeof t.setTimeout === "function" && typeof t.clearTimeout === "function" ? t : null;
 }
 
+// harness/scenario/think-time.ts
+function thinkTimeProblem(ms) {
+  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return null;
+  const shown2 = typeof ms === "string" ? JSON.stringify(ms) : String(ms);
+  return `ctx.sleep(${shown2}): give the think time in milliseconds, a number >= 0${typeof ms === "string" ? " (convert a setting read as text: Number(...))" : ""}`;
+}
+
 // harness/k6/runtime/context.ts
 function hex(bytes) {
   let s = "";
@@ -453,9 +460,8 @@ function bytesOf(body) {
   return typeof body === "string" ? body : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
 }
 function thinkTime(ms) {
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-    throw new Error(`ctx.sleep(${String(ms)}): give the think time in milliseconds, a number >= 0`);
-  }
+  const bad = thinkTimeProblem(ms);
+  if (bad !== null) throw new Error(bad);
   if (ms === 0) return Promise.resolve();
   const timers = globalTimers();
   if (timers !== null) return new Promise((resolve) => void timers.setTimeout(resolve, ms));
@@ -777,6 +783,15 @@ function mix32(seed, seq) {
   h = Math.imul(h ^ h >>> 13, 3266489909);
   return (h ^ h >>> 16) >>> 0;
 }
+function usableRows(order, rows, samples) {
+  return order === "unique" ? Math.max(0, rows - samples) : rows;
+}
+function noSuchSource(name, known) {
+  return `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(", ")}` : "the scenario declares no `data`"})`;
+}
+function noRowLeft(name, file, usable, seq) {
+  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`;
+}
 function rowIndex(order, seq, count, seed) {
   if (order === "unique") return seq - 1 < count ? seq - 1 : null;
   if (order === "random") return mix32(seed, seq) % count;
@@ -801,23 +816,15 @@ function openSources(data, runId) {
   const sources = /* @__PURE__ */ new Map();
   for (const name of Object.keys(data)) {
     const src = data[name];
-    sources.set(name, { rows: new SharedArray(`plateau data: ${name}`, () => parsed(name, src)), src });
+    const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
+    sources.set(name, { rows, usable: usableRows(src.order, rows.length, src.samples), src });
   }
   return {
     row(name, seq) {
       const s = sources.get(name);
-      if (!s) {
-        const known = [...sources.keys()];
-        throw new Error(
-          `ctx.row(${JSON.stringify(name)}): the scenario has no data source of that name (${known.length ? `it has ${known.map((k) => JSON.stringify(k)).join(", ")}` : "its `data` is empty"})`
-        );
-      }
-      const i = rowIndex(s.src.order, seq, s.rows.length, seed);
-      if (i === null) {
-        throw new Error(
-          `data source "${name}" has ${s.rows.length} rows, and order 'unique' gives each row to one arrival: arrival ${seq} found none left; add rows to ${s.src.path} or plan fewer arrivals`
-        );
-      }
+      if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
+      const i = rowIndex(s.src.order, seq, s.usable, seed);
+      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
       return s.rows[i];
     }
   };
@@ -853,6 +860,9 @@ function checkReturned(v) {
   const what = v === null ? "null" : typeof v === "object" ? "an object" : `${String(v)} (a ${typeof v})`;
   return `check returned ${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
 }
+function notKept(what, spelled, where = "check") {
+  return `the response ${what} ${what === "headers" ? "were" : "was"} not kept for this ${where}: plateau keeps it only when the ${where === "check" ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === "check" ? "check" : "run (or its inline checks)"}`;
+}
 
 // harness/k6/runtime/response.ts
 function lowerCaseKeys(h) {
@@ -873,20 +883,26 @@ function truncateUtf8(text, maxBytes) {
   }
   return text;
 }
-var NOT_KEPT = "the response body was not kept: plateau reads it only for a check whose code names `body` or `json` (or in a transaction)";
-function responseInfo(res, kept, maxBodyBytes) {
-  const body = kept && typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
+function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res") {
+  let body;
+  let headers;
   let parsed2 = null;
-  return {
+  const view = {
     status: res.status,
-    headers: lowerCaseKeys(res.headers),
-    body,
+    get headers() {
+      if (!keep.headers) throw new Error(notKept("headers", `${subject}.headers`, where));
+      return headers != null ? headers : headers = lowerCaseKeys(res.headers);
+    },
+    get body() {
+      if (!keep.body) throw new Error(notKept("body", `${subject}.body or ${subject}.json()`, where));
+      return body != null ? body : body = typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
+    },
     json() {
-      if (!kept) throw new Error(NOT_KEPT);
-      parsed2 != null ? parsed2 : parsed2 = { value: JSON.parse(body) };
+      parsed2 != null ? parsed2 : parsed2 = { value: JSON.parse(view.body) };
       return parsed2.value;
     }
   };
+  return view;
 }
 function failureOf(res) {
   if (!res.error_code && res.status >= 200 && res.status < 400) return null;
@@ -962,22 +978,23 @@ function argsOf(spec, r, cfg, what) {
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
       tags: { name: r.name },
-      responseType: r.keepBody ? "text" : "none"
+      responseType: r.keep.body ? "text" : "none"
     }
   ];
 }
 function judged(res, r, cfg) {
-  const info = r.check || r.keepBody ? responseInfo(res, r.keepBody, cfg.maxBodyBytes) : null;
+  const where = r.transaction ? "transaction" : "check";
+  const info = r.check || r.transaction ? responseInfo(res, r.keep, cfg.maxBodyBytes, where) : null;
   let failure = failureOf(res);
-  if (r.check) {
+  if (r.check && failure === null) {
     const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
-    if (verdict !== null && res.status >= 200 && res.status < 400) {
+    if (verdict !== null) {
       checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure != null ? failure : failure = { kind: "check", message: verdict };
+      failure = { kind: "check", message: verdict };
     }
   }
-  return { failure, info, durationMs: res.timings.duration };
+  return { failure, info, durationMs: res.timings.duration, res };
 }
 function sendNow(spec, r, cfg) {
   const [method, url, body, params] = argsOf(spec, r, cfg, "request(ctx)");
@@ -1001,15 +1018,9 @@ function notSent(error) {
     error
   };
 }
-function sentResponse(sent) {
-  const info = sent.info;
-  return __spreadValues({
-    status: info.status,
-    headers: info.headers,
-    body: info.body,
-    json: () => info.json(),
-    ok: sent.failure === null
-  }, sent.failure ? { error: sent.failure.message } : {});
+function sentResponse(sent, keep, maxBodyBytes) {
+  const made = responseInfo(sent.res, keep, maxBodyBytes, "transaction", "made");
+  return Object.assign(made, { ok: sent.failure === null }, sent.failure ? { error: sent.failure.message } : {});
 }
 async function withDeadline(done, timeoutMs) {
   const timers = globalTimers();
@@ -1041,14 +1052,18 @@ async function runTransaction(entry, ctx, cfg, names, late) {
     if (bad) return Promise.resolve(refused(bad));
     let pending2;
     try {
-      pending2 = sendAsync(spec, { name, checkName: `${name}: check`, check: check2, keepBody: true }, cfg);
+      pending2 = sendAsync(
+        spec,
+        { name, checkName: `${name}: check`, check: check2, keep: entry.reads, transaction: true },
+        cfg
+      );
     } catch (err) {
       return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
     }
     return pending2.then(
       (sent) => {
         if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
-        return sentResponse(sent);
+        return sentResponse(sent, entry.reads, cfg.maxBodyBytes);
       },
       (err) => refused(`${name}: ${messageOf(err)}`)
     );
@@ -1094,7 +1109,7 @@ function oneRequest(entry, ctx, cfg, byName) {
   const checkName = byName ? `${name}: check` : (_b = cfg.checkName) != null ? _b : `${name}: check`;
   const sent = sendNow(
     entry.request(ctx),
-    { name, checkName, check: entry.check, keepBody: entry.checkReadsBody },
+    { name, checkName, check: entry.check, keep: { body: entry.checkReadsBody, headers: entry.checkReadsHeaders } },
     cfg
   );
   return sent.failure ? { outcome: sent.failure.kind, durationMs: sent.durationMs, message: sent.failure.message } : { outcome: "ok", durationMs: sent.durationMs };
@@ -1110,7 +1125,7 @@ function isTransaction(entry) {
   return entry.run !== void 0;
 }
 function arrive(entry, ctx, cfg, names) {
-  return entry.run ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names, lateSend) : guarded(entry, ctx, cfg);
+  return entry.run ? runTransaction({ name: entry.name, run: entry.run, reads: entry.runReads }, ctx, cfg, names, lateSend) : guarded(entry, ctx, cfg);
 }
 function record(entry, r) {
   arrivalTrend.add(r.durationMs, {
@@ -1220,7 +1235,8 @@ var plateau_k6_entry_default = iteration(scenario_default, {
     "accounts": {
       "path": "<repo>/demo/accounts.csv",
       "kind": "csv",
-      "order": "sequential"
+      "order": "sequential",
+      "samples": 3
     }
   }
 });

@@ -25,6 +25,8 @@ const SCENARIO = path.resolve('test/fixtures/scenarios/mix-shop.ts');
 const CSV = path.resolve('test/fixtures/scenarios/mix-shop-accounts.csv');
 const ROWS = parseCsv(fs.readFileSync(CSV, 'utf8'));
 const NAMES = ['read order', 'create order', 'checkout'];
+/** The rows the load may use: order 'unique' keeps the last, one per entry, for preflight's sample arrivals (run natively). */
+const USABLE = ROWS.length - NAMES.length;
 const ORDER = mixOrder([5, 3, 2]);
 const ORIGIN = 'http://127.0.0.1:8080';
 
@@ -73,10 +75,10 @@ async function run(loaded: LoadedScript, arrivals: number): Promise<void> {
 
 const arrivalsOf = (l: LoadedScript) => l.fake.samples.filter((s) => s.metric === 'plateau_arrival');
 const tagsOf = (l: LoadedScript) => arrivalsOf(l).map((s) => s.tags);
-/** The outcomes of one entry's arrivals among the first ROWS.length (while create order has rows left). */
+/** The outcomes of one entry's arrivals among the first USABLE (while create order has rows left). */
 const whileRows = (l: LoadedScript, name: string) =>
   tagsOf(l)
-    .slice(0, ROWS.length)
+    .slice(0, USABLE)
     .filter((t) => t.name === name)
     .map((t) => t.outcome);
 function allAre(outcomes: string[], want: string): void {
@@ -178,7 +180,7 @@ describe('the bundled mix, run with k6 faked', () => {
           ['GET', { name: 'read order' }, 'none', false],
         ]);
         expect(tags).toEqual({ name: 'read order', outcome: 'ok', transaction: 'false' });
-      } else if (expected[i] === 'create order' && seq <= ROWS.length) {
+      } else if (expected[i] === 'create order' && seq <= USABLE) {
         expect(sent.map((r) => [r.params.tags, r.params.responseType, r.async])).toEqual([
           [{ name: 'create order' }, 'text', false],
         ]);
@@ -190,7 +192,7 @@ describe('the bundled mix, run with k6 faked', () => {
         });
         expect(tags).toEqual({ name: 'create order', outcome: 'ok', transaction: 'false' });
       } else if (expected[i] === 'create order') {
-        // the rows are used up: the arrival fails before sending
+        // the rows are used up (the last ones were preflight's, never sent again): the arrival fails before sending
         expect(sent).toEqual([]);
         expect(tags).toEqual({ name: 'create order', outcome: 'other', transaction: 'unsent' });
       } else {
@@ -250,7 +252,9 @@ describe('the bundled mix, run with k6 faked', () => {
         .filter((t) => t.name === 'create order' && t.outcome === 'check')
         .map(() => ({ check: 'bad create: 201', name: 'create order' })),
     );
-    expect(l.fake.checks.some((c) => c.name === 'read order: check' && !c.ok)).toBe(true);
+    // a failed request is judged by its status alone: its check never ran, as on the native engine
+    expect(l.fake.checks.filter((c) => c.name === 'read order: check')).toEqual([]);
+    expect(l.fake.checks.some((c) => c.name === 'create order: check' && !c.ok)).toBe(true);
   });
 
   it('a transport error fails the transaction by its kind, and run stops where the scenario returns', async () => {
@@ -325,6 +329,38 @@ describe('the bundled mix, run with k6 faked', () => {
     const whole = await loadWithFakeK6(await script(SCENARIO), long);
     await run(whole, 10);
     allAre(whileRows(whole, 'create order'), 'ok');
+  });
+
+  it('a check or a transaction reading the response through a helper gets the fix, not an empty body, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/reads-through-helpers.ts')),
+      (req) =>
+        req.method === 'POST' ? { status: 201, body: '{"id":"o-1"}' } : { status: 200, body: '{"error":"db down"}' },
+    );
+    await run(l, 4);
+    const byName = Object.fromEntries(tagsOf(l).map((t) => [t.name, t.outcome]));
+    // read direct names res.body in its check: its body is kept and judged (an error body fails it)
+    expect(byName).toEqual({ read: 'check', 'read traced': 'check', 'read direct': 'check', checkout: 'other' });
+    const typeOf = (name: string) => l.fake.requests.find((r) => r.params.tags?.name === name)?.params.responseType;
+    expect([typeOf('read'), typeOf('read direct'), typeOf('checkout: create')]).toEqual(['none', 'text', 'none']);
+    const messages = l.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags);
+    expect(messages).toEqual([
+      { name: 'read', check: expect.stringMatching(/^check threw: the response body was not kept for this check/) },
+      { name: 'read traced', check: expect.stringMatching(/^check threw: the response headers were not kept/) },
+      { name: 'read direct', check: 'check returned false' },
+    ]);
+    // the transaction's helper read made.json(): the fix names it, and the confirm was never sent
+    expect(l.fake.requests.map((r) => r.params.tags?.name)).not.toContain('checkout: confirm');
+    const logged = warn.mock.calls.map((c) => String(c[0]));
+    expect(
+      logged.some(
+        (m) =>
+          m.includes('checkout: run threw: the response body was not kept for this transaction') &&
+          m.includes('made.body or made.json()'),
+      ),
+    ).toBe(true);
+    warn.mockRestore();
   });
 
   it('a transaction that throws, or sends under a refused name, costs its arrival (kind other), never the run', async () => {

@@ -12,6 +12,7 @@ import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { loadScenario } from '../../scenario/load.ts';
 import type { Scenario } from '../../scenario/types.ts';
+import { trafficOf } from '../../scenario/traffic.ts';
 import type { K6Options } from './options.ts';
 import { DEFAULT_MAX_BODY_BYTES, type RuntimeConfig, type RuntimeData } from '../runtime/config.ts';
 
@@ -39,9 +40,11 @@ export interface BundleInput {
  * made absolute, since k6's open() resolves a relative one beside the generated script. A missing
  * file is refused here, before k6 starts; its content is checked where it is parsed.
  */
-export function runtimeData(scenario: Pick<Scenario, 'data'>, scenarioPath: string): Record<string, RuntimeData> {
+export function runtimeData(scenario: Scenario, scenarioPath: string): Record<string, RuntimeData> {
   const dir = path.dirname(path.resolve(scenarioPath));
   const out: Record<string, RuntimeData> = {};
+  // preflight's sample arrivals, one per entry, as loadDataSources counts them natively
+  const samples = trafficOf(scenario).entries.length;
   for (const [name, src] of Object.entries(scenario.data ?? {})) {
     const kind = 'csv' in src ? 'csv' : 'json';
     const file = path.resolve(dir, 'csv' in src ? src.csv : src.json);
@@ -53,7 +56,7 @@ export function runtimeData(scenario: Pick<Scenario, 'data'>, scenarioPath: stri
         EXIT.preflight,
       );
     }
-    out[name] = { path: file, kind, order: src.order ?? 'sequential' };
+    out[name] = { path: file, kind, order: src.order ?? 'sequential', samples };
   }
   return out;
 }

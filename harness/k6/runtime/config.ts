@@ -12,6 +12,8 @@ export interface RuntimeData {
   path: string;
   kind: 'csv' | 'json';
   order: DataOrder;
+  /** Preflight's sample arrivals, one per mix entry: a unique source's last rows are theirs (usableRows). */
+  samples: number;
 }
 
 export interface RuntimeConfig {

@@ -14,6 +14,7 @@ import { spread } from './spread.ts';
 import { globalTimers } from './timers.ts';
 import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
+import { thinkTimeProblem } from '../../scenario/think-time.ts';
 
 export interface RowSource {
   row(name: string, seq: number): Row;
@@ -54,9 +55,8 @@ export function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
 }
 
 function thinkTime(ms: number): Promise<void> {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-    throw new Error(`ctx.sleep(${String(ms)}): give the think time in milliseconds, a number >= 0`);
-  }
+  const bad = thinkTimeProblem(ms);
+  if (bad !== null) throw new Error(bad);
   if (ms === 0) return Promise.resolve();
   const timers = globalTimers();
   if (timers !== null) return new Promise<void>((resolve) => void timers.setTimeout(resolve, ms));

@@ -5,7 +5,16 @@
  * so both engines give arrival n the same row.
  */
 import { SharedArray } from 'k6/data';
-import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from '../../scenario/data-rows.ts';
+import {
+  DataError,
+  noRowLeft,
+  noSuchSource,
+  parseCsv,
+  parseJsonRows,
+  rowIndex,
+  seedOf,
+  usableRows,
+} from '../../scenario/data-rows.ts';
 import type { Row } from '../../scenario/types.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
@@ -28,26 +37,19 @@ function parsed(name: string, src: RuntimeData): Row[] {
 /** Opens every source (call it in k6's init context: open() exists only there). */
 export function openSources(data: Record<string, RuntimeData>, runId: string): RowSource {
   const seed = seedOf(runId);
-  const sources = new Map<string, { rows: Row[]; src: RuntimeData }>();
+  const sources = new Map<string, { rows: Row[]; usable: number; src: RuntimeData }>();
   for (const name of Object.keys(data)) {
     const src = data[name];
-    sources.set(name, { rows: new SharedArray(`plateau data: ${name}`, () => parsed(name, src)), src });
+    const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
+    // a unique source's last rows went to preflight's sample arrivals (run natively, before k6)
+    sources.set(name, { rows, usable: usableRows(src.order, rows.length, src.samples), src });
   }
   return {
     row(name, seq) {
       const s = sources.get(name);
-      if (!s) {
-        const known = [...sources.keys()];
-        throw new Error(
-          `ctx.row(${JSON.stringify(name)}): the scenario has no data source of that name (${known.length ? `it has ${known.map((k) => JSON.stringify(k)).join(', ')}` : 'its `data` is empty'})`,
-        );
-      }
-      const i = rowIndex(s.src.order, seq, s.rows.length, seed);
-      if (i === null) {
-        throw new Error(
-          `data source "${name}" has ${s.rows.length} rows, and order 'unique' gives each row to one arrival: arrival ${seq} found none left; add rows to ${s.src.path} or plan fewer arrivals`,
-        );
-      }
+      if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
+      const i = rowIndex(s.src.order, seq, s.usable, seed);
+      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
       return s.rows[i];
     },
   };

@@ -38,7 +38,7 @@ function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfi
   const checkName = byName ? `${name}: check` : (cfg.checkName ?? `${name}: check`);
   const sent = sendNow(
     entry.request!(ctx),
-    { name, checkName, check: entry.check, keepBody: entry.checkReadsBody },
+    { name, checkName, check: entry.check, keep: { body: entry.checkReadsBody, headers: entry.checkReadsHeaders } },
     cfg,
   );
   return sent.failure
@@ -68,7 +68,7 @@ function arrive(
   names: NameBook,
 ): ArrivalResult | Promise<ArrivalResult> {
   return entry.run
-    ? runTransaction({ name: entry.name, run: entry.run }, ctx, cfg, names, lateSend)
+    ? runTransaction({ name: entry.name, run: entry.run, reads: entry.runReads }, ctx, cfg, names, lateSend)
     : guarded(entry, ctx, cfg);
 }
 

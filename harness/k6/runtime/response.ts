@@ -6,7 +6,7 @@
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, ResponseInfo } from '../../scenario/types.ts';
 import { errorKindOf } from '../output/error-kind.ts';
-import { checkReturned } from '../../scenario/verdict.ts';
+import { checkReturned, notKept } from '../../scenario/verdict.ts';
 
 /** What the runtime reads of a k6 response (RefinedResponse has more). */
 export interface K6Response {
@@ -46,23 +46,44 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   return text;
 }
 
-const NOT_KEPT =
-  'the response body was not kept: plateau reads it only for a check whose code names `body` or `json` (or in a transaction)';
+/** What a request keeps for its check or transaction: what that code reads (TrafficEntry's checkReads*, runReads). */
+export interface Keep {
+  body: boolean;
+  headers: boolean;
+}
 
-/** The response for a check or a transaction; its body is '' and json() throws when it was not kept. */
-export function responseInfo(res: K6Response, kept: boolean, maxBodyBytes: number): ResponseInfo {
-  const body = kept && typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '';
+/**
+ * The response as a check or a transaction sees it. What was not kept throws when read, naming the
+ * fix, as on the native engine (never an empty value judged as if it were the answer). `where`:
+ * a request entry's check, or a transaction (its checks and its own reads); `subject`: how the
+ * code names the response (res in a check, made for what http.send resolved with).
+ */
+export function responseInfo(
+  res: K6Response,
+  keep: Keep,
+  maxBodyBytes: number,
+  where: 'check' | 'transaction' = 'check',
+  subject = 'res',
+): ResponseInfo {
+  let body: string | undefined;
+  let headers: Record<string, string> | undefined;
   let parsed: { value: unknown } | null = null;
-  return {
+  const view: ResponseInfo = {
     status: res.status,
-    headers: lowerCaseKeys(res.headers),
-    body,
+    get headers() {
+      if (!keep.headers) throw new Error(notKept('headers', `${subject}.headers`, where));
+      return (headers ??= lowerCaseKeys(res.headers));
+    },
+    get body() {
+      if (!keep.body) throw new Error(notKept('body', `${subject}.body or ${subject}.json()`, where));
+      return (body ??= typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '');
+    },
     json() {
-      if (!kept) throw new Error(NOT_KEPT);
-      parsed ??= { value: JSON.parse(body) };
+      parsed ??= { value: JSON.parse(view.body) };
       return parsed.value;
     },
   };
+  return view;
 }
 
 /** Why the request failed (k6's default expected statuses: 200-399 with no error), or null. */

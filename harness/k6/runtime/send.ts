@@ -1,9 +1,9 @@
 /**
  * One named request on k6: its URL bound to the run's origin, `tags.name` (the unit of every
  * per-name figure), no redirect followed, the body kept as text only where it is read, then its
- * verdict: a failure by status or transport error, else the check's (a k6 check named
- * `${name}: check`, and plateau_check_failed with the check's message and the name when it
- * rejects a response k6 deemed expected).
+ * verdict: a failure by status or transport error, else, on a response k6 deemed expected
+ * (2xx/3xx), the check's (a k6 check named `${name}: check`, and plateau_check_failed with the
+ * check's message and the name when it rejects), as on the native engine.
  */
 import { cutMessage } from '../../cut-message.ts';
 import { check } from 'k6';
@@ -13,7 +13,7 @@ import { Counter } from 'k6/metrics';
 import type { Check, RequestSpec, ResponseInfo } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { bytesOf } from './context.ts';
-import { failureOf, responseInfo, verdictOf, type Failure, type K6Response } from './response.ts';
+import { failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
 
 /** Counted when a check rejects a response k6 deemed expected (2xx/3xx): the ingest moves it from ok to `check`. */
 const checkFailed = new Counter('plateau_check_failed');
@@ -23,16 +23,20 @@ export interface NamedRequest {
   name: string;
   checkName: string;
   check?: Check;
-  /** Keep the body as text (responseType 'text'): a check reads it, or a transaction may. */
-  keepBody: boolean;
+  /** What the check (or the transaction) reads: the body is kept as text (responseType 'text') only then. */
+  keep: Keep;
+  /** A transaction's send: its response is what http.send resolves with, checked or not. */
+  transaction?: boolean;
 }
 
 export interface Sent {
   failure: Failure | null;
-  /** Present when the request has a check or keeps its body. */
+  /** Present when the request has a check or is a transaction's. */
   info: ResponseInfo | null;
   /** k6's http_req_duration of it (ms). */
   durationMs: number;
+  /** The response (a transaction's send hands it to run as what http.send resolved with). */
+  res: K6Response;
 }
 
 type Cfg = Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes'>;
@@ -77,23 +81,25 @@ function argsOf(
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
       tags: { name: r.name },
-      responseType: r.keepBody ? 'text' : 'none',
+      responseType: r.keep.body ? 'text' : 'none',
     },
   ];
 }
 
 function judged(res: K6Response & { timings: { duration: number } }, r: NamedRequest, cfg: Cfg): Sent {
-  const info = r.check || r.keepBody ? responseInfo(res, r.keepBody, cfg.maxBodyBytes) : null;
+  const where = r.transaction ? 'transaction' : 'check';
+  const info = r.check || r.transaction ? responseInfo(res, r.keep, cfg.maxBodyBytes, where) : null;
   let failure = failureOf(res);
-  if (r.check) {
+  // a failed request is judged by its failure alone: its check runs on accepted responses, as natively
+  if (r.check && failure === null) {
     const verdict = verdictOf(r.check, info!);
     check(verdict, { [r.checkName]: (v) => v === null });
-    if (verdict !== null && res.status >= 200 && res.status < 400) {
+    if (verdict !== null) {
       checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure ??= { kind: 'check', message: verdict };
+      failure = { kind: 'check', message: verdict };
     }
   }
-  return { failure, info, durationMs: res.timings.duration };
+  return { failure, info, durationMs: res.timings.duration, res };
 }
 
 /** Sends and waits (k6's http.request): the one request of a request entry. */

@@ -8,7 +8,7 @@ import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, RequestSpec, ScenarioContext, SentResponse, TransactionHttp } from '../../scenario/types.ts';
 import { NameBook } from '../../scenario/names.ts';
 import type { RuntimeConfig } from './config.ts';
-import { messageOf, type Failure } from './response.ts';
+import { messageOf, responseInfo, type Failure, type Keep } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
 import { deadlineMessage, SEND_AFTER_END } from '../../scenario/traffic.ts';
 import { globalTimers } from './timers.ts';
@@ -35,16 +35,10 @@ function notSent(error: string): SentResponse {
   };
 }
 
-function sentResponse(sent: Sent): SentResponse {
-  const info = sent.info!;
-  return {
-    status: info.status,
-    headers: info.headers,
-    body: info.body,
-    json: () => info.json(),
-    ok: sent.failure === null,
-    ...(sent.failure ? { error: sent.failure.message } : {}),
-  };
+/** What http.send resolves with: what run does not read throws when read, naming the fix (as natively). */
+function sentResponse(sent: Sent, keep: Keep, maxBodyBytes: number): SentResponse {
+  const made = responseInfo(sent.res, keep, maxBodyBytes, 'transaction', 'made');
+  return Object.assign(made, { ok: sent.failure === null }, sent.failure ? { error: sent.failure.message } : {});
 }
 
 /**
@@ -74,7 +68,12 @@ async function withDeadline(done: Promise<void>, timeoutMs: number | undefined):
  * fails the arrival (kind other), as does a throw of run.
  */
 export async function runTransaction(
-  entry: { name: string; run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void },
+  entry: {
+    name: string;
+    run: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void;
+    /** What run's own code reads of a response (TrafficEntry.runReads): only that is kept. */
+    reads: Keep;
+  },
   ctx: ScenarioContext,
   cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes' | 'transactionTimeoutMs'>,
   names: NameBook,
@@ -96,14 +95,18 @@ export async function runTransaction(
     if (bad) return Promise.resolve(refused(bad));
     let pending: Promise<Sent>;
     try {
-      pending = sendAsync(spec, { name, checkName: `${name}: check`, check, keepBody: true }, cfg);
+      pending = sendAsync(
+        spec,
+        { name, checkName: `${name}: check`, check, keep: entry.reads, transaction: true },
+        cfg,
+      );
     } catch (err) {
       return Promise.resolve(refused(`scenario threw: ${messageOf(err)}`));
     }
     return pending.then(
       (sent) => {
         if (sent.failure) fail({ kind: sent.failure.kind, message: `${name}: ${sent.failure.message}` });
-        return sentResponse(sent);
+        return sentResponse(sent, entry.reads, cfg.maxBodyBytes);
       },
       (err) => refused(`${name}: ${messageOf(err)}`),
     );
