@@ -103,6 +103,12 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
       1,
       { kind: 'none', why: 'too-few-samples', judged: [] },
     ],
+    [
+      'the knee is step 1: nothing before it to grow from, however many samples (not too few)',
+      steps({ read: [10, 40], write: [10, 80] }),
+      0,
+      { kind: 'none', why: 'one-step', q: 99, kneeIndex: 0, judged: [] },
+    ],
     ['no step held', steps({ read: [10, 40] }), null, { kind: 'none', why: 'no-knee' }],
     ['no step has names', [stepResult(), stepResult({ index: 1 })], 1, { kind: 'none', why: 'no-names' }],
     [

@@ -61,11 +61,12 @@ export type NamesKnee =
       /** The knee's 0-based index, null without one. */
       kneeIndex: number | null;
       /**
-       * no-names: no step carries figures by name; no-knee: no step held; too-few-samples: no name
-       * has a reliable p99, nor a reliable p90, at two steps up to the knee; steady: every judged
-       * percentile stayed within factor x its baseline.
+       * no-names: no step carries figures by name; no-knee: no step held; one-step: the knee is the
+       * only step with names up to it (step 1), no earlier step gives a baseline; too-few-samples:
+       * no name has a reliable p99, nor a reliable p90, at two steps up to the knee; steady: every
+       * judged percentile stayed within factor x its baseline.
        */
-      why: 'no-names' | 'no-knee' | 'too-few-samples' | 'steady';
+      why: 'no-names' | 'no-knee' | 'one-step' | 'too-few-samples' | 'steady';
       /** The names that had the percentile reliable at two steps up to the knee (those the rule could judge), by code point. */
       judged: string[];
     };
@@ -84,6 +85,9 @@ export function firstDegradingName(
   if (named.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [] };
   if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [] };
   const window = named.filter((s) => s.index <= kneeIndex);
+  // more samples would not help: there is nothing before the knee to grow from
+  if (new Set(window.map((s) => s.index)).size < 2)
+    return { kind: 'none', factor, q, kneeIndex, why: 'one-step', judged: [] };
   let found: NamesKnee | null = null;
   for (const q of TAIL_PERCENTILES) {
     found = firstGrowthAt(window, kneeIndex, factor, q);

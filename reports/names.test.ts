@@ -250,6 +250,13 @@ describe('report.md by name', () => {
     expect(namesKneeSentence(noCapacity)).not.toMatch(/knee/);
   });
 
+  it('a knee at step 1 says no earlier step gives a baseline, and to start lower (not that holds are too short)', () => {
+    const first = { ...MIXED, kneeStep: 0 };
+    expect(namesKneeSentence(first)).toBe(
+      "Which entry degraded first cannot be told: the knee is step 1, and no step before it gives the entries' latency to grow from; start lower (steps.startPerSec) to see which grows first.",
+    );
+  });
+
   it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {
     const plain = renderMarkdown(base);
     expect(plain).not.toContain('## Traffic');
