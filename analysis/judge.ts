@@ -239,18 +239,18 @@ function namesWithServer(
   server: ServerInput,
   viaPromql: Readonly<Record<string, ServerWindow>> | undefined,
 ): Record<string, NameResult> {
-  const out: Record<string, NameResult> = {};
-  for (const [name, n] of Object.entries(byName)) {
-    const route = server.routes?.[name];
-    if (route === undefined || n.transaction) {
-      out[name] = n;
-      continue;
-    }
-    const w = viaPromql?.[name] ?? routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
-    const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
-    out[name] = { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } };
-  }
-  return out;
+  // fromEntries defines each key, so a name such as __proto__ stays a name (an assignment would set the prototype)
+  return Object.fromEntries(
+    Object.entries(byName).map(([name, n]): [string, NameResult] => {
+      const route = Object.hasOwn(server.routes ?? {}, name) ? server.routes![name] : undefined;
+      if (route === undefined || n.transaction) return [name, n];
+      const w = Object.hasOwn(viaPromql ?? {}, name)
+        ? viaPromql![name]
+        : routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
+      const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
+      return [name, { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } }];
+    }),
+  );
 }
 
 /**

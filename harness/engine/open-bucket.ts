@@ -212,11 +212,13 @@ export class OpenBucket {
 
   /** The names that completed something this second, sorted (a stable file). */
   private namesRecord(): Record<string, NameBucket> {
-    const out: Record<string, NameBucket> = {};
-    for (const k of [...this.byName!.keys()].sort()) {
-      const n = this.byName!.get(k)!;
-      if (n.completed > 0) out[k] = n.toRecord();
-    }
-    return out;
+    // fromEntries defines each key, so a name such as __proto__ stays a name (an assignment would set the prototype)
+    return Object.fromEntries(
+      [...this.byName!.keys()]
+        .sort()
+        .map((k) => [k, this.byName!.get(k)!] as const)
+        .filter(([, n]) => n.completed > 0)
+        .map(([k, n]) => [k, n.toRecord()]),
+    );
   }
 }
