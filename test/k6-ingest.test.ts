@@ -663,6 +663,14 @@ describe('arrivals and names', () => {
     // the arrivals are plateau_arrival's: the read arrival whose check failed ended in second 2
     expect([b2.completed, b2.ok, b2.errors, b2.requests]).toEqual([3, 1, { http_5xx: 1, check: 1 }, 4]);
   });
+  it("a mix's error samples name the request, as the native engine's do", async () => {
+    const r = await ingestMix(mixSamples().map(asJson));
+    const samples = r.records.flatMap((x) => x.samples ?? []);
+    expect(samples).toContain('http_5xx: checkout: confirm: HTTP 503');
+    expect(samples).toContain('check: read: read');
+    expect(samples.every((m) => /^(http_5xx: checkout: confirm|check: read): /.test(m))).toBe(true);
+  });
+
   it("a send made after its transaction ended (transaction 'late') is its name's failed request, no arrival", async () => {
     const lines = mixSamples().map(asJson);
     lines.push(

@@ -146,6 +146,31 @@ describe('BucketRecorder and error messages', () => {
   });
 });
 
+describe('BucketRecorder: error samples of a mix', () => {
+  it("name the entry a one-request arrival ran (a transaction's own message names its send), and a run of one name stays as it was", () => {
+    const failed = newOutcome();
+    failed.status = 503;
+    failed.kind = 'http_5xx';
+    failed.times.endMs = 100;
+    const samplesOf = (named: boolean) => {
+      const out: BucketRecord[] = [];
+      const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, null, named);
+      rec.complete(100, failed, null, 'read order');
+      rec.iterationError(150, 'scenario threw: no row', 'create order');
+      if (named)
+        rec.transaction(200, 'checkout', 5, { kind: 'http_5xx', status: 503, message: 'checkout: confirm: HTTP 503' });
+      rec.close(500);
+      return out[0].samples;
+    };
+    expect(samplesOf(true)).toEqual([
+      'http_5xx: read order: HTTP 503',
+      'other: create order: scenario threw: no row',
+      'http_5xx: checkout: confirm: HTTP 503',
+    ]);
+    expect(samplesOf(false)).toEqual(['http_5xx: HTTP 503', 'other: scenario threw: no row']);
+  });
+});
+
 describe('BucketRecorder: arrivals that sent nothing', () => {
   it('a one-request run counts its requests apart once an arrival failed before sending, so the server cross-check compares requests', () => {
     const out: BucketRecord[] = [];

@@ -127,13 +127,15 @@ export class BucketRecorder {
     if (this.closed) return;
     const b = this.at(nowMs);
     const kind = this.request(b, o, checkFailure);
-    if (name !== undefined && b.byName) b.name(name, false).record(this.phases.duration, kind, o.status);
+    const named = name !== undefined && b.byName !== null;
+    if (named) b.name(name, false).record(this.phases.duration, kind, o.status);
     b.completed++;
     if (kind === undefined) {
       b.ok++;
       return;
     }
-    this.fail(b, kind, o.status, o.message ?? checkFailure ?? `HTTP ${o.status}`);
+    // in a mix, the sample says which entry failed (a transaction's messages name their send)
+    this.fail(b, kind, o.status, o.message ?? checkFailure ?? `HTTP ${o.status}`, named ? name : undefined);
   }
 
   /** A request of a transaction ended (the arrival goes on): counted as a request and under its name. */
@@ -192,15 +194,17 @@ export class BucketRecorder {
   iterationError(nowMs: number, message: string, name?: string, transaction = false): void {
     if (this.closed) return;
     const b = this.at(nowMs);
-    if (name !== undefined && b.byName) b.name(name, transaction).record(0, 'other', 0);
+    const named = name !== undefined && b.byName !== null;
+    if (named) b.name(name, transaction).record(0, 'other', 0);
     else if (!b.byName) b.unsent++; // no request: the cross-check with the server counts requests
     b.completed++;
-    this.fail(b, 'other', 0, message);
+    this.fail(b, 'other', 0, message, named ? name : undefined);
   }
 
-  private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string): void {
+  private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string, name?: string): void {
     // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
-    b.fail(kind, status || undefined, b.sampling ? cutMessage(`${kind}: ${message}`, MAX_MESSAGE) : '');
+    const text = name === undefined ? `${kind}: ${message}` : `${kind}: ${name}: ${message}`;
+    b.fail(kind, status || undefined, b.sampling ? cutMessage(text, MAX_MESSAGE) : '');
   }
 
   /** Flushes the open second and stops recording. */

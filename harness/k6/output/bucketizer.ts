@@ -342,7 +342,7 @@ export class Bucketizer {
   private count(p: K6Point): void {
     switch (p.metric) {
       case 'http_reqs':
-        this.at(p.timeMs).request(p, this.keyOf(p));
+        this.at(p.timeMs).request(p, ...this.keyAndLabel(p));
         return;
       case 'iteration_duration': {
         const startMs = p.timeMs + this.stampMidMs - p.value;
@@ -400,11 +400,17 @@ export class Bucketizer {
    * one before, while it is open. Taking it from neither would leave that request counted ok.
    */
   private checkFailed(p: K6Point): void {
-    const key = this.keyOf(p);
+    const [key, label] = this.keyAndLabel(p);
     const sec = this.at(p.timeMs);
     const i = sec.tS - this.firstOpenS;
     const prev = i > 0 ? this.open[i - 1] : null;
-    (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key);
+    (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, label);
+  }
+
+  /** A sample's key (keyOf), and the name its error samples carry once results are by name (else null). */
+  private keyAndLabel(p: K6Point): [string | null, string | null] {
+    const key = this.keyOf(p);
+    return [key, this.namesLive ? key : null];
   }
 
   /** The key of a sample's name tag (names.ts), or null when it has none. */

@@ -32,9 +32,14 @@ export function errorKindOf(tags: K6Tags): ErrorKind {
   return 'other';
 }
 
-/** A one-line description for a bucket's samples, e.g. "http_5xx: HTTP 503 (k6 error_code 1503)". */
-export function errorMessageOf(kind: ErrorKind, tags: K6Tags): string {
+/**
+ * A one-line description for a bucket's samples, e.g. "http_5xx: HTTP 503 (k6 error_code 1503)";
+ * with results by name, the request's name after the kind ("http_5xx: read order: HTTP 503"), as
+ * the native engine writes it.
+ */
+export function errorMessageOf(kind: ErrorKind, tags: K6Tags, name: string | null = null): string {
   const status = Number(tags.status);
   const what = tags.error ?? (status > 0 ? `HTTP ${status}` : 'request failed');
-  return cutMessage(`${kind}: ${what}${tags.error_code ? ` (k6 error_code ${tags.error_code})` : ''}`, 200);
+  const named = name === null ? '' : `${name}: `;
+  return cutMessage(`${kind}: ${named}${what}${tags.error_code ? ` (k6 error_code ${tags.error_code})` : ''}`, 200);
 }
