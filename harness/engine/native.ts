@@ -223,6 +223,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
     finished = true;
     clk.clear(graceTimer);
     clk.clear(ticker);
+    // past the grace, with the deadline's ticker gone: a transaction still running would keep its VU
+    for (const t of live) t.abandon();
     rec.close(clk.now());
     // n is the next (undispatched) global index; the seqs used are below it.
     resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });

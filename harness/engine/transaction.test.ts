@@ -125,4 +125,54 @@ describe('transactions of random shape in simulated time', () => {
       { numRuns: 150 },
     );
   });
+
+  it('a transaction still running when its run finishes (grace over, deadline not reached) gives its VU back uncounted: the next leg on the pool is not held', async () => {
+    const clock = new SimClock(5000);
+    const pool = pathPool(clock, 100);
+    let hang = true;
+    let lateSends = 0;
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 't',
+      kept: { body: false, headers: false },
+      run: async (_seq, http) => {
+        await http.send('t: a', { url: '/10/200' });
+        if (!hang) return;
+        // think time past the grace, then a send: refused (the arrival belongs to no run), then a wait that never ends
+        await new Promise<void>((r) => clock.setTimeout(r, 3_000));
+        const late = await http.send('t: b', { url: '/10/200' });
+        if (!late.ok) lateSends++;
+        await new Promise(() => {});
+      },
+    };
+    const arrivals = onlyTransaction(txn, 30_000);
+    const leg = (seqOffset: number, records: BucketRecord[]) =>
+      startNative({
+        schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset,
+        gracefulStopMs: 2_000,
+        arrivals,
+        sink: (r) => records.push(r),
+        clock,
+      });
+    const first: BucketRecord[] = [];
+    const t0 = clock.now();
+    await clock.run(leg(0, first).done);
+    // the grace ran out with every arrival still running: none counted, every VU back
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(3_000);
+    expect(first.reduce((a, r) => a + r.completed, 0)).toBe(0);
+    expect(pool.active).toBe(0);
+    await clock.run(new Promise<void>((r) => clock.setTimeout(r, 60_000)));
+    expect([lateSends, pool.sent, pool.active]).toEqual([20, 20, 0]);
+    // the next leg's transactions end at once: it finishes with its schedule, not after a grace held by the first's
+    hang = false;
+    const second: BucketRecord[] = [];
+    const t1 = clock.now();
+    await clock.run(leg(20, second).done);
+    expect(clock.now() - t1).toBeLessThan(1_100);
+    expect(second.reduce((a, r) => a + r.ok, 0)).toBe(20);
+  });
 });

@@ -158,6 +158,21 @@ export class Transaction {
     this.startWaiting();
   }
 
+  /**
+   * The engine run finished (its grace over) with this arrival still running: it belongs to no run
+   * now, so it is not counted (as a one-request arrival in flight then is not), a later send is
+   * refused and not counted either, and its VU goes back to the pool once no request of it is in
+   * flight: a transaction awaiting what never settles no longer holds a VU through the next legs.
+   */
+  abandon(): void {
+    if (this.ended) return;
+    this.expired = true;
+    this.ended = true;
+    this.host.ended(this);
+    if (this.pending === 0) this.release();
+    this.startWaiting();
+  }
+
   /** Counts the arrival and frees its VU when idle; a later send is refused. */
   private end(): void {
     this.ended = true;
