@@ -14,22 +14,27 @@
  */
 import type { Aggregate } from './buckets.ts';
 
+/** The fewest successful arrivals a measured time per arrival may rest on to size the steps' VUs. */
+export const MIN_SIZING_ARRIVALS = 20;
+
+/** A time per arrival and the successful arrivals it rests on, or why none was measured. */
+export type ArrivalTime = { ms: number; arrivals: number } | { why: 'none-ended' | 'none-ok' };
+
 /**
  * Mean ms a successful arrival held VUs over `agg` (its own, and those its sends borrowed),
- * weighted by each entry's successes (its duration histogram's count, which is its `ok`); null
- * when no arrival succeeded. `entryNames`
- * are the mix's entry names (TrafficRecord entries); names of `agg` outside them are ignored.
- * Null too when `agg` has names but none of them is an entry's (no arrival ended in the window).
+ * weighted by each entry's successes (its duration histogram's count, which is its `ok`), with that
+ * count. `entryNames` are the mix's entry names (TrafficRecord entries); names of `agg` outside
+ * them are ignored. none-ended: `agg` has names but none of them is an entry's (no arrival ended in
+ * the window: a transaction longer than it, only its inner requests did); none-ok: no arrival
+ * succeeded.
  */
-export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): number | null {
+export function arrivalTime(agg: Aggregate, entryNames: readonly string[]): ArrivalTime {
   if (agg.byName.size === 0) {
     const h = agg.hist.duration;
-    return agg.ok > 0 && h.totalCount > 0 ? h.mean / 1000 : null;
+    return agg.ok > 0 && h.totalCount > 0 ? { ms: h.mean / 1000, arrivals: h.totalCount } : { why: 'none-ok' };
   }
   const entries = [...new Set(entryNames)].filter((name) => agg.byName.has(name));
-  // none of the entries ended in the window (a transaction longer than the warmup's windows: only
-  // its inner requests did): no time per arrival was measured
-  if (entries.length === 0) return null;
+  if (entries.length === 0) return { why: 'none-ended' };
   let sumUs = 0;
   let ok = 0;
   for (const name of entries) {
@@ -40,5 +45,34 @@ export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): nu
     sumUs += h.mean * h.totalCount + n.borrowedMs * 1000;
     ok += h.totalCount;
   }
-  return ok > 0 ? sumUs / ok / 1000 : null;
+  return ok > 0 ? { ms: sumUs / ok / 1000, arrivals: ok } : { why: 'none-ok' };
+}
+
+/** arrivalTime's mean alone; null when none was measured. */
+export function meanArrivalMs(agg: Aggregate, entryNames: readonly string[]): number | null {
+  const t = arrivalTime(agg, entryNames);
+  return 'ms' in t ? t.ms : null;
+}
+
+/**
+ * The measured time per arrival that sizes the steps' VUs, or why the plan's sizing is kept (its
+ * words close the VU reason: "(kept: ...)"): none measured (`t` null: the warmup recorded no
+ * window), fewer than MIN_SIZING_ARRIVALS successes behind it, or not above `plannedMs` (the
+ * plan's expectedServiceMs plus the round trip: a faster measure keeps the larger sizing).
+ */
+export function sizingArrivalMs(t: ArrivalTime | null, plannedMs: number): { ms: number } | { kept: string } {
+  if (t === null) return { kept: 'the warmup recorded no window' };
+  if ('why' in t)
+    return {
+      kept:
+        t.why === 'none-ended'
+          ? "no arrival ended within the warmup's last windows (a transaction longer than they are?)"
+          : 'no arrival of the warmup succeeded',
+    };
+  if (t.arrivals < MIN_SIZING_ARRIVALS)
+    return {
+      kept: `only ${t.arrivals} arrivals of the warmup succeeded, fewer than the ${MIN_SIZING_ARRIVALS} a time per arrival needs`,
+    };
+  if (t.ms <= plannedMs) return { kept: `the warmup measured ${t.ms.toFixed(1)} ms per arrival, less` };
+  return { ms: t.ms };
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { meanArrivalMs } from './arrival-time.ts';
+import { arrivalTime, meanArrivalMs, MIN_SIZING_ARRIVALS, sizingArrivalMs } from './arrival-time.ts';
 import { aggregate, mergeRecords, NameAggregate } from './buckets.ts';
 import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from './histogram.ts';
 import { judgeStep, withServer } from './judge.ts';
@@ -480,5 +480,31 @@ describe('meanArrivalMs: the time an arrival holds its VU', () => {
 
   it('is null where no entry ended in the window (only inner requests of a long transaction did)', () => {
     expect(meanArrivalMs(aggregate(MIX, 'steps', 0, 10), ['GET /orders'])).toBeNull();
+  });
+});
+
+describe("sizingArrivalMs: the measured time that sizes the steps' VUs, or why the plan's is kept", () => {
+  it('sizes from a measure above the plan, on enough successes; counts them', () => {
+    const t = arrivalTime(aggregate(MIX, 'steps', 0, 10), ['read order', 'checkout']);
+    expect(t).toMatchObject({ arrivals: 980 });
+    expect(sizingArrivalMs(t, 10)).toEqual({ ms: (t as { ms: number }).ms });
+  });
+
+  it.each<[string, Parameters<typeof sizingArrivalMs>[0], string]>([
+    ['no window', null, 'the warmup recorded no window'],
+    ['no success', { why: 'none-ok' }, 'no arrival of the warmup succeeded'],
+    ['no entry ended', { why: 'none-ended' }, "no arrival ended within the warmup's last windows"],
+    [
+      'one slow success among failures',
+      { ms: 4000, arrivals: 1 },
+      `only 1 arrivals of the warmup succeeded, fewer than the ${MIN_SIZING_ARRIVALS} a time per arrival needs`,
+    ],
+    ['faster than planned', { ms: 8, arrivals: 500 }, 'the warmup measured 8.0 ms per arrival, less'],
+  ])('keeps the plan: %s', (_name, t, why) => {
+    expect(sizingArrivalMs(t, 10)).toEqual({ kept: expect.stringContaining(why) });
+  });
+
+  it('sizes from exactly the fewest successes allowed', () => {
+    expect(sizingArrivalMs({ ms: 40, arrivals: MIN_SIZING_ARRIVALS }, 10)).toEqual({ ms: 40 });
   });
 });

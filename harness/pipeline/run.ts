@@ -9,7 +9,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan, sizeVus } from '../../analysis/plan.ts';
 import { rateUnitOf, unitOf } from '../../analysis/format.ts';
 import { aggregate } from '../../analysis/buckets.ts';
-import { meanArrivalMs } from '../../analysis/arrival-time.ts';
+import { arrivalTime, sizingArrivalMs } from '../../analysis/arrival-time.ts';
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
@@ -247,22 +247,22 @@ function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed):
   const windows = warmed.record.windows;
   const from = windows[Math.max(0, windows.length - config.warmup.stableWindows)]?.fromS;
   const agg = from === undefined ? null : aggregate(warmed.records, WARMUP_PHASE, from, Number.MAX_SAFE_INTEGER);
-  const w =
-    agg &&
-    meanArrivalMs(
-      agg,
-      ctx.requests.traffic.entries.map((e) => e.name),
-    );
+  const t =
+    agg === null
+      ? null
+      : arrivalTime(
+          agg,
+          ctx.requests.traffic.entries.map((e) => e.name),
+        );
   const rttMs = store.meta.rtt?.httpMedianMs ?? null;
-  if (w === null || w <= config.vus.expectedServiceMs + (rttMs ?? 0)) {
-    const why =
-      w === null ? 'no arrival of the warmup succeeded' : `the warmup measured ${w.toFixed(1)} ms per arrival, less`;
-    const vus = { ...ctx.plan.vus, reason: `${ctx.plan.vus.reason} (kept: ${why})` };
+  const sized = sizingArrivalMs(t, config.vus.expectedServiceMs + (rttMs ?? 0));
+  if ('kept' in sized) {
+    const vus = { ...ctx.plan.vus, reason: `${ctx.plan.vus.reason} (kept: ${sized.kept})` };
     ctx.plan = { ...ctx.plan, vus };
     store.update({ vus, ...sizedFrom('expectedServiceMs') });
     return;
   }
-  const vus = sizeVus(config, rttMs, w, unitOf(ctx.plan.rules));
+  const vus = sizeVus(config, rttMs, sized.ms, unitOf(ctx.plan.rules));
   ctx.plan = { ...ctx.plan, vus };
   pool.maxVUs = vus.maxVUs;
   pool.reserve(vus.preAllocatedVUs);
