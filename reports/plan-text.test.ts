@@ -52,6 +52,17 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
   });
 });
 
+describe('plan text: the VUs line', () => {
+  it('says the warmup may raise the VUs wherever it will, one request per arrival included', () => {
+    const raised = 'raised after the warmup where its measured time per arrival is longer';
+    expect(planText(input({ vusFromWarmup: true }))).toContain(
+      `VUs      10 preallocated, max 40 (sized; re-sized with the measured RTT before load, and ${raised})`,
+    );
+    expect(planText(input({ vusFromWarmup: false }))).not.toContain(raised);
+    expect(planText(input())).not.toContain(raised);
+  });
+});
+
 describe('plan text: the tail percentiles by name', () => {
   const steps = [1, 2, 3, 4].map((k) => ({
     index: k - 1,

@@ -40,6 +40,8 @@ export interface PlanFacts {
   reset: PlanTextResetHook[];
   /** The scenario's data sources, loaded as a run would load them; absent or empty without any. */
   data?: PlanDataSource[];
+  /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config sets none). */
+  vusFromWarmup?: boolean;
 }
 
 /** A data source as the plan shows it: its rows, its order and, for a unique one, what the plan may take. */
@@ -117,7 +119,7 @@ export function planText(input: PlanTextInput): string {
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
-    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load)`,
+    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load${input.vusFromWarmup ? ', and raised after the warmup where its measured time per arrival is longer' : ''})`,
     '',
     'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',
   ];

@@ -13,7 +13,7 @@ import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-proce
 import { reportFilesLine, writeReports } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
-import { planText } from './plan-text.ts';
+import { planText, vusFromWarmup } from './plan-text.ts';
 import { planJsonInput } from './plan-json-input.ts';
 import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
@@ -133,13 +133,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
 function planTraffic(t: Traffic, config: PlateauConfig): PlanTraffic | null {
   if (t.entries.length === 1 && !t.entries[0].run) return null;
   const entries = withShares(trafficSummary(t).entries);
-  // the steps stage raises the VUs from the warmup's time per arrival only where one runs and the config sets none
-  const vusFromWarmup =
-    config.engine !== 'k6' &&
-    config.warmup.enabled &&
-    config.vus.preAllocated === undefined &&
-    config.vus.max === undefined;
-  return { entries, vusFromWarmup };
+  return { entries, vusFromWarmup: vusFromWarmup(config) };
 }
 
 /** The plan text's words for the mix: "; mix: read 70%, ..." or nothing. */
@@ -149,7 +143,7 @@ function mixText(t: Traffic, config: PlateauConfig): string {
   const parts = p.entries.map(
     (e) => `${e.name} ${(100 * e.share).toFixed(0)}%${e.transaction ? ' (transaction)' : ''}`,
   );
-  return `; mix: ${parts.join(', ')}${p.vusFromWarmup ? '; VUs may be raised after the warmup, from its measured time per arrival' : ''}`;
+  return `; mix: ${parts.join(', ')}`;
 }
 
 export async function reportCommand(dir: string): Promise<number> {

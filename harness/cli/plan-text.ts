@@ -26,6 +26,16 @@ function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHoo
   };
 }
 
+/** Whether the steps stage raises the VUs from the warmup's time per arrival: only where one runs and the config sets none. */
+export function vusFromWarmup(config: PlateauConfig): boolean {
+  return (
+    config.engine !== 'k6' &&
+    config.warmup.enabled &&
+    config.vus.preAllocated === undefined &&
+    config.vus.max === undefined
+  );
+}
+
 /** What every rendering of the plan shows, gathered once from the config (and the scenario's loaded data sources). */
 export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string, LoadedSource> = {}): PlanFacts {
   const maxArrivals = maxArrivalsWithReruns(config, plan);
@@ -34,6 +44,7 @@ export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string
     steps: config.steps,
     warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
+    vusFromWarmup: vusFromWarmup(config),
     data: Object.entries(data).map(([name, src]) => ({
       name,
       file: path.relative(process.cwd(), src.file) || src.file,
