@@ -1,7 +1,10 @@
 /**
  * Which mix entry an arrival runs: a pure function of the global arrival number, so both engines
- * and every worker stripe send the same mix. One period of smooth weighted round robin (nginx's
- * SWRR) over the weights made whole is laid out once; arrival n runs entry table[(n - 1) mod W].
+ * and every worker stripe send the same mix. One period of a smooth weighted round robin over the
+ * weights made whole is laid out once; arrival n runs entry table[(n - 1) mod W]. The order is
+ * Tijdeman's (the "chairman assignment" of 1980): after any n arrivals from the first, each entry's
+ * count is within 1 - 1/(2k - 2) of n x its share, k entries; nginx's SWRR, used before, passed 1
+ * on some weights (1.2 at arrival 567 of 3/1/125/41/189/3/1). Decision 028.
  * No Node API: the k6 bundle uses this file too.
  */
 
@@ -30,6 +33,9 @@ export function wholeWeights(weights: readonly number[]): number[] | string {
   while (scale <= 1000 && !weights.every((w) => Math.abs(w * scale - Math.round(w * scale)) < 1e-9)) scale *= 10;
   if (scale > 1000) return 'a weight has more than 3 decimals';
   const ints = weights.map((w) => Math.round(w * scale));
+  // a weight under the tolerance at scale 1 (1e-10) passes as whole and rounds to 0: never sent
+  const lost = weights.find((_, i) => ints[i] === 0);
+  if (lost !== undefined) return `weight ${lost} is under 0.001, the finest share 3 decimals give`;
   const g = ints.reduce(gcd);
   const whole = ints.map((w) => w / g);
   const sum = whole.reduce((a, b) => a + b, 0);
@@ -37,21 +43,32 @@ export function wholeWeights(weights: readonly number[]): number[] | string {
   return whole;
 }
 
-/** One SWRR period: each pick adds every weight to its current, takes the largest (first on ties), subtracts the total. */
+/**
+ * One period of Tijdeman's order, in whole numbers (w_i of total W, k entries, d = 2k - 2): at
+ * arrival n, an entry is released once n x w_i - x_i x W >= W / d (x_i: its arrivals so far), and
+ * of those the one whose deadline (x_i + 1 - 1/d) / share comes first is taken (first on ties).
+ * Some entry is always released, and each count stays within 1 - 1/d of its share; after W
+ * arrivals every entry has exactly w_i, so the period repeats.
+ */
 export function mixOrder(weights: readonly number[]): MixOrder {
   const whole = wholeWeights(weights);
   if (typeof whole === 'string') throw new Error(whole);
   const total = whole.reduce((a, b) => a + b, 0);
-  const current = new Array<number>(whole.length).fill(0);
   const table = new Uint32Array(total);
-  for (let k = 0; k < total; k++) {
-    let best = 0;
-    for (let i = 0; i < whole.length; i++) {
-      current[i] += whole[i];
-      if (current[i] > current[best]) best = i;
+  const k = whole.length;
+  if (k === 1) return { table, whole };
+  const d = 2 * k - 2;
+  const taken = new Array<number>(k).fill(0);
+  for (let n = 1; n <= total; n++) {
+    let best = -1;
+    for (let i = 0; i < k; i++) {
+      if (d * (n * whole[i] - taken[i] * total) < total) continue;
+      // deadlines (x_i + 1 - 1/d) / w_i compared as ((x_i + 1) d - 1) / w_i, crossed (under 2^53: W <= 10^6)
+      if (best < 0 || ((taken[i] + 1) * d - 1) * whole[best] < ((taken[best] + 1) * d - 1) * whole[i]) best = i;
     }
-    current[best] -= total;
-    table[k] = best;
+    if (best < 0) throw new Error(`mix order: no entry released at arrival ${n} of weights ${whole.join('/')}`);
+    taken[best]++;
+    table[n - 1] = best;
   }
   return { table, whole };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryOf, mixOrder, wholeWeights } from './mix-order.ts';
 import { scenarioProblems, trafficOf } from './traffic.ts';
@@ -7,7 +8,28 @@ import type { Scenario } from './types.ts';
 
 const req = () => ({ url: '/' });
 
-describe('the mix order (SWRR over the global arrival number)', () => {
+describe("the mix order (Tijdeman's smooth order over the global arrival number)", () => {
+  /** The largest distance of a count from its share: over every prefix of three periods, and over every window of up to two. */
+  function discrepancy(w: number[]): { prefix: number; window: number } {
+    const o = mixOrder(w);
+    const W = o.table.length;
+    const share = o.whole.map((x) => x / W);
+    const count = new Array<number>(w.length).fill(0);
+    let prefix = 0;
+    for (let n = 1; n <= 3 * W; n++) {
+      count[entryOf(o, n)]++;
+      for (let i = 0; i < w.length; i++) prefix = Math.max(prefix, Math.abs(count[i] - n * share[i]));
+    }
+    let window = 0;
+    for (let a = 1; a <= W; a++) {
+      const c = new Array<number>(w.length).fill(0);
+      for (let n = a; n < a + 2 * W; n++) {
+        c[entryOf(o, n)]++;
+        for (let i = 0; i < w.length; i++) window = Math.max(window, Math.abs(c[i] - (n - a + 1) * share[i]));
+      }
+    }
+    return { prefix, window };
+  }
   const sets = [
     [70, 25, 5],
     [1, 1, 1],
@@ -15,24 +37,28 @@ describe('the mix order (SWRR over the global arrival number)', () => {
     [50, 30, 15, 5],
     [90, 9, 1],
     [0.5, 0.25, 0.25],
+    // weights on which nginx's SWRR, the order before, passed one: 1.015 at arrival 131, 1.215 at 567, 1.0
+    [1, 14, 174, 75, 1],
+    [3, 1, 125, 41, 189, 3, 1],
+    [50, 20, 10, 10, 5, 3, 1, 1],
   ];
-  it.each(sets)('weights %j: every prefix from arrival 1 within one of its share, every window within two', (...w) => {
-    const o = mixOrder(w);
-    const W = o.table.length;
-    const sum = o.whole.reduce((a, b) => a + b, 0);
-    const count = new Array<number>(w.length).fill(0);
-    for (let n = 1; n <= 3 * W; n++) {
-      count[entryOf(o, n)]++;
-      for (let i = 0; i < w.length; i++) expect(Math.abs(count[i] - (n * o.whole[i]) / sum)).toBeLessThan(1);
-    }
-    for (let a = 1; a <= W; a++) {
-      const c = new Array<number>(w.length).fill(0);
-      for (let n = a; n < a + 2 * W; n++) {
-        c[entryOf(o, n)]++;
-        const N = n - a + 1;
-        for (let i = 0; i < w.length; i++) expect(Math.abs(c[i] - (N * o.whole[i]) / sum)).toBeLessThan(2);
-      }
-    }
+  it.each(sets)(
+    'weights %j: every prefix from arrival 1 within 1 - 1/(2k - 2) of its share, every window within two',
+    (...w) => {
+      const d = discrepancy(w);
+      expect(d.prefix).toBeLessThanOrEqual(1 - 1 / (2 * w.length - 2) + 1e-9);
+      expect(d.window).toBeLessThan(2);
+    },
+  );
+  it('holds the bounds for random weights (2 to 8 entries)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 2, maxLength: 8 }), (w) => {
+        const d = discrepancy(w);
+        expect(d.prefix).toBeLessThanOrEqual(1 - 1 / (2 * w.length - 2) + 1e-9);
+        expect(d.window).toBeLessThan(2);
+      }),
+      { numRuns: 60 },
+    );
   });
   it('is smooth: 70/25/5 never sends the 5% entry twice within 20 arrivals, nor the 70% one 4 times in a row', () => {
     const o = mixOrder([70, 25, 5]);
@@ -47,6 +73,9 @@ describe('the mix order (SWRR over the global arrival number)', () => {
     expect(wholeWeights([0.5, 0.25])).toEqual([2, 1]);
     expect(wholeWeights([1, 0])).toMatch(/not a positive number/);
     expect(wholeWeights([1, 0.0001])).toMatch(/more than 3 decimals/);
+    // under the whole-number tolerance: it would round to 0 (never sent), or all to 0 (no table)
+    expect(wholeWeights([1e-10, 1])).toBe('weight 1e-10 is under 0.001, the finest share 3 decimals give');
+    expect(wholeWeights([1e-10, 2e-10])).toMatch(/^weight 1e-10 is under 0.001/);
   });
 });
 
@@ -241,6 +270,16 @@ describe('problems a review of broken scenarios found, each with its fix', () =>
       'mix entry "a": weight NaN is not a finite positive number: give it a share, e.g. weight: 25',
       'mix entry "b": weight Infinity is not a finite positive number: give it a share, e.g. weight: 25',
       'mix entry "c": weight "70" is not a number: give it a share, e.g. weight: 25',
+    ]);
+  });
+
+  it('weights too fine, or whose whole sum is too large, are refused with a fix that can be followed', () => {
+    expect(mixOf({ tiny: { weight: 1e-10, request: req }, b: { weight: 1, request: req } })).toEqual([
+      "the mix's weights (1e-10, 1): weight 1e-10 is under 0.001, the finest share 3 decimals give; round them to 3 decimals (or use whole numbers in the same ratio)",
+    ]);
+    // counts pasted from production logs: coprime, so no smaller whole numbers have their ratio
+    expect(mixOf({ read: { weight: 812345, request: req }, write: { weight: 190233, request: req } })).toEqual([
+      "the mix's weights (812345, 190233): the weights made whole sum to 1002578, over 1000000; round them to a coarser ratio, e.g. percentages (81, 19)",
     ]);
   });
 

@@ -53,6 +53,12 @@ function reads(check: Check | undefined, what: RegExp): boolean {
 const readsBody = (check: Check | undefined) => reads(check, /\b(body|json)\b/);
 const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
+/** Weights as whole percentages, at least 1 each: a coarser ratio to suggest for weights whose whole sum is too large. */
+function percentages(weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.max(1, Math.round((100 * w) / sum)));
+}
+
 /**
  * Every problem of a scenario, each in one line that names the field and the fix; empty when it can
  * run. `checkName` false leaves the top-level name alone: plateau's own default scenario is named
@@ -89,7 +95,7 @@ export function scenarioProblems(s: Scenario, checkName = true): string[] {
         const whole = wholeWeights(weights as number[]);
         if (typeof whole === 'string') {
           out.push(
-            `the mix's weights (${weights.join(', ')}): ${whole}; ${whole.includes('decimals') ? 'round them to 3 decimals (or use whole numbers in the same ratio)' : 'use smaller whole numbers in the same ratio'}`,
+            `the mix's weights (${weights.join(', ')}): ${whole}; ${whole.includes('decimals') ? 'round them to 3 decimals (or use whole numbers in the same ratio)' : `round them to a coarser ratio, e.g. percentages (${percentages(weights as number[]).join(', ')})`}`,
           );
         }
       }

@@ -102,6 +102,8 @@ function wholeWeights(weights) {
   while (scale <= 1e3 && !weights.every((w) => Math.abs(w * scale - Math.round(w * scale)) < 1e-9)) scale *= 10;
   if (scale > 1e3) return "a weight has more than 3 decimals";
   const ints = weights.map((w) => Math.round(w * scale));
+  const lost = weights.find((_, i) => ints[i] === 0);
+  if (lost !== void 0) return `weight ${lost} is under 0.001, the finest share 3 decimals give`;
   const g = ints.reduce(gcd);
   const whole = ints.map((w) => w / g);
   const sum = whole.reduce((a, b) => a + b, 0);
@@ -112,16 +114,20 @@ function mixOrder(weights) {
   const whole = wholeWeights(weights);
   if (typeof whole === "string") throw new Error(whole);
   const total = whole.reduce((a, b) => a + b, 0);
-  const current = new Array(whole.length).fill(0);
   const table = new Uint32Array(total);
-  for (let k = 0; k < total; k++) {
-    let best = 0;
-    for (let i = 0; i < whole.length; i++) {
-      current[i] += whole[i];
-      if (current[i] > current[best]) best = i;
+  const k = whole.length;
+  if (k === 1) return { table, whole };
+  const d = 2 * k - 2;
+  const taken = new Array(k).fill(0);
+  for (let n = 1; n <= total; n++) {
+    let best = -1;
+    for (let i = 0; i < k; i++) {
+      if (d * (n * whole[i] - taken[i] * total) < total) continue;
+      if (best < 0 || ((taken[i] + 1) * d - 1) * whole[best] < ((taken[best] + 1) * d - 1) * whole[i]) best = i;
     }
-    current[best] -= total;
-    table[k] = best;
+    if (best < 0) throw new Error(`mix order: no entry released at arrival ${n} of weights ${whole.join("/")}`);
+    taken[best]++;
+    table[n - 1] = best;
   }
   return { table, whole };
 }
@@ -276,6 +282,10 @@ function reads(check2, what) {
 }
 var readsBody = (check2) => reads(check2, /\b(body|json)\b/);
 var readsHeaders = (check2) => reads(check2, /\bheaders\b/);
+function percentages(weights) {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.max(1, Math.round(100 * w / sum)));
+}
 function scenarioProblems(s, checkName = true) {
   const out = [];
   if (!s || typeof s !== "object")
@@ -308,7 +318,7 @@ function scenarioProblems(s, checkName = true) {
         const whole = wholeWeights(weights);
         if (typeof whole === "string") {
           out.push(
-            `the mix's weights (${weights.join(", ")}): ${whole}; ${whole.includes("decimals") ? "round them to 3 decimals (or use whole numbers in the same ratio)" : "use smaller whole numbers in the same ratio"}`
+            `the mix's weights (${weights.join(", ")}): ${whole}; ${whole.includes("decimals") ? "round them to 3 decimals (or use whole numbers in the same ratio)" : `round them to a coarser ratio, e.g. percentages (${percentages(weights).join(", ")})`}`
           );
         }
       }
