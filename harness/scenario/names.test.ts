@@ -57,4 +57,22 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
     for (const name of ['GET /orders/404', 'order 4711', 'page 600', 'order 200-1', 'v200'])
       expect(nameProblem(name)).toMatch(/3 or more digits/);
   });
+  it("admits a standard's number and an operation's version in a name; ids in any form stay refused", () => {
+    for (const name of [
+      'sha256 sign',
+      'ISO8601 date',
+      'parse RFC3339',
+      'createUserAccountV2',
+      'loadBalancerHealthCheck1',
+    ])
+      expect(nameProblem(name), name).toBeNull();
+    for (const name of [
+      'order 12345',
+      'order12345',
+      'GET /o/a1b2c3d4e5f6a7b8',
+      'token 5f2b9c0d1e3a4b6c',
+      'abcdefghijklmn123',
+    ])
+      expect(nameProblem(name), name).toMatch(/built from data/);
+  });
 });

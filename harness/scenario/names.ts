@@ -20,15 +20,26 @@ export const MAX_NAMES_OF_A_SHAPE = 10;
  */
 const STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
 
+/**
+ * A standard's number glued to its word ('sha256', 'ISO8601', 'RFC3339', 'x509'... 2 to 8
+ * letters, then at most 4 digits, a word of its own) is a fixed part of a name. An id glued to a
+ * word this way ('item1234') passes here, and the family rule (MAX_NAMES_OF_A_SHAPE) stops it.
+ */
+const NAMED_NUMBER = /(^|[^\w])[a-z]{2,8}\d{1,4}(?!\w)/gi;
+
+/** A word with a short version or ordinal at its end ('createUserAccountV2', 'healthCheck1'): an operation's name, not an id. */
+const VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
+
 /** Why `name` cannot be a name, or null when it can. */
 export function nameProblem(name: unknown): string | null {
   if (typeof name !== 'string') return `a name must be a string, got ${name === null ? 'null' : typeof name}`;
   if (name.trim() === '') return 'a name must not be empty';
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
-  if (/\d{3,}/.test(name.replace(STATUS_CODE, '$1')))
+  if (/\d{3,}/.test(name.replace(STATUS_CODE, '$1').replace(NAMED_NUMBER, '$1')))
     return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
   if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;
-  if (/(?=[a-z-]*\d)[0-9a-z]{16,}/i.test(name))
+  const tokens = name.match(/[0-9a-z]{16,}/gi) ?? [];
+  if (tokens.some((t) => /\d/.test(t) && !VERSIONED_WORD.test(t)))
     return `name "${name}" has an id-like token in it: it looks built from data`;
   return null;
 }
