@@ -57,8 +57,11 @@ export function parseCsv(text: string): Row[] {
   while (i < n) {
     const recordLine = line;
     fields.length = 0;
+    // a record of one quoted empty field ("") is a row with an empty value, not a blank line
+    let quoted = false;
     for (;;) {
       if (text.charCodeAt(i) === QUOTE) {
+        quoted = true;
         const start = line;
         let field = '';
         i++;
@@ -102,7 +105,7 @@ export function parseCsv(text: string): Row[] {
       header = headerOf(fields, recordLine);
       headerLine = recordLine;
       protoAt = header.indexOf('__proto__');
-    } else if (fields.length !== 1 || fields[0] !== '') {
+    } else if (fields.length !== 1 || fields[0] !== '' || quoted) {
       if (fields.length !== header.length)
         throw new DataError(
           `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,

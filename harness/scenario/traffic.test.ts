@@ -143,6 +143,8 @@ describe('data rows', () => {
       { a: '1', b: '', c: '' },
     ]);
     expect(parseCsv('a,b\n1,')).toEqual([{ a: '1', b: '' }]);
+    // one column: a quoted empty field is a row with an empty value (RFC 4180), a bare blank line is none
+    expect(parseCsv('id\n""\n\n1\n')).toEqual([{ id: '' }, { id: '1' }]);
   });
   it('names the line of a ragged row, an unclosed quote and an empty file', () => {
     const line = (text: string) => {
