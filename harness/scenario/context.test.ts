@@ -36,3 +36,33 @@ describe('ctx.sleep', () => {
     expect(slept).toEqual([20, 0]);
   });
 });
+
+describe("ctx.row in preflight's sample arrivals", () => {
+  const csv: LoadedSource = {
+    rows: [{ id: 'a-1', name: 'ann' }],
+    order: 'sequential',
+    file: '/s/accounts.csv',
+    usable: 1,
+    columns: ['id', 'name'],
+  };
+  it('refuses a column the CSV header does not have, naming the header; reads the rest as a row', () => {
+    const sample = contextFactory('run', '', {}, { data: { accounts: csv }, sample: 0 })(1);
+    const row = sample.row('accounts');
+    expect(() => row.nmae).toThrow(
+      'ctx.row("accounts").nmae: /s/accounts.csv has no column "nmae"; its columns are "id", "name"',
+    );
+    expect([row.id, `${row.name}`, JSON.stringify(row), Object.keys(row).join()]).toEqual([
+      'a-1',
+      'ann',
+      '{"id":"a-1","name":"ann"}',
+      'id,name',
+    ]);
+    expect({ ...row }).toEqual({ id: 'a-1', name: 'ann' });
+  });
+  it('leaves the load and JSON sources as they are (a JSON row may lack a key another has)', () => {
+    expect(contextFactory('run', '', {}, { data: { accounts: csv } })(1).row('accounts').nmae).toBeUndefined();
+    const json = { ...csv, columns: undefined };
+    const sample = contextFactory('run', '', {}, { data: { accounts: json }, sample: 0 })(1);
+    expect(sample.row('accounts').nmae).toBeUndefined();
+  });
+});

@@ -20,6 +20,8 @@ export interface LoadedSource {
   file: string;
   /** Rows the load may use: a unique source keeps its last rows for preflight's sample arrivals. */
   usable: number;
+  /** A CSV source's header (every row has exactly these fields); absent for JSON, whose rows may differ. */
+  columns?: readonly string[];
 }
 
 export interface ContextOptions {
@@ -99,11 +101,30 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   if (s.sample !== undefined) {
     const i =
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
-    return src.rows[i];
+    return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }
   const i = rowIndex(src.order, seq, src.usable, s.seed);
   if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq));
   return src.rows[i];
+}
+
+/** What a row may be asked for beyond its columns: what JSON.stringify, await and a template literal look up. */
+const ROW_LOOKUPS = new Set(['toJSON', 'then']);
+
+/**
+ * A CSV row for preflight's sample arrivals: reading a column the header does not have throws,
+ * naming the header, so `ctx.row('accounts').nmae` fails before load instead of sending
+ * "undefined" in every request. Only the samples: the load reads the rows as they are.
+ */
+function strictRow(row: Row, columns: readonly string[], name: string, file: string): Row {
+  return new Proxy(row, {
+    get(target, key, receiver) {
+      if (typeof key === 'symbol' || key in target || ROW_LOOKUPS.has(key)) return Reflect.get(target, key, receiver);
+      throw new Error(
+        `ctx.row(${JSON.stringify(name)}).${key}: ${file} has no column "${key}"; its columns are ${columns.map((c) => `"${c}"`).join(', ')}`,
+      );
+    },
+  });
 }
 
 /**

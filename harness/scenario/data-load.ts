@@ -55,7 +55,13 @@ export function loadDataSources(
     else deepFreeze(rows);
     const order = src.order ?? 'sequential';
     const usable = usableRows(order, rows.length, samples);
-    out[name] = { rows: Object.freeze(rows), order, file, usable };
+    out[name] = {
+      rows: Object.freeze(rows),
+      order,
+      file,
+      usable,
+      ...('csv' in src ? { columns: Object.keys(rows[0]) } : {}),
+    };
   }
   return out;
 }
