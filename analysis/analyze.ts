@@ -98,6 +98,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       stop.heldAtLeastPerSec,
       stop.kneeStep,
       stop.peakPerSec,
+      input.entryNames,
     ),
     overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad), unitOf(input.rules)),
     generatorBound: firstBad?.generatorBound === true,

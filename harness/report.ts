@@ -38,6 +38,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
     gauges: gaugesOf(samples),
     rateUnit: rateUnitOf(meta.traffic),
+    ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),
     ...busyBoundOf(meta.config),
     ...serverConfigOf(meta.config),
   });

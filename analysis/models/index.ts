@@ -13,8 +13,9 @@ export function modelsOf(
   capacityPerSec: number | null,
   kneeStep: number | null,
   peakPerSec: number,
+  entryNames: readonly string[] = [],
 ): Models {
-  const little = littleRows(steps);
+  const little = littleRows(steps, entryNames);
   // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows)
   const { fit, note } =
     kneeStep === null

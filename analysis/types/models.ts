@@ -4,7 +4,7 @@
  */
 import type { StepResult } from './results.ts';
 
-/** Little's law for one step: mean concurrency N = X x W (X successful req/s, W mean latency in s). */
+/** Little's law for one step: mean concurrency N = X x W (X successful arrivals/s, W their mean time in s: a mix's entries', models/little.ts). */
 export interface LittleRow {
   index: number;
   /** The step's attempt (StepResult.attempt, 1 when absent): a rerun at the same index is its own row. Absent in older runs. */

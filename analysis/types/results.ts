@@ -351,6 +351,8 @@ export interface AnalyzeInput {
   slo?: SloConfig;
   /** The unit of the run's rates, from its traffic (format.ts rateUnitOf); the texts say req/s without it. */
   rateUnit?: RateUnit;
+  /** The mix's entry names (run.json traffic): Little's law takes the time of their arrivals, not of every request. */
+  entryNames?: readonly string[];
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
   /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */
