@@ -155,3 +155,14 @@ describe("plateau import k6 of plateau's own script's mix", () => {
     expect(md).toMatch(/\*\*Capacity: [^*]*arrivals\/s/);
   });
 });
+
+describe('plateau import k6 of a file cut short', () => {
+  it('a .gz that ends mid-stream (k6 killed while writing it) imports what decoded and says the run is cut', async () => {
+    const whole = fs.readFileSync(`${FIX}/stepped-queue.ndjson.gz`);
+    const file = path.join(runsDir, 'cut.ndjson.gz');
+    fs.writeFileSync(file, whole.subarray(0, 200_000));
+    const r = await importK6({ file, outDir: runsDir, runId: 'cut-gz', steps: {} });
+    expect(r.ingest.stats.points).toBeGreaterThan(10_000);
+    expect(r.notes.some((n) => n.startsWith('cut.ndjson.gz ends mid-stream (gzip cut short'))).toBe(true);
+  });
+});

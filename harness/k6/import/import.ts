@@ -60,7 +60,7 @@ const IMPORT_TARGET = 'http://k6-import.invalid/';
 
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
-  let { records, ingest } = await ingestFile(o, 'iterations');
+  let { records, ingest, cut } = await ingestFile(o, 'iterations');
   if (ingest.stats.points === 0) {
     throw new PlateauError(
       `${o.file} holds no k6 samples`,
@@ -76,11 +76,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     ingest.stats.byMetric.http_reqs &&
     ingest.stats.arrivalsFrom === 'iterations'
   ) {
-    ({ records, ingest } = await ingestFile(o, 'requests'));
+    ({ records, ingest, cut } = await ingestFile(o, 'requests'));
     notes.push(
       `${path.basename(o.file)} has no \`iterations\` samples (no iteration ended): each request is counted as an arrival`,
     );
   }
+  if (cut)
+    notes.push(
+      `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
+    );
   notes.push(...nameNotes(records, ingest.stats.names));
   const { steps, stepsFrom } = planSteps(o, records, ingest.stats.offeredPerS);
   const config = parseConfigOrThrow({
@@ -161,10 +165,11 @@ function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResul
 async function ingestFile(
   o: ImportOptions,
   arrivals: 'iterations' | 'requests',
-): Promise<{ records: BucketRecord[]; ingest: IngestResult }> {
+): Promise<{ records: BucketRecord[]; ingest: IngestResult; cut: boolean }> {
   const records: BucketRecord[] = [];
+  let cut = false;
   const ingest = await ingestLines(
-    readLines(o.file),
+    readLines(o.file, () => (cut = true)),
     {
       source: 'k6',
       phase: 'steps',
@@ -177,7 +182,7 @@ async function ingestFile(
     },
     o.file,
   );
-  return { records, ingest };
+  return { records, ingest, cut };
 }
 
 /**

@@ -71,8 +71,8 @@ export function isGzip(file: string): boolean {
   }
 }
 
-/** Every line of a finished file, in batches. */
-export async function* readLines(file: string): AsyncGenerator<string[]> {
+/** Every line of a finished file, in batches; `onCut` is told when a .gz file ends mid-stream. */
+export async function* readLines(file: string, onCut: () => void = () => undefined): AsyncGenerator<string[]> {
   if (!fs.existsSync(file)) {
     throw new PlateauError(
       `k6 output ${file} does not exist`,
@@ -84,9 +84,15 @@ export async function* readLines(file: string): AsyncGenerator<string[]> {
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
   const split = new LineSplitter();
-  for await (const chunk of stream) {
-    const lines = split.push(chunk as Buffer);
-    if (lines.length) yield lines;
+  try {
+    for await (const chunk of stream) {
+      const lines = split.push(chunk as Buffer);
+      if (lines.length) yield lines;
+    }
+  } catch (err) {
+    // a .gz cut short (k6 killed while writing it): what decoded is kept, its torn last line counted as such
+    if ((err as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR') throw err;
+    onCut();
   }
   const last = split.end();
   if (last.length) yield last;
