@@ -83,6 +83,35 @@ async function ingestNow(f: string, more: Partial<BucketizerOptions>) {
 const STEPPED = ['stepped-queue.ndjson.gz', 'stepped-queue.csv.gz', 'stepped-reject.ndjson', 'stepped-reject.csv.gz'];
 const ALL = [...STEPPED, 'public-votacao-constant-vus.ndjson'];
 
+describe('a k6 CSV cut inside its last row (a killed run)', () => {
+  it.each([',tr', ',POST,wo'])(
+    'a row ending at "%s" is one unreadable line, not a sample with made-up tags',
+    async (end) => {
+      const lines = zlib
+        .gunzipSync(fs.readFileSync(`${DIR}/stepped-reject.csv.gz`))
+        .toString('utf8')
+        .split('\n');
+      const kept = lines.slice(0, 2000);
+      const last = lines.slice(2000).find((l) => l.startsWith('http_reqs,'))!;
+      const torn = last.slice(0, last.indexOf(end) + end.length);
+      async function* batches() {
+        yield [...kept, torn];
+      }
+      const records: BucketRecord[] = [];
+      const whole = await ingestLines(
+        (async function* () {
+          yield kept;
+        })(),
+        { source: 'k6', phase: 'steps', lateS: 5, sink: () => undefined },
+      );
+      const r = await ingestLines(batches(), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
+      expect(r.badLines).toBe(1);
+      expect(r.stats.byMetric).toEqual(whole.stats.byMetric);
+      expect(records.some((x) => x.byName !== undefined && Object.keys(x.byName).length > 1)).toBe(false);
+    },
+  );
+});
+
 describe('k6 output fixtures against a reference read from the raw lines', () => {
   it.each(ALL)('%s: every sample counted, per metric', async (f) => {
     const ref = reference(f);

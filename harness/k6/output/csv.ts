@@ -21,6 +21,8 @@ interface Columns {
   /** The `extra_tags` column, -1 when absent, and the kept tags that have no column of their own. */
   extra: number;
   extraKeys: ReadonlySet<string>;
+  /** The header's cells: k6 writes every column on every row, so a row with fewer is torn (a killed run's last). */
+  width: number;
 }
 
 export class CsvRows {
@@ -53,12 +55,15 @@ export class CsvRows {
       tags: KEPT_TAGS.map((k) => [k, at(k)] as [keyof K6Tags, number]).filter(([, i]) => i !== -1),
       extra: at('extra_tags'),
       extraKeys: new Set(KEPT_TAGS.filter((k) => at(k) === -1)),
+      width: cells.length,
     };
     return 'skip';
   }
 
   private row(cells: string[]): LineResult {
     const c = this.columns!;
+    // a row cut short would read as a sample with made-up tags (a name 'wo' from 'work', a failure)
+    if (cells.length < c.width) return 'bad';
     const time = cells[c.time] ?? '';
     const timeMs = parseCsvTimeMs(time);
     const value = Number(cells[c.value]);
