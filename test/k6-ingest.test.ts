@@ -282,17 +282,24 @@ describe('metric names', () => {
     expect(aggregate(records, 'steps', 0, 1e9).hist.duration.totalCount).toBe(3);
   });
 
-  it("leaves out k6's setup() and teardown() groups, not a user's group named setupCart or teardownSession", async () => {
-    const req = (group: string) =>
-      point('http_reqs', 1, `{"expected_response":"true","scenario":"steps","group":${JSON.stringify(group)}}`);
+  it("leaves out k6's setup() and teardown() groups, not a user's group named setupCart, teardownSession or even setup", async () => {
+    // k6's setup() and teardown() run outside any scenario: their samples carry no scenario tag
+    const req = (group: string, scenario: string | null = 'steps') =>
+      point(
+        'http_reqs',
+        1,
+        `{"expected_response":"true",${scenario === null ? '' : `"scenario":"${scenario}",`}"group":${JSON.stringify(group)}}`,
+      );
     const lines = [
       point('vus', 0, '{}'),
       req(''),
       req('::setupCart'),
       req('::teardownSession'),
+      req('::setup', null),
+      req('::teardown', null),
+      req('::setup::inner', null),
+      // a user's own group('setup') in the default function: k6 tags it "::setup", with its scenario
       req('::setup'),
-      req('::teardown'),
-      req('::setup::inner'),
     ];
     const records: BucketRecord[] = [];
     const r = await ingestLines(batches(lines), {
@@ -302,7 +309,7 @@ describe('metric names', () => {
       sink: (x) => records.push(x),
     });
     expect(r.stats.points).toBe(lines.length);
-    expect(aggregate(records, 'steps', 0, 1e9).ok).toBe(6); // '', setupCart, teardownSession: 3 samples of value 2
+    expect(aggregate(records, 'steps', 0, 1e9).ok).toBe(8); // '', setupCart, teardownSession, the user's setup: 4 samples of value 2
   });
 
   it("a long setup() moves t0 to its end: the scenario's first second is second 0, not second 13", async () => {

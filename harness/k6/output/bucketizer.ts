@@ -263,7 +263,7 @@ export class Bucketizer {
    */
   private hold(p: K6Point): void {
     const g = p.tags.group;
-    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && lifecycle(g, '::setup')) {
+    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && lifecycle(p, g, '::setup')) {
       this.setupEndMs = Math.max(this.setupEndMs, p.timeMs);
       this.stats.skipped++;
       return;
@@ -310,7 +310,11 @@ export class Bucketizer {
   private selected(p: K6Point): boolean {
     const g = p.tags.group;
     // most samples carry group "" (the root group): look at the text only when it could match
-    if (g !== undefined && g.charCodeAt(0) === 58 /* : */ && (lifecycle(g, '::setup') || lifecycle(g, '::teardown')))
+    if (
+      g !== undefined &&
+      g.charCodeAt(0) === 58 /* : */ &&
+      (lifecycle(p, g, '::setup') || lifecycle(p, g, '::teardown'))
+    )
       return false;
     return (
       this.scenarios === null ||
@@ -490,7 +494,11 @@ export class Bucketizer {
   }
 }
 
-/** k6's setup() or teardown() group, or one nested in it; not a user's group('setupCart'), tagged "::setupCart". */
-function lifecycle(group: string, name: string): boolean {
-  return group === name || group.startsWith(`${name}::`);
+/**
+ * k6's setup() or teardown() group, or one nested in it: never a scenario's, so its samples carry
+ * no scenario tag. Not a user's group('setupCart') ("::setupCart"), nor a user's own
+ * group('setup') inside the default function, which k6 also tags "::setup", with its scenario.
+ */
+function lifecycle(p: K6Point, group: string, name: string): boolean {
+  return p.tags.scenario === undefined && (group === name || group.startsWith(`${name}::`));
 }
