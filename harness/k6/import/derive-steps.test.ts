@@ -20,7 +20,7 @@ async function* once(lines: string[]) {
 async function derive(lines: AsyncIterable<string[]>, lateS = 5) {
   const records: BucketRecord[] = [];
   const r = await ingestLines(lines, { source: 'k6', phase: 'steps', lateS, sink: (x) => records.push(x) });
-  return { stats: r.stats, records, derived: deriveSteps(records, r.stats.offeredPerS) };
+  return { stats: r.stats, records, derived: deriveSteps(records, r.stats.offeredPerS, r.stats.wholeSeconds === true) };
 }
 
 /**
@@ -69,13 +69,14 @@ describe('the JSON and the CSV exports of one run derive the same plan', () => {
     expect(fromWhole.derived.steps).toEqual(plan);
   });
 
-  it("whole seconds: an iteration stamped S that took d < 0.5 s started in S's second, as a drop stamped S happened in it", async () => {
+  it('whole seconds: an iteration stamped S that took d began in [S - d, S + 1 - d), shared by the seconds that overlaps; a drop stamped S happened in S', async () => {
     const head =
       'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
     const row = (metric: string, s: number, value: number) =>
       `${metric},${1795971160 + s},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`;
     // t0 at 1795971160 (the first vus point less a second); stamped 3: 5 iterations of 20 ms to
-    // 400 ms and 5 drops; stamped 4, an iteration of 1.7 s: it began in [2.3 s, 3.3 s), taken as 2.8 s
+    // 400 ms and 5 drops; stamped 4, an iteration of 1.7 s: it began in [2.3 s, 3.3 s), counted
+    // started at its midpoint (2.8 s) and offered 0.7 in second 2, 0.3 in second 3
     const lines = [head, row('vus', 1, 1)];
     for (let k = 0; k < 5; k++) lines.push(row('iteration_duration', 3, 20 + k * 95), row('dropped_iterations', 3, 1));
     lines.push(row('iteration_duration', 4, 1700));
@@ -87,7 +88,11 @@ describe('the JSON and the CSV exports of one run derive the same plan', () => {
       [2, 1, 0],
       [3, 5, 5],
     ]);
-    expect(stats.offeredPerS).toEqual([0, 0, 1, 10]);
+    // second 2: the iterations' shares 0.02 + 0.115 + 0.21 + 0.305 + 0.4 and 0.7; second 3: the rest and the 5 drops
+    const [s0, s1, s2, s3] = stats.offeredPerS;
+    expect([s0, s1, stats.offeredPerS.length]).toEqual([0, 0, 4]);
+    expect(s2).toBeCloseTo(1.05 + 0.7, 9);
+    expect(s3).toBeCloseTo(3.95 + 0.3 + 5, 9);
   });
 });
 
@@ -197,4 +202,72 @@ describe('holds to a plan', () => {
       /80\/s at 2-8 s, 100\/s at 10-16 s, 300\/s at 18-24 s\) are not start \+ i x step/,
     );
   });
+});
+
+/**
+ * A synthetic stepped run of the issue's shape (80, 160, 240, 320 arrivals/s, 4 s ramps, 6 s
+ * holds), not a recorded one: arrivals at the plan's times, one server of 180/s that queues, 40
+ * VUs, so the third step collapses (its latencies grow for seconds, then arrivals drop). Written as
+ * a CSV with millisecond timestamps (unix_milli) and with whole seconds (k6's default unix), the
+ * start `phaseS` into its first second.
+ */
+function collapsingRun(phaseS: number, timeFormat: 'unix' | 'unix_milli'): string[] {
+  const t0 = 1795971160 * 1000 + phaseS * 1000;
+  const stamp = (ms: number) => String(timeFormat === 'unix' ? Math.floor((t0 + ms) / 1000) : Math.floor(t0 + ms));
+  const out: [number, string][] = [];
+  const row = (metric: string, ms: number, value: number) =>
+    out.push([ms, `${metric},${stamp(ms)},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`]);
+  // arrival times: the n-th arrival where the plan's cumulative count reaches n (ramps linear)
+  const rates = [80, 160, 240, 320];
+  let level = 0;
+  let t = 0;
+  let due = 0;
+  let serverFreeMs = 0;
+  const busyUntil: number[] = [];
+  for (const to of rates) {
+    for (const [d, a, b] of [
+      [4, level, to],
+      [6, to, to],
+    ]) {
+      for (let k = 0; k < d * 100; k++) {
+        const tau = t + (k + 0.5) / 100;
+        due += (a + ((b - a) * (k + 0.5)) / (d * 100)) / 100;
+        while (due >= 1) {
+          due -= 1;
+          const ms = tau * 1000;
+          for (let i = busyUntil.length - 1; i >= 0; i--) if (busyUntil[i] <= ms) busyUntil.splice(i, 1);
+          if (busyUntil.length >= 40) {
+            row('dropped_iterations', ms, 1);
+            continue;
+          }
+          serverFreeMs = Math.max(serverFreeMs, ms) + 1000 / 180;
+          busyUntil.push(serverFreeMs);
+          row('iteration_duration', serverFreeMs, serverFreeMs - ms);
+        }
+      }
+      t += d;
+    }
+    level = to;
+  }
+  for (let s = 1; s <= t + 1; s++) row('vus', s * 1000 + 700, 10);
+  out.sort((x, y) => x[0] - y[0]);
+  return [
+    'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata',
+    ...out.map(([, l]) => l),
+  ];
+}
+
+describe('a stepped run whose third step collapsed, at every phase of its start (synthetic)', () => {
+  const plan = { startPerSec: 80, stepPerSec: 80, maxPerSec: 320, rampS: 4, holdS: 6 };
+  it.each([0.05, 0.37, 0.6, 0.9])(
+    'start %s s into its second: millisecond and whole-second stamps derive the plan',
+    async (phaseS) => {
+      const milli = await derive(once(collapsingRun(phaseS, 'unix_milli')));
+      const whole = await derive(once(collapsingRun(phaseS, 'unix')));
+      expect(whole.stats.wholeSeconds).toBe(true);
+      expect(whole.records.reduce((a, r) => a + r.dropped, 0)).toBeGreaterThan(0);
+      expect(milli.derived.steps).toEqual(plan);
+      expect(whole.derived.steps).toEqual(plan);
+    },
+  );
 });

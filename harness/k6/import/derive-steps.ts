@@ -10,7 +10,10 @@
  *            tol = max(2, 3% of the rate)
  *   rate   = the median of the run's seconds (an edge second that was partly ramp, or a second
  *            that whole-second timestamps made one arrival richer or poorer, does not move it)
- *   ramp   = the gap between one hold's end and the next one's start (the first starts at t0)
+ *   ramp, hold = the split of the period (the least-squares slope of the holds' centres, or a
+ *            second either side) whose plan lies closest to the whole offered series
+ *            (plan-fit.ts): a hold's edges and the gaps between holds are each up to two
+ *            seconds off, whole-second timestamps blurring them most
  *   start, step = the least-squares line rate_i = start + i x step through the holds' rates,
  *            each rounded: a hold 1/s off (239 for 240) moves neither
  *
@@ -19,6 +22,7 @@
  * step flags).
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
+import { fitRampHold } from './plan-fit.ts';
 
 export interface DerivedSteps {
   startPerSec: number;
@@ -57,8 +61,15 @@ export function findHolds(offered: readonly number[]): Hold[] {
     const run = offered.slice(from, t + 1);
     const flat = t < offered.length && Math.max(...run) - Math.min(...run) <= tolOf(Math.max(...run));
     if (flat) continue;
-    if (t - from >= MIN_HOLD_S && offered[from] > 0)
-      holds.push({ fromS: from, toS: t, ratePerSec: Math.round(median(offered.slice(from, t))) });
+    if (t - from >= MIN_HOLD_S && offered[from] > 0) {
+      const last = holds.at(-1);
+      const rate = median(offered.slice(from, t));
+      // grown greedily, a hold can end at an edge second that the next run then starts from: two
+      // runs that touch at the same rate are one hold (a step with no ramp before it differs by a step)
+      if (last && last.toS === from && Math.abs(last.ratePerSec - rate) <= tolOf(Math.max(last.ratePerSec, rate)))
+        holds[holds.length - 1] = { ...last, toS: t, ratePerSec: Math.round(median(offered.slice(last.fromS, t))) };
+      else holds.push({ fromS: from, toS: t, ratePerSec: Math.round(rate) });
+    }
     from = t;
   }
   return holds;
@@ -85,32 +96,51 @@ function fitLine(rates: readonly number[]): { startPerSec: number; stepPerSec: n
   return { startPerSec: Math.round(meanR - step * meanI), stepPerSec: Math.round(step) };
 }
 
-function mode(values: readonly number[]): number {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+/** The period (ramp + hold) the holds' centres are spaced by: their least-squares slope, rounded. */
+function periodOf(holds: readonly Hold[]): number {
+  const centres = holds.map((h) => (h.fromS + h.toS) / 2);
+  const meanI = (centres.length - 1) / 2;
+  const meanC = centres.reduce((a, c) => a + c, 0) / centres.length;
+  let cov = 0;
+  let varI = 0;
+  centres.forEach((c, i) => {
+    cov += (i - meanI) * (c - meanC);
+    varI += (i - meanI) ** 2;
+  });
+  return Math.round(cov / varI);
 }
 
-/** @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent. */
+/**
+ * @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent.
+ * @param wholeSeconds the output's timestamps are whole seconds (IngestStats.wholeSeconds): its
+ *   iterations' starts are blurred over two seconds, which the fit of the ramps allows for.
+ */
 export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
+  wholeSeconds = false,
 ): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
   const holds = findHolds(offered);
   if (holds.length < 2)
     return { steps: null, why: `found ${holds.length} hold(s) of a steady offered rate; a stepped run has at least 2` };
-  const holdS = mode(holds.map((h) => h.toS - h.fromS));
-  const rampS = mode(holds.slice(1).map((h, i) => h.fromS - holds[i].toS));
   const { startPerSec, stepPerSec } = fitLine(holds.map((h) => h.ratePerSec));
   if (stepPerSec <= 0 || startPerSec <= 0)
     return {
       steps: null,
       why: `the holds' rates do not rise from a start above 0 (${holds.map((h) => h.ratePerSec).join(', ')} arrivals/s)`,
     };
+  const shape = { startPerSec, stepPerSec, steps: holds.length };
+  const fit = fitRampHold(offered, shape, periodOf(holds), MIN_HOLD_S, wholeSeconds);
+  if (fit === null)
+    return {
+      steps: null,
+      why: `the holds (${holds.map((h) => `${h.fromS}-${h.toS} s`).join(', ')}) leave no room for a ramp and a hold`,
+    };
+  const { rampS, holdS, offsetS } = fit;
   const off = holds.find(
     (h, i) =>
       Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec) ||
-      Math.abs(h.fromS - (rampS + i * (rampS + holdS))) > 1,
+      Math.abs(h.fromS - (offsetS + rampS + i * (rampS + holdS))) > 1,
   );
   if (off) {
     return {

@@ -86,7 +86,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
-  const { steps, stepsFrom } = planSteps(o, records, ingest.stats.offeredPerS);
+  const { steps, stepsFrom } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true);
   const config = parseConfigOrThrow({
     target: { url: o.target ?? IMPORT_TARGET },
     steps,
@@ -219,11 +219,12 @@ function planSteps(
   o: ImportOptions,
   records: readonly BucketRecord[],
   offered: readonly number[],
+  wholeSeconds: boolean,
 ): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom'] } {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
   if (given) return { steps: { ...s }, stepsFrom: 'flags' };
-  const d = deriveSteps(records, offered);
+  const d = deriveSteps(records, offered, wholeSeconds);
   if (!d.steps) {
     throw new PlateauError(
       `cannot derive the steps of ${o.file}: ${d.why}`,
@@ -260,7 +261,7 @@ function importStage(
       arrivalsLine(st),
       ...(st.wholeSeconds
         ? [
-            'timestamps in whole seconds (CSV timeFormat unix or rfc3339): each second is +-1 s; an iteration starts at its end second + 0.5 s - its duration',
+            'timestamps in whole seconds (CSV timeFormat unix or rfc3339): each second is +-1 s; an iteration is counted started at its end second + 0.5 s - its duration, and offered shared between the two seconds where it may have started',
           ]
         : []),
       ...notes,

@@ -25,9 +25,12 @@
  * iteration that ran longer than lateS is counted late in the buckets, never here, so deriving
  * the steps of a collapsed step does not depend on how long its iterations took. With
  * whole-second timestamps (CSV timeFormat unix or rfc3339) a sample stamped S happened in
- * [S, S + 1 s): an iteration's start is taken as S + 0.5 s - its duration, the middle of where it
- * can be, so that it falls in the second its drops (stamped in the same way) fall in, instead of
- * a second earlier for any duration over 0.
+ * [S, S + 1 s): an iteration's start lies in [S - d, S + 1 s - d) for its duration d. Its bucket
+ * counts it started at the middle of that (S + 0.5 s - d), so that it falls in the second its drops
+ * (stamped in the same way) fall in; the offered tally shares it between the seconds that span
+ * overlaps, in proportion, which keeps a step's rate when durations grow (a collapsing step), where
+ * the middle moved a share of its arrivals a second and read 143/s for 150 (import/plan-fit.ts
+ * allows for the blur this leaves).
  */
 import type { BucketRecord, Phase } from '../../../analysis/types.ts';
 import { isOk } from './error-kind.ts';
@@ -350,7 +353,12 @@ export class Bucketizer {
         return;
       case 'iteration_duration': {
         const startMs = p.timeMs + this.stampMidMs - p.value;
-        this.offer(startMs, 1);
+        // whole-second stamps: the end lies anywhere in its second, so the start anywhere in the
+        // second from (stamp - duration); shared between the two seconds that overlaps, the
+        // offered rate keeps its arrivals where a midpoint guess moved a share of them a second
+        // as the durations grew (a collapsing step read 143/s for 150)
+        if (this.stampMidMs === 0) this.offer(startMs, 1);
+        else this.offerSpread(p.timeMs - p.value, 1);
         this.at(startMs).b.started++;
         return;
       }
@@ -453,6 +461,15 @@ export class Bucketizer {
     const out = this.stats.offeredPerS;
     while (out.length <= tS) out.push(0);
     out[tS] += n;
+  }
+
+  /** n arrivals due anywhere in the second from fromMs: shared by the seconds it overlaps, in proportion. */
+  private offerSpread(fromMs: number, n: number): void {
+    const at = (fromMs - this.t0Ms!) / 1000;
+    const tS = Math.floor(at);
+    const later = at - tS;
+    this.offer(this.t0Ms! + tS * 1000, n * (1 - later));
+    if (later > 0) this.offer(this.t0Ms! + (tS + 1) * 1000, n * later);
   }
 
   /** The open second holding timeMs (late samples land in the oldest open one). */
