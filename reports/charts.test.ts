@@ -9,7 +9,7 @@ import { fakeRun } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
-import { throughputSpec } from './charts/throughput.ts';
+import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
 import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
@@ -252,6 +252,24 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
     expect(byLabel(/^knee: step 8$/)).toMatchObject({ y: { expr: 'height - 4' }, baseline: 'bottom' });
     expect(byLabel(/^USL predicted peak/)).toMatchObject({ align: 'left', x: 4, dy: -6 });
     expect(byLabel(/^capacity 400\.0 req\/s$/)).toMatchObject({ align: 'left', x: 4, dy: 6, baseline: 'top' });
+  });
+});
+
+describe('the throughput chart and a USL peak far above the steps', () => {
+  it(`draws no peak over ${PEAK_DRAWN_UP_TO} x the top offered rate (it flattened the steps on a stretched axis); the Models section keeps it with its caveat`, () => {
+    const far = {
+      ...DEMO,
+      models: { ...DEMO.models!, usl: { ...DEMO.models!.usl!, nStar: 8_000, peakPerSec: 1.7e10 } },
+    };
+    const spec = throughputSpec(far) as Json;
+    const labels = layers(spec).flatMap((l) => (l.data?.values?.[0]?.label ? [l.data.values[0].label] : []));
+    expect(labels.some((x: string) => x.startsWith('USL predicted peak'))).toBe(false);
+    expect(spec.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
+    // the demo's own, a little past the measured N, is drawn and says so
+    const own = layers(throughputSpec(DEMO) as Json).flatMap((l) =>
+      l.data?.values?.[0]?.label ? [l.data.values[0].label] : [],
+    );
+    expect(own).toContain('USL predicted peak 406.5 req/s (extrapolated past the measured N)');
   });
 });
 

@@ -15,6 +15,9 @@ import { rateUnit } from '../cells.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
 
+/** The highest predicted peak drawn, as a multiple of the top offered rate: beyond, the axis would flatten the steps. */
+export const PEAK_DRAWN_UP_TO = 1.5;
+
 export function throughputSpec(run: RunResult): ChartSpec {
   const steps = run.steps.filter((s) => s.steadyS > 0);
   const maxRate = Math.max(1, ...run.steps.map((s) => s.ratePerSec));
@@ -55,14 +58,17 @@ export function throughputSpec(run: RunResult): ChartSpec {
     },
     verdictPoints(achieved, x, 'achieved'),
   ];
-  const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null;
-  if (usl?.peakPerSec != null && usl.nStar !== null) {
+  // a peak far above every offered rate is an extrapolation the Models section words with its
+  // caveat: drawn here it stretched the axis (to 1.7e10 for a fit whose beta came out ~0) and laid
+  // every step flat on zero
+  const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null && usl.peakPerSec <= PEAK_DRAWN_UP_TO * maxRate;
+  if (drawsPeak) {
     const maxN = fittedMaxN(run);
-    const extrapolated = maxN !== null && usl.nStar > maxN ? ' (extrapolated past the measured N)' : '';
+    const extrapolated = maxN !== null && usl!.nStar! > maxN ? ' (extrapolated past the measured N)' : '';
     layers.push(
       hRule(
-        usl.peakPerSec,
-        `USL predicted peak ${fmtRate(usl.peakPerSec)} ${unit}${extrapolated}`,
+        usl!.peakPerSec!,
+        `USL predicted peak ${fmtRate(usl!.peakPerSec!)} ${unit}${extrapolated}`,
         COLOR.model,
         [2, 3],
         'left',
