@@ -195,13 +195,20 @@ export function namesKneeSentence(run: RunResult): string | null {
   }
   const g = f.first;
   const kind = g.transaction ? 'transaction' : 'request';
+  const upToKnee = `on the way to ${knee} (step ${stepNo(f.kneeIndex)})`;
+  // "first" only where it was: another name judged, and none grew at the same step
+  const alone = f.judged.length <= 1;
+  const lead = alone
+    ? `Grew ${upToKnee}, the only name whose ${p} could be judged (which degraded first cannot be told: no other name's ${p} rests on enough samples at two steps)`
+    : g.alsoGrew.length > 0
+      ? `Degraded ${upToKnee} together with ${g.alsoGrew.join(', ')}, all at one step (named here: the largest growth; which came first within the step cannot be told)`
+      : `First to degrade ${upToKnee}`;
   // the others may have grown as much, unseen: say which names the rule could judge
   const onlyJudged =
-    f.judged.length < nameOrder(run).length
+    !alone && f.judged.length < nameOrder(run).length
       ? `; judged: ${f.judged.join(', ')}, the other names' ${p}s resting on too few samples to compare`
       : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
-  const also = g.alsoGrew.length > 0 ? `; at the same step also ${g.alsoGrew.join(', ')}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `First to degrade on the way to ${knee} (step ${stepNo(f.kneeIndex)}): ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${also}${onlyJudged}.`;
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${onlyJudged}.`;
 }

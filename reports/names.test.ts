@@ -197,9 +197,24 @@ describe('report.md by name', () => {
     expect(lines.filter(Boolean).at(-1)).toMatch(/^\\\* unreliable: fewer than 30 samples/);
   });
 
-  it('names the entry whose p99 grew first on the way to the knee', () => {
+  it('names the entries whose p99 grew at one step on the way to the knee together, first none of them', () => {
     expect(section(md, 'Steps by name')).toContain(
-      '**First to degrade on the way to the knee (step 4): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, 2.5× its 22.0 ms at step 2 (the first p99 past 2× its own baseline, reliable percentiles only); at the same step also checkout: create.**',
+      '**Degraded on the way to the knee (step 4) together with checkout: create, all at one step (named here: the largest growth; which came first within the step cannot be told): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, 2.5× its 22.0 ms at step 2 (the first p99 past 2× its own baseline, reliable percentiles only).**',
+    );
+  });
+
+  it('calls an entry first to degrade only where another judged name had not grown by then', () => {
+    // checkout: create's p99 at step 4 as at step 2: only create order grew there
+    const steady: RunResult = {
+      ...MIXED,
+      steps: MIXED.steps.map((s) =>
+        s.index === 3
+          ? { ...s, byName: { ...s.byName!, 'checkout: create': MIXED.steps[1].byName!['checkout: create'] } }
+          : s,
+      ),
+    };
+    expect(namesKneeSentence(steady)).toMatch(
+      /^First to degrade on the way to the knee \(step 4\): create order \(request\), whose p99 reached 55\.0 ms at step 4/,
     );
   });
 
@@ -234,7 +249,7 @@ describe('report.md by name', () => {
 
   it('judges p90 when no p99 rests on enough samples, and says so', () => {
     expect(namesKneeSentence(reliableBelow(99))).toBe(
-      "First to degrade on the way to the knee (step 4): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, 2.1× its 14.0 ms at step 1 (the first p90 past 2× its own baseline, reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect); at the same step also create order.",
+      "Degraded on the way to the knee (step 4) together with create order, all at one step (named here: the largest growth; which came first within the step cannot be told): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, 2.1× its 14.0 ms at step 1 (the first p90 past 2× its own baseline, reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect).",
     );
   });
 
@@ -371,7 +386,7 @@ describe('report.html by name', () => {
       html.indexOf('</section>', html.indexOf('<section id="names">')),
     );
     expect(names).toContain('<svg data-chart="names"></svg>');
-    expect(names).toContain('First to degrade on the way to the knee (step 4): create order (request)');
+    expect(names).toContain('Degraded on the way to the knee (step 4) together with checkout: create');
     expect((names.match(/<details class="names-step"( open)?>\n<summary>Step /g) ?? []).length).toBe(5);
     expect(names).toContain('<tr><td>checkout</td><td>transaction</td>');
   });
