@@ -202,11 +202,11 @@ function mergedNames(group: readonly BucketRecord[]): Pick<BucketRecord, 'byName
   }
   if (parts.size === 0) return group.some((r) => r.byName) ? { byName: {} } : {};
   const names = [...parts.keys()].sort();
-  return { byName: Object.fromEntries(names.map((name) => [name, mergeName(parts.get(name)!)])) };
+  return { byName: Object.fromEntries(names.map((name) => [name, mergeNameBuckets(parts.get(name)!)])) };
 }
 
-/** One name's buckets of one second, summed. */
-function mergeName(parts: readonly NameBucket[]): NameBucket {
+/** One name's buckets of one second, summed (exactly: counts, statuses and duration histograms add). */
+export function mergeNameBuckets(parts: readonly NameBucket[]): NameBucket {
   if (parts.length === 1) return parts[0];
   const statuses = sumCounts<string>(parts.map((b) => b.statuses ?? {}));
   return {

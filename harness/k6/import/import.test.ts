@@ -73,12 +73,12 @@ describe('plateau import k6 of a user script', () => {
    * 12 s of one iteration a 100 ms, each a GET of /orders/<id> (and, with `fixed`, a GET of a fixed
    * URL first), as k6 writes it when the script gives no name (name = url = the URL).
    */
-  function idUrls(fixed: boolean): string {
+  function idUrls(fixed: boolean, firstId = 10_000): string {
     const lines: string[] = [];
     for (let i = 0; i < 120; i++) {
       const at = 1000 + i * 100;
       if (i % 10 === 0) lines.push(line('vus', at, 1, {}));
-      const urls = [...(fixed ? ['http://127.0.0.1:8080/orders'] : []), `http://127.0.0.1:8080/orders/${10_000 + i}`];
+      const urls = [...(fixed ? ['http://127.0.0.1:8080/orders'] : []), `http://127.0.0.1:8080/orders/${firstId + i}`];
       for (const [k, url] of urls.entries()) {
         const tags = { expected_response: 'true', group: '', name: url, scenario: 'default', status: '200', url };
         lines.push(line('http_reqs', at + 10 * k + 5, 1, tags), line('http_req_duration', at + 10 * k + 5, 4, tags));
@@ -86,7 +86,7 @@ describe('plateau import k6 of a user script', () => {
       const it = { group: '', scenario: 'default' };
       lines.push(line('iteration_duration', at + 30, 30, it), line('iterations', at + 30, 1, it));
     }
-    return written(`ids-${fixed}.ndjson`, lines);
+    return written(`ids-${fixed}-${firstId}.ndjson`, lines);
   }
   const FIX_NOTE = /^fix: give each request a fixed name.*tags: \{ name: 'read order' \}/;
 
@@ -105,6 +105,15 @@ describe('plateau import k6 of a user script', () => {
     expect(stage.detail).toMatch(
       /; 2 names; 120 URLs built from data folded into one name: give requests a fixed name tag$/,
     );
+  });
+
+  it('short ids (/orders/1, /orders/2, ...) fold too once more than 10 differ only in their numbers, the first 10 with them', async () => {
+    const r = await importK6({ file: idUrls(true, 1), outDir: runsDir, steps: FLAGS });
+    const bs = buckets(r.dir);
+    const names = new Set(bs.flatMap((b) => Object.keys(b.byName ?? {})));
+    expect([...names].sort()).toEqual(['(unnamed: 120 URLs)', 'http://127.0.0.1:8080/orders']);
+    expect(bs.reduce((a, b) => a + (b.byName?.['(unnamed: 120 URLs)']?.completed ?? 0), 0)).toBe(120);
+    expect(r.notes[0]).toMatch(/differs only in its numbers from 10 names before it/);
   });
 
   it('only URLs with ids: no breakdown at all, and the import says why, with the fix', async () => {

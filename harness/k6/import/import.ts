@@ -10,7 +10,8 @@
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
 import path from 'node:path';
-import type { BucketRecord, StageOutcome, RunResult, TrafficRecord } from '../../../analysis/types.ts';
+import type { BucketRecord, NameBucket, StageOutcome, RunResult, TrafficRecord } from '../../../analysis/types.ts';
+import { mergeNameBuckets } from '../../../analysis/buckets.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import { buildPlan } from '../../../analysis/plan.ts';
@@ -185,6 +186,20 @@ async function ingestFile(
   return { records, ingest, cut };
 }
 
+/** Merges a second's rows of names folded late (their family grew past the limit) into its folded row. */
+function foldLate(by: Record<string, NameBucket>, late: ReadonlySet<string>): void {
+  const parts = Object.keys(by)
+    .filter((n) => late.has(n))
+    .map((n) => {
+      const b = by[n];
+      delete by[n];
+      return b;
+    });
+  if (parts.length === 0) return;
+  if (Object.hasOwn(by, FOLDED_NAME)) parts.push(by[FOLDED_NAME]);
+  by[FOLDED_NAME] = mergeNameBuckets(parts);
+}
+
 /**
  * The names' last word, once the whole file is read (records are changed in place): one name and
  * no transaction means no breakdown (the step's figures are that name's); folded names get their
@@ -196,8 +211,10 @@ function nameNotes(records: BucketRecord[], names: NamesSummary): string[] {
   const transactions = records.some((r) => r.byName && Object.values(r.byName).some((n) => n.transaction));
   const single = keys <= 1 && !transactions;
   const folded = foldedNameOf(names);
+  const late = new Set(names.foldedLate);
   for (const r of records) {
     const by = r.byName;
+    if (by && late.size > 0) foldLate(by, late);
     if (single) delete r.byName;
     else if (by && Object.hasOwn(by, FOLDED_NAME)) {
       const bucket = by[FOLDED_NAME];

@@ -6,11 +6,15 @@
  * its URLs has one name per request. Such names (nameProblem: numbers of 3+ digits, UUIDs, id-like
  * tokens; judged on a URL's path, since a host or a port is not data) and any name after the first
  * MAX_NAMES - 1 are folded into one key, FOLDED_NAME, never one row per URL: the run's names stay
- * at most MAX_NAMES and memory O(seconds x names). The import says so, with the fix.
+ * at most MAX_NAMES and memory O(seconds x names). So are names that differ only in their numbers
+ * once more than MAX_NAMES_OF_A_SHAPE of them came (`/orders/1`, `/orders/2`, ...: ids too short
+ * for nameProblem), as the native engine refuses them; the first ones, kept while they were few,
+ * are named in `foldedLate` for the import to merge into the folded row. The import says so, with
+ * the fix.
  */
 import { BufferedHistogram, encodeHistogram, newHistogram } from '../../../analysis/histogram.ts';
 import type { ErrorKind, NameBucket } from '../../../analysis/types.ts';
-import { MAX_NAMES, nameProblem } from '../../scenario/names.ts';
+import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, nameProblem } from '../../scenario/names.ts';
 
 /** The key of every folded name while the output streams (the import renames it, knowing how many). */
 export const FOLDED_NAME = '(unnamed)';
@@ -30,6 +34,12 @@ export interface NamesSummary {
   foldedAllUrls: boolean;
   /** The first folded names and why each was folded. */
   examples: string[];
+  /**
+   * Names kept as rows while their family (the same but for their numbers) was small, which then
+   * grew past MAX_NAMES_OF_A_SHAPE: counted in `folded`, not in `kept`, and merged into the folded
+   * row by the import.
+   */
+  foldedLate: string[];
 }
 
 const URL_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
@@ -50,6 +60,10 @@ export class NameCatalog {
   private foldedMore = false;
   private foldedAllUrls = true;
   private readonly examples: string[] = [];
+  /** Kept names with numbers in them, by their shape (each run of digits as '#', the origin as it is). */
+  private readonly families = new Map<string, string[]>();
+  /** Shapes past MAX_NAMES_OF_A_SHAPE: their kept members are folded too, at the end. */
+  private readonly overflowed = new Set<string>();
   private lastRaw: string | null = null;
   private lastKey = '';
 
@@ -69,10 +83,17 @@ export class NameCatalog {
   }
 
   private decide(raw: string): string {
-    const problem = importedNameProblem(raw);
+    let problem = importedNameProblem(raw);
+    const shape = shapeOf(raw);
+    const family = shape === raw ? null : (this.families.get(shape) ?? []);
+    if (problem === null && family !== null && family.length >= MAX_NAMES_OF_A_SHAPE) {
+      this.overflowed.add(shape);
+      problem = `"${raw}" differs only in its numbers from ${family.length} names before it ("${family[0]}", ...)`;
+    }
     if (problem === null && this.kept.length < MAX_NAMES - 1) {
       this.kept.push(raw);
       this.keys.set(raw, raw);
+      if (family !== null) this.families.set(shape, [...family, raw]);
       return raw;
     }
     if (this.foldedSeen.size < FOLDED_COUNTED_MAX) {
@@ -87,14 +108,23 @@ export class NameCatalog {
   }
 
   summary(): NamesSummary {
+    const foldedLate = [...this.overflowed].flatMap((shape) => this.families.get(shape) ?? []);
+    const late = new Set(foldedLate);
     return {
-      kept: [...this.kept],
-      folded: this.foldedSeen.size,
+      kept: this.kept.filter((n) => !late.has(n)),
+      foldedLate,
+      folded: this.foldedSeen.size + foldedLate.length,
       foldedMore: this.foldedMore,
       foldedAllUrls: this.foldedAllUrls,
       examples: [...this.examples],
     };
   }
+}
+
+/** A name with each run of digits as '#' (a URL's origin as it is: a port is not data). */
+function shapeOf(name: string): string {
+  const origin = URL_ORIGIN.exec(name)?.[0] ?? '';
+  return origin + name.slice(origin.length).replace(/\d+/g, '#');
 }
 
 /** The name FOLDED_NAME becomes once the count is known, e.g. "(unnamed: 412 URLs)". */
