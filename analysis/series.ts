@@ -21,6 +21,7 @@ export function seriesOf(merged: readonly BucketRecord[]): SeriesPoint[] {
     phase: r.phase,
     ok: r.ok,
     failed: r.completed - r.ok,
+    offered: r.started + r.dropped,
     dropped: r.dropped,
     vusActive: r.vusActiveMax,
     vusAllocated: r.vusAllocated,

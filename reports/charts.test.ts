@@ -72,12 +72,16 @@ describe('the time series: the offered rate beside achieved', () => {
   const spec = timeseriesSpec(DEMO) as Json;
   const first = spec.vconcat[0];
 
-  it("draws each attempt's target rate over its steady window, in the legend as offered", () => {
-    const offered = first.layer.find((l: Json) => l.mark?.type === 'rule');
-    expect(offered.data.values).toEqual(
-      DEMO.steps.map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, value: s.ratePerSec, series: OFFERED })),
+  it('draws the offered rate second by second, ramps included, dashed, in the legend as offered', () => {
+    const offered = first.layer.find((l: Json) => l.mark?.type === 'line' && l.mark.strokeDash);
+    const points = DEMO.series!.filter((p) => p.phase === 'steps');
+    expect(offered.data.values.filter((r: Json) => r.value !== null)).toEqual(
+      expect.arrayContaining(points.map((p) => ({ tS: p.tS, series: OFFERED, value: p.offered }))),
     );
-    const line = first.layer.find((l: Json) => l.mark?.type === 'line');
+    // the seconds of the ramps, outside every steady window, are on it too
+    const steady = (t: number) => DEMO.steps.some((s) => t >= s.steadyStartS && t < s.steadyEndS);
+    expect(offered.data.values.some((r: Json) => !steady(r.tS) && r.value > 0)).toBe(true);
+    const line = first.layer.find((l: Json) => l.mark?.type === 'line' && !l.mark.strokeDash);
     expect(line.encoding.color.scale.domain).toEqual(['successful', 'failed', OFFERED]);
     expect(offered.encoding.color.scale).toEqual(line.encoding.color.scale);
   });

@@ -245,6 +245,8 @@ export interface SeriesPoint {
   ok: number;
   /** Failed completions in this second. */
   failed: number;
+  /** Arrivals due in this second: started and dropped (the schedule as the generator offered it, ramps included); absent in older results. */
+  offered?: number;
   /** Arrivals dropped for want of a free VU in this second. */
   dropped: number;
   /** VUs busy at once at most in this second (summed over sources). */

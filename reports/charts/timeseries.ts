@@ -37,19 +37,20 @@ function shading(run: RunResult, withLabels: boolean): object {
 export const OFFERED = 'offered';
 
 /**
- * Each attempt's target rate over its steady window: a dashed segment per attempt, coloured as
- * `OFFERED` in the panel's own colour scale (whose legend lists it: this layer adds none).
+ * The offered rate second by second (arrivals started or dropped in it: the schedule as the
+ * generator offered it, ramps and reruns included), a dashed line coloured as `OFFERED` in the
+ * panel's own colour scale (whose legend lists it: this layer adds none), broken at a pause.
+ * Older stores' points have no `offered`: no line.
  */
-function offeredLayer(run: RunResult, colors: Record<string, string>): object {
-  const values = run.steps
-    .filter((s) => s.steadyEndS > s.steadyStartS)
-    .map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, value: s.ratePerSec, series: OFFERED }));
+function offeredLayer(points: readonly SeriesPoint[], colors: Record<string, string>): object {
+  const rows = points.some((p) => p.offered !== undefined)
+    ? rowsOf(points, { [OFFERED]: (p) => p.offered ?? null })
+    : [];
   return {
-    data: { values },
-    mark: { type: 'rule', strokeDash: [5, 3], strokeWidth: 1.5 },
+    data: { values: rows },
+    mark: { type: 'line', strokeDash: [5, 3], strokeWidth: 1.5, interpolate: 'step-after' },
     encoding: {
-      x: { field: 'from', type: 'quantitative' },
-      x2: { field: 'to' },
+      x: { field: 'tS', type: 'quantitative' },
       y: { field: 'value', type: 'quantitative' },
       color: {
         field: 'series',
@@ -182,7 +183,7 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
       `${unit} per second (shaded: steady windows, numbered by step; dashed: offered)`,
       rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }),
       throughputColors,
-      { ...o, labels: true, extra: [offeredLayer(run, throughputColors)] },
+      { ...o, labels: true, extra: [offeredLayer(points, throughputColors)] },
     ),
     panel(
       run,
