@@ -141,14 +141,18 @@ var MAX_NAMES = 100;
 var MAX_NAME_LENGTH = 80;
 var MAX_NAMES_OF_A_SHAPE = 10;
 var STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
+var NAMED_NUMBER = /(^|[^\w])[a-z]{2,8}\d{1,4}(?!\w)/gi;
+var VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
 function nameProblem(name) {
+  var _a;
   if (typeof name !== "string") return `a name must be a string, got ${name === null ? "null" : typeof name}`;
   if (name.trim() === "") return "a name must not be empty";
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
-  if (/\d{3,}/.test(name.replace(STATUS_CODE, "$1")))
+  if (/\d{3,}/.test(name.replace(STATUS_CODE, "$1").replace(NAMED_NUMBER, "$1")))
     return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
   if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;
-  if (/(?=[a-z-]*\d)[0-9a-z]{16,}/i.test(name))
+  const tokens = (_a = name.match(/[0-9a-z]{16,}/gi)) != null ? _a : [];
+  if (tokens.some((t) => /\d/.test(t) && !VERSIONED_WORD.test(t)))
     return `name "${name}" has an id-like token in it: it looks built from data`;
   return null;
 }
@@ -636,8 +640,10 @@ function parseCsv(text) {
   while (i < n) {
     const recordLine = line;
     fields.length = 0;
+    let quoted = false;
     for (; ; ) {
       if (text.charCodeAt(i) === QUOTE) {
+        quoted = true;
         const start = line;
         let field = "";
         i++;
@@ -681,7 +687,7 @@ function parseCsv(text) {
       header = headerOf(fields, recordLine);
       headerLine = recordLine;
       protoAt = header.indexOf("__proto__");
-    } else if (fields.length !== 1 || fields[0] !== "") {
+    } else if (fields.length !== 1 || fields[0] !== "" || quoted) {
       if (fields.length !== header.length)
         throw new DataError(
           `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,
