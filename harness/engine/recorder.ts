@@ -203,8 +203,12 @@ export class BucketRecorder {
 
   private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string, name?: string): void {
     // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
-    const text = name === undefined ? `${kind}: ${message}` : `${kind}: ${name}: ${message}`;
-    b.fail(kind, status || undefined, b.sampling ? cutMessage(text, MAX_MESSAGE) : '');
+    if (!b.sampling) return b.fail(kind, status || undefined, '');
+    b.fail(
+      kind,
+      status || undefined,
+      cutMessage(name === undefined ? `${kind}: ${message}` : `${kind}: ${name}: ${message}`, MAX_MESSAGE),
+    );
   }
 
   /** Flushes the open second and stops recording. */
