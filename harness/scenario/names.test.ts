@@ -72,6 +72,9 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
       'GET /o/a1b2c3d4e5f6a7b8',
       'token 5f2b9c0d1e3a4b6c',
       'abcdefghijklmn123',
+      // codes of letters and digits are data: a flight, a SKU
+      'flight AK1000',
+      'sku BX4412',
     ])
       expect(nameProblem(name), name).toMatch(/built from data/);
   });

@@ -21,11 +21,11 @@ export const MAX_NAMES_OF_A_SHAPE = 10;
 const STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
 
 /**
- * A standard's number glued to its word ('sha256', 'ISO8601', 'RFC3339', 'x509'... 2 to 8
- * letters, then at most 4 digits, a word of its own) is a fixed part of a name. An id glued to a
- * word this way ('item1234') passes here, and the family rule (MAX_NAMES_OF_A_SHAPE) stops it.
+ * A standard's number glued to its name ('sha256', 'ISO8601', 'RFC3339', 'http2', 'base64') is a
+ * fixed part of a name. Only these names: letters glued to digits are also how flight numbers,
+ * SKUs and ticket codes are written ('AK1000'), which are data.
  */
-const NAMED_NUMBER = /(^|[^\w])[a-z]{2,8}\d{1,4}(?!\w)/gi;
+const NAMED_NUMBER = /(^|[^\w])(?:sha|md|iso|rfc|utf|crc|ipv|http|base|tls|x)\d{1,4}(?!\w)/gi;
 
 /** A word with a short version or ordinal at its end ('createUserAccountV2', 'healthCheck1'): an operation's name, not an id. */
 const VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;

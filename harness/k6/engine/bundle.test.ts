@@ -363,6 +363,28 @@ describe('the bundled mix, run with k6 faked', () => {
     warn.mockRestore();
   });
 
+  it('a check may log or spread its response whole: what was not kept is left out, not thrown, as on the native engine', async () => {
+    const dir = path.join(tmp, 'logs');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'scenario.ts');
+    fs.writeFileSync(
+      file,
+      `export default {
+  mix: {
+    logged: { weight: 1, request: () => ({ url: '/a' }), check: (res) => JSON.stringify(res) === '{"status":200}' || 'logged ' + JSON.stringify(res) },
+    spread: { weight: 1, request: () => ({ url: '/b' }), check: (res) => ({ ...res }).status === 200 },
+  },
+};
+`,
+    );
+    const l = await loadWithFakeK6(await script(file), () => ({ status: 200, body: 'ok' }));
+    await run(l, 2);
+    expect(tagsOf(l).map((t) => [t.name, t.outcome])).toEqual([
+      ['logged', 'ok'],
+      ['spread', 'ok'],
+    ]);
+  });
+
   it('a transaction that throws, or sends under a refused name, costs its arrival (kind other), never the run', async () => {
     const dir = path.join(tmp, 'throws');
     fs.mkdirSync(dir, { recursive: true });

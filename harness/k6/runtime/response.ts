@@ -68,21 +68,29 @@ export function responseInfo(
   let body: string | undefined;
   let headers: Record<string, string> | undefined;
   let parsed: { value: unknown } | null = null;
-  const view: ResponseInfo = {
+  const view = {
     status: res.status,
-    get headers() {
-      if (!keep.headers) throw new Error(notKept('headers', `${subject}.headers`, where));
-      return (headers ??= lowerCaseKeys(res.headers));
-    },
-    get body() {
-      if (!keep.body) throw new Error(notKept('body', `${subject}.body or ${subject}.json()`, where));
-      return (body ??= typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '');
-    },
     json() {
       parsed ??= { value: JSON.parse(view.body) };
       return parsed.value;
     },
-  };
+  } as ResponseInfo;
+  // not enumerable, as on the native engine's classes: JSON.stringify or a spread of the response
+  // must not read (and throw for) what was not kept
+  Object.defineProperties(view, {
+    headers: {
+      get() {
+        if (!keep.headers) throw new Error(notKept('headers', `${subject}.headers`, where));
+        return (headers ??= lowerCaseKeys(res.headers));
+      },
+    },
+    body: {
+      get() {
+        if (!keep.body) throw new Error(notKept('body', `${subject}.body or ${subject}.json()`, where));
+        return (body ??= typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '');
+      },
+    },
+  });
   return view;
 }
 
