@@ -49,9 +49,11 @@ export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
       ? 'no step held, so there is no capacity to measure utilisation against'
       : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
   const arrivals =
-    unit === 'arrivals/s'
-      ? " X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight."
-      : '';
+    unit !== 'arrivals/s'
+      ? ''
+      : m.wPerArrival
+        ? " X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight."
+        : " X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight.";
   return `Little's law gives the mean concurrency the target carried at each step (N = X × W).${arrivals} Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
 }
 

@@ -34,5 +34,6 @@ export function modelsOf(
     uslNote: note,
     utilisationBasePerSec: mu,
     utilisation: utilisationRows(little, mu, kneeStep),
+    ...(entryNames.length > 0 ? { wPerArrival: true } : {}),
   };
 }

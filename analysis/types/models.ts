@@ -55,4 +55,6 @@ export interface Models {
   /** Capacity used as the denominator of rho (req/s); null when no step held. */
   utilisationBasePerSec: number | null;
   utilisation: UtilisationRow[];
+  /** W is each step's mean time per arrival from the mix's entries (models/little.ts); absent: the requests' mean. */
+  wPerArrival?: boolean;
 }
