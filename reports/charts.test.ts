@@ -260,7 +260,7 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
 });
 
 describe('the throughput chart and a USL peak far above the steps', () => {
-  it(`draws no peak over ${PEAK_DRAWN_UP_TO} x the top offered rate (it flattened the steps on a stretched axis); the Models section keeps it with its caveat`, () => {
+  it(`draws no peak over ${PEAK_DRAWN_UP_TO} x the top offered rate (it flattened the steps on a stretched axis)`, () => {
     const far = {
       ...DEMO,
       models: { ...DEMO.models!, usl: { ...DEMO.models!.usl!, nStar: 8_000, peakPerSec: 1.7e10 } },

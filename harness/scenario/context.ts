@@ -121,7 +121,7 @@ function strictRow(row: Row, columns: readonly string[], name: string, file: str
     get(target, key, receiver) {
       if (typeof key === 'symbol' || key in target || ROW_LOOKUPS.has(key)) return Reflect.get(target, key, receiver);
       throw new Error(
-        `ctx.row(${JSON.stringify(name)}).${key}: ${file} has no column "${key}"; its columns are ${columns.map((c) => `"${c}"`).join(', ')}`,
+        `ctx.row(${JSON.stringify(name)}).${key}: ${file} has no column "${key}"; its columns are ${columns.map((c) => `"${c}"`).join(', ')} (a column only some files have: test ${JSON.stringify(key)} in the row first)`,
       );
     },
   });

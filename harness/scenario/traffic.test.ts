@@ -277,7 +277,7 @@ describe('problems a review of broken scenarios found, each with its fix', () =>
 
   it('weights too fine, or whose whole sum is too large, are refused with a fix that can be followed', () => {
     expect(mixOf({ tiny: { weight: 1e-10, request: req }, b: { weight: 1, request: req } })).toEqual([
-      "the mix's weights (1e-10, 1): weight 1e-10 is under 0.001, the finest share 3 decimals give; round them to 3 decimals (or use whole numbers in the same ratio)",
+      "the mix's weights (1e-10, 1): weight 1e-10 is under 0.001, the finest share 3 decimals give; raise it to 0.001 or more, or scale every weight up by one factor (weights are ratios)",
     ]);
     // counts pasted from production logs: coprime, so no smaller whole numbers have their ratio
     expect(mixOf({ read: { weight: 812345, request: req }, write: { weight: 190233, request: req } })).toEqual([

@@ -95,7 +95,7 @@ export function scenarioProblems(s: Scenario, checkName = true): string[] {
         const whole = wholeWeights(weights as number[]);
         if (typeof whole === 'string') {
           out.push(
-            `the mix's weights (${weights.join(', ')}): ${whole}; ${whole.includes('decimals') ? 'round them to 3 decimals (or use whole numbers in the same ratio)' : `round them to a coarser ratio, e.g. percentages (${percentages(weights as number[]).join(', ')})`}`,
+            `the mix's weights (${weights.join(', ')}): ${whole}; ${whole.includes('under 0.001') ? 'raise it to 0.001 or more, or scale every weight up by one factor (weights are ratios)' : whole.includes('decimals') ? 'round them to 3 decimals (or use whole numbers in the same ratio)' : `round them to a coarser ratio, e.g. percentages (${percentages(weights as number[]).join(', ')})`}`,
           );
         }
       }
