@@ -271,3 +271,47 @@ describe('a stepped run whose third step collapsed, at every phase of its start 
     },
   );
 });
+
+describe('plans of other shapes, the offered series exact (synthetic)', () => {
+  /** Arrivals due per second of a stepped plan that started `shiftS` into second 0. */
+  function offered(p: { start: number; step: number; steps: number; ramp: number; hold: number }, shiftS: number) {
+    const out: number[] = [];
+    let level = 0;
+    let t = 0;
+    let due = 0;
+    for (let k = 0; k < p.steps; k++) {
+      const to = p.start + k * p.step;
+      for (const [d, a, b] of [
+        [p.ramp, level, to],
+        [p.hold, to, to],
+      ]) {
+        for (let i = 0; i < d * 100; i++) {
+          due += (a + ((b - a) * (i + 0.5)) / (d * 100)) / 100;
+          for (; due >= 1; due--) {
+            const s = Math.floor(t + (i + 0.5) / 100 + shiftS);
+            while (out.length <= s) out.push(0);
+            out[s]++;
+          }
+        }
+        t += d;
+      }
+      level = to;
+    }
+    return out;
+  }
+  it.each([
+    // long holds a little off the second: their found edges lay 1.25 s from the plan's
+    [{ start: 50, step: 50, steps: 6, ramp: 5, hold: 30 }, 0.3],
+    // no ramp: a step straight to the next rate, not a 1 s ramp and a hold a second short
+    [{ start: 200, step: 100, steps: 5, ramp: 0, hold: 60 }, 0.1],
+    [{ start: 10, step: 10, steps: 3, ramp: 0, hold: 30 }, 0.85],
+  ])('%j starting %s s in', (p, shiftS) => {
+    expect(deriveSteps([], offered(p, shiftS)).steps).toEqual({
+      startPerSec: p.start,
+      stepPerSec: p.step,
+      maxPerSec: p.start + (p.steps - 1) * p.step,
+      rampS: p.ramp,
+      holdS: p.hold,
+    });
+  });
+});

@@ -18,7 +18,7 @@
  *            each rounded: a hold 1/s off (239 for 240) moves neither
  *
  * Pure; returns a `steps` config section when every hold lies within tol of start + i x step and
- * within 1 s of its place with equal ramps and holds, else says why not (the user then passes the
+ * centred within 1.5 s of its place with equal ramps and holds, else says why not (the user then passes the
  * step flags).
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
@@ -39,9 +39,20 @@ interface Hold {
 }
 
 const MIN_HOLD_S = 3;
+/**
+ * How far a found hold's centre may lie from the fitted plan's: its edge seconds may each be partly
+ * ramp, or blurred by whole-second stamps, which shortens a hold from both ends, moving its start
+ * by up to two seconds but its centre by less.
+ */
+const POSITION_TOL_S = 1.5;
 
-function tolOf(ratePerSec: number): number {
-  return Math.max(2, 0.03 * ratePerSec);
+/**
+ * How far a hold's seconds may differ: 3% of the rate, at least 2; with whole-second timestamps at
+ * least sqrt(rate) / 2 too, for the share of each iteration's start between two seconds makes a
+ * steady rate's seconds vary by about sqrt(rate / 12) (rate 50: 49.1 to 51.8).
+ */
+function tolOf(ratePerSec: number, wholeSeconds = false): number {
+  return Math.max(2, 0.03 * ratePerSec, wholeSeconds ? Math.sqrt(ratePerSec) / 2 : 0);
 }
 
 /**
@@ -54,25 +65,44 @@ export function offeredPerSecond(records: readonly BucketRecord[]): number[] {
   return Array.from(out, (v) => v ?? 0);
 }
 
-export function findHolds(offered: readonly number[]): Hold[] {
+export function findHolds(offered: readonly number[], wholeSeconds = false): Hold[] {
   const holds: Hold[] = [];
   let from = 0;
   for (let t = 1; t <= offered.length; t++) {
     const run = offered.slice(from, t + 1);
-    const flat = t < offered.length && Math.max(...run) - Math.min(...run) <= tolOf(Math.max(...run));
+    const flat = t < offered.length && Math.max(...run) - Math.min(...run) <= tolOf(Math.max(...run), wholeSeconds);
     if (flat) continue;
     if (t - from >= MIN_HOLD_S && offered[from] > 0) {
       const last = holds.at(-1);
-      const rate = median(offered.slice(from, t));
+      const rate = rateOf(offered.slice(from, t), wholeSeconds);
       // grown greedily, a hold can end at an edge second that the next run then starts from: two
       // runs that touch at the same rate are one hold (a step with no ramp before it differs by a step)
-      if (last && last.toS === from && Math.abs(last.ratePerSec - rate) <= tolOf(Math.max(last.ratePerSec, rate)))
-        holds[holds.length - 1] = { ...last, toS: t, ratePerSec: Math.round(median(offered.slice(last.fromS, t))) };
+      if (
+        last &&
+        last.toS === from &&
+        Math.abs(last.ratePerSec - rate) <= tolOf(Math.max(last.ratePerSec, rate), wholeSeconds)
+      )
+        holds[holds.length - 1] = {
+          ...last,
+          toS: t,
+          ratePerSec: Math.round(rateOf(offered.slice(last.fromS, t), wholeSeconds)),
+        };
       else holds.push({ fromS: from, toS: t, ratePerSec: Math.round(rate) });
     }
     from = t;
   }
   return holds;
+}
+
+/**
+ * A hold's rate: the median of its seconds (an edge second partly ramp does not move it); with
+ * whole-second timestamps, whose shared starts make every second vary a little, the mean of its
+ * seconds but the first and last (its blurred edges), which that noise moves less.
+ */
+function rateOf(seconds: readonly number[], wholeSeconds: boolean): number {
+  if (!wholeSeconds || seconds.length < 5) return median(seconds);
+  const inner = seconds.slice(1, -1);
+  return inner.reduce((a, v) => a + v, 0) / inner.length;
 }
 
 function median(values: readonly number[]): number {
@@ -81,33 +111,29 @@ function median(values: readonly number[]): number {
   return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
-/** Least squares of rate_i = start + i x step over the holds (i = 0, 1, ...), both rounded. */
-function fitLine(rates: readonly number[]): { startPerSec: number; stepPerSec: number } {
-  const n = rates.length;
-  const meanI = (n - 1) / 2;
-  const meanR = rates.reduce((a, r) => a + r, 0) / n;
+/** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
+function lineThrough(ys: readonly number[]): { intercept: number; slope: number } {
+  const meanI = (ys.length - 1) / 2;
+  const meanY = ys.reduce((a, y) => a + y, 0) / ys.length;
   let cov = 0;
   let varI = 0;
-  rates.forEach((r, i) => {
-    cov += (i - meanI) * (r - meanR);
+  ys.forEach((y, i) => {
+    cov += (i - meanI) * (y - meanY);
     varI += (i - meanI) ** 2;
   });
-  const step = cov / varI;
-  return { startPerSec: Math.round(meanR - step * meanI), stepPerSec: Math.round(step) };
+  const slope = cov / varI;
+  return { intercept: meanY - slope * meanI, slope };
+}
+
+/** rate_i = start + i x step over the holds (i = 0, 1, ...), both rounded. */
+function fitLine(rates: readonly number[]): { startPerSec: number; stepPerSec: number } {
+  const { intercept, slope } = lineThrough(rates);
+  return { startPerSec: Math.round(intercept), stepPerSec: Math.round(slope) };
 }
 
 /** The period (ramp + hold) the holds' centres are spaced by: their least-squares slope, rounded. */
 function periodOf(holds: readonly Hold[]): number {
-  const centres = holds.map((h) => (h.fromS + h.toS) / 2);
-  const meanI = (centres.length - 1) / 2;
-  const meanC = centres.reduce((a, c) => a + c, 0) / centres.length;
-  let cov = 0;
-  let varI = 0;
-  centres.forEach((c, i) => {
-    cov += (i - meanI) * (c - meanC);
-    varI += (i - meanI) ** 2;
-  });
-  return Math.round(cov / varI);
+  return Math.round(lineThrough(holds.map((h) => (h.fromS + h.toS) / 2)).slope);
 }
 
 /**
@@ -120,7 +146,7 @@ export function deriveSteps(
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
 ): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
-  const holds = findHolds(offered);
+  const holds = findHolds(offered, wholeSeconds);
   if (holds.length < 2)
     return { steps: null, why: `found ${holds.length} hold(s) of a steady offered rate; a stepped run has at least 2` };
   const { startPerSec, stepPerSec } = fitLine(holds.map((h) => h.ratePerSec));
@@ -130,7 +156,8 @@ export function deriveSteps(
       why: `the holds' rates do not rise from a start above 0 (${holds.map((h) => h.ratePerSec).join(', ')} arrivals/s)`,
     };
   const shape = { startPerSec, stepPerSec, steps: holds.length };
-  const fit = fitRampHold(offered, shape, periodOf(holds), MIN_HOLD_S, wholeSeconds);
+  const gaps = holds.slice(1).map((h, i) => h.fromS - holds[i].toS);
+  const fit = fitRampHold(offered, shape, periodOf(holds), MIN_HOLD_S, wholeSeconds, median(gaps));
   if (fit === null)
     return {
       steps: null,
@@ -139,8 +166,8 @@ export function deriveSteps(
   const { rampS, holdS, offsetS } = fit;
   const off = holds.find(
     (h, i) =>
-      Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec) ||
-      Math.abs(h.fromS - (offsetS + rampS + i * (rampS + holdS))) > 1,
+      Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec, wholeSeconds) ||
+      Math.abs((h.fromS + h.toS) / 2 - (offsetS + rampS + holdS / 2 + i * (rampS + holdS))) > POSITION_TOL_S,
   );
   if (off) {
     return {

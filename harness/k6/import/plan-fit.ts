@@ -17,24 +17,32 @@ export interface PlanShape {
   steps: number;
 }
 
-/** The plan's rate at tau seconds after its start: a ramp from the level before (0 before step 1) to each step's, then its hold. */
-function rateAt(tau: number, p: PlanShape, rampS: number, periodS: number): number {
-  if (tau < 0) return 0;
-  const k = Math.floor(tau / periodS);
-  if (k >= p.steps) return 0;
+/** Arrivals of levels 0..k-1 together: k x start + step x k(k-1)/2 (0 for k <= 0). */
+function levelSum(k: number, p: PlanShape): number {
+  return k <= 0 ? 0 : k * p.startPerSec + (p.stepPerSec * k * (k - 1)) / 2;
+}
+
+/**
+ * Arrivals the plan has made by tau seconds after its start (the integral of its rate): each step
+ * a ramp from the level before (0 before step 1) to its own over rampS, then its hold.
+ */
+function arrivalsBy(tau: number, p: PlanShape, rampS: number, periodS: number): number {
+  if (tau <= 0) return 0;
+  const k = Math.min(Math.floor(tau / periodS), p.steps);
+  const holdS = periodS - rampS;
+  // the whole steps before k: ramps (mean of the two levels) and holds
+  const done = (rampS / 2) * (levelSum(k, p) + levelSum(k - 1, p)) + holdS * levelSum(k, p);
+  if (k >= p.steps) return done;
   const level = p.startPerSec + k * p.stepPerSec;
   const before = k === 0 ? 0 : level - p.stepPerSec;
   const into = tau - k * periodS;
-  return into < rampS ? before + ((level - before) * into) / rampS : level;
+  if (into < rampS) return done + before * into + ((level - before) * into * into) / (2 * rampS);
+  return done + (rampS * (before + level)) / 2 + level * (into - rampS);
 }
-
-const SAMPLES_PER_SECOND = 10;
 
 /** The plan's mean rate over [from, from + 1). */
 function meanOver(from: number, p: PlanShape, rampS: number, periodS: number): number {
-  let sum = 0;
-  for (let j = 0; j < SAMPLES_PER_SECOND; j++) sum += rateAt(from + (j + 0.5) / SAMPLES_PER_SECOND, p, rampS, periodS);
-  return sum / SAMPLES_PER_SECOND;
+  return arrivalsBy(from + 1, p, rampS, periodS) - arrivalsBy(from, p, rampS, periodS);
 }
 
 /**
@@ -52,8 +60,12 @@ function expectedAt(from: number, p: PlanShape, rampS: number, periodS: number, 
   return sum;
 }
 
-/** Shifts of the plan's start tried, seconds (t0 is known to within a second). */
-const OFFSETS = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1];
+/** Shifts of the plan's start tried, seconds (t0 is known to within a second): -1 to 1 by 0.05. */
+const OFFSETS = Array.from({ length: 41 }, (_, i) => -1 + i * 0.05);
+
+/** Periods up to this try every ramp; a longer one tries the ramps within RAMP_SPREAD_S of the gaps' estimate. */
+const ALL_RAMPS_UP_TO_S = 40;
+const RAMP_SPREAD_S = 3;
 
 /**
  * The ramp and hold (whole seconds, hold >= minHoldS) whose plan lies closest to `offered`, with
@@ -66,10 +78,14 @@ export function fitRampHold(
   periodGuessS: number,
   minHoldS: number,
   blurred = false,
+  rampGuessS = 0,
 ): { rampS: number; holdS: number; offsetS: number } | null {
   let best: { rampS: number; holdS: number; offsetS: number; sse: number } | null = null;
   for (const periodS of [periodGuessS, periodGuessS - 1, periodGuessS + 1]) {
-    for (let rampS = 0; periodS - rampS >= minHoldS; rampS++) {
+    const few = periodS > ALL_RAMPS_UP_TO_S;
+    const fromR = few ? Math.max(0, Math.round(rampGuessS) - RAMP_SPREAD_S) : 0;
+    const toR = few ? Math.round(rampGuessS) + RAMP_SPREAD_S : periodS;
+    for (let rampS = fromR; rampS <= toR && periodS - rampS >= minHoldS; rampS++) {
       for (const offsetS of OFFSETS) {
         const endS = Math.min(offered.length, Math.floor(p.steps * periodS + offsetS));
         let sse = 0;
