@@ -141,7 +141,7 @@ var MAX_NAMES = 100;
 var MAX_NAME_LENGTH = 80;
 var MAX_NAMES_OF_A_SHAPE = 10;
 var STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
-var NAMED_NUMBER = /(^|[^\w])[a-z]{2,8}\d{1,4}(?!\w)/gi;
+var NAMED_NUMBER = /(^|[^\w])(?:sha|md|iso|rfc|utf|crc|ipv|http|base|tls|x)\d{1,4}(?!\w)/gi;
 var VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
 function nameProblem(name) {
   var _a;
@@ -322,7 +322,7 @@ function scenarioProblems(s, checkName = true) {
         const whole = wholeWeights(weights);
         if (typeof whole === "string") {
           out.push(
-            `the mix's weights (${weights.join(", ")}): ${whole}; ${whole.includes("decimals") ? "round them to 3 decimals (or use whole numbers in the same ratio)" : `round them to a coarser ratio, e.g. percentages (${percentages(weights).join(", ")})`}`
+            `the mix's weights (${weights.join(", ")}): ${whole}; ${whole.includes("under 0.001") ? "raise it to 0.001 or more, or scale every weight up by one factor (weights are ratios)" : whole.includes("decimals") ? "round them to 3 decimals (or use whole numbers in the same ratio)" : `round them to a coarser ratio, e.g. percentages (${percentages(weights).join(", ")})`}`
           );
         }
       }
@@ -905,19 +905,25 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
   let parsed2 = null;
   const view = {
     status: res.status,
-    get headers() {
-      if (!keep.headers) throw new Error(notKept("headers", `${subject}.headers`, where));
-      return headers != null ? headers : headers = lowerCaseKeys(res.headers);
-    },
-    get body() {
-      if (!keep.body) throw new Error(notKept("body", `${subject}.body or ${subject}.json()`, where));
-      return body != null ? body : body = typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
-    },
     json() {
       parsed2 != null ? parsed2 : parsed2 = { value: JSON.parse(view.body) };
       return parsed2.value;
     }
   };
+  Object.defineProperties(view, {
+    headers: {
+      get() {
+        if (!keep.headers) throw new Error(notKept("headers", `${subject}.headers`, where));
+        return headers != null ? headers : headers = lowerCaseKeys(res.headers);
+      }
+    },
+    body: {
+      get() {
+        if (!keep.body) throw new Error(notKept("body", `${subject}.body or ${subject}.json()`, where));
+        return body != null ? body : body = typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
+      }
+    }
+  });
   return view;
 }
 function failureOf(res) {
