@@ -31,6 +31,15 @@ const ORDER = mixOrder([5, 3, 2]);
 const ORIGIN = 'http://127.0.0.1:8080';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-k6-bundle-'));
+
+/** A scenario module of `text` in a directory of its own under the test's temp directory; its path. */
+function scenarioFile(dirName: string, text: string): string {
+  const dir = path.join(tmp, dirName);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'scenario.ts');
+  fs.writeFileSync(file, text);
+  return file;
+}
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
@@ -364,11 +373,8 @@ describe('the bundled mix, run with k6 faked', () => {
   });
 
   it('a check may log or spread its response whole: what was not kept is left out, not thrown, as on the native engine', async () => {
-    const dir = path.join(tmp, 'logs');
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'scenario.ts');
-    fs.writeFileSync(
-      file,
+    const file = scenarioFile(
+      'logs',
       `export default {
   mix: {
     logged: { weight: 1, request: () => ({ url: '/a' }), check: (res) => JSON.stringify(res) === '{"status":200}' || 'logged ' + JSON.stringify(res) },
@@ -386,11 +392,8 @@ describe('the bundled mix, run with k6 faked', () => {
   });
 
   it('a transaction that throws, or sends under a refused name, costs its arrival (kind other), never the run', async () => {
-    const dir = path.join(tmp, 'throws');
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'scenario.ts');
-    fs.writeFileSync(
-      file,
+    const file = scenarioFile(
+      'throws',
       `export default {
   mix: {
     'by id': { weight: 1, async run(ctx, http) { const r = await http.send('order ' + (ctx.seq + 1000), { url: '/o' }); if (r.ok) await http.send('after', { url: '/o' }); } },
