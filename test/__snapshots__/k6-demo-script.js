@@ -1005,10 +1005,9 @@ function argsOf(spec, r, cfg, what) {
   ];
 }
 function judged(res, r, cfg) {
-  const where = r.transaction ? "transaction" : "check";
-  const info = r.check || r.transaction ? responseInfo(res, r.keep, cfg.maxBodyBytes, where) : null;
   let failure = failureOf(res);
   if (r.check && failure === null) {
+    const info = responseInfo(res, r.keep, cfg.maxBodyBytes, r.transaction ? "transaction" : "check");
     const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
@@ -1016,7 +1015,7 @@ function judged(res, r, cfg) {
       failure = { kind: "check", message: verdict };
     }
   }
-  return { failure, info, durationMs: res.timings.duration, res };
+  return { failure, durationMs: res.timings.duration, res };
 }
 function sendNow(spec, r, cfg) {
   const [method, url, body, params] = argsOf(spec, r, cfg, "request(ctx)");

@@ -10,7 +10,7 @@ import { check } from 'k6';
 import { bodyProblem } from '../../scenario/body-kind.ts';
 import http, { type Params } from 'k6/http';
 import { Counter } from 'k6/metrics';
-import type { Check, RequestSpec, ResponseInfo } from '../../scenario/types.ts';
+import type { Check, RequestSpec } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { bytesOf } from './context.ts';
 import { failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
@@ -25,14 +25,12 @@ export interface NamedRequest {
   check?: Check;
   /** What the check (or the transaction) reads: the body is kept as text (responseType 'text') only then. */
   keep: Keep;
-  /** A transaction's send: its response is what http.send resolves with, checked or not. */
+  /** A transaction's send: its check sees the response as a transaction's (what run reads is kept). */
   transaction?: boolean;
 }
 
 export interface Sent {
   failure: Failure | null;
-  /** Present when the request has a check or is a transaction's. */
-  info: ResponseInfo | null;
   /** k6's http_req_duration of it (ms). */
   durationMs: number;
   /** The response (a transaction's send hands it to run as what http.send resolved with). */
@@ -87,19 +85,18 @@ function argsOf(
 }
 
 function judged(res: K6Response & { timings: { duration: number } }, r: NamedRequest, cfg: Cfg): Sent {
-  const where = r.transaction ? 'transaction' : 'check';
-  const info = r.check || r.transaction ? responseInfo(res, r.keep, cfg.maxBodyBytes, where) : null;
   let failure = failureOf(res);
   // a failed request is judged by its failure alone: its check runs on accepted responses, as natively
   if (r.check && failure === null) {
-    const verdict = verdictOf(r.check, info!);
+    const info = responseInfo(res, r.keep, cfg.maxBodyBytes, r.transaction ? 'transaction' : 'check');
+    const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
       failure = { kind: 'check', message: verdict };
     }
   }
-  return { failure, info, durationMs: res.timings.duration, res };
+  return { failure, durationMs: res.timings.duration, res };
 }
 
 /** Sends and waits (k6's http.request): the one request of a request entry. */
