@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDownstreams, requestsPerSecOver, stepFigures, withDownstreams } from './downstreams.ts';
 import { downstreamProblem, scrapeDownstreamWindow } from './downstream-window.ts';
-import { emptySample, fakeRun, stepResult } from './testing/builders.ts';
+import { emptySample, fakeRun, seriesPoint, stepResult } from './testing/builders.ts';
 import type {
   DownstreamConfig,
   DownstreamWindow,
@@ -275,16 +275,7 @@ describe('per step: ops/s, ops per successful request, shares', () => {
 });
 
 describe("the requests of the downstream window's own interval", () => {
-  const point = (tS: number, ok: number): SeriesPoint => ({
-    tS,
-    phase: 'steps',
-    ok,
-    failed: 0,
-    dropped: 0,
-    vusActive: 1,
-    vusAllocated: 1,
-    p99Ms: 1,
-  });
+  const point = (tS: number, ok: number): SeriesPoint => seriesPoint({ tS, ok });
   // a steady window of 60 req/s whose last second caught up a backlog: 70 req/s over the step's whole seconds
   const series = [point(9, 60), point(10, 60), point(11, 60), point(12, 100), point(13, 60)];
   const step = stepResult({ throughputPerSec: 70 });

@@ -5,7 +5,7 @@
  * of N, and labels kept apart.
  */
 import { describe, expect, it } from 'vitest';
-import { fakeRun } from '../analysis/testing/builders.ts';
+import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
@@ -87,16 +87,7 @@ describe('the time series: the offered rate beside achieved', () => {
   });
 
   it('breaks its lines where no second was recorded (the pause before a rerun), instead of holding a value across it', () => {
-    const point = (tS: number, ok: number, p99Ms: number | null = 3) => ({
-      tS,
-      phase: 'steps',
-      ok,
-      failed: 0,
-      dropped: 0,
-      vusActive: 1,
-      vusAllocated: 2,
-      p99Ms,
-    });
+    const point = (tS: number, ok: number, p99Ms: number | null = 3) => seriesPoint({ tS, ok, p99Ms, vusAllocated: 2 });
     const line = (run: RunResult, panel: number) =>
       (timeseriesSpec(run) as Json).vconcat[panel].layer.find((l: Json) => l.mark?.type === 'line').data.values;
     const run: RunResult = { ...DEMO, series: [3, 4, 6, 7].map((tS) => point(tS, tS * 10)) };

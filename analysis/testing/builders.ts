@@ -15,6 +15,7 @@ import {
   type Phase,
   type Rules,
   type RunResult,
+  type SeriesPoint,
   type ServerSample,
   type StepPlan,
   type StepResult,
@@ -284,6 +285,11 @@ export function withAttempts(
     return { ...s, index, attempt: r ? (r.attempt ?? 2) : 1, maxVUs: input.vus.maxVUs };
   });
   return { ...input, attempts, plannedSteps: next };
+}
+
+/** One second of a run's time series (RunResult.series), steps phase, nothing in it but `over`. */
+export function seriesPoint(over: Partial<SeriesPoint> = {}): SeriesPoint {
+  return { tS: 0, phase: 'steps', ok: 0, failed: 0, dropped: 0, vusActive: 1, vusAllocated: 1, p99Ms: 1, ...over };
 }
 
 /** A probe sample of the steps phase at tS that read nothing but what `over` gives. */
