@@ -348,9 +348,11 @@ export class Bucketizer {
 
   private count(p: K6Point): void {
     switch (p.metric) {
-      case 'http_reqs':
-        this.at(p.timeMs).request(p, ...this.keyAndLabel(p));
+      case 'http_reqs': {
+        const key = this.keyOf(p);
+        this.at(p.timeMs).request(p, key, this.namesLive);
         return;
+      }
       case 'iteration_duration': {
         const startMs = p.timeMs + this.stampMidMs - p.value;
         // whole-second stamps: the end lies anywhere in its second, so the start anywhere in the
@@ -412,17 +414,11 @@ export class Bucketizer {
    * one before, while it is open. Taking it from neither would leave that request counted ok.
    */
   private checkFailed(p: K6Point): void {
-    const [key, label] = this.keyAndLabel(p);
+    const key = this.keyOf(p);
     const sec = this.at(p.timeMs);
     const i = sec.tS - this.firstOpenS;
     const prev = i > 0 ? this.open[i - 1] : null;
-    (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, label);
-  }
-
-  /** A sample's key (keyOf), and the name its error samples carry once results are by name (else null). */
-  private keyAndLabel(p: K6Point): [string | null, string | null] {
-    const key = this.keyOf(p);
-    return [key, this.namesLive ? key : null];
+    (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, this.namesLive);
   }
 
   /** The key of a sample's name tag (names.ts), or null when it has none. */

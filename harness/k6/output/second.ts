@@ -74,9 +74,9 @@ export class K6Second {
 
   /**
    * An http_reqs sample: the second's requests, and its name's (key: names.ts; null: no name tag).
-   * `label`: the name its error samples carry (results by name), or null.
+   * `named`: results are by name, so its error samples carry the key.
    */
-  request(p: K6Point, key: string | null, label: string | null = null): void {
+  request(p: K6Point, key: string | null, named = false): void {
     const b = this.b;
     const t = key === null ? null : this.name(key);
     b.completed += p.value;
@@ -87,7 +87,7 @@ export class K6Second {
       return;
     }
     const kind = errorKindOf(p.tags);
-    b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags, label));
+    b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags, named ? key : null));
     t?.fail(kind, p.tags.status);
   }
 
@@ -99,14 +99,14 @@ export class K6Second {
   }
 
   /** plateau_check_failed: the scenario's check rejected a response k6 deemed expected, one ok request becomes a failed one. */
-  checkFailed(p: K6Point, key: string | null, label: string | null = null): void {
+  checkFailed(p: K6Point, key: string | null, named = false): void {
     const b = this.b;
     if (b.ok > 0) {
       b.ok--;
       b.fail(
         'check',
         undefined,
-        `check: ${label === null ? '' : `${label}: `}${p.tags.check ?? 'rejected by the scenario'}`,
+        `check: ${named && key !== null ? `${key}: ` : ''}${p.tags.check ?? 'rejected by the scenario'}`,
       );
     }
     const t = key === null ? undefined : this.names.get(key);
