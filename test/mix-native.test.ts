@@ -12,7 +12,7 @@ import { Schedule } from '../analysis/schedule.ts';
 import { startNative } from '../harness/engine/native.ts';
 import { VuPool } from '../harness/engine/vu-pool.ts';
 import { scenarioRequests } from '../harness/scenario/requests.ts';
-import { entryOf } from '../harness/scenario/mix-order.ts';
+import { entryOf, mixOrder } from '../harness/scenario/mix-order.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -103,7 +103,8 @@ describe('a mix on the native engine', () => {
     // every arrival ran the entry its number names (SWRR over 70/25/5)
     const expected = { 'read order': 0, 'create order': 0, checkout: 0 };
     const names = s.traffic.entries.map((e) => e.name) as (keyof typeof expected)[];
-    for (let seq = 1; seq <= arrivals; seq++) expected[names[entryOf(s.traffic.order, seq)]]++;
+    const order = mixOrder(s.traffic.entries.map((e) => e.weight));
+    for (let seq = 1; seq <= arrivals; seq++) expected[names[entryOf(order, seq)]]++;
     expect(t.byName('read order', 'completed')).toBe(expected['read order']);
     expect(t.byName('create order', 'completed')).toBe(expected['create order']);
     expect(t.byName('checkout', 'completed')).toBe(expected.checkout);

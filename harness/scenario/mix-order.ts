@@ -12,8 +12,8 @@
 export const MAX_PERIOD = 1_000_000;
 
 export interface MixOrder {
-  /** Entry index of each arrival of one period. */
-  table: Uint32Array;
+  /** Entry index of each arrival of one period (a byte each up to 256 entries). */
+  table: Uint8Array | Uint32Array;
   /** The weights made whole (their sum is table.length). */
   whole: number[];
 }
@@ -54,8 +54,8 @@ export function mixOrder(weights: readonly number[]): MixOrder {
   const whole = wholeWeights(weights);
   if (typeof whole === 'string') throw new Error(whole);
   const total = whole.reduce((a, b) => a + b, 0);
-  const table = new Uint32Array(total);
   const k = whole.length;
+  const table = k <= 256 ? new Uint8Array(total) : new Uint32Array(total);
   if (k === 1) return { table, whole };
   const d = 2 * k - 2;
   const taken = new Array<number>(k).fill(0);
@@ -77,4 +77,43 @@ export function mixOrder(weights: readonly number[]): MixOrder {
 export function entryOf(order: MixOrder, seq: number): number {
   const t = order.table;
   return t[(((seq - 1) % t.length) + t.length) % t.length];
+}
+
+/** Arrivals per chunk of an order shared as strings (k6's SharedArray: see orderChunks). */
+export const ORDER_CHUNK = 4096;
+/** An entry index i is the character of code CHUNK_BASE + i. */
+const CHUNK_BASE = 0x30;
+
+/**
+ * One period as strings of ORDER_CHUNK characters, one per arrival: what k6 shares between its VUs
+ * (a SharedArray holds JSON-able elements and decodes one per read), so a period of 10^6 costs a
+ * k6 process one copy of about 1 MB, computed once, not a table per VU.
+ */
+export function orderChunks(order: MixOrder): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < order.table.length; at += ORDER_CHUNK) {
+    // one call per chunk: a string grown a character at a time is copied each time in k6's runtime
+    const codes = Array.from(order.table.subarray(at, at + ORDER_CHUNK), (e) => CHUNK_BASE + e);
+    out.push(String.fromCharCode.apply(null, codes));
+  }
+  return out;
+}
+
+/**
+ * entryOf over orderChunks' strings, read through `chunks` (an array whose every read may decode,
+ * as a SharedArray's does): the chunk read last is kept, so arrivals near each other read it once.
+ */
+export function chunkedEntryOf(chunks: ArrayLike<string>): (seq: number) => number {
+  const period = (chunks.length - 1) * ORDER_CHUNK + chunks[chunks.length - 1].length;
+  let at = -1;
+  let chunk = '';
+  return (seq) => {
+    const i = (((seq - 1) % period) + period) % period;
+    const c = Math.floor(i / ORDER_CHUNK);
+    if (c !== at) {
+      chunk = chunks[c];
+      at = c;
+    }
+    return chunk.charCodeAt(i - c * ORDER_CHUNK) - CHUNK_BASE;
+  };
 }

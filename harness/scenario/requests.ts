@@ -9,7 +9,7 @@ import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
-import { entryOf } from './mix-order.ts';
+import { entryOf, mixOrder } from './mix-order.ts';
 import { NameBook } from './names.ts';
 import { checkReturned, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
@@ -100,12 +100,13 @@ export async function scenarioRequests(
   const runs = (contexts: ContextFactory) =>
     traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed));
   const entries = runs(factory());
+  const order = entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
   const arrivals: Arrivals = {
     byName: traffic.byName,
     transactionTimeoutMs: o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
-    entryOf: entries.length === 1 ? () => entries[0] : (seq) => entries[entryOf(traffic.order, seq)],
+    entryOf: order ? (seq) => entries[entryOf(order, seq)] : () => entries[0],
     prepare: (spec, kept = KEPT_ALL) =>
       prepared(spec, origin, kept.body ? maxBodyBytes : 0, kept.headers, 'http.send(name, request)'),
     checkOf: transactionCheckOf,

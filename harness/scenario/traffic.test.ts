@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryOf, mixOrder, wholeWeights } from './mix-order.ts';
+import { chunkedEntryOf, entryOf, mixOrder, ORDER_CHUNK, orderChunks, wholeWeights } from './mix-order.ts';
 import { scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
@@ -67,6 +67,29 @@ describe("the mix order (Tijdeman's smooth order over the global arrival number)
     expect(seq.match(/2/g)).toHaveLength(10);
     const at = [...seq].flatMap((c, i) => (c === '2' ? [i] : []));
     expect(Math.min(...at.slice(1).map((x, i) => x - at[i]))).toBe(20);
+  });
+  it("k6's shared chunks give every arrival the table's entry, reading a chunk once while arrivals stay in it", () => {
+    // 1001/2500/3000: a period of 6,501, two chunks; 100 entries: the most a mix has
+    const many = Array.from({ length: 100 }, (_, i) => 1 + (i % 13));
+    for (const w of [[70, 25, 5], [1.001, 2.5, 3], many]) {
+      const o = mixOrder(w);
+      const chunks = orderChunks(o);
+      expect(chunks.join('').length).toBe(o.table.length);
+      expect(chunks.slice(0, -1).every((c) => c.length === ORDER_CHUNK)).toBe(true);
+      let reads = 0;
+      const counted = new Proxy(chunks, {
+        get: (t, p) => {
+          if (typeof p === 'string' && /^\d+$/.test(p)) reads++;
+          return Reflect.get(t, p);
+        },
+      });
+      const e = chunkedEntryOf(counted);
+      reads = 0;
+      const W = o.table.length;
+      for (let seq = -2; seq <= 2 * W + 2; seq++) expect(e(seq)).toBe(entryOf(o, seq));
+      // two periods and a few arrivals either side: each chunk read again only as the arrivals come back to it
+      expect(reads).toBeLessThanOrEqual(2 * chunks.length + 3);
+    }
   });
   it('makes weights whole, refuses what cannot be', () => {
     expect(wholeWeights([70, 25, 5])).toEqual([14, 5, 1]);

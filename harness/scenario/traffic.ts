@@ -5,7 +5,7 @@
  * preflight, `plateau plan` and the k6 bundle all read a scenario through this file.
  */
 import type { Check, DataSource, RequestSpec, Scenario, ScenarioContext, TransactionHttp } from './types.ts';
-import { mixOrder, wholeWeights, type MixOrder } from './mix-order.ts';
+import { wholeWeights } from './mix-order.ts';
 import { MAX_NAMES, nameProblem } from './names.ts';
 import { idsProblems, scenarioNameProblems, secretsProblems, shown, unknownKeys } from './setting-problems.ts';
 import type { TrafficRecord } from '../../analysis/types/records.ts';
@@ -27,8 +27,8 @@ export interface TrafficEntry {
 }
 
 export interface Traffic {
+  /** Each engine lays out their order once (mixOrder; in k6 once per process, shared by its VUs). */
   entries: TrafficEntry[];
-  order: MixOrder;
   /**
    * Results are recorded per name (BucketRecord.byName): the scenario has a mix of more than one
    * entry or a transaction. A one-request scenario records none (its step figures are its name's).
@@ -202,7 +202,6 @@ export function trafficOf(s: Scenario): Traffic {
   if (typeof whole === 'string') throw new Error(`mix weights: ${whole}; give weights with at most 3 decimals`);
   return {
     entries,
-    order: mixOrder(entries.map((e) => e.weight)),
     byName: entries.length > 1 || entries.some((e) => e.run),
     data: s.data ?? {},
   };

@@ -114,8 +114,8 @@ function mixOrder(weights) {
   const whole = wholeWeights(weights);
   if (typeof whole === "string") throw new Error(whole);
   const total = whole.reduce((a, b) => a + b, 0);
-  const table = new Uint32Array(total);
   const k = whole.length;
+  const table = k <= 256 ? new Uint8Array(total) : new Uint32Array(total);
   if (k === 1) return { table, whole };
   const d = 2 * k - 2;
   const taken = new Array(k).fill(0);
@@ -131,9 +131,29 @@ function mixOrder(weights) {
   }
   return { table, whole };
 }
-function entryOf(order, seq) {
-  const t = order.table;
-  return t[((seq - 1) % t.length + t.length) % t.length];
+var ORDER_CHUNK = 4096;
+var CHUNK_BASE = 48;
+function orderChunks(order) {
+  const out = [];
+  for (let at = 0; at < order.table.length; at += ORDER_CHUNK) {
+    const codes = Array.from(order.table.subarray(at, at + ORDER_CHUNK), (e) => CHUNK_BASE + e);
+    out.push(String.fromCharCode.apply(null, codes));
+  }
+  return out;
+}
+function chunkedEntryOf(chunks) {
+  const period = (chunks.length - 1) * ORDER_CHUNK + chunks[chunks.length - 1].length;
+  let at = -1;
+  let chunk = "";
+  return (seq) => {
+    const i = ((seq - 1) % period + period) % period;
+    const c = Math.floor(i / ORDER_CHUNK);
+    if (c !== at) {
+      chunk = chunks[c];
+      at = c;
+    }
+    return chunk.charCodeAt(i - c * ORDER_CHUNK) - CHUNK_BASE;
+  };
 }
 
 // harness/scenario/names.ts
@@ -417,7 +437,6 @@ function trafficOf(s) {
   if (typeof whole === "string") throw new Error(`mix weights: ${whole}; give weights with at most 3 decimals`);
   return {
     entries,
-    order: mixOrder(entries.map((e) => e.weight)),
     byName: entries.length > 1 || entries.some((e) => e.run),
     data: (_a = s.data) != null ? _a : {}
   };
@@ -846,6 +865,13 @@ function openSources(data, runId) {
   };
 }
 
+// harness/k6/runtime/order.ts
+import { SharedArray as SharedArray2 } from "k6/data";
+function sharedEntryOf(weights) {
+  if (weights.length === 1) return () => 0;
+  return chunkedEntryOf(new SharedArray2("plateau mix order", () => orderChunks(mixOrder(weights))));
+}
+
 // harness/cut-message.ts
 var CUT_MARK = "\u2026";
 function cutMessage(text, max) {
@@ -1165,9 +1191,10 @@ function iteration(scenario, cfg) {
   var _a;
   const traffic = trafficOf(scenario);
   const rows = openSources((_a = cfg.data) != null ? _a : {}, cfg.runId);
+  const entryOf = sharedEntryOf(traffic.entries.map((e) => e.weight));
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
-    return { entry: traffic.entries[entryOf(traffic.order, seq)], ctx: contextOf(cfg, seq, rows) };
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };
   };
   if (!traffic.byName) {
     return () => {

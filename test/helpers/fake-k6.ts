@@ -109,9 +109,13 @@ class Metric {
 }
 export class Counter extends Metric { constructor(n) { super(n, 'counter'); } }
 export class Trend extends Metric { constructor(n) { super(n, 'trend'); } }`,
+  // k6 keeps each element as its JSON.stringify and gives a frozen JSON.parse of it on each read
   'k6/data': `const f = globalThis.${GLOBAL};
 export class SharedArray {
-  constructor(name, make) { f.sharedArrays.push(name); return Object.freeze(make().map((r) => Object.freeze(r))); }
+  constructor(name, make) {
+    f.sharedArrays.push(name);
+    return Object.freeze(make().map((r) => Object.freeze(JSON.parse(JSON.stringify(r)))));
+  }
 }`,
   'k6/crypto': `const f = globalThis.${GLOBAL};
 export default { randomBytes: (n) => f.randomBytes(n), hmac: (alg, key, data, enc) => f.hmac(alg, key, data, enc) };`,

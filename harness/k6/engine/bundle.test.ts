@@ -172,9 +172,9 @@ describe('the bundled mix, run with k6 faked', () => {
   it('runs the entry entryOf gives each arrival, names every request, and writes one plateau_arrival per arrival', async () => {
     const l = await loadWithFakeK6(await script(SCENARIO), shop);
     await run(l, 20);
-    // init context: the CSV opened once, into one SharedArray
+    // init context: the CSV opened once, into one SharedArray; the mix's order laid out into another
     expect(l.fake.opened).toEqual([CSV]);
-    expect(l.fake.sharedArrays).toHaveLength(1);
+    expect(l.fake.sharedArrays).toEqual(['plateau data: accounts', 'plateau mix order']);
     expect(l.fake.metrics).toMatchObject({ plateau_arrival: 'trend', plateau_check_failed: 'counter' });
     const expected = Array.from({ length: 20 }, (_, i) => NAMES[entryOf(ORDER, i + 1)]);
     expect(tagsOf(l).map((t) => t.name)).toEqual(expected);

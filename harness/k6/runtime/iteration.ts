@@ -3,8 +3,9 @@
  * the native engine. This file is bundled into the k6 script and runs inside k6 (no Node APIs).
  *   seq   = seqOffset + scenario.iterationInTest + 1: iterationInTest is unique across every
  *           instance of an execution-segmented run, so ids never collide between machines;
- *   entry = traffic.entries[entryOf(order, seq)]: the same smooth weighted round robin over the
- *           global arrival number as the native engine (harness/scenario/mix-order.ts);
+ *   entry = traffic.entries[entryOf(seq)]: the same smooth weighted order over the global arrival
+ *           number as the native engine (harness/scenario/mix-order.ts), laid out once per process
+ *           and shared by the VUs (order.ts);
  *   a request entry sends with http.request; a transaction awaits run(ctx, http), each
  *   http.send on http.asyncRequest (the default function is async then).
  * When results are per name (traffic.byName), each arrival adds one sample to the Trend
@@ -16,12 +17,12 @@
  */
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
-import { entryOf } from '../../scenario/mix-order.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from '../../scenario/traffic.ts';
 import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { contextOf } from './context.ts';
 import { openSources } from './data.ts';
+import { sharedEntryOf } from './order.ts';
 import { messageOf, warnOnce } from './response.ts';
 import { sendNow } from './send.ts';
 import { runTransaction, type ArrivalResult } from './transaction.ts';
@@ -96,9 +97,10 @@ function lateSend(name: string, message: string): void {
 export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {
   const traffic: Traffic = trafficOf(scenario);
   const rows = openSources(cfg.data ?? {}, cfg.runId);
+  const entryOf = sharedEntryOf(traffic.entries.map((e) => e.weight));
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
-    return { entry: traffic.entries[entryOf(traffic.order, seq)], ctx: contextOf(cfg, seq, rows) };
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };
   };
   if (!traffic.byName) {
     return () => {
