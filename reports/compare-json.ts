@@ -38,6 +38,8 @@ export interface CompareRunFigures {
   knee: { step: number; ratePerSec: number } | null;
   peakPerSec: number;
   uslPeakPerSec: number | null;
+  /** The USL's N* lies past every step's N: its peak is a guess beyond the data (null: no fit, or a run stored before it was said). */
+  uslPeakExtrapolated: boolean | null;
   stopReason: string;
   /** The capacity within the latency objective (RunResult.slo); null without an objective. */
   slo: CompareSlo | null;
@@ -121,7 +123,7 @@ export interface CompareDocument {
   kind: 'plateau-compare';
   a: CompareRunFigures;
   b: CompareRunFigures;
-  /** sloCapacity: null unless both runs established one within the same objective. */
+  /** sloCapacity: null unless both runs established one within the same objective; uslPeak: null where either is extrapolated. */
   change: { capacity: number | null; sloCapacity: number | null; peak: number | null; uslPeak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
@@ -160,6 +162,7 @@ function runFigures(r: RunResult): CompareRunFigures {
     knee: k ? { step: k.index + 1, ratePerSec: k.ratePerSec } : null,
     peakPerSec: r.peakPerSec,
     uslPeakPerSec: r.models?.usl?.peakPerSec ?? null,
+    uslPeakExtrapolated: r.models?.usl?.extrapolated ?? null,
     stopReason: r.stopReason,
     slo: r.slo
       ? {
@@ -236,7 +239,9 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
           ? relativeChange(fa.slo.capacityPerSec, fb.slo.capacityPerSec)
           : null,
       peak: relativeChange(fa.peakPerSec, fb.peakPerSec),
-      uslPeak: relativeChange(fa.uslPeakPerSec, fb.uslPeakPerSec),
+      // null where either peak is an extrapolation: a change between guesses past the data
+      uslPeak:
+        fa.uslPeakExtrapolated || fb.uslPeakExtrapolated ? null : relativeChange(fa.uslPeakPerSec, fb.uslPeakPerSec),
     },
     warnings: input.warnings,
     rates: input.rows.map((r) => {

@@ -46,6 +46,11 @@ function rateText(x: number | null, run: RunResult): string {
   return x === null ? '–' : `${fmtRate(x)} ${rateUnit(run)}`;
 }
 
+/** A USL peak past every step's N is marked: a model's extrapolation, not a measured rate. */
+function uslText(x: number | null, run: RunResult): string {
+  return run.models?.usl?.extrapolated && x !== null ? `${rateText(x, run)} (extrapolated)` : rateText(x, run);
+}
+
 /** The knee where the run established a capacity; else only the highest step it held, never called a knee. */
 function kneeText(run: RunResult): string {
   const k = kneeResult(run);
@@ -95,7 +100,13 @@ function headline(a: RunResult, b: RunResult): string[] {
     ...sloRows(a, b),
     row(['Knee', kneeText(a), kneeText(b), '']),
     row(['Peak', rateText(a.peakPerSec, a), rateText(b.peakPerSec, b), changeText(a.peakPerSec, b.peakPerSec)]),
-    row(['USL predicted peak', rateText(uslA, a), rateText(uslB, b), changeText(uslA, uslB)]),
+    row([
+      'USL predicted peak',
+      uslText(uslA, a),
+      uslText(uslB, b),
+      // a change between guesses past the data says nothing of either service
+      a.models?.usl?.extrapolated || b.models?.usl?.extrapolated ? '' : changeText(uslA, uslB),
+    ]),
     row(['Stop reason', a.stopReason, b.stopReason, '']),
     row(['Engine', a.engine, b.engine, '']),
   ];

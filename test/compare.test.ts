@@ -27,6 +27,12 @@ describe('plateau compare', () => {
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
     expect(md).not.toContain('steps (offered rates) differs');
     expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
+    // B's steps scale linearly up to its knee: the USL's peak lies far past them, marked and not compared
+    expect(B.models!.usl).toMatchObject({ extrapolated: true });
+    expect(md).toMatch(/\| USL predicted peak \| – \| [\d.,]+ req\/s \(extrapolated\) \| {2}\|/);
+    const doc = compareDocument({ a: A, b: B, rows: compareRows(A, B), warnings: [], cost: null });
+    expect(doc.b.uslPeakExtrapolated).toBe(true);
+    expect(doc.change.uslPeak).toBeNull();
     // a rerun (the same rate twice) is no difference either; another grid is
     const rerun = fakeRun({ steps: [100, 200, 300, 300].map((r) => ({ ratePerSec: r })) });
     expect(settingDifferences(A, rerun).join('\n')).not.toMatch(/steps/);

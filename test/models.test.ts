@@ -33,6 +33,17 @@ describe('fitUsl', () => {
     expect(Math.abs(fit!.peakPerSec! - uslThroughput(truth, nStar)) / uslThroughput(truth, nStar)).toBeLessThan(0.05);
   });
 
+  it('says when its peak lies past every N it was fitted to (summary.json: maxN, extrapolated)', () => {
+    const truth = { alpha: 0.05, beta: 0.001, gamma: 100 }; // N* = 30.8
+    const fitTo = (ns: number[]) =>
+      fitUsl(ns.map((n, i) => ({ concurrency: n, throughputPerSec: uslThroughput(truth, n) * wobble(i, 0.005) }))).fit!;
+    const spanning = fitTo([1, 4, 8, 16, 32, 48, 64]);
+    expect(spanning).toMatchObject({ maxN: 64, extrapolated: false });
+    const short = fitTo([1, 2, 4, 8, 12, 16]);
+    expect(short.nStar!).toBeGreaterThan(16);
+    expect(short).toMatchObject({ maxN: 16, extrapolated: true });
+  });
+
   it('says why it does not fit too few points', () => {
     const { fit, note } = fitUsl([
       { concurrency: 1, throughputPerSec: 10 },

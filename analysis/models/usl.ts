@@ -175,6 +175,8 @@ export function fitUsl(
       ...best,
       nStar,
       peakPerSec: nStar === null ? null : uslThroughput(best, nStar),
+      maxN: s.nMax,
+      extrapolated: nStar !== null && nStar > s.nMax,
       r2: rSquared(points, best),
       points: points.length,
     },

@@ -25,8 +25,12 @@ export interface UslFit {
   gamma: number;
   /** N* = sqrt((1 - alpha) / beta): the concurrency of peak throughput; null when beta is 0 or alpha >= 1. */
   nStar: number | null;
-  /** X(N*), the predicted peak (req/s); null without N*. */
+  /** X(N*), the predicted peak (req/s); null without N*. A model's figure, never a step's. */
   peakPerSec: number | null;
+  /** The largest N the fit rests on. Absent in runs stored before 2026-12-05. */
+  maxN?: number;
+  /** N* lies past maxN: peakPerSec extrapolates beyond every step measured. Absent in runs stored before 2026-12-05. */
+  extrapolated?: boolean;
   /** Coefficient of determination of the fit on X. */
   r2: number;
   /** Points the fit rests on. */
