@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { ingestLines } from '../output/ingest.ts';
 import { readLines } from '../output/lines.ts';
-import { deriveSteps } from './derive-steps.ts';
+import { deriveSteps, roundest } from './derive-steps.ts';
 
 const DIR = 'test/fixtures/k6';
 
@@ -199,8 +199,16 @@ describe('holds to a plan', () => {
     const d = deriveSteps([], offered);
     expect(d.steps).toBeNull();
     expect(d.steps === null && d.why).toMatch(
-      /80\/s at 2-8 s, 100\/s at 10-16 s, 300\/s at 18-24 s\) are not start \+ i x step/,
+      /^the offered rate is not a stepped plan: the closest \(.+\) has holds .+, and step \d's hold/,
     );
+  });
+
+  it('a continuous ramp is no stepped plan, however fine its steps would be', () => {
+    const d = deriveSteps(
+      [],
+      Array.from({ length: 120 }, (_, i) => 5 + 2 * i),
+    );
+    expect(d.steps === null && d.why).toMatch(/not a stepped plan: .*step 1's hold \(0-2 s\) rises from 5 to 7\/s/);
   });
 });
 
@@ -302,6 +310,9 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
   it.each([
     // long holds a little off the second: their found edges lay 1.25 s from the plan's
     [{ start: 50, step: 50, steps: 6, ramp: 5, hold: 30 }, 0.3],
+    // gentle ramps: a few seconds of each lie within a hold's tolerance of each other (refused before 12-05)
+    [{ start: 10, step: 10, steps: 5, ramp: 10, hold: 20 }, 0.3],
+    [{ start: 100, step: 50, steps: 5, ramp: 30, hold: 60 }, 0.6],
     // no ramp: a step straight to the next rate, not a 1 s ramp and a hold a second short
     [{ start: 200, step: 100, steps: 5, ramp: 0, hold: 60 }, 0.1],
     [{ start: 10, step: 10, steps: 3, ramp: 0, hold: 30 }, 0.85],
@@ -313,5 +324,86 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
       rampS: p.ramp,
       holdS: p.hold,
     });
+  });
+  const plan = { start: 100, step: 100, steps: 4, ramp: 2, hold: 10 };
+  const derived = { startPerSec: 100, stepPerSec: 100, maxPerSec: 400, rampS: 2, holdS: 10 };
+  it('a run cut mid-hold keeps the step it was in (6 s into the last hold; 2 s in is too few to judge)', () => {
+    expect(deriveSteps([], offered(plan, 0.5).slice(0, 44)).steps).toEqual(derived);
+    expect(deriveSteps([], offered(plan, 0.5).slice(0, 40)).steps).toEqual({ ...derived, maxPerSec: 300 });
+  });
+  it('a ramp down after the last hold (k6 stages ending at 0) is no step', () => {
+    const p = { ...plan, ramp: 5, hold: 20 };
+    const down = Array.from({ length: 10 }, (_, i) => Math.round(400 * (1 - (i + 0.5) / 10)));
+    expect(deriveSteps([], [...offered(p, 0.3).slice(0, -1), ...down]).steps).toEqual({
+      ...derived,
+      rampS: 5,
+      holdS: 20,
+    });
+  });
+});
+
+describe('whole-second timestamps of iterations of random durations (synthetic, through the ingest)', () => {
+  /** A stepped plan's iterations, each of 5 to 205 ms (seeded), stamped by k6's default whole seconds. */
+  function wholeSecondRun(
+    p: { start: number; step: number; steps: number; ramp: number; hold: number },
+    phaseS: number,
+  ) {
+    const t0 = 1795971160 * 1000 + phaseS * 1000;
+    const out: [number, string][] = [];
+    const row = (metric: string, ms: number, value: number) =>
+      out.push([ms, `${metric},${Math.floor((t0 + ms) / 1000)},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`]);
+    let seed = 4242;
+    let level = 0;
+    let t = 0;
+    let due = 0;
+    for (let k = 0; k < p.steps; k++) {
+      const to = p.start + k * p.step;
+      for (const [d, a, b] of [
+        [p.ramp, level, to],
+        [p.hold, to, to],
+      ]) {
+        for (let i = 0; i < d * 100; i++) {
+          due += (a + ((b - a) * (i + 0.5)) / (d * 100)) / 100;
+          for (; due >= 1; due--) {
+            seed = (seed * 1103515245 + 12345) % 2147483648;
+            const ms = (t + (i + 0.5) / 100) * 1000;
+            const dur = 5 + (seed / 2147483648) * 200;
+            row('iteration_duration', ms + dur, dur);
+          }
+        }
+        t += d;
+      }
+      level = to;
+    }
+    for (let s = 1; s <= t + 1; s++) row('vus', s * 1000 + 700, 10);
+    out.sort((x, y) => x[0] - y[0]);
+    return [
+      'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata',
+      ...out.map(([, l]) => l),
+    ];
+  }
+  // a hold's seconds spread by about sqrt(rate / 12): 93 to 107 at 100/s, which split the holds found
+  // by their flat seconds before 12-05 (these were refused)
+  it.each([
+    [{ start: 50, step: 50, steps: 5, ramp: 5, hold: 30 }, 0.37],
+    [{ start: 100, step: 20, steps: 5, ramp: 10, hold: 30 }, 0.6],
+    [{ start: 200, step: 100, steps: 5, ramp: 0, hold: 60 }, 0.9],
+  ])('%j starting %s s in', async (p, phaseS) => {
+    const whole = await derive(once(wholeSecondRun(p, phaseS)));
+    expect(whole.stats.wholeSeconds).toBe(true);
+    expect(whole.derived.steps).toEqual({
+      startPerSec: p.start,
+      stepPerSec: p.step,
+      maxPerSec: p.start + (p.steps - 1) * p.step,
+      rampS: p.ramp,
+      holdS: p.hold,
+    });
+  });
+  it('rates are rounded to the roundest whole number their uncertainty allows', () => {
+    expect(roundest(999.3, 1.7)).toBe(1000);
+    expect(roundest(999.3, 0.2)).toBe(999);
+    expect(roundest(148.6, 2)).toBe(150);
+    expect(roundest(81.2, 0.9)).toBe(81);
+    expect(roundest(81.2, 1.3)).toBe(80);
   });
 });

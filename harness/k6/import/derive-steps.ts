@@ -3,26 +3,27 @@
  * give it. The offered rate is in the arrivals, never in what completed: each second's iterations
  * started plus dropped_iterations, both at the second they were due (the ingest's offeredPerS,
  * which neither an iteration longer than the buckets wait for nor whole-second CSV timestamps
- * shift: bucketizer.ts). It is flat during a hold and moves during a ramp, also in a step whose
- * target collapsed (what it could not serve was dropped, and a drop is an arrival).
+ * shift: bucketizer.ts). It follows the plan in ramps and holds, also in a step whose target
+ * collapsed (what it could not serve was dropped, and a drop is an arrival).
  *
- *   hold   = a maximal run of >= 3 seconds whose offered rates stay within tol of each other,
- *            tol = max(2, 3% of the rate)
- *   rate   = the median of the run's seconds (an edge second that was partly ramp, or a second
- *            that whole-second timestamps made one arrival richer or poorer, does not move it)
- *   ramp, hold = the split of the period (the least-squares slope of the holds' centres, or a
- *            second either side) whose plan lies closest to the whole offered series
- *            (plan-fit.ts): a hold's edges and the gaps between holds are each up to two
- *            seconds off, whole-second timestamps blurring them most
- *   start, step = the least-squares line rate_i = start + i x step through the holds' rates,
- *            each rounded: a hold 1/s off (239 for 240) moves neither
+ * The plan is fitted to the whole series at once, not read off flat runs of seconds: whole-second
+ * timestamps make a hold's seconds vary by about sqrt(rate / 12) (a 100/s hold reads 93 to 107),
+ * which broke a hold into pieces, and a gentle ramp (10 to 20/s over 10 s) lies flat for seconds
+ * at a time.
+ *   period, ramp = the best of every pair (plan-search.ts: start and step by least squares, the
+ *            squared difference per second), then placed to a twentieth of a second with the
+ *            whole-second blur (plan-fit.ts)
+ *   start, step = that least-squares line, each rounded
+ *   steps  = those whose hold shows at least 3 s before the last second with arrivals: a run cut
+ *            mid-hold keeps the step it was in; a ramp down after the last hold is no step
  *
- * Pure; returns a `steps` config section when every hold lies within tol of start + i x step and
- * centred within 1.5 s of its place with equal ramps and holds, else says why not (the user then passes the
- * step flags).
+ * Pure; returns a `steps` config section when each hold's seconds lie within tol of its rate
+ * (their mean, and without a trend: a continuous ramp is not a stepped plan), else says why not
+ * (the user then passes the step flags).
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
-import { fitRampHold } from './plan-fit.ts';
+import { placePlan, type PlacedPlan } from './plan-fit.ts';
+import { coarseCandidates } from './plan-search.ts';
 
 export interface DerivedSteps {
   startPerSec: number;
@@ -32,19 +33,9 @@ export interface DerivedSteps {
   holdS: number;
 }
 
-interface Hold {
-  fromS: number;
-  toS: number;
-  ratePerSec: number;
-}
-
 const MIN_HOLD_S = 3;
-/**
- * How far a found hold's centre may lie from the fitted plan's: its edge seconds may each be partly
- * ramp, or blurred by whole-second stamps, which shortens a hold from both ends, moving its start
- * by up to two seconds but its centre by less.
- */
-const POSITION_TOL_S = 1.5;
+/** Coarse candidates placed finely (plan-fit.ts). */
+const CANDIDATES = 6;
 
 /**
  * How far a hold's seconds may differ: 3% of the rate, at least 2; with whole-second timestamps at
@@ -65,50 +56,25 @@ export function offeredPerSecond(records: readonly BucketRecord[]): number[] {
   return Array.from(out, (v) => v ?? 0);
 }
 
-export function findHolds(offered: readonly number[], wholeSeconds = false): Hold[] {
-  const holds: Hold[] = [];
-  let from = 0;
-  for (let t = 1; t <= offered.length; t++) {
-    const run = offered.slice(from, t + 1);
-    const flat = t < offered.length && Math.max(...run) - Math.min(...run) <= tolOf(Math.max(...run), wholeSeconds);
-    if (flat) continue;
-    if (t - from >= MIN_HOLD_S && offered[from] > 0) {
-      const last = holds.at(-1);
-      const rate = rateOf(offered.slice(from, t), wholeSeconds);
-      // grown greedily, a hold can end at an edge second that the next run then starts from: two
-      // runs that touch at the same rate are one hold (a step with no ramp before it differs by a step)
-      if (
-        last &&
-        last.toS === from &&
-        Math.abs(last.ratePerSec - rate) <= tolOf(Math.max(last.ratePerSec, rate), wholeSeconds)
-      )
-        holds[holds.length - 1] = {
-          ...last,
-          toS: t,
-          ratePerSec: Math.round(rateOf(offered.slice(last.fromS, t), wholeSeconds)),
-        };
-      else holds.push({ fromS: from, toS: t, ratePerSec: Math.round(rate) });
-    }
-    from = t;
-  }
-  return holds;
-}
-
 /**
- * A hold's rate: the median of its seconds (an edge second partly ramp does not move it); with
- * whole-second timestamps, whose shared starts make every second vary a little, the mean of its
- * seconds but the first and last (its blurred edges), which that noise moves less.
+ * Seconds that rise (or fall) across the run by more than half its tolerance, by their
+ * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
+ * short holds, not a stepped plan. A hold's noise (whole-second timestamps: sqrt(rate / 12) a
+ * second) tilts a short one by chance, which its own scatter says.
  */
-function rateOf(seconds: readonly number[], wholeSeconds: boolean): number {
-  if (!wholeSeconds || seconds.length < 5) return median(seconds);
-  const inner = seconds.slice(1, -1);
-  return inner.reduce((a, v) => a + v, 0) / inner.length;
-}
-
-function median(values: readonly number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
+  const n = seconds.length;
+  const { intercept, slope } = lineThrough(seconds);
+  if (Math.abs(slope) * (n - 1) <= tolOf(Math.max(...seconds), wholeSeconds) / 2) return false;
+  if (n < 4) return true;
+  const mean = (n - 1) / 2;
+  let sxx = 0;
+  let sse = 0;
+  seconds.forEach((v, i) => {
+    sxx += (i - mean) ** 2;
+    sse += (v - intercept - slope * i) ** 2;
+  });
+  return Math.abs(slope) > 3 * Math.sqrt(sse / (n - 2) / sxx);
 }
 
 /** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
@@ -125,58 +91,167 @@ function lineThrough(ys: readonly number[]): { intercept: number; slope: number 
   return { intercept: meanY - slope * meanI, slope };
 }
 
-/** rate_i = start + i x step over the holds (i = 0, 1, ...), both rounded. */
-function fitLine(rates: readonly number[]): { startPerSec: number; stepPerSec: number } {
-  const { intercept, slope } = lineThrough(rates);
-  return { startPerSec: Math.round(intercept), stepPerSec: Math.round(slope) };
+/** A hold of the derived plan: its seconds in the series and the mean rate they offered. */
+interface Hold {
+  fromS: number;
+  toS: number;
+  ratePerSec: number;
 }
 
-/** The period (ramp + hold) the holds' centres are spaced by: their least-squares slope, rounded. */
-function periodOf(holds: readonly Hold[]): number {
-  return Math.round(lineThrough(holds.map((h) => (h.fromS + h.toS) / 2)).slope);
+interface HoldSeconds {
+  hold: Hold;
+  /** Its inner seconds (its edges left out when it has 3 or more), whose mean is its rate. */
+  seconds: number[];
+  /** The seconds judged for a trend. */
+  flat: number[];
+}
+
+/** The holds of the plan over the series: each one's whole seconds, its own edges left out (partly ramp, or blurred). */
+function holdsOf(offered: readonly number[], plan: PlacedPlan, endS: number): HoldSeconds[] {
+  const out: HoldSeconds[] = [];
+  for (let k = 0; k < plan.steps; k++) {
+    const fromS = Math.max(0, Math.ceil(plan.offsetS + k * plan.periodS + plan.rampS));
+    const toS = Math.min(endS, Math.floor(plan.offsetS + (k + 1) * plan.periodS));
+    const whole = offered.slice(fromS, toS);
+    const inner = whole.length >= 3 ? whole.slice(1, -1) : whole;
+    const rate = inner.reduce((a, v) => a + v, 0) / Math.max(1, inner.length);
+    // judged flat over its inner seconds, or all of them when fewer than 3 are inner
+    out.push({
+      hold: { fromS, toS, ratePerSec: Math.round(rate) },
+      seconds: inner,
+      flat: inner.length >= 3 ? inner : whole,
+    });
+  }
+  return out;
+}
+
+/**
+ * Start and step: the least-squares line through the holds' means (each hold's own seconds, its
+ * edges left out: an edge second that took in a part of the ramp, or the arrivals before t0, moves
+ * none), each rounded to the roundest whole number within its uncertainty. With whole-second
+ * timestamps a hold's mean is uncertain by about sqrt(rate / 12) x sqrt(2) / its seconds (the
+ * shares moved across its two edges): 0.9/s for 15 s at 1000/s, too much to round to the nearest
+ * whole number, and people write plans in round numbers (1000, not 999).
+ */
+function levels(holds: readonly HoldSeconds[], wholeSeconds: boolean) {
+  const means = holds.map((h) => h.seconds.reduce((a, v) => a + v, 0) / Math.max(1, h.seconds.length));
+  const { intercept, slope } = lineThrough(means);
+  const spread = Math.max(
+    ...holds.map((h, i) =>
+      wholeSeconds ? (Math.sqrt(Math.max(1, means[i]) / 12) * Math.SQRT2) / Math.max(1, h.seconds.length) : 0,
+    ),
+  );
+  return { startPerSec: roundest(intercept, 2 * spread), stepPerSec: roundest(slope, 2 * spread) };
+}
+
+/** The whole number within `within` of x (at least the nearest) with the most factors of 10 and 5; the nearest on ties. */
+export function roundest(x: number, within: number): number {
+  const nearest = Math.round(x);
+  let best = nearest;
+  let bestScore = roundness(nearest);
+  for (let v = Math.ceil(x - within); v <= Math.floor(x + within); v++) {
+    const score = roundness(v);
+    if (score > bestScore || (score === bestScore && Math.abs(v - x) < Math.abs(best - x))) {
+      best = v;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function roundness(v: number): number {
+  if (v === 0) return 0;
+  let score = 0;
+  for (let d = 10; v % d === 0 && score < 12; d *= 10) score += 2;
+  return v % (5 * 10 ** (score / 2)) === 0 ? score + 1 : score;
 }
 
 /**
  * @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent.
  * @param wholeSeconds the output's timestamps are whole seconds (IngestStats.wholeSeconds): its
- *   iterations' starts are blurred over two seconds, which the fit of the ramps allows for.
+ *   iterations' starts are blurred over two seconds, which the fit allows for.
  */
 export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
 ): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
-  const holds = findHolds(offered, wholeSeconds);
-  if (holds.length < 2)
-    return { steps: null, why: `found ${holds.length} hold(s) of a steady offered rate; a stepped run has at least 2` };
-  const { startPerSec, stepPerSec } = fitLine(holds.map((h) => h.ratePerSec));
-  if (stepPerSec <= 0 || startPerSec <= 0)
-    return {
-      steps: null,
-      why: `the holds' rates do not rise from a start above 0 (${holds.map((h) => h.ratePerSec).join(', ')} arrivals/s)`,
-    };
-  const shape = { startPerSec, stepPerSec, steps: holds.length };
-  const gaps = holds.slice(1).map((h, i) => h.fromS - holds[i].toS);
-  const fit = fitRampHold(offered, shape, periodOf(holds), MIN_HOLD_S, wholeSeconds, median(gaps));
-  if (fit === null)
-    return {
-      steps: null,
-      why: `the holds (${holds.map((h) => `${h.fromS}-${h.toS} s`).join(', ')}) leave no room for a ramp and a hold`,
-    };
-  const { rampS, holdS, offsetS } = fit;
-  const off = holds.find(
-    (h, i) =>
-      Math.abs(h.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(h.ratePerSec, wholeSeconds) ||
-      Math.abs((h.fromS + h.toS) / 2 - (offsetS + rampS + holdS / 2 + i * (rampS + holdS))) > POSITION_TOL_S,
+  // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
+  // with whole-second timestamps the one before it may have lent arrivals to it
+  let endS = offered.length;
+  while (endS > 0 && !(offered[endS - 1] > 0)) endS--;
+  endS = Math.max(0, endS - (wholeSeconds ? 2 : 1));
+  const first = fitUpTo(offered, endS, wholeSeconds);
+  // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
+  // step: a plan that fails at its last step alone, short of its rate there, is fitted again
+  // without that step's period (a last hold above its rate is a plan of other steps: refused)
+  if (
+    first.steps === null &&
+    first.plan &&
+    first.failedStep === first.plan.steps - 1 &&
+    first.plan.steps > 2 &&
+    first.fallsShort
+  ) {
+    const again = fitUpTo(
+      offered,
+      Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS),
+      wholeSeconds,
+    );
+    if (again.steps !== null) return again;
+  }
+  return first.steps === null ? { steps: null, why: first.why } : first;
+}
+
+type Fitted =
+  | { steps: DerivedSteps; holds: Hold[] }
+  | { steps: null; why: string; plan?: PlacedPlan; failedStep?: number; fallsShort?: boolean };
+
+/** The plan over seconds [0, endS) and its checks. */
+function fitUpTo(offered: readonly number[], endS: number, wholeSeconds: boolean): Fitted {
+  const plan = placePlan(
+    offered,
+    endS,
+    coarseCandidates(offered, endS, MIN_HOLD_S, CANDIDATES),
+    MIN_HOLD_S,
+    wholeSeconds,
   );
-  if (off) {
+  if (plan === null)
+    return { steps: null, why: `no plan of two or more rising steps fits the ${endS} s of offered arrivals` };
+  const holds = holdsOf(offered, plan, endS);
+  const { startPerSec, stepPerSec } = levels(holds, wholeSeconds);
+  const listed = () => {
+    const shown = holds.slice(0, 6).map((h) => `${h.hold.ratePerSec}/s at ${h.hold.fromS}-${h.hold.toS} s`);
+    return holds.length > 6 ? `${shown.join(', ')} and ${holds.length - 6} more` : shown.join(', ');
+  };
+  const rampS = plan.rampS;
+  const holdS = plan.periodS - plan.rampS;
+  if (startPerSec <= 0 || stepPerSec <= 0)
+    return { steps: null, why: `the best plan's rates do not rise from a start above 0 (${listed()} arrivals/s)` };
+  const at = holds.findIndex(
+    (h, i) =>
+      Math.abs(h.hold.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(startPerSec + i * stepPerSec, wholeSeconds),
+  );
+  const tilted = holds.findIndex((h) => h.flat.length >= 2 && trends(h.flat, wholeSeconds));
+  if (at >= 0 || tilted >= 0) {
+    const i = at >= 0 ? at : tilted;
+    const h = holds[i];
+    const level = startPerSec + i * stepPerSec;
+    const shape = `${startPerSec} + i x ${stepPerSec} arrivals/s, ${rampS} s ramps and ${holdS} s holds`;
+    const [first, last] = [h.flat[0], h.flat[h.flat.length - 1]];
+    const what =
+      at >= 0
+        ? `offered ${h.hold.ratePerSec}/s, not ${level}/s`
+        : `rises from ${Math.round(first)} to ${Math.round(last)}/s`;
     return {
       steps: null,
-      why: `the holds (${holds.map((h) => `${h.ratePerSec}/s at ${h.fromS}-${h.toS} s`).join(', ')}) are not start + i x step with ${rampS} s ramps and ${holdS} s holds`,
+      why: `the offered rate is not a stepped plan: the closest (${shape}) has holds ${listed()}, and step ${i + 1}'s hold (${h.hold.fromS}-${h.hold.toS} s) ${what}`,
+      plan,
+      failedStep: i,
+      fallsShort: at >= 0 ? h.hold.ratePerSec < level : last < first,
     };
   }
   return {
-    steps: { startPerSec, stepPerSec, maxPerSec: startPerSec + (holds.length - 1) * stepPerSec, rampS, holdS },
-    holds,
+    steps: { startPerSec, stepPerSec, maxPerSec: startPerSec + (plan.steps - 1) * stepPerSec, rampS, holdS },
+    holds: holds.map((h) => h.hold),
   };
 }

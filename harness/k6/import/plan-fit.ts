@@ -1,14 +1,10 @@
 /**
- * The ramp and hold of a stepped plan, fitted to the whole offered series rather than read off the
- * holds' edges. A hold found by its flat rate may lose or gain an edge second (a second partly
- * ramp; whole-second timestamps, which share each iteration's start between two seconds), so its
- * length, and the gaps between holds, are each up to two seconds off; the holds' rates and centres
- * are not. Here every candidate (period near the centres' slope, each split of it into ramp and
- * hold, the plan's start shifted by up to a second either way) is laid over the offered series
- * second by second (each second the plan's mean rate over it), and the one with the least squared
- * difference wins. Mass is kept whichever way a second's arrivals were shared, so the ramps' shape
- * decides. Pure.
+ * A stepped plan laid over the offered series second by second (each second the plan's mean rate
+ * over it; with whole-second timestamps, blurred as their shared starts blur it), to a twentieth
+ * of a second, from the coarse candidates of plan-search.ts. Mass is kept whichever way a second's
+ * arrivals were shared, so the ramps' shape decides. Pure.
  */
+import { fewerFits, solve2, stepsSeen, type Candidate } from './plan-search.ts';
 
 export interface PlanShape {
   startPerSec: number;
@@ -63,38 +59,99 @@ function expectedAt(from: number, p: PlanShape, rampS: number, periodS: number, 
 /** Shifts of the plan's start tried, seconds (t0 is known to within a second): -1 to 1 by 0.05. */
 const OFFSETS = Array.from({ length: 41 }, (_, i) => -1 + i * 0.05);
 
-/** Periods up to this try every ramp; a longer one tries the ramps within RAMP_SPREAD_S of the gaps' estimate. */
-const ALL_RAMPS_UP_TO_S = 40;
-const RAMP_SPREAD_S = 3;
-
 /**
- * The ramp and hold (whole seconds, hold >= minHoldS) whose plan lies closest to `offered`, with
- * the start's shift; periods tried: periodGuessS and a second either side. Only the plan's own
- * seconds are compared (its last hold's end on: a graceful stop, or nothing).
+ * The plan closest to `offered` over seconds [0, endS): each coarse candidate's period and ramp and
+ * their neighbours (a second either way), the plan's start shifted by up to a second either way
+ * (t0 is known to within one), its start and step solved by least squares at each. Compared per
+ * second over the plan's own seconds: its steps whose hold shows before endS (stepsSeen), so a run
+ * cut mid-hold, or stopped with a ramp down, is compared up to its last hold.
  */
-export function fitRampHold(
+export function placePlan(
   offered: readonly number[],
-  p: PlanShape,
-  periodGuessS: number,
+  endS: number,
+  candidates: readonly Candidate[],
   minHoldS: number,
   blurred = false,
-  rampGuessS = 0,
-): { rampS: number; holdS: number; offsetS: number } | null {
-  let best: { rampS: number; holdS: number; offsetS: number; sse: number } | null = null;
-  for (const periodS of [periodGuessS, periodGuessS - 1, periodGuessS + 1]) {
-    const few = periodS > ALL_RAMPS_UP_TO_S;
-    const fromR = few ? Math.max(0, Math.round(rampGuessS) - RAMP_SPREAD_S) : 0;
-    const toR = few ? Math.round(rampGuessS) + RAMP_SPREAD_S : periodS;
-    for (let rampS = fromR; rampS <= toR && periodS - rampS >= minHoldS; rampS++) {
-      for (const offsetS of OFFSETS) {
-        const endS = Math.min(offered.length, Math.floor(p.steps * periodS + offsetS));
-        let sse = 0;
-        for (let t = 0; t < endS; t++) sse += (offered[t] - expectedAt(t - offsetS, p, rampS, periodS, blurred)) ** 2;
-        // the same error over fewer seconds is no better: per second compared
-        sse /= Math.max(1, endS);
-        if (best === null || sse < best.sse - 1e-9) best = { rampS, holdS: periodS - rampS, offsetS, sse };
+): PlacedPlan | null {
+  let best: PlacedPlan | null = null;
+  const tried = new Set<string>();
+  const A: PlanShape = { startPerSec: 1, stepPerSec: 0, steps: Infinity };
+  const B: PlanShape = { startPerSec: 0, stepPerSec: 1, steps: Infinity };
+  for (const c of candidates) {
+    for (const periodS of [c.periodS, c.periodS - 1, c.periodS + 1]) {
+      for (const rampS of [c.rampS, c.rampS - 1, c.rampS + 1]) {
+        const key = `${periodS}/${rampS}`;
+        if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) continue;
+        tried.add(key);
+        for (const offsetS of OFFSETS) {
+          const seen = stepsSeen(endS, periodS, rampS, offsetS, minHoldS);
+          if (seen < 2) continue;
+          // the last step seen, and the plan without it: what follows the last hold (a ramp down,
+          // a cut ramp) can make one more step seem to show, which then fits far worse
+          const ends = [seen, seen - 1]
+            .filter((n) => n >= 2)
+            .map((n) => Math.min(endS, Math.floor(offsetS + n * periodS)));
+          const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy: 0 };
+          const fits: { steps: number; perSecond: number; start: number; step: number }[] = [];
+          // what the seconds past the plan without its last step offered, against what it would have
+          const tail = { a: 0, b: 0, y: 0 };
+          for (let t = 0; t < ends[0]; t++) {
+            const a = expectedAt(t - offsetS, A, rampS, periodS, blurred);
+            const b = expectedAt(t - offsetS, B, rampS, periodS, blurred);
+            const v = offered[t];
+            m.aa += a * a;
+            m.ab += a * b;
+            m.bb += b * b;
+            m.ay += a * v;
+            m.by += b * v;
+            m.yy += v * v;
+            if (ends.length > 1 && t >= ends[1]) {
+              tail.a += a;
+              tail.b += b;
+              tail.y += v;
+            }
+            ends.forEach((W, i) => {
+              if (t + 1 !== W) return;
+              const fit = solve2(m);
+              if (fit && fit.start > 0 && fit.step > 0)
+                fits.push({ steps: seen - i, perSecond: fit.sse / W, start: fit.start, step: fit.step });
+            });
+          }
+          const all = fits.find((f) => f.steps === seen);
+          const fewer = fits.find((f) => f.steps === seen - 1 && tail.y < f.start * tail.a + f.step * tail.b);
+          const f = all && !fewerFits(all.perSecond, fewer?.perSecond ?? null) ? all : fewer;
+          if (!f) continue;
+          if (best === null || f.perSecond < best.perSecond - 1e-9)
+            best = {
+              periodS,
+              rampS,
+              offsetS,
+              startPerSec: f.start,
+              stepPerSec: f.step,
+              steps: f.steps,
+              perSecond: f.perSecond,
+            };
+        }
       }
     }
   }
-  return best && { rampS: best.rampS, holdS: best.holdS, offsetS: best.offsetS };
+  return best;
+}
+
+export interface PlacedPlan {
+  periodS: number;
+  rampS: number;
+  /** The plan's start, seconds after t0's second 0. */
+  offsetS: number;
+  /** Least-squares start and step, not yet rounded. */
+  startPerSec: number;
+  stepPerSec: number;
+  /** Steps whose hold shows before the end of the series. */
+  steps: number;
+  perSecond: number;
+}
+
+/** The plan's mean rate over second t of the series (blurred: whole-second timestamps). */
+export function planAt(t: number, plan: PlacedPlan, p: PlanShape, blurred: boolean): number {
+  return expectedAt(t - plan.offsetS, p, plan.rampS, plan.periodS, blurred);
 }
