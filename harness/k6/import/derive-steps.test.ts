@@ -280,31 +280,45 @@ describe('a stepped run whose third step collapsed, at every phase of its start 
   );
 });
 
+interface StepPlan {
+  start: number;
+  step: number;
+  steps: number;
+  ramp: number;
+  hold: number;
+}
+
+/** Each arrival of a stepped plan (ramps linear), at the time (s) the plan's count reaches it; the plan's length. */
+function eachArrival(p: StepPlan, arrive: (tauS: number) => void): number {
+  let level = 0;
+  let t = 0;
+  let due = 0;
+  for (let k = 0; k < p.steps; k++) {
+    const to = p.start + k * p.step;
+    for (const [d, a, b] of [
+      [p.ramp, level, to],
+      [p.hold, to, to],
+    ]) {
+      for (let i = 0; i < d * 100; i++) {
+        due += (a + ((b - a) * (i + 0.5)) / (d * 100)) / 100;
+        for (; due >= 1; due--) arrive(t + (i + 0.5) / 100);
+      }
+      t += d;
+    }
+    level = to;
+  }
+  return t;
+}
+
 describe('plans of other shapes, the offered series exact (synthetic)', () => {
   /** Arrivals due per second of a stepped plan that started `shiftS` into second 0. */
-  function offered(p: { start: number; step: number; steps: number; ramp: number; hold: number }, shiftS: number) {
+  function offered(p: StepPlan, shiftS: number) {
     const out: number[] = [];
-    let level = 0;
-    let t = 0;
-    let due = 0;
-    for (let k = 0; k < p.steps; k++) {
-      const to = p.start + k * p.step;
-      for (const [d, a, b] of [
-        [p.ramp, level, to],
-        [p.hold, to, to],
-      ]) {
-        for (let i = 0; i < d * 100; i++) {
-          due += (a + ((b - a) * (i + 0.5)) / (d * 100)) / 100;
-          for (; due >= 1; due--) {
-            const s = Math.floor(t + (i + 0.5) / 100 + shiftS);
-            while (out.length <= s) out.push(0);
-            out[s]++;
-          }
-        }
-        t += d;
-      }
-      level = to;
-    }
+    eachArrival(p, (tauS) => {
+      const s = Math.floor(tauS + shiftS);
+      while (out.length <= s) out.push(0);
+      out[s]++;
+    });
     return out;
   }
   it.each([
@@ -344,37 +358,17 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
 
 describe('whole-second timestamps of iterations of random durations (synthetic, through the ingest)', () => {
   /** A stepped plan's iterations, each of 5 to 205 ms (seeded), stamped by k6's default whole seconds. */
-  function wholeSecondRun(
-    p: { start: number; step: number; steps: number; ramp: number; hold: number },
-    phaseS: number,
-  ) {
+  function wholeSecondRun(p: StepPlan, phaseS: number) {
     const t0 = 1795971160 * 1000 + phaseS * 1000;
     const out: [number, string][] = [];
     const row = (metric: string, ms: number, value: number) =>
       out.push([ms, `${metric},${Math.floor((t0 + ms) / 1000)},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`]);
     let seed = 4242;
-    let level = 0;
-    let t = 0;
-    let due = 0;
-    for (let k = 0; k < p.steps; k++) {
-      const to = p.start + k * p.step;
-      for (const [d, a, b] of [
-        [p.ramp, level, to],
-        [p.hold, to, to],
-      ]) {
-        for (let i = 0; i < d * 100; i++) {
-          due += (a + ((b - a) * (i + 0.5)) / (d * 100)) / 100;
-          for (; due >= 1; due--) {
-            seed = (seed * 1103515245 + 12345) % 2147483648;
-            const ms = (t + (i + 0.5) / 100) * 1000;
-            const dur = 5 + (seed / 2147483648) * 200;
-            row('iteration_duration', ms + dur, dur);
-          }
-        }
-        t += d;
-      }
-      level = to;
-    }
+    const t = eachArrival(p, (tauS) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const dur = 5 + (seed / 2147483648) * 200;
+      row('iteration_duration', tauS * 1000 + dur, dur);
+    });
     for (let s = 1; s <= t + 1; s++) row('vus', s * 1000 + 700, 10);
     out.sort((x, y) => x[0] - y[0]);
     return [
