@@ -27,7 +27,7 @@ export interface TrafficEntry {
 }
 
 export interface Traffic {
-  /** Each engine lays out their order once (mixOrder; in k6 once per process, shared by its VUs). */
+  /** Their order is laid out by each engine from their weights (mixOrder; in k6 once per process, shared by its VUs). */
   entries: TrafficEntry[];
   /**
    * Results are recorded per name (BucketRecord.byName): the scenario has a mix of more than one

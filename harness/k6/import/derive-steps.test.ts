@@ -208,7 +208,7 @@ describe('holds to a plan', () => {
       [],
       Array.from({ length: 120 }, (_, i) => 5 + 2 * i),
     );
-    expect(d.steps === null && d.why).toMatch(/not a stepped plan: .*step 1's hold \(0-2 s\) rises from 5 to 7\/s/);
+    expect(d.steps === null && d.why).toMatch(/not a stepped plan: .*step 1's hold \(0-2 s\) moves from 5 to 7\/s/);
   });
 });
 

@@ -13,7 +13,8 @@
  *   period, ramp = the best of every pair (plan-search.ts: start and step by least squares, the
  *            squared difference per second), then placed to a twentieth of a second with the
  *            whole-second blur (plan-fit.ts)
- *   start, step = that least-squares line, each rounded
+ *   start, step = the least-squares line through the holds' means, each rounded to the roundest
+ *            whole number its uncertainty allows (levels)
  *   steps  = those whose hold shows at least 3 s before the last second with arrivals: a run cut
  *            mid-hold keeps the step it was in; a ramp down after the last hold is no step
  *
@@ -226,7 +227,7 @@ function fitUpTo(offered: readonly number[], endS: number, wholeSeconds: boolean
   const rampS = plan.rampS;
   const holdS = plan.periodS - plan.rampS;
   if (startPerSec <= 0 || stepPerSec <= 0)
-    return { steps: null, why: `the best plan's rates do not rise from a start above 0 (${listed()} arrivals/s)` };
+    return { steps: null, why: `the best plan's rates do not rise from a start above 0 (holds ${listed()})` };
   const at = holds.findIndex(
     (h, i) =>
       Math.abs(h.hold.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(startPerSec + i * stepPerSec, wholeSeconds),
@@ -241,7 +242,7 @@ function fitUpTo(offered: readonly number[], endS: number, wholeSeconds: boolean
     const what =
       at >= 0
         ? `offered ${h.hold.ratePerSec}/s, not ${level}/s`
-        : `rises from ${Math.round(first)} to ${Math.round(last)}/s`;
+        : `moves from ${Math.round(first)} to ${Math.round(last)}/s`;
     return {
       steps: null,
       why: `the offered rate is not a stepped plan: the closest (${shape}) has holds ${listed()}, and step ${i + 1}'s hold (${h.hold.fromS}-${h.hold.toS} s) ${what}`,

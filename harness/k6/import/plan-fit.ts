@@ -150,8 +150,3 @@ export interface PlacedPlan {
   steps: number;
   perSecond: number;
 }
-
-/** The plan's mean rate over second t of the series (blurred: whole-second timestamps). */
-export function planAt(t: number, plan: PlacedPlan, p: PlanShape, blurred: boolean): number {
-  return expectedAt(t - plan.offsetS, p, plan.rampS, plan.periodS, blurred);
-}

@@ -78,9 +78,10 @@ export function coarseCandidates(y: readonly number[], endS: number, minHoldS: n
         // step, when it offered less than that plan's next step would have (a ramp down, a cut)
         if (k === n - 1 && k >= 2) {
           const f = solve2({ ...m, yy: YY[k * P] });
-          const len = W - k * P - R;
-          const due = f && R * (f.start + (k - 1) * f.step) + f.step * F1 + len * (f.start + k * f.step);
-          if (f && f.start > 0 && f.step > 0 && Y[W] - Y[k * P] < due!) fewer = f.sse / (k * P);
+          if (f && f.start > 0 && f.step > 0) {
+            const due = R * (f.start + (k - 1) * f.step) + f.step * F1 + (W - k * P - R) * (f.start + k * f.step);
+            if (Y[W] - Y[k * P] < due) fewer = f.sse / (k * P);
+          }
         }
         const s0 = k * P;
         if (R > 0) {
