@@ -176,7 +176,7 @@ export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
-): { steps: DerivedSteps; holds: Hold[] } | { steps: null; why: string } {
+): { steps: DerivedSteps; holds: Hold[]; after: LeftOut } | { steps: null; why: string } {
   // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
   // with whole-second timestamps the one before it may have lent arrivals to it
   let endS = offered.length;
@@ -203,8 +203,20 @@ export function deriveSteps(
   return first.steps === null ? { steps: null, why: first.why } : first;
 }
 
+/**
+ * Arrivals offered after the last derived step's hold (a second past it left for the whole-second
+ * blur): a step cut before 3 s of its hold showed, or a ramp down. Not judged; the import says so.
+ */
+export interface LeftOut {
+  /** Second (of the series) the last hold ended at. */
+  fromS: number;
+  /** Seconds with arrivals after it, and their arrivals. */
+  seconds: number;
+  arrivals: number;
+}
+
 type Fitted =
-  | { steps: DerivedSteps; holds: Hold[] }
+  | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
   | { steps: null; why: string; plan?: PlacedPlan; failedStep?: number; fallsShort?: boolean };
 
 /** The plan over seconds [0, endS) and its checks. */
@@ -251,8 +263,11 @@ function fitUpTo(offered: readonly number[], endS: number, wholeSeconds: boolean
       fallsShort: at >= 0 ? h.hold.ratePerSec < level : last < first,
     };
   }
+  const fromS = Math.ceil(plan.offsetS + plan.steps * plan.periodS);
+  const later = offered.slice(fromS + 1).filter((v) => v > 0);
   return {
     steps: { startPerSec, stepPerSec, maxPerSec: startPerSec + (plan.steps - 1) * stepPerSec, rampS, holdS },
     holds: holds.map((h) => h.hold),
+    after: { fromS, seconds: later.length, arrivals: Math.round(later.reduce((a, v) => a + v, 0)) },
   };
 }

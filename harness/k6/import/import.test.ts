@@ -67,6 +67,22 @@ describe('plateau import k6 of a user script', () => {
     // one request an iteration: its rates are requests'
     expect(r.result.traffic?.iterations?.requestsPerArrival).toBeCloseTo(1, 2);
     expect(r.result.stopDetail).toMatch(/req\/s/);
+    expect(r.notes).toEqual([]);
+  });
+
+  it('a run stopped 2.6 s into the hold of its third step: two steps judged, and the arrivals after them said', async () => {
+    // the same k6 output, its points from 22:23:59.5 (+05:30) on cut: k6 stopped mid-hold
+    const cut = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .split('\n')
+      .filter((l) => !/"time":"2026-11-29T22:2(3:59\.[5-9]|4:)/.test(l));
+    const r = await importK6({ file: written('stepped-reject-cut.ndjson', cut), outDir: runsDir, steps: {} });
+    expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([60, 120]);
+    expect(r.notes).toEqual([
+      expect.stringMatching(
+        /^stepped-reject-cut\.ndjson offered [\d,]+ arrivals over \d s after the last derived step's hold ended \(at 16 s\): a step cut before 3 s of its hold, or a ramp down, not judged/,
+      ),
+    ]);
   });
 
   /**

@@ -87,7 +87,12 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
-  const { steps, stepsFrom } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true);
+  const {
+    steps,
+    stepsFrom,
+    notes: planNotes,
+  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true);
+  notes.push(...planNotes);
   const config = parseConfigOrThrow({
     target: { url: o.target ?? IMPORT_TARGET },
     steps,
@@ -237,10 +242,10 @@ function planSteps(
   records: readonly BucketRecord[],
   offered: readonly number[],
   wholeSeconds: boolean,
-): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom'] } {
+): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom']; notes: string[] } {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
-  if (given) return { steps: { ...s }, stepsFrom: 'flags' };
+  if (given) return { steps: { ...s }, stepsFrom: 'flags', notes: [] };
   const d = deriveSteps(records, offered, wholeSeconds);
   if (!d.steps) {
     throw new PlateauError(
@@ -250,7 +255,13 @@ function planSteps(
       EXIT.usage,
     );
   }
-  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived' };
+  const notes =
+    d.after.seconds > 2
+      ? [
+          `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`,
+        ]
+      : [];
+  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes };
 }
 
 function importStage(
