@@ -79,41 +79,54 @@ export function entryOf(order: MixOrder, seq: number): number {
   return t[(((seq - 1) % t.length) + t.length) % t.length];
 }
 
-/** Arrivals per chunk of an order shared as strings (k6's SharedArray: see orderChunks). */
-export const ORDER_CHUNK = 4096;
-/** An entry index i is the character of code CHUNK_BASE + i. */
-const CHUNK_BASE = 0x30;
+/**
+ * How many arrivals' entries one number holds, k entries: the most digits of base k a double holds
+ * exactly (k^n <= 2^53): 7 for 100 entries, 33 for 3.
+ */
+export function entriesPerNumber(k: number): number {
+  const base = Math.max(2, k);
+  let n = 0;
+  for (let m = base; m <= 2 ** 53; m *= base) n++;
+  return n;
+}
 
 /**
- * One period as strings of ORDER_CHUNK characters, one per arrival: what k6 shares between its VUs
- * (a SharedArray holds JSON-able elements and decodes one per read), so a period of 10^6 costs a
- * k6 process one copy of about 1 MB, computed once, not a table per VU.
+ * One period packed into numbers, entriesPerNumber(k) arrivals each (arrival j of a number is its
+ * base-k digit j): what k6 shares between its VUs. A SharedArray keeps each element as JSON and
+ * parses and deep-freezes the element on every read, which walks a string's every character (a
+ * string of 4,096 arrivals cost each read 4,096 property reads on k6 before v2.2), a number's none.
+ * A period of 10^6 over 100 entries is 142,858 numbers, laid out once per k6 process.
  */
-export function orderChunks(order: MixOrder): string[] {
-  const out: string[] = [];
-  for (let at = 0; at < order.table.length; at += ORDER_CHUNK) {
-    // one call per chunk: a string grown a character at a time is copied each time in k6's runtime
-    const codes = Array.from(order.table.subarray(at, at + ORDER_CHUNK), (e) => CHUNK_BASE + e);
-    out.push(String.fromCharCode.apply(null, codes));
+export function packedOrder(order: MixOrder): number[] {
+  const k = Math.max(2, order.whole.length);
+  const per = entriesPerNumber(k);
+  const out: number[] = [];
+  for (let at = 0; at < order.table.length; at += per) {
+    let v = 0;
+    for (let j = Math.min(per, order.table.length - at) - 1; j >= 0; j--) v = v * k + order.table[at + j];
+    out.push(v);
   }
   return out;
 }
 
 /**
- * entryOf over orderChunks' strings, read through `chunks` (an array whose every read may decode,
- * as a SharedArray's does): the chunk read last is kept, so arrivals near each other read it once.
+ * entryOf over packedOrder's numbers of a period of `period` arrivals over k entries, read through
+ * `packed` (an array whose every read may parse, as a SharedArray's does): the number read last is
+ * kept, so arrivals next to each other read it once.
  */
-export function chunkedEntryOf(chunks: ArrayLike<string>): (seq: number) => number {
-  const period = (chunks.length - 1) * ORDER_CHUNK + chunks[chunks.length - 1].length;
+export function packedEntryOf(packed: ArrayLike<number>, k: number, period: number): (seq: number) => number {
+  const base = Math.max(2, k);
+  const per = entriesPerNumber(base);
+  const powers = Array.from({ length: per }, (_, j) => base ** j);
   let at = -1;
-  let chunk = '';
+  let value = 0;
   return (seq) => {
     const i = (((seq - 1) % period) + period) % period;
-    const c = Math.floor(i / ORDER_CHUNK);
-    if (c !== at) {
-      chunk = chunks[c];
-      at = c;
+    const n = Math.floor(i / per);
+    if (n !== at) {
+      value = packed[n];
+      at = n;
     }
-    return chunk.charCodeAt(i - c * ORDER_CHUNK) - CHUNK_BASE;
+    return Math.floor(value / powers[i - n * per]) % base;
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkedEntryOf, entryOf, mixOrder, ORDER_CHUNK, orderChunks, wholeWeights } from './mix-order.ts';
+import { entriesPerNumber, entryOf, mixOrder, packedEntryOf, packedOrder, wholeWeights } from './mix-order.ts';
 import { scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
@@ -68,27 +68,35 @@ describe("the mix order (Tijdeman's smooth order over the global arrival number)
     const at = [...seq].flatMap((c, i) => (c === '2' ? [i] : []));
     expect(Math.min(...at.slice(1).map((x, i) => x - at[i]))).toBe(20);
   });
-  it("k6's shared chunks give every arrival the table's entry, reading a chunk once while arrivals stay in it", () => {
-    // 1001/2500/3000: a period of 6,501, two chunks; 100 entries: the most a mix has
+  it("k6's shared numbers give every arrival the table's entry, each read a number, not a string k6 would walk", () => {
+    // 1001/2500/3000: a period of 6,501; 100 entries: the most a mix has, 7 arrivals a number
     const many = Array.from({ length: 100 }, (_, i) => 1 + (i % 13));
-    for (const w of [[70, 25, 5], [1.001, 2.5, 3], many]) {
+    expect(entriesPerNumber(100)).toBe(7);
+    expect(entriesPerNumber(3)).toBe(33);
+    for (const w of [[70, 25, 5], [1.001, 2.5, 3], many, [1, 1]]) {
       const o = mixOrder(w);
-      const chunks = orderChunks(o);
-      expect(chunks.join('').length).toBe(o.table.length);
-      expect(chunks.slice(0, -1).every((c) => c.length === ORDER_CHUNK)).toBe(true);
-      let reads = 0;
-      const counted = new Proxy(chunks, {
-        get: (t, p) => {
-          if (typeof p === 'string' && /^\d+$/.test(p)) reads++;
-          return Reflect.get(t, p);
-        },
-      });
-      const e = chunkedEntryOf(counted);
-      reads = 0;
       const W = o.table.length;
+      const packed = packedOrder(o);
+      expect(packed.every((v) => Number.isSafeInteger(v) && v >= 0)).toBe(true);
+      expect(packed).toHaveLength(Math.ceil(W / entriesPerNumber(w.length)));
+      // k6 keeps each element as its JSON and parses it on every read
+      let reads = 0;
+      const shared = new Proxy(
+        packed.map((v) => JSON.stringify(v)),
+        {
+          get: (t, p) => {
+            if (typeof p === 'string' && /^\d+$/.test(p)) {
+              reads++;
+              return JSON.parse(t[Number(p)]) as number;
+            }
+            return Reflect.get(t, p);
+          },
+        },
+      ) as unknown as number[];
+      const e = packedEntryOf(shared, w.length, W);
       for (let seq = -2; seq <= 2 * W + 2; seq++) expect(e(seq)).toBe(entryOf(o, seq));
-      // two periods and a few arrivals either side: each chunk read again only as the arrivals come back to it
-      expect(reads).toBeLessThanOrEqual(2 * chunks.length + 3);
+      // two periods and a few arrivals either side: each number read again only as the arrivals come back to it
+      expect(reads).toBeLessThanOrEqual(2 * packed.length + 3);
     }
   });
   it('makes weights whole, refuses what cannot be', () => {

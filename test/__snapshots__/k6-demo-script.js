@@ -131,28 +131,37 @@ function mixOrder(weights) {
   }
   return { table, whole };
 }
-var ORDER_CHUNK = 4096;
-var CHUNK_BASE = 48;
-function orderChunks(order) {
+function entriesPerNumber(k) {
+  const base = Math.max(2, k);
+  let n = 0;
+  for (let m = base; m <= 2 ** 53; m *= base) n++;
+  return n;
+}
+function packedOrder(order) {
+  const k = Math.max(2, order.whole.length);
+  const per = entriesPerNumber(k);
   const out = [];
-  for (let at = 0; at < order.table.length; at += ORDER_CHUNK) {
-    const codes = Array.from(order.table.subarray(at, at + ORDER_CHUNK), (e) => CHUNK_BASE + e);
-    out.push(String.fromCharCode.apply(null, codes));
+  for (let at = 0; at < order.table.length; at += per) {
+    let v = 0;
+    for (let j = Math.min(per, order.table.length - at) - 1; j >= 0; j--) v = v * k + order.table[at + j];
+    out.push(v);
   }
   return out;
 }
-function chunkedEntryOf(chunks) {
-  const period = (chunks.length - 1) * ORDER_CHUNK + chunks[chunks.length - 1].length;
+function packedEntryOf(packed, k, period) {
+  const base = Math.max(2, k);
+  const per = entriesPerNumber(base);
+  const powers = Array.from({ length: per }, (_, j) => base ** j);
   let at = -1;
-  let chunk = "";
+  let value = 0;
   return (seq) => {
     const i = ((seq - 1) % period + period) % period;
-    const c = Math.floor(i / ORDER_CHUNK);
-    if (c !== at) {
-      chunk = chunks[c];
-      at = c;
+    const n = Math.floor(i / per);
+    if (n !== at) {
+      value = packed[n];
+      at = n;
     }
-    return chunk.charCodeAt(i - c * ORDER_CHUNK) - CHUNK_BASE;
+    return Math.floor(value / powers[i - n * per]) % base;
   };
 }
 
@@ -869,7 +878,11 @@ function openSources(data, runId) {
 import { SharedArray as SharedArray2 } from "k6/data";
 function sharedEntryOf(weights) {
   if (weights.length === 1) return () => 0;
-  return chunkedEntryOf(new SharedArray2("plateau mix order", () => orderChunks(mixOrder(weights))));
+  const whole = wholeWeights(weights);
+  if (typeof whole === "string") throw new Error(`mix weights: ${whole}`);
+  const period = whole.reduce((a, b) => a + b, 0);
+  const packed = new SharedArray2("plateau mix order", () => packedOrder(mixOrder(weights)));
+  return packedEntryOf(packed, weights.length, period);
 }
 
 // harness/cut-message.ts

@@ -51,6 +51,8 @@ export interface FakeK6 {
   sleeps: number[];
   opened: string[];
   sharedArrays: string[];
+  /** Keys k6's deep freeze walked on the reads of each SharedArray, by its name (a string element walks its every character). */
+  frozenKeys: Record<string, number>;
   /** Metrics created, by name and type (created in the init context, as k6 requires). */
   metrics: Record<string, string>;
   iterationInTest: number;
@@ -109,12 +111,27 @@ class Metric {
 }
 export class Counter extends Metric { constructor(n) { super(n, 'counter'); } }
 export class Trend extends Metric { constructor(n) { super(n, 'trend'); } }`,
-  // k6 keeps each element as its JSON.stringify and gives a frozen JSON.parse of it on each read
+  // k6 keeps each element as its JSON.stringify and, on each read, parses it and deep-freezes it:
+  // Object.freeze, then each own key of the value made an object (a string's every character) in turn
   'k6/data': `const f = globalThis.${GLOBAL};
+function deepFreeze(v, name) {
+  if (v === null) return v;
+  Object.freeze(v);
+  const o = Object(v);
+  for (const k of Object.keys(o)) {
+    f.frozenKeys[name] = (f.frozenKeys[name] ?? 0) + 1;
+    if (!Object.isFrozen(o[k])) deepFreeze(o[k], name);
+  }
+  return v;
+}
 export class SharedArray {
   constructor(name, make) {
     f.sharedArrays.push(name);
-    return Object.freeze(make().map((r) => Object.freeze(JSON.parse(JSON.stringify(r)))));
+    const kept = make().map((r) => JSON.stringify(r));
+    return new Proxy(kept, {
+      get: (t, p) => (typeof p === 'string' && /^\\d+$/.test(p) ? deepFreeze(JSON.parse(t[Number(p)]), name) : Reflect.get(t, p)),
+      set: () => { throw new TypeError('SharedArray is immutable'); },
+    });
   }
 }`,
   'k6/crypto': `const f = globalThis.${GLOBAL};
@@ -166,6 +183,7 @@ export async function loadWithFakeK6(
     sleeps: [],
     opened: [],
     sharedArrays: [],
+    frozenKeys: {},
     metrics: {},
     iterationInTest: 0,
     asyncInFlight: 0,

@@ -175,6 +175,9 @@ describe('the bundled mix, run with k6 faked', () => {
     // init context: the CSV opened once, into one SharedArray; the mix's order laid out into another
     expect(l.fake.opened).toEqual([CSV]);
     expect(l.fake.sharedArrays).toEqual(['plateau data: accounts', 'plateau mix order']);
+    // each read of a SharedArray is deep-frozen by k6: the order's numbers have no keys to walk, a row its fields
+    expect(l.fake.frozenKeys['plateau mix order'] ?? 0).toBe(0);
+    expect(l.fake.frozenKeys['plateau data: accounts']).toBeGreaterThan(0);
     expect(l.fake.metrics).toMatchObject({ plateau_arrival: 'trend', plateau_check_failed: 'counter' });
     const expected = Array.from({ length: 20 }, (_, i) => NAMES[entryOf(ORDER, i + 1)]);
     expect(tagsOf(l).map((t) => t.name)).toEqual(expected);

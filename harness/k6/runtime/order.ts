@@ -1,14 +1,19 @@
 /**
- * The mix's order in k6: laid out once per k6 process into a SharedArray of strings (mix-order.ts
- * orderChunks), which every VU reads a chunk at a time. A table per VU cost each VU's init the
- * whole period (up to 10^6 arrivals x entries steps in k6's interpreter) and its memory. The
- * entry of each arrival is the native engine's: the same mixOrder, read through chunkedEntryOf.
+ * The mix's order in k6: laid out once per k6 process into a SharedArray of numbers (mix-order.ts
+ * packedOrder: several arrivals' entries in each), which every VU reads a number at a time. A
+ * table per VU cost each VU's init the whole period (up to 10^6 arrivals x entries steps in k6's
+ * interpreter) and its memory. The entry of each arrival is the native engine's: the same
+ * mixOrder, read through packedEntryOf.
  */
 import { SharedArray } from 'k6/data';
-import { chunkedEntryOf, mixOrder, orderChunks } from '../../scenario/mix-order.ts';
+import { mixOrder, packedEntryOf, packedOrder, wholeWeights } from '../../scenario/mix-order.ts';
 
-/** The entry index of global arrival seq (1-based), for these weights. */
+/** The entry index of global arrival seq (1-based), for these weights (valid: trafficOf checked them). */
 export function sharedEntryOf(weights: number[]): (seq: number) => number {
   if (weights.length === 1) return () => 0;
-  return chunkedEntryOf(new SharedArray('plateau mix order', () => orderChunks(mixOrder(weights))));
+  const whole = wholeWeights(weights);
+  if (typeof whole === 'string') throw new Error(`mix weights: ${whole}`);
+  const period = whole.reduce((a, b) => a + b, 0);
+  const packed = new SharedArray('plateau mix order', () => packedOrder(mixOrder(weights)));
+  return packedEntryOf(packed, weights.length, period);
 }
