@@ -17,6 +17,7 @@ import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.
 import { sloObjectiveText } from '../analysis/slo.ts';
 import type { CompareCosts } from './compare.ts';
 import { pairUnit } from './cells.ts';
+import { uslExtrapolated } from './models-text.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
@@ -38,7 +39,7 @@ export interface CompareRunFigures {
   knee: { step: number; ratePerSec: number } | null;
   peakPerSec: number;
   uslPeakPerSec: number | null;
-  /** The USL's N* lies past every step's N: its peak is a guess beyond the data (null: no fit, or a run stored before it was said). */
+  /** The USL's N* lies past every N it was fitted to: its peak is a guess beyond the data (null: no fit). */
   uslPeakExtrapolated: boolean | null;
   stopReason: string;
   /** The capacity within the latency objective (RunResult.slo); null without an objective. */
@@ -162,7 +163,7 @@ function runFigures(r: RunResult): CompareRunFigures {
     knee: k ? { step: k.index + 1, ratePerSec: k.ratePerSec } : null,
     peakPerSec: r.peakPerSec,
     uslPeakPerSec: r.models?.usl?.peakPerSec ?? null,
-    uslPeakExtrapolated: r.models?.usl?.extrapolated ?? null,
+    uslPeakExtrapolated: r.models?.usl ? uslExtrapolated(r) : null,
     stopReason: r.stopReason,
     slo: r.slo
       ? {

@@ -25,6 +25,7 @@ import {
 import { kneeResult } from '../analysis/stop.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
+import { uslExtrapolated } from './models-text.ts';
 
 /** The costs per request: at the capacity, and at the capacity within the objective when either run has one. */
 export interface CompareCosts {
@@ -48,7 +49,7 @@ function rateText(x: number | null, run: RunResult): string {
 
 /** A USL peak past every step's N is marked: a model's extrapolation, not a measured rate. */
 function uslText(x: number | null, run: RunResult): string {
-  return run.models?.usl?.extrapolated && x !== null ? `${rateText(x, run)} (extrapolated)` : rateText(x, run);
+  return uslExtrapolated(run) && x !== null ? `${rateText(x, run)} (extrapolated)` : rateText(x, run);
 }
 
 /** The knee where the run established a capacity; else only the highest step it held, never called a knee. */
@@ -105,7 +106,7 @@ function headline(a: RunResult, b: RunResult): string[] {
       uslText(uslA, a),
       uslText(uslB, b),
       // a change between guesses past the data says nothing of either service
-      a.models?.usl?.extrapolated || b.models?.usl?.extrapolated ? '' : changeText(uslA, uslB),
+      uslExtrapolated(a) || uslExtrapolated(b) ? '–' : changeText(uslA, uslB),
     ]),
     row(['Stop reason', a.stopReason, b.stopReason, '']),
     row(['Engine', a.engine, b.engine, '']),

@@ -69,6 +69,18 @@ export function fittedMaxN(run: RunResult): number | null {
 }
 
 /**
+ * The run's USL peak lies past every N it was fitted to: its own flag, or for a summary stored
+ * before the flag (2026-12-05) N* against the fitted rows' largest N, as the charts read it.
+ */
+export function uslExtrapolated(run: RunResult): boolean {
+  const fit = run.models?.usl;
+  if (!fit || fit.nStar === null) return false;
+  if (fit.extrapolated !== undefined) return fit.extrapolated;
+  const maxN = fittedMaxN(run);
+  return maxN !== null && fit.nStar > maxN;
+}
+
+/**
  * The USL fit in sentences (parameters, N*, predicted peak, quality). `maxN` is the largest N it
  * was fitted to: an N* beyond it is an extrapolation, and said so.
  */

@@ -29,7 +29,17 @@ describe('plateau compare', () => {
     expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
     // B's steps scale linearly up to its knee: the USL's peak lies far past them, marked and not compared
     expect(B.models!.usl).toMatchObject({ extrapolated: true });
-    expect(md).toMatch(/\| USL predicted peak \| – \| [\d.,]+ req\/s \(extrapolated\) \| {2}\|/);
+    expect(md).toMatch(/\| USL predicted peak \| – \| [\d.,]+ req\/s \(extrapolated\) \| – \|/);
+    // a summary stored before the flag (no maxN, no extrapolated): told from N* and the fitted steps' N
+    const { maxN: _m, extrapolated: _e, ...oldFit } = B.models!.usl!;
+    const stored = { ...B, models: { ...B.models!, usl: oldFit } };
+    expect(renderCompare(stored, stored)).toMatch(
+      /\| USL predicted peak \| [\d.,]+ req\/s \(extrapolated\) \| [\d.,]+ req\/s \(extrapolated\) \| – \|/,
+    );
+    expect(
+      compareDocument({ a: stored, b: stored, rows: compareRows(stored, stored), warnings: [], cost: null }).change
+        .uslPeak,
+    ).toBeNull();
     const doc = compareDocument({ a: A, b: B, rows: compareRows(A, B), warnings: [], cost: null });
     expect(doc.b.uslPeakExtrapolated).toBe(true);
     expect(doc.change.uslPeak).toBeNull();
