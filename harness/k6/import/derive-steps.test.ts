@@ -208,7 +208,9 @@ describe('holds to a plan', () => {
       [],
       Array.from({ length: 120 }, (_, i) => 5 + 2 * i),
     );
-    expect(d.steps === null && d.why).toMatch(/not a stepped plan: .*step 1's hold \(0-2 s\) moves from 5 to 7\/s/);
+    expect(d.steps === null && d.why).toMatch(
+      /not a stepped plan: .*step \d+'s hold \(\d+-\d+ s\) moves from \d+ to \d+\/s/,
+    );
   });
 });
 
@@ -345,31 +347,47 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
     expect(deriveSteps([], offered(plan, 0.5).slice(0, 44)).steps).toEqual(derived);
     expect(deriveSteps([], offered(plan, 0.5).slice(0, 40)).steps).toEqual({ ...derived, maxPerSec: 300 });
   });
-  it('a ramp down after the last hold (k6 stages ending at 0) is no step', () => {
+  it('a ramp down after the last hold (k6 stages ending at 0) is no step, however long', () => {
     const p = { ...plan, ramp: 5, hold: 20 };
-    const down = Array.from({ length: 10 }, (_, i) => Math.round(400 * (1 - (i + 0.5) / 10)));
-    expect(deriveSteps([], [...offered(p, 0.3).slice(0, -1), ...down]).steps).toEqual({
-      ...derived,
-      rampS: 5,
-      holdS: 20,
+    for (const downS of [10, 30, 60]) {
+      const down = Array.from({ length: downS }, (_, i) => Math.round(400 * (1 - (i + 0.5) / downS)));
+      const d = deriveSteps([], [...offered(p, 0.3).slice(0, -1), ...down]);
+      expect(d.steps).toEqual({ ...derived, rampS: 5, holdS: 20 });
+      expect(d.steps && d.after.seconds).toBeGreaterThan(downS - 3);
+    }
+  });
+  it('load that begins at once 2 s or more after t0 is refused with the fix; a slow first ramp is not', () => {
+    const late = [0, 0, 0, 0, 0, ...offered(plan, 0.5)];
+    expect(deriveSteps([], late)).toMatchObject({
+      steps: null,
+      why: expect.stringMatching(/^the first arrivals came 5 s after t0 .*: pass --t0 at the load's start$/),
+    });
+    const slow = { start: 2, step: 2, steps: 4, ramp: 30, hold: 30 };
+    expect(deriveSteps([], offered(slow, 0.3)).steps).toEqual({
+      startPerSec: 2,
+      stepPerSec: 2,
+      maxPerSec: 8,
+      rampS: 30,
+      holdS: 30,
     });
   });
 });
 
 describe('whole-second timestamps of iterations of random durations (synthetic, through the ingest)', () => {
   /** A stepped plan's iterations, each of 5 to 205 ms (seeded), stamped by k6's default whole seconds. */
-  function wholeSecondRun(p: StepPlan, phaseS: number) {
+  function wholeSecondRun(p: StepPlan, phaseS: number, cutS = Infinity) {
     const t0 = 1795971160 * 1000 + phaseS * 1000;
     const out: [number, string][] = [];
     const row = (metric: string, ms: number, value: number) =>
       out.push([ms, `${metric},${Math.floor((t0 + ms) / 1000)},${value.toFixed(6)},,,,,,,,,steps,,,,,,,`]);
     let seed = 4242;
     const t = eachArrival(p, (tauS) => {
+      if (tauS >= cutS) return;
       seed = (seed * 1103515245 + 12345) % 2147483648;
       const dur = 5 + (seed / 2147483648) * 200;
       row('iteration_duration', tauS * 1000 + dur, dur);
     });
-    for (let s = 1; s <= t + 1; s++) row('vus', s * 1000 + 700, 10);
+    for (let s = 1; s <= Math.min(t, cutS) + 1; s++) row('vus', s * 1000 + 700, 10);
     out.sort((x, y) => x[0] - y[0]);
     return [
       'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata',
@@ -392,6 +410,25 @@ describe('whole-second timestamps of iterations of random durations (synthetic, 
       rampS: p.ramp,
       holdS: p.hold,
     });
+  });
+  it('short holds (6 s) at whole seconds: their noise is not taken for a trend', async () => {
+    const p = { start: 100, step: 100, steps: 4, ramp: 2, hold: 6 };
+    for (const phaseS of [0.1, 0.45, 0.8]) {
+      expect((await derive(once(wholeSecondRun(p, phaseS)))).derived.steps).toEqual({
+        startPerSec: 100,
+        stepPerSec: 100,
+        maxPerSec: 400,
+        rampS: 2,
+        holdS: 6,
+      });
+    }
+  });
+  it('a run stopped 5 s into its last hold: that short hold counts little in the rates', async () => {
+    const p = { start: 600, step: 60, steps: 3, ramp: 2, hold: 20 };
+    for (const phaseS of [0.2, 0.7]) {
+      const { derived } = await derive(once(wholeSecondRun(p, phaseS, 2 * 22 + 2 + 5)));
+      expect(derived.steps).toEqual({ startPerSec: 600, stepPerSec: 60, maxPerSec: 720, rampS: 2, holdS: 20 });
+    }
   });
   it('rates are rounded to the roundest whole number their uncertainty allows', () => {
     expect(roundest(999.3, 1.7)).toBe(1000);

@@ -15,7 +15,8 @@
  *            whole-second blur (plan-fit.ts)
  *   start, step = the least-squares line through the holds' means, each rounded to the roundest
  *            whole number its uncertainty allows (levels)
- *   steps  = those whose hold shows at least 3 s before the last second with arrivals: a run cut
+ *   steps  = those whose hold shows at least 3 s before the last second with arrivals (the last
+ *            two with whole-second stamps) and before the rate falls from its top: a run cut
  *            mid-hold keeps the step it was in; a ramp down after the last hold is no step
  *
  * Pure; returns a `steps` config section when each hold's seconds lie within tol of its rate
@@ -58,24 +59,33 @@ export function offeredPerSecond(records: readonly BucketRecord[]): number[] {
 }
 
 /**
+ * The noise of one second's offered count at this rate: whole-second timestamps share each
+ * iteration's start between two seconds, about sqrt(rate / 12); otherwise the count's rounding.
+ */
+function secondNoise(ratePerSec: number, wholeSeconds: boolean): number {
+  return wholeSeconds ? Math.sqrt(Math.max(1, ratePerSec) / 12) : 0.3;
+}
+
+/**
  * Seconds that rise (or fall) across the run by more than half its tolerance, by their
  * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
- * short holds, not a stepped plan. A hold's noise (whole-second timestamps: sqrt(rate / 12) a
- * second) tilts a short one by chance, which its own scatter says.
+ * short holds, not a stepped plan. The standard error is from the larger of a second's known noise
+ * (secondNoise) and the seconds' own scatter (from 4 seconds on), so a short hold at whole seconds
+ * is not taken for a ramp by chance.
  */
 function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
   const n = seconds.length;
   const { intercept, slope } = lineThrough(seconds);
+  const mean = seconds.reduce((a, v) => a + v, 0) / n;
   if (Math.abs(slope) * (n - 1) <= tolOf(Math.max(...seconds), wholeSeconds) / 2) return false;
-  if (n < 4) return true;
-  const mean = (n - 1) / 2;
   let sxx = 0;
   let sse = 0;
   seconds.forEach((v, i) => {
-    sxx += (i - mean) ** 2;
+    sxx += (i - (n - 1) / 2) ** 2;
     sse += (v - intercept - slope * i) ** 2;
   });
-  return Math.abs(slope) > 3 * Math.sqrt(sse / (n - 2) / sxx);
+  const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0);
+  return Math.abs(slope) > (3 * sigma) / Math.sqrt(sxx);
 }
 
 /** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
@@ -129,20 +139,36 @@ function holdsOf(offered: readonly number[], plan: PlacedPlan, endS: number): Ho
 /**
  * Start and step: the least-squares line through the holds' means (each hold's own seconds, its
  * edges left out: an edge second that took in a part of the ramp, or the arrivals before t0, moves
- * none), each rounded to the roundest whole number within its uncertainty. With whole-second
- * timestamps a hold's mean is uncertain by about sqrt(rate / 12) x sqrt(2) / its seconds (the
- * shares moved across its two edges): 0.9/s for 15 s at 1000/s, too much to round to the nearest
- * whole number, and people write plans in round numbers (1000, not 999).
+ * none), each weighted by its certainty, so a hold a cut left short counts little; each rounded to
+ * the roundest whole number within two standard errors. A hold's mean is uncertain by about its
+ * second's noise x sqrt(2) / its seconds (what its two edges share with their neighbours): 0.9/s
+ * for 15 s at 1000/s with whole-second timestamps, too much to round to the nearest whole number,
+ * and people write plans in round numbers (1000, not 999).
  */
 function levels(holds: readonly HoldSeconds[], wholeSeconds: boolean) {
-  const means = holds.map((h) => h.seconds.reduce((a, v) => a + v, 0) / Math.max(1, h.seconds.length));
-  const { intercept, slope } = lineThrough(means);
-  const spread = Math.max(
-    ...holds.map((h, i) =>
-      wholeSeconds ? (Math.sqrt(Math.max(1, means[i]) / 12) * Math.SQRT2) / Math.max(1, h.seconds.length) : 0,
-    ),
-  );
-  return { startPerSec: roundest(intercept, 2 * spread), stepPerSec: roundest(slope, 2 * spread) };
+  let sw = 0;
+  let swx = 0;
+  let swxx = 0;
+  let swy = 0;
+  let swxy = 0;
+  holds.forEach((h, x) => {
+    const len = Math.max(1, h.seconds.length);
+    const y = h.seconds.reduce((a, v) => a + v, 0) / len;
+    const w = 1 / ((secondNoise(y, wholeSeconds) * Math.SQRT2) / len) ** 2;
+    sw += w;
+    swx += w * x;
+    swxx += w * x * x;
+    swy += w * y;
+    swxy += w * x * y;
+  });
+  const d = sw * swxx - swx * swx;
+  const slope = (sw * swxy - swx * swy) / d;
+  const intercept = (swy - slope * swx) / sw;
+  const within = (se: number) => (wholeSeconds ? 2 * se : 0);
+  return {
+    startPerSec: roundest(intercept, within(Math.sqrt(swxx / d))),
+    stepPerSec: roundest(slope, within(Math.sqrt(sw / d))),
+  };
 }
 
 /** The whole number within `within` of x (at least the nearest) with the most factors of 10 and 5; the nearest on ties. */
@@ -168,6 +194,26 @@ function roundness(v: number): number {
 }
 
 /**
+ * One past the last second at the series' top (its highest 3-second median, less the tolerance):
+ * a stepped plan ends at its top, so what falls after it (k6 stages ramping down to 0) is no step,
+ * however many periods it lasts. A cut ramp to a next step rises above it and is kept.
+ */
+function topEnd(offered: readonly number[], endS: number, wholeSeconds: boolean): number {
+  const med = (t: number) => median([offered[t - 1] ?? 0, offered[t], offered[t + 1] ?? 0]);
+  let top = 0;
+  for (let t = 0; t < endS; t++) top = Math.max(top, med(t));
+  let last = endS - 1;
+  while (last > 0 && med(last) < top - tolOf(top, wholeSeconds)) last--;
+  return last + 1;
+}
+
+function median(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/**
  * @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent.
  * @param wholeSeconds the output's timestamps are whole seconds (IngestStats.wholeSeconds): its
  *   iterations' starts are blurred over two seconds, which the fit allows for.
@@ -179,10 +225,23 @@ export function deriveSteps(
 ): { steps: DerivedSteps; holds: Hold[]; after: LeftOut } | { steps: null; why: string } {
   // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
   // with whole-second timestamps the one before it may have lent arrivals to it
-  let endS = offered.length;
-  while (endS > 0 && !(offered[endS - 1] > 0)) endS--;
-  endS = Math.max(0, endS - (wholeSeconds ? 2 : 1));
-  const first = fitUpTo(offered, endS, wholeSeconds);
+  let arrivalsEnd = offered.length;
+  while (arrivalsEnd > 0 && !(offered[arrivalsEnd - 1] > 0)) arrivalsEnd--;
+  if (arrivalsEnd === 0) return { steps: null, why: 'no arrivals were offered (no iterations started or dropped)' };
+  // fitted up to the part second (and with whole seconds its neighbour), steps counted up to the
+  // last second at the top: what falls after it is no step
+  const top = topEnd(offered, arrivalsEnd, wholeSeconds);
+  const endS = Math.min(Math.max(0, arrivalsEnd - (wholeSeconds ? 2 : 1)), top);
+  // the plan starts within a second of t0 (the first vus point less a second): load that begins
+  // at once 2 s or more later (a scenario's startTime, a setup() that wrote no sample) would
+  // stretch its first ramp; a slow first ramp's first arrivals come late, one at a time
+  const lead = offered.findIndex((v) => v > 0);
+  if (lead >= 2 && (offered[lead] ?? 0) + (offered[lead + 1] ?? 0) > 4)
+    return {
+      steps: null,
+      why: `the first arrivals came ${lead} s after t0 (a scenario's startTime, or a setup() with no samples): pass --t0 at the load's start`,
+    };
+  const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds);
   // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
   // step: a plan that fails at its last step alone, short of its rate there, is fitted again
   // without that step's period (a last hold above its rate is a plan of other steps: refused)
@@ -193,19 +252,17 @@ export function deriveSteps(
     first.plan.steps > 2 &&
     first.fallsShort
   ) {
-    const again = fitUpTo(
-      offered,
-      Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS),
-      wholeSeconds,
-    );
+    const cut = Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS);
+    const again = fitUpTo(offered, cut, cut, wholeSeconds);
     if (again.steps !== null) return again;
   }
   return first.steps === null ? { steps: null, why: first.why } : first;
 }
 
 /**
- * Arrivals offered after the last derived step's hold (a second past it left for the whole-second
- * blur): a step cut before 3 s of its hold showed, or a ramp down. Not judged; the import says so.
+ * Arrivals offered after the last derived step's hold (from the second after its end: a part
+ * second either way): a step cut before 3 s of its hold showed, or a ramp down. Not judged; the
+ * import says so.
  */
 export interface LeftOut {
   /** Second (of the series) the last hold ended at. */
@@ -219,18 +276,19 @@ type Fitted =
   | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
   | { steps: null; why: string; plan?: PlacedPlan; failedStep?: number; fallsShort?: boolean };
 
-/** The plan over seconds [0, endS) and its checks. */
-function fitUpTo(offered: readonly number[], endS: number, wholeSeconds: boolean): Fitted {
+/** The plan over seconds [0, endS), its steps those whose hold shows before countEndS, and its checks. */
+function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wholeSeconds: boolean): Fitted {
   const plan = placePlan(
     offered,
     endS,
+    countEndS,
     coarseCandidates(offered, endS, MIN_HOLD_S, CANDIDATES),
     MIN_HOLD_S,
     wholeSeconds,
   );
   if (plan === null)
     return { steps: null, why: `no plan of two or more rising steps fits the ${endS} s of offered arrivals` };
-  const holds = holdsOf(offered, plan, endS);
+  const holds = holdsOf(offered, plan, countEndS);
   const { startPerSec, stepPerSec } = levels(holds, wholeSeconds);
   const listed = () => {
     const shown = holds.slice(0, 6).map((h) => `${h.hold.ratePerSec}/s at ${h.hold.fromS}-${h.hold.toS} s`);

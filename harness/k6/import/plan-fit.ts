@@ -4,7 +4,7 @@
  * of a second, from the coarse candidates of plan-search.ts. Mass is kept whichever way a second's
  * arrivals were shared, so the ramps' shape decides. Pure.
  */
-import { fewerFits, solve2, stepsSeen, type Candidate } from './plan-search.ts';
+import { solve2, stepsSeen, type Candidate } from './plan-search.ts';
 
 export interface PlanShape {
   startPerSec: number;
@@ -62,13 +62,14 @@ const OFFSETS = Array.from({ length: 41 }, (_, i) => -1 + i * 0.05);
 /**
  * The plan closest to `offered` over seconds [0, endS): each coarse candidate's period and ramp and
  * their neighbours (a second either way), the plan's start shifted by up to a second either way
- * (t0 is known to within one), its start and step solved by least squares at each. Compared per
- * second over the plan's own seconds: its steps whose hold shows before endS (stepsSeen), so a run
- * cut mid-hold, or stopped with a ramp down, is compared up to its last hold.
+ * (t0 is known to within one), its start and step solved by least squares at each, compared over
+ * all of [0, endS) (the plan goes on past its last step: a run cut in a ramp fits it). Its steps
+ * are those whose hold shows for 3 s (or all but a second of it, if shorter) before countEndS.
  */
 export function placePlan(
   offered: readonly number[],
   endS: number,
+  countEndS: number,
   candidates: readonly Candidate[],
   minHoldS: number,
   blurred = false,
@@ -84,18 +85,10 @@ export function placePlan(
         if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) continue;
         tried.add(key);
         for (const offsetS of OFFSETS) {
-          const seen = stepsSeen(endS, periodS, rampS, offsetS, minHoldS);
-          if (seen < 2) continue;
-          // the last step seen, and the plan without it: what follows the last hold (a ramp down,
-          // a cut ramp) can make one more step seem to show, which then fits far worse
-          const ends = [seen, seen - 1]
-            .filter((n) => n >= 2)
-            .map((n) => Math.min(endS, Math.floor(offsetS + n * periodS)));
+          const steps = stepsSeen(countEndS, periodS, rampS, offsetS, Math.min(minHoldS, periodS - rampS - 1));
+          if (steps < 2) continue;
           const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy: 0 };
-          const fits: { steps: number; perSecond: number; start: number; step: number }[] = [];
-          // what the seconds past the plan without its last step offered, against what it would have
-          const tail = { a: 0, b: 0, y: 0 };
-          for (let t = 0; t < ends[0]; t++) {
+          for (let t = 0; t < endS; t++) {
             const a = expectedAt(t - offsetS, A, rampS, periodS, blurred);
             const b = expectedAt(t - offsetS, B, rampS, periodS, blurred);
             const v = offered[t];
@@ -105,32 +98,12 @@ export function placePlan(
             m.ay += a * v;
             m.by += b * v;
             m.yy += v * v;
-            if (ends.length > 1 && t >= ends[1]) {
-              tail.a += a;
-              tail.b += b;
-              tail.y += v;
-            }
-            ends.forEach((W, i) => {
-              if (t + 1 !== W) return;
-              const fit = solve2(m);
-              if (fit && fit.start > 0 && fit.step > 0)
-                fits.push({ steps: seen - i, perSecond: fit.sse / W, start: fit.start, step: fit.step });
-            });
           }
-          const all = fits.find((f) => f.steps === seen);
-          const fewer = fits.find((f) => f.steps === seen - 1 && tail.y < f.start * tail.a + f.step * tail.b);
-          const f = all && !fewerFits(all.perSecond, fewer?.perSecond ?? null) ? all : fewer;
-          if (!f) continue;
-          if (best === null || f.perSecond < best.perSecond - 1e-9)
-            best = {
-              periodS,
-              rampS,
-              offsetS,
-              startPerSec: f.start,
-              stepPerSec: f.step,
-              steps: f.steps,
-              perSecond: f.perSecond,
-            };
+          const fit = solve2(m);
+          if (fit === null || fit.start <= 0 || fit.step <= 0) continue;
+          const perSecond = fit.sse / endS;
+          if (best === null || perSecond < best.perSecond - 1e-9)
+            best = { periodS, rampS, offsetS, startPerSec: fit.start, stepPerSec: fit.step, steps, perSecond };
         }
       }
     }

@@ -12,17 +12,6 @@
  *   hold second:                                    a = 1, b = k
  */
 
-/** The plan without its last step seen is taken only when it fits this many times better per second. */
-export const FEWER_GAIN = 4;
-
-/**
- * The plan without its last step seen fits so much better (FEWER_GAIN times, and by more than an
- * arrival a second squared: an exact series fits both to rounding) that the step was not one.
- */
-export function fewerFits(all: number, fewer: number | null): boolean {
-  return fewer !== null && all > 1 && fewer < all / FEWER_GAIN;
-}
-
 export interface Candidate {
   periodS: number;
   rampS: number;
@@ -53,7 +42,11 @@ export function solve2(m: {
   return { start, step, sse: Math.max(0, m.yy - start * m.ay - step * m.by) };
 }
 
-/** The `keep` best (period, ramp) pairs, holds at least minHoldS, two steps at least, over seconds [0, endS). */
+/**
+ * The `keep` best (period, ramp) pairs, holds at least minHoldS, two steps seen at least, each
+ * compared over all of [0, endS): the plan goes on past its last step seen (the next ramp, cut),
+ * so no pair is scored on fewer seconds than another.
+ */
 export function coarseCandidates(y: readonly number[], endS: number, minHoldS: number, keep: number): Candidate[] {
   const Y = [0];
   const SY = [0];
@@ -66,40 +59,31 @@ export function coarseCandidates(y: readonly number[], endS: number, minHoldS: n
   const best: Candidate[] = [];
   for (let P = minHoldS; P <= endS; P++) {
     for (let R = 0; R <= P - minHoldS; R++) {
-      const n = stepsSeen(endS, P, R, 0, minHoldS);
-      if (n < 2) continue;
-      const W = Math.min(endS, n * P);
-      const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy: 0 };
-      const F1 = R / 2;
-      const F2 = R > 0 ? R / 3 - 1 / (12 * R) : 0;
-      let fewer: number | null = null;
-      for (let k = 0; k < n; k++) {
-        // the plan without its last step seen (fewerFits): what follows the last hold may pass for a
-        // step, when it offered less than that plan's next step would have (a ramp down, a cut)
-        if (k === n - 1 && k >= 2) {
-          const f = solve2({ ...m, yy: YY[k * P] });
-          if (f && f.start > 0 && f.step > 0) {
-            const due = R * (f.start + (k - 1) * f.step) + f.step * F1 + (W - k * P - R) * (f.start + k * f.step);
-            if (Y[W] - Y[k * P] < due) fewer = f.sse / (k * P);
-          }
-        }
+      if (stepsSeen(endS, P, R, 0, minHoldS) < 2) continue;
+      const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy: YY[endS] };
+      for (let k = 0; k * P < endS; k++) {
         const s0 = k * P;
-        if (R > 0) {
-          const Ys = Y[s0 + R] - Y[s0];
-          const fy = (SY[s0 + R] - SY[s0] - (s0 - 0.5) * Ys) / R;
+        // a ramp of u = 0 .. r - 1 of its R seconds: f = (u + 0.5) / R, sum of f r^2 / 2R, of f^2 (r^3 / 3 - r / 12) / R^2
+        const r = Math.min(R, endS - s0);
+        if (r > 0) {
+          const Ys = Y[s0 + r] - Y[s0];
+          const fy = (SY[s0 + r] - SY[s0] - (s0 - 0.5) * Ys) / R;
+          const f1 = (r * r) / (2 * R);
+          const f2 = (r ** 3 / 3 - r / 12) / (R * R);
           if (k === 0) {
-            m.aa += F2;
+            m.aa += f2;
             m.ay += fy;
           } else {
-            m.aa += R;
-            m.ab += R * (k - 1) + F1;
-            m.bb += R * (k - 1) * (k - 1) + 2 * (k - 1) * F1 + F2;
+            m.aa += r;
+            m.ab += r * (k - 1) + f1;
+            m.bb += r * (k - 1) * (k - 1) + 2 * (k - 1) * f1 + f2;
             m.ay += Ys;
             m.by += (k - 1) * Ys + fy;
           }
         }
         const h0 = s0 + R;
-        const len = Math.min(P - R, W - h0);
+        const len = Math.min(P - R, endS - h0);
+        if (len <= 0) continue;
         const Yh = Y[h0 + len] - Y[h0];
         m.aa += len;
         m.ab += k * len;
@@ -107,11 +91,9 @@ export function coarseCandidates(y: readonly number[], endS: number, minHoldS: n
         m.ay += Yh;
         m.by += k * Yh;
       }
-      m.yy = YY[W];
       const fit = solve2(m);
-      const all = fit && fit.start > 0 && fit.step > 0 ? fit.sse / W : null;
-      const perSecond = all !== null && !fewerFits(all, fewer) ? all : fewer;
-      if (perSecond === null) continue;
+      if (fit === null || fit.start <= 0 || fit.step <= 0) continue;
+      const perSecond = fit.sse / endS;
       if (best.length < keep || perSecond < best[best.length - 1].perSecond) {
         best.push({ periodS: P, rampS: R, perSecond });
         best.sort((p, q) => p.perSecond - q.perSecond);
