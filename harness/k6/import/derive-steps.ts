@@ -15,9 +15,9 @@
  *            whole-second blur (plan-fit.ts)
  *   start, step = the least-squares line through the holds' means, each rounded to the roundest
  *            whole number its uncertainty allows (levels)
- *   steps  = those whose hold shows at least 3 s before the last second with arrivals (the last
- *            two with whole-second stamps) and before the rate falls from its top: a run cut
- *            mid-hold keeps the step it was in; a ramp down after the last hold is no step
+ *   steps  = those whose hold shows for 3 s (all but a second of a shorter hold) before the
+ *            arrivals end and before the rate falls from its top: a run cut mid-hold keeps the
+ *            step it was in; a ramp down after the last hold is no step
  *
  * Pure; returns a `steps` config section when each hold's seconds lie within tol of its rate
  * (their mean, and without a trend: a continuous ramp is not a stepped plan), else says why not
