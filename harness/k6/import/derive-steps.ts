@@ -232,11 +232,11 @@ export function deriveSteps(
   // last second at the top: what falls after it is no step
   const top = topEnd(offered, arrivalsEnd, wholeSeconds);
   const endS = Math.min(Math.max(0, arrivalsEnd - (wholeSeconds ? 2 : 1)), top);
-  // the plan starts within a second of t0 (the first vus point less a second): load that begins
-  // at once 2 s or more later (a scenario's startTime, a setup() that wrote no sample) would
-  // stretch its first ramp; a slow first ramp's first arrivals come late, one at a time
-  const lead = offered.findIndex((v) => v > 0);
-  if (lead >= 2 && (offered[lead] ?? 0) + (offered[lead + 1] ?? 0) > 4)
+  // the plan starts up to 3 s after t0 (plan-fit.ts OFFSETS: k6's VU init); load that begins at
+  // once later (a scenario's startTime, a setup() that wrote no sample) would stretch its first
+  // ramp; a slow first ramp's first arrivals come late, one at a time
+  const lead = offered.findIndex((v) => v >= 1);
+  if (lead >= 4 && (offered[lead] ?? 0) + (offered[lead + 1] ?? 0) > 4)
     return {
       steps: null,
       why: `the first arrivals came ${lead} s after t0 (a scenario's startTime, or a setup() with no samples): pass --t0 at the load's start`,
@@ -255,6 +255,24 @@ export function deriveSteps(
     const cut = Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS);
     const again = fitUpTo(offered, cut, cut, wholeSeconds);
     if (again.steps !== null) return again;
+  }
+  // a last hold that ends where the rate falls from its top (the arrivals go on, well below it: a
+  // ramp down), not where the arrivals end, shows all but 2 s of its hold; a shorter one is a
+  // ramp's peak, no step
+  const fallen = offered.slice(top, arrivalsEnd);
+  const fallenMean = fallen.reduce((a, v) => a + v, 0) / Math.max(1, fallen.length);
+  if (
+    first.steps !== null &&
+    first.holds.length > 2 &&
+    fallen.length > 3 &&
+    fallenMean < first.steps.maxPerSec - 2 * tolOf(first.steps.maxPerSec, wholeSeconds)
+  ) {
+    const last = first.holds[first.holds.length - 1];
+    if (last.toS >= top && last.toS - last.fromS < first.steps.holdS - 2) {
+      const cut = last.fromS - first.steps.rampS - 1;
+      const again = fitUpTo(offered, cut, cut, wholeSeconds);
+      return again.steps === null ? { steps: null, why: again.why } : again;
+    }
   }
   return first.steps === null ? { steps: null, why: first.why } : first;
 }
@@ -298,6 +316,12 @@ function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wh
   const holdS = plan.periodS - plan.rampS;
   if (startPerSec <= 0 || stepPerSec <= 0)
     return { steps: null, why: `the best plan's rates do not rise from a start above 0 (holds ${listed()})` };
+  const topRate = startPerSec + (plan.steps - 1) * stepPerSec;
+  if (stepPerSec < tolOf(topRate, wholeSeconds))
+    return {
+      steps: null,
+      why: `the best plan's steps (${startPerSec} + i x ${stepPerSec} arrivals/s) rise by less than a hold's own spread at ${topRate}/s: no steps to tell apart`,
+    };
   const at = holds.findIndex(
     (h, i) =>
       Math.abs(h.hold.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(startPerSec + i * stepPerSec, wholeSeconds),

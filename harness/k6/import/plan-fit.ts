@@ -56,8 +56,12 @@ function expectedAt(from: number, p: PlanShape, rampS: number, periodS: number, 
   return sum;
 }
 
-/** Shifts of the plan's start tried, seconds (t0 is known to within a second): -1 to 1 by 0.05. */
-const OFFSETS = Array.from({ length: 41 }, (_, i) => -1 + i * 0.05);
+/**
+ * Shifts of the plan's start tried, seconds: -1 to 3 by 0.05. t0 is the first vus point less a
+ * second, its whole second with whole-second stamps, and k6 writes that point before it has
+ * initialised its VUs (up to a second or two for thousands): the load starts up to 3 s after t0.
+ */
+const OFFSETS = Array.from({ length: 81 }, (_, i) => -1 + i * 0.05);
 
 /**
  * The plan closest to `offered` over seconds [0, endS): each coarse candidate's period and ramp and
