@@ -6,11 +6,10 @@
  */
 import { solve2, stepsSeen, type Candidate } from './plan-search.ts';
 
+/** A plan's levels, step after step without end (fitted as start x the plan of 1 + 0 plus step x that of 0 + 1). */
 export interface PlanShape {
   startPerSec: number;
   stepPerSec: number;
-  /** The number of holds (steps) in the plan. */
-  steps: number;
 }
 
 /** Arrivals of levels 0..k-1 together: k x start + step x k(k-1)/2 (0 for k <= 0). */
@@ -24,11 +23,10 @@ function levelSum(k: number, p: PlanShape): number {
  */
 function arrivalsBy(tau: number, p: PlanShape, rampS: number, periodS: number): number {
   if (tau <= 0) return 0;
-  const k = Math.min(Math.floor(tau / periodS), p.steps);
+  const k = Math.floor(tau / periodS);
   const holdS = periodS - rampS;
   // the whole steps before k: ramps (mean of the two levels) and holds
   const done = (rampS / 2) * (levelSum(k, p) + levelSum(k - 1, p)) + holdS * levelSum(k, p);
-  if (k >= p.steps) return done;
   const level = p.startPerSec + k * p.stepPerSec;
   const before = k === 0 ? 0 : level - p.stepPerSec;
   const into = tau - k * periodS;
@@ -80,8 +78,8 @@ export function placePlan(
 ): PlacedPlan | null {
   let best: PlacedPlan | null = null;
   const tried = new Set<string>();
-  const A: PlanShape = { startPerSec: 1, stepPerSec: 0, steps: Infinity };
-  const B: PlanShape = { startPerSec: 0, stepPerSec: 1, steps: Infinity };
+  const A: PlanShape = { startPerSec: 1, stepPerSec: 0 };
+  const B: PlanShape = { startPerSec: 0, stepPerSec: 1 };
   for (const c of candidates) {
     for (const periodS of [c.periodS, c.periodS - 1, c.periodS + 1]) {
       for (const rampS of [c.rampS, c.rampS - 1, c.rampS + 1]) {
