@@ -6,65 +6,112 @@
  */
 import { solve2, stepsSeen, type Candidate } from './plan-search.ts';
 
-/** A plan's levels, step after step without end (fitted as start x the plan of 1 + 0 plus step x that of 0 + 1). */
-export interface PlanShape {
-  startPerSec: number;
-  stepPerSec: number;
-}
-
-/** Arrivals of levels 0..k-1 together: k x start + step x k(k-1)/2 (0 for k <= 0). */
-function levelSum(k: number, p: PlanShape): number {
-  return k <= 0 ? 0 : k * p.startPerSec + (p.stepPerSec * k * (k - 1)) / 2;
-}
-
 /**
- * Arrivals the plan has made by tau seconds after its start (the integral of its rate): each step
- * a ramp from the level before (0 before step 1) to its own over rampS, then its hold.
+ * Arrivals by tau seconds after the plan's start (the integral of its rate), for its two shapes at
+ * once: a = start 1, step 0 (every level 1) and b = start 0, step 1 (level k is k). Each step is a
+ * ramp from the level before (0 before step 1) to its own over rampS, then its hold. The plan's
+ * arrivals for (start, step) are start x a + step x b.
  */
-function arrivalsBy(tau: number, p: PlanShape, rampS: number, periodS: number): number {
-  if (tau <= 0) return 0;
+function arrivalsBy(tau: number, rampS: number, periodS: number, out: { a: number; b: number }): void {
+  if (tau <= 0) {
+    out.a = 0;
+    out.b = 0;
+    return;
+  }
   const k = Math.floor(tau / periodS);
   const holdS = periodS - rampS;
-  // the whole steps before k: ramps (mean of the two levels) and holds
-  const done = (rampS / 2) * (levelSum(k, p) + levelSum(k - 1, p)) + holdS * levelSum(k, p);
-  const level = p.startPerSec + k * p.stepPerSec;
-  const before = k === 0 ? 0 : level - p.stepPerSec;
   const into = tau - k * periodS;
-  if (into < rampS) return done + before * into + ((level - before) * into * into) / (2 * rampS);
-  return done + (rampS * (before + level)) / 2 + level * (into - rampS);
-}
-
-/** The plan's mean rate over [from, from + 1). */
-function meanOver(from: number, p: PlanShape, rampS: number, periodS: number): number {
-  return arrivalsBy(from + 1, p, rampS, periodS) - arrivalsBy(from, p, rampS, periodS);
+  // the k whole steps before: their ramps (mean of the two levels) and holds; levels 0..k-1 sum to
+  // k for a and k(k-1)/2 for b, levels -1..k-2 (the one before each: 0 before the first) to k-1 and (k-1)(k-2)/2
+  const a0 = k <= 0 ? 0 : k;
+  const b0 = k <= 0 ? 0 : (k * (k - 1)) / 2;
+  const a1 = k <= 1 ? 0 : k - 1;
+  const b1 = k <= 1 ? 0 : ((k - 1) * (k - 2)) / 2;
+  let a = (rampS / 2) * (a0 + a1) + holdS * a0;
+  let b = (rampS / 2) * (b0 + b1) + holdS * b0;
+  // this step: level (a 1, b k), the one before (a 1 and b k-1, or 0 before the first)
+  const beforeA = k === 0 ? 0 : 1;
+  const beforeB = k === 0 ? 0 : k - 1;
+  if (into < rampS) {
+    const f = (into * into) / (2 * rampS);
+    a += beforeA * into + (1 - beforeA) * f;
+    b += beforeB * into + (k - beforeB) * f;
+  } else {
+    a += (rampS * (beforeA + 1)) / 2 + (into - rampS);
+    b += (rampS * (beforeB + k)) / 2 + k * (into - rampS);
+  }
+  out.a = a;
+  out.b = b;
 }
 
 /**
  * Whole-second timestamps: an iteration's start is shared over the second from (its stamp - its
  * duration), which lies up to a second before its true start; the share it gives a second is then
- * its true start moved by the difference of two uniform [0, 1) draws: a triangle on (-1, 1).
+ * its true start moved by the difference of two uniform [0, 1) draws: a triangle on (-1, 1),
+ * taken at quarter seconds (BLUR[m + 3] is the weight of a shift of m / 4 s).
  */
-const BLUR = [-0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75].map((z) => ({ z, w: (1 - Math.abs(z)) / 4 }));
+const BLUR = [-3, -2, -1, 0, 1, 2, 3].map((m) => (1 - Math.abs(m / 4)) / 4);
+const SHARP = [0, 0, 0, 1, 0, 0, 0];
 
-/** What a second of the offered series reads under the plan (blurred: whole-second timestamps). */
-function expectedAt(from: number, p: PlanShape, rampS: number, periodS: number, blurred: boolean): number {
-  if (!blurred) return meanOver(from, p, rampS, periodS);
-  let sum = 0;
-  for (const { z, w } of BLUR) sum += w * meanOver(from - z, p, rampS, periodS);
-  return sum;
+/**
+ * Shifts of the plan's start tried, seconds: -1 to 3 by 0.05 (offset i is -1 + i / 20). t0 is the
+ * first vus point less a second, its whole second with whole-second stamps, and k6 writes that
+ * point before it has initialised its VUs (up to a second or two for thousands): the load starts
+ * up to 3 s after t0.
+ */
+const OFFSETS = 81;
+/** Offsets i and i + 5 are a quarter second apart: the plan's rates over them share a quarter-second grid. */
+const PHASES = 5;
+
+/**
+ * What each second of the offered series reads under the plan for each start offset, for its two
+ * shapes (a: start 1, step 0; b: start 0, step 1): the plan's mean rate over the second (blurred
+ * with whole-second timestamps). For offset i = 5q + r, second t reads at index 4t - q of row r:
+ * the plan's arrivals are taken once per quarter second of each of the 5 phases, not per second,
+ * offset and blur.
+ */
+function expectedRows(endS: number, rampS: number, periodS: number, blurred: boolean) {
+  const weights = blurred ? BLUR : SHARP;
+  // second t under offset i = 5q + r (-1 + q / 4 + r / 20 s), shifted by m / 4 s, runs from
+  // t - offset - m / 4 = base_r + j / 4, with base_r = 1 - r / 20 and j = 4t - q - m (q <= 16, |m| <= 3)
+  const lo = -((OFFSETS - 1) / PHASES + 3);
+  const hi = 4 * endS + 4;
+  const n = hi - lo + 1;
+  const point = { a: 0, b: 0 };
+  const rows: { a: Float64Array; b: Float64Array }[] = [];
+  const gA = new Float64Array(n);
+  const gB = new Float64Array(n);
+  for (let r = 0; r < PHASES; r++) {
+    const base = 1 - r / 20;
+    for (let j = lo; j <= hi; j++) {
+      arrivalsBy(base + j / 4, rampS, periodS, point);
+      gA[j - lo] = point.a;
+      gB[j - lo] = point.b;
+    }
+    // row[c - lo] for c = 4t - q: sum over m of w_m x (arrivals by from + 1 less by from), from at j = c - m
+    const rowA = new Float64Array(n);
+    const rowB = new Float64Array(n);
+    for (let c = lo + 3; c <= hi - 7; c++) {
+      let sa = 0;
+      let sb = 0;
+      for (let m = -3; m <= 3; m++) {
+        const w = weights[m + 3];
+        if (w === 0) continue;
+        const j = c - m - lo;
+        sa += w * (gA[j + 4] - gA[j]);
+        sb += w * (gB[j + 4] - gB[j]);
+      }
+      rowA[c - lo] = sa;
+      rowB[c - lo] = sb;
+    }
+    rows.push({ a: rowA, b: rowB });
+  }
+  return { rows, lo };
 }
 
 /**
- * Shifts of the plan's start tried, seconds: -1 to 3 by 0.05. t0 is the first vus point less a
- * second, its whole second with whole-second stamps, and k6 writes that point before it has
- * initialised its VUs (up to a second or two for thousands): the load starts up to 3 s after t0.
- */
-const OFFSETS = Array.from({ length: 81 }, (_, i) => -1 + i * 0.05);
-
-/**
  * The plan closest to `offered` over seconds [0, endS): each coarse candidate's period and ramp and
- * their neighbours (a second either way), the plan's start shifted by up to a second either way
- * (t0 is known to within one), its start and step solved by least squares at each, compared over
+ * their neighbours (a second either way), the plan's start shifted by -1 to 3 s (OFFSETS), its start and step solved by least squares at each, compared over
  * all of [0, endS) (the plan goes on past its last step: a run cut in a ramp fits it). Its steps
  * are those whose hold shows for 3 s (or all but a second of it, if shorter) before countEndS.
  */
@@ -78,28 +125,31 @@ export function placePlan(
 ): PlacedPlan | null {
   let best: PlacedPlan | null = null;
   const tried = new Set<string>();
-  const A: PlanShape = { startPerSec: 1, stepPerSec: 0 };
-  const B: PlanShape = { startPerSec: 0, stepPerSec: 1 };
+  let yy = 0;
+  for (let t = 0; t < endS; t++) yy += offered[t] * offered[t];
   for (const c of candidates) {
     for (const periodS of [c.periodS, c.periodS - 1, c.periodS + 1]) {
       for (const rampS of [c.rampS, c.rampS - 1, c.rampS + 1]) {
         const key = `${periodS}/${rampS}`;
         if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) continue;
         tried.add(key);
-        for (const offsetS of OFFSETS) {
+        const { rows, lo } = expectedRows(endS, rampS, periodS, blurred);
+        for (let i = 0; i < OFFSETS; i++) {
+          const offsetS = -1 + i / 20;
           const steps = stepsSeen(countEndS, periodS, rampS, offsetS, Math.min(minHoldS, periodS - rampS - 1));
           if (steps < 2) continue;
-          const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy: 0 };
-          for (let t = 0; t < endS; t++) {
-            const a = expectedAt(t - offsetS, A, rampS, periodS, blurred);
-            const b = expectedAt(t - offsetS, B, rampS, periodS, blurred);
+          const { a: rowA, b: rowB } = rows[i % PHASES];
+          const q = Math.floor(i / PHASES);
+          const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy };
+          for (let t = 0, at = -q - lo; t < endS; t++, at += 4) {
+            const a = rowA[at];
+            const b = rowB[at];
             const v = offered[t];
             m.aa += a * a;
             m.ab += a * b;
             m.bb += b * b;
             m.ay += a * v;
             m.by += b * v;
-            m.yy += v * v;
           }
           const fit = solve2(m);
           if (fit === null || fit.start <= 0 || fit.step <= 0) continue;
