@@ -377,7 +377,14 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
 
 describe('whole-second timestamps of iterations of random durations (synthetic, through the ingest)', () => {
   /** A stepped plan's iterations, each of 5 to 205 ms (seeded), stamped by k6's default whole seconds. */
-  function wholeSecondRun(p: StepPlan, phaseS: number, cutS = Infinity, after: [number, number, number][] = []) {
+  /** lateS: the first arrival that much after the first vus point (k6 initialising its VUs). */
+  function wholeSecondRun(
+    p: StepPlan,
+    phaseS: number,
+    cutS = Infinity,
+    after: [number, number, number][] = [],
+    lateS = 0,
+  ) {
     const t0 = 1795971160 * 1000 + phaseS * 1000;
     const out: [number, string][] = [];
     const row = (metric: string, ms: number, value: number) =>
@@ -389,11 +396,11 @@ describe('whole-second timestamps of iterations of random durations (synthetic, 
         if (tauS >= cutS) return;
         seed = (seed * 1103515245 + 12345) % 2147483648;
         const dur = 5 + (seed / 2147483648) * 200;
-        row('iteration_duration', tauS * 1000 + dur, dur);
+        row('iteration_duration', (tauS + lateS) * 1000 + dur, dur);
       },
       after,
     );
-    for (let s = 1; s <= Math.min(t, cutS) + 1; s++) row('vus', s * 1000 + 700, 10);
+    for (let s = 1; s <= Math.min(t, cutS) + lateS + 1; s++) row('vus', s * 1000 + 700, 10);
     out.sort((x, y) => x[0] - y[0]);
     return [
       'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata',
@@ -427,6 +434,13 @@ describe('whole-second timestamps of iterations of random durations (synthetic, 
         rampS: 2,
         holdS: 6,
       });
+    }
+  });
+  it('load starting 2.5 s after the first vus point (k6 initialising its VUs): its ramps are not read longer', async () => {
+    const p = { start: 100, step: 50, steps: 5, ramp: 5, hold: 20 };
+    for (const phaseS of [0.2, 0.7]) {
+      const { derived } = await derive(once(wholeSecondRun(p, phaseS, Infinity, [], 2.5)));
+      expect(derived.steps).toEqual({ startPerSec: 100, stepPerSec: 50, maxPerSec: 300, rampS: 5, holdS: 20 });
     }
   });
   it('a run stopped 5 s into its last hold: that short hold counts little in the rates', async () => {

@@ -46,7 +46,7 @@ describe('placePlan', () => {
   const plans = [
     { start: 100, step: 50, rampS: 5, periodS: 20, offsetS: 0.35 },
     { start: 40, step: 40, rampS: 0, periodS: 9, offsetS: -0.65 },
-    { start: 500, step: 250, rampS: 10, periodS: 30, offsetS: 1.4 },
+    { start: 500, step: 250, rampS: 10, periodS: 30, offsetS: 2.4 },
     { start: 20, step: 10, rampS: 7, periodS: 12, offsetS: 1.05 },
   ];
   it.each(plans.flatMap((p) => [false, true].map((blurred) => ({ ...p, blurred }))))(
