@@ -118,9 +118,11 @@ function expectedRows(endS: number, rampS: number, periodS: number, blurred: boo
 
 /**
  * The plan closest to `offered` over seconds [0, endS): each coarse candidate's period and ramp and
- * their neighbours (a second either way, and ramps up to 3 s shorter: RAMPS_AROUND), the plan's start shifted by -1 to 3 s (OFFSETS), its start and step solved by least squares at each, compared over
- * all of [0, endS) (the plan goes on past its last step: a run cut in a ramp fits it). Its steps
- * are those whose hold shows for 3 s (or all but a second of it, if shorter) before countEndS.
+ * their neighbours (periods a second either way, ramps a second longer or up to 3 s shorter:
+ * RAMPS_AROUND), the plan's start shifted by -1 to 3 s (OFFSETS), its start and step solved by
+ * least squares at each, compared over all of [0, endS) (the plan goes on past its last step: a
+ * run cut in a ramp fits it). Its steps are those whose hold shows for 3 s (or all but a second of
+ * it, if shorter) before countEndS.
  */
 export function placePlan(
   offered: readonly number[],

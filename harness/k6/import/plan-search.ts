@@ -2,9 +2,9 @@
  * The coarse search for a stepped plan in an offered series: every period P and ramp R (whole
  * seconds, the plan starting at second 0), start and step solved by least squares, scored by the
  * squared difference per second compared. Each (P, R) costs O(steps) through prefix sums of the
- * series, so all of them cost O(N^2) for N seconds: 6 million segment sums for an hour (0.3 s
- * here; 0.7 s for two hours, about 90 s for a day). The best few go on to plan-fit.ts, which places them to a twentieth of a second with the whole-second
- * blur. Pure.
+ * series, so all of them cost O(N^2) for N seconds: 11 million periods summed for an hour (about
+ * 0.3 s here), 42 million for two (0.7 s); a day's series would take minutes. The best few go on
+ * to plan-fit.ts, which places them to a twentieth of a second with the whole-second blur. Pure.
  *
  * The plan's mean rate over second s of period k (level_k = start + k x step, level_-1 = 0) is
  * start x a(s) + step x b(s), linear in (start, step):
