@@ -1,5 +1,5 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
-.PHONY: loadtest test plan report gate typecheck checks unit format servers
+.PHONY: loadtest test plan report gate typecheck checks unit unit-first unit-beside format servers
 
 # Dependencies in two parts, so that `make test` runs the unit project while better-sqlite3
 # compiles (its SQLite takes about 30 s of one core here at -O1, npm's registry being the only
@@ -53,17 +53,26 @@ format: $(JS_DEPS)
 # scripts/ensure-servers.sh), the native build and the unit project; then the integration project
 # (real load, two files at a time) beside a CPU hog that takes a core's worth, so every run proves
 # the suite holds on a busy machine. The hog first does the checks (types, the rooms' import rules,
-# the format: single-threaded, in a cgroup at one process's weight), then loops
-# (scripts/with-cpu-hog.sh --first; PLATEAU_NO_CPU_HOG=1 runs it all alone). The unit project
-# there instead failed native-engine tests in 2 of 4 runs. Projects: vitest.config.ts; decision 027.
+# the format) and the unit-beside project (pure files that start no thread or process), all
+# single-threaded, in a cgroup at one process's weight, then loops (scripts/with-cpu-hog.sh
+# --first; PLATEAU_NO_CPU_HOG=1 runs it all alone). The whole unit project there (two threads,
+# esbuild, child processes) failed native-engine tests in 2 of 4 runs. Projects: vitest.config.ts;
+# decision 027.
 test: $(JS_DEPS)
-	$(MAKE) --no-print-directory -j3 servers $(NATIVE) unit UNIT_NICE='nice -n 10'
-	sh scripts/with-cpu-hog.sh --first '$(MAKE) --no-print-directory checks' npx vitest run --project integration
+	$(MAKE) --no-print-directory -j3 servers $(NATIVE) unit-first UNIT_NICE='nice -n 10'
+	sh scripts/with-cpu-hog.sh --first '$(MAKE) --no-print-directory checks unit-beside' npx vitest run --project integration
 
 servers:
 	sh scripts/ensure-servers.sh
 
-# The unit project opens no SQLite database, so it runs while better-sqlite3 compiles; make test
-# runs it at nice 10 (UNIT_NICE), so that the compile, which otherwise ended after it, keeps a core.
+# Every pure test: the unit and unit-beside projects (vitest.config.ts).
 unit: $(JS_DEPS)
+	npx vitest run --project unit --project unit-beside
+
+# The unit project opens no SQLite database, so make test runs it while better-sqlite3 compiles, at
+# nice 10 (UNIT_NICE), so that the compile, which otherwise ended after it, keeps a core.
+unit-first: $(JS_DEPS)
 	$(UNIT_NICE) npx vitest run --project unit
+
+unit-beside: $(JS_DEPS)
+	npx vitest run --project unit-beside
