@@ -69,6 +69,12 @@ const BESIDE_INTEGRATION = [
   'test/k6-point.test.ts',
   'analysis/compare/by-name.test.ts',
   'analysis/by-name.test.ts',
+  'reports/charts.test.ts',
+  'test/compare.test.ts',
+  'test/sim-steps.test.ts',
+  'reports/attempts.test.ts',
+  'analysis/cold-target.test.ts',
+  'harness/engine/transaction.test.ts',
 ];
 
 export default defineConfig({
