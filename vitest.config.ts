@@ -13,9 +13,9 @@ import { LongestFirst } from './scripts/test-order.ts';
  *   database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
  * - unit-beside: the pure files of BESIDE_INTEGRATION, on one thread.
  *
- * `npx vitest run` (and `make unit`) runs both unit projects first, then integration (groupOrder);
- * `make test` runs unit beside the native build, then the integration set beside a CPU hog that
- * first runs the checks and unit-beside (scripts/with-cpu-hog.sh --first).
+ * `npx vitest run` runs both unit projects first, then integration (groupOrder); `make unit` runs
+ * the two unit projects; `make test` runs unit beside the native build, then the integration set
+ * beside a CPU hog that first runs the checks and unit-beside (scripts/with-cpu-hog.sh --first).
  */
 const OUTSIDE_TEST = [
   'analysis/**/*.test.ts',
@@ -55,10 +55,11 @@ const PURE_IN_TEST = [
 /**
  * Pure tests that `make test` runs as the CPU hog's work beside the integration set, on one thread,
  * after the checks (scripts/with-cpu-hog.sh --first): the first phase's critical path was the unit
- * project, about 62 s against the native build's 30 s. Only files that start no thread, process
- * or browser: the hog's cgroup holds its work to one process's weight, and the whole unit project
- * there, on two threads with esbuild and child processes, failed native-engine tests of the
- * integration set in 2 of 4 runs (decision 027).
+ * project, about 62 s against the native build's 30 s. Only files that start no thread, browser or
+ * build, and no process but the import's `git rev-parse` (its environment), which the thread waits
+ * for: the hog's cgroup holds its work to one process's weight, and the whole unit project there,
+ * on two threads with esbuild and child processes, failed native-engine tests of the integration
+ * set in 2 of 4 runs (decision 027).
  */
 const BESIDE_INTEGRATION = [
   'test/k6-ingest.test.ts',

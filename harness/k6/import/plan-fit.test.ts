@@ -49,24 +49,51 @@ describe('placePlan', () => {
     { start: 500, step: 250, rampS: 10, periodS: 30, offsetS: 2.4 },
     { start: 20, step: 10, rampS: 7, periodS: 12, offsetS: 1.05 },
   ];
-  it.each(plans.flatMap((p) => [false, true].map((blurred) => ({ ...p, blurred }))))(
-    'places $start + i x $step, $rampS s ramps in $periodS s periods, starting $offsetS s in (whole seconds: $blurred)',
-    ({ blurred, ...p }) => {
+  const named = (p: (typeof plans)[number]) =>
+    `${p.start} + i x ${p.step}, ${p.rampS} s ramps in ${p.periodS} s periods, starting ${p.offsetS} s in`;
+  it.each(plans.map((p) => [named(p), p] as const))('places %s, at millisecond stamps', (_, p) => {
+    const endS = 5 * p.periodS;
+    const y = series(p, endS, false);
+    const placed = placePlan(y, endS, endS, coarseCandidates(y, endS, 3, 6), 3)!;
+    expect(placed).toMatchObject({ periodS: p.periodS, rampS: p.rampS, steps: 5 });
+    expect(placed.offsetS).toBeCloseTo(p.offsetS, 9);
+    expect(placed.startPerSec).toBeCloseTo(p.start, 6);
+    expect(placed.stepPerSec).toBeCloseTo(p.step, 6);
+  });
+  it.each(plans.map((p) => [named(p), p] as const))(
+    'places %s, at whole-second stamps: their blur fits, where the plan unblurred does not',
+    (_, p) => {
       const endS = 5 * p.periodS;
-      const y = series(p, endS, blurred);
-      const placed = placePlan(y, endS, endS, coarseCandidates(y, endS, 3, 6), 3, blurred);
-      expect(placed).not.toBeNull();
-      expect({ periodS: placed!.periodS, rampS: placed!.rampS }).toEqual({ periodS: p.periodS, rampS: p.rampS });
-      expect(placed!.offsetS).toBeCloseTo(p.offsetS, 5);
-      expect(placed!.startPerSec).toBeCloseTo(p.start, blurred ? -1 : 1);
-      expect(Math.abs(placed!.stepPerSec - p.step)).toBeLessThan(blurred ? 0.01 * p.step : 0.05);
-      expect(placed!.steps).toBe(5 - (p.offsetS + p.rampS + Math.min(3, p.periodS - p.rampS - 1) > p.periodS ? 1 : 0));
+      const y = series(p, endS, true);
+      const candidates = coarseCandidates(y, endS, 3, 6);
+      const placed = placePlan(y, endS, endS, candidates, 3, true)!;
+      expect(placed).toMatchObject({ periodS: p.periodS, rampS: p.rampS, steps: 5 });
+      expect(placed.offsetS).toBeCloseTo(p.offsetS, 9);
+      expect(Math.abs(placed.startPerSec - p.start)).toBeLessThan(0.05);
+      expect(Math.abs(placed.stepPerSec - p.step)).toBeLessThan(0.002);
+      // the blur's quarter-second steps against the series' finer triangle: a residual 100 times below the unblurred plan's
+      const sharp = placePlan(y, endS, endS, candidates, 3, false)!;
+      expect(placed.perSecond).toBeLessThan(sharp.perSecond / 20);
     },
   );
-  it('a candidate neighbour a second off is placed on the plan (period and ramp tried a second either way)', () => {
-    const p = plans[0];
+  it('counts the steps whose hold shows 3 s before countEndS', () => {
+    const p = plans[0]; // the fifth hold starts at 0.35 + 4 x 20 + 5 = 85.35 s
     const y = series(p, 100, false);
-    const placed = placePlan(y, 100, 100, [{ periodS: 21, rampS: 4, perSecond: 0 }], 3);
-    expect(placed && { periodS: placed.periodS, rampS: placed.rampS }).toEqual({ periodS: 20, rampS: 5 });
+    const candidates = coarseCandidates(y, 100, 3, 6);
+    expect(placePlan(y, 100, 88, candidates, 3)?.steps).toBe(4);
+    expect(placePlan(y, 100, 89, candidates, 3)?.steps).toBe(5);
   });
+  it.each([
+    [21, 4],
+    [19, 6],
+    [21, 8],
+    [19, 4],
+  ])(
+    'a coarse candidate of a %s s period and a %s s ramp is placed on the plan (periods a second either way, ramps a second longer to 3 s shorter)',
+    (periodS, rampS) => {
+      const y = series(plans[0], 100, false);
+      const placed = placePlan(y, 100, 100, [{ periodS, rampS, perSecond: 0 }], 3);
+      expect(placed && { periodS: placed.periodS, rampS: placed.rampS }).toEqual({ periodS: 20, rampS: 5 });
+    },
+  );
 });
