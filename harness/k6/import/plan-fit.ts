@@ -82,7 +82,7 @@ function expectedRows(endS: number, rampS: number, periodS: number, blurred: boo
   // second t under offset i = 5q + r (-1 + q / 4 + r / 20 s), shifted by m / 4 s, runs from
   // t - offset - m / 4 = base_r + j / 4, with base_r = 1 - r / 20 and j = 4t - q - m (q <= 16, |m| <= 3)
   const lo = -((OFFSETS - 1) / PHASES + 3);
-  const hi = 4 * endS + 4;
+  const hi = 4 * endS + 3;
   const n = hi - lo + 1;
   const point = { a: 0, b: 0 };
   const rows: { a: Float64Array; b: Float64Array }[] = [];
@@ -132,45 +132,44 @@ export function placePlan(
   minHoldS: number,
   blurred = false,
 ): PlacedPlan | null {
-  /** The best so far (a holder: place() below sets it). */
-  const found: { best: PlacedPlan | null } = { best: null };
+  let best: PlacedPlan | null = null;
   const tried = new Set<string>();
   let yy = 0;
   for (let t = 0; t < endS; t++) yy += offered[t] * offered[t];
-  const place = (periodS: number, rampS: number) => {
-    const key = `${periodS}/${rampS}`;
-    if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) return;
-    tried.add(key);
-    const { rows, lo } = expectedRows(endS, rampS, periodS, blurred);
-    for (let i = 0; i < OFFSETS; i++) {
-      const offsetS = -1 + i / 20;
-      const steps = stepsSeen(countEndS, periodS, rampS, offsetS, Math.min(minHoldS, periodS - rampS - 1));
-      if (steps < 2) continue;
-      const { a: rowA, b: rowB } = rows[i % PHASES];
-      const q = Math.floor(i / PHASES);
-      const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy };
-      for (let t = 0, at = -q - lo; t < endS; t++, at += 4) {
-        const a = rowA[at];
-        const b = rowB[at];
-        const v = offered[t];
-        m.aa += a * a;
-        m.ab += a * b;
-        m.bb += b * b;
-        m.ay += a * v;
-        m.by += b * v;
+  for (const c of candidates) {
+    for (const periodS of [c.periodS, c.periodS - 1, c.periodS + 1]) {
+      for (const rampS of RAMPS_AROUND.map((d) => c.rampS + d)) {
+        const key = `${periodS}/${rampS}`;
+        if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) continue;
+        tried.add(key);
+        const { rows, lo } = expectedRows(endS, rampS, periodS, blurred);
+        for (let i = 0; i < OFFSETS; i++) {
+          const offsetS = -1 + i / 20;
+          const steps = stepsSeen(countEndS, periodS, rampS, offsetS, Math.min(minHoldS, periodS - rampS - 1));
+          if (steps < 2) continue;
+          const { a: rowA, b: rowB } = rows[i % PHASES];
+          const q = Math.floor(i / PHASES);
+          const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy };
+          for (let t = 0, at = -q - lo; t < endS; t++, at += 4) {
+            const a = rowA[at];
+            const b = rowB[at];
+            const v = offered[t];
+            m.aa += a * a;
+            m.ab += a * b;
+            m.bb += b * b;
+            m.ay += a * v;
+            m.by += b * v;
+          }
+          const fit = solve2(m);
+          if (fit === null || fit.start <= 0 || fit.step <= 0) continue;
+          const perSecond = fit.sse / endS;
+          if (best === null || perSecond < best.perSecond - 1e-9)
+            best = { periodS, rampS, offsetS, startPerSec: fit.start, stepPerSec: fit.step, steps, perSecond };
+        }
       }
-      const fit = solve2(m);
-      if (fit === null || fit.start <= 0 || fit.step <= 0) continue;
-      const perSecond = fit.sse / endS;
-      const best = found.best;
-      if (best === null || perSecond < best.perSecond - 1e-9)
-        found.best = { periodS, rampS, offsetS, startPerSec: fit.start, stepPerSec: fit.step, steps, perSecond };
     }
-  };
-  for (const c of candidates)
-    for (const periodS of [c.periodS, c.periodS - 1, c.periodS + 1])
-      for (const d of RAMPS_AROUND) place(periodS, c.rampS + d);
-  return found.best;
+  }
+  return best;
 }
 
 export interface PlacedPlan {
