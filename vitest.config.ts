@@ -13,7 +13,7 @@ import { LongestFirst } from './scripts/test-order.ts';
  *   database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
  * - unit-beside: the pure files of BESIDE_INTEGRATION, on one thread.
  *
- * `npx vitest run` runs both unit projects first, then integration (groupOrder); `make unit` runs
+ * `npx vitest run` runs unit, then unit-beside, then integration (groupOrder); `make unit` runs
  * the two unit projects; `make test` runs unit beside the native build, then the integration set
  * beside a CPU hog that first runs the checks and unit-beside (scripts/with-cpu-hog.sh --first).
  */
@@ -113,7 +113,8 @@ export default defineConfig({
           maxWorkers: 1,
           pool: 'threads',
           isolate: false,
-          sequence: { groupOrder: 0 },
+          // its own group: vitest refuses projects of one group with different maxWorkers
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -136,7 +137,7 @@ export default defineConfig({
           isolate: false,
           // Tests a file marks concurrent (the fault matrix: light runs judged by counts) share it three at a time.
           maxConcurrency: 3,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
