@@ -90,6 +90,7 @@ const tagKeyArb = fc.oneof(
     'outcome',
     'transaction',
     'vu',
+    'iter',
   ),
   fc.string({ maxLength: 8 }),
 );
@@ -193,7 +194,14 @@ describe('k6 JSON fast path against JSON.parse', () => {
       metric: 'http_req_duration',
       timeMs: Date.parse('2025-10-15T03:33:08.955Z') + 0.93,
       value: 107.889,
-      tags: { expected_response: 'true', group: '', name: 'create_agenda', scenario: 'default', status: '201' },
+      tags: {
+        expected_response: 'true',
+        group: '',
+        name: 'create_agenda',
+        scenario: 'default',
+        status: '201',
+        vu: '3',
+      },
     });
     for (let i = 0; i < line.length; i++)
       expect(parseJsonLine(line.slice(0, i))).toEqual(parseJsonLineSlow(line.slice(0, i)));

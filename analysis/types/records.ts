@@ -114,8 +114,12 @@ export interface TrafficRecord {
    * An imported k6 run (no entries): an arrival is one iteration of the user's own script, or one
    * entry of plateau's own script's mix (`of: 'plateau-mix'`, its plateau_arrival samples), which
    * sent this many requests on average; over 1, its rates count arrivals (arrivals/s).
+   * `exactOutcomes`: every iteration named its VU and iteration (k6's vu and iter, enabled in
+   * `--system-tags`), so each failed exactly when one of its requests did; absent, `ok` counts each
+   * failed request as a failed iteration of its second (a lower bound at several requests an
+   * iteration).
    */
-  iterations?: { requestsPerArrival: number; of?: 'plateau-mix' };
+  iterations?: { requestsPerArrival: number; of?: 'plateau-mix'; exactOutcomes?: true };
   /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
 }

@@ -140,6 +140,64 @@ describe('plateau import k6 of a user script', () => {
   });
 });
 
+describe("plateau import k6: k6's vu and iter match each request to its iteration", () => {
+  /**
+   * 12 s of one iteration a 100 ms, each a login and a buy; every fifth iteration's two requests
+   * both get a 503. With `vuIter`, the samples carry k6's vu and iter (metadata, v0.41+ layout:
+   * built here, see harness/k6/output/iteration-outcomes.test.ts for why).
+   */
+  function twoRequests(vuIter: boolean): string {
+    const lines: string[] = [];
+    const meta = (i: number) => (vuIter ? `,"metadata":{"iter":"${i >> 1}","vu":"${(i % 2) + 1}"}` : '');
+    const at = (metric: string, ms: number, value: number, tags: Record<string, string>, i: number) =>
+      `{"metric":"${metric}","type":"Point","data":{"time":"${new Date(T + ms).toISOString()}","value":${value},"tags":${JSON.stringify(tags)}${meta(i)}}}`;
+    for (let i = 0; i < 120; i++) {
+      const start = 1000 + i * 100;
+      if (i % 10 === 0) lines.push(line('vus', start, 2, {}));
+      const failed = i % 5 === 4;
+      for (const [k, name] of ['login', 'buy'].entries()) {
+        const tags = failed
+          ? { expected_response: 'false', group: '', name, scenario: 'default', status: '503' }
+          : { expected_response: 'true', group: '', name, scenario: 'default', status: '200' };
+        lines.push(
+          at('http_reqs', start + 10 * k + 5, 1, tags, i),
+          at('http_req_duration', start + 10 * k + 5, 4, tags, i),
+        );
+      }
+      const it = { group: '', scenario: 'default' };
+      lines.push(at('iteration_duration', start + 30, 30, it, i), at('iterations', start + 30, 1, it, i));
+    }
+    return written(`two-requests-${vuIter}.ndjson`, lines);
+  }
+  const okOf = (dir: string) => buckets(dir).reduce((a, b) => a + b.ok, 0);
+
+  it('with them: each iteration fails once, however many of its requests failed, and every text says the count is exact', async () => {
+    const r = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
+    // 120 iterations, 24 of them with both requests failed
+    expect([buckets(r.dir).reduce((a, b) => a + b.completed, 0), okOf(r.dir)]).toEqual([120, 96]);
+    expect(r.result.traffic).toEqual({ entries: [], iterations: { requestsPerArrival: 2, exactOutcomes: true } });
+    expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
+      /arrivals are k6 iterations \(120\), ok = iterations none of whose requests failed \(each request matched to its iteration by k6's vu and iter\)/,
+    );
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(
+      /an iteration failed when one of its requests did \(each request matched to its iteration by k6's vu and iter\)/,
+    );
+  });
+
+  it('without them: the lower bound, and the import says how to make it exact', async () => {
+    const r = await importK6({ file: twoRequests(false), outDir: runsDir, steps: FLAGS });
+    // each of the 48 failed requests counted as a failed iteration
+    expect(okOf(r.dir)).toBe(72);
+    expect(r.result.traffic).toEqual({ entries: [], iterations: { requestsPerArrival: 2 } });
+    expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
+      /ok = iterations - failed requests of the same second \(at least 0\): a lower bound at several requests an iteration; for an exact count run k6 with --system-tags=proto,subproto,status,method,url,name,group,check,error,error_code,tls_version,scenario,service,expected_response,vu,iter/,
+    );
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/k6 run with vu and iter in --system-tags makes it exact/);
+  });
+});
+
 describe("plateau import k6 of plateau's own script's mix", () => {
   /** 12 s of plateau's k6 runtime at 10 arrivals/s: each second 8 reads and 2 checkouts of two requests. */
   function plateauMix(): string {

@@ -159,7 +159,11 @@ function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResul
   const requestsPerArrival = Math.round((requests / arrivals) * 1000) / 1000;
   return {
     entries: [],
-    iterations: { requestsPerArrival, ...(from === 'plateau_arrival' ? { of: 'plateau-mix' as const } : {}) },
+    iterations: {
+      requestsPerArrival,
+      ...(from === 'plateau_arrival' ? { of: 'plateau-mix' as const } : {}),
+      ...(from === 'iterations' && exactOutcomes(ingest.stats) ? { exactOutcomes: true as const } : {}),
+    },
   };
 }
 
@@ -297,14 +301,30 @@ function importStage(
   };
 }
 
+/** Every iteration named its VU and iteration, so each iteration's outcome is its own requests' (second.ts). */
+function exactOutcomes(st: IngestResult['stats']): boolean {
+  const iterations = st.byMetric.iterations ?? 0;
+  return iterations > 0 && st.iterationsKnown === iterations;
+}
+
+/** k6's default system tags (v0.41 and later) with the VU and its iteration added. */
+export const SYSTEM_TAGS_WITH_ITERATIONS =
+  'proto,subproto,status,method,url,name,group,check,error,error_code,tls_version,scenario,service,expected_response,vu,iter';
+
 function arrivalsLine(st: IngestResult['stats']): string {
   const names = st.names.kept.length + (st.names.folded > 0 || st.names.foldedMore ? 1 : 0);
   const byName = names > 1 ? `; by the name tag: ${names} names` : '';
   switch (st.arrivalsFrom) {
     case 'plateau_arrival':
       return `arrivals from plateau_arrival samples (a mix), requests from http_reqs${byName}`;
-    case 'iterations':
-      return `arrivals are k6 iterations (${(st.byMetric.iterations ?? 0).toLocaleString('en-US')}), ok = iterations - failed requests of the same second (at least 0), requests from http_reqs (${(st.byMetric.http_reqs ?? 0).toLocaleString('en-US')})${byName}`;
+    case 'iterations': {
+      const iterations = st.byMetric.iterations ?? 0;
+      const requests = st.byMetric.http_reqs ?? 0;
+      const ok = exactOutcomes(st)
+        ? "ok = iterations none of whose requests failed (each request matched to its iteration by k6's vu and iter)"
+        : `ok = iterations - failed requests of the same second (at least 0)${requests > iterations ? `: a lower bound at several requests an iteration; for an exact count run k6 with --system-tags=${SYSTEM_TAGS_WITH_ITERATIONS}` : ''}`;
+      return `arrivals are k6 iterations (${iterations.toLocaleString('en-US')}), ${ok}, requests from http_reqs (${requests.toLocaleString('en-US')})${byName}`;
+    }
     default:
       return `arrivals are requests (http_reqs)${byName}`;
   }

@@ -32,8 +32,8 @@
  * the middle moved a share of its arrivals a second and read 143/s for 150 (import/plan-fit.ts
  * allows for the blur this leaves).
  */
-import type { BucketRecord, Phase } from '../../../analysis/types.ts';
-import { isOk } from './error-kind.ts';
+import type { BucketRecord, ErrorKind, Phase } from '../../../analysis/types.ts';
+import { errorKindOf, isOk } from './error-kind.ts';
 import type { K6Point } from './point.ts';
 import type { HostTimeline } from './host-timeline.ts';
 import { K6Second, type ArrivalsFrom } from './second.ts';
@@ -112,6 +112,12 @@ export interface IngestStats {
    * arrivals (a mix's engine passes arrivals 'plateau_arrival' so that there are none); else 0.
    */
   closedBeforeArrivals: number;
+  /**
+   * `iterations` samples that named their VU and iteration (k6 run with vu and iter in
+   * `--system-tags`): with arrivals 'iterations', a second whose every iteration did has exact
+   * outcomes (second.ts).
+   */
+  iterationsKnown: number;
   /** The timestamps were whole seconds (CSV timeFormat unix or rfc3339). */
   wholeSeconds: boolean;
   /** The names seen, kept and folded. */
@@ -159,6 +165,14 @@ export class Bucketizer {
    * several percent of the ingest's CPU, for nothing in a one-request run.
    */
   private namesLive: boolean;
+  /**
+   * With arrivals 'iterations' and k6's vu and iter: each VU's iteration that had a failed request,
+   * with the first such request's kind, until its `iterations` sample. k6 writes a VU's samples in
+   * the order they happened (its requests', then its iteration's, through one channel), so an entry
+   * a VU is enough: O(VUs), never O(requests). An iteration k6 cut short writes no `iterations`
+   * sample; its entry is replaced by the VU's next failed iteration.
+   */
+  private readonly failedIteration = new Map<string, { iter: string; kind: ErrorKind }>();
 
   constructor(private readonly o: BucketizerOptions) {
     this.none = { name: '', count: 0, phase: undefined } as MetricInfo;
@@ -207,6 +221,7 @@ export class Bucketizer {
       offeredPerS: [],
       arrivalsFrom: arrivals,
       closedBeforeArrivals: 0,
+      iterationsKnown: 0,
       wholeSeconds: false,
       get names() {
         return names.summary();
@@ -351,6 +366,7 @@ export class Bucketizer {
       case 'http_reqs': {
         const key = this.keyOf(p);
         this.at(p.timeMs).request(p, key, this.namesLive);
+        if (!isOk(p.tags)) this.iterationFailed(p, errorKindOf(p.tags));
         return;
       }
       case 'iteration_duration': {
@@ -364,9 +380,18 @@ export class Bucketizer {
         this.at(startMs).b.started++;
         return;
       }
-      case 'iterations':
-        this.at(p.timeMs).iterations += p.value;
+      case 'iterations': {
+        const sec = this.at(p.timeMs);
+        sec.iterations += p.value;
+        const { vu, iter } = p.tags;
+        if (vu === undefined || iter === undefined || p.value !== 1) return;
+        const f = this.failedIteration.get(vu);
+        const failed = f !== undefined && f.iter === iter ? f.kind : null;
+        if (failed !== null) this.failedIteration.delete(vu);
+        sec.iterationEnded(failed);
+        this.stats.iterationsKnown++;
         return;
+      }
       case 'dropped_iterations':
         this.offer(p.timeMs, p.value);
         this.at(p.timeMs).b.dropped += p.value;
@@ -397,6 +422,7 @@ export class Bucketizer {
         return;
       case CHECK_FAILED_METRIC:
         this.checkFailed(p);
+        this.iterationFailed(p, 'check');
         return;
       case ARRIVAL_METRIC:
         this.arrival(p);
@@ -419,6 +445,18 @@ export class Bucketizer {
     const i = sec.tS - this.firstOpenS;
     const prev = i > 0 ? this.open[i - 1] : null;
     (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, this.namesLive);
+  }
+
+  /** A failed request of a user's iteration (arrivals 'iterations') that named its VU and iteration: the iteration failed, by its first failed request. */
+  private iterationFailed(p: K6Point, kind: ErrorKind): void {
+    const { vu, iter } = p.tags;
+    if (this.stats.arrivalsFrom !== 'iterations' || vu === undefined || iter === undefined) return;
+    const f = this.failedIteration.get(vu);
+    if (f === undefined) this.failedIteration.set(vu, { iter, kind });
+    else if (f.iter !== iter) {
+      f.iter = iter;
+      f.kind = kind;
+    }
   }
 
   /** The key of a sample's name tag (names.ts), or null when it has none. */

@@ -4,7 +4,8 @@
  * columns are found by name, never by position. Go's encoding/csv quotes a field only when it
  * must (comma, quote, newline), so a quoted field may span lines: a record is complete when its
  * quotes balance. Custom tags have no column: k6 writes them into `extra_tags` as `k=v&k2=v2`
- * (plateau_arrival's `outcome` and `transaction` are read from there).
+ * (plateau_arrival's `outcome` and `transaction` are read from there); since v0.41 the VU and
+ * iteration, when enabled, are in a last column, `metadata`, written the same way.
  *
  * k6's default timeFormat (`unix`) and `rfc3339` stamp whole seconds: `wholeSeconds` says so
  * (from the first row; k6 writes one format per file), since a sample stamped S happened somewhere
@@ -21,6 +22,8 @@ interface Columns {
   /** The `extra_tags` column, -1 when absent, and the kept tags that have no column of their own. */
   extra: number;
   extraKeys: ReadonlySet<string>;
+  /** The `metadata` column (v0.41+, `k=v&k2=v2` as extra_tags): vu and iter, when enabled; -1 when absent. */
+  metadata: number;
   /** The header's cells: k6 writes every column on every row, so a row with fewer is torn (a killed run's last). */
   width: number;
 }
@@ -55,6 +58,7 @@ export class CsvRows {
       tags: KEPT_TAGS.map((k) => [k, at(k)] as [keyof K6Tags, number]).filter(([, i]) => i !== -1),
       extra: at('extra_tags'),
       extraKeys: new Set(KEPT_TAGS.filter((k) => at(k) === -1)),
+      metadata: at('metadata'),
       width: cells.length,
     };
     return 'skip';
@@ -76,10 +80,14 @@ export class CsvRows {
       if (v) tags[k] = v;
     }
     if (c.extra !== -1 && cells[c.extra]) extraTags(cells[c.extra], c.extraKeys, tags);
+    if (c.metadata !== -1 && cells[c.metadata]) extraTags(cells[c.metadata], ITERATION_KEYS, tags);
     const p: K6Point = { metric, timeMs, value, tags };
     return p;
   }
 }
+
+/** What the metadata column gives (point.ts K6Tags): the VU and its iteration. */
+const ITERATION_KEYS: ReadonlySet<string> = new Set(['vu', 'iter']);
 
 /** `unix` (up to 11 digits: seconds) or `rfc3339` (no fraction); not unix_milli/micro/nano or rfc3339_nano. */
 function isWholeSecondFormat(time: string): boolean {

@@ -38,6 +38,13 @@ export interface K6Tags {
   outcome?: string;
   /** plateau_arrival only: 'true' when the entry is a transaction (several requests). */
   transaction?: string;
+  /**
+   * The VU and its iteration, when k6 ran with them in `--system-tags` (not by default): a tag up
+   * to v0.40, metadata since v0.41 (read into these fields). Together they name the iteration a
+   * request belongs to (bucketizer.ts: exact iteration outcomes).
+   */
+  vu?: string;
+  iter?: string;
 }
 
 export const KEPT_TAGS = [
@@ -51,6 +58,8 @@ export const KEPT_TAGS = [
   'group',
   'outcome',
   'transaction',
+  'vu',
+  'iter',
 ] as const;
 
 export interface K6Point {
@@ -225,19 +234,20 @@ function scanData(
     tags = scanTags(line, tagsAt + 1);
     if (tags === undefined) return undefined;
     if (flatEnd === end) rememberTags(line.slice(tagsAt, end), tags);
-    // metadata (a flat string object; vu and iter change every line, so it is never cached)
-    else if (
-      !metadataAllowed ||
-      line.slice(flatEnd, flatEnd + 13) !== ',"metadata":{' ||
-      !scanFlat(line, flatEnd + 13) ||
-      flatEnd !== end
-    )
-      return undefined;
+    // metadata (a flat string object; vu and iter change every line, so it is never cached and
+    // these tags, scanned for this line alone, take its vu and iter)
+    else {
+      if (!metadataAllowed || line.slice(flatEnd, flatEnd + 13) !== ',"metadata":{') return undefined;
+      const meta = scanTags(line, flatEnd + 13);
+      if (meta === undefined || flatEnd !== end) return undefined;
+      if (meta.vu !== undefined) tags.vu = meta.vu;
+      if (meta.iter !== undefined) tags.iter = meta.iter;
+    }
   }
   return { metric, timeMs, value, tags };
 }
 
-/** Where the last scanNumber / scanTags / scanFlat stopped (just past the number, just past the `}`). */
+/** Where the last scanNumber / scanTags stopped (just past the number, just past the `}`). */
 let numberEnd = 0;
 let flatEnd = 0;
 
@@ -361,6 +371,12 @@ function scanTags(line: string, at: number): K6Tags | undefined {
       case 'transaction':
         tags.transaction = v;
         break;
+      case 'vu':
+        tags.vu = v;
+        break;
+      case 'iter':
+        tags.iter = v;
+        break;
       default:
     }
     const next = line.charCodeAt(valEnd + 1);
@@ -373,15 +389,15 @@ function scanTags(line: string, at: number): K6Tags | undefined {
   }
 }
 
-/** Checks a flat object of strings from just after its `{` (metadata); sets flatEnd past its `}`. */
-function scanFlat(line: string, at: number): boolean {
-  return scanTags(line, at) !== undefined;
-}
-
 interface RawLine {
   type?: unknown;
   metric?: unknown;
-  data?: { time?: unknown; value?: unknown; tags?: Record<string, unknown> | null };
+  data?: {
+    time?: unknown;
+    value?: unknown;
+    tags?: Record<string, unknown> | null;
+    metadata?: Record<string, unknown> | null;
+  };
 }
 
 /** The plain reading, JSON.parse: every line the fast path declines, and the tests' reference. */
@@ -402,6 +418,10 @@ export function parseJsonLineSlow(line: string): LineResult {
   const tags: K6Tags = {};
   for (const k of KEPT_TAGS) {
     const v = d.tags?.[k];
+    if (typeof v === 'string') tags[k] = v;
+  }
+  for (const k of ['vu', 'iter'] as const) {
+    const v = d.metadata?.[k];
     if (typeof v === 'string') tags[k] = v;
   }
   return { metric: o.metric, timeMs, value, tags };

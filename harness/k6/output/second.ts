@@ -9,7 +9,11 @@
  *                     (value its duration in ms, tags name, outcome 'ok' or an ErrorKind,
  *                     transaction): completed / ok / errors count those, `requests` the requests;
  *   'iterations'      a k6 run of the user's own script (plateau import k6): an arrival is an
- *                     iteration (`iterations`, counted in the second it ended), and
+ *                     iteration (`iterations`, counted in the second it ended). When every
+ *                     iteration of the second named its VU and iteration (k6's vu and iter, which
+ *                     `--system-tags` must enable), ok is exact: the iterations none of whose
+ *                     requests failed, and errors the kind of each failed one's first failed
+ *                     request (bucketizer.ts matches them). Else
  *                       ok = max(0, iterations - failed requests of the same second)
  *                     since each failed request fails at most one iteration: a lower bound on the
  *                     iterations that succeeded (exact when each iteration sends one request), never
@@ -35,6 +39,10 @@ export class K6Second {
   readonly b = new OpenBucket();
   /** `iterations` of this second (their end). */
   iterations = 0;
+  /** Of those, the ones that named their VU and iteration, and the failed ones among them by their first failed request's kind. */
+  iterationsKnown = 0;
+  iterationsFailed = 0;
+  iterationErrors: Partial<Record<ErrorKind, number>> = {};
   /** plateau_arrival samples of this second. */
   arrived = 0;
   arrivedOk = 0;
@@ -52,7 +60,9 @@ export class K6Second {
   reset(tS: number): this {
     this.b.reset(tS);
     this.iterations = this.arrived = this.arrivedOk = 0;
+    this.iterationsKnown = this.iterationsFailed = 0;
     this.arrivedErrors = {};
+    this.iterationErrors = {};
     for (const t of this.names.values()) this.spareNames.push(t);
     this.names.clear();
     this.lastKey = this.lastTally = null;
@@ -163,6 +173,14 @@ export class K6Second {
     } else t.fail(kind, undefined);
   }
 
+  /** An `iterations` sample that named its VU and iteration: failed with the kind of its first failed request, or null. */
+  iterationEnded(failed: ErrorKind | null): void {
+    this.iterationsKnown++;
+    if (failed === null) return;
+    this.iterationsFailed++;
+    this.iterationErrors[failed] = (this.iterationErrors[failed] ?? 0) + 1;
+  }
+
   toRecord(
     source: string,
     phase: string,
@@ -180,8 +198,13 @@ export class K6Second {
       r.requests = r.completed;
       const failedRequests = r.completed - r.ok;
       r.completed = this.iterations;
-      r.ok = Math.max(0, this.iterations - failedRequests);
-      r.errors = cutTo(r.errors, r.completed - r.ok);
+      if (this.iterationsKnown === this.iterations) {
+        r.ok = this.iterations - this.iterationsFailed;
+        r.errors = this.iterationErrors;
+      } else {
+        r.ok = Math.max(0, this.iterations - failedRequests);
+        r.errors = cutTo(r.errors, r.completed - r.ok);
+      }
     }
     if (withNames && this.names.size > 0) {
       const by: Record<string, NameBucket> = {};
