@@ -303,8 +303,7 @@ function importStage(
 
 /** Every iteration named its VU and iteration, so each iteration's outcome is its own requests' (second.ts). */
 function exactOutcomes(st: IngestResult['stats']): boolean {
-  const iterations = st.byMetric.iterations ?? 0;
-  return iterations > 0 && st.iterationsKnown === iterations;
+  return st.iterationsCounted > 0 && st.iterationsKnown === st.iterationsCounted;
 }
 
 /** k6's default system tags (v0.41 and later) with the VU and its iteration added. */
@@ -318,11 +317,11 @@ function arrivalsLine(st: IngestResult['stats']): string {
     case 'plateau_arrival':
       return `arrivals from plateau_arrival samples (a mix), requests from http_reqs${byName}`;
     case 'iterations': {
-      const iterations = st.byMetric.iterations ?? 0;
-      const requests = st.byMetric.http_reqs ?? 0;
+      const iterations = st.iterationsCounted;
+      const requests = st.requestsCounted;
       const ok = exactOutcomes(st)
         ? "ok = iterations none of whose requests failed (each request matched to its iteration by k6's vu and iter)"
-        : `ok = iterations - failed requests of the same second (at least 0)${requests > iterations ? `: a lower bound at several requests an iteration; for an exact count run k6 with --system-tags=${SYSTEM_TAGS_WITH_ITERATIONS}` : ''}`;
+        : `ok = iterations - failed requests of the same second (at least 0; those beyond it carried to the next)${requests > iterations ? `: a lower bound at several requests an iteration; for an exact count run k6 with --system-tags=${SYSTEM_TAGS_WITH_ITERATIONS}` : ''}`;
       return `arrivals are k6 iterations (${iterations.toLocaleString('en-US')}), ${ok}, requests from http_reqs (${requests.toLocaleString('en-US')})${byName}`;
     }
     default:

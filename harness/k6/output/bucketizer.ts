@@ -118,6 +118,9 @@ export interface IngestStats {
    * outcomes (second.ts).
    */
   iterationsKnown: number;
+  /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
+  iterationsCounted: number;
+  requestsCounted: number;
   /** The timestamps were whole seconds (CSV timeFormat unix or rfc3339). */
   wholeSeconds: boolean;
   /** The names seen, kept and folded. */
@@ -173,6 +176,8 @@ export class Bucketizer {
    * sample; its entry is replaced by the VU's next failed iteration.
    */
   private readonly failedIteration = new Map<string, { iter: string; kind: ErrorKind }>();
+  /** Without vu and iter: the failed requests the last closed second's iterations did not take (second.ts). */
+  private failedCarried: Partial<Record<ErrorKind, number>> = {};
 
   constructor(private readonly o: BucketizerOptions) {
     this.none = { name: '', count: 0, phase: undefined } as MetricInfo;
@@ -222,6 +227,8 @@ export class Bucketizer {
       arrivalsFrom: arrivals,
       closedBeforeArrivals: 0,
       iterationsKnown: 0,
+      iterationsCounted: 0,
+      requestsCounted: 0,
       wholeSeconds: false,
       get names() {
         return names.summary();
@@ -366,6 +373,7 @@ export class Bucketizer {
       case 'http_reqs': {
         const key = this.keyOf(p);
         this.at(p.timeMs).request(p, key, this.namesLive);
+        this.stats.requestsCounted += p.value;
         if (!isOk(p.tags)) this.iterationFailed(p, errorKindOf(p.tags));
         return;
       }
@@ -383,6 +391,7 @@ export class Bucketizer {
       case 'iterations': {
         const sec = this.at(p.timeMs);
         sec.iterations += p.value;
+        this.stats.iterationsCounted += p.value;
         const { vu, iter } = p.tags;
         if (vu === undefined || iter === undefined || p.value !== 1) return;
         const f = this.failedIteration.get(vu);
@@ -534,7 +543,8 @@ export class Bucketizer {
       this.o.host?.stamp(sec.b, startMs, startMs + 1000);
       const arrivals = this.stats.arrivalsFrom;
       const withNames = arrivals === 'plateau_arrival' || this.o.byName === 'always' || this.names.size > 1;
-      const r = sec.toRecord(this.o.source, this.o.phase, this.vus, arrivals, withNames);
+      const r = sec.toRecord(this.o.source, this.o.phase, this.vus, arrivals, withNames, this.failedCarried);
+      this.failedCarried = sec.failedLeft;
       this.vus.active = r.vusActiveMax;
       this.vus.allocated = r.vusAllocated;
       this.o.sink(r);

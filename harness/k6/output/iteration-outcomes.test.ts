@@ -128,7 +128,29 @@ const asCsv = (x: Sample, i: number) =>
     x.vu === undefined ? '' : i % 2 ? `vu=${x.vu}&iter=${x.iter}` : `iter=${x.iter}&vu=${x.vu}`,
   ].join(',');
 
-async function ingest(lines: string[]) {
+/** <= v0.40 CSV: vu and iter were system tags with columns of their own, and no metadata column. */
+const CSV_HEAD_OLD = ['metric_name', 'timestamp', 'metric_value', ...CSV_TAGS, 'iter', 'vu', 'extra_tags'].join(',');
+const asCsvOld = (x: Sample) =>
+  [
+    x.metric,
+    String(T + Math.round(x.atMs)),
+    x.value.toFixed(6),
+    ...CSV_TAGS.map((k) => x.tags[k] ?? ''),
+    x.iter ?? '',
+    x.vu ?? '',
+    '',
+  ].join(',');
+
+/** Each second's samples grouped by VU (the VU-less ones first), each VU's in the order they happened. */
+const vuByVu = (xs: Sample[]) =>
+  xs
+    .map((x, i) => ({ x, i }))
+    .sort(
+      (a, b) => Math.floor(a.x.atMs / 1000) - Math.floor(b.x.atMs / 1000) || (a.x.vu ?? 0) - (b.x.vu ?? 0) || a.i - b.i,
+    )
+    .map((e) => e.x);
+
+async function ingest(lines: string[], more: { lateS?: number; scenarios?: string[] } = {}) {
   const records: BucketRecord[] = [];
   async function* batches() {
     yield lines;
@@ -139,6 +161,7 @@ async function ingest(lines: string[]) {
     lateS: 2,
     arrivals: 'iterations',
     sink: (x) => records.push(x),
+    ...more,
   });
   return { stats: r.stats, records };
 }
@@ -153,6 +176,9 @@ describe("a user's iterations of several requests, matched by k6's vu and iter",
     ['JSON, metadata (v0.41+)', () => samples.map(asJson)],
     ['JSON, tags (<= v0.40)', () => samples.map(asJsonOld)],
     ['CSV, the metadata column', () => [CSV_HEAD, ...samples.map(asCsv)]],
+    ['CSV, vu and iter columns (<= v0.40)', () => [CSV_HEAD_OLD, ...samples.map(asCsvOld)]],
+    // k6 flushes its samples in batches: a second's samples VU by VU, each VU's in order
+    ['JSON, each second written VU by VU', () => vuByVu(samples).map(asJson)],
   ])('%s: every second exact (ok, errors by the first failed request)', async (_f, lines) => {
     const r = await ingest(lines());
     expect(r.stats.iterationsKnown).toBe(iterations);
@@ -167,7 +193,7 @@ describe("a user's iterations of several requests, matched by k6's vu and iter",
     expect(below).toBeGreaterThan(3);
   });
 
-  it("without vu and iter (k6's default tags): the lower bound, never above the truth, below it where an iteration failed twice", async () => {
+  it("without vu and iter (k6's default tags): the lower bound over the run, below the truth where an iteration failed twice", async () => {
     const r = await ingest(samples.map(asJsonDefault));
     expect(r.stats.iterationsKnown).toBe(0);
     let below = 0;
@@ -182,6 +208,52 @@ describe("a user's iterations of several requests, matched by k6's vu and iter",
     // second may read above its truth, the run never does
     const okOf = (bs: { ok: number }[]) => bs.reduce((a, b) => a + b.ok, 0);
     expect(okOf(r.records)).toBeLessThan(okOf([...truth.values()]));
+  });
+
+  it('samples counted in a later second than their own (lateS 0, VU by VU): the run is exact, its seconds shift', async () => {
+    const r = await ingest(vuByVu(samples).map(asJson), { lateS: 0 });
+    expect(r.stats.late).toBeGreaterThan(0);
+    const totals = (
+      xs: { completed?: number; iterations?: number; ok: number; errors: Partial<Record<ErrorKind, number>> }[],
+    ) => {
+      const errors: Partial<Record<ErrorKind, number>> = {};
+      for (const x of xs)
+        for (const [k, n] of Object.entries(x.errors) as [ErrorKind, number][]) errors[k] = (errors[k] ?? 0) + n;
+      return { ok: xs.reduce((a, x) => a + x.ok, 0), errors };
+    };
+    expect(totals(r.records)).toEqual(totals([...truth.values()]));
+    expect(r.records.reduce((a, b) => a + b.completed, 0)).toBe(iterations);
+  });
+
+  it('a second with an iteration that did not name its VU takes the lower bound; the others stay exact', async () => {
+    // the first iteration ending in second 5 lost its vu and iter
+    const i = samples.findIndex((x) => x.metric === 'iterations' && Math.floor(x.atMs / 1000) === 5);
+    const lines = samples.map((x, k) => asJson(k === i ? { ...x, vu: undefined, iter: undefined } : x));
+    const r = await ingest(lines);
+    // requests are counted in the second they ended
+    const failedIn = (tS: number) =>
+      samples.filter(
+        (x) => x.metric === 'http_reqs' && x.tags.expected_response === 'false' && Math.floor(x.atMs / 1000) === tS,
+      ).length;
+    expect(failedIn(5)).toBeGreaterThan(0);
+    expect(r.stats.iterationsKnown).toBe(iterations - 1);
+    for (const b of r.records) {
+      const w = truth.get(b.tS)!;
+      // the lower bound reads 0 there, the truth 1
+      if (b.tS === 5) expect([b.ok, w.ok]).toEqual([Math.max(0, w.iterations - failedIn(5)), 1]);
+      else if (w) expect([b.tS, b.ok, b.errors]).toEqual([b.tS, w.ok, w.errors]);
+    }
+  });
+
+  it('another scenario left out (--scenario): its iterations are not counted, and the rest are exact', async () => {
+    const other = samples.map((x) => ({ ...x, vu: x.vu && x.vu + 10, tags: { ...x.tags, scenario: 'other' } }));
+    const lines = [...samples, ...other].sort((a, b) => a.atMs - b.atMs).map(asJson);
+    const r = await ingest(lines, { scenarios: ['default'] });
+    expect([r.stats.iterationsCounted, r.stats.iterationsKnown]).toEqual([iterations, iterations]);
+    for (const b of r.records) {
+      const w = truth.get(b.tS) ?? { iterations: 0, ok: 0, errors: {}, failedRequests: 0 };
+      expect([b.tS, b.completed, b.ok, b.errors]).toEqual([b.tS, w.iterations, w.ok, w.errors]);
+    }
   });
 
   it('a VU whose iteration k6 cut short (no iterations sample): its failure does not fail the next iteration', async () => {

@@ -15,10 +15,14 @@
  *                     requests failed, and errors the kind of each failed one's first failed
  *                     request (bucketizer.ts matches them). Else
  *                       ok = max(0, iterations - failed requests of the same second)
- *                     since each failed request fails at most one iteration: a lower bound on the
- *                     iterations that succeeded (exact when each iteration sends one request), never
- *                     above what completed. errors are the failed requests' kinds, cut (largest
- *                     kind first) to the failed arrivals, completed - ok. A failed k6 `check()`
+ *                     since each failed request fails at most one iteration, and the failed
+ *                     requests beyond the second's iterations are carried to the next second (their
+ *                     iterations end later): over a run a lower bound on the iterations that
+ *                     succeeded (exact when each iteration sends one request and ends in its
+ *                     request's second), never above what completed; a second may read above its
+ *                     truth when a failed request's iteration ends in the next one. errors are the
+ *                     failed requests' kinds, cut (largest kind first) to the failed arrivals,
+ *                     completed - ok. A failed k6 `check()`
  *                     fails nothing, as in k6 (it is noted); plateau_check_failed, which only
  *                     plateau's scripts write, fails its request.
  */
@@ -43,6 +47,11 @@ export class K6Second {
   iterationsKnown = 0;
   iterationsFailed = 0;
   iterationErrors: Partial<Record<ErrorKind, number>> = {};
+  /**
+   * After toRecord, the lower bound's failed requests (this second's and those carried in) that its
+   * iterations did not take: their iterations end later (bucketizer.ts carries them on).
+   */
+  failedLeft: Partial<Record<ErrorKind, number>> = {};
   /** plateau_arrival samples of this second. */
   arrived = 0;
   arrivedOk = 0;
@@ -63,6 +72,7 @@ export class K6Second {
     this.iterationsKnown = this.iterationsFailed = 0;
     this.arrivedErrors = {};
     this.iterationErrors = {};
+    this.failedLeft = {};
     for (const t of this.names.values()) this.spareNames.push(t);
     this.names.clear();
     this.lastKey = this.lastTally = null;
@@ -187,8 +197,11 @@ export class K6Second {
     vus: { active: number; allocated: number },
     arrivals: ArrivalsFrom,
     withNames: boolean,
+    /** The failedLeft of the second before (arrivals 'iterations'). */
+    failedBefore: Partial<Record<ErrorKind, number>> = {},
   ): BucketRecord {
     const r = this.b.toRecord(source, phase, vus);
+    this.failedLeft = {};
     if (arrivals === 'plateau_arrival') {
       r.requests = r.completed;
       r.completed = this.arrived;
@@ -196,14 +209,19 @@ export class K6Second {
       r.errors = this.arrivedErrors;
     } else if (arrivals === 'iterations') {
       r.requests = r.completed;
-      const failedRequests = r.completed - r.ok;
       r.completed = this.iterations;
-      if (this.iterationsKnown === this.iterations) {
+      // a second with no iteration's end takes the lower bound's path, which carries its failed requests on
+      if (this.iterations > 0 && this.iterationsKnown === this.iterations) {
         r.ok = this.iterations - this.iterationsFailed;
         r.errors = this.iterationErrors;
       } else {
-        r.ok = Math.max(0, this.iterations - failedRequests);
-        r.errors = cutTo(r.errors, r.completed - r.ok);
+        const failed = addCounts(r.errors, failedBefore);
+        r.ok = Math.max(0, this.iterations - sumCounts(failed));
+        r.errors = cutTo(failed, r.completed - r.ok);
+        for (const [k, n] of Object.entries(failed) as [ErrorKind, number][]) {
+          const left = n - (r.errors[k] ?? 0);
+          if (left > 0) this.failedLeft[k] = left;
+        }
       }
     }
     if (withNames && this.names.size > 0) {
@@ -215,6 +233,21 @@ export class K6Second {
     }
     return r;
   }
+}
+
+function addCounts(
+  a: Partial<Record<ErrorKind, number>>,
+  b: Partial<Record<ErrorKind, number>>,
+): Partial<Record<ErrorKind, number>> {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b) as [ErrorKind, number][]) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
+function sumCounts(c: Partial<Record<ErrorKind, number>>): number {
+  let n = 0;
+  for (const v of Object.values(c)) n += v ?? 0;
+  return n;
 }
 
 /** The counts cut, largest kind first, so that they sum to at most `total`. */
