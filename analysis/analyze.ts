@@ -66,6 +66,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     input.interrupted,
     input.rules,
     input.stages,
+    input.closedModel === true,
   );
   const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;

@@ -193,12 +193,14 @@ export function summarizeStop(
   interrupted: boolean,
   rules: Rules,
   stages: readonly StageOutcome[] = [],
+  /** A closed-model run (an imported k6 run whose VUs set the load): no offered rate, no capacity. */
+  closedModel = false,
 ): StopSummary {
   const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
-  const established = knee !== null && limitFound(steps[prefix], all, interrupted);
+  const established = knee !== null && !closedModel && limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   const reason =
     failedStage && !interrupted

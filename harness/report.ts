@@ -39,6 +39,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     gauges: gaugesOf(samples),
     rateUnit: rateUnitOf(meta.traffic),
     ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),
+    ...(meta.traffic?.iterations?.closedModel ? { closedModel: true } : {}),
     ...busyBoundOf(meta.config),
     ...serverConfigOf(meta.config),
   });
@@ -46,6 +47,13 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
   if (meta.traffic) result.traffic = meta.traffic;
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
+  const closed = meta.traffic?.iterations?.closedModel;
+  if (closed)
+    result.warnings.unshift({
+      code: 'closed-model',
+      step: null,
+      figures: { pairs: closed.pairs, same: closed.same, levels: closed.levels.join(', ') },
+    });
   return { result, meta, tornLines };
 }
 

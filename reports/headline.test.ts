@@ -83,6 +83,25 @@ describe('the capacity headline', () => {
     expect(h).toMatchObject({ capacityPerSec: null, heldAtLeastPerSec: 200 });
   });
 
+  it('a closed-model k6 import (its VUs set the load): not established, though a step failed past the knee', () => {
+    const steps = [
+      { ratePerSec: 100 },
+      { ratePerSec: 200 },
+      { ratePerSec: 300, okPerSec: 210 },
+      { ratePerSec: 300, okPerSec: 205 },
+    ];
+    const run = analyzeRun({ ...buildInput({ steps }), closedModel: true });
+    run.traffic = {
+      entries: [],
+      iterations: { requestsPerArrival: 1, closedModel: { pairs: 40, same: 40, levels: [5] } },
+    };
+    const text =
+      'not established (at least 200.0 req/s held; a closed-model k6 run: its VUs set the load, no rate was offered)';
+    expect(headlines(run)).toEqual({ md: text, html: text, table: text, capacityPerSec: null, heldAtLeastPerSec: 200 });
+    // the same steps of an open run: the capacity
+    expect(analyzeRun(buildInput({ steps })).capacityPerSec).toBe(200);
+  });
+
   it('no step held: not established', () => {
     expect(headlines(fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }] }))).toMatchObject({
       md: 'not established: no step held',

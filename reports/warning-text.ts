@@ -117,6 +117,8 @@ function runWarningText(w: Symptom, unit: RateUnit): string {
       return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
     case 'unfinished':
       return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
+    case 'closed-model':
+      return `a closed-model k6 run (constant-vus, ramping-vus or a per-VU iteration count): ${f.levels} busy VUs held through ${f.same} of ${f.pairs} pairs of consecutive seconds and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:

@@ -194,9 +194,15 @@ describe('plateau import k6', () => {
   });
 
   it('says which flags to give when steps cannot be derived', async () => {
-    await expect(
-      importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} }),
-    ).rejects.toThrow(PlateauError);
+    // stepped-reject cut within its first hold (t0 22:23:38.6 +05:30; the hold ends 8 s later): one step, no plan
+    const file = path.join(runsDir, 'stepped-reject-one-step.ndjson');
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').split('\n');
+    fs.writeFileSync(file, lines.filter((l) => !/"time":"2026-11-29T22:2(3:4[6-9]|3:5|[4-9]:)/.test(l)).join('\n'));
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: expect.stringMatching(/^cannot derive the steps of .*stepped-reject-one-step\.ndjson: /),
+      hint: expect.stringMatching(/^give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold/),
+    });
   });
 
   it('report --merge of two runs adds rates and counts exactly', async () => {

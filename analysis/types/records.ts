@@ -119,7 +119,17 @@ export interface TrafficRecord {
    * failed request as a failed iteration of its second (a lower bound at several requests an
    * iteration).
    */
-  iterations?: { requestsPerArrival: number; of?: 'plateau-mix'; exactOutcomes?: true };
+  iterations?: {
+    requestsPerArrival: number;
+    of?: 'plateau-mix';
+    exactOutcomes?: true;
+    /**
+     * The user's run was a closed model (harness/k6/import/closed-model.ts: the same busy VUs
+     * through `same` of `pairs` pairs of seconds, none dropped): no rate was offered, so its
+     * capacity is not established.
+     */
+    closedModel?: { pairs: number; same: number; levels: number[] };
+  };
   /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
 }

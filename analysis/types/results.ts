@@ -355,6 +355,8 @@ export interface AnalyzeInput {
   rateUnit?: RateUnit;
   /** The mix's entry names (run.json traffic): Little's law takes the time of their arrivals, not of every request. */
   entryNames?: readonly string[];
+  /** An imported k6 run of a closed model (run.json traffic.iterations.closedModel): offered no rate, so it establishes no capacity. */
+  closedModel?: boolean;
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */
   plannedSteps?: number;
   /** The attempts as the steps stage ran them; without them every step of `steps` is one first attempt. */

@@ -46,16 +46,44 @@ describe('plateau import k6 of a user script', () => {
     expect([sum((b) => b.completed), sum((b) => b.requests ?? 0)]).toEqual([107, 558]);
     const names = new Set(bs.flatMap((b) => Object.keys(b.byName ?? {})));
     expect([...names].sort()).toEqual(['create_agenda', 'get_results', 'open_voting_session', 'submit_vote']);
-    expect(r.notes).toEqual([]);
+    // a constant-vus run: the steps are the flags', never offered, and no capacity is claimed
+    expect(r.notes).toEqual([
+      expect.stringMatching(
+        /^public-votacao-constant-vus\.ndjson looks like a closed-model run .*5 VUs stayed busy .*: the steps are the flags' rates, which the run was never offered; its capacity is not established$/,
+      ),
+    ]);
+    expect(r.result.capacityPerSec).toBeNull();
+    expect(r.result.warnings.map((w) => w.code)).toContain('closed-model');
+    // every iteration of votacao got a 400 (no step held): the warning says why a held one would not count either
+    const headline = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(headline).toMatch(/\*\*Capacity: not established: no step held\*\*/);
+    expect(headline).toMatch(
+      /a closed-model k6 run \(constant-vus, ramping-vus or a per-VU iteration count\): 5 busy VUs held through/,
+    );
     expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
       /arrivals are k6 iterations \(107\).*by the name tag: 4 names/,
     );
     // 558 requests in 107 iterations: the rates count iterations, and every text says so
-    expect(r.result.traffic).toEqual({ entries: [], iterations: { requestsPerArrival: 5.215 } });
+    expect(r.result.traffic).toEqual({
+      entries: [],
+      iterations: { requestsPerArrival: 5.215, closedModel: { pairs: 42, same: 42, levels: [5] } },
+    });
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(/an arrival is one iteration \(k6's iterations metric\), which sent 5\.21 requests on average/);
     expect(r.result.stopDetail).toMatch(/arrivals\/s/);
     expect([r.result.stopDetail, ...r.result.steps.flatMap((s) => s.reasons)].join(' ')).not.toMatch(/req\/s/);
+  });
+
+  it('votacao without step flags: refused as a closed model, with the fix', async () => {
+    await expect(
+      importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} }),
+    ).rejects.toMatchObject({
+      code: 'k6-closed-model',
+      message: expect.stringMatching(
+        /looks like a closed-model run .*no iteration was ever dropped, so the VUs set its load and the rate of iterations started is its own throughput/,
+      ),
+      hint: expect.stringMatching(/^run the load as a ramping-arrival-rate scenario/),
+    });
   });
 
   it('one name (the stepped runs): no breakdown, the step is its name', async () => {

@@ -21,6 +21,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
+import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { readLines } from '../output/lines.ts';
 import { FOLDED_NAME, foldedCountOf, foldedNameOf, type NamesSummary } from '../output/names.ts';
@@ -87,11 +88,12 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
+  const closed = ingest.stats.arrivalsFrom === 'iterations' ? closedModelOf(records) : null;
   const {
     steps,
     stepsFrom,
     notes: planNotes,
-  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true);
+  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed);
   notes.push(...planNotes);
   const config = parseConfigOrThrow({
     target: { url: o.target ?? IMPORT_TARGET },
@@ -99,7 +101,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     warmup: { enabled: false },
     output: { dir: o.outDir, ...(o.runId ? { runId: o.runId } : {}) },
   });
-  const traffic = iterationsTraffic(records, ingest);
+  const traffic = iterationsTraffic(records, ingest, closed);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
@@ -146,7 +148,11 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
  * mix (plateau_arrival), and how many requests it sent on average (from the buckets); null where
  * each request was the arrival.
  */
-function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResult): TrafficRecord | null {
+function iterationsTraffic(
+  records: readonly BucketRecord[],
+  ingest: IngestResult,
+  closed: ClosedModel | null,
+): TrafficRecord | null {
   const from = ingest.stats.arrivalsFrom;
   if (from !== 'iterations' && from !== 'plateau_arrival') return null;
   let arrivals = 0;
@@ -163,6 +169,7 @@ function iterationsTraffic(records: readonly BucketRecord[], ingest: IngestResul
       requestsPerArrival,
       ...(from === 'plateau_arrival' ? { of: 'plateau-mix' as const } : {}),
       ...(from === 'iterations' && exactOutcomes(ingest.stats) ? { exactOutcomes: true as const } : {}),
+      ...(closed ? { closedModel: closed } : {}),
     },
   };
 }
@@ -246,10 +253,22 @@ function planSteps(
   records: readonly BucketRecord[],
   offered: readonly number[],
   wholeSeconds: boolean,
+  closed: ClosedModel | null,
 ): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom']; notes: string[] } {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
-  if (given) return { steps: { ...s }, stepsFrom: 'flags', notes: [] };
+  const file = path.basename(o.file);
+  if (given)
+    return {
+      steps: { ...s },
+      stepsFrom: 'flags',
+      notes: closed
+        ? [
+            `${closedModelText(file, closed)}: the steps are the flags' rates, which the run was never offered; its capacity is not established`,
+          ]
+        : [],
+    };
+  if (closed) throw new PlateauError(closedModelText(file, closed), CLOSED_MODEL_FIX, 'k6-closed-model', EXIT.usage);
   const d = deriveSteps(records, offered, wholeSeconds);
   if (!d.steps) {
     throw new PlateauError(
