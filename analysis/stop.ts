@@ -205,7 +205,9 @@ export function summarizeStop(
   const reason =
     failedStage && !interrupted
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
-      : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
+      : closedModel
+        ? closedModelReason(heldAtLeastPerSec, rules)
+        : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
@@ -216,6 +218,15 @@ export function summarizeStop(
 }
 
 /** Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and confirmed when the run was cut short. */
+/** The stop of a closed-model run: whatever its steps did, they were judged against rates it was never offered. */
+function closedModelReason(held: number | null, rules: Rules): { stopReason: StopReason; stopDetail: string } {
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'closed-model',
+    stopDetail: `a closed-model k6 run (constant-vus, ramping-vus...): its VUs set the load and it was offered no rate, so delivery and capture against the rates given at the import measure nothing; capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held)`}: run a ramping-arrival-rate scenario to measure one`,
+  };
+}
+
 function limitFound(bad: StepResult | undefined, all: readonly StepResult[], interrupted: boolean): boolean {
   if (!bad || bad.verdict !== 'fails' || bad.generatorBound || bad.inconclusive) return false;
   if (!interrupted) return true;

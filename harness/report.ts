@@ -52,7 +52,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     result.warnings.unshift({
       code: 'closed-model',
       step: null,
-      figures: { pairs: closed.pairs, same: closed.same, levels: closed.levels.join(', ') },
+      figures: { heldS: closed.heldS, vus: closed.vus },
     });
   return { result, meta, tornLines };
 }

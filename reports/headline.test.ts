@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { buildInput, fakeRun, followingSteps, withAttempts } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
+import { gateCapacity } from '../analysis/gate/decide.ts';
+import { unjudgeableReasons } from '../analysis/gate/judgeable.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderSummaryJson } from './summary-json.ts';
@@ -83,7 +85,7 @@ describe('the capacity headline', () => {
     expect(h).toMatchObject({ capacityPerSec: null, heldAtLeastPerSec: 200 });
   });
 
-  it('a closed-model k6 import (its VUs set the load): not established, though a step failed past the knee', () => {
+  it('a closed-model k6 import (its VUs set the load): not established, though a step failed past the knee, and the gate cannot judge it', () => {
     const steps = [
       { ratePerSec: 100 },
       { ratePerSec: 200 },
@@ -91,15 +93,24 @@ describe('the capacity headline', () => {
       { ratePerSec: 300, okPerSec: 205 },
     ];
     const run = analyzeRun({ ...buildInput({ steps }), closedModel: true });
-    run.traffic = {
-      entries: [],
-      iterations: { requestsPerArrival: 1, closedModel: { pairs: 40, same: 40, levels: [5] } },
-    };
     const text =
       'not established (at least 200.0 req/s held; a closed-model k6 run: its VUs set the load, no rate was offered)';
     expect(headlines(run)).toEqual({ md: text, html: text, table: text, capacityPerSec: null, heldAtLeastPerSec: 200 });
+    expect(run.stopReason).toBe('closed-model');
+    expect(unjudgeableReasons(run)).toEqual([
+      expect.stringMatching(/^closed model: a closed-model k6 run .*capacity not established \(200\.0 req\/s held\)/),
+    ]);
     // the same steps of an open run: the capacity
     expect(analyzeRun(buildInput({ steps })).capacityPerSec).toBe(200);
+  });
+
+  it('a closed-model k6 import whose every step held: not "at least", not a lower bound the gate takes', () => {
+    const run = analyzeRun({ ...buildInput({ steps: followingSteps(5) }), closedModel: true });
+    expect(headlines(run)).toMatchObject({
+      md: 'not established (at least 500.0 req/s held; a closed-model k6 run: its VUs set the load, no rate was offered)',
+      capacityPerSec: null,
+    });
+    expect(gateCapacity(run)).toBeNull();
   });
 
   it('no step held: not established', () => {

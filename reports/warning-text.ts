@@ -118,7 +118,7 @@ function runWarningText(w: Symptom, unit: RateUnit): string {
     case 'unfinished':
       return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
     case 'closed-model':
-      return `a closed-model k6 run (constant-vus, ramping-vus or a per-VU iteration count): ${f.levels} busy VUs held through ${f.same} of ${f.pairs} pairs of consecutive seconds and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
+      return `a closed-model k6 run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${f.vus} of its VUs active through ${f.heldS} seconds in a row and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:

@@ -22,6 +22,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const stop = run.stopReason as string;
   if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
+  else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
   const firstBad = decidingSteps(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;

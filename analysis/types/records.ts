@@ -124,11 +124,11 @@ export interface TrafficRecord {
     of?: 'plateau-mix';
     exactOutcomes?: true;
     /**
-     * The user's run was a closed model (harness/k6/import/closed-model.ts: the same busy VUs
-     * through `same` of `pairs` pairs of seconds, none dropped): no rate was offered, so its
-     * capacity is not established.
+     * The user's run was a closed model (harness/k6/import/closed-model.ts: all `vus` of its VUs
+     * active through `heldS` seconds in a row, of `readings`, none dropped): no rate was offered,
+     * so its capacity is not established (stop reason closed-model).
      */
-    closedModel?: { pairs: number; same: number; levels: number[] };
+    closedModel?: { heldS: number; readings: number; vus: number };
   };
   /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';

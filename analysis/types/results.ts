@@ -218,6 +218,8 @@ export type StopReason =
   | 'failed-first-step'
   | 'generator-bound'
   | 'error'
+  /** An imported k6 run of a closed model (constant-vus, ramping-vus...): it offered no rate, so it establishes no capacity. */
+  | 'closed-model'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'

@@ -1,7 +1,9 @@
 /**
- * Telling a closed-model k6 run (its VUs set the load) from an open one: the real outputs (a
- * constant-vus run of 5 VUs, two ramping-arrival-rate runs) and generated VU series (a ramping-vus
- * run with holds, an arrival-rate run whose busy VUs are a Poisson count with no drops).
+ * Telling a closed-model k6 run (its VUs set the load) from an arrival-rate one by k6's `vus` and
+ * `vus_max` gauges: the real outputs (a constant-vus run of 5 VUs, two ramping-arrival-rate runs),
+ * and generated gauges: a ramping-vus run, and arrival-rate runs simulated as k6's pool runs them
+ * (arrivals at the times the rate sets, a VU busy for its iteration, think time included; with
+ * none free a VU is added up to maxVUs, past it the arrival is dropped).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -12,92 +14,146 @@ import { closedModelOf, closedModelText } from './closed-model.ts';
 
 const FIX = 'test/fixtures/k6';
 
-async function bucketsOf(file: string): Promise<BucketRecord[]> {
+async function ingested(file: string): Promise<{ records: BucketRecord[]; readings: number[] }> {
   const raw = fs.readFileSync(`${FIX}/${file}`);
   const text = (file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw).toString('utf8');
   const records: BucketRecord[] = [];
   async function* batches() {
     yield text.split('\n');
   }
-  await ingestLines(batches(), {
+  const r = await ingestLines(batches(), {
     source: 'k6',
     phase: 'steps',
     lateS: 2,
     arrivals: 'iterations',
-    sink: (r) => records.push(r),
+    sink: (x) => records.push(x),
   });
-  return records;
+  return { records, readings: r.stats.vusReadings };
 }
 
-/** Buckets with only what the test reads: a second, its busy VUs, its drops. */
-const series = (vus: readonly number[], dropped: (s: number) => number = () => 0): BucketRecord[] =>
-  vus.map((v, tS) => ({ tS, vusActiveMax: v, dropped: dropped(tS) }) as BucketRecord);
-
-/** A seeded Poisson draw (Knuth's), for the busy VUs of an arrival-rate run. */
-function poisson(mean: number, seed: number): () => number {
-  let s = seed >>> 0;
-  const u = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  return () => {
-    const l = Math.exp(-mean);
-    let k = 0;
-    for (let p = u(); p > l; p *= u()) k++;
-    return k;
+/** Gauge readings [vus, vusMax, ...] and a bucket a second with its drops. */
+function gauges(pairs: readonly (readonly [number, number])[], dropped: (s: number) => number = () => 0) {
+  return {
+    readings: pairs.flat(),
+    records: pairs.map((_, tS) => ({ tS, dropped: dropped(tS) }) as BucketRecord),
   };
 }
+const closed = (g: ReturnType<typeof gauges>) => closedModelOf(g.readings, g.records);
 
-describe('closed model or open, from the busy VUs k6 wrote', () => {
-  it('the real constant-vus run (5 VUs): closed, every pair of seconds at 5', async () => {
-    const c = closedModelOf(await bucketsOf('public-votacao-constant-vus.ndjson'));
-    expect(c).not.toBeNull();
-    expect(c!.levels).toEqual([5]);
-    expect(c!.same).toBe(c!.pairs);
-    expect(c!.pairs).toBeGreaterThan(30);
+/**
+ * An arrival-rate run as k6's pool runs it: `rate(s)` arrivals a second at even spacing, each busy
+ * for `busyS(i)`; the gauges read at each whole second.
+ */
+function arrivalRate(o: {
+  seconds: number;
+  rate: (s: number) => number;
+  busyS: (i: number) => number;
+  preAllocated: number;
+  maxVUs: number;
+}) {
+  const freeAt: number[] = new Array<number>(o.preAllocated).fill(0);
+  const pairs: [number, number][] = [];
+  const drops: number[] = [];
+  let i = 0;
+  for (let s = 0; s < o.seconds; s++) {
+    const n = o.rate(s);
+    drops.push(0);
+    for (let k = 0; k < n; k++) {
+      const t = s + k / n;
+      let v = freeAt.findIndex((f) => f <= t);
+      if (v === -1 && freeAt.length < o.maxVUs) v = freeAt.push(0) - 1;
+      if (v === -1) drops[s]++;
+      else freeAt[v] = t + o.busyS(i++);
+    }
+    const at = s + 1;
+    pairs.push([freeAt.filter((f) => f > at).length, freeAt.length]);
+  }
+  return gauges(pairs, (s) => drops[s]);
+}
+
+describe('closed model or open, from the gauges k6 wrote', () => {
+  it('the real constant-vus run (5 VUs): closed, all 5 active second after second', async () => {
+    const { records, readings } = await ingested('public-votacao-constant-vus.ndjson');
+    const c = closedModelOf(readings, records);
+    expect(c).toMatchObject({ vus: 5 });
+    expect(c!.heldS).toBeGreaterThan(30);
     expect(closedModelText('votacao.ndjson', c!)).toMatch(
-      /^votacao\.ndjson looks like a closed-model run \(constant-vus, ramping-vus or a per-VU iteration count\): 5 VUs stayed busy through \d+ of \d+ pairs/,
+      /^votacao\.ndjson looks like a closed-model run \(constant-vus, ramping-vus, per-vu-iterations or shared-iterations\): all 5 of its VUs were active through \d+ seconds in a row/,
     );
   });
 
   it.each(['stepped-queue.ndjson.gz', 'stepped-reject.ndjson'])(
-    'the real ramping-arrival-rate run %s: open (its busy VUs move; it dropped arrivals)',
+    'the real ramping-arrival-rate run %s: open, and open by its gauges alone before it saturated',
     async (file) => {
-      expect(closedModelOf(await bucketsOf(file))).toBeNull();
+      const { records, readings } = await ingested(file);
+      expect(closedModelOf(readings, records)).toBeNull();
+      // its first 25 s (before the 30 maxVUs of stepped-queue were all busy), drops or not
+      const early = records.filter((r) => r.tS < 25).map((r) => ({ ...r, dropped: 0 }));
+      expect(readings.length).toBeGreaterThan(40);
+      expect(closedModelOf(readings.slice(0, 50), early)).toBeNull();
     },
   );
 
-  it('a ramping-vus run, 10 s ramps and 30 s holds at 10, 20 and 30 VUs: closed, its three levels', () => {
-    const vus: number[] = [];
+  it('a ramping-vus run, 10 s ramps and 30 s holds at 10, 20 and 30 VUs: closed by its top stage', () => {
+    const pairs: [number, number][] = [];
     for (const [from, to] of [
       [0, 10],
       [10, 20],
       [20, 30],
     ]) {
-      for (let s = 1; s <= 10; s++) vus.push(Math.round(from + ((to - from) * s) / 10));
-      for (let s = 0; s < 30; s++) vus.push(to);
+      for (let s = 1; s <= 10; s++) pairs.push([Math.round(from + ((to - from) * s) / 10), 30]);
+      for (let s = 0; s < 30; s++) pairs.push([to, 30]);
     }
-    expect(closedModelOf(series(vus))?.levels).toEqual([10, 20, 30]);
+    // the last ramp second is at 30 already
+    expect(closed(gauges(pairs))).toEqual({ heldS: 31, vus: 30, readings: 120 });
   });
 
-  it.each([3, 8, 30, 100])(
-    'an arrival-rate run with a mean of %i busy VUs and no drops: open (two equal seconds in a row are rare)',
-    (mean) => {
-      for (const seed of [1, 2, 3, 4, 5]) {
-        const draw = poisson(mean, seed);
-        expect(closedModelOf(series(Array.from({ length: 120 }, draw)))).toBeNull();
-      }
-    },
-  );
-
-  it('a run pinned at its VUs that dropped arrivals (an arrival-rate run at maxVUs): open', () => {
-    expect(closedModelOf(series(new Array<number>(60).fill(30), (s) => (s === 40 ? 1 : 0)))).toBeNull();
-    expect(closedModelOf(series(new Array<number>(60).fill(30)))).not.toBeNull();
+  it('a ramping-vus run of ramps only (0 to 100 VUs and back over 2 min): not told, its steps left to the derivation', () => {
+    const pairs = Array.from(
+      { length: 120 },
+      (_, s) => [Math.round(100 - Math.abs(60 - s) * (100 / 60)), 100] as const,
+    );
+    expect(closed(gauges(pairs))).toBeNull();
   });
 
-  it('too little to tell: under 10 pairs of seconds, or under 3 busy VUs', () => {
-    expect(closedModelOf(series(new Array<number>(10).fill(5)))).toBeNull();
-    expect(closedModelOf(series(new Array<number>(11).fill(5)))).not.toBeNull();
-    expect(closedModelOf(series(new Array<number>(60).fill(2)))).toBeNull();
+  it.each([
+    [
+      '10/s, each a 30 ms request and a 1 s sleep, 11 VUs preallocated',
+      { rate: () => 10, busyS: () => 1.03, preAllocated: 11, maxVUs: 50 },
+    ],
+    [
+      '10/s with a 1 s sleep, only 10 VUs preallocated (k6 adds one)',
+      { rate: () => 10, busyS: () => 1.03, preAllocated: 10, maxVUs: 50 },
+    ],
+    [
+      '100/s at 50 +- 5 ms, 5 VUs preallocated',
+      { rate: () => 100, busyS: (i: number) => 0.05 + (((i * 7) % 11) - 5) / 1000, preAllocated: 5, maxVUs: 100 },
+    ],
+    [
+      'steps of 5 to 20/s, each iteration with a 1 s sleep',
+      {
+        rate: (s: number) => 5 * (1 + Math.min(3, Math.floor(s / 30))),
+        busyS: () => 1.02,
+        preAllocated: 20,
+        maxVUs: 60,
+      },
+    ],
+  ])('an arrival-rate run, %s: open', (_n, o) => {
+    const g = arrivalRate({ seconds: 120, ...o });
+    expect(g.records.every((r) => r.dropped === 0)).toBe(true);
+    expect(closed(g)).toBeNull();
+  });
+
+  it('all VUs active with arrivals dropped (an arrival-rate run at its maxVUs): open; drops in the last 2 s only (an iteration count cut by maxDuration): closed', () => {
+    const pinned = new Array<[number, number]>(60).fill([30, 30]);
+    expect(closed(gauges(pinned, (s) => (s === 40 ? 1 : 0)))).toBeNull();
+    expect(closed(gauges(pinned, (s) => (s >= 58 ? 3 : 0)))).toMatchObject({ vus: 30, heldS: 60 });
+  });
+
+  it('too little to tell: fewer than 10 seconds in a row, fewer than 3 VUs, or vus_max moving', () => {
+    expect(closed(gauges(new Array<[number, number]>(9).fill([5, 5])))).toBeNull();
+    expect(closed(gauges(new Array<[number, number]>(10).fill([5, 5])))).toMatchObject({ heldS: 10 });
+    expect(closed(gauges(new Array<[number, number]>(60).fill([2, 2])))).toBeNull();
+    expect(closed(gauges(Array.from({ length: 60 }, (_, s) => [5 + (s % 2), 5 + (s % 2)] as const)))).toBeNull();
   });
 });

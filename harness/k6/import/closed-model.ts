@@ -1,70 +1,64 @@
 /**
- * Whether an imported k6 run was a closed model: a constant-vus, ramping-vus, per-vu-iterations
- * or shared-iterations scenario, where each VU starts its next iteration when its last one ends,
- * so the VUs set the load and the rate of iterations started is the run's own throughput. plateau
+ * Whether an imported k6 run was a closed model: a constant-vus, ramping-vus, per-vu-iterations or
+ * shared-iterations scenario, where each VU starts its next iteration when its last one ends, so
+ * the VUs set the load and the rate of iterations started is the run's own throughput. plateau
  * judges an open model (delivery and capture against an offered rate); such a run offers none.
  *
- * k6's `vus` gauge (once a second) counts the VUs busy in an iteration in every executor since
- * v0.27 (lib/executor/ramping_arrival_rate.go's activeVUPool: an arrival-rate VU counts only while
- * it runs an iteration). Under an arrival rate that count moves with the arrivals and their
- * durations, like a Poisson count (two seconds in a row read the same number of busy VUs in about
- * 1 / (2 sqrt(pi x mean)) of the pairs: 16% at a mean of 3, 9% at 10), and it is pinned only at
- * maxVUs, where arrivals are dropped. Under a closed model it is the executor's VU count: the same
- * number second after second through each hold, and no iteration is ever dropped. Pure.
+ * The evidence is k6's two gauges, written once a second: `vus_max`, the VUs initialized, and
+ * `vus`, the VUs active. A closed executor initializes its VUs before it starts (all of them for
+ * the run: a ramping-vus run's highest stage) and counts a VU active for as long as the executor
+ * holds it, between iterations too (lib/executor/constant_vus.go, ramping_vus.go): through a
+ * constant-vus run, and through a ramping-vus run's top stage, `vus` equals `vus_max` second after
+ * second. An arrival-rate executor counts a VU active only while it runs an iteration
+ * (ramping_arrival_rate.go's activeVUPool, since v0.27), and its arrivals come at the times the
+ * rate sets: once every VU it has is busy, the next arrival finds none free, so k6 initializes
+ * another (`vus_max` grows) or drops the arrival. Every VU busy for many seconds in a row, with
+ * `vus_max` unchanged and nothing dropped, is a closed model. Pure.
+ *
+ * Not judged (null): when the import keeps some scenarios only (the gauges count every scenario's
+ * VUs), or runs that never hold all their VUs busy for long (a ramping-vus run of ramps only: its
+ * steps are then derived, or refused, as for any run).
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
 
-/** Below this many busy VUs a Poisson count repeats too often to tell the models apart. */
-const MIN_BUSY = 3;
-/** Pairs of loaded seconds needed before anything is said. */
-const MIN_PAIRS = 10;
-/** The share of pairs that must read the same busy VUs: a ramping-vus run with holds three times its ramps reads 0.75. */
-const MIN_SAME_SHARE = 0.6;
+/** Consecutive readings with every VU busy (and vus_max unchanged) that make a closed model. */
+const MIN_HELD = 10;
+/** Fewer VUs than this and a handful of arrivals could keep them all busy by chance. */
+const MIN_VUS = 3;
+/** Drops in the run's last seconds are a per-VU iteration count cut by its maxDuration, not arrivals. */
+const END_S = 2;
 
 export interface ClosedModel {
-  /** Pairs of consecutive seconds with at least MIN_BUSY busy VUs, and those that read the same count. */
-  pairs: number;
-  same: number;
-  /** The busy VU counts held (those repeated), lowest first, at most five. */
-  levels: number[];
+  /** The longest run of consecutive seconds with all `vus` VUs busy, and how many readings there were. */
+  heldS: number;
+  readings: number;
+  /** The VUs of that run. */
+  vus: number;
 }
 
-/** The evidence of a closed model in an imported k6 run's buckets, or null (an open model, or too little to tell). */
-export function closedModelOf(records: readonly BucketRecord[]): ClosedModel | null {
-  // one bucket a second in an import; a second k6 wrote no vus point for breaks the pairs
-  const bySecond = new Map<number, BucketRecord>();
-  let dropped = 0;
-  for (const r of records) {
-    dropped += r.dropped;
-    bySecond.set(r.tS, r);
+/**
+ * The evidence of a closed model, or null (an open model, or nothing that says otherwise).
+ * `readings`: IngestStats.vusReadings; `records`: the import's buckets (their drops).
+ */
+export function closedModelOf(readings: readonly number[], records: readonly BucketRecord[]): ClosedModel | null {
+  const lastS = records.reduce((a, r) => Math.max(a, r.tS), -1);
+  if (records.some((r) => r.dropped > 0 && r.tS <= lastS - END_S)) return null;
+  let best = { heldS: 0, vus: 0 };
+  let run = 0;
+  for (let i = 0; i < readings.length; i += 2) {
+    const vus = readings[i];
+    const max = readings[i + 1];
+    const all = vus >= MIN_VUS && vus === max;
+    run = all && i > 0 && readings[i - 1] === max ? run + 1 : all ? 1 : 0;
+    if (run > best.heldS) best = { heldS: run, vus };
   }
-  if (dropped > 0) return null;
-  let pairs = 0;
-  let same = 0;
-  const held = new Set<number>();
-  for (const [tS, r] of bySecond) {
-    const prev = bySecond.get(tS - 1);
-    if (!prev || r.vusActiveMax < MIN_BUSY || prev.vusActiveMax < MIN_BUSY) continue;
-    pairs++;
-    if (r.vusActiveMax === prev.vusActiveMax) {
-      same++;
-      held.add(r.vusActiveMax);
-    }
-  }
-  if (pairs < MIN_PAIRS || same < MIN_SAME_SHARE * pairs) return null;
-  return { pairs, same, levels: [...held].sort((a, b) => a - b).slice(0, 5) };
-}
-
-/** "5 VUs" or "10, 20 and 30 VUs". */
-function levelsText(levels: readonly number[]): string {
-  const n = levels.map(String);
-  return `${n.length > 1 ? `${n.slice(0, -1).join(', ')} and ${n[n.length - 1]}` : n[0]} VUs`;
+  return best.heldS >= MIN_HELD ? { ...best, readings: readings.length / 2 } : null;
 }
 
 /** What the evidence says, for the refusal and the note. */
 export function closedModelText(file: string, c: ClosedModel): string {
-  return `${file} looks like a closed-model run (constant-vus, ramping-vus or a per-VU iteration count): ${levelsText(c.levels)} stayed busy through ${c.same} of ${c.pairs} pairs of consecutive seconds, and no iteration was ever dropped, so the VUs set its load and the rate of iterations started is its own throughput, not a rate it was offered`;
+  return `${file} looks like a closed-model run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${c.vus} of its VUs were active through ${c.heldS} seconds in a row and no iteration was dropped, which an arrival rate does not do (its VUs are active only inside an iteration, and with none free it adds one or drops the arrival), so the VUs set its load and the rate of iterations started is its own throughput, not a rate it was offered`;
 }
 
 export const CLOSED_MODEL_FIX =
-  'run the load as a ramping-arrival-rate scenario (plateau k6-script writes one from a plateau config); or give the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold) to import it for its tables by name and by step, its capacity then not established';
+  'run the load as a ramping-arrival-rate scenario (plateau k6-script writes one from a plateau config); or give the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold: e.g. the throughput each VU stage reached) to import it for its tables by name and by step, its capacity then not established';

@@ -49,16 +49,16 @@ describe('plateau import k6 of a user script', () => {
     // a constant-vus run: the steps are the flags', never offered, and no capacity is claimed
     expect(r.notes).toEqual([
       expect.stringMatching(
-        /^public-votacao-constant-vus\.ndjson looks like a closed-model run .*5 VUs stayed busy .*: the steps are the flags' rates, which the run was never offered; its capacity is not established$/,
+        /^public-votacao-constant-vus\.ndjson looks like a closed-model run .*all 5 of its VUs were active through \d+ seconds in a row .*: the steps are the flags' rates, which the run was never offered; its capacity is not established$/,
       ),
     ]);
-    expect(r.result.capacityPerSec).toBeNull();
+    expect([r.result.capacityPerSec, r.result.stopReason]).toEqual([null, 'closed-model']);
     expect(r.result.warnings.map((w) => w.code)).toContain('closed-model');
     // every iteration of votacao got a 400 (no step held): the warning says why a held one would not count either
     const headline = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(headline).toMatch(/\*\*Capacity: not established: no step held\*\*/);
     expect(headline).toMatch(
-      /a closed-model k6 run \(constant-vus, ramping-vus or a per-VU iteration count\): 5 busy VUs held through/,
+      /a closed-model k6 run \(constant-vus, ramping-vus, per-vu-iterations or shared-iterations\): all 5 of its VUs active through \d+ seconds in a row/,
     );
     expect(stepsStage(r.dir).evidence.join('\n')).toMatch(
       /arrivals are k6 iterations \(107\).*by the name tag: 4 names/,
@@ -66,12 +66,51 @@ describe('plateau import k6 of a user script', () => {
     // 558 requests in 107 iterations: the rates count iterations, and every text says so
     expect(r.result.traffic).toEqual({
       entries: [],
-      iterations: { requestsPerArrival: 5.215, closedModel: { pairs: 42, same: 42, levels: [5] } },
+      iterations: { requestsPerArrival: 5.215, closedModel: { heldS: 42, readings: 43, vus: 5 } },
     });
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(/an arrival is one iteration \(k6's iterations metric\), which sent 5\.21 requests on average/);
-    expect(r.result.stopDetail).toMatch(/arrivals\/s/);
-    expect([r.result.stopDetail, ...r.result.steps.flatMap((s) => s.reasons)].join(' ')).not.toMatch(/req\/s/);
+    const texts = [r.result.stopDetail, ...r.result.steps.flatMap((s) => s.reasons)].join(' ');
+    expect(texts).toMatch(/arrivals\/s/);
+    expect(texts).not.toMatch(/req\/s/);
+  });
+
+  /**
+   * stepped-reject (60, 120, 180/s; the 180 step fails with 503s) as a closed model would write its
+   * gauges: vus and vus_max both 10 every second, and its 3 drops taken out.
+   */
+  function rejectAsClosed(): string {
+    const lines = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .split('\n')
+      .filter((l) => !l.includes('"metric":"dropped_iterations"') || !l.includes('"type":"Point"'))
+      .map((l) =>
+        /"metric":"vus(_max)?","type":"Point"|"type":"Point".*"metric":"vus(_max)?"/.test(l)
+          ? l.replace(/"value":[0-9.e+-]+/, '"value":10')
+          : l,
+      );
+    return written('stepped-reject-closed.ndjson', lines);
+  }
+
+  it('a closed model whose steps held, then failed: no capacity, stop reason closed-model, in every text', async () => {
+    const file = rejectAsClosed();
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({ code: 'k6-closed-model' });
+    const steps = { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6, settleS: 2 };
+    const r = await importK6({ file, outDir: runsDir, steps });
+    expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails']);
+    expect(r.result).toMatchObject({ capacityPerSec: null, stopReason: 'closed-model', kneeStep: 1 });
+    expect(r.result.stopDetail).toMatch(/^a closed-model k6 run .*capacity not established \(1\d\d\.\d req\/s held\)/);
+    const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(
+      /\*\*Capacity: not established \(at least 1\d\d\.\d req\/s held; a closed-model k6 run: its VUs set the load, no rate was offered\)\*\*/,
+    );
+    const summary = JSON.parse(fs.readFileSync(path.join(r.dir, 'summary.json'), 'utf8')) as {
+      capacityPerSec: unknown;
+    };
+    expect(summary.capacityPerSec).toBeNull();
+    // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
+    const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });
+    expect(open.result.capacityPerSec).toBeGreaterThan(100);
   });
 
   it('votacao without step flags: refused as a closed model, with the fix', async () => {
@@ -80,7 +119,7 @@ describe('plateau import k6 of a user script', () => {
     ).rejects.toMatchObject({
       code: 'k6-closed-model',
       message: expect.stringMatching(
-        /looks like a closed-model run .*no iteration was ever dropped, so the VUs set its load and the rate of iterations started is its own throughput/,
+        /looks like a closed-model run .*no iteration was dropped, which an arrival rate does not do .*so the VUs set its load and the rate of iterations started is its own throughput/,
       ),
       hint: expect.stringMatching(/^run the load as a ramping-arrival-rate scenario/),
     });

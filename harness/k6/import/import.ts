@@ -88,7 +88,11 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
-  const closed = ingest.stats.arrivalsFrom === 'iterations' ? closedModelOf(records) : null;
+  // the gauges count every scenario's VUs: with some scenarios kept they say nothing of those
+  const closed =
+    ingest.stats.arrivalsFrom === 'iterations' && !o.scenarios?.length
+      ? closedModelOf(ingest.stats.vusReadings, records)
+      : null;
   const {
     steps,
     stepsFrom,

@@ -118,6 +118,12 @@ export interface IngestStats {
    * outcomes (second.ts).
    */
   iterationsKnown: number;
+  /**
+   * With arrivals 'iterations' (an import): each `vus` point as k6 wrote it, with the last
+   * `vus_max` before it, flat: [vus, vusMax, vus, vusMax, ...] (import/closed-model.ts). One pair a
+   * second of the run.
+   */
+  vusReadings: number[];
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -228,6 +234,7 @@ export class Bucketizer {
       closedBeforeArrivals: 0,
       iterationsKnown: 0,
       iterationsCounted: 0,
+      vusReadings: [],
       requestsCounted: 0,
       wholeSeconds: false,
       get names() {
@@ -415,6 +422,7 @@ export class Bucketizer {
         const b = this.at(p.timeMs).b;
         b.vusActiveMax = Math.max(b.vusActiveMax, p.value);
         this.vus.active = p.value;
+        if (this.stats.arrivalsFrom === 'iterations') this.stats.vusReadings.push(p.value, this.vus.allocated);
         return;
       }
       case 'vus_max': {
