@@ -217,7 +217,6 @@ export function summarizeStop(
   };
 }
 
-/** Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and confirmed when the run was cut short. */
 /** The stop of a closed-model run: whatever its steps did, they were judged against rates it was never offered. */
 function closedModelReason(held: number | null, rules: Rules): { stopReason: StopReason; stopDetail: string } {
   const unit = unitOf(rules);
@@ -227,6 +226,7 @@ function closedModelReason(held: number | null, rules: Rules): { stopReason: Sto
   };
 }
 
+/** Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and confirmed when the run was cut short. */
 function limitFound(bad: StepResult | undefined, all: readonly StepResult[], interrupted: boolean): boolean {
   if (!bad || bad.verdict !== 'fails' || bad.generatorBound || bad.inconclusive) return false;
   if (!interrupted) return true;

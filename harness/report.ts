@@ -48,7 +48,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
   const closed = meta.traffic?.iterations?.closedModel;
-  if (closed)
+  if (closed?.heldS !== undefined)
     result.warnings.unshift({
       code: 'closed-model',
       step: null,

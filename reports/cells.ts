@@ -147,6 +147,8 @@ export function capacityText(run: RunResult): string {
   if (run.capacityPerSec !== null)
     return `${fmtRate(run.capacityPerSec)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
   const held = run.heldAtLeastPerSec ?? null;
+  if (held === null && run.stopReason === 'closed-model')
+    return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
   if (held === null)
     return run.stopReason.endsWith('-failed')
       ? `not established: ${stopLabel(run.stopReason)}`

@@ -115,6 +115,15 @@ export const FLAGS = [
     option: { type: 'string', array: true, describe: 'k6 scenario name(s) to keep (default: all)' },
   },
   {
+    name: 'open-model',
+    commands: ['import'],
+    option: {
+      type: 'boolean',
+      describe:
+        'the run was an arrival rate: skip the closed-model check (a run whose VUs were all busy for 10 s reads as constant-vus)',
+    },
+  },
+  {
     name: 'vus',
     commands: [...LOAD, ...K8S],
     config: { path: 'vus.preAllocated' },

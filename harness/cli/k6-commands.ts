@@ -112,6 +112,7 @@ export async function importCommand(a: Args): Promise<number> {
     t0Ms: t0Of(a.t0),
     scenarios: a.scenario as string[] | undefined,
     target: a.target as string | undefined,
+    openModel: a['open-model'] === true,
   });
   process.stdout.write(
     `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${r.notes.map((n) => `note: ${n}\n`).join('')}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,

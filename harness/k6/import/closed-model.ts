@@ -15,9 +15,14 @@
  * another (`vus_max` grows) or drops the arrival. Every VU busy for many seconds in a row, with
  * `vus_max` unchanged and nothing dropped, is a closed model. Pure.
  *
- * Not judged (null): when the import keeps some scenarios only (the gauges count every scenario's
- * VUs), or runs that never hold all their VUs busy for long (a ramping-vus run of ramps only: its
- * steps are then derived, or refused, as for any run).
+ * Not judged (null): when the import keeps some scenarios only or the run had several (the gauges
+ * count every scenario's VUs), with --open-model, or runs that never hold all their VUs busy for
+ * long (a ramping-vus run of ramps only: its steps are then derived, or refused, as for any run).
+ *
+ * It can err: an arrival-rate run whose VUs were sized to its rate exactly (preAllocatedVUs =
+ * maxVUs = rate x iteration time, no drop) can read every VU busy at each reading, k6's 1 s
+ * ticker meeting its even arrivals at the same phase (10/s of 0.95 s each on 10 VUs: at half the
+ * phases, those within 50 ms after an arrival). The refusal names --open-model for that.
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
 
@@ -25,7 +30,7 @@ import type { BucketRecord } from '../../../analysis/types.ts';
 const MIN_HELD = 10;
 /** Fewer VUs than this and a handful of arrivals could keep them all busy by chance. */
 const MIN_VUS = 3;
-/** Drops in the run's last seconds are a per-VU iteration count cut by its maxDuration, not arrivals. */
+/** Drops this long after the last reading with every VU busy are a per-VU iteration count cut by its maxDuration, not arrivals. */
 const END_S = 2;
 
 export interface ClosedModel {
@@ -41,18 +46,23 @@ export interface ClosedModel {
  * `readings`: IngestStats.vusReadings; `records`: the import's buckets (their drops).
  */
 export function closedModelOf(readings: readonly number[], records: readonly BucketRecord[]): ClosedModel | null {
-  const lastS = records.reduce((a, r) => Math.max(a, r.tS), -1);
-  if (records.some((r) => r.dropped > 0 && r.tS <= lastS - END_S)) return null;
   let best = { heldS: 0, vus: 0 };
   let run = 0;
+  let lastAll = -1;
   for (let i = 0; i < readings.length; i += 2) {
     const vus = readings[i];
     const max = readings[i + 1];
     const all = vus >= MIN_VUS && vus === max;
+    if (all) lastAll = i / 2;
     run = all && i > 0 && readings[i - 1] === max ? run + 1 : all ? 1 : 0;
     if (run > best.heldS) best = { heldS: run, vus };
   }
-  return best.heldS >= MIN_HELD ? { ...best, readings: readings.length / 2 } : null;
+  if (best.heldS < MIN_HELD) return null;
+  // the readings are a second apart from the run's start: drops after the last all-busy reading
+  // (and its END_S) are an iteration count cut at its maxDuration, VU by VU as each finishes
+  const firstS = records.reduce((a, r) => Math.min(a, r.tS), Infinity);
+  if (records.some((r) => r.dropped > 0 && r.tS - firstS <= lastAll + END_S)) return null;
+  return { ...best, readings: readings.length / 2 };
 }
 
 /** What the evidence says, for the refusal and the note. */
@@ -61,4 +71,4 @@ export function closedModelText(file: string, c: ClosedModel): string {
 }
 
 export const CLOSED_MODEL_FIX =
-  'run the load as a ramping-arrival-rate scenario (plateau k6-script writes one from a plateau config); or give the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold: e.g. the throughput each VU stage reached) to import it for its tables by name and by step, its capacity then not established';
+  'run the load as a ramping-arrival-rate scenario (plateau k6-script writes one from a plateau config); or give the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold: e.g. the throughput each VU stage reached) to import it for its tables by name and by step, its capacity then not established; if it was an arrival rate whose VUs were sized to it exactly (all busy at each reading), pass --open-model';

@@ -54,9 +54,11 @@ describe('plateau import k6 of a user script', () => {
     ]);
     expect([r.result.capacityPerSec, r.result.stopReason]).toEqual([null, 'closed-model']);
     expect(r.result.warnings.map((w) => w.code)).toContain('closed-model');
-    // every iteration of votacao got a 400 (no step held): the warning says why a held one would not count either
+    // every iteration of votacao got a 400: no step held, and the headline says what the run was
     const headline = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
-    expect(headline).toMatch(/\*\*Capacity: not established: no step held\*\*/);
+    expect(headline).toMatch(
+      /\*\*Capacity: not established: a closed-model k6 run: its VUs set the load, no rate was offered\*\*/,
+    );
     expect(headline).toMatch(
       /a closed-model k6 run \(constant-vus, ramping-vus, per-vu-iterations or shared-iterations\): all 5 of its VUs active through \d+ seconds in a row/,
     );
@@ -66,7 +68,7 @@ describe('plateau import k6 of a user script', () => {
     // 558 requests in 107 iterations: the rates count iterations, and every text says so
     expect(r.result.traffic).toEqual({
       entries: [],
-      iterations: { requestsPerArrival: 5.215, closedModel: { heldS: 42, readings: 43, vus: 5 } },
+      iterations: { requestsPerArrival: 5.215, closedModel: { heldS: 43, readings: 43, vus: 5 } },
     });
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(/an arrival is one iteration \(k6's iterations metric\), which sent 5\.21 requests on average/);
@@ -108,6 +110,18 @@ describe('plateau import k6 of a user script', () => {
       capacityPerSec: unknown;
     };
     expect(summary.capacityPerSec).toBeNull();
+    // --open-model (the user knows it was an arrival rate): no check, the steps derived, a capacity
+    const told = await importK6({ file, outDir: runsDir, steps: {}, openModel: true });
+    expect(told.result.steps.map((st) => st.ratePerSec)).toEqual([60, 120, 180]);
+    expect(told.result.capacityPerSec).toBeGreaterThan(100);
+    expect(told.result.traffic?.iterations?.closedModel).toBeUndefined();
+    // a run of two scenarios: the gauges count both, so they say nothing of either
+    const two = fs.readFileSync(file, 'utf8').split('\n');
+    const it = two.find((l) => l.includes('"metric":"iterations"') && l.includes('"type":"Point"'))!;
+    two.push(it.replace('"scenario":"steps"', '"scenario":"background"'));
+    const both = await importK6({ file: written('stepped-reject-closed-two.ndjson', two), outDir: runsDir, steps: {} });
+    expect(both.result.traffic?.iterations?.closedModel).toBeUndefined();
+    expect(both.result.capacityPerSec).toBeGreaterThan(100);
     // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
     const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });
     expect(open.result.capacityPerSec).toBeGreaterThan(100);
@@ -121,7 +135,9 @@ describe('plateau import k6 of a user script', () => {
       message: expect.stringMatching(
         /looks like a closed-model run .*no iteration was dropped, which an arrival rate does not do .*so the VUs set its load and the rate of iterations started is its own throughput/,
       ),
-      hint: expect.stringMatching(/^run the load as a ramping-arrival-rate scenario/),
+      hint: expect.stringMatching(
+        /^run the load as a ramping-arrival-rate scenario.*; if it was an arrival rate whose VUs were sized to it exactly \(all busy at each reading\), pass --open-model$/,
+      ),
     });
   });
 

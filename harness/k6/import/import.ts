@@ -43,6 +43,8 @@ export interface ImportOptions {
   /** Epoch ms of the scenario start; derived from the data when absent. */
   t0Ms?: number;
   scenarios?: string[];
+  /** The user says the run was an arrival rate (--open-model): no closed-model check. */
+  openModel?: boolean;
   /** Shown as the target in the report (k6 output does not say which one it loaded as a whole). */
   target?: string;
   /** Seconds a bucket waits for late samples; longer is more exact for slow iterations. */
@@ -88,9 +90,9 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
-  // the gauges count every scenario's VUs: with some scenarios kept they say nothing of those
+  // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
   const closed =
-    ingest.stats.arrivalsFrom === 'iterations' && !o.scenarios?.length
+    ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && ingest.stats.scenarios <= 1
       ? closedModelOf(ingest.stats.vusReadings, records)
       : null;
   const {

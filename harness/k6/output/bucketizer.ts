@@ -119,11 +119,13 @@ export interface IngestStats {
    */
   iterationsKnown: number;
   /**
-   * With arrivals 'iterations' (an import): each `vus` point as k6 wrote it, with the last
-   * `vus_max` before it, flat: [vus, vusMax, vus, vusMax, ...] (import/closed-model.ts). One pair a
-   * second of the run.
+   * With arrivals 'iterations' (an import): k6's `vus` and `vus_max` points of the same time (k6
+   * writes them together, once a second), flat: [vus, vusMax, vus, vusMax, ...]
+   * (import/closed-model.ts). One pair a second of the run.
    */
   vusReadings: number[];
+  /** The distinct `scenario` tags of the samples counted, up to 2 (an import's closed-model check wants one). */
+  scenarios: number;
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -182,6 +184,10 @@ export class Bucketizer {
    * sample; its entry is replaced by the VU's next failed iteration.
    */
   private readonly failedIteration = new Map<string, { iter: string; kind: ErrorKind }>();
+  /** The time of the last `vus` point (its `vus_max` comes at the same time). */
+  private vusAt = NaN;
+  /** The first scenario tag seen (IngestStats.scenarios). */
+  private firstScenario: string | undefined;
   /** Without vu and iter: the failed requests the last closed second's iterations did not take (second.ts). */
   private failedCarried: Partial<Record<ErrorKind, number>> = {};
 
@@ -235,6 +241,7 @@ export class Bucketizer {
       iterationsKnown: 0,
       iterationsCounted: 0,
       vusReadings: [],
+      scenarios: 0,
       requestsCounted: 0,
       wholeSeconds: false,
       get names() {
@@ -396,6 +403,7 @@ export class Bucketizer {
         return;
       }
       case 'iterations': {
+        this.scenarioSeen(p.tags.scenario);
         const sec = this.at(p.timeMs);
         sec.iterations += p.value;
         this.stats.iterationsCounted += p.value;
@@ -422,13 +430,15 @@ export class Bucketizer {
         const b = this.at(p.timeMs).b;
         b.vusActiveMax = Math.max(b.vusActiveMax, p.value);
         this.vus.active = p.value;
-        if (this.stats.arrivalsFrom === 'iterations') this.stats.vusReadings.push(p.value, this.vus.allocated);
+        this.vusAt = p.timeMs;
         return;
       }
       case 'vus_max': {
         const b = this.at(p.timeMs).b;
         b.vusAllocated = p.value;
         this.vus.allocated = p.value;
+        if (this.stats.arrivalsFrom === 'iterations' && p.timeMs === this.vusAt)
+          this.stats.vusReadings.push(this.vus.active, p.value);
         return;
       }
       case 'checks':
@@ -462,6 +472,12 @@ export class Bucketizer {
     const i = sec.tS - this.firstOpenS;
     const prev = i > 0 ? this.open[i - 1] : null;
     (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, this.namesLive);
+  }
+
+  private scenarioSeen(name: string | undefined): void {
+    if (name === undefined || this.stats.scenarios > 1 || name === this.firstScenario) return;
+    if (this.firstScenario === undefined) this.firstScenario = name;
+    this.stats.scenarios++;
   }
 
   /** A failed request of a user's iteration (arrivals 'iterations') that named its VU and iteration: the iteration failed, by its first failed request. */
