@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../../analysis/types.ts';
-import { ingestLines } from '../output/ingest.ts';
+import { ingestAll } from '../output/testing/ingest-all.ts';
 import { closedModelOf, closedModelText } from './closed-model.ts';
 
 const FIX = 'test/fixtures/k6';
@@ -17,18 +17,8 @@ const FIX = 'test/fixtures/k6';
 async function ingested(file: string): Promise<{ records: BucketRecord[]; readings: number[] }> {
   const raw = fs.readFileSync(`${FIX}/${file}`);
   const text = (file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw).toString('utf8');
-  const records: BucketRecord[] = [];
-  async function* batches() {
-    yield text.split('\n');
-  }
-  const r = await ingestLines(batches(), {
-    source: 'k6',
-    phase: 'steps',
-    lateS: 2,
-    arrivals: 'iterations',
-    sink: (x) => records.push(x),
-  });
-  return { records, readings: r.stats.vusReadings };
+  const r = await ingestAll(text.split('\n'));
+  return { records: r.records, readings: r.stats.vusReadings };
 }
 
 /** Gauge readings [vus, vusMax, ...] and a bucket a second with its drops. */

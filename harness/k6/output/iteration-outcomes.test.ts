@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BucketRecord, ErrorKind } from '../../../analysis/types.ts';
-import { ingestLines } from './ingest.ts';
+import { ingestAll } from './testing/ingest-all.ts';
 
 const T = Date.parse('2026-11-29T16:52:41.000Z');
 const NAMES = ['login', 'browse', 'buy'];
@@ -150,21 +150,7 @@ const vuByVu = (xs: Sample[]) =>
     )
     .map((e) => e.x);
 
-async function ingest(lines: string[], more: { lateS?: number; scenarios?: string[] } = {}) {
-  const records: BucketRecord[] = [];
-  async function* batches() {
-    yield lines;
-  }
-  const r = await ingestLines(batches(), {
-    source: 'k6',
-    phase: 'steps',
-    lateS: 2,
-    arrivals: 'iterations',
-    sink: (x) => records.push(x),
-    ...more,
-  });
-  return { stats: r.stats, records };
-}
+const ingest = ingestAll;
 
 const sumErrors = (e: Partial<Record<ErrorKind, number>>) => Object.values(e).reduce((a, n) => a + (n ?? 0), 0);
 
