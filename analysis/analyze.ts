@@ -101,7 +101,10 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       stop.peakPerSec,
       input.entryNames,
     ),
-    overload: overloadShape(knee, firstBad, bestBefore(counted, firstBad), unitOf(input.rules)),
+    // a closed-model run was offered no rate: no shape of overload against one
+    overload: input.closedModel
+      ? undefined
+      : overloadShape(knee, firstBad, bestBefore(counted, firstBad), unitOf(input.rules)),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),

@@ -87,6 +87,7 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
         .sort()
         .at(-1) || null,
     engine: [...new Set(runs.map((r) => r.meta.engine))].join('+'),
+    ...mergedTraffic(runs.map((r) => r.meta)),
     plan: {
       ...first.plan,
       steps,
@@ -119,4 +120,26 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
   for (const r of records) store.appendBucket(r);
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir) };
+}
+
+/**
+ * The first run's traffic, but a closed model if any merged run was one (no rate was offered to
+ * that share of the load), and exact iteration outcomes only if every run had them.
+ */
+function mergedTraffic(metas: readonly RunMeta[]): Pick<RunMeta, 'traffic'> {
+  const t = metas[0].traffic;
+  if (!t?.iterations) return t ? { traffic: t } : {};
+  const { closedModel: _c, exactOutcomes: _e, ...rest } = t.iterations;
+  const closed = metas.find((m) => m.traffic?.iterations?.closedModel)?.traffic?.iterations?.closedModel;
+  const exact = metas.every((m) => m.traffic?.iterations?.exactOutcomes === true);
+  return {
+    traffic: {
+      ...t,
+      iterations: {
+        ...rest,
+        ...(closed ? { closedModel: closed } : {}),
+        ...(exact ? { exactOutcomes: true as const } : {}),
+      },
+    },
+  };
 }

@@ -133,7 +133,12 @@ export const baselineBuilder = (y: Argv) =>
 export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const { result } = loadRunResult(a.run as string);
   const reasons = unjudgeableReasons(result);
-  if (gateCapacity(result) === null) reasons.push('no step held, so the run has no capacity to hold later runs to');
+  if (gateCapacity(result) === null)
+    reasons.push(
+      result.heldAtLeastPerSec === null
+        ? 'no step held, so the run has no capacity to hold later runs to'
+        : 'it established no capacity to hold later runs to',
+    );
   if (reasons.length > 0 && !a.force) {
     throw new PlateauError(
       `run ${result.runId} cannot be a baseline: ${reasons.join('; ')}`,

@@ -23,9 +23,10 @@ async function ingested(file: string): Promise<{ records: BucketRecord[]; readin
 
 /** Gauge readings [vus, vusMax, ...] and a bucket a second with its drops. */
 function gauges(pairs: readonly (readonly [number, number])[], dropped: (s: number) => number = () => 0) {
+  // as the ingest reads k6 with t0 at the first vus point less a second: reading k in second k + 1
   return {
-    readings: pairs.flat(),
-    records: pairs.map((_, tS) => ({ tS, dropped: dropped(tS) }) as BucketRecord),
+    readings: pairs.flatMap(([vus, max], k) => [k + 1, vus, max]),
+    records: [0, ...pairs.map((_, k) => k + 1)].map((tS) => ({ tS, dropped: dropped(tS) }) as BucketRecord),
   };
 }
 const closed = (g: ReturnType<typeof gauges>) => closedModelOf(g.readings, g.records);
@@ -63,7 +64,7 @@ function arrivalRate(o: {
     }
     pairs.push([freeAt.filter((f) => f > at).length, freeAt.length]);
   }
-  return gauges(pairs, (s) => drops[s]);
+  return gauges(pairs, (s) => drops[s] ?? 0);
 }
 const PHASES = [0.0001, 0.02, 0.26, 0.51, 0.76, 0.99];
 
@@ -85,8 +86,8 @@ describe('closed model or open, from the gauges k6 wrote', () => {
       expect(closedModelOf(readings, records)).toBeNull();
       // its first 25 s (before the 30 maxVUs of stepped-queue were all busy), drops or not
       const early = records.filter((r) => r.tS < 25).map((r) => ({ ...r, dropped: 0 }));
-      expect(readings.length).toBeGreaterThan(40);
-      expect(closedModelOf(readings.slice(0, 50), early)).toBeNull();
+      expect(readings.length).toBeGreaterThan(60);
+      expect(closedModelOf(readings.slice(0, 75), early)).toBeNull();
     },
   );
 
@@ -149,7 +150,7 @@ describe('closed model or open, from the gauges k6 wrote', () => {
     expect(read).toEqual([true, true, false, true, false, false]);
   });
 
-  it('all VUs active with arrivals dropped (an arrival-rate run at its maxVUs): open; drops in the last 2 s only (an iteration count cut by maxDuration): closed', () => {
+  it('all VUs active with arrivals dropped (an arrival-rate run at its maxVUs): open; drops only more than 2 s after the last second with all busy (an iteration count cut by maxDuration): closed', () => {
     const pinned = new Array<[number, number]>(60).fill([30, 30]);
     expect(closed(gauges(pinned, (s) => (s === 40 ? 1 : 0)))).toBeNull();
     // per-vu-iterations: 50 s with all 30 VUs busy, then they finish one by one; the iterations
@@ -158,8 +159,9 @@ describe('closed model or open, from the gauges k6 wrote', () => {
       ...pinned.slice(0, 50),
       ...Array.from({ length: 10 }, (_, k) => [27 - 3 * k, 30] as [number, number]),
     ];
+    // all 30 busy through second 50 (the readings fall in seconds 1 to 60)
     expect(closed(gauges(finishing, (s) => (s >= 53 ? 3 : 0)))).toMatchObject({ vus: 30, heldS: 50 });
-    expect(closed(gauges(finishing, (s) => (s === 51 ? 3 : 0)))).toBeNull();
+    expect(closed(gauges(finishing, (s) => (s === 52 ? 3 : 0)))).toBeNull();
   });
 
   it('too little to tell: fewer than 10 seconds in a row, fewer than 3 VUs, or vus_max moving', () => {

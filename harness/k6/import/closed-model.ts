@@ -43,26 +43,26 @@ export interface ClosedModel {
 
 /**
  * The evidence of a closed model, or null (an open model, or nothing that says otherwise).
- * `readings`: IngestStats.vusReadings; `records`: the import's buckets (their drops).
+ * `readings`: IngestStats.vusReadings ([tS, vus, vusMax, ...]); `records`: the import's buckets
+ * (their drops).
  */
 export function closedModelOf(readings: readonly number[], records: readonly BucketRecord[]): ClosedModel | null {
   let best = { heldS: 0, vus: 0 };
   let run = 0;
-  let lastAll = -1;
-  for (let i = 0; i < readings.length; i += 2) {
-    const vus = readings[i];
-    const max = readings[i + 1];
+  let lastAllS = -1;
+  for (let i = 0; i < readings.length; i += 3) {
+    const vus = readings[i + 1];
+    const max = readings[i + 2];
     const all = vus >= MIN_VUS && vus === max;
-    if (all) lastAll = i / 2;
+    if (all) lastAllS = readings[i];
     run = all && i > 0 && readings[i - 1] === max ? run + 1 : all ? 1 : 0;
     if (run > best.heldS) best = { heldS: run, vus };
   }
   if (best.heldS < MIN_HELD) return null;
-  // the readings are a second apart from the run's start: drops after the last all-busy reading
-  // (and its END_S) are an iteration count cut at its maxDuration, VU by VU as each finishes
-  const firstS = records.reduce((a, r) => Math.min(a, r.tS), Infinity);
-  if (records.some((r) => r.dropped > 0 && r.tS - firstS <= lastAll + END_S)) return null;
-  return { ...best, readings: readings.length / 2 };
+  // drops more than END_S after the last second with every VU busy are an iteration count cut at
+  // its maxDuration, VU by VU as each finishes
+  if (records.some((r) => r.dropped > 0 && r.tS <= lastAllS + END_S)) return null;
+  return { ...best, readings: readings.length / 3 };
 }
 
 /** What the evidence says, for the refusal and the note. */

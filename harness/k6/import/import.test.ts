@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord, StageOutcome } from '../../../analysis/types.ts';
 import { importK6 } from './import.ts';
+import { mergeRuns } from '../../merge.ts';
 
 const FIX = 'test/fixtures/k6';
 const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-import-'));
@@ -101,6 +102,8 @@ describe('plateau import k6 of a user script', () => {
     const r = await importK6({ file, outDir: runsDir, steps });
     expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails']);
     expect(r.result).toMatchObject({ capacityPerSec: null, stopReason: 'closed-model', kneeStep: 1 });
+    // no overload shape judged against rates it was never offered
+    expect(r.result.overload).toBeUndefined();
     expect(r.result.stopDetail).toMatch(/^a closed-model k6 run .*capacity not established \(1\d\d\.\d req\/s held\)/);
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(
@@ -125,6 +128,15 @@ describe('plateau import k6 of a user script', () => {
     // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
     const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });
     expect(open.result.capacityPerSec).toBeGreaterThan(100);
+    expect(open.result.overload).toBeDefined();
+    // merged with it (report --merge), in either order: the merge holds a closed model's share
+    for (const dirs of [
+      [open.dir, r.dir],
+      [r.dir, open.dir],
+    ]) {
+      const m = await mergeRuns({ dirs, outDir: runsDir });
+      expect([m.result.stopReason, m.result.capacityPerSec]).toEqual(['closed-model', null]);
+    }
   });
 
   it('votacao without step flags: refused as a closed model, with the fix', async () => {
@@ -265,6 +277,20 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(
       /an iteration failed when one of its requests did \(each request matched to its iteration by k6's vu and iter\)/,
+    );
+  });
+
+  it('merged, exact only if every run was', async () => {
+    const [a, b] = [
+      await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS }),
+      await importK6({ file: twoRequests(false), outDir: runsDir, steps: FLAGS }),
+    ];
+    expect(
+      (await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir })).result.traffic?.iterations?.exactOutcomes,
+    ).toBeUndefined();
+    const c = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
+    expect((await mergeRuns({ dirs: [a.dir, c.dir], outDir: runsDir })).result.traffic?.iterations?.exactOutcomes).toBe(
+      true,
     );
   });
 

@@ -120,8 +120,8 @@ export interface IngestStats {
   iterationsKnown: number;
   /**
    * With arrivals 'iterations' (an import): k6's `vus` and `vus_max` points of the same time (k6
-   * writes them together, once a second), flat: [vus, vusMax, vus, vusMax, ...]
-   * (import/closed-model.ts). One pair a second of the run.
+   * writes them together, once a second), with the second since t0 they fall in, flat:
+   * [tS, vus, vusMax, tS, vus, vusMax, ...] (import/closed-model.ts). One reading a second of the run.
    */
   vusReadings: number[];
   /** The distinct `scenario` tags of the samples counted, up to 2 (an import's closed-model check wants one). */
@@ -184,8 +184,9 @@ export class Bucketizer {
    * sample; its entry is replaced by the VU's next failed iteration.
    */
   private readonly failedIteration = new Map<string, { iter: string; kind: ErrorKind }>();
-  /** The time of the last `vus` point (its `vus_max` comes at the same time). */
+  /** The last `vus` and `vus_max` points' times (k6 writes the two at the same time, vus first). */
   private vusAt = NaN;
+  private vusMaxAt = NaN;
   /** The first scenario tag seen (IngestStats.scenarios). */
   private firstScenario: string | undefined;
   /** Without vu and iter: the failed requests the last closed second's iterations did not take (second.ts). */
@@ -431,14 +432,15 @@ export class Bucketizer {
         b.vusActiveMax = Math.max(b.vusActiveMax, p.value);
         this.vus.active = p.value;
         this.vusAt = p.timeMs;
+        if (p.timeMs === this.vusMaxAt) this.gaugeReading(p.timeMs);
         return;
       }
       case 'vus_max': {
         const b = this.at(p.timeMs).b;
         b.vusAllocated = p.value;
         this.vus.allocated = p.value;
-        if (this.stats.arrivalsFrom === 'iterations' && p.timeMs === this.vusAt)
-          this.stats.vusReadings.push(this.vus.active, p.value);
+        this.vusMaxAt = p.timeMs;
+        if (p.timeMs === this.vusAt) this.gaugeReading(p.timeMs);
         return;
       }
       case 'checks':
@@ -472,6 +474,13 @@ export class Bucketizer {
     const i = sec.tS - this.firstOpenS;
     const prev = i > 0 ? this.open[i - 1] : null;
     (prev !== null && !sec.hasOk(key) && prev.hasOk(key) ? prev : sec).checkFailed(p, key, this.namesLive);
+  }
+
+  /** A `vus` and `vus_max` of the same time, with the second they fall in (IngestStats.vusReadings). */
+  private gaugeReading(timeMs: number): void {
+    if (this.stats.arrivalsFrom !== 'iterations') return;
+    const tS = Math.max(0, Math.floor((timeMs - this.t0Ms!) / 1000));
+    this.stats.vusReadings.push(tS, this.vus.active, this.vus.allocated);
   }
 
   private scenarioSeen(name: string | undefined): void {
