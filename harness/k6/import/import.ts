@@ -332,7 +332,7 @@ function exactOutcomes(st: IngestResult['stats']): boolean {
 }
 
 /** k6's default system tags (v0.41 and later) with the VU and its iteration added. */
-export const SYSTEM_TAGS_WITH_ITERATIONS =
+const SYSTEM_TAGS_WITH_ITERATIONS =
   'proto,subproto,status,method,url,name,group,check,error,error_code,tls_version,scenario,service,expected_response,vu,iter';
 
 function arrivalsLine(st: IngestResult['stats']): string {

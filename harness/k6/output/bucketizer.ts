@@ -33,7 +33,7 @@
  * allows for the blur this leaves).
  */
 import type { BucketRecord, ErrorKind, Phase } from '../../../analysis/types.ts';
-import { errorKindOf, isOk } from './error-kind.ts';
+import { isOk } from './error-kind.ts';
 import type { K6Point } from './point.ts';
 import type { HostTimeline } from './host-timeline.ts';
 import { K6Second, type ArrivalsFrom } from './second.ts';
@@ -387,9 +387,9 @@ export class Bucketizer {
     switch (p.metric) {
       case 'http_reqs': {
         const key = this.keyOf(p);
-        this.at(p.timeMs).request(p, key, this.namesLive);
+        const failed = this.at(p.timeMs).request(p, key, this.namesLive);
         this.stats.requestsCounted += p.value;
-        if (!isOk(p.tags)) this.iterationFailed(p, errorKindOf(p.tags));
+        if (failed !== null) this.iterationFailed(p, failed);
         return;
       }
       case 'iteration_duration': {

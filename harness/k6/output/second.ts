@@ -94,9 +94,9 @@ export class K6Second {
 
   /**
    * An http_reqs sample: the second's requests, and its name's (key: names.ts; null: no name tag).
-   * `named`: results are by name, so its error samples carry the key.
+   * `named`: results are by name, so its error samples carry the key. Its kind when it failed, else null.
    */
-  request(p: K6Point, key: string | null, named = false): void {
+  request(p: K6Point, key: string | null, named = false): ErrorKind | null {
     const b = this.b;
     const t = key === null ? null : this.name(key);
     b.completed += p.value;
@@ -104,11 +104,12 @@ export class K6Second {
     if (isOk(p.tags)) {
       b.ok += p.value;
       if (t) t.ok += p.value;
-      return;
+      return null;
     }
     const kind = errorKindOf(p.tags);
     b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags, named ? key : null));
     t?.fail(kind, p.tags.status);
+    return kind;
   }
 
   /** Whether a successful request of this name (key null: of any) is counted in this second. */
