@@ -203,6 +203,18 @@ describe('plateau import k6', () => {
       message: expect.stringMatching(/^cannot derive the steps of .*stepped-reject-one-step\.ndjson: /),
       hint: expect.stringMatching(/^give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold/),
     });
+    // with a second scenario beside it, the fix names the one to keep first
+    const kept = lines.filter((l) => !/"time":"2026-11-29T22:2(3:4[6-9]|3:5|[4-9]:)/.test(l));
+    const iteration = kept.find((l) => l.includes('"metric":"iterations"') && l.includes('"type":"Point"'))!;
+    kept.push(iteration.replace('"scenario":"steps"', '"scenario":"background"'));
+    const two = path.join(runsDir, 'stepped-reject-one-step-two.ndjson');
+    fs.writeFileSync(two, kept.join('\n'));
+    await expect(importK6({ file: two, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      hint: expect.stringMatching(
+        /^pass --scenario steps to import one scenario alone .*; or give the plan: --start-rate/,
+      ),
+    });
   });
 
   it('report --merge of two runs adds rates and counts exactly', async () => {

@@ -122,9 +122,22 @@ describe('plateau import k6 of a user script', () => {
     const two = fs.readFileSync(file, 'utf8').split('\n');
     const it = two.find((l) => l.includes('"metric":"iterations"') && l.includes('"type":"Point"'))!;
     two.push(it.replace('"scenario":"steps"', '"scenario":"background"'));
-    const both = await importK6({ file: written('stepped-reject-closed-two.ndjson', two), outDir: runsDir, steps: {} });
+    const twoFile = written('stepped-reject-closed-two.ndjson', two);
+    const both = await importK6({ file: twoFile, outDir: runsDir, steps: {} });
     expect(both.result.traffic?.iterations?.closedModel).toBeUndefined();
     expect(both.result.capacityPerSec).toBeGreaterThan(100);
+    // and the import says its arrivals mix both, with their iterations and the flag that keeps one
+    const steppedIterations = r.ingest.stats.scenarioIterations.steps;
+    expect(steppedIterations).toBeGreaterThan(1000);
+    expect(both.ingest.stats.scenarioIterations).toEqual({ steps: steppedIterations, background: 1 });
+    expect(both.notes).toContain(
+      `stepped-reject-closed-two.ndjson ran 2 scenarios (steps: ${steppedIterations.toLocaleString('en-US')} iterations, background: 1 iteration): its arrivals are all their iterations together, and the steps are derived from and judged on their sum; pass --scenario steps to import one scenario alone (its iterations, requests and drops; --scenario again for more)`,
+    );
+    expect(stepsStage(both.dir).evidence.some((e) => e.includes('ran 2 scenarios'))).toBe(true);
+    // with one kept, nothing is mixed: no such note
+    const kept = await importK6({ file: twoFile, outDir: runsDir, steps: {}, scenarios: ['steps'], openModel: true });
+    expect(kept.notes.some((n) => n.includes('scenarios ('))).toBe(false);
+    expect(kept.ingest.stats.scenarioIterations).toEqual({ steps: steppedIterations });
     // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
     const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });
     expect(open.result.capacityPerSec).toBeGreaterThan(100);

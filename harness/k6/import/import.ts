@@ -23,6 +23,7 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
+import { MAX_SCENARIOS } from '../output/bucketizer.ts';
 import { readLines } from '../output/lines.ts';
 import { FOLDED_NAME, foldedCountOf, foldedNameOf, type NamesSummary } from '../output/names.ts';
 import { MAX_NAMES } from '../../scenario/names.ts';
@@ -90,16 +91,18 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
+  const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
+  if (mixed) notes.push(mixed.note);
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
   const closed =
-    ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && ingest.stats.scenarios <= 1
+    ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && !mixed
       ? closedModelOf(ingest.stats.vusReadings, records)
       : null;
   const {
     steps,
     stepsFrom,
     notes: planNotes,
-  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed);
+  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix);
   notes.push(...planNotes);
   const config = parseConfigOrThrow({
     target: { url: o.target ?? IMPORT_TARGET },
@@ -260,6 +263,8 @@ function planSteps(
   offered: readonly number[],
   wholeSeconds: boolean,
   closed: ClosedModel | null,
+  /** With several scenarios: how to keep one (their sum may be what no plan fits). */
+  oneScenario: string | undefined,
 ): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom']; notes: string[] } {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
@@ -279,7 +284,7 @@ function planSteps(
   if (!d.steps) {
     throw new PlateauError(
       `cannot derive the steps of ${o.file}: ${d.why}`,
-      'give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it',
+      `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it`,
       'k6-steps-unknown',
       EXIT.usage,
     );
@@ -323,6 +328,29 @@ function importStage(
         : []),
       ...notes,
     ],
+  };
+}
+
+/**
+ * A run of several scenarios imported whole: its arrivals are every scenario's iterations together,
+ * the steps derived from (and judged on) their sum, which a background scenario beside the stepped
+ * one shifts or blurs. Says which scenarios, their iterations, and the flag that keeps one; null
+ * for one scenario.
+ */
+function scenariosNote(file: string, by: Readonly<Record<string, number>>): { note: string; fix: string } | null {
+  const all = Object.entries(by).sort((a, b) => b[1] - a[1]);
+  if (all.length < 2) return null;
+  const named = all.filter(([n]) => n !== '');
+  const list = all
+    .map(
+      ([n, k]) => `${n === '' ? '(no scenario tag)' : n}: ${k.toLocaleString('en-US')} iteration${k === 1 ? '' : 's'}`,
+    )
+    .join(', ');
+  const more = all.length >= MAX_SCENARIOS ? ` (the first ${MAX_SCENARIOS} scenarios seen)` : '';
+  const fix = `pass --scenario ${named[0]?.[0] ?? 'NAME'} to import one scenario alone (its iterations, requests and drops; --scenario again for more)`;
+  return {
+    note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and the steps are derived from and judged on their sum; ${fix}`,
+    fix,
   };
 }
 

@@ -39,6 +39,9 @@ import type { HostTimeline } from './host-timeline.ts';
 import { K6Second, type ArrivalsFrom } from './second.ts';
 import { NameCatalog, type NamesSummary, type NameTally } from './names.ts';
 
+/** Scenario tags whose iterations are counted apiece (IngestStats.scenarioIterations); k6 runs a handful. */
+export const MAX_SCENARIOS = 20;
+
 /** Custom counter the generated script adds when the scenario's check rejects a 2xx/3xx response. */
 export const CHECK_FAILED_METRIC = 'plateau_check_failed';
 /** Custom trend plateau's k6 runtime writes once per arrival of a mix (second.ts). */
@@ -124,8 +127,12 @@ export interface IngestStats {
    * [tS, vus, vusMax, tS, vus, vusMax, ...] (import/closed-model.ts). One reading a second of the run.
    */
   vusReadings: number[];
-  /** The distinct `scenario` tags of the samples counted, up to 2 (an import's closed-model check wants one). */
-  scenarios: number;
+  /**
+   * Iterations counted by their `scenario` tag (of the selected scenarios; an iteration with no tag
+   * is counted under ""), the first MAX_SCENARIOS tags only: an import's closed-model check wants
+   * one scenario, and a run of several is told which ones its arrivals mix.
+   */
+  scenarioIterations: Record<string, number>;
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -187,8 +194,6 @@ export class Bucketizer {
   /** The last `vus` and `vus_max` points' times (k6 writes the two at the same time, vus first). */
   private vusAt = NaN;
   private vusMaxAt = NaN;
-  /** The first scenario tag seen (IngestStats.scenarios). */
-  private firstScenario: string | undefined;
   /** Without vu and iter: the failed requests the last closed second's iterations did not take (second.ts). */
   private failedCarried: Partial<Record<ErrorKind, number>> = {};
 
@@ -242,7 +247,7 @@ export class Bucketizer {
       iterationsKnown: 0,
       iterationsCounted: 0,
       vusReadings: [],
-      scenarios: 0,
+      scenarioIterations: Object.create(null) as Record<string, number>,
       requestsCounted: 0,
       wholeSeconds: false,
       get names() {
@@ -404,7 +409,7 @@ export class Bucketizer {
         return;
       }
       case 'iterations': {
-        this.scenarioSeen(p.tags.scenario);
+        this.scenarioIterations(p.tags.scenario, p.value);
         const sec = this.at(p.timeMs);
         sec.iterations += p.value;
         this.stats.iterationsCounted += p.value;
@@ -483,10 +488,10 @@ export class Bucketizer {
     this.stats.vusReadings.push(tS, this.vus.active, this.vus.allocated);
   }
 
-  private scenarioSeen(name: string | undefined): void {
-    if (name === undefined || this.stats.scenarios > 1 || name === this.firstScenario) return;
-    if (this.firstScenario === undefined) this.firstScenario = name;
-    this.stats.scenarios++;
+  private scenarioIterations(name = '', n: number): void {
+    const by = this.stats.scenarioIterations;
+    if (Object.hasOwn(by, name)) by[name] += n;
+    else if (Object.keys(by).length < MAX_SCENARIOS) by[name] = n;
   }
 
   /** A failed request of a user's iteration (arrivals 'iterations') that named its VU and iteration: the iteration failed, by its first failed request. */
