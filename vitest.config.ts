@@ -81,6 +81,8 @@ const BESIDE_INTEGRATION = [
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // one temporary root a run, removed at its end (test/helpers/temp-root.ts)
+    globalSetup: ['./test/helpers/temp-root.ts'],
     hookTimeout: 60_000,
     // the slow integration files first, longest first (scripts/test-order.ts)
     sequence: { sequencer: LongestFirst },
