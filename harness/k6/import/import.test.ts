@@ -131,7 +131,7 @@ describe('plateau import k6 of a user script', () => {
     expect(steppedIterations).toBeGreaterThan(1000);
     expect(both.ingest.stats.scenarioIterations).toEqual({ steps: steppedIterations, background: 1 });
     expect(both.notes).toContain(
-      `stepped-reject-closed-two.ndjson ran 2 scenarios (steps: ${steppedIterations.toLocaleString('en-US')} iterations, background: 1 iteration): its arrivals are all their iterations together, and the steps are derived from and judged on their sum; pass --scenario steps to import one scenario alone (its iterations, requests and drops; --scenario again for more)`,
+      `stepped-reject-closed-two.ndjson ran 2 scenarios (steps: ${steppedIterations.toLocaleString('en-US')} iterations, background: 1 iteration): its arrivals are all their iterations together, and its steps are judged on their sum; pass --scenario steps to import one scenario alone (its iterations, requests and drops; --scenario again for more)`,
     );
     expect(stepsStage(both.dir).evidence.some((e) => e.includes('ran 2 scenarios'))).toBe(true);
     // with one kept, nothing is mixed: no such note

@@ -349,7 +349,7 @@ function scenariosNote(file: string, by: Readonly<Record<string, number>>): { no
   const more = all.length >= MAX_SCENARIOS ? ` (the first ${MAX_SCENARIOS} scenarios seen)` : '';
   const fix = `pass --scenario ${named[0]?.[0] ?? 'NAME'} to import one scenario alone (its iterations, requests and drops; --scenario again for more)`;
   return {
-    note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and the steps are derived from and judged on their sum; ${fix}`,
+    note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and its steps are judged on their sum; ${fix}`,
     fix,
   };
 }
