@@ -100,6 +100,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       stop.kneeStep,
       stop.peakPerSec,
       input.entryNames,
+      stop.capacityPerSec !== null,
     ),
     // a closed-model run was offered no rate: no shape of overload against one
     overload: input.closedModel

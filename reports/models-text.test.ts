@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Models } from '../analysis/types.ts';
-import { modelsIntro } from './models-text.ts';
+import { kneeSentence, modelRows, modelsIntro } from './models-text.ts';
 
 const models = (over: Partial<Models> = {}): Models => ({
   little: [],
@@ -20,5 +20,41 @@ describe("the models section's introduction", () => {
       "X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight.",
     );
     expect(modelsIntro(models(), 'req/s')).not.toContain('X counts arrivals');
+  });
+});
+
+describe('a μ that is only a floor (no step failed at the target)', () => {
+  const little = [
+    { index: 0, ratePerSec: 20, throughputPerSec: 20, meanMs: 10, concurrency: 0.2 },
+    { index: 1, ratePerSec: 40, throughputPerSec: 40, meanMs: 9.3, concurrency: 0.37 },
+  ];
+  const utilisation = [
+    { index: 0, attempt: 1, rho: 0.5, amplification: 2, latencyInflation: 1 },
+    { index: 1, attempt: 1, rho: 1, amplification: null, latencyInflation: 0.93 },
+  ];
+  const run = { steps: [{ index: 1, attempt: 1, verdict: 'holds' }], kneeStep: 1 } as never;
+  const established = models({ little, utilisation, utilisationBasePerSec: 40 });
+  const floor = models({ little, utilisation, utilisationBasePerSec: 40, utilisationBaseAtLeast: true });
+
+  it('says μ is at least the top throughput, and ρ and 1 / (1 − ρ) at most', () => {
+    expect(modelsIntro(floor)).toContain('μ ≥ 40.0 req/s, the highest steady throughput reached: no step failed');
+    expect(modelRows(floor).map((r) => r.slice(5, 7))).toEqual([
+      ['≤ 0.50', '≤ 2.00×'],
+      ['≤ 1.00', '–'],
+    ]);
+    expect(modelRows(established).map((r) => r.slice(5, 7))).toEqual([
+      ['0.50', '2.00×'],
+      ['1.00', 'saturated'],
+    ]);
+  });
+
+  it('never calls the top step held saturated, and a mean that fell is not said to have grown', () => {
+    const [floorSentence] = kneeSentence(run, floor);
+    expect(floorSentence).toBe(
+      "At the last step held (step 2) ρ ≤ 1.00: no step failed at the target, so how near saturation it ran is not known; the measured mean was 0.93× step 1's.",
+    );
+    expect(kneeSentence(run, established)[0]).toMatch(
+      /^Near the knee \(step 2\) ρ = 1\.00: the queue is saturated; the measured mean was 0\.93× step 1's\./,
+    );
   });
 });

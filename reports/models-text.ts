@@ -26,6 +26,15 @@ function fmtTimes(x: number | null): string {
   return x === null ? 'saturated' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
 }
 
+/**
+ * ρ and 1 / (1 − ρ) of a row: against a μ that is only a floor (no step failed at the target),
+ * upper bounds, and no row is known to be saturated.
+ */
+function utilisationCells(u: Models['utilisation'][number], atLeast: boolean): [string, string] {
+  if (!atLeast) return [fmtRatio(u.rho), fmtTimes(u.amplification)];
+  return [`≤ ${fmtRatio(u.rho)}`, u.amplification === null ? '–' : `≤ ${fmtTimes(u.amplification)}`];
+}
+
 /** One row per attempt with data (a rerun has its own row, its own ρ): N from Little's law, utilisation and amplification beside measured inflation. */
 export function modelRows(m: Models): string[][] {
   return m.little.map((r) => {
@@ -36,8 +45,7 @@ export function modelRows(m: Models): string[][] {
       fmtRate(r.throughputPerSec),
       fmtMs(r.meanMs),
       sig3(r.concurrency),
-      u ? fmtRatio(u.rho) : '–',
-      u ? fmtTimes(u.amplification) : '–',
+      ...(u ? utilisationCells(u, m.utilisationBaseAtLeast === true) : ['–', '–']),
       u?.latencyInflation == null ? '–' : `${u.latencyInflation.toFixed(2)}×`,
     ];
   });
@@ -47,7 +55,9 @@ export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
   const mu =
     m.utilisationBasePerSec === null
       ? 'no step held, so there is no capacity to measure utilisation against'
-      : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
+      : m.utilisationBaseAtLeast
+        ? `μ ≥ ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached: no step failed at the target, so its saturation throughput is at least that and each ρ at most the table's`
+        : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
   const arrivals =
     unit !== 'arrivals/s'
       ? ''
@@ -112,12 +122,16 @@ export function kneeSentence(run: RunResult, m: Models): string[] {
   const kneeStep = kneeResult(run);
   const knee = kneeStep === null ? undefined : m.utilisation.find((u) => sameAttempt(u, kneeStep));
   if (!knee) return [];
+  const measured =
+    knee.latencyInflation === null ? '' : `; the measured mean was ${knee.latencyInflation.toFixed(2)}× step 1's`;
+  if (m.utilisationBaseAtLeast)
+    return [
+      `At the last step held (step ${stepNo(knee.index)}) ρ ≤ ${fmtRatio(knee.rho)}: no step failed at the target, so how near saturation it ran is not known${measured}.`,
+    ];
   const amp =
     knee.amplification === null
       ? 'the queue is saturated'
       : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
-  const measured =
-    knee.latencyInflation === null ? '' : `; the measured mean grew ${knee.latencyInflation.toFixed(2)}× from step 1`;
   return [
     `Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRatio(knee.rho)}: ${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`,
   ];

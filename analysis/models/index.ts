@@ -14,6 +14,8 @@ export function modelsOf(
   kneeStep: number | null,
   peakPerSec: number,
   entryNames: readonly string[] = [],
+  /** A step failed at the target past the knee (the capacity established): μ is the saturation throughput, not a floor of it. */
+  limitFound = true,
 ): Models {
   const little = littleRows(steps, entryNames);
   // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows)
@@ -33,6 +35,7 @@ export function modelsOf(
     usl: fit,
     uslNote: note,
     utilisationBasePerSec: mu,
+    ...(mu !== null && !limitFound ? { utilisationBaseAtLeast: true as const } : {}),
     utilisation: utilisationRows(little, mu, kneeStep),
     ...(entryNames.length > 0 ? { wPerArrival: true } : {}),
   };

@@ -57,4 +57,14 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     // the rows for the table are every step's still
     expect(modelsOf(DEMO.steps, 150, 2, 400).little).toHaveLength(10);
   });
+
+  it('marks μ a floor when no step failed at the target past the knee (the capacity not established)', () => {
+    expect(modelsOf(DEMO.steps, 150, 2, 400).utilisationBaseAtLeast).toBeUndefined();
+    expect(modelsOf(DEMO.steps, 150, 2, 400, [], false)).toMatchObject({
+      utilisationBasePerSec: 400,
+      utilisationBaseAtLeast: true,
+    });
+    // no step held: no μ, nothing to mark
+    expect(modelsOf(DEMO.steps, null, null, 400, [], false).utilisationBaseAtLeast).toBeUndefined();
+  });
 });

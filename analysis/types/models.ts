@@ -58,6 +58,12 @@ export interface Models {
   uslNote: string;
   /** Capacity used as the denominator of rho (req/s); null when no step held. */
   utilisationBasePerSec: number | null;
+  /**
+   * No step failed at the target after the last one held (the top rate held, or the run stopped
+   * for another reason): the saturation throughput is only at least utilisationBasePerSec, so each
+   * rho is at most its figure and nothing is known to be saturated.
+   */
+  utilisationBaseAtLeast?: true;
   utilisation: UtilisationRow[];
   /** W is each step's mean time per arrival from the mix's entries (models/little.ts); absent: the requests' mean. */
   wPerArrival?: boolean;
