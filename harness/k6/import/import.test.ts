@@ -152,6 +152,35 @@ describe('plateau import k6 of a user script', () => {
     }
   });
 
+  it('a --t0 far before the first sample, or after samples of the run, is refused with the numbers', async () => {
+    const file = `${FIX}/stepped-reject.ndjson`;
+    const t0Fix = /^pass the scenario's start as --t0 .*or drop --t0: the default is the first vus point - 1 s$/;
+    // years early: refused at the first sample, before a second is filled (it ran out of memory)
+    await expect(
+      importK6({ file, outDir: runsDir, steps: {}, t0Ms: Date.parse('2020-01-01T00:00:00Z') }),
+    ).rejects.toMatchObject({
+      code: 'k6-t0-early',
+      message: expect.stringMatching(
+        /^--t0 2020-01-01T00:00:00\.000Z is [\d,]+ s before the first sample of stepped-reject\.ndjson \(2026-11-29T16:53:3\d/,
+      ),
+      hint: expect.stringMatching(t0Fix),
+    });
+    // 10 s late: the samples before it would have piled into its first second
+    await expect(
+      importK6({ file, outDir: runsDir, steps: {}, t0Ms: Date.parse('2026-11-29T16:53:48.6Z') }),
+    ).rejects.toMatchObject({
+      code: 'k6-t0-late',
+      message: expect.stringMatching(
+        /^--t0 2026-11-29T16:53:48\.600Z is (9|10)\.\d s after the first of [\d,]+ samples/,
+      ),
+      hint: expect.stringMatching(t0Fix),
+    });
+    // the run's own t0, given: imported as derived
+    const derived = await importK6({ file, outDir: runsDir, steps: {} });
+    const given = await importK6({ file, outDir: runsDir, steps: {}, t0Ms: derived.ingest.stats.t0Ms! });
+    expect(given.result.steps.map((x) => x.ratePerSec)).toEqual([60, 120, 180]);
+  });
+
   it('votacao without step flags: refused as a closed model, with the fix', async () => {
     await expect(
       importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: {} }),

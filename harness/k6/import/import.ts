@@ -23,7 +23,7 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
-import { MAX_SCENARIOS } from '../output/bucketizer.ts';
+import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
 import { readLines } from '../output/lines.ts';
 import { FOLDED_NAME, foldedCountOf, foldedNameOf, type NamesSummary } from '../output/names.ts';
 import { MAX_NAMES } from '../../scenario/names.ts';
@@ -63,6 +63,13 @@ export interface ImportOutput {
 
 const IMPORT_TARGET = 'http://k6-import.invalid/';
 
+/** A --t0 this long before the first sample is refused: k6 writes its gauges from the start, every second. */
+const MAX_T0_LEAD_S = 300;
+/** A --t0 after samples of the run's (more than this before it): they would all be counted in its first second. */
+const MAX_T0_LAG_MS = 1000;
+const T0_FIX =
+  "pass the scenario's start as --t0 (ISO time or epoch ms), or drop --t0: the default is the first vus point - 1 s";
+
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
   let { records, ingest, cut } = await ingestFile(o, 'iterations');
@@ -74,6 +81,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       EXIT.usage,
     );
   }
+  t0Check(o, ingest);
   const notes: string[] = [];
   // no iteration ever ended (each outlived the run, or the file lacks the metric): requests are all there is
   if (
@@ -183,6 +191,18 @@ function iterationsTraffic(
   };
 }
 
+/** A --t0 given with the run's samples well after it, or some well before it: refused with the numbers. */
+function t0Check(o: ImportOptions, ingest: IngestResult): void {
+  const st = ingest.stats;
+  if (o.t0Ms === undefined || st.beforeT0Ms <= MAX_T0_LAG_MS) return;
+  throw new PlateauError(
+    `--t0 ${new Date(o.t0Ms).toISOString()} is ${(st.beforeT0Ms / 1000).toFixed(1)} s after the first of ${st.beforeT0.toLocaleString('en-US')} samples of ${path.basename(o.file)} that came before it: they would all be counted in its first second`,
+    T0_FIX,
+    'k6-t0-late',
+    EXIT.usage,
+  );
+}
+
 /**
  * Iterations are the arrivals unless the output has plateau_arrival samples (a mix run by
  * plateau's k6 runtime), which then count: a second written before the first of them ended held
@@ -201,13 +221,22 @@ async function ingestFile(
       phase: 'steps',
       lateS: o.lateS ?? 5,
       t0Ms: o.t0Ms,
+      maxLeadS: MAX_T0_LEAD_S,
       scenarios: o.scenarios,
       arrivals,
       byName: 'always',
       sink: (r) => records.push(r),
     },
     o.file,
-  );
+  ).catch((err: unknown) => {
+    if (!(err instanceof T0TooEarly)) throw err;
+    throw new PlateauError(
+      `--t0 ${new Date(o.t0Ms ?? 0).toISOString()} is ${Math.round(err.leadS).toLocaleString('en-US')} s before the first sample of ${path.basename(o.file)} (${new Date(err.firstMs).toISOString()}); k6 writes its gauges from the start, so a run's first sample comes within seconds of it (at most ${MAX_T0_LEAD_S} s taken)`,
+      T0_FIX,
+      'k6-t0-early',
+      EXIT.usage,
+    );
+  });
   return { records, ingest, cut };
 }
 

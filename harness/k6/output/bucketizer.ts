@@ -69,6 +69,16 @@ function phaseOf(metric: string): Phase | undefined {
 /** Without `vus` points, how much data (ms of sample time) to see before settling t0. */
 const T0_FALLBACK_SPAN_MS = 3000;
 
+/** The first sample came more than BucketizerOptions.maxLeadS after the t0 given. */
+export class T0TooEarly extends Error {
+  constructor(
+    readonly leadS: number,
+    readonly firstMs: number,
+  ) {
+    super(`the first sample came ${Math.round(leadS)} s after t0`);
+  }
+}
+
 export interface BucketizerOptions {
   source: string;
   phase: string;
@@ -76,6 +86,11 @@ export interface BucketizerOptions {
   lateS: number;
   /** Epoch ms of t = 0; derived from the data when absent. */
   t0Ms?: number;
+  /**
+   * With t0Ms: the most seconds the first sample may come after it. Past this the ingest stops with
+   * T0TooEarly before it fills the seconds between them (a --t0 years off would fill memory).
+   */
+  maxLeadS?: number;
   /** Scenario names to keep; all when absent. */
   scenarios?: readonly string[];
   /** The host's figures sampled while k6 ran (the k6 engine; not an imported file). */
@@ -96,6 +111,8 @@ export interface IngestStats {
   byMetric: Record<string, number>;
   /** Samples outside the selected scenarios, or of setup/teardown. */
   skipped: number;
+  /** Of beforeT0: how far (ms) the earliest of them came before t0; 0 when none did. */
+  beforeT0Ms: number;
   /** Samples that arrived after their second had closed (counted in a later second). */
   late: number;
   /** Samples stamped before t0 (counted in second 0). */
@@ -235,6 +252,7 @@ export class Bucketizer {
       skipped: 0,
       late: 0,
       beforeT0: 0,
+      beforeT0Ms: 0,
       checksFailed: 0,
       t0Ms: null,
       t0From: null,
@@ -284,6 +302,7 @@ export class Bucketizer {
     s.points++;
     const m = this.metricInfo(p.metric);
     m.count++;
+    if (s.firstMs === null) this.leadCheck(p.timeMs);
     if (s.firstMs === null || p.timeMs < s.firstMs) s.firstMs = p.timeMs;
     if (s.lastMs === null || p.timeMs > s.lastMs) s.lastMs = p.timeMs;
     if (this.t0Ms === null) {
@@ -291,6 +310,13 @@ export class Bucketizer {
       return;
     }
     this.add(p, m.phase);
+  }
+
+  /** A first sample too long after a given t0 (maxLeadS): stop before filling the seconds between. */
+  private leadCheck(firstMs: number): void {
+    const { t0Ms, maxLeadS } = this.o;
+    if (t0Ms !== undefined && maxLeadS !== undefined && firstMs - t0Ms > maxLeadS * 1000)
+      throw new T0TooEarly((firstMs - t0Ms) / 1000, firstMs);
   }
 
   /** Flushes every open second (the stream ended). */
@@ -558,6 +584,7 @@ export class Bucketizer {
     let tS = Math.floor((timeMs - this.t0Ms!) / 1000);
     if (tS < 0) {
       this.stats.beforeT0++;
+      this.stats.beforeT0Ms = Math.max(this.stats.beforeT0Ms, this.t0Ms! - timeMs);
       tS = 0;
     }
     if (tS < this.firstOpenS) {
