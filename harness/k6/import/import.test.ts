@@ -398,5 +398,29 @@ describe('plateau import k6 of a file cut short', () => {
     const r = await importK6({ file, outDir: runsDir, runId: 'cut-gz', steps: {} });
     expect(r.ingest.stats.points).toBeGreaterThan(10_000);
     expect(r.notes.some((n) => n.startsWith('cut.ndjson.gz ends mid-stream (gzip cut short'))).toBe(true);
+    // judged as interrupted: what it held is a lower bound, never a capacity for the gate
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
+    const meta = JSON.parse(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')) as { status: string };
+    expect(meta.status).toBe('interrupted');
+  });
+
+  it('a plain file whose last line is torn: the same, its steps held but the failing one missing', async () => {
+    // stepped-reject cut mid-sample as its 180 step began (the failure that made its capacity never written)
+    const text = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8');
+    const at = text.indexOf('"time":"2026-11-29T22:24:00');
+    expect(at).toBeGreaterThan(0);
+    const file = written('torn.ndjson', [text.slice(0, at + 20)]);
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.ingest.tornLastLine).toBe(true);
+    expect(r.notes).toContain(
+      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted (a capacity only where a failure past the knee was confirmed)",
+    );
+    // its 180 step's ramp had begun: not judged
+    expect(r.result.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'incomplete']);
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
+    expect(r.result.heldAtLeastPerSec).toBeGreaterThan(50);
+    // the whole file: not torn, complete
+    const whole = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
+    expect([whole.ingest.tornLastLine, whole.result.interrupted]).toEqual([false, false]);
   });
 });

@@ -10,7 +10,14 @@
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
 import path from 'node:path';
-import type { BucketRecord, NameBucket, StageOutcome, RunResult, TrafficRecord } from '../../../analysis/types.ts';
+import type {
+  BucketRecord,
+  NameBucket,
+  StageOutcome,
+  StepPlan,
+  RunResult,
+  TrafficRecord,
+} from '../../../analysis/types.ts';
 import { mergeNameBuckets } from '../../../analysis/buckets.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
@@ -94,9 +101,11 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} has no \`iterations\` samples (no iteration ended): each request is counted as an arrival`,
     );
   }
-  if (cut)
+  // k6 writes whole lines and ends its gzip stream: a file without either was cut while k6 ran
+  const killed = cut || ingest.tornLastLine;
+  if (killed)
     notes.push(
-      `${path.basename(o.file)} ends mid-stream (gzip cut short: k6 stopped while writing it?): the samples before the cut are imported, the run's last seconds are missing`,
+      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted (a capacity only where a failure past the knee was confirmed)`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
@@ -155,7 +164,11 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   for (const r of records) store.appendBucket(r);
   store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes));
-  store.update({ status: 'complete', finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString() });
+  store.update({
+    status: killed ? 'interrupted' : 'complete',
+    ...(killed ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
+    finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString(),
+  });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
 }
@@ -189,6 +202,13 @@ function iterationsTraffic(
       ...(closed ? { closedModel: closed } : {}),
     },
   };
+}
+
+/** The step whose ramp had begun by second tS (the last such), or null before the first. */
+function stepAt(steps: readonly StepPlan[], tS: number): number | null {
+  let at: number | null = null;
+  for (const s of steps) if (s.rampStartS <= tS) at = s.index;
+  return at;
 }
 
 /** A --t0 given with the run's samples well after it, or some well before it: refused with the numbers. */

@@ -14,6 +14,8 @@ export interface IngestResult {
   lines: number;
   /** Lines that were neither a k6 sample nor a definition (reported, not fatal: a torn last line). */
   badLines: number;
+  /** The last line was a bad one: k6 was killed while writing it (it writes whole lines otherwise). */
+  tornLastLine: boolean;
   stats: IngestStats;
 }
 
@@ -30,6 +32,7 @@ export async function ingestLines(
   let csv: CsvRows | null = null;
   let lines = 0;
   let badLines = 0;
+  let lastBad = false;
   for await (const batch of batches) {
     for (const line of batch) {
       if (format === null) {
@@ -40,6 +43,7 @@ export async function ingestLines(
       lines++;
       // direct calls (not through a function variable) that the compiler can inline
       const r = csv === null ? parseJsonLine(line) : csv.push(line);
+      if (r !== 'skip') lastBad = r === 'bad';
       if (typeof r === 'object') {
         // k6 writes one time format per file: its first row says whether times are whole seconds
         if (csv?.wholeSeconds && b.stats.points === 0) b.timesAreWholeSeconds();
@@ -55,5 +59,5 @@ export async function ingestLines(
     }
   }
   b.end();
-  return { format, lines, badLines, stats: b.stats };
+  return { format, lines, badLines, tornLastLine: lastBad, stats: b.stats };
 }
