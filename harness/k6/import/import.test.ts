@@ -25,7 +25,10 @@ const stepsStage = (dir: string) =>
   (JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as { stages: StageOutcome[] }).stages.find(
     (s) => s.name === 'steps',
   )!;
-const FLAGS = { startPerSec: 5, stepPerSec: 5, maxPerSec: 10, rampS: 1, holdS: 10 };
+/** The synthetic runs below: 10 arrivals/s for 12 s, one step. */
+const FLAGS = { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 10 };
+/** votacao is a closed model: any rates (it was offered none; the flags only give it steps for its tables). */
+const VOTACAO_FLAGS = { startPerSec: 5, stepPerSec: 5, maxPerSec: 10, rampS: 1, holdS: 10 };
 
 /** One k6 JSON output line: a point `ms` after 16:52:40 UTC. */
 const T = Date.parse('2026-11-29T16:52:40.000Z');
@@ -41,7 +44,11 @@ function written(name: string, lines: readonly string[]): string {
 
 describe('plateau import k6 of a user script', () => {
   it('votacao (5 VUs, 4 named requests an iteration): arrivals are iterations, requests and names kept', async () => {
-    const r = await importK6({ file: `${FIX}/public-votacao-constant-vus.ndjson`, outDir: runsDir, steps: FLAGS });
+    const r = await importK6({
+      file: `${FIX}/public-votacao-constant-vus.ndjson`,
+      outDir: runsDir,
+      steps: VOTACAO_FLAGS,
+    });
     const bs = buckets(r.dir);
     const sum = (f: (b: BucketRecord) => number) => bs.reduce((a, b) => a + f(b), 0);
     expect([sum((b) => b.completed), sum((b) => b.requests ?? 0)]).toEqual([107, 558]);
@@ -150,6 +157,25 @@ describe('plateau import k6 of a user script', () => {
       const m = await mergeRuns({ dirs, outDir: runsDir });
       expect([m.result.stopReason, m.result.capacityPerSec]).toEqual(['closed-model', null]);
     }
+  });
+
+  it('step flags the file was not offered are refused with the rates it was (a hold given long read delivery 1.43)', async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    const plan = { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 2, holdS: 8 };
+    // the plan as k6 ran it: imported
+    const ran = await importK6({ file, outDir: runsDir, steps: plan });
+    expect(ran.result.steps.map((x) => x.ratePerSec)).toEqual([50, 100, 150, 200, 250]);
+    for (const wrong of [
+      { ...plan, holdS: 12 },
+      { ...plan, startPerSec: 100, stepPerSec: 100, maxPerSec: 500 },
+    ])
+      await expect(importK6({ file, outDir: runsDir, steps: wrong })).rejects.toMatchObject({
+        code: 'k6-steps-mismatch',
+        message: expect.stringMatching(
+          /^the step flags do not match stepped-queue\.ndjson\.gz: step \d is \d+ req\/s by the flags, the file offered \d+\.\d in its judged window \(\d+-\d+ s\)/,
+        ),
+        hint: expect.stringMatching(/^give the rates and times k6 ran .*or drop the step flags to derive the plan/),
+      });
   });
 
   it('a --t0 far before the first sample, or after samples of the run, is refused with the numbers', async () => {

@@ -28,6 +28,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
+import { flagMismatches, mismatchText } from './plan-check.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
@@ -129,6 +130,18 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   const traffic = iterationsTraffic(records, ingest, closed);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
+  // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
+  const mismatches =
+    stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0)
+      ? flagMismatches(plan.steps, ingest.stats.offeredPerS)
+      : [];
+  if (mismatches.length > 0)
+    throw new PlateauError(
+      mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
+      'give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file',
+      'k6-steps-mismatch',
+      EXIT.usage,
+    );
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
