@@ -329,6 +329,16 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
       /scenario module .*no-such-scenario\.ts does not exist/,
     ],
     [
+      'import k6 of a directory (not the file k6 wrote in it)',
+      ['import', 'k6', runsDir],
+      /k6 output .* is not a file \(a directory\?\)[\s\S]*not the folder it is in/,
+    ],
+    [
+      'import k6 with a part of the plan (the whole plan or none)',
+      ['import', 'k6', 'test/fixtures/k6/stepped-reject.ndjson', '--start-rate', '60'],
+      /the import takes the whole plan or none: --start-rate given without --step-rate, --max-rate, --ramp, --hold[\s\S]*drop the step flags to derive the plan/,
+    ],
+    [
       'k6-script --demo, which has no target to write for',
       ['k6-script', '--demo'],
       /k6-script --demo: the demo target lives only as long as a `plateau run --demo`/,

@@ -319,6 +319,15 @@ function nameNotes(records: BucketRecord[], names: NamesSummary): string[] {
   ];
 }
 
+/** The step flags an import takes all of, or none: the plan as k6 ran it. */
+const STEP_FLAGS = [
+  ['startPerSec', '--start-rate'],
+  ['stepPerSec', '--step-rate'],
+  ['maxPerSec', '--max-rate'],
+  ['rampS', '--ramp'],
+  ['holdS', '--hold'],
+] as const;
+
 function planSteps(
   o: ImportOptions,
   records: readonly BucketRecord[],
@@ -331,6 +340,16 @@ function planSteps(
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
   const file = path.basename(o.file);
+  const missing = STEP_FLAGS.filter(([k]) => s[k] === undefined).map(([, flag]) => flag);
+  if (given && missing.length > 0)
+    throw new PlateauError(
+      `the import takes the whole plan or none: ${STEP_FLAGS.filter(([k]) => s[k] !== undefined)
+        .map(([, flag]) => flag)
+        .join(', ')} given without ${missing.join(', ')}`,
+      `give ${missing.join(', ')} too, as the k6 script ran (its ramping-arrival-rate stages), or drop the step flags to derive the plan from the file`,
+      'k6-steps-partial',
+      EXIT.usage,
+    );
   if (given)
     return {
       steps: { ...s },

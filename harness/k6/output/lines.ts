@@ -81,6 +81,14 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
       EXIT.usage,
     );
   }
+  if (!fs.statSync(file).isFile()) {
+    throw new PlateauError(
+      `k6 output ${file} is not a file (a directory?)`,
+      'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in',
+      'k6-output-missing',
+      EXIT.usage,
+    );
+  }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
   const split = new LineSplitter();
