@@ -150,7 +150,17 @@ describe('decideGate', () => {
         withTarget(BASE, 'https://prod.example/orders'),
         0.05,
       ).headline,
-    ).toMatch(/^cannot judge: the target differs/);
+    ).toMatch(/^cannot judge: the target differs .*: save a baseline of this target/);
+    // two k6 imports without --target are named after their files: the fix names --target
+    expect(
+      decideGate(
+        withTarget(kneeRun(400), 'k6 run imported from run.csv.gz'),
+        withTarget(BASE, 'k6 run imported from run.ndjson'),
+        0.05,
+      ).headline,
+    ).toMatch(
+      /the target differs .*: a k6 import names its target only when told \(plateau import k6 FILE --target URL\)/,
+    );
     // a loopback target's port is ephemeral (the demo's): not a difference
     expect(
       decideGate(

@@ -84,6 +84,9 @@ function kneeRate(run: RunResult): number {
   return run.steps.find((s) => s.index === run.kneeStep)?.ratePerSec ?? 0;
 }
 
+/** The target of a k6 run imported without --target: its file's name follows (harness/k6/import). */
+export const IMPORTED_TARGET = 'k6 run imported from ';
+
 /** Differences that make a capacity against the baseline meaningless (others are warnings). */
 function incomparable(baseline: RunResult, run: RunResult): string[] {
   const out: string[] = [];
@@ -96,7 +99,13 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
       `the stop rules differ (baseline ${ruleThresholds(baseline)}, run ${ruleThresholds(run)}): the knee means different things; use the baseline's rules or save a new baseline`,
     );
   if (targetKey(baseline.target) !== targetKey(run.target))
-    out.push(`the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`);
+    out.push(
+      `the target differs (baseline ${baseline.target}, run ${run.target}): ${
+        [baseline.target, run.target].some((t) => t.startsWith(IMPORTED_TARGET))
+          ? 'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target, or save a baseline of this target'
+          : 'save a baseline of this target'
+      }`,
+    );
   const mix = mixDifference(baseline, run);
   if (mix)
     out.push(

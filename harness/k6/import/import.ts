@@ -28,6 +28,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
+import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
 import { flagMismatches, mismatchText } from './plan-check.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
@@ -150,7 +151,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     status: 'running',
     startedAt: new Date(ingest.stats.t0Ms ?? 0).toISOString(),
     finishedAt: null,
-    target: o.target ?? `k6 run imported from ${path.basename(o.file)}`,
+    target: o.target ?? `${IMPORTED_TARGET}${path.basename(o.file)}`,
     engine: 'k6',
     scenario: o.scenarios?.join(',') ?? 'k6 (all scenarios)',
     ...(traffic ? { traffic } : {}),
