@@ -41,7 +41,11 @@ export function howToReadTerms(run: RunResult): Term[] {
     {
       term: 'Percentiles',
       inSentence: true,
-      meaning: 'carry their sample count (n); `~value*` marks one that rests on too few samples to trust.',
+      meaning: `carry their sample count (n); \`~value*\` marks one that rests on too few samples to trust.${
+        unit === 'arrivals/s'
+          ? ' The percentiles of a step are of its requests (each request of a transaction counts), where its rates count arrivals; the table by name gives each transaction its whole duration.'
+          : ''
+      }`,
     },
   ];
 }

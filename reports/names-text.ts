@@ -137,7 +137,7 @@ export function trafficText(run: RunResult): TextSection | null {
   const paragraphs: TextParagraph[] = [];
   if (mixed)
     paragraphs.push({
-      text: "Each arrival runs one entry of the mix, chosen by its arrival number (smooth weighted round robin: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
+      text: "Each arrival runs one entry of the mix, chosen by its arrival number (a weighted round robin in Tijdeman's order: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
     });
   if (t.iterations) paragraphs.push({ text: importedText(t, t.iterations) });
   if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });

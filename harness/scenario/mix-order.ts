@@ -1,6 +1,6 @@
 /**
  * Which mix entry an arrival runs: a pure function of the global arrival number, so both engines
- * and every worker stripe send the same mix. One period of a smooth weighted round robin over the
+ * and every worker stripe send the same mix. One period of a weighted round robin over the
  * weights made whole is laid out once; arrival n runs entry table[(n - 1) mod W]. The order is
  * Tijdeman's (the "chairman assignment" of 1980): after any n arrivals from the first, each entry's
  * count is within 1 - 1/(2k - 2) of n x its share, k entries; nginx's SWRR, used before, passed 1

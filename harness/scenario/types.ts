@@ -80,7 +80,7 @@ export interface ScenarioContext {
   readonly runId: string;
   /** Global iteration number, 1-based, unique across workers. */
   readonly seq: number;
-  /** `${ids.prefix}${runId}-${seq}` by default; a UUID when asked. */
+  /** `${ids.prefix}${runId}-${seq}` by default; a UUID when asked. One per arrival: every call in it returns the same (add a suffix for a second object). */
   uniqueId(format?: IdFormat): string;
   /** A business object index in [0, keySpace): spreads load over many rows (default 100,000). */
   pick(keySpace?: number): number;
@@ -106,7 +106,7 @@ export interface Scenario {
   /** Data files, by name, for ctx.row(name): loaded once per process, shared by every VU of a thread. */
   data?: Record<string, DataSource>;
   /**
-   * The traffic: one entry per arrival, chosen by smooth weighted round robin over the global
+   * The traffic: one entry per arrival, chosen by weighted round robin (Tijdeman's order, mix-order.ts) over the global
    * arrival number. Without it, `request` (and `check`) is the one entry, named after the scenario.
    */
   mix?: Record<string, MixEntry>;
