@@ -100,11 +100,11 @@ describe('the demo mix', () => {
 
   it('states its capacity in one line', () => {
     expect(mixCapacityLine(4, DEMO_HOLDS, demoMixCapacity(4, DEMO_HOLDS))).toBe(
-      'demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms: mix 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)',
+      'demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms: its own mix (demo/scenario.ts) 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)',
     );
     const holds = { readMs: 1.9, writeMs: 9.5, confirmMs: 9.5 };
     expect(mixCapacityLine(2, holds, demoMixCapacity(2, holds))).toBe(
-      'demo: pool 2, hold read 1.9 ms / write 9.5 ms / confirm 9.5 ms: mix 70/25/5 -> theoretical capacity about 430 arrivals/s (451 req/s)',
+      'demo: pool 2, hold read 1.9 ms / write 9.5 ms / confirm 9.5 ms: its own mix (demo/scenario.ts) 70/25/5 -> theoretical capacity about 430 arrivals/s (451 req/s)',
     );
     const model = { contentionAlpha: 0, coherencyBeta: 0.02 };
     expect(mixCapacityLine(32, DEMO_HOLDS, demoMixCapacity(32, DEMO_HOLDS, model))).toMatch(

@@ -90,7 +90,7 @@ const ms = (v: number): string => `${+v.toFixed(2)} ms`;
 
 /**
  * What the demo prints at start, e.g. "demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms:
- * mix 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)".
+ * its own mix (demo/scenario.ts) 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)".
  */
 export function mixCapacityLine(slots: number, h: DemoHolds, c: MixCapacity): string {
   const weights = demoMixEntries(h)
@@ -99,7 +99,7 @@ export function mixCapacityLine(slots: number, h: DemoHolds, c: MixCapacity): st
   const peak = c.peakConcurrency < slots ? ` at its peak of ${c.peakConcurrency} busy slots` : '';
   return (
     `demo: pool ${slots}, hold read ${ms(h.readMs)} / write ${ms(h.writeMs)} / confirm ${ms(h.confirmMs)}: ` +
-    `mix ${weights} -> theoretical capacity about ${Math.round(c.arrivalsPerSec)} arrivals/s ` +
+    `its own mix (demo/scenario.ts) ${weights} -> theoretical capacity about ${Math.round(c.arrivalsPerSec)} arrivals/s ` +
     `(${Math.round(c.requestsPerSec)} req/s)${peak}`
   );
 }

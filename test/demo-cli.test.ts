@@ -57,7 +57,7 @@ describe('demo CLI', () => {
         `demo target on ${msg.url}: 4 slots x 10 ms hold = theoretical capacity 400 req/s of writes alone`,
       );
       expect(stderr).toContain(
-        'demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms: mix 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)',
+        'demo: pool 4, hold read 2 ms / write 10 ms / confirm 10 ms: its own mix (demo/scenario.ts) 70/25/5 -> theoretical capacity about 816 arrivals/s (857 req/s)',
       );
       expect(stdout + stderr).not.toContain(secret);
     } finally {
@@ -84,7 +84,7 @@ describe('demo CLI', () => {
       child.kill('SIGTERM');
       await exited;
       expect(stderr).toContain(
-        'demo: pool 2, hold read 4 ms / write 10 ms / confirm 6 ms: mix 70/25/5 -> theoretical capacity about 328 arrivals/s (344 req/s)',
+        'demo: pool 2, hold read 4 ms / write 10 ms / confirm 6 ms: its own mix (demo/scenario.ts) 70/25/5 -> theoretical capacity about 328 arrivals/s (344 req/s)',
       );
     } finally {
       clearTimeout(killer);
