@@ -4,6 +4,7 @@
  * models and the warnings.
  */
 import { mergeRecords } from './buckets.ts';
+import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, summarizeStop } from './stop.ts';
 import { DEFAULT_GENERATOR_BOUNDS, overloadShape } from './verdicts.ts';
@@ -41,7 +42,7 @@ function withRateUnit(input: AnalyzeInput): AnalyzeInput {
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(given: AnalyzeInput): RunResult {
   const input = withRateUnit(given);
-  const records = mergeRecords(input.records);
+  const { records, folded } = capNames(mergeRecords(input.records));
   const routes = input.serverConfig?.requests?.routes;
   const server =
     input.samples || input.promqlWindows
@@ -85,7 +86,19 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     steps,
     ...stop,
     interrupted: input.interrupted,
-    warnings: [...runWarnings(steps, input.rules, input.stages), ...replay.differs.map(differsWarning)],
+    warnings: [
+      ...runWarnings(steps, input.rules, input.stages),
+      ...replay.differs.map(differsWarning),
+      ...(folded
+        ? [
+            {
+              code: 'names-past-limit',
+              step: null,
+              figures: { count: folded.count, row: folded.row, examples: folded.examples.join('", "') },
+            },
+          ]
+        : []),
+    ],
     ...(replay.differs.length > 0 ? { replayDiffers: replay.differs } : {}),
     series: seriesOf(records),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),

@@ -241,3 +241,37 @@ describe('the threads stage and a generator short of CPU', () => {
     ).toEqual([]);
   });
 });
+
+describe('a name that failed in a step that held', () => {
+  const byName = (failed: number, completed: number, transaction = false) => ({
+    ...(transaction ? { transaction: true as const } : {}),
+    completedPerSec: completed / 5,
+    throughputPerSec: (completed - failed) / 5,
+    completed,
+    ok: completed - failed,
+    failed,
+    errorRate: failed / completed,
+    errors: { other: failed },
+    latency: [],
+    meanMs: null,
+    maxMs: null,
+  });
+
+  it('is warned of, once a name, with its steps and worst share (the stop rule judges the arrivals as a whole)', () => {
+    const steps = [
+      step({ index: 0, byName: { read: byName(0, 70), tx: byName(5, 5, true) } }),
+      step({ index: 1, byName: { read: byName(1, 140), tx: byName(9, 10, true) } }),
+      // a step that failed says so itself
+      step({ index: 2, verdict: 'fails', byName: { read: byName(100, 210), tx: byName(15, 15, true) } }),
+    ];
+    const w = runWarnings(steps, rules);
+    expect(w).toEqual([
+      '"tx" failed 100% of its arrivals in steps 1 and 2, which held on the run\'s arrivals as a whole: the capacity is the other entries\', with this one failing; read its errors in the table by name and fix them before taking the capacity',
+    ]);
+  });
+
+  it('not below half its completions, nor under 5 failures', () => {
+    const steps = [step({ byName: { read: byName(30, 70), tx: byName(4, 4, true) } })];
+    expect(runWarnings(steps, rules)).toEqual([]);
+  });
+});

@@ -162,5 +162,36 @@ export function runWarnings(
     ...stealWarning(steps),
     ...percentileWarnings(steps, rules),
     ...coldTarget(warmupRecordOf(stages), steps),
+    ...failingNames(steps),
   ];
+}
+
+/** A name failing this share of its completions or more, in a step that held, is warned of... */
+const NAME_FAILING = 0.5;
+/** ...once this many failed (a handful of completions says little). */
+const NAME_FAILING_MIN = 5;
+
+/**
+ * Names that failed in a step that held: the stop rule judges the arrivals as a whole, so an entry
+ * of 5% that fails every time leaves delivery at 95% and the step held (a user's run: its
+ * transaction refused on every arrival, the capacity printed). One warning a name, its steps and
+ * its worst share.
+ */
+function failingNames(steps: readonly StepResult[]): Symptom[] {
+  const by = new Map<string, { steps: number[]; errorRate: number; transaction: boolean }>();
+  for (const s of steps) {
+    if (s.verdict !== 'holds' || !s.byName) continue;
+    for (const [name, n] of Object.entries(s.byName)) {
+      if (n.failed < NAME_FAILING_MIN || n.errorRate < NAME_FAILING) continue;
+      const w = by.get(name) ?? { steps: [], errorRate: 0, transaction: n.transaction === true };
+      if (!w.steps.includes(s.index)) w.steps.push(s.index);
+      w.errorRate = Math.max(w.errorRate, n.errorRate);
+      by.set(name, w);
+    }
+  }
+  return [...by].map(([name, w]) => ({
+    code: 'names-failing',
+    step: null,
+    figures: { name, steps: w.steps, errorRate: w.errorRate, transaction: w.transaction },
+  }));
 }

@@ -25,6 +25,10 @@ export function stepList(indices: readonly number[]): string {
 
 type F = Record<string, number>;
 
+/** The fix for names built from data (harness/scenario/names.ts NAME_FIX, which reports/ may not import). */
+const NAME_FIX_TEXT =
+  "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
+
 /** "step 3" or "steps 1 and 3". */
 function whereSteps(indices: readonly number[]): string {
   return new Set(indices).size === 1 ? `step ${stepList(indices)}` : `steps ${stepList(indices)}`;
@@ -119,6 +123,10 @@ function runWarningText(w: Symptom, unit: RateUnit): string {
       return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
     case 'closed-model':
       return `a closed-model k6 run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${f.vus} of its VUs active through ${f.heldS} seconds in a row and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
+    case 'names-past-limit':
+      return `${fmtInt(f.count)} names past the run's 100 are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): each engine thread refuses names past 100, but these, built from data no rule tells from fixed names, spread over threads; ${NAME_FIX_TEXT}`;
+    case 'names-failing':
+      return `"${w.figures.name}" failed ${fmtShare(f.errorRate)} of its ${w.figures.transaction ? 'arrivals' : 'requests'} in ${whereSteps(steps)}, which held on the run's arrivals as a whole: the capacity is the other entries', with this one failing; read its errors in the table by name and fix them before taking the capacity`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:
