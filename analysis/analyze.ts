@@ -7,7 +7,7 @@ import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, summarizeStop } from './stop.ts';
-import { DEFAULT_GENERATOR_BOUNDS, overloadShape } from './verdicts.ts';
+import { confirmedOverloadShape, DEFAULT_GENERATOR_BOUNDS } from './verdicts.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
@@ -118,7 +118,12 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     // a closed-model run was offered no rate: no shape of overload against one
     overload: input.closedModel
       ? undefined
-      : overloadShape(knee, firstBad, bestBefore(counted, firstBad), unitOf(input.rules)),
+      : confirmedOverloadShape(
+          knee,
+          counted.filter((s) => firstBad !== null && s.index === firstBad.index && s.verdict === 'fails'),
+          bestBefore(counted, firstBad),
+          unitOf(input.rules),
+        ),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),

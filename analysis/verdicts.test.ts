@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   afterFailure,
   classifyFailure,
+  confirmedOverloadShape,
   DEFAULT_GENERATOR_BOUNDS,
   generatorLimitedText,
   generatorSymptomOf,
@@ -298,6 +299,20 @@ describe('overloadShape', () => {
     expect(o.meaning.length).toBeGreaterThan(20);
   });
   it('none when nothing failed', () => expect(overloadShape(knee, null).shape).toBe('none'));
+  it("a confirmed failure's shape is its confirmation's, and a first attempt that read otherwise is said", () => {
+    const knee89 = step({ index: 2, ratePerSec: 90, throughputPerSec: 89.3 });
+    const stalled = step({ index: 3, ratePerSec: 120, throughputPerSec: 0.1, verdict: 'fails' });
+    const confirmation = step({ index: 3, attempt: 2, ratePerSec: 120, throughputPerSec: 85.1, verdict: 'fails' });
+    const o = confirmedOverloadShape(knee89, [stalled, confirmation], knee89);
+    expect(o.shape).toBe('plateau');
+    expect(o.evidence).toBe(
+      'throughput 85.1 req/s at 120 offered vs 89.3 at the knee (attempt 2, which the run stopped on; attempt 1 read collapse: throughput fell from 89.3 req/s (at 90 offered) to 0.1 req/s at 120 offered)',
+    );
+    // attempts that agree: the confirmation's evidence alone
+    const again = { ...stalled, attempt: 2, throughputPerSec: 0.2 };
+    expect(confirmedOverloadShape(knee89, [stalled, again], knee89)).toEqual(overloadShape(knee89, again, knee89));
+    expect(confirmedOverloadShape(knee89, [], knee89).shape).toBe('none');
+  });
 });
 
 describe('topologyChanged', () => {

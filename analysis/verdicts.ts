@@ -290,6 +290,27 @@ export function overloadShape(
   };
 }
 
+/**
+ * The overload shape of a failed step judged on its last attempt (the confirmation the run stopped
+ * on), where a first attempt can be an outlier: a generator stall read a collapse to 0.1/s that the
+ * confirmation, at 85 of 89, did not repeat. Where the attempts' shapes differ the evidence says so.
+ */
+export function confirmedOverloadShape(
+  knee: StepResult | null,
+  attempts: readonly StepResult[],
+  bestBefore: StepResult | null,
+  unit: RateUnit = 'req/s',
+): OverloadShape {
+  const last = attempts.at(-1) ?? null;
+  const shape = overloadShape(knee, last, bestBefore, unit);
+  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit) : null;
+  if (!first || first.shape === shape.shape) return shape;
+  return {
+    ...shape,
+    evidence: `${shape.evidence} (attempt ${attempts.length}, which the run stopped on; attempt 1 read ${first.shape}: ${first.evidence})`,
+  };
+}
+
 export interface FailurePolicy {
   confirmFailedStep: boolean;
   rerunContaminated: boolean;
