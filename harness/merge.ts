@@ -30,6 +30,41 @@ function sameTimeline(a: StepPlan[], b: StepPlan[]): boolean {
   );
 }
 
+/** A run's seconds as one text: per phase and second, its arrivals completed, ok and dropped (all sources summed). */
+function fingerprint(records: readonly BucketRecord[]): string {
+  const by = new Map<string, [number, number, number]>();
+  for (const r of records) {
+    const k = `${r.phase}/${r.tS}`;
+    const v = by.get(k) ?? [0, 0, 0];
+    v[0] += r.completed;
+    v[1] += r.ok;
+    v[2] += r.dropped;
+    by.set(k, v);
+  }
+  return [...by]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}:${v.join(',')}`)
+    .join(' ');
+}
+
+/**
+ * Two of the runs that are one run twice: the same start and the same counts second by second (the
+ * JSON and the CSV export of one k6 run, or a copy of a run's folder). Merged, they would read
+ * twice its capacity. Instances of one distributed run share a start but never every second's counts.
+ */
+function sameRunTwice<T extends { dir: string; meta: RunMeta; records: BucketRecord[] }>(
+  runs: readonly T[],
+): [T, T] | null {
+  const seen = new Map<string, T>();
+  for (const r of runs) {
+    const key = `${r.meta.startedAt} ${fingerprint(r.records)}`;
+    const before = seen.get(key);
+    if (before && r.records.length > 0) return [before, r];
+    seen.set(key, r);
+  }
+  return null;
+}
+
 export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result: RunResult }> {
   if (o.dirs.length < 2)
     throw new PlateauError(
@@ -69,6 +104,14 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
       EXIT.usage,
     );
   }
+  const twice = sameRunTwice(runs);
+  if (twice)
+    throw new PlateauError(
+      `${twice[1].dir} is ${twice[0].dir} again: the same start (${twice[0].meta.startedAt}) and the same counts in each of its seconds (the JSON and CSV exports of one k6 run, or a copy of a run): merged, it would read twice its capacity`,
+      "merge the instances of one run, each load generator's output once",
+      'merge-same-run',
+      EXIT.usage,
+    );
   const steps = first.plan.steps.map((s, i) => ({
     ...s,
     ratePerSec: Math.round(runs.reduce((acc, r) => acc + r.meta.plan!.steps[i].ratePerSec, 0) * 1000) / 1000,

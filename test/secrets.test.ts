@@ -206,8 +206,9 @@ describe('the scrubber', () => {
  * the token, every other second after 148 characters of padding: its message ("other: request
  * failed: ", the padding, "Authorization Bearer ") puts the token at character 192 of 200.
  */
-function k6Output(file: string, token: string): void {
-  const t0 = Date.parse('2026-01-01T00:00:00Z');
+/** `shiftMs`: the same output that much later (another load generator's: merged with the first, not the same run twice). */
+function k6Output(file: string, token: string, shiftMs = 0): void {
+  const t0 = Date.parse('2026-01-01T00:00:00Z') + shiftMs;
   const point = (metric: string, tMs: number, value: number, tags: Record<string, string>) =>
     JSON.stringify({
       metric,
@@ -264,10 +265,12 @@ describe('plateau import k6 and report --merge scrub like a run', () => {
   it('merging runs that kept the token (imported without it in the environment) writes it nowhere', async () => {
     const token = unique('tok');
     const file = path.join(runsDir, 'k6-token-merge.ndjson');
+    const other = path.join(runsDir, 'k6-token-merge-other.ndjson');
     k6Output(file, token);
+    k6Output(other, token, 300);
     delete process.env[TOKEN_VAR];
     const a = await importK6({ file, outDir: runsDir, runId: 'secrets-merge-a', steps });
-    const b = await importK6({ file, outDir: runsDir, runId: 'secrets-merge-b', steps });
+    const b = await importK6({ file: other, outDir: runsDir, runId: 'secrets-merge-b', steps });
     expect(fs.readFileSync(path.join(a.dir, 'buckets.ndjson'), 'utf8')).toContain(token); // nothing said it was secret then
     process.env[TOKEN_VAR] = token;
     const m = await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir, runId: 'secrets-merged' });

@@ -309,14 +309,15 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
    * both get a 503. With `vuIter`, the samples carry k6's vu and iter (metadata, v0.41+ layout:
    * built here, see harness/k6/output/iteration-outcomes.test.ts for why).
    */
-  function twoRequests(vuIter: boolean): string {
+  /** `shiftMs`: the same traffic that much later (another load generator's run of the plan). */
+  function twoRequests(vuIter: boolean, shiftMs = 0): string {
     const lines: string[] = [];
     const meta = (i: number) => (vuIter ? `,"metadata":{"iter":"${i >> 1}","vu":"${(i % 2) + 1}"}` : '');
     const at = (metric: string, ms: number, value: number, tags: Record<string, string>, i: number) =>
-      `{"metric":"${metric}","type":"Point","data":{"time":"${new Date(T + ms).toISOString()}","value":${value},"tags":${JSON.stringify(tags)}${meta(i)}}}`;
+      `{"metric":"${metric}","type":"Point","data":{"time":"${new Date(T + shiftMs + ms).toISOString()}","value":${value},"tags":${JSON.stringify(tags)}${meta(i)}}}`;
     for (let i = 0; i < 120; i++) {
       const start = 1000 + i * 100;
-      if (i % 10 === 0) lines.push(line('vus', start, 2, {}));
+      if (i % 10 === 0) lines.push(line('vus', start + shiftMs, 2, {}));
       const failed = i % 5 === 4;
       for (const [k, name] of ['login', 'buy'].entries()) {
         const tags = failed
@@ -330,7 +331,7 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
       const it = { group: '', scenario: 'default' };
       lines.push(at('iteration_duration', start + 30, 30, it, i), at('iterations', start + 30, 1, it, i));
     }
-    return written(`two-requests-${vuIter}.ndjson`, lines);
+    return written(`two-requests-${vuIter}-${shiftMs}.ndjson`, lines);
   }
   const okOf = (dir: string) => buckets(dir).reduce((a, b) => a + b.ok, 0);
 
@@ -351,15 +352,29 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
   it('merged, exact only if every run was', async () => {
     const [a, b] = [
       await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS }),
-      await importK6({ file: twoRequests(false), outDir: runsDir, steps: FLAGS }),
+      await importK6({ file: twoRequests(false, 300), outDir: runsDir, steps: FLAGS }),
     ];
     expect(
       (await mergeRuns({ dirs: [a.dir, b.dir], outDir: runsDir })).result.traffic?.iterations?.exactOutcomes,
     ).toBeUndefined();
-    const c = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
+    const c = await importK6({ file: twoRequests(true, 300), outDir: runsDir, steps: FLAGS });
     expect((await mergeRuns({ dirs: [a.dir, c.dir], outDir: runsDir })).result.traffic?.iterations?.exactOutcomes).toBe(
       true,
     );
+    // the JSON and the CSV export of one real k6 run: the same start, the same counts every second
+    const json = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
+    const csv = await importK6({ file: `${FIX}/stepped-reject.csv.gz`, outDir: runsDir, steps: {} });
+    await expect(mergeRuns({ dirs: [json.dir, csv.dir], outDir: runsDir })).rejects.toMatchObject({
+      code: 'merge-same-run',
+    });
+    // one run imported twice (the same start and counts) is one run, never two
+    const again = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
+    await expect(mergeRuns({ dirs: [a.dir, again.dir], outDir: runsDir })).rejects.toMatchObject({
+      code: 'merge-same-run',
+      message: expect.stringMatching(
+        /is .* again: the same start \(2026-11-29T16:52:40\.000Z\) and the same counts in each of its seconds .*: merged, it would read twice its capacity$/,
+      ),
+    });
   });
 
   it('without them: the lower bound, and the import says how to make it exact', async () => {
