@@ -203,6 +203,11 @@ describe('plateau import k6 of a user script', () => {
     });
     // the run's own t0, given: imported as derived
     const derived = await importK6({ file, outDir: runsDir, steps: {} });
+    // the environment is the importing machine's, and the report says so before its keys
+    const md = fs.readFileSync(path.join(derived.dir, 'report.md'), 'utf8');
+    expect(md).toMatch(
+      /## Environment\n\n\| Key \| Value \|\n\|[-| ]+\|\n\| describes \| the machine that imported the k6 output, not the one k6 ran on/,
+    );
     const given = await importK6({ file, outDir: runsDir, steps: {}, t0Ms: derived.ingest.stats.t0Ms! });
     expect(given.result.steps.map((x) => x.ratePerSec)).toEqual([60, 120, 180]);
   });

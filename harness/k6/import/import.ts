@@ -169,6 +169,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     stages: [],
     interruptedAtStep: null,
     environment: {
+      // k6 output names neither its host nor its CPUs: what follows is the importing machine's
+      describes: 'the machine that imported the k6 output, not the one k6 ran on (k6 output does not record it)',
       ...environment('k6'),
       k6Output: path.basename(o.file),
       k6Format: ingest.format ?? 'unknown',
