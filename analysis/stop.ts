@@ -200,20 +200,40 @@ export function summarizeStop(
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
-  const established = knee !== null && !closedModel && limitFound(steps[prefix], all, interrupted);
+  // a step that held after the first failure (an import goes on past it) says that failure was no limit
+  const heldLater = steps.slice(prefix + 1).find(heldAndCounts) ?? null;
+  const established =
+    knee !== null && !closedModel && heldLater === null && limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   const reason =
     failedStage && !interrupted
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
       : closedModel
         ? closedModelReason(heldAtLeastPerSec, rules)
-        : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
+        : heldLater !== null && !interrupted && steps[prefix]?.verdict === 'fails'
+          ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
+          : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
     ...reason,
+  };
+}
+
+/** The stop of a run whose first failure a later step contradicted: it held after it. */
+function unconfirmedReason(
+  bad: StepResult,
+  knee: StepResult | null,
+  later: StepResult,
+  held: number | null,
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } {
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'unconfirmed',
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a k6 run goes on past its steps' failures, and an import cannot rerun one to confirm it); capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`,
   };
 }
 

@@ -163,6 +163,7 @@ function notEstablishedWhy(run: RunResult): string {
   const bad = run.steps.find((s) => s.generatorBound && !s.transient);
   if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
+  if (run.stopReason === 'unconfirmed') return 'a step failed, but a later one held: the failure was no limit';
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);

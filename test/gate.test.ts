@@ -118,6 +118,21 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(400), noCap, 0.05).status).toBe('invalid');
   });
 
+  it('a run whose failure a later step contradicted (unconfirmed) cannot be judged, nor saved against', () => {
+    const later = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r === 300 ? 150 : r })),
+      holdS: 12,
+      rampS: 1,
+      settleS: 2,
+    });
+    expect([later.stopReason, later.capacityPerSec, later.heldAtLeastPerSec]).toEqual(['unconfirmed', null, 200]);
+    const d = decideGate(later, BASE, 0.05);
+    expect([d.status, d.exitCode]).toEqual(['invalid', 3]);
+    expect(d.headline).toMatch(
+      /^cannot judge: .*a failure a later step contradicted: step 3 \(300 req\/s\) delivered 0\.50/,
+    );
+  });
+
   it('warns when settings differ from the baseline', () => {
     const other = {
       ...kneeRun(400),

@@ -220,6 +220,11 @@ export type StopReason =
   | 'error'
   /** An imported k6 run of a closed model (constant-vus, ramping-vus...): it offered no rate, so it establishes no capacity. */
   | 'closed-model'
+  /**
+   * A step failed, but a later one held (an imported k6 run goes on past its failures; an import
+   * cannot rerun a step to confirm one): the failure was no limit, and no capacity is established.
+   */
+  | 'unconfirmed'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'
