@@ -16,6 +16,9 @@ export default function setup(): () => void {
   if (process.env.PLATEAU_TEST_TMP !== undefined) return () => undefined;
   const before = process.env.TMPDIR;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-test-'));
+  // a TMPDIR as /tmp is: the databases run as their own user, in a folder a helper hands them, and
+  // MariaDB writes its temporary files to TMPDIR (sticky: none removes another's; mkdtemp's own 0700)
+  fs.chmodSync(root, 0o1777);
   process.env.TMPDIR = root;
   process.env.PLATEAU_TEST_TMP = root;
   return () => {
