@@ -31,11 +31,15 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 /** The input with its rate unit in the rules it is judged by (the decision policy's too): the texts name it. */
 function withRateUnit(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
-  if (unit === undefined) return input;
+  if (unit === undefined && !input.okLowerBound) return input;
+  const texts = {
+    ...(unit !== undefined ? { rateUnit: unit } : {}),
+    ...(input.okLowerBound ? { okLowerBound: true as const } : {}),
+  };
   return {
     ...input,
-    rules: { ...input.rules, rateUnit: unit },
-    ...(input.policy ? { policy: { ...input.policy, rules: { ...input.policy.rules, rateUnit: unit } } } : {}),
+    rules: { ...input.rules, ...texts },
+    ...(input.policy ? { policy: { ...input.policy, rules: { ...input.policy.rules, ...texts } } } : {}),
   };
 }
 

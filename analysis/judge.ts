@@ -88,7 +88,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
   const unit = unitOf(rules);
   if (f.delivery < rules.deliveryMin) {
     reasons.push(
-      `delivery ${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} ${unit} achieved of ${fmtTarget(step.ratePerSec)} offered`,
+      `delivery ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(f.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)}: ${fmtRate(f.throughputPerSec)} ${unit} achieved of ${fmtTarget(step.ratePerSec)} offered`,
     );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
@@ -99,7 +99,9 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
     );
   }
   if (reasons.length > 0 && f.errorRate >= ERROR_REASON_MIN) {
-    reasons.push(`${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed ${unitCounts(unit)} failed`);
+    reasons.push(
+      `${rules.okLowerBound ? 'up to ' : ''}${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed ${unitCounts(unit)} failed`,
+    );
   }
   return { verdict: reasons.length === 0 ? 'holds' : 'fails', reasons };
 }

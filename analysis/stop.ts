@@ -53,7 +53,7 @@ function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: n
 function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): string {
   const unit = unitOf(rules);
   if (s.delivery < rules.deliveryMin) {
-    return `delivered ${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
+    return `delivered ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
   const gained = prev ? fmtSignedRate(s.throughputPerSec - prev.throughputPerSec) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
@@ -61,14 +61,15 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
 }
 
 /** Extra clauses: collapse (X fell below the knee) and errors. */
-function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit): string {
+function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLowerBound = false): string {
   const notes: string[] = [];
   if (knee && s.throughputPerSec < 0.95 * knee.throughputPerSec) {
     notes.push(
       `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
     );
   }
-  if (s.errorRate >= ERROR_NOTE_MIN) notes.push(`${fmtPercent(s.errorRate)} of completed ${unitCounts(unit)} failed`);
+  if (s.errorRate >= ERROR_NOTE_MIN)
+    notes.push(`${okLowerBound ? 'up to ' : ''}${fmtPercent(s.errorRate)} of completed ${unitCounts(unit)} failed`);
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
@@ -150,12 +151,12 @@ function reasonAndDetail(
         : ': the target sustains less than the lowest offered rate; start lower';
     return {
       stopReason: 'failed-first-step',
-      stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit)}`,
+      stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound)}`,
     };
   }
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit)}${other === null ? '' : `; but ${other}`}`,
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
   };
 }
 

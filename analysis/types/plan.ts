@@ -35,6 +35,12 @@ export interface Rules {
    * the run's traffic (analysis/format.ts rateUnitOf); absent, req/s.
    */
   rateUnit?: RateUnit;
+  /**
+   * The successes counted are a lower bound (an imported k6 run of iterations of several requests
+   * that did not name their VU and iteration: ok = iterations - failed requests): each delivery
+   * reads at least, and each failure share at most, its figure. Set from the traffic, like rateUnit.
+   */
+  okLowerBound?: true;
 }
 
 /** Bounds on the generator's symptoms, from config.verdicts. */

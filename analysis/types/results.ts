@@ -360,6 +360,8 @@ export interface AnalyzeInput {
   slo?: SloConfig;
   /** The unit of the run's rates, from its traffic (format.ts rateUnitOf); the texts say req/s without it. */
   rateUnit?: RateUnit;
+  /** Rules.okLowerBound, from the traffic. */
+  okLowerBound?: boolean;
   /** The mix's entry names (run.json traffic): Little's law takes the time of their arrivals, not of every request. */
   entryNames?: readonly string[];
   /** An imported k6 run of a closed model (run.json traffic.iterations.closedModel): offered no rate, so it establishes no capacity. */

@@ -392,6 +392,18 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
     );
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(/k6 run with vu and iter in --system-tags makes it exact/);
+    // the verdict's figures say which way they may be off: delivery at least, failures up to
+    expect(r.result.rules.okLowerBound).toBe(true);
+    expect(r.result.steps[0].reasons.join('; ')).toMatch(
+      /^delivery at least 0\.60 < 0\.90: .*; up to 40\.00% of [\d,]+ completed arrivals failed$/,
+    );
+    expect(r.result.stopDetail).toMatch(
+      /delivered at least 0\.60 < 0\.90 .*; up to 40\.00% of completed arrivals failed/,
+    );
+    // matched by vu and iter: exact, said plainly
+    const exact = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
+    expect(exact.result.rules.okLowerBound).toBeUndefined();
+    expect(exact.result.stopDetail).not.toMatch(/at least|up to/);
   });
 });
 
