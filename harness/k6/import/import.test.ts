@@ -197,10 +197,30 @@ describe('plateau import k6 of a user script', () => {
     ).rejects.toMatchObject({
       code: 'k6-t0-late',
       message: expect.stringMatching(
-        /^--t0 2026-11-29T16:53:48\.600Z is (9|10)\.\d s after the first of [\d,]+ samples/,
+        /^--t0 2026-11-29T16:53:48\.600Z is (9|10)\.\d s after the first of [\d,]+ requests and iterations/,
       ),
       hint: expect.stringMatching(t0Fix),
     });
+    // a scenario that starts 20 s in (startTime): k6's gauges from the run's start, its load later;
+    // --t0 at the load's start imports it, the gauges before it are no sign of a wrong t0
+    const late = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => {
+        if (!l.includes('"type":"Point"') || /"metric":"vus(_max)?"/.test(l)) return l;
+        return l.replace(
+          /"time":"([^"]+)"/,
+          (_, t: string) => `"time":"${new Date(Date.parse(t) + 20_000).toISOString()}"`,
+        );
+      });
+    const startTime = written('stepped-reject-start-20s.ndjson', late);
+    await expect(importK6({ file: startTime, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: expect.stringMatching(/the first arrivals came 2\d s after t0/),
+    });
+    const t0 = Date.parse('2026-11-29T16:53:38.6Z') + 20_000;
+    const atLoad = await importK6({ file: startTime, outDir: runsDir, steps: {}, t0Ms: t0 });
+    expect(atLoad.result.steps.map((x) => x.ratePerSec)).toEqual([60, 120, 180]);
     // the run's own t0, given: imported as derived
     const derived = await importK6({ file, outDir: runsDir, steps: {} });
     // the environment is the importing machine's, and the report says so before its keys

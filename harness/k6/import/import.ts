@@ -74,7 +74,7 @@ const IMPORT_TARGET = 'http://k6-import.invalid/';
 
 /** A --t0 this long before the first sample is refused: k6 writes its gauges from the start, every second. */
 const MAX_T0_LEAD_S = 300;
-/** A --t0 after samples of the run's (more than this before it): they would all be counted in its first second. */
+/** A --t0 after requests or iterations of the run's (more than this before it): they would all be counted in its first second. */
 const MAX_T0_LAG_MS = 1000;
 const T0_FIX =
   "pass the scenario's start as --t0 (ISO time or epoch ms), or drop --t0: the default is the first vus point - 1 s";
@@ -230,9 +230,9 @@ function stepAt(steps: readonly StepPlan[], tS: number): number | null {
 /** A --t0 given with the run's samples well after it, or some well before it: refused with the numbers. */
 function t0Check(o: ImportOptions, ingest: IngestResult): void {
   const st = ingest.stats;
-  if (o.t0Ms === undefined || st.beforeT0Ms <= MAX_T0_LAG_MS) return;
+  if (o.t0Ms === undefined || st.loadBeforeT0Ms <= MAX_T0_LAG_MS) return;
   throw new PlateauError(
-    `--t0 ${new Date(o.t0Ms).toISOString()} is ${(st.beforeT0Ms / 1000).toFixed(1)} s after the first of ${st.beforeT0.toLocaleString('en-US')} samples of ${path.basename(o.file)} that came before it: they would all be counted in its first second`,
+    `--t0 ${new Date(o.t0Ms).toISOString()} is ${(st.loadBeforeT0Ms / 1000).toFixed(1)} s after the first of ${st.loadBeforeT0.toLocaleString('en-US')} requests and iterations of ${path.basename(o.file)} that came before it: they would all be counted in its first second`,
     T0_FIX,
     'k6-t0-late',
     EXIT.usage,

@@ -111,8 +111,12 @@ export interface IngestStats {
   byMetric: Record<string, number>;
   /** Samples outside the selected scenarios, or of setup/teardown. */
   skipped: number;
-  /** Of beforeT0: how far (ms) the earliest of them came before t0; 0 when none did. */
-  beforeT0Ms: number;
+  /**
+   * Requests and iteration ends that came before t0, and how far (ms) the earliest did; 0 when
+   * none did. Not the gauges: k6 writes them from the run's start, before a scenario's startTime.
+   */
+  loadBeforeT0: number;
+  loadBeforeT0Ms: number;
   /** Samples that arrived after their second had closed (counted in a later second). */
   late: number;
   /** Samples stamped before t0 (counted in second 0). */
@@ -252,7 +256,8 @@ export class Bucketizer {
       skipped: 0,
       late: 0,
       beforeT0: 0,
-      beforeT0Ms: 0,
+      loadBeforeT0: 0,
+      loadBeforeT0Ms: 0,
       checksFailed: 0,
       t0Ms: null,
       t0From: null,
@@ -417,6 +422,7 @@ export class Bucketizer {
   private count(p: K6Point): void {
     switch (p.metric) {
       case 'http_reqs': {
+        this.loadSeen(p.timeMs);
         const key = this.keyOf(p);
         const failed = this.at(p.timeMs).request(p, key, this.namesLive);
         this.stats.requestsCounted += p.value;
@@ -435,6 +441,7 @@ export class Bucketizer {
         return;
       }
       case 'iterations': {
+        this.loadSeen(p.timeMs);
         this.scenarioIterations(p.tags.scenario, p.value);
         const sec = this.at(p.timeMs);
         sec.iterations += p.value;
@@ -514,6 +521,14 @@ export class Bucketizer {
     this.stats.vusReadings.push(tS, this.vus.active, this.vus.allocated);
   }
 
+  /** A request or an iteration's end at timeMs: counted when it came before t0 (IngestStats.loadBeforeT0). */
+  private loadSeen(timeMs: number): void {
+    const early = this.t0Ms! - timeMs;
+    if (early <= 0) return;
+    this.stats.loadBeforeT0++;
+    if (early > this.stats.loadBeforeT0Ms) this.stats.loadBeforeT0Ms = early;
+  }
+
   private scenarioIterations(name = '', n: number): void {
     const by = this.stats.scenarioIterations;
     if (Object.hasOwn(by, name)) by[name] += n;
@@ -584,7 +599,6 @@ export class Bucketizer {
     let tS = Math.floor((timeMs - this.t0Ms!) / 1000);
     if (tS < 0) {
       this.stats.beforeT0++;
-      this.stats.beforeT0Ms = Math.max(this.stats.beforeT0Ms, this.t0Ms! - timeMs);
       tS = 0;
     }
     if (tS < this.firstOpenS) {
