@@ -139,7 +139,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   if (mismatches.length > 0)
     throw new PlateauError(
       mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
-      'give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file',
+      `${mixed ? `${mixed.fix}; or ` : ''}give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file`,
       'k6-steps-mismatch',
       EXIT.usage,
     );

@@ -14,7 +14,8 @@ const step = (index: number, ratePerSec: number, from: number, to: number): Step
 });
 
 describe('step flags against the offered rate', () => {
-  const offered = [0, 0, 0, 0, 49, 51, 50, 50, 0, 0, 0, 0, 98, 101, 100, 104];
+  // 50/s at 4-8 s, 100/s from 12 s on (the file holds each window at every start offset up to 4 s)
+  const offered = [0, 0, 0, 0, 49, 51, 50, 50, 0, 0, 0, 0, 98, 101, 100, 104, 100, 99, 101, 100];
 
   it('passes windows within 5% (at least 1/s) of their rate', () => {
     expect(flagMismatches([step(0, 50, 4, 8), step(1, 100, 12, 16)], offered)).toEqual([]);
@@ -32,7 +33,18 @@ describe('step flags against the offered rate', () => {
     );
   });
 
-  it('does not judge a window the file does not reach (a plan longer than the run)', () => {
+  it('does not judge a window the file does not reach at the latest start (a plan longer than the run)', () => {
     expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 14, 20)], offered)).toEqual([]);
+    expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 12, 16)], offered)).toHaveLength(1);
+  });
+});
+
+describe('flags of a load that started late', () => {
+  it('fit at the start offset k6 left (up to 4 s), where the settle is shorter than it', () => {
+    // 60/s from second 3.5 on (its ramp before): a plan placed at t0 with a 1 s settle judges [2, 6)
+    const offered = [0, 0, 10, 40, 60, 60, 60, 60, 60, 60];
+    expect(flagMismatches([step(0, 60, 2, 6)], offered)).toEqual([]);
+    // a rate the file never offered at any offset
+    expect(flagMismatches([step(0, 80, 2, 6)], offered)).toHaveLength(1);
   });
 });

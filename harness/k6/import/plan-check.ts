@@ -19,13 +19,35 @@ export interface RateMismatch {
   toS: number;
 }
 
-/** The steps whose judged window the file offered another rate in; windows past the file's end are not judged. */
+/**
+ * Seconds the load may start after t0 (k6 writes its first vus point before it has started its
+ * VUs: derive-steps allows 3; whole-second stamps blur one more), tried in half seconds: flags the
+ * run ran, placed from t0 with a settle shorter than that, would judge a window reaching its ramp.
+ */
+const MAX_START_S = 4;
+
+/**
+ * The steps whose judged window the file offered another rate in, at the start offset (0 to
+ * MAX_START_S) that leaves the fewest; none when the flags fit at one. A window the file does not
+ * hold at the latest offset is not judged.
+ */
 export function flagMismatches(steps: readonly StepPlan[], offered: readonly number[]): RateMismatch[] {
+  let best: RateMismatch[] | null = null;
+  for (let shift = 0; shift <= MAX_START_S; shift += 0.5) {
+    const m = mismatchesAt(steps, offered, shift);
+    if (best === null || m.length < best.length) best = m;
+    if (m.length === 0) break;
+  }
+  return best ?? [];
+}
+
+function mismatchesAt(steps: readonly StepPlan[], offered: readonly number[], shift: number): RateMismatch[] {
   const out: RateMismatch[] = [];
   for (const s of steps) {
-    const fromS = Math.ceil(s.steadyStartS);
-    const toS = Math.floor(s.steadyEndS);
-    if (toS <= fromS || toS > offered.length) continue;
+    const fromS = Math.ceil(s.steadyStartS + shift);
+    const toS = Math.floor(s.steadyEndS + shift);
+    // the same steps at every offset: those whose window the file holds at the latest
+    if (toS <= fromS || Math.floor(s.steadyEndS + MAX_START_S) > offered.length) continue;
     let sum = 0;
     for (let t = fromS; t < toS; t++) sum += offered[t];
     const offeredPerSec = sum / (toS - fromS);
