@@ -46,7 +46,7 @@ function withRateUnit(input: AnalyzeInput): AnalyzeInput {
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(given: AnalyzeInput): RunResult {
   const input = withRateUnit(given);
-  const { records, folded } = capNames(mergeRecords(input.records));
+  const { records, folded } = capNames(mergeRecords(input.records), input.entryNames);
   const routes = input.serverConfig?.requests?.routes;
   const server =
     input.samples || input.promqlWindows

@@ -326,6 +326,23 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.capacityPerSec).toBe(200);
   });
 
+  it('a generator-bound failure followed by a step that held (an import) stays generator-bound, not unconfirmed', () => {
+    const run = analyzeRun(
+      buildInput({
+        steps: [
+          { ratePerSec: 100 },
+          { ratePerSec: 200 },
+          { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 },
+          { ratePerSec: 400 },
+        ],
+      }),
+    );
+    expect(run.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails', 'holds']);
+    expect(run.steps[2].generatorBound).toBe(true);
+    expect(run.stopReason).toBe('generator-bound');
+    expect(run.capacityPerSec).toBeNull();
+  });
+
   it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound, and capacity is not established', () => {
     const input = buildInput({
       steps: [

@@ -46,6 +46,24 @@ describe("a run's names, at most 100", () => {
     }
   });
 
+  it("keeps the mix's entries and transactions whenever they first appear, before names of data", () => {
+    const records = mergeRecords(twoThreads());
+    // an entry of 1% first sent in the last second, and a transaction in the second before
+    const late = records.map((r, i) =>
+      i === records.length - 1
+        ? { ...r, byName: { ...r.byName, 'rare entry': bucket(3) } }
+        : i === records.length - 2
+          ? { ...r, byName: { ...r.byName, checkout: { ...bucket(30), transaction: true as const } } }
+          : r,
+    );
+    const { records: capped, folded } = capNames(late, ['read', 'write', 'rare entry', 'checkout']);
+    const names = new Set(capped.flatMap((r) => Object.keys(r.byName ?? {})));
+    expect(['read', 'write', 'rare entry', 'checkout'].every((n) => names.has(n))).toBe(true);
+    expect(folded?.count).toBe(42);
+    // the folded row is of requests only
+    expect(capped.some((r) => r.byName?.[folded!.row]?.transaction)).toBe(false);
+  });
+
   it('leaves a run of 100 names or fewer as it was', () => {
     const few = mergeRecords(twoThreads().map((r) => ({ ...r, byName: { read: bucket(2) } })));
     expect(capNames(few)).toEqual({ records: few, folded: null });

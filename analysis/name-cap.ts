@@ -22,10 +22,22 @@ export interface NamesFolded {
   examples: string[];
 }
 
-/** The records with names past the run's limit folded into one row (records are copied where changed), and what was folded. */
-export function capNames(records: readonly BucketRecord[]): { records: BucketRecord[]; folded: NamesFolded | null } {
+/**
+ * The records with names past the run's limit folded into one row (records are copied where
+ * changed), and what was folded. The mix's entries (`entryNames`) and its transactions are kept
+ * first, whenever they first appear: a rare entry never lands in the folded row, which then never
+ * adds a transaction's arrivals to requests.
+ */
+export function capNames(
+  records: readonly BucketRecord[],
+  entryNames: readonly string[] = [],
+): { records: BucketRecord[]; folded: NamesFolded | null } {
   const kept = new Set<string>();
   const past = new Set<string>();
+  const first = new Set(entryNames);
+  for (const r of records) for (const [n, b] of Object.entries(r.byName ?? {})) if (b.transaction) first.add(n);
+  for (const r of records)
+    for (const n of Object.keys(r.byName ?? {})) if (first.has(n) && kept.size < MAX_RUN_NAMES) kept.add(n);
   for (const r of records)
     for (const n of Object.keys(r.byName ?? {}))
       if (!kept.has(n) && !past.has(n)) (kept.size < MAX_RUN_NAMES ? kept : past).add(n);

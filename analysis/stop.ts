@@ -202,7 +202,7 @@ export function summarizeStop(
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
   // a step that held after the first failure (an import goes on past it) says that failure was no limit
-  const heldLater = steps.slice(prefix + 1).find(heldAndCounts) ?? null;
+  const heldLater = failedAtTarget(steps[prefix]) ? (steps.slice(prefix + 1).find(heldAndCounts) ?? null) : null;
   const established =
     knee !== null && !closedModel && heldLater === null && limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
@@ -211,7 +211,7 @@ export function summarizeStop(
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
       : closedModel
         ? closedModelReason(heldAtLeastPerSec, rules)
-        : heldLater !== null && !interrupted && steps[prefix]?.verdict === 'fails'
+        : heldLater !== null && !interrupted && failedAtTarget(steps[prefix])
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
           : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
@@ -221,6 +221,11 @@ export function summarizeStop(
     ...peakOf(all.filter((s) => !s.contaminated)),
     ...reason,
   };
+}
+
+/** A step that failed at the target's hand (not the generator's, not inconclusive). */
+function failedAtTarget(s: StepResult | undefined): boolean {
+  return s !== undefined && s.verdict === 'fails' && !s.generatorBound && !s.inconclusive;
 }
 
 /** The stop of a run whose first failure a later step contradicted: it held after it. */
@@ -234,7 +239,7 @@ function unconfirmedReason(
   const unit = unitOf(rules);
   return {
     stopReason: 'unconfirmed',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a k6 run goes on past its steps' failures, and an import cannot rerun one to confirm it); capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`,
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`,
   };
 }
 

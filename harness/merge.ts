@@ -107,7 +107,7 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
   const twice = sameRunTwice(runs);
   if (twice)
     throw new PlateauError(
-      `${twice[1].dir} is ${twice[0].dir} again: the same start (${twice[0].meta.startedAt}) and the same counts in each of its seconds (the JSON and CSV exports of one k6 run, or a copy of a run): merged, it would read twice its capacity`,
+      `${twice[1].dir} is ${twice[0].dir} again: the same start (${twice[0].meta.startedAt}) and the same counts in each of its seconds (one k6 output imported twice, its JSON and CSV exports with the same timestamps, or a copied run): merged, it would read twice its capacity`,
       "merge the instances of one run, each load generator's output once",
       'merge-same-run',
       EXIT.usage,

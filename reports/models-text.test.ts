@@ -37,7 +37,7 @@ describe('a μ that is only a floor (no step failed at the target)', () => {
   const floor = models({ little, utilisation, utilisationBasePerSec: 40, utilisationBaseAtLeast: true });
 
   it('says μ is at least the top throughput, and ρ and 1 / (1 − ρ) at most', () => {
-    expect(modelsIntro(floor)).toContain('μ ≥ 40.0 req/s, the highest steady throughput reached: no step failed');
+    expect(modelsIntro(floor)).toContain('μ ≥ 40.0 req/s, the highest steady throughput reached: the run established no capacity');
     expect(modelRows(floor).map((r) => r.slice(5, 7))).toEqual([
       ['≤ 0.50', '≤ 2.00×'],
       ['≤ 1.00', '–'],
@@ -51,7 +51,7 @@ describe('a μ that is only a floor (no step failed at the target)', () => {
   it('never calls the top step held saturated, and a mean that fell is not said to have grown', () => {
     const [floorSentence] = kneeSentence(run, floor);
     expect(floorSentence).toBe(
-      "At the last step held (step 2) ρ ≤ 1.00: no step failed at the target, so how near saturation it ran is not known; the measured mean was 0.93× step 1's.",
+      "At the last step held (step 2) ρ ≤ 1.00: the run established no capacity, so how near saturation it ran is not known; the measured mean was 0.93× step 1's.",
     );
     expect(kneeSentence(run, established)[0]).toMatch(
       /^Near the knee \(step 2\) ρ = 1\.00: the queue is saturated; the measured mean was 0\.93× step 1's\./,

@@ -56,7 +56,7 @@ export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
     m.utilisationBasePerSec === null
       ? 'no step held, so there is no capacity to measure utilisation against'
       : m.utilisationBaseAtLeast
-        ? `μ ≥ ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached: no step failed at the target, so its saturation throughput is at least that and each ρ at most the table's`
+        ? `μ ≥ ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached: the run established no capacity, so the saturation throughput is at least that and each ρ at most the table's`
         : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
   const arrivals =
     unit !== 'arrivals/s'
@@ -126,7 +126,7 @@ export function kneeSentence(run: RunResult, m: Models): string[] {
     knee.latencyInflation === null ? '' : `; the measured mean was ${knee.latencyInflation.toFixed(2)}× step 1's`;
   if (m.utilisationBaseAtLeast)
     return [
-      `At the last step held (step ${stepNo(knee.index)}) ρ ≤ ${fmtRatio(knee.rho)}: no step failed at the target, so how near saturation it ran is not known${measured}.`,
+      `At the last step held (step ${stepNo(knee.index)}) ρ ≤ ${fmtRatio(knee.rho)}: the run established no capacity, so how near saturation it ran is not known${measured}.`,
     ];
   const amp =
     knee.amplification === null

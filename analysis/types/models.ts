@@ -59,9 +59,9 @@ export interface Models {
   /** Capacity used as the denominator of rho (req/s); null when no step held. */
   utilisationBasePerSec: number | null;
   /**
-   * No step failed at the target after the last one held (the top rate held, or the run stopped
-   * for another reason): the saturation throughput is only at least utilisationBasePerSec, so each
-   * rho is at most its figure and nothing is known to be saturated.
+   * The run established no capacity (every step held, or it stopped for another reason:
+   * generator-bound, interrupted, unconfirmed...): the saturation throughput is only at least
+   * utilisationBasePerSec, so each rho is at most its figure and nothing is known to be saturated.
    */
   utilisationBaseAtLeast?: true;
   utilisation: UtilisationRow[];

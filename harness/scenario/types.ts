@@ -80,7 +80,10 @@ export interface ScenarioContext {
   readonly runId: string;
   /** Global iteration number, 1-based, unique across workers. */
   readonly seq: number;
-  /** `${ids.prefix}${runId}-${seq}` by default; a UUID when asked. One per arrival: every call in it returns the same (add a suffix for a second object). */
+  /**
+   * `${ids.prefix}${runId}-${seq}` by default: one per arrival, every call in it returns the same
+   * (add a suffix for a second object); 'uuidv4' and 'uuidv7' give a fresh UUID each call.
+   */
   uniqueId(format?: IdFormat): string;
   /** A business object index in [0, keySpace): spreads load over many rows (default 100,000). */
   pick(keySpace?: number): number;

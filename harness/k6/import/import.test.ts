@@ -491,7 +491,7 @@ describe('plateau import k6 of a file cut short', () => {
     const r = await importK6({ file, outDir: runsDir, steps: {} });
     expect(r.ingest.tornLastLine).toBe(true);
     expect(r.notes).toContain(
-      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted (a capacity only where a failure past the knee was confirmed)",
+      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
     );
     // its 180 step's ramp had begun: not judged
     expect(r.result.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'incomplete']);

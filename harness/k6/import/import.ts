@@ -107,7 +107,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const killed = cut || ingest.tornLastLine;
   if (killed)
     notes.push(
-      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted (a capacity only where a failure past the knee was confirmed)`,
+      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
     );
   notes.push(...nameNotes(records, ingest.stats.names));
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
