@@ -211,7 +211,7 @@ export function summarizeStop(
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
       : closedModel
         ? closedModelReason(heldAtLeastPerSec, rules)
-        : heldLater !== null && !interrupted && failedAtTarget(steps[prefix])
+        : heldLater !== null && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
           : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
   return {
