@@ -37,7 +37,9 @@ describe('a μ that is only a floor (no step failed at the target)', () => {
   const floor = models({ little, utilisation, utilisationBasePerSec: 40, utilisationBaseAtLeast: true });
 
   it('says μ is at least the top throughput, and ρ and 1 / (1 − ρ) at most', () => {
-    expect(modelsIntro(floor)).toContain('μ ≥ 40.0 req/s, the highest steady throughput reached: the run established no capacity');
+    expect(modelsIntro(floor)).toContain(
+      'μ ≥ 40.0 req/s, the highest steady throughput reached: the run established no capacity',
+    );
     expect(modelRows(floor).map((r) => r.slice(5, 7))).toEqual([
       ['≤ 0.50', '≤ 2.00×'],
       ['≤ 1.00', '–'],
