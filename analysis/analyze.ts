@@ -31,10 +31,11 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 /** The input with its rate unit in the rules it is judged by (the decision policy's too): the texts name it. */
 function withRateUnit(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
-  if (unit === undefined && !input.okLowerBound) return input;
+  if (unit === undefined && !input.okLowerBound && !input.imported) return input;
   const texts = {
     ...(unit !== undefined ? { rateUnit: unit } : {}),
     ...(input.okLowerBound ? { okLowerBound: true as const } : {}),
+    ...(input.imported ? { imported: true as const } : {}),
   };
   return {
     ...input,

@@ -343,6 +343,18 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.capacityPerSec).toBeNull();
   });
 
+  it("an imported k6 run's generator fix is its script's (maxVUs), a live run's plateau's config", () => {
+    const input = buildInput({
+      steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }],
+    });
+    expect(analyzeRun({ ...input, imported: true }).stopDetail).toMatch(
+      /To measure further, raise the k6 scenario's maxVUs \(\d+ were allocated\) and run it again$/,
+    );
+    expect(analyzeRun(input).stopDetail).toMatch(
+      /To measure further, allow more VUs \(vus\.max and verdicts\.maxVUsBound/,
+    );
+  });
+
   it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound, and capacity is not established', () => {
     const input = buildInput({
       steps: [

@@ -74,9 +74,11 @@ function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLo
 }
 
 /** What would let the generator drive a step it could not, read from its symptom. */
-function generatorFix(s: StepResult): string {
+function generatorFix(s: StepResult, imported = false): string {
   if (droppedForWantOfVUs(s) > 0)
-    return `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
+    return imported
+      ? `raise the k6 scenario's maxVUs (${fmtInt(s.vusAllocatedMax)} were allocated) and run it again`
+      : `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
   if (stalledNotBusy(s))
     return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
   // k6: no threads of plateau's to add; its process's CPU share is what was measured
@@ -137,7 +139,7 @@ function reasonAndDetail(
   if (bad.generatorBound) {
     return {
       stopReason: 'generator-bound',
-      stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad)}`,
+      stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad, rules.imported)}`,
     };
   }
   // only where the failures matter (1% or more): a couple of kind other among thousands casts no doubt

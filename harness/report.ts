@@ -40,6 +40,8 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     rateUnit: rateUnitOf(meta.traffic),
     ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),
     ...(meta.traffic?.iterations?.closedModel ? { closedModel: true } : {}),
+    // plateau import k6 records the file it read
+    ...(meta.environment.k6Output !== undefined ? { imported: true } : {}),
     // an iteration of several requests whose outcome was not matched by k6's vu and iter: ok a lower bound
     ...(meta.traffic?.iterations &&
     meta.traffic.iterations.requestsPerArrival > 1 &&

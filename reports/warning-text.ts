@@ -92,13 +92,13 @@ function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
 }
 
 /** A warning about the run, or one whose step is not among the results. */
-function runWarningText(w: Symptom, unit: RateUnit): string {
+function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
   const f = w.figures as F;
   const steps = (w.figures.steps ?? []) as number[];
   switch (w.code) {
     case 'thin-percentile': {
       const counts = f.minN === f.maxN ? fmtInt(f.minN) : `${fmtInt(f.minN)} to ${fmtInt(f.maxN)}`;
-      return `${percentileLabel(f.q)} of ${whereSteps(steps)} rests on ${counts} samples (needs ${fmtInt(f.neededN)}): shown, marked unreliable; longer holds (--hold) or higher rates collect enough`;
+      return `${percentileLabel(f.q)} of ${whereSteps(steps)} rests on ${counts} samples (needs ${fmtInt(f.neededN)}): shown, marked unreliable; longer holds ${imported ? "(the k6 script's stages)" : '(--hold)'} or higher rates collect enough`;
     }
     case 'cpu-steal': {
       const lo = fmtShare(f.minShare);
@@ -153,14 +153,20 @@ function coldTargetText(w: Symptom, unit: RateUnit): string {
 }
 
 /** One warning in words, its step looked up among the run's results. */
-export function warningText(w: Symptom, run: Pick<RunResult, 'steps' | 'traffic'>): string {
+export function warningText(
+  w: Symptom,
+  run: Pick<RunResult, 'steps' | 'traffic'> & Partial<Pick<RunResult, 'rules'>>,
+): string {
   const s =
     w.step === null ? undefined : run.steps.find((x) => x.index === w.step && (x.attempt ?? 1) === (w.attempt ?? 1));
   const unit = rateUnitOf(run.traffic);
-  return s ? stepWarningText(w, s, unit) : runWarningText(w, unit);
+  // an imported k6 run: its holds are the k6 script's
+  return s ? stepWarningText(w, s, unit) : runWarningText(w, unit, run.rules?.imported === true);
 }
 
 /** Every warning of the run in words, in its order. */
-export function warningTexts(run: Pick<RunResult, 'steps' | 'warnings' | 'traffic'>): string[] {
+export function warningTexts(
+  run: Pick<RunResult, 'steps' | 'warnings' | 'traffic'> & Partial<Pick<RunResult, 'rules'>>,
+): string[] {
   return run.warnings.map((w) => warningText(w, run));
 }

@@ -41,6 +41,8 @@ export interface Rules {
    * reads at least, and each failure share at most, its figure. Set from the traffic, like rateUnit.
    */
   okLowerBound?: true;
+  /** An imported k6 run (plateau import k6): the fixes its texts give are the k6 script's, not plateau's config. */
+  imported?: true;
 }
 
 /** Bounds on the generator's symptoms, from config.verdicts. */

@@ -362,6 +362,8 @@ export interface AnalyzeInput {
   rateUnit?: RateUnit;
   /** Rules.okLowerBound, from the traffic. */
   okLowerBound?: boolean;
+  /** Rules.imported: a run imported from k6 output. */
+  imported?: boolean;
   /** The mix's entry names (run.json traffic): Little's law takes the time of their arrivals, not of every request. */
   entryNames?: readonly string[];
   /** An imported k6 run of a closed model (run.json traffic.iterations.closedModel): offered no rate, so it establishes no capacity. */
