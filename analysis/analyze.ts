@@ -28,7 +28,7 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
   );
 }
 
-/** The input with its rate unit in the rules it is judged by (the decision policy's too): the texts name it. */
+/** The input with its text flags (rate unit, ok a lower bound, imported) in the rules it is judged by (the decision policy's too): the texts follow them. */
 function withRateUnit(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
   if (unit === undefined && !input.okLowerBound && !input.imported) return input;
