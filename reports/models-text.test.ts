@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Models } from '../analysis/types.ts';
-import { kneeSentence, modelRows, modelsIntro } from './models-text.ts';
+import { kneeSentence, modelRows, modelsIntro, uslSentences } from './models-text.ts';
 
 const models = (over: Partial<Models> = {}): Models => ({
   little: [],
@@ -57,6 +57,26 @@ describe('a μ that is only a floor (no step failed at the target)', () => {
     );
     expect(kneeSentence(run, established)[0]).toMatch(
       /^Near the knee \(step 2\) ρ = 1\.00: the queue is saturated; the measured mean was 0\.93× step 1's\./,
+    );
+  });
+});
+
+describe('the USL sentence of a peak in a gap', () => {
+  it('says the curve crosses a gap, not a step', () => {
+    const fit = {
+      alpha: 0.05,
+      beta: 0.004,
+      gamma: 60,
+      nStar: 15.4,
+      peakPerSec: 437.9,
+      maxN: 56.2,
+      extrapolated: true,
+      gapN: [3.86, 56.2] as [number, number],
+      r2: 0.998,
+      points: 6,
+    };
+    expect(uslSentences(fit, 'fitted to 6 steps', 56.2, 'arrivals/s')[0]).toContain(
+      'predicted peak X(N*) = 437.9 arrivals/s (between the measured N = 3.86 and 56.2, no step within 2× of it: the curve crosses a gap, not a step',
     );
   });
 });

@@ -104,7 +104,9 @@ export function uslSentences(
   const beyond =
     fit.nStar !== null && maxN !== null && fit.nStar > maxN
       ? ` (beyond the measured N ≤ ${sig3(maxN)}: an extrapolation, not a step's figure)`
-      : '';
+      : fit.gapN
+        ? ` (between the measured N = ${sig3(fit.gapN[0])} and ${sig3(fit.gapN[1])}, no step within 2× of it: the curve crosses a gap, not a step's figure)`
+        : '';
   const peak =
     fit.nStar === null || fit.peakPerSec === null
       ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'

@@ -68,3 +68,20 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     expect(modelsOf(DEMO.steps, null, null, 400, [], false).utilisationBaseAtLeast).toBeUndefined();
   });
 });
+
+describe('a predicted peak no step lies near', () => {
+  const law = { alpha: 0.05, beta: 0.004, gamma: 60 };
+  const at = (ns: number[]) => ns.map((n) => ({ concurrency: n, throughputPerSec: uslThroughput(law, n) }));
+
+  it('is marked when N* falls in a gap between the steps (none within 2x of it)', () => {
+    const { fit } = fitUsl(at([1, 2, 3, 4, 56]));
+    expect(fit?.nStar).toBeCloseTo(Math.sqrt(0.95 / 0.004), 0);
+    expect(fit).toMatchObject({ extrapolated: true, gapN: [4, 56] });
+  });
+
+  it('is not when a step lies near N*', () => {
+    const { fit } = fitUsl(at([1, 2, 4, 8, 12, 20, 56]));
+    expect(fit?.extrapolated).toBe(false);
+    expect(fit?.gapN).toBeUndefined();
+  });
+});

@@ -138,6 +138,22 @@ function sse(points: readonly UslPoint[], p: UslParams): number {
   return points.reduce((acc, q) => acc + (q.throughputPerSec - uslThroughput(p, q.concurrency)) ** 2, 0);
 }
 
+/** A fitted N within this factor of N* makes the predicted peak a measured region's. */
+const NEAR_N_FACTOR = 2;
+
+/**
+ * The fitted Ns either side of N* when none lies within NEAR_N_FACTOR of it (a gap the curve
+ * crosses with no step: fitted 3.9 and 56, N* 16, a peak of 438/s where 228 was all the target
+ * gave); null when a step lies near N*.
+ */
+function gapAround(nStar: number, points: readonly { concurrency: number }[]): [number, number] | null {
+  const ns = points.map((q) => q.concurrency);
+  if (ns.some((n) => n >= nStar / NEAR_N_FACTOR && n <= nStar * NEAR_N_FACTOR)) return null;
+  const below = ns.filter((n) => n < nStar);
+  const above = ns.filter((n) => n > nStar);
+  return [below.length ? Math.max(...below) : 0, above.length ? Math.min(...above) : Infinity];
+}
+
 /**
  * The best of a few LM runs (from the linearisation and two generic starts). Null, with a reason,
  * when too few usable points exist or no run converges to finite parameters. `scope` names the
@@ -170,13 +186,15 @@ export function fitUsl(
   if (fits.length === 0) return { fit: null, note: 'not fitted: the optimiser did not converge to finite parameters' };
   const best = fits.reduce((a, b) => (sse(points, b) < sse(points, a) ? b : a));
   const nStar = uslPeakConcurrency(best);
+  const gap = nStar === null || nStar > s.nMax ? null : gapAround(nStar, points);
   return {
     fit: {
       ...best,
       nStar,
       peakPerSec: nStar === null ? null : uslThroughput(best, nStar),
       maxN: s.nMax,
-      extrapolated: nStar !== null && nStar > s.nMax,
+      extrapolated: nStar !== null && (nStar > s.nMax || gap !== null),
+      ...(gap ? { gapN: gap } : {}),
       r2: rSquared(points, best),
       points: points.length,
     },

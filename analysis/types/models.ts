@@ -29,8 +29,13 @@ export interface UslFit {
   peakPerSec: number | null;
   /** The largest N the fit rests on. Absent in runs stored before 2026-12-05. */
   maxN?: number;
-  /** N* lies past maxN: peakPerSec extrapolates beyond every step measured. Absent in runs stored before 2026-12-05. */
+  /**
+   * N* lies past maxN, or in a gap between the steps with none within 2x of it (gapN): peakPerSec
+   * is no measured step's figure. Absent in runs stored before 2026-12-05.
+   */
   extrapolated?: boolean;
+  /** The fitted Ns on either side of an N* in a gap (none within 2x of it); absent otherwise. */
+  gapN?: [number, number];
   /** Coefficient of determination of the fit on X. */
   r2: number;
   /** Points the fit rests on. */
