@@ -343,6 +343,16 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.capacityPerSec).toBeNull();
   });
 
+  it('the stop detail gives the figures of the attempt that confirmed the failure, and says so', () => {
+    const run = rerunAt300({ okPerSec: 240 }, { okPerSec: 255 });
+    expect(run.steps.filter((s) => s.index === 2).map((s) => s.verdict)).toEqual(['fails', 'fails']);
+    expect(run.stopReason).toBe('plateau');
+    expect(run.stopDetail).toMatch(
+      /^step 3 \(300 req\/s\) \(attempt 2, which confirmed it\) delivered 0\.85 < 0\.90 \(255\.0 req\/s achieved\)/,
+    );
+    expect(run.capacityPerSec).toBe(200);
+  });
+
   it("an imported k6 run's generator fix is its script's (maxVUs), a live run's plateau's config", () => {
     const input = buildInput({
       steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 300, okPerSec: 230, droppedPerSec: 40 }],

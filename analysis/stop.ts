@@ -156,10 +156,18 @@ function reasonAndDetail(
       stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound)}`,
     };
   }
+  // the figures of the attempt the run stopped on: a confirmation can fail on another rule than the first
+  const last = confirmingAttempt(steps, bad);
+  const which = last === bad ? '' : ` (attempt ${last.attempt ?? 1}, which confirmed it)`;
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(bad.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(bad, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
+    stopDetail: `${stepName(last, unit)}${which} ${failureClause(last, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(last, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
   };
+}
+
+/** The last failed attempt at bad's rate among the deciding steps: the confirmation, where one ran. */
+function confirmingAttempt(steps: readonly StepResult[], bad: StepResult): StepResult {
+  return steps.filter((s) => s.index === bad.index && s.verdict === 'fails' && !s.generatorBound).at(-1) ?? bad;
 }
 
 /**
