@@ -27,7 +27,7 @@ export function modelsOf(
             concurrency: r.concurrency,
             throughputPerSec: r.throughputPerSec,
           })),
-          `steps up to and including the knee (step ${stepNo(kneeStep)}; N from Little's law)`,
+          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
         );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   return {
