@@ -210,5 +210,5 @@ export function namesKneeSentence(run: RunResult): string | null {
       : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)} (the first ${p} past ${f.factor}× its own baseline, reliable percentiles only${fallback})${onlyJudged}.`;
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
 }
