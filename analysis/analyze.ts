@@ -6,7 +6,7 @@
 import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
-import { decidingSteps, summarizeStop } from './stop.ts';
+import { decidingSteps, failedAttemptsAt, summarizeStop } from './stop.ts';
 import { confirmedOverloadShape, DEFAULT_GENERATOR_BOUNDS } from './verdicts.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
@@ -29,7 +29,7 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 }
 
 /** The input with its text flags (rate unit, ok a lower bound, imported) in the rules it is judged by (the decision policy's too): the texts follow them. */
-function withRateUnit(input: AnalyzeInput): AnalyzeInput {
+function withTextFlags(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
   if (unit === undefined && !input.okLowerBound && !input.imported) return input;
   const texts = {
@@ -46,7 +46,7 @@ function withRateUnit(input: AnalyzeInput): AnalyzeInput {
 
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(given: AnalyzeInput): RunResult {
-  const input = withRateUnit(given);
+  const input = withTextFlags(given);
   const { records, folded } = capNames(mergeRecords(input.records), input.entryNames);
   const routes = input.serverConfig?.requests?.routes;
   const server =
@@ -125,7 +125,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       ? undefined
       : confirmedOverloadShape(
           knee,
-          counted.filter((s) => firstBad !== null && s.index === firstBad.index && s.verdict === 'fails'),
+          failedAttemptsAt(counted, firstBad),
           bestBefore(counted, firstBad),
           unitOf(input.rules),
         ),

@@ -9,9 +9,10 @@
  */
 import { mergeNameBuckets } from './buckets.ts';
 import type { BucketRecord, NameBucket } from './types.ts';
+import { MAX_NAMES } from './names-limit.ts';
 
-/** harness/scenario/names.ts MAX_NAMES: the same limit, the run's. */
-export const MAX_RUN_NAMES = 100;
+/** The run's limit, the one each engine thread's book keeps. */
+export const MAX_RUN_NAMES = MAX_NAMES;
 /** Names quoted in the warning. */
 const EXAMPLES = 3;
 

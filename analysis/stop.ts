@@ -165,9 +165,18 @@ function reasonAndDetail(
   };
 }
 
-/** The last failed attempt at bad's rate among the deciding steps: the confirmation, where one ran. */
+/** The failed attempts at bad's rate among the deciding steps, in order: the first, then its confirmation. */
+export function failedAttemptsAt(steps: readonly StepResult[], bad: StepResult | null): StepResult[] {
+  return bad === null ? [] : steps.filter((s) => s.index === bad.index && s.verdict === 'fails');
+}
+
+/** The last failed attempt at bad's rate at the target: the confirmation, where one ran. */
 function confirmingAttempt(steps: readonly StepResult[], bad: StepResult): StepResult {
-  return steps.filter((s) => s.index === bad.index && s.verdict === 'fails' && !s.generatorBound).at(-1) ?? bad;
+  return (
+    failedAttemptsAt(steps, bad)
+      .filter((s) => !s.generatorBound)
+      .at(-1) ?? bad
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
+import { MAX_NAMES, NAME_FIX } from '../analysis/names-limit.ts';
 import { distributionWarningText } from './text-distribution.ts';
 
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
@@ -24,10 +25,6 @@ export function stepList(indices: readonly number[]): string {
 }
 
 type F = Record<string, number>;
-
-/** The fix for names built from data (harness/scenario/names.ts NAME_FIX, which reports/ may not import). */
-const NAME_FIX_TEXT =
-  "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
 
 /** "step 3" or "steps 1 and 3". */
 function whereSteps(indices: readonly number[]): string {
@@ -124,7 +121,7 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
     case 'closed-model':
       return `a closed-model k6 run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${f.vus} of its VUs active through ${f.heldS} seconds in a row and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
     case 'names-past-limit':
-      return `${fmtInt(f.count)} names past the run's 100 are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): each engine thread refuses names past 100, but these, built from data no rule tells from fixed names, spread over threads; ${NAME_FIX_TEXT}`;
+      return `${fmtInt(f.count)} names past the run's ${MAX_NAMES} are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): each engine thread refuses names past ${MAX_NAMES}, but these, built from data no rule tells from fixed names, spread over threads; ${NAME_FIX}`;
     case 'names-failing':
       return `"${w.figures.name}" failed ${fmtShare(f.errorRate)} of its ${w.figures.transaction ? 'arrivals' : 'requests'} in ${whereSteps(steps)}, which held on the run's arrivals as a whole: the capacity is the other entries', with this one failing; read its errors in the table by name and fix them before taking the capacity`;
     case 'torn-lines':

@@ -4,8 +4,9 @@
  * one row per request and memory O(requests): it is refused with the fix, as k6 users set the
  * `name` tag. No Node API: the k6 bundle uses this file too.
  */
+import { MAX_NAMES, NAME_FIX } from '../../analysis/names-limit.ts';
 
-export const MAX_NAMES = 100;
+export { MAX_NAMES, NAME_FIX };
 export const MAX_NAME_LENGTH = 80;
 /**
  * Names http.send may use that differ only in their numbers ('page 1' .. 'page 10' of a bounded
@@ -43,10 +44,6 @@ export function nameProblem(name: unknown): string | null {
     return `name "${name}" has an id-like token in it: it looks built from data`;
   return null;
 }
-
-/** The fix every refused name gets. */
-export const NAME_FIX =
-  "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
 
 /**
  * The names http.send may use, on both engines: a request entry's, or a fixed one of its own;

@@ -165,8 +165,11 @@ function packedEntryOf(packed, k, period) {
   };
 }
 
-// harness/scenario/names.ts
+// analysis/names-limit.ts
 var MAX_NAMES = 100;
+var NAME_FIX = "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
+
+// harness/scenario/names.ts
 var MAX_NAME_LENGTH = 80;
 var MAX_NAMES_OF_A_SHAPE = 10;
 var STATUS_CODE = /(^|[^\w./-])[1-5]\d\d(?![\w./-])/g;
@@ -185,7 +188,6 @@ function nameProblem(name) {
     return `name "${name}" has an id-like token in it: it looks built from data`;
   return null;
 }
-var NAME_FIX = "give each request a fixed name ('read order', not `GET /orders/${id}`): names are the rows of the report, at most 100 per run";
 var NameBook = class {
   constructor(entries) {
     /** Names http.send has used (admitted). */
