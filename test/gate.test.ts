@@ -201,6 +201,17 @@ describe('decideGate', () => {
       'cannot judge: the traffic mix differs (baseline read 70%, write 30%; run read 90%, write 10%): a capacity is a property of its mix; save a baseline of this mix',
     );
     expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
+    // one entry each, or a baseline from before mixes: no mix to differ, but the rates may count other things
+    const one = (r: RunResult, transaction: boolean) => ({
+      ...r,
+      traffic: { entries: [{ name: 'checkout', weight: 1, transaction }] },
+    });
+    const units =
+      'cannot judge: the rates count different things (baseline req/s, run arrivals/s): an arrival of several requests (a transaction) is not a request; save a baseline of this scenario';
+    expect(decideGate(one(kneeRun(400), true), one(BASE, false), 0.05).headline).toBe(units);
+    expect(decideGate(one(kneeRun(400), true), { ...BASE, traffic: undefined }, 0.05).headline).toBe(units);
+    expect(decideGate(one(kneeRun(400), false), { ...BASE, traffic: undefined }, 0.05).status).toBe('pass');
+    expect(decideGate(one(kneeRun(400), true), one(BASE, true), 0.05).status).toBe('pass');
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
@@ -248,14 +259,14 @@ describe('decideGate --on slo', () => {
       sloRun(500, 500),
       SLO_BASE,
       'pass',
-      /holds: at least 500\.0 req\/s vs baseline at least 400\.0 req\/s \(\+25\.00%\): it held or rose/,
+      /holds: at least 500\.0 req\/s vs baseline at least 400\.0 req\/s \(\+25\.00%\): it held or rose \(steps of 100 req\/s, tolerance 5\.00%\)$/,
     ],
     [
       'the plateau held, latency did not: one step lower within the objective',
       sloRun(400, 300),
       SLO_BASE,
       'regression',
-      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline at least 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down/,
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline at least 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down \(steps of 100 req\/s, tolerance 5\.00%\)$/,
     ],
     ['within the tolerance', sloRun(400, 300), SLO_BASE, 'pass', /within the tolerance/],
     [

@@ -24,7 +24,7 @@
  * cannot judge (3) when either run has none (no objective configured, or none established), or
  * when the two objectives differ.
  */
-import { fmtPercent, fmtRate, fmtTarget, sharedRateUnit } from '../format.ts';
+import { fmtPercent, fmtRate, fmtTarget, rateUnitOf, sharedRateUnit } from '../format.ts';
 import type { RunResult } from '../types.ts';
 import {
   mixDifference,
@@ -107,9 +107,15 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
       }`,
     );
   const mix = mixDifference(baseline, run);
+  const units = [rateUnitOf(baseline.traffic), rateUnitOf(run.traffic)];
   if (mix)
     out.push(
       `the traffic mix differs (baseline ${mix[0]}; run ${mix[1]}): a capacity is a property of its mix; save a baseline of this mix`,
+    );
+  // one entry each, or a baseline that recorded no mix: the rates may still count different things
+  else if (units[0] !== units[1])
+    out.push(
+      `the rates count different things (baseline ${units[0]}, run ${units[1]}): an arrival of several requests (a transaction) is not a request; save a baseline of this scenario`,
     );
   return out;
 }
@@ -236,7 +242,7 @@ export function decideGate(
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (step ${fmtTarget(stepPerSec)}, tolerance ${fmtPercent(tolerance)})`,
+      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
     };
   }
   const why =
@@ -250,7 +256,7 @@ export function decideGate(
     status: 'pass',
     exitCode: GATE_EXIT.pass,
     reasons: [],
-    headline: `${label} holds: ${change}: ${why} (step ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
+    headline: `${label} holds: ${change}: ${why} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
     ...perName(run, baseline, nameThresholds),
   };
 }
