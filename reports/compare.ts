@@ -5,7 +5,7 @@
  * rates both held, the names that regressed first. Warnings first when the runs are not
  * comparable. Pure: two RunResults in, Markdown out.
  */
-import { fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { RateUnit, RunResult, StepResult } from '../analysis/types.ts';
 import { pairUnit, percentileCell, percentileOf, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
@@ -45,6 +45,29 @@ export function changeText(a: number | null | undefined, b: number | null | unde
 
 function rateText(x: number | null, run: RunResult): string {
   return x === null ? '–' : `${fmtRate(x)} ${rateUnit(run)}`;
+}
+
+/** What every planned step held, where no limit was found: a lower bound, as the gate reads it (decision 026). */
+function lowerBound(run: RunResult): number | null {
+  return run.capacityPerSec === null && run.stopReason === 'max-rate-reached' ? (run.heldAtLeastPerSec ?? null) : null;
+}
+
+/** The capacity; "at least N" where every planned step held (the gate judges that bound); "–" otherwise. */
+function capacityCell(run: RunResult): string {
+  const bound = lowerBound(run);
+  return bound === null ? rateText(run.capacityPerSec, run) : `at least ${rateText(bound, run)}`;
+}
+
+/**
+ * B's change: between two capacities; "at least" a rise where B held every step above A's
+ * capacity; "–" where a bound leaves the change open (A's bound, or B's below A's capacity).
+ */
+function capacityChange(a: RunResult, b: RunResult): string {
+  const bound = lowerBound(b);
+  if (bound === null || lowerBound(a) !== null) return changeText(a.capacityPerSec, b.capacityPerSec);
+  return a.capacityPerSec !== null && bound >= a.capacityPerSec
+    ? `at least ${changeText(a.capacityPerSec, bound)}`
+    : '–';
 }
 
 /** A USL peak past every step's N is marked: a model's extrapolation, not a measured rate. */
@@ -92,12 +115,7 @@ function headline(a: RunResult, b: RunResult): string[] {
     '| | A | B | B vs A |',
     '|---|---|---|---|',
     row(['Run', a.runId, b.runId, '']),
-    row([
-      'Capacity',
-      rateText(a.capacityPerSec, a),
-      rateText(b.capacityPerSec, b),
-      changeText(a.capacityPerSec, b.capacityPerSec),
-    ]),
+    row(['Capacity', capacityCell(a), capacityCell(b), capacityChange(a, b)]),
     ...sloRows(a, b),
     row(['Knee', kneeText(a), kneeText(b), '']),
     row(['Peak', rateText(a.peakPerSec, a), rateText(b.peakPerSec, b), changeText(a.peakPerSec, b.peakPerSec)]),
@@ -115,6 +133,23 @@ function headline(a: RunResult, b: RunResult): string[] {
 
 function p99Ms(s: StepResult | null): number | null {
   return s === null ? null : (percentileOf(s, 99)?.valueMs ?? null);
+}
+
+/** A shown percentile of the step rests on too few samples beyond it (its cell reads "~… ms*"). */
+function shaky(s: StepResult | null): boolean {
+  return s !== null && [50, 99].some((q) => percentileOf(s, q)?.reliable === false);
+}
+
+/** The p99's change, marked as its cells are where either p99 is unreliable: no evidence of a regression. */
+function p99Change(a: StepResult | null, b: StepResult | null): string {
+  const c = changeText(p99Ms(a), p99Ms(b));
+  const unreliable = [a, b].some((s) => s !== null && percentileOf(s, 99)?.reliable === false);
+  return c !== '–' && unreliable ? `~${c}*` : c;
+}
+
+function unreliableNote(a: RunResult, b: RunResult): string {
+  const tails = [...new Set([a, b].map((r) => fmtInt(r.rules.minTailSamples)))].join(' and ');
+  return `\\* unreliable: fewer than ${tails} samples lie beyond that percentile in its step's window; shown for diagnosis only, and a change involving one is no evidence either way.`;
 }
 
 function stepCells(s: StepResult | null): string[] {
@@ -207,7 +242,8 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
     `| Offered ${unit} | A X ${unit} | B X ${unit} | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |`,
   );
   lines.push(`|${Array(13).fill('---').join('|')}|`);
-  for (const r of compareRows(a, b)) {
+  const rows = compareRows(a, b);
+  for (const r of rows) {
     const [ax, ap50, ap99, aerr] = stepCells(r.a);
     const [bx, bp50, bp99, berr] = stepCells(r.b);
     lines.push(
@@ -220,7 +256,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
         bp50,
         ap99,
         bp99,
-        changeText(p99Ms(r.a), p99Ms(r.b)),
+        p99Change(r.a, r.b),
         aerr,
         berr,
         r.a?.verdict ?? 'not run',
@@ -228,6 +264,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
       ]),
     );
   }
+  if (rows.some((r) => [r.a, r.b].some(shaky))) lines.push('', unreliableNote(a, b));
   lines.push(...byNameLines(compareByName(a, b), unit));
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));

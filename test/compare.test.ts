@@ -52,11 +52,29 @@ describe('plateau compare', () => {
     );
   });
 
+  it('marks a p99 change between percentiles on too few samples, with a footnote for the marks', () => {
+    const few = (latencyMs: number) => fakeRun({ steps: [20, 40].map((r) => ({ ratePerSec: r, latencyMs })) });
+    const md = renderCompare(few(10), few(20));
+    // mdCell escapes the marks (\\*), as in a run's own report
+    const p99s = /\| 20 \| .* \| ~[\d.]+ ms\\\* \(n=[\d,]+\) \| ~[\d.]+ ms\\\* \(n=[\d,]+\) \| ~\+[\d.]+%\\\* \|/;
+    expect(md).toMatch(p99s);
+    expect(md).toContain('\\* unreliable: fewer than ');
+    // reliable p99s on both sides: a plain change (A and B hold 3,000 samples from 300/s)
+    expect(renderCompare(A, B)).toMatch(/\| 400 \| .* \(n=10,000\) \| -[\d.]+% \| 0\.00% \|/);
+    const many = (latencyMs: number) => fakeRun({ steps: [400, 500].map((r) => ({ ratePerSec: r, latencyMs })) });
+    expect(renderCompare(many(10), many(20))).not.toMatch(/~[+-][\d.]+%|unreliable/);
+  });
+
   it('names no knee for a run that established no capacity, only the highest step it held', () => {
     // every planned step held: throughput never bent, so there is no knee to name
     const allHeld = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r })) });
     expect(allHeld.capacityPerSec).toBeNull();
     expect(renderCompare(A, allHeld)).toContain('| Knee | step 3 (300 req/s) | – (held up to step 3, 300 req/s) |  |');
+    // its capacity cell says what the gate judges: a lower bound, and a change only where the bound settles it
+    expect(renderCompare(A, allHeld)).toContain('| Capacity | 300.0 req/s | at least 300.0 req/s | at least +0.00% |');
+    expect(renderCompare(allHeld, A)).toContain('| Capacity | at least 300.0 req/s | 300.0 req/s | – |');
+    expect(renderCompare(B, allHeld)).toContain('| Capacity | 400.0 req/s | at least 300.0 req/s | – |');
+    expect(renderCompare(allHeld, allHeld)).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – |');
   });
 
   it('a run recorded before rules carried the rate unit is no other rule; a run of transactions is another unit', () => {
