@@ -113,6 +113,7 @@ export function decideAttempt(
     rerunContaminated: policy.rerunContaminated,
     maxVUs: a.maxVUs,
     maxVUsBound: policy.maxVUsBound,
+    imported: policy.rules.imported === true,
   });
   r = whoseLimit(r, cls, after.generatorBound);
   const action: NextAction = after.action === 'rerun' ? { kind: 'rerun', maxVUs: after.maxVUs } : { kind: 'stop' };

@@ -274,6 +274,16 @@ describe('afterFailure', () => {
     });
     expect(afterFailure(inconclusive, false, 1, policy)).toMatchObject({ generatorBound: false });
   });
+
+  it("short of VUs at the bound: plateau's setting to raise, or for an imported k6 run its script's", () => {
+    const at = { ...policy, maxVUs: 150 };
+    expect(afterFailure(vus, false, 1, at).why).toBe(
+      'generator-limited; maxVUs is at its bound 150: raise verdicts.maxVUsBound',
+    );
+    expect(afterFailure(vus, false, 1, { ...at, imported: true }).why).toBe(
+      "generator-limited; raise the k6 scenario's maxVUs and run it again",
+    );
+  });
 });
 
 describe('overloadShape', () => {

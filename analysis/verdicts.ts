@@ -316,6 +316,8 @@ export interface FailurePolicy {
   rerunContaminated: boolean;
   maxVUs: number;
   maxVUsBound: number;
+  /** An imported k6 run: its fixes are the k6 script's (Rules.imported). */
+  imported?: boolean;
 }
 
 export type AfterFailure =
@@ -355,7 +357,9 @@ export function afterFailure(
     if (moreVUs !== null)
       return { action: 'rerun', why: `${cls.detail}; rerunning${withVUs}`, maxVUs: moreVUs, ...flags };
     const remedy = cls.needsVUs
-      ? `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound`
+      ? p.imported
+        ? "raise the k6 scenario's maxVUs and run it again"
+        : `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound`
       : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
     return { action: 'stop', why: `${cls.detail}; ${remedy}`, ...flags };
   }

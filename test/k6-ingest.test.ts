@@ -106,10 +106,30 @@ describe('a k6 CSV cut inside its last row (a killed run)', () => {
       );
       const r = await ingestLines(batches(), { source: 'k6', phase: 'steps', lateS: 5, sink: (x) => records.push(x) });
       expect(r.badLines).toBe(1);
+      expect(r.tornLastLine).toBe(true);
       expect(r.stats.byMetric).toEqual(whole.stats.byMetric);
       expect(records.some((x) => x.byName !== undefined && Object.keys(x.byName).length > 1)).toBe(false);
     },
   );
+
+  it('a row cut inside a quoted field (an error message with a comma) is a torn last line too', async () => {
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(`${DIR}/stepped-reject.csv.gz`))
+      .toString('utf8')
+      .split('\n');
+    const kept = lines.slice(0, 2000);
+    const last = lines.slice(2000).find((l) => l.startsWith('http_reqs,'))!;
+    // Go's encoding/csv quotes a field with a comma; the record never closes: the parser waits for its quote
+    const torn = `${last.slice(0, last.lastIndexOf(','))},"dial tcp 127.0.0.1:80: connect, refu`;
+    const r = await ingestLines(
+      (async function* () {
+        yield [...kept, torn];
+      })(),
+      { source: 'k6', phase: 'steps', lateS: 5, sink: () => undefined },
+    );
+    expect(r.badLines).toBe(1);
+    expect(r.tornLastLine).toBe(true);
+  });
 });
 
 describe('k6 output fixtures against a reference read from the raw lines', () => {

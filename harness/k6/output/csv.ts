@@ -34,6 +34,11 @@ export class CsvRows {
   /** The timestamps are whole seconds (timeFormat unix or rfc3339); null before the first row. */
   wholeSeconds: boolean | null = null;
 
+  /** A record left open at the end: its quoted field never closed (k6 was killed while writing it). */
+  get open(): boolean {
+    return this.pending !== '';
+  }
+
   /** One physical line in; a point, 'skip' (header, blank, record continued) or 'bad' out. */
   push(line: string): LineResult {
     const text = this.pending ? `${this.pending}\n${line}` : line;

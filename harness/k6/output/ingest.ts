@@ -58,6 +58,11 @@ export async function ingestLines(
       }
     }
   }
+  // a CSV record whose quoted field never closed: the last line, torn inside that field
+  if (csv?.open) {
+    badLines++;
+    lastBad = true;
+  }
   b.end();
   return { format, lines, badLines, tornLastLine: lastBad, stats: b.stats };
 }
