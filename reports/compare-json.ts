@@ -124,7 +124,11 @@ export interface CompareDocument {
   kind: 'plateau-compare';
   a: CompareRunFigures;
   b: CompareRunFigures;
-  /** sloCapacity: null unless both runs established one within the same objective; uslPeak: null where either is extrapolated. */
+  /**
+   * capacity: between two established capacities (where B held every step, the text's "at least +N%"
+   * comes from b.heldAtLeastPerSec, not from here); sloCapacity: null unless both runs established
+   * one within the same objective; uslPeak: null where either is extrapolated.
+   */
   change: { capacity: number | null; sloCapacity: number | null; peak: number | null; uslPeak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
