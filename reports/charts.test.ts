@@ -9,6 +9,7 @@ import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
+import { SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
 import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
@@ -220,6 +221,23 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
     const rule = (uslSpec(near) as Json).layer.at(-1);
     expect(rule.data.values[0].n).toBe(3);
     expect(rule.layer.map((l: Json) => l.mark.type)).toEqual(['rule', 'text']);
+  });
+
+  it('wraps a long subtitle to the plot: the SVG keeps the width of the others', async () => {
+    const usl = DEMO.models!.usl!;
+    const far: RunResult = { ...DEMO, models: { ...DEMO.models!, usl: { ...usl, nStar: 50, peakPerSec: 600 } } };
+    const long = (uslSpec(far) as Json).title.subtitle[1] as string;
+    expect(long.length).toBeGreaterThan(SUBTITLE_CHARS);
+    const lines = wrapSubtitle([long]);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.every((l) => l.length <= SUBTITLE_CHARS)).toBe(true);
+    expect(lines.join(' ')).toBe(long);
+    // broken after a clause's "; ", not inside a word
+    expect(lines[0]).toMatch(/;$/);
+    const width = (svg: string) => Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)![1]);
+    const usls = width(await renderSvg(uslSpec(far)!, 'u'));
+    const throughput = width(await renderSvg(throughputSpec(DEMO), 't'));
+    expect(usls).toBeLessThanOrEqual(throughput + 10);
   });
 
   it('has no chart without a fit, or without a knee', () => {

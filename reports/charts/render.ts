@@ -4,7 +4,7 @@
  * counter, which would make output depend on what rendered before and collide when several SVGs
  * share one HTML page.
  */
-import type { ChartSpec } from './theme.ts';
+import { wrapSubtitle, type ChartSpec } from './theme.ts';
 
 /**
  * vega and vega-lite are some hundred ES modules: loaded when the first chart is drawn, not by
@@ -26,10 +26,18 @@ export function renumberIds(svg: string, prefix: string): string {
     .replace(/href="#([^"]+)"/g, (all, id: string) => (ids.has(id) ? `href="#${ids.get(id)}"` : all));
 }
 
+/** The spec with its subtitle's lines wrapped to the chart's width (theme.ts wrapSubtitle). */
+export function withWrappedSubtitle(spec: ChartSpec): ChartSpec {
+  const title = (spec as { title?: unknown }).title;
+  if (typeof title !== 'object' || title === null || !('subtitle' in title)) return spec;
+  const { subtitle } = title as { subtitle: string | string[] };
+  return { ...spec, title: { ...title, subtitle: wrapSubtitle(subtitle) } } as ChartSpec;
+}
+
 /** The chart as an SVG document (string). */
 export async function renderSvg(spec: ChartSpec, idPrefix: string): Promise<string> {
   const [vega, { compile }] = await loadLibs();
-  const { spec: vgSpec } = compile(spec);
+  const { spec: vgSpec } = compile(withWrappedSubtitle(spec));
   const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
   try {
     return renumberIds(await view.toSVG(), idPrefix);

@@ -100,3 +100,32 @@ export function pointScale(categories: readonly string[]): { domain: string[]; r
     range: [...verdictScale.range, ...extra.map((c) => SET_ASIDE_COLOR[c])],
   };
 }
+
+/**
+ * The characters a subtitle line may hold: vega sizes a chart to its widest title line, so one long
+ * line widened the SVG past its plot and the page shrank the whole figure to half its size. With no
+ * canvas to measure text, vega estimates 0.8 em a character (9.6 px at the subtitle's 12 px), so 90
+ * keep a line within the plot's width; a browser draws them in about two thirds of it.
+ */
+export const SUBTITLE_CHARS = 90;
+
+/** Subtitle lines broken at "; " (else at spaces) so that none is longer than `max` characters. */
+export function wrapSubtitle(subtitle: string | readonly string[], max = SUBTITLE_CHARS): string[] {
+  const out: string[] = [];
+  for (const line of typeof subtitle === 'string' ? [subtitle] : subtitle) {
+    let current = '';
+    // clauses keep their "; " at the end of the line they close
+    for (const clause of line.split(/(?<=; )/)) {
+      for (const word of clause.length > max ? clause.split(/(?<= )/) : [clause]) {
+        if (current.length > 0 && (current + word).trimEnd().length > max) {
+          out.push(current.trimEnd());
+          current = '';
+        }
+        current += word;
+      }
+    }
+    out.push(current.trimEnd());
+  }
+  return out;
+}
+
