@@ -2,6 +2,8 @@
  * The figures by name in every renderer, from a hand-built run: two request names and a
  * transaction (with its two requests), the traffic mix, and what sized the VUs.
  */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
@@ -314,6 +316,35 @@ describe('steps-by-name.csv', () => {
       p90_reliable: 'false',
       p99_n: '125',
     });
+  });
+
+  it("marks the mix's entries: their rows of a step sum to its arrivals, the others are a transaction's requests", () => {
+    const entries = new Set(MIXED.traffic!.entries.map((e) => e.name));
+    expect(rows.filter((r) => r.entry === 'true').map((r) => r.name)).toEqual(
+      rows.filter((r) => entries.has(r.name)).map((r) => r.name),
+    );
+    expect(rows.some((r) => r.entry === 'false')).toBe(true);
+    // the demo mix's stored run (test/fixtures/runs/mix): each step's entries add up to its arrivals
+    const dir = fileURLToPath(new URL('../test/fixtures/runs/mix/', import.meta.url));
+    const stored = parse(fs.readFileSync(`${dir}steps-by-name.csv`, 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const summary = JSON.parse(fs.readFileSync(`${dir}summary.json`, 'utf8')) as {
+      steps: { index: number; attempt?: number; completedPerSec: number }[];
+    };
+    for (const s of summary.steps) {
+      const of = stored.filter((r) => r.step === String(s.index + 1) && r.attempt === String(s.attempt ?? 1));
+      const sum = (rs: typeof of) => rs.reduce((a, r) => a + Number(r.completed_per_sec), 0);
+      expect(sum(of.filter((r) => r.entry === 'true'))).toBeCloseTo(s.completedPerSec, 1);
+      expect(of.some((r) => r.entry === 'false')).toBe(true);
+    }
+    // no entries recorded (an imported k6 run): the column stays empty
+    const imported = parse(renderStepsByNameCsv({ ...MIXED, traffic: undefined })!, { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(new Set(imported.map((r) => r.entry))).toEqual(new Set(['']));
   });
 
   it('a name cannot start a formula', () => {

@@ -256,9 +256,11 @@ describe('renderStepsCsv', () => {
     expect(rows[1][col('p99_9_reliable')]).toBe('false');
     expect(rows[1][col('p50_n')]).toBe('2500');
     // every percentile's sample count and reliability, appended after the older columns
-    expect(STEPS_CSV_COLUMNS.slice(-8, -3)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
-    // then the latency objective's (reports/slo-text.test.ts)
-    expect(STEPS_CSV_COLUMNS.slice(-3)).toEqual(['slo_value_ms', 'slo_met', 'slo_unjudged']);
+    expect(STEPS_CSV_COLUMNS.slice(-9, -4)).toEqual(['p50_reliable', 'p90_n', 'p90_reliable', 'p99_n', 'p99_reliable']);
+    // then the latency objective's (reports/slo-text.test.ts), then every request of every arrival
+    expect(STEPS_CSV_COLUMNS.slice(-4)).toEqual(['slo_value_ms', 'slo_met', 'slo_unjudged', 'requests_per_sec']);
+    // one request per arrival here: the requests are the completions
+    expect(rows[4][col('requests_per_sec')]).toBe(rows[4][col('throughput_per_sec')]);
     expect(col('p50_reliable')).toBeGreaterThan(col('generator_cpu'));
     expect([
       rows[1][col('p50_reliable')],

@@ -30,6 +30,9 @@ export const STEPS_BY_NAME_CSV_COLUMNS = [
   'p99_n',
   'p99_reliable',
   ...ERROR_KINDS.map((k) => `errors_${k}`),
+  // a mix entry (its rows of a step sum to the step's arrivals), or a request named inside a
+  // transaction; empty where the run recorded no entries (an imported k6 run's names are requests)
+  'entry',
 ] as const;
 
 /** x rounded to `digits` decimals; empty cell for null. */
@@ -45,7 +48,7 @@ function percentileCells(latency: readonly Percentile[], q: number): (number | s
   return p ? [num(p.valueMs, 3), p.n, String(p.reliable)] : ['', '', ''];
 }
 
-function nameRow(s: StepResult, name: string, r: NameResult): (number | string)[] {
+function nameRow(s: StepResult, name: string, r: NameResult, entries: ReadonlySet<string> | null): (number | string)[] {
   return [
     stepNo(s.index),
     s.attempt ?? 1,
@@ -59,6 +62,7 @@ function nameRow(s: StepResult, name: string, r: NameResult): (number | string)[
     ...percentileCells(r.latency, 90),
     ...percentileCells(r.latency, 99),
     ...ERROR_KINDS.map((k) => r.errors[k] ?? 0),
+    entries === null ? '' : String(entries.has(name)),
   ];
 }
 
@@ -67,10 +71,12 @@ export function renderStepsByNameCsv(run: RunResult): string | null {
   const steps = namedSteps(run);
   if (steps.length === 0) return null;
   const names = nameOrder(run);
+  const listed = run.traffic?.entries ?? [];
+  const entries = listed.length > 0 ? new Set(listed.map((e) => e.name)) : null;
   const rows = steps.flatMap((s) =>
     names.flatMap((name) => {
       const r = s.byName?.[name];
-      return r ? [nameRow(s, name, r)] : [];
+      return r ? [nameRow(s, name, r, entries)] : [];
     }),
   );
   return stringify(rows, { header: true, columns: [...STEPS_BY_NAME_CSV_COLUMNS] });

@@ -54,6 +54,9 @@ export const STEPS_CSV_COLUMNS = [
   'slo_value_ms',
   'slo_met',
   'slo_unjudged',
+  // every request of every arrival per second (a transaction's are several); completed_per_sec's
+  // arrivals where each is one request
+  'requests_per_sec',
 ] as const;
 
 /** x rounded to `digits` decimals; empty cell for null. */
@@ -123,6 +126,7 @@ function stepRow(s: StepResult, slo: SloStep | undefined): (number | string)[] {
     num(slo?.valueMs, 3),
     slo?.met == null ? '' : String(slo.met),
     csvSafe(slo?.unjudged ?? ''),
+    num(s.requestsPerSec ?? s.completedPerSec, 3),
   ];
 }
 
