@@ -23,8 +23,6 @@ import { mergeRuns } from '../harness/merge.ts';
 import { planShare, segmentLength } from '../harness/k6/engine/segment.ts';
 import { planForInstance, rerunVusBound } from '../harness/engine/create.ts';
 import { deriveSteps } from '../harness/k6/import/derive-steps.ts';
-import { spread as runtimeSpread } from '../harness/k6/runtime/spread.ts';
-import { spread } from '../harness/scenario/context.ts';
 import { buildPlan } from '../analysis/plan.ts';
 import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { loadRun } from '../harness/store/run-store.ts';
@@ -161,10 +159,6 @@ describe('the generated k6 script', () => {
         },
       }),
     ).rejects.toThrow(/k6 runs no Node APIs/);
-  });
-
-  it('picks the same rows as the native context (same hash)', () => {
-    for (const seq of [1, 2, 999, 123456789]) expect(runtimeSpread(seq, 100_000)).toBe(spread(seq, 100_000));
   });
 });
 

@@ -5,7 +5,7 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { noRowLeft, noSuchSource, rowIndex, seedOf } from './data-rows.ts';
+import { noRowLeft, noSuchSource, rowIndex, seedOf, spread } from './data-rows.ts';
 import { thinkTimeProblem } from './think-time.ts';
 
 export interface ContextFactory {
@@ -174,14 +174,6 @@ export function formatId(format: IdFormat, prefix: string, runId: string, seq: n
   if (format === 'uuidv4') return randomUUID();
   if (format === 'uuidv7') return uuidv7();
   return `${prefix}${runId}-${seq}`;
-}
-
-/**
- * Knuth's multiplicative hash spreads consecutive sequence numbers over the key space:
- * k = ((seq x 2654435761) mod 2^32) mod keySpace. Deterministic, so reruns hit the same rows.
- */
-export function spread(seq: number, keySpace: number): number {
-  return (Math.imul(seq, 2654435761) >>> 0) % keySpace;
 }
 
 /** RFC 9562 UUIDv7: 48-bit Unix ms timestamp, version 7, variant 10, random rest. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DataError, parseCsv, parseJsonRows } from './data-rows.ts';
+import { DataError, parseCsv, parseJsonRows, spread } from './data-rows.ts';
+import { mixOrder, entryOf } from './mix-order.ts';
 import { elementAt, scanJson } from './json-where.ts';
 
 /** The DataError parsing `text` throws, as [line, message, fix]. */
@@ -187,5 +188,37 @@ describe('scanJson, the place finder, agrees with JSON.parse', () => {
     expect(scanJson(deep)).toEqual({ index: 200_000, problem: 'expected a value, found the end of the file' });
     expect(elementAt('[ 1, {"a": [2, 3]},\n"x"]', 2)).toBe(20);
     expect(elementAt('[1]', 1)).toBe(-1);
+  });
+});
+
+describe('ctx.pick spreads every mix entry over the whole key space', () => {
+  it("an entry on every 4th arrival draws all of pick(100)'s keys, as often as the others", () => {
+    // weights 1 and 3: entry 0 runs one arrival in four (the multiplicative hash gave it 25 keys)
+    const order = mixOrder([1, 3]);
+    const hits = new Map<number, number>();
+    for (let seq = 1, n = 0; n < 10_000; seq++) {
+      if (entryOf(order, seq) !== 0) continue;
+      n++;
+      const k = spread(seq, 100);
+      hits.set(k, (hits.get(k) ?? 0) + 1);
+    }
+    expect(hits.size).toBe(100);
+    // 100 draws a key on average: none under a third of that or over twice it
+    for (const c of hits.values()) {
+      expect(c).toBeGreaterThan(33);
+      expect(c).toBeLessThan(200);
+    }
+  });
+
+  it('is a pure function of the arrival, within the key space', () => {
+    for (const seq of [1, 2, 999, 123_456_789]) {
+      expect(spread(seq, 100_000)).toBe(spread(seq, 100_000));
+      expect(spread(seq, 7)).toBeLessThan(7);
+    }
+    expect(spread(5, 1)).toBe(0);
+  });
+
+  it.each([0, -3, 2.5, Number.NaN, 2 ** 33])('refuses a key space of %s, naming the fix', (n) => {
+    expect(() => spread(1, n)).toThrow(/ctx\.pick\(.*\): the key space must be a whole number from 1 to 4294967296/);
   });
 });

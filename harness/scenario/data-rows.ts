@@ -238,6 +238,23 @@ function mix32(seed: number, seq: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** The largest key space ctx.pick spreads over: its hash has 32 bits. */
+export const MAX_KEY_SPACE = 2 ** 32;
+
+/**
+ * ctx.pick(keySpace): arrival `seq`'s key in 0..keySpace-1, murmur3's finaliser of seq, the same on
+ * both engines and in every run. A hash whose every output bit depends on every input bit: arrivals
+ * of one mix entry come every P-th arrival, and the multiplicative hash used before kept seq's low
+ * bits, so an entry on every 4th arrival drew only a quarter of pick(100)'s keys.
+ */
+export function spread(seq: number, keySpace: number): number {
+  if (!Number.isInteger(keySpace) || keySpace < 1 || keySpace > MAX_KEY_SPACE)
+    throw new Error(
+      `ctx.pick(${String(keySpace)}): the key space must be a whole number from 1 to ${MAX_KEY_SPACE} (how many objects the requests spread over)`,
+    );
+  return mix32(0, seq) % keySpace;
+}
+
 /**
  * The rows of a source the load may use: a unique source keeps its last `samples` rows for
  * preflight's sample arrivals (one per mix entry), which the load then never sends again.

@@ -457,77 +457,6 @@ function trafficOf(s) {
 import { sleep } from "k6";
 import crypto from "k6/crypto";
 
-// harness/k6/runtime/spread.ts
-function spread(seq, keySpace) {
-  return (Math.imul(seq, 2654435761) >>> 0) % keySpace;
-}
-
-// harness/k6/runtime/timers.ts
-function globalTimers() {
-  const t = globalThis;
-  return typeof t.setTimeout === "function" && typeof t.clearTimeout === "function" ? t : null;
-}
-
-// harness/scenario/think-time.ts
-function thinkTimeProblem(ms) {
-  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return null;
-  const shown2 = typeof ms === "string" ? JSON.stringify(ms) : String(ms);
-  return `ctx.sleep(${shown2}): give the think time in milliseconds, a number >= 0${typeof ms === "string" ? " (convert a setting read as text: Number(...))" : ""}`;
-}
-
-// harness/k6/runtime/context.ts
-function hex(bytes) {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
-  return s;
-}
-function uuid(version) {
-  const b = new Uint8Array(crypto.randomBytes(16));
-  if (version === 7) {
-    const ms = Date.now();
-    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 255;
-  }
-  b[6] = b[6] & 15 | version << 4;
-  b[8] = b[8] & 63 | 128;
-  const h = hex(b);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-function secret(name) {
-  const v = __ENV[name];
-  if (v === void 0 || v === "")
-    throw new Error(
-      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`
-    );
-  return v;
-}
-function bytesOf(body) {
-  return typeof body === "string" ? body : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
-}
-function thinkTime(ms) {
-  const bad = thinkTimeProblem(ms);
-  if (bad !== null) throw new Error(bad);
-  if (ms === 0) return Promise.resolve();
-  const timers = globalTimers();
-  if (timers !== null) return new Promise((resolve) => void timers.setTimeout(resolve, ms));
-  sleep(ms / 1e3);
-  return Promise.resolve();
-}
-function contextOf(cfg, seq, rows) {
-  return {
-    runId: cfg.runId,
-    seq,
-    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
-    pick: (keySpace = 1e5) => spread(seq, keySpace),
-    hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
-    env: __ENV,
-    row: (name) => rows.row(name, seq),
-    sleep: thinkTime
-  };
-}
-
-// harness/k6/runtime/data.ts
-import { SharedArray } from "k6/data";
-
 // analysis/format.ts
 function groupThousands(fixed) {
   const [int, frac] = fixed.split(".");
@@ -829,6 +758,14 @@ function mix32(seed, seq) {
   h = Math.imul(h ^ h >>> 13, 3266489909);
   return (h ^ h >>> 16) >>> 0;
 }
+var MAX_KEY_SPACE = 2 ** 32;
+function spread(seq, keySpace) {
+  if (!Number.isInteger(keySpace) || keySpace < 1 || keySpace > MAX_KEY_SPACE)
+    throw new Error(
+      `ctx.pick(${String(keySpace)}): the key space must be a whole number from 1 to ${MAX_KEY_SPACE} (how many objects the requests spread over)`
+    );
+  return mix32(0, seq) % keySpace;
+}
 function usableRows(order, rows, samples) {
   return order === "unique" ? Math.max(0, rows - samples) : rows;
 }
@@ -844,7 +781,71 @@ function rowIndex(order, seq, count, seed) {
   return (seq - 1) % count;
 }
 
+// harness/k6/runtime/timers.ts
+function globalTimers() {
+  const t = globalThis;
+  return typeof t.setTimeout === "function" && typeof t.clearTimeout === "function" ? t : null;
+}
+
+// harness/scenario/think-time.ts
+function thinkTimeProblem(ms) {
+  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return null;
+  const shown2 = typeof ms === "string" ? JSON.stringify(ms) : String(ms);
+  return `ctx.sleep(${shown2}): give the think time in milliseconds, a number >= 0${typeof ms === "string" ? " (convert a setting read as text: Number(...))" : ""}`;
+}
+
+// harness/k6/runtime/context.ts
+function hex(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+  return s;
+}
+function uuid(version) {
+  const b = new Uint8Array(crypto.randomBytes(16));
+  if (version === 7) {
+    const ms = Date.now();
+    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 255;
+  }
+  b[6] = b[6] & 15 | version << 4;
+  b[8] = b[8] & 63 | 128;
+  const h = hex(b);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+function secret(name) {
+  const v = __ENV[name];
+  if (v === void 0 || v === "")
+    throw new Error(
+      `environment variable ${name} is not set: export ${name}=<secret> before the run (secrets come only from the environment)`
+    );
+  return v;
+}
+function bytesOf(body) {
+  return typeof body === "string" ? body : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
+}
+function thinkTime(ms) {
+  const bad = thinkTimeProblem(ms);
+  if (bad !== null) throw new Error(bad);
+  if (ms === 0) return Promise.resolve();
+  const timers = globalTimers();
+  if (timers !== null) return new Promise((resolve) => void timers.setTimeout(resolve, ms));
+  sleep(ms / 1e3);
+  return Promise.resolve();
+}
+function contextOf(cfg, seq, rows) {
+  return {
+    runId: cfg.runId,
+    seq,
+    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
+    pick: (keySpace = 1e5) => spread(seq, keySpace),
+    hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
+    env: __ENV,
+    row: (name) => rows.row(name, seq),
+    sleep: thinkTime
+  };
+}
+
 // harness/k6/runtime/data.ts
+import { SharedArray } from "k6/data";
 function lineOf(err) {
   return err.line ? ` line ${err.line}` : "";
 }

@@ -1,6 +1,6 @@
 /**
  * The portable ScenarioContext on k6's APIs (runs inside k6: no Node API).
- *   pick    = the same Knuth hash as harness/scenario/context.ts (spread), so both engines hit the
+ *   pick    = the same hash as the native engine (harness/scenario/data-rows.ts spread), so both engines hit the
  *             same rows for the same seq;
  *   row     = the data source's row for this arrival (data.ts: the same rowIndex as the native engine);
  *   sleep   = a timer of k6's global setTimeout (k6 >= v0.51), which holds the VU as think time does
@@ -10,7 +10,7 @@
  */
 import { sleep } from 'k6';
 import crypto from 'k6/crypto';
-import { spread } from './spread.ts';
+import { spread } from '../../scenario/data-rows.ts';
 import { globalTimers } from './timers.ts';
 import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
