@@ -10,6 +10,7 @@ import { phasesMs, type PhasesMs } from './phases.ts';
 import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
 import { cutMessage } from '../cut-message.ts';
+import { checkFailureKind } from '../scenario/verdict.ts';
 import type { HostSample, HostSampler } from './host-sampler.ts';
 
 /**
@@ -171,7 +172,7 @@ export class BucketRecorder {
     b.bytesIn += o.bytesIn;
     b.bytesOut += o.bytesOut;
     if (o.times.connectStartMs !== 0 && o.connections > 1 && o.idleMs < RECONNECT_IDLE_MS) b.reconnects++;
-    const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? 'check' : undefined);
+    const kind: ErrorKind | undefined = o.kind ?? (checkFailure !== null ? checkFailureKind(checkFailure) : undefined);
     if (kind === undefined) b.recordPhases(phasesMs(o.times, this.phases));
     return kind;
   }

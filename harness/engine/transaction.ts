@@ -16,6 +16,7 @@ import type { Outcome, PreparedRequest, SendDone, VuConnection } from './http.ts
 import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { deadlineMessage, SEND_AFTER_END } from '../scenario/traffic.ts';
+import { checkFailureKind } from '../scenario/verdict.ts';
 
 /** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
 interface Failure {
@@ -287,7 +288,8 @@ export class Transaction {
     const kept = this.entry.kept;
     const checkFailure = out.kind ? null : arrivals.checkOf(check, out, kept);
     rec.sent(out.times.endMs, name, out, checkFailure);
-    const kind: ErrorKind | undefined = out.kind ?? (checkFailure !== null ? 'check' : undefined);
+    const kind: ErrorKind | undefined =
+      out.kind ?? (checkFailure !== null ? checkFailureKind(checkFailure) : undefined);
     const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
     if (kind !== undefined) this.fail(kind, out.status, `${name}: ${error}`);
     return arrivals.sent(out, error, kept);

@@ -11,7 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf, mixOrder } from './mix-order.ts';
 import { NameBook } from './names.ts';
-import { checkReturned, notKept } from './verdict.ts';
+import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 
@@ -200,7 +200,7 @@ export interface Kept {
 const KEPT_ALL: Kept = { body: true, headers: true };
 
 /**
- * A check's verdict: true or nothing accepts; false or a message rejects; a throw is its message.
+ * A check's verdict: true accepts; false, nothing or a message rejects; a throw is its message.
  * A check that reads what its request did not keep (through a helper, or a computed name) throws,
  * so it fails with the fix instead of judging an empty body (docs/decisions/028).
  */
@@ -222,7 +222,7 @@ function verdict(check: Check, res: ResponseView): string | null {
   try {
     return checkReturned(check(res));
   } catch (err) {
-    return `check threw: ${(err as Error).message}`;
+    return checkThrew(err, err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -262,11 +262,8 @@ function parseJson(text: string, chunks: readonly Buffer[], limit: number | unde
     return JSON.parse(text);
   } catch {
     const kept = chunks.reduce((a, c) => a + c.length, 0);
-    if (limit !== undefined && limit > 0 && kept >= limit)
-      throw new Error(
-        `the body is not JSON as kept: plateau keeps the first ${limit} bytes of a body (http.maxBodyBytes) and this one was longer; raise http.maxBodyBytes above the body's size`,
-      );
-    throw new Error(`the body is not JSON (${text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60))})`);
+    if (limit !== undefined && limit > 0 && kept >= limit) throw new Error(bodyCutText(limit));
+    throw bodyNotJson(text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60)));
   }
 }
 

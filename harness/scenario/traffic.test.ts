@@ -225,6 +225,23 @@ describe('a check that reads what its request did not keep', () => {
     ).toMatch(/the response headers were not kept/);
     expect(checkOf((r) => r.status === 200, o, { body: false, headers: false })).toBeNull();
   });
+
+  it("counts its own code's throw as the scenario's (kind other), a body that is not JSON as the target's, nothing as a rejection", async () => {
+    const { checkOf } = await import('./requests.ts');
+    const { checkFailureKind } = await import('./verdict.ts');
+    const { newOutcome } = await import('../engine/http.ts');
+    const o = newOutcome();
+    o.status = 200;
+    o.bodyChunks.push(Buffer.from('<html>oops</html>'));
+    const typo = checkOf((r) => (undefined as unknown as { status: number }).status === r.status, o)!;
+    expect(typo).toMatch(/^check threw: Cannot read properties of undefined/);
+    expect(checkFailureKind(typo)).toBe('other');
+    const html = checkOf((r) => r.json().id !== undefined, o)!;
+    expect(html).toBe('the body is not JSON ("<html>oops</html>")');
+    expect(checkFailureKind(html)).toBe('check');
+    // braces and no return: rejected with the fix, where it had accepted every response
+    expect(checkOf((r) => void (r.status === 500), o)).toMatch(/^check returned nothing: return true/);
+  });
 });
 
 describe('more scenario problems and answers', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkReturned } from './verdict.ts';
+import { bodyNotJson, checkFailureKind, checkReturned, checkThrew } from './verdict.ts';
 
 describe("checkReturned: a check's return value, on both engines", () => {
   it.each<[unknown, string | null]>([
     [true, null],
-    [undefined, null],
     ['expected 201, got 500', 'expected 201, got 500'],
     [false, 'check returned false'],
   ])('%j -> %j', (v, want) => expect(checkReturned(v)).toBe(want));
@@ -16,5 +15,27 @@ describe("checkReturned: a check's return value, on both engines", () => {
     expect(checkReturned(null)).toMatch(/^check returned null: return true, false or a message/);
     expect(checkReturned({ ok: true })).toMatch(/^check returned an object: /);
     expect(checkReturned(0)).toMatch(/^check returned 0 \(a number\)/);
+  });
+});
+
+describe('a check that returns nothing or a Promise, or throws', () => {
+  it('nothing rejects with the fix: a check written with braces and no return had accepted every response', () => {
+    const failure = checkReturned(undefined)!;
+    expect(failure).toMatch(/^check returned nothing: return true to accept the response/);
+    expect(checkFailureKind(failure)).toBe('check');
+  });
+
+  it('an async check is told it must be synchronous', () => {
+    expect(checkReturned(Promise.resolve(true))).toMatch(/^check returned a Promise: a check runs synchronously/);
+  });
+
+  it("a throw of the check's own code is the scenario's (kind other); a body that is not JSON is the target's (kind check)", () => {
+    const own = checkThrew(new TypeError("Cannot read properties of undefined (reading 'status')"), 'x');
+    expect(own).toBe('check threw: x');
+    expect(checkFailureKind(own)).toBe('other');
+    const body = bodyNotJson('"<html>"');
+    const answer = checkThrew(body, body.message);
+    expect(answer).toBe('the body is not JSON ("<html>")');
+    expect(checkFailureKind(answer)).toBe('check');
   });
 });

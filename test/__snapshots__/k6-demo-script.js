@@ -912,11 +912,32 @@ function errorKindOf(tags) {
 
 // harness/scenario/verdict.ts
 function checkReturned(v) {
-  if (v === true || v === void 0) return null;
+  if (v === true) return null;
   if (typeof v === "string") return v;
   if (v === false) return "check returned false";
+  if (v === void 0)
+    return "check returned nothing: return true to accept the response, false or a message to reject it (a check written with braces needs its return)";
+  if (isThenable(v))
+    return "check returned a Promise: a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)";
   const what = v === null ? "null" : typeof v === "object" ? "an object" : `${String(v)} (a ${typeof v})`;
   return `check returned ${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+}
+function isThenable(v) {
+  return typeof v === "object" && v !== null && typeof v.then === "function";
+}
+function bodyCutText(limit) {
+  return `the body is not JSON as kept: plateau keeps the first ${limit} bytes of a body (http.maxBodyBytes) and this one was longer; raise http.maxBodyBytes above the body's size`;
+}
+var CHECK_THREW = "check threw: ";
+var NOT_JSON = /* @__PURE__ */ Symbol.for("plateau.bodyNotJson");
+function bodyNotJson(shown2) {
+  return Object.assign(new Error(`the body is not JSON (${shown2})`), { [NOT_JSON]: true });
+}
+function checkThrew(err, message) {
+  return typeof err === "object" && err !== null && NOT_JSON in err ? message : `${CHECK_THREW}${message}`;
+}
+function checkFailureKind(failure) {
+  return failure.startsWith(CHECK_THREW) ? "other" : "check";
 }
 function notKept(what, spelled, where = "check") {
   return `the response ${what} ${what === "headers" ? "were" : "was"} not kept for this ${where}: plateau keeps it only when the ${where === "check" ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === "check" ? "check" : "run (or its inline checks)"}`;
@@ -948,7 +969,15 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
   const view = {
     status: res.status,
     json() {
-      parsed2 != null ? parsed2 : parsed2 = { value: JSON.parse(view.body) };
+      if (parsed2 === null) {
+        const text = view.body;
+        try {
+          parsed2 = { value: JSON.parse(text) };
+        } catch (e) {
+          if (typeof res.body === "string" && text.length < res.body.length) throw new Error(bodyCutText(maxBodyBytes));
+          throw bodyNotJson(text.length === 0 ? "empty" : JSON.stringify(text.slice(0, 60)));
+        }
+      }
       return parsed2.value;
     }
   };
@@ -979,7 +1008,7 @@ function verdictOf(check2, info) {
   try {
     return checkReturned(check2(info));
   } catch (err) {
-    return `check threw: ${messageOf(err)}`;
+    return checkThrew(err, messageOf(err));
   }
 }
 function messageOf(err) {
@@ -1054,7 +1083,7 @@ function judged(res, r, cfg) {
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure = { kind: "check", message: verdict };
+      failure = { kind: checkFailureKind(verdict), message: verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };

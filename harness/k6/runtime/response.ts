@@ -6,7 +6,7 @@
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, ResponseInfo } from '../../scenario/types.ts';
 import { errorKindOf } from '../output/error-kind.ts';
-import { checkReturned, notKept } from '../../scenario/verdict.ts';
+import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from '../../scenario/verdict.ts';
 
 /** What the runtime reads of a k6 response (RefinedResponse has more). */
 export interface K6Response {
@@ -71,7 +71,16 @@ export function responseInfo(
   const view = {
     status: res.status,
     json() {
-      parsed ??= { value: JSON.parse(view.body) };
+      if (parsed === null) {
+        const text = view.body;
+        try {
+          parsed = { value: JSON.parse(text) };
+        } catch {
+          // cut at maxBodyBytes: the setting's, as on the native engine; else the target's answer
+          if (typeof res.body === 'string' && text.length < res.body.length) throw new Error(bodyCutText(maxBodyBytes));
+          throw bodyNotJson(text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60)));
+        }
+      }
       return parsed.value;
     },
   } as ResponseInfo;
@@ -109,7 +118,7 @@ export function verdictOf(check: Check, info: ResponseInfo): string | null {
   try {
     return checkReturned(check(info));
   } catch (err) {
-    return `check threw: ${messageOf(err)}`;
+    return checkThrew(err, messageOf(err));
   }
 }
 

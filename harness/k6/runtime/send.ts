@@ -14,6 +14,7 @@ import type { Check, RequestSpec } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { bytesOf } from './context.ts';
 import { failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
+import { checkFailureKind } from '../../scenario/verdict.ts';
 
 /** Counted when a check rejects a response k6 deemed expected (2xx/3xx): the ingest moves it from ok to `check`. */
 const checkFailed = new Counter('plateau_check_failed');
@@ -93,7 +94,7 @@ function judged(res: K6Response & { timings: { duration: number } }, r: NamedReq
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure = { kind: 'check', message: verdict };
+      failure = { kind: checkFailureKind(verdict), message: verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };
