@@ -164,6 +164,24 @@ describe('preflight', () => {
     expect(evidence).toEqual(['sample arrival of "t": t: health 200']);
   });
 
+  it("refuses a request spec's misspelt field, a request entry's and a transaction send's, naming the field meant", async () => {
+    const config = parseConfigOrThrow(base('misspelt', { scenario: fixture('misspelt') }));
+    const requests = await scenarioRequests(fixture('misspelt'), config.target.url, 'misspelt');
+    await expect(sampleArrivals(config, requests, [])).rejects.toThrow(
+      /request\(ctx\) of entry "write" returned unknown key `methd` \(did you mean `method`\?\): a request has method, url, headers, body/,
+    );
+    // the transaction alone
+    const only = { ...requests, traffic: { ...requests.traffic, entries: [requests.traffic.entries[1]] } };
+    const sample = requests.sample;
+    await expect(sampleArrivals(config, { ...only, sample: () => sample(1) }, [])).rejects.toThrow(
+      /http\.send\("checkout: create"\) was given unknown key `bdy` \(did you mean `body`\?\)/,
+    );
+    // the load itself does not check them per request (the hot path): the sample arrivals do
+    expect(
+      () => requests.arrivals.entries[0].kind === 'request' && requests.arrivals.entries[0].build(1),
+    ).not.toThrow();
+  });
+
   it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {
     const r = await runQuietly(
       base('json-check', { scenario: fixture('json-check'), steps: SHORTEST, http: { maxBodyBytes: 8 } }),

@@ -7,7 +7,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
-import type { EntryRun, ScenarioRequests } from '../scenario/requests.ts';
+import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -55,8 +55,9 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     const bad = s.arrivals.admit(name);
     if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
     try {
-      const req = scenarioStep(`http.send("${name}") of transaction "${run.name}"`, () =>
-        s.arrivals.prepare(spec, run.kept),
+      const what = `http.send("${name}") of transaction "${run.name}"`;
+      const req = scenarioStep(what, () =>
+        s.arrivals.prepare(strictSpec(spec, `http.send("${name}") was given `), run.kept),
       );
       const { o, shown } = await send(config, req, name);
       const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;

@@ -10,6 +10,7 @@ import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../confi
 import { verbatimPath } from './url-path.ts';
 import { scenarioProblems } from './traffic.ts';
 import { bodyProblem } from './body-kind.ts';
+import { isThenable } from './verdict.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
@@ -96,6 +97,10 @@ function firstLine(err: unknown): string {
 
 /** Checks what the scenario returned; a malformed request is the scenario's bug, named as such. */
 export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'): PreparedRequest {
+  if (isThenable(spec))
+    throw new Error(
+      `${what} returned a Promise: it runs synchronously and returns { method?, url, headers?, body? }; drop async, or make the entry a transaction, run(ctx, http), which may await`,
+    );
   if (!spec || typeof spec !== 'object' || typeof spec.url !== 'string') {
     throw new Error(`${what} must return { method?, url, headers?, body? }; got ${shapeOf(spec)}`);
   }

@@ -80,6 +80,12 @@ describe('a body that is neither a string nor a Uint8Array', () => {
       `http.send(name, request) was given a body that is ${kind}:`,
     );
   });
+  it('an async request(ctx) is told it runs synchronously, and where async work goes', () => {
+    const spec = Promise.resolve({ url: '/' }) as unknown as RequestSpec;
+    expect(() => prepared(spec, ORIGIN, 0, false)).toThrow(
+      'request(ctx) returned a Promise: it runs synchronously and returns { method?, url, headers?, body? }; drop async, or make the entry a transaction, run(ctx, http), which may await',
+    );
+  });
   it('a Buffer, a Uint8Array and null are sent as before', () => {
     expect(prepare({ url: '/', body: Buffer.from('hi') }, ORIGIN).body?.toString()).toBe('hi');
     expect(prepare({ url: '/', body: new Uint8Array([104, 105]) }, ORIGIN).body?.toString()).toBe('hi');

@@ -14,6 +14,7 @@ import { NameBook } from './names.ts';
 import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
+import { requestSpecProblem } from './setting-problems.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -97,8 +98,8 @@ export async function scenarioRequests(
   const factory = (sample?: number) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample });
   const mixed = traffic.entries.length > 1;
-  const runs = (contexts: ContextFactory) =>
-    traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed));
+  const runs = (contexts: ContextFactory, strict = false) =>
+    traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, strict));
   const entries = runs(factory());
   const order = entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
   const arrivals: Arrivals = {
@@ -113,7 +114,7 @@ export async function scenarioRequests(
     sent,
     admit: admission(traffic),
   };
-  return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i))[i] };
+  return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i), true)[i] };
 }
 
 function admission(traffic: Traffic): (name: unknown) => string | null {
@@ -127,6 +128,7 @@ function entryRun(
   origin: string,
   maxBodyBytes: number,
   mixed: boolean,
+  strict: boolean,
 ): EntryRun {
   if (e.run) {
     const run = e.run;
@@ -145,9 +147,18 @@ function entryRun(
     kind: 'request',
     name: e.name,
     // the socket client makes header strings only for a check that reads them
-    build: (seq) => prepared(request(contexts(seq)), origin, keep, headers, what),
+    build: strict
+      ? (seq) => prepared(strictSpec(request(contexts(seq)), `${what} returned `), origin, keep, headers, what)
+      : (seq) => prepared(request(contexts(seq)), origin, keep, headers, what),
     check: check ? (o) => verdict(check, view.over(o)) : () => null,
   };
+}
+
+/** A sample arrival's spec, its fields checked (requestSpecProblem): the load's are not, per request. */
+export function strictSpec(spec: RequestSpec, at: string): RequestSpec {
+  const bad = requestSpecProblem(spec, at);
+  if (bad !== null) throw new Error(bad);
+  return spec;
 }
 
 /** Methods taken as they are (load.ts's prepare upper-cases and checks any other). */

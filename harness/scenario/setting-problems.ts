@@ -73,3 +73,17 @@ export function secretsProblems(secrets: unknown): string[] {
         ],
   );
 }
+
+/** The fields a request spec may have (RequestSpec). */
+export const REQUEST_SPEC_KEYS = ['method', 'url', 'headers', 'body'] as const;
+
+/**
+ * A request spec's unknown fields, checked on preflight's sample arrivals (not per request of the
+ * load): a misspelt `methd` or `bdy` had silently sent a GET with no body. `at`: whose spec, e.g.
+ * 'request(ctx) returned '.
+ */
+export function requestSpecProblem(spec: unknown, at: string): string | null {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return null;
+  const bad = unknownKeys(at, spec, REQUEST_SPEC_KEYS, `a request has ${REQUEST_SPEC_KEYS.join(', ')}`);
+  return bad.length > 0 ? bad.join('; ') : null;
+}
