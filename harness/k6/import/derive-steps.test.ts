@@ -314,6 +314,74 @@ function eachArrival(p: StepPlan, arrive: (tauS: number) => void, after: [number
   return t;
 }
 
+describe('a plan of steps of uneven sizes is refused, not judged as fewer even ones (synthetic)', () => {
+  /** Arrivals due per second of segments [seconds, from rate, to rate]. */
+  function offeredOf(segments: [number, number, number][]) {
+    const out: number[] = [];
+    eachArrival(
+      { start: 0, step: 0, steps: 0, ramp: 0, hold: 0 },
+      (tauS) => {
+        const s = Math.floor(tauS + 0.3);
+        while (out.length <= s) out.push(0);
+        out[s]++;
+      },
+      segments,
+    );
+    return out;
+  }
+  it.each<[string, [number, number, number][]]>([
+    // a user's k6 stages: 20, 50, 100, 180/s, 10 s ramps and 30 s holds (read as 50 and 180 before)
+    [
+      '20, 50, 100, 180/s',
+      [
+        [10, 0, 20],
+        [30, 20, 20],
+        [10, 20, 50],
+        [30, 50, 50],
+        [10, 50, 100],
+        [30, 100, 100],
+        [10, 100, 180],
+        [30, 180, 180],
+      ],
+    ],
+    // doubling
+    [
+      '25, 50, 100, 200/s',
+      [
+        [10, 0, 25],
+        [30, 25, 25],
+        [10, 25, 50],
+        [30, 50, 50],
+        [10, 50, 100],
+        [30, 100, 100],
+        [10, 100, 200],
+        [30, 200, 200],
+      ],
+    ],
+  ])('%s', (_name, segments) => {
+    const d = deriveSteps([], offeredOf(segments));
+    expect(d.steps).toBeNull();
+    expect(d).toMatchObject({
+      uneven: true,
+      why: expect.stringMatching(
+        /^the offered rate is not an evenly stepped plan: .*its ramp to step \d+ \(\d+-\d+ s\) offered \d+\/s at \d+ s where a ramp from \d+ to \d+\/s passes \d+\/s/,
+      ),
+    });
+  });
+
+  it('an even plan of the same shape is derived, its long ramps straight', () => {
+    const even: [number, number, number][] = [];
+    for (const r of [40, 80, 120, 160]) even.push([10, r - 40, r], [30, r, r]);
+    expect(deriveSteps([], offeredOf(even)).steps).toEqual({
+      startPerSec: 40,
+      stepPerSec: 40,
+      maxPerSec: 160,
+      rampS: 10,
+      holdS: 30,
+    });
+  });
+});
+
 describe('plans of other shapes, the offered series exact (synthetic)', () => {
   /** Arrivals due per second of a stepped plan that started `shiftS` into second 0. */
   function offered(p: StepPlan, shiftS: number) {

@@ -222,7 +222,7 @@ export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
-): { steps: DerivedSteps; holds: Hold[]; after: LeftOut } | { steps: null; why: string } {
+): { steps: DerivedSteps; holds: Hold[]; after: LeftOut } | { steps: null; why: string; uneven?: boolean } {
   // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
   // with whole-second timestamps the one before it may have lent arrivals to it
   let arrivalsEnd = offered.length;
@@ -271,10 +271,10 @@ export function deriveSteps(
     if (last.toS >= top && last.toS - last.fromS < first.steps.holdS - 2) {
       const cut = last.fromS - first.steps.rampS - 1;
       const again = fitUpTo(offered, cut, cut, wholeSeconds);
-      return again.steps === null ? { steps: null, why: again.why } : again;
+      return again.steps === null ? { steps: null, why: again.why, uneven: again.uneven } : again;
     }
   }
-  return first.steps === null ? { steps: null, why: first.why } : first;
+  return first.steps === null ? { steps: null, why: first.why, uneven: first.uneven } : first;
 }
 
 /**
@@ -292,7 +292,44 @@ export interface LeftOut {
 
 type Fitted =
   | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
-  | { steps: null; why: string; plan?: PlacedPlan; failedStep?: number; fallsShort?: boolean };
+  | { steps: null; why: string; plan?: PlacedPlan; failedStep?: number; fallsShort?: boolean; uneven?: boolean };
+
+/**
+ * Where a ramp of the plan is no ramp: k6 ramps an arrival rate in a straight line, so the seconds
+ * between two holds lie near the line between their levels (3-second medians, a ramp's edge
+ * seconds left out). A plan of uneven steps (20, 50, 100, 180/s) fits as fewer, even ones whose
+ * long "ramps" hold the others flat: judged so, 20 and 100 were never steps and the capacity read
+ * was the first hold's. A rate that saturates within a ramp (a closed model) bends it too.
+ */
+function bentRamp(
+  offered: readonly number[],
+  plan: PlacedPlan,
+  startPerSec: number,
+  stepPerSec: number,
+  endS: number,
+  wholeSeconds: boolean,
+): string | null {
+  // a ramp too short to hide a hold in (MIN_HOLD_S and a second of ramp on either side of it)
+  if (plan.rampS < MIN_HOLD_S + 3) return null;
+  const med = (t: number) => median([offered[t - 1] ?? 0, offered[t] ?? 0, offered[t + 1] ?? 0]);
+  for (let k = 0; k < plan.steps; k++) {
+    const rampFrom = plan.offsetS + k * plan.periodS;
+    const to = startPerSec + k * stepPerSec;
+    // the first ramp rises from k6's startRate: what its first whole second offered
+    const from = k === 0 ? Math.min(offered[Math.ceil(rampFrom)] ?? 0, to) : to - stepPerSec;
+    // a hold's spread, or 15% of the rise; and a second of the slope (where the plan's edges are placed)
+    const slope = Math.abs(to - from) / plan.rampS;
+    const allowed = Math.max(3 * tolOf(Math.max(from, to), wholeSeconds), 0.15 * Math.abs(to - from)) + slope;
+    const first = Math.ceil(rampFrom) + 1;
+    const last = Math.min(endS, Math.floor(rampFrom + plan.rampS)) - 1;
+    for (let t = first; t < last; t++) {
+      const line = from + ((to - from) * (t + 0.5 - rampFrom)) / plan.rampS;
+      if (Math.abs(med(t) - line) > allowed)
+        return `its ramp to step ${k + 1} (${Math.max(0, Math.round(rampFrom))}-${Math.round(rampFrom + plan.rampS)} s) offered ${Math.round(med(t))}/s at ${t} s where a ramp from ${Math.round(from)} to ${to}/s passes ${Math.round(line)}/s: steps of uneven sizes or ramps, or a rate that stopped rising`;
+    }
+  }
+  return null;
+}
 
 /** The plan over seconds [0, endS), its steps those whose hold shows before countEndS, and its checks. */
 function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wholeSeconds: boolean): Fitted {
@@ -345,6 +382,13 @@ function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wh
       fallsShort: at >= 0 ? h.hold.ratePerSec < level : last < first,
     };
   }
+  const bent = bentRamp(offered, plan, startPerSec, stepPerSec, countEndS, wholeSeconds);
+  if (bent !== null)
+    return {
+      steps: null,
+      uneven: true,
+      why: `the offered rate is not an evenly stepped plan: the closest (${startPerSec} + i x ${stepPerSec} arrivals/s, ${rampS} s ramps and ${holdS} s holds) has holds ${listed()}, but ${bent}`,
+    };
   const fromS = Math.ceil(plan.offsetS + plan.steps * plan.periodS);
   const later = offered.slice(fromS + 1).filter((v) => v > 0);
   return {
