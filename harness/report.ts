@@ -56,6 +56,20 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
   if (meta.traffic) result.traffic = meta.traffic;
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
+  const summed = summedScenariosOf(meta.config);
+  if (summed.length > 1)
+    result.warnings.unshift({
+      code: 'k6-scenarios-summed',
+      step: null,
+      figures: {
+        count: summed.length,
+        scenarios: summed
+          .slice(0, 5)
+          .map((x) => `${x.name === '' ? '(no scenario tag)' : x.name}: ${x.iterations.toLocaleString('en-US')}`)
+          .join(', '),
+        first: summed.find((x) => x.name !== '')?.name ?? 'NAME',
+      },
+    });
   const closed = meta.traffic?.iterations?.closedModel;
   if (closed?.heldS !== undefined)
     result.warnings.unshift({
@@ -64,6 +78,17 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
       figures: { heldS: closed.heldS, vus: closed.vus },
     });
   return { result, meta, tornLines };
+}
+
+/** The scenarios an imported k6 run summed into its arrivals (config.import.summed), most iterations first. */
+function summedScenariosOf(config: unknown): { name: string; iterations: number }[] {
+  const summed = (config as { import?: { summed?: unknown } } | null)?.import?.summed;
+  return Array.isArray(summed)
+    ? summed.filter(
+        (x): x is { name: string; iterations: number } =>
+          typeof x?.name === 'string' && typeof x?.iterations === 'number',
+      )
+    : [];
 }
 
 /** verdicts.generatorBusyMax of the run's recorded config, when it is a number. */

@@ -120,6 +120,8 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
     case 'closed-model':
       return `a closed-model k6 run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${f.vus} of its VUs active through ${f.heldS} seconds in a row and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
+    case 'k6-scenarios-summed':
+      return `the k6 run ran ${f.count} scenarios (iterations: ${w.figures.scenarios}) and was imported whole: its arrivals are all their iterations together, so its steps and capacity are of their sum, not of one scenario's load; import one with --scenario ${w.figures.first}`;
     case 'names-past-limit':
       return `${fmtInt(f.count)} names past the run's ${MAX_NAMES} are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): each engine thread refuses names past ${MAX_NAMES}, but these, built from data no rule tells from fixed names, spread over threads; ${NAME_FIX}`;
     case 'names-failing':

@@ -141,9 +141,19 @@ describe('plateau import k6 of a user script', () => {
       `stepped-reject-closed-two.ndjson ran 2 scenarios (steps: ${steppedIterations.toLocaleString('en-US')} iterations, background: 1 iteration): its arrivals are all their iterations together, and its steps are judged on their sum; pass --scenario steps to import one scenario alone (its iterations, requests and drops; --scenario again for more)`,
     );
     expect(stepsStage(both.dir).evidence.some((e) => e.includes('ran 2 scenarios'))).toBe(true);
+    // a warning of the report too (report.md's Warnings, the console's count), not only a note
+    expect(both.result.warnings.find((w) => w.code === 'k6-scenarios-summed')?.figures).toEqual({
+      count: 2,
+      scenarios: `steps: ${steppedIterations.toLocaleString('en-US')}, background: 1`,
+      first: 'steps',
+    });
+    expect(fs.readFileSync(path.join(both.dir, 'report.md'), 'utf8')).toContain(
+      'and was imported whole: its arrivals are all their iterations together, so its steps and capacity are of their sum',
+    );
     // with one kept, nothing is mixed: no such note
     const kept = await importK6({ file: twoFile, outDir: runsDir, steps: {}, scenarios: ['steps'], openModel: true });
     expect(kept.notes.some((n) => n.includes('scenarios ('))).toBe(false);
+    expect(kept.result.warnings.some((w) => w.code === 'k6-scenarios-summed')).toBe(false);
     expect(kept.ingest.stats.scenarioIterations).toEqual({ steps: steppedIterations });
     // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
     const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });

@@ -157,7 +157,14 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     ...(traffic ? { traffic } : {}),
     config: redact({
       ...config,
-      import: { file: path.resolve(o.file), stepsFrom, scenarios: o.scenarios ?? null, t0Ms: o.t0Ms ?? null },
+      import: {
+        file: path.resolve(o.file),
+        stepsFrom,
+        scenarios: o.scenarios ?? null,
+        t0Ms: o.t0Ms ?? null,
+        // several scenarios imported whole: their iterations, summed into the arrivals (a warning of the report)
+        ...(mixed ? { summed: summedScenarios(ingest.stats.scenarioIterations) } : {}),
+      },
     }) as PlateauConfig,
     plan: storedPlan(plan),
     vus: {
@@ -440,6 +447,13 @@ function scenariosNote(file: string, by: Readonly<Record<string, number>>): { no
     note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and its steps are judged on their sum; ${fix}`,
     fix,
   };
+}
+
+/** The scenarios a run imported whole sums, most iterations first (scenariosNote's order). */
+function summedScenarios(by: Readonly<Record<string, number>>): { name: string; iterations: number }[] {
+  return Object.entries(by)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, iterations]) => ({ name, iterations }));
 }
 
 /** Every iteration named its VU and iteration, so each iteration's outcome is its own requests' (second.ts). */
