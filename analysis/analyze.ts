@@ -128,6 +128,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
           failedAttemptsAt(counted, firstBad),
           bestBefore(counted, firstBad),
           unitOf(input.rules),
+          input.rules.okLowerBound === true,
         ),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),

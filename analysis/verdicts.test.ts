@@ -309,6 +309,19 @@ describe('overloadShape', () => {
     expect(o.meaning.length).toBeGreaterThan(20);
   });
   it('none when nothing failed', () => expect(overloadShape(knee, null).shape).toBe('none'));
+  it('successes counted as a lower bound: a collapse only where even every completion is under the best before', () => {
+    // 112 ok of 125 completed: the failed requests, not a fall of what was served (pre60-reject: 130 exact)
+    const bounded = step({ index: 4, ratePerSec: 150, throughputPerSec: 112, completedPerSec: 125, verdict: 'fails' });
+    const best = step({ index: 3, ratePerSec: 120, throughputPerSec: 120 });
+    expect(overloadShape(best, bounded, best).shape).toBe('collapse');
+    expect(overloadShape(best, bounded, best, 'arrivals/s', true).shape).toBe('plateau');
+    const fell = { ...bounded, throughputPerSec: 60, completedPerSec: 70 };
+    expect(overloadShape(best, fell, best, 'arrivals/s', true)).toMatchObject({
+      shape: 'collapse',
+      evidence:
+        'throughput fell from at least 120.0 arrivals/s (at 120 offered) to at most 70.0 arrivals/s at 150 offered (its completions)',
+    });
+  });
   it("a confirmed failure's shape is its confirmation's, and a first attempt that read otherwise is said", () => {
     const knee89 = step({ index: 2, ratePerSec: 90, throughputPerSec: 89.3 });
     const stalled = step({ index: 3, ratePerSec: 120, throughputPerSec: 0.1, verdict: 'fails' });

@@ -258,6 +258,7 @@ export function overloadShape(
   bad: StepResult | null,
   bestBefore: StepResult | null = knee,
   unit: RateUnit = 'req/s',
+  okLowerBound = false,
 ): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
   if (bad.generatorBound)
@@ -276,10 +277,15 @@ export function overloadShape(
         .join(', ')})`,
       meaning: otherFailuresClause(bad) ?? MEANINGS.errors,
     };
-  if (bestBefore && bad.throughputPerSec < 0.95 * bestBefore.throughputPerSec) {
+  // successes counted as a lower bound (Rules.okLowerBound): a fall is shown only where even every
+  // completion counted a success (the most the step can have served) is under the best before it
+  const most = okLowerBound ? bad.completedPerSec : bad.throughputPerSec;
+  if (bestBefore && most < 0.95 * bestBefore.throughputPerSec) {
     return {
       shape: 'collapse',
-      evidence: `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
+      evidence: okLowerBound
+        ? `throughput fell from at least ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to at most ${most.toFixed(1)} ${unit} at ${bad.ratePerSec} offered (its completions)`
+        : `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
       meaning: MEANINGS.collapse,
     };
   }
@@ -300,10 +306,11 @@ export function confirmedOverloadShape(
   attempts: readonly StepResult[],
   bestBefore: StepResult | null,
   unit: RateUnit = 'req/s',
+  okLowerBound = false,
 ): OverloadShape {
   const last = attempts.at(-1) ?? null;
-  const shape = overloadShape(knee, last, bestBefore, unit);
-  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit) : null;
+  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound);
+  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound) : null;
   if (!first || first.shape === shape.shape) return shape;
   return {
     ...shape,
