@@ -63,9 +63,13 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
 /** Extra clauses: collapse (X fell below the knee) and errors. */
 function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLowerBound = false): string {
   const notes: string[] = [];
-  if (knee && s.throughputPerSec < 0.95 * knee.throughputPerSec) {
+  // successes a lower bound: a fall only where even every completion is under the knee (overloadShape)
+  const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
+  if (knee && most < 0.95 * knee.throughputPerSec) {
     notes.push(
-      `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
+      okLowerBound
+        ? `throughput fell from at least ${fmtRate(knee.throughputPerSec)} to at most ${fmtRate(most)} ${unit} (collapse)`
+        : `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
     );
   }
   if (s.errorRate >= ERROR_NOTE_MIN)

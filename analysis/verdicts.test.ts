@@ -138,6 +138,31 @@ describe('classifyFailure', () => {
       classifyFailure(step({ dropped: 120, droppedBusy: 120, p99: 900, verdict: 'fails' }), baseline, 0.5).detail,
     ).toMatch(/: the target is the limit$/);
   });
+  it("drops too few to have failed the step: the target's failure, not the generator's, whatever the tail", () => {
+    // a target shedding a third of its arrivals with fast 503s (its tail low), one arrival of 2,400 dropped
+    const shed = step({
+      index: 3,
+      ratePerSec: 120,
+      steadyS: 20,
+      throughputPerSec: 80,
+      dropped: 1,
+      p99: 14,
+      verdict: 'fails',
+    });
+    const c = classifyFailure(shed, baseline, 0.5, undefined, 0.9);
+    expect(c).toMatchObject({ generatorBound: false, needsVUs: false });
+    expect(c.detail).toBe(
+      '1 arrival dropped (no free VU; 10 allocated), but with every dropped arrival served the step would still deliver 0.667 < 0.9: the drops did not fail it, the target did',
+    );
+    // with no step held before it: the same (the drops cannot be what failed it)
+    expect(classifyFailure(shed, null, 0.5, undefined, 0.9)).toMatchObject({ generatorBound: false });
+    expect(classifyFailure(shed, null, 0.5, undefined, 0.9).inconclusive).toBeUndefined();
+    // drops that would have made the difference keep the generator's blame
+    const short = { ...shed, throughputPerSec: 100, dropped: 200 };
+    expect(classifyFailure(short, baseline, 0.5, undefined, 0.9)).toMatchObject({ generatorBound: true });
+    // without the rules' bound (older callers): as before
+    expect(classifyFailure(shed, baseline, 0.5)).toMatchObject({ generatorBound: true });
+  });
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
     expect(c.generatorBound).toBe(false);

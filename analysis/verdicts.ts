@@ -190,6 +190,17 @@ function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: num
 }
 
 /**
+ * The step's delivery had each of its dropped arrivals been served, when even that misses
+ * `deliveryMin`: the drops cannot have failed the step (a target shedding a third of its load
+ * with 503s, one arrival of 2,400 dropped, had read generator-bound, no capacity). Null otherwise.
+ */
+function deliveryIfServed(s: StepResult, deliveryMin: number | undefined): number | null {
+  if (deliveryMin === undefined || s.steadyS <= 0 || s.ratePerSec <= 0) return null;
+  const served = (s.throughputPerSec + s.dropped / s.steadyS) / s.ratePerSec;
+  return served < deliveryMin ? served : null;
+}
+
+/**
  * Whose limit is the failed step s? baseline is the first step that held (null when none did: a
  * step is never its own baseline, against which its tail would always read low).
  */
@@ -198,6 +209,7 @@ export function classifyFailure(
   baseline: StepResult | null,
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
+  deliveryMin?: number,
 ): FailureClass {
   const symptomCode = generatorSymptomOf(s, b);
   const symptom = symptomCode && symptomText(symptomCode, s);
@@ -209,7 +221,17 @@ export function classifyFailure(
       needsVUs: false,
       detail: 'the generator kept its schedule: the limit is the target',
     };
+  // drops too few to have failed the step: the target's, whatever the tail (a fast 503 has none)
+  const served = symptomCode.code === 'dropped' ? deliveryIfServed(s, deliveryMin) : null;
+  const notTheDrops = (): FailureClass => ({
+    generatorBound: false,
+    symptom,
+    symptomCode,
+    needsVUs: false,
+    detail: `${symptom}, but with every dropped arrival served the step would still deliver ${served!.toFixed(3)} < ${deliveryMin}: the drops did not fail it, the target did`,
+  });
   if (baseline === null || baseline === s) {
+    if (served !== null) return notTheDrops();
     return {
       generatorBound: false,
       symptom,
@@ -228,6 +250,7 @@ export function classifyFailure(
       needsVUs: false,
       detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
     };
+  if (served !== null) return notTheDrops();
   return {
     generatorBound: true,
     symptom,
