@@ -33,6 +33,8 @@ export interface ContextOptions {
    * usable + sample (never one the load uses) and ids suffixed so no two samples share one.
    */
   sample?: number;
+  /** Arrival seq's number among its own entry's (mix-order.ts entrySeqOf): what a sequential source's rows follow. */
+  entrySeq?: (seq: number) => number;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -79,6 +81,7 @@ export function contextFactory(
     seed: seedOf(runId),
     sleep: checkedSleep(opts.sleep ?? realSleep),
     sample: opts.sample,
+    entrySeq: opts.entrySeq ?? ((seq) => seq),
   };
   return (seq: number): ScenarioContext => new Context(shared, seq);
 }
@@ -92,6 +95,7 @@ interface Shared {
   seed: number;
   sleep(ms: number): Promise<void>;
   sample: number | undefined;
+  entrySeq(seq: number): number;
 }
 
 /** The row of source `name` for arrival seq; throws (the arrival fails, kind other) naming the fix. */
@@ -103,7 +107,8 @@ function rowOf(s: Shared, name: string, seq: number): Row {
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
     return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }
-  const i = rowIndex(src.order, seq, src.usable, s.seed);
+  // sequential: by the arrival's number among its entry's, so each entry walks every row in turn
+  const i = rowIndex(src.order, src.order === 'sequential' ? s.entrySeq(seq) : seq, src.usable, s.seed);
   if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq));
   return src.rows[i];
 }

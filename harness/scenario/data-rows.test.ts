@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { DataError, parseCsv, parseJsonRows, spread } from './data-rows.ts';
 import { mixOrder, entryOf } from './mix-order.ts';
 import { elementAt, scanJson } from './json-where.ts';
@@ -220,5 +221,29 @@ describe('ctx.pick spreads every mix entry over the whole key space', () => {
 
   it.each([0, -3, 2.5, Number.NaN, 2 ** 33])('refuses a key space of %s, naming the fix', (n) => {
     expect(() => spread(1, n)).toThrow(/ctx\.pick\(.*\): the key space must be a whole number from 1 to 4294967296/);
+  });
+});
+
+describe('a sequential source walks every row for each mix entry', () => {
+  it("an entry on every 4th arrival reads the 16 rows in turn (it had read 4 of them), and b's arrivals none", async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/sequential-rows.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+    );
+    const rows: string[] = [];
+    const keys = new Set<string>();
+    for (let seq = 1; seq <= 4 * 400; seq++) {
+      const e = s.arrivals.entryOf(seq);
+      if (e.name !== 'a' || e.kind !== 'request') continue;
+      const [, , key, row] = e.build(seq).path.split('/');
+      rows.push(row);
+      keys.add(key);
+    }
+    expect(rows).toHaveLength(400);
+    // its k-th arrival takes row k - 1 (wrapping): every row, in the file's order
+    expect(rows.slice(0, 17)).toEqual([...Array.from({ length: 16 }, (_, i) => `acct${i}`), 'acct0']);
+    expect(keys.size).toBeGreaterThan(95);
   });
 });

@@ -18,6 +18,31 @@ export interface MixOrder {
   whole: number[];
 }
 
+/**
+ * Each arrival's rank among its own entry's in one period (0-based): how many arrivals of the same
+ * entry come before it in the period. Laid out on demand (entrySeqOf), for sequential data.
+ */
+export function ranksOf(order: MixOrder): Uint32Array {
+  const seen = new Uint32Array(Math.max(1, order.whole.length));
+  const rank = new Uint32Array(order.table.length);
+  for (let i = 0; i < order.table.length; i++) rank[i] = seen[order.table[i]]++;
+  return rank;
+}
+
+/**
+ * Global arrival `seq`'s number (1-based) among its own entry's arrivals, a pure function of seq
+ * (both engines, every worker stripe): what ctx.row walks a sequential source by, so that an entry
+ * running every P-th arrival reads every row in turn, not the rows congruent to its place in the
+ * period (an entry on every 4th arrival read 4 of 16 rows). `rank`: ranksOf(order) (its length the
+ * period), or what reads it; `entry`: the entry seq runs (entryOf).
+ */
+export function entrySeqOf(whole: readonly number[], rank: ArrayLike<number>, entry: number, seq: number): number {
+  if (whole.length <= 1) return seq;
+  const period = rank.length;
+  const i = (((seq - 1) % period) + period) % period;
+  return Math.floor((seq - 1) / period) * whole[entry] + rank[i] + 1;
+}
+
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;

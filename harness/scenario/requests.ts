@@ -9,7 +9,7 @@ import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { verbatimPath } from './url-path.ts';
 import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
-import { entryOf, mixOrder } from './mix-order.ts';
+import { entryOf, entrySeqOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
 import { NameBook } from './names.ts';
 import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
@@ -95,13 +95,14 @@ export async function scenarioRequests(
   const data = loadDataSources(path, traffic.data, traffic.entries.length);
   const origin = new URL(targetUrl).origin;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const order = traffic.entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
+  const entrySeq = order && sequentialData(data) ? entrySeqFunction(order) : undefined;
   const factory = (sample?: number) =>
-    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample });
+    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample, entrySeq });
   const mixed = traffic.entries.length > 1;
   const runs = (contexts: ContextFactory, strict = false) =>
     traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, strict));
   const entries = runs(factory());
-  const order = entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
   const arrivals: Arrivals = {
     byName: traffic.byName,
     transactionTimeoutMs: o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
@@ -115,6 +116,17 @@ export async function scenarioRequests(
     admit: admission(traffic),
   };
   return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i), true)[i] };
+}
+
+/** A data source read in order, whose rows an arrival takes by its number among its entry's. */
+function sequentialData(data: Record<string, LoadedSource>): boolean {
+  return Object.values(data).some((d) => d.order === 'sequential');
+}
+
+/** Arrival seq's number among its entry's (mix-order.ts entrySeqOf), its ranks laid out once. */
+function entrySeqFunction(order: MixOrder): (seq: number) => number {
+  const rank = ranksOf(order);
+  return (seq) => entrySeqOf(order.whole, rank, entryOf(order, seq), seq);
 }
 
 function admission(traffic: Traffic): (name: unknown) => string | null {

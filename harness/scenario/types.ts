@@ -64,7 +64,7 @@ export interface TransactionEntry {
 
 export type MixEntry = RequestEntry | TransactionEntry;
 
-/** How ctx.row(name) picks a row: by arrival number (wrapping), each row at most once, or seeded by the run id. */
+/** How ctx.row(name) picks a row: in turn for each mix entry (wrapping), each row at most once in the run, or seeded by the run id. */
 export type DataOrder = 'sequential' | 'unique' | 'random';
 
 /** A data file, resolved beside the scenario: CSV (RFC 4180, a header row) or a JSON array of objects. */

@@ -89,6 +89,18 @@ import { Counter as Counter2, Trend } from "k6/metrics";
 
 // harness/scenario/mix-order.ts
 var MAX_PERIOD = 1e6;
+function ranksOf(order) {
+  const seen = new Uint32Array(Math.max(1, order.whole.length));
+  const rank = new Uint32Array(order.table.length);
+  for (let i = 0; i < order.table.length; i++) rank[i] = seen[order.table[i]]++;
+  return rank;
+}
+function entrySeqOf(whole, rank, entry, seq) {
+  if (whole.length <= 1) return seq;
+  const period = rank.length;
+  const i = ((seq - 1) % period + period) % period;
+  return Math.floor((seq - 1) / period) * whole[entry] + rank[i] + 1;
+}
 function gcd(a, b) {
   while (b) [a, b] = [b, a % b];
   return a;
@@ -858,7 +870,7 @@ function parsed(name, src) {
     throw new Error(`data source "${name}" (${src.path})${lineOf(err)}: ${err.message}`);
   }
 }
-function openSources(data, runId) {
+function openSources(data, runId, entrySeq = (seq) => seq) {
   const seed = seedOf(runId);
   const sources = /* @__PURE__ */ new Map();
   for (const name of Object.keys(data)) {
@@ -870,7 +882,7 @@ function openSources(data, runId) {
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
-      const i = rowIndex(s.src.order, seq, s.usable, seed);
+      const i = rowIndex(s.src.order, s.src.order === "sequential" ? entrySeq(seq) : seq, s.usable, seed);
       if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
       return s.rows[i];
     }
@@ -886,6 +898,13 @@ function sharedEntryOf(weights) {
   const period = whole.reduce((a, b) => a + b, 0);
   const packed = new SharedArray2("plateau mix order", () => packedOrder(mixOrder(weights)));
   return packedEntryOf(packed, weights.length, period);
+}
+function sharedEntrySeqOf(weights, entryOf) {
+  if (weights.length === 1) return (seq) => seq;
+  const whole = wholeWeights(weights);
+  if (typeof whole === "string") throw new Error(`mix weights: ${whole}`);
+  const rank = new SharedArray2("plateau mix ranks", () => Array.from(ranksOf(mixOrder(weights))));
+  return (seq) => entrySeqOf(whole, rank, entryOf(seq), seq);
 }
 
 // harness/cut-message.ts
@@ -1233,10 +1252,14 @@ function lateSend(name, message) {
   warnOnce(message);
 }
 function iteration(scenario, cfg) {
-  var _a;
+  var _a, _b;
   const traffic = trafficOf(scenario);
-  const rows = openSources((_a = cfg.data) != null ? _a : {}, cfg.runId);
-  const entryOf = sharedEntryOf(traffic.entries.map((e) => e.weight));
+  const weights = traffic.entries.map((e) => e.weight);
+  let entrySeq = (seq) => seq;
+  const rows = openSources((_a = cfg.data) != null ? _a : {}, cfg.runId, (seq) => entrySeq(seq));
+  const entryOf = sharedEntryOf(weights);
+  if (Object.values((_b = cfg.data) != null ? _b : {}).some((d) => d.order === "sequential"))
+    entrySeq = sharedEntrySeqOf(weights, entryOf);
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };

@@ -464,6 +464,23 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it('sends the rows and keys the native engine sends: a sequential source walked per entry, pick spread over every key', async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/sequential-rows.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 160);
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId);
+    const nativePaths = Array.from({ length: 160 }, (_, i) => {
+      const e = native.arrivals.entryOf(i + 1);
+      return e.kind === 'request' ? e.build(i + 1).path : '';
+    });
+    expect(l.fake.requests.map((r) => new URL(r.url).pathname)).toEqual(nativePaths);
+    // entry a (one arrival in four): the 16 rows in turn, twice and a half
+    const rows = nativePaths.filter((p) => p.startsWith('/p/')).map((p) => p.split('/')[3]);
+    expect(new Set(rows).size).toBe(16);
+    expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
+  });
+
   it('a scenario of one request counts an arrival whose request(ctx) threw (plateau_unsent), where k6 would lose it', async () => {
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/throws-sometimes.ts')), () => ({
       status: 200,

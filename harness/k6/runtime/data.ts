@@ -35,7 +35,11 @@ function parsed(name: string, src: RuntimeData): Row[] {
 }
 
 /** Opens every source (call it in k6's init context: open() exists only there). */
-export function openSources(data: Record<string, RuntimeData>, runId: string): RowSource {
+export function openSources(
+  data: Record<string, RuntimeData>,
+  runId: string,
+  entrySeq: (seq: number) => number = (seq) => seq,
+): RowSource {
   const seed = seedOf(runId);
   const sources = new Map<string, { rows: Row[]; usable: number; src: RuntimeData }>();
   for (const name of Object.keys(data)) {
@@ -48,7 +52,8 @@ export function openSources(data: Record<string, RuntimeData>, runId: string): R
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
-      const i = rowIndex(s.src.order, seq, s.usable, seed);
+      // sequential: by the arrival's number among its entry's, as on the native engine (context.ts)
+      const i = rowIndex(s.src.order, s.src.order === 'sequential' ? entrySeq(seq) : seq, s.usable, seed);
       if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
       return s.rows[i];
     },

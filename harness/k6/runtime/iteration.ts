@@ -22,7 +22,7 @@ import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { contextOf } from './context.ts';
 import { openSources } from './data.ts';
-import { sharedEntryOf } from './order.ts';
+import { sharedEntryOf, sharedEntrySeqOf } from './order.ts';
 import { messageOf, warnOnce } from './response.ts';
 import { sendNow } from './send.ts';
 import { runTransaction, type ArrivalResult } from './transaction.ts';
@@ -96,8 +96,13 @@ function lateSend(name: string, message: string): void {
 /** Call it in k6's init context: it reads the data files (open) and builds the traffic once per VU. */
 export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {
   const traffic: Traffic = trafficOf(scenario);
-  const rows = openSources(cfg.data ?? {}, cfg.runId);
-  const entryOf = sharedEntryOf(traffic.entries.map((e) => e.weight));
+  const weights = traffic.entries.map((e) => e.weight);
+  // the data first, then the order (its ranks only for a sequential source): SharedArrays in that order
+  let entrySeq = (seq: number) => seq;
+  const rows = openSources(cfg.data ?? {}, cfg.runId, (seq) => entrySeq(seq));
+  const entryOf = sharedEntryOf(weights);
+  if (Object.values(cfg.data ?? {}).some((d) => d.order === 'sequential'))
+    entrySeq = sharedEntrySeqOf(weights, entryOf);
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };

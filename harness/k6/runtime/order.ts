@@ -6,7 +6,7 @@
  * mixOrder, read through packedEntryOf.
  */
 import { SharedArray } from 'k6/data';
-import { mixOrder, packedEntryOf, packedOrder, wholeWeights } from '../../scenario/mix-order.ts';
+import { entrySeqOf, mixOrder, packedEntryOf, packedOrder, ranksOf, wholeWeights } from '../../scenario/mix-order.ts';
 
 /** The entry index of global arrival seq (1-based), for these weights (valid: trafficOf checked them). */
 export function sharedEntryOf(weights: number[]): (seq: number) => number {
@@ -16,4 +16,16 @@ export function sharedEntryOf(weights: number[]): (seq: number) => number {
   const period = whole.reduce((a, b) => a + b, 0);
   const packed = new SharedArray('plateau mix order', () => packedOrder(mixOrder(weights)));
   return packedEntryOf(packed, weights.length, period);
+}
+
+/**
+ * Arrival seq's number among its entry's (mix-order.ts entrySeqOf), for a sequential data source:
+ * the ranks laid out once per k6 process into a SharedArray, as the order is. `entryOf`: sharedEntryOf's.
+ */
+export function sharedEntrySeqOf(weights: number[], entryOf: (seq: number) => number): (seq: number) => number {
+  if (weights.length === 1) return (seq) => seq;
+  const whole = wholeWeights(weights);
+  if (typeof whole === 'string') throw new Error(`mix weights: ${whole}`);
+  const rank = new SharedArray('plateau mix ranks', () => Array.from(ranksOf(mixOrder(weights))));
+  return (seq) => entrySeqOf(whole, rank, entryOf(seq), seq);
 }
