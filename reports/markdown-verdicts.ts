@@ -89,7 +89,7 @@ export function serverText(run: RunResult): TextSection | null {
     title: 'Server-side view',
     paragraphs: [
       {
-        text: "The target's own metrics, read at each steady window's edges. Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator.",
+        text: "The target's own metrics, read at each steady window's edges. Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.",
       },
     ],
     table: {
@@ -99,7 +99,7 @@ export function serverText(run: RunResult): TextSection | null {
         'Server req/s',
         'Client mean - min RTT',
         'Server mean',
-        'Server max',
+        'Server max (its gauge)',
         'Cross-check',
         'Pool',
       ],
