@@ -128,4 +128,3 @@ export function wrapSubtitle(subtitle: string | readonly string[], max = SUBTITL
   }
   return out;
 }
-
