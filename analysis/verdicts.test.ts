@@ -162,6 +162,11 @@ describe('classifyFailure', () => {
     expect(classifyFailure(short, baseline, 0.5, undefined, 0.9)).toMatchObject({ generatorBound: true });
     // without the rules' bound (older callers): as before
     expect(classifyFailure(shed, baseline, 0.5)).toMatchObject({ generatorBound: true });
+    // no step held before a failure whose drops could be what failed it: start lower, or for an import its stages
+    expect(classifyFailure(short, null, 0.5, undefined, 0.9).detail).toMatch(/start lower \(steps\.startPerSec\)/);
+    expect(classifyFailure(short, null, 0.5, undefined, 0.9, true).detail).toMatch(
+      /start the k6 script's stages lower/,
+    );
   });
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);

@@ -210,6 +210,8 @@ export function classifyFailure(
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
   deliveryMin?: number,
+  /** An imported k6 run: the fix is its script's stages, not plateau's steps config. */
+  imported = false,
 ): FailureClass {
   const symptomCode = generatorSymptomOf(s, b);
   const symptom = symptomCode && symptomText(symptomCode, s);
@@ -238,7 +240,7 @@ export function classifyFailure(
       symptomCode,
       needsVUs: droppedForWantOfVUs(s) > 0,
       inconclusive: true,
-      detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; start lower (steps.startPerSec) to give the judgement a baseline`,
+      detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; ${imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to give the judgement a baseline`,
     };
   }
   const tail = tailLow(s, baseline, rttMs, b.tailFactor);

@@ -180,7 +180,7 @@ export function namesKneeSentence(run: RunResult): string | null {
       case 'no-knee':
         return 'No step held, so no entry can be said to have degraded first.';
       case 'one-step':
-        return `Which entry degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the entries' latency to grow from; start lower (steps.startPerSec) to see which grows first.`;
+        return `Which entry degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the entries' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
       case 'too-few-samples':
         return `Which entry degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {

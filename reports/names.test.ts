@@ -272,6 +272,10 @@ describe('report.md by name', () => {
     expect(namesKneeSentence(first)).toBe(
       "Which entry degraded first cannot be told: the knee is step 1, and no step before it gives the entries' latency to grow from; start lower (steps.startPerSec) to see which grows first.",
     );
+    // an imported k6 run: its script's stages, not plateau's config
+    expect(namesKneeSentence({ ...first, rules: { ...first.rules, imported: true } })).toMatch(
+      /; start the k6 script's stages lower to see which grows first\.$/,
+    );
   });
 
   it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {

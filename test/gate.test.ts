@@ -201,6 +201,11 @@ describe('decideGate', () => {
       'cannot judge: the traffic mix differs (baseline read 70%, write 30%; run read 90%, write 10%): a capacity is a property of its mix; save a baseline of this mix',
     );
     expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
+    // a baseline whose steps held but established no capacity (a closed-model import) is not said to have held none
+    const closed = { ...BASE, capacityPerSec: null, heldAtLeastPerSec: 410, stopReason: 'closed-model' as const };
+    expect(decideGate(kneeRun(400), closed, 0.05).reasons).toContain(
+      'the baseline established no capacity (stopped closed-model): save a baseline from a run that found one',
+    );
     // one entry each, or a baseline from before mixes: no mix to differ, but the rates may count other things
     const one = (r: RunResult, transaction: boolean) => ({
       ...r,

@@ -213,7 +213,11 @@ export function decideGate(
     ...(on === 'slo' ? sloReasons(run, baseline) : []),
   ];
   if (on === 'capacity' && base.perSec === null)
-    reasons.push('the baseline has no capacity (no step held): save a baseline from a run that found one');
+    reasons.push(
+      baseline.heldAtLeastPerSec == null
+        ? 'the baseline has no capacity (no step held): save a baseline from a run that found one'
+        : `the baseline established no capacity (stopped ${baseline.stopReason}): save a baseline from a run that found one`,
+    );
   if (reasons.length > 0) return invalid(common, reasons);
   const baseCap = base.perSec as number;
   const cap = current.perSec ?? 0;

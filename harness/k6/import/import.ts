@@ -407,7 +407,7 @@ function importStage(
     name: 'steps',
     status: 'pass',
     durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} steps ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}`,
+    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}`,
     evidence: [
       `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric)
