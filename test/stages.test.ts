@@ -12,6 +12,7 @@ import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 import { renderPlateauTable } from '../reports/table.ts';
 import { sampleArrivals } from '../harness/pipeline/sample-arrivals.ts';
 import { scenarioRequests } from '../harness/scenario/requests.ts';
+import { PlateauError } from '../harness/errors.ts';
 
 const KEY = 'stage-test-key-' + process.pid;
 const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
@@ -161,7 +162,11 @@ describe('preflight', () => {
     const requests = await scenarioRequests(fixture('no-await'), config.target.url, 'no-await');
     const evidence: string[] = [];
     await sampleArrivals(config, requests, evidence);
-    expect(evidence).toEqual(['sample arrival of "t": t: health 200']);
+    expect(evidence).toEqual([
+      'sample arrival of "t": t: health 200',
+      // a transaction's second sample arrival: its names the same
+      'second sample arrival of "t": t: health 200',
+    ]);
   });
 
   it("refuses a request spec's misspelt field, a request entry's and a transaction send's, naming the field meant", async () => {
@@ -180,6 +185,20 @@ describe('preflight', () => {
     expect(
       () => requests.arrivals.entries[0].kind === 'request' && requests.arrivals.entries[0].build(1),
     ).not.toThrow();
+  });
+
+  it('a transaction that builds a request name from data is refused by its second sample arrival; a branch by data is not', async () => {
+    const config = parseConfigOrThrow(base('name-from-pick', { scenario: fixture('name-from-pick') }));
+    const requests = await scenarioRequests(fixture('name-from-pick'), config.target.url, 'name-from-pick');
+    const evidence: string[] = [];
+    const err = (await sampleArrivals(config, requests, evidence).catch((e: unknown) => e)) as PlateauError;
+    expect(err).toBeInstanceOf(PlateauError);
+    expect(err.message).toMatch(
+      /^transaction "t" named a request "item \d+" in one sample arrival and "item \d+" in the next, from the same code: the name is built from data$/,
+    );
+    expect(err.hint).toMatch(/give each request a fixed name/);
+    // the branch entry passed both of its sample arrivals first
+    expect(evidence.filter((e) => e.includes('"branch"'))).toHaveLength(2);
   });
 
   it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {

@@ -18,7 +18,7 @@ import { planJsonInput } from './plan-json-input.ts';
 import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
-import { trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
+import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { maxArrivalsWithReruns, warmupRuns } from '../pipeline/warmup.ts';
@@ -100,7 +100,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const traffic = scenario ? trafficOf(scenario) : null;
   const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =
-    scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, traffic.entries.length) : {};
+    scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic)) : {};
   const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan), warmupRuns(config));
   if (fewRows) throw fewRows;
   if (a.json) {

@@ -12,6 +12,7 @@ import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
+import { NAME_FIX } from '../scenario/names.ts';
 
 /** How a request that ran out of http.timeoutMs ends: the abort signal's error name, undici's own timeouts' codes. */
 const TIMEOUTS = new Set(['TimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -21,21 +22,63 @@ const SHOWN_BYTES = 200;
 
 export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests, evidence: string[]): Promise<void> {
   const entries = s.traffic.entries;
+  let second = entries.length;
   for (let i = 0; i < entries.length; i++) {
     const run = scenarioStep(`entry "${entries[i].name}"`, () => s.sample(i));
-    const sent = await sampleArrival(config, s, run);
+    const names: string[] = [];
+    const sent = await sampleArrival(config, s, run, 0, names);
     evidence.push(
       entries.length === 1 && run.kind === 'request'
         ? `sample request ${sent[0]} answered ${sent[1]}`
         : `sample arrival of "${run.name}": ${sent.join(' ')}`,
     );
+    if (run.kind !== 'transaction') continue;
+    // a second arrival of the transaction, of another number, ids and rows: names its run builds from
+    // data (an id of an answer, ctx.pick, ctx.uniqueId) come out otherwise, and would fill the run's names
+    const again = scenarioStep(`entry "${entries[i].name}"`, () => s.sample(i, second++));
+    const namesAgain: string[] = [];
+    const sentAgain = await sampleArrival(config, s, again, SECOND_SAMPLE_SEQ, namesAgain);
+    const built = builtName(names, namesAgain);
+    if (built) {
+      throw new PlateauError(
+        `transaction "${run.name}" named a request "${built[0]}" in one sample arrival and "${built[1]}" in the next, from the same code: the name is built from data`,
+        NAME_FIX,
+        'scenario-failed',
+        EXIT.preflight,
+      );
+    }
+    evidence.push(`second sample arrival of "${run.name}": ${sentAgain.join(' ')}`);
   }
 }
 
-/** Sends one arrival of the entry; resolves what it sent and got, or throws the failure with the fix. */
-async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: EntryRun): Promise<string[]> {
+/** The second sample arrival's number: far from the first's 0, so ctx.pick and sequential rows differ. */
+const SECOND_SAMPLE_SEQ = 7_919;
+
+/**
+ * Two names at the same place of two arrivals of one transaction that differ only in their numbers
+ * (each run of digits as '#'): built from data. Names that differ otherwise are a branch of the
+ * code (an upgrade or not), not refused here.
+ */
+function builtName(a: readonly string[], b: readonly string[]): [string, string] | null {
+  const shape = (n: string) => n.replace(/\d+/g, '#');
+  for (let i = 0; i < Math.min(a.length, b.length); i++)
+    if (a[i] !== b[i] && shape(a[i]) === shape(b[i])) return [a[i], b[i]];
+  return null;
+}
+
+/**
+ * Sends one arrival of the entry (arrival number `seq`); resolves what it sent and got, or throws
+ * the failure with the fix. `names`: a transaction's request names, in the order it sent them.
+ */
+async function sampleArrival(
+  config: PlateauConfig,
+  s: ScenarioRequests,
+  run: EntryRun,
+  seq = 0,
+  names: string[] = [],
+): Promise<string[]> {
   if (run.kind === 'request') {
-    const req = scenarioStep('request(ctx) for the sample request', () => run.build(0));
+    const req = scenarioStep('request(ctx) for the sample request', () => run.build(seq));
     const { o, shown } = await send(config, req, run.name);
     const verdict = o.status < 400 ? run.check(o) : null;
     refuseUnless(config, req, o, shown, verdict, run.name, null);
@@ -52,6 +95,7 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
   };
   const sendOne = async (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
     if (ended) return s.arrivals.sent(newOutcome(), SEND_AFTER_END, run.kept);
+    if (typeof name === 'string') names.push(name);
     const bad = s.arrivals.admit(name);
     if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
     try {
@@ -100,7 +144,7 @@ async function sampleArrival(config: PlateauConfig, s: ScenarioRequests, run: En
     );
   });
   try {
-    await Promise.race([run.run(0, http), overdue]);
+    await Promise.race([run.run(seq, http), overdue]);
     // sends run left going (not awaited) end before the arrival does, as on the engine
     while (pending.size > 0) await Promise.race([Promise.all(pending), overdue]);
   } catch (err) {

@@ -29,7 +29,7 @@ export interface ContextOptions {
   /** Think time: the run's clock (simulated in tests). */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Preflight's sample arrivals: entry `sample` (0-based) takes the unique sources' row
+   * Preflight's sample arrival number `sample` (0-based; traffic.ts sampleArrivalCount) takes the unique sources' row
    * usable + sample (never one the load uses) and ids suffixed so no two samples share one.
    */
   sample?: number;

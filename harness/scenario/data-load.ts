@@ -29,7 +29,7 @@ export function dataFilePath(scenarioPath: string | null, src: DataSource): stri
 }
 
 /**
- * Loads every source. `samples`: preflight's sample arrivals (one per mix entry), for which a
+ * Loads every source. `samples`: preflight's sample arrivals (traffic.ts sampleArrivalCount), for which a
  * unique source keeps its last rows, so no row the load uses is sent twice.
  */
 export function loadDataSources(

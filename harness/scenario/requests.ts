@@ -8,7 +8,7 @@ import { contextFactory, type ContextFactory, type LoadedSource } from './contex
 import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { verbatimPath } from './url-path.ts';
-import { trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
+import { sampleArrivalCount, trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf, entrySeqOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
 import { NameBook } from './names.ts';
 import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from './verdict.ts';
@@ -66,8 +66,11 @@ export interface ScenarioRequests {
   traffic: Traffic;
   arrivals: Arrivals;
   data: Record<string, LoadedSource>;
-  /** Preflight's sample arrival of entry i: its own ids and (for unique sources) a row the load never uses. */
-  sample(i: number): EntryRun;
+  /**
+   * Preflight's sample arrival of entry i: its own ids and (for unique sources) a row the load never
+   * uses, both by its number among the sample arrivals (`sampleNo`, from 0; i by default).
+   */
+  sample(i: number, sampleNo?: number): EntryRun;
 }
 
 export interface ScenarioOptions {
@@ -92,7 +95,7 @@ export async function scenarioRequests(
   const env = o.env ?? process.env;
   const scenario = path ? await loadScenario(path) : defaultScenario(targetUrl);
   const traffic = trafficOf(scenario);
-  const data = loadDataSources(path, traffic.data, traffic.entries.length);
+  const data = loadDataSources(path, traffic.data, sampleArrivalCount(traffic));
   const origin = new URL(targetUrl).origin;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const order = traffic.entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
@@ -115,7 +118,7 @@ export async function scenarioRequests(
     sent,
     admit: admission(traffic),
   };
-  return { scenario, traffic, arrivals, data, sample: (i) => runs(factory(i), true)[i] };
+  return { scenario, traffic, arrivals, data, sample: (i, sampleNo = i) => runs(factory(sampleNo), true)[i] };
 }
 
 /** A data source read in order, whose rows an arrival takes by its number among its entry's. */

@@ -175,6 +175,14 @@ export function deadlineMessage(name: string, timeoutMs: number): string {
 }
 
 /** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
+/**
+ * Preflight's sample arrivals: one of each entry, and a second of each transaction (whose request
+ * names, built in its run, must come out the same). A unique source keeps that many last rows.
+ */
+export function sampleArrivalCount(traffic: Pick<Traffic, 'entries'>): number {
+  return traffic.entries.length + traffic.entries.filter((e) => e.run !== undefined).length;
+}
+
 export function trafficOf(s: Scenario): Traffic {
   const problems = scenarioProblems(s, false);
   if (problems.length) throw new Error(problems.join('\n'));

@@ -1352,7 +1352,7 @@ var plateau_k6_entry_default = iteration(scenario_default, {
       "path": "<repo>/demo/accounts.csv",
       "kind": "csv",
       "order": "sequential",
-      "samples": 3
+      "samples": 4
     }
   }
 });

@@ -25,8 +25,11 @@ const SCENARIO = path.resolve('test/fixtures/scenarios/mix-shop.ts');
 const CSV = path.resolve('test/fixtures/scenarios/mix-shop-accounts.csv');
 const ROWS = parseCsv(fs.readFileSync(CSV, 'utf8'));
 const NAMES = ['read order', 'create order', 'checkout'];
-/** The rows the load may use: order 'unique' keeps the last, one per entry, for preflight's sample arrivals (run natively). */
-const USABLE = ROWS.length - NAMES.length;
+/**
+ * The rows the load may use: order 'unique' keeps the last for preflight's sample arrivals (run
+ * natively): one per entry and a second for the transaction (checkout).
+ */
+const USABLE = ROWS.length - NAMES.length - 1;
 const ORDER = mixOrder([5, 3, 2]);
 const ORIGIN = 'http://127.0.0.1:8080';
 

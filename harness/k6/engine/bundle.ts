@@ -12,7 +12,7 @@ import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { loadScenario } from '../../scenario/load.ts';
 import type { Scenario } from '../../scenario/types.ts';
-import { trafficOf } from '../../scenario/traffic.ts';
+import { sampleArrivalCount, trafficOf } from '../../scenario/traffic.ts';
 import type { K6Options } from './options.ts';
 import { DEFAULT_MAX_BODY_BYTES, type RuntimeConfig, type RuntimeData } from '../runtime/config.ts';
 
@@ -44,7 +44,7 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
   const dir = path.dirname(path.resolve(scenarioPath));
   const out: Record<string, RuntimeData> = {};
   // preflight's sample arrivals, one per entry, as loadDataSources counts them natively
-  const samples = trafficOf(scenario).entries.length;
+  const samples = sampleArrivalCount(trafficOf(scenario));
   for (const [name, src] of Object.entries(scenario.data ?? {})) {
     const kind = 'csv' in src ? 'csv' : 'json';
     const file = path.resolve(dir, 'csv' in src ? src.csv : src.json);
