@@ -107,14 +107,7 @@ export function decideAttempt(
       why: null,
     };
   const baseline = judged.find(heldAndCounts) ?? null;
-  const cls = classifyFailure(
-    r,
-    baseline,
-    ev.rttMs,
-    policy.bounds,
-    policy.rules.deliveryMin,
-    policy.rules.imported === true,
-  );
+  const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds, policy.rules);
   const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
     confirmFailedStep: policy.confirmFailedStep,
     rerunContaminated: policy.rerunContaminated,

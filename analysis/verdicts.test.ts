@@ -149,22 +149,44 @@ describe('classifyFailure', () => {
       p99: 14,
       verdict: 'fails',
     });
-    const c = classifyFailure(shed, baseline, 0.5, undefined, 0.9);
+    const c = classifyFailure(shed, baseline, 0.5, undefined, { deliveryMin: 0.9 });
     expect(c).toMatchObject({ generatorBound: false, needsVUs: false });
     expect(c.detail).toBe(
       '1 arrival dropped (no free VU; 10 allocated), but with every dropped arrival served the step would still deliver 0.667 < 0.9: the drops did not fail it, the target did',
     );
     // with no step held before it: the same (the drops cannot be what failed it)
-    expect(classifyFailure(shed, null, 0.5, undefined, 0.9)).toMatchObject({ generatorBound: false });
-    expect(classifyFailure(shed, null, 0.5, undefined, 0.9).inconclusive).toBeUndefined();
+    expect(classifyFailure(shed, null, 0.5, undefined, { deliveryMin: 0.9 })).toMatchObject({ generatorBound: false });
+    expect(classifyFailure(shed, null, 0.5, undefined, { deliveryMin: 0.9 }).inconclusive).toBeUndefined();
     // drops that would have made the difference keep the generator's blame
     const short = { ...shed, throughputPerSec: 100, dropped: 200 };
-    expect(classifyFailure(short, baseline, 0.5, undefined, 0.9)).toMatchObject({ generatorBound: true });
+    expect(classifyFailure(short, baseline, 0.5, undefined, { deliveryMin: 0.9 })).toMatchObject({
+      generatorBound: true,
+    });
+    // a drop beside another symptom (the scheduler late by seconds, a busy thread) leaves the generator blamed
+    const lagging = { ...shed, lagP99Ms: 4000, generatorBusy: 0.99 };
+    expect(classifyFailure(lagging, baseline, 0.5, undefined, { deliveryMin: 0.9 })).toMatchObject({
+      generatorBound: true,
+    });
+    // successes a lower bound: judged on every completion (the most served)
+    expect(
+      classifyFailure({ ...shed, completedPerSec: 110 }, baseline, 0.5, undefined, {
+        deliveryMin: 0.9,
+        okLowerBound: true,
+      }),
+    ).toMatchObject({ generatorBound: true });
+    expect(
+      classifyFailure({ ...shed, completedPerSec: 90 }, baseline, 0.5, undefined, {
+        deliveryMin: 0.9,
+        okLowerBound: true,
+      }).detail,
+    ).toMatch(/would still deliver at most 0\.750 < 0\.9/);
     // without the rules' bound (older callers): as before
     expect(classifyFailure(shed, baseline, 0.5)).toMatchObject({ generatorBound: true });
     // no step held before a failure whose drops could be what failed it: start lower, or for an import its stages
-    expect(classifyFailure(short, null, 0.5, undefined, 0.9).detail).toMatch(/start lower \(steps\.startPerSec\)/);
-    expect(classifyFailure(short, null, 0.5, undefined, 0.9, true).detail).toMatch(
+    expect(classifyFailure(short, null, 0.5, undefined, { deliveryMin: 0.9 }).detail).toMatch(
+      /start lower \(steps\.startPerSec\)/,
+    );
+    expect(classifyFailure(short, null, 0.5, undefined, { deliveryMin: 0.9, imported: true }).detail).toMatch(
       /start the k6 script's stages lower/,
     );
   });

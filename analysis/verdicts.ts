@@ -194,9 +194,11 @@ function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: num
  * `deliveryMin`: the drops cannot have failed the step (a target shedding a third of its load
  * with 503s, one arrival of 2,400 dropped, had read generator-bound, no capacity). Null otherwise.
  */
-function deliveryIfServed(s: StepResult, deliveryMin: number | undefined): number | null {
+function deliveryIfServed(s: StepResult, deliveryMin: number | undefined, okLowerBound: boolean): number | null {
   if (deliveryMin === undefined || s.steadyS <= 0 || s.ratePerSec <= 0) return null;
-  const served = (s.throughputPerSec + s.dropped / s.steadyS) / s.ratePerSec;
+  // successes a lower bound (an import's iterations): every completion counted a success, the most it served
+  const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
+  const served = (most + s.dropped / s.steadyS) / s.ratePerSec;
   return served < deliveryMin ? served : null;
 }
 
@@ -209,10 +211,10 @@ export function classifyFailure(
   baseline: StepResult | null,
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
-  deliveryMin?: number,
-  /** An imported k6 run: the fix is its script's stages, not plateau's steps config. */
-  imported = false,
+  /** The stop rule's delivery bound (drops too few to have failed a step), and an import's flags. */
+  rules?: { deliveryMin?: number; okLowerBound?: boolean; imported?: boolean },
 ): FailureClass {
+  const imported = rules?.imported === true;
   const symptomCode = generatorSymptomOf(s, b);
   const symptom = symptomCode && symptomText(symptomCode, s);
   if (!symptom)
@@ -223,14 +225,18 @@ export function classifyFailure(
       needsVUs: false,
       detail: 'the generator kept its schedule: the limit is the target',
     };
-  // drops too few to have failed the step: the target's, whatever the tail (a fast 503 has none)
-  const served = symptomCode.code === 'dropped' ? deliveryIfServed(s, deliveryMin) : null;
+  // drops too few to have failed the step, and no other symptom behind them: the target's, whatever
+  // the tail (a fast 503 has none)
+  const served =
+    symptomCode.code === 'dropped' && generatorSymptomOf({ ...s, dropped: 0 }, b) === null
+      ? deliveryIfServed(s, rules?.deliveryMin, rules?.okLowerBound === true)
+      : null;
   const notTheDrops = (): FailureClass => ({
     generatorBound: false,
     symptom,
     symptomCode,
     needsVUs: false,
-    detail: `${symptom}, but with every dropped arrival served the step would still deliver ${served!.toFixed(3)} < ${deliveryMin}: the drops did not fail it, the target did`,
+    detail: `${symptom}, but with every dropped arrival served the step would still deliver ${rules?.okLowerBound ? 'at most ' : ''}${served!.toFixed(3)} < ${rules?.deliveryMin}: the drops did not fail it, the target did`,
   });
   if (baseline === null || baseline === s) {
     if (served !== null) return notTheDrops();

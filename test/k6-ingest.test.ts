@@ -727,6 +727,23 @@ describe('arrivals and names', () => {
     // the arrivals are plateau_arrival's: the read arrival whose check failed ended in second 2
     expect([b2.completed, b2.ok, b2.errors, b2.requests]).toEqual([3, 1, { http_5xx: 1, check: 1 }, 4]);
   });
+  it('a check failure tagged kind other (the check could not be given what it read) counts as other, as natively', async () => {
+    // the runtime tags the check's sample and its arrival's outcome alike (send.ts)
+    const lines = mixSamples().map((x) =>
+      asJson(
+        x.metric === 'plateau_check_failed'
+          ? { ...x, tags: { ...x.tags, kind: 'other' } }
+          : x.tags.outcome === 'check'
+            ? { ...x, tags: { ...x.tags, outcome: 'other' } }
+            : x,
+      ),
+    );
+    const b2 = (await ingestMix(lines)).records.find((x) => x.tS === 2)!;
+    expect(b2.byName!.read).toMatchObject({ completed: 1, ok: 0, errors: { other: 1 } });
+    expect(b2.errors).toEqual({ http_5xx: 1, other: 1 });
+    expect(b2.samples).toContain('other: read: read');
+  });
+
   it("a mix's error samples name the request, as the native engine's do", async () => {
     const r = await ingestMix(mixSamples().map(asJson));
     const samples = r.records.flatMap((x) => x.samples ?? []);

@@ -197,8 +197,11 @@ describe('preflight', () => {
       /^transaction "t" named a request "item \d+" in one sample arrival and "item \d+" in the next, from the same code: the name is built from data$/,
     );
     expect(err.hint).toMatch(/give each request a fixed name/);
-    // the branch entry passed both of its sample arrivals first
-    expect(evidence.filter((e) => e.includes('"branch"'))).toHaveLength(2);
+    // the branch entry took another branch in each of its sample arrivals, and passed both first
+    const branch = evidence.filter((e) => e.includes('"branch"'));
+    expect(branch).toHaveLength(2);
+    expect(branch[0]).toContain('branch: upgrade 200 orders v1 200 expect 200 200 branch: extra 200 page 1 200');
+    expect(branch[1]).toContain('branch: standard 200 orders v2 200 expect 201 200 page 1 200');
   });
 
   it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {

@@ -51,18 +51,34 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
   }
 }
 
-/** The second sample arrival's number: far from the first's 0, so ctx.pick and sequential rows differ. */
+/** The second sample arrival's number: far from the first's 0, so ctx.pick and ctx.uniqueId differ (its rows follow its sample number). */
 const SECOND_SAMPLE_SEQ = 7_919;
 
 /**
- * Two names at the same place of two arrivals of one transaction that differ only in their numbers
- * (each run of digits as '#'): built from data. Names that differ otherwise are a branch of the
- * code (an upgrade or not), not refused here.
+ * A name's shape for comparing two sample arrivals: each token of digits as '#', and a token of
+ * letters and 3 or more digits ('x2283') as its letters and '#'; an HTTP status on its own ('expect
+ * 200') and a short version ('v1', 'page2') are kept, as names.ts keeps them fixed.
+ */
+function sampleShape(name: string): string {
+  return name.replace(/[0-9a-z]+/gi, (t) => {
+    if (/^\d+$/.test(t)) return /^[1-5]\d\d$/.test(t) ? t : '#';
+    return /\d{3,}/.test(t) ? `${t.replace(/\d+/g, '')}#` : t;
+  });
+}
+
+/**
+ * A name one sample arrival of a transaction sent and the other did not, beside one of the same
+ * shape the other sent instead ('item 12' and 'item 31'): built from data. Names as sets, so a
+ * request sent in one arrival only (a branch, a loop of another length) shifts nothing; names
+ * that differ in more than their numbers (a branch: 'upgrade' or 'standard') are not refused.
  */
 function builtName(a: readonly string[], b: readonly string[]): [string, string] | null {
-  const shape = (n: string) => n.replace(/\d+/g, '#');
-  for (let i = 0; i < Math.min(a.length, b.length); i++)
-    if (a[i] !== b[i] && shape(a[i]) === shape(b[i])) return [a[i], b[i]];
+  const onlyA = a.filter((n) => !b.includes(n));
+  const onlyB = b.filter((n) => !a.includes(n));
+  for (const x of onlyA) {
+    const y = onlyB.find((n) => sampleShape(n) === sampleShape(x));
+    if (y !== undefined) return [x, y];
+  }
   return null;
 }
 

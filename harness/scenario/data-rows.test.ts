@@ -211,11 +211,10 @@ describe('ctx.pick spreads every mix entry over the whole key space', () => {
     }
   });
 
-  it('is a pure function of the arrival, within the key space', () => {
-    for (const seq of [1, 2, 999, 123_456_789]) {
-      expect(spread(seq, 100_000)).toBe(spread(seq, 100_000));
-      expect(spread(seq, 7)).toBeLessThan(7);
-    }
+  it('is a pure function of the arrival, within the key space, the same in every run', () => {
+    // pinned: a rerun (and the k6 bundle, which runs this very function) hits the same keys
+    expect([1, 2, 999, 123_456_789].map((seq) => spread(seq, 100_000))).toEqual([94027, 36926, 22931, 10610]);
+    for (const seq of [1, 2, 999, 123_456_789]) expect(spread(seq, 7)).toBeLessThan(7);
     expect(spread(5, 1)).toBe(0);
   });
 

@@ -11,7 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { sampleArrivalCount, trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
 import { entryOf, entrySeqOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
 import { NameBook } from './names.ts';
-import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from './verdict.ts';
+import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { requestSpecProblem } from './setting-problems.ts';
@@ -270,11 +270,11 @@ class ResponseView implements ResponseInfo {
     return this.o.status;
   }
   get headers(): Record<string, string | string[] | undefined> {
-    if (!this.kept.headers) throw new Error(notKept('headers', 'res.headers', this.where));
+    if (!this.kept.headers) throw notGiven(notKept('headers', 'res.headers', this.where));
     return responseHeaders(this.o);
   }
   get body(): string {
-    if (!this.kept.body) throw new Error(notKept('body', 'res.body or res.json()', this.where));
+    if (!this.kept.body) throw notGiven(notKept('body', 'res.body or res.json()', this.where));
     return bodyText(this.o);
   }
   json(): any {
@@ -288,7 +288,7 @@ function parseJson(text: string, chunks: readonly Buffer[], limit: number | unde
     return JSON.parse(text);
   } catch {
     const kept = chunks.reduce((a, c) => a + c.length, 0);
-    if (limit !== undefined && limit > 0 && kept >= limit) throw new Error(bodyCutText(limit));
+    if (limit !== undefined && limit > 0 && kept >= limit) throw notGiven(bodyCutText(limit));
     throw bodyNotJson(text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60)));
   }
 }
@@ -322,11 +322,11 @@ class Sent implements SentResponse {
     this.#chunks = o.bodyChunks.length ? o.bodyChunks : [];
   }
   get headers(): Record<string, string | string[] | undefined> {
-    if (!this.#kept.headers) throw new Error(notKept('headers', 'made.headers', 'transaction'));
+    if (!this.#kept.headers) throw notGiven(notKept('headers', 'made.headers', 'transaction'));
     return (this.#headers ??= responseHeaders({ rawHeaders: this.#raw } as Outcome));
   }
   get body(): string {
-    if (!this.#kept.body) throw new Error(notKept('body', 'made.body or made.json()', 'transaction'));
+    if (!this.#kept.body) throw notGiven(notKept('body', 'made.body or made.json()', 'transaction'));
     return (this.#body ??= bodyText({ bodyChunks: this.#chunks } as Outcome));
   }
   json(): any {

@@ -215,7 +215,7 @@ describe('a check that reads what its request did not keep', () => {
     o.status = 200;
     const viaHelper = (r: { body: string }) => r.body.includes('ok');
     expect(checkOf((r) => viaHelper(r), o, { body: false, headers: false })).toMatch(
-      /check threw: the response body was not kept for this check: .*write res.body or res.json\(\) in the check/,
+      /check cannot judge: the response body was not kept for this check: .*write res.body or res.json\(\) in the check/,
     );
     expect(
       checkOf((r) => String((r as unknown as Record<string, unknown>)['head' + 'ers']), o, {
@@ -226,7 +226,7 @@ describe('a check that reads what its request did not keep', () => {
     expect(checkOf((r) => r.status === 200, o, { body: false, headers: false })).toBeNull();
   });
 
-  it("counts its own code's throw as the scenario's (kind other), a body that is not JSON as the target's, nothing as a rejection", async () => {
+  it("counts its code's throw and a body that is not JSON as the target's answer (kind check), nothing as a rejection", async () => {
     const { checkOf } = await import('./requests.ts');
     const { checkFailureKind } = await import('./verdict.ts');
     const { newOutcome } = await import('../engine/http.ts');
@@ -235,9 +235,10 @@ describe('a check that reads what its request did not keep', () => {
     o.bodyChunks.push(Buffer.from('<html>oops</html>'));
     const typo = checkOf((r) => (undefined as unknown as { status: number }).status === r.status, o)!;
     expect(typo).toMatch(/^check threw: Cannot read properties of undefined/);
-    expect(checkFailureKind(typo)).toBe('other');
+    // a check that passed preflight's sample and throws on an answer: the answer is what changed
+    expect(checkFailureKind(typo)).toBe('check');
     const html = checkOf((r) => r.json().id !== undefined, o)!;
-    expect(html).toBe('the body is not JSON ("<html>oops</html>")');
+    expect(html).toBe('check threw: the body is not JSON ("<html>oops</html>")');
     expect(checkFailureKind(html)).toBe('check');
     // braces and no return: rejected with the fix, where it had accepted every response
     expect(checkOf((r) => void (r.status === 500), o)).toMatch(/^check returned nothing: return true/);
@@ -298,7 +299,7 @@ describe('a body longer than http.maxBodyBytes', () => {
     o.bodyChunks.push(Buffer.from('[{"id":"a"},{"id"'), Buffer.from(':"b"},{"i')); // 26 bytes kept of more
     const kept = { body: true, headers: false, bodyBytes: 26 };
     expect(checkOf((r) => Array.isArray(r.json()), o, kept)).toMatch(
-      /^check threw: the body is not JSON as kept: plateau keeps the first 26 bytes of a body \(http.maxBodyBytes\) and this one was longer; raise http.maxBodyBytes/,
+      /^check cannot judge: the body is not JSON as kept: plateau keeps the first 26 bytes of a body \(http.maxBodyBytes\) and this one was longer; raise http.maxBodyBytes/,
     );
     expect(() => a.sent(o, null, kept).json()).toThrow(/first 26 bytes .* raise http.maxBodyBytes/);
     // under the limit the body is whole: quoted as it is

@@ -174,7 +174,6 @@ export function deadlineMessage(name: string, timeoutMs: number): string {
   return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
 }
 
-/** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
 /**
  * Preflight's sample arrivals: one of each entry, and a second of each transaction (whose request
  * names, built in its run, must come out the same). A unique source keeps that many last rows.
@@ -183,6 +182,7 @@ export function sampleArrivalCount(traffic: Pick<Traffic, 'entries'>): number {
   return traffic.entries.length + traffic.entries.filter((e) => e.run !== undefined).length;
 }
 
+/** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */
 export function trafficOf(s: Scenario): Traffic {
   const problems = scenarioProblems(s, false);
   if (problems.length) throw new Error(problems.join('\n'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyNotJson, checkFailureKind, checkReturned, checkThrew } from './verdict.ts';
+import { bodyNotJson, checkFailureKind, checkReturned, checkThrew, notGiven } from './verdict.ts';
 
 describe("checkReturned: a check's return value, on both engines", () => {
   it.each<[unknown, string | null]>([
@@ -29,13 +29,15 @@ describe('a check that returns nothing or a Promise, or throws', () => {
     expect(checkReturned(Promise.resolve(true))).toMatch(/^check returned a Promise: a check runs synchronously/);
   });
 
-  it("a throw of the check's own code is the scenario's (kind other); a body that is not JSON is the target's (kind check)", () => {
-    const own = checkThrew(new TypeError("Cannot read properties of undefined (reading 'status')"), 'x');
+  it("a throw of the check's code is the target's answer (kind check); what plateau did not give it is the scenario's (kind other)", () => {
+    const own = checkThrew(new TypeError("Cannot read properties of undefined (reading 'id')"), 'x');
     expect(own).toBe('check threw: x');
-    expect(checkFailureKind(own)).toBe('other');
+    expect(checkFailureKind(own)).toBe('check');
     const body = bodyNotJson('"<html>"');
-    const answer = checkThrew(body, body.message);
-    expect(answer).toBe('the body is not JSON ("<html>")');
-    expect(checkFailureKind(answer)).toBe('check');
+    expect(checkThrew(body, body.message)).toBe('check threw: the body is not JSON ("<html>")');
+    const notKept = notGiven('the response body was not kept for this check');
+    const cannot = checkThrew(notKept, notKept.message);
+    expect(cannot).toBe('check cannot judge: the response body was not kept for this check');
+    expect(checkFailureKind(cannot)).toBe('other');
   });
 });

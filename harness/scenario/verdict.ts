@@ -27,29 +27,44 @@ export function bodyCutText(limit: number): string {
   return `the body is not JSON as kept: plateau keeps the first ${limit} bytes of a body (http.maxBodyBytes) and this one was longer; raise http.maxBodyBytes above the body's size`;
 }
 
-/** How a check's failure begins when its own code threw: the scenario's bug, not the target's answer. */
+/** How a check's failure begins when its code threw (kind check: it passed preflight's sample, then met an answer it did not expect). */
 export const CHECK_THREW = 'check threw: ';
 
-/** Marks the error res.json() throws for a body that is not JSON: the target's answer, on both engines. */
-const NOT_JSON = Symbol.for('plateau.bodyNotJson');
+/**
+ * How it begins when plateau could not give the check what it read (a body or headers not kept, a
+ * body cut at http.maxBodyBytes): the scenario's or its settings' to fix, not the target's answer,
+ * so kind other, never read as the target's limit.
+ */
+export const CHECK_CANNOT_JUDGE = 'check cannot judge: ';
+
+/** Marks the errors a check gets for what plateau did not give it (CHECK_CANNOT_JUDGE). */
+const NOT_GIVEN = Symbol.for('plateau.notGiven');
+
+/** The error a check (or a transaction) gets on reading what plateau did not keep for it: `message` says what and the fix. */
+export function notGiven(message: string): Error {
+  return Object.assign(new Error(message), { [NOT_GIVEN]: true });
+}
 
 /** The error res.json() throws for a body that does not parse (`shown`: the start of the body, or "empty"). */
 export function bodyNotJson(shown: string): Error {
-  return Object.assign(new Error(`the body is not JSON (${shown})`), { [NOT_JSON]: true });
+  return new Error(`the body is not JSON (${shown})`);
 }
 
 /**
- * A check's failure when it threw: a body that is not JSON is the target's wrong answer (kind
- * check); anything else its own code's (kind other: a TypeError of the scenario is no failure of
- * the target's, and a stop line must not read it as one).
+ * A check's failure when it threw: "check cannot judge: ..." where plateau did not give it what it
+ * read; else "check threw: ...": its code met an answer it did not expect (a body that is not JSON,
+ * an error body under load that lacks a field), which is the target's, as on k6. A check that throws
+ * on every answer fails preflight's sample arrival before load.
  */
 export function checkThrew(err: unknown, message: string): string {
-  return typeof err === 'object' && err !== null && NOT_JSON in err ? message : `${CHECK_THREW}${message}`;
+  return typeof err === 'object' && err !== null && NOT_GIVEN in err
+    ? `${CHECK_CANNOT_JUDGE}${message}`
+    : `${CHECK_THREW}${message}`;
 }
 
-/** The kind a check's failure counts as: the target's answer ('check') or the check's own code ('other'). */
+/** The kind a check's failure counts as: the target's answer ('check'), or what plateau could not give it ('other'). */
 export function checkFailureKind(failure: string): 'check' | 'other' {
-  return failure.startsWith(CHECK_THREW) ? 'other' : 'check';
+  return failure.startsWith(CHECK_CANNOT_JUDGE) ? 'other' : 'check';
 }
 
 /**

@@ -948,15 +948,19 @@ function bodyCutText(limit) {
   return `the body is not JSON as kept: plateau keeps the first ${limit} bytes of a body (http.maxBodyBytes) and this one was longer; raise http.maxBodyBytes above the body's size`;
 }
 var CHECK_THREW = "check threw: ";
-var NOT_JSON = /* @__PURE__ */ Symbol.for("plateau.bodyNotJson");
+var CHECK_CANNOT_JUDGE = "check cannot judge: ";
+var NOT_GIVEN = /* @__PURE__ */ Symbol.for("plateau.notGiven");
+function notGiven(message) {
+  return Object.assign(new Error(message), { [NOT_GIVEN]: true });
+}
 function bodyNotJson(shown2) {
-  return Object.assign(new Error(`the body is not JSON (${shown2})`), { [NOT_JSON]: true });
+  return new Error(`the body is not JSON (${shown2})`);
 }
 function checkThrew(err, message) {
-  return typeof err === "object" && err !== null && NOT_JSON in err ? message : `${CHECK_THREW}${message}`;
+  return typeof err === "object" && err !== null && NOT_GIVEN in err ? `${CHECK_CANNOT_JUDGE}${message}` : `${CHECK_THREW}${message}`;
 }
 function checkFailureKind(failure) {
-  return failure.startsWith(CHECK_THREW) ? "other" : "check";
+  return failure.startsWith(CHECK_CANNOT_JUDGE) ? "other" : "check";
 }
 function notKept(what, spelled, where = "check") {
   return `the response ${what} ${what === "headers" ? "were" : "was"} not kept for this ${where}: plateau keeps it only when the ${where === "check" ? "check's" : "transaction's run"} own code reads ${spelled} (not through a helper or a computed name); write ${spelled} in the ${where === "check" ? "check" : "run (or its inline checks)"}`;
@@ -993,7 +997,7 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
         try {
           parsed2 = { value: JSON.parse(text) };
         } catch (e) {
-          if (typeof res.body === "string" && text.length < res.body.length) throw new Error(bodyCutText(maxBodyBytes));
+          if (typeof res.body === "string" && text.length < res.body.length) throw notGiven(bodyCutText(maxBodyBytes));
           throw bodyNotJson(text.length === 0 ? "empty" : JSON.stringify(text.slice(0, 60)));
         }
       }
@@ -1003,13 +1007,13 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
   Object.defineProperties(view, {
     headers: {
       get() {
-        if (!keep.headers) throw new Error(notKept("headers", `${subject}.headers`, where));
+        if (!keep.headers) throw notGiven(notKept("headers", `${subject}.headers`, where));
         return headers != null ? headers : headers = lowerCaseKeys(res.headers);
       }
     },
     body: {
       get() {
-        if (!keep.body) throw new Error(notKept("body", `${subject}.body or ${subject}.json()`, where));
+        if (!keep.body) throw notGiven(notKept("body", `${subject}.body or ${subject}.json()`, where));
         return body != null ? body : body = typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
       }
     }
@@ -1101,8 +1105,9 @@ function judged(res, r, cfg) {
     const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
-      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure = { kind: checkFailureKind(verdict), message: verdict };
+      const kind = checkFailureKind(verdict);
+      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name, kind });
+      failure = { kind, message: verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };

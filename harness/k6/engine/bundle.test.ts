@@ -265,7 +265,7 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(failed.map((s) => s.tags)).toEqual(
       tagsOf(l)
         .filter((t) => t.name === 'create order' && t.outcome === 'check')
-        .map(() => ({ check: 'bad create: 201', name: 'create order' })),
+        .map(() => ({ check: 'bad create: 201', name: 'create order', kind: 'check' })),
     );
     // a failed request is judged by its status alone: its check never ran, as on the native engine
     expect(l.fake.checks.filter((c) => c.name === 'read order: check')).toEqual([]);
@@ -341,7 +341,7 @@ describe('the bundled mix, run with k6 faked', () => {
     // the setting cut it, not the target: kind other, with the fix (as on the native engine)
     allAre(whileRows(cut, 'create order'), 'other');
     const reasons = cut.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags.check);
-    expect(reasons.every((r) => r.startsWith('check threw: the body is not JSON as kept'))).toBe(true);
+    expect(reasons.every((r) => r.startsWith('check cannot judge: the body is not JSON as kept'))).toBe(true);
     const whole = await loadWithFakeK6(await script(SCENARIO), long);
     await run(whole, 10);
     allAre(whileRows(whole, 'create order'), 'ok');
@@ -363,9 +363,17 @@ describe('the bundled mix, run with k6 faked', () => {
     expect([typeOf('read'), typeOf('read direct'), typeOf('checkout: create')]).toEqual(['none', 'text', 'none']);
     const messages = l.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags);
     expect(messages).toEqual([
-      { name: 'read', check: expect.stringMatching(/^check threw: the response body was not kept for this check/) },
-      { name: 'read traced', check: expect.stringMatching(/^check threw: the response headers were not kept/) },
-      { name: 'read direct', check: 'check returned false' },
+      {
+        name: 'read',
+        check: expect.stringMatching(/^check cannot judge: the response body was not kept for this check/),
+        kind: 'other',
+      },
+      {
+        name: 'read traced',
+        check: expect.stringMatching(/^check cannot judge: the response headers were not kept/),
+        kind: 'other',
+      },
+      { name: 'read direct', check: 'check returned false', kind: 'check' },
     ]);
     // the transaction's helper read made.json(): the fix names it, and the confirm was never sent
     expect(l.fake.requests.map((r) => r.params.tags?.name)).not.toContain('checkout: confirm');
@@ -509,7 +517,10 @@ describe('the bundled mix, run with k6 faked', () => {
     );
     // its check reads headers only; a failed check on a 3xx is counted, as before
     expect(l.fake.samples.map((s) => [s.metric, s.tags])).toEqual(
-      Array(3).fill(['plateau_check_failed', { check: 'expected 200, got 302 to /elsewhere', name: 'expect 200' }]),
+      Array(3).fill([
+        'plateau_check_failed',
+        { check: 'expected 200, got 302 to /elsewhere', name: 'expect 200', kind: 'check' },
+      ]),
     );
   });
 });

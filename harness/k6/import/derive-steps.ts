@@ -36,6 +36,8 @@ export interface DerivedSteps {
 }
 
 const MIN_HOLD_S = 3;
+/** A derived hold shorter than this between ramps of twice its length or more is no stepped plan's. */
+const SHORT_HOLD_S = 5;
 /** Coarse candidates placed finely (plan-fit.ts). */
 const CANDIDATES = 6;
 
@@ -312,11 +314,11 @@ function bentRamp(
   // a ramp too short to hide a hold in (MIN_HOLD_S and a second of ramp on either side of it)
   if (plan.rampS < MIN_HOLD_S + 3) return null;
   const med = (t: number) => median([offered[t - 1] ?? 0, offered[t] ?? 0, offered[t + 1] ?? 0]);
-  for (let k = 0; k < plan.steps; k++) {
+  // from the second ramp on: the first rises from k6's startRate, which the plan does not know
+  for (let k = 1; k < plan.steps; k++) {
     const rampFrom = plan.offsetS + k * plan.periodS;
     const to = startPerSec + k * stepPerSec;
-    // the first ramp rises from k6's startRate: what its first whole second offered
-    const from = k === 0 ? Math.min(offered[Math.ceil(rampFrom)] ?? 0, to) : to - stepPerSec;
+    const from = to - stepPerSec;
     // a hold's spread, or 15% of the rise; and a second of the slope (where the plan's edges are placed)
     const slope = Math.abs(to - from) / plan.rampS;
     const allowed = Math.max(3 * tolOf(Math.max(from, to), wholeSeconds), 0.15 * Math.abs(to - from)) + slope;
@@ -382,6 +384,14 @@ function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wh
       fallsShort: at >= 0 ? h.hold.ratePerSec < level : last < first,
     };
   }
+  // holds of a few seconds between long "ramps": a rate that rose by itself (a closed model whose
+  // throughput crept up), its steps judged on a second or two
+  if (holdS < SHORT_HOLD_S && rampS >= 2 * holdS)
+    return {
+      steps: null,
+      uneven: true,
+      why: `the offered rate is not a stepped plan: the closest (${startPerSec} + i x ${stepPerSec} arrivals/s) has ${rampS} s ramps and holds of only ${holdS} s (holds ${listed()}): a rate that rose by itself, not steps held long enough to judge`,
+    };
   const bent = bentRamp(offered, plan, startPerSec, stepPerSec, countEndS, wholeSeconds);
   if (bent !== null)
     return {

@@ -489,7 +489,7 @@ export class Bucketizer {
         return;
       case CHECK_FAILED_METRIC:
         this.checkFailed(p);
-        this.iterationFailed(p, 'check');
+        this.iterationFailed(p, p.tags.kind === 'other' ? 'other' : 'check');
         return;
       case ARRIVAL_METRIC:
         this.arrival(p);

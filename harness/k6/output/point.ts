@@ -38,6 +38,8 @@ export interface K6Tags {
   outcome?: string;
   /** plateau_arrival only: 'true' when the entry is a transaction (several requests). */
   transaction?: string;
+  /** plateau_check_failed only: 'other' when the check could not be given what it read (verdict.ts checkFailureKind). */
+  kind?: string;
   /**
    * The VU and its iteration, when k6 ran with them in `--system-tags` (not by default): a tag up
    * to v0.40, metadata since v0.41 (read into these fields). Together they name the iteration a
@@ -58,6 +60,7 @@ export const KEPT_TAGS = [
   'group',
   'outcome',
   'transaction',
+  'kind',
   'vu',
   'iter',
 ] as const;
@@ -370,6 +373,9 @@ function scanTags(line: string, at: number): K6Tags | undefined {
         break;
       case 'transaction':
         tags.transaction = v;
+        break;
+      case 'kind':
+        tags.kind = v;
         break;
       case 'vu':
         tags.vu = v;

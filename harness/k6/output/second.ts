@@ -122,18 +122,20 @@ export class K6Second {
   /** plateau_check_failed: the scenario's check rejected a response k6 deemed expected, one ok request becomes a failed one. */
   checkFailed(p: K6Point, key: string | null, named = false): void {
     const b = this.b;
+    // tagged other: the check could not be given what it read (verdict.ts checkFailureKind); else the target's answer
+    const kind = p.tags.kind === 'other' ? 'other' : 'check';
     if (b.ok > 0) {
       b.ok--;
       b.fail(
-        'check',
+        kind,
         undefined,
-        `check: ${named && key !== null ? `${key}: ` : ''}${p.tags.check ?? 'rejected by the scenario'}`,
+        `${kind}: ${named && key !== null ? `${key}: ` : ''}${p.tags.check ?? 'rejected by the scenario'}`,
       );
     }
     const t = key === null ? undefined : this.names.get(key);
     if (t !== undefined && t.ok > 0) {
       t.ok--;
-      t.fail('check', undefined);
+      t.fail(kind, undefined);
     }
   }
 

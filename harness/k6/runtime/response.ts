@@ -6,7 +6,7 @@
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, ResponseInfo } from '../../scenario/types.ts';
 import { errorKindOf } from '../output/error-kind.ts';
-import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notKept } from '../../scenario/verdict.ts';
+import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept } from '../../scenario/verdict.ts';
 
 /** What the runtime reads of a k6 response (RefinedResponse has more). */
 export interface K6Response {
@@ -77,7 +77,7 @@ export function responseInfo(
           parsed = { value: JSON.parse(text) };
         } catch {
           // cut at maxBodyBytes: the setting's, as on the native engine; else the target's answer
-          if (typeof res.body === 'string' && text.length < res.body.length) throw new Error(bodyCutText(maxBodyBytes));
+          if (typeof res.body === 'string' && text.length < res.body.length) throw notGiven(bodyCutText(maxBodyBytes));
           throw bodyNotJson(text.length === 0 ? 'empty' : JSON.stringify(text.slice(0, 60)));
         }
       }
@@ -89,13 +89,13 @@ export function responseInfo(
   Object.defineProperties(view, {
     headers: {
       get() {
-        if (!keep.headers) throw new Error(notKept('headers', `${subject}.headers`, where));
+        if (!keep.headers) throw notGiven(notKept('headers', `${subject}.headers`, where));
         return (headers ??= lowerCaseKeys(res.headers));
       },
     },
     body: {
       get() {
-        if (!keep.body) throw new Error(notKept('body', `${subject}.body or ${subject}.json()`, where));
+        if (!keep.body) throw notGiven(notKept('body', `${subject}.body or ${subject}.json()`, where));
         return (body ??= typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '');
       },
     },

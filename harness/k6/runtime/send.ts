@@ -93,8 +93,10 @@ function judged(res: K6Response & { timings: { duration: number } }, r: NamedReq
     const verdict = verdictOf(r.check, info);
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
-      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name });
-      failure = { kind: checkFailureKind(verdict), message: verdict };
+      const kind = checkFailureKind(verdict);
+      // the kind tagged: a check plateau could not give what it read is the scenario's (other), as natively
+      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name, kind });
+      failure = { kind, message: verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };
