@@ -100,7 +100,9 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const traffic = scenario ? trafficOf(scenario) : null;
   const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =
-    scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic)) : {};
+    scenario && traffic
+      ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic))
+      : {};
   const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan), warmupRuns(config));
   if (fewRows) throw fewRows;
   if (a.json) {
