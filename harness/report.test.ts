@@ -52,6 +52,10 @@ describe('reportFilesLine', () => {
     expect(reportFilesLine(dir, cwd)).toBe(
       `report: ${id}/report.md and report.html (also summary.json, steps.csv, steps-by-name.csv, run.json, buckets.ndjson, probes.ndjson)`,
     );
+    // a run directory outside the working one is named whole, not as ../../tmp/...
+    expect(reportFilesLine(dir, path.join(cwd, 'elsewhere', 'deeper'))).toMatch(
+      new RegExp(`^report: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/report\.md and report\.html`),
+    );
     fs.rmSync(dir, { recursive: true });
   });
 });

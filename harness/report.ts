@@ -130,7 +130,9 @@ const OTHER_FILES = ['summary.json', 'steps.csv', 'steps-by-name.csv', 'run.json
  */
 export function reportFilesLine(dir: string, cwd: string = process.cwd()): string {
   const has = (f: string) => fs.existsSync(path.join(dir, f));
-  const rel = path.relative(cwd, dir) || '.';
+  // relative where it lies under cwd (runs/<id>), else absolute: '../../tmp/x' says less than /tmp/x
+  const relative = path.relative(cwd, dir);
+  const rel = relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? dir : relative;
   const [first, ...more] = REPORT_FILES.filter(has);
   const also = OTHER_FILES.filter(has);
   const head = first ? `${rel}/${first}${more.length ? ` and ${more.join(' and ')}` : ''}` : `${rel}/`;

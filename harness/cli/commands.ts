@@ -150,6 +150,6 @@ function mixText(t: Traffic, config: PlateauConfig): string {
 
 export async function reportCommand(dir: string): Promise<number> {
   const result = await writeReports(path.resolve(dir));
-  process.stdout.write(renderPlateauTable(result) + '\n');
+  process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(path.resolve(dir))}\n`);
   return EXIT.ok;
 }
