@@ -10,7 +10,7 @@ import { planForInstance } from '../engine/create.ts';
 import { runPipeline } from '../pipeline/run.ts';
 import { Interrupt, installSignalHandlers } from '../pipeline/interrupt.ts';
 import { startDemoProcess, ensureDemoKey, type DemoProcess } from '../demo-process.ts';
-import { reportFilesLine, writeReports } from '../report.ts';
+import { reportFilesLine } from '../report.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { overridesOf } from './options.ts';
 import { planText, vusFromWarmup } from './plan-text.ts';
@@ -146,10 +146,4 @@ function mixText(t: Traffic, config: PlateauConfig): string {
     (e) => `${e.name} ${(100 * e.share).toFixed(0)}%${e.transaction ? ' (transaction)' : ''}`,
   );
   return `; mix: ${parts.join(', ')}`;
-}
-
-export async function reportCommand(dir: string): Promise<number> {
-  const result = await writeReports(path.resolve(dir));
-  process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(path.resolve(dir))}\n`);
-  return EXIT.ok;
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { writeReports } from '../report.ts';
+import { reportFilesLine, writeReports } from '../report.ts';
 import { mergeRuns } from '../merge.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
@@ -28,8 +28,10 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
         'usage',
         EXIT.usage,
       );
-    const result = await writeReports(path.resolve(a['run-dir'] as string));
-    process.stdout.write(renderPlateauTable(result) + '\n');
+    const dir = path.resolve(a['run-dir'] as string);
+    const result = await writeReports(dir);
+    // the line a run ends with: where its outputs are
+    process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(dir)}\n`);
     return EXIT.ok;
   }
   const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
