@@ -84,15 +84,18 @@ const STEPPED = ['stepped-queue.ndjson.gz', 'stepped-queue.csv.gz', 'stepped-rej
 const ALL = [...STEPPED, 'public-votacao-constant-vus.ndjson'];
 
 describe('a k6 CSV cut inside its last row (a killed run)', () => {
+  /** The stepped-reject CSV's first 2,000 lines, and a later http_reqs row to tear. */
+  function csvRows(): { kept: string[]; last: string } {
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(`${DIR}/stepped-reject.csv.gz`))
+      .toString('utf8')
+      .split('\n');
+    return { kept: lines.slice(0, 2000), last: lines.slice(2000).find((l) => l.startsWith('http_reqs,'))! };
+  }
   it.each([',tr', ',POST,wo'])(
     'a row ending at "%s" is one unreadable line, not a sample with made-up tags',
     async (end) => {
-      const lines = zlib
-        .gunzipSync(fs.readFileSync(`${DIR}/stepped-reject.csv.gz`))
-        .toString('utf8')
-        .split('\n');
-      const kept = lines.slice(0, 2000);
-      const last = lines.slice(2000).find((l) => l.startsWith('http_reqs,'))!;
+      const { kept, last } = csvRows();
       const torn = last.slice(0, last.indexOf(end) + end.length);
       async function* batches() {
         yield [...kept, torn];
@@ -113,12 +116,7 @@ describe('a k6 CSV cut inside its last row (a killed run)', () => {
   );
 
   it('a row cut inside a quoted field (an error message with a comma) is a torn last line too', async () => {
-    const lines = zlib
-      .gunzipSync(fs.readFileSync(`${DIR}/stepped-reject.csv.gz`))
-      .toString('utf8')
-      .split('\n');
-    const kept = lines.slice(0, 2000);
-    const last = lines.slice(2000).find((l) => l.startsWith('http_reqs,'))!;
+    const { kept, last } = csvRows();
     // Go's encoding/csv quotes a field with a comma; the record never closes: the parser waits for its quote
     const torn = `${last.slice(0, last.lastIndexOf(','))},"dial tcp 127.0.0.1:80: connect, refu`;
     const r = await ingestLines(
