@@ -5,38 +5,39 @@
  * the PromQL pipeline's 24 s and the warmup's 14 s then ran last, about 10 s of the suite with one
  * worker idle). Every other file follows, in vitest's own order.
  *
- * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-05. A file that
+ * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-06 (the demo
+ * pipeline's after its plan lost a step). A file that
  * grows past a few seconds belongs here; a stale figure costs only order, never a result.
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS: Record<string, number> = {
-  'test/faults.test.ts': 30,
+  'test/k6-engine.test.ts': 33,
+  'test/tls.test.ts': 28,
   'harness/engine/native.test.ts': 28,
-  'test/pipeline.test.ts': 26,
+  'test/faults.test.ts': 28,
+  'test/pipeline.test.ts': 24,
   'test/promql-pipeline.test.ts': 24,
-  'test/tls.test.ts': 23,
-  'harness/engine/workers.test.ts': 21,
-  'test/k6-engine.test.ts': 21,
-  'test/bad-input.test.ts': 21,
-  'test/interrupt.test.ts': 19,
-  'test/downstreams-redis.test.ts': 18,
+  'test/interrupt.test.ts': 24,
+  'harness/engine/workers.test.ts': 23,
+  'test/downstreams-redis.test.ts': 19,
   'test/threads.test.ts': 17,
   'test/cpu-quota.test.ts': 16,
   'test/promql.test.ts': 15,
-  'test/stages.test.ts': 14,
   'test/warmup.test.ts': 14,
   'test/server-histogram.test.ts': 12,
+  'test/bad-input.test.ts': 12,
+  'test/stages.test.ts': 12,
   'test/reset-postgres.test.ts': 11,
-  'test/k8s-run.test.ts': 11,
   'test/secrets.test.ts': 10,
   'test/mix-pipeline.test.ts': 10,
   'test/demo-capacity.test.ts': 10,
-  'test/reset-mariadb.test.ts': 10,
   'test/limits.test.ts': 9,
-  'test/demo-modes.test.ts': 6,
-  'test/mix-native.test.ts': 4,
+  'test/reset-mariadb.test.ts': 9,
+  'test/mix-native.test.ts': 8,
+  'test/k8s-run.test.ts': 8,
+  'test/demo-modes.test.ts': 7,
 };
 
 /** Seconds a file is known to take (0 when it is not in SECONDS), by its path from the root. */

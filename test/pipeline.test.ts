@@ -29,7 +29,8 @@ const config = (runId: string) =>
   withDemoDefaults({
     target: { url: `${demo.url}/orders`, rttPath: '/ping' },
     scenario: DEMO_SCENARIO,
-    steps: { startPerSec: 60, stepPerSec: 20, maxPerSec: 160, rampS: 1, holdS: 4, settleS: 1 },
+    // two steps below the knee (100/s of the demo's 105.3) are all its tests need: 6 s less of the suite
+    steps: { startPerSec: 80, stepPerSec: 20, maxPerSec: 160, rampS: 1, holdS: 4, settleS: 1 },
     warmup: { ratePerSec: 20, windowS: 1, stableWindows: 2, maxS: 4 },
     // the failed step's confirmation is the decision's (test/sim-steps.test.ts, test/limits.test.ts)
     verdicts: { confirmFailedStep: false },
@@ -85,7 +86,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
       expect(s.generatorBusy, `step ${s.index + 1}`).toBeLessThan(1);
     }
     expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(
-      /\| 1 \| 60 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/,
+      /\| 1 \| 80 \| [\d.]+ ms \| [\d.]+ ms \| \d+% \|/,
     );
   });
 
@@ -109,7 +110,7 @@ describe('the pipeline against the demo target at a known capacity', () => {
     // machine delays the generator's threads (CI runs this beside a CPU hog), and the check then
     // says how many ms per request went to the generator or the network.
     const held = result.steps.filter((s) => s.verdict === 'holds');
-    expect(held.length).toBe(3);
+    expect(held.length).toBe(2);
     for (const s of held) {
       const c = s.crossCheck!;
       expect(c.serverMeanMs!, c.detail).toBeGreaterThanOrEqual(19);
