@@ -22,7 +22,7 @@ import {
   unitOf,
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
-import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs, fellTo, stalledNotBusy } from './verdicts.ts';
 import { otherFailuresClause } from './other-failures.ts';
 
 export type StopSummary = Pick<
@@ -63,9 +63,8 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
 /** Extra clauses: collapse (X fell below the knee) and errors. */
 function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLowerBound = false): string {
   const notes: string[] = [];
-  // successes a lower bound: a fall only where even every completion is under the knee (overloadShape)
-  const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
-  if (knee && most < 0.95 * knee.throughputPerSec) {
+  const most = knee ? fellTo(s, knee, okLowerBound) : null;
+  if (knee && most !== null) {
     notes.push(
       okLowerBound
         ? `throughput fell from at least ${fmtRate(knee.throughputPerSec)} to at most ${fmtRate(most)} ${unit} (collapse)`

@@ -231,15 +231,18 @@ export function classifyFailure(
     symptomCode.code === 'dropped' && generatorSymptomOf({ ...s, dropped: 0 }, b) === null
       ? deliveryIfServed(s, rules?.deliveryMin, rules?.okLowerBound === true)
       : null;
-  const notTheDrops = (): FailureClass => ({
-    generatorBound: false,
-    symptom,
-    symptomCode,
-    needsVUs: false,
-    detail: `${symptom}, but with every dropped arrival served the step would still deliver ${rules?.okLowerBound ? 'at most ' : ''}${served!.toFixed(3)} < ${rules?.deliveryMin}: the drops did not fail it, the target did`,
-  });
+  const notTheDrops: FailureClass | null =
+    served === null
+      ? null
+      : {
+          generatorBound: false,
+          symptom,
+          symptomCode,
+          needsVUs: false,
+          detail: `${symptom}, but with every dropped arrival served the step would still deliver ${rules?.okLowerBound ? 'at most ' : ''}${served.toFixed(3)} < ${rules?.deliveryMin}: the drops did not fail it, the target did`,
+        };
   if (baseline === null || baseline === s) {
-    if (served !== null) return notTheDrops();
+    if (notTheDrops) return notTheDrops;
     return {
       generatorBound: false,
       symptom,
@@ -258,7 +261,7 @@ export function classifyFailure(
       needsVUs: false,
       detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
     };
-  if (served !== null) return notTheDrops();
+  if (notTheDrops) return notTheDrops;
   return {
     generatorBound: true,
     symptom,
@@ -279,6 +282,16 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
   'generator-bound': 'the load generator, not the target, reached its limit: capacity is not known from this run',
   none: 'no step past the knee was measured',
 };
+
+/**
+ * The throughput step s fell to, when under 95% of `before`'s (a collapse), else null. Where the
+ * successes are a lower bound (Rules.okLowerBound) the most it can have served, every completion a
+ * success: a fall is shown only where even that is under (a run read 120 -> 112 whose exact count was 130).
+ */
+export function fellTo(s: StepResult, before: StepResult, okLowerBound: boolean): number | null {
+  const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
+  return most < 0.95 * before.throughputPerSec ? most : null;
+}
 
 /**
  * The shape of the first failing step relative to the best throughput before it: a collapse is
@@ -308,10 +321,8 @@ export function overloadShape(
         .join(', ')})`,
       meaning: otherFailuresClause(bad) ?? MEANINGS.errors,
     };
-  // successes counted as a lower bound (Rules.okLowerBound): a fall is shown only where even every
-  // completion counted a success (the most the step can have served) is under the best before it
-  const most = okLowerBound ? bad.completedPerSec : bad.throughputPerSec;
-  if (bestBefore && most < 0.95 * bestBefore.throughputPerSec) {
+  const most = bestBefore ? fellTo(bad, bestBefore, okLowerBound) : null;
+  if (bestBefore && most !== null) {
     return {
       shape: 'collapse',
       evidence: okLowerBound
