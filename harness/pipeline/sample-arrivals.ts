@@ -12,7 +12,7 @@ import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
-import { NAME_FIX } from '../scenario/names.ts';
+import { dataShape, NAME_FIX } from '../scenario/names.ts';
 
 /** How a request that ran out of http.timeoutMs ends: the abort signal's error name, undici's own timeouts' codes. */
 const TIMEOUTS = new Set(['TimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -55,18 +55,6 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
 const SECOND_SAMPLE_SEQ = 7_919;
 
 /**
- * A name's shape for comparing two sample arrivals: each token of digits as '#', and a token of
- * letters and 3 or more digits ('x2283') as its letters and '#'; an HTTP status on its own ('expect
- * 200') and a short version ('v1', 'page2') are kept, as names.ts keeps them fixed.
- */
-function sampleShape(name: string): string {
-  return name.replace(/[0-9a-z]+/gi, (t) => {
-    if (/^\d+$/.test(t)) return /^[1-5]\d\d$/.test(t) ? t : '#';
-    return /\d{3,}/.test(t) ? `${t.replace(/\d+/g, '')}#` : t;
-  });
-}
-
-/**
  * A name one sample arrival of a transaction sent and the other did not, beside one of the same
  * shape the other sent instead ('item 12' and 'item 31'): built from data. Names as sets, so a
  * request sent in one arrival only (a branch, a loop of another length) shifts nothing; names
@@ -76,7 +64,7 @@ function builtName(a: readonly string[], b: readonly string[]): [string, string]
   const onlyA = a.filter((n) => !b.includes(n));
   const onlyB = b.filter((n) => !a.includes(n));
   for (const x of onlyA) {
-    const y = onlyB.find((n) => sampleShape(n) === sampleShape(x));
+    const y = onlyB.find((n) => dataShape(n) === dataShape(x));
     if (y !== undefined) return [x, y];
   }
   return null;

@@ -31,6 +31,19 @@ const NAMED_NUMBER = /(^|[^\w])(?:sha|md|iso|rfc|utf|crc|ipv|http|base|tls|x)\d{
 /** A word with a short version or ordinal at its end ('createUserAccountV2', 'healthCheck1'): an operation's name, not an id. */
 const VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
 
+/**
+ * A name's shape for telling two names apart by their data (preflight's two sample arrivals of a
+ * transaction): each token of digits as '#', and a token of letters and 3 or more digits ('x2283')
+ * as its letters and '#'; an HTTP status on its own ('expect 200') and a short version ('v1',
+ * 'page2') are kept, as nameProblem keeps them fixed.
+ */
+export function dataShape(name: string): string {
+  return name.replace(/[0-9a-z]+/gi, (t) => {
+    if (/^\d+$/.test(t)) return /^[1-5]\d\d$/.test(t) ? t : '#';
+    return /\d{3,}/.test(t) ? `${t.replace(/\d+/g, '')}#` : t;
+  });
+}
+
 /** Why `name` cannot be a name, or null when it can. */
 export function nameProblem(name: unknown): string | null {
   if (typeof name !== 'string') return `a name must be a string, got ${name === null ? 'null' : typeof name}`;

@@ -433,16 +433,17 @@ function importStage(
  * for one scenario.
  */
 function scenariosNote(file: string, by: Readonly<Record<string, number>>): { note: string; fix: string } | null {
-  const all = Object.entries(by).sort((a, b) => b[1] - a[1]);
+  const all = summedScenarios(by);
   if (all.length < 2) return null;
-  const named = all.filter(([n]) => n !== '');
+  const named = all.filter((x) => x.name !== '');
   const list = all
     .map(
-      ([n, k]) => `${n === '' ? '(no scenario tag)' : n}: ${k.toLocaleString('en-US')} iteration${k === 1 ? '' : 's'}`,
+      ({ name, iterations: k }) =>
+        `${name === '' ? '(no scenario tag)' : name}: ${k.toLocaleString('en-US')} iteration${k === 1 ? '' : 's'}`,
     )
     .join(', ');
   const more = all.length >= MAX_SCENARIOS ? ` (the first ${MAX_SCENARIOS} scenarios seen)` : '';
-  const fix = `pass --scenario ${named[0]?.[0] ?? 'NAME'} to import one scenario alone (its iterations, requests and drops; --scenario again for more)`;
+  const fix = `pass --scenario ${named[0]?.name ?? 'NAME'} to import one scenario alone (its iterations, requests and drops; --scenario again for more)`;
   return {
     note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and its steps are judged on their sum; ${fix}`,
     fix,
