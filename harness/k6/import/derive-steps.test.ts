@@ -314,52 +314,37 @@ function eachArrival(p: StepPlan, arrive: (tauS: number) => void, after: [number
   return t;
 }
 
+/** Arrivals due per second of a stepped plan (and `after`'s segments) that started `shiftS` into second 0. */
+function offeredSeries(p: StepPlan, shiftS: number, after: [number, number, number][] = []): number[] {
+  const out: number[] = [];
+  eachArrival(
+    p,
+    (tauS) => {
+      const s = Math.floor(tauS + shiftS);
+      while (out.length <= s) out.push(0);
+      out[s]++;
+    },
+    after,
+  );
+  return out;
+}
+
 describe('a plan of steps of uneven sizes is refused, not judged as fewer even ones (synthetic)', () => {
-  /** Arrivals due per second of segments [seconds, from rate, to rate]. */
-  function offeredOf(segments: [number, number, number][]) {
-    const out: number[] = [];
-    eachArrival(
-      { start: 0, step: 0, steps: 0, ramp: 0, hold: 0 },
-      (tauS) => {
-        const s = Math.floor(tauS + 0.3);
-        while (out.length <= s) out.push(0);
-        out[s]++;
-      },
-      segments,
-    );
-    return out;
-  }
-  it.each<[string, [number, number, number][]]>([
-    // a user's k6 stages: 20, 50, 100, 180/s, 10 s ramps and 30 s holds (read as 50 and 180 before)
-    [
-      '20, 50, 100, 180/s',
-      [
-        [10, 0, 20],
-        [30, 20, 20],
-        [10, 20, 50],
-        [30, 50, 50],
-        [10, 50, 100],
-        [30, 100, 100],
-        [10, 100, 180],
-        [30, 180, 180],
-      ],
-    ],
-    // doubling
-    [
-      '25, 50, 100, 200/s',
-      [
-        [10, 0, 25],
-        [30, 25, 25],
-        [10, 25, 50],
-        [30, 50, 50],
-        [10, 50, 100],
-        [30, 100, 100],
-        [10, 100, 200],
-        [30, 200, 200],
-      ],
-    ],
-  ])('%s', (_name, segments) => {
-    const d = deriveSteps([], offeredOf(segments));
+  /** k6 stages to each level: a 10 s ramp from the level before (0 first), then a 30 s hold. */
+  const stages = (levels: number[]): [number, number, number][] =>
+    levels.flatMap((r, i): [number, number, number][] => [
+      [10, i === 0 ? 0 : levels[i - 1], r],
+      [30, r, r],
+    ]);
+  const offeredOf = (levels: number[]) =>
+    offeredSeries({ start: 0, step: 0, steps: 0, ramp: 0, hold: 0 }, 0.3, stages(levels));
+
+  it.each([
+    // a user's k6 stages (read as 50 and 180 before), and a doubling plan
+    [[20, 50, 100, 180]],
+    [[25, 50, 100, 200]],
+  ])('%j/s', (levels) => {
+    const d = deriveSteps([], offeredOf(levels));
     expect(d.steps).toBeNull();
     expect(d).toMatchObject({
       uneven: true,
@@ -370,9 +355,7 @@ describe('a plan of steps of uneven sizes is refused, not judged as fewer even o
   });
 
   it('an even plan of the same shape is derived, its long ramps straight', () => {
-    const even: [number, number, number][] = [];
-    for (const r of [40, 80, 120, 160]) even.push([10, r - 40, r], [30, r, r]);
-    expect(deriveSteps([], offeredOf(even)).steps).toEqual({
+    expect(deriveSteps([], offeredOf([40, 80, 120, 160])).steps).toEqual({
       startPerSec: 40,
       stepPerSec: 40,
       maxPerSec: 160,
@@ -383,16 +366,7 @@ describe('a plan of steps of uneven sizes is refused, not judged as fewer even o
 });
 
 describe('plans of other shapes, the offered series exact (synthetic)', () => {
-  /** Arrivals due per second of a stepped plan that started `shiftS` into second 0. */
-  function offered(p: StepPlan, shiftS: number) {
-    const out: number[] = [];
-    eachArrival(p, (tauS) => {
-      const s = Math.floor(tauS + shiftS);
-      while (out.length <= s) out.push(0);
-      out[s]++;
-    });
-    return out;
-  }
+  const offered = (p: StepPlan, shiftS: number) => offeredSeries(p, shiftS);
   it.each([
     // long holds a little off the second: their found edges lay 1.25 s from the plan's
     [{ start: 50, step: 50, steps: 6, ramp: 5, hold: 30 }, 0.3],
