@@ -76,6 +76,23 @@ const BESIDE_INTEGRATION = [
   'reports/attempts.test.ts',
   'analysis/cold-target.test.ts',
   'harness/engine/transaction.test.ts',
+  // 2026-12-06: the unit project (49 s) had become the first phase's critical path again once the
+  // native build went to -O0; these pure files (about 18 s of it) moved here, where the hog's first
+  // work ended about 110 s before the integration set.
+  'analysis/buckets.test.ts',
+  'harness/k6/import/closed-model.test.ts',
+  'harness/k6/output/iteration-outcomes.test.ts',
+  'reports/reports.test.ts',
+  'test/k6-lines.test.ts',
+  'analysis/decision.test.ts',
+  'reports/headline.test.ts',
+  'harness/engine/llhttp.test.ts',
+  'harness/engine/sim-engine.test.ts',
+  'analysis/slo.test.ts',
+  'reports/slo-text.test.ts',
+  'analysis/name-cap.test.ts',
+  'harness/k6/import/plan-fit.test.ts',
+  'analysis/rate-unit.test.ts',
 ];
 
 export default defineConfig({
