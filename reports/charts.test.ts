@@ -52,7 +52,8 @@ describe('the latency chart: the sample-count legend is visible', () => {
   });
 
   it('as vega draws it: both legend symbols stroked dark, the reliable one filled', async () => {
-    const svg = await renderSvg(spec, 't');
+    const { svg, warnings } = await renderSvg(spec, 't');
+    expect(warnings).toEqual([]);
     const symbols = [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]);
     const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
@@ -235,8 +236,8 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
     // broken after a clause's "; ", not inside a word
     expect(lines[0]).toMatch(/;$/);
     const width = (svg: string) => Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)![1]);
-    const usls = width(await renderSvg(uslSpec(far)!, 'u'));
-    const throughput = width(await renderSvg(throughputSpec(DEMO), 't'));
+    const usls = width((await renderSvg(uslSpec(far)!, 'u')).svg);
+    const throughput = width((await renderSvg(throughputSpec(DEMO), 't')).svg);
     expect(usls).toBeLessThanOrEqual(throughput + 10);
   });
 
@@ -313,7 +314,7 @@ describe('step labels: flat while they fit, slanted before they overprint', () =
   });
 
   it('as vega draws it: the slanted labels are rotated', async () => {
-    const svg = await renderSvg(latencySpec(run(18)), 't');
+    const { svg } = await renderSvg(latencySpec(run(18)), 't');
     // vega writes -40 degrees as rotate(320)
     const labels = [...svg.matchAll(/<text[^>]*transform="[^"]*rotate\(320\)[^"]*"[^>]*>(\d+ · \d+\/s)</g)];
     expect(labels.map((m) => m[1])).toEqual(Array.from({ length: 18 }, (_, i) => `${i + 1} · ${50 * (i + 1)}/s`));

@@ -405,7 +405,11 @@ describe('summary.json by name', () => {
 });
 
 describe('report.html by name', () => {
-  const charts = chartsOf(MIXED).map(({ spec: _spec, ...c }) => ({ ...c, svg: `<svg data-chart="${c.name}"></svg>` }));
+  const charts = chartsOf(MIXED).map(({ spec: _spec, ...c }) => ({
+    ...c,
+    svg: `<svg data-chart="${c.name}"></svg>`,
+    warnings: [],
+  }));
   const html = renderHtml(MIXED, charts);
 
   it('has the traffic, the tables by name, the finding and the chart by name, linked from the navigation', () => {

@@ -12,6 +12,8 @@ import type { RunResult } from '../analysis/types.ts';
 import { chartsOf, renderCharts, type RenderedChart } from '../reports/charts/index.ts';
 import { renumberIds } from '../reports/charts/render.ts';
 import { esc } from '../reports/html-escape.ts';
+import { analyzeStore } from '../harness/report.ts';
+import { RUN_FIXTURES_DIR } from './helpers/run-fixtures.ts';
 import { renderHtml, renderHtmlFiles } from '../reports/html.ts';
 import { fileRenderers } from '../reports/index.ts';
 import { renderMarkdown } from '../reports/markdown.ts';
@@ -23,10 +25,16 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 /** Where the screenshot is kept for a person to look at. */
 const SCREENSHOT = path.join(os.tmpdir(), 'plateau-report-html.png');
 
+/** The stored runs of test/fixtures/runs/ (native, k6, interrupted, ...), by shape. */
+const storedShapes = fs
+  .readdirSync(RUN_FIXTURES_DIR)
+  .filter((f) => fs.statSync(path.join(RUN_FIXTURES_DIR, f)).isDirectory());
+
 /** Placeholder charts: the page's text is golden without vega's exact SVG bytes. */
 const FAKE_CHARTS: RenderedChart[] = chartsOf(RUN).map(({ spec: _spec, ...c }) => ({
   ...c,
   svg: `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${c.name}"></svg>`,
+  warnings: [],
 }));
 
 /** Tags a page must never contain when its strings are escaped. */
@@ -170,6 +178,21 @@ describe('charts', () => {
     expect(files.find((f) => f.file === 'chart-names.svg')!.content).toContain('&lt;i&gt;read&lt;/i&gt; order');
     const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('vega has nothing to warn about: every chart of every stored run, and a run cut short in its first step', async () => {
+    // A run interrupted in its first step has a delivery bar "incomplete (not judged)" and no
+    // capture bar: the two panels share one colour scale, which must name the same verdicts in both
+    // (a vega warning of conflicting domains reached the terminal of every such run).
+    const cut: RunResult = { ...RUN, steps: [{ ...RUN.steps[0], verdict: 'incomplete', capture: null }] };
+    const runs = [RUN, cut, ...storedShapes.map((shape) => analyzeStore(path.join(RUN_FIXTURES_DIR, shape)).result)];
+    for (const run of runs) {
+      const rendered = await renderCharts(chartsOf(run));
+      const warned = rendered.filter((c) => c.warnings.length > 0).map((c) => `${c.name}: ${c.warnings.join('; ')}`);
+      expect(warned, run.runId).toEqual([]);
+    }
+    const delivery = (await renderCharts(chartsOf(cut))).find((c) => c.name === 'delivery')!;
+    expect(delivery.svg).toContain('incomplete (not judged)');
   });
 
   it("renders identically twice (ids renumbered per chart, not from vega's global counter)", async () => {

@@ -11,11 +11,23 @@ const FAIL = 'below threshold';
 /** A step cut short (interrupted, ended early): its figures cover part of its window, never a failure to judge. */
 const INCOMPLETE = 'incomplete (not judged)';
 
+/**
+ * The verdicts' colours, one scale for both panels (vconcat shares it): grey only where a step was
+ * cut short, in either panel. Decided per panel, a step cut short in step 1 (a delivery, no
+ * capture) gave two domains, which vega reconciled with a warning on the run's terminal.
+ */
+function statusScale(incomplete: boolean): object {
+  return incomplete
+    ? { domain: [PASS, FAIL, INCOMPLETE], range: ['#009E73', '#CC3311', '#BBBBBB'] }
+    : { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] };
+}
+
 function panel(
   title: string,
   order: string[],
   values: { step: string; value: number; status: string }[],
   threshold: number,
+  scale: object,
 ): object {
   const x = {
     field: 'step',
@@ -42,10 +54,7 @@ function panel(
             field: 'status',
             type: 'nominal',
             title: null,
-            // grey in the legend only where a step was cut short
-            scale: values.some((v) => v.status === INCOMPLETE)
-              ? { domain: [PASS, FAIL, INCOMPLETE], range: ['#009E73', '#CC3311', '#BBBBBB'] }
-              : { domain: [PASS, FAIL], range: ['#009E73', '#CC3311'] },
+            scale,
           },
         },
       },
@@ -79,6 +88,7 @@ export function deliverySpec(run: RunResult): ChartSpec {
       value: s.capture as number,
       status: statusOf(s, s.capture as number, captureMin),
     }));
+  const scale = statusScale(withData.some((s) => s.verdict === 'incomplete'));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -86,7 +96,10 @@ export function deliverySpec(run: RunResult): ChartSpec {
       subtitle: 'delivery = achieved / offered; capture = throughput gained / rate added (from step 2)',
     },
     config: BASE_CONFIG,
-    vconcat: [panel('delivery', order, delivery, deliveryMin), panel('capture', order, capture, captureMin)],
+    vconcat: [
+      panel('delivery', order, delivery, deliveryMin, scale),
+      panel('capture', order, capture, captureMin, scale),
+    ],
     resolve: { scale: { x: 'shared' } },
   } as ChartSpec;
 }

@@ -25,6 +25,8 @@ export interface Chart {
 
 export interface RenderedChart extends Omit<Chart, 'spec'> {
   svg: string;
+  /** vega's and vega-lite's warnings on the spec (render.ts): none, in every chart the tests draw. */
+  warnings: string[];
 }
 
 export function chartFile(name: ChartName): string {
@@ -64,6 +66,6 @@ export function chartsOf(run: RunResult): Chart[] {
 /** Renders the charts one after another (deterministic ids, bounded memory). */
 export async function renderCharts(charts: readonly Chart[]): Promise<RenderedChart[]> {
   const out: RenderedChart[] = [];
-  for (const { spec, ...rest } of charts) out.push({ ...rest, svg: await renderSvg(spec, `c-${rest.name}`) });
+  for (const { spec, ...rest } of charts) out.push({ ...rest, ...(await renderSvg(spec, `c-${rest.name}`)) });
   return out;
 }

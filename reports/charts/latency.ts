@@ -66,7 +66,9 @@ export function stepAxis(run: RunResult, title: string | null = 'step · offered
  * stroke, which vary by percentile, so the sample-count legend came out white with no stroke,
  * invisible on the white page. Its own layer (fill and shape scales of its own, LATENCY_RESOLVE)
  * draws its glyphs as the points are drawn: a dark filled circle (reliable) and a hollow triangle
- * (unreliable), both with a dark outline; the other gives the percentile legend filled glyphs.
+ * (unreliable), both with a dark outline; the other gives the percentile legend filled glyphs. The
+ * two have no y: rows they filter out would give the shared y scale an empty extent, which vega
+ * warns of.
  * `sampleLegend: false` leaves the sample-count legend out (a panel after the first of a grid);
  * `yDomain` fixes the y scale's (ms), for panels read side by side.
  */
@@ -106,14 +108,13 @@ export function latencyLayers(
     {
       transform: [{ filter: 'false' }],
       mark: { type: 'point', size: 80, strokeWidth: 2, filled: true, opacity: 1 },
-      encoding: { x, y, color },
+      encoding: { x, color },
     },
     {
       transform: [{ filter: 'false' }],
       mark: { type: 'point', size: 80, strokeWidth: 2, color: LEGEND_GLYPH, opacity: 1 },
       encoding: {
         x,
-        y,
         shape: {
           field: 'reliability',
           type: 'nominal',

@@ -34,13 +34,27 @@ export function withWrappedSubtitle(spec: ChartSpec): ChartSpec {
   return { ...spec, title: { ...title, subtitle: wrapSubtitle(subtitle) } } as ChartSpec;
 }
 
-/** The chart as an SVG document (string). */
-export async function renderSvg(spec: ChartSpec, idPrefix: string): Promise<string> {
+/** What vega and vega-lite said about a spec (a conflict they resolved, a field they dropped). */
+export interface RenderedSvg {
+  svg: string;
+  warnings: string[];
+}
+
+/**
+ * The chart as an SVG document (string), with vega's warnings collected rather than printed: they
+ * are about plateau's specs, not the user's run, so they belong in a failing test (the charts'
+ * tests ask for none), never in the terminal of a run.
+ */
+export async function renderSvg(spec: ChartSpec, idPrefix: string): Promise<RenderedSvg> {
   const [vega, { compile }] = await loadLibs();
-  const { spec: vgSpec } = compile(withWrappedSubtitle(spec));
-  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
+  const warnings: string[] = [];
+  const logger = vega.logger(vega.Warn, undefined, (_method: string, level: string, input: readonly unknown[]) => {
+    warnings.push(`${level} ${input.map(String).join(' ')}`);
+  });
+  const { spec: vgSpec } = compile(withWrappedSubtitle(spec), { logger });
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none', logger });
   try {
-    return renumberIds(await view.toSVG(), idPrefix);
+    return { svg: renumberIds(await view.toSVG(), idPrefix), warnings };
   } finally {
     view.finalize();
   }
