@@ -204,6 +204,22 @@ describe('preflight', () => {
     expect(branch[1]).toContain('branch: standard 200 orders v2 200 expect 201 200 page 1 200');
   });
 
+  it("a transaction that names a request after a row's text, from a column of many values, is refused; one of a few values is not", async () => {
+    const config = parseConfigOrThrow(base('name-from-row', { scenario: fixture('name-from-row') }));
+    const requests = await scenarioRequests(fixture('name-from-row'), config.target.url, 'name-from-row');
+    const evidence: string[] = [];
+    const err = (await sampleArrivals(config, requests, evidence).catch((e: unknown) => e)) as PlateauError;
+    expect(err).toBeInstanceOf(PlateauError);
+    expect(err.message).toMatch(
+      /^transaction "t" named a request "user [a-z]+", which holds "[a-z]+" of column "name" of the row it read from .*name-from-row\.csv \(data source "users"\), a column of more than 10 distinct values: the name is built from data/,
+    );
+    expect(err.hint).toMatch(/give each request a fixed name/);
+    // the tiers entry went first and passed both its sample arrivals: a column of 3 values may name requests
+    const tiers = evidence.filter((e) => e.includes('"tiers"'));
+    expect(tiers).toHaveLength(2);
+    expect(tiers.join(' ')).toMatch(/checkout (free|plus|pro) 200/);
+  });
+
   it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {
     const r = await runQuietly(
       base('json-check', { scenario: fixture('json-check'), steps: SHORTEST, http: { maxBodyBytes: 8 } }),

@@ -8,7 +8,8 @@
 import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
-import type { Check, RequestSpec, SentResponse } from '../scenario/types.ts';
+import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
+import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
@@ -24,9 +25,14 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
   const entries = s.traffic.entries;
   let second = entries.length;
   for (let i = 0; i < entries.length; i++) {
-    const run = scenarioStep(`entry "${entries[i].name}"`, () => s.sample(i));
+    // the rows each sample arrival reads, for names built from their text
+    const reads: RowRead[] = [];
+    const run = scenarioStep(`entry "${entries[i].name}"`, () =>
+      s.sample(i, i, (source: string, row: Row) => reads.push({ source, row })),
+    );
     const names: string[] = [];
     const sent = await sampleArrival(config, s, run, 0, names);
+    refuseNameFromRow(run.name, names, reads, s);
     evidence.push(
       entries.length === 1 && run.kind === 'request'
         ? `sample request ${sent[0]} answered ${sent[1]}`
@@ -35,9 +41,13 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
     if (run.kind !== 'transaction') continue;
     // a second arrival of the transaction, of another number, ids and rows: names its run builds from
     // data (an id of an answer, ctx.pick, ctx.uniqueId) come out otherwise, and would fill the run's names
-    const again = scenarioStep(`entry "${entries[i].name}"`, () => s.sample(i, second++));
+    const readsAgain: RowRead[] = [];
+    const again = scenarioStep(`entry "${entries[i].name}"`, () =>
+      s.sample(i, second++, (source, row) => readsAgain.push({ source, row })),
+    );
     const namesAgain: string[] = [];
     const sentAgain = await sampleArrival(config, s, again, SECOND_SAMPLE_SEQ, namesAgain);
+    refuseNameFromRow(run.name, namesAgain, readsAgain, s);
     const built = builtName(names, namesAgain);
     if (built) {
       throw new PlateauError(
@@ -49,6 +59,17 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
     }
     evidence.push(`second sample arrival of "${run.name}": ${sentAgain.join(' ')}`);
   }
+}
+
+/** A transaction's request named after text of a row it read, from a column of many values (row-names.ts). */
+function refuseNameFromRow(
+  transaction: string,
+  names: readonly string[],
+  reads: readonly RowRead[],
+  s: ScenarioRequests,
+): void {
+  const built = nameFromRow(names, reads, s.data);
+  if (built) throw new PlateauError(nameFromRowText(transaction, built), NAME_FIX, 'scenario-failed', EXIT.preflight);
 }
 
 /** The second sample arrival's number: far from the first's 0, so ctx.pick and ctx.uniqueId differ (its rows follow its sample number). */

@@ -35,6 +35,8 @@ export interface ContextOptions {
   sample?: number;
   /** Arrival seq's number among its own entry's (mix-order.ts entrySeqOf): what a sequential source's rows follow. */
   entrySeq?: (seq: number) => number;
+  /** Told each row a sample arrival reads (preflight: row-names.ts looks for names built from them). */
+  onRow?: (source: string, row: Row) => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -82,6 +84,7 @@ export function contextFactory(
     sleep: checkedSleep(opts.sleep ?? realSleep),
     sample: opts.sample,
     entrySeq: opts.entrySeq ?? ((seq) => seq),
+    onRow: opts.onRow,
   };
   return (seq: number): ScenarioContext => new Context(shared, seq);
 }
@@ -96,6 +99,7 @@ interface Shared {
   sleep(ms: number): Promise<void>;
   sample: number | undefined;
   entrySeq(seq: number): number;
+  onRow: ((source: string, row: Row) => void) | undefined;
 }
 
 /** The row of source `name` for arrival seq; throws (the arrival fails, kind other) naming the fix. */
@@ -105,6 +109,7 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   if (s.sample !== undefined) {
     const i =
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
+    s.onRow?.(name, src.rows[i]);
     return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }
   // sequential: by the arrival's number among its entry's, so each entry walks every row in turn

@@ -3,7 +3,7 @@
  * (a builder and a check) or a transaction (run on the arrival's VU). Built the same way in the
  * main thread and in every engine worker, from the scenario module's path.
  */
-import type { Check, RequestSpec, ResponseInfo, Scenario, SentResponse, TransactionHttp } from './types.ts';
+import type { Check, RequestSpec, ResponseInfo, Row, Scenario, SentResponse, TransactionHttp } from './types.ts';
 import { contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
 import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
@@ -68,9 +68,10 @@ export interface ScenarioRequests {
   data: Record<string, LoadedSource>;
   /**
    * Preflight's sample arrival of entry i: its own ids and (for unique sources) a row the load never
-   * uses, both by its number among the sample arrivals (`sampleNo`, from 0; i by default).
+   * uses, both by its number among the sample arrivals (`sampleNo`, from 0; i by default); `onRow`
+   * is told each row it reads.
    */
-  sample(i: number, sampleNo?: number): EntryRun;
+  sample(i: number, sampleNo?: number, onRow?: (source: string, row: Row) => void): EntryRun;
 }
 
 export interface ScenarioOptions {
@@ -100,8 +101,8 @@ export async function scenarioRequests(
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const order = traffic.entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
   const entrySeq = order && sequentialData(data) ? entrySeqFunction(order) : undefined;
-  const factory = (sample?: number) =>
-    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample, entrySeq });
+  const factory = (sample?: number, onRow?: (source: string, row: Row) => void) =>
+    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample, entrySeq, onRow });
   const mixed = traffic.entries.length > 1;
   const runs = (contexts: ContextFactory, strict = false) =>
     traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, strict));
@@ -118,7 +119,13 @@ export async function scenarioRequests(
     sent,
     admit: admission(traffic),
   };
-  return { scenario, traffic, arrivals, data, sample: (i, sampleNo = i) => runs(factory(sampleNo), true)[i] };
+  return {
+    scenario,
+    traffic,
+    arrivals,
+    data,
+    sample: (i, sampleNo = i, onRow) => runs(factory(sampleNo, onRow), true)[i],
+  };
 }
 
 /** A data source read in order, whose rows an arrival takes by its number among its entry's. */
