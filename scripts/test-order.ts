@@ -5,36 +5,36 @@
  * the PromQL pipeline's 24 s and the warmup's 14 s then ran last, about 10 s of the suite with one
  * worker idle). Every other file follows, in vitest's own order.
  *
- * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-06 (the demo
- * pipeline's after its plan lost a step). A file that
+ * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-06, 05:48 UTC
+ * (the fault matrix 38 to 56 s in the day's runs). A file that
  * grows past a few seconds belongs here; a stale figure costs only order, never a result.
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS: Record<string, number> = {
-  'test/k6-engine.test.ts': 33,
-  'test/tls.test.ts': 28,
+  'test/faults.test.ts': 44,
+  'test/interrupt.test.ts': 29,
   'harness/engine/native.test.ts': 28,
-  'test/faults.test.ts': 28,
-  'test/pipeline.test.ts': 24,
-  'test/promql-pipeline.test.ts': 24,
-  'test/interrupt.test.ts': 24,
-  'harness/engine/workers.test.ts': 23,
-  'test/downstreams-redis.test.ts': 19,
-  'test/threads.test.ts': 17,
-  'test/cpu-quota.test.ts': 16,
+  'test/tls.test.ts': 27,
+  'test/promql-pipeline.test.ts': 25,
+  'test/k6-engine.test.ts': 25,
+  'test/pipeline.test.ts': 22,
+  'harness/engine/workers.test.ts': 21,
+  'test/threads.test.ts': 20,
+  'test/downstreams-redis.test.ts': 17,
+  'test/cpu-quota.test.ts': 17,
+  'test/warmup.test.ts': 15,
   'test/promql.test.ts': 15,
-  'test/warmup.test.ts': 14,
-  'test/server-histogram.test.ts': 12,
-  'test/bad-input.test.ts': 12,
-  'test/stages.test.ts': 12,
-  'test/reset-postgres.test.ts': 11,
+  'test/stages.test.ts': 13,
+  'test/server-histogram.test.ts': 13,
+  'test/reset-postgres.test.ts': 12,
+  'test/mix-pipeline.test.ts': 11,
   'test/secrets.test.ts': 10,
-  'test/mix-pipeline.test.ts': 10,
+  'test/reset-mariadb.test.ts': 10,
   'test/demo-capacity.test.ts': 10,
   'test/limits.test.ts': 9,
-  'test/reset-mariadb.test.ts': 9,
+  'test/bad-input.test.ts': 9,
   'test/mix-native.test.ts': 8,
   'test/k8s-run.test.ts': 8,
   'test/demo-modes.test.ts': 7,
