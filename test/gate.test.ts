@@ -95,6 +95,26 @@ describe('decideGate', () => {
     expect(d.headline.length).toBeGreaterThan(10);
   });
 
+  it('a run whose every step held shows no regression, even one step below the baseline: it cannot judge, and says to raise the top rate', () => {
+    // every step held up to 300: at least 300, maybe 1,000 (a user-test's gate read "regressed" here)
+    const heldTo = (top: number) => kneeRun(1000, 1010, top);
+    const short = decideGate(heldTo(300), BASE, 0.05);
+    expect([short.status, short.exitCode]).toEqual(['invalid', 3]);
+    expect(short.reasons.join('\n')).toMatch(
+      /^every step held but the run's top rate 300 req\/s is below the baseline capacity 4\d\d\.\d req\/s: it shows at least 300\.0 req\/s, not where it stops; raise the top rate \(--max-rate\) above the baseline's$/,
+    );
+    // against a baseline that was itself a lower bound, the same
+    const baseAtLeast = heldTo(400);
+    expect(decideGate(heldTo(300), baseAtLeast, 0.05).status).toBe('invalid');
+    expect(decideGate(heldTo(300), baseAtLeast, 0.05).reasons[0]).toContain('baseline capacity at least 400.0 req/s');
+    // reaching the baseline, or within the tolerance or a step of it, a lower bound passes
+    expect(decideGate(heldTo(400), BASE, 0.05).status).toBe('pass');
+    expect(decideGate(heldTo(400), baseAtLeast, 0.05).status).toBe('pass');
+    expect(decideGate(heldTo(300), BASE, 0.3).status).toBe('pass');
+    // a run that found its knee a step below still regresses
+    expect(decideGate(kneeRun(300), BASE, 0.05).status).toBe('regression');
+  });
+
   it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
     const fine = fakeRun({
       steps: [100, 200, 300, 350, 400, 450].map((r) => ({ ratePerSec: r, okPerSec: r <= 350 ? r : 360 })),
@@ -674,7 +694,7 @@ describe('plateau gate (CLI exit codes)', () => {
   );
 
   it.concurrent('baseline save refuses an interrupted run (exit 3) and writes one for a good run', async () => {
-    const [bad, good] = await Promise.all([
+    const [bad, good, held] = await Promise.all([
       plateau([
         'baseline',
         'save',
@@ -683,11 +703,14 @@ describe('plateau gate (CLI exit codes)', () => {
         path.join(dir, 'b2.json'),
       ]),
       plateau(['baseline', 'save', write('good.json', kneeRun(400)), '--out', path.join(dir, 'b3.json')]),
+      // every step held: a lower bound, said as the gate says it
+      plateau(['baseline', 'save', write('held.json', kneeRun(1000, 1010, 400)), '--out', path.join(dir, 'b4.json')]),
     ]);
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/cannot be a baseline/);
     expect(good.status).toBe(0);
     expect(good.stdout).toMatch(/\(run run-test, capacity 400\.0 req\/s\)\n$/);
+    expect(held.stdout).toMatch(/\(run run-test, capacity at least 400\.0 req\/s\)\n$/);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');
   });
 });

@@ -3,8 +3,8 @@
  *
  *   cannot judge (3)  when C or B is interrupted, generator-bound or contaminated, when B has no
  *                     capacity, when they differ in engine, rules or target (its host and path;
- *                     the port only off loopback), or when C never offered as much as B
- *                     sustained (its plan stops short)
+ *                     the port only off loopback), or when C held every step but stopped short
+ *                     of where it would read a regression (a lower bound shows none)
  *   regression   (1)  when C's knee sits at least one whole step below B's
  *                        (kneeRate_B - kneeRate_C >= step)
  *                     and C's capacity fell by more than the tolerance
@@ -142,6 +142,11 @@ interface Judged {
   lowerBound: boolean;
 }
 
+/** A run whose every step held established a lower bound, not a capacity: said so (decision 026). */
+function atLeastText(j: Judged): string {
+  return j.lowerBound ? 'at least ' : '';
+}
+
 function judgedOf(r: RunResult, on: GateOn): Judged {
   if (on === 'capacity')
     return { perSec: gateCapacity(r), ratePerSec: kneeRate(r), lowerBound: r.stopReason === 'max-rate-reached' };
@@ -223,10 +228,14 @@ export function decideGate(
   const cap = current.perSec ?? 0;
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
   const unit = sharedRateUnit(run.traffic, baseline.traffic);
-  if (current.lowerBound && topRate < baseCap - Math.max(stepPerSec, tolerance * baseCap)) {
+  const kneeDrop = base.ratePerSec - current.ratePerSec;
+  const capDrop = baseCap - cap;
+  // A run whose every step held sustained at least its top rate, maybe much more: it shows no
+  // regression, however far below the baseline it stopped (one step below it read "regressed").
+  if (current.lowerBound && kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
     const held = on === 'slo' ? 'every holding step met the objective' : 'every step held';
     return invalid(common, [
-      `${held} but the run's top rate ${fmtTarget(topRate)} ${unit} is below the baseline ${label} ${fmtRate(baseCap)} ${unit}: raise the top rate`,
+      `${held} but the run's top rate ${fmtTarget(topRate)} ${unit} is below the baseline ${label} ${atLeastText(base)}${fmtRate(baseCap)} ${unit}: it shows at least ${fmtRate(cap)} ${unit}, not where it stops; raise the top rate (--max-rate) above the baseline's`,
     ]);
   }
   if (current.perSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
@@ -234,11 +243,7 @@ export function decideGate(
       `the first step (${fmtTarget(run.steps[0].ratePerSec)} ${unit}) already exceeds the baseline capacity and failed: start lower`,
     ]);
   }
-  const kneeDrop = base.ratePerSec - current.ratePerSec;
-  const capDrop = baseCap - cap;
-  // a run whose every step held established a lower bound, not a capacity: said so (decision 026)
-  const atLeast = (j: Judged) => (j.lowerBound ? 'at least ' : '');
-  const change = `${atLeast(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeast(base)}${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
     return {

@@ -156,7 +156,7 @@ export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const unit = rateUnitOf(result.traffic);
   const rate = (x: number | null | undefined) => (x == null ? 'none' : `${fmtRate(x)} ${unit}`);
   io.out(
-    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${rate(gateCapacity(result))}${result.slo ? `, within SLO ${rate(result.slo.capacityPerSec)}` : ''})\n`,
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${result.capacityPerSec == null && gateCapacity(result) !== null ? 'at least ' : ''}${rate(gateCapacity(result))}${result.slo ? `, within SLO ${result.slo.atLeast ? 'at least ' : ''}${rate(result.slo.capacityPerSec)}` : ''})\n`,
   );
   return EXIT.ok;
 }
