@@ -28,6 +28,7 @@ import { downstreamVerdict, evidenceOf, successfulRequestsPerSec } from './downs
 import { scrapeDownstreamWindow } from './downstream-window.ts';
 import { byCodePoint } from './format.ts';
 import { STEPS_PHASE } from './phases.ts';
+import { withPromqlReason } from './server.ts';
 import { decidingSteps } from './stop.ts';
 import type {
   AnalyzeInput,
@@ -105,10 +106,14 @@ export function analyzeDownstreams(input: DownstreamsInput): DownstreamAnalysis 
 }
 
 function windowOf(input: DownstreamsInput, s: StepResult, name: string): DownstreamWindow | null {
-  const pq = input.promql?.find((w) => w.index === s.index && w.attempt === (s.attempt ?? 1));
-  return (
-    pq?.downstreams?.[name] ?? scrapeDownstreamWindow(input.samples, STEPS_PHASE, name, s.steadyStartS, s.steadyEndS)
-  );
+  const pq = input.promql?.find((w) => w.index === s.index && w.attempt === (s.attempt ?? 1))?.downstreams?.[name];
+  const scraped = () => scrapeDownstreamWindow(input.samples, STEPS_PHASE, name, s.steadyStartS, s.steadyEndS);
+  if (pq === undefined) return scraped();
+  if (pq.ops !== null) return pq;
+  // PromQL read no ops there (too few scrapes inside the window): the direct readings, if the run took any, with its reason
+  const direct = scraped();
+  if (direct === null || direct.ops === null) return pq;
+  return withPromqlReason(direct, pq.problems);
 }
 
 /** One downstream over one step's window (the formulas of the file comment). */

@@ -26,7 +26,7 @@ import {
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
+import { crossCheck, poolReading, routeWindow, serverWindow, withPromqlReason } from './server.ts';
 import type {
   AnalyzeInput,
   BucketRecord,
@@ -210,7 +210,7 @@ export function withServer(
   if (!server) return r;
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
   if (!viaPromql && server.samples.length === 0) return r;
-  const w = viaPromql ?? serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS);
+  const w = preferredWindow(viaPromql, () => serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS));
   const requests = r.requestsPerSec !== undefined;
   const routesViaPromql = server.promql?.find((x) => x.index === p.index && x.attempt === (p.attempt ?? 1))?.routes;
   const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql) : r.byName;
@@ -231,6 +231,19 @@ export function withServer(
 }
 
 /**
+ * The window a step's server figures come from: PromQL's where it read a rate, else the direct
+ * readings where the run took any (a Prometheus scraping less often than twice a steady window
+ * reads no rate there), which then carry PromQL's reason; PromQL's empty window when there are none.
+ */
+function preferredWindow(viaPromql: ServerWindow | undefined, direct: () => ServerWindow | null): ServerWindow | null {
+  if (viaPromql === undefined) return direct();
+  if (viaPromql.throughputPerSec !== null) return viaPromql;
+  const scraped = direct();
+  if (scraped === null) return viaPromql;
+  return withPromqlReason(scraped, viaPromql.problems);
+}
+
+/**
  * Each name that metrics.requests.routes maps (a request, never a transaction, whose figures are
  * arrivals): its route's window (through PromQL when the run read one, else from the direct
  * readings), and the name's client figures against it.
@@ -246,9 +259,9 @@ function namesWithServer(
     Object.entries(byName).map(([name, n]): [string, NameResult] => {
       const route = Object.hasOwn(server.routes ?? {}, name) ? server.routes![name] : undefined;
       if (route === undefined || n.transaction) return [name, n];
-      const w = Object.hasOwn(viaPromql ?? {}, name)
-        ? viaPromql![name]
-        : routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name);
+      const w = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
+        routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name),
+      );
       const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
       return [name, { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } }];
     }),

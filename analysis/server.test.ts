@@ -301,4 +301,27 @@ describe('withServer: a cross-check per mapped name', () => {
     // a name the PromQL windows do not hold keeps its direct reading
     expect(r.byName!.write!.server!.source).toBe('scrape');
   });
+
+  it('falls back to the direct readings where PromQL read no rate (too few scrapes inside the window), and says why', () => {
+    const why =
+      'Prometheus holds 1 sample of x inside the 5.0 s steady window (it scraped it every 15.0 s): a rate needs two';
+    const empty = { ...window(null, null), source: 'promql' as const, problems: [why] };
+    const r = withServer(step, plan, {
+      samples,
+      rttMs: 0.5,
+      routes: { read: '/items/{id}' },
+      promql: [{ index: 0, attempt: 1, window: empty, routes: { read: empty } }],
+    });
+    expect(r.server).toMatchObject({ source: 'scrape', throughputPerSec: 60 });
+    expect(r.server!.problems).toEqual([`through PromQL: ${why}; shown: the direct readings`]);
+    expect(r.crossCheck!.verdict).not.toBe('no-data');
+    expect(r.byName!.read!.server).toMatchObject({ source: 'scrape', throughputPerSec: 50 });
+    // without direct readings, PromQL's empty window and its reason stay
+    const alone = withServer(step, plan, {
+      samples: [],
+      rttMs: 0.5,
+      promql: [{ index: 0, attempt: 1, window: empty }],
+    });
+    expect(alone.server).toBe(empty);
+  });
 });

@@ -20,6 +20,35 @@ const raw = (over: Partial<DownstreamRaw>): DownstreamRaw => ({
 });
 
 describe('downstreamWindowOf', () => {
+  it('a series scraped less often than twice a window: no ops, and the reason is the scrape interval, not the name', () => {
+    // Prometheus's default 15 s interval against a 10 s window: one sample inside it
+    const sparse = downstreamWindowOf(
+      redis,
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [-20, 0],
+            [-5, 100],
+            [10, 300],
+            [25, 500],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(sparse.ops).toBeNull();
+    expect(sparse.problems).toEqual([
+      'downstream redis: Prometheus holds 1 sample of redis_commands_processed_total inside the 10.0 s steady window (it scraped it every 15.0 s): a rate needs two; scrape the target at least every 5.0 s (scrape_interval) or lengthen the hold',
+    ]);
+    // a series that matches nothing at all: check its name and labels
+    const none = downstreamWindowOf(redis, raw({ ops: [] }), FROM, TO, 0);
+    expect(none.problems![0]).toMatch(
+      /holds no samples of redis_commands_processed_total in the window: check metrics\.downstreams' ops/,
+    );
+  });
+
   it('sums the increase of every series between the first and last samples inside the window, by splitBy', () => {
     const w = downstreamWindowOf(
       redis,

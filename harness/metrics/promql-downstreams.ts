@@ -24,7 +24,7 @@
 import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts';
 import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { rawSamples, selector, type RawSeries } from './promql.ts';
+import { rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
 
 export interface DownstreamRaw {
   /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
@@ -98,12 +98,10 @@ export function downstreamWindowOf(
   };
   const problems: string[] = [];
   const say = (text: string) => problems.push(downstreamProblem(d.name, text));
-  const missing = (name: string, field: string) =>
-    say(
-      `Prometheus holds no samples of ${name} in the window: check metrics.downstreams' ${field} (name and labels) and that Prometheus scrapes the endpoint that exports it`,
-    );
+  const missing = (name: string, field: string, series: readonly RawSeries[] = [], inWindow = 0) =>
+    say(tooFewSamplesText(name, series, inWindow, fromMs, toMs, `metrics.downstreams' ${field}`));
   const reset = { hit: false };
-  if (times.length < 2) missing(d.ops, 'ops');
+  if (new Set(times).size < 2) missing(d.ops, 'ops', raw.ops, new Set(times).size);
   else {
     const tFirst = Math.min(...times);
     const tLast = Math.max(...times);
@@ -118,7 +116,7 @@ export function downstreamWindowOf(
   }
   if (raw.latencySum && raw.latencyCount) {
     const own = raw.latencyCount.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
-    if (own.length < 2) missing(`${d.latency}_count`, 'latency');
+    if (new Set(own).size < 2) missing(`${d.latency}_count`, 'latency', raw.latencyCount, new Set(own).size);
     else {
       const [first, last] = [Math.min(...own), Math.max(...own)];
       w.latencySumS = sumDeltas(raw.latencySum, fromMs, first, last, reset);

@@ -175,10 +175,11 @@ export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> 
     o.toMs,
     o.t0EpochMs ?? 0,
   );
+  const inWindow = new Set(count.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= o.fromMs && t <= o.toMs)));
   const problems = [
-    ...(count.length === 0
+    ...(inWindow.size < 2
       ? [
-          `Prometheus holds no samples of ${selector(r.count, r.labels)} in the window: the server's figures are missing; check metrics.requests (preset, name, labels) and that Prometheus scrapes the target`,
+          `${tooFewSamplesText(selector(r.count, r.labels), count, inWindow.size, o.fromMs, o.toMs, 'metrics.requests (preset, name, labels)')}; the server's figures are missing`,
         ]
       : []),
     ...(w.problems ?? []),
@@ -204,6 +205,36 @@ export interface WindowSamples {
   active: RawSeries[] | null;
   pending: RawSeries[] | null;
   poolMax: RawSeries[] | null;
+}
+
+/** The median gap (ms) between one series' consecutive samples, over every series; null with fewer than two. */
+export function scrapeIntervalMs(series: readonly RawSeries[]): number | null {
+  const gaps = series.flatMap((x) => x.samples.slice(1).map(([t], i) => t - x.samples[i]![0]));
+  if (gaps.length === 0) return null;
+  gaps.sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/**
+ * Why a series Prometheus holds gave no figure in a window: fewer than two of its samples fall
+ * inside it (a scrape interval as long as the window, Prometheus's default 15 s against a 5 s
+ * steady window), or none of it at all (a name or label that matches nothing). `inWindow`: its
+ * sample times inside the window; `what`: the config field to check.
+ */
+export function tooFewSamplesText(
+  name: string,
+  series: readonly RawSeries[],
+  inWindow: number,
+  fromMs: number,
+  toMs: number,
+  what: string,
+): string {
+  const lengthS = (toMs - fromMs) / 1000;
+  if (series.some((x) => x.samples.length > 0)) {
+    const every = scrapeIntervalMs(series);
+    return `Prometheus holds ${inWindow} sample${inWindow === 1 ? '' : 's'} of ${name} inside the ${lengthS.toFixed(1)} s steady window${every === null ? '' : ` (it scraped it every ${(every / 1000).toFixed(1)} s)`}: a rate needs two; scrape the target at least every ${(lengthS / 2).toFixed(1)} s (scrape_interval) or lengthen the hold`;
+  }
+  return `Prometheus holds no samples of ${name} in the window: check ${what} (name and labels) and that Prometheus scrapes the endpoint that exports it`;
 }
 
 /** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
