@@ -190,3 +190,57 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
     expect(r.tornLines).toBe(3);
   });
 });
+
+describe('loadRun refuses a buckets.ndjson damaged after the run, naming the line', () => {
+  /** A run with its seconds, run.json with `over`; `edit` rewrites buckets.ndjson's lines. */
+  function runEdited(edit: (lines: string[]) => string[] | null, over: Partial<RunMeta> = {}): string {
+    const attempts = buildPlan(SPEC).map((s) => ({ ...s, attempt: 1, maxVUs: 10 }));
+    const store = RunStore.create(root, meta({ attempts, ...over }));
+    for (const r of buildRecords(SPEC)) store.appendBucket(r);
+    store.close();
+    const file = path.join(store.dir, 'buckets.ndjson');
+    const lines = edit(fs.readFileSync(file, 'utf8').trim().split('\n'));
+    if (lines === null) fs.rmSync(file);
+    else fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
+    return store.dir;
+  }
+  const refused = (dir: string) => {
+    try {
+      loadRun(dir);
+    } catch (err) {
+      expect(err).toBeInstanceOf(PlateauError);
+      expect((err as PlateauError).hint).toMatch(/restore buckets\.ndjson from a copy, or re-run the test/);
+      return (err as PlateauError).message;
+    }
+    throw new Error('loadRun read a damaged buckets.ndjson');
+  };
+
+  it.each<[string, (l: string[]) => string[] | null, RegExp]>([
+    [
+      'an object that is no second (`{}`)',
+      (l) => [...l.slice(0, 3), '{}', ...l.slice(3)],
+      /line 4 is no second of load \(source: /,
+    ],
+    [
+      'a count below zero',
+      (l) => l.map((x, i) => (i === 2 ? x.replace(/"ok":\d+/, '"ok":-500') : x)),
+      /line 3 is no second of load \(ok: /,
+    ],
+    [
+      'a block of lines copied (twice the throughput)',
+      (l) => [...l.slice(0, 6), ...l.slice(2, 4), ...l.slice(6)],
+      /line 7 repeats line 3 byte for byte \(fake\/0, steps second 2\): read twice, its arrivals would count twice/,
+    ],
+    ['the file removed', () => null, /is missing, though run\.json says the run completed its steps/],
+    ['the file emptied', () => [], /holds no second of load, though run\.json says the run completed its steps/],
+  ])('%s', (_name, edit, message) => {
+    expect(refused(runEdited(edit))).toMatch(message);
+  });
+
+  it('reads an interrupted run with no second of load (it died before its first), and two records of one second that differ', () => {
+    expect(loadRun(runEdited(() => null, { status: 'interrupted' })).records).toEqual([]);
+    // a second split across an engine's legs is two records that differ: summed by the analysis, as before
+    const dir = runEdited((l) => [...l, l[2].replace(/"started":(\d+)/, '"started":1')]);
+    expect(loadRun(dir).records).toHaveLength(buildRecords(SPEC).length + 1);
+  });
+});

@@ -23,6 +23,7 @@ import type {
 import type { Plan } from '../../analysis/plan.ts';
 import { upgradeRunJson } from './upgrade.ts';
 import { PlateauError, EXIT } from '../errors.ts';
+import { readBuckets } from './bucket-lines.ts';
 import { secretScrubber, type Scrub } from '../secret-scrub.ts';
 
 /** The plan as run.json keeps it: what a report decides from. */
@@ -168,7 +169,10 @@ function pointLatest(outDir: string, runId: string): void {
   }
 }
 
-/** Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal; a damaged run.json is refused. */
+/**
+ * Reads a run back. A torn last line (the process died mid-write) is skipped, not fatal; a damaged
+ * run.json or buckets.ndjson (bucket-lines.ts) is refused.
+ */
 export function loadRun(dir: string): {
   meta: RunMeta;
   records: BucketRecord[];
@@ -185,7 +189,8 @@ export function loadRun(dir: string): {
     );
   }
   const meta = readMeta(metaPath);
-  const buckets = readNdjson<BucketRecord>(path.join(dir, 'buckets.ndjson'));
+  const ranSteps = meta.status === 'complete' && (meta.attempts?.length ?? 0) > 0;
+  const buckets = readBuckets(path.join(dir, 'buckets.ndjson'), ranSteps);
   const probes = readNdjson<ServerSample>(path.join(dir, 'probes.ndjson'));
   return { meta, records: buckets.items, samples: probes.items, tornLines: buckets.torn + probes.torn };
 }
