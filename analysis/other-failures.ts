@@ -20,3 +20,19 @@ export function otherFailuresClause(s: Pick<StepResult, 'errors' | 'errorSamples
   const shown = first === undefined ? '' : `; the first: "${first.slice('other: '.length, 160)}"`;
   return `${Math.round((100 * other) / total)}% of its failures are of kind other, which no answer of the target's made (the scenario threw or was refused, or a transport error plateau does not classify${shown}): read the errors table and fix that before taking this step as the target's limit`;
 }
+
+/**
+ * Over this share of a step's failures, kind `refused` is what the step failed of: its connections
+ * were refused, so nothing listened at the target's address (the service stopped, crashed or
+ * restarted). A saturated server answers late or with errors, or drops connection attempts (a
+ * full backlog reads as timeouts); it does not refuse them.
+ */
+export const REFUSED_DOMINATES = 0.5;
+
+/** The refused requests of a step, and their share of its failures; null when they do not dominate them. */
+export function refusedDominates(s: Pick<StepResult, 'errors'>): { refused: number; share: number } | null {
+  const total = Object.values(s.errors).reduce((a, n) => a + (n ?? 0), 0);
+  const refused = s.errors.refused ?? 0;
+  if (total === 0 || refused / total <= REFUSED_DOMINATES) return null;
+  return { refused, share: refused / total };
+}

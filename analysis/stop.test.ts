@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeStop } from './stop.ts';
 import { overloadShape } from './verdicts.ts';
-import { DEFAULT_RULES, stepResult } from './testing/builders.ts';
+import { DEFAULT_RULES, fakeRun, stepResult, type FakeStep } from './testing/builders.ts';
+import { unjudgeableReasons } from './gate/judgeable.ts';
+import { runWarnings } from './warnings.ts';
+import { capacityText } from '../reports/cells.ts';
 import type { StepResult } from './types.ts';
 
 /** A run whose second step failed because the generator could not drive it. */
@@ -132,5 +135,52 @@ describe('a collapse in the stop line, where the successes are a lower bound', (
     expect(summarizeStop([knee, at(60, 70)], 2, false, bounded).stopDetail).toMatch(
       /throughput fell from at least 120\.0 to at most 70\.0 req\/s \(collapse\)/,
     );
+  });
+});
+
+describe('a step that failed of refused connections: the target went away, no capacity', () => {
+  const steps = (third: Partial<FakeStep>): FakeStep[] => [
+    { ratePerSec: 50 },
+    { ratePerSec: 100 },
+    {
+      ratePerSec: 150,
+      okPerSec: 0,
+      failedPerSec: 150,
+      errorKind: 'refused',
+      errorSample: 'connect ECONNREFUSED',
+      ...third,
+    },
+  ];
+
+  it('stops as target-unreachable, establishes nothing, and the gate cannot judge it', () => {
+    const run = fakeRun({ steps: steps({}), holdS: 6, rampS: 1, settleS: 2 });
+    expect([run.stopReason, run.capacityPerSec, run.heldAtLeastPerSec]).toEqual(['target-unreachable', null, 100]);
+    expect(run.stopDetail).toMatch(
+      /^step 3 \(150 req\/s\) failed of refused connections: \d[\d,]* of its requests \(100\.00% of its failures\) found nothing listening at the target, which stopped or restarted during it; that is an outage, not a capacity: at least 100\.0 req\/s held before it; rerun once the target is up$/,
+    );
+    expect(capacityText(run)).toBe(
+      'not established (at least 100.0 req/s held; the target stopped accepting connections (refused) in the step that failed: an outage, not a limit)',
+    );
+    expect(unjudgeableReasons(run)[0]).toMatch(/^the target was unreachable: step 3/);
+    expect(run.warnings.map((w) => w.code)).toContain('refused');
+  });
+
+  it('a step that failed of 503s with a few refusals among them is still the target at its limit', () => {
+    const run = fakeRun({
+      steps: [...steps({}).slice(0, 2), { ratePerSec: 150, okPerSec: 100, failedPerSec: 50, errorKind: 'http_5xx' }],
+      holdS: 6,
+      rampS: 1,
+      settleS: 2,
+    });
+    expect([run.stopReason, run.capacityPerSec]).toEqual(['plateau', 100]);
+  });
+
+  it("warns of refusals, not of closed keep-alives, where the refusals explain the step's reconnects", () => {
+    const s = stepResult({ completed: 1000, reconnects: 400, errors: { refused: 300 } });
+    const codes = runWarnings([s], DEFAULT_RULES).map((w) => w.code);
+    expect(codes).toContain('refused');
+    expect(codes).not.toContain('reconnects');
+    // reconnects with no refusal: the keep-alive warning, as before
+    expect(runWarnings([{ ...s, errors: {} }], DEFAULT_RULES).map((w) => w.code)).toEqual(['reconnects']);
   });
 });

@@ -23,7 +23,7 @@ import {
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, fellTo, stalledNotBusy } from './verdicts.ts';
-import { otherFailuresClause } from './other-failures.ts';
+import { otherFailuresClause, refusedDominates } from './other-failures.ts';
 
 export type StopSummary = Pick<
   RunResult,
@@ -225,8 +225,17 @@ export function summarizeStop(
   const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
   // a step that held after the first failure (an import goes on past it) says that failure was no limit
   const heldLater = failedAtTarget(steps[prefix]) ? (steps.slice(prefix + 1).find(heldAndCounts) ?? null) : null;
+  // a step failed because nothing listened at the target: an outage, not a limit
+  const outage =
+    !interrupted && failedAtTarget(steps[prefix])
+      ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
+      : null;
   const established =
-    knee !== null && !closedModel && heldLater === null && limitFound(steps[prefix], all, interrupted);
+    knee !== null &&
+    !closedModel &&
+    heldLater === null &&
+    outage === null &&
+    limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   const reason =
     failedStage && !interrupted
@@ -235,13 +244,33 @@ export function summarizeStop(
         ? closedModelReason(heldAtLeastPerSec, rules)
         : heldLater !== null && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
-          : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec);
+          : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
     ...reason,
+  };
+}
+
+/**
+ * The stop of a run whose failing step (the attempt it stopped on) failed mostly of refused
+ * connections: the target went away, which says nothing of what it sustains. Null otherwise.
+ */
+function unreachableReason(
+  steps: readonly StepResult[],
+  bad: StepResult,
+  held: number | null,
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } | null {
+  const last = confirmingAttempt(steps, bad);
+  const refused = refusedDominates(last);
+  if (refused === null) return null;
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'target-unreachable',
+    stopDetail: `${stepName(last, unit)} failed of refused connections: ${fmtInt(refused.refused)} of its requests (${fmtPercent(refused.share)} of its failures) found nothing listening at the target, which stopped or restarted during it; that is an outage, not a capacity: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; rerun once the target is up`,
   };
 }
 

@@ -112,8 +112,23 @@ function throttledShare(s: StepResult): number | null {
  * duration percentiles, as it is outside k6's http_req_duration.
  */
 function reconnectWarning(s: StepResult): Symptom[] {
+  const refused = s.errors.refused ?? 0;
+  // refused connections are the target gone, not kept-alive connections closed: refusedWarning says so
+  if (refused > 0 && refused >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0)) return [];
   if (s.reconnects == null || s.completed === 0 || s.reconnects / s.completed < RECONNECT_SHARE_WARN) return [];
   return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, completed: s.completed } }];
+}
+
+/** Refused requests above which a step's reconnects are read as the target gone, not as closed keep-alives. */
+const REFUSED_OF_RECONNECTS = 0.5;
+/** Refused requests (of those completed) from which a step is said to have met a target that was not there. */
+const REFUSED_SHARE_WARN = 0.01;
+
+/** A step whose connections were refused: nothing listened at the target for part of it (stopped, crashed, restarted). */
+function refusedWarning(s: StepResult): Symptom[] {
+  const refused = s.errors.refused ?? 0;
+  if (refused === 0 || refused < REFUSED_SHARE_WARN * s.completed) return [];
+  return [{ code: 'refused', ...at(s), figures: { refused, completed: s.completed } }];
 }
 
 /** A steady window shorter than planned (interrupted, or buckets missing). */
@@ -157,7 +172,12 @@ export function runWarnings(
   stages: readonly StageOutcome[] = [],
 ): Symptom[] {
   return [
-    ...steps.flatMap((s) => [...windowWarning(s), ...generatorWarnings(s), ...reconnectWarning(s)]),
+    ...steps.flatMap((s) => [
+      ...windowWarning(s),
+      ...generatorWarnings(s),
+      ...reconnectWarning(s),
+      ...refusedWarning(s),
+    ]),
     ...threadsWarning(steps, stages),
     ...stealWarning(steps),
     ...percentileWarnings(steps, rules),

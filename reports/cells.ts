@@ -149,6 +149,8 @@ export function capacityText(run: RunResult): string {
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
+  if (held === null && run.stopReason === 'target-unreachable')
+    return 'not established: the target stopped accepting connections (refused) in the first step';
   if (held === null)
     return run.stopReason.endsWith('-failed')
       ? `not established: ${stopLabel(run.stopReason)}`
@@ -164,6 +166,8 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
   if (run.stopReason === 'unconfirmed') return 'a step failed, but a later one held: the failure was no limit';
+  if (run.stopReason === 'target-unreachable')
+    return 'the target stopped accepting connections (refused) in the step that failed: an outage, not a limit';
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);

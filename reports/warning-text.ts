@@ -79,6 +79,10 @@ function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
       return `step ${n}: the generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use in the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`;
     case 'throttled':
       return `step ${n}: the generator's container was throttled by its CPU quota, ${fmtMs(f.throttledMs)} ms in all (summed over its CPUs) in the ${fmtInt(f.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`;
+    case 'refused': {
+      const share = f.refused / Math.max(1, f.completed);
+      return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''}: ${fmtInt(f.refused)} of its requests (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
+    }
     case 'reconnects': {
       const share = f.reconnects / f.completed;
       return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;

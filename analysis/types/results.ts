@@ -225,6 +225,11 @@ export type StopReason =
    * cannot rerun a step to confirm one): the failure was no limit, and no capacity is established.
    */
   | 'unconfirmed'
+  /**
+   * The step the run stopped on failed mostly of refused connections (other-failures.ts
+   * refusedDominates): nothing listened at the target, which stopped or restarted; no capacity.
+   */
+  | 'target-unreachable'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'
