@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // started by plateau (harness/demo-process.ts) with a channel to it: when plateau dies, even by
+  // SIGKILL, the channel closes and the demo stops rather than live on, holding its port and files
+  if (process.send) process.on('disconnect', stop);
   const penalised = demo.coherency.contentionAlpha > 0 || demo.coherency.coherencyBeta > 0;
   const modes = {
     ...(penalised

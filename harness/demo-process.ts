@@ -37,9 +37,12 @@ export async function startDemoProcess(o: DemoOptions, env: NodeJS.ProcessEnv): 
     [main, '--port', '0', '--slots', String(o.slots), '--hold-ms', String(o.holdMs), ...(o.args ?? [])],
     {
       env,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // the channel tells the demo when this process is gone, however it died (demo/main.ts)
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
   );
+  // the channel must not keep this process alive by itself
+  child.channel?.unref();
   const line = await firstLine(child);
   const msg = JSON.parse(line) as { url: string; capacityPerSec: number };
   return {

@@ -11,6 +11,28 @@ import { cliBinary } from './helpers/cli.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 describe('demo CLI', () => {
+  it('started with a channel to its parent (as plateau starts it), exits when the channel closes: a parent killed by SIGKILL leaves no demo behind', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'demo/main.ts', '--port', '0', '--slots', '2', '--hold-ms', '5', '--rows', '10'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore', 'ipc'], env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: 'k' } },
+    );
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      const [first] = (await once(lines, 'line')) as [string];
+      const { url } = JSON.parse(first) as { url: string };
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const exited = once(child, 'exit');
+      child.disconnect(); // what the parent's death does to the channel
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+    } finally {
+      clearTimeout(killer);
+    }
+  });
+
   it('prints one listening line, keeps the HMAC key secret, and exits 0 on SIGTERM', async () => {
     const secret = 'cli-secret-key-123';
     const child = spawn(
