@@ -22,7 +22,12 @@ afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 let runs = 0;
 
 /** The warmup (and, with `steps`, the steps stage after it) in simulated time; the store read back as `plateau report` does. */
-async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfigInput>, withSteps = false) {
+async function simWarmup(
+  model: ModelTargetOptions,
+  config: Partial<PlateauConfigInput>,
+  withSteps = false,
+  interruptAtMs?: number,
+) {
   const runId = `warm-sim-${++runs}`;
   const { clock, engine, store, ctx, lines } = simContext({
     runsDir,
@@ -30,6 +35,7 @@ async function simWarmup(model: ModelTargetOptions, config: Partial<PlateauConfi
     model,
     config: { steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 100, rampS: 1, holdS: 4, settleS: 1 }, ...config },
   });
+  if (interruptAtMs !== undefined) clock.setTimeout(() => ctx.interrupt.trigger(), interruptAtMs);
   const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
   const wallMs = performance.now();
   const warmed = await clock.run(runStage('warmup', record, () => warmup(ctx, engine), clock));
@@ -101,6 +107,13 @@ describe('the warmup stage in simulated time', () => {
     // progress: past the ramp's first second, whole seconds at the rate, never the part of one written at the stop
     for (const l of r.lines.filter((x) => !x.includes(' t=0s ')))
       expect(l).toMatch(/^warmup at 50\/s {2}t=\d+s {2}achieved 50\/s /);
+  });
+
+  it('interrupted before it was stable: says so, not "not stable within 20 s ... continuing"', async () => {
+    // a target that never settles (its capacity moves), Ctrl-C 2.5 s in
+    const r = await simWarmup(queue({ topology: { atS: 1, from: 1, to: 2 } }), warm(), false, 2500);
+    expect(r.stage.detail).toMatch(/^interrupted after [23]\.\d s at 50 req\/s, before it was stable \(/);
+    expect(r.stage.detail).not.toMatch(/continuing/);
   });
 
   it('the finding: a target 3x slower for its first 30 s, steady while slow, passes the warmup cold; coldTarget flags it and the cold steps', async () => {

@@ -175,5 +175,8 @@ function detailOf(ctx: RunContext, j: Judged, tookS: number, ratePerSec: number,
       : '';
   const unit = unitOf(ctx.plan.rules);
   if (j.done) return `stable after ${tookS.toFixed(1)} s at ${ratePerSec} ${unit}: ${j.verdict.detail}${topo}${floor}`;
+  // stopped by Ctrl-C or SIGTERM: it did not run its course, and nothing continues after it
+  if (ctx.interrupt.interrupted)
+    return `interrupted after ${tookS.toFixed(1)} s at ${ratePerSec} ${unit}, before it was stable (${j.verdict.detail}${topo})`;
   return `not stable within ${w.maxS} s at ${ratePerSec} ${unit} (${j.verdict.detail}${topo}; waiting for ${j.waitingFor ?? 'data'})${clipped}; continuing, the first step may be noisy`;
 }
