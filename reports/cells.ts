@@ -16,7 +16,7 @@ import {
   stepNo,
 } from '../analysis/format.ts';
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
-import type { Percentile, RateUnit, Rules, RunResult, StepResult } from '../analysis/types.ts';
+import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
@@ -261,4 +261,14 @@ export function colocationText(run: RunResult): string | null {
   if (!onThisMachine(run.target, recordedAddresses(run.environment))) return null;
   const cores = run.environment.cpus ? ` (${run.environment.cpus})` : '';
   return `Target on the generator's own machine${cores}: the two share its cores, so what is measured is the target's capacity with what the generator leaves it (the busy share below says how hard the generator worked). For numbers to defend, generate load from another machine.`;
+}
+
+/**
+ * A stage's detail as the Stages tables show it: a failed stage's with the fix it was refused with
+ * (the terminal prints it, and a report read in CI must carry it too).
+ */
+export function stageDetailText(s: Pick<StageOutcome, 'status' | 'detail' | 'evidence'>): string {
+  if (s.status !== 'fail') return s.detail;
+  const fixes = (s.evidence ?? []).filter((e) => e.startsWith('fix: '));
+  return fixes.length > 0 ? `${s.detail}; ${fixes.join('; ')}` : s.detail;
 }

@@ -21,6 +21,7 @@ import {
   stepCell,
   stepHeader,
   stepCells,
+  stageDetailText,
   verdictBrief,
 } from './cells.ts';
 import { howToReadTerms, termText } from './how-to-read.ts';
@@ -154,7 +155,7 @@ export function stagesHtml(run: RunResult): string {
     'Stages',
     htmlTable(
       ['Stage', 'Status', 'Duration', 'Detail'],
-      run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail]),
+      run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), stageDetailText(s)]),
     ),
   );
 }

@@ -17,6 +17,7 @@ import {
   peakText,
   rateUnit,
   rttText,
+  stageDetailText,
 } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { namesSection, trafficSection } from './markdown-names.ts';
@@ -52,7 +53,7 @@ function howToReadSection(run: RunResult): string[] {
 
 function stagesSection(run: RunResult): string[] {
   if (run.stages.length === 0) return ['## Stages', '', 'No stage outcomes recorded.'];
-  const rows = run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), s.detail]);
+  const rows = run.stages.map((s) => [s.name, s.status, durationText(s.durationMs), stageDetailText(s)]);
   return ['## Stages', '', ...mdTable(['Stage', 'Status', 'Duration', 'Detail'], rows)];
 }
 

@@ -397,3 +397,28 @@ describe('the cold-target warning', () => {
     );
   });
 });
+
+describe('the Stages tables', () => {
+  it("give a failed stage's fix beside its detail, as the terminal does; a passing stage's evidence stays out", () => {
+    const failed: RunResult = {
+      ...run,
+      stages: [
+        {
+          name: 'reset',
+          status: 'fail',
+          durationMs: 3,
+          detail: 'the environment variable RESET_DATABASE_URL is not set',
+          evidence: ['fix: export RESET_DATABASE_URL=postgres://user@host/db before the run'],
+        },
+        { name: 'rtt', status: 'pass', durationMs: 5, detail: 'median 0.4 ms', evidence: ['fix: not a fix'] },
+      ],
+    };
+    const row = 'the environment variable RESET\\_DATABASE\\_URL is not set; fix: export RESET\\_DATABASE\\_URL=';
+    const md = renderMarkdown(failed);
+    expect(md).toContain(row);
+    expect(md).not.toContain('not a fix');
+    expect(renderHtml(failed, [])).toContain(
+      'the environment variable RESET_DATABASE_URL is not set; fix: export RESET_DATABASE_URL=postgres://user@host/db before the run',
+    );
+  });
+});
