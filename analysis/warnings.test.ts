@@ -275,3 +275,13 @@ describe('a name that failed in a step that held', () => {
     expect(runWarnings(steps, rules)).toEqual([]);
   });
 });
+
+describe('a run refused by a stage before its steps', () => {
+  it('warns of no empty step window: no step ran, and the stop line says why', () => {
+    const notRun = stepResult({ index: 0, verdict: 'not-run', steadyS: 0, steadyStartS: 2, steadyEndS: 3 });
+    const reset = { name: 'reset' as const, status: 'fail' as const, durationMs: 1, detail: 'x', evidence: [] };
+    expect(warningValues([notRun], rules, [reset]).map((w) => w.code)).not.toContain('window-empty');
+    // a step with no data in a run whose stages passed is still said
+    expect(warningValues([notRun], rules, []).map((w) => w.code)).toContain('window-empty');
+  });
+});

@@ -171,9 +171,11 @@ export function runWarnings(
   rules: Rules,
   stages: readonly StageOutcome[] = [],
 ): Symptom[] {
+  // a stage before the steps failed: no step ran, which the stop line says; no step to warn of
+  const noLoad = stages.some((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   return [
     ...steps.flatMap((s) => [
-      ...windowWarning(s),
+      ...(noLoad && s.verdict === 'not-run' ? [] : windowWarning(s)),
       ...generatorWarnings(s),
       ...reconnectWarning(s),
       ...refusedWarning(s),
