@@ -314,6 +314,11 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
       /truncated\/run\.json is damaged: not valid JSON/,
     ],
     [
+      'report of one run with --out (a flag of --merge)',
+      ['report', corruptRun('out-alone', '{}'), '--out', runsDir],
+      /--out is for --merge: plateau report rebuilds a run's outputs in its own directory/,
+    ],
+    [
       'gate of a run.json holding null',
       ['gate', corruptRun('null', 'null'), '--baseline', corruptRun('null', 'null')],
       /null\/run\.json is damaged: it holds null/,

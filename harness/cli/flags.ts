@@ -171,8 +171,7 @@ export const FLAGS = [
     per: {
       import: { default: 'runs', describe: 'directory of run stores' },
       report: {
-        default: 'runs',
-        describe: 'with --merge: directory of run stores for the merged run',
+        describe: 'with --merge: directory of run stores for the merged run (default runs)',
         listBefore: 'run-id',
       },
     },

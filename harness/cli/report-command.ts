@@ -28,6 +28,15 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
         'usage',
         EXIT.usage,
       );
+    // --out and --run-id name the merged run: a run rebuilt alone is rebuilt where it is
+    const merging = (['out', 'run-id'] as const).filter((f) => a[f] !== undefined);
+    if (merging.length > 0)
+      throw new PlateauError(
+        `--${merging[0]} is for --merge: plateau report rebuilds a run's outputs in its own directory`,
+        `leave out --${merging[0]}, or copy the run directory where you want it and report on the copy`,
+        'usage',
+        EXIT.usage,
+      );
     const dir = path.resolve(a['run-dir'] as string);
     const result = await writeReports(dir);
     // the line a run ends with: where its outputs are
@@ -35,7 +44,11 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
     return EXIT.ok;
   }
   const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
-  const r = await mergeRuns({ dirs, outDir: a.out as string, runId: a['run-id'] as string | undefined });
+  const r = await mergeRuns({
+    dirs,
+    outDir: (a.out as string | undefined) ?? 'runs',
+    runId: a['run-id'] as string | undefined,
+  });
   process.stdout.write(
     `${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`,
   );
