@@ -1,9 +1,13 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
-import { PlateauError } from '../harness/errors.ts';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EXIT, PlateauError } from '../harness/errors.ts';
+import type { PlateauConfig } from '../harness/config/schema.ts';
+import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
 import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
-import { queryWindow, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
+import { queryWindow, rawSamples, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -185,6 +189,33 @@ describe('PromQL window arithmetic (pure)', () => {
   it('escapes label values and refuses names PromQL cannot take', () => {
     expect(selector('x_count', { uri: '/a"b\\c' })).toBe('x_count{uri="/a\\"b\\\\c"}');
     expect(() => selector('bad-name')).toThrow(PlateauError);
+  });
+
+  it('says an address that answers, but not as Prometheus (an exporter, the target), is no Prometheus HTTP API', async () => {
+    const page = http.createServer((_q, r) =>
+      r.end('<html>\n <head><title>Redis Exporter v1.45</title></head>\n</html>'),
+    );
+    await new Promise<void>((ok) => page.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    try {
+      const err = (await rawSamples(url, 'redis_commands_processed_total', 0, 1000).catch(
+        (e: unknown) => e,
+      )) as PlateauError;
+      expect(err.message).toBe(
+        `${url} answered a PromQL query with HTTP 200 and no JSON (it begins "<html> <head><title>Redis Exporter v1.45</title></head> </ht..."): it is not a Prometheus HTTP API`,
+      );
+      expect(err.hint).toMatch(/^set metrics\.prometheus\.url to the Prometheus server itself/);
+      // before the load (preflight's check of the downstream series), a preflight refusal: exit 3
+      const config = {
+        metrics: { prometheus: { url }, downstreams: [{ name: 'redis', ops: 'redis_commands_processed_total' }] },
+      };
+      const pre = (await checkDownstreamsInPrometheus(config as unknown as PlateauConfig).catch(
+        (e: unknown) => e,
+      )) as PlateauError;
+      expect([pre.code, pre.exitCode]).toEqual(['promql-query', EXIT.preflight]);
+    } finally {
+      page.close();
+    }
   });
 
   it('says which Prometheus did not answer', async () => {

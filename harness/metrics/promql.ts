@@ -130,11 +130,20 @@ export async function rawSamples(
       EXIT.stage,
     );
   }
-  const parsed = status === 200 ? matrixAnswer.safeParse(safeJson(text)) : null;
+  const json = safeJson(text) as { status?: unknown; error?: unknown } | null;
+  const parsed = status === 200 ? matrixAnswer.safeParse(json) : null;
   if (!parsed?.success) {
+    // Prometheus's own refusal is JSON with status "error"; anything else is not its HTTP API
+    if (json !== null && typeof json === 'object' && json.status === 'error')
+      throw new PlateauError(
+        `Prometheus at ${prometheusUrl} refused the query ${sel} (HTTP ${status}): ${oneLine(String(json.error ?? ''), 200)}`,
+        'check the series name and labels in the config',
+        'promql-query',
+        EXIT.stage,
+      );
     throw new PlateauError(
-      `Prometheus answered ${status} to ${sel}: ${text.slice(0, 200)}`,
-      'check the series name and labels in the config, and that this is a Prometheus HTTP API',
+      `${prometheusUrl} answered a PromQL query with HTTP ${status} and ${json === null ? 'no JSON' : 'JSON of another shape'} (it begins "${oneLine(text, 60)}"): it is not a Prometheus HTTP API`,
+      'set metrics.prometheus.url to the Prometheus server itself (its port, 9090 by default), not to an exporter or the target',
       'promql-query',
       EXIT.stage,
     );
@@ -145,6 +154,12 @@ export async function rawSamples(
       .map(([tS, v]): [number, number] => [Math.round(tS * 1000), Number(v)])
       .filter(([t]) => t >= fromMs && t <= toMs),
   }));
+}
+
+/** Text on one line, whitespace runs as one space, cut to `max` characters. */
+function oneLine(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max)}...` : t;
 }
 
 function safeJson(text: string): unknown {

@@ -56,7 +56,11 @@ export async function checkDownstreamsInPrometheus(config: PlateauConfig, nowMs 
   for (const d of ds)
     for (const s of downstreamSeries(d)) {
       const sel = selector(s.name, s.labels);
-      const series = await rawSamples(m.prometheus.url, sel, nowMs - 300_000, nowMs);
+      const series = await rawSamples(m.prometheus.url, sel, nowMs - 300_000, nowMs).catch((err: unknown) => {
+        // before any load: a preflight refusal (exit 3), as every other check here
+        if (err instanceof PlateauError) throw new PlateauError(err.message, err.hint, err.code, EXIT.preflight);
+        throw err;
+      });
       if (!series.some((x) => x.samples.length > 0)) empty.push(`${sel} (downstream ${d.name})`);
     }
   if (empty.length)
