@@ -28,9 +28,13 @@ export interface PlanConfig {
 /** The stop rule's defaults (config `rules`): one definition for the schema, the report of a run without a plan, and the tests. */
 export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30 });
 
-/** Default settle: max(5 s, 10% of the hold), never more than half the hold. */
+/**
+ * Default settle: max(5 s, 10% of the hold), never more than half the hold, in whole seconds (the
+ * buckets are seconds): rounded down, so that half the hold stays at most half (a 5 s hold settles
+ * 2 s, not 3).
+ */
 export function settleSOf(steps: { holdS: number; settleS?: number }): number {
-  return steps.settleS ?? Math.ceil(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));
+  return steps.settleS ?? Math.floor(Math.min(Math.max(5, steps.holdS * 0.1), steps.holdS / 2));
 }
 
 export interface Plan {

@@ -145,10 +145,12 @@ export function planText(input: PlanTextInput): string {
       `note: the last step is ${last} ${unit}: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     );
   }
-  const totalS = plan.durationS + (w.enabled ? w.maxS + 1 : 0);
+  // the warmup's 1 s ramp comes before its warmup.maxS (harness/pipeline/warmup.ts RAMP_S)
+  const warmupS = w.enabled ? w.maxS + 1 : 0;
+  const totalS = plan.durationS + warmupS;
   lines.push(
     '',
-    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${w.maxS} s` : ''}); the run stops earlier at the plateau.`,
+    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}); the run stops earlier at the plateau.`,
   );
   return lines.join('\n');
 }

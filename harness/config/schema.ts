@@ -53,7 +53,7 @@ export const configSchema = z.strictObject({
       rampS: nonNegative('seconds of linear ramp before each hold, in whole seconds', 5),
       holdS: positive('seconds each rate is held, in whole seconds', 30),
       settleS: nonNegative(
-        'seconds at the start of each hold excluded from judging; default max(5, 10% of the hold), at most half the hold',
+        'seconds at the start of each hold excluded from judging; default max(5, 10% of the hold), at most half the hold, in whole seconds',
         5,
       ).optional(),
     })
