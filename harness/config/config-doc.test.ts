@@ -39,6 +39,12 @@ describe('docs/config.md', () => {
     expect(fieldRows().find((r) => r.path === field)).toMatchObject({ type, unit, default: dflt });
   });
 
+  it("documents the fields of a list of sections (a user-test found metrics.downstreams' missing)", () => {
+    const paths = fieldRows().map((r) => r.path);
+    for (const p of ['metrics.downstreams[].name', 'metrics.downstreams[].ops', 'metrics.downstreams[].splitBy'])
+      expect(paths).toContain(p);
+  });
+
   it('a stale file is named with the command that regenerates it', () => {
     const other = z.strictObject({ onlyS: z.number().describe('a field the committed file lacks') });
     expect(renderConfigDoc(other)).not.toBe(renderConfigDoc());

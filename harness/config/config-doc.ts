@@ -36,6 +36,11 @@ function walk(schema: z.ZodType, path: string, rows: FieldRow[]): void {
     }
     return;
   }
+  // a list of sections (metrics.downstreams): its items' fields, as `path[].field`
+  if (def.type === 'array' && def.element && defOf(fieldOf(def.element).core).type === 'object') {
+    walk(def.element, `${path}[]`, rows);
+    return;
+  }
   if (def.type === 'array' && def.element && defOf(fieldOf(def.element).core).type === 'union') {
     const union = defOf(fieldOf(def.element).core);
     for (const option of union.options ?? []) {
