@@ -7,7 +7,7 @@
 import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import type { RateUnit, RunResult } from '../analysis/types.ts';
-import { pairUnit } from './cells.ts';
+import { pairUnit, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { gateCapacity, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
@@ -79,17 +79,18 @@ export function nameLines(d: GateDecision, unit: RateUnit): string[] {
  * The capacity rows: the one judged first. On the plateau's (the default) a run with an objective
  * shows its capacity within it too, not judged; on `--on slo` the plateau's is shown, not judged.
  */
-function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult, unit: RateUnit): string[] {
-  const sloText = (r: RunResult) => (r.slo ? mdCell(sloCapacityText(r.slo, unit)) : '–');
+function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult): string[] {
+  // each run's figures in its own unit: a gate of runs whose units differ cannot judge, and says so
+  const sloText = (r: RunResult) => (r.slo ? mdCell(sloCapacityText(r.slo, rateUnit(r))) : '–');
   const slo = run.slo ?? baseline.slo;
   if (d.on === 'slo')
     return [
       `| ${mdCell(d.judged ?? 'capacity within SLO')} (judged) | ${sloText(baseline)} | ${sloText(run)} |`,
-      `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline), unit)} | ${rate(gateCapacity(run), unit)} |`,
+      `| Capacity (plateau, not judged) | ${rate(gateCapacity(baseline), rateUnit(baseline))} | ${rate(gateCapacity(run), rateUnit(run))} |`,
     ];
   // every planned step held: a lower bound, not a capacity (decision 026)
   const cap = (r: RunResult, x: number | null) =>
-    `${x !== null && r.stopReason === 'max-rate-reached' ? 'at least ' : ''}${rate(x, unit)}`;
+    `${x !== null && r.stopReason === 'max-rate-reached' ? 'at least ' : ''}${rate(x, rateUnit(r))}`;
   const plateau = `| Capacity | ${cap(baseline, d.baselinePerSec)} | ${cap(run, d.currentPerSec)} |`;
   if (!slo) return [plateau];
   return [
@@ -128,7 +129,7 @@ export function renderGateSummary(
     '| | Baseline | This run |',
     '|---|---|---|',
     `| Run | ${mdCell(baseline.runId)} | ${mdCell(run.runId)} |`,
-    ...capacityRows(d, run, baseline, unit),
+    ...capacityRows(d, run, baseline),
     `| Knee step | ${kneeCell(baseline)} | ${kneeCell(run)} |`,
     `| Stop reason | ${mdCell(baseline.stopReason)} | ${mdCell(run.stopReason)} |`,
     '',

@@ -237,6 +237,11 @@ describe('decideGate', () => {
     expect(decideGate(one(kneeRun(400), true), { ...BASE, traffic: undefined }, 0.05).headline).toBe(units);
     expect(decideGate(one(kneeRun(400), false), { ...BASE, traffic: undefined }, 0.05).status).toBe('pass');
     expect(decideGate(one(kneeRun(400), true), one(BASE, true), 0.05).status).toBe('pass');
+    // the summary gives each run's capacity in its own unit (the baseline's req/s read "arrivals/s")
+    const [run, base] = [one(kneeRun(400), true), one(BASE, false)];
+    expect(renderGateSummary(decideGate(run, base, 0.05), run, base, null)).toMatch(
+      /\| Capacity \| 4\d\d\.\d req\/s \| 4\d\d\.\d arrivals\/s \|/,
+    );
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
