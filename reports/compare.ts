@@ -43,6 +43,10 @@ export function changeText(a: number | null | undefined, b: number | null | unde
   return `${d >= 0 ? '+' : '-'}${fmtPercent(Math.abs(d))}`;
 }
 
+function peakOf(run: RunResult): number | null {
+  return run.peakStep === null ? null : run.peakPerSec;
+}
+
 function rateText(x: number | null, run: RunResult): string {
   return x === null ? '–' : `${fmtRate(x)} ${rateUnit(run)}`;
 }
@@ -118,7 +122,8 @@ function headline(a: RunResult, b: RunResult): string[] {
     row(['Capacity', capacityCell(a), capacityCell(b), capacityChange(a, b)]),
     ...sloRows(a, b),
     row(['Knee', kneeText(a), kneeText(b), '']),
-    row(['Peak', rateText(a.peakPerSec, a), rateText(b.peakPerSec, b), changeText(a.peakPerSec, b.peakPerSec)]),
+    // a run with no step of data has no peak (peakStep null), not a peak of 0
+    row(['Peak', rateText(peakOf(a), a), rateText(peakOf(b), b), changeText(peakOf(a), peakOf(b))]),
     row([
       'USL predicted peak',
       uslText(uslA, a),

@@ -27,6 +27,9 @@ describe('plateau compare', () => {
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
     expect(md).not.toContain('steps (offered rates) differs');
     expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
+    // a run with no step of data (interrupted in preflight) has no peak, not a peak of 0
+    const none = { ...A, steps: [], peakPerSec: 0, peakStep: null, kneeStep: null, capacityPerSec: null };
+    expect(renderCompare(none, B)).toMatch(/\| Peak \| – \| [\d.,]+ req\/s \| – \|/);
     // B's steps scale linearly up to its knee: the USL's peak lies far past them, marked and not compared
     expect(B.models!.usl).toMatchObject({ extrapolated: true });
     expect(md).toMatch(/\| USL predicted peak \| – \| [\d.,]+ req\/s \(extrapolated\) \| – \|/);
