@@ -39,7 +39,9 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
     expect(text).toContain(
       '   1     100        0 s  8-62 s                      5400  p50 p90 p99 (p99.9 needs 30000)',
     );
-    expect(text).toContain('at most 1 min 33 s of load (1 min 2 s of steps + warmup up to 31 s, its 1 s ramp included)');
+    expect(text).toContain(
+      'at most 1 min 33 s of load (1 min 2 s of steps + warmup up to 31 s, its 1 s ramp included)',
+    );
   });
 
   it('says when the warmup is disabled and leaves its time out', () => {
