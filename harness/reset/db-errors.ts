@@ -46,6 +46,13 @@ export function connectError(err: unknown, o: { who: string; resolved: Resolved;
       `start the server, or correct the host and port in ${env}`,
       'db-unreachable',
     );
+  // pg asked for a SCRAM password by a URL with none: its own words ("client password must be a string") name no fix
+  if (/client password must be a string/i.test(text))
+    return make(
+      `${server} asks user "${r.user}" for a password, and ${env} gives none`,
+      `put the password in ${env} (postgres://user:password@host:port/database; the password is never printed)`,
+      'db-login-refused',
+    );
   if (LOGIN.has(code))
     return make(
       `${server} refused the login of user "${r.user}" (${text})`,
@@ -60,8 +67,8 @@ export function connectError(err: unknown, o: { who: string; resolved: Resolved;
     );
   if (isTimeout(err, code))
     return make(
-      `${server} did not accept a connection within ${o.timeoutS} s (${text})`,
-      `check that the server is up and reachable from this machine, or raise the timeoutS of ${who}`,
+      `${server} did not complete a login within ${o.timeoutS} s (${text})`,
+      `check that ${env} names the database's own port (a service of another kind there, such as HTTP, accepts the connection and never answers as the database), that the server is up and reachable from this machine, or raise the timeoutS of ${who}`,
       'db-timeout',
     );
   return make(
