@@ -5,6 +5,8 @@
  */
 export class Interrupt {
   interrupted = false;
+  /** Set once the stages are over (the load ended; only the report is left): a signal then interrupts nothing. */
+  loadEnded = false;
   private readonly listeners = new Set<() => void>();
 
   trigger(): void {
@@ -24,21 +26,40 @@ export class Interrupt {
   }
 }
 
-export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => void): () => void {
-  const handler = (sig: NodeJS.Signals) => {
+/**
+ * What a first SIGINT or SIGTERM does: hands both signals back to the OS (`uninstall`), says what
+ * happens, and stops the load, unless the load has already ended.
+ */
+export function signalHandler(
+  interrupt: Interrupt,
+  log: (s: string) => void,
+  uninstall: () => void,
+): (sig: NodeJS.Signals) => void {
+  return (sig) => {
     // The second signal must work even while the main thread is busy (rendering the report can hold
     // it for a second or more): hand both signals back to the OS, whose default ends the process at
     // once (exit status 128 + signal, 130 for Ctrl-C). The store survives any moment of exit.
     uninstall();
+    if (interrupt.loadEnded) {
+      // the run is complete and its report on the way: nothing to stop, and the run stays complete
+      log(
+        `\n${sig}: the load has ended; writing the report (press Ctrl-C again to exit at once; runs/ keeps every second)`,
+      );
+      return;
+    }
     log(
       `\n${sig}: stopping the load and writing the report (press Ctrl-C again to exit at once; runs/ keeps every second recorded so far)`,
     );
     interrupt.trigger();
   };
+}
+
+export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => void): () => void {
   const uninstall = () => {
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };
+  const handler = signalHandler(interrupt, log, uninstall);
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return uninstall;

@@ -116,6 +116,8 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     error.message = scrub(error.message);
     if (error.stack) error.stack = scrub(error.stack);
   } finally {
+    // from here a signal stops nothing: the status and the exit code are the run's as it ended
+    o.interrupt.loadEnded = true;
     cap.disarm();
     await engine.current?.close();
     store.update({
@@ -124,8 +126,9 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     });
     store.close();
   }
+  const interrupted = o.interrupt.interrupted;
   const result = await writeReports(store.dir);
-  const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
+  const exitCode = error ? error.exitCode : interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }
 
