@@ -25,7 +25,7 @@ import {
   verdictBrief,
 } from './cells.ts';
 import { howToReadTerms, termText } from './how-to-read.ts';
-import { warningTexts } from './warning-text.ts';
+import { capacityCaveats, warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
 import { serverLatencyTexts } from './server-latency.ts';
@@ -46,6 +46,7 @@ export function headerHtml(run: RunResult): string {
     `<header>\n<h1>plateau run ${esc(run.runId)}</h1>`,
     ...banners(run),
     `<p class="capacity">Capacity: <strong>${esc(capacityText(run))}</strong></p>`,
+    ...capacityCaveats(run).map((c) => `<p class="banner">But ${esc(c)}</p>`),
     `<p><strong>Stop reason: ${esc(run.stopReason)}</strong>: ${esc(run.stopDetail)}</p>`,
     `<p class="meta">Peak ${esc(peakText(run))} · target <code>${esc(run.target)}</code> · engine ${esc(run.engine)} · started ${esc(run.startedAt)}</p>`,
     colocationHtml(run),

@@ -25,7 +25,7 @@ import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';
 import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
 import { sloSection } from './slo-markdown.ts';
-import { warningTexts } from './warning-text.ts';
+import { capacityCaveats, warningTexts } from './warning-text.ts';
 import { downstreamsSection } from './markdown-downstreams.ts';
 import { distributionSection } from './markdown-distribution.ts';
 
@@ -40,6 +40,7 @@ function headerSection(run: RunResult): string[] {
   out.push(
     `**Capacity: ${mdCell(capacityText(run))}**`,
     '',
+    ...capacityCaveats(run).flatMap((c) => [`> **But** ${mdCell(c)}`, '']),
     `**Stop reason: ${mdCell(run.stopReason)}**: ${mdCell(run.stopDetail)}`,
     '',
     `Peak: ${mdCell(peakText(run))}. Target: ${mdCell(run.target)}. Engine: ${mdCell(run.engine)}. Started: ${mdCell(run.startedAt)}.`,

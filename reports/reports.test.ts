@@ -422,3 +422,27 @@ describe('the Stages tables', () => {
     );
   });
 });
+
+describe('an entry that failed while the run held', () => {
+  it('is said under the capacity in every headline (the terminal, report.md, report.html), not only among the warnings', () => {
+    const failing: RunResult = {
+      ...run,
+      warnings: [
+        ...run.warnings,
+        {
+          code: 'names-failing',
+          step: null,
+          figures: { name: 'get b', steps: [1, 2, 3], errorRate: 1, transaction: false },
+        },
+      ],
+    };
+    const said = /"get b" failed 100% of its requests in steps 2-4, which held on the run's arrivals as a whole/;
+    const table = renderPlateauTable(failing);
+    expect(table).toMatch(/\ncapacity {2}.*\n {10}but "get b" failed 100%/);
+    expect(table).toMatch(said);
+    expect(renderMarkdown(failing)).toMatch(/\*\*Capacity: .*\*\*\n\n> \*\*But\*\* "get b" failed 100%/);
+    expect(renderHtml(failing, [])).toMatch(/<p class="banner">But &quot;get b&quot; failed 100%/);
+    // a run without such an entry: no "but"
+    expect(renderPlateauTable(run)).not.toMatch(/ but /);
+  });
+});

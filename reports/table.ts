@@ -17,6 +17,7 @@ import {
 } from './cells.ts';
 import { nameOrder, namesKneeSentence } from './names-text.ts';
 import { sloLines } from './slo-text.ts';
+import { capacityCaveats } from './warning-text.ts';
 
 interface Column {
   header: string;
@@ -115,6 +116,7 @@ export function renderPlateauTable(run: RunResult): string {
   lines.push(
     '',
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
+    ...capacityCaveats(run).map((c) => `          but ${oneLine(c, 400)}`),
     ...sloLines(run),
     `stop      ${run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason)}: ${oneLine(run.stopDetail, 400)}`,
   );

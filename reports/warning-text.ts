@@ -173,3 +173,13 @@ export function warningTexts(
 ): string[] {
   return run.warnings.map((w) => warningText(w, run));
 }
+
+/**
+ * The warnings that qualify the capacity itself, shown under it in every headline: an entry of the
+ * mix that failed while the run held on its arrivals as a whole (the capacity is the others').
+ */
+export function capacityCaveats(
+  run: Pick<RunResult, 'steps' | 'warnings' | 'traffic'> & Partial<Pick<RunResult, 'rules'>>,
+): string[] {
+  return run.warnings.filter((w) => w.code === 'names-failing').map((w) => warningText(w, run));
+}
