@@ -190,6 +190,20 @@ describe('classifyFailure', () => {
       /start the k6 script's stages lower/,
     );
   });
+  it('drops where no request succeeded (every one timed out): the target is the limit, said without a tail it has not', () => {
+    const hung = stepResult({
+      dropped: 120,
+      verdict: 'fails',
+      latency: [{ q: 99, valueMs: null, n: 0, reliable: false }],
+    });
+    const c = classifyFailure(hung, baseline, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /, but none of its requests succeeded: every one failed or timed out: the target is the limit/,
+    );
+    expect(c.detail).not.toMatch(/tail grew/);
+  });
+
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
     expect(c.generatorBound).toBe(false);

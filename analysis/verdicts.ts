@@ -170,7 +170,12 @@ export function generatorLimitedText(sym: Symptom, s: StepResult): string {
 }
 
 /** Is the target's tail low in step s, relative to the baseline step? */
-function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: number): { low: boolean; text: string } {
+function tailLow(
+  s: StepResult,
+  baseline: StepResult,
+  rttMs: number,
+  factor: number,
+): { low: boolean; text: string; grew?: false } {
   if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
     const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
     return {
@@ -180,6 +185,9 @@ function tailLow(s: StepResult, baseline: StepResult, rttMs: number, factor: num
   }
   const a = p99(s);
   const b = p99(baseline);
+  // no success at all in s (every request failed or timed out): the target failed them, whatever a tail would say
+  if (a === null && b !== null)
+    return { low: false, text: 'none of its requests succeeded: every one failed or timed out', grew: false };
   if (a === null || b === null) return { low: false, text: 'no latency to judge the tail' };
   const tail = a - rttMs;
   const base = Math.max(b - rttMs, 0.1);
@@ -259,7 +267,7 @@ export function classifyFailure(
       symptom,
       symptomCode,
       needsVUs: false,
-      detail: `${symptom}, but the target's tail grew (${tail.text}): the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
+      detail: `${symptom}, but ${tail.grew === false ? tail.text : `the target's tail grew (${tail.text})`}: the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
     };
   if (notTheDrops) return notTheDrops;
   return {
