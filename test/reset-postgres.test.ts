@@ -94,6 +94,10 @@ describe.skipIf(!BIN)(`SQL reset on PostgreSQL${SKIP}`, () => {
       'TRUNCATE refused: database "plateau_test" does not match guard.databasePattern /^staging-/',
     );
     expect(err.message).toContain('table "audit" is not in reset guard.tables');
+    // each problem with its own fix; the hint says so instead of one fix for all
+    expect(err.message).toContain('/^staging-/: point the URL at a database whose name matches');
+    expect(err.message).toContain('[orders, accounts]: add it there if the reset is meant to change it');
+    expect(err.hint).toMatch(/^each problem above says its fix/);
     expect(err.exitCode).toBe(3);
     expect(await pg.query('SELECT count(*) FROM orders')).toEqual([['2']]);
   });

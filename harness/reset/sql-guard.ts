@@ -59,7 +59,9 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
     const tables = tablesOf(text);
     for (const t of tables) {
       if (!allowed.has(t))
-        problems.push(`${where}: table "${t}" is not in reset guard.tables [${guard.tables.join(', ')}]`);
+        problems.push(
+          `${where}: table "${t}" is not in reset guard.tables [${guard.tables.join(', ')}]: add it there if the reset is meant to change it`,
+        );
     }
     const admin = ADMIN_VERBS.includes(verb);
     if (admin && tables.length === 0 && !guard.allowAdmin) {
@@ -69,7 +71,7 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
     }
     if ((DESTRUCTIVE.has(verb) || admin) && !new RegExp(guard.databasePattern).test(databaseName)) {
       problems.push(
-        `${where}: ${verb} refused: database "${databaseName}" does not match guard.databasePattern /${guard.databasePattern}/`,
+        `${where}: ${verb} refused: database "${databaseName}" does not match guard.databasePattern /${guard.databasePattern}/: point the URL at a database whose name matches (a staging or test one), or widen the pattern only if this database is one`,
       );
     }
   });

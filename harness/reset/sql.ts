@@ -136,7 +136,7 @@ export async function runSqlReset(driver: SqlDriver, statements: string[], guard
   if (problems.length) {
     throw new PlateauError(
       `the SQL reset was refused by its guard (nothing ran):\n  - ${problems.join('\n  - ')}`,
-      'list the tables in reset guard.tables, or run it only against a database whose name matches guard.databasePattern',
+      'each problem above says its fix: the guard keeps a reset from changing a database or tables it was not meant for',
       'reset-guard',
       EXIT.preflight,
     );
