@@ -4,8 +4,8 @@
  * below zero), a second written twice byte for byte (a copied block of lines, which the analysis
  * would sum into twice the throughput), or the file missing or emptied under a run that ran its
  * steps is damage, not a crash. Refused before any output is rebuilt, so a good report is never
- * overwritten by one read from a broken store. A torn line (the process died mid-write) is
- * skipped and counted, as before.
+ * overwritten by one read from a broken store. A torn last line (the process died mid-write) is
+ * skipped and counted, as before; a line before it that is not a record is damage too.
  */
 import fs from 'node:fs';
 import { z } from 'zod';
@@ -48,18 +48,26 @@ export function readBuckets(file: string, ranSteps: boolean): { items: BucketRec
   const firstSeen = new Map<string, number>();
   let torn = 0;
   const lines = fs.readFileSync(file, 'utf8').split('\n');
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last]!.trim() === '') last--;
+  // only the last line can be torn by a process that died writing it: one before it is damage
+  const tornAt = (i: number, what: string) => {
+    if (i !== last)
+      throw damaged(file, `line ${i + 1} is ${what}, and only the last line can be cut by a run that died`);
+    torn++;
+  };
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch {
-      torn++;
+      tornAt(i, 'not JSON');
       return;
     }
     // a line that parses but is no object (a torn line that happens to be a number) counts as torn
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      torn++;
+      tornAt(i, 'not a record');
       return;
     }
     const shape = bucketShape.safeParse(v);
