@@ -5,7 +5,7 @@
  * html-sections.ts, so both say the same thing.
  */
 import { fmtMs, fmtRate } from '../analysis/format.ts';
-import type { RunResult } from '../analysis/types.ts';
+import type { RunResult, StepResult } from '../analysis/types.ts';
 import { attemptFlags, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
@@ -89,7 +89,7 @@ export function serverText(run: RunResult): TextSection | null {
     title: 'Server-side view',
     paragraphs: [
       {
-        text: "The target's own metrics, read at each steady window's edges. Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.",
+        text: `${serverSourceText(withServer)} Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.`,
       },
     ],
     table: {
@@ -105,9 +105,29 @@ export function serverText(run: RunResult): TextSection | null {
       ],
       rows,
     },
-    items: withServer.map((s) => `step ${s.index + 1}: ${s.crossCheck!.detail}`),
+    items: withServer.map((s) => `step ${s.index + 1}${viaPromqlText(s)}: ${s.crossCheck!.detail}`),
   };
 }
+
+/** Where the server's figures came from: the direct readings at the window's edges, or PromQL. */
+function serverSourceText(steps: readonly StepResult[]): string {
+  const promql = steps.filter((s) => s.server?.source === 'promql').length;
+  if (promql === 0) return "The target's own metrics, read at each steady window's edges.";
+  const through =
+    "through PromQL, over the scrapes Prometheus holds inside each steady window, from the first to the last (each step's span below)";
+  return promql === steps.length
+    ? `The target's own metrics ${through}.`
+    : `The target's own metrics ${through} where Prometheus held two of them; else read directly at the window's edges.`;
+}
+
+/** " (through PromQL, 4.37-5.37 s of the 4-6 s window)" for a step read through PromQL; empty otherwise. */
+function viaPromqlText(s: StepResult): string {
+  const w = s.server;
+  if (w?.source !== 'promql') return '';
+  return ` (through PromQL, ${w.fromS.toFixed(2)}-${w.toS.toFixed(2)} s of the ${fmtSeconds(s.steadyStartS)}-${fmtSeconds(s.steadyEndS)} s window)`;
+}
+
+const fmtSeconds = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 
 /** A text section as Markdown lines, every string escaped; none when the section is empty. */
 export function mdSection(t: TextSection | null): string[] {

@@ -4,6 +4,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { renderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
+import { serverSection } from './markdown-verdicts.ts';
 import { renderHtml } from './html.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
@@ -444,5 +445,47 @@ describe('an entry that failed while the run held', () => {
     expect(renderHtml(failing, [])).toMatch(/<p class="banner">But &quot;get b&quot; failed 100%/);
     // a run without such an entry: no "but"
     expect(renderPlateauTable(run)).not.toMatch(/ but /);
+  });
+});
+
+describe('the server-side view', () => {
+  it('says when its figures came through PromQL, and over which span of each steady window', () => {
+    const viaPromql: RunResult = {
+      ...run,
+      steps: run.steps.map((s) => ({
+        ...s,
+        server: {
+          source: 'promql' as const,
+          fromS: s.steadyStartS + 0.37,
+          toS: s.steadyStartS + 1.37,
+          throughputPerSec: s.throughputPerSec,
+          meanMs: 4.28,
+          maxMs: null,
+          poolActiveMax: null,
+          poolPendingMax: null,
+          poolMax: null,
+        },
+        crossCheck: {
+          verdict: 'consistent' as const,
+          detail: 'server counted as the client did',
+          clientPerSec: s.throughputPerSec,
+          serverPerSec: s.throughputPerSec,
+          clientMeanMinusRttMs: 4.3,
+          serverMeanMs: 4.28,
+        },
+      })),
+    };
+    const md = serverSection(viaPromql).join('\n');
+    expect(md).toContain("The target's own metrics through PromQL, over the scrapes Prometheus holds inside each");
+    const s = viaPromql.steps[0];
+    expect(md).toContain(
+      `step 1 (through PromQL, ${(s.steadyStartS + 0.37).toFixed(2)}-${(s.steadyStartS + 1.37).toFixed(2)} s of the ${s.steadyStartS}-${s.steadyEndS} s window): server counted`,
+    );
+    // read directly: as before, no PromQL anywhere
+    const direct: RunResult = {
+      ...viaPromql,
+      steps: viaPromql.steps.map((x) => ({ ...x, server: { ...x.server!, source: 'scrape' as const } })),
+    };
+    expect(serverSection(direct).join('\n')).not.toContain('PromQL');
   });
 });
