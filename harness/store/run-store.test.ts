@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPlan, buildRecords, type FakeRunSpec } from '../../analysis/testing/builders.ts';
 import { PlateauError } from '../errors.ts';
 import { RunStore, loadRun, type RunMeta } from './run-store.ts';
@@ -250,5 +250,19 @@ describe('loadRun refuses a buckets.ndjson damaged after the run, naming the lin
     // a second split across an engine's legs is two records that differ: summed by the analysis, as before
     const dir = runEdited((l) => [...l, l[2].replace(/"started":(\d+)/, '"started":1')]);
     expect(loadRun(dir).records).toHaveLength(buildRecords(SPEC).length + 1);
+  });
+});
+
+describe('a run id names one run', () => {
+  it('two runs started at once with one run id: the second is refused, even past the existence check', () => {
+    const first = RunStore.create(root, meta({ runId: 'twin' }));
+    first.close();
+    // the second run checked before the first made its directory: its mkdir must still refuse
+    const exists = vi.spyOn(fs, 'existsSync').mockReturnValueOnce(false);
+    try {
+      expect(() => RunStore.create(root, meta({ runId: 'twin' }))).toThrow(/run id "twin" was used before: .* exists/);
+    } finally {
+      exists.mockRestore();
+    }
   });
 });

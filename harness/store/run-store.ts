@@ -100,19 +100,23 @@ export class RunStore {
     const base = secretScrubber([], process.env);
     const scrubAll: Scrub = scrub ? (text) => base(scrub(text)) : base;
     const dir = path.resolve(outDir, meta.runId);
-    if (fs.existsSync(dir)) {
-      throw new PlateauError(
+    const reused = () =>
+      new PlateauError(
         `run id "${meta.runId}" was used before: ${dir} exists`,
         'choose another --run-id (or leave it out for a fresh one); a run id names one run only',
         'run-id-reused',
         EXIT.preflight,
       );
-    }
+    if (fs.existsSync(dir)) throw reused();
     let store: RunStore;
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      // the parents as needed, the run's own directory made here or refused: two runs started at
+      // once with one run id cannot both pass the check above and share a directory
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      fs.mkdirSync(dir);
       store = new RunStore(dir, meta, scrubAll);
     } catch (err) {
+      if ((err as { code?: string }).code === 'EEXIST') throw reused();
       // Before any load: an unwritable or full store would lose the run (ENOTDIR, EACCES, EROFS, ENOSPC).
       const code = (err as { code?: string }).code ?? (err as Error).message;
       throw new PlateauError(
