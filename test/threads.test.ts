@@ -61,7 +61,7 @@ describe.skipIf(cpus < 2 || cpus > 8)(
       const r = await runQuietly(config('threads-one'));
       expect(r.exitCode).toBe(0);
       const stage = r.result.stages.find((s) => s.name === 'threads')!;
-      expect(stage.status).toBe('pass');
+      expect(stage.status, stage.detail).toBe('pass');
       expect(stage.detail).toMatch(new RegExp(`the steps run on 1 of the ${cpus} threads`));
       expect(stage.threads).toEqual({ kept: 1, of: cpus });
       expect(r.lines.join('')).toContain(`engine: native (1 of ${cpus} worker threads)`);
