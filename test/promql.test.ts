@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { EXIT, PlateauError } from '../harness/errors.ts';
 import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
+import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
 import { queryWindow, rawSamples, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
 import {
@@ -285,6 +286,28 @@ describe('PromQL path against a real Prometheus server', () => {
     await tap?.close();
     await demo?.close();
   }, 30_000);
+
+  it.skipIf(!hasPrometheus)(
+    `preflight notes a scrape interval too long for the steady window, and none where two scrapes fit it${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      // the request series, scraped a few times (a series is born at its first request)
+      const load = steadyOrders(demo!, 50, agent!);
+      await sleep(3_000);
+      await load.stop();
+      await prom!.waitForScrapeAfter(Date.now());
+      const config = (holdS: number) =>
+        ({
+          metrics: { prometheus: { url: prom!.url }, requests: ORDERS },
+          steps: { holdS },
+        }) as unknown as PlateauConfig;
+      // a 10 s hold settles 5 s: a 5 s window holds five 1 s scrapes
+      expect(await checkScrapeInterval(config(10))).toBeNull();
+      // a 2 s hold settles 1 s: a 1 s window holds one
+      expect(await checkScrapeInterval(config(2))).toMatch(
+        /^note: Prometheus scrapes http_server_requests_seconds_count\{.*\} every 1\.0 s, and a steady window is 1 s: fewer than two scrapes fall in it/,
+      );
+    },
+  );
 
   it.skipIf(!hasPrometheus)(
     `gives the throughput and mean of the very scrapes it stored, over a steady window${hasPrometheus ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,

@@ -18,6 +18,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
 import { checkDisk, checkOpenFiles } from './generator-limits.ts';
 import { explainConnectError } from './connect-errors.ts';
+import { checkScrapeInterval } from './scrape-check.ts';
 import { lookAlike, metricNames, presetsExposed, unitMeanProblem, unitNameProblem } from './metrics-check.ts';
 import { parsePromText, sumOf } from '../metrics/prom-text.ts';
 import { requestSeriesOf, requestSeriesText } from '../../analysis/request-series.ts';
@@ -52,7 +53,14 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   if (p.config.metrics?.url) evidence.push(await checkRequestSeries(p.config, performance.now() - sentAt));
   const downstreams = await checkDownstreams(p.config);
   if (downstreams) evidence.push(downstreams);
-  return { value: undefined, detail: `${evidence.length} checks passed`, evidence };
+  // said on the stage's line, where the user reads it before the load
+  const sparse = await checkScrapeInterval(p.config);
+  if (sparse) evidence.push(sparse);
+  return {
+    value: undefined,
+    detail: `${evidence.length - (sparse ? 1 : 0)} checks passed${sparse ? `; ${sparse}` : ''}`,
+    evidence,
+  };
 }
 
 function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): void {
