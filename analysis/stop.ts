@@ -255,8 +255,12 @@ export function summarizeStop(
 }
 
 /**
- * The stop of a run whose failing step (the attempt it stopped on) failed mostly of refused
- * connections: the target went away, which says nothing of what it sustains. Null otherwise.
+ * The stop of a run whose failing step failed of refused connections: every failed attempt at its
+ * rate failed mostly of them, and they explain the failure (served, the refused requests would
+ * have carried delivery to its bound). The target went away: it stopped, crashed or restarted,
+ * perhaps under this load, which says nothing of where its throughput levels off. Null otherwise,
+ * so a few refusals among a saturated target's failures, or an attempt that failed of 503s before
+ * the target fell over, keep the limit they found.
  */
 function unreachableReason(
   steps: readonly StepResult[],
@@ -264,14 +268,22 @@ function unreachableReason(
   held: number | null,
   rules: Rules,
 ): { stopReason: StopReason; stopDetail: string } | null {
+  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
+  if (attempts.length === 0 || !attempts.every((s) => refusalsFailedIt(s, rules.deliveryMin))) return null;
   const last = confirmingAttempt(steps, bad);
-  const refused = refusedDominates(last);
-  if (refused === null) return null;
+  const refused = refusedDominates(last)!;
   const unit = unitOf(rules);
   return {
     stopReason: 'target-unreachable',
-    stopDetail: `${stepName(last, unit)} failed of refused connections: ${fmtInt(refused.refused)} of its requests (${fmtPercent(refused.share)} of its failures) found nothing listening at the target, which stopped or restarted during it; that is an outage, not a capacity: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; rerun once the target is up`,
+    stopDetail: `${stepName(last, unit)} failed of refused connections: ${fmtInt(refused.refused)} of its requests (${fmtPercent(refused.share)} of its failures) found nothing listening at the target, which stopped, crashed or restarted during it (perhaps under this load); that is an outage, not a plateau: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; rerun once the target is up (and read its logs if it fell over under the load)`,
   };
+}
+
+/** The step's failures are mostly refusals, and served they would have carried its delivery to the bound. */
+function refusalsFailedIt(s: StepResult, deliveryMin: number): boolean {
+  const refused = refusedDominates(s);
+  if (refused === null || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
+  return (s.throughputPerSec + refused.refused / s.steadyS) / s.ratePerSec >= deliveryMin;
 }
 
 /** A step that failed at the target's hand (not the generator's, not inconclusive). */

@@ -114,7 +114,7 @@ function throttledShare(s: StepResult): number | null {
 function reconnectWarning(s: StepResult): Symptom[] {
   const refused = s.errors.refused ?? 0;
   // refused connections are the target gone, not kept-alive connections closed: refusedWarning says so
-  if (refused > 0 && refused >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0)) return [];
+  if (refusedWarning(s).length > 0 && refused >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0)) return [];
   if (s.reconnects == null || s.completed === 0 || s.reconnects / s.completed < RECONNECT_SHARE_WARN) return [];
   return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, completed: s.completed } }];
 }

@@ -101,12 +101,12 @@ describe('decideGate', () => {
     const short = decideGate(heldTo(300), BASE, 0.05);
     expect([short.status, short.exitCode]).toEqual(['invalid', 3]);
     expect(short.reasons.join('\n')).toMatch(
-      /^every step held but the run's top rate 300 req\/s is below the baseline capacity 4\d\d\.\d req\/s: it shows at least 300\.0 req\/s, not where it stops; raise the top rate \(--max-rate\) above the baseline's$/,
+      /^every step held up to the run's top rate 300 req\/s \(at least 300\.0 req\/s\), short of the baseline's knee at 400 req\/s \(capacity 4\d\d\.\d req\/s\): it shows no limit to compare; raise the top rate \(--max-rate\) past the baseline's knee$/,
     );
     // against a baseline that was itself a lower bound, the same
     const baseAtLeast = heldTo(400);
     expect(decideGate(heldTo(300), baseAtLeast, 0.05).status).toBe('invalid');
-    expect(decideGate(heldTo(300), baseAtLeast, 0.05).reasons[0]).toContain('baseline capacity at least 400.0 req/s');
+    expect(decideGate(heldTo(300), baseAtLeast, 0.05).reasons[0]).toContain('(capacity at least 400.0 req/s)');
     // reaching the baseline, or within the tolerance or a step of it, a lower bound passes
     expect(decideGate(heldTo(400), BASE, 0.05).status).toBe('pass');
     expect(decideGate(heldTo(400), baseAtLeast, 0.05).status).toBe('pass');
@@ -272,6 +272,13 @@ function sloRun(kneePerSec: number, withinPerSec: number, slo: SloConfig | null 
 }
 const onSlo = (run: RunResult, baseline: RunResult, tolerance = 0.05) =>
   decideGate(run, baseline, tolerance, NAME_REGRESSION_THRESHOLDS, 'slo');
+
+describe('--on slo: a run stopped by its plateau is no lower bound', () => {
+  it('its plateau fell to 200 with every holding step within the objective: a regression, not "raise the top rate" (a review found exit 3)', () => {
+    const d = onSlo(sloRun(200, 600), sloRun(400, 400));
+    expect([d.status, d.exitCode]).toEqual(['regression', 1]);
+  });
+});
 /** The plateau at 400 req/s, every holding step within 300 ms: at least 400 within the objective. */
 const SLO_BASE = sloRun(400, 400);
 

@@ -230,12 +230,18 @@ export function decideGate(
   const unit = sharedRateUnit(run.traffic, baseline.traffic);
   const kneeDrop = base.ratePerSec - current.ratePerSec;
   const capDrop = baseCap - cap;
-  // A run whose every step held sustained at least its top rate, maybe much more: it shows no
-  // regression, however far below the baseline it stopped (one step below it read "regressed").
-  if (current.lowerBound && kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
+  // A run whose every planned step held sustained at least its top rate, maybe much more: it shows
+  // no regression, however far below the baseline it stopped (one step below it read "regressed").
+  // Not one stopped by its plateau (--on slo's "at least" is then the objective's, capped by it).
+  if (
+    current.lowerBound &&
+    run.stopReason === 'max-rate-reached' &&
+    kneeDrop >= stepPerSec &&
+    capDrop > tolerance * baseCap
+  ) {
     const held = on === 'slo' ? 'every holding step met the objective' : 'every step held';
     return invalid(common, [
-      `${held} but the run's top rate ${fmtTarget(topRate)} ${unit} is below the baseline ${label} ${atLeastText(base)}${fmtRate(baseCap)} ${unit}: it shows at least ${fmtRate(cap)} ${unit}, not where it stops; raise the top rate (--max-rate) above the baseline's`,
+      `${held} up to the run's top rate ${fmtTarget(topRate)} ${unit} (at least ${fmtRate(cap)} ${unit}), short of the baseline's knee at ${fmtTarget(base.ratePerSec)} ${unit} (${label} ${atLeastText(base)}${fmtRate(baseCap)} ${unit}): it shows no limit to compare; raise the top rate (--max-rate) past the baseline's knee`,
     ]);
   }
   if (current.perSec === null && (run.steps[0]?.ratePerSec ?? 0) > baseCap) {
