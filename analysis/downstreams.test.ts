@@ -327,30 +327,6 @@ describe('the direct readings nearest the window edges', () => {
   });
 });
 
-describe('PromQL windows that read no ops', () => {
-  it('fall back to the direct readings where the run took them, with the reason; else stay empty', () => {
-    const why = downstreamProblem('redis', 'Prometheus holds 1 sample of redis_commands_processed_total inside ...');
-    const promql: PromqlWindow[] = [
-      {
-        index: 0,
-        attempt: 1,
-        window: serverWith(0),
-        downstreams: { redis: { source: 'promql', fromS: 10, toS: 20, ops: null, problems: [why] } },
-      },
-    ];
-    const step = stepResult({ index: 0, steadyStartS: 10, steadyEndS: 20, throughputPerSec: 100 });
-    const samples = [9.9, 20.1].map((tS, i) =>
-      emptySample(tS, { downstreams: { redis: { ops: 1000 * (i + 1), saturation: null } } }),
-    );
-    const direct = analyzeDownstreams({ declared: [REDIS], steps: [step], samples, promql, kneeStep: null })!;
-    expect(direct.steps[0].downstreams![0]).toMatchObject({ opsPerSec: expect.closeTo(1000 / 10.2, 6) });
-    expect(direct.results[0].problems).toEqual([`through PromQL: ${why}; shown: the direct readings`]);
-    const none = analyzeDownstreams({ declared: [REDIS], steps: [step], samples: [], promql, kneeStep: null })!;
-    expect(none.steps[0].downstreams![0].opsPerSec).toBeNull();
-    expect(none.results[0].problems).toEqual([why]);
-  });
-});
-
 describe('warnings', () => {
   const codes = (ws: Symptom[]) => ws.map((w) => w.code);
 

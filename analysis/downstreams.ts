@@ -28,7 +28,6 @@ import { downstreamVerdict, evidenceOf, successfulRequestsPerSec } from './downs
 import { scrapeDownstreamWindow } from './downstream-window.ts';
 import { byCodePoint } from './format.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { withPromqlReason } from './server.ts';
 import { decidingSteps } from './stop.ts';
 import type {
   AnalyzeInput,
@@ -106,14 +105,12 @@ export function analyzeDownstreams(input: DownstreamsInput): DownstreamAnalysis 
 }
 
 function windowOf(input: DownstreamsInput, s: StepResult, name: string): DownstreamWindow | null {
-  const pq = input.promql?.find((w) => w.index === s.index && w.attempt === (s.attempt ?? 1))?.downstreams?.[name];
-  const scraped = () => scrapeDownstreamWindow(input.samples, STEPS_PHASE, name, s.steadyStartS, s.steadyEndS);
-  if (pq === undefined) return scraped();
-  if (pq.ops !== null) return pq;
-  // PromQL read no ops there (too few scrapes inside the window): the direct readings, if the run took any, with its reason
-  const direct = scraped();
-  if (direct === null || direct.ops === null) return pq;
-  return withPromqlReason(direct, pq.problems);
+  // with metrics.prometheus a downstream is read through PromQL only (it lives on its exporter, which
+  // the run does not scrape): a window with too few scrapes stays empty, its problem saying why
+  const pq = input.promql?.find((w) => w.index === s.index && w.attempt === (s.attempt ?? 1));
+  return (
+    pq?.downstreams?.[name] ?? scrapeDownstreamWindow(input.samples, STEPS_PHASE, name, s.steadyStartS, s.steadyEndS)
+  );
 }
 
 /** One downstream over one step's window (the formulas of the file comment). */

@@ -8,7 +8,14 @@ import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
 import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
-import { queryWindow, rawSamples, selector, windowFromSamples, type RawSeries } from '../harness/metrics/promql.ts';
+import {
+  mostInWindow,
+  queryWindow,
+  rawSamples,
+  selector,
+  windowFromSamples,
+  type RawSeries,
+} from '../harness/metrics/promql.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -61,6 +68,22 @@ describe('PromQL window arithmetic (pure)', () => {
     const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 0);
     expect(w).toMatchObject({ source: 'promql', fromS: 1, toS: 3, throughputPerSec: (200 + 0) / 2 });
     expect(w.meanMs).toBeCloseTo((2.0 / 200) * 1000, 10);
+  });
+
+  it('reads no rate from replicas scraped once each inside the window at staggered offsets (a review read 0 req/s there)', () => {
+    const count = [
+      series({ instance: 'a' }, [
+        [88_000, 1000],
+        [103_000, 2500],
+      ]),
+      series({ instance: 'b' }, [
+        [86_000, 900],
+        [101_000, 2400],
+      ]),
+    ];
+    const w = windowFromSamples({ ...none, count, sum: [] }, 100_000, 105_000, 0);
+    expect(w.throughputPerSec).toBeNull();
+    expect(mostInWindow(count, 100_000, 105_000)).toBe(1);
   });
 
   it('counts a counter reset as Prometheus does, and a series born inside the window from 0', () => {

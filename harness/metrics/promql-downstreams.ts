@@ -24,7 +24,7 @@
 import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts';
 import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
+import { mostInWindow, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
 
 export interface DownstreamRaw {
   /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
@@ -101,7 +101,8 @@ export function downstreamWindowOf(
   const missing = (name: string, field: string, series: readonly RawSeries[] = [], inWindow = 0) =>
     say(tooFewSamplesText(name, series, inWindow, fromMs, toMs, `metrics.downstreams' ${field}`));
   const reset = { hit: false };
-  if (new Set(times).size < 2) missing(d.ops, 'ops', raw.ops, new Set(times).size);
+  const most = mostInWindow(raw.ops, fromMs, toMs);
+  if (most < 2) missing(d.ops, 'ops', raw.ops, most);
   else {
     const tFirst = Math.min(...times);
     const tLast = Math.max(...times);
@@ -116,7 +117,8 @@ export function downstreamWindowOf(
   }
   if (raw.latencySum && raw.latencyCount) {
     const own = raw.latencyCount.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
-    if (new Set(own).size < 2) missing(`${d.latency}_count`, 'latency', raw.latencyCount, new Set(own).size);
+    const mostOwn = mostInWindow(raw.latencyCount, fromMs, toMs);
+    if (mostOwn < 2) missing(`${d.latency}_count`, 'latency', raw.latencyCount, mostOwn);
     else {
       const [first, last] = [Math.min(...own), Math.max(...own)];
       w.latencySumS = sumDeltas(raw.latencySum, fromMs, first, last, reset);

@@ -190,11 +190,18 @@ export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> 
     o.toMs,
     o.t0EpochMs ?? 0,
   );
-  const inWindow = new Set(count.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= o.fromMs && t <= o.toMs)));
+  const most = mostInWindow(count, o.fromMs, o.toMs);
   const problems = [
-    ...(inWindow.size < 2
+    ...(most < 2
       ? [
-          `${tooFewSamplesText(selector(r.count, r.labels), count, inWindow.size, o.fromMs, o.toMs, 'metrics.requests (preset, name, labels)')}; the server's figures are missing`,
+          tooFewSamplesText(
+            selector(r.count, r.labels),
+            count,
+            most,
+            o.fromMs,
+            o.toMs,
+            'metrics.requests (preset, name, labels)',
+          ),
         ]
       : []),
     ...(w.problems ?? []),
@@ -220,6 +227,15 @@ export interface WindowSamples {
   active: RawSeries[] | null;
   pending: RawSeries[] | null;
   poolMax: RawSeries[] | null;
+}
+
+/**
+ * The most samples inside [fromMs, toMs] of any one series (0 when none has one there): a rate
+ * needs two of a series. Several replicas scraped at staggered offsets, one sample each, give
+ * distinct times across series but no delta of any one of them.
+ */
+export function mostInWindow(series: readonly RawSeries[], fromMs: number, toMs: number): number {
+  return Math.max(0, ...series.map((x) => x.samples.filter(([t]) => t >= fromMs && t <= toMs).length));
 }
 
 /** The median gap (ms) between one series' consecutive samples, over every series; null with fewer than two. */
@@ -269,7 +285,9 @@ export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number
     poolPendingMax: null,
     poolMax: null,
   };
-  if (times.length === 0) return { ...empty, ...poolFigures(s, fromMs, toMs) };
+  // fewer than two samples of some series inside the window: no delta of it to read (queryWindow says why)
+  if (times.length === 0 || mostInWindow(s.count, fromMs, toMs) < 2)
+    return { ...empty, ...poolFigures(s, fromMs, toMs) };
   const tFirst = Math.min(...times);
   const tLast = Math.max(...times);
   const dCount = sumDeltas(s.count, fromMs, tFirst, tLast);

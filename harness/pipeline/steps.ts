@@ -117,6 +117,8 @@ export async function runSteps(
       leg = legOf(ctx.plan, last.index, startS, last.attempt + 1);
     }
   }
+  // the load is over: a signal from here (the PromQL settle and queries, the report) stops nothing
+  ctx.interrupt.loadEnded = true;
   await st.prober?.stop();
   if (ctx.config.metrics?.prometheus && !ctx.interrupt.interrupted) {
     const pq = await promqlWindows(ctx.config, st.attempts, performance.timeOrigin + st.t0Ms);
