@@ -218,6 +218,10 @@ describe('preflight', () => {
     const tiers = evidence.filter((e) => e.includes('"tiers"'));
     expect(tiers).toHaveLength(2);
     expect(tiers.join(' ')).toMatch(/checkout (free|plus|pro) 200/);
+    // a fixed name that one sampled row holds by chance is not refused: the other arrival's row is not in it
+    const config2 = parseConfigOrThrow(base('name-coincidence', { scenario: fixture('name-coincidence') }));
+    const chance = await scenarioRequests(fixture('name-coincidence'), config2.target.url, 'name-coincidence');
+    await expect(sampleArrivals(config2, chance, [])).resolves.toBeUndefined();
   });
 
   it('keeps the body as the engine does: a JSON check past http.maxBodyBytes fails the sample, with the fix', async () => {

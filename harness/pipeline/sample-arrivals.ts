@@ -32,7 +32,6 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
     );
     const names: string[] = [];
     const sent = await sampleArrival(config, s, run, 0, names);
-    refuseNameFromRow(run.name, names, reads, s);
     evidence.push(
       entries.length === 1 && run.kind === 'request'
         ? `sample request ${sent[0]} answered ${sent[1]}`
@@ -47,7 +46,7 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
     );
     const namesAgain: string[] = [];
     const sentAgain = await sampleArrival(config, s, again, SECOND_SAMPLE_SEQ, namesAgain);
-    refuseNameFromRow(run.name, namesAgain, readsAgain, s);
+    refuseNameFromRow(run.name, [names, namesAgain], [reads, readsAgain], s);
     const built = builtName(names, namesAgain);
     if (built) {
       throw new PlateauError(
@@ -61,15 +60,21 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
   }
 }
 
-/** A transaction's request named after text of a row it read, from a column of many values (row-names.ts). */
+/**
+ * A transaction's request named after text of a row it read, from a column of many values
+ * (row-names.ts), in both of its sample arrivals, each from its own row and by the same column: a
+ * fixed name that holds one sampled row's value by chance ('search', a row's term "search") is
+ * not refused on one arrival alone.
+ */
 function refuseNameFromRow(
   transaction: string,
-  names: readonly string[],
-  reads: readonly RowRead[],
+  names: readonly [readonly string[], readonly string[]],
+  reads: readonly [readonly RowRead[], readonly RowRead[]],
   s: ScenarioRequests,
 ): void {
-  const built = nameFromRow(names, reads, s.data);
-  if (built) throw new PlateauError(nameFromRowText(transaction, built), NAME_FIX, 'scenario-failed', EXIT.preflight);
+  const [first, second] = [nameFromRow(names[0], reads[0], s.data), nameFromRow(names[1], reads[1], s.data)];
+  if (first && second && first.source === second.source && first.column === second.column)
+    throw new PlateauError(nameFromRowText(transaction, second), NAME_FIX, 'scenario-failed', EXIT.preflight);
 }
 
 /** The second sample arrival's number: far from the first's 0, so ctx.pick and ctx.uniqueId differ (its rows follow its sample number). */
