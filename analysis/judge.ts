@@ -26,7 +26,7 @@ import {
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { crossCheck, poolReading, routeWindow, serverWindow, withPromqlReason } from './server.ts';
+import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
 import type {
   AnalyzeInput,
   BucketRecord,
@@ -240,7 +240,8 @@ function preferredWindow(viaPromql: ServerWindow | undefined, direct: () => Serv
   if (viaPromql.throughputPerSec !== null) return viaPromql;
   const scraped = direct();
   if (scraped === null) return viaPromql;
-  return withPromqlReason(scraped, viaPromql.problems);
+  const why = (viaPromql.problems ?? []).map((l) => `through PromQL: ${l}; shown: the direct readings`);
+  return why.length > 0 ? { ...scraped, problems: [...(scraped.problems ?? []), ...why] } : scraped;
 }
 
 /**

@@ -56,18 +56,6 @@ function maxOf(values: (number | null)[]): number | null {
   return xs.length ? Math.max(...xs) : null;
 }
 
-/**
- * A direct reading shown where PromQL read nothing (too few scrapes inside the window), carrying
- * PromQL's reason among its problems, so the report says why its figures are not Prometheus's.
- */
-export function withPromqlReason<W extends { problems?: string[] }>(
-  direct: W,
-  promqlProblems: readonly string[] = [],
-): W {
-  const why = promqlProblems.map((l) => `through PromQL: ${l}; shown: the direct readings`);
-  return why.length > 0 ? { ...direct, problems: [...(direct.problems ?? []), ...why] } : direct;
-}
-
 export function serverWindow(
   samples: readonly ServerSample[],
   phase: string,

@@ -112,9 +112,6 @@ function throttledShare(s: StepResult): number | null {
  * duration percentiles, as it is outside k6's http_req_duration.
  */
 function reconnectWarning(s: StepResult): Symptom[] {
-  const refused = s.errors.refused ?? 0;
-  // refused connections are the target gone, not kept-alive connections closed: refusedWarning says so
-  if (refusedWarning(s).length > 0 && refused >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0)) return [];
   if (s.reconnects == null || s.completed === 0 || s.reconnects / s.completed < RECONNECT_SHARE_WARN) return [];
   return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, completed: s.completed } }];
 }
@@ -129,6 +126,16 @@ function refusedWarning(s: StepResult): Symptom[] {
   const refused = s.errors.refused ?? 0;
   if (refused === 0 || refused < REFUSED_SHARE_WARN * s.completed) return [];
   return [{ code: 'refused', ...at(s), figures: { refused, completed: s.completed } }];
+}
+
+/**
+ * A step's reconnects and refusals: where the refusals are said and explain the reconnects, the
+ * target was gone, not closing kept-alive connections, so the keep-alive advice is left out.
+ */
+function connectionWarnings(s: StepResult): Symptom[] {
+  const refused = refusedWarning(s);
+  const explained = refused.length > 0 && (s.errors.refused ?? 0) >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0);
+  return explained ? refused : [...reconnectWarning(s), ...refused];
 }
 
 /** A steady window shorter than planned (interrupted, or buckets missing). */
@@ -177,8 +184,7 @@ export function runWarnings(
     ...steps.flatMap((s) => [
       ...(noLoad && s.verdict === 'not-run' ? [] : windowWarning(s)),
       ...generatorWarnings(s),
-      ...reconnectWarning(s),
-      ...refusedWarning(s),
+      ...connectionWarnings(s),
     ]),
     ...threadsWarning(steps, stages),
     ...stealWarning(steps),

@@ -126,9 +126,8 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     });
     store.close();
   }
-  const interrupted = o.interrupt.interrupted;
   const result = await writeReports(store.dir);
-  const exitCode = error ? error.exitCode : interrupted ? EXIT.interrupted : EXIT.ok;
+  const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }
 

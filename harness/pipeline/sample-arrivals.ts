@@ -10,6 +10,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
 import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
+import { CHECK_THREW } from '../scenario/verdict.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
@@ -280,9 +281,6 @@ function refuseUnless(
     EXIT.preflight,
   );
 }
-
-/** How checkOf words a check that threw: the scenario's bug, not the target's answer. */
-const CHECK_THREW = 'check threw: ';
 
 function pathOnly(p: string): string {
   return p.split('?')[0];
