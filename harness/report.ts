@@ -11,6 +11,7 @@ import { analyzeRun } from '../analysis/analyze.ts';
 import { DEFAULT_RULES } from '../analysis/plan.ts';
 import { rateUnitOf } from '../analysis/format.ts';
 import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts';
+import { nextTurn } from '../reports/charts/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
 
@@ -109,7 +110,11 @@ function serverConfigOf(config: unknown): Pick<AnalyzeInput, 'serverConfig' | 's
 /** Every renderer's files: the synchronous ones first, so report.md exists even if charting fails. */
 export async function writeReports(dir: string): Promise<RunResult> {
   const { result } = analyzeStore(dir);
-  for (const r of renderers) fs.writeFileSync(path.join(dir, r.file), r.render(result));
+  // the loop turns between the parts, as between the charts (reports/charts/index.ts nextTurn)
+  for (const r of renderers) {
+    await nextTurn();
+    fs.writeFileSync(path.join(dir, r.file), r.render(result));
+  }
   for (const r of optionalRenderers) {
     const text = r.render(result);
     if (text !== null) fs.writeFileSync(path.join(dir, r.file), text);
