@@ -54,10 +54,10 @@ format: $(JS_DEPS)
 # scripts/ensure-servers.sh), the native build and the unit project; then the integration project
 # (real load, two files at a time) beside a CPU hog that takes a core's worth, so every run proves
 # the suite holds on a busy machine. The hog first does the checks (types, the rooms' import rules,
-# the format) and the unit-beside project (pure files that start no thread, and no process but a
-# git rev-parse they wait for), one after the other (-j1; -k: a check that fails still lets the tests
+# the format) and the unit-beside project (every pure file: no thread, and no process but a git
+# rev-parse it waits for, which test/helpers/pure-guard.ts enforces), one after the other (-j1; -k: a check that fails still lets the tests
 # run), in a cgroup at one process's weight, then loops (scripts/with-cpu-hog.sh --first;
-# PLATEAU_NO_CPU_HOG=1 runs it all alone). The whole unit project there (two threads,
+# PLATEAU_NO_CPU_HOG=1 runs it all alone). The unit project's files there (two threads,
 # esbuild, child processes) failed native-engine tests in 2 of 4 runs. Projects: vitest.config.ts;
 # decision 027.
 test: $(JS_DEPS)

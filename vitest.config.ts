@@ -9,9 +9,9 @@ import { LongestFirst } from './scripts/test-order.ts';
  *   pipelines at real speed, child processes, timers), two files at a time. Every file under
  *   test/ is one (ARCHITECTURE.md: "integration tests that start real servers") unless
  *   PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
- * - unit: everything else (pure code, the CLI's text, fixtures): two threads. It opens no SQLite
- *   database: `make test` runs it while better-sqlite3 still compiles (a fresh clone).
- * - unit-beside: the pure files of BESIDE_INTEGRATION, on one thread.
+ * - unit: the files of UNIT_FIRST, which start a process, a thread or a build: two threads. It
+ *   opens no SQLite database: `make test` runs it while better-sqlite3 still compiles.
+ * - unit-beside: everything else (pure code, the renderers, fixtures), on one thread.
  *
  * `npx vitest run` runs unit, then unit-beside, then integration (groupOrder); `make unit` runs
  * the two unit projects; `make test` runs unit beside the native build, then the integration set
@@ -54,49 +54,32 @@ const PURE_IN_TEST = [
 ];
 
 /**
- * Pure tests that `make test` runs as the CPU hog's work beside the integration set, on one thread,
- * after the checks (scripts/with-cpu-hog.sh --first): the first phase's critical path was the unit
- * project, about 62 s against the native build's 30 s. Only files that start no thread, browser or
- * build, and no process but the import's `git rev-parse` (its environment), which the thread waits
- * for: the hog's cgroup holds its work to one process's weight, and the whole unit project there,
- * on two threads with esbuild and child processes, failed native-engine tests of the integration
- * set in 2 of 4 runs (decision 027).
+ * The unit project: the files outside the integration set that start a process, a thread, a
+ * browser, or an esbuild build (a config or scenario file is bundled to be read). `make test` runs
+ * them at once with the native build, which takes about 26 s (decision 027); none opens a SQLite
+ * database. Every other pure file is unit-beside: `make test` runs it as the CPU hog's work beside
+ * the integration set, on one thread, in a cgroup at one process's weight, where
+ * test/helpers/pure-guard.ts refuses a process or thread with the fix (move the file here). Until
+ * 12-06 the pure files were split by hand, and the unit project (37 to 43 s) was the first phase's
+ * critical path.
  */
-const BESIDE_INTEGRATION = [
-  'test/k6-ingest.test.ts',
-  'harness/k6/import/derive-steps.test.ts',
-  'harness/k6/import/import.test.ts',
-  'analysis/judge.test.ts',
-  'test/rerender.test.ts',
-  'test/k6-point.test.ts',
-  'analysis/compare/by-name.test.ts',
-  'analysis/by-name.test.ts',
-  'reports/charts.test.ts',
-  'test/compare.test.ts',
-  'test/sim-steps.test.ts',
-  'reports/attempts.test.ts',
-  'analysis/cold-target.test.ts',
-  'harness/engine/transaction.test.ts',
-  // 2026-12-06: the unit project (49 s) had become the first phase's critical path again once the
-  // native build went to -O0; these pure files (about 18 s of it) moved here, where the hog's first
-  // work ended about 110 s before the integration set.
-  'analysis/buckets.test.ts',
-  'harness/k6/import/closed-model.test.ts',
-  'harness/k6/output/iteration-outcomes.test.ts',
-  'reports/reports.test.ts',
-  'test/k6-lines.test.ts',
-  'analysis/decision.test.ts',
-  'reports/headline.test.ts',
-  'harness/engine/llhttp.test.ts',
-  'harness/engine/sim-engine.test.ts',
-  'analysis/slo.test.ts',
-  'reports/slo-text.test.ts',
-  'analysis/name-cap.test.ts',
-  'harness/k6/import/plan-fit.test.ts',
-  'analysis/rate-unit.test.ts',
-  // 12-06 (later): the page's text and vega's charts (about 9 s of the unit project's 37 s, its
-  // critical path again); the screenshot in Chromium stays there (test/report-html-chromium.test.ts).
-  'test/report-html.test.ts',
+const UNIT_FIRST = [
+  // child processes: the CLI's binary, the hog's script, Chromium
+  'test/gate.test.ts',
+  'harness/cli/exit.test.ts',
+  'scripts/with-cpu-hog.test.ts',
+  'test/report-html-chromium.test.ts',
+  // threads
+  'harness/scenario/load.test.ts',
+  // esbuild: bundles, and config and scenario files read as the CLI reads them
+  'harness/k6/engine/bundle.test.ts',
+  'test/bundle-cache.test.ts',
+  'harness/config/load.test.ts',
+  'harness/scenario/data-rows.test.ts',
+  'harness/scenario/prepared.test.ts',
+  'harness/cli/k6-script.test.ts',
+  'test/k8s-manifest.test.ts',
+  'test/json-output.test.ts',
 ];
 
 export default defineConfig({
@@ -113,8 +96,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: [...OUTSIDE_TEST, ...PURE_IN_TEST],
-          exclude: [...configDefaults.exclude, ...REAL_LOAD_ELSEWHERE, ...BESIDE_INTEGRATION],
+          include: UNIT_FIRST,
           fileParallelism: true,
           // vitest's default is one fewer than the cores: 56 -> 41 s alone here with both.
           maxWorkers: 2,
@@ -130,7 +112,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit-beside',
-          include: BESIDE_INTEGRATION,
+          include: [...OUTSIDE_TEST, ...PURE_IN_TEST],
+          exclude: [...configDefaults.exclude, ...REAL_LOAD_ELSEWHERE, ...UNIT_FIRST],
+          setupFiles: ['./test/helpers/pure-guard.ts'],
           // one thread: a core's worth at most, as the hog's loop
           fileParallelism: false,
           maxWorkers: 1,

@@ -1,7 +1,7 @@
 /**
  * report.html opened in headless Chromium, with a screenshot that must show the charts. Apart from
  * test/report-html.test.ts because it starts a browser: it stays in the unit project, while the
- * rest of the page's tests run beside the integration set (vitest.config.ts BESIDE_INTEGRATION).
+ * rest of the page's tests run beside the integration set (vitest.config.ts UNIT_FIRST).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
