@@ -32,6 +32,7 @@ const REAL_LOAD_ELSEWHERE = [
   'harness/engine/workers.test.ts',
   'harness/engine/socket-client.test.ts',
   'harness/engine/vu-pool.test.ts',
+  'harness/engine/deadline.test.ts',
 ];
 
 /** Files under test/ that start no load and measure no time (simulated time, fixtures, renderers, the CLI's text). */

@@ -29,19 +29,51 @@ export function deadlineError(timeoutMs: number): Error {
   });
 }
 
-/** One timer for a live list of VUs (the list may grow while the sweep runs). */
+/**
+ * One timer for a live list of VUs (the list may grow while the sweep runs). Each pass runs on the
+ * turn after its timer (setImmediate), once the loop has read the I/O that was waiting: after a
+ * stall of this thread, timers run before I/O, and a response that arrived within the deadline but
+ * was not yet read would otherwise be aborted as the target's timeout (decision 041).
+ */
 export class DeadlineSweep {
   private readonly timer: NodeJS.Timeout;
+  private pending: NodeJS.Immediate | null = null;
 
   constructor(items: readonly Expiring[], everyMs = SWEEP_EVERY_MS) {
-    this.timer = setInterval(() => {
+    const pass = () => {
+      this.pending = null;
       const nowMs = performance.now();
       for (let i = 0; i < items.length; i++) items[i].expire(nowMs);
+    };
+    this.timer = setInterval(() => {
+      if (this.pending === null) this.pending = setImmediate(pass).unref();
     }, everyMs);
     this.timer.unref();
   }
 
   stop(): void {
     clearInterval(this.timer);
+    if (this.pending !== null) clearImmediate(this.pending);
+    this.pending = null;
   }
+}
+
+/**
+ * A total deadline for one request outside the engine (preflight's sample): the signal aborts with
+ * a TimeoutError once `timeoutMs` has passed, on the turn after its timer, as the sweep does, so
+ * that a response which arrived in time is read first. `clear` when the request has ended.
+ */
+export function deadlineSignal(timeoutMs: number): { signal: AbortSignal; clear(): void } {
+  const ac = new AbortController();
+  let pending: NodeJS.Immediate | null = null;
+  const timer = setTimeout(() => {
+    pending = setImmediate(() => ac.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')));
+  }, timeoutMs);
+  return {
+    signal: ac.signal,
+    clear: () => {
+      clearTimeout(timer);
+      if (pending !== null) clearImmediate(pending);
+    },
+  };
 }

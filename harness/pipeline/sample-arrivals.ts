@@ -12,11 +12,12 @@ import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
 import { CHECK_THREW } from '../scenario/verdict.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
+import { deadlineSignal } from '../engine/deadline.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
 import { dataShape, NAME_FIX } from '../scenario/names.ts';
 
-/** How a request that ran out of http.timeoutMs ends: the abort signal's error name, undici's own timeouts' codes. */
+/** How a request that ran out of http.timeoutMs ends: the deadline's error name (deadlineSignal), or undici's own timeouts' codes. */
 const TIMEOUTS = new Set(['TimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** What preflight shows of a refused answer: its first bytes (a hostile target may send gigabytes). */
@@ -217,14 +218,17 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
   const o = newOutcome();
   const shownChunks: Buffer[] = [];
   let res: Dispatcher.ResponseData;
+  // the total deadline, as the engine's: an answer that came in time is read before it fires, even
+  // after a stall of this process (in CI one read a sample as unanswered: decision 041)
+  const deadline = deadlineSignal(timeoutMs);
   try {
     res = await request(url, {
       method: req.method as 'GET',
       headers: req.headers,
       body: req.body ?? undefined,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      signal: deadline.signal,
     });
     const keep = req.keepBodyBytes ?? 0;
     let n = 0;
@@ -248,6 +252,8 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
       'sample-request-failed',
       EXIT.preflight,
     );
+  } finally {
+    deadline.clear();
   }
   o.status = res.statusCode;
   o.rawHeaders = Object.entries(res.headers).flatMap(([k, v]) =>
