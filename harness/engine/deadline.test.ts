@@ -1,7 +1,7 @@
 /**
  * The total deadline after a stall of the generator's own thread (decision 041): a response that
  * arrived in time, but was not read because the thread was held, is not the target's timeout; a
- * request that got no answer still is. The server runs on this thread and holds it on purpose,
+ * request that got no answer still is. Preflight's sample also gives a stall's time back once. The server runs on this thread and holds it on purpose,
  * right after it wrote its answer, for longer than the deadline. Before the fix the timer ran
  * before the I/O that was waiting, and each of these requests read as a timeout.
  */
@@ -29,10 +29,20 @@ function spin(ms: number): void {
   while (performance.now() < until);
 }
 
-/** /answer-then-stall writes its answer and then holds the thread; /never answers nothing. */
+/**
+ * /answer-then-stall writes its answer and then holds the thread; /stall-then-answer holds it and
+ * answers on the turn after (a target on this thread, held with it); /never answers nothing.
+ */
 async function server(): Promise<string> {
   const srv = http.createServer((req, res) => {
     if (req.url === '/never') return;
+    if (req.url === '/stall-then-answer') {
+      setImmediate(() => {
+        spin(STALL_MS);
+        setImmediate(() => res.end('ok'));
+      });
+      return;
+    }
     res.end('ok');
     spin(STALL_MS);
   });
@@ -84,6 +94,10 @@ describe("preflight's sample deadline (deadlineSignal)", () => {
     const t0 = performance.now();
     expect(await get(`${await server()}/answer-then-stall`)).toEqual({ status: 200, body: 'ok' });
     expect(performance.now() - t0).toBeGreaterThan(STALL_MS);
+  });
+
+  it('a target held with this thread gets the stalled time back, once', async () => {
+    expect(await get(`${await server()}/stall-then-answer`)).toEqual({ status: 200, body: 'ok' });
   });
 
   it('a request with no answer ends with a TimeoutError', async () => {
