@@ -7,7 +7,10 @@ describe.runIf(process.platform === 'linux')('bench /proc readers', () => {
     expect(a).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 2));
     expect(processSwitches(process.pid)!).toBeGreaterThanOrEqual(a + 20);
-    expect(treeSwitches(process.pid)!).toBeGreaterThanOrEqual(processSwitches(process.pid)!);
+    // the process's count first: it grows between two reads (beside the CPU hog, by 8 once), and
+    // the tree's, read after it, holds at least that
+    const own = processSwitches(process.pid)!;
+    expect(treeSwitches(process.pid)!).toBeGreaterThanOrEqual(own);
     expect(processSwitches(2 ** 22 + 7)).toBeNull();
   });
 });
