@@ -31,11 +31,12 @@ const config = (runId: string, extra: Record<string, unknown> = {}) => ({
   scenario: path.resolve('test/fixtures/scenarios/seq-path.ts'),
   workers: 'auto' as const,
   steps: { startPerSec: 200, stepPerSec: 200, maxPerSec: 200, rampS: 1, holdS: 3, settleS: 1 },
-  // Three calm 1 s windows after 6 s at least (which leaves at least 3 warm seconds to measure), not
-  // five: beside the CPU hog a stall of a second made one window dip past 30%, and with five windows
-  // at 50% the warmup still did not settle within 25 s once (fresh-clone CI, 12-06); the threads
-  // stage, this file's subject, was then skipped.
-  warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, minS: 6, tolerance: 0.5, maxS: 25 },
+  // Settled by 6 s at the earliest (which leaves at least 3 warm seconds to measure), on three
+  // windows within 95% of each other (tolerance must stay under 1): this file tests the threads
+  // stage, not the warmup's judgement (analysis/warmup.test.ts). Beside the CPU hog, five windows
+  // within 50% did not come within 25 s once, and the stage was skipped; three within 50% took
+  // 26 s once (fresh-clone CI, 12-06).
+  warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, minS: 6, tolerance: 0.95, maxS: 25 },
   verdicts: { confirmFailedStep: false },
   rtt: { samples: 3 },
   output: { dir: runsDir, runId },
