@@ -34,8 +34,8 @@ const config = (runId: string, extra: Record<string, unknown> = {}) => ({
   // Settled by 6 s at the earliest (which leaves at least 3 warm seconds to measure), on three
   // windows within 95% of each other (tolerance must stay under 1): this file tests the threads
   // stage, not the warmup's judgement (analysis/warmup.test.ts). Beside the CPU hog, five windows
-  // within 50% did not come within 25 s once, and the stage was skipped; three within 50% took
-  // 26 s once (fresh-clone CI, 12-06).
+  // within 50% did not come within 25 s once, and the stage was skipped; with three within 50%
+  // the test took 32 s once (fresh-clone CI, 12-06).
   warmup: { ratePerSec: 200, windowS: 1, stableWindows: 3, minS: 6, tolerance: 0.95, maxS: 25 },
   verdicts: { confirmFailedStep: false },
   rtt: { samples: 3 },
