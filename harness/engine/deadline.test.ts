@@ -5,14 +5,19 @@
  * right after it wrote its answer, for longer than the deadline. Before the fix the timer ran
  * before the I/O that was waiting, and each of these requests read as a timeout.
  */
+import { fork } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deadlineSignal } from './deadline.ts';
 import type { HttpClientKind, Outcome, PreparedRequest } from './http.ts';
 import { VuPool } from './vu-pool.ts';
+import { startNative } from './native.ts';
+import { Schedule } from '../../analysis/schedule.ts';
+import { requestArrivals } from '../scenario/requests.ts';
+import type { BucketRecord } from '../../analysis/types.ts';
 
 const TIMEOUT_MS = 200;
 /** Longer than the deadline and the sweep's period together. */
@@ -102,5 +107,89 @@ describe("preflight's sample deadline (deadlineSignal)", () => {
 
   it('a request with no answer ends with a TimeoutError', async () => {
     await expect(get(`${await server()}/never`)).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+});
+
+/**
+ * A target in its own process, which answers at once, and a second socket on which it writes a
+ * byte every 250 to 400 ms: each byte is an I/O callback of this thread, after the sweep's timer.
+ */
+const EXTERNAL = `
+const http = require('node:http'), net = require('node:net');
+const srv = http.createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1', () => {
+  const ticker = net.createServer((s) => {
+    let t;
+    const tick = () => { s.write('t'); t = setTimeout(tick, 250 + Math.random() * 150); };
+    t = setTimeout(tick, 250);
+    s.on('close', () => clearTimeout(t));
+    s.on('error', () => {});
+  }).listen(0, '127.0.0.1', () => process.send({ http: srv.address().port, tick: ticker.address().port }));
+});
+process.on('disconnect', () => process.exit(0));
+`;
+
+describe('the engine deadline, a pool that has been running', () => {
+  it('a stall in an I/O callback after the sweep fired does not expire the answer that came in it (socket client)', async () => {
+    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    closers.push(async () => child.disconnect());
+    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+    // the socket client writes the request at once; undici writes it on a later turn, and a stall
+    // before that write still counts against its deadline (decision 041)
+    const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: TIMEOUT_MS, client: 'socket' }, 1, 1);
+    closers.push(() => pool.close());
+    await pool.preconnect();
+    const ticks = net.connect(ports.tick, '127.0.0.1');
+    closers.push(async () => ticks.destroy());
+    const results: string[] = [];
+    await new Promise<void>((done) => {
+      ticks.on('data', () => {
+        if (results.length >= 4 || pool.active > 0) return;
+        const vu = pool.acquire()!;
+        vu.send({ method: 'GET', path: '/', headers: {}, body: null }, (v, o) => {
+          results.push(`${o.status} ${o.kind ?? 'ok'}`);
+          pool.release(v);
+          if (results.length >= 4) done();
+        });
+        spin(STALL_MS); // the answer arrives meanwhile
+      });
+    });
+    expect(results).toEqual(Array(4).fill('200 ok'));
+  });
+
+  it('the timeouts due by the end of the graceful stop are counted, after a stall that runs past it', async () => {
+    // reads every request and answers none
+    const sockets: net.Socket[] = [];
+    const srv = net.createServer((s) => {
+      sockets.push(s);
+      s.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    closers.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => srv.close(r));
+    });
+    const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const pool = new VuPool(origin, { timeoutMs: 1500, client: 'socket' }, 10, 20);
+    closers.push(() => pool.close());
+    await pool.preconnect();
+    const records: BucketRecord[] = [];
+    // 10 arrivals in the first second, deadlines 1.5 to 2.5 s, the grace ending at 3 s: the
+    // thread is held from 2.2 to 3.2 s, so every deadline and the grace's end fall in the stall
+    const stall = setTimeout(() => spin(1000), 2200);
+    closers.push(async () => clearTimeout(stall));
+    const run = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 10, toPerSec: 10 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      arrivals: requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null })),
+      sink: (r: BucketRecord) => records.push(r),
+    });
+    await run.done;
+    const started = records.reduce((a, r) => a + r.started, 0);
+    const timeouts = records.reduce((a, r) => a + (r.errors.timeout ?? 0), 0);
+    expect({ started, timeouts }).toEqual({ started: 10, timeouts: 10 });
   });
 });

@@ -30,25 +30,37 @@ export function deadlineError(timeoutMs: number): Error {
 }
 
 /**
- * One timer for a live list of VUs (the list may grow while the sweep runs). Each pass runs on the
- * turn after its timer (setImmediate), once the loop has read the I/O that was waiting: after a
- * stall of this thread, timers run before I/O, and a response that arrived within the deadline but
- * was not yet read would otherwise be aborted as the target's timeout (decision 041).
+ * One timer for a live list of VUs (the list may grow while the sweep runs). Each pass judges the
+ * deadlines by the time its timer fired, and runs at the end of that loop turn (setImmediate),
+ * once the turn has read the I/O that was waiting: after a stall of this thread, timers run before
+ * I/O, and a response that arrived within the deadline but was not yet read would otherwise be
+ * aborted as the target's timeout. The time is taken at the timer, not at the pass, so that a
+ * stall between the two (an I/O callback of that turn) cannot expire a request whose answer came
+ * in it (decision 041).
  */
 export class DeadlineSweep {
   private readonly timer: NodeJS.Timeout;
   private pending: NodeJS.Immediate | null = null;
 
-  constructor(items: readonly Expiring[], everyMs = SWEEP_EVERY_MS) {
-    const pass = () => {
-      this.pending = null;
-      const nowMs = performance.now();
-      for (let i = 0; i < items.length; i++) items[i].expire(nowMs);
-    };
+  constructor(
+    private readonly items: readonly Expiring[],
+    everyMs = SWEEP_EVERY_MS,
+  ) {
     this.timer = setInterval(() => {
-      if (this.pending === null) this.pending = setImmediate(pass).unref();
+      if (this.pending !== null) return;
+      const nowMs = performance.now();
+      // not unref'd: an unref'd immediate lets the loop block in its poll phase first
+      this.pending = setImmediate(() => {
+        this.pending = null;
+        this.expire(nowMs);
+      });
     }, everyMs);
     this.timer.unref();
+  }
+
+  /** Aborts every request whose deadline is at or before nowMs (the graceful stop's end calls it). */
+  expire(nowMs: number = performance.now()): void {
+    for (let i = 0; i < this.items.length; i++) this.items[i].expire(nowMs);
   }
 
   stop(): void {

@@ -241,7 +241,12 @@ export function startNative(o: EngineRunOptions): EngineRun {
       return;
     }
     clk.clear(graceTimer);
-    graceTimer = clk.setTimeout(finish, graceMs);
+    // the deadlines due by the grace's end are counted first: after a stall of this thread the
+    // sweep's pass would come after this timer (deadline.ts)
+    graceTimer = clk.setTimeout(() => {
+      o.pool.expireDue();
+      finish();
+    }, graceMs);
   }
 
   // A later leg may be created before its start second: wait for it, then dispatch.
