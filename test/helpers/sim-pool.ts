@@ -69,6 +69,8 @@ export function simPool(
       pool.active--;
       free.push(vu);
     },
+    // its VUs answer in simulated time and carry no http.timeoutMs deadline to expire
+    expireDue() {},
   };
   return pool as unknown as SimPool & VuPool;
 }
