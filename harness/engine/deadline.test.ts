@@ -1,9 +1,9 @@
 /**
  * The total deadline after a stall of the generator's own thread (decision 041): a response that
  * arrived in time, but was not read because the thread was held, is not the target's timeout; a
- * request that got no answer still is. Preflight's sample also gives a stall's time back once. The server runs on this thread and holds it on purpose,
- * right after it wrote its answer, for longer than the deadline. Before the fix the timer ran
- * before the I/O that was waiting, and each of these requests read as a timeout.
+ * request that got no answer still is. Preflight's sample also gives a stall's time back once.
+ * The servers hold the thread on purpose, for longer than the deadline; each case failed before
+ * its fix (the timer ran before the I/O that was waiting).
  */
 import { fork } from 'node:child_process';
 import http from 'node:http';
