@@ -83,14 +83,13 @@ const STALL_MS = 100;
  */
 export function deadlineSignal(timeoutMs: number): { signal: AbortSignal; clear(): void } {
   const ac = new AbortController();
+  const dueMs = performance.now() + timeoutMs;
   let pending: NodeJS.Immediate | null = null;
-  let dueMs = performance.now() + timeoutMs;
   let extended = false;
   const fire = () => {
     const lateMs = performance.now() - dueMs;
     if (!extended && lateMs > STALL_MS) {
       extended = true;
-      dueMs = performance.now() + Math.min(lateMs, timeoutMs);
       timer = setTimeout(fire, Math.min(lateMs, timeoutMs));
       return;
     }
