@@ -1,24 +1,14 @@
 # The two commands of the README: `make loadtest` and `make test`. Both install what they need.
 .PHONY: loadtest test plan report gate typecheck checks unit unit-first unit-beside format servers
 
-# Dependencies in two parts, so that `make test` runs the unit project while better-sqlite3
-# compiles (its SQLite takes about 26 s of one core here at -O0, npm's registry being the only
-# source; see docs/decisions/027): the JavaScript packages (npm ci without install scripts, then
-# esbuild's, the only other package with one), and the native module.
-JS_DEPS := node_modules/.package-lock.json
-NATIVE := node_modules/better-sqlite3/build/Release/better_sqlite3.node
-DEPS := $(JS_DEPS) $(NATIVE)
+# Dependencies: npm ci without install scripts, then esbuild's, the only package with one. SQLite
+# comes prebuilt in libsql's platform package from npm's registry (decision 042): nothing compiles.
+DEPS := node_modules/.package-lock.json
 PLATEAU := node bin/plateau.js
 
-$(JS_DEPS): package.json package-lock.json
+$(DEPS): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	npm rebuild esbuild
-
-# SQLite at -O0 (the flag after gyp's -O3 wins): 57 s of one core at -O3, 36 to 40 at -O1, 26 at -O0
-# here; the demo's SQLite work is small beside the pool holds that set its capacity, which the
-# tests measure (decision 027).
-$(NATIVE): $(JS_DEPS)
-	CFLAGS=-O0 npm rebuild better-sqlite3
 
 # make loadtest                          the embedded demo target (started and stopped here)
 # make loadtest TARGET=http://host:port/path [CONFIG=path/to/plateau.config.ts]
@@ -36,22 +26,22 @@ report: $(DEPS)
 gate: $(DEPS)
 	$(PLATEAU) gate $(or $(RUN),runs/latest) --baseline $(or $(BASELINE),baseline.json) --tolerance $(or $(TOLERANCE),5%)
 
-typecheck: $(JS_DEPS)
+typecheck: $(DEPS)
 	npx tsc --noEmit -p .
 
 # The types, the rooms' import rules (.dependency-cruiser.cjs) and the code's format (make format
 # fixes it); make test runs them as the CPU hog's first work, beside the integration set.
 CODE := "**/*.{ts,mts,mjs,js,cjs}"
-checks: $(JS_DEPS)
+checks: $(DEPS)
 	npx tsc --noEmit -p .
 	npx depcruise --config .dependency-cruiser.cjs --output-type err-long analysis reports demo harness
 	npx prettier --check --log-level warn $(CODE) || { echo "the files above are not formatted: run make format"; exit 1; }
 
-format: $(JS_DEPS)
+format: $(DEPS)
 	npx prettier --write --log-level warn $(CODE)
 
 # make test: first, at once, the servers the tests need (one apt-get for whatever is missing:
-# scripts/ensure-servers.sh), the native build and the unit project; then the integration project
+# scripts/ensure-servers.sh) and the unit project; then the integration project
 # (real load, two files at a time) beside a CPU hog that takes a core's worth, so every run proves
 # the suite holds on a busy machine. The hog first does the checks (types, the rooms' import rules,
 # the format) and the unit-beside project (every pure file: no thread, and no process but a git
@@ -60,21 +50,20 @@ format: $(JS_DEPS)
 # PLATEAU_NO_CPU_HOG=1 runs it all alone). The unit project's files there (two threads,
 # esbuild, child processes) failed native-engine tests in 2 of 4 runs. Projects: vitest.config.ts;
 # decision 027.
-test: $(JS_DEPS)
-	$(MAKE) --no-print-directory -j3 servers $(NATIVE) unit-first UNIT_NICE='nice -n 10'
+test: $(DEPS)
+	$(MAKE) --no-print-directory -j2 servers unit-first
 	sh scripts/with-cpu-hog.sh --first '$(MAKE) --no-print-directory -k -j1 checks unit-beside' npx vitest run --project integration
 
 servers:
 	sh scripts/ensure-servers.sh
 
 # Every pure test: the unit and unit-beside projects (vitest.config.ts).
-unit: $(JS_DEPS)
+unit: $(DEPS)
 	npx vitest run --project unit --project unit-beside
 
-# The unit project opens no SQLite database, so make test runs it while better-sqlite3 compiles, at
-# nice 10 (UNIT_NICE), so that the compile, which otherwise ended after it, keeps a core.
-unit-first: $(JS_DEPS)
-	$(UNIT_NICE) npx vitest run --project unit
+# The unit project (the pure files that start a process, a thread or a build): make test's first phase.
+unit-first: $(DEPS)
+	npx vitest run --project unit
 
-unit-beside: $(JS_DEPS)
+unit-beside: $(DEPS)
 	npx vitest run --project unit-beside

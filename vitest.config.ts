@@ -9,12 +9,11 @@ import { LongestFirst } from './scripts/test-order.ts';
  *   pipelines at real speed, child processes, timers), two files at a time. Every file under
  *   test/ is one (ARCHITECTURE.md: "integration tests that start real servers") unless
  *   PURE_IN_TEST names it, plus the engine tests in REAL_LOAD_ELSEWHERE.
- * - unit: the files of UNIT_FIRST, which start a process, a thread or a build: two threads. It
- *   opens no SQLite database: `make test` runs it while better-sqlite3 still compiles.
+ * - unit: the files of UNIT_FIRST, which start a process, a thread or a build: two threads.
  * - unit-beside: everything else (pure code, the renderers, fixtures), on one thread.
  *
  * `npx vitest run` runs unit, then unit-beside, then integration (groupOrder); `make unit` runs
- * the two unit projects; `make test` runs unit beside the native build, then the integration set
+ * the two unit projects; `make test` runs unit first (beside the servers' install), then the integration set
  * beside a CPU hog that first runs the checks and unit-beside (scripts/with-cpu-hog.sh --first).
  */
 const OUTSIDE_TEST = [
@@ -57,8 +56,7 @@ const PURE_IN_TEST = [
 /**
  * The unit project: the files outside the integration set that start a process, a thread, a
  * browser, or an esbuild build (a config or scenario file is bundled to be read). `make test` runs
- * them at once with the native build, which takes about 26 s (decision 027); none opens a SQLite
- * database. Every other pure file is unit-beside: `make test` runs it as the CPU hog's work beside
+ * them first, beside the servers' install (decision 027). Every other pure file is unit-beside: `make test` runs it as the CPU hog's work beside
  * the integration set, on one thread, in a cgroup at one process's weight, where
  * test/helpers/pure-guard.ts refuses a process or thread with the fix (move the file here). Until
  * 12-06 the pure files were split by hand, and the unit project (37 to 43 s) was the first phase's

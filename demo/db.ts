@@ -1,11 +1,11 @@
 /**
- * The demo's SQLite store (better-sqlite3, WAL): accounts with an optimistic `version` column, an
+ * The demo's SQLite store (libsql's build of SQLite, through its better-sqlite3 API; WAL): accounts with an optimistic `version` column, an
  * append-only idempotency table whose id column has a length limit (like VARCHAR(50)), and the
  * orders themselves (created, then confirmed), with `seedOrders` seeded orders `seed-<k>` that
  * reads find from the start and a reset restores. Every statement runs through `counted`, so
  * `statements` holds what was executed by kind (statements.ts lists each route's).
  */
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import { SEED_PREFIX } from './mix.ts';
 import { StatementCounts, statementKind } from './statements.ts';
 
@@ -153,13 +153,13 @@ export class DemoDb {
 
   /** Prepare `sql` so that each execution counts under its kind (statementKind). */
   private counted<P extends unknown[], R>(sql: string): CountedStatement<P, R> {
-    const stmt = this.db.prepare<P, R>(sql);
+    const stmt = this.db.prepare<P>(sql);
     const kind = statementKind(sql);
     const counts = this.statements;
     return {
       get: (...params) => {
         counts.add(kind);
-        return stmt.get(...params);
+        return stmt.get(...params) as R | undefined;
       },
       run: (...params) => {
         counts.add(kind);
@@ -229,7 +229,7 @@ export class DemoDb {
    */
   reset(): ResetCounts {
     const before = { ...this.counts(), changedAccounts: this.sql.countChanged.get()!.n };
-    this.db.transaction(() => {
+    this.atomically(() => {
       if (before.accounts !== this.rows) {
         this.reseed();
       } else {
@@ -237,7 +237,7 @@ export class DemoDb {
       }
       this.resetSql.clearIdem.run();
       this.reseedOrders();
-    })();
+    });
     const after = { ...this.counts(), changedAccounts: this.sql.countChanged.get()!.n };
     return { before, after };
   }
@@ -258,18 +258,27 @@ export class DemoDb {
    * on account (k mod rows) + 1, in one statement.
    */
   private reseedOrders(): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.resetSql.clearOrders.run();
       if (this.seedOrders === 0) return;
       this.resetSql.seedOrders.run(this.seedOrders, SEED_PREFIX, this.rows, new Date().toISOString());
-    })();
+    });
   }
 
   /** Drop every account and seed ids 1..rows in one statement (fast: ~100k rows in tens of ms). */
   private reseed(): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.resetSql.clearAccounts.run();
       this.resetSql.seedAccounts.run(this.rows);
-    })();
+    });
+  }
+
+  /**
+   * fn in a transaction, or in the one already open: libsql's transaction() does not nest (a BEGIN
+   * inside one fails), where better-sqlite3's made a savepoint. A throw rolls back the outermost.
+   */
+  private atomically(fn: () => void): void {
+    if (this.db.inTransaction) fn();
+    else this.db.transaction(fn)();
   }
 }

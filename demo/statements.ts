@@ -4,7 +4,7 @@
  * `demo_sql_statements_total{kind="select"|"insert"|"update"|"delete"}`: the demo's downstream,
  * so a run can measure its fan-out per request. A statement is counted when it is executed, also
  * when SQLite refuses it (a constraint); transaction control (BEGIN, COMMIT, ROLLBACK, which
- * better-sqlite3's transaction() issues) and the schema's DDL and pragmas at open are not.
+ * the driver's transaction() issues) and the schema's DDL and pragmas at open are not.
  *
  * Statements per request (STATEMENTS_PER_REQUEST; test/demo-metrics.test.ts checks them against
  * the counter):

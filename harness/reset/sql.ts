@@ -1,6 +1,6 @@
 /**
  * SQL reset hooks. SqlDriver is the seam between the guarded reset and a database: SQLite built in
- * through better-sqlite3 (here), PostgreSQL through `pg` (pg-driver.ts), the MySQL protocol
+ * through libsql's better-sqlite3 API (here), PostgreSQL through `pg` (pg-driver.ts), the MySQL protocol
  * (MySQL, MariaDB, TiDB, OceanBase) through `mysql2` (mysql-driver.ts); connection.ts opens them.
  *
  * The statements run in one transaction where the database allows it. MySQL commits TRUNCATE and
@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import { PlateauError, EXIT } from '../errors.ts';
 import { guardProblems, type SqlGuard } from './sql-guard.ts';
 
