@@ -7,7 +7,6 @@ import { EXIT, PlateauError } from '../harness/errors.ts';
 import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
 import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
-import { parsePromText, sumOf } from '../harness/metrics/prom-text.ts';
 import {
   mostInWindow,
   queryWindow,
@@ -19,6 +18,7 @@ import {
 import {
   findPrometheus,
   startMetricsTap,
+  countersIn,
   startPrometheus,
   tappedAt,
   type MetricsTap,
@@ -279,15 +279,6 @@ function steadyOrders(demo: DemoHandle, ratePerSec: number, agent: Agent): { sto
   };
 }
 
-/** The orders' count and sum in a scrape's text. */
-function ordersIn(text: string): { count: number; sumS: number } {
-  const samples = parsePromText(text);
-  return {
-    count: sumOf(samples, `${ORDERS.name}_count`, ORDERS.labels) ?? 0,
-    sumS: sumOf(samples, `${ORDERS.name}_sum`, ORDERS.labels) ?? 0,
-  };
-}
-
 describe('PromQL path against a real Prometheus server', () => {
   let demo: DemoHandle | undefined;
   let prom: PrometheusHandle | undefined;
@@ -355,8 +346,8 @@ describe('PromQL path against a real Prometheus server', () => {
       });
       // The texts Prometheus stored at its window's edges, as the tap passed them on: PromQL's figures
       // are theirs exactly, whatever a stall of this process did to the load or to the scrapes' timing.
-      const from = ordersIn(tappedAt(tap!.scrapes, fromMs + w.fromS * 1000).text);
-      const to = ordersIn(tappedAt(tap!.scrapes, fromMs + w.toS * 1000).text);
+      const from = countersIn(tappedAt(tap!.scrapes, fromMs + w.fromS * 1000).text, ORDERS);
+      const to = countersIn(tappedAt(tap!.scrapes, fromMs + w.toS * 1000).text, ORDERS);
       const directPerSec = (to.count - from.count) / (w.toS - w.fromS);
       const directMeanMs = ((to.sumS - from.sumS) / (to.count - from.count)) * 1000;
       const rawIncrease = await request(

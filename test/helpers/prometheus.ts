@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { request } from 'undici';
 import { freePort } from './free-port.ts';
+import { parsePromText, sumOf } from '../../harness/metrics/prom-text.ts';
 
 export interface PrometheusHandle {
   /** http://127.0.0.1:PORT */
@@ -228,4 +229,38 @@ export function tappedAt(scrapes: readonly TappedScrape[], epochMs: number): Tap
   const s = scrapes.find((x) => x.atMs >= epochMs - 100);
   if (!s) throw new Error(`no tapped scrape at or after ${new Date(epochMs).toISOString()}`);
   return s;
+}
+
+/** A request series' cumulative count and sum (s) in a scrape's text (0 where the series is absent). */
+export function countersIn(
+  text: string,
+  series: { name: string; labels: Record<string, string> },
+): { count: number; sumS: number } {
+  const samples = parsePromText(text);
+  return {
+    count: sumOf(samples, `${series.name}_count`, series.labels) ?? 0,
+    sumS: sumOf(samples, `${series.name}_sum`, series.labels) ?? 0,
+  };
+}
+
+/**
+ * The two tapped scrapes a PromQL window was read between, found by what they hold: the pair whose
+ * count grew by exactly `requests` and whose mean is `meanMs` to one part in a million (a float sum
+ * of latencies matches no other pair by chance). Undefined when no pair does.
+ */
+export function storedWindow(
+  scrapes: readonly TappedScrape[],
+  series: { name: string; labels: Record<string, string> },
+  requests: number,
+  meanMs: number,
+): { from: { count: number; sumS: number }; to: { count: number; sumS: number } } | undefined {
+  const read = scrapes.map((s) => countersIn(s.text, series));
+  for (let i = 0; i < read.length; i++)
+    for (let j = i + 1; j < read.length; j++) {
+      const [from, to] = [read[i]!, read[j]!];
+      if (to.count - from.count !== requests) continue;
+      const mean = ((to.sumS - from.sumS) / requests) * 1000;
+      if (Math.abs(mean - meanMs) <= 1e-6 * meanMs) return { from, to };
+    }
+  return undefined;
 }
