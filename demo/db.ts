@@ -1,9 +1,10 @@
 /**
- * The demo's SQLite store (libsql's build of SQLite, through its better-sqlite3 API; WAL): accounts with an optimistic `version` column, an
- * append-only idempotency table whose id column has a length limit (like VARCHAR(50)), and the
- * orders themselves (created, then confirmed), with `seedOrders` seeded orders `seed-<k>` that
- * reads find from the start and a reset restores. Every statement runs through `counted`, so
- * `statements` holds what was executed by kind (statements.ts lists each route's).
+ * The demo's SQLite store (libsql's SQLite through its better-sqlite3 API, WAL: decision 042):
+ * accounts with an optimistic `version` column, an append-only idempotency table whose id column
+ * has a length limit (like VARCHAR(50)), and the orders themselves (created, then confirmed), with
+ * `seedOrders` seeded orders `seed-<k>` that reads find from the start and a reset restores. Every
+ * statement runs through `counted`, so `statements` holds what was executed by kind (statements.ts
+ * lists each route's).
  */
 import Database from 'libsql';
 import { SEED_PREFIX } from './mix.ts';
