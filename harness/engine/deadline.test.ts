@@ -16,8 +16,9 @@ import type { HttpClientKind, Outcome, PreparedRequest } from './http.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
-import { requestArrivals } from '../scenario/requests.ts';
+import { requestArrivals, type TransactionRun } from '../scenario/requests.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
+import { onlyTransaction } from '../../test/helpers/sim-pool.ts';
 
 const TIMEOUT_MS = 200;
 /** Longer than the deadline and the sweep's period together. */
@@ -154,6 +155,44 @@ describe('the engine deadline, a pool that has been running', () => {
       });
     });
     expect(results).toEqual(['200 ok', '200 ok']);
+  });
+
+  it('a transaction whose answer came while the thread was held ends ok, not at its deadline (http.transactionTimeoutMs)', async () => {
+    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    closers.push(async () => child.disconnect());
+    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+    // each request's own deadline is far off: the transaction's is the one judged
+    const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, 2, 2);
+    closers.push(() => pool.close());
+    await pool.preconnect();
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 'checkout',
+      kept: { body: false, headers: false },
+      async run(_seq, http) {
+        const answer = http.send('checkout: create', { url: '/' });
+        // the thread is held at the end of this turn, after its poll for I/O (as another callback or
+        // a collection would), past the deadline and the ticker's period; the answer arrives meanwhile
+        setImmediate(() => spin(STALL_MS));
+        await answer;
+      },
+    };
+    const records: BucketRecord[] = [];
+    const run = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 2000,
+      arrivals: onlyTransaction(txn, TIMEOUT_MS),
+      sink: (r: BucketRecord) => records.push(r),
+    });
+    await run.done;
+    const named = records.map((r) => r.byName?.checkout).filter((b) => b !== undefined);
+    const ok = named.reduce((a, b) => a + b.ok, 0);
+    const timeouts = named.reduce((a, b) => a + (b.errors.timeout ?? 0), 0);
+    expect({ ok, timeouts }).toEqual({ ok: 2, timeouts: 0 });
   });
 
   it('the timeouts due by the end of the graceful stop are counted, after a stall that runs past it', async () => {

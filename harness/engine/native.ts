@@ -79,12 +79,23 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
   /** Transactions running, for their deadline (http.transactionTimeoutMs), checked as the ticker runs. */
   const live = new Set<Transaction>();
+  /** Fails the transactions past their deadline at nowMs (kind timeout). */
+  const expireTransactions = (nowMs: number) => {
+    for (const t of live) if (t.overdue(nowMs)) t.expire();
+  };
+  let expiryPass: NodeJS.Immediate | null = null;
   // The ticker rolls seconds on a quiet run; like any roll, after a stall it first dispatches the
   // arrivals due (rec.beforeRoll below), so they count in their second, with their lag, before it
-  // is emitted and judged (docs/decisions/027). It also fails the transactions past their deadline.
+  // is emitted and judged (docs/decisions/027). It also fails the transactions past their deadline,
+  // judged by its own time at the end of its turn, once the I/O that was waiting has been read: after
+  // a stall of this thread, an answer that ended a transaction in time is not its timeout (decision 041).
   const ticker = clk.setInterval(() => {
     const nowMs = clk.now();
-    for (const t of live) if (t.overdue(nowMs)) t.expire();
+    if (live.size > 0 && expiryPass === null)
+      expiryPass = setImmediate(() => {
+        expiryPass = null;
+        expireTransactions(nowMs);
+      });
     rec.tick(nowMs);
   }, 200);
   let own = 0;
@@ -223,6 +234,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
     finished = true;
     clk.clear(graceTimer);
     clk.clear(ticker);
+    if (expiryPass !== null) clearImmediate(expiryPass);
     // past the grace, with the deadline's ticker gone: a transaction still running would keep its VU
     for (const t of live) t.abandon();
     rec.close(clk.now());
@@ -245,6 +257,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
     // sweep's pass would come after this timer (deadline.ts)
     graceTimer = clk.setTimeout(() => {
       o.pool.expireDue();
+      expireTransactions(clk.now());
       finish();
     }, graceMs);
   }

@@ -175,4 +175,42 @@ describe('transactions of random shape in simulated time', () => {
     expect(clock.now() - t1).toBeLessThan(1_100);
     expect(second.reduce((a, r) => a + r.ok, 0)).toBe(20);
   });
+
+  it("the transactions whose deadline falls between the ticker's last pass and the grace's end are counted as timeouts", async () => {
+    const clock = new SimClock(5000);
+    const pool = pathPool(clock, 100);
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 't',
+      kept: { body: false, headers: false },
+      run: async (_seq, http) => void (await http.send('t: a', { url: '/60000/200' })),
+    };
+    const schedule = new Schedule([{ durationS: 1, fromPerSec: 10, toPerSec: 10 }]);
+    // deadlines 450 ms after each start; the grace ends at 1.3 s, the ticker's last pass before it at 1.2 s
+    const [timeoutMs, graceEndS] = [450, 1.3];
+    const records: BucketRecord[] = [];
+    await clock.run(
+      startNative({
+        schedule,
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset: 0,
+        gracefulStopMs: 300,
+        arrivals: onlyTransaction(txn, timeoutMs),
+        sink: (r) => records.push(r),
+        clock,
+      }).done,
+    );
+    const starts: number[] = [];
+    for (let n = 1, s = schedule.arrivalS(n); s !== null; s = schedule.arrivalS(++n)) starts.push(s);
+    const due = starts.filter((s) => s + timeoutMs / 1000 <= graceEndS).length;
+    // one of them is due after 1.2 s: without the count at the grace's end it was given up uncounted
+    expect(starts.filter((s) => s + timeoutMs / 1000 > 1.2 && s + timeoutMs / 1000 <= graceEndS)).toHaveLength(1);
+    const timeouts = records.reduce((a, r) => a + (r.byName?.t?.errors.timeout ?? 0), 0);
+    expect({ timeouts, completed: records.reduce((a, r) => a + r.completed, 0) }).toEqual({
+      timeouts: due,
+      completed: due,
+    });
+  });
 });
