@@ -35,10 +35,10 @@ export const SECONDS: Record<string, number> = {
   'test/demo-capacity.test.ts': 10,
   'test/limits.test.ts': 9,
   'test/bad-input.test.ts': 9,
+  'harness/engine/deadline.test.ts': 9,
   'test/mix-native.test.ts': 8,
   'test/k8s-run.test.ts': 8,
   'test/demo-modes.test.ts': 7,
-  'harness/engine/deadline.test.ts': 7,
 };
 
 /** Seconds a file is known to take (0 when it is not in SECONDS), by its path from the root. */
