@@ -70,6 +70,7 @@ const UNIT_FIRST = [
   'test/report-html-chromium.test.ts',
   // threads
   'harness/scenario/load.test.ts',
+  'harness/reset/sql-sqlite.test.ts',
   // esbuild: bundles, and config and scenario files read as the CLI reads them
   'harness/k6/engine/bundle.test.ts',
   'test/bundle-cache.test.ts',

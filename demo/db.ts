@@ -77,7 +77,8 @@ export class DemoDb {
     readonly idMaxLength: number,
     readonly seedOrders: number = 0,
   ) {
-    this.db = new Database(file);
+    // a writer holding the file (a reset hook, a sqlite3 shell) is waited for up to 5 s, not a 500
+    this.db = new Database(file, { timeout: 5000 });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(`
@@ -201,7 +202,7 @@ export class DemoDb {
     current: AccountRow,
     response: string,
   ): boolean {
-    return this.db.transaction((): boolean => {
+    return this.atomically((): boolean => {
       const res = this.sql.updateAccount.run(
         current.balance_cents + order.amountCents,
         current.version + 1,
@@ -213,7 +214,7 @@ export class DemoDb {
       this.sql.insertIdem.run(order.id, order.accountId, order.amountCents, at, response);
       this.sql.insertOrder.run(order.id, order.accountId, order.amountCents, current.version + 1, at);
       return true;
-    })();
+    });
   }
 
   counts(): TableCounts {
@@ -275,11 +276,21 @@ export class DemoDb {
   }
 
   /**
-   * fn in a transaction, or in the one already open: libsql's transaction() does not nest (a BEGIN
-   * inside one fails), where better-sqlite3's made a savepoint. A throw rolls back the outermost.
+   * fn in a transaction, or in the one already open (libsql's transaction() does not nest: a BEGIN
+   * inside one fails, where better-sqlite3's made a savepoint). A throw rolls back the outermost,
+   * unless SQLite did already (INSERT OR ROLLBACK, a full disk), where a ROLLBACK would fail and its
+   * error hide fn's (libsql's transaction() does that).
    */
-  private atomically(fn: () => void): void {
-    if (this.db.inTransaction) fn();
-    else this.db.transaction(fn)();
+  private atomically<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.db.exec('BEGIN');
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 }

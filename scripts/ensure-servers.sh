@@ -13,7 +13,7 @@
 #
 # Everything missing is installed in ONE apt-get call (one package-list update at most, tried
 # only when the install without it fails), so that on a fresh machine `make test` pays for apt
-# once, and runs it beside the type check, the native build and the unit tests (Makefile).
+# once, and runs it beside the unit project (Makefile).
 #
 # The packages' maintainer scripts would start services (prometheus on :9090, redis on :6379, the
 # exporter on :9121, postgresql on :5432, mariadb on :3306). We install without recommends, and while installing we put a policy-rc.d

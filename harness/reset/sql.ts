@@ -10,7 +10,8 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import Database from 'libsql';
+import { createRequire } from 'node:module';
+import type LibsqlDatabase from 'libsql';
 import { PlateauError, EXIT } from '../errors.ts';
 import { guardProblems, type SqlGuard } from './sql-guard.ts';
 
@@ -55,9 +56,11 @@ export function sqliteDriver(file: string): SqlDriver {
       EXIT.preflight,
     );
   }
-  const db = new Database(file);
-  db.pragma('busy_timeout = 5000');
-  const exec = (s: string, index: number) => {
+  // loaded here, not at the top: its native library would cost every command's start 30 to 40 ms
+  const Database = createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase;
+  // waits up to 5 s for a writer holding the file (the target itself), as SQLite's busy timeout
+  const db = new Database(file, { timeout: 5000 });
+  const exec = (s: string, index: number | 'commit') => {
     try {
       db.exec(s);
     } catch (err) {
@@ -70,10 +73,18 @@ export function sqliteDriver(file: string): SqlDriver {
     databaseName: async () => path.basename(file).replace(/\.(sqlite3?|db)$/i, ''),
     count: async (table) =>
       (db.prepare(`SELECT COUNT(*) AS n FROM ${quoteIdent('sqlite', table)}`).get() as { n: number }).n,
-    run: async (statements) =>
-      db.transaction(() => {
+    run: async (statements) => {
+      db.exec('BEGIN');
+      try {
         statements.forEach((s, i) => exec(s, i));
-      })(),
+        exec('COMMIT', 'commit');
+      } catch (err) {
+        // SQLite may have rolled back already (INSERT OR ROLLBACK, a full disk): a ROLLBACK then
+        // fails, and its error would hide the statement's (libsql's transaction() does that)
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
+      }
+    },
     runAlone: async (statement) => exec(statement, 0),
     commitsImplicitly: () => false,
     rows: async (sql) => db.prepare(sql).raw().all() as unknown[][],
