@@ -195,6 +195,44 @@ describe('the engine deadline, a pool that has been running', () => {
     expect({ ok, timeouts }).toEqual({ ok: 2, timeouts: 0 });
   });
 
+  it("an answer that came while the thread was held past the graceful stop's end is counted, not given up", async () => {
+    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    closers.push(async () => child.disconnect());
+    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+    const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, 1, 1);
+    closers.push(() => pool.close());
+    await pool.preconnect();
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 'checkout',
+      kept: { body: false, headers: false },
+      async run(_seq, http) {
+        const answer = http.send('checkout: create', { url: '/' });
+        // the schedule's one arrival, at its end: the thread is held after this turn's poll for
+        // I/O, past the 300 ms grace; the answer arrives meanwhile
+        setImmediate(() => spin(STALL_MS));
+        await answer;
+      },
+    };
+    const records: BucketRecord[] = [];
+    const run = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 1, toPerSec: 1 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 300,
+      arrivals: onlyTransaction(txn, 30_000),
+      sink: (r: BucketRecord) => records.push(r),
+    });
+    await run.done;
+    const named = records.map((r) => r.byName?.checkout).filter((b) => b !== undefined);
+    expect({ completed: named.reduce((a, b) => a + b.completed, 0), ok: named.reduce((a, b) => a + b.ok, 0) }).toEqual({
+      completed: 1,
+      ok: 1,
+    });
+  });
+
   it('the timeouts due by the end of the graceful stop are counted, after a stall that runs past it', async () => {
     // reads every request and answers none
     const sockets: net.Socket[] = [];

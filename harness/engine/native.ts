@@ -229,12 +229,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
 
   let finished = false;
   let graceTimer: Timer | null = null;
+  let graceEnd: NodeJS.Immediate | null = null;
   function finish() {
     if (finished) return;
     finished = true;
     clk.clear(graceTimer);
     clk.clear(ticker);
     if (expiryPass !== null) clearImmediate(expiryPass);
+    if (graceEnd !== null) clearImmediate(graceEnd);
     // past the grace, with the deadline's ticker gone: a transaction still running would keep its VU
     for (const t of live) t.abandon();
     rec.close(clk.now());
@@ -253,12 +255,20 @@ export function startNative(o: EngineRunOptions): EngineRun {
       return;
     }
     clk.clear(graceTimer);
-    // the deadlines due by the grace's end are counted first: after a stall of this thread the
-    // sweep's pass would come after this timer (deadline.ts)
+    if (graceEnd !== null) clearImmediate(graceEnd);
+    // The deadlines due when the grace's timer fires are counted before the engine stops counting,
+    // judged as the sweep and the ticker judge theirs (decision 041): by the time the timer fired,
+    // once the I/O waiting has been read, so that an answer which came in time is not a timeout.
+    // After a stall of this thread their own passes would come after this timer.
     graceTimer = clk.setTimeout(() => {
-      o.pool.expireDue();
-      expireTransactions(clk.now());
-      finish();
+      const atMs = clk.now();
+      graceEnd = setImmediate(() => {
+        graceEnd = null;
+        if (finished) return;
+        o.pool.expireDue(atMs);
+        expireTransactions(atMs);
+        finish();
+      });
     }, graceMs);
   }
 

@@ -114,12 +114,12 @@ export class VuPool {
   }
 
   /**
-   * Aborts now every request past its deadline, as the sweep would: the graceful stop's end calls
-   * it, so that after a stall of this thread the timeouts due before that end are counted before
-   * the engine stops counting.
+   * Aborts every request whose deadline is at or before nowMs, as the sweep would: the graceful
+   * stop's end calls it with the time its timer fired, so that after a stall of this thread the
+   * timeouts due by then are counted before the engine stops counting.
    */
-  expireDue(): void {
-    this.sweep.expire();
+  expireDue(nowMs?: number): void {
+    this.sweep.expire(nowMs);
   }
 
   async close(): Promise<void> {
