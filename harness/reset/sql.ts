@@ -1,6 +1,6 @@
 /**
  * SQL reset hooks. SqlDriver is the seam between the guarded reset and a database: SQLite built in
- * through libsql's better-sqlite3 API (here), PostgreSQL through `pg` (pg-driver.ts), the MySQL protocol
+ * through libsql (here; decision 042), PostgreSQL through `pg` (pg-driver.ts), the MySQL protocol
  * (MySQL, MariaDB, TiDB, OceanBase) through `mysql2` (mysql-driver.ts); connection.ts opens them.
  *
  * The statements run in one transaction where the database allows it. MySQL commits TRUNCATE and
