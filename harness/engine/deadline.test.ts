@@ -129,6 +129,46 @@ const srv = http.createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1'
 process.on('disconnect', () => process.exit(0));
 `;
 
+/**
+ * A second of transactions at `perSec` against EXTERNAL, each sending one request: the thread is
+ * held at the end of the turn that sent it, after that turn's poll for I/O (as another callback or a
+ * collection would), for STALL_MS; the answer arrives meanwhile. Each request's own deadline is far
+ * off: the transaction's is the one judged. Returns how its arrivals were counted.
+ */
+async function heldTransactions(o: { perSec: number; gracefulStopMs: number; transactionTimeoutMs: number }) {
+  const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  closers.push(async () => child.disconnect());
+  const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+  const vus = Math.ceil(o.perSec);
+  const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, vus, vus);
+  closers.push(() => pool.close());
+  await pool.preconnect();
+  const txn: TransactionRun = {
+    kind: 'transaction',
+    name: 'checkout',
+    kept: { body: false, headers: false },
+    async run(_seq, http) {
+      const answer = http.send('checkout: create', { url: '/' });
+      setImmediate(() => spin(STALL_MS));
+      await answer;
+    },
+  };
+  const records: BucketRecord[] = [];
+  await startNative({
+    schedule: new Schedule([{ durationS: 1, fromPerSec: o.perSec, toPerSec: o.perSec }]),
+    phase: 'steps',
+    source: 'native/0',
+    pool,
+    seqOffset: 0,
+    gracefulStopMs: o.gracefulStopMs,
+    arrivals: onlyTransaction(txn, o.transactionTimeoutMs),
+    sink: (r: BucketRecord) => records.push(r),
+  }).done;
+  const named = records.map((r) => r.byName?.checkout).filter((b) => b !== undefined);
+  const sum = (f: (b: (typeof named)[number]) => number) => named.reduce((a, b) => a + f(b), 0);
+  return { completed: sum((b) => b.completed), ok: sum((b) => b.ok), timeouts: sum((b) => b.errors.timeout ?? 0) };
+}
+
 describe('the engine deadline, a pool that has been running', () => {
   it('a stall in an I/O callback after the sweep fired does not expire the answer that came in it (socket client)', async () => {
     const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -158,79 +198,15 @@ describe('the engine deadline, a pool that has been running', () => {
   });
 
   it('a transaction whose answer came while the thread was held ends ok, not at its deadline (http.transactionTimeoutMs)', async () => {
-    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    closers.push(async () => child.disconnect());
-    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
-    // each request's own deadline is far off: the transaction's is the one judged
-    const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, 2, 2);
-    closers.push(() => pool.close());
-    await pool.preconnect();
-    const txn: TransactionRun = {
-      kind: 'transaction',
-      name: 'checkout',
-      kept: { body: false, headers: false },
-      async run(_seq, http) {
-        const answer = http.send('checkout: create', { url: '/' });
-        // the thread is held at the end of this turn, after its poll for I/O (as another callback or
-        // a collection would), past the deadline and the ticker's period; the answer arrives meanwhile
-        setImmediate(() => spin(STALL_MS));
-        await answer;
-      },
-    };
-    const records: BucketRecord[] = [];
-    const run = startNative({
-      schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
-      phase: 'steps',
-      source: 'native/0',
-      pool,
-      seqOffset: 0,
-      gracefulStopMs: 2000,
-      arrivals: onlyTransaction(txn, TIMEOUT_MS),
-      sink: (r: BucketRecord) => records.push(r),
-    });
-    await run.done;
-    const named = records.map((r) => r.byName?.checkout).filter((b) => b !== undefined);
-    const ok = named.reduce((a, b) => a + b.ok, 0);
-    const timeouts = named.reduce((a, b) => a + (b.errors.timeout ?? 0), 0);
-    expect({ ok, timeouts }).toEqual({ ok: 2, timeouts: 0 });
+    // two arrivals, the thread held past their 200 ms deadline and the ticker's period
+    const r = await heldTransactions({ perSec: 2, gracefulStopMs: 2000, transactionTimeoutMs: TIMEOUT_MS });
+    expect(r).toEqual({ completed: 2, ok: 2, timeouts: 0 });
   });
 
   it("an answer that came while the thread was held past the graceful stop's end is counted, not given up", async () => {
-    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    closers.push(async () => child.disconnect());
-    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
-    const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, 1, 1);
-    closers.push(() => pool.close());
-    await pool.preconnect();
-    const txn: TransactionRun = {
-      kind: 'transaction',
-      name: 'checkout',
-      kept: { body: false, headers: false },
-      async run(_seq, http) {
-        const answer = http.send('checkout: create', { url: '/' });
-        // the schedule's one arrival, at its end: the thread is held after this turn's poll for
-        // I/O, past the 300 ms grace; the answer arrives meanwhile
-        setImmediate(() => spin(STALL_MS));
-        await answer;
-      },
-    };
-    const records: BucketRecord[] = [];
-    const run = startNative({
-      schedule: new Schedule([{ durationS: 1, fromPerSec: 1, toPerSec: 1 }]),
-      phase: 'steps',
-      source: 'native/0',
-      pool,
-      seqOffset: 0,
-      gracefulStopMs: 300,
-      arrivals: onlyTransaction(txn, 30_000),
-      sink: (r: BucketRecord) => records.push(r),
-    });
-    await run.done;
-    const named = records.map((r) => r.byName?.checkout).filter((b) => b !== undefined);
-    expect({ completed: named.reduce((a, b) => a + b.completed, 0), ok: named.reduce((a, b) => a + b.ok, 0) }).toEqual({
-      completed: 1,
-      ok: 1,
-    });
+    // the schedule's one arrival, at its end: the thread held past the 300 ms grace
+    const r = await heldTransactions({ perSec: 1, gracefulStopMs: 300, transactionTimeoutMs: 30_000 });
+    expect(r).toEqual({ completed: 1, ok: 1, timeouts: 0 });
   });
 
   it('the timeouts due by the end of the graceful stop are counted, after a stall that runs past it', async () => {
