@@ -19,7 +19,7 @@ export const SECONDS: Record<string, number> = {
   'test/tls.test.ts': 27,
   'test/promql-pipeline.test.ts': 25,
   'test/k6-engine.test.ts': 25,
-  'test/pipeline.test.ts': 22,
+  'test/pipeline.test.ts': 25,
   'harness/engine/workers.test.ts': 21,
   'test/threads.test.ts': 20,
   'test/downstreams-redis.test.ts': 17,
