@@ -30,31 +30,46 @@ export function deadlineError(timeoutMs: number): Error {
 }
 
 /**
- * One timer for a live list of VUs (the list may grow while the sweep runs). Each pass judges the
- * deadlines by the time its timer fired, and runs at the end of that loop turn (setImmediate),
- * once the turn has read the I/O that was waiting: after a stall of this thread, timers run before
- * I/O, and a response that arrived within the deadline but was not yet read would otherwise be
- * aborted as the target's timeout. The time is taken at the timer, not at the pass, so that a
- * stall between the two (an I/O callback of that turn) cannot expire a request whose answer came
- * in it (decision 041).
+ * A pass that runs at the end of this loop turn (setImmediate), once the turn has read the I/O that
+ * was waiting, with the time it was scheduled at (decision 041). After a stall of this thread the
+ * timers run before the I/O: a deadline judged in a timer would abort a request, or fail a
+ * transaction, whose answer arrived in time but was not read yet. The time is the timer's, not the
+ * pass's, so that a stall between the two (an I/O callback of that turn) cannot expire an answer
+ * that came in it. A pass not yet run is not scheduled again. Not unref'd: an unref'd immediate lets
+ * the loop block in its poll phase first.
+ */
+export class TurnEndPass {
+  private pending: NodeJS.Immediate | null = null;
+
+  constructor(private readonly pass: (nowMs: number) => void) {}
+
+  schedule(nowMs: number): void {
+    if (this.pending !== null) return;
+    this.pending = setImmediate(() => {
+      this.pending = null;
+      this.pass(nowMs);
+    });
+  }
+
+  cancel(): void {
+    if (this.pending !== null) clearImmediate(this.pending);
+    this.pending = null;
+  }
+}
+
+/**
+ * One timer for a live list of VUs (the list may grow while the sweep runs): each pass judges the
+ * deadlines by the time its timer fired, at the end of that turn (TurnEndPass).
  */
 export class DeadlineSweep {
   private readonly timer: NodeJS.Timeout;
-  private pending: NodeJS.Immediate | null = null;
+  private readonly pass = new TurnEndPass((nowMs) => this.expire(nowMs));
 
   constructor(
     private readonly items: readonly Expiring[],
     everyMs = SWEEP_EVERY_MS,
   ) {
-    this.timer = setInterval(() => {
-      if (this.pending !== null) return;
-      const nowMs = performance.now();
-      // not unref'd: an unref'd immediate lets the loop block in its poll phase first
-      this.pending = setImmediate(() => {
-        this.pending = null;
-        this.expire(nowMs);
-      });
-    }, everyMs);
+    this.timer = setInterval(() => this.pass.schedule(performance.now()), everyMs);
     this.timer.unref();
   }
 
@@ -65,8 +80,7 @@ export class DeadlineSweep {
 
   stop(): void {
     clearInterval(this.timer);
-    if (this.pending !== null) clearImmediate(this.pending);
-    this.pending = null;
+    this.pass.cancel();
   }
 }
 

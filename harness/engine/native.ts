@@ -12,6 +12,7 @@ import type { PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { VuPool } from './vu-pool.ts';
 import type { Arrivals, RequestRun } from '../scenario/requests.ts';
 import { Transaction, type TransactionHost } from './transaction.ts';
+import { TurnEndPass } from './deadline.ts';
 
 export interface EngineRunOptions {
   schedule: Schedule;
@@ -83,7 +84,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const expireTransactions = (nowMs: number) => {
     for (const t of live) if (t.overdue(nowMs)) t.expire();
   };
-  let expiryPass: NodeJS.Immediate | null = null;
+  const expiryPass = new TurnEndPass(expireTransactions);
   // The ticker rolls seconds on a quiet run; like any roll, after a stall it first dispatches the
   // arrivals due (rec.beforeRoll below), so they count in their second, with their lag, before it
   // is emitted and judged (docs/decisions/027). It also fails the transactions past their deadline,
@@ -91,11 +92,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   // a stall of this thread, an answer that ended a transaction in time is not its timeout (decision 041).
   const ticker = clk.setInterval(() => {
     const nowMs = clk.now();
-    if (live.size > 0 && expiryPass === null)
-      expiryPass = setImmediate(() => {
-        expiryPass = null;
-        expireTransactions(nowMs);
-      });
+    if (live.size > 0) expiryPass.schedule(nowMs);
     rec.tick(nowMs);
   }, 200);
   let own = 0;
@@ -229,14 +226,22 @@ export function startNative(o: EngineRunOptions): EngineRun {
 
   let finished = false;
   let graceTimer: Timer | null = null;
-  let graceEnd: NodeJS.Immediate | null = null;
+  // The deadlines due when the grace's timer fires are counted before the engine stops counting,
+  // judged as the sweep and the ticker judge theirs (TurnEndPass): by the time the timer fired, once
+  // the I/O waiting has been read, so that an answer which came in time is not a timeout. After a
+  // stall of this thread their own passes would come after this timer.
+  const graceEnd = new TurnEndPass((atMs) => {
+    o.pool.expireDue(atMs);
+    expireTransactions(atMs);
+    finish();
+  });
   function finish() {
     if (finished) return;
     finished = true;
     clk.clear(graceTimer);
     clk.clear(ticker);
-    if (expiryPass !== null) clearImmediate(expiryPass);
-    if (graceEnd !== null) clearImmediate(graceEnd);
+    expiryPass.cancel();
+    graceEnd.cancel();
     // past the grace, with the deadline's ticker gone: a transaction still running would keep its VU
     for (const t of live) t.abandon();
     rec.close(clk.now());
@@ -255,21 +260,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
       return;
     }
     clk.clear(graceTimer);
-    if (graceEnd !== null) clearImmediate(graceEnd);
-    // The deadlines due when the grace's timer fires are counted before the engine stops counting,
-    // judged as the sweep and the ticker judge theirs (decision 041): by the time the timer fired,
-    // once the I/O waiting has been read, so that an answer which came in time is not a timeout.
-    // After a stall of this thread their own passes would come after this timer.
-    graceTimer = clk.setTimeout(() => {
-      const atMs = clk.now();
-      graceEnd = setImmediate(() => {
-        graceEnd = null;
-        if (finished) return;
-        o.pool.expireDue(atMs);
-        expireTransactions(atMs);
-        finish();
-      });
-    }, graceMs);
+    graceEnd.cancel();
+    graceTimer = clk.setTimeout(() => graceEnd.schedule(clk.now()), graceMs);
   }
 
   // A later leg may be created before its start second: wait for it, then dispatch.
