@@ -129,6 +129,13 @@ const srv = http.createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1'
 process.on('disconnect', () => process.exit(0));
 `;
 
+/** EXTERNAL started, stopped after the test: its two ports. */
+async function external(): Promise<{ http: number; tick: number }> {
+  const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  closers.push(async () => child.disconnect());
+  return new Promise((r) => child.once('message', r as never));
+}
+
 /**
  * A second of transactions at `perSec` against EXTERNAL, each sending one request: the thread is
  * held at the end of the turn that sent it, after that turn's poll for I/O (as another callback or a
@@ -136,9 +143,7 @@ process.on('disconnect', () => process.exit(0));
  * off: the transaction's is the one judged. Returns how its arrivals were counted.
  */
 async function heldTransactions(o: { perSec: number; gracefulStopMs: number; transactionTimeoutMs: number }) {
-  const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  closers.push(async () => child.disconnect());
-  const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+  const ports = await external();
   const vus = Math.ceil(o.perSec);
   const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: 10_000, client: 'socket' }, vus, vus);
   closers.push(() => pool.close());
@@ -171,9 +176,7 @@ async function heldTransactions(o: { perSec: number; gracefulStopMs: number; tra
 
 describe('the engine deadline, a pool that has been running', () => {
   it('a stall in an I/O callback after the sweep fired does not expire the answer that came in it (socket client)', async () => {
-    const child = fork('-e', [EXTERNAL], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    closers.push(async () => child.disconnect());
-    const ports = await new Promise<{ http: number; tick: number }>((r) => child.once('message', r as never));
+    const ports = await external();
     // the socket client writes the request at once; undici writes it on a later turn, and a stall
     // before that write still counts against its deadline (decision 041)
     const pool = new VuPool(`http://127.0.0.1:${ports.http}`, { timeoutMs: TIMEOUT_MS, client: 'socket' }, 1, 1);
