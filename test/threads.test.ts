@@ -71,11 +71,14 @@ describe.skipIf(cpus < 2 || cpus > 8)(
       expect(r.result.environment.engine).toBe(`native (1 of ${cpus} worker threads), socket HTTP client`);
       expect(stepSources(r.dir)).toEqual(new Set(['native/0']));
       expect(new Set(seen).size).toBe(seen.length);
-      // the steps' seqs are the highest ones, and with one thread striping by 1 none is skipped
+      // the steps' seqs are the highest ones, and with one thread striping by 1 none is skipped: each
+      // seq of their range was sent or counted as dropped (a stall of a busy machine left 4 arrivals
+      // without a free VU once, in a fresh-clone CI of 12-06)
       const started = steps(r.dir).reduce((a, b) => a + b.started, 0);
+      const dropped = steps(r.dir).reduce((a, b) => a + b.dropped, 0);
       expect(started).toBeGreaterThan(600);
       const top = [...seen].sort((a, b) => a - b).slice(-started);
-      expect(top).toEqual(Array.from({ length: started }, (_, i) => top[0] + i));
+      expect(top.at(-1)! - top[0] + 1, `${started} sent, ${dropped} dropped`).toBeLessThanOrEqual(started + dropped);
       expect(r.result.steps[0].verdict, r.lines.join('')).toBe('holds');
     });
 
