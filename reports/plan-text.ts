@@ -57,13 +57,21 @@ export interface PlanDataSource {
   maxArrivals: number;
   /** A warmup runs (enabled, on an engine that has one): its arrivals are in maxArrivals. */
   withWarmup?: boolean;
+  /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
+  readBy?: string[];
+  /** Of maxArrivals, those of the readBy's entries: the rows the plan can take. */
+  readerArrivals?: number;
 }
 
 function dataText(d: PlanDataSource): string {
   const head = `${d.name} (${d.file}): ${fmtInt(d.rows)} rows`;
   if (d.order === 'sequential') return `${head}, sequential (by arrival number, wrapping)`;
   if (d.order === 'random') return `${head}, random (seeded by the run id)`;
-  return `${head}, unique: ${fmtInt(d.usable)} for the load (${fmtInt(d.rows - d.usable)} kept for preflight's sample arrivals) and the plan makes at most ${fmtInt(d.maxArrivals)} arrivals (${d.withWarmup === false ? 'steps' : 'warmup, steps'} and a rerun of each step)`;
+  const readers =
+    d.readBy && d.readerArrivals !== undefined
+      ? `, ${fmtInt(d.readerArrivals)} of them of its readBy (${d.readBy.map((n) => `"${n}"`).join(', ')}), which alone take rows`
+      : '';
+  return `${head}, unique: ${fmtInt(d.usable)} for the load (${fmtInt(d.rows - d.usable)} kept for preflight's sample arrivals) and the plan makes at most ${fmtInt(d.maxArrivals)} arrivals (${d.withWarmup === false ? 'steps' : 'warmup, steps'} and a rerun of each step)${readers}`;
 }
 
 /** What the text adds (narrow: no harness type crosses into reports/). */

@@ -115,9 +115,13 @@ describe('a mix on the native engine', () => {
     expect(records.find((r) => r.byName?.checkout)?.byName?.checkout.transaction).toBe(true);
     expect(t.sum((r) => r.ok)).toBe(300);
     expect(t.sum((r) => r.requests ?? 0)).toBe(315);
-    // unique rows: no account sent twice, in arrival order of the entries that read them
+    // unique rows: no account sent twice, and (readBy) the first 75 rows, one per create order:
+    // by the global arrival number they would have spread over rows 1 to 300
     expect(new Set(seen.accounts).size).toBe(seen.accounts.length);
     expect(seen.accounts.length).toBe(75);
+    expect([...seen.accounts].sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)))).toEqual(
+      Array.from({ length: 75 }, (_, i) => `acc-${i + 1}`),
+    );
     // confirm always after its create, on the same arrival
     expect(seen.order.every((l) => l.endsWith('after create'))).toBe(true);
     // the transaction's duration holds its think time (20 ms): its p50 is at least that

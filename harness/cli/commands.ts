@@ -103,7 +103,12 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
     scenario && traffic
       ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic))
       : {};
-  const fewRows = uniqueRowsProblem(data, maxArrivalsWithReruns(config, plan), warmupRuns(config));
+  const fewRows = uniqueRowsProblem(
+    data,
+    maxArrivalsWithReruns(config, plan),
+    warmupRuns(config),
+    traffic ?? { entries: [] },
+  );
   if (fewRows) throw fewRows;
   if (a.json) {
     io.out(
@@ -114,6 +119,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
           scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
           data,
           traffic && planTraffic(traffic, config),
+          traffic ?? undefined,
         ),
       ),
     );
@@ -126,6 +132,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
       scenario && traffic ? `${scenario.name ?? 'unnamed'} (${config.scenario})${mixText(traffic, config)}` : undefined,
       data,
       (traffic && planTraffic(traffic, config)?.entries) ?? undefined,
+      traffic ?? undefined,
     ) + '\n',
   );
   return EXIT.ok;

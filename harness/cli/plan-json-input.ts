@@ -5,6 +5,7 @@ import { segmentLength } from '../../analysis/segment.ts';
 import type { PlanJsonInput, PlanTraffic } from '../../reports/plan-json.ts';
 import { planFacts } from './plan-text.ts';
 import type { LoadedSource } from '../scenario/context.ts';
+import type { Traffic } from '../scenario/traffic.ts';
 
 export function planJsonInput(
   config: PlateauConfig,
@@ -12,10 +13,11 @@ export function planJsonInput(
   scenario: { name: string; module: string } | null,
   data: Record<string, LoadedSource> = {},
   traffic: PlanTraffic | null = null,
+  entries: Pick<Traffic, 'entries'> = { entries: [] },
 ): PlanJsonInput {
   const segment = config.engine === 'k6' ? (config.k6.executionSegment ?? null) : null;
   return {
-    ...planFacts(config, plan, data),
+    ...planFacts(config, plan, data, entries),
     scenario,
     traffic,
     engine: {

@@ -14,6 +14,7 @@ import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind } from '../engine/create.ts';
 import { maxArrivalsWithReruns, warmupRatePerSec, warmupRuns } from '../pipeline/warmup.ts';
 import type { LoadedSource } from '../scenario/context.ts';
+import { rowsTaken, type Traffic } from '../scenario/traffic.ts';
 
 function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHook {
   if (h.kind === 'command') return { kind: 'command', run: h.run };
@@ -37,7 +38,12 @@ export function vusFromWarmup(config: PlateauConfig): boolean {
 }
 
 /** What every rendering of the plan shows, gathered once from the config (and the scenario's loaded data sources). */
-export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string, LoadedSource> = {}): PlanFacts {
+export function planFacts(
+  config: PlateauConfig,
+  plan: Plan,
+  data: Record<string, LoadedSource> = {},
+  traffic: Pick<Traffic, 'entries'> = { entries: [] },
+): PlanFacts {
   const maxArrivals = maxArrivalsWithReruns(config, plan);
   return {
     plan,
@@ -53,6 +59,7 @@ export function planFacts(config: PlateauConfig, plan: Plan, data: Record<string
       order: src.order,
       maxArrivals,
       withWarmup: warmupRuns(config),
+      ...(src.readBy ? { readBy: [...src.readBy], readerArrivals: rowsTaken(traffic, src.readBy, maxArrivals) } : {}),
     })),
   };
 }
@@ -63,9 +70,10 @@ export function planText(
   scenario?: string,
   data: Record<string, LoadedSource> = {},
   entries?: PlanTextInput['entries'],
+  traffic?: Pick<Traffic, 'entries'>,
 ): string {
   return renderPlanText({
-    ...planFacts(config, plan, data),
+    ...planFacts(config, plan, data, traffic),
     scenario,
     engineLines: engineKind(config).planLines(),
     entries,

@@ -46,7 +46,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   await checkHealth(p.config, evidence);
   if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
-  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config));
+  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config), p.requests.traffic);
   if (fewRows) throw fewRows;
   const sentAt = performance.now();
   await sampleArrivals(p.config, p.requests, evidence);

@@ -32,8 +32,8 @@ describe('the arrivals a plan can make count the warmup only when one runs', () 
     const src = (usable: number): Record<string, LoadedSource> => ({
       u: { rows: Array.from({ length: usable + 1 }, () => ({})), order: 'unique', file: 'u.csv', usable },
     });
-    expect(uniqueRowsProblem(src(needed), needed, warmupRuns(c))).toBeNull();
-    const short = uniqueRowsProblem(src(needed - 1), needed, warmupRuns(c))!;
+    expect(uniqueRowsProblem(src(needed), needed, warmupRuns(c), { entries: [] })).toBeNull();
+    const short = uniqueRowsProblem(src(needed - 1), needed, warmupRuns(c), { entries: [] })!;
     expect(short.message).not.toMatch(/warmup/);
     expect(short.hint).toMatch(/^add at least 1 row, lower the plan \(steps\.maxPerSec, steps\.holdS\), or/);
   });

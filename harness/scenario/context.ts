@@ -5,7 +5,7 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { noRowLeft, noSuchSource, rowIndex, seedOf, spread } from './data-rows.ts';
+import { notAReader, noRowLeft, noSuchSource, rowIndex, seedOf, spread } from './data-rows.ts';
 import { thinkTimeProblem } from './think-time.ts';
 
 export interface ContextFactory {
@@ -22,6 +22,8 @@ export interface LoadedSource {
   usable: number;
   /** A CSV source's header (every row has exactly these fields); absent for JSON, whose rows may differ. */
   columns?: readonly string[];
+  /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
+  readBy?: readonly string[];
 }
 
 export interface ContextOptions {
@@ -35,6 +37,13 @@ export interface ContextOptions {
   sample?: number;
   /** Arrival seq's number among its own entry's (mix-order.ts entrySeqOf): what a sequential source's rows follow. */
   entrySeq?: (seq: number) => number;
+  /**
+   * By the name of each unique source with a readBy: arrival seq's number among its readers'
+   * arrivals (data-rows.ts readerSeqOf), which throws for an arrival of another entry.
+   */
+  readerSeq?: Record<string, (seq: number) => number>;
+  /** The entry a sample arrival runs: a source's readBy is checked against it. */
+  sampleEntry?: string;
   /** Told each row a sample arrival reads (preflight: row-names.ts looks for names built from them). */
   onRow?: (source: string, row: Row) => void;
 }
@@ -84,6 +93,8 @@ export function contextFactory(
     sleep: checkedSleep(opts.sleep ?? realSleep),
     sample: opts.sample,
     entrySeq: opts.entrySeq ?? ((seq) => seq),
+    readerSeq: opts.readerSeq ?? {},
+    sampleEntry: opts.sampleEntry,
     onRow: opts.onRow,
   };
   return (seq: number): ScenarioContext => new Context(shared, seq);
@@ -99,6 +110,8 @@ interface Shared {
   sleep(ms: number): Promise<void>;
   sample: number | undefined;
   entrySeq(seq: number): number;
+  readerSeq: Record<string, (seq: number) => number>;
+  sampleEntry: string | undefined;
   onRow: ((source: string, row: Row) => void) | undefined;
 }
 
@@ -107,14 +120,19 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   const src = Object.hasOwn(s.data, name) ? s.data[name] : undefined;
   if (!src) throw new Error(noSuchSource(name, Object.keys(s.data)));
   if (s.sample !== undefined) {
+    if (src.readBy && s.sampleEntry !== undefined && !src.readBy.includes(s.sampleEntry))
+      throw new Error(notAReader(name, s.sampleEntry, src.readBy));
     const i =
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
     s.onRow?.(name, src.rows[i]);
     return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }
-  // sequential: by the arrival's number among its entry's, so each entry walks every row in turn
-  const i = rowIndex(src.order, src.order === 'sequential' ? s.entrySeq(seq) : seq, src.usable, s.seed);
-  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq));
+  // sequential: by the arrival's number among its entry's, so each entry walks every row in turn;
+  // unique with a readBy: among its readers' arrivals
+  const readerOf = src.readBy ? s.readerSeq[name] : undefined; // none in a mix of one entry
+  const reader = readerOf ? readerOf(seq) : undefined;
+  const i = rowIndex(src.order, src.order === 'sequential' ? s.entrySeq(seq) : (reader ?? seq), src.usable, s.seed);
+  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq, reader));
   return src.rows[i];
 }
 

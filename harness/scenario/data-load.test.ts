@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadDataSources, uniqueRowsProblem } from './data-load.ts';
 import { PlateauError } from '../errors.ts';
 import { configSchema } from '../config/schema.ts';
+import type { Traffic, TrafficEntry } from './traffic.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-data-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +21,13 @@ const problem = (f: () => unknown): PlateauError => {
 };
 
 write('u8.csv', 'id,name\n1,café 😀\n');
+
+/** A mix of these entries and weights, as uniqueRowsProblem reads one. */
+const mixOf = (weights: Record<string, number>): Pick<Traffic, 'entries'> => ({
+  entries: Object.entries(weights).map(([name, weight]) => ({ name, weight }) as TrafficEntry),
+});
+const ONE = mixOf({ request: 1 });
+const THREE = mixOf({ a: 1, b: 1, c: 1 });
 
 describe('data files beside the scenario', () => {
   it('loads CSV and JSON rows, read-only, and keeps a unique source’s last rows for the samples', () => {
@@ -45,15 +53,17 @@ describe('data files beside the scenario', () => {
   it('refuses a plan whose arrivals exceed a unique source’s rows, with the numbers', () => {
     write('u.csv', 'id\n' + Array.from({ length: 100 }, (_, i) => i).join('\n') + '\n');
     const d = loadDataSources(scenario, { u: { csv: './u.csv', order: 'unique' } }, 3);
-    expect(uniqueRowsProblem(d, 97, true)).toBeNull();
-    const p = uniqueRowsProblem(d, 98, true)!;
+    expect(uniqueRowsProblem(d, 97, true, THREE)).toBeNull();
+    const p = uniqueRowsProblem(d, 98, true, THREE)!;
     expect(p.message).toMatch(
       /order 'unique' and 100 rows \(97 for the load, 3 kept for preflight's sample arrivals\)/,
     );
     expect(p.message).toMatch(
-      /can make 98 arrivals \(warmup, steps and a rerun of each step\): order 'unique' gives arrival n the n-th row whichever entry of the mix it runs/,
+      /can make 98 arrivals \(warmup, steps and a rerun of each step\): without a readBy, arrival n takes the n-th row whichever entry of the mix it runs/,
     );
-    expect(p.hint).toMatch(/add at least 1 row,/);
+    expect(p.hint).toMatch(
+      /^add at least 1 row, list the entries that read it in its readBy \(readBy: \['create order'\]/,
+    );
     // the settings the fix names are the config's own
     const named = [...p.hint.matchAll(/\b([a-z]+)\.([A-Za-z]+)\b/g)].map((m) => [m[1], m[2]]);
     expect(named.map((n) => n.join('.'))).toEqual(['steps.maxPerSec', 'steps.holdS', 'warmup.maxS']);
@@ -64,24 +74,45 @@ describe('data files beside the scenario', () => {
       expect(Object.keys(inner), `${section}.${key}`).toContain(key);
     }
     const seq = loadDataSources(scenario, { u: { csv: './u.csv' } }, 3);
-    expect(uniqueRowsProblem(seq, 10_000, true)).toBeNull();
+    expect(uniqueRowsProblem(seq, 10_000, true, THREE)).toBeNull();
   });
   it('without a warmup, the refusal neither counts nor names one; counts have thousands separators', () => {
     write('k.csv', 'id\n' + Array.from({ length: 1234 }, (_, i) => i).join('\n') + '\n');
     const d = loadDataSources(scenario, { k: { csv: './k.csv', order: 'unique' } }, 3);
-    const p = uniqueRowsProblem(d, 12_345, false)!;
+    const p = uniqueRowsProblem(d, 12_345, false, THREE)!;
     expect(p.message).toMatch(/and 1,234 rows \(1,231 for the load, 3 kept for preflight's sample arrivals\)/);
-    expect(p.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\): order 'unique'/);
+    expect(p.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\): without a readBy/);
     // one entry (one sample row): no mix to explain
     const one = uniqueRowsProblem(
       loadDataSources(scenario, { k: { csv: './k.csv', order: 'unique' } }, 1),
       12_345,
       false,
+      ONE,
     )!;
     expect(one.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\)$/);
-    expect(p.hint).toBe(
-      "add at least 11,114 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
+    expect(one.hint).toBe(
+      "add at least 11,112 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
     );
+    expect(p.hint).toBe(
+      "add at least 11,114 rows, list the entries that read it in its readBy (readBy: ['create order']: only their arrivals take rows), lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
+    );
+  });
+  it("with a readBy, a unique source needs rows for its readers' arrivals only, counted by the mix's order", () => {
+    write('w.csv', 'id\n' + Array.from({ length: 1003 }, (_, i) => i).join('\n') + '\n');
+    // read 70, create 25, checkout 5: the readers are 30 of every 100 arrivals
+    const mix = mixOf({ read: 70, create: 25, checkout: 5 });
+    const d = loadDataSources(scenario, { w: { csv: './w.csv', order: 'unique', readBy: ['create', 'checkout'] } }, 4);
+    expect(d.w.usable).toBe(999);
+    expect(d.w.readBy).toEqual(['create', 'checkout']);
+    // 3,300 arrivals: 990 of the readers; without the readBy, 3,300 rows
+    expect(uniqueRowsProblem(d, 3_300, true, mix)).toBeNull();
+    const { readBy: _, ...all } = d.w;
+    expect(uniqueRowsProblem({ w: all }, 3_300, true, mix)!.message).toMatch(/can make 3,300 arrivals/);
+    const p = uniqueRowsProblem(d, 3_400, true, mix)!;
+    expect(p.message).toMatch(
+      /but the plan can make 3,400 arrivals \(warmup, steps and a rerun of each step\), 1,020 of them of its readBy \("create", "checkout"\)$/,
+    );
+    expect(p.hint).toMatch(/^add at least 21 rows, lower the plan/);
   });
 });
 

@@ -12,6 +12,7 @@ import { DataError, parseCsv, parseJsonRows, usableRows } from './data-rows.ts';
 import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { fmtInt } from '../../analysis/format.ts';
+import { rowsTaken, type Traffic } from './traffic.ts';
 
 function dataError(file: string, line: number, cause: string, fix: string): PlateauError {
   return new PlateauError(
@@ -61,6 +62,7 @@ export function loadDataSources(
       file,
       usable,
       ...('csv' in src ? { columns: Object.keys(rows[0]) } : {}),
+      ...(order === 'unique' && src.readBy ? { readBy: Object.freeze([...src.readBy]) } : {}),
     };
   }
   return out;
@@ -112,25 +114,34 @@ function deepFreeze(root: object): void {
 
 /**
  * Why the plan cannot run with these sources, or null: a unique source needs a row for every
- * arrival the plan can make (the warmup's, when `warmup` says one runs, and the steps'), besides
- * preflight's samples.
+ * arrival the plan can make (the warmup's, when `warmup` says one runs, and the steps') that reads
+ * it (all of them, or with a readBy its entries' arrivals: `traffic`'s mix), besides preflight's samples.
  */
 export function uniqueRowsProblem(
   data: Record<string, LoadedSource>,
   maxArrivals: number,
   warmup: boolean,
+  traffic: Pick<Traffic, 'entries'>,
 ): PlateauError | null {
   for (const [name, src] of Object.entries(data)) {
-    if (src.order !== 'unique' || maxArrivals <= src.usable) continue;
-    const short = maxArrivals - src.usable;
-    // preflight keeps one row per entry: several mean a mix, whose every arrival takes its row
-    const mix =
-      src.rows.length - src.usable > 1
-        ? ": order 'unique' gives arrival n the n-th row whichever entry of the mix it runs (so that every engine thread and k6 instance gives an arrival the same row)"
+    if (src.order !== 'unique') continue;
+    const needed = rowsTaken(traffic, src.readBy, maxArrivals);
+    if (needed <= src.usable) continue;
+    const short = needed - src.usable;
+    const arrivals = `the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)`;
+    const mix = traffic.entries.length > 1;
+    const whose = src.readBy
+      ? `${arrivals}, ${fmtInt(needed)} of them of its readBy (${src.readBy.map((n) => `"${n}"`).join(', ')})`
+      : mix
+        ? `${arrivals}: without a readBy, arrival n takes the n-th row whichever entry of the mix it runs (so that every engine thread and k6 instance gives an arrival the same row)`
+        : arrivals;
+    const readBy =
+      !src.readBy && mix
+        ? ", list the entries that read it in its readBy (readBy: ['create order']: only their arrivals take rows)"
         : '';
     return new PlateauError(
-      `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)${mix}`,
-      `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
+      `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but ${whose}`,
+      `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}${readBy}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
       'scenario-data-too-few-rows',
       EXIT.preflight,
     );

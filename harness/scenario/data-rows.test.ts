@@ -246,3 +246,49 @@ describe('a sequential source walks every row for each mix entry', () => {
     expect(keys.size).toBeGreaterThan(95);
   });
 });
+
+describe("a unique source with a readBy gives its rows to its readers' arrivals alone", () => {
+  it('the readers take the rows in turn (3 of every 10 arrivals), an unlisted entry fails naming the fix, in preflight too', async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/reader-rows.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+    );
+    // 100 rows, 4 kept for preflight's samples: 96 for the load, which 320 arrivals' readers use up
+    expect(s.data.accounts.usable).toBe(96);
+    const rows: string[] = [];
+    const audits: string[] = [];
+    const outOfRows: string[] = [];
+    for (let seq = 1; seq <= 330; seq++) {
+      const e = s.arrivals.entryOf(seq);
+      if (e.kind !== 'request' || e.name === 'read') continue;
+      try {
+        const [, kind, id] = e.build(seq).path.split('/');
+        expect(kind).toBe(e.name);
+        rows.push(id);
+      } catch (err) {
+        const m = (err as Error).message;
+        if (e.name === 'audit') audits.push(m);
+        else {
+          expect(m).toMatch(
+            /has 96 rows for the load and order 'unique': arrival \d+ \(reader \d+ of it\) has none left/,
+          );
+          outOfRows.push(/reader (\d+)/.exec(m)![1]);
+        }
+      }
+    }
+    // without the readBy every arrival took a row: the readers would have had 29 of them
+    expect(rows).toEqual(Array.from({ length: 96 }, (_, i) => `acct${i}`));
+    expect(outOfRows).toEqual(['97', '98', '99']);
+    expect(audits).toHaveLength(33);
+    expect(audits[0]).toBe(
+      'ctx.row("accounts") in entry "audit": the source\'s readBy lists "create", "renew", whose arrivals alone take its rows; add "audit" to data.accounts.readBy',
+    );
+    // preflight's sample arrival of audit fails the same way, before any load; create's takes a kept row
+    const audit = s.sample(3);
+    expect(audit.kind === 'request' && (() => audit.build(1))).toThrow(/in entry "audit": the source's readBy lists/);
+    const create = s.sample(1);
+    expect(create.kind === 'request' && create.build(1).path).toBe('/create/acct97');
+  });
+});

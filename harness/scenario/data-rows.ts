@@ -7,6 +7,7 @@ import type { DataOrder, Row } from './types.ts';
 import { fmtInt } from '../../analysis/format.ts';
 import { elementAt, lineColumn, scanJson } from './json-where.ts';
 import { valueKind } from './value-kind.ts';
+import { groupSeqOf } from './mix-order.ts';
 
 /**
  * A CSV or JSON source that cannot be used, with the 1-based line it is on (0 when the file as a
@@ -268,9 +269,40 @@ export function noSuchSource(name: string, known: readonly string[]): string {
   return `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(', ')}` : 'the scenario declares no `data`'})`;
 }
 
-/** Why arrival seq found no row of a unique source (its `usable` rows given to earlier arrivals). */
-export function noRowLeft(name: string, file: string, usable: number, seq: number): string {
-  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`;
+/**
+ * Why arrival seq found no row of a unique source (its `usable` rows given to earlier arrivals);
+ * `reader`: its number among the arrivals of the source's readBy, when it has one.
+ */
+export function noRowLeft(name: string, file: string, usable: number, seq: number, reader?: number): string {
+  const which = reader === undefined ? '' : ` (reader ${fmtInt(reader)} of it)`;
+  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)}${which} has none left; add rows or use order 'sequential'`;
+}
+
+/** Why an entry that its readBy does not list read a unique source (the arrival fails, kind other). */
+export function notAReader(name: string, entry: string, readBy: readonly string[]): string {
+  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(', ')}, whose arrivals alone take its rows; add "${entry}" to data.${/^[A-Za-z_$][\w$]*$/.test(name) ? name : `[${JSON.stringify(name)}]`}.readBy`;
+}
+
+/**
+ * A unique source's row number for arrival seq among its readers' arrivals (1-based): the entries
+ * `readBy` lists of the mix's `names`, `entryOf` the entry of each arrival, `rank` its ranks in the
+ * period (mix-order.ts groupRanksOf) and `perPeriod` their arrivals in a period. Throws notAReader
+ * for an arrival of another entry. Both engines use it, so both give an arrival the same row.
+ */
+export function readerSeqOf(
+  name: string,
+  readBy: readonly string[],
+  names: readonly string[],
+  entryOf: (seq: number) => number,
+  rank: ArrayLike<number>,
+  perPeriod: number,
+): (seq: number) => number {
+  const inGroup = names.map((n) => readBy.includes(n));
+  return (seq) => {
+    const e = entryOf(seq);
+    if (!inGroup[e]) throw new Error(notAReader(name, names[e], readBy));
+    return groupSeqOf(perPeriod, rank, seq);
+  };
 }
 
 /**

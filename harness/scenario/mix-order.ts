@@ -38,9 +38,43 @@ export function ranksOf(order: MixOrder): Uint32Array {
  */
 export function entrySeqOf(whole: readonly number[], rank: ArrayLike<number>, entry: number, seq: number): number {
   if (whole.length <= 1) return seq;
+  return groupSeqOf(whole[entry], rank, seq);
+}
+
+/**
+ * Each arrival's rank among the arrivals of a group of entries in one period (0-based): how many
+ * arrivals of the group's entries come before it. `inGroup[e]`: entry e is in the group. With the
+ * group's arrivals per period (`perPeriod`), what groupSeqOf numbers a unique source's readers by.
+ */
+export function groupRanksOf(order: MixOrder, inGroup: readonly boolean[]): { rank: Uint32Array; perPeriod: number } {
+  const rank = new Uint32Array(order.table.length);
+  let seen = 0;
+  for (let i = 0; i < order.table.length; i++) {
+    rank[i] = seen;
+    if (inGroup[order.table[i]]) seen++;
+  }
+  return { rank, perPeriod: seen };
+}
+
+/**
+ * Global arrival `seq`'s number (1-based) among the arrivals of a group whose entries run
+ * `perPeriod` arrivals of every period, `rank` its ranks in the period (ranksOf for one entry,
+ * groupRanksOf for several); meaningful for an arrival whose entry is in the group.
+ */
+export function groupSeqOf(perPeriod: number, rank: ArrayLike<number>, seq: number): number {
   const period = rank.length;
   const i = (((seq - 1) % period) + period) % period;
-  return Math.floor((seq - 1) / period) * whole[entry] + rank[i] + 1;
+  return Math.floor((seq - 1) / period) * perPeriod + rank[i] + 1;
+}
+
+/** How many of arrivals 1..n run an entry of the group (groupRanksOf's): the rows a unique source read by it needs. */
+export function groupCountOf(order: MixOrder, inGroup: readonly boolean[], n: number): number {
+  if (n <= 0) return 0;
+  const { rank, perPeriod } = groupRanksOf(order, inGroup);
+  const period = rank.length;
+  const i = n % period;
+  const partial = i === 0 ? 0 : rank[i - 1] + (inGroup[order.table[i - 1]] ? 1 : 0);
+  return Math.floor(n / period) * perPeriod + partial;
 }
 
 function gcd(a: number, b: number): number {

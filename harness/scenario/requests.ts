@@ -9,7 +9,8 @@ import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { verbatimPath } from './url-path.ts';
 import { sampleArrivalCount, trafficOf, type Traffic, type TrafficEntry } from './traffic.ts';
-import { entryOf, entrySeqOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
+import { entryOf, entrySeqOf, groupRanksOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
+import { readerSeqOf } from './data-rows.ts';
 import { NameBook } from './names.ts';
 import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
@@ -101,8 +102,18 @@ export async function scenarioRequests(
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const order = traffic.entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
   const entrySeq = order && sequentialData(data) ? entrySeqFunction(order) : undefined;
-  const factory = (sample?: number, onRow?: (source: string, row: Row) => void) =>
-    contextFactory(runId, scenario.ids?.prefix ?? '', env, { data, sleep: o.sleep, sample, entrySeq, onRow });
+  const names = traffic.entries.map((e) => e.name);
+  const readerSeq = order ? readerSeqFunctions(data, order, names) : undefined;
+  const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string) =>
+    contextFactory(runId, scenario.ids?.prefix ?? '', env, {
+      data,
+      sleep: o.sleep,
+      sample,
+      entrySeq,
+      readerSeq,
+      sampleEntry,
+      onRow,
+    });
   const mixed = traffic.entries.length > 1;
   const runs = (contexts: ContextFactory, strict = false) =>
     traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, strict));
@@ -124,13 +135,31 @@ export async function scenarioRequests(
     traffic,
     arrivals,
     data,
-    sample: (i, sampleNo = i, onRow) => runs(factory(sampleNo, onRow), true)[i],
+    sample: (i, sampleNo = i, onRow) => runs(factory(sampleNo, onRow, names[i]), true)[i],
   };
 }
 
 /** A data source read in order, whose rows an arrival takes by its number among its entry's. */
 function sequentialData(data: Record<string, LoadedSource>): boolean {
   return Object.values(data).some((d) => d.order === 'sequential');
+}
+
+/** For each unique source with a readBy: arrival seq's number among its readers' (data-rows.ts readerSeqOf). */
+function readerSeqFunctions(
+  data: Record<string, LoadedSource>,
+  order: MixOrder,
+  names: readonly string[],
+): Record<string, (seq: number) => number> {
+  const out: Record<string, (seq: number) => number> = {};
+  for (const [name, src] of Object.entries(data)) {
+    if (!src.readBy) continue;
+    const { rank, perPeriod } = groupRanksOf(
+      order,
+      names.map((n) => src.readBy!.includes(n)),
+    );
+    out[name] = readerSeqOf(name, src.readBy, names, (seq) => entryOf(order, seq), rank, perPeriod);
+  }
+  return out;
 }
 
 /** Arrival seq's number among its entry's (mix-order.ts entrySeqOf), its ranks laid out once. */

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entriesPerNumber, entryOf, mixOrder, packedEntryOf, packedOrder, wholeWeights } from './mix-order.ts';
-import { scenarioProblems, trafficOf } from './traffic.ts';
+import {
+  entriesPerNumber,
+  entryOf,
+  groupCountOf,
+  groupRanksOf,
+  groupSeqOf,
+  mixOrder,
+  packedEntryOf,
+  packedOrder,
+  wholeWeights,
+} from './mix-order.ts';
+import { rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
 import type { Scenario } from './types.ts';
@@ -58,6 +68,26 @@ describe("the mix order (Tijdeman's smooth order over the global arrival number)
         expect(d.window).toBeLessThan(2);
       }),
       { numRuns: 60 },
+    );
+  });
+  it("numbers a group's arrivals 1, 2, 3, ... in arrival order, and counts them, as a walk over the arrivals does", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.integer({ min: 1, max: 40 }), { minLength: 2, maxLength: 6 })
+          .chain((w) => fc.tuple(fc.constant(w), fc.array(fc.boolean(), { minLength: w.length, maxLength: w.length }))),
+        ([w, inGroup]) => {
+          const o = mixOrder(w);
+          const { rank, perPeriod } = groupRanksOf(o, inGroup);
+          let seen = 0;
+          for (let n = 1; n <= 3 * o.table.length + 7; n++) {
+            if (inGroup[entryOf(o, n)]) expect(groupSeqOf(perPeriod, rank, n)).toBe(++seen);
+            expect(groupCountOf(o, inGroup, n)).toBe(seen);
+          }
+          expect(groupCountOf(o, inGroup, 0)).toBe(0);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
   it('is smooth: 70/25/5 never sends the 5% entry twice within 20 arrivals, nor the 70% one 4 times in a row', () => {
@@ -133,6 +163,33 @@ describe('scenario problems, all at once, before load', () => {
     expect(p).toMatch(/mix entry "d": a transaction checks each request in http.send/);
     expect(p).toMatch(/data source "accounts" needs exactly one of csv/);
     expect(p).toMatch(/order "once" is not one of sequential, unique, random/);
+  });
+  it('a readBy names entries of the mix, on a unique source; each mistake names the fix', () => {
+    const mix = { read: { weight: 3, request: req }, create: { weight: 1, request: req } };
+    const problems = (data: unknown, m: unknown = mix) =>
+      scenarioProblems({ name: 'x', mix: m, data } as unknown as Scenario).join('\n');
+    expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: ['create'] } })).toBe('');
+    expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: ['create', 'creat'] } })).toBe(
+      'data source "a": readBy names "creat", not an entry of the mix (its entries: "read", "create")',
+    );
+    expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: 'create' } })).toMatch(
+      /^data source "a": readBy must be a list of the mix entries that read it, e\.g\. readBy: \['create order'\]$/,
+    );
+    expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: [] } })).toMatch(/readBy must be a list/);
+    expect(problems({ a: { csv: './a.csv', readBy: ['create'] } })).toBe(
+      "data source \"a\": readBy is for order 'unique' (only the listed entries' arrivals take its rows); a sequential source gives every entry its rows already: remove readBy, or set order: 'unique'",
+    );
+    expect(
+      scenarioProblems({
+        name: 'x',
+        request: req,
+        data: { a: { csv: './a.csv', order: 'unique', readBy: ['x'] } },
+      } as unknown as Scenario).join('\n'),
+    ).toMatch(/^data source "a": readBy names entries of a mix, and this scenario has none/);
+    // what the plan needs: 1 of every 4 arrivals reads it
+    const t = trafficOf({ name: 'x', mix, data: {} } as unknown as Scenario);
+    expect(rowsTaken(t, ['create'], 1000)).toBe(250);
+    expect(rowsTaken(t, undefined, 1000)).toBe(1000);
   });
   it('a request scenario is one entry named after it, recorded without names', () => {
     const t = trafficOf({ name: 'create order', request: req });

@@ -5,7 +5,7 @@
  * preflight, `plateau plan` and the k6 bundle all read a scenario through this file.
  */
 import type { Check, DataSource, RequestSpec, Scenario, ScenarioContext, TransactionHttp } from './types.ts';
-import { wholeWeights } from './mix-order.ts';
+import { groupCountOf, mixOrder, wholeWeights } from './mix-order.ts';
 import { MAX_NAMES, nameProblem } from './names.ts';
 import { idsProblems, scenarioNameProblems, secretsProblems, shown, unknownKeys } from './setting-problems.ts';
 import type { TrafficRecord } from '../../analysis/types/records.ts';
@@ -39,7 +39,7 @@ export interface Traffic {
 
 const SCENARIO_KEYS = ['name', 'ids', 'secrets', 'data', 'mix', 'request', 'check'];
 const ENTRY_KEYS = ['weight', 'request', 'check', 'run'];
-const DATA_KEYS = ['csv', 'json', 'order'];
+const DATA_KEYS = ['csv', 'json', 'order', 'readBy'];
 const DATA_ORDERS = ['sequential', 'unique', 'random'];
 
 /** The name a scenario without a mix gives its one entry. */
@@ -107,7 +107,7 @@ export function scenarioProblems(s: Scenario, checkName = true): string[] {
   } else if (s.check !== undefined && typeof s.check !== 'function') {
     out.push('`check` must be a function (res) => true | false | "why not"');
   }
-  if (s.data !== undefined) out.push(...dataProblems(s.data));
+  if (s.data !== undefined) out.push(...dataProblems(s.data, mixNames(s)));
   return out;
 }
 
@@ -142,7 +142,12 @@ function entryProblems(name: string, e: Record<string, unknown>): string[] {
   return out;
 }
 
-function dataProblems(data: unknown): string[] {
+/** The mix's entry names; null for a scenario without a mix (or a mix that is not an object). */
+function mixNames(s: Scenario): string[] | null {
+  return s.mix && typeof s.mix === 'object' && !Array.isArray(s.mix) ? Object.keys(s.mix) : null;
+}
+
+function dataProblems(data: unknown, entries: string[] | null): string[] {
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     return ['`data` must be an object of named sources: data: { accounts: { csv: "./accounts.csv" } }'];
   }
@@ -162,8 +167,39 @@ function dataProblems(data: unknown): string[] {
     if (o.order !== undefined && !DATA_ORDERS.includes(o.order as string)) {
       out.push(`${at}: order ${JSON.stringify(o.order)} is not one of ${DATA_ORDERS.join(', ')}`);
     }
+    if (o.readBy !== undefined) out.push(...readByProblems(at, o.readBy, o.order, entries));
   }
   return out;
+}
+
+/** `readBy`: a unique source's readers, each an entry of the mix. */
+function readByProblems(at: string, readBy: unknown, order: unknown, entries: string[] | null): string[] {
+  if (!Array.isArray(readBy) || readBy.length === 0 || !readBy.every((n) => typeof n === 'string'))
+    return [`${at}: readBy must be a list of the mix entries that read it, e.g. readBy: ['create order']`];
+  if (order !== 'unique')
+    return [
+      `${at}: readBy is for order 'unique' (only the listed entries' arrivals take its rows); a ${order === undefined ? 'sequential' : String(order)} source gives every entry its rows already: remove readBy, or set order: 'unique'`,
+    ];
+  if (entries === null)
+    return [
+      `${at}: readBy names entries of a mix, and this scenario has none (its one request takes a row every arrival): remove readBy`,
+    ];
+  const unknown = readBy.filter((n) => !entries.includes(n));
+  return unknown.length === 0
+    ? []
+    : [
+        `${at}: readBy names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, not ${unknown.length === 1 ? 'an entry' : 'entries'} of the mix (its entries: ${entries.map((n) => JSON.stringify(n)).join(', ')})`,
+      ];
+}
+
+/**
+ * How many of arrivals 1..n take a row of a unique source: every one, or with `readBy` only those
+ * whose entry it lists (the mix's order, mix-order.ts groupCountOf).
+ */
+export function rowsTaken(traffic: Pick<Traffic, 'entries'>, readBy: readonly string[] | undefined, n: number): number {
+  if (readBy === undefined || traffic.entries.length <= 1) return n;
+  const inGroup = traffic.entries.map((e) => readBy.includes(e.name));
+  return groupCountOf(mixOrder(traffic.entries.map((e) => e.weight)), inGroup, n);
 }
 
 /** What a send made after its transaction's arrival ended is told, on both engines and in preflight. */

@@ -67,8 +67,12 @@ export type MixEntry = RequestEntry | TransactionEntry;
 /** How ctx.row(name) picks a row: in turn for each mix entry (wrapping), each row at most once in the run, or seeded by the run id. */
 export type DataOrder = 'sequential' | 'unique' | 'random';
 
-/** A data file, resolved beside the scenario: CSV (RFC 4180, a header row) or a JSON array of objects. */
-export type DataSource = { csv: string; order?: DataOrder } | { json: string; order?: DataOrder };
+/**
+ * A data file, resolved beside the scenario: CSV (RFC 4180, a header row) or a JSON array of objects.
+ * `readBy` (order 'unique', a mix): the entries that read it; only their arrivals take its rows,
+ * numbered among theirs, and any other entry's ctx.row of it fails its arrival.
+ */
+export type DataSource = ({ csv: string } | { json: string }) & { order?: DataOrder; readBy?: string[] };
 
 /** A row of a data source: a CSV row's fields as strings, or a JSON array's object. */
 export type Row = Record<string, any>;

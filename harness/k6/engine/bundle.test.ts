@@ -492,6 +492,33 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
   });
 
+  it("gives a unique source's rows to its readBy's arrivals alone, as the native engine does; an unlisted entry's arrival fails", async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/reader-rows.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 200);
+    expect(l.fake.sharedArrays).toEqual(['plateau data: accounts', 'plateau mix order', 'plateau readers: accounts']);
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId);
+    const nativePaths = Array.from({ length: 200 }, (_, i) => {
+      const e = native.arrivals.entryOf(i + 1);
+      try {
+        return e.kind === 'request' ? [e.build(i + 1).path] : [];
+      } catch {
+        return [];
+      }
+    }).flat();
+    expect(l.fake.requests.map((r) => new URL(r.url).pathname)).toEqual(nativePaths);
+    // create and renew, 60 of the 200 arrivals, take rows 0 to 59; audit's 20 arrivals send nothing
+    const taken = nativePaths.filter((p) => /^\/(create|renew)\//.test(p)).map((p) => p.split('/')[2]);
+    expect(taken).toEqual(Array.from({ length: 60 }, (_, i) => `acct${i}`));
+    expect(nativePaths.filter((p) => p.startsWith('/audit/'))).toEqual([]);
+    expect(
+      tagsOf(l)
+        .filter((t) => t.name === 'audit')
+        .map((t) => t.outcome),
+    ).toEqual(Array(20).fill('other'));
+  });
+
   it('a scenario of one request counts an arrival whose request(ctx) threw (plateau_unsent), where k6 would lose it', async () => {
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/throws-sometimes.ts')), () => ({
       status: 200,

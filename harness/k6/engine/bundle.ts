@@ -56,7 +56,14 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
         EXIT.preflight,
       );
     }
-    out[name] = { path: file, kind, order: src.order ?? 'sequential', samples };
+    const order = src.order ?? 'sequential';
+    out[name] = {
+      path: file,
+      kind,
+      order,
+      samples,
+      ...(order === 'unique' && src.readBy ? { readBy: src.readBy } : {}),
+    };
   }
   return out;
 }

@@ -14,6 +14,8 @@ export interface RuntimeData {
   order: DataOrder;
   /** Preflight's sample arrivals, one per mix entry: a unique source's last rows are theirs (usableRows). */
   samples: number;
+  /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
+  readBy?: string[];
 }
 
 export interface RuntimeConfig {

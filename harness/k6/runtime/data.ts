@@ -39,6 +39,7 @@ export function openSources(
   data: Record<string, RuntimeData>,
   runId: string,
   entrySeq: (seq: number) => number = (seq) => seq,
+  readerSeq: Record<string, (seq: number) => number> = {},
 ): RowSource {
   const seed = seedOf(runId);
   const sources = new Map<string, { rows: Row[]; usable: number; src: RuntimeData }>();
@@ -52,9 +53,12 @@ export function openSources(
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
-      // sequential: by the arrival's number among its entry's, as on the native engine (context.ts)
-      const i = rowIndex(s.src.order, s.src.order === 'sequential' ? entrySeq(seq) : seq, s.usable, seed);
-      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
+      // sequential: by the arrival's number among its entry's, unique with a readBy among its
+      // readers', as on the native engine (context.ts)
+      const readerOf = s.src.readBy ? readerSeq[name] : undefined;
+      const reader = readerOf ? readerOf(seq) : undefined;
+      const i = rowIndex(s.src.order, s.src.order === 'sequential' ? entrySeq(seq) : (reader ?? seq), s.usable, seed);
+      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq, reader));
       return s.rows[i];
     },
   };

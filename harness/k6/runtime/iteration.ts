@@ -22,7 +22,7 @@ import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { contextOf } from './context.ts';
 import { openSources } from './data.ts';
-import { sharedEntryOf, sharedEntrySeqOf } from './order.ts';
+import { sharedEntryOf, sharedEntrySeqOf, sharedReaderSeqOf } from './order.ts';
 import { messageOf, warnOnce } from './response.ts';
 import { sendNow } from './send.ts';
 import { runTransaction, type ArrivalResult } from './transaction.ts';
@@ -97,12 +97,20 @@ function lateSend(name: string, message: string): void {
 export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {
   const traffic: Traffic = trafficOf(scenario);
   const weights = traffic.entries.map((e) => e.weight);
-  // the data first, then the order (its ranks only for a sequential source): SharedArrays in that order
+  // the data first, then the order (its ranks only for a sequential source, a unique source's
+  // readers' for one with a readBy): SharedArrays in that order
   let entrySeq = (seq: number) => seq;
-  const rows = openSources(cfg.data ?? {}, cfg.runId, (seq) => entrySeq(seq));
+  const readerSeq: Record<string, (seq: number) => number> = {};
+  const data = cfg.data ?? {};
+  const rows = openSources(data, cfg.runId, (seq) => entrySeq(seq), readerSeq);
   const entryOf = sharedEntryOf(weights);
-  if (Object.values(cfg.data ?? {}).some((d) => d.order === 'sequential'))
-    entrySeq = sharedEntrySeqOf(weights, entryOf);
+  if (Object.values(data).some((d) => d.order === 'sequential')) entrySeq = sharedEntrySeqOf(weights, entryOf);
+  const entryNames = traffic.entries.map((e) => e.name);
+  for (const name of Object.keys(data)) {
+    const readBy = data[name].readBy;
+    if (readBy && entryNames.length > 1)
+      readerSeq[name] = sharedReaderSeqOf(name, readBy, weights, entryNames, entryOf);
+  }
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };

@@ -6,7 +6,16 @@
  * mixOrder, read through packedEntryOf.
  */
 import { SharedArray } from 'k6/data';
-import { entrySeqOf, mixOrder, packedEntryOf, packedOrder, ranksOf, wholeWeights } from '../../scenario/mix-order.ts';
+import {
+  entrySeqOf,
+  groupRanksOf,
+  mixOrder,
+  packedEntryOf,
+  packedOrder,
+  ranksOf,
+  wholeWeights,
+} from '../../scenario/mix-order.ts';
+import { readerSeqOf } from '../../scenario/data-rows.ts';
 
 /** The entry index of global arrival seq (1-based), for these weights (valid: trafficOf checked them). */
 export function sharedEntryOf(weights: number[]): (seq: number) => number {
@@ -28,4 +37,26 @@ export function sharedEntrySeqOf(weights: number[], entryOf: (seq: number) => nu
   if (typeof whole === 'string') throw new Error(`mix weights: ${whole}`);
   const rank = new SharedArray('plateau mix ranks', () => Array.from(ranksOf(mixOrder(weights))));
   return (seq) => entrySeqOf(whole, rank, entryOf(seq), seq);
+}
+
+/**
+ * Arrival seq's number among the readers of a unique source with a readBy (data-rows.ts
+ * readerSeqOf): their ranks laid out once per k6 process into a SharedArray, as the order is.
+ * `names`: the mix's entries; `entryOf`: sharedEntryOf's.
+ */
+export function sharedReaderSeqOf(
+  source: string,
+  readBy: readonly string[],
+  weights: number[],
+  names: readonly string[],
+  entryOf: (seq: number) => number,
+): (seq: number) => number {
+  const whole = wholeWeights(weights);
+  if (typeof whole === 'string') throw new Error(`mix weights: ${whole}`);
+  const inGroup = names.map((n) => readBy.includes(n));
+  const perPeriod = whole.reduce((sum, w, i) => (inGroup[i] ? sum + w : sum), 0);
+  const rank = new SharedArray(`plateau readers: ${source}`, () =>
+    Array.from(groupRanksOf(mixOrder(weights), inGroup).rank),
+  );
+  return readerSeqOf(source, readBy, names, entryOf, rank, perPeriod);
 }
