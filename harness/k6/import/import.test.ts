@@ -501,14 +501,37 @@ describe('plateau import k6 of a file cut short', () => {
     const r = await importK6({ file, outDir: runsDir, steps: {} });
     expect(r.ingest.tornLastLine).toBe(true);
     expect(r.notes).toContain(
-      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
+      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported but those of the second it fell in (21-22 s), which holds only part of its samples, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
     );
-    // its 180 step's ramp had begun: not judged
-    expect(r.result.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'incomplete']);
+    // its 180 step had shown 3 whole seconds of its hold and part of a fourth, the second cut
+    // (left out): too little of a hold to place a step (it read 'incomplete' with that second counted)
+    expect(r.result.steps.map((st) => st.verdict)).toEqual(['holds', 'holds']);
     expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
     expect(r.result.heldAtLeastPerSec).toBeGreaterThan(50);
     // the whole file: not torn, complete
     const whole = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
     expect([whole.ingest.tornLastLine, whole.result.interrupted]).toEqual([false, false]);
+  });
+
+  it('the second the cut fell in is left out: a fifth of its samples read as a collapse of the step that held', async () => {
+    // stepped-reject torn at 22:23:53.8, 15.2 s after its t0, late in the 120/s step's hold: the
+    // second 15-16 s held 24 arrivals of its 120, and the step read "fails" at 88/s
+    const text = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8');
+    const at = text.indexOf('"time":"2026-11-29T22:23:53.8');
+    expect(at).toBeGreaterThan(0);
+    const r = await importK6({
+      file: written('torn-mid-hold.ndjson', [text.slice(0, at + 20)]),
+      outDir: runsDir,
+      steps: {},
+    });
+    expect(r.notes[0]).toMatch(
+      /^torn-mid-hold\.ndjson ends in a torn line .*: the samples before the cut are imported but those of the second it fell in \(15-16 s\), which holds only part of its samples, /,
+    );
+    expect(r.result.steps.map((st) => [st.ratePerSec, st.verdict])).toEqual([
+      [60, 'holds'],
+      [120, 'incomplete'],
+    ]);
+    expect(r.result.steps[1].throughputPerSec).toBeGreaterThan(115);
+    expect(r.result).toMatchObject({ interrupted: true, capacityPerSec: null, heldAtLeastPerSec: 60 });
   });
 });

@@ -105,10 +105,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   }
   // k6 writes whole lines and ends its gzip stream: a file without either was cut while k6 ran
   const killed = cut || ingest.tornLastLine;
-  if (killed)
+  if (killed) {
+    // the second the cut fell in holds only the samples written before it: read whole, it would
+    // pass for a collapse of the step it is in
+    const cutS = cutSecond(ingest);
+    if (cutS !== null) records = records.filter((r) => r.tS < cutS);
     notes.push(
-      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
+      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` but those of the second it fell in (${cutS}-${cutS + 1} s), which holds only part of its samples`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
     );
+  }
   notes.push(...nameNotes(records, ingest.stats.names));
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
   if (mixed) notes.push(mixed.note);
@@ -194,6 +199,12 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/** The second (from t0) of a cut file's last sample: the one the cut fell in; null without samples. */
+function cutSecond(ingest: IngestResult): number | null {
+  const { lastMs, t0Ms } = ingest.stats;
+  return lastMs === null || t0Ms === null ? null : Math.floor((lastMs - t0Ms) / 1000);
 }
 
 /**
