@@ -82,6 +82,30 @@ const CASES: Case[] = [
     detail: /captured 0\.54 < 0\.60/,
   },
   {
+    // a stall just before step 3's window: its backlog completed inside it, 3% over what was offered
+    name: 'a window that drained a backlog (delivery over 1): the next step captures from the offered rate',
+    spec: { steps: steps([100, 200, 300, 350, 400], [100, 200, 309, 335, 340]) },
+    verdicts: ['holds', 'holds', 'holds', 'holds', 'fails'],
+    stopReason: 'plateau',
+    // step 4 captured (335 - 300) / 50 = 0.70; from the drained 309 it read 0.52 and stopped the
+    // run there, a step early, on a plateau that was not there
+    capacityPerSec: 335,
+    kneeStep: 3,
+    peakStep: 4,
+    detail: /^step 5 \(400 req\/s\) delivered 0\.85 < 0\.90/,
+  },
+  {
+    // the knee itself drained a backlog: what it sustained is at most what it was offered
+    name: 'a knee that delivered over 1 gives the offered rate as the capacity, not its surge',
+    spec: { steps: steps([100, 200, 300], [100, 206, 212]) },
+    verdicts: ['holds', 'holds', 'fails'],
+    stopReason: 'plateau',
+    capacityPerSec: 200,
+    kneeStep: 1,
+    peakStep: 2,
+    detail: /^step 3 \(300 req\/s\) delivered 0\.71 < 0\.90/,
+  },
+  {
     name: 'fail-fast 503s: many completions, few successes',
     spec: { steps: steps([100, 200, 300], [100, 200, 120], [{}, {}, { failedPerSec: 180, latencyMs: 1 }]) },
     verdicts: ['holds', 'holds', 'fails'],
@@ -279,6 +303,18 @@ describe('analyzeRun: warnings', () => {
       'p99 of step 1 rests on 2,500 samples (needs 3,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
       'p99.9 of steps 1 and 2 rests on 2,500 to 5,000 samples (needs 30,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
     ]);
+  });
+
+  it('says which step delivered more than it was offered, and that the capacity counts at most the offered rate', () => {
+    const run = fakeRun({ steps: steps([100, 200, 300], [100, 206, 212]) });
+    expect(run.warnings.filter((w) => w.code === 'over-delivered').map((w) => w.step)).toEqual([1]);
+    expect(warningTexts(run)).toContain(
+      "step 2 delivered 1.03: 206.0 req/s succeeded of 200 offered, so arrivals from before its steady window (a stall as it began) completed inside it; the target did not sustain that surge, so the capacity and the next step's capture count at most the 200 req/s offered",
+    );
+    // 2% over is the schedule's jitter: not said
+    expect(fakeRun({ steps: steps([100, 200], [100, 204]) }).warnings.map((w) => w.code)).not.toContain(
+      'over-delivered',
+    );
   });
 
   it('merges raw buckets of several sources into the same result', () => {

@@ -4,8 +4,12 @@
  *
  *   X        = ok completions in the window / seconds of the window with data   (arrivals/s: req/s where an arrival is one request)
  *   delivery = X / rate
- *   capture  = (X_i - X_{i-1}) / (rate_i - rate_{i-1})        (null for the first step)
+ *   capture  = (X_i - min(X_{i-1}, rate_{i-1})) / (rate_i - rate_{i-1})        (null for the first step)
  *   holds   <=> delivery >= deliveryMin  and  (capture null or capture >= captureMin)
+ *
+ * X_{i-1} counts at most what was offered: a window that drained a backlog (a stall just before
+ * it; its successes above the arrivals it offered) did not sustain its surge, and taken whole it
+ * cut the next step's capture (0.59 where 749 of 750/s were delivered: a plateau that was not there).
  *
  * Only successful completions count as throughput: a server that answers 503 fast completes a
  * lot and delivers nothing.
@@ -54,12 +58,20 @@ export function steadyWindowS(step: StepPlan): { fromS: number; toS: number; pla
   return { fromS, toS, plannedS: Math.max(0, toS - fromS) };
 }
 
-/** capture = ΔX / Δrate against the previous step; null without a previous step with data or a rate increase. */
+/**
+ * capture = ΔX / Δrate against the previous step, whose X counts at most its offered rate (the
+ * file's comment); null without a previous step with data or a rate increase.
+ */
 function captureOf(step: StepPlan, throughputPerSec: number, prev: StepResult | null): number | null {
   if (prev === null || prev.steadyS === 0) return null;
   const addedPerSec = step.ratePerSec - prev.ratePerSec;
   if (addedPerSec <= 0) return null;
-  return (throughputPerSec - prev.throughputPerSec) / addedPerSec;
+  return (throughputPerSec - sustainedPerSec(prev)) / addedPerSec;
+}
+
+/** What a step's window shows its target sustained: its throughput, at most the rate it was offered. */
+export function sustainedPerSec(s: Pick<StepResult, 'throughputPerSec' | 'ratePerSec'>): number {
+  return Math.min(s.throughputPerSec, s.ratePerSec);
 }
 
 interface Figures {
@@ -92,7 +104,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
     );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
-    const gainedPerSec = f.throughputPerSec - f.prev.throughputPerSec;
+    const gainedPerSec = f.throughputPerSec - sustainedPerSec(f.prev);
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
     reasons.push(
       `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} ${unit} for ${fmtSignedTarget(addedPerSec)} offered`,

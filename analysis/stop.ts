@@ -24,6 +24,7 @@ import {
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, fellTo, stalledNotBusy } from './verdicts.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
+import { sustainedPerSec } from './judge.ts';
 
 export type StopSummary = Pick<
   RunResult,
@@ -55,7 +56,7 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
   if (s.delivery < rules.deliveryMin) {
     return `delivered ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
-  const gained = prev ? fmtSignedRate(s.throughputPerSec - prev.throughputPerSec) : '?';
+  const gained = prev ? fmtSignedRate(s.throughputPerSec - sustainedPerSec(prev)) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
   return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} ${unit} for ${added} offered)`;
 }
@@ -222,7 +223,9 @@ export function summarizeStop(
   const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
-  const heldAtLeastPerSec = knee?.throughputPerSec ?? null;
+  // at most what the knee was offered (a window that drained a backlog did not sustain its surge);
+  // a closed model was offered no rate
+  const heldAtLeastPerSec = knee === null ? null : closedModel ? knee.throughputPerSec : sustainedPerSec(knee);
   // a step that held after the first failure (an import goes on past it) says that failure was no limit
   const heldLater = failedAtTarget(steps[prefix]) ? (steps.slice(prefix + 1).find(heldAndCounts) ?? null) : null;
   // a step failed because nothing listened at the target: an outage, not a limit

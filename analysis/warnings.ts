@@ -138,6 +138,21 @@ function connectionWarnings(s: StepResult): Symptom[] {
   return explained ? refused : [...reconnectWarning(s), ...refused];
 }
 
+/** Delivery above which a step's window is said to have drained a backlog (arrivals start on a schedule; 2% is jitter). */
+export const OVER_DELIVERY_WARN = 1.02;
+
+/** A step that delivered more than it was offered: a backlog from before its window completed inside it. */
+function overDeliveryWarning(s: StepResult): Symptom[] {
+  if (s.steadyS === 0 || s.ratePerSec <= 0 || s.delivery <= OVER_DELIVERY_WARN) return [];
+  return [
+    {
+      code: 'over-delivered',
+      ...at(s),
+      figures: { delivery: s.delivery, throughputPerSec: s.throughputPerSec, ratePerSec: s.ratePerSec },
+    },
+  ];
+}
+
 /** A steady window shorter than planned (interrupted, or buckets missing). */
 function windowWarning(s: StepResult): Symptom[] {
   const plannedS = Math.max(0, Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS));
@@ -185,6 +200,7 @@ export function runWarnings(
       ...(noLoad && s.verdict === 'not-run' ? [] : windowWarning(s)),
       ...generatorWarnings(s),
       ...connectionWarnings(s),
+      ...overDeliveryWarning(s),
     ]),
     ...threadsWarning(steps, stages),
     ...stealWarning(steps),

@@ -2,7 +2,18 @@
  * The run's warnings in words: each names the step, the figure, and what to do. The analysis
  * makes them as values (analysis/warnings.ts); this is the one place they are worded.
  */
-import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtShare, fmtShareOver, rateUnitOf, stepNo } from '../analysis/format.ts';
+import {
+  fmtInt,
+  fmtMs,
+  fmtMsOver,
+  fmtRate,
+  fmtRatio,
+  fmtShare,
+  fmtShareOver,
+  fmtTarget,
+  rateUnitOf,
+  stepNo,
+} from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
@@ -83,6 +94,8 @@ function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
       const share = f.refused / Math.max(1, f.completed);
       return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''}: ${fmtInt(f.refused)} of its requests (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
     }
+    case 'over-delivered':
+      return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''} delivered ${fmtRatio(f.delivery)}: ${fmtRate(f.throughputPerSec)} ${unit} succeeded of ${fmtTarget(f.ratePerSec)} offered, so arrivals from before its steady window (a stall as it began) completed inside it; the target did not sustain that surge, so the capacity and the next step's capture count at most the ${fmtTarget(f.ratePerSec)} ${unit} offered`;
     case 'reconnects': {
       const share = f.reconnects / f.completed;
       return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
