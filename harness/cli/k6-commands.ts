@@ -14,6 +14,11 @@ import { importK6, type ImportOptions } from '../k6/import/import.ts';
 import { overridesOf, withFlags } from './options.ts';
 import { applyOverrides } from '../config/load.ts';
 import type { CliIo } from './io.ts';
+import type { Plan } from '../../analysis/plan.ts';
+import { Schedule } from '../../analysis/schedule.ts';
+import type { Scenario } from '../scenario/types.ts';
+import { sampleArrivalCount, trafficOf } from '../scenario/traffic.ts';
+import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 
 type Args = Record<string, unknown>;
 
@@ -43,6 +48,9 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   }
   const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
+  // the whole plan: k6 itself gives an --execution-segment its share of every rate
+  const plan = buildPlan(config, null);
+  if (config.scenario) checkData(config.scenario, scenario, plan);
   const runId = config.output.runId ?? newRunId();
   const file = path.resolve(a['out-file'] as string);
   let dir: string;
@@ -58,8 +66,6 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
     );
   }
   try {
-    // the whole plan: k6 itself gives an --execution-segment its share of every rate
-    const plan = buildPlan(config, null);
     const written = await writeK6Script({ config, plan, scenario, runId, dir, seqOffset: 0 });
     fs.renameSync(written, file);
   } finally {
@@ -74,6 +80,18 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
         : ''),
   );
   return EXIT.ok;
+}
+
+/**
+ * The data checks of `plateau plan`, for a script k6 runs once by hand (no warmup, no reruns): a
+ * file that cannot be read as rows, and a unique source with fewer rows than the steps' arrivals
+ * take, whose last arrivals would otherwise fail mid-load and read as the target's limit.
+ */
+function checkData(scenarioPath: string, scenario: Scenario, plan: Plan): void {
+  const traffic = trafficOf(scenario);
+  const data = loadDataSources(path.resolve(scenarioPath), traffic.data, sampleArrivalCount(traffic));
+  const fewRows = uniqueRowsProblem(data, new Schedule(plan.segments).totalArrivals, false, traffic, false);
+  if (fewRows) throw fewRows;
 }
 
 export function k6ScriptOptions<T>(y: Argv<T>) {

@@ -116,19 +116,21 @@ function deepFreeze(root: object): void {
  * Why the plan cannot run with these sources, or null: a unique source needs a row for every
  * arrival the plan can make (the warmup's, when `warmup` says one runs, and the steps') that reads
  * it (all of them, or with a readBy its entries' arrivals: `traffic`'s mix), besides preflight's samples.
+ * `reruns`: maxArrivals counts a rerun of each step (a plateau run); false for a script k6 runs once.
  */
 export function uniqueRowsProblem(
   data: Record<string, LoadedSource>,
   maxArrivals: number,
   warmup: boolean,
   traffic: Pick<Traffic, 'entries'>,
+  reruns = true,
 ): PlateauError | null {
   for (const [name, src] of Object.entries(data)) {
     if (src.order !== 'unique') continue;
     const needed = rowsTaken(traffic, src.readBy, maxArrivals);
     if (needed <= src.usable) continue;
     const short = needed - src.usable;
-    const arrivals = `the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'} and a rerun of each step)`;
+    const arrivals = `the plan can make ${fmtInt(maxArrivals)} arrivals (${warmup ? 'warmup, steps' : 'steps'}${reruns ? ' and a rerun of each step' : ''})`;
     const mix = traffic.entries.length > 1;
     const whose = src.readBy
       ? `${arrivals}, ${fmtInt(needed)} of them of its readBy (${src.readBy.map((n) => `"${n}"`).join(', ')})`
