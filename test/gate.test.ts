@@ -116,14 +116,23 @@ describe('decideGate', () => {
   });
 
   it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
-    const fine = fakeRun({
-      steps: [100, 200, 300, 350, 400, 450].map((r) => ({ ratePerSec: r, okPerSec: r <= 350 ? r : 360 })),
+    // the same knee, its throughput 7.5% lower: resolution, not a change
+    const lower = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r < 400 ? r : r === 400 ? 370 : 375,
+      })),
       holdS: 12,
       rampS: 1,
       settleS: 2,
     });
     expect(stepSizePerSec(BASE)).toBe(100);
-    expect(decideGate(fine, BASE, 0.05).status).toBe('pass');
+    expect(decideGate(lower, BASE, 0.05)).toMatchObject({
+      status: 'pass',
+      headline: expect.stringMatching(
+        /^capacity holds: 370\.0 req\/s vs baseline 400\.0 req\/s \(-7\.50%\): within one step/,
+      ),
+    });
     expect(decideGate(kneeRun(300), BASE, 0.3).status).toBe('pass');
     expect(decideGate(kneeRun(300), BASE, 0.2).status).toBe('regression');
   });
@@ -242,6 +251,34 @@ describe('decideGate', () => {
     expect(renderGateSummary(decideGate(run, base, 0.05), run, base, null)).toMatch(
       /\| Capacity \| 4\d\d\.\d req\/s \| 4\d\d\.\d arrivals\/s \|/,
     );
+  });
+
+  it('cannot judge a run whose steps lie on another grid (a review found 120 vs 150 passed "within one step")', () => {
+    /** Steps from `from` by `by` holding up to `knee`, then flat 10 above it. */
+    const onGrid = (from: number, by: number, knee: number) =>
+      fakeRun({
+        steps: Array.from({ length: 5 }, (_, i) => from + i * by).map((r) => ({
+          ratePerSec: r,
+          okPerSec: r <= knee ? r : knee + 10,
+        })),
+        holdS: 12,
+        rampS: 1,
+        settleS: 2,
+      });
+    const base = onGrid(50, 50, 150);
+    const d = decideGate(onGrid(60, 60, 120), base, 0.05);
+    expect(d).toMatchObject({ status: 'invalid', exitCode: 3 });
+    expect(d.headline).toBe(
+      "cannot judge: the steps differ (baseline from 50 by 50 req/s, run from 60 by 60 req/s): the gate reads a knee in whole steps, and knees on other grids do not compare (one step apart may be no change, or most of one); run with the baseline's steps (steps.startPerSec, steps.stepPerSec; an import with its step flags), or save a baseline of this plan",
+    );
+    // the same grid from another start (a whole number of steps apart), or a higher top rate: judged
+    expect(decideGate(onGrid(100, 50, 150), base, 0.05).status).toBe('pass');
+    expect(decideGate(onGrid(50, 50, 100), base, 0.05).status).toBe('regression');
+    // a run whose first step failed has one rate: judged where it lies on the baseline's grid
+    const firstFailed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }], holdS: 12, rampS: 1, settleS: 2 });
+    expect(decideGate(firstFailed, base, 0.05).status).not.toBe('invalid');
+    const offGrid = fakeRun({ steps: [{ ratePerSec: 75, okPerSec: 30 }], holdS: 12, rampS: 1, settleS: 2 });
+    expect(decideGate(offGrid, base, 0.05).headline).toMatch(/^cannot judge: the steps differ/);
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {

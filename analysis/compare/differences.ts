@@ -38,7 +38,35 @@ export function targetKey(url: string): string {
 }
 
 /** The plan's grid as run: its first rate and step (reruns and where each run stopped aside), in `unit` (the runs' shared one). */
-function grid(run: RunResult, unit: string): string {
+/** The distinct offered rates of a run's steps, ascending. */
+function ratesOf(run: RunResult): number[] {
+  return [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
+}
+
+/** Rate r lies on the grid from `from` by `by` (a millionth of a step is rounding). */
+function onGrid(r: number, from: number, by: number): boolean {
+  const k = (r - from) / by;
+  return Math.abs(k - Math.round(k)) < 1e-6;
+}
+
+/**
+ * Whether two runs' steps lie on one grid of offered rates, so that a knee of one is a rate the
+ * other offered or would have: the same step, and starts a whole number of steps apart. A run of
+ * one rate (its first step failed) has no step of its own: its rate must lie on the other's grid.
+ */
+export function sameGrid(a: RunResult, b: RunResult): boolean {
+  const ra = ratesOf(a),
+    rb = ratesOf(b);
+  if (ra.length === 0 || rb.length === 0) return true;
+  if (ra.length === 1 && rb.length === 1) return true;
+  if (ra.length === 1) return onGrid(ra[0], rb[0], stepSizePerSec(b));
+  if (rb.length === 1) return onGrid(rb[0], ra[0], stepSizePerSec(a));
+  const step = stepSizePerSec(a);
+  return Math.abs(step - stepSizePerSec(b)) < 1e-6 * step && onGrid(rb[0], ra[0], step);
+}
+
+/** "from 50 by 50 req/s": a run's grid of offered rates, as the differences show it. */
+export function grid(run: RunResult, unit: string): string {
   if (run.steps.length === 0) return 'none';
   return `from ${Math.min(...run.steps.map((s) => s.ratePerSec))} by ${stepSizePerSec(run)} ${unit}`;
 }

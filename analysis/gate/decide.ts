@@ -2,8 +2,9 @@
  * The gate's decision, pure. With B the baseline and C the current run:
  *
  *   cannot judge (3)  when C or B is interrupted, generator-bound or contaminated, when B has no
- *                     capacity, when they differ in engine, rules or target (its host and path;
- *                     the port only off loopback), or when C held every step but stopped short
+ *                     capacity, when they differ in engine, rules, target (its host and path;
+ *                     the port only off loopback) or grid of offered rates (the step, and starts a
+ *                     whole number of steps apart), or when C held every step but stopped short
  *                     of where it would read a regression (a lower bound shows none)
  *   regression   (1)  when C's knee sits at least one whole step below B's
  *                        (kneeRate_B - kneeRate_C >= step)
@@ -27,8 +28,10 @@
 import { fmtPercent, fmtRate, fmtTarget, rateUnitOf, sharedRateUnit } from '../format.ts';
 import type { RunResult } from '../types.ts';
 import {
+  grid,
   mixDifference,
   ruleThresholds,
+  sameGrid,
   settingDifferences,
   stepSizePerSec,
   targetKey,
@@ -106,6 +109,12 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
           : 'save a baseline of this target'
       }`,
     );
+  if (!sameGrid(baseline, run)) {
+    const unit = sharedRateUnit(run.traffic, baseline.traffic);
+    out.push(
+      `the steps differ (baseline ${grid(baseline, unit)}, run ${grid(run, unit)}): the gate reads a knee in whole steps, and knees on other grids do not compare (one step apart may be no change, or most of one); run with the baseline's steps (steps.startPerSec, steps.stepPerSec; an import with its step flags), or save a baseline of this plan`,
+    );
+  }
   const mix = mixDifference(baseline, run);
   const units = [rateUnitOf(baseline.traffic), rateUnitOf(run.traffic)];
   if (mix)
