@@ -13,6 +13,7 @@ import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
 import { serverRttMs } from './server.ts';
+import { STEPS_PHASE } from './phases.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';
 import { unitOf } from './format.ts';
@@ -47,7 +48,7 @@ function withTextFlags(input: AnalyzeInput): AnalyzeInput {
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(given: AnalyzeInput): RunResult {
   const input = withTextFlags(given);
-  const { records, folded } = capNames(mergeRecords(input.records), input.entryNames);
+  const { records, folded } = capNames(mergeRecords(beforeInterrupt(input)), input.entryNames);
   const routes = input.serverConfig?.requests?.routes;
   const server =
     input.samples || input.promqlWindows
@@ -170,4 +171,15 @@ export function defaultPolicy(rules: Rules, maxVUs: number): DecisionPolicy {
     rerunContaminated: false,
     maxVUsBound: Math.max(maxVUs, 5000),
   };
+}
+
+/**
+ * The records the steps are judged on: an interrupted run's steps buckets end before the second
+ * the interruption fell in, which holds only the arrivals before it (a cut k6 file's last second
+ * is left out the same way, in the import).
+ */
+function beforeInterrupt(input: AnalyzeInput): AnalyzeInput['records'] {
+  if (input.interruptedAtS === undefined) return input.records;
+  const cutS = Math.floor(input.interruptedAtS);
+  return input.records.filter((r) => r.phase !== STEPS_PHASE || r.tS < cutS);
 }
