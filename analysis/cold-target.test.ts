@@ -257,6 +257,20 @@ describe('coldTarget of a mix: name by name', () => {
     expect(coldTarget(null, [mixStep(0, 9.8, 2.0, 10.0), mixStep(1, 2.6, 2.1, 10.2)])).toEqual([]);
   });
 
+  it('an attempt set aside as transient, or held generator-limited, is no early reading: its medians hold a stall', () => {
+    // step 1 failed in a stall (read's median 23.9 ms), its rerun held at 4.4 ms, step 2 read 4.87
+    const stalled = { ...mixStep(0, 20, 23.9, 25), transient: true as const };
+    const rerun = { ...mixStep(0, 4.5, 4.4, 5), attempt: 2 };
+    expect(coldTarget(null, [stalled, rerun, mixStep(1, 5, 4.87, 5.2)])).toEqual([]);
+    const limited = {
+      ...mixStep(0, 20, 23.9, 25),
+      generatorLimited: { code: 'loop-delay', step: 0, figures: { loopDelayMaxMs: 133, boundMs: 100 } },
+    };
+    expect(coldTarget(null, [limited, mixStep(1, 5, 4.87, 5.2)])).toEqual([]);
+    // the same medians on a step that counts: a cold target
+    expect(coldTarget(null, [mixStep(0, 20, 23.9, 25), mixStep(1, 5, 4.87, 5.2)])).not.toEqual([]);
+  });
+
   it('one name whose median fell at a higher rate is, with its name in the figures', () => {
     const out = coldTarget(null, [mixStep(0, 9.8, 6.0, 10.0), mixStep(1, 9.9, 2.0, 10.2)]);
     expect(out).toHaveLength(1);

@@ -101,9 +101,21 @@ function trustedP50(latency: readonly { q: number; valueMs: number | null; relia
   return p50.valueMs;
 }
 
-/** Can a step be compared at all: judged on a full window, topology steady. */
+/**
+ * Can a step be compared at all: judged on a full window, topology steady, and its latencies the
+ * target's: not an attempt the run set aside as transient (a stall failed it and its rerun held),
+ * nor one whose generator was over its bounds (generator-bound, or held generator-limited), whose
+ * medians hold the generator's own delay (a transient attempt's 23.9 ms against its rerun's 4.4
+ * read as a target 5x faster a step later).
+ */
 function comparable(s: StepResult): boolean {
-  return (s.verdict === 'holds' || s.verdict === 'fails') && !s.contaminated;
+  return (
+    (s.verdict === 'holds' || s.verdict === 'fails') &&
+    !s.contaminated &&
+    !s.transient &&
+    !s.generatorBound &&
+    s.generatorLimited === undefined
+  );
 }
 
 function readingOf(s: StepResult, p50Ms: number, name?: string): Reading {

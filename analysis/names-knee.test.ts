@@ -48,6 +48,16 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
       { kind: 'grew', first: expect.objectContaining({ name: 'read', index: 1, growth: 2.5, alsoGrew: [] }) },
     ],
     [
+      // step 1's p99 holds a 133 ms stall of the generator (held generator-limited): read's p99 grew at step 2
+      'a step held generator-limited is passed over',
+      steps({ read: [10, 25, 11, 30], write: [10, 11, 12, 13] }, [
+        {},
+        { generatorLimited: { code: 'loop-delay', step: 1, figures: { loopDelayMaxMs: 133, boundMs: 100 } } },
+      ]),
+      3,
+      { kind: 'grew', first: expect.objectContaining({ name: 'read', index: 3, growth: 3, alsoGrew: [] }) },
+    ],
+    [
       'at one step, the largest growth; the others listed',
       steps({ read: [10, 21], write: [10, 40], checkout: [50, 120] }),
       1,

@@ -3,7 +3,8 @@
  * target's pools, and one entry usually degrades before the others (the one to look at first).
  *
  * The rule, over the attempts that decide (analysis/stop.ts decidingSteps) that carry figures by
- * name, in the order they ran, up to and including the knee (the last holding step):
+ * name and did not hold generator-limited (their latencies hold the generator's own stalls), in
+ * the order they ran, up to and including the knee (the last holding step):
  *
  * - a name's baseline is its p99 at the first of those steps where that p99 is reliable (enough
  *   samples beyond it) and above 0: its first-step p99 when step 1 has enough samples;
@@ -81,7 +82,8 @@ export function firstDegradingName(
   factor: number = NAME_GROWTH_FACTOR,
 ): NamesKnee {
   const q = TAIL_PERCENTILES[0];
-  const named = decidingSteps(steps).filter((s) => s.byName !== undefined);
+  // a step held generator-limited has the generator's own delay in its latencies: not the target's growth
+  const named = decidingSteps(steps).filter((s) => s.byName !== undefined && s.generatorLimited === undefined);
   if (named.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [] };
   if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [] };
   const window = named.filter((s) => s.index <= kneeIndex);
