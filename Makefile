@@ -12,11 +12,13 @@ $(DEPS): package.json package-lock.json
 
 # make loadtest                          the embedded demo target (started and stopped here)
 # make loadtest TARGET=http://host:port/path [CONFIG=path/to/plateau.config.ts]
+# make loadtest CONFIG=path/to/plateau.config.ts    the config's own target
+WHERE = $(if $(TARGET),--target $(TARGET),$(if $(CONFIG),,--demo)) $(if $(CONFIG),--config $(CONFIG))
 loadtest: $(DEPS)
-	$(PLATEAU) run $(if $(TARGET),--target $(TARGET),--demo) $(if $(CONFIG),--config $(CONFIG)) $(ARGS)
+	$(PLATEAU) run $(WHERE) $(ARGS)
 
 plan: $(DEPS)
-	$(PLATEAU) plan $(if $(TARGET),--target $(TARGET),--demo) $(if $(CONFIG),--config $(CONFIG)) $(ARGS)
+	$(PLATEAU) plan $(WHERE) $(ARGS)
 
 report: $(DEPS)
 	$(PLATEAU) report runs/latest
