@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord, StageOutcome } from '../../../analysis/types.ts';
 import { importK6 } from './import.ts';
@@ -475,6 +476,32 @@ describe("plateau import k6 of plateau's own script's mix", () => {
       /an arrival is one entry of its mix \(its plateau\\?_arrival samples\), which sent 1\.20 requests/,
     );
     expect(md).toMatch(/\*\*Capacity: [^*]*arrivals\/s/);
+  });
+});
+
+describe('plateau import k6 of requests whose outcome the file does not say', () => {
+  it('refuses a CSV without the status and expected_response columns, naming --system-tags (it read 100% errors)', async () => {
+    const [header, ...rows] = zlib
+      .gunzipSync(fs.readFileSync(`${FIX}/stepped-reject.csv.gz`))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    const names = header.split(',');
+    const keep = names.map((n, i) => (n === 'status' || n === 'expected_response' ? -1 : i)).filter((i) => i >= 0);
+    // the fixture has no quoted field: a comma always separates
+    const cut = (line: string) => {
+      const f = line.split(',');
+      return keep.map((i) => f[i]).join(',');
+    };
+    const file = written('no-outcome.csv', [cut(header), ...rows.map(cut)]);
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      message:
+        '2,697 of the 2,697 http_reqs samples of no-outcome.csv carry neither a `status` nor an `expected_response` tag, so nothing tells a success from a failure (k6 run with --system-tags that left both out?)',
+      hint: expect.stringMatching(
+        /^rerun k6 with its default system tags, or with status and expected_response in --system-tags/,
+      ),
+      code: 'k6-no-outcome',
+    });
   });
 });
 

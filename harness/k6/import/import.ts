@@ -22,7 +22,7 @@ import { mergeNameBuckets } from '../../../analysis/buckets.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import { buildPlan } from '../../../analysis/plan.ts';
-import { rateUnitOf } from '../../../analysis/format.ts';
+import { fmtInt, rateUnitOf } from '../../../analysis/format.ts';
 import { RunStore, redact, storedPlan } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
@@ -91,6 +91,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     );
   }
   t0Check(o, ingest);
+  outcomeCheck(o, ingest);
   const notes: string[] = [];
   // no iteration ever ended (each outlived the run, or the file lacks the metric): requests are all there is
   if (
@@ -199,6 +200,21 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/**
+ * Refuses requests that carry neither `status` nor `expected_response`: counted, each would read
+ * as failed (a run whose every request succeeded read 100% errors and failed its first step).
+ */
+function outcomeCheck(o: ImportOptions, ingest: IngestResult): void {
+  const { requestsWithoutOutcome: without, requestsCounted: all } = ingest.stats;
+  if (without === 0) return;
+  throw new PlateauError(
+    `${fmtInt(without)} of the ${fmtInt(all)} http_reqs samples of ${path.basename(o.file)} carry neither a \`status\` nor an \`expected_response\` tag, so nothing tells a success from a failure (k6 run with --system-tags that left both out?)`,
+    'rerun k6 with its default system tags, or with status and expected_response in --system-tags (e.g. --system-tags status,expected_response,method,name,scenario,url,error_code)',
+    'k6-no-outcome',
+    EXIT.usage,
+  );
 }
 
 /** The second (from t0) of a cut file's last sample: the one the cut fell in; null without samples. */

@@ -143,6 +143,11 @@ export interface IngestStats {
    */
   iterationsKnown: number;
   /**
+   * http_reqs samples with neither a `status` nor an `expected_response` tag (k6 run with
+   * `--system-tags` that left both out): nothing tells whether they succeeded.
+   */
+  requestsWithoutOutcome: number;
+  /**
    * With arrivals 'iterations' (an import): k6's `vus` and `vus_max` points of the same time (k6
    * writes them together, once a second), with the second since t0 they fall in, flat:
    * [tS, vus, vusMax, tS, vus, vusMax, ...] (import/closed-model.ts). One reading a second of the run.
@@ -268,6 +273,7 @@ export class Bucketizer {
       arrivalsFrom: arrivals,
       closedBeforeArrivals: 0,
       iterationsKnown: 0,
+      requestsWithoutOutcome: 0,
       iterationsCounted: 0,
       vusReadings: [],
       scenarioIterations: Object.create(null) as Record<string, number>,
@@ -426,6 +432,8 @@ export class Bucketizer {
         const key = this.keyOf(p);
         const failed = this.at(p.timeMs).request(p, key, this.namesLive);
         this.stats.requestsCounted += p.value;
+        if (p.tags.status === undefined && p.tags.expected_response === undefined)
+          this.stats.requestsWithoutOutcome += p.value;
         if (failed !== null) this.iterationFailed(p, failed);
         return;
       }
