@@ -42,7 +42,7 @@ export const configSchema = z.strictObject({
     })
     .describe('the service under load'),
   scenario: text(
-    'path of a scenario module (defineScenario); without one, every request is GET target.url',
+    'path of a scenario module (defineScenario), relative to the working directory, not to the config file; without one, every request is GET target.url',
     './scenario.ts',
   ).optional(),
   steps: z
