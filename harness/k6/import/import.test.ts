@@ -479,6 +479,18 @@ describe("plateau import k6 of plateau's own script's mix", () => {
   });
 });
 
+describe('plateau import k6 --scenario', () => {
+  it('a scenario the file does not have is refused with the ones it has (the fix named the step flags)', async () => {
+    await expect(
+      importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {}, scenarios: ['nope'] }),
+    ).rejects.toMatchObject({
+      message: '--scenario nope matches no iteration of stepped-reject.ndjson (its scenarios: steps)',
+      hint: 'give one of them: --scenario steps',
+      code: 'k6-scenario-unknown',
+    });
+  });
+});
+
 describe('plateau import k6 of requests whose outcome the file does not say', () => {
   it('refuses a CSV without the status and expected_response columns, naming --system-tags (it read 100% errors)', async () => {
     const [header, ...rows] = zlib

@@ -91,6 +91,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     );
   }
   t0Check(o, ingest);
+  scenariosCheck(o, ingest);
   outcomeCheck(o, ingest);
   const notes: string[] = [];
   // no iteration ever ended (each outlived the run, or the file lacks the metric): requests are all there is
@@ -200,6 +201,19 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/** Refuses a --scenario that kept no iteration of the file, naming the scenarios it has. */
+function scenariosCheck(o: ImportOptions, ingest: IngestResult): void {
+  const { scenarioIterations, otherScenarios, requestsCounted } = ingest.stats;
+  if (!o.scenarios?.length || Object.keys(scenarioIterations).length > 0 || requestsCounted > 0) return;
+  const has = otherScenarios.filter((n) => n !== '');
+  throw new PlateauError(
+    `--scenario ${o.scenarios.join(',')} matches no iteration of ${path.basename(o.file)}${has.length ? ` (its scenarios: ${has.join(', ')})` : ' (its iterations carry no scenario tag)'}`,
+    has.length ? `give one of them: --scenario ${has[0]}` : 'drop --scenario: the whole file is one run',
+    'k6-scenario-unknown',
+    EXIT.usage,
+  );
 }
 
 /**

@@ -159,6 +159,8 @@ export interface IngestStats {
    * one scenario, and a run of several is told which ones its arrivals mix.
    */
   scenarioIterations: Record<string, number>;
+  /** With `scenarios` kept: the scenarios of the iterations left out (the first MAX_SCENARIOS), for a flag that kept none. */
+  otherScenarios: string[];
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -277,6 +279,7 @@ export class Bucketizer {
       iterationsCounted: 0,
       vusReadings: [],
       scenarioIterations: Object.create(null) as Record<string, number>,
+      otherScenarios: [],
       requestsCounted: 0,
       wholeSeconds: false,
       get names() {
@@ -409,6 +412,7 @@ export class Bucketizer {
   private add(p: K6Point, phase: Phase | undefined): void {
     if (!this.selected(p)) {
       this.stats.skipped++;
+      if (p.metric === 'iterations') this.otherScenario(p.tags.scenario);
       return;
     }
     if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;
@@ -535,6 +539,11 @@ export class Bucketizer {
     if (early <= 0) return;
     this.stats.loadBeforeT0++;
     if (early > this.stats.loadBeforeT0Ms) this.stats.loadBeforeT0Ms = early;
+  }
+
+  private otherScenario(name = ''): void {
+    const seen = this.stats.otherScenarios;
+    if (seen.length < MAX_SCENARIOS && !seen.includes(name)) seen.push(name);
   }
 
   private scenarioIterations(name = '', n: number): void {
