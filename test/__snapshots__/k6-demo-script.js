@@ -97,9 +97,21 @@ function ranksOf(order) {
 }
 function entrySeqOf(whole, rank, entry, seq) {
   if (whole.length <= 1) return seq;
+  return groupSeqOf(whole[entry], rank, seq);
+}
+function groupRanksOf(order, inGroup) {
+  const rank = new Uint32Array(order.table.length);
+  let seen = 0;
+  for (let i = 0; i < order.table.length; i++) {
+    rank[i] = seen;
+    if (inGroup[order.table[i]]) seen++;
+  }
+  return { rank, perPeriod: seen };
+}
+function groupSeqOf(perPeriod, rank, seq) {
   const period = rank.length;
   const i = ((seq - 1) % period + period) % period;
-  return Math.floor((seq - 1) / period) * whole[entry] + rank[i] + 1;
+  return Math.floor((seq - 1) / period) * perPeriod + rank[i] + 1;
 }
 function gcd(a, b) {
   while (b) [a, b] = [b, a % b];
@@ -319,7 +331,7 @@ function secretsProblems(secrets) {
 // harness/scenario/traffic.ts
 var SCENARIO_KEYS = ["name", "ids", "secrets", "data", "mix", "request", "check"];
 var ENTRY_KEYS = ["weight", "request", "check", "run"];
-var DATA_KEYS = ["csv", "json", "order"];
+var DATA_KEYS = ["csv", "json", "order", "readBy"];
 var DATA_ORDERS = ["sequential", "unique", "random"];
 function singleEntryName(s) {
   return typeof s.name === "string" && s.name.trim() !== "" ? s.name : "request";
@@ -377,7 +389,7 @@ function scenarioProblems(s, checkName = true) {
   } else if (s.check !== void 0 && typeof s.check !== "function") {
     out.push('`check` must be a function (res) => true | false | "why not"');
   }
-  if (s.data !== void 0) out.push(...dataProblems(s.data));
+  if (s.data !== void 0) out.push(...dataProblems(s.data, mixNames(s)));
   return out;
 }
 function entryProblems(name, e) {
@@ -407,7 +419,10 @@ function entryProblems(name, e) {
     out.push(`${at}: \`check\` must be a function (res) => true | false | "why not"`);
   return out;
 }
-function dataProblems(data) {
+function mixNames(s) {
+  return s.mix && typeof s.mix === "object" && !Array.isArray(s.mix) ? Object.keys(s.mix) : null;
+}
+function dataProblems(data, entries) {
   if (!data || typeof data !== "object" || Array.isArray(data)) {
     return ['`data` must be an object of named sources: data: { accounts: { csv: "./accounts.csv" } }'];
   }
@@ -427,8 +442,25 @@ function dataProblems(data) {
     if (o.order !== void 0 && !DATA_ORDERS.includes(o.order)) {
       out.push(`${at}: order ${JSON.stringify(o.order)} is not one of ${DATA_ORDERS.join(", ")}`);
     }
+    if (o.readBy !== void 0) out.push(...readByProblems(at, o.readBy, o.order, entries));
   }
   return out;
+}
+function readByProblems(at, readBy, order, entries) {
+  if (!Array.isArray(readBy) || readBy.length === 0 || !readBy.every((n) => typeof n === "string"))
+    return [`${at}: readBy must be a list of the mix entries that read it, e.g. readBy: ['create order']`];
+  if (order !== "unique")
+    return [
+      `${at}: readBy is for order 'unique' (only the listed entries' arrivals take its rows); a ${order === void 0 ? "sequential" : String(order)} source gives every entry its rows already: remove readBy, or set order: 'unique'`
+    ];
+  if (entries === null)
+    return [
+      `${at}: readBy names entries of a mix, and this scenario has none (its one request takes a row every arrival): remove readBy`
+    ];
+  const unknown = readBy.filter((n) => !entries.includes(n));
+  return unknown.length === 0 ? [] : [
+    `${at}: readBy names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, not ${unknown.length === 1 ? "an entry" : "entries"} of the mix (its entries: ${entries.map((n) => JSON.stringify(n)).join(", ")})`
+  ];
 }
 var SEND_AFTER_END = "http.send after the transaction ended: await every send inside run(ctx, http)";
 function deadlineMessage(name, timeoutMs) {
@@ -784,8 +816,20 @@ function usableRows(order, rows, samples) {
 function noSuchSource(name, known) {
   return `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(", ")}` : "the scenario declares no `data`"})`;
 }
-function noRowLeft(name, file, usable, seq) {
-  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)} has none left; add rows or use order 'sequential'`;
+function noRowLeft(name, file, usable, seq, reader) {
+  const which = reader === void 0 ? "" : ` (reader ${fmtInt(reader)} of it)`;
+  return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)}${which} has none left; add rows or use order 'sequential'`;
+}
+function notAReader(name, entry, readBy) {
+  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(", ")}, whose arrivals alone take its rows; add "${entry}" to data.${/^[A-Za-z_$][\w$]*$/.test(name) ? name : `[${JSON.stringify(name)}]`}.readBy`;
+}
+function readerSeqOf(name, readBy, names, entryOf, rank, perPeriod) {
+  const inGroup = names.map((n) => readBy.includes(n));
+  return (seq) => {
+    const e = entryOf(seq);
+    if (!inGroup[e]) throw new Error(notAReader(name, names[e], readBy));
+    return groupSeqOf(perPeriod, rank, seq);
+  };
 }
 function rowIndex(order, seq, count, seed) {
   if (order === "unique") return seq - 1 < count ? seq - 1 : null;
@@ -870,7 +914,7 @@ function parsed(name, src) {
     throw new Error(`data source "${name}" (${src.path})${lineOf(err)}: ${err.message}`);
   }
 }
-function openSources(data, runId, entrySeq = (seq) => seq) {
+function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
   const seed = seedOf(runId);
   const sources = /* @__PURE__ */ new Map();
   for (const name of Object.keys(data)) {
@@ -882,8 +926,10 @@ function openSources(data, runId, entrySeq = (seq) => seq) {
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
-      const i = rowIndex(s.src.order, s.src.order === "sequential" ? entrySeq(seq) : seq, s.usable, seed);
-      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq));
+      const readerOf = s.src.readBy ? readerSeq[name] : void 0;
+      const reader = readerOf ? readerOf(seq) : void 0;
+      const i = rowIndex(s.src.order, s.src.order === "sequential" ? entrySeq(seq) : reader != null ? reader : seq, s.usable, seed);
+      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq, reader));
       return s.rows[i];
     }
   };
@@ -905,6 +951,17 @@ function sharedEntrySeqOf(weights, entryOf) {
   if (typeof whole === "string") throw new Error(`mix weights: ${whole}`);
   const rank = new SharedArray2("plateau mix ranks", () => Array.from(ranksOf(mixOrder(weights))));
   return (seq) => entrySeqOf(whole, rank, entryOf(seq), seq);
+}
+function sharedReaderSeqOf(source, readBy, weights, names, entryOf) {
+  const whole = wholeWeights(weights);
+  if (typeof whole === "string") throw new Error(`mix weights: ${whole}`);
+  const inGroup = names.map((n) => readBy.includes(n));
+  const perPeriod = whole.reduce((sum, w, i) => inGroup[i] ? sum + w : sum, 0);
+  const rank = new SharedArray2(
+    `plateau readers: ${source}`,
+    () => Array.from(groupRanksOf(mixOrder(weights), inGroup).rank)
+  );
+  return readerSeqOf(source, readBy, names, entryOf, rank, perPeriod);
 }
 
 // harness/cut-message.ts
@@ -1257,14 +1314,21 @@ function lateSend(name, message) {
   warnOnce(message);
 }
 function iteration(scenario, cfg) {
-  var _a, _b;
+  var _a;
   const traffic = trafficOf(scenario);
   const weights = traffic.entries.map((e) => e.weight);
   let entrySeq = (seq) => seq;
-  const rows = openSources((_a = cfg.data) != null ? _a : {}, cfg.runId, (seq) => entrySeq(seq));
+  const readerSeq = {};
+  const data = (_a = cfg.data) != null ? _a : {};
+  const rows = openSources(data, cfg.runId, (seq) => entrySeq(seq), readerSeq);
   const entryOf = sharedEntryOf(weights);
-  if (Object.values((_b = cfg.data) != null ? _b : {}).some((d) => d.order === "sequential"))
-    entrySeq = sharedEntrySeqOf(weights, entryOf);
+  if (Object.values(data).some((d) => d.order === "sequential")) entrySeq = sharedEntrySeqOf(weights, entryOf);
+  const entryNames = traffic.entries.map((e) => e.name);
+  for (const name of Object.keys(data)) {
+    const readBy = data[name].readBy;
+    if (readBy && entryNames.length > 1)
+      readerSeq[name] = sharedReaderSeqOf(name, readBy, weights, entryNames, entryOf);
+  }
   const arrival = () => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };

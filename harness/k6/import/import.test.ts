@@ -189,6 +189,18 @@ describe('plateau import k6 of a user script', () => {
       });
   });
 
+  it('step flags that stop short of the run are refused: the steps above them failed, and "raise the top rate" was said', async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    const short = { startPerSec: 50, stepPerSec: 50, maxPerSec: 150, rampS: 2, holdS: 8 };
+    await expect(importK6({ file, outDir: runsDir, steps: short })).rejects.toMatchObject({
+      code: 'k6-steps-mismatch',
+      message: expect.stringMatching(
+        /^stepped-queue\.ndjson\.gz offered 3,\d{3} more arrivals over 1\d s after the flags' last step \(150\/s\) ended, up to 25\d\/s: the flags stop short of the run k6 made/,
+      ),
+      hint: expect.stringMatching(/^give the plan k6 ran, its top rate included/),
+    });
+  });
+
   it('a --t0 far before the first sample, or after samples of the run, is refused with the numbers', async () => {
     const file = `${FIX}/stepped-reject.ndjson`;
     const t0Fix = /^pass the scenario's start as --t0 .*or drop --t0: the default is the first vus point - 1 s$/;

@@ -29,7 +29,7 @@ import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
-import { flagMismatches, mismatchText } from './plan-check.ts';
+import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
@@ -143,6 +143,17 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0)
       ? flagMismatches(plan.steps, ingest.stats.offeredPerS)
       : [];
+  const beyond =
+    stepsFrom === 'flags' && !closed && mismatches.length === 0
+      ? loadBeyond(plan.steps, ingest.stats.offeredPerS)
+      : null;
+  if (beyond)
+    throw new PlateauError(
+      `${path.basename(o.file)} offered ${fmtInt(beyond.arrivals)} more arrivals over ${beyond.seconds} s after the flags' last step (${fmtInt(plan.steps.at(-1)!.ratePerSec)}/s) ended, up to ${fmtInt(Math.round(beyond.maxPerSec))}/s: the flags stop short of the run k6 made, and its steps above them would go unjudged`,
+      "give the plan k6 ran, its top rate included (--max-rate as its last stage's target), or drop the step flags to derive the plan from the file",
+      'k6-steps-mismatch',
+      EXIT.usage,
+    );
   if (mismatches.length > 0)
     throw new PlateauError(
       mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),

@@ -68,3 +68,36 @@ export function mismatchText(file: string, m: readonly RateMismatch[], unit: str
     .join('; ');
   return `the step flags do not match ${file}: ${shown}${m.length > 4 ? `; and ${m.length - 4} more` : ''} (offered: k6 iterations started plus dropped, at the second they were due)`;
 }
+
+/** Offered arrivals after the flags' last hold (a rate above the top step's): k6 ran further than the flags say. */
+export interface LoadBeyond {
+  /** Second the flags' plan ended at, latest start offset and a part second allowed. */
+  fromS: number;
+  seconds: number;
+  arrivals: number;
+  /** The highest rate offered in one of those seconds. */
+  maxPerSec: number;
+}
+
+/**
+ * Load the file offered after the flags' last step ended (at the latest start offset, plus a
+ * second for a part one) at a rate above that step's: the flags stop short of the run, and read
+ * whole they would say "every step held, raise the top rate" of a run whose top steps failed.
+ * Null when nothing above the top rate came after (k6's end, or a ramp down).
+ */
+export function loadBeyond(steps: readonly StepPlan[], offered: readonly number[]): LoadBeyond | null {
+  const last = steps.at(-1);
+  if (!last) return null;
+  const fromS = Math.ceil(last.holdEndS + MAX_START_S) + 1;
+  let seconds = 0,
+    arrivals = 0,
+    maxPerSec = 0;
+  for (let t = fromS; t < offered.length; t++) {
+    if (offered[t] <= 0) continue;
+    seconds++;
+    arrivals += offered[t];
+    maxPerSec = Math.max(maxPerSec, offered[t]);
+  }
+  const above = maxPerSec > last.ratePerSec * (1 + REL_TOL) + ABS_TOL;
+  return seconds >= 2 && above ? { fromS, seconds, arrivals: Math.round(arrivals), maxPerSec } : null;
+}
