@@ -491,6 +491,35 @@ describe("plateau import k6 of plateau's own script's mix", () => {
   });
 });
 
+describe('plateau import k6 of a CSV whose header is not what k6 writes', () => {
+  it('names the missing column, or a first line that is a row, where it said "not k6 output"', async () => {
+    const [header, ...rows] = zlib
+      .gunzipSync(fs.readFileSync(`${FIX}/stepped-reject.csv.gz`))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    const at = header.split(',').indexOf('timestamp');
+    const without = (line: string) =>
+      line
+        .split(',')
+        .filter((_, i) => i !== at)
+        .join(',');
+    const noTime = written('no-timestamp.csv', [without(header), ...rows.slice(0, 50).map(without)]);
+    await expect(importK6({ file: noTime, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: expect.stringMatching(
+        /is not k6 CSV output as k6 writes it: its header has no `timestamp` column \(it has metric_name, metric_value, /,
+      ),
+    });
+    const headless = written('no-header.csv', rows.slice(0, 50));
+    await expect(importK6({ file: headless, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /its first line is a row \(http_reqs, 2026-11-29T22:23:38\.\d+\+05:30, \.\.\.\), not the header k6 writes first/,
+      ),
+    });
+  });
+});
+
 describe('plateau import k6 --scenario', () => {
   it('a scenario the file does not have is refused with the ones it has (the fix named the step flags)', async () => {
     await expect(

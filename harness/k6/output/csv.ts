@@ -28,11 +28,38 @@ interface Columns {
   width: number;
 }
 
+/** The columns every sample needs: its metric, its time and its value. */
+const REQUIRED_COLUMNS = ['metric_name', 'timestamp', 'metric_value'];
+/** Other columns k6 writes, which mark a line as its header. */
+const KNOWN_COLUMNS = new Set([
+  'check',
+  'error',
+  'error_code',
+  'expected_response',
+  'group',
+  'method',
+  'name',
+  'proto',
+  'scenario',
+  'status',
+  'url',
+  'extra_tags',
+  'metadata',
+]);
+/** A k6 metric's name, as a row's first cell. */
+const K6_METRIC =
+  /^(http_req\w*|iterations?\w*|vus(_max)?|data_(sent|received)|checks|dropped_iterations|group_duration)$/;
+
 export class CsvRows {
   private columns: Columns | null = null;
   private pending = '';
   /** The timestamps are whole seconds (timeFormat unix or rfc3339); null before the first row. */
   wholeSeconds: boolean | null = null;
+  /**
+   * Why the first line is no header k6 writes, when it looks like one with a column missing or
+   * like a row of one: what ingest says in place of "not k6 output"; null otherwise.
+   */
+  headerProblem: string | null = null;
 
   /** A record left open at the end: its quoted field never closed (k6 was killed while writing it). */
   get open(): boolean {
@@ -55,7 +82,14 @@ export class CsvRows {
 
   private header(cells: string[]): LineResult {
     const at = (name: string) => cells.indexOf(name);
-    if (at('metric_name') === -1 || at('timestamp') === -1 || at('metric_value') === -1) return 'bad';
+    const missing = REQUIRED_COLUMNS.filter((c) => at(c) === -1);
+    if (missing.length > 0) {
+      if (missing.length < REQUIRED_COLUMNS.length || cells.some((c) => KNOWN_COLUMNS.has(c)))
+        this.headerProblem = `its header has no ${missing.map((c) => `\`${c}\``).join(', ')} column (it has ${cells.slice(0, 8).join(', ')}${cells.length > 8 ? ', ...' : ''})`;
+      else if (K6_METRIC.test(cells[0] ?? '') && cells.length >= 3)
+        this.headerProblem = `its first line is a row (${cells[0]}, ${cells[1]}, ...), not the header k6 writes first (metric_name,timestamp,metric_value,...)`;
+      return 'bad';
+    }
     this.columns = {
       metric: at('metric_name'),
       time: at('timestamp'),

@@ -48,6 +48,13 @@ export async function ingestLines(
         // k6 writes one time format per file: its first row says whether times are whole seconds
         if (csv?.wholeSeconds && b.stats.points === 0) b.timesAreWholeSeconds();
         b.push(r);
+      } else if (r === 'bad' && lines === 1 && csv?.headerProblem) {
+        throw new PlateauError(
+          `${what} is not k6 CSV output as k6 writes it: ${csv.headerProblem}`,
+          'pass the file k6 run --out csv=FILE wrote, whole (plain or .gz): its header first, with metric_name, timestamp and metric_value',
+          'k6-output-invalid',
+          EXIT.usage,
+        );
       } else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
         throw new PlateauError(
           `${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`,
