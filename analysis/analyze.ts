@@ -174,12 +174,24 @@ export function defaultPolicy(rules: Rules, maxVUs: number): DecisionPolicy {
 }
 
 /**
- * The records the steps are judged on: an interrupted run's steps buckets end before the second
- * the interruption fell in, which holds only the arrivals before it (a cut k6 file's last second
- * is left out the same way, in the import).
+ * The records the steps are judged on. An interrupted (or crashed) run's last second of load holds
+ * only the arrivals due before the stop: counted whole it read as a collapse of its step (21 of 50
+ * arrivals/s). That second is the last steps bucket that offered arrivals (started or dropped), the
+ * earliest such over the sources; it and the seconds after it (completions of the drain alone) are
+ * left out of the judging, and kept in the store. Read from the data, not from a clock: a k6
+ * engine's seconds count from k6's own start, not the pipeline's. An interruption that came after
+ * a leg's schedule had ended costs its last whole second, never a misjudged one.
  */
 function beforeInterrupt(input: AnalyzeInput): AnalyzeInput['records'] {
-  if (input.interruptedAtS === undefined) return input.records;
-  const cutS = Math.floor(input.interruptedAtS);
+  if (!input.interrupted) return input.records;
+  const lastOffered = new Map<string, number>();
+  for (const r of input.records) {
+    if (r.phase !== STEPS_PHASE || r.started + r.dropped <= 0) continue;
+    lastOffered.set(r.source, Math.max(lastOffered.get(r.source) ?? -Infinity, r.tS));
+  }
+  if (lastOffered.size === 0) return input.records;
+  // one cut for every source: a second kept for one and cut for another would be counted in part
+  // (a stripe of a low rate may have offered nothing in the stop's second: its last is earlier)
+  const cutS = Math.min(...lastOffered.values());
   return input.records.filter((r) => r.phase !== STEPS_PHASE || r.tS < cutS);
 }

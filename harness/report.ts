@@ -37,7 +37,6 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     rtt: meta.rtt,
     environment: meta.environment,
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
-    ...(meta.interruptedAtS !== undefined ? { interruptedAtS: meta.interruptedAtS } : {}),
     gauges: gaugesOf(samples),
     rateUnit: rateUnitOf(meta.traffic),
     ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),

@@ -257,7 +257,6 @@ describe('interruption in simulated time', () => {
     expect(lines.map((b) => b.tS)).toEqual(Array.from({ length: 28 }, (_, i) => i));
     // the second the signal fell in (27 s, half of it) is kept in the store but not judged: step 3
     // reads what it delivered in its whole seconds, not a collapse, and is incomplete
-    expect(r.stored.interruptedAtS).toBeCloseTo(27.5, 1);
     const third = r.result.steps.find((s) => s.index === 2)!;
     expect(third.verdict).toBe('incomplete');
     expect(third.throughputPerSec).toBeGreaterThan(290);

@@ -189,7 +189,19 @@ function secondsOf(spec: FakeRunSpec, plan: readonly StepPlan[]): Second[] {
       out.push(secondOf(spec.steps[i], tS, 'steps', transient));
     }
   });
-  return out.filter((s) => spec.stopAtS === undefined || s.tS < spec.stopAtS);
+  if (spec.stopAtS === undefined) return out;
+  const kept = out.filter((s) => s.tS < spec.stopAtS!);
+  // the second a stop fell in: a third of its arrivals, due before the stop (the analysis leaves it out)
+  const cut = out.find((s) => s.tS === spec.stopAtS);
+  if (cut)
+    kept.push({
+      ...cut,
+      ok: Math.floor(cut.ok / 3),
+      failed: Math.floor(cut.failed / 3),
+      started: Math.floor(cut.started / 3),
+      dropped: Math.floor(cut.dropped / 3),
+    });
+  return kept;
 }
 
 /** Raw buckets of the run: one per second per source, sources interleaved. */

@@ -351,11 +351,6 @@ export interface AnalyzeInput {
   environment: Record<string, string>;
   /** True when the run was stopped (signal, stage failure) before the stop rule ended it. */
   interrupted: boolean;
-  /**
-   * Seconds from the steps' t0 at which an interruption stopped the load: the steps' buckets from
-   * the second it fell in are left out (written in part, they would read as a collapse).
-   */
-  interruptedAtS?: number;
   /** Server-side gauges recorded by a probe (probes.ndjson), passed through to the time series. */
   gauges?: GaugeSeries[];
   /** The configured bound on the generator's busy share, for the report's generator table. */

@@ -51,8 +51,6 @@ interface State {
   rttMs: number;
   seq: number;
   lastTS: number;
-  /** Seconds from t0 at which an interruption stopped a running leg; null when none did. */
-  interruptedAtS: number | null;
 }
 
 /** The rules and bounds the decision uses, from the config: stored in run.json so a report decides alike. */
@@ -92,7 +90,6 @@ export async function runSteps(
     rttMs,
     seq: seqOffset,
     lastTS: -1,
-    interruptedAtS: null,
   };
   if (ctx.config.metrics?.url || ctx.config.topology) {
     st.prober = new Prober({
@@ -134,7 +131,7 @@ export async function runSteps(
     ? (st.attempts.find((s) => st.lastTS < s.holdEndS)?.index ?? null)
     : null;
   const attempts = st.attempts;
-  ctx.store.update({ attempts, ...(st.interruptedAtS !== null ? { interruptedAtS: st.interruptedAtS } : {}) });
+  ctx.store.update({ attempts });
   const unit = unitOf(ctx.plan.rules);
   const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep, unit);
   const evidence = st.judged.map(
@@ -232,11 +229,7 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
     gracefulStopMs: ctx.config.gracefulStopS * 1000,
     sink,
   });
-  const off = ctx.interrupt.on(() => {
-    // the second it fell in is written in part: the analysis leaves it out (run.json interruptedAtS)
-    st.interruptedAtS ??= (ctx.clock.now() - st.t0Ms) / 1000;
-    engine.stop(500);
-  });
+  const off = ctx.interrupt.on(() => engine.stop(500));
   st.seq = (await engine.done).lastSeq;
   legDone = true;
   await judging;

@@ -71,11 +71,6 @@ export interface RunMeta {
   rtt: RttFigures | null;
   stages: StageOutcome[];
   interruptedAtStep: number | null;
-  /**
-   * Seconds from the steps' t0 at which an interruption stopped the load: its second and those
-   * after hold part of their arrivals, and are left out of the steps' judging.
-   */
-  interruptedAtS?: number;
   environment: Record<string, string>;
 }
 

@@ -109,9 +109,9 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const killed = cut || ingest.tornLastLine;
   if (killed) {
     // the second the cut fell in holds only the samples written before it: read whole, it would
-    // pass for a collapse of the step it is in
+    // pass for a collapse of the step it is in; the analysis leaves an interrupted run's last
+    // second of load out (analysis/analyze.ts beforeInterrupt), and the store keeps it
     const cutS = cutSecond(ingest);
-    if (cutS !== null) records = records.filter((r) => r.tS < cutS);
     notes.push(
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` but those of the second it fell in (${cutS}-${cutS + 1} s), which holds only part of its samples`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
     );
