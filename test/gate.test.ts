@@ -274,6 +274,26 @@ describe('decideGate', () => {
     // the same grid from another start (a whole number of steps apart), or a higher top rate: judged
     expect(decideGate(onGrid(100, 50, 150), base, 0.05).status).toBe('pass');
     expect(decideGate(onGrid(50, 50, 100), base, 0.05).status).toBe('regression');
+    // an instance's share of a rate rounded to 0.001 (a k6 execution segment of 1/3), or merged shares: one grid
+    const third = (r: RunResult, rates: number[]) => ({
+      ...r,
+      steps: r.steps.map((st, i) => ({ ...st, ratePerSec: rates[i] ?? st.ratePerSec })),
+    });
+    const segmentBase = third(base, [16.667, 33.333, 50, 66.667, 83.333]);
+    const twoRates = fakeRun({
+      steps: [
+        { ratePerSec: 16.667, okPerSec: 16.667 },
+        { ratePerSec: 33.333, okPerSec: 20 },
+      ],
+      holdS: 12,
+      rampS: 1,
+      settleS: 2,
+    });
+    expect(stepSizePerSec(twoRates)).toBeCloseTo(16.666, 3);
+    expect(decideGate(twoRates, segmentBase, 0.05).status).not.toBe('invalid');
+    expect(decideGate(third(onGrid(50, 50, 150), [50.001, 99.999, 150.002, 200, 250.001]), base, 0.05).status).not.toBe(
+      'invalid',
+    );
     // a run whose first step failed has one rate: judged where it lies on the baseline's grid
     const firstFailed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }], holdS: 12, rampS: 1, settleS: 2 });
     expect(decideGate(firstFailed, base, 0.05).status).not.toBe('invalid');

@@ -43,10 +43,16 @@ function ratesOf(run: RunResult): number[] {
   return [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
 }
 
-/** Rate r lies on the grid from `from` by `by` (a millionth of a step is rounding). */
+/**
+ * Within this share of a step, two rates are one: an instance's share of a rate is rounded to
+ * 0.001 (a k6 execution segment's 16.667 by 16.666), and a merge sums the rounded shares.
+ */
+const GRID_TOLERANCE = 0.01;
+
+/** Rate r lies on the grid from `from` by `by`. */
 function onGrid(r: number, from: number, by: number): boolean {
   const k = (r - from) / by;
-  return Math.abs(k - Math.round(k)) < 1e-6;
+  return Math.abs(k - Math.round(k)) < GRID_TOLERANCE;
 }
 
 /**
@@ -62,7 +68,7 @@ export function sameGrid(a: RunResult, b: RunResult): boolean {
   if (ra.length === 1) return onGrid(ra[0], rb[0], stepSizePerSec(b));
   if (rb.length === 1) return onGrid(rb[0], ra[0], stepSizePerSec(a));
   const step = stepSizePerSec(a);
-  return Math.abs(step - stepSizePerSec(b)) < 1e-6 * step && onGrid(rb[0], ra[0], step);
+  return Math.abs(step - stepSizePerSec(b)) < GRID_TOLERANCE * step && onGrid(rb[0], ra[0], step);
 }
 
 /** "from 50 by 50 req/s": a run's grid of offered rates, as the differences show it. */
