@@ -32,11 +32,12 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
 /** The input with its text flags (rate unit, ok a lower bound, imported) in the rules it is judged by (the decision policy's too): the texts follow them. */
 function withTextFlags(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
-  if (unit === undefined && !input.okLowerBound && !input.imported) return input;
+  if (unit === undefined && !input.okLowerBound && !input.imported && !input.closedModel) return input;
   const texts = {
     ...(unit !== undefined ? { rateUnit: unit } : {}),
     ...(input.okLowerBound ? { okLowerBound: true as const } : {}),
     ...(input.imported ? { imported: true as const } : {}),
+    ...(input.closedModel ? { closedModel: true as const } : {}),
   };
   return {
     ...input,

@@ -309,12 +309,23 @@ describe('analyzeRun: warnings', () => {
     const run = fakeRun({ steps: steps([100, 200, 300], [100, 206, 212]) });
     expect(run.warnings.filter((w) => w.code === 'over-delivered').map((w) => w.step)).toEqual([1]);
     expect(warningTexts(run)).toContain(
-      "step 2 delivered 1.03: 206.0 req/s succeeded of 200 offered, so arrivals from before its steady window (a stall as it began) completed inside it; the target did not sustain that surge, so the capacity and the next step's capture count at most the 200 req/s offered",
+      "step 2 delivered 1.03: 206.0 req/s succeeded of 200 offered, so arrivals from before its steady window (a stall as it began) completed inside it, a surge the target did not sustain; where the step is a baseline (the capacity, the next step's capture) it counts at most the 200 req/s offered",
     );
     // 2% over is the schedule's jitter: not said
     expect(fakeRun({ steps: steps([100, 200], [100, 204]) }).warnings.map((w) => w.code)).not.toContain(
       'over-delivered',
     );
+  });
+
+  it("a closed model's steps were offered no rate: their throughput is not capped at the flags' rates, nor said to exceed them", () => {
+    const spec: FakeRunSpec = { steps: steps([100, 200, 300], [100, 260, 310]) };
+    const open = analyzeRun(buildInput(spec));
+    const closed = analyzeRun({ ...buildInput(spec), closedModel: true });
+    // open: step 3 captured (310 - 200) / 100 from the 200 offered; closed: (310 - 260) / 100
+    expect(open.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'holds']);
+    expect(closed.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'fails']);
+    expect(open.warnings.map((w) => w.code)).toContain('over-delivered');
+    expect(closed.warnings.map((w) => w.code)).not.toContain('over-delivered');
   });
 
   it('merges raw buckets of several sources into the same result', () => {

@@ -31,6 +31,7 @@ import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
+import { sustainedPerSec } from './verdicts.ts';
 import type {
   AnalyzeInput,
   BucketRecord,
@@ -62,16 +63,16 @@ export function steadyWindowS(step: StepPlan): { fromS: number; toS: number; pla
  * capture = ΔX / Δrate against the previous step, whose X counts at most its offered rate (the
  * file's comment); null without a previous step with data or a rate increase.
  */
-function captureOf(step: StepPlan, throughputPerSec: number, prev: StepResult | null): number | null {
+function captureOf(step: StepPlan, throughputPerSec: number, prev: StepResult | null, rules: Rules): number | null {
   if (prev === null || prev.steadyS === 0) return null;
   const addedPerSec = step.ratePerSec - prev.ratePerSec;
   if (addedPerSec <= 0) return null;
-  return (throughputPerSec - sustainedPerSec(prev)) / addedPerSec;
+  return (throughputPerSec - baselineOf(prev, rules)) / addedPerSec;
 }
 
-/** What a step's window shows its target sustained: its throughput, at most the rate it was offered. */
-export function sustainedPerSec(s: Pick<StepResult, 'throughputPerSec' | 'ratePerSec'>): number {
-  return Math.min(s.throughputPerSec, s.ratePerSec);
+/** The previous step's throughput as the next capture's baseline: at most its rate, but where a closed model offered none. */
+function baselineOf(prev: StepResult, rules: Rules): number {
+  return rules.closedModel ? prev.throughputPerSec : sustainedPerSec(prev);
 }
 
 interface Figures {
@@ -104,7 +105,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
     );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
-    const gainedPerSec = f.throughputPerSec - sustainedPerSec(f.prev);
+    const gainedPerSec = f.throughputPerSec - baselineOf(f.prev, rules);
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
     reasons.push(
       `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} ${unit} for ${fmtSignedTarget(addedPerSec)} offered`,
@@ -130,7 +131,7 @@ export function judgeStep(
   const steadyS = agg.seconds;
   const throughputPerSec = steadyS > 0 ? agg.ok / steadyS : 0;
   const delivery = step.ratePerSec > 0 ? throughputPerSec / step.ratePerSec : 0;
-  const capture = steadyS > 0 ? captureOf(step, throughputPerSec, prev) : null;
+  const capture = steadyS > 0 ? captureOf(step, throughputPerSec, prev, rules) : null;
   const errorRate = agg.completed > 0 ? agg.failed / agg.completed : 0;
   const { verdict, reasons } = decide(
     { step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate },

@@ -203,7 +203,8 @@ export function sloOf(config: SloConfig, all: readonly StepResult[], rtt: RttFig
   const at = [...below].reverse().find((s) => s.met === true) ?? null;
   const result: Omit<SloResult, 'detail'> = {
     ...slo,
-    capacityPerSec: at?.throughputPerSec ?? null,
+    // at most its offered rate, as the plateau's capacity (decision 043)
+    capacityPerSec: at === null ? null : Math.min(at.throughputPerSec, at.ratePerSec),
     step: at?.step ?? null,
     atLeast: at !== null && missAt === -1,
     rttMs,

@@ -22,9 +22,8 @@ import {
   unitOf,
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
-import { droppedForWantOfVUs, fellTo, stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs, fellTo, stalledNotBusy, sustainedPerSec } from './verdicts.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
-import { sustainedPerSec } from './judge.ts';
 
 export type StopSummary = Pick<
   RunResult,
@@ -68,8 +67,8 @@ function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLo
   if (knee && most !== null) {
     notes.push(
       okLowerBound
-        ? `throughput fell from at least ${fmtRate(knee.throughputPerSec)} to at most ${fmtRate(most)} ${unit} (collapse)`
-        : `throughput fell from ${fmtRate(knee.throughputPerSec)} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
+        ? `throughput fell from at least ${fmtRate(sustainedPerSec(knee))} to at most ${fmtRate(most)} ${unit} (collapse)`
+        : `throughput fell from ${fmtRate(sustainedPerSec(knee))} to ${fmtRate(s.throughputPerSec)} ${unit} (collapse)`,
     );
   }
   if (s.errorRate >= ERROR_NOTE_MIN)
@@ -131,7 +130,7 @@ function reasonAndDetail(
     const last = steps[steps.length - 1];
     return {
       stopReason: 'max-rate-reached',
-      stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least that, raise the top rate to find the plateau`,
+      stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least ${last.throughputPerSec > last.ratePerSec ? `the ${fmtTarget(last.ratePerSec)} ${unit} offered` : 'that'}, raise the top rate to find the plateau`,
     };
   }
   if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {

@@ -298,7 +298,15 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
  */
 export function fellTo(s: StepResult, before: StepResult, okLowerBound: boolean): number | null {
   const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
-  return most < 0.95 * before.throughputPerSec ? most : null;
+  return most < 0.95 * sustainedPerSec(before) ? most : null;
+}
+
+/**
+ * What a step's window shows its target sustained: its throughput, at most the rate it was offered
+ * (a window that drained a backlog delivered more than offered without sustaining it: decision 043).
+ */
+export function sustainedPerSec(s: Pick<StepResult, 'throughputPerSec' | 'ratePerSec'>): number {
+  return Math.min(s.throughputPerSec, s.ratePerSec);
 }
 
 /**
@@ -334,8 +342,8 @@ export function overloadShape(
     return {
       shape: 'collapse',
       evidence: okLowerBound
-        ? `throughput fell from at least ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to at most ${most.toFixed(1)} ${unit} at ${bad.ratePerSec} offered (its completions)`
-        : `throughput fell from ${bestBefore.throughputPerSec.toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
+        ? `throughput fell from at least ${sustainedPerSec(bestBefore).toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to at most ${most.toFixed(1)} ${unit} at ${bad.ratePerSec} offered (its completions)`
+        : `throughput fell from ${sustainedPerSec(bestBefore).toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
       meaning: MEANINGS.collapse,
     };
   }

@@ -142,8 +142,8 @@ function connectionWarnings(s: StepResult): Symptom[] {
 export const OVER_DELIVERY_WARN = 1.02;
 
 /** A step that delivered more than it was offered: a backlog from before its window completed inside it. */
-function overDeliveryWarning(s: StepResult): Symptom[] {
-  if (s.steadyS === 0 || s.ratePerSec <= 0 || s.delivery <= OVER_DELIVERY_WARN) return [];
+function overDeliveryWarning(s: StepResult, rules: Rules): Symptom[] {
+  if (rules.closedModel || s.steadyS === 0 || s.ratePerSec <= 0 || s.delivery <= OVER_DELIVERY_WARN) return [];
   return [
     {
       code: 'over-delivered',
@@ -200,7 +200,7 @@ export function runWarnings(
       ...(noLoad && s.verdict === 'not-run' ? [] : windowWarning(s)),
       ...generatorWarnings(s),
       ...connectionWarnings(s),
-      ...overDeliveryWarning(s),
+      ...overDeliveryWarning(s, rules),
     ]),
     ...threadsWarning(steps, stages),
     ...stealWarning(steps),

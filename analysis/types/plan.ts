@@ -43,6 +43,11 @@ export interface Rules {
   okLowerBound?: true;
   /** An imported k6 run (plateau import k6): the fixes its texts give are the k6 script's, not plateau's config. */
   imported?: true;
+  /**
+   * An imported k6 run of a closed model: its steps' rates are the flags', never offered, so a
+   * step's throughput is not capped at them (decision 043) nor said to exceed them. From the input.
+   */
+  closedModel?: true;
 }
 
 /** Bounds on the generator's symptoms, from config.verdicts. */

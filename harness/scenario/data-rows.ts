@@ -280,7 +280,7 @@ export function noRowLeft(name: string, file: string, usable: number, seq: numbe
 
 /** Why an entry that its readBy does not list read a unique source (the arrival fails, kind other). */
 export function notAReader(name: string, entry: string, readBy: readonly string[]): string {
-  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(', ')}, whose arrivals alone take its rows; add "${entry}" to data.${/^[A-Za-z_$][\w$]*$/.test(name) ? name : `[${JSON.stringify(name)}]`}.readBy`;
+  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(', ')}, whose arrivals alone take its rows; add "${entry}" to data${/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`}.readBy`;
 }
 
 /**
