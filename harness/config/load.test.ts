@@ -90,6 +90,16 @@ describe('a valid config loads wherever it is kept', () => {
     const config = await loadConfig(path.join(dir, 'plateau.config.ts'), { maxRate: 150 });
     expect(config.steps.maxPerSec).toBe(150);
   });
+
+  it("a field's problem names the config file given, not plateau.config.ts", async () => {
+    const dir = folder('typo-load', {
+      'shop.config.ts': "export default { target: { url: 'http://127.0.0.1:9/' }, stepz: {} };",
+    });
+    await expect(loadConfig(path.join(dir, 'shop.config.ts'), {})).rejects.toMatchObject({
+      message: expect.stringMatching(/unknown key "stepz": remove or correct the spelling \(did you mean "steps"\?\)/),
+      hint: `fix the fields named above in ${path.join(dir, 'shop.config.ts')} or the matching CLI flags (--help)`,
+    });
+  });
 });
 
 describe('a config that cannot be loaded is refused with the file, the cause and the fix', () => {

@@ -159,5 +159,8 @@ export async function loadConfig(
   overrides: Overrides,
   adjust: (raw: Obj) => Obj = (r) => r,
 ): Promise<PlateauConfig> {
-  return parseConfigOrThrow(adjust(applyOverrides(await readConfigFile(file), overrides)));
+  return parseConfigOrThrow(
+    adjust(applyOverrides(await readConfigFile(file), overrides)),
+    `fix the fields named above in ${file ?? 'plateau.config.ts'} or the matching CLI flags (--help)`,
+  );
 }

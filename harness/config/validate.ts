@@ -30,13 +30,20 @@ export function validateConfig(
   return { config: null, problems };
 }
 
-export function parseConfigOrThrow(raw: unknown): PlateauConfig {
+/**
+ * The config, or a PlateauError listing every problem. `fix`: where the user sets those fields
+ * (the config file they gave and the run's flags, by default plateau.config.ts's).
+ */
+export function parseConfigOrThrow(
+  raw: unknown,
+  fix = 'fix the fields named above in plateau.config.ts or the matching CLI flags (plateau run --help)',
+): PlateauConfig {
   const r = validateConfig(raw);
   if (r.config) return r.config;
   const lines = r.problems.map((p) => `  - ${p.field}: ${p.message}`).join('\n');
   throw new PlateauError(
     `the configuration has ${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}:\n${lines}`,
-    'fix the fields named above in plateau.config.ts or the matching CLI flags (plateau run --help)',
+    fix,
     'config-invalid',
     EXIT.usage,
   );

@@ -130,12 +130,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     notes: planNotes,
   } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix);
   notes.push(...planNotes);
-  const config = parseConfigOrThrow({
-    target: { url: o.target ?? IMPORT_TARGET },
-    steps,
-    warmup: { enabled: false },
-    output: { dir: o.outDir, ...(o.runId ? { runId: o.runId } : {}) },
-  });
+  const config = parseConfigOrThrow(
+    {
+      target: { url: o.target ?? IMPORT_TARGET },
+      steps,
+      warmup: { enabled: false },
+      output: { dir: o.outDir, ...(o.runId ? { runId: o.runId } : {}) },
+    },
+    'fix the step flags named above (--start-rate, --step-rate, --max-rate: rates; --ramp, --hold: whole seconds, plain numbers), or drop them to derive the plan from the file (plateau import k6 --help)',
+  );
   const traffic = iterationsTraffic(records, ingest, closed);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
   // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
