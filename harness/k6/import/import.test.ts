@@ -520,6 +520,36 @@ describe('plateau import k6 of a CSV whose header is not what k6 writes', () => 
   });
 });
 
+describe('plateau import k6 of a file with unreadable lines in its middle', () => {
+  it('says how many, beside the report, and in a refusal of the plan (a summary.json field alone said it)', async () => {
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
+    const mid = Math.floor(lines.length / 2);
+    const file = written('mid-garbage.ndjson', [
+      ...lines.slice(0, mid),
+      'not json',
+      '{"metric": ',
+      ...lines.slice(mid),
+    ]);
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.notes).toContain(
+      'mid-garbage.ndjson has 2 lines that are neither a k6 sample nor a row, left out (damaged, or other text mixed in?): where they were samples, the seconds they belong to read low',
+    );
+    expect(r.ingest.tornLastLine).toBe(false);
+  });
+});
+
+describe("plateau import k6 of k6's end-of-test summary", () => {
+  it.each(['public-crushtest-summary-export.json', 'public-k6reporter-handlesummary.json'])(
+    '%s is named as the summary, with the file to pass instead',
+    async (name) => {
+      await expect(importK6({ file: `${FIX}/${name}`, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-summary',
+        message: `${FIX}/${name} is k6's end-of-test summary (--summary-export or handleSummary), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
+      });
+    },
+  );
+});
+
 describe('plateau import k6 --scenario', () => {
   it('a scenario the file does not have is refused with the ones it has (the fix named the step flags)', async () => {
     await expect(

@@ -124,11 +124,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && !mixed
       ? closedModelOf(ingest.stats.vusReadings, records)
       : null;
+  const unread = unreadNote(o.file, ingest);
+  if (unread) notes.push(unread);
   const {
     steps,
     stepsFrom,
     notes: planNotes,
-  } = planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix);
+  } = withUnread(unread, () =>
+    planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix),
+  );
   notes.push(...planNotes);
   const config = parseConfigOrThrow(
     {
@@ -215,6 +219,23 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   store.close();
   return { dir: store.dir, result: await writeReports(store.dir), ingest, stepsFrom, notes };
+}
+
+/** Lines neither samples nor rows, past a torn last line (a file cut or damaged in its middle); null when none. */
+function unreadNote(file: string, ingest: IngestResult): string | null {
+  const n = ingest.badLines - (ingest.tornLastLine ? 1 : 0);
+  if (n <= 0) return null;
+  return `${path.basename(file)} has ${fmtInt(n)} line${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} neither a k6 sample nor a row, left out (damaged, or other text mixed in?): where ${n === 1 ? 'it was a sample' : 'they were samples'}, the seconds ${n === 1 ? 'it belongs' : 'they belong'} to read low`;
+}
+
+/** Runs the plan's derivation; a refusal of it also names the unread lines, which may be why. */
+function withUnread<T>(unread: string | null, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (!unread || !(err instanceof PlateauError)) throw err;
+    throw new PlateauError(`${err.message}; and ${unread}`, err.hint, err.code, err.exitCode);
+  }
 }
 
 /** Refuses a --scenario that kept no iteration of the file, naming the scenarios it has. */

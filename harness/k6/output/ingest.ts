@@ -7,6 +7,9 @@ import { Bucketizer, type BucketizerOptions, type IngestStats } from './bucketiz
 import { CsvRows } from './csv.ts';
 import { parseJsonLine } from './point.ts';
 
+/** A key of k6's end-of-test summary (--summary-export, handleSummary's data), which its output has none of. */
+const SUMMARY_KEY = /^\s*\{?\s*"(root_group|metrics|options|state|setup_data)"\s*:/;
+
 export type K6Format = 'json' | 'csv';
 
 export interface IngestResult {
@@ -33,6 +36,7 @@ export async function ingestLines(
   let lines = 0;
   let badLines = 0;
   let lastBad = false;
+  let summary = false;
   for await (const batch of batches) {
     for (const line of batch) {
       if (format === null) {
@@ -53,6 +57,13 @@ export async function ingestLines(
           `${what} is not k6 CSV output as k6 writes it: ${csv.headerProblem}`,
           'pass the file k6 run --out csv=FILE wrote, whole (plain or .gz): its header first, with metric_name, timestamp and metric_value',
           'k6-output-invalid',
+          EXIT.usage,
+        );
+      } else if (r === 'bad' && b.stats.points === 0 && (summary ||= SUMMARY_KEY.test(line))) {
+        throw new PlateauError(
+          `${what} is k6's end-of-test summary (--summary-export or handleSummary), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
+          'pass the file k6 run --out json=FILE (or --out csv=FILE) wrote during the same run',
+          'k6-output-summary',
           EXIT.usage,
         );
       } else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
