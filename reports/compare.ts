@@ -7,7 +7,7 @@
  */
 import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
 import type { RateUnit, RunResult, StepResult } from '../analysis/types.ts';
-import { pairUnit, percentileCell, percentileOf, rateUnit } from './cells.ts';
+import { pairUnit, percentileCell, percentileOf, rateUnit, verdictLabel } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
@@ -264,8 +264,8 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
         p99Change(r.a, r.b),
         aerr,
         berr,
-        r.a?.verdict ?? 'not run',
-        r.b?.verdict ?? 'not run',
+        r.a ? verdictLabel(r.a) : 'not run',
+        r.b ? verdictLabel(r.b) : 'not run',
       ]),
     );
   }

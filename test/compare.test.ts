@@ -22,6 +22,19 @@ describe('plateau compare', () => {
     expect(rows[4].b?.ratePerSec).toBe(500);
   });
 
+  it("a step's verdict in the table carries its classification, as the note under it does", () => {
+    // step 2 of A held while its generator's loop was held up 130 ms (over the 100 ms bound)
+    const limited = fakeRun({
+      steps: [100, 200, 300, 400].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r <= 300 ? r : 310,
+        ...(r === 200 ? { loopDelayMaxMs: 130 } : {}),
+      })),
+    });
+    expect(limited.steps[1].generatorLimited).toBeDefined();
+    expect(renderCompare(limited, B)).toMatch(/\| 200 \|.*\| holds \(generator-limited\) \| holds \|$/m);
+  });
+
   it('shows capacity, knee and the change; the same grid is no difference, wherever each run stopped', () => {
     const md = renderCompare(A, B);
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
