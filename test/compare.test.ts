@@ -93,6 +93,18 @@ describe('plateau compare', () => {
     expect(renderCompare(allHeld, allHeld)).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – |');
   });
 
+  it("a k6 import's VUs are said as k6 allocated them, not as the generator's headroom", () => {
+    // an import's VUs are those k6 allocated, not its script's maxVUs: not said to be headroom
+    const imported = (r: RunResult, maxVUs: number) => ({
+      ...r,
+      vus: { ...r.vus, maxVUs },
+      environment: { ...r.environment, k6Output: 'out.ndjson' },
+    });
+    expect(settingDifferences(imported(A, 30), imported(A, 12))).toEqual([
+      "VUs allocated at most (a k6 import: vus_max) differs: 30 vs 12: an import reads the VUs k6 allocated, not the script's maxVUs: a difference may be the load's, not the headroom's",
+    ]);
+  });
+
   it('a run recorded before rules carried the rate unit is no other rule; a run of transactions is another unit', () => {
     const withUnit = { ...A, rules: { ...A.rules, rateUnit: 'req/s' as const } };
     expect(settingDifferences(A, withUnit)).toEqual([]);

@@ -183,6 +183,15 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
     out.push(
       `traffic mix differs: ${mix[0]} vs ${mix[1]}: a capacity is a property of the mix; compare runs of one mix`,
     );
-  differ('max VUs', String(a.vus.maxVUs), String(b.vus.maxVUs), "the generator's headroom differs");
+  // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
+  const imported = [a, b].some((r) => r.environment.k6Output !== undefined);
+  differ(
+    imported ? 'VUs allocated at most (a k6 import: vus_max)' : 'max VUs',
+    String(a.vus.maxVUs),
+    String(b.vus.maxVUs),
+    imported
+      ? "an import reads the VUs k6 allocated, not the script's maxVUs: a difference may be the load's, not the headroom's"
+      : "the generator's headroom differs",
+  );
   return out;
 }
