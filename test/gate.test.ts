@@ -371,6 +371,16 @@ describe('decideGate --on slo', () => {
       /^cannot judge: this run has no latency objective \(no slo in its config\): set slo in plateau\.config\.ts and rerun, or gate on the plateau's capacity \(--on capacity\)/,
     ],
     [
+      'an import has none, and cannot be given one',
+      (() => {
+        const r = sloRun(400, 400, null);
+        return { ...r, rules: { ...r.rules, imported: true as const } };
+      })(),
+      SLO_BASE,
+      'invalid',
+      /^cannot judge: this run has no latency objective: an import of k6 output takes none; gate on the plateau's capacity \(--on capacity\)/,
+    ],
+    [
       'the baseline has none',
       SLO_BASE,
       sloRun(400, 400, null),

@@ -173,7 +173,9 @@ function sloReasons(run: RunResult, baseline: RunResult): string[] {
   ] as const) {
     if (!r.slo)
       out.push(
-        `${who} has no latency objective (no slo in its config): set slo in plateau.config.ts and rerun${again}, or gate on the plateau's capacity (--on capacity)`,
+        r.rules.imported
+          ? `${who} has no latency objective: an import of k6 output takes none; gate on the plateau's capacity (--on capacity)`
+          : `${who} has no latency objective (no slo in its config): set slo in plateau.config.ts and rerun${again}, or gate on the plateau's capacity (--on capacity)`,
       );
     else if (r.slo.capacityPerSec === null)
       out.push(`${who} established no capacity within SLO (${sloObjectiveText(r.slo)}): ${r.slo.detail}`);
