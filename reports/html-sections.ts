@@ -29,6 +29,7 @@ import { capacityCaveats, warningTexts } from './warning-text.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
 import { serverLatencyTexts } from './server-latency.ts';
+import { errorHeaders } from './markdown-steps.ts';
 
 /** Banners for a run whose capacity cannot be taken at face value. */
 function banners(run: RunResult): string[] {
@@ -138,10 +139,7 @@ export function errorsHtml(run: RunResult): string {
   return htmlSection(
     'errors',
     'Errors',
-    htmlTable(
-      ['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages (as the target sent them)'],
-      rows,
-    ),
+    htmlTable([...errorHeaders(run), 'Sample messages (as the target sent them)'], rows),
   );
 }
 

@@ -2,7 +2,7 @@
  * The per-step sections of the Markdown report: the step table, the reasons of failing steps,
  * and errors by kind.
  */
-import { fmtInt, fmtPercent, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtPercent, rateUnitOf, stepNo, unitCounts } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { anyUnreliable, countsText, samplesText, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
@@ -44,6 +44,17 @@ export function stepsSection(run: RunResult): string[] {
   return out;
 }
 
+/**
+ * The errors table's first columns: where the rates count arrivals (a transaction, or a k6 import's
+ * iterations) the failures and their kinds are arrivals and the statuses requests, and say so
+ * (an import read "Failed 88" beside "400 89").
+ */
+export function errorHeaders(run: RunResult): string[] {
+  if (unitCounts(rateUnitOf(run.traffic)) !== 'arrivals')
+    return ['Step', 'Failed', 'Error rate', 'By kind', 'By status'];
+  return ['Step', 'Failed arrivals', 'Error rate', 'By kind (arrivals)', 'By status (requests)'];
+}
+
 /** Errors by kind and status per step, with the first messages the target sent. */
 export function errorsSection(run: RunResult): string[] {
   const withErrors = run.steps.filter((s) => s.failed > 0);
@@ -57,9 +68,5 @@ export function errorsSection(run: RunResult): string[] {
     // one message a line (mdCell makes each line break a <br>)
     samplesText(s.errorSamples),
   ]);
-  return [
-    '## Errors',
-    '',
-    ...mdTable(['Step', 'Failed', 'Error rate', 'By kind', 'By status', 'Sample messages'], rows),
-  ];
+  return ['## Errors', '', ...mdTable([...errorHeaders(run), 'Sample messages'], rows)];
 }

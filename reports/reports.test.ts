@@ -489,3 +489,21 @@ describe('the server-side view', () => {
     expect(serverSection(direct).join('\n')).not.toContain('PromQL');
   });
 });
+
+describe('the errors table', () => {
+  it('says which counts are arrivals and which requests where the rates count arrivals (a transaction, an import)', () => {
+    const spec: FakeRunSpec = { steps: [{ ratePerSec: 100, okPerSec: 90, failedPerSec: 10 }] };
+    const requests = fakeRun(spec);
+    expect(renderMarkdown(requests)).toContain(
+      '| Step | Failed | Error rate | By kind | By status | Sample messages |',
+    );
+    const arrivals: RunResult = {
+      ...fakeRun(spec),
+      traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] },
+    };
+    expect(renderMarkdown(arrivals)).toContain(
+      '| Step | Failed arrivals | Error rate | By kind (arrivals) | By status (requests) | Sample messages |',
+    );
+    expect(renderHtml(arrivals, [])).toContain('<th>By status (requests)</th>');
+  });
+});
