@@ -291,7 +291,12 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
       ['plan', '--hold', '4', '--settle', '4'],
       /steps\.settleS: settle 4 s leaves no steady window/,
     ],
-    ['an unknown flag', ['plan', '--max-rte', '5'], /Unknown arguments?: max-rte/],
+    [
+      'an unknown flag, with the flag it misspells',
+      ['plan', '--max-rte', '5'],
+      /Unknown arguments?: max-rte.*\n {2}fix: did you mean --max-rate \(not --max-rte\)\? \(plateau --help lists them\)$/m,
+    ],
+    ['a misspelt command', ['plna'], /fix: did you mean the command plan \(not plna\)\?/],
     ['a flag given twice', ['plan', '--hold', '10', '--hold', '5'], /--hold was given 2 times \(10, 5\)/],
     [
       'a rate over the safety cap',

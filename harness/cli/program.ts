@@ -4,6 +4,8 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { PlateauError, EXIT } from '../errors.ts';
+import { nearest } from '../config/nearest.ts';
+import { COMMANDS, FLAGS } from './flags.ts';
 import { withFlags } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
 import {
@@ -111,6 +113,26 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
     .strict()
     .help()
     .fail((msg, err) => {
-      throw err ?? new PlateauError(msg, 'see plateau --help', 'usage', EXIT.usage);
+      throw err ?? new PlateauError(msg, usageFix(msg), 'usage', EXIT.usage);
     });
+}
+
+/**
+ * The fix of a usage error: for yargs' "Unknown argument(s): maxrate, runn", the flag or command
+ * each most likely misspells (as a config's unknown keys get theirs), else the help.
+ */
+export function usageFix(msg: string): string {
+  const listed = /^Unknown arguments?: (.+)$/.exec(msg)?.[1]?.split(', ') ?? [];
+  // yargs lists a kebab-case flag twice, as typed and in camelCase (max-rte, maxRte)
+  const camel = (k: string) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  const unknown = listed.filter((u) => !listed.some((o) => o !== u && o.includes('-') && camel(o) === u));
+  const flags = [...new Set(FLAGS.map((f) => f.name)), 'help', 'version'];
+  const meant = unknown.flatMap((u) => {
+    if (flags.includes(u) || (COMMANDS as readonly string[]).includes(u)) return [];
+    const command = nearest(u, COMMANDS);
+    if (command) return [`the command ${command} (not ${u})`];
+    const flag = nearest(u, flags);
+    return flag ? [`--${flag} (not --${u})`] : [];
+  });
+  return meant.length ? `did you mean ${meant.join(', ')}? (plateau --help lists them)` : 'see plateau --help';
 }
