@@ -45,13 +45,16 @@ export function stepsSection(run: RunResult): string[] {
 }
 
 /**
- * The errors table's first columns: where the rates count arrivals (a transaction, or a k6 import's
- * iterations) the failures and their kinds are arrivals and the statuses requests, and say so
- * (an import read "Failed 88" beside "400 89").
+ * The errors table's first columns. Where the rates count arrivals (a transaction) the failures are
+ * arrivals, and say so; a k6 import's statuses are its failed requests' (an iteration of several
+ * counts each), so an import of such iterations says which counts are which (it read "Failed 88"
+ * beside "400 89"). The native engine counts one kind and status per failed arrival, its failing
+ * request's.
  */
 export function errorHeaders(run: RunResult): string[] {
   if (unitCounts(rateUnitOf(run.traffic)) !== 'arrivals')
     return ['Step', 'Failed', 'Error rate', 'By kind', 'By status'];
+  if (!run.rules.imported) return ['Step', 'Failed arrivals', 'Error rate', 'By kind', 'By status'];
   return ['Step', 'Failed arrivals', 'Error rate', 'By kind (arrivals)', 'By status (requests)'];
 }
 

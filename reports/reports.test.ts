@@ -491,7 +491,7 @@ describe('the server-side view', () => {
 });
 
 describe('the errors table', () => {
-  it('says which counts are arrivals and which requests where the rates count arrivals (a transaction, an import)', () => {
+  it('says which counts are arrivals, and in an import of iterations which are requests (its statuses)', () => {
     const spec: FakeRunSpec = { steps: [{ ratePerSec: 100, okPerSec: 90, failedPerSec: 10 }] };
     const requests = fakeRun(spec);
     expect(renderMarkdown(requests)).toContain(
@@ -501,9 +501,14 @@ describe('the errors table', () => {
       ...fakeRun(spec),
       traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] },
     };
+    // natively one kind and one status per failed arrival, its failing request's
     expect(renderMarkdown(arrivals)).toContain(
+      '| Step | Failed arrivals | Error rate | By kind | By status | Sample messages |',
+    );
+    const imported: RunResult = { ...arrivals, rules: { ...arrivals.rules, imported: true } };
+    expect(renderMarkdown(imported)).toContain(
       '| Step | Failed arrivals | Error rate | By kind (arrivals) | By status (requests) | Sample messages |',
     );
-    expect(renderHtml(arrivals, [])).toContain('<th>By status (requests)</th>');
+    expect(renderHtml(imported, [])).toContain('<th>By status (requests)</th>');
   });
 });
