@@ -8,6 +8,8 @@ import { buildInput, fakeRun, followingSteps, type FakeStep } from '../analysis/
 import type { RunResult, SloConfig } from '../analysis/types.ts';
 import { NAME_REGRESSION_THRESHOLDS } from '../analysis/compare/by-name.ts';
 import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.ts';
+import { compareRows } from '../analysis/compare/rows.ts';
+import { settingDifferences } from '../analysis/compare/differences.ts';
 import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
@@ -279,21 +281,26 @@ describe('decideGate', () => {
       ...r,
       steps: r.steps.map((st, i) => ({ ...st, ratePerSec: rates[i] ?? st.ratePerSec })),
     });
-    const segmentBase = third(base, [16.667, 33.333, 50, 66.667, 83.333]);
-    const twoRates = fakeRun({
-      steps: [
-        { ratePerSec: 16.667, okPerSec: 16.667 },
-        { ratePerSec: 33.333, okPerSec: 20 },
-      ],
-      holdS: 12,
-      rampS: 1,
-      settleS: 2,
-    });
+    /** Steps at these rates holding up to `knee`, then flat just above it. */
+    const atRates = (rates: number[], knee: number) =>
+      fakeRun({
+        steps: rates.map((r) => ({ ratePerSec: r, okPerSec: r <= knee ? r : knee + 2 })),
+        holdS: 12,
+        rampS: 1,
+        settleS: 2,
+      });
+    // a baseline of a k6 execution segment of 1/3 (median step 16.667) and a run of two of its rates
+    // (step 16.666): one grid, and the knee one whole step down is a regression, not "within one step"
+    const segmentBase = atRates([16.666, 33.333, 50, 66.667, 83.333], 33.333);
+    const twoRates = atRates([16.667, 33.333], 16.667);
     expect(stepSizePerSec(twoRates)).toBeCloseTo(16.666, 3);
-    expect(decideGate(twoRates, segmentBase, 0.05).status).not.toBe('invalid');
-    expect(decideGate(third(onGrid(50, 50, 150), [50.001, 99.999, 150.002, 200, 250.001]), base, 0.05).status).not.toBe(
-      'invalid',
-    );
+    expect(decideGate(twoRates, segmentBase, 0.05).status).toBe('regression');
+    expect(decideGate(atRates([16.667, 33.333, 50], 33.333), segmentBase, 0.05).status).toBe('pass');
+    // merged shares (50.001, 99.999, ...): one grid with a plain one, compared at its rates
+    const merged = third(onGrid(50, 50, 150), [50.001, 99.999, 150.002, 200, 250.001]);
+    expect(decideGate(merged, base, 0.05).status).toBe('pass');
+    expect(compareRows(merged, base).map((r) => r.ratePerSec)).toEqual([50.001, 99.999, 150.002, 200, 250.001]);
+    expect(settingDifferences(base, merged).join('\n')).not.toMatch(/steps/);
     // a run whose first step failed has one rate: judged where it lies on the baseline's grid
     const firstFailed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }], holdS: 12, rampS: 1, settleS: 2 });
     expect(decideGate(firstFailed, base, 0.05).status).not.toBe('invalid');

@@ -47,7 +47,7 @@ function ratesOf(run: RunResult): number[] {
  * Within this share of a step, two rates are one: an instance's share of a rate is rounded to
  * 0.001 (a k6 execution segment's 16.667 by 16.666), and a merge sums the rounded shares.
  */
-const GRID_TOLERANCE = 0.01;
+export const GRID_TOLERANCE = 0.01;
 
 /** Rate r lies on the grid from `from` by `by`. */
 function onGrid(r: number, from: number, by: number): boolean {
@@ -69,6 +69,15 @@ export function sameGrid(a: RunResult, b: RunResult): boolean {
   if (rb.length === 1) return onGrid(rb[0], ra[0], stepSizePerSec(a));
   const step = stepSizePerSec(a);
   return Math.abs(step - stepSizePerSec(b)) < GRID_TOLERANCE * step && onGrid(rb[0], ra[0], step);
+}
+
+/** The two runs' lowest rates differ by more than rounding (a grid's same rates from another start). */
+function startsApart(a: RunResult, b: RunResult): boolean {
+  const ra = ratesOf(a),
+    rb = ratesOf(b);
+  if (ra.length === 0 || rb.length === 0) return ra.length !== rb.length;
+  const step = Math.max(stepSizePerSec(a), stepSizePerSec(b));
+  return Math.abs(ra[0] - rb[0]) > GRID_TOLERANCE * step;
 }
 
 /** "from 50 by 50 req/s": a run's grid of offered rates, as the differences show it. */
@@ -164,12 +173,14 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   const rtt = rttDiffers(a, b);
   if (rtt) out.push(rtt);
   const unit = sharedRateUnit(a.traffic, b.traffic);
-  differ(
-    'steps (offered rates)',
-    grid(a, unit),
-    grid(b, unit),
-    'compare at equal rates only; capacity resolution differs',
-  );
+  // rates rounded alike (an instance's share, a merge's sum) are one grid, said once
+  if (!sameGrid(a, b) || startsApart(a, b))
+    differ(
+      'steps (offered rates)',
+      grid(a, unit),
+      grid(b, unit),
+      'compare at equal rates only; capacity resolution differs',
+    );
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
   differ('rules', ruleThresholds(a), ruleThresholds(b), 'the stop rule differs, so the knee means different things');
   differ(

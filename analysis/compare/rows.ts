@@ -3,6 +3,7 @@
  * document and the per-name comparison (compare and gate) all read. Pure.
  */
 import type { RunResult, StepResult } from '../types.ts';
+import { GRID_TOLERANCE, stepSizePerSec } from './differences.ts';
 
 export interface CompareRow {
   ratePerSec: number;
@@ -11,17 +12,29 @@ export interface CompareRow {
   b: StepResult | null;
 }
 
-/** The last attempt at each rate (a confirmation rerun replaces the first attempt), by rate. */
-function byRate(run: RunResult): Map<number, StepResult> {
+/** The last attempt at each rate (a confirmation rerun replaces the first attempt), by rate (`keyOf`'s). */
+function byRate(run: RunResult, keyOf: (rate: number) => number): Map<number, StepResult> {
   const m = new Map<number, StepResult>();
-  for (const s of run.steps) if (s.steadyS > 0) m.set(s.ratePerSec, s);
+  for (const s of run.steps) if (s.steadyS > 0) m.set(keyOf(s.ratePerSec), s);
   return m;
 }
 
-/** One row per rate either run offered, lowest first. */
+/**
+ * One row per rate either run offered, lowest first. Rates within GRID_TOLERANCE of a step are one
+ * (an instance's share rounded to 0.001, a merge's sum of them: 50.001 is the 50 of the other run).
+ */
 export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
-  const ma = byRate(a),
-    mb = byRate(b);
+  const steps = [stepSizePerSec(a), stepSizePerSec(b)].filter((s) => s > 0);
+  const near = steps.length ? GRID_TOLERANCE * Math.min(...steps) : 0;
+  const keys: number[] = [];
+  const keyOf = (rate: number) => {
+    const k = keys.find((x) => Math.abs(x - rate) <= near);
+    if (k !== undefined) return k;
+    keys.push(rate);
+    return rate;
+  };
+  const ma = byRate(a, keyOf),
+    mb = byRate(b, keyOf);
   const rates = [...new Set([...ma.keys(), ...mb.keys()])].sort((x, y) => x - y);
   return rates.map((ratePerSec) => ({ ratePerSec, a: ma.get(ratePerSec) ?? null, b: mb.get(ratePerSec) ?? null }));
 }

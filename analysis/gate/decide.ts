@@ -29,6 +29,7 @@ import { fmtPercent, fmtRate, fmtTarget, rateUnitOf, sharedRateUnit } from '../f
 import type { RunResult } from '../types.ts';
 import {
   grid,
+  GRID_TOLERANCE,
   mixDifference,
   ruleThresholds,
   sameGrid,
@@ -240,6 +241,8 @@ export function decideGate(
   const topRate = Math.max(0, ...run.steps.map((s) => s.ratePerSec));
   const unit = sharedRateUnit(run.traffic, baseline.traffic);
   const kneeDrop = base.ratePerSec - current.ratePerSec;
+  // a whole step, its rates as rounded as the grids are allowed to be (16.667 down to 33.333 - 16.666)
+  const oneStep = stepPerSec * (1 - GRID_TOLERANCE);
   const capDrop = baseCap - cap;
   // A run whose every planned step held sustained at least its top rate, maybe much more: it shows
   // no regression, however far below the baseline it stopped (one step below it read "regressed").
@@ -247,7 +250,7 @@ export function decideGate(
   if (
     current.lowerBound &&
     run.stopReason === 'max-rate-reached' &&
-    kneeDrop >= stepPerSec &&
+    kneeDrop >= oneStep &&
     capDrop > tolerance * baseCap
   ) {
     const held = on === 'slo' ? 'every holding step met the objective' : 'every step held';
@@ -262,7 +265,7 @@ export function decideGate(
   }
   const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
-  if (kneeDrop >= stepPerSec && capDrop > tolerance * baseCap) {
+  if (kneeDrop >= oneStep && capDrop > tolerance * baseCap) {
     return {
       ...common,
       status: 'regression',
@@ -274,7 +277,7 @@ export function decideGate(
   const why =
     capDrop <= 0
       ? `${on === 'slo' ? 'it' : 'capacity'} held or rose`
-      : kneeDrop < stepPerSec
+      : kneeDrop < oneStep
         ? 'within one step'
         : 'within the tolerance';
   return {
