@@ -174,25 +174,29 @@ export function defaultPolicy(rules: Rules, maxVUs: number): DecisionPolicy {
   };
 }
 
+/** Offered arrivals at or above this share of its rate make a hold's second whole, not the part of one a stop cut. */
+const WHOLE_SECOND_SHARE = 0.9;
+
 /**
  * The records the steps are judged on. An interrupted (or crashed) run's last second of load holds
  * only the arrivals due before the stop: counted whole it read as a collapse of its step (21 of 50
- * arrivals/s). That second is the last steps bucket that offered arrivals (started or dropped), the
- * earliest such over the sources; it and the seconds after it (completions of the drain alone) are
+ * arrivals/s). That second is the last steps second that offered arrivals (started or dropped,
+ * summed over the sources: a worker's stripe of a low rate may have had none due in it). Unless it
+ * offered a whole second of its hold's rate (the stop came after the schedule ended: a graceful
+ * drain, the gap before a rerun), it and the seconds after it (completions of the drain alone) are
  * left out of the judging, and kept in the store. Read from the data, not from a clock: a k6
- * engine's seconds count from k6's own start, not the pipeline's. An interruption that came after
- * a leg's schedule had ended costs its last whole second, never a misjudged one.
+ * engine's seconds count from k6's own start, not the pipeline's.
  */
 function beforeInterrupt(input: AnalyzeInput): AnalyzeInput['records'] {
   if (!input.interrupted) return input.records;
-  const lastOffered = new Map<string, number>();
+  const offered = new Map<number, number>();
   for (const r of input.records) {
     if (r.phase !== STEPS_PHASE || r.started + r.dropped <= 0) continue;
-    lastOffered.set(r.source, Math.max(lastOffered.get(r.source) ?? -Infinity, r.tS));
+    offered.set(r.tS, (offered.get(r.tS) ?? 0) + r.started + r.dropped);
   }
-  if (lastOffered.size === 0) return input.records;
-  // one cut for every source: a second kept for one and cut for another would be counted in part
-  // (a stripe of a low rate may have offered nothing in the stop's second: its last is earlier)
-  const cutS = Math.min(...lastOffered.values());
-  return input.records.filter((r) => r.phase !== STEPS_PHASE || r.tS < cutS);
+  if (offered.size === 0) return input.records;
+  const lastS = Math.max(...offered.keys());
+  const hold = (input.attempts ?? input.steps).find((a) => lastS >= a.holdStartS && lastS + 1 <= a.holdEndS);
+  if (hold && offered.get(lastS)! >= WHOLE_SECOND_SHARE * hold.ratePerSec) return input.records;
+  return input.records.filter((r) => r.phase !== STEPS_PHASE || r.tS < lastS);
 }

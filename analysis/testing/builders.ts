@@ -192,7 +192,7 @@ function secondsOf(spec: FakeRunSpec, plan: readonly StepPlan[]): Second[] {
   if (spec.stopAtS === undefined) return out;
   const kept = out.filter((s) => s.tS < spec.stopAtS!);
   // the second a stop fell in: a third of its arrivals, due before the stop (the analysis leaves it out)
-  const cut = out.find((s) => s.tS === spec.stopAtS);
+  const cut = out.find((s) => s.tS === spec.stopAtS && s.phase === 'steps');
   if (cut)
     kept.push({
       ...cut,

@@ -611,7 +611,7 @@ describe('plateau import k6 of a file cut short', () => {
     const r = await importK6({ file, outDir: runsDir, steps: {} });
     expect(r.ingest.tornLastLine).toBe(true);
     expect(r.notes).toContain(
-      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported but those of the second it fell in (21-22 s), which holds only part of its samples, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
+      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported (the second it fell in, 21-22 s, holds only part of its samples: the last second of load is not judged), the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
     );
     // its 180 step had shown 3 whole seconds of its hold and part of a fourth, the second cut
     // (left out): too little of a hold to place a step (it read 'incomplete' with that second counted)
@@ -635,7 +635,7 @@ describe('plateau import k6 of a file cut short', () => {
       steps: {},
     });
     expect(r.notes[0]).toMatch(
-      /^torn-mid-hold\.ndjson ends in a torn line .*: the samples before the cut are imported but those of the second it fell in \(15-16 s\), which holds only part of its samples, /,
+      /^torn-mid-hold\.ndjson ends in a torn line .*: the samples before the cut are imported \(the second it fell in, 15-16 s, holds only part of its samples: the last second of load is not judged\), /,
     );
     expect(r.result.steps.map((st) => [st.ratePerSec, st.verdict])).toEqual([
       [60, 'holds'],
