@@ -297,6 +297,8 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
       /Unknown arguments?: max-rte.*\n {2}fix: did you mean --max-rate \(not --max-rte\)\? \(plateau --help lists them\)$/m,
     ],
     ['a misspelt command', ['plna'], /fix: did you mean the command plan \(not plna\)\?/],
+    // typed as a flag: a flag it misspells, never the command its start spells (run)
+    ['a flag that starts like a command', ['plan', '--runid', 'x'], /fix: did you mean --run-id \(not --runid\)\?/],
     ['a flag given twice', ['plan', '--hold', '10', '--hold', '5'], /--hold was given 2 times \(10, 5\)/],
     [
       'a rate over the safety cap',

@@ -113,15 +113,16 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
     .strict()
     .help()
     .fail((msg, err) => {
-      throw err ?? new PlateauError(msg, usageFix(msg), 'usage', EXIT.usage);
+      throw err ?? new PlateauError(msg, usageFix(msg, argv), 'usage', EXIT.usage);
     });
 }
 
 /**
  * The fix of a usage error: for yargs' "Unknown argument(s): maxrate, runn", the flag or command
- * each most likely misspells (as a config's unknown keys get theirs), else the help.
+ * each most likely misspells (as a config's unknown keys get theirs), else the help. `argv`: what
+ * was typed, to tell a flag (--runid: --run-id) from a command (runn: run).
  */
-export function usageFix(msg: string): string {
+export function usageFix(msg: string, argv: readonly string[] = []): string {
   const listed = /^Unknown arguments?: (.+)$/.exec(msg)?.[1]?.split(', ') ?? [];
   // yargs lists a kebab-case flag twice, as typed and in camelCase (max-rte, maxRte)
   const camel = (k: string) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
@@ -129,7 +130,8 @@ export function usageFix(msg: string): string {
   const flags = [...new Set(FLAGS.map((f) => f.name)), 'help', 'version'];
   const meant = unknown.flatMap((u) => {
     if (flags.includes(u) || (COMMANDS as readonly string[]).includes(u)) return [];
-    const command = nearest(u, COMMANDS);
+    const typedAsFlag = argv.some((a) => a === `--${u}` || a === `-${u}` || a.startsWith(`--${u}=`));
+    const command = typedAsFlag ? undefined : nearest(u, COMMANDS);
     if (command) return [`the command ${command} (not ${u})`];
     const flag = nearest(u, flags);
     return flag ? [`--${flag} (not --${u})`] : [];
