@@ -7,7 +7,7 @@ import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, failedAttemptsAt, summarizeStop } from './stop.ts';
-import { confirmedOverloadShape, DEFAULT_GENERATOR_BOUNDS } from './verdicts.ts';
+import { confirmedOverloadShape, DEFAULT_GENERATOR_BOUNDS, sustainedPerSec } from './verdicts.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
@@ -24,7 +24,8 @@ import { withDistribution } from './distribution.ts';
 function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepResult | null {
   const before = bad ? steps.slice(0, steps.indexOf(bad)) : [];
   return before.reduce<StepResult | null>(
-    (best, s) => (s.steadyS > 0 && (!best || s.throughputPerSec > best.throughputPerSec) ? s : best),
+    // by what each sustained (decision 043): a surge drained in a window is no level to fall from
+    (best, s) => (s.steadyS > 0 && (!best || sustainedPerSec(s) > sustainedPerSec(best)) ? s : best),
     null,
   );
 }

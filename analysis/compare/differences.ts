@@ -195,14 +195,16 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
       `traffic mix differs: ${mix[0]} vs ${mix[1]}: a capacity is a property of the mix; compare runs of one mix`,
     );
   // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
-  const imported = [a, b].some((r) => r.environment.k6Output !== undefined);
+  const imports = [a, b].filter((r) => r.environment.k6Output !== undefined).length;
   differ(
-    imported ? 'VUs allocated at most (a k6 import: vus_max)' : 'max VUs',
+    imports === 2 ? 'VUs allocated at most (a k6 import: vus_max)' : 'max VUs',
     String(a.vus.maxVUs),
     String(b.vus.maxVUs),
-    imported
+    imports === 2
       ? "an import reads the VUs k6 allocated, not the script's maxVUs: a difference may be the load's, not the headroom's"
-      : "the generator's headroom differs",
+      : imports === 1
+        ? 'one run is a k6 import, whose figure is the VUs k6 allocated, not a maxVUs: not the same figure'
+        : "the generator's headroom differs",
   );
   return out;
 }
