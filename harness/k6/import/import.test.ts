@@ -491,13 +491,18 @@ describe("plateau import k6 of plateau's own script's mix", () => {
   });
 });
 
+/** stepped-reject's CSV export, a line each (the fixture has no quoted field: a comma always separates). */
+function rejectCsvLines(): string[] {
+  return zlib
+    .gunzipSync(fs.readFileSync(`${FIX}/stepped-reject.csv.gz`))
+    .toString('utf8')
+    .trim()
+    .split('\n');
+}
+
 describe('plateau import k6 of a CSV whose header is not what k6 writes', () => {
   it('names the missing column, or a first line that is a row, where it said "not k6 output"', async () => {
-    const [header, ...rows] = zlib
-      .gunzipSync(fs.readFileSync(`${FIX}/stepped-reject.csv.gz`))
-      .toString('utf8')
-      .trim()
-      .split('\n');
+    const [header, ...rows] = rejectCsvLines();
     const at = header.split(',').indexOf('timestamp');
     const without = (line: string) =>
       line
@@ -564,11 +569,7 @@ describe('plateau import k6 --scenario', () => {
 
 describe('plateau import k6 of requests whose outcome the file does not say', () => {
   it('refuses a CSV without the status and expected_response columns, naming --system-tags (it read 100% errors)', async () => {
-    const [header, ...rows] = zlib
-      .gunzipSync(fs.readFileSync(`${FIX}/stepped-reject.csv.gz`))
-      .toString('utf8')
-      .trim()
-      .split('\n');
+    const [header, ...rows] = rejectCsvLines();
     const names = header.split(',');
     const keep = names.map((n, i) => (n === 'status' || n === 'expected_response' ? -1 : i)).filter((i) => i >= 0);
     // the fixture has no quoted field: a comma always separates
