@@ -67,11 +67,11 @@ function captureOf(step: StepPlan, throughputPerSec: number, prev: StepResult | 
   if (prev === null || prev.steadyS === 0) return null;
   const addedPerSec = step.ratePerSec - prev.ratePerSec;
   if (addedPerSec <= 0) return null;
-  return (throughputPerSec - baselineOf(prev, rules)) / addedPerSec;
+  return (throughputPerSec - captureBaseline(prev, rules)) / addedPerSec;
 }
 
 /** The previous step's throughput as the next capture's baseline: at most its rate, but where a closed model offered none. */
-function baselineOf(prev: StepResult, rules: Rules): number {
+export function captureBaseline(prev: StepResult, rules: Rules): number {
   return rules.closedModel ? prev.throughputPerSec : sustainedPerSec(prev);
 }
 
@@ -105,7 +105,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
     );
   }
   if (f.capture !== null && f.capture < rules.captureMin && f.prev !== null) {
-    const gainedPerSec = f.throughputPerSec - baselineOf(f.prev, rules);
+    const gainedPerSec = f.throughputPerSec - captureBaseline(f.prev, rules);
     const addedPerSec = step.ratePerSec - f.prev.ratePerSec;
     reasons.push(
       `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} ${unit} for ${fmtSignedTarget(addedPerSec)} offered`,

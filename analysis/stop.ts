@@ -23,6 +23,7 @@ import {
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { droppedForWantOfVUs, fellTo, stalledNotBusy, sustainedPerSec } from './verdicts.ts';
+import { captureBaseline } from './judge.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
 
 export type StopSummary = Pick<
@@ -55,7 +56,7 @@ function failureClause(s: StepResult, prev: StepResult | null, rules: Rules): st
   if (s.delivery < rules.deliveryMin) {
     return `delivered ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
-  const gained = prev ? fmtSignedRate(s.throughputPerSec - sustainedPerSec(prev)) : '?';
+  const gained = prev ? fmtSignedRate(s.throughputPerSec - captureBaseline(prev, rules)) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
   return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} ${unit} for ${added} offered)`;
 }
