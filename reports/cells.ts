@@ -237,14 +237,18 @@ function shareText(x: number | null | undefined, bound: number): string {
 }
 
 /** `busyMax` is the generator's busy bound (verdicts.generatorBusyMax: RunResult.generatorBusyMax). */
+/** Whether a step's loop delay was measured: k6 reports none (0) and no busy share; a native engine's is never 0. */
+export function loopDelayMeasured(s: StepResult): boolean {
+  return !(s.generatorBusy == null && s.loopDelayMaxMs === 0);
+}
+
 export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {
   if (s.steadyS === 0) return [stepCell(s), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
   return [
     stepCell(s),
     fmtTarget(s.ratePerSec),
     s.lagP99Ms === null ? '–' : `${fmtMs(s.lagP99Ms)} ms`,
-    // k6 reports no loop delay (0) and no busy share; a native engine's loop delay is never 0
-    s.generatorBusy == null && s.loopDelayMaxMs === 0 ? '–' : `${fmtMs(s.loopDelayMaxMs)} ms`,
+    loopDelayMeasured(s) ? `${fmtMs(s.loopDelayMaxMs)} ms` : '–',
     shareText(s.generatorBusy, busyMax),
     shareText(s.generatorCpu, busyMax),
     fmtInt(s.vusActiveMax),

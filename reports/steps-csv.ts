@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import { stepNo } from '../analysis/format.ts';
 import { generatorLimitedText } from '../analysis/verdicts.ts';
 import type { Percentile, RunResult, SloStep, StepResult } from '../analysis/types.ts';
-import { percentileOf } from './cells.ts';
+import { loopDelayMeasured, percentileOf } from './cells.ts';
 import { csvSafe } from './escape.ts';
 
 export const STEPS_CSV_COLUMNS = [
@@ -104,7 +104,8 @@ function stepRow(s: StepResult, slo: SloStep | undefined): (number | string)[] {
     csvSafe(s.verdict),
     csvSafe(s.reasons.join('; ')),
     num(s.lagP99Ms, 3),
-    num(s.loopDelayMaxMs, 2),
+    // empty where none was measured (k6), as report.md's "–"
+    loopDelayMeasured(s) ? num(s.loopDelayMaxMs, 2) : '',
     num(s.generatorBusy, 3),
     s.reconnects ?? '',
     s.droppedBusy ?? 0,
