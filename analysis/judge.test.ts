@@ -328,6 +328,19 @@ describe('analyzeRun: warnings', () => {
     );
   });
 
+  it('a collapse is read from what the knee sustained, and "held at least" says the offered rate, not a surge', () => {
+    // the knee (200/s) drained a backlog: 212; step 3 fell to 195, under 95% of 212 but not of 200
+    const fell = fakeRun({ steps: steps([100, 200, 300], [100, 212, 195]) });
+    expect(fell.stopDetail).not.toMatch(/collapse/);
+    expect(fakeRun({ steps: steps([100, 200, 300], [100, 212, 180]) }).stopDetail).toMatch(
+      /throughput fell from 200\.0 to 180\.0 req\/s \(collapse\)$/,
+    );
+    // every step held, the last over its rate: at least what it was offered
+    expect(fakeRun({ steps: steps([100, 200], [100, 208]) }).stopDetail).toBe(
+      'all 2 planned steps held; the last, step 2 (200 req/s), achieved 208.0 req/s: capacity is at least the 200 req/s offered, raise the top rate to find the plateau',
+    );
+  });
+
   it("a closed model's steps were offered no rate: their throughput is not capped at the flags' rates, nor said to exceed them", () => {
     const spec: FakeRunSpec = { steps: steps([100, 200, 300], [100, 260, 310]) };
     const open = analyzeRun(buildInput(spec));

@@ -181,6 +181,17 @@ describe('sloOf: the step that establishes the capacity within the objective', (
     expect(r.detail).toMatch(want.detail);
   });
 
+  it('its capacity is at most the offered rate of its step, as the plateau capacity is (decision 043)', () => {
+    // step 3 (300/s) drained a backlog in its window: 309 succeeded per second
+    const r = sloOf(
+      CLIENT,
+      [step(0, 50), step(1, 60), step(2, 70, { throughputPerSec: 309 }), step(3, 900), fails(4, 900)],
+      RTT,
+      DEFAULT_RULES,
+    );
+    expect(r).toMatchObject({ step: 2, capacityPerSec: 300 });
+  });
+
   it('each step: the value against the objective, its samples and why it was not judged', () => {
     const r = sloOf(CLIENT, [step(0, 50, {}, 1000), step(1, 302), fails(2, 100)], RTT, DEFAULT_RULES);
     expect(r.steps).toEqual([
