@@ -37,7 +37,6 @@ export function targetKey(url: string): string {
   }
 }
 
-/** The plan's grid as run: its first rate and step (reruns and where each run stopped aside), in `unit` (the runs' shared one). */
 /** The distinct offered rates of a run's steps, ascending. */
 function ratesOf(run: RunResult): number[] {
   return [...new Set(run.steps.map((s) => s.ratePerSec))].sort((a, b) => a - b);
@@ -80,7 +79,10 @@ function startsApart(a: RunResult, b: RunResult): boolean {
   return Math.abs(ra[0] - rb[0]) > GRID_TOLERANCE * step;
 }
 
-/** "from 50 by 50 req/s": a run's grid of offered rates, as the differences show it. */
+/**
+ * The plan's grid as run: its first rate and step (reruns and where each run stopped aside), in
+ * `unit` (the runs' shared one): "from 50 by 50 req/s".
+ */
 export function grid(run: RunResult, unit: string): string {
   if (run.steps.length === 0) return 'none';
   return `from ${Math.min(...run.steps.map((s) => s.ratePerSec))} by ${stepSizePerSec(run)} ${unit}`;

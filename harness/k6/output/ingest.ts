@@ -36,7 +36,6 @@ export async function ingestLines(
   let lines = 0;
   let badLines = 0;
   let lastBad = false;
-  let summary = false;
   for await (const batch of batches) {
     for (const line of batch) {
       if (format === null) {
@@ -59,7 +58,7 @@ export async function ingestLines(
           'k6-output-invalid',
           EXIT.usage,
         );
-      } else if (r === 'bad' && b.stats.points === 0 && (summary ||= SUMMARY_KEY.test(line))) {
+      } else if (r === 'bad' && b.stats.points === 0 && SUMMARY_KEY.test(line)) {
         throw new PlateauError(
           `${what} is k6's end-of-test summary (--summary-export or handleSummary), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
           'pass the file k6 run --out json=FILE (or --out csv=FILE) wrote during the same run',
