@@ -5,7 +5,7 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { notAReader, noRowLeft, noSuchSource, rowIndex, seedOf, spread } from './data-rows.ts';
+import { notAReader, noSuchSource, pickRow, seedOf, spread } from './data-rows.ts';
 import { thinkTimeProblem } from './think-time.ts';
 
 export interface ContextFactory {
@@ -127,13 +127,9 @@ function rowOf(s: Shared, name: string, seq: number): Row {
     s.onRow?.(name, src.rows[i]);
     return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }
-  // sequential: by the arrival's number among its entry's, so each entry walks every row in turn;
-  // unique with a readBy: among its readers' arrivals
-  const readerOf = src.readBy ? s.readerSeq[name] : undefined; // none in a mix of one entry
-  const reader = readerOf ? readerOf(seq) : undefined;
-  const i = rowIndex(src.order, src.order === 'sequential' ? s.entrySeq(seq) : (reader ?? seq), src.usable, s.seed);
-  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq, reader));
-  return src.rows[i];
+  // a readBy's numbering: none in a mix of one entry
+  const readerOf = src.readBy ? s.readerSeq[name] : undefined;
+  return src.rows[pickRow(name, src, seq, s.seed, s.entrySeq, readerOf)];
 }
 
 /** What a row may be asked for beyond its columns: what JSON.stringify, await and a template literal look up. */

@@ -306,6 +306,26 @@ export function readerSeqOf(
 }
 
 /**
+ * The 0-based row of arrival seq in a source, as both engines pick it: a sequential source by the
+ * arrival's number among its entry's (`entrySeq`), so each entry walks every row in turn; a unique
+ * one with a readBy among its readers' arrivals (`readerOf`, data-rows.ts readerSeqOf, which
+ * refuses another entry's arrival); else by seq. Throws noRowLeft once a unique source's rows are used up.
+ */
+export function pickRow(
+  name: string,
+  src: { readonly file: string; readonly order: DataOrder; readonly usable: number },
+  seq: number,
+  seed: number,
+  entrySeq: (seq: number) => number,
+  readerOf: ((seq: number) => number) | undefined,
+): number {
+  const reader = readerOf ? readerOf(seq) : undefined;
+  const i = rowIndex(src.order, src.order === 'sequential' ? entrySeq(seq) : (reader ?? seq), src.usable, seed);
+  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq, reader));
+  return i;
+}
+
+/**
  * The 0-based row global arrival `seq` (1-based) gets from a source of `count` rows: sequential
  * wraps, unique never reuses a row (null once the rows are used up), random draws by seed and seq.
  */

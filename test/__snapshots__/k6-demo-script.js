@@ -831,6 +831,12 @@ function readerSeqOf(name, readBy, names, entryOf, rank, perPeriod) {
     return groupSeqOf(perPeriod, rank, seq);
   };
 }
+function pickRow(name, src, seq, seed, entrySeq, readerOf) {
+  const reader = readerOf ? readerOf(seq) : void 0;
+  const i = rowIndex(src.order, src.order === "sequential" ? entrySeq(seq) : reader != null ? reader : seq, src.usable, seed);
+  if (i === null) throw new Error(noRowLeft(name, src.file, src.usable, seq, reader));
+  return i;
+}
 function rowIndex(order, seq, count, seed) {
   if (order === "unique") return seq - 1 < count ? seq - 1 : null;
   if (order === "random") return mix32(seed, seq) % count;
@@ -920,17 +926,15 @@ function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
-    sources.set(name, { rows, usable: usableRows(src.order, rows.length, src.samples), src });
+    const usable = usableRows(src.order, rows.length, src.samples);
+    sources.set(name, { rows, usable, file: src.path, order: src.order, src });
   }
   return {
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
       const readerOf = s.src.readBy ? readerSeq[name] : void 0;
-      const reader = readerOf ? readerOf(seq) : void 0;
-      const i = rowIndex(s.src.order, s.src.order === "sequential" ? entrySeq(seq) : reader != null ? reader : seq, s.usable, seed);
-      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq, reader));
-      return s.rows[i];
+      return s.rows[pickRow(name, s, seq, seed, entrySeq, readerOf)];
     }
   };
 }

@@ -7,15 +7,14 @@
 import { SharedArray } from 'k6/data';
 import {
   DataError,
-  noRowLeft,
   noSuchSource,
   parseCsv,
   parseJsonRows,
-  rowIndex,
+  pickRow,
   seedOf,
   usableRows,
 } from '../../scenario/data-rows.ts';
-import type { Row } from '../../scenario/types.ts';
+import type { DataOrder, Row } from '../../scenario/types.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
 
@@ -42,24 +41,21 @@ export function openSources(
   readerSeq: Record<string, (seq: number) => number> = {},
 ): RowSource {
   const seed = seedOf(runId);
-  const sources = new Map<string, { rows: Row[]; usable: number; src: RuntimeData }>();
+  const sources = new Map<string, { rows: Row[]; usable: number; file: string; order: DataOrder; src: RuntimeData }>();
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
     // a unique source's last rows went to preflight's sample arrivals (run natively, before k6)
-    sources.set(name, { rows, usable: usableRows(src.order, rows.length, src.samples), src });
+    const usable = usableRows(src.order, rows.length, src.samples);
+    sources.set(name, { rows, usable, file: src.path, order: src.order, src });
   }
   return {
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
-      // sequential: by the arrival's number among its entry's, unique with a readBy among its
-      // readers', as on the native engine (context.ts)
+      // picked as on the native engine (context.ts); a readBy's numbering: none in a mix of one entry
       const readerOf = s.src.readBy ? readerSeq[name] : undefined;
-      const reader = readerOf ? readerOf(seq) : undefined;
-      const i = rowIndex(s.src.order, s.src.order === 'sequential' ? entrySeq(seq) : (reader ?? seq), s.usable, seed);
-      if (i === null) throw new Error(noRowLeft(name, s.src.path, s.usable, seq, reader));
-      return s.rows[i];
+      return s.rows[pickRow(name, s, seq, seed, entrySeq, readerOf)];
     },
   };
 }
