@@ -234,3 +234,24 @@ describe('the CLI: exit 2 with the fix, never an internal error', () => {
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 });
+
+describe("a config's scenario beside it, run from another folder", () => {
+  const cfg = `import { defineConfig } from 'plateau';\nexport default defineConfig({ ${BODY}, scenario: './beside-only.ts' });\n`;
+
+  it('is refused with both paths and the fix, not as a missing file; the --scenario flag is left to the flag', async () => {
+    const dir = folder('beside', { 'plateau.config.ts': cfg, 'beside-only.ts': 'export default {};\n' });
+    const file = path.join(dir, 'plateau.config.ts');
+    const err = (await loadConfig(file, {}).catch((e: unknown) => e)) as Error & { hint: string; exitCode: number };
+    expect(err.message).toBe(
+      `scenario "./beside-only.ts" of ${file} is resolved from the working directory (${process.cwd()}), to ${path.resolve('beside-only.ts')}, which does not exist; ${path.join(dir, 'beside-only.ts')}, beside the config, does`,
+    );
+    expect(err.hint).toMatch(
+      new RegExp(`^run plateau from ${dir}, or set \`scenario\` in .* to a path from the working directory`),
+    );
+    expect(err.exitCode).toBe(EXIT.usage);
+    // given as a flag, the path is the flag's, resolved from the working directory as before
+    await expect(loadConfig(file, { scenario: './beside-only.ts' })).resolves.toMatchObject({
+      scenario: './beside-only.ts',
+    });
+  });
+});

@@ -159,8 +159,29 @@ export async function loadConfig(
   overrides: Overrides,
   adjust: (raw: Obj) => Obj = (r) => r,
 ): Promise<PlateauConfig> {
-  return parseConfigOrThrow(
-    adjust(applyOverrides(await readConfigFile(file), overrides)),
+  const raw = await readConfigFile(file);
+  const config = parseConfigOrThrow(
+    adjust(applyOverrides(raw, overrides)),
     `fix the fields named above in ${file ?? 'plateau.config.ts'} or the matching CLI flags (--help)`,
+  );
+  if (overrides.scenario === undefined) refuseScenarioBesideConfig(file, config.scenario);
+  return config;
+}
+
+/**
+ * A config's relative `scenario` is resolved from the working directory, as every path plateau is
+ * given (docs/config.md). Where that finds nothing but the same path beside a config file in
+ * another folder does, the user meant that one: said at once, with both paths, not as a missing file.
+ */
+export function refuseScenarioBesideConfig(file: string | undefined, scenario: string | undefined): void {
+  if (file === undefined || scenario === undefined || path.isAbsolute(scenario)) return;
+  const fromCwd = path.resolve(scenario);
+  const besideConfig = path.resolve(path.dirname(path.resolve(file)), scenario);
+  if (fromCwd === besideConfig || fs.existsSync(fromCwd) || !fs.existsSync(besideConfig)) return;
+  throw new PlateauError(
+    `scenario ${JSON.stringify(scenario)} of ${file} is resolved from the working directory (${process.cwd()}), to ${fromCwd}, which does not exist; ${besideConfig}, beside the config, does`,
+    `run plateau from ${path.dirname(besideConfig)}, or set \`scenario\` in ${file} to a path from the working directory (${path.relative(process.cwd(), besideConfig)}) or an absolute one`,
+    'scenario-missing',
+    EXIT.usage,
   );
 }
