@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, NameBook, nameProblem } from './names.ts';
+import { dataShape, MAX_NAMES, MAX_NAMES_OF_A_SHAPE, NameBook, nameProblem } from './names.ts';
 
 const book = () =>
   new NameBook([
@@ -56,6 +56,15 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
     for (const name of ['expect 200', 'redirect 302 to login', '404']) expect(nameProblem(name)).toBeNull();
     for (const name of ['GET /orders/404', 'order 4711', 'page 600', 'order 200-1', 'v200'])
       expect(nameProblem(name)).toMatch(/3 or more digits/);
+  });
+  it('reads only a registered status as one: `get ${ctx.pick(500)}` is data at 104 and 430 as at 4711', () => {
+    for (const name of ['get 104', 'get 430', 'order 199', 'expect 250'])
+      expect(nameProblem(name), name).toMatch(/3 or more digits/);
+    for (const name of ['expect 201', 'expect 429', 'teapot 418', 'gone 410', 'early 103'])
+      expect(nameProblem(name)).toBeNull();
+    // two sample arrivals of one transaction: the same shape, so preflight calls the name built from data
+    expect(dataShape('get 104')).toBe(dataShape('get 430'));
+    expect(dataShape('expect 200')).not.toBe(dataShape('expect 201'));
   });
   it("admits a standard's number and an operation's version in a name; ids in any form stay refused", () => {
     for (const name of [
