@@ -33,6 +33,18 @@ function fingerprint(a: Aggregate) {
 }
 
 describe('mergeRecords', () => {
+  it('sums the sends refused for their name over the sources of a second, keeping a first message', () => {
+    const [a] = buildRecords({ steps: [{ ratePerSec: 10 }], holdS: 1, settleS: 0 } as FakeRunSpec);
+    const refused = (count: number, first: string): BucketRecord => ({ ...a, refusedNames: { count, first } });
+    const merged = mergeRecords([
+      refused(2, 'x'),
+      { ...refused(3, 'y'), source: 'native/1' },
+      { ...a, source: 'native/2' },
+    ]);
+    expect(merged.find((r) => r.tS === a.tS)?.refusedNames).toEqual({ count: 5, first: 'x' });
+    expect(mergeRecords([a, { ...a, source: 'native/1' }])[0].refusedNames).toBeUndefined();
+  });
+
   it('merge of a split run equals the aggregate of the whole run', () => {
     const whole = buildRecords(SPEC);
     const split = buildRecords({ ...SPEC, sources: 3 });

@@ -139,6 +139,17 @@ function addEncoded(encoded: readonly string[]): string {
   return encodeHistogram(sum);
 }
 
+/**
+ * The sends refused for their name in `records` (any phase and seconds: the caller picks them),
+ * with the first refusal's message; {} where none was.
+ */
+export function refusedNamesOf(records: readonly BucketRecord[]): Pick<BucketRecord, 'refusedNames'> {
+  const refused = records.filter((r) => r.refusedNames !== undefined);
+  if (refused.length === 0) return {};
+  const count = refused.reduce((n, r) => n + r.refusedNames!.count, 0);
+  return { refusedNames: { count, first: refused[0].refusedNames!.first } };
+}
+
 /** Sorted, de-duplicated source names joined with "+" (so merging is order-independent). */
 function joinSources(records: readonly BucketRecord[]): string {
   const names = new Set(records.flatMap((r) => r.source.split('+')));
@@ -174,6 +185,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     bytesOut: sum((r) => r.bytesOut),
     ...(group.some((r) => r.reconnects !== undefined) ? { reconnects: sum((r) => r.reconnects ?? 0) } : {}),
     ...(group.some((r) => r.throttledMs !== undefined) ? { throttledMs: sum((r) => r.throttledMs ?? 0) } : {}),
+    ...refusedNamesOf(group),
     ...highest('cpuSteal'),
     ...highest('processCpu'),
     vusActiveMax: sum((r) => r.vusActiveMax),

@@ -125,6 +125,26 @@ describe('decideAttempt', () => {
     expect(out.judged[1].generatorLimited?.code).toBe('dropped');
   });
 
+  it('an attempt in which plateau refused names the scenario sent stops the run, held or not; its ramp counts too', () => {
+    const { attempts, ev } = run([{ ratePerSec: 100 }, { ratePerSec: 200 }]);
+    const first =
+      'http.send: name "page 11" differs only in its numbers from 10 names before it; give each request a fixed name';
+    // one refusal in the second attempt's ramp (before its steady window), none in the first attempt
+    const rampS = attempts[1].rampStartS;
+    const records = ev.records.map((r) =>
+      r.tS === rampS && r.phase === 'steps' ? { ...r, refusedNames: { count: 3, first } } : r,
+    );
+    const out = decideAll(attempts, { ...ev, records });
+    expect(out.actions).toEqual([{ kind: 'go-on' }, { kind: 'stop' }]);
+    expect(out.judged[1]).toMatchObject({ verdict: 'holds', refusedNames: { count: 3, first } });
+    const d = decideAttempt(out.judged.slice(0, 1), attempts[1], { ...ev, records }, POLICY);
+    expect(d.why).toBe(
+      `plateau refused 3 sends of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's; the first: "${first}"`,
+    );
+    // without the refusal the same attempt goes on
+    expect(decideAll(attempts, ev).actions).toEqual([{ kind: 'go-on' }, { kind: 'go-on' }]);
+  });
+
   it('an attempt the live run never decided (null) is judged, not classified', () => {
     const { attempts, ev } = run([{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 150, droppedPerSec: 50 }]);
     const d = decideAttempt(decideAll(attempts.slice(0, 1), ev).judged, attempts[1], ev, POLICY, null);

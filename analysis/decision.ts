@@ -14,7 +14,7 @@
  *   contaminated                the topology changed inside the attempt: left out, rerun when configured
  */
 import { judgeStep, withServer, type ServerInput } from './judge.ts';
-import { heldAndCounts } from './stop.ts';
+import { heldAndCounts, refusedNamesWhy } from './stop.ts';
 import { STEPS_PHASE } from './phases.ts';
 import {
   afterFailure,
@@ -97,6 +97,9 @@ export function decideAttempt(
     if (symptom) r = { ...r, generatorLimited: symptom, reasons: [...r.reasons, generatorLimitedText(symptom, r)] };
   }
   const before = markTransient(judged, r);
+  // plateau failed arrivals itself (names it refused): nothing further is the target's to judge
+  if (r.refusedNames !== undefined && recorded !== null)
+    return { judged: [...before, r], result: r, action: { kind: 'stop' }, why: refusedNamesWhy(r.refusedNames) };
   const failed =
     r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
   if (!failed || recorded === null)

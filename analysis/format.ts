@@ -145,7 +145,29 @@ export function fmtShareOver(x: number, bound: number): string {
   return `${(x * 100).toFixed(firstDistinct(x * 100, bound * 100, [0, 1]) ?? 2)}%`;
 }
 
+/** `text` cut to at most `max` characters at a word, with an ellipsis where it was cut. */
+export function quoted(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const word = cut.lastIndexOf(' ');
+  return `${(word > max / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
+}
+
 /** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
 export function stepNo(index: number): number {
   return index + 1;
+}
+
+/** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
+export function stepList(indices: readonly number[]): string {
+  const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
+  const parts: string[] = [];
+  for (let i = 0; i < nos.length;) {
+    let j = i;
+    while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(nos[k]));
+    i = j + 1;
+  }
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
 }

@@ -419,7 +419,7 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(run.steps.filter((s) => s.index === 2).map((s) => s.verdict)).toEqual(['fails', 'fails']);
     expect(run.stopReason).toBe('plateau');
     expect(run.stopDetail).toMatch(
-      /^step 3 \(300 req\/s\) \(attempt 2, which confirmed it\) delivered 0\.85 < 0\.90 \(255\.0 req\/s achieved\)/,
+      /^step 3 \(300 req\/s, attempt 2, which confirmed it\) delivered 0\.85 < 0\.90 \(255\.0 req\/s achieved\)/,
     );
     expect(run.capacityPerSec).toBe(200);
   });

@@ -14,7 +14,7 @@
  * Only successful completions count as throughput: a server that answers 503 fast completes a
  * lot and delivers nothing.
  */
-import { aggregate, type Aggregate, type NameAggregate } from './buckets.ts';
+import { aggregate, refusedNamesOf, type Aggregate, type NameAggregate } from './buckets.ts';
 import {
   fmtInt,
   fmtPercent,
@@ -176,6 +176,9 @@ export function judgeStep(
     errorSamples: agg.samples,
     ...(agg.requestsCounted ? { requestsPerSec: steadyS > 0 ? agg.requests / steadyS : 0 } : {}),
     ...(agg.byName.size > 0 ? { byName: namesOf(agg, rules) } : {}),
+    ...refusedNamesOf(
+      records.filter((r) => r.phase === STEPS_PHASE && r.tS >= step.rampStartS && r.tS < step.holdEndS),
+    ),
   };
 }
 

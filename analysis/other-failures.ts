@@ -7,6 +7,7 @@
  * capacity. Pure.
  */
 import type { StepResult } from './types.ts';
+import { quoted } from './format.ts';
 
 /** Over this share of a step's failures, kind `other` is what the step failed of. */
 export const OTHER_DOMINATES = 0.5;
@@ -17,7 +18,7 @@ export function otherFailuresClause(s: Pick<StepResult, 'errors' | 'errorSamples
   const other = s.errors.other ?? 0;
   if (total === 0 || other / total <= OTHER_DOMINATES) return null;
   const first = s.errorSamples?.find((m) => m.startsWith('other: '));
-  const shown = first === undefined ? '' : `; the first: "${first.slice('other: '.length, 160)}"`;
+  const shown = first === undefined ? '' : `; the first: "${quoted(first.slice('other: '.length), 160)}"`;
   return `${Math.round((100 * other) / total)}% of its failures are of kind other, which no answer of the target's made (the scenario threw or was refused, or a transport error plateau does not classify${shown}): read the errors table and fix that before taking this step as the target's limit`;
 }
 

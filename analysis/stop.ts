@@ -17,6 +17,7 @@ import {
   fmtSignedRate,
   fmtSignedTarget,
   fmtTarget,
+  quoted,
   stepNo,
   unitCounts,
   unitOf,
@@ -34,8 +35,37 @@ export type StopSummary = Pick<
 /** Error share above which a stop sentence names the errors. */
 const ERROR_NOTE_MIN = 0.01;
 
-function stepName(s: StepResult, unit: RateUnit): string {
-  return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} ${unit})`;
+/** "step 17 (850 arrivals/s)", or with a note inside the same parentheses: "(850 arrivals/s, attempt 2 ...)". */
+function stepName(s: StepResult, unit: RateUnit, note = ''): string {
+  return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} ${unit}${note === '' ? '' : `, ${note}`})`;
+}
+
+/** Why a run stops at sends refused for their name: the scenario's failures, not the target's. */
+export function refusedNamesWhy(refused: { count: number; first: string }, tail = ''): string {
+  return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}; the first: "${quoted(refused.first, 240)}"`;
+}
+
+/**
+ * The stop of a run whose scenario sent names plateau refused (from the first attempt with any):
+ * stopped there, no capacity established; what held before that attempt is kept as a lower bound.
+ */
+function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary | null {
+  const at = all.findIndex((s) => s.refusedNames !== undefined);
+  if (at === -1) return null;
+  const refused = all[at];
+  const before = decidingSteps(all.slice(0, at));
+  const prefix = holdingPrefixLength(before);
+  const knee = prefix > 0 ? before[prefix - 1] : null;
+  const held = knee === null ? null : sustainedPerSec(knee);
+  const unit = unitOf(rules);
+  return {
+    capacityPerSec: null,
+    heldAtLeastPerSec: held,
+    kneeStep: knee?.index ?? null,
+    ...peakOf(all.filter((s) => !s.contaminated)),
+    stopReason: 'error',
+    stopDetail: `${stepName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
+  };
 }
 
 /** Number of leading steps that hold. */
@@ -162,10 +192,10 @@ function reasonAndDetail(
   }
   // the figures of the attempt the run stopped on: a confirmation can fail on another rule than the first
   const last = confirmingAttempt(steps, bad);
-  const which = last === bad ? '' : ` (attempt ${last.attempt ?? 1}, which confirmed it)`;
+  const which = last === bad ? '' : `attempt ${last.attempt ?? 1}, which confirmed it`;
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(last, unit)}${which} ${failureClause(last, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(last, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
+    stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee?.throughputPerSec ?? 0))} ${unit}${shapeNotes(last, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
   };
 }
 
@@ -240,6 +270,8 @@ export function summarizeStop(
     outage === null &&
     limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
+  const refusal = failedStage ? null : refusedNamesStop(all, rules);
+  if (refusal !== null) return refusal;
   const reason =
     failedStage && !interrupted
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }

@@ -171,6 +171,8 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
+  if (run.steps.some((s) => s.refusedNames !== undefined))
+    return 'plateau refused names the scenario sent, and failed their arrivals itself';
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
 }

@@ -2,7 +2,7 @@
  * The terminal view: a compact fixed-width step table plus capacity and stop lines. Plain text,
  * no colour codes; long target-controlled strings are cut to one line.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, quoted, stepNo } from '../analysis/format.ts';
 import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import {
@@ -50,10 +50,9 @@ const COLUMNS: Column[] = [
   { header: 'verdict', width: 10, cell: (s) => verdictLabel(s), left: true },
 ];
 
-/** One line, control characters flattened, cut to `max` characters. */
+/** One line, control characters flattened, cut to `max` characters (at a word, with an ellipsis). */
 export function oneLine(s: string, max = 160): string {
-  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return quoted(s.replace(/[\u0000-\u001f\u007f]+/g, ' '), max);
 }
 
 function row(cells: readonly string[]): string {

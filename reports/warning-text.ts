@@ -15,25 +15,14 @@ import {
   stepNo,
 } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
+import { stepList } from '../analysis/format.ts';
+
+export { stepList };
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
 import { MAX_NAMES, NAME_FIX } from '../analysis/names-limit.ts';
 import { distributionWarningText } from './text-distribution.ts';
-
-/** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
-export function stepList(indices: readonly number[]): string {
-  const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);
-  const parts: string[] = [];
-  for (let i = 0; i < nos.length;) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j] + 1) j++;
-    if (j - i >= 2) parts.push(`${nos[i]}-${nos[j]}`);
-    else for (let k = i; k <= j; k++) parts.push(String(nos[k]));
-    i = j + 1;
-  }
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
-}
 
 type F = Record<string, number>;
 
@@ -66,7 +55,12 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
       : '';
   const refused =
     busy > 0 ? ` (${fmtInt(busy)} of them refused a new VU while the generator's thread was saturated)` : '';
-  return `${head}, all ${fmtInt(s.vusAllocatedMax)} VUs waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
+  // the pool may grow within a second: its busiest moment is what the drops met
+  const busyVUs =
+    s.vusActiveMax >= s.vusAllocatedMax
+      ? `all ${fmtInt(s.vusAllocatedMax)} VUs`
+      : `its VUs (up to ${fmtInt(s.vusActiveMax)} busy at once, of ${fmtInt(s.vusAllocatedMax)} allocated by the step's end)`;
+  return `${head}, ${busyVUs} waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
 function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {

@@ -80,6 +80,12 @@ export interface BucketRecord {
    * highest. Absent where not read.
    */
   processCpu?: number;
+  /**
+   * Sends plateau refused in this second for their name (built from data, past the run's limit, a
+   * mix entry's: harness/scenario/names.ts), each failing its arrival at plateau's hand, not the
+   * target's; `first` is one refusal's message with its fix. Absent where none was refused.
+   */
+  refusedNames?: { count: number; first: string };
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */

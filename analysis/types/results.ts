@@ -46,6 +46,12 @@ export interface StepResult {
   steadyEndS: number;
   /** Seconds of the steady window actually covered by data (less than planned when interrupted). */
   steadyS: number;
+  /**
+   * Sends plateau refused for their name from the attempt's ramp to its hold's end (not its steady
+   * window alone): its arrivals failed at plateau's hand, so the run stops and establishes no
+   * capacity (analysis/stop.ts). Absent where none was.
+   */
+  refusedNames?: { count: number; first: string };
   /** Successful completions per second over the steady window only. */
   throughputPerSec: number;
   /** All completions (successful or failed) per second over the steady window. */

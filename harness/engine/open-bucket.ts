@@ -71,6 +71,9 @@ export class OpenBucket {
   bytesOut = 0;
   /** Requests of this second whose VU, in use, had to connect again (BucketRecord.reconnects). */
   reconnects = 0;
+  /** Sends refused for their name this second, and the first one's message (BucketRecord.refusedNames). */
+  refusedNames = 0;
+  refusedName = '';
   vusActiveMax = -1;
   vusAllocated = -1;
   /** ms the generator's cgroup was throttled in this second (BucketRecord.throttledMs); -1 when not read. */
@@ -126,6 +129,7 @@ export class OpenBucket {
       this.bytesIn =
       this.bytesOut =
       this.reconnects =
+      this.refusedNames =
       this.requests =
       this.unsent =
         0;
@@ -133,6 +137,7 @@ export class OpenBucket {
     this.errors = {};
     this.statuses = {};
     this.samples = [];
+    this.refusedName = '';
     this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = this.processCpu = -1;
     for (const p of PHASES) this.hist[p].reset();
     this.lag.reset();
@@ -193,6 +198,7 @@ export class OpenBucket {
       bytesIn: this.bytesIn,
       bytesOut: this.bytesOut,
       ...(this.countsReconnects ? { reconnects: this.reconnects } : {}),
+      ...(this.refusedNames > 0 ? { refusedNames: { count: this.refusedNames, first: this.refusedName } } : {}),
       vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag.flush()) : EMPTY_LAG,

@@ -191,6 +191,17 @@ export class BucketRecorder {
     b.note(cutMessage(`other: ${message}`, MAX_MESSAGE));
   }
 
+  /**
+   * A send refused for its name (NameBook: built from data, past the limit, a mix entry's): counted
+   * apart, so that a run says its arrivals failed at plateau's hand, not the target's. The arrival's
+   * failure itself is recorded as any (kind other) when it ends.
+   */
+  nameRefused(nowMs: number, message: string): void {
+    if (this.closed) return;
+    const b = this.at(nowMs);
+    if (b.refusedNames++ === 0) b.refusedName = cutMessage(message, MAX_MESSAGE);
+  }
+
   /** An arrival that failed before sending (the scenario threw); under its entry's name when names are recorded. */
   iterationError(nowMs: number, message: string, name?: string, transaction = false): void {
     if (this.closed) return;

@@ -15,6 +15,7 @@ import type { TransactionRun } from '../scenario/requests.ts';
 import type { TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { onlyTransaction, simPool } from '../../test/helpers/sim-pool.ts';
+import { NameBook } from '../scenario/names.ts';
 
 /** A step of a transaction: one awaited send, or several made together, each `[service ms, status]`; then think time. */
 interface Group {
@@ -212,5 +213,41 @@ describe('transactions of random shape in simulated time', () => {
       timeouts: due,
       completed: due,
     });
+  });
+});
+
+describe('a send refused for its name', () => {
+  it("fails its arrival, kind other, and is counted apart in the second's refusedNames with the first message", async () => {
+    const clock = new SimClock(5000);
+    // 'page 0' .. 'page 19': the 11th name of one shape is refused, and every one after it
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 't',
+      kept: { body: false, headers: false },
+      run: async (seq, http) => {
+        await http.send(`page ${seq % 20}`, { url: '/1/200' });
+      },
+    };
+    const book = new NameBook([{ name: 't', transaction: true }]);
+    const arrivals = { ...onlyTransaction(txn), admit: (name: string) => book.problem(name) };
+    const records: BucketRecord[] = [];
+    const eng = startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: 20, toPerSec: 20 }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool: pathPool(clock, 4),
+      seqOffset: 0,
+      gracefulStopMs: 60_000,
+      arrivals,
+      sink: (r) => records.push(r),
+      clock,
+    });
+    await clock.run(eng.done);
+    const refused = records.flatMap((r) => (r.refusedNames ? [r.refusedNames] : []));
+    expect(refused.reduce((n, r) => n + r.count, 0)).toBe(10);
+    expect(refused[0].first).toMatch(/^http\.send: name "page \d+" differs only in its numbers from 10 names before it/);
+    const failed = records.reduce((n, r) => n + (r.errors.other ?? 0), 0);
+    expect(failed).toBe(10);
+    expect(records.reduce((n, r) => n + r.ok, 0)).toBe(10);
   });
 });

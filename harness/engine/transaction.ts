@@ -196,7 +196,9 @@ export class Transaction {
       // bug shows (one made past the deadline is the timeout's consequence, counted by it)
       if (!this.expired) {
         // its name as any send's: one refused (built from data, past the limit, a transaction's) gets no row
-        const named = this.host.arrivals.admit(name) === null ? name : null;
+        const bad = this.host.arrivals.admit(name);
+        if (bad !== null) this.host.rec.nameRefused(this.host.now(), bad);
+        const named = bad === null ? name : null;
         this.host.rec.sentAfterEnd(this.host.now(), named, `${String(name)}: ${SEND_AFTER_END}`);
       }
       return Promise.resolve(refusedResponse(SEND_AFTER_END));
@@ -213,7 +215,10 @@ export class Transaction {
   private prepared(name: string, spec: RequestSpec): PreparedRequest | string {
     const arrivals = this.host.arrivals;
     const bad = arrivals.admit(name);
-    if (bad !== null) return bad;
+    if (bad !== null) {
+      this.host.rec.nameRefused(this.host.now(), bad);
+      return bad;
+    }
     try {
       return arrivals.prepare(spec, this.entry.kept);
     } catch (err) {

@@ -16,6 +16,9 @@ import type {
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
+import { refusedNamesWhy } from '../../analysis/stop.ts';
+import { NAME_FIX } from '../../analysis/names-limit.ts';
+import { EXIT, PlateauError } from '../errors.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import { EDGE_TOLERANCE_S } from '../../analysis/server.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -133,6 +136,16 @@ export async function runSteps(
   const attempts = st.attempts;
   ctx.store.update({ attempts });
   const unit = unitOf(ctx.plan.rules);
+  // plateau refused names the scenario sent (the decision stopped there): the stage fails, with the
+  // run's data and report kept, and the run exits as a failed stage, never as a measured limit
+  const refused = st.judged.find((s) => s.refusedNames !== undefined);
+  if (refused)
+    throw new PlateauError(
+      `step ${refused.index + 1} (${refused.ratePerSec} ${unit}): ${refusedNamesWhy(refused.refusedNames!)}`,
+      NAME_FIX,
+      'scenario-failed',
+      EXIT.stage,
+    );
   const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep, unit);
   const evidence = st.judged.map(
     (s) =>
