@@ -189,6 +189,19 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
     expect(firstDegradingName(s, 1)).toMatchObject({ kind: 'grew', first: { name: 'read' }, judged: ['read'] });
   });
 
+  it("passes over a step whose event loop stalled past the warning's bound (its latencies hold the stalls), and says which", () => {
+    // a user's run: read order's p90 6x at step 2, which stalled 72.9 ms and held plainly; the target's own growth came at step 4
+    const s = steps({ read: [4, 24, 3.5, 18.9], write: [11, 12, 11, 26] }, [{}, { loopDelayMaxMs: 72.9 }, {}, {}]);
+    expect(firstDegradingName(s, 3)).toMatchObject({
+      kind: 'grew',
+      first: { name: 'read', index: 3, growth: 18.9 / 4 },
+      stalled: [1],
+    });
+    // the same stall at 50 ms (the bound) is no stall: step 2's growth is the finding
+    s[1] = { ...s[1], loopDelayMaxMs: 50 };
+    expect(firstDegradingName(s, 3)).toMatchObject({ kind: 'grew', first: { index: 1 }, stalled: [] });
+  });
+
   it('takes another factor', () => {
     expect(firstDegradingName(steps({ read: [10, 15] }), 1, 1.4)).toMatchObject({
       kind: 'grew',

@@ -3,8 +3,10 @@
  * target's pools, and one entry usually degrades before the others (the one to look at first).
  *
  * The rule, over the attempts that decide (analysis/stop.ts decidingSteps) that carry figures by
- * name and did not hold generator-limited (their latencies hold the generator's own stalls), in
- * the order they ran, up to and including the knee (the last holding step):
+ * name, did not hold generator-limited and whose event loop did not stall past the warning's bound
+ * (LOOP_DELAY_WARN_MS: the latencies of both hold the generator's own stalls; a user's run read a
+ * stall's 6x p90 as the entry that degraded first), in the order they ran, up to and including the
+ * knee (the last holding step):
  *
  * - a name's baseline is its p99 at the first of those steps where that p99 is reliable (enough
  *   samples beyond it) and above 0: its first-step p99 when step 1 has enough samples;
@@ -23,6 +25,7 @@ import { decidingSteps } from './stop.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
 import { byCodePoint } from './format.ts';
 import type { NameResult, StepResult } from './types.ts';
+import { LOOP_DELAY_WARN_MS } from './warnings.ts';
 
 /** A name grew when its p99 exceeds this many times its baseline. */
 export const NAME_GROWTH_FACTOR = 2;
@@ -53,6 +56,8 @@ export type NamesKnee =
       first: NameGrowth;
       /** The names the rule could judge up to the finding's step (a reliable percentile at two steps), by code point. */
       judged: string[];
+      /** Steps (0-based) up to the knee left out because the generator's event loop stalled in them. */
+      stalled: number[];
     }
   | {
       kind: 'none';
@@ -70,6 +75,8 @@ export type NamesKnee =
       why: 'no-names' | 'no-knee' | 'one-step' | 'too-few-samples' | 'steady';
       /** The names that had the percentile reliable at two steps up to the knee (those the rule could judge), by code point. */
       judged: string[];
+      /** Steps (0-based) up to the knee left out because the generator's event loop stalled in them. */
+      stalled: number[];
     };
 
 /**
@@ -82,24 +89,38 @@ export function firstDegradingName(
   factor: number = NAME_GROWTH_FACTOR,
 ): NamesKnee {
   const q = TAIL_PERCENTILES[0];
-  // a step held generator-limited has the generator's own delay in its latencies: not the target's growth
-  const named = decidingSteps(steps).filter((s) => s.byName !== undefined && s.generatorLimited === undefined);
-  if (named.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [] };
-  if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [] };
+  // a step held generator-limited, or whose loop stalled, has the generator's own delay in its latencies: not the target's growth
+  const withNames = decidingSteps(steps).filter((s) => s.byName !== undefined && s.generatorLimited === undefined);
+  const named = withNames.filter((s) => !loopStalled(s));
+  const stalled = [
+    ...new Set(
+      withNames.filter((s) => loopStalled(s) && (kneeIndex === null || s.index <= kneeIndex)).map((s) => s.index),
+    ),
+  ];
+  if (withNames.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [], stalled: [] };
+  if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [], stalled };
   const window = named.filter((s) => s.index <= kneeIndex);
   // more samples would not help: there is nothing before the knee to grow from
   if (new Set(window.map((s) => s.index)).size < 2)
-    return { kind: 'none', factor, q, kneeIndex, why: 'one-step', judged: [] };
+    return { kind: 'none', factor, q, kneeIndex, why: 'one-step', judged: [], stalled };
   let found: NamesKnee | null = null;
   for (const q of TAIL_PERCENTILES) {
-    found = firstGrowthAt(window, kneeIndex, factor, q);
+    found = { ...firstGrowthAt(window, kneeIndex, factor, q), stalled };
     if (found.kind === 'grew' || found.why !== 'too-few-samples') return found;
   }
   return found!;
 }
 
+/** The generator's event loop stalled in the step past the warning's bound: its stalls are in the latencies. */
+function loopStalled(s: StepResult): boolean {
+  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS;
+}
+
 /** The rule on percentile q over the window's steps, in order. */
-function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor: number, q: TailPercentile): NamesKnee {
+/** A finding before its stalled steps are said. */
+type Growth = NamesKnee extends infer K ? (K extends NamesKnee ? Omit<K, 'stalled'> : never) : never;
+
+function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor: number, q: TailPercentile): Growth {
   const base = new Map<string, { ms: number; s: StepResult }>();
   const judged = new Set<string>();
   for (const s of window) {

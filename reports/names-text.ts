@@ -12,9 +12,11 @@ import {
   fmtRatio,
   fmtTarget,
   rateUnitOf,
+  stepList,
   stepNo,
 } from '../analysis/format.ts';
-import { firstDegradingName } from '../analysis/names-knee.ts';
+import { firstDegradingName, type NamesKnee } from '../analysis/names-knee.ts';
+import { LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
 import { countsText, percentileCell, verdictLabel } from './cells.ts';
@@ -163,6 +165,17 @@ export function trafficText(run: RunResult): TextSection | null {
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
+  const said = kneeSentence(run, f);
+  return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(f.stalled)}`;
+}
+
+/** The steps the rule left out for the generator's stalls, in a sentence. */
+function stalledSentence(stalled: readonly number[]): string {
+  const one = new Set(stalled).size === 1;
+  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out: the generator's event loop stalled in ${one ? 'it' : 'them'} (over ${LOOP_DELAY_WARN_MS} ms), and its stalls are in ${one ? 'its' : 'their'} latencies.`;
+}
+
+function kneeSentence(run: RunResult, f: NamesKnee): string | null {
   // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
   const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
   const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;

@@ -220,6 +220,18 @@ describe('report.md by name', () => {
     );
   });
 
+  it("says which steps it left out for the generator's stalls", () => {
+    const stalled = (at: number[]): RunResult => ({
+      ...MIXED,
+      steps: MIXED.steps.map((s) => (at.includes(s.index) ? { ...s, loopDelayMaxMs: 72.9 } : s)),
+    });
+    expect(namesKneeSentence(stalled([0]))).toMatch(
+      / Step 1 is left out: the generator's event loop stalled in it \(over 50 ms\), and its stalls are in its latencies\.$/,
+    );
+    expect(namesKneeSentence(stalled([0, 2]))).toMatch(/ Steps 1 and 3 are left out: .* in their latencies\.$/);
+    expect(namesKneeSentence(MIXED)).not.toMatch(/left out/);
+  });
+
   it('escapes a name: no markup, and a pipe does not split its row', () => {
     const name = 'read | <script>alert(1)</script>';
     const hostile: RunResult = {

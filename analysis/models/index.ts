@@ -2,11 +2,21 @@
  * The models section of a run, from its judged steps: Little's law per step, a USL fit to the
  * (N, X) pairs it yields, and utilisation with its queueing amplification. Pure.
  */
-import { stepNo } from '../format.ts';
+import { stepList, stepNo } from '../format.ts';
 import type { Models, StepResult } from '../types.ts';
 import { littleRows } from './little.ts';
 import { fitUsl, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
+import { LOOP_DELAY_WARN_MS } from '../warnings.ts';
+
+/** A step whose generator stalled past the warning's bound, or that held generator-limited: its latencies hold the generator's delay. */
+function generatorStalled(s: StepResult): boolean {
+  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS || s.generatorLimited !== undefined;
+}
+
+function attemptKey(s: { index: number; attempt?: number }): string {
+  return `${s.index}/${s.attempt ?? 1}`;
+}
 
 export function modelsOf(
   steps: readonly StepResult[],
@@ -18,16 +28,23 @@ export function modelsOf(
   limitFound = true,
 ): Models {
   const little = littleRows(steps, entryNames);
-  // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows)
+  // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows); and not those whose
+  // generator stalled: the stalls are in their mean, so in their N (a user's run read R² 0.83 with two)
+  const stalled = new Set(steps.filter(generatorStalled).map(attemptKey));
+  const rows = kneeStep === null ? [] : uslFitRows(little, kneeStep);
+  const left = [...new Set(rows.filter((r) => stalled.has(attemptKey(r))).map((r) => r.index))];
+  const leftOut =
+    left.length === 0
+      ? ''
+      : `; ${left.length === 1 ? 'step' : 'steps'} ${stepList(left)} left out: the generator stalled in ${left.length === 1 ? 'it' : 'them'} (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited), and the stalls are in ${left.length === 1 ? 'its' : 'their'} mean and N`;
   const { fit, note } =
     kneeStep === null
       ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }
       : fitUsl(
-          uslFitRows(little, kneeStep).map((r) => ({
-            concurrency: r.concurrency,
-            throughputPerSec: r.throughputPerSec,
-          })),
-          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
+          rows
+            .filter((r) => !stalled.has(attemptKey(r)))
+            .map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
+          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)${leftOut}`,
         );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   return {

@@ -38,6 +38,21 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     expect(Math.abs(uslThroughput(m.usl!, knee.concurrency) - 400) / 400).toBeLessThan(0.05);
   });
 
+  it('leaves out the steps whose generator stalled (their mean holds the stalls), and says which; the table keeps them', () => {
+    const stalled = DEMO.steps.map((s) => (s.index === 2 || s.index === 3 ? { ...s, loopDelayMaxMs: 72.9 } : s));
+    const m = modelsOf(stalled, 400, 7, 400);
+    expect(m.usl!.points).toBe(6);
+    expect(m.uslNote).toBe(
+      "fitted to 6 steps up to and including the knee (step 8; N from Little's law); steps 3 and 4 left out: the generator stalled in them (event-loop delay over 50 ms, or held generator-limited), and the stalls are in their mean and N",
+    );
+    expect(m.little).toHaveLength(10);
+    // a stall past the knee changes nothing: those steps are not fitted anyway
+    const late = DEMO.steps.map((s) => (s.index === 8 ? { ...s, loopDelayMaxMs: 72.9 } : s));
+    expect(modelsOf(late, 400, 7, 400).uslNote).toBe(
+      "fitted to 8 steps up to and including the knee (step 8; N from Little's law)",
+    );
+  });
+
   it('uslFitRows: the rows at or below the knee, none without one', () => {
     const rows = littleRows(DEMO.steps);
     expect(uslFitRows(rows, 2).map((r) => r.index)).toEqual([0, 1, 2]);
