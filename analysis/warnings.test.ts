@@ -48,6 +48,7 @@ describe('generator warnings', () => {
       verdict: 'fails' as const,
       waitedOnTarget: true,
       vusAllocatedMax: 408,
+      vusActiveMax: 408,
       completedPerSec: 400,
       meanMs: 919,
     };
@@ -60,6 +61,10 @@ describe('generator warnings', () => {
     );
     expect(runWarnings([step({ ...target, meanMs: null })], rules)[0]).toMatch(
       /all 408 VUs waiting on the target: the drops follow/,
+    );
+    // the pool grew within the second: its busiest moment, not the count at the step's end
+    expect(runWarnings([step({ ...target, meanMs: null, vusActiveMax: 403 })], rules)[0]).toMatch(
+      /no free VU, its VUs \(up to 403 busy at once, of 408 allocated by the step's end\) waiting on the target: the drops follow/,
     );
   });
 

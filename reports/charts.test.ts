@@ -9,7 +9,7 @@ import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
-import { SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
+import { PANEL_HEIGHT_PX, SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
 import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
@@ -86,6 +86,27 @@ describe('the time series: the offered rate beside achieved', () => {
     const line = first.layer.find((l: Json) => l.mark?.type === 'line' && !l.mark.strokeDash);
     expect(line.encoding.color.scale.domain).toEqual(['successful', 'failed', OFFERED]);
     expect(offered.encoding.color.scale).toEqual(line.encoding.color.scale);
+  });
+
+  it('draws the step numbers above every line, even where the throughput reaches the top of the chart', async () => {
+    const values = first.layer
+      .filter((l: Json) => l.mark?.type === 'line')
+      .flatMap((l: Json) => l.data.values.map((r: Json) => r.value ?? 0));
+    const top = Math.max(...values);
+    const label = layers(first).find((l: Json) => l.mark?.type === 'text').mark;
+    const line = first.layer.find((l: Json) => l.mark?.type === 'line' && !l.mark.strokeDash);
+    const domainMax = line.encoding.y.scale?.domainMax;
+    expect(domainMax).toBeGreaterThan(top);
+    // the highest point of any line, in pixels below the panel's top, clears the labels' text (drawn centred on y)
+    const highestPx = PANEL_HEIGHT_PX * (1 - top / domainMax);
+    expect(highestPx).toBeGreaterThan(label.y + label.fontSize / 2 + 2);
+    expect((await renderSvg(spec, 't')).warnings).toEqual([]);
+  });
+
+  it("numbers a rerun's steady window with its attempt, as the tables do", () => {
+    const rerun: RunResult = { ...DEMO, steps: [...DEMO.steps.slice(0, -1), { ...DEMO.steps.at(-1)!, attempt: 2 }] };
+    const labels = (timeseriesSpec(rerun) as Json).vconcat[0].layer[0].data.values.map((w: Json) => w.label);
+    expect(labels.slice(-2)).toEqual(['9', '10 (2)']);
   });
 
   it('breaks its lines where no second was recorded (the pause before a rerun), instead of holding a value across it', () => {

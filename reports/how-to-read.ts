@@ -28,7 +28,7 @@ export function howToReadTerms(run: RunResult): Term[] {
     },
     {
       term: 'Capture',
-      meaning: `throughput gained ÷ rate added since the previous step; below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
+      meaning: `throughput gained ÷ rate added since the previous step, whose throughput counts at most its offered rate (a window that drained a backlog did not sustain its surge); below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
     },
     {
       term: 'Steady window',

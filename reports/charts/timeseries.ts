@@ -20,14 +20,27 @@ interface Row {
   value: number | null;
 }
 
+/** Where the step numbers are drawn: this many pixels below the panel's top edge. */
+const LABEL_Y_PX = 6;
+/**
+ * The labelled panel's y axis reaches this far above its largest value, so that no line is drawn
+ * in the band of the step numbers (its top LABEL_Y_PX x 2 of PANEL_HEIGHT_PX, with room to spare).
+ */
+export const LABEL_HEADROOM = 1.2;
+
 function shading(run: RunResult, withLabels: boolean): object {
-  const windows = run.steps.map((s) => ({ from: s.steadyStartS, to: s.steadyEndS, label: String(stepNo(s.index)) }));
+  // a rerun's window is numbered as the report's tables number it: "17 (2)" for attempt 2 of step 17
+  const windows = run.steps.map((s) => ({
+    from: s.steadyStartS,
+    to: s.steadyEndS,
+    label: `${stepNo(s.index)}${(s.attempt ?? 1) > 1 ? ` (${s.attempt})` : ''}`,
+  }));
   const rect = {
     mark: { type: 'rect', color: COLOR.steady, opacity: 0.7 },
     encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } },
   };
   const text = {
-    mark: { type: 'text', y: 6, fontSize: 10, color: '#3A6EA5' },
+    mark: { type: 'text', y: LABEL_Y_PX, fontSize: 10, color: '#3A6EA5' },
     encoding: { x: { field: 'from', type: 'quantitative' }, text: { field: 'label' } },
   };
   return { data: { values: windows }, layer: withLabels ? [rect, text] : [rect] };
@@ -42,7 +55,10 @@ export const OFFERED = 'offered';
  * panel's own colour scale (whose legend lists it: this layer adds none), broken at a pause.
  * Older stores' points have no `offered`: no line.
  */
-function offeredLayer(points: readonly SeriesPoint[], colors: Record<string, string>): object {
+function offeredLayer(
+  points: readonly SeriesPoint[],
+  colors: Record<string, string>,
+): { data: { values: Row[] }; [key: string]: unknown } {
   const rows = points.some((p) => p.offered !== undefined)
     ? rowsOf(points, { [OFFERED]: (p) => p.offered ?? null })
     : [];
@@ -71,7 +87,8 @@ function panel(
   opts: {
     log?: boolean;
     symlog?: boolean;
-    labels?: boolean;
+    /** Number the steady windows at the top, above the largest value (`top`, with the extra layers'). */
+    labels?: { top: number };
     maxS: number;
     extra?: object[];
     /** step-before for a value that covers the time up to its stamp (a rate between two readings). */
@@ -84,7 +101,8 @@ function panel(
     : opts.symlog
       ? { scale: { type: 'symlog' }, ...symlogAxis(rows) }
       : {};
-  const y = { field: 'value', type: 'quantitative', title: null, ...scale };
+  const headroom = opts.labels === undefined ? {} : { scale: { domainMax: opts.labels.top * LABEL_HEADROOM } };
+  const y = { field: 'value', type: 'quantitative', title: null, ...scale, ...headroom };
   const color =
     colors === null
       ? { field: 'series', type: 'nominal', title: null }
@@ -99,7 +117,7 @@ function panel(
     width: WIDTH_PX,
     height: PANEL_HEIGHT_PX,
     layer: [
-      shading(run, opts.labels ?? false),
+      shading(run, opts.labels !== undefined),
       {
         data: { values: rows },
         mark: { type: 'line', strokeWidth: 1.2, interpolate: opts.interpolate ?? 'step-after' },
@@ -177,13 +195,21 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
   // with a mix, the series count arrivals (a transaction is one), as the steps do
   const unit = hasNames(run) ? 'arrivals' : 'requests';
   const throughputColors = { successful: COLOR.achieved, failed: COLOR.failed, [OFFERED]: COLOR.offered };
+  const throughput = rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed });
+  const offered = offeredLayer(points, throughputColors);
+  // the step numbers above every line: before, a run near its top rate drew its throughput over them
+  const top = Math.max(1, ...[...throughput, ...offered.data.values].map((r) => r.value ?? 0));
   const panels: object[] = [
     panel(
       run,
       `${unit} per second (shaded: steady windows, numbered by step; dashed: offered)`,
-      rowsOf(points, { successful: (p) => p.ok, failed: (p) => p.failed }),
+      throughput,
       throughputColors,
-      { ...o, labels: true, extra: [offeredLayer(points, throughputColors)] },
+      {
+        ...o,
+        labels: { top },
+        extra: [offered],
+      },
     ),
     panel(
       run,
