@@ -11,7 +11,7 @@ export function where(loc: esbuild.Location, abs: string, workingDir: string): s
   return `${file === abs ? 'line ' : `${file}:`}${loc.line}:${charColumn(loc) + 1}`;
 }
 
-/** The 0-based column in characters (UTF-16 units): esbuild's counts UTF-8 bytes. */
+/** The 0-based column in UTF-16 units, as editors and JavaScript count: esbuild's counts UTF-8 bytes. */
 export function charColumn(loc: esbuild.Location): number {
   return Buffer.from(loc.lineText, 'utf8').subarray(0, loc.column).toString('utf8').length;
 }

@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../errors.ts';
 import { ownLocation } from '../../bin/bundle-cache.mjs';
 import { refusedWarnings } from './refused-warnings.ts';
+import { where } from './esbuild-location.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** What `import ... from 'plateau'` means in a config or scenario, wherever it lives. */
@@ -155,10 +156,7 @@ const resolvePackages: esbuild.Plugin = {
 
 /** "line 3:14: <text>" in the file itself, "<path>:3:14: <text>" in a file it imports. */
 function formatMessage(m: esbuild.Message, abs: string): string {
-  const loc = m.location;
-  if (!loc) return m.text;
-  const file = path.resolve(path.dirname(abs), loc.file);
-  return `${file === abs ? 'line ' : `${file}:`}${loc.line}:${loc.column + 1}: ${m.text}`;
+  return m.location ? `${where(m.location, abs, path.dirname(abs))}: ${m.text}` : m.text;
 }
 
 function fixFor(m: esbuild.Message, kind: ModuleKind): string {

@@ -116,6 +116,13 @@ describe('a scenario module that cannot be loaded is refused with the file, the 
       /fix the error at that line/,
     ],
     [
+      'a syntax error after non-ASCII text: its column as an editor counts it (UTF-16), not in bytes',
+      { 's.ts': "const s = 'é€😀'; let = ;\nexport default {};" },
+      's.ts',
+      /cannot be compiled: line 1:25: /,
+      /fix the error at that line/,
+    ],
+    [
       'a syntax error in an imported file',
       { 'h.ts': 'let = ;', 's.ts': "import './h';\nexport default {};" },
       's.ts',
