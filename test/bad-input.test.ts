@@ -16,6 +16,7 @@ import { planForInstance } from '../harness/engine/create.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { startFaultServer } from './helpers/fault-server.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
 
 const runsDir = tempRunsDir();
 afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
@@ -459,6 +460,49 @@ describe('scenario mistakes', () => {
       expect(recs.every((b) => (b.samples ?? []).length <= 5)).toBe(true);
       const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
       expect(md).toMatch(/scenario threw: scenario bug at seq/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a scenario whose source repeats a key is refused before any load, by plan, run and k6-script alike', () => {
+  // the user's report: `read` twice made the mix read 33%, write 67%, and plan exited 0
+  const scenario = path.join(runsDir, 'repeated-entry.ts');
+  fs.writeFileSync(
+    scenario,
+    [
+      "import { defineScenario } from 'plateau';",
+      "export default defineScenario({ name: 'x', mix: {",
+      "  read: { weight: 70, request: () => ({ url: '/a' }) },",
+      "  write: { weight: 20, request: () => ({ url: '/b', method: 'POST', body: '{}' }) },",
+      "  read: { weight: 10, request: () => ({ url: '/c' }) },",
+      '}});',
+      '',
+    ].join('\n'),
+  );
+  const steps = ['--start-rate', '10', '--step-rate', '10', '--max-rate', '20', '--ramp', '1', '--hold', '4'];
+  const out = path.join(runsDir, 'repeated-entry-out');
+
+  it.each<[string, string[], string]>([
+    ['plan', [], ''],
+    ['run', ['--out', out], out],
+    ['k6-script', ['--out-file', `${out}.js`], `${out}.js`],
+  ])('%s', async (command, extra, written) => {
+    let requests = 0;
+    const server = await tinyServer((_, res) => {
+      requests++;
+      res.end('ok');
+    });
+    try {
+      const r = await cliInProcess([command, '--target', `${server.url}/`, '--scenario', scenario, ...steps, ...extra]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        `scenario module ${scenario} is refused: line 5:3: Duplicate key "read" in object literal (the first at line 3:3); only the last one counts\n  fix: give each entry of the mix a name of its own\n`,
+      );
+      expect(r.stdout).not.toMatch(/mix: read/);
+      expect(requests).toBe(0);
+      if (written) expect(fs.existsSync(written)).toBe(false);
     } finally {
       await server.close();
     }

@@ -10,6 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../errors.ts';
 import { ownLocation } from '../../bin/bundle-cache.mjs';
+import { refusedWarnings } from './refused-warnings.ts';
+import { where } from './esbuild-location.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** What `import ... from 'plateau'` means in a config or scenario, wherever it lives. */
@@ -59,12 +61,24 @@ export function statModuleFile(abs: string, kind: ModuleKind, missing: () => Pla
  * repository; here the file's own code (and its relative imports) is bundled whatever the folder,
  * 'plateau' is this harness's public API, packages from the file's node_modules are imported from
  * where they are, and import.meta.url, __dirname and require() are those of the file itself.
- * A compile error is kind.error(...) with its line:column.
+ * A compile error is kind.error(...) with its line:column, and so is code that esbuild is sure does
+ * other than it says (refused-warnings.ts: a repeated key, a repeated case, x === NaN ...).
  */
 export async function bundleModule(abs: string, kind: ModuleKind = CONFIG_MODULE): Promise<string> {
+  const out = await compile(abs, kind);
+  const refused = refusedWarnings(out.warnings, abs, path.dirname(abs), kind.error);
+  if (refused) throw refused;
+  return out.outputFiles[0]!.text;
+}
+
+/** esbuild's build of the file, warnings and all; a compile error is kind.error(...) with its line:column. */
+async function compile(
+  abs: string,
+  kind: ModuleKind,
+): Promise<esbuild.BuildResult & { outputFiles: esbuild.OutputFile[] }> {
   const url = pathToFileURL(abs).href;
   try {
-    const out = await esbuild.build({
+    return await esbuild.build({
       entryPoints: [abs],
       absWorkingDir: path.dirname(abs),
       bundle: true,
@@ -85,7 +99,6 @@ export async function bundleModule(abs: string, kind: ModuleKind = CONFIG_MODULE
       },
       plugins: [resolvePackages, ownLocation],
     });
-    return out.outputFiles[0]!.text;
   } catch (err) {
     const first = (err as { errors?: esbuild.Message[] })?.errors?.[0];
     if (first) throw kind.error(abs, `cannot be compiled: ${formatMessage(first, abs)}`, fixFor(first, kind));
@@ -143,10 +156,7 @@ const resolvePackages: esbuild.Plugin = {
 
 /** "line 3:14: <text>" in the file itself, "<path>:3:14: <text>" in a file it imports. */
 function formatMessage(m: esbuild.Message, abs: string): string {
-  const loc = m.location;
-  if (!loc) return m.text;
-  const file = path.resolve(path.dirname(abs), loc.file);
-  return `${file === abs ? 'line ' : `${file}:`}${loc.line}:${loc.column + 1}: ${m.text}`;
+  return m.location ? `${where(m.location, abs, path.dirname(abs))}: ${m.text}` : m.text;
 }
 
 function fixFor(m: esbuild.Message, kind: ModuleKind): string {

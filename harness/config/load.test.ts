@@ -145,6 +145,25 @@ describe('a config that cannot be loaded is refused with the file, the cause and
       /relative to the file that imports it/,
     ],
     [
+      'a section given twice: the later would replace the earlier',
+      { 'c.ts': `export default {\n  ${BODY},\n  steps: { holdS: 5 },\n};\n` },
+      'c.ts',
+      'config-invalid',
+      /is refused: line 3:3: Duplicate key "steps" in object literal \(the first at line 2:\d+\); only the last one counts$/,
+      /^remove one of the two$/,
+    ],
+    [
+      'a JSON key given twice',
+      {
+        'c.json':
+          '{\n  "target": { "url": "http://127.0.0.1:8080/" },\n  "target": { "url": "http://127.0.0.1:8081/" }\n}\n',
+      },
+      'c.json',
+      'config-invalid',
+      /is refused: line 3:3: Duplicate key "target" in object literal \(the first at line 2:3\)/,
+      /^remove one of the two$/,
+    ],
+    [
       'code that throws',
       { 'c.ts': "throw new Error('boom');\nexport default {};" },
       'c.ts',

@@ -116,6 +116,13 @@ describe('a scenario module that cannot be loaded is refused with the file, the 
       /fix the error at that line/,
     ],
     [
+      'a syntax error after non-ASCII text: its column as an editor counts it (UTF-16), not in bytes',
+      { 's.ts': "const s = 'é€😀'; let = ;\nexport default {};" },
+      's.ts',
+      /cannot be compiled: line 1:25: /,
+      /fix the error at that line/,
+    ],
+    [
       'a syntax error in an imported file',
       { 'h.ts': 'let = ;', 's.ts': "import './h';\nexport default {};" },
       's.ts',
@@ -184,6 +191,102 @@ describe('a scenario module that cannot be loaded is refused with the file, the 
   it('a directory', async () => {
     const dir = outside('a-directory');
     expect((await refusal(dir)).message).toMatch(/is a directory, not a file/);
+  });
+});
+
+describe('code that esbuild is sure does other than it says is refused, naming the line and the fix', () => {
+  const ENTRY = (k: string, w: number, url: string) => `  ${k}: { weight: ${w}, request: () => ({ url: '${url}' }) },`;
+  /** The user's report: `read` twice ran read 33%, write 67%. */
+  const REPEATED_READ = [
+    "import { defineScenario } from 'plateau';",
+    "export default defineScenario({ name: 'x', mix: {",
+    ENTRY('read', 70, '/a'),
+    ENTRY('write', 20, '/b'),
+    ENTRY('read', 10, '/c'),
+    '}});',
+    '',
+  ].join('\n');
+  const request = (body: string) => `export default { request() { ${body} return { url: '/' }; } };\n`;
+
+  it.each<[string, Record<string, string>, RegExp, string]>([
+    [
+      'a mix that names two entries alike',
+      { 's.ts': REPEATED_READ },
+      /^scenario module .*s\.ts is refused: line 5:3: Duplicate key "read" in object literal \(the first at line 3:3\); only the last one counts$/,
+      'give each entry of the mix a name of its own',
+    ],
+    [
+      'a mix kept in a variable of a helper, with non-ASCII names before the key',
+      {
+        'mix.ts': "export const mix = {\n  'lecture é': { weight: 1, request: () => ({ url: '/' }) }, a: 1, a: 2 };\n",
+        's.ts': "import { mix } from './mix';\nexport default { mix };\n",
+      },
+      /is refused: .*mix\.ts:2:68: Duplicate key "a" in object literal \(the first at line 2:62\)/,
+      'give each entry of the mix a name of its own',
+    ],
+    [
+      'a key given twice outside a mix (the headers of a request)',
+      { 's.ts': "export default { request: () => ({ url: '/', headers: { a: '1', a: '2' } }) };\n" },
+      /is refused: line 1:65: Duplicate key "a" in object literal \(the first at line 1:57\); only the last one counts$/,
+      'remove one of the two',
+    ],
+    [
+      'a case given twice',
+      { 's.ts': request('switch (1) { case 1: break; case 1: break; }') },
+      /line 1:58: This case clause will never be evaluated .*\(the first at line 1:43\)$/,
+      'remove the later case, or give it the value meant',
+    ],
+    [
+      'a comparison with NaN',
+      { 's.ts': request('if (Math.random() === NaN) return { url: "/nan" };') },
+      /line 1:48: Comparison with NaN using the "===" operator here is always false$/,
+      'test for NaN with Number.isNaN(x)',
+    ],
+    [
+      'a comparison with a new object',
+      { 's.ts': request('if (globalThis.x === []) return { url: "/x" };') },
+      /Comparison using the "===" operator here is always false$/,
+      "compare the object's contents (for an empty array: Array.isArray(x) && x.length === 0)",
+    ],
+    [
+      'a typeof that never is',
+      { 's.ts': request('if (typeof globalThis.x === "nul") return { url: "/x" };') },
+      /The "typeof" operator will never evaluate to "nul"$/,
+      'compare typeof with one of "string", "number", "bigint", "boolean", "symbol", "undefined", "object", "function"',
+    ],
+    [
+      'a class member given twice',
+      { 's.ts': `class K { a() { return '/1'; } a() { return '/2'; } }\n${request('new K();')}` },
+      /Duplicate member "a" in class body \(the first at line 1:11\); only the last one counts$/,
+      'remove or rename one of the two',
+    ],
+  ])('%s', async (name, files, message, hint) => {
+    const dir = folder(`refused-${name}`, files);
+    const err = await refusal(path.join(dir, 's.ts'));
+    expect(err.code).toBe('scenario-invalid');
+    expect(err.message).toMatch(message);
+    expect(err.hint).toBe(hint);
+  });
+
+  it('every problem at once, each with its fix', async () => {
+    const dir = folder('refused-two', {
+      's.ts': request("if (Math.random() === NaN) return { url: '/nan' }; const h = { a: 1, a: 2 };"),
+    });
+    const err = await loadScenario(path.join(dir, 's.ts')).catch((e: unknown) => e as PlateauError);
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message.split('\n')).toEqual([
+      expect.stringMatching(/^scenario module .*s\.ts is refused, 2 problems:$/),
+      expect.stringMatching(/^ {2}- line 1:48: Comparison with NaN .*: test for NaN with Number\.isNaN\(x\)$/),
+      expect.stringMatching(/^ {2}- line 1:\d+: Duplicate key "a" .*only the last one counts: remove one of the two$/),
+    ]);
+    expect((err as PlateauError).hint).toBe('fix each of them at its line');
+  });
+
+  it("esbuild's other warnings (a guess, a comparison with -0) load as before", async () => {
+    const dir = folder('warned-not-refused', {
+      's.ts': request('const x = Math.random(); if (x === -0 || !x in {}) return { url: "/z" };'),
+    });
+    expect(typeof (await loadScenario(path.join(dir, 's.ts'))).request).toBe('function');
   });
 });
 

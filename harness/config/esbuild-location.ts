@@ -1,0 +1,28 @@
+/** Where an esbuild message points, as plateau's messages name it and as an editor counts it. */
+import path from 'node:path';
+import type * as esbuild from 'esbuild';
+
+/**
+ * "line 3:14" in the file `abs` itself, "<path>:3:14" in a file it imports (`loc.file` is relative
+ * to the build's `workingDir`); the column counts characters from 1.
+ */
+export function where(loc: esbuild.Location, abs: string, workingDir: string): string {
+  const file = path.resolve(workingDir, loc.file);
+  return `${file === abs ? 'line ' : `${file}:`}${loc.line}:${charColumn(loc) + 1}`;
+}
+
+/** The 0-based column in UTF-16 units, as editors and JavaScript count: esbuild's counts UTF-8 bytes. */
+export function charColumn(loc: esbuild.Location): number {
+  return Buffer.from(loc.lineText, 'utf8').subarray(0, loc.column).toString('utf8').length;
+}
+
+/** The UTF-16 index in `src` of a 1-based line's 0-based character column. */
+export function offsetOf(src: string, line: number, column: number): number {
+  const breaks = /\r\n|[\n\r\u2028\u2029]/g;
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    if (!breaks.exec(src)) break;
+    start = breaks.lastIndex;
+  }
+  return start + column;
+}
