@@ -498,7 +498,7 @@ describe('a scenario whose source repeats a key is refused before any load, by p
       const r = await cliInProcess([command, '--target', `${server.url}/`, '--scenario', scenario, ...steps, ...extra]);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(
-        `scenario module ${scenario} is refused: line 5:3: Duplicate key "read" in object literal (the first at line 3:3); only the last one counts\n  fix: give each entry of the mix a name of its own\n`,
+        `scenario module ${scenario} is refused: line 5:3: Duplicate key "read" in object literal (the first at line 3:3); only the last one counts\n  fix: remove or rename one of the two (a mix needs a name of its own for each entry)\n`,
       );
       expect(r.stdout).not.toMatch(/mix: read/);
       expect(requests).toBe(0);

@@ -15,14 +15,3 @@ export function where(loc: esbuild.Location, abs: string, workingDir: string): s
 export function charColumn(loc: esbuild.Location): number {
   return Buffer.from(loc.lineText, 'utf8').subarray(0, loc.column).toString('utf8').length;
 }
-
-/** The UTF-16 index in `src` of a 1-based line's 0-based character column. */
-export function offsetOf(src: string, line: number, column: number): number {
-  const breaks = /\r\n|[\n\r\u2028\u2029]/g;
-  let start = 0;
-  for (let n = 1; n < line; n++) {
-    if (!breaks.exec(src)) break;
-    start = breaks.lastIndex;
-  }
-  return start + column;
-}

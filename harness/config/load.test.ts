@@ -150,7 +150,7 @@ describe('a config that cannot be loaded is refused with the file, the cause and
       'c.ts',
       'config-invalid',
       /is refused: line 3:3: Duplicate key "steps" in object literal \(the first at line 2:\d+\); only the last one counts$/,
-      /^remove one of the two$/,
+      /^remove or rename one of the two/,
     ],
     [
       'a JSON key given twice',
@@ -161,7 +161,7 @@ describe('a config that cannot be loaded is refused with the file, the cause and
       'c.json',
       'config-invalid',
       /is refused: line 3:3: Duplicate key "target" in object literal \(the first at line 2:3\)/,
-      /^remove one of the two$/,
+      /^remove or rename one of the two/,
     ],
     [
       'code that throws',

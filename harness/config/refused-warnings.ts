@@ -11,16 +11,17 @@
  * a difference only to code that must tell -0 from 0, and refusing it would refuse code that means
  * `=== 0`. To see every warning: `npx esbuild <file> --log-limit=0 >/dev/null`.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
 import type { PlateauError } from '../errors.ts';
-import { objectNameAt } from './object-name.ts';
-import { charColumn, offsetOf, where } from './esbuild-location.ts';
+import { where } from './esbuild-location.ts';
 
 /** esbuild's id -> what follows its text in the refusal, and the fix. */
 const REFUSED: Readonly<Record<string, { effect?: string; fix: string }>> = {
-  'duplicate-object-key': { effect: 'only the last one counts', fix: 'remove one of the two' },
+  'duplicate-object-key': {
+    effect: 'only the last one counts',
+    fix: 'remove or rename one of the two (a mix needs a name of its own for each entry)',
+  },
   'duplicate-class-member': { effect: 'only the last one counts', fix: 'remove or rename one of the two' },
   'duplicate-case': { fix: 'remove the later case, or give it the value meant' },
   'equals-nan': { fix: 'test for NaN with Number.isNaN(x)' },
@@ -31,7 +32,6 @@ const REFUSED: Readonly<Record<string, { effect?: string; fix: string }>> = {
     fix: 'compare typeof with one of "string", "number", "bigint", "boolean", "symbol", "undefined", "object", "function"',
   },
 };
-const IN_A_MIX = 'give each entry of the mix a name of its own';
 
 /** What a refusal is raised as: the kind's error for "<kind> <abs> <cause>" with its fix. */
 export type RefusalError = (abs: string, cause: string, fix: string) => PlateauError;
@@ -64,17 +64,5 @@ function problemOf(w: esbuild.Message, abs: string, workingDir: string): { text:
   const beside = w.location ? path.resolve(workingDir, w.location.file) : abs;
   const firstAt = first ? ` (the first at ${where(first, beside, workingDir)})` : '';
   const text = `${at}${w.text}${firstAt}${rule.effect ? `; ${rule.effect}` : ''}`;
-  const fix = w.id === 'duplicate-object-key' && w.location && inAMix(w.location, workingDir) ? IN_A_MIX : rule.fix;
-  return { text, fix };
-}
-
-/** The repeated key is an entry of an object written as `mix: {` or `mix = {`. */
-function inAMix(loc: esbuild.Location, workingDir: string): boolean {
-  let src: string;
-  try {
-    src = fs.readFileSync(path.resolve(workingDir, loc.file), 'utf8');
-  } catch {
-    return false;
-  }
-  return objectNameAt(src, offsetOf(src, loc.line, charColumn(loc))) === 'mix';
+  return { text, fix: rule.fix };
 }

@@ -213,7 +213,7 @@ describe('code that esbuild is sure does other than it says is refused, naming t
       'a mix that names two entries alike',
       { 's.ts': REPEATED_READ },
       /^scenario module .*s\.ts is refused: line 5:3: Duplicate key "read" in object literal \(the first at line 3:3\); only the last one counts$/,
-      'give each entry of the mix a name of its own',
+      'remove or rename one of the two (a mix needs a name of its own for each entry)',
     ],
     [
       'a mix kept in a variable of a helper, with non-ASCII names before the key',
@@ -222,13 +222,13 @@ describe('code that esbuild is sure does other than it says is refused, naming t
         's.ts': "import { mix } from './mix';\nexport default { mix };\n",
       },
       /is refused: .*mix\.ts:2:68: Duplicate key "a" in object literal \(the first at line 2:62\)/,
-      'give each entry of the mix a name of its own',
+      'remove or rename one of the two (a mix needs a name of its own for each entry)',
     ],
     [
       'a key given twice outside a mix (the headers of a request)',
       { 's.ts': "export default { request: () => ({ url: '/', headers: { a: '1', a: '2' } }) };\n" },
       /is refused: line 1:65: Duplicate key "a" in object literal \(the first at line 1:57\); only the last one counts$/,
-      'remove one of the two',
+      'remove or rename one of the two (a mix needs a name of its own for each entry)',
     ],
     [
       'a case given twice',
@@ -277,7 +277,9 @@ describe('code that esbuild is sure does other than it says is refused, naming t
     expect((err as PlateauError).message.split('\n')).toEqual([
       expect.stringMatching(/^scenario module .*s\.ts is refused, 2 problems:$/),
       expect.stringMatching(/^ {2}- line 1:48: Comparison with NaN .*: test for NaN with Number\.isNaN\(x\)$/),
-      expect.stringMatching(/^ {2}- line 1:\d+: Duplicate key "a" .*only the last one counts: remove one of the two$/),
+      expect.stringMatching(
+        /^ {2}- line 1:\d+: Duplicate key "a" .*only the last one counts: remove or rename one of the two \(a mix needs a name of its own for each entry\)$/,
+      ),
     ]);
     expect((err as PlateauError).hint).toBe('fix each of them at its line');
   });
