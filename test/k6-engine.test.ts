@@ -451,6 +451,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
       config,
       plan,
       runId: 'k6-leg',
+      idKey: 'k6-leg',
       // the native engine's view of the scenario: k6 builds its own requests from the bundle
       arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
       env,
@@ -544,6 +545,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
           maxVUs: 1,
           scenarioPath: null,
           runId: 'k6-threads-control',
+          idKey: 'k6-threads-control',
           maxBodyBytes: 65_536,
         },
         process.env,
