@@ -54,7 +54,7 @@ export interface EngineInput {
   config: PlateauConfig;
   plan: Plan;
   runId: string;
-  /** The key of the ids the run sends (environment.ts runIds): the worker threads' contexts build ids from it. */
+  /** The key of the ids the run sends (environment.ts runIds): the worker threads' and k6's contexts build ids from it. */
   idKey: string;
   /** The scenario as the native engine runs it (arrivals.keepHeaders: the socket client keeps headers only then). */
   arrivals: Arrivals;
@@ -85,6 +85,7 @@ const ENGINES: Record<
         plan: o.plan,
         scenario: o.scenario,
         runId: o.runId,
+        idKey: o.idKey,
         env: o.env,
         store: o.store,
         note: o.note,
