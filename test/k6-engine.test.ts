@@ -50,6 +50,7 @@ async function demoScript(): Promise<string> {
     options: k6Options(buildPlan(config, null), 2),
     runtime: {
       runId: 'snapshot-run',
+      idKey: 'snapshot-run',
       idPrefix: 'ord-',
       origin: 'http://127.0.0.1:8080',
       seqOffset: 0,
@@ -150,6 +151,7 @@ describe('the generated k6 script', () => {
         options: k6Options({ segments: [], vus: { preAllocatedVUs: 1, maxVUs: 1, reason: '' } }, 1),
         runtime: {
           runId: 'r',
+          idKey: 'r',
           idPrefix: '',
           origin: 'http://x',
           seqOffset: 0,
@@ -376,7 +378,11 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(meta.stages.find((s) => s.name === 'warmup')?.status).toBe('skipped');
     const console = fs.readFileSync(path.join(r.dir, 'k6/leg-0/console.log'), 'utf8');
     expect(console).toMatch(/SIGINT after \d+ lines/);
-    expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8')).toContain('ramping-arrival-rate');
+    const script = fs.readFileSync(path.join(r.dir, 'k6/leg-0/script.js'), 'utf8');
+    expect(script).toContain('ramping-arrival-rate');
+    // the given run id's ids are the run's own: its id key, recorded in run.json, is the script's
+    expect(meta.idKey).toMatch(/^live-k6-[0-9a-z]{10}$/);
+    expect(script).toContain(`"idKey": "${meta.idKey}"`);
     // k6's own files were scrubbed once it exited: the token replaced where k6 wrote it, and in no file of the run
     expect(console).toContain('denied for [redacted]');
     expect(fs.readFileSync(path.join(r.dir, 'k6/leg-0/out.json'), 'utf8')).toContain('"echo":"[redacted]"');
@@ -401,6 +407,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
         plan: buildPlan(config, null),
         scenario: defaultScenario(config.target.url),
         runId: 'k6-host',
+        idKey: 'k6-host',
         dir: path.join(runsDir, 'k6-host'),
         phase: 'steps',
         seqOffset: 0,
@@ -451,6 +458,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
       config,
       plan,
       runId: 'k6-leg',
+      idKey: 'k6-leg',
       // the native engine's view of the scenario: k6 builds its own requests from the bundle
       arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
       env,
@@ -495,6 +503,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
       plan,
       scenario: defaultScenario(config.target.url),
       runId: 'k6-lcd',
+      idKey: 'k6-lcd',
       dir: path.join(runsDir, 'k6-lcd'),
       seqOffset: 0,
     });
@@ -544,6 +553,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
           maxVUs: 1,
           scenarioPath: null,
           runId: 'k6-threads-control',
+          idKey: 'k6-threads-control',
           maxBodyBytes: 65_536,
         },
         process.env,

@@ -342,6 +342,9 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     const meta = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8'));
     expect(meta.status).toBe('interrupted');
     expect(meta.engine).toBe('k6-operator');
+    // the runners' ids are the run's own, whatever its given run id: the key the script holds is recorded
+    expect(meta.idKey).toMatch(new RegExp(`^${p.runId}-[0-9a-z]{10}$`));
+    expect(p.script.text).toContain(`"idKey": "${meta.idKey}"`);
     expect(meta.environment).toMatchObject({
       k8sTestRun: `load/${p.manifests.name}`,
       k8sParallelism: '4',

@@ -13,6 +13,7 @@ import { renderPlateauTable } from '../reports/table.ts';
 import { sampleArrivals } from '../harness/pipeline/sample-arrivals.ts';
 import { scenarioRequests } from '../harness/scenario/requests.ts';
 import { PlateauError } from '../harness/errors.ts';
+import { loadRun } from '../harness/store/run-store.ts';
 
 const KEY = 'stage-test-key-' + process.pid;
 const env = { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY };
@@ -57,10 +58,12 @@ describe('preflight', () => {
       env,
     });
     expect(r.exitCode).toBe(3);
-    // the longest is the sample arrival's own id (p0- after the prefix), longer than this short plan's
+    // the longest is the sample arrival's own id (p0- after the prefix), longer than this short plan's,
+    // with the suffix of the given run id's key (11 characters: environment.ts runIds)
     expect(r.error?.message).toMatch(
-      /generated ids reach 52 characters \("tenant-0042-customer-order-reference-x-p0-long-ids-0"\); .* allows 50/,
+      /generated ids reach 63 characters \("tenant-0042-customer-order-reference-x-p0-long-ids-[0-9a-z]{10}-0"\); .* allows 50/,
     );
+    expect(r.error?.message).toContain(`-p0-${loadRun(r.dir).meta.idKey}-0"`);
     expect(demo.stats().writes).toBe(0);
     const pre = r.result.stages.find((s) => s.name === 'preflight')!;
     expect(pre.status).toBe('fail');
@@ -72,11 +75,11 @@ describe('preflight', () => {
       capacityPerSec: number | null;
     };
     expect(summary).toMatchObject({ stopReason: 'preflight-failed', capacityPerSec: null });
-    expect(summary.stopDetail).toMatch(/^generated ids reach 52 characters/);
-    expect(renderPlateauTable(r.result)).toMatch(/^stop {6}preflight failed: generated ids reach 52 characters/m);
+    expect(summary.stopDetail).toMatch(/^generated ids reach 63 characters/);
+    expect(renderPlateauTable(r.result)).toMatch(/^stop {6}preflight failed: generated ids reach 63 characters/m);
     expect(renderPlateauTable(r.result)).toMatch(/^capacity {2}not established: preflight failed/m);
     expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
-      '**Stop reason: preflight-failed**: generated ids reach 52 characters',
+      '**Stop reason: preflight-failed**: generated ids reach 63 characters',
     );
   });
 

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load.ts';
 import { buildPlan } from '../../analysis/plan.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { defaultScenario } from '../scenario/default.ts';
-import { newRunId } from '../environment.ts';
+import { runIds } from '../environment.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { writeK6Script, k6Args } from '../k6/engine/process.ts';
@@ -51,7 +51,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   // the whole plan: k6 itself gives an --execution-segment its share of every rate
   const plan = buildPlan(config, null);
   if (config.scenario) checkData(config.scenario, scenario, plan);
-  const runId = config.output.runId ?? newRunId();
+  const { runId, idKey } = runIds(config.output.runId);
   const file = path.resolve(a['out-file'] as string);
   let dir: string;
   try {
@@ -66,7 +66,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
     );
   }
   try {
-    const written = await writeK6Script({ config, plan, scenario, runId, dir, seqOffset: 0 });
+    const written = await writeK6Script({ config, plan, scenario, runId, idKey, dir, seqOffset: 0 });
     fs.renameSync(written, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

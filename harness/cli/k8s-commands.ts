@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import { loadConfig } from '../config/load.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { defaultScenario } from '../scenario/default.ts';
-import { newRunId } from '../environment.ts';
+import { runIds } from '../environment.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { buildManifests, checkParallelism, type Manifests } from '../k8s/manifest.ts';
 import { k8sScript, usageOf, type Prepared } from '../k8s/script.ts';
@@ -24,8 +24,8 @@ export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
   }
   const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a, command), out: undefined });
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
-  const runId = config.output.runId ?? newRunId();
-  const script = await k8sScript(config, scenario, runId, n);
+  const { runId, idKey } = runIds(config.output.runId);
+  const script = await k8sScript(config, scenario, { runId, idKey }, n);
   const secrets = scenario.secrets ?? [];
   if (secrets.length > 0 && !a.secret)
     throw new PlateauError(
@@ -48,7 +48,7 @@ export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
   } catch (err) {
     usageOf(err);
   }
-  return { manifests, script, runId, config };
+  return { manifests, script, runId, idKey, config };
 }
 
 /** Writes configmap.json and testrun.json (kubectl apply -f reads JSON as it reads YAML); returns their paths. */

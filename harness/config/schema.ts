@@ -178,7 +178,12 @@ export const configSchema = z.strictObject({
           const why = runIdProblem(id);
           if (why !== undefined) ctx.addIssue({ code: 'custom', message: why });
         })
-        .meta(about('name of the run directory; default generated from the time', 'checkout-2024-06-01'))
+        .meta(
+          about(
+            "name of the run directory; default generated from the time and a random part. ctx.uniqueId's ids add a suffix of the run's own to a given one, so two runs given one id share no id",
+            'checkout-2024-06-01',
+          ),
+        )
         .optional(),
     })
     .describe('where runs are written')

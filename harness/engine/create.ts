@@ -54,6 +54,8 @@ export interface EngineInput {
   config: PlateauConfig;
   plan: Plan;
   runId: string;
+  /** The key of the ids the run sends (environment.ts runIds): the worker threads' and k6's contexts build ids from it. */
+  idKey: string;
   /** The scenario as the native engine runs it (arrivals.keepHeaders: the socket client keeps headers only then). */
   arrivals: Arrivals;
   env: NodeJS.ProcessEnv;
@@ -83,6 +85,7 @@ const ENGINES: Record<
         plan: o.plan,
         scenario: o.scenario,
         runId: o.runId,
+        idKey: o.idKey,
         env: o.env,
         store: o.store,
         note: o.note,
@@ -113,6 +116,7 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
       maxVUs: plan.vus.maxVUs,
       scenarioPath: config.scenario ? path.resolve(config.scenario) : null,
       runId: o.runId,
+      idKey: o.idKey,
       maxBodyBytes: config.http.maxBodyBytes,
       transactionTimeoutMs: config.http.transactionTimeoutMs,
     },

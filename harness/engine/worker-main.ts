@@ -26,6 +26,7 @@ const maxShare = (total: number) => Math.max(1, share(total));
 
 const pool = new VuPool(init.origin, init.http, share(init.preAllocatedVUs), maxShare(maxVUs));
 const { arrivals } = await scenarioRequests(init.scenarioPath, init.targetUrl, init.runId, {
+  idKey: init.idKey,
   maxBodyBytes: init.maxBodyBytes,
   transactionTimeoutMs: init.transactionTimeoutMs,
 });

@@ -14,6 +14,8 @@ export interface WorkerInit {
   /** Absolute path of the scenario module; null for the default GET on the target. */
   scenarioPath: string | null;
   runId: string;
+  /** The key of the run's ids (environment.ts runIds). */
+  idKey: string;
   /** http.maxBodyBytes: the most of a body a check or transaction sees. */
   maxBodyBytes: number;
   /** http.transactionTimeoutMs: a transaction not ended by then fails its arrival (default 30 s). */

@@ -71,7 +71,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   const env = o.env ?? process.env;
   const b = { ...DEFAULT_BOUNDS, ...o.bounds };
   const say = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const { manifests: m, runId, config, script } = o.prepared;
+  const { manifests: m, runId, idKey, config, script } = o.prepared;
   const n = o.parallelism;
   const k = kubectl(findKubectl(env), env);
   const context = await currentContext(k);
@@ -81,6 +81,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   const store = RunStore.create(o.outDir, {
     schemaVersion: 2,
     runId,
+    idKey,
     status: 'running',
     startedAt: new Date().toISOString(),
     finishedAt: null,

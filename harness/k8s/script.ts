@@ -7,6 +7,7 @@
 import type { PlateauConfig } from '../config/schema.ts';
 import { buildPlan, type Plan } from '../../analysis/plan.ts';
 import type { Scenario } from '../scenario/types.ts';
+import type { RunIds } from '../environment.ts';
 import { trafficOf, trafficSummary } from '../scenario/traffic.ts';
 import { rateUnitOf } from '../../analysis/format.ts';
 import type { TrafficRecord } from '../../analysis/types.ts';
@@ -21,6 +22,8 @@ export interface Prepared {
   manifests: Manifests;
   script: K8sScript;
   runId: string;
+  /** The key of the ids the runners send (environment.ts runIds). */
+  idKey: string;
   config: PlateauConfig;
 }
 
@@ -40,12 +43,7 @@ export function usageOf(err: unknown): never {
   throw err;
 }
 
-export async function k8sScript(
-  config: PlateauConfig,
-  scenario: Scenario,
-  runId: string,
-  n: number,
-): Promise<K8sScript> {
+export async function k8sScript(config: PlateauConfig, scenario: Scenario, ids: RunIds, n: number): Promise<K8sScript> {
   if (config.k6.executionSegment || config.k6.executionSegmentSequence)
     throw new PlateauError(
       `k8s: the config sets k6.executionSegment${config.k6.executionSegmentSequence ? 'Sequence' : ''}, but k6-operator gives each runner its segment itself`,
@@ -74,7 +72,8 @@ export async function k8sScript(
     targetUrl: config.target.url,
     options: k6Options({ ...plan, vus }, config.gracefulStopS),
     runtime: {
-      runId,
+      runId: ids.runId,
+      idKey: ids.idKey,
       idPrefix: scenario.ids?.prefix ?? '',
       origin: new URL(config.target.url).origin,
       seqOffset: 0,

@@ -14,6 +14,8 @@ import type { ServerReader } from '../metrics/prober.ts';
 
 export interface RunContext {
   runId: string;
+  /** The key of the ids the run sends (environment.ts runIds). */
+  idKey: string;
   config: PlateauConfig;
   plan: Plan;
   scenario: Scenario;

@@ -27,7 +27,8 @@ export interface PreflightInput {
   config: PlateauConfig;
   scenario: Scenario;
   requests: ScenarioRequests;
-  runId: string;
+  /** The key of the run's ids (environment.ts runIds): a given run id's suffix makes its ids longer. */
+  idKey: string;
   /** The highest sequence number the plan can reach (warmup + steps). */
   maxSeq: number;
   /** The rows a unique data source must have: the plan's arrivals and a rerun of every step. */
@@ -74,22 +75,25 @@ function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): 
 }
 
 /**
- * The longest id is the one of the largest sequence number the plan reaches, or a sample
+ * The longest id of a run: the one of the largest sequence number the plan reaches, or a sample
  * arrival's: preflight's samples carry ids of their own (`p<entry>-` after the prefix, context.ts),
  * longer than a short plan's, and a target that refuses them would fail preflight with its own
  * error (a 500 of an overflowing column) instead of this one.
  */
+export function longestId(prefix: string, idKey: string, maxSeq: number, entries: number): string {
+  const load = formatId('seq', prefix, idKey, maxSeq);
+  const sample = formatId('seq', `${prefix}p${Math.max(0, entries - 1)}-`, idKey, 0);
+  return sample.length > load.length ? sample : load;
+}
+
 function checkIdLength(p: PreflightInput, evidence: string[]): void {
   const max = p.scenario.ids?.maxLength;
   if (!max) return;
-  const prefix = p.scenario.ids?.prefix ?? '';
-  const load = formatId('seq', prefix, p.runId, p.maxSeq);
-  const sample = formatId('seq', `${prefix}p${Math.max(0, p.requests.traffic.entries.length - 1)}-`, p.runId, 0);
-  const longest = sample.length > load.length ? sample : load;
+  const longest = longestId(p.scenario.ids?.prefix ?? '', p.idKey, p.maxSeq, p.requests.traffic.entries.length);
   if (longest.length > max) {
     throw new PlateauError(
       `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
-      'shorten ids.prefix or the run id (--run-id), or raise ids.maxLength if the column is wider',
+      'shorten ids.prefix or the run id (--run-id: one given gets 11 characters more in the ids, so that they are its own), or raise ids.maxLength if the column is wider',
       'id-too-long',
       EXIT.preflight,
     );

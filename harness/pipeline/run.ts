@@ -20,7 +20,7 @@ import { RunStore, redact, storedPlan } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
-import { environment, newRunId } from '../environment.ts';
+import { environment, runIds } from '../environment.ts';
 import { writeReports } from '../report.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { RunContext } from './context.ts';
@@ -54,12 +54,12 @@ export interface RunOutput {
 export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
-  const runId = config.output.runId ?? newRunId();
+  const { runId, idKey } = runIds(config.output.runId);
   const requests = await scenarioRequests(
     config.scenario ? path.resolve(config.scenario) : null,
     config.target.url,
     runId,
-    { env, maxBodyBytes: config.http.maxBodyBytes, transactionTimeoutMs: config.http.transactionTimeoutMs },
+    { env, idKey, maxBodyBytes: config.http.maxBodyBytes, transactionTimeoutMs: config.http.transactionTimeoutMs },
   );
   const { scenario } = requests;
   const scrub = secretScrubber(scenario.secrets ?? [], env);
@@ -71,6 +71,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     {
       schemaVersion: 2,
       runId,
+      idKey,
       status: 'running',
       startedAt: new Date().toISOString(),
       finishedAt: null,
@@ -96,6 +97,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   );
   const ctx: RunContext = {
     runId,
+    idKey,
     config,
     plan: plan0,
     scenario,
@@ -163,7 +165,7 @@ async function stages(
         config,
         scenario: ctx.scenario,
         requests: ctx.requests,
-        runId: ctx.runId,
+        idKey: ctx.idKey,
         maxSeq,
         maxRows: maxArrivalsWithReruns(config, ctx.plan),
         maxVUs: ctx.plan.vus.maxVUs,
@@ -189,6 +191,7 @@ async function stages(
     config,
     plan: ctx.plan,
     runId: ctx.runId,
+    idKey: ctx.idKey,
     arrivals: ctx.requests.arrivals,
     env,
     scenario: ctx.scenario,

@@ -68,3 +68,35 @@ describe("ctx.row in preflight's sample arrivals", () => {
     expect(sample.row('accounts').nmae).toBeUndefined();
   });
 });
+
+describe('ctx.uniqueId', () => {
+  const ids = (runId: string, idKey: string | undefined, sample?: number) => {
+    const f = contextFactory(runId, 'p1-', {}, { idKey, sample });
+    return [0, 2, 7_919].map((seq) => f(seq).uniqueId());
+  };
+
+  it("builds 'seq' ids from the run's id key, not its run id: two runs given run id r2 send disjoint ids", () => {
+    const a = ids('r2', 'r2-t5a3kx0q7c');
+    const b = ids('r2', 'r2-t5a3kx9zzz');
+    expect(a).toEqual(['p1-r2-t5a3kx0q7c-0', 'p1-r2-t5a3kx0q7c-2', 'p1-r2-t5a3kx0q7c-7919']);
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
+    // preflight's sample arrivals too (their p<n>- after the prefix)
+    expect(ids('r2', 'r2-t5a3kx0q7c', 0)[0]).toBe('p1-p0-r2-t5a3kx0q7c-0');
+    // ctx.runId stays the run id
+    expect(contextFactory('r2', '', {}, { idKey: 'r2-t5a3kx0q7c' })(1).runId).toBe('r2');
+  });
+
+  it('a generated run id is its own key: its ids keep their shape, prefix, run id, seq', () => {
+    const runId = '20261129-172233-a1f3';
+    expect(ids(runId, runId)).toEqual([`p1-${runId}-0`, `p1-${runId}-2`, `p1-${runId}-7919`]);
+    // and by default (no key given), as a generated run id's
+    expect(ids(runId, undefined)).toEqual(ids(runId, runId));
+  });
+
+  it("returns the same id for every call of one arrival; 'uuidv4' and 'uuidv7' are fresh each call", () => {
+    const ctx = contextFactory('r2', '', {}, { idKey: 'r2-k' })(5);
+    expect(ctx.uniqueId()).toBe(ctx.uniqueId('seq'));
+    expect(ctx.uniqueId('uuidv4')).not.toBe(ctx.uniqueId('uuidv4'));
+    expect(ctx.uniqueId('uuidv7')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

@@ -27,6 +27,8 @@ export interface LoadedSource {
 }
 
 export interface ContextOptions {
+  /** The key of the run's ids (environment.ts runIds); the run id by default, as for a generated one. */
+  idKey?: string;
   data?: Record<string, LoadedSource>;
   /** Think time: the run's clock (simulated in tests). */
   sleep?: (ms: number) => Promise<void>;
@@ -85,6 +87,7 @@ export function contextFactory(
   };
   const shared: Shared = {
     runId,
+    idKey: opts.idKey ?? runId,
     idPrefix: opts.sample === undefined ? idPrefix : `${idPrefix}p${opts.sample}-`,
     keyOf,
     env: Object.freeze({ ...env }),
@@ -102,6 +105,7 @@ export function contextFactory(
 
 interface Shared {
   runId: string;
+  idKey: string;
   idPrefix: string;
   keyOf(name: string): Buffer;
   env: Readonly<Record<string, string | undefined>>;
@@ -173,7 +177,7 @@ class Context implements ScenarioContext {
   get uniqueId(): (format?: IdFormat) => string {
     const s = this.#s;
     const seq = this.seq;
-    return (format: IdFormat = 'seq') => formatId(format, s.idPrefix, s.runId, seq);
+    return (format: IdFormat = 'seq') => formatId(format, s.idPrefix, s.idKey, seq);
   }
   get pick(): (keySpace?: number) => number {
     const seq = this.seq;
@@ -193,11 +197,11 @@ class Context implements ScenarioContext {
   }
 }
 
-/** The id a sequence number gets; also used by preflight to find the longest id of a run. */
-export function formatId(format: IdFormat, prefix: string, runId: string, seq: number): string {
+/** The id a sequence number gets (idKey: the run's, environment.ts runIds); also used by preflight to find the longest id of a run. */
+export function formatId(format: IdFormat, prefix: string, idKey: string, seq: number): string {
   if (format === 'uuidv4') return randomUUID();
   if (format === 'uuidv7') return uuidv7();
-  return `${prefix}${runId}-${seq}`;
+  return `${prefix}${idKey}-${seq}`;
 }
 
 /** RFC 9562 UUIDv7: 48-bit Unix ms timestamp, version 7, variant 10, random rest. */

@@ -312,6 +312,7 @@ describe('engine workers load a scenario kept outside the repository', () => {
         maxVUs: 200,
         scenarioPath: path.join(dir, 'scenario.ts'),
         runId: 'outside-workers',
+        idKey: 'outside-workers',
         maxBodyBytes: 65536,
       },
       process.env,

@@ -77,6 +77,8 @@ export interface ScenarioRequests {
 
 export interface ScenarioOptions {
   env?: NodeJS.ProcessEnv;
+  /** The key of the run's ids (environment.ts runIds); the run id by default, as for a generated one. */
+  idKey?: string;
   /** http.maxBodyBytes: the most of a body a check or transaction sees. */
   maxBodyBytes?: number;
   /** http.transactionTimeoutMs (default DEFAULT_TRANSACTION_TIMEOUT_MS). */
@@ -106,6 +108,7 @@ export async function scenarioRequests(
   const readerSeq = order ? readerSeqFunctions(data, order, names) : undefined;
   const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, {
+      idKey: o.idKey,
       data,
       sleep: o.sleep,
       sample,

@@ -80,13 +80,14 @@ export type Row = Record<string, any>;
 export type IdFormat = 'seq' | 'uuidv4' | 'uuidv7';
 
 export interface ScenarioContext {
-  /** Fresh for every run: ids built from it never collide with an earlier run's. */
+  /** The run's id: generated (time and a random part), or the one given (--run-id, output.runId), which another run may share. */
   readonly runId: string;
   /** Global iteration number, 1-based, unique across workers. */
   readonly seq: number;
   /**
-   * `${ids.prefix}${runId}-${seq}` by default: one per arrival, every call in it returns the same
-   * (add a suffix for a second object); 'uuidv4' and 'uuidv7' give a fresh UUID each call.
+   * `${ids.prefix}${idKey}-${seq}` by default, idKey the run's own (a generated run id, or a given one
+   * and a suffix no other run has): one per arrival, every call in it returns the same (add a
+   * suffix for a second object); 'uuidv4' and 'uuidv7' give a fresh UUID each call.
    */
   uniqueId(format?: IdFormat): string;
   /** A business object index in [0, keySpace): spreads load over many rows (default 100,000). */

@@ -48,6 +48,12 @@ export function storedPlan(p: Plan): StoredPlan {
 export interface RunMeta {
   schemaVersion: 2;
   runId: string;
+  /**
+   * The key of the ids the run sent (ctx.uniqueId: `${ids.prefix}${idKey}-${seq}`): its run id when
+   * generated, a given one with a suffix of its own (environment.ts runIds). Absent where plateau
+   * sent nothing (an import, a merge) and in runs recorded before it.
+   */
+  idKey?: string;
   status: 'running' | 'complete' | 'interrupted' | 'failed';
   startedAt: string;
   finishedAt: string | null;

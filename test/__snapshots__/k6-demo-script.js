@@ -897,7 +897,7 @@ function contextOf(cfg, seq, rows) {
   return {
     runId: cfg.runId,
     seq,
-    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
+    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${cfg.idKey}-${seq}`,
     pick: (keySpace = 1e5) => spread(seq, keySpace),
     hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
     env: __ENV,
@@ -1413,6 +1413,7 @@ var options = {
 };
 var plateau_k6_entry_default = iteration(scenario_default, {
   "runId": "snapshot-run",
+  "idKey": "snapshot-run",
   "idPrefix": "ord-",
   "origin": "http://127.0.0.1:8080",
   "seqOffset": 0,

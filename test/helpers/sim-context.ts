@@ -90,6 +90,7 @@ export function simContext(o: SimContextOptions) {
   const lines: string[] = [];
   const ctx: RunContext = {
     runId: o.runId,
+    idKey: o.runId,
     config,
     plan,
     scenario: { request: () => ({ method: 'GET', url: '/orders' }) },

@@ -46,7 +46,14 @@ function scenarioFile(dirName: string, text: string): string {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-const RUNTIME: RuntimeInput = { runId: 'mix-run', idPrefix: 'o-', origin: ORIGIN, seqOffset: 0, timeoutMs: 2000 };
+const RUNTIME: RuntimeInput = {
+  runId: 'mix-run',
+  idKey: 'mix-run',
+  idPrefix: 'o-',
+  origin: ORIGIN,
+  seqOffset: 0,
+  timeoutMs: 2000,
+};
 
 /** Bundles, once per scenario and runtime in this file (a bundle is a pure function of both; each costs esbuild about half a second). */
 const bundles = new Map<string, Promise<string>>();
@@ -246,6 +253,19 @@ describe('the bundled mix, run with k6 faked', () => {
     const seqs = creates.map((r) => r.iteration + 4);
     expect(seqs.length).toBeGreaterThan(0);
     expect(creates.map((r) => JSON.parse(String(r.body)).account)).toEqual(seqs.map((seq) => ROWS[seq - 1].id));
+  });
+
+  it("builds ids from the run's id key, as the native engine: two runs given run id r2 send disjoint ids", async () => {
+    const sent = async (idKey: string) => {
+      const l = await loadWithFakeK6(await script(SCENARIO, { runId: 'r2', idKey }), shop);
+      await run(l, 10);
+      return l.fake.requests.filter((r) => r.method === 'POST' && r.body).map((r) => JSON.parse(String(r.body)).id);
+    };
+    const a = await sent('r2-t5a3kx0q7c');
+    const b = await sent('r2-t5a3kx9zzz');
+    expect(a.length).toBeGreaterThan(0);
+    for (const id of a) expect(id).toMatch(/^o-r2-t5a3kx0q7c-\d+$/);
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
   });
 
   it("an arrival's outcome is its failing request's kind, a check, or other; check failures carry the name", async () => {

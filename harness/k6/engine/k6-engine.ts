@@ -23,6 +23,8 @@ export interface K6EngineInput {
   plan: Pick<Plan, 'vus'>;
   scenario: Scenario;
   runId: string;
+  /** The key of the run's ids (environment.ts runIds): every leg's script builds ids from it. */
+  idKey: string;
   /** k6's environment: the one the preflight checked (secrets included). */
   env: NodeJS.ProcessEnv;
   /** Where the legs' files go (dir), where k6's version and exit are recorded (run.json), and the scrubber its files pass through. */
@@ -56,6 +58,7 @@ export class K6Engine implements LoadEngine {
       plan: { segments: leg.segments, vus },
       scenario: o.scenario,
       runId: o.runId,
+      idKey: o.idKey,
       dir,
       phase: leg.phase,
       seqOffset: leg.seqOffset,

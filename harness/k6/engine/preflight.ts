@@ -31,6 +31,7 @@ export async function withK6Preflight<T>(
     ),
     runtime: {
       runId: 'preflight',
+      idKey: 'preflight',
       idPrefix: '',
       origin: new URL(config.target.url).origin,
       seqOffset: 0,

@@ -52,6 +52,8 @@ export interface K6RunInput {
   plan: Pick<Plan, 'segments' | 'vus'>;
   scenario: Scenario;
   runId: string;
+  /** The key of the run's ids (environment.ts runIds), written into the script beside the run id. */
+  idKey: string;
   /** Where script.js, the output file, console.log and summary.json go. */
   dir: string;
   phase: string;
@@ -96,7 +98,7 @@ export function k6Args(config: PlateauConfig, files: { script: string; out: stri
 
 /** Writes the script for this run; returns its path. */
 export async function writeK6Script(
-  o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'>,
+  o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'idKey' | 'dir' | 'seqOffset'>,
 ): Promise<string> {
   const text = await bundleK6Script({
     scenarioPath: o.config.scenario ?? null,
@@ -104,6 +106,7 @@ export async function writeK6Script(
     options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),
     runtime: {
       runId: o.runId,
+      idKey: o.idKey,
       idPrefix: o.scenario.ids?.prefix ?? '',
       origin: new URL(o.config.target.url).origin,
       seqOffset: o.seqOffset,

@@ -20,6 +20,8 @@ export interface RuntimeData {
 
 export interface RuntimeConfig {
   runId: string;
+  /** The key of the run's ids (ctx.uniqueId: `${idPrefix}${idKey}-${seq}`; environment.ts runIds). */
+  idKey: string;
   idPrefix: string;
   /** Relative request URLs resolve against it; a request elsewhere is the scenario's bug. */
   origin: string;

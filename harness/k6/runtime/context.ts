@@ -65,7 +65,7 @@ function thinkTime(ms: number): Promise<void> {
 }
 
 export function contextOf(
-  cfg: Pick<RuntimeConfig, 'runId' | 'idPrefix'>,
+  cfg: Pick<RuntimeConfig, 'runId' | 'idKey' | 'idPrefix'>,
   seq: number,
   rows: RowSource,
 ): ScenarioContext {
@@ -73,7 +73,7 @@ export function contextOf(
     runId: cfg.runId,
     seq,
     uniqueId: (format: IdFormat = 'seq') =>
-      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.runId}-${seq}`,
+      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.idKey}-${seq}`,
     pick: (keySpace = 100_000) => spread(seq, keySpace),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,
