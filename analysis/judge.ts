@@ -30,7 +30,8 @@ import {
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
+import { poolReading } from './pool.ts';
+import { crossCheck, routeWindow, serverWindow } from './server.ts';
 import { capWindow } from './server-cap.ts';
 import { sustainedPerSec } from './verdicts.ts';
 import type {
