@@ -44,6 +44,16 @@ describe('serverWindow', () => {
     expect(w.meanMs).toBeCloseTo((10.08 / 1008) * 1000, 6);
     expect(w.poolPendingMax).toBe(3);
     expect(w.maxMs).toBeCloseTo(20, 6);
+    // the pool's figures rest on the three readings inside the window, the edges among them
+    expect(w.poolReadings).toBe(3);
+    expect(
+      serverWindow(
+        samples.map((s) => ({ ...s, poolActive: null })),
+        'steps',
+        10,
+        15,
+      )!.poolReadings,
+    ).toBeUndefined();
   });
 
   it('is null without a reading near both edges, or from another phase', () => {

@@ -88,10 +88,12 @@ export function serverWindow(
   };
 }
 
-/** The mean of the active gauge, kept only where the gauge was read (stored runs without it render as before). */
-function poolMean(inside: readonly ServerSample[]): Pick<ServerWindow, 'poolActiveMean'> {
+/** The mean of the active gauge and its readings, kept only where the gauge was read (stored runs without it render as before). */
+function poolMean(inside: readonly ServerSample[]): Pick<ServerWindow, 'poolActiveMean' | 'poolReadings'> {
   const mean = meanOf(inside.map((s) => s.poolActive));
-  return mean === null ? {} : { poolActiveMean: mean };
+  return mean === null
+    ? {}
+    : { poolActiveMean: mean, poolReadings: inside.filter((s) => s.poolActive !== null).length };
 }
 
 /**
