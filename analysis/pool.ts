@@ -18,11 +18,33 @@ export function requestOccupancy(w: ServerWindow): number | null {
   return (w.throughputPerSec * w.meanMs) / 1000;
 }
 
+/** Active on average at or above this share of the pool: at its limit (every connection busy at most readings). */
+export const AT_LIMIT_SHARE = 0.9;
+
 /**
- * What the pool gauges say: short of connections, or connections held by slow work. "Held" is
- * judged on the mean of the active gauge over the window's readings (at most load every
- * connection is busy at some instant; a pool that holds its connections is busy at most of them);
- * on the max only in runs recorded before the mean was kept.
+ * Active on average at or above this many times what the requests keep busy (requestOccupancy):
+ * the connections are held longer than the requests that use them last.
+ */
+export const HELD_FACTOR = 1.5;
+
+/**
+ * Every connection busy: the active gauge's mean over the window's readings at AT_LIMIT_SHARE of
+ * the pool or more (at moderate load every connection is busy at some instant; a pool at its limit
+ * is busy at most of them); its max only in runs recorded before the mean was kept.
+ */
+export function poolAtLimit(w: ServerWindow | null | undefined): boolean {
+  const busy = w?.poolActiveMean ?? w?.poolActiveMax ?? null;
+  return w != null && w.poolMax !== null && busy !== null && busy >= AT_LIMIT_SHARE * w.poolMax;
+}
+
+/**
+ * What the pool gauges say: short of connections (someone waited), at its limit, or not a
+ * constraint. At its limit with nobody waiting, the connections are "held by slow work" only on
+ * evidence: active on average at least HELD_FACTOR x what the requests keep busy by Little's law
+ * (they are held longer than the requests last: work outside them, another client of the pool, a
+ * leak). Below that the load itself keeps them busy (700 req/s x 5.65 ms is 4 connections'
+ * worth), and the reading says so; without the server's rate and mean, or the gauge's mean (runs
+ * recorded before it was kept), it names no cause.
  */
 export function poolReading(w: ServerWindow | null): string | null {
   if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
@@ -30,12 +52,15 @@ export function poolReading(w: ServerWindow | null): string | null {
   const read = sampledText(w);
   if ((w.poolPendingMax ?? 0) > 0)
     return `short of connections: up to ${w.poolPendingMax} ${w.poolPendingMax === 1 ? 'request' : 'requests'} waited for one (active up to ${w.poolActiveMax ?? '?'}${of}) ${read}`;
-  const busy = w.poolActiveMean === undefined ? w.poolActiveMax : w.poolActiveMean;
-  if (w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax)
-    return w.poolActiveMean === undefined
-      ? `connections held by slow work: active ${w.poolActiveMax}${of} ${read} with nobody waiting; the time goes upstream of the pool`
-      : `connections held by slow work: active ${fmtActive(busy)}${of} on average (up to ${w.poolActiveMax}) ${read} with nobody waiting; the time goes upstream of the pool`;
-  return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of} ${read}, nobody waiting${littleText(w)}`;
+  if (!poolAtLimit(w))
+    return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of} ${read}, nobody waiting${littleText(w)}`;
+  const mean = w.poolActiveMean ?? null;
+  if (mean === null) return `near its limit: active up to ${w.poolActiveMax}${of} ${read}, nobody waiting`;
+  const active = `active ${fmtActive(mean)}${of} on average (up to ${w.poolActiveMax}) ${read}`;
+  const l = requestOccupancy(w);
+  if (l === null) return `near its limit: ${active}, nobody waiting`;
+  if (mean < HELD_FACTOR * l) return `near its limit from the load: ${active}, nobody waiting${littleText(w)}`;
+  return `connections held by slow work: ${active} with nobody waiting, ${(mean / l).toFixed(1)}x the ${fmtOccupancy(l)} its requests keep busy (${fmtRate(w.throughputPerSec!)} req/s x ${fmtMs(w.meanMs)} ms, Little's law): they are held longer than the requests last (work outside them, another client of the pool, a leak)`;
 }
 
 /** "in 3 sampled readings"; "when sampled" where the window does not say how many (runs recorded before it did). */
