@@ -15,6 +15,7 @@
  * points instead: the generator, the service's connection pool, or none of them.
  */
 import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
+import { poolAtLimit } from './pool.ts';
 import type { DownstreamConfig, DownstreamEvidence, DownstreamStep, DownstreamVerdict, StepResult } from './types.ts';
 
 export const CEILING_MARGIN = 0.1;
@@ -186,7 +187,7 @@ export function downstreamVerdict(
       step: gen.index,
       detail: `${none}. The evidence points to the load generator: step ${stepNo(gen.index)} was ${gen.generatorBound ? 'generator-bound' : 'generator-limited'}, so the run measured the generator there; give it more cores or workers first`,
     };
-  const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || heldAtMax(s));
+  const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || poolAtLimit(s.server));
   if (pool)
     return {
       limiting: null,
@@ -200,13 +201,6 @@ export function downstreamVerdict(
     step: null,
     detail: `${none}, and neither the service's pool nor the generator shows a limit: it lies elsewhere (CPU, a lock, a downstream not declared); declare the downstreams the service calls with a saturation gauge, per-op latency or maxOpsPerSec`,
   };
-}
-
-/** Every connection busy (its active gauge at 90% of the pool over the window, as server.ts poolReading judges it). */
-function heldAtMax(s: StepResult): boolean {
-  const w = s.server;
-  const busy = w?.poolActiveMean ?? w?.poolActiveMax ?? null;
-  return w != null && w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax;
 }
 
 /** The named downstream's arithmetic at the knee: ops/s = req/s x ops per request. */

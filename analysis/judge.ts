@@ -30,7 +30,9 @@ import {
 import { percentileMs } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { crossCheck, poolReading, routeWindow, serverWindow } from './server.ts';
+import { poolReading } from './pool.ts';
+import { crossCheck, routeWindow, serverWindow } from './server.ts';
+import { capWindow } from './server-cap.ts';
 import { sustainedPerSec } from './verdicts.ts';
 import type {
   AnalyzeInput,
@@ -230,18 +232,16 @@ export function withServer(
   const requests = r.requestsPerSec !== undefined;
   const routesViaPromql = server.promql?.find((x) => x.index === p.index && x.attempt === (p.attempt ?? 1))?.routes;
   const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql) : r.byName;
+  const perSec = r.requestsPerSec ?? r.completedPerSec;
+  const failedShare = requestErrorRate(r);
+  const check = crossCheck(perSec, r.meanMs, server.rttMs, w, failedShare, requests ? 'requests' : 'arrivals');
+  const { fromS, toS } = steadyWindowS(p);
   return {
     ...r,
     ...(byName ? { byName } : {}),
-    server: w,
-    crossCheck: crossCheck(
-      r.requestsPerSec ?? r.completedPerSec,
-      r.meanMs,
-      server.rttMs,
-      w,
-      requestErrorRate(r),
-      requests ? 'requests' : 'arrivals',
-    ),
+    // the percentiles at most the highest value known to bound them (server-cap.ts)
+    server: capWindow(w, { maxMs: r.maxMs, perSec, failedShare, fromS, toS, verdict: check.verdict }),
+    crossCheck: check,
     poolReading: poolReading(w),
   };
 }
@@ -280,7 +280,19 @@ function namesWithServer(
         routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name),
       );
       const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
-      return [name, { ...n, server: w, crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } }];
+      const { fromS, toS } = steadyWindowS(p);
+      const client = {
+        maxMs: n.maxMs,
+        perSec: n.completedPerSec,
+        failedShare: n.errorRate,
+        fromS,
+        toS,
+        verdict: c.verdict,
+      };
+      return [
+        name,
+        { ...n, server: capWindow(w, client), crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } },
+      ];
     }),
   );
 }

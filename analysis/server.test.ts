@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossCheck, poolReading, routeWindow, serverRttMs, serverWindow } from './server.ts';
+import { crossCheck, routeWindow, serverRttMs, serverWindow } from './server.ts';
 import { withServer } from './judge.ts';
 import type { NameResult, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
 
@@ -44,6 +44,16 @@ describe('serverWindow', () => {
     expect(w.meanMs).toBeCloseTo((10.08 / 1008) * 1000, 6);
     expect(w.poolPendingMax).toBe(3);
     expect(w.maxMs).toBeCloseTo(20, 6);
+    // the pool's figures rest on the three readings inside the window, the edges among them
+    expect(w.poolReadings).toBe(3);
+    expect(
+      serverWindow(
+        samples.map((s) => ({ ...s, poolActive: null })),
+        'steps',
+        10,
+        15,
+      )!.poolReadings,
+    ).toBeUndefined();
   });
 
   it('is null without a reading near both edges, or from another phase', () => {
@@ -100,27 +110,6 @@ describe('crossCheck', () => {
   it('says how much time the generator added', () => {
     expect(crossCheck(200, 40, 0.5, window(200, 10)).detail).toMatch(/29\.50 ms per request is spent in the generator/);
   });
-});
-
-describe('poolReading', () => {
-  it.each([
-    [
-      window(1, 1, { poolActiveMax: 4, poolPendingMax: 7, poolMax: 4 }),
-      /short of connections: up to 7 requests waited/,
-    ],
-    [window(1, 1, { poolActiveMax: 4, poolPendingMax: 1, poolMax: 4 }), /short of connections: up to 1 request waited/],
-    [window(1, 1, { poolActiveMax: 10, poolPendingMax: 0, poolMax: 10 }), /held by slow work/],
-    [window(1, 1, { poolActiveMax: 2, poolPendingMax: 0, poolMax: 10 }), /not a constraint/],
-    [
-      window(1, 1, { poolActiveMax: 2, poolActiveMean: 1.9, poolPendingMax: 0, poolMax: 2 }),
-      /held by slow work: active 1\.9 of 2 on average \(up to 2\)/,
-    ],
-    // every connection busy at one reading, not at most of them: not "held"
-    [window(1, 1, { poolActiveMax: 2, poolActiveMean: 1.1, poolPendingMax: 0, poolMax: 2 }), /not a constraint/],
-  ])('reads the gauges', (w, text) => {
-    expect(poolReading(w)).toMatch(text);
-  });
-  it('says nothing without pool series', () => expect(poolReading(window(1, 1))).toBeNull());
 });
 
 describe('serverWindow: percentiles from the histogram, counters that go backwards', () => {

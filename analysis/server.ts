@@ -88,10 +88,12 @@ export function serverWindow(
   };
 }
 
-/** The mean of the active gauge, kept only where the gauge was read (stored runs without it render as before). */
-function poolMean(inside: readonly ServerSample[]): Pick<ServerWindow, 'poolActiveMean'> {
+/** The mean of the active gauge and its readings, kept only where the gauge was read (stored runs without it render as before). */
+function poolMean(inside: readonly ServerSample[]): Pick<ServerWindow, 'poolActiveMean' | 'poolReadings'> {
   const mean = meanOf(inside.map((s) => s.poolActive));
-  return mean === null ? {} : { poolActiveMean: mean };
+  return mean === null
+    ? {}
+    : { poolActiveMean: mean, poolReadings: inside.filter((s) => s.poolActive !== null).length };
 }
 
 /**
@@ -292,27 +294,4 @@ function unitHint(serverMs: number, clientMs: number): string {
 function meanOf(values: (number | null)[]): number | null {
   const xs = values.filter((v): v is number => v !== null);
   return xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : null;
-}
-
-/**
- * What the pool gauges say: short of connections, or connections held by slow work. "Held" is
- * judged on the mean of the active gauge over the window's readings (at most load every
- * connection is busy at some instant; a pool that holds its connections is busy at most of them);
- * on the max only in runs recorded before the mean was kept.
- */
-export function poolReading(w: ServerWindow | null): string | null {
-  if (!w || (w.poolActiveMax === null && w.poolPendingMax === null)) return null;
-  const of = w.poolMax !== null ? ` of ${w.poolMax}` : '';
-  if ((w.poolPendingMax ?? 0) > 0)
-    return `short of connections: up to ${w.poolPendingMax} ${w.poolPendingMax === 1 ? 'request' : 'requests'} waited for one (active up to ${w.poolActiveMax ?? '?'}${of})`;
-  const busy = w.poolActiveMean === undefined ? w.poolActiveMax : w.poolActiveMean;
-  if (w.poolMax !== null && busy !== null && busy >= 0.9 * w.poolMax)
-    return w.poolActiveMean === undefined
-      ? `connections held by slow work: active ${w.poolActiveMax}${of} with nobody waiting; the time goes upstream of the pool`
-      : `connections held by slow work: active ${fmtActive(busy)}${of} on average (up to ${w.poolActiveMax}) with nobody waiting; the time goes upstream of the pool`;
-  return `pool not a constraint: active up to ${w.poolActiveMax ?? '?'}${of}, nobody waiting`;
-}
-
-function fmtActive(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }

@@ -70,6 +70,10 @@ function num(x: number | null | undefined, f: (v: number) => string): string {
   return x === null || x === undefined ? '–' : f(x);
 }
 
+/** Said where a step has a Pool reading (analysis/pool.ts). */
+const POOL_SAMPLED =
+  " The pool's gauges are sampled at the same readings, seconds apart: their highest reading can miss every busy moment between, so where the server's rate and mean are known the Pool column adds what its requests keep busy on average by Little's law (rate x mean server time, at most).";
+
 /** The server-side view per step, when the target's metrics were read. */
 export function serverText(run: RunResult): TextSection | null {
   const withServer = run.steps.filter((s) => s.crossCheck);
@@ -89,7 +93,7 @@ export function serverText(run: RunResult): TextSection | null {
     title: 'Server-side view',
     paragraphs: [
       {
-        text: `${serverSourceText(withServer)} Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.`,
+        text: `${serverSourceText(withServer)} Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.${withServer.some((s) => s.poolReading) ? POOL_SAMPLED : ''}`,
       },
     ],
     table: {

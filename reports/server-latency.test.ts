@@ -121,6 +121,24 @@ describe('server latency in the reports', () => {
     );
   });
 
+  it('a percentile capped at a max reads as at most it, with its bucket and what capped it, and the text says so only then', () => {
+    const p99 = { q: 99, valueMs: 487.69, lowerMs: 447.392426, upperMs: 536.870911, n: 4258 };
+    expect(serverPercentileText({ ...p99, cappedBy: 'server-max', interpolatedMs: 533.27 })).toBe(
+      "≤ 488 ms (bucket 447 to 537 ms, capped at the server's max)",
+    );
+    expect(serverPercentileText({ ...p99, valueMs: 469.76, cappedBy: 'client-max', interpolatedMs: 527.2 })).toBe(
+      "≤ 470 ms (bucket 447 to 537 ms, capped at the client's max)",
+    );
+    const sentence = /≤ marks a server percentile whose interpolation landed above the slowest request known/;
+    expect(serverLatencyText(withHistogram())!.paragraphs[0]!.text).not.toMatch(sentence);
+    const run = withHistogram();
+    const capped = { ...PERCENTILES[2]!, valueMs: 30, cappedBy: 'client-max' as const, interpolatedMs: 41.2 };
+    run.steps[0] = { ...run.steps[0]!, server: window({ percentiles: [PERCENTILES[0]!, PERCENTILES[1]!, capped] }) };
+    const t = serverLatencyText(run)!;
+    expect(t.paragraphs[0]!.text).toMatch(sentence);
+    expect(t.table!.rows[0]!.at(-1)).toBe("≤ 30.0 ms (bucket 25 to 50 ms, capped at the client's max)");
+  });
+
   it('prints nothing for a run without a recorded request series (stored reports unchanged)', () => {
     expect(serverLatencyText(FIXED)).toBeNull();
     expect(serverNamesText(FIXED)).toBeNull();

@@ -9,7 +9,14 @@
 import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
 import { isCounterOnly } from '../analysis/request-series.ts';
 import { serverRttMs } from '../analysis/server.ts';
-import type { NameResult, RunResult, ServerPercentile, ServerWindow, StepResult } from '../analysis/types.ts';
+import type {
+  NameResult,
+  PercentileCap,
+  RunResult,
+  ServerPercentile,
+  ServerWindow,
+  StepResult,
+} from '../analysis/types.ts';
 import type { TextSection } from './markdown-verdicts.ts';
 import { stepCell } from './cells.ts';
 
@@ -21,11 +28,24 @@ function fmtBound(ms: number): string {
   return ms >= 1000 ? fmtInt(Math.round(ms)) : String(Number(ms.toPrecision(3)));
 }
 
-/** "41.2 ms (bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (the +Inf bucket)". */
+const CAPPED_AT: Record<PercentileCap, string> = { 'server-max': "the server's max", 'client-max': "the client's max" };
+
+/**
+ * "41.2 ms (bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (the +Inf bucket)"; one
+ * capped at a max (analysis/server-cap.ts) "≤ 488 ms (bucket 447 to 537 ms, capped at the server's max)".
+ */
 export function serverPercentileText(p: ServerPercentile | undefined): string {
   if (!p || p.valueMs === null) return `${DASH} (no requests)`;
   if (p.upperMs === null) return `> ${fmtBound(p.lowerMs)} ms (the +Inf bucket: above the highest bound)`;
-  return `${fmtMs(p.valueMs)} ms (bucket ${fmtBound(p.lowerMs)} to ${fmtBound(p.upperMs)} ms)`;
+  const bucket = `bucket ${fmtBound(p.lowerMs)} to ${fmtBound(p.upperMs)} ms`;
+  if (p.cappedBy) return `≤ ${fmtMs(p.valueMs)} ms (${bucket}, capped at ${CAPPED_AT[p.cappedBy]})`;
+  return `${fmtMs(p.valueMs)} ms (${bucket})`;
+}
+
+/** The sentence on capped percentiles, where a window shown has one. */
+function cappedText(windows: readonly (ServerWindow | null | undefined)[]): string {
+  if (!windows.some((w) => w?.percentiles?.some((p) => p.cappedBy))) return '';
+  return " ≤ marks a server percentile whose interpolation landed above the slowest request known: it is capped there, at the server's max gauge or the client's max over the window (the server's time lies inside the client's), whichever is lower, and is an upper bound.";
 }
 
 /** The client's percentile q minus the RTT: "38.9 ms", an unreliable one "~38.9 ms*". */
@@ -81,7 +101,7 @@ export function serverLatencyText(run: RunResult): TextSection | null {
     title: 'Server latency',
     paragraphs: [
       {
-        text: `${series} The server's percentiles come from its histogram's bucket deltas over each steady window, interpolated within the bucket as Prometheus's histogram_quantile does: read each against its bucket's bounds, the resolution it has. The client's are minus the fastest RTT (${fmtMs(rttMs)} ms); * marks a client percentile with too few samples beyond it.`,
+        text: `${series} The server's percentiles come from its histogram's bucket deltas over each steady window, interpolated within the bucket as Prometheus's histogram_quantile does: read each against its bucket's bounds, the resolution it has. The client's are minus the fastest RTT (${fmtMs(rttMs)} ms); * marks a client percentile with too few samples beyond it.${cappedText(shown.map((s) => s.server))}`,
       },
     ],
     table: {
@@ -109,7 +129,7 @@ export function serverNamesText(run: RunResult): TextSection | null {
     title: 'Server-side view by name',
     paragraphs: [
       {
-        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).`,
+        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).${counterOnly ? '' : cappedText(rows.map((r) => r.n.server))}`,
       },
     ],
     table: {

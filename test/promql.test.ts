@@ -149,7 +149,7 @@ describe('PromQL window arithmetic (pure)', () => {
       1000,
       0,
     );
-    expect(w).toMatchObject({ maxMs: 20, poolActiveMax: 4, poolPendingMax: 0, poolMax: 8 });
+    expect(w).toMatchObject({ maxMs: 20, poolActiveMax: 4, poolPendingMax: 0, poolMax: 8, poolReadings: 2 });
   });
 
   it("reads the histogram's percentiles from the reset-aware bucket deltas per le, bounds and _sum by the unit", () => {

@@ -192,6 +192,12 @@ export interface ServerWindow {
   poolActiveMean?: number | null;
   poolPendingMax: number | null;
   poolMax: number | null;
+  /**
+   * The readings the pool's figures come from (its active gauge's, at the edges and between):
+   * sampled, they can miss every busy moment between them. Absent in runs recorded before it was
+   * kept, and where the gauge was not read.
+   */
+  poolReadings?: number;
   /** Server p50, p90, p99 from the histogram's bucket deltas over the window; absent without buckets. */
   percentiles?: ServerPercentile[] | null;
   /** A counter went backwards inside the window (a restart): its deltas are not trusted. */

@@ -47,7 +47,17 @@ export interface ServerPercentile {
   upperMs: number | null;
   /** Requests behind it (the window's delta count). */
   n: number;
+  /**
+   * Set where the interpolation landed above the highest value known to bound the window's
+   * requests (analysis/server-cap.ts): valueMs is then that bound, an upper bound of the
+   * percentile rather than an estimate, and interpolatedMs histogram_quantile's own figure.
+   */
+  cappedBy?: PercentileCap;
+  interpolatedMs?: number;
 }
+
+/** What capped a server percentile: the server's own max gauge, or the client's max over the same window. */
+export type PercentileCap = 'server-max' | 'client-max';
 
 /**
  * One downstream over one steady window, as read (the deltas of its cumulative figures between the

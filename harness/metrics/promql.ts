@@ -353,19 +353,19 @@ function meanOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): n
   return sums?.length ? sums.reduce((a, v) => a + v, 0) / sums.length : null;
 }
 
-/** Kept only where the gauge was read, as analysis/server.ts does. */
-function activeMean(mean: number | null): Pick<ServerWindow, 'poolActiveMean'> {
-  return mean === null ? {} : { poolActiveMean: mean };
+/** Kept only where the gauge was read, as analysis/server.ts does: its mean and the sample times it is of. */
+function activeMean(mean: number | null, readings: number): Pick<ServerWindow, 'poolActiveMean' | 'poolReadings'> {
+  return mean === null ? {} : { poolActiveMean: mean, poolReadings: readings };
 }
 
 function poolFigures(
   s: WindowSamples,
   fromMs: number,
   toMs: number,
-): Pick<ServerWindow, 'poolActiveMax' | 'poolActiveMean' | 'poolPendingMax' | 'poolMax'> {
+): Pick<ServerWindow, 'poolActiveMax' | 'poolActiveMean' | 'poolReadings' | 'poolPendingMax' | 'poolMax'> {
   return {
     poolActiveMax: maxOfSums(s.active, fromMs, toMs),
-    ...activeMean(meanOfSums(s.active, fromMs, toMs)),
+    ...activeMean(meanOfSums(s.active, fromMs, toMs), sumsAt(s.active, fromMs, toMs)?.length ?? 0),
     poolPendingMax: maxOfSums(s.pending, fromMs, toMs),
     poolMax: maxOfSums(s.poolMax, fromMs, toMs),
   };
