@@ -245,7 +245,9 @@ describe('a send refused for its name', () => {
     await clock.run(eng.done);
     const refused = records.flatMap((r) => (r.refusedNames ? [r.refusedNames] : []));
     expect(refused.reduce((n, r) => n + r.count, 0)).toBe(10);
-    expect(refused[0].first).toMatch(/^http\.send: name "page \d+" differs only in its numbers from 10 names before it/);
+    expect(refused[0].first).toMatch(
+      /^http\.send: name "page \d+" differs only in its numbers from 10 names before it/,
+    );
     const failed = records.reduce((n, r) => n + (r.errors.other ?? 0), 0);
     expect(failed).toBe(10);
     expect(records.reduce((n, r) => n + r.ok, 0)).toBe(10);
