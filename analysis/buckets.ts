@@ -147,7 +147,9 @@ export function refusedNamesOf(records: readonly BucketRecord[]): Pick<BucketRec
   const refused = records.filter((r) => r.refusedNames !== undefined);
   if (refused.length === 0) return {};
   const count = refused.reduce((n, r) => n + r.refusedNames!.count, 0);
-  return { refusedNames: { count, first: refused[0].refusedNames!.first } };
+  // a k6 VU tags only its first refusal with the message: the first record that has one
+  const first = refused.find((r) => r.refusedNames!.first !== '')?.refusedNames!.first ?? '';
+  return { refusedNames: { count, first } };
 }
 
 /** Sorted, de-duplicated source names joined with "+" (so merging is order-independent). */

@@ -25,7 +25,7 @@ import { decidingSteps } from './stop.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
 import { byCodePoint } from './format.ts';
 import type { NameResult, StepResult } from './types.ts';
-import { LOOP_DELAY_WARN_MS } from './warnings.ts';
+import { generatorInLatencies } from './warnings.ts';
 
 /** A name grew when its p99 exceeds this many times its baseline. */
 export const NAME_GROWTH_FACTOR = 2;
@@ -56,7 +56,7 @@ export type NamesKnee =
       first: NameGrowth;
       /** The names the rule could judge up to the finding's step (a reliable percentile at two steps), by code point. */
       judged: string[];
-      /** Steps (0-based) up to the knee left out because the generator's event loop stalled in them. */
+      /** Steps (0-based) up to the knee left out: the generator's own delays are in their latencies (generatorInLatencies). */
       stalled: number[];
     }
   | {
@@ -75,7 +75,7 @@ export type NamesKnee =
       why: 'no-names' | 'no-knee' | 'one-step' | 'too-few-samples' | 'steady';
       /** The names that had the percentile reliable at two steps up to the knee (those the rule could judge), by code point. */
       judged: string[];
-      /** Steps (0-based) up to the knee left out because the generator's event loop stalled in them. */
+      /** Steps (0-based) up to the knee left out: the generator's own delays are in their latencies (generatorInLatencies). */
       stalled: number[];
     };
 
@@ -90,13 +90,10 @@ export function firstDegradingName(
 ): NamesKnee {
   const q = TAIL_PERCENTILES[0];
   // a step held generator-limited, or whose loop stalled, has the generator's own delay in its latencies: not the target's growth
-  const withNames = decidingSteps(steps).filter((s) => s.byName !== undefined && s.generatorLimited === undefined);
-  const named = withNames.filter((s) => !loopStalled(s));
-  const stalled = [
-    ...new Set(
-      withNames.filter((s) => loopStalled(s) && (kneeIndex === null || s.index <= kneeIndex)).map((s) => s.index),
-    ),
-  ];
+  const withNames = decidingSteps(steps).filter((s) => s.byName !== undefined);
+  const named = withNames.filter((s) => !generatorInLatencies(s));
+  const inKnee = (s: StepResult) => kneeIndex === null || s.index <= kneeIndex;
+  const stalled = [...new Set(withNames.filter((s) => generatorInLatencies(s) && inKnee(s)).map((s) => s.index))];
   if (withNames.length === 0) return { kind: 'none', factor, q, kneeIndex, why: 'no-names', judged: [], stalled: [] };
   if (kneeIndex === null) return { kind: 'none', factor, q, kneeIndex, why: 'no-knee', judged: [], stalled };
   const window = named.filter((s) => s.index <= kneeIndex);
@@ -111,15 +108,10 @@ export function firstDegradingName(
   return found!;
 }
 
-/** The generator's event loop stalled in the step past the warning's bound: its stalls are in the latencies. */
-function loopStalled(s: StepResult): boolean {
-  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS;
-}
-
-/** The rule on percentile q over the window's steps, in order. */
 /** A finding before its stalled steps are said. */
 type Growth = NamesKnee extends infer K ? (K extends NamesKnee ? Omit<K, 'stalled'> : never) : never;
 
+/** The rule on percentile q over the window's steps, in order. */
 function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor: number, q: TailPercentile): Growth {
   const base = new Map<string, { ms: number; s: StepResult }>();
   const judged = new Set<string>();

@@ -36,13 +36,13 @@ export type StopSummary = Pick<
 const ERROR_NOTE_MIN = 0.01;
 
 /** "step 17 (850 arrivals/s)", or with a note inside the same parentheses: "(850 arrivals/s, attempt 2 ...)". */
-function stepName(s: StepResult, unit: RateUnit, note = ''): string {
+export function stepName(s: Pick<StepResult, 'index' | 'ratePerSec'>, unit: RateUnit, note = ''): string {
   return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} ${unit}${note === '' ? '' : `, ${note}`})`;
 }
 
 /** Why a run stops at sends refused for their name: the scenario's failures, not the target's. */
 export function refusedNamesWhy(refused: { count: number; first: string }, tail = ''): string {
-  return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}; the first: "${quoted(refused.first, 240)}"`;
+  return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}${refused.first === '' ? '' : `; the first: "${quoted(refused.first, 240)}"`}`;
 }
 
 /**
@@ -64,7 +64,7 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
     stopReason: 'error',
-    stopDetail: `${stepName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
+    stopDetail: `${stepName(refused, unit, (refused.attempt ?? 1) > 1 ? `attempt ${refused.attempt}` : '')}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
   };
 }
 
@@ -270,7 +270,8 @@ export function summarizeStop(
     outage === null &&
     limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
-  const refusal = failedStage ? null : refusedNamesStop(all, rules);
+  // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
+  const refusal = failedStage || interrupted ? null : refusedNamesStop(all, rules);
   if (refusal !== null) return refusal;
   const reason =
     failedStage && !interrupted

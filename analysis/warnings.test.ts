@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runWarnings as warningValues } from './warnings.ts';
 import type { Rules, StageOutcome, StepResult } from './types.ts';
-import { stepList, warningTexts } from '../reports/warning-text.ts';
+import { warningTexts } from '../reports/warning-text.ts';
+import { stepList } from './format.ts';
 import { stepResult } from './testing/builders.ts';
 
 const rules = { minTailSamples: 10 } as Rules;

@@ -73,6 +73,19 @@ function stealWarning(steps: readonly StepResult[]): Symptom[] {
   ];
 }
 
+/** The generator's event loop stalled in the step past the warning's bound: its stalls are in the step's latencies. */
+export function loopStalled(s: Pick<StepResult, 'loopDelayMaxMs'>): boolean {
+  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS;
+}
+
+/**
+ * The generator's own delays are in the step's latencies: its loop stalled, or it held
+ * generator-limited. Such a step says nothing of the target's growth ('first to degrade', the USL fit).
+ */
+export function generatorInLatencies(s: Pick<StepResult, 'loopDelayMaxMs' | 'generatorLimited'>): boolean {
+  return loopStalled(s) || s.generatorLimited !== undefined;
+}
+
 /** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop, a throttled container. */
 function generatorWarnings(s: StepResult): Symptom[] {
   const out: Symptom[] = [];
@@ -85,7 +98,7 @@ function generatorWarnings(s: StepResult): Symptom[] {
     });
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS)
     out.push({ code: 'late-start', ...at(s), figures: { lagP99Ms: s.lagP99Ms, boundMs: LAG_P99_WARN_MS, stalled } });
-  if (s.loopDelayMaxMs > LOOP_DELAY_WARN_MS)
+  if (loopStalled(s))
     out.push({
       code: 'loop-delay',
       ...at(s),

@@ -66,7 +66,7 @@ export interface RunIds {
  * its run id: a generated run id is its own key (its second and random part are the run's); a
  * given one may be given again (a CI job's fixed --run-id with a fresh runs directory, another
  * machine), so its key adds the start second and 4 random characters, in base 36:
- * `nightly` -> `nightly-t5a3kx0q7c` (10 characters more, as long as a generated key for a short run id).
+ * `nightly` -> `nightly-t5a3kx0q7c` (11 characters more, a dash and 10: the second takes 6 until 2038-12, then 7).
  */
 export function runIds(given: string | undefined, now = new Date()): RunIds {
   if (given === undefined) {

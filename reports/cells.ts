@@ -164,6 +164,8 @@ export function capacityText(run: RunResult): string {
 function notEstablishedWhy(run: RunResult): string {
   const bad = run.steps.find((s) => s.generatorBound && !s.transient);
   if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
+  if (run.stopReason === 'error' && run.steps.some((s) => s.refusedNames !== undefined))
+    return 'plateau refused names the scenario sent, and failed their arrivals itself';
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
   if (run.stopReason === 'unconfirmed') return 'a step failed, but a later one held: the failure was no limit';
   if (run.stopReason === 'target-unreachable')
@@ -171,8 +173,6 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
-  if (run.steps.some((s) => s.refusedNames !== undefined))
-    return 'plateau refused names the scenario sent, and failed their arrivals itself';
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
 }

@@ -169,10 +169,10 @@ export function namesKneeSentence(run: RunResult): string | null {
   return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(f.stalled)}`;
 }
 
-/** The steps the rule left out for the generator's stalls, in a sentence. */
+/** The steps the rule left out for the generator's own delays, in a sentence. */
 function stalledSentence(stalled: readonly number[]): string {
   const one = new Set(stalled).size === 1;
-  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out: the generator's event loop stalled in ${one ? 'it' : 'them'} (over ${LOOP_DELAY_WARN_MS} ms), and its stalls are in ${one ? 'its' : 'their'} latencies.`;
+  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out: the generator's own delays are in ${one ? 'its' : 'their'} latencies (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited).`;
 }
 
 function kneeSentence(run: RunResult, f: NamesKnee): string | null {

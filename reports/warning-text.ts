@@ -12,12 +12,10 @@ import {
   fmtShareOver,
   fmtTarget,
   rateUnitOf,
+  stepList,
   stepNo,
 } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
-import { stepList } from '../analysis/format.ts';
-
-export { stepList };
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
 import { stalledNotBusy } from '../analysis/verdicts.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';

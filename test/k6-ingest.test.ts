@@ -846,6 +846,32 @@ describe('a mix whose first arrival ends seconds after its first request', () =>
   });
 });
 
+describe('a send refused for its name (plateau_refused_name)', () => {
+  const T = Date.parse('2026-11-29T16:52:41.000Z');
+  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
+    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  it("is counted apart in its second, with the first refusal's message, beside the arrival it failed", async () => {
+    const lines: string[] = [];
+    const ok = { expected_response: 'true', group: '', name: 'GET /', scenario: 'steps', status: '200' };
+    for (let s = 0; s < 3; s++) {
+      lines.push(line('vus', s + 1, 2, {}));
+      lines.push(line('http_reqs', s + 0.1, 1, ok), line('http_req_duration', s + 0.1, 5, ok));
+    }
+    const first = 'http.send: name "page lima tan" is one past 100 names in the run';
+    lines.push(line('plateau_refused_name', 1.5, 1, { error: first, group: '', scenario: 'steps' }));
+    lines.push(line('plateau_refused_name', 1.6, 1, { error: 'another', group: '', scenario: 'steps' }));
+    const records: BucketRecord[] = [];
+    await ingestLines(
+      (async function* () {
+        yield lines;
+      })(),
+      { source: 'k6', phase: 'steps', lateS: 2, sink: (x) => records.push(x) },
+    );
+    expect(records.find((x) => x.tS === 1)!.refusedNames).toEqual({ count: 2, first });
+    expect(records.filter((x) => x.refusedNames !== undefined).map((x) => x.tS)).toEqual([1]);
+  });
+});
+
 describe("a one-request script's arrival whose request(ctx) threw (plateau_unsent)", () => {
   const T = Date.parse('2026-11-29T16:52:41.000Z');
   const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>

@@ -7,12 +7,7 @@ import type { Models, StepResult } from '../types.ts';
 import { littleRows } from './little.ts';
 import { fitUsl, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
-import { LOOP_DELAY_WARN_MS } from '../warnings.ts';
-
-/** A step whose generator stalled past the warning's bound, or that held generator-limited: its latencies hold the generator's delay. */
-function generatorStalled(s: StepResult): boolean {
-  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS || s.generatorLimited !== undefined;
-}
+import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../warnings.ts';
 
 function attemptKey(s: { index: number; attempt?: number }): string {
   return `${s.index}/${s.attempt ?? 1}`;
@@ -30,13 +25,13 @@ export function modelsOf(
   const little = littleRows(steps, entryNames);
   // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows); and not those whose
   // generator stalled: the stalls are in their mean, so in their N (a user's run read R² 0.83 with two)
-  const stalled = new Set(steps.filter(generatorStalled).map(attemptKey));
+  const stalled = new Set(steps.filter(generatorInLatencies).map(attemptKey));
   const rows = kneeStep === null ? [] : uslFitRows(little, kneeStep);
   const left = [...new Set(rows.filter((r) => stalled.has(attemptKey(r))).map((r) => r.index))];
   const leftOut =
     left.length === 0
       ? ''
-      : `; ${left.length === 1 ? 'step' : 'steps'} ${stepList(left)} left out: the generator stalled in ${left.length === 1 ? 'it' : 'them'} (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited), and the stalls are in ${left.length === 1 ? 'its' : 'their'} mean and N`;
+      : `; ${left.length === 1 ? 'step' : 'steps'} ${stepList(left)} left out: the generator's own delays are in ${left.length === 1 ? 'its' : 'their'} mean and N (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited)`;
   const { fit, note } =
     kneeStep === null
       ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }

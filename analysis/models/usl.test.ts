@@ -43,7 +43,7 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     const m = modelsOf(stalled, 400, 7, 400);
     expect(m.usl!.points).toBe(6);
     expect(m.uslNote).toBe(
-      "fitted to 6 steps up to and including the knee (step 8; N from Little's law); steps 3 and 4 left out: the generator stalled in them (event-loop delay over 50 ms, or held generator-limited), and the stalls are in their mean and N",
+      "fitted to 6 steps up to and including the knee (step 8; N from Little's law); steps 3 and 4 left out: the generator's own delays are in their mean and N (event-loop delay over 50 ms, or held generator-limited)",
     );
     expect(m.little).toHaveLength(10);
     // a stall past the knee changes nothing: those steps are not fitted anyway

@@ -83,7 +83,8 @@ export interface BucketRecord {
   /**
    * Sends plateau refused in this second for their name (built from data, past the run's limit, a
    * mix entry's: harness/scenario/names.ts), each failing its arrival at plateau's hand, not the
-   * target's; `first` is one refusal's message with its fix. Absent where none was refused.
+   * target's; `first` is one refusal's message with its fix ('' where none of the second's came
+   * with one: a k6 VU tags its first refusal only). Absent where none was refused.
    */
   refusedNames?: { count: number; first: string };
   /** Highest number of VUs busy at once in this second. */

@@ -268,6 +268,15 @@ describe("a config's scenario beside it, run from another folder", () => {
       new RegExp(`^run plateau from ${dir}, or set \`scenario\` in .* to a path from the working directory`),
     );
     expect(err.exitCode).toBe(EXIT.usage);
+    // a scenario in a folder beside the config: run from the config's folder, not the scenario's
+    const nested = folder('beside-nested', {
+      'plateau.config.ts': cfg.replace("'./beside-only.ts'", "'scenarios/nested-only.ts'"),
+      'scenarios/nested-only.ts': 'export default {};\n',
+    });
+    const nestedErr = (await loadConfig(path.join(nested, 'plateau.config.ts'), {}).catch((e: unknown) => e)) as {
+      hint: string;
+    };
+    expect(nestedErr.hint).toMatch(new RegExp(`^run plateau from ${nested}, or set`));
     // given as a flag, the path is the flag's, resolved from the working directory as before
     await expect(loadConfig(file, { scenario: './beside-only.ts' })).resolves.toMatchObject({
       scenario: './beside-only.ts',

@@ -180,7 +180,7 @@ export function refuseScenarioBesideConfig(file: string | undefined, scenario: s
   if (fromCwd === besideConfig || fs.existsSync(fromCwd) || !fs.existsSync(besideConfig)) return;
   throw new PlateauError(
     `scenario ${JSON.stringify(scenario)} of ${file} is resolved from the working directory (${process.cwd()}), to ${fromCwd}, which does not exist; ${besideConfig}, beside the config, does`,
-    `run plateau from ${path.dirname(besideConfig)}, or set \`scenario\` in ${file} to a path from the working directory (${path.relative(process.cwd(), besideConfig)}) or an absolute one`,
+    `run plateau from ${path.dirname(path.resolve(file))}, or set \`scenario\` in ${file} to a path from the working directory (${path.relative(process.cwd(), besideConfig)}) or an absolute one`,
     'scenario-missing',
     EXIT.usage,
   );

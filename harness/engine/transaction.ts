@@ -196,9 +196,8 @@ export class Transaction {
       // bug shows (one made past the deadline is the timeout's consequence, counted by it)
       if (!this.expired) {
         // its name as any send's: one refused (built from data, past the limit, a transaction's) gets no row
-        const bad = this.host.arrivals.admit(name);
-        if (bad !== null) this.host.rec.nameRefused(this.host.now(), bad);
-        const named = bad === null ? name : null;
+        // refused or not, it fails no arrival (counted already): not a refusal of refusedNames
+        const named = this.host.arrivals.admit(name) === null ? name : null;
         this.host.rec.sentAfterEnd(this.host.now(), named, `${String(name)}: ${SEND_AFTER_END}`);
       }
       return Promise.resolve(refusedResponse(SEND_AFTER_END));

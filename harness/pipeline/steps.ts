@@ -16,7 +16,7 @@ import type {
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
-import { refusedNamesWhy } from '../../analysis/stop.ts';
+import { refusedNamesWhy, stepName } from '../../analysis/stop.ts';
 import { NAME_FIX } from '../../analysis/names-limit.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
@@ -141,7 +141,7 @@ export async function runSteps(
   const refused = st.judged.find((s) => s.refusedNames !== undefined);
   if (refused)
     throw new PlateauError(
-      `step ${refused.index + 1} (${refused.ratePerSec} ${unit}): ${refusedNamesWhy(refused.refusedNames!)}`,
+      `${stepName(refused, unit, (refused.attempt ?? 1) > 1 ? `attempt ${refused.attempt}` : '')}: ${refusedNamesWhy(refused.refusedNames!)}`,
       NAME_FIX,
       'scenario-failed',
       EXIT.stage,

@@ -8,6 +8,10 @@
  */
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { unitOf } from '../../analysis/format.ts';
+import { refusedNamesOf } from '../../analysis/buckets.ts';
+import { refusedNamesWhy } from '../../analysis/stop.ts';
+import { NAME_FIX } from '../../analysis/names-limit.ts';
+import { EXIT, PlateauError } from '../errors.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import type { Plan } from '../../analysis/plan.ts';
@@ -112,6 +116,8 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
     sink: (r) => {
       ctx.store.appendBucket(r);
       records.push(r);
+      // plateau refused names the scenario sent: nothing the warmup measures from here is the target's
+      if (r.refusedNames !== undefined) engine.stop(ctx.config.gracefulStopS * 1000);
       const { doneS, second } = complete.add(r);
       if (!second || doneS !== r.tS) return; // wait for every engine instance's bucket of this second
       if (judged.done || r.tS > lastFullS) return; // the part of a second written at the stop: no figure to print or judge
@@ -126,6 +132,10 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   off();
   await prober?.stop();
   const tookS = engine.elapsedS();
+  // the steps would size their VUs and threads from arrivals plateau failed itself: the run stops here
+  const refused = refusedNamesOf(records).refusedNames;
+  if (refused !== undefined)
+    throw new PlateauError(`warmup: ${refusedNamesWhy(refused)}`, NAME_FIX, 'scenario-failed', EXIT.stage);
   const record = warmupRecord(judged.verdict, judged.done, tookS, ratePerSec, RAMP_S);
   return {
     value: { lastSeq, verdict: judged.verdict, records, record },

@@ -539,6 +539,23 @@ describe('the bundled mix, run with k6 faked', () => {
     ).toEqual(Array(20).fill('other'));
   });
 
+  it('counts a send refused for its name in plateau_refused_name, its message in the error tag, as the native engine counts it apart', async () => {
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/refused-names.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 110);
+    // one VU's book: the entry's name and 99 of its sends' make 100; the other 11 arrivals' sends are refused
+    const refused = l.fake.samples.filter((s) => s.metric === 'plateau_refused_name');
+    expect(refused.map((s) => s.value)).toEqual(Array(11).fill(1));
+    // the VU's first refusal carries its message; the others only count (a tag per refused name would be a series each)
+    expect(refused.slice(1).map((s) => s.tags?.error)).toEqual(Array(10).fill(undefined));
+    expect(refused[0].tags.error).toMatch(
+      /^http\.send: name "page .*" is one past 100 names in the run; give each request a fixed name/,
+    );
+    expect(tagsOf(l).filter((t) => t.outcome === 'other')).toHaveLength(11);
+    expect(l.fake.requests).toHaveLength(99);
+  });
+
   it('a scenario of one request counts an arrival whose request(ctx) threw (plateau_unsent), where k6 would lose it', async () => {
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/throws-sometimes.ts')), () => ({
       status: 200,

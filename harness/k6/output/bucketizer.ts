@@ -51,6 +51,8 @@ export const ARRIVAL_METRIC = 'plateau_arrival';
  * request was sent (a mix says so with plateau_arrival's transaction tag 'unsent').
  */
 export const UNSENT_METRIC = 'plateau_unsent';
+/** A send plateau's k6 runtime refused for its name, its message in the `error` tag (BucketRecord.refusedNames). */
+export const REFUSED_NAME_METRIC = 'plateau_refused_name';
 
 const PHASE_OF: Record<string, Phase> = {
   http_req_duration: 'duration',
@@ -508,6 +510,9 @@ export class Bucketizer {
         return;
       case UNSENT_METRIC:
         this.at(p.timeMs).unsent(p);
+        return;
+      case REFUSED_NAME_METRIC:
+        this.at(p.timeMs).refusedName(p);
         return;
       default:
     }

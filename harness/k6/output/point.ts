@@ -208,6 +208,8 @@ function metricName(line: string, from: number, to: number): string | undefined 
       return 'plateau_arrival';
     case 'plateau_unsent':
       return 'plateau_unsent';
+    case 'plateau_refused_name':
+      return 'plateau_refused_name';
     // any other name is kept as written, unless it holds an escape (JSON.parse would decode it)
     default:
       return name.indexOf('\\') === -1 ? name : undefined;

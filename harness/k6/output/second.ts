@@ -139,6 +139,12 @@ export class K6Second {
     }
   }
 
+  /** plateau_refused_name: a send refused for its name (its arrival's failure comes with its plateau_arrival). */
+  refusedName(p: K6Point): void {
+    if (this.b.refusedName === '' && p.tags.error) this.b.refusedName = p.tags.error;
+    this.b.refusedNames += p.value;
+  }
+
   /**
    * A plateau_unsent sample: arrivals of a one-request script whose request(ctx) threw: failed
    * arrivals (kind other) that sent no request (BucketRecord.requests leaves them out).

@@ -33,6 +33,8 @@ export type { RuntimeConfig } from './config.ts';
 const arrivalTrend = new Trend('plateau_arrival', true);
 /** A one-request script's arrival whose request(ctx) threw (the ingest's UNSENT_METRIC). */
 const unsentCounter = new Counter('plateau_unsent');
+/** A send refused for its name, its message in the `error` tag (the ingest's REFUSED_NAME_METRIC). */
+const refusedNameCounter = new Counter('plateau_refused_name');
 
 function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig, byName: boolean): ArrivalResult {
   const name = byName ? entry.name : (cfg.requestName ?? entry.name);
@@ -69,7 +71,14 @@ function arrive(
   names: NameBook,
 ): ArrivalResult | Promise<ArrivalResult> {
   return entry.run
-    ? runTransaction({ name: entry.name, run: entry.run, reads: entry.runReads }, ctx, cfg, names, lateSend)
+    ? runTransaction(
+        { name: entry.name, run: entry.run, reads: entry.runReads },
+        ctx,
+        cfg,
+        names,
+        lateSend,
+        refusedName,
+      )
     : guarded(entry, ctx, cfg);
 }
 
@@ -92,6 +101,20 @@ function lateSend(name: string, message: string): void {
   arrivalTrend.add(0, { name, outcome: 'other', transaction: 'late' });
   warnOnce(message);
 }
+
+/** This VU's first refusal was tagged with its message: the later ones add to the count without one (a tag per name would be a series each). */
+let refusalTagged = false;
+
+/** A send refused for its name: counted apart by the ingest, the VU's first message in the `error` tag and on k6's console once. */
+function refusedName(message: string): void {
+  if (refusalTagged) refusedNameCounter.add(1);
+  else refusedNameCounter.add(1, { error: message.slice(0, REFUSAL_SHOWN) });
+  refusalTagged = true;
+  warnOnce(message);
+}
+
+/** The most of a refusal's message the tag keeps, as the native engine's samples do (recorder.ts MAX_MESSAGE). */
+const REFUSAL_SHOWN = 300;
 
 /** Call it in k6's init context: it reads the data files (open) and builds the traffic once per VU. */
 export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {

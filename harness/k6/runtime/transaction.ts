@@ -78,6 +78,8 @@ export async function runTransaction(
   cfg: Pick<RuntimeConfig, 'origin' | 'timeoutMs' | 'maxBodyBytes' | 'transactionTimeoutMs'>,
   names: NameBook,
   late: (name: string, message: string) => void,
+  /** A send refused for its name, failing its arrival (the ingest counts it apart: BucketRecord.refusedNames). */
+  refusedName: (message: string) => void,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
   let ended = false;
@@ -92,7 +94,10 @@ export async function runTransaction(
   };
   const sendOne = (name: string, spec: RequestSpec, check: Check | undefined): Promise<SentResponse> => {
     const bad = names.problem(name);
-    if (bad) return Promise.resolve(refused(bad));
+    if (bad) {
+      refusedName(bad);
+      return Promise.resolve(refused(bad));
+    }
     let pending: Promise<Sent>;
     try {
       pending = sendAsync(

@@ -1,0 +1,64 @@
+/**
+ * A scenario whose sends plateau refuses for their name, through the whole pipeline against a real
+ * server on 127.0.0.1: the run stops at that attempt with stop reason error and exit 4, keeps its
+ * data and its report, and establishes no capacity (a user's run had read one from such failures).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../harness/errors.ts';
+import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+
+const runsDir = tempRunsDir();
+let srv: Awaited<ReturnType<typeof tinyServer>>;
+beforeAll(async () => {
+  srv = await tinyServer((_req, res) => res.end('ok'));
+});
+afterAll(async () => {
+  await srv.close();
+  fs.rmSync(runsDir, { recursive: true, force: true });
+});
+
+describe('sends refused for their name', () => {
+  it('stop the run at that step: stop reason error, exit 4, no capacity, every output written', async () => {
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      scenario: path.resolve('test/fixtures/scenarios/refused-names.ts'),
+      // two steps planned; the 100th name comes within the first (its ramp and hold send 150 or so)
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
+      warmup: { enabled: false },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'refused-names' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
+    expect(r.error?.message).toMatch(
+      /^step 1 \(50 arrivals\/s\): plateau refused \d+ sends? of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's; the first: "http\.send: name "page .*" is one past 100 names in the run/,
+    );
+    expect(r.result).toMatchObject({ stopReason: 'error', capacityPerSec: null, heldAtLeastPerSec: null });
+    // stopped there: the second step never ran
+    expect(new Set(r.result.steps.map((s) => s.index))).toEqual(new Set([0]));
+    expect(r.result.stages.find((s) => s.name === 'steps')).toMatchObject({ status: 'fail' });
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'buckets.ndjson'])
+      expect(fs.existsSync(path.join(r.dir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toMatch(
+      /\*\*Capacity: not established: no step held\*\*|Capacity: not established/,
+    );
+  });
+
+  it('in the warmup, stop the run there: the steps would size their VUs and threads from arrivals plateau failed', async () => {
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      scenario: path.resolve('test/fixtures/scenarios/refused-names.ts'),
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
+      warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'refused-names-warmup' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
+    expect(r.result.stopReason).toBe('warmup-failed');
+    expect(r.result.stopDetail).toMatch(/^warmup: plateau refused \d+ sends? of the scenario for their name/);
+    expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
+    expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
+  });
+});
