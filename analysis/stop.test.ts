@@ -90,6 +90,15 @@ describe('a run in which plateau refused names the scenario sent', () => {
     );
   });
 
+  it('interrupted: the attempt the interrupt cut was never decided, so it reads interrupted, not error', () => {
+    const steps = [
+      stepResult({ index: 0 }),
+      stepResult({ index: 1, ratePerSec: 200, refusedNames, verdict: 'incomplete' }),
+    ];
+    expect(summarizeStop(steps, 4, true, DEFAULT_RULES).stopReason).toBe('interrupted');
+    expect(summarizeStop(steps, 4, false, DEFAULT_RULES).stopReason).toBe('error');
+  });
+
   it('in its first step: no step held before it', () => {
     const s = summarizeStop([stepResult({ index: 0, refusedNames })], 4, false, DEFAULT_RULES);
     expect(s).toMatchObject({ capacityPerSec: null, heldAtLeastPerSec: null, kneeStep: null, stopReason: 'error' });
