@@ -81,6 +81,13 @@ describe('crossCheck', () => {
     expect(c.detail.length).toBeGreaterThan(10);
   });
 
+  it('a consistent one gives the gap and the tolerance it is within, not the tolerance alone', () => {
+    // client 10.6 - RTT 0.5 = 10.1 against the server's 10.0: 0.10 ms apart, within max(0.5 ms, 5%?) of it
+    expect(crossCheck(200, 10.6, 0.5, window(199, 10.0)).detail).toMatch(
+      /\(0\.10 ms apart, within the [\d.]+ ms tolerance\)$/,
+    );
+  });
+
   it('names a misread unit when the means differ by about 1,000 x, either way, and not otherwise', () => {
     // a series in milliseconds read as seconds: 5 ms per request reads as 5,000 ms
     const slow = crossCheck(200, 5.5, 0.5, window(200, 5000));

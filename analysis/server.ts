@@ -272,7 +272,12 @@ export function crossCheck(
       verdict: 'traffic-extra',
       detail: `${xText}; ${mText}: the server's series is slower than anything this client saw (other traffic in it?)${unit}`,
     };
-  return { ...base, verdict: 'consistent', detail: `${xText}; ${mText} (agree within ${tolMs.toFixed(2)} ms)` };
+  // the gap itself, and the tolerance it is within (a user read the tolerance alone as the gap)
+  return {
+    ...base,
+    verdict: 'consistent',
+    detail: `${xText}; ${mText} (${Math.abs(gapMs).toFixed(2)} ms apart, within the ${tolMs.toFixed(2)} ms tolerance)`,
+  };
 }
 
 /**

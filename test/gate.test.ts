@@ -798,5 +798,12 @@ describe('plateau gate (CLI exit codes)', () => {
     expect(good.stdout).toMatch(/\(run run-test, capacity 400\.0 req\/s\)\n$/);
     expect(held.stdout).toMatch(/\(run run-test, capacity at least 400\.0 req\/s\)\n$/);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b3.json'), 'utf8')).kind).toBe('plateau-baseline');
+    // saved through a link (runs/latest moves with the next run): the baseline names what it pointed at
+    const link = path.join(dir, 'latest.json');
+    fs.symlinkSync(path.join(dir, 'good.json'), link);
+    const linked = await plateau(['baseline', 'save', link, '--out', path.join(dir, 'b5.json')]);
+    expect(linked.status, linked.stderr).toBe(0);
+    const from = JSON.parse(fs.readFileSync(path.join(dir, 'b5.json'), 'utf8')).from as string;
+    expect(path.resolve(from)).toBe(fs.realpathSync(path.join(dir, 'good.json')));
   });
 });

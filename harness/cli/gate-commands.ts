@@ -150,7 +150,7 @@ export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const out = path.resolve(a.out as string);
   writeOutput(
     out,
-    `${JSON.stringify(baselineOf(result, new Date().toISOString(), path.relative(process.cwd(), path.resolve(a.run as string))), null, 2)}\n`,
+    `${JSON.stringify(baselineOf(result, new Date().toISOString(), runFrom(a.run as string)), null, 2)}\n`,
     '--out',
   );
   const unit = rateUnitOf(result.traffic);
@@ -192,4 +192,10 @@ export async function gateCommand(a: Args, io: CliIo): Promise<number> {
   io.out(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
   writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, io.env);
   return decision.exitCode;
+}
+
+/** The run a baseline came from, as a path from here: runs/latest resolved to the run it points at (it moves). */
+function runFrom(given: string): string {
+  const abs = path.resolve(given);
+  return path.relative(process.cwd(), fs.existsSync(abs) ? fs.realpathSync(abs) : abs);
 }
