@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fmtMixShare,
   fmtInt,
   fmtMs,
   fmtMsOver,
@@ -55,5 +56,11 @@ describe('format', () => {
     [fmtPercent(0.0123), '1.23%'],
   ])('%s === %s', (actual, expected) => {
     expect(actual).toBe(expected);
+  });
+});
+
+describe('fmtMixShare', () => {
+  it('gives whole percents where the share is one, else a tenth', () => {
+    expect([0.7, 0.25, 0.05, 0.0361, 1 / 3].map(fmtMixShare)).toEqual(['70%', '25%', '5%', '3.6%', '33.3%']);
   });
 });

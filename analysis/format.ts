@@ -137,6 +137,12 @@ export function fmtShare(x: number | null | undefined): string {
   return x == null ? DASH : `${Math.round(x * 100)}%`;
 }
 
+/** A mix entry's share: whole percents where it is one, else to a tenth ("70%", "3.6%": not "4%"). */
+export function fmtMixShare(share: number): string {
+  const tenths = Math.round(share * 1000) / 10;
+  return `${Number.isInteger(tenths) ? tenths.toFixed(0) : tenths.toFixed(1)}%`;
+}
+
 /**
  * A share over its bound as a percentage with as many decimals (0 to 2) as it takes not to read as
  * the bound itself: 0.903 against 0.9 is "90.3%", never "90% > 90%".

@@ -19,7 +19,7 @@ import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
-import { rateUnitOf, withShares } from '../../analysis/format.ts';
+import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { maxArrivalsWithReruns, warmupRuns } from '../pipeline/warmup.ts';
 
@@ -150,7 +150,8 @@ function mixText(t: Traffic, config: PlateauConfig): string {
   const p = planTraffic(t, config);
   if (!p) return '';
   const parts = p.entries.map(
-    (e) => `${e.name} ${(100 * e.share).toFixed(0)}%${e.transaction ? ' (transaction)' : ''}`,
+    // whole percents where the share is one, else a tenth: 3.61% read as 4%
+    (e) => `${e.name} ${fmtMixShare(e.share)}${e.transaction ? ' (transaction)' : ''}`,
   );
   return `; mix: ${parts.join(', ')}`;
 }

@@ -46,7 +46,7 @@ describe('data files beside the scenario', () => {
     expect(missing.hint).toMatch(/relative to the scenario module/);
     write('r.csv', 'id,name\n1,x\n2\n');
     const ragged = problem(() => loadDataSources(scenario, { r: { csv: './r.csv' } }, 1));
-    expect(ragged.message).toBe(`data file ${path.join(dir, 'r.csv')} line 3: the row has 1 fields, the header 2`);
+    expect(ragged.message).toBe(`data file ${path.join(dir, 'r.csv')} line 3: the row has 1 field, the header 2`);
     write('e.json', '[]');
     expect(problem(() => loadDataSources(scenario, { e: { json: './e.json' } }, 1)).message).toMatch(/empty array/);
   });

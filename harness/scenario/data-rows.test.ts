@@ -78,7 +78,7 @@ describe('a CSV problem names its line and its own fix', () => {
       'a ragged row',
       'id,name\n1,x\n2\n',
       3,
-      'the row has 1 fields, the header 2',
+      'the row has 1 field, the header 2',
       /^give the CSV a header row and the same number of fields on every row/,
     ],
   ])('%s', (_, text, line, message, fix) => {

@@ -109,7 +109,7 @@ export function parseCsv(text: string): Row[] {
     } else if (fields.length !== 1 || fields[0] !== '' || quoted) {
       if (fields.length !== header.length)
         throw new DataError(
-          `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,
+          `the row has ${fmtInt(fields.length)} ${fields.length === 1 ? 'field' : 'fields'}, the header ${fmtInt(header.length)}`,
           recordLine,
           RAGGED_FIX,
         );

@@ -57,6 +57,11 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
     for (const name of ['GET /orders/404', 'order 4711', 'page 600', 'order 200-1', 'v200'])
       expect(nameProblem(name)).toMatch(/3 or more digits/);
   });
+  it('refuses a control character (a newline breaks the plan, the rows and a CSV)', () => {
+    expect(nameProblem('read\norder')).toBe('name "read\\norder" holds a control character (a newline, a tab)');
+    expect(nameProblem('read\torder')).toMatch(/control character/);
+    expect(nameProblem('read order')).toBeNull();
+  });
   it('reads only a registered status as one: `get ${ctx.pick(500)}` is data at 104 and 430 as at 4711', () => {
     for (const name of ['get 104', 'get 430', 'order 199', 'expect 250'])
       expect(nameProblem(name), name).toMatch(/3 or more digits/);

@@ -64,6 +64,9 @@ export function dataShape(name: string): string {
 export function nameProblem(name: unknown): string | null {
   if (typeof name !== 'string') return `a name must be a string, got ${name === null ? 'null' : typeof name}`;
   if (name.trim() === '') return 'a name must not be empty';
+  // a newline or a tab breaks the plan's line, the report's rows and a CSV's
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    return `name ${JSON.stringify(name)} holds a control character (a newline, a tab)`;
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
   const withoutFixed = name
     .replace(STATUS_CODE, (m: string, before: string, digits: string) => (isStatus(digits) ? before : m))

@@ -243,9 +243,9 @@ describe('data rows', () => {
       }
       return null;
     };
-    expect(line('id,a\n1,2\n3\n')).toEqual([3, 'the row has 1 fields, the header 2']);
+    expect(line('id,a\n1,2\n3\n')).toEqual([3, 'the row has 1 field, the header 2']);
     // lines inside quoted fields count; the first problem in the file is the one named
-    expect(line('id,a\n1,"x\ny\nz"\n2\n"open\n')).toEqual([5, 'the row has 1 fields, the header 2']);
+    expect(line('id,a\n1,"x\ny\nz"\n2\n"open\n')).toEqual([5, 'the row has 1 field, the header 2']);
     expect(line('id,a\n1,"x"y\n')).toEqual([2, 'a quoted field is followed by text before its comma']);
     expect(line('id,a\n1,x"y"\n')).toEqual([2, 'field 2 holds a double quote but is not quoted']);
     expect(line('id\n"open\n')).toEqual([2, 'the quote opened on line 2 is never closed']);
