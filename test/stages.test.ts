@@ -190,6 +190,14 @@ describe('preflight', () => {
     ).not.toThrow();
   });
 
+  it('refuses a check given to http.send that is not a function, naming the send and what it was given', async () => {
+    const config = parseConfigOrThrow(base('check-not-fn', { scenario: fixture('check-not-fn') }));
+    const requests = await scenarioRequests(fixture('check-not-fn'), config.target.url, 'check-not-fn');
+    await expect(sampleArrivals(config, requests, [])).rejects.toThrow(
+      /http\.send\("checkout: read"\) of transaction "checkout" was given a check that is not a function \(string\): pass \(res\) => true \| false \| "why not", or leave it out/,
+    );
+  });
+
   it('a transaction that builds a request name from data is refused by its second sample arrival; a branch by data is not', async () => {
     const config = parseConfigOrThrow(base('name-from-pick', { scenario: fixture('name-from-pick') }));
     const requests = await scenarioRequests(fixture('name-from-pick'), config.target.url, 'name-from-pick');
