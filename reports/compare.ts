@@ -12,6 +12,7 @@ import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
+import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
 import { compareByName, type NameComparison, type NameComparisonResult } from '../analysis/compare/by-name.ts';
 import {
@@ -230,6 +231,21 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
   return lines;
 }
 
+/**
+ * The rates at which a run's generator had its own delays in the latencies (generatorInLatencies:
+ * its loop stalled, or it held generator-limited): a p99 change there says as much of the
+ * generator as of the target (a user's compare read -84% at two rates where run A had stalled).
+ */
+function generatorDelayedNote(rows: ReturnType<typeof compareRows>, unit: RateUnit): string | null {
+  const at = (side: 'a' | 'b') =>
+    rows.filter((r) => r[side] !== null && generatorInLatencies(r[side]!)).map((r) => fmtTarget(r.ratePerSec));
+  const [inA, inB] = [at('a'), at('b')];
+  if (inA.length === 0 && inB.length === 0) return null;
+  const said = (label: string, rates: string[]) =>
+    rates.length === 0 ? [] : [`${label} at ${rates.join(', ')} ${unit}`];
+  return `The generator's own delays are in the latencies of ${[...said('A', inA), ...said('B', inB)].join(' and of ')} (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited): a latency change there says as much of the generator as of the target.`;
+}
+
 export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | null): string {
   const warnings = settingDifferences(a, b);
   const unit = pairUnit(a, b);
@@ -270,6 +286,8 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
     );
   }
   if (rows.some((r) => [r.a, r.b].some(shaky))) lines.push('', unreliableNote(a, b));
+  const delayed = generatorDelayedNote(rows, unit);
+  if (delayed !== null) lines.push('', delayed);
   lines.push(...byNameLines(compareByName(a, b), unit));
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));

@@ -35,6 +35,23 @@ describe('plateau compare', () => {
     expect(renderCompare(limited, B)).toMatch(/\| 200 \|.*\| holds \(generator-limited\) \| holds \|$/m);
   });
 
+  it("names the rates at which a run had the generator's own delays in its latencies, a stall under the bound too", () => {
+    const stalled = (at: number[], ms: number) =>
+      fakeRun({
+        steps: [100, 200, 300, 400].map((r) => ({
+          ratePerSec: r,
+          okPerSec: r <= 300 ? r : 310,
+          ...(at.includes(r) ? { loopDelayMaxMs: ms } : {}),
+        })),
+      });
+    // 72.9 ms: over the warning's 50 ms, under the verdict's 100 ms, so the steps held plainly
+    expect(renderCompare(stalled([200, 300], 72.9), stalled([400], 72.9))).toContain(
+      "The generator's own delays are in the latencies of A at 200, 300 req/s and of B at 400 req/s (event-loop delay over 50 ms, or held generator-limited): a latency change there says as much of the generator as of the target.",
+    );
+    expect(renderCompare(A, stalled([300], 72.9))).toContain('of B at 300 req/s (event-loop');
+    expect(renderCompare(A, B)).not.toContain("generator's own delays");
+  });
+
   it('shows capacity, knee and the change; the same grid is no difference, wherever each run stopped', () => {
     const md = renderCompare(A, B);
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
