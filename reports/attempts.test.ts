@@ -160,11 +160,17 @@ describe('the throughput chart', () => {
     const spec = throughputSpec(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] })) as unknown as {
       layer: { mark: { type: string }; encoding: { color?: { scale: { domain: string[] } } } }[];
     };
-    expect(spec.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual([
+    // holds and fails always; incomplete and not-run only where drawn
+    expect(spec.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual(['holds', 'fails']);
+    const run = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
+    const cut = throughputSpec({
+      ...run,
+      steps: [run.steps[0], { ...run.steps[1], verdict: 'incomplete' }],
+    }) as unknown as typeof spec;
+    expect(cut.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual([
       'holds',
       'fails',
       'incomplete',
-      'not-run',
     ]);
   });
 });

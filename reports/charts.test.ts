@@ -58,7 +58,7 @@ describe('the latency chart: the sample-count legend is visible', () => {
     const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
     expect(symbols).toHaveLength(6);
-    expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#08306B']);
+    expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#252525']);
     const [reliable, unreliable] = symbols.slice(4);
     for (const sym of [reliable, unreliable]) {
       expect(attr(sym, 'stroke')).toBe(LEGEND_GLYPH);
@@ -67,6 +67,12 @@ describe('the latency chart: the sample-count legend is visible', () => {
     expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
     expect(attr(unreliable, 'fill')).toBe('white');
     expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/); // the triangle the unreliable points are drawn as
+    // the glyphs' grey is no percentile's colour, and no two percentiles share a near colour
+    const colours = symbols.slice(0, 4).map((x) => attr(x, 'fill')!);
+    expect(colours).not.toContain(LEGEND_GLYPH);
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const distance = (p: string, q: string) => Math.hypot(...rgb(p).map((v, i) => v - rgb(q)[i]));
+    for (let i = 1; i < colours.length; i++) expect(distance(colours[i - 1], colours[i])).toBeGreaterThan(60);
   });
 });
 
@@ -271,6 +277,12 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
 describe('the throughput chart: no zigzag overlay, labels apart', () => {
   const spec = throughputSpec(DEMO) as Json;
   const all = layers(spec);
+
+  it('draws the ideal over the achieved line, so that held steps do not hide it', () => {
+    const lines = (spec.layer as Json[]).filter((l) => l.mark?.type === 'line');
+    expect(lines.map((l) => (l.mark.strokeDash ? 'ideal' : 'achieved'))).toEqual(['achieved', 'ideal']);
+    expect(lines[0].mark.strokeWidth).toBeGreaterThan(1);
+  });
 
   it("draws no USL line at each step's measured N", () => {
     expect(all.some((l) => l.encoding?.y?.field === 'model')).toBe(false);

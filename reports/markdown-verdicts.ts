@@ -4,7 +4,7 @@
  * built once as plain text (`*Text`), then escaped for report.md here and for report.html in
  * html-sections.ts, so both say the same thing.
  */
-import { fmtMs, fmtRate } from '../analysis/format.ts';
+import { fmtMs, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
 import { attemptFlags, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
@@ -50,7 +50,8 @@ export function classificationText(run: RunResult): TextSection | null {
   if (marked.length === 0) return null;
   const rows = marked.map((s) => [
     String(s.index + 1),
-    fmtRate(s.ratePerSec),
+    // an offered rate as the other tables give it: 850, not 850.0
+    fmtTarget(s.ratePerSec),
     attemptLabel(s),
     s.verdict,
     s.reasons.join('; '),

@@ -9,8 +9,8 @@ import { BASE_CONFIG, HEIGHT_PX, PERCENTILE_COLOR, WIDTH_PX, type ChartSpec } fr
 
 export const RELIABLE = 'reliable';
 export const UNRELIABLE = 'unreliable (too few samples)';
-/** The outline of the sample-count legend's glyphs, and the fill of the reliable one. */
-export const LEGEND_GLYPH = '#08306B';
+/** The outline of the sample-count legend's glyphs, and the fill of the reliable one: a grey no percentile line has. */
+export const LEGEND_GLYPH = '#666666';
 
 /** One point of a latency chart. */
 export interface LatencyRow {

@@ -33,8 +33,11 @@ export const VERDICT_COLOR: Record<StepVerdict, string> = {
   'not-run': '#DDDDDD',
 };
 
-/** Percentile colours, p50 light to p99.9 dark. */
-export const PERCENTILE_COLOR = ['#9ECAE1', '#4292C6', '#08519C', '#08306B'];
+/**
+ * Percentile colours, p50 light to p99.9 dark: blues to p99, p99.9 near-black (a darker blue read
+ * as p99's: a user could not tell the two lines apart).
+ */
+export const PERCENTILE_COLOR = ['#9ECAE1', '#4292C6', '#08519C', '#252525'];
 
 /** The config block of every spec: plain, readable, no interactivity (the SVG is static). */
 export const BASE_CONFIG = {
@@ -91,14 +94,18 @@ export function verdictPoints(values: readonly { verdict: string }[], x: object,
   };
 }
 
+/**
+ * The point categories a chart has, in a fixed order (verdicts, then the set-aside ones), each in
+ * its own colour: the legend lists only what is drawn (it listed 'incomplete' and 'not-run' beside
+ * a run of held steps). `holds` and `fails` are always listed, the two a reader looks for.
+ */
 export function pointScale(categories: readonly string[]): { domain: string[]; range: string[] } {
-  const extra = (Object.keys(SET_ASIDE_COLOR) as (keyof typeof SET_ASIDE_COLOR)[]).filter((c) =>
-    categories.includes(c),
+  const colors: Record<string, string> = { ...VERDICT_COLOR, ...SET_ASIDE_COLOR };
+  const always = new Set(['holds', 'fails']);
+  const domain = [...verdictScale.domain, ...Object.keys(SET_ASIDE_COLOR)].filter(
+    (c) => always.has(c) || categories.includes(c),
   );
-  return {
-    domain: [...verdictScale.domain, ...extra],
-    range: [...verdictScale.range, ...extra.map((c) => SET_ASIDE_COLOR[c])],
-  };
+  return { domain, range: domain.map((c) => colors[c]) };
 }
 
 /**

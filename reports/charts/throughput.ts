@@ -40,7 +40,14 @@ export function throughputSpec(run: RunResult): ChartSpec {
     title: `offered rate (${unit})`,
     scale: { domain: [0, maxRate * 1.05] },
   };
+  // the ideal over the achieved line (a wider one beneath): held steps lie on the ideal, and drawn
+  // under it the ideal vanished along the whole run
   const layers: object[] = [
+    {
+      data: { values: line },
+      mark: { type: 'line', color: COLOR.achieved, strokeWidth: 3 },
+      encoding: { x, y: { field: 'achieved', type: 'quantitative', title: `successful ${unit}` } },
+    },
     {
       data: {
         values: [
@@ -49,12 +56,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
         ],
       },
       mark: { type: 'line', strokeDash: [4, 4], color: COLOR.ideal },
-      encoding: { x, y: { field: 'ideal', type: 'quantitative', title: `successful ${unit}` } },
-    },
-    {
-      data: { values: line },
-      mark: { type: 'line', color: COLOR.achieved },
-      encoding: { x, y: { field: 'achieved', type: 'quantitative' } },
+      encoding: { x, y: { field: 'ideal', type: 'quantitative' } },
     },
     verdictPoints(achieved, x, 'achieved'),
   ];
