@@ -311,8 +311,8 @@ describe('analyzeRun: warnings', () => {
       'step 2 started arrivals late: scheduler lag p99 23.4 ms > 10 ms; the generator is short of CPU, so this step may measure the generator',
       'step 2 saw event-loop delay up to 87.0 ms > 50 ms: the generator stalled and its stalls are inside the latencies; use more cores or the k6 engine',
       'step 3 steady window is 12 s of 25 s planned: its figures rest on fewer seconds and it was not judged',
-      'p99 of step 1 rests on 2,500 samples (needs 3,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
-      'p99.9 of steps 1 and 2 rests on 2,500 to 5,000 samples (needs 30,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+      'p99 of the held step 1 rests on 2,500 samples (needs 3,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+      'p99.9 of the held steps 1 and 2 rests on 2,500 to 5,000 samples (needs 30,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
     ]);
   });
 

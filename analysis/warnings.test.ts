@@ -180,13 +180,13 @@ describe('thin percentiles', () => {
     );
     expect(ws).toEqual([
       'step 6 dropped 3 arrivals: no free VU; raise maxVUs or this step measures the generator',
-      'p99 of steps 1-3 and 5 rests on 250 to 1,250 samples (needs 1,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
-      'p99.9 of steps 1-3 and 5 rests on 250 to 1,250 samples (needs 10,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+      'p99 of the held steps 1-3 and 5 rests on 250 to 1,250 samples (needs 1,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
+      'p99.9 of the held steps 1-3 and 5 rests on 250 to 1,250 samples (needs 10,000): shown, marked unreliable; longer holds (--hold) or higher rates collect enough',
     ]);
   });
 
   it('a single step reads as one, with its one count', () => {
-    expect(runWarnings([thin(2, 400)], rules)[0]).toMatch(/^p99 of step 3 rests on 400 samples \(needs 1,000\)/);
+    expect(runWarnings([thin(2, 400)], rules)[0]).toMatch(/^p99 of the held step 3 rests on 400 samples \(needs 1,000\)/);
   });
 
   it('step lists join runs of three or more', () => {

@@ -104,7 +104,7 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
   switch (w.code) {
     case 'thin-percentile': {
       const counts = f.minN === f.maxN ? fmtInt(f.minN) : `${fmtInt(f.minN)} to ${fmtInt(f.maxN)}`;
-      return `${percentileLabel(f.q)} of ${whereSteps(steps)} rests on ${counts} samples (needs ${fmtInt(f.neededN)}): shown, marked unreliable; longer holds ${imported ? "(the k6 script's stages)" : '(--hold)'} or higher rates collect enough`;
+      return `${percentileLabel(f.q)} of the held ${whereSteps(steps)} rests on ${counts} samples (needs ${fmtInt(f.neededN)}): shown, marked unreliable; longer holds ${imported ? "(the k6 script's stages)" : '(--hold)'} or higher rates collect enough`;
     }
     case 'cpu-steal': {
       const lo = fmtShare(f.minShare);
