@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { serverWindowOf } from './testing/builders.ts';
 import { HELD_FACTOR, poolAtLimit, poolReading } from './pool.ts';
 import type { ServerWindow } from './types.ts';
 
-const window = (x: number | null, meanMs: number | null, pool: Partial<ServerWindow> = {}): ServerWindow => ({
-  source: 'scrape',
-  fromS: 0,
-  toS: 5,
-  throughputPerSec: x,
-  meanMs,
-  maxMs: null,
-  poolActiveMax: null,
-  poolPendingMax: null,
-  poolMax: null,
-  ...pool,
-});
+const window = serverWindowOf;
 
 describe('poolReading', () => {
   it.each([

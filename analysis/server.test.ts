@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serverWindowOf } from './testing/builders.ts';
 import { crossCheck, routeWindow, serverRttMs, serverWindow } from './server.ts';
 import { withServer } from './judge.ts';
 import type { NameResult, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
@@ -18,18 +19,7 @@ const sample = (tS: number, count: number, sumS: number, extra: Partial<ServerSa
   ...extra,
 });
 
-const window = (x: number | null, meanMs: number | null, pool: Partial<ServerWindow> = {}): ServerWindow => ({
-  source: 'scrape',
-  fromS: 0,
-  toS: 5,
-  throughputPerSec: x,
-  meanMs,
-  maxMs: null,
-  poolActiveMax: null,
-  poolPendingMax: null,
-  poolMax: null,
-  ...pool,
-});
+const window = serverWindowOf;
 
 describe('serverWindow', () => {
   it('takes deltas between the readings nearest the window edges, over their real times', () => {

@@ -186,7 +186,9 @@ describe('thin percentiles', () => {
   });
 
   it('a single step reads as one, with its one count', () => {
-    expect(runWarnings([thin(2, 400)], rules)[0]).toMatch(/^p99 of the held step 3 rests on 400 samples \(needs 1,000\)/);
+    expect(runWarnings([thin(2, 400)], rules)[0]).toMatch(
+      /^p99 of the held step 3 rests on 400 samples \(needs 1,000\)/,
+    );
   });
 
   it('step lists join runs of three or more', () => {

@@ -17,6 +17,7 @@ import {
   type RunResult,
   type SeriesPoint,
   type ServerSample,
+  type ServerWindow,
   type StepPlan,
   type StepResult,
 } from '../types.ts';
@@ -325,4 +326,24 @@ export function emptySample(tS: number, over: Partial<ServerSample> = {}): Serve
 /** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
 export function topologySamples(readings: [number, number][]): ServerSample[] {
   return readings.map(([tS, topology]) => emptySample(tS, { topology }));
+}
+
+/** A scrape's steady window of the server's figures: its throughput and mean, the pool's gauges as given. */
+export function serverWindowOf(
+  x: number | null,
+  meanMs: number | null,
+  pool: Partial<ServerWindow> = {},
+): ServerWindow {
+  return {
+    source: 'scrape',
+    fromS: 0,
+    toS: 5,
+    throughputPerSec: x,
+    meanMs,
+    maxMs: null,
+    poolActiveMax: null,
+    poolPendingMax: null,
+    poolMax: null,
+    ...pool,
+  };
 }
