@@ -22,6 +22,7 @@ import {
   tailCoverageClause,
   skipText,
   thresholdsText,
+  unconfirmedText,
 } from '../analysis/compare/name-warnings.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
@@ -216,6 +217,8 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
     lines.push('**Names that regressed at rates both runs held:**', '', ...warnings.map((w) => `- ${mdCell(w)}`));
   else if (r.rates.length > 0) lines.push(`No name regressed at the rates both runs held${tailCoverageClause(r)}.`);
   else lines.push('No rate held in both runs with names recorded in both: nothing compared per name.');
+  const unconfirmed = unconfirmedText(r, COMPARE_LABELS, unit);
+  if (unconfirmed !== null) lines.push('', mdCell(unconfirmed));
   const notes = namesNotes(r, unit);
   if (notes.length > 0) lines.push('', ...notes);
   for (const rate of r.rates) {

@@ -221,6 +221,21 @@ describe('plateau compare by name', () => {
   const doc = (a: RunResult, b: RunResult) =>
     compareDocument({ a, b, rows: compareRows(a, b), warnings: settingDifferences(a, b), cost: null });
 
+  it('says a rise seen at one rate alone beside the comparison, not among the regressions', () => {
+    const base = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
+    const named = (slowAt: number | null) =>
+      withNames(base, (st) => ({
+        read: { perSec: 0.7 * st.ratePerSec, p99Ms: st.ratePerSec === slowAt ? 40 : 10 },
+        write: { perSec: 0.3 * st.ratePerSec, p99Ms: 30 },
+      }));
+    const md = renderCompare(named(null), named(200));
+    expect(md).toContain('No name regressed at the rates both runs held');
+    expect(md).toContain(
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): read p99 at 200 req/s',
+    );
+    expect(md).not.toContain('**Names that regressed');
+  });
+
   it('runs without names compare as before: no per-name section, no byName, no name regressions', () => {
     expect(renderCompare(A, B)).not.toMatch(/By name|name/i);
     const d = doc(A, B);
@@ -232,7 +247,7 @@ describe('plateau compare by name', () => {
     const md = renderCompare(names, slower);
     expect(md).toContain('## By name at equal offered rates');
     expect(md).toContain(
-      '- read order: p99 regressed at 100, 200, 300 req/s, rates both held; worst at 100 req/s: 10.0 ms in A, 20.0 ms in B (+100.00%)',
+      '- read order: p99 regressed at 100, 200, 300 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
     );
     // A failed 400 (its knee is 300): per name only up to 300
     expect(md).toContain('- Not compared at 400 req/s: A fails');

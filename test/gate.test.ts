@@ -459,7 +459,7 @@ describe('decideGate by name', () => {
     const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
     expect(d).toMatchObject({ status: 'pass', exitCode: 0 });
     expect(d.nameWarnings).toEqual([
-      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms in the baseline, 20.0 ms in this run (+100.00%)',
+      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in the baseline, 20.0 ms (n=3,000) in this run (+100.00%)',
     ]);
     expect(d.names!.regressions.map((r) => r.ratePerSec)).toEqual([100, 200, 300, 400]);
     // the same runs without names: the same decision, no per-name fields
@@ -539,6 +539,9 @@ describe('gate outputs by name', () => {
       metric: 'p99',
       a: 10,
       b: 20,
+      // what each figure rests on: a percentile's samples
+      aN: 3000,
+      bN: 3000,
     });
     expect(doc.names).toMatchObject({
       ratesCompared: [100, 200, 300, 400],

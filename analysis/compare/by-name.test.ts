@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../testing/builders.ts';
 import type { RunResult } from '../types.ts';
 import { compareByName, errorRateChange, NAME_REGRESSION_THRESHOLDS as T, tailChange } from './by-name.ts';
-import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText } from './name-warnings.ts';
+import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText, unconfirmedText } from './name-warnings.ts';
 import { nameResult, withNames, type FakeName } from './testing.ts';
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat just above it. */
@@ -144,6 +144,8 @@ describe('compareByName', () => {
         metric: 'p99',
         a: 10,
         b: 20,
+        aN: 3000,
+        bN: 3000,
       })),
     );
     // the rates past the knee failed in both: not compared, and said so
@@ -154,7 +156,7 @@ describe('compareByName', () => {
     expect(skipText(r.skipped[0], COMPARE_LABELS)).toBe('Not compared at 500 req/s: A fails, B fails');
     expect(r).toMatchObject({ added: [], removed: [], withoutNames: null });
     expect(nameWarnings(r, COMPARE_LABELS)).toEqual([
-      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms in A, 20.0 ms in B (+100.00%)',
+      'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
     ]);
   });
 
@@ -180,7 +182,8 @@ describe('compareByName', () => {
       ['checkout', 'error-rate', 400],
     ]);
     expect(nameWarnings(r, { a: 'the baseline', b: 'this run' })).toEqual([
-      'checkout (transaction): error rate regressed at 300, 400 req/s, rates both held; worst at 400 req/s: 0.00% in the baseline, 4.00% in this run',
+      // pooled over its rates (the worst of several small samples overstates it), the worst beside it
+      'checkout (transaction): error rate regressed at 300, 400 req/s, rates both held: 0.00% (0 of 6,000) in the baseline, 3.00% (180 of 6,000) in this run over those rates; worst at 400 req/s: 0.00% (0 of 3,000) in the baseline, 4.00% (120 of 3,000) in this run',
     ]);
   });
 
@@ -235,7 +238,7 @@ describe('compareByName', () => {
       [100, 200, 300, 400].map(() => ['read order', 'p90', 4, 10]),
     );
     expect(nameWarnings(r, COMPARE_LABELS)).toEqual([
-      'read order: p90 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 4.00 ms in A, 10.0 ms in B (+150.00%)',
+      'read order: p90 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 4.00 ms (n=3,000) in A, 10.0 ms (n=3,000) in B (+150.00%)',
     ]);
   });
 
@@ -246,7 +249,29 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged.",
     );
+  });
+
+  it('a rise at one rate alone, or at under half of those judged, is unconfirmed: said, not a regression', () => {
+    // an unchanged build near its knee: create order's p99 2.5x at 300 only (a user's three runs of 12-06)
+    const once = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'create order' && rate === 300 ? { p99Ms: 75 } : {})),
+    );
+    const r = compareByName(A, once)!;
+    expect(r.regressions).toEqual([]);
+    expect(r.unconfirmed.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([['create order', 'p99', 300]]);
+    expect(nameWarnings(r, COMPARE_LABELS)).toEqual([]);
+    expect(unconfirmedText(r, COMPARE_LABELS)).toBe(
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): create order p99 at 300 req/s (30.0 ms (n=3,000) in A, 75.0 ms (n=3,000) in B).',
+    );
+    // at two of the four rates judged: half, confirmed
+    const twice = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'create order' && rate >= 300 ? { p99Ms: 75 } : {})),
+    );
+    expect(compareByName(A, twice)!.regressions.map((x) => x.ratePerSec)).toEqual([300, 400]);
+    expect(unconfirmedText(compareByName(A, twice)!, COMPARE_LABELS)).toBeNull();
   });
 });

@@ -15,6 +15,12 @@
  *
  * A p99 on too few samples moves by itself; the floor keeps a 2 ms p99 going to 3 ms (+50%) from
  * reading as a regression, and the factor keeps a 5% error rate going to 6% (1 point) from doing so.
+ *
+ * A name's figure regressed only where it did so consistently: at two rates or more, and at half
+ * or more of the rates where that figure was judged (`confirmed`). Near the knee a tail swings by
+ * itself: three runs of one unchanged build flagged two or three names each at a single rate (a
+ * p90 2.5x at 300/s, a user's review of 12-06), where a real regression (a 3x slower endpoint)
+ * showed at every rate. A rise at one rate alone is kept apart as unconfirmed, said, never warned.
  * Only steps that held cleanly count: a failed step's tail is its queue, a contaminated one measured
  * another topology, a generator-limited one partly the generator.
  */
@@ -99,6 +105,12 @@ export interface NameRegression {
   /** A's and B's figure: milliseconds for a percentile, a fraction for an error rate. */
   a: number;
   b: number;
+  /** What each figure rests on: a percentile's samples (its n), an error rate's completions. */
+  aN: number;
+  bN: number;
+  /** An error rate's failures (of aN, bN); absent for a percentile. */
+  aFailed?: number;
+  bFailed?: number;
 }
 
 /** A rate both runs offered whose names were not compared: each side's reason ("fails"), null where it held cleanly. */
@@ -110,8 +122,10 @@ export interface NameSkip {
 
 export interface NameComparisonResult {
   rates: RateNames[];
-  /** Rate by rate, names in A's order. */
+  /** Rate by rate, names in A's order: the confirmed ones (at two rates or more, half or more of those judged). */
   regressions: NameRegression[];
+  /** Rises past the thresholds that were not confirmed (one rate alone, or under half of those judged): said, not warned. */
+  unconfirmed: NameRegression[];
   /** Names only B recorded, and names only A recorded (in order of first appearance). */
   added: string[];
   removed: string[];
@@ -192,15 +206,62 @@ function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds): NameCompa
     }));
 }
 
+/** The samples a name's percentile q rests on. */
+function samplesAt(n: NameResult, q: number): number {
+  return n.latency.find((p) => p.q === q)?.n ?? 0;
+}
+
 function regressionsAt(r: RateNames): NameRegression[] {
   const out: NameRegression[] = [];
   for (const c of r.names) {
     const base = { name: c.name, transaction: c.transaction, ratePerSec: r.ratePerSec };
     if (c.tail.regressed)
-      out.push({ ...base, metric: c.tail.q === 99 ? 'p99' : 'p90', a: c.tail.aMs as number, b: c.tail.bMs as number });
-    if (c.errorRate.regressed) out.push({ ...base, metric: 'error-rate', a: c.errorRate.a, b: c.errorRate.b });
+      out.push({
+        ...base,
+        metric: c.tail.q === 99 ? 'p99' : 'p90',
+        a: c.tail.aMs as number,
+        b: c.tail.bMs as number,
+        aN: samplesAt(c.a, c.tail.q),
+        bN: samplesAt(c.b, c.tail.q),
+      });
+    if (c.errorRate.regressed)
+      out.push({
+        ...base,
+        metric: 'error-rate',
+        a: c.errorRate.a,
+        b: c.errorRate.b,
+        aN: c.a.completed,
+        bN: c.b.completed,
+        aFailed: c.a.failed,
+        bFailed: c.b.failed,
+      });
   }
   return out;
+}
+
+/** The tail (p99 or p90, whichever each rate judged) or the error rate. */
+const figureOf = (metric: NameRegression['metric']) => (metric === 'error-rate' ? 'error-rate' : 'tail');
+
+/**
+ * The rises that are regressions: a name's figure that rose at two rates or more, and at half or
+ * more of the rates where it was judged; the others are unconfirmed (see the rule above).
+ */
+function confirmed(
+  all: readonly NameRegression[],
+  rates: readonly RateNames[],
+): Pick<NameComparisonResult, 'regressions' | 'unconfirmed'> {
+  const judged = (name: string, figure: string) =>
+    rates.filter((r) =>
+      r.names.some((c) => c.name === name && (figure === 'tail' ? c.tail.compared : c.errorRate.compared)),
+    ).length;
+  const risen = new Map<string, number>();
+  const key = (x: NameRegression) => JSON.stringify([x.name, figureOf(x.metric)]);
+  for (const x of all) risen.set(key(x), (risen.get(key(x)) ?? 0) + 1);
+  const holds = (x: NameRegression) => {
+    const n = risen.get(key(x))!;
+    return n >= 2 && 2 * n >= judged(x.name, figureOf(x.metric));
+  };
+  return { regressions: all.filter(holds), unconfirmed: all.filter((x) => !holds(x)) };
 }
 
 /**
@@ -232,7 +293,7 @@ export function compareByName(
   }
   return {
     rates,
-    regressions: rates.flatMap(regressionsAt),
+    ...confirmed(rates.flatMap(regressionsAt), rates),
     added: inB.filter((n) => !inA.includes(n)),
     removed: inA.filter((n) => !inB.includes(n)),
     skipped,

@@ -3,7 +3,7 @@
  * for compare's text and the gate's warnings alike. Pure; names are the scenario's text, so every
  * renderer escapes these sentences.
  */
-import { fmtMs, fmtPercent, fmtTarget } from '../format.ts';
+import { fmtInt, fmtMs, fmtPercent, fmtTarget } from '../format.ts';
 import type { RateUnit } from '../types.ts';
 import type { NameComparisonResult, NameRegression, NameSkip, NameThresholds } from './by-name.ts';
 
@@ -21,8 +21,21 @@ export function nameLabel(name: string, transaction: boolean): string {
   return transaction ? `${name} (transaction)` : name;
 }
 
-function figure(r: NameRegression, x: number): string {
-  return r.metric === 'error-rate' ? fmtPercent(x) : `${fmtMs(x)} ms`;
+/** A figure with what it rests on: "12.1 ms (n=388)", "7.67% (23 of 300)". */
+function figure(r: NameRegression, side: 'a' | 'b'): string {
+  const [x, n, failed] = side === 'a' ? [r.a, r.aN, r.aFailed] : [r.b, r.bN, r.bFailed];
+  return r.metric === 'error-rate'
+    ? `${fmtPercent(x)} (${fmtInt(failed ?? 0)} of ${fmtInt(n)})`
+    : `${fmtMs(x)} ms (n=${fmtInt(n)})`;
+}
+
+/** An error rate over several rates, pooled: the failures of all over their completions, each side. */
+function pooled(group: readonly NameRegression[], labels: SideLabels): string {
+  const side = (pick: (r: NameRegression) => [number, number]) => {
+    const [failed, n] = group.map(pick).reduce(([f, c], [x, y]) => [f + x, c + y], [0, 0]);
+    return `${fmtPercent(n > 0 ? failed / n : 0)} (${fmtInt(failed)} of ${fmtInt(n)})`;
+  };
+  return `${side((r) => [r.aFailed ?? 0, r.aN])} in ${labels.a}, ${side((r) => [r.bFailed ?? 0, r.bN])} in ${labels.b} over those rates`;
 }
 
 function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): string {
@@ -32,11 +45,27 @@ function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): 
   const worst = group.reduce((w, r) => (rise(r) > rise(w) ? r : w));
   const what = worst.metric === 'error-rate' ? 'error rate' : worst.metric;
   const change = latency(worst) && worst.a > 0 ? ` (+${fmtPercent((worst.b - worst.a) / worst.a)})` : '';
-  const figures = `${figure(worst, worst.a)} in ${labels.a}, ${figure(worst, worst.b)} in ${labels.b}${change}`;
+  const figures = `${figure(worst, 'a')} in ${labels.a}, ${figure(worst, 'b')} in ${labels.b}${change}`;
   const head = `${nameLabel(worst.name, worst.transaction)}: ${what} regressed`;
   if (group.length === 1) return `${head} at ${fmtTarget(worst.ratePerSec)} ${unit}, a rate both held: ${figures}`;
   const rates = group.map((r) => fmtTarget(r.ratePerSec)).join(', ');
+  // an error rate pooled over its rates (the worst of several small samples overstates it), the worst beside it
+  if (!latency(worst))
+    return `${head} at ${rates} ${unit}, rates both held: ${pooled(group, labels)}; worst at ${fmtTarget(worst.ratePerSec)} ${unit}: ${figures}`;
   return `${head} at ${rates} ${unit}, rates both held; worst at ${fmtTarget(worst.ratePerSec)} ${unit}: ${figures}`;
+}
+
+/**
+ * The rises that were not confirmed (one rate alone, or under half of those judged), in one
+ * sentence: said beside the comparison, never a warning. Null when there were none.
+ */
+export function unconfirmedText(r: NameComparisonResult, labels: SideLabels, unit: RateUnit = 'req/s'): string | null {
+  if (r.unconfirmed.length === 0) return null;
+  const each = r.unconfirmed.map(
+    (x) =>
+      `${nameLabel(x.name, x.transaction)} ${x.metric === 'error-rate' ? 'error rate' : x.metric} at ${fmtTarget(x.ratePerSec)} ${unit} (${figure(x, 'a')} in ${labels.a}, ${figure(x, 'b')} in ${labels.b})`,
+  );
+  return `Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): ${each.join('; ')}.`;
 }
 
 /** One sentence per name and figure that regressed, in the order they first regressed; rates in `unit` (the runs' arrivals). */
@@ -86,6 +115,7 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
     `A name regressed at a rate both runs held when its p99 rose by more than ${pct(t.p99Relative)}% and at least ` +
     `${t.p99FloorMs} ms (both p99s on enough samples, else both p90s), or its error rate rose above both ` +
     `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
-    `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more.`
+    `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more; ` +
+    `and it did so at two rates or more, half or more of those where that figure was judged.`
   );
 }
