@@ -172,17 +172,32 @@ describe('plateau compare', () => {
 
   it('comparable runs produce no warning; engine, topology and RTT differences do', () => {
     expect(settingDifferences(A, A)).toEqual([]);
+    const target = 'http://staging:8080/orders';
     const C = {
       ...A,
+      target,
       engine: 'k6',
       environment: { ...A.environment, topology: '3 replicas' },
       rtt: { ...A.rtt!, httpMedianMs: 40 },
     };
-    const D = { ...A, environment: { ...A.environment, topology: '2 replicas' } };
+    const D = { ...A, target, environment: { ...A.environment, topology: '2 replicas' } };
     const w = settingDifferences(D, C).join('\n');
     expect(w).toMatch(/engine differs/);
     expect(w).toMatch(/topology differs: 2 replicas vs 3 replicas: an A\/B is only valid on the same topology/);
     expect(w).toMatch(/RTT/);
+  });
+
+  it("on loopback the RTT is the machine's noise, and max VUs sized a little apart are one headroom", () => {
+    const loop = (httpMedianMs: number, maxVUs: number) => ({
+      ...A,
+      target: 'http://127.0.0.1:8091/items',
+      rtt: { ...A.rtt!, httpMedianMs },
+      vus: { ...A.vus, maxVUs },
+    });
+    expect(settingDifferences(loop(1.03, 164), loop(0.517, 172))).toEqual([]);
+    expect(settingDifferences(loop(1.03, 164), loop(1.03, 400))).toEqual([
+      "max VUs differs: 164 vs 400: the generator's headroom differs",
+    ]);
   });
 
   it("a different container CPU quota is a different generator; the cgroup's path alone is not", () => {

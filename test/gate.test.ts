@@ -170,9 +170,12 @@ describe('decideGate', () => {
       environment: { ...BASE.environment, hostname: 'ci-runner-7' },
       rtt: { connectMedianMs: 20, httpMedianMs: 25, httpP90Ms: 30, samples: 20 },
     };
-    const d = decideGate(other, BASE, 0.05);
+    // a target across a network: its RTT is the path's (on loopback only the machine's noise, said of nothing)
+    const remote = (r: RunResult) => ({ ...r, target: 'http://staging:8080/orders' });
+    const d = decideGate(remote(other), remote(BASE), 0.05);
     expect(d.status).toBe('pass');
     expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
+    expect(decideGate(other, BASE, 0.05).warnings.join('\n')).not.toMatch(/RTT/);
   });
 
   it('cannot judge against a baseline of another engine, rules or target, or one that cannot be judged itself', () => {
