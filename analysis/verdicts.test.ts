@@ -204,6 +204,18 @@ describe('classifyFailure', () => {
     expect(c.detail).not.toMatch(/tail grew/);
   });
 
+  it('drops while requests timed out, the successes fast: the timeouts are the tail, the target is the limit', () => {
+    // a user's hung confirm: 42 of 376 checkouts timed out, the p99 of the successes low
+    const hung = step({ dropped: 120, p99: 13, verdict: 'fails', completed: 376, errors: { timeout: 42 } });
+    const c = classifyFailure(hung, baseline, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /, but 42 of its 376 completions timed out \(11\.17%\): its tail is the timeout, not the p99 of its successes: the target is the limit/,
+    );
+    // under 1% of them: a p99 of the successes can still speak for the tail
+    expect(classifyFailure({ ...hung, errors: { timeout: 3 } }, baseline, 0.5).generatorBound).toBe(true);
+  });
+
   it('drops with a grown tail: the target is the limit, and its latency held the VUs', () => {
     const c = classifyFailure(step({ dropped: 120, p99: 900, verdict: 'fails' }), baseline, 0.5);
     expect(c.generatorBound).toBe(false);

@@ -11,7 +11,7 @@
  * mean. A step failing that way measured the generator: never capacity. With no step held before
  * it, a failed step with a symptom is inconclusive: neither side is blamed.
  */
-import { fmtInt, fmtMsOver, fmtShare, fmtShareOver, unitCounts } from './format.ts';
+import { fmtInt, fmtMsOver, fmtPercent, fmtShare, fmtShareOver, unitCounts } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
 import type { GeneratorBounds, OverloadShape, RateUnit, StepResult, Symptom } from './types.ts';
 import { otherFailuresClause } from './other-failures.ts';
@@ -169,6 +169,9 @@ export function generatorLimitedText(sym: Symptom, s: StepResult): string {
   return `generator-limited while holding: ${symptomText(sym, s)}; the rate was served, but arrivals left the schedule, so this step's latencies include the generator's own delay`;
 }
 
+/** The share of a step's completions that timed out from which its p99 is a timeout's. */
+export const TIMEOUTS_IN_TAIL = 0.01;
+
 /** Is the target's tail low in step s, relative to the baseline step? */
 function tailLow(
   s: StepResult,
@@ -176,6 +179,15 @@ function tailLow(
   rttMs: number,
   factor: number,
 ): { low: boolean; text: string; grew?: false } {
+  // timed out: those requests waited a whole timeout, past any percentile of the successes (a
+  // user's hung confirm read 'tail stayed low', the step generator-bound): from 1% of them the p99 is
+  const timedOut = s.errors.timeout ?? 0;
+  if (s.completed > 0 && timedOut / s.completed >= TIMEOUTS_IN_TAIL)
+    return {
+      low: false,
+      text: `${fmtInt(timedOut)} of its ${fmtInt(s.completed)} completions timed out (${fmtPercent(timedOut / s.completed)}): its tail is the timeout, not the p99 of its successes`,
+      grew: false,
+    };
   if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
     const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
     return {
