@@ -21,7 +21,7 @@ import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
 import { environment, runIds } from '../environment.ts';
-import { writeReports } from '../report.ts';
+import { analyzeStore, writeReports } from '../report.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { RunContext } from './context.ts';
 import type { Interrupt } from './interrupt.ts';
@@ -122,15 +122,47 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     o.interrupt.loadEnded = true;
     cap.disarm();
     await engine.current?.close();
-    store.update({
-      status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete',
-      finishedAt: new Date().toISOString(),
-    });
-    store.close();
+    try {
+      store.update({
+        status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete',
+        finishedAt: new Date().toISOString(),
+      });
+      store.close();
+    } catch (err) {
+      // the run directory cannot be written any more (a full disk, a mount gone read-only): said as
+      // that, with the fix, not as a bug that hides the run's own end
+      if (!isWriteFailure(err)) throw err;
+      error ??= unwritableRunDir(store.dir, err);
+    }
   }
-  const result = await writeReports(store.dir);
+  let result: RunResult;
+  try {
+    result = await writeReports(store.dir);
+  } catch (err) {
+    if (!isWriteFailure(err)) throw err;
+    error ??= unwritableRunDir(store.dir, err);
+    // what the store holds, judged for the table the CLI prints; no file of it could be written
+    result = analyzeStore(store.dir).result;
+  }
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
+}
+
+/** The errors of a write the file system refused (permissions, a read-only mount, a full disk). */
+const WRITE_FAILURES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO']);
+
+function isWriteFailure(err: unknown): boolean {
+  return WRITE_FAILURES.has((err as NodeJS.ErrnoException)?.code ?? '');
+}
+
+/** The run directory stopped taking writes during the run. */
+function unwritableRunDir(dir: string, err: unknown): PlateauError {
+  return new PlateauError(
+    `the run directory ${dir} cannot be written any more (${(err as Error).message}): the run's end and its reports could not be stored; what it stored before is there, its run.json may still say running`,
+    `make ${dir} writable again (free space, permissions, the mount), then rebuild the reports from what it stored with \`plateau report ${dir}\``,
+    'run-dir-unwritable',
+    EXIT.stage,
+  );
 }
 
 /** An error plateau did not expect, as a PlateauError that keeps its stack (printed by the CLI). */
