@@ -77,6 +77,9 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     input.stages,
     input.closedModel === true,
   );
+  // stopped by limits.maxDurationS, not a signal: said, with the fix (it read as a Ctrl-C)
+  if (stop.stopReason === 'interrupted' && input.durationCapS !== undefined)
+    stop.stopDetail = `limits.maxDurationS (${input.durationCapS} s of load) was reached: ${stop.stopDetail}; raise limits.maxDurationS to let the run reach its limit`;
   const counted = decidingSteps(steps);
   const firstBad = counted.find((s) => s.verdict === 'fails') ?? null;
   const knee = counted.find((s) => s.index === stop.kneeStep) ?? null;

@@ -37,6 +37,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     rtt: meta.rtt,
     environment: meta.environment,
     interrupted: meta.status === 'interrupted' || meta.status === 'running',
+    ...(meta.durationCapS !== undefined ? { durationCapS: meta.durationCapS } : {}),
     gauges: gaugesOf(samples),
     rateUnit: rateUnitOf(meta.traffic),
     ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),

@@ -139,6 +139,11 @@ describe('the engine stays under the limits', () => {
       expect(r.lines.join('')).toMatch(/limits\.maxDurationS: 5 s of load reached/);
       expect(r.result.interrupted).toBe(true);
       expect(r.exitCode).toBe(130);
+      // the report says it was the cap, not a signal, and how to let the run reach its limit
+      expect(r.result.stopDetail).toMatch(
+        /^limits\.maxDurationS \(5 s of load\) was reached: interrupted .*; raise limits\.maxDurationS to let the run reach its limit$/,
+      );
+      expect(fs.readFileSync(`${r.dir}/report.md`, 'utf8')).toContain('limits.maxDurationS (5 s of load) was reached');
       const recs = fs
         .readFileSync(`${r.dir}/buckets.ndjson`, 'utf8')
         .trim()

@@ -363,6 +363,8 @@ export interface AnalyzeInput {
   environment: Record<string, string>;
   /** True when the run was stopped (signal, stage failure) before the stop rule ended it. */
   interrupted: boolean;
+  /** It was limits.maxDurationS that stopped it, after this many seconds of load (not a signal). */
+  durationCapS?: number;
   /** Server-side gauges recorded by a probe (probes.ndjson), passed through to the time series. */
   gauges?: GaugeSeries[];
   /** The configured bound on the generator's busy share, for the report's generator table. */

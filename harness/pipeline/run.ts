@@ -126,6 +126,8 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
       store.update({
         status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete',
         finishedAt: new Date().toISOString(),
+        // the cap, not a signal: the report says which stopped it
+        ...(cap.reached ? { durationCapS: config.limits.maxDurationS } : {}),
       });
       store.close();
     } catch (err) {

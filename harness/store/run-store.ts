@@ -77,6 +77,8 @@ export interface RunMeta {
   rtt: RttFigures | null;
   stages: StageOutcome[];
   interruptedAtStep: number | null;
+  /** The run was stopped by limits.maxDurationS, this many seconds of load (not by a signal). */
+  durationCapS?: number;
   environment: Record<string, string>;
 }
 
