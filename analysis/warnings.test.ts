@@ -138,6 +138,10 @@ describe('reconnects', () => {
     expect(runWarnings([step({ completed: 500, reconnects: 500 })], rules)[0]).toMatch(
       /^step 1: 100% of its requests \(500 of 500\) had to open/,
     );
+    // a mix: of its requests, not its arrivals (220 of 200 arrivals read 110%)
+    expect(runWarnings([step({ completed: 200, steadyS: 5, requestsPerSec: 44, reconnects: 220 })], rules)[0]).toMatch(
+      /^step 1: 100% of its requests \(220 of 220\) had to open/,
+    );
   });
 
   it('below 1 in 1,000, or not counted (k6, older runs), says nothing', () => {

@@ -89,8 +89,10 @@ function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
     case 'over-delivered':
       return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''} delivered ${fmtRatio(f.delivery)}: ${fmtRate(f.throughputPerSec)} ${unit} succeeded of ${fmtTarget(f.ratePerSec)} offered, so arrivals from before its steady window (a stall as it began) completed inside it, a surge the target did not sustain; where the step is a baseline (the capacity, the next step's capture) it counts at most the ${fmtTarget(f.ratePerSec)} ${unit} offered`;
     case 'reconnects': {
-      const share = f.reconnects / f.completed;
-      return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(f.completed)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
+      // `completed` in runs recorded before a mix's requests were counted apart
+      const requests = f.requests ?? f.completed;
+      const share = f.reconnects / requests;
+      return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(requests)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
     }
     default:
       return runWarningText(w, unit);
