@@ -232,6 +232,11 @@ describe('report.md by name', () => {
       / Steps 1 and 3 are left out: the generator's own delays are in their latencies/,
     );
     expect(namesKneeSentence(MIXED)).not.toMatch(/left out/);
+    // every step but one left out: said as that, not as a run with no step before the knee
+    const one = stalled(MIXED.steps.map((s) => s.index).filter((i) => i !== MIXED.kneeStep));
+    expect(namesKneeSentence(one)).toMatch(
+      /^Which entry degraded first cannot be told: of the steps up to the knee \(step \d+\), one alone can be judged\. Steps .* are left out/,
+    );
   });
 
   it('escapes a name: no markup, and a pipe does not split its row', () => {
