@@ -229,7 +229,7 @@ describe('decideGate', () => {
       },
     });
     expect(decideGate(mix(kneeRun(400), 90), mix(BASE, 70), 0.05).headline).toBe(
-      'cannot judge: the traffic mix differs (baseline read 70%, write 30%; run read 90%, write 10%): a capacity is a property of its mix; save a baseline of this mix',
+      'cannot judge: the traffic mix differs (changed from the baseline to the run: read 70% → 90%, write 30% → 10%): a capacity is a property of its mix; save a baseline of this mix',
     );
     expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
     // a baseline whose steps held but established no capacity (a closed-model import) is not said to have held none

@@ -116,12 +116,10 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
       `the steps differ (baseline ${grid(baseline, unit)}, run ${grid(run, unit)}): the gate reads a knee in whole steps, and knees on other grids do not compare (one step apart may be no change, or most of one); run with the baseline's steps (steps.startPerSec, steps.stepPerSec; an import with its step flags), or save a baseline of this plan`,
     );
   }
-  const mix = mixDifference(baseline, run);
+  const mix = mixDifference(baseline, run, ['the baseline', 'the run']);
   const units = [rateUnitOf(baseline.traffic), rateUnitOf(run.traffic)];
   if (mix)
-    out.push(
-      `the traffic mix differs (baseline ${mix[0]}; run ${mix[1]}): a capacity is a property of its mix; save a baseline of this mix`,
-    );
+    out.push(`the traffic mix differs (${mix}): a capacity is a property of its mix; save a baseline of this mix`);
   // one entry each, or a baseline that recorded no mix: the rates may still count different things
   else if (units[0] !== units[1])
     out.push(
