@@ -232,6 +232,16 @@ describe('decideGate', () => {
       'cannot judge: the traffic mix differs (changed from the baseline to the run: read 70% → 90%, write 30% → 10%): a capacity is a property of its mix; save a baseline of this mix',
     );
     expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
+    // the summary says the mix once, as the reason; another difference (max VUs) stays a difference
+    const [other, mixBase] = [
+      { ...mix(kneeRun(400), 90), vus: { ...BASE.vus, maxVUs: BASE.vus.maxVUs + 7 } },
+      mix(BASE, 70),
+    ];
+    const said = renderGateSummary(decideGate(other, mixBase, 0.05), other, mixBase, null);
+    expect(said.match(/traffic mix differs/g)).toHaveLength(2); // the headline and the reason
+    expect(said).toMatch(/### Why this run cannot be judged\n\n- the traffic mix differs/);
+    expect(said).toMatch(/### Differences from the baseline\n\n- max VUs differs: \d+ vs \d+/);
+    expect(decideGate(other, mixBase, 0.05).warnings.join('\n')).toMatch(/^traffic mix differs/m);
     // a baseline whose steps held but established no capacity (a closed-model import) is not said to have held none
     const closed = { ...BASE, capacityPerSec: null, heldAtLeastPerSec: 410, stopReason: 'closed-model' as const };
     expect(decideGate(kneeRun(400), closed, 0.05).reasons).toContain(

@@ -199,14 +199,22 @@ export function mixDifference(
 
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
-  const out: string[] = [];
-  const differ = (what: string, x: string, y: string, why: string) => {
-    if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`);
+  return settingDifferenceList(a, b).map((d) => d.text);
+}
+
+/** What a setting difference is about: the gate says one that is a reason it cannot judge once. */
+export type DifferenceKey = 'engine' | 'target' | 'steps' | 'rules' | 'rate unit' | 'traffic mix' | 'other';
+
+/** settingDifferences, each sentence with what it is about. */
+export function settingDifferenceList(a: RunResult, b: RunResult): { key: DifferenceKey; text: string }[] {
+  const out: { key: DifferenceKey; text: string }[] = [];
+  const differ = (what: string, x: string, y: string, why: string, key: DifferenceKey = 'other') => {
+    if (x !== y) out.push({ key, text: `${what} differs: ${x} vs ${y}: ${why}` });
   };
-  differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine');
+  differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
   if (targetKey(a.target) !== targetKey(b.target))
-    differ('target', a.target, b.target, 'make sure both runs hit the same service');
+    differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
   for (const key of TOPOLOGY_KEYS) {
     const x = a.environment[key],
       y = b.environment[key];
@@ -225,7 +233,7 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined)
     differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
-  if (rtt) out.push(rtt);
+  if (rtt) out.push({ key: 'other', text: rtt });
   const unit = sharedRateUnit(a.traffic, b.traffic);
   // rates rounded alike (an instance's share, a merge's sum) are one grid, said once
   if (!sameGrid(a, b) || startsApart(a, b))
@@ -234,17 +242,29 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
       grid(a, unit),
       grid(b, unit),
       'compare at equal rates only; capacity resolution differs',
+      'steps',
     );
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
-  differ('rules', ruleThresholds(a), ruleThresholds(b), 'the stop rule differs, so the knee means different things');
+  differ(
+    'rules',
+    ruleThresholds(a),
+    ruleThresholds(b),
+    'the stop rule differs, so the knee means different things',
+    'rules',
+  );
   differ(
     'rate unit',
     rateUnitOf(a.traffic),
     rateUnitOf(b.traffic),
     'one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
+    'rate unit',
   );
   const mix = mixDifference(a, b);
-  if (mix) out.push(`traffic mix differs (${mix}): a capacity is a property of the mix; compare runs of one mix`);
+  if (mix)
+    out.push({
+      key: 'traffic mix',
+      text: `traffic mix differs (${mix}): a capacity is a property of the mix; compare runs of one mix`,
+    });
   // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
   const imports = [a, b].filter((r) => r.environment.k6Output !== undefined).length;
   differ(
