@@ -4,7 +4,8 @@
  * the baseline" (a failure-free case whose output lists the differences) and, when capacity held
  * and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
  * about capacity: skipped, with the count and the first warning, when a name regressed, and its
- * output lists every one as a WARNING line). Pure.
+ * output lists every one as a WARNING line) and "names not compared (only in one run)" (skipped,
+ * listing the names added or removed, when there are any). Pure.
  */
 import type { GateDecision } from '../analysis/gate/decide.ts';
 import { tailCoverageClause } from '../analysis/compare/name-warnings.ts';
@@ -66,6 +67,24 @@ function namesCase(d: GateDecision): Case[] {
   ];
 }
 
+/**
+ * The names only one run recorded, which were not compared: a skipped case (a passing case's output
+ * is folded away where CI shows it), none when every name was in both runs.
+ */
+function notComparedCase(d: GateDecision): Case[] {
+  const r = d.names;
+  if (r === undefined) return [];
+  const lines: string[] = [];
+  if (r.withoutNames !== null)
+    lines.push(
+      `${r.withoutNames === 'a' ? 'the baseline' : 'this run'} recorded no per-name results: the other's names are listed, not compared`,
+    );
+  if (r.added.length > 0) lines.push(`only in this run (added, not compared): ${r.added.join(', ')}`);
+  if (r.removed.length > 0) lines.push(`only in the baseline (removed, not compared): ${r.removed.join(', ')}`);
+  if (lines.length === 0) return [];
+  return [{ name: 'names not compared (only in one run)', skipped: lines.join('; '), out: lines.join('\n') }];
+}
+
 export function renderJunit(d: GateDecision, runId: string): string {
   // the case names the capacity judged: "capacity vs baseline", or the one within the objective
   const judged = d.on === 'slo' ? `${d.judged ?? 'capacity within SLO'} vs baseline` : 'capacity vs baseline';
@@ -74,6 +93,7 @@ export function renderJunit(d: GateDecision, runId: string): string {
     d.status === 'regression' ? { name: judged, failure: d.headline } : { name: judged, out: d.headline },
     { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
     ...namesCase(d),
+    ...notComparedCase(d),
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const errors = cases.filter((c) => c.error !== undefined).length;

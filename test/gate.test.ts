@@ -539,6 +539,26 @@ describe('gate outputs by name', () => {
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
   });
 
+  it('JUnit: the names only one run recorded, a skipped case, escaped (a renamed send passed with no word of it)', () => {
+    const renamed = withNames(kneeRun(400), (st) => ({
+      'read order': { perSec: 0.7 * st.ratePerSec, p99Ms: 10 },
+      'create order': { perSec: 0.25 * st.ratePerSec, p99Ms: 30 },
+      'checkout: <confirm> & "pay"': { perSec: 0.05 * st.ratePerSec, p99Ms: 80 },
+    }));
+    const base = withNames(BASE, (st) => ({
+      'read order': { perSec: 0.7 * st.ratePerSec, p99Ms: 10 },
+      'create order': { perSec: 0.25 * st.ratePerSec, p99Ms: 30 },
+      'checkout: pay': { perSec: 0.05 * st.ratePerSec, p99Ms: 80 },
+    }));
+    const xml = renderJunit(decideGate(renamed, base, 0.05), 'r');
+    expect(xml).toContain('tests="5" failures="0" errors="0"');
+    expect(xml).toContain(
+      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay"/>',
+    );
+    // every name in both runs: no such case
+    expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05), 'r')).not.toContain('names not compared');
+  });
+
   it('--json: the regressions as values and words, the names compared', () => {
     const doc = gateDocument(d, READS_SLOWER, NAMED_BASE, null);
     expect(doc).toMatchObject({ status: 'pass', exitCode: 0, nameWarnings: d.nameWarnings });
