@@ -173,6 +173,16 @@ describe('decideGate', () => {
     const d = decideGate(other, BASE, 0.05);
     expect(d.status).toBe('pass');
     expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
+    // JUnit never says the settings match while listing differences: a warning (skipped), not a failure
+    const xml = renderJunit(d, 'r');
+    expect(xml).not.toContain('settings match');
+    expect(xml).toMatch(
+      /name="settings compared with the baseline" time="0"><skipped message="1 setting differs: RTT \(generator distance\) differs[^"]*"\/><system-out>WARNING: RTT \(generator distance\) differs/,
+    );
+    expect(xml).toContain('failures="0" errors="0" skipped="1">');
+    expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain(
+      '<testcase classname="plateau.gate" name="settings compared with the baseline" time="0"><system-out>no differences</system-out></testcase>',
+    );
   });
 
   it('cannot judge against a baseline of another engine, rules or target, or one that cannot be judged itself', () => {
