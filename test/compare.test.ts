@@ -280,6 +280,28 @@ describe('plateau compare by name', () => {
     expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([400]);
   });
 
+  it('--json: the tail judged (a p90 where the p99s rest on too few samples) with its values, regressed.tail beside the p99-only fields', () => {
+    const p90 = (ms: number) => (s: { ratePerSec: number }) => ({
+      'read order': { perSec: s.ratePerSec, p99Ms: 5 * ms, reliable: false, p90Ms: ms, completed: 400 },
+    });
+    const d = doc(withNames(A, p90(10)), withNames(B, p90(20)));
+    const row = d.rates[0].byName![0];
+    expect(row.tail).toEqual({
+      q: 90,
+      a: { valueMs: 10, samples: 400, reliable: true },
+      b: { valueMs: 20, samples: 400, reliable: true },
+      compared: true,
+      change: 1,
+      regressed: true,
+    });
+    expect(row.regressed).toEqual({ tail: true, p99: false, errorRate: false });
+    expect(row.change.p99).toBeNull();
+    // the p99 judged: tail.a and tail.b are the p99s
+    const p99Row = doc(names, slower).rates[0].byName![0];
+    expect(p99Row.tail).toMatchObject({ q: 99, a: { valueMs: 10 }, b: { valueMs: 20 }, regressed: true });
+    expect(p99Row.regressed).toEqual({ tail: true, p99: true, errorRate: false });
+  });
+
   it('a name in only one run is listed as added or removed, not compared', () => {
     const b = withNames(B, (s) => ({ 'read order': { perSec: s.ratePerSec }, search: { p99Ms: 900 } }));
     const md = renderCompare(names, b);
