@@ -96,9 +96,11 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
     (r) => mixDifference(first, r.meta) !== null || rateUnitOf(first.traffic) !== rateUnitOf(r.meta.traffic),
   );
   if (other) {
-    const [a, b] = mixDifference(first, other.meta) ?? [rateUnitOf(first.traffic), rateUnitOf(other.meta.traffic)];
+    const what =
+      mixDifference(first, other.meta, [runs[0].dir, other.dir]) ??
+      `${rateUnitOf(other.meta.traffic)} against ${rateUnitOf(first.traffic)}`;
     throw new PlateauError(
-      `${other.dir} offered another traffic than ${runs[0].dir} (${b} against ${a})`,
+      `${other.dir} offered another traffic than ${runs[0].dir} (${what})`,
       'merge only the instances of one run: the same scenario and mix on every load generator',
       'merge-traffic-mismatch',
       EXIT.usage,

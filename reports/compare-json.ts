@@ -82,17 +82,31 @@ export interface CompareNameRow {
   a: CompareNameFigures;
   b: CompareNameFigures;
   /**
-   * p99: (B - A) / A, null unless both p99s are reliable (p99Compared); errorRatePoints: B - A as
-   * a fraction (0.01 is one percentage point), null unless both completed some.
+   * The p99's alone: p99: (B - A) / A, null unless both p99s are reliable (p99Compared), so null
+   * where a p90 was judged in its stead (read `tail`); errorRatePoints: B - A as a fraction (0.01
+   * is one percentage point), null unless both completed some.
    */
   change: { p99: number | null; errorRatePoints: number | null };
   p99Compared: boolean;
   /**
-   * The tail as judged: the p99 (q 99), or the p90 where either p99 rests on too few samples and
-   * both p90s do not (q 90); change (B - A) / A, null unless compared.
+   * The tail as judged, the one to read: the p99 (q 99), or the p90 where either p99 rests on too
+   * few samples and both p90s do (q 90); a and b that percentile in each run (valueMs and its
+   * samples; null where the run kept none); change (B - A) / A, null unless compared.
    */
-  tail: { q: 99 | 90; compared: boolean; change: number | null; regressed: boolean };
-  regressed: { p99: boolean; errorRate: boolean };
+  tail: {
+    q: 99 | 90;
+    a: ComparePercentile | null;
+    b: ComparePercentile | null;
+    compared: boolean;
+    change: number | null;
+    regressed: boolean;
+  };
+  /**
+   * tail: the judged tail regressed (tail.regressed), whichever percentile it is; p99: the p99's
+   * alone, false where a p90 was judged (a regressed p90 is regressed.tail, not p99); errorRate.
+   * A name regressed when tail or errorRate is true.
+   */
+  regressed: { tail: boolean; p99: boolean; errorRate: boolean };
 }
 
 export interface CompareRateRow {
@@ -209,8 +223,15 @@ function nameRow(c: NameComparison): CompareNameRow {
     // the p99 fields are the p99's alone; `tail` is what was judged (p90 where p99s rest on too few samples)
     change: { p99: p99(c) ? c.tail.change : null, errorRatePoints: c.errorRate.changePoints },
     p99Compared: p99(c),
-    tail: { q: c.tail.q, compared: c.tail.compared, change: c.tail.change, regressed: c.tail.regressed },
-    regressed: { p99: p99(c) && c.tail.regressed, errorRate: c.errorRate.regressed },
+    tail: {
+      q: c.tail.q,
+      a: percentile(c.a.latency, c.tail.q),
+      b: percentile(c.b.latency, c.tail.q),
+      compared: c.tail.compared,
+      change: c.tail.change,
+      regressed: c.tail.regressed,
+    },
+    regressed: { tail: c.tail.regressed, p99: p99(c) && c.tail.regressed, errorRate: c.errorRate.regressed },
   };
 }
 

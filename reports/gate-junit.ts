@@ -1,12 +1,14 @@
 /**
  * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
- * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings match
- * the baseline" (a failure-free case whose output lists the differences) and, when capacity held
+ * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings compared
+ * with the baseline" (never a failure: skipped, with the count and the first, when a setting
+ * differs, its output listing every one as a WARNING line) and, when capacity held
  * and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
  * about capacity: skipped, with the count and the first warning, when a name regressed, and its
- * output lists every one as a WARNING line). Pure.
+ * output lists every one as a WARNING line) and "names not compared (only in one run)" (skipped,
+ * listing the names added or removed, when there are any). Pure.
  */
-import type { GateDecision } from '../analysis/gate/decide.ts';
+import { warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
 import { tailCoverageClause } from '../analysis/compare/name-warnings.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
@@ -43,6 +45,22 @@ function caseXml(c: Case): string {
   return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
 }
 
+/**
+ * The settings against the baseline: passing with "no differences"; a difference is a warning (a
+ * skipped case: the exit code stays about capacity), never a pass said to match. A difference that
+ * is why the run cannot be judged is the error above, not repeated here.
+ */
+function settingsCase(d: GateDecision): Case {
+  const warnings = warningsBesideReasons(d);
+  const name = 'settings compared with the baseline';
+  if (warnings.length === 0) return { name, out: 'no differences' };
+  return {
+    name,
+    skipped: `${warnings.length === 1 ? '1 setting differs' : `${warnings.length} settings differ`}: ${warnings[0]}`,
+    out: warnings.map((w) => `WARNING: ${w}`).join('\n'),
+  };
+}
+
 /** The per-name case; none when the decision compared no names. */
 function namesCase(d: GateDecision): Case[] {
   if (d.names === undefined) return [];
@@ -66,14 +84,33 @@ function namesCase(d: GateDecision): Case[] {
   ];
 }
 
+/**
+ * The names only one run recorded, which were not compared: a skipped case (a passing case's output
+ * is folded away where CI shows it), none when every name was in both runs.
+ */
+function notComparedCase(d: GateDecision): Case[] {
+  const r = d.names;
+  if (r === undefined) return [];
+  const lines: string[] = [];
+  if (r.withoutNames !== null)
+    lines.push(
+      `${r.withoutNames === 'a' ? 'the baseline' : 'this run'} recorded no per-name results: the other's names are listed, not compared`,
+    );
+  if (r.added.length > 0) lines.push(`only in this run (added, not compared): ${r.added.join(', ')}`);
+  if (r.removed.length > 0) lines.push(`only in the baseline (removed, not compared): ${r.removed.join(', ')}`);
+  if (lines.length === 0) return [];
+  return [{ name: 'names not compared (only in one run)', skipped: lines.join('; '), out: lines.join('\n') }];
+}
+
 export function renderJunit(d: GateDecision, runId: string): string {
   // the case names the capacity judged: "capacity vs baseline", or the one within the objective
   const judged = d.on === 'slo' ? `${d.judged ?? 'capacity within SLO'} vs baseline` : 'capacity vs baseline';
   const cases: Case[] = [
     d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
     d.status === 'regression' ? { name: judged, failure: d.headline } : { name: judged, out: d.headline },
-    { name: 'settings match the baseline', out: d.warnings.length === 0 ? 'no differences' : d.warnings.join('\n') },
+    settingsCase(d),
     ...namesCase(d),
+    ...notComparedCase(d),
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const errors = cases.filter((c) => c.error !== undefined).length;

@@ -9,7 +9,7 @@ import type { CostResult } from '../analysis/models/cost.ts';
 import type { RateUnit, RunResult } from '../analysis/types.ts';
 import { pairUnit, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
-import { gateCapacity, type GateDecision } from '../analysis/gate/decide.ts';
+import { gateCapacity, warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
 import { GATE_LABELS, tailCoverageClause, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
@@ -138,8 +138,10 @@ export function renderGateSummary(
   if (d.reasons.length > 0)
     lines.push('', '### Why this run cannot be judged', '', ...d.reasons.map((r) => `- ${mdCell(r)}`));
   lines.push(...nameLines(d, unit));
-  if (d.warnings.length > 0)
-    lines.push('', '### Differences from the baseline', '', ...d.warnings.map((w) => `- ${mdCell(w)}`));
+  // a difference that is why the run cannot be judged is said once, above
+  const warnings = warningsBesideReasons(d);
+  if (warnings.length > 0)
+    lines.push('', '### Differences from the baseline', '', ...warnings.map((w) => `- ${mdCell(w)}`));
   lines.push(...costLines(cost, d.on === 'slo' ? 'Cost per request at the capacity within SLO' : undefined));
   return `${lines.join('\n')}\n`;
 }

@@ -142,15 +142,27 @@ describe('plateau compare', () => {
     expect(settingDifferences(shop, traffic(['write', 5], ['read', 14], ['checkout', 1, true]))).toEqual([]);
     expect(settingDifferences(traffic(['GET /', 1]), traffic(['scenario renamed', 1]))).toEqual([]);
     expect(settingDifferences(shop, traffic(['read', 80], ['write', 15], ['checkout', 5, true]))).toEqual([
-      'traffic mix differs: read 70%, write 25%, checkout 5% (a transaction) vs read 80%, write 15%, checkout 5% (a transaction): a capacity is a property of the mix; compare runs of one mix',
+      'traffic mix differs (changed from A to B: read 70% → 80%, write 25% → 15%): a capacity is a property of the mix; compare runs of one mix',
     ]);
     const many = traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [`entry ${'abcdefghi'[i]}`, 1]));
     expect(settingDifferences(shop, many).join('\n')).toMatch(
-      /vs entry a 11%, entry b 11%, .*entry f 11% and 3 more: /,
+      /\(only in A: read 70%, write 25%, checkout 5% \(a transaction\); only in B: entry a 11%, entry b 11%, entry c 11%, entry d 11% and 5 more\): /,
     );
     // an entry that turned from a transaction into a request under its name is another mix
     expect(settingDifferences(shop, traffic(['read', 70], ['write', 25], ['checkout', 5])).join('\n')).toMatch(
-      /^traffic mix differs: read 70%, write 25%, checkout 5% \(a transaction\) vs read 70%, write 25%, checkout 5%: /m,
+      /^traffic mix differs \(changed from A to B: checkout a transaction → a request\): /m,
+    );
+    // one entry of many renamed: the difference names it, not the first entries both runs share
+    const nine = (last: string) =>
+      traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [i === 8 ? last : `entry ${'abcdefgh'[i]}`, 1]));
+    expect(settingDifferences(nine('old name'), nine('new name'))).toEqual([
+      'traffic mix differs (only in A: old name 11%; only in B: new name 11%): a capacity is a property of the mix; compare runs of one mix',
+    ]);
+    // many changed: the first few and a count
+    const shares = (w: number) =>
+      traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [`e${i}`, i === 0 ? w : 1]));
+    expect(settingDifferences(shares(1), shares(2)).join('\n')).toMatch(
+      /\(changed from A to B: e0 11% → 20%, e1 11% → 10%, e2 11% → 10%, e3 11% → 10% and 5 more\): /,
     );
     // the step grid is told in the runs' unit (arrivals/s with a transaction)
     const shifted = { ...shop, steps: shop.steps.map((st) => ({ ...st, ratePerSec: st.ratePerSec + 25 })) };
@@ -296,6 +308,28 @@ describe('plateau compare by name', () => {
     expect(d.nameWarnings).toHaveLength(1);
     expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
     expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([400]);
+  });
+
+  it('--json: the tail judged (a p90 where the p99s rest on too few samples) with its values, regressed.tail beside the p99-only fields', () => {
+    const p90 = (ms: number) => (s: { ratePerSec: number }) => ({
+      'read order': { perSec: s.ratePerSec, p99Ms: 5 * ms, reliable: false, p90Ms: ms, completed: 400 },
+    });
+    const d = doc(withNames(A, p90(10)), withNames(B, p90(20)));
+    const row = d.rates[0].byName![0];
+    expect(row.tail).toEqual({
+      q: 90,
+      a: { valueMs: 10, samples: 400, reliable: true },
+      b: { valueMs: 20, samples: 400, reliable: true },
+      compared: true,
+      change: 1,
+      regressed: true,
+    });
+    expect(row.regressed).toEqual({ tail: true, p99: false, errorRate: false });
+    expect(row.change.p99).toBeNull();
+    // the p99 judged: tail.a and tail.b are the p99s
+    const p99Row = doc(names, slower).rates[0].byName![0];
+    expect(p99Row.tail).toMatchObject({ q: 99, a: { valueMs: 10 }, b: { valueMs: 20 }, regressed: true });
+    expect(p99Row.regressed).toEqual({ tail: true, p99: true, errorRate: false });
   });
 
   it('a name in only one run is listed as added or removed, not compared', () => {

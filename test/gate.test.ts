@@ -176,6 +176,16 @@ describe('decideGate', () => {
     expect(d.status).toBe('pass');
     expect(d.warnings.join('\n')).toMatch(/RTT \(generator distance\) differs/);
     expect(decideGate(other, BASE, 0.05).warnings.join('\n')).not.toMatch(/RTT/);
+    // JUnit never says the settings match while listing differences: a warning (skipped), not a failure
+    const xml = renderJunit(d, 'r');
+    expect(xml).not.toContain('settings match');
+    expect(xml).toMatch(
+      /name="settings compared with the baseline" time="0"><skipped message="1 setting differs: RTT \(generator distance\) differs[^"]*"\/><system-out>WARNING: RTT \(generator distance\) differs/,
+    );
+    expect(xml).toContain('failures="0" errors="0" skipped="1">');
+    expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain(
+      '<testcase classname="plateau.gate" name="settings compared with the baseline" time="0"><system-out>no differences</system-out></testcase>',
+    );
   });
 
   it('cannot judge against a baseline of another engine, rules or target, or one that cannot be judged itself', () => {
@@ -232,9 +242,19 @@ describe('decideGate', () => {
       },
     });
     expect(decideGate(mix(kneeRun(400), 90), mix(BASE, 70), 0.05).headline).toBe(
-      'cannot judge: the traffic mix differs (baseline read 70%, write 30%; run read 90%, write 10%): a capacity is a property of its mix; save a baseline of this mix',
+      'cannot judge: the traffic mix differs (changed from the baseline to the run: read 70% → 90%, write 30% → 10%): a capacity is a property of its mix; save a baseline of this mix',
     );
     expect(decideGate(mix(kneeRun(400), 70), mix(BASE, 70), 0.05).status).toBe('pass');
+    // the summary says the mix once, as the reason; another difference (max VUs) stays a difference
+    const [other, mixBase] = [
+      { ...mix(kneeRun(400), 90), vus: { ...BASE.vus, maxVUs: BASE.vus.maxVUs * 2 } },
+      mix(BASE, 70),
+    ];
+    const said = renderGateSummary(decideGate(other, mixBase, 0.05), other, mixBase, null);
+    expect(said.match(/traffic mix differs/g)).toHaveLength(2); // the headline and the reason
+    expect(said).toMatch(/### Why this run cannot be judged\n\n- the traffic mix differs/);
+    expect(said).toMatch(/### Differences from the baseline\n\n- max VUs differs: \d+ vs \d+/);
+    expect(decideGate(other, mixBase, 0.05).warnings.join('\n')).toMatch(/^traffic mix differs/m);
     // a baseline whose steps held but established no capacity (a closed-model import) is not said to have held none
     const closed = { ...BASE, capacityPerSec: null, heldAtLeastPerSec: 410, stopReason: 'closed-model' as const };
     expect(decideGate(kneeRun(400), closed, 0.05).reasons).toContain(
@@ -530,6 +550,26 @@ describe('gate outputs by name', () => {
       /name="names at equal rates \(warnings\)" time="0"><skipped message="1 name warning: read order: p99 regressed[^"]*"\/><system-out>WARNING: read order: p99 regressed/,
     );
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
+  });
+
+  it('JUnit: the names only one run recorded, a skipped case, escaped (a renamed send passed with no word of it)', () => {
+    const renamed = withNames(kneeRun(400), (st) => ({
+      'read order': { perSec: 0.7 * st.ratePerSec, p99Ms: 10 },
+      'create order': { perSec: 0.25 * st.ratePerSec, p99Ms: 30 },
+      'checkout: <confirm> & "pay"': { perSec: 0.05 * st.ratePerSec, p99Ms: 80 },
+    }));
+    const base = withNames(BASE, (st) => ({
+      'read order': { perSec: 0.7 * st.ratePerSec, p99Ms: 10 },
+      'create order': { perSec: 0.25 * st.ratePerSec, p99Ms: 30 },
+      'checkout: pay': { perSec: 0.05 * st.ratePerSec, p99Ms: 80 },
+    }));
+    const xml = renderJunit(decideGate(renamed, base, 0.05), 'r');
+    expect(xml).toContain('tests="5" failures="0" errors="0"');
+    expect(xml).toContain(
+      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay"/>',
+    );
+    // every name in both runs: no such case
+    expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05), 'r')).not.toContain('names not compared');
   });
 
   it('--json: the regressions as values and words, the names compared', () => {

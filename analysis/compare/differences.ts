@@ -112,7 +112,6 @@ function rttDiffers(a: RunResult, b: RunResult): string | null {
   return `RTT (generator distance) differs: HTTP median ${fmtMs(x)} ms vs ${fmtMs(y)} ms: latency and capacity are not comparable across network paths`;
 }
 
-/** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 /**
  * The stop rule's thresholds as one comparable text. Not rules.rateUnit: it follows the traffic,
  * and a run recorded before it existed has none (docs/decisions/033).
@@ -122,49 +121,110 @@ export function ruleThresholds(r: Pick<RunResult, 'rules'>): string {
   return JSON.stringify({ deliveryMin, captureMin, minTailSamples });
 }
 
-/** Entries of a mix named in a difference before the rest are counted. */
-const MIX_NAMED = 6;
+/** Entries named in each part of a mix difference before the rest are counted. */
+const MIX_NAMED = 4;
+
+type MixEntry = { name: string; weight: number; transaction: boolean };
+
+/** A share as the texts give it: "70%", "0.9%"; finer when `other` would read the same. */
+function pct(share: number, other?: number): string {
+  const text = (s: number) => {
+    const p = 100 * s;
+    return `${p >= 10 || Number.isInteger(p) ? p.toFixed(0) : p.toFixed(1)}%`;
+  };
+  if (other === undefined || text(share) !== text(other)) return text(share);
+  return `${Number((100 * share).toPrecision(6))}%`;
+}
+
+function kind(transaction: boolean): string {
+  return transaction ? 'a transaction' : 'a request';
+}
+
+/** "a, b, c, d and 3 more": the first MIX_NAMED and a count of the rest. */
+function firstFew(items: string[]): string {
+  const more = items.length - MIX_NAMED;
+  return `${items.slice(0, more > 0 ? MIX_NAMED : items.length).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/** Each name's share and kind (a name given twice: its shares summed). */
+function byName(es: readonly MixEntry[]): Map<string, { share: number; transaction: boolean }> {
+  const out = new Map<string, { share: number; transaction: boolean }>();
+  for (const e of withShares(es)) {
+    const seen = out.get(e.name);
+    out.set(e.name, { share: (seen?.share ?? 0) + e.share, transaction: e.transaction });
+  }
+  return out;
+}
 
 /**
- * The mix a run offered as comparable text: each entry's share of the arrivals (weights 70/30 and
- * 7/3 are one mix), by name. Null when it cannot be told (a run recorded before mixes, an import
- * of the user's own k6 script) or there is no mix to speak of (one entry on each side: renaming a
- * scenario changes no traffic).
+ * How the mix of `b` differs from `a`'s, naming only what differs: the entries only one run
+ * offered, and those whose share of the arrivals or kind (request or transaction) changed, each
+ * part its first few entries and a count of the rest: "only in the baseline: old name 0.9%; only
+ * in the run: new name 0.9%; changed from the baseline to the run: read 70% → 90%, write 30% → 10%".
+ * `labels` name the runs ("A" and "B" by default). Shares, not weights: weights 70/30 and 7/3 are
+ * one mix. Null when the mixes are one, or it cannot be told (a run recorded before mixes, an
+ * import of the user's own k6 script) or there is no mix to speak of (one entry on each side:
+ * renaming a scenario changes no traffic).
  */
-export function mixDifference(a: Pick<RunResult, 'traffic'>, b: Pick<RunResult, 'traffic'>): [string, string] | null {
+export function mixDifference(
+  a: Pick<RunResult, 'traffic'>,
+  b: Pick<RunResult, 'traffic'>,
+  labels: readonly [string, string] = ['A', 'B'],
+): string | null {
   const x = a.traffic?.entries ?? [],
     y = b.traffic?.entries ?? [];
   if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1)) return null;
   // an entry that turned from a request into a transaction (or back) under its name is another mix
-  const key = (es: readonly { name: string; weight: number; transaction: boolean }[]) =>
+  const key = (es: readonly MixEntry[]) =>
     withShares(es)
       .sort((p, q) => (p.name < q.name ? -1 : 1))
-      .map((e) => `${e.name}:${e.share.toFixed(6)}:${e.transaction ? 'transaction' : 'request'}`);
+      .map((e) => `${e.name}:${e.share.toFixed(6)}:${kind(e.transaction)}`);
   if (key(x).join('\n') === key(y).join('\n')) return null;
-  return [mixText(x), mixText(y)];
+  const mx = byName(x),
+    my = byName(y);
+  const entry = (name: string, e: { share: number; transaction: boolean }) =>
+    `${name} ${pct(e.share)}${e.transaction ? ' (a transaction)' : ''}`;
+  const only = (m: typeof mx, other: typeof mx) =>
+    [...m].filter(([name]) => !other.has(name)).map(([name, e]) => entry(name, e));
+  const changed: string[] = [];
+  for (const [name, e] of mx) {
+    const f = my.get(name);
+    if (f === undefined) continue;
+    const share =
+      e.share.toFixed(6) !== f.share.toFixed(6) ? `${pct(e.share, f.share)} → ${pct(f.share, e.share)}` : '';
+    const turned = e.transaction !== f.transaction ? `${kind(e.transaction)} → ${kind(f.transaction)}` : '';
+    if (share || turned) changed.push(`${name} ${[share, turned].filter(Boolean).join(', ')}`);
+  }
+  const [la, lb] = labels;
+  const parts = [
+    ...[only(mx, my)].filter((l) => l.length > 0).map((l) => `only in ${la}: ${firstFew(l)}`),
+    ...[only(my, mx)].filter((l) => l.length > 0).map((l) => `only in ${lb}: ${firstFew(l)}`),
+    ...(changed.length > 0 ? [`changed from ${la} to ${lb}: ${firstFew(changed)}`] : []),
+  ];
+  // a name given twice in one mix and its shares summed alike in the other: the entries as they are
+  return parts.length > 0
+    ? parts.join('; ')
+    : `${la}: ${firstFew(withShares(x).map((e) => entry(e.name, e)))}; ${lb}: ${firstFew(withShares(y).map((e) => entry(e.name, e)))}`;
 }
 
-/** "read 70%, write 25%, checkout 5% (a transaction)", the first MIX_NAMED entries and a count of the rest. */
-function mixText(es: readonly { name: string; weight: number; transaction: boolean }[]): string {
-  const pct = (share: number) => {
-    const p = 100 * share;
-    return `${p >= 10 || Number.isInteger(p) ? p.toFixed(0) : p.toFixed(1)}%`;
-  };
-  const named = withShares(es)
-    .slice(0, MIX_NAMED)
-    .map((e) => `${e.name} ${pct(e.share)}${e.transaction ? ' (a transaction)' : ''}`);
-  return `${named.join(', ')}${es.length > MIX_NAMED ? ` and ${es.length - MIX_NAMED} more` : ''}`;
-}
-
+/** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
-  const out: string[] = [];
-  const differ = (what: string, x: string, y: string, why: string) => {
-    if (x !== y) out.push(`${what} differs: ${x} vs ${y}: ${why}`);
+  return settingDifferenceList(a, b).map((d) => d.text);
+}
+
+/** What a setting difference is about: the gate says one that is a reason it cannot judge once. */
+export type DifferenceKey = 'engine' | 'target' | 'steps' | 'rules' | 'rate unit' | 'traffic mix' | 'other';
+
+/** settingDifferences, each sentence with what it is about. */
+export function settingDifferenceList(a: RunResult, b: RunResult): { key: DifferenceKey; text: string }[] {
+  const out: { key: DifferenceKey; text: string }[] = [];
+  const differ = (what: string, x: string, y: string, why: string, key: DifferenceKey = 'other') => {
+    if (x !== y) out.push({ key, text: `${what} differs: ${x} vs ${y}: ${why}` });
   };
-  differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine');
+  differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
   if (targetKey(a.target) !== targetKey(b.target))
-    differ('target', a.target, b.target, 'make sure both runs hit the same service');
+    differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
   for (const key of TOPOLOGY_KEYS) {
     const x = a.environment[key],
       y = b.environment[key];
@@ -183,7 +243,7 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
   if (a.environment.cpuQuota !== undefined || b.environment.cpuQuota !== undefined)
     differ('generator CPU quota', quota(a), quota(b), 'the generator had a different share of CPU');
   const rtt = rttDiffers(a, b);
-  if (rtt) out.push(rtt);
+  if (rtt) out.push({ key: 'other', text: rtt });
   const unit = sharedRateUnit(a.traffic, b.traffic);
   // rates rounded alike (an instance's share, a merge's sum) are one grid, said once
   if (!sameGrid(a, b) || startsApart(a, b))
@@ -192,20 +252,29 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
       grid(a, unit),
       grid(b, unit),
       'compare at equal rates only; capacity resolution differs',
+      'steps',
     );
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
-  differ('rules', ruleThresholds(a), ruleThresholds(b), 'the stop rule differs, so the knee means different things');
+  differ(
+    'rules',
+    ruleThresholds(a),
+    ruleThresholds(b),
+    'the stop rule differs, so the knee means different things',
+    'rules',
+  );
   differ(
     'rate unit',
     rateUnitOf(a.traffic),
     rateUnitOf(b.traffic),
     'one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
+    'rate unit',
   );
   const mix = mixDifference(a, b);
   if (mix)
-    out.push(
-      `traffic mix differs: ${mix[0]} vs ${mix[1]}: a capacity is a property of the mix; compare runs of one mix`,
-    );
+    out.push({
+      key: 'traffic mix',
+      text: `traffic mix differs (${mix}): a capacity is a property of the mix; compare runs of one mix`,
+    });
   // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
   const imports = [a, b].filter((r) => r.environment.k6Output !== undefined).length;
   // sized by Little's law from each run's own RTT and warmup, two runs of one config differ a little

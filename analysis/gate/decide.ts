@@ -33,7 +33,8 @@ import {
   mixDifference,
   ruleThresholds,
   sameGrid,
-  settingDifferences,
+  settingDifferenceList,
+  type DifferenceKey,
   stepSizePerSec,
   targetKey,
 } from '../compare/differences.ts';
@@ -65,6 +66,8 @@ export interface GateDecision {
   reasons: string[];
   /** Differences in settings between baseline and run (the decision stands, but read it with these). */
   warnings: string[];
+  /** Those of `warnings` a reason already states (the gate's texts say them once: warningsBesideReasons). */
+  warningsInReasons?: string[];
   baselinePerSec: number | null;
   currentPerSec: number | null;
   stepPerSec: number;
@@ -92,18 +95,22 @@ function kneeRate(run: RunResult): number {
 export const IMPORTED_TARGET = 'k6 run imported from ';
 
 /** Differences that make a capacity against the baseline meaningless (others are warnings). */
-function incomparable(baseline: RunResult, run: RunResult): string[] {
-  const out: string[] = [];
+function incomparable(baseline: RunResult, run: RunResult): { key: DifferenceKey; text: string }[] {
+  const out: { key: DifferenceKey; text: string }[] = [];
+  const say = (key: DifferenceKey, text: string) => out.push({ key, text });
   if (baseline.engine !== run.engine)
-    out.push(
+    say(
+      'engine',
       `the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`,
     );
   if (ruleThresholds(baseline) !== ruleThresholds(run))
-    out.push(
+    say(
+      'rules',
       `the stop rules differ (baseline ${ruleThresholds(baseline)}, run ${ruleThresholds(run)}): the knee means different things; use the baseline's rules or save a new baseline`,
     );
   if (targetKey(baseline.target) !== targetKey(run.target))
-    out.push(
+    say(
+      'target',
       `the target differs (baseline ${baseline.target}, run ${run.target}): ${
         [baseline.target, run.target].some((t) => t.startsWith(IMPORTED_TARGET))
           ? 'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target, or save a baseline of this target'
@@ -112,19 +119,22 @@ function incomparable(baseline: RunResult, run: RunResult): string[] {
     );
   if (!sameGrid(baseline, run)) {
     const unit = sharedRateUnit(run.traffic, baseline.traffic);
-    out.push(
+    say(
+      'steps',
       `the steps differ (baseline ${grid(baseline, unit)}, run ${grid(run, unit)}): the gate reads a knee in whole steps, and knees on other grids do not compare (one step apart may be no change, or most of one); run with the baseline's steps (steps.startPerSec, steps.stepPerSec; an import with its step flags), or save a baseline of this plan`,
     );
   }
-  const mix = mixDifference(baseline, run);
+  const mix = mixDifference(baseline, run, ['the baseline', 'the run']);
   const units = [rateUnitOf(baseline.traffic), rateUnitOf(run.traffic)];
   if (mix)
-    out.push(
-      `the traffic mix differs (baseline ${mix[0]}; run ${mix[1]}): a capacity is a property of its mix; save a baseline of this mix`,
+    say(
+      'traffic mix',
+      `the traffic mix differs (${mix}): a capacity is a property of its mix; save a baseline of this mix`,
     );
   // one entry each, or a baseline that recorded no mix: the rates may still count different things
   else if (units[0] !== units[1])
-    out.push(
+    say(
+      'rate unit',
       `the rates count different things (baseline ${units[0]}, run ${units[1]}): an arrival of several requests (a transaction) is not a request; save a baseline of this scenario`,
     );
   return out;
@@ -135,6 +145,15 @@ function invalid(
   reasons: string[],
 ): GateDecision {
   return { ...base, status: 'invalid', exitCode: GATE_EXIT.invalid, headline: `cannot judge: ${reasons[0]}`, reasons };
+}
+
+/**
+ * The decision's setting differences that no reason already states: the texts say a difference
+ * that makes the run unjudgeable (the traffic mix, the engine...) once, as the reason.
+ */
+export function warningsBesideReasons(d: GateDecision): string[] {
+  const said = new Set(d.warningsInReasons ?? []);
+  return d.warnings.filter((w) => !said.has(w));
 }
 
 /**
@@ -214,8 +233,12 @@ export function decideGate(
   const base = judgedOf(baseline, on),
     current = judgedOf(run, on);
   const label = judgedLabel(on, run, baseline);
+  const differences = settingDifferenceList(baseline, run);
+  const unlike = incomparable(baseline, run);
+  const reasonKeys = new Set(unlike.map((u) => u.key));
   const common = {
-    warnings: settingDifferences(baseline, run),
+    warnings: differences.map((w) => w.text),
+    warningsInReasons: differences.filter((w) => reasonKeys.has(w.key)).map((w) => w.text),
     baselinePerSec: base.perSec,
     currentPerSec: current.perSec,
     stepPerSec,
@@ -226,7 +249,7 @@ export function decideGate(
   const reasons = [
     ...unjudgeableReasons(run),
     ...unjudgeableReasons(baseline).map((r) => `the baseline: ${r}`),
-    ...incomparable(baseline, run),
+    ...unlike.map((u) => u.text),
     ...(on === 'slo' ? sloReasons(run, baseline) : []),
   ];
   if (on === 'capacity' && base.perSec === null)

@@ -271,6 +271,8 @@ function nameProblem(name) {
   var _a;
   if (typeof name !== "string") return `a name must be a string, got ${name === null ? "null" : typeof name}`;
   if (name.trim() === "") return "a name must not be empty";
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    return `name ${JSON.stringify(name)} holds a control character (a newline, a tab)`;
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
   const withoutFixed = name.replace(STATUS_CODE, (m, before, digits) => isStatus(digits) ? before : m).replace(NAMED_NUMBER, "$1");
   if (/\d{3,}/.test(withoutFixed))
@@ -762,7 +764,7 @@ function parseCsv(text) {
     } else if (fields.length !== 1 || fields[0] !== "" || quoted) {
       if (fields.length !== header.length)
         throw new DataError(
-          `the row has ${fmtInt(fields.length)} fields, the header ${fmtInt(header.length)}`,
+          `the row has ${fmtInt(fields.length)} ${fields.length === 1 ? "field" : "fields"}, the header ${fmtInt(header.length)}`,
           recordLine,
           RAGGED_FIX
         );
