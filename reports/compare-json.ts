@@ -151,6 +151,8 @@ export interface CompareDocument {
   names: CompareNames | null;
   /** Each name, rate and figure that regressed while both runs held the rate; empty when none. */
   nameRegressions: NameRegression[];
+  /** Rises past the thresholds not confirmed at other rates (analysis/compare/by-name.ts): not regressions. */
+  nameUnconfirmed: NameRegression[];
   /** The regressions in words, one per name and figure. */
   nameWarnings: string[];
   /** At the capacity, and (`slo`) at the capacity within the objective when either run has one. */
@@ -295,6 +297,7 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
             thresholds: names.thresholds,
           },
     nameRegressions: names?.regressions ?? [],
+    nameUnconfirmed: names?.unconfirmed ?? [],
     nameWarnings: names === null ? [] : nameWarnings(names, COMPARE_LABELS, pairUnit(a, b)),
     cost: input.cost,
   };

@@ -68,6 +68,8 @@ export interface GateDocument {
   names: GateNames | null;
   /** Each name, rate and figure that regressed while capacity held: warnings, never the exit code. */
   nameRegressions: NameRegression[];
+  /** Rises past the thresholds not confirmed at other rates (analysis/compare/by-name.ts): neither warned nor failed. */
+  nameUnconfirmed: NameRegression[];
   /** The same in words, one per name and figure. */
   nameWarnings: string[];
   cost: CostResult | null;
@@ -149,6 +151,7 @@ export function gateDocument(
     warnings: d.warnings,
     names: gateNames(d),
     nameRegressions: d.names?.regressions ?? [],
+    nameUnconfirmed: d.names?.unconfirmed ?? [],
     nameWarnings: d.nameWarnings ?? [],
     cost,
   };

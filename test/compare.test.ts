@@ -261,6 +261,10 @@ describe('plateau compare by name', () => {
       'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
     expect(md).not.toContain('**Names that regressed');
+    const [a, b] = [named(null), named(200)];
+    const doc = compareDocument({ a, b, rows: compareRows(a, b), warnings: [], cost: null });
+    expect(doc.nameRegressions).toEqual([]);
+    expect(doc.nameUnconfirmed.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([['read', 'p99', 200]]);
   });
 
   it('runs without names compare as before: no per-name section, no byName, no name regressions', () => {
