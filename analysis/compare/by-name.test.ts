@@ -249,7 +249,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at.",
     );
   });
 
@@ -273,5 +273,16 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, twice)!.regressions.map((x) => x.ratePerSec)).toEqual([300, 400]);
     expect(unconfirmedText(compareByName(A, twice)!, COMPARE_LABELS)).toBeNull();
+    // six rates held: a rise at the two lowest and not again is under half of those from it; at
+    // the two highest (a regression that grows with the load) it is all of them
+    const A6 = withNames(kneeRun(600), shop());
+    const at = (rates: number[]) =>
+      withNames(
+        kneeRun(600),
+        shop((n, rate) => (n === 'create order' && rates.includes(rate) ? { p99Ms: 75 } : {})),
+      );
+    expect(compareByName(A6, at([100, 200]))!.regressions).toEqual([]);
+    expect(compareByName(A6, at([100, 200]))!.unconfirmed.map((x) => x.ratePerSec)).toEqual([100, 200]);
+    expect(compareByName(A6, at([500, 600]))!.regressions.map((x) => x.ratePerSec)).toEqual([500, 600]);
   });
 });

@@ -17,7 +17,8 @@
  * reading as a regression, and the factor keeps a 5% error rate going to 6% (1 point) from doing so.
  *
  * A name's figure regressed only where it did so consistently: at two rates or more, and at half
- * or more of the rates where that figure was judged (`confirmed`). Near the knee a tail swings by
+ * or more of the rates where that figure was judged from the lowest at which it rose (`confirmed`:
+ * a regression that grows with the load shows at the top rates alone). Near the knee a tail swings by
  * itself: three runs of one unchanged build flagged two or three names each at a single rate (a
  * p90 2.5x at 300/s, a user's review of 12-06), where a real regression (a 3x slower endpoint)
  * showed at every rate. A rise at one rate alone is kept apart as unconfirmed, said, never warned.
@@ -122,7 +123,7 @@ export interface NameSkip {
 
 export interface NameComparisonResult {
   rates: RateNames[];
-  /** Rate by rate, names in A's order: the confirmed ones (at two rates or more, half or more of those judged). */
+  /** Rate by rate, names in A's order: the confirmed ones (at two rates or more, half or more of those judged from the first). */
   regressions: NameRegression[];
   /** Rises past the thresholds that were not confirmed (one rate alone, or under half of those judged): said, not warned. */
   unconfirmed: NameRegression[];
@@ -244,22 +245,26 @@ const figureOf = (metric: NameRegression['metric']) => (metric === 'error-rate' 
 
 /**
  * The rises that are regressions: a name's figure that rose at two rates or more, and at half or
- * more of the rates where it was judged; the others are unconfirmed (see the rule above).
+ * more of the rates where it was judged from the lowest one it rose at; the others are unconfirmed
+ * (see the rule above).
  */
 function confirmed(
   all: readonly NameRegression[],
   rates: readonly RateNames[],
 ): Pick<NameComparisonResult, 'regressions' | 'unconfirmed'> {
-  const judged = (name: string, figure: string) =>
-    rates.filter((r) =>
-      r.names.some((c) => c.name === name && (figure === 'tail' ? c.tail.compared : c.errorRate.compared)),
+  const judgedFrom = (name: string, figure: string, fromPerSec: number) =>
+    rates.filter(
+      (r) =>
+        r.ratePerSec >= fromPerSec &&
+        r.names.some((c) => c.name === name && (figure === 'tail' ? c.tail.compared : c.errorRate.compared)),
     ).length;
-  const risen = new Map<string, number>();
+  const risen = new Map<string, NameRegression[]>();
   const key = (x: NameRegression) => JSON.stringify([x.name, figureOf(x.metric)]);
-  for (const x of all) risen.set(key(x), (risen.get(key(x)) ?? 0) + 1);
+  for (const x of all) risen.set(key(x), [...(risen.get(key(x)) ?? []), x]);
   const holds = (x: NameRegression) => {
-    const n = risen.get(key(x))!;
-    return n >= 2 && 2 * n >= judged(x.name, figureOf(x.metric));
+    const group = risen.get(key(x))!;
+    const from = Math.min(...group.map((g) => g.ratePerSec));
+    return group.length >= 2 && 2 * group.length >= judgedFrom(x.name, figureOf(x.metric), from);
   };
   return { regressions: all.filter(holds), unconfirmed: all.filter((x) => !holds(x)) };
 }

@@ -116,6 +116,6 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
     `${t.p99FloorMs} ms (both p99s on enough samples, else both p90s), or its error rate rose above both ` +
     `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
     `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more; ` +
-    `and it did so at two rates or more, half or more of those where that figure was judged.`
+    `and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at.`
   );
 }
