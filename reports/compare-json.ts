@@ -104,7 +104,8 @@ export interface CompareNameRow {
   /**
    * tail: the judged tail regressed (tail.regressed), whichever percentile it is; p99: the p99's
    * alone, false where a p90 was judged (a regressed p90 is regressed.tail, not p99); errorRate.
-   * A name regressed when tail or errorRate is true.
+   * Each is a rise past the thresholds at this rate; it is a regression only where `nameRegressions`
+   * lists it (confirmed at two rates or more: analysis/compare/by-name.ts), else `nameUnconfirmed` does.
    */
   regressed: { tail: boolean; p99: boolean; errorRate: boolean };
 }

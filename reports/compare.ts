@@ -173,14 +173,25 @@ function p99CellOf(n: NameComparison['a']): string {
   return percentileCell(n.latency.find((p) => p.q === 99));
 }
 
-function nameRow(c: NameComparison): string {
+/** Whether a rise of this name at this rate is a confirmed regression (by-name.ts confirmed), by figure. */
+type Confirmed = (name: string, figure: 'tail' | 'error-rate') => boolean;
+
+function nameRow(c: NameComparison, confirmed: Confirmed): string {
   // a p90 stood in for p99s on too few samples: the change says which it is of
   const tail = c.tail.compared
     ? `${changeText(c.tail.aMs, c.tail.bMs)}${c.tail.q === 99 ? '' : ` (p${c.tail.q}: ${fmtMs(c.tail.aMs!)} → ${fmtMs(c.tail.bMs!)} ms)`}`
     : c.tail.aMs === null || c.tail.bMs === null
       ? '–'
       : 'not compared (few samples)';
-  const regressed = [c.tail.regressed ? `p${c.tail.q}` : '', c.errorRate.regressed ? 'error rate' : ''].filter(Boolean);
+  // a rise the other rates did not confirm is said as one, not flagged
+  const said = (what: string, figure: 'tail' | 'error-rate') =>
+    confirmed(c.name, figure) ? what : `${what} rose (unconfirmed)`;
+  const regressed = [
+    c.tail.regressed ? said(`p${c.tail.q}`, 'tail') : '',
+    c.errorRate.regressed ? said('error rate', 'error-rate') : '',
+  ].filter(Boolean);
+  const flagged =
+    (c.tail.regressed && confirmed(c.name, 'tail')) || (c.errorRate.regressed && confirmed(c.name, 'error-rate'));
   return row([
     nameLabel(c.name, c.transaction),
     fmtRate(c.a.throughputPerSec),
@@ -190,7 +201,7 @@ function nameRow(c: NameComparison): string {
     tail,
     fmtPercent(c.a.errorRate),
     fmtPercent(c.b.errorRate),
-    regressed.length > 0 ? `⚠️ ${regressed.join(', ')}` : '',
+    regressed.length === 0 ? '' : `${flagged ? '⚠️ ' : ''}${regressed.join(', ')}`,
   ]);
 }
 
@@ -228,7 +239,16 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
       '',
       '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change (else p90) | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
-      ...rate.names.map(nameRow),
+      ...rate.names.map((c) =>
+        nameRow(c, (name, figure) =>
+          r.regressions.some(
+            (x) =>
+              x.name === name &&
+              x.ratePerSec === rate.ratePerSec &&
+              (x.metric === 'error-rate') === (figure === 'error-rate'),
+          ),
+        ),
+      ),
     );
   }
   return lines;

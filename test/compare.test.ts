@@ -261,6 +261,9 @@ describe('plateau compare by name', () => {
       'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
     expect(md).not.toContain('**Names that regressed');
+    // its row says it rose, unflagged
+    expect(md).toMatch(/^\| read \|.*\| p99 rose \(unconfirmed\) \|$/m);
+    expect(md).not.toContain('⚠️');
     const [a, b] = [named(null), named(200)];
     const doc = compareDocument({ a, b, rows: compareRows(a, b), warnings: [], cost: null });
     expect(doc.nameRegressions).toEqual([]);

@@ -284,5 +284,7 @@ describe('compareByName', () => {
     expect(compareByName(A6, at([100, 200]))!.regressions).toEqual([]);
     expect(compareByName(A6, at([100, 200]))!.unconfirmed.map((x) => x.ratePerSec)).toEqual([100, 200]);
     expect(compareByName(A6, at([500, 600]))!.regressions.map((x) => x.ratePerSec)).toEqual([500, 600]);
+    // a blip at 100 and a rise at 600 alone: neither from 100 (2 of 6) nor from 600 (one rate)
+    expect(compareByName(A6, at([100, 600]))!.regressions).toEqual([]);
   });
 });

@@ -245,8 +245,8 @@ const figureOf = (metric: NameRegression['metric']) => (metric === 'error-rate' 
 
 /**
  * The rises that are regressions: a name's figure that rose at two rates or more, and at half or
- * more of the rates where it was judged from the lowest one it rose at; the others are unconfirmed
- * (see the rule above).
+ * more of the rates where it was judged from the lowest one it rose at, that lowest one chosen
+ * as low as the rule allows; the others, below it, are unconfirmed (see the rule above).
  */
 function confirmed(
   all: readonly NameRegression[],
@@ -261,11 +261,21 @@ function confirmed(
   const risen = new Map<string, NameRegression[]>();
   const key = (x: NameRegression) => JSON.stringify([x.name, figureOf(x.metric)]);
   for (const x of all) risen.set(key(x), [...(risen.get(key(x)) ?? []), x]);
-  const holds = (x: NameRegression) => {
-    const group = risen.get(key(x))!;
-    const from = Math.min(...group.map((g) => g.ratePerSec));
-    return group.length >= 2 && 2 * group.length >= judgedFrom(x.name, figureOf(x.metric), from);
-  };
+  // each name's figure: the lowest rate from which it rose at two rates or more and at half or more
+  // of those judged (a blip below a real rise at the top rates leaves the real one confirmed)
+  const fromOf = new Map<string, number>();
+  for (const [k, group] of risen) {
+    const { name, metric } = group[0];
+    const from = group
+      .map((g) => g.ratePerSec)
+      .sort((p, q) => p - q)
+      .find((r) => {
+        const n = group.filter((g) => g.ratePerSec >= r).length;
+        return n >= 2 && 2 * n >= judgedFrom(name, figureOf(metric), r);
+      });
+    if (from !== undefined) fromOf.set(k, from);
+  }
+  const holds = (x: NameRegression) => x.ratePerSec >= (fromOf.get(key(x)) ?? Infinity);
   return { regressions: all.filter(holds), unconfirmed: all.filter((x) => !holds(x)) };
 }
 
