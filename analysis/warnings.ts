@@ -128,7 +128,8 @@ function reconnectWarning(s: StepResult): Symptom[] {
   // of its requests: a mix's arrivals send more than one (220 reconnects of 200 arrivals read 110%)
   const requests = s.requestsPerSec !== undefined ? Math.round(s.requestsPerSec * s.steadyS) : s.completed;
   if (s.reconnects == null || requests === 0 || s.reconnects / requests < RECONNECT_SHARE_WARN) return [];
-  return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, requests } }];
+  // `completed` kept beside `requests` (summary.json's warnings keep their figures: schemaVersion)
+  return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, requests, completed: s.completed } }];
 }
 
 /** Refused requests above which a step's reconnects are read as the target gone, not as closed keep-alives. */

@@ -96,6 +96,8 @@ export class DurationCap {
     if (this.timer) return;
     this.timer = this.clock.setTimeout(
       () => {
+        // a Ctrl-C came first: the cap stops nothing, and the run reads as interrupted by it
+        if (this.interrupt.interrupted) return;
         this.reached = true;
         this.log(
           `limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`,

@@ -207,6 +207,9 @@ describe('plateau compare', () => {
       vus: { ...A.vus, maxVUs },
     });
     expect(settingDifferences(loop(1.03, 164), loop(0.517, 172))).toEqual([]);
+    // a host named loopback is no loopback address
+    const named = (r: RunResult) => ({ ...r, target: 'https://loopback.example.com/items' });
+    expect(settingDifferences(named(loop(1.03, 164)), named(loop(3.5, 164))).join('\n')).toMatch(/RTT/);
     expect(settingDifferences(loop(1.03, 164), loop(1.03, 400))).toEqual([
       "max VUs differs: 164 vs 400: the generator's headroom differs",
     ]);

@@ -97,7 +97,11 @@ export const VUS_APART = 1.25;
 
 /** The target is on the generator's own machine (a loopback address). */
 function onLoopback(url: string): boolean {
-  return targetKey(url).includes('//loopback');
+  try {
+    return LOOPBACK.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 function rttDiffers(a: RunResult, b: RunResult): string | null {
