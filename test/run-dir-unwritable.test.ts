@@ -52,4 +52,25 @@ describe('a run directory that cannot be written any more', () => {
     // the step it stored, judged for the table
     expect(r.result.steps.map((s) => [s.ratePerSec, s.steadyS > 0])).toEqual([[20, true]]);
   });
+
+  it('mid-run, as the store appends a second: the load stops and the run ends the same, not hung nor as a bug', async () => {
+    // the device fills as the steps' seconds are written: the fourth is refused, as the kernel refuses it
+    let steps = 0;
+    const writeSync = fs.writeSync;
+    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: string, ...rest: unknown[]) => {
+      if (typeof data === 'string' && data.includes('"phase":"steps"') && ++steps > 3)
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      return (writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
+    }) as typeof fs.writeSync);
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 1, holdS: 2, settleS: 1 },
+      warmup: { enabled: false },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'unwritable-mid-run' },
+    });
+    vi.restoreAllMocks();
+    expect(r.exitCode).toBe(EXIT.stage);
+    expect(r.error?.message).toMatch(/^the run directory .*unwritable-mid-run cannot be written any more \(ENOSPC/);
+  });
 });

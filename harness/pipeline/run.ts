@@ -16,7 +16,7 @@ import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { trafficSummary } from '../scenario/traffic.ts';
-import { RunStore, redact, storedPlan } from '../store/run-store.ts';
+import { isWriteFailure, RunStore, redact, storedPlan } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
@@ -108,13 +108,21 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     clock,
   };
   let error: PlateauError | null = null;
+  // an append the directory refused mid-run stops the load; the run ends as that (below)
+  store.onWriteFailure = () => o.interrupt.trigger();
   // set as soon as the engine exists, so a stage that throws still closes its threads
   const engine: { current: LoadEngine | null } = { current: null };
   try {
     await stages(ctx, env, cap, engine);
   } catch (err) {
-    // A bug (any other error) still ends as a failed run with its data and its report.
-    error = err instanceof PlateauError ? err : internalError(err);
+    // A bug (any other error) still ends as a failed run with its data and its report; the store's
+    // own files refusing a write mid-run (a full disk) is said as that, not as a bug
+    error =
+      err instanceof PlateauError
+        ? err
+        : inRunDir(err, store.dir)
+          ? unwritableRunDir(store.dir, err)
+          : internalError(err);
     error.message = scrub(error.message);
     if (error.stack) error.stack = scrub(error.stack);
   } finally {
@@ -122,6 +130,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     o.interrupt.loadEnded = true;
     cap.disarm();
     await engine.current?.close();
+    if (store.writeFailure !== null) error ??= unwritableRunDir(store.dir, store.writeFailure);
     try {
       store.update({
         status: error ? 'failed' : o.interrupt.interrupted ? 'interrupted' : 'complete',
@@ -129,12 +138,13 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
         // the cap, not a signal: the report says which stopped it
         ...(cap.reached ? { durationCapS: config.limits.maxDurationS } : {}),
       });
-      store.close();
     } catch (err) {
       // the run directory cannot be written any more (a full disk, a mount gone read-only): said as
       // that, with the fix, not as a bug that hides the run's own end
       if (!isWriteFailure(err)) throw err;
       error ??= unwritableRunDir(store.dir, err);
+    } finally {
+      store.close();
     }
   }
   let result: RunResult;
@@ -143,18 +153,22 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   } catch (err) {
     if (!isWriteFailure(err)) throw err;
     error ??= unwritableRunDir(store.dir, err);
-    // what the store holds, judged for the table the CLI prints; no file of it could be written
-    result = analyzeStore(store.dir).result;
+    // what the store holds, judged for the table the CLI prints; no file of it could be written (a
+    // store that cannot be read either ends here with the run's own error, said by the CLI)
+    try {
+      result = analyzeStore(store.dir).result;
+    } catch {
+      throw error;
+    }
   }
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }
 
-/** The errors of a write the file system refused (permissions, a read-only mount, a full disk). */
-const WRITE_FAILURES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO']);
-
-function isWriteFailure(err: unknown): boolean {
-  return WRITE_FAILURES.has((err as NodeJS.ErrnoException)?.code ?? '');
+/** A write failure of a file of the run directory's own (its path inside it). */
+function inRunDir(err: unknown, dir: string): boolean {
+  const file = (err as NodeJS.ErrnoException)?.path;
+  return isWriteFailure(err) && typeof file === 'string' && path.resolve(file).startsWith(path.resolve(dir));
 }
 
 /** The run directory stopped taking writes during the run. */

@@ -138,15 +138,36 @@ export class RunStore {
     return store;
   }
 
+  /**
+   * The first append the run directory refused during the run (a full disk, a mount gone
+   * read-only): the later ones are dropped, and `onWriteFailure` (the run stopping its load) is
+   * called once. An append runs in an engine's callback, where a throw stopped nothing and hung the run.
+   */
+  writeFailure: Error | null = null;
+  onWriteFailure: (() => void) | null = null;
+
+  private appending(write: () => void): void {
+    if (this.writeFailure !== null) return;
+    try {
+      write();
+    } catch (err) {
+      if (!isWriteFailure(err)) throw err;
+      this.writeFailure = err as Error;
+      this.onWriteFailure?.();
+    }
+  }
+
   appendBucket(r: BucketRecord): void {
     // Samples carry a target's error messages, `source` a merged run's name: scrub every line (one a second).
-    fs.writeSync(this.bucketsFd, this.scrub(JSON.stringify(r)) + '\n');
+    this.appending(() => fs.writeSync(this.bucketsFd, this.scrub(JSON.stringify(r)) + '\n'));
   }
 
   /** Server readings go to probes.ndjson, opened on first use. */
   appendProbe(s: ServerSample): void {
-    this.probesFd ??= fs.openSync(path.join(this.dir, 'probes.ndjson'), 'a');
-    fs.writeSync(this.probesFd, this.scrub(JSON.stringify(s)) + '\n');
+    this.appending(() => {
+      this.probesFd ??= fs.openSync(path.join(this.dir, 'probes.ndjson'), 'a');
+      fs.writeSync(this.probesFd, this.scrub(JSON.stringify(s)) + '\n');
+    });
   }
 
   update(patch: Partial<RunMeta>): void {
@@ -169,6 +190,13 @@ export class RunStore {
     fs.closeSync(this.bucketsFd);
     if (this.probesFd !== null) fs.closeSync(this.probesFd);
   }
+}
+
+/** The errors of a write the file system refused (permissions, a read-only mount, a full disk). */
+const WRITE_FAILURES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO']);
+
+export function isWriteFailure(err: unknown): boolean {
+  return WRITE_FAILURES.has((err as NodeJS.ErrnoException)?.code ?? '');
 }
 
 function pointLatest(outDir: string, runId: string): void {
