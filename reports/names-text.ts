@@ -195,7 +195,7 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       case 'one-step':
         // steps before it were left out (the generator's delays): not "no step before it"
         if (f.stalled.length > 0)
-          return `Which entry degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), one alone can be judged.`;
+          return `Which entry degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
         return `Which entry degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the entries' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
       case 'too-few-samples':
         return `Which entry degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;

@@ -235,7 +235,7 @@ describe('report.md by name', () => {
     // every step but one left out: said as that, not as a run with no step before the knee
     const one = stalled(MIXED.steps.map((s) => s.index).filter((i) => i !== MIXED.kneeStep));
     expect(namesKneeSentence(one)).toMatch(
-      /^Which entry degraded first cannot be told: of the steps up to the knee \(step \d+\), one alone can be judged\. Steps .* are left out/,
+      /^Which entry degraded first cannot be told: of the steps up to the knee \(step \d+\), fewer than two can be judged\. Steps .* are left out/,
     );
   });
 

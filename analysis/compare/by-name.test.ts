@@ -242,6 +242,26 @@ describe('compareByName', () => {
     ]);
   });
 
+  it('a tail judged by p99 at some rates and p90 at others is one figure: one sentence, the worst percentile named', () => {
+    // p99s reliable at 300 and 400 only: p90 judged below
+    const few = (rate: number) => (rate < 300 ? { reliable: false } : {});
+    const A2 = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'read order' ? { p90Ms: 4, p99Ms: 10, ...few(rate) } : few(rate))),
+    );
+    const B2 = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'read order' ? { p90Ms: 12, p99Ms: 30, ...few(rate) } : few(rate))),
+    );
+    const r = compareByName(A2, B2)!;
+    expect(new Set(r.regressions.map((x) => x.metric))).toEqual(new Set(['p90', 'p99']));
+    const said = nameWarnings(r, COMPARE_LABELS);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^read order: tail \(p99, else p90\) regressed at 100, 200, 300, 400 req\/s, rates both held; worst at \d+ req\/s \(p\d\d\): /,
+    );
+  });
+
   it('the thresholds are the ones passed', () => {
     const B = withNames(
       kneeRun(400),

@@ -241,7 +241,8 @@ function regressionsAt(r: RateNames): NameRegression[] {
 }
 
 /** The tail (p99 or p90, whichever each rate judged) or the error rate. */
-const figureOf = (metric: NameRegression['metric']) => (metric === 'error-rate' ? 'error-rate' : 'tail');
+export const figureOf = (metric: NameRegression['metric']): 'tail' | 'error-rate' =>
+  metric === 'error-rate' ? 'error-rate' : 'tail';
 
 /**
  * The rises that are regressions: a name's figure that rose at two rates or more, and at half or

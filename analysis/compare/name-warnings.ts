@@ -5,7 +5,13 @@
  */
 import { fmtInt, fmtMs, fmtPercent, fmtTarget } from '../format.ts';
 import type { RateUnit } from '../types.ts';
-import type { NameComparisonResult, NameRegression, NameSkip, NameThresholds } from './by-name.ts';
+import {
+  figureOf,
+  type NameComparisonResult,
+  type NameRegression,
+  type NameSkip,
+  type NameThresholds,
+} from './by-name.ts';
 
 /** What each side is called in the sentences. */
 export interface SideLabels {
@@ -43,7 +49,8 @@ function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): 
   const latency = (r: NameRegression) => r.metric !== 'error-rate';
   const rise = (r: NameRegression) => (latency(r) ? (r.b - r.a) / Math.max(r.a, 1e-9) : r.b - r.a);
   const worst = group.reduce((w, r) => (rise(r) > rise(w) ? r : w));
-  const what = worst.metric === 'error-rate' ? 'error rate' : worst.metric;
+  const mixed = new Set(group.map((r) => r.metric)).size > 1;
+  const what = worst.metric === 'error-rate' ? 'error rate' : mixed ? 'tail (p99, else p90)' : worst.metric;
   const change = latency(worst) && worst.a > 0 ? ` (+${fmtPercent((worst.b - worst.a) / worst.a)})` : '';
   const figures = `${figure(worst, 'a')} in ${labels.a}, ${figure(worst, 'b')} in ${labels.b}${change}`;
   const head = `${nameLabel(worst.name, worst.transaction)}: ${what} regressed`;
@@ -52,7 +59,8 @@ function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): 
   // an error rate pooled over its rates (the worst of several small samples overstates it), the worst beside it
   if (!latency(worst))
     return `${head} at ${rates} ${unit}, rates both held: ${pooled(group, labels)}; worst at ${fmtTarget(worst.ratePerSec)} ${unit}: ${figures}`;
-  return `${head} at ${rates} ${unit}, rates both held; worst at ${fmtTarget(worst.ratePerSec)} ${unit}: ${figures}`;
+  const which = mixed ? ` (${worst.metric})` : '';
+  return `${head} at ${rates} ${unit}, rates both held; worst at ${fmtTarget(worst.ratePerSec)} ${unit}${which}: ${figures}`;
 }
 
 /**
@@ -65,14 +73,16 @@ export function unconfirmedText(r: NameComparisonResult, labels: SideLabels, uni
     (x) =>
       `${nameLabel(x.name, x.transaction)} ${x.metric === 'error-rate' ? 'error rate' : x.metric} at ${fmtTarget(x.ratePerSec)} ${unit} (${figure(x, 'a')} in ${labels.a}, ${figure(x, 'b')} in ${labels.b})`,
   );
-  return `Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): ${each.join('; ')}.`;
+  const tails = r.unconfirmed.some((x) => x.metric !== 'error-rate');
+  return `Not counted as regressions, each seen at too few of the rates where it was judged${tails ? ' (a tail near the knee swings from run to run)' : ''}: ${each.join('; ')}.`;
 }
 
 /** One sentence per name and figure that regressed, in the order they first regressed; rates in `unit` (the runs' arrivals). */
 export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: RateUnit = 'req/s'): string[] {
   const groups = new Map<string, NameRegression[]>();
   for (const x of r.regressions) {
-    const key = JSON.stringify([x.name, x.metric]);
+    // a tail judged by p99 at one rate and by p90 at another is one figure, confirmed as one
+    const key = JSON.stringify([x.name, figureOf(x.metric)]);
     groups.set(key, [...(groups.get(key) ?? []), x]);
   }
   return [...groups.values()].map((g) => sentence(g, labels, unit));
