@@ -2,8 +2,9 @@
  * `plateau compare --json`: two runs as one document for machines: each run's headline figures,
  * B's change against A, the settings that differ, and one row per offered rate either run ran
  * with both runs' throughput, p50/p99, error rate and verdict; where the runs recorded names, a
- * `byName` list on each rate both held, the names that regressed (`nameRegressions`, worded in
- * `nameWarnings`) and the names only one run recorded (`names`); each run's capacity within its
+ * `byName` list on each rate both held, the names that regressed (`nameRegressions`, confirmed at
+ * other rates, worded in `nameWarnings`; the rises not confirmed in `nameUnconfirmed`) and the
+ * names only one run recorded (`names`); each run's capacity within its
  * latency objective (`slo`, null without one) and the cost per request at it (`cost.slo`). Pure.
  */
 import {
@@ -21,7 +22,12 @@ import { uslExtrapolated } from './models-text.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
-export const COMPARE_JSON_SCHEMA_VERSION = 1;
+/**
+ * 2 (12-06): `nameRegressions` holds the confirmed rises only (analysis/compare/by-name.ts), the
+ * rest in `nameUnconfirmed`; each carries what it rests on; byName's `tail` gives the judged
+ * percentile's values. 1 held every rise at any one rate.
+ */
+export const COMPARE_JSON_SCHEMA_VERSION = 2;
 
 /** A latency percentile with the samples behind it (reliable false: too few for this quantile). */
 export interface ComparePercentile {

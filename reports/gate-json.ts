@@ -12,7 +12,12 @@ import type { GateDecision, GateOn } from '../analysis/gate/decide.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import type { RunResult } from '../analysis/types.ts';
 
-export const GATE_JSON_SCHEMA_VERSION = 1;
+/**
+ * 2 (12-06): `nameRegressions` holds the confirmed rises only (at two rates or more, half or more
+ * of those judged from the lowest: analysis/compare/by-name.ts), the rest in `nameUnconfirmed`;
+ * each carries what it rests on (aN, bN; aFailed, bFailed). 1 held every rise at any one rate.
+ */
+export const GATE_JSON_SCHEMA_VERSION = 2;
 
 /** One side of the comparison: the figure the gate compared and what it came from. */
 export interface GateSide {

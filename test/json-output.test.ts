@@ -133,7 +133,7 @@ describe('plateau gate --json', () => {
     expect(r.status, r.stderr).toBe(code);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       kind: 'plateau-gate',
       status,
       exitCode: code,
@@ -179,7 +179,7 @@ describe('plateau compare --json', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       kind: 'plateau-compare',
       a: { runId: a.runId, capacityPerSec: a.capacityPerSec },
       b: { engine: 'k6', capacityPerSec: b.capacityPerSec },
