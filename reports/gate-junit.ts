@@ -53,7 +53,15 @@ function caseXml(c: Case): string {
 function settingsCase(d: GateDecision): Case {
   const warnings = warningsBesideReasons(d);
   const name = 'settings compared with the baseline';
-  if (warnings.length === 0) return { name, out: 'no differences' };
+  // the differences that are why the run cannot be judged are the error above: not "no differences"
+  if (warnings.length === 0)
+    return {
+      name,
+      out:
+        (d.warningsInReasons ?? []).length > 0
+          ? 'differences stated as the reason the run cannot be judged'
+          : 'no differences',
+    };
   return {
     name,
     skipped: `${warnings.length === 1 ? '1 setting differs' : `${warnings.length} settings differ`}: ${warnings[0]}`,

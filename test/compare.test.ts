@@ -146,7 +146,7 @@ describe('plateau compare', () => {
     ]);
     const many = traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [`entry ${'abcdefghi'[i]}`, 1]));
     expect(settingDifferences(shop, many).join('\n')).toMatch(
-      /\(only in A: read 70%, write 25%, checkout 5% \(a transaction\); only in B: entry a 11%, entry b 11%, entry c 11%, entry d 11% and 5 more\): /,
+      /\(only in A: read 70%, write 25%, checkout 5% \(a transaction\); only in B: entry a 11.1%, entry b 11.1%, entry c 11.1%, entry d 11.1% and 5 more\): /,
     );
     // an entry that turned from a transaction into a request under its name is another mix
     expect(settingDifferences(shop, traffic(['read', 70], ['write', 25], ['checkout', 5])).join('\n')).toMatch(

@@ -255,6 +255,11 @@ describe('decideGate', () => {
     expect(said).toMatch(/### Why this run cannot be judged\n\n- the traffic mix differs/);
     expect(said).toMatch(/### Differences from the baseline\n\n- max VUs differs: \d+ vs \d+/);
     expect(decideGate(other, mixBase, 0.05).warnings.join('\n')).toMatch(/^traffic mix differs/m);
+    // JUnit: the mix alone differing is the error case's, and the settings case does not say "no differences"
+    const mixOnly = decideGate(mix(kneeRun(400), 90), mix(BASE, 70), 0.05);
+    expect(renderJunit(mixOnly, 'r')).toContain(
+      'name="settings compared with the baseline" time="0"><system-out>differences stated as the reason the run cannot be judged</system-out>',
+    );
     // a baseline whose steps held but established no capacity (a closed-model import) is not said to have held none
     const closed = { ...BASE, capacityPerSec: null, heldAtLeastPerSec: 410, stopReason: 'closed-model' as const };
     expect(decideGate(kneeRun(400), closed, 0.05).reasons).toContain(

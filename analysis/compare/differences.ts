@@ -3,7 +3,7 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
+import { fmtMixShare, fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -132,10 +132,8 @@ type MixEntry = { name: string; weight: number; transaction: boolean };
 
 /** A share as the texts give it: "70%", "0.9%"; finer when `other` would read the same. */
 function pct(share: number, other?: number): string {
-  const text = (s: number) => {
-    const p = 100 * s;
-    return `${p >= 10 || Number.isInteger(p) ? p.toFixed(0) : p.toFixed(1)}%`;
-  };
+  // the plan's own: whole percents where the share is one, else a tenth ("36.1%", as `plan` says)
+  const text = fmtMixShare;
   if (other === undefined || text(share) !== text(other)) return text(share);
   return `${Number((100 * share).toPrecision(6))}%`;
 }
