@@ -156,13 +156,13 @@ describe('plateau compare', () => {
     const nine = (last: string) =>
       traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [i === 8 ? last : `entry ${'abcdefgh'[i]}`, 1]));
     expect(settingDifferences(nine('old name'), nine('new name'))).toEqual([
-      'traffic mix differs (only in A: old name 11%; only in B: new name 11%): a capacity is a property of the mix; compare runs of one mix',
+      'traffic mix differs (only in A: old name 11.1%; only in B: new name 11.1%): a capacity is a property of the mix; compare runs of one mix',
     ]);
     // many changed: the first few and a count
     const shares = (w: number) =>
       traffic(...Array.from({ length: 9 }, (_, i): [string, number] => [`e${i}`, i === 0 ? w : 1]));
     expect(settingDifferences(shares(1), shares(2)).join('\n')).toMatch(
-      /\(changed from A to B: e0 11% → 20%, e1 11% → 10%, e2 11% → 10%, e3 11% → 10% and 5 more\): /,
+      /\(changed from A to B: e0 11.1% → 20%, e1 11.1% → 10%, e2 11.1% → 10%, e3 11.1% → 10% and 5 more\): /,
     );
     // the step grid is told in the runs' unit (arrivals/s with a transaction)
     const shifted = { ...shop, steps: shop.steps.map((st) => ({ ...st, ratePerSec: st.ratePerSec + 25 })) };
