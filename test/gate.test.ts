@@ -255,6 +255,10 @@ describe('decideGate', () => {
     expect(said).toMatch(/### Why this run cannot be judged\n\n- the traffic mix differs/);
     expect(said).toMatch(/### Differences from the baseline\n\n- max VUs differs: \d+ vs \d+/);
     expect(decideGate(other, mixBase, 0.05).warnings.join('\n')).toMatch(/^traffic mix differs/m);
+    // the JSON's warnings name the runs as the gate does, not A and B
+    expect(decideGate(other, mixBase, 0.05).warnings.join('\n')).toMatch(
+      /^traffic mix differs \(changed from the baseline to the run: read 70% → 90%/m,
+    );
     // JUnit: the mix alone differing is the error case's, and the settings case does not say "no differences"
     const mixOnly = decideGate(mix(kneeRun(400), 90), mix(BASE, 70), 0.05);
     expect(renderJunit(mixOnly, 'r')).toContain(

@@ -218,7 +218,12 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
 export type DifferenceKey = 'engine' | 'target' | 'steps' | 'rules' | 'rate unit' | 'traffic mix' | 'other';
 
 /** settingDifferences, each sentence with what it is about. */
-export function settingDifferenceList(a: RunResult, b: RunResult): { key: DifferenceKey; text: string }[] {
+export function settingDifferenceList(
+  a: RunResult,
+  b: RunResult,
+  /** What the two runs are called where a text names them (the gate's: the baseline, the run). */
+  labels: readonly [string, string] = ['A', 'B'],
+): { key: DifferenceKey; text: string }[] {
   const out: { key: DifferenceKey; text: string }[] = [];
   const differ = (what: string, x: string, y: string, why: string, key: DifferenceKey = 'other') => {
     if (x !== y) out.push({ key, text: `${what} differs: ${x} vs ${y}: ${why}` });
@@ -271,7 +276,7 @@ export function settingDifferenceList(a: RunResult, b: RunResult): { key: Differ
     'one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
     'rate unit',
   );
-  const mix = mixDifference(a, b);
+  const mix = mixDifference(a, b, labels);
   if (mix)
     out.push({
       key: 'traffic mix',

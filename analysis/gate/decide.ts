@@ -233,7 +233,7 @@ export function decideGate(
   const base = judgedOf(baseline, on),
     current = judgedOf(run, on);
   const label = judgedLabel(on, run, baseline);
-  const differences = settingDifferenceList(baseline, run);
+  const differences = settingDifferenceList(baseline, run, ['the baseline', 'the run']);
   const unlike = incomparable(baseline, run);
   const reasonKeys = new Set(unlike.map((u) => u.key));
   const common = {
