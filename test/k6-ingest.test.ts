@@ -789,11 +789,14 @@ describe('arrivals and names', () => {
   });
 });
 
+/** A k6 JSON output line at `atS` seconds after a fixed start. */
+const AT_0 = Date.parse('2026-11-29T16:52:41.000Z');
+const pointLine = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
+  JSON.stringify({ metric, type: 'Point', data: { time: new Date(AT_0 + atS * 1000).toISOString(), value, tags } });
+
 describe('a mix whose first arrival ends seconds after its first request', () => {
   // one transaction a second, its request at once, then 6 s of think time before it ends
-  const T = Date.parse('2026-11-29T16:52:41.000Z');
-  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
-    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  const line = pointLine;
   const lines: string[] = [];
   for (let s = 0; s < 12; s++) {
     lines.push(line('vus', s + 1, 1, {}));
@@ -847,9 +850,7 @@ describe('a mix whose first arrival ends seconds after its first request', () =>
 });
 
 describe('a send refused for its name (plateau_refused_name)', () => {
-  const T = Date.parse('2026-11-29T16:52:41.000Z');
-  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
-    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  const line = pointLine;
   it("is counted apart in its second, with the first refusal's message, beside the arrival it failed", async () => {
     const lines: string[] = [];
     const ok = { expected_response: 'true', group: '', name: 'GET /', scenario: 'steps', status: '200' };
@@ -873,9 +874,7 @@ describe('a send refused for its name (plateau_refused_name)', () => {
 });
 
 describe("a one-request script's arrival whose request(ctx) threw (plateau_unsent)", () => {
-  const T = Date.parse('2026-11-29T16:52:41.000Z');
-  const line = (metric: string, atS: number, value: number, tags: Record<string, string>) =>
-    JSON.stringify({ metric, type: 'Point', data: { time: new Date(T + atS * 1000).toISOString(), value, tags } });
+  const line = pointLine;
   it('is a failed arrival of kind other that sent no request: completed counts it, requests do not', async () => {
     const lines: string[] = [];
     const tags = { expected_response: 'true', group: '', name: 'GET /', scenario: 'steps', status: '200' };

@@ -21,6 +21,15 @@ afterAll(async () => {
   fs.rmSync(runsDir, { recursive: true, force: true });
 });
 
+/** One short step against the tiny server, into the test's runs directory. */
+const oneStep = (runId: string) => ({
+  target: { url: `${srv.url}/`, healthPath: '/' },
+  steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 1, holdS: 2, settleS: 1 },
+  warmup: { enabled: false },
+  rtt: { samples: 3 },
+  output: { dir: runsDir, runId },
+});
+
 const refused = () => Object.assign(new Error("EROFS: read-only file system, open 'run.json.tmp'"), { code: 'EROFS' });
 
 describe('a run directory that cannot be written any more', () => {
@@ -36,13 +45,7 @@ describe('a run directory that cannot be written any more', () => {
       if (String(file).endsWith('report.md')) throw refused();
       return write(file, ...(rest as [string]));
     });
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 1, holdS: 2, settleS: 1 },
-      warmup: { enabled: false },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'unwritable' },
-    });
+    const r = await runQuietly(oneStep('unwritable'));
     vi.restoreAllMocks();
     expect(r.exitCode).toBe(EXIT.stage);
     expect(r.error?.message).toMatch(
@@ -62,13 +65,7 @@ describe('a run directory that cannot be written any more', () => {
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       return (writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
     }) as typeof fs.writeSync);
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 1, holdS: 2, settleS: 1 },
-      warmup: { enabled: false },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'unwritable-mid-run' },
-    });
+    const r = await runQuietly(oneStep('unwritable-mid-run'));
     vi.restoreAllMocks();
     expect(r.exitCode).toBe(EXIT.stage);
     expect(r.error?.message).toMatch(/^the run directory .*unwritable-mid-run cannot be written any more \(ENOSPC/);
