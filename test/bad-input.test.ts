@@ -508,3 +508,31 @@ describe('a scenario whose source repeats a key is refused before any load, by p
     }
   });
 });
+
+describe("plan builds each request entry's sample request, as preflight does, and sends nothing", () => {
+  it("refuses a misspelt field with preflight's words and exit 3; a declared secret need not be set", async () => {
+    let requests = 0;
+    const server = await tinyServer((_, res) => {
+      requests++;
+      res.end('ok');
+    });
+    try {
+      const steps = ['--start-rate', '10', '--step-rate', '10', '--max-rate', '20'];
+      const misspelt = path.resolve('test/fixtures/scenarios/preflight/misspelt.ts');
+      const r = await cliInProcess(['plan', '--target', `${server.url}/`, '--scenario', misspelt, ...steps]);
+      expect(r.status).toBe(3);
+      expect(r.stderr).toContain(
+        'request(ctx) of entry "write" returned unknown key `methd` (did you mean `method`?): a request has method, url, headers, body',
+      );
+      // the demo's scenario signs its writes with a secret this environment lacks: planned all the same
+      const demo = path.resolve('demo/scenario.ts');
+      const env = { ...process.env };
+      delete env.PLATEAU_DEMO_HMAC_KEY;
+      const ok = await cliInProcess(['plan', '--target', `${server.url}/orders`, '--scenario', demo, ...steps], env);
+      expect(ok.status, ok.stderr).toBe(0);
+      expect(requests).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -60,6 +60,19 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
 }
 
 /**
+ * What `plan` can check of the sample arrivals without sending anything: each request entry's
+ * request built as preflight builds it (its fields, its data sources and rows, what its code
+ * throws), refused with preflight's own words. A transaction's run needs the target's answers:
+ * only preflight runs it.
+ */
+export function buildSampleRequests(s: ScenarioRequests): void {
+  s.traffic.entries.forEach((_, i) => {
+    const run = scenarioStep(`entry "${s.traffic.entries[i].name}"`, () => s.sample(i, i));
+    if (run.kind === 'request') scenarioStep('request(ctx) for the sample request', () => run.build(0));
+  });
+}
+
+/**
  * A transaction's request named after text of a row it read, from a column of many values
  * (row-names.ts), in both of its sample arrivals, each from its own row and by the same column: a
  * fixed name that holds one sampled row's value by chance ('search', a row's term "search") is
