@@ -102,17 +102,20 @@ export function firstDegradingName(
     return { kind: 'none', factor, q, kneeIndex, why: 'one-step', judged: [], stalled };
   let found: NamesKnee | null = null;
   for (const q of TAIL_PERCENTILES) {
-    found = { ...firstGrowthAt(window, kneeIndex, factor, q), stalled };
+    found = firstGrowthAt(window, kneeIndex, factor, q, stalled);
     if (found.kind === 'grew' || found.why !== 'too-few-samples') return found;
   }
   return found!;
 }
 
-/** A finding before its stalled steps are said. */
-type Growth = NamesKnee extends infer K ? (K extends NamesKnee ? Omit<K, 'stalled'> : never) : never;
-
 /** The rule on percentile q over the window's steps, in order. */
-function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor: number, q: TailPercentile): Growth {
+function firstGrowthAt(
+  window: readonly StepResult[],
+  kneeIndex: number,
+  factor: number,
+  q: TailPercentile,
+  stalled: number[],
+): NamesKnee {
   const base = new Map<string, { ms: number; s: StepResult }>();
   const judged = new Set<string>();
   for (const s of window) {
@@ -151,9 +154,11 @@ function firstGrowthAt(window: readonly StepResult[], kneeIndex: number, factor:
         kneeIndex,
         first: { ...first, alsoGrew },
         judged: [...judged].sort(byCodePoint),
+        stalled,
       };
     }
   }
   const names = [...judged].sort(byCodePoint);
-  return { kind: 'none', factor, q, kneeIndex, why: names.length > 0 ? 'steady' : 'too-few-samples', judged: names };
+  const why = names.length > 0 ? 'steady' : 'too-few-samples';
+  return { kind: 'none', factor, q, kneeIndex, why, judged: names, stalled };
 }

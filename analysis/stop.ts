@@ -40,6 +40,11 @@ export function stepName(s: Pick<StepResult, 'index' | 'ratePerSec'>, unit: Rate
   return `step ${stepNo(s.index)} (${fmtTarget(s.ratePerSec)} ${unit}${note === '' ? '' : `, ${note}`})`;
 }
 
+/** "step 3 (300 req/s)", or "step 3 (300 req/s, attempt 2)" for a rerun. */
+export function attemptName(s: Pick<StepResult, 'index' | 'ratePerSec' | 'attempt'>, unit: RateUnit): string {
+  return stepName(s, unit, (s.attempt ?? 1) > 1 ? `attempt ${s.attempt}` : '');
+}
+
 /** Why a run stops at sends refused for their name: the scenario's failures, not the target's. */
 export function refusedNamesWhy(refused: { count: number; first: string }, tail = ''): string {
   return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}${refused.first === '' ? '' : `; the first: "${quoted(refused.first, 240)}"`}`;
@@ -64,7 +69,7 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
     stopReason: 'error',
-    stopDetail: `${stepName(refused, unit, (refused.attempt ?? 1) > 1 ? `attempt ${refused.attempt}` : '')}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
+    stopDetail: `${attemptName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
   };
 }
 

@@ -14,7 +14,12 @@ import type { CostResult } from '../analysis/models/cost.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
 import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
-import { compareByName, type NameComparison, type NameComparisonResult } from '../analysis/compare/by-name.ts';
+import {
+  compareByName,
+  figureOf,
+  type NameComparison,
+  type NameComparisonResult,
+} from '../analysis/compare/by-name.ts';
 import {
   COMPARE_LABELS,
   nameLabel,
@@ -173,6 +178,11 @@ function p99CellOf(n: NameComparison['a']): string {
   return percentileCell(n.latency.find((p) => p.q === 99));
 }
 
+/** A confirmed regression's name, rate and figure as one key. */
+function confirmedKey(name: string, ratePerSec: number, figure: 'tail' | 'error-rate'): string {
+  return JSON.stringify([name, ratePerSec, figure]);
+}
+
 /** Whether a rise of this name at this rate is a confirmed regression (by-name.ts confirmed), by figure. */
 type Confirmed = (name: string, figure: 'tail' | 'error-rate') => boolean;
 
@@ -222,6 +232,7 @@ function namesNotes(r: NameComparisonResult, unit: RateUnit): string[] {
 /** The per-name section: the rule, the names that regressed, what was not compared, a table per rate both held. */
 export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): string[] {
   if (r === null) return [];
+  const confirmed = new Set(r.regressions.map((x) => confirmedKey(x.name, x.ratePerSec, figureOf(x.metric))));
   const warnings = nameWarnings(r, COMPARE_LABELS, unit);
   const lines = ['', '## By name at equal offered rates', '', thresholdsText(r.thresholds, COMPARE_LABELS), ''];
   if (warnings.length > 0)
@@ -240,14 +251,7 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
       '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change (else p90) | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
       ...rate.names.map((c) =>
-        nameRow(c, (name, figure) =>
-          r.regressions.some(
-            (x) =>
-              x.name === name &&
-              x.ratePerSec === rate.ratePerSec &&
-              (x.metric === 'error-rate') === (figure === 'error-rate'),
-          ),
-        ),
+        nameRow(c, (name, figure) => confirmed.has(confirmedKey(name, rate.ratePerSec, figure))),
       ),
     );
   }

@@ -8,7 +8,7 @@ import {
   tailTrustByShare,
   trustworthyPercentiles,
 } from '../analysis/percentiles.ts';
-import { fmtInt, unitOf } from '../analysis/format.ts';
+import { fmtInt, fmtMixShare, unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
@@ -90,11 +90,10 @@ export interface PlanTextInput extends PlanFacts {
  * degraded first judges p99 where two steps have it, else p90: decision 036).
  */
 function byNameLines(plan: PlanFacts['plan'], entries: NonNullable<PlanTextInput['entries']>): string[] {
-  const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
   const trust = entries.map((e) => tailTrustByShare(plan.expectedSteadySamples, e.share, plan.rules.minTailSamples));
   const lines = TAIL_PERCENTILES.map((q, k) => {
     const at = entries.map((e, j) => ({ e, step: trust[j][k].fromStepIndex }));
-    const named = (e: (typeof entries)[number]) => (k === 0 ? `${e.name} (${pct(e.share)})` : e.name);
+    const named = (e: (typeof entries)[number]) => (k === 0 ? `${e.name} (${fmtMixShare(e.share)})` : e.name);
     const some = at.filter((a) => a.step !== null).map((a) => `${named(a.e)} from step ${a.step! + 1}`);
     const none = at.filter((a) => a.step === null).map((a) => named(a.e));
     const parts = [...some, ...(none.length ? [`${none.join(', ')} at no step of this plan`] : [])];

@@ -54,7 +54,7 @@ function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): 
   const change = latency(worst) && worst.a > 0 ? ` (+${fmtPercent((worst.b - worst.a) / worst.a)})` : '';
   const figures = `${figure(worst, 'a')} in ${labels.a}, ${figure(worst, 'b')} in ${labels.b}${change}`;
   const head = `${nameLabel(worst.name, worst.transaction)}: ${what} regressed`;
-  if (group.length === 1) return `${head} at ${fmtTarget(worst.ratePerSec)} ${unit}, a rate both held: ${figures}`;
+  // a confirmed regression is at two rates or more (by-name.ts confirmed)
   const rates = group.map((r) => fmtTarget(r.ratePerSec)).join(', ');
   // an error rate pooled over its rates (the worst of several small samples overstates it), the worst beside it
   if (!latency(worst))

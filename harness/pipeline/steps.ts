@@ -16,9 +16,8 @@ import type {
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
-import { refusedNamesWhy, stepName } from '../../analysis/stop.ts';
-import { NAME_FIX } from '../../analysis/names-limit.ts';
-import { EXIT, PlateauError } from '../errors.ts';
+import { attemptName } from '../../analysis/stop.ts';
+import { refusedNamesError } from './refused-names.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import { EDGE_TOLERANCE_S } from '../../analysis/server.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
@@ -139,13 +138,7 @@ export async function runSteps(
   // plateau refused names the scenario sent (the decision stopped there): the stage fails, with the
   // run's data and report kept, and the run exits as a failed stage, never as a measured limit
   const refused = st.judged.find((s) => s.refusedNames !== undefined);
-  if (refused)
-    throw new PlateauError(
-      `${stepName(refused, unit, (refused.attempt ?? 1) > 1 ? `attempt ${refused.attempt}` : '')}: ${refusedNamesWhy(refused.refusedNames!)}`,
-      NAME_FIX,
-      'scenario-failed',
-      EXIT.stage,
-    );
+  if (refused) throw refusedNamesError(attemptName(refused, unit), refused.refusedNames!);
   const detail = stepsDetail(st.judged, ctx.plan.steps.length, interruptedAtStep, unit);
   const evidence = st.judged.map(
     (s) =>

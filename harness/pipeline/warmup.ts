@@ -9,9 +9,7 @@
 import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { refusedNamesOf } from '../../analysis/buckets.ts';
-import { refusedNamesWhy } from '../../analysis/stop.ts';
-import { NAME_FIX } from '../../analysis/names-limit.ts';
-import { EXIT, PlateauError } from '../errors.ts';
+import { refusedNamesError } from './refused-names.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import type { Plan } from '../../analysis/plan.ts';
@@ -134,8 +132,7 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   const tookS = engine.elapsedS();
   // the steps would size their VUs and threads from arrivals plateau failed itself: the run stops here
   const refused = refusedNamesOf(records).refusedNames;
-  if (refused !== undefined)
-    throw new PlateauError(`warmup: ${refusedNamesWhy(refused)}`, NAME_FIX, 'scenario-failed', EXIT.stage);
+  if (refused !== undefined) throw refusedNamesError('warmup', refused);
   const record = warmupRecord(judged.verdict, judged.done, tookS, ratePerSec, RAMP_S);
   return {
     value: { lastSeq, verdict: judged.verdict, records, record },
