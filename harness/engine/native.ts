@@ -13,6 +13,7 @@ import type { VuPool } from './vu-pool.ts';
 import type { Arrivals, RequestRun } from '../scenario/requests.ts';
 import { Transaction, type TransactionHost } from './transaction.ts';
 import { TurnEndPass } from './deadline.ts';
+import { firstOfStripe, turnBlock, type Stripe } from './stripes.ts';
 
 export interface EngineRunOptions {
   schedule: Schedule;
@@ -31,10 +32,11 @@ export interface EngineRunOptions {
   /** Phase time (s) at which this run's schedule starts (a later leg of the steps phase). */
   offsetS?: number;
   /**
-   * Execution segment: this instance dispatches only arrivals n with (n - 1) mod count = index
-   * (a stripe of the global sequence, as k6 splits instances); the others belong to its peers.
+   * Execution segment: this instance dispatches only its stripe of the leg's arrivals (stripes.ts:
+   * every count-th, turning where a mix's period would put an entry on one instance); the others
+   * belong to its peers.
    */
-  stripe?: { index: number; count: number };
+  stripe?: Stripe;
   /** How long in-flight requests may run on once the schedule has ended. */
   gracefulStopMs: number;
   sink(r: BucketRecord): void;
@@ -71,8 +73,10 @@ export function startNative(o: EngineRunOptions): EngineRun {
   );
   const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
   const singleCheck = single?.kind === 'request' ? single.check : () => null;
-  /** The global index of this instance's next arrival: its stripe is index+1, index+1+count, ... */
-  let n = stripe.index + 1;
+  /** Arrivals of the leg in a block (stripes.ts): 0 when this instance sends every count-th. */
+  const block = turnBlock(o.arrivals.period, stripe.count);
+  /** The leg's number of this instance's next arrival (its global number is seqOffset + n). */
+  let n = firstOfStripe(1, o.seqOffset, stripe, block);
   let nextS = o.schedule.arrivalS(n);
   let stopped = false;
   let timer: Timer | null = null;
@@ -188,7 +192,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
         if (!first) nowMs = clk.now();
         first = false;
         fire(nextS, nowMs);
-        n += stripe.count;
+        n = block === 0 ? n + stripe.count : firstOfStripe(n + 1, o.seqOffset, stripe, block);
         nextS = o.schedule.arrivalS(n);
       }
     } finally {

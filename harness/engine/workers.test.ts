@@ -110,6 +110,43 @@ describe('native engine on worker threads', () => {
     },
   );
 
+  it("sends a mix's rare entry from every worker (70/25/5: a period of 20 over 2 stripes)", async () => {
+    const srv = await tinyServer((_q, res) => res.end('ok'));
+    closers.push(srv.close);
+    const engine = await WorkerEngine.create(
+      2,
+      {
+        origin: srv.url,
+        targetUrl: `${srv.url}/`,
+        http: { timeoutMs: 5000, client: 'socket' },
+        preAllocatedVUs: 10,
+        maxVUs: 400,
+        scenarioPath: path.resolve('test/fixtures/scenarios/mix-rare.ts'),
+        runId: 'workers-rare',
+        idKey: 'workers-rare',
+        maxBodyBytes: 65536,
+      },
+      process.env,
+    );
+    closers.push(() => engine.close());
+    const records: BucketRecord[] = [];
+    // 400 arrivals: 20 of them 'rare'
+    const run = engine.start({
+      segments: [{ durationS: 1, fromPerSec: 400, toPerSec: 400 }],
+      phase: 'steps',
+      seqOffset: 1000,
+      gracefulStopMs: 2000,
+      sink: (r) => records.push(r),
+    });
+    await run.done;
+    const sent = (source: string, name: string) =>
+      records.filter((r) => r.source === source).reduce((a, r) => a + (r.byName?.[name]?.completed ?? 0), 0);
+    const dropped = records.reduce((a, r) => a + r.dropped, 0);
+    const rare = ['native/0', 'native/1'].map((s) => sent(s, 'rare'));
+    // each worker sends its half of the 20, less what a stall of a busy machine dropped (plain striping: 0 and 20)
+    expect(rare.map((n) => n >= 10 - dropped && n <= 10)).toEqual([true, true]);
+  });
+
   it('every worker gets a VU and reports the last second, however low the rate per worker', async () => {
     const srv = await tinyServer((_q, res) => res.end('ok'));
     closers.push(srv.close);

@@ -77,7 +77,8 @@ export function groupCountOf(order: MixOrder, inGroup: readonly boolean[], n: nu
   return Math.floor(n / period) * perPeriod + partial;
 }
 
-function gcd(a: number, b: number): number {
+/** Greatest common divisor of two whole numbers. */
+export function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
 }

@@ -49,6 +49,8 @@ export interface Arrivals {
   keepHeaders: boolean;
   entries: EntryRun[];
   entryOf(seq: number): EntryRun;
+  /** The period of the entries' order (mix-order.ts; 1 for one entry): how the stripes turn (engine/stripes.ts). */
+  period: number;
   /** A transaction's request, ready to send, keeping what its code reads (the body up to http.maxBodyBytes). */
   prepare(spec: RequestSpec, kept?: Kept): PreparedRequest;
   /** Runs a transaction's check (given to http.send) on a response; null when accepted, else why not. */
@@ -127,6 +129,7 @@ export async function scenarioRequests(
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: order ? (seq) => entries[entryOf(order, seq)] : () => entries[0],
+    period: order ? order.table.length : 1,
     prepare: (spec, kept = KEPT_ALL) =>
       prepared(spec, origin, kept.body ? maxBodyBytes : 0, kept.headers, 'http.send(name, request)'),
     checkOf: transactionCheckOf,
@@ -386,6 +389,7 @@ export function requestArrivals(
     keepHeaders: false,
     entries: [entry],
     entryOf: () => entry,
+    period: 1,
     prepare: () => {
       throw new Error('a one-request scenario sends no transaction');
     },

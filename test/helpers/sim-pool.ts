@@ -82,6 +82,7 @@ export function onlyTransaction(txn: TransactionRun, transactionTimeoutMs?: numb
     byName: true,
     entries: [txn],
     entryOf: () => txn,
+    period: 1,
     prepare: (spec) => ({ method: 'GET', path: spec.url, headers: {}, body: null }),
     checkOf,
     admit: () => null,
