@@ -197,7 +197,7 @@ function threadsWarning(steps: readonly StepResult[], stages: readonly StageOutc
 
 /** The warmup stage's structured record, when it ran. */
 export function warmupRecordOf(stages: readonly StageOutcome[]): WarmupRecord | null {
-  return stages.find((s) => s.name === 'warmup' && s.status === 'pass')?.warmup ?? null;
+  return stages.find((s) => s.name === 'warmup' && (s.status === 'pass' || s.status === 'interrupted'))?.warmup ?? null;
 }
 
 /**

@@ -245,6 +245,10 @@ describe('interruption in simulated time', () => {
     expect(r.result.interrupted).toBe(true);
     expect(r.result.stopReason).toBe('interrupted');
     expect(r.stored.interruptedAtStep).toBe(2);
+    expect(r.stored.stages.find((s) => s.name === 'steps')).toMatchObject({
+      status: 'interrupted',
+      detail: 'interrupted at step 3 of 5',
+    });
     expect(attempts(r.result).slice(0, 2)).toEqual(['100#1:holds', '200#1:holds']);
     expect(r.stored.attempts?.at(-1)).toMatchObject({ index: 2, action: null });
     // it stopped within a second of the signal, and the store has every second up to it

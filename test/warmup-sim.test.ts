@@ -103,6 +103,7 @@ describe('the warmup stage in simulated time', () => {
     expect(r.record.tookS, r.stage.detail).toBeGreaterThanOrEqual(minS);
     expect(r.record.tookS, r.stage.detail).toBeLessThanOrEqual(maxS);
     expect(r.record.stable).toBe(/^stable/.test(r.stage.detail));
+    expect(r.stage.status).toBe('pass');
     expect(r.wallMs).toBeLessThan(5000);
     // progress: past the ramp's first second, whole seconds at the rate, never the part of one written at the stop
     for (const l of r.lines.filter((x) => !x.includes(' t=0s ')))
@@ -114,6 +115,8 @@ describe('the warmup stage in simulated time', () => {
     const r = await simWarmup(queue({ topology: { atS: 1, from: 1, to: 2 } }), warm(), false, 2500);
     expect(r.stage.detail).toMatch(/^interrupted after [23]\.\d s at 50 req\/s, before it was stable \(/);
     expect(r.stage.detail).not.toMatch(/continuing/);
+    // the Stages table reads "interrupted", not "pass"
+    expect(r.stage.status).toBe('interrupted');
   });
 
   it('the finding: a target 3x slower for its first 30 s, steady while slow, passes the warmup cold; coldTarget flags it and the cold steps', async () => {

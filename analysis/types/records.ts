@@ -223,7 +223,8 @@ export interface PromqlWindow {
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */
 export interface StageOutcome {
   name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'threads' | 'steps' | 'report';
-  status: 'pass' | 'fail' | 'skipped';
+  /** interrupted: a Ctrl-C (or limits.maxDurationS) ended the stage early; what it measured is kept. */
+  status: 'pass' | 'fail' | 'skipped' | 'interrupted';
   durationMs: number;
   /** One line that says what happened, with numbers. */
   detail: string;

@@ -1,6 +1,6 @@
 /**
  * A stage is a function of the run context that returns evidence; this wrapper times it and turns
- * it into a StageOutcome (pass, or fail with the PlateauError's message).
+ * it into a StageOutcome (pass, interrupted, or fail with the PlateauError's message).
  */
 import type { StageOutcome } from '../../analysis/types.ts';
 import { realClock, type Clock } from '../clock.ts';
@@ -12,6 +12,8 @@ export interface StageResult<T> {
   evidence: string[];
   threads?: StageOutcome['threads'];
   warmup?: StageOutcome['warmup'];
+  /** The run was interrupted during the stage: recorded as interrupted, not pass. */
+  interrupted?: boolean;
 }
 
 export async function runStage<T>(
@@ -26,7 +28,7 @@ export async function runStage<T>(
     const r = await body();
     record({
       name,
-      status: 'pass',
+      status: r.interrupted ? 'interrupted' : 'pass',
       durationMs: Math.round(clock.now() - t0),
       detail: r.detail,
       evidence: r.evidence,

@@ -144,7 +144,12 @@ export async function runSteps(
     (s) =>
       `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} ${unit}: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,
   );
-  return { value: { judged: st.judged, attempts, interruptedAtStep }, detail, evidence: [...evidence, ...notes] };
+  return {
+    value: { judged: st.judged, attempts, interruptedAtStep },
+    detail,
+    evidence: [...evidence, ...notes],
+    interrupted: interruptedAtStep !== null,
+  };
 }
 
 /** The steps stage in one line: interrupted, the step that did not hold, or how many held. */

@@ -142,6 +142,7 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
         `window at ${x.fromS + RAMP_S}s: ${x.throughputPerSec.toFixed(1)} ${unitOf(ctx.plan.rules)}, p50 ${x.p50Ms?.toFixed(2) ?? 'n/a'} ms`,
     ),
     warmup: record,
+    interrupted: !judged.done && ctx.interrupt.interrupted,
   };
 }
 
