@@ -261,7 +261,7 @@ describe('plateau compare by name', () => {
     const md = renderCompare(named(null), named(200));
     expect(md).toContain('No name regressed at the rates both runs held');
     expect(md).toContain(
-      'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): read p99 at 200 req/s',
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
     expect(md).not.toContain('**Names that regressed');
     // its row says it rose, unflagged

@@ -284,7 +284,21 @@ describe('compareByName', () => {
     expect(r.unconfirmed.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([['create order', 'p99', 300]]);
     expect(nameWarnings(r, COMPARE_LABELS)).toEqual([]);
     expect(unconfirmedText(r, COMPARE_LABELS)).toBe(
-      'Not counted as regressions, each seen at too few of the rates where it was judged (a tail near the knee swings from run to run): create order p99 at 300 req/s (30.0 ms (n=3,000) in A, 75.0 ms (n=3,000) in B).',
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): create order p99 at 300 req/s (30.0 ms (n=3,000) in A, 75.0 ms (n=3,000) in B).',
+    );
+    // a tail judged at one rate alone (too few samples at the others) can never be confirmed: said why
+    const thin = (n: string, rate: number): FakeName =>
+      n === 'create order' && rate !== 300 ? { reliable: false } : {};
+    const onlyAt300 = compareByName(
+      withNames(kneeRun(400), shop(thin)),
+      withNames(
+        kneeRun(400),
+        shop((n, rate) => ({ ...thin(n, rate), ...(n === 'create order' && rate === 300 ? { p99Ms: 75 } : {}) })),
+      ),
+    )!;
+    expect(onlyAt300.regressions).toEqual([]);
+    expect(unconfirmedText(onlyAt300, COMPARE_LABELS)).toMatch(
+      /: create order p99 at 300 req\/s \(30\.0 ms \(n=3,000\) in A, 75\.0 ms \(n=3,000\) in B; the only rate where it was judged\)\.$/,
     );
     // at two of the four rates judged: half, confirmed
     const twice = withNames(

@@ -69,12 +69,19 @@ function sentence(group: NameRegression[], labels: SideLabels, unit: RateUnit): 
  */
 export function unconfirmedText(r: NameComparisonResult, labels: SideLabels, unit: RateUnit = 'req/s'): string | null {
   if (r.unconfirmed.length === 0) return null;
+  // a figure judged at one rate alone can never be confirmed: said, so the reader knows why
+  const judgedAt = (x: NameRegression) =>
+    r.rates.filter((rate) =>
+      rate.names.some(
+        (c) => c.name === x.name && (figureOf(x.metric) === 'tail' ? c.tail.compared : c.errorRate.compared),
+      ),
+    ).length;
   const each = r.unconfirmed.map(
     (x) =>
-      `${nameLabel(x.name, x.transaction)} ${x.metric === 'error-rate' ? 'error rate' : x.metric} at ${fmtTarget(x.ratePerSec)} ${unit} (${figure(x, 'a')} in ${labels.a}, ${figure(x, 'b')} in ${labels.b})`,
+      `${nameLabel(x.name, x.transaction)} ${x.metric === 'error-rate' ? 'error rate' : x.metric} at ${fmtTarget(x.ratePerSec)} ${unit} (${figure(x, 'a')} in ${labels.a}, ${figure(x, 'b')} in ${labels.b}${judgedAt(x) === 1 ? '; the only rate where it was judged' : ''})`,
   );
   const tails = r.unconfirmed.some((x) => x.metric !== 'error-rate');
-  return `Not counted as regressions, each seen at too few of the rates where it was judged${tails ? ' (a tail near the knee swings from run to run)' : ''}: ${each.join('; ')}.`;
+  return `Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at${tails ? '; a tail near the knee swings from run to run' : ''}): ${each.join('; ')}.`;
 }
 
 /** One sentence per name and figure that regressed, in the order they first regressed; rates in `unit` (the runs' arrivals). */
