@@ -130,5 +130,6 @@ export function sizeVus(
     preAllocatedVUs: pre,
     maxVUs: mx,
     reason: mx === cap && max === undefined && 4 * sized > cap ? `${how}; capped at limits.maxInFlight ${cap}` : how,
+    ...(max !== undefined ? { configuredMax: max } : {}),
   };
 }

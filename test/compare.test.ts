@@ -213,6 +213,13 @@ describe('plateau compare', () => {
     expect(settingDifferences(loop(1.03, 164), loop(1.03, 400))).toEqual([
       "max VUs differs: 164 vs 400: the generator's headroom differs",
     ]);
+    // set in the config (vus.max), a difference is the user's, however small
+    const set = (maxVUs: number) => ({ ...loop(1.03, maxVUs), vus: { ...A.vus, maxVUs, configuredMax: maxVUs } });
+    expect(settingDifferences(set(164), set(172))).toEqual([
+      "max VUs differs: 164 vs 172: the generator's headroom differs",
+    ]);
+    expect(settingDifferences(set(164), loop(1.03, 172))).toHaveLength(1);
+    expect(settingDifferences(set(164), set(164))).toEqual([]);
   });
 
   it("a different container CPU quota is a different generator; the cgroup's path alone is not", () => {

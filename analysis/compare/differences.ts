@@ -285,9 +285,11 @@ export function settingDifferenceList(
   // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
   const imports = [a, b].filter((r) => r.environment.k6Output !== undefined).length;
   // sized by Little's law from each run's own RTT and warmup, two runs of one config differ a little
-  // (164 and 172 in a user's CI): the headroom differs only past VUS_APART
+  // (164 and 172 in a user's CI): the headroom differs only past VUS_APART; a vus.max the user set
+  // is no noise, and any difference with it is said
   const [va, vb] = [a.vus.maxVUs, b.vus.maxVUs];
-  if (imports === 0 && Math.max(va, vb) <= VUS_APART * Math.min(va, vb)) return out;
+  const set = a.vus.configuredMax !== undefined || b.vus.configuredMax !== undefined;
+  if (va === vb || (imports === 0 && !set && Math.max(va, vb) <= VUS_APART * Math.min(va, vb))) return out;
   differ(
     imports === 2 ? 'VUs allocated at most (a k6 import: vus_max)' : 'max VUs',
     String(a.vus.maxVUs),

@@ -255,6 +255,8 @@ export interface VuSizing {
   maxVUs: number;
   /** How the numbers were chosen, in words. */
   reason: string;
+  /** vus.max as the config set it; absent when Little's law sized it (and in runs before 12-06). */
+  configuredMax?: number;
 }
 
 /** Round-trip time to the target measured before load (ms). */
