@@ -436,6 +436,22 @@ describe('reruns: the attempt that replaced another decides', () => {
     );
   });
 
+  it("an imported k6 run's failure past the knee is confirmed by a later step that fails too, never by itself alone", () => {
+    const once = buildInput({ steps: steps([100, 200, 300], [100, 200, 150]) });
+    // a live run stops on a failure its policy confirmed
+    expect(analyzeRun(once)).toMatchObject({ stopReason: 'plateau', capacityPerSec: 200 });
+    const alone = analyzeRun({ ...once, imported: true });
+    expect(alone).toMatchObject({ stopReason: 'unconfirmed', capacityPerSec: null, heldAtLeastPerSec: 200 });
+    expect(alone.stopDetail).toMatch(
+      /^step 3 \(300 req\/s\) delivered 0\.50 < 0\.90 .*, and no step after it confirmed the failure .*capacity not established \(200\.0 req\/s held before it\): run the k6 scenario with a stage or two past 300 req\/s$/,
+    );
+    const twice = buildInput({ steps: steps([100, 200, 300, 400], [100, 200, 150, 140]) });
+    expect(analyzeRun({ ...twice, imported: true })).toMatchObject({ stopReason: 'plateau', capacityPerSec: 200 });
+    // a first step that fails keeps its own reason and fix (start lower)
+    const first = buildInput({ steps: steps([100, 200], [50, 60]) });
+    expect(analyzeRun({ ...first, imported: true }).stopReason).toBe('failed-first-step');
+  });
+
   it('a generator-bound rerun of a generator-bound attempt still stops as generator-bound, and capacity is not established', () => {
     const input = buildInput({
       steps: [

@@ -268,11 +268,19 @@ export function summarizeStop(
     !interrupted && failedAtTarget(steps[prefix])
       ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
       : null;
+  // an import cannot rerun a step: a later step that failed at the target too is what confirms it
+  const lastUnconfirmed =
+    rules.imported === true &&
+    knee !== null &&
+    heldLater === null &&
+    failedAtTarget(steps[prefix]) &&
+    !steps.slice(prefix + 1).some((s) => failedAtTarget(s));
   const established =
     knee !== null &&
     !closedModel &&
     heldLater === null &&
     outage === null &&
+    !lastUnconfirmed &&
     limitFound(steps[prefix], all, interrupted);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
@@ -285,7 +293,10 @@ export function summarizeStop(
         ? closedModelReason(heldAtLeastPerSec, rules)
         : heldLater !== null && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
-          : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
+          : (outage ??
+            (lastUnconfirmed && !interrupted
+              ? lastUnconfirmedReason(steps[prefix], knee, heldAtLeastPerSec, rules)
+              : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec)));
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
@@ -344,6 +355,20 @@ function unconfirmedReason(
   return {
     stopReason: 'unconfirmed',
     stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`,
+  };
+}
+
+/** The stop of an import whose failure past the knee no later step confirmed: one window, never rerun. */
+function lastUnconfirmedReason(
+  bad: StepResult,
+  knee: StepResult | null,
+  held: number | null,
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } {
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'unconfirmed',
+    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`,
   };
 }
 

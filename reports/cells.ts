@@ -18,6 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
+import { decidingSteps, heldAndCounts } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -167,7 +168,10 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason === 'error' && run.steps.some((s) => s.refusedNames !== undefined))
     return 'plateau refused names the scenario sent, and failed their arrivals itself';
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
-  if (run.stopReason === 'unconfirmed') return 'a step failed, but a later one held: the failure was no limit';
+  if (run.stopReason === 'unconfirmed')
+    return laterHeld(run)
+      ? 'a step failed, but a later one held: the failure was no limit'
+      : 'a step failed once, and no later step confirmed it';
   if (run.stopReason === 'target-unreachable')
     return 'the target stopped accepting connections (refused) in the step that failed: an outage, not a limit';
   if (run.stopReason === 'generator-bound' || bad)
@@ -175,6 +179,13 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
+}
+
+/** A step that held and counts after the first that failed (an import runs every stage). */
+function laterHeld(run: RunResult): boolean {
+  const deciding = decidingSteps(run.steps);
+  const first = deciding.findIndex((s) => s.verdict === 'fails');
+  return first >= 0 && deciding.slice(first + 1).some(heldAndCounts);
 }
 
 /** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */

@@ -159,9 +159,7 @@ describe('decideGate', () => {
     expect([later.stopReason, later.capacityPerSec, later.heldAtLeastPerSec]).toEqual(['unconfirmed', null, 200]);
     const d = decideGate(later, BASE, 0.05);
     expect([d.status, d.exitCode]).toEqual(['invalid', 3]);
-    expect(d.headline).toMatch(
-      /^cannot judge: .*a failure a later step contradicted: step 3 \(300 req\/s\) delivered 0\.50/,
-    );
+    expect(d.headline).toMatch(/^cannot judge: .*a failure nothing confirmed: step 3 \(300 req\/s\) delivered 0\.50/);
   });
 
   it('warns when settings differ from the baseline', () => {

@@ -23,7 +23,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
   else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
-  else if (stop === 'unconfirmed') out.push(`a failure a later step contradicted: ${run.stopDetail}`);
+  else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
   else if (stop === 'target-unreachable') out.push(`the target was unreachable: ${run.stopDetail}`);
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)

@@ -233,8 +233,9 @@ export type StopReason =
   /** An imported k6 run of a closed model (constant-vus, ramping-vus...): it offered no rate, so it establishes no capacity. */
   | 'closed-model'
   /**
-   * A step failed, but a later one held (an imported k6 run goes on past its failures; an import
-   * cannot rerun a step to confirm one): the failure was no limit, and no capacity is established.
+   * An imported k6 run's failure nothing confirmed (an import cannot rerun a step): a later step
+   * held (the failure was no limit), or none after it failed too (one window, the run's last
+   * failure). No capacity is established.
    */
   | 'unconfirmed'
   /**

@@ -121,10 +121,12 @@ describe('plateau import k6 of a user script', () => {
       capacityPerSec: unknown;
     };
     expect(summary.capacityPerSec).toBeNull();
-    // --open-model (the user knows it was an arrival rate): no check, the steps derived, a capacity
+    // --open-model (the user knows it was an arrival rate): no check, the steps derived and judged;
+    // its one failure, the last step's, is confirmed by no later step: what held is a lower bound
     const told = await importK6({ file, outDir: runsDir, steps: {}, openModel: true });
     expect(told.result.steps.map((st) => st.ratePerSec)).toEqual([60, 120, 180]);
-    expect(told.result.capacityPerSec).toBeGreaterThan(100);
+    expect(told.result.stopReason).toBe('unconfirmed');
+    expect(told.result.heldAtLeastPerSec).toBeGreaterThan(100);
     expect(told.result.traffic?.iterations?.closedModel).toBeUndefined();
     // a run of two scenarios: the gauges count both, so they say nothing of either
     const two = fs.readFileSync(file, 'utf8').split('\n');
@@ -133,7 +135,7 @@ describe('plateau import k6 of a user script', () => {
     const twoFile = written('stepped-reject-closed-two.ndjson', two);
     const both = await importK6({ file: twoFile, outDir: runsDir, steps: {} });
     expect(both.result.traffic?.iterations?.closedModel).toBeUndefined();
-    expect(both.result.capacityPerSec).toBeGreaterThan(100);
+    expect(both.result.heldAtLeastPerSec).toBeGreaterThan(100);
     // and the import says its arrivals mix both, with their iterations and the flag that keeps one
     const steppedIterations = r.ingest.stats.scenarioIterations.steps;
     expect(steppedIterations).toBeGreaterThan(1000);
@@ -156,9 +158,11 @@ describe('plateau import k6 of a user script', () => {
     expect(kept.notes.some((n) => n.includes('scenarios ('))).toBe(false);
     expect(kept.result.warnings.some((w) => w.code === 'k6-scenarios-summed')).toBe(false);
     expect(kept.ingest.stats.scenarioIterations).toEqual({ steps: steppedIterations });
-    // the same file with its own gauges: an arrival-rate run, whose capacity is the 120 step's
+    // the same file with its own gauges: an arrival-rate run, judged as one (its one failure, the
+    // last step's, unconfirmed: the 120 step held at least)
     const open = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps });
-    expect(open.result.capacityPerSec).toBeGreaterThan(100);
+    expect(open.result.stopReason).toBe('unconfirmed');
+    expect(open.result.heldAtLeastPerSec).toBeGreaterThan(100);
     expect(open.result.overload).toBeDefined();
     // merged with it (report --merge), in either order: the merge holds a closed model's share
     for (const dirs of [
