@@ -11,7 +11,7 @@ import { writeReports } from './report.ts';
 import { newRunId } from './environment.ts';
 import { PlateauError, EXIT } from './errors.ts';
 import { mixDifference } from '../analysis/compare/differences.ts';
-import { rateUnitOf } from '../analysis/format.ts';
+import { fmtInt, rateUnitOf } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
 
 export interface MergeOptions {
@@ -47,20 +47,48 @@ function fingerprint(records: readonly BucketRecord[]): string {
     .join(' ');
 }
 
+/** A run's arrivals in all: completed, ok and dropped over every second (all sources summed). */
+function totals(records: readonly BucketRecord[]): [number, number, number] {
+  const t: [number, number, number] = [0, 0, 0];
+  for (const r of records) {
+    t[0] += r.completed;
+    t[1] += r.ok;
+    t[2] += r.dropped;
+  }
+  return t;
+}
+
 /**
- * Two of the runs that are one run twice: the same start and the same counts second by second (the
- * JSON and the CSV export of one k6 run, or a copy of a run's folder). Merged, they would read
- * twice its capacity. Instances of one distributed run share a start but never every second's counts.
+ * Two of the runs that are one run twice, and how they match: the same start and the same counts
+ * second by second (a copy of a run's folder, or one k6 output imported twice), or two k6 imports
+ * with the same start and the same totals (a run's JSON and CSV exports: the CSV's whole-second
+ * timestamps move samples between neighbouring seconds, never out of the run). Merged, they would
+ * read twice its capacity. Instances of one distributed run share neither every second's counts nor,
+ * to the millisecond, a start.
  */
 function sameRunTwice<T extends { dir: string; meta: RunMeta; records: BucketRecord[] }>(
   runs: readonly T[],
-): [T, T] | null {
+): { runs: [T, T]; same: string } | null {
   const seen = new Map<string, T>();
   for (const r of runs) {
-    const key = `${r.meta.startedAt} ${fingerprint(r.records)}`;
-    const before = seen.get(key);
-    if (before && r.records.length > 0) return [before, r];
-    seen.set(key, r);
+    if (r.records.length === 0) continue;
+    const [c, ok, dropped] = totals(r.records);
+    const keys: [string, string][] = [
+      [`${r.meta.startedAt} ${fingerprint(r.records)}`, 'the same counts in each of its seconds'],
+      ...(r.meta.environment.k6Output !== undefined
+        ? [
+            [
+              `${r.meta.startedAt} k6 ${c} ${ok} ${dropped}`,
+              `the same totals (${fmtInt(c)} completed, ${fmtInt(ok)} ok, ${fmtInt(dropped)} dropped)`,
+            ] as [string, string],
+          ]
+        : []),
+    ];
+    for (const [key, same] of keys) {
+      const before = seen.get(key);
+      if (before) return { runs: [before, r], same };
+      seen.set(key, r);
+    }
   }
   return null;
 }
@@ -109,7 +137,7 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
   const twice = sameRunTwice(runs);
   if (twice)
     throw new PlateauError(
-      `${twice[1].dir} is ${twice[0].dir} again: the same start (${twice[0].meta.startedAt}) and the same counts in each of its seconds (one k6 output imported twice, its JSON and CSV exports with the same timestamps, or a copied run): merged, it would read twice its capacity`,
+      `${twice.runs[1].dir} is ${twice.runs[0].dir} again: the same start (${twice.runs[0].meta.startedAt}) and ${twice.same} (one k6 output imported twice, its JSON and CSV exports, or a copied run): merged, it would read twice its capacity`,
       "merge the instances of one run, each load generator's output once",
       'merge-same-run',
       EXIT.usage,

@@ -419,6 +419,18 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
     await expect(mergeRuns({ dirs: [json.dir, csv.dir], outDir: runsDir })).rejects.toMatchObject({
       code: 'merge-same-run',
     });
+    // and of one whose CSV has k6's whole-second timestamps, which move samples between seconds:
+    // the same start and totals (merged, it had read capacity 300 req/s for 150)
+    const q = [
+      await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, steps: {} }),
+      await importK6({ file: `${FIX}/stepped-queue.csv.gz`, outDir: runsDir, steps: {} }),
+    ];
+    await expect(mergeRuns({ dirs: [q[1].dir, q[0].dir], outDir: runsDir })).rejects.toMatchObject({
+      code: 'merge-same-run',
+      message: expect.stringMatching(
+        /again: the same start \(2026-11-29T16:52:40\.711Z\) and the same totals \(5,905 completed, 5,905 ok, 1,344 dropped\) \(one k6 output imported twice, its JSON and CSV exports, or a copied run\)/,
+      ),
+    });
     // one run imported twice (the same start and counts) is one run, never two
     const again = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
     await expect(mergeRuns({ dirs: [a.dir, again.dir], outDir: runsDir })).rejects.toMatchObject({
