@@ -159,6 +159,17 @@ export function quoted(text: string, max: number): string {
   return `${(word > max / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
 }
 
+/**
+ * `text` cut to `max` characters in its middle, the start and the end kept around an ellipsis: for
+ * names that share a start and differ at their end (k6 names an unnamed request by its URL:
+ * ".../orders/search" and ".../orders/summary" both began "http://orders-service.inter…").
+ */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) * 0.4);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
 /** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
 export function stepNo(index: number): number {
   return index + 1;

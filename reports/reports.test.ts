@@ -360,6 +360,17 @@ describe('renderPlateauTable', () => {
       read: { perSec: 50, p99Ms: 5 },
     }));
     expect(renderPlateauTable(allHeld)).toContain('by name at the highest step held, step 2 (200 req/s):');
+    // names k6 took from URLs share their start: cut in the middle, they stay apart
+    const base = 'http://orders-service.internal:8080/api/v1/orders/';
+    const urls = withNames(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] }), () => ({
+      [`${base}search`]: { perSec: 50, p99Ms: 5 },
+      [`${base}summary`]: { perSec: 10, p99Ms: 5 },
+    }));
+    const cells = renderPlateauTable(urls)
+      .split('\n')
+      .filter((l) => l.startsWith('http'))
+      .map((l) => l.split(/\s{2,}/)[0]);
+    expect(cells).toEqual(['http://orde…v1/orders/search', 'http://orde…1/orders/summary']);
   });
 });
 

@@ -2,7 +2,7 @@
  * The terminal view: a compact fixed-width step table plus capacity and stop lines. Plain text,
  * no colour codes; long target-controlled strings are cut to one line.
  */
-import { fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, quoted, stepNo } from '../analysis/format.ts';
+import { cutMiddle, fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, quoted, stepNo } from '../analysis/format.ts';
 import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { kneeResult } from '../analysis/stop.ts';
 import {
@@ -52,7 +52,12 @@ const COLUMNS: Column[] = [
 
 /** One line, control characters flattened, cut to `max` characters (at a word, with an ellipsis). */
 export function oneLine(s: string, max = 160): string {
-  return quoted(s.replace(/[\u0000-\u001f\u007f]+/g, ' '), max);
+  return quoted(flat(s), max);
+}
+
+/** Control characters flattened to a space. */
+function flat(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
 function row(cells: readonly string[]): string {
@@ -84,7 +89,8 @@ function namesAtKnee(run: RunResult): string[] {
     if (!r) return [];
     return [
       line([
-        oneLine(name, width),
+        // cut in the middle: names that differ only at their end (URLs) stay apart
+        cutMiddle(flat(name), width),
         r.transaction ? 'transaction' : 'request',
         fmtRate(r.throughputPerSec),
         namePercentile(r, 50),
