@@ -97,6 +97,21 @@ describe('decideGate', () => {
     expect(d.headline.length).toBeGreaterThan(10);
   });
 
+  it('a generator-limited capacity step whose threads were mostly idle: the fix is a quieter machine, not a resized generator', () => {
+    const limited = (generatorBusy: number) => ({
+      ...kneeRun(400),
+      steps: kneeRun(400).steps.map((s, i) =>
+        i === 3 ? { ...s, generatorLimited: lagSymptom(3, 54.2), generatorBusy } : s,
+      ),
+    });
+    const stalled = decideGate(limited(0.07), BASE, 0.05).reasons.join('\n');
+    expect(stalled).toMatch(
+      /busy only 7% of the time: the delays are stalls .*; rerun with the generator on a machine of its own or a quieter one \(its threads were mostly idle/,
+    );
+    expect(stalled).not.toMatch(/resize the generator/);
+    expect(decideGate(limited(0.9), BASE, 0.05).reasons.join('\n')).toMatch(/; resize the generator and rerun$/m);
+  });
+
   it('a run whose every step held shows no regression, even one step below the baseline: it cannot judge, and says to raise the top rate', () => {
     // every step held up to 300: at least 300, maybe 1,000 (a user-test's gate read "regressed" here)
     const heldTo = (top: number) => kneeRun(1000, 1010, top);
