@@ -260,11 +260,15 @@ describe('preflight', () => {
       base('metrics-ok', {
         metrics: { url: '/metrics', series: ['http_server_requests_seconds_count', 'hikaricp_connections_pending'] },
         steps: SHORTEST,
+        // no health endpoint there: said on the stage's line, not only in its evidence
+        target: { url: `${demo.url}/orders`, healthPath: '/no-health-here' },
       }),
       { env },
     );
-    expect(ok.result.stages.find((s) => s.name === 'preflight')!.evidence.join('\n')).toMatch(
-      /metrics endpoint \/metrics answers/,
+    const pre = ok.result.stages.find((s) => s.name === 'preflight')!;
+    expect(pre.evidence.join('\n')).toMatch(/metrics endpoint \/metrics answers/);
+    expect(pre.detail).toMatch(
+      /^\d+ checks passed; http:\/\/127\.0\.0\.1:\d+\/no-health-here answered 404: no health endpoint, so the RTT is timed on that 404 \(set target\.healthPath/,
     );
     const bad = await runQuietly(
       base('metrics-bad', { metrics: { url: '/metrics', series: ['r2dbc_pool_pending_connections'] } }),

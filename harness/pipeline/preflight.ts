@@ -45,7 +45,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   checkIdLength(p, evidence);
   evidence.push(checkOpenFiles(p.maxVUs));
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
-  await checkHealth(p.config, evidence);
+  const noHealth = await checkHealth(p.config, evidence);
   if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
   const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config), p.requests.traffic);
   if (fewRows) throw fewRows;
@@ -58,7 +58,8 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   // said on the stage's line, where the user reads it before the load
   const sparse = await checkScrapeInterval(p.config);
   if (sparse) evidence.push(sparse);
-  return { value: undefined, detail: `${checks} checks passed${sparse ? `; ${sparse}` : ''}`, evidence };
+  const notes = [noHealth, sparse].filter((x): x is string => x !== null);
+  return { value: undefined, detail: [`${checks} checks passed`, ...notes].join('; '), evidence };
 }
 
 function checkSecrets(s: Scenario, env: NodeJS.ProcessEnv, evidence: string[]): void {
@@ -101,7 +102,8 @@ function checkIdLength(p: PreflightInput, evidence: string[]): void {
   evidence.push(`longest generated id ${longest.length} chars <= ids.maxLength ${max}`);
 }
 
-async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<void> {
+/** Checks the target answers its health path; a note for the stage's line when it answered 404 (no health endpoint). */
+async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<string | null> {
   const url = new URL(config.target.healthPath, config.target.url).href;
   let status: number;
   try {
@@ -125,11 +127,12 @@ async function checkHealth(config: PlateauConfig, evidence: string[]): Promise<v
       EXIT.preflight,
     );
   }
-  evidence.push(
-    status === 404
-      ? `target reachable (${url} answered 404: no health endpoint, set target.healthPath)`
-      : `target healthy: ${url} answered ${status}`,
-  );
+  if (status !== 404) {
+    evidence.push(`target healthy: ${url} answered ${status}`);
+    return null;
+  }
+  evidence.push(`target reachable (${url} answered 404: no health endpoint, set target.healthPath)`);
+  return `${url} answered 404: no health endpoint, so the RTT is timed on that 404 (set target.healthPath, or target.rttPath to a cheap path of the service)`;
 }
 
 /** The declared downstreams' series exist where the run reads them: through Prometheus when it is given, else on the endpoint. */

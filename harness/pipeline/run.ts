@@ -261,7 +261,8 @@ async function stages(
   // (docs/decisions/015). Before the warmup and again before the first step (for the VUs whose
   // connection the warmup lost).
   if (warm && pool.capabilities.preconnect && !ctx.interrupt.interrupted) await preconnect(ctx, pool, 'the warmup');
-  if (!config.warmup.enabled) record(skippedStage('warmup', 'disabled in the config'));
+  if (!config.warmup.enabled)
+    record(skippedStage('warmup', 'disabled (--no-warmup, or warmup.enabled: false in the config)'));
   else if (!pool.capabilities.warmup) record(skippedStage('warmup', whyNot(pool, 'warmup')));
   else if (!ctx.interrupt.interrupted) {
     warmed = await runStage('warmup', record, () => warmup(ctx, pool));
