@@ -128,6 +128,9 @@ function numberMessage(issue: Issue, f: Field, field: string, input: unknown, wh
   let fix = `set ${field} to ${kind}${ex !== undefined ? `, e.g. ${ex}` : ''}`;
   if (typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input)))
     fix = `write the number without quotes, ${String(issue.path.at(-1))}: ${Number(input)}`;
+  else if (isShare(r) && typeof input === 'number' && input >= 2 && input < 10 && Number.isInteger(input))
+    // 9 is as likely 90% (a tenth's digit) as 9%: both are offered
+    fix = `a share is written as a fraction: set ${field} to ${input / 100} for ${input}%, or ${input / 10} for ${input * 10}%`;
   else if (isShare(r) && typeof input === 'number' && input >= 2 && input <= 100)
     fix = `a share is written as a fraction (${input}% is ${input / 100}): set ${field} to ${input / 100}`;
   return `must be ${head}${what}; got ${shown(input)}: ${fix}`;

@@ -76,7 +76,13 @@ describe("zod's default texts are replaced by the bound and the fix", () => {
       'too big',
       { ...valid, rules: { captureMin: 2 } },
       'rules.captureMin',
-      /^must be > 0 and <= 1 .*; got 2: a share is written as a fraction \(2% is 0\.02\): set rules\.captureMin to 0\.02$/,
+      /^must be > 0 and <= 1 .*; got 2: a share is written as a fraction: set rules\.captureMin to 0\.02 for 2%, or 0\.2 for 20%$/,
+    ],
+    [
+      'too big, a percentage',
+      { ...valid, rules: { deliveryMin: 90 } },
+      'rules.deliveryMin',
+      /^must be > 0 and <= 1 .*; got 90: a share is written as a fraction \(90% is 0\.9\): set rules\.deliveryMin to 0\.9$/,
     ],
     [
       'too small, inclusive',
