@@ -312,7 +312,10 @@ export interface RunResult {
   capacityPerSec: number | null;
   /** Throughput of the last step of the holding prefix, established or not: the run held at least this. Null when no step held. */
   heldAtLeastPerSec: number | null;
-  /** Index of the last holding step, after which throughput bent. */
+  /**
+   * Index (0-based, as steps[].index) of the last holding step, after which throughput bent. The
+   * reports and `plateau gate --json` number steps from 1: summary.json's kneeStep 10 is their step 11.
+   */
   kneeStep: number | null;
   /** Highest steady throughput of any step. */
   peakPerSec: number;
