@@ -6,7 +6,7 @@
  */
 import { fmtMs, fmtRate, fmtTarget } from '../analysis/format.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
-import { attemptFlags, rateUnit, stepCell } from './cells.ts';
+import { attemptFlags, colocationText, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
 import { serverLatencyTexts } from './server-latency.ts';
@@ -36,6 +36,12 @@ export function overloadText(run: RunResult): TextSection | null {
     paragraphs.push({
       lead: 'This run cannot establish capacity',
       text: ': the load generator reached its limit first (see below).',
+    });
+  else if (colocationText(run) !== null)
+    // the shape's meaning speaks of the target's design; on one machine the cores are shared too
+    paragraphs.push({
+      lead: 'On one machine',
+      text: ": the target shares the generator's cores, and past the knee the two compete for them: this shape may be the machine's as much as the target's design (see Load generator).",
     });
   return { title: 'Overload shape', paragraphs };
 }

@@ -129,6 +129,9 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain(
       "generator's own machine",
     );
+    // the overload shape's meaning (the target's design) is qualified on one machine, and only there
+    expect(md).toContain("**On one machine**: the target shares the generator's cores");
+    expect(renderMarkdown({ ...run, target: 'http://orders.internal:8080/orders' })).not.toContain('On one machine');
     // the machine's LAN address, as the run recorded it: the same test the threads stage used
     const lan = {
       ...run,
