@@ -46,7 +46,7 @@ const CANDIDATES = 6;
  * least sqrt(rate) / 2 too, for the share of each iteration's start between two seconds makes a
  * steady rate's seconds vary by about sqrt(rate / 12) (rate 50: 49.1 to 51.8).
  */
-function tolOf(ratePerSec: number, wholeSeconds = false): number {
+export function tolOf(ratePerSec: number, wholeSeconds = false): number {
   return Math.max(2, 0.03 * ratePerSec, wholeSeconds ? Math.sqrt(ratePerSec) / 2 : 0);
 }
 

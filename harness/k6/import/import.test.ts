@@ -281,7 +281,7 @@ describe('plateau import k6 of a user script', () => {
     expect(r.notes).toEqual([]);
   });
 
-  it('a run stopped 2.6 s into the hold of its third step: two steps judged, and the arrivals after them said', async () => {
+  it('a run stopped 2.6 s into the hold of its third step: two steps judged, the run interrupted, the arrivals after them said', async () => {
     // the same k6 output, its points from 22:23:59.5 (+05:30) on cut: k6 stopped mid-hold
     const cut = fs
       .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
@@ -289,11 +289,13 @@ describe('plateau import k6 of a user script', () => {
       .filter((l) => !/"time":"2026-11-29T22:2(3:59\.[5-9]|4:)/.test(l));
     const r = await importK6({ file: written('stepped-reject-cut.ndjson', cut), outDir: runsDir, steps: {} });
     expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([60, 120]);
+    // it read "max-rate-reached: raise the top rate", of a run whose next step was cut
     expect(r.notes).toEqual([
       expect.stringMatching(
-        /^stepped-reject-cut\.ndjson offered [\d,]+ arrivals over \d s after the last derived step's hold ended \(at 16 s\): a step cut before 3 s of its hold, or a ramp down, not judged/,
+        /^stepped-reject-cut\.ndjson ends with whole lines, but its arrivals end at 20-21 s, 5 s after the hold of step 2 \(120 req\/s\), the last of the steps derived from its arrivals, above its rate \(180\/s at 18 s\): k6 had gone on to a next step, cut before 3 s of its hold showed: k6 stopped before the end of its plan \(Ctrl-C, a threshold's abortOnFail, or test\.abort\(\)\?\)\. The run is judged as interrupted: what its steps held is a lower bound, no capacity/,
       ),
     ]);
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
   });
 
   /**
@@ -622,6 +624,46 @@ describe('plateau import k6 of a file cut short', () => {
     // the whole file: not torn, complete
     const whole = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
     expect([whole.ingest.tornLastLine, whole.result.interrupted]).toEqual([false, false]);
+  });
+
+  /** stepped-reject (60, 120, 180/s; 2 s ramps, 6 s holds) with its points from `iso` on left out: k6 stopped there, its lines whole. */
+  function cleanlyCut(name: string, iso: string): string {
+    const end = Date.parse(iso);
+    const lines = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => {
+        const time = (JSON.parse(l) as { data: { time?: string } }).data.time;
+        return time === undefined || Date.parse(time) < end;
+      });
+    return written(name, lines);
+  }
+
+  it('whole lines that end mid-hold (a Ctrl-C): judged as interrupted, and said so, not stop reason error', async () => {
+    // 4.5 s into the 180 step's hold (18-24 s): it read "error: step 3 ... the run was not marked interrupted: it ended early"
+    const file = cleanlyCut('ctrl-c.ndjson', '2026-11-29T22:24:01.4+05:30');
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.ingest.tornLastLine).toBe(false);
+    expect(r.result.steps.map((st) => st.ratePerSec)).toEqual([60, 120, 180]);
+    expect(r.notes[0]).toBe(
+      "ctrl-c.ndjson ends with whole lines, but its arrivals end at 22-23 s, 4 s into the 6 s hold of step 3 (180 req/s) of the steps derived from its arrivals: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure), and its last second of load, cut part way, is not judged",
+    );
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
+    expect(r.result.stopDetail).toMatch(/^interrupted during step 3 \(180 req\/s\)/);
+    const meta = JSON.parse(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')) as { status: string };
+    expect(meta.status).toBe('interrupted');
+  });
+
+  it('with the step flags: a run that ended in the ramp of a step they plan is interrupted too', async () => {
+    // cut 1 s into the ramp to 180 (16-18 s): the flags plan 180, the file has none of its hold
+    const file = cleanlyCut('ctrl-c-flags.ndjson', '2026-11-29T22:23:55.9+05:30');
+    const steps = { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6 };
+    const r = await importK6({ file, outDir: runsDir, steps });
+    expect(r.notes[0]).toMatch(
+      /^ctrl-c-flags\.ndjson ends with whole lines, but its arrivals end at 17-18 s, in the ramp to step 3 \(180 req\/s\) of the plan the flags give, before its hold began: k6 stopped/,
+    );
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
   });
 
   it('the second the cut fell in is left out: a fifth of its samples read as a collapse of the step that held', async () => {

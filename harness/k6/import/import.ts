@@ -30,6 +30,7 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
 import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
+import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
@@ -130,6 +131,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     steps,
     stepsFrom,
     notes: planNotes,
+    afterNote,
   } = withUnread(unread, () =>
     planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix),
   );
@@ -168,6 +170,13 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       'k6-steps-mismatch',
       EXIT.usage,
     );
+  // whole lines that end mid-step: k6 stopped early (Ctrl-C, abortOnFail), judged as a cut file is
+  const early =
+    killed || closed ? null : endedEarly(ingest.stats.offeredPerS, plan.steps, ingest.stats.wholeSeconds === true);
+  if (early) notes.unshift(endedEarlyNote(path.basename(o.file), early, rateUnitOf(traffic), stepsFrom === 'derived'));
+  // the arrivals after the last derived hold: said as a ramp cut (above), else as a step not judged
+  if (afterNote && early?.in !== 'ramp-beyond') notes.push(afterNote);
+  const interrupted = killed || early !== null;
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
@@ -213,8 +222,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   for (const r of records) store.appendBucket(r);
   store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes));
   store.update({
-    status: killed ? 'interrupted' : 'complete',
-    ...(killed ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
+    status: interrupted ? 'interrupted' : 'complete',
+    ...(interrupted ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
     finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString(),
   });
   store.close();
@@ -422,7 +431,13 @@ function planSteps(
   closed: ClosedModel | null,
   /** With several scenarios: how to keep one (their sum may be what no plan fits). */
   oneScenario: string | undefined,
-): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom']; notes: string[] } {
+): {
+  steps: Record<string, number | undefined>;
+  stepsFrom: ImportOutput['stepsFrom'];
+  notes: string[];
+  /** Arrivals offered after the last derived step's hold, not judged. */
+  afterNote?: string;
+} {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
   const file = path.basename(o.file);
@@ -460,13 +475,11 @@ function planSteps(
       EXIT.usage,
     );
   }
-  const notes =
+  const afterNote =
     d.after.seconds > 2
-      ? [
-          `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`,
-        ]
-      : [];
-  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes };
+      ? `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`
+      : undefined;
+  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes: [], afterNote };
 }
 
 function importStage(
