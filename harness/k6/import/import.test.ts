@@ -353,6 +353,55 @@ describe('plateau import k6 of a user script', () => {
   });
 });
 
+describe('plateau import k6 of requests without a name tag (--system-tags without name)', () => {
+  /** 12 s of one iteration a 100 ms, a GET of each URL, as k6 writes it without the name tag (no url tag either when `urls` is null). */
+  function unnamed(file: string, urls: readonly string[] | null): string {
+    const lines: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const at = 1000 + i * 100;
+      if (i % 10 === 0) lines.push(line('vus', at, 1, {}));
+      for (const [k, url] of (urls ?? ['', '']).entries()) {
+        const tags = {
+          expected_response: 'true',
+          group: '',
+          scenario: 'default',
+          status: '200',
+          ...(urls ? { url } : {}),
+        };
+        lines.push(line('http_reqs', at + 10 * k + 5, 1, tags), line('http_req_duration', at + 10 * k + 5, 4, tags));
+      }
+      const it = { group: '', scenario: 'default' };
+      lines.push(line('iteration_duration', at + 30, 30, it), line('iterations', at + 30, 1, it));
+    }
+    return written(file, lines);
+  }
+  const FIX_SYSTEM_TAGS =
+    /^fix: run k6 again with name in --system-tags .*, or give each request a name tag: http\.get\(url, \{ tags: \{ name: 'read order' \} \}\)$/;
+
+  it('two URLs: no by-name table, and the import says why and how to get one (it said nothing)', async () => {
+    const file = unnamed('no-name-tag.ndjson', ['http://127.0.0.1:8080/orders', 'http://127.0.0.1:8080/cart']);
+    const r = await importK6({ file, outDir: runsDir, steps: FLAGS });
+    expect(buckets(r.dir).some((b) => b.byName)).toBe(false);
+    expect(r.notes).toEqual([
+      'no-name-tag.ndjson: its 240 requests carry no `name` tag (k6 run with --system-tags that left it out?), though they went to several URLs ("http://127.0.0.1:8080/orders", "http://127.0.0.1:8080/cart", ...): the results are not broken down by name',
+      expect.stringMatching(FIX_SYSTEM_TAGS),
+    ]);
+    // in the report too (the import's stage evidence)
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      '; no request has a name tag, so results are not broken down by name: run k6 with name in --system-tags, or tag requests with { tags: { name } } |',
+    );
+  });
+
+  it('no url tag either: said, for nothing tells how many requests there were; one URL: nothing lost, nothing said', async () => {
+    const none = await importK6({ file: unnamed('no-name-no-url.ndjson', null), outDir: runsDir, steps: FLAGS });
+    expect(none.notes[0]).toBe(
+      'no-name-no-url.ndjson: its 240 requests carry no `name` tag (k6 run with --system-tags that left it out?): the results are not broken down by name',
+    );
+    const one = unnamed('no-name-one-url.ndjson', ['http://127.0.0.1:8080/orders', 'http://127.0.0.1:8080/orders']);
+    expect((await importK6({ file: one, outDir: runsDir, steps: FLAGS })).notes).toEqual([]);
+  });
+});
+
 describe("plateau import k6: k6's vu and iter match each request to its iteration", () => {
   /**
    * 12 s of one iteration a 100 ms, each a login and a buy; every fifth iteration's two requests

@@ -31,6 +31,7 @@ import { deriveSteps } from './derive-steps.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
 import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
+import { unnamedClause, unnamedNotes } from './unnamed-note.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
@@ -117,7 +118,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
     );
   }
-  notes.push(...nameNotes(records, ingest.stats.names));
+  notes.push(...nameNotes(records, ingest.stats.names), ...unnamedNotes(path.basename(o.file), ingest.stats));
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
   if (mixed) notes.push(mixed.note);
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
@@ -496,7 +497,7 @@ function importStage(
     name: 'steps',
     status: 'pass',
     durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}`,
+    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}${unnamedClause(st)}`,
     evidence: [
       `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric)
