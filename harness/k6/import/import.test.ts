@@ -345,6 +345,20 @@ describe('plateau import k6 of a user script', () => {
     expect(r.notes[0]).toMatch(/differs only in its numbers from 10 names before it/);
   });
 
+  it('a run of one rate (10/s for 12 s) is refused as such, with how to run or give steps', async () => {
+    await expect(
+      importK6({ file: idUrls(false, 20_000), outDir: runsDir, steps: {}, openModel: true }),
+    ).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: expect.stringMatching(
+        /: the run held one rate only, about 10\/s from \d+ to \d+ s: there are no steps to judge$/,
+      ),
+      hint: expect.stringMatching(
+        /^plateau judges a run of rising steps: run k6 again with a ramping-arrival-rate scenario whose stages rise in steps .*; or, if this run was one step of such a plan, give it with the step flags/,
+      ),
+    });
+  });
+
   it('only URLs with ids: no breakdown at all, and the import says why, with the fix', async () => {
     const r = await importK6({ file: idUrls(false), outDir: runsDir, steps: FLAGS });
     expect(buckets(r.dir).some((b) => b.byName)).toBe(false);
