@@ -85,4 +85,20 @@ describe('readLines', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a directory is named as one, with the k6 output files in it to pass instead (it read "does not exist")', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
+    try {
+      for (const f of ['script.js', 'out.ndjson.gz', 'run.csv']) fs.writeFileSync(path.join(dir, f), '');
+      const read = async () => {
+        for await (const _ of readLines(dir)) void _;
+      };
+      await expect(read()).rejects.toMatchObject({
+        message: `k6 output ${dir} is a directory`,
+        hint: `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in: e.g. ${path.join(dir, 'out.ndjson.gz')} or ${path.join(dir, 'run.csv')}`,
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -4,6 +4,7 @@
  * partial line, never the file.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { isAscii } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
@@ -61,6 +62,19 @@ function stripCr(lines: string[]): string[] {
   return lines;
 }
 
+/** The first few files of a directory named as k6 output would be (.json, .ndjson, .csv, .gz of them). */
+function outputsIn(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((f) => /\.(nd)?json(\.gz)?$|\.csv(\.gz)?$/.test(f))
+      .sort()
+      .slice(0, 3);
+  } catch {
+    return [];
+  }
+}
+
 export function isGzip(file: string): boolean {
   const fd = fs.openSync(file, 'r');
   try {
@@ -81,10 +95,12 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
       EXIT.usage,
     );
   }
-  if (!fs.statSync(file).isFile()) {
+  const stat = fs.statSync(file);
+  if (!stat.isFile()) {
+    const inIt = stat.isDirectory() ? outputsIn(file) : [];
     throw new PlateauError(
-      `k6 output ${file} is not a file (a directory?)`,
-      'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in',
+      `k6 output ${file} is ${stat.isDirectory() ? 'a directory' : 'not a file'}`,
+      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in${inIt.length ? `: e.g. ${inIt.map((f) => path.join(file, f)).join(' or ')}` : ''}`,
       'k6-output-missing',
       EXIT.usage,
     );
