@@ -106,10 +106,14 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
     );
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
+  const gzip = isGzip(file);
+  const stream = gzip ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
   const split = new LineSplitter();
+  let first = true;
   try {
     for await (const chunk of stream) {
+      if (first) packedCheck(file, chunk as Buffer, gzip);
+      first = false;
       const lines = split.push(chunk as Buffer);
       if (lines.length) yield lines;
     }
@@ -120,6 +124,35 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
   }
   const last = split.end();
   if (last.length) yield last;
+}
+
+/** Where a file gzipped twice, decompressed once, goes: its name less .gz (still gzip: read as such), or with .gz added. */
+function once(name: string): string {
+  return name.endsWith('.gz') ? name.slice(0, -3) : `${name}.gz`;
+}
+
+const ZIP_SIGNATURE = Buffer.from('PK\x03\x04', 'latin1');
+
+/**
+ * Refuses what is packed once more than plateau unpacks: gzip inside the gzip it decompressed (a
+ * file gzipped twice), or a zip archive. Both read as "neither JSON samples nor CSV rows".
+ */
+function packedCheck(file: string, head: Buffer, gzip: boolean): void {
+  const name = path.basename(file);
+  if (gzip && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    throw new PlateauError(
+      `k6 output ${file} is gzip-compressed twice: what its gzip holds is gzip again`,
+      `gunzip it once more (gunzip < ${name} > ${once(name)}) and pass that: plateau reads one layer of gzip`,
+      'k6-output-invalid',
+      EXIT.usage,
+    );
+  if (head.subarray(0, 4).equals(ZIP_SIGNATURE))
+    throw new PlateauError(
+      `k6 output ${file} is a zip archive${gzip ? ' inside gzip' : ''}, not a file k6 wrote: plateau does not open archives`,
+      `${gzip ? `gunzip it, then ` : ''}unzip it (unzip ${gzip ? name.replace(/\.gz$/, '') : name}) and pass the .json or .csv file k6 wrote that it holds (plain or .gz)`,
+      'k6-output-invalid',
+      EXIT.usage,
+    );
 }
 
 /**
