@@ -8,7 +8,7 @@ import { textSectionHtml } from './html-sections.ts';
 import {
   anyNameUnreliable,
   NAME_HEADER,
-  NAME_NOTE,
+  nameNote,
   namedSteps,
   nameRows,
   namesKneeSentence,
@@ -31,10 +31,10 @@ export function namesHtml(run: RunResult, figure: string): string {
   const parts = [
     ...(finding === null ? [] : [`<p class="finding"><strong>${esc(finding)}</strong></p>`]),
     figure,
-    `<p class="note">${esc(NAME_NOTE)}</p>`,
+    `<p class="note">${esc(nameNote(run))}</p>`,
     ...steps.map((s) => {
       const table = htmlTable(NAME_HEADER, nameRows(run, s));
-      return `<details class="names-step"${opened.has(s) ? ' open' : ''}>\n<summary>${esc(nameStepTitle(s))}</summary>\n${table}\n</details>`;
+      return `<details class="names-step"${opened.has(s) ? ' open' : ''}>\n<summary>${esc(nameStepTitle(s, run.rules.rateUnit))}</summary>\n${table}\n</details>`;
     }),
     ...(anyNameUnreliable(run) ? [`<p class="note">${esc(nameUnreliableNote(run))}</p>`] : []),
   ].filter((p) => p !== '');

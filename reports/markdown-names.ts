@@ -9,7 +9,7 @@ import { mdSection } from './markdown-verdicts.ts';
 import {
   anyNameUnreliable,
   NAME_HEADER,
-  NAME_NOTE,
+  nameNote,
   namedSteps,
   nameRows,
   namesKneeSentence,
@@ -27,10 +27,11 @@ export function trafficSection(run: RunResult): string[] {
 export function namesSection(run: RunResult): string[] {
   const steps = namedSteps(run);
   if (steps.length === 0) return [];
-  const out = ['## Steps by name', '', mdCell(NAME_NOTE)];
+  const out = ['## Steps by name', '', mdCell(nameNote(run))];
   const finding = namesKneeSentence(run);
   if (finding !== null) out.push('', `**${mdCell(finding)}**`);
-  for (const s of steps) out.push('', `### ${mdCell(nameStepTitle(s))}`, '', ...mdTable(NAME_HEADER, nameRows(run, s)));
+  for (const s of steps)
+    out.push('', `### ${mdCell(nameStepTitle(s, run.rules.rateUnit))}`, '', ...mdTable(NAME_HEADER, nameRows(run, s)));
   if (anyNameUnreliable(run)) out.push('', mdCell(nameUnreliableNote(run)));
   return out;
 }

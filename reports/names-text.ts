@@ -66,6 +66,24 @@ export const NAME_HEADER = [
 export const NAME_NOTE =
   "Completed/s counts requests for a request's name and arrivals for a transaction (a mix entry of several requests); a transaction's percentiles are its whole duration, from the arrival's start to its last answer, think time included. Percentiles are of the successful ones, steady window only.";
 
+/** The note of a run with no transaction (an imported k6 run's names, a mix of single requests): its rows are requests. */
+const NAME_NOTE_REQUESTS =
+  "Completed/s counts each name's requests, Successful/s those that succeeded. Percentiles are of the successful ones, steady window only.";
+
+/** What the columns mean, for this run: transactions explained only where it has one. */
+export function nameNote(run: RunResult): string {
+  return nameOrder(run).some((n) => isTransaction(run, n)) ? NAME_NOTE : NAME_NOTE_REQUESTS;
+}
+
+/**
+ * What a row by name is, in the sentences about them: an imported k6 run's rows are its `name`
+ * tags, not entries of a mix (unless it ran plateau's own script's mix).
+ */
+function rowWord(run: RunResult): { one: string; many: string } {
+  const names = run.rules.imported && run.traffic?.iterations?.of !== 'plateau-mix';
+  return names ? { one: 'name', many: 'names' } : { one: 'entry', many: 'entries' };
+}
+
 /** A name's row of a step's table. */
 export function nameCells(name: string, r: NameResult): string[] {
   return [
@@ -87,11 +105,14 @@ export function nameRows(run: RunResult, s: StepResult): string[][] {
   });
 }
 
-/** "Step 3 · 150/s offered, holds: 148.2 arrivals/s successful, 412.3 requests/s completed". */
-export function nameStepTitle(s: StepResult): string {
+/**
+ * "Step 3 · 150/s offered, holds: 148.2 arrivals/s successful, 412.3 requests/s completed", in the
+ * run's rate unit (req/s where each arrival was one request).
+ */
+export function nameStepTitle(s: StepResult, unit: string = 'arrivals/s'): string {
   const attempt = (s.attempt ?? 1) > 1 ? ` (attempt ${s.attempt})` : '';
   const requests = s.requestsPerSec === undefined ? '' : `, ${fmtRate(s.requestsPerSec)} requests/s completed`;
-  return `Step ${stepNo(s.index)}${attempt} · ${fmtTarget(s.ratePerSec)}/s offered, ${verdictLabel(s)}: ${fmtRate(s.throughputPerSec)} arrivals/s successful${requests}`;
+  return `Step ${stepNo(s.index)}${attempt} · ${fmtTarget(s.ratePerSec)}/s offered, ${verdictLabel(s)}: ${fmtRate(s.throughputPerSec)} ${unit} successful${requests}`;
 }
 
 /** True when a shown percentile by name rests on too few samples (the tables then carry a footnote). */
@@ -178,6 +199,7 @@ function stalledSentence(stalled: readonly number[]): string {
 function kneeSentence(run: RunResult, f: NamesKnee): string | null {
   // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
   const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+  const w = rowWord(run);
   const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;
   const needs = (q: number) => fmtInt(requiredSamples(q, run.rules.minTailSamples));
   const p = `p${f.q}`;
@@ -191,21 +213,21 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       case 'no-names':
         return null;
       case 'no-knee':
-        return 'No step held, so no entry can be said to have degraded first.';
+        return `No step held, so no ${w.one} can be said to have degraded first.`;
       case 'one-step':
         // steps before it were left out (the generator's delays): not "no step before it"
         if (f.stalled.length > 0)
-          return `Which entry degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
-        return `Which entry degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the entries' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
+          return `Which ${w.one} degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
+        return `Which ${w.one} degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the ${w.many}' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
       case 'too-few-samples':
-        return `Which entry degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
+        return `Which ${w.one} degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {
         const all = nameOrder(run).length;
         const only =
           f.judged.length < all
             ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
-        return `No entry's ${p} grew beyond ${f.factor}× its first reliable ${p}${upTo}${only}: none degraded ahead of the others${fallback}.`;
+        return `No ${w.one}'s ${p} grew beyond ${f.factor}× its first reliable ${p}${upTo}${only}: none degraded ahead of the others${fallback}.`;
       }
     }
   }

@@ -297,6 +297,31 @@ describe('report.md by name', () => {
     );
   });
 
+  it("an imported k6 run of one request an iteration speaks its rate unit and of names, not of a mix's entries and transactions", () => {
+    const imported: RunResult = {
+      ...MIXED,
+      traffic: { entries: [], iterations: { requestsPerArrival: 1 } },
+      rules: { ...MIXED.rules, imported: true, rateUnit: 'req/s' },
+      steps: MIXED.steps.map((s) => ({
+        ...s,
+        requestsPerSec: s.completedPerSec,
+        byName: { 'read order': s.byName!['read order'], 'create order': s.byName!['create order'] },
+      })),
+    };
+    const lines = section(renderMarkdown(imported), 'Steps by name');
+    // it read "100.0 arrivals/s successful" and explained transactions and mix entries it had none of
+    expect(lines).toContain('### Step 1 · 100/s offered, holds: 100.0 req/s successful, 100.0 requests/s completed');
+    expect(lines[2]).toBe(
+      "Completed/s counts each name's requests, Successful/s those that succeeded. Percentiles are of the successful ones, steady window only.",
+    );
+    expect(namesKneeSentence({ ...imported, kneeStep: 0 })).toMatch(
+      /^Which name degraded first cannot be told: the knee is step 1, and no step before it gives the names' latency to grow from; start the k6 script's stages lower/,
+    );
+    expect(renderHtml(imported, [])).toContain(
+      '<summary>Step 1 · 100/s offered, holds: 100.0 req/s successful, 100.0 requests/s completed</summary>',
+    );
+  });
+
   it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {
     const plain = renderMarkdown(base);
     expect(plain).not.toContain('## Traffic');

@@ -190,14 +190,18 @@ describe('plateau import k6', () => {
   });
 
   it('says which flags to give when steps cannot be derived', async () => {
-    // stepped-reject cut within its first hold (t0 22:23:38.6 +05:30; the hold ends 8 s later): one step, no plan
+    // stepped-reject cut within its first hold (t0 22:23:38.6 +05:30; the hold ends 8 s later): one rate, no plan
     const file = path.join(runsDir, 'stepped-reject-one-step.ndjson');
     const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').split('\n');
     fs.writeFileSync(file, lines.filter((l) => !/"time":"2026-11-29T22:2(3:4[6-9]|3:5|[4-9]:)/.test(l)).join('\n'));
     await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
       code: 'k6-steps-unknown',
-      message: expect.stringMatching(/^cannot derive the steps of .*stepped-reject-one-step\.ndjson: /),
-      hint: expect.stringMatching(/^give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold/),
+      message: expect.stringMatching(
+        /^cannot derive the steps of .*stepped-reject-one-step\.ndjson: the run held one rate only, about 60\/s/,
+      ),
+      hint: expect.stringMatching(
+        /^plateau judges a run of rising steps: .*; or, if this run was one step of such a plan, give it with the step flags \(--start-rate, --step-rate, --max-rate, --ramp, --hold\)/,
+      ),
     });
     // with a second scenario beside it, the fix names the one to keep first
     const kept = lines.filter((l) => !/"time":"2026-11-29T22:2(3:4[6-9]|3:5|[4-9]:)/.test(l));
@@ -208,7 +212,7 @@ describe('plateau import k6', () => {
     await expect(importK6({ file: two, outDir: runsDir, steps: {} })).rejects.toMatchObject({
       code: 'k6-steps-unknown',
       hint: expect.stringMatching(
-        /^pass --scenario steps to import one scenario alone .*; or give the plan: --start-rate/,
+        /^pass --scenario steps to import one scenario alone .*; plateau judges a run of rising steps/,
       ),
     });
   });

@@ -449,8 +449,13 @@ describe('format variants (FORMAT-NOTES.md)', () => {
     expect(parseJsonLine(line)).toEqual({
       ...base,
       timeMs: Date.parse('2026-11-29T16:52:41.500Z'),
-      // the VU (and iteration), when k6 wrote them, name the iteration a request belongs to
-      tags: line.includes('"metadata":{"vu":"3"}') ? { status: '200', vu: '3' } : { status: '200' },
+      // the VU (and iteration), when k6 wrote them, name the iteration a request belongs to; the
+      // url is kept (an import says when requests of several URLs had no name)
+      tags: {
+        status: '200',
+        ...(line.includes('"url":"x"') ? { url: 'x' } : line.includes('"url":"a') ? { url: 'a"b' } : {}),
+        ...(line.includes('"metadata":{"vu":"3"}') ? { vu: '3' } : {}),
+      },
     });
   });
 

@@ -85,4 +85,49 @@ describe('readLines', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a directory is named as one, with the k6 output files in it to pass instead (it read "does not exist")', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
+    try {
+      for (const f of ['script.js', 'out.ndjson.gz', 'run.csv']) fs.writeFileSync(path.join(dir, f), '');
+      const read = async () => {
+        for await (const _ of readLines(dir)) void _;
+      };
+      await expect(read()).rejects.toMatchObject({
+        message: `k6 output ${dir} is a directory`,
+        hint: `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in: e.g. ${path.join(dir, 'out.ndjson.gz')} or ${path.join(dir, 'run.csv')}`,
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file gzipped twice, or a zip, is named with how to unpack it (they read "neither JSON samples nor CSV rows")', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
+    const read = async (f: string) => {
+      for await (const _ of readLines(path.join(dir, f))) void _;
+    };
+    try {
+      const text = '{"metric":"vus","type":"Point","data":{"time":"2026-11-29T16:52:41Z","value":1,"tags":{}}}\n';
+      fs.writeFileSync(path.join(dir, 'out.ndjson.gz'), zlib.gzipSync(zlib.gzipSync(text)));
+      await expect(read('out.ndjson.gz')).rejects.toMatchObject({
+        message: `k6 output ${path.join(dir, 'out.ndjson.gz')} is gzip-compressed twice: what its gzip holds is gzip again`,
+        hint: 'gunzip it once more (gunzip < out.ndjson.gz > out.ndjson) and pass that: plateau reads one layer of gzip',
+      });
+      // a zip's local file header (what `zip` writes first), the rest of it left out: the signature names it
+      const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0]), Buffer.from(text)]);
+      fs.writeFileSync(path.join(dir, 'out.zip'), zip);
+      await expect(read('out.zip')).rejects.toMatchObject({
+        message: `k6 output ${path.join(dir, 'out.zip')} is a zip archive, not a file k6 wrote: plateau does not open archives`,
+        hint: 'unzip it (unzip out.zip) and pass the .json or .csv file k6 wrote that it holds (plain or .gz)',
+      });
+      fs.writeFileSync(path.join(dir, 'out.zip.gz'), zlib.gzipSync(zip));
+      await expect(read('out.zip.gz')).rejects.toMatchObject({
+        message: expect.stringMatching(/is a zip archive inside gzip, /),
+        hint: expect.stringMatching(/^gunzip it, then unzip it \(unzip out\.zip\) /),
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -200,6 +200,7 @@ describe('k6 JSON fast path against JSON.parse', () => {
         name: 'create_agenda',
         scenario: 'default',
         status: '201',
+        url: 'create_agenda',
         vu: '3',
       },
     });

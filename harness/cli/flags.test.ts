@@ -4,7 +4,7 @@ import { applyOverrides } from '../config/load.ts';
 import { parseConfigOrThrow } from '../config/validate.ts';
 import { COMMANDS, CONFIG_FLAGS, FLAGS, flagsOf, type Command } from './flags.ts';
 import { overridesOf, withFlags } from './options.ts';
-import { program } from './program.ts';
+import { program, usageFix } from './program.ts';
 import { processIo } from './io.ts';
 
 /** A config every override below keeps valid. */
@@ -128,9 +128,14 @@ describe("each command's help lists exactly its flags from the table", () => {
     const listed = [...help.matchAll(/^ {2}--([\w-]+)/gm)]
       .map((m) => m[1])
       .filter((n) => n !== 'version' && n !== 'help');
-    expect(listed).toEqual(flagsOf(command).map((f) => f.name));
-    for (const f of flagsOf(command))
-      expect(help.replace(/\s+/g, ' ')).toContain(String(f.option.describe).replace(/\s+/g, ' '));
+    const shown = flagsOf(command).filter((f) => !f.option.hidden);
+    expect(listed).toEqual(shown.map((f) => f.name));
+    for (const f of shown) expect(help.replace(/\s+/g, ' ')).toContain(String(f.option.describe).replace(/\s+/g, ' '));
+  });
+
+  it('k6-script does not list the demo, which it refuses (a script for it would point at nothing)', async () => {
+    expect(await helpOf('k6-script')).not.toMatch(/--demo/);
+    expect(await helpOf('run')).toMatch(/^ {2}--demo /m);
   });
 
   it('no command takes one name twice, and every listBefore names a flag of its command', () => {
@@ -143,5 +148,21 @@ describe("each command's help lists exactly its flags from the table", () => {
 
   it('plan, compare and gate take --json; no other command does', () => {
     expect(COMMANDS.filter((c) => flagsOf(c).some((f) => f.name === 'json'))).toEqual(['plan', 'compare', 'gate']);
+  });
+});
+
+describe('an unknown argument points at the help of the command typed', () => {
+  it.each([
+    [['import', 'k6', 'out.json', '--json'], 'Unknown argument: json', 'see plateau import k6 --help'],
+    [['k8s', 'manifest', '--bogus'], 'Unknown argument: bogus', 'see plateau k8s manifest --help'],
+    [
+      ['plan', '--max-rte', '5'],
+      'Unknown arguments: max-rte, maxRte',
+      'did you mean --max-rate (not --max-rte)? (plateau plan --help lists them)',
+    ],
+    [['plna'], 'Unknown argument: plna', 'did you mean the command plan (not plna)? (plateau --help lists them)'],
+  ])('plateau %j', (argv, msg, fix) => {
+    // it was "see plateau --help" for all, which lists the commands, not a command's flags
+    expect(usageFix(msg, argv)).toBe(fix);
   });
 });

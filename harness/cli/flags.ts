@@ -41,16 +41,24 @@ export const FLAGS = [
     commands: [...LOAD, ...K8S],
     option: { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' },
   },
+  // k6-script takes the demo's flags only to refuse --demo with its fix (k6-commands.ts): not listed
   {
     name: 'demo',
     commands: LOAD,
     option: { type: 'boolean', default: false, describe: 'start the embedded demo target on 127.0.0.1 and load it' },
+    per: { 'k6-script': { hidden: true } },
   },
-  { name: 'demo-slots', commands: LOAD, option: { type: 'number', default: 4, describe: 'demo: pool slots' } },
+  {
+    name: 'demo-slots',
+    commands: LOAD,
+    option: { type: 'number', default: 4, describe: 'demo: pool slots' },
+    per: { 'k6-script': { hidden: true } },
+  },
   {
     name: 'demo-hold-ms',
     commands: LOAD,
     option: { type: 'number', default: 10, describe: 'demo: ms each request holds a slot (capacity = slots / hold)' },
+    per: { 'k6-script': { hidden: true } },
   },
   {
     name: 'target',

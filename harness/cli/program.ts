@@ -136,5 +136,18 @@ export function usageFix(msg: string, argv: readonly string[] = []): string {
     const flag = nearest(u, flags);
     return flag ? [`--${flag} (not --${u})`] : [];
   });
-  return meant.length ? `did you mean ${meant.join(', ')}? (plateau --help lists them)` : 'see plateau --help';
+  const help = helpOfTyped(argv);
+  return meant.length ? `did you mean ${meant.join(', ')}? (${help} lists them)` : `see ${help}`;
+}
+
+/**
+ * The help of the command typed (`plateau import k6 --help` for `plateau import k6 FILE --json`):
+ * its own flags, where `plateau --help` lists the commands only; the top help without one.
+ */
+function helpOfTyped(argv: readonly string[]): string {
+  const [first, second] = argv;
+  const sub = second !== undefined && !second.startsWith('-') ? second : undefined;
+  if (first === 'k8s') return sub === 'run' || sub === 'manifest' ? `plateau k8s ${sub} --help` : 'plateau k8s --help';
+  if (!(COMMANDS as readonly string[]).includes(first ?? '')) return 'plateau --help';
+  return first === 'import' && sub ? `plateau import ${sub} --help` : `plateau ${first} --help`;
 }

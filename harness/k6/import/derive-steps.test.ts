@@ -503,9 +503,20 @@ describe('whole-second timestamps of iterations of random durations (synthetic, 
       expect(derived.steps).toEqual({ startPerSec: 100, stepPerSec: 100, maxPerSec: 400, rampS: 10, holdS: 30 });
     }
   });
-  it("a flat run is no stepped plan: steps within a hold's spread are refused", () => {
+  it('a flat run is no stepped plan, and is said to have held one rate (it read "rates do not rise from a start above 0")', () => {
     const flat = Array.from({ length: 62 }, (_, i) => (i < 2 ? 100 * (i + 1) : 200));
-    expect(deriveSteps([], flat).steps).toBeNull();
+    expect(deriveSteps([], flat)).toEqual({
+      steps: null,
+      flat: true,
+      why: 'the run held one rate only, about 200/s from 1 to 61 s: there are no steps to judge',
+    });
+    // a constant-arrival-rate (no ramp), its seconds as blurred as whole-second stamps make them
+    const blurred = Array.from({ length: 30 }, (_, i) => 50 + [3, -2, 1, -3, 2][i % 5]);
+    expect(deriveSteps([], blurred, true)).toMatchObject({ steps: null, flat: true });
+    // the reviewer's flat.ndjson: one 50/s stage of 8 s after a 2 s ramp
+    expect(deriveSteps([], [12, 37, 50, 50, 50, 50, 50, 50, 50, 50, 15])).toMatchObject({
+      why: 'the run held one rate only, about 50/s from 2 to 10 s: there are no steps to judge',
+    });
   });
   it('rates are rounded to the roundest whole number their uncertainty allows', () => {
     expect(roundest(999.3, 1.7)).toBe(1000);

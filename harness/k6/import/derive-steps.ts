@@ -46,7 +46,7 @@ const CANDIDATES = 6;
  * least sqrt(rate) / 2 too, for the share of each iteration's start between two seconds makes a
  * steady rate's seconds vary by about sqrt(rate / 12) (rate 50: 49.1 to 51.8).
  */
-function tolOf(ratePerSec: number, wholeSeconds = false): number {
+export function tolOf(ratePerSec: number, wholeSeconds = false): number {
   return Math.max(2, 0.03 * ratePerSec, wholeSeconds ? Math.sqrt(ratePerSec) / 2 : 0);
 }
 
@@ -224,7 +224,9 @@ export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
-): { steps: DerivedSteps; holds: Hold[]; after: LeftOut } | { steps: null; why: string; uneven?: boolean } {
+):
+  | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
+  | { steps: null; why: string; uneven?: boolean; flat?: boolean } {
   // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
   // with whole-second timestamps the one before it may have lent arrivals to it
   let arrivalsEnd = offered.length;
@@ -242,6 +244,13 @@ export function deriveSteps(
     return {
       steps: null,
       why: `the first arrivals came ${lead} s after t0 (a scenario's startTime, or a setup() with no samples): pass --t0 at the load's start`,
+    };
+  const flat = flatRate(offered, endS, wholeSeconds);
+  if (flat !== null)
+    return {
+      steps: null,
+      flat: true,
+      why: `the run held one rate only, about ${flat.perSec}/s from ${flat.fromS} to ${endS} s: there are no steps to judge`,
     };
   const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds);
   // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
@@ -277,6 +286,27 @@ export function deriveSteps(
     }
   }
   return first.steps === null ? { steps: null, why: first.why, uneven: first.uneven } : first;
+}
+
+/**
+ * One rate held from where the arrivals first reach it to the end (a constant-arrival-rate, or a
+ * single stage; before it, if anything, a rise to it): its level (the seconds' median, rounded)
+ * and where it starts; null when any second (its 3-second median) lies off it. A stepped plan's
+ * steps differ by more than that spread (fitUpTo refuses smaller ones), so none fits.
+ */
+function flatRate(
+  offered: readonly number[],
+  endS: number,
+  wholeSeconds: boolean,
+): { perSec: number; fromS: number } | null {
+  if (endS < MIN_HOLD_S) return null;
+  const level = median(offered.slice(0, endS).filter((v) => v > 0));
+  const tol = tolOf(level, wholeSeconds);
+  const med = (t: number) => median([offered[Math.max(0, t - 1)], offered[t], offered[Math.min(endS - 1, t + 1)]]);
+  const fromS = offered.findIndex((v) => Math.abs(v - level) <= tol);
+  if (fromS < 0 || endS - fromS < MIN_HOLD_S) return null;
+  for (let t = 0; t < endS; t++) if (t < fromS ? offered[t] > level + tol : Math.abs(med(t) - level) > tol) return null;
+  return { perSec: Math.round(level), fromS };
 }
 
 /**

@@ -285,7 +285,7 @@ describe('plateau import k6 of a user script', () => {
     expect(r.notes).toEqual([]);
   });
 
-  it('a run stopped 2.6 s into the hold of its third step: two steps judged, and the arrivals after them said', async () => {
+  it('a run stopped 2.6 s into the hold of its third step: two steps judged, the run interrupted, the arrivals after them said', async () => {
     // the same k6 output, its points from 22:23:59.5 (+05:30) on cut: k6 stopped mid-hold
     const cut = fs
       .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
@@ -293,11 +293,13 @@ describe('plateau import k6 of a user script', () => {
       .filter((l) => !/"time":"2026-11-29T22:2(3:59\.[5-9]|4:)/.test(l));
     const r = await importK6({ file: written('stepped-reject-cut.ndjson', cut), outDir: runsDir, steps: {} });
     expect(r.result.steps.map((s) => s.ratePerSec)).toEqual([60, 120]);
+    // it read "max-rate-reached: raise the top rate", of a run whose next step was cut
     expect(r.notes).toEqual([
       expect.stringMatching(
-        /^stepped-reject-cut\.ndjson offered [\d,]+ arrivals over \d s after the last derived step's hold ended \(at 16 s\): a step cut before 3 s of its hold, or a ramp down, not judged/,
+        /^stepped-reject-cut\.ndjson ends with whole lines, but its arrivals end at 20-21 s, 5 s after the hold of step 2 \(120 req\/s\), the last of the steps derived from its arrivals, above its rate \(180\/s at 18 s\): k6 had gone on to a next step, cut before 3 s of its hold showed: k6 stopped before the end of its plan \(Ctrl-C, a threshold's abortOnFail, or test\.abort\(\)\?\)\. The run is judged as interrupted: what its steps held is a lower bound, no capacity/,
       ),
     ]);
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
   });
 
   /**
@@ -347,11 +349,74 @@ describe('plateau import k6 of a user script', () => {
     expect(r.notes[0]).toMatch(/differs only in its numbers from 10 names before it/);
   });
 
+  it('a run of one rate (10/s for 12 s) is refused as such, with how to run or give steps', async () => {
+    await expect(
+      importK6({ file: idUrls(false, 20_000), outDir: runsDir, steps: {}, openModel: true }),
+    ).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: expect.stringMatching(
+        /: the run held one rate only, about 10\/s from \d+ to \d+ s: there are no steps to judge$/,
+      ),
+      hint: expect.stringMatching(
+        /^plateau judges a run of rising steps: run k6 again with a ramping-arrival-rate scenario whose stages rise in steps .*; or, if this run was one step of such a plan, give it with the step flags/,
+      ),
+    });
+  });
+
   it('only URLs with ids: no breakdown at all, and the import says why, with the fix', async () => {
     const r = await importK6({ file: idUrls(false), outDir: runsDir, steps: FLAGS });
     expect(buckets(r.dir).some((b) => b.byName)).toBe(false);
     expect(r.notes[0]).toMatch(/^no breakdown by name: the requests' 120 URLs look built from data \(e\.g\. URL /);
     expect(r.notes[1]).toMatch(FIX_NOTE);
+  });
+});
+
+describe('plateau import k6 of requests without a name tag (--system-tags without name)', () => {
+  /** 12 s of one iteration a 100 ms, a GET of each URL, as k6 writes it without the name tag (no url tag either when `urls` is null). */
+  function unnamed(file: string, urls: readonly string[] | null): string {
+    const lines: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const at = 1000 + i * 100;
+      if (i % 10 === 0) lines.push(line('vus', at, 1, {}));
+      for (const [k, url] of (urls ?? ['', '']).entries()) {
+        const tags = {
+          expected_response: 'true',
+          group: '',
+          scenario: 'default',
+          status: '200',
+          ...(urls ? { url } : {}),
+        };
+        lines.push(line('http_reqs', at + 10 * k + 5, 1, tags), line('http_req_duration', at + 10 * k + 5, 4, tags));
+      }
+      const it = { group: '', scenario: 'default' };
+      lines.push(line('iteration_duration', at + 30, 30, it), line('iterations', at + 30, 1, it));
+    }
+    return written(file, lines);
+  }
+  const FIX_SYSTEM_TAGS =
+    /^fix: run k6 again with name in --system-tags .*, or give each request a name tag: http\.get\(url, \{ tags: \{ name: 'read order' \} \}\)$/;
+
+  it('two URLs: no by-name table, and the import says why and how to get one (it said nothing)', async () => {
+    const file = unnamed('no-name-tag.ndjson', ['http://127.0.0.1:8080/orders', 'http://127.0.0.1:8080/cart']);
+    const r = await importK6({ file, outDir: runsDir, steps: FLAGS });
+    expect(buckets(r.dir).some((b) => b.byName)).toBe(false);
+    expect(r.notes).toEqual([
+      'no-name-tag.ndjson: its 240 requests carry no `name` tag (k6 run with --system-tags that left it out?), though they went to several URLs ("http://127.0.0.1:8080/orders", "http://127.0.0.1:8080/cart", ...): the results are not broken down by name',
+      expect.stringMatching(FIX_SYSTEM_TAGS),
+    ]);
+    // in the report too (the import's stage evidence)
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      '; no request has a name tag, so results are not broken down by name: run k6 with name in --system-tags, or tag requests with { tags: { name } } |',
+    );
+  });
+
+  it('no url tag either: said, for nothing tells how many requests there were; one URL: nothing lost, nothing said', async () => {
+    const none = await importK6({ file: unnamed('no-name-no-url.ndjson', null), outDir: runsDir, steps: FLAGS });
+    expect(none.notes[0]).toBe(
+      'no-name-no-url.ndjson: its 240 requests carry no `name` tag (k6 run with --system-tags that left it out?): the results are not broken down by name',
+    );
+    const one = unnamed('no-name-one-url.ndjson', ['http://127.0.0.1:8080/orders', 'http://127.0.0.1:8080/orders']);
+    expect((await importK6({ file: one, outDir: runsDir, steps: FLAGS })).notes).toEqual([]);
   });
 });
 
@@ -638,6 +703,46 @@ describe('plateau import k6 of a file cut short', () => {
     // the whole file: not torn, complete
     const whole = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
     expect([whole.ingest.tornLastLine, whole.result.interrupted]).toEqual([false, false]);
+  });
+
+  /** stepped-reject (60, 120, 180/s; 2 s ramps, 6 s holds) with its points from `iso` on left out: k6 stopped there, its lines whole. */
+  function cleanlyCut(name: string, iso: string): string {
+    const end = Date.parse(iso);
+    const lines = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => {
+        const time = (JSON.parse(l) as { data: { time?: string } }).data.time;
+        return time === undefined || Date.parse(time) < end;
+      });
+    return written(name, lines);
+  }
+
+  it('whole lines that end mid-hold (a Ctrl-C): judged as interrupted, and said so, not stop reason error', async () => {
+    // 4.5 s into the 180 step's hold (18-24 s): it read "error: step 3 ... the run was not marked interrupted: it ended early"
+    const file = cleanlyCut('ctrl-c.ndjson', '2026-11-29T22:24:01.4+05:30');
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.ingest.tornLastLine).toBe(false);
+    expect(r.result.steps.map((st) => st.ratePerSec)).toEqual([60, 120, 180]);
+    expect(r.notes[0]).toBe(
+      "ctrl-c.ndjson ends with whole lines, but its arrivals end at 22-23 s, 4 s into the 6 s hold of step 3 (180 req/s) of the steps derived from its arrivals: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure), and its last second of load, cut part way, is not judged",
+    );
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
+    expect(r.result.stopDetail).toMatch(/^interrupted during step 3 \(180 req\/s\)/);
+    const meta = JSON.parse(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')) as { status: string };
+    expect(meta.status).toBe('interrupted');
+  });
+
+  it('with the step flags: a run that ended in the ramp of a step they plan is interrupted too', async () => {
+    // cut 1 s into the ramp to 180 (16-18 s): the flags plan 180, the file has none of its hold
+    const file = cleanlyCut('ctrl-c-flags.ndjson', '2026-11-29T22:23:55.9+05:30');
+    const steps = { startPerSec: 60, stepPerSec: 60, maxPerSec: 180, rampS: 2, holdS: 6 };
+    const r = await importK6({ file, outDir: runsDir, steps });
+    expect(r.notes[0]).toMatch(
+      /^ctrl-c-flags\.ndjson ends with whole lines, but its arrivals end at 17-18 s, in the ramp to step 3 \(180 req\/s\) of the plan the flags give, before its hold began: k6 stopped/,
+    );
+    expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
   });
 
   it('the second the cut fell in is left out: a fifth of its samples read as a collapse of the step that held', async () => {

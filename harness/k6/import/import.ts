@@ -30,6 +30,8 @@ import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
 import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
+import { endedEarly, endedEarlyNote } from './ended-early.ts';
+import { unnamedClause, unnamedNotes } from './unnamed-note.ts';
 import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
 import { MAX_SCENARIOS, T0TooEarly } from '../output/bucketizer.ts';
@@ -116,7 +118,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
     );
   }
-  notes.push(...nameNotes(records, ingest.stats.names));
+  notes.push(...nameNotes(records, ingest.stats.names), ...unnamedNotes(path.basename(o.file), ingest.stats));
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
   if (mixed) notes.push(mixed.note);
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
@@ -130,6 +132,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     steps,
     stepsFrom,
     notes: planNotes,
+    afterNote,
   } = withUnread(unread, () =>
     planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix),
   );
@@ -168,6 +171,13 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       'k6-steps-mismatch',
       EXIT.usage,
     );
+  // whole lines that end mid-step: k6 stopped early (Ctrl-C, abortOnFail), judged as a cut file is
+  const early =
+    killed || closed ? null : endedEarly(ingest.stats.offeredPerS, plan.steps, ingest.stats.wholeSeconds === true);
+  if (early) notes.unshift(endedEarlyNote(path.basename(o.file), early, rateUnitOf(traffic), stepsFrom === 'derived'));
+  // the arrivals after the last derived hold: said as a ramp cut (above), else as a step not judged
+  if (afterNote && early?.in !== 'ramp-beyond') notes.push(afterNote);
+  const interrupted = killed || early !== null;
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
@@ -213,8 +223,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   for (const r of records) store.appendBucket(r);
   store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes));
   store.update({
-    status: killed ? 'interrupted' : 'complete',
-    ...(killed ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
+    status: interrupted ? 'interrupted' : 'complete',
+    ...(interrupted ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
     finishedAt: new Date(ingest.stats.lastMs ?? 0).toISOString(),
   });
   store.close();
@@ -422,7 +432,13 @@ function planSteps(
   closed: ClosedModel | null,
   /** With several scenarios: how to keep one (their sum may be what no plan fits). */
   oneScenario: string | undefined,
-): { steps: Record<string, number | undefined>; stepsFrom: ImportOutput['stepsFrom']; notes: string[] } {
+): {
+  steps: Record<string, number | undefined>;
+  stepsFrom: ImportOutput['stepsFrom'];
+  notes: string[];
+  /** Arrivals offered after the last derived step's hold, not judged. */
+  afterNote?: string;
+} {
   const s = o.steps;
   const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
   const file = path.basename(o.file);
@@ -451,22 +467,22 @@ function planSteps(
   if (!d.steps) {
     throw new PlateauError(
       `cannot derive the steps of ${o.file}: ${d.why}`,
-      `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it${
-        d.uneven
-          ? ". plateau judges steps of one size, each with its ramp and hold (its capture compares each step's gain with the same rate added); a run of steps of other sizes cannot be judged as steps: run the load again in even steps (plateau k6-script writes such a script from a plateau config)"
-          : ''
-      }`,
+      d.flat
+        ? `${oneScenario ? `${oneScenario}; ` : ''}plateau judges a run of rising steps: run k6 again with a ramping-arrival-rate scenario whose stages rise in steps (plateau k6-script writes one from a plateau config); or, if this run was one step of such a plan, give it with the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold) to judge that step`
+        : `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it${
+            d.uneven
+              ? ". plateau judges steps of one size, each with its ramp and hold (its capture compares each step's gain with the same rate added); a run of steps of other sizes cannot be judged as steps: run the load again in even steps (plateau k6-script writes such a script from a plateau config)"
+              : ''
+          }`,
       'k6-steps-unknown',
       EXIT.usage,
     );
   }
-  const notes =
+  const afterNote =
     d.after.seconds > 2
-      ? [
-          `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`,
-        ]
-      : [];
-  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes };
+      ? `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`
+      : undefined;
+  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes: [], afterNote };
 }
 
 function importStage(
@@ -483,7 +499,7 @@ function importStage(
     name: 'steps',
     status: 'pass',
     durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}`,
+    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}${unnamedClause(st)}`,
     evidence: [
       `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric)

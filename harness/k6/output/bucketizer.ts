@@ -149,6 +149,11 @@ export interface IngestStats {
    * `--system-tags` that left both out): nothing tells whether they succeeded.
    */
   requestsWithoutOutcome: number;
+  /** http_reqs samples without a `name` tag (k6 run with `--system-tags` that left it out): in no name's row. */
+  requestsWithoutName: number;
+  /** The first two distinct `url` tags of those; and how many of them had no `url` tag either. */
+  unnamedUrls: string[];
+  unnamedWithoutUrl: number;
   /**
    * With arrivals 'iterations' (an import): k6's `vus` and `vus_max` points of the same time (k6
    * writes them together, once a second), with the second since t0 they fall in, flat:
@@ -278,6 +283,9 @@ export class Bucketizer {
       closedBeforeArrivals: 0,
       iterationsKnown: 0,
       requestsWithoutOutcome: 0,
+      requestsWithoutName: 0,
+      unnamedUrls: [],
+      unnamedWithoutUrl: 0,
       iterationsCounted: 0,
       vusReadings: [],
       scenarioIterations: Object.create(null) as Record<string, number>,
@@ -440,6 +448,7 @@ export class Bucketizer {
         this.stats.requestsCounted += p.value;
         if (p.tags.status === undefined && p.tags.expected_response === undefined)
           this.stats.requestsWithoutOutcome += p.value;
+        if (p.tags.name === undefined) this.unnamed(p);
         if (failed !== null) this.iterationFailed(p, failed);
         return;
       }
@@ -567,6 +576,15 @@ export class Bucketizer {
       f.iter = iter;
       f.kind = kind;
     }
+  }
+
+  /** A request without a name: counted, and its URL among the first two distinct ones. */
+  private unnamed(p: K6Point): void {
+    const st = this.stats;
+    st.requestsWithoutName += p.value;
+    const url = p.tags.url;
+    if (url === undefined) st.unnamedWithoutUrl += p.value;
+    else if (st.unnamedUrls.length < 2 && !st.unnamedUrls.includes(url)) st.unnamedUrls.push(url);
   }
 
   /** The key of a sample's name tag (names.ts), or null when it has none. */

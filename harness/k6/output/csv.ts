@@ -31,7 +31,7 @@ interface Columns {
 /** The columns every sample needs: its metric, its time and its value. */
 const REQUIRED_COLUMNS = ['metric_name', 'timestamp', 'metric_value'];
 /** Other columns k6 writes, which mark a line as its header: the tags kept, and the rest. */
-const KNOWN_COLUMNS = new Set<string>([...KEPT_TAGS, 'method', 'proto', 'url', 'extra_tags', 'metadata']);
+const KNOWN_COLUMNS = new Set<string>([...KEPT_TAGS, 'method', 'proto', 'extra_tags', 'metadata']);
 /** A k6 metric's name, as a row's first cell. */
 const K6_METRIC =
   /^(http_req\w*|iterations?\w*|vus(_max)?|data_(sent|received)|checks|dropped_iterations|group_duration)$/;

@@ -4,6 +4,7 @@
  * partial line, never the file.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { isAscii } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
@@ -61,6 +62,19 @@ function stripCr(lines: string[]): string[] {
   return lines;
 }
 
+/** The first few files of a directory named as k6 output would be (.json, .ndjson, .csv, .gz of them). */
+function outputsIn(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((f) => /\.(nd)?json(\.gz)?$|\.csv(\.gz)?$/.test(f))
+      .sort()
+      .slice(0, 3);
+  } catch {
+    return [];
+  }
+}
+
 export function isGzip(file: string): boolean {
   const fd = fs.openSync(file, 'r');
   try {
@@ -81,19 +95,25 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
       EXIT.usage,
     );
   }
-  if (!fs.statSync(file).isFile()) {
+  const stat = fs.statSync(file);
+  if (!stat.isFile()) {
+    const inIt = stat.isDirectory() ? outputsIn(file) : [];
     throw new PlateauError(
-      `k6 output ${file} is not a file (a directory?)`,
-      'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in',
+      `k6 output ${file} is ${stat.isDirectory() ? 'a directory' : 'not a file'}`,
+      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in${inIt.length ? `: e.g. ${inIt.map((f) => path.join(file, f)).join(' or ')}` : ''}`,
       'k6-output-missing',
       EXIT.usage,
     );
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const stream = isGzip(file) ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
+  const gzip = isGzip(file);
+  const stream = gzip ? raw.pipe(zlib.createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
   const split = new LineSplitter();
+  let first = true;
   try {
     for await (const chunk of stream) {
+      if (first) packedCheck(file, chunk as Buffer, gzip);
+      first = false;
       const lines = split.push(chunk as Buffer);
       if (lines.length) yield lines;
     }
@@ -104,6 +124,35 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
   }
   const last = split.end();
   if (last.length) yield last;
+}
+
+/** Where a file gzipped twice, decompressed once, goes: its name less .gz (still gzip: read as such), or with .gz added. */
+function once(name: string): string {
+  return name.endsWith('.gz') ? name.slice(0, -3) : `${name}.gz`;
+}
+
+const ZIP_SIGNATURE = Buffer.from('PK\x03\x04', 'latin1');
+
+/**
+ * Refuses what is packed once more than plateau unpacks: gzip inside the gzip it decompressed (a
+ * file gzipped twice), or a zip archive. Both read as "neither JSON samples nor CSV rows".
+ */
+function packedCheck(file: string, head: Buffer, gzip: boolean): void {
+  const name = path.basename(file);
+  if (gzip && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    throw new PlateauError(
+      `k6 output ${file} is gzip-compressed twice: what its gzip holds is gzip again`,
+      `gunzip it once more (gunzip < ${name} > ${once(name)}) and pass that: plateau reads one layer of gzip`,
+      'k6-output-invalid',
+      EXIT.usage,
+    );
+  if (head.subarray(0, 4).equals(ZIP_SIGNATURE))
+    throw new PlateauError(
+      `k6 output ${file} is a zip archive${gzip ? ' inside gzip' : ''}, not a file k6 wrote: plateau does not open archives`,
+      `${gzip ? `gunzip it, then ` : ''}unzip it (unzip ${gzip ? name.replace(/\.gz$/, '') : name}) and pass the .json or .csv file k6 wrote that it holds (plain or .gz)`,
+      'k6-output-invalid',
+      EXIT.usage,
+    );
 }
 
 /**

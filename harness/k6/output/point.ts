@@ -22,7 +22,7 @@
  */
 import { parseRfc3339Ms } from './time.ts';
 
-/** The tags plateau reads; the rest (url, method, custom tags other than plateau's) are not kept. */
+/** The tags plateau reads; the rest (method, custom tags other than plateau's) are not kept. */
 export interface K6Tags {
   scenario?: string;
   /** The request's name (k6 sets it to the URL when the script does not), or a plateau_arrival's entry. */
@@ -32,6 +32,8 @@ export interface K6Tags {
   expected_response?: string;
   error?: string;
   check?: string;
+  /** The request's URL: read only where it has no name (an import says when several URLs had none). */
+  url?: string;
   /** "::setup" / "::teardown" mark samples outside any scenario. */
   group?: string;
   /** plateau_arrival only (custom tags of plateau's k6 runtime): 'ok' or the arrival's ErrorKind. */
@@ -52,6 +54,7 @@ export interface K6Tags {
 export const KEPT_TAGS = [
   'scenario',
   'name',
+  'url',
   'status',
   'error_code',
   'expected_response',
@@ -369,6 +372,9 @@ function scanTags(line: string, at: number): K6Tags | undefined {
         break;
       case 'name':
         tags.name = v;
+        break;
+      case 'url':
+        tags.url = v;
         break;
       case 'outcome':
         tags.outcome = v;
