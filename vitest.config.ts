@@ -46,6 +46,8 @@ const PURE_IN_TEST = [
   'test/report-html.test.ts',
   'test/report-html-chromium.test.ts',
   'test/bundle-cache.test.ts',
+  'test/k6-import.test.ts',
+  'test/k6-script-generated.test.ts',
   'test/k6-ingest.test.ts',
   'test/k6-lines.test.ts',
   'test/k6-point.test.ts',
@@ -78,6 +80,7 @@ const UNIT_FIRST = [
   'harness/scenario/data-rows.test.ts',
   'harness/scenario/prepared.test.ts',
   'harness/cli/k6-script.test.ts',
+  'test/k6-script-generated.test.ts',
   'test/k8s-manifest.test.ts',
   'test/json-output.test.ts',
 ];

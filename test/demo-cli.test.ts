@@ -9,14 +9,20 @@ import { describe, expect, it } from 'vitest';
 import { cliBinary } from './helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The demo as plateau starts it (harness/demo-process.ts): bin/demo.mjs, demo/main.ts from its
+ * cached bundle (through tsx when none can be made: the same code). Through tsx each start
+ * compiled the demo's modules anew, about 1 to 3 s of a busy machine's CPU a start.
+ */
+const DEMO = 'bin/demo.mjs';
 
 describe('demo CLI', () => {
   it('started with a channel to its parent (as plateau starts it), exits when the channel closes: a parent killed by SIGKILL leaves no demo behind', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'demo/main.ts', '--port', '0', '--slots', '2', '--hold-ms', '5', '--rows', '10'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore', 'ipc'], env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: 'k' } },
-    );
+    const child = spawn(process.execPath, [DEMO, '--port', '0', '--slots', '2', '--hold-ms', '5', '--rows', '10'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore', 'ipc'],
+      env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: 'k' },
+    });
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     try {
       const lines = createInterface({ input: child.stdout! });
@@ -35,11 +41,11 @@ describe('demo CLI', () => {
 
   it('prints one listening line, keeps the HMAC key secret, and exits 0 on SIGTERM', async () => {
     const secret = 'cli-secret-key-123';
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'demo/main.ts', '--port', '0', '--slots', '4', '--hold-ms', '10', '--rows', '100'],
-      { cwd: ROOT, env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: secret }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [DEMO, '--port', '0', '--slots', '4', '--hold-ms', '10', '--rows', '100'], {
+      cwd: ROOT,
+      env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     let stdout = '';
     let stderr = '';
@@ -90,7 +96,7 @@ describe('demo CLI', () => {
 
   it('takes the hold of each route and states the mix capacity they give', async () => {
     const args = ['--slots', '2', '--hold-ms', '10', '--read-hold-ms', '4', '--confirm-hold-ms', '6', '--rows', '10'];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [DEMO, '--port', '0', ...args], {
       cwd: ROOT,
       env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,7 +121,7 @@ describe('demo CLI', () => {
   }, 20_000);
 
   it('refuses a read hold that is not a positive number', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--read-hold-ms', '0'], {
+    const child = spawn(process.execPath, [DEMO, '--read-hold-ms', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -129,7 +135,7 @@ describe('demo CLI', () => {
   }, 20_000);
 
   it('rejects a bad flag with exit code 2', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts', '--slots', 'many'], {
+    const child = spawn(process.execPath, [DEMO, '--slots', 'many'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

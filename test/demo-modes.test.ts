@@ -192,9 +192,8 @@ describe('demo CLI modes', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'demo/main.ts',
+        // demo/main.ts as plateau starts it (harness/demo-process.ts): from its cached bundle
+        'bin/demo.mjs',
         '--slots',
         '32',
         '--hold-ms',

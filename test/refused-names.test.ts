@@ -20,7 +20,9 @@ afterAll(async () => {
   fs.rmSync(runsDir, { recursive: true, force: true });
 });
 
-describe('sends refused for their name', () => {
+// Two runs, each judged by the names it sent (counts, not timings), against the one server that
+// answers every request alike: they go at once.
+describe.concurrent('sends refused for their name', () => {
   it('stop the run at that step: stop reason error, exit 4, no capacity, every output written', async () => {
     const r = await runQuietly({
       target: { url: `${srv.url}/`, healthPath: '/' },

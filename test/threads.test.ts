@@ -86,7 +86,14 @@ describe.skipIf(cpus < 2 || cpus > 8)(
     // ("a costly arrival ... both threads kept") runs it through the real stage in simulated time.
 
     it('keeps every thread without a warmup, and says why', async () => {
-      const r = await runQuietly(config('threads-cold', { warmup: { enabled: false } }));
+      // one second of one step: the stage's decision is made before the steps, and each thread
+      // records that second (the 6 s of the other test's steps would only add waiting)
+      const r = await runQuietly(
+        config('threads-cold', {
+          warmup: { enabled: false },
+          steps: { startPerSec: 200, stepPerSec: 200, maxPerSec: 200, rampS: 0, holdS: 1, settleS: 0 },
+        }),
+      );
       const stage = r.result.stages.find((s) => s.name === 'threads')!;
       expect(stage).toMatchObject({
         status: 'skipped',
