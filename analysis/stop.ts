@@ -273,6 +273,7 @@ export function summarizeStop(
     rules.imported === true &&
     knee !== null &&
     heldLater === null &&
+    outage === null &&
     failedAtTarget(steps[prefix]) &&
     !steps.slice(prefix + 1).some((s) => failedAtTarget(s));
   const established =
@@ -291,12 +292,9 @@ export function summarizeStop(
       ? { stopReason: `${failedStage.name}-failed` as StopReason, stopDetail: failedStage.detail }
       : closedModel
         ? closedModelReason(heldAtLeastPerSec, rules)
-        : heldLater !== null && !interrupted
+        : (heldLater !== null || lastUnconfirmed) && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
-          : (outage ??
-            (lastUnconfirmed && !interrupted
-              ? lastUnconfirmedReason(steps[prefix], knee, heldAtLeastPerSec, rules)
-              : reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec)));
+          : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
@@ -343,32 +341,25 @@ function failedAtTarget(s: StepResult | undefined): boolean {
   return s !== undefined && s.verdict === 'fails' && !s.generatorBound && !s.inconclusive;
 }
 
-/** The stop of a run whose first failure a later step contradicted: it held after it. */
+/**
+ * The stop of an import whose first failure nothing confirmed: a later step held after it (`later`),
+ * or none after it failed too (`later` null): one window, never rerun.
+ */
 function unconfirmedReason(
   bad: StepResult,
   knee: StepResult | null,
-  later: StepResult,
+  later: StepResult | null,
   held: number | null,
   rules: Rules,
 ): { stopReason: StopReason; stopDetail: string } {
   const unit = unitOf(rules);
+  const heldBefore = `capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}`;
   return {
     stopReason: 'unconfirmed',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`,
-  };
-}
-
-/** The stop of an import whose failure past the knee no later step confirmed: one window, never rerun. */
-function lastUnconfirmedReason(
-  bad: StepResult,
-  knee: StepResult | null,
-  held: number | null,
-  rules: Rules,
-): { stopReason: StopReason; stopDetail: string } {
-  const unit = unitOf(rules);
-  return {
-    stopReason: 'unconfirmed',
-    stopDetail: `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}: run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`,
+    stopDetail:
+      later !== null
+        ? `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); ${heldBefore}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`
+        : `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): ${heldBefore}: run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`,
   };
 }
 

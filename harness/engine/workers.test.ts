@@ -38,6 +38,28 @@ async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[
   return { seen, engine };
 }
 
+/** Two workers (10 VUs preallocated, 400 at most: room for a stall's backlog) sending `scenario` to `url`. */
+async function twoWorkers(url: string, scenario: string, runId: string, client: 'undici' | 'socket' = 'socket') {
+  const engine = await WorkerEngine.create(
+    2,
+    {
+      origin: url,
+      targetUrl: `${url}/`,
+      http: { timeoutMs: 5000, client },
+      preAllocatedVUs: 10,
+      // with 40 a fresh-clone CI beside the hog dropped 28 of 450 (12-06)
+      maxVUs: 400,
+      scenarioPath: path.resolve(`test/fixtures/scenarios/${scenario}.ts`),
+      runId,
+      idKey: runId,
+      maxBodyBytes: 65536,
+    },
+    process.env,
+  );
+  closers.push(() => engine.close());
+  return engine;
+}
+
 describe('native engine on worker threads', () => {
   it.each(['undici', 'socket'] as const)(
     'stripes the global arrival sequence: every seq once, sent or counted as dropped; buckets merge to the whole (%s client)',
@@ -48,23 +70,7 @@ describe('native engine on worker threads', () => {
         res.end('ok');
       });
       closers.push(srv.close);
-      const engine = await WorkerEngine.create(
-        2,
-        {
-          origin: srv.url,
-          targetUrl: `${srv.url}/`,
-          http: { timeoutMs: 5000, client },
-          preAllocatedVUs: 10,
-          // room for a stall's backlog: with 40 a fresh-clone CI beside the hog dropped 28 of 450 (12-06)
-          maxVUs: 400,
-          scenarioPath: path.resolve('test/fixtures/scenarios/seq-path.ts'),
-          runId: 'workers-test',
-          idKey: 'workers-test',
-          maxBodyBytes: 65536,
-        },
-        process.env,
-      );
-      closers.push(() => engine.close());
+      const engine = await twoWorkers(srv.url, 'seq-path', 'workers-test', client);
       // what the pipeline asks of it, and how run.json names it
       expect(engine.capabilities).toEqual({
         warmup: true,
@@ -113,22 +119,7 @@ describe('native engine on worker threads', () => {
   it("sends a mix's rare entry from every worker (70/25/5: a period of 20 over 2 stripes)", async () => {
     const srv = await tinyServer((_q, res) => res.end('ok'));
     closers.push(srv.close);
-    const engine = await WorkerEngine.create(
-      2,
-      {
-        origin: srv.url,
-        targetUrl: `${srv.url}/`,
-        http: { timeoutMs: 5000, client: 'socket' },
-        preAllocatedVUs: 10,
-        maxVUs: 400,
-        scenarioPath: path.resolve('test/fixtures/scenarios/mix-rare.ts'),
-        runId: 'workers-rare',
-        idKey: 'workers-rare',
-        maxBodyBytes: 65536,
-      },
-      process.env,
-    );
-    closers.push(() => engine.close());
+    const engine = await twoWorkers(srv.url, 'mix-rare', 'workers-rare');
     const records: BucketRecord[] = [];
     // 400 arrivals: 20 of them 'rare'
     const run = engine.start({
