@@ -60,9 +60,15 @@ describe('demo cold mode', () => {
       // 80 ms of hold; bounds wide enough for a busy machine, far apart enough to tell x4 from x1
       expect(coldMs).toBeGreaterThanOrEqual(78);
       await new Promise((r) => setTimeout(r, Math.max(0, 1_100 - coldMs)));
-      const warmMs = await orderMs(demo.url, 'warm-1');
+      // the fastest of three: a busy machine only adds to a request's time (one read 95 ms at a load average of 9)
+      const warm = [
+        await orderMs(demo.url, 'warm-1'),
+        await orderMs(demo.url, 'warm-2'),
+        await orderMs(demo.url, 'warm-3'),
+      ];
+      const warmMs = Math.min(...warm);
       expect(warmMs).toBeGreaterThanOrEqual(19);
-      expect(warmMs).toBeLessThan(60);
+      expect(warmMs, warm.join(', ')).toBeLessThan(60);
       expect(await gauge()).toBe('1');
     } finally {
       await demo.close();

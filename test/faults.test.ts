@@ -204,11 +204,13 @@ describe.each(CLIENTS)(
       );
       clearInterval(sampler);
       expect(r.exitCode, r.lines.join('')).toBe(0);
-      // 24 arrivals of 20 MiB; a busy machine may leave a few in flight at the end of the step.
-      expect(t.ok).toBeGreaterThanOrEqual(16);
+      // 24 arrivals of 20 MiB; a busy machine may leave many in flight at the end of the step (10
+      // answered at a load average of 9 on 2 cores). 8 or more is 160 MiB through, more than the
+      // 150 MiB bound below: a client that kept the bodies would still fail it.
+      expect(t.ok).toBeGreaterThanOrEqual(8);
       expect(t.errors).toEqual({});
       const received = t.bytesIn;
-      expect(received).toBeGreaterThanOrEqual(16 * bodyBytes); // >= 320 MiB went through
+      expect(received).toBeGreaterThanOrEqual(8 * bodyBytes); // >= 160 MiB went through
       // Keeping the bodies would grow by `received`; streaming them through grows by a few chunks.
       expect(peak - baseline).toBeLessThan(received / 4);
       expect(peak - baseline).toBeLessThan(150 * 2 ** 20);
