@@ -60,36 +60,34 @@ function totals(records: readonly BucketRecord[]): [number, number, number] {
 
 /**
  * Two of the runs that are one run twice, and how they match: the same start and the same counts
- * second by second (a copy of a run's folder, or one k6 output imported twice), or two k6 imports
- * with the same start and the same totals (a run's JSON and CSV exports: the CSV's whole-second
- * timestamps move samples between neighbouring seconds, never out of the run). Merged, they would
- * read twice its capacity. Instances of one distributed run share neither every second's counts nor,
- * to the millisecond, a start.
+ * second by second (a copy of a run's folder, or one k6 output imported twice), or a k6 run's JSON
+ * and CSV exports: two imports of the two formats whose starts lie within a second (a CSV's default
+ * whole-second stamps start it up to a second before the JSON's) and whose totals are the same (the
+ * stamps move samples between neighbouring seconds, never out of the run). Merged, they would read
+ * twice its capacity. Instances of one distributed run are exported in one format, and share
+ * neither every second's counts nor, to the millisecond, a start.
  */
 function sameRunTwice<T extends { dir: string; meta: RunMeta; records: BucketRecord[] }>(
   runs: readonly T[],
 ): { runs: [T, T]; same: string } | null {
-  const seen = new Map<string, T>();
-  for (const r of runs) {
-    if (r.records.length === 0) continue;
-    const [c, ok, dropped] = totals(r.records);
-    const keys: [string, string][] = [
-      [`${r.meta.startedAt} ${fingerprint(r.records)}`, 'the same counts in each of its seconds'],
-      ...(r.meta.environment.k6Output !== undefined
-        ? [
-            [
-              `${r.meta.startedAt} k6 ${c} ${ok} ${dropped}`,
-              `the same totals (${fmtInt(c)} completed, ${fmtInt(ok)} ok, ${fmtInt(dropped)} dropped)`,
-            ] as [string, string],
-          ]
-        : []),
-    ];
-    for (const [key, same] of keys) {
-      const before = seen.get(key);
-      if (before) return { runs: [before, r], same };
-      seen.set(key, r);
+  const withData = runs.filter((r) => r.records.length > 0);
+  for (const [i, b] of withData.entries())
+    for (const a of withData.slice(0, i)) {
+      if (a.meta.startedAt === b.meta.startedAt && fingerprint(a.records) === fingerprint(b.records))
+        return {
+          runs: [a, b],
+          same: `the same start (${a.meta.startedAt}) and the same counts in each of its seconds`,
+        };
+      const [fa, fb] = [a.meta.environment.k6Format, b.meta.environment.k6Format];
+      const apartMs = Math.abs(Date.parse(a.meta.startedAt) - Date.parse(b.meta.startedAt));
+      const [ta, tb] = [totals(a.records), totals(b.records)];
+      const exports = new Set([fa, fb]);
+      if (exports.has('json') && exports.has('csv') && apartMs <= 1000 && ta.join() === tb.join())
+        return {
+          runs: [a, b],
+          same: `its ${fb} export beside its ${fa} export: starts ${fmtInt(apartMs)} ms apart and the same totals (${fmtInt(ta[0])} completed, ${fmtInt(ta[1])} ok, ${fmtInt(ta[2])} dropped)`,
+        };
     }
-  }
   return null;
 }
 
@@ -137,7 +135,7 @@ export async function mergeRuns(o: MergeOptions): Promise<{ dir: string; result:
   const twice = sameRunTwice(runs);
   if (twice)
     throw new PlateauError(
-      `${twice.runs[1].dir} is ${twice.runs[0].dir} again: the same start (${twice.runs[0].meta.startedAt}) and ${twice.same} (one k6 output imported twice, its JSON and CSV exports, or a copied run): merged, it would read twice its capacity`,
+      `${twice.runs[1].dir} is ${twice.runs[0].dir} again, ${twice.same} (one k6 output imported twice, its JSON and CSV exports, or a copied run): merged, it would read twice its capacity`,
       "merge the instances of one run, each load generator's output once",
       'merge-same-run',
       EXIT.usage,

@@ -484,8 +484,8 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
     await expect(mergeRuns({ dirs: [json.dir, csv.dir], outDir: runsDir })).rejects.toMatchObject({
       code: 'merge-same-run',
     });
-    // and of one whose CSV has k6's whole-second timestamps, which move samples between seconds:
-    // the same start and totals (merged, it had read capacity 300 req/s for 150)
+    // and of one whose CSV stamps move samples between seconds: starts within a second, the same
+    // totals (merged, it had read capacity 300 req/s for 150)
     const q = [
       await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, steps: {} }),
       await importK6({ file: `${FIX}/stepped-queue.csv.gz`, outDir: runsDir, steps: {} }),
@@ -493,15 +493,49 @@ describe("plateau import k6: k6's vu and iter match each request to its iteratio
     await expect(mergeRuns({ dirs: [q[1].dir, q[0].dir], outDir: runsDir })).rejects.toMatchObject({
       code: 'merge-same-run',
       message: expect.stringMatching(
-        /again: the same start \(2026-11-29T16:52:40\.711Z\) and the same totals \(5,905 completed, 5,905 ok, 1,344 dropped\) \(one k6 output imported twice, its JSON and CSV exports, or a copied run\)/,
+        /again, its json export beside its csv export: starts 0 ms apart and the same totals \(5,905 completed, 5,905 ok, 1,344 dropped\) \(one k6 output imported twice, its JSON and CSV exports, or a copied run\)/,
       ),
     });
+    // k6's default CSV stamps whole seconds: its start reads up to a second before the JSON's
+    const csvLines = zlib
+      .gunzipSync(fs.readFileSync(`${FIX}/stepped-queue.csv.gz`))
+      .toString('utf8')
+      .split('\n');
+    const bySecond = csvLines.map((l, i) => {
+      const f = l.split(',');
+      if (i === 0 || f.length < 2) return l;
+      f[1] = String(Math.floor(Number(f[1]) / 1000));
+      return f.join(',');
+    });
+    const wholeFile = path.join(runsDir, 'stepped-queue-whole-seconds.csv');
+    fs.writeFileSync(wholeFile, bySecond.join('\n'));
+    const whole = await importK6({ file: wholeFile, outDir: runsDir, steps: {} });
+    expect(whole.result.heldAtLeastPerSec).toBeGreaterThan(100);
+    await expect(mergeRuns({ dirs: [q[0].dir, whole.dir], outDir: runsDir })).rejects.toMatchObject({
+      code: 'merge-same-run',
+      message: expect.stringMatching(/its csv export beside its json export: starts \d+ ms apart and the same totals/),
+    });
+    // two instances of one distributed run in one format, given one --t0 and splitting its arrivals
+    // evenly, may share a start and totals: they merge (here the JSON's seconds, one answer moved)
+    const twin = await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, steps: {} });
+    const buckets = path.join(twin.dir, 'buckets.ndjson');
+    const rows = fs
+      .readFileSync(buckets, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as BucketRecord);
+    const from = rows.findIndex((r) => r.ok > 1);
+    const to = rows.length - 1 - [...rows].reverse().findIndex((r) => r.ok > 1);
+    rows[from] = { ...rows[from], ok: rows[from].ok - 1, completed: rows[from].completed - 1 };
+    rows[to] = { ...rows[to], ok: rows[to].ok + 1, completed: rows[to].completed + 1 };
+    fs.writeFileSync(buckets, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await expect(mergeRuns({ dirs: [q[0].dir, twin.dir], outDir: runsDir })).resolves.toBeDefined();
     // one run imported twice (the same start and counts) is one run, never two
     const again = await importK6({ file: twoRequests(true), outDir: runsDir, steps: FLAGS });
     await expect(mergeRuns({ dirs: [a.dir, again.dir], outDir: runsDir })).rejects.toMatchObject({
       code: 'merge-same-run',
       message: expect.stringMatching(
-        /is .* again: the same start \(2026-11-29T16:52:40\.000Z\) and the same counts in each of its seconds .*: merged, it would read twice its capacity$/,
+        /is .* again, the same start \(2026-11-29T16:52:40\.000Z\) and the same counts in each of its seconds .*: merged, it would read twice its capacity$/,
       ),
     });
   });
