@@ -37,13 +37,20 @@ export function endedEarly(
     const step = steps.filter((s) => s.rampStartS <= lastS).at(-1) ?? steps[0];
     return { in: 'step', lastS, step, heldS: Math.max(0, lastS - step.holdStartS) };
   }
-  // whole seconds after the hold (the last one, a part second, left out) above its rate: a ramp up
+  // whole seconds after the hold (the last one, a part second, left out) that rose above its rate
+  // and stayed above it to the end: a ramp up, cut. Arrivals that fall back (a ramp down, a short
+  // top step the derivation left out, then a ramp down) are a complete run's tail.
+  const above = last.ratePerSec + tolOf(last.ratePerSec, wholeSeconds);
+  const from = Math.ceil(last.holdEndS);
+  let rose = -1;
+  for (let t = from; t < lastS && rose < 0; t++) if (offered[t] > above) rose = t;
+  if (rose < 0) return null;
   let peak = { perSec: 0, atS: -1 };
-  for (let t = Math.ceil(last.holdEndS); t < lastS; t++)
+  for (let t = rose; t < lastS; t++) {
+    if (!(offered[t] > above)) return null;
     if (offered[t] > peak.perSec) peak = { perSec: offered[t], atS: t };
-  if (peak.atS >= 0 && peak.perSec > last.ratePerSec + tolOf(last.ratePerSec, wholeSeconds))
-    return { in: 'ramp-beyond', lastS, step: last, peakPerSec: peak.perSec, atS: peak.atS };
-  return null;
+  }
+  return { in: 'ramp-beyond', lastS, step: last, peakPerSec: peak.perSec, atS: peak.atS };
 }
 
 /** What the import says of a file that ended mid-step: where, the likely cause, and how it is judged. */
