@@ -447,6 +447,19 @@ describe('reruns: the attempt that replaced another decides', () => {
     );
     const twice = buildInput({ steps: steps([100, 200, 300, 400], [100, 200, 150, 140]) });
     expect(analyzeRun({ ...twice, imported: true })).toMatchObject({ stopReason: 'plateau', capacityPerSec: 200 });
+    // cut short after it (a k6 file of whole lines ending mid-step: interrupted), the failure a later
+    // step confirmed still establishes the limit, and the cut is said after it
+    const cut = buildInput({
+      steps: steps([100, 200, 300, 400, 500], [100, 200, 150, 140, 130]),
+      stopAtS: 172,
+      interrupted: true,
+    });
+    const confirmedThenCut = analyzeRun({ ...cut, imported: true });
+    expect(confirmedThenCut.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails', 'fails', 'incomplete']);
+    expect(confirmedThenCut).toMatchObject({ stopReason: 'plateau', capacityPerSec: 200, interrupted: true });
+    expect(confirmedThenCut.stopDetail).toMatch(
+      /^step 3 \(300 req\/s\) delivered 0\.50 .*; the run was then cut short \(interrupted during step 5 \(500 req\/s\) after 22 s of its 25 s steady window\)$/,
+    );
     // a first step that fails keeps its own reason and fix (start lower)
     const first = buildInput({ steps: steps([100, 200], [50, 60]) });
     expect(analyzeRun({ ...first, imported: true }).stopReason).toBe('failed-first-step');

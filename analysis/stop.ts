@@ -127,17 +127,34 @@ function generatorFix(s: StepResult, imported = false): string {
 }
 
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null, unit: RateUnit): string {
-  const last = steps.at(-1);
   const held =
     capacityPerSec === null
       ? 'no step held before it'
       : `at least ${fmtRate(capacityPerSec)} ${unit} held before it: capacity not established`;
-  if (!last || last.verdict === 'not-run') return `interrupted before any step produced data; ${held}`;
+  return `${whereInterrupted(steps, unit)}; ${held}`;
+}
+
+/** The reason of a limit found before the run was interrupted, with where the cut fell. */
+function cutAfterLimit(
+  limit: { stopReason: StopReason; stopDetail: string },
+  steps: readonly StepResult[],
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } {
+  return {
+    ...limit,
+    stopDetail: `${limit.stopDetail}; the run was then cut short (${whereInterrupted(steps, unitOf(rules))})`,
+  };
+}
+
+/** Where the run was interrupted: before any data, during a step's steady window, or after a step. */
+function whereInterrupted(steps: readonly StepResult[], unit: RateUnit): string {
+  const last = steps.at(-1);
+  if (!last || last.verdict === 'not-run') return 'interrupted before any step produced data';
   if (last.verdict === 'incomplete') {
     const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
-    return `interrupted during ${stepName(last, unit)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window; ${held}`;
+    return `interrupted during ${stepName(last, unit)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window`;
   }
-  return `interrupted after ${stepName(last, unit)}; ${held}`;
+  return `interrupted after ${stepName(last, unit)}`;
 }
 
 function reasonAndDetail(
@@ -282,7 +299,7 @@ export function summarizeStop(
     heldLater === null &&
     outage === null &&
     !lastUnconfirmed &&
-    limitFound(steps[prefix], all, interrupted);
+    limitFound(steps[prefix], all, interrupted, rules.imported === true);
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
   const refusal = failedStage || interrupted ? null : refusedNamesStop(all, rules);
@@ -295,12 +312,18 @@ export function summarizeStop(
         : (heldLater !== null || lastUnconfirmed) && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
           : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
+  // a run cut short after its limit was confirmed (an import's file ending mid-step past two failed
+  // steps): the limit's reason, and the cut said after it
+  const said =
+    interrupted && established && reason.stopReason === 'interrupted'
+      ? cutAfterLimit(reasonAndDetail(steps, all, prefix, plannedSteps, false, rules, heldAtLeastPerSec), steps, rules)
+      : reason;
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
-    ...reason,
+    ...said,
   };
 }
 
@@ -372,10 +395,19 @@ function closedModelReason(held: number | null, rules: Rules): { stopReason: Sto
   };
 }
 
-/** Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and confirmed when the run was cut short. */
-function limitFound(bad: StepResult | undefined, all: readonly StepResult[], interrupted: boolean): boolean {
+/**
+ * Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and
+ * confirmed when the run was cut short: by a second failed attempt at its rate (a live run's
+ * rerun), or in an import (which never reruns) by a later step that failed at the target too.
+ */
+function limitFound(
+  bad: StepResult | undefined,
+  all: readonly StepResult[],
+  interrupted: boolean,
+  imported: boolean,
+): boolean {
   if (!bad || bad.verdict !== 'fails' || bad.generatorBound || bad.inconclusive) return false;
   if (!interrupted) return true;
-  // a rerun was due to confirm the failure: only a second failed attempt at the rate confirms it
+  if (imported) return all.some((s) => s.index > bad.index && failedAtTarget(s) && !s.contaminated);
   return all.filter((s) => s.index === bad.index && s.verdict === 'fails').length > 1;
 }

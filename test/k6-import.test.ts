@@ -75,9 +75,9 @@ describe('plateau import k6', () => {
 
   it('report --merge of two runs adds rates and counts exactly', async () => {
     const a = await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, runId: 'qa', steps: {} });
-    const b = await importK6({ file: `${FIX}/stepped-queue.csv.gz`, outDir: runsDir, runId: 'qb', steps: {} });
-    // the same run's CSV export stands in for a second instance: alone it is refused as the run again
-    // (merge.ts sameRunTwice); started 3 ms later, as another machine's instance would be, it merges
+    const b = await importK6({ file: `${FIX}/stepped-queue.ndjson.gz`, outDir: runsDir, runId: 'qb', steps: {} });
+    // the same output imported again stands in for a second instance: as it is, it is refused as the
+    // run again (merge.ts sameRunTwice); started 3 ms later, as another machine's instance would be, it merges
     const bMeta = path.join(b.dir, 'run.json');
     const later = JSON.parse(fs.readFileSync(bMeta, 'utf8')) as { startedAt: string };
     later.startedAt = new Date(Date.parse(later.startedAt) + 3).toISOString();

@@ -296,7 +296,7 @@ describe('plateau import k6 of a user script', () => {
     // it read "max-rate-reached: raise the top rate", of a run whose next step was cut
     expect(r.notes).toEqual([
       expect.stringMatching(
-        /^stepped-reject-cut\.ndjson ends with whole lines, but its arrivals end at 20-21 s, 5 s after the hold of step 2 \(120 req\/s\), the last of the steps derived from its arrivals, above its rate \(180\/s at 18 s\): k6 had gone on to a next step, cut before 3 s of its hold showed: k6 stopped before the end of its plan \(Ctrl-C, a threshold's abortOnFail, or test\.abort\(\)\?\)\. The run is judged as interrupted: what its steps held is a lower bound, no capacity/,
+        /^stepped-reject-cut\.ndjson ends with whole lines, but its arrivals end at 20-21 s, 5 s after the hold of step 2 \(120 req\/s\), the last of the steps derived from its arrivals, above its rate \(180\/s at 18 s\): k6 had gone on to a next step, cut before 3 s of its hold showed: k6 stopped before the end of its plan \(Ctrl-C, a threshold's abortOnFail, or test\.abort\(\)\?\)\. The run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed/,
       ),
     ]);
     expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
@@ -727,7 +727,7 @@ describe('plateau import k6 of a file cut short', () => {
     const r = await importK6({ file, outDir: runsDir, steps: {} });
     expect(r.ingest.tornLastLine).toBe(true);
     expect(r.notes).toContain(
-      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported (the second it fell in, 21-22 s, holds only part of its samples: the last second of load is not judged), the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)",
+      "torn.ndjson ends in a torn line (its last line cut mid-sample: k6 killed while writing it?): the samples before the cut are imported (the second it fell in, 21-22 s, holds only part of its samples: the last second of load is not judged), the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun)",
     );
     // its 180 step had shown 3 whole seconds of its hold and part of a fourth, the second cut
     // (left out): too little of a hold to place a step (it read 'incomplete' with that second counted)
@@ -760,7 +760,7 @@ describe('plateau import k6 of a file cut short', () => {
     expect(r.ingest.tornLastLine).toBe(false);
     expect(r.result.steps.map((st) => st.ratePerSec)).toEqual([60, 120, 180]);
     expect(r.notes[0]).toBe(
-      "ctrl-c.ndjson ends with whole lines, but its arrivals end at 22-23 s, 4 s into the 6 s hold of step 3 (180 req/s) of the steps derived from its arrivals: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure), and its last second of load, cut part way, is not judged",
+      "ctrl-c.ndjson ends with whole lines, but its arrivals end at 22-23 s, 4 s into the 6 s hold of step 3 (180 req/s) of the steps derived from its arrivals: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun), and its last second of load, cut part way, is not judged",
     );
     expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
     expect(r.result.stopDetail).toMatch(/^interrupted during step 3 \(180 req\/s\)/);

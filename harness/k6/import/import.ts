@@ -115,7 +115,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     // second of load out (analysis/analyze.ts beforeInterrupt), and the store keeps it
     const cutS = cutSecond(ingest);
     notes.push(
-      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, no capacity (an import has no rerun to confirm a failure)`,
+      `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun)`,
     );
   }
   notes.push(...nameNotes(records, ingest.stats.names), ...unnamedNotes(path.basename(o.file), ingest.stats));
