@@ -64,5 +64,5 @@ export function endedEarlyNote(file: string, e: EndedEarly, unit: RateUnit, deri
       : e.heldS === 0
         ? `in the ramp to ${step} ${planned}, before its hold began`
         : `${fmtInt(e.heldS)} s into the ${fmtInt(holdS)} s hold of ${step} ${planned}`;
-  return `${file} ends with whole lines, but its arrivals end at ${e.lastS}-${e.lastS + 1} s, ${where}: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun), and its last second of load, cut part way, is not judged`;
+  return `${file} ends with whole lines, but its arrivals end at ${e.lastS}-${e.lastS + 1} s, ${where}: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?${derived ? '' : '; or the flags plan more steps than the run had'}). The run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun), and its last second of load, cut part way, is not judged`;
 }

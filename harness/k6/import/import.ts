@@ -221,7 +221,11 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     },
   });
   for (const r of records) store.appendBucket(r);
-  store.addStage(importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes));
+  store.addStage({
+    ...importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes),
+    // a file cut short or ended mid-step: its steps stage was cut, as a live run's is
+    ...(interrupted ? { status: 'interrupted' as const } : {}),
+  });
   store.update({
     status: interrupted ? 'interrupted' : 'complete',
     ...(interrupted ? { interruptedAtStep: stepAt(plan.steps, records.at(-1)?.tS ?? 0) } : {}),
