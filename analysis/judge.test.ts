@@ -460,6 +460,21 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(confirmedThenCut.stopDetail).toMatch(
       /^step 3 \(300 req\/s\) delivered 0\.50 .*; the run was then cut short \(interrupted during step 5 \(500 req\/s\) after 22 s of its 25 s steady window\)$/,
     );
+    // a next step the generator could not drive confirms nothing, and its fix is the generator's
+    const thenBound = buildInput({
+      steps: [
+        { ratePerSec: 100 },
+        { ratePerSec: 200 },
+        { ratePerSec: 300, okPerSec: 150 },
+        { ratePerSec: 400, okPerSec: 330, droppedPerSec: 60 },
+      ],
+    });
+    const bound = analyzeRun({ ...thenBound, imported: true });
+    expect(bound.steps[3].generatorBound).toBe(true);
+    expect(bound).toMatchObject({ stopReason: 'unconfirmed', capacityPerSec: null });
+    expect(bound.stopDetail).toMatch(
+      /: step 4 \(400 req\/s\) could not confirm it, the generator's limit: raise the k6 scenario's maxVUs \(\d+ were allocated\) and run it again$/,
+    );
     // a first step that fails keeps its own reason and fix (start lower)
     const first = buildInput({ steps: steps([100, 200], [50, 60]) });
     expect(analyzeRun({ ...first, imported: true }).stopReason).toBe('failed-first-step');

@@ -310,7 +310,7 @@ export function summarizeStop(
       : closedModel
         ? closedModelReason(heldAtLeastPerSec, rules)
         : (heldLater !== null || lastUnconfirmed) && !interrupted
-          ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules)
+          ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules, steps.slice(prefix + 1))
           : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
   // a run cut short after its limit was confirmed (an import's file ending mid-step past two failed
   // steps): the limit's reason, and the cut said after it
@@ -374,15 +374,18 @@ function unconfirmedReason(
   later: StepResult | null,
   held: number | null,
   rules: Rules,
+  /** The steps after the failure: a generator-bound one could not confirm it, and gets its own fix. */
+  after: readonly StepResult[] = [],
 ): { stopReason: StopReason; stopDetail: string } {
   const unit = unitOf(rules);
+  const bound = after.find((s) => s.generatorBound);
   const heldBefore = `capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}`;
   return {
     stopReason: 'unconfirmed',
     stopDetail:
       later !== null
         ? `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); ${heldBefore}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`
-        : `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): ${heldBefore}: run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`,
+        : `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): ${heldBefore}: ${bound ? `${stepName(bound, unit)} could not confirm it, the generator's limit: ${generatorFix(bound, rules.imported)}` : `run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`}`,
   };
 }
 
