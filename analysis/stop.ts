@@ -252,6 +252,15 @@ export function heldAndCounts(s: StepResult): boolean {
   return s.verdict === 'holds' && !s.transient && !s.contaminated;
 }
 
+/**
+ * The step that held and counts after the deciding steps' first failure at the target, or null:
+ * an import goes on past a failure, and a step that held after it says the failure was no limit.
+ */
+export function heldAfterFailure(deciding: readonly StepResult[]): StepResult | null {
+  const prefix = holdingPrefixLength(deciding);
+  return failedAtTarget(deciding[prefix]) ? (deciding.slice(prefix + 1).find(heldAndCounts) ?? null) : null;
+}
+
 /** The knee's own attempt: the one at the knee's rate that held and decides (not a failed or transient one). */
 export function kneeResult(run: Pick<RunResult, 'steps' | 'kneeStep'>): StepResult | null {
   if (run.kneeStep === null) return null;
@@ -278,28 +287,22 @@ export function summarizeStop(
   // at most what the knee was offered (a window that drained a backlog did not sustain its surge);
   // a closed model was offered no rate
   const heldAtLeastPerSec = knee === null ? null : closedModel ? knee.throughputPerSec : sustainedPerSec(knee);
-  // a step that held after the first failure (an import goes on past it) says that failure was no limit
-  const heldLater = failedAtTarget(steps[prefix]) ? (steps.slice(prefix + 1).find(heldAndCounts) ?? null) : null;
+  const heldLater = heldAfterFailure(steps);
   // a step failed because nothing listened at the target: an outage, not a limit
   const outage =
     !interrupted && failedAtTarget(steps[prefix])
       ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
       : null;
-  // an import cannot rerun a step: a later step that failed at the target too is what confirms it
+  const limit = limitFound(steps[prefix], all, interrupted, rules.imported === true);
+  // an import's failure at the target past the knee that nothing confirmed (it cannot rerun a step)
   const lastUnconfirmed =
     rules.imported === true &&
     knee !== null &&
     heldLater === null &&
     outage === null &&
     failedAtTarget(steps[prefix]) &&
-    !steps.slice(prefix + 1).some((s) => failedAtTarget(s));
-  const established =
-    knee !== null &&
-    !closedModel &&
-    heldLater === null &&
-    outage === null &&
-    !lastUnconfirmed &&
-    limitFound(steps[prefix], all, interrupted, rules.imported === true);
+    !limit;
+  const established = knee !== null && !closedModel && heldLater === null && outage === null && limit;
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
   const refusal = failedStage || interrupted ? null : refusedNamesStop(all, rules);
@@ -400,8 +403,8 @@ function closedModelReason(held: number | null, rules: Rules): { stopReason: Sto
 
 /**
  * Did a step fail at the target past the knee? Not the generator's limit, not unjudged, and
- * confirmed when the run was cut short: by a second failed attempt at its rate (a live run's
- * rerun), or in an import (which never reruns) by a later step that failed at the target too.
+ * confirmed: in an import (which never reruns) by a later step that failed at the target too; in a
+ * live run cut short, by a second failed attempt at its rate (its rerun).
  */
 function limitFound(
   bad: StepResult | undefined,
@@ -410,7 +413,8 @@ function limitFound(
   imported: boolean,
 ): boolean {
   if (!bad || bad.verdict !== 'fails' || bad.generatorBound || bad.inconclusive) return false;
-  if (!interrupted) return true;
+  // an import reruns nothing, cut short or not: a later step that failed at the target too confirms
   if (imported) return all.some((s) => s.index > bad.index && failedAtTarget(s) && !s.contaminated);
+  if (!interrupted) return true;
   return all.filter((s) => s.index === bad.index && s.verdict === 'fails').length > 1;
 }

@@ -70,22 +70,26 @@ function totals(records: readonly BucketRecord[]): [number, number, number] {
 function sameRunTwice<T extends { dir: string; meta: RunMeta; records: BucketRecord[] }>(
   runs: readonly T[],
 ): { runs: [T, T]; same: string } | null {
-  const withData = runs.filter((r) => r.records.length > 0);
-  for (const [i, b] of withData.entries())
-    for (const a of withData.slice(0, i)) {
-      if (a.meta.startedAt === b.meta.startedAt && fingerprint(a.records) === fingerprint(b.records))
+  // each run's seconds and totals read once, then compared pair by pair
+  const read = runs
+    .filter((r) => r.records.length > 0)
+    .map((r) => ({ r, seconds: fingerprint(r.records), totals: totals(r.records) }));
+  for (const [i, b] of read.entries())
+    for (const a of read.slice(0, i)) {
+      const [ma, mb] = [a.r.meta, b.r.meta];
+      if (ma.startedAt === mb.startedAt && a.seconds === b.seconds)
         return {
-          runs: [a, b],
-          same: `the same start (${a.meta.startedAt}) and the same counts in each of its seconds`,
+          runs: [a.r, b.r],
+          same: `the same start (${ma.startedAt}) and the same counts in each of its seconds`,
         };
-      const [fa, fb] = [a.meta.environment.k6Format, b.meta.environment.k6Format];
-      const apartMs = Math.abs(Date.parse(a.meta.startedAt) - Date.parse(b.meta.startedAt));
-      const [ta, tb] = [totals(a.records), totals(b.records)];
+      const [fa, fb] = [ma.environment.k6Format, mb.environment.k6Format];
+      const apartMs = Math.abs(Date.parse(ma.startedAt) - Date.parse(mb.startedAt));
+      const t = a.totals;
       const exports = new Set([fa, fb]);
-      if (exports.has('json') && exports.has('csv') && apartMs <= 1000 && ta.join() === tb.join())
+      if (exports.has('json') && exports.has('csv') && apartMs <= 1000 && t.join() === b.totals.join())
         return {
-          runs: [a, b],
-          same: `its ${fb} export beside its ${fa} export: starts ${fmtInt(apartMs)} ms apart and the same totals (${fmtInt(ta[0])} completed, ${fmtInt(ta[1])} ok, ${fmtInt(ta[2])} dropped)`,
+          runs: [a.r, b.r],
+          same: `its ${fb} export beside its ${fa} export: starts ${fmtInt(apartMs)} ms apart and the same totals (${fmtInt(t[0])} completed, ${fmtInt(t[1])} ok, ${fmtInt(t[2])} dropped)`,
         };
     }
   return null;

@@ -18,7 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
-import { decidingSteps, heldAndCounts } from '../analysis/stop.ts';
+import { decidingSteps, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -169,7 +169,7 @@ function notEstablishedWhy(run: RunResult): string {
     return 'plateau refused names the scenario sent, and failed their arrivals itself';
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
   if (run.stopReason === 'unconfirmed')
-    return laterHeld(run)
+    return heldAfterFailure(decidingSteps(run.steps)) !== null
       ? 'a step failed, but a later one held: the failure was no limit'
       : 'a step failed once, and no later step confirmed it';
   if (run.stopReason === 'target-unreachable')
@@ -179,13 +179,6 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
-}
-
-/** A step that held and counts after the first that failed (an import runs every stage). */
-function laterHeld(run: RunResult): boolean {
-  const deciding = decidingSteps(run.steps);
-  const first = deciding.findIndex((s) => s.verdict === 'fails');
-  return first >= 0 && deciding.slice(first + 1).some(heldAndCounts);
 }
 
 /** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */

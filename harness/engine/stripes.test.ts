@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { entryOf, mixOrder } from '../scenario/mix-order.ts';
-import { firstOfStripe, instanceOf, turnBlock } from './stripes.ts';
+import { firstOfStripe, turnBlock } from './stripes.ts';
+
+/** The rule stripes.ts states, written out: the instance that sends global arrival `seq` of a leg from seqOffset + 1. */
+function instanceOf(seq: number, seqOffset: number, count: number, block: number): number {
+  const x = block === 0 ? seq - seqOffset - 1 : seq - 1 + Math.floor((seq - 1) / block);
+  return ((x % count) + count) % count;
+}
 
 /** Every local arrival 1..n of a leg that each instance sends, walked as the engine walks its stripe. */
 function walk(n: number, seqOffset: number, count: number, period: number): number[][] {

@@ -26,12 +26,6 @@ export function turnBlock(period: number, count: number): number {
   return (period / gcd(period, count)) * count;
 }
 
-/** The instance that sends global arrival `seq` of a leg whose first arrival is seqOffset + 1. */
-export function instanceOf(seq: number, seqOffset: number, count: number, block: number): number {
-  const x = block === 0 ? seq - seqOffset - 1 : seq - 1 + Math.floor((seq - 1) / block);
-  return mod(x, count);
-}
-
 /**
  * The first local arrival number m >= from (seq = seqOffset + m) that `stripe` sends, `block`
  * turnBlock's. Plain striping: from rounded up to its stripe; turning: at most two blocks looked at.
