@@ -1,7 +1,7 @@
 /** The models section of report.html (text from models-text.ts, escaped for HTML). */
 import type { RunResult } from '../analysis/types.ts';
 import { esc, htmlSection, htmlTable } from './html-escape.ts';
-import { fittedMaxN, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedSpan, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
 import { rateUnit } from './cells.ts';
 
 /** `uslFigure` is the rendered USL chart (trusted SVG from our renderer), or '' without one. */
@@ -11,7 +11,7 @@ export function modelsHtml(run: RunResult, uslFigure: string): string {
   if (m.little.length === 0)
     return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
   const unit = rateUnit(run);
-  const sentences = [...uslSentences(m.usl, m.uslNote, fittedMaxN(run), unit), ...kneeSentence(run, m)].map(
+  const sentences = [...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit), ...kneeSentence(run, m)].map(
     (s) => `<p>${esc(s)}</p>`,
   );
   return htmlSection(

@@ -2,7 +2,7 @@
 import type { RunResult } from '../analysis/types.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
-import { fittedMaxN, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
+import { fittedSpan, kneeSentence, modelHeader, modelRows, modelsIntro, uslSentences } from './models-text.ts';
 import { rateUnit } from './cells.ts';
 
 export function modelsSection(run: RunResult): string[] {
@@ -17,7 +17,7 @@ export function modelsSection(run: RunResult): string[] {
     '',
     ...mdTable(modelHeader(unit), modelRows(m)),
     '',
-    ...[...uslSentences(m.usl, m.uslNote, fittedMaxN(run), unit), ...kneeSentence(run, m)]
+    ...[...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit), ...kneeSentence(run, m)]
       .flatMap((s) => [mdCell(s), ''])
       .slice(0, -1),
   ];

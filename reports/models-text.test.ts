@@ -75,8 +75,35 @@ describe('the USL sentence of a peak in a gap', () => {
       r2: 0.998,
       points: 6,
     };
-    expect(uslSentences(fit, 'fitted to 6 steps', 56.2, 'arrivals/s')[0]).toContain(
+    expect(uslSentences(fit, 'fitted to 6 steps', { maxN: 56.2 }, 'arrivals/s')[0]).toContain(
       'predicted peak X(N*) = 437.9 arrivals/s (between the measured N = 3.86 and 56.2, no step within 2× of it: the curve crosses a gap, not a step',
     );
+  });
+});
+
+describe('the USL sentence of a peak below a measured step', () => {
+  const fit = {
+    alpha: 0.02,
+    beta: 0.0004,
+    gamma: 40,
+    nStar: 49,
+    peakPerSec: 525.9,
+    maxN: 60,
+    extrapolated: false,
+    r2: 0.97,
+    points: 8,
+  };
+  it('says the measured figure stands when a fitted step measured more than the curve peaks at', () => {
+    const out = uslSentences(fit, 'fitted to 8 steps', { maxN: 60, maxX: 552.2 }, 'req/s');
+    expect(out[1]).toBe(
+      "The predicted peak lies below the 552.2 req/s a fitted step measured: the curve smooths the steps' noise and underestimates there, so the measured figure stands, not the fit's peak.",
+    );
+  });
+  it.each([
+    ['no fitted step measured more', 510],
+    ['the fitted span is not known', null],
+  ])('says nothing of it when %s', (_, maxX) => {
+    const out = uslSentences(fit, 'fitted to 8 steps', { maxN: 60, maxX }, 'req/s');
+    expect(out.join(' ')).not.toContain('lies below');
   });
 });

@@ -78,6 +78,17 @@ export function fittedMaxN(run: RunResult): number | null {
   return rows.length === 0 ? null : Math.max(...rows.map((r) => r.concurrency));
 }
 
+/** The highest throughput among the rows the fit rests on; null without fitted rows. */
+export function fittedMaxX(run: RunResult): number | null {
+  const rows = uslFitted(run);
+  return rows.length === 0 ? null : Math.max(...rows.map((r) => r.throughputPerSec));
+}
+
+/** The measured span of the fitted rows, for uslSentences: the largest N and the highest X. */
+export function fittedSpan(run: RunResult): { maxN: number | null; maxX: number | null } {
+  return { maxN: fittedMaxN(run), maxX: fittedMaxX(run) };
+}
+
 /**
  * The run's USL peak lies past every N it was fitted to: its own flag, or for a summary stored
  * before the flag (2026-12-05) N* against the fitted rows' largest N, as the charts read it.
@@ -92,14 +103,18 @@ export function uslExtrapolated(run: RunResult): boolean {
 
 /**
  * The USL fit in sentences (parameters, N*, predicted peak, quality). `maxN` is the largest N it
- * was fitted to: an N* beyond it is an extrapolation, and said so.
+ * was fitted to: an N* beyond it is an extrapolation, and said so. `maxX` is the highest throughput
+ * a fitted step measured: a least-squares curve through noisy steps can peak below it, and a reader
+ * who sees a "peak" under the capacity is told which figure stands.
  */
 export function uslSentences(
   fit: UslFit | null,
   note: string,
-  maxN: number | null = null,
+  span: { maxN: number | null; maxX?: number | null } = { maxN: null },
   unit: RateUnit = 'req/s',
 ): string[] {
+  const { maxN } = span;
+  const maxX = span.maxX ?? null;
   if (fit === null) return [`Universal Scalability Law: ${note}.`];
   const beyond =
     fit.nStar !== null && maxN !== null && fit.nStar > maxN
@@ -114,6 +129,10 @@ export function uslSentences(
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
   ];
+  if (fit.peakPerSec !== null && maxX !== null && fit.peakPerSec < maxX)
+    out.push(
+      `The predicted peak lies below the ${fmtRate(maxX)} ${unit} a fitted step measured: the curve smooths the steps' noise and underestimates there, so the measured figure stands, not the fit's peak.`,
+    );
   if (fit.r2 < USL_R2_GOOD)
     out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
   return out;

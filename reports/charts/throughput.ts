@@ -10,7 +10,7 @@
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
-import { fittedMaxN } from '../models-text.ts';
+import { fittedSpan } from '../models-text.ts';
 import { rateUnit } from '../cells.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
@@ -65,8 +65,13 @@ export function throughputSpec(run: RunResult): ChartSpec {
   // every step flat on zero
   const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null && usl.peakPerSec <= PEAK_DRAWN_UP_TO * maxRate;
   if (drawsPeak) {
-    const maxN = fittedMaxN(run);
-    const extrapolated = maxN !== null && usl!.nStar! > maxN ? ' (extrapolated past the measured N)' : '';
+    const { maxN, maxX } = fittedSpan(run);
+    const extrapolated =
+      maxN !== null && usl!.nStar! > maxN
+        ? ' (extrapolated past the measured N)'
+        : maxX !== null && usl!.peakPerSec! < maxX
+          ? ' (below a measured step)'
+          : '';
     layers.push(
       hRule(
         usl!.peakPerSec!,
