@@ -146,6 +146,28 @@ function cutAfterLimit(
   };
 }
 
+/**
+ * The capacity a run established, or null: summarizeStop's rule (a step failed at the target past
+ * the knee, and in a run cut short that failure was confirmed before the cut) as the run recorded
+ * it. The one reading of it for the report's headline and the gate. A record stopped `interrupted`
+ * with a capacity beside it predates a cut run keeping its limit's reason (schema 1 kept its knee
+ * there, a lower bound): none established.
+ */
+export function establishedCapacity(run: Pick<RunResult, 'capacityPerSec' | 'stopReason'>): number | null {
+  return run.stopReason === 'interrupted' ? null : run.capacityPerSec;
+}
+
+/**
+ * Where a run that was cut short after its limit was confirmed was cut ("interrupted after step 5
+ * (500 req/s)"); null for a run that was not interrupted, or was before its limit was confirmed.
+ */
+export function cutAfterItsLimit(
+  run: Pick<RunResult, 'capacityPerSec' | 'stopReason' | 'interrupted' | 'steps' | 'rules'>,
+): string | null {
+  if (!run.interrupted || establishedCapacity(run) === null) return null;
+  return whereInterrupted(decidingSteps(run.steps), unitOf(run.rules));
+}
+
 /** Where the run was interrupted: before any data, during a step's steady window, or after a step. */
 function whereInterrupted(steps: readonly StepResult[], unit: RateUnit): string {
   const last = steps.at(-1);

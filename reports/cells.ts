@@ -18,7 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
-import { decidingSteps, heldAfterFailure } from '../analysis/stop.ts';
+import { decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -145,8 +145,9 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
  */
 export function capacityText(run: RunResult): string {
   const unit = rateUnit(run);
-  if (run.capacityPerSec !== null)
-    return `${fmtRate(run.capacityPerSec)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  const capacity = establishedCapacity(run);
+  if (capacity !== null)
+    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';

@@ -1,10 +1,12 @@
 /**
- * Can a run's capacity be judged at all? A run that was interrupted, whose limit was the load
- * generator, or whose target changed under it (contaminated) says nothing about the target's
- * capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. Pure; reads the
+ * Can a run's capacity be judged at all? A run that was interrupted before its limit was confirmed,
+ * whose limit was the load generator, or whose target changed under it (contaminated) says nothing
+ * about the target's capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. A
+ * run cut short after its limit was confirmed established its capacity (stop.ts
+ * establishedCapacity, which the report's headline reads too): it is judged. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps } from '../stop.ts';
+import { decidingSteps, establishedCapacity } from '../stop.ts';
 import { stalledNotBusy, symptomText } from '../verdicts.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
@@ -20,7 +22,15 @@ function judgedPrefix(run: RunResult): Flagged[] {
 export function unjudgeableReasons(run: RunResult): string[] {
   const out: string[] = [];
   const stop = run.stopReason as string;
-  if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
+  // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
+  if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
+    out.push(
+      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}; ${
+        run.rules.imported
+          ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
+          : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
+      }`,
+    );
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
   else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
   else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
