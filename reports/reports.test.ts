@@ -244,6 +244,8 @@ describe('renderMarkdown', () => {
     const interrupted = fakeRun({ steps: KNEE.steps.slice(0, 4), stopAtS: 92, interrupted: true });
     expect(renderMarkdown(interrupted)).toMatch(/\*\*INTERRUPTED\*\*/);
     expect(renderMarkdown(interrupted)).toContain('**Stop reason: interrupted**');
+    // the steps stage as the pipeline records an interrupt (harness/pipeline/stage.ts), not a failure
+    expect(renderMarkdown(interrupted)).toMatch(/^\| steps \| interrupted \| /m);
   });
 });
 

@@ -287,7 +287,7 @@ describe('decideGate', () => {
         0.05,
       ).status,
     ).toBe('pass');
-    expect(decideGate(kneeRun(400), { ...BASE, interrupted: true, stopReason: 'interrupted' }, 0.05).headline).toMatch(
+    expect(decideGate(kneeRun(400), liveCut(400, true), 0.05).headline).toMatch(
       /^cannot judge: the baseline: interrupted/,
     );
     // a capacity is a property of its mix: another mix is no regression and no pass
