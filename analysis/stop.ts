@@ -23,7 +23,8 @@ import {
   unitOf,
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
-import { droppedForWantOfVUs, fellTo, stalledNotBusy, sustainedPerSec } from './verdicts.ts';
+import { fellTo, sustainedPerSec } from './verdicts.ts';
+import { generatorFix } from './generator-fix.ts';
 import { captureBaseline } from './judge.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
 
@@ -110,20 +111,6 @@ function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLo
   if (s.errorRate >= ERROR_NOTE_MIN)
     notes.push(`${okLowerBound ? 'up to ' : ''}${fmtPercent(s.errorRate)} of completed ${unitCounts(unit)} failed`);
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
-}
-
-/** What would let the generator drive a step it could not, read from its symptom. */
-function generatorFix(s: StepResult, imported = false): string {
-  if (droppedForWantOfVUs(s) > 0)
-    return imported
-      ? `raise the k6 scenario's maxVUs (${fmtInt(s.vusAllocatedMax)} were allocated) and run it again`
-      : `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
-  if (stalledNotBusy(s))
-    return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
-  // k6: no threads of plateau's to add; its process's CPU share is what was measured
-  if (s.generatorBusy == null && s.generatorCpu != null)
-    return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
-  return 'give the generator more cores or workers (--workers), or a machine of its own';
 }
 
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null, unit: RateUnit): string {

@@ -7,7 +7,8 @@
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
 import { decidingSteps, establishedCapacity } from '../stop.ts';
-import { stalledNotBusy, symptomText } from '../verdicts.ts';
+import { symptomText } from '../verdicts.ts';
+import { generatorFix } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -41,7 +42,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(
-      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFixOf(genStep) : 'resize the generator and rerun'}`,
+      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : 'resize the generator and rerun'}`,
     );
   }
   const cap =
@@ -50,7 +51,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
       : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
   if (!genStep && cap?.generatorLimited)
     out.push(
-      `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); ${generatorFixOf(cap)}`,
+      `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); ${generatorFix(cap, run.rules.imported)}`,
     );
   const dirty = judgedPrefix(run).find((s) => s.contaminated);
   if (run.contaminated || dirty)
@@ -60,11 +61,4 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   if (failedStage) out.push(`stage ${failedStage.name} failed: ${failedStage.detail}`);
   return out;
-}
-
-/** The fix for a step the generator limited: its stalls came from elsewhere when its threads were mostly idle. */
-function generatorFixOf(s: StepResult): string {
-  return stalledNotBusy(s)
-    ? 'rerun with the generator on a machine of its own or a quieter one (its threads were mostly idle: stalled by other work, not short of CPU)'
-    : 'resize the generator and rerun';
 }
