@@ -18,7 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
-import { decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
+import { cutAfterItsLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -180,6 +180,20 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
+}
+
+/** The banner of a run cut short after its limit was confirmed (stop.ts cutAfterItsLimit); null for any other run. */
+export function cutShortText(run: RunResult): string | null {
+  const where = cutAfterItsLimit(run);
+  return where === null
+    ? null
+    : `the run was interrupted after its limit was confirmed (${where}): the capacity stands; the steps after the cut were not run.`;
+}
+
+/** The stop line's label: INTERRUPTED before the limit was confirmed, the limit's reason "(then cut short)" after it. */
+export function stopLineLabel(run: RunResult): string {
+  if (cutAfterItsLimit(run) !== null) return `${stopLabel(run.stopReason)} (then cut short)`;
+  return run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason);
 }
 
 /** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */
