@@ -148,7 +148,7 @@ export function establishedCapacity(run: Pick<RunResult, 'capacityPerSec' | 'sto
  * Where a run that was cut short after its limit was confirmed was cut ("interrupted after step 5
  * (500 req/s)"); null for a run that was not interrupted, or was before its limit was confirmed.
  */
-export function cutAfterItsLimit(
+export function whereCutAfterLimit(
   run: Pick<RunResult, 'capacityPerSec' | 'stopReason' | 'interrupted' | 'steps' | 'rules'>,
 ): string | null {
   if (!run.interrupted || establishedCapacity(run) === null) return null;

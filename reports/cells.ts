@@ -18,7 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
-import { cutAfterItsLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
+import { whereCutAfterLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -182,9 +182,9 @@ function notEstablishedWhy(run: RunResult): string {
   return 'no step failed at the target';
 }
 
-/** The banner of a run cut short after its limit was confirmed (stop.ts cutAfterItsLimit); null for any other run. */
+/** The banner of a run cut short after its limit was confirmed (stop.ts whereCutAfterLimit); null for any other run. */
 export function cutShortText(run: RunResult): string | null {
-  const where = cutAfterItsLimit(run);
+  const where = whereCutAfterLimit(run);
   return where === null
     ? null
     : `the run was interrupted after its limit was confirmed (${where}): the capacity stands; the steps after the cut were not run.`;
@@ -192,7 +192,7 @@ export function cutShortText(run: RunResult): string | null {
 
 /** The stop line's label: INTERRUPTED before the limit was confirmed, the limit's reason "(then cut short)" after it. */
 export function stopLineLabel(run: RunResult): string {
-  if (cutAfterItsLimit(run) !== null) return `${stopLabel(run.stopReason)} (then cut short)`;
+  if (whereCutAfterLimit(run) !== null) return `${stopLabel(run.stopReason)} (then cut short)`;
   return run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason);
 }
 

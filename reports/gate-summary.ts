@@ -14,7 +14,7 @@ import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
 import { GATE_LABELS, tailCoverageClause, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
-import { cutAfterItsLimit, establishedCapacity } from '../analysis/stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../analysis/stop.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
@@ -108,7 +108,7 @@ function kneeCell(r: RunResult): string {
 
 /** The stop reason, and for a run cut short after its limit was confirmed, that it was cut. */
 function stopCell(r: RunResult): string {
-  return `${mdCell(r.stopReason)}${cutAfterItsLimit(r) === null ? '' : ' (then cut short)'}`;
+  return `${mdCell(r.stopReason)}${whereCutAfterLimit(r) === null ? '' : ' (then cut short)'}`;
 }
 
 /** The rule that judged, in words. */

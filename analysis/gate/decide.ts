@@ -51,7 +51,7 @@ import {
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
 import { sloObjectiveText } from '../slo.ts';
-import { cutAfterItsLimit, establishedCapacity } from '../stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../stop.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
@@ -179,7 +179,7 @@ function cutNotes(run: RunResult, baseline: RunResult): string {
     ] as const
   )
     .map(([who, r]) => {
-      const where = cutAfterItsLimit(r);
+      const where = whereCutAfterLimit(r);
       return where === null
         ? ''
         : `; ${who} was cut short after its limit was confirmed (${where}): only its complete steps count`;

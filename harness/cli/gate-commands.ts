@@ -24,7 +24,7 @@ import { decideGate, gateCapacity, GATE_EXIT, type GateOn } from '../../analysis
 import { NAME_REGRESSION_THRESHOLDS } from '../../analysis/compare/by-name.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
-import { cutAfterItsLimit, establishedCapacity } from '../../analysis/stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../../analysis/stop.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
 import { withFlags } from './options.ts';
@@ -157,7 +157,7 @@ export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const unit = rateUnitOf(result.traffic);
   const rate = (x: number | null | undefined) => (x == null ? 'none' : `${fmtRate(x)} ${unit}`);
   io.out(
-    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${establishedCapacity(result) === null && gateCapacity(result) !== null ? 'at least ' : ''}${rate(gateCapacity(result))}${result.slo ? `, within SLO ${result.slo.atLeast ? 'at least ' : ''}${rate(result.slo.capacityPerSec)}` : ''}${cutAfterItsLimit(result) === null ? '' : `; cut short after its limit was confirmed (${cutAfterItsLimit(result)})`})\n`,
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${establishedCapacity(result) === null && gateCapacity(result) !== null ? 'at least ' : ''}${rate(gateCapacity(result))}${result.slo ? `, within SLO ${result.slo.atLeast ? 'at least ' : ''}${rate(result.slo.capacityPerSec)}` : ''}${whereCutAfterLimit(result) === null ? '' : `; cut short after its limit was confirmed (${whereCutAfterLimit(result)})`})\n`,
   );
   return EXIT.ok;
 }
