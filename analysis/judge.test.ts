@@ -279,7 +279,7 @@ describe('judgeStep: only the steady window counts', () => {
 describe('an interrupted run: the second the stop fell in', () => {
   it('is left out where it offered part of its rate, kept where it offered a whole one (a stop after the schedule)', () => {
     // Ctrl-C during the last step's graceful drain: every second of the schedule whole
-    const drained = analyzeRun({ ...buildInput({ steps: followingSteps(3) }), interrupted: true });
+    const drained = analyzeRun(buildInput({ steps: followingSteps(3), interrupted: true }));
     expect(drained.steps.map((st) => st.verdict)).toEqual(['holds', 'holds', 'holds']);
     // a stop 12 s into step 3's window: its second a third offered, left out
     const cut = fakeRun({ steps: followingSteps(5), stopAtS: 92, interrupted: true });

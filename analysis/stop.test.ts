@@ -39,9 +39,9 @@ describe('a generator-bound stop says what would let the generator keep up', () 
     expect(stopWith({ dropped: 300, droppedBusy: 299, generatorBusy: 0.92 }).stopDetail).toMatch(/allow more VUs/);
   });
 
-  it('late while mostly idle: a machine of its own', () => {
+  it('late while mostly idle: a machine of its own, or a quieter one', () => {
     expect(stopWith({ lagP99Ms: 40, generatorBusy: 0.45 }).stopDetail).toMatch(
-      /To measure further, run the generator on a machine of its own: its threads were mostly idle/,
+      /To measure further, run the generator on a machine of its own or a quieter one: its threads were mostly idle, so it was stalled, not short of CPU$/,
     );
   });
 
@@ -53,6 +53,28 @@ describe('a generator-bound stop says what would let the generator keep up', () 
       /To measure further, give the generator more cores or a machine of its own \(k6 can split the plan over machines: k6.executionSegment\)$/,
     );
     expect(stopWith({ lagP99Ms: 40 }).stopDetail).toMatch(/more cores or workers/);
+  });
+});
+
+describe("the generator's fix is one sentence, in the stop reason and in the gate's", () => {
+  it.each<[string, Partial<StepResult>]>([
+    ['dropped arrivals', { dropped: 300, vusAllocatedMax: 64 }],
+    ['drops refused on a saturated thread', { dropped: 300, droppedBusy: 300, generatorBusy: 0.92 }],
+    ['late while mostly idle', { lagP99Ms: 40, generatorBusy: 0.45 }],
+    ['late while busy', { lagP99Ms: 40, generatorBusy: 0.95 }],
+    ["k6's process short of CPU", { generatorBusy: null, generatorCpu: 0.95 }],
+  ])('%s', (_name, bad) => {
+    const stop = stopWith(bad);
+    const fix = /To measure further, (.+)$/.exec(stop.stopDetail)?.[1];
+    expect(fix).toBeDefined();
+    const run = fakeRun({ steps: [{ ratePerSec: 100 }] });
+    const steps = [
+      stepResult({ index: 0, ratePerSec: 100 }),
+      stepResult({ index: 1, ratePerSec: 200, verdict: 'fails', generatorBound: true, ...bad }),
+    ];
+    expect(unjudgeableReasons({ ...run, ...stop, steps })).toContain(
+      `generator-bound: the load generator, not the target, was the limit (step 2); ${fix}`,
+    );
   });
 });
 

@@ -23,7 +23,8 @@ import {
   unitOf,
 } from './format.ts';
 import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
-import { droppedForWantOfVUs, fellTo, stalledNotBusy, sustainedPerSec } from './verdicts.ts';
+import { fellTo, sustainedPerSec } from './verdicts.ts';
+import { generatorFix } from './generator-fix.ts';
 import { captureBaseline } from './judge.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
 
@@ -112,20 +113,6 @@ function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLo
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
-/** What would let the generator drive a step it could not, read from its symptom. */
-function generatorFix(s: StepResult, imported = false): string {
-  if (droppedForWantOfVUs(s) > 0)
-    return imported
-      ? `raise the k6 scenario's maxVUs (${fmtInt(s.vusAllocatedMax)} were allocated) and run it again`
-      : `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
-  if (stalledNotBusy(s))
-    return 'run the generator on a machine of its own: its threads were mostly idle, so it was stalled, not short of CPU';
-  // k6: no threads of plateau's to add; its process's CPU share is what was measured
-  if (s.generatorBusy == null && s.generatorCpu != null)
-    return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
-  return 'give the generator more cores or workers (--workers), or a machine of its own';
-}
-
 function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null, unit: RateUnit): string {
   const held =
     capacityPerSec === null
@@ -144,6 +131,28 @@ function cutAfterLimit(
     ...limit,
     stopDetail: `${limit.stopDetail}; the run was then cut short (${whereInterrupted(steps, unitOf(rules))})`,
   };
+}
+
+/**
+ * The capacity a run established, or null: summarizeStop's rule (a step failed at the target past
+ * the knee, and in a run cut short that failure was confirmed before the cut) as the run recorded
+ * it. The one reading of it for the report's headline and the gate. A record stopped `interrupted`
+ * with a capacity beside it predates a cut run keeping its limit's reason (schema 1 kept its knee
+ * there, a lower bound): none established.
+ */
+export function establishedCapacity(run: Pick<RunResult, 'capacityPerSec' | 'stopReason'>): number | null {
+  return run.stopReason === 'interrupted' ? null : run.capacityPerSec;
+}
+
+/**
+ * Where a run that was cut short after its limit was confirmed was cut ("interrupted after step 5
+ * (500 req/s)"); null for a run that was not interrupted, or was before its limit was confirmed.
+ */
+export function whereCutAfterLimit(
+  run: Pick<RunResult, 'capacityPerSec' | 'stopReason' | 'interrupted' | 'steps' | 'rules'>,
+): string | null {
+  if (!run.interrupted || establishedCapacity(run) === null) return null;
+  return whereInterrupted(decidingSteps(run.steps), unitOf(run.rules));
 }
 
 /** Where the run was interrupted: before any data, during a step's steady window, or after a step. */

@@ -18,7 +18,7 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
-import { decidingSteps, heldAfterFailure } from '../analysis/stop.ts';
+import { whereCutAfterLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -145,8 +145,9 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
  */
 export function capacityText(run: RunResult): string {
   const unit = rateUnit(run);
-  if (run.capacityPerSec !== null)
-    return `${fmtRate(run.capacityPerSec)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  const capacity = establishedCapacity(run);
+  if (capacity !== null)
+    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
@@ -179,6 +180,20 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
+}
+
+/** The banner of a run cut short after its limit was confirmed (stop.ts whereCutAfterLimit); null for any other run. */
+export function cutShortText(run: RunResult): string | null {
+  const where = whereCutAfterLimit(run);
+  return where === null
+    ? null
+    : `the run was interrupted after its limit was confirmed (${where}): the capacity stands; the steps after the cut were not run.`;
+}
+
+/** The stop line's label: INTERRUPTED before the limit was confirmed, the limit's reason "(then cut short)" after it. */
+export function stopLineLabel(run: RunResult): string {
+  if (whereCutAfterLimit(run) !== null) return `${stopLabel(run.stopReason)} (then cut short)`;
+  return run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason);
 }
 
 /** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */

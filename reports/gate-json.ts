@@ -30,6 +30,11 @@ export interface GateSide {
   kneeStep: number | null;
   kneeRatePerSec: number | null;
   stopReason: string;
+  /**
+   * The run was interrupted (a Ctrl-C, the duration cap, a k6 file cut short). With a stop reason
+   * other than `interrupted`, after its limit was confirmed: its capacity stands, judged.
+   */
+  interrupted: boolean;
   engine: string;
   /** The capacity within the latency objective (RunResult.slo), when the run has one; its step 1-based. */
   slo: GateSlo | null;
@@ -129,6 +134,7 @@ function side(r: RunResult, comparedPerSec: number | null): GateSide {
     kneeStep: r.kneeStep === null ? null : r.kneeStep + 1,
     kneeRatePerSec: knee?.ratePerSec ?? null,
     stopReason: r.stopReason,
+    interrupted: r.interrupted === true,
     engine: r.engine,
     slo: sloSide(r),
   };

@@ -14,6 +14,7 @@ import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
 import { GATE_LABELS, tailCoverageClause, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../analysis/stop.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 
@@ -102,7 +103,12 @@ function capacityRows(d: GateDecision, run: RunResult, baseline: RunResult): str
 /** The knee's step; a run that established no capacity has none, only the highest step it held. */
 function kneeCell(r: RunResult): string {
   if (r.kneeStep === null) return '–';
-  return r.capacityPerSec === null ? `– (held up to step ${r.kneeStep + 1})` : String(r.kneeStep + 1);
+  return establishedCapacity(r) === null ? `– (held up to step ${r.kneeStep + 1})` : String(r.kneeStep + 1);
+}
+
+/** The stop reason, and for a run cut short after its limit was confirmed, that it was cut. */
+function stopCell(r: RunResult): string {
+  return `${mdCell(r.stopReason)}${whereCutAfterLimit(r) === null ? '' : ' (then cut short)'}`;
 }
 
 /** The rule that judged, in words. */
@@ -131,7 +137,7 @@ export function renderGateSummary(
     `| Run | ${mdCell(baseline.runId)} | ${mdCell(run.runId)} |`,
     ...capacityRows(d, run, baseline),
     `| Knee step | ${kneeCell(baseline)} | ${kneeCell(run)} |`,
-    `| Stop reason | ${mdCell(baseline.stopReason)} | ${mdCell(run.stopReason)} |`,
+    `| Stop reason | ${stopCell(baseline)} | ${stopCell(run)} |`,
     '',
     ruleLine(d, unit),
   ];

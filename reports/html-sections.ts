@@ -9,6 +9,7 @@ import type { RunResult, StepResult } from '../analysis/types.ts';
 import {
   anyUnreliable,
   capacityText,
+  cutShortText,
   colocationText,
   countsText,
   durationText,
@@ -34,7 +35,9 @@ import { errorHeaders } from './markdown-steps.ts';
 /** Banners for a run whose capacity cannot be taken at face value. */
 function banners(run: RunResult): string[] {
   const out: string[] = [];
-  if (run.interrupted)
+  const cut = cutShortText(run);
+  if (cut !== null) out.push(`CUT SHORT: ${cut}`);
+  else if (run.interrupted)
     out.push('INTERRUPTED: the run was stopped before the stop rule ended it; capacity is at best a lower bound.');
   if (run.generatorBound)
     out.push("GENERATOR-BOUND: the load generator, not the target, was the limit; this is not the target's capacity.");

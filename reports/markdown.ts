@@ -9,6 +9,7 @@ import { howToReadTerms, termText } from './how-to-read.ts';
 import type { RunResult } from '../analysis/types.ts';
 import {
   capacityText,
+  cutShortText,
   colocationText,
   generatorCells,
   generatorHeader,
@@ -31,7 +32,9 @@ import { distributionSection } from './markdown-distribution.ts';
 
 function headerSection(run: RunResult): string[] {
   const out = [`# plateau run ${mdCell(run.runId)}`, ''];
-  if (run.interrupted) {
+  const cut = cutShortText(run);
+  if (cut !== null) out.push(`> **CUT SHORT**: ${mdCell(cut)}`, '');
+  else if (run.interrupted) {
     out.push(
       '> **INTERRUPTED**: the run was stopped before the stop rule ended it; later steps were not run, so capacity is at best a lower bound.',
       '',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
+import { buildInput, fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
+import { analyzeRun } from '../analysis/analyze.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { renderers } from './index.ts';
@@ -244,6 +245,35 @@ describe('renderMarkdown', () => {
     const interrupted = fakeRun({ steps: KNEE.steps.slice(0, 4), stopAtS: 92, interrupted: true });
     expect(renderMarkdown(interrupted)).toMatch(/\*\*INTERRUPTED\*\*/);
     expect(renderMarkdown(interrupted)).toContain('**Stop reason: interrupted**');
+    // the steps stage as the pipeline records an interrupt (harness/pipeline/stage.ts), not a failure
+    expect(renderMarkdown(interrupted)).toMatch(/^\| steps \| interrupted \| /m);
+  });
+
+  it('a run cut short after its limit was confirmed: its capacity stands, and no banner calls it a lower bound', () => {
+    // an import (it reruns nothing): 300 failed, 400 confirmed it, the file ends 4 s into 500's steady window
+    const cut = analyzeRun({
+      ...buildInput({
+        steps: [100, 200, 300, 400, 500].map((r) => ({ ratePerSec: r, okPerSec: Math.min(r, 210) })),
+        holdS: 12,
+        rampS: 1,
+        settleS: 2,
+        stopAtS: 13 * 4 + 7,
+        interrupted: true,
+      }),
+      imported: true,
+    });
+    expect(cut).toMatchObject({ interrupted: true, stopReason: 'plateau', capacityPerSec: 200 });
+    const md = renderMarkdown(cut);
+    expect(md).toContain('**Capacity: 200.0 req/s (step 2)**');
+    expect(md).toContain(
+      '> **CUT SHORT**: the run was interrupted after its limit was confirmed (interrupted during step 5 (500 req/s) after 4 s of its 10 s steady window): the capacity stands; the steps after the cut were not run.',
+    );
+    expect(md).not.toMatch(/INTERRUPTED|lower bound/);
+    expect(renderHtml(cut, [])).toContain(
+      '<p class="banner">CUT SHORT: the run was interrupted after its limit was confirmed',
+    );
+    expect(renderHtml(cut, [])).not.toContain('INTERRUPTED');
+    expect(renderPlateauTable(cut)).toMatch(/^stop {6}plateau \(then cut short\): step 3 \(300 req\/s\) delivered/m);
   });
 });
 

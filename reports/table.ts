@@ -7,12 +7,12 @@ import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../an
 import { kneeResult } from '../analysis/stop.ts';
 import {
   capacityText,
+  stopLineLabel,
   captureText,
   deliveryText,
   peakText,
   percentileOf,
   rateUnit,
-  stopLabel,
   verdictLabel,
 } from './cells.ts';
 import { nameOrder, namesKneeSentence } from './names-text.ts';
@@ -123,7 +123,7 @@ export function renderPlateauTable(run: RunResult): string {
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
     ...capacityCaveats(run).map((c) => `          but ${oneLine(c, 400)}`),
     ...sloLines(run),
-    `stop      ${run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason)}: ${oneLine(run.stopDetail, 400)}`,
+    `stop      ${stopLineLabel(run)}: ${oneLine(run.stopDetail, 400)}`,
   );
   if (run.warnings.length > 0) lines.push(`warnings  ${run.warnings.length} (see report.md)`);
   return lines.join('\n');

@@ -1,7 +1,8 @@
 /**
  * The gate's decision, pure. With B the baseline and C the current run:
  *
- *   cannot judge (3)  when C or B is interrupted, generator-bound or contaminated, when B has no
+ *   cannot judge (3)  when C or B was interrupted before its limit was confirmed, generator-bound
+ *                     or contaminated, when B has no
  *                     capacity, when they differ in engine, rules, target (its host and path;
  *                     the port only off loopback) or grid of offered rates (the step, and starts a
  *                     whole number of steps apart), or when C held every step but stopped short
@@ -19,6 +20,10 @@
  * When capacity holds (pass), the names both runs recorded are compared at the rates both held
  * (analysis/compare/by-name.ts): a name whose p99 or error rate regressed is a warning, never the
  * exit code, which stays about capacity.
+ *
+ * A run cut short after its limit was confirmed keeps its capacity (stop.ts establishedCapacity,
+ * as its report's headline does) and is judged on it; the headline says which side was cut, and
+ * its cut step, incomplete, is never compared by name (only steps that held are).
  *
  * `on: 'slo'` judges the capacity within the latency objective (RunResult.slo) by the same rule:
  * its step's offered rate in place of the knee's, its throughput in place of the capacity. It
@@ -46,6 +51,7 @@ import {
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
 import { sloObjectiveText } from '../slo.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../stop.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
@@ -161,7 +167,24 @@ export function warningsBesideReasons(d: GateDecision): string[] {
  * held at least (a lower bound: the gate judged such runs so before capacityPerSec said null).
  */
 export function gateCapacity(r: RunResult): number | null {
-  return r.capacityPerSec ?? (r.stopReason === 'max-rate-reached' ? (r.heldAtLeastPerSec ?? null) : null);
+  return establishedCapacity(r) ?? (r.stopReason === 'max-rate-reached' ? (r.heldAtLeastPerSec ?? null) : null);
+}
+
+/** The headline's word on each side cut short after its limit was confirmed, so no one reads it as a whole run. */
+function cutNotes(run: RunResult, baseline: RunResult): string {
+  return (
+    [
+      ['this run', run],
+      ['the baseline', baseline],
+    ] as const
+  )
+    .map(([who, r]) => {
+      const where = whereCutAfterLimit(r);
+      return where === null
+        ? ''
+        : `; ${who} was cut short after its limit was confirmed (${where}): only its complete steps count`;
+    })
+    .join('');
 }
 
 /** What the gate compares on `on`: the figure, the offered rate it was found at, and whether it is a lower bound. */
@@ -294,7 +317,7 @@ export function decideGate(
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
+      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
     };
   }
   const why =
@@ -308,7 +331,7 @@ export function decideGate(
     status: 'pass',
     exitCode: GATE_EXIT.pass,
     reasons: [],
-    headline: `${label} holds: ${change}: ${why} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})`,
+    headline: `${label} holds: ${change}: ${why} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
     ...perName(run, baseline, nameThresholds),
   };
 }

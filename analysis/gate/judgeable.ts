@@ -1,11 +1,14 @@
 /**
- * Can a run's capacity be judged at all? A run that was interrupted, whose limit was the load
- * generator, or whose target changed under it (contaminated) says nothing about the target's
- * capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. Pure; reads the
+ * Can a run's capacity be judged at all? A run that was interrupted before its limit was confirmed,
+ * whose limit was the load generator, or whose target changed under it (contaminated) says nothing
+ * about the target's capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. A
+ * run cut short after its limit was confirmed established its capacity (stop.ts
+ * establishedCapacity, which the report's headline reads too): it is judged. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps } from '../stop.ts';
-import { stalledNotBusy, symptomText } from '../verdicts.ts';
+import { decidingSteps, establishedCapacity } from '../stop.ts';
+import { symptomText } from '../verdicts.ts';
+import { generatorFix } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -20,7 +23,15 @@ function judgedPrefix(run: RunResult): Flagged[] {
 export function unjudgeableReasons(run: RunResult): string[] {
   const out: string[] = [];
   const stop = run.stopReason as string;
-  if (run.interrupted || stop === 'interrupted') out.push(`interrupted: ${run.stopDetail}`);
+  // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
+  if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
+    out.push(
+      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}; ${
+        run.rules.imported
+          ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
+          : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
+      }`,
+    );
   else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
   else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
   else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
@@ -31,7 +42,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(
-      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFixOf(genStep) : 'resize the generator and rerun'}`,
+      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : 'resize the generator and rerun'}`,
     );
   }
   const cap =
@@ -40,7 +51,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
       : (run.steps as Flagged[]).find((s) => s.index === run.kneeStep && s.verdict === 'holds' && !s.contaminated);
   if (!genStep && cap?.generatorLimited)
     out.push(
-      `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); ${generatorFixOf(cap)}`,
+      `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); ${generatorFix(cap, run.rules.imported)}`,
     );
   const dirty = judgedPrefix(run).find((s) => s.contaminated);
   if (run.contaminated || dirty)
@@ -50,11 +61,4 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const failedStage = run.stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   if (failedStage) out.push(`stage ${failedStage.name} failed: ${failedStage.detail}`);
   return out;
-}
-
-/** The fix for a step the generator limited: its stalls came from elsewhere when its threads were mostly idle. */
-function generatorFixOf(s: StepResult): string {
-  return stalledNotBusy(s)
-    ? 'rerun with the generator on a machine of its own or a quieter one (its threads were mostly idle: stalled by other work, not short of CPU)'
-    : 'resize the generator and rerun';
 }

@@ -227,7 +227,7 @@ export function buildInput(spec: FakeRunSpec): AnalyzeInput {
       { name: 'preflight', status: 'pass', durationMs: 120, detail: 'config valid; target healthy', evidence: [] },
       {
         name: 'steps',
-        status: spec.interrupted ? 'fail' : 'pass',
+        status: spec.interrupted ? 'interrupted' : 'pass',
         durationMs: 60_000,
         detail: 'stepped load',
         evidence: [],

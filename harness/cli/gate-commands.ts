@@ -1,7 +1,7 @@
 /**
  * `plateau compare`, `plateau baseline save` and `plateau gate`: the CLI shell around the pure
  * decisions in harness/gate and harness/compare. Exit codes of gate: 0 capacity holds, 1
- * regression, 3 the run cannot be judged (interrupted, generator-bound, contaminated, another
+ * regression, 3 the run cannot be judged (interrupted before its limit was confirmed, generator-bound, contaminated, another
  * engine, rules or target than the baseline's; on `--on slo`, either run without a capacity
  * within its latency objective, or other objectives); 2 is a usage error, as for every command. A name
  * whose p99 or error rate regressed while capacity held is a warning in the gate's outputs (and a
@@ -24,6 +24,7 @@ import { decideGate, gateCapacity, GATE_EXIT, type GateOn } from '../../analysis
 import { NAME_REGRESSION_THRESHOLDS } from '../../analysis/compare/by-name.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../../analysis/stop.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
 import { withFlags } from './options.ts';
@@ -156,7 +157,7 @@ export async function baselineCommand(a: Args, io: CliIo): Promise<number> {
   const unit = rateUnitOf(result.traffic);
   const rate = (x: number | null | undefined) => (x == null ? 'none' : `${fmtRate(x)} ${unit}`);
   io.out(
-    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${result.capacityPerSec == null && gateCapacity(result) !== null ? 'at least ' : ''}${rate(gateCapacity(result))}${result.slo ? `, within SLO ${result.slo.atLeast ? 'at least ' : ''}${rate(result.slo.capacityPerSec)}` : ''})\n`,
+    `baseline saved: ${path.relative(process.cwd(), out)} (run ${result.runId}, capacity ${establishedCapacity(result) === null && gateCapacity(result) !== null ? 'at least ' : ''}${rate(gateCapacity(result))}${result.slo ? `, within SLO ${result.slo.atLeast ? 'at least ' : ''}${rate(result.slo.capacityPerSec)}` : ''}${whereCutAfterLimit(result) === null ? '' : `; cut short after its limit was confirmed (${whereCutAfterLimit(result)})`})\n`,
   );
   return EXIT.ok;
 }

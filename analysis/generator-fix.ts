@@ -1,0 +1,23 @@
+/**
+ * What would let the load generator drive a step it could not (or held over its bounds), read from
+ * the step's symptom: the one sentence the stop reason (stop.ts) and the gate's "cannot judge"
+ * (gate/judgeable.ts) give. Pure.
+ */
+import { fmtInt } from './format.ts';
+import type { StepResult } from './types.ts';
+import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
+
+/** The fix, an imperative clause ("allow more VUs (...)"); an imported k6 run's in its script's terms. */
+export function generatorFix(s: StepResult, imported = false): string {
+  if (droppedForWantOfVUs(s) > 0)
+    return imported
+      ? `raise the k6 scenario's maxVUs (${fmtInt(s.vusAllocatedMax)} were allocated) and run it again`
+      : `allow more VUs (vus.max and verdicts.maxVUsBound; ${fmtInt(s.vusAllocatedMax)} were allocated)`;
+  // its lateness came from outside (the target or other processes on its machine, CPU steal)
+  if (stalledNotBusy(s))
+    return 'run the generator on a machine of its own or a quieter one: its threads were mostly idle, so it was stalled, not short of CPU';
+  // k6: no threads of plateau's to add; its process's CPU share is what was measured
+  if (s.generatorBusy == null && s.generatorCpu != null)
+    return 'give the generator more cores or a machine of its own (k6 can split the plan over machines: k6.executionSegment)';
+  return 'give the generator more cores or workers (--workers), or a machine of its own';
+}
