@@ -245,6 +245,21 @@ function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds
   return names === null ? {} : { names, nameWarnings: nameWarnings(names, GATE_LABELS, unit) };
 }
 
+/**
+ * The clause for a pass whose peak fell: two runs that both found their limit, the knee on the same
+ * step, but the highest steady throughput past it lower by more than the tolerance. A fall smaller
+ * than a step cannot move the knee, so the capacity reads "held" on the grid; the peak is where it
+ * shows (a plateau of 137 falling to 124 on steps of 40). Said, never the exit code: the peak is a
+ * step past the knee, judged failing, and its figure is noisier than the knee's.
+ */
+function peakFell(run: RunResult, baseline: RunResult, tolerance: number, stepPerSec: number, unit: string): string {
+  if (establishedCapacity(run) === null || establishedCapacity(baseline) === null) return '';
+  const a = baseline.peakPerSec,
+    b = run.peakPerSec;
+  if (!(a > 0) || a - b <= tolerance * a) return '';
+  return `; but the peak throughput fell ${fmtPercent((a - b) / a)} (${fmtRate(a)} to ${fmtRate(b)} ${unit}): a fall smaller than one step (${fmtTarget(stepPerSec)} ${unit}) cannot move the knee, so rerun both with finer steps (--step-rate) to judge it`;
+}
+
 export function decideGate(
   run: RunResult,
   baseline: RunResult,
@@ -326,12 +341,13 @@ export function decideGate(
       : kneeDrop < oneStep
         ? 'within one step'
         : 'within the tolerance';
+  const peak = on === 'capacity' ? peakFell(run, baseline, tolerance, stepPerSec, unit) : '';
   return {
     ...common,
     status: 'pass',
     exitCode: GATE_EXIT.pass,
     reasons: [],
-    headline: `${label} holds: ${change}: ${why} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
+    headline: `${label} holds: ${change}: ${why} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${peak}${cutNotes(run, baseline)}`,
     ...perName(run, baseline, nameThresholds),
   };
 }
