@@ -10,12 +10,12 @@ import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase 
 export const MAX_SAMPLES = 10;
 
 /** Layout of the histograms the analysis sums into: fast to add and query (see histogram.ts). */
-const SUM_LAYOUT: HistogramLayout = 64;
+export const SUM_LAYOUT: HistogramLayout = 64;
 /** An empty histogram's encoding: skipped without decoding (most phase histograms of most buckets). */
 const EMPTY_ENCODED = encodeHistogram(newHistogram(SUM_LAYOUT));
 
 /** Adds an encoded histogram into `sum` (mutates sum). */
-function addInto(sum: Histogram, b64: string): void {
+export function addInto(sum: Histogram, b64: string): void {
   if (b64 && b64 !== EMPTY_ENCODED) sum.add(decodeHistogram(b64, SUM_LAYOUT));
 }
 
@@ -317,7 +317,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
 }
 
 /** Adds one bucket's counts and histograms into `agg` (mutates agg). */
-function addBucket(agg: Aggregate, r: BucketRecord): void {
+function addBucket(agg: Aggregate, r: BucketRecord, withDuration: boolean): void {
   agg.started += r.started;
   agg.dropped += r.dropped;
   agg.droppedBusy += r.droppedBusy ?? 0;
@@ -331,7 +331,7 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
   addCounts(agg.statuses, r.statuses);
   if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);
   if (r.loopDelayMaxMs !== undefined) agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
-  for (const p of PHASES) addInto(agg.hist[p], r.hist[p]);
+  for (const p of PHASES) if (p !== 'duration' || withDuration) addInto(agg.hist[p], r.hist[p]);
   addInto(agg.lag, r.lag);
   agg.requests += r.requests ?? r.completed;
   if (r.requests !== undefined) agg.requestsCounted = true;
@@ -350,13 +350,22 @@ function addNames(sums: Map<string, NameAggregate>, byName: Record<string, NameB
 /**
  * Sums the buckets of `phase` with tS in [fromS, toS). Works on raw or merged buckets alike:
  * VU figures are summed per second across sources before taking the maximum over seconds.
+ * `duration`: the window's durations already summed (durations.ts decodeDurations, from the same
+ * records), so they are not decoded a second time.
  */
-export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
+export function aggregate(
+  records: readonly BucketRecord[],
+  phase: string,
+  fromS: number,
+  toS: number,
+  duration?: Histogram,
+): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
+  if (duration) agg.hist.duration = duration;
   const bySecond = new Map<number, BucketRecord[]>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
-    addBucket(agg, r);
+    addBucket(agg, r, duration === undefined);
     const sec = bySecond.get(r.tS);
     if (sec) sec.push(r);
     else bySecond.set(r.tS, [r]);
