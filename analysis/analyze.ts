@@ -12,6 +12,8 @@ import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } 
 import { runWarnings } from './warnings.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
+import { decodeDurations } from './durations.ts';
+import { steadyWindowS } from './judge.ts';
 import { serverRttMs } from './server.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
@@ -63,9 +65,11 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       : undefined;
   const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);
   const attempts = input.attempts ?? input.steps.map((st) => ({ ...st, attempt: 1, maxVUs: input.vus.maxVUs }));
+  // every second's durations decoded once: each attempt's window sums, and the time series' p99s
+  const durations = decodeDurations(records, attempts.map(steadyWindowS));
   const replay = replayAttempts(
     attempts,
-    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0 },
+    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0, durations },
     policy,
   );
   const steps = trimNotRun(replay.steps);
@@ -111,7 +115,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
         : []),
     ],
     ...(replay.differs.length > 0 ? { replayDiffers: replay.differs } : {}),
-    series: seriesOf(records),
+    series: seriesOf(records, durations.p99Ms),
     ...(input.gauges && input.gauges.length > 0 ? { gauges: input.gauges } : {}),
     ...(input.generatorBusyMax !== undefined ? { generatorBusyMax: input.generatorBusyMax } : {}),
     ...(server && input.serverConfig?.requests

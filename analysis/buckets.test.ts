@@ -116,6 +116,29 @@ describe('mergeRecords', () => {
   });
 });
 
+describe('event-loop delay: measured by the native engine, not by k6', () => {
+  const base = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
+  const r = (source: string, tS: number, loopDelayMaxMs?: number): BucketRecord => {
+    const { loopDelayMaxMs: _, ...rest } = base;
+    return { ...rest, source, tS, ...(loopDelayMaxMs === undefined ? {} : { loopDelayMaxMs }) };
+  };
+
+  it.each([
+    ['native seconds: the largest', [r('a', 0, 3), r('a', 1, 0), r('b', 1, 7)], 7],
+    ['native seconds that read 0: a measured 0', [r('a', 0, 0), r('a', 1, 0)], 0],
+    ['k6 seconds (none carries one): not measured, never 0', [r('k6', 0), r('k6', 1)], null],
+    ['a k6 second beside a native one: the native reading', [r('k6', 0), r('a', 0, 4)], 4],
+  ])('%s', (_, records, expected) => {
+    expect(aggregate(records, 'steps', 0, 2).loopDelayMaxMs).toBe(expected);
+    expect(aggregate(mergeRecords(records), 'steps', 0, 2).loopDelayMaxMs).toBe(expected);
+  });
+
+  it('a merged second keeps its highest measuring source; none measured, none kept', () => {
+    expect(mergeRecords([r('a', 0, 2), r('b', 0, 9), r('k6', 0)])[0]!.loopDelayMaxMs).toBe(9);
+    expect('loopDelayMaxMs' in mergeRecords([r('k6', 0), r('k6b', 0)])[0]!).toBe(false);
+  });
+});
+
 describe('generator busy share', () => {
   const base = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
   const r = (source: string, tS: number, busy?: number): BucketRecord => ({

@@ -10,12 +10,12 @@ import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase 
 export const MAX_SAMPLES = 10;
 
 /** Layout of the histograms the analysis sums into: fast to add and query (see histogram.ts). */
-const SUM_LAYOUT: HistogramLayout = 64;
+export const SUM_LAYOUT: HistogramLayout = 64;
 /** An empty histogram's encoding: skipped without decoding (most phase histograms of most buckets). */
 const EMPTY_ENCODED = encodeHistogram(newHistogram(SUM_LAYOUT));
 
 /** Adds an encoded histogram into `sum` (mutates sum). */
-function addInto(sum: Histogram, b64: string): void {
+export function addInto(sum: Histogram, b64: string): void {
   if (b64 && b64 !== EMPTY_ENCODED) sum.add(decodeHistogram(b64, SUM_LAYOUT));
 }
 
@@ -53,7 +53,8 @@ export interface Aggregate {
   vusActiveMax: number;
   /** Highest per-second sum over sources of vusAllocated. */
   vusAllocatedMax: number;
-  loopDelayMaxMs: number;
+  /** Largest event-loop delay of any bucket (ms); null when no bucket measured it (k6). */
+  loopDelayMaxMs: number | null;
   /**
    * Mean over the seconds of the busiest source's event-loop utilisation (0..1): how close the
    * generator's busiest thread ran to saturation. Null when no bucket measured it (k6).
@@ -163,7 +164,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
   const [first] = group;
   if (group.length === 1) return first;
   const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
-  const highest = (k: Share): Partial<Record<Share, number>> => {
+  const highest = (k: Highest): Partial<Record<Highest, number>> => {
     const v = highestOf(group, k);
     return v === undefined ? {} : { [k]: v };
   };
@@ -193,7 +194,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     vusActiveMax: sum((r) => r.vusActiveMax),
     vusAllocated: sum((r) => r.vusAllocated),
     lag: addEncoded(group.map((r) => r.lag)),
-    loopDelayMaxMs: Math.max(...group.map((r) => r.loopDelayMaxMs)),
+    ...highest('loopDelayMaxMs'),
     ...highest('busy'),
     hist,
     ...(group.some((r) => r.requests !== undefined) ? { requests: sum((r) => r.requests ?? r.completed) } : {}),
@@ -237,8 +238,11 @@ export function mergeNameBuckets(parts: readonly NameBucket[]): NameBucket {
 /** A second's shares (0..1) that merge to the highest source's: a thread's busy share, CPU steal, the process's CPU. */
 export type Share = 'busy' | 'cpuSteal' | 'processCpu';
 
-/** The highest source's share among records of one second; undefined when none measured it. */
-export function highestOf(records: readonly BucketRecord[], k: Share): number | undefined {
+/** A second's figures that merge to the highest source's: the shares, and the event-loop delay. */
+type Highest = Share | 'loopDelayMaxMs';
+
+/** The highest source's figure among records of one second; undefined when none measured it. */
+export function highestOf(records: readonly BucketRecord[], k: Highest): number | undefined {
   const measured = records.flatMap((r) => (r[k] === undefined ? [] : [r[k]]));
   return measured.length > 0 ? Math.max(...measured) : undefined;
 }
@@ -302,7 +306,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
     processCpu: null,
     vusActiveMax: 0,
     vusAllocatedMax: 0,
-    loopDelayMaxMs: 0,
+    loopDelayMaxMs: null,
     busy: null,
     hist,
     lag: newHistogram(SUM_LAYOUT),
@@ -313,7 +317,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
 }
 
 /** Adds one bucket's counts and histograms into `agg` (mutates agg). */
-function addBucket(agg: Aggregate, r: BucketRecord): void {
+function addBucket(agg: Aggregate, r: BucketRecord, withDuration: boolean): void {
   agg.started += r.started;
   agg.dropped += r.dropped;
   agg.droppedBusy += r.droppedBusy ?? 0;
@@ -326,8 +330,8 @@ function addBucket(agg: Aggregate, r: BucketRecord): void {
   addCounts(agg.errors, r.errors);
   addCounts(agg.statuses, r.statuses);
   if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);
-  agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs, r.loopDelayMaxMs);
-  for (const p of PHASES) addInto(agg.hist[p], r.hist[p]);
+  if (r.loopDelayMaxMs !== undefined) agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
+  for (const p of PHASES) if (p !== 'duration' || withDuration) addInto(agg.hist[p], r.hist[p]);
   addInto(agg.lag, r.lag);
   agg.requests += r.requests ?? r.completed;
   if (r.requests !== undefined) agg.requestsCounted = true;
@@ -346,13 +350,22 @@ function addNames(sums: Map<string, NameAggregate>, byName: Record<string, NameB
 /**
  * Sums the buckets of `phase` with tS in [fromS, toS). Works on raw or merged buckets alike:
  * VU figures are summed per second across sources before taking the maximum over seconds.
+ * `duration`: the window's durations already summed (durations.ts decodeDurations, from the same
+ * records), so they are not decoded a second time.
  */
-export function aggregate(records: readonly BucketRecord[], phase: string, fromS: number, toS: number): Aggregate {
+export function aggregate(
+  records: readonly BucketRecord[],
+  phase: string,
+  fromS: number,
+  toS: number,
+  duration?: Histogram,
+): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
+  if (duration) agg.hist.duration = duration;
   const bySecond = new Map<number, BucketRecord[]>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
-    addBucket(agg, r);
+    addBucket(agg, r, duration === undefined);
     const sec = bySecond.get(r.tS);
     if (sec) sec.push(r);
     else bySecond.set(r.tS, [r]);

@@ -13,7 +13,8 @@
  *   inconclusive                failed with a symptom and no step held before it to judge the tail by
  *   contaminated                the topology changed inside the attempt: left out, rerun when configured
  */
-import { judgeStep, withServer, type ServerInput } from './judge.ts';
+import { judgeStep, steadyWindowS, withServer, type ServerInput } from './judge.ts';
+import type { Durations } from './durations.ts';
 import { heldAndCounts, refusedNamesWhy } from './stop.ts';
 import { STEPS_PHASE } from './phases.ts';
 import {
@@ -36,6 +37,8 @@ export interface Evidence {
   probes: readonly Pick<ServerSample, 'tS' | 'phase' | 'topology'>[];
   /** The fastest HTTP round trip: the client's tail is judged net of it. */
   rttMs: number;
+  /** The records' durations decoded once (a report's analysis); absent, each window decodes its own (a live run). */
+  durations?: Durations;
 }
 
 /** The results of the attempts judged so far, in the order they ran (classifications as they stand now). */
@@ -59,7 +62,10 @@ function counting(judged: Judged): StepResult | null {
 /** Judges an attempt's steady window, with the server's view and the topology reading. */
 function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: DecisionPolicy): StepResult {
   const base = withServer(
-    { ...judgeStep(a, counting(judged), ev.records, policy.rules), attempt: a.attempt },
+    {
+      ...judgeStep(a, counting(judged), ev.records, policy.rules, ev.durations?.windowSum(steadyWindowS(a))),
+      attempt: a.attempt,
+    },
     a,
     ev.server,
   );

@@ -27,7 +27,7 @@ import {
   unitCounts,
   unitOf,
 } from './format.ts';
-import { percentileMs } from './histogram.ts';
+import { percentileMs, type Histogram } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
@@ -121,15 +121,19 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
   return { verdict: reasons.length === 0 ? 'holds' : 'fails', reasons };
 }
 
-/** Judges one step from the buckets of its steady window (phase "steps" only). */
+/**
+ * Judges one step from the buckets of its steady window (phase "steps" only). `summed`: the
+ * window's durations already summed from the same records (durations.ts), not decoded again.
+ */
 export function judgeStep(
   step: StepPlan,
   prev: StepResult | null,
   records: readonly BucketRecord[],
   rules: Rules,
+  summed?: Histogram,
 ): StepResult {
   const { fromS, toS, plannedS } = steadyWindowS(step);
-  const agg = aggregate(records, STEPS_PHASE, fromS, toS);
+  const agg = aggregate(records, STEPS_PHASE, fromS, toS, summed);
   const steadyS = agg.seconds;
   const throughputPerSec = steadyS > 0 ? agg.ok / steadyS : 0;
   const delivery = step.ratePerSec > 0 ? throughputPerSec / step.ratePerSec : 0;

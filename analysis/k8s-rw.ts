@@ -323,7 +323,6 @@ export class RwBuckets {
       vusActiveMax: t.vusMax,
       vusAllocated: t.vusAllocated,
       lag: empty,
-      loopDelayMaxMs: 0,
       hist,
     };
   }

@@ -13,10 +13,11 @@ function p99Of(r: BucketRecord): number | null {
 
 /**
  * One point per bucket of `merged` (already merged per phase and second by mergeRecords, so
- * sorted by phase, then tS). VU figures are already summed across sources by the merge.
+ * sorted by phase, then tS). VU figures are already summed across sources by the merge. `p99Ms`:
+ * each bucket's p99 already decoded (durations.ts decodeDurations of the same `merged`).
  */
-export function seriesOf(merged: readonly BucketRecord[]): SeriesPoint[] {
-  return merged.map((r) => ({
+export function seriesOf(merged: readonly BucketRecord[], p99Ms?: readonly (number | null)[]): SeriesPoint[] {
+  return merged.map((r, i) => ({
     tS: r.tS,
     phase: r.phase,
     ok: r.ok,
@@ -25,7 +26,7 @@ export function seriesOf(merged: readonly BucketRecord[]): SeriesPoint[] {
     dropped: r.dropped,
     vusActive: r.vusActiveMax,
     vusAllocated: r.vusAllocated,
-    p99Ms: p99Of(r),
+    p99Ms: p99Ms ? (p99Ms[i] ?? null) : p99Of(r),
   }));
 }
 

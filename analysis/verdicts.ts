@@ -63,7 +63,7 @@ export function generatorSymptomOf(s: StepResult, b: GeneratorBounds): Symptom |
     };
   const lag = lateArrivals(s, b.lagP99MaxMs);
   if (lag) return { code: 'late-arrivals', ...at, figures: { ...lag, boundMs: b.lagP99MaxMs } };
-  if (s.loopDelayMaxMs > b.loopDelayMaxMs)
+  if (s.loopDelayMaxMs !== null && s.loopDelayMaxMs > b.loopDelayMaxMs)
     return { code: 'loop-delay', ...at, figures: { loopDelayMaxMs: s.loopDelayMaxMs, boundMs: b.loopDelayMaxMs } };
   const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
   if (s.generatorBusy != null && s.generatorBusy > busyMax)

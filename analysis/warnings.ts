@@ -75,7 +75,7 @@ function stealWarning(steps: readonly StepResult[]): Symptom[] {
 
 /** The generator's event loop stalled in the step past the warning's bound: its stalls are in the step's latencies. */
 export function loopStalled(s: Pick<StepResult, 'loopDelayMaxMs'>): boolean {
-  return s.loopDelayMaxMs > LOOP_DELAY_WARN_MS;
+  return s.loopDelayMaxMs !== null && s.loopDelayMaxMs > LOOP_DELAY_WARN_MS;
 }
 
 /**

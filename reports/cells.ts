@@ -258,9 +258,13 @@ function shareText(x: number | null | undefined, bound: number): string {
 }
 
 /** `busyMax` is the generator's busy bound (verdicts.generatorBusyMax: RunResult.generatorBusyMax). */
-/** Whether a step's loop delay was measured: k6 reports none (0) and no busy share; a native engine's is never 0. */
-export function loopDelayMeasured(s: StepResult): boolean {
-  return !(s.generatorBusy == null && s.loopDelayMaxMs === 0);
+/**
+ * Whether a step's loop delay was measured: null where the engine measures none (k6). A 0 beside
+ * no busy share is none measured too: the simulated engine's, and a k6 run's in a summary or
+ * baseline written before 2026-12-06 (a native engine's is never exactly 0 with no busy share).
+ */
+export function loopDelayMeasured(s: StepResult): s is StepResult & { loopDelayMaxMs: number } {
+  return s.loopDelayMaxMs !== null && !(s.generatorBusy == null && s.loopDelayMaxMs === 0);
 }
 
 export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {

@@ -349,6 +349,26 @@ describe('renderSummaryJson', () => {
     ).toBe(true);
     expect(text).toContain('\n  "runId": "run-test"');
   });
+
+  it('loopDelayMaxMs: null where the engine measured none (k6), never 0; the figure where it did (native)', () => {
+    const k6 = fakeRun({ steps: [{ ratePerSec: 100, loopDelayMaxMs: null, processCpu: 0.4 }] });
+    const native = fakeRun({
+      steps: [
+        { ratePerSec: 100, loopDelayMaxMs: 0, busy: 0.3 },
+        { ratePerSec: 200, loopDelayMaxMs: 12.5, busy: 0.3 },
+      ],
+    });
+    const stepsOf = (r: RunResult) => (JSON.parse(renderSummaryJson(r)) as Summary).steps.map((s) => s.loopDelayMaxMs);
+    expect(stepsOf(k6)).toEqual([null]);
+    expect(stepsOf(native)).toEqual([0, 12.5]);
+    const col = STEPS_CSV_COLUMNS.indexOf('loop_delay_max_ms');
+    expect(parseCsv(renderStepsCsv(k6))[1][col]).toBe('');
+    expect(
+      parseCsv(renderStepsCsv(native))
+        .slice(1)
+        .map((row) => row[col]),
+    ).toEqual(['0', '12.5']);
+  });
 });
 
 describe('renderPlateauTable', () => {

@@ -196,6 +196,13 @@ describe('k6 output fixtures against a reference read from the raw lines', () =>
     },
   );
 
+  it.each(STEPPED)('%s: no second claims an event-loop delay (k6 measures none; it read 0)', async (f) => {
+    const r = await ingest(f);
+    expect(r.records.length).toBeGreaterThan(0);
+    expect(r.records.filter((b) => 'loopDelayMaxMs' in b)).toEqual([]);
+    expect(aggregate(r.records, 'steps', 0, 1e9).loopDelayMaxMs).toBeNull();
+  });
+
   it('stepped-queue: totals as k6 summarised them (5,905 requests, 0 failed, 1,344 dropped)', async () => {
     const agg = aggregate((await ingest('stepped-queue.ndjson.gz')).records, 'steps', 0, 1e9);
     expect([agg.completed, agg.failed, agg.dropped, agg.started]).toEqual([5905, 0, 1344, 5905]);

@@ -38,7 +38,8 @@ export interface FakeStep {
   droppedPerSec?: number;
   /** Scheduler lag of every arrival (default 0.1 ms). */
   lagMs?: number;
-  loopDelayMaxMs?: number;
+  /** Event-loop delay of every source in every second (default 0); null: not measured, as under k6. */
+  loopDelayMaxMs?: number | null;
   /** Event-loop utilisation of every source in every second (absent: not measured, as under k6). */
   busy?: number;
   /** The generator process's share of its CPUs in every second, on the first source (absent: not read). */
@@ -157,7 +158,7 @@ function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
     vusActiveMax: share(Math.ceil((sec.ok * latencyMs) / 1000) + 1, j, parts),
     vusAllocated: share(100, j, parts),
     lag: encodeHistogram(lag),
-    loopDelayMaxMs: step.loopDelayMaxMs ?? 0,
+    ...(step.loopDelayMaxMs === null ? {} : { loopDelayMaxMs: step.loopDelayMaxMs ?? 0 }),
     ...(step.busy === undefined ? {} : { busy: step.busy }),
     ...(step.processCpu === undefined || j > 0 ? {} : { processCpu: step.processCpu }),
     hist,

@@ -93,8 +93,12 @@ export interface BucketRecord {
   vusAllocated: number;
   /** HDR histogram (µs) of scheduler lag: actual start minus intended start of each arrival. */
   lag: string;
-  /** Largest event-loop delay observed in this second, in ms (0 when not measured). */
-  loopDelayMaxMs: number;
+  /**
+   * Largest event-loop delay observed in this second, in ms; absent where not measured (k6,
+   * k6-operator: plateau's loop sends nothing there). k6 runs stored before 2026-12-06 wrote 0,
+   * read back as absent (harness/store/run-store.ts).
+   */
+  loopDelayMaxMs?: number;
   /**
    * Share (0..1) of this second the source's event loop was busy (Node's event-loop utilisation);
    * absent where not measured (k6). Merged buckets keep the busiest source's.

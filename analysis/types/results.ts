@@ -88,7 +88,11 @@ export interface StepResult {
   lagP90Ms?: number | null;
   /** Arrivals behind the lag percentiles; absent in older runs (their p99 is then taken as it is). */
   lagSamples?: number;
-  loopDelayMaxMs: number;
+  /**
+   * Largest event-loop delay of plateau's generator over the window (ms); null where the engine
+   * does not measure it (k6, k6-operator: summary.json schema 2 wrote 0 there before 2026-12-06).
+   */
+  loopDelayMaxMs: number | null;
   /**
    * The generator's busiest thread: its event-loop utilisation (0..1) each second, averaged over
    * the window. Null or absent when not measured (k6, runs written before it was).

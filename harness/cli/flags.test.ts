@@ -153,7 +153,11 @@ describe("each command's help lists exactly its flags from the table", () => {
 
 describe('an unknown argument points at the help of the command typed', () => {
   it.each([
-    [['import', 'k6', 'out.json', '--json'], 'Unknown argument: json', 'see plateau import k6 --help'],
+    [
+      ['import', 'k6', 'out.json', '--json'],
+      'Unknown argument: json',
+      '--json is a flag of plateau plan, compare, gate, not of plateau import k6: see plateau import k6 --help',
+    ],
     [['k8s', 'manifest', '--bogus'], 'Unknown argument: bogus', 'see plateau k8s manifest --help'],
     [
       ['plan', '--max-rte', '5'],
@@ -164,5 +168,44 @@ describe('an unknown argument points at the help of the command typed', () => {
   ])('plateau %j', (argv, msg, fix) => {
     // it was "see plateau --help" for all, which lists the commands, not a command's flags
     expect(usageFix(msg, argv)).toBe(fix);
+  });
+});
+
+describe("a misspelt flag's suggestion comes from the typed command's own flags", () => {
+  // the suggestion was the nearest flag of any command: `plateau compare ... --tolerence` read
+  // "did you mean --tolerance", which compare refuses (it is the gate's)
+  it.each([
+    [['compare', 'a', 'b', '--tolerence', '5%'], 'tolerence', 'see plateau compare --help'],
+    [['report', 'runs/x', '--jsn'], 'jsn', 'see plateau report --help'],
+    [['run', '--baselin', 'b.json'], 'baselin', 'see plateau run --help'],
+    [['gate', 'runs/x', '--merg', 'y'], 'merg', 'see plateau gate --help'],
+    [['import', 'k6', 'out.json', '--max-vu', '5'], 'max-vu', 'see plateau import k6 --help'],
+    [['k6-script', '--parallelsim', '3'], 'parallelsim', 'see plateau k6-script --help'],
+    [['plan', '--forse'], 'forse', 'see plateau plan --help'],
+  ])("plateau %j: no other command's flag", (argv, typo, fix) => {
+    expect(usageFix(`Unknown argument: ${typo}`, argv)).toBe(fix);
+  });
+
+  it.each([
+    [['gate', 'runs/x', '--tolerence', '5%'], 'tolerence', 'tolerance', 'plateau gate'],
+    [['gate', 'runs/x', '--jsn'], 'jsn', 'json', 'plateau gate'],
+    [['report', 'runs/x', '--mege', 'y'], 'mege', 'merge', 'plateau report'],
+    [['import', 'k6', 'out.json', '--max-rte', '5'], 'max-rte', 'max-rate', 'plateau import k6'],
+    [['k8s', 'run', '--parallelsim', '3'], 'parallelsim', 'parallelism', 'plateau k8s run'],
+    [['baseline', 'save', 'runs/x', '--forse'], 'forse', 'force', 'plateau baseline'],
+    [['run', '--max-vu', '5'], 'max-vu', 'max-vus', 'plateau run'],
+  ])('plateau %j: its own flag', (argv, typo, flag, command) => {
+    expect(usageFix(`Unknown argument: ${typo}`, argv)).toBe(
+      `did you mean --${flag} (not --${typo})? (${command} --help lists them)`,
+    );
+  });
+
+  it("another command's flag, spelt right, is said to be that command's", () => {
+    expect(usageFix('Unknown arguments: max-rate, maxRate', ['report', 'runs/x', '--max-rate', '5'])).toBe(
+      '--max-rate is a flag of plateau run, plan, k6-script, import, k8s run, k8s manifest, not of plateau report: see plateau report --help',
+    );
+    expect(usageFix('Unknown arguments: max-rate, mege, maxRate', ['report', 'x', '--max-rate', '5', '--mege'])).toBe(
+      'did you mean --merge (not --mege)? --max-rate is a flag of plateau run, plan, k6-script, import, k8s run, k8s manifest, not of plateau report: see plateau report --help',
+    );
   });
 });

@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { PlateauError, EXIT } from '../errors.ts';
 import { nearest } from '../config/nearest.ts';
-import { COMMANDS, FLAGS } from './flags.ts';
+import { COMMANDS, K8S_COMMANDS, flagsOf, type Command } from './flags.ts';
 import { withFlags } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
 import {
@@ -120,24 +120,42 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
 /**
  * The fix of a usage error: for yargs' "Unknown argument(s): maxrate, runn", the flag or command
  * each most likely misspells (as a config's unknown keys get theirs), else the help. `argv`: what
- * was typed, to tell a flag (--runid: --run-id) from a command (runn: run).
+ * was typed, to tell a flag (--runid: --run-id) from a command (runn: run), and which command's
+ * flags a misspelt flag may mean: only the typed command's own (`plateau compare --tolerence`
+ * read "did you mean --tolerance", a flag compare refuses).
  */
 export function usageFix(msg: string, argv: readonly string[] = []): string {
   const listed = /^Unknown arguments?: (.+)$/.exec(msg)?.[1]?.split(', ') ?? [];
   // yargs lists a kebab-case flag twice, as typed and in camelCase (max-rte, maxRte)
   const camel = (k: string) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
   const unknown = listed.filter((u) => !listed.some((o) => o !== u && o.includes('-') && camel(o) === u));
-  const flags = [...new Set(FLAGS.map((f) => f.name)), 'help', 'version'];
+  const typed = commandTyped(argv);
+  const own = [...new Set((typed ? flagsOf(typed) : []).map((f) => f.name)), 'help', 'version'];
+  const help = helpOfTyped(argv);
+  // a flag of other commands, spelt right, is no typo of this one's: it is said to be theirs
+  const takers = (u: string) => [...COMMANDS, ...K8S_COMMANDS].filter((c) => flagsOf(c).some((f) => f.name === u));
+  const elsewhere = unknown.filter((u) => !own.includes(u) && takers(u).length > 0);
   const meant = unknown.flatMap((u) => {
-    if (flags.includes(u) || (COMMANDS as readonly string[]).includes(u)) return [];
+    if ((COMMANDS as readonly string[]).includes(u) || elsewhere.includes(u)) return [];
     const typedAsFlag = argv.some((a) => a === `--${u}` || a === `-${u}` || a.startsWith(`--${u}=`));
     const command = typedAsFlag ? undefined : nearest(u, COMMANDS);
     if (command) return [`the command ${command} (not ${u})`];
-    const flag = nearest(u, flags);
+    const flag = nearest(u, own);
     return flag ? [`--${flag} (not --${u})`] : [];
   });
-  const help = helpOfTyped(argv);
-  return meant.length ? `did you mean ${meant.join(', ')}? (${help} lists them)` : `see ${help}`;
+  const guess = meant.length ? `did you mean ${meant.join(', ')}?` : undefined;
+  if (elsewhere.length === 0) return guess ? `${guess} (${help} lists them)` : `see ${help}`;
+  const theirs = elsewhere.map((u) => `--${u} is a flag of plateau ${takers(u).join(', ')}`);
+  const notHere = `${theirs.join('; ')}, not of ${help.replace(/ --help$/, '')}: see ${help}`;
+  return guess ? `${guess} ${notHere}` : notHere;
+}
+
+/** The command typed, whose flags its help lists (`k8s run` for `plateau k8s run ...`); none before one is named. */
+function commandTyped(argv: readonly string[]): Command | undefined {
+  const [first, second] = argv;
+  if (first === 'k8s')
+    return (K8S_COMMANDS as readonly string[]).find((c) => c === `k8s ${second}`) as Command | undefined;
+  return (COMMANDS as readonly string[]).includes(first ?? '') ? (first as Command) : undefined;
 }
 
 /**

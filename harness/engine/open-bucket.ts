@@ -179,7 +179,7 @@ export class OpenBucket {
     source: string,
     phase: string,
     vus: { active: number; allocated: number },
-    loopDelayMaxMs = 0,
+    loopDelayMaxMs?: number,
     busy?: number,
   ): BucketRecord {
     return {
@@ -202,7 +202,7 @@ export class OpenBucket {
       vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag.flush()) : EMPTY_LAG,
-      loopDelayMaxMs,
+      ...(loopDelayMaxMs !== undefined ? { loopDelayMaxMs } : {}),
       ...(busy !== undefined ? { busy } : {}),
       ...(this.throttledMs >= 0 ? { throttledMs: this.throttledMs } : {}),
       ...(this.cpuSteal >= 0 ? { cpuSteal: this.cpuSteal } : {}),

@@ -199,6 +199,24 @@ describe('loadRun refuses a damaged run.json with the file, the problem and the 
   });
 });
 
+describe("loadRun: a k6 run's event-loop delay is not measured, whenever it was stored", () => {
+  // k6 runs stored before 2026-12-06 wrote loopDelayMaxMs 0 in every second: a perfect generator nobody measured
+  it.each([
+    ['k6', false],
+    ['k6-operator', false],
+    ['k6+k6-operator', false],
+    ['native', true],
+    ['native+k6', true],
+  ])('engine %s: the stored 0s kept: %s', (engine, kept) => {
+    const store = RunStore.create(root, meta({ engine }));
+    for (const r of buildRecords(SPEC)) store.appendBucket({ ...r, loopDelayMaxMs: 0 });
+    store.close();
+    const { records } = loadRun(store.dir);
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => ('loopDelayMaxMs' in r ? r.loopDelayMaxMs === 0 : false) === kept)).toBe(true);
+  });
+});
+
 describe('loadRun refuses a buckets.ndjson damaged after the run, naming the line', () => {
   /** A run with its seconds, run.json with `over`; `edit` rewrites buckets.ndjson's lines. */
   function runEdited(edit: (lines: string[]) => string[] | null, over: Partial<RunMeta> = {}): string {

@@ -232,7 +232,22 @@ export function loadRun(dir: string): {
   const ranSteps = meta.status === 'complete' && (meta.attempts?.length ?? 0) > 0;
   const buckets = readBuckets(path.join(dir, 'buckets.ndjson'), ranSteps);
   const probes = readNdjson<ServerSample>(path.join(dir, 'probes.ndjson'));
-  return { meta, records: buckets.items, samples: probes.items, tornLines: buckets.torn + probes.torn };
+  const records = withoutUnmeasuredLoopDelay(meta.engine, buckets.items);
+  return { meta, records, samples: probes.items, tornLines: buckets.torn + probes.torn };
+}
+
+/** Engines that measure no event-loop delay of plateau's: k6 runs the load in its own process. */
+const NO_LOOP_DELAY = new Set(['k6', 'k6-operator']);
+
+/**
+ * The records of a run on an engine that measures no event-loop delay (k6, k6-operator, a merge of
+ * their runs only) without one: such runs stored before 2026-12-06 wrote 0, a perfect generator
+ * nobody measured. A merge with a native run keeps the native seconds' figures.
+ */
+export function withoutUnmeasuredLoopDelay(engine: string, records: BucketRecord[]): BucketRecord[] {
+  if (!engine.split('+').every((e) => NO_LOOP_DELAY.has(e))) return records;
+  if (!records.some((r) => r.loopDelayMaxMs !== undefined)) return records;
+  return records.map(({ loopDelayMaxMs: _, ...r }) => r);
 }
 
 const num = z.number();

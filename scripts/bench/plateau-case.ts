@@ -41,7 +41,8 @@ interface StepSummary {
   failed: number;
   latency: { q: number; valueMs: number | null }[];
   lagP99Ms?: number;
-  loopDelayMaxMs?: number;
+  /** Null where not measured (k6); the bench runs the native engine, which measures it. */
+  loopDelayMaxMs?: number | null;
   generatorBusy?: number | null;
   /** plateau's own reading of its process's share of the CPUs it may use. */
   generatorCpu?: number | null;
@@ -201,7 +202,7 @@ export default {
     step.generatorLimited ? 'holds, generator-limited' : '',
     threads ?? '',
     step.lagP99Ms !== undefined ? `lag p99 ${step.lagP99Ms.toFixed(1)} ms` : '',
-    step.loopDelayMaxMs !== undefined ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
+    step.loopDelayMaxMs != null ? `loop delay max ${step.loopDelayMaxMs.toFixed(0)} ms` : '',
     step.generatorBusy != null ? `busiest thread busy ${fmtShare(step.generatorBusy)}` : '',
     // its self-measurement beside the bench's: the same process's CPU over the same window
     step.generatorCpu != null && cpuRate
