@@ -9,7 +9,7 @@ import { warningText } from './warning-text.ts';
  * The exported shape of summary.json (schemaVersion 2: capacityPerSec is null unless the run
  * established it, heldAtLeastPerSec says what it held; 1 printed the knee's throughput as capacity
  * whatever stopped the run). A generator figure the engine does not measure is null: a step's
- * `loopDelayMaxMs` under k6 since 2026-12-06 (it read 0), within schema 2 (docs/decisions/045).
+ * `loopDelayMaxMs` under k6 since 2026-12-06 (it read 0), within schema 2 (docs/decisions/047).
  */
 export type Summary = RunResult;
 
