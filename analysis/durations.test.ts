@@ -1,16 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as histogram from './histogram.ts';
 import { aggregate, mergeRecords } from './buckets.ts';
 import { decodeDurations } from './durations.ts';
-import { analyzeRun } from './analyze.ts';
 import { seriesOf } from './series.ts';
 import { steadyWindowS } from './judge.ts';
 import { buildInput, buildPlan, buildRecords, type FakeRunSpec } from './testing/builders.ts';
-
-vi.mock('./histogram.ts', async (original) => {
-  const h = await original<typeof import('./histogram.ts')>();
-  return { ...h, decodeHistogram: vi.fn(h.decodeHistogram) };
-});
 
 const SPEC: FakeRunSpec = {
   steps: [
@@ -49,10 +42,20 @@ describe('decodeDurations: every second decoded once, the same figures', () => {
     expect(d.windowSum({ fromS: 1000, toS: 1001 })).toBeUndefined();
   });
 
-  it("analyzeRun decodes each merged second's durations once (the series and the step's judgement decoded the steady ones twice)", () => {
-    const decode = vi.mocked(histogram.decodeHistogram);
-    decode.mockClear();
-    analyzeRun(buildInput(SPEC));
+  it("analyzeRun decodes each merged second's durations once (the series and the step's judgement decoded the steady ones twice)", async () => {
+    // the unit projects share modules between files (isolate: false): analyze.ts may already be
+    // bound to the real decoder, so it is imported afresh against a counting one
+    const real = await vi.importActual<typeof import('./histogram.ts')>('./histogram.ts');
+    const decode = vi.fn(real.decodeHistogram);
+    vi.resetModules();
+    vi.doMock('./histogram.ts', () => ({ ...real, decodeHistogram: decode }));
+    try {
+      const { analyzeRun } = await import('./analyze.ts');
+      analyzeRun(buildInput(SPEC));
+    } finally {
+      vi.doUnmock('./histogram.ts');
+      vi.resetModules();
+    }
     const durations = new Set(merged.map((r) => r.hist.duration));
     const ofDurations = decode.mock.calls.filter(([b64]) => durations.has(b64)).length;
     expect(ofDurations).toBeGreaterThan(0);
