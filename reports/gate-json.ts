@@ -13,11 +13,14 @@ import { sloObjectiveText } from '../analysis/slo.ts';
 import type { RunResult } from '../analysis/types.ts';
 
 /**
+ * 3 (12-06): each side's knee is `knee: { step, ratePerSec }`, as in `plateau compare --json` (it
+ * was `kneeStep`, 1-based, and `kneeRatePerSec`: the same name as summary.json's 0-based
+ * `kneeStep`, one step apart); each side carries its `peakPerSec`, which a pass's headline may cite.
  * 2 (12-06): `nameRegressions` holds the confirmed rises only (at two rates or more, half or more
  * of those judged from the lowest: analysis/compare/by-name.ts), the rest in `nameUnconfirmed`;
  * each carries what it rests on (aN, bN; aFailed, bFailed). 1 held every rise at any one rate.
  */
-export const GATE_JSON_SCHEMA_VERSION = 2;
+export const GATE_JSON_SCHEMA_VERSION = 3;
 
 /** One side of the comparison: the figure the gate compared and what it came from. */
 export interface GateSide {
@@ -26,9 +29,10 @@ export interface GateSide {
   comparedPerSec: number | null;
   capacityPerSec: number | null;
   heldAtLeastPerSec: number | null;
-  /** The knee's step, 1-based as every output numbers steps; null when no step held. */
-  kneeStep: number | null;
-  kneeRatePerSec: number | null;
+  /** The knee's step, 1-based as every output but summary.json numbers steps, and its offered rate; null when no step held. */
+  knee: { step: number; ratePerSec: number } | null;
+  /** The highest steady throughput of any step. */
+  peakPerSec: number;
   stopReason: string;
   /**
    * The run was interrupted (a Ctrl-C, the duration cap, a k6 file cut short). With a stop reason
@@ -131,8 +135,8 @@ function side(r: RunResult, comparedPerSec: number | null): GateSide {
     comparedPerSec,
     capacityPerSec: r.capacityPerSec,
     heldAtLeastPerSec: r.heldAtLeastPerSec ?? null,
-    kneeStep: r.kneeStep === null ? null : r.kneeStep + 1,
-    kneeRatePerSec: knee?.ratePerSec ?? null,
+    knee: knee ? { step: knee.index + 1, ratePerSec: knee.ratePerSec } : null,
+    peakPerSec: r.peakPerSec,
     stopReason: r.stopReason,
     interrupted: r.interrupted === true,
     engine: r.engine,

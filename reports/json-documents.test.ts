@@ -50,6 +50,9 @@ describe('the plan document', () => {
       { q: 99.9, requiredSamples: 30000 },
     ]);
     expect(doc.warnings.map((w) => w.code)).toEqual(['last-step-below-max', 'few-samples', 'few-samples']);
+    // steps numbered as the text numbers them (step 1, step 2), not by their 0-based index
+    expect(doc.warnings.flatMap((w) => (w.code === 'few-samples' ? [w.step] : []))).toEqual([1, 2]);
+    expect(doc.warnings[1].text).toMatch(/^step 1 expects/);
     expect(doc.timing).toEqual({ rampS: 1, holdS: 10, settleS: 2, steadyS: 8 });
     expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: 20, atMostS: 43 });
     expect(doc.engine.segmentShare).toBe(0.5);
@@ -86,8 +89,11 @@ describe('the gate document', () => {
     });
     const held = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r, okPerSec: Math.min(r, 210) })) });
     const doc = gateDocument(decision, none, held, null);
-    expect(doc.run).toMatchObject({ kneeStep: null, kneeRatePerSec: null, comparedPerSec: null });
-    expect(doc.baseline).toMatchObject({ kneeStep: (held.kneeStep ?? -1) + 1, comparedPerSec: 400 });
+    expect(doc.run).toMatchObject({ knee: null, comparedPerSec: null });
+    // 1-based as compare --json numbers its knee, never summary.json's 0-based kneeStep under its name
+    expect(doc.baseline).toMatchObject({ knee: { step: held.kneeStep! + 1, ratePerSec: 200 }, comparedPerSec: 400 });
+    expect(doc.baseline).not.toHaveProperty('kneeStep');
+    expect(doc.baseline.peakPerSec).toBe(held.peakPerSec);
     expect(doc).toMatchObject({ status: 'invalid', exitCode: 3, reasons: ['x'], warnings: ['w'], cost: null });
   });
 });

@@ -8,7 +8,11 @@ import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
 import type { PlanDataSource, PlanFacts, PlanTextResetHook } from './plan-text.ts';
 
-export const PLAN_JSON_SCHEMA_VERSION = 1;
+/**
+ * 2 (12-06): a `few-samples` warning's `step` is 1-based, as every --json document and report
+ * numbers steps (it was the step's 0-based index; `steps[].index` stays 0-based, as in summary.json).
+ */
+export const PLAN_JSON_SCHEMA_VERSION = 2;
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables), as the text plan reads it. */
 export type PlanResetHook = PlanTextResetHook;
@@ -33,6 +37,7 @@ export type PlanJsonWarning =
     }
   | {
       code: 'few-samples';
+      /** 1-based, as the text says it. */
       step: number;
       expectedSamples: number;
       untrusted: { q: number; requiredSamples: number }[];
@@ -118,7 +123,7 @@ function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarn
   for (const s of steps.filter((x) => x.untrustedPercentiles.length > 0)) {
     out.push({
       code: 'few-samples',
-      step: s.index,
+      step: s.index + 1,
       expectedSamples: s.expectedSamples,
       untrusted: s.untrustedPercentiles,
       text: `step ${s.index + 1} expects ${s.expectedSamples} samples: ${s.untrustedPercentiles.map((u) => `p${u.q} needs ${u.requiredSamples}`).join(', ')}; longer holds give more`,

@@ -46,7 +46,7 @@ describe('plateau plan --json', () => {
     expect(json.status, json.stderr).toBe(0);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       kind: 'plateau-plan',
       timing: { rampS: 1, holdS: 12 },
       engine: { kind: 'native' },
@@ -133,14 +133,14 @@ describe('plateau gate --json', () => {
     expect(r.status, r.stderr).toBe(code);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       kind: 'plateau-gate',
       status,
       exitCode: code,
       tolerance: 0.05,
       stepPerSec: 100,
     });
-    expect(doc.baseline).toMatchObject({ comparedPerSec: 400, kneeStep: 4, kneeRatePerSec: 400 });
+    expect(doc.baseline).toMatchObject({ comparedPerSec: 400, knee: { step: 4, ratePerSec: 400 } });
     expect(doc.run.runId).toBe(run.runId);
     expect(doc.reasons.length > 0).toBe(status === 'invalid');
     expect(doc.cost === null).toBe(false);
