@@ -87,6 +87,35 @@ describe('decideAttempt', () => {
       [{ kind: 'rerun', maxVUs: 200 }],
       ['fails inconclusive'],
     ],
+    // a held step's drops are judged by the failed step's rule (decision 046)
+    [
+      'held, drops with a low tail: generator-limited by its drops',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 190, droppedPerSec: 10 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'go-on' }],
+      ['holds', 'holds generator-limited:dropped'],
+    ],
+    [
+      'held, drops while the tail grew and the generator kept its bounds: the VUs waited on the target',
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 190, droppedPerSec: 10, latencyMs: 400 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'go-on' }],
+      ['holds', 'holds waited-on-target'],
+    ],
+    [
+      "held, drops while the tail grew and the loop stalled: the drops the target's, the stall the generator's",
+      [{ ratePerSec: 100 }, { ratePerSec: 200, okPerSec: 190, droppedPerSec: 10, latencyMs: 400, loopDelayMaxMs: 300 }],
+      {},
+      [{ kind: 'go-on' }, { kind: 'go-on' }],
+      ['holds', 'holds generator-limited:loop-delay waited-on-target'],
+    ],
+    [
+      'held first step with drops: no step before it to judge the tail by, generator-limited',
+      [{ ratePerSec: 200, okPerSec: 190, droppedPerSec: 10, latencyMs: 400 }],
+      {},
+      [{ kind: 'go-on' }],
+      ['holds generator-limited:dropped'],
+    ],
   ])('%s', (_name, steps, reruns, actions, classes) => {
     const { attempts, ev } = run(steps, reruns);
     const out = decideAll(attempts, ev);
@@ -96,6 +125,7 @@ describe('decideAttempt', () => {
         s.verdict,
         s.transient && 'transient',
         s.generatorBound && 'generator-bound',
+        s.generatorLimited && `generator-limited:${s.generatorLimited.code}`,
         s.waitedOnTarget && 'waited-on-target',
         s.inconclusive && 'inconclusive',
       ]

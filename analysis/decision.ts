@@ -6,7 +6,8 @@
  * evidence and nothing is pasted back from what the live run decided.
  *
  *   holds                       delivery and capture met, the generator within its bounds
- *   holds, generator-limited    met, but the generator was over its bounds (counted; the gate refuses it)
+ *   holds, generator-limited    met, but the generator was over its bounds (counted; the gate refuses it);
+ *                               drops while the target's tail grew are the target's (waitedOnTarget), not this
  *   fails                       the target's limit; rerun once to confirm, or stop
  *   transient                   failed, and the rerun at its rate held
  *   generator-bound             failed with a generator symptom while the target's tail stayed low
@@ -21,8 +22,9 @@ import {
   afterFailure,
   classifyFailure,
   generatorLimitedText,
-  generatorSymptomOf,
+  heldSymptoms,
   topologyChanged,
+  waitedOnTargetText,
   type FailureClass,
 } from './verdicts.ts';
 import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
@@ -98,10 +100,8 @@ export function decideAttempt(
   recorded?: NextAction | null,
 ): Decision {
   let r = judgeAttempt(a, judged, ev, policy);
-  if (r.verdict === 'holds') {
-    const symptom = generatorSymptomOf(r, policy.bounds);
-    if (symptom) r = { ...r, generatorLimited: symptom, reasons: [...r.reasons, generatorLimitedText(symptom, r)] };
-  }
+  const baseline = judged.find(heldAndCounts) ?? null;
+  if (r.verdict === 'holds') r = heldWithSymptoms(r, baseline, ev.rttMs, policy);
   const before = markTransient(judged, r);
   // plateau failed arrivals itself (names it refused): nothing further is the target's to judge
   if (r.refusedNames !== undefined && recorded !== null)
@@ -115,7 +115,6 @@ export function decideAttempt(
       action: recorded === null ? { kind: 'none' } : { kind: 'go-on' },
       why: null,
     };
-  const baseline = judged.find(heldAndCounts) ?? null;
   const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds, policy.rules);
   const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
     confirmFailedStep: policy.confirmFailedStep,
@@ -127,6 +126,31 @@ export function decideAttempt(
   r = whoseLimit(r, cls, after.generatorBound);
   const action: NextAction = after.action === 'rerun' ? { kind: 'rerun', maxVUs: after.maxVUs } : { kind: 'stop' };
   return { judged: [...before, r], result: r, action, why: after.why };
+}
+
+/**
+ * A held attempt with the generator's symptoms judged as a failed one's are (verdicts.ts
+ * heldSymptoms): drops the target's grown tail caused say so (waitedOnTarget), anything else over
+ * the generator's bounds makes it generator-limited.
+ */
+function heldWithSymptoms(
+  r: StepResult,
+  baseline: StepResult | null,
+  rttMs: number,
+  policy: DecisionPolicy,
+): StepResult {
+  const { generatorLimited, waited } = heldSymptoms(r, baseline, rttMs, policy.bounds);
+  const reasons = [
+    ...r.reasons,
+    ...(waited !== null ? [waitedOnTargetText(r, waited)] : []),
+    ...(generatorLimited ? [generatorLimitedText(generatorLimited, r)] : []),
+  ];
+  return {
+    ...r,
+    reasons,
+    ...(waited !== null ? { waitedOnTarget: true } : {}),
+    ...(generatorLimited ? { generatorLimited } : {}),
+  };
 }
 
 /**

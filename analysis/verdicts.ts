@@ -210,6 +210,49 @@ function tailLow(
 }
 
 /**
+ * Did the target's tail grow so far that the VUs ran out waiting on it? By Little's law the VUs
+ * in use are N = X x W: at the same rate, a target whose time per request W grew holds every VU,
+ * and the arrivals after find none free. So arrivals dropped for want of a VU (not those refused
+ * on a saturated thread) while the tail was not low are the target's signal, not the generator's.
+ * The one rule for a failed step's drops (classifyFailure) and a held step's (heldSymptoms).
+ */
+function dropsWaited(s: StepResult, tail: { low: boolean }): boolean {
+  return droppedForWantOfVUs(s) > 0 && !tail.low;
+}
+
+/** The tail reading after "but": "the target's tail grew (...)", or what stood for a tail (timeouts, no success). */
+function tailGrewText(tail: { text: string; grew?: false }): string {
+  return tail.grew === false ? tail.text : `the target's tail grew (${tail.text})`;
+}
+
+/**
+ * A held step's generator symptoms, judged as a failed step's are (decision 046): its dropped
+ * arrivals were the target's when its tail grew against the first step that held before it
+ * (dropsWaited); what is left over its bounds (drops for want of a VU with a low tail, or with no
+ * step before it to judge by; drops on a saturated thread; lag, loop delay, a busy thread or
+ * process) makes it generator-limited. `waited` is the tail's reading in words when the drops were
+ * the target's, else null.
+ */
+export function heldSymptoms(
+  s: StepResult,
+  baseline: StepResult | null,
+  rttMs: number,
+  b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
+): { generatorLimited: Symptom | null; waited: string | null } {
+  const first = generatorSymptomOf(s, b);
+  if (first?.code !== 'dropped' || baseline === null || baseline === s)
+    return { generatorLimited: first, waited: null };
+  const tail = tailLow(s, baseline, rttMs, b.tailFactor);
+  if (!dropsWaited(s, tail)) return { generatorLimited: first, waited: null };
+  return { generatorLimited: generatorSymptomOf({ ...s, dropped: s.droppedBusy ?? 0 }, b), waited: tailGrewText(tail) };
+}
+
+/** Why a held step's drops are the target's, in words (its reasons). */
+export function waitedOnTargetText(s: StepResult, tail: string): string {
+  return `${fmtInt(s.dropped)} ${s.dropped === 1 ? 'arrival' : 'arrivals'} dropped (no free VU; ${s.vusAllocatedMax} allocated), but ${tail}: the VUs ran out waiting on the target (Little's law: N = X x W, and W grew), its signal, not the generator's; the throughput is what the target served, the dropped arrivals counted against the delivery`;
+}
+
+/**
  * The step's delivery had each of its dropped arrivals been served, when even that misses
  * `deliveryMin`: the drops cannot have failed the step (a target shedding a third of its load
  * with 503s, one arrival of 2,400 dropped, had read generator-bound, no capacity). Null otherwise.
@@ -279,7 +322,7 @@ export function classifyFailure(
       symptom,
       symptomCode,
       needsVUs: false,
-      detail: `${symptom}, but ${tail.grew === false ? tail.text : `the target's tail grew (${tail.text})`}: the target is the limit${droppedForWantOfVUs(s) > 0 ? ' and the VUs ran out waiting for it' : ''}`,
+      detail: `${symptom}, but ${tailGrewText(tail)}: the target is the limit${dropsWaited(s, tail) ? ' and the VUs ran out waiting for it' : ''}`,
     };
   if (notTheDrops) return notTheDrops;
   return {

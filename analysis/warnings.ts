@@ -3,6 +3,7 @@
  * `{ code, step, attempt?, figures }`; reports/warning-text.ts words it (naming the step, the
  * figure and what to do).
  */
+import { fmtMs, stepList } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
 import type { Rules, StageOutcome, StepResult, Symptom, WarmupRecord } from './types.ts';
 import { threadsKept } from './thread-sizing.ts';
@@ -11,7 +12,14 @@ import { coldTarget } from './cold-target.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
-/** Event-loop delay above which the generator's own stalls leak into latencies (ms). */
+/**
+ * Event-loop delay above which the generator's own stalls leak into latencies (ms): the warning's
+ * bound, and the one by which a step is left out of a latency comparison (generatorInLatencies). A
+ * second bound, not the verdict's (verdicts.loopDelayMaxMs, 100 ms), because the two ask different
+ * things: the verdict whether the generator kept the schedule, so whether the step's rate and
+ * throughput count; this one whether its stalls are large beside the latencies compared (a 72.9 ms
+ * stall read as a name's 6x p90). latenciesLeftOutWhy says so where a step is left out.
+ */
 export const LOOP_DELAY_WARN_MS = 50;
 /** Busy share of the generator's busiest thread (or its process's share of its CPUs) above which it has little headroom left. */
 export const BUSY_WARN = 0.8;
@@ -84,6 +92,36 @@ export function loopStalled(s: Pick<StepResult, 'loopDelayMaxMs'>): boolean {
  */
 export function generatorInLatencies(s: Pick<StepResult, 'loopDelayMaxMs' | 'generatorLimited'>): boolean {
   return loopStalled(s) || s.generatorLimited !== undefined;
+}
+
+/**
+ * Why the steps `indices` (generatorInLatencies, the first such attempt at each) are left out of a
+ * latency comparison, one clause per reason, in words that leave each verdict standing: a step held
+ * generator-limited says so; a loop stalled past LOOP_DELAY_WARN_MS in a step that held is within
+ * the verdict's bound (else it would be generator-limited), so its verdict and throughput stand.
+ */
+export function latenciesLeftOutWhy(steps: readonly StepResult[], indices: readonly number[]): string[] {
+  const at = [...new Set(indices)].map((i) => steps.find((s) => s.index === i && generatorInLatencies(s)));
+  const found = at.filter((s): s is StepResult => s !== undefined);
+  const limited = found.filter((s) => s.generatorLimited !== undefined).map((s) => s.index);
+  const stalled = found.filter((s) => s.generatorLimited === undefined);
+  const out: string[] = [];
+  if (stalled.length > 0) {
+    const one = stalled.length === 1;
+    const idx = stalled.map((s) => s.index);
+    const whose = one ? `step ${stepList(idx)}'s event loop` : `the event loop of steps ${stepList(idx)}`;
+    const maxMs = Math.max(...stalled.map((s) => s.loopDelayMaxMs));
+    const held = stalled.every((s) => s.verdict === 'holds');
+    const stand = held
+      ? `, though within the verdict's bound, which asks only whether the rate was served: ${one ? 'its verdict and throughput stand' : 'their verdicts and throughput stand'}`
+      : '';
+    out.push(
+      `${whose} stalled up to ${fmtMs(maxMs)} ms, past the ${LOOP_DELAY_WARN_MS} ms from which its stalls show in the latencies compared${stand}`,
+    );
+  }
+  if (limited.length > 0)
+    out.push(`${limited.length === 1 ? 'step' : 'steps'} ${stepList(limited)} held generator-limited`);
+  return out;
 }
 
 /** Generator-side limits: dropped arrivals, late starts, a stalled or a busy event loop, a throttled container. */

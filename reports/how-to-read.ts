@@ -36,7 +36,8 @@ export function howToReadTerms(run: RunResult): Term[] {
     },
     {
       term: 'Dropped iterations',
-      meaning: 'arrivals that found no free VU; any at all means the generator, not the target, may be the limit.',
+      meaning:
+        "arrivals that found no free VU, counted against delivery: the generator's limit while the target's latency stayed low, the target's when its latency grew so far that every VU sat waiting on it (Little's law: VUs in use = throughput × time per request); the verdict and the warnings say which.",
     },
     {
       term: 'Percentiles',

@@ -11,9 +11,10 @@ export function modelsHtml(run: RunResult, uslFigure: string): string {
   if (m.little.length === 0)
     return htmlSection('models', 'Models', '<p>No step has throughput and latency to model.</p>');
   const unit = rateUnit(run);
-  const sentences = [...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit), ...kneeSentence(run, m)].map(
-    (s) => `<p>${esc(s)}</p>`,
-  );
+  const sentences = [
+    ...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit, m.uslLeftOut),
+    ...kneeSentence(run, m),
+  ].map((s) => `<p>${esc(s)}</p>`);
   return htmlSection(
     'models',
     'Models',

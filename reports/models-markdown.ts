@@ -17,7 +17,7 @@ export function modelsSection(run: RunResult): string[] {
     '',
     ...mdTable(modelHeader(unit), modelRows(m)),
     '',
-    ...[...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit), ...kneeSentence(run, m)]
+    ...[...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit, m.uslLeftOut), ...kneeSentence(run, m)]
       .flatMap((s) => [mdCell(s), ''])
       .slice(0, -1),
   ];

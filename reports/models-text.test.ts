@@ -107,3 +107,36 @@ describe('the USL sentence of a peak below a measured step', () => {
     expect(out.join(' ')).not.toContain('lies below');
   });
 });
+
+describe('the steps left out of the USL fit', () => {
+  const leftOut =
+    "Steps 1 and 2 are left out of the fit, the generator's own delays being in their mean and N: step 2 held generator-limited.";
+  it('are a sentence of their own, after the note, fitted or not', () => {
+    expect(
+      uslSentences(
+        null,
+        'not fitted: needs at least 4 steps with throughput and latency, has 1',
+        { maxN: null },
+        'req/s',
+        leftOut,
+      ),
+    ).toEqual([
+      'Universal Scalability Law: not fitted: needs at least 4 steps with throughput and latency, has 1.',
+      leftOut,
+    ]);
+    const fit = {
+      alpha: 0.01,
+      beta: 0.0001,
+      gamma: 100,
+      nStar: 99,
+      peakPerSec: 5000,
+      maxN: 60,
+      extrapolated: true,
+      r2: 0.99,
+      points: 6,
+    };
+    const out = uslSentences(fit, 'fitted to 6 steps', { maxN: 60 }, 'req/s', leftOut);
+    expect(out[0]).toMatch(/^Universal Scalability Law X\(N\) = .*, fitted to 6 steps: α = /);
+    expect(out[1]).toBe(leftOut);
+  });
+});

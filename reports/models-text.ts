@@ -112,10 +112,13 @@ export function uslSentences(
   note: string,
   span: { maxN: number | null; maxX?: number | null } = { maxN: null },
   unit: RateUnit = 'req/s',
+  /** The steps left out of the fit, and why (Models.uslLeftOut): a sentence after the fit's. */
+  leftOut?: string,
 ): string[] {
   const { maxN } = span;
   const maxX = span.maxX ?? null;
-  if (fit === null) return [`Universal Scalability Law: ${note}.`];
+  const left = leftOut === undefined ? [] : [leftOut];
+  if (fit === null) return [`Universal Scalability Law: ${note}.`, ...left];
   const beyond =
     fit.nStar !== null && maxN !== null && fit.nStar > maxN
       ? ` (beyond the measured N ≤ ${sig3(maxN)}: an extrapolation, not a step's figure)`
@@ -128,6 +131,7 @@ export function uslSentences(
       : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
+    ...left,
   ];
   if (fit.peakPerSec !== null && maxX !== null && fit.peakPerSec < maxX)
     out.push(

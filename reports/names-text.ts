@@ -16,7 +16,7 @@ import {
   stepNo,
 } from '../analysis/format.ts';
 import { firstDegradingName, type NamesKnee } from '../analysis/names-knee.ts';
-import { LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
+import { latenciesLeftOutWhy } from '../analysis/warnings.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
 import { countsText, percentileCell, verdictLabel } from './cells.ts';
@@ -187,13 +187,13 @@ export function trafficText(run: RunResult): TextSection | null {
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
   const said = kneeSentence(run, f);
-  return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(f.stalled)}`;
+  return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(run.steps, f.stalled)}`;
 }
 
-/** The steps the rule left out for the generator's own delays, in a sentence. */
-function stalledSentence(stalled: readonly number[]): string {
+/** The steps the rule left out for the generator's own delays, and why, in a sentence. */
+function stalledSentence(steps: RunResult['steps'], stalled: readonly number[]): string {
   const one = new Set(stalled).size === 1;
-  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out: the generator's own delays are in ${one ? 'its' : 'their'} latencies (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited).`;
+  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(steps, stalled).join('; ')}.`;
 }
 
 function kneeSentence(run: RunResult, f: NamesKnee): string | null {

@@ -225,11 +225,22 @@ describe('report.md by name', () => {
       ...MIXED,
       steps: MIXED.steps.map((s) => (at.includes(s.index) ? { ...s, loopDelayMaxMs: 72.9 } : s)),
     });
+    // a held step whose loop stalled past 50 ms but within the verdict's 100 ms: left out without contradicting its verdict
     expect(namesKneeSentence(stalled([0]))).toMatch(
-      / Step 1 is left out: the generator's own delays are in its latencies \(event-loop delay over 50 ms, or held generator-limited\)\.$/,
+      / Step 1 is left out, the generator's own delays being in its latencies: step 1's event loop stalled up to 72\.9 ms, past the 50 ms from which its stalls show in the latencies compared, though within the verdict's bound, which asks only whether the rate was served: its verdict and throughput stand\.$/,
     );
     expect(namesKneeSentence(stalled([0, 2]))).toMatch(
-      / Steps 1 and 3 are left out: the generator's own delays are in their latencies/,
+      / Steps 1 and 3 are left out, the generator's own delays being in their latencies: the event loop of steps 1 and 3 stalled up to 72\.9 ms, past the 50 ms .*: their verdicts and throughput stand\.$/,
+    );
+    // held generator-limited: said so, no loop-delay figure claimed
+    const limited: RunResult = {
+      ...MIXED,
+      steps: MIXED.steps.map((s) =>
+        s.index === 1 ? { ...s, generatorLimited: { code: 'late-arrivals', step: 1, figures: {} } } : s,
+      ),
+    };
+    expect(namesKneeSentence(limited)).toMatch(
+      / Step 2 is left out, the generator's own delays being in its latencies: step 2 held generator-limited\.$/,
     );
     expect(namesKneeSentence(MIXED)).not.toMatch(/left out/);
     // every step but one left out: said as that, not as a run with no step before the knee

@@ -7,7 +7,7 @@ import type { Models, StepResult } from '../types.ts';
 import { littleRows } from './little.ts';
 import { fitUsl, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
-import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../warnings.ts';
+import { generatorInLatencies, latenciesLeftOutWhy } from '../warnings.ts';
 
 function attemptKey(s: { index: number; attempt?: number }): string {
   return `${s.index}/${s.attempt ?? 1}`;
@@ -28,10 +28,12 @@ export function modelsOf(
   const stalled = new Set(steps.filter(generatorInLatencies).map(attemptKey));
   const rows = kneeStep === null ? [] : uslFitRows(little, kneeStep);
   const left = [...new Set(rows.filter((r) => stalled.has(attemptKey(r))).map((r) => r.index))];
+  // a sentence of its own: spliced into the note's scope it read "...left out: ... with throughput and latency, has 1"
+  const one = left.length === 1;
   const leftOut =
     left.length === 0
-      ? ''
-      : `; ${left.length === 1 ? 'step' : 'steps'} ${stepList(left)} left out: the generator's own delays are in ${left.length === 1 ? 'its' : 'their'} mean and N (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited)`;
+      ? undefined
+      : `${one ? 'Step' : 'Steps'} ${stepList(left)} ${one ? 'is' : 'are'} left out of the fit, the generator's own delays being in ${one ? 'its' : 'their'} mean and N: ${latenciesLeftOutWhy(steps, left).join('; ')}.`;
   const { fit, note } =
     kneeStep === null
       ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }
@@ -39,13 +41,14 @@ export function modelsOf(
           rows
             .filter((r) => !stalled.has(attemptKey(r)))
             .map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
-          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)${leftOut}`,
+          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
         );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   return {
     little,
     usl: fit,
     uslNote: note,
+    ...(leftOut !== undefined ? { uslLeftOut: leftOut } : {}),
     utilisationBasePerSec: mu,
     ...(mu !== null && !limitFound ? { utilisationBaseAtLeast: true as const } : {}),
     utilisation: utilisationRows(little, mu, kneeStep),

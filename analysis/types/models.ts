@@ -61,6 +61,8 @@ export interface Models {
   /** Null when fewer than 4 steps have data, or the fit failed; `uslNote` says which. */
   usl: UslFit | null;
   uslNote: string;
+  /** The steps up to the knee left out of the fit (the generator's own delays in their mean and N), and why: a sentence. */
+  uslLeftOut?: string;
   /** Capacity used as the denominator of rho (req/s); null when no step held. */
   utilisationBasePerSec: number | null;
   /**

@@ -119,8 +119,9 @@ export interface StepResult {
   /** The step failed because the load generator could not keep up (never capacity). */
   generatorBound?: boolean;
   /**
-   * The step held, but the generator was over its bounds (dropped arrivals, scheduler lag or
-   * event-loop delay): the target served the rate, yet arrivals did not follow the schedule.
+   * The step held, but the generator was over its bounds (dropped arrivals with the target's tail
+   * low, scheduler lag or event-loop delay): the target served the rate, yet arrivals did not
+   * follow the schedule. Drops the target's grown tail caused are not the generator's (waitedOnTarget).
    * Counted; the gate refuses to judge a capacity that rests on such a step. The symptom's value.
    */
   generatorLimited?: Symptom;
@@ -132,7 +133,9 @@ export interface StepResult {
   topologyValues?: number[];
   /**
    * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
-   * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure).
+   * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure);
+   * or the step held and its dropped arrivals came from the target's grown tail (verdicts.ts
+   * heldSymptoms: not generator-limited for them; decision 046).
    */
   waitedOnTarget?: boolean;
   /**
