@@ -54,7 +54,9 @@ describe('the plan document', () => {
     expect(doc.warnings.flatMap((w) => (w.code === 'few-samples' ? [w.step] : []))).toEqual([1, 2]);
     expect(doc.warnings[1].text).toMatch(/^step 1 expects/);
     expect(doc.timing).toEqual({ rampS: 1, holdS: 10, settleS: 2, steadyS: 8 });
-    expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: 20, atMostS: 43 });
+    // a rerun of each step counted, as the text plan and the arrivals a unique source must cover count it
+    expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: 20, atMostS: 65 });
+    expect(doc.stages).toEqual(['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report']);
     expect(doc.engine.segmentShare).toBe(0.5);
   });
 
@@ -63,7 +65,8 @@ describe('the plan document', () => {
       planInput({ warmup: { ...planInput().warmup, enabled: false }, steps: { ...planInput().steps, maxPerSec: 200 } }),
     );
     expect(doc.warmup).toEqual({ enabled: false });
-    expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: null, atMostS: 22 });
+    expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: null, atMostS: 44 });
+    expect(doc.stages).toEqual(['preflight', 'reset', 'rtt', 'steps', 'report']);
     expect(doc.warnings.some((w) => w.code === 'last-step-below-max')).toBe(false);
   });
 });

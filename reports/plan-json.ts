@@ -70,6 +70,7 @@ export interface PlanDocument {
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
   vus: VuSizing;
   steps: PlanJsonStep[];
+  /** atMostS: the most load a run makes, a rerun of each step included (the run stops earlier at the plateau). */
   durations: { stepsS: number; warmupMaxS: number | null; atMostS: number };
   warnings: PlanJsonWarning[];
 }
@@ -148,7 +149,8 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
         tails: tailTrustByShare(plan.expectedSteadySamples, e.share, plan.rules.minTailSamples),
       })),
     },
-    stages: ['preflight', 'reset', 'rtt', 'warmup', 'steps', 'report'],
+    // the stages run goes through: no warmup where none runs
+    stages: ['preflight', 'reset', 'rtt', ...(w.enabled ? ['warmup'] : []), 'steps', 'report'],
     reset: input.reset,
     data: input.data ?? [],
     warmup: w.enabled
@@ -171,11 +173,11 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     engine: input.engine,
     vus: plan.vus,
     steps,
-    // the warmup's bound plus its last second, as the text plan counts it
+    // a rerun of each step and the warmup's bound plus its 1 s ramp, as the text plan counts them
     durations: {
       stepsS: plan.durationS,
       warmupMaxS,
-      atMostS: plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1),
+      atMostS: 2 * plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1),
     },
     warnings: planWarnings(input, steps),
   };

@@ -39,9 +39,11 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
     expect(text).toContain(
       '   1     100        0 s  8-62 s                      5400  p50 p90 p99 (p99.9 needs 30000)',
     );
+    // the most load a run makes, as the arrivals a data source must cover: a rerun of each step counted
     expect(text).toContain(
-      'at most 1 min 33 s of load (1 min 2 s of steps + warmup up to 31 s, its 1 s ramp included)',
+      'at most 2 min 35 s of load (1 min 2 s of steps, as much again if each step is rerun once, + warmup up to 31 s, its 1 s ramp included)',
     );
+    expect(text).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 1 step -> report$/m);
   });
 
   it('says when the warmup is disabled and leaves its time out', () => {
@@ -49,7 +51,9 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
       input({ warmup: { enabled: false, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.1, maxS: 30 } }),
     );
     expect(text).toContain('warmup   disabled');
-    expect(text).toContain('at most 1 min 2 s of load (1 min 2 s of steps)');
+    expect(text).toContain('at most 2 min 4 s of load (1 min 2 s of steps, as much again if each step is rerun once)');
+    // the stages the run goes through: no warmup
+    expect(text).toMatch(/^stages {3}preflight -> reset -> rtt -> 1 step -> report$/m);
     expect(text).toContain('scenario GET http://10.0.0.5:8080/orders (no scenario module)');
   });
 });

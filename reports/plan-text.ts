@@ -120,7 +120,8 @@ export function planText(input: PlanTextInput): string {
     `target   ${plan.target}`,
     `scenario ${input.scenario ?? `GET ${plan.target} (no scenario module)`}`,
     ...(input.data ?? []).map((d) => `data     ${dataText(d)}`),
-    `stages   preflight -> reset -> rtt -> warmup -> ${plan.steps.length} steps -> report`,
+    // the stages run goes through: no warmup where none runs (harness/pipeline/run.ts)
+    `stages   preflight -> reset -> rtt -> ${w.enabled ? 'warmup -> ' : ''}${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} -> report`,
     `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${w.ratePerSec} ${unit} until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
@@ -154,10 +155,11 @@ export function planText(input: PlanTextInput): string {
   }
   // the warmup's 1 s ramp comes before its warmup.maxS (harness/pipeline/warmup.ts RAMP_S)
   const warmupS = w.enabled ? w.maxS + 1 : 0;
-  const totalS = plan.durationS + warmupS;
+  // a rerun of each step counted, as in the arrivals a unique data source must cover (data lines above)
+  const totalS = 2 * plan.durationS + warmupS;
   lines.push(
     '',
-    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps${w.enabled ? ` + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}); the run stops earlier at the plateau.`,
+    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}); the run stops earlier at the plateau.`,
   );
   return lines.join('\n');
 }

@@ -399,24 +399,28 @@ describe('scenario mistakes', () => {
     }
   }
 
-  it.each<[string, RegExp]>([
+  // each with the fix of its cause: what request(ctx) must return, a check that must not throw
+  it.each<[string, RegExp, RegExp]>([
     [
       'throws-always',
       /the scenario failed in request\(ctx\) for the sample request: cannot build the order: missing fixture data/,
+      /^fix request\(ctx\) of ".*" so that it returns \{ method\?, url, headers\?, body\? \} without throwing/,
     ],
     [
       'malformed-request',
       /request\(ctx\) must return \{ method\?, url, headers\?, body\? \}; got an object with keys method, headers \(url is undefined\)/,
+      /^fix request\(ctx\) of ".*" so that it returns/,
     ],
     [
       'check-throws',
       /the scenario failed in check\(response\) for the sample response of "check throws": Cannot read properties of undefined/,
+      /^make the check of "check throws" return true, false or a message for this answer instead of throwing/,
     ],
-  ])('%s fails preflight with exit 3, a message naming the scenario, and no load', async (name, message) => {
+  ])('%s fails preflight with exit 3, a message naming the scenario, and no load', async (name, message, hint) => {
     const { r, load } = await preflightOf(name, { ...process.env, PLATEAU_TEST_TOKEN: 'tok-never-echoed-123' });
     expect(r.exitCode).toBe(3);
     expect(r.error?.message).toMatch(message);
-    expect(r.error?.hint).toMatch(/fix the scenario module/);
+    expect(r.error?.hint).toMatch(hint);
     expect(r.error?.message).not.toContain('tok-never-echoed-123');
     expect(load).toBeLessThanOrEqual(1); // at most the sample request itself
     expect(r.result.stages.find((s) => s.name === 'preflight')?.status).toBe('fail');

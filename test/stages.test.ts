@@ -118,7 +118,7 @@ describe('preflight', () => {
       );
       expect(r.exitCode).toBe(3);
       expect(r.error?.message).toBe(
-        `the sample request "GET ${mute.url}/x" GET ${mute.url}/x failed: no answer within http.timeoutMs (300 ms)`,
+        `the sample request GET ${mute.url}/x failed: no answer within http.timeoutMs (300 ms)`,
       );
       expect(r.error?.hint).toMatch(/within http\.timeoutMs/);
     } finally {

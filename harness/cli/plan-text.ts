@@ -48,7 +48,8 @@ export function planFacts(
   return {
     plan,
     steps: config.steps,
-    warmup: { ...config.warmup, ratePerSec: warmupRatePerSec({ config }) },
+    // enabled where one runs: the k6 engine has none, as run says (its warmup stage skipped)
+    warmup: { ...config.warmup, enabled: warmupRuns(config), ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
     vusFromWarmup: vusFromWarmup(config),
     data: Object.entries(data).map(([name, src]) => ({

@@ -89,6 +89,8 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     },
     scrub,
   );
+  // a signal's message names the run's own directory (output.dir may be anywhere)
+  o.interrupt.runDir = store.dir;
   const progress = new Progress({ write: (s) => o.out.write(scrub(s)), isTTY: o.out.isTTY });
   const clock = o.clock ?? realClock;
   const cap = new DurationCap(config.limits.maxDurationS, o.interrupt, (line) => progress.info(line), clock);

@@ -3,19 +3,29 @@
  * cannot succeed once (a wrong secret, a check that rejects the target's answer, a transaction
  * whose second request 404s) fails with the entry, the request and the answer, not after a
  * thousand failed requests. Each sample has ids of its own and, for a unique data source, a row
- * the load never uses (context.ts).
+ * the load never uses (context.ts). A sample the target failed (a 5xx, a reset) is tried again: an
+ * entry is refused only when none of its tries succeeded, the target's failure told from the
+ * scenario's, each with its fix (sample-blame.ts).
  */
 import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
 import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
-import { CHECK_THREW } from '../scenario/verdict.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { deadlineSignal } from '../engine/deadline.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { SEND_AFTER_END } from '../scenario/traffic.ts';
 import { dataShape, NAME_FIX } from '../scenario/names.ts';
+import {
+  MAX_TRIES,
+  refusal,
+  sampleLabel,
+  scenarioFailure,
+  scenarioStep,
+  TargetFailure,
+  unanswered,
+} from './sample-blame.ts';
 
 /** What preflight shows of a refused answer: its first bytes (a hostile target may send gigabytes). */
 const SHOWN_BYTES = 200;
@@ -24,29 +34,19 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
   const entries = s.traffic.entries;
   let second = entries.length;
   for (let i = 0; i < entries.length; i++) {
-    // the rows each sample arrival reads, for names built from their text
-    const reads: RowRead[] = [];
-    const run = scenarioStep(`entry "${entries[i].name}"`, () =>
-      s.sample(i, i, (source: string, row: Row) => reads.push({ source, row })),
-    );
-    const names: string[] = [];
-    const sent = await sampleArrival(config, s, run, 0, names);
+    const first = await tried(config, s, i, i, 0);
+    const { run } = first;
     evidence.push(
-      entries.length === 1 && run.kind === 'request'
-        ? `sample request ${sent[0]} answered ${sent[1]}`
-        : `sample arrival of "${run.name}": ${sent.join(' ')}`,
+      (entries.length === 1 && run.kind === 'request'
+        ? `sample request ${first.sent[0]} answered ${first.sent[1]}`
+        : `sample arrival of "${run.name}": ${first.sent.join(' ')}`) + triesNote(first.failures),
     );
     if (run.kind !== 'transaction') continue;
     // a second arrival of the transaction, of another number, ids and rows: names its run builds from
     // data (an id of an answer, ctx.pick, ctx.uniqueId) come out otherwise, and would fill the run's names
-    const readsAgain: RowRead[] = [];
-    const again = scenarioStep(`entry "${entries[i].name}"`, () =>
-      s.sample(i, second++, (source, row) => readsAgain.push({ source, row })),
-    );
-    const namesAgain: string[] = [];
-    const sentAgain = await sampleArrival(config, s, again, SECOND_SAMPLE_SEQ, namesAgain);
-    refuseNameFromRow(run.name, [names, namesAgain], [reads, readsAgain], s);
-    const built = builtName(names, namesAgain);
+    const again = await tried(config, s, i, second++, SECOND_SAMPLE_SEQ);
+    refuseNameFromRow(run.name, [first.names, again.names], [first.reads, again.reads], s);
+    const built = builtName(first.names, again.names);
     if (built) {
       throw new PlateauError(
         `transaction "${run.name}" named a request "${built[0]}" in one sample arrival and "${built[1]}" in the next, from the same code: the name is built from data`,
@@ -55,8 +55,74 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
         EXIT.preflight,
       );
     }
-    evidence.push(`second sample arrival of "${run.name}": ${sentAgain.join(' ')}`);
+    evidence.push(`second sample arrival of "${run.name}": ${again.sent.join(' ')}${triesNote(again.failures)}`);
   }
+}
+
+/** One sample arrival that succeeded: what it sent and got, its request names in order, the rows it read, and the tries the target failed before it. */
+interface Sampled {
+  run: EntryRun;
+  sent: string[];
+  names: string[];
+  reads: RowRead[];
+  failures: TargetFailure[];
+}
+
+/** Pause between tries of a sample arrival the target failed. */
+const RETRY_PAUSE_MS = 100;
+
+/**
+ * Entry i's sample arrival (sample number `sampleNo`, arrival number `seq`), tried again while the
+ * target is what failed it (sample-blame.ts), at most MAX_TRIES times: each try reads the same
+ * rows, with ids of its own (its arrival number is the next). A scenario's failure is refused at
+ * once: it fails every arrival.
+ */
+async function tried(
+  config: PlateauConfig,
+  s: ScenarioRequests,
+  i: number,
+  sampleNo: number,
+  seq: number,
+): Promise<Sampled> {
+  const entry = s.traffic.entries[i].name;
+  const failures: TargetFailure[] = [];
+  for (;;) {
+    // the rows each sample arrival reads, for names built from their text
+    const reads: RowRead[] = [];
+    const run = scenarioStep(`entry "${entry}"`, () =>
+      s.sample(i, sampleNo, (source: string, row: Row) => reads.push({ source, row })),
+    );
+    const names: string[] = [];
+    try {
+      const sent = await sampleArrival(config, s, run, seq + failures.length, names);
+      return { run, sent, names, reads, failures };
+    } catch (err) {
+      if (!(err instanceof TargetFailure)) throw err;
+      failures.push(err);
+      if (!err.retry || failures.length === MAX_TRIES) throw allTriesFailed(config, entry, failures);
+      await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+    }
+  }
+}
+
+/** The refusal of an entry the target failed on every try: how many, and the last try's failure. */
+function allTriesFailed(config: PlateauConfig, entry: string, failures: readonly TargetFailure[]): TargetFailure {
+  const last = failures[failures.length - 1];
+  if (failures.length === 1) return last;
+  const of = config.scenario ? `entry "${entry}"` : entry;
+  return new TargetFailure(
+    `the target failed all ${failures.length} sample arrivals of ${of}: the last, ${last.message}`,
+    last.hint,
+    last.short,
+    false,
+  );
+}
+
+/** What an arrival that succeeded after failed tries says of them: ' (the target failed 2 attempts before it: "checkout: confirm" got 500)'. */
+function triesNote(failures: readonly TargetFailure[]): string {
+  if (failures.length === 0) return '';
+  const what = [...new Set(failures.map((f) => f.short))].join(', ');
+  return ` (the target failed ${failures.length} attempt${failures.length > 1 ? 's' : ''} before it: ${what})`;
 }
 
 /**
@@ -68,7 +134,8 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
 export function buildSampleRequests(s: ScenarioRequests): void {
   s.traffic.entries.forEach((_, i) => {
     const run = scenarioStep(`entry "${s.traffic.entries[i].name}"`, () => s.sample(i, i));
-    if (run.kind === 'request') scenarioStep('request(ctx) for the sample request', () => run.build(0));
+    if (run.kind === 'request')
+      scenarioStep('request(ctx) for the sample request', () => run.build(0), buildFix(run.name));
   });
 }
 
@@ -120,10 +187,11 @@ async function sampleArrival(
   names: string[] = [],
 ): Promise<string[]> {
   if (run.kind === 'request') {
-    const req = scenarioStep('request(ctx) for the sample request', () => run.build(seq));
-    const { o, shown } = await send(config, req, run.name);
+    const req = scenarioStep('request(ctx) for the sample request', () => run.build(seq), buildFix(run.name));
+    const { o, shown } = await send(config, req, run.name, null);
     const verdict = o.status < 400 ? run.check(o) : null;
-    refuseUnless(config, req, o, shown, verdict, run.name, null);
+    const refused = refusal(config, req, o, shown, verdict, run.name, null);
+    if (refused) throw refused;
     return [`${req.method} ${pathOnly(req.path)}`, String(o.status)];
   }
   const said: string[] = [];
@@ -139,25 +207,29 @@ async function sampleArrival(
     if (ended) return s.arrivals.sent(newOutcome(), SEND_AFTER_END, run.kept);
     if (typeof name === 'string') names.push(name);
     const bad = s.arrivals.admit(name);
-    if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad), bad);
+    if (bad) return fail(scenarioFailure(`transaction "${run.name}"`, bad, nameFix(bad)), bad);
     // what the load's hot path takes for granted, said here with its fix: a check is a function or nothing
     // a falsy one (`cond && fn`) is no check, as the load takes it
     if (check && typeof check !== 'function') {
       const notFn = `http.send("${name}") of transaction "${run.name}" was given a check that is not a function (${check === null ? 'null' : typeof check}): pass (res) => true | false | "why not", or leave it out`;
-      return fail(scenarioFailure(`transaction "${run.name}"`, notFn), notFn);
+      return fail(
+        scenarioFailure(`transaction "${run.name}"`, notFn, 'pass (res) => true | false | "why not", or leave it out'),
+        notFn,
+      );
     }
     try {
       const what = `http.send("${name}") of transaction "${run.name}"`;
-      const req = scenarioStep(what, () =>
-        s.arrivals.prepare(strictSpec(spec, `http.send("${name}") was given `), run.kept),
+      const req = scenarioStep(
+        what,
+        () => s.arrivals.prepare(strictSpec(spec, `http.send("${name}") was given `), run.kept),
+        `give http.send("${name}") a request { method?, url, headers?, body? } as the message says`,
       );
-      const { o, shown } = await send(config, req, name);
+      const { o, shown } = await send(config, req, name, run.name);
       const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
-      try {
-        refuseUnless(config, req, o, shown, verdict, name, run.name);
-      } catch (err) {
+      const refused = refusal(config, req, o, shown, verdict, name, run.name);
+      if (refused) {
         // a refused answer: run gets it as the engine would give it (ok false), preflight its reason
-        failed ??= err as Error;
+        failed ??= refused;
         return s.arrivals.sent(o, verdict ?? `HTTP ${o.status}`, run.kept);
       }
       said.push(`${name} ${o.status}`);
@@ -200,7 +272,11 @@ async function sampleArrival(
     // its empty answer, or past the deadline) is the cause, not what run did with it
     if (failed) throw failed;
     if (err instanceof PlateauError) throw err;
-    throw scenarioFailure(`transaction "${run.name}"`, (err as Error)?.message ?? String(err));
+    throw scenarioFailure(
+      `transaction "${run.name}"`,
+      err,
+      `fix run(ctx, http) of "${run.name}" so that it does not throw: a send that failed resolves with ok false (test it before reading its answer)`,
+    );
   } finally {
     ended = true;
     clearTimeout(timer);
@@ -228,7 +304,12 @@ interface Answer {
  * exactly as the engine keeps it: PreparedRequest.keepBodyBytes, at most http.maxBodyBytes), and
  * its first bytes apart, for the message when the sample is refused.
  */
-async function send(config: PlateauConfig, req: PreparedRequest, name: string): Promise<Answer> {
+async function send(
+  config: PlateauConfig,
+  req: PreparedRequest,
+  name: string,
+  transaction: string | null,
+): Promise<Answer> {
   const url = new URL(req.path, config.target.url).href;
   const timeoutMs = config.http.timeoutMs;
   const o = newOutcome();
@@ -263,12 +344,7 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
       e.name === 'TimeoutError'
         ? `no answer within http.timeoutMs (${timeoutMs} ms)`
         : `${e.code ?? e.name}: ${e.message}`;
-    throw new PlateauError(
-      `the sample request "${name}" ${req.method} ${url} failed: ${why}`,
-      'make the target answer one request within http.timeoutMs before measuring thousands',
-      'sample-request-failed',
-      EXIT.preflight,
-    );
+    throw unanswered(config, sampleLabel(name, transaction, req.method, url), name, why, e.name === 'TimeoutError');
   } finally {
     deadline.clear();
   }
@@ -279,50 +355,17 @@ async function send(config: PlateauConfig, req: PreparedRequest, name: string): 
   return { o, shown: Buffer.concat(shownChunks) };
 }
 
-function refuseUnless(
-  config: PlateauConfig,
-  req: PreparedRequest,
-  o: Outcome,
-  shown: Buffer,
-  verdict: string | null,
-  name: string,
-  transaction: string | null,
-): void {
-  if (o.status < 400 && verdict === null) return;
-  if (verdict?.startsWith(CHECK_THREW)) {
-    throw scenarioFailure(`check(response) for the sample response of "${name}"`, verdict.slice(CHECK_THREW.length));
-  }
-  const url = new URL(req.path, config.target.url).href;
-  const text = shown.toString('utf8');
-  const what = transaction ? `"${name}" of transaction "${transaction}"` : `"${name}"`;
-  throw new PlateauError(
-    `the sample request ${what} ${req.method} ${url} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${text}`,
-    o.status === 401 || o.status === 403
-      ? 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs'
-      : 'fix the scenario so that one arrival of each entry succeeds before measuring thousands',
-    'sample-request-failed',
-    EXIT.preflight,
-  );
-}
-
 function pathOnly(p: string): string {
   return p.split('?')[0];
 }
 
-function scenarioFailure(what: string, message: string): PlateauError {
-  return new PlateauError(
-    `the scenario failed in ${what}: ${message}`,
-    'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) and run(ctx, http) must not throw) before any load is sent',
-    'scenario-failed',
-    EXIT.preflight,
-  );
+/** The fix of a request(ctx) that threw on building entry `name`'s sample request. */
+function buildFix(name: string): string {
+  return `fix request(ctx) of "${name}" so that it returns { method?, url, headers?, body? } without throwing (the message says what it threw)`;
 }
 
-/** Runs the user's scenario code; what it throws becomes a preflight failure that names the scenario. */
-function scenarioStep<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw scenarioFailure(what, (err as Error)?.message ?? String(err));
-  }
+/** The fix of a name http.send refused (NameBook.problem): what follows its '; ', else the name's fix. */
+function nameFix(bad: string): string {
+  const entryName = "; give a transaction's requests names of their own";
+  return bad.includes(entryName) ? entryName.slice(2) + " ('checkout: create')" : NAME_FIX;
 }

@@ -16,6 +16,37 @@ describe('the steps stage detail', () => {
       stepResult({ index: 2, ratePerSec: 300, verdict: 'fails', attempt: 2 }),
     ];
     expect(stepsDetail(failed, 5, null)).toBe('3 of 5 steps run; step 3 (300 req/s) did not hold');
-    expect(stepsDetail(held, 5, 2)).toBe('interrupted at step 3 of 5');
+  });
+
+  // the stop line (analysis/stop.ts) says "interrupted after step N", the last step that ended:
+  // the stage's line says where the cut fell, and names that step too, so the two agree
+  it.each<[string, readonly ReturnType<typeof stepResult>[], Parameters<typeof stepsDetail>[2], string]>([
+    [
+      'mid-step 3',
+      held,
+      { index: 2, attempt: 1, phase: 'hold' },
+      'interrupted during step 3 of 5 (its hold), after step 2',
+    ],
+    [
+      'in the ramp',
+      held,
+      { index: 2, attempt: 1, phase: 'ramp' },
+      'interrupted during step 3 of 5 (its ramp), after step 2',
+    ],
+    [
+      "in step 2's rerun",
+      [...held.slice(0, 1), stepResult({ index: 1, verdict: 'fails' })],
+      { index: 1, attempt: 2, phase: 'hold' },
+      'interrupted during step 2 of 5 (its rerun, attempt 2), after its attempt 1',
+    ],
+    [
+      'before any step ended',
+      [],
+      { index: 0, attempt: 1, phase: 'ramp' },
+      'interrupted during step 1 of 5 (its ramp), before any step ended',
+    ],
+    ['between steps', held, { index: 2, attempt: 1, phase: 'before' }, 'interrupted before step 3 of 5, after step 2'],
+  ])('says where the cut fell: %s', (_, judged, cut, detail) => {
+    expect(stepsDetail(judged, 5, cut)).toBe(detail);
   });
 });

@@ -5,8 +5,9 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { notAReader, noSuchSource, pickRow, seedOf, spread } from './data-rows.ts';
+import { notAReaderFix, notAReaderProblem, noSuchSource, pickRow, seedOf, spread } from './data-rows.ts';
 import { thinkTimeProblem } from './think-time.ts';
+import { ScenarioMistake } from './mistake.ts';
 
 export interface ContextFactory {
   (seq: number): ScenarioContext;
@@ -125,7 +126,7 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   if (!src) throw new Error(noSuchSource(name, Object.keys(s.data)));
   if (s.sample !== undefined) {
     if (src.readBy && s.sampleEntry !== undefined && !src.readBy.includes(s.sampleEntry))
-      throw new Error(notAReader(name, s.sampleEntry, src.readBy));
+      throw new ScenarioMistake(notAReaderProblem(name, s.sampleEntry, src.readBy), notAReaderFix(name, s.sampleEntry));
     const i =
       src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
     s.onRow?.(name, src.rows[i]);

@@ -283,7 +283,7 @@ describe("a unique source with a readBy gives its rows to its readers' arrivals 
     expect(outOfRows).toEqual(['97', '98', '99']);
     expect(audits).toHaveLength(33);
     expect(audits[0]).toBe(
-      'ctx.row("accounts") in entry "audit": the source\'s readBy lists "create", "renew", whose arrivals alone take its rows; add "audit" to data.accounts.readBy',
+      'ctx.row("accounts") in entry "audit": the source\'s readBy lists "create", "renew", whose arrivals alone take its rows; add "audit" to data.accounts.readBy, or read the source only in the entries it lists',
     );
     // preflight's sample arrival of audit fails the same way, before any load; create's takes a kept row
     const audit = s.sample(3);

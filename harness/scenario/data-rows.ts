@@ -280,7 +280,18 @@ export function noRowLeft(name: string, file: string, usable: number, seq: numbe
 
 /** Why an entry that its readBy does not list read a unique source (the arrival fails, kind other). */
 export function notAReader(name: string, entry: string, readBy: readonly string[]): string {
-  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(', ')}, whose arrivals alone take its rows; add "${entry}" to data${/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`}.readBy`;
+  return `${notAReaderProblem(name, entry, readBy)}; ${notAReaderFix(name, entry)}`;
+}
+
+/** notAReader's problem alone. */
+export function notAReaderProblem(name: string, entry: string, readBy: readonly string[]): string {
+  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(', ')}, whose arrivals alone take its rows`;
+}
+
+/** notAReader's fix alone. */
+export function notAReaderFix(name: string, entry: string): string {
+  const field = /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+  return `add "${entry}" to data${field}.readBy, or read the source only in the entries it lists`;
 }
 
 /**

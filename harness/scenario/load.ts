@@ -9,6 +9,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';
 import { scenarioProblems } from './traffic.ts';
+import { ScenarioMistake } from './mistake.ts';
 import { bodyProblem } from './body-kind.ts';
 import { isThenable } from './verdict.ts';
 
@@ -108,7 +109,7 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
   const body = spec.body === undefined || spec.body === null ? null : bodyBytes(spec.body, what);
   return {
     method,
-    path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin),
+    path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin, what),
     headers: { ...(spec.headers ?? {}) },
     body,
     // one shape for every request (the engine's hot path): the builders set what they keep
@@ -128,10 +129,13 @@ function bodyBytes(body: unknown, what: string): Buffer {
   return Buffer.from(body as string | Uint8Array);
 }
 
-function parsedPath(spec: string, origin: string): string {
+function parsedPath(spec: string, origin: string, what: string): string {
   const url = new URL(spec, origin);
   if (url.origin !== origin) {
-    throw new Error(`request(ctx) returned ${url.origin}, but the target is ${origin}: a run loads one origin`);
+    throw new ScenarioMistake(
+      `${what} returned ${url.origin}, but the target is ${origin}: a run loads one origin`,
+      `give the request a path ('/orders', resolved against the target) or a URL of ${origin}; to load ${url.origin}, make it the target (target.url or --target)`,
+    );
   }
   return url.pathname + url.search;
 }

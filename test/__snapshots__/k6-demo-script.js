@@ -892,7 +892,14 @@ function noRowLeft(name, file, usable, seq, reader) {
   return `data source "${name}" (${file}) has ${fmtInt(usable)} rows for the load and order 'unique': arrival ${fmtInt(seq)}${which} has none left; add rows or use order 'sequential'`;
 }
 function notAReader(name, entry, readBy) {
-  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(", ")}, whose arrivals alone take its rows; add "${entry}" to data${/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`}.readBy`;
+  return `${notAReaderProblem(name, entry, readBy)}; ${notAReaderFix(name, entry)}`;
+}
+function notAReaderProblem(name, entry, readBy) {
+  return `ctx.row(${JSON.stringify(name)}) in entry "${entry}": the source's readBy lists ${readBy.map((n) => JSON.stringify(n)).join(", ")}, whose arrivals alone take its rows`;
+}
+function notAReaderFix(name, entry) {
+  const field = /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+  return `add "${entry}" to data${field}.readBy, or read the source only in the entries it lists`;
 }
 function readerSeqOf(name, readBy, names, entryOf, rank, perPeriod) {
   const inGroup = names.map((n) => readBy.includes(n));

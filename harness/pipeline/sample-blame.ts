@@ -1,0 +1,150 @@
+/**
+ * Whose fault a refused sample arrival is, and the fix for each. The target's (a 5xx, 408, 429, a
+ * reset connection, no answer in time): a service that fails some requests must still be
+ * measurable, so sample-arrivals.ts tries such an arrival again and refuses the entry only when no
+ * attempt of it succeeded. The scenario's (a 4xx of a request built wrong, a check that refused
+ * the target's answer, code that threw, a mistake plateau found: ScenarioMistake): refused at once,
+ * since it fails every arrival, with the fix of that cause, not the module's general one.
+ */
+import type { PlateauConfig } from '../config/schema.ts';
+import type { Outcome, PreparedRequest } from '../engine/http.ts';
+import { CHECK_THREW } from '../scenario/verdict.ts';
+import { ScenarioMistake } from '../scenario/mistake.ts';
+import { NAME_FIX } from '../scenario/names.ts';
+import { PlateauError, EXIT } from '../errors.ts';
+
+/** Attempts of an entry's sample arrival while the target is what failed. */
+export const MAX_TRIES = 5;
+
+export const TARGET_FAILED = 'sample-target-failed';
+
+/** A sample the target failed: tried again (`retry`) unless it timed out, each try waiting as long. */
+export class TargetFailure extends PlateauError {
+  constructor(
+    message: string,
+    hint: string,
+    /** What failed, for the evidence of an arrival that succeeded on a later try: '"checkout: confirm" got 500'. */
+    readonly short: string,
+    readonly retry: boolean,
+  ) {
+    super(message, hint, TARGET_FAILED, EXIT.preflight);
+  }
+}
+
+/** Statuses that are the target's failure, whatever was sent: a 5xx, 408 (it timed the request out), 429 (it shed load). */
+export function targetStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+const RETRIED = `preflight refuses an entry only when none of its ${MAX_TRIES} attempts succeeds, so a target that fails some requests is still measured, its errors counted`;
+
+/** "the sample request "name" of transaction "t" POST url", the name left out when it only repeats the method and URL (no scenario module). */
+export function sampleLabel(name: string, transaction: string | null, method: string, url: string): string {
+  if (transaction) return `the sample request "${name}" of transaction "${transaction}" ${method} ${url}`;
+  return name === `${method} ${url}`
+    ? `the sample request ${method} ${url}`
+    : `the sample request "${name}" ${method} ${url}`;
+}
+
+/** A sample request the target never answered (a reset, a refused connection, no answer within http.timeoutMs). */
+export function unanswered(
+  config: PlateauConfig,
+  label: string,
+  name: string,
+  why: string,
+  timedOut: boolean,
+): TargetFailure {
+  const ms = config.http.timeoutMs;
+  return new TargetFailure(
+    `${label} failed: ${why}`,
+    timedOut
+      ? `no answer is the target's failure, not the scenario's: make the target answer "${name}" within http.timeoutMs (${ms} ms), or raise http.timeoutMs if it is merely slow; a timeout is not tried again (each try would wait as long)`
+      : `a connection the target ended without an answer is the target's failure, not the scenario's: see why it drops "${name}" (its logs), then run again; ${RETRIED}`,
+    `"${name}" got no answer (${why.split(':')[0]})`,
+    !timedOut,
+  );
+}
+
+/**
+ * The refusal of a sample request's answer, or null when it is accepted: `verdict` is the check's
+ * (null when it accepted, or for a status of 400 or more, which fails without it).
+ */
+export function refusal(
+  config: PlateauConfig,
+  req: PreparedRequest,
+  o: Outcome,
+  shown: Buffer,
+  verdict: string | null,
+  name: string,
+  transaction: string | null,
+): PlateauError | null {
+  if (o.status < 400 && verdict === null) return null;
+  if (verdict?.startsWith(CHECK_THREW)) {
+    return scenarioFailure(
+      `check(response) for the sample response of "${name}"`,
+      verdict.slice(CHECK_THREW.length),
+      `make the check of "${name}" return true, false or a message for this answer instead of throwing (test what it reads before reading it: res.json() throws on a body that is not JSON)`,
+    );
+  }
+  const url = new URL(req.path, config.target.url).href;
+  const message = `${sampleLabel(name, transaction, req.method, url)} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${shown.toString('utf8')}`;
+  if (targetStatus(o.status)) {
+    const which = o.status >= 500 ? '5xx' : String(o.status);
+    return new TargetFailure(
+      message,
+      `a ${which} is the target's failure, not the scenario's: see why the target fails "${name}" (its logs), then run again; ${RETRIED}`,
+      `"${name}" got ${o.status}`,
+      true,
+    );
+  }
+  return new PlateauError(
+    message,
+    scenarioFix(config, o.status, name, req.method, url),
+    'sample-request-failed',
+    EXIT.preflight,
+  );
+}
+
+/** The fix of an answer the scenario's request or check is the cause of. */
+function scenarioFix(config: PlateauConfig, status: number, name: string, method: string, url: string): string {
+  if (status === 401 || status === 403)
+    return 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs';
+  if (status < 400)
+    return `the target answered ${status} and the check of "${name}" refused it: make the check accept what the target answers when the request works, or fix the request so that the target answers what the check expects`;
+  if (!config.scenario) {
+    const what =
+      status === 404 ? `the target has nothing at ${url}` : `the target refuses ${method} ${url} (${status})`;
+    return `${what}: give --target (or target.url) a URL the target answers GET on with a 2xx (without a scenario module every arrival is a GET of that URL), or give a scenario module (--scenario)`;
+  }
+  return `the target refused "${name}" as sent (${status}): fix how the scenario builds it (its method, URL, headers or body; the answer above says what the target objected to)`;
+}
+
+/**
+ * A failure of the scenario's code in `what` ('request(ctx) for the sample request', 'transaction
+ * "checkout"'): a ScenarioMistake's own fix, a name refused with the name's fix, else `fix`.
+ */
+export function scenarioFailure(what: string, err: unknown, fix?: string): PlateauError {
+  const message = typeof err === 'string' ? err : ((err as Error)?.message ?? String(err));
+  const own = err instanceof ScenarioMistake ? err.fix : null;
+  // a name http.send refused (NameBook.problem): its message ends with the name's fix
+  const named = message.endsWith(`; ${NAME_FIX}`);
+  return new PlateauError(
+    `the scenario failed in ${what}: ${named ? message.slice(0, -NAME_FIX.length - 2) : message}`,
+    own ??
+      (named
+        ? NAME_FIX
+        : (fix ??
+          'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) and run(ctx, http) must not throw) before any load is sent')),
+    'scenario-failed',
+    EXIT.preflight,
+  );
+}
+
+/** Runs the user's scenario code; what it throws becomes a preflight failure that names the scenario. */
+export function scenarioStep<T>(what: string, fn: () => T, fix?: string): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw scenarioFailure(what, err, fix);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Preflight's sample arrivals tell the target's failure (a 5xx, a reset connection: it may fail
+ * some requests and still be measured) from the scenario's (a 4xx of a request built wrong, a
+ * check that refused a 2xx, code that threw), each with its own fix. A target's failure is tried
+ * again: the entry is refused only when no attempt of it succeeded. Real servers on 127.0.0.1,
+ * preflight's sample arrivals alone: each test takes well under a second.
+ */
+import path from 'node:path';
+import type http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
+import { sampleArrivals } from '../harness/pipeline/sample-arrivals.ts';
+import { scenarioRequests } from '../harness/scenario/requests.ts';
+import { PlateauError } from '../harness/errors.ts';
+import { NAME_FIX } from '../harness/scenario/names.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
+
+const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/blame/${name}.ts`);
+let closeServer: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await closeServer?.();
+  closeServer = null;
+});
+
+/** The shop's target: items and orders answer, `confirm` as the test says (its call number from 1). */
+async function shop(confirm: (n: number, res: http.ServerResponse) => void) {
+  const seen: string[] = [];
+  let confirms = 0;
+  const server = await tinyServer((q, res) => {
+    seen.push(`${q.method} ${q.url}`);
+    let body = '';
+    q.on('data', (c: Buffer) => (body += c.toString()));
+    q.on('end', () => {
+      if (q.url?.startsWith('/items/')) res.end('item');
+      else if (q.url === '/orders') res.end(body);
+      else if (q.url?.endsWith('/confirm')) confirm(++confirms, res);
+      else {
+        res.statusCode = 404;
+        res.end('no such route');
+      }
+    });
+  });
+  closeServer = server.close;
+  return { url: server.url, seen };
+}
+
+async function samples(
+  url: string,
+  scenario: string | undefined,
+  evidence: string[] = [],
+): Promise<PlateauError | null> {
+  const config = parseConfigOrThrow({
+    target: { url },
+    ...(scenario ? { scenario } : {}),
+    steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 0, holdS: 1 },
+  });
+  const requests = await scenarioRequests(scenario ?? null, config.target.url, 'blame');
+  return sampleArrivals(config, requests, evidence).then(
+    () => null,
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(PlateauError);
+      return e as PlateauError;
+    },
+  );
+}
+
+describe("preflight's sample arrivals: the target's failure or the scenario's", () => {
+  it('a target that fails some confirms (500) is tried again, and the run goes on, saying so', async () => {
+    const t = await shop((n, res) => {
+      res.statusCode = n <= 2 ? 500 : 200;
+      res.end(n <= 2 ? '{"error":"boom"}' : 'confirmed');
+    });
+    const evidence: string[] = [];
+    expect(await samples(t.url, fixture('shop'), evidence)).toBeNull();
+    expect(evidence.join('\n')).toMatch(
+      /sample arrival of "checkout": checkout: create 200 checkout: confirm 200 \(the target failed 2 attempts before it: "checkout: confirm" got 500\)/,
+    );
+  });
+
+  it("a target that fails every attempt of an entry (500) is refused as the target's failure, with how many failed", async () => {
+    const t = await shop((_n, res) => {
+      res.statusCode = 500;
+      res.end('{"error":"boom"}');
+    });
+    const err = (await samples(t.url, fixture('shop')))!;
+    expect(err.code).toBe('sample-target-failed');
+    expect(err.message).toMatch(
+      /^the target failed all 5 sample arrivals of entry "checkout": the last, the sample request "checkout: confirm" of transaction "checkout" POST http:\/\/127\.0\.0\.1:\d+\/orders\/[^ ]+\/confirm got 500: \{"error":"boom"\}$/,
+    );
+    expect(err.hint).toMatch(/^a 5xx is the target's failure, not the scenario's/);
+    expect(err.hint).not.toMatch(/fix the scenario/);
+    expect(t.seen.filter((s) => s.endsWith('/confirm'))).toHaveLength(5);
+  });
+
+  it("a connection the target resets on every attempt is the target's failure", async () => {
+    const t = await shop((_n, res) => res.socket?.destroy());
+    const err = (await samples(t.url, fixture('shop')))!;
+    expect(err.code).toBe('sample-target-failed');
+    expect(err.message).toMatch(/^the target failed all 5 sample arrivals of entry "checkout": .*failed: /);
+    expect(err.hint).toMatch(/the target's failure, not the scenario's/);
+  });
+
+  it("a 4xx is the scenario's: refused at once, with the fix of the request", async () => {
+    const t = await shop((_n, res) => {
+      res.statusCode = 400;
+      res.end('bad id');
+    });
+    const err = (await samples(t.url, fixture('shop')))!;
+    expect(err.code).toBe('sample-request-failed');
+    expect(err.message).toMatch(
+      /^the sample request "checkout: confirm" of transaction "checkout" POST .* got 400: bad id$/,
+    );
+    expect(err.hint).toMatch(/^the target refused "checkout: confirm" as sent \(400\): fix how the scenario builds it/);
+    expect(t.seen.filter((s) => s.endsWith('/confirm'))).toHaveLength(1);
+  });
+
+  it("a check that refused a 2xx is the scenario's: refused at once, the fix names the check", async () => {
+    const t = await shop((_n, res) => res.end('pending'));
+    const err = (await samples(t.url, fixture('shop')))!;
+    expect(err.message).toMatch(/got 200 \(check: body pending\): pending$/);
+    expect(err.hint).toMatch(/^the target answered 200 and the check of "checkout: confirm" refused it/);
+    expect(t.seen.filter((s) => s.endsWith('/confirm'))).toHaveLength(1);
+  });
+
+  it('without a scenario module a 404 names the request once, and the fix is the target URL', async () => {
+    const t = await shop(() => undefined);
+    const err = (await samples(`${t.url}/nothing-here`, undefined))!;
+    expect(err.message).toBe(`the sample request GET ${t.url}/nothing-here got 404: no such route`);
+    expect(err.hint).toMatch(/^the target has nothing at .*\/nothing-here.*--target/);
+    expect(err.hint).not.toMatch(/scenario so that/);
+  });
+});
+
+describe("a scenario's mistake gets its own fix, not the scenario module's boilerplate", () => {
+  it('a name built from an id', async () => {
+    const t = await shop((_n, res) => res.end('confirmed'));
+    const err = (await samples(t.url, fixture('name-from-id')))!;
+    expect(err.message).toMatch(
+      /^the scenario failed in transaction "checkout": http\.send: name "confirm .*built from data$/,
+    );
+    expect(err.hint).toBe(NAME_FIX);
+  });
+
+  it('ctx.row of a source whose readBy does not list the entry', async () => {
+    const t = await shop(() => undefined);
+    const err = (await samples(t.url, fixture('not-a-reader')))!;
+    expect(err.message).toMatch(
+      /ctx\.row\("customers"\) in entry "get item": the source's readBy lists "create order"/,
+    );
+    expect(err.hint).toMatch(/^add "get item" to data\.customers\.readBy/);
+  });
+
+  it('a request to another origin', async () => {
+    const t = await shop(() => undefined);
+    const err = (await samples(t.url, fixture('other-origin')))!;
+    expect(err.message).toMatch(/returned http:\/\/127\.0\.0\.1:1, but the target is http:\/\/127\.0\.0\.1:\d+/);
+    expect(err.hint).toMatch(
+      /^give the request a path \('\/orders', resolved against the target\) or a URL of http:\/\/127\.0\.0\.1:\d+; to load http:\/\/127\.0\.0\.1:1, make it the target/,
+    );
+  });
+});
