@@ -110,7 +110,7 @@ export function latenciesLeftOutWhy(steps: readonly StepResult[], indices: reado
     const one = stalled.length === 1;
     const idx = stalled.map((s) => s.index);
     const whose = one ? `step ${stepList(idx)}'s event loop` : `the event loop of steps ${stepList(idx)}`;
-    const maxMs = Math.max(...stalled.map((s) => s.loopDelayMaxMs));
+    const maxMs = Math.max(...stalled.map((s) => s.loopDelayMaxMs ?? 0));
     const held = stalled.every((s) => s.verdict === 'holds');
     const stand = held
       ? `, though within the verdict's bound, which asks only whether the rate was served: ${one ? 'its verdict and throughput stand' : 'their verdicts and throughput stand'}`
