@@ -68,7 +68,8 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
     capacityPerSec: null,
     heldAtLeastPerSec: held,
     kneeStep: knee?.index ?? null,
-    ...peakOf(all.filter((s) => !s.contaminated)),
+    // a window cut short is no step's steady figure: the peak is a complete window's
+    ...peakOf(all.filter((s) => !s.contaminated && s.verdict !== 'incomplete')),
     stopReason: 'error',
     stopDetail: `${attemptName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
   };
@@ -297,11 +298,11 @@ export function summarizeStop(
   // a closed model was offered no rate
   const heldAtLeastPerSec = knee === null ? null : closedModel ? knee.throughputPerSec : sustainedPerSec(knee);
   const heldLater = heldAfterFailure(steps);
-  // a step failed because nothing listened at the target: an outage, not a limit
-  const outage =
-    !interrupted && failedAtTarget(steps[prefix])
-      ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
-      : null;
+  // a step failed because nothing listened at the target: an outage, not a limit (in a run cut
+  // short after it too: the cut confirms no limit there)
+  const outage = failedAtTarget(steps[prefix])
+    ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
+    : null;
   const limit = limitFound(steps[prefix], all, interrupted, rules.imported === true);
   // an import's failure at the target past the knee that nothing confirmed (it cannot rerun a step)
   const lastUnconfirmed =
@@ -323,7 +324,9 @@ export function summarizeStop(
         ? closedModelReason(heldAtLeastPerSec, rules)
         : (heldLater !== null || lastUnconfirmed) && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules, steps.slice(prefix + 1))
-          : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
+          : outage !== null && interrupted
+            ? cutAfterLimit(outage, steps, rules)
+            : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
   // a run cut short after its limit was confirmed (an import's file ending mid-step past two failed
   // steps): the limit's reason, and the cut said after it
   const said =
@@ -334,7 +337,8 @@ export function summarizeStop(
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
-    ...peakOf(all.filter((s) => !s.contaminated)),
+    // a window cut short is no step's steady figure: the peak is a complete window's
+    ...peakOf(all.filter((s) => !s.contaminated && s.verdict !== 'incomplete')),
     ...said,
   };
 }

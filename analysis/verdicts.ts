@@ -249,7 +249,8 @@ export function heldSymptoms(
 
 /** Why a held step's drops are the target's, in words (its reasons). */
 export function waitedOnTargetText(s: StepResult, tail: string): string {
-  return `${fmtInt(s.dropped)} ${s.dropped === 1 ? 'arrival' : 'arrivals'} dropped (no free VU; ${s.vusAllocatedMax} allocated), but ${tail}: the VUs ran out waiting on the target (Little's law: N = X x W, and W grew), its signal, not the generator's; the throughput is what the target served, the dropped arrivals counted against the delivery`;
+  const n = droppedForWantOfVUs(s);
+  return `${fmtInt(n)} ${n === 1 ? 'arrival' : 'arrivals'} dropped (no free VU; ${s.vusAllocatedMax} allocated), but ${tail}: the VUs ran out waiting on the target (Little's law: N = X x W, and W grew), its signal, not the generator's; the throughput is what the target served, the dropped arrivals counted against the delivery`;
 }
 
 /**

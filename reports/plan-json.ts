@@ -10,7 +10,8 @@ import type { PlanDataSource, PlanFacts, PlanTextResetHook } from './plan-text.t
 
 /**
  * 2 (12-06): a `few-samples` warning's `step` is 1-based, as every --json document and report
- * numbers steps (it was the step's 0-based index; `steps[].index` stays 0-based, as in summary.json).
+ * numbers steps (it was the step's 0-based index; `steps[].index` stays 0-based, as in summary.json);
+ * `durations.atMostS` counts a rerun of each step, and `stages` leaves out a warmup that will not run.
  */
 export const PLAN_JSON_SCHEMA_VERSION = 2;
 

@@ -8,6 +8,7 @@ import { buildInput, fakeRun, followingSteps, withAttempts, type FakeStep } from
 import type { RunResult, SloConfig } from '../analysis/types.ts';
 import { NAME_REGRESSION_THRESHOLDS } from '../analysis/compare/by-name.ts';
 import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.ts';
+import { unjudgeableReasons } from '../analysis/gate/judgeable.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
 import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
@@ -225,6 +226,21 @@ describe('decideGate', () => {
       );
     },
   );
+
+  it('leaves the peak unsaid where the knee moved (the headline judges that: within the tolerance here)', () => {
+    // the baseline's knee served 370 of its 400, its peak 420; the run's knee 300, its peak 330 (21% lower)
+    const base = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r < 400 ? r : r === 400 ? 370 : 420,
+      })),
+      ...LAYOUT,
+    });
+    expect(base).toMatchObject({ capacityPerSec: 370, peakPerSec: 420 });
+    const d = decideGate(kneeRun(300, 330), base, 0.2);
+    expect(d.status).toBe('pass');
+    expect(d.headline).toMatch(/: within the tolerance \(steps of 100 req\/s, tolerance 20\.00%\)$/);
+  });
 
   it('leaves the peak unsaid where a side found no limit (every step held: its peak is only its top step)', () => {
     const allHeld = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r })), ...LAYOUT });
@@ -699,6 +715,65 @@ describe('decideGate: a run cut short', () => {
     expect(importCut(400, 2)).toMatchObject({ interrupted: true, stopReason: 'plateau', capacityPerSec: 400 });
     expect(liveCut(400, true)).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
     expect(importCut(400, 1)).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
+  });
+
+  // a review: the outage check ran only on runs not interrupted, so a cut run whose target went
+  // away read plateau, capacity 400, and passed
+  it('a run whose target went away is an outage, cut short or not: no capacity, and the outage is why it cannot be judged', () => {
+    const refused = (n: number): FakeStep[] =>
+      [100, 200, 300, 400, 500, 600, 700].slice(0, n).map((r) =>
+        r <= 400
+          ? { ratePerSec: r }
+          : {
+              ratePerSec: r,
+              okPerSec: 0,
+              failedPerSec: r,
+              errorKind: 'refused',
+              errorSample: 'connect ECONNREFUSED',
+            },
+      );
+    const whole = analyzeRun({ ...buildInput({ steps: refused(6), ...LAYOUT }), imported: true });
+    const cut = analyzeRun({
+      ...buildInput({ steps: refused(7), ...LAYOUT, interrupted: true, stopAtS: cutDuring(6) }),
+      imported: true,
+    });
+    for (const r of [whole, cut]) {
+      expect(r).toMatchObject({ stopReason: 'target-unreachable', capacityPerSec: null });
+      const d = decideGate(r, BASE, 0.05);
+      expect([d.status, d.exitCode]).toEqual(['invalid', GATE_EXIT.invalid]);
+      expect(d.reasons).toEqual([
+        expect.stringMatching(/^the target was unreachable: step 5 \(500 req\/s\) failed of refused connections/),
+      ]);
+    }
+    expect(cut.stopDetail).toMatch(/; the run was then cut short \(interrupted during step 7 \(700 req\/s\) after 4 s/);
+  });
+
+  it("a closed-model import cut short gets the closed model's reason and fix, not an interrupt's", () => {
+    const closed = analyzeRun({
+      ...buildInput({ steps: kneeSteps(400, 400), ...LAYOUT, interrupted: true, stopAtS: cutDuring(3) }),
+      imported: true,
+      closedModel: true,
+    });
+    expect(closed).toMatchObject({ stopReason: 'closed-model', interrupted: true, capacityPerSec: null });
+    expect(unjudgeableReasons(closed)).toEqual([
+      expect.stringMatching(/^closed model: .*run a ramping-arrival-rate scenario to measure one$/),
+    ]);
+  });
+
+  it("the peak is a complete window's: a step cut short adds none, and no 'peak fell' rests on it", () => {
+    // the baseline's cut step served 480 in its 4 s; its complete steps peaked at 410
+    const steps = (cutOk: number): FakeStep[] =>
+      [100, 200, 300, 400, 500, 600, 700].map((r, i) => ({
+        ratePerSec: r,
+        okPerSec: r <= 400 ? r : i === 6 ? cutOk : 410,
+      }));
+    const base = analyzeRun({
+      ...buildInput({ steps: steps(480), ...LAYOUT, interrupted: true, stopAtS: cutDuring(6) }),
+      imported: true,
+    });
+    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 410 });
+    const run = analyzeRun({ ...buildInput({ steps: steps(410), ...LAYOUT }), imported: true });
+    expect(decideGate(run, base, 0.05).headline).not.toContain('peak');
   });
 
   it('--on slo judges a run cut short after its limit, and not one cut before it', () => {

@@ -23,8 +23,13 @@ function judgedPrefix(run: RunResult): Flagged[] {
 export function unjudgeableReasons(run: RunResult): string[] {
   const out: string[] = [];
   const stop = run.stopReason as string;
+  // a stop of its own (a closed model, an outage) gives its own reason and fix, cut short or not
+  if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
+  else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
+  else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
+  else if (stop === 'target-unreachable') out.push(`the target was unreachable: ${run.stopDetail}`);
   // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
-  if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
+  else if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
     out.push(
       `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}; ${
         run.rules.imported
@@ -32,10 +37,6 @@ export function unjudgeableReasons(run: RunResult): string[] {
           : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
       }`,
     );
-  else if (stop === 'error') out.push(`the run ended early: ${run.stopDetail}`);
-  else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
-  else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
-  else if (stop === 'target-unreachable') out.push(`the target was unreachable: ${run.stopDetail}`);
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
   const firstBad = decidingSteps(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
