@@ -92,6 +92,20 @@ describe("preflight's sample arrivals: the target's failure or the scenario's", 
     expect(t.seen.filter((s) => s.endsWith('/confirm'))).toHaveLength(5);
   });
 
+  // a review: the retry of a transaction whose create the target kept met a 409, and the 500 before
+  // it was lost: the refusal named only the scenario's fix
+  it("a scenario's refusal on a later try keeps the target's failures before it", async () => {
+    const t = await shop((n, res) => {
+      res.statusCode = n === 1 ? 500 : 409;
+      res.end(n === 1 ? '{"error":"boom"}' : '{"error":"exists"}');
+    });
+    const err = (await samples(t.url, fixture('shop')))!;
+    expect(err.message).toMatch(/got 409/);
+    expect(err.message).toMatch(
+      /\(on try 2: the target had failed the first \("checkout: confirm" got 500\), and each try reads the sample's same rows, so what a failed try left on the target may explain this answer\)$/,
+    );
+  });
+
   it("a connection the target resets on every attempt is the target's failure", async () => {
     const t = await shop((_n, res) => res.socket?.destroy());
     const err = (await samples(t.url, fixture('shop')))!;

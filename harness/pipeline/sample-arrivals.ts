@@ -97,12 +97,24 @@ async function tried(
       const sent = await sampleArrival(config, s, run, seq + failures.length, names);
       return { run, sent, names, reads, failures };
     } catch (err) {
-      if (!(err instanceof TargetFailure)) throw err;
+      if (!(err instanceof TargetFailure)) throw afterTargetFailures(err, failures);
       failures.push(err);
       if (!err.retry || failures.length === MAX_TRIES) throw allTriesFailed(config, entry, failures);
       await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
     }
   }
+}
+
+/**
+ * A scenario's refusal on a later try keeps what the target failed before it: a try re-reads the
+ * sample's rows, so a create the target kept from a failed try can answer the next with a 409, and
+ * the first failure is the one to see.
+ */
+function afterTargetFailures(err: unknown, failures: readonly TargetFailure[]): unknown {
+  if (failures.length === 0 || !(err instanceof Error)) return err;
+  const n = failures.length;
+  err.message = `${err.message} (on try ${n + 1}: the target had failed ${n === 1 ? 'the first' : `the first ${n}`} (${failures.map((f) => f.short).join('; ')}), and each try reads the sample's same rows, so what a failed try left on the target may explain this answer)`;
+  return err;
 }
 
 /** The refusal of an entry the target failed on every try: how many, and the last try's failure. */
