@@ -6,9 +6,11 @@
  * worker idle). Every other file follows, in vitest's own order.
  *
  * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-06, 05:48 UTC
- * (the fault matrix 38 to 56 s in the day's runs), but for three files whose tests shed waiting or
+ * (the fault matrix 38 to 56 s in the day's runs), but for four files whose tests shed waiting or
  * moved out of the integration set later that day (k6-engine, threads, cpu-quota: that figure less
- * the share of it they shed, as measured beside busy loops). A file that
+ * the share of it they shed, as measured beside busy loops; native, 2026-12-06 evening: that figure
+ * times the ratio of its medians alone after and before more of its light runs went at once, 23.7 /
+ * 28.1 s of tests in 3 alternating runs each on a machine loaded by other work). A file that
  * grows past a few seconds belongs here; a stale figure costs only order, never a result.
  */
 import path from 'node:path';
@@ -17,10 +19,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const SECONDS: Record<string, number> = {
   'test/faults.test.ts': 44,
   'test/interrupt.test.ts': 29,
-  'harness/engine/native.test.ts': 28,
   'test/tls.test.ts': 27,
   'test/promql-pipeline.test.ts': 25,
   'test/pipeline.test.ts': 25,
+  'harness/engine/native.test.ts': 24,
   'harness/engine/workers.test.ts': 21,
   'test/downstreams-redis.test.ts': 17,
   'test/warmup.test.ts': 15,
