@@ -68,8 +68,7 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
     capacityPerSec: null,
     heldAtLeastPerSec: held,
     kneeStep: knee?.index ?? null,
-    // a window cut short is no step's steady figure: the peak is a complete window's
-    ...peakOf(all.filter((s) => !s.contaminated && s.verdict !== 'incomplete')),
+    ...peakOf(all.filter((s) => !s.contaminated)),
     stopReason: 'error',
     stopDetail: `${attemptName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
   };
@@ -337,8 +336,7 @@ export function summarizeStop(
     capacityPerSec: established ? heldAtLeastPerSec : null,
     heldAtLeastPerSec,
     kneeStep: knee?.index ?? null,
-    // a window cut short is no step's steady figure: the peak is a complete window's
-    ...peakOf(all.filter((s) => !s.contaminated && s.verdict !== 'incomplete')),
+    ...peakOf(all.filter((s) => !s.contaminated)),
     ...said,
   };
 }

@@ -760,7 +760,7 @@ describe('decideGate: a run cut short', () => {
     ]);
   });
 
-  it("the peak is a complete window's: a step cut short adds none, and no 'peak fell' rests on it", () => {
+  it("no 'peak fell' rests on a run cut short: its peak may be the cut step's few seconds", () => {
     // the baseline's cut step served 480 in its 4 s; its complete steps peaked at 410
     const steps = (cutOk: number): FakeStep[] =>
       [100, 200, 300, 400, 500, 600, 700].map((r, i) => ({
@@ -771,7 +771,7 @@ describe('decideGate: a run cut short', () => {
       ...buildInput({ steps: steps(480), ...LAYOUT, interrupted: true, stopAtS: cutDuring(6) }),
       imported: true,
     });
-    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 410 });
+    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 480 });
     const run = analyzeRun({ ...buildInput({ steps: steps(410), ...LAYOUT }), imported: true });
     expect(decideGate(run, base, 0.05).headline).not.toContain('peak');
   });

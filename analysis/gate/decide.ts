@@ -247,13 +247,15 @@ function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds
 
 /**
  * The clause for a pass whose peak fell: two runs that both found their limit, the knee at the same
- * rate, but the highest steady throughput of a complete window lower by more than the tolerance. A fall smaller
+ * rate, neither cut short, but the highest steady throughput lower by more than the tolerance. A fall smaller
  * than a step cannot move the knee, so the capacity reads "held" on the grid; the peak is where it
  * shows (a plateau of 137 falling to 124 on steps of 40). Said, never the exit code: the peak is a
  * step past the knee, judged failing, and its figure is noisier than the knee's.
  */
 function peakFell(run: RunResult, baseline: RunResult, tolerance: number, stepPerSec: number, unit: string): string {
   if (establishedCapacity(run) === null || establishedCapacity(baseline) === null) return '';
+  // a run cut short may have its peak from the step it cut (a few seconds of a window): not compared
+  if (run.interrupted || baseline.interrupted) return '';
   // a knee that moved is the headline's own matter (within the tolerance, or a regression)
   if (kneeRate(run) !== kneeRate(baseline)) return '';
   const a = baseline.peakPerSec,
