@@ -40,7 +40,7 @@ describe('PromQL window arithmetic (pure)', () => {
   const series = (labels: Record<string, string>, samples: Array<[number, number]>): RawSeries => ({ labels, samples });
   const none = { max: [], active: null, pending: null, poolMax: null };
 
-  it('takes exact deltas between the first and last raw samples, over every series', () => {
+  it("takes each series' exact rate over its own raw samples, and adds them", () => {
     const count = [
       series({ status: '201' }, [
         [0, 5],
@@ -66,8 +66,9 @@ describe('PromQL window arithmetic (pure)', () => {
       ]),
     ];
     const w = windowFromSamples({ ...none, count, sum }, 1000, 3000, 0);
-    expect(w).toMatchObject({ source: 'promql', fromS: 1, toS: 3, throughputPerSec: (200 + 0) / 2 });
-    expect(w.meanMs).toBeCloseTo((2.0 / 200) * 1000, 10);
+    // the 503s' one sample inside reads its rate from its sample before the window: 3 over 3 s
+    expect(w).toMatchObject({ source: 'promql', fromS: 0, toS: 3, throughputPerSec: 200 / 2 + 3 / 3 });
+    expect(w.meanMs).toBeCloseTo(((2.0 / 2 + 0.3 / 3) / (200 / 2 + 3 / 3)) * 1000, 10);
   });
 
   it('reads no rate from replicas scraped once each inside the window at staggered offsets (a review read 0 req/s there)', () => {

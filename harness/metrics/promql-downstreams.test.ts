@@ -74,6 +74,20 @@ describe('downstreamWindowOf', () => {
     expect(w).toEqual({ source: 'promql', fromS: 10, toS: 20, ops: 1100, byLabel: { a: 1000, b: 100 } });
   });
 
+  it.each([
+    { what: 'two exporters at 50 ops/s, scraped every 5 s at offsets 1 s and 4 s (read 62.5 before)', b: [9, 14, 19] },
+    { what: 'one of them with one sample inside: from its sample before the window', b: [7, 14] },
+  ])('ops at each series’ own rate, summed: $what', ({ b }) => {
+    const at50 = (name: string, times: number[]) =>
+      series(
+        { instance: name },
+        times.map((t) => [t, 50 * t]),
+      );
+    const w = downstreamWindowOf(redis, raw({ ops: [at50('a', [6, 11, 16]), at50('b', b)] }), FROM, TO, 0);
+    expect(w.ops! / (w.toS - w.fromS)).toBeCloseTo(100, 9);
+    expect(w.byLabel!.a! / (w.toS - w.fromS)).toBeCloseTo(50, 9);
+  });
+
   it('a counter that goes backwards marks the window and never counts negative (Prometheus counts its value after the reset)', () => {
     const w = downstreamWindowOf(
       redis,

@@ -2,21 +2,23 @@
  * Each declared downstream over one steady window read through a Prometheus server
  * (metrics.prometheus): a downstream's series usually live on another endpoint than the target's
  * (Redis's exporter, mysqld_exporter), which Prometheus scrapes. Raw samples, as promql.ts reads
- * the request series and for the same reason (increase() extrapolates), and for the window's first
- * and last raw sample times t_first, t_last of the ops series inside [fromMs, toMs]:
+ * the request series and for the same reason (increase() extrapolates), and with each series read
+ * at its own rate over its own samples, as there (analysis/counter-rate.ts, decision 048): several
+ * exporters or replicas are scraped at instants of their own. For the span [t_first, t_last] those
+ * rates were read over (first to last sample used, of any ops series):
  *
- *   ops          = sum over series of delta(ops)               (reset-aware, as promql.ts)
+ *   ops          = sum over series of rate(ops) x (t_last - t_first)
  *   byLabel[v]   = the same over the series whose splitBy is v
  *   saturation   = the sum over series at its first sample time in [fromMs, toMs] (start), and
  *                  the max over t of the sum at t
- *   latency      = delta(<latency>_sum) s over delta(<latency>_count) ops, between the latency
- *                  series' own first and last samples in [fromMs, toMs] (it is often scraped
- *                  from the service, at other instants than the downstream's exporter)
+ *   latency      = sum rate(<latency>_sum) and sum rate(<latency>_count), each x the span of the
+ *                  latency series' own samples (it is often scraped from the service, at other
+ *                  instants than the downstream's exporter)
  *
- *   delta(series) = sum of (v_i - v_(i-1)) over consecutive samples, v_i after a reset
- *                   (v_i < v_(i-1)), which also marks the window counterReset (never negative);
- *                   a series first seen inside the window, with no sample in the lookback before
- *                   fromMs, started at 0.
+ *   rate(series) = its reset-aware increase over its samples inside the window (or its one there
+ *                  and its last before fromMs) / the time they span; a reset counts the value after
+ *                  it and marks the window counterReset; a series first seen inside the window,
+ *                  with no sample in the lookback before fromMs, started at 0.
  *
  * A query that fails or a series that returns nothing is a problem line in the window, never an
  * error that loses the step's other figures.
@@ -25,6 +27,7 @@ import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts
 import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { mostInWindow, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
+import { firstInside, sumOfRates } from '../../analysis/counter-rate.ts';
 
 export interface DownstreamRaw {
   /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
@@ -89,7 +92,6 @@ export function downstreamWindowOf(
   toMs: number,
   t0EpochMs: number,
 ): DownstreamWindow {
-  const times = raw.ops.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
   const w: DownstreamWindow = {
     source: 'promql',
     fromS: (fromMs - t0EpochMs) / 1000,
@@ -104,25 +106,29 @@ export function downstreamWindowOf(
   const most = mostInWindow(raw.ops, fromMs, toMs);
   if (most < 2) missing(d.ops, 'ops', raw.ops, most);
   else {
-    const tFirst = Math.min(...times);
-    const tLast = Math.max(...times);
-    w.fromS = (tFirst - t0EpochMs) / 1000;
-    w.toS = (tLast - t0EpochMs) / 1000;
-    w.ops = sumDeltas(raw.ops, fromMs, tFirst, tLast, reset);
-    if (d.splitBy) w.byLabel = byLabel(raw.ops, d.splitBy, fromMs, tFirst, tLast, reset);
+    const first = firstInside(raw.ops, fromMs, toMs)!;
+    const ops = countOver(raw.ops, fromMs, toMs, first, reset);
+    if (ops) {
+      w.fromS = (ops.firstMs - t0EpochMs) / 1000;
+      w.toS = (ops.lastMs - t0EpochMs) / 1000;
+      w.ops = ops.count;
+      if (d.splitBy) w.byLabel = byLabel(raw.ops, d.splitBy, { fromMs, toMs, first, span: ops }, reset);
+    }
   }
   if (raw.saturation) {
     Object.assign(w, saturationOf(raw.saturation, fromMs, toMs));
     if (w.saturationMax === null) missing(d.saturation!, 'saturation');
   }
   if (raw.latencySum && raw.latencyCount) {
-    const own = raw.latencyCount.flatMap((x) => x.samples.map(([t]) => t).filter((t) => t >= fromMs && t <= toMs));
     const mostOwn = mostInWindow(raw.latencyCount, fromMs, toMs);
     if (mostOwn < 2) missing(`${d.latency}_count`, 'latency', raw.latencyCount, mostOwn);
     else {
-      const [first, last] = [Math.min(...own), Math.max(...own)];
-      w.latencySumS = sumDeltas(raw.latencySum, fromMs, first, last, reset);
-      w.latencyCount = sumDeltas(raw.latencyCount, fromMs, first, last, reset);
+      const first = firstInside(raw.latencyCount, fromMs, toMs)!;
+      const count = countOver(raw.latencyCount, fromMs, toMs, first, reset);
+      if (count) {
+        w.latencySumS = countOver(raw.latencySum, fromMs, toMs, first, reset, count)?.count ?? 0;
+        w.latencyCount = count.count;
+      }
     }
   }
   if (raw.ops.some((x) => x.samples.some(([, v]) => !Number.isFinite(v))))
@@ -132,35 +138,30 @@ export function downstreamWindowOf(
   return w;
 }
 
-/** Sum over series of the reset-aware increase between tFirst and tLast (see the file comment). */
-function sumDeltas(
+/**
+ * The sum over series of their rates (analysis/counter-rate.ts) times the span `over` (default: the
+ * span those rates were read over, which it returns): what the series counted in it. Null when no
+ * series has a rate.
+ */
+function countOver(
   series: RawSeries[],
   fromMs: number,
-  tFirst: number,
-  tLast: number,
+  toMs: number,
+  first: number,
   reset: { hit: boolean },
-): number {
-  let total = 0;
-  for (const x of series) {
-    const inWindow = x.samples.filter(([t, v]) => t >= tFirst && t <= tLast && Number.isFinite(v));
-    if (inWindow.length === 0) continue;
-    const bornInside = inWindow[0]![0] > tFirst && !x.samples.some(([t]) => t < fromMs);
-    let prev = bornInside ? 0 : inWindow[0]![1];
-    for (const [, v] of bornInside ? inWindow : inWindow.slice(1)) {
-      if (v < prev) reset.hit = true;
-      total += v >= prev ? v - prev : v;
-      prev = v;
-    }
-  }
-  return total;
+  over?: { firstMs: number; lastMs: number },
+): { count: number; firstMs: number; lastMs: number } | null {
+  const r = sumOfRates(series, fromMs, toMs, first);
+  if (!r) return null;
+  if (r.reset) reset.hit = true;
+  const span = over ?? r;
+  return { count: (r.ratePerSec * (span.lastMs - span.firstMs)) / 1000, firstMs: span.firstMs, lastMs: span.lastMs };
 }
 
 function byLabel(
   series: RawSeries[],
   label: string,
-  fromMs: number,
-  tFirst: number,
-  tLast: number,
+  w: { fromMs: number; toMs: number; first: number; span: { firstMs: number; lastMs: number } },
   reset: { hit: boolean },
 ): Record<string, number> {
   const groups = new Map<string, RawSeries[]>();
@@ -168,7 +169,9 @@ function byLabel(
     const k = x.labels[label] ?? NO_LABEL;
     groups.set(k, [...(groups.get(k) ?? []), x]);
   }
-  return Object.fromEntries([...groups].map(([k, xs]) => [k, sumDeltas(xs, fromMs, tFirst, tLast, reset)]));
+  return Object.fromEntries(
+    [...groups].map(([k, xs]) => [k, countOver(xs, w.fromMs, w.toMs, w.first, reset, w.span)?.count ?? 0]),
+  );
 }
 
 /** The gauge summed over series at each sample time in [fromMs, toMs]: its first sum and its max. */

@@ -1,23 +1,25 @@
 /**
- * The request histogram through PromQL (promql.ts): the raw `_bucket` samples of a window, their
- * reset-aware increase summed per `le` (the window's own histogram, for histogram_quantile's
- * arithmetic in analysis/server-histogram.ts), and whether any counter went backwards inside it.
+ * The request histogram through PromQL (promql.ts): the raw `_bucket` samples of a window, each
+ * bucket series' reset-aware rate (analysis/counter-rate.ts: its own samples, as the request count's)
+ * summed per `le` and taken over the window's span (the window's own histogram, for
+ * histogram_quantile's arithmetic in analysis/server-histogram.ts), and whether any went backwards.
  */
 import type { HistogramReading } from '../../analysis/types.ts';
-import { sumDeltas, type RawSeries } from './promql.ts';
+import { sumOfRates } from '../../analysis/counter-rate.ts';
+import type { RawSeries } from './promql.ts';
 import { toMsExact } from './prom-text.ts';
 
 /**
- * The reset-aware increase of each bucket over the window, summed per `le` (bounds x toMs), as a
- * histogram of the window; a problem instead when a series has no +Inf bucket.
+ * Per `le`, the sum over series of each bucket series' rate, times the window's span spanS (bounds
+ * x boundToMs): the count of each bucket in the window, each replica weighed by its rate as the
+ * throughput weighs it (decision 048), so the +Inf count is throughput x spanS. A problem instead
+ * when a series has no +Inf bucket; reset when a bucket counter went backwards.
  */
 export function bucketDeltas(
   series: RawSeries[],
-  fromMs: number,
-  tFirst: number,
-  tLast: number,
-  toMs: number,
-): { delta: HistogramReading | null; problem?: string } {
+  window: { fromMs: number; toMs: number; firstMs: number; spanS: number },
+  boundToMs: number,
+): { delta: HistogramReading | null; problem?: string; reset?: boolean } {
   const byLe = new Map<number, RawSeries[]>();
   const infBy = new Set<string>();
   const ids = new Set<string>();
@@ -36,14 +38,12 @@ export function bucketDeltas(
       problem: `${ids.size - infBy.size} of the ${ids.size} series of ${series[0]!.labels.__name__ ?? 'the histogram'} have no le="+Inf" bucket in Prometheus: server percentiles not computed; expose the histogram with its +Inf bucket`,
     };
   const finite = [...byLe.keys()].filter((b) => b !== Infinity).sort((a, b) => a - b);
-  const at = (b: number) => sumDeltas(byLe.get(b)!, fromMs, tFirst, tLast);
-  return { delta: { boundsMs: finite.map((b) => toMsExact(b, toMs)), cumulative: [...finite.map(at), at(Infinity)] } };
-}
-
-/** True when a series' value drops between consecutive samples inside [tFirst, tLast] (a counter reset). */
-export function goesBackwards(series: RawSeries[], tFirst: number, tLast: number): boolean {
-  return series.some((x) => {
-    const inside = x.samples.filter(([t]) => t >= tFirst && t <= tLast);
-    return inside.some(([, v], i) => i > 0 && v < inside[i - 1]![1]);
-  });
+  const rates = [...finite, Infinity].map((b) => sumOfRates(byLe.get(b)!, window.fromMs, window.toMs, window.firstMs));
+  return {
+    delta: {
+      boundsMs: finite.map((b) => toMsExact(b, boundToMs)),
+      cumulative: rates.map((r) => (r?.ratePerSec ?? 0) * window.spanS),
+    },
+    ...(rates.some((r) => r?.reset) ? { reset: true } : {}),
+  };
 }

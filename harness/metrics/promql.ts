@@ -9,27 +9,34 @@
  * reach zero), so increase() of an exact integer count comes back fractional and off by up to
  * about one scrape interval's worth of requests. We want the exact figure, so we ask for the raw
  * samples instead: one instant query of the range selector `X{labels}[d]` at time toMs (a range
- * vector answers with the samples as scraped), and compute ourselves, for the window's first and
- * last raw sample times t_first, t_last inside [fromMs, toMs]:
+ * vector answers with the samples as scraped, and from up to the lookback before fromMs for the
+ * counters), and compute ourselves, once some series has two samples inside [fromMs, toMs]:
  *
- *   delta(series)    = sum over consecutive inside samples of (v_i - v_(i-1)), or v_i after a
- *                      counter reset (v_i < v_(i-1)), as Prometheus treats resets
- *   throughputPerSec = sum over series of delta(<name>_count) / (t_last - t_first)
- *   meanMs           = sum delta(<name>_sum) / sum delta(<name>_count) * 1000
- *   meanMs           = (in seconds after the unit's factor: envoy's _sum is in ms)
+ *   rate(series)     = its reset-aware increase over its own samples / the time they span
+ *                      (analysis/counter-rate.ts: its samples inside the window, or its one inside
+ *                      and the last before fromMs; a reset counts the value after it, as rate())
+ *   throughputPerSec = sum over series of rate(<name>_count)
+ *   meanMs           = sum rate(<name>_sum) / sum rate(<name>_count) * 1000
+ *                      (in seconds after the unit's factor: envoy's _sum is in ms)
  *   percentiles      = p50, p90, p99 as histogram_quantile takes them (analysis/server-histogram.ts)
- *                      over delta(<name>_bucket) summed per le, bounds by the unit to ms
+ *                      over sum rate(<name>_bucket) per le, times the span read (bounds by the unit to ms)
  *   maxMs            = max of the raw <name>_max samples with t_first < t <= t_last, * 1000
  *                      (a max_over_time; Micrometer's _max is itself a max over ~60 s, so it may
  *                      carry a slow request from shortly before the window, as in the scrape path)
  *   pool*            = max over t in [t_first, t_last] of the sum over series at t (max_over_time
  *                      of sum: several replicas' pools add up at each instant)
  *
+ * where t_first, t_last are the first and last count samples of any series inside [fromMs, toMs].
+ * Replicas are scraped at instants of their own: each one's increase covers its own span, so the
+ * increases are not added and divided by one span (that read 62 req/s for two replicas at 50 each,
+ * scraped every 5 s at offsets 1 s and 4 s of a 10 s window: decision 048).
+ *
  * A series that first appears inside the window (Micrometer creates a timer at its first request,
  * e.g. the first 503) with no sample in the lookback before fromMs started at 0 at t_first: its
- * first value counts, else its first requests would be lost. The window is therefore
- * [t_first, t_last], up to one scrape interval shorter than [fromMs, toMs] at each end; fromS and
- * toS report it on the caller's clock.
+ * first value counts, else its first requests would be lost. fromS and toS report the span the
+ * rates were read over (first to last sample used, of any series) on the caller's clock: up to a
+ * scrape interval inside the window at each end, or before fromMs where a series borrowed its
+ * sample from there.
  *
  * A count that goes backwards inside the window (a restart) marks it counterReset; its deltas are
  * still Prometheus's reset-aware ones (never negative), and the cross-check does not compare it.
@@ -38,7 +45,8 @@ import { request } from 'undici';
 import { z } from 'zod';
 import type { ServerWindow } from '../../analysis/types.ts';
 import { serverPercentiles } from '../../analysis/server-histogram.ts';
-import { bucketDeltas, goesBackwards } from './promql-histogram.ts';
+import { bucketDeltas } from './promql-histogram.ts';
+import { sumOfRates } from '../../analysis/counter-rate.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { requestSeriesOf, type RequestSeriesConfig } from '../../analysis/request-series.ts';
 
@@ -290,39 +298,26 @@ export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number
     return { ...empty, ...poolFigures(s, fromMs, toMs) };
   const tFirst = Math.min(...times);
   const tLast = Math.max(...times);
-  const dCount = sumDeltas(s.count, fromMs, tFirst, tLast);
-  const dSum = sumDeltas(s.sum, fromMs, tFirst, tLast) * (s.toSeconds ?? 1);
+  const count = sumOfRates(s.count, fromMs, toMs, tFirst);
+  if (count === null) return { ...empty, ...poolFigures(s, fromMs, toMs) };
+  const sum = sumOfRates(s.sum, fromMs, toMs, tFirst);
+  const sumSPerSec = (sum?.ratePerSec ?? 0) * (s.toSeconds ?? 1);
+  const span = { fromMs, toMs, firstMs: tFirst, spanS: (count.lastMs - count.firstMs) / 1000 };
   const maxS = maxAt(s.max, (t) => t > tFirst && t <= tLast);
-  const hist = s.bucket && s.bucket.length > 0 ? bucketDeltas(s.bucket, fromMs, tFirst, tLast, s.toMs ?? 1000) : null;
-  const reset = [s.count, s.sum, s.bucket ?? []].some((series) => goesBackwards(series, tFirst, tLast));
+  const hist = s.bucket && s.bucket.length > 0 ? bucketDeltas(s.bucket, span, s.toMs ?? 1000) : null;
+  const reset = count.reset || sum?.reset || hist?.reset;
   return {
     ...empty,
-    fromS: (tFirst - t0EpochMs) / 1000,
-    toS: (tLast - t0EpochMs) / 1000,
-    throughputPerSec: tLast > tFirst ? dCount / ((tLast - tFirst) / 1000) : null,
-    meanMs: dCount > 0 ? (dSum / dCount) * 1000 : null,
+    fromS: (count.firstMs - t0EpochMs) / 1000,
+    toS: (count.lastMs - t0EpochMs) / 1000,
+    throughputPerSec: count.ratePerSec,
+    meanMs: count.ratePerSec > 0 ? (sumSPerSec / count.ratePerSec) * 1000 : null,
     maxMs: maxS === null ? null : maxS * (s.toSeconds ?? 1) * 1000,
     ...poolFigures(s, tFirst, tLast),
     ...(hist?.delta ? { percentiles: serverPercentiles(hist.delta) } : {}),
     ...(reset ? { counterReset: true } : {}),
     ...(hist?.problem ? { problems: [hist.problem] } : {}),
   };
-}
-
-/** Sum over series of the reset-aware increase between tFirst and tLast (see the file comment). */
-export function sumDeltas(series: RawSeries[], fromMs: number, tFirst: number, tLast: number): number {
-  let total = 0;
-  for (const x of series) {
-    const inWindow = x.samples.filter(([t]) => t >= tFirst && t <= tLast);
-    if (inWindow.length === 0) continue;
-    const bornInside = inWindow[0]![0] > tFirst && !x.samples.some(([t]) => t < fromMs);
-    let prev = bornInside ? 0 : inWindow[0]![1];
-    for (const [, v] of bornInside ? inWindow : inWindow.slice(1)) {
-      total += v >= prev ? v - prev : v;
-      prev = v;
-    }
-  }
-  return total;
 }
 
 /** max over samples passing `keep`, over every series (null when none). */
