@@ -635,42 +635,42 @@ describe('decideGate: a run cut short', () => {
       liveCut(400),
       BASE,
       'pass',
-      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 5 (500 req/s)')}`,
+      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 5 (500 req/s, attempt 2)')}`,
     ],
     [
       'such a run a step lower regresses',
       liveCut(300),
       BASE,
       'regression',
-      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s)')}`,
+      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s, attempt 2)')}`,
     ],
     [
       'an import whose file ends after a later step confirmed its failure is judged',
       importCut(400, 2),
       BASE,
       'pass',
-      /: capacity held or rose .*; this run was cut short after its limit was confirmed \(interrupted during step 7 \(700 req\/s\) after 4 s of its 10 s steady window\): only its complete steps count$/,
+      /: capacity held or rose .*; this run was cut short after its limit was confirmed \(interrupted during step 7 \(700 req\/s, its hold, 4 s into its 10 s steady window\), after step 6 \(600 req\/s\)\): only its complete steps count$/,
     ],
     [
       'a baseline cut short after its limit judges, and the headline says so',
       kneeRun(400),
       liveCut(400),
       'pass',
-      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('the baseline', 'interrupted after step 5 (500 req/s)')}`,
+      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('the baseline', 'interrupted after step 5 (500 req/s, attempt 2)')}`,
     ],
     [
       'a live run cut during the rerun that was to confirm its failure cannot be judged: why, and the fix',
       liveCut(400, true),
       BASE,
       'invalid',
-      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 5 \(500 req\/s\) after 4 s of its 10 s steady window; at least 400\.0 req\/s held before it: capacity not established; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
+      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 5 \(500 req\/s, its rerun, attempt 2, 4 s into its 10 s steady window\), after its attempt 1; at least 400\.0 req\/s held before it: capacity not established; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
     ],
     [
       'an import whose file ends one step past its failure cannot be judged: why, and the fix',
       importCut(400, 1),
       BASE,
       'invalid',
-      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 6 \(600 req\/s\) .*; import the whole output of a k6 run with a stage or two past its limit \(a later step that fails too confirms a failure\)$/,
+      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 6 \(600 req\/s, its hold, 4 s into its 10 s steady window\), after step 5 \(500 req\/s\); .*; import the whole output of a k6 run with a stage or two past its limit \(a later step that fails too confirms a failure\)$/,
     ],
     [
       'a baseline cut before its limit was confirmed cannot judge',
@@ -1047,7 +1047,7 @@ describe('plateau gate (CLI exit codes)', () => {
       );
       expect(cut.status, cut.stderr).toBe(0);
       expect(cut.stdout).toMatch(
-        /\(run run-test, capacity 400\.0 req\/s; cut short after its limit was confirmed \(interrupted after step 5 \(500 req\/s\)\)\)\n$/,
+        /\(run run-test, capacity 400\.0 req\/s; cut short after its limit was confirmed \(interrupted after step 5 \(500 req\/s, attempt 2\)\)\)\n$/,
       );
       expect(good.status).toBe(0);
       expect(good.stdout).toMatch(/\(run run-test, capacity 400\.0 req\/s\)\n$/);
