@@ -870,8 +870,25 @@ describe('gate outputs', () => {
     ['5%', 0.05],
     ['0.05', 0.05],
     ['12.5%', 0.125],
+    ['5e-2', 0.05],
+    ['5E-2', 0.05],
+    ['.05', 0.05],
+    ['0', 0],
   ])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
-  it('refuses a nonsense tolerance', () => expect(() => parseTolerance('lots')).toThrow(/--tolerance lots/));
+  it.each<[string, RegExp]>([
+    ['lots', /^--tolerance lots is not a share of at least 0 and below 100%$/],
+    ['-5%', /^--tolerance -5% is not a share of at least 0 and below 100%$/],
+    // 100% is refused, and the words say so: at 100% no drop of capacity could fail the gate
+    [
+      '100%',
+      /^--tolerance 100% is not a share of at least 0 and below 100%: at 100% or more any drop of capacity, to 0, would pass$/,
+    ],
+    ['1', /^--tolerance 1 is not a share of at least 0 and below 100%: at 100% or more/],
+    ['1e0', /^--tolerance 1e0 is not a share of at least 0 and below 100%: at 100% or more/],
+  ])('refuses tolerance %s, saying why', (s, message) => {
+    expect(() => parseTolerance(s)).toThrow(message);
+    expect(() => parseTolerance(s)).toThrow(expect.objectContaining({ hint: 'write it as 5% or 0.05' }));
+  });
 });
 
 describe('plateau gate (CLI exit codes)', () => {
@@ -942,7 +959,7 @@ describe('plateau gate (CLI exit codes)', () => {
       ]);
       expect(negative.status).toBe(2);
       expect(negative.stderr).toMatch(
-        /--tolerance -5% is not a share from 0 up to 100%\n {2}fix: write it as 5% or 0\.05/,
+        /--tolerance -5% is not a share of at least 0 and below 100%\n {2}fix: write it as 5% or 0\.05/,
       );
       expect(typo.status).toBe(2);
       expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
