@@ -7,6 +7,7 @@ import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, failedAttemptsAt, summarizeStop } from './stop.ts';
+import { cutOf, lastLoadS } from './cut.ts';
 import { confirmedOverloadShape, DEFAULT_GENERATOR_BOUNDS, sustainedPerSec } from './verdicts.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
@@ -73,6 +74,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     policy,
   );
   const steps = trimNotRun(replay.steps);
+  const cut = input.interrupted ? cutOf(attempts, lastLoadS(input.records), replay.steps) : null;
   const stop = summarizeStop(
     steps,
     input.plannedSteps ?? input.steps.length,
@@ -80,6 +82,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     input.rules,
     input.stages,
     input.closedModel === true,
+    cut,
   );
   // stopped by limits.maxDurationS, not a signal: said, with the fix (it read as a Ctrl-C)
   if (stop.stopReason === 'interrupted' && input.durationCapS !== undefined)
@@ -101,6 +104,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     steps,
     ...stop,
     interrupted: input.interrupted,
+    ...(cut !== null ? { cut } : {}),
     warnings: [
       ...runWarnings(steps, input.rules, input.stages),
       ...replay.differs.map(differsWarning),
@@ -197,14 +201,11 @@ const WHOLE_SECOND_SHARE = 0.9;
  */
 function beforeInterrupt(input: AnalyzeInput): AnalyzeInput['records'] {
   if (!input.interrupted) return input.records;
-  const offered = new Map<number, number>();
-  for (const r of input.records) {
-    if (r.phase !== STEPS_PHASE || r.started + r.dropped <= 0) continue;
-    offered.set(r.tS, (offered.get(r.tS) ?? 0) + r.started + r.dropped);
-  }
-  if (offered.size === 0) return input.records;
-  const lastS = Math.max(...offered.keys());
+  const lastS = lastLoadS(input.records);
+  if (lastS === null) return input.records;
+  let offered = 0;
+  for (const r of input.records) if (r.phase === STEPS_PHASE && r.tS === lastS) offered += r.started + r.dropped;
   const hold = (input.attempts ?? input.steps).find((a) => lastS >= a.holdStartS && lastS + 1 <= a.holdEndS);
-  if (hold && offered.get(lastS)! >= WHOLE_SECOND_SHARE * hold.ratePerSec) return input.records;
+  if (hold && offered >= WHOLE_SECOND_SHARE * hold.ratePerSec) return input.records;
   return input.records.filter((r) => r.phase !== STEPS_PHASE || r.tS < lastS);
 }

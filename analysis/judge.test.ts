@@ -147,7 +147,8 @@ const CASES: Case[] = [
     heldAtLeastPerSec: 200,
     kneeStep: 1,
     peakStep: 2,
-    detail: /^interrupted during step 3 \(300 req\/s\) after 12 s of its 25 s steady window/,
+    detail:
+      /^interrupted during step 3 \(300 req\/s, its hold, 12 s into its 25 s steady window\), after step 2 \(200 req\/s\); /,
   },
   {
     // an imported k6 run goes on past a failure: a step that held after it says it was no limit
@@ -458,7 +459,7 @@ describe('reruns: the attempt that replaced another decides', () => {
     expect(confirmedThenCut.steps.map((s) => s.verdict)).toEqual(['holds', 'holds', 'fails', 'fails', 'incomplete']);
     expect(confirmedThenCut).toMatchObject({ stopReason: 'plateau', capacityPerSec: 200, interrupted: true });
     expect(confirmedThenCut.stopDetail).toMatch(
-      /^step 3 \(300 req\/s\) delivered 0\.50 .*; the run was then cut short \(interrupted during step 5 \(500 req\/s\) after 22 s of its 25 s steady window\)$/,
+      /^step 3 \(300 req\/s\) delivered 0\.50 .*; the run was then cut short \(interrupted during step 5 \(500 req\/s, its hold, 22 s into its 25 s steady window\), after step 4 \(400 req\/s\)\)$/,
     );
     // a next step the generator could not drive confirms nothing, and its fix is the generator's
     const thenBound = buildInput({

@@ -22,7 +22,8 @@ import {
   unitCounts,
   unitOf,
 } from './format.ts';
-import type { RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
+import type { Cut, RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
+import { cutWords } from './cut.ts';
 import { fellTo, sustainedPerSec } from './verdicts.ts';
 import { generatorFix } from './generator-fix.ts';
 import { captureBaseline } from './judge.ts';
@@ -113,24 +114,20 @@ function shapeNotes(s: StepResult, knee: StepResult | null, unit: RateUnit, okLo
   return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
-function interruptedDetail(steps: readonly StepResult[], capacityPerSec: number | null, unit: RateUnit): string {
+function interruptedDetail(where: string, capacityPerSec: number | null, unit: RateUnit): string {
   const held =
     capacityPerSec === null
       ? 'no step held before it'
       : `at least ${fmtRate(capacityPerSec)} ${unit} held before it: capacity not established`;
-  return `${whereInterrupted(steps, unit)}; ${held}`;
+  return `${where}; ${held}`;
 }
 
 /** The reason of a limit found before the run was interrupted, with where the cut fell. */
 function cutAfterLimit(
   limit: { stopReason: StopReason; stopDetail: string },
-  steps: readonly StepResult[],
-  rules: Rules,
+  where: string,
 ): { stopReason: StopReason; stopDetail: string } {
-  return {
-    ...limit,
-    stopDetail: `${limit.stopDetail}; the run was then cut short (${whereInterrupted(steps, unitOf(rules))})`,
-  };
+  return { ...limit, stopDetail: `${limit.stopDetail}; the run was then cut short (${where})` };
 }
 
 /**
@@ -146,24 +143,43 @@ export function establishedCapacity(run: Pick<RunResult, 'capacityPerSec' | 'sto
 
 /**
  * Where a run that was cut short after its limit was confirmed was cut ("interrupted after step 5
- * (500 req/s)"); null for a run that was not interrupted, or was before its limit was confirmed.
+ * (500 req/s, attempt 2)"); null for a run that was not interrupted, or was before its limit was confirmed.
  */
 export function whereCutAfterLimit(
-  run: Pick<RunResult, 'capacityPerSec' | 'stopReason' | 'interrupted' | 'steps' | 'rules'>,
+  run: Pick<RunResult, 'capacityPerSec' | 'stopReason' | 'interrupted' | 'steps' | 'rules' | 'cut'>,
 ): string | null {
   if (!run.interrupted || establishedCapacity(run) === null) return null;
-  return whereInterrupted(decidingSteps(run.steps), unitOf(run.rules));
+  return whereInterrupted(run.steps, run.cut ?? cutOfSteps(run.steps), unitOf(run.rules));
 }
 
-/** Where the run was interrupted: before any data, during a step's steady window, or after a step. */
-function whereInterrupted(steps: readonly StepResult[], unit: RateUnit): string {
+/**
+ * The cut as the judged steps alone show it (a run analysed before the cut was kept): the last
+ * attempt's steady window, when it has data but not all of it; null otherwise.
+ */
+function cutOfSteps(steps: readonly StepResult[]): Cut | null {
   const last = steps.at(-1);
-  if (!last || last.verdict === 'not-run') return 'interrupted before any step produced data';
-  if (last.verdict === 'incomplete') {
-    const plannedS = Math.floor(last.steadyEndS) - Math.ceil(last.steadyStartS);
-    return `interrupted during ${stepName(last, unit)} after ${fmtInt(last.steadyS)} s of its ${fmtInt(plannedS)} s steady window`;
-  }
-  return `interrupted after ${stepName(last, unit)}`;
+  return last?.verdict === 'incomplete'
+    ? { index: last.index, attempt: last.attempt ?? 1, ratePerSec: last.ratePerSec, phase: 'hold' }
+    : null;
+}
+
+/**
+ * Where the run was interrupted, in the steps stage's terms (cut.ts): during which attempt and
+ * which part of it (its ramp, its hold and how far into its steady window, its rerun), after which
+ * attempt; or after the last attempt when none was cut short.
+ */
+function whereInterrupted(all: readonly StepResult[], cut: Cut | null, unit: RateUnit): string {
+  return cutWords(cut, all, {
+    cut: (c, note) => {
+      const s = all.find((o) => o.index === c.index && (o.attempt ?? 1) === c.attempt && o.verdict === 'incomplete');
+      const into =
+        s === undefined
+          ? ''
+          : `${fmtInt(s.steadyS)} s into its ${fmtInt(Math.floor(s.steadyEndS) - Math.ceil(s.steadyStartS))} s steady window`;
+      return stepName(c, unit, [note, into].filter((n) => n !== '').join(', '));
+    },
+    ended: (s) => attemptName(s, unit),
+  });
 }
 
 function reasonAndDetail(
@@ -171,12 +187,13 @@ function reasonAndDetail(
   ran: readonly StepResult[],
   prefix: number,
   plannedSteps: number,
-  interrupted: boolean,
+  /** Where the run was interrupted; null when it was not. */
+  where: string | null,
   rules: Rules,
   capacityPerSec: number | null,
 ): { stopReason: StopReason; stopDetail: string } {
   const unit = unitOf(rules);
-  if (interrupted) return { stopReason: 'interrupted', stopDetail: interruptedDetail(steps, capacityPerSec, unit) };
+  if (where !== null) return { stopReason: 'interrupted', stopDetail: interruptedDetail(where, capacityPerSec, unit) };
   const bad = steps[prefix];
   const knee = prefix > 0 ? steps[prefix - 1] : null;
   if (!bad) {
@@ -289,7 +306,10 @@ export function summarizeStop(
   stages: readonly StageOutcome[] = [],
   /** A closed-model run (an imported k6 run whose VUs set the load): no offered rate, no capacity. */
   closedModel = false,
+  /** Where an interruption cut the steps (cut.ts cutOf), null when no attempt was cut; absent, read from the steps. */
+  cut?: Cut | null,
 ): StopSummary {
+  const where = interrupted ? whereInterrupted(all, cut === undefined ? cutOfSteps(all) : cut, unitOf(rules)) : null;
   const steps = decidingSteps(all);
   const prefix = holdingPrefixLength(steps);
   const knee = prefix > 0 ? steps[prefix - 1] : null;
@@ -323,14 +343,14 @@ export function summarizeStop(
         ? closedModelReason(heldAtLeastPerSec, rules)
         : (heldLater !== null || lastUnconfirmed) && !interrupted
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules, steps.slice(prefix + 1))
-          : outage !== null && interrupted
-            ? cutAfterLimit(outage, steps, rules)
-            : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, interrupted, rules, heldAtLeastPerSec));
+          : outage !== null && where !== null
+            ? cutAfterLimit(outage, where)
+            : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, where, rules, heldAtLeastPerSec));
   // a run cut short after its limit was confirmed (an import's file ending mid-step past two failed
   // steps): the limit's reason, and the cut said after it
   const said =
-    interrupted && established && reason.stopReason === 'interrupted'
-      ? cutAfterLimit(reasonAndDetail(steps, all, prefix, plannedSteps, false, rules, heldAtLeastPerSec), steps, rules)
+    where !== null && established && reason.stopReason === 'interrupted'
+      ? cutAfterLimit(reasonAndDetail(steps, all, prefix, plannedSteps, null, rules, heldAtLeastPerSec), where)
       : reason;
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,

@@ -2,7 +2,7 @@
  * What the report's terms mean, for report.md and report.html alike (each escapes them): the
  * thresholds are the run's own rules, the unit its traffic's. Pure.
  */
-import { fmtRatio } from '../analysis/format.ts';
+import { fmtRatio, stepList } from '../analysis/format.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { rateUnit } from './cells.ts';
 
@@ -18,6 +18,17 @@ export function termText(t: Term, bold: (term: string) => string): string {
   return `${bold(t.term)}${t.inSentence ? ' ' : ': '}${t.meaning}`;
 }
 
+/**
+ * A sentence for a run where some step's capture is below 0 (a table's `-0.01` reads like a bug):
+ * the value is kept as measured, and said to be throughput falling as the rate rose. Empty otherwise.
+ */
+function negativeCapture(run: RunResult): string {
+  const below = run.steps.filter((s) => s.capture !== null && s.capture < 0).map((s) => s.index);
+  if (below.length === 0) return '';
+  const steps = new Set(below).size === 1 ? 'step' : 'steps';
+  return ` A capture below 0 (${steps} ${stepList(below)}) is kept as measured: throughput fell as the offered rate rose, a sign of overload past the knee.`;
+}
+
 export function howToReadTerms(run: RunResult): Term[] {
   const { deliveryMin, captureMin } = run.rules;
   const unit = rateUnit(run);
@@ -28,7 +39,7 @@ export function howToReadTerms(run: RunResult): Term[] {
     },
     {
       term: 'Capture',
-      meaning: `throughput gained ÷ rate added since the previous step, whose throughput counts at most its offered rate (a window that drained a backlog did not sustain its surge); below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.`,
+      meaning: `throughput gained ÷ rate added since the previous step, whose throughput counts at most its offered rate (a window that drained a backlog did not sustain its surge); below ${fmtRatio(captureMin)} throughput has stopped following the offered rate.${negativeCapture(run)}`,
     },
     {
       term: 'Steady window',

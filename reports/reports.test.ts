@@ -266,7 +266,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(cut);
     expect(md).toContain('**Capacity: 200.0 req/s (step 2)**');
     expect(md).toContain(
-      '> **CUT SHORT**: the run was interrupted after its limit was confirmed (interrupted during step 5 (500 req/s) after 4 s of its 10 s steady window): the capacity stands; the steps after the cut were not run.',
+      '> **CUT SHORT**: the run was interrupted after its limit was confirmed (interrupted during step 5 (500 req/s, its hold, 4 s into its 10 s steady window), after step 4 (400 req/s)): the capacity stands; the steps after the cut were not run.',
     );
     expect(md).not.toMatch(/INTERRUPTED|lower bound/);
     expect(renderHtml(cut, [])).toContain(

@@ -73,6 +73,18 @@ describe('config mistakes: each names its field and the fix', () => {
       /0\.001 arrivals\/s expects no arrival in a 5 s steady window.*raise the rate or lengthen the hold/,
     ],
     [
+      'target with a space',
+      { ...valid, target: { url: 'http://127.0.0.1:8080/items/1 extra' } },
+      'target.url',
+      /^"http:\/\/127\.0\.0\.1:8080\/items\/1 extra" holds a space, which a URL cannot: remove it, or encode it as %20 yourself if you meant it \(http:\/\/127\.0\.0\.1:8080\/items\/1%20extra\)$/,
+    ],
+    [
+      'target with a tab at its end',
+      { ...valid, target: { url: 'http://127.0.0.1:8080/items\t' } },
+      'target.url',
+      /^"http:\/\/127\.0\.0\.1:8080\/items\\t" holds a tab, which a URL cannot: remove it \(http:\/\/127\.0\.0\.1:8080\/items\)$/,
+    ],
+    [
       'target not http',
       { ...valid, target: { url: 'ftp://127.0.0.1/x' } },
       'target.url',
@@ -287,6 +299,11 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
       /steps\.maxPerSec: 50 is below steps\.startPerSec 100: raise maxPerSec or lower startPerSec/,
     ],
     ['a target that is not a URL', ['plan', '--target', 'not-a-url'], /target\.url: must be an absolute http\(s\) URL/],
+    [
+      'a target with a space',
+      ['plan', '--target', 'http://127.0.0.1:8080/items/1 extra'],
+      /target\.url: "http:\/\/127\.0\.0\.1:8080\/items\/1 extra" holds a space, which a URL cannot: remove it, or encode it as %20 yourself if you meant it/,
+    ],
     [
       'settle as long as the hold',
       ['plan', '--hold', '4', '--settle', '4'],

@@ -651,42 +651,42 @@ describe('decideGate: a run cut short', () => {
       liveCut(400),
       BASE,
       'pass',
-      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 5 (500 req/s)')}`,
+      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 5 (500 req/s, attempt 2)')}`,
     ],
     [
       'such a run a step lower regresses',
       liveCut(300),
       BASE,
       'regression',
-      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s)')}`,
+      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s, attempt 2)')}`,
     ],
     [
       'an import whose file ends after a later step confirmed its failure is judged',
       importCut(400, 2),
       BASE,
       'pass',
-      /: capacity held or rose .*; this run was cut short after its limit was confirmed \(interrupted during step 7 \(700 req\/s\) after 4 s of its 10 s steady window\): only its complete steps count$/,
+      /: capacity held or rose .*; this run was cut short after its limit was confirmed \(interrupted during step 7 \(700 req\/s, its hold, 4 s into its 10 s steady window\), after step 6 \(600 req\/s\)\): only its complete steps count$/,
     ],
     [
       'a baseline cut short after its limit judges, and the headline says so',
       kneeRun(400),
       liveCut(400),
       'pass',
-      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('the baseline', 'interrupted after step 5 (500 req/s)')}`,
+      `capacity holds: 400.0 req/s vs baseline 400.0 req/s (+0.00%): capacity held or rose (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('the baseline', 'interrupted after step 5 (500 req/s, attempt 2)')}`,
     ],
     [
       'a live run cut during the rerun that was to confirm its failure cannot be judged: why, and the fix',
       liveCut(400, true),
       BASE,
       'invalid',
-      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 5 \(500 req\/s\) after 4 s of its 10 s steady window; at least 400\.0 req\/s held before it: capacity not established; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
+      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 5 \(500 req\/s, its rerun, attempt 2, 4 s into its 10 s steady window\), after its attempt 1; at least 400\.0 req\/s held before it: capacity not established; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
     ],
     [
       'an import whose file ends one step past its failure cannot be judged: why, and the fix',
       importCut(400, 1),
       BASE,
       'invalid',
-      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 6 \(600 req\/s\) .*; import the whole output of a k6 run with a stage or two past its limit \(a later step that fails too confirms a failure\)$/,
+      /^cannot judge: interrupted before its limit was confirmed, so it established no capacity: interrupted during step 6 \(600 req\/s, its hold, 4 s into its 10 s steady window\), after step 5 \(500 req\/s\); .*; import the whole output of a k6 run with a stage or two past its limit \(a later step that fails too confirms a failure\)$/,
     ],
     [
       'a baseline cut before its limit was confirmed cannot judge',
@@ -945,8 +945,25 @@ describe('gate outputs', () => {
     ['5%', 0.05],
     ['0.05', 0.05],
     ['12.5%', 0.125],
+    ['5e-2', 0.05],
+    ['5E-2', 0.05],
+    ['.05', 0.05],
+    ['0', 0],
   ])('parses tolerance %s', (s, v) => expect(parseTolerance(s)).toBeCloseTo(v, 9));
-  it('refuses a nonsense tolerance', () => expect(() => parseTolerance('lots')).toThrow(/--tolerance lots/));
+  it.each<[string, RegExp]>([
+    ['lots', /^--tolerance lots is not a share of at least 0 and below 100%$/],
+    ['-5%', /^--tolerance -5% is not a share of at least 0 and below 100%$/],
+    // 100% is refused, and the words say so: at 100% no drop of capacity could fail the gate
+    [
+      '100%',
+      /^--tolerance 100% is not a share of at least 0 and below 100%: at 100% or more any drop of capacity, to 0, would pass$/,
+    ],
+    ['1', /^--tolerance 1 is not a share of at least 0 and below 100%: at 100% or more/],
+    ['1e0', /^--tolerance 1e0 is not a share of at least 0 and below 100%: at 100% or more/],
+  ])('refuses tolerance %s, saying why', (s, message) => {
+    expect(() => parseTolerance(s)).toThrow(message);
+    expect(() => parseTolerance(s)).toThrow(expect.objectContaining({ hint: 'write it as 5% or 0.05' }));
+  });
 });
 
 describe('plateau gate (CLI exit codes)', () => {
@@ -1017,7 +1034,7 @@ describe('plateau gate (CLI exit codes)', () => {
       ]);
       expect(negative.status).toBe(2);
       expect(negative.stderr).toMatch(
-        /--tolerance -5% is not a share from 0 up to 100%\n {2}fix: write it as 5% or 0\.05/,
+        /--tolerance -5% is not a share of at least 0 and below 100%\n {2}fix: write it as 5% or 0\.05/,
       );
       expect(typo.status).toBe(2);
       expect(typo.stderr).toMatch(/baseline .*typo\.json does not exist/);
@@ -1122,7 +1139,7 @@ describe('plateau gate (CLI exit codes)', () => {
       );
       expect(cut.status, cut.stderr).toBe(0);
       expect(cut.stdout).toMatch(
-        /\(run run-test, capacity 400\.0 req\/s; cut short after its limit was confirmed \(interrupted after step 5 \(500 req\/s\)\)\)\n$/,
+        /\(run run-test, capacity 400\.0 req\/s; cut short after its limit was confirmed \(interrupted after step 5 \(500 req\/s, attempt 2\)\)\)\n$/,
       );
       expect(good.status).toBe(0);
       expect(good.stdout).toMatch(/\(run run-test, capacity 400\.0 req\/s\)\n$/);

@@ -249,8 +249,10 @@ describe('interruption in simulated time', () => {
       status: 'interrupted',
       detail: 'interrupted during step 3 of 5 (its hold), after step 2',
     });
-    // the stop line (analysis/stop.ts's words) says the same step
-    expect(r.result.stopDetail).toMatch(/^interrupted during step 3 \(300 req\/s\)/);
+    // the stop line says the same, in the same words (analysis/cut.ts), with the rates
+    expect(r.result.stopDetail).toMatch(
+      /^interrupted during step 3 \(300 req\/s, its hold, 2 s into its 8 s steady window\), after step 2 \(200 req\/s\); /,
+    );
     expect(attempts(r.result).slice(0, 2)).toEqual(['100#1:holds', '200#1:holds']);
     expect(r.stored.attempts?.at(-1)).toMatchObject({ index: 2, action: null });
     // it stopped within a second of the signal, and the store has every second up to it

@@ -296,6 +296,15 @@ export interface GaugeSeries {
   points: { tS: number; value: number }[];
 }
 
+/** Where an interruption cut the steps: the attempt running (index, attempt number, rate) and its part (analysis/cut.ts). */
+export interface Cut {
+  index: number;
+  attempt: number;
+  ratePerSec: number;
+  /** Before the attempt's ramp began (between two attempts), in its ramp, or in its hold. */
+  phase: 'before' | 'ramp' | 'hold';
+}
+
 export interface RunResult {
   schemaVersion: 2;
   runId: string;
@@ -339,6 +348,11 @@ export interface RunResult {
   /** One sentence that explains the stop. */
   stopDetail: string;
   interrupted: boolean;
+  /**
+   * Where the interruption cut the steps, when it cut an attempt short; absent when every attempt
+   * had ended, when the run was not interrupted, and in runs analysed before 2026-12-06.
+   */
+  cut?: Cut;
   /** What limits the numbers' meaning, as values (reports/warning-text.ts words them). */
   warnings: Symptom[];
   /** Per-second series of the run, all sources merged (optional for older producers). */

@@ -53,11 +53,11 @@ function writeOutput(file: string, text: string, flag: string, append = false): 
 
 /** "5%" -> 0.05, "0.05" -> 0.05; anything else is a usage error naming the flag. */
 export function parseTolerance(s: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(s);
+  const m = /^\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(%?)\s*$/i.exec(s);
   const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
   if (!(v >= 0 && v < 1))
     throw new PlateauError(
-      `--tolerance ${s} is not a share from 0 up to 100%`,
+      `--tolerance ${s} is not a share of at least 0 and below 100%${v >= 1 ? ': at 100% or more any drop of capacity, to 0, would pass' : ''}`,
       'write it as 5% or 0.05',
       'tolerance-invalid',
       EXIT.usage,

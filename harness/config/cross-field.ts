@@ -220,3 +220,30 @@ function urlSecretProblems(c: ConfigParts): Problem[] {
   }
   return out;
 }
+
+/** Whitespace a URL cannot hold (WHATWG's parser drops it at the ends and sends it as %20 inside), named, with its escape. */
+const URL_SPACES: Record<string, [string, string]> = {
+  ' ': ['a space', '%20'],
+  '\t': ['a tab', '%09'],
+  '\n': ['a line break', '%0A'],
+  '\r': ['a line break', '%0D'],
+};
+
+/**
+ * target.url as written holds whitespace: refused, with its escape. Read from the raw config (the
+ * CLI's --target included): the schema's URL parsing drops a tab or an end's space without a word,
+ * and the request would send an inner space as %20.
+ */
+export function targetSpaceProblems(raw: unknown): Problem[] {
+  const text = (raw as { target?: { url?: unknown } } | null)?.target?.url;
+  if (typeof text !== 'string') return [];
+  const space = [...text].find((ch) => ch in URL_SPACES);
+  if (space === undefined) return [];
+  const [name, code] = URL_SPACES[space];
+  const trimmed = text.trim();
+  // at an end only it is a stray from a copy: remove it; inside, it may be meant
+  const fix = trimmed.includes(space)
+    ? `remove it, or encode it as ${code} yourself if you meant it (${trimmed.replaceAll(space, code)})`
+    : `remove it (${trimmed})`;
+  return [{ field: 'target.url', message: `${JSON.stringify(text)} holds ${name}, which a URL cannot: ${fix}` }];
+}

@@ -4,7 +4,7 @@
  * whatever parsed, so a misspelt key does not hide "maxPerSec below startPerSec".
  */
 import { PlateauError, EXIT } from '../errors.ts';
-import { crossFieldProblems } from './cross-field.ts';
+import { crossFieldProblems, targetSpaceProblems } from './cross-field.ts';
 import { fieldName, NO_MESSAGE, problemsOf, type Problem } from './messages.ts';
 import { configSchema, type PlateauConfig } from './schema.ts';
 import { validParts, type ConfigParts } from './valid-parts.ts';
@@ -18,13 +18,14 @@ export function validateConfig(
   // Issues without a message of their own in the schema are worded by messages.ts, never by zod.
   const parsed = configSchema.safeParse(raw, { error: () => NO_MESSAGE });
   if (parsed.success) {
-    const problems = crossFieldProblems(parsed.data);
+    const problems = [...targetSpaceProblems(raw), ...crossFieldProblems(parsed.data)];
     return problems.length ? { config: null, problems } : { config: parsed.data, problems: [] };
   }
   const issues = parsed.error.issues;
   const failed = new Set(issues.filter((i) => i.code !== 'unrecognized_keys').map((i) => fieldName(i.path)));
   const problems = [
     ...issues.flatMap((i) => problemsOf(i, configSchema, raw)),
+    ...targetSpaceProblems(raw),
     ...crossFieldProblems((validParts(configSchema, raw) ?? {}) as ConfigParts, failed),
   ];
   return { config: null, problems };

@@ -17,6 +17,7 @@ import type {
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
 import { attemptName } from '../../analysis/stop.ts';
+import { cutOf, cutWords, lastLoadS, type Cut } from '../../analysis/cut.ts';
 import { refusedNamesError } from './refused-names.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import { EDGE_TOLERANCE_S } from '../../analysis/server.ts';
@@ -129,7 +130,7 @@ export async function runSteps(
       `PromQL: ${pq.windows.length} steady windows read from ${ctx.config.metrics.prometheus.url}${pq.errors.length ? `; ${pq.errors.join('; ')}` : ''}`,
     );
   }
-  const cut = ctx.interrupt.interrupted ? cutOf(st.attempts, st.lastTS) : null;
+  const cut = ctx.interrupt.interrupted ? cutOf(st.attempts, lastLoadS(st.records), st.judged) : null;
   const interruptedAtStep = cut?.index ?? null;
   const attempts = st.attempts;
   ctx.store.update({ attempts });
@@ -138,7 +139,10 @@ export async function runSteps(
   // run's data and report kept, and the run exits as a failed stage, never as a measured limit
   const refused = st.judged.find((s) => s.refusedNames !== undefined);
   if (refused) throw refusedNamesError(attemptName(refused, unit), refused.refusedNames!);
-  const detail = stepsDetail(st.judged, ctx.plan.steps.length, cut, unit);
+  const detail =
+    cut !== null
+      ? cutDetail(st.judged, ctx.plan.steps.length, cut)
+      : stepsDetail(st.judged, ctx.plan.steps.length, unit);
   const evidence = st.judged.map(
     (s) =>
       `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} ${unit}: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,
@@ -151,49 +155,16 @@ export async function runSteps(
   };
 }
 
-/** Where an interruption cut the steps: the attempt running (index, attempt number) and its part. */
-export interface Cut {
-  index: number;
-  attempt: number;
-  /** Before the attempt's ramp began (between two attempts), in its ramp, or in its hold. */
-  phase: 'before' | 'ramp' | 'hold';
-}
-
-/** The attempt running at the last second recorded (`lastTS`), or null when none was. */
-function cutOf(attempts: readonly AttemptRecord[], lastTS: number): Cut | null {
-  const a = attempts.find((s) => lastTS < s.holdEndS);
-  if (!a) return null;
-  const phase = lastTS < a.rampStartS ? 'before' : lastTS < a.holdStartS ? 'ramp' : 'hold';
-  return { index: a.index, attempt: a.attempt, phase };
-}
-
-/**
- * Where the run was cut, in the words of the stop line (analysis/stop.ts: "interrupted after step
- * N", the last attempt that ended): during step 4 (its rerun, attempt 2), after its attempt 1.
- */
-function cutDetail(judged: readonly StepResult[], planned: number, cut: Cut): string {
-  const part = cut.attempt > 1 ? `its rerun, attempt ${cut.attempt}` : `its ${cut.phase}`;
-  const where =
-    cut.phase === 'before' && cut.attempt === 1
-      ? `before step ${cut.index + 1} of ${planned}`
-      : `during step ${cut.index + 1} of ${planned} (${part})`;
-  const last = judged.filter((s) => s.verdict !== 'not-run' && s.verdict !== 'incomplete').at(-1);
-  const after = !last
-    ? 'before any step ended'
-    : last.index === cut.index
-      ? `after its attempt ${last.attempt ?? 1}`
-      : `after step ${last.index + 1}`;
-  return `interrupted ${where}, ${after}`;
+/** The steps stage's line for a run interrupted: where the cut fell, in the stop line's terms (analysis/cut.ts). */
+export function cutDetail(judged: readonly StepResult[], planned: number, cut: Cut | null): string {
+  return cutWords(cut, judged, {
+    cut: (c, note) => `step ${c.index + 1} of ${planned}${note === '' ? '' : ` (${note})`}`,
+    ended: (s) => `step ${s.index + 1}`,
+  });
 }
 
 /** The steps stage in one line: interrupted, the step that did not hold, or how many held. */
-export function stepsDetail(
-  judged: readonly StepResult[],
-  planned: number,
-  cut: Cut | null,
-  unit: RateUnit = 'req/s',
-): string {
-  if (cut !== null) return cutDetail(judged, planned, cut);
+export function stepsDetail(judged: readonly StepResult[], planned: number, unit: RateUnit = 'req/s'): string {
   const run = new Set(judged.map((s) => s.index)).size;
   const failedStep = judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
   if (failedStep)

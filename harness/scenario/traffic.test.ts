@@ -156,7 +156,9 @@ describe('scenario problems, all at once, before load', () => {
     } as unknown as Scenario;
     const p = scenarioProblems(s).join('\n');
     expect(p).toMatch(/unknown key `mixx` \(did you mean `mix`\?\)/);
-    expect(p).toMatch(/mix entry "a": weight 0 is not a finite positive number/);
+    expect(p).toMatch(
+      /mix entry "a": weight 0 is not a finite positive number: give it a share, e.g. weight: 25, or remove the entry to leave it out/,
+    );
     expect(p).toMatch(/mix entry "b" has both `request` and `run`/);
     expect(p).toMatch(/"GET \/orders\/12345".*looks built from data/);
     expect(p).toMatch(/mix entry "c": unknown key `requets`/);
@@ -373,11 +375,13 @@ describe('problems a review of broken scenarios found, each with its fix', () =>
       a: { weight: NaN, request: req },
       b: { weight: Infinity, request: req },
       c: { weight: '70', request: req },
+      d: { weight: -5, request: req },
     });
     expect(p).toEqual([
       'mix entry "a": weight NaN is not a finite positive number: give it a share, e.g. weight: 25',
       'mix entry "b": weight Infinity is not a finite positive number: give it a share, e.g. weight: 25',
       'mix entry "c": weight "70" is not a number: give it a share, e.g. weight: 25',
+      'mix entry "d": weight -5 is not a finite positive number: give it a share, e.g. weight: 25, or remove the entry to leave it out',
     ]);
   });
 

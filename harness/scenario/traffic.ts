@@ -124,7 +124,9 @@ function entryProblems(name: string, e: Record<string, unknown>): string[] {
       w === undefined
         ? 'is missing'
         : `${shown(w)} is not a ${typeof w === 'number' ? 'finite positive number' : 'number'}`;
-    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25`);
+    // a weight of 0 (or below) reads as "leave this entry out": say how
+    const leaveOut = typeof w === 'number' && w <= 0 ? ', or remove the entry to leave it out' : '';
+    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25${leaveOut}`);
   }
   const hasRequest = e.request !== undefined;
   const hasRun = e.run !== undefined;

@@ -473,7 +473,8 @@ function entryProblems(name, e) {
   const w = e.weight;
   if (typeof w !== "number" || !Number.isFinite(w) || w <= 0) {
     const why = w === void 0 ? "is missing" : `${shown(w)} is not a ${typeof w === "number" ? "finite positive number" : "number"}`;
-    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25`);
+    const leaveOut = typeof w === "number" && w <= 0 ? ", or remove the entry to leave it out" : "";
+    out.push(`${at}: weight ${why}: give it a share, e.g. weight: 25${leaveOut}`);
   }
   const hasRequest = e.request !== void 0;
   const hasRun = e.run !== void 0;

@@ -765,7 +765,9 @@ describe('plateau import k6 of a file cut short', () => {
       "ctrl-c.ndjson ends with whole lines, but its arrivals end at 22-23 s, 4 s into the 6 s hold of step 3 (180 req/s) of the steps derived from its arrivals: k6 stopped before the end of its plan (Ctrl-C, a threshold's abortOnFail, or test.abort()?). The run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun), and its last second of load, cut part way, is not judged",
     );
     expect(r.result).toMatchObject({ interrupted: true, stopReason: 'interrupted', capacityPerSec: null });
-    expect(r.result.stopDetail).toMatch(/^interrupted during step 3 \(180 req\/s\)/);
+    expect(r.result.stopDetail).toMatch(
+      /^interrupted during step 3 \(180 req\/s, its hold, 1 s into its 3 s steady window\), after step 2 \(120 req\/s\); /,
+    );
     const meta = JSON.parse(fs.readFileSync(path.join(r.dir, 'run.json'), 'utf8')) as { status: string };
     expect(meta.status).toBe('interrupted');
   });
