@@ -745,7 +745,9 @@ describe('decideGate: a run cut short', () => {
         expect.stringMatching(/^the target was unreachable: step 5 \(500 req\/s\) failed of refused connections/),
       ]);
     }
-    expect(cut.stopDetail).toMatch(/; the run was then cut short \(interrupted during step 7 \(700 req\/s\) after 4 s/);
+    expect(cut.stopDetail).toMatch(
+      /; the run was then cut short \(interrupted during step 7 \(700 req\/s, its hold, 4 s into its 10 s steady window\)/,
+    );
   });
 
   it("a closed-model import cut short gets the closed model's reason and fix, not an interrupt's", () => {
