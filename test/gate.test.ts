@@ -14,7 +14,7 @@ import { settingDifferences } from '../analysis/compare/differences.ts';
 import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
-import { baselineOf, byNameProblem } from '../harness/gate/baseline.ts';
+import { baselineOf, byNameProblem, currentRunResult } from '../harness/gate/baseline.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { gateDocument } from '../reports/gate-json.ts';
 import { cliBinary, cliInProcess } from './helpers/cli.ts';
@@ -748,6 +748,15 @@ describe('decideGate: a run cut short', () => {
     expect(cut.stopDetail).toMatch(
       /; the run was then cut short \(interrupted during step 7 \(700 req\/s, its hold, 4 s into its 10 s steady window\)/,
     );
+  });
+
+  // a review: the gate read such a record as none established, but compare and its chart read its capacity
+  it('a stored record stopped interrupted with a capacity reads as none established wherever it is loaded', () => {
+    const old = { ...kneeRun(400), interrupted: true, stopReason: 'interrupted' as const };
+    expect(currentRunResult(old)).toMatchObject({ capacityPerSec: null, heldAtLeastPerSec: 400 });
+    const v1 = { ...old, schemaVersion: 1 as unknown as 2, heldAtLeastPerSec: undefined as unknown as null };
+    expect(currentRunResult(v1)).toMatchObject({ schemaVersion: 2, capacityPerSec: null, heldAtLeastPerSec: 400 });
+    expect(currentRunResult(liveCut(400))).toMatchObject({ stopReason: 'plateau', capacityPerSec: 400 });
   });
 
   it("a closed-model import cut short gets the closed model's reason and fix, not an interrupt's", () => {

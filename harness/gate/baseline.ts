@@ -46,10 +46,18 @@ export function isRunResult(x: unknown): x is RunResult {
   );
 }
 
-/** A summary of either version as the current RunResult. */
+/**
+ * A summary of either version as the current RunResult. One stopped `interrupted` with a capacity
+ * beside it predates a cut run keeping its limit's reason (decision 045): that figure was a lower
+ * bound, so it reads as none established, for compare and its charts as for the gate.
+ */
 export function currentRunResult(r: RunResult): RunResult {
   const v1 = r as RunResult & { heldAtLeastPerSec?: number | null };
-  return v1.heldAtLeastPerSec === undefined ? { ...r, schemaVersion: 2, heldAtLeastPerSec: r.capacityPerSec } : r;
+  const current: RunResult =
+    v1.heldAtLeastPerSec === undefined ? { ...r, schemaVersion: 2 as const, heldAtLeastPerSec: r.capacityPerSec } : r;
+  return current.stopReason === 'interrupted' && current.capacityPerSec !== null
+    ? { ...current, capacityPerSec: null }
+    : current;
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
