@@ -60,6 +60,15 @@ describe('the plan document', () => {
     expect(doc.engine.segmentShare).toBe(0.5);
   });
 
+  it('counts the load at most limits.maxDurationS, where the run is stopped', () => {
+    expect(planDocument(planInput({ maxDurationS: 50 })).durations).toEqual({
+      stepsS: 22,
+      warmupMaxS: 20,
+      atMostS: 50,
+    });
+    expect(planDocument(planInput({ maxDurationS: 3600 })).durations.atMostS).toBe(65);
+  });
+
   it('a disabled warmup adds no time, and a grid that reaches its top warns of nothing but samples', () => {
     const doc = planDocument(
       planInput({ warmup: { ...planInput().warmup, enabled: false }, steps: { ...planInput().steps, maxPerSec: 200 } }),

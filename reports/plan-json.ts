@@ -6,12 +6,13 @@
 import { tailTrustByShare, trustworthyPercentiles, type TailTrust } from '../analysis/percentiles.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
-import type { PlanDataSource, PlanFacts, PlanTextResetHook } from './plan-text.ts';
+import { loadAtMostS, type PlanDataSource, type PlanFacts, type PlanTextResetHook } from './plan-text.ts';
 
 /**
  * 2 (12-06): a `few-samples` warning's `step` is 1-based, as every --json document and report
  * numbers steps (it was the step's 0-based index; `steps[].index` stays 0-based, as in summary.json);
- * `durations.atMostS` counts a rerun of each step, and `stages` leaves out a warmup that will not run.
+ * `durations.atMostS` counts a rerun of each step (at most limits.maxDurationS), and `stages` leaves out
+ * a warmup that will not run.
  */
 export const PLAN_JSON_SCHEMA_VERSION = 2;
 
@@ -71,7 +72,7 @@ export interface PlanDocument {
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
   vus: VuSizing;
   steps: PlanJsonStep[];
-  /** atMostS: the most load a run makes, a rerun of each step included (the run stops earlier at the plateau). */
+  /** atMostS: the most load a run makes, a rerun of each step included, at most limits.maxDurationS (the run stops earlier at the plateau). */
   durations: { stepsS: number; warmupMaxS: number | null; atMostS: number };
   warnings: PlanJsonWarning[];
 }
@@ -178,7 +179,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     durations: {
       stepsS: plan.durationS,
       warmupMaxS,
-      atMostS: 2 * plan.durationS + (warmupMaxS === null ? 0 : warmupMaxS + 1),
+      atMostS: loadAtMostS(input).atMostS,
     },
     warnings: planWarnings(input, steps),
   };

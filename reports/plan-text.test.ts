@@ -46,6 +46,22 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
     expect(text).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 1 step -> report$/m);
   });
 
+  // a review: with every step rerun the plan's "at most" could pass limits.maxDurationS, which cuts the run
+  it.each([
+    [
+      'under limits.maxDurationS',
+      3600,
+      'at most 2 min 35 s of load (1 min 2 s of steps, as much again if each step is rerun once, + warmup up to 31 s, its 1 s ramp included); the run',
+    ],
+    [
+      'past it',
+      120,
+      'at most 2 min 0 s of load (1 min 2 s of steps, as much again if each step is rerun once, + warmup up to 31 s, its 1 s ramp included; limits.maxDurationS stops a run at 2 min 0 s of load, so one that reruns many of its steps is cut there (raise limits.maxDurationS to let every rerun run)); the run',
+    ],
+  ])('counts the load at most limits.maxDurationS: %s', (_, maxDurationS, line) => {
+    expect(planText(input({ maxDurationS }))).toContain(line);
+  });
+
   it('says when the warmup is disabled and leaves its time out', () => {
     const text = planText(
       input({ warmup: { enabled: false, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.1, maxS: 30 } }),

@@ -42,6 +42,24 @@ export interface PlanFacts {
   data?: PlanDataSource[];
   /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config sets none). */
   vusFromWarmup?: boolean;
+  /** limits.maxDurationS: a run that reaches this much load is stopped there (absent: none given). */
+  maxDurationS?: number;
+}
+
+/**
+ * The most load a run of this plan makes: its steps, as much again if each is rerun once, and the
+ * warmup's bound plus its 1 s ramp (harness/pipeline/warmup.ts RAMP_S), at most limits.maxDurationS,
+ * where the run is stopped (`capped`: the reruns could reach it).
+ */
+export function loadAtMostS(input: Pick<PlanFacts, 'plan' | 'warmup' | 'maxDurationS'>): {
+  atMostS: number;
+  warmupS: number;
+  capped: boolean;
+} {
+  const warmupS = input.warmup.enabled ? input.warmup.maxS + 1 : 0;
+  const totalS = 2 * input.plan.durationS + warmupS;
+  const cap = input.maxDurationS ?? Infinity;
+  return { atMostS: Math.min(totalS, cap), warmupS, capped: totalS > cap };
 }
 
 /** A data source as the plan shows it: its rows, its order and, for a unique one, what the plan may take. */
@@ -153,13 +171,14 @@ export function planText(input: PlanTextInput): string {
       `note: the last step is ${last} ${unit}: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     );
   }
-  // the warmup's 1 s ramp comes before its warmup.maxS (harness/pipeline/warmup.ts RAMP_S)
-  const warmupS = w.enabled ? w.maxS + 1 : 0;
   // a rerun of each step counted, as in the arrivals a unique data source must cover (data lines above)
-  const totalS = 2 * plan.durationS + warmupS;
+  const { atMostS, warmupS, capped } = loadAtMostS(input);
+  const cap = capped
+    ? `; limits.maxDurationS stops a run at ${fmtDuration(atMostS)} of load, so one that reruns many of its steps is cut there (raise limits.maxDurationS to let every rerun run)`
+    : '';
   lines.push(
     '',
-    `at most ${fmtDuration(totalS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}); the run stops earlier at the plateau.`,
+    `at most ${fmtDuration(atMostS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}${cap}); the run stops earlier at the plateau.`,
   );
   return lines.join('\n');
 }

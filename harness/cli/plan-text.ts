@@ -52,6 +52,7 @@ export function planFacts(
     warmup: { ...config.warmup, enabled: warmupRuns(config), ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
     vusFromWarmup: vusFromWarmup(config),
+    maxDurationS: config.limits.maxDurationS,
     data: Object.entries(data).map(([name, src]) => ({
       name,
       file: path.relative(process.cwd(), src.file) || src.file,
