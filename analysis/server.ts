@@ -56,6 +56,27 @@ function maxOf(values: (number | null)[]): number | null {
   return xs.length ? Math.max(...xs) : null;
 }
 
+/**
+ * How far (s) a window's length may be off: each edge reading stands for a moment within half its
+ * own time of its tS, so the length is known within (readMs_a + readMs_b) / 2. Null where neither
+ * reading carries its time (runs recorded before it).
+ */
+function edgeSpreadS(a: ServerSample, b: ServerSample): number | null {
+  if (a.readMs === undefined && b.readMs === undefined) return null;
+  return ((a.readMs ?? 0) + (b.readMs ?? 0)) / 2000;
+}
+
+/**
+ * The share two throughputs may differ by and still agree: THROUGHPUT_TOLERANCE, widened by the
+ * server window's own uncertainty in its length (edgeSpreadS / its length). A 4 s window whose edge
+ * readings took 200 ms each under a busy generator is known to 5% on its own.
+ */
+export function throughputTolerance(server: Pick<ServerWindow, 'fromS' | 'toS' | 'edgeSpreadS'>): number {
+  const lengthS = server.toS - server.fromS;
+  const spread = server.edgeSpreadS ?? 0;
+  return THROUGHPUT_TOLERANCE + (lengthS > 0 ? spread / lengthS : 0);
+}
+
 export function serverWindow(
   samples: readonly ServerSample[],
   phase: string,
@@ -71,10 +92,12 @@ export function serverWindow(
   );
   const maxS = maxOf(inside.slice(1).map((s) => s.requestsMaxS));
   const problems = requestProblems(inside);
+  const spreadS = edgeSpreadS(a, b);
   return {
     source: 'scrape',
     fromS: a.tS,
     toS: b.tS,
+    ...(spreadS !== null ? { edgeSpreadS: spreadS } : {}),
     throughputPerSec: figures.throughputPerSec,
     meanMs: figures.meanMs,
     maxMs: maxS === null ? null : maxS * 1000,
@@ -118,10 +141,12 @@ export function routeWindow(
   );
   // the route's own lines: the series' other lines are the step's window's
   const problems = requestProblems(inside).filter((l) => l.includes(`routes["${name}"]`));
+  const spreadS = edgeSpreadS(a, b);
   return {
     source: 'scrape',
     fromS: a.tS,
     toS: b.tS,
+    ...(spreadS !== null ? { edgeSpreadS: spreadS } : {}),
     throughputPerSec: figures.throughputPerSec,
     meanMs: figures.meanMs,
     maxMs: null,
@@ -234,17 +259,22 @@ export function crossCheck(
     counts === 'requests'
       ? `server counted ${sX.toFixed(1)} requests/s, client ${clientPerSec.toFixed(1)} requests/s (every request of every arrival)`
       : `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
-  if (Math.abs(xGap) > THROUGHPUT_TOLERANCE) {
+  const tolerance = throughputTolerance(server);
+  const widened =
+    tolerance > THROUGHPUT_TOLERANCE
+      ? ` (beyond its ${(tolerance * 100).toFixed(1)}% tolerance, ${(THROUGHPUT_TOLERANCE * 100).toFixed(0)}% widened by the time its edge readings took)`
+      : '';
+  if (Math.abs(xGap) > tolerance) {
     return xGap < 0
       ? {
           ...base,
           verdict: 'traffic-missing',
-          detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series (a proxy, a cache, another instance, or the wrong label filter)`,
+          detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
         }
       : {
           ...base,
           verdict: 'traffic-extra',
-          detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent (another client, retries, or health checks in the series)`,
+          detail: `${xText}: the server saw ${(xGap * 100).toFixed(1)}% more traffic than this test sent${widened} (another client, retries, or health checks in the series)`,
         };
   }
   if (base.clientMeanMinusRttMs === null || server.meanMs === null)

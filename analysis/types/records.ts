@@ -192,6 +192,12 @@ export interface ServerSample {
   kind: 'scrape';
   phase: string;
   tS: number;
+  /**
+   * How long the reading took (ms, from sending the scrape to its parsed answer): tS is its
+   * midpoint, so the moment the counters stood for lies within readMs / 2 of it. Absent in runs
+   * recorded before 2026-12-06 and in simulated readings.
+   */
+  readMs?: number;
   /** Cumulative request count/sum (s) and the window max (s) of the configured request series. */
   requestsCount: number | null;
   requestsSumS: number | null;

@@ -189,6 +189,11 @@ export interface ServerWindow {
   source: 'scrape' | 'promql';
   fromS: number;
   toS: number;
+  /**
+   * How far (s) the window's length may be off from its edges' own readings: half of each edge
+   * reading's time (ServerSample.readMs). Absent where the readings carry no time of their own.
+   */
+  edgeSpreadS?: number;
   /** Requests the server counted per second over the window. */
   throughputPerSec: number | null;
   /** Mean server time (ms): delta sum / delta count. */

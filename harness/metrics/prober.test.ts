@@ -58,6 +58,17 @@ describe('Prober.readingAt', () => {
     expect(samples).toEqual([]);
   });
 
+  it('stores with each reading the time it took, its tS the midpoint', async () => {
+    const { clock, p } = prober(300);
+    p.start();
+    await clock.advance(3500);
+    await clock.run(p.stop());
+    expect(p.samples.map((s) => [s.tS, s.readMs])).toEqual([
+      [2.15, 300],
+      [3.15, 300],
+    ]);
+  });
+
   it('settles at once for a second already read', async () => {
     const { at } = await settlesAt(100, 2, 1000, 2500);
     expect(at).toBe(2500);

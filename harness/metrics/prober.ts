@@ -105,8 +105,15 @@ export class Prober {
     const startMs = this.clock.now();
     try {
       const s = await (this.o.read ?? (() => this.readTarget()))();
-      const tS = ((startMs + this.clock.now()) / 2 - this.o.t0Ms) / 1000;
-      const sample: ServerSample = { kind: 'scrape', phase: this.o.phase, tS: Math.round(tS * 1000) / 1000, ...s };
+      const endMs = this.clock.now();
+      const tS = ((startMs + endMs) / 2 - this.o.t0Ms) / 1000;
+      const sample: ServerSample = {
+        kind: 'scrape',
+        phase: this.o.phase,
+        tS: Math.round(tS * 1000) / 1000,
+        readMs: Math.round(endMs - startMs),
+        ...s,
+      };
       this.samples.push(sample);
       this.o.sink(sample);
       this.lastError = null;
