@@ -5,12 +5,12 @@
  */
 import { fmtInt } from './format.ts';
 import type { StepResult } from './types.ts';
-import { droppedForWantOfVUs, stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs, generatorsOwn, stalledNotBusy } from './verdicts.ts';
 
 /** The fix, an imperative clause ("allow more VUs (...)"); an imported k6 run's in its script's terms. */
 export function generatorFix(step: StepResult, imported = false): string {
   // drops while the target queued were the target's (decision 046): more VUs would queue more there
-  const s = step.waitedOnTarget ? { ...step, dropped: step.droppedBusy ?? 0 } : step;
+  const s = step.waitedOnTarget ? generatorsOwn(step) : step;
   if (droppedForWantOfVUs(s) > 0)
     return imported
       ? `raise the k6 scenario's maxVUs (${fmtInt(s.vusAllocatedMax)} were allocated) and run it again`

@@ -244,7 +244,15 @@ export function heldSymptoms(
     return { generatorLimited: first, waited: null };
   const tail = tailLow(s, baseline, rttMs, b.tailFactor);
   if (!dropsWaited(s, tail)) return { generatorLimited: first, waited: null };
-  return { generatorLimited: generatorSymptomOf({ ...s, dropped: s.droppedBusy ?? 0 }, b), waited: tailGrewText(tail) };
+  return { generatorLimited: generatorSymptomOf(generatorsOwn(s), b), waited: tailGrewText(tail) };
+}
+
+/**
+ * The step as the generator's own symptoms read it once its drops for want of a VU were the
+ * target's (waitedOnTarget: the VUs ran out waiting on it): only the drops on a saturated thread stay.
+ */
+export function generatorsOwn<T extends Pick<StepResult, 'dropped' | 'droppedBusy'>>(s: T): T {
+  return { ...s, dropped: s.droppedBusy ?? 0 };
 }
 
 /** Why a held step's drops are the target's, in words (its reasons). */

@@ -78,15 +78,11 @@ export function fittedMaxN(run: RunResult): number | null {
   return rows.length === 0 ? null : Math.max(...rows.map((r) => r.concurrency));
 }
 
-/** The highest throughput among the rows the fit rests on; null without fitted rows. */
-export function fittedMaxX(run: RunResult): number | null {
-  const rows = uslFitted(run);
-  return rows.length === 0 ? null : Math.max(...rows.map((r) => r.throughputPerSec));
-}
-
-/** The measured span of the fitted rows, for uslSentences: the largest N and the highest X. */
+/** The measured span of the rows the fit rests on, for uslSentences: the largest N and the highest X (null without rows). */
 export function fittedSpan(run: RunResult): { maxN: number | null; maxX: number | null } {
-  return { maxN: fittedMaxN(run), maxX: fittedMaxX(run) };
+  const rows = uslFitted(run);
+  if (rows.length === 0) return { maxN: null, maxX: null };
+  return { maxN: Math.max(...rows.map((r) => r.concurrency)), maxX: Math.max(...rows.map((r) => r.throughputPerSec)) };
 }
 
 /**
