@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideAttempt, replayAttempts, type Evidence } from './decision.ts';
 import { buildInput, topologySamples, type FakeStep } from './testing/builders.ts';
-import { DEFAULT_GENERATOR_BOUNDS } from './verdicts.ts';
+import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import type { AttemptRecord, DecisionPolicy, NextAction, StepResult } from './types.ts';
 
 const POLICY: DecisionPolicy = {

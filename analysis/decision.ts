@@ -18,15 +18,10 @@ import { judgeStep, steadyWindowS, withServer, type ServerInput } from './judge.
 import type { Durations } from './durations.ts';
 import { heldAndCounts, refusedNamesWhy } from './stop.ts';
 import { STEPS_PHASE } from './phases.ts';
-import {
-  afterFailure,
-  classifyFailure,
-  generatorLimitedText,
-  heldSymptoms,
-  topologyChanged,
-  waitedOnTargetText,
-  type FailureClass,
-} from './verdicts.ts';
+import { afterFailure } from './after-failure.ts';
+import { generatorLimitedText } from './generator-symptoms.ts';
+import { topologyChanged } from './topology-changed.ts';
+import { classifyFailure, heldSymptoms, waitedOnTargetText, type FailureClass } from './verdicts.ts';
 import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
 
 export type { DecisionPolicy };

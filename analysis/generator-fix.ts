@@ -5,7 +5,9 @@
  */
 import { fmtInt } from './format.ts';
 import type { StepResult } from './types.ts';
-import { droppedForWantOfVUs, generatorsOwn, stalledNotBusy } from './verdicts.ts';
+import { droppedForWantOfVUs } from './generator-symptoms.ts';
+import { stalledNotBusy } from './stalls.ts';
+import { generatorsOwn } from './verdicts.ts';
 
 /** The fix, an imperative clause ("allow more VUs (...)"); an imported k6 run's in its script's terms. */
 export function generatorFix(step: StepResult, imported = false): string {

@@ -33,7 +33,7 @@ import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
 import { crossCheck, routeWindow, serverWindow } from './server.ts';
 import { capWindow } from './server-cap.ts';
-import { sustainedPerSec } from './verdicts.ts';
+import { sustainedPerSec } from './overload-shape.ts';
 import type {
   AnalyzeInput,
   BucketRecord,

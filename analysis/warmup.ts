@@ -117,7 +117,7 @@ function latencyStable(
 export type TopologyReading = { tS: number; phase: string; topology: number | null };
 
 /**
- * Has the topology been steady over [fromS, toS]: exactly one value read (as verdicts.ts
+ * Has the topology been steady over [fromS, toS]: exactly one value read (as topology-changed.ts
  * topologyChanged reads a step)? No reading at all is not steady but unknown: an elastic layer that cannot be read has not been shown to settle.
  */
 export function topologySteady(

@@ -7,7 +7,7 @@ import { fmtMs, stepList } from './format.ts';
 import { requiredSamples } from './percentiles.ts';
 import type { Rules, StageOutcome, StepResult, Symptom, WarmupRecord } from './types.ts';
 import { threadsKept } from './thread-sizing.ts';
-import { stalledNotBusy, STEAL_WARN } from './verdicts.ts';
+import { stalledNotBusy, STEAL_WARN } from './stalls.ts';
 import { coldTarget } from './cold-target.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */

@@ -17,7 +17,7 @@ import {
 } from '../analysis/format.ts';
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
-import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
+import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import { whereCutAfterLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */

@@ -6,7 +6,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { stepNo } from '../analysis/format.ts';
-import { generatorLimitedText } from '../analysis/verdicts.ts';
+import { generatorLimitedText } from '../analysis/generator-symptoms.ts';
 import type { Percentile, RunResult, SloStep, StepResult } from '../analysis/types.ts';
 import { loopDelayMeasured, percentileOf } from './cells.ts';
 import { csvSafe } from './escape.ts';

@@ -17,7 +17,7 @@ import {
 } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
-import { stalledNotBusy } from '../analysis/verdicts.ts';
+import { stalledNotBusy } from '../analysis/stalls.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
 import { MAX_NAMES, NAME_FIX } from '../analysis/names-limit.ts';
 import { distributionWarningText } from './text-distribution.ts';

@@ -17,7 +17,7 @@ import { stripeCount } from '../analysis/k8s-arrivals.ts';
 import { RwReader, checkPrometheus } from '../harness/k8s/rw-reader.ts';
 import { buildPlan, buildRecords, DEFAULT_RULES } from '../analysis/testing/builders.ts';
 import { decideAttempt, type Judged } from '../analysis/decision.ts';
-import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/verdicts.ts';
+import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import type { BucketRecord, DecisionPolicy, StepPlan, StepResult } from '../analysis/types.ts';
 
 const N = 4;

@@ -283,6 +283,18 @@ export function stepResult(over: Partial<StepResult> = {}): StepResult {
   };
 }
 
+/** A stepResult whose latency is a p50 of 10 ms and a p99 of `p99` ms (12 by default), each from 500 samples. */
+export function stepWithP99(over: Partial<StepResult> & { p99?: number } = {}): StepResult {
+  const { p99 = 12, ...rest } = over;
+  return stepResult({
+    latency: [
+      { q: 50, valueMs: 10, n: 500, reliable: true },
+      { q: 99, valueMs: p99, n: 500, reliable: false },
+    ],
+    ...rest,
+  });
+}
+
 /**
  * The input's fake steps as the attempts the steps stage would store: position i reran step
  * `reruns[i].index` as attempt `reruns[i].attempt` (2 by default); the others are first attempts

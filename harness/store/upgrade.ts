@@ -6,7 +6,7 @@
  * (they are re-derived from the evidence), and the policy is read from its recorded config.
  */
 import type { AttemptRecord, DecisionPolicy, Rules, StepPlan } from '../../analysis/types.ts';
-import { DEFAULT_GENERATOR_BOUNDS } from '../../analysis/verdicts.ts';
+import { DEFAULT_GENERATOR_BOUNDS } from '../../analysis/generator-symptoms.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 export const RUN_SCHEMA_VERSION = 2;

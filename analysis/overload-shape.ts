@@ -1,0 +1,103 @@
+/**
+ * What shape overload takes past the knee: a plateau (throughput flat), a collapse (it falls), errors
+ * (the target fails requests) or generator-bound; and what a step's window shows its target sustained.
+ */
+import { unitCounts } from './format.ts';
+import type { OverloadShape, RateUnit, StepResult } from './types.ts';
+import { otherFailuresClause } from './other-failures.ts';
+
+const MEANINGS: Record<OverloadShape['shape'], string> = {
+  plateau:
+    'throughput stays flat past the knee: requests queue (a thread pool or connection pool with a wait queue); latency grows with the queue',
+  collapse:
+    "throughput falls as load rises (retrograde scaling): contention or coherency costs grow with concurrency (Gunther's USL beta > 0); back off to below the knee",
+  errors:
+    'past the knee the target fails requests instead of queueing them (a fail-fast pool, timeouts, rate limits): clients that retry turn this into a retry storm',
+  'generator-bound': 'the load generator, not the target, reached its limit: capacity is not known from this run',
+  none: 'no step past the knee was measured',
+};
+
+/**
+ * The throughput step s fell to, when under 95% of `before`'s (a collapse), else null. Where the
+ * successes are a lower bound (Rules.okLowerBound) the most it can have served, every completion a
+ * success: a fall is shown only where even that is under (a run read 120 -> 112 whose exact count was 130).
+ */
+export function fellTo(s: StepResult, before: StepResult, okLowerBound: boolean): number | null {
+  const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
+  return most < 0.95 * sustainedPerSec(before) ? most : null;
+}
+
+/**
+ * What a step's window shows its target sustained: its throughput, at most the rate it was offered
+ * (a window that drained a backlog delivered more than offered without sustaining it: decision 043).
+ */
+export function sustainedPerSec(s: Pick<StepResult, 'throughputPerSec' | 'ratePerSec'>): number {
+  return Math.min(s.throughputPerSec, s.ratePerSec);
+}
+
+/**
+ * The shape of the first failing step relative to the best throughput before it: a collapse is
+ * throughput below 95% of that best (the knee step itself may already have tipped over).
+ */
+export function overloadShape(
+  knee: StepResult | null,
+  bad: StepResult | null,
+  bestBefore: StepResult | null = knee,
+  unit: RateUnit = 'req/s',
+  okLowerBound = false,
+): OverloadShape {
+  if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
+  if (bad.generatorBound)
+    return {
+      shape: 'generator-bound',
+      evidence: bad.verdictDetail ?? 'the generator could not keep its schedule',
+      meaning: MEANINGS['generator-bound'],
+    };
+  if (bad.errorRate >= 0.05)
+    return {
+      shape: 'errors',
+      evidence: `${(bad.errorRate * 100).toFixed(1)}% of ${unitCounts(unit)} failed at ${bad.ratePerSec} ${unit} (${Object.entries(
+        bad.errors,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+      meaning: otherFailuresClause(bad) ?? MEANINGS.errors,
+    };
+  const most = bestBefore ? fellTo(bad, bestBefore, okLowerBound) : null;
+  if (bestBefore && most !== null) {
+    return {
+      shape: 'collapse',
+      evidence: okLowerBound
+        ? `throughput fell from at least ${sustainedPerSec(bestBefore).toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to at most ${most.toFixed(1)} ${unit} at ${bad.ratePerSec} offered (its completions)`
+        : `throughput fell from ${sustainedPerSec(bestBefore).toFixed(1)} ${unit} (at ${bestBefore.ratePerSec} offered) to ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered`,
+      meaning: MEANINGS.collapse,
+    };
+  }
+  return {
+    shape: 'plateau',
+    evidence: `throughput ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`,
+    meaning: MEANINGS.plateau,
+  };
+}
+
+/**
+ * The overload shape of a failed step judged on its last attempt (the confirmation the run stopped
+ * on), where a first attempt can be an outlier: a generator stall read a collapse to 0.1/s that the
+ * confirmation, at 85 of 89, did not repeat. Where the attempts' shapes differ the evidence says so.
+ */
+export function confirmedOverloadShape(
+  knee: StepResult | null,
+  attempts: readonly StepResult[],
+  bestBefore: StepResult | null,
+  unit: RateUnit = 'req/s',
+  okLowerBound = false,
+): OverloadShape {
+  const last = attempts.at(-1) ?? null;
+  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound);
+  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound) : null;
+  if (!first || first.shape === shape.shape) return shape;
+  return {
+    ...shape,
+    evidence: `${shape.evidence} (attempt ${attempts.length}, which the run stopped on; attempt 1 read ${first.shape}: ${first.evidence})`,
+  };
+}
