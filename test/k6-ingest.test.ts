@@ -16,7 +16,8 @@ import { readLines } from '../harness/k6/output/lines.ts';
 import { parseCsvTimeMs, parseRfc3339Ms } from '../harness/k6/output/time.ts';
 import { parseJsonLine, type K6Point } from '../harness/k6/output/point.ts';
 import { HostTimeline } from '../harness/k6/output/host-timeline.ts';
-import { Bucketizer, type BucketizerOptions } from '../harness/k6/output/bucketizer.ts';
+import { Bucketizer } from '../harness/k6/output/bucketizer.ts';
+import type { BucketizerOptions } from '../harness/k6/output/bucketizer-options.ts';
 
 const DIR = 'test/fixtures/k6';
 const text = (f: string) => {

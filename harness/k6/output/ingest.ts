@@ -3,7 +3,9 @@
  * `plateau import k6` on a finished file and by the k6 engine on the file k6 is writing.
  */
 import { PlateauError, EXIT } from '../../errors.ts';
-import { Bucketizer, type BucketizerOptions, type IngestStats } from './bucketizer.ts';
+import { Bucketizer } from './bucketizer.ts';
+import type { BucketizerOptions } from './bucketizer-options.ts';
+import type { IngestStats } from './ingest-stats.ts';
 import { CsvRows } from './csv.ts';
 import { parseJsonLine } from './point.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { BucketRecord } from '../../../../analysis/types.ts';
 import { ingestLines, type IngestResult } from '../ingest.ts';
-import type { BucketizerOptions } from '../bucketizer.ts';
+import type { BucketizerOptions } from '../bucketizer-options.ts';
 
 export async function ingestAll(
   lines: string[],

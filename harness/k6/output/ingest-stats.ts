@@ -1,0 +1,123 @@
+/**
+ * What an ingest of k6 samples counted besides its buckets (IngestStats): the samples by metric,
+ * those skipped, late or before t0, how t0 was found, the offered arrivals a second, the
+ * scenarios and names seen; what the import checks and reports read.
+ */
+import type { K6Point } from './point.ts';
+import type { ArrivalsFrom } from './second.ts';
+import type { MetricTable } from './metric-table.ts';
+import type { NameCatalog, NamesSummary } from './names.ts';
+
+export interface IngestStats {
+  points: number;
+  byMetric: Record<string, number>;
+  /** Samples outside the selected scenarios, or of setup/teardown. */
+  skipped: number;
+  /**
+   * Requests and iteration ends that came before t0, and how far (ms) the earliest did; 0 when
+   * none did. Not the gauges: k6 writes them from the run's start, before a scenario's startTime.
+   */
+  loadBeforeT0: number;
+  loadBeforeT0Ms: number;
+  /** Samples that arrived after their second had closed (counted in a later second). */
+  late: number;
+  /** Samples stamped before t0 (counted in second 0). */
+  beforeT0: number;
+  checksFailed: number;
+  t0Ms: number | null;
+  t0From: 'option' | 'vus' | 'setup-end' | 'first-iteration' | null;
+  firstMs: number | null;
+  lastMs: number | null;
+  buckets: number;
+  /** Iterations started plus dropped, by the second they were due (index tS). */
+  offeredPerS: number[];
+  /** What the arrivals were: plateau_arrival once one was seen, else the option's. */
+  arrivalsFrom: ArrivalsFrom;
+  /**
+   * Seconds already written when the first plateau_arrival came, which counted the option's
+   * arrivals (a mix's engine passes arrivals 'plateau_arrival' so that there are none); else 0.
+   */
+  closedBeforeArrivals: number;
+  /**
+   * `iterations` samples that named their VU and iteration (k6 run with vu and iter in
+   * `--system-tags`): with arrivals 'iterations', a second whose every iteration did has exact
+   * outcomes (second.ts).
+   */
+  iterationsKnown: number;
+  /**
+   * http_reqs samples with neither a `status` nor an `expected_response` tag (k6 run with
+   * `--system-tags` that left both out): nothing tells whether they succeeded.
+   */
+  requestsWithoutOutcome: number;
+  /** http_reqs samples without a `name` tag (k6 run with `--system-tags` that left it out): in no name's row. */
+  requestsWithoutName: number;
+  /** The first two distinct `url` tags of those; and how many of them had no `url` tag either. */
+  unnamedUrls: string[];
+  unnamedWithoutUrl: number;
+  /**
+   * With arrivals 'iterations' (an import): k6's `vus` and `vus_max` points of the same time (k6
+   * writes them together, once a second), with the second since t0 they fall in, flat:
+   * [tS, vus, vusMax, tS, vus, vusMax, ...] (import/closed-model.ts). One reading a second of the run.
+   */
+  vusReadings: number[];
+  /**
+   * Iterations counted by their `scenario` tag (of the selected scenarios; an iteration with no tag
+   * is counted under ""), the first MAX_SCENARIOS tags only: an import's closed-model check wants
+   * one scenario, and a run of several is told which ones its arrivals mix.
+   */
+  scenarioIterations: Record<string, number>;
+  /** With `scenarios` kept: the scenarios of the iterations left out (the first MAX_SCENARIOS), for a flag that kept none. */
+  otherScenarios: string[];
+  /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
+  iterationsCounted: number;
+  requestsCounted: number;
+  /** The timestamps were whole seconds (CSV timeFormat unix or rfc3339). */
+  wholeSeconds: boolean;
+  /** The names seen, kept and folded. */
+  readonly names: NamesSummary;
+}
+
+export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrivals: ArrivalsFrom): IngestStats {
+  return {
+    points: 0,
+    get byMetric() {
+      return metrics.byMetric();
+    },
+    skipped: 0,
+    late: 0,
+    beforeT0: 0,
+    loadBeforeT0: 0,
+    loadBeforeT0Ms: 0,
+    checksFailed: 0,
+    t0Ms: null,
+    t0From: null,
+    firstMs: null,
+    lastMs: null,
+    buckets: 0,
+    offeredPerS: [],
+    arrivalsFrom: arrivals,
+    closedBeforeArrivals: 0,
+    iterationsKnown: 0,
+    requestsWithoutOutcome: 0,
+    requestsWithoutName: 0,
+    unnamedUrls: [],
+    unnamedWithoutUrl: 0,
+    iterationsCounted: 0,
+    vusReadings: [],
+    scenarioIterations: Object.create(null) as Record<string, number>,
+    otherScenarios: [],
+    requestsCounted: 0,
+    wholeSeconds: false,
+    get names() {
+      return names.summary();
+    },
+  };
+}
+
+/** A request without a name: counted, and its URL among the first two distinct ones. */
+export function countUnnamed(st: IngestStats, p: K6Point): void {
+  st.requestsWithoutName += p.value;
+  const url = p.tags.url;
+  if (url === undefined) st.unnamedWithoutUrl += p.value;
+  else if (st.unnamedUrls.length < 2 && !st.unnamedUrls.includes(url)) st.unnamedUrls.push(url);
+}

@@ -1,0 +1,27 @@
+/**
+ * Offered arrivals: each second's iterations started plus dropped, tallied at the second they
+ * were due, for the whole run (IngestStats.offeredPerS, one number a second). An iteration that
+ * ran longer than lateS is counted late in the buckets, never here, so deriving the steps of a
+ * collapsed step does not depend on how long its iterations took. With whole-second timestamps
+ * (CSV timeFormat unix or rfc3339) a sample stamped S happened in [S, S + 1 s): an iteration's
+ * start lies in [S - d, S + 1 s - d) for its duration d. The offered tally shares it between the
+ * seconds that span overlaps, in proportion, which keeps a step's rate when durations grow (a
+ * collapsing step), where the middle moved a share of its arrivals a second and read 143/s for 150
+ * (import/plan-fit.ts allows for the blur this leaves).
+ */
+
+/** Arrivals due at timeMs (iterations started, dropped): out[tS] (offeredPerS), never shifted by lateness. */
+export function offer(out: number[], t0Ms: number, timeMs: number, n: number): void {
+  const tS = Math.max(0, Math.floor((timeMs - t0Ms) / 1000));
+  while (out.length <= tS) out.push(0);
+  out[tS] += n;
+}
+
+/** n arrivals due anywhere in the second from fromMs: shared by the seconds it overlaps, in proportion. */
+export function offerSpread(out: number[], t0Ms: number, fromMs: number, n: number): void {
+  const at = (fromMs - t0Ms) / 1000;
+  const tS = Math.floor(at);
+  const later = at - tS;
+  offer(out, t0Ms, t0Ms + tS * 1000, n * (1 - later));
+  if (later > 0) offer(out, t0Ms, t0Ms + (tS + 1) * 1000, n * later);
+}
