@@ -10,15 +10,7 @@
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
 import path from 'node:path';
-import type {
-  BucketRecord,
-  NameBucket,
-  StageOutcome,
-  StepPlan,
-  RunResult,
-  TrafficRecord,
-} from '../../../analysis/types.ts';
-import { mergeNameBuckets } from '../../../analysis/buckets.ts';
+import type { BucketRecord, StepPlan, TrafficRecord } from '../../../analysis/types.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
 import type { PlateauConfig } from '../../config/schema.ts';
 import { buildPlan } from '../../../analysis/plan.ts';
@@ -27,60 +19,23 @@ import { RunStore, redact, storedPlan } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
-import { deriveSteps } from './derive-steps.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
 import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
-import { unnamedClause, unnamedNotes } from './unnamed-note.ts';
-import { CLOSED_MODEL_FIX, closedModelOf, closedModelText, type ClosedModel } from './closed-model.ts';
+import { unnamedNotes } from './unnamed-note.ts';
+import { closedModelOf, type ClosedModel } from './closed-model.ts';
+import type { ImportOptions, ImportOutput } from './import-options.ts';
+import { outcomeCheck, scenariosCheck } from './input-checks.ts';
+import { MAX_T0_LEAD_S, T0_FIX, t0Check } from './t0-check.ts';
+import { nameNotes } from './name-notes.ts';
+import { planSteps } from './plan-steps.ts';
+import { exactOutcomes, importStage } from './import-stage.ts';
+import { scenariosNote, summedScenarios } from './scenarios-note.ts';
 import { ingestLines, type IngestResult } from '../output/ingest.ts';
-import { MAX_SCENARIOS } from '../output/selection.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
-import { FOLDED_NAME, foldedCountOf, foldedNameOf, type NamesSummary } from '../output/names.ts';
-import { MAX_NAMES } from '../../scenario/names.ts';
-
-export interface ImportOptions {
-  file: string;
-  outDir: string;
-  runId?: string;
-  /** Any of these given means the plan comes from them (all required ones then), else derived. */
-  steps: {
-    startPerSec?: number;
-    stepPerSec?: number;
-    maxPerSec?: number;
-    rampS?: number;
-    holdS?: number;
-    settleS?: number;
-  };
-  /** Epoch ms of the scenario start; derived from the data when absent. */
-  t0Ms?: number;
-  scenarios?: string[];
-  /** The user says the run was an arrival rate (--open-model): no closed-model check. */
-  openModel?: boolean;
-  /** Shown as the target in the report (k6 output does not say which one it loaded as a whole). */
-  target?: string;
-  /** Seconds a bucket waits for late samples; longer is more exact for slow iterations. */
-  lateS?: number;
-}
-
-export interface ImportOutput {
-  dir: string;
-  result: RunResult;
-  ingest: IngestResult;
-  stepsFrom: 'flags' | 'derived';
-  /** What the user should read about the import (names folded, arrivals counted as requests), one line each. */
-  notes: string[];
-}
 
 const IMPORT_TARGET = 'http://k6-import.invalid/';
-
-/** A --t0 this long before the first sample is refused: k6 writes its gauges from the start, every second. */
-const MAX_T0_LEAD_S = 300;
-/** A --t0 after requests or iterations of the run's (more than this before it): they would all be counted in its first second. */
-const MAX_T0_LAG_MS = 1000;
-const T0_FIX =
-  "pass the scenario's start as --t0 (ISO time or epoch ms), or drop --t0: the default is the first vus point - 1 s";
 
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
@@ -253,34 +208,6 @@ function withUnread<T>(unread: string | null, f: () => T): T {
   }
 }
 
-/** Refuses a --scenario that kept no iteration of the file, naming the scenarios it has. */
-function scenariosCheck(o: ImportOptions, ingest: IngestResult): void {
-  const { scenarioIterations, otherScenarios, requestsCounted } = ingest.stats;
-  if (!o.scenarios?.length || Object.keys(scenarioIterations).length > 0 || requestsCounted > 0) return;
-  const has = otherScenarios.filter((n) => n !== '');
-  throw new PlateauError(
-    `--scenario ${o.scenarios.join(',')} matches no iteration of ${path.basename(o.file)}${has.length ? ` (its scenarios: ${has.join(', ')})` : ' (its iterations carry no scenario tag)'}`,
-    has.length ? `give one of them: --scenario ${has[0]}` : 'drop --scenario: the whole file is one run',
-    'k6-scenario-unknown',
-    EXIT.usage,
-  );
-}
-
-/**
- * Refuses requests that carry neither `status` nor `expected_response`: counted, each would read
- * as failed (a run whose every request succeeded read 100% errors and failed its first step).
- */
-function outcomeCheck(o: ImportOptions, ingest: IngestResult): void {
-  const { requestsWithoutOutcome: without, requestsCounted: all } = ingest.stats;
-  if (without === 0) return;
-  throw new PlateauError(
-    `${fmtInt(without)} of the ${fmtInt(all)} http_reqs samples of ${path.basename(o.file)} carry neither a \`status\` nor an \`expected_response\` tag, so nothing tells a success from a failure (k6 run with --system-tags that left both out?)`,
-    'rerun k6 with its default system tags, or with status and expected_response in --system-tags (e.g. --system-tags status,expected_response,method,name,scenario,url,error_code)',
-    'k6-no-outcome',
-    EXIT.usage,
-  );
-}
-
 /** The second (from t0) of a cut file's last sample: the one the cut fell in; null without samples. */
 function cutSecond(ingest: IngestResult): number | null {
   const { lastMs, t0Ms } = ingest.stats;
@@ -325,18 +252,6 @@ function stepAt(steps: readonly StepPlan[], tS: number): number | null {
   return at;
 }
 
-/** A --t0 given with the run's samples well after it, or some well before it: refused with the numbers. */
-function t0Check(o: ImportOptions, ingest: IngestResult): void {
-  const st = ingest.stats;
-  if (o.t0Ms === undefined || st.loadBeforeT0Ms <= MAX_T0_LAG_MS) return;
-  throw new PlateauError(
-    `--t0 ${new Date(o.t0Ms).toISOString()} is ${(st.loadBeforeT0Ms / 1000).toFixed(1)} s after the first of ${st.loadBeforeT0.toLocaleString('en-US')} requests and iterations of ${path.basename(o.file)} that came before it: they would all be counted in its first second`,
-    T0_FIX,
-    'k6-t0-late',
-    EXIT.usage,
-  );
-}
-
 /**
  * Iterations are the arrivals unless the output has plateau_arrival samples (a mix run by
  * plateau's k6 runtime), which then count: a second written before the first of them ended held
@@ -372,219 +287,4 @@ async function ingestFile(
     );
   });
   return { records, ingest, cut };
-}
-
-/** Merges a second's rows of names folded late (their family grew past the limit) into its folded row. */
-function foldLate(by: Record<string, NameBucket>, late: ReadonlySet<string>): void {
-  const parts = Object.keys(by)
-    .filter((n) => late.has(n))
-    .map((n) => {
-      const b = by[n];
-      delete by[n];
-      return b;
-    });
-  if (parts.length === 0) return;
-  if (Object.hasOwn(by, FOLDED_NAME)) parts.push(by[FOLDED_NAME]);
-  by[FOLDED_NAME] = mergeNameBuckets(parts);
-}
-
-/**
- * The names' last word, once the whole file is read (records are changed in place): one name and
- * no transaction means no breakdown (the step's figures are that name's); folded names get their
- * count in their row's name; and the user is told what was folded and how to name requests.
- */
-function nameNotes(records: BucketRecord[], names: NamesSummary): string[] {
-  const anyFolded = names.folded > 0 || names.foldedMore;
-  const keys = names.kept.length + (anyFolded ? 1 : 0);
-  const transactions = records.some((r) => r.byName && Object.values(r.byName).some((n) => n.transaction));
-  const single = keys <= 1 && !transactions;
-  const folded = foldedNameOf(names);
-  const late = new Set(names.foldedLate);
-  for (const r of records) {
-    const by = r.byName;
-    if (by && late.size > 0) foldLate(by, late);
-    if (single) delete r.byName;
-    else if (by && Object.hasOwn(by, FOLDED_NAME)) {
-      const bucket = by[FOLDED_NAME];
-      delete by[FOLDED_NAME];
-      Object.defineProperty(by, folded, { value: bucket, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  if (!anyFolded) return [];
-  const why = `e.g. ${names.examples[0]}`;
-  return [
-    single
-      ? `no breakdown by name: the requests' ${foldedCountOf(names)} look built from data (${why})`
-      : `${foldedCountOf(names)} folded into one row, "${folded}", rather than one row each (${why})`,
-    `fix: give each request a fixed name, as k6's docs recommend for grouping URLs: http.get(\`\${base}/orders/\${id}\`, { tags: { name: 'read order' } }) (or the http.url\`...\` template); at most ${MAX_NAMES} names per run`,
-  ];
-}
-
-/** The step flags an import takes all of, or none: the plan as k6 ran it. */
-const STEP_FLAGS = [
-  ['startPerSec', '--start-rate'],
-  ['stepPerSec', '--step-rate'],
-  ['maxPerSec', '--max-rate'],
-  ['rampS', '--ramp'],
-  ['holdS', '--hold'],
-] as const;
-
-function planSteps(
-  o: ImportOptions,
-  records: readonly BucketRecord[],
-  offered: readonly number[],
-  wholeSeconds: boolean,
-  closed: ClosedModel | null,
-  /** With several scenarios: how to keep one (their sum may be what no plan fits). */
-  oneScenario: string | undefined,
-): {
-  steps: Record<string, number | undefined>;
-  stepsFrom: ImportOutput['stepsFrom'];
-  notes: string[];
-  /** Arrivals offered after the last derived step's hold, not judged. */
-  afterNote?: string;
-} {
-  const s = o.steps;
-  const given = [s.startPerSec, s.stepPerSec, s.maxPerSec, s.rampS, s.holdS].some((v) => v !== undefined);
-  const file = path.basename(o.file);
-  const missing = STEP_FLAGS.filter(([k]) => s[k] === undefined).map(([, flag]) => flag);
-  if (given && missing.length > 0)
-    throw new PlateauError(
-      `the import takes the whole plan or none: ${STEP_FLAGS.filter(([k]) => s[k] !== undefined)
-        .map(([, flag]) => flag)
-        .join(', ')} given without ${missing.join(', ')}`,
-      `give ${missing.join(', ')} too, as the k6 script ran (its ramping-arrival-rate stages), or drop the step flags to derive the plan from the file`,
-      'k6-steps-partial',
-      EXIT.usage,
-    );
-  if (given)
-    return {
-      steps: { ...s },
-      stepsFrom: 'flags',
-      notes: closed
-        ? [
-            `${closedModelText(file, closed)}: the steps are the flags' rates, which the run was never offered; its capacity is not established`,
-          ]
-        : [],
-    };
-  if (closed) throw new PlateauError(closedModelText(file, closed), CLOSED_MODEL_FIX, 'k6-closed-model', EXIT.usage);
-  const d = deriveSteps(records, offered, wholeSeconds);
-  if (!d.steps) {
-    throw new PlateauError(
-      `cannot derive the steps of ${o.file}: ${d.why}`,
-      d.flat
-        ? `${oneScenario ? `${oneScenario}; ` : ''}plateau judges a run of rising steps: run k6 again with a ramping-arrival-rate scenario whose stages rise in steps (plateau k6-script writes one from a plateau config); or, if this run was one step of such a plan, give it with the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold) to judge that step`
-        : `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it${
-            d.uneven
-              ? ". plateau judges steps of one size, each with its ramp and hold (its capture compares each step's gain with the same rate added); a run of steps of other sizes cannot be judged as steps: run the load again in even steps (plateau k6-script writes such a script from a plateau config)"
-              : ''
-          }`,
-      'k6-steps-unknown',
-      EXIT.usage,
-    );
-  }
-  const afterNote =
-    d.after.seconds > 2
-      ? `${path.basename(o.file)} offered ${d.after.arrivals.toLocaleString('en-US')} arrivals over ${d.after.seconds} s after the last derived step's hold ended (at ${d.after.fromS} s): a step cut before 3 s of its hold, or a ramp down, not judged; give the step flags (--start-rate ... --hold) to judge a plan of your own`
-      : undefined;
-  return { steps: { ...d.steps, settleS: s.settleS }, stepsFrom: 'derived', notes: [], afterNote };
-}
-
-function importStage(
-  o: ImportOptions,
-  ing: IngestResult,
-  stepsFrom: string,
-  nSteps: number,
-  durationMs: number,
-  notes: readonly string[],
-): StageOutcome {
-  const st = ing.stats;
-  const spanS = ((st.lastMs ?? 0) - (st.firstMs ?? 0)) / 1000;
-  return {
-    name: 'steps',
-    status: 'pass',
-    durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}${unnamedClause(st)}`,
-    evidence: [
-      `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
-      `samples by metric: ${Object.entries(st.byMetric)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}`,
-      `${st.skipped} samples skipped (setup/teardown or other scenarios), ${st.late} arrived after their second closed, ${st.beforeT0} before t0`,
-      `${ing.badLines} unreadable lines${ing.badLines ? ' (a torn last line is normal for a killed run)' : ''}; ${st.checksFailed} failed checks`,
-      arrivalsLine(st),
-      ...(st.wholeSeconds
-        ? [
-            'timestamps in whole seconds (CSV timeFormat unix or rfc3339): each second is +-1 s; an iteration is counted started at its end second + 0.5 s - its duration, and offered shared between the two seconds where it may have started',
-          ]
-        : []),
-      ...notes,
-    ],
-  };
-}
-
-/**
- * A run of several scenarios imported whole: its arrivals are every scenario's iterations together,
- * the steps derived from (and judged on) their sum, which a background scenario beside the stepped
- * one shifts or blurs. Says which scenarios, their iterations, and the flag that keeps one; null
- * for one scenario.
- */
-function scenariosNote(file: string, by: Readonly<Record<string, number>>): { note: string; fix: string } | null {
-  const all = summedScenarios(by);
-  if (all.length < 2) return null;
-  const named = all.filter((x) => x.name !== '');
-  const list = all
-    .map(
-      ({ name, iterations: k }) =>
-        `${name === '' ? '(no scenario tag)' : name}: ${k.toLocaleString('en-US')} iteration${k === 1 ? '' : 's'}`,
-    )
-    .join(', ');
-  const more = all.length >= MAX_SCENARIOS ? ` (the first ${MAX_SCENARIOS} scenarios seen)` : '';
-  const fix = `pass --scenario ${named[0]?.name ?? 'NAME'} to import one scenario alone (its iterations, requests and drops; --scenario again for more)`;
-  return {
-    note: `${path.basename(file)} ran ${all.length} scenarios${more} (${list}): its arrivals are all their iterations together, and its steps are judged on their sum; ${fix}`,
-    fix,
-  };
-}
-
-/** The scenarios a run imported whole sums, most iterations first (scenariosNote's order). */
-function summedScenarios(by: Readonly<Record<string, number>>): { name: string; iterations: number }[] {
-  return Object.entries(by)
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, iterations]) => ({ name, iterations }));
-}
-
-/** Every iteration named its VU and iteration, so each iteration's outcome is its own requests' (second.ts). */
-function exactOutcomes(st: IngestResult['stats']): boolean {
-  return st.iterationsCounted > 0 && st.iterationsKnown === st.iterationsCounted;
-}
-
-/** k6's default system tags (v0.41 and later) with the VU and its iteration added. */
-const SYSTEM_TAGS_WITH_ITERATIONS =
-  'proto,subproto,status,method,url,name,group,check,error,error_code,tls_version,scenario,service,expected_response,vu,iter';
-
-function arrivalsLine(st: IngestResult['stats']): string {
-  const names = st.names.kept.length + (st.names.folded > 0 || st.names.foldedMore ? 1 : 0);
-  const byName = names > 1 ? `; by the name tag: ${names} names` : '';
-  switch (st.arrivalsFrom) {
-    case 'plateau_arrival':
-      return `arrivals from plateau_arrival samples (a mix), requests from http_reqs${byName}`;
-    case 'iterations': {
-      const iterations = st.iterationsCounted;
-      const requests = st.requestsCounted;
-      const ok = exactOutcomes(st)
-        ? "ok = iterations none of whose requests failed (each request matched to its iteration by k6's vu and iter)"
-        : `ok = iterations - failed requests of the same second (at least 0; those beyond it carried to the next)${requests > iterations ? `: a lower bound at several requests an iteration; for an exact count run k6 with --system-tags=${SYSTEM_TAGS_WITH_ITERATIONS}` : ''}`;
-      return `arrivals are k6 iterations (${iterations.toLocaleString('en-US')}), ${ok}, requests from http_reqs (${requests.toLocaleString('en-US')})${byName}`;
-    }
-    default:
-      return `arrivals are requests (http_reqs)${byName}`;
-  }
-}
-
-/** The names in the stage's one line: how many, and what was folded (the evidence has the fix). */
-function namesClause(n: NamesSummary): string {
-  const folded = n.folded > 0 || n.foldedMore;
-  const keys = n.kept.length + (folded ? 1 : 0);
-  return `${keys > 1 ? `; ${keys} names` : ''}${folded ? `; ${foldedCountOf(n)} built from data folded into one name: give requests a fixed name tag` : ''}`;
 }
