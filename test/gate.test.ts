@@ -771,7 +771,7 @@ describe('decideGate: a run cut short', () => {
     ]);
   });
 
-  it("no 'peak fell' rests on a run cut short: its peak may be the cut step's few seconds", () => {
+  it("no 'peak fell' rests on a run cut short, and its cut step's few seconds are not its peak", () => {
     // the baseline's cut step served 480 in its 4 s; its complete steps peaked at 410
     const steps = (cutOk: number): FakeStep[] =>
       [100, 200, 300, 400, 500, 600, 700].map((r, i) => ({
@@ -782,9 +782,12 @@ describe('decideGate: a run cut short', () => {
       ...buildInput({ steps: steps(480), ...LAYOUT, interrupted: true, stopAtS: cutDuring(6) }),
       imported: true,
     });
-    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 480 });
+    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 410, peakStep: 4 });
     const run = analyzeRun({ ...buildInput({ steps: steps(410), ...LAYOUT }), imported: true });
     expect(decideGate(run, base, 0.05).headline).not.toContain('peak');
+    // a record analysed before decision 049 still carries the cut step's peak: not compared either
+    const older = { ...base, peakPerSec: 480, peakStep: 6 };
+    expect(decideGate(run, older, 0.05).headline).not.toContain('peak');
   });
 
   it('--on slo judges a run cut short after its limit, and not one cut before it', () => {

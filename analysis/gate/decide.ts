@@ -254,7 +254,8 @@ function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds
  */
 function peakFell(run: RunResult, baseline: RunResult, tolerance: number, stepPerSec: number, unit: string): string {
   if (establishedCapacity(run) === null || establishedCapacity(baseline) === null) return '';
-  // a run cut short may have its peak from the step it cut (a few seconds of a window): not compared
+  // a run cut short measured fewer steps past its knee than it would have (the step it cut is never
+  // the peak, decision 049, but a record analysed before that may still carry it): not compared
   if (run.interrupted || baseline.interrupted) return '';
   // a knee that moved is the headline's own matter (within the tolerance, or a regression)
   if (kneeRate(run) !== kneeRate(baseline)) return '';
