@@ -631,14 +631,31 @@ describe('decideGate by name', () => {
     );
   });
 
-  it('a capacity regression stays the failure, without name warnings', () => {
-    const d = decideGate(
-      shop(kneeRun(300), () => ({ p99Ms: 500 })),
-      NAMED_BASE,
-      0.05,
-    );
+  it('a capacity regression stays the failure, and its names at the rates both held are compared in every output', () => {
+    const slower = shop(kneeRun(300), (n) => (n === 'read order' ? { p99Ms: 500 } : {}));
+    const d = decideGate(slower, NAMED_BASE, 0.05);
     expect(d).toMatchObject({ status: 'regression', exitCode: 1 });
-    expect(d.names).toBeUndefined();
+    expect(d.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    expect(d.nameWarnings).toEqual([expect.stringMatching(/^read order: p99 regressed at 100, 200, 300 req\/s/)]);
+    const md = renderGateSummary(d, slower, NAMED_BASE, null);
+    expect(md).toMatch(/^## plateau gate: ❌ REGRESSION, ⚠️ 1 name warning\n/);
+    expect(md).toContain('### Names at the rates both runs held (warnings, not the exit code)');
+    expect(md).toContain('- ⚠️ read order: p99 regressed at 100, 200, 300 req/s');
+    const doc = gateDocument(d, slower, NAMED_BASE, null);
+    expect(doc).toMatchObject({ status: 'regression', exitCode: 1, nameWarnings: d.nameWarnings });
+    expect(doc.names).toMatchObject({ ratesCompared: [100, 200, 300] });
+    expect(doc.nameRegressions.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    const xml = renderJunit(d, 'r');
+    expect(xml).toContain('failures="1"');
+    expect(xml).toContain(
+      'name="names at equal rates (warnings)" time="0"><skipped message="1 name warning: read order',
+    );
+    // no name regressed: the section still says what was compared
+    const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05);
+    expect(clean.status).toBe('regression');
+    expect(renderGateSummary(clean, slower, NAMED_BASE, null)).toContain(
+      'No name regressed at the 3 rates both runs held',
+    );
   });
 });
 
