@@ -825,6 +825,25 @@ describe('decideGate: a run cut short', () => {
     expect(d.nameWarnings).toEqual([expect.stringMatching(/^read order: p99 regressed at 100, 200, 300, 400 req\/s/)]);
   });
 
+  it('a run stopped by limits.maxDurationS before its limit: one fix, to raise it (not also "run it again to its end")', () => {
+    const input = buildInput({ steps: kneeSteps(400, 500), ...LAYOUT, interrupted: true, stopAtS: cutDuring(3) });
+    const capped = analyzeRun({ ...input, durationCapS: 46 });
+    expect(capped).toMatchObject({ stopReason: 'interrupted', durationCapS: 46 });
+    const reasons = decideGate(capped, BASE, 0.05).reasons;
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        /^interrupted before its limit was confirmed, so it established no capacity: limits\.maxDurationS \(46 s of load\) was reached: interrupted during step 4 .*; raise limits\.maxDurationS to let the run reach its limit$/,
+      ),
+    ]);
+    expect(reasons[0]).not.toContain('run it again');
+    // a signal's cut: the rerun is the fix
+    expect(unjudgeableReasons(analyzeRun(input))).toEqual([
+      expect.stringMatching(
+        /; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
+      ),
+    ]);
+  });
+
   it("the outputs say which run was cut short: the summary's stop reason, the JSON sides", () => {
     const d = decideGate(liveCut(400), BASE, 0.05);
     const md = renderGateSummary(d, liveCut(400), BASE, null);

@@ -19,6 +19,20 @@ function judgedPrefix(run: RunResult): Flagged[] {
   return (firstBad === -1 ? run.steps : run.steps.slice(0, firstBad + 1)) as Flagged[];
 }
 
+/**
+ * What would let an interrupted run be judged, as a clause after its stop detail. A run stopped by
+ * limits.maxDurationS has its fix in that detail already (raise it: analyze.ts), and running it
+ * again to its end would reach the same limit: nothing added.
+ */
+function cutFix(run: RunResult): string {
+  if (run.durationCapS !== undefined && run.stopReason === 'interrupted') return '';
+  return `; ${
+    run.rules.imported
+      ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
+      : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
+  }`;
+}
+
 /** Why the run cannot be judged; empty when it can. */
 export function unjudgeableReasons(run: RunResult): string[] {
   const out: string[] = [];
@@ -31,11 +45,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
   else if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
     out.push(
-      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}; ${
-        run.rules.imported
-          ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
-          : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
-      }`,
+      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}${cutFix(run)}`,
     );
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)

@@ -362,6 +362,11 @@ export interface RunResult {
    * had ended, when the run was not interrupted, and in runs analysed before 2026-12-06.
    */
   cut?: Cut;
+  /**
+   * It was limits.maxDurationS that stopped the run, after this many seconds of load (not a
+   * signal); absent otherwise, and in runs analysed before 2026-12-06. Its fix is to raise it.
+   */
+  durationCapS?: number;
   /** What limits the numbers' meaning, as values (reports/warning-text.ts words them). */
   warnings: Symptom[];
   /** Per-second series of the run, all sources merged (optional for older producers). */
