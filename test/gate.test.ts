@@ -592,6 +592,28 @@ describe('decideGate --on slo', () => {
   });
 });
 
+describe("decideGate: the generator's fix", () => {
+  it("a summary that flags the run generator-bound and none of its steps: generator-fix.ts's words, each remedy with when", () => {
+    const fix =
+      'allow more VUs (vus.max and verdicts.maxVUsBound) where arrivals were dropped; otherwise give the generator more cores or workers (--workers), or a machine of its own';
+    for (const run of [
+      { ...kneeRun(300), generatorBound: true },
+      { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] },
+    ])
+      expect(unjudgeableReasons(run)).toEqual([
+        `generator-bound: the load generator, not the target, was the limit; ${fix}`,
+      ]);
+    const imported = {
+      ...kneeRun(300),
+      generatorBound: true,
+      rules: { ...kneeRun(300).rules, imported: true as const },
+    };
+    expect(unjudgeableReasons(imported)[0]).toMatch(
+      /limit; raise the k6 scenario's maxVUs and run it again where arrivals were dropped; otherwise give the generator more cores or a machine of its own \(k6 can split the plan over machines: k6\.executionSegment\)$/,
+    );
+  });
+});
+
 describe('decideGate by name', () => {
   it("one name's p99 doubles while capacity holds: a warning naming it, the exit code unchanged", () => {
     const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);

@@ -8,7 +8,7 @@
  */
 import { decidingSteps, establishedCapacity } from '../stop.ts';
 import { symptomText } from '../verdicts.ts';
-import { generatorFix } from '../generator-fix.ts';
+import { generatorFix, generatorFixUnread } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -53,7 +53,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(
-      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : 'resize the generator and rerun'}`,
+      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : generatorFixUnread(run.rules.imported)}`,
     );
   }
   const cap =
