@@ -85,7 +85,8 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     input.closedModel === true,
     cut,
   );
-  // stopped by limits.maxDurationS, not a signal: said, with the fix (it read as a Ctrl-C)
+  // stopped by limits.maxDurationS, not a signal: said, with the fix (it read as a Ctrl-C); the
+  // gate's reason gives this detail and adds no fix of its own (gate/judgeable.ts)
   if (stop.stopReason === 'interrupted' && input.durationCapS !== undefined)
     stop.stopDetail = `limits.maxDurationS (${input.durationCapS} s of load) was reached: ${stop.stopDetail}; raise limits.maxDurationS to let the run reach its limit`;
   const counted = decidingSteps(steps);
@@ -106,6 +107,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     ...stop,
     interrupted: input.interrupted,
     ...(cut !== null ? { cut } : {}),
+    ...(input.durationCapS !== undefined ? { durationCapS: input.durationCapS } : {}),
     warnings: [
       ...runWarnings(steps, input.rules, input.stages),
       ...replay.differs.map(differsWarning),

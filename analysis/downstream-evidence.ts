@@ -16,6 +16,7 @@
  */
 import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
 import { poolAtLimit } from './pool.ts';
+import { generatorFix } from './generator-fix.ts';
 import type { DownstreamConfig, DownstreamEvidence, DownstreamStep, DownstreamVerdict, StepResult } from './types.ts';
 
 export const CEILING_MARGIN = 0.1;
@@ -185,7 +186,7 @@ export function downstreamVerdict(
       limiting: null,
       pointsTo: 'generator',
       step: gen.index,
-      detail: `${none}. The evidence points to the load generator: step ${stepNo(gen.index)} was ${gen.generatorBound ? 'generator-bound' : 'generator-limited'}, so the run measured the generator there; give it more cores or workers first`,
+      detail: `${none}. The evidence points to the load generator: step ${stepNo(gen.index)} was ${gen.generatorBound ? 'generator-bound' : 'generator-limited'}, so the run measured the generator there; first, ${generatorFix(gen)}`,
     };
   const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || poolAtLimit(s.server));
   if (pool)

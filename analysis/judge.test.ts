@@ -146,7 +146,8 @@ const CASES: Case[] = [
     capacityPerSec: null,
     heldAtLeastPerSec: 200,
     kneeStep: 1,
-    peakStep: 2,
+    // step 3's 12 s of its window are not the peak (decision 049)
+    peakStep: 1,
     detail:
       /^interrupted during step 3 \(300 req\/s, its hold, 12 s into its 25 s steady window\), after step 2 \(200 req\/s\); /,
   },
@@ -171,7 +172,7 @@ const CASES: Case[] = [
     capacityPerSec: null,
     heldAtLeastPerSec: 200,
     kneeStep: 1,
-    peakStep: 2,
+    peakStep: 1,
     detail: /not marked interrupted/,
   },
 ];

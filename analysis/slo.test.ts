@@ -44,6 +44,9 @@ function server(valueMs: number | null, n: number, lowerMs = 250, upperMs: numbe
   };
 }
 
+/** A step held late: the generator over its bounds. */
+const LATE = (i: number) => ({ code: 'late-arrivals', step: i, figures: {} });
+
 const fails = (i: number, p99Ms: number) => step(i, p99Ms, { verdict: 'fails', throughputPerSec: 100 * i + 10 });
 
 describe('sloOf: the step that establishes the capacity within the objective', () => {
@@ -111,6 +114,31 @@ describe('sloOf: the step that establishes the capacity within the objective', (
       CLIENT,
       [step(0, 50), step(1, 60, { generatorLimited: { code: 'late-arrivals', step: 1, figures: {} } }), fails(2, 900)],
       { step: 0, atLeast: true, detail: /step 2 \(200 req\/s\) could not be judged \(generator-limited\)/ },
+    ],
+    [
+      "the generator over its bounds in every holding step: the generator's fix from the step's symptom (dropped arrivals: more VUs)",
+      CLIENT,
+      [
+        step(0, 50, { generatorLimited: LATE(0), dropped: 40, vusAllocatedMax: 64 }),
+        step(1, 60, { generatorLimited: LATE(1), dropped: 90, vusAllocatedMax: 64 }),
+        fails(2, 900),
+      ],
+      {
+        step: null,
+        atLeast: false,
+        detail:
+          /^the generator was over its bounds in every holding step it could be judged in: to judge them, allow more VUs \(vus\.max and verdicts\.maxVUsBound; 64 were allocated\)$/,
+      },
+    ],
+    [
+      'the same, late with no drop: more cores or workers',
+      CLIENT,
+      [step(0, 50, { generatorLimited: LATE(0), lagP99Ms: 40 }), fails(1, 900)],
+      {
+        step: null,
+        atLeast: false,
+        detail: /: to judge them, give the generator more cores or workers \(--workers\), or a machine of its own$/,
+      },
     ],
     [
       'transient and contaminated attempts are set aside, as for the plateau',

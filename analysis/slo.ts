@@ -20,6 +20,7 @@ import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo, unitOf } from './
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
 import { SERVER_QUANTILES } from './server-histogram.ts';
 import { decidingSteps } from './stop.ts';
+import { generatorFix, generatorFixUnread } from './generator-fix.ts';
 import { costPerRequest, type CostResult, type CostSettings } from './models/cost.ts';
 import type { RateUnit, Rules, RttFigures, RunResult, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
 
@@ -134,8 +135,13 @@ function valueText(s: SloStep, maxMs: number): string {
   return `${v} ms (n ${fmtInt(s.n)})`;
 }
 
-/** Why nothing in the holding prefix was judged, with the fix. */
-function unjudgedWhy(prefix: readonly SloStep[], q: string, unit: RateUnit): string {
+/** Why nothing in the holding prefix was judged, with the fix; `generatorFixOf` words the generator's (generator-fix.ts). */
+function unjudgedWhy(
+  prefix: readonly SloStep[],
+  q: string,
+  unit: RateUnit,
+  generatorFixOf: (s: SloStep) => string,
+): string {
   if (prefix.every((s) => s.unjudged === 'no-server-percentiles'))
     return `no holding step has a server ${q}: the target's request series has no histogram buckets over the steady windows (read a histogram, e.g. metrics.requests.preset 'otel' or 'prometheus-client', or judge the client: slo.source 'client')`;
   const thin = prefix.filter((s) => s.unjudged === 'thin');
@@ -145,8 +151,9 @@ function unjudgedWhy(prefix: readonly SloStep[], q: string, unit: RateUnit): str
   }
   if (prefix.some((s) => s.unjudged === 'counter-reset'))
     return `a server counter went backwards (a restart of the target) in the holding windows that had a server ${q}: their figures are not trusted; rerun with the target steady`;
-  if (prefix.some((s) => s.unjudged === 'generator-limited'))
-    return 'the generator was over its bounds in every holding step it could be judged in: resize the generator and rerun';
+  const limited = prefix.filter((s) => s.unjudged === 'generator-limited').at(-1);
+  if (limited)
+    return `the generator was over its bounds in every holding step it could be judged in: to judge them, ${generatorFixOf(limited)}`;
   return `no holding step measured a ${q} (no successful request in its window)`;
 }
 
@@ -155,6 +162,7 @@ function detailOf(
   prefix: readonly SloStep[],
   miss: SloStep | undefined,
   unit: RateUnit,
+  generatorFixOf: (s: SloStep) => string,
 ): string {
   const named = (steps: readonly SloStep[]) => steps.map((s) => stepName(s, unit)).join(', ');
   const q = sloValueLabel(r);
@@ -167,7 +175,7 @@ function detailOf(
   if (at === null) {
     if (miss)
       return `${stepName(miss, unit)}, the first judged holding step, already missed the objective: ${q} ${valueText(miss, r.maxMs)} > ${objective}${again}; start lower to find the rate within it`;
-    return unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)), unit);
+    return unjudgedWhy(prefix, percentileLabel(percentOf(r.quantile)), unit, generatorFixOf);
   }
   const met = `${stepName(at, unit)} met it: ${q} ${valueText(at, r.maxMs)} <= ${objective}`;
   if (miss) return `${met}; ${stepName(miss, unit)} missed it: ${valueText(miss, r.maxMs)} > ${objective}${again}`;
@@ -211,7 +219,13 @@ export function sloOf(config: SloConfig, all: readonly StepResult[], rtt: RttFig
     ...(problem ? { problem } : {}),
     steps,
   };
-  return { ...result, detail: detailOf(result, prefix, missAt === -1 ? undefined : prefix[missAt], unitOf(rules)) };
+  // the fix read from the step's own symptom, as the stop reason and the gate give it
+  const generatorFixOf = (s: SloStep) => {
+    const at = deciding.find((d) => d.index === s.step && (d.attempt ?? 1) === (s.attempt ?? 1));
+    return at ? generatorFix(at, rules.imported) : generatorFixUnread(rules.imported);
+  };
+  const miss = missAt === -1 ? undefined : prefix[missAt];
+  return { ...result, detail: detailOf(result, prefix, miss, unitOf(rules), generatorFixOf) };
 }
 
 /**

@@ -3,7 +3,8 @@
  *
  *   capacity = X of the last step of the holding prefix (steps 0..k all hold, step k+1 does not)
  *   knee     = that step k
- *   peak     = max X over every step with data (may lie after the knee, e.g. a noisy rerun)
+ *   peak     = max X over every step whose steady window is whole (peak.ts: may lie after the knee,
+ *              e.g. a noisy rerun; never a step cut short)
  *
  * Steps after the first non-holding step never raise capacity: the plateau is where the rule
  * first fired.
@@ -27,6 +28,7 @@ import { cutWords } from './cut.ts';
 import { fellTo, sustainedPerSec } from './verdicts.ts';
 import { generatorFix } from './generator-fix.ts';
 import { captureBaseline } from './judge.ts';
+import { peakOf } from './peak.ts';
 import { otherFailuresClause, refusedDominates } from './other-failures.ts';
 
 export type StopSummary = Pick<
@@ -79,12 +81,6 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
 function holdingPrefixLength(steps: readonly StepResult[]): number {
   const firstBad = steps.findIndex((s) => s.verdict !== 'holds');
   return firstBad === -1 ? steps.length : firstBad;
-}
-
-function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: number | null } {
-  let best: StepResult | null = null;
-  for (const s of steps) if (s.steadyS > 0 && (best === null || s.throughputPerSec > best.throughputPerSec)) best = s;
-  return { peakPerSec: best?.throughputPerSec ?? 0, peakStep: best?.index ?? null };
 }
 
 /** What the rule saw at the first failing step, e.g. "delivered 0.82 < 0.90". */

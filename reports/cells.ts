@@ -19,6 +19,7 @@ import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import { whereCutAfterLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
+import { cutAbovePeak } from '../analysis/peak.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -201,9 +202,19 @@ export function stopLabel(reason: string): string {
   return reason.endsWith('-failed') ? reason.replace(/-failed$/, ' failed') : reason;
 }
 
-/** "1,234.5 req/s (step 5)" (arrivals/s for a run with transactions) or "–" without data. */
+/**
+ * "1,234.5 req/s (step 5)" (arrivals/s for a run with transactions) or "–" without a whole steady
+ * window; a step cut short that read more is named beside it, not counted (analysis/peak.ts):
+ * "300.0 req/s (step 2; step 3, cut short 4 s into its steady window, read 340.0 req/s: not counted)".
+ */
 export function peakText(run: RunResult): string {
-  return run.peakStep === null ? '–' : `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)})`;
+  const cut = cutAbovePeak(run);
+  const note =
+    cut === null
+      ? ''
+      : `step ${stepNo(cut.index)}${(cut.attempt ?? 1) > 1 ? `'s attempt ${cut.attempt}` : ''}, cut short ${fmtInt(cut.steadyS)} s into its steady window, read ${fmtRate(cut.throughputPerSec)} ${rateUnit(run)}: not counted`;
+  if (run.peakStep === null) return note === '' ? '–' : `– (${note})`;
+  return `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)}${note === '' ? '' : `; ${note}`})`;
 }
 
 /** "http_5xx 4,500, timeout 3" (empty string when none). */

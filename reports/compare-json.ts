@@ -273,7 +273,8 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
         fa.slo && fb.slo && fa.slo.objective === fb.slo.objective
           ? relativeChange(fa.slo.capacityPerSec, fb.slo.capacityPerSec)
           : null,
-      peak: relativeChange(fa.peakPerSec, fb.peakPerSec),
+      // null where either run has no whole steady window (peakStep null), as the table's "–"
+      peak: a.peakStep === null || b.peakStep === null ? null : relativeChange(fa.peakPerSec, fb.peakPerSec),
       // null where either peak is an extrapolation: a change between guesses past the data
       uslPeak:
         fa.uslPeakExtrapolated || fb.uslPeakExtrapolated ? null : relativeChange(fa.uslPeakPerSec, fb.uslPeakPerSec),

@@ -1,8 +1,8 @@
 /**
  * `plateau gate --json`: the gate's decision as one document for machines: status and exit code,
  * the capacities compared, the step and tolerance that judged them, why a run cannot be judged,
- * the settings that differ, the names that regressed while capacity held (warnings: the exit code
- * stays about capacity), and the cost per request when asked; which capacity was judged (`on`:
+ * the settings that differ, the names that regressed at the rates both runs held (warnings: the exit
+ * code stays about capacity; on a pass and on a regression alike), and the cost per request when asked; which capacity was judged (`on`:
  * the plateau's, or the one within the latency objective) and each side's capacity within its
  * objective when it has one. Pure.
  */
@@ -19,6 +19,8 @@ import type { RunResult } from '../analysis/types.ts';
  * 2 (12-06): `nameRegressions` holds the confirmed rises only (at two rates or more, half or more
  * of those judged from the lowest: analysis/compare/by-name.ts), the rest in `nameUnconfirmed`;
  * each carries what it rests on (aN, bN; aFailed, bFailed). 1 held every rise at any one rate.
+ * Within 3, since 12-06: a regression carries the per-name fields too (`names` was null there):
+ * a field that was always null on a regression now has the value it has on a pass.
  */
 export const GATE_JSON_SCHEMA_VERSION = 3;
 
@@ -76,11 +78,11 @@ export interface GateDocument {
   /** Settings that differ from the baseline's: the decision stands, read it with these. */
   warnings: string[];
   /**
-   * The per-name comparison (baseline as A, this run as B) at the rates both held; null unless
-   * capacity held and either run recorded names.
+   * The per-name comparison (baseline as A, this run as B) at the rates both held; null unless the
+   * run was judged (pass or regression) and either run recorded names.
    */
   names: GateNames | null;
-  /** Each name, rate and figure that regressed while capacity held: warnings, never the exit code. */
+  /** Each name, rate and figure that regressed at the rates both held: warnings, never the exit code. */
   nameRegressions: NameRegression[];
   /** Rises past the thresholds not confirmed at other rates (analysis/compare/by-name.ts): neither warned nor failed. */
   nameUnconfirmed: NameRegression[];

@@ -2,8 +2,8 @@
  * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
  * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings compared
  * with the baseline" (never a failure: skipped, with the count and the first, when a setting
- * differs, its output listing every one as a WARNING line) and, when capacity held
- * and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
+ * differs, its output listing every one as a WARNING line) and, when the run was judged (pass or
+ * regression) and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
  * about capacity: skipped, with the count and the first warning, when a name regressed, and its
  * output lists every one as a WARNING line) and "names not compared (only in one run)" (skipped,
  * listing the names added or removed, when there are any). Pure.

@@ -1,7 +1,7 @@
 /**
  * The gate's decision in Markdown: for the terminal, a file, and GitHub's job summary
- * ($GITHUB_STEP_SUMMARY). When capacity held and the runs recorded names, the names whose p99 or
- * error rate regressed at rates both held are warnings (the title counts them; the exit code stays
+ * ($GITHUB_STEP_SUMMARY). When the run was judged (pass or regression) and the runs recorded names,
+ * the names whose p99 or error rate regressed at rates both held are warnings (the title counts them; the exit code stays
  * about capacity). Target-controlled text goes through mdCell. Pure.
  */
 import { fmtPercent, fmtRate, fmtTarget } from '../analysis/format.ts';
@@ -60,7 +60,7 @@ function namesNotes(r: NameComparisonResult, unit: RateUnit): string[] {
   return out;
 }
 
-/** The per-name section of a decision whose capacity held; none when the runs recorded no names. */
+/** The per-name section of a judged decision (pass or regression); none when the runs recorded no names. */
 export function nameLines(d: GateDecision, unit: RateUnit): string[] {
   const r = d.names;
   if (r === undefined) return [];

@@ -122,6 +122,14 @@ describe('the compare document', () => {
     else expect(c).toBeCloseTo(v, 12);
   });
 
+  it("a run whose only step measured was cut short has no peak: no change against it, as the table's dash", () => {
+    const a = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] }),
+      b = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }], stopAtS: 18, interrupted: true });
+    const doc = compareDocument({ a, b, rows: [], warnings: [], cost: null });
+    expect(doc.b).toMatchObject({ peakPerSec: 0 });
+    expect(doc.change.peak).toBeNull();
+  });
+
   it('a rate only one run offered has null on the other side and no change', () => {
     const a = fakeRun({ steps: [{ ratePerSec: 100 }] }),
       b = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });

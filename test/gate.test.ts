@@ -592,6 +592,28 @@ describe('decideGate --on slo', () => {
   });
 });
 
+describe("decideGate: the generator's fix", () => {
+  it("a summary that flags the run generator-bound and none of its steps: generator-fix.ts's words, each remedy with when", () => {
+    const fix =
+      'allow more VUs (vus.max and verdicts.maxVUsBound) where arrivals were dropped; otherwise give the generator more cores or workers (--workers), or a machine of its own';
+    for (const run of [
+      { ...kneeRun(300), generatorBound: true },
+      { ...kneeRun(300), stopReason: 'generator-bound' as RunResult['stopReason'] },
+    ])
+      expect(unjudgeableReasons(run)).toEqual([
+        `generator-bound: the load generator, not the target, was the limit; ${fix}`,
+      ]);
+    const imported = {
+      ...kneeRun(300),
+      generatorBound: true,
+      rules: { ...kneeRun(300).rules, imported: true as const },
+    };
+    expect(unjudgeableReasons(imported)[0]).toMatch(
+      /limit; raise the k6 scenario's maxVUs and run it again where arrivals were dropped; otherwise give the generator more cores or a machine of its own \(k6 can split the plan over machines: k6\.executionSegment\)$/,
+    );
+  });
+});
+
 describe('decideGate by name', () => {
   it("one name's p99 doubles while capacity holds: a warning naming it, the exit code unchanged", () => {
     const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
@@ -631,14 +653,31 @@ describe('decideGate by name', () => {
     );
   });
 
-  it('a capacity regression stays the failure, without name warnings', () => {
-    const d = decideGate(
-      shop(kneeRun(300), () => ({ p99Ms: 500 })),
-      NAMED_BASE,
-      0.05,
-    );
+  it('a capacity regression stays the failure, and its names at the rates both held are compared in every output', () => {
+    const slower = shop(kneeRun(300), (n) => (n === 'read order' ? { p99Ms: 500 } : {}));
+    const d = decideGate(slower, NAMED_BASE, 0.05);
     expect(d).toMatchObject({ status: 'regression', exitCode: 1 });
-    expect(d.names).toBeUndefined();
+    expect(d.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    expect(d.nameWarnings).toEqual([expect.stringMatching(/^read order: p99 regressed at 100, 200, 300 req\/s/)]);
+    const md = renderGateSummary(d, slower, NAMED_BASE, null);
+    expect(md).toMatch(/^## plateau gate: ❌ REGRESSION, ⚠️ 1 name warning\n/);
+    expect(md).toContain('### Names at the rates both runs held (warnings, not the exit code)');
+    expect(md).toContain('- ⚠️ read order: p99 regressed at 100, 200, 300 req/s');
+    const doc = gateDocument(d, slower, NAMED_BASE, null);
+    expect(doc).toMatchObject({ status: 'regression', exitCode: 1, nameWarnings: d.nameWarnings });
+    expect(doc.names).toMatchObject({ ratesCompared: [100, 200, 300] });
+    expect(doc.nameRegressions.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    const xml = renderJunit(d, 'r');
+    expect(xml).toContain('failures="1"');
+    expect(xml).toContain(
+      'name="names at equal rates (warnings)" time="0"><skipped message="1 name warning: read order',
+    );
+    // no name regressed: the section still says what was compared
+    const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05);
+    expect(clean.status).toBe('regression');
+    expect(renderGateSummary(clean, slower, NAMED_BASE, null)).toContain(
+      'No name regressed at the 3 rates both runs held',
+    );
   });
 });
 
@@ -771,7 +810,7 @@ describe('decideGate: a run cut short', () => {
     ]);
   });
 
-  it("no 'peak fell' rests on a run cut short: its peak may be the cut step's few seconds", () => {
+  it("no 'peak fell' rests on a run cut short, and its cut step's few seconds are not its peak", () => {
     // the baseline's cut step served 480 in its 4 s; its complete steps peaked at 410
     const steps = (cutOk: number): FakeStep[] =>
       [100, 200, 300, 400, 500, 600, 700].map((r, i) => ({
@@ -782,9 +821,12 @@ describe('decideGate: a run cut short', () => {
       ...buildInput({ steps: steps(480), ...LAYOUT, interrupted: true, stopAtS: cutDuring(6) }),
       imported: true,
     });
-    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 480 });
+    expect(base).toMatchObject({ capacityPerSec: 400, peakPerSec: 410, peakStep: 4 });
     const run = analyzeRun({ ...buildInput({ steps: steps(410), ...LAYOUT }), imported: true });
     expect(decideGate(run, base, 0.05).headline).not.toContain('peak');
+    // a record analysed before decision 049 still carries the cut step's peak: not compared either
+    const older = { ...base, peakPerSec: 480, peakStep: 6 };
+    expect(decideGate(run, older, 0.05).headline).not.toContain('peak');
   });
 
   it('--on slo judges a run cut short after its limit, and not one cut before it', () => {
@@ -803,6 +845,25 @@ describe('decideGate: a run cut short', () => {
     expect(d.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300, 400]);
     expect(d.names!.skipped).toContainEqual({ ratePerSec: 700, a: 'fails', b: 'incomplete' });
     expect(d.nameWarnings).toEqual([expect.stringMatching(/^read order: p99 regressed at 100, 200, 300, 400 req\/s/)]);
+  });
+
+  it('a run stopped by limits.maxDurationS before its limit: one fix, to raise it (not also "run it again to its end")', () => {
+    const input = buildInput({ steps: kneeSteps(400, 500), ...LAYOUT, interrupted: true, stopAtS: cutDuring(3) });
+    const capped = analyzeRun({ ...input, durationCapS: 46 });
+    expect(capped).toMatchObject({ stopReason: 'interrupted', durationCapS: 46 });
+    const reasons = decideGate(capped, BASE, 0.05).reasons;
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        /^interrupted before its limit was confirmed, so it established no capacity: limits\.maxDurationS \(46 s of load\) was reached: interrupted during step 4 .*; raise limits\.maxDurationS to let the run reach its limit$/,
+      ),
+    ]);
+    expect(reasons[0]).not.toContain('run it again');
+    // a signal's cut: the rerun is the fix
+    expect(unjudgeableReasons(analyzeRun(input))).toEqual([
+      expect.stringMatching(
+        /; run it again to its end \(a run cut short once a rerun confirmed its limit can be judged\)$/,
+      ),
+    ]);
   });
 
   it("the outputs say which run was cut short: the summary's stop reason, the JSON sides", () => {

@@ -17,9 +17,10 @@
  * one smaller than the tolerance is noise. The knee is compared in offered rates (whole steps)
  * and the drop in measured throughput, so X reading 399.6 instead of 400 never fails a build.
  *
- * When capacity holds (pass), the names both runs recorded are compared at the rates both held
- * (analysis/compare/by-name.ts): a name whose p99 or error rate regressed is a warning, never the
- * exit code, which stays about capacity.
+ * When the run is judged (pass or regression), the names both runs recorded are compared at the
+ * rates both held (analysis/compare/by-name.ts): a name whose p99 or error rate regressed is a
+ * warning, never the exit code, which stays about capacity. A regression keeps them: which names
+ * slowed or failed below the knee is where its diagnosis starts.
  *
  * A run cut short after its limit was confirmed keeps its capacity (stop.ts establishedCapacity,
  * as its report's headline does) and is judged on it; the headline says which side was cut, and
@@ -83,12 +84,12 @@ export interface GateDecision {
   /** "capacity", or "capacity within SLO (p99 <= 300 ms, client minus RTT)". */
   judged?: string;
   /**
-   * Per name at the rates both runs held, baseline as A and this run as B; only when capacity
-   * holds (a capacity regression is the failure; a run that cannot be judged has nothing to
-   * compare) and either run recorded names.
+   * Per name at the rates both runs held, baseline as A and this run as B; when the run was judged
+   * (pass or regression: a run that cannot be judged has nothing to compare) and either run
+   * recorded names.
    */
   names?: NameComparisonResult;
-  /** A name whose p99 or error rate regressed while capacity held, one sentence each: warnings, never the exit code. */
+  /** A name whose p99 or error rate regressed at rates both runs held, one sentence each: warnings, never the exit code. */
   nameWarnings?: string[];
 }
 
@@ -238,7 +239,7 @@ function judgedLabel(on: GateOn, run: RunResult, baseline: RunResult): string {
   return on === 'slo' ? `capacity within SLO${slo ? ` (${sloObjectiveText(slo)})` : ''}` : 'capacity';
 }
 
-/** The per-name fields of a decision whose capacity held; none when neither run recorded names. */
+/** The per-name fields of a judged decision (pass or regression); none when neither run recorded names. */
 function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds): Partial<GateDecision> {
   const names = compareByName(baseline, run, undefined, thresholds);
   const unit = sharedRateUnit(run.traffic, baseline.traffic);
@@ -254,7 +255,8 @@ function perName(run: RunResult, baseline: RunResult, thresholds: NameThresholds
  */
 function peakFell(run: RunResult, baseline: RunResult, tolerance: number, stepPerSec: number, unit: string): string {
   if (establishedCapacity(run) === null || establishedCapacity(baseline) === null) return '';
-  // a run cut short may have its peak from the step it cut (a few seconds of a window): not compared
+  // a run cut short measured fewer steps past its knee than it would have (the step it cut is never
+  // the peak, decision 049, but a record analysed before that may still carry it): not compared
   if (run.interrupted || baseline.interrupted) return '';
   // a knee that moved is the headline's own matter (within the tolerance, or a regression)
   if (kneeRate(run) !== kneeRate(baseline)) return '';
@@ -337,6 +339,7 @@ export function decideGate(
       exitCode: GATE_EXIT.regression,
       reasons: [],
       headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
+      ...perName(run, baseline, nameThresholds),
     };
   }
   const why =

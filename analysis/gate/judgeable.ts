@@ -8,7 +8,7 @@
  */
 import { decidingSteps, establishedCapacity } from '../stop.ts';
 import { symptomText } from '../verdicts.ts';
-import { generatorFix } from '../generator-fix.ts';
+import { generatorFix, generatorFixUnread } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
 type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean };
@@ -17,6 +17,20 @@ type Flagged = StepResult & { generatorBound?: boolean; contaminated?: boolean }
 function judgedPrefix(run: RunResult): Flagged[] {
   const firstBad = run.steps.findIndex((s) => s.verdict !== 'holds' && !(s as { transient?: boolean }).transient);
   return (firstBad === -1 ? run.steps : run.steps.slice(0, firstBad + 1)) as Flagged[];
+}
+
+/**
+ * What would let an interrupted run be judged, as a clause after its stop detail. A run stopped by
+ * limits.maxDurationS has its fix in that detail already (raise it: analyze.ts), and running it
+ * again to its end would reach the same limit: nothing added.
+ */
+function cutFix(run: RunResult): string {
+  if (run.durationCapS !== undefined && run.stopReason === 'interrupted') return '';
+  return `; ${
+    run.rules.imported
+      ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
+      : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
+  }`;
 }
 
 /** Why the run cannot be judged; empty when it can. */
@@ -31,11 +45,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
   else if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
     out.push(
-      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}; ${
-        run.rules.imported
-          ? 'import the whole output of a k6 run with a stage or two past its limit (a later step that fails too confirms a failure)'
-          : 'run it again to its end (a run cut short once a rerun confirmed its limit can be judged)'
-      }`,
+      `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}${cutFix(run)}`,
     );
   const overload = (run as { overload?: { shape?: string } }).overload?.shape;
   // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
@@ -43,7 +53,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   const genStep = firstBad?.generatorBound ? firstBad : undefined;
   if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
     out.push(
-      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : 'resize the generator and rerun'}`,
+      `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : generatorFixUnread(run.rules.imported)}`,
     );
   }
   const cap =

@@ -44,6 +44,8 @@ export function modelsOf(
           `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
         );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
+  // an attempt cut short is no steady window: not the peak μ is (peak.ts), so no ρ against it either
+  const cut = new Set(steps.filter((s) => s.verdict === 'incomplete').map(attemptKey));
   return {
     little,
     usl: fit,
@@ -51,7 +53,11 @@ export function modelsOf(
     ...(leftOut !== undefined ? { uslLeftOut: leftOut } : {}),
     utilisationBasePerSec: mu,
     ...(mu !== null && !limitFound ? { utilisationBaseAtLeast: true as const } : {}),
-    utilisation: utilisationRows(little, mu, kneeStep),
+    utilisation: utilisationRows(
+      little.filter((r) => !cut.has(attemptKey(r))),
+      mu,
+      kneeStep,
+    ),
     ...(entryNames.length > 0 ? { wPerArrival: true } : {}),
   };
 }

@@ -338,7 +338,10 @@ export interface RunResult {
    * reports and `plateau gate --json` number steps from 1: summary.json's kneeStep 10 is their step 11.
    */
   kneeStep: number | null;
-  /** Highest steady throughput of any step. */
+  /**
+   * Highest throughput of a whole steady window: a step cut short (incomplete) is never the peak
+   * (analysis/peak.ts, docs/decisions/049). 0 when no step has a whole window (peakStep null).
+   */
   peakPerSec: number;
   /** The request series the server figures came from ("otel (http_server_request_duration_seconds, seconds)"), when metrics were read. */
   requestSeries?: string;
@@ -348,6 +351,7 @@ export interface RunResult {
   downstreamVerdict?: DownstreamVerdict;
   /** Capacity within the latency objective, when `slo` is set. */
   slo?: SloResult;
+  /** Index (0-based) of the step of peakPerSec; null when no step has a whole steady window. */
   peakStep: number | null;
   stopReason: StopReason;
   /** One sentence that explains the stop. */
@@ -358,6 +362,11 @@ export interface RunResult {
    * had ended, when the run was not interrupted, and in runs analysed before 2026-12-06.
    */
   cut?: Cut;
+  /**
+   * It was limits.maxDurationS that stopped the run, after this many seconds of load (not a
+   * signal); absent otherwise, and in runs analysed before 2026-12-06. Its fix is to raise it.
+   */
+  durationCapS?: number;
   /** What limits the numbers' meaning, as values (reports/warning-text.ts words them). */
   warnings: Symptom[];
   /** Per-second series of the run, all sources merged (optional for older producers). */
