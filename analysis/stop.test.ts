@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeStop } from './stop.ts';
-import { overloadShape } from './verdicts.ts';
+import { overloadShape } from './overload-shape.ts';
 import { DEFAULT_RULES, fakeRun, stepResult, type FakeStep } from './testing/builders.ts';
 import { unjudgeableReasons } from './gate/judgeable.ts';
 import { runWarnings } from './warnings.ts';

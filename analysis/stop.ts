@@ -25,7 +25,7 @@ import {
 } from './format.ts';
 import type { Cut, RateUnit, Rules, RunResult, StageOutcome, StepResult, StopReason } from './types.ts';
 import { cutWords } from './cut.ts';
-import { fellTo, sustainedPerSec } from './verdicts.ts';
+import { fellTo, sustainedPerSec } from './overload-shape.ts';
 import { generatorFix } from './generator-fix.ts';
 import { captureBaseline } from './judge.ts';
 import { peakOf } from './peak.ts';

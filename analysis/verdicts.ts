@@ -20,10 +20,6 @@ import {
   symptomText,
 } from './generator-symptoms.ts';
 
-// stop.ts and gate/judgeable.ts import these from here
-export { fellTo, overloadShape, sustainedPerSec } from './overload-shape.ts';
-export { symptomText };
-
 export interface FailureClass {
   generatorBound: boolean;
   /** The generator's symptom that was seen, in words; null when none. */

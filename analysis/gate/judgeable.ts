@@ -7,7 +7,7 @@
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
 import { decidingSteps, establishedCapacity } from '../stop.ts';
-import { symptomText } from '../verdicts.ts';
+import { symptomText } from '../generator-symptoms.ts';
 import { generatorFix, generatorFixUnread } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';
 
