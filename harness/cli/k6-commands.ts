@@ -19,6 +19,9 @@ import { Schedule } from '../../analysis/schedule.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { sampleArrivalCount, trafficOf } from '../scenario/traffic.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
+import { idTooLong } from '../pipeline/preflight.ts';
+import { formatId } from '../scenario/context.ts';
+import { RUN_ID_ENV } from '../k6/runtime/ids.ts';
 
 type Args = Record<string, unknown>;
 
@@ -51,7 +54,14 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   // the whole plan: k6 itself gives an --execution-segment its share of every rate
   const plan = buildPlan(config, null);
   if (config.scenario) checkData(config.scenario, scenario, plan);
-  const { runId, idKey } = runIds(config.output.runId);
+  // each k6 run of the script derives its ids when it starts (runtime/ids.ts); a key drawn now has
+  // their length, so the longest id the plan reaches is checked against ids.maxLength here
+  const given = config.output.runId;
+  const { runId, idKey } = runIds(given);
+  const maxSeq = new Schedule(plan.segments).totalArrivals;
+  const tooLong = idTooLong(formatId('seq', scenario.ids?.prefix ?? '', idKey, maxSeq), scenario.ids?.maxLength);
+  if (tooLong) throw tooLong;
+  const idsAtStart = { ...(given === undefined ? {} : { runId: given }), maxSeq, maxLength: scenario.ids?.maxLength };
   const file = path.resolve(a['out-file'] as string);
   let dir: string;
   try {
@@ -66,7 +76,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
     );
   }
   try {
-    const written = await writeK6Script({ config, plan, scenario, runId, idKey, dir, seqOffset: 0 });
+    const written = await writeK6Script({ config, plan, scenario, runId, idsAtStart, dir, seqOffset: 0 });
     fs.renameSync(written, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -74,7 +84,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   const out = path.relative(process.cwd(), file);
   const secrets = scenario.secrets ?? [];
   io.out(
-    `wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n` +
+    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
         : ''),
