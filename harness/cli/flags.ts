@@ -229,6 +229,9 @@ export const FLAGS = [
       choices: ['json', 'json.gz', 'csv', 'csv.gz'],
       describe: 'k6: output format plateau streams (default json)',
     },
+    per: {
+      'k6-script': { describe: 'k6: the output format of the k6 command it prints, k6-out.<format> (default json)' },
+    },
   },
   {
     name: 'out-file',

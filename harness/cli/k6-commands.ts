@@ -83,8 +83,10 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   }
   const out = path.relative(process.cwd(), file);
   const secrets = scenario.secrets ?? [];
+  // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
+  const k6Out = `k6-out.${config.k6.out}`;
   io.out(
-    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n` +
+    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 ${k6Out}\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
         : ''),

@@ -155,6 +155,27 @@ describe('plateau k6-script', () => {
     expect((await write('test/fixtures/scenarios/native-mix/scenario.ts', 'mix.js')).status).toBe(0);
   });
 
+  it.each([
+    ['json', 'json=k6-out.json', 'k6-out.json'],
+    ['json.gz', 'json=k6-out.json.gz', 'k6-out.json.gz'],
+    ['csv', 'csv=k6-out.csv', 'k6-out.csv'],
+    ['csv.gz', 'csv=k6-out.csv.gz', 'k6-out.csv.gz'],
+  ])('--k6-out %s: the k6 command it prints writes %s, and the import reads %s', async (format, outFlag, file) => {
+    const r = await cliInProcess([
+      'k6-script',
+      '--target',
+      'http://127.0.0.1:9/',
+      ...STEPS,
+      '--k6-out',
+      format,
+      '--out-file',
+      path.join(dir, `out-${format}.js`),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(` --out ${outFlag} `);
+    expect(r.stdout).toContain(`then: plateau import k6 ${file}\n`);
+  });
+
   it('says nothing of secrets for a scenario that has none', async () => {
     const r = await write('test/fixtures/scenarios/native-mix/concurrent.ts', 'plain.js');
     expect(r.status, r.stderr).toBe(0);
