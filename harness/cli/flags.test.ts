@@ -141,6 +141,14 @@ describe("each command's help lists exactly its flags from the table", () => {
     expect(await helpOf('run')).toMatch(/^ {2}--demo /m);
   });
 
+  it("k6-script does not list the native engine's flags, which it refuses", async () => {
+    const help = await helpOf('k6-script');
+    for (const f of ['http-client', 'workers', 'warmup', 'engine']) {
+      expect(help).not.toMatch(new RegExp(`--${f}\\b`));
+      expect(await helpOf('run')).toMatch(new RegExp(`^ {2}--${f} `, 'm'));
+    }
+  });
+
   it('no command takes one name twice, and every listBefore names a flag of its command', () => {
     for (const c of COMMANDS) {
       const names = flagsOf(c).map((f) => f.name);

@@ -22,6 +22,7 @@ import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { idTooLong } from '../pipeline/preflight.ts';
 import { formatId } from '../scenario/context.ts';
 import { RUN_ID_ENV } from '../k6/runtime/ids.ts';
+import { DEMO_CHOICE } from '../config/messages.ts';
 
 type Args = Record<string, unknown>;
 
@@ -49,7 +50,12 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
       EXIT.usage,
     );
   }
-  const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
+  refuseNativeFlags(a);
+  const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined }).catch(
+    (err: unknown) => {
+      throw withoutDemo(err);
+    },
+  );
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
   // the whole plan: k6 itself gives an --execution-segment its share of every rate
   const plan = buildPlan(config, null);
@@ -92,6 +98,43 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
         : ''),
   );
   return EXIT.ok;
+}
+
+/** Why each native engine's flag means nothing to a k6 script: k6 sends the load, with its own client and goroutines. */
+const NATIVE_ONLY: Record<string, string> = {
+  'http-client': "the native engine's HTTP client (k6 sends with its own)",
+  workers: "the native engine's threads (k6 schedules its own goroutines)",
+  warmup:
+    "the native engine's warmup stage (a k6 script has none: k6's stages are fixed when it starts, and the first step's ramp opens its connections)",
+  engine: 'who sends the load (a k6 script is sent by k6)',
+};
+
+/** The native engine's flags given to k6-script, refused with the reason (--engine k6 says what the script is, and passes). */
+function refuseNativeFlags(a: Args): void {
+  const given = Object.keys(NATIVE_ONLY).filter((f) => a[f] !== undefined && !(f === 'engine' && a[f] === 'k6'));
+  if (given.length === 0) return;
+  // --no-warmup as typed
+  const typed = (f: string) => (a[f] === false ? `--no-${f}` : `--${f}`);
+  throw new PlateauError(
+    `k6-script takes no flag of the native engine's: ${given.map((f) => `${typed(f)} is ${NATIVE_ONLY[f]}`).join('; ')}`,
+    `leave ${given.map(typed).join(' and ')} out (plateau run takes them, for the native engine)`,
+    'k6-script-native-flag',
+    EXIT.usage,
+  );
+}
+
+/** A missing target's error without the demo, which k6-script refuses: what works instead. */
+function withoutDemo(err: unknown): unknown {
+  if (!(err instanceof PlateauError) || !err.message.includes(DEMO_CHOICE)) return err;
+  return new PlateauError(
+    err.message.replace(
+      DEMO_CHOICE,
+      ': a script needs a target that outlives plateau (for the demo, run k6 through plateau run --demo --engine k6)',
+    ),
+    err.hint,
+    err.code,
+    err.exitCode,
+  );
 }
 
 /**

@@ -176,6 +176,56 @@ describe('plateau k6-script', () => {
     expect(r.stdout).toContain(`then: plateau import k6 ${file}\n`);
   });
 
+  it.each([
+    [['--http-client', 'undici'], "--http-client is the native engine's HTTP client (k6 sends with its own)"],
+    [['--workers', '2'], "--workers is the native engine's threads (k6 schedules its own goroutines)"],
+    [['--no-warmup'], "--no-warmup is the native engine's warmup stage (a k6 script has none"],
+    [['--engine', 'native'], '--engine is who sends the load (a k6 script is sent by k6)'],
+  ])('refuses the native engine flag %j with the reason, and writes nothing', async (flags, reason) => {
+    const file = path.join(dir, `native-${flags[0]}.js`);
+    const r = await cliInProcess([
+      'k6-script',
+      '--target',
+      'http://127.0.0.1:9/',
+      ...STEPS,
+      ...flags,
+      '--out-file',
+      file,
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`plateau: k6-script takes no flag of the native engine's: ${reason}`);
+    expect(r.stderr).toContain(`fix: leave ${flags[0]} out (plateau run takes them, for the native engine)`);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('--engine k6 says what the script is, and is taken', async () => {
+    const r = await cliInProcess([
+      'k6-script',
+      '--target',
+      'http://127.0.0.1:9/',
+      ...STEPS,
+      '--engine',
+      'k6',
+      '--out-file',
+      path.join(dir, 'k6.js'),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('without a target, says what works instead of the demo it refuses', async () => {
+    const config = path.join(dir, 'steps-only.config.ts');
+    fs.writeFileSync(
+      config,
+      'export default { steps: { startPerSec: 1, stepPerSec: 1, maxPerSec: 2, rampS: 1, holdS: 2 } };\n',
+    );
+    const r = await cliInProcess(['k6-script', '--config', config, '--out-file', path.join(dir, 'none.js')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('or --demo for the embedded demo target');
+    expect(r.stderr).toContain(
+      'target: missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts): a script needs a target that outlives plateau (for the demo, run k6 through plateau run --demo --engine k6)',
+    );
+  });
+
   it('says nothing of secrets for a scenario that has none', async () => {
     const r = await write('test/fixtures/scenarios/native-mix/concurrent.ts', 'plain.js');
     expect(r.status, r.stderr).toBe(0);
