@@ -1,6 +1,7 @@
-/** `plateau import k6`'s terminal text: what a missing file says. */
+/** `plateau import k6`'s terminal text: what a missing file says, and how a note's fix is printed. */
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../../test/helpers/cli.ts';
+import { noteLines } from './k6-commands.ts';
 
 describe('plateau import k6', () => {
   it.each([
@@ -17,4 +18,16 @@ describe('plateau import k6', () => {
       );
     },
   );
+
+  it("prints a note's fix under it, as an error's fix, not as `note: fix: ...`", () => {
+    expect(
+      noteLines([
+        'k6-out.json: its 12 requests carry no `name` tag',
+        'fix: run k6 again with name in --system-tags',
+        'one more note',
+      ]),
+    ).toBe(
+      'note: k6-out.json: its 12 requests carry no `name` tag\n  fix: run k6 again with name in --system-tags\nnote: one more note\n',
+    );
+  });
 });

@@ -176,6 +176,15 @@ function t0Of(text: unknown): number | undefined {
   return ms;
 }
 
+/**
+ * The import's notes on the terminal: each `note: ...`, and a note's fix (a line of its own that
+ * starts `fix: `, as the notes keep it for the stage's evidence) under it, as an error's fix is
+ * printed, never as `note: fix: ...`.
+ */
+export function noteLines(notes: readonly string[]): string {
+  return notes.map((n) => (n.startsWith('fix: ') ? `  ${n}\n` : `note: ${n}\n`)).join('');
+}
+
 export async function importCommand(a: Args): Promise<number> {
   const r = await importK6({
     file: a.file as string,
@@ -188,7 +197,7 @@ export async function importCommand(a: Args): Promise<number> {
     openModel: a['open-model'] === true,
   });
   process.stdout.write(
-    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${r.notes.map((n) => `note: ${n}\n`).join('')}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
+    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${noteLines(r.notes)}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
   );
   return EXIT.ok;
 }
