@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { cgroupCpuQuota } from './cpu-quota.ts';
+import { runIdAt, runIdsAt, type RunIds } from './run-ids.ts';
 
 export function environment(engine: string): Record<string, string> {
   const require = createRequire(import.meta.url);
@@ -51,33 +52,12 @@ function gitCommit(): string {
 
 /** A fresh run id: UTC timestamp plus 4 random hex digits, e.g. 20261129-172233-a1f3. */
 export function newRunId(now = new Date()): string {
-  const iso = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${iso}-${randomInt(0x10000).toString(16).padStart(4, '0')}`;
+  return runIdAt(now, randomInt);
 }
 
-/** A run's name, and the key of the ids it sends (ctx.uniqueId's 'seq' format: `${ids.prefix}${idKey}-${seq}`). */
-export interface RunIds {
-  runId: string;
-  idKey: string;
-}
+export type { RunIds } from './run-ids.ts';
 
-/**
- * The run id (the one given, or a fresh one) and its id key, which no other run shares whatever
- * its run id: a generated run id is its own key (its second and random part are the run's); a
- * given one may be given again (a CI job's fixed --run-id with a fresh runs directory, another
- * machine), so its key adds the start second and 4 random characters, in base 36:
- * `nightly` -> `nightly-t5a3kx0q7c` (11 characters more, a dash and 10: the second takes 6 until 2038-12, then 7).
- */
+/** The run id (the one given, or a fresh one) and its id key: run-ids.ts runIdsAt, at `now`, from node:crypto. */
 export function runIds(given: string | undefined, now = new Date()): RunIds {
-  if (given === undefined) {
-    const runId = newRunId(now);
-    return { runId, idKey: runId };
-  }
-  const second = Math.floor(now.getTime() / 1000).toString(36);
-  return {
-    runId: given,
-    idKey: `${given}-${second}${randomInt(36 ** 4)
-      .toString(36)
-      .padStart(4, '0')}`,
-  };
+  return runIdsAt(given, now, randomInt);
 }

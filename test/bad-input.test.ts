@@ -292,7 +292,11 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
   it.concurrent.each<[string, string[], RegExp]>([
     ['a negative max rate', ['plan', '--max-rate', '-1'], /steps\.maxPerSec: must be > 0 \(rate of the last step\)/],
     ['a zero hold', ['plan', '--hold', '0'], /steps\.holdS: must be > 0/],
-    ['a hold that is not a number', ['plan', '--hold', 'abc'], /steps\.holdS: must be a number/],
+    [
+      'a hold that is not a number',
+      ['plan', '--hold', 'abc'],
+      /--hold abc is not a number\n  fix: give --hold a number/,
+    ],
     [
       'max below start',
       ['plan', '--start-rate', '100', '--max-rate', '50'],

@@ -114,6 +114,12 @@ describe('the generated k6 script', () => {
     ).toBe('1s');
   });
 
+  it("the script plateau runs itself holds its run's id key and no setup() (the run's ids match the run id it records)", async () => {
+    const s = await demoScript();
+    expect(s).toContain('"idKey": "snapshot-run"');
+    expect(s).not.toMatch(/\bfunction setup\(|\bsetup\b.*\} from|export \{[^}]*\bsetup\b/);
+  });
+
   it("never follows a redirect (each hop would be a request of its own in k6's output)", async () => {
     expect(await demoScript()).toMatch(/redirects: 0/);
   });

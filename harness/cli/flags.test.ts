@@ -6,6 +6,9 @@ import { COMMANDS, CONFIG_FLAGS, FLAGS, flagsOf, type Command } from './flags.ts
 import { overridesOf, withFlags } from './options.ts';
 import { program, usageFix } from './program.ts';
 import { processIo } from './io.ts';
+import { cliInProcess } from '../../test/helpers/cli.ts';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A config every override below keeps valid. */
 const BASE = {
@@ -138,6 +141,14 @@ describe("each command's help lists exactly its flags from the table", () => {
     expect(await helpOf('run')).toMatch(/^ {2}--demo /m);
   });
 
+  it("k6-script does not list the native engine's flags, which it refuses", async () => {
+    const help = await helpOf('k6-script');
+    for (const f of ['http-client', 'workers', 'warmup', 'engine']) {
+      expect(help).not.toMatch(new RegExp(`--${f}\\b`));
+      expect(await helpOf('run')).toMatch(new RegExp(`^ {2}--${f} `, 'm'));
+    }
+  });
+
   it('no command takes one name twice, and every listBefore names a flag of its command', () => {
     for (const c of COMMANDS) {
       const names = flagsOf(c).map((f) => f.name);
@@ -207,5 +218,28 @@ describe("a misspelt flag's suggestion comes from the typed command's own flags"
     expect(usageFix('Unknown arguments: max-rate, mege, maxRate', ['report', 'x', '--max-rate', '5', '--mege'])).toBe(
       'did you mean --merge (not --mege)? --max-rate is a flag of plateau run, plan, k6-script, import, k8s run, k8s manifest, not of plateau report: see plateau report --help',
     );
+  });
+});
+
+describe('a number flag given text is named with what was typed, for every command', () => {
+  // yargs parses text as NaN and a bare flag as nothing: `import k6 out.json --max-rate abc` said
+  // "--max-rate given without --start-rate", the config's check "got NaN (a flag such as --hold abc?)"
+  it.each([
+    [['run', '--target', 'http://127.0.0.1:9/', '--max-rate', 'abc'], '--max-rate abc is not a number'],
+    [['plan', '--hold=5s'], '--hold 5s is not a number'],
+    [['k6-script', '--vus', 'ten'], '--vus ten is not a number'],
+    [['import', 'k6', 'out.json', '--max-rate', 'abc'], '--max-rate abc is not a number'],
+    [['import', 'k6', 'out.json', '--start-rate', '10', '--max-rate'], '--max-rate (no value) is not a number'],
+    [['gate', 'runs/x', '--baseline', 'b.json', '--unit-price', '0,5'], '--unit-price 0,5 is not a number'],
+    [['k8s', 'manifest', '--parallelism', 'x', '--prometheus', 'http://p'], '--parallelism x is not a number'],
+    [['plan', '--max-rate', 'abc', '--hold', 'a b'], '2 flags are not numbers: --max-rate abc, --hold "a b"'],
+  ])('plateau %j', async (argv, message) => {
+    const r = await cliInProcess(argv);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^plateau: ${escape(message)}\\n  fix: give --[a-z-]+( and --[a-z-]+)? a number, e\\.g\\. --[a-z-]+ 50 `,
+      ),
+    );
+    expect(r.status).toBe(2);
   });
 });

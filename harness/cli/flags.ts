@@ -41,7 +41,8 @@ export const FLAGS = [
     commands: [...LOAD, ...K8S],
     option: { type: 'string', describe: 'plateau.config.ts to use (default: ./plateau.config.ts when present)' },
   },
-  // k6-script takes the demo's flags only to refuse --demo with its fix (k6-commands.ts): not listed
+  // k6-script takes the demo's flags, and the native engine's (--http-client, --warmup, --workers,
+  // --engine), only to refuse them with the reason (k6-commands.ts): not listed
   {
     name: 'demo',
     commands: LOAD,
@@ -154,6 +155,7 @@ export const FLAGS = [
     commands: LOAD,
     config: { path: 'http.client' },
     option: { choices: ['undici', 'socket'], describe: 'native engine: the bare socket client (default) or undici' },
+    per: { 'k6-script': { hidden: true } },
   },
   {
     name: 'merge',
@@ -189,6 +191,7 @@ export const FLAGS = [
     commands: LOAD,
     config: { path: 'warmup.enabled' },
     option: { type: 'boolean', describe: 'run the warmup stage (--no-warmup to skip)' },
+    per: { 'k6-script': { hidden: true } },
   },
   {
     name: 'workers',
@@ -199,6 +202,7 @@ export const FLAGS = [
       describe:
         "native engine threads: 'auto' (one per CPU this process may use: cores, capped by a container's CPU quota) or a number",
     },
+    per: { 'k6-script': { hidden: true } },
   },
   {
     name: 'engine',
@@ -208,6 +212,7 @@ export const FLAGS = [
       choices: ['native', 'k6'],
       describe: 'who sends the load: the embedded engine (default) or k6 (found via K6_BIN or PATH)',
     },
+    per: { 'k6-script': { hidden: true } },
   },
   {
     name: 'execution-segment',
@@ -228,6 +233,9 @@ export const FLAGS = [
     option: {
       choices: ['json', 'json.gz', 'csv', 'csv.gz'],
       describe: 'k6: output format plateau streams (default json)',
+    },
+    per: {
+      'k6-script': { describe: 'k6: the output format of the k6 command it prints, k6-out.<format> (default json)' },
     },
   },
   {

@@ -20,6 +20,10 @@ import { Schedule } from '../../analysis/schedule.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { sampleArrivalCount, trafficOf } from '../scenario/traffic.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
+import { idTooLong } from '../pipeline/preflight.ts';
+import { formatId } from '../scenario/context.ts';
+import { RUN_ID_ENV } from '../k6/runtime/ids.ts';
+import { DEMO_CHOICE } from '../config/messages.ts';
 
 type Args = Record<string, unknown>;
 
@@ -47,12 +51,24 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
       EXIT.usage,
     );
   }
-  const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined });
+  refuseNativeFlags(a);
+  const config = await loadConfig(a.config as string | undefined, { ...overridesOf(a), out: undefined }).catch(
+    (err: unknown) => {
+      throw withoutDemo(err);
+    },
+  );
   const scenario = config.scenario ? await loadScenario(config.scenario) : defaultScenario(config.target.url);
   // the whole plan: k6 itself gives an --execution-segment its share of every rate
   const plan = buildPlan(config, null);
   if (config.scenario) checkData(config.scenario, scenario, plan);
-  const { runId, idKey } = runIds(config.output.runId);
+  // each k6 run of the script derives its ids when it starts (runtime/ids.ts); a key drawn now has
+  // their length, so the longest id the plan reaches is checked against ids.maxLength here
+  const given = config.output.runId;
+  const { runId, idKey } = runIds(given);
+  const maxSeq = new Schedule(plan.segments).totalArrivals;
+  const tooLong = idTooLong(formatId('seq', scenario.ids?.prefix ?? '', idKey, maxSeq), scenario.ids?.maxLength);
+  if (tooLong) throw tooLong;
+  const idsAtStart = { ...(given === undefined ? {} : { runId: given }), maxSeq, maxLength: scenario.ids?.maxLength };
   const file = path.resolve(a['out-file'] as string);
   let dir: string;
   try {
@@ -67,20 +83,59 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
     );
   }
   try {
-    const written = await writeK6Script({ config, plan, scenario, runId, idKey, dir, seqOffset: 0 });
+    const written = await writeK6Script({ config, plan, scenario, runId, idsAtStart, dir, seqOffset: 0 });
     fs.renameSync(written, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const out = path.relative(process.cwd(), file);
   const secrets = scenario.secrets ?? [];
+  // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
+  const k6Out = `k6-out.${config.k6.out}`;
   io.out(
-    `wrote ${out} (run id ${runId}); run it with:\n  k6 ${k6Args(config, { script: out, out: 'k6-out.json', summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 k6-out.json\n` +
+    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 ${k6Out}\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
         : ''),
   );
   return EXIT.ok;
+}
+
+/** Why each native engine's flag means nothing to a k6 script: k6 sends the load, with its own client and goroutines. */
+const NATIVE_ONLY: Record<string, string> = {
+  'http-client': "the native engine's HTTP client (k6 sends with its own)",
+  workers: "the native engine's threads (k6 schedules its own goroutines)",
+  warmup:
+    "the native engine's warmup stage (a k6 script has none: k6's stages are fixed when it starts, and the first step's ramp opens its connections)",
+  engine: 'who sends the load (a k6 script is sent by k6)',
+};
+
+/** The native engine's flags given to k6-script, refused with the reason (--engine k6 says what the script is, and passes). */
+function refuseNativeFlags(a: Args): void {
+  const given = Object.keys(NATIVE_ONLY).filter((f) => a[f] !== undefined && !(f === 'engine' && a[f] === 'k6'));
+  if (given.length === 0) return;
+  // --no-warmup as typed
+  const typed = (f: string) => (a[f] === false ? `--no-${f}` : `--${f}`);
+  throw new PlateauError(
+    `k6-script takes no flag of the native engine's: ${given.map((f) => `${typed(f)} is ${NATIVE_ONLY[f]}`).join('; ')}`,
+    `leave ${given.map(typed).join(' and ')} out (plateau run takes them, for the native engine)`,
+    'k6-script-native-flag',
+    EXIT.usage,
+  );
+}
+
+/** A missing target's error without the demo, which k6-script refuses: what works instead. */
+function withoutDemo(err: unknown): unknown {
+  if (!(err instanceof PlateauError) || !err.message.includes(DEMO_CHOICE)) return err;
+  return new PlateauError(
+    err.message.replace(
+      DEMO_CHOICE,
+      ': a script needs a target that outlives plateau (for the demo, run k6 through plateau run --demo --engine k6)',
+    ),
+    err.hint,
+    err.code,
+    err.exitCode,
+  );
 }
 
 /**
@@ -122,6 +177,15 @@ function t0Of(text: unknown): number | undefined {
   return ms;
 }
 
+/**
+ * The import's notes on the terminal: each `note: ...`, and a note's fix (a line of its own that
+ * starts `fix: `, as the notes keep it for the stage's evidence) under it, as an error's fix is
+ * printed, never as `note: fix: ...`.
+ */
+export function noteLines(notes: readonly string[]): string {
+  return notes.map((n) => (n.startsWith('fix: ') ? `  ${n}\n` : `note: ${n}\n`)).join('');
+}
+
 export async function importCommand(a: Args): Promise<number> {
   const r = await importK6({
     file: a.file as string,
@@ -134,7 +198,7 @@ export async function importCommand(a: Args): Promise<number> {
     openModel: a['open-model'] === true,
   });
   process.stdout.write(
-    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${r.notes.map((n) => `note: ${n}\n`).join('')}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
+    `${renderPlateauTable(r.result)}\n\nimported ${r.ingest.stats.points.toLocaleString('en-US')} k6 samples (${r.ingest.format}); steps ${r.stepsFrom}\n${noteLines(r.notes)}report: ${path.relative(process.cwd(), r.dir)}/report.md\n`,
   );
   return EXIT.ok;
 }

@@ -42,3 +42,48 @@ export function overridesOf(a: Record<string, unknown>, command: Command = 'run'
   }
   return o as Overrides;
 }
+
+/**
+ * The number flags of `command` whose text is no number: yargs parses `--max-rate abc` as NaN and
+ * a bare `--max-rate` as nothing at all, and goes on, where the import then read it as a flag not
+ * given ("--max-rate given without --start-rate"). Each is named with the text typed (from argv),
+ * all at once; null when none.
+ */
+export function nonNumberFlags(
+  a: Record<string, unknown>,
+  command: Command,
+  argv: readonly string[],
+): PlateauError | null {
+  const names = [
+    ...new Set(
+      flagsOf(command)
+        .filter((f) => f.option.type === 'number')
+        .map((f) => f.name),
+    ),
+  ];
+  const bad = names.filter((name) => {
+    const v = a[name];
+    return (typeof v === 'number' && Number.isNaN(v)) || (v === undefined && typedText(name, argv) !== null);
+  });
+  if (bad.length === 0) return null;
+  const shown = bad.map((name) => {
+    const text = typedText(name, argv);
+    return `--${name} ${text === null || text === '' ? '(no value)' : /^[^\s"]+$/.test(text) ? text : JSON.stringify(text)}`;
+  });
+  return new PlateauError(
+    bad.length === 1 ? `${shown[0]} is not a number` : `${bad.length} flags are not numbers: ${shown.join(', ')}`,
+    `give ${bad.map((name) => `--${name}`).join(' and ')} a number, e.g. --${bad[0]} 50 (digits, a decimal point allowed)`,
+    'flag-not-a-number',
+    EXIT.usage,
+  );
+}
+
+/** The text typed after the last `--name` (or in `--name=text`); "" when no value followed; null when the flag was not typed. */
+function typedText(name: string, argv: readonly string[]): string | null {
+  let text: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === `--${name}`) text = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? '' : argv[i + 1];
+    else if (argv[i].startsWith(`--${name}=`)) text = argv[i].slice(name.length + 3);
+  }
+  return text;
+}

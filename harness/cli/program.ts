@@ -6,7 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { PlateauError, EXIT } from '../errors.ts';
 import { nearest } from '../config/nearest.ts';
 import { COMMANDS, K8S_COMMANDS, flagsOf, type Command } from './flags.ts';
-import { withFlags } from './options.ts';
+import { nonNumberFlags, withFlags } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
 import {
   baselineBuilder,
@@ -41,80 +41,88 @@ function attachDashValues(argv: string[]): string[] {
 
 /** The yargs program; each command's handler hands its exit code to `setCode`. */
 export function program(argv: string[], setCode: (code: number) => void, io: CliIo): Argv {
-  return yargs(attachDashValues(argv))
-    .scriptName('plateau')
-    .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
-    .command(
-      'run',
-      'preflight, reset, RTT, warmup, stepped load, report',
-      (y) => withFlags(y, 'run'),
-      async (a) => {
-        setCode(await runCommand(a));
-      },
-    )
-    .command(
-      'plan',
-      'print the plan (stages, steps, durations, expected samples) and send nothing',
-      (y) => withFlags(y, 'plan'),
-      async (a) => {
-        setCode(await planCommand(a, io));
-      },
-    )
-    .command(
-      'report [run-dir]',
-      'rebuild every output of a run from its store alone (--merge: several runs into one)',
-      (y) => reportOptions(y),
-      async (a) => {
-        setCode(await reportOrMergeCommand(a));
-      },
-    )
-    .command(
-      'k6-script',
-      'write the k6 script plateau would run (scenario bundled, plan as options)',
-      (y) => k6ScriptOptions(y),
-      async (a) => {
-        setCode(await k6ScriptCommand(a, io));
-      },
-    )
-    .command(
-      'import <tool> <file>',
-      'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report',
-      (y) => importOptions(y),
-      async (a) => {
-        setCode(await importCommand(a));
-      },
-    )
-    .command(
-      'compare <run-a> <run-b>',
-      'two runs side by side at equal rates, with warnings when they are not comparable',
-      compareBuilder,
-      async (a) => {
-        setCode(await compareCommand(a, io));
-      },
-    )
-    .command(
-      'baseline <action> <run>',
-      'save a run as the baseline the gate holds later runs to (action: save)',
-      baselineBuilder,
-      async (a) => {
-        setCode(await baselineCommand(a, io));
-      },
-    )
-    .command(
-      'gate <run>',
-      'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)',
-      gateBuilder,
-      async (a) => {
-        setCode(await gateCommand(a, io));
-      },
-    )
-    .command('k8s', 'k6-operator: a TestRun of N k6 runners, judged live (docs/k8s.md)', k8sBuilder(setCode))
-    .demandCommand(1, 'name a command: run, plan or report')
-    .strict()
-    .help()
-    .fail((msg, err) => {
-      throw err ?? new PlateauError(msg, usageFix(msg, argv), 'usage', EXIT.usage);
-    });
+  return (
+    yargs(attachDashValues(argv))
+      .scriptName('plateau')
+      .usage('$0 <command> [options]\n\nStepped open-model load that stops on the throughput plateau.')
+      .command(
+        'run',
+        'preflight, reset, RTT, warmup, stepped load, report',
+        (y) => withFlags(y, 'run'),
+        async (a) => {
+          setCode(await runCommand(a));
+        },
+      )
+      .command(
+        'plan',
+        'print the plan (stages, steps, durations, expected samples) and send nothing',
+        (y) => withFlags(y, 'plan'),
+        async (a) => {
+          setCode(await planCommand(a, io));
+        },
+      )
+      .command(
+        'report [run-dir]',
+        'rebuild every output of a run from its store alone (--merge: several runs into one)',
+        (y) => reportOptions(y),
+        async (a) => {
+          setCode(await reportOrMergeCommand(a));
+        },
+      )
+      .command(
+        'k6-script',
+        'write the k6 script plateau would run (scenario bundled, plan as options)',
+        (y) => k6ScriptOptions(y),
+        async (a) => {
+          setCode(await k6ScriptCommand(a, io));
+        },
+      )
+      .command(
+        'import <tool> <file>',
+        'turn a finished k6 run (--out json/csv, .gz) into a plateau run and report',
+        (y) => importOptions(y),
+        async (a) => {
+          setCode(await importCommand(a));
+        },
+      )
+      .command(
+        'compare <run-a> <run-b>',
+        'two runs side by side at equal rates, with warnings when they are not comparable',
+        compareBuilder,
+        async (a) => {
+          setCode(await compareCommand(a, io));
+        },
+      )
+      .command(
+        'baseline <action> <run>',
+        'save a run as the baseline the gate holds later runs to (action: save)',
+        baselineBuilder,
+        async (a) => {
+          setCode(await baselineCommand(a, io));
+        },
+      )
+      .command(
+        'gate <run>',
+        'exit 0 when capacity holds against --baseline, 1 on a regression, 3 when the run cannot be judged (2: a usage error)',
+        gateBuilder,
+        async (a) => {
+          setCode(await gateCommand(a, io));
+        },
+      )
+      .command('k8s', 'k6-operator: a TestRun of N k6 runners, judged live (docs/k8s.md)', k8sBuilder(setCode))
+      // a number flag given text: named with what was typed, before any command reads it as absent
+      .middleware((a) => {
+        const typed = commandTyped(argv);
+        const bad = typed ? nonNumberFlags(a, typed, argv) : null;
+        if (bad) throw bad;
+      })
+      .demandCommand(1, 'name a command: run, plan or report')
+      .strict()
+      .help()
+      .fail((msg, err) => {
+        throw err ?? missingImportFile(msg, argv) ?? new PlateauError(msg, usageFix(msg, argv), 'usage', EXIT.usage);
+      })
+  );
 }
 
 /**
@@ -148,6 +156,21 @@ export function usageFix(msg: string, argv: readonly string[] = []): string {
   const theirs = elsewhere.map((u) => `--${u} is a flag of plateau ${takers(u).join(', ')}`);
   const notHere = `${theirs.join('; ')}, not of ${help.replace(/ --help$/, '')}: see ${help}`;
   return guess ? `${guess} ${notHere}` : notHere;
+}
+
+/**
+ * `plateau import k6` without its file: yargs' "Not enough non-option arguments: got 1, need at
+ * least 2" said as what is missing, with the command that gives it.
+ */
+export function missingImportFile(msg: string, argv: readonly string[]): PlateauError | null {
+  if (argv[0] !== 'import' || !/^Not enough non-option arguments/.test(msg)) return null;
+  const toolGiven = argv[1] !== undefined && !argv[1].startsWith('-');
+  return new PlateauError(
+    `import: missing ${toolGiven ? '' : 'the tool (k6) and '}the k6 output file`,
+    'give the file k6 wrote, e.g. plateau import k6 k6-out.json (from k6 run --out json=k6-out.json; csv and .gz are read too)',
+    'import-file-missing',
+    EXIT.usage,
+  );
 }
 
 /** The command typed, whose flags its help lists (`k8s run` for `plateau k8s run ...`); none before one is named. */

@@ -30,9 +30,11 @@ export const NO_MESSAGE = '\u0000plateau: worded by messages.ts';
 type Issue = z.core.$ZodIssue;
 
 /** What to give for a required section that is missing altogether: all its required fields, not one pass's worth. */
+/** The missing target's last choice, which a command without the demo (k6-script) words as its own. */
+export const DEMO_CHOICE = ', or --demo for the embedded demo target';
+
 const MISSING_SECTION: Record<string, string> = {
-  target:
-    'missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts), or --demo for the embedded demo target',
+  target: `missing: give the URL under load, --target http://host:port/path (or target: { url } in plateau.config.ts)${DEMO_CHOICE}`,
   steps:
     'missing: give the stepped load, --start-rate, --step-rate and --max-rate, and its timing, --ramp and --hold (or steps: { startPerSec, stepPerSec, maxPerSec, rampS, holdS } in plateau.config.ts)',
 };

@@ -91,15 +91,24 @@ function checkIdLength(p: PreflightInput, evidence: string[]): void {
   const max = p.scenario.ids?.maxLength;
   if (!max) return;
   const longest = longestId(p.scenario.ids?.prefix ?? '', p.idKey, p.maxSeq, p.requests.traffic.entries.length);
-  if (longest.length > max) {
-    throw new PlateauError(
-      `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
-      'shorten ids.prefix or the run id (--run-id: one given gets 11 characters more in the ids, so that they are its own), or raise ids.maxLength if the column is wider',
-      'id-too-long',
-      EXIT.preflight,
-    );
-  }
+  const tooLong = idTooLong(longest, max);
+  if (tooLong) throw tooLong;
   evidence.push(`longest generated id ${longest.length} chars <= ids.maxLength ${max}`);
+}
+
+/** The refusal of a run whose longest id exceeds ids.maxLength (preflight, and k6-script before it writes a script); null when it fits. */
+export function idTooLong(
+  longest: string,
+  max: number | undefined,
+  exitCode: number = EXIT.preflight,
+): PlateauError | null {
+  if (!max || longest.length <= max) return null;
+  return new PlateauError(
+    `generated ids reach ${longest.length} characters ("${longest}"); the target's id column allows ${max}`,
+    'shorten ids.prefix or the run id (--run-id: one given gets 11 characters more in the ids, so that they are its own), or raise ids.maxLength if the column is wider',
+    'id-too-long',
+    exitCode,
+  );
 }
 
 /** Checks the target answers its health path; a note for the stage's line when it answered 404 (no health endpoint). */

@@ -972,11 +972,11 @@ function thinkTime(ms) {
   sleep(ms / 1e3);
   return Promise.resolve();
 }
-function contextOf(cfg, seq, rows) {
+function contextOf(cfg, ids, seq, rows) {
   return {
-    runId: cfg.runId,
+    runId: ids.runId,
     seq,
-    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${cfg.idKey}-${seq}`,
+    uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
     pick: (keySpace = 1e5) => spread(seq, keySpace),
     hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
     env: __ENV,
@@ -1431,13 +1431,16 @@ function iteration(scenario, cfg) {
     if (readBy && entryNames.length > 1)
       readerSeq[name] = sharedReaderSeqOf(name, readBy, weights, entryNames, entryOf);
   }
-  const arrival = () => {
+  const fixed = cfg.idKey === void 0 ? null : { runId: cfg.runId, idKey: cfg.idKey };
+  const arrival = (started) => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
-    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };
+    const ids = started != null ? started : fixed;
+    if (ids === null) throw new Error("plateau: no id key: this script derives its ids in setup(); run it with k6 run");
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows) };
   };
   if (!traffic.byName) {
-    return () => {
-      const { entry, ctx } = arrival();
+    return (started) => {
+      const { entry, ctx } = arrival(started);
       const r = guarded(entry, ctx, cfg, false);
       if (r.unsent) {
         unsentCounter.add(1);
@@ -1446,14 +1449,14 @@ function iteration(scenario, cfg) {
     };
   }
   if (!traffic.entries.some(isTransaction)) {
-    return () => {
-      const { entry, ctx } = arrival();
+    return (started) => {
+      const { entry, ctx } = arrival(started);
       record(entry, guarded(entry, ctx, cfg));
     };
   }
   const names = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: isTransaction(e) })));
-  return async () => {
-    const { entry, ctx } = arrival();
+  return async (started) => {
+    const { entry, ctx } = arrival(started);
     record(entry, await arrive(entry, ctx, cfg, names));
   };
 }
@@ -1509,7 +1512,7 @@ var options = {
   ],
   "discardResponseBodies": true
 };
-var plateau_k6_entry_default = iteration(scenario_default, {
+var config = {
   "runId": "snapshot-run",
   "idKey": "snapshot-run",
   "idPrefix": "ord-",
@@ -1527,7 +1530,8 @@ var plateau_k6_entry_default = iteration(scenario_default, {
       "samples": 4
     }
   }
-});
+};
+var plateau_k6_entry_default = iteration(scenario_default, config);
 export {
   plateau_k6_entry_default as default,
   options

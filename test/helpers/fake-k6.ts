@@ -154,8 +154,13 @@ let loads = 0;
 export interface LoadedScript {
   fake: FakeK6;
   options: unknown;
-  /** The script's default function: one iteration (the fake's iterationInTest is set first). */
-  iterate(iterationInTest: number): Promise<void>;
+  /**
+   * The script's setup() as k6 runs it once a test (undefined when it exports none), and its
+   * value, which k6 gives every iteration: pass it to iterate.
+   */
+  setup?: () => unknown;
+  /** The script's default function: one iteration (the fake's iterationInTest is set first), given setup()'s value. */
+  iterate(iterationInTest: number, data?: unknown): Promise<void>;
 }
 
 /**
@@ -205,7 +210,7 @@ export async function loadWithFakeK6(
     fake.opened.push(file);
     return fs.readFileSync(file, 'utf8');
   };
-  let mod: { default: () => void | Promise<void>; options: unknown };
+  let mod: { default: (data?: unknown) => void | Promise<void>; options: unknown; setup?: () => unknown };
   try {
     // a module of its own per load (the same text twice would be one cached module, bound to the first fake)
     const code = `${out.outputFiles[0].text}\n// load ${++loads}\n`;
@@ -218,9 +223,10 @@ export async function loadWithFakeK6(
   return {
     fake,
     options: mod.options,
-    async iterate(iterationInTest: number) {
+    ...(mod.setup ? { setup: mod.setup } : {}),
+    async iterate(iterationInTest: number, data?: unknown) {
       fake.iterationInTest = iterationInTest;
-      await mod.default();
+      await mod.default(data);
     },
   };
 }

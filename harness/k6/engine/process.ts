@@ -24,6 +24,7 @@ import { tailLines } from '../output/lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
 import { k6Vus } from './segment.ts';
 import { legSeqsUsed } from '../../../analysis/segment.ts';
+import type { IdsAtStart } from '../runtime/config.ts';
 
 /**
  * k6's environment: the user's, k6's CSV time format, and GOMAXPROCS from a cgroup CPU quota
@@ -96,9 +97,13 @@ export function k6Args(config: PlateauConfig, files: { script: string; out: stri
   ];
 }
 
-/** Writes the script for this run; returns its path. */
+/**
+ * Writes the script for this run; returns its path. `idKey`: plateau's run's (its k6 engine);
+ * `idsAtStart` in its place: a script for the user, whose ids each k6 run derives (runtime/ids.ts).
+ */
 export async function writeK6Script(
-  o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'idKey' | 'dir' | 'seqOffset'>,
+  o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'> &
+    ({ idKey: string } | { idsAtStart: IdsAtStart }),
 ): Promise<string> {
   const text = await bundleK6Script({
     scenarioPath: o.config.scenario ?? null,
@@ -106,7 +111,7 @@ export async function writeK6Script(
     options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),
     runtime: {
       runId: o.runId,
-      idKey: o.idKey,
+      ...('idKey' in o ? { idKey: o.idKey } : { idsAtStart: o.idsAtStart }),
       idPrefix: o.scenario.ids?.prefix ?? '',
       origin: new URL(o.config.target.url).origin,
       seqOffset: o.seqOffset,

@@ -18,10 +18,26 @@ export interface RuntimeData {
   readBy?: string[];
 }
 
+/** A script written for the user (k6-script): its ids are derived when k6 starts (ids.ts), within the plan's bounds. */
+export interface IdsAtStart {
+  /** The run id k6-script was given (--run-id), a k6 run's name unless PLATEAU_RUN_ID names it; absent: a fresh one each run. */
+  runId?: string;
+  /** The plan's arrivals: the largest sequence number, whose id is the longest. */
+  maxSeq: number;
+  /** The scenario's ids.maxLength, which the ids of a run named by PLATEAU_RUN_ID must fit too. */
+  maxLength?: number;
+}
+
 export interface RuntimeConfig {
+  /** The run id; in a script written for the user, the one it was written with (it seeds the data's order only: ctx.runId is the k6 run's, ids.ts). */
   runId: string;
-  /** The key of the run's ids (ctx.uniqueId: `${idPrefix}${idKey}-${seq}`; environment.ts runIds). */
-  idKey: string;
+  /**
+   * The key of the run's ids (ctx.uniqueId: `${idPrefix}${idKey}-${seq}`; environment.ts runIds),
+   * when plateau drives k6: the run's own, which it records. Absent with idsAtStart.
+   */
+  idKey?: string;
+  /** Set in a script written for the user instead of idKey: setup() derives the ids when k6 starts (ids.ts). */
+  idsAtStart?: IdsAtStart;
   idPrefix: string;
   /** Relative request URLs resolve against it; a request elsewhere is the scenario's bug. */
   origin: string;

@@ -14,6 +14,7 @@ import { spread } from '../../scenario/data-rows.ts';
 import { globalTimers } from './timers.ts';
 import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
+import type { RunIds } from '../../run-ids.ts';
 import { thinkTimeProblem } from '../../scenario/think-time.ts';
 
 export interface RowSource {
@@ -64,16 +65,18 @@ function thinkTime(ms: number): Promise<void> {
   return Promise.resolve();
 }
 
+/** An arrival's context; `ids`: the run's (its name and id key), plateau's own or setup()'s (ids.ts). */
 export function contextOf(
-  cfg: Pick<RuntimeConfig, 'runId' | 'idKey' | 'idPrefix'>,
+  cfg: Pick<RuntimeConfig, 'idPrefix'>,
+  ids: RunIds,
   seq: number,
   rows: RowSource,
 ): ScenarioContext {
   return {
-    runId: cfg.runId,
+    runId: ids.runId,
     seq,
     uniqueId: (format: IdFormat = 'seq') =>
-      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${cfg.idKey}-${seq}`,
+      format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
     pick: (keySpace = 100_000) => spread(seq, keySpace),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,

@@ -27,8 +27,22 @@ import { messageOf, warnOnce } from './response.ts';
 import { sendNow } from './send.ts';
 import { runTransaction, type ArrivalResult } from './transaction.ts';
 import { NameBook } from '../../scenario/names.ts';
+import type { RunIds } from '../../run-ids.ts';
+import { idsAtStart } from './ids.ts';
 
 export type { RuntimeConfig } from './config.ts';
+
+/**
+ * k6's setup() of a script written for the user (cfg.idsAtStart): the k6 run's ids, once for the
+ * test, said on k6's console so that the user can find them in the target's data (k6's type
+ * definitions declare no console, hence the lookup, as response.ts warnOnce).
+ */
+export function setupIds(cfg: RuntimeConfig): RunIds {
+  const ids = idsAtStart(cfg.idsAtStart ?? { maxSeq: 0 }, cfg.idPrefix, __ENV);
+  const c = (globalThis as unknown as Record<string, { log?(m: string): void } | undefined>)['console'];
+  if (c && typeof c.log === 'function') c.log(`plateau: run ${ids.runId}: ids ${cfg.idPrefix}${ids.idKey}-<seq>`);
+  return ids;
+}
 
 const arrivalTrend = new Trend('plateau_arrival', true);
 /** A one-request script's arrival whose request(ctx) threw (the ingest's UNSENT_METRIC). */
@@ -117,7 +131,7 @@ function refusedName(message: string): void {
 const REFUSAL_SHOWN = 300;
 
 /** Call it in k6's init context: it reads the data files (open) and builds the traffic once per VU. */
-export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | Promise<void> {
+export function iteration(scenario: Scenario, cfg: RuntimeConfig): (started?: RunIds) => void | Promise<void> {
   const traffic: Traffic = trafficOf(scenario);
   const weights = traffic.entries.map((e) => e.weight);
   // the data first, then the order (its ranks only for a sequential source, a unique source's
@@ -134,13 +148,17 @@ export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | 
     if (readBy && entryNames.length > 1)
       readerSeq[name] = sharedReaderSeqOf(name, readBy, weights, entryNames, entryOf);
   }
-  const arrival = () => {
+  // plateau's own ids when it drives k6; else setup()'s, which k6 passes to every call (ids.ts)
+  const fixed: RunIds | null = cfg.idKey === undefined ? null : { runId: cfg.runId, idKey: cfg.idKey };
+  const arrival = (started: RunIds | undefined) => {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
-    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, seq, rows) };
+    const ids = started ?? fixed;
+    if (ids === null) throw new Error('plateau: no id key: this script derives its ids in setup(); run it with k6 run');
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows) };
   };
   if (!traffic.byName) {
-    return () => {
-      const { entry, ctx } = arrival();
+    return (started?: RunIds) => {
+      const { entry, ctx } = arrival(started);
       const r = guarded(entry, ctx, cfg, false);
       // the arrival failed before sending (request(ctx) threw, a unique row ran out): counted, not lost
       if (r.unsent) {
@@ -150,14 +168,14 @@ export function iteration(scenario: Scenario, cfg: RuntimeConfig): () => void | 
     };
   }
   if (!traffic.entries.some(isTransaction)) {
-    return () => {
-      const { entry, ctx } = arrival();
+    return (started?: RunIds) => {
+      const { entry, ctx } = arrival(started);
       record(entry, guarded(entry, ctx, cfg));
     };
   }
   const names = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: isTransaction(e) })));
-  return async () => {
-    const { entry, ctx } = arrival();
+  return async (started?: RunIds) => {
+    const { entry, ctx } = arrival(started);
     record(entry, await arrive(entry, ctx, cfg, names));
   };
 }
