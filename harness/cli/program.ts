@@ -20,6 +20,7 @@ import { k6ScriptCommand, k6ScriptOptions, importCommand, importOptions } from '
 import { reportOrMergeCommand, reportOptions } from './report-command.ts';
 import { k8sBuilder } from './k8s-commands.ts';
 import type { CliIo } from './io.ts';
+import { missingArguments } from './missing-args.ts';
 
 /**
  * `--tolerance -5%` as `--tolerance=-5%`: yargs takes a value that starts with a dash for flags of
@@ -120,7 +121,7 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
       .strict()
       .help()
       .fail((msg, err) => {
-        throw err ?? missingImportFile(msg, argv) ?? new PlateauError(msg, usageFix(msg, argv), 'usage', EXIT.usage);
+        throw err ?? missingArguments(msg, argv) ?? new PlateauError(msg, usageFix(msg, argv), 'usage', EXIT.usage);
       })
   );
 }
@@ -156,21 +157,6 @@ export function usageFix(msg: string, argv: readonly string[] = []): string {
   const theirs = elsewhere.map((u) => `--${u} is a flag of plateau ${takers(u).join(', ')}`);
   const notHere = `${theirs.join('; ')}, not of ${help.replace(/ --help$/, '')}: see ${help}`;
   return guess ? `${guess} ${notHere}` : notHere;
-}
-
-/**
- * `plateau import k6` without its file: yargs' "Not enough non-option arguments: got 1, need at
- * least 2" said as what is missing, with the command that gives it.
- */
-export function missingImportFile(msg: string, argv: readonly string[]): PlateauError | null {
-  if (argv[0] !== 'import' || !/^Not enough non-option arguments/.test(msg)) return null;
-  const toolGiven = argv[1] !== undefined && !argv[1].startsWith('-');
-  return new PlateauError(
-    `import: missing ${toolGiven ? '' : 'the tool (k6) and '}the k6 output file`,
-    'give the file k6 wrote, e.g. plateau import k6 k6-out.json (from k6 run --out json=k6-out.json; csv and .gz are read too)',
-    'import-file-missing',
-    EXIT.usage,
-  );
 }
 
 /** The command typed, whose flags its help lists (`k8s run` for `plateau k8s run ...`); none before one is named. */
