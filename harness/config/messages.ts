@@ -152,7 +152,10 @@ function exampleText(v: unknown): string {
 
 /** The given value as the user wrote it. */
 function shown(v: unknown): string {
-  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN (not a number: a flag such as --hold abc?)' : String(v);
+  if (typeof v === 'number')
+    return Number.isNaN(v)
+      ? 'NaN (not a number: computed in the config from text or an unset variable, e.g. Number(process.env.X)?)'
+      : String(v);
   if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';

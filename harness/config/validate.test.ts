@@ -102,7 +102,12 @@ describe("zod's default texts are replaced by the bound and the fix", () => {
       'steps.holdS',
       /^must be a number > 0 .*; got the string "10": write the number without quotes, holdS: 10$/,
     ],
-    ['NaN from a flag', withSteps({ holdS: Number('abc') }), 'steps.holdS', /got NaN \(not a number/],
+    [
+      'NaN computed in a config',
+      withSteps({ holdS: Number('abc') }),
+      'steps.holdS',
+      /got NaN \(not a number: computed in the config/,
+    ],
     [
       'a missing required field',
       { ...valid, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1 } },
