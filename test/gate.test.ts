@@ -1081,6 +1081,10 @@ describe('plateau gate (CLI exit codes)', () => {
     expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
     expect(fs.readFileSync(summaryFile, 'utf8')).toContain('## plateau gate');
     if (code !== 3) expect(r.stdout).toMatch(/fixed price/);
+    // where the outputs went, on stderr: stdout stays the decision (it said nothing of them)
+    expect(r.stderr).toContain(`gate: wrote ${path.relative(process.cwd(), junit)} (JUnit) and `);
+    expect(r.stderr).toContain('appended the summary to GITHUB_STEP_SUMMARY');
+    expect(r.stdout).not.toContain('gate: wrote');
   });
 
   it.concurrent(

@@ -168,10 +168,18 @@ export const gateBuilder = (y: Argv) =>
     'gate',
   );
 
-function writeGateOutputs(a: Args, dir: string, junit: string, md: string, env: NodeJS.ProcessEnv): void {
-  writeOutput(path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml')), junit, '--junit');
-  writeOutput(path.resolve((a.summary as string | undefined) ?? path.join(dir, 'gate-summary.md')), md, '--summary');
-  if (env.GITHUB_STEP_SUMMARY) writeOutput(env.GITHUB_STEP_SUMMARY, `${md}\n`, 'GITHUB_STEP_SUMMARY', true);
+/** Writes the JUnit XML and the Markdown summary (and appends it to GITHUB_STEP_SUMMARY); says where on stderr, leaving stdout the decision. */
+function writeGateOutputs(a: Args, dir: string, junit: string, md: string, io: CliIo): void {
+  const junitFile = path.resolve((a.junit as string | undefined) ?? path.join(dir, 'gate-junit.xml'));
+  const summaryFile = path.resolve((a.summary as string | undefined) ?? path.join(dir, 'gate-summary.md'));
+  writeOutput(junitFile, junit, '--junit');
+  writeOutput(summaryFile, md, '--summary');
+  const step = io.env.GITHUB_STEP_SUMMARY;
+  if (step) writeOutput(step, `${md}\n`, 'GITHUB_STEP_SUMMARY', true);
+  const shown = (f: string) => path.relative(process.cwd(), f) || f;
+  io.err(
+    `gate: wrote ${shown(junitFile)} (JUnit) and ${shown(summaryFile)} (Markdown)${step ? `; appended the summary to GITHUB_STEP_SUMMARY` : ''}\n`,
+  );
 }
 
 export async function gateCommand(a: Args, io: CliIo): Promise<number> {
@@ -191,7 +199,7 @@ export async function gateCommand(a: Args, io: CliIo): Promise<number> {
   const md = renderGateSummary(decision, run.result, baseline, cost);
   // the decision first: an output that cannot be written must not hide it (--json: the same decision as one document)
   io.out(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
-  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, io.env);
+  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, io);
   return decision.exitCode;
 }
 
