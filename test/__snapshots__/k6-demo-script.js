@@ -1200,6 +1200,20 @@ function bodyProblem(body, what) {
 // harness/k6/runtime/send.ts
 import http from "k6/http";
 import { Counter } from "k6/metrics";
+
+// harness/k6/runtime/check-tag.ts
+var CHECK_MESSAGES_TAGGED = 20;
+var OTHER_MESSAGES = `(a message beyond this VU's first ${CHECK_MESSAGES_TAGGED} distinct ones)`;
+var tagged = /* @__PURE__ */ new Set();
+function messageTag(verdict) {
+  const message = cutMessage(verdict, 100);
+  if (tagged.has(message)) return message;
+  if (tagged.size >= CHECK_MESSAGES_TAGGED) return OTHER_MESSAGES;
+  tagged.add(message);
+  return message;
+}
+
+// harness/k6/runtime/send.ts
 var checkFailed = new Counter("plateau_check_failed");
 function urlOf(spec, origin, what) {
   if (!spec || typeof spec !== "object" || typeof spec.url !== "string") {
@@ -1246,7 +1260,7 @@ function judged(res, r, cfg) {
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       const kind = checkFailureKind(verdict);
-      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name, kind });
+      checkFailed.add(1, { check: messageTag(verdict), name: r.name, kind });
       failure = { kind, message: verdict };
     }
   }

@@ -19,6 +19,7 @@ import { NAME_FIX } from '../../scenario/names.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
 import { PlateauError } from '../../errors.ts';
 import { isK6Side, k6ScriptDiagnostics, sectionAt } from '../../../test/helpers/k6-script-check.ts';
+import { CHECK_MESSAGES_TAGGED, OTHER_MESSAGES } from '../runtime/check-tag.ts';
 import { loadWithFakeK6, type FakeAnswer, type FakeRequest, type LoadedScript } from '../../../test/helpers/fake-k6.ts';
 
 const SCENARIO = path.resolve('test/fixtures/scenarios/mix-shop.ts');
@@ -290,6 +291,21 @@ describe('the bundled mix, run with k6 faked', () => {
     // a failed request is judged by its status alone: its check never ran, as on the native engine
     expect(l.fake.checks.filter((c) => c.name === 'read order: check')).toEqual([]);
     expect(l.fake.checks.some((c) => c.name === 'create order: check' && !c.ok)).toBe(true);
+  });
+
+  it('a VU tags plateau_check_failed with at most its first 20 distinct messages: a message built from data would make a k6 series of each', async () => {
+    let n = 0;
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/expect-200.ts')), () => ({
+      status: 201,
+      headers: { location: `/orders/${++n}` },
+    }));
+    await run(l, 50);
+    const tags = l.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags.check);
+    // every rejection still counted; the first 20 with their own message, the rest with one tag
+    expect(tags).toHaveLength(50);
+    expect(new Set(tags.slice(0, CHECK_MESSAGES_TAGGED)).size).toBe(CHECK_MESSAGES_TAGGED);
+    expect(tags[0]).toBe('expected 200, got 201 to /orders/1');
+    expect(new Set(tags.slice(CHECK_MESSAGES_TAGGED))).toEqual(new Set([OTHER_MESSAGES]));
   });
 
   it('a transport error fails the transaction by its kind, and run stops where the scenario returns', async () => {

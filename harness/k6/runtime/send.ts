@@ -5,7 +5,6 @@
  * (2xx/3xx), the check's (a k6 check named `${name}: check`, and plateau_check_failed with the
  * check's message and the name when it rejects), as on the native engine.
  */
-import { cutMessage } from '../../cut-message.ts';
 import { check } from 'k6';
 import { bodyProblem } from '../../scenario/body-kind.ts';
 import http, { type Params } from 'k6/http';
@@ -15,6 +14,7 @@ import type { RuntimeConfig } from './config.ts';
 import { bytesOf } from './context.ts';
 import { failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
 import { checkFailureKind } from '../../scenario/verdict.ts';
+import { messageTag } from './check-tag.ts';
 
 /** Counted when a check rejects a response k6 deemed expected (2xx/3xx): the ingest moves it from ok to `check`. */
 const checkFailed = new Counter('plateau_check_failed');
@@ -95,7 +95,7 @@ function judged(res: K6Response & { timings: { duration: number } }, r: NamedReq
     if (verdict !== null) {
       const kind = checkFailureKind(verdict);
       // the kind tagged: a check plateau could not give what it read is the scenario's (other), as natively
-      checkFailed.add(1, { check: cutMessage(verdict, 100), name: r.name, kind });
+      checkFailed.add(1, { check: messageTag(verdict), name: r.name, kind });
       failure = { kind, message: verdict };
     }
   }
