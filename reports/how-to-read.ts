@@ -53,7 +53,7 @@ export function howToReadTerms(run: RunResult): Term[] {
     {
       term: 'Percentiles',
       inSentence: true,
-      meaning: `carry their sample count (n); \`~value*\` marks one that rests on too few samples to trust.${
+      meaning: `carry their sample count (n); \`~value*\` marks one that rests on too few samples to trust. They are of successful requests only: a failed one counts in the errors, never in the latency (under k6, \`http_req_duration{expected_response:true}\`, not the plain \`http_req_duration\`: a 2xx that a check rejected stays in it).${
         unit === 'arrivals/s'
           ? ' The percentiles of a step are of its requests (each request of a transaction counts), where its rates count arrivals; the table by name gives each transaction its whole duration.'
           : ''
