@@ -6,7 +6,8 @@
 import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
-import { decidingSteps, failedAttemptsAt, summarizeStop } from './stop.ts';
+import { decidingSteps, failedAttemptsAt } from './deciding-steps.ts';
+import { summarizeStop } from './stop.ts';
 import { cutOf, lastLoadS } from './cut.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';

@@ -1,6 +1,6 @@
 /**
- * Where an interruption cut the steps, as the stop line says it (analysis/stop.ts) and as the
- * steps stage's line says it (harness/pipeline/steps.ts): one rule, cut.ts, in the same terms.
+ * Where an interruption cut the steps, as the stop line says it (analysis/interrupted-stop.ts) and
+ * as the steps stage's line says it (harness/pipeline/steps.ts): one rule, cut.ts, in the same terms.
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeRun } from './analyze.ts';

@@ -1,8 +1,9 @@
 /**
  * Where an interruption cut the steps: the attempt running when the load stopped, and which part
  * of it. One rule for the steps stage's line (harness/pipeline/steps.ts) and the stop line
- * (stop.ts), so the two say the same: "interrupted during step 4 (its rerun, attempt 2), after its
- * attempt 1", "during step 3 (its ramp), after step 2". Pure: attempts, records and results in.
+ * (interrupted-stop.ts), so the two say the same: "interrupted during step 4 (its rerun, attempt
+ * 2), after its attempt 1", "during step 3 (its ramp), after step 2". Pure: attempts, records and
+ * results in.
  */
 import { STEPS_PHASE } from './phases.ts';
 import type { BucketRecord, Cut, StepPlan, StepResult } from './types.ts';

@@ -16,7 +16,8 @@
  */
 import { judgeStep, steadyWindowS, withServer, type ServerInput } from './judge.ts';
 import type { Durations } from './durations.ts';
-import { heldAndCounts, refusedNamesWhy } from './stop.ts';
+import { heldAndCounts } from './deciding-steps.ts';
+import { refusedNamesWhy } from './no-limit-stops.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { afterFailure } from './after-failure.ts';
 import { generatorLimitedText } from './generator-symptoms.ts';

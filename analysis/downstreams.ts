@@ -28,7 +28,7 @@ import { downstreamVerdict, evidenceOf, successfulRequestsPerSec } from './downs
 import { scrapeDownstreamWindow } from './downstream-window.ts';
 import { byCodePoint } from './format.ts';
 import { STEPS_PHASE } from './phases.ts';
-import { decidingSteps } from './stop.ts';
+import { decidingSteps } from './deciding-steps.ts';
 import type {
   AnalyzeInput,
   DownstreamConfig,

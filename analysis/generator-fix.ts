@@ -1,6 +1,6 @@
 /**
  * What would let the load generator drive a step it could not (or held over its bounds), read from
- * the step's symptom: the one sentence the stop reason (stop.ts), the gate's "cannot judge"
+ * the step's symptom: the one sentence the stop reason (stop-reason.ts), the gate's "cannot judge"
  * (gate/judgeable.ts), the capacity within the objective (slo.ts) and the downstream verdict
  * (downstream-evidence.ts) give. Pure.
  */

@@ -3,7 +3,7 @@ import { aggregate } from './buckets.ts';
 import { judgeStep, requestErrorRate, steadyWindowS } from './judge.ts';
 import { analyzeRun } from './analyze.ts';
 import { warningTexts } from '../reports/warning-text.ts';
-import { kneeResult } from './stop.ts';
+import { kneeResult } from './deciding-steps.ts';
 import {
   buildInput,
   buildPlan,

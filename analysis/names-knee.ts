@@ -2,7 +2,7 @@
  * Which name's tail grew first on the way to the knee: in a mix, reads and writes share the
  * target's pools, and one entry usually degrades before the others (the one to look at first).
  *
- * The rule, over the attempts that decide (analysis/stop.ts decidingSteps) that carry figures by
+ * The rule, over the attempts that decide (analysis/deciding-steps.ts decidingSteps) that carry figures by
  * name, did not hold generator-limited and whose event loop did not stall past the warning's bound
  * (LOOP_DELAY_WARN_MS: the latencies of both hold the generator's own stalls; a user's run read a
  * stall's 6x p90 as the entry that degraded first), in the order they ran, up to and including the
@@ -21,7 +21,7 @@
  * grows near the knee too, and a p90 of enough samples is evidence where a p99 of too few is not.
  * Pure.
  */
-import { decidingSteps } from './stop.ts';
+import { decidingSteps } from './deciding-steps.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
 import { byCodePoint } from './format.ts';
 import type { NameResult, StepResult } from './types.ts';

@@ -8,7 +8,7 @@
  *   judged  only a trusted value: enough samples beyond the quantile (percentiles.ts' rule, on the
  *           server's n too), a step that held without the generator over its bounds, no counter
  *           reset. A thin percentile is marked, never trusted: it neither establishes nor refutes.
- *   steps   the holding prefix the plateau's capacity rests on (stop.ts decidingSteps: neither
+ *   steps   the holding prefix the plateau's capacity rests on (deciding-steps.ts decidingSteps: neither
  *           transient, contaminated, nor a generator-bound attempt a rerun replaced), up to the knee
  *   capacity the highest such step that met the objective below the first that missed it: a step
  *           that met it again above a miss is not counted (never overstate). With no miss at all,
@@ -19,7 +19,7 @@
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo, unitOf } from './format.ts';
 import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
 import { SERVER_QUANTILES } from './server-histogram.ts';
-import { decidingSteps } from './stop.ts';
+import { decidingSteps } from './deciding-steps.ts';
 import { generatorFix, generatorFixUnread } from './generator-fix.ts';
 import { costPerRequest, type CostResult, type CostSettings } from './models/cost.ts';
 import type { RateUnit, Rules, RttFigures, RunResult, SloConfig, SloResult, SloStep, StepResult } from './types.ts';
@@ -196,7 +196,7 @@ export function sloOf(config: SloConfig, all: readonly StepResult[], rtt: RttFig
   };
   const rttMs = slo.source === 'client' ? rttOf(rtt) : null;
   const problem = sloQuantileProblem(slo.quantile, slo.source);
-  // the holding prefix as stop.ts finds it (an attempt with no data ends it too), then the steps with data
+  // the holding prefix as deciding-steps.ts finds it (an attempt with no data ends it too), then the steps with data
   const deciding = decidingSteps(all);
   const firstBad = deciding.findIndex((s) => s.verdict !== 'holds');
   const steps = problem

@@ -18,7 +18,8 @@ import {
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
 import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
-import { whereCutAfterLimit, decidingSteps, establishedCapacity, heldAfterFailure } from '../analysis/stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
+import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
 import { cutAbovePeak } from '../analysis/peak.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
@@ -183,7 +184,10 @@ function notEstablishedWhy(run: RunResult): string {
   return 'no step failed at the target';
 }
 
-/** The banner of a run cut short after its limit was confirmed (stop.ts whereCutAfterLimit); null for any other run. */
+/**
+ * The banner of a run cut short after its limit was confirmed (interrupted-stop.ts
+ * whereCutAfterLimit); null for any other run.
+ */
 export function cutShortText(run: RunResult): string | null {
   const where = whereCutAfterLimit(run);
   return where === null

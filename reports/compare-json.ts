@@ -19,7 +19,7 @@ import { sloObjectiveText } from '../analysis/slo.ts';
 import type { CompareCosts } from './compare.ts';
 import { pairUnit } from './cells.ts';
 import { uslExtrapolated } from './models-text.ts';
-import { kneeResult } from '../analysis/stop.ts';
+import { kneeResult } from '../analysis/deciding-steps.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
 /**

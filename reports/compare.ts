@@ -29,7 +29,7 @@ import {
   thresholdsText,
   unconfirmedText,
 } from '../analysis/compare/name-warnings.ts';
-import { kneeResult } from '../analysis/stop.ts';
+import { kneeResult } from '../analysis/deciding-steps.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
 import { uslExtrapolated } from './models-text.ts';

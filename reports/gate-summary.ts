@@ -14,7 +14,7 @@ import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
 import { GATE_LABELS, tailCoverageClause, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
-import { whereCutAfterLimit, establishedCapacity } from '../analysis/stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
 
 const ICON = { pass: '✅ PASS', regression: '❌ REGRESSION', invalid: '⚠️ CANNOT JUDGE' } as const;
 

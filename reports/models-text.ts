@@ -4,7 +4,7 @@
  */
 import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
 import { uslFitRows } from '../analysis/models/usl.ts';
-import { kneeResult } from '../analysis/stop.ts';
+import { kneeResult } from '../analysis/deciding-steps.ts';
 import type { LittleRow, Models, RunResult, UslFit } from '../analysis/types.ts';
 import { sameAttempt } from './cells.ts';
 import type { RateUnit } from './cells.ts';

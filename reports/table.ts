@@ -4,7 +4,7 @@
  */
 import { cutMiddle, fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, quoted, stepNo } from '../analysis/format.ts';
 import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
-import { kneeResult } from '../analysis/stop.ts';
+import { kneeResult } from '../analysis/deciding-steps.ts';
 import {
   capacityText,
   stopLineLabel,

@@ -22,9 +22,9 @@
  * warning, never the exit code, which stays about capacity. A regression keeps them: which names
  * slowed or failed below the knee is where its diagnosis starts.
  *
- * A run cut short after its limit was confirmed keeps its capacity (stop.ts establishedCapacity,
- * as its report's headline does) and is judged on it; the headline says which side was cut, and
- * its cut step, incomplete, is never compared by name (only steps that held are).
+ * A run cut short after its limit was confirmed keeps its capacity (interrupted-stop.ts
+ * establishedCapacity, as its report's headline does) and is judged on it; the headline says which
+ * side was cut, and its cut step, incomplete, is never compared by name (only steps that held are).
  *
  * `on: 'slo'` judges the capacity within the latency objective (RunResult.slo) by the same rule:
  * its step's offered rate in place of the knee's, its throughput in place of the capacity. It
@@ -52,7 +52,7 @@ import {
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
 import { sloObjectiveText } from '../slo.ts';
-import { whereCutAfterLimit, establishedCapacity } from '../stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../interrupted-stop.ts';
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';

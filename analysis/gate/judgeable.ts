@@ -2,11 +2,12 @@
  * Can a run's capacity be judged at all? A run that was interrupted before its limit was confirmed,
  * whose limit was the load generator, or whose target changed under it (contaminated) says nothing
  * about the target's capacity: the gate answers "cannot judge" (exit 3) instead of pass or fail. A
- * run cut short after its limit was confirmed established its capacity (stop.ts
+ * run cut short after its limit was confirmed established its capacity (interrupted-stop.ts
  * establishedCapacity, which the report's headline reads too): it is judged. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps, establishedCapacity } from '../stop.ts';
+import { decidingSteps } from '../deciding-steps.ts';
+import { establishedCapacity } from '../interrupted-stop.ts';
 import { symptomText } from '../generator-symptoms.ts';
 import { generatorFix, generatorFixUnread } from '../generator-fix.ts';
 import type { RunResult, StepResult } from '../types.ts';

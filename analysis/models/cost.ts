@@ -8,7 +8,7 @@
  * consumed per second (CPU-seconds/s, GB-s/s, read units/s ...), recorded by a probe.
  */
 import type { GaugeSeries, RunResult } from '../types.ts';
-import { kneeResult } from '../stop.ts';
+import { kneeResult } from '../deciding-steps.ts';
 
 export const SECONDS_PER_MONTH = (365.2425 / 12) * 86_400;
 

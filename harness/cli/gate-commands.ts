@@ -24,7 +24,7 @@ import { decideGate, gateCapacity, GATE_EXIT, type GateOn } from '../../analysis
 import { NAME_REGRESSION_THRESHOLDS } from '../../analysis/compare/by-name.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
-import { whereCutAfterLimit, establishedCapacity } from '../../analysis/stop.ts';
+import { whereCutAfterLimit, establishedCapacity } from '../../analysis/interrupted-stop.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
 import { withFlags } from './options.ts';

@@ -4,7 +4,7 @@
  * and report kept, never read as a measured limit (decision 028).
  */
 import { NAME_FIX } from '../../analysis/names-limit.ts';
-import { refusedNamesWhy } from '../../analysis/stop.ts';
+import { refusedNamesWhy } from '../../analysis/no-limit-stops.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 

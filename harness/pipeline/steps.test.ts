@@ -18,8 +18,8 @@ describe('the steps stage detail', () => {
     expect(stepsDetail(failed, 5)).toBe('3 of 5 steps run; step 3 (300 req/s) did not hold');
   });
 
-  // the stop line (analysis/stop.ts) says where the cut fell and the last attempt that ended in the
-  // same words (analysis/cut.ts), with the rates: analysis/cut.test.ts
+  // the stop line (analysis/interrupted-stop.ts) says where the cut fell and the last attempt that
+  // ended in the same words (analysis/cut.ts), with the rates: analysis/cut.test.ts
   it.each<[string, readonly ReturnType<typeof stepResult>[], Parameters<typeof cutDetail>[2], string]>([
     [
       'mid-step 3',

@@ -16,7 +16,7 @@ import type {
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
-import { attemptName } from '../../analysis/stop.ts';
+import { attemptName } from '../../analysis/step-name.ts';
 import { cutOf, cutWords, lastLoadS, type Cut } from '../../analysis/cut.ts';
 import { refusedNamesError } from './refused-names.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';

@@ -10,7 +10,7 @@ import { percentileLabel } from '../../analysis/percentiles.ts';
 import { isTransaction, NAME_QUANTILES, namedSteps, nameOrder } from '../names-text.ts';
 import { LATENCY_RESOLVE, latencyLayers, latencyRows, stepAxis, stepLabel } from './latency.ts';
 import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
-import { kneeResult } from '../../analysis/stop.ts';
+import { kneeResult } from '../../analysis/deciding-steps.ts';
 import { stepNo } from '../../analysis/format.ts';
 
 /** Panels a row. */

@@ -13,7 +13,7 @@ import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { fittedSpan } from '../models-text.ts';
 import { rateUnit } from '../cells.ts';
 import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
-import { decidingSteps, kneeResult } from '../../analysis/stop.ts';
+import { decidingSteps, kneeResult } from '../../analysis/deciding-steps.ts';
 
 /** The highest predicted peak drawn, as a multiple of the top offered rate: beyond, the axis would flatten the steps. */
 export const PEAK_DRAWN_UP_TO = 1.5;

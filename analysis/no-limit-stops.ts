@@ -1,0 +1,84 @@
+/**
+ * The stops of a run whose failing step found no limit of the target: sends plateau refused for
+ * their name (the scenario's failures), refused connections (an outage), an import's failure
+ * nothing confirmed, and a closed-model run (offered no rate). None establishes a capacity; each
+ * says what held before it and what to do.
+ */
+import { fmtInt, fmtPercent, fmtRate, fmtTarget, quoted, unitOf } from './format.ts';
+import type { Rules, StepResult, StopReason } from './types.ts';
+import { generatorFix } from './generator-fix.ts';
+import { refusedDominates } from './other-failures.ts';
+import { confirmingAttempt, failedAttemptsAt } from './deciding-steps.ts';
+import { failureClause } from './failure-clause.ts';
+import { stepName } from './step-name.ts';
+
+/** Why a run stops at sends refused for their name: the scenario's failures, not the target's. */
+export function refusedNamesWhy(refused: { count: number; first: string }, tail = ''): string {
+  return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}${refused.first === '' ? '' : `; the first: "${quoted(refused.first, 240)}"`}`;
+}
+
+/**
+ * The stop of a run whose failing step failed of refused connections: every failed attempt at its
+ * rate failed mostly of them, and they explain the failure (served, the refused requests would
+ * have carried delivery to its bound). The target went away: it stopped, crashed or restarted,
+ * perhaps under this load, which says nothing of where its throughput levels off. Null otherwise,
+ * so a few refusals among a saturated target's failures, or an attempt that failed of 503s before
+ * the target fell over, keep the limit they found.
+ */
+export function unreachableReason(
+  steps: readonly StepResult[],
+  bad: StepResult,
+  held: number | null,
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } | null {
+  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
+  if (attempts.length === 0 || !attempts.every((s) => refusalsFailedIt(s, rules.deliveryMin))) return null;
+  const last = confirmingAttempt(steps, bad);
+  const refused = refusedDominates(last)!;
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'target-unreachable',
+    stopDetail: `${stepName(last, unit)} failed of refused connections: ${fmtInt(refused.refused)} of its requests (${fmtPercent(refused.share)} of its failures) found nothing listening at the target, which stopped, crashed or restarted during it (perhaps under this load); that is an outage, not a plateau: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; rerun once the target is up (and read its logs if it fell over under the load)`,
+  };
+}
+
+/** The step's failures are mostly refusals, and served they would have carried its delivery to the bound. */
+function refusalsFailedIt(s: StepResult, deliveryMin: number): boolean {
+  const refused = refusedDominates(s);
+  if (refused === null || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
+  return (s.throughputPerSec + refused.refused / s.steadyS) / s.ratePerSec >= deliveryMin;
+}
+
+/**
+ * The stop of an import whose first failure nothing confirmed: a later step held after it (`later`),
+ * or none after it failed too (`later` null): one window, never rerun.
+ */
+export function unconfirmedReason(
+  bad: StepResult,
+  knee: StepResult | null,
+  later: StepResult | null,
+  held: number | null,
+  rules: Rules,
+  /** The steps after the failure: a generator-bound one could not confirm it, and gets its own fix. */
+  after: readonly StepResult[] = [],
+): { stopReason: StopReason; stopDetail: string } {
+  const unit = unitOf(rules);
+  const bound = after.find((s) => s.generatorBound);
+  const heldBefore = `capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held before it)`}`;
+  return {
+    stopReason: 'unconfirmed',
+    stopDetail:
+      later !== null
+        ? `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, but ${stepName(later, unit)} held after it (${fmtRate(later.throughputPerSec)} ${unit} achieved): the failure was no limit (a run that goes on past a failure, as an imported k6 run does, has no rerun to confirm it); ${heldBefore}: judge a run that stops at its knee, or look at what failed in ${stepName(bad, unit)}`
+        : `${stepName(bad, unit)} ${failureClause(bad, knee, rules)}, and no step after it confirmed the failure (a live run reruns a failed step; an imported run is confirmed by a later step that fails too): ${heldBefore}: ${bound ? `${stepName(bound, unit)} could not confirm it, the generator's limit: ${generatorFix(bound, rules.imported)}` : `run the k6 scenario with a stage or two past ${fmtTarget(bad.ratePerSec)} ${unit}`}`,
+  };
+}
+
+/** The stop of a closed-model run: whatever its steps did, they were judged against rates it was never offered. */
+export function closedModelReason(held: number | null, rules: Rules): { stopReason: StopReason; stopDetail: string } {
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'closed-model',
+    stopDetail: `a closed-model k6 run (constant-vus, ramping-vus...): its VUs set the load and it was offered no rate, so delivery and capture against the rates given at the import measure nothing; capacity not established${held === null ? '' : ` (${fmtRate(held)} ${unit} held)`}: run a ramping-arrival-rate scenario to measure one`,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The ordinary stop reason of a judged run, read at its first deciding step that did not hold:
+ * interrupted, the plan's end (max-rate-reached, or an early end), a step with no data, the
+ * generator's limit, the first step failed, or the plateau. The stops that find no limit where a
+ * step failed (an outage, an unconfirmed failure, a closed model, refused names) are
+ * no-limit-stops.ts's; stop.ts chooses between them.
+ */
+import { fmtInt, fmtRate, fmtTarget, unitOf } from './format.ts';
+import type { RateUnit, Rules, StepResult, StopReason } from './types.ts';
+import { generatorFix } from './generator-fix.ts';
+import { otherFailuresClause } from './other-failures.ts';
+import { confirmingAttempt } from './deciding-steps.ts';
+import { ERROR_NOTE_MIN, failureClause, shapeNotes } from './failure-clause.ts';
+import { interruptedDetail } from './interrupted-stop.ts';
+import { stepName } from './step-name.ts';
+
+type StopLine = { stopReason: StopReason; stopDetail: string };
+
+/**
+ * The stop reason at `steps[prefix]`, the first deciding step that did not hold (none: the plan's
+ * end), or `interrupted` where the run was cut short.
+ */
+export function reasonAndDetail(
+  steps: readonly StepResult[],
+  ran: readonly StepResult[],
+  prefix: number,
+  plannedSteps: number,
+  /** Where the run was interrupted; null when it was not. */
+  where: string | null,
+  rules: Rules,
+  capacityPerSec: number | null,
+): StopLine {
+  const unit = unitOf(rules);
+  if (where !== null) return { stopReason: 'interrupted', stopDetail: interruptedDetail(where, capacityPerSec, unit) };
+  const bad = steps[prefix];
+  if (!bad) return endOfPlanReason(steps, ran, plannedSteps, unit);
+  if (bad.verdict === 'incomplete' || bad.verdict === 'not-run') {
+    return {
+      stopReason: 'error',
+      stopDetail: `${stepName(bad, unit)} ${bad.reasons[0] ?? 'has no data'}, and the run was not marked interrupted: it ended early`,
+    };
+  }
+  if (bad.generatorBound) return generatorBoundReason(bad, capacityPerSec, rules);
+  // only where the failures matter (1% or more): a couple of kind other among thousands casts no doubt
+  const other = bad.errorRate >= ERROR_NOTE_MIN ? otherFailuresClause(bad) : null;
+  if (prefix === 0) return failedFirstStepReason(bad, other, rules);
+  return plateauReason(steps, bad, steps[prefix - 1], other, rules);
+}
+
+/** Every deciding step held: the plan ran to its top rate, or it ended before it with steps unrun. */
+function endOfPlanReason(
+  steps: readonly StepResult[],
+  ran: readonly StepResult[],
+  plannedSteps: number,
+  unit: RateUnit,
+): StopLine {
+  if (steps.length === 0) return { stopReason: 'error', stopDetail: 'the plan has no steps' };
+  // a contaminated step ran too: it counts as run, though it does not decide
+  const ranSteps = new Set(ran.map((s) => s.index)).size;
+  if (ranSteps < plannedSteps) {
+    return {
+      stopReason: 'error',
+      stopDetail: `the run ended after ${stepName(ran[ran.length - 1], unit)}: the remaining ${plannedSteps - ranSteps} planned steps produced no data`,
+    };
+  }
+  const last = steps[steps.length - 1];
+  return {
+    stopReason: 'max-rate-reached',
+    stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least ${last.throughputPerSec > last.ratePerSec ? `the ${fmtTarget(last.ratePerSec)} ${unit} offered` : 'that'}, raise the top rate to find the plateau`,
+  };
+}
+
+/** The load generator, not the target, failed the step: no capacity, and what would let it keep up. */
+function generatorBoundReason(bad: StepResult, capacityPerSec: number | null, rules: Rules): StopLine {
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'generator-bound',
+    stopDetail: `${stepName(bad, unit)} failed because the load generator could not keep up, not the target${bad.verdictDetail ? ` (${bad.verdictDetail})` : ''}: this run cannot establish capacity; ${capacityPerSec === null ? 'no step held' : `at least ${fmtRate(capacityPerSec)} ${unit} held`}. To measure further, ${generatorFix(bad, rules.imported)}`,
+  };
+}
+
+/** The first step failed: the target sustains less than the lowest rate, unless its failures say otherwise. */
+function failedFirstStepReason(bad: StepResult, other: string | null, rules: Rules): StopLine {
+  const unit = unitOf(rules);
+  // a generator symptom with no step held to judge the target's tail by: no side is blamed
+  const whose = bad.inconclusive
+    ? `; ${bad.verdictDetail}`
+    : other !== null
+      ? `: ${other}`
+      : ': the target sustains less than the lowest offered rate; start lower';
+  return {
+    stopReason: 'failed-first-step',
+    stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound)}`,
+  };
+}
+
+/** A step past the knee failed: throughput stopped following the offered rate. */
+function plateauReason(
+  steps: readonly StepResult[],
+  bad: StepResult,
+  knee: StepResult,
+  other: string | null,
+  rules: Rules,
+): StopLine {
+  const unit = unitOf(rules);
+  // the figures of the attempt the run stopped on: a confirmation can fail on another rule than the first
+  const last = confirmingAttempt(steps, bad);
+  const which = last === bad ? '' : `attempt ${last.attempt ?? 1}, which confirmed it`;
+  return {
+    stopReason: 'plateau',
+    stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee.throughputPerSec))} ${unit}${shapeNotes(last, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
+  };
+}
