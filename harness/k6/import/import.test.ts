@@ -189,8 +189,40 @@ describe('plateau import k6 of a user script', () => {
         message: expect.stringMatching(
           /^the step flags do not match stepped-queue\.ndjson\.gz: step \d is \d+ req\/s by the flags, the file offered \d+\.\d in its judged window \(\d+-\d+ s\)/,
         ),
-        hint: expect.stringMatching(/^give the rates and times k6 ran .*or drop the step flags to derive the plan/),
+        hint: expect.stringMatching(
+          /^drop the step flags to let plateau derive the plan from the file, or give the plan it offered: --start-rate 50 --step-rate 50 --max-rate 250 --ramp 2 --hold 8/,
+        ),
       });
+  });
+
+  it('flags are judged where the report judges them: the wrong step is named, at its window (step 1 was blamed, at 8-12 s)', async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    // k6 ran 50 + i x 50; the flags say 50 + i x 60: steps 2 to 4 are wrong, step 1 right (judged 6-10 s)
+    const wrongStep = { startPerSec: 50, stepPerSec: 60, maxPerSec: 230, rampS: 2, holdS: 8 };
+    const err = await importK6({ file, outDir: runsDir, steps: wrongStep }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'k6-steps-mismatch' });
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toMatch(
+      /^the step flags do not match stepped-queue\.ndjson\.gz: step 2 is 110 req\/s by the flags, the file offered 100\.0 in its judged window \(16-20 s\); step 3 is 170 req\/s .*\(26-30 s\); step 4 is 230 req\/s .*\(36-40 s\) /,
+    );
+    expect(message).not.toMatch(/step 1 /);
+    expect(hint).toBe(
+      'drop the step flags to let plateau derive the plan from the file, or give the plan it offered: --start-rate 50 --step-rate 50 --max-rate 250 --ramp 2 --hold 8',
+    );
+  });
+
+  it("a period other than the run's is refused: its window drifts a second a step, into step 5's ramp (accepted, its average hid it)", async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    const shortRamp = { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 1, holdS: 8 };
+    const err = await importK6({ file, outDir: runsDir, steps: shortRamp }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'k6-steps-mismatch' });
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toMatch(
+      /: step 5 is 250 req\/s by the flags, the file offered 237\.\d at 41-42 s of its judged window \(41-45 s\), 24\d\.\d over it: a ramp's second, or a period other than the run's/,
+    );
+    expect(hint).toMatch(
+      /--ramp 2 --hold 8 \(the flags' period, 1 s ramp \+ 8 s hold = 9 s, is not the file's 10 s: each step's window lies 1 s further off its hold than the one before\)$/,
+    );
   });
 
   it('step flags that stop short of the run are refused: the steps above them failed, and "raise the top rate" was said', async () => {

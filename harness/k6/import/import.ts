@@ -20,7 +20,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
-import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
+import { flagMismatches, loadBeyond, mismatchFix, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { unnamedNotes } from './unnamed-note.ts';
 import { closedModelOf, type ClosedModel } from './closed-model.ts';
@@ -107,7 +107,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
   const mismatches =
     stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0)
-      ? flagMismatches(plan.steps, ingest.stats.offeredPerS)
+      ? flagMismatches(plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true)
       : [];
   const beyond =
     stepsFrom === 'flags' && !closed && mismatches.length === 0
@@ -123,7 +123,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   if (mismatches.length > 0)
     throw new PlateauError(
       mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
-      `${mixed ? `${mixed.fix}; or ` : ''}give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file`,
+      `${mixed ? `${mixed.fix}; or ` : ''}${mismatchFix(config.steps, plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, ingest.stats.t0Ms)}`,
       'k6-steps-mismatch',
       EXIT.usage,
     );
