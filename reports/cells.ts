@@ -285,8 +285,14 @@ export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATO
 /**
  * A line saying the target shares the generator's machine, or null: loopback, or one of the
  * machine's own addresses as the run recorded them (a run older than that record: loopback only).
+ * An import's environment is the importing machine's, not k6's: its addresses and CPUs say nothing
+ * of where k6 ran, so only a loopback URL is read, as k6 and the target sharing a machine.
  */
 export function colocationText(run: RunResult): string | null {
+  if (run.rules.imported) {
+    if (!onThisMachine(run.target)) return null;
+    return `Target on a loopback address (${new URL(run.target).hostname}): k6 and the target ran on one machine and shared its cores, so what is measured is the target's capacity with what k6 left it. For numbers to defend, run k6 from another machine.`;
+  }
   if (!onThisMachine(run.target, recordedAddresses(run.environment))) return null;
   const cores = run.environment.cpus ? ` (${run.environment.cpus})` : '';
   return `Target on the generator's own machine${cores}: the two share its cores, so what is measured is the target's capacity with what the generator leaves it (the busy share below says how hard the generator worked). For numbers to defend, generate load from another machine.`;
