@@ -175,6 +175,20 @@ describe('renderMarkdown', () => {
     expect(renderHtml({ ...imported, target: 'http://192.0.2.2:9101' }, [])).not.toContain('class="note"><strong>Note');
   });
 
+  it("a k6 run's Load generator section leaves out the paragraph on figures k6 does not measure (lag, loop delay, busy), keeping what it does", () => {
+    const lagNote = "scheduler lag is each arrival's actual start minus its intended one";
+    expect(renderMarkdown(run)).toContain(lagNote);
+    const live: RunResult = { ...run, engine: 'k6' };
+    const imported: RunResult = { ...live, rules: { ...run.rules, imported: true } };
+    for (const r of [live, imported]) {
+      expect(renderMarkdown(r)).not.toContain(lagNote);
+      expect(renderHtml(r, [])).not.toContain(lagNote);
+      expect(renderMarkdown(r)).toContain("VUs busy and allocated are k6's vus and vus_max gauges");
+    }
+    expect(renderMarkdown(live)).toContain("that k6's process used");
+    expect(renderMarkdown(imported)).toContain("its output holds no figure of its machine's CPU");
+  });
+
   it("shows the generator's figures for every step, busy share included when it was measured", () => {
     const measured = renderMarkdown(
       fakeRun({

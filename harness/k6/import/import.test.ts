@@ -700,6 +700,15 @@ describe("plateau import k6 of k6's end-of-test summary", () => {
       });
     },
   );
+
+  it('k6\'s console summary (the text it prints at the end) is named as such, with how to get raw output (it read "not k6 output")', async () => {
+    const file = `${FIX}/stepped-queue.console-summary.txt`;
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-summary',
+      message: `${file} looks like k6's end-of-test summary (the text k6 prints when a run ends), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
+      hint: 'run k6 with raw output (k6 run --out json=file.json script.js, or --out csv=file.csv) and pass that file',
+    });
+  });
 });
 
 describe('plateau import k6 --scenario', () => {
@@ -750,6 +759,19 @@ describe('plateau import k6 of a file cut short', () => {
     expect(meta.status).toBe('interrupted');
     // its steps stage too, as a live run's cut stage is
     expect(stepsStage(r.dir).status).toBe('interrupted');
+  });
+
+  it('a .gz cut before any sample decoded (inside its header, or its first block) says the gzip stream is cut short (it read "holds no k6 samples")', async () => {
+    const whole = fs.readFileSync(`${FIX}/stepped-queue.ndjson.gz`);
+    for (const bytes of [100, 6]) {
+      const file = path.join(runsDir, `head-${bytes}.ndjson.gz`);
+      fs.writeFileSync(file, whole.subarray(0, bytes));
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-cut',
+        message: `${file} is a gzip stream cut short after ${bytes} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
+        hint: 'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
+      });
+    }
   });
 
   it('a plain file whose last line is torn: the same, its steps held but the failing one missing', async () => {

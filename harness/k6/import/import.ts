@@ -9,6 +9,7 @@
  * Names built from data (URLs with ids, as k6 names a request it was not given a name for) or past
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BucketRecord, StepPlan, TrafficRecord } from '../../../analysis/types.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
@@ -40,6 +41,13 @@ const IMPORT_TARGET = 'http://k6-import.invalid/';
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
   let { records, ingest, cut } = await ingestFile(o, 'iterations');
+  if (ingest.stats.points === 0 && cut)
+    throw new PlateauError(
+      `${o.file} is a gzip stream cut short after ${fmtInt(fs.statSync(o.file).size)} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
+      'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
+      'k6-output-cut',
+      EXIT.usage,
+    );
   if (ingest.stats.points === 0) {
     throw new PlateauError(
       `${o.file} holds no k6 samples`,
