@@ -267,6 +267,20 @@ export const generatorHeader = (run: Pick<RunResult, 'traffic'>): string[] => [
 export const GENERATOR_NOTE =
   "Per steady window: scheduler lag is each arrival's actual start minus its intended one; event-loop delay is the longest the generator's loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node's event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container's quota) that its whole process used, every thread: k6's under the k6 engine. It, CPU steal and the throttling of a container's CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.";
 
+/**
+ * What the Load generator table's figures are: GENERATOR_NOTE, but for a k6 run (engine k6) only
+ * what k6 measures: it has no scheduler lag, loop delay or thread busy share (those columns read
+ * "–"), and an import not even its process's CPU (the importing machine's is not k6's).
+ */
+export function generatorNote(run: Pick<RunResult, 'engine' | 'rules'>): string {
+  if (run.engine !== 'k6') return GENERATOR_NOTE;
+  const vus =
+    "VUs busy and allocated are k6's vus and vus_max gauges, dropped its dropped_iterations (arrivals that found no free VU)";
+  return run.rules.imported
+    ? `Per steady window, from k6's output: ${vus}. k6 measures no scheduler lag, event-loop delay or thread busy share, and its output holds no figure of its machine's CPU: nothing here says whether k6 itself was short of CPU.`
+    : `Per steady window: generator CPU is the share of the CPUs k6 may use (its affinity, capped by a container's quota) that k6's process used, every thread; it, CPU steal and the throttling of a container's CPU quota are measured on Linux, steal and throttling named in the warnings when they occur. ${vus}. k6 measures no scheduler lag, event-loop delay or thread busy share.`;
+}
+
 /** A busy or CPU share; over the generator's bound with the decimals that keep it from reading as the bound (0.904 is "90.4%", not "90%"). */
 function shareText(x: number | null | undefined, bound: number): string {
   return x != null && x > bound ? fmtShareOver(x, bound) : fmtShare(x);
@@ -300,8 +314,14 @@ export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATO
 /**
  * A line saying the target shares the generator's machine, or null: loopback, or one of the
  * machine's own addresses as the run recorded them (a run older than that record: loopback only).
+ * An import's environment is the importing machine's, not k6's: its addresses and CPUs say nothing
+ * of where k6 ran, so only a loopback URL is read, as k6 and the target sharing a machine.
  */
 export function colocationText(run: RunResult): string | null {
+  if (run.rules.imported) {
+    if (!onThisMachine(run.target)) return null;
+    return `Target on a loopback address (${new URL(run.target).hostname}): k6 and the target ran on one machine and shared its cores, so what is measured is the target's capacity with what k6 left it. For numbers to defend, run k6 from another machine.`;
+  }
   if (!onThisMachine(run.target, recordedAddresses(run.environment))) return null;
   const cores = run.environment.cpus ? ` (${run.environment.cpus})` : '';
   return `Target on the generator's own machine${cores}: the two share its cores, so what is measured is the target's capacity with what the generator leaves it (the busy share below says how hard the generator worked). For numbers to defend, generate load from another machine.`;

@@ -15,7 +15,7 @@ import {
   durationText,
   generatorCells,
   generatorHeader,
-  GENERATOR_NOTE,
+  generatorNote,
   peakText,
   rttText,
   samplesText,
@@ -174,7 +174,7 @@ export function generatorHtml(run: RunResult): string {
   ];
   if (run.steps.length > 0)
     parts.push(
-      `<p class="note">${esc(GENERATOR_NOTE)}</p>`,
+      `<p class="note">${esc(generatorNote(run))}</p>`,
       htmlTable(
         generatorHeader(run),
         run.steps.map((s) => generatorCells(s, run.generatorBusyMax)),

@@ -13,7 +13,7 @@ import {
   colocationText,
   generatorCells,
   generatorHeader,
-  GENERATOR_NOTE,
+  generatorNote,
   durationText,
   peakText,
   rateUnit,
@@ -74,7 +74,7 @@ function generatorSection(run: RunResult): string[] {
     ...(run.steps.length > 0
       ? [
           '',
-          GENERATOR_NOTE,
+          generatorNote(run),
           '',
           ...mdTable(
             generatorHeader(run),

@@ -153,6 +153,42 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('an import infers nothing from the importing machine: a loopback URL says k6 and the target shared one, no CPUs, no addresses', () => {
+    // the environment is the importing machine's (its CPUs, its LAN address), not the one k6 ran on
+    const imported: RunResult = {
+      ...run,
+      engine: 'k6',
+      rules: { ...run.rules, imported: true },
+      target: 'http://127.0.0.1:9101',
+      environment: { ...run.environment, cpus: '2 x AMD EPYC', [MACHINE_ADDRESSES_KEY]: '192.0.2.2 fd00::2' },
+    };
+    const md = renderMarkdown(imported);
+    expect(md).not.toContain("generator's own machine");
+    expect(md).not.toContain('AMD EPYC):');
+    expect(md).toContain(
+      "- Target on a loopback address (127.0.0.1): k6 and the target ran on one machine and shared its cores, so what is measured is the target's capacity with what k6 left it. For numbers to defend, run k6 from another machine.",
+    );
+    expect(md).toContain('**On one machine**');
+    // an address of the importing machine says nothing of where k6 ran
+    const lan = renderMarkdown({ ...imported, target: 'http://192.0.2.2:9101' });
+    expect(lan).not.toMatch(/own machine|one machine|loopback/);
+    expect(renderHtml({ ...imported, target: 'http://192.0.2.2:9101' }, [])).not.toContain('class="note"><strong>Note');
+  });
+
+  it("a k6 run's Load generator section leaves out the paragraph on figures k6 does not measure (lag, loop delay, busy), keeping what it does", () => {
+    const lagNote = "scheduler lag is each arrival's actual start minus its intended one";
+    expect(renderMarkdown(run)).toContain(lagNote);
+    const live: RunResult = { ...run, engine: 'k6' };
+    const imported: RunResult = { ...live, rules: { ...run.rules, imported: true } };
+    for (const r of [live, imported]) {
+      expect(renderMarkdown(r)).not.toContain(lagNote);
+      expect(renderHtml(r, [])).not.toContain(lagNote);
+      expect(renderMarkdown(r)).toContain("VUs busy and allocated are k6's vus and vus_max gauges");
+    }
+    expect(renderMarkdown(live)).toContain("that k6's process used");
+    expect(renderMarkdown(imported)).toContain("its output holds no figure of its machine's CPU");
+  });
+
   it("shows the generator's figures for every step, busy share included when it was measured", () => {
     const measured = renderMarkdown(
       fakeRun({

@@ -5,6 +5,7 @@ import { costAtSloCapacity } from '../analysis/slo.ts';
 import { buildInput, fakeRun, type FakeStep } from '../analysis/testing/builders.ts';
 import { compareRows, renderCompare } from '../reports/compare.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
+import { decideGate, IMPORTED_TARGET } from '../analysis/gate/decide.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { compareDocument } from '../reports/compare-json.ts';
 import type { RunResult, SloConfig } from '../analysis/types.ts';
@@ -180,6 +181,32 @@ describe('plateau compare', () => {
     expect(
       settingDifferences(at('https://staging.example/orders'), at('https://prod.example/orders')).join('\n'),
     ).toMatch(/target differs/);
+  });
+
+  it('a k6 import without --target has its target unknown, not another: the fix is the gate\'s (it said "make sure both runs hit the same service")', () => {
+    const at = (target: string) => ({ ...A, target });
+    const json = at(`${IMPORTED_TARGET}queue.ndjson`);
+    const csv = at(`${IMPORTED_TARGET}queue.csv.gz`);
+    const fix =
+      'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target';
+    expect(settingDifferences(json, csv)).toEqual([
+      `target unknown: A and B are k6 runs imported without --target (from queue.ndjson and queue.csv.gz): ${fix}`,
+    ]);
+    expect(settingDifferences(at('https://prod.example/orders'), csv)).toEqual([
+      `target unknown: B is a k6 run imported without --target (from queue.csv.gz), A's is https://prod.example/orders: ${fix}`,
+    ]);
+    // the gate gives the same fix, word for word
+    const gate = decideGate(
+      { ...json, rules: { ...json.rules, imported: true } },
+      { ...csv, rules: { ...csv.rules, imported: true } },
+      0.05,
+    );
+    expect(gate.reasons.join('\n')).toContain(fix);
+    expect(gate.warnings).toEqual([
+      `target unknown: the baseline and the run are k6 runs imported without --target (from queue.csv.gz and queue.ndjson): ${fix}`,
+    ]);
+    // the same file imported twice: nothing to say
+    expect(settingDifferences(json, json)).toEqual([]);
   });
 
   it('comparable runs produce no warning; engine, topology and RTT differences do', () => {

@@ -86,16 +86,32 @@ describe('readLines', () => {
     }
   });
 
-  it('a directory is named as one, with the k6 output files in it to pass instead (it read "does not exist")', async () => {
+  it('a directory is named as one, with the raw k6 output files in it to pass instead (it read "does not exist")', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
+    const read = async () => {
+      for await (const _ of readLines(dir)) void _;
+    };
+    const FIX = 'test/fixtures/k6';
     try {
-      for (const f of ['script.js', 'out.ndjson.gz', 'run.csv']) fs.writeFileSync(path.join(dir, f), '');
-      const read = async () => {
-        for await (const _ of readLines(dir)) void _;
-      };
+      for (const f of ['script.js', 'empty.json']) fs.writeFileSync(path.join(dir, f), '');
+      // what the import refuses by its first bytes: summaries (it suggested the two summary exports first)
+      for (const f of [
+        'public-crushtest-summary-export.json',
+        'public-k6reporter-handlesummary.json',
+        'stepped-queue.summary-export.json',
+        'stepped-queue.console-summary.txt',
+      ])
+        fs.copyFileSync(path.join(FIX, f), path.join(dir, f));
       await expect(read()).rejects.toMatchObject({
         message: `k6 output ${dir} is a directory`,
-        hint: `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in: e.g. ${path.join(dir, 'out.ndjson.gz')} or ${path.join(dir, 'run.csv')}`,
+        hint: 'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in: none of its files looks like one (their first line is neither a k6 JSON sample or metric nor the CSV header metric_name,timestamp,...; a --summary-export or handleSummary file holds totals, not samples)',
+      });
+      // raw output, JSON (gzipped too) and CSV, plain or with a header k6 writes
+      fs.copyFileSync(path.join(FIX, 'stepped-queue.ndjson.gz'), path.join(dir, 'run.ndjson.gz'));
+      fs.copyFileSync(path.join(FIX, 'stepped-reject.csv.gz'), path.join(dir, 'reject.csv.gz'));
+      fs.writeFileSync(path.join(dir, 'small.csv'), 'metric_name,timestamp,metric_value,check,error\n');
+      await expect(read()).rejects.toMatchObject({
+        hint: `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in: e.g. ${path.join(dir, 'reject.csv.gz')} or ${path.join(dir, 'run.ndjson.gz')} or ${path.join(dir, 'small.csv')}`,
       });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -209,6 +209,29 @@ export function mixDifference(
     : `${la}: ${firstFew(withShares(x).map((e) => entry(e.name, e)))}; ${lb}: ${firstFew(withShares(y).map((e) => entry(e.name, e)))}`;
 }
 
+/**
+ * The target a k6 import without --target records, its file's name after it: the gate's
+ * IMPORTED_TARGET (analysis/gate/decide.ts, which imports this module; test/compare.test.ts pins
+ * the two), and the gate's fix for it, word for word.
+ */
+const IMPORTED_PREFIX = 'k6 run imported from ';
+const IMPORTED_TARGET_FIX =
+  'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target';
+
+/**
+ * Two targets of which one or both are an import's placeholder: the target unknown, not another
+ * (two imports of one run from JSON and CSV read "target differs"); null when both were named.
+ */
+function unknownTargetText(a: string, b: string, [la, lb]: readonly [string, string]): string | null {
+  const file = (t: string) => (t.startsWith(IMPORTED_PREFIX) ? t.slice(IMPORTED_PREFIX.length) : null);
+  const [fa, fb] = [file(a), file(b)];
+  if (fa !== null && fb !== null)
+    return `target unknown: ${la} and ${lb} are k6 runs imported without --target (from ${fa} and ${fb}): ${IMPORTED_TARGET_FIX}`;
+  if (fa === null && fb === null) return null;
+  const [which, from, other, named] = fa !== null ? [la, fa, lb, b] : [lb, fb, la, a];
+  return `target unknown: ${which} is a k6 run imported without --target (from ${from}), ${other}'s is ${named}: ${IMPORTED_TARGET_FIX}`;
+}
+
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
   return settingDifferenceList(a, b).map((d) => d.text);
@@ -230,8 +253,11 @@ export function settingDifferenceList(
   };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
-  if (targetKey(a.target) !== targetKey(b.target))
-    differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
+  if (targetKey(a.target) !== targetKey(b.target)) {
+    const unknown = unknownTargetText(a.target, b.target, labels);
+    if (unknown) out.push({ key: 'target', text: unknown });
+    else differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
+  }
   for (const key of TOPOLOGY_KEYS) {
     const x = a.environment[key],
       y = b.environment[key];

@@ -189,8 +189,40 @@ describe('plateau import k6 of a user script', () => {
         message: expect.stringMatching(
           /^the step flags do not match stepped-queue\.ndjson\.gz: step \d is \d+ req\/s by the flags, the file offered \d+\.\d in its judged window \(\d+-\d+ s\)/,
         ),
-        hint: expect.stringMatching(/^give the rates and times k6 ran .*or drop the step flags to derive the plan/),
+        hint: expect.stringMatching(
+          /^drop the step flags to let plateau derive the plan from the file, or give the plan it offered: --start-rate 50 --step-rate 50 --max-rate 250 --ramp 2 --hold 8/,
+        ),
       });
+  });
+
+  it('flags are judged where the report judges them: the wrong step is named, at its window (step 1 was blamed, at 8-12 s)', async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    // k6 ran 50 + i x 50; the flags say 50 + i x 60: steps 2 to 4 are wrong, step 1 right (judged 6-10 s)
+    const wrongStep = { startPerSec: 50, stepPerSec: 60, maxPerSec: 230, rampS: 2, holdS: 8 };
+    const err = await importK6({ file, outDir: runsDir, steps: wrongStep }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'k6-steps-mismatch' });
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toMatch(
+      /^the step flags do not match stepped-queue\.ndjson\.gz: step 2 is 110 req\/s by the flags, the file offered 100\.0 in its judged window \(16-20 s\); step 3 is 170 req\/s .*\(26-30 s\); step 4 is 230 req\/s .*\(36-40 s\) /,
+    );
+    expect(message).not.toMatch(/step 1 /);
+    expect(hint).toBe(
+      'drop the step flags to let plateau derive the plan from the file, or give the plan it offered: --start-rate 50 --step-rate 50 --max-rate 250 --ramp 2 --hold 8',
+    );
+  });
+
+  it("a period other than the run's is refused: its window drifts a second a step, into step 5's ramp (accepted, its average hid it)", async () => {
+    const file = `${FIX}/stepped-queue.ndjson.gz`;
+    const shortRamp = { startPerSec: 50, stepPerSec: 50, maxPerSec: 250, rampS: 1, holdS: 8 };
+    const err = await importK6({ file, outDir: runsDir, steps: shortRamp }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'k6-steps-mismatch' });
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toMatch(
+      /: step 5 is 250 req\/s by the flags, the file offered 237\.\d at 41-42 s of its judged window \(41-45 s\), 24\d\.\d over it: a ramp's second, or a period other than the run's/,
+    );
+    expect(hint).toMatch(
+      /--ramp 2 --hold 8 \(the flags' period, 1 s ramp \+ 8 s hold = 9 s, is not the file's 10 s: each step's window lies 1 s further off its hold than the one before\)$/,
+    );
   });
 
   it('step flags that stop short of the run are refused: the steps above them failed, and "raise the top rate" was said', async () => {
@@ -668,6 +700,15 @@ describe("plateau import k6 of k6's end-of-test summary", () => {
       });
     },
   );
+
+  it('k6\'s console summary (the text it prints at the end) is named as such, with how to get raw output (it read "not k6 output")', async () => {
+    const file = `${FIX}/stepped-queue.console-summary.txt`;
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-summary',
+      message: `${file} looks like k6's end-of-test summary (the text k6 prints when a run ends), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
+      hint: 'run k6 with raw output (k6 run --out json=file.json script.js, or --out csv=file.csv) and pass that file',
+    });
+  });
 });
 
 describe('plateau import k6 --scenario', () => {
@@ -718,6 +759,19 @@ describe('plateau import k6 of a file cut short', () => {
     expect(meta.status).toBe('interrupted');
     // its steps stage too, as a live run's cut stage is
     expect(stepsStage(r.dir).status).toBe('interrupted');
+  });
+
+  it('a .gz cut before any sample decoded (inside its header, or its first block) says the gzip stream is cut short (it read "holds no k6 samples")', async () => {
+    const whole = fs.readFileSync(`${FIX}/stepped-queue.ndjson.gz`);
+    for (const bytes of [100, 6]) {
+      const file = path.join(runsDir, `head-${bytes}.ndjson.gz`);
+      fs.writeFileSync(file, whole.subarray(0, bytes));
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-cut',
+        message: `${file} is a gzip stream cut short after ${bytes} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
+        hint: 'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
+      });
+    }
   });
 
   it('a plain file whose last line is torn: the same, its steps held but the failing one missing', async () => {

@@ -9,6 +9,7 @@
  * Names built from data (URLs with ids, as k6 names a request it was not given a name for) or past
  * the limit are folded into one "(unnamed: N URLs)" row, and the import says so, with the fix.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BucketRecord, StepPlan, TrafficRecord } from '../../../analysis/types.ts';
 import { parseConfigOrThrow } from '../../config/validate.ts';
@@ -20,7 +21,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
-import { flagMismatches, loadBeyond, mismatchText } from './plan-check.ts';
+import { flagMismatches, loadBeyond, mismatchFix, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { unnamedNotes } from './unnamed-note.ts';
 import { closedModelOf, type ClosedModel } from './closed-model.ts';
@@ -40,6 +41,13 @@ const IMPORT_TARGET = 'http://k6-import.invalid/';
 export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const t0 = performance.now();
   let { records, ingest, cut } = await ingestFile(o, 'iterations');
+  if (ingest.stats.points === 0 && cut)
+    throw new PlateauError(
+      `${o.file} is a gzip stream cut short after ${fmtInt(fs.statSync(o.file).size)} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
+      'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
+      'k6-output-cut',
+      EXIT.usage,
+    );
   if (ingest.stats.points === 0) {
     throw new PlateauError(
       `${o.file} holds no k6 samples`,
@@ -107,7 +115,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
   const mismatches =
     stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0)
-      ? flagMismatches(plan.steps, ingest.stats.offeredPerS)
+      ? flagMismatches(plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true)
       : [];
   const beyond =
     stepsFrom === 'flags' && !closed && mismatches.length === 0
@@ -123,7 +131,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   if (mismatches.length > 0)
     throw new PlateauError(
       mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
-      `${mixed ? `${mixed.fix}; or ` : ''}give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file`,
+      `${mixed ? `${mixed.fix}; or ` : ''}${mismatchFix(config.steps, plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, ingest.stats.t0Ms)}`,
       'k6-steps-mismatch',
       EXIT.usage,
     );

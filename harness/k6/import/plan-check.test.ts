@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepPlan } from '../../../analysis/types.ts';
-import { flagMismatches, mismatchText } from './plan-check.ts';
+import { flagMismatches, laterStartS, mismatchFix, mismatchText } from './plan-check.ts';
 
 /** A step judged over seconds [from, to). */
 const step = (index: number, ratePerSec: number, from: number, to: number): StepPlan => ({
@@ -13,13 +13,13 @@ const step = (index: number, ratePerSec: number, from: number, to: number): Step
   steadyEndS: to,
 });
 
-describe('step flags against the offered rate', () => {
-  // 50/s at 4-8 s, 100/s from 12 s on (the file holds each window at every start offset up to 4 s)
-  const offered = [0, 0, 0, 0, 49, 51, 50, 50, 0, 0, 0, 0, 98, 101, 100, 104, 100, 99, 101, 100];
+describe('step flags against the offered rate, from t0 (where the report judges them)', () => {
+  // 50/s at 4-8 s, 100/s from 12 s on (its last second a part one)
+  const offered = [0, 0, 0, 0, 49, 51, 50, 50, 0, 0, 0, 0, 98, 101, 100, 102, 100, 99, 101, 100, 40];
 
-  it('passes windows within 5% (at least 1/s) of their rate', () => {
+  it('passes windows within 5% (at least 1/s) of their rate, each second within 3% (at least 2/s)', () => {
     expect(flagMismatches([step(0, 50, 4, 8), step(1, 100, 12, 16)], offered)).toEqual([]);
-    expect(flagMismatches([step(0, 52.5, 4, 8)], offered)).toEqual([]);
+    expect(flagMismatches([step(0, 51, 4, 8)], offered)).toEqual([]);
   });
 
   it('names each window offered another rate, with its mean', () => {
@@ -29,22 +29,49 @@ describe('step flags against the offered rate', () => {
       { index: 2, ratePerSec: 150, offeredPerSec: 49.75, fromS: 10, toS: 14 },
     ]);
     expect(mismatchText('run.ndjson', m, 'req/s')).toBe(
-      'the step flags do not match run.ndjson: step 1 is 40 req/s by the flags, the file offered 50.0 in its judged window (4-8 s); step 3 is 150 req/s by the flags, the file offered 49.8 in its judged window (10-14 s) (offered: k6 iterations started plus dropped, at the second they were due)',
+      'the step flags do not match run.ndjson: step 1 is 40 req/s by the flags, the file offered 50.0 in its judged window (4-8 s); step 3 is 150 req/s by the flags, the file offered 49.8 in its judged window (10-14 s) (offered: k6 iterations started plus dropped, at the second they were due; windows placed from t0, as the report judges them)',
     );
   });
 
-  it('does not judge a window the file does not reach at the latest start (a plan longer than the run)', () => {
-    expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 14, 20)], offered)).toEqual([]);
-    expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 12, 16)], offered)).toHaveLength(1);
+  it("names a window whose mean fits but a second does not: a ramp's second its average hid", () => {
+    // k6's 2 s ramp from 200 to 250 at 40-42 s: second 41 offered 237; a 9 s period judged 41-45 s
+    const ramp = [...Array<number>(40).fill(200), 212, 237, 250, 250, 251, 249, 250, 250, 1];
+    const m = flagMismatches([step(4, 250, 41, 45)], ramp);
+    expect(m).toEqual([
+      { index: 4, ratePerSec: 250, offeredPerSec: 247, fromS: 41, toS: 45, worst: { tS: 41, offered: 237 } },
+    ]);
+    expect(mismatchText('run.ndjson', m, 'req/s')).toMatch(
+      /: step 5 is 250 req\/s by the flags, the file offered 237\.0 at 41-42 s of its judged window \(41-45 s\), 247\.0 over it: a ramp's second, or a period other than the run's/,
+    );
+    expect(flagMismatches([step(4, 250, 42, 46)], ramp)).toEqual([]);
+    // whole-second timestamps blur a second by about sqrt(rate / 12): 3 of it is allowed (13.7 at 250)
+    expect(flagMismatches([step(4, 250, 41, 45)], ramp, true)).toEqual([]);
+  });
+
+  it("does not judge a window past the file's last whole second of arrivals (a plan longer than the run, a cut)", () => {
+    expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 16, 21)], offered)).toEqual([]);
+    expect(flagMismatches([step(0, 50, 4, 8), step(1, 500, 16, 20)], offered)).toHaveLength(1);
   });
 });
 
 describe('flags of a load that started late', () => {
-  it('fit at the start offset k6 left (up to 4 s), where the settle is shorter than it', () => {
-    // 60/s from second 3.5 on (its ramp before): a plan placed at t0 with a 1 s settle judges [2, 6)
-    const offered = [0, 0, 10, 40, 60, 60, 60, 60, 60, 60];
-    expect(flagMismatches([step(0, 60, 2, 6)], offered)).toEqual([]);
-    // a rate the file never offered at any offset
-    expect(flagMismatches([step(0, 80, 2, 6)], offered)).toHaveLength(1);
+  // 60/s from second 3.5 on (its ramp before): a plan placed at t0 with a 1 s settle judges [2, 6)
+  const offered = [0, 0, 10, 40, 60, 60, 60, 60, 60, 60, 60, 30];
+
+  it('are refused from t0 (the report would judge the ramp), with the later start at which they fit', () => {
+    expect(flagMismatches([step(0, 60, 2, 6)], offered)).toHaveLength(1);
+    expect(laterStartS([step(0, 60, 2, 6)], offered)).toBe(1.5);
+    // a rate the file never offered at any start
+    expect(laterStartS([step(0, 80, 2, 6)], offered)).toBeNull();
+  });
+
+  it('the fix names the --t0 that places them there', () => {
+    const flags = { startPerSec: 60, stepPerSec: 60, maxPerSec: 60, rampS: 1, holdS: 4 };
+    expect(mismatchFix(flags, [step(0, 60, 2, 6)], offered, false, Date.parse('2026-11-29T16:52:40.000Z'))).toBe(
+      'the flags fit the file with the load starting 1.5 s after t0: pass --t0 2026-11-29T16:52:41.500Z to judge them there, or drop the step flags to derive the plan from the file',
+    );
+    expect(mismatchFix(flags, [step(0, 80, 2, 6)], offered, false, 0)).toMatch(
+      /^give the rates and times k6 ran .*or drop the step flags to derive the plan from the file$/,
+    );
   });
 });

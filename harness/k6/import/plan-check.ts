@@ -1,10 +1,14 @@
 /**
- * Step flags given at an import, checked against the file: each judged window's offered rate (k6
- * iterations started plus dropped, at the second they were due: IngestStats.offeredPerS) must be
- * the step's rate. A plan the run was never offered judges delivery against rates of the user's
- * own making: a hold of 8 s given as 12 read delivery 1.43 and printed a capacity. Pure.
+ * Step flags given at an import, checked against the file where the analysis judges them (placed
+ * from t0, as buildPlan places them): each judged window's offered rate (k6 iterations started
+ * plus dropped, at the second they were due: IngestStats.offeredPerS) must be the step's rate, on
+ * average and in each of its seconds. A plan the run was never offered judges delivery against
+ * rates of the user's own making: a hold of 8 s given as 12 read delivery 1.43 and printed a
+ * capacity; a 1 s ramp given for k6's 2 s drifts a second a step, and by step 5 its window takes
+ * in a ramp second whose average hides it. Pure.
  */
 import type { StepPlan } from '../../../analysis/types.ts';
+import { deriveSteps, tolOf } from './derive-steps.ts';
 
 /** A window's offered rate may differ from its step's by this share of the rate (k6 schedules arrivals exactly)... */
 const REL_TOL = 0.05;
@@ -14,59 +18,126 @@ const ABS_TOL = 1;
 export interface RateMismatch {
   index: number;
   ratePerSec: number;
+  /** The judged window's mean. */
   offeredPerSec: number;
   fromS: number;
   toS: number;
+  /** The window's second furthest from the rate, when further than a second may be (secondTol). */
+  worst?: { tS: number; offered: number };
+}
+
+/**
+ * How far one second of a judged window may lie from its rate: a hold's spread (derive-steps
+ * tolOf: 3% of the rate, at least 2); with whole-second timestamps 3 x a second's noise,
+ * sqrt(rate / 12), too. A ramp's second of a plan whose steps rise by 10% or more lies further.
+ */
+function secondTol(ratePerSec: number, wholeSeconds: boolean): number {
+  return Math.max(tolOf(ratePerSec, wholeSeconds), wholeSeconds ? 3 * Math.sqrt(ratePerSec / 12) : 0);
 }
 
 /**
  * Seconds the load may start after t0 (k6 writes its first vus point before it has started its
- * VUs: derive-steps allows 3; whole-second stamps blur one more), tried in half seconds: flags the
- * run ran, placed from t0 with a settle shorter than that, would judge a window reaching its ramp.
+ * VUs: derive-steps allows 3; whole-second stamps blur one more), tried in half seconds when the
+ * flags do not fit from t0: said in the refusal, with the --t0 that places them there.
  */
 const MAX_START_S = 4;
 
 /**
- * The steps whose judged window the file offered another rate in, at the start offset (0 to
- * MAX_START_S) that leaves the fewest; none when the flags fit at one. A window the file does not
- * hold at the latest offset is not judged.
+ * The steps whose judged window (from t0, or shiftS later) the file offered another rate in, on
+ * average or in one of its seconds. Only windows the file holds whole are judged: before its last
+ * second with arrivals (a part second; with whole-second timestamps the one before it too), so a
+ * plan longer than the run, or a run cut, is left to the ended-early check.
  */
-export function flagMismatches(steps: readonly StepPlan[], offered: readonly number[]): RateMismatch[] {
-  let best: RateMismatch[] | null = null;
-  for (let shift = 0; shift <= MAX_START_S; shift += 0.5) {
-    const m = mismatchesAt(steps, offered, shift);
-    if (best === null || m.length < best.length) best = m;
-    if (m.length === 0) break;
-  }
-  return best ?? [];
-}
-
-function mismatchesAt(steps: readonly StepPlan[], offered: readonly number[], shift: number): RateMismatch[] {
+export function flagMismatches(
+  steps: readonly StepPlan[],
+  offered: readonly number[],
+  wholeSeconds = false,
+  shiftS = 0,
+): RateMismatch[] {
+  let end = offered.length;
+  while (end > 0 && !(offered[end - 1] > 0)) end--;
+  end -= wholeSeconds ? 2 : 1;
   const out: RateMismatch[] = [];
   for (const s of steps) {
-    const fromS = Math.ceil(s.steadyStartS + shift);
-    const toS = Math.floor(s.steadyEndS + shift);
-    // the same steps at every offset: those whose window the file holds at the latest
-    if (toS <= fromS || Math.floor(s.steadyEndS + MAX_START_S) > offered.length) continue;
+    const fromS = Math.ceil(s.steadyStartS + shiftS);
+    const toS = Math.floor(s.steadyEndS + shiftS);
+    if (toS <= fromS || toS > end) continue;
     let sum = 0;
-    for (let t = fromS; t < toS; t++) sum += offered[t];
+    let worst = { tS: fromS, offered: offered[fromS] };
+    for (let t = fromS; t < toS; t++) {
+      sum += offered[t];
+      if (Math.abs(offered[t] - s.ratePerSec) > Math.abs(worst.offered - s.ratePerSec))
+        worst = { tS: t, offered: offered[t] };
+    }
     const offeredPerSec = sum / (toS - fromS);
-    if (Math.abs(offeredPerSec - s.ratePerSec) > Math.max(REL_TOL * s.ratePerSec, ABS_TOL))
-      out.push({ index: s.index, ratePerSec: s.ratePerSec, offeredPerSec, fromS, toS });
+    const meanOff = Math.abs(offeredPerSec - s.ratePerSec) > Math.max(REL_TOL * s.ratePerSec, ABS_TOL);
+    const secondOff = Math.abs(worst.offered - s.ratePerSec) > secondTol(s.ratePerSec, wholeSeconds);
+    if (meanOff || secondOff)
+      out.push({ index: s.index, ratePerSec: s.ratePerSec, offeredPerSec, fromS, toS, ...(meanOff ? {} : { worst }) });
   }
   return out;
+}
+
+/**
+ * The start after t0 (half seconds up to MAX_START_S) at which the flags fit the file, when they
+ * do not from t0: k6 started its load that much after the t0 taken. Null when none.
+ */
+export function laterStartS(
+  steps: readonly StepPlan[],
+  offered: readonly number[],
+  wholeSeconds = false,
+): number | null {
+  for (let shiftS = 0.5; shiftS <= MAX_START_S; shiftS += 0.5)
+    if (flagMismatches(steps, offered, wholeSeconds, shiftS).length === 0) return shiftS;
+  return null;
 }
 
 /** The mismatches in a sentence, the first few. */
 export function mismatchText(file: string, m: readonly RateMismatch[], unit: string): string {
   const shown = m
     .slice(0, 4)
-    .map(
-      (x) =>
-        `step ${x.index + 1} is ${x.ratePerSec} ${unit} by the flags, the file offered ${x.offeredPerSec.toFixed(1)} in its judged window (${x.fromS}-${x.toS} s)`,
-    )
+    .map((x) => {
+      const head = `step ${x.index + 1} is ${x.ratePerSec} ${unit} by the flags, the file offered`;
+      const window = `its judged window (${x.fromS}-${x.toS} s)`;
+      return x.worst
+        ? `${head} ${x.worst.offered.toFixed(1)} at ${x.worst.tS}-${x.worst.tS + 1} s of ${window}, ${x.offeredPerSec.toFixed(1)} over it: a ramp's second, or a period other than the run's`
+        : `${head} ${x.offeredPerSec.toFixed(1)} in ${window}`;
+    })
     .join('; ');
-  return `the step flags do not match ${file}: ${shown}${m.length > 4 ? `; and ${m.length - 4} more` : ''} (offered: k6 iterations started plus dropped, at the second they were due)`;
+  return `the step flags do not match ${file}: ${shown}${m.length > 4 ? `; and ${m.length - 4} more` : ''} (offered: k6 iterations started plus dropped, at the second they were due; windows placed from t0, as the report judges them)`;
+}
+
+/** The step flags of a plan, as they are typed. */
+type Flags = { startPerSec: number; stepPerSec: number; maxPerSec: number; rampS: number; holdS: number };
+const flagsText = (f: Flags) =>
+  `--start-rate ${f.startPerSec} --step-rate ${f.stepPerSec} --max-rate ${f.maxPerSec} --ramp ${f.rampS} --hold ${f.holdS}`;
+
+/**
+ * What to do about flags that do not match: the flags of the plan derived from the file, when it
+ * is another (and its period where the flags' differs: a window drifts by the difference each
+ * step); the --t0 that places the flags where they fit, when the file's plan is theirs (or none is
+ * derived) and they fit a later start; else give k6's stages.
+ */
+export function mismatchFix(
+  flags: Flags,
+  steps: readonly StepPlan[],
+  offered: readonly number[],
+  wholeSeconds: boolean,
+  t0Ms: number | null,
+): string {
+  const d = deriveSteps([], offered, wholeSeconds).steps;
+  if (d && flagsText(d) !== flagsText(flags)) {
+    const period = (f: Flags) => f.rampS + f.holdS;
+    const drift =
+      period(flags) === period(d)
+        ? ''
+        : ` (the flags' period, ${flags.rampS} s ramp + ${flags.holdS} s hold = ${period(flags)} s, is not the file's ${period(d)} s: each step's window lies ${Math.abs(period(flags) - period(d))} s further off its hold than the one before)`;
+    return `drop the step flags to let plateau derive the plan from the file, or give the plan it offered: ${flagsText(d)}${drift}`;
+  }
+  const later = laterStartS(steps, offered, wholeSeconds);
+  if (later !== null && t0Ms !== null)
+    return `the flags fit the file with the load starting ${later} s after t0: pass --t0 ${new Date(t0Ms + later * 1000).toISOString()} to judge them there, or drop the step flags to derive the plan from the file`;
+  return 'give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file';
 }
 
 /** Offered arrivals after the flags' last hold (a rate above the top step's): k6 ran further than the flags say. */

@@ -11,6 +11,11 @@ import { parseJsonLine } from './point.ts';
 
 /** A key of k6's end-of-test summary (--summary-export, handleSummary's data), which its output has none of. */
 const SUMMARY_KEY = /^\s*\{?\s*"(root_group|metrics|options|state|setup_data)"\s*:/;
+/**
+ * A line of the summary k6 prints when a run ends (its console text): a metric's dotted leader
+ * ("http_reqs......: 5905"), or its header's `execution:` and `scenarios: (` lines.
+ */
+const CONSOLE_SUMMARY_LINE = /\.{4,}: |^\s*execution: \w|^\s*scenarios: \(/;
 
 export type K6Format = 'json' | 'csv';
 
@@ -64,6 +69,13 @@ export async function ingestLines(
         throw new PlateauError(
           `${what} is k6's end-of-test summary (--summary-export or handleSummary), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
           'pass the file k6 run --out json=FILE (or --out csv=FILE) wrote during the same run',
+          'k6-output-summary',
+          EXIT.usage,
+        );
+      } else if (r === 'bad' && b.stats.points === 0 && CONSOLE_SUMMARY_LINE.test(line)) {
+        throw new PlateauError(
+          `${what} looks like k6's end-of-test summary (the text k6 prints when a run ends), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
+          'run k6 with raw output (k6 run --out json=file.json script.js, or --out csv=file.csv) and pass that file',
           'k6-output-summary',
           EXIT.usage,
         );

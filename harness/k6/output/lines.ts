@@ -9,6 +9,7 @@ import { isAscii } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { PlateauError, EXIT } from '../../errors.ts';
+import { looksLikeOutput } from './peek.ts';
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -62,17 +63,29 @@ function stripCr(lines: string[]): string[] {
   return lines;
 }
 
-/** The first few files of a directory named as k6 output would be (.json, .ndjson, .csv, .gz of them). */
+/**
+ * The first few files of a directory named as k6 output would be (.json, .ndjson, .csv, .gz of
+ * them) whose first line is too (peek.ts): not a summary, which the import refuses.
+ */
 function outputsIn(dir: string): string[] {
   try {
     return fs
       .readdirSync(dir)
       .filter((f) => /\.(nd)?json(\.gz)?$|\.csv(\.gz)?$/.test(f))
       .sort()
+      .filter((f) => looksLikeOutput(path.join(dir, f)))
       .slice(0, 3);
   } catch {
     return [];
   }
+}
+
+/** What the files of a directory given as k6 output offer instead: a few to pass, or that none would do. */
+function insteadText(dir: string): string {
+  const inIt = outputsIn(dir);
+  return inIt.length > 0
+    ? `: e.g. ${inIt.map((f) => path.join(dir, f)).join(' or ')}`
+    : ': none of its files looks like one (their first line is neither a k6 JSON sample or metric nor the CSV header metric_name,timestamp,...; a --summary-export or handleSummary file holds totals, not samples)';
 }
 
 export function isGzip(file: string): boolean {
@@ -97,10 +110,9 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
   }
   const stat = fs.statSync(file);
   if (!stat.isFile()) {
-    const inIt = stat.isDirectory() ? outputsIn(file) : [];
     throw new PlateauError(
       `k6 output ${file} is ${stat.isDirectory() ? 'a directory' : 'not a file'}`,
-      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted), not the folder it is in${inIt.length ? `: e.g. ${inIt.map((f) => path.join(file, f)).join(' or ')}` : ''}`,
+      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)${stat.isDirectory() ? `, not the folder it is in${insteadText(file)}` : ''}`,
       'k6-output-missing',
       EXIT.usage,
     );
