@@ -209,12 +209,10 @@ export function mixDifference(
     : `${la}: ${firstFew(withShares(x).map((e) => entry(e.name, e)))}; ${lb}: ${firstFew(withShares(y).map((e) => entry(e.name, e)))}`;
 }
 
-/**
- * The target a k6 import without --target records, its file's name after it: the gate's
- * IMPORTED_TARGET (analysis/gate/decide.ts, which imports this module; test/compare.test.ts pins
- * the two), and the gate's fix for it, word for word.
- */
-const IMPORTED_PREFIX = 'k6 run imported from ';
+/** The target a k6 run imported without --target records: its file's name follows (harness/k6/import). */
+export const IMPORTED_TARGET = 'k6 run imported from ';
+
+/** The fix for a target an import did not name, the gate's too (analysis/gate/decide.ts). */
 const IMPORTED_TARGET_FIX =
   'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target';
 
@@ -223,7 +221,7 @@ const IMPORTED_TARGET_FIX =
  * (two imports of one run from JSON and CSV read "target differs"); null when both were named.
  */
 function unknownTargetText(a: string, b: string, [la, lb]: readonly [string, string]): string | null {
-  const file = (t: string) => (t.startsWith(IMPORTED_PREFIX) ? t.slice(IMPORTED_PREFIX.length) : null);
+  const file = (t: string) => (t.startsWith(IMPORTED_TARGET) ? t.slice(IMPORTED_TARGET.length) : null);
   const [fa, fb] = [file(a), file(b)];
   if (fa !== null && fb !== null)
     return `target unknown: ${la} and ${lb} are k6 runs imported without --target (from ${fa} and ${fb}): ${IMPORTED_TARGET_FIX}`;

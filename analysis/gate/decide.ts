@@ -43,6 +43,7 @@ import {
   type DifferenceKey,
   stepSizePerSec,
   targetKey,
+  IMPORTED_TARGET,
 } from '../compare/differences.ts';
 import {
   compareByName,
@@ -97,9 +98,6 @@ export interface GateDecision {
 function kneeRate(run: RunResult): number {
   return run.steps.find((s) => s.index === run.kneeStep)?.ratePerSec ?? 0;
 }
-
-/** The target of a k6 run imported without --target: its file's name follows (harness/k6/import). */
-export const IMPORTED_TARGET = 'k6 run imported from ';
 
 /** Differences that make a capacity against the baseline meaningless (others are warnings). */
 function incomparable(baseline: RunResult, run: RunResult): { key: DifferenceKey; text: string }[] {

@@ -20,7 +20,7 @@ import { RunStore, redact, storedPlan } from '../../store/run-store.ts';
 import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
-import { IMPORTED_TARGET } from '../../../analysis/gate/decide.ts';
+import { IMPORTED_TARGET } from '../../../analysis/compare/differences.ts';
 import { flagMismatches, loadBeyond, mismatchFix, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { unnamedNotes } from './unnamed-note.ts';
