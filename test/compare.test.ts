@@ -57,7 +57,7 @@ describe('plateau compare', () => {
   it('shows capacity, knee and the change; the same grid is no difference, wherever each run stopped', () => {
     const md = renderCompare(A, B);
     expect(md).toContain('| Capacity | 300.0 req/s | 400.0 req/s | +33.33% |');
-    expect(md).not.toContain('steps (offered rates) differs');
+    expect(md).not.toContain('steps (offered rates) differ');
     expect(md).toMatch(/\| 500 \| – \| 405\.0 \|/);
     // a run with no step of data (interrupted in preflight) has no peak, not a peak of 0
     const none = { ...A, steps: [], peakPerSec: 0, peakStep: null, kneeStep: null, capacityPerSec: null };
@@ -83,7 +83,7 @@ describe('plateau compare', () => {
     expect(settingDifferences(A, rerun).join('\n')).not.toMatch(/steps/);
     const finer = fakeRun({ steps: [100, 150, 200, 250].map((r) => ({ ratePerSec: r })) });
     expect(settingDifferences(A, finer).join('\n')).toMatch(
-      /steps \(offered rates\) differs: from 100 by 100 req\/s vs from 100 by 50 req\/s/,
+      /steps \(offered rates\) differ: from 100 by 100 req\/s vs from 100 by 50 req\/s/,
     );
   });
 
@@ -128,7 +128,7 @@ describe('plateau compare', () => {
     const withUnit = { ...A, rules: { ...A.rules, rateUnit: 'req/s' as const } };
     expect(settingDifferences(A, withUnit)).toEqual([]);
     const stricter = { ...A, rules: { ...A.rules, deliveryMin: 0.95 } };
-    expect(settingDifferences(A, stricter).join('\n')).toMatch(/^rules differs: .*"deliveryMin":0\.9,.* vs .*0\.95/);
+    expect(settingDifferences(A, stricter).join('\n')).toMatch(/^rules differ: .*"deliveryMin":0\.9,.* vs .*0\.95/);
     const mix = { ...A, traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] } };
     expect(settingDifferences(A, mix)).toEqual([
       'rate unit differs: req/s vs arrivals/s: one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',
@@ -169,7 +169,7 @@ describe('plateau compare', () => {
     // the step grid is told in the runs' unit (arrivals/s with a transaction)
     const shifted = { ...shop, steps: shop.steps.map((st) => ({ ...st, ratePerSec: st.ratePerSec + 25 })) };
     expect(settingDifferences(shop, shifted).join('\n')).toMatch(
-      /steps \(offered rates\) differs: from \d+ by \d+ arrivals\/s vs /,
+      /steps \(offered rates\) differ: from \d+ by \d+ arrivals\/s vs /,
     );
     // an import of the user's own k6 script records no entries: no mix to compare
     const imported = { ...A, traffic: { entries: [], iterations: { requestsPerArrival: 1 } } };

@@ -247,7 +247,9 @@ export function settingDifferenceList(
 ): { key: DifferenceKey; text: string }[] {
   const out: { key: DifferenceKey; text: string }[] = [];
   const differ = (what: string, x: string, y: string, why: string, key: DifferenceKey = 'other') => {
-    if (x !== y) out.push({ key, text: `${what} differs: ${x} vs ${y}: ${why}` });
+    // the plural subjects (steps, rules) take their verb: 'steps (offered rates) differs' read wrong
+    if (x !== y)
+      out.push({ key, text: `${what} ${/^(steps|rules)\b/.test(what) ? 'differ' : 'differs'}: ${x} vs ${y}: ${why}` });
   };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
