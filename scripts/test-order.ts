@@ -10,19 +10,15 @@
  * moved out of the integration set later that day (k6-engine, threads, cpu-quota: that figure less
  * the share of it they shed, as measured beside busy loops; native, 2026-12-06 evening: that figure
  * times the ratio of its medians alone after and before more of its light runs went at once, 23.7 /
- * 28.1 s of tests in 3 alternating runs each on a machine loaded by other work); and for four whose
- * tests went at once or in another order that night (interrupt, k6-engine, secrets, limits): that
- * figure times the ratio of the file's median test times after and before, beside a CPU hog on a
- * machine at a load average of 10 to 15 from other work (3 or 4 alternating runs each: 61.8 / 64.8,
- * 42.3 / 45.3, 29.7 / 34.3 and 10.5 / 16.4 s). A file that grows past a few seconds belongs here; a
- * stale figure costs only order, never a result.
+ * 28.1 s of tests in 3 alternating runs each on a machine loaded by other work). A file that
+ * grows past a few seconds belongs here; a stale figure costs only order, never a result.
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS: Record<string, number> = {
   'test/faults.test.ts': 44,
-  'test/interrupt.test.ts': 28,
+  'test/interrupt.test.ts': 29,
   'test/tls.test.ts': 27,
   'test/promql-pipeline.test.ts': 25,
   'test/pipeline.test.ts': 25,
@@ -32,21 +28,21 @@ export const SECONDS: Record<string, number> = {
   'test/warmup.test.ts': 15,
   'test/promql.test.ts': 15,
   'test/threads.test.ts': 14,
+  'test/k6-engine.test.ts': 13,
   'test/cpu-quota.test.ts': 13,
   'test/stages.test.ts': 13,
   'test/server-histogram.test.ts': 13,
-  'test/k6-engine.test.ts': 12,
   'test/reset-postgres.test.ts': 12,
   'test/mix-pipeline.test.ts': 11,
+  'test/secrets.test.ts': 10,
   'test/reset-mariadb.test.ts': 10,
   'test/demo-capacity.test.ts': 10,
-  'test/secrets.test.ts': 9,
+  'test/limits.test.ts': 9,
   'test/bad-input.test.ts': 9,
   'harness/engine/deadline.test.ts': 9,
   'test/mix-native.test.ts': 8,
   'test/k8s-run.test.ts': 8,
   'test/demo-modes.test.ts': 7,
-  'test/limits.test.ts': 6,
 };
 
 /** Seconds a file is known to take (0 when it is not in SECONDS), by its path from the root. */

@@ -118,13 +118,60 @@ const plateauReport = (dir: string) =>
   promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
 
 // Each run is a child process against its own target, and each test times only its own signal
-// against its own run: they go at once (maxConcurrency of the integration project), three at a
-// time. The two that also start `plateau report` afterwards (a second child: its start and a
-// whole report) go first, the kill -9, the longest, first of all; then SIGINT, and SIGTERM in the
-// first place to come free. In the order SIGINT, SIGTERM, second SIGINT, kill -9, the longest
-// waited for the shortest's place and then ran on alone (SIGINT then kill -9: 43 to 89 s of the
-// file's 45 to 90 beside busy cores, 12-06).
+// against its own run: they go at once (maxConcurrency of the integration project).
 describe.concurrent('signals to a running plateau', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s stops the load within a second, writes the report marked interrupted, exits 130',
+    async (signal) => {
+      const runId = `signal-${signal}`;
+      const dir = path.join(runsDir, runId);
+      const server = await target();
+      const run = startRun(server, runId);
+      await waitForSteps(dir, 3, run.output);
+      const signalledAt = Date.now();
+      run.child.kill(signal);
+      const code = await run.exit;
+      expect(code, run.output()).toBe(130);
+      expect(server.lastLoadAtMs() - signalledAt).toBeLessThan(1000);
+      expect(run.output()).toMatch(new RegExp(`${signal}: stopping the load and writing the report`));
+      const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
+      expect(meta.status).toBe('interrupted');
+      expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
+      for (const f of ['summary.json', 'steps.csv', 'report.html'])
+        expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+      // and the run's last line names them
+      expect(run.output()).toMatch(/report: .*report\.md and report\.html \(also summary\.json, steps\.csv, /);
+      const { records, torn } = stepsBuckets(dir);
+      expect(torn).toBe(0);
+      expect(seconds(records).length).toBeGreaterThanOrEqual(3);
+    },
+  );
+
+  it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
+    const runId = 'double-sigint';
+    const dir = path.join(runsDir, runId);
+    const run = startRun(await target(), runId);
+    await waitForSteps(dir, 2, run.output);
+    run.child.kill('SIGINT');
+    // The second once the first was handled (its line printed, the handlers given back), while the
+    // report is being written: a fixed 30 ms could come first on a busy machine, when both reach the
+    // handler still installed and the run just finishes its report.
+    await waitForOutput(run.output, /press Ctrl-C again to exit at once/);
+    const secondAt = Date.now();
+    run.child.kill('SIGINT');
+    const code = await run.exit;
+    expect(Date.now() - secondAt).toBeLessThan(1000);
+    // The second signal meets the OS default (the handler gave it back): killed by SIGINT, which a shell reports as 130.
+    expect({ code, signal: run.signal() }, run.output()).toEqual({ code: null, signal: 'SIGINT' });
+    expect(run.output()).toMatch(/press Ctrl-C again to exit at once/);
+    expect(() => JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'))).not.toThrow();
+    const lines = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').split('\n').filter(Boolean);
+    lines.slice(0, -1).forEach((l) => expect(() => JSON.parse(l)).not.toThrow()); // only the last line may be torn
+    await plateauReport(dir);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+  });
+
   it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
     const runId = 'killed';
     const dir = path.join(runsDir, runId);
@@ -157,58 +204,6 @@ describe.concurrent('signals to a running plateau', () => {
     expect(meta.attempts?.length).toBeGreaterThan(0);
     expect(meta.attempts!.some((a) => a.action === null)).toBe(true);
   });
-
-  it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
-    const runId = 'double-sigint';
-    const dir = path.join(runsDir, runId);
-    const run = startRun(await target(), runId);
-    await waitForSteps(dir, 2, run.output);
-    run.child.kill('SIGINT');
-    // The second once the first was handled (its line printed, the handlers given back), while the
-    // report is being written: a fixed 30 ms could come first on a busy machine, when both reach the
-    // handler still installed and the run just finishes its report.
-    await waitForOutput(run.output, /press Ctrl-C again to exit at once/);
-    const secondAt = Date.now();
-    run.child.kill('SIGINT');
-    const code = await run.exit;
-    expect(Date.now() - secondAt).toBeLessThan(1000);
-    // The second signal meets the OS default (the handler gave it back): killed by SIGINT, which a shell reports as 130.
-    expect({ code, signal: run.signal() }, run.output()).toEqual({ code: null, signal: 'SIGINT' });
-    expect(run.output()).toMatch(/press Ctrl-C again to exit at once/);
-    expect(() => JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'))).not.toThrow();
-    const lines = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').split('\n').filter(Boolean);
-    lines.slice(0, -1).forEach((l) => expect(() => JSON.parse(l)).not.toThrow()); // only the last line may be torn
-    await plateauReport(dir);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
-      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
-  });
-
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    '%s stops the load within a second, writes the report marked interrupted, exits 130',
-    async (signal) => {
-      const runId = `signal-${signal}`;
-      const dir = path.join(runsDir, runId);
-      const server = await target();
-      const run = startRun(server, runId);
-      await waitForSteps(dir, 3, run.output);
-      const signalledAt = Date.now();
-      run.child.kill(signal);
-      const code = await run.exit;
-      expect(code, run.output()).toBe(130);
-      expect(server.lastLoadAtMs() - signalledAt).toBeLessThan(1000);
-      expect(run.output()).toMatch(new RegExp(`${signal}: stopping the load and writing the report`));
-      const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
-      expect(meta.status).toBe('interrupted');
-      expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/\*\*INTERRUPTED\*\*/);
-      for (const f of ['summary.json', 'steps.csv', 'report.html'])
-        expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
-      // and the run's last line names them
-      expect(run.output()).toMatch(/report: .*report\.md and report\.html \(also summary\.json, steps\.csv, /);
-      const { records, torn } = stepsBuckets(dir);
-      expect(torn).toBe(0);
-      expect(seconds(records).length).toBeGreaterThanOrEqual(3);
-    },
-  );
 });
 
 // Beside the signal tests' runs (its own target): it fits beside the last of them.

@@ -53,11 +53,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect((err as PlateauError).hint).toMatch(/install k6.*K6_BIN/);
   });
 
-  // These three each start a stand-in and read only their own run (its own directory, its own
-  // environment; the target answers every request alike): they go at once (maxConcurrency of the
-  // integration project). After them, alone: the CPU steal sampled beside k6 (beside the others
-  // a second once had no sample) and the count of this process's threads.
-  it.concurrent('the stand-in answers a SIGINT with 105 after its replay is written, while it lingers', async () => {
+  it('the stand-in answers a SIGINT with 105 after its replay is written, while it lingers', async () => {
     // the pipeline test below stops it there when the machine is slow; it once closed its output twice (exit 1)
     const dir = fs.mkdtempSync(path.join(runsDir, 'fake-k6-'));
     const replay = path.join(dir, 'replay.ndjson');
@@ -81,7 +77,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(stdout).toMatch(/SIGINT after 50 lines/);
   });
 
-  it.concurrent('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
+  it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
     // the replay is written in about 3 s, a real k6 would run on to its schedule's end: lingering,
     // the stand-in is still running when a slow machine's plateau has judged the knee
     const env = {
@@ -131,64 +127,6 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     }
   });
 
-  it.concurrent(
-    "a rerun gets its raised maxVUs, and under an execution segment the next leg's ids start after the whole striped leg",
-    async () => {
-      const config = parseConfigOrThrow({
-        engine: 'k6',
-        target: { url: `${server.url}/work` },
-        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
-        vus: { preAllocated: 10, max: 30 },
-        k6: { executionSegment: '0:1/2' },
-      });
-      const plan = buildPlan(config, null);
-      const dir = path.join(runsDir, 'k6-leg');
-      const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
-      const updates: Record<string, string>[] = [];
-      const store = {
-        dir,
-        scrub: (text: string) => text,
-        meta: { environment: {} },
-        update: (p: { environment?: Record<string, string> }) => {
-          if (p.environment) updates.push(p.environment);
-        },
-      } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
-      const engine = await createLoadEngine({
-        config,
-        plan,
-        runId: 'k6-leg',
-        idKey: 'k6-leg',
-        // the native engine's view of the scenario: k6 builds its own requests from the bundle
-        arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
-        env,
-        scenario: defaultScenario(config.target.url),
-        store,
-        note: () => undefined,
-      });
-      expect(engine.instances).toBe(1);
-      engine.maxVUs = 60;
-      const records: BucketRecord[] = [];
-      const run = engine.start({
-        segments: plan.segments,
-        phase: 'steps',
-        seqOffset: 1_000,
-        offsetS: 7,
-        gracefulStopMs: 0,
-        sink: (r) => records.push(r),
-      });
-      const { lastSeq, dispatched } = await run.done;
-      await engine.close();
-      // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
-      expect(fs.readFileSync(path.join(dir, 'k6/leg-7/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
-      expect(Math.min(...records.map((r) => r.tS))).toBeGreaterThanOrEqual(7);
-      expect(updates.at(-1)?.k6Exit).toMatch(/^k6 exited /);
-      // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
-      // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
-      expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
-      expect(dispatched).toBeGreaterThan(0);
-    },
-  );
-
   it.skipIf(!fs.existsSync('/proc/stat'))(
     "a running k6's seconds carry the CPU steal and k6's CPU that plateau samples beside it (Linux only: skipped where there is no /proc/stat)",
     async () => {
@@ -229,6 +167,61 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
       expect(records.every((r) => (r.cpuSteal ?? 0) <= 1 && (r.processCpu ?? 0) <= 1)).toBe(true);
     },
   );
+
+  it("a rerun gets its raised maxVUs, and under an execution segment the next leg's ids start after the whole striped leg", async () => {
+    const config = parseConfigOrThrow({
+      engine: 'k6',
+      target: { url: `${server.url}/work` },
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
+      vus: { preAllocated: 10, max: 30 },
+      k6: { executionSegment: '0:1/2' },
+    });
+    const plan = buildPlan(config, null);
+    const dir = path.join(runsDir, 'k6-leg');
+    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+    const updates: Record<string, string>[] = [];
+    const store = {
+      dir,
+      scrub: (text: string) => text,
+      meta: { environment: {} },
+      update: (p: { environment?: Record<string, string> }) => {
+        if (p.environment) updates.push(p.environment);
+      },
+    } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
+    const engine = await createLoadEngine({
+      config,
+      plan,
+      runId: 'k6-leg',
+      idKey: 'k6-leg',
+      // the native engine's view of the scenario: k6 builds its own requests from the bundle
+      arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
+      env,
+      scenario: defaultScenario(config.target.url),
+      store,
+      note: () => undefined,
+    });
+    expect(engine.instances).toBe(1);
+    engine.maxVUs = 60;
+    const records: BucketRecord[] = [];
+    const run = engine.start({
+      segments: plan.segments,
+      phase: 'steps',
+      seqOffset: 1_000,
+      offsetS: 7,
+      gracefulStopMs: 0,
+      sink: (r) => records.push(r),
+    });
+    const { lastSeq, dispatched } = await run.done;
+    await engine.close();
+    // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
+    expect(fs.readFileSync(path.join(dir, 'k6/leg-7/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
+    expect(Math.min(...records.map((r) => r.tS))).toBeGreaterThanOrEqual(7);
+    expect(updates.at(-1)?.k6Exit).toMatch(/^k6 exited /);
+    // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
+    // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
+    expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
+    expect(dispatched).toBeGreaterThan(0);
+  });
 
   it("writes maxVUs as a multiple of the segment sequence's LCD, so that k6 does not re-split the segment by it", async () => {
     const config = parseConfigOrThrow({
