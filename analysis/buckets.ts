@@ -4,7 +4,7 @@
  * stays O(seconds x sources x names), never O(requests).
  */
 import { decodeHistogram, encodeHistogram, newHistogram, type Histogram, type HistogramLayout } from './histogram.ts';
-import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase } from './types.ts';
+import type { AnalysedRecord, BucketRecord, ErrorKind, NameBucket } from './types.ts';
 
 /** Distinct error messages kept per merged bucket (diagnosis only, so bounded). */
 export const MAX_SAMPLES = 10;
@@ -60,8 +60,8 @@ export interface Aggregate {
    * generator's busiest thread ran to saturation. Null when no bucket measured it (k6).
    */
   busy: number | null;
-  /** Merged histograms (µs) of successful requests' phases. */
-  hist: Record<Phase, Histogram>;
+  /** Merged histogram (µs) of successful requests' durations (the other phases are stored, not read: AnalysedRecord). */
+  hist: { duration: Histogram };
   /** Merged scheduler-lag histogram (µs). */
   lag: Histogram;
   /** Requests completed, every request of every arrival: the sum of each bucket's `requests ?? completed`. */
@@ -144,7 +144,7 @@ function addEncoded(encoded: readonly string[]): string {
  * The sends refused for their name in `records` (any phase and seconds: the caller picks them),
  * with the first refusal's message; {} where none was.
  */
-export function refusedNamesOf(records: readonly BucketRecord[]): Pick<BucketRecord, 'refusedNames'> {
+export function refusedNamesOf(records: readonly AnalysedRecord[]): Pick<BucketRecord, 'refusedNames'> {
   const refused = records.filter((r) => r.refusedNames !== undefined);
   if (refused.length === 0) return {};
   const count = refused.reduce((n, r) => n + r.refusedNames!.count, 0);
@@ -154,22 +154,20 @@ export function refusedNamesOf(records: readonly BucketRecord[]): Pick<BucketRec
 }
 
 /** Sorted, de-duplicated source names joined with "+" (so merging is order-independent). */
-function joinSources(records: readonly BucketRecord[]): string {
+function joinSources(records: readonly AnalysedRecord[]): string {
   const names = new Set(records.flatMap((r) => r.source.split('+')));
   return [...names].sort().join('+');
 }
 
 /** One bucket from several buckets of the same (phase, tS). */
-function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
+function mergeGroup(group: readonly AnalysedRecord[]): AnalysedRecord {
   const [first] = group;
   if (group.length === 1) return first;
-  const sum = (pick: (r: BucketRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
+  const sum = (pick: (r: AnalysedRecord) => number): number => group.reduce((acc, r) => acc + pick(r), 0);
   const highest = (k: Highest): Partial<Record<Highest, number>> => {
     const v = highestOf(group, k);
     return v === undefined ? {} : { [k]: v };
   };
-  const hist = {} as Record<Phase, string>;
-  for (const p of PHASES) hist[p] = addEncoded(group.map((r) => r.hist[p]));
   const samples = capSamples(group.flatMap((r) => r.samples ?? []));
   return {
     v: 1,
@@ -196,7 +194,8 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
     lag: addEncoded(group.map((r) => r.lag)),
     ...highest('loopDelayMaxMs'),
     ...highest('busy'),
-    hist,
+    // the analysis reads no other phase: summing the five more cost most of a report's merge
+    hist: { duration: addEncoded(group.map((r) => r.hist.duration)) },
     ...(group.some((r) => r.requests !== undefined) ? { requests: sum((r) => r.requests ?? r.completed) } : {}),
     ...mergedNames(group),
   };
@@ -206,7 +205,7 @@ function mergeGroup(group: readonly BucketRecord[]): BucketRecord {
  * The union of the group's names, each summed exactly (counts, statuses and duration histograms
  * add); names sorted so that the merge is order-independent. Nothing when no record has names.
  */
-function mergedNames(group: readonly BucketRecord[]): Pick<BucketRecord, 'byName'> {
+function mergedNames(group: readonly AnalysedRecord[]): Pick<BucketRecord, 'byName'> {
   const parts = new Map<string, NameBucket[]>();
   for (const r of group) {
     for (const [name, b] of Object.entries(r.byName ?? {})) {
@@ -242,13 +241,13 @@ export type Share = 'busy' | 'cpuSteal' | 'processCpu';
 type Highest = Share | 'loopDelayMaxMs';
 
 /** The highest source's figure among records of one second; undefined when none measured it. */
-export function highestOf(records: readonly BucketRecord[], k: Highest): number | undefined {
+export function highestOf(records: readonly AnalysedRecord[], k: Highest): number | undefined {
   const measured = records.flatMap((r) => (r[k] === undefined ? [] : [r[k]]));
   return measured.length > 0 ? Math.max(...measured) : undefined;
 }
 
 /** The mean over seconds of each second's highest share; null when no second measured it. */
-function meanOfHighest(seconds: Iterable<readonly BucketRecord[]>, k: Share): number | null {
+function meanOfHighest(seconds: Iterable<readonly AnalysedRecord[]>, k: Share): number | null {
   let sum = 0;
   let n = 0;
   for (const records of seconds) {
@@ -261,7 +260,7 @@ function meanOfHighest(seconds: Iterable<readonly BucketRecord[]>, k: Share): nu
   return n > 0 ? sum / n : null;
 }
 
-function compareBuckets(a: BucketRecord, b: BucketRecord): number {
+function compareBuckets(a: AnalysedRecord, b: AnalysedRecord): number {
   if (a.phase !== b.phase) return a.phase < b.phase ? -1 : 1;
   return a.tS - b.tS;
 }
@@ -270,8 +269,8 @@ function compareBuckets(a: BucketRecord, b: BucketRecord): number {
  * Merges buckets of equal (phase, tS) from different sources into one, exactly; the result is
  * sorted by phase, then tS. Associative and commutative (except which samples survive the cap).
  */
-export function mergeRecords(records: readonly BucketRecord[]): BucketRecord[] {
-  const groups = new Map<string, BucketRecord[]>();
+export function mergeRecords(records: readonly AnalysedRecord[]): AnalysedRecord[] {
+  const groups = new Map<string, AnalysedRecord[]>();
   for (const r of records) {
     const key = `${r.phase}\u0000${r.tS}`;
     const group = groups.get(key);
@@ -282,8 +281,6 @@ export function mergeRecords(records: readonly BucketRecord[]): BucketRecord[] {
 }
 
 function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
-  const hist = {} as Record<Phase, Histogram>;
-  for (const p of PHASES) hist[p] = newHistogram(SUM_LAYOUT);
   return {
     phase,
     fromS,
@@ -308,7 +305,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
     vusAllocatedMax: 0,
     loopDelayMaxMs: null,
     busy: null,
-    hist,
+    hist: { duration: newHistogram(SUM_LAYOUT) },
     lag: newHistogram(SUM_LAYOUT),
     requests: 0,
     requestsCounted: false,
@@ -317,7 +314,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
 }
 
 /** Adds one bucket's counts and histograms into `agg` (mutates agg). */
-function addBucket(agg: Aggregate, r: BucketRecord, withDuration: boolean): void {
+function addBucket(agg: Aggregate, r: AnalysedRecord, withDuration: boolean): void {
   agg.started += r.started;
   agg.dropped += r.dropped;
   agg.droppedBusy += r.droppedBusy ?? 0;
@@ -331,7 +328,7 @@ function addBucket(agg: Aggregate, r: BucketRecord, withDuration: boolean): void
   addCounts(agg.statuses, r.statuses);
   if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);
   if (r.loopDelayMaxMs !== undefined) agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
-  for (const p of PHASES) if (p !== 'duration' || withDuration) addInto(agg.hist[p], r.hist[p]);
+  if (withDuration) addInto(agg.hist.duration, r.hist.duration);
   addInto(agg.lag, r.lag);
   agg.requests += r.requests ?? r.completed;
   if (r.requests !== undefined) agg.requestsCounted = true;
@@ -354,7 +351,7 @@ function addNames(sums: Map<string, NameAggregate>, byName: Record<string, NameB
  * records), so they are not decoded a second time.
  */
 export function aggregate(
-  records: readonly BucketRecord[],
+  records: readonly AnalysedRecord[],
   phase: string,
   fromS: number,
   toS: number,
@@ -362,7 +359,7 @@ export function aggregate(
 ): Aggregate {
   const agg = emptyAggregate(phase, fromS, toS);
   if (duration) agg.hist.duration = duration;
-  const bySecond = new Map<number, BucketRecord[]>();
+  const bySecond = new Map<number, AnalysedRecord[]>();
   for (const r of records) {
     if (r.phase !== phase || r.tS < fromS || r.tS >= toS) continue;
     addBucket(agg, r, duration === undefined);

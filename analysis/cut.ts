@@ -6,7 +6,7 @@
  * results in.
  */
 import { STEPS_PHASE } from './phases.ts';
-import type { BucketRecord, Cut, StepPlan, StepResult } from './types.ts';
+import type { AnalysedRecord, Cut, StepPlan, StepResult } from './types.ts';
 
 export type { Cut };
 
@@ -15,7 +15,7 @@ export type { Cut };
  * sources), or null when none did: the second the load stopped in. The seconds after it hold only
  * completions of the drain.
  */
-export function lastLoadS(records: readonly BucketRecord[]): number | null {
+export function lastLoadS(records: readonly AnalysedRecord[]): number | null {
   let last: number | null = null;
   for (const r of records)
     if (r.phase === STEPS_PHASE && r.started + r.dropped > 0 && (last === null || r.tS > last)) last = r.tS;

@@ -23,12 +23,12 @@ import { afterFailure } from './after-failure.ts';
 import { generatorLimitedText } from './generator-symptoms.ts';
 import { topologyChanged } from './topology-changed.ts';
 import { classifyFailure, heldSymptoms, waitedOnTargetText, type FailureClass } from './verdicts.ts';
-import type { AttemptRecord, BucketRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
+import type { AttemptRecord, AnalysedRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
 
 export type { DecisionPolicy };
 
 export interface Evidence {
-  records: readonly BucketRecord[];
+  records: readonly AnalysedRecord[];
   /** The target's own readings (samples, PromQL windows) when metrics were read. */
   server?: ServerInput;
   /** Probe samples that carry the topology reading (probes.ndjson). */

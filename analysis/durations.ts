@@ -7,7 +7,7 @@
 import { addInto, SUM_LAYOUT } from './buckets.ts';
 import { decodeHistogram, newHistogram, percentileMs, type Histogram } from './histogram.ts';
 import { STEPS_PHASE } from './phases.ts';
-import type { BucketRecord } from './types.ts';
+import type { AnalysedRecord } from './types.ts';
 
 /** A steady window of the steps phase: seconds [fromS, toS). */
 export interface Window {
@@ -25,7 +25,7 @@ export interface Durations {
 const key = (w: Window) => `${w.fromS}:${w.toS}`;
 
 /** `merged`: buckets merged per phase and second (mergeRecords); `windows`: the steady windows to sum. */
-export function decodeDurations(merged: readonly BucketRecord[], windows: readonly Window[]): Durations {
+export function decodeDurations(merged: readonly AnalysedRecord[], windows: readonly Window[]): Durations {
   const sums = new Map<string, { w: Window; sum: Histogram }>();
   for (const w of windows) if (!sums.has(key(w))) sums.set(key(w), { w, sum: newHistogram(SUM_LAYOUT) });
   const open = [...sums.values()];

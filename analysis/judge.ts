@@ -36,7 +36,7 @@ import { capWindow } from './server-cap.ts';
 import { sustainedPerSec } from './overload-shape.ts';
 import type {
   AnalyzeInput,
-  BucketRecord,
+  AnalysedRecord,
   NameResult,
   PromqlWindow,
   Rules,
@@ -128,7 +128,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
 export function judgeStep(
   step: StepPlan,
   prev: StepResult | null,
-  records: readonly BucketRecord[],
+  records: readonly AnalysedRecord[],
   rules: Rules,
   summed?: Histogram,
 ): StepResult {

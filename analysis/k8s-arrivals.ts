@@ -3,10 +3,10 @@
  * each runner (what a silent runner's missing arrivals are counted by), and each runner's share of
  * what the buckets hold (named in run.json).
  */
-import type { BucketRecord } from './types.ts';
+import type { AnalysedRecord } from './types.ts';
 
 /** Each source's share of the arrivals (started + dropped) in these buckets, by source, with the count. */
-export function sharesOf(records: readonly BucketRecord[]): Record<string, { arrivals: number; share: number }> {
+export function sharesOf(records: readonly AnalysedRecord[]): Record<string, { arrivals: number; share: number }> {
   const by = new Map<string, number>();
   for (const r of records) by.set(r.source, (by.get(r.source) ?? 0) + r.started + r.dropped);
   const total = [...by.values()].reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from './hist
 import { capNames, MAX_RUN_NAMES } from './name-cap.ts';
 import { analyzeRun } from './analyze.ts';
 import { buildInput, buildRecords } from './testing/builders.ts';
-import type { BucketRecord, NameBucket } from './types.ts';
+import type { AnalysedRecord, BucketRecord, NameBucket } from './types.ts';
 import { warningTexts } from '../reports/warning-text.ts';
 
 const BASE = buildRecords({ steps: [{ ratePerSec: 10 }], rampS: 0, holdS: 1, settleS: 0 })[0];
@@ -39,7 +39,7 @@ describe("a run's names, at most 100", () => {
     expect(names.has('read') && names.has('write')).toBe(true);
     // nothing lost: every second's completions and durations are all there
     for (const [i, r] of records.entries()) {
-      const sum = (x: BucketRecord) => Object.values(x.byName ?? {}).reduce((a, b) => a + b.completed, 0);
+      const sum = (x: AnalysedRecord) => Object.values(x.byName ?? {}).reduce((a, b) => a + b.completed, 0);
       expect(sum(r)).toBe(sum(merged[i]));
       const row = r.byName?.['(40 names past 100)'];
       if (row) expect(decodeHistogram(row.duration).totalCount).toBe(row.completed);

@@ -8,7 +8,7 @@
  * which the warning names with examples and the fix. Pure.
  */
 import { mergeNameBuckets } from './buckets.ts';
-import type { BucketRecord, NameBucket } from './types.ts';
+import type { AnalysedRecord, NameBucket } from './types.ts';
 import { MAX_NAMES } from './names-limit.ts';
 
 /** The run's limit, the one each engine thread's book keeps. */
@@ -30,9 +30,9 @@ export interface NamesFolded {
  * adds a transaction's arrivals to requests.
  */
 export function capNames(
-  records: readonly BucketRecord[],
+  records: readonly AnalysedRecord[],
   entryNames: readonly string[] = [],
-): { records: BucketRecord[]; folded: NamesFolded | null } {
+): { records: AnalysedRecord[]; folded: NamesFolded | null } {
   const kept = new Set<string>();
   const past = new Set<string>();
   const first = new Set(entryNames);

@@ -3,10 +3,10 @@
  * the HTML report (throughput, errors, drops, VUs, per-second p99). O(seconds), never O(requests).
  */
 import { decodeHistogram, percentileMs } from './histogram.ts';
-import type { BucketRecord, GaugeSeries, SeriesPoint } from './types.ts';
+import type { AnalysedRecord, GaugeSeries, SeriesPoint } from './types.ts';
 
 /** p99 of one merged bucket's successful durations (ms); null when it holds none. */
-function p99Of(r: BucketRecord): number | null {
+function p99Of(r: AnalysedRecord): number | null {
   if (r.ok === 0 || !r.hist.duration) return null;
   return percentileMs(decodeHistogram(r.hist.duration, 64), 99);
 }
@@ -16,7 +16,7 @@ function p99Of(r: BucketRecord): number | null {
  * sorted by phase, then tS). VU figures are already summed across sources by the merge. `p99Ms`:
  * each bucket's p99 already decoded (durations.ts decodeDurations of the same `merged`).
  */
-export function seriesOf(merged: readonly BucketRecord[], p99Ms?: readonly (number | null)[]): SeriesPoint[] {
+export function seriesOf(merged: readonly AnalysedRecord[], p99Ms?: readonly (number | null)[]): SeriesPoint[] {
   return merged.map((r, i) => ({
     tS: r.tS,
     phase: r.phase,

@@ -11,7 +11,7 @@
  * guarantees. It was also measured on all the threads, which on a machine also running the
  * target cost more per arrival than one thread does: high again.
  */
-import type { BucketRecord, RateUnit, StageOutcome } from './types.ts';
+import type { AnalysedRecord, RateUnit, StageOutcome } from './types.ts';
 
 /** Seconds of the warmup not used: its ramp and the first second at rate (connections, JIT). */
 const COLD_S = 2;
@@ -41,13 +41,13 @@ export interface ThreadSizing {
  * @param busyBound the busy share a thread is sized for
  */
 export function threadsForPlan(
-  records: readonly BucketRecord[],
+  records: readonly AnalysedRecord[],
   threads: number,
   topRatePerSec: number,
   busyBound: number,
   unit: RateUnit = 'req/s',
 ): ThreadSizing {
-  const bySecond = new Map<number, BucketRecord[]>();
+  const bySecond = new Map<number, AnalysedRecord[]>();
   const lastBySource = new Map<string, number>();
   for (const r of records) {
     const list = bySecond.get(r.tS) ?? [];

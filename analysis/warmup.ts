@@ -12,7 +12,7 @@
  * (a 50/50 mix of 2 and 10 ms flips between them window to window) and never looks stable. Without
  * such a name (a slow rate), the pooled median is judged as for one request.
  */
-import type { BucketRecord, RateUnit, WarmupRecord } from './types.ts';
+import type { AnalysedRecord, RateUnit, WarmupRecord } from './types.ts';
 import { aggregate } from './buckets.ts';
 import { percentileMs } from './histogram.ts';
 
@@ -34,7 +34,7 @@ export interface WarmupVerdict {
 }
 
 export function warmupWindows(
-  records: readonly BucketRecord[],
+  records: readonly AnalysedRecord[],
   phase: string,
   windowS: number,
   untilS: number,

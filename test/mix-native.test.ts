@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BucketRecord } from '../analysis/types.ts';
+import type { AnalysedRecord, BucketRecord } from '../analysis/types.ts';
 import { mergeRecords } from '../analysis/buckets.ts';
 import { Schedule } from '../analysis/schedule.ts';
 import { startNative } from '../harness/engine/native.ts';
@@ -85,8 +85,8 @@ async function runScenario(
 
 const runMix = (url: string, ratePerSec: number, seconds: number) => runScenario(url, SCENARIO, ratePerSec, seconds);
 
-function totals(records: BucketRecord[]) {
-  const sum = (f: (r: BucketRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+function totals(records: AnalysedRecord[]) {
+  const sum = (f: (r: AnalysedRecord) => number) => records.reduce((a, r) => a + f(r), 0);
   const byName = (name: string, k: 'completed' | 'ok') => sum((r) => r.byName?.[name]?.[k] ?? 0);
   return { sum, byName };
 }

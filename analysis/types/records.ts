@@ -12,6 +12,13 @@ export const PHASES = ['blocked', 'connecting', 'sending', 'waiting', 'receiving
 export type Phase = (typeof PHASES)[number];
 
 /**
+ * A bucket as the analysis reads it: of the phase histograms only `duration` (the stored records
+ * keep every phase; the merge of several sources sums only what the analysis reads: buckets.ts).
+ * A BucketRecord is one.
+ */
+export type AnalysedRecord = Omit<BucketRecord, 'hist'> & { hist: Pick<BucketRecord['hist'], 'duration'> };
+
+/**
  * Why a request failed. `http_4xx`/`http_5xx` come from the status; the rest from the transport.
  * `check` is a response the scenario's check() rejected.
  */
