@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { ingestLines } from '../output/ingest.ts';
 import { readLines } from '../output/lines.ts';
-import { deriveSteps, roundest } from './derive-steps.ts';
+import { deriveSteps } from './derive-steps.ts';
+import { roundest } from './roundest.ts';
 
 const DIR = 'test/fixtures/k6';
 

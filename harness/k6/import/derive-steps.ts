@@ -26,6 +26,8 @@
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { placePlan, type PlacedPlan } from './plan-fit.ts';
 import { coarseCandidates } from './plan-search.ts';
+import { median, secondNoise, tolOf, trends } from './offered-noise.ts';
+import { roundest } from './roundest.ts';
 
 export interface DerivedSteps {
   startPerSec: number;
@@ -42,15 +44,6 @@ const SHORT_HOLD_S = 5;
 const CANDIDATES = 6;
 
 /**
- * How far a hold's seconds may differ: 3% of the rate, at least 2; with whole-second timestamps at
- * least sqrt(rate) / 2 too, for the share of each iteration's start between two seconds makes a
- * steady rate's seconds vary by about sqrt(rate / 12) (rate 50: 49.1 to 51.8).
- */
-export function tolOf(ratePerSec: number, wholeSeconds = false): number {
-  return Math.max(2, 0.03 * ratePerSec, wholeSeconds ? Math.sqrt(ratePerSec) / 2 : 0);
-}
-
-/**
  * Offered arrivals per second from stored buckets, indexed by tS (missing seconds are 0): what an
  * import without the ingest's own tally has (an iteration counted late sits in a later bucket).
  */
@@ -58,50 +51,6 @@ export function offeredPerSecond(records: readonly BucketRecord[]): number[] {
   const out: number[] = [];
   for (const r of records) out[r.tS] = (out[r.tS] ?? 0) + r.started + r.dropped;
   return Array.from(out, (v) => v ?? 0);
-}
-
-/**
- * The noise of one second's offered count at this rate: whole-second timestamps share each
- * iteration's start between two seconds, about sqrt(rate / 12); otherwise the count's rounding.
- */
-function secondNoise(ratePerSec: number, wholeSeconds: boolean): number {
-  return wholeSeconds ? Math.sqrt(Math.max(1, ratePerSec) / 12) : 0.3;
-}
-
-/**
- * Seconds that rise (or fall) across the run by more than half its tolerance, by their
- * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
- * short holds, not a stepped plan. The standard error is from the larger of a second's known noise
- * (secondNoise) and the seconds' own scatter (from 4 seconds on), so a short hold at whole seconds
- * is not taken for a ramp by chance.
- */
-function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
-  const n = seconds.length;
-  const { intercept, slope } = lineThrough(seconds);
-  const mean = seconds.reduce((a, v) => a + v, 0) / n;
-  if (Math.abs(slope) * (n - 1) <= tolOf(Math.max(...seconds), wholeSeconds) / 2) return false;
-  let sxx = 0;
-  let sse = 0;
-  seconds.forEach((v, i) => {
-    sxx += (i - (n - 1) / 2) ** 2;
-    sse += (v - intercept - slope * i) ** 2;
-  });
-  const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0);
-  return Math.abs(slope) > (3 * sigma) / Math.sqrt(sxx);
-}
-
-/** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
-function lineThrough(ys: readonly number[]): { intercept: number; slope: number } {
-  const meanI = (ys.length - 1) / 2;
-  const meanY = ys.reduce((a, y) => a + y, 0) / ys.length;
-  let cov = 0;
-  let varI = 0;
-  ys.forEach((y, i) => {
-    cov += (i - meanI) * (y - meanY);
-    varI += (i - meanI) ** 2;
-  });
-  const slope = cov / varI;
-  return { intercept: meanY - slope * meanI, slope };
 }
 
 /** A hold of the derived plan: its seconds in the series and the mean rate they offered. */
@@ -173,28 +122,6 @@ function levels(holds: readonly HoldSeconds[], wholeSeconds: boolean) {
   };
 }
 
-/** The whole number within `within` of x (at least the nearest) with the most factors of 10 and 5; the nearest on ties. */
-export function roundest(x: number, within: number): number {
-  const nearest = Math.round(x);
-  let best = nearest;
-  let bestScore = roundness(nearest);
-  for (let v = Math.ceil(x - within); v <= Math.floor(x + within); v++) {
-    const score = roundness(v);
-    if (score > bestScore || (score === bestScore && Math.abs(v - x) < Math.abs(best - x))) {
-      best = v;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function roundness(v: number): number {
-  if (v === 0) return 0;
-  let score = 0;
-  for (let d = 10; v % d === 0 && score < 12; d *= 10) score += 2;
-  return v % (5 * 10 ** (score / 2)) === 0 ? score + 1 : score;
-}
-
 /**
  * One past the last second at the series' top (its highest 3-second median, less the tolerance):
  * a stepped plan ends at its top, so what falls after it (k6 stages ramping down to 0) is no step,
@@ -207,12 +134,6 @@ function topEnd(offered: readonly number[], endS: number, wholeSeconds: boolean)
   let last = endS - 1;
   while (last > 0 && med(last) < top - tolOf(top, wholeSeconds)) last--;
   return last + 1;
-}
-
-function median(values: readonly number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import type { RateUnit, StepPlan } from '../../../analysis/types.ts';
 import { fmtInt } from '../../../analysis/format.ts';
-import { tolOf } from './derive-steps.ts';
+import { tolOf } from './offered-noise.ts';
 
 export type EndedEarly =
   /** The arrivals end before `step`'s hold did (in its ramp when heldS is 0). */

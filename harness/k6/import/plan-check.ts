@@ -8,7 +8,8 @@
  * in a ramp second whose average hides it. Pure.
  */
 import type { StepPlan } from '../../../analysis/types.ts';
-import { deriveSteps, tolOf } from './derive-steps.ts';
+import { deriveSteps } from './derive-steps.ts';
+import { tolOf } from './offered-noise.ts';
 
 /** A window's offered rate may differ from its step's by this share of the rate (k6 schedules arrivals exactly)... */
 const REL_TOL = 0.05;

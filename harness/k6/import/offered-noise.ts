@@ -1,0 +1,67 @@
+/**
+ * How much an imported run's offered arrivals per second may vary and still be one rate: the
+ * tolerance of a hold's seconds, the noise of one second's count (whole-second timestamps blur each
+ * iteration's start over two seconds), whether seconds trend (a ramp, not a hold), and the small
+ * statistics they use. Pure: derive-steps.ts fits a plan with them, plan-check.ts and
+ * ended-early.ts judge one.
+ */
+
+/**
+ * How far a hold's seconds may differ: 3% of the rate, at least 2; with whole-second timestamps at
+ * least sqrt(rate) / 2 too, for the share of each iteration's start between two seconds makes a
+ * steady rate's seconds vary by about sqrt(rate / 12) (rate 50: 49.1 to 51.8).
+ */
+export function tolOf(ratePerSec: number, wholeSeconds = false): number {
+  return Math.max(2, 0.03 * ratePerSec, wholeSeconds ? Math.sqrt(ratePerSec) / 2 : 0);
+}
+
+/**
+ * The noise of one second's offered count at this rate: whole-second timestamps share each
+ * iteration's start between two seconds, about sqrt(rate / 12); otherwise the count's rounding.
+ */
+export function secondNoise(ratePerSec: number, wholeSeconds: boolean): number {
+  return wholeSeconds ? Math.sqrt(Math.max(1, ratePerSec) / 12) : 0.3;
+}
+
+/**
+ * Seconds that rise (or fall) across the run by more than half its tolerance, by their
+ * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
+ * short holds, not a stepped plan. The standard error is from the larger of a second's known noise
+ * (secondNoise) and the seconds' own scatter (from 4 seconds on), so a short hold at whole seconds
+ * is not taken for a ramp by chance.
+ */
+export function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
+  const n = seconds.length;
+  const { intercept, slope } = lineThrough(seconds);
+  const mean = seconds.reduce((a, v) => a + v, 0) / n;
+  if (Math.abs(slope) * (n - 1) <= tolOf(Math.max(...seconds), wholeSeconds) / 2) return false;
+  let sxx = 0;
+  let sse = 0;
+  seconds.forEach((v, i) => {
+    sxx += (i - (n - 1) / 2) ** 2;
+    sse += (v - intercept - slope * i) ** 2;
+  });
+  const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0);
+  return Math.abs(slope) > (3 * sigma) / Math.sqrt(sxx);
+}
+
+/** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
+function lineThrough(ys: readonly number[]): { intercept: number; slope: number } {
+  const meanI = (ys.length - 1) / 2;
+  const meanY = ys.reduce((a, y) => a + y, 0) / ys.length;
+  let cov = 0;
+  let varI = 0;
+  ys.forEach((y, i) => {
+    cov += (i - meanI) * (y - meanY);
+    varI += (i - meanI) ** 2;
+  });
+  const slope = cov / varI;
+  return { intercept: meanY - slope * meanI, slope };
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
