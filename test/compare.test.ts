@@ -196,18 +196,26 @@ describe('plateau compare', () => {
     expect(settingDifferences(at('https://prod.example/orders'), csv)).toEqual([
       `target unknown: B is a k6 run imported without --target (from queue.csv.gz), A's is https://prod.example/orders: ${fix}`,
     ]);
-    // the gate gives the same fix, word for word
+    // the gate gives the same words: a warning where both are unknown (decision 051), a reason where one is named
     const gate = decideGate(
       { ...json, rules: { ...json.rules, imported: true } },
       { ...csv, rules: { ...csv.rules, imported: true } },
       0.05,
     );
-    expect(gate.reasons.join('\n')).toContain(fix);
+    expect(gate.reasons).toEqual([]);
     expect(gate.warnings).toEqual([
       `target unknown: the baseline and the run are k6 runs imported without --target (from queue.csv.gz and queue.ndjson): ${fix}`,
     ]);
-    // the same file imported twice: nothing to say
-    expect(settingDifferences(json, json)).toEqual([]);
+    const named = decideGate(
+      { ...json, rules: { ...json.rules, imported: true } },
+      at('https://prod.example/orders'),
+      0.05,
+    );
+    expect(named.reasons.join('\n')).toContain(`${fix}, or save a baseline of this target`);
+    // the same file's name twice is no evidence of one service: unknown too (it was said nothing)
+    expect(settingDifferences(json, json)).toEqual([
+      `target unknown: A and B are k6 runs imported without --target (from queue.ndjson and queue.ndjson): ${fix}`,
+    ]);
   });
 
   it('comparable runs produce no warning; engine, topology and RTT differences do', () => {

@@ -316,16 +316,32 @@ describe('decideGate', () => {
         0.05,
       ).headline,
     ).toMatch(/^cannot judge: the target differs .*: save a baseline of this target/);
-    // two k6 imports without --target are named after their files: the fix names --target
+    // an import without --target beside a named target cannot be told the same service: the fix names --target
     expect(
       decideGate(
         withTarget(kneeRun(400), 'k6 run imported from run.csv.gz'),
-        withTarget(BASE, 'k6 run imported from run.ndjson'),
+        withTarget(BASE, 'https://prod.example/orders'),
         0.05,
       ).headline,
     ).toMatch(
-      /the target differs .*: a k6 import names its target only when told \(plateau import k6 FILE --target URL\)/,
+      /^cannot judge: target unknown: the run is a k6 run imported without --target \(from run.csv.gz\), the baseline's is https:\/\/prod.example\/orders: a k6 import names its target only when told \(plateau import k6 FILE --target URL\)/,
     );
+    // two imports without --target: unknown, not different, whatever their files' names (decision 051):
+    // judged, with the warning (the same name had passed silently, two names had read "the target differs")
+    for (const [a, b] of [
+      ['run.csv.gz', 'run.ndjson'],
+      ['k6-out.json', 'k6-out.json'],
+    ]) {
+      const both = decideGate(
+        withTarget(kneeRun(400), `k6 run imported from ${a}`),
+        withTarget(BASE, `k6 run imported from ${b}`),
+        0.05,
+      );
+      expect(both.status).toBe('pass');
+      expect(both.warnings.join('\n')).toMatch(
+        /^target unknown: the baseline and the run are k6 runs imported without --target/,
+      );
+    }
     // a loopback target's port is ephemeral (the demo's): not a difference
     expect(
       decideGate(

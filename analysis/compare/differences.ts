@@ -218,9 +218,11 @@ const IMPORTED_TARGET_FIX =
 
 /**
  * Two targets of which one or both are an import's placeholder: the target unknown, not another
- * (two imports of one run from JSON and CSV read "target differs"); null when both were named.
+ * (two imports of one run from JSON and CSV read "target differs"), and unknown too where both
+ * placeholders name one file (every import of k6-out.json read as one service); null when both
+ * were named. docs/decisions/051.
  */
-function unknownTargetText(a: string, b: string, [la, lb]: readonly [string, string]): string | null {
+export function unknownTargetText(a: string, b: string, [la, lb]: readonly [string, string]): string | null {
   const file = (t: string) => (t.startsWith(IMPORTED_TARGET) ? t.slice(IMPORTED_TARGET.length) : null);
   const [fa, fb] = [file(a), file(b)];
   if (fa !== null && fb !== null)
@@ -253,11 +255,10 @@ export function settingDifferenceList(
   };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
   // a loopback target's port is ephemeral (the demo's): not a difference
-  if (targetKey(a.target) !== targetKey(b.target)) {
-    const unknown = unknownTargetText(a.target, b.target, labels);
-    if (unknown) out.push({ key: 'target', text: unknown });
-    else differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
-  }
+  const unknown = unknownTargetText(a.target, b.target, labels);
+  if (unknown) out.push({ key: 'target', text: unknown });
+  else if (targetKey(a.target) !== targetKey(b.target))
+    differ('target', a.target, b.target, 'make sure both runs hit the same service', 'target');
   for (const key of TOPOLOGY_KEYS) {
     const x = a.environment[key],
       y = b.environment[key];

@@ -44,6 +44,7 @@ import {
   stepSizePerSec,
   targetKey,
   IMPORTED_TARGET,
+  unknownTargetText,
 } from '../compare/differences.ts';
 import {
   compareByName,
@@ -113,14 +114,18 @@ function incomparable(baseline: RunResult, run: RunResult): { key: DifferenceKey
       'rules',
       `the stop rules differ (baseline ${ruleThresholds(baseline)}, run ${ruleThresholds(run)}): the knee means different things; use the baseline's rules or save a new baseline`,
     );
-  if (targetKey(baseline.target) !== targetKey(run.target))
+  // two imports that named no target: unknown, not different (a warning, as compare's); one
+  // named and one not cannot be told the same service (decision 051)
+  const imported = [baseline.target, run.target].filter((t) => t.startsWith(IMPORTED_TARGET)).length;
+  if (imported === 1)
     say(
       'target',
-      `the target differs (baseline ${baseline.target}, run ${run.target}): ${
-        [baseline.target, run.target].some((t) => t.startsWith(IMPORTED_TARGET))
-          ? 'a k6 import names its target only when told (plateau import k6 FILE --target URL): import both runs with the same --target, or save a baseline of this target'
-          : 'save a baseline of this target'
-      }`,
+      `${unknownTargetText(baseline.target, run.target, ['the baseline', 'the run'])}, or save a baseline of this target`,
+    );
+  else if (imported === 0 && targetKey(baseline.target) !== targetKey(run.target))
+    say(
+      'target',
+      `the target differs (baseline ${baseline.target}, run ${run.target}): save a baseline of this target`,
     );
   if (!sameGrid(baseline, run)) {
     const unit = sharedRateUnit(run.traffic, baseline.traffic);

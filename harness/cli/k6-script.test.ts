@@ -48,6 +48,21 @@ const write = (scenario: string, name: string) =>
   ]);
 
 describe('plateau k6-script', () => {
+  it('quotes a target the shell would read in the import line it prints', async () => {
+    const r = await cliInProcess([
+      'k6-script',
+      '--target',
+      "http://127.0.0.1:9/o?a=1&b='x'",
+      ...STEPS,
+      '--out-file',
+      path.join(dir, 'quoted.js'),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `then: plateau import k6 k6-out.json --target 'http://127.0.0.1:9/o?a=1&b='\\''x'\\'''\n`,
+    );
+  });
+
   it("writes the script and names the scenario's secrets, which k6 reads from its environment", async () => {
     const r = await write('demo/scenario.ts', 'shop.js');
     expect(r.status, r.stderr).toBe(0);
@@ -55,7 +70,8 @@ describe('plateau k6-script', () => {
     expect(r.stdout).toMatch(
       /^wrote .*shop\.js \(each k6 run of it sends ids of its own; [^)]*\); run it with:\n {2}k6 run .*shop\.js\n/,
     );
-    expect(r.stdout).toContain('then: plateau import k6 k6-out.json\n');
+    // the import names the script's target: two imports of k6-out.json without it were one unknown target (decision 051)
+    expect(r.stdout).toContain('then: plateau import k6 k6-out.json --target http://127.0.0.1:9/orders\n');
     expect(r.stdout).toContain(
       "(k6 reads the scenario's secrets, PLATEAU_DEMO_HMAC_KEY, from its environment: export them before k6 run)\n",
     );
@@ -173,7 +189,7 @@ describe('plateau k6-script', () => {
     ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(` --out ${outFlag} `);
-    expect(r.stdout).toContain(`then: plateau import k6 ${file}\n`);
+    expect(r.stdout).toContain(`then: plateau import k6 ${file} --target http://127.0.0.1:9/\n`);
   });
 
   it.each([
