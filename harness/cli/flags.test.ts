@@ -230,6 +230,9 @@ describe('a number flag given text is named with what was typed, for every comma
     [['k6-script', '--vus', 'ten'], '--vus ten is not a number'],
     [['import', 'k6', 'out.json', '--max-rate', 'abc'], '--max-rate abc is not a number'],
     [['import', 'k6', 'out.json', '--start-rate', '10', '--max-rate'], '--max-rate (no value) is not a number'],
+    // yargs reads the camelCase spelling too: named with what was typed (it read "(no value)")
+    [['plan', '--maxRate', 'abc'], '--max-rate abc is not a number'],
+    [['plan', '--maxRate=abc'], '--max-rate abc is not a number'],
     [['gate', 'runs/x', '--baseline', 'b.json', '--unit-price', '0,5'], '--unit-price 0,5 is not a number'],
     [['k8s', 'manifest', '--parallelism', 'x', '--prometheus', 'http://p'], '--parallelism x is not a number'],
     [['plan', '--max-rate', 'abc', '--hold', 'a b'], '2 flags are not numbers: --max-rate abc, --hold "a b"'],

@@ -78,12 +78,18 @@ export function nonNumberFlags(
   );
 }
 
-/** The text typed after the last `--name` (or in `--name=text`); "" when no value followed; null when the flag was not typed. */
+/**
+ * The text typed after the last `--name` (or `--name=text`), in either spelling yargs accepts
+ * (--max-rate, --maxRate); "" when no value followed; null when the flag was not typed.
+ */
 function typedText(name: string, argv: readonly string[]): string | null {
+  const spellings = [...new Set([name, name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])];
   let text: string | null = null;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === `--${name}`) text = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? '' : argv[i + 1];
-    else if (argv[i].startsWith(`--${name}=`)) text = argv[i].slice(name.length + 3);
+    for (const n of spellings) {
+      if (argv[i] === `--${n}`) text = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? '' : argv[i + 1];
+      else if (argv[i].startsWith(`--${n}=`)) text = argv[i].slice(n.length + 3);
+    }
   }
   return text;
 }
