@@ -83,7 +83,7 @@ export function nonNumberFlags(
  * (--max-rate, --maxRate); "" when no value followed; null when the flag was not typed.
  */
 function typedText(name: string, argv: readonly string[]): string | null {
-  const spellings = [...new Set([name, name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])];
+  const spellings = [...new Set([name, overrideKey(name)])];
   let text: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     for (const n of spellings) {

@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { PlateauError, EXIT } from '../errors.ts';
 import { nearest } from '../config/nearest.ts';
-import { COMMANDS, K8S_COMMANDS, flagsOf, type Command } from './flags.ts';
+import { COMMANDS, K8S_COMMANDS, flagsOf, overrideKey, type Command } from './flags.ts';
 import { nonNumberFlags, withFlags } from './options.ts';
 import { runCommand, planCommand } from './commands.ts';
 import {
@@ -136,8 +136,7 @@ export function program(argv: string[], setCode: (code: number) => void, io: Cli
 export function usageFix(msg: string, argv: readonly string[] = []): string {
   const listed = /^Unknown arguments?: (.+)$/.exec(msg)?.[1]?.split(', ') ?? [];
   // yargs lists a kebab-case flag twice, as typed and in camelCase (max-rte, maxRte)
-  const camel = (k: string) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const unknown = listed.filter((u) => !listed.some((o) => o !== u && o.includes('-') && camel(o) === u));
+  const unknown = listed.filter((u) => !listed.some((o) => o !== u && o.includes('-') && overrideKey(o) === u));
   const typed = commandTyped(argv);
   const own = [...new Set((typed ? flagsOf(typed) : []).map((f) => f.name)), 'help', 'version'];
   const help = helpOfTyped(argv);
