@@ -264,8 +264,9 @@ export const generatorHeader = (run: Pick<RunResult, 'traffic'>): string[] => [
   'Dropped',
 ];
 
-export const GENERATOR_NOTE =
-  "Per steady window: scheduler lag is each arrival's actual start minus its intended one; event-loop delay is the longest the generator's loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node's event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container's quota) that its whole process used, every thread: k6's under the k6 engine. It, CPU steal and the throttling of a container's CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur. Under k6 there is no scheduler lag, loop delay or thread busy share.";
+/** What the Load generator table's figures are, for the native engine (a k6 run's: generatorNote). */
+const GENERATOR_NOTE =
+  "Per steady window: scheduler lag is each arrival's actual start minus its intended one; event-loop delay is the longest the generator's loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node's event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container's quota) that its whole process used, every thread. It, CPU steal and the throttling of a container's CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur.";
 
 /**
  * What the Load generator table's figures are: GENERATOR_NOTE, but for a k6 run (engine k6) only
