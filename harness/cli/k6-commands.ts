@@ -93,7 +93,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
   const k6Out = `k6-out.${config.k6.out}`;
   io.out(
-    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
+    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
         : ''),
@@ -101,7 +101,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** `word` as one shell word: as is where it holds nothing a shell reads, else single-quoted. */
+/** `word` as one shell word: as is where it holds nothing a shell reads, else single-quoted (the commands k6-script prints). */
 function shellWord(word: string): string {
   return /^[\w:/.@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

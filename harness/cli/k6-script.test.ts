@@ -48,16 +48,17 @@ const write = (scenario: string, name: string) =>
   ]);
 
 describe('plateau k6-script', () => {
-  it('quotes a target the shell would read in the import line it prints', async () => {
+  it('quotes a target or a path the shell would read in the commands it prints', async () => {
     const r = await cliInProcess([
       'k6-script',
       '--target',
       "http://127.0.0.1:9/o?a=1&b='x'",
       ...STEPS,
       '--out-file',
-      path.join(dir, 'quoted.js'),
+      path.join(dir, 'quoted file.js'),
     ]);
     expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(` '${path.relative(process.cwd(), path.join(dir, 'quoted file.js'))}'\n`);
     expect(r.stdout).toContain(
       `then: plateau import k6 k6-out.json --target 'http://127.0.0.1:9/o?a=1&b='\\''x'\\'''\n`,
     );
