@@ -377,7 +377,9 @@ describe('warmup', () => {
     );
     const w = r.result.stages.find((s) => s.name === 'warmup')!;
     expect(w.detail).toMatch(/^stable after/);
-    expect(w.durationMs).toBeLessThan(8_000);
+    // before its cap (maxS 15 s): stopped by stability, not time. A wall-clock bound of 8 s read
+    // 8,065 ms in a fresh-clone CI beside the CPU hog; what "as soon as" means is said by the detail
+    expect(w.durationMs).toBeLessThan(15_000);
   });
 
   it('gives up at its maximum time when the target never settles', async () => {
