@@ -10,6 +10,7 @@ import { runIds } from '../environment.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { writeK6Script, k6Args } from '../k6/engine/process.ts';
+import { dataBeside, runtimeData } from '../k6/engine/bundle.ts';
 import { importK6 } from '../k6/import/import.ts';
 import type { ImportOptions } from '../k6/import/import-options.ts';
 import { overridesOf, withFlags } from './options.ts';
@@ -83,19 +84,34 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
     );
   }
   try {
-    const written = await writeK6Script({ config, plan, scenario, runId, idsAtStart, dir, seqOffset: 0 });
+    const written = await writeK6Script({
+      config,
+      plan,
+      scenario,
+      runId,
+      idsAtStart,
+      dir,
+      seqOffset: 0,
+      scriptDir: path.dirname(file),
+    });
     fs.renameSync(written, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const out = path.relative(process.cwd(), file);
   const secrets = scenario.secrets ?? [];
+  const opens = config.scenario
+    ? Object.values(dataBeside(runtimeData(scenario, config.scenario), path.dirname(file))).map((d) => d.path)
+    : [];
   // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
   const k6Out = `k6-out.${config.k6.out}`;
   io.out(
     `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
+        : '') +
+      (opens.length
+        ? `(the script opens its data files relative to itself: ${opens.join(', ')}; to run it on another machine, copy them with it to the same relative paths, or pack it and them into one file with: k6 archive ${shellWord(out)})\n`
         : ''),
   );
   return EXIT.ok;

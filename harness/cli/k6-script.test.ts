@@ -27,8 +27,8 @@ function demo(req: FakeRequest): { status: number; body?: string } {
 }
 
 /** One k6 run of the script: its setup() once, then ten arrivals given setup's value; the ids its creates sent. */
-async function idsOfRun(text: string, env: Record<string, string> = {}) {
-  const l: LoadedScript = await loadWithFakeK6(text, demo, { PLATEAU_DEMO_HMAC_KEY: 'k', ...env });
+async function idsOfRun(text: string, env: Record<string, string> = {}, scriptDir = dir) {
+  const l: LoadedScript = await loadWithFakeK6(text, demo, { PLATEAU_DEMO_HMAC_KEY: 'k', ...env }, scriptDir);
   expect(l.setup).toBeTypeOf('function');
   const started = l.setup!() as { runId: string; idKey: string };
   for (let i = 0; i < 10; i++) await l.iterate(i, started);
@@ -76,6 +76,36 @@ describe('plateau k6-script', () => {
     expect(r.stdout).toContain(
       "(k6 reads the scenario's secrets, PLATEAU_DEMO_HMAC_KEY, from its environment: export them before k6 run)\n",
     );
+  });
+
+  it('opens its data files relative to itself, so the script and its files run from another folder together', async () => {
+    const r = await write('demo/scenario.ts', 'moved.js');
+    expect(r.status, r.stderr).toBe(0);
+    const text = fs.readFileSync(path.join(dir, 'moved.js'), 'utf8');
+    const rel = path.relative(dir, path.resolve('demo/accounts.csv')).split(path.sep).join('/');
+    expect(text).toContain(`"path": ${JSON.stringify(rel)}`);
+    expect(text).not.toContain(`"${path.resolve('demo')}`);
+    expect(r.stdout).toContain(
+      `(the script opens its data files relative to itself: ${rel}; to run it on another machine, copy them with it to the same relative paths, or pack it and them into one file with: k6 archive ${path.relative(process.cwd(), path.join(dir, 'moved.js'))})\n`,
+    );
+    // the script and its file moved together to a folder of their own: k6 (the stand-in) reads the rows there
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-k6-moved-'));
+    try {
+      const scriptDir = path.join(elsewhere, 'load');
+      fs.mkdirSync(path.dirname(path.resolve(scriptDir, rel)), { recursive: true });
+      fs.writeFileSync(path.resolve(scriptDir, rel), 'id\n7001\n7002\n7003\n7004\n7005\n7006\n');
+      const l = await loadWithFakeK6(text, demo, { PLATEAU_DEMO_HMAC_KEY: 'k' }, scriptDir);
+      const started = l.setup!();
+      for (let i = 0; i < 10; i++) await l.iterate(i, started);
+      expect(l.fake.opened).toEqual([rel]);
+      const accounts = l.fake.requests
+        .filter((q) => q.method === 'POST' && new URL(q.url).pathname === '/orders')
+        .map((q) => (JSON.parse(String(q.body)) as { accountId: number }).accountId);
+      expect(accounts.length).toBeGreaterThan(0);
+      for (const a of accounts) expect(a).toBeGreaterThan(7000);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("sends ids of each k6 run's own: no key written into the script, one derived in setup() when k6 starts", async () => {

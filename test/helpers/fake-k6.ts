@@ -7,6 +7,7 @@
  * The globals k6 gives a script (open, __ENV) are installed for the duration of the load.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import * as esbuild from 'esbuild';
 
@@ -171,6 +172,8 @@ export async function loadWithFakeK6(
   script: string,
   respond: FakeK6['respond'],
   env: Record<string, string> = {},
+  /** The folder the script is in: open() resolves a relative path there, as k6 does. */
+  scriptDir = process.cwd(),
 ): Promise<LoadedScript> {
   const out = await esbuild.build({
     stdin: { contents: script, loader: 'js', sourcefile: 'k6-script.js' },
@@ -208,7 +211,7 @@ export async function loadWithFakeK6(
   g.__ENV = env;
   g.open = (file: string) => {
     fake.opened.push(file);
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(path.resolve(scriptDir, file), 'utf8');
   };
   let mod: { default: (data?: unknown) => void | Promise<void>; options: unknown; setup?: () => unknown };
   try {

@@ -3,7 +3,7 @@
  * `k6` and `k6/*` left as imports, syntax lowered to ES2017 (k6 before v0.53 parses a script through Babel 6, which knows no
  * `?.`, `??` or object spread; async functions it runs natively from v0.43),
  * `options` from the plan, and the run's constants (run id, id prefix, origin, the data sources'
- * absolute paths). The ids' key is plateau's own run's when plateau runs the script; a script
+ * paths: absolute when plateau runs the script, relative to it when k6-script writes it for the user). The ids' key is plateau's own run's when plateau runs the script; a script
  * written for the user (k6-script) holds none and exports a setup() that derives one when k6
  * starts (runtime/ids.ts). Secrets are never in it: the runtime reads them from __ENV when k6 runs.
  */
@@ -35,6 +35,12 @@ export interface BundleInput {
   targetUrl: string;
   options: K6Options;
   runtime: RuntimeInput;
+  /**
+   * The folder the script is written to (k6-script's --out-file): the data sources' paths are
+   * written relative to it, which k6's open() resolves beside the script, so the script and its
+   * files move together. Absent: absolute paths (plateau runs the script where it wrote it).
+   */
+  scriptDir?: string;
 }
 
 /**
@@ -70,11 +76,24 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
   return out;
 }
 
+/** `data` with each path as k6 opens it from a script in `scriptDir`: relative, with forward slashes. */
+export function dataBeside(data: Record<string, RuntimeData>, scriptDir: string): Record<string, RuntimeData> {
+  const out: Record<string, RuntimeData> = {};
+  for (const [name, src] of Object.entries(data)) {
+    const r = path.relative(scriptDir, src.path);
+    // another drive (Windows) has no relative path: the absolute one stays
+    const posix = r.split(path.sep).join('/');
+    out[name] = { ...src, path: path.isAbsolute(r) ? src.path : posix.startsWith('../') ? posix : `./${posix}` };
+  }
+  return out;
+}
+
 async function runtimeOf(b: BundleInput): Promise<RuntimeConfig> {
   const maxBodyBytes = b.runtime.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (b.runtime.data || !b.scenarioPath) return { ...b.runtime, maxBodyBytes, data: b.runtime.data ?? {} };
   const scenario = b.scenario ?? (await loadScenario(b.scenarioPath));
-  return { ...b.runtime, maxBodyBytes, data: runtimeData(scenario, b.scenarioPath) };
+  const data = runtimeData(scenario, b.scenarioPath);
+  return { ...b.runtime, maxBodyBytes, data: b.scriptDir ? dataBeside(data, b.scriptDir) : data };
 }
 
 /** Repo-relative import specifier, so the bundle's path comments do not depend on the machine. */

@@ -103,9 +103,10 @@ export function k6Args(config: PlateauConfig, files: { script: string; out: stri
  */
 export async function writeK6Script(
   o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'> &
-    ({ idKey: string } | { idsAtStart: IdsAtStart }),
+    ({ idKey: string } | { idsAtStart: IdsAtStart }) & { scriptDir?: string },
 ): Promise<string> {
   const text = await bundleK6Script({
+    scriptDir: o.scriptDir,
     scenarioPath: o.config.scenario ?? null,
     targetUrl: o.config.target.url,
     options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),

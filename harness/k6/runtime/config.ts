@@ -7,7 +7,10 @@ import type { DataOrder } from '../../scenario/types.ts';
 /** What a response keeps of its body when a check or a transaction reads it (http.maxBodyBytes' default). */
 export const DEFAULT_MAX_BODY_BYTES = 65_536;
 
-/** A data source as k6 opens it: an absolute path (resolved beside the scenario module), its format and order. */
+/**
+ * A data source as k6 opens it: its path (resolved beside the scenario module; absolute, or relative
+ * to a script k6-script wrote, which k6's open() resolves beside the script), its format and order.
+ */
 export interface RuntimeData {
   path: string;
   kind: 'csv' | 'json';
