@@ -3,7 +3,9 @@
  * (RTT), steps and rules. Pure: each difference becomes one warning sentence with both values.
  * An A/B comparison or a gate against a baseline is only valid when these agree.
  */
-import { fmtMixShare, fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
+import { fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
+import { firstFew, pct } from './share-text.ts';
+import { requestNamesDifference } from './request-names.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -125,27 +127,10 @@ export function ruleThresholds(r: Pick<RunResult, 'rules'>): string {
   return JSON.stringify({ deliveryMin, captureMin, minTailSamples });
 }
 
-/** Entries named in each part of a mix difference before the rest are counted. */
-const MIX_NAMED = 4;
-
 type MixEntry = { name: string; weight: number; transaction: boolean };
-
-/** A share as the texts give it: "70%", "0.9%"; finer when `other` would read the same. */
-function pct(share: number, other?: number): string {
-  // the plan's own: whole percents where the share is one, else a tenth ("36.1%", as `plan` says)
-  const text = fmtMixShare;
-  if (other === undefined || text(share) !== text(other)) return text(share);
-  return `${Number((100 * share).toPrecision(6))}%`;
-}
 
 function kind(transaction: boolean): string {
   return transaction ? 'a transaction' : 'a request';
-}
-
-/** "a, b, c, d and 3 more": the first MIX_NAMED and a count of the rest. */
-function firstFew(items: string[]): string {
-  const more = items.length - MIX_NAMED;
-  return `${items.slice(0, more > 0 ? MIX_NAMED : items.length).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** Each name's share and kind (a name given twice: its shares summed). */
@@ -309,6 +294,9 @@ export function settingDifferenceList(
       key: 'traffic mix',
       text: `traffic mix differs (${mix}): a capacity is a property of the mix; compare runs of one mix`,
     });
+  // a run that records no mix (an import of the user's own k6 script) is told by its requests' names
+  const names = mix ? null : requestNamesDifference(a, b, labels);
+  if (names) out.push({ key: 'other', text: names });
   // a k6 import knows the VUs k6 allocated (vus_max at its peak), not the maxVUs its script allowed
   const imports = [a, b].filter((r) => r.environment.k6Output !== undefined).length;
   // sized by Little's law from each run's own RTT and warmup, two runs of one config differ a little
