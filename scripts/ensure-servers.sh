@@ -10,21 +10,22 @@
 #   /usr/lib/postgresql/*/bin/    postgresql                 the reset and distribution tests (real PostgreSQL;
 #     postgres                                               its binaries are not on PATH)
 #   mariadbd (/usr/sbin)          mariadb-server             the reset tests (real MariaDB, the MySQL protocol)
+#   nginx (/usr/sbin)             nginx                      the clients against real nginx (test/nginx.test.ts)
 #
 # Everything missing is installed in ONE apt-get call (one package-list update at most, tried
 # only when the install without it fails), so that on a fresh machine `make test` pays for apt
 # once, and runs it beside the unit project (Makefile).
 #
 # The packages' maintainer scripts would start services (prometheus on :9090, redis on :6379, the
-# exporter on :9121, postgresql on :5432, mariadb on :3306). We install without recommends, and while installing we put a policy-rc.d
+# exporter on :9121, postgresql on :5432, mariadb on :3306, nginx on :80). We install without recommends, and while installing we put a policy-rc.d
 # that answers 101 ("action forbidden") when the host has none, so invoke-rc.d / deb-systemd-invoke
 # start nothing; afterwards, in case something started anyway, we stop and disable them.
 #
 # Not root, or no apt-get: says what to install and exits 0; the tests skip with their reason.
 set -eu
 # binary:package; a binary given as an absolute path (a glob) is looked for there, not on PATH
-PAIRS="prometheus:prometheus chromium:chromium redis-server:redis-server prometheus-redis-exporter:prometheus-redis-exporter /usr/lib/postgresql/*/bin/postgres:postgresql mariadbd:mariadb-server"
-SERVICES="prometheus redis-server prometheus-redis-exporter postgresql mariadb"
+PAIRS="prometheus:prometheus chromium:chromium redis-server:redis-server prometheus-redis-exporter:prometheus-redis-exporter /usr/lib/postgresql/*/bin/postgres:postgresql mariadbd:mariadb-server nginx:nginx"
+SERVICES="prometheus redis-server prometheus-redis-exporter postgresql mariadb nginx"
 
 # have BIN: BIN is on PATH or in /usr/bin or /usr/sbin; or, for an absolute path, a file it matches
 have() {

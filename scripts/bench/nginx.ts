@@ -51,10 +51,16 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
-export async function startNginx(bin: string, dir: string, port: number): Promise<Nginx> {
+/** Starts nginx in the foreground on 127.0.0.1:port with `config` (the bench's by default), its files in `dir`. */
+export async function startNginx(
+  bin: string,
+  dir: string,
+  port: number,
+  config: string = nginxConfig(dir, port),
+): Promise<Nginx> {
   if (await portAnswers(port)) throw new Error(`127.0.0.1:${port} is already taken; pass --port`);
   const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(conf, nginxConfig(dir, port));
+  fs.writeFileSync(conf, config);
   const child: ChildProcess = spawn(bin, ['-p', dir, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
