@@ -327,14 +327,17 @@ describe('plateau compare by name', () => {
     const md = renderCompare(names, slower);
     expect(md).toContain('## By name at equal offered rates');
     expect(md).toContain(
-      '- read order: p99 regressed at 100, 200, 300 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
+      '- read order: p99 regressed at 100, 200 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
     );
-    // A failed 400 (its knee is 300): per name only up to 300
+    // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: per name up to 200
     expect(md).toContain('- Not compared at 400 req/s: A fails');
-    expect(md).toContain('### 300 req/s (A step 3, B step 3)');
-    expect(md).not.toContain('### 400 req/s');
+    expect(md).toContain(
+      '- Not compared at 300 req/s: 100% of the lower capacity (300 req/s), past the 80% up to which names are compared',
+    );
+    expect(md).toContain('### 200 req/s (A step 2, B step 2)');
+    expect(md).not.toContain('### 300 req/s');
     expect(md).toMatch(
-      /\| read order \| 210\.0 \| 210\.0 \| 10\.0 ms \(n=3,000\) \| 20\.0 ms \(n=3,000\) \| \+100\.00% \| 0\.00% \| 0\.00% \| ⚠️ p99 \|/,
+      /\| read order \| 140\.0 \| 140\.0 \| 10\.0 ms \(n=3,000\) \| 20\.0 ms \(n=3,000\) \| \+100\.00% \| 0\.00% \| 0\.00% \| ⚠️ p99 \|/,
     );
     expect(md).toMatch(
       /\| checkout \(transaction\) \| .* \| ~400 ms\\\* \(n=3,000\) \| not compared \(few samples\) \| 0\.00% \| 0\.00% \|  \|/,
@@ -344,7 +347,7 @@ describe('plateau compare by name', () => {
 
   it('--json: a byName list on each rate both held, the regressions as values and in words', () => {
     const d = doc(names, slower);
-    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200]);
     const at100 = d.rates[0].byName!;
     expect(at100.map((n) => [n.name, n.transaction, n.regressed.p99, n.p99Compared])).toEqual([
       ['read order', false, true, true],
@@ -356,11 +359,10 @@ describe('plateau compare by name', () => {
     expect(d.nameRegressions.map((r) => [r.name, r.metric, r.ratePerSec])).toEqual([
       ['read order', 'p99', 100],
       ['read order', 'p99', 200],
-      ['read order', 'p99', 300],
     ]);
     expect(d.nameWarnings).toHaveLength(1);
     expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
-    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([400]);
+    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([300, 400]);
   });
 
   it('--json: the tail judged (a p90 where the p99s rest on too few samples) with its values, regressed.tail beside the p99-only fields', () => {

@@ -19,6 +19,13 @@ import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { gateDocument } from '../reports/gate-json.ts';
 import { cliBinary, cliInProcess } from './helpers/cli.ts';
 
+/**
+ * The per-name tests below judge the rules at every rate both runs held, their knees the top rates
+ * compared; the defaults' bound near the knee (nearKneeShare) is judged by the CLI's test and by
+ * analysis/compare/by-name.test.ts.
+ */
+const EVERY_RATE = { ...NAME_REGRESSION_THRESHOLDS, nearKneeShare: Infinity };
+
 /** Steps 100..600 holding up to `kneePerSec`, then flat at `flatPerSec`. */
 function kneeRun(kneePerSec: number, flatPerSec = kneePerSec + 10, top = 600): RunResult {
   const steps: FakeStep[] = [];
@@ -632,7 +639,7 @@ describe("decideGate: the generator's fix", () => {
 
 describe('decideGate by name', () => {
   it("one name's p99 doubles while capacity holds: a warning naming it, the exit code unchanged", () => {
-    const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
+    const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05, EVERY_RATE);
     expect(d).toMatchObject({ status: 'pass', exitCode: 0 });
     expect(d.nameWarnings).toEqual([
       'read order: p99 regressed at 100, 200, 300, 400 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in the baseline, 20.0 ms (n=3,000) in this run (+100.00%)',
@@ -650,6 +657,7 @@ describe('decideGate by name', () => {
       shop(kneeRun(400), (n) => (n === 'read order' ? { p99Ms: 20, reliable: false } : {})),
       NAMED_BASE,
       0.05,
+      EVERY_RATE,
     );
     expect(d.status).toBe('pass');
     expect(d.nameWarnings).toEqual([]);
@@ -663,6 +671,7 @@ describe('decideGate by name', () => {
       shop(kneeRun(400), () => ({ reliable: false })),
       NAMED_BASE,
       0.05,
+      EVERY_RATE,
     );
     expect(renderJunit(none, 'r')).toContain(
       'no name regressed at the 4 rate(s) both runs held (error rates only: no name&apos;s p99 or p90 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
@@ -671,7 +680,7 @@ describe('decideGate by name', () => {
 
   it('a capacity regression stays the failure, and its names at the rates both held are compared in every output', () => {
     const slower = shop(kneeRun(300), (n) => (n === 'read order' ? { p99Ms: 500 } : {}));
-    const d = decideGate(slower, NAMED_BASE, 0.05);
+    const d = decideGate(slower, NAMED_BASE, 0.05, EVERY_RATE);
     expect(d).toMatchObject({ status: 'regression', exitCode: 1 });
     expect(d.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
     expect(d.nameWarnings).toEqual([expect.stringMatching(/^read order: p99 regressed at 100, 200, 300 req\/s/)]);
@@ -689,7 +698,7 @@ describe('decideGate by name', () => {
       'name="names at equal rates (warnings)" time="0"><skipped message="1 name warning: read order',
     );
     // no name regressed: the section still says what was compared
-    const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05);
+    const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05, EVERY_RATE);
     expect(clean.status).toBe('regression');
     expect(renderGateSummary(clean, slower, NAMED_BASE, null)).toContain(
       'No name regressed at the 3 rates both runs held',
@@ -856,6 +865,7 @@ describe('decideGate: a run cut short', () => {
       shop(importCut(400, 2), (n) => (n === 'read order' ? { p99Ms: 20 } : {})),
       base,
       0.05,
+      EVERY_RATE,
     );
     expect(d.status).toBe('pass');
     expect(d.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300, 400]);
@@ -894,7 +904,7 @@ describe('decideGate: a run cut short', () => {
 });
 
 describe('gate outputs by name', () => {
-  const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
+  const d = decideGate(READS_SLOWER, NAMED_BASE, 0.05, EVERY_RATE);
 
   it('the summary counts the warnings in its title and lists them', () => {
     const md = renderGateSummary(d, READS_SLOWER, NAMED_BASE, null);
@@ -902,7 +912,7 @@ describe('gate outputs by name', () => {
     expect(md).toContain('### Names at the rates both runs held (warnings, not the exit code)');
     expect(md).toContain('- ⚠️ read order: p99 regressed at 100, 200, 300, 400 req/s');
     expect(md).toContain('- Not compared at 500 req/s: the baseline fails, this run fails');
-    const clean = renderGateSummary(decideGate(shop(kneeRun(400)), NAMED_BASE, 0.05), BASE, BASE, null);
+    const clean = renderGateSummary(decideGate(shop(kneeRun(400)), NAMED_BASE, 0.05, EVERY_RATE), BASE, BASE, null);
     expect(clean).toMatch(/^## plateau gate: ✅ PASS\n/);
     expect(clean).toContain('No name regressed at the 4 rates both runs held.');
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
@@ -935,7 +945,9 @@ describe('gate outputs by name', () => {
       '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay"/>',
     );
     // every name in both runs: no such case
-    expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05), 'r')).not.toContain('names not compared');
+    expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05, EVERY_RATE), 'r')).not.toContain(
+      'names not compared',
+    );
   });
 
   it('--json: the regressions as values and words, the names compared', () => {
@@ -1170,7 +1182,18 @@ describe('plateau gate (CLI exit codes)', () => {
       expect(warned.status, warned.stderr).toBe(0);
       expect(warned.stdout).toMatch(/✅ PASS, ⚠️ 1 name warning/);
       expect(json.status).toBe(0);
-      expect(JSON.parse(json.stdout).nameRegressions).toHaveLength(4);
+      // the defaults: up to 80% of the capacity (400 req/s), so 100 to 300, and 400 said as not compared
+      const doc = JSON.parse(json.stdout) as {
+        nameRegressions: { ratePerSec: number }[];
+        names: { skipped: unknown[] };
+      };
+      expect(doc.nameRegressions.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+      expect(doc.names.skipped).toContainEqual({
+        ratePerSec: 400,
+        a: null,
+        b: null,
+        near: { share: 1, capacityPerSec: 400, upTo: 0.8 },
+      });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);
       expect(bad.stderr).toMatch(/fix: rebuild the summary/);

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../testing/builders.ts';
 import type { RunResult } from '../types.ts';
-import { compareByName, errorRateChange, NAME_REGRESSION_THRESHOLDS as T, tailChange } from './by-name.ts';
+import {
+  compareByName as compareWith,
+  errorRateChange,
+  NAME_REGRESSION_THRESHOLDS as T,
+  tailChange,
+  type NameThresholds,
+} from './by-name.ts';
 import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText, unconfirmedText } from './name-warnings.ts';
 import { nameResult, withNames, type FakeName } from './testing.ts';
+
+/**
+ * Most tests here judge the other rules at every rate both runs held, their knees the top rates
+ * compared; the bound near the knee (nearKneeShare) has its own tests, with the defaults.
+ */
+const EVERY_RATE: NameThresholds = { ...T, nearKneeShare: Infinity };
+const compareByName = (a: RunResult, b: RunResult, rows?: Parameters<typeof compareWith>[2], t = EVERY_RATE) =>
+  compareWith(a, b, rows, t);
 
 /** Steps 100..600 holding up to `kneePerSec`, then flat just above it. */
 function kneeRun(kneePerSec: number): RunResult {
@@ -211,6 +225,52 @@ describe('compareByName', () => {
     ]);
   });
 
+  it('with the defaults, names are compared up to 80% of the lower capacity; each rate past it is skipped, saying why', () => {
+    // an unchanged build's tails near its knee: two p90s 2x at 83% and 98% of capacity warned (a user's A/A, 12-07)
+    const nearKnee = withNames(
+      kneeRun(400),
+      shop((n, rate) => (rate === 400 ? { p99Ms: 100 } : {})),
+    );
+    const r = compareWith(A, nearKnee)!;
+    expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300]);
+    expect([r.regressions, r.unconfirmed]).toEqual([[], []]);
+    const skip = r.skipped.find((x) => x.ratePerSec === 400)!;
+    expect(skip).toEqual({ ratePerSec: 400, a: null, b: null, near: { share: 1, capacityPerSec: 400, upTo: 0.8 } });
+    expect(skipText(skip, COMPARE_LABELS)).toBe(
+      'Not compared at 400 req/s: 100% of the lower capacity (400 req/s), past the 80% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move',
+    );
+    // the lower of the two capacities bounds it: 300 x 0.8 = 240
+    const lower = compareWith(A, withNames(kneeRun(300), shop()))!;
+    expect(lower.rates.map((x) => x.ratePerSec)).toEqual([100, 200]);
+    // a regression below the bound is still found there
+    const slower = compareWith(
+      A,
+      withNames(
+        kneeRun(400),
+        shop((n) => (n === 'read order' ? { p99Ms: 40 } : {})),
+      ),
+    )!;
+    expect(slower.regressions.map((x) => [x.name, x.ratePerSec])).toEqual([
+      ['read order', 100],
+      ['read order', 200],
+      ['read order', 300],
+    ]);
+  });
+
+  it("a step whose event loop stalled past 50 ms is not compared: the generator's own delays are in its latencies", () => {
+    const stalled = {
+      ...A,
+      steps: A.steps.map((s) => (s.ratePerSec === 200 ? { ...s, loopDelayMaxMs: 91.1 } : s)),
+    };
+    const r = compareByName(stalled, withNames(kneeRun(400), shop()))!;
+    expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 300, 400]);
+    expect(r.skipped[0]).toEqual({
+      ratePerSec: 200,
+      a: "holds, but its event loop stalled up to 91.1 ms (over 50 ms: the generator's own delays are in its latencies)",
+      b: null,
+    });
+  });
+
   it('a name only one run recorded is listed as added or removed, not compared', () => {
     const B = withNames(kneeRun(400), (s) => {
       const { 'create order': _gone, ...rest } = shop()(s);
@@ -267,9 +327,9 @@ describe('compareByName', () => {
       kneeRun(400),
       shop((n) => (n === 'read order' ? { p99Ms: 20 } : {})),
     );
-    expect(compareByName(A, B, undefined, { ...T, p99Relative: 1.5 })!.regressions).toEqual([]);
+    expect(compareByName(A, B, undefined, { ...EVERY_RATE, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at.",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; names are compared at rates up to 80% of the lower capacity, at steps that held cleanly (no stall of the generator's event loop past 50 ms).",
     );
   });
 

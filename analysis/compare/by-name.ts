@@ -23,9 +23,16 @@
  * p90 2.5x at 300/s, a user's review of 12-06), where a real regression (a 3x slower endpoint)
  * showed at every rate. A rise at one rate alone is kept apart as unconfirmed, said, never warned.
  * Only steps that held cleanly count: a failed step's tail is its queue, a contaminated one measured
- * another topology, a generator-limited one partly the generator.
+ * another topology, a generator-limited one partly the generator, one whose event loop stalled past
+ * 50 ms the generator's own delays (the report leaves those out of its latency findings too). And
+ * only rates up to 80% of the lower capacity count (nearKneeShare): an unchanged build gated against
+ * its own baseline warned on two names at 83% and 98% of its capacity (p90s 2.1 and 3.5 x, a user's
+ * review of 12-07), where its server's mean at the knee was 44 ms against the baseline's 16.
  */
 import type { NameResult, RunResult, StepResult } from '../types.ts';
+import { fmtMs } from '../format.ts';
+import { establishedCapacity } from '../interrupted-stop.ts';
+import { LOOP_DELAY_WARN_MS, loopStalled } from '../warnings.ts';
 import { compareRows, type CompareRow } from './rows.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from '../percentiles.ts';
 
@@ -42,11 +49,17 @@ export interface NameThresholds {
   errorMinFailures: number;
   /** ... but a rise of more than this (a fraction: 0.1 is ten points) is enough whatever A's. */
   errorRateCap: number;
+  /**
+   * Names are compared only at rates up to this share of the lower established capacity of the two
+   * runs: past it a tail follows the utilisation (a queue's wait grows as 1 / (1 - utilisation)),
+   * which two capacities within the gate's tolerance move by more than any threshold here.
+   */
+  nearKneeShare: number;
 }
 
 /**
  * +25% and at least 5 ms for a p99; for an error rate, more than 1 percentage point and 2x, or more
- * than 10 points whatever A's, on 3 failures or more.
+ * than 10 points whatever A's, on 3 failures or more; at rates up to 80% of the lower capacity.
  */
 export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   p99Relative: 0.25,
@@ -55,6 +68,7 @@ export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   errorRateFactor: 2,
   errorMinFailures: 3,
   errorRateCap: 0.1,
+  nearKneeShare: 0.8,
 };
 
 export interface NameTailChange {
@@ -114,11 +128,16 @@ export interface NameRegression {
   bFailed?: number;
 }
 
-/** A rate both runs offered whose names were not compared: each side's reason ("fails"), null where it held cleanly. */
+/**
+ * A rate both runs offered whose names were not compared: each side's reason ("fails"), null where
+ * it held cleanly; or, where both did, the pair's (`near`: the rate is past nearKneeShare of the
+ * lower capacity).
+ */
 export interface NameSkip {
   ratePerSec: number;
   a: string | null;
   b: string | null;
+  near?: { share: number; capacityPerSec: number; upTo: number };
 }
 
 export interface NameComparisonResult {
@@ -153,7 +172,16 @@ function notClean(s: StepResult): string | null {
   if (s.verdict !== 'holds') return s.verdict;
   if (s.contaminated) return 'holds but contaminated';
   if (s.generatorLimited) return 'holds but generator-limited';
+  // the report's own rule for its latencies (generatorInLatencies): a stall of the generator's loop is in them
+  if (loopStalled(s))
+    return `holds, but its event loop stalled up to ${fmtMs(s.loopDelayMaxMs!)} ms (over ${LOOP_DELAY_WARN_MS} ms: the generator's own delays are in its latencies)`;
   return null;
+}
+
+/** The lower established capacity of the two runs (either's where only one has one); null where neither has. */
+function lowerCapacity(a: RunResult, b: RunResult): number | null {
+  const caps = [establishedCapacity(a), establishedCapacity(b)].filter((c): c is number => c !== null && c > 0);
+  return caps.length > 0 ? Math.min(...caps) : null;
 }
 
 /** The tail of a name in A and B: p99 where both rest on enough samples, else p90 where both do, else not compared. */
@@ -297,10 +325,13 @@ export function compareByName(
     inB = namesOf(b);
   const rates: RateNames[] = [];
   const skipped: NameSkip[] = [];
+  const capacity = lowerCapacity(a, b);
   for (const row of rows) {
     if (row.a === null || row.b === null) continue;
-    const skip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
-    if (skip.a !== null || skip.b !== null) {
+    const skip: NameSkip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
+    if (skip.a === null && skip.b === null && capacity !== null && row.ratePerSec > thresholds.nearKneeShare * capacity)
+      skip.near = { share: row.ratePerSec / capacity, capacityPerSec: capacity, upTo: thresholds.nearKneeShare };
+    if (skip.a !== null || skip.b !== null || skip.near) {
       if (withA && withB) skipped.push(skip);
       continue;
     }

@@ -4,6 +4,7 @@
  * renderer escapes these sentences.
  */
 import { fmtInt, fmtMs, fmtPercent, fmtTarget } from '../format.ts';
+import { LOOP_DELAY_WARN_MS } from '../warnings.ts';
 import type { RateUnit } from '../types.ts';
 import {
   figureOf,
@@ -117,6 +118,10 @@ export function tailCoverageClause(r: NameComparisonResult): string {
 /** "Not compared at 500 req/s: A fails, B fails". */
 export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/s'): string {
   const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
+  if (s.near)
+    why.push(
+      `${Math.round(100 * s.near.share)}% of the lower capacity (${fmtTarget(s.near.capacityPerSec)} ${unit}), past the ${pct(s.near.upTo)}% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move`,
+    );
   return `Not compared at ${fmtTarget(s.ratePerSec)} ${unit}: ${why.join(', ')}`;
 }
 
@@ -133,6 +138,7 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
     `${t.p99FloorMs} ms (both p99s on enough samples, else both p90s), or its error rate rose above both ` +
     `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
     `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more; ` +
-    `and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at.`
+    `and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; ` +
+    `names are compared ${Number.isFinite(t.nearKneeShare) ? `at rates up to ${pct(t.nearKneeShare)}% of the lower capacity` : 'at every rate'}, at steps that held cleanly (no stall of the generator's event loop past ${LOOP_DELAY_WARN_MS} ms).`
   );
 }
