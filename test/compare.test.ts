@@ -128,7 +128,14 @@ describe('plateau compare', () => {
     const withUnit = { ...A, rules: { ...A.rules, rateUnit: 'req/s' as const } };
     expect(settingDifferences(A, withUnit)).toEqual([]);
     const stricter = { ...A, rules: { ...A.rules, deliveryMin: 0.95 } };
-    expect(settingDifferences(A, stricter).join('\n')).toMatch(/^rules differ: .*"deliveryMin":0\.9,.* vs .*0\.95/);
+    expect(settingDifferences(A, stricter)).toEqual([
+      'rules differ: rules.deliveryMin 0.9 vs 0.95: the stop rule differs, so the knee means different things',
+    ]);
+    // minTailSamples moves no knee: which percentiles are trusted
+    const tails = { ...A, rules: { ...A.rules, minTailSamples: 3 } };
+    expect(settingDifferences(A, tails)).toEqual([
+      `rules differ: rules.minTailSamples ${A.rules.minTailSamples} vs 3: a percentile is trusted on other sample counts, which the classification of a failed step and the per-name comparison read`,
+    ]);
     const mix = { ...A, traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] } };
     expect(settingDifferences(A, mix)).toEqual([
       'rate unit differs: req/s vs arrivals/s: one run counts arrivals of several requests (transactions), the other single requests: its rates are not the same quantity',

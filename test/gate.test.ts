@@ -309,7 +309,7 @@ describe('decideGate', () => {
       headline: expect.stringMatching(/^cannot judge: the engine differs \(baseline native, run k6\)/),
     });
     expect(decideGate({ ...kneeRun(400), rules: { ...BASE.rules, captureMin: 0.5 } }, BASE, 0.05).headline).toMatch(
-      /^cannot judge: the stop rules differ/,
+      /^cannot judge: the stop rules differ \(rules\.captureMin 0\.6 in the baseline, 0\.5 in the run\): the stop rule differs, so the knee means different things; use the baseline's rules/,
     );
     // a baseline saved before the rules carried the rate unit (BASE's have none) holds a run whose rules do
     expect(BASE.rules.rateUnit).toBeUndefined();

@@ -119,12 +119,25 @@ function rttDiffers(a: RunResult, b: RunResult): string | null {
 }
 
 /**
- * The stop rule's thresholds as one comparable text. Not rules.rateUnit: it follows the traffic,
- * and a run recorded before it existed has none (docs/decisions/033).
+ * The stop rule's thresholds that differ, in words ("rules.minTailSamples 10 vs 3"), and what the
+ * difference does: a delivery or capture threshold moves the knee itself; minTailSamples only which
+ * percentiles are trusted, which the classification of a failed step (its tail against the last
+ * held one's) and the per-name comparison read. Null when they agree.
  */
-export function ruleThresholds(r: Pick<RunResult, 'rules'>): string {
-  const { deliveryMin, captureMin, minTailSamples } = r.rules;
-  return JSON.stringify({ deliveryMin, captureMin, minTailSamples });
+export function ruleDifference(
+  a: Pick<RunResult, 'rules'>,
+  b: Pick<RunResult, 'rules'>,
+  /** How each pair of values is said: "10 vs 3" by default. */
+  pair: (x: number, y: number) => string = (x, y) => `${x} vs ${y}`,
+): { which: string; why: string } | null {
+  const keys = (['deliveryMin', 'captureMin', 'minTailSamples'] as const).filter((k) => a.rules[k] !== b.rules[k]);
+  if (keys.length === 0) return null;
+  const which = keys.map((k) => `rules.${k} ${pair(a.rules[k], b.rules[k])}`).join(', ');
+  const why =
+    keys.length === 1 && keys[0] === 'minTailSamples'
+      ? 'a percentile is trusted on other sample counts, which the classification of a failed step and the per-name comparison read'
+      : 'the stop rule differs, so the knee means different things';
+  return { which, why };
 }
 
 type MixEntry = { name: string; weight: number; transaction: boolean };
@@ -274,13 +287,8 @@ export function settingDifferenceList(
       'steps',
     );
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
-  differ(
-    'rules',
-    ruleThresholds(a),
-    ruleThresholds(b),
-    'the stop rule differs, so the knee means different things',
-    'rules',
-  );
+  const rules = ruleDifference(a, b);
+  if (rules) out.push({ key: 'rules', text: `rules differ: ${rules.which}: ${rules.why}` });
   differ(
     'rate unit',
     rateUnitOf(a.traffic),

@@ -37,7 +37,7 @@ import {
   grid,
   GRID_TOLERANCE,
   mixDifference,
-  ruleThresholds,
+  ruleDifference,
   sameGrid,
   settingDifferenceList,
   type DifferenceKey,
@@ -109,10 +109,11 @@ function incomparable(baseline: RunResult, run: RunResult): { key: DifferenceKey
       'engine',
       `the engine differs (baseline ${baseline.engine}, run ${run.engine}): engines measure differently; save a baseline with this engine`,
     );
-  if (ruleThresholds(baseline) !== ruleThresholds(run))
+  const rules = ruleDifference(baseline, run, (x, y) => `${x} in the baseline, ${y} in the run`);
+  if (rules)
     say(
       'rules',
-      `the stop rules differ (baseline ${ruleThresholds(baseline)}, run ${ruleThresholds(run)}): the knee means different things; use the baseline's rules or save a new baseline`,
+      `the stop rules differ (${rules.which}): ${rules.why}; use the baseline's rules or save a new baseline`,
     );
   // two imports that named no target: unknown, not different (a warning, as compare's); one
   // named and one not cannot be told the same service (decision 051)
