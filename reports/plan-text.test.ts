@@ -157,7 +157,9 @@ describe("plan text of a scenario's data sources", () => {
     expect(text).toContain(
       "data     accounts (data/accounts.csv): 1,200 rows, unique: 1,197 for the load (3 kept for preflight's sample arrivals) and the plan makes at most 1,050 arrivals (warmup, steps and a rerun of each step)",
     );
-    expect(text).toContain('data     products (products.json): 1,200 rows, sequential (by arrival number, wrapping)');
+    expect(text).toContain(
+      "data     products (products.json): 1,200 rows, sequential (each entry's arrivals read them in turn, wrapping)",
+    );
     expect(text).toContain('data     coupons (coupons.csv): 1,200 rows, random (seeded by the run id)');
     expect(text.indexOf('data     accounts')).toBeGreaterThan(text.indexOf('scenario '));
     expect(planText(input())).not.toContain('data     ');

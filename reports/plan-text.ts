@@ -82,8 +82,10 @@ export interface PlanDataSource {
 }
 
 function dataText(d: PlanDataSource): string {
-  const head = `${d.name} (${d.file}): ${fmtInt(d.rows)} rows`;
-  if (d.order === 'sequential') return `${head}, sequential (by arrival number, wrapping)`;
+  const head = `${d.name} (${d.file}): ${fmtInt(d.rows)} ${d.rows === 1 ? 'row' : 'rows'}`;
+  // an entry's arrivals walk the rows, not the global arrival number (mix-order.ts: an entry on
+  // every 4th arrival would read 4 rows of 16)
+  if (d.order === 'sequential') return `${head}, sequential (each entry's arrivals read them in turn, wrapping)`;
   if (d.order === 'random') return `${head}, random (seeded by the run id)`;
   const readers =
     d.readBy && d.readerArrivals !== undefined

@@ -58,7 +58,12 @@ export const FLAGS = [
   {
     name: 'demo-hold-ms',
     commands: LOAD,
-    option: { type: 'number', default: 10, describe: 'demo: ms each request holds a slot (capacity = slots / hold)' },
+    option: {
+      type: 'number',
+      default: 10,
+      describe:
+        "demo: ms a write holds a slot (a confirm the same, a read a fifth); the demo prints its mix's capacity when it starts",
+    },
     per: { 'k6-script': { hidden: true } },
   },
   {

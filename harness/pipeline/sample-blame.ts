@@ -8,7 +8,7 @@
  */
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Outcome, PreparedRequest } from '../engine/http.ts';
-import { CHECK_THREW } from '../scenario/verdict.ts';
+import { CHECK_CANNOT_JUDGE, CHECK_THREW } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -87,6 +87,18 @@ export function refusal(
     );
   }
   const url = new URL(req.path, config.target.url).href;
+  // plateau did not give the check what it read (a body cut at http.maxBodyBytes, one not kept):
+  // the text ends with its own fix, and neither the target nor the check's logic is at fault
+  if (verdict?.startsWith(CHECK_CANNOT_JUDGE)) {
+    const why = verdict.slice(CHECK_CANNOT_JUDGE.length);
+    const cut = why.lastIndexOf('; ');
+    return new PlateauError(
+      `${sampleLabel(name, transaction, req.method, url)} got ${o.status}, which its check cannot judge: ${cut >= 0 ? why.slice(0, cut) : why}`,
+      cut >= 0 ? why.slice(cut + 2) : `give the check of "${name}" what it reads (see above)`,
+      'sample-request-failed',
+      EXIT.preflight,
+    );
+  }
   const message = `${sampleLabel(name, transaction, req.method, url)} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${shown.toString('utf8')}`;
   if (targetStatus(o.status)) {
     const which = o.status >= 500 ? '5xx' : String(o.status);

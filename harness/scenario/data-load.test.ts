@@ -50,6 +50,22 @@ describe('data files beside the scenario', () => {
     write('e.json', '[]');
     expect(problem(() => loadDataSources(scenario, { e: { json: './e.json' } }, 1)).message).toMatch(/empty array/);
   });
+  it('a file given as the other format: the fix names the other key, not a repair of the file', () => {
+    write('rows.json', '[{"id": "a1", "note": "x"}]\n');
+    const asCsv = problem(() => loadDataSources(scenario, { d: { csv: './rows.json' } }, 1));
+    expect(asCsv.hint).toBe(
+      "the file looks like JSON: give it as data.d = { json: './rows.json' } (an array of objects)",
+    );
+    write('table.csv', 'id,note\na1,x\n');
+    const asJson = problem(() => loadDataSources(scenario, { d: { json: './table.csv' } }, 1));
+    expect(asJson.hint).toBe(
+      "the file looks like CSV: give it as data.d = { csv: './table.csv' } (a header row, then the rows)",
+    );
+    // a broken file of the right format keeps its own fix
+    write('bad.json', '[{"id": }]');
+    expect(problem(() => loadDataSources(scenario, { d: { json: './bad.json' } }, 1)).hint).not.toMatch(/looks like/);
+  });
+
   it('refuses a plan whose arrivals exceed a unique source’s rows, with the numbers', () => {
     write('u.csv', 'id\n' + Array.from({ length: 100 }, (_, i) => i).join('\n') + '\n');
     const d = loadDataSources(scenario, { u: { csv: './u.csv', order: 'unique' } }, 3);

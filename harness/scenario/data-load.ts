@@ -23,6 +23,19 @@ function dataError(file: string, line: number, cause: string, fix: string): Plat
   );
 }
 
+/**
+ * The fix where a file was given as the other format: a JSON array given as `csv` fails as a CSV
+ * (its quotes unquoted), a CSV given as `json` as JSON; each file's own error would say to fix it.
+ */
+function misread(src: DataSource, text: string, name: string): string | null {
+  const start = text.trimStart()[0];
+  if ('csv' in src && (start === '[' || start === '{'))
+    return `the file looks like JSON: give it as data.${name} = { json: '${src.csv}' } (an array of objects)`;
+  if ('json' in src && start !== undefined && start !== '[' && start !== '{' && /^[^\n]*,/.test(text.trimStart()))
+    return `the file looks like CSV: give it as data.${name} = { csv: '${src.json}' } (a header row, then the rows)`;
+  return null;
+}
+
 /** The absolute path of a data source's file: relative paths are beside the scenario module. */
 export function dataFilePath(scenarioPath: string | null, src: DataSource): string {
   const file = 'csv' in src ? src.csv : src.json;
@@ -48,7 +61,7 @@ export function loadDataSources(
       rows = 'csv' in src ? parseCsv(decoded.text) : parseJsonRows(decoded.text);
     } catch (err) {
       if (!(err instanceof DataError)) throw err;
-      throw dataError(file, err.line, err.message, err.fix);
+      throw dataError(file, err.line, err.message, misread(src, decoded.text, name) ?? err.fix);
     }
     // A CSV row's values are strings; a JSON row's may be objects, which an arrival could
     // otherwise change for every later arrival that gets the row.

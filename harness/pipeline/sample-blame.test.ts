@@ -1,0 +1,31 @@
+/** The refusal of a sample request's answer: each cause with its one fix. */
+import { describe, expect, it } from 'vitest';
+import { parseConfigOrThrow } from '../config/validate.ts';
+import type { Outcome, PreparedRequest } from '../engine/http.ts';
+import { bodyCutText, checkThrew, notGiven } from '../scenario/verdict.ts';
+import { refusal } from './sample-blame.ts';
+
+const config = parseConfigOrThrow({
+  target: { url: 'http://127.0.0.1:9/' },
+  steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 1, holdS: 3 },
+});
+const req: PreparedRequest = { method: 'GET', path: '/big', headers: {}, body: null };
+const ok = { status: 200, rawHeaders: null, bytesIn: 100_000, bytesOut: 0, bodyChunks: [], connections: 1, idleMs: 0 };
+const outcome = ok as unknown as Outcome;
+
+describe('refusal of a sample answer', () => {
+  it("a body cut at http.maxBodyBytes: that setting's fix alone, not the check's or the request's", () => {
+    const verdict = checkThrew(notGiven(bodyCutText(65_536)), bodyCutText(65_536));
+    const err = refusal(config, req, outcome, Buffer.from('{"id":'), verdict, 'big', null)!;
+    expect(err.message).toMatch(
+      /got 200, which its check cannot judge: the body is not JSON as kept: plateau keeps the first 65536 bytes of a body \(http\.maxBodyBytes\) and this one was longer$/,
+    );
+    expect(err.hint).toBe("raise http.maxBodyBytes above the body's size");
+  });
+
+  it('a check that refused a 2xx: make the check accept it, or fix the request', () => {
+    const err = refusal(config, req, outcome, Buffer.from('{}'), 'expected an id', 'big', null)!;
+    expect(err.message).toMatch(/got 200 \(check: expected an id\): \{\}$/);
+    expect(err.hint).toMatch(/^the target answered 200 and the check of "big" refused it: make the check accept/);
+  });
+});
