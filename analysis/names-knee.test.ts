@@ -197,9 +197,26 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
       first: { name: 'read', index: 3, growth: 18.9 / 4 },
       stalled: [1],
     });
-    // the same stall at 50 ms (the bound) is no stall: step 2's growth is the finding
+    // the same stall at 50 ms (the bound) is no stall: step 2 is judged, and its 6x fell back at step 3
     s[1] = { ...s[1], loopDelayMaxMs: 50 };
-    expect(firstDegradingName(s, 3)).toMatchObject({ kind: 'grew', first: { index: 1 }, stalled: [] });
+    expect(firstDegradingName(s, 3)).toMatchObject({ kind: 'grew', first: { index: 3 }, stalled: [] });
+  });
+
+  it('a rise the name fell back from is no degradation: it grew where it stayed past 2x to the knee', () => {
+    // a user's review (12-07): read's p90 2.3x at half the knee's rate, 1.7x two steps later, while
+    // write rose from step 3 on and stayed
+    const s = steps({ read: [6.4, 9, 14.8, 11, 11.1, 12], write: [10, 11, 12, 25, 30, 40] });
+    expect(firstDegradingName(s, 5)).toMatchObject({
+      kind: 'grew',
+      first: { name: 'write', index: 3, growth: 2.5, alsoGrew: [] },
+      judged: ['read', 'write'],
+    });
+    // read back past 2x at the knee and staying there: its rise counts from there, after write's
+    s[5] = { ...s[5], byName: { ...s[5].byName, read: named(13) } };
+    expect(firstDegradingName(s, 5)).toMatchObject({ first: { name: 'write', index: 3, alsoGrew: [] } });
+    // every name's rise fell back: none degraded
+    const blips = steps({ read: [10, 25, 12], write: [10, 11, 12] });
+    expect(firstDegradingName(blips, 2)).toMatchObject({ kind: 'none', why: 'steady', judged: ['read', 'write'] });
   });
 
   it('takes another factor', () => {

@@ -11,7 +11,8 @@
  * - a name's baseline is its p99 at the first of those steps where that p99 is reliable (enough
  *   samples beyond it) and above 0: its first-step p99 when step 1 has enough samples;
  * - it grew at a later step when its reliable p99 there exceeds `factor` x its baseline
- *   (growth = p99 / baseline);
+ *   (growth = p99 / baseline) and stays past it at every later step where it is reliable (a
+ *   rise it fell back from is no degradation);
  * - the finding is the name that grew at the earliest step; several at that step: the largest
  *   growth, then the name (alphabetical) for a total order.
  *
@@ -54,7 +55,7 @@ export type NamesKnee =
       q: TailPercentile;
       kneeIndex: number;
       first: NameGrowth;
-      /** The names the rule could judge up to the finding's step (a reliable percentile at two steps), by code point. */
+      /** The names the rule could judge up to the knee (a reliable percentile at two steps), by code point. */
       judged: string[];
       /** Steps (0-based) up to the knee left out: the generator's own delays are in their latencies (generatorInLatencies). */
       stalled: number[];
@@ -116,49 +117,47 @@ function firstGrowthAt(
   q: TailPercentile,
   stalled: number[],
 ): NamesKnee {
-  const base = new Map<string, { ms: number; s: StepResult }>();
-  const judged = new Set<string>();
-  for (const s of window) {
-    const grew: NameGrowth[] = [];
+  // each name's reliable percentile, step by step in the order they ran
+  const series = new Map<string, { ms: number; s: StepResult; transaction: boolean }[]>();
+  for (const s of window)
     for (const [name, r] of Object.entries(s.byName ?? {})) {
       const ms = reliableMs(r.latency, q);
       if (ms === null) continue;
-      const b = base.get(name);
-      if (!b) {
-        base.set(name, { ms, s });
-        continue;
-      }
-      judged.add(name);
-      if (ms > factor * b.ms)
-        grew.push({
-          name,
-          transaction: r.transaction === true,
-          index: s.index,
-          attempt: s.attempt ?? 1,
-          ms,
-          baseIndex: b.s.index,
-          baseAttempt: b.s.attempt ?? 1,
-          baseMs: b.ms,
-          growth: ms / b.ms,
-          alsoGrew: [],
-        });
+      series.set(name, [...(series.get(name) ?? []), { ms, s, transaction: r.transaction === true }]);
     }
-    if (grew.length > 0) {
-      grew.sort((a, b) => b.growth - a.growth || byCodePoint(a.name, b.name));
-      const [first, ...rest] = grew;
-      const alsoGrew = rest.map((g) => g.name);
-      return {
-        kind: 'grew',
-        factor,
-        q,
-        kneeIndex,
-        first: { ...first, alsoGrew },
-        judged: [...judged].sort(byCodePoint),
-        stalled,
-      };
-    }
+  const judged = [...series].filter(([, points]) => points.length >= 2).map(([name]) => name);
+  // a name grew at the first step from which its percentile stayed past factor x its baseline at
+  // every later step it was judged: a rise it fell back from (a 2.3x p90 at half the knee's rate,
+  // 1.7x two steps later: a user's review of 12-07) is no degradation
+  const grew: NameGrowth[] = [];
+  for (const name of judged) {
+    const [b, ...later] = series.get(name)!;
+    let from = -1;
+    for (let i = later.length - 1; i >= 0 && later[i].ms > factor * b.ms; i--) from = i;
+    if (from < 0) continue;
+    const at = later[from];
+    grew.push({
+      name,
+      transaction: at.transaction,
+      index: at.s.index,
+      attempt: at.s.attempt ?? 1,
+      ms: at.ms,
+      baseIndex: b.s.index,
+      baseAttempt: b.s.attempt ?? 1,
+      baseMs: b.ms,
+      growth: at.ms / b.ms,
+      alsoGrew: [],
+    });
   }
-  const names = [...judged].sort(byCodePoint);
-  const why = names.length > 0 ? 'steady' : 'too-few-samples';
-  return { kind: 'none', factor, q, kneeIndex, why, judged: names, stalled };
+  const names = judged.sort(byCodePoint);
+  if (grew.length === 0) {
+    const why = names.length > 0 ? 'steady' : 'too-few-samples';
+    return { kind: 'none', factor, q, kneeIndex, why, judged: names, stalled };
+  }
+  // the earliest step (in the order the steps ran), then the largest growth, then the name
+  const order = (g: NameGrowth) => window.findIndex((s) => s.index === g.index && (s.attempt ?? 1) === g.attempt);
+  grew.sort((a, b) => order(a) - order(b) || b.growth - a.growth || byCodePoint(a.name, b.name));
+  const [first, ...rest] = grew;
+  const alsoGrew = rest.filter((g) => order(g) === order(first)).map((g) => g.name);
+  return { kind: 'grew', factor, q, kneeIndex, first: { ...first, alsoGrew }, judged: names, stalled };
 }
