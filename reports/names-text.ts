@@ -248,5 +248,5 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline that stayed past it up to the knee (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
 }

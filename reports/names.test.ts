@@ -201,7 +201,7 @@ describe('report.md by name', () => {
 
   it('names the entries whose p99 grew at one step on the way to the knee together, first none of them', () => {
     expect(section(md, 'Steps by name')).toContain(
-      '**Degraded on the way to the knee (step 4) together with checkout: create, all at one step (named here: the largest growth; which came first within the step cannot be told): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, the first p99 past 2× its own baseline (reliable percentiles only): 2.5× its 22.0 ms at step 2.**',
+      '**Degraded on the way to the knee (step 4) together with checkout: create, all at one step (named here: the largest growth; which came first within the step cannot be told): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, the first p99 past 2× its own baseline that stayed past it up to the knee (reliable percentiles only): 2.5× its 22.0 ms at step 2.**',
     );
   });
 
@@ -281,7 +281,7 @@ describe('report.md by name', () => {
 
   it('judges p90 when no p99 rests on enough samples, and says so', () => {
     expect(namesKneeSentence(reliableBelow(99))).toBe(
-      "Degraded on the way to the knee (step 4) together with create order, all at one step (named here: the largest growth; which came first within the step cannot be told): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, the first p90 past 2× its own baseline (reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect): 2.1× its 14.0 ms at step 1.",
+      "Degraded on the way to the knee (step 4) together with create order, all at one step (named here: the largest growth; which came first within the step cannot be told): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, the first p90 past 2× its own baseline that stayed past it up to the knee (reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect): 2.1× its 14.0 ms at step 1.",
     );
   });
 
