@@ -100,9 +100,23 @@ export function buildPlan(config: PlanConfig, rttMs: number | null = null, unit:
 }
 
 /**
+ * Which of the VU counts the config (or --vus, --max-vus) gives: Little's law sizes the others.
+ * 'both' leaves nothing to size, 'none' sizes both.
+ */
+export type VusGiven = 'none' | 'preAllocated' | 'max' | 'both';
+
+export function vusGiven(vus: { preAllocated?: number; max?: number }): VusGiven {
+  if (vus.preAllocated !== undefined) return vus.max !== undefined ? 'both' : 'preAllocated';
+  return vus.max !== undefined ? 'max' : 'none';
+}
+
+/**
  * Little's law sizes the VUs: busy VUs N = X x W, so at the highest rate with W = expected service
- * time + RTT we need rate x W, times a headroom for latency growth near the knee:
- *   preAllocated = ceil(maxRate x (serviceMs + rttMs) / 1000 x headroom),  max = 4 x preAllocated.
+ * time + RTT (or the warmup's measured time per arrival) we need rate x W, times a headroom for
+ * latency growth near the knee:
+ *   preAllocated = ceil(maxRate x W / 1000 x headroom),  max = 4 x preAllocated.
+ * A count the config gives is kept; the other is still sized: a given max caps the sized
+ * preallocated, a given preallocated floors the sized max.
  */
 export function sizeVus(
   config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>,
@@ -112,6 +126,7 @@ export function sizeVus(
   unit: RateUnit = 'req/s',
 ): VuSizing {
   const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
+  const given = vusGiven(config.vus);
   const maxRate = config.steps.maxPerSec;
   const measured = measuredArrivalMs !== undefined && Number.isFinite(measuredArrivalMs) && measuredArrivalMs > 0;
   const wMs = measured ? measuredArrivalMs : expectedServiceMs + (rttMs ?? 0);
@@ -120,12 +135,21 @@ export function sizeVus(
   const cap = config.limits.maxInFlight;
   const pre = Math.min(preAllocated ?? Math.min(sized, max ?? sized), cap);
   const mx = Math.min(max ?? Math.max(pre, 4 * sized), cap);
-  const how =
-    preAllocated !== undefined || max !== undefined
-      ? `set in the config (preAllocated ${preAllocated ?? 'sized'}, max ${max ?? 'sized'}); Little's law suggested ${sized}`
-      : measured
-        ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized} preallocated; max 4x`
-        : `Little's law: ${maxRate} ${unit} x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized} preallocated; max 4x`;
+  const law = measured
+    ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized}`
+    : `Little's law: ${maxRate} ${unit} x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized}`;
+  const how = ((): string => {
+    switch (given) {
+      case 'both':
+        return `set in the config (preAllocated ${preAllocated}, max ${max}); Little's law suggested ${sized}`;
+      case 'max':
+        return `preallocated by ${law}${sized > max! ? `, capped at the given max` : ''}; max ${max} given (vus.max, --max-vus)`;
+      case 'preAllocated':
+        return `preallocated ${preAllocated} given (vus.preAllocated, --vus); ${4 * sized > pre ? `max 4 x ${sized}, by ${law}` : `max as many, the given preallocated being at least 4 x ${sized} (${law})`}`;
+      case 'none':
+        return `${law} preallocated; max 4x`;
+    }
+  })();
   return {
     preAllocatedVUs: pre,
     maxVUs: mx,

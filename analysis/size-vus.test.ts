@@ -24,4 +24,35 @@ describe("Little's law sizes the VUs", () => {
     expect(sizeVus(config, 0.6, Number.NaN).preAllocatedVUs).toBe(102);
     expect(sizeVus(config, 0.6, 0).preAllocatedVUs).toBe(102);
   });
+  it('a given max alone keeps the preallocated sized, from the warmup too, capped by the max', () => {
+    const only = (vus: object) => ({ ...config, vus: { ...config.vus, ...vus } });
+    const v = sizeVus(only({ max: 3000 }), 0.6, 300);
+    expect(v).toMatchObject({ preAllocatedVUs: 600, maxVUs: 3000, configuredMax: 3000 });
+    expect(v.reason).toBe(
+      "preallocated by Little's law: 1000 arrivals/s x 300.0 ms per arrival measured in the warmup (think time and round trip included) x headroom 2 = 600; max 3000 given (vus.max, --max-vus)",
+    );
+    const capped = sizeVus(only({ max: 500 }), 0.6, 300);
+    expect(capped).toMatchObject({ preAllocatedVUs: 500, maxVUs: 500 });
+    expect(capped.reason).toMatch(/= 600, capped at the given max; max 500 given/);
+    expect(sizeVus(only({ max: 500 }), 0.6).reason).toMatch(
+      /^preallocated by Little's law: 1000 req\/s x \(50 ms expected service \+ 0\.60 ms RTT\) x headroom 2 = 102; max 500 given/,
+    );
+  });
+  it('a given preallocated alone keeps the max sized, 4x, from the warmup too', () => {
+    const only = (vus: object) => ({ ...config, vus: { ...config.vus, ...vus } });
+    const v = sizeVus(only({ preAllocated: 100 }), 0.6, 300);
+    expect(v).toMatchObject({ preAllocatedVUs: 100, maxVUs: 2400 });
+    expect(v.configuredMax).toBeUndefined();
+    expect(v.reason).toMatch(
+      /^preallocated 100 given \(vus\.preAllocated, --vus\); max 4 x 600, by Little's law: 1000 arrivals\/s x 300\.0 ms/,
+    );
+    const above = sizeVus(only({ preAllocated: 5000 }), 0.6, 300);
+    expect(above).toMatchObject({ preAllocatedVUs: 5000, maxVUs: 5000 });
+    expect(above.reason).toMatch(/max as many, the given preallocated being at least 4 x 600 \(Little's law/);
+  });
+  it('both given: as given, whatever was measured', () => {
+    const v = sizeVus({ ...config, vus: { ...config.vus, preAllocated: 10, max: 20 } }, 0.6, 300);
+    expect(v).toMatchObject({ preAllocatedVUs: 10, maxVUs: 20 });
+    expect(v.reason).toBe("set in the config (preAllocated 10, max 20); Little's law suggested 600");
+  });
 });

@@ -130,13 +130,32 @@ export function nameUnreliableNote(run: RunResult): string {
   return `* unreliable: fewer than ${fmtInt(run.rules.minTailSamples)} samples lie beyond this percentile (p90 needs ${need(90)} samples of that name in the window, p99 ${need(99)}); shown for diagnosis only.`;
 }
 
-/** How the steps' VUs were sized, in words. */
-export function sizedFromText(sizedFrom: NonNullable<TrafficRecord['sizedFrom']>): string {
+/**
+ * How the steps' VUs were sized, in words: with `given`, the one count the config gave, kept as
+ * given while `sizedFrom` sized the other.
+ */
+export function sizedFromText(
+  sizedFrom: NonNullable<TrafficRecord['sizedFrom']>,
+  given?: TrafficRecord['vusGiven'],
+): string {
+  // the figure Little's law sized, and the one the config gave
+  const split =
+    given === 'max'
+      ? {
+          sized: ' for the preallocated VUs (at most the given max)',
+          kept: '; the max as the config gives it (vus.max, --max-vus)',
+        }
+      : given === 'preAllocated'
+        ? {
+            sized: ' for the max VUs',
+            kept: '; the preallocated VUs as the config gives them (vus.preAllocated, --vus)',
+          }
+        : { sized: '', kept: '' };
   switch (sizedFrom) {
     case 'warmup':
-      return "the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law";
+      return `the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law${split.sized}${split.kept}`;
     case 'expectedServiceMs':
-      return "vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law: no warmup measured a longer time per arrival";
+      return `vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law${split.sized}: no warmup measured a longer time per arrival${split.kept}`;
     case 'given':
       return 'the VU counts the config gives (vus.preAllocated, vus.max)';
   }
@@ -163,7 +182,7 @@ export function trafficText(run: RunResult): TextSection | null {
       text: "Each arrival runs one entry of the mix, chosen by its arrival number (a weighted round robin in Tijdeman's order: from the first arrival each entry's count stays within one of its share, and within two over any run of consecutive arrivals). Rates, delivery and capture count arrivals: a transaction is one arrival however many requests it sends, and succeeds only when every one of them did.",
     });
   if (t.iterations) paragraphs.push({ text: importedText(t, t.iterations) });
-  if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom)}.` });
+  if (t.sizedFrom) paragraphs.push({ lead: 'VUs sized from', text: `: ${sizedFromText(t.sizedFrom, t.vusGiven)}.` });
   if (t.entries.length === 0) return { title: 'Traffic', paragraphs };
   return {
     title: 'Traffic',

@@ -176,6 +176,28 @@ describe('report.md by name', () => {
     expect(renderMarkdown({ ...MIXED, traffic: { ...MIXED.traffic!, sizedFrom } })).toMatch(re);
   });
 
+  it.each<[NonNullable<NonNullable<RunResult['traffic']>['sizedFrom']>, 'preAllocated' | 'max', string]>([
+    [
+      'warmup',
+      'max',
+      "the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law for the preallocated VUs (at most the given max); the max as the config gives it (vus.max, --max-vus).",
+    ],
+    [
+      'expectedServiceMs',
+      'max',
+      "vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law for the preallocated VUs (at most the given max): no warmup measured a longer time per arrival; the max as the config gives it (vus.max, --max-vus).",
+    ],
+    [
+      'warmup',
+      'preAllocated',
+      "the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law for the max VUs; the preallocated VUs as the config gives them (vus.preAllocated, --vus).",
+    ],
+  ])('says which count %s sized where the config gave only %s', (sizedFrom, vusGiven, text) => {
+    const md = renderMarkdown({ ...MIXED, traffic: { ...MIXED.traffic!, sizedFrom, vusGiven } });
+    expect(md).toContain(`**VUs sized from**: ${text}`);
+    expect(md).not.toContain('the VU counts the config gives');
+  });
+
   it('a table per step with every name in the mix order, transactions marked, unreliable percentiles marked', () => {
     const lines = section(md, 'Steps by name');
     const step1 = lines.indexOf(

@@ -83,6 +83,18 @@ describe('plan text: the VUs line', () => {
     expect(planText(input({ vusFromWarmup: false }))).not.toContain(raised);
     expect(planText(input())).not.toContain(raised);
   });
+
+  it('says which count the RTT and the warmup re-size where the config gives one, and none where it gives both', () => {
+    expect(planText(input({ vusFromWarmup: true, vusGiven: 'max' }))).toContain(
+      '(sized; the preallocated re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer, at most to the given max)',
+    );
+    expect(planText(input({ vusFromWarmup: true, vusGiven: 'preAllocated' }))).toContain(
+      '(sized; the max re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer)',
+    );
+    expect(planText(input({ vusFromWarmup: false, vusGiven: 'both' }))).toContain(
+      'VUs      10 preallocated, max 40 (sized)\n',
+    );
+  });
 });
 
 describe('plan text: the tail percentiles by name', () => {

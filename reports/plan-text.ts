@@ -10,6 +10,7 @@ import {
 } from '../analysis/percentiles.ts';
 import { fmtInt, fmtMixShare, unitOf } from '../analysis/format.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+import type { VusGiven } from '../analysis/plan.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
 export type PlanTextResetHook =
@@ -40,8 +41,10 @@ export interface PlanFacts {
   reset: PlanTextResetHook[];
   /** The scenario's data sources, loaded as a run would load them; absent or empty without any. */
   data?: PlanDataSource[];
-  /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config sets none). */
+  /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config does not give both counts). */
   vusFromWarmup?: boolean;
+  /** Which VU counts the config (or --vus, --max-vus) gives: Little's law sizes the others (absent: none). */
+  vusGiven?: VusGiven;
   /** limits.maxDurationS: a run that reaches this much load is stopped there (absent: none given). */
   maxDurationS?: number;
 }
@@ -105,6 +108,21 @@ export interface PlanTextInput extends PlanFacts {
 }
 
 /**
+ * What re-sizes the VUs the plan shows before the steps: the measured RTT, then the warmup's
+ * measured time per arrival where one runs, for the counts the config does not give (nothing
+ * where it gives both).
+ */
+function resizedText(input: Pick<PlanFacts, 'vusFromWarmup' | 'vusGiven'>): string {
+  const given = input.vusGiven ?? 'none';
+  if (given === 'both') return '';
+  const which = given === 'max' ? 'the preallocated ' : given === 'preAllocated' ? 'the max ' : '';
+  const raised = input.vusFromWarmup
+    ? `, and raised after the warmup where its measured time per arrival is longer${given === 'max' ? ', at most to the given max' : ''}`
+    : '';
+  return `; ${which}re-sized with the measured RTT before load${raised}`;
+}
+
+/**
  * A mix's tail percentiles by name: from which step each entry's share of a steady window's
  * expected samples makes its p99, then its p90, trustworthy (the report's finding of which entry
  * degraded first judges p99 where two steps have it, else p90: decision 036).
@@ -147,7 +165,7 @@ export function planText(input: PlanTextInput): string {
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
-    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}; re-sized with the measured RTT before load${input.vusFromWarmup ? ', and raised after the warmup where its measured time per arrival is longer' : ''})`,
+    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}${resizedText(input)})`,
     '',
     'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',
   ];

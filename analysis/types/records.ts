@@ -148,8 +148,17 @@ export interface TrafficRecord {
      */
     closedModel?: { heldS: number; readings: number; vus: number };
   };
-  /** How the steps' VUs were sized: from the warmup's measured time per arrival, or from vus.expectedServiceMs. */
+  /**
+   * How the steps' VUs were sized: from the warmup's measured time per arrival, or from
+   * vus.expectedServiceMs (with `vusGiven`, only the count the config did not give), or both counts
+   * as the config gives them ('given').
+   */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
+  /**
+   * The one VU count the config (or --vus, --max-vus) gave, kept as given while `sizedFrom` sized
+   * the other (a given max caps the sized preallocated); absent when it gave neither or both.
+   */
+  vusGiven?: 'preAllocated' | 'max';
 }
 
 /** One name's figures in one second (BucketRecord.byName). */

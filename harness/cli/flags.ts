@@ -147,7 +147,7 @@ export const FLAGS = [
     name: 'max-vus',
     commands: [...LOAD, ...K8S],
     config: { path: 'vus.max' },
-    option: { type: 'number', describe: 'upper bound of VUs' },
+    option: { type: 'number', describe: "upper bound of VUs (default: 4x the preallocated sized by Little's law)" },
   },
   {
     name: 'timeout-ms',

@@ -3,7 +3,7 @@
  * (reports/plan-text.ts) shows, the warmup's rate and the engine's own lines included.
  */
 import path from 'node:path';
-import type { Plan } from '../../analysis/plan.ts';
+import { vusGiven, type Plan } from '../../analysis/plan.ts';
 import {
   planText as renderPlanText,
   type PlanFacts,
@@ -27,14 +27,13 @@ function resetHook(h: PlateauConfig['reset']['hooks'][number]): PlanTextResetHoo
   };
 }
 
-/** Whether the steps stage raises the VUs from the warmup's time per arrival: only where one runs and the config sets none. */
+/**
+ * Whether the steps stage raises the VUs from the warmup's time per arrival: only where one runs
+ * and the config (or --vus, --max-vus) does not give both counts (a given one is kept, the other
+ * raised).
+ */
 export function vusFromWarmup(config: PlateauConfig): boolean {
-  return (
-    config.engine !== 'k6' &&
-    config.warmup.enabled &&
-    config.vus.preAllocated === undefined &&
-    config.vus.max === undefined
-  );
+  return config.engine !== 'k6' && config.warmup.enabled && vusGiven(config.vus) !== 'both';
 }
 
 /** What every rendering of the plan shows, gathered once from the config (and the scenario's loaded data sources). */
@@ -52,6 +51,7 @@ export function planFacts(
     warmup: { ...config.warmup, enabled: warmupRuns(config), ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
     vusFromWarmup: vusFromWarmup(config),
+    vusGiven: vusGiven(config.vus),
     maxDurationS: config.limits.maxDurationS,
     data: Object.entries(data).map(([name, src]) => ({
       name,

@@ -61,12 +61,19 @@ export const configSchema = z.strictObject({
   vus: z
     .strictObject({
       preAllocated: positiveInt(
-        'VUs allocated before load; default sized from rate x (service time + RTT) x headroom',
+        "VUs allocated before load; default sized by Little's law, rate x (service time + RTT) x headroom, and after a warmup from its measured time per arrival where longer; at most vus.max when that is given",
         50,
       ).optional(),
-      max: positiveInt('upper bound of VUs', 200).optional(),
-      expectedServiceMs: positive('expected service time used to size VUs when they are not given').default(50),
-      headroom: positive('multiplier on rate x (service time + RTT) when sizing VUs').default(2),
+      max: positiveInt(
+        'upper bound of VUs; default 4x the sized preallocated (after a warmup, sized from its measured time per arrival), at least vus.preAllocated; giving it alone keeps the preallocated sized',
+        200,
+      ).optional(),
+      expectedServiceMs: positive(
+        'expected service time that sizes the VUs not given before load; after a warmup, its measured time per arrival (the whole transaction, think time and RTT included) sizes them instead where longer',
+      ).default(50),
+      headroom: positive(
+        "multiplier on rate x time per arrival (service time + RTT, or the warmup's measured one) when sizing VUs",
+      ).default(2),
     })
     .describe('virtual users: each has at most one request in flight')
     .default({ expectedServiceMs: 50, headroom: 2 }),

@@ -6,11 +6,8 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan, sizeVus } from '../../analysis/plan.ts';
+import { buildPlan } from '../../analysis/plan.ts';
 import { rateUnitOf, unitOf } from '../../analysis/format.ts';
-import { aggregate } from '../../analysis/buckets.ts';
-import { arrivalTime, sizingArrivalMs } from '../../analysis/arrival-time.ts';
-import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
@@ -34,6 +31,7 @@ import { measureRtt } from './rtt.ts';
 import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, warmupRuns, type Warmed } from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
+import { resizeVusFromWarmup } from './resize-vus.ts';
 
 export interface RunOptions {
   config: PlateauConfig;
@@ -283,47 +281,6 @@ async function stages(
   const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   for (const line of await readAfter(config, env, keepIn(store))) ctx.progress.info(line);
-}
-
-/**
- * Once a warmup ran, the VUs are sized by Little's law from its measured time per arrival (the
- * whole transaction, think time and round trip included) where that is longer than
- * vus.expectedServiceMs + RTT: a 300 ms service no longer starts with VUs sized for 50 ms. A
- * faster one keeps the larger sizing (its tail grows near the knee). Not where the config sets them.
- */
-function resizeVusFromWarmup(ctx: RunContext, pool: LoadEngine, warmed: Warmed): void {
-  const { config, store } = ctx;
-  const traffic = store.meta.traffic;
-  const sizedFrom = (from: 'warmup' | 'expectedServiceMs' | 'given') =>
-    traffic ? { traffic: { ...traffic, sizedFrom: from } } : {};
-  if (config.vus.preAllocated !== undefined || config.vus.max !== undefined) {
-    store.update(sizedFrom('given'));
-    return;
-  }
-  const windows = warmed.record.windows;
-  const from = windows[Math.max(0, windows.length - config.warmup.stableWindows)]?.fromS;
-  const agg = from === undefined ? null : aggregate(warmed.records, WARMUP_PHASE, from, Number.MAX_SAFE_INTEGER);
-  const t =
-    agg === null
-      ? null
-      : arrivalTime(
-          agg,
-          ctx.requests.traffic.entries.map((e) => e.name),
-        );
-  const rttMs = store.meta.rtt?.httpMedianMs ?? null;
-  const sized = sizingArrivalMs(t, config.vus.expectedServiceMs + (rttMs ?? 0));
-  if ('kept' in sized) {
-    const vus = { ...ctx.plan.vus, reason: `${ctx.plan.vus.reason} (kept: ${sized.kept})` };
-    ctx.plan = { ...ctx.plan, vus };
-    store.update({ vus, ...sizedFrom('expectedServiceMs') });
-    return;
-  }
-  const vus = sizeVus(config, rttMs, sized.ms, unitOf(ctx.plan.rules));
-  ctx.plan = { ...ctx.plan, vus };
-  pool.maxVUs = vus.maxVUs;
-  pool.reserve(vus.preAllocatedVUs);
-  store.update({ vus, ...sizedFrom('warmup') });
-  ctx.progress.info(`VUs: ${vus.preAllocatedVUs} preallocated, max ${vus.maxVUs} (${vus.reason})`);
 }
 
 async function preconnect(ctx: RunContext, pool: LoadEngine, before: string): Promise<void> {
