@@ -131,8 +131,8 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   await prober?.stop();
   const tookS = engine.elapsedS();
   // the steps would size their VUs and threads from arrivals plateau failed itself: the run stops here
-  const refused = refusedNamesOf(records).refusedNames;
-  if (refused !== undefined) throw refusedNamesError('warmup', refused);
+  const refused = refusedNamesError('warmup', refusedNamesOf(records));
+  if (refused) throw refused;
   const record = warmupRecord(judged.verdict, judged.done, tookS, ratePerSec, RAMP_S);
   return {
     value: { lastSeq, verdict: judged.verdict, records, record },
