@@ -87,4 +87,22 @@ describe.concurrent('sends refused for their name', () => {
     expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
   });
+  it('spread over two engine threads in the warmup: stop the run there', async () => {
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      scenario: path.resolve('test/fixtures/scenarios/spread-names.ts'),
+      workers: 2,
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
+      // stable at the earliest after 3 s: 150 arrivals or more, a name each
+      warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'spread-names-warmup' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
+    expect(r.result.stopReason).toBe('warmup-failed');
+    expect(r.result.stopDetail).toMatch(
+      /^warmup: the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names.*give each request a fixed name/,
+    );
+    expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
+  });
 });
