@@ -5,6 +5,8 @@
  */
 import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
+import { namesSeen } from './names-spread.ts';
+import { nameStopWhy } from './no-limit-stops.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, failedAttemptsAt } from './deciding-steps.ts';
 import { summarizeStop } from './stop.ts';
@@ -55,7 +57,10 @@ function withTextFlags(input: AnalyzeInput): AnalyzeInput {
 /** The whole analysis: merge buckets, judge the steps, find capacity, knee, peak and why the run stopped. */
 export function analyzeRun(given: AnalyzeInput): RunResult {
   const input = withTextFlags(given);
-  const { records, folded } = capNames(mergeRecords(beforeInterrupt(input)), input.entryNames);
+  const merged = mergeRecords(beforeInterrupt(input));
+  // counted before the fold: the threads' names together past the limit stop the run (names-spread.ts)
+  const seen = namesSeen(merged);
+  const { records, folded } = capNames(merged, input.entryNames);
   const routes = input.serverConfig?.requests?.routes;
   const server =
     input.samples || input.promqlWindows
@@ -72,7 +77,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
   const durations = decodeDurations(records, attempts.map(steadyWindowS));
   const replay = replayAttempts(
     attempts,
-    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0, durations },
+    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0, durations, namesSeen: seen },
     policy,
   );
   const steps = trimNotRun(replay.steps);
@@ -116,7 +121,8 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
         ? [
             {
               code: 'names-past-limit',
-              step: null,
+              // the step they stopped the run at (names-spread.ts), null where none did
+              step: stop.stopReason === 'error' ? (steps.find((s) => nameStopWhy(s) !== null)?.index ?? null) : null,
               figures: { count: folded.count, row: folded.row, examples: folded.examples.join('", "') },
             },
           ]

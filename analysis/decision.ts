@@ -17,7 +17,8 @@
 import { judgeStep, steadyWindowS, withServer, type ServerInput } from './judge.ts';
 import type { Durations } from './durations.ts';
 import { heldAndCounts } from './deciding-steps.ts';
-import { refusedNamesWhy } from './no-limit-stops.ts';
+import { nameStopWhy } from './no-limit-stops.ts';
+import { namesSeen, namesSpreadBy, type NamesSeen } from './names-spread.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { afterFailure } from './after-failure.ts';
 import { generatorLimitedText } from './generator-symptoms.ts';
@@ -37,6 +38,8 @@ export interface Evidence {
   rttMs: number;
   /** The records' durations decoded once (a report's analysis); absent, each window decodes its own (a live run). */
   durations?: Durations;
+  /** The steps' names by first second, from the records before a report folds those past the limit; absent, read from `records`. */
+  namesSeen?: NamesSeen;
 }
 
 /** The results of the attempts judged so far, in the order they ran (classifications as they stand now). */
@@ -59,9 +62,11 @@ function counting(judged: Judged): StepResult | null {
 
 /** Judges an attempt's steady window, with the server's view and the topology reading. */
 function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: DecisionPolicy): StepResult {
+  const spread = namesSpreadBy(ev.namesSeen ?? namesSeen(ev.records), a);
   const base = withServer(
     {
       ...judgeStep(a, counting(judged), ev.records, policy.rules, ev.durations?.windowSum(steadyWindowS(a))),
+      ...(spread !== null ? { namesSpread: spread } : {}),
       attempt: a.attempt,
     },
     a,
@@ -99,9 +104,11 @@ export function decideAttempt(
   const baseline = judged.find(heldAndCounts) ?? null;
   if (r.verdict === 'holds') r = heldWithSymptoms(r, baseline, ev.rttMs, policy);
   const before = markTransient(judged, r);
-  // plateau failed arrivals itself (names it refused): nothing further is the target's to judge
-  if (r.refusedNames !== undefined && recorded !== null)
-    return { judged: [...before, r], result: r, action: { kind: 'stop' }, why: refusedNamesWhy(r.refusedNames) };
+  // plateau failed arrivals itself (names it refused), or the threads' names passed the limit
+  // together: nothing further is the target's to judge
+  const nameStop = nameStopWhy(r);
+  if (nameStop !== null && recorded !== null)
+    return { judged: [...before, r], result: r, action: { kind: 'stop' }, why: nameStop };
   const failed =
     r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
   if (!failed || recorded === null)

@@ -1,8 +1,8 @@
 /**
  * The stops of a run whose failing step found no limit of the target: sends plateau refused for
- * their name (the scenario's failures), refused connections (an outage), an import's failure
- * nothing confirmed, and a closed-model run (offered no rate). None establishes a capacity; each
- * says what held before it and what to do.
+ * their name, or names spread over threads past the run's limit (the scenario's failures), refused
+ * connections (an outage), an import's failure nothing confirmed, and a closed-model run (offered
+ * no rate). None establishes a capacity; each says what held before it and what to do.
  */
 import { fmtInt, fmtPercent, fmtRate, fmtTarget, quoted, unitOf } from './format.ts';
 import type { Rules, StepResult, StopReason } from './types.ts';
@@ -11,10 +11,26 @@ import { refusedDominates } from './other-failures.ts';
 import { confirmingAttempt, failedAttemptsAt } from './deciding-steps.ts';
 import { failureClause } from './failure-clause.ts';
 import { stepName } from './step-name.ts';
+import { MAX_NAMES, NAME_FIX } from './names-limit.ts';
 
 /** Why a run stops at sends refused for their name: the scenario's failures, not the target's. */
 export function refusedNamesWhy(refused: { count: number; first: string }, tail = ''): string {
   return `plateau refused ${fmtInt(refused.count)} ${refused.count === 1 ? 'send' : 'sends'} of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's${tail}${refused.first === '' ? '' : `; the first: "${quoted(refused.first, 240)}"`}`;
+}
+
+/**
+ * Why a run stops at names spread over the engine threads that passed the run's limit together
+ * (names-spread.ts): no send was refused, but such names are built from data, and a run of them has
+ * no rows to report by; with the fix.
+ */
+export function namesSpreadWhy(spread: { names: number; first: string }, tail = ''): string {
+  return `the scenario's names, spread over the engine threads, passed the run's ${MAX_NAMES} together: ${fmtInt(spread.names)} distinct names, each thread under its own ${MAX_NAMES} (past which a thread refuses a send); names built from data leave no rows to report by, and the run stops here as at a send refused for its name${tail}; the first past ${MAX_NAMES}: "${quoted(spread.first, 240)}"; ${NAME_FIX}`;
+}
+
+/** Why a step stops the run for its names (a thread refused sends, or the threads' names passed the limit together), null if none did. */
+export function nameStopWhy(s: Pick<StepResult, 'refusedNames' | 'namesSpread'>, tail = ''): string | null {
+  if (s.refusedNames !== undefined) return refusedNamesWhy(s.refusedNames, tail);
+  return s.namesSpread !== undefined ? namesSpreadWhy(s.namesSpread, tail) : null;
 }
 
 /**

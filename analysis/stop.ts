@@ -16,7 +16,7 @@ import { sustainedPerSec } from './overload-shape.ts';
 import { peakOf } from './peak.ts';
 import { decidingSteps, failedAtTarget, heldAfterFailure, holdingPrefixLength, limitFound } from './deciding-steps.ts';
 import { cutAfterLimit, cutOfSteps, whereInterrupted } from './interrupted-stop.ts';
-import { closedModelReason, refusedNamesWhy, unconfirmedReason, unreachableReason } from './no-limit-stops.ts';
+import { closedModelReason, nameStopWhy, unconfirmedReason, unreachableReason } from './no-limit-stops.ts';
 import { reasonAndDetail } from './stop-reason.ts';
 import { attemptName } from './step-name.ts';
 
@@ -26,11 +26,12 @@ export type StopSummary = Pick<
 >;
 
 /**
- * The stop of a run whose scenario sent names plateau refused (from the first attempt with any):
- * stopped there, no capacity established; what held before that attempt is kept as a lower bound.
+ * The stop of a run whose scenario sent names plateau refused, or whose threads' names passed the
+ * limit together (from the first attempt with either): stopped there, no capacity established;
+ * what held before that attempt is kept as a lower bound.
  */
 function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary | null {
-  const at = all.findIndex((s) => s.refusedNames !== undefined);
+  const at = all.findIndex((s) => nameStopWhy(s) !== null);
   if (at === -1) return null;
   const refused = all[at];
   const before = decidingSteps(all.slice(0, at));
@@ -44,7 +45,7 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
     kneeStep: knee?.index ?? null,
     ...peakOf(all.filter((s) => !s.contaminated)),
     stopReason: 'error',
-    stopDetail: `${attemptName(refused, unit)}: ${refusedNamesWhy(refused.refusedNames!, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
+    stopDetail: `${attemptName(refused, unit)}: ${nameStopWhy(refused, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
   };
 }
 

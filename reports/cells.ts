@@ -21,6 +21,7 @@ import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
 import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
 import { cutAbovePeak } from '../analysis/peak.ts';
+import { MAX_NAMES } from '../analysis/names-limit.ts';
 
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
@@ -170,6 +171,8 @@ function notEstablishedWhy(run: RunResult): string {
   if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
   if (run.stopReason === 'error' && run.steps.some((s) => s.refusedNames !== undefined))
     return 'plateau refused names the scenario sent, and failed their arrivals itself';
+  if (run.stopReason === 'error' && run.steps.some((s) => s.namesSpread !== undefined))
+    return `the scenario's names, spread over the engine threads, passed ${MAX_NAMES} together`;
   if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
   if (run.stopReason === 'unconfirmed')
     return heldAfterFailure(decidingSteps(run.steps)) !== null

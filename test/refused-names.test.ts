@@ -1,7 +1,8 @@
 /**
- * A scenario whose sends plateau refuses for their name, through the whole pipeline against a real
- * server on 127.0.0.1: the run stops at that attempt with stop reason error and exit 4, keeps its
- * data and its report, and establishes no capacity (a user's run had read one from such failures).
+ * A scenario whose sends plateau refuses for their name, or whose names spread over two engine
+ * threads pass 100 together (each thread under its own 100), through the whole pipeline against a
+ * real server on 127.0.0.1: the run stops at that attempt with stop reason error and exit 4, keeps
+ * its data and its report, and establishes no capacity (users' runs had read one from such names).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,29 @@ describe.concurrent('sends refused for their name', () => {
     );
   });
 
+  it('spread over two engine threads, each under its own 100, past 100 together: stop the run there alike, with the fix', async () => {
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      scenario: path.resolve('test/fixtures/scenarios/spread-names.ts'),
+      workers: 2,
+      // past 100 names within the first step (its ramp and hold send 125 or so)
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 2, settleS: 1 },
+      warmup: { enabled: false },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'spread-names' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
+    expect(r.error?.message).toMatch(
+      /^step 1 \(50 arrivals\/s\): the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names, each thread under its own 100 .*give each request a fixed name/,
+    );
+    expect(r.result).toMatchObject({ stopReason: 'error', capacityPerSec: null, heldAtLeastPerSec: null });
+    expect(r.result.steps.every((s) => s.refusedNames === undefined)).toBe(true);
+    expect(new Set(r.result.steps.map((s) => s.index))).toEqual(new Set([0]));
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'buckets.ndjson'])
+      expect(fs.existsSync(path.join(r.dir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toMatch(/and the run stopped at step 1 for them/);
+  });
+
   it('in the warmup, stop the run there: the steps would size their VUs and threads from arrivals plateau failed', async () => {
     const r = await runQuietly({
       target: { url: `${srv.url}/`, healthPath: '/' },
@@ -62,5 +86,23 @@ describe.concurrent('sends refused for their name', () => {
     expect(r.result.stopDetail).toMatch(/^warmup: plateau refused \d+ sends? of the scenario for their name/);
     expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
+  });
+  it('spread over two engine threads in the warmup: stop the run there', async () => {
+    const r = await runQuietly({
+      target: { url: `${srv.url}/`, healthPath: '/' },
+      scenario: path.resolve('test/fixtures/scenarios/spread-names.ts'),
+      workers: 2,
+      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
+      // stable at the earliest after 3 s: 150 arrivals or more, a name each
+      warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 },
+      rtt: { samples: 3 },
+      output: { dir: runsDir, runId: 'spread-names-warmup' },
+    });
+    expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
+    expect(r.result.stopReason).toBe('warmup-failed');
+    expect(r.result.stopDetail).toMatch(
+      /^warmup: the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names.*give each request a fixed name/,
+    );
+    expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
   });
 });

@@ -52,6 +52,12 @@ export interface StepResult {
    * capacity (analysis/stop.ts). Absent where none was.
    */
   refusedNames?: { count: number; first: string };
+  /**
+   * The scenario's names counted over every engine thread passed MAX_NAMES by the attempt's hold's
+   * end (analysis/names-spread.ts), each thread under its own limit: distinct names by then, and
+   * the first past the limit. The run stops there as at a refused send. Absent otherwise.
+   */
+  namesSpread?: { names: number; first: string };
   /** Successful completions per second over the steady window only. */
   throughputPerSec: number;
   /** All completions (successful or failed) per second over the steady window. */

@@ -1,13 +1,19 @@
 /**
- * The failure of a stage in which plateau refused names the scenario sent (the warmup's or a
- * step's): those arrivals failed at plateau's hand, so the run stops as a failed stage, its data
- * and report kept, never read as a measured limit (decision 028).
+ * The failure of a stage in which plateau refused names the scenario sent, or in which the names
+ * spread over the engine threads passed the run's limit together (the warmup's or a step's): the
+ * run stops as a failed stage, its data and report kept, never read as a measured limit
+ * (decision 028).
  */
 import { NAME_FIX } from '../../analysis/names-limit.ts';
-import { refusedNamesWhy } from '../../analysis/no-limit-stops.ts';
-import type { BucketRecord } from '../../analysis/types.ts';
+import { nameStopWhy } from '../../analysis/no-limit-stops.ts';
+import type { StepResult } from '../../analysis/types.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 
-export function refusedNamesError(where: string, refused: NonNullable<BucketRecord['refusedNames']>): PlateauError {
-  return new PlateauError(`${where}: ${refusedNamesWhy(refused)}`, NAME_FIX, 'scenario-failed', EXIT.stage);
+/** The stage's error for what stopped it (StepResult's refusedNames or namesSpread); null if neither. */
+export function refusedNamesError(
+  where: string,
+  stopped: Pick<StepResult, 'refusedNames' | 'namesSpread'>,
+): PlateauError | null {
+  const why = nameStopWhy(stopped);
+  return why === null ? null : new PlateauError(`${where}: ${why}`, NAME_FIX, 'scenario-failed', EXIT.stage);
 }

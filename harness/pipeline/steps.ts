@@ -135,10 +135,13 @@ export async function runSteps(
   const attempts = st.attempts;
   ctx.store.update({ attempts });
   const unit = unitOf(ctx.plan.rules);
-  // plateau refused names the scenario sent (the decision stopped there): the stage fails, with the
-  // run's data and report kept, and the run exits as a failed stage, never as a measured limit
-  const refused = st.judged.find((s) => s.refusedNames !== undefined);
-  if (refused) throw refusedNamesError(attemptName(refused, unit), refused.refusedNames!);
+  // plateau refused names the scenario sent, or the threads' names passed the limit together (the
+  // decision stopped there): the stage fails, with the run's data and report kept, and the run
+  // exits as a failed stage, never as a measured limit
+  for (const s of st.judged) {
+    const refused = refusedNamesError(attemptName(s, unit), s);
+    if (refused) throw refused;
+  }
   const detail =
     cut !== null
       ? cutDetail(st.judged, ctx.plan.steps.length, cut)

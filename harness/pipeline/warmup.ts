@@ -10,6 +10,8 @@ import { WARMUP_PHASE } from '../../analysis/phases.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { refusedNamesOf } from '../../analysis/buckets.ts';
 import { refusedNamesError } from './refused-names.ts';
+import { MAX_NAMES } from '../../analysis/names-limit.ts';
+import { namesSeen, namesSpreadBy } from '../../analysis/names-spread.ts';
 import type { BucketRecord, WarmupRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import type { Plan } from '../../analysis/plan.ts';
@@ -81,6 +83,8 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   const w = ctx.config.warmup;
   const ratePerSec = warmupRatePerSec(ctx);
   const records: BucketRecord[] = [];
+  /** The names every thread sent so far. */
+  const names = new Set<string>();
   let judged: Judged = {
     verdict: { stable: false, windows: [], detail: 'no data' },
     topology: null,
@@ -114,8 +118,10 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
     sink: (r) => {
       ctx.store.appendBucket(r);
       records.push(r);
-      // plateau refused names the scenario sent: nothing the warmup measures from here is the target's
-      if (r.refusedNames !== undefined) engine.stop(ctx.config.gracefulStopS * 1000);
+      // plateau refused names the scenario sent, or the threads' names passed the limit together:
+      // nothing the warmup measures from here is the target's
+      for (const n of Object.keys(r.byName ?? {})) names.add(n);
+      if (r.refusedNames !== undefined || names.size > MAX_NAMES) engine.stop(ctx.config.gracefulStopS * 1000);
       const { doneS, second } = complete.add(r);
       if (!second || doneS !== r.tS) return; // wait for every engine instance's bucket of this second
       if (judged.done || r.tS > lastFullS) return; // the part of a second written at the stop: no figure to print or judge
@@ -131,8 +137,12 @@ export async function warmup(ctx: RunContext, load: LoadEngine): Promise<StageRe
   await prober?.stop();
   const tookS = engine.elapsedS();
   // the steps would size their VUs and threads from arrivals plateau failed itself: the run stops here
-  const refused = refusedNamesOf(records).refusedNames;
-  if (refused !== undefined) throw refusedNamesError('warmup', refused);
+  const spread = namesSpreadBy(namesSeen(records, WARMUP_PHASE), { holdEndS: Infinity });
+  const refused = refusedNamesError('warmup', {
+    ...refusedNamesOf(records),
+    ...(spread !== null ? { namesSpread: spread } : {}),
+  });
+  if (refused) throw refused;
   const record = warmupRecord(judged.verdict, judged.done, tookS, ratePerSec, RAMP_S);
   return {
     value: { lastSeq, verdict: judged.verdict, records, record },
