@@ -35,6 +35,7 @@ export const SECONDS: Record<string, number> = {
   'test/reset-postgres.test.ts': 12,
   'test/mix-pipeline.test.ts': 11,
   'test/secrets.test.ts': 10,
+  'test/refused-names.test.ts': 10,
   'test/reset-mariadb.test.ts': 10,
   'test/demo-capacity.test.ts': 10,
   'test/limits.test.ts': 9,
