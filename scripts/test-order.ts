@@ -42,7 +42,7 @@ export const SECONDS: Record<string, number> = {
   'test/bad-input.test.ts': 9,
   'harness/engine/deadline.test.ts': 9,
   'test/mix-native.test.ts': 8,
-  'test/nginx.test.ts': 8,
+  'test/nginx.test.ts': 6,
   'test/k8s-run.test.ts': 8,
   'test/demo-modes.test.ts': 7,
 };
