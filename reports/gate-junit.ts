@@ -75,7 +75,7 @@ function namesCase(d: GateDecision): Case[] {
   const warnings = d.nameWarnings ?? [];
   const none =
     d.names.rates.length > 0
-      ? `no name regressed at the ${d.names.rates.length} rate(s) both runs held${tailCoverageClause(d.names)}`
+      ? `no name regressed at the ${d.names.rates.length} ${d.names.rates.length === 1 ? 'rate' : 'rates'} both runs held${tailCoverageClause(d.names)}`
       : 'no rate held in both runs with names recorded in both: nothing compared per name';
   return [
     {

@@ -369,7 +369,9 @@ describe('plateau compare by name', () => {
     ]);
     expect(d.nameWarnings).toHaveLength(1);
     expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
-    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([300, 400]);
+    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([300, 400, 500]);
+    // a rate one run alone offered is listed too, with why
+    expect(d.names!.skipped[2]).toEqual({ ratePerSec: 500, a: 'did not offer it', b: null });
   });
 
   it('--json: the tail judged (a p90 where the p99s rest on too few samples) with its values, regressed.tail beside the p99-only fields', () => {

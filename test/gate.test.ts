@@ -665,7 +665,7 @@ describe('decideGate by name', () => {
     // and the clean bill says what it rests on: 3 names x 4 rates, read order's p99 at none of them
     const md = renderGateSummary(d, BASE, BASE, null);
     expect(md).toContain(
-      'No name regressed at the 4 rates both runs held (tails compared at 8 of 12 name-rates: 8 by p99; at 4, neither rests on enough samples (longer holds collect them); error rates at all).',
+      'No name regressed at the 4 rates both runs held (tails compared at 8 of 12 name-rates: 8 by p99; at 4, neither rests on enough samples (longer holds collect them); error rates compared at all 12).',
     );
     const none = decideGate(
       shop(kneeRun(400), () => ({ reliable: false })),
@@ -674,7 +674,7 @@ describe('decideGate by name', () => {
       EVERY_RATE,
     );
     expect(renderJunit(none, 'r')).toContain(
-      'no name regressed at the 4 rate(s) both runs held (error rates only: no name&apos;s p99 or p90 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
+      'no name regressed at the 4 rates both runs held (error rates only: no name&apos;s p99 or p90 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
     );
   });
 

@@ -327,7 +327,16 @@ export function compareByName(
   const skipped: NameSkip[] = [];
   const capacity = lowerCapacity(a, b);
   for (const row of rows) {
-    if (row.a === null || row.b === null) continue;
+    if (row.a === null || row.b === null) {
+      // a rate one run alone offered (its plan went further, or it stopped sooner): said, so the list of rates is whole
+      if (withA && withB)
+        skipped.push({
+          ratePerSec: row.ratePerSec,
+          a: row.a === null ? 'did not offer it' : null,
+          b: row.b === null ? 'did not offer it' : null,
+        });
+      continue;
+    }
     const skip: NameSkip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
     if (skip.a === null && skip.b === null && capacity !== null && row.ratePerSec > thresholds.nearKneeShare * capacity)
       skip.near = { share: row.ratePerSec / capacity, capacityPerSec: capacity, upTo: thresholds.nearKneeShare };

@@ -112,7 +112,7 @@ export function tailCoverageClause(r: NameComparisonResult): string {
     return ` (error rates only: no name's p99 or p90 rests on enough samples in both runs at any of the ${pairs.length} name-rates compared; longer holds collect them)`;
   const by90 = at90 > 0 ? `, ${at90} by p90 (their p99s on too few samples)` : '';
   const neither = none > 0 ? `; at ${none}, neither rests on enough samples (longer holds collect them)` : '';
-  return ` (tails compared at ${at99 + at90} of ${pairs.length} name-rates: ${at99} by p99${by90}${neither}; error rates at all)`;
+  return ` (tails compared at ${at99 + at90} of ${pairs.length} name-rates: ${at99} by p99${by90}${neither}; error rates compared at all ${pairs.length})`;
 }
 
 /** "Not compared at 500 req/s: A fails, B fails". */
