@@ -69,11 +69,16 @@ function sampledText(w: ServerWindow): string {
   return n === undefined ? 'when sampled' : `in ${n} sampled ${n === 1 ? 'reading' : 'readings'}`;
 }
 
-/** "; 105.4 req/s x 5.26 ms keep at most 0.55 busy on average (Little's law)", or nothing without the figures. */
+/**
+ * "; 105.4 req/s x 5.26 ms: 0.55 requests in the server on average (Little's law), at most that
+ * many connections busy", or nothing without the figures. The server's time includes any wait for a
+ * connection, so the figure bounds the busy ones from above (a user read "keep at most 3.03 busy"
+ * of a 3-slot pool as a pool over its size).
+ */
 function littleText(w: ServerWindow): string {
   const l = requestOccupancy(w);
   if (l === null) return '';
-  return `; ${fmtRate(w.throughputPerSec!)} req/s x ${fmtMs(w.meanMs)} ms keep at most ${fmtOccupancy(l)} busy on average (Little's law)`;
+  return `; ${fmtRate(w.throughputPerSec!)} req/s x ${fmtMs(w.meanMs)} ms: ${fmtOccupancy(l)} requests in the server on average (Little's law), at most that many connections busy`;
 }
 
 function fmtOccupancy(v: number): string {
