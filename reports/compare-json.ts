@@ -15,6 +15,7 @@ import {
   type NameThresholds,
 } from '../analysis/compare/by-name.ts';
 import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
+import { generatorInLatencies } from '../analysis/warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import type { CompareCosts } from './compare.ts';
 import { pairUnit } from './cells.ts';
@@ -69,6 +70,12 @@ export interface CompareStepFigures {
   p99: ComparePercentile | null;
   errorRate: number;
   verdict: string;
+  /**
+   * The generator's own delays are in this step's latencies (its event loop stalled past 50 ms, or
+   * it held generator-limited): a latency change here says as much of the generator as of the
+   * target (the text's note; names are not compared at such a step).
+   */
+  generatorInLatencies: boolean;
 }
 
 /** One name's steady window in one run. */
@@ -253,6 +260,7 @@ function stepFigures(s: StepResult | null): CompareStepFigures | null {
     p99: percentile(s.latency, 99),
     errorRate: s.errorRate,
     verdict: s.verdict,
+    generatorInLatencies: generatorInLatencies(s),
   };
 }
 

@@ -52,6 +52,16 @@ describe('plateau compare', () => {
     );
     expect(renderCompare(A, stalled([300], 72.9))).toContain('of B at 300 req/s (event-loop');
     expect(renderCompare(A, B)).not.toContain("generator's own delays");
+    // --json says it of each step
+    const [sa, sb] = [stalled([200, 300], 72.9), stalled([400], 72.9)];
+    const json = compareDocument({ a: sa, b: sb, rows: compareRows(sa, sb), warnings: [], cost: null });
+    const rows = json.rates.map((r) => [r.ratePerSec, r.a?.generatorInLatencies, r.b?.generatorInLatencies]);
+    expect(rows).toEqual([
+      [100, false, false],
+      [200, true, false],
+      [300, true, false],
+      [400, false, true],
+    ]);
   });
 
   it('shows capacity, knee and the change; the same grid is no difference, wherever each run stopped', () => {
