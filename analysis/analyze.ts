@@ -5,7 +5,7 @@
  */
 import { mergeRecords } from './buckets.ts';
 import { capNames } from './name-cap.ts';
-import { namesSeen } from './names-spread.ts';
+import { namesSeen, namesSpreadBy } from './names-spread.ts';
 import { nameStopWhy } from './no-limit-stops.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { decidingSteps, failedAttemptsAt } from './deciding-steps.ts';
@@ -20,7 +20,7 @@ import { seriesOf } from './series.ts';
 import { decodeDurations } from './durations.ts';
 import { steadyWindowS } from './judge.ts';
 import { serverRttMs } from './server.ts';
-import { STEPS_PHASE } from './phases.ts';
+import { STEPS_PHASE, WARMUP_PHASE } from './phases.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';
 import { unitOf } from './format.ts';
@@ -123,7 +123,16 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
               code: 'names-past-limit',
               // the step they stopped the run at (names-spread.ts), null where none did
               step: stop.stopReason === 'error' ? (steps.find((s) => nameStopWhy(s) !== null)?.index ?? null) : null,
-              figures: { count: folded.count, row: folded.row, examples: folded.examples.join('", "') },
+              figures: {
+                count: folded.count,
+                row: folded.row,
+                examples: folded.examples.join('", "'),
+                // the warmup stopped for them (warmup.ts counts its threads' names as the steps do)
+                ...(stop.stopReason === 'warmup-failed' &&
+                namesSpreadBy(namesSeen(merged, WARMUP_PHASE), { holdEndS: Infinity }) !== null
+                  ? { inWarmup: true }
+                  : {}),
+              },
             },
           ]
         : []),

@@ -24,7 +24,7 @@ export function refusedNamesWhy(refused: { count: number; first: string }, tail 
  * no rows to report by; with the fix.
  */
 export function namesSpreadWhy(spread: { names: number; first: string }, tail = ''): string {
-  return `the scenario's names, spread over the engine threads, passed the run's ${MAX_NAMES} together: ${fmtInt(spread.names)} distinct names, each thread under its own ${MAX_NAMES} (past which a thread refuses a send); names built from data leave no rows to report by, and the run stops here as at a send refused for its name${tail}; the first past ${MAX_NAMES}: "${quoted(spread.first, 240)}"; ${NAME_FIX}`;
+  return `the scenario's names, spread over the engine threads, passed the run's ${MAX_NAMES} together: ${fmtInt(spread.names)} distinct names, each thread under its own ${MAX_NAMES} (past which a thread refuses a send; in a merge of runs, each run's threads); names built from data leave no rows to report by, and the run stops here as at a send refused for its name${tail}; the first past ${MAX_NAMES}: "${quoted(spread.first, 240)}"; ${NAME_FIX}`;
 }
 
 /** Why a step stops the run for its names (a thread refused sends, or the threads' names passed the limit together), null if none did. */

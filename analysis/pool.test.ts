@@ -39,7 +39,7 @@ describe('poolReading', () => {
       poolReadings: 3,
     });
     expect(poolReading(w)).toBe(
-      "pool not a constraint: active up to 0 of 4 in 3 sampled readings, nobody waiting; 105.4 req/s x 5.26 ms: 0.55 requests in the server on average (Little's law), at most that many connections busy",
+      "pool not a constraint: active up to 0 of 4 in 3 sampled readings, nobody waiting; 105.4 req/s x 5.26 ms: 0.55 requests in the server on average (Little's law), at most that many connections busy on average",
     );
     expect(poolReading({ ...w, poolActiveMax: 4, poolPendingMax: 7, poolReadings: 1 })).toBe(
       'short of connections: up to 7 requests waited for one (active up to 4 of 4) in 1 sampled reading',
@@ -60,7 +60,7 @@ describe('poolReading', () => {
       poolReadings: 3,
     });
     expect(poolReading(step14)).toBe(
-      "near its limit from the load: active 3.7 of 4 on average (up to 4) in 3 sampled readings, nobody waiting; 735.6 req/s x 5.65 ms: 4.16 requests in the server on average (Little's law), at most that many connections busy",
+      "near its limit from the load: active 3.7 of 4 on average (up to 4) in 3 sampled readings, nobody waiting; 735.6 req/s x 5.65 ms: 4.16 requests in the server on average (Little's law), at most that many connections busy on average",
     );
     // the boundary: 100 req/s x 12.5 ms keep 1.25 busy; held from 1.5 x 1.25 = 1.875 active on average
     expect(HELD_FACTOR).toBe(1.5);

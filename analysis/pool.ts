@@ -78,7 +78,7 @@ function sampledText(w: ServerWindow): string {
 function littleText(w: ServerWindow): string {
   const l = requestOccupancy(w);
   if (l === null) return '';
-  return `; ${fmtRate(w.throughputPerSec!)} req/s x ${fmtMs(w.meanMs)} ms: ${fmtOccupancy(l)} requests in the server on average (Little's law), at most that many connections busy`;
+  return `; ${fmtRate(w.throughputPerSec!)} req/s x ${fmtMs(w.meanMs)} ms: ${fmtOccupancy(l)} requests in the server on average (Little's law), at most that many connections busy on average`;
 }
 
 function fmtOccupancy(v: number): string {

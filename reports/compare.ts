@@ -26,6 +26,7 @@ import {
   nameWarnings,
   tailCoverageClause,
   skipText,
+  cleanBillText,
   thresholdsText,
   unconfirmedText,
 } from '../analysis/compare/name-warnings.ts';
@@ -237,8 +238,7 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
   const lines = ['', '## By name at equal offered rates', '', thresholdsText(r.thresholds, COMPARE_LABELS), ''];
   if (warnings.length > 0)
     lines.push('**Names that regressed at rates both runs held:**', '', ...warnings.map((w) => `- ${mdCell(w)}`));
-  else if (r.rates.length > 0) lines.push(`No name regressed at the rates both runs held${tailCoverageClause(r)}.`);
-  else lines.push('No rate held in both runs with names recorded in both: nothing compared per name.');
+  else lines.push(cleanBillText(r));
   const unconfirmed = unconfirmedText(r, COMPARE_LABELS, unit);
   if (unconfirmed !== null) lines.push('', mdCell(unconfirmed));
   const notes = namesNotes(r, unit);

@@ -9,7 +9,8 @@
  * listing the names added or removed, when there are any). Pure.
  */
 import { warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
-import { tailCoverageClause } from '../analysis/compare/name-warnings.ts';
+import { cleanBillText, GATE_LABELS, skipText } from '../analysis/compare/name-warnings.ts';
+import type { RateUnit } from '../analysis/types.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
@@ -70,13 +71,15 @@ function settingsCase(d: GateDecision): Case {
 }
 
 /** The per-name case; none when the decision compared no names. */
-function namesCase(d: GateDecision): Case[] {
+function namesCase(d: GateDecision, unit: RateUnit): Case[] {
   if (d.names === undefined) return [];
   const warnings = d.nameWarnings ?? [];
-  const none =
-    d.names.rates.length > 0
-      ? `no name regressed at the ${d.names.rates.length} ${d.names.rates.length === 1 ? 'rate' : 'rates'} both runs held${tailCoverageClause(d.names)}`
-      : 'no rate held in both runs with names recorded in both: nothing compared per name';
+  const bill = cleanBillText(d.names);
+  const none = `${bill[0].toLowerCase()}${bill.slice(1, -1)}`;
+  // the rates left out, each with why (decision 052), under the warnings or the clean bill
+  const skips = d.names.skipped.map(
+    (x) => `not compared: ${skipText(x, GATE_LABELS, unit).replace(/^Not compared /, '')}`,
+  );
   return [
     {
       // one name whatever the count (CI dashboards follow a case by its name); a warning is a
@@ -87,7 +90,7 @@ function namesCase(d: GateDecision): Case[] {
             skipped: `${warnings.length === 1 ? '1 name warning' : `${warnings.length} name warnings`}: ${warnings[0]}`,
           }
         : {}),
-      out: warnings.length === 0 ? none : warnings.map((w) => `WARNING: ${w}`).join('\n'),
+      out: [...(warnings.length === 0 ? [none] : warnings.map((w) => `WARNING: ${w}`)), ...skips].join('\n'),
     },
   ];
 }
@@ -110,14 +113,15 @@ function notComparedCase(d: GateDecision): Case[] {
   return [{ name: 'names not compared (only in one run)', skipped: lines.join('; '), out: lines.join('\n') }];
 }
 
-export function renderJunit(d: GateDecision, runId: string): string {
+/** `unit`: the rates' unit the two runs share (cells.ts pairUnit), for the rates not compared by name. */
+export function renderJunit(d: GateDecision, runId: string, unit: RateUnit = 'req/s'): string {
   // the case names the capacity judged: "capacity vs baseline", or the one within the objective
   const judged = d.on === 'slo' ? `${d.judged ?? 'capacity within SLO'} vs baseline` : 'capacity vs baseline';
   const cases: Case[] = [
     d.status === 'invalid' ? { name: 'run can be judged', error: d.reasons.join('; ') } : { name: 'run can be judged' },
     d.status === 'regression' ? { name: judged, failure: d.headline } : { name: judged, out: d.headline },
     settingsCase(d),
-    ...namesCase(d),
+    ...namesCase(d, unit),
     ...notComparedCase(d),
   ];
   const failures = cases.filter((c) => c.failure !== undefined).length;

@@ -11,7 +11,7 @@ import { pairUnit, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { gateCapacity, warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
-import { GATE_LABELS, tailCoverageClause, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
+import { GATE_LABELS, cleanBillText, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
@@ -67,9 +67,7 @@ export function nameLines(d: GateDecision, unit: RateUnit): string[] {
   const warnings = d.nameWarnings ?? [];
   const out = ['', '### Names at the rates both runs held (warnings, not the exit code)', ''];
   if (warnings.length > 0) out.push(...warnings.map((w) => `- ⚠️ ${mdCell(w)}`));
-  else if (r.rates.length > 0)
-    out.push(`No name regressed at the ${plural(r.rates.length, 'rate')} both runs held${tailCoverageClause(r)}.`);
-  else out.push('No rate held in both runs with names recorded in both: nothing compared per name.');
+  else out.push(cleanBillText(r));
   const notes = namesNotes(r, unit);
   if (notes.length > 0) out.push('', ...notes);
   out.push('', thresholdsText(r.thresholds, GATE_LABELS));

@@ -319,7 +319,7 @@ describe('plateau compare by name', () => {
         write: { perSec: 0.3 * st.ratePerSec, p99Ms: 30 },
       }));
     const md = renderCompare(named(null), named(200));
-    expect(md).toContain('No name regressed at the rates both runs held');
+    expect(md).toContain('No name regressed at the 2 rates compared');
     expect(md).toContain(
       'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
@@ -349,7 +349,7 @@ describe('plateau compare by name', () => {
     // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: per name up to 200
     expect(md).toContain('- Not compared at 400 req/s: A fails');
     expect(md).toContain(
-      '- Not compared at 300 req/s: 100% of the lower capacity (300 req/s), past the 80% up to which names are compared',
+      '- Not compared at 300 req/s: 100% of the lower knee (300 req/s), past the 80% up to which names are compared',
     );
     expect(md).toContain('### 200 req/s (A step 2, B step 2)');
     expect(md).not.toContain('### 300 req/s');

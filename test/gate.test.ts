@@ -665,7 +665,7 @@ describe('decideGate by name', () => {
     // and the clean bill says what it rests on: 3 names x 4 rates, read order's p99 at none of them
     const md = renderGateSummary(d, BASE, BASE, null);
     expect(md).toContain(
-      'No name regressed at the 4 rates both runs held (tails compared at 8 of 12 name-rates: 8 by p99; at 4, neither rests on enough samples (longer holds collect them); error rates compared at all 12).',
+      'No name regressed at the 4 rates compared (tails compared at 8 of 12 name-rates: 8 by p99; at 4, neither rests on enough samples (longer holds collect them); error rates compared at all 12).',
     );
     const none = decideGate(
       shop(kneeRun(400), () => ({ reliable: false })),
@@ -674,7 +674,7 @@ describe('decideGate by name', () => {
       EVERY_RATE,
     );
     expect(renderJunit(none, 'r')).toContain(
-      'no name regressed at the 4 rates both runs held (error rates only: no name&apos;s p99 or p90 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
+      'no name regressed at the 4 rates compared (error rates only: no name&apos;s p99 or p90 rests on enough samples in both runs at any of the 12 name-rates compared; longer holds collect them)',
     );
   });
 
@@ -700,9 +700,7 @@ describe('decideGate by name', () => {
     // no name regressed: the section still says what was compared
     const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05, EVERY_RATE);
     expect(clean.status).toBe('regression');
-    expect(renderGateSummary(clean, slower, NAMED_BASE, null)).toContain(
-      'No name regressed at the 3 rates both runs held',
-    );
+    expect(renderGateSummary(clean, slower, NAMED_BASE, null)).toContain('No name regressed at the 3 rates compared');
   });
 });
 
@@ -914,8 +912,25 @@ describe('gate outputs by name', () => {
     expect(md).toContain('- Not compared at 500 req/s: the baseline fails, this run fails');
     const clean = renderGateSummary(decideGate(shop(kneeRun(400)), NAMED_BASE, 0.05, EVERY_RATE), BASE, BASE, null);
     expect(clean).toMatch(/^## plateau gate: ✅ PASS\n/);
-    expect(clean).toContain('No name regressed at the 4 rates both runs held.');
+    expect(clean).toContain('No name regressed at the 4 rates compared.');
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
+  });
+
+  it('with the defaults, every output lists the rates not compared by name with why, JUnit too (decision 052)', () => {
+    const near = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
+    expect(near.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    const why = 'at 400 req/s: 100% of the lower knee (400 req/s), past the 80% up to which names are compared';
+    expect(renderGateSummary(near, READS_SLOWER, NAMED_BASE, null)).toContain(`- Not compared ${why}`);
+    expect(renderJunit(near, 'r', 'req/s')).toContain(`not compared: ${why}`);
+    // nothing compared where every rate both held is past the bound: said so, not "no rate held"
+    const coarse = shop(
+      fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }),
+    );
+    const none = decideGate(coarse, coarse, 0.05);
+    expect(none.names!.rates).toEqual([]);
+    expect(renderGateSummary(none, coarse, coarse, null)).toContain(
+      'No rate was compared per name: each rate both runs offered is listed with why.',
+    );
   });
 
   it('JUnit: a case with the warnings and no failure; none without names', () => {
@@ -1192,7 +1207,7 @@ describe('plateau gate (CLI exit codes)', () => {
         ratePerSec: 400,
         a: null,
         b: null,
-        near: { share: 1, capacityPerSec: 400, upTo: 0.8 },
+        near: { share: 1, kneePerSec: 400, upTo: 0.8 },
       });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);

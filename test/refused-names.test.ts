@@ -62,8 +62,10 @@ describe.concurrent('sends refused for their name', () => {
     });
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.error?.message).toMatch(
-      /^step 1 \(50 arrivals\/s\): the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names, each thread under its own 100 .*give each request a fixed name/,
+      /^step 1 \(50 arrivals\/s\): the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names, each thread under its own 100 .*; the first past 100: "[^"]+"$/,
     );
+    // the fix once, as the error's own
+    expect((r.error as { hint?: string }).hint).toMatch(/^give each request a fixed name/);
     expect(r.result).toMatchObject({ stopReason: 'error', capacityPerSec: null, heldAtLeastPerSec: null });
     expect(r.result.steps.every((s) => s.refusedNames === undefined)).toBe(true);
     expect(new Set(r.result.steps.map((s) => s.index))).toEqual(new Set([0]));
@@ -101,8 +103,12 @@ describe.concurrent('sends refused for their name', () => {
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.result.stopReason).toBe('warmup-failed');
     expect(r.result.stopDetail).toMatch(
-      /^warmup: the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names.*give each request a fixed name/,
+      /^warmup: the scenario's names, spread over the engine threads, passed the run's 100 together: \d+ distinct names.*; the first past 100: "[^"]+"$/,
     );
     expect(r.result.steps.filter((s) => s.steadyS > 0)).toEqual([]);
+    // the warning on the folded names says the warmup stopped for them, not that nothing counted them
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toMatch(
+      /and the run stopped in the warmup for them/,
+    );
   });
 });

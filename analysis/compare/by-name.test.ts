@@ -225,7 +225,7 @@ describe('compareByName', () => {
     ]);
   });
 
-  it('with the defaults, names are compared up to 80% of the lower capacity; each rate past it is skipped, saying why', () => {
+  it('with the defaults, names are compared up to 80% of the lower knee; each rate past it is skipped, saying why', () => {
     // an unchanged build's tails near its knee: two p90s 2x at 83% and 98% of capacity warned (a user's A/A, 12-07)
     const nearKnee = withNames(
       kneeRun(400),
@@ -235,11 +235,31 @@ describe('compareByName', () => {
     expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300]);
     expect([r.regressions, r.unconfirmed]).toEqual([[], []]);
     const skip = r.skipped.find((x) => x.ratePerSec === 400)!;
-    expect(skip).toEqual({ ratePerSec: 400, a: null, b: null, near: { share: 1, capacityPerSec: 400, upTo: 0.8 } });
+    expect(skip).toEqual({ ratePerSec: 400, a: null, b: null, near: { share: 1, kneePerSec: 400, upTo: 0.8 } });
     expect(skipText(skip, COMPARE_LABELS)).toBe(
-      'Not compared at 400 req/s: 100% of the lower capacity (400 req/s), past the 80% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move',
+      'Not compared at 400 req/s: 100% of the lower knee (400 req/s), past the 80% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move',
     );
-    // the lower of the two capacities bounds it: 300 x 0.8 = 240
+    // the knee by its offered rate: a capacity of 497 at a knee of 500 keeps 400 (80%) compared
+    const under = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r === 500 ? 497 : r < 500 ? r : 505,
+      })),
+      holdS: 12,
+      rampS: 1,
+      settleS: 2,
+    });
+    expect(under.capacityPerSec).toBe(497);
+    const knee500 = compareWith(withNames(under, shop()), withNames(under, shop()))!;
+    expect(knee500.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300, 400]);
+    // a share that rounds to the bound is given a decimal: never "80% ... past the 80%"
+    expect(
+      skipText(
+        { ratePerSec: 450, a: null, b: null, near: { share: 450 / 560, kneePerSec: 560, upTo: 0.8 } },
+        COMPARE_LABELS,
+      ),
+    ).toMatch(/^Not compared at 450 req\/s: 80\.4% of the lower knee \(560 req\/s\), past the 80% /);
+    // the lower of the two knees bounds it: 300 x 0.8 = 240
     const lower = compareWith(A, withNames(kneeRun(300), shop()))!;
     expect(lower.rates.map((x) => x.ratePerSec)).toEqual([100, 200]);
     // a regression below the bound is still found there
@@ -329,7 +349,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...EVERY_RATE, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; names are compared at rates up to 80% of the lower capacity, at steps that held cleanly (no stall of the generator's event loop past 50 ms).",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; names are compared at rates up to 80% of the lower knee (where either run has a capacity), at steps that held cleanly (no stall of the generator's event loop past 50 ms).",
     );
   });
 

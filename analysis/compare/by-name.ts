@@ -25,7 +25,7 @@
  * Only steps that held cleanly count: a failed step's tail is its queue, a contaminated one measured
  * another topology, a generator-limited one partly the generator, one whose event loop stalled past
  * 50 ms the generator's own delays (the report leaves those out of its latency findings too). And
- * only rates up to 80% of the lower capacity count (nearKneeShare): an unchanged build gated against
+ * only rates up to 80% of the lower knee count (nearKneeShare): an unchanged build gated against
  * its own baseline warned on two names at 83% and 98% of its capacity (p90s 2.1 and 3.5 x, a user's
  * review of 12-07), where its server's mean at the knee was 44 ms against the baseline's 16.
  */
@@ -50,8 +50,8 @@ export interface NameThresholds {
   /** ... but a rise of more than this (a fraction: 0.1 is ten points) is enough whatever A's. */
   errorRateCap: number;
   /**
-   * Names are compared only at rates up to this share of the lower established capacity of the two
-   * runs: past it a tail follows the utilisation (a queue's wait grows as 1 / (1 - utilisation)),
+   * Names are compared only at rates up to this share of the lower knee of the two runs (the offered
+   * rate of the last step that held, where the capacity is established): past it a tail follows the utilisation (a queue's wait grows as 1 / (1 - utilisation)),
    * which two capacities within the gate's tolerance move by more than any threshold here.
    */
   nearKneeShare: number;
@@ -59,7 +59,7 @@ export interface NameThresholds {
 
 /**
  * +25% and at least 5 ms for a p99; for an error rate, more than 1 percentage point and 2x, or more
- * than 10 points whatever A's, on 3 failures or more; at rates up to 80% of the lower capacity.
+ * than 10 points whatever A's, on 3 failures or more; at rates up to 80% of the lower knee.
  */
 export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   p99Relative: 0.25,
@@ -131,13 +131,13 @@ export interface NameRegression {
 /**
  * A rate both runs offered whose names were not compared: each side's reason ("fails"), null where
  * it held cleanly; or, where both did, the pair's (`near`: the rate is past nearKneeShare of the
- * lower capacity).
+ * lower knee's offered rate).
  */
 export interface NameSkip {
   ratePerSec: number;
   a: string | null;
   b: string | null;
-  near?: { share: number; capacityPerSec: number; upTo: number };
+  near?: { share: number; kneePerSec: number; upTo: number };
 }
 
 export interface NameComparisonResult {
@@ -178,10 +178,19 @@ function notClean(s: StepResult): string | null {
   return null;
 }
 
-/** The lower established capacity of the two runs (either's where only one has one); null where neither has. */
-function lowerCapacity(a: RunResult, b: RunResult): number | null {
-  const caps = [establishedCapacity(a), establishedCapacity(b)].filter((c): c is number => c !== null && c > 0);
-  return caps.length > 0 ? Math.min(...caps) : null;
+/**
+ * The lower of the two runs' knees, by the rate it offered (the capacity is its throughput, a little
+ * under: 80% of a 497 capacity left out the step of 400 of a 500 knee), of the runs whose capacity
+ * is established; null where neither is.
+ */
+function lowerKnee(a: RunResult, b: RunResult): number | null {
+  const knee = (r: RunResult) => {
+    const c = establishedCapacity(r);
+    if (c === null || c <= 0) return null;
+    return r.steps.find((s) => s.index === r.kneeStep)?.ratePerSec ?? c;
+  };
+  const knees = [knee(a), knee(b)].filter((k): k is number => k !== null);
+  return knees.length > 0 ? Math.min(...knees) : null;
 }
 
 /** The tail of a name in A and B: p99 where both rest on enough samples, else p90 where both do, else not compared. */
@@ -325,7 +334,7 @@ export function compareByName(
     inB = namesOf(b);
   const rates: RateNames[] = [];
   const skipped: NameSkip[] = [];
-  const capacity = lowerCapacity(a, b);
+  const knee = lowerKnee(a, b);
   for (const row of rows) {
     if (row.a === null || row.b === null) {
       // a rate one run alone offered (its plan went further, or it stopped sooner): said, so the list of rates is whole
@@ -338,8 +347,8 @@ export function compareByName(
       continue;
     }
     const skip: NameSkip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
-    if (skip.a === null && skip.b === null && capacity !== null && row.ratePerSec > thresholds.nearKneeShare * capacity)
-      skip.near = { share: row.ratePerSec / capacity, capacityPerSec: capacity, upTo: thresholds.nearKneeShare };
+    if (skip.a === null && skip.b === null && knee !== null && row.ratePerSec > thresholds.nearKneeShare * knee)
+      skip.near = { share: row.ratePerSec / knee, kneePerSec: knee, upTo: thresholds.nearKneeShare };
     if (skip.a !== null || skip.b !== null || skip.near) {
       if (withA && withB) skipped.push(skip);
       continue;

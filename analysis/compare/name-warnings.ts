@@ -97,6 +97,18 @@ export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: 
 }
 
 /**
+ * The clean bill where no name regressed, by what was compared: "No name regressed at the 3 rates
+ * compared" (the rates both runs held that the rule judged: a rate past the knee's bound or a
+ * stalled step is not one), or why nothing was (each rate left out is listed with skipText).
+ */
+export function cleanBillText(r: NameComparisonResult): string {
+  const n = r.rates.length;
+  if (n > 0) return `No name regressed at the ${n} ${n === 1 ? 'rate' : 'rates'} compared${tailCoverageClause(r)}.`;
+  if (r.skipped.length > 0) return 'No rate was compared per name: each rate both runs offered is listed with why.';
+  return 'No rate held in both runs with names recorded in both: nothing compared per name.';
+}
+
+/**
  * What "no name regressed" rests on, when not every name-rate's p99 could be compared: a p99 needs
  * 3,000 samples of a name in both steady windows, which short holds of a small name never collect;
  * the p90 (300) stood in where it could (by-name.ts), and where neither could, the clean bill covers
@@ -118,10 +130,16 @@ export function tailCoverageClause(r: NameComparisonResult): string {
 /** "Not compared at 500 req/s: A fails, B fails". */
 export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/s'): string {
   const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
-  if (s.near)
+  if (s.near) {
+    // never "80% ... past the 80%": a share that rounds to the bound gets a decimal
+    const share =
+      Math.round(100 * s.near.share) === Math.round(100 * s.near.upTo)
+        ? (100 * s.near.share).toFixed(1)
+        : String(Math.round(100 * s.near.share));
     why.push(
-      `${Math.round(100 * s.near.share)}% of the lower capacity (${fmtTarget(s.near.capacityPerSec)} ${unit}), past the ${pct(s.near.upTo)}% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move`,
+      `${share}% of the lower knee (${fmtTarget(s.near.kneePerSec)} ${unit}), past the ${pct(s.near.upTo)}% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move`,
     );
+  }
   return `Not compared at ${fmtTarget(s.ratePerSec)} ${unit}: ${why.join(', ')}`;
 }
 
@@ -139,6 +157,6 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
     `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
     `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more; ` +
     `and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; ` +
-    `names are compared ${Number.isFinite(t.nearKneeShare) ? `at rates up to ${pct(t.nearKneeShare)}% of the lower capacity` : 'at every rate'}, at steps that held cleanly (no stall of the generator's event loop past ${LOOP_DELAY_WARN_MS} ms).`
+    `names are compared ${Number.isFinite(t.nearKneeShare) ? `at rates up to ${pct(t.nearKneeShare)}% of the lower knee (where either run has a capacity)` : 'at every rate'}, at steps that held cleanly (no stall of the generator's event loop past ${LOOP_DELAY_WARN_MS} ms).`
   );
 }

@@ -56,6 +56,15 @@ describe('requests by name, where a run records no mix', () => {
     );
   });
 
+  it('two imports of one script fold other counts of URLs into one row: one name, not two', () => {
+    expect(
+      requestNamesDifference(
+        imported({ '(unnamed: 4,123 URLs)': 0.6, login: 0.4 }),
+        imported({ '(unnamed: 3,998 URLs)': 0.6, login: 0.4 }),
+      ),
+    ).toBeNull();
+  });
+
   it('agrees within 5 points (two imports of one script), and says nothing where neither run tells', () => {
     expect(
       requestNamesDifference(imported({ read: 0.7, write: 0.3 }), imported({ read: 0.68, write: 0.32 })),

@@ -11,12 +11,24 @@ import { firstFew, pct } from './share-text.ts';
 /** Shares further apart than this (of all requests) are another proportion, not sampling noise. */
 export const SHARE_APART = 0.05;
 
+/**
+ * An import's row of the requests it folded (k6 names an unnamed request by its URL): "(unnamed: 4,123
+ * URLs)", its count the run's own (harness/k6/output/names.ts). Two runs of one script fold other
+ * counts of URLs into one row of one meaning.
+ */
+const FOLDED = /^\(unnamed(: .*)?\)$/;
+
+/** The name as runs are compared: a folded row under one key, whatever its count. */
+function nameKey(name: string): string {
+  return FOLDED.test(name) ? '(unnamed)' : name;
+}
+
 /** Each request name's share of the requests of every steady window; null where the run recorded one name. */
 export function requestShares(r: Pick<RunResult, 'steps'>): Map<string, number> | null {
   const counts = new Map<string, number>();
   for (const s of r.steps)
     for (const [name, n] of Object.entries(s.byName ?? {}))
-      if (!n.transaction) counts.set(name, (counts.get(name) ?? 0) + n.completed);
+      if (!n.transaction) counts.set(nameKey(name), (counts.get(nameKey(name)) ?? 0) + n.completed);
   const total = [...counts.values()].reduce((a, n) => a + n, 0);
   if (counts.size === 0 || total === 0) return null;
   return new Map([...counts].map(([name, n]) => [name, n / total]));

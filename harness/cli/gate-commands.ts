@@ -25,6 +25,7 @@ import { NAME_REGRESSION_THRESHOLDS } from '../../analysis/compare/by-name.ts';
 import { loadBaseline, loadRunResult } from '../gate/io.ts';
 import { unjudgeableReasons } from '../../analysis/gate/judgeable.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../../analysis/interrupted-stop.ts';
+import { pairUnit } from '../../reports/cells.ts';
 import { renderJunit } from '../../reports/gate-junit.ts';
 import { renderGateSummary } from '../../reports/gate-summary.ts';
 import { withFlags } from './options.ts';
@@ -199,7 +200,7 @@ export async function gateCommand(a: Args, io: CliIo): Promise<number> {
   const md = renderGateSummary(decision, run.result, baseline, cost);
   // the decision first: an output that cannot be written must not hide it (--json: the same decision as one document)
   io.out(a.json ? renderGateJson(decision, run.result, baseline, cost) : md);
-  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId), md, io);
+  writeGateOutputs(a, run.dir, renderJunit(decision, run.result.runId, pairUnit(run.result, baseline)), md, io);
   return decision.exitCode;
 }
 

@@ -15,5 +15,9 @@ export function refusedNamesError(
   stopped: Pick<StepResult, 'refusedNames' | 'namesSpread'>,
 ): PlateauError | null {
   const why = nameStopWhy(stopped);
-  return why === null ? null : new PlateauError(`${where}: ${why}`, NAME_FIX, 'scenario-failed', EXIT.stage);
+  if (why === null) return null;
+  // the fix once, as the error's own (the reason's text for the report ends with it)
+  const own = `; ${NAME_FIX}`;
+  const message = why.endsWith(own) ? why.slice(0, -own.length) : why;
+  return new PlateauError(`${where}: ${message}`, NAME_FIX, 'scenario-failed', EXIT.stage);
 }

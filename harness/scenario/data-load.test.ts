@@ -61,6 +61,9 @@ describe('data files beside the scenario', () => {
     expect(asJson.hint).toBe(
       "the file looks like CSV: give it as data.d = { csv: './table.csv' } (a header row, then the rows)",
     );
+    expect(problem(() => loadDataSources(scenario, { 'my-rows': { csv: './rows.json' } }, 1)).hint).toMatch(
+      /^the file looks like JSON: give it as data\['my-rows'\] = /,
+    );
     // a broken file of the right format keeps its own fix
     write('bad.json', '[{"id": }]');
     expect(problem(() => loadDataSources(scenario, { d: { json: './bad.json' } }, 1)).hint).not.toMatch(/looks like/);

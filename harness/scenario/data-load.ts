@@ -29,10 +29,12 @@ function dataError(file: string, line: number, cause: string, fix: string): Plat
  */
 function misread(src: DataSource, text: string, name: string): string | null {
   const start = text.trimStart()[0];
+  // data.accounts, or data['my-rows'] where the name is no identifier
+  const key = /^[A-Za-z_$][\w$]*$/.test(name) ? `data.${name}` : `data[${JSON.stringify(name).replace(/"/g, "'")}]`;
   if ('csv' in src && (start === '[' || start === '{'))
-    return `the file looks like JSON: give it as data.${name} = { json: '${src.csv}' } (an array of objects)`;
+    return `the file looks like JSON: give it as ${key} = { json: '${src.csv}' } (an array of objects)`;
   if ('json' in src && start !== undefined && start !== '[' && start !== '{' && /^[^\n]*,/.test(text.trimStart()))
-    return `the file looks like CSV: give it as data.${name} = { csv: '${src.json}' } (a header row, then the rows)`;
+    return `the file looks like CSV: give it as ${key} = { csv: '${src.json}' } (a header row, then the rows)`;
   return null;
 }
 
