@@ -131,6 +131,14 @@ describe('plan text: the tail percentiles by name', () => {
   it('adds nothing for one request per arrival', () => {
     expect(planText(input({ plan }))).not.toContain('by name');
     expect(planText(input({ plan, entries: entries.slice(0, 1) }))).not.toContain('by name');
+    expect(planText(input({ plan, entries: entries.slice(0, 1) }))).not.toContain('one request per arrival');
+  });
+
+  it("says a transaction's requests add to the expected samples, which count one per arrival", () => {
+    expect(entries.some((e) => e.transaction)).toBe(true);
+    expect(planText(input({ plan, entries }))).toContain(
+      "(expected samples count one request per arrival; a transaction's requests add theirs, so a step's percentiles rest on more)",
+    );
   });
 });
 

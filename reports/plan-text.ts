@@ -184,6 +184,11 @@ export function planText(input: PlanTextInput): string {
       `${String(i + 1).padStart(4)}  ${String(s.ratePerSec).padStart(6)}  ${String(s.rampStartS).padStart(7)} s  ${`${s.steadyStartS}-${s.steadyEndS} s`.padEnd(14)}  ${String(plan.expectedSteadySamples[i]).padStart(16)}  ${ok}${not ? ` (${not})` : ''}`,
     );
   });
+  // a step's percentiles are of its requests: a transaction sends several for its one arrival
+  if (input.entries?.some((e) => e.transaction))
+    lines.push(
+      "(expected samples count one request per arrival; a transaction's requests add theirs, so a step's percentiles rest on more)",
+    );
   if (input.entries && input.entries.length > 1) lines.push(...byNameLines(plan, input.entries));
   const last = plan.steps.at(-1)?.ratePerSec;
   if (last !== undefined && last < c.maxPerSec - 1e-9) {
