@@ -330,6 +330,24 @@ describe('the throughput chart without an established capacity', () => {
   });
 });
 
+describe('the throughput chart: a step held generator-limited', () => {
+  it('is drawn apart from a plain hold, in the legend as such', () => {
+    const steps = DEMO.steps.map((st, i) =>
+      i === 3
+        ? { ...st, generatorLimited: { code: 'loop-delay', step: 3, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+        : st,
+    );
+    const spec = throughputSpec({ ...DEMO, steps }) as Json;
+    const points = layers(spec).find((l) => l.mark?.type === 'point' && l.encoding?.color?.field === 'verdict')!;
+    expect(points.data.values[3].verdict).toBe('holds (generator-limited)');
+    expect(points.data.values[2].verdict).toBe('holds');
+    expect(points.encoding.color.scale.domain).toContain('holds (generator-limited)');
+    // a run without one lists no such category
+    const plain = layers(throughputSpec(DEMO) as Json).find((l) => l.encoding?.color?.field === 'verdict')!;
+    expect(plain.encoding.color.scale.domain).not.toContain('holds (generator-limited)');
+  });
+});
+
 describe('step labels: flat while they fit, slanted before they overprint', () => {
   const run = (n: number) =>
     fakeRun({ steps: Array.from({ length: n }, (_, i) => ({ ratePerSec: 50 * (i + 1) })), holdS: 10, settleS: 2 });

@@ -55,11 +55,13 @@ export const verdictScale = {
 };
 
 /**
- * An attempt that is not a limit of the target is drawn apart from confirmed results: a transient
- * failure (its rerun held), a generator-bound one (the generator could not drive it) and a
- * contaminated one (the topology changed). Only categories a chart has are added to its legend.
+ * An attempt that is not a limit of the target is drawn apart from confirmed results: a step that
+ * held with the generator over its bounds, a transient failure (its rerun held), a generator-bound
+ * one (the generator could not drive it) and a contaminated one (the topology changed). Only categories a chart has are added to its legend.
  */
 export const SET_ASIDE_COLOR = {
+  // held, but with the generator over its bounds: the gate judges no capacity resting on it
+  'holds (generator-limited)': '#E69F00',
   transient: '#CC79A7',
   'generator-bound': '#56B4E9',
   contaminated: '#000000',
@@ -72,6 +74,8 @@ export function pointCategory(s: StepResult): PointCategory {
   if (s.contaminated) return 'contaminated';
   if (s.transient) return 'transient';
   if (s.generatorBound) return 'generator-bound';
+  // drawn apart from a plain hold (a user read such steps as ordinary holds on the charts)
+  if (s.verdict === 'holds' && s.generatorLimited !== undefined) return 'holds (generator-limited)';
   return s.verdict;
 }
 
