@@ -28,7 +28,7 @@ export const SECONDS: Record<string, number> = {
   'test/warmup.test.ts': 15,
   'test/promql.test.ts': 15,
   'test/threads.test.ts': 14,
-  'test/k6-engine.test.ts': 13,
+  'test/k6-engine.test.ts': 10,
   'test/cpu-quota.test.ts': 13,
   'test/stages.test.ts': 13,
   'test/server-histogram.test.ts': 13,

@@ -77,7 +77,9 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     expect(stdout).toMatch(/SIGINT after 50 lines/);
   });
 
-  it('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
+  // the three k6 runs below at once (each its own stand-in process and run directory); the thread
+  // count after them runs alone, as it reads the whole process's threads
+  it.concurrent('streams buckets while k6 writes, judges live and stops k6 with SIGINT after the knee', async () => {
     // the replay is written in about 3 s, a real k6 would run on to its schedule's end: lingering,
     // the stand-in is still running when a slow machine's plateau has judged the knee
     const env = {
@@ -127,7 +129,7 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     }
   });
 
-  it.skipIf(!fs.existsSync('/proc/stat'))(
+  (fs.existsSync('/proc/stat') ? it.concurrent : it.skip)(
     "a running k6's seconds carry the CPU steal and k6's CPU that plateau samples beside it (Linux only: skipped where there is no /proc/stat)",
     async () => {
       const config = parseConfigOrThrow({
@@ -168,60 +170,63 @@ describe('the k6 engine in the pipeline (k6 replayed from a real output)', () =>
     },
   );
 
-  it("a rerun gets its raised maxVUs, and under an execution segment the next leg's ids start after the whole striped leg", async () => {
-    const config = parseConfigOrThrow({
-      engine: 'k6',
-      target: { url: `${server.url}/work` },
-      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
-      vus: { preAllocated: 10, max: 30 },
-      k6: { executionSegment: '0:1/2' },
-    });
-    const plan = buildPlan(config, null);
-    const dir = path.join(runsDir, 'k6-leg');
-    const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
-    const updates: Record<string, string>[] = [];
-    const store = {
-      dir,
-      scrub: (text: string) => text,
-      meta: { environment: {} },
-      update: (p: { environment?: Record<string, string> }) => {
-        if (p.environment) updates.push(p.environment);
-      },
-    } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
-    const engine = await createLoadEngine({
-      config,
-      plan,
-      runId: 'k6-leg',
-      idKey: 'k6-leg',
-      // the native engine's view of the scenario: k6 builds its own requests from the bundle
-      arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
-      env,
-      scenario: defaultScenario(config.target.url),
-      store,
-      note: () => undefined,
-    });
-    expect(engine.instances).toBe(1);
-    engine.maxVUs = 60;
-    const records: BucketRecord[] = [];
-    const run = engine.start({
-      segments: plan.segments,
-      phase: 'steps',
-      seqOffset: 1_000,
-      offsetS: 7,
-      gracefulStopMs: 0,
-      sink: (r) => records.push(r),
-    });
-    const { lastSeq, dispatched } = await run.done;
-    await engine.close();
-    // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
-    expect(fs.readFileSync(path.join(dir, 'k6/leg-7/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
-    expect(Math.min(...records.map((r) => r.tS))).toBeGreaterThanOrEqual(7);
-    expect(updates.at(-1)?.k6Exit).toMatch(/^k6 exited /);
-    // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
-    // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
-    expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
-    expect(dispatched).toBeGreaterThan(0);
-  });
+  it.concurrent(
+    "a rerun gets its raised maxVUs, and under an execution segment the next leg's ids start after the whole striped leg",
+    async () => {
+      const config = parseConfigOrThrow({
+        engine: 'k6',
+        target: { url: `${server.url}/work` },
+        steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 4 },
+        vus: { preAllocated: 10, max: 30 },
+        k6: { executionSegment: '0:1/2' },
+      });
+      const plan = buildPlan(config, null);
+      const dir = path.join(runsDir, 'k6-leg');
+      const env = { ...process.env, K6_BIN: `${FIX}/fake-k6.mjs`, FAKE_K6_REPLAY: `${FIX}/stepped-queue.ndjson.gz` };
+      const updates: Record<string, string>[] = [];
+      const store = {
+        dir,
+        scrub: (text: string) => text,
+        meta: { environment: {} },
+        update: (p: { environment?: Record<string, string> }) => {
+          if (p.environment) updates.push(p.environment);
+        },
+      } as unknown as Parameters<typeof createLoadEngine>[0]['store'];
+      const engine = await createLoadEngine({
+        config,
+        plan,
+        runId: 'k6-leg',
+        idKey: 'k6-leg',
+        // the native engine's view of the scenario: k6 builds its own requests from the bundle
+        arrivals: (await scenarioRequests(null, config.target.url, 'k6-leg')).arrivals,
+        env,
+        scenario: defaultScenario(config.target.url),
+        store,
+        note: () => undefined,
+      });
+      expect(engine.instances).toBe(1);
+      engine.maxVUs = 60;
+      const records: BucketRecord[] = [];
+      const run = engine.start({
+        segments: plan.segments,
+        phase: 'steps',
+        seqOffset: 1_000,
+        offsetS: 7,
+        gracefulStopMs: 0,
+        sink: (r) => records.push(r),
+      });
+      const { lastSeq, dispatched } = await run.done;
+      await engine.close();
+      // the leg's files under its start second, its seconds shifted to it, k6's exit in run.json
+      expect(fs.readFileSync(path.join(dir, 'k6/leg-7/script.js'), 'utf8')).toMatch(/"maxVUs": 60/);
+      expect(Math.min(...records.map((r) => r.tS))).toBeGreaterThanOrEqual(7);
+      expect(updates.at(-1)?.k6Exit).toMatch(/^k6 exited /);
+      // k6's iterationInTest counts the global sequence: the next leg starts after all of it, not
+      // after what this instance started (the stand-in replays a recorded run: dispatched is its count)
+      expect(lastSeq).toBe(1_000 + new Schedule(plan.segments).totalArrivals);
+      expect(dispatched).toBeGreaterThan(0);
+    },
+  );
 
   it("writes maxVUs as a multiple of the segment sequence's LCD, so that k6 does not re-split the segment by it", async () => {
     const config = parseConfigOrThrow({
