@@ -24,6 +24,7 @@ import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { idTooLong } from '../pipeline/preflight.ts';
 import { formatId } from '../scenario/context.ts';
 import { RUN_ID_ENV } from '../k6/runtime/ids.ts';
+import { TARGET_ENV } from '../k6/runtime/target.ts';
 import { DEMO_CHOICE } from '../config/messages.ts';
 
 type Args = Record<string, unknown>;
@@ -107,6 +108,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   const k6Out = `k6-out.${config.k6.out}`;
   io.out(
     `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
+      `(it loads ${new URL(config.target.url).origin}; k6 run -e ${TARGET_ENV}=<url> points it at another address of the service, then import with that --target)\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
         : '') +

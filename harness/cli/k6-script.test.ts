@@ -108,6 +108,47 @@ describe('plateau k6-script', () => {
     }
   });
 
+  it("PLATEAU_TARGET points a written script at another address of the service: its origin, the paths the scenario's", async () => {
+    const r = await write('demo/scenario.ts', 'target.js');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '(it loads http://127.0.0.1:9; k6 run -e PLATEAU_TARGET=<url> points it at another address of the service, then import with that --target)\n',
+    );
+    const text = fs.readFileSync(path.join(dir, 'target.js'), 'utf8');
+    const origins = async (env: Record<string, string>) => {
+      const l = await loadWithFakeK6(text, demo, { PLATEAU_DEMO_HMAC_KEY: 'k', ...env }, dir);
+      const started = l.setup!();
+      for (let i = 0; i < 10; i++) await l.iterate(i, started);
+      return new Set(l.fake.requests.map((q) => `${new URL(q.url).origin} ${new URL(q.url).pathname.split('/')[1]}`));
+    };
+    expect(await origins({})).toEqual(new Set(['http://127.0.0.1:9 orders']));
+    expect(await origins({ PLATEAU_TARGET: 'http://orders.svc:8080/ignored/path' })).toEqual(
+      new Set(['http://orders.svc:8080 orders']),
+    );
+    await expect(origins({ PLATEAU_TARGET: 'orders.svc:8080' })).rejects.toThrow(
+      /PLATEAU_TARGET=orders\.svc:8080 is no http\(s\) URL: give the service's address, e\.g\. k6 run -e PLATEAU_TARGET=http:\/\/10\.0\.0\.5:8080/,
+    );
+    // the default scenario (no module): the target's path and query, at the given origin
+    const bare = await cliInProcess([
+      'k6-script',
+      '--target',
+      'http://127.0.0.1:9/o?a=1',
+      ...STEPS,
+      '--out-file',
+      path.join(dir, 'bare.js'),
+    ]);
+    expect(bare.status, bare.stderr).toBe(0);
+    const l = await loadWithFakeK6(
+      fs.readFileSync(path.join(dir, 'bare.js'), 'utf8'),
+      demo,
+      { PLATEAU_TARGET: 'https://lb.example:8443' },
+      dir,
+    );
+    const started = l.setup!();
+    await l.iterate(0, started);
+    expect(l.fake.requests.map((q) => q.url)).toEqual(['https://lb.example:8443/o?a=1']);
+  });
+
   it("sends ids of each k6 run's own: no key written into the script, one derived in setup() when k6 starts", async () => {
     const r = await write('demo/scenario.ts', 'ids.js');
     expect(r.status, r.stderr).toBe(0);

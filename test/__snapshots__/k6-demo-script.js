@@ -1373,6 +1373,19 @@ async function runTransaction(entry, ctx, cfg, names, late, refusedName2) {
   return f ? { outcome: f.kind, durationMs, message: f.message } : { outcome: "ok", durationMs };
 }
 
+// harness/k6/runtime/target.ts
+var TARGET_ENV = "PLATEAU_TARGET";
+function withTargetFrom(cfg, env) {
+  const given = env[TARGET_ENV];
+  if (cfg.idsAtStart === void 0 || given === void 0 || given === "") return cfg;
+  const origin = /^(https?:\/\/[^/?#\s@]+)(?:[/?#]|$)/i.exec(given.trim());
+  if (origin === null)
+    throw new Error(
+      `${TARGET_ENV}=${given} is no http(s) URL: give the service's address, e.g. k6 run -e ${TARGET_ENV}=http://10.0.0.5:8080 (its path, if any, is the scenario's)`
+    );
+  return __spreadProps(__spreadValues({}, cfg), { origin: origin[1] });
+}
+
 // harness/k6/runtime/iteration.ts
 var arrivalTrend = new Trend("plateau_arrival", true);
 var unsentCounter = new Counter2("plateau_unsent");
@@ -1429,8 +1442,9 @@ function refusedName(message) {
   warnOnce(message);
 }
 var REFUSAL_SHOWN = 300;
-function iteration(scenario, cfg) {
+function iteration(scenario, written) {
   var _a;
+  const cfg = withTargetFrom(written, __ENV);
   const traffic = trafficOf(scenario);
   const weights = traffic.entries.map((e) => e.weight);
   let entrySeq = (seq) => seq;

@@ -102,10 +102,17 @@ function rel(p: string): string {
   return r.startsWith('.') ? r : `./${r}`;
 }
 
+/** A URL's path and query ("/orders?x=1"): what the default scenario asks of the origin. */
+function pathOf(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}
+
 function entry(b: BundleInput, runtime: RuntimeConfig): string {
   const scenario = b.scenarioPath
     ? `import scenario from ${JSON.stringify(rel(path.resolve(b.scenarioPath)))};`
-    : `const scenario = { name: 'default', request: () => ({ method: 'GET', url: ${JSON.stringify(b.targetUrl)} }) };`;
+    : // the target's path and query, sent to the run's origin (a written script's may be PLATEAU_TARGET's: runtime/target.ts)
+      `const scenario = { name: 'default', request: () => ({ method: 'GET', url: ${JSON.stringify(pathOf(b.targetUrl))} }) };`;
   // a script written for the user derives its ids in setup(), once per k6 run (runtime/ids.ts)
   const atStart = runtime.idsAtStart !== undefined;
   return [

@@ -29,6 +29,7 @@ import { runTransaction, type ArrivalResult } from './transaction.ts';
 import { NameBook } from '../../scenario/names.ts';
 import type { RunIds } from '../../run-ids.ts';
 import { idsAtStart } from './ids.ts';
+import { withTargetFrom } from './target.ts';
 
 export type { RuntimeConfig } from './config.ts';
 
@@ -131,7 +132,9 @@ function refusedName(message: string): void {
 const REFUSAL_SHOWN = 300;
 
 /** Call it in k6's init context: it reads the data files (open) and builds the traffic once per VU. */
-export function iteration(scenario: Scenario, cfg: RuntimeConfig): (started?: RunIds) => void | Promise<void> {
+export function iteration(scenario: Scenario, written: RuntimeConfig): (started?: RunIds) => void | Promise<void> {
+  // a script written for the user loads PLATEAU_TARGET's address where k6 is given one (target.ts)
+  const cfg = withTargetFrom(written, __ENV);
   const traffic: Traffic = trafficOf(scenario);
   const weights = traffic.entries.map((e) => e.weight);
   // the data first, then the order (its ranks only for a sequential source, a unique source's
