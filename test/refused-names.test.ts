@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../harness/errors.ts';
+import type { PlateauConfigInput } from '../harness/config/schema.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 
@@ -23,17 +24,25 @@ afterAll(async () => {
 
 // Two runs, each judged by the names it sent (counts, not timings), against the one server that
 // answers every request alike: they go at once.
+/** A run of `fixture` (test/fixtures/scenarios) against the server: two steps of 50/s, no warmup unless `over` gives one. */
+function runOf(fixture: string, runId: string, over: Partial<PlateauConfigInput> = {}) {
+  return runQuietly({
+    target: { url: `${srv.url}/`, healthPath: '/' },
+    scenario: path.resolve(`test/fixtures/scenarios/${fixture}.ts`),
+    steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
+    warmup: { enabled: false },
+    rtt: { samples: 3 },
+    output: { dir: runsDir, runId },
+    ...over,
+  });
+}
+/** A warmup at 80/s, stable at the earliest after 3 s: 150 arrivals or more, a name each. */
+const WARMUP = { warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 } };
+
 describe.concurrent('sends refused for their name', () => {
   it('stop the run at that step: stop reason error, exit 4, no capacity, every output written', async () => {
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      scenario: path.resolve('test/fixtures/scenarios/refused-names.ts'),
-      // two steps planned; the 100th name comes within the first (its ramp and hold send 150 or so)
-      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
-      warmup: { enabled: false },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'refused-names' },
-    });
+    // two steps planned; the 100th name comes within the first (its ramp and hold send 150 or so)
+    const r = await runOf('refused-names', 'refused-names');
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.error?.message).toMatch(
       /^step 1 \(50 arrivals\/s\): plateau refused \d+ sends? of the scenario for their name and failed their arrivals itself: those failures are the scenario's, not the target's; the first: "http\.send: name "page .*" is one past 100 names in the run/,
@@ -50,15 +59,10 @@ describe.concurrent('sends refused for their name', () => {
   });
 
   it('spread over two engine threads, each under its own 100, past 100 together: stop the run there alike, with the fix', async () => {
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      scenario: path.resolve('test/fixtures/scenarios/spread-names.ts'),
+    // past 100 names within the first step (its ramp and hold send 125 or so)
+    const r = await runOf('spread-names', 'spread-names', {
       workers: 2,
-      // past 100 names within the first step (its ramp and hold send 125 or so)
       steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 2, settleS: 1 },
-      warmup: { enabled: false },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'spread-names' },
     });
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.error?.message).toMatch(
@@ -75,14 +79,7 @@ describe.concurrent('sends refused for their name', () => {
   });
 
   it('in the warmup, stop the run there: the steps would size their VUs and threads from arrivals plateau failed', async () => {
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      scenario: path.resolve('test/fixtures/scenarios/refused-names.ts'),
-      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
-      warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'refused-names-warmup' },
-    });
+    const r = await runOf('refused-names', 'refused-names-warmup', WARMUP);
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.result.stopReason).toBe('warmup-failed');
     expect(r.result.stopDetail).toMatch(/^warmup: plateau refused \d+ sends? of the scenario for their name/);
@@ -90,16 +87,7 @@ describe.concurrent('sends refused for their name', () => {
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
   });
   it('spread over two engine threads in the warmup: stop the run there', async () => {
-    const r = await runQuietly({
-      target: { url: `${srv.url}/`, healthPath: '/' },
-      scenario: path.resolve('test/fixtures/scenarios/spread-names.ts'),
-      workers: 2,
-      steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 3, settleS: 1 },
-      // stable at the earliest after 3 s: 150 arrivals or more, a name each
-      warmup: { ratePerSec: 80, windowS: 1, stableWindows: 2, maxS: 6 },
-      rtt: { samples: 3 },
-      output: { dir: runsDir, runId: 'spread-names-warmup' },
-    });
+    const r = await runOf('spread-names', 'spread-names-warmup', { workers: 2, ...WARMUP });
     expect(r.exitCode, r.lines.join('')).toBe(EXIT.stage);
     expect(r.result.stopReason).toBe('warmup-failed');
     expect(r.result.stopDetail).toMatch(

@@ -47,16 +47,13 @@ const write = (scenario: string, name: string) =>
     path.join(dir, name),
   ]);
 
+/** k6-script of the default scenario (no module) against `target`, with `more` flags, to `name` in the temp dir. */
+const bareScript = (target: string, name: string, ...more: string[]) =>
+  cliInProcess(['k6-script', '--target', target, ...STEPS, ...more, '--out-file', path.join(dir, name)]);
+
 describe('plateau k6-script', () => {
   it('quotes a target or a path the shell would read in the commands it prints', async () => {
-    const r = await cliInProcess([
-      'k6-script',
-      '--target',
-      "http://127.0.0.1:9/o?a=1&b='x'",
-      ...STEPS,
-      '--out-file',
-      path.join(dir, 'quoted file.js'),
-    ]);
+    const r = await bareScript("http://127.0.0.1:9/o?a=1&b='x'", 'quoted file.js');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(` '${path.relative(process.cwd(), path.join(dir, 'quoted file.js'))}'\n`);
     expect(r.stdout).toContain(
@@ -129,14 +126,7 @@ describe('plateau k6-script', () => {
       /PLATEAU_TARGET=orders\.svc:8080 is no http\(s\) URL: give the service's address, e\.g\. k6 run -e PLATEAU_TARGET=http:\/\/10\.0\.0\.5:8080/,
     );
     // the default scenario (no module): the target's path and query, at the given origin
-    const bare = await cliInProcess([
-      'k6-script',
-      '--target',
-      'http://127.0.0.1:9/o?a=1',
-      ...STEPS,
-      '--out-file',
-      path.join(dir, 'bare.js'),
-    ]);
+    const bare = await bareScript('http://127.0.0.1:9/o?a=1', 'bare.js');
     expect(bare.status, bare.stderr).toBe(0);
     const l = await loadWithFakeK6(
       fs.readFileSync(path.join(dir, 'bare.js'), 'utf8'),
@@ -249,16 +239,7 @@ describe('plateau k6-script', () => {
     ['csv', 'csv=k6-out.csv', 'k6-out.csv'],
     ['csv.gz', 'csv=k6-out.csv.gz', 'k6-out.csv.gz'],
   ])('--k6-out %s: the k6 command it prints writes %s, and the import reads %s', async (format, outFlag, file) => {
-    const r = await cliInProcess([
-      'k6-script',
-      '--target',
-      'http://127.0.0.1:9/',
-      ...STEPS,
-      '--k6-out',
-      format,
-      '--out-file',
-      path.join(dir, `out-${format}.js`),
-    ]);
+    const r = await bareScript('http://127.0.0.1:9/', `out-${format}.js`, '--k6-out', format);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(` --out ${outFlag} `);
     expect(r.stdout).toContain(`then: plateau import k6 ${file} --target http://127.0.0.1:9/\n`);
@@ -271,15 +252,7 @@ describe('plateau k6-script', () => {
     [['--engine', 'native'], '--engine is who sends the load (a k6 script is sent by k6)'],
   ])('refuses the native engine flag %j with the reason, and writes nothing', async (flags, reason) => {
     const file = path.join(dir, `native-${flags[0]}.js`);
-    const r = await cliInProcess([
-      'k6-script',
-      '--target',
-      'http://127.0.0.1:9/',
-      ...STEPS,
-      ...flags,
-      '--out-file',
-      file,
-    ]);
+    const r = await bareScript('http://127.0.0.1:9/', path.basename(file), ...flags);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`plateau: k6-script takes no flag of the native engine's: ${reason}`);
     expect(r.stderr).toContain(`fix: leave ${flags[0]} out (plateau run takes them, for the native engine)`);
@@ -287,16 +260,7 @@ describe('plateau k6-script', () => {
   });
 
   it('--engine k6 says what the script is, and is taken', async () => {
-    const r = await cliInProcess([
-      'k6-script',
-      '--target',
-      'http://127.0.0.1:9/',
-      ...STEPS,
-      '--engine',
-      'k6',
-      '--out-file',
-      path.join(dir, 'k6.js'),
-    ]);
+    const r = await bareScript('http://127.0.0.1:9/', 'k6.js', '--engine', 'k6');
     expect(r.status, r.stderr).toBe(0);
   });
 
