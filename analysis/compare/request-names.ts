@@ -7,20 +7,14 @@
  */
 import type { RunResult } from '../types.ts';
 import { firstFew, pct } from './share-text.ts';
+import { FOLDED_ROW, isFoldedRow } from '../names-limit.ts';
 
 /** Shares further apart than this (of all requests) are another proportion, not sampling noise. */
 export const SHARE_APART = 0.05;
 
-/**
- * An import's row of the requests it folded (k6 names an unnamed request by its URL): "(unnamed: 4,123
- * URLs)", its count the run's own (harness/k6/output/names.ts). Two runs of one script fold other
- * counts of URLs into one row of one meaning.
- */
-const FOLDED = /^\(unnamed(: .*)?\)$/;
-
-/** The name as runs are compared: a folded row under one key, whatever its count. */
+/** The name as runs are compared: an import's folded row under one key, whatever its count. */
 function nameKey(name: string): string {
-  return FOLDED.test(name) ? '(unnamed)' : name;
+  return isFoldedRow(name) ? FOLDED_ROW : name;
 }
 
 /** Each request name's share of the requests of every steady window; null where the run recorded one name. */

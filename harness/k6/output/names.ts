@@ -15,9 +15,10 @@
 import { BufferedHistogram, encodeHistogram, newHistogram } from '../../../analysis/histogram.ts';
 import type { ErrorKind, NameBucket } from '../../../analysis/types.ts';
 import { MAX_NAMES, MAX_NAMES_OF_A_SHAPE, nameProblem } from '../../scenario/names.ts';
+import { FOLDED_ROW, foldedRowOf } from '../../../analysis/names-limit.ts';
 
 /** The key of every folded name while the output streams (the import renames it, knowing how many). */
-export const FOLDED_NAME = '(unnamed)';
+export const FOLDED_NAME = FOLDED_ROW;
 
 /** Distinct folded names counted one by one; past this the count says "more than". */
 const FOLDED_COUNTED_MAX = 10_000;
@@ -129,7 +130,7 @@ function shapeOf(name: string): string {
 
 /** The name FOLDED_NAME becomes once the count is known, e.g. "(unnamed: 412 URLs)". */
 export function foldedNameOf(s: NamesSummary): string {
-  return `(unnamed: ${foldedCountOf(s)})`;
+  return foldedRowOf(foldedCountOf(s));
 }
 
 /** "412 URLs", "1 name", "over 10,000 URLs". */
