@@ -72,6 +72,8 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   if (tooLong) throw tooLong;
   const idsAtStart = { ...(given === undefined ? {} : { runId: given }), maxSeq, maxLength: scenario.ids?.maxLength };
   const file = path.resolve(a['out-file'] as string);
+  // the data files as the script opens them: beside itself, so that the two move together
+  const data = config.scenario ? dataBeside(runtimeData(scenario, config.scenario), path.dirname(file)) : {};
   let dir: string;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -93,7 +95,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
       idsAtStart,
       dir,
       seqOffset: 0,
-      scriptDir: path.dirname(file),
+      data,
     });
     fs.renameSync(written, file);
   } finally {
@@ -101,9 +103,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   }
   const out = path.relative(process.cwd(), file);
   const secrets = scenario.secrets ?? [];
-  const opens = config.scenario
-    ? Object.values(dataBeside(runtimeData(scenario, config.scenario), path.dirname(file))).map((d) => d.path)
-    : [];
+  const opens = Object.values(data).map((d) => d.path);
   // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
   const k6Out = `k6-out.${config.k6.out}`;
   io.out(

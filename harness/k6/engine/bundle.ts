@@ -35,12 +35,6 @@ export interface BundleInput {
   targetUrl: string;
   options: K6Options;
   runtime: RuntimeInput;
-  /**
-   * The folder the script is written to (k6-script's --out-file): the data sources' paths are
-   * written relative to it, which k6's open() resolves beside the script, so the script and its
-   * files move together. Absent: absolute paths (plateau runs the script where it wrote it).
-   */
-  scriptDir?: string;
 }
 
 /**
@@ -76,7 +70,10 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
   return out;
 }
 
-/** `data` with each path as k6 opens it from a script in `scriptDir`: relative, with forward slashes. */
+/**
+ * `data` with each path as k6 opens it from a script in `scriptDir`: relative, with forward slashes
+ * (k6-script's, so that the script and its files move together; plateau's own runs keep them absolute).
+ */
 export function dataBeside(data: Record<string, RuntimeData>, scriptDir: string): Record<string, RuntimeData> {
   const out: Record<string, RuntimeData> = {};
   for (const [name, src] of Object.entries(data)) {
@@ -92,8 +89,7 @@ async function runtimeOf(b: BundleInput): Promise<RuntimeConfig> {
   const maxBodyBytes = b.runtime.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (b.runtime.data || !b.scenarioPath) return { ...b.runtime, maxBodyBytes, data: b.runtime.data ?? {} };
   const scenario = b.scenario ?? (await loadScenario(b.scenarioPath));
-  const data = runtimeData(scenario, b.scenarioPath);
-  return { ...b.runtime, maxBodyBytes, data: b.scriptDir ? dataBeside(data, b.scriptDir) : data };
+  return { ...b.runtime, maxBodyBytes, data: runtimeData(scenario, b.scenarioPath) };
 }
 
 /** Repo-relative import specifier, so the bundle's path comments do not depend on the machine. */

@@ -24,7 +24,7 @@ import { tailLines } from '../output/lines.ts';
 import { K6_SCENARIO, k6Options } from './options.ts';
 import { k6Vus } from './segment.ts';
 import { legSeqsUsed } from '../../../analysis/segment.ts';
-import type { IdsAtStart } from '../runtime/config.ts';
+import type { IdsAtStart, RuntimeData } from '../runtime/config.ts';
 
 /**
  * k6's environment: the user's, k6's CSV time format, and GOMAXPROCS from a cgroup CPU quota
@@ -103,10 +103,9 @@ export function k6Args(config: PlateauConfig, files: { script: string; out: stri
  */
 export async function writeK6Script(
   o: Pick<K6RunInput, 'config' | 'plan' | 'scenario' | 'runId' | 'dir' | 'seqOffset'> &
-    ({ idKey: string } | { idsAtStart: IdsAtStart }) & { scriptDir?: string },
+    ({ idKey: string } | { idsAtStart: IdsAtStart }) & { data?: Record<string, RuntimeData> },
 ): Promise<string> {
   const text = await bundleK6Script({
-    scriptDir: o.scriptDir,
     scenarioPath: o.config.scenario ?? null,
     targetUrl: o.config.target.url,
     options: k6Options({ ...o.plan, vus: k6Vus(o.plan.vus, o.config) }, o.config.gracefulStopS),
@@ -120,6 +119,8 @@ export async function writeK6Script(
       transactionTimeoutMs: o.config.http.transactionTimeoutMs,
       maxBodyBytes: o.config.http.maxBodyBytes,
       requestName: o.scenario.name ?? 'request',
+      // the data sources as the caller opens them (k6-script: beside the script); else from the scenario
+      ...(o.data ? { data: o.data } : {}),
       checkName: `${o.scenario.name ?? 'request'}: check`,
     },
   });
