@@ -348,6 +348,40 @@ describe('the throughput chart: a step held generator-limited', () => {
   });
 });
 
+describe("the latency charts: steps with the generator's own delays in their latencies", () => {
+  // step 4 held over the generator's bounds, step 6 had its loop stall past the warning's 50 ms
+  const steps = DEMO.steps.map((st, i) =>
+    i === 3
+      ? { ...st, generatorLimited: { code: 'loop-delay', step: 3, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+      : i === 5
+        ? { ...st, loopDelayMaxMs: 80 }
+        : { ...st, loopDelayMaxMs: 20 },
+  );
+  const bandsOf = (spec: Json) => layers(spec).filter((l) => l.mark?.type === 'rect');
+
+  it('shades those steps behind the lines, and says what the shade means', () => {
+    const spec = latencySpec({ ...DEMO, steps }) as Json;
+    const [band, ...more] = bandsOf(spec);
+    expect(more).toEqual([]);
+    expect(band.data.values.map((v: Json) => v.step)).toEqual(['4 · 200/s', '6 · 300/s']);
+    expect(spec.layer[0]).toBe(band);
+    expect(spec.title.subtitle.join(' ')).toContain("pale orange: the generator's own delays in the step's latencies");
+  });
+
+  it('shades nothing, and says nothing of it, where no step had them', () => {
+    const spec = latencySpec(DEMO) as Json;
+    expect(bandsOf(spec)).toEqual([]);
+    expect(JSON.stringify(spec.title)).not.toContain('generator');
+  });
+
+  it('as vega draws it: no warning, the bands under the lines', async () => {
+    const { svg, warnings } = await renderSvg(latencySpec({ ...DEMO, steps }), 't');
+    expect(warnings).toEqual([]);
+    expect(svg.indexOf('mark-rect')).toBeGreaterThan(-1);
+    expect(svg.indexOf('mark-rect')).toBeLessThan(svg.indexOf('mark-line'));
+  });
+});
+
 describe('step labels: flat while they fit, slanted before they overprint', () => {
   const run = (n: number) =>
     fakeRun({ steps: Array.from({ length: n }, (_, i) => ({ ratePerSec: 50 * (i + 1) })), holdS: 10, settleS: 2 });

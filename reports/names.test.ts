@@ -582,4 +582,23 @@ describe('report.html by name', () => {
     expect(rules.every((r) => r?.data?.values[0].step === `${knee.index + 1} · ${knee.ratePerSec}/s`)).toBe(true);
     expect(spec.title.subtitle.join(' ')).toContain(`orange dashed: the knee (step ${knee.index + 1})`);
   });
+
+  it("shades, in every panel, the steps whose latencies hold the generator's own delays", () => {
+    type Spec = {
+      title: { subtitle: string[] };
+      concat: { layer: { mark: { type: string }; data?: { values: { step: string }[] } }[] }[];
+    };
+    const namesOf = (run: RunResult) => chartsOf(run).find((c) => c.name === 'names')!.spec as unknown as Spec;
+    const stalled = { ...MIXED, steps: MIXED.steps.map((s, i) => (i === 1 ? { ...s, loopDelayMaxMs: 120 } : s)) };
+    const spec = namesOf(stalled);
+    const second = stalled.steps[1];
+    for (const panel of spec.concat) {
+      expect(panel.layer[0].mark.type).toBe('rect');
+      expect(panel.layer[0].data!.values).toEqual([{ step: `2 · ${second.ratePerSec}/s` }]);
+    }
+    expect(spec.title.subtitle.join(' ')).toContain('pale orange:');
+    const plain = namesOf(MIXED);
+    expect(plain.concat.every((p) => p.layer.every((l) => l.mark.type !== 'rect'))).toBe(true);
+    expect(plain.title.subtitle.join(' ')).not.toContain('pale orange');
+  });
 });

@@ -5,7 +5,8 @@
 import { fmtTarget, stepNo } from '../../analysis/format.ts';
 import { percentileLabel } from '../../analysis/percentiles.ts';
 import type { Percentile, RunResult, StepResult } from '../../analysis/types.ts';
-import { BASE_CONFIG, HEIGHT_PX, PERCENTILE_COLOR, WIDTH_PX, type ChartSpec } from './theme.ts';
+import { generatorInLatencies } from '../../analysis/warnings.ts';
+import { BASE_CONFIG, COLOR, HEIGHT_PX, PERCENTILE_COLOR, WIDTH_PX, type ChartSpec } from './theme.ts';
 
 export const RELIABLE = 'reliable';
 export const UNRELIABLE = 'unreliable (too few samples)';
@@ -134,23 +135,50 @@ export function latencyLayers(
   ];
 }
 
+/**
+ * A pale band behind each step whose latencies hold the generator's own delays (its loop stalled
+ * past the warning's bound, or it held over its bounds: generatorInLatencies), of those in `shown`
+ * (the steps the chart has rows for); none where no such step is shown. The findings leave such
+ * steps out, and a reader had taken their latencies for the target's.
+ */
+export function generatorDelayBands(run: RunResult, x: object, shown: ReadonlySet<string>): object[] {
+  const values = run.steps
+    .filter(generatorInLatencies)
+    .map((s) => ({ step: stepLabel(s.index, s.ratePerSec, s.attempt) }))
+    .filter((v) => shown.has(v.step));
+  if (values.length === 0) return [];
+  return [{ data: { values }, mark: { type: 'rect', color: COLOR.generatorDelay, opacity: 0.18 }, encoding: { x } }];
+}
+
+/** The subtitle's clause for generatorDelayBands, empty where there are none. */
+export function generatorDelayText(bands: readonly object[]): string {
+  return bands.length === 0
+    ? ''
+    : "pale orange: the generator's own delays in the step's latencies (no finding rests on them)";
+}
+
 /** The sample-count legend's layer keeps its fill and shape scales to itself (the points' fill is by percentile). */
 export const LATENCY_RESOLVE = { scale: { fill: 'independent', shape: 'independent' } };
 
 export function latencySpec(run: RunResult): ChartSpec {
   const rows = run.steps.flatMap((s) => latencyRows(s, s.latency));
   const labels = [...new Set(rows.map((r) => r.percentile))];
+  const x = stepAxis(run);
+  const bands = generatorDelayBands(run, x, new Set(rows.map((r) => r.step)));
+  const subtitle = 'successful requests, steady window only; hollow triangles rest on too few samples to trust';
+  const delays = generatorDelayText(bands);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Latency percentiles per step',
-      subtitle: 'successful requests, steady window only; hollow triangles rest on too few samples to trust',
+      subtitle: delays ? [`${subtitle};`, delays] : subtitle,
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,
     config: BASE_CONFIG,
     data: { values: rows },
-    layer: latencyLayers(labels, stepAxis(run), 'latency (ms, log scale)'),
+    // the bands first: drawn behind the lines
+    layer: [...bands, ...latencyLayers(labels, x, 'latency (ms, log scale)')],
     resolve: LATENCY_RESOLVE,
   } as ChartSpec;
 }

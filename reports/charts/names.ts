@@ -8,7 +8,15 @@
 import type { RunResult } from '../../analysis/types.ts';
 import { percentileLabel } from '../../analysis/percentiles.ts';
 import { isTransaction, NAME_QUANTILES, namedSteps, nameOrder } from '../names-text.ts';
-import { LATENCY_RESOLVE, latencyLayers, latencyRows, stepAxis, stepLabel } from './latency.ts';
+import {
+  generatorDelayBands,
+  generatorDelayText,
+  LATENCY_RESOLVE,
+  latencyLayers,
+  latencyRows,
+  stepAxis,
+  stepLabel,
+} from './latency.ts';
 import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
 import { kneeResult } from '../../analysis/deciding-steps.ts';
 import { stepNo } from '../../analysis/format.ts';
@@ -53,6 +61,8 @@ export function namesSpec(run: RunResult): ChartSpec | null {
         },
       ]
     : [];
+  // every panel shades the same steps, those any panel shows
+  const bands = generatorDelayBands(run, x, new Set(byName.flatMap((n) => n.rows.map((r) => r.step))));
   const panels = byName.map(({ name, rows }) => ({
     title: { text: isTransaction(run, name) ? `${name} (transaction)` : name, fontSize: 12 },
     width: PANEL_WIDTH_PX,
@@ -60,7 +70,7 @@ export function namesSpec(run: RunResult): ChartSpec | null {
     data: { values: rows },
     // no sample-count legend: each panel's own scales would repeat it, and one over the first
     // panel would push it out of line; the subtitle says what a hollow triangle is
-    layer: [...latencyLayers(labels, x, 'ms (log)', { sampleLegend: false, yDomain }), ...kneeRule],
+    layer: [...bands, ...latencyLayers(labels, x, 'ms (log)', { sampleLegend: false, yDomain }), ...kneeRule],
     resolve: LATENCY_RESOLVE,
   }));
   const kneeText = !knee
@@ -75,6 +85,7 @@ export function namesSpec(run: RunResult): ChartSpec | null {
       subtitle: [
         "p50, p90 and p99 per step (x: step · offered rate) of each name's successful ones, steady window only;",
         `a transaction's is its whole duration; hollow triangles rest on too few samples to trust; one y range for all${kneeText}`,
+        ...(bands.length > 0 ? [generatorDelayText(bands)] : []),
       ],
     },
     config: BASE_CONFIG,

@@ -24,6 +24,8 @@ export const COLOR = {
   steady: '#DCEBF7',
   threshold: '#555555',
   server: '#56B4E9',
+  /** A step whose latencies hold the generator's own delays: the generator-limited hold's orange, pale. */
+  generatorDelay: '#E69F00',
 } as const;
 
 export const VERDICT_COLOR: Record<StepVerdict, string> = {
