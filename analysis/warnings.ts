@@ -9,6 +9,7 @@ import type { Rules, StageOutcome, StepResult, Symptom, WarmupRecord } from './t
 import { threadsKept } from './thread-sizing.ts';
 import { stalledNotBusy, STEAL_WARN } from './stalls.ts';
 import { coldTarget } from './cold-target.ts';
+import { FAILED_MIN, failuresInHeld, NAME_FAILING } from './failures-in-held.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
@@ -261,13 +262,9 @@ export function runWarnings(
     ...percentileWarnings(steps, rules),
     ...coldTarget(warmupRecordOf(stages), steps),
     ...failingNames(steps),
+    ...failuresInHeld(steps),
   ];
 }
-
-/** A name failing this share of its completions or more, in a step that held, is warned of... */
-const NAME_FAILING = 0.5;
-/** ...once this many failed (a handful of completions says little). */
-const NAME_FAILING_MIN = 5;
 
 /**
  * Names that failed in a step that held: the stop rule judges the arrivals as a whole, so an entry
@@ -280,7 +277,7 @@ function failingNames(steps: readonly StepResult[]): Symptom[] {
   for (const s of steps) {
     if (s.verdict !== 'holds' || !s.byName) continue;
     for (const [name, n] of Object.entries(s.byName)) {
-      if (n.failed < NAME_FAILING_MIN || n.errorRate < NAME_FAILING) continue;
+      if (n.failed < FAILED_MIN || n.errorRate < NAME_FAILING) continue;
       const w = by.get(name) ?? { steps: [], errorRate: 0, transaction: n.transaction === true };
       if (!w.steps.includes(s.index)) w.steps.push(s.index);
       w.errorRate = Math.max(w.errorRate, n.errorRate);

@@ -10,7 +10,7 @@ import { renderHtml } from './html.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
-import { warningText } from './warning-text.ts';
+import { warningText, warningTexts } from './warning-text.ts';
 import { withNames } from '../analysis/compare/testing.ts';
 
 const HOSTILE = 'upstream | failed\nsecond line <script>alert(1)</script> & \\ done';
@@ -545,6 +545,34 @@ describe('an entry that failed while the run held', () => {
     expect(renderHtml(failing, [])).toMatch(/<p class="banner">But &quot;get b&quot; failed 100%/);
     // a run without such an entry: no "but"
     expect(renderPlateauTable(run)).not.toMatch(/ but /);
+  });
+});
+
+describe('arrivals failing in held steps', () => {
+  const withFailures = (failedPerSec: readonly number[]) =>
+    fakeRun({
+      steps: [100, 200, 300, 400, 450].map((ratePerSec, i) => ({
+        ratePerSec,
+        okPerSec: [100, 200, 300, 400, 400][i] - failedPerSec[i],
+        failedPerSec: failedPerSec[i],
+      })),
+    });
+
+  it('are warned of, and said under the capacity where the knee had them', () => {
+    const r = withFailures([0, 0, 10, 20, 0]);
+    expect(r.kneeStep).toBe(3);
+    const said =
+      /requests failed in the held steps 3 and 4 \(up to 5% of a step's, at step 4\): a step holds on the requests that succeeded/;
+    expect(warningTexts(r).some((t) => said.test(t))).toBe(true);
+    expect(renderPlateauTable(r)).toMatch(/\ncapacity {2}.*\n {10}but requests failed in the held steps 3 and 4/);
+    expect(renderMarkdown(r)).toMatch(/> \*\*But\*\* requests failed in the held steps 3 and 4/);
+  });
+
+  it('below the knee only: warned of, the capacity left unqualified', () => {
+    const r = withFailures([0, 10, 0, 0, 0]);
+    expect(r.kneeStep).toBe(3);
+    expect(warningTexts(r).some((t) => t.startsWith('requests failed in the held step 2 (up to 5%'))).toBe(true);
+    expect(renderPlateauTable(r)).not.toMatch(/ but /);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   rateUnitOf,
   stepList,
   stepNo,
+  unitCounts,
 } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
 import type { RateUnit, RunResult, StepResult, Symptom } from '../analysis/types.ts';
@@ -21,6 +22,7 @@ import { stalledNotBusy } from '../analysis/stalls.ts';
 import { downstreamWarningText } from './downstream-warning-text.ts';
 import { MAX_NAMES, NAME_FIX } from '../analysis/names-limit.ts';
 import { distributionWarningText } from './text-distribution.ts';
+import { kneeResult } from '../analysis/deciding-steps.ts';
 
 type F = Record<string, number>;
 
@@ -137,11 +139,29 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return `${fmtInt(f.count)} names past the run's ${MAX_NAMES} are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): built from data no rule tells from fixed names, they came spread over the engine threads, ${w.figures.inWarmup === true ? `and the run stopped in the warmup for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : w.step !== null ? `and the run stopped at step ${stepNo(w.step)} for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : `or over the warmup and the steps, where no judged step counted them together (the threads' names past ${MAX_NAMES} together stop the run at the step they pass it in)`}; ${NAME_FIX}`;
     case 'names-failing':
       return `"${w.figures.name}" failed ${fmtShare(f.errorRate)} of its ${w.figures.transaction ? 'arrivals' : 'requests'} in ${whereSteps(steps)}, which held on the run's arrivals as a whole: the capacity is the other entries', with this one failing; read its errors in the table by name and fix them before taking the capacity`;
+    case 'failures-in-held':
+      return failuresInHeldText(w, steps, unit);
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:
       return `${w.code}${w.step !== null ? ` (step ${stepNo(w.step)})` : ''}`;
   }
+}
+
+/**
+ * Failures in held steps (analysis/failures-in-held.ts): a step holds on its successes, so up to a
+ * tenth of its arrivals can fail and it holds, and the capacity counts the successes alone.
+ */
+function failuresInHeldText(w: Symptom, steps: readonly number[], unit: RateUnit): string {
+  const f = w.figures as F;
+  const names = JSON.parse(String(w.figures.names)) as string[];
+  const shares = (w.figures.nameShares ?? []) as number[];
+  const what = unitCounts(unit);
+  const byName =
+    names.length === 0
+      ? ''
+      : `; by name, ${names.map((n, i) => `"${n}" up to ${fmtShare(shares[i])} of its own`).join(', ')}`;
+  return `${what} failed in the held ${whereSteps(steps)} (up to ${fmtShare(f.worstShare)} of a step's, at step ${stepNo(f.worstStep)}${byName}): a step holds on the ${what} that succeeded (delivery), so some may fail and it holds, and the capacity counts successes only; read the errors by name (their kinds and samples), fix them and rerun before taking the capacity as the service's`;
 }
 
 /** A next action in words: "go on", "a rerun with maxVUs 400", "stop". */
@@ -186,7 +206,15 @@ export function warningTexts(
  * mix that failed while the run held on its arrivals as a whole (the capacity is the others').
  */
 export function capacityCaveats(
-  run: Pick<RunResult, 'steps' | 'warnings' | 'traffic'> & Partial<Pick<RunResult, 'rules'>>,
+  run: Pick<RunResult, 'steps' | 'warnings' | 'traffic' | 'kneeStep'> & Partial<Pick<RunResult, 'rules'>>,
 ): string[] {
-  return run.warnings.filter((w) => w.code === 'names-failing').map((w) => warningText(w, run));
+  // failures in held steps qualify the capacity where the step it is read from had them
+  const from = kneeResult(run)?.index;
+  return run.warnings
+    .filter(
+      (w) =>
+        w.code === 'names-failing' ||
+        (w.code === 'failures-in-held' && from !== undefined && (w.figures.steps as number[]).includes(from)),
+    )
+    .map((w) => warningText(w, run));
 }
