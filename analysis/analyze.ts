@@ -162,6 +162,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
           bestBefore(counted, firstBad),
           unitOf(input.rules),
           input.rules.okLowerBound === true,
+          input.rules,
         ),
     generatorBound: firstBad?.generatorBound === true,
     contaminated: steps.some((s) => s.contaminated),

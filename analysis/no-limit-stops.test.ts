@@ -75,3 +75,42 @@ describe('a step that failed of refused connections: the target went away, no ca
     expect(runWarnings([{ ...s, errors: {} }], DEFAULT_RULES).map((w) => w.code)).toEqual(['reconnects']);
   });
 });
+
+describe("a step that failed of the scenario's own errors (kind other): no limit of the target, no capacity", () => {
+  const steps = (third: Partial<FakeStep>): FakeStep[] => [
+    { ratePerSec: 50 },
+    { ratePerSec: 100 },
+    {
+      ratePerSec: 150,
+      okPerSec: 75,
+      failedPerSec: 75,
+      errorKind: 'other',
+      errorSample: "other: buy: run threw: TypeError: Cannot read properties of undefined (reading 'id')",
+      ...third,
+    },
+  ];
+
+  it('stops as scenario-errors, establishes nothing, says the first message, and the gate cannot judge it', () => {
+    const run = fakeRun({ steps: steps({}), holdS: 6, rampS: 1, settleS: 2 });
+    expect([run.stopReason, run.capacityPerSec, run.heldAtLeastPerSec]).toEqual(['scenario-errors', null, 100]);
+    expect(run.stopDetail).toMatch(
+      /^step 3 \(150 req\/s\) failed of the scenario's own errors: [\d,]+ of its arrivals \(100\.00% of its failures\) failed of kind other, .*; the first: "buy: run threw: TypeError: Cannot read properties of undefined \(reading 'id'\)"; served, they would have carried its delivery to 0\.90: that is no limit of the target: at least 100\.0 req\/s held before it; fix the scenario/,
+    );
+    expect(capacityText(run)).toBe(
+      "not established (at least 100.0 req/s held; the scenario's own errors (kind other) failed the step that failed: no limit of the target)",
+    );
+    expect(unjudgeableReasons(run)[0]).toMatch(/^the scenario's own errors failed the run: step 3/);
+  });
+
+  it('in the first step too', () => {
+    const run = fakeRun({ steps: steps({}).slice(2), holdS: 6, rampS: 1, settleS: 2 });
+    expect([run.stopReason, run.capacityPerSec]).toEqual(['scenario-errors', null]);
+    expect(capacityText(run)).toBe("not established: the scenario's own errors failed the first step");
+  });
+
+  it('a saturated step with some of them among its own failures keeps the limit it found', () => {
+    // served, the 10/s of kind other would carry delivery to 0.57 only: the target's limit stands
+    const run = fakeRun({ steps: steps({ okPerSec: 75, failedPerSec: 10 }), holdS: 6, rampS: 1, settleS: 2 });
+    expect([run.stopReason, run.capacityPerSec]).toEqual(['plateau', 100]);
+  });
+});

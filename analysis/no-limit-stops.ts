@@ -4,10 +4,10 @@
  * connections (an outage), an import's failure nothing confirmed, and a closed-model run (offered
  * no rate). None establishes a capacity; each says what held before it and what to do.
  */
-import { fmtInt, fmtPercent, fmtRate, fmtTarget, quoted, unitOf } from './format.ts';
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, quoted, unitOf } from './format.ts';
 import type { Rules, StepResult, StopReason } from './types.ts';
 import { generatorFix } from './generator-fix.ts';
-import { refusedDominates } from './other-failures.ts';
+import { OTHER_DOMINATES, refusedDominates } from './other-failures.ts';
 import { confirmingAttempt, failedAttemptsAt } from './deciding-steps.ts';
 import { failureClause } from './failure-clause.ts';
 import { stepName } from './step-name.ts';
@@ -56,6 +56,42 @@ export function unreachableReason(
     stopReason: 'target-unreachable',
     stopDetail: `${stepName(last, unit)} failed of refused connections: ${fmtInt(refused.refused)} of its requests (${fmtPercent(refused.share)} of its failures) found nothing listening at the target, which stopped, crashed or restarted during it (perhaps under this load); that is an outage, not a plateau: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; rerun once the target is up (and read its logs if it fell over under the load)`,
   };
+}
+
+/**
+ * The stop of a run whose failing step failed of the scenario's own errors: every failed attempt at
+ * its rate failed mostly of kind other (no answer of the target's made them: request(ctx) or run
+ * threw, a send came after its transaction ended, a unique source ran out), and they explain the
+ * failure (served, they would have carried delivery to its bound). A reviewer's transaction threw
+ * in half its arrivals and the demo, which sustains 800/s, read "capacity 18.0". The run is not
+ * stopped by the throws themselves (each costs its arrival); its analysis establishes no capacity.
+ * Null otherwise: a few of them among the target's own failures keep the limit those found.
+ */
+export function scenarioErrorsReason(
+  steps: readonly StepResult[],
+  bad: StepResult,
+  held: number | null,
+  rules: Rules,
+): { stopReason: StopReason; stopDetail: string } | null {
+  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
+  if (attempts.length === 0 || !attempts.every((s) => kindFailedIt(s, 'other', rules.deliveryMin))) return null;
+  const last = confirmingAttempt(steps, bad);
+  const total = Object.values(last.errors).reduce((a, n) => a + (n ?? 0), 0);
+  const other = last.errors.other ?? 0;
+  const first = last.errorSamples?.find((m) => m.startsWith('other: '));
+  const unit = unitOf(rules);
+  return {
+    stopReason: 'scenario-errors',
+    stopDetail: `${stepName(last, unit)} failed of the scenario's own errors: ${fmtInt(other)} of its arrivals (${fmtPercent(other / total)} of its failures) failed of kind other, which no answer of the target's made (request(ctx) or run threw, a send came after its transaction ended, or a transport error plateau does not classify)${first === undefined ? '' : `; the first: "${quoted(first.slice('other: '.length), 240)}"`}; served, they would have carried its delivery to ${fmtRatio(rules.deliveryMin)}: that is no limit of the target: ${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`}; fix the scenario (the errors by name give each message) and rerun`,
+  };
+}
+
+/** The step's failures are mostly of `kind`, and served they would have carried its delivery to the bound. */
+function kindFailedIt(s: StepResult, kind: 'other', deliveryMin: number): boolean {
+  const total = Object.values(s.errors).reduce((a, n) => a + (n ?? 0), 0);
+  const n = s.errors[kind] ?? 0;
+  if (total === 0 || n / total <= OTHER_DOMINATES || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
+  return (s.throughputPerSec + n / s.steadyS) / s.ratePerSec >= deliveryMin;
 }
 
 /** The step's failures are mostly refusals, and served they would have carried its delivery to the bound. */

@@ -2,9 +2,10 @@
  * What shape overload takes past the knee: a plateau (throughput flat), a collapse (it falls), errors
  * (the target fails requests) or generator-bound; and what a step's window shows its target sustained.
  */
-import { unitCounts } from './format.ts';
-import type { OverloadShape, RateUnit, StepResult } from './types.ts';
+import { fmtPercent, stepNo, unitCounts } from './format.ts';
+import type { OverloadShape, RateUnit, Rules, StepResult } from './types.ts';
 import { otherFailuresClause } from './other-failures.ts';
+import { ERROR_NOTE_MIN, stillFollowing } from './failure-clause.ts';
 
 const MEANINGS: Record<OverloadShape['shape'], string> = {
   plateau:
@@ -13,6 +14,8 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
     "throughput falls as load rises (retrograde scaling): contention or coherency costs grow with concurrency (Gunther's USL beta > 0); back off to below the knee",
   errors:
     'past the knee the target fails requests instead of queueing them (a fail-fast pool, timeouts, rate limits): clients that retry turn this into a retry storm',
+  shortfall:
+    'throughput still rose past the knee, more slowly than the offered rate: the target nears its limit (its queues grow) somewhere between the last step held and this one; finer steps find where',
   'generator-bound': 'the load generator, not the target, reached its limit: capacity is not known from this run',
   none: 'no step past the knee was measured',
 };
@@ -45,6 +48,8 @@ export function overloadShape(
   bestBefore: StepResult | null = knee,
   unit: RateUnit = 'req/s',
   okLowerBound = false,
+  /** The stop rule's bounds, by which a step whose capture held is told apart (a shortfall); absent, it is not. */
+  rules?: Pick<Rules, 'deliveryMin' | 'captureMin'>,
 ): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
   if (bad.generatorBound)
@@ -53,16 +58,18 @@ export function overloadShape(
       evidence: bad.verdictDetail ?? 'the generator could not keep its schedule',
       meaning: MEANINGS['generator-bound'],
     };
-  if (bad.errorRate >= 0.05)
+  if (bad.errorRate >= 0.05) {
+    const evidence = `${(bad.errorRate * 100).toFixed(1)}% of ${unitCounts(unit)} failed at ${bad.ratePerSec} ${unit} (${Object.entries(
+      bad.errors,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`;
     return {
       shape: 'errors',
-      evidence: `${(bad.errorRate * 100).toFixed(1)}% of ${unitCounts(unit)} failed at ${bad.ratePerSec} ${unit} (${Object.entries(
-        bad.errors,
-      )
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')})`,
-      meaning: otherFailuresClause(bad) ?? MEANINGS.errors,
+      evidence,
+      meaning: otherFailuresClause(bad) ?? failingBefore(knee, bad, unit) ?? MEANINGS.errors,
     };
+  }
   const most = bestBefore ? fellTo(bad, bestBefore, okLowerBound) : null;
   if (bestBefore && most !== null) {
     return {
@@ -73,11 +80,25 @@ export function overloadShape(
       meaning: MEANINGS.collapse,
     };
   }
-  return {
-    shape: 'plateau',
-    evidence: `throughput ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`,
-    meaning: MEANINGS.plateau,
-  };
+  const evidence = `throughput ${bad.throughputPerSec.toFixed(1)} ${unit} at ${bad.ratePerSec} offered vs ${knee?.throughputPerSec.toFixed(1) ?? '?'} at the knee`;
+  // a delivery just missed while the capture held is no flat throughput (a reviewer's 160.7 -> 266.7 read 'plateau')
+  if (rules && knee && stillFollowing(bad, rules))
+    return {
+      shape: 'shortfall',
+      evidence: `${evidence}, ${bad.capture!.toFixed(2)} of the added rate captured`,
+      meaning: MEANINGS.shortfall,
+    };
+  return { shape: 'plateau', evidence, meaning: MEANINGS.plateau };
+}
+
+/**
+ * The meaning of a step's errors that failed at about the same share before the knee: no response
+ * to overload, but failures present throughout (a check rejecting some answers, a request the
+ * target refuses for some data), which took delivery under its bound. Null otherwise.
+ */
+function failingBefore(knee: StepResult | null, bad: StepResult, unit: RateUnit): string | null {
+  if (!knee || knee.errorRate < ERROR_NOTE_MIN || knee.errorRate < bad.errorRate / 2) return null;
+  return `${fmtPercent(knee.errorRate)} of ${unitCounts(unit)} already failed at the knee (step ${stepNo(knee.index)}): these failures were there below the knee too, so they are no response to overload; they took delivery under its bound: fix them (the errors by name) and rerun to find the capacity`;
 }
 
 /**
@@ -91,10 +112,11 @@ export function confirmedOverloadShape(
   bestBefore: StepResult | null,
   unit: RateUnit = 'req/s',
   okLowerBound = false,
+  rules?: Pick<Rules, 'deliveryMin' | 'captureMin'>,
 ): OverloadShape {
   const last = attempts.at(-1) ?? null;
-  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound);
-  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound) : null;
+  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound, rules);
+  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound, rules) : null;
   if (!first || first.shape === shape.shape) return shape;
   return {
     ...shape,

@@ -133,3 +133,87 @@ describe('a step that failed mostly of kind other is not laid at the target', ()
     expect(s.stopDetail).not.toMatch(/kind other/);
   });
 });
+
+describe('a step past the knee that missed delivery while its capture held', () => {
+  const held = [100, 200].map((r, index) =>
+    stepResult({ index, ratePerSec: r, throughputPerSec: r, completedPerSec: r }),
+  );
+  const third = (over: Partial<StepResult>) =>
+    stepResult({ index: 2, ratePerSec: 300, verdict: 'fails', reasons: ['delivered 0.89 < 0.90'], ...over });
+
+  it('still followed the offered rate, short of it: the limit lies between the knee and it (a shortfall, no flat plateau)', () => {
+    const bad = third({ throughputPerSec: 266.7, completedPerSec: 266.7, delivery: 0.889, capture: 0.667 });
+    const s = summarizeStop([...held, bad], 4, false, DEFAULT_RULES);
+    expect(s.stopReason).toBe('plateau');
+    expect(s.stopDetail).toMatch(
+      /delivered 0\.89 < 0\.90 \(266\.7 req\/s achieved\): throughput still followed the offered rate \(captured 0\.67 of the added rate\), short of it: the limit lies between the 200\.0 req\/s held and the 266\.7 achieved \(finer steps find it: --step-rate\)$/,
+    );
+    expect(s.stopDetail).not.toMatch(/stopped following/);
+    expect(overloadShape(held[1], bad, held[1], 'req/s', false, DEFAULT_RULES).shape).toBe('shortfall');
+    // capture under its bound: the plateau proper, as before
+    const flat = third({ throughputPerSec: 210, completedPerSec: 210, delivery: 0.7, capture: 0.1 });
+    expect(summarizeStop([...held, flat], 4, false, DEFAULT_RULES).stopDetail).toMatch(
+      /throughput stopped following the offered rate at about 210/,
+    );
+    expect(overloadShape(held[1], flat, held[1], 'req/s', false, DEFAULT_RULES).shape).toBe('plateau');
+  });
+
+  it('its completions kept up and a share failed already below the knee: the failures, not the throughput', () => {
+    const knee = stepResult({ index: 1, ratePerSec: 200, throughputPerSec: 180, completedPerSec: 200, errorRate: 0.1 });
+    const bad = third({
+      throughputPerSec: 261,
+      completedPerSec: 290,
+      delivery: 0.87,
+      capture: 0.81,
+      errorRate: 0.1,
+      errors: { check: 290 },
+    });
+    const s = summarizeStop([held[0], knee, bad], 4, false, DEFAULT_RULES);
+    expect(s.stopDetail).toMatch(
+      /: its completions kept up \(290\.0 of 300 req\/s\), but 10\.00% of them failed \(check 290\): failures, not throughput, took its delivery under 0\.90$/,
+    );
+    const shape = overloadShape(knee, bad, knee, 'req/s', false, DEFAULT_RULES);
+    expect(shape.shape).toBe('errors');
+    expect(shape.meaning).toMatch(
+      /^10\.00% of requests already failed at the knee \(step 2\): these failures were there below the knee too/,
+    );
+  });
+
+  it("a fail-fast pool's 503s past a knee where the throughput stopped following keep the plateau's words", () => {
+    const bad = third({
+      throughputPerSec: 120,
+      completedPerSec: 300,
+      delivery: 0.4,
+      capture: -0.8,
+      errorRate: 0.6,
+      errors: { http_5xx: 900 },
+    });
+    const s = summarizeStop([...held, bad], 4, false, DEFAULT_RULES);
+    expect(s.stopDetail).toMatch(
+      /throughput stopped following the offered rate at about 200 req\/s; .*60\.00% of completed requests failed/,
+    );
+    expect(overloadShape(held[1], bad, held[1], 'req/s', false, DEFAULT_RULES).meaning).toMatch(
+      /fails requests instead of queueing/,
+    );
+  });
+
+  it('a first step failed of its checks or 4xx: a lower rate would fail them too, not "start lower"', () => {
+    const first = stepResult({
+      index: 0,
+      throughputPerSec: 70,
+      completedPerSec: 100,
+      delivery: 0.7,
+      errorRate: 0.3,
+      errors: { check: 150 },
+      verdict: 'fails',
+    });
+    const s = summarizeStop([first], 4, false, DEFAULT_RULES);
+    expect(s.stopDetail).toMatch(
+      /its completions kept up \(100\.0 of 100 req\/s\), but 30\.00% of them failed \(check 150\).*a lower rate would fail them too/,
+    );
+    expect(s.stopDetail).not.toMatch(/start lower/);
+    // 5xx at the first step may be the target's overload: the old advice stands
+    const shed = { ...first, errors: { http_5xx: 150 } };
+    expect(summarizeStop([shed], 4, false, DEFAULT_RULES).stopDetail).toMatch(/start lower/);
+  });
+});

@@ -5,12 +5,21 @@
  * step failed (an outage, an unconfirmed failure, a closed model, refused names) are
  * no-limit-stops.ts's; stop.ts chooses between them.
  */
-import { fmtInt, fmtRate, fmtTarget, unitOf } from './format.ts';
+import { fmtInt, fmtRate, fmtRatio, fmtTarget, unitOf } from './format.ts';
 import type { RateUnit, Rules, StepResult, StopReason } from './types.ts';
 import { generatorFix } from './generator-fix.ts';
 import { otherFailuresClause } from './other-failures.ts';
 import { confirmingAttempt } from './deciding-steps.ts';
-import { ERROR_NOTE_MIN, failureClause, shapeNotes } from './failure-clause.ts';
+import {
+  ERROR_NOTE_MIN,
+  failureClause,
+  failuresClause,
+  failuresFailedIt,
+  answersRejected,
+  shapeNotes,
+  stillFollowing,
+} from './failure-clause.ts';
+import { sustainedPerSec } from './overload-shape.ts';
 import { interruptedDetail } from './interrupted-stop.ts';
 import { stepName } from './step-name.ts';
 
@@ -83,18 +92,26 @@ function generatorBoundReason(bad: StepResult, capacityPerSec: number | null, ru
 function failedFirstStepReason(bad: StepResult, other: string | null, rules: Rules): StopLine {
   const unit = unitOf(rules);
   // a generator symptom with no step held to judge the target's tail by: no side is blamed
+  const failures = !bad.inconclusive && other === null && failuresFailedIt(bad, rules) && answersRejected(bad);
   const whose = bad.inconclusive
     ? `; ${bad.verdictDetail}`
     : other !== null
       ? `: ${other}`
-      : ': the target sustains less than the lowest offered rate; start lower';
+      : failures
+        ? // a lower rate would fail them as well: 'start lower' would send the user the wrong way
+          `: ${failuresClause(bad, rules, unit)}; a lower rate would fail them too: read the errors table (kinds, samples, by name) and fix the request, its check or the target`
+        : ': the target sustains less than the lowest offered rate; start lower';
   return {
     stopReason: 'failed-first-step',
-    stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound)}`,
+    stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound, failures)}`,
   };
 }
 
-/** A step past the knee failed: throughput stopped following the offered rate. */
+/**
+ * A step past the knee failed: throughput stopped following the offered rate; or, where its capture
+ * held, still followed it short of it (the limit lies between the knee and this step); or its
+ * completions kept up and its failures failed it.
+ */
 function plateauReason(
   steps: readonly StepResult[],
   bad: StepResult,
@@ -106,8 +123,17 @@ function plateauReason(
   // the figures of the attempt the run stopped on: a confirmation can fail on another rule than the first
   const last = confirmingAttempt(steps, bad);
   const which = last === bad ? '' : `attempt ${last.attempt ?? 1}, which confirmed it`;
+  // only where the capture held: past a knee where throughput stopped following (a fail-fast
+  // pool's 503s), the failures are how the target sheds the load it cannot serve
+  const following = stillFollowing(last, rules);
+  const failures = following && failuresFailedIt(last, rules);
+  const what = failures
+    ? failuresClause(last, rules, unit)
+    : following
+      ? `throughput still followed the offered rate (captured ${fmtRatio(last.capture)} of the added rate), short of it: the limit lies between the ${fmtRate(sustainedPerSec(knee))} ${unit} held and the ${fmtRate(last.throughputPerSec)} achieved${rules.imported === true ? '' : ' (finer steps find it: --step-rate)'}`
+      : `throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee.throughputPerSec))} ${unit}`;
   return {
     stopReason: 'plateau',
-    stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee.throughputPerSec))} ${unit}${shapeNotes(last, knee, unit, rules.okLowerBound)}${other === null ? '' : `; but ${other}`}`,
+    stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: ${what}${shapeNotes(last, knee, unit, rules.okLowerBound, failures)}${other === null ? '' : `; but ${other}`}`,
   };
 }

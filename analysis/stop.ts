@@ -16,7 +16,13 @@ import { sustainedPerSec } from './overload-shape.ts';
 import { peakOf } from './peak.ts';
 import { decidingSteps, failedAtTarget, heldAfterFailure, holdingPrefixLength, limitFound } from './deciding-steps.ts';
 import { cutAfterLimit, cutOfSteps, whereInterrupted } from './interrupted-stop.ts';
-import { closedModelReason, nameStopWhy, unconfirmedReason, unreachableReason } from './no-limit-stops.ts';
+import {
+  closedModelReason,
+  nameStopWhy,
+  scenarioErrorsReason,
+  unconfirmedReason,
+  unreachableReason,
+} from './no-limit-stops.ts';
 import { reasonAndDetail } from './stop-reason.ts';
 import { attemptName } from './step-name.ts';
 
@@ -58,7 +64,7 @@ interface Reading {
   heldAtLeastPerSec: number | null;
   /** A step that held after the first failure at the target (an import goes on past one). */
   heldLater: StepResult | null;
-  /** The stop of a failure of refused connections: an outage, not a limit. */
+  /** The stop of a failure of refused connections (an outage) or of the scenario's own errors: not a limit. */
   outage: { stopReason: StopReason; stopDetail: string } | null;
   /** An import's failure at the target past the knee that nothing confirmed. */
   lastUnconfirmed: boolean;
@@ -77,8 +83,10 @@ function readSteps(all: readonly StepResult[], interrupted: boolean, rules: Rule
   const heldLater = heldAfterFailure(steps);
   // a step failed because nothing listened at the target: an outage, not a limit (in a run cut
   // short after it too: the cut confirms no limit there)
+  // or because the scenario's own code failed its arrivals: no limit of the target either
   const outage = failedAtTarget(steps[prefix])
-    ? unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules)
+    ? (unreachableReason(steps, steps[prefix], heldAtLeastPerSec, rules) ??
+      scenarioErrorsReason(steps, steps[prefix], heldAtLeastPerSec, rules))
     : null;
   const limit = limitFound(steps[prefix], all, interrupted, rules.imported === true);
   // an import's failure at the target past the knee that nothing confirmed (it cannot rerun a step)

@@ -156,6 +156,8 @@ export function capacityText(run: RunResult): string {
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
   if (held === null && run.stopReason === 'target-unreachable')
     return 'not established: the target stopped accepting connections (refused) in the first step';
+  if (held === null && run.stopReason === 'scenario-errors')
+    return "not established: the scenario's own errors failed the first step";
   if (held === null)
     return run.stopReason.endsWith('-failed')
       ? `not established: ${stopLabel(run.stopReason)}`
@@ -180,6 +182,8 @@ function notEstablishedWhy(run: RunResult): string {
       : 'a step failed once, and no later step confirmed it';
   if (run.stopReason === 'target-unreachable')
     return 'the target stopped accepting connections (refused) in the step that failed: an outage, not a limit';
+  if (run.stopReason === 'scenario-errors')
+    return "the scenario's own errors (kind other) failed the step that failed: no limit of the target";
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);

@@ -43,6 +43,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   else if (stop === 'closed-model') out.push(`closed model: ${run.stopDetail}`);
   else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
   else if (stop === 'target-unreachable') out.push(`the target was unreachable: ${run.stopDetail}`);
+  else if (stop === 'scenario-errors') out.push(`the scenario's own errors failed the run: ${run.stopDetail}`);
   // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
   else if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
     out.push(

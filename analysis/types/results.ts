@@ -236,7 +236,8 @@ export interface CrossCheck {
 
 /** How throughput behaves past the knee, with its evidence and what it usually means. */
 export interface OverloadShape {
-  shape: 'plateau' | 'collapse' | 'errors' | 'generator-bound' | 'none';
+  /** shortfall: throughput still rose past the knee, short of the offered rate (its capture held, its delivery did not). */
+  shape: 'plateau' | 'collapse' | 'errors' | 'shortfall' | 'generator-bound' | 'none';
   evidence: string;
   meaning: string;
 }
@@ -261,6 +262,12 @@ export type StopReason =
    * refusedDominates): nothing listened at the target, which stopped or restarted; no capacity.
    */
   | 'target-unreachable'
+  /**
+   * The step the run stopped on failed mostly of kind other, the scenario's own errors (its code
+   * threw, a send came late), which served would have carried its delivery (no-limit-stops.ts
+   * scenarioErrorsReason): no limit of the target, no capacity.
+   */
+  | 'scenario-errors'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'
