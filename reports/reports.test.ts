@@ -576,6 +576,33 @@ describe('arrivals failing in held steps', () => {
   });
 });
 
+describe('a capacity resting on a step held generator-limited', () => {
+  it('is said under the capacity in every headline, with the fix', () => {
+    const r = fakeRun({
+      steps: [100, 200, 300, 400, 450].map((ratePerSec) => ({ ratePerSec, okPerSec: Math.min(ratePerSec, 400) })),
+    });
+    const knee = r.kneeStep!;
+    const limited: RunResult = {
+      ...r,
+      steps: r.steps.map((s) =>
+        s.index === knee
+          ? {
+              ...s,
+              generatorLimited: { code: 'loop-delay', step: knee, figures: { loopDelayMaxMs: 130, boundMs: 100 } },
+            }
+          : s,
+      ),
+    };
+    const said =
+      /\n {10}but it rests on step 4, which held while the generator was over its bounds \(.*130.*\): the generator may have held its throughput or latencies back, and the gate will not judge it; /;
+    expect(renderPlateauTable(limited)).toMatch(said);
+    expect(renderMarkdown(limited)).toMatch(
+      /> \*\*But\*\* it rests on step 4, which held while the generator was over its bounds/,
+    );
+    expect(renderPlateauTable(r)).not.toMatch(/ but /);
+  });
+});
+
 describe('the server-side view', () => {
   it('says when its figures came through PromQL, and over which span of each steady window', () => {
     const viaPromql: RunResult = {

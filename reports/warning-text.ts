@@ -23,6 +23,8 @@ import { downstreamWarningText } from './downstream-warning-text.ts';
 import { MAX_NAMES, NAME_FIX } from '../analysis/names-limit.ts';
 import { distributionWarningText } from './text-distribution.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
+import { symptomText } from '../analysis/generator-symptoms.ts';
+import { generatorFix } from '../analysis/generator-fix.ts';
 
 type F = Record<string, number>;
 
@@ -209,12 +211,20 @@ export function capacityCaveats(
   run: Pick<RunResult, 'steps' | 'warnings' | 'traffic' | 'kneeStep'> & Partial<Pick<RunResult, 'rules'>>,
 ): string[] {
   // failures in held steps qualify the capacity where the step it is read from had them
-  const from = kneeResult(run)?.index;
-  return run.warnings
+  const knee = kneeResult(run);
+  const from = knee?.index;
+  const said = run.warnings
     .filter(
       (w) =>
         w.code === 'names-failing' ||
         (w.code === 'failures-in-held' && from !== undefined && (w.figures.steps as number[]).includes(from)),
     )
     .map((w) => warningText(w, run));
+  // a capacity on a step held with the generator over its bounds: the gate will not judge it, and a
+  // reader of the headline alone took it for the target's (a review)
+  if (knee?.generatorLimited !== undefined)
+    said.push(
+      `it rests on step ${stepNo(knee.index)}, which held while the generator was over its bounds (${symptomText(knee.generatorLimited, knee)}): the generator may have held its throughput or latencies back, and the gate will not judge it; ${generatorFix(knee, run.rules?.imported)}`,
+    );
+  return said;
 }
