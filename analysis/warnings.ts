@@ -273,7 +273,7 @@ export function runWarnings(
  * its worst share.
  */
 function failingNames(steps: readonly StepResult[]): Symptom[] {
-  const by = new Map<string, { steps: number[]; errorRate: number; transaction: boolean }>();
+  const by = new Map<string, { steps: number[]; errorRate: number; transaction: boolean; sample?: string }>();
   for (const s of steps) {
     if (s.verdict !== 'holds' || !s.byName) continue;
     for (const [name, n] of Object.entries(s.byName)) {
@@ -281,12 +281,21 @@ function failingNames(steps: readonly StepResult[]): Symptom[] {
       const w = by.get(name) ?? { steps: [], errorRate: 0, transaction: n.transaction === true };
       if (!w.steps.includes(s.index)) w.steps.push(s.index);
       w.errorRate = Math.max(w.errorRate, n.errorRate);
+      // its first message (samples read "kind: name: message"): a late send's failure is its request's
+      // alone, and the table by name gives only its kind
+      w.sample ??= s.errorSamples?.find((m) => Object.keys(n.errors).some((k) => m.startsWith(`${k}: ${name}: `)));
       by.set(name, w);
     }
   }
   return [...by].map(([name, w]) => ({
     code: 'names-failing',
     step: null,
-    figures: { name, steps: w.steps, errorRate: w.errorRate, transaction: w.transaction },
+    figures: {
+      name,
+      steps: w.steps,
+      errorRate: w.errorRate,
+      transaction: w.transaction,
+      ...(w.sample === undefined ? {} : { sample: w.sample }),
+    },
   }));
 }

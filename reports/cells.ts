@@ -237,6 +237,34 @@ export function countsText(counts: Partial<Record<string, number>> | undefined):
 }
 
 /**
+ * The rows of the errors table: the steps with failed arrivals, and those where no arrival failed
+ * but requests of some names did: a send made after its transaction ended fails its request alone,
+ * its arrival already counted (a reviewer's report said "No failed requests in any steady window"
+ * beside a name failing 100%, and its message was nowhere). Such a step's kinds name the requests.
+ */
+export function errorRows(run: RunResult): string[][] {
+  return run.steps.flatMap((s) => {
+    const named = Object.entries(s.byName ?? {}).filter(([, n]) => n.failed > 0);
+    if (s.failed === 0 && named.length === 0) return [];
+    const kinds =
+      s.failed > 0
+        ? countsText(s.errors)
+        : `no arrival failed; requests: ${named.map(([name, n]) => `"${name}" ${countsText(n.errors)}`).join(', ')}`;
+    // one message a line (the renderer makes the line break)
+    return [
+      [
+        stepCell(s),
+        fmtInt(s.failed),
+        fmtPercent(s.errorRate),
+        kinds,
+        countsText(s.statuses),
+        samplesText(s.errorSamples),
+      ],
+    ];
+  });
+}
+
+/**
  * A step's error samples one a line (the renderer makes the line break: pre-line in HTML, <br> in
  * a Markdown cell), a message's own CR or LF shown as ↵ so that neither it nor a " / " in a path
  * splits one message into two.

@@ -13,6 +13,7 @@ import {
   colocationText,
   countsText,
   durationText,
+  errorRows,
   generatorCells,
   generatorHeader,
   generatorNote,
@@ -127,18 +128,9 @@ export function serverHtml(run: RunResult): string {
 }
 
 export function errorsHtml(run: RunResult): string {
-  const withErrors = run.steps.filter((s) => s.failed > 0);
-  if (withErrors.length === 0)
-    return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
-  const rows = withErrors.map((s) => [
-    stepCell(s),
-    fmtInt(s.failed),
-    fmtPercent(s.errorRate),
-    countsText(s.errors),
-    countsText(s.statuses),
-    // one message a line (#errors td:last-child is pre-line)
-    samplesText(s.errorSamples),
-  ]);
+  // one message a line (#errors td:last-child is pre-line)
+  const rows = errorRows(run);
+  if (rows.length === 0) return htmlSection('errors', 'Errors', '<p>No failed requests in any steady window.</p>');
   return htmlSection(
     'errors',
     'Errors',

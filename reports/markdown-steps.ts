@@ -5,7 +5,7 @@
 import { fmtInt, fmtPercent, rateUnitOf, stepNo, unitCounts } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult } from '../analysis/types.ts';
-import { anyUnreliable, countsText, samplesText, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
+import { anyUnreliable, errorRows, stepCell, stepHeader, stepCells, verdictBrief } from './cells.ts';
 import { mdCell } from './escape.ts';
 
 /** One Markdown table row; every cell escaped. */
@@ -60,16 +60,8 @@ export function errorHeaders(run: RunResult): string[] {
 
 /** Errors by kind and status per step, with the first messages the target sent. */
 export function errorsSection(run: RunResult): string[] {
-  const withErrors = run.steps.filter((s) => s.failed > 0);
-  if (withErrors.length === 0) return ['## Errors', '', 'No failed requests in any steady window.'];
-  const rows = withErrors.map((s) => [
-    stepCell(s),
-    fmtInt(s.failed),
-    fmtPercent(s.errorRate),
-    countsText(s.errors),
-    countsText(s.statuses),
-    // one message a line (mdCell makes each line break a <br>)
-    samplesText(s.errorSamples),
-  ]);
+  // one message a line (mdCell makes each line break a <br>)
+  const rows = errorRows(run);
+  if (rows.length === 0) return ['## Errors', '', 'No failed requests in any steady window.'];
   return ['## Errors', '', ...mdTable([...errorHeaders(run), 'Sample messages'], rows)];
 }

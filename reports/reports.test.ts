@@ -3,6 +3,7 @@ import { buildInput, fakeRun, type FakeRunSpec } from '../analysis/testing/build
 import { analyzeRun } from '../analysis/analyze.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
+import { runWarnings } from '../analysis/warnings.ts';
 import { renderers } from './index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { serverSection } from './markdown-verdicts.ts';
@@ -11,7 +12,7 @@ import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
 import { warningText, warningTexts } from './warning-text.ts';
-import { withNames } from '../analysis/compare/testing.ts';
+import { nameResult, withNames } from '../analysis/compare/testing.ts';
 
 const HOSTILE = 'upstream | failed\nsecond line <script>alert(1)</script> & \\ done';
 
@@ -600,6 +601,37 @@ describe('a capacity resting on a step held generator-limited', () => {
       /> \*\*But\*\* it rests on step 4, which held while the generator was over its bounds/,
     );
     expect(renderPlateauTable(r)).not.toMatch(/ but /);
+  });
+});
+
+describe('a request that failed after its arrival ended (a late send)', () => {
+  const late = 'other: buy: late: http.send after the transaction ended: await every send inside run(ctx, http)';
+  const base = fakeRun({ steps: [{ ratePerSec: 20 }] });
+  const name = (failed: number) => ({
+    ...nameResult({ completed: 40, errorRate: failed / 40, perSec: 20 }),
+    errors: failed > 0 ? { other: failed } : {},
+  });
+  const steps = base.steps.map((s) => ({
+    ...s,
+    errorSamples: [late],
+    byName: { 'buy: get': name(0), 'buy: late': name(40) },
+  }));
+  const r: RunResult = { ...base, steps, warnings: runWarnings(steps, base.rules) };
+
+  it('has a row in the errors table with its message, where no arrival failed', () => {
+    const md = renderMarkdown(r);
+    expect(md).not.toContain('No failed requests in any steady window');
+    expect(md).toMatch(
+      /\| no arrival failed; requests: "buy: late" other 40 \|.*http\.send after the transaction ended/,
+    );
+    expect(renderHtml(r, [])).toContain('no arrival failed; requests: &quot;buy: late&quot; other 40');
+  });
+
+  it("its name's warning quotes the message, which the table by name does not give", () => {
+    const [w] = r.warnings.filter((x) => x.code === 'names-failing');
+    expect(warningText(w, r)).toMatch(
+      /; the first: "other: buy: late: http\.send after the transaction ended: await every send inside run\(ctx, http\)"$/,
+    );
   });
 });
 

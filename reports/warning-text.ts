@@ -13,6 +13,7 @@ import {
   fmtTarget,
   rateUnitOf,
   stepList,
+  quoted,
   stepNo,
   unitCounts,
 } from '../analysis/format.ts';
@@ -140,7 +141,7 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
     case 'names-past-limit':
       return `${fmtInt(f.count)} names past the run's ${MAX_NAMES} are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): built from data no rule tells from fixed names, they came spread over the engine threads, ${w.figures.inWarmup === true ? `and the run stopped in the warmup for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : w.step !== null ? `and the run stopped at step ${stepNo(w.step)} for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : `or over the warmup and the steps, where no judged step counted them together (the threads' names past ${MAX_NAMES} together stop the run at the step they pass it in)`}; ${NAME_FIX}`;
     case 'names-failing':
-      return `"${w.figures.name}" failed ${fmtShare(f.errorRate)} of its ${w.figures.transaction ? 'arrivals' : 'requests'} in ${whereSteps(steps)}, which held on the run's arrivals as a whole: the capacity is the other entries', with this one failing; read its errors in the table by name and fix them before taking the capacity`;
+      return `"${w.figures.name}" failed ${fmtShare(f.errorRate)} of its ${w.figures.transaction ? 'arrivals' : 'requests'} in ${whereSteps(steps)}, which held on the run's arrivals as a whole: the capacity is the other entries', with this one failing; read its errors in the table by name and fix them before taking the capacity${typeof w.figures.sample === 'string' ? `; the first: "${quoted(w.figures.sample, 240)}"` : ''}`;
     case 'failures-in-held':
       return failuresInHeldText(w, steps, unit);
     case 'torn-lines':
