@@ -115,11 +115,19 @@ describe('plateau compare', () => {
     const allHeld = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r })) });
     expect(allHeld.capacityPerSec).toBeNull();
     expect(renderCompare(A, allHeld)).toContain('| Knee | step 3 (300 req/s) | – (held up to step 3, 300 req/s) |  |');
-    // its capacity cell says what the gate judges: a lower bound, and a change only where the bound settles it
+    // its capacity cell says what the gate judges: a lower bound, and a change that says which way it bounds
     expect(renderCompare(A, allHeld)).toContain('| Capacity | 300.0 req/s | at least 300.0 req/s | at least +0.00% |');
-    expect(renderCompare(allHeld, A)).toContain('| Capacity | at least 300.0 req/s | 300.0 req/s | – |');
-    expect(renderCompare(B, allHeld)).toContain('| Capacity | 400.0 req/s | at least 300.0 req/s | – |');
-    expect(renderCompare(allHeld, allHeld)).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – |');
+    expect(renderCompare(allHeld, A)).toContain('| Capacity | at least 300.0 req/s | 300.0 req/s | at most +0.00% |');
+    expect(renderCompare(B, allHeld)).toContain(
+      '| Capacity | 400.0 req/s | at least 300.0 req/s | a fall of at most 25.00% |',
+    );
+    // two bounds: no change, and why under the table (a change between them compares the plans' top rates)
+    const both = renderCompare(allHeld, allHeld);
+    expect(both).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – (both lower bounds) |');
+    expect(both).toContain(
+      '\nBoth runs held every step they planned: lower bounds, not capacities; raise the top rate of both to compare them.\n',
+    );
+    expect(renderCompare(A, allHeld)).not.toContain('Both runs held');
   });
 
   it("a k6 import's VUs are said as k6 allocated them, not as the generator's headroom", () => {

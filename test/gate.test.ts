@@ -189,6 +189,32 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(300), BASE, 0.05).status).toBe('regression');
   });
 
+  it('a lower bound gets no percentage against another, and one that says which way it bounds against a capacity', () => {
+    // a user's review: "at least 562.3 ... vs baseline at least 499.8 (+12.51%): capacity held or rose",
+    // two plans' top rates compared, nothing of the service
+    const heldTo = (top: number) => kneeRun(1000, 1010, top);
+    const both = decideGate(heldTo(500), heldTo(400), 0.05);
+    expect(both.status).toBe('pass');
+    expect(both.headline).toBe(
+      'capacity holds: at least 500.0 req/s vs baseline at least 400.0 req/s: both held every step they planned: lower bounds, not capacities; raise the top rate of both to compare them (steps of 100 req/s, tolerance 5.00%)',
+    );
+    // the run's bound above the baseline's capacity: at least that rise
+    expect(decideGate(heldTo(500), BASE, 0.05).headline).toMatch(
+      /^capacity holds: at least 500\.0 req\/s vs baseline 4\d\d\.\d req\/s \(at least \+\d+\.\d\d%\): capacity held or rose /,
+    );
+    // below it (within the tolerance): the fall is at most that
+    expect(decideGate(heldTo(300), BASE, 0.3).headline).toMatch(
+      /vs baseline 4\d\d\.\d req\/s \(a fall of at most \d+\.\d\d%\): within the tolerance /,
+    );
+    // the baseline's bound: a run's capacity under it fell at least that much; over it, rose at most that
+    const regressed = decideGate(kneeRun(300), heldTo(400), 0.05);
+    expect(regressed.status).toBe('regression');
+    expect(regressed.headline).toMatch(/vs baseline at least 400\.0 req\/s \(a fall of at least 2\d\.\d\d%\);/);
+    expect(decideGate(kneeRun(500), heldTo(400), 0.05).headline).toMatch(
+      /^capacity holds: 500\.0 req\/s vs baseline at least 400\.0 req\/s \(at most \+25\.00%\): at or above the baseline's lower bound /,
+    );
+  });
+
   it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
     // the same knee, its throughput 7.5% lower: resolution, not a change
     const lower = fakeRun({
@@ -1050,7 +1076,9 @@ describe('gate outputs', () => {
     const allHeld = fakeRun({ steps: followingSteps(5), holdS: 12, rampS: 1, settleS: 2 });
     expect(allHeld.stopReason).toBe('max-rate-reached');
     const d = decideGate(allHeld, BASE, 0.05);
-    expect(d.headline).toMatch(/^capacity holds: at least 500\.0 req\/s vs baseline 400\.0 req\/s \(\+25\.00%\)/);
+    expect(d.headline).toMatch(
+      /^capacity holds: at least 500\.0 req\/s vs baseline 400\.0 req\/s \(at least \+25\.00%\)/,
+    );
     const md = renderGateSummary(d, allHeld, BASE, null);
     expect(md).toContain('| Capacity | 400.0 req/s | at least 500.0 req/s |');
     expect(md).toContain('| Knee step | 4 | – (held up to step 5) |');
