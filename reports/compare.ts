@@ -201,13 +201,16 @@ function confirmedKey(name: string, ratePerSec: number, figure: 'tail' | 'error-
 /** Whether a rise of this name at this rate is a confirmed regression (by-name.ts confirmed), by figure. */
 type Confirmed = (name: string, figure: 'tail' | 'error-rate') => boolean;
 
-function nameRow(c: NameComparison, confirmed: Confirmed): string {
+/** `tailsLeftOut`: the rate was left out of the latency comparison (its error rates compared). */
+function nameRow(c: NameComparison, confirmed: Confirmed, tailsLeftOut: boolean): string {
   // a p90 stood in for p99s on too few samples: the change says which it is of
   const tail = c.tail.compared
     ? `${changeText(c.tail.aMs, c.tail.bMs)}${c.tail.q === 99 ? '' : ` (p${c.tail.q}: ${fmtMs(c.tail.aMs!)} → ${fmtMs(c.tail.bMs!)} ms)`}`
-    : c.tail.aMs === null || c.tail.bMs === null
-      ? '–'
-      : 'not compared (few samples)';
+    : tailsLeftOut
+      ? 'not compared (rate left out)'
+      : c.tail.aMs === null || c.tail.bMs === null
+        ? '–'
+        : 'not compared (few samples)';
   // a rise the other rates did not confirm is said as one, not flagged
   const said = (what: string, figure: 'tail' | 'error-rate') =>
     confirmed(c.name, figure) ? what : `${what} rose (unconfirmed)`;
@@ -260,12 +263,16 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
   for (const rate of r.rates) {
     lines.push(
       '',
-      `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
+      `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)}${rate.tailsLeftOut ? '; error rates only: left out of the latency comparison, said above' : ''})`,
       '',
       '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change (else p90) | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
       ...rate.names.map((c) =>
-        nameRow(c, (name, figure) => confirmed.has(confirmedKey(name, rate.ratePerSec, figure))),
+        nameRow(
+          c,
+          (name, figure) => confirmed.has(confirmedKey(name, rate.ratePerSec, figure)),
+          rate.tailsLeftOut === true,
+        ),
       ),
     );
   }

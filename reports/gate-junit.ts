@@ -77,9 +77,10 @@ function namesCase(d: GateDecision, unit: RateUnit): Case[] {
   const bill = cleanBillText(d.names);
   const none = `${bill[0].toLowerCase()}${bill.slice(1, -1)}`;
   // the rates left out, each with why (decision 052), under the warnings or the clean bill
-  const skips = d.names.skipped.map(
-    (x) => `not compared: ${skipText(x, GATE_LABELS, unit).replace(/^Not compared /, '')}`,
-  );
+  const skips = d.names.skipped.map((x) => {
+    const text = skipText(x, GATE_LABELS, unit);
+    return `${text[0].toLowerCase()}${text.slice(1)}`;
+  });
   return [
     {
       // one name whatever the count (CI dashboards follow a case by its name); a warning is a

@@ -327,7 +327,10 @@ describe('plateau compare by name', () => {
         write: { perSec: 0.3 * st.ratePerSec, p99Ms: 30 },
       }));
     const md = renderCompare(named(null), named(200));
-    expect(md).toContain('No name regressed at the 2 rates compared');
+    // 300 is past 80% of the knee: its error rates compared, its tails not, and the bill says so
+    expect(md).toContain(
+      'No name regressed at the 3 rates compared (tails compared at 4 of 6 name-rates: 4 by p99; at 2, the rate was left out of the latency comparison (listed with why); error rates compared at all 6).',
+    );
     expect(md).toContain(
       'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
@@ -354,13 +357,18 @@ describe('plateau compare by name', () => {
     expect(md).toContain(
       '- read order: p99 regressed at 100, 200 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
     );
-    // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: per name up to 200
+    // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: tails up to 200
     expect(md).toContain('- Not compared at 400 req/s: A fails');
     expect(md).toContain(
-      '- Not compared at 300 req/s: 100% of the lower knee (300 req/s), past the 80% up to which names are compared',
+      '- Left out of the latency comparison only at 300 req/s (error rates compared): 100% of the lower knee (300 req/s), past the 80% up to which tails are compared',
     );
     expect(md).toContain('### 200 req/s (A step 2, B step 2)');
-    expect(md).not.toContain('### 300 req/s');
+    expect(md).toContain(
+      '### 300 req/s (A step 3, B step 3; error rates only: left out of the latency comparison, said above)',
+    );
+    expect(md).toMatch(
+      /^\| read order \| 210\.0 \| 210\.0 \| .* \| not compared \(rate left out\) \| 0\.00% \| 0\.00% \|  \|$/m,
+    );
     expect(md).toMatch(
       /\| read order \| 140\.0 \| 140\.0 \| 10\.0 ms \(n=3,000\) \| 20\.0 ms \(n=3,000\) \| \+100\.00% \| 0\.00% \| 0\.00% \| ⚠️ p99 \|/,
     );
@@ -372,7 +380,9 @@ describe('plateau compare by name', () => {
 
   it('--json: a byName list on each rate both held, the regressions as values and in words', () => {
     const d = doc(names, slower);
-    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200]);
+    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    // at 300 (past 80% of the knee) the error rates alone
+    expect(d.rates[2].byName!.map((n) => n.tail.compared)).toEqual([false, false, false]);
     const at100 = d.rates[0].byName!;
     expect(at100.map((n) => [n.name, n.transaction, n.regressed.p99, n.p99Compared])).toEqual([
       ['read order', false, true, true],
@@ -387,7 +397,11 @@ describe('plateau compare by name', () => {
     ]);
     expect(d.nameWarnings).toHaveLength(1);
     expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
-    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([300, 400, 500]);
+    expect(d.names!.skipped.map((x) => [x.ratePerSec, x.latencyOnly ?? false])).toEqual([
+      [300, true],
+      [400, false],
+      [500, false],
+    ]);
     // a rate one run alone offered is listed too, with why
     expect(d.names!.skipped[2]).toEqual({ ratePerSec: 500, a: 'did not offer it', b: null });
   });

@@ -942,20 +942,44 @@ describe('gate outputs by name', () => {
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
   });
 
-  it('with the defaults, every output lists the rates not compared by name with why, JUnit too (decision 052)', () => {
+  it('with the defaults, every output lists the rates left out of the latency comparison with why, JUnit too (decision 052)', () => {
     const near = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
-    expect(near.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
-    const why = 'at 400 req/s: 100% of the lower knee (400 req/s), past the 80% up to which names are compared';
-    expect(renderGateSummary(near, READS_SLOWER, NAMED_BASE, null)).toContain(`- Not compared ${why}`);
-    expect(renderJunit(near, 'r', 'req/s')).toContain(`not compared: ${why}`);
-    // nothing compared where every rate both held is past the bound: said so, not "no rate held"
+    expect(near.names!.rates.map((r) => [r.ratePerSec, r.tailsLeftOut ?? false])).toEqual([
+      [100, false],
+      [200, false],
+      [300, false],
+      [400, true],
+    ]);
+    const why =
+      'at 400 req/s (error rates compared): 100% of the lower knee (400 req/s), past the 80% up to which tails are compared';
+    expect(renderGateSummary(near, READS_SLOWER, NAMED_BASE, null)).toContain(
+      `- Left out of the latency comparison only ${why}`,
+    );
+    expect(renderJunit(near, 'r', 'req/s')).toContain(`left out of the latency comparison only ${why}`);
+    expect(gateDocument(near, READS_SLOWER, NAMED_BASE, null).names!.ratesCompared).toEqual([100, 200, 300, 400]);
+    // every rate both held past the bound: their error rates compared, no tail, and the bill says so
     const coarse = shop(
       fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }),
     );
-    const none = decideGate(coarse, coarse, 0.05);
-    expect(none.names!.rates).toEqual([]);
-    expect(renderGateSummary(none, coarse, coarse, null)).toContain(
-      'No rate was compared per name: each rate both runs offered is listed with why.',
+    const tailsNone = decideGate(coarse, coarse, 0.05);
+    expect(tailsNone.names!.rates.map((r) => r.ratePerSec)).toEqual([450, 500]);
+    expect(renderGateSummary(tailsNone, coarse, coarse, null)).toContain(
+      'No name regressed at the 2 rates compared (error rates only: every rate compared was left out of the latency comparison, each listed with why).',
+    );
+  });
+
+  it("a name's error rate that rose where no tail is compared is a warning: the review's 0% to 33% at rates past 80% of the knee", () => {
+    const coarse = (failing: boolean) =>
+      shop(fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }), (n) =>
+        failing && n === 'create order' ? { errorRate: 1 / 3 } : {},
+      );
+    const d = decideGate(coarse(true), coarse(false), 0.05);
+    expect(d.status).toBe('pass');
+    expect(d.nameWarnings).toEqual([
+      expect.stringMatching(/^create order: error rate regressed at 450, 500 req\/s, rates both held: 0\.00% \(0 of /),
+    ]);
+    expect(renderGateSummary(d, coarse(true), coarse(false), null)).toMatch(
+      /^## plateau gate: ✅ PASS, ⚠️ 1 name warning\n/,
     );
   });
 
@@ -1236,6 +1260,7 @@ describe('plateau gate (CLI exit codes)', () => {
         a: null,
         b: null,
         near: { share: 1, kneePerSec: 400, upTo: 0.8 },
+        latencyOnly: true,
       });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);
