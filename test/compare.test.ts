@@ -10,6 +10,7 @@ import { IMPORTED_TARGET } from '../analysis/compare/differences.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { compareDocument } from '../reports/compare-json.ts';
 import type { RunResult, SloConfig } from '../analysis/types.ts';
+import { analyzeStore } from '../harness/report.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
 const B = fakeRun({
@@ -128,6 +129,41 @@ describe('plateau compare', () => {
       '\nBoth runs held every step they planned: lower bounds, not capacities; raise the top rate of both to compare them.\n',
     );
     expect(renderCompare(A, allHeld)).not.toContain('Both runs held');
+  });
+
+  it("warns where the generator's threads or HTTP client differ, or the scenario: its name, else its code (a review read 'no differences')", () => {
+    const engineAs = (r: RunResult, engine: string) => ({ ...r, environment: { ...r.environment, engine } });
+    const one = engineAs(A, 'native (1 thread), socket HTTP client');
+    const two = engineAs(A, 'native (2 worker threads), socket HTTP client');
+    expect(settingDifferences(one, two)).toEqual([
+      "generator's threads and HTTP client differ: native (1 thread), socket HTTP client vs native (2 worker threads), socket HTTP client: the generator's own limit (how many arrivals it sends on time) is theirs: a capacity near it may be the generator's; compare runs of one setup (--workers, http.client)",
+    ]);
+    // a run stopped before its engine started records the engine's name alone: unknown, not another
+    expect(settingDifferences(A, two)).toEqual([]);
+    const named = (r: RunResult, scenario?: string, scenarioDigest?: string) => ({
+      ...r,
+      ...(scenario !== undefined ? { scenario } : {}),
+      ...(scenarioDigest !== undefined ? { scenarioDigest } : {}),
+    });
+    expect(settingDifferences(named(A, 'rv-shop'), named(A, 'rv-shop-fail5'))).toEqual([
+      "scenario differs: rv-shop vs rv-shop-fail5: the traffic's code may differ even where its names and shares agree (what each request sends, which fail on purpose); compare runs of one scenario",
+    ]);
+    expect(
+      settingDifferences(named(A, 'shop', 'sha256:aaaaaaaaaaaa'), named(A, 'shop', 'sha256:bbbbbbbbbbbb')),
+    ).toEqual([
+      'scenario "shop" code or data differs: sha256:aaaaaaaaaaaa vs sha256:bbbbbbbbbbbb: its module, a file it imports or a data file changed: the traffic\'s code may differ even where its names and shares agree; compare runs of one version of it',
+    ]);
+    // a run recorded before either (a baseline of last week): unknown, never a difference
+    expect(settingDifferences(named(A, 'shop', 'sha256:aaaaaaaaaaaa'), named(A, 'shop'))).toEqual([]);
+    expect(settingDifferences(A, named(A, 'rv-shop'))).toEqual([]);
+    // a warning, never a reason the gate cannot judge
+    const gate = decideGate(named(A, 'rv-shop-fail5'), named(A, 'rv-shop'), 0.05);
+    expect(gate.status).toBe('pass');
+    expect(gate.warnings).toEqual([expect.stringMatching(/^scenario differs: rv-shop vs rv-shop-fail5: /)]);
+  });
+
+  it("a run directory's RunResult carries its run.json's scenario, for the difference above", () => {
+    expect(analyzeStore('test/fixtures/runs/mix').result.scenario).toBe('shop');
   });
 
   it("a k6 import's VUs are said as k6 allocated them, not as the generator's headroom", () => {
