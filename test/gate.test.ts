@@ -11,7 +11,7 @@ import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.t
 import { unjudgeableReasons } from '../analysis/gate/judgeable.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
-import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
+import { renderJunit, WARNING_NOT_SKIPPED, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
 import { baselineOf, byNameProblem, currentRunResult } from '../harness/gate/baseline.ts';
@@ -319,7 +319,7 @@ describe('decideGate', () => {
     const xml = renderJunit(d, 'r');
     expect(xml).not.toContain('settings match');
     expect(xml).toMatch(
-      /name="settings compared with the baseline" time="0"><skipped message="1 setting differs: RTT \(generator distance\) differs[^"]*"\/><system-out>WARNING: RTT \(generator distance\) differs/,
+      /name="settings compared with the baseline" time="0"><skipped message="WARNING \(not a skip: [^"]*\): 1 setting differs: RTT \(generator distance\) differs[^"]*">WARNING \(not a skip: [^<]*\nWARNING: RTT \(generator distance\) differs[^<]*<\/skipped><system-out>WARNING: RTT \(generator distance\) differs/,
     );
     expect(xml).toContain('failures="0" errors="0" skipped="1">');
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain(
@@ -721,7 +721,7 @@ describe('decideGate by name', () => {
     const xml = renderJunit(d, 'r');
     expect(xml).toContain('failures="1"');
     expect(xml).toContain(
-      'name="names at equal rates (warnings)" time="0"><skipped message="1 name warning: read order',
+      `name="names at equal rates (warnings)" time="0"><skipped message="${WARNING_NOT_SKIPPED}: 1 name warning: read order`,
     );
     // no name regressed: the section still says what was compared
     const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05, EVERY_RATE);
@@ -988,9 +988,31 @@ describe('gate outputs by name', () => {
     expect(xml).toContain('tests="4" failures="0" errors="0"');
     expect(xml).toContain('failures="0" errors="0" skipped="1">');
     expect(xml).toMatch(
-      /name="names at equal rates \(warnings\)" time="0"><skipped message="1 name warning: read order: p99 regressed[^"]*"\/><system-out>WARNING: read order: p99 regressed/,
+      /name="names at equal rates \(warnings\)" time="0"><skipped message="WARNING \(not a skip: [^"]*\): 1 name warning: read order: p99 regressed[^"]*">[^<]*<\/skipped><system-out>WARNING: read order: p99 regressed/,
     );
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
+  });
+
+  it('JUnit: a warning is a skipped case that says it is none, every warning in its text (GitLab shows that as the reason, not the message)', () => {
+    const two = decideGate(
+      shop(kneeRun(400), (n) => (n === 'read order' ? { p99Ms: 20 } : n === 'checkout' ? { errorRate: 0.2 } : {})),
+      NAMED_BASE,
+      0.05,
+      EVERY_RATE,
+    );
+    expect(two.nameWarnings).toHaveLength(2);
+    const xml = renderJunit(two, 'r');
+    // never a failure: a failed case turns a Jenkins build unstable and a GitHub check run red, where the gate passed
+    expect(xml).toContain('failures="0" errors="0" skipped="1">');
+    const skipped = /<skipped message="([^"]*)">([^<]*)<\/skipped>/.exec(xml)!;
+    expect(skipped[1]).toMatch(
+      /^WARNING \(not a skip: JUnit has no warning, so it is marked skipped; the exit code judges capacity alone\): 2 name warnings: read order: p99 regressed/,
+    );
+    expect(skipped[2].split('\n')).toEqual([
+      WARNING_NOT_SKIPPED,
+      expect.stringMatching(/^WARNING: read order: p99 regressed/),
+      expect.stringMatching(/^WARNING: checkout \(transaction\): error rate regressed/),
+    ]);
   });
 
   it('JUnit: the names only one run recorded, a skipped case, escaped (a renamed send passed with no word of it)', () => {
@@ -1007,7 +1029,7 @@ describe('gate outputs by name', () => {
     const xml = renderJunit(decideGate(renamed, base, 0.05), 'r');
     expect(xml).toContain('tests="5" failures="0" errors="0"');
     expect(xml).toContain(
-      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay"/>',
+      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay">only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay</skipped>',
     );
     // every name in both runs: no such case
     expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05, EVERY_RATE), 'r')).not.toContain(
