@@ -56,6 +56,9 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
   });
   // the traffic the run offered, for the reports' mix and VU sizing (the analysis does not read run.json)
   if (meta.traffic) result.traffic = meta.traffic;
+  // which scenario, for compare and the gate (differences.ts): another one, or other code under its name
+  if (meta.scenario) result.scenario = meta.scenario;
+  if (meta.scenarioDigest) result.scenarioDigest = meta.scenarioDigest;
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
   const summed = summedScenariosOf(meta.config);

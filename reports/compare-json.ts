@@ -73,7 +73,7 @@ export interface CompareStepFigures {
   /**
    * The generator's own delays are in this step's latencies (its event loop stalled past 50 ms, or
    * it held generator-limited): a latency change here says as much of the generator as of the
-   * target (the text's note; names are not compared at such a step).
+   * target (the text's note; names' tails are not compared at a stalled step, their error rates are).
    */
   generatorInLatencies: boolean;
 }
@@ -130,7 +130,10 @@ export interface CompareRateRow {
   b: CompareStepFigures | null;
   /** (B - A) / A; null without both or when A is 0. */
   change: { throughput: number | null; p99: number | null };
-  /** Each name both runs recorded, where both held this rate; absent where names were not compared. */
+  /**
+   * Each name both runs recorded, where both held this rate; absent where names were not compared.
+   * At a rate `names.skipped` lists as latencyOnly, the error rates alone were compared (each tail.compared false).
+   */
   byName?: CompareNameRow[];
 }
 
@@ -141,7 +144,7 @@ export interface CompareNames {
   removed: string[];
   /** The run that recorded no per-name results, when only one did. */
   withoutNames: 'a' | 'b' | null;
-  /** Rates both offered whose names were not compared, and why. */
+  /** Rates both offered whose names were not compared, and why; latencyOnly: their tails alone (since 12-07). */
   skipped: NameSkip[];
   thresholds: NameThresholds;
 }

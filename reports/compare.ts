@@ -12,6 +12,7 @@ import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
+import { BOTH_BOUNDS_TEXT, boundedChangeText, type Bounded } from '../analysis/compare/bound-change.ts';
 import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
 import {
@@ -70,16 +71,29 @@ function capacityCell(run: RunResult): string {
   return bound === null ? rateText(run.capacityPerSec, run) : `at least ${rateText(bound, run)}`;
 }
 
+/** The capacity, or the lower bound where every planned step held; null where neither. */
+function bounded(run: RunResult): Bounded | null {
+  const bound = lowerBound(run);
+  if (bound !== null) return { perSec: bound, lowerBound: true };
+  return run.capacityPerSec === null ? null : { perSec: run.capacityPerSec, lowerBound: false };
+}
+
 /**
- * B's change: between two capacities; "at least" a rise where B held every step above A's
- * capacity; "–" where a bound leaves the change open (A's bound, or B's below A's capacity).
+ * B's change, as the gate's headline says it (bound-change.ts): between two capacities; which way
+ * it may lie where one is a lower bound ("at least +5.00%", "a fall of at most 25.00%"); none
+ * between two bounds, said under the table (bothBoundsNote).
  */
 function capacityChange(a: RunResult, b: RunResult): string {
-  const bound = lowerBound(b);
-  if (bound === null || lowerBound(a) !== null) return changeText(a.capacityPerSec, b.capacityPerSec);
-  return a.capacityPerSec !== null && bound >= a.capacityPerSec
-    ? `at least ${changeText(a.capacityPerSec, bound)}`
-    : '–';
+  const [x, y] = [bounded(a), bounded(b)];
+  if (x === null || y === null) return '–';
+  return boundedChangeText(x, y) ?? '– (both lower bounds)';
+}
+
+/** Under the table where both runs held every planned step: why their capacities get no change. */
+function bothBoundsNote(a: RunResult, b: RunResult): string[] {
+  if (lowerBound(a) === null || lowerBound(b) === null) return [];
+  const said = BOTH_BOUNDS_TEXT.replace(/^both/, 'Both runs');
+  return ['', `${said}.`];
 }
 
 /** A USL peak past every step's N is marked: a model's extrapolation, not a measured rate. */
@@ -187,13 +201,16 @@ function confirmedKey(name: string, ratePerSec: number, figure: 'tail' | 'error-
 /** Whether a rise of this name at this rate is a confirmed regression (by-name.ts confirmed), by figure. */
 type Confirmed = (name: string, figure: 'tail' | 'error-rate') => boolean;
 
-function nameRow(c: NameComparison, confirmed: Confirmed): string {
+/** `tailsLeftOut`: the rate was left out of the latency comparison (its error rates compared). */
+function nameRow(c: NameComparison, confirmed: Confirmed, tailsLeftOut: boolean): string {
   // a p90 stood in for p99s on too few samples: the change says which it is of
   const tail = c.tail.compared
     ? `${changeText(c.tail.aMs, c.tail.bMs)}${c.tail.q === 99 ? '' : ` (p${c.tail.q}: ${fmtMs(c.tail.aMs!)} → ${fmtMs(c.tail.bMs!)} ms)`}`
-    : c.tail.aMs === null || c.tail.bMs === null
-      ? '–'
-      : 'not compared (few samples)';
+    : tailsLeftOut
+      ? 'not compared (rate left out)'
+      : c.tail.aMs === null || c.tail.bMs === null
+        ? '–'
+        : 'not compared (few samples)';
   // a rise the other rates did not confirm is said as one, not flagged
   const said = (what: string, figure: 'tail' | 'error-rate') =>
     confirmed(c.name, figure) ? what : `${what} rose (unconfirmed)`;
@@ -246,12 +263,16 @@ export function byNameLines(r: NameComparisonResult | null, unit: RateUnit): str
   for (const rate of r.rates) {
     lines.push(
       '',
-      `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)})`,
+      `### ${fmtTarget(rate.ratePerSec)} ${unit} (A step ${stepNo(rate.aIndex)}, B step ${stepNo(rate.bIndex)}${rate.tailsLeftOut ? '; error rates only: left out of the latency comparison, said above' : ''})`,
       '',
       '| Name | A ok/s | B ok/s | A p99 | B p99 | p99 change (else p90) | A errors | B errors | Regressed |',
       `|${Array(9).fill('---').join('|')}|`,
       ...rate.names.map((c) =>
-        nameRow(c, (name, figure) => confirmed.has(confirmedKey(name, rate.ratePerSec, figure))),
+        nameRow(
+          c,
+          (name, figure) => confirmed.has(confirmedKey(name, rate.ratePerSec, figure)),
+          rate.tailsLeftOut === true,
+        ),
       ),
     );
   }
@@ -285,7 +306,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
       '',
     );
   }
-  lines.push(...headline(a, b), '', '## At equal offered rates', '');
+  lines.push(...headline(a, b), ...bothBoundsNote(a, b), '', '## At equal offered rates', '');
   lines.push(
     `| Offered ${unit} | A X ${unit} | B X ${unit} | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |`,
   );

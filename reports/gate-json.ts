@@ -92,13 +92,17 @@ export interface GateDocument {
 }
 
 export interface GateNames {
-  /** The offered rates at which names were compared. */
+  /** The offered rates at which names were compared (by their error rates alone at those `skipped` lists as latencyOnly). */
   ratesCompared: number[];
   /** Names only this run recorded, and only the baseline: listed, not compared. */
   added: string[];
   removed: string[];
   /** 'a': the baseline recorded no per-name results; 'b': this run did not. */
   withoutNames: 'a' | 'b' | null;
+  /**
+   * Rates both offered whose names were not compared, and why; latencyOnly: their tails alone. Within 3, since
+   * 12-07: a stalled or near-knee rate was left out whole, and not among ratesCompared.
+   */
   skipped: NameSkip[];
   thresholds: NameThresholds;
 }

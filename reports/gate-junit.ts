@@ -1,12 +1,17 @@
 /**
  * The gate's decision as JUnit XML, which every CI shows as a test result: "run can be judged"
  * (an error when it cannot), "capacity vs baseline" (a failure on regression), "settings compared
- * with the baseline" (never a failure: skipped, with the count and the first, when a setting
- * differs, its output listing every one as a WARNING line) and, when the run was judged (pass or
- * regression) and the runs recorded names, "names at equal rates" (never a failure, since the exit code stays
- * about capacity: skipped, with the count and the first warning, when a name regressed, and its
- * output lists every one as a WARNING line) and "names not compared (only in one run)" (skipped,
- * listing the names added or removed, when there are any). Pure.
+ * with the baseline" (never a failure: a warning when a setting differs) and, when the run was
+ * judged (pass or regression) and the runs recorded names, "names at equal rates" (never a
+ * failure, since the exit code stays about capacity: a warning when a name regressed) and "names
+ * not compared (only in one run)" (skipped, listing the names added or removed, when there are
+ * any). Pure.
+ *
+ * JUnit has no warning: a warning is a skipped case (docs/decisions/054), the one state besides a
+ * pass that CI viewers count and list without failing the check (a failure turns a Jenkins build
+ * unstable and a GitHub check run red), its message opening with WARNING and saying it is no skip,
+ * and every warning in the element's text too (GitLab shows that text as the reason, not the
+ * message attribute).
  */
 import { warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
 import { cleanBillText, GATE_LABELS, skipText } from '../analysis/compare/name-warnings.ts';
@@ -27,9 +32,25 @@ interface Case {
   name: string;
   failure?: string;
   error?: string;
-  /** A warning: the case is skipped with this message (never a failure: the exit code is about capacity). */
+  /** Skipped with this message, and `skippedText` (else the message) as its reason. */
   skipped?: string;
+  skippedText?: string;
   out?: string;
+}
+
+/** How a warning's skipped case opens: read in a list of skips, it says it is none (decision 054). */
+export const WARNING_NOT_SKIPPED =
+  'WARNING (not a skip: JUnit has no warning, so it is marked skipped; the exit code judges capacity alone)';
+
+/** A warning's case: skipped, its message the count and the first, its reason and output every one. */
+function warningCase(name: string, count: string, warnings: readonly string[], more: readonly string[] = []): Case {
+  const every = warnings.map((w) => `WARNING: ${w}`);
+  return {
+    name,
+    skipped: `${WARNING_NOT_SKIPPED}: ${count}: ${warnings[0]}`,
+    skippedText: [WARNING_NOT_SKIPPED, ...every].join('\n'),
+    out: [...every, ...more].join('\n'),
+  };
 }
 
 function caseXml(c: Case): string {
@@ -40,15 +61,17 @@ function caseXml(c: Case): string {
     c.error !== undefined
       ? `<error message="${xmlEscape(c.error)}" type="cannot-judge">${xmlEscape(c.error)}</error>`
       : '',
-    c.skipped !== undefined ? `<skipped message="${xmlEscape(c.skipped)}"/>` : '',
+    c.skipped !== undefined
+      ? `<skipped message="${xmlEscape(c.skipped)}">${xmlEscape(c.skippedText ?? c.skipped)}</skipped>`
+      : '',
     c.out !== undefined ? `<system-out>${xmlEscape(c.out)}</system-out>` : '',
   ].join('');
   return `    <testcase classname="plateau.gate" name="${xmlEscape(c.name)}" time="0">${inner}</testcase>`;
 }
 
 /**
- * The settings against the baseline: passing with "no differences"; a difference is a warning (a
- * skipped case: the exit code stays about capacity), never a pass said to match. A difference that
+ * The settings against the baseline: passing with "no differences"; a difference is a warning
+ * (warningCase: the exit code stays about capacity), never a pass said to match. A difference that
  * is why the run cannot be judged is the error above, not repeated here.
  */
 function settingsCase(d: GateDecision): Case {
@@ -63,11 +86,11 @@ function settingsCase(d: GateDecision): Case {
           ? 'differences stated as the reason the run cannot be judged'
           : 'no differences',
     };
-  return {
+  return warningCase(
     name,
-    skipped: `${warnings.length === 1 ? '1 setting differs' : `${warnings.length} settings differ`}: ${warnings[0]}`,
-    out: warnings.map((w) => `WARNING: ${w}`).join('\n'),
-  };
+    warnings.length === 1 ? '1 setting differs' : `${warnings.length} settings differ`,
+    warnings,
+  );
 }
 
 /** The per-name case; none when the decision compared no names. */
@@ -77,22 +100,15 @@ function namesCase(d: GateDecision, unit: RateUnit): Case[] {
   const bill = cleanBillText(d.names);
   const none = `${bill[0].toLowerCase()}${bill.slice(1, -1)}`;
   // the rates left out, each with why (decision 052), under the warnings or the clean bill
-  const skips = d.names.skipped.map(
-    (x) => `not compared: ${skipText(x, GATE_LABELS, unit).replace(/^Not compared /, '')}`,
-  );
-  return [
-    {
-      // one name whatever the count (CI dashboards follow a case by its name); a warning is a
-      // skipped case, which CI viewers show where a passing case's output is folded away
-      name: 'names at equal rates (warnings)',
-      ...(warnings.length > 0
-        ? {
-            skipped: `${warnings.length === 1 ? '1 name warning' : `${warnings.length} name warnings`}: ${warnings[0]}`,
-          }
-        : {}),
-      out: [...(warnings.length === 0 ? [none] : warnings.map((w) => `WARNING: ${w}`)), ...skips].join('\n'),
-    },
-  ];
+  const skips = d.names.skipped.map((x) => {
+    const text = skipText(x, GATE_LABELS, unit);
+    return `${text[0].toLowerCase()}${text.slice(1)}`;
+  });
+  // one name whatever the count (CI dashboards follow a case by its name)
+  const name = 'names at equal rates (warnings)';
+  if (warnings.length === 0) return [{ name, out: [none, ...skips].join('\n') }];
+  const count = warnings.length === 1 ? '1 name warning' : `${warnings.length} name warnings`;
+  return [warningCase(name, count, warnings, skips)];
 }
 
 /**

@@ -10,6 +10,7 @@ import { IMPORTED_TARGET } from '../analysis/compare/differences.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
 import { compareDocument } from '../reports/compare-json.ts';
 import type { RunResult, SloConfig } from '../analysis/types.ts';
+import { analyzeStore } from '../harness/report.ts';
 
 const A = fakeRun({ steps: [100, 200, 300, 400].map((r) => ({ ratePerSec: r, okPerSec: r <= 300 ? r : 310 })) });
 const B = fakeRun({
@@ -115,11 +116,54 @@ describe('plateau compare', () => {
     const allHeld = fakeRun({ steps: [100, 200, 300].map((r) => ({ ratePerSec: r })) });
     expect(allHeld.capacityPerSec).toBeNull();
     expect(renderCompare(A, allHeld)).toContain('| Knee | step 3 (300 req/s) | – (held up to step 3, 300 req/s) |  |');
-    // its capacity cell says what the gate judges: a lower bound, and a change only where the bound settles it
+    // its capacity cell says what the gate judges: a lower bound, and a change that says which way it bounds
     expect(renderCompare(A, allHeld)).toContain('| Capacity | 300.0 req/s | at least 300.0 req/s | at least +0.00% |');
-    expect(renderCompare(allHeld, A)).toContain('| Capacity | at least 300.0 req/s | 300.0 req/s | – |');
-    expect(renderCompare(B, allHeld)).toContain('| Capacity | 400.0 req/s | at least 300.0 req/s | – |');
-    expect(renderCompare(allHeld, allHeld)).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – |');
+    expect(renderCompare(allHeld, A)).toContain('| Capacity | at least 300.0 req/s | 300.0 req/s | at most +0.00% |');
+    expect(renderCompare(B, allHeld)).toContain(
+      '| Capacity | 400.0 req/s | at least 300.0 req/s | a fall of at most 25.00% |',
+    );
+    // two bounds: no change, and why under the table (a change between them compares the plans' top rates)
+    const both = renderCompare(allHeld, allHeld);
+    expect(both).toContain('| Capacity | at least 300.0 req/s | at least 300.0 req/s | – (both lower bounds) |');
+    expect(both).toContain(
+      '\nBoth runs held every step they planned: lower bounds, not capacities; raise the top rate of both to compare them.\n',
+    );
+    expect(renderCompare(A, allHeld)).not.toContain('Both runs held');
+  });
+
+  it("warns where the generator's threads or HTTP client differ, or the scenario: its name, else its code (a review read 'no differences')", () => {
+    const engineAs = (r: RunResult, engine: string) => ({ ...r, environment: { ...r.environment, engine } });
+    const one = engineAs(A, 'native (1 thread), socket HTTP client');
+    const two = engineAs(A, 'native (2 worker threads), socket HTTP client');
+    expect(settingDifferences(one, two)).toEqual([
+      "generator's threads and HTTP client differ: native (1 thread), socket HTTP client vs native (2 worker threads), socket HTTP client: the generator's own limit (how many arrivals it sends on time) is theirs: a capacity near it may be the generator's; compare runs of one setup (--workers, http.client)",
+    ]);
+    // a run stopped before its engine started records the engine's name alone: unknown, not another
+    expect(settingDifferences(A, two)).toEqual([]);
+    const named = (r: RunResult, scenario?: string, scenarioDigest?: string) => ({
+      ...r,
+      ...(scenario !== undefined ? { scenario } : {}),
+      ...(scenarioDigest !== undefined ? { scenarioDigest } : {}),
+    });
+    expect(settingDifferences(named(A, 'rv-shop'), named(A, 'rv-shop-fail5'))).toEqual([
+      "scenario differs: rv-shop vs rv-shop-fail5: the traffic's code may differ even where its names and shares agree (what each request sends, which fail on purpose); compare runs of one scenario",
+    ]);
+    expect(
+      settingDifferences(named(A, 'shop', 'sha256:aaaaaaaaaaaa'), named(A, 'shop', 'sha256:bbbbbbbbbbbb')),
+    ).toEqual([
+      'scenario "shop" code or data differs: sha256:aaaaaaaaaaaa vs sha256:bbbbbbbbbbbb: its module, a file it imports or a data file changed: the traffic\'s code may differ even where its names and shares agree; compare runs of one version of it',
+    ]);
+    // a run recorded before either (a baseline of last week): unknown, never a difference
+    expect(settingDifferences(named(A, 'shop', 'sha256:aaaaaaaaaaaa'), named(A, 'shop'))).toEqual([]);
+    expect(settingDifferences(A, named(A, 'rv-shop'))).toEqual([]);
+    // a warning, never a reason the gate cannot judge
+    const gate = decideGate(named(A, 'rv-shop-fail5'), named(A, 'rv-shop'), 0.05);
+    expect(gate.status).toBe('pass');
+    expect(gate.warnings).toEqual([expect.stringMatching(/^scenario differs: rv-shop vs rv-shop-fail5: /)]);
+  });
+
+  it("a run directory's RunResult carries its run.json's scenario, for the difference above", () => {
+    expect(analyzeStore('test/fixtures/runs/mix').result.scenario).toBe('shop');
   });
 
   it("a k6 import's VUs are said as k6 allocated them, not as the generator's headroom", () => {
@@ -319,7 +363,10 @@ describe('plateau compare by name', () => {
         write: { perSec: 0.3 * st.ratePerSec, p99Ms: 30 },
       }));
     const md = renderCompare(named(null), named(200));
-    expect(md).toContain('No name regressed at the 2 rates compared');
+    // 300 is past 80% of the knee: its error rates compared, its tails not, and the bill says so
+    expect(md).toContain(
+      'No name regressed at the 3 rates compared (tails compared at 4 of 6 name-rates: 4 by p99; at 2, the rate was left out of the latency comparison (listed with why); error rates compared at all 6).',
+    );
     expect(md).toContain(
       'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): read p99 at 200 req/s',
     );
@@ -346,13 +393,18 @@ describe('plateau compare by name', () => {
     expect(md).toContain(
       '- read order: p99 regressed at 100, 200 req/s, rates both held; worst at 100 req/s: 10.0 ms (n=3,000) in A, 20.0 ms (n=3,000) in B (+100.00%)',
     );
-    // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: per name up to 200
+    // A failed 400 (its knee is 300), and 300 is past 80% of that lower capacity: tails up to 200
     expect(md).toContain('- Not compared at 400 req/s: A fails');
     expect(md).toContain(
-      '- Not compared at 300 req/s: 100% of the lower knee (300 req/s), past the 80% up to which names are compared',
+      '- Left out of the latency comparison only at 300 req/s (error rates compared): 100% of the lower knee (300 req/s), past the 80% up to which tails are compared',
     );
     expect(md).toContain('### 200 req/s (A step 2, B step 2)');
-    expect(md).not.toContain('### 300 req/s');
+    expect(md).toContain(
+      '### 300 req/s (A step 3, B step 3; error rates only: left out of the latency comparison, said above)',
+    );
+    expect(md).toMatch(
+      /^\| read order \| 210\.0 \| 210\.0 \| .* \| not compared \(rate left out\) \| 0\.00% \| 0\.00% \|  \|$/m,
+    );
     expect(md).toMatch(
       /\| read order \| 140\.0 \| 140\.0 \| 10\.0 ms \(n=3,000\) \| 20\.0 ms \(n=3,000\) \| \+100\.00% \| 0\.00% \| 0\.00% \| ⚠️ p99 \|/,
     );
@@ -364,7 +416,9 @@ describe('plateau compare by name', () => {
 
   it('--json: a byName list on each rate both held, the regressions as values and in words', () => {
     const d = doc(names, slower);
-    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200]);
+    expect(d.rates.filter((r) => r.byName).map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
+    // at 300 (past 80% of the knee) the error rates alone
+    expect(d.rates[2].byName!.map((n) => n.tail.compared)).toEqual([false, false, false]);
     const at100 = d.rates[0].byName!;
     expect(at100.map((n) => [n.name, n.transaction, n.regressed.p99, n.p99Compared])).toEqual([
       ['read order', false, true, true],
@@ -379,7 +433,11 @@ describe('plateau compare by name', () => {
     ]);
     expect(d.nameWarnings).toHaveLength(1);
     expect(d.names).toMatchObject({ added: [], removed: [], withoutNames: null });
-    expect(d.names!.skipped.map((x) => x.ratePerSec)).toEqual([300, 400, 500]);
+    expect(d.names!.skipped.map((x) => [x.ratePerSec, x.latencyOnly ?? false])).toEqual([
+      [300, true],
+      [400, false],
+      [500, false],
+    ]);
     // a rate one run alone offered is listed too, with why
     expect(d.names!.skipped[2]).toEqual({ ratePerSec: 500, a: 'did not offer it', b: null });
   });

@@ -11,7 +11,7 @@ import { decideGate, GATE_EXIT, stepSizePerSec } from '../analysis/gate/decide.t
 import { unjudgeableReasons } from '../analysis/gate/judgeable.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
 import { settingDifferences } from '../analysis/compare/differences.ts';
-import { renderJunit, xmlEscape } from '../reports/gate-junit.ts';
+import { renderJunit, WARNING_NOT_SKIPPED, xmlEscape } from '../reports/gate-junit.ts';
 import { renderGateSummary } from '../reports/gate-summary.ts';
 import { parseTolerance } from '../harness/cli/gate-commands.ts';
 import { baselineOf, byNameProblem, currentRunResult } from '../harness/gate/baseline.ts';
@@ -189,6 +189,32 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(300), BASE, 0.05).status).toBe('regression');
   });
 
+  it('a lower bound gets no percentage against another, and one that says which way it bounds against a capacity', () => {
+    // a user's review: "at least 562.3 ... vs baseline at least 499.8 (+12.51%): capacity held or rose",
+    // two plans' top rates compared, nothing of the service
+    const heldTo = (top: number) => kneeRun(1000, 1010, top);
+    const both = decideGate(heldTo(500), heldTo(400), 0.05);
+    expect(both.status).toBe('pass');
+    expect(both.headline).toBe(
+      'capacity holds: at least 500.0 req/s vs baseline at least 400.0 req/s: both held every step they planned: lower bounds, not capacities; raise the top rate of both to compare them (steps of 100 req/s, tolerance 5.00%)',
+    );
+    // the run's bound above the baseline's capacity: at least that rise
+    expect(decideGate(heldTo(500), BASE, 0.05).headline).toMatch(
+      /^capacity holds: at least 500\.0 req\/s vs baseline 4\d\d\.\d req\/s \(at least \+\d+\.\d\d%\): capacity held or rose /,
+    );
+    // below it (within the tolerance): the fall is at most that
+    expect(decideGate(heldTo(300), BASE, 0.3).headline).toMatch(
+      /vs baseline 4\d\d\.\d req\/s \(a fall of at most \d+\.\d\d%\): within the tolerance /,
+    );
+    // the baseline's bound: a run's capacity under it fell at least that much; over it, rose at most that
+    const regressed = decideGate(kneeRun(300), heldTo(400), 0.05);
+    expect(regressed.status).toBe('regression');
+    expect(regressed.headline).toMatch(/vs baseline at least 400\.0 req\/s \(a fall of at least 2\d\.\d\d%\);/);
+    expect(decideGate(kneeRun(500), heldTo(400), 0.05).headline).toMatch(
+      /^capacity holds: 500\.0 req\/s vs baseline at least 400\.0 req\/s \(at most \+25\.00%\): at or above the baseline's lower bound /,
+    );
+  });
+
   it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
     // the same knee, its throughput 7.5% lower: resolution, not a change
     const lower = fakeRun({
@@ -293,7 +319,7 @@ describe('decideGate', () => {
     const xml = renderJunit(d, 'r');
     expect(xml).not.toContain('settings match');
     expect(xml).toMatch(
-      /name="settings compared with the baseline" time="0"><skipped message="1 setting differs: RTT \(generator distance\) differs[^"]*"\/><system-out>WARNING: RTT \(generator distance\) differs/,
+      /name="settings compared with the baseline" time="0"><skipped message="WARNING \(not a skip: [^"]*\): 1 setting differs: RTT \(generator distance\) differs[^"]*">WARNING \(not a skip: [^<]*\nWARNING: RTT \(generator distance\) differs[^<]*<\/skipped><system-out>WARNING: RTT \(generator distance\) differs/,
     );
     expect(xml).toContain('failures="0" errors="0" skipped="1">');
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain(
@@ -695,7 +721,7 @@ describe('decideGate by name', () => {
     const xml = renderJunit(d, 'r');
     expect(xml).toContain('failures="1"');
     expect(xml).toContain(
-      'name="names at equal rates (warnings)" time="0"><skipped message="1 name warning: read order',
+      `name="names at equal rates (warnings)" time="0"><skipped message="${WARNING_NOT_SKIPPED}: 1 name warning: read order`,
     );
     // no name regressed: the section still says what was compared
     const clean = decideGate(shop(kneeRun(300)), NAMED_BASE, 0.05, EVERY_RATE);
@@ -916,20 +942,44 @@ describe('gate outputs by name', () => {
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
   });
 
-  it('with the defaults, every output lists the rates not compared by name with why, JUnit too (decision 052)', () => {
+  it('with the defaults, every output lists the rates left out of the latency comparison with why, JUnit too (decision 052)', () => {
     const near = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
-    expect(near.names!.rates.map((r) => r.ratePerSec)).toEqual([100, 200, 300]);
-    const why = 'at 400 req/s: 100% of the lower knee (400 req/s), past the 80% up to which names are compared';
-    expect(renderGateSummary(near, READS_SLOWER, NAMED_BASE, null)).toContain(`- Not compared ${why}`);
-    expect(renderJunit(near, 'r', 'req/s')).toContain(`not compared: ${why}`);
-    // nothing compared where every rate both held is past the bound: said so, not "no rate held"
+    expect(near.names!.rates.map((r) => [r.ratePerSec, r.tailsLeftOut ?? false])).toEqual([
+      [100, false],
+      [200, false],
+      [300, false],
+      [400, true],
+    ]);
+    const why =
+      'at 400 req/s (error rates compared): 100% of the lower knee (400 req/s), past the 80% up to which tails are compared';
+    expect(renderGateSummary(near, READS_SLOWER, NAMED_BASE, null)).toContain(
+      `- Left out of the latency comparison only ${why}`,
+    );
+    expect(renderJunit(near, 'r', 'req/s')).toContain(`left out of the latency comparison only ${why}`);
+    expect(gateDocument(near, READS_SLOWER, NAMED_BASE, null).names!.ratesCompared).toEqual([100, 200, 300, 400]);
+    // every rate both held past the bound: their error rates compared, no tail, and the bill says so
     const coarse = shop(
       fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }),
     );
-    const none = decideGate(coarse, coarse, 0.05);
-    expect(none.names!.rates).toEqual([]);
-    expect(renderGateSummary(none, coarse, coarse, null)).toContain(
-      'No rate was compared per name: each rate both runs offered is listed with why.',
+    const tailsNone = decideGate(coarse, coarse, 0.05);
+    expect(tailsNone.names!.rates.map((r) => r.ratePerSec)).toEqual([450, 500]);
+    expect(renderGateSummary(tailsNone, coarse, coarse, null)).toContain(
+      'No name regressed at the 2 rates compared (error rates only: every rate compared was left out of the latency comparison, each listed with why).',
+    );
+  });
+
+  it("a name's error rate that rose where no tail is compared is a warning: the review's 0% to 33% at rates past 80% of the knee", () => {
+    const coarse = (failing: boolean) =>
+      shop(fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }), (n) =>
+        failing && n === 'create order' ? { errorRate: 1 / 3 } : {},
+      );
+    const d = decideGate(coarse(true), coarse(false), 0.05);
+    expect(d.status).toBe('pass');
+    expect(d.nameWarnings).toEqual([
+      expect.stringMatching(/^create order: error rate regressed at 450, 500 req\/s, rates both held: 0\.00% \(0 of /),
+    ]);
+    expect(renderGateSummary(d, coarse(true), coarse(false), null)).toMatch(
+      /^## plateau gate: ✅ PASS, ⚠️ 1 name warning\n/,
     );
   });
 
@@ -938,9 +988,31 @@ describe('gate outputs by name', () => {
     expect(xml).toContain('tests="4" failures="0" errors="0"');
     expect(xml).toContain('failures="0" errors="0" skipped="1">');
     expect(xml).toMatch(
-      /name="names at equal rates \(warnings\)" time="0"><skipped message="1 name warning: read order: p99 regressed[^"]*"\/><system-out>WARNING: read order: p99 regressed/,
+      /name="names at equal rates \(warnings\)" time="0"><skipped message="WARNING \(not a skip: [^"]*\): 1 name warning: read order: p99 regressed[^"]*">[^<]*<\/skipped><system-out>WARNING: read order: p99 regressed/,
     );
     expect(renderJunit(decideGate(kneeRun(400), BASE, 0.05), 'r')).toContain('tests="3" failures="0"');
+  });
+
+  it('JUnit: a warning is a skipped case that says it is none, every warning in its text (GitLab shows that as the reason, not the message)', () => {
+    const two = decideGate(
+      shop(kneeRun(400), (n) => (n === 'read order' ? { p99Ms: 20 } : n === 'checkout' ? { errorRate: 0.2 } : {})),
+      NAMED_BASE,
+      0.05,
+      EVERY_RATE,
+    );
+    expect(two.nameWarnings).toHaveLength(2);
+    const xml = renderJunit(two, 'r');
+    // never a failure: a failed case turns a Jenkins build unstable and a GitHub check run red, where the gate passed
+    expect(xml).toContain('failures="0" errors="0" skipped="1">');
+    const skipped = /<skipped message="([^"]*)">([^<]*)<\/skipped>/.exec(xml)!;
+    expect(skipped[1]).toMatch(
+      /^WARNING \(not a skip: JUnit has no warning, so it is marked skipped; the exit code judges capacity alone\): 2 name warnings: read order: p99 regressed/,
+    );
+    expect(skipped[2].split('\n')).toEqual([
+      WARNING_NOT_SKIPPED,
+      expect.stringMatching(/^WARNING: read order: p99 regressed/),
+      expect.stringMatching(/^WARNING: checkout \(transaction\): error rate regressed/),
+    ]);
   });
 
   it('JUnit: the names only one run recorded, a skipped case, escaped (a renamed send passed with no word of it)', () => {
@@ -957,7 +1029,7 @@ describe('gate outputs by name', () => {
     const xml = renderJunit(decideGate(renamed, base, 0.05), 'r');
     expect(xml).toContain('tests="5" failures="0" errors="0"');
     expect(xml).toContain(
-      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay"/>',
+      '<testcase classname="plateau.gate" name="names not compared (only in one run)" time="0"><skipped message="only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay">only in this run (added, not compared): checkout: &lt;confirm&gt; &amp; &quot;pay&quot;; only in the baseline (removed, not compared): checkout: pay</skipped>',
     );
     // every name in both runs: no such case
     expect(renderJunit(decideGate(READS_SLOWER, NAMED_BASE, 0.05, EVERY_RATE), 'r')).not.toContain(
@@ -1050,7 +1122,9 @@ describe('gate outputs', () => {
     const allHeld = fakeRun({ steps: followingSteps(5), holdS: 12, rampS: 1, settleS: 2 });
     expect(allHeld.stopReason).toBe('max-rate-reached');
     const d = decideGate(allHeld, BASE, 0.05);
-    expect(d.headline).toMatch(/^capacity holds: at least 500\.0 req\/s vs baseline 400\.0 req\/s \(\+25\.00%\)/);
+    expect(d.headline).toMatch(
+      /^capacity holds: at least 500\.0 req\/s vs baseline 400\.0 req\/s \(at least \+25\.00%\)/,
+    );
     const md = renderGateSummary(d, allHeld, BASE, null);
     expect(md).toContain('| Capacity | 400.0 req/s | at least 500.0 req/s |');
     expect(md).toContain('| Knee step | 4 | – (held up to step 5) |');
@@ -1208,6 +1282,7 @@ describe('plateau gate (CLI exit codes)', () => {
         a: null,
         b: null,
         near: { share: 1, kneePerSec: 400, upTo: 0.8 },
+        latencyOnly: true,
       });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/broken\.json: steps\[1\]\.byName\["x"\]\.completedPerSec is not a number/);

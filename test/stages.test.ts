@@ -94,6 +94,10 @@ describe('preflight', () => {
     const { PLATEAU_DEMO_HMAC_KEY: _drop, ...noKey } = env;
     const r = await runQuietly(base('no-secret'), { env: noKey });
     expect(r.error?.message).toMatch(/PLATEAU_DEMO_HMAC_KEY not set/);
+    // run.json records the scenario's digest from the start, and the result carries it for compare and the gate
+    const { meta } = loadRun(r.dir);
+    expect(meta.scenarioDigest).toMatch(/^sha256:[0-9a-f]{12}$/);
+    expect(r.result).toMatchObject({ scenario: meta.scenario, scenarioDigest: meta.scenarioDigest });
   });
 
   it('names an unreachable target before any load', async () => {
@@ -104,6 +108,8 @@ describe('preflight', () => {
     expect(r.error?.message).toContain(
       `${gone.url}/health is not reachable (ECONNREFUSED: nothing listens at ${new URL(gone.url).host})`,
     );
+    // the built-in GET has no module to digest: none recorded (unknown to a comparison)
+    expect(loadRun(r.dir).meta.scenarioDigest).toBeUndefined();
   });
 
   it('names the deadline a sample request that never answers ran out of', async () => {

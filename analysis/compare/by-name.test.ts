@@ -8,7 +8,14 @@ import {
   tailChange,
   type NameThresholds,
 } from './by-name.ts';
-import { COMPARE_LABELS, nameWarnings, skipText, thresholdsText, unconfirmedText } from './name-warnings.ts';
+import {
+  cleanBillText,
+  COMPARE_LABELS,
+  nameWarnings,
+  skipText,
+  thresholdsText,
+  unconfirmedText,
+} from './name-warnings.ts';
 import { nameResult, withNames, type FakeName } from './testing.ts';
 
 /**
@@ -218,6 +225,14 @@ describe('compareByName', () => {
     };
     const r = compareByName(limited, B)!;
     expect(r.rates.map((x) => x.ratePerSec)).toEqual([300]);
+    // no rate held cleanly in both: nothing compared, and the bill says why
+    const everyLimited = {
+      ...A,
+      steps: A.steps.map((s) => ({ ...s, generatorLimited: { code: 'late-arrivals', step: s.index, figures: {} } })),
+    };
+    expect(cleanBillText(compareByName(everyLimited, B)!)).toBe(
+      'No rate was compared per name: each rate both runs offered is listed with why.',
+    );
     expect(r.skipped.slice(0, 3)).toEqual([
       { ratePerSec: 100, a: 'holds but contaminated', b: null },
       { ratePerSec: 200, a: 'holds but generator-limited', b: null },
@@ -225,19 +240,31 @@ describe('compareByName', () => {
     ]);
   });
 
-  it('with the defaults, names are compared up to 80% of the lower knee; each rate past it is skipped, saying why', () => {
+  it('with the defaults, tails are compared up to 80% of the lower knee; each rate past it is left out of the latency comparison, saying why', () => {
     // an unchanged build's tails near its knee: two p90s 2x at 83% and 98% of capacity warned (a user's A/A, 12-07)
     const nearKnee = withNames(
       kneeRun(400),
       shop((n, rate) => (rate === 400 ? { p99Ms: 100 } : {})),
     );
     const r = compareWith(A, nearKnee)!;
-    expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300]);
+    expect(r.rates.map((x) => [x.ratePerSec, x.tailsLeftOut ?? false])).toEqual([
+      [100, false],
+      [200, false],
+      [300, false],
+      [400, true],
+    ]);
+    expect(r.rates[3].names.every((c) => !c.tail.compared && c.errorRate.compared)).toBe(true);
     expect([r.regressions, r.unconfirmed]).toEqual([[], []]);
     const skip = r.skipped.find((x) => x.ratePerSec === 400)!;
-    expect(skip).toEqual({ ratePerSec: 400, a: null, b: null, near: { share: 1, kneePerSec: 400, upTo: 0.8 } });
+    expect(skip).toEqual({
+      ratePerSec: 400,
+      a: null,
+      b: null,
+      near: { share: 1, kneePerSec: 400, upTo: 0.8 },
+      latencyOnly: true,
+    });
     expect(skipText(skip, COMPARE_LABELS)).toBe(
-      'Not compared at 400 req/s: 100% of the lower knee (400 req/s), past the 80% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move',
+      'Left out of the latency comparison only at 400 req/s (error rates compared): 100% of the lower knee (400 req/s), past the 80% up to which tails are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move',
     );
     // the knee by its offered rate: a capacity of 497 at a knee of 500 keeps 400 (80%) compared
     const under = fakeRun({
@@ -251,7 +278,9 @@ describe('compareByName', () => {
     });
     expect(under.capacityPerSec).toBe(497);
     const knee500 = compareWith(withNames(under, shop()), withNames(under, shop()))!;
-    expect(knee500.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300, 400]);
+    const tailsAt = (x: NonNullable<ReturnType<typeof compareWith>>) =>
+      x.rates.filter((rate) => !rate.tailsLeftOut).map((rate) => rate.ratePerSec);
+    expect(tailsAt(knee500)).toEqual([100, 200, 300, 400]);
     // a share that rounds to the bound is given a decimal: never "80% ... past the 80%"
     expect(
       skipText(
@@ -261,7 +290,8 @@ describe('compareByName', () => {
     ).toMatch(/^Not compared at 450 req\/s: 80\.4% of the lower knee \(560 req\/s\), past the 80% /);
     // the lower of the two knees bounds it: 300 x 0.8 = 240
     const lower = compareWith(A, withNames(kneeRun(300), shop()))!;
-    expect(lower.rates.map((x) => x.ratePerSec)).toEqual([100, 200]);
+    expect(tailsAt(lower)).toEqual([100, 200]);
+    expect(lower.rates.map((x) => x.ratePerSec)).toEqual([100, 200, 300]);
     // a regression below the bound is still found there
     const slower = compareWith(
       A,
@@ -277,18 +307,76 @@ describe('compareByName', () => {
     ]);
   });
 
-  it("a step whose event loop stalled past 50 ms is not compared: the generator's own delays are in its latencies", () => {
+  it("a step whose event loop stalled past 50 ms has no tail compared: the generator's own delays are in its latencies", () => {
     const stalled = {
       ...A,
       steps: A.steps.map((s) => (s.ratePerSec === 200 ? { ...s, loopDelayMaxMs: 91.1 } : s)),
     };
     const r = compareByName(stalled, withNames(kneeRun(400), shop()))!;
-    expect(r.rates.map((x) => x.ratePerSec)).toEqual([100, 300, 400]);
+    expect(r.rates.map((x) => [x.ratePerSec, x.tailsLeftOut ?? false])).toEqual([
+      [100, false],
+      [200, true],
+      [300, false],
+      [400, false],
+    ]);
     expect(r.skipped[0]).toEqual({
       ratePerSec: 200,
       a: "holds, but its event loop stalled up to 91.1 ms (over 50 ms: the generator's own delays are in its latencies)",
       b: null,
+      latencyOnly: true,
     });
+    expect(skipText(r.skipped[0], COMPARE_LABELS)).toMatch(
+      /^Left out of the latency comparison only at 200 req\/s \(error rates compared\): A holds, but its event loop stalled/,
+    );
+    // a stall beside the other run's failure: the rate is not compared at all, both said
+    const failedAt200 = {
+      ...A,
+      steps: A.steps.map((s) => (s.ratePerSec === 200 ? { ...s, verdict: 'fails' as const } : s)),
+    };
+    expect(compareByName(stalled, failedAt200)!.skipped[0]).toEqual({
+      ratePerSec: 200,
+      a: expect.stringMatching(/^holds, but its event loop stalled/),
+      b: 'fails',
+    });
+  });
+
+  it('an error rate that rose is compared where the tails are left out: a stall, or past 80% of the knee (a review: 0% to 33% unsaid)', () => {
+    // a coarse grid, every rate both held past 80% of the knee of 500: no tail is compared anywhere
+    const coarse = (failing: boolean) =>
+      withNames(
+        fakeRun({ steps: [450, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r <= 500 ? r : 510 })) }),
+        shop((n) => (failing && n === 'create order' ? { errorRate: 1 / 3 } : {})),
+      );
+    const r = compareWith(coarse(false), coarse(true))!;
+    expect(r.regressions.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([
+      ['create order', 'error-rate', 450],
+      ['create order', 'error-rate', 500],
+    ]);
+    expect(nameWarnings(r, COMPARE_LABELS)).toEqual([
+      expect.stringMatching(
+        /^create order: error rate regressed at 450, 500 req\/s, rates both held: 0\.00% \(0 of 6,000\) in A, 33\.33% /,
+      ),
+    ]);
+    expect(r.skipped.map((x) => [x.ratePerSec, x.latencyOnly ?? false])).toEqual([
+      [450, true],
+      [500, true],
+      [600, false],
+    ]);
+    // a stall at 200 and 300 in B: its failures there are compared, its tails not
+    const stalledB = withNames(
+      kneeRun(400),
+      shop((n, rate) => (n === 'create order' && rate >= 200 && rate <= 300 ? { errorRate: 0.2 } : {})),
+    );
+    const withStalls = {
+      ...stalledB,
+      steps: stalledB.steps.map((s) =>
+        s.ratePerSec === 200 || s.ratePerSec === 300 ? { ...s, loopDelayMaxMs: 120 } : s,
+      ),
+    };
+    expect(compareByName(A, withStalls)!.regressions.map((x) => [x.name, x.metric, x.ratePerSec])).toEqual([
+      ['create order', 'error-rate', 200],
+      ['create order', 'error-rate', 300],
+    ]);
   });
 
   it('a name only one run recorded is listed as added or removed, not compared', () => {
@@ -349,7 +437,7 @@ describe('compareByName', () => {
     );
     expect(compareByName(A, B, undefined, { ...EVERY_RATE, p99Relative: 1.5 })!.regressions).toEqual([]);
     expect(thresholdsText(T, COMPARE_LABELS)).toBe(
-      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; names are compared at rates up to 80% of the lower knee (where either run has a capacity), at steps that held cleanly (no stall of the generator's event loop past 50 ms).",
+      "A name regressed at a rate both runs held when its p99 rose by more than 25% and at least 5 ms (both p99s on enough samples, else both p90s), or its error rate rose above both A's + 1 percentage point and 2 × A's (or by more than 10 points whatever A's), on 3 failures or more; and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; error rates are compared at every rate both held (neither contaminated nor generator-limited), tails at those up to 80% of the lower knee (where either run has a capacity) and where neither generator's event loop stalled past 50 ms.",
     );
   });
 

@@ -22,12 +22,15 @@
  * itself: three runs of one unchanged build flagged two or three names each at a single rate (a
  * p90 2.5x at 300/s, a user's review of 12-06), where a real regression (a 3x slower endpoint)
  * showed at every rate. A rise at one rate alone is kept apart as unconfirmed, said, never warned.
- * Only steps that held cleanly count: a failed step's tail is its queue, a contaminated one measured
- * another topology, a generator-limited one partly the generator, one whose event loop stalled past
- * 50 ms the generator's own delays (the report leaves those out of its latency findings too). And
- * only rates up to 80% of the lower knee count (nearKneeShare): an unchanged build gated against
- * its own baseline warned on two names at 83% and 98% of its capacity (p90s 2.1 and 3.5 x, a user's
- * review of 12-07), where its server's mean at the knee was 44 ms against the baseline's 16.
+ * Only steps that held count: a failed step's tail is its queue, a contaminated one measured
+ * another topology, a generator-limited one partly the generator. Two more exclusions are for the
+ * tails alone (docs/decisions/052): a step whose event loop stalled past 50 ms holds the
+ * generator's own delays in its latencies (the report leaves those out of its latency findings
+ * too), and past 80% of the lower knee (nearKneeShare) a tail follows the utilisation: an
+ * unchanged build gated against its own baseline warned on two names at 83% and 98% of its
+ * capacity (p90s 2.1 and 3.5 x, a user's review of 12-07), where its server's mean at the knee was
+ * 44 ms against the baseline's 16. Error rates are compared there too: left out with the tails,
+ * a name going from 0% to 33% failures at rates both runs held went unsaid (a review of 12-07).
  */
 import type { NameResult, RunResult, StepResult } from '../types.ts';
 import { fmtMs } from '../format.ts';
@@ -50,16 +53,17 @@ export interface NameThresholds {
   /** ... but a rise of more than this (a fraction: 0.1 is ten points) is enough whatever A's. */
   errorRateCap: number;
   /**
-   * Names are compared only at rates up to this share of the lower knee of the two runs (the offered
+   * Tails are compared only at rates up to this share of the lower knee of the two runs (the offered
    * rate of the last step that held, where the capacity is established): past it a tail follows the utilisation (a queue's wait grows as 1 / (1 - utilisation)),
-   * which two capacities within the gate's tolerance move by more than any threshold here.
+   * which two capacities within the gate's tolerance move by more than any threshold here. Error
+   * rates are compared at every rate both held.
    */
   nearKneeShare: number;
 }
 
 /**
- * +25% and at least 5 ms for a p99; for an error rate, more than 1 percentage point and 2x, or more
- * than 10 points whatever A's, on 3 failures or more; at rates up to 80% of the lower knee.
+ * +25% and at least 5 ms for a p99, at rates up to 80% of the lower knee; for an error rate, more
+ * than 1 percentage point and 2x, or more than 10 points whatever A's, on 3 failures or more.
  */
 export const NAME_REGRESSION_THRESHOLDS: NameThresholds = {
   p99Relative: 0.25,
@@ -110,6 +114,11 @@ export interface RateNames {
   aIndex: number;
   bIndex: number;
   names: NameComparison[];
+  /**
+   * The rate was left out of the latency comparison (a stall, or near the knee: `skipped` lists
+   * it, latencyOnly, with why): its error rates were compared, no tail (each tail.compared false).
+   */
+  tailsLeftOut?: true;
 }
 
 export interface NameRegression {
@@ -131,13 +140,15 @@ export interface NameRegression {
 /**
  * A rate both runs offered whose names were not compared: each side's reason ("fails"), null where
  * it held cleanly; or, where both did, the pair's (`near`: the rate is past nearKneeShare of the
- * lower knee's offered rate).
+ * lower knee's offered rate). `latencyOnly`: the rate was left out of the latency comparison only
+ * (a stall, or near the knee): its error rates were compared, and it is among the rates compared.
  */
 export interface NameSkip {
   ratePerSec: number;
   a: string | null;
   b: string | null;
   near?: { share: number; kneePerSec: number; upTo: number };
+  latencyOnly?: true;
 }
 
 export interface NameComparisonResult {
@@ -167,15 +178,22 @@ function namesOf(run: RunResult): string[] {
   return [...seen];
 }
 
-/** Why a step's figures do not count; null when it held cleanly. */
-function notClean(s: StepResult): string | null {
+/** Why none of a step's figures count (it failed, or held with another topology or an overloaded generator); null when they do. */
+function notHeld(s: StepResult): string | null {
   if (s.verdict !== 'holds') return s.verdict;
   if (s.contaminated) return 'holds but contaminated';
   if (s.generatorLimited) return 'holds but generator-limited';
-  // the report's own rule for its latencies (generatorInLatencies): a stall of the generator's loop is in them
-  if (loopStalled(s))
-    return `holds, but its event loop stalled up to ${fmtMs(s.loopDelayMaxMs!)} ms (over ${LOOP_DELAY_WARN_MS} ms: the generator's own delays are in its latencies)`;
   return null;
+}
+
+/**
+ * Why a held step's latencies do not count; null when they do. The report's own rule for its
+ * latencies (generatorInLatencies): a stall of the generator's loop is in them. Its error rates
+ * still count: a stall past 50 ms is far from any request's timeout.
+ */
+function stalled(s: StepResult): string | null {
+  if (!loopStalled(s)) return null;
+  return `holds, but its event loop stalled up to ${fmtMs(s.loopDelayMaxMs!)} ms (over ${LOOP_DELAY_WARN_MS} ms: the generator's own delays are in its latencies)`;
 }
 
 /**
@@ -209,7 +227,11 @@ export function tailChange(a: NameResult, b: NameResult, t: NameThresholds): Nam
       regressed: delta > t.p99Relative * aMs && delta >= t.p99FloorMs,
     };
   }
-  // not compared: the p99s as they are, for the table (unreliable ones marked there)
+  return tailNotCompared(a, b);
+}
+
+/** A tail not compared: the p99s as they are, for the table (unreliable ones marked there). */
+function tailNotCompared(a: NameResult, b: NameResult): NameTailChange {
   const p99 = (n: NameResult) => n.latency.find((p) => p.q === 99)?.valueMs ?? null;
   return { q: 99, aMs: p99(a), bMs: p99(b), compared: false, change: null, regressed: false };
 }
@@ -229,7 +251,8 @@ export function errorRateChange(a: NameResult, b: NameResult, t: NameThresholds)
   };
 }
 
-function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds): NameComparison[] {
+/** The names both steps recorded; `tails` false: the rate is left out of the latency comparison, error rates only. */
+function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds, tails: boolean): NameComparison[] {
   const na = sa.byName ?? {},
     nb = sb.byName ?? {};
   return Object.keys(na)
@@ -239,7 +262,7 @@ function compareAt(sa: StepResult, sb: StepResult, t: NameThresholds): NameCompa
       transaction: Boolean(na[name].transaction || nb[name].transaction),
       a: na[name],
       b: nb[name],
-      tail: tailChange(na[name], nb[name], t),
+      tail: tails ? tailChange(na[name], nb[name], t) : tailNotCompared(na[name], nb[name]),
       errorRate: errorRateChange(na[name], nb[name], t),
     }));
 }
@@ -346,15 +369,32 @@ export function compareByName(
         });
       continue;
     }
-    const skip: NameSkip = { ratePerSec: row.ratePerSec, a: notClean(row.a), b: notClean(row.b) };
-    if (skip.a === null && skip.b === null && knee !== null && row.ratePerSec > thresholds.nearKneeShare * knee)
-      skip.near = { share: row.ratePerSec / knee, kneePerSec: knee, upTo: thresholds.nearKneeShare };
-    if (skip.a !== null || skip.b !== null || skip.near) {
-      if (withA && withB) skipped.push(skip);
+    const [sa, sb] = [row.a, row.b];
+    if (notHeld(sa) !== null || notHeld(sb) !== null) {
+      // a side's stall said beside the other's failure, so the list says all it knows
+      if (withA && withB)
+        skipped.push({
+          ratePerSec: row.ratePerSec,
+          a: notHeld(sa) ?? stalled(sa),
+          b: notHeld(sb) ?? stalled(sb),
+        });
       continue;
     }
-    const names = compareAt(row.a, row.b, thresholds);
-    if (names.length > 0) rates.push({ ratePerSec: row.ratePerSec, aIndex: row.a.index, bIndex: row.b.index, names });
+    // both held: the error rates are compared; the tails not where a generator stalled or near the knee
+    const tails: NameSkip = { ratePerSec: row.ratePerSec, a: stalled(sa), b: stalled(sb) };
+    if (tails.a === null && tails.b === null && knee !== null && row.ratePerSec > thresholds.nearKneeShare * knee)
+      tails.near = { share: row.ratePerSec / knee, kneePerSec: knee, upTo: thresholds.nearKneeShare };
+    const tailsLeftOut = tails.a !== null || tails.b !== null || tails.near !== undefined;
+    const names = compareAt(sa, sb, thresholds, !tailsLeftOut);
+    if (tailsLeftOut && withA && withB) skipped.push({ ...tails, latencyOnly: true });
+    if (names.length > 0)
+      rates.push({
+        ratePerSec: row.ratePerSec,
+        aIndex: sa.index,
+        bIndex: sb.index,
+        names,
+        ...(tailsLeftOut ? { tailsLeftOut: true as const } : {}),
+      });
   }
   return {
     rates,

@@ -247,11 +247,40 @@ export function settingDifferenceList(
 ): { key: DifferenceKey; text: string }[] {
   const out: { key: DifferenceKey; text: string }[] = [];
   const differ = (what: string, x: string, y: string, why: string, key: DifferenceKey = 'other') => {
-    // the plural subjects (steps, rules) take their verb: 'steps (offered rates) differs' read wrong
+    // the plural subjects (steps, rules, threads) take their verb: 'steps (offered rates) differs' read wrong
     if (x !== y)
-      out.push({ key, text: `${what} ${/^(steps|rules)\b/.test(what) ? 'differ' : 'differs'}: ${x} vs ${y}: ${why}` });
+      out.push({
+        key,
+        text: `${what} ${/^(steps|rules|generator's threads)\b/.test(what) ? 'differ' : 'differs'}: ${x} vs ${y}: ${why}`,
+      });
   };
   differ('engine', a.engine, b.engine, 'engines measure differently; compare runs of one engine', 'engine');
+  // its threads and HTTP client, as run.json's environment.engine says them once the engine started
+  // ("native (1 thread), socket HTTP client"); one that stopped before records the engine's name alone: unknown
+  const [ga, gb] = [a.environment.engine, b.environment.engine];
+  if (a.engine === b.engine && ga !== undefined && gb !== undefined && ga !== a.engine && gb !== b.engine)
+    differ(
+      "generator's threads and HTTP client",
+      ga,
+      gb,
+      "the generator's own limit (how many arrivals it sends on time) is theirs: a capacity near it may be the generator's; compare runs of one setup (--workers, http.client)",
+    );
+  // the scenario by name; under one name, by its code and data (harness/scenario/digest.ts). A run
+  // recorded before either is unknown, never a difference
+  if (a.scenario !== undefined && b.scenario !== undefined && a.scenario !== b.scenario)
+    differ(
+      'scenario',
+      a.scenario,
+      b.scenario,
+      "the traffic's code may differ even where its names and shares agree (what each request sends, which fail on purpose); compare runs of one scenario",
+    );
+  else if (a.scenarioDigest !== undefined && b.scenarioDigest !== undefined && a.scenarioDigest !== b.scenarioDigest)
+    differ(
+      `scenario${a.scenario === undefined ? '' : ` "${a.scenario}"`} code or data`,
+      a.scenarioDigest,
+      b.scenarioDigest,
+      "its module, a file it imports or a data file changed: the traffic's code may differ even where its names and shares agree; compare runs of one version of it",
+    );
   // a loopback target's port is ephemeral (the demo's): not a difference
   const unknown = unknownTargetText(a.target, b.target, labels);
   if (unknown) out.push({ key: 'target', text: unknown });

@@ -98,8 +98,9 @@ export function nameWarnings(r: NameComparisonResult, labels: SideLabels, unit: 
 
 /**
  * The clean bill where no name regressed, by what was compared: "No name regressed at the 3 rates
- * compared" (the rates both runs held that the rule judged: a rate past the knee's bound or a
- * stalled step is not one), or why nothing was (each rate left out is listed with skipText).
+ * compared" (the rates both runs held; a rate past the knee's bound or a stalled step is one, by
+ * its error rates alone, which the clause says), or why nothing was (each rate left out is listed
+ * with skipText).
  */
 export function cleanBillText(r: NameComparisonResult): string {
   const n = r.rates.length;
@@ -112,22 +113,31 @@ export function cleanBillText(r: NameComparisonResult): string {
  * What "no name regressed" rests on, when not every name-rate's p99 could be compared: a p99 needs
  * 3,000 samples of a name in both steady windows, which short holds of a small name never collect;
  * the p90 (300) stood in where it could (by-name.ts), and where neither could, the clean bill covers
- * the error rates only. Empty when every p99 was compared.
+ * the error rates only. So it does at a rate left out of the latency comparison (a stall, or near
+ * the knee: listed with skipText). Empty when every p99 was compared.
  */
 export function tailCoverageClause(r: NameComparisonResult): string {
   const pairs = r.rates.flatMap((x) => x.names);
+  const left = r.rates.filter((x) => x.tailsLeftOut).flatMap((x) => x.names).length;
   const at99 = pairs.filter((c) => c.tail.compared && c.tail.q === 99).length;
   const at90 = pairs.filter((c) => c.tail.compared && c.tail.q === 90).length;
-  const none = pairs.length - at99 - at90;
+  const none = pairs.length - at99 - at90 - left;
   if (pairs.length === 0 || at99 === pairs.length) return '';
-  if (at99 + at90 === 0)
+  const leftOut = left > 0 ? `at ${left}, the rate was left out of the latency comparison (listed with why)` : '';
+  if (at99 + at90 === 0 && left === 0)
     return ` (error rates only: no name's p99 or p90 rests on enough samples in both runs at any of the ${pairs.length} name-rates compared; longer holds collect them)`;
+  if (at99 + at90 === 0 && none === 0)
+    return ` (error rates only: every rate compared was left out of the latency comparison, each listed with why)`;
   const by90 = at90 > 0 ? `, ${at90} by p90 (their p99s on too few samples)` : '';
-  const neither = none > 0 ? `; at ${none}, neither rests on enough samples (longer holds collect them)` : '';
-  return ` (tails compared at ${at99 + at90} of ${pairs.length} name-rates: ${at99} by p99${by90}${neither}; error rates compared at all ${pairs.length})`;
+  const neither = none > 0 ? `at ${none}, neither rests on enough samples (longer holds collect them)` : '';
+  const notCompared = [neither, leftOut].filter(Boolean).map((x) => `; ${x}`);
+  return ` (tails compared at ${at99 + at90} of ${pairs.length} name-rates: ${at99} by p99${by90}${notCompared.join('')}; error rates compared at all ${pairs.length})`;
 }
 
-/** "Not compared at 500 req/s: A fails, B fails". */
+/**
+ * "Not compared at 500 req/s: A fails, B fails"; a rate whose error rates were compared, "Left out
+ * of the latency comparison only at 400 req/s (error rates compared): ...".
+ */
 export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/s'): string {
   const why = [s.a !== null ? `${labels.a} ${s.a}` : '', s.b !== null ? `${labels.b} ${s.b}` : ''].filter(Boolean);
   if (s.near) {
@@ -137,10 +147,13 @@ export function skipText(s: NameSkip, labels: SideLabels, unit: RateUnit = 'req/
         ? (100 * s.near.share).toFixed(1)
         : String(Math.round(100 * s.near.share));
     why.push(
-      `${share}% of the lower knee (${fmtTarget(s.near.kneePerSec)} ${unit}), past the ${pct(s.near.upTo)}% up to which names are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move`,
+      `${share}% of the lower knee (${fmtTarget(s.near.kneePerSec)} ${unit}), past the ${pct(s.near.upTo)}% up to which tails are compared: nearer the knee a tail follows the utilisation, which capacities within the tolerance move`,
     );
   }
-  return `Not compared at ${fmtTarget(s.ratePerSec)} ${unit}: ${why.join(', ')}`;
+  const at = `at ${fmtTarget(s.ratePerSec)} ${unit}`;
+  return s.latencyOnly
+    ? `Left out of the latency comparison only ${at} (error rates compared): ${why.join(', ')}`
+    : `Not compared ${at}: ${why.join(', ')}`;
 }
 
 /** 0.25 -> "25", 0.125 -> "12.5": a share as a plain percentage figure. */
@@ -157,6 +170,8 @@ export function thresholdsText(t: NameThresholds, labels: SideLabels): string {
     `${labels.a}'s + ${points} percentage point${points === '1' ? '' : 's'} and ${t.errorRateFactor} × ${labels.a}'s ` +
     `(or by more than ${pct(t.errorRateCap)} points whatever ${labels.a}'s), on ${t.errorMinFailures} failures or more; ` +
     `and it did so at two rates or more, half or more of those where that figure was judged from the lowest it rose at; ` +
-    `names are compared ${Number.isFinite(t.nearKneeShare) ? `at rates up to ${pct(t.nearKneeShare)}% of the lower knee (where either run has a capacity)` : 'at every rate'}, at steps that held cleanly (no stall of the generator's event loop past ${LOOP_DELAY_WARN_MS} ms).`
+    `error rates are compared at every rate both held (neither contaminated nor generator-limited), tails ` +
+    `${Number.isFinite(t.nearKneeShare) ? `at those up to ${pct(t.nearKneeShare)}% of the lower knee (where either run has a capacity) and ` : ''}` +
+    `where neither generator's event loop stalled past ${LOOP_DELAY_WARN_MS} ms.`
   );
 }

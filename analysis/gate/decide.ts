@@ -53,6 +53,7 @@ import {
   type NameThresholds,
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
+import { BOTH_BOUNDS_TEXT, boundedChangeText } from '../compare/bound-change.ts';
 import { sloObjectiveText } from '../slo.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../interrupted-stop.ts';
 
@@ -197,6 +198,12 @@ interface Judged {
   perSec: number | null;
   ratePerSec: number;
   lowerBound: boolean;
+  /**
+   * Nothing above the figure is known: every planned step held (on `slo`, within the objective
+   * too). A run stopped by its plateau with every holding step within the objective is "at least"
+   * within it, yet its plateau caps it there: a figure, not a bound, for the change.
+   */
+  openAbove: boolean;
 }
 
 /** A run whose every step held established a lower bound, not a capacity: said so (decision 026). */
@@ -205,11 +212,18 @@ function atLeastText(j: Judged): string {
 }
 
 function judgedOf(r: RunResult, on: GateOn): Judged {
+  const allHeld = r.stopReason === 'max-rate-reached';
   if (on === 'capacity')
-    return { perSec: gateCapacity(r), ratePerSec: kneeRate(r), lowerBound: r.stopReason === 'max-rate-reached' };
+    return { perSec: gateCapacity(r), ratePerSec: kneeRate(r), lowerBound: allHeld, openAbove: allHeld };
   const slo = r.slo;
   const at = slo?.steps.find((s) => s.holds && s.step === slo.step);
-  return { perSec: slo?.capacityPerSec ?? null, ratePerSec: at?.ratePerSec ?? 0, lowerBound: slo?.atLeast === true };
+  const atLeast = slo?.atLeast === true;
+  return {
+    perSec: slo?.capacityPerSec ?? null,
+    ratePerSec: at?.ratePerSec ?? 0,
+    lowerBound: atLeast,
+    openAbove: atLeast && allHeld,
+  };
 }
 
 /** Why the capacities within the objective cannot be compared: one missing or not established, or other objectives. */
@@ -334,7 +348,12 @@ export function decideGate(
       `the first step (${fmtTarget(run.steps[0].ratePerSec)} ${unit}) already exceeds the baseline capacity and failed: start lower`,
     ]);
   }
-  const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit} (${capDrop > 0 ? '-' : '+'}${fmtPercent(Math.abs(capDrop) / baseCap)})`;
+  // a bound's change says which way the figure may lie; between two bounds there is none (bound-change.ts)
+  const delta = boundedChangeText(
+    { perSec: baseCap, lowerBound: base.openAbove },
+    { perSec: cap, lowerBound: current.openAbove },
+  );
+  const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit}${delta === null ? '' : ` (${delta})`}`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= oneStep && capDrop > tolerance * baseCap) {
     return {
@@ -347,11 +366,16 @@ export function decideGate(
     };
   }
   const why =
-    capDrop <= 0
-      ? `${on === 'slo' ? 'it' : 'capacity'} held or rose`
-      : kneeDrop < oneStep
-        ? 'within one step'
-        : 'within the tolerance';
+    base.openAbove && current.openAbove
+      ? BOTH_BOUNDS_TEXT
+      : capDrop > 0
+        ? kneeDrop < oneStep
+          ? 'within one step'
+          : 'within the tolerance'
+        : // the baseline's true figure may lie anywhere above its bound: "held" is not known
+          base.openAbove
+          ? "at or above the baseline's lower bound"
+          : `${on === 'slo' ? 'it' : 'capacity'} held or rose`;
   const peak = on === 'capacity' ? peakFell(run, baseline, tolerance, stepPerSec, unit) : '';
   return {
     ...common,

@@ -337,6 +337,13 @@ export interface RunResult {
   environment: Record<string, string>;
   /** The traffic offered (run.json `traffic`: mix entries, weights, how the VUs were sized); absent in runs recorded before mixes. */
   traffic?: TrafficRecord;
+  /**
+   * The scenario offered (run.json `scenario`: its name, else its module's path; an import's k6
+   * scenarios), and a digest of its own code and data files (run.json `scenarioDigest`, since
+   * 12-07); absent in summaries written before: unknown, never a difference.
+   */
+  scenario?: string;
+  scenarioDigest?: string;
   steps: StepResult[];
   /**
    * Throughput of the last holding step (successful req/s), only where the evidence establishes it:

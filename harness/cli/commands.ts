@@ -19,7 +19,7 @@ import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
-import { buildSampleRequests } from '../pipeline/sample-arrivals.ts';
+import { buildSampleRequests, sourceReaders } from '../pipeline/sample-arrivals.ts';
 import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
@@ -105,21 +105,30 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
     scenario && traffic
       ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic))
       : {};
+  // the scenario's requests, built offline as preflight builds its samples (nothing is sent; a
+  // declared secret need not be set for a plan: its requests are built, never sent nor shown)
+  const requests =
+    scenario && config.scenario
+      ? await scenarioRequests(path.resolve(config.scenario), config.target.url, 'plan', {
+          env: {
+            ...io.env,
+            ...Object.fromEntries((scenario.secrets ?? []).map((k) => [k, io.env[k] ?? 'not read by plan'])),
+          },
+        })
+      : null;
   const fewRows = uniqueRowsProblem(
     data,
     maxArrivalsWithReruns(config, plan),
     warmupRuns(config),
     traffic ?? { entries: [] },
+    true,
+    // the fix's readBy names the entries whose sample request read the source
+    requests ? () => sourceReaders(requests) : undefined,
   );
   if (fewRows) throw fewRows;
-  // each request entry built offline, as preflight builds its sample: a misspelt field, an unknown
-  // data source or a request(ctx) that throws is refused here, before any run (nothing is sent)
-  // (a declared secret need not be set for a plan: its requests are built, never sent nor shown)
-  if (scenario && config.scenario) {
-    const secrets = Object.fromEntries((scenario.secrets ?? []).map((k) => [k, io.env[k] ?? 'not read by plan']));
-    const env = { ...io.env, ...secrets };
-    buildSampleRequests(await scenarioRequests(path.resolve(config.scenario), config.target.url, 'plan', { env }));
-  }
+  // each request entry built offline: a misspelt field, an unknown data source or a request(ctx)
+  // that throws is refused here, before any run
+  if (requests) buildSampleRequests(requests);
   if (a.json) {
     io.out(
       renderPlanJson(

@@ -71,15 +71,32 @@ export async function bundleModule(abs: string, kind: ModuleKind = CONFIG_MODULE
   return out.outputFiles[0]!.text;
 }
 
+/**
+ * The files of the module's own code that its bundle compiles in, absolute: the file and what it
+ * imports by relative path; not 'plateau' (this harness) nor the packages, which are imported from
+ * where they are. What a digest of the code reads (harness/scenario/digest.ts).
+ */
+export async function moduleInputs(abs: string, kind: ModuleKind): Promise<string[]> {
+  const out = await compile(abs, kind, true);
+  const harness = path.dirname(PUBLIC_API);
+  const analysis = path.resolve(harness, '../analysis');
+  return Object.keys(out.metafile?.inputs ?? {})
+    .map((f) => path.resolve(path.dirname(abs), f))
+    .filter((f) => ![harness, analysis].some((dir) => f.startsWith(`${dir}${path.sep}`)));
+}
+
 /** esbuild's build of the file, warnings and all; a compile error is kind.error(...) with its line:column. */
 async function compile(
   abs: string,
   kind: ModuleKind,
+  /** Say which files it read (moduleInputs). */
+  metafile = false,
 ): Promise<esbuild.BuildResult & { outputFiles: esbuild.OutputFile[] }> {
   const url = pathToFileURL(abs).href;
   try {
     return await esbuild.build({
       entryPoints: [abs],
+      metafile,
       absWorkingDir: path.dirname(abs),
       bundle: true,
       write: false,

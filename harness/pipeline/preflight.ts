@@ -12,7 +12,7 @@ import type { Scenario } from '../scenario/types.ts';
 import type { ScenarioRequests } from '../scenario/requests.ts';
 import { uniqueRowsProblem } from '../scenario/data-load.ts';
 import { warmupRuns } from './warmup.ts';
-import { sampleArrivals } from './sample-arrivals.ts';
+import { sampleArrivals, sourceReaders } from './sample-arrivals.ts';
 import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
@@ -47,7 +47,10 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   const noHealth = await checkHealth(p.config, evidence);
   if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
-  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config), p.requests.traffic);
+  // the fix's readBy names the entries seen reading the source (sourceReaders), built only if one is suggested
+  const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config), p.requests.traffic, true, () =>
+    sourceReaders(p.requests),
+  );
   if (fewRows) throw fewRows;
   const sentAt = performance.now();
   await sampleArrivals(p.config, p.requests, evidence);

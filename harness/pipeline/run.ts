@@ -11,7 +11,8 @@ import { rateUnitOf, unitOf } from '../../analysis/format.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
-import { scenarioRequests } from '../scenario/requests.ts';
+import { scenarioRequests, type ScenarioRequests } from '../scenario/requests.ts';
+import { scenarioDigest } from '../scenario/digest.ts';
 import { trafficSummary } from '../scenario/traffic.ts';
 import { isWriteFailure, RunStore, redact, storedPlan } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
@@ -49,6 +50,18 @@ export interface RunOutput {
   error: PlateauError | null;
 }
 
+/**
+ * The scenario's digest (digest.ts); undefined where it cannot be read (a data file removed since
+ * it was loaded): the runs it is compared with then read it as unknown, and the run goes on.
+ */
+async function digestOrUnknown(abs: string, data: ScenarioRequests['data']): Promise<string | undefined> {
+  try {
+    return await scenarioDigest(abs, data);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
@@ -60,6 +73,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     { env, idKey, maxBodyBytes: config.http.maxBodyBytes, transactionTimeoutMs: config.http.transactionTimeoutMs },
   );
   const { scenario } = requests;
+  const digest = config.scenario ? await digestOrUnknown(path.resolve(config.scenario), requests.data) : undefined;
   const scrub = secretScrubber(scenario.secrets ?? [], env);
   // the unit the live lines and the decision's reasons give rates in: arrivals/s for a transaction
   const rateUnit = rateUnitOf(trafficSummary(requests.traffic));
@@ -76,6 +90,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
       target: config.target.url,
       engine: config.engine,
       scenario: scenario.name ?? config.scenario ?? 'default',
+      ...(digest !== undefined ? { scenarioDigest: digest } : {}),
       traffic: trafficSummary(requests.traffic),
       config: redact(config),
       plan: storedPlan(plan0),

@@ -10,6 +10,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
+import type { SourceReaders } from '../scenario/data-load.ts';
 import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
@@ -149,6 +150,30 @@ export function buildSampleRequests(s: ScenarioRequests): void {
     if (run.kind === 'request')
       scenarioStep('request(ctx) for the sample request', () => run.build(0), buildFix(run.name));
   });
+}
+
+/**
+ * Which entries read each data source, as far as building each request entry's sample request
+ * offline tells (as buildSampleRequests does: nothing is sent), for the readBy a refusal of too few
+ * rows suggests (data-load.ts). A transaction is not run (its run needs the target's answers), and
+ * a request that cannot be built is refused by its own check: both are unknown.
+ */
+export function sourceReaders(s: ScenarioRequests): SourceReaders {
+  const readers: Record<string, string[]> = {};
+  const unknown: string[] = [];
+  s.traffic.entries.forEach((e, i) => {
+    const read = new Set<string>();
+    try {
+      const run = s.sample(i, i, (source) => read.add(source));
+      if (run.kind !== 'request') throw new Error('a transaction');
+      run.build(0);
+    } catch {
+      unknown.push(e.name);
+      return;
+    }
+    for (const source of read) (readers[source] ??= []).push(e.name);
+  });
+  return { readers, unknown };
 }
 
 /**

@@ -80,9 +80,17 @@ describe('data files beside the scenario', () => {
     expect(p.message).toMatch(
       /can make 98 arrivals \(warmup, steps and a rerun of each step\): without a readBy, arrival n takes the n-th row whichever entry of the mix it runs/,
     );
+    // the mix's own entries (not the demo's 'create order'), where no one knows which read it
     expect(p.hint).toMatch(
-      /^add at least 1 row, list the entries that read it in its readBy \(readBy: \['create order'\]/,
+      /^add at least 1 row, list the entries that read it in its readBy \(those of "a", "b", "c" that read it, as readBy: \['a'\]: only their arrivals take rows\)/,
     );
+    // those seen reading it, where known; none where every entry does (a readBy of all takes as many rows)
+    const known = (readers: string[], unknown: string[] = []) =>
+      uniqueRowsProblem(d, 98, true, THREE, true, () => ({ readers: { u: readers }, unknown }))!.hint;
+    expect(known(['b'], ['c'])).toMatch(
+      /^add at least 1 row, list the entries that read it in its readBy \(readBy: \['b'\]: the entries whose sample request read it, with "c" if it reads it too; only their arrivals take rows\), /,
+    );
+    expect(known(['a', 'b', 'c'])).toMatch(/^add at least 1 row, lower the plan/);
     // the settings the fix names are the config's own
     const named = [...p.hint.matchAll(/\b([a-z]+)\.([A-Za-z]+)\b/g)].map((m) => [m[1], m[2]]);
     expect(named.map((n) => n.join('.'))).toEqual(['steps.maxPerSec', 'steps.holdS', 'warmup.maxS']);
@@ -113,7 +121,7 @@ describe('data files beside the scenario', () => {
       "add at least 11,112 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
     );
     expect(p.hint).toBe(
-      "add at least 11,114 rows, list the entries that read it in its readBy (readBy: ['create order']: only their arrivals take rows), lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
+      'add at least 11,114 rows, list the entries that read it in its readBy (those of "a", "b", "c" that read it, as readBy: [\'a\']: only their arrivals take rows), lower the plan (steps.maxPerSec, steps.holdS), or use order \'sequential\' (rows wrap) or \'random\'',
     );
   });
   it("with a readBy, a unique source needs rows for its readers' arrivals only, counted by the mix's order", () => {

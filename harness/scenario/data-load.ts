@@ -12,7 +12,7 @@ import { DataError, parseCsv, parseJsonRows, usableRows } from './data-rows.ts';
 import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { fmtInt } from '../../analysis/format.ts';
-import { rowsTaken, type Traffic } from './traffic.ts';
+import { readByText, rowsTaken, type Traffic } from './traffic.ts';
 
 function dataError(file: string, line: number, cause: string, fix: string): PlateauError {
   return new PlateauError(
@@ -128,10 +128,47 @@ function deepFreeze(root: object): void {
 }
 
 /**
+ * Which entries of the mix read each data source, as far as can be told without sending anything
+ * (sample-arrivals.ts sourceReaders: each request entry's sample request built offline).
+ */
+export interface SourceReaders {
+  /** By source's name: the entries whose sample request read it. */
+  readers: Record<string, readonly string[]>;
+  /** The entries not looked at: a transaction (its run needs the target's answers), a request that could not be built. */
+  unknown: readonly string[];
+}
+
+const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
+
+/**
+ * The readBy a fix suggests for source `name`, in the user's own entries: those seen reading it
+ * (and any not looked at that may), else the mix's entries to choose from. A demo's entry name
+ * suggested to every user read as a typo of theirs. Null where every entry reads it: a readBy of
+ * all of them takes as many rows as none.
+ */
+function readBySuggestion(name: string, entries: readonly string[], known: SourceReaders | null): string | null {
+  const seen = (known?.readers[name] ?? []).filter((e) => entries.includes(e));
+  const unknown = (known?.unknown ?? entries).filter((e) => entries.includes(e) && !seen.includes(e));
+  if (seen.length === entries.length) return null;
+  if (seen.length > 0) {
+    // a transaction is not built offline: it may read the source too
+    const maybe =
+      unknown.length === 0
+        ? ''
+        : unknown.length === 1
+          ? `, with ${quoted(unknown)} if it reads it too`
+          : `, with any of ${quoted(unknown)} that read it too`;
+    return `(${readByText(seen)}: the entries whose sample request read it${maybe}; only their arrivals take rows)`;
+  }
+  return `(those of ${quoted(entries)} that read it, as ${readByText(entries.slice(0, 1))}: only their arrivals take rows)`;
+}
+
+/**
  * Why the plan cannot run with these sources, or null: a unique source needs a row for every
  * arrival the plan can make (the warmup's, when `warmup` says one runs, and the steps') that reads
  * it (all of them, or with a readBy its entries' arrivals: `traffic`'s mix), besides preflight's samples.
  * `reruns`: maxArrivals counts a rerun of each step (a plateau run); false for a script k6 runs once.
+ * `readers`: which entries read each source, for the fix's readBy (asked only when one is suggested).
  */
 export function uniqueRowsProblem(
   data: Record<string, LoadedSource>,
@@ -139,6 +176,7 @@ export function uniqueRowsProblem(
   warmup: boolean,
   traffic: Pick<Traffic, 'entries'>,
   reruns = true,
+  readers?: () => SourceReaders,
 ): PlateauError | null {
   for (const [name, src] of Object.entries(data)) {
     if (src.order !== 'unique') continue;
@@ -152,10 +190,15 @@ export function uniqueRowsProblem(
       : mix
         ? `${arrivals}: without a readBy, arrival n takes the n-th row whichever entry of the mix it runs (so that every engine thread and k6 instance gives an arrival the same row)`
         : arrivals;
-    const readBy =
+    const suggestion =
       !src.readBy && mix
-        ? ", list the entries that read it in its readBy (readBy: ['create order']: only their arrivals take rows)"
-        : '';
+        ? readBySuggestion(
+            name,
+            traffic.entries.map((e) => e.name),
+            readers?.() ?? null,
+          )
+        : null;
+    const readBy = suggestion === null ? '' : `, list the entries that read it in its readBy ${suggestion}`;
     return new PlateauError(
       `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but ${whose}`,
       `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}${readBy}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,

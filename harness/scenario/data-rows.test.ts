@@ -292,3 +292,37 @@ describe("a unique source with a readBy gives its rows to its readers' arrivals 
     expect(create.kind === 'request' && create.build(1).path).toBe('/create/acct97');
   });
 });
+
+describe('a unique source without a readBy and too few rows: the fix names the entries that read it', () => {
+  it("the request entries whose sample request read it, and the transaction that may (a review: the demo's entry was suggested)", async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const { sourceReaders } = await import('../pipeline/sample-arrivals.ts');
+    const { uniqueRowsProblem } = await import('./data-load.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/unique-unlisted.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+    );
+    // built offline, nothing sent: a transaction's run needs the target's answers, so it is unknown
+    expect(sourceReaders(s)).toEqual({ readers: { accounts: ['signup', 'renew'] }, unknown: ['pay'] });
+    const p = uniqueRowsProblem(s.data, 5_000, true, s.traffic, true, () => sourceReaders(s))!;
+    expect(p.hint).toMatch(
+      /^add at least [\d,]+ rows, list the entries that read it in its readBy \(readBy: \['signup', 'renew'\]: the entries whose sample request read it, with "pay" if it reads it too; only their arrivals take rows\), lower the plan/,
+    );
+    expect(p.hint).not.toContain('create order');
+    // plan says it alike, before any run
+    const { cliInProcess } = await import('../../test/helpers/cli.ts');
+    const plan = await cliInProcess([
+      'plan',
+      '--target',
+      'http://127.0.0.1:9/x',
+      '--scenario',
+      'test/fixtures/scenarios/unique-unlisted.ts',
+      '--max-rate',
+      '500',
+    ]);
+    expect(plan.stderr).toContain(
+      "in its readBy (readBy: ['signup', 'renew']: the entries whose sample request read it",
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { WorkerEngine } from '../engine/workers.ts';
 import { loadScenario } from './load.ts';
 import { PlateauError } from '../errors.ts';
 import { scenarioRequests } from './requests.ts';
+import { scenarioDigest } from './digest.ts';
 import { expectRefusal, moduleFolder } from '../../test/helpers/module-files.ts';
 import { expectSentOrDropped } from '../../test/helpers/sent-or-dropped.ts';
 
@@ -103,6 +104,34 @@ describe('a scenario module loads wherever it is kept', () => {
   it('the demo scenario still loads', async () => {
     const s = await loadScenario('demo/scenario.ts');
     expect(Object.keys(s.mix ?? {})).toHaveLength(3);
+  });
+});
+
+describe("a scenario's digest (run.json scenarioDigest): its own code and data, wherever it is kept", () => {
+  const WITH_DATA = [
+    "import { defineScenario } from 'plateau';",
+    "import { itemPath } from './helper';",
+    "export default defineScenario({ name: 'outside', data: { skus: { csv: './skus.csv' } }, request: (ctx) => ({ url: itemPath(ctx.seq) }) });",
+    '',
+  ].join('\n');
+  const digestOf = async (dir: string) => {
+    const { data } = await scenarioRequests(path.join(dir, 'scenario.ts'), 'http://127.0.0.1:9/x', 'run-1', {
+      env: {},
+    });
+    return scenarioDigest(path.join(dir, 'scenario.ts'), data);
+  };
+  const shop = (name: string, over: Record<string, string> = {}) =>
+    folder(name, { 'scenario.ts': WITH_DATA, 'helper.ts': HELPER, 'tag.txt': 'x\n', 'skus.csv': 'sku\na1\n', ...over });
+
+  it('one scenario in two folders is one digest; another helper or another data file is another (a name alone did not tell them)', async () => {
+    const first = await digestOf(shop('digest-a'));
+    expect(first).toMatch(/^sha256:[0-9a-f]{12}$/);
+    // the bundle holds the module's absolute path (__dirname): the digest does not, so a laptop and CI agree
+    expect(await digestOf(shop('digest-b'))).toBe(first);
+    expect(await digestOf(shop('digest-helper', { 'helper.ts': HELPER.replace('/items/', '/item/') }))).not.toBe(first);
+    expect(await digestOf(shop('digest-data', { 'skus.csv': 'sku\na2\n' }))).not.toBe(first);
+    // a file the code reads at run time by itself is not its code nor its data
+    expect(await digestOf(shop('digest-tag', { 'tag.txt': 'y\n' }))).toBe(first);
   });
 });
 

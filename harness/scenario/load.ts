@@ -17,7 +17,7 @@ function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
 }
 
-const SCENARIO_MODULE: ModuleKind = {
+export const SCENARIO_MODULE: ModuleKind = {
   noun: 'scenario module',
   languages: 'TypeScript or JavaScript',
   error: scenarioError,

@@ -11,7 +11,7 @@ import {
   packedOrder,
   wholeWeights,
 } from './mix-order.ts';
-import { rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
+import { readByText, rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
 import type { Scenario } from './types.ts';
@@ -175,9 +175,11 @@ describe('scenario problems, all at once, before load', () => {
       'data source "a": readBy names "creat", not an entry of the mix (its entries: "read", "create")',
     );
     expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: 'create' } })).toMatch(
-      /^data source "a": readBy must be a list of the mix entries that read it, e\.g\. readBy: \['create order'\]$/,
+      /^data source "a": readBy must be a list of the mix entries that read it, e\.g\. readBy: \['read'\] \(its entries: "read", "create"\)$/,
     );
     expect(problems({ a: { csv: './a.csv', order: 'unique', readBy: [] } })).toMatch(/readBy must be a list/);
+    // an entry's own quote is escaped, as the scenario would write it
+    expect(readByText(["it's", 'a\\b'])).toBe("readBy: ['it\\'s', 'a\\\\b']");
     expect(problems({ a: { csv: './a.csv', readBy: ['create'] } })).toBe(
       "data source \"a\": readBy is for order 'unique' (only the listed entries' arrivals take its rows); a sequential source gives every entry its rows already: remove readBy, or set order: 'unique'",
     );

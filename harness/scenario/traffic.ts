@@ -174,10 +174,18 @@ function dataProblems(data: unknown, entries: string[] | null): string[] {
   return out;
 }
 
+/** "readBy: ['a', 'b']", as a scenario would write it (a name's own quote escaped), for a fix to suggest. */
+export function readByText(names: readonly string[]): string {
+  return `readBy: [${names.map((n) => `'${n.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`;
+}
+
 /** `readBy`: a unique source's readers, each an entry of the mix. */
 function readByProblems(at: string, readBy: unknown, order: unknown, entries: string[] | null): string[] {
+  // the example in the scenario's own entries (the demo's 'create order' read as a typo of theirs)
   if (!Array.isArray(readBy) || readBy.length === 0 || !readBy.every((n) => typeof n === 'string'))
-    return [`${at}: readBy must be a list of the mix entries that read it, e.g. readBy: ['create order']`];
+    return [
+      `${at}: readBy must be a list of the mix entries that read it${entries?.length ? `, e.g. ${readByText(entries.slice(0, 1))} (its entries: ${entries.map((n) => JSON.stringify(n)).join(', ')})` : ''}`,
+    ];
   if (order !== 'unique')
     return [
       `${at}: readBy is for order 'unique' (only the listed entries' arrivals take its rows); a ${order === undefined ? 'sequential' : String(order)} source gives every entry its rows already: remove readBy, or set order: 'unique'`,

@@ -59,7 +59,14 @@ export interface RunMeta {
   finishedAt: string | null;
   target: string;
   engine: string;
+  /** The scenario's name (else its module's path as configured; 'default' for the built-in GET). */
   scenario: string;
+  /**
+   * A digest of the scenario's own code and data files (harness/scenario/digest.ts), so runs of
+   * different code under one name are told apart; absent for the built-in GET, an import, a merge,
+   * and in runs recorded before 12-07 (unknown: never a difference).
+   */
+  scenarioDigest?: string;
   /** The traffic offered: mix entries and weights (absent in runs recorded before mixes). */
   traffic?: TrafficRecord;
   /** The validated config with anything secret-looking redacted. */
