@@ -15,7 +15,7 @@ import {
   stepList,
   stepNo,
 } from '../analysis/format.ts';
-import { firstDegradingName, type NamesKnee } from '../analysis/names-knee.ts';
+import { firstDegradingName, type NamePoint, type NamesKnee } from '../analysis/names-knee.ts';
 import { latenciesLeftOutWhy } from '../analysis/warnings.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
@@ -201,25 +201,77 @@ export function trafficText(run: RunResult): TextSection | null {
 
 /**
  * Which entry's p99 (else p90, on short holds) grew first on the way to the knee
- * (analysis/names-knee.ts), in one sentence; null when the run has no figures by name.
+ * (analysis/names-knee.ts), in a sentence or two; null when the run has no figures by name.
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
   const said = kneeSentence(run, f);
-  return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(run.steps, f.stalled)}`;
+  if (said === null) return null;
+  const stalled = f.stalled.length === 0 ? [] : [stalledSentence(run, f)];
+  return [said, ...stalled].join(' ');
 }
 
-/** The steps the rule left out for the generator's own delays, and why, in a sentence. */
-function stalledSentence(steps: RunResult['steps'], stalled: readonly number[]): string {
-  const one = new Set(stalled).size === 1;
-  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(steps, stalled).join('; ')}.`;
+/** The steps the rule left out for the generator's own delays, and why, in a sentence; the knee named where it is one. */
+function stalledSentence(run: RunResult, f: NamesKnee): string {
+  const one = new Set(f.stalled).size === 1;
+  const kneeOut = f.kneeIndex !== null && f.stalled.includes(f.kneeIndex);
+  const which = !kneeOut ? '' : one ? `, ${kneeWord(run)},` : ` (${kneeWord(run)} among them)`;
+  return `${one ? 'Step' : 'Steps'} ${stepList(f.stalled)}${which} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(run.steps, f.stalled).join('; ')}.`;
+}
+
+/** A step (0-based index) and its attempt, as the report names it. */
+function stepText(index: number, attempt = 1): string {
+  return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+}
+
+/** The knee in words: a run that established no capacity has no knee, only its highest step held. */
+function kneeWord(run: RunResult): string {
+  return run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+}
+
+/**
+ * The last step compared, in words: the knee (or the highest step held), or the step before it
+ * where the knee itself was left out (the sentence of the steps left out says it was the knee).
+ */
+function lastCompared(run: RunResult, f: NamesKnee): string {
+  const knee = kneeWord(run);
+  if (f.kneeIndex === null) return knee;
+  if (f.lastIndex === null || f.lastIndex === f.kneeIndex) return `${knee} (step ${stepNo(f.kneeIndex)})`;
+  return `step ${stepNo(f.lastIndex)}`;
+}
+
+/** A floor in ms as it was set: "5", not fmtMs's "5.00". */
+function floorMsText(ms: number): string {
+  return Number.isInteger(ms) ? String(ms) : fmtMs(ms);
+}
+
+/** The floor a rise must pass, in words: "more than 5 ms above it". */
+function floorText(f: NamesKnee): string {
+  return `more than ${floorMsText(f.floorMs)} ms above it`;
+}
+
+/** The name that went past factor x its baseline without growing by the rule, and why it does not count. */
+function touchedText(
+  t: NonNullable<Extract<NamesKnee, { kind: 'none' }>['touched']>,
+  factor: number,
+  floorMs: number,
+): string {
+  const at = `${t.name} reached ${t.peak.growth.toFixed(1)}× at ${stepText(t.peak.index, t.peak.attempt)}`;
+  const rise = (p: NamePoint) =>
+    `${fmtMs(p.ms - t.baseMs)} ms above its ${fmtMs(t.baseMs)} ms, within the ${floorMsText(floorMs)} ms floor`;
+  const back = t.back;
+  const fell = (p: NamePoint) => `fell back: ${p.growth.toFixed(1)}× at ${stepText(p.index, p.attempt)}`;
+  if (t.withinFloor) return `${at}, only ${rise(t.peak)}${back && back.growth <= factor ? `, and ${fell(back)}` : ''}`;
+  // past at its peak, so a later step was not (else it would have grown): back under factor x, or within the floor
+  return back!.growth > factor
+    ? `${at} but fell back at ${stepText(back!.index, back!.attempt)} to ${rise(back!)}`
+    : `${at} but ${fell(back!)}`;
 }
 
 function kneeSentence(run: RunResult, f: NamesKnee): string | null {
-  // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
-  const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+  const knee = kneeWord(run);
   const w = rowWord(run);
-  const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;
+  const upTo = f.kneeIndex === null ? '' : ` up to ${lastCompared(run, f)}`;
   const needs = (q: number) => fmtInt(requiredSamples(q, run.rules.minTailSamples));
   const p = `p${f.q}`;
   // on p90: why not p99, and what would give one
@@ -246,7 +298,8 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
           f.judged.length < all
             ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
-        return `No ${w.one}'s ${p} grew beyond ${f.factor}× its first reliable ${p}${upTo}${only}: none degraded ahead of the others${fallback}.`;
+        const touched = f.touched ? `; ${touchedText(f.touched, f.factor, f.floorMs)}` : '';
+        return `No ${w.one}'s ${p} rose past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}${only}: none degraded ahead of the others${fallback}${touched}.`;
       }
     }
   }
@@ -266,6 +319,6 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       ? `; judged: ${f.judged.join(', ')}, the other names' ${p}s resting on too few samples to compare`
       : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
-  const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline that stayed past it up to the knee (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
+  const stayed = f.lastIndex === f.kneeIndex ? knee : lastCompared(run, f);
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${stepText(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline, and ${floorText(f)}, that stayed there up to ${stayed} (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${stepText(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
 }
