@@ -286,4 +286,70 @@ describe('firstDegradingName: the name whose p99 (else p90) first exceeded 2x it
     const s = steps({ read: [10, 12, 30] }, [{}, { transient: true, verdict: 'fails' }, { index: 1, attempt: 2 }]);
     expect(firstDegradingName(s, 1)).toMatchObject({ kind: 'grew', first: { index: 1, attempt: 2, growth: 3 } });
   });
+
+  it('names the names failing 5% of their arrivals or more, on 5 failures at least, at every step compared from one on', () => {
+    /** r failing `failed` of its `completed`. */
+    const failing = (r: NameResult, failed: number, completed = r.completed): NameResult => ({
+      ...r,
+      completed,
+      failed,
+      ok: completed - failed,
+      errorRate: failed / completed,
+    });
+    const failures: Record<string, number[]> = { buy: [0, 2, 33, 40], read: [0, 6, 0, 0] };
+    const s: StepResult[] = steps({ read: [10, 11, 12, 13], buy: [10, 11, 12, 13], refund: [10, 11, 12, 13] }).map(
+      (st, i) => ({
+        ...st,
+        byName: {
+          ...Object.fromEntries(Object.entries(failures).map(([name, f]) => [name, failing(st.byName![name], f[i])])),
+          // 10% of 40, but 4 failures: too few to read a share from
+          refund: failing(st.byName!.refund, 4, 40),
+        },
+      }),
+    );
+    // buy: 2% at step 2, then 33% and 40%; read's 6% at step 2 fell back
+    expect(firstDegradingName(s, 3)).toMatchObject({
+      kind: 'none',
+      why: 'steady',
+      failing: [
+        {
+          name: 'buy',
+          transaction: false,
+          from: { index: 2, attempt: 1, errorRate: 0.33, failed: 33 },
+          last: { index: 3, attempt: 1, errorRate: 0.4, failed: 40 },
+        },
+      ],
+    });
+    expect(firstDegradingName(s, 3).failing).toHaveLength(1);
+    // up to the knee only; at the knee alone, no last
+    expect(firstDegradingName(s, 2).failing).toEqual([
+      { name: 'buy', transaction: false, from: { index: 2, attempt: 1, errorRate: 0.33, failed: 33 } },
+    ]);
+    // read's 6% at step 2 fell back only after it: with the knee there, it stands
+    expect(firstDegradingName(s, 1).failing.map((f) => f.name)).toEqual(['read']);
+    // read from step 2 on, had it stayed: both named, the earlier first
+    const stayed = s.map((st, i) => ({
+      ...st,
+      byName: { ...st.byName!, read: failing(st.byName!.read, [0, 6, 7, 8][i]) },
+    }));
+    expect(firstDegradingName(stayed, 3).failing.map((f) => [f.name, f.from.index])).toEqual([
+      ['read', 1],
+      ['buy', 2],
+    ]);
+    // a step left out for the generator's stalls is left out here too (a stall can make timeouts)
+    const stalled = s.map((st, i) => (i === 2 ? { ...st, loopDelayMaxMs: 83.6 } : st));
+    expect(firstDegradingName(stalled, 3).failing).toEqual([
+      { name: 'buy', transaction: false, from: { index: 3, attempt: 1, errorRate: 0.4, failed: 40 } },
+    ]);
+    // the knee at step 1: nothing to grow from, but its failures are said
+    expect(
+      firstDegradingName(
+        s.map((st) => ({ ...st, byName: s[2].byName })),
+        0,
+      ),
+    ).toMatchObject({
+      why: 'one-step',
+      failing: [{ name: 'buy' }],
+    });
+  });
 });

@@ -19,6 +19,11 @@
  * - the finding is the name that grew at the earliest step; several at that step: the largest
  *   growth, then the name (alphabetical) for a total order.
  *
+ * Beside the tails, a name failing a share of its arrivals degraded too (`failing`): its error rate
+ * at NAME_SHARE_WARN or more, on FAILED_MIN failures at least (the bounds failures-in-held.ts
+ * warns from), at every step compared from some step on up to the knee. It needs no baseline nor
+ * samples beyond a percentile, so it is read at every step compared, the knee's alone included.
+ *
  * An unreliable p99 never counts, neither as a baseline nor as growth. When no name has a reliable
  * p99 at two of those steps (a short hold: p99 needs 3,000 samples of the name in a window, p90
  * 300), the same rule runs on p90 and the finding says so (`q`): the body of a name's latency
@@ -28,6 +33,7 @@
 import { decidingSteps } from './deciding-steps.ts';
 import { reliableMs, TAIL_PERCENTILES, type TailPercentile } from './percentiles.ts';
 import { byCodePoint } from './format.ts';
+import { FAILED_MIN, NAME_SHARE_WARN } from './failures-in-held.ts';
 import type { StepResult } from './types.ts';
 import { generatorInLatencies } from './warnings.ts';
 
@@ -83,7 +89,17 @@ export interface NameTouched {
   back?: NamePoint;
 }
 
-/** What every finding carries: the steps compared and the floor. */
+/** A name failing a share of its own completions at every step compared from `from` up to the knee. */
+export interface NameFailing {
+  name: string;
+  transaction: boolean;
+  /** The first step of that run of steps, its error rate and failures. */
+  from: { index: number; attempt: number; errorRate: number; failed: number };
+  /** The last step compared, where later than `from`. */
+  last?: { index: number; attempt: number; errorRate: number; failed: number };
+}
+
+/** What every finding carries: the steps compared, the floor's terms, the names failing. */
 interface Compared {
   /** Steps (0-based) up to the knee left out: the generator's own delays are in their latencies (generatorInLatencies). */
   stalled: number[];
@@ -91,6 +107,8 @@ interface Compared {
   lastIndex: number | null;
   /** How far (ms) above its baseline a percentile had to lie to count (NAME_RISE_FLOOR_MS). */
   floorMs: number;
+  /** Names whose error rate stayed at NAME_SHARE_WARN or more from a step compared on (earliest first). */
+  failing: NameFailing[];
 }
 
 export type NamesKnee =
@@ -125,7 +143,7 @@ export type NamesKnee =
 
 /**
  * The name whose p99 (else p90) first exceeded `factor` x its baseline, and its floor, at or before
- * the knee (see the rule above).
+ * the knee, and the names failing a share of their arrivals (see the rule above).
  */
 export function firstDegradingName(
   steps: readonly StepResult[],
@@ -140,7 +158,7 @@ export function firstDegradingName(
   const inKnee = (s: StepResult) => kneeIndex === null || s.index <= kneeIndex;
   const stalled = [...new Set(withNames.filter((s) => generatorInLatencies(s) && inKnee(s)).map((s) => s.index))];
   const none = { kind: 'none' as const, factor, q, kneeIndex, judged: [] };
-  const empty: Compared = { stalled: [], lastIndex: null, floorMs };
+  const empty: Compared = { stalled: [], lastIndex: null, floorMs, failing: [] };
   if (withNames.length === 0) return { ...none, ...empty, why: 'no-names' };
   if (kneeIndex === null) return { ...none, ...empty, stalled, why: 'no-knee' };
   const window = named.filter((s) => s.index <= kneeIndex);
@@ -148,6 +166,7 @@ export function firstDegradingName(
     stalled,
     lastIndex: window.length === 0 ? null : Math.max(...window.map((s) => s.index)),
     floorMs,
+    failing: failingNames(window),
   };
   // more samples would not help: there is nothing before the knee to grow from
   if (new Set(window.map((s) => s.index)).size < 2) return { ...none, ...compared, why: 'one-step' };
@@ -157,6 +176,48 @@ export function firstDegradingName(
     if (found.kind === 'grew' || found.why !== 'too-few-samples') return found;
   }
   return found!;
+}
+
+/**
+ * The names whose error rate was NAME_SHARE_WARN or more, on FAILED_MIN failures at least, at
+ * every step of the window (in order) from some step on where they completed any: a share they
+ * fell back from is no degradation, as a tail's is not. Earliest first, then the higher share
+ * there, then by name.
+ */
+function failingNames(window: readonly StepResult[]): NameFailing[] {
+  const series = new Map<string, { s: StepResult; order: number; errorRate: number; failed: number; tx: boolean }[]>();
+  window.forEach((s, order) => {
+    for (const [name, r] of Object.entries(s.byName ?? {})) {
+      if (r.completed <= 0) continue;
+      const point = { s, order, errorRate: r.errorRate, failed: r.failed, tx: r.transaction === true };
+      series.set(name, [...(series.get(name) ?? []), point]);
+    }
+  });
+  const failing = (p: { errorRate: number; failed: number }) =>
+    p.failed >= FAILED_MIN && p.errorRate >= NAME_SHARE_WARN;
+  const found: (NameFailing & { order: number })[] = [];
+  for (const [name, points] of series) {
+    let from = -1;
+    for (let i = points.length - 1; i >= 0 && failing(points[i]); i--) from = i;
+    if (from < 0) continue;
+    const at = (p: (typeof points)[number]) => ({
+      index: p.s.index,
+      attempt: p.s.attempt ?? 1,
+      errorRate: p.errorRate,
+      failed: p.failed,
+    });
+    const first = points[from];
+    const last = points.at(-1)!;
+    found.push({
+      name,
+      transaction: first.tx,
+      from: at(first),
+      ...(last !== first ? { last: at(last) } : {}),
+      order: first.order,
+    });
+  }
+  found.sort((a, b) => a.order - b.order || b.from.errorRate - a.from.errorRate || byCodePoint(a.name, b.name));
+  return found.map(({ order: _, ...f }) => f);
 }
 
 /** The rule on percentile q over the window's steps, in order. */

@@ -10,6 +10,8 @@ import {
   fmtPercent,
   fmtRate,
   fmtRatio,
+  fmtShare,
+  fmtShareOver,
   fmtTarget,
   rateUnitOf,
   stepList,
@@ -17,6 +19,7 @@ import {
 } from '../analysis/format.ts';
 import { firstDegradingName, type NamePoint, type NamesKnee } from '../analysis/names-knee.ts';
 import { latenciesLeftOutWhy } from '../analysis/warnings.ts';
+import { FAILED_MIN, NAME_SHARE_WARN } from '../analysis/failures-in-held.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
 import { countsText, percentileCell, verdictLabel } from './cells.ts';
@@ -200,15 +203,17 @@ export function trafficText(run: RunResult): TextSection | null {
 }
 
 /**
- * Which entry's p99 (else p90, on short holds) grew first on the way to the knee
- * (analysis/names-knee.ts), in a sentence or two; null when the run has no figures by name.
+ * Which entry's p99 (else p90, on short holds) grew first on the way to the knee, and which failed
+ * a share of its arrivals (analysis/names-knee.ts), in a sentence or two; null when the run has no
+ * figures by name.
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
   const said = kneeSentence(run, f);
   if (said === null) return null;
+  const errors = f.failing.length === 0 ? [] : [failingSentence(run, f)];
   const stalled = f.stalled.length === 0 ? [] : [stalledSentence(run, f)];
-  return [said, ...stalled].join(' ');
+  return [said, ...errors, ...stalled].join(' ');
 }
 
 /** The steps the rule left out for the generator's own delays, and why, in a sentence; the knee named where it is one. */
@@ -222,6 +227,25 @@ function stalledSentence(run: RunResult, f: NamesKnee): string {
 /** A step (0-based index) and its attempt, as the report names it. */
 function stepText(index: number, attempt = 1): string {
   return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+}
+
+/** Most names listed by the sentence of the names failing; the rest counted. */
+const FAILING_LISTED = 3;
+
+/** The names whose error rate stayed past the bound up to the knee, with their shares, in a sentence. */
+function failingSentence(run: RunResult, f: NamesKnee): string {
+  const one = (n: NamesKnee['failing'][number]) => {
+    const of = n.transaction ? 'arrivals' : 'requests';
+    const share = (x: { errorRate: number }) => fmtShareOver(x.errorRate, NAME_SHARE_WARN);
+    const last = n.last ? ` and ${share(n.last)} at ${stepText(n.last.index, n.last.attempt)}` : '';
+    return `${n.name} (${n.transaction ? 'transaction' : 'request'}) failed ${share(n.from)} of its ${of} at ${stepText(n.from.index, n.from.attempt)}${last}`;
+  };
+  const listed = f.failing.slice(0, FAILING_LISTED).map(one);
+  const more = f.failing.length - listed.length;
+  const rest = more > 0 ? `, and ${more} other ${more === 1 ? 'name' : 'names'}` : '';
+  const those = f.failing.length === 1 ? 'Its' : "Each one's";
+  const from = f.failing.length === 1 ? 'there' : 'its first named';
+  return `By errors: ${listed.join('; ')}${rest}. ${those} error rate was ${fmtShare(NAME_SHARE_WARN)} or more, on ${FAILED_MIN} failures at least, at every step compared from ${from} up to ${lastCompared(run, f)}.`;
 }
 
 /** The knee in words: a run that established no capacity has no knee, only its highest step held. */
@@ -279,6 +303,8 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
     f.q === 99
       ? ''
       : `; ${p} because no name's p99 rests on ${needs(99)} samples at two steps, which longer holds collect`;
+  // a name failing its arrivals degraded: "none degraded" would not be true of the run
+  const inLatency = f.failing.length > 0 ? ' in latency' : '';
   if (f.kind === 'none') {
     switch (f.why) {
       case 'no-names':
@@ -288,10 +314,10 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       case 'one-step':
         // steps before it were left out (the generator's delays): not "no step before it"
         if (f.stalled.length > 0)
-          return `Which ${w.one} degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
-        return `Which ${w.one} degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the ${w.many}' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
+          return `Which ${w.one} degraded first${inLatency} cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
+        return `Which ${w.one} degraded first${inLatency} cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the ${w.many}' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
       case 'too-few-samples':
-        return `Which ${w.one} degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
+        return `Which ${w.one} degraded first${inLatency} cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {
         const all = nameOrder(run).length;
         const only =
@@ -299,7 +325,7 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
             ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
         const touched = f.touched ? `; ${touchedText(f.touched, f.factor, f.floorMs)}` : '';
-        return `No ${w.one}'s ${p} rose past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}${only}: none degraded ahead of the others${fallback}${touched}.`;
+        return `No ${w.one}'s ${p} rose past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}${only}: none degraded ahead of the others${inLatency}${fallback}${touched}.`;
       }
     }
   }
@@ -312,7 +338,7 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
     ? `Grew ${upToKnee}, the only name whose ${p} could be judged (which degraded first cannot be told: no other name's ${p} rests on enough samples at two steps)`
     : g.alsoGrew.length > 0
       ? `Degraded ${upToKnee} together with ${g.alsoGrew.join(', ')}, all at one step (named here: the largest growth; which came first within the step cannot be told)`
-      : `First to degrade ${upToKnee}`;
+      : `First to degrade${inLatency} ${upToKnee}`;
   // the others may have grown as much, unseen: say which names the rule could judge
   const onlyJudged =
     !alone && f.judged.length < nameOrder(run).length

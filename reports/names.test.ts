@@ -413,6 +413,44 @@ describe('report.md by name', () => {
     expect(left).not.toMatch(/knee/);
   });
 
+  it('says which names failed a share of their arrivals up to the knee, beside the tails, and never that none degraded', () => {
+    /** `run` with `name` failing `perSec` of its arrivals/s at the steps `at` (0-based). */
+    const failing = (run: RunResult, name: string, at: number[], perSec: number, tx = false): RunResult => ({
+      ...run,
+      steps: run.steps.map((s, i) => {
+        const r = s.byName![name];
+        if (!at.includes(i)) return s;
+        const ms = [50, 90, 99].map((q) => r.latency.find((p) => p.q === q)!.valueMs!);
+        return {
+          ...s,
+          byName: { ...s.byName!, [name]: named(r.completedPerSec, ms, { failedPerSec: perSec, transaction: tx }) },
+        };
+      }),
+    });
+    // no tail grew: create order failed 13% of its requests at step 3 and 10% at step 4
+    const steady = failing(p90s([3, 3.1, 3.2, 3.3, 500], [10, 10, 11, 12, 500]), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(steady)).toBe(
+      "No entry's p90 rose past 2× its first reliable p90, and more than 5 ms above it, to stay there up to the knee (step 4): none degraded ahead of the others in latency; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect. By errors: create order (request) failed 10% of its requests at step 3 and 10% at step 4. Its error rate was 5% or more, on 5 failures at least, at every step compared from there up to the knee (step 4).",
+    );
+    // a tail that grew first is first in latency, not first of all; a transaction fails its arrivals
+    const grew = failing(p90s([3, 3.1, 30, 40, 500], [10, 10, 11, 12, 500]), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(grew)).toMatch(
+      /^First to degrade in latency on the way to the knee \(step 4\): read order /,
+    );
+    const tx = failing(MIXED, 'checkout', [3], 2.4, true);
+    expect(namesKneeSentence(tx)).toMatch(
+      / By errors: checkout \(transaction\) failed 12% of its arrivals at step 4\. Its error rate was /,
+    );
+    // a share under 5%, or one the name fell back from, is not said
+    expect(namesKneeSentence(failing(MIXED, 'create order', [3], 0.5))).not.toMatch(/By errors/);
+    expect(namesKneeSentence(failing(MIXED, 'create order', [1], 2))).not.toMatch(/By errors/);
+    // several: the earliest first, each with its share
+    const two = failing(failing(steady, 'read order', [1, 2, 3], 3), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(two)).toMatch(
+      / By errors: read order \(request\) failed 15% of its requests at step 2 and 15% at step 4; create order \(request\) failed 10% .*\. Each one's error rate was 5% or more/,
+    );
+  });
+
   it('a run of one name (no figures by name) has neither section, nor the file, nor the chart', () => {
     const plain = renderMarkdown(base);
     expect(plain).not.toContain('## Traffic');
