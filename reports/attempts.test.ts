@@ -194,7 +194,7 @@ describe('models of a rerun', () => {
       [4, 1],
       [4, 2],
     ]);
-    const rows = modelRows(run.models!);
+    const rows = modelRows(run.models!, run.kneeStep);
     expect(rows[4].slice(0, 3)).toEqual(['5', '500', '350.0']);
     expect(rows[5].slice(0, 3)).toEqual(['5 (attempt 2)', '500', '300.0']);
     expect(rows[5][5]).toBe((300 / 400).toFixed(2));

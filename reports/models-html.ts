@@ -18,8 +18,11 @@ export function modelsHtml(run: RunResult, uslFigure: string): string {
   return htmlSection(
     'models',
     'Models',
-    [`<p>${esc(modelsIntro(m, unit))}</p>`, htmlTable(modelHeader(unit), modelRows(m)), ...sentences, uslFigure].join(
-      '\n',
-    ),
+    [
+      `<p>${esc(modelsIntro(m, unit, run.kneeStep))}</p>`,
+      htmlTable(modelHeader(unit), modelRows(m, run.kneeStep)),
+      ...sentences,
+      uslFigure,
+    ].join('\n'),
   );
 }

@@ -13,9 +13,9 @@ export function modelsSection(run: RunResult): string[] {
   return [
     '## Models',
     '',
-    mdCell(modelsIntro(m, unit)),
+    mdCell(modelsIntro(m, unit, run.kneeStep)),
     '',
-    ...mdTable(modelHeader(unit), modelRows(m)),
+    ...mdTable(modelHeader(unit), modelRows(m, run.kneeStep)),
     '',
     ...[...uslSentences(m.usl, m.uslNote, fittedSpan(run), unit, m.uslLeftOut), ...kneeSentence(run, m)]
       .flatMap((s) => [mdCell(s), ''])

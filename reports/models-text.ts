@@ -4,7 +4,9 @@
  */
 import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
 import { uslFitRows } from '../analysis/models/usl.ts';
+import { RHO_READABLE_MAX } from '../analysis/models/utilisation.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
+import { generatorInLatencies } from '../analysis/warnings.ts';
 import type { LittleRow, Models, RunResult, UslFit } from '../analysis/types.ts';
 import { sameAttempt } from './cells.ts';
 import type { RateUnit } from './cells.ts';
@@ -22,21 +24,43 @@ export function sig3(x: number): string {
   return Number.isFinite(x) ? x.toPrecision(3).replace(/\.?0+e/, 'e') : '–';
 }
 
-function fmtTimes(x: number | null): string {
-  return x === null ? 'saturated' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+function fmtTimes(x: number): string {
+  return `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+}
+
+/** ρ with as many decimals (2 to 5) as it takes not to print as the readable bound it passed: 0.8049 is "0.805", not "0.80". */
+function fmtRho(rho: number): string {
+  if (rho <= RHO_READABLE_MAX) return fmtRatio(rho);
+  const d = [2, 3, 4, 5].find((n) => Number(rho.toFixed(n)) > RHO_READABLE_MAX) ?? 5;
+  return rho.toFixed(d);
+}
+
+/** The bound past which 1 / (1 − ρ) is not printed, as the cells say it. */
+const NOT_READ = `ρ > ${fmtRatio(RHO_READABLE_MAX)}`;
+
+/**
+ * ρ and 1 / (1 − ρ) of a row. Against a μ that is only a floor (no step failed at the target),
+ * upper bounds, and no row is known to be saturated. Against an established μ: past the knee no
+ * figure (the rate offered exceeded what was served: no steady queue for the formula), and past
+ * RHO_READABLE_MAX none either (it turns on μ's own last percent: decision 055).
+ */
+function utilisationCells(
+  u: Models['utilisation'][number],
+  atLeast: boolean,
+  kneeStep: number | null,
+): [string, string] {
+  if (atLeast) return [`≤ ${fmtRatio(u.rho)}`, u.amplification === null ? '–' : `≤ ${fmtTimes(u.amplification)}`];
+  if (kneeStep !== null && u.index > kneeStep) return [fmtRatio(u.rho), 'past the knee'];
+  if (u.rho > RHO_READABLE_MAX || u.amplification === null) return [fmtRho(u.rho), NOT_READ];
+  return [fmtRatio(u.rho), fmtTimes(u.amplification)];
 }
 
 /**
- * ρ and 1 / (1 − ρ) of a row: against a μ that is only a floor (no step failed at the target),
- * upper bounds, and no row is known to be saturated.
+ * One row per attempt with data (a rerun has its own row, its own ρ): N from Little's law,
+ * utilisation and amplification beside measured inflation. `kneeStep` (0-based): the rows past it
+ * read "past the knee".
  */
-function utilisationCells(u: Models['utilisation'][number], atLeast: boolean): [string, string] {
-  if (!atLeast) return [fmtRatio(u.rho), fmtTimes(u.amplification)];
-  return [`≤ ${fmtRatio(u.rho)}`, u.amplification === null ? '–' : `≤ ${fmtTimes(u.amplification)}`];
-}
-
-/** One row per attempt with data (a rerun has its own row, its own ρ): N from Little's law, utilisation and amplification beside measured inflation. */
-export function modelRows(m: Models): string[][] {
+export function modelRows(m: Models, kneeStep: number | null): string[][] {
   return m.little.map((r) => {
     const u = m.utilisation.find((x) => sameAttempt(x, r));
     return [
@@ -45,13 +69,13 @@ export function modelRows(m: Models): string[][] {
       fmtRate(r.throughputPerSec),
       fmtMs(r.meanMs),
       sig3(r.concurrency),
-      ...(u ? utilisationCells(u, m.utilisationBaseAtLeast === true) : ['–', '–']),
+      ...(u ? utilisationCells(u, m.utilisationBaseAtLeast === true, kneeStep) : ['–', '–']),
       u?.latencyInflation == null ? '–' : `${u.latencyInflation.toFixed(2)}×`,
     ];
   });
 }
 
-export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
+export function modelsIntro(m: Models, unit: RateUnit, kneeStep: number | null): string {
   const mu =
     m.utilisationBasePerSec === null
       ? 'no step held, so there is no capacity to measure utilisation against'
@@ -64,7 +88,24 @@ export function modelsIntro(m: Models, unit: RateUnit = 'req/s'): string {
       : m.wPerArrival
         ? " X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight."
         : " X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight.";
-  return `Little's law gives the mean concurrency the target carried at each step (N = X × W).${arrivals} Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.`;
+  return `Little's law gives the mean concurrency the target carried at each step (N = X × W).${arrivals} Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.${unread(m, kneeStep)}`;
+}
+
+/** Why some rows give no 1 / (1 − ρ), said only where one does not (an established μ's). */
+function unread(m: Models, kneeStep: number | null): string {
+  if (m.utilisationBaseAtLeast || m.utilisationBasePerSec === null) return '';
+  const past = (u: Models['utilisation'][number]) => kneeStep !== null && u.index > kneeStep;
+  const near = m.utilisation.some((u) => !past(u) && (u.rho > RHO_READABLE_MAX || u.amplification === null));
+  const out: string[] = [];
+  if (near)
+    out.push(
+      ` Where ρ > ${fmtRatio(RHO_READABLE_MAX)} the table gives no 1 / (1 − ρ): μ is itself a measured throughput, a few percent wide, and there a μ 5% lower would move the figure by more than a quarter (at ρ = 0.98, 1% lower would double it).`,
+    );
+  if (m.utilisation.some(past))
+    out.push(
+      ' Past the knee it gives none either: the rate offered there exceeded what was served, so ρ, of the throughput served, understates the load, and the formula holds only for arrivals below μ.',
+    );
+  return out.join('');
 }
 
 /** The Little's-law rows the USL was fitted to (those up to the knee), as the analysis chose them. */
@@ -138,22 +179,39 @@ export function uslSentences(
   return out;
 }
 
+/** A share as a percentage to 2 significant figures: 0.0234 -> "2.3%", 0.0005 -> "0.05%". */
+function pct2(x: number): string {
+  return `${Number((x * 100).toPrecision(2))}%`;
+}
+
+/**
+ * The measured mean at the knee against step 1's, or nothing where that compares nothing: the
+ * knee is the reference row itself, or either one's latencies hold the generator's own delays.
+ */
+function measuredClause(run: RunResult, m: Models, knee: Models['utilisation'][number]): string {
+  const first = m.utilisation[0];
+  if (knee.latencyInflation === null || first === undefined || sameAttempt(first, knee)) return '';
+  const held = [knee, first].some((u) => run.steps.some((s) => sameAttempt(s, u) && generatorInLatencies(s)));
+  return held ? '' : `; the measured mean was ${knee.latencyInflation.toFixed(2)}× step 1's`;
+}
+
 /** "Near the knee" in one sentence, or nothing without a knee. */
 export function kneeSentence(run: RunResult, m: Models): string[] {
   const kneeStep = kneeResult(run);
   const knee = kneeStep === null ? undefined : m.utilisation.find((u) => sameAttempt(u, kneeStep));
   if (!knee) return [];
-  const measured =
-    knee.latencyInflation === null ? '' : `; the measured mean was ${knee.latencyInflation.toFixed(2)}× step 1's`;
+  const measured = measuredClause(run, m, knee);
   if (m.utilisationBaseAtLeast)
     return [
       `At the last step held (step ${stepNo(knee.index)}) ρ ≤ ${fmtRatio(knee.rho)}: the run established no capacity, so how near saturation it ran is not known${measured}.`,
     ];
   const amp =
-    knee.amplification === null
-      ? 'the queue is saturated'
-      : `queueing would stretch time in system ${fmtTimes(knee.amplification)}`;
+    knee.amplification !== null && knee.rho <= RHO_READABLE_MAX
+      ? `: queueing would stretch time in system ${fmtTimes(knee.amplification)}`
+      : knee.rho >= 1
+        ? ": the knee's throughput is μ itself, the highest any step reached, so 1 / (1 − ρ) has no figure there"
+        : `, too near 1 for 1 / (1 − ρ) to be read: it turns on the ${pct2(1 - knee.rho)} by which the knee's throughput falls short of μ (a μ ${pct2((1 - knee.rho) / (1 + knee.rho))} lower would double it)`;
   return [
-    `Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRatio(knee.rho)}: ${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`,
+    `Near the knee (step ${stepNo(knee.index)}) ρ = ${fmtRho(knee.rho)}${amp}${measured}. Latency climbs steeply as ρ nears 1, which is why capacity is read from throughput, not from a latency target.`,
   ];
 }

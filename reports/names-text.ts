@@ -10,13 +10,16 @@ import {
   fmtPercent,
   fmtRate,
   fmtRatio,
+  fmtShare,
+  fmtShareOver,
   fmtTarget,
   rateUnitOf,
   stepList,
   stepNo,
 } from '../analysis/format.ts';
-import { firstDegradingName, type NamesKnee } from '../analysis/names-knee.ts';
+import { firstDegradingName, type NamePoint, type NamesKnee } from '../analysis/names-knee.ts';
 import { latenciesLeftOutWhy } from '../analysis/warnings.ts';
+import { FAILED_MIN, NAME_SHARE_WARN } from '../analysis/failures-in-held.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import type { NameResult, RunResult, StepResult, TrafficRecord } from '../analysis/types.ts';
 import { countsText, percentileCell, verdictLabel } from './cells.ts';
@@ -200,26 +203,99 @@ export function trafficText(run: RunResult): TextSection | null {
 }
 
 /**
- * Which entry's p99 (else p90, on short holds) grew first on the way to the knee
- * (analysis/names-knee.ts), in one sentence; null when the run has no figures by name.
+ * Which entry's p99 (else p90, on short holds) grew first on the way to the knee, and which failed
+ * a share of its arrivals (analysis/names-knee.ts), in a sentence or two; null when the run has no
+ * figures by name.
  */
 export function namesKneeSentence(run: RunResult): string | null {
   const f = firstDegradingName(run.steps, run.kneeStep);
   const said = kneeSentence(run, f);
-  return said === null || f.stalled.length === 0 ? said : `${said} ${stalledSentence(run.steps, f.stalled)}`;
+  if (said === null) return null;
+  const errors = f.failing.length === 0 ? [] : [failingSentence(run, f)];
+  const stalled = f.stalled.length === 0 ? [] : [stalledSentence(run, f)];
+  return [said, ...errors, ...stalled].join(' ');
 }
 
-/** The steps the rule left out for the generator's own delays, and why, in a sentence. */
-function stalledSentence(steps: RunResult['steps'], stalled: readonly number[]): string {
-  const one = new Set(stalled).size === 1;
-  return `${one ? 'Step' : 'Steps'} ${stepList(stalled)} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(steps, stalled).join('; ')}.`;
+/** The steps the rule left out for the generator's own delays, and why, in a sentence; the knee named where it is one. */
+function stalledSentence(run: RunResult, f: NamesKnee): string {
+  const one = new Set(f.stalled).size === 1;
+  const kneeOut = f.kneeIndex !== null && f.stalled.includes(f.kneeIndex);
+  const which = !kneeOut ? '' : one ? `, ${kneeWord(run)},` : ` (${kneeWord(run)} among them)`;
+  return `${one ? 'Step' : 'Steps'} ${stepList(f.stalled)}${which} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(run.steps, f.stalled).join('; ')}.`;
+}
+
+/** A step (0-based index) and its attempt, as the report names it. */
+function stepText(index: number, attempt = 1): string {
+  return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+}
+
+/** Most names listed by the sentence of the names failing; the rest counted. */
+const FAILING_LISTED = 3;
+
+/** The names whose error rate stayed past the bound up to the knee, with their shares, in a sentence. */
+function failingSentence(run: RunResult, f: NamesKnee): string {
+  const one = (n: NamesKnee['failing'][number]) => {
+    const of = n.transaction ? 'arrivals' : 'requests';
+    const share = (x: { errorRate: number }) => fmtShareOver(x.errorRate, NAME_SHARE_WARN);
+    const last = n.last ? ` and ${share(n.last)} at ${stepText(n.last.index, n.last.attempt)}` : '';
+    return `${n.name} (${n.transaction ? 'transaction' : 'request'}) failed ${share(n.from)} of its ${of} at ${stepText(n.from.index, n.from.attempt)}${last}`;
+  };
+  const listed = f.failing.slice(0, FAILING_LISTED).map(one);
+  const more = f.failing.length - listed.length;
+  const rest = more > 0 ? `, and ${more} other ${more === 1 ? 'name' : 'names'}` : '';
+  const those = f.failing.length === 1 ? 'Its' : "Each one's";
+  const from = f.failing.length === 1 ? 'there' : 'its first named';
+  return `By errors: ${listed.join('; ')}${rest}. ${those} error rate was ${fmtShare(NAME_SHARE_WARN)} or more, on ${FAILED_MIN} failures at least, at every step compared from ${from} up to ${lastCompared(run, f)}.`;
+}
+
+/** The knee in words: a run that established no capacity has no knee, only its highest step held. */
+function kneeWord(run: RunResult): string {
+  return run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+}
+
+/**
+ * The last step compared, in words: the knee (or the highest step held), or the step before it
+ * where the knee itself was left out (the sentence of the steps left out says it was the knee).
+ */
+function lastCompared(run: RunResult, f: NamesKnee): string {
+  const knee = kneeWord(run);
+  if (f.kneeIndex === null) return knee;
+  if (f.lastIndex === null || f.lastIndex === f.kneeIndex) return `${knee} (step ${stepNo(f.kneeIndex)})`;
+  return `step ${stepNo(f.lastIndex)}`;
+}
+
+/** A floor in ms as it was set: "5", not fmtMs's "5.00". */
+function floorMsText(ms: number): string {
+  return Number.isInteger(ms) ? String(ms) : fmtMs(ms);
+}
+
+/** The floor a rise must pass, in words: "more than 5 ms above it". */
+function floorText(f: NamesKnee): string {
+  return `more than ${floorMsText(f.floorMs)} ms above it`;
+}
+
+/** The name that went past factor x its baseline without growing by the rule, and why it does not count. */
+function touchedText(
+  t: NonNullable<Extract<NamesKnee, { kind: 'none' }>['touched']>,
+  factor: number,
+  floorMs: number,
+): string {
+  const at = `${t.name} reached ${t.peak.growth.toFixed(1)}× at ${stepText(t.peak.index, t.peak.attempt)}`;
+  const rise = (p: NamePoint) =>
+    `${fmtMs(p.ms - t.baseMs)} ms above its ${fmtMs(t.baseMs)} ms, within the ${floorMsText(floorMs)} ms floor`;
+  const back = t.back;
+  const fell = (p: NamePoint) => `fell back: ${p.growth.toFixed(1)}× at ${stepText(p.index, p.attempt)}`;
+  if (t.withinFloor) return `${at}, only ${rise(t.peak)}${back && back.growth <= factor ? `, and ${fell(back)}` : ''}`;
+  // past at its peak, so a later step was not (else it would have grown): back under factor x, or within the floor
+  return back!.growth > factor
+    ? `${at} but fell back at ${stepText(back!.index, back!.attempt)} to ${rise(back!)}`
+    : `${at} but ${fell(back!)}`;
 }
 
 function kneeSentence(run: RunResult, f: NamesKnee): string | null {
-  // a run that established no capacity (every step held, the generator the limit) has no knee, only its highest held step
-  const knee = run.capacityPerSec === null ? 'the highest step held' : 'the knee';
+  const knee = kneeWord(run);
   const w = rowWord(run);
-  const upTo = f.kneeIndex === null ? '' : ` up to ${knee} (step ${stepNo(f.kneeIndex)})`;
+  const upTo = f.kneeIndex === null ? '' : ` up to ${lastCompared(run, f)}`;
   const needs = (q: number) => fmtInt(requiredSamples(q, run.rules.minTailSamples));
   const p = `p${f.q}`;
   // on p90: why not p99, and what would give one
@@ -227,6 +303,8 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
     f.q === 99
       ? ''
       : `; ${p} because no name's p99 rests on ${needs(99)} samples at two steps, which longer holds collect`;
+  // a name failing its arrivals degraded: "none degraded" would not be true of the run
+  const inLatency = f.failing.length > 0 ? ' in latency' : '';
   if (f.kind === 'none') {
     switch (f.why) {
       case 'no-names':
@@ -236,17 +314,18 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       case 'one-step':
         // steps before it were left out (the generator's delays): not "no step before it"
         if (f.stalled.length > 0)
-          return `Which ${w.one} degraded first cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
-        return `Which ${w.one} degraded first cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the ${w.many}' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
+          return `Which ${w.one} degraded first${inLatency} cannot be told: of the steps up to ${knee} (step ${stepNo(f.kneeIndex!)}), fewer than two can be judged.`;
+        return `Which ${w.one} degraded first${inLatency} cannot be told: ${knee} is step ${stepNo(f.kneeIndex!)}, and no step before it gives the ${w.many}' latency to grow from; ${run.rules.imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to see which grows first.`;
       case 'too-few-samples':
-        return `Which ${w.one} degraded first cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
+        return `Which ${w.one} degraded first${inLatency} cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {
         const all = nameOrder(run).length;
         const only =
           f.judged.length < all
             ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
-        return `No ${w.one}'s ${p} grew beyond ${f.factor}× its first reliable ${p}${upTo}${only}: none degraded ahead of the others${fallback}.`;
+        const touched = f.touched ? `; ${touchedText(f.touched, f.factor, f.floorMs)}` : '';
+        return `No ${w.one}'s ${p} rose past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}${only}: none degraded ahead of the others${inLatency}${fallback}${touched}.`;
       }
     }
   }
@@ -259,13 +338,13 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
     ? `Grew ${upToKnee}, the only name whose ${p} could be judged (which degraded first cannot be told: no other name's ${p} rests on enough samples at two steps)`
     : g.alsoGrew.length > 0
       ? `Degraded ${upToKnee} together with ${g.alsoGrew.join(', ')}, all at one step (named here: the largest growth; which came first within the step cannot be told)`
-      : `First to degrade ${upToKnee}`;
+      : `First to degrade${inLatency} ${upToKnee}`;
   // the others may have grown as much, unseen: say which names the rule could judge
   const onlyJudged =
     !alone && f.judged.length < nameOrder(run).length
       ? `; judged: ${f.judged.join(', ')}, the other names' ${p}s resting on too few samples to compare`
       : '';
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
-  const step = (index: number, attempt: number) => `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${step(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline that stayed past it up to the knee (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${step(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
+  const stayed = f.lastIndex === f.kneeIndex ? knee : lastCompared(run, f);
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${stepText(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline, and ${floorText(f)}, that stayed there up to ${stayed} (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${stepText(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
 }

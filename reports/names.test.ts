@@ -223,7 +223,7 @@ describe('report.md by name', () => {
 
   it('names the entries whose p99 grew at one step on the way to the knee together, first none of them', () => {
     expect(section(md, 'Steps by name')).toContain(
-      '**Degraded on the way to the knee (step 4) together with checkout: create, all at one step (named here: the largest growth; which came first within the step cannot be told): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, the first p99 past 2× its own baseline that stayed past it up to the knee (reliable percentiles only): 2.5× its 22.0 ms at step 2.**',
+      '**Degraded on the way to the knee (step 4) together with checkout: create, all at one step (named here: the largest growth; which came first within the step cannot be told): create order (request), whose p99 reached 55.0 ms at step 4, at the knee, the first p99 past 2× its own baseline, and more than 5 ms above it, that stayed there up to the knee (reliable percentiles only): 2.5× its 22.0 ms at step 2.**',
     );
   });
 
@@ -303,7 +303,7 @@ describe('report.md by name', () => {
 
   it('judges p90 when no p99 rests on enough samples, and says so', () => {
     expect(namesKneeSentence(reliableBelow(99))).toBe(
-      "Degraded on the way to the knee (step 4) together with create order, all at one step (named here: the largest growth; which came first within the step cannot be told): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, the first p90 past 2× its own baseline that stayed past it up to the knee (reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect): 2.1× its 14.0 ms at step 1.",
+      "Degraded on the way to the knee (step 4) together with create order, all at one step (named here: the largest growth; which came first within the step cannot be told): checkout: create (request), whose p90 reached 30.0 ms at step 4, at the knee, the first p90 past 2× its own baseline, and more than 5 ms above it, that stayed there up to the knee (reliable percentiles only; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect): 2.1× its 14.0 ms at step 1.",
     );
   });
 
@@ -352,6 +352,102 @@ describe('report.md by name', () => {
     );
     expect(renderHtml(imported, [])).toContain(
       '<summary>Step 1 · 100/s offered, holds: 100.0 req/s successful, 100.0 requests/s completed</summary>',
+    );
+  });
+
+  /** MIXED with two names whose p90s (ms) by step are `read` and `create`, each on 500 samples (no reliable p99). */
+  const p90s = (read: number[], create: number[], over: Partial<RunResult> = {}): RunResult => ({
+    ...MIXED,
+    ...over,
+    steps: MIXED.steps.map((s, i) => ({
+      ...s,
+      byName: {
+        'read order': named(20, [1, read[i], read[i] * 1.2]),
+        'create order': named(20, [5, create[i], create[i] * 1.2]),
+      },
+    })),
+  });
+  /** Every planned step held: no capacity, the last step the highest held. */
+  const noKnee: Partial<RunResult> = { capacityPerSec: null, stopReason: 'max-rate-reached', kneeStep: 4 };
+
+  it('says the rule as it is where none degraded, and names a name that went past 2x without staying', () => {
+    // a reviewer's run: read order's p90 2.88 ms, 7.74 at step 4 (2.69x, +4.86 ms), 4.42 at step 5
+    const run = p90s([2.88, 3.0, 3.1, 7.74, 4.42], [10, 10, 11, 12, 13], noKnee);
+    expect(namesKneeSentence(run)).toBe(
+      "No entry's p90 rose past 2× its first reliable p90, and more than 5 ms above it, to stay there up to the highest step held (step 5): none degraded ahead of the others; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect; read order reached 2.7× at step 4, only 4.86 ms above its 2.88 ms, within the 5 ms floor, and fell back: 1.5× at step 5.",
+    );
+    // past 2x and the floor, then back
+    expect(namesKneeSentence(p90s([2.88, 3.0, 3.1, 12, 4.42], [10, 10, 11, 12, 13], noKnee))).toMatch(
+      /; read order reached 4\.2× at step 4 but fell back: 1\.5× at step 5\.$/,
+    );
+  });
+
+  it('a few ms over a baseline of a few ms is no finding: the rise must pass 5 ms too', () => {
+    // the mix fixture's read order: p90 2.42 -> 5.33 ms at step 2 (2.2x, +2.9 ms) was named first to
+    // degrade, where it and create order rose 70x and 3x at the knee
+    const run = p90s([2.42, 5.33, 5.5, 171, 500], [10, 10.5, 11, 30, 500]);
+    expect(namesKneeSentence(run)).toMatch(
+      /^Degraded on the way to the knee \(step 4\) together with create order, .*: read order \(request\), whose p90 reached 171 ms at step 4, at the knee, the first p90 past 2× its own baseline, and more than 5 ms above it, that stayed there up to the knee .*: 70\.7× its 2\.42 ms at step 1\.$/,
+    );
+  });
+
+  it('names the steps compared where the knee itself was left out, and never says knee where there is none', () => {
+    const kneeOut: RunResult = {
+      ...MIXED,
+      steps: MIXED.steps.map((s) => (s.index === 3 ? { ...s, loopDelayMaxMs: 83.6 } : s)),
+    };
+    expect(namesKneeSentence(kneeOut)).toMatch(
+      /^No entry's p99 rose past 2× its first reliable p99, and more than 5 ms above it, to stay there up to step 3: none degraded ahead of the others\. Step 4, the knee, is left out, the generator's own delays being in its latencies: step 4's event loop stalled up to 83\.6 ms/,
+    );
+    const twoOut: RunResult = {
+      ...kneeOut,
+      steps: kneeOut.steps.map((s) => (s.index === 1 ? { ...s, loopDelayMaxMs: 60 } : s)),
+    };
+    expect(namesKneeSentence(twoOut)).toMatch(/ Steps 2 and 4 \(the knee among them\) are left out, /);
+    // every planned step held: the highest step held, never a knee
+    const grew = namesKneeSentence({ ...MIXED, capacityPerSec: null, stopReason: 'max-rate-reached' })!;
+    expect(grew).toMatch(/ that stayed there up to the highest step held \(/);
+    expect(grew).not.toMatch(/knee/);
+    const left = namesKneeSentence({ ...kneeOut, capacityPerSec: null, stopReason: 'max-rate-reached' })!;
+    expect(left).toMatch(/ up to step 3: .* Step 4, the highest step held, is left out/);
+    expect(left).not.toMatch(/knee/);
+  });
+
+  it('says which names failed a share of their arrivals up to the knee, beside the tails, and never that none degraded', () => {
+    /** `run` with `name` failing `perSec` of its arrivals/s at the steps `at` (0-based). */
+    const failing = (run: RunResult, name: string, at: number[], perSec: number, tx = false): RunResult => ({
+      ...run,
+      steps: run.steps.map((s, i) => {
+        const r = s.byName![name];
+        if (!at.includes(i)) return s;
+        const ms = [50, 90, 99].map((q) => r.latency.find((p) => p.q === q)!.valueMs!);
+        return {
+          ...s,
+          byName: { ...s.byName!, [name]: named(r.completedPerSec, ms, { failedPerSec: perSec, transaction: tx }) },
+        };
+      }),
+    });
+    // no tail grew: create order failed 13% of its requests at step 3 and 10% at step 4
+    const steady = failing(p90s([3, 3.1, 3.2, 3.3, 500], [10, 10, 11, 12, 500]), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(steady)).toBe(
+      "No entry's p90 rose past 2× its first reliable p90, and more than 5 ms above it, to stay there up to the knee (step 4): none degraded ahead of the others in latency; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect. By errors: create order (request) failed 10% of its requests at step 3 and 10% at step 4. Its error rate was 5% or more, on 5 failures at least, at every step compared from there up to the knee (step 4).",
+    );
+    // a tail that grew first is first in latency, not first of all; a transaction fails its arrivals
+    const grew = failing(p90s([3, 3.1, 30, 40, 500], [10, 10, 11, 12, 500]), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(grew)).toMatch(
+      /^First to degrade in latency on the way to the knee \(step 4\): read order /,
+    );
+    const tx = failing(MIXED, 'checkout', [3], 2.4, true);
+    expect(namesKneeSentence(tx)).toMatch(
+      / By errors: checkout \(transaction\) failed 12% of its arrivals at step 4\. Its error rate was /,
+    );
+    // a share under 5%, or one the name fell back from, is not said
+    expect(namesKneeSentence(failing(MIXED, 'create order', [3], 0.5))).not.toMatch(/By errors/);
+    expect(namesKneeSentence(failing(MIXED, 'create order', [1], 2))).not.toMatch(/By errors/);
+    // several: the earliest first, each with its share
+    const two = failing(failing(steady, 'read order', [1, 2, 3], 3), 'create order', [2, 3], 2);
+    expect(namesKneeSentence(two)).toMatch(
+      / By errors: read order \(request\) failed 15% of its requests at step 2 and 15% at step 4; create order \(request\) failed 10% .*\. Each one's error rate was 5% or more/,
     );
   });
 

@@ -12,6 +12,16 @@
  */
 import type { LittleRow, UtilisationRow } from '../types.ts';
 
+/**
+ * The highest rho whose 1 / (1 - rho) the report prints (docs/decisions/055). mu is the highest
+ * throughput a step reached, a measurement a few percent wide (a rerun at one rate read 440.0 and
+ * 419.7 arrivals/s), and the knee's own rho is the share of mu its throughput reached, so near 1
+ * the figure turns on mu's last percent (0.977 gives 42.6x; a peak 1.1% lower, 82x). Up to 0.8 a
+ * mu 5% off moves it by under a quarter, past 0.8 by more: the bound decision 052 reads a queue's
+ * wait by too.
+ */
+export const RHO_READABLE_MAX = 0.8;
+
 /** The saturation throughput mu, null when no step held (then there is no capacity to be near). */
 export function saturationPerSec(capacityPerSec: number | null, peakPerSec: number): number | null {
   if (capacityPerSec === null || capacityPerSec <= 0) return null;
