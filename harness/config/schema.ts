@@ -85,7 +85,7 @@ export const configSchema = z.strictObject({
         65536,
       ).default(65536),
       transactionTimeoutMs: positive(
-        'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; on k6 only where it has global timers (docs/engines.md)',
+        'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; on k6 only where it has global timers (docs/engines.md); `ctx.sleep` refuses longer think time',
       ).default(30_000),
       client: z
         .enum(['undici', 'socket'])

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { prepared } from './requests.ts';
 import { prepare } from './load.ts';
-import type { RequestSpec } from './types.ts';
+import type { RequestSpec, SentResponse } from './types.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 
@@ -105,5 +105,29 @@ describe("a mix entry's bad request names the entry", () => {
     expect(() => write.kind === 'request' && write.build(1)).toThrow(
       'request(ctx) of entry "write" returned a body that is an object: give a string (JSON.stringify(...)) or a Uint8Array',
     );
+  });
+});
+
+describe("ctx.sleep in a transaction's arrival", () => {
+  it('refuses think time past http.transactionTimeoutMs, as the scenario reads it: the send after it is never made', async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/long-sleep.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+      {
+        transactionTimeoutMs: 5000,
+      },
+    );
+    const sent: string[] = [];
+    const http = { send: async (name: string) => (sent.push(name), { ok: true }) as unknown as SentResponse };
+    const t = s.arrivals.entries[0];
+    await expect(t.kind === 'transaction' && t.run(1, http)).rejects.toThrow(
+      /^ctx\.sleep\(1000000000000\): give the think time in milliseconds, a number from 0 to 5000: /,
+    );
+    // the sample arrival's context too: preflight refuses it before load
+    const sample = s.sample(0);
+    await expect(sample.kind === 'transaction' && sample.run(1, http)).rejects.toThrow(/from 0 to 5000/);
+    expect(sent).toEqual([]);
   });
 });

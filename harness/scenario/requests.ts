@@ -108,11 +108,13 @@ export async function scenarioRequests(
   const entrySeq = order && sequentialData(data) ? entrySeqFunction(order) : undefined;
   const names = traffic.entries.map((e) => e.name);
   const readerSeq = order ? readerSeqFunctions(data, order, names) : undefined;
+  const transactionTimeoutMs = o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
   const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, {
       idKey: o.idKey,
       data,
       sleep: o.sleep,
+      transactionTimeoutMs,
       sample,
       entrySeq,
       readerSeq,
@@ -125,7 +127,7 @@ export async function scenarioRequests(
   const entries = runs(factory());
   const arrivals: Arrivals = {
     byName: traffic.byName,
-    transactionTimeoutMs: o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
+    transactionTimeoutMs,
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: order ? (seq) => entries[entryOf(order, seq)] : () => entries[0],

@@ -98,7 +98,10 @@ export interface ScenarioContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The row of data source `name` for this arrival, by the source's order (shared, read-only). */
   row(name: string): Row;
-  /** Think time: resolves after ms; the VU stays held (VU sizing counts it). */
+  /**
+   * Think time: resolves after ms; the VU stays held (VU sizing counts it). ms from 0 to
+   * http.transactionTimeoutMs: anything else throws (a longer sleep could only time its transaction out).
+   */
   sleep(ms: number): Promise<void>;
 }
 

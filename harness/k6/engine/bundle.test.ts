@@ -367,6 +367,22 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual(['thinker: first']);
   });
 
+  it("refuses think time past the transaction's deadline as the native engine does: the arrival fails (kind other), no timer overflows", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const overflow = vi.spyOn(process, 'emitWarning');
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/long-sleep.ts'), { transactionTimeoutMs: 5000 }),
+      () => ({ status: 200 }),
+    );
+    await run(l, 2);
+    expect(tagsOf(l).map((t) => t.outcome)).toEqual(['other', 'other']);
+    expect(warn.mock.calls.flat().join('\n')).toContain(
+      'dawdle: run threw: ctx.sleep(1000000000000): give the think time in milliseconds, a number from 0 to 5000:',
+    );
+    expect(l.fake.requests).toEqual([]);
+    expect(overflow).not.toHaveBeenCalled();
+  });
+
   it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {
     const long = (req: FakeRequest) =>
       req.params.tags?.name === 'create order'

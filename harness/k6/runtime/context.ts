@@ -55,8 +55,9 @@ export function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
     : (body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
 }
 
-function thinkTime(ms: number): Promise<void> {
-  const bad = thinkTimeProblem(ms);
+/** `deadlineMs`: http.transactionTimeoutMs, which think time counts in (absent: no deadline, as on an older k6). */
+function thinkTime(ms: number, deadlineMs: number | undefined): Promise<void> {
+  const bad = thinkTimeProblem(ms, deadlineMs);
   if (bad !== null) throw new Error(bad);
   if (ms === 0) return Promise.resolve();
   const timers = globalTimers();
@@ -67,7 +68,7 @@ function thinkTime(ms: number): Promise<void> {
 
 /** An arrival's context; `ids`: the run's (its name and id key), plateau's own or setup()'s (ids.ts). */
 export function contextOf(
-  cfg: Pick<RuntimeConfig, 'idPrefix'>,
+  cfg: Pick<RuntimeConfig, 'idPrefix' | 'transactionTimeoutMs'>,
   ids: RunIds,
   seq: number,
   rows: RowSource,
@@ -81,6 +82,6 @@ export function contextOf(
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,
     row: (name) => rows.row(name, seq),
-    sleep: thinkTime,
+    sleep: (ms) => thinkTime(ms, cfg.transactionTimeoutMs),
   };
 }
