@@ -14,7 +14,7 @@ import {
 import { rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
-import type { Scenario } from './types.ts';
+import type { Check, ResponseInfo, Scenario } from './types.ts';
 
 const req = () => ({ url: '/' });
 
@@ -300,7 +300,9 @@ describe('a check that reads what its request did not keep', () => {
     expect(html).toBe('check threw: the body is not JSON ("<html>oops</html>")');
     expect(checkFailureKind(html)).toBe('check');
     // braces and no return: rejected with the fix, where it had accepted every response
-    expect(checkOf((r) => void (r.status === 500), o)).toMatch(/^check returned nothing: return true/);
+    // (the Check type refuses it as well: a plain JavaScript scenario meets the run-time refusal)
+    const braces = ((r: ResponseInfo) => void (r.status === 500)) as unknown as Check;
+    expect(checkOf(braces, o)).toMatch(/^check returned nothing: return true/);
   });
 });
 

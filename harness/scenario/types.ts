@@ -23,8 +23,12 @@ export interface ResponseInfo {
   json(): any;
 }
 
-/** Return true (or nothing) to accept, false or a message to count the response as a failed check. */
-export type Check = (response: ResponseInfo) => boolean | string | void;
+/**
+ * Return true to accept; false or a message (a string, whatever it says) counts the response as a
+ * failed check. Returning nothing rejects too (verdict.ts checkReturned), so the type has no void: a
+ * check written with braces and no return, `(res) => { res.status === 200 }`, is a type error.
+ */
+export type Check = (response: ResponseInfo) => boolean | string;
 
 /** What http.send resolves to inside a transaction: the response, and whether the request passed. */
 export interface SentResponse extends ResponseInfo {
@@ -122,7 +126,7 @@ export interface Scenario {
    */
   mix?: Record<string, MixEntry>;
   request?(ctx: ScenarioContext): RequestSpec;
-  /** Return true to accept, false or a message to count the response as a failed check. */
+  /** Return true to accept, false or a message to count the response as a failed check (Check). */
   check?: Check;
 }
 
