@@ -20,6 +20,7 @@ function scenarioError(abs: string, cause: string, fix: string): PlateauError {
 const SCENARIO_MODULE: ModuleKind = {
   noun: 'scenario module',
   languages: 'TypeScript or JavaScript',
+  defines: 'defineScenario({...}) (README, Scenarios)',
   error: scenarioError,
 };
 
