@@ -182,9 +182,9 @@ class Context implements ScenarioContext {
     const seq = this.seq;
     return (format: IdFormat = 'seq') => formatId(format, s.idPrefix, s.idKey, seq);
   }
-  get pick(): (keySpace?: number) => number {
+  get pick(): (keySpace?: number, salt?: string | number) => number {
     const seq = this.seq;
-    return (keySpace = 100_000) => spread(seq, keySpace);
+    return (keySpace = 100_000, salt) => spread(seq, keySpace, salt);
   }
   get row(): (name: string) => Row {
     const s = this.#s;

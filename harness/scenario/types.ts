@@ -94,8 +94,12 @@ export interface ScenarioContext {
    * suffix for a second object); 'uuidv4' and 'uuidv7' give a fresh UUID each call.
    */
   uniqueId(format?: IdFormat): string;
-  /** A business object index in [0, keySpace): spreads load over many rows (default 100,000). */
-  pick(keySpace?: number): number;
+  /**
+   * A business object index in [0, keySpace): spreads load over many rows (default 100,000). A pure
+   * function of the arrival, the same on both engines: its picks agree (pick(24) twice is one key,
+   * pick(1000) % 100 is pick(100)); a salt, pick(24, 'item 2'), gives an independent key for it.
+   */
+  pick(keySpace?: number, salt?: string | number): number;
   /** Hex HMAC-SHA256 of the exact bytes given, keyed by the named environment variable. */
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
   /** Environment values (read from the process environment; never written to any output). */

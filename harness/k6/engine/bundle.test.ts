@@ -544,6 +544,24 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
   });
 
+  it("pick's salt gives an arrival a second key of its own, the same as the native engine's", async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/pick-salt.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 48);
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId);
+    const nativePaths = Array.from({ length: 48 }, (_, i) => {
+      const e = native.arrivals.entryOf(i + 1);
+      return e.kind === 'request' ? e.build(i + 1).path : '';
+    });
+    expect(l.fake.requests.map((r) => new URL(r.url).pathname)).toEqual(nativePaths);
+    const keys = nativePaths.map((p) => p.split('/').slice(2).map(Number));
+    // unsalted, the same key twice; salted, another key in most arrivals (1 in 24 alike by chance)
+    expect(keys.every(([a, b]) => a === b)).toBe(true);
+    expect(keys.filter(([a, , c]) => a === c).length).toBeLessThan(12);
+    expect(keys.filter(([, , c, d]) => c === d).length).toBeLessThan(12);
+  });
+
   it("gives a unique source's rows to its readBy's arrivals alone, as the native engine does; an unlisted entry's arrival fails", async () => {
     const fixture = path.resolve('test/fixtures/scenarios/reader-rows.ts');
     const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));

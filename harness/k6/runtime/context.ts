@@ -1,7 +1,7 @@
 /**
  * The portable ScenarioContext on k6's APIs (runs inside k6: no Node API).
  *   pick    = the same hash as the native engine (harness/scenario/data-rows.ts spread), so both engines hit the
- *             same rows for the same seq;
+ *             same rows for the same seq (and the same salt);
  *   row     = the data source's row for this arrival (data.ts: the same rowIndex as the native engine);
  *   sleep   = a timer of k6's global setTimeout (k6 >= v0.51), which holds the VU as think time does
  *             on the native engine and lets the transaction's deadline and the answers of sends in
@@ -78,7 +78,7 @@ export function contextOf(
     seq,
     uniqueId: (format: IdFormat = 'seq') =>
       format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
-    pick: (keySpace = 100_000) => spread(seq, keySpace),
+    pick: (keySpace = 100_000, salt) => spread(seq, keySpace, salt),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,
     row: (name) => rows.row(name, seq),
