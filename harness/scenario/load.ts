@@ -11,6 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { scenarioProblems } from './traffic.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { bodyProblem } from './body-kind.ts';
+import { sentHeaders } from './header-values.ts';
 import { isThenable } from './verdict.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
@@ -111,7 +112,7 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
   return {
     method,
     path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin, what),
-    headers: { ...(spec.headers ?? {}) },
+    headers: sentHeaders(spec.headers, what),
     body,
     // one shape for every request (the engine's hot path): the builders set what they keep
     keepBodyBytes: 0,

@@ -16,6 +16,7 @@ import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept 
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { requestSpecProblem } from './setting-problems.ts';
+import { sentHeaders } from './header-values.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -248,7 +249,7 @@ export function prepared(
       return {
         method: method ?? 'GET',
         path,
-        headers: { ...(spec.headers ?? {}) },
+        headers: sentHeaders(spec.headers, what ?? 'request(ctx)'),
         body: body ?? null,
         keepBodyBytes,
         keepHeaders,

@@ -7,7 +7,8 @@ export interface RequestSpec {
   method?: string;
   /** Absolute, or a path resolved against the target's origin. */
   url: string;
-  headers?: Record<string, string>;
+  /** Each value a string; a finite number is sent as its digits; anything else (undefined, an object) is refused. */
+  headers?: Record<string, string | number>;
   body?: string | Uint8Array;
 }
 

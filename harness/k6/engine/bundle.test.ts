@@ -527,6 +527,25 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it('a header value that is undefined or an object fails its arrival (kind other), never sent; a number is sent as its digits, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/header-values.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 3);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['count ok', 'unset other', 'tagged other']);
+    expect(l.fake.requests.map((r) => [new URL(r.url).pathname, r.params.headers])).toEqual([
+      ['/count', { 'x-count': '5' }],
+    ]);
+    const logged = warn.mock.calls.flat().join('\n');
+    expect(logged).toContain(
+      `unset: request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`,
+    );
+    expect(logged).toContain(
+      'tagged: scenario threw: http.send("tagged: send", request) was given header "x-tags" that is an object',
+    );
+  });
+
   it('sends the rows and keys the native engine sends: a sequential source walked per entry, pick spread over every key', async () => {
     const fixture = path.resolve('test/fixtures/scenarios/sequential-rows.ts');
     const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));

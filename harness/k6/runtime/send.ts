@@ -7,6 +7,7 @@
  */
 import { check } from 'k6';
 import { bodyProblem } from '../../scenario/body-kind.ts';
+import { sentHeaders } from '../../scenario/header-values.ts';
 import http, { type Params } from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Check, RequestSpec } from '../../scenario/types.ts';
@@ -75,7 +76,7 @@ function argsOf(
     url,
     body,
     {
-      headers: spec.headers ?? {},
+      headers: sentHeaders(spec.headers, what),
       timeout: `${cfg.timeoutMs}ms`,
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
