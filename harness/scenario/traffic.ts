@@ -207,6 +207,18 @@ export function rowsTaken(traffic: Pick<Traffic, 'entries'>, readBy: readonly st
 /** What a send made after its transaction's arrival ended is told, on both engines and in preflight. */
 export const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
 
+/**
+ * Why a transaction whose run returned while sends it made were still in flight (not awaited)
+ * failed its arrival (kind other), on both engines and in preflight: the arrival still waits for
+ * them (its VU serves no other meanwhile), but their answers were never tested. `names`: those
+ * sends', the first made first.
+ */
+export function inFlightAtReturn(transaction: string, names: readonly unknown[]): string {
+  const first = JSON.stringify(String(names[0]));
+  const which = names.length > 1 ? `its sends ${first} and ${names.length - 1} more were` : `its send ${first} was`;
+  return `transaction ${JSON.stringify(transaction)} returned while ${which} still in flight: await every http.send inside run(ctx, http)`;
+}
+
 /** Why a transaction past http.transactionTimeoutMs failed its arrival (kind timeout), on either engine. */
 export function deadlineMessage(name: string, timeoutMs: number): string {
   return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;

@@ -336,10 +336,19 @@ describe('the bundled mix, run with k6 faked', () => {
     );
     await run(l, 6);
     expect(l.fake.asyncMostInFlight).toBe(2);
-    // the scenario throws when an answer is another request's
-    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(
-      ['pair', 'chain', 'plain', 'pair', 'chain', 'plain'].map((n) => `${n} ok`),
-    );
+    // the scenario throws when an answer is another request's; chain returns before its sends end (not awaited)
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual([
+      'pair ok',
+      'chain other',
+      'plain ok',
+      'pair ok',
+      'chain other',
+      'plain ok',
+    ]);
+    // chain's arrival waited for its sends, the second made on the first's answer
+    expect(
+      l.fake.requests.filter((r) => r.params.tags?.name?.startsWith('chain')).map((r) => r.params.tags?.name),
+    ).toEqual(['chain: a', 'chain: b', 'chain: a', 'chain: b']);
   });
 
   it("a transaction past http.transactionTimeoutMs fails its arrival as a timeout, where k6 has global timers (Node's stand in)", async () => {
@@ -491,6 +500,32 @@ describe('the bundled mix, run with k6 faked', () => {
     // each distinct message once, its first line only
     expect(logged.filter((m) => m.includes('throws: run threw: no such order'))).toHaveLength(1);
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);
+  });
+
+  it('a send not awaited fails its arrival with the fix, read on its promise (made.ok) or still in flight when run returned, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/not-awaited.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 3);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['forgot other', 'unawaited other', 'awaited ok']);
+    const logged = warn.mock.calls.flat().join('\n');
+    expect(logged).toContain(
+      'forgot: run threw: await http.send("forgot: create", ...) before reading .ok: it returns a promise',
+    );
+    expect(logged).toContain(
+      'unawaited: transaction "unawaited" returned while its send "unawaited: two" was still in flight: await every http.send inside run(ctx, http)',
+    );
+    // each was sent and waited for (never a late sample); forgot's confirm never
+    expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual([
+      'forgot: create',
+      'unawaited: one',
+      'unawaited: two',
+      'awaited: a',
+      'awaited: b',
+      'awaited: c',
+    ]);
+    expect(tagsOf(l).filter((t) => t.transaction === 'late')).toEqual([]);
   });
 
   it('a send made after its transaction ended is refused and written as a late sample of its name, not an arrival', async () => {
