@@ -53,7 +53,13 @@ async function send(demo: DemoHandle, spec: RequestSpec): Promise<ResponseInfo> 
     body: typeof spec.body === 'string' || spec.body === undefined ? spec.body : Buffer.from(spec.body),
   });
   const body = await res.text();
-  return { status: res.status, headers: Object.fromEntries(res.headers), body, json: () => JSON.parse(body) };
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    body,
+    truncated: false,
+    json: () => JSON.parse(body),
+  };
 }
 
 /** true, or the check's message (false without one becomes 'check failed'). */

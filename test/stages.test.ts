@@ -260,6 +260,17 @@ describe('preflight', () => {
     expect((r.error as { hint?: string }).hint).toBe("raise http.maxBodyBytes above the body's size");
   });
 
+  it('a check that rejects a body cut at http.maxBodyBytes says how much of it the check saw, and the fix', async () => {
+    const r = await runQuietly(
+      base('text-check', { scenario: fixture('text-check'), steps: SHORTEST, http: { maxBodyBytes: 8 } }),
+      { env },
+    );
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /got 200, rejected by its check: "no closing brace" \(a string rejects, as the reason; return true to accept\) \(the check saw the first 8 of \d+ bytes: raise http\.maxBodyBytes\): \{/,
+    );
+  });
+
   it("a transaction's check defined outside run: the message says to write the read in run (inline in http.send)", async () => {
     const r = await runQuietly(base('outside-check', { scenario: fixture('outside-check'), steps: SHORTEST }), { env });
     expect(r.exitCode).toBe(3);

@@ -81,7 +81,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       timeoutMs: positive('per-request timeout').default(10_000),
       maxBodyBytes: positiveInt(
-        'the most of a response body a check or a transaction sees (the rest is counted and discarded)',
+        "the most of a response body a check or a transaction sees (the rest is counted and discarded): res.truncated says a body was cut, and a check's rejection of one says how much of it the check saw",
         65536,
       ).default(65536),
       transactionTimeoutMs: positive(

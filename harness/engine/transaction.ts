@@ -47,6 +47,7 @@ function refusedResponse(error: string): SentResponse {
     status: 0,
     headers: {},
     body: '',
+    truncated: false,
     json: () => {
       throw new Error(`no response: ${error}`);
     },

@@ -358,13 +358,21 @@ async function send(
     });
     const keep = req.keepBodyBytes ?? 0;
     let n = 0;
+    let whole = true;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (n < keep) o.bodyChunks.push(Buffer.from(chunk.subarray(0, keep - n)));
       if (n < SHOWN_BYTES) shownChunks.push(Buffer.from(chunk.subarray(0, SHOWN_BYTES - n)));
       n += chunk.length;
-      if (n >= Math.max(keep, SHOWN_BYTES)) break;
+      // past what is kept (a byte more tells a body cut from one that ended there), no further
+      if (n > Math.max(keep, SHOWN_BYTES)) {
+        whole = false;
+        break;
+      }
     }
     res.body.destroy();
+    // the body's size, as the engine counts it (Outcome.bytesIn): a body cut at what is kept says
+    // how much of it its check saw; one not read to its end is its Content-Length, else unknown
+    o.bytesIn = whole ? n : (declaredLength(res.headers['content-length']) ?? Infinity);
   } catch (err) {
     const e = err as Error & { code?: string | number };
     // the deadline's DOMException (deadlineSignal; undici's own timeouts are off) has the numeric
@@ -382,6 +390,11 @@ async function send(
     Array.isArray(v) ? v.flatMap((x) => [k, x]) : v === undefined ? [] : [k, String(v)],
   );
   return { o, shown: Buffer.concat(shownChunks) };
+}
+
+/** A Content-Length header's byte count, or null when absent or not a whole number. */
+function declaredLength(v: string | string[] | undefined): number | null {
+  return typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
 }
 
 function pathOnly(p: string): string {

@@ -17,9 +17,14 @@ export interface ResponseInfo {
   headers: Record<string, string | string[] | undefined>;
   /**
    * The body as text: at most http.maxBodyBytes (default 64 KiB) is kept, the rest counted and
-   * discarded. Read only for a check or a transaction that uses it (docs/decisions/028).
+   * discarded (truncated says so). Read only for a check or a transaction that uses it (docs/decisions/028).
    */
   readonly body: string;
+  /**
+   * The body was longer than http.maxBodyBytes: body and json() see its first bytes only (a check
+   * that rejects such a response says how many it saw, and the fix: raise http.maxBodyBytes).
+   */
+  readonly truncated: boolean;
   /** The body parsed as JSON; throws when it is not JSON (the check then fails with the message). */
   json(): any;
 }

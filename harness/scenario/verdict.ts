@@ -28,8 +28,26 @@ const RETURNED = 'check returned ';
  * string: the sample's one message says the rule anyway.)
  */
 export function rejectedBy(verdict: string): string {
-  if (verdict.startsWith(RETURNED)) return `rejected by its check, which returned ${verdict.slice(RETURNED.length)}`;
-  return `rejected by its check: ${JSON.stringify(verdict)} (a string rejects, as the reason; return true to accept)`;
+  // the note of a body cut at http.maxBodyBytes (cutNote) is plateau's, after what the check said
+  const at = verdict.lastIndexOf(CUT_NOTE);
+  const said = at >= 0 ? verdict.slice(0, at) : verdict;
+  const note = at >= 0 ? verdict.slice(at) : '';
+  if (said.startsWith(RETURNED)) return `rejected by its check, which returned ${said.slice(RETURNED.length)}${note}`;
+  return `rejected by its check: ${JSON.stringify(said)} (a string rejects, as the reason; return true to accept)${note}`;
+}
+
+/** How cutNote begins. */
+const CUT_NOTE = ' (the check saw the first ';
+
+/**
+ * What a check's rejection adds when the body it could read was cut at http.maxBodyBytes, on both
+ * engines: res.body had been cut silently, and a check that looks for text past the cut rejects an
+ * answer that has it. `seen`: the bytes the check saw; `total`: the body's, or Infinity where it is
+ * not known (preflight reads no further than it keeps, and a chunked body says no length).
+ */
+export function cutNote(seen: number, total: number): string {
+  const of = Number.isFinite(total) ? `of ${total} bytes` : 'bytes of a longer body';
+  return `${CUT_NOTE}${seen} ${of}: raise http.maxBodyBytes)`;
 }
 
 /** A Promise, or anything awaitable (an async function's result). */

@@ -408,6 +408,33 @@ describe('the bundled mix, run with k6 faked', () => {
     allAre(whileRows(whole, 'create order'), 'ok');
   });
 
+  it("a check's rejection of a body cut at maxBodyBytes says how much it saw, and res.truncated says it was cut, as on the native engine", async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/truncated.ts');
+    const answer = (req: FakeRequest): FakeAnswer =>
+      new URL(req.url).pathname === '/long'
+        ? { status: 200, body: `${'x'.repeat(100)}end` }
+        : { status: 200, body: 'ok' };
+    const l = await loadWithFakeK6(await script(fixture, { maxBodyBytes: 40 }), answer);
+    await run(l, 2);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['tail check', 'txn ok']);
+    // the tag leaves the body's size out: one series per message, not per response size (check-tag.ts)
+    expect(l.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags.check)).toEqual([
+      'no end (truncated: true) (the check saw the first 40 bytes of a longer body: raise http.maxBodyBytes)',
+    ]);
+    // the native engine's check of the same answer: the same words, with the body's size
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId, { maxBodyBytes: 40 });
+    const { newOutcome } = await import('../../engine/http.ts');
+    const o = newOutcome();
+    o.status = 200;
+    o.bytesIn = 103;
+    o.bodyChunks.push(Buffer.from('x'.repeat(40)));
+    const tail = native.arrivals.entries[0];
+    expect(tail.kind === 'request' && tail.check(o)).toBe(
+      'no end (truncated: true) (the check saw the first 40 of 103 bytes: raise http.maxBodyBytes)',
+    );
+  });
+
   it('a check or a transaction reading the response through a helper gets the fix, not an empty body, as on the native engine', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const l = await loadWithFakeK6(

@@ -28,6 +28,7 @@ function notSent(error: string): SentResponse {
     status: 0,
     headers: {},
     body: '',
+    truncated: false,
     json() {
       throw new Error(`no response to read: ${error}`);
     },
