@@ -48,11 +48,18 @@ function contextFor(seq: number, key: string): ScenarioContext {
 async function send(demo: DemoHandle, spec: RequestSpec): Promise<ResponseInfo> {
   const res = await fetch(new URL(spec.url, demo.url), {
     method: spec.method ?? 'GET',
-    headers: spec.headers,
+    // a number is sent as its digits, as plateau's engines send it
+    headers: Object.fromEntries(Object.entries(spec.headers ?? {}).map(([k, v]) => [k, String(v)])),
     body: typeof spec.body === 'string' || spec.body === undefined ? spec.body : Buffer.from(spec.body),
   });
   const body = await res.text();
-  return { status: res.status, headers: Object.fromEntries(res.headers), body, json: () => JSON.parse(body) };
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    body,
+    truncated: false,
+    json: () => JSON.parse(body),
+  };
 }
 
 /** true, or the check's message (false without one becomes 'check failed'). */

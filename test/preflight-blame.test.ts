@@ -131,7 +131,9 @@ describe("preflight's sample arrivals: the target's failure or the scenario's", 
   it("a check that refused a 2xx is the scenario's: refused at once, the fix names the check", async () => {
     const t = await shop((_n, res) => res.end('pending'));
     const err = (await samples(t.url, fixture('shop')))!;
-    expect(err.message).toMatch(/got 200 \(check: body pending\): pending$/);
+    expect(err.message).toMatch(
+      /got 200, rejected by its check: "body pending" \(a string rejects, as the reason; return true to accept\): pending$/,
+    );
     expect(err.hint).toMatch(/^the target answered 200 and the check of "checkout: confirm" refused it/);
     expect(t.seen.filter((s) => s.endsWith('/confirm'))).toHaveLength(1);
   });

@@ -149,11 +149,26 @@ describe('preflight', () => {
 
   const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/preflight/${name}.ts`);
 
-  it('waits for the sends a sample transaction did not await, and refuses the arrival by the one that failed', async () => {
+  it('refuses a sample transaction that returned while a send was in flight, before the answer it never tested (a 404)', async () => {
     const r = await runQuietly(base('half-await', { scenario: fixture('half-await'), steps: SHORTEST }), { env });
     expect(r.exitCode).toBe(3);
-    expect(r.error?.message).toMatch(
-      /^the sample request "t: two" of transaction "t" GET http:\/\/[^ ]+\/orders\/nope got 404/,
+    expect(r.error?.message).toBe(
+      'the scenario failed in transaction "t": transaction "t" returned while its send "t: two" was still in flight: await every http.send inside run(ctx, http)',
+    );
+    expect(r.error?.hint).toBe(
+      'await each http.send in run(ctx, http): await http.send(name, request), or await Promise.all([...]) for sends made together',
+    );
+  });
+
+  it('refuses a sample transaction that reads ok on the promise http.send returned (a forgotten await), with the fix', async () => {
+    const config = parseConfigOrThrow(base('reads-promise', { scenario: fixture('reads-promise') }));
+    const requests = await scenarioRequests(fixture('reads-promise'), config.target.url, 'reads-promise');
+    const err = (await sampleArrivals(config, requests, []).catch((e: unknown) => e)) as PlateauError;
+    expect(err.message).toBe(
+      'the scenario failed in transaction "t": await http.send("t: health", ...) before reading .ok: it returns a promise',
+    );
+    expect(err.hint).toMatch(
+      /^await each http\.send: const made = await http\.send\(name, request\), then read made\.ok/,
     );
   });
 
@@ -165,17 +180,14 @@ describe('preflight', () => {
     );
   });
 
-  it('a sample transaction that awaits none of its sends still sends them: it passes, no crash', async () => {
+  it('a sample transaction that awaits none of its sends is refused, naming the send in flight, no crash', async () => {
     // preflight's sample arrivals alone (the whole run would add a step of load for nothing)
     const config = parseConfigOrThrow(base('no-await', { scenario: fixture('no-await') }));
     const requests = await scenarioRequests(fixture('no-await'), config.target.url, 'no-await');
-    const evidence: string[] = [];
-    await sampleArrivals(config, requests, evidence);
-    expect(evidence).toEqual([
-      'sample arrival of "t": t: health 200',
-      // a transaction's second sample arrival: its names the same
-      'second sample arrival of "t": t: health 200',
-    ]);
+    const err = (await sampleArrivals(config, requests, []).catch((e: unknown) => e)) as PlateauError;
+    expect(err.message).toBe(
+      'the scenario failed in transaction "t": transaction "t" returned while its send "t: health" was still in flight: await every http.send inside run(ctx, http)',
+    );
   });
 
   it("refuses a request spec's misspelt field, a request entry's and a transaction send's, naming the field meant", async () => {
@@ -252,6 +264,17 @@ describe('preflight', () => {
     );
     // that setting's fix alone: neither the check's logic nor the request is at fault
     expect((r.error as { hint?: string }).hint).toBe("raise http.maxBodyBytes above the body's size");
+  });
+
+  it('a check that rejects a body cut at http.maxBodyBytes says how much of it the check saw, and the fix', async () => {
+    const r = await runQuietly(
+      base('text-check', { scenario: fixture('text-check'), steps: SHORTEST, http: { maxBodyBytes: 8 } }),
+      { env },
+    );
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /got 200, rejected by its check: "no closing brace" \(a string rejects, as the reason; return true to accept\) \(the check saw the first 8 of \d+ bytes: raise http\.maxBodyBytes\): \{/,
+    );
   });
 
   it("a transaction's check defined outside run: the message says to write the read in run (inline in http.send)", async () => {

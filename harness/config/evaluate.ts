@@ -27,6 +27,8 @@ export interface ModuleKind {
   noun: string;
   /** What it must compile as, for the fix of a compile error. */
   languages: string;
+  /** What such a file is, for the fix of one that imports k6's own modules: "defineConfig({...}) (docs/config.md)". */
+  defines: string;
   /** The PlateauError for a failure: "<kind> <abs> <cause>", with the fix. */
   error(abs: string, cause: string, fix: string): PlateauError;
 }
@@ -34,6 +36,7 @@ export interface ModuleKind {
 export const CONFIG_MODULE: ModuleKind = {
   noun: 'config',
   languages: 'TypeScript, JavaScript or JSON',
+  defines: 'defineConfig({...}) (docs/config.md)',
   error: configError,
 };
 
@@ -118,6 +121,8 @@ async function compile(
     });
   } catch (err) {
     const first = (err as { errors?: esbuild.Message[] })?.errors?.[0];
+    const k6 = first ? k6Import(first) : null;
+    if (first && k6) throw kind.error(abs, k6Cause(k6, first, abs), k6Fix(kind));
     if (first) throw kind.error(abs, `cannot be compiled: ${formatMessage(first, abs)}`, fixFor(first, kind));
     throw kind.error(
       abs,
@@ -174,6 +179,25 @@ const resolvePackages: esbuild.Plugin = {
 /** "line 3:14: <text>" in the file itself, "<path>:3:14: <text>" in a file it imports. */
 function formatMessage(m: esbuild.Message, abs: string): string {
   return m.location ? `${where(m.location, abs, path.dirname(abs))}: ${m.text}` : m.text;
+}
+
+/**
+ * The module an unresolved import names when it is one of k6's own (k6, k6/http, k6/metrics ...,
+ * or a jslib.k6.io URL): a k6 script given as a scenario. The generic fix had said to npm install
+ * k6/http, which exists only inside k6.
+ */
+function k6Import(m: esbuild.Message): string | null {
+  const spec = /^Could not resolve "([^"]+)"/.exec(m.text)?.[1];
+  return spec !== undefined && /^(k6(\/|$)|https?:\/\/jslib\.k6\.io\/)/.test(spec) ? spec : null;
+}
+
+function k6Cause(spec: string, m: esbuild.Message, abs: string): string {
+  const at = m.location ? ` (${where(m.location, abs, path.dirname(abs))})` : '';
+  return `imports "${spec}"${at}: ${spec} is k6's own module, which runs only inside k6`;
+}
+
+function k6Fix(kind: ModuleKind): string {
+  return `a plateau ${kind.noun === 'config' ? 'config' : 'scenario'} is ${kind.defines}, which imports no k6 module; to get plateau's reports from an existing k6 script, run it with k6 (--out json=out.json) and use plateau import k6 out.json`;
 }
 
 function fixFor(m: esbuild.Message, kind: ModuleKind): string {

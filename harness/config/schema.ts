@@ -81,11 +81,11 @@ export const configSchema = z.strictObject({
     .strictObject({
       timeoutMs: positive('per-request timeout').default(10_000),
       maxBodyBytes: positiveInt(
-        'the most of a response body a check or a transaction sees (the rest is counted and discarded)',
+        "the most of a response body a check or a transaction sees (the rest is counted and discarded): res.truncated says a body was cut, and a check's rejection of one says how much of it the check saw",
         65536,
       ).default(65536),
       transactionTimeoutMs: positive(
-        'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; on k6 only where it has global timers (docs/engines.md)',
+        'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; on k6 only where it has global timers (docs/engines.md); `ctx.sleep` refuses longer think time',
       ).default(30_000),
       client: z
         .enum(['undici', 'socket'])

@@ -12,7 +12,7 @@ import { Schedule } from '../../analysis/schedule.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { SimClock } from '../clock.ts';
 import type { TransactionRun } from '../scenario/requests.ts';
-import type { TransactionHttp } from '../scenario/types.ts';
+import type { SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { onlyTransaction, simPool } from '../../test/helpers/sim-pool.ts';
 import { NameBook } from '../scenario/names.ts';
@@ -251,5 +251,96 @@ describe('a send refused for its name', () => {
     const failed = records.reduce((n, r) => n + (r.errors.other ?? 0), 0);
     expect(failed).toBe(10);
     expect(records.reduce((n, r) => n + r.ok, 0)).toBe(10);
+  });
+});
+
+describe('a send run did not await', () => {
+  /** Two arrivals of transaction `t` running `run`, each send's path `/<ms>/<status>`, on a pool of maxVUs. */
+  async function twoArrivals(run: TransactionRun['run'], maxVUs = 2) {
+    const clock = new SimClock(5000);
+    const pool = pathPool(clock, maxVUs);
+    const records: BucketRecord[] = [];
+    const txn: TransactionRun = { kind: 'transaction', name: 't', kept: { body: false, headers: false }, run };
+    await clock.run(
+      startNative({
+        schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset: 0,
+        gracefulStopMs: 2_000,
+        arrivals: onlyTransaction(txn),
+        sink: (r) => records.push(r),
+        clock,
+      }).done,
+    );
+    const named = (name: string, f: (b: NonNullable<BucketRecord['byName']>[string]) => number) =>
+      records.reduce((a, r) => a + (r.byName?.[name] ? f(r.byName[name]) : 0), 0);
+    return { pool, named, samples: records.flatMap((r) => r.samples ?? []) };
+  }
+
+  it('read before it is awaited (made.ok), its promise throws the fix naming the send and what was read: the arrival fails, not silently ends', async () => {
+    const r = await twoArrivals(async (_seq, http) => {
+      const made = http.send('t: create', { url: '/10/200' }) as unknown as SentResponse;
+      if (!made.ok) return;
+      await http.send('t: confirm', { url: '/10/200' });
+    });
+    expect([
+      r.named('t', (b) => b.completed),
+      r.named('t', (b) => b.ok),
+      r.named('t', (b) => b.errors.other ?? 0),
+    ]).toEqual([2, 0, 2]);
+    expect(r.samples).toContain(
+      'other: t threw: await http.send("t: create", ...) before reading .ok: it returns a promise',
+    );
+    // the send still went, and its arrival waited for it: its VU serves no other arrival meanwhile
+    expect([r.named('t: create', (b) => b.ok), r.named('t: confirm', (b) => b.completed)]).toEqual([2, 0]);
+    expect(r.pool.active).toBe(0);
+  });
+
+  it('each of ok, status, body, json and headers throws on the promise; awaited, alone or in Promise.all, it is the response', async () => {
+    const read: string[] = [];
+    const r = await twoArrivals(async (_seq, http) => {
+      const p = http.send('t: a', { url: '/10/200' });
+      for (const what of ['ok', 'status', 'body', 'json', 'headers']) {
+        try {
+          void (p as unknown as Record<string, unknown>)[what];
+        } catch (err) {
+          read.push((err as Error).message);
+        }
+      }
+      const [a, b] = await Promise.all([p, http.send('t: b', { url: '/10/200' })]);
+      const c = await http.send('t: c', { url: '/10/200' });
+      if (![a, b, c].every((x) => x.ok && x.status === 200)) throw new Error('not the responses');
+    });
+    expect(r.named('t', (b) => b.ok)).toBe(2);
+    expect(read.slice(0, 5)).toEqual(
+      ['ok', 'status', 'body', 'json', 'headers'].map(
+        (what) => `await http.send("t: a", ...) before reading .${what}: it returns a promise`,
+      ),
+    );
+  });
+
+  it('still in flight when run returned, it fails the arrival, named; the arrival waits for it, its answer recorded', async () => {
+    const r = await twoArrivals(async (_seq, http) => {
+      await http.send('t: one', { url: '/10/200' });
+      void http.send('t: two', { url: '/10/200' });
+    });
+    expect([r.named('t', (b) => b.completed), r.named('t', (b) => b.errors.other ?? 0)]).toEqual([2, 2]);
+    expect(r.samples).toContain(
+      'other: transaction "t" returned while its send "t: two" was still in flight: await every http.send inside run(ctx, http)',
+    );
+    expect(r.named('t: two', (b) => b.ok)).toBe(2);
+    expect(r.pool.active).toBe(0);
+    // several: the arrival's own VU's first, then those on borrowed VUs
+    const many = await twoArrivals(async (_seq, http) => {
+      void http.send('t: a', { url: '/10/200' });
+      void http.send('t: b', { url: '/10/200' });
+      void http.send('t: c', { url: '/10/200' });
+    }, 4);
+    expect(many.samples).toContain(
+      'other: transaction "t" returned while its sends "t: a" and 2 more were still in flight: await every http.send inside run(ctx, http)',
+    );
+    expect(many.pool.active).toBe(0);
   });
 });

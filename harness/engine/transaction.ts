@@ -15,7 +15,8 @@ import type { BucketRecorder } from './recorder.ts';
 import type { Outcome, PreparedRequest, SendDone, VuConnection } from './http.ts';
 import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
 import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
-import { deadlineMessage, SEND_AFTER_END } from '../scenario/traffic.ts';
+import { deadlineMessage, inFlightAtReturn, SEND_AFTER_END } from '../scenario/traffic.ts';
+import { sendPromise } from '../scenario/send-promise.ts';
 import { checkFailureKind } from '../scenario/verdict.ts';
 
 /** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
@@ -46,6 +47,7 @@ function refusedResponse(error: string): SentResponse {
     status: 0,
     headers: {},
     body: '',
+    truncated: false,
     json: () => {
       throw new Error(`no response: ${error}`);
     },
@@ -92,7 +94,8 @@ interface Waiting {
  * cost about 3% of the mix's CPU in a profile of the engine alone (perf, fake VUs).
  */
 function sendOf(t: Transaction): TransactionHttp['send'] {
-  return (name, spec, check) => t.send(name, spec, check);
+  // the promise read before it is awaited (made.ok) throws the fix (send-promise.ts)
+  return (name, spec, check) => sendPromise(t.send(name, spec, check), name);
 }
 
 export class Transaction {
@@ -113,6 +116,8 @@ export class Transaction {
   private borrowedMs = 0;
   /** Sends waiting for one of the arrival's VUs (made while its own was busy and none was free to borrow). */
   private waiting: Waiting[] | null = null;
+  /** Sends in flight on borrowed VUs (made together: rare), for the names of those run did not await. */
+  private sides: SideSend[] | null = null;
   /** The request in flight on the arrival's VU: its name, its check, and the resolve of its send's promise. */
   private name = '';
   private check: Check | undefined = undefined;
@@ -134,11 +139,22 @@ export class Transaction {
     } catch (err) {
       this.fail('other', 0, `${this.entry.name} threw: ${(err as Error)?.message ?? String(err)}`);
     }
-    // sends run left going (not awaited, or chained in a .then) end before the arrival does and
-    // frees its VU (a send never rejects; one chained on another's answer is made before run wakes)
+    // a send still in flight was not awaited: its answer is never tested, so the arrival fails
+    // (an awaited send has ended: its pending count drops before its promise's reactions run)
+    if (this.pending > 0 && !this.ended) this.fail('other', 0, inFlightAtReturn(this.entry.name, this.inFlight()));
+    // sends run left going (not awaited, or chained in a .then) still end before the arrival does
+    // and frees its VU (a send never rejects; one chained on another's answer is made before run wakes)
     while (this.pending > 0) await new Promise<void>((wake) => (this.idle = wake));
     if (this.ended) return; // past its deadline: counted then, its VU freed when idle
     this.end();
+  }
+
+  /** The names of the sends in flight or waiting: the arrival's own VU's first. */
+  private inFlight(): string[] {
+    const names = this.busy ? [this.name] : [];
+    for (const side of this.sides ?? []) names.push(side.name);
+    for (const w of this.waiting ?? []) names.push(w.name);
+    return names;
   }
 
   /** Whether the arrival is still running at nowMs past its deadline (TransactionHost.timeoutMs). */
@@ -250,6 +266,7 @@ export class Transaction {
     const p = new Promise<SentResponse>(capture);
     const side: SideSend = { t: this, name, check, resolve: captured!, sentMs: this.host.now() };
     captured = null;
+    (this.sides ??= []).push(side);
     vu.job = side;
     vu.send(req, onSideAnswer);
     return p;
@@ -279,6 +296,7 @@ export class Transaction {
   sideAnswered(vu: VuConnection, side: SideSend, out: Outcome): void {
     const response = this.recorded(side.name, side.check, out);
     this.borrowedMs += this.host.now() - side.sentMs;
+    this.sides!.splice(this.sides!.indexOf(side), 1);
     const next = this.ended ? undefined : this.waiting?.shift();
     if (next) next.resolve(this.sendBorrowed(vu, next.name, next.spec, next.check));
     else this.host.release(vu);

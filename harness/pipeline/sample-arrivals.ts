@@ -16,7 +16,9 @@ import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-name
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { deadlineSignal } from '../engine/deadline.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { SEND_AFTER_END } from '../scenario/traffic.ts';
+import { inFlightAtReturn, SEND_AFTER_END } from '../scenario/traffic.ts';
+import { sendPromise } from '../scenario/send-promise.ts';
+import { ScenarioMistake } from '../scenario/mistake.ts';
 import { dataShape, NAME_FIX } from '../scenario/names.ts';
 import {
   MAX_TRIES,
@@ -233,8 +235,9 @@ async function sampleArrival(
   }
   const said: string[] = [];
   let failed: Error | null = null;
-  // as on the engine, a send never rejects and the arrival waits for every send it made, awaited or not
-  const pending = new Set<Promise<SentResponse>>();
+  // as on the engine, a send never rejects and the arrival waits for every send it made, awaited or
+  // not (one not awaited fails it); by their names
+  const pending = new Map<Promise<SentResponse>, string>();
   let ended = false;
   const fail = (err: Error, message: string): SentResponse => {
     failed ??= err;
@@ -278,8 +281,9 @@ async function sampleArrival(
   };
   const http = {
     send: (name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> => {
-      const p = sendOne(name, spec, check);
-      pending.add(p);
+      // read before it is awaited (made.ok), the promise throws the fix, as on the engines
+      const p = sendPromise(sendOne(name, spec, check), name);
+      pending.set(p, String(name));
       void p.then(() => pending.delete(p));
       return p;
     },
@@ -302,8 +306,10 @@ async function sampleArrival(
   });
   try {
     await Promise.race([run.run(seq, http), overdue]);
+    // a send still in flight was not awaited: the engines fail every such arrival
+    if (pending.size > 0) failed ??= notAwaitedFailure(run.name, [...pending.values()]);
     // sends run left going (not awaited) end before the arrival does, as on the engine
-    while (pending.size > 0) await Promise.race([Promise.all(pending), overdue]);
+    while (pending.size > 0) await Promise.race([Promise.all(pending.keys()), overdue]);
   } catch (err) {
     // the first failure wins, as on the engine: a send that failed before run threw (on reading
     // its empty answer, or past the deadline) is the cause, not what run did with it
@@ -328,6 +334,17 @@ async function sampleArrival(
     );
   }
   return said;
+}
+
+/** The refusal of a sample transaction that returned while sends it made were in flight (traffic.ts inFlightAtReturn). */
+function notAwaitedFailure(transaction: string, names: readonly string[]): PlateauError {
+  return scenarioFailure(
+    `transaction "${transaction}"`,
+    new ScenarioMistake(
+      inFlightAtReturn(transaction, names),
+      'await each http.send in run(ctx, http): await http.send(name, request), or await Promise.all([...]) for sends made together',
+    ),
+  );
 }
 
 /** A sample's answer: the outcome the check sees (its body kept as the engine keeps it) and the first bytes shown on a refusal. */
@@ -366,13 +383,21 @@ async function send(
     });
     const keep = req.keepBodyBytes ?? 0;
     let n = 0;
+    let whole = true;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (n < keep) o.bodyChunks.push(Buffer.from(chunk.subarray(0, keep - n)));
       if (n < SHOWN_BYTES) shownChunks.push(Buffer.from(chunk.subarray(0, SHOWN_BYTES - n)));
       n += chunk.length;
-      if (n >= Math.max(keep, SHOWN_BYTES)) break;
+      // past what is kept (a byte more tells a body cut from one that ended there), no further
+      if (n > Math.max(keep, SHOWN_BYTES)) {
+        whole = false;
+        break;
+      }
     }
     res.body.destroy();
+    // the body's size, as the engine counts it (Outcome.bytesIn): a body cut at what is kept says
+    // how much of it its check saw; one not read to its end is its Content-Length, else unknown
+    o.bytesIn = whole ? n : (declaredLength(res.headers['content-length']) ?? Infinity);
   } catch (err) {
     const e = err as Error & { code?: string | number };
     // the deadline's DOMException (deadlineSignal; undici's own timeouts are off) has the numeric
@@ -390,6 +415,11 @@ async function send(
     Array.isArray(v) ? v.flatMap((x) => [k, x]) : v === undefined ? [] : [k, String(v)],
   );
   return { o, shown: Buffer.concat(shownChunks) };
+}
+
+/** A Content-Length header's byte count, or null when absent or not a whole number. */
+function declaredLength(v: string | string[] | undefined): number | null {
+  return typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
 }
 
 function pathOnly(p: string): string {

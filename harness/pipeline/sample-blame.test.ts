@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigOrThrow } from '../config/validate.ts';
 import type { Outcome, PreparedRequest } from '../engine/http.ts';
-import { bodyCutText, checkThrew, notGiven } from '../scenario/verdict.ts';
+import { bodyCutText, checkReturned, checkThrew, cutNote, notGiven } from '../scenario/verdict.ts';
 import { refusal } from './sample-blame.ts';
 
 const config = parseConfigOrThrow({
@@ -25,7 +25,39 @@ describe('refusal of a sample answer', () => {
 
   it('a check that refused a 2xx: make the check accept it, or fix the request', () => {
     const err = refusal(config, req, outcome, Buffer.from('{}'), 'expected an id', 'big', null)!;
-    expect(err.message).toMatch(/got 200 \(check: expected an id\): \{\}$/);
+    expect(err.message).toMatch(
+      /got 200, rejected by its check: "expected an id" \(a string rejects, as the reason; return true to accept\): \{\}$/,
+    );
     expect(err.hint).toMatch(/^the target answered 200 and the check of "big" refused it: make the check accept/);
+  });
+
+  it('a truthy string a k6-style check returned (res.json().status: "UP") reads as the rejection it is, not a pass', () => {
+    const verdict = checkReturned('UP')!;
+    const err = refusal(config, req, outcome, Buffer.from('{"status":"UP"}'), verdict, 'health', null)!;
+    expect(err.message).toBe(
+      'the sample request "health" GET http://127.0.0.1:9/big got 200, rejected by its check: "UP" (a string rejects, as the reason; return true to accept): {"status":"UP"}',
+    );
+    // plateau's own verdicts say what the check returned
+    const nothing = refusal(config, req, outcome, Buffer.from('{}'), checkReturned(false), 'health', null)!;
+    expect(nothing.message).toMatch(/ got 200, rejected by its check, which returned false: \{\}$/);
+  });
+
+  it('the note of a body cut at http.maxBodyBytes stays outside the quoted reason', () => {
+    const err = refusal(config, req, outcome, Buffer.from('{"a":'), `UP${cutNote(8, 120)}`, 'health', null)!;
+    expect(err.message).toMatch(
+      / got 200, rejected by its check: "UP" \(a string rejects, as the reason; return true to accept\) \(the check saw the first 8 of 120 bytes: raise http\.maxBodyBytes\): \{"a":$/,
+    );
+    const unknown = refusal(
+      config,
+      req,
+      outcome,
+      Buffer.from('x'),
+      `check returned false${cutNote(8, Infinity)}`,
+      'h',
+      null,
+    )!;
+    expect(unknown.message).toMatch(
+      /, rejected by its check, which returned false \(the check saw the first 8 bytes of a longer body: raise http\.maxBodyBytes\): x$/,
+    );
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Outcome, PreparedRequest } from '../engine/http.ts';
-import { CHECK_CANNOT_JUDGE, CHECK_THREW } from '../scenario/verdict.ts';
+import { CHECK_CANNOT_JUDGE, CHECK_THREW, rejectedBy } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -99,7 +99,7 @@ export function refusal(
       EXIT.preflight,
     );
   }
-  const message = `${sampleLabel(name, transaction, req.method, url)} got ${o.status}${verdict !== null ? ` (check: ${verdict})` : ''}: ${shown.toString('utf8')}`;
+  const message = `${sampleLabel(name, transaction, req.method, url)} got ${o.status}${verdict !== null ? `, ${rejectedBy(verdict)}` : ''}: ${shown.toString('utf8')}`;
   if (targetStatus(o.status)) {
     const which = o.status >= 500 ? '5xx' : String(o.status);
     return new TargetFailure(

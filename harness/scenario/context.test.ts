@@ -35,6 +35,25 @@ describe('ctx.sleep', () => {
       expect(() => ctx.sleep(bad as number), String(bad)).toThrow(/a number >= 0$/);
     expect(slept).toEqual([20, 0]);
   });
+  it("refuses a sleep longer than the transaction's deadline, or than any timer waits, naming the value, the bound and the fix", async () => {
+    const slept: number[] = [];
+    const sleep = async (ms: number) => void slept.push(ms);
+    const ctx = contextFactory('run', '', {}, { sleep, transactionTimeoutMs: 30_000 })(1);
+    expect(() => ctx.sleep(1e12)).toThrow(
+      "ctx.sleep(1000000000000): give the think time in milliseconds, a number from 0 to 30000: a longer sleep outlasts the transaction's deadline (http.transactionTimeoutMs, think time included; raise it for longer think time)",
+    );
+    expect(() => ctx.sleep(30_001)).toThrow(/a number from 0 to 30000:/);
+    await ctx.sleep(30_000);
+    // no deadline given, or one past what a timer takes: the timer's bound (Node fires a longer delay after 1 ms)
+    for (const transactionTimeoutMs of [undefined, 1e13]) {
+      const free = contextFactory('run', '', {}, { sleep, transactionTimeoutMs })(1);
+      expect(() => free.sleep(2 ** 31)).toThrow(
+        'ctx.sleep(2147483648): give the think time in milliseconds, a number from 0 to 2147483647: no timer waits longer (about 24.8 days)',
+      );
+      await free.sleep(2 ** 31 - 1);
+    }
+    expect(slept).toEqual([30_000, 2 ** 31 - 1, 2 ** 31 - 1]);
+  });
 });
 
 describe("ctx.row in preflight's sample arrivals", () => {

@@ -33,6 +33,8 @@ export interface ContextOptions {
   data?: Record<string, LoadedSource>;
   /** Think time: the run's clock (simulated in tests). */
   sleep?: (ms: number) => Promise<void>;
+  /** http.transactionTimeoutMs: ctx.sleep refuses longer think time, which could only time its transaction out. */
+  transactionTimeoutMs?: number;
   /**
    * Preflight's sample arrival number `sample` (0-based; traffic.ts sampleArrivalCount) takes the unique sources' row
    * usable + sample (never one the load uses) and ids suffixed so no two samples share one.
@@ -54,9 +56,9 @@ export interface ContextOptions {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** ctx.sleep: its argument checked as on k6 (thinkTimeProblem) before the engine's sleep. */
-function checkedSleep(sleep: (ms: number) => Promise<void>): (ms: number) => Promise<void> {
+function checkedSleep(sleep: (ms: number) => Promise<void>, deadlineMs?: number): (ms: number) => Promise<void> {
   return (ms) => {
-    const bad = thinkTimeProblem(ms);
+    const bad = thinkTimeProblem(ms, deadlineMs);
     if (bad !== null) throw new Error(bad);
     return sleep(ms);
   };
@@ -94,7 +96,7 @@ export function contextFactory(
     env: Object.freeze({ ...env }),
     data: opts.data ?? {},
     seed: seedOf(runId),
-    sleep: checkedSleep(opts.sleep ?? realSleep),
+    sleep: checkedSleep(opts.sleep ?? realSleep, opts.transactionTimeoutMs),
     sample: opts.sample,
     entrySeq: opts.entrySeq ?? ((seq) => seq),
     readerSeq: opts.readerSeq ?? {},
@@ -180,9 +182,9 @@ class Context implements ScenarioContext {
     const seq = this.seq;
     return (format: IdFormat = 'seq') => formatId(format, s.idPrefix, s.idKey, seq);
   }
-  get pick(): (keySpace?: number) => number {
+  get pick(): (keySpace?: number, salt?: string | number) => number {
     const seq = this.seq;
-    return (keySpace = 100_000) => spread(seq, keySpace);
+    return (keySpace = 100_000, salt) => spread(seq, keySpace, salt);
   }
   get row(): (name: string) => Row {
     const s = this.#s;

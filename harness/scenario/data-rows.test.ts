@@ -218,6 +218,57 @@ describe('ctx.pick spreads every mix entry over the whole key space', () => {
     expect(spread(5, 1)).toBe(0);
   });
 
+  it("a salt gives an arrival's second pick a spread of its own: without one, its picks agree", () => {
+    const agree = (a: (seq: number) => number, b: (seq: number) => number) => {
+      let n = 0;
+      for (let seq = 1; seq <= 10_000; seq++) if (a(seq) === b(seq)) n++;
+      return n;
+    };
+    // unsalted, one hash of the arrival: the same key twice, and pick(1000) % 100 is pick(100)
+    expect(
+      agree(
+        (q) => spread(q, 24),
+        (q) => spread(q, 24),
+      ),
+    ).toBe(10_000);
+    expect(
+      agree(
+        (q) => spread(q, 1000) % 100,
+        (q) => spread(q, 100),
+      ),
+    ).toBe(10_000);
+    // salted: as often alike as two independent draws (1 in 24, 1 in 100: 417 and 100 expected)
+    for (const n of [
+      agree(
+        (q) => spread(q, 24),
+        (q) => spread(q, 24, 'item 2'),
+      ),
+      agree(
+        (q) => spread(q, 24, 'item 2'),
+        (q) => spread(q, 24, 'item 3'),
+      ),
+    ]) {
+      expect(n).toBeGreaterThan(300);
+      expect(n).toBeLessThan(550);
+    }
+    const pct = agree(
+      (q) => spread(q, 1000, 7) % 100,
+      (q) => spread(q, 100),
+    );
+    expect(pct).toBeGreaterThan(50);
+    expect(pct).toBeLessThan(160);
+    // deterministic, a number taken as its text; pinned as the unsalted keys are (the k6 bundle runs this very function)
+    expect(spread(999, 100_000, 'item 2')).toBe(spread(999, 100_000, 'item 2'));
+    expect(spread(999, 100_000, 7)).toBe(spread(999, 100_000, '7'));
+    expect([1, 2, 999].map((seq) => spread(seq, 100_000, 'item 2'))).toEqual([25724, 1794, 27842]);
+  });
+
+  it.each([null, {}, Number.NaN, Infinity])('refuses a salt of %s, naming the fix', (salt) => {
+    expect(() => spread(1, 24, salt as unknown as string)).toThrow(
+      /^ctx\.pick\(24, .*\): the salt must be a string or a finite number, e\.g\. ctx\.pick\(24, 'second item'\)/,
+    );
+  });
+
   it.each([0, -3, 2.5, Number.NaN, 2 ** 33])('refuses a key space of %s, naming the fix', (n) => {
     expect(() => spread(1, n)).toThrow(/ctx\.pick\(.*\): the key space must be a whole number from 1 to 4294967296/);
   });

@@ -243,17 +243,25 @@ function mix32(seed: number, seq: number): number {
 export const MAX_KEY_SPACE = 2 ** 32;
 
 /**
- * ctx.pick(keySpace): arrival `seq`'s key in 0..keySpace-1, murmur3's finaliser of seq, the same on
- * both engines and in every run. A hash whose every output bit depends on every input bit: arrivals
- * of one mix entry come every P-th arrival, and the multiplicative hash used before kept seq's low
- * bits, so an entry on every 4th arrival drew only a quarter of pick(100)'s keys.
+ * ctx.pick(keySpace, salt?): arrival `seq`'s key in 0..keySpace-1, murmur3's finaliser of seq, the
+ * same on both engines and in every run. A hash whose every output bit depends on every input bit:
+ * arrivals of one mix entry come every P-th arrival, and the multiplicative hash used before kept
+ * seq's low bits, so an entry on every 4th arrival drew only a quarter of pick(100)'s keys.
+ * Without a salt it is one hash of seq, so an arrival's picks agree: pick(24) twice is the same key,
+ * pick(1000) % 100 is pick(100). A salt (a string, or a number taken as its text) seeds the hash
+ * with its FNV-1a (seedOf), another spread for the same arrival, as independent as two hashes are.
  */
-export function spread(seq: number, keySpace: number): number {
+export function spread(seq: number, keySpace: number, salt?: string | number): number {
   if (!Number.isInteger(keySpace) || keySpace < 1 || keySpace > MAX_KEY_SPACE)
     throw new Error(
       `ctx.pick(${String(keySpace)}): the key space must be a whole number from 1 to ${MAX_KEY_SPACE} (how many objects the requests spread over)`,
     );
-  return mix32(0, seq) % keySpace;
+  if (salt === undefined) return mix32(0, seq) % keySpace;
+  if (typeof salt === 'string' || (typeof salt === 'number' && Number.isFinite(salt)))
+    return mix32(seedOf(String(salt)), seq) % keySpace;
+  throw new Error(
+    `ctx.pick(${String(keySpace)}, ${typeof salt === 'number' ? String(salt) : valueKind(salt)}): the salt must be a string or a finite number, e.g. ctx.pick(${String(keySpace)}, 'second item'): each salt gives the arrival another key`,
+  );
 }
 
 /**

@@ -72,7 +72,9 @@ describe('a scenario module loads wherever it is kept', () => {
     const { scenario, request } = await firstRequest(path.join(dir, 'scenario.ts'));
     expect(scenario.name).toBe('outside');
     expect(request).toMatchObject({ method: 'GET', path: `/items/7?tag=${name.replace(/\W+/g, '-')}`, body: null });
-    expect(scenario.check?.({ status: 503, headers: {}, body: '', json: () => null })).toBe('expected 200, got 503');
+    expect(scenario.check?.({ status: 503, headers: {}, body: '', truncated: false, json: () => null })).toBe(
+      'expected 200, got 503',
+    );
   });
 
   it("packages come from the module's own node_modules; .mjs and .js work too", async () => {
@@ -164,6 +166,23 @@ describe('a scenario module that cannot be loaded is refused with the file, the 
       's.ts',
       /Could not resolve "not-installed-anywhere"/,
       /npm install not-installed-anywhere in the scenario module's folder/,
+    ],
+    [
+      "a k6 script: k6's own modules are named as k6's, not as packages to install",
+      { 's.ts': "import http from 'k6/http';\nexport default function () { http.get('http://x/'); }" },
+      's.ts',
+      /s\.ts imports "k6\/http" \(line 1:18\): k6\/http is k6's own module, which runs only inside k6$/,
+      /^a plateau scenario is defineScenario\(\{\.\.\.\}\) \(README, Scenarios\), which imports no k6 module; to get plateau's reports from an existing k6 script, run it with k6 \(--out json=out\.json\) and use plateau import k6 out\.json$/,
+    ],
+    [
+      'k6 itself, or a jslib.k6.io module',
+      {
+        's.ts':
+          "import { sleep } from 'k6';\nimport { uuidv4 } from 'https://jslib.k6.io/k6-utils/1.4.0/index.js';\nsleep(uuidv4());",
+      },
+      's.ts',
+      /imports "k6" \(line 1:23\): k6 is k6's own module/,
+      /plateau import k6/,
     ],
     [
       'a relative import that does not exist',

@@ -11,6 +11,7 @@ import { verbatimPath } from './url-path.ts';
 import { scenarioProblems } from './traffic.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { bodyProblem } from './body-kind.ts';
+import { sentHeaders } from './header-values.ts';
 import { isThenable } from './verdict.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
@@ -20,6 +21,7 @@ function scenarioError(abs: string, cause: string, fix: string): PlateauError {
 export const SCENARIO_MODULE: ModuleKind = {
   noun: 'scenario module',
   languages: 'TypeScript or JavaScript',
+  defines: 'defineScenario({...}) (README, Scenarios)',
   error: scenarioError,
 };
 
@@ -110,7 +112,7 @@ export function prepare(spec: RequestSpec, origin: string, what = 'request(ctx)'
   return {
     method,
     path: verbatimPath(spec.url, origin) ?? parsedPath(spec.url, origin, what),
-    headers: { ...(spec.headers ?? {}) },
+    headers: sentHeaders(spec.headers, what),
     body,
     // one shape for every request (the engine's hot path): the builders set what they keep
     keepBodyBytes: 0,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { prepared } from './requests.ts';
 import { prepare } from './load.ts';
-import type { RequestSpec } from './types.ts';
+import type { RequestSpec, SentResponse } from './types.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 
@@ -38,6 +38,10 @@ describe("the engine's request of a spec (prepared: a fast path, the rest throug
     { url: '/e', body: '' },
     { method: 'BAD METHOD', url: '/' },
     { method: 'POST', url: '/o', body: { a: 1 } },
+    { url: '/n', headers: { 'x-count': 5, 'x-a': 'b' } },
+    { url: '/u', headers: { 'x-key': undefined } },
+    { method: 'POST', url: '/o', headers: { 'x-tags': { a: 1 } }, body: '' },
+    { url: '/s', headers: 'x-key: 1' },
     { url: 42 },
     null,
     'GET /',
@@ -62,6 +66,64 @@ describe("the engine's request of a spec (prepared: a fast path, the rest throug
     expect(r.body).toBe('{"a":1}');
     expect(r.headers).toEqual(headers);
     expect(r.headers).not.toBe(headers);
+  });
+});
+
+describe('a header value that is not a string', () => {
+  const spec = (v: unknown) => ({ url: '/', headers: { 'x-a': 'a', 'x-key': v } }) as unknown as RequestSpec;
+  it('a finite number is sent as its digits, as k6 takes one', () => {
+    expect(prepared(spec(5), ORIGIN, 0, false).headers).toEqual({ 'x-a': 'a', 'x-key': '5' });
+    expect(prepare(spec(0.5), ORIGIN).headers).toEqual({ 'x-a': 'a', 'x-key': '0.5' });
+  });
+  it('undefined is refused naming the header, with the hint of an environment variable not set', () => {
+    expect(() => prepared(spec(undefined), ORIGIN, 0, false)).toThrow(
+      `request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`,
+    );
+    expect(() => prepared(spec(undefined), ORIGIN, 0, false, 'http.send(name, request)')).toThrow(
+      /^http\.send\(name, request\) was given header "x-key" that is undefined:/,
+    );
+  });
+  it.each<[string, unknown, string]>([
+    ['null', null, 'null: give it a string (a finite number is sent as its digits)'],
+    [
+      'an object',
+      { a: 1 },
+      'an object: give it a string (a finite number is sent as its digits) (JSON.stringify(...) for a value that is JSON)',
+    ],
+    ['a boolean', true, 'a boolean: '],
+    [
+      'NaN',
+      Number.NaN,
+      'NaN: give it a string (a finite number is sent as its digits) (is it Number(...) of a setting not set?)',
+    ],
+  ])('%s is refused, its value never shown', (_label, v, says) => {
+    expect(() => prepared(spec(v), ORIGIN, 0, false)).toThrow(`request(ctx) returned header "x-key" that is ${says}`);
+  });
+  it('headers that are not an object are refused; none (undefined, null) are none', () => {
+    expect(() => prepared({ url: '/', headers: ['x'] } as unknown as RequestSpec, ORIGIN, 0, false)).toThrow(
+      "request(ctx) returned headers that are an array: give an object of name and value, headers: { 'x-api-key': ctx.env.API_KEY }",
+    );
+    expect(prepared({ url: '/', headers: null } as unknown as RequestSpec, ORIGIN, 0, false).headers).toEqual({});
+  });
+  it("a scenario's header of an unset variable fails its arrival, and preflight's sample before load", async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/header-values.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+      {
+        env: {},
+      },
+    );
+    const build = (e: ReturnType<typeof s.sample>) => (e.kind === 'request' ? e.build(1) : null);
+    expect(build(s.arrivals.entries[0])?.headers).toEqual({ 'x-count': '5' });
+    for (const unset of [s.arrivals.entries[1], s.sample(1)])
+      expect(() => build(unset)).toThrow(
+        /^request\(ctx\) of entry "unset" returned header "x-key" that is undefined: .* list X in the scenario's secrets/,
+      );
+    expect(() => s.arrivals.prepare({ url: '/t', headers: { 'x-tags': {} } } as unknown as RequestSpec)).toThrow(
+      /^http\.send\(name, request\) was given header "x-tags" that is an object:/,
+    );
   });
 });
 
@@ -105,5 +167,29 @@ describe("a mix entry's bad request names the entry", () => {
     expect(() => write.kind === 'request' && write.build(1)).toThrow(
       'request(ctx) of entry "write" returned a body that is an object: give a string (JSON.stringify(...)) or a Uint8Array',
     );
+  });
+});
+
+describe("ctx.sleep in a transaction's arrival", () => {
+  it('refuses think time past http.transactionTimeoutMs, as the scenario reads it: the send after it is never made', async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(
+      path.resolve('test/fixtures/scenarios/long-sleep.ts'),
+      'http://127.0.0.1:9/',
+      'r',
+      {
+        transactionTimeoutMs: 5000,
+      },
+    );
+    const sent: string[] = [];
+    const http = { send: async (name: string) => (sent.push(name), { ok: true }) as unknown as SentResponse };
+    const t = s.arrivals.entries[0];
+    await expect(t.kind === 'transaction' && t.run(1, http)).rejects.toThrow(
+      /^ctx\.sleep\(1000000000000\): give the think time in milliseconds, a number from 0 to 5000: /,
+    );
+    // the sample arrival's context too: preflight refuses it before load
+    const sample = s.sample(0);
+    await expect(sample.kind === 'transaction' && sample.run(1, http)).rejects.toThrow(/from 0 to 5000/);
+    expect(sent).toEqual([]);
   });
 });

@@ -12,10 +12,20 @@ import { sampleArrivalCount, trafficOf, type Traffic, type TrafficEntry } from '
 import { entryOf, entrySeqOf, groupRanksOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
 import { readerSeqOf } from './data-rows.ts';
 import { NameBook } from './names.ts';
-import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept } from './verdict.ts';
+import {
+  bodyCutText,
+  bodyNotJson,
+  CHECK_CANNOT_JUDGE,
+  checkReturned,
+  checkThrew,
+  cutNote,
+  notGiven,
+  notKept,
+} from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { requestSpecProblem } from './setting-problems.ts';
+import { sentHeaders } from './header-values.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -108,11 +118,13 @@ export async function scenarioRequests(
   const entrySeq = order && sequentialData(data) ? entrySeqFunction(order) : undefined;
   const names = traffic.entries.map((e) => e.name);
   const readerSeq = order ? readerSeqFunctions(data, order, names) : undefined;
+  const transactionTimeoutMs = o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
   const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, {
       idKey: o.idKey,
       data,
       sleep: o.sleep,
+      transactionTimeoutMs,
       sample,
       entrySeq,
       readerSeq,
@@ -125,7 +137,7 @@ export async function scenarioRequests(
   const entries = runs(factory());
   const arrivals: Arrivals = {
     byName: traffic.byName,
-    transactionTimeoutMs: o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
+    transactionTimeoutMs,
     keepHeaders: traffic.entries.some((e) => e.check !== undefined || e.run !== undefined),
     entries,
     entryOf: order ? (seq) => entries[entryOf(order, seq)] : () => entries[0],
@@ -246,7 +258,7 @@ export function prepared(
       return {
         method: method ?? 'GET',
         path,
-        headers: { ...(spec.headers ?? {}) },
+        headers: sentHeaders(spec.headers, what ?? 'request(ctx)'),
         body: body ?? null,
         keepBodyBytes,
         keepHeaders,
@@ -287,11 +299,20 @@ function transactionCheckOf(check: Check | undefined, o: Outcome, kept: Kept = K
 }
 
 function verdict(check: Check, res: ResponseView): string | null {
+  let v: string | null;
   try {
-    return checkReturned(check(res));
+    v = checkReturned(check(res));
   } catch (err) {
-    return checkThrew(err, err instanceof Error ? err.message : String(err));
+    v = checkThrew(err, err instanceof Error ? err.message : String(err));
   }
+  return v === null ? null : v + res.cutNote(v);
+}
+
+/** The bytes of a body kept. */
+function keptBytes(chunks: readonly Buffer[]): number {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return n;
 }
 
 /**
@@ -319,8 +340,22 @@ class ResponseView implements ResponseInfo {
     if (!this.kept.body) throw notGiven(notKept('body', 'res.body or res.json()', this.where));
     return bodyText(this.o);
   }
+  get truncated(): boolean {
+    if (!this.kept.body) throw notGiven(notKept('body', 'res.body or res.json()', this.where));
+    return this.o.bytesIn > keptBytes(this.o.bodyChunks);
+  }
   json(): any {
     return parseJson(this.body, this.o.bodyChunks, this.kept.bodyBytes);
+  }
+  /**
+   * What a rejection (`verdict`) adds when the body the check could read was cut: how much it saw
+   * (cutNote). Not to a verdict plateau gave already (CHECK_CANNOT_JUDGE: a body not kept, or
+   * JSON cut short, which says the fix itself).
+   */
+  cutNote(verdict: string): string {
+    if (!this.kept.body || verdict.startsWith(CHECK_CANNOT_JUDGE)) return '';
+    const seen = keptBytes(this.o.bodyChunks);
+    return this.o.bytesIn > seen ? cutNote(seen, this.o.bytesIn) : '';
   }
 }
 
@@ -350,6 +385,8 @@ class Sent implements SentResponse {
   readonly error?: string;
   readonly #raw: Outcome['rawHeaders'];
   readonly #chunks: Buffer[];
+  /** The body's size (Outcome.bytesIn): more than the chunks kept when it was cut. */
+  readonly #total: number;
   #headers: Record<string, string | string[] | undefined> | undefined;
   #body: string | undefined;
   readonly #kept: Kept;
@@ -362,6 +399,7 @@ class Sent implements SentResponse {
     this.#raw = o.rawHeaders ? (o.rawHeaders.slice() as Outcome['rawHeaders']) : null;
     // an empty array is the one the VU's next response fills (startOutcome swaps only a full one)
     this.#chunks = o.bodyChunks.length ? o.bodyChunks : [];
+    this.#total = o.bytesIn;
   }
   get headers(): Record<string, string | string[] | undefined> {
     if (!this.#kept.headers) throw notGiven(notKept('headers', 'made.headers', 'transaction'));
@@ -370,6 +408,10 @@ class Sent implements SentResponse {
   get body(): string {
     if (!this.#kept.body) throw notGiven(notKept('body', 'made.body or made.json()', 'transaction'));
     return (this.#body ??= bodyText({ bodyChunks: this.#chunks } as Outcome));
+  }
+  get truncated(): boolean {
+    if (!this.#kept.body) throw notGiven(notKept('body', 'made.body or made.json()', 'transaction'));
+    return this.#total > keptBytes(this.#chunks);
   }
   json(): any {
     return parseJson(this.body, this.#chunks, this.#kept.bodyBytes);

@@ -14,7 +14,8 @@ import {
 import { readByText, rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
-import type { Scenario } from './types.ts';
+import { bodyCutText } from './verdict.ts';
+import type { Check, ResponseInfo, Scenario } from './types.ts';
 
 const req = () => ({ url: '/' });
 
@@ -302,7 +303,59 @@ describe('a check that reads what its request did not keep', () => {
     expect(html).toBe('check threw: the body is not JSON ("<html>oops</html>")');
     expect(checkFailureKind(html)).toBe('check');
     // braces and no return: rejected with the fix, where it had accepted every response
-    expect(checkOf((r) => void (r.status === 500), o)).toMatch(/^check returned nothing: return true/);
+    // (the Check type refuses it as well: a plain JavaScript scenario meets the run-time refusal)
+    const braces = ((r: ResponseInfo) => void (r.status === 500)) as unknown as Check;
+    expect(checkOf(braces, o)).toMatch(/^check returned nothing: return true/);
+  });
+});
+
+describe('a body cut at http.maxBodyBytes', () => {
+  /** An answer of `size` bytes whose first `kept` were kept, as the engine's clients keep them. */
+  async function cutAnswer(size: number, kept: number) {
+    const { newOutcome } = await import('../engine/http.ts');
+    const o = newOutcome();
+    o.status = 200;
+    const body = `${'x'.repeat(size - 3)}end`;
+    o.bytesIn = size;
+    o.bodyChunks.push(Buffer.from(body.slice(0, kept)));
+    return o;
+  }
+
+  it("a check's rejection says how much of the body it saw and the fix; res.truncated says it was cut", async () => {
+    const { checkOf } = await import('./requests.ts');
+    const check = (r: ResponseInfo) => r.body.endsWith('end') || `no end (truncated: ${r.truncated})`;
+    const kept = { body: true, headers: false, bodyBytes: 40 };
+    expect(checkOf(check, await cutAnswer(120, 40), kept)).toBe(
+      'no end (truncated: true) (the check saw the first 40 of 120 bytes: raise http.maxBodyBytes)',
+    );
+    expect(checkOf((r) => r.status === 201, await cutAnswer(120, 40), kept)).toBe(
+      'check returned false (the check saw the first 40 of 120 bytes: raise http.maxBodyBytes)',
+    );
+    // whole: accepted, and a rejection says nothing of a cut
+    expect(checkOf(check, await cutAnswer(30, 30), kept)).toBeNull();
+    expect(checkOf((r) => r.truncated || 'whole', await cutAnswer(30, 30), kept)).toBe('whole');
+    // JSON cut short says its own fix, once
+    expect(checkOf((r) => r.json() !== null, await cutAnswer(120, 40), kept)).toBe(
+      `check cannot judge: ${bodyCutText(40)}`,
+    );
+  });
+
+  it("a transaction's response (what http.send resolved with) says truncated too", async () => {
+    const { requestArrivals } = await import('./requests.ts');
+    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
+    const kept = { body: true, headers: false, bodyBytes: 40 };
+    expect([
+      a.sent(await cutAnswer(120, 40), null, kept).truncated,
+      a.sent(await cutAnswer(30, 30), null, kept).truncated,
+    ]).toEqual([true, false]);
+    // not kept (the run's code names no body): reading it throws the fix, as body does
+    const unkept = a.sent(await cutAnswer(120, 0), null, { body: false, headers: false });
+    expect(() => unkept.truncated).toThrow(/the response body was not kept for this transaction/);
+  });
+
+  it('a check that names res.truncated keeps the body', () => {
+    const s = { request: req, check: (r: ResponseInfo) => !r.truncated } as Scenario;
+    expect(trafficOf(s).entries[0].checkReadsBody).toBe(true);
   });
 });
 

@@ -18,11 +18,11 @@ export interface TrafficEntry {
   check?: Check;
   /** A transaction: several named requests in order. */
   run?: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void;
-  /** The check reads the body (its code names `body` or `json`): responses keep it (docs/decisions/028). */
+  /** The check reads the body (its code names `body`, `json` or `truncated`): responses keep it (docs/decisions/028). */
   checkReadsBody: boolean;
   /** The check reads the headers (its code names `headers`): the socket client makes header strings only then. */
   checkReadsHeaders: boolean;
-  /** A transaction's code (its checks inline) names the body (`body`, `json`) or `headers`: its answers keep those. */
+  /** A transaction's code (its checks inline) names the body (`body`, `json`, `truncated`) or `headers`: its answers keep those. */
   runReads: { body: boolean; headers: boolean };
 }
 
@@ -50,7 +50,8 @@ export function singleEntryName(s: Scenario): string {
 function reads(check: Check | undefined, what: RegExp): boolean {
   return check !== undefined && what.test(Function.prototype.toString.call(check));
 }
-const readsBody = (check: Check | undefined) => reads(check, /\b(body|json)\b/);
+// reading truncated asks about the body: it is kept too
+const readsBody = (check: Check | undefined) => reads(check, /\b(body|json|truncated)\b/);
 const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
 /** Weights as whole percentages, at least 1 each: a coarser ratio to suggest for weights whose whole sum is too large. */
@@ -214,6 +215,18 @@ export function rowsTaken(traffic: Pick<Traffic, 'entries'>, readBy: readonly st
 
 /** What a send made after its transaction's arrival ended is told, on both engines and in preflight. */
 export const SEND_AFTER_END = 'http.send after the transaction ended: await every send inside run(ctx, http)';
+
+/**
+ * Why a transaction whose run returned while sends it made were still in flight (not awaited)
+ * failed its arrival (kind other), on both engines and in preflight: the arrival still waits for
+ * them (its VU serves no other meanwhile), but their answers were never tested. `names`: those
+ * sends', the first made first.
+ */
+export function inFlightAtReturn(transaction: string, names: readonly unknown[]): string {
+  const first = JSON.stringify(String(names[0]));
+  const which = names.length > 1 ? `its sends ${first} and ${names.length - 1} more were` : `its send ${first} was`;
+  return `transaction ${JSON.stringify(transaction)} returned while ${which} still in flight: await every http.send inside run(ctx, http)`;
+}
 
 /** Why a transaction past http.transactionTimeoutMs failed its arrival (kind timeout), on either engine. */
 export function deadlineMessage(name: string, timeoutMs: number): string {

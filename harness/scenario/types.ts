@@ -7,7 +7,8 @@ export interface RequestSpec {
   method?: string;
   /** Absolute, or a path resolved against the target's origin. */
   url: string;
-  headers?: Record<string, string>;
+  /** Each value a string; a finite number is sent as its digits; anything else (undefined, an object) is refused. */
+  headers?: Record<string, string | number>;
   body?: string | Uint8Array;
 }
 
@@ -16,15 +17,24 @@ export interface ResponseInfo {
   headers: Record<string, string | string[] | undefined>;
   /**
    * The body as text: at most http.maxBodyBytes (default 64 KiB) is kept, the rest counted and
-   * discarded. Read only for a check or a transaction that uses it (docs/decisions/028).
+   * discarded (truncated says so). Read only for a check or a transaction that uses it (docs/decisions/028).
    */
   readonly body: string;
+  /**
+   * The body was longer than http.maxBodyBytes: body and json() see its first bytes only (a check
+   * that rejects such a response says how many it saw, and the fix: raise http.maxBodyBytes).
+   */
+  readonly truncated: boolean;
   /** The body parsed as JSON; throws when it is not JSON (the check then fails with the message). */
   json(): any;
 }
 
-/** Return true (or nothing) to accept, false or a message to count the response as a failed check. */
-export type Check = (response: ResponseInfo) => boolean | string | void;
+/**
+ * Return true to accept; false or a message (a string, whatever it says) counts the response as a
+ * failed check. Returning nothing rejects too (verdict.ts checkReturned), so the type has no void: a
+ * check written with braces and no return, `(res) => { res.status === 200 }`, is a type error.
+ */
+export type Check = (response: ResponseInfo) => boolean | string;
 
 /** What http.send resolves to inside a transaction: the response, and whether the request passed. */
 export interface SentResponse extends ResponseInfo {
@@ -90,15 +100,22 @@ export interface ScenarioContext {
    * suffix for a second object); 'uuidv4' and 'uuidv7' give a fresh UUID each call.
    */
   uniqueId(format?: IdFormat): string;
-  /** A business object index in [0, keySpace): spreads load over many rows (default 100,000). */
-  pick(keySpace?: number): number;
+  /**
+   * A business object index in [0, keySpace): spreads load over many rows (default 100,000). A pure
+   * function of the arrival, the same on both engines: its picks agree (pick(24) twice is one key,
+   * pick(1000) % 100 is pick(100)); a salt, pick(24, 'item 2'), gives an independent key for it.
+   */
+  pick(keySpace?: number, salt?: string | number): number;
   /** Hex HMAC-SHA256 of the exact bytes given, keyed by the named environment variable. */
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
   /** Environment values (read from the process environment; never written to any output). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The row of data source `name` for this arrival, by the source's order (shared, read-only). */
   row(name: string): Row;
-  /** Think time: resolves after ms; the VU stays held (VU sizing counts it). */
+  /**
+   * Think time: resolves after ms; the VU stays held (VU sizing counts it). ms from 0 to
+   * http.transactionTimeoutMs: anything else throws (a longer sleep could only time its transaction out).
+   */
   sleep(ms: number): Promise<void>;
 }
 
@@ -119,7 +136,7 @@ export interface Scenario {
    */
   mix?: Record<string, MixEntry>;
   request?(ctx: ScenarioContext): RequestSpec;
-  /** Return true to accept, false or a message to count the response as a failed check. */
+  /** Return true to accept, false or a message to count the response as a failed check (Check). */
   check?: Check;
 }
 

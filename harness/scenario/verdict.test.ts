@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyNotJson, checkFailureKind, checkReturned, checkThrew, notGiven } from './verdict.ts';
+import type { Check, ResponseInfo } from './types.ts';
 
 describe("checkReturned: a check's return value, on both engines", () => {
   it.each<[unknown, string | null]>([
@@ -23,6 +24,14 @@ describe('a check that returns nothing or a Promise, or throws', () => {
     const failure = checkReturned(undefined)!;
     expect(failure).toMatch(/^check returned nothing: return true to accept the response/);
     expect(checkFailureKind(failure)).toBe('check');
+  });
+
+  it('the Check type agrees: a check with braces and no return is a type error (tsc, make checks), as it is rejected at run time', () => {
+    // @ts-expect-error: void is not a check's result (an unused directive fails tsc if the type allows it again)
+    const braces: Check = (res) => {
+      void (res.status === 200);
+    };
+    expect(checkReturned(braces({ status: 200 } as ResponseInfo))).toMatch(/^check returned nothing: /);
   });
 
   it('an async check is told it must be synchronous', () => {

@@ -8,13 +8,46 @@
 export function checkReturned(v: unknown): string | null {
   if (v === true) return null;
   if (typeof v === 'string') return v;
-  if (v === false) return 'check returned false';
+  if (v === false) return `${RETURNED}false`;
   if (v === undefined)
-    return 'check returned nothing: return true to accept the response, false or a message to reject it (a check written with braces needs its return)';
+    return `${RETURNED}nothing: return true to accept the response, false or a message to reject it (a check written with braces needs its return)`;
   if (isThenable(v))
-    return 'check returned a Promise: a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)';
+    return `${RETURNED}a Promise: a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)`;
   const what = v === null ? 'null' : typeof v === 'object' ? 'an object' : `${String(v)} (a ${typeof v})`;
-  return `check returned ${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+  return `${RETURNED}${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+}
+
+/** How checkReturned's own verdicts begin (false, nothing, a Promise, anything else): plateau saying what the check returned. */
+const RETURNED = 'check returned ';
+
+/**
+ * How preflight's refusal says that a check rejected an answer, unmistakably: a string the check
+ * returned is its reason, quoted, with the rule, since a k6-style check returning
+ * res.json().status ("UP") was read as a pass in "got 200 (check: UP)"; plateau's own verdicts say
+ * what the check returned. (A check's message the user chose, "expected an id", may be that
+ * string: the sample's one message says the rule anyway.)
+ */
+export function rejectedBy(verdict: string): string {
+  // the note of a body cut at http.maxBodyBytes (cutNote) is plateau's, after what the check said
+  const at = verdict.lastIndexOf(CUT_NOTE);
+  const said = at >= 0 ? verdict.slice(0, at) : verdict;
+  const note = at >= 0 ? verdict.slice(at) : '';
+  if (said.startsWith(RETURNED)) return `rejected by its check, which returned ${said.slice(RETURNED.length)}${note}`;
+  return `rejected by its check: ${JSON.stringify(said)} (a string rejects, as the reason; return true to accept)${note}`;
+}
+
+/** How cutNote begins. */
+const CUT_NOTE = ' (the check saw the first ';
+
+/**
+ * What a check's rejection adds when the body it could read was cut at http.maxBodyBytes, on both
+ * engines: res.body had been cut silently, and a check that looks for text past the cut rejects an
+ * answer that has it. `seen`: the bytes the check saw; `total`: the body's, or Infinity where it is
+ * not known (preflight reads no further than it keeps, and a chunked body says no length).
+ */
+export function cutNote(seen: number, total: number): string {
+  const of = Number.isFinite(total) ? `of ${total} bytes` : 'bytes of a longer body';
+  return `${CUT_NOTE}${seen} ${of}: raise http.maxBodyBytes)`;
 }
 
 /** A Promise, or anything awaitable (an async function's result). */

@@ -336,10 +336,19 @@ describe('the bundled mix, run with k6 faked', () => {
     );
     await run(l, 6);
     expect(l.fake.asyncMostInFlight).toBe(2);
-    // the scenario throws when an answer is another request's
-    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(
-      ['pair', 'chain', 'plain', 'pair', 'chain', 'plain'].map((n) => `${n} ok`),
-    );
+    // the scenario throws when an answer is another request's; chain returns before its sends end (not awaited)
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual([
+      'pair ok',
+      'chain other',
+      'plain ok',
+      'pair ok',
+      'chain other',
+      'plain ok',
+    ]);
+    // chain's arrival waited for its sends, the second made on the first's answer
+    expect(
+      l.fake.requests.filter((r) => r.params.tags?.name?.startsWith('chain')).map((r) => r.params.tags?.name),
+    ).toEqual(['chain: a', 'chain: b', 'chain: a', 'chain: b']);
   });
 
   it("a transaction past http.transactionTimeoutMs fails its arrival as a timeout, where k6 has global timers (Node's stand in)", async () => {
@@ -367,6 +376,22 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual(['thinker: first']);
   });
 
+  it("refuses think time past the transaction's deadline as the native engine does: the arrival fails (kind other), no timer overflows", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const overflow = vi.spyOn(process, 'emitWarning');
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/long-sleep.ts'), { transactionTimeoutMs: 5000 }),
+      () => ({ status: 200 }),
+    );
+    await run(l, 2);
+    expect(tagsOf(l).map((t) => t.outcome)).toEqual(['other', 'other']);
+    expect(warn.mock.calls.flat().join('\n')).toContain(
+      'dawdle: run threw: ctx.sleep(1000000000000): give the think time in milliseconds, a number from 0 to 5000:',
+    );
+    expect(l.fake.requests).toEqual([]);
+    expect(overflow).not.toHaveBeenCalled();
+  });
+
   it('keeps at most maxBodyBytes of a body: a JSON body cut short fails the check that parses it', async () => {
     const long = (req: FakeRequest) =>
       req.params.tags?.name === 'create order'
@@ -381,6 +406,33 @@ describe('the bundled mix, run with k6 faked', () => {
     const whole = await loadWithFakeK6(await script(SCENARIO), long);
     await run(whole, 10);
     allAre(whileRows(whole, 'create order'), 'ok');
+  });
+
+  it("a check's rejection of a body cut at maxBodyBytes says how much it saw, and res.truncated says it was cut, as on the native engine", async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/truncated.ts');
+    const answer = (req: FakeRequest): FakeAnswer =>
+      new URL(req.url).pathname === '/long'
+        ? { status: 200, body: `${'x'.repeat(100)}end` }
+        : { status: 200, body: 'ok' };
+    const l = await loadWithFakeK6(await script(fixture, { maxBodyBytes: 40 }), answer);
+    await run(l, 2);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['tail check', 'txn ok']);
+    // the tag leaves the body's size out: one series per message, not per response size (check-tag.ts)
+    expect(l.fake.samples.filter((s) => s.metric === 'plateau_check_failed').map((s) => s.tags.check)).toEqual([
+      'no end (truncated: true) (the check saw the first 40 bytes of a longer body: raise http.maxBodyBytes)',
+    ]);
+    // the native engine's check of the same answer: the same words, with the body's size
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId, { maxBodyBytes: 40 });
+    const { newOutcome } = await import('../../engine/http.ts');
+    const o = newOutcome();
+    o.status = 200;
+    o.bytesIn = 103;
+    o.bodyChunks.push(Buffer.from('x'.repeat(40)));
+    const tail = native.arrivals.entries[0];
+    expect(tail.kind === 'request' && tail.check(o)).toBe(
+      'no end (truncated: true) (the check saw the first 40 of 103 bytes: raise http.maxBodyBytes)',
+    );
   });
 
   it('a check or a transaction reading the response through a helper gets the fix, not an empty body, as on the native engine', async () => {
@@ -477,6 +529,32 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(logged.some((m) => m.includes('stack line'))).toBe(false);
   });
 
+  it('a send not awaited fails its arrival with the fix, read on its promise (made.ok) or still in flight when run returned, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/not-awaited.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 3);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['forgot other', 'unawaited other', 'awaited ok']);
+    const logged = warn.mock.calls.flat().join('\n');
+    expect(logged).toContain(
+      'forgot: run threw: await http.send("forgot: create", ...) before reading .ok: it returns a promise',
+    );
+    expect(logged).toContain(
+      'unawaited: transaction "unawaited" returned while its send "unawaited: two" was still in flight: await every http.send inside run(ctx, http)',
+    );
+    // each was sent and waited for (never a late sample); forgot's confirm never
+    expect(l.fake.requests.map((r) => r.params.tags?.name)).toEqual([
+      'forgot: create',
+      'unawaited: one',
+      'unawaited: two',
+      'awaited: a',
+      'awaited: b',
+      'awaited: c',
+    ]);
+    expect(tagsOf(l).filter((t) => t.transaction === 'late')).toEqual([]);
+  });
+
   it('a send made after its transaction ended is refused and written as a late sample of its name, not an arrival', async () => {
     const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/native-mix/late.ts')), () => ({
       status: 200,
@@ -511,6 +589,25 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it('a header value that is undefined or an object fails its arrival (kind other), never sent; a number is sent as its digits, as on the native engine', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/header-values.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 3);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual(['count ok', 'unset other', 'tagged other']);
+    expect(l.fake.requests.map((r) => [new URL(r.url).pathname, r.params.headers])).toEqual([
+      ['/count', { 'x-count': '5' }],
+    ]);
+    const logged = warn.mock.calls.flat().join('\n');
+    expect(logged).toContain(
+      `unset: request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`,
+    );
+    expect(logged).toContain(
+      'tagged: scenario threw: http.send("tagged: send", request) was given header "x-tags" that is an object',
+    );
+  });
+
   it('sends the rows and keys the native engine sends: a sequential source walked per entry, pick spread over every key', async () => {
     const fixture = path.resolve('test/fixtures/scenarios/sequential-rows.ts');
     const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
@@ -526,6 +623,24 @@ describe('the bundled mix, run with k6 faked', () => {
     const rows = nativePaths.filter((p) => p.startsWith('/p/')).map((p) => p.split('/')[3]);
     expect(new Set(rows).size).toBe(16);
     expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
+  });
+
+  it("pick's salt gives an arrival a second key of its own, the same as the native engine's", async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/pick-salt.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 48);
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId);
+    const nativePaths = Array.from({ length: 48 }, (_, i) => {
+      const e = native.arrivals.entryOf(i + 1);
+      return e.kind === 'request' ? e.build(i + 1).path : '';
+    });
+    expect(l.fake.requests.map((r) => new URL(r.url).pathname)).toEqual(nativePaths);
+    const keys = nativePaths.map((p) => p.split('/').slice(2).map(Number));
+    // unsalted, the same key twice; salted, another key in most arrivals (1 in 24 alike by chance)
+    expect(keys.every(([a, b]) => a === b)).toBe(true);
+    expect(keys.filter(([a, , c]) => a === c).length).toBeLessThan(12);
+    expect(keys.filter(([, , c, d]) => c === d).length).toBeLessThan(12);
   });
 
   it("gives a unique source's rows to its readBy's arrivals alone, as the native engine does; an unlisted entry's arrival fails", async () => {

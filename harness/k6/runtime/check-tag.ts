@@ -14,9 +14,13 @@ export const CHECK_MESSAGES_TAGGED = 20;
 export const OTHER_MESSAGES = `(a message beyond this VU's first ${CHECK_MESSAGES_TAGGED} distinct ones)`;
 const tagged = new Set<string>();
 
-/** The `check` tag of a rejection: its message while this VU has tagged few distinct ones. */
-export function messageTag(verdict: string): string {
-  const message = cutMessage(verdict, 100);
+/**
+ * The `check` tag of a rejection: its message (its first 100 characters) while this VU has tagged
+ * few distinct ones. `note` (a body cut at maxBodyBytes: response.ts cutNotes), plateau's own
+ * words of bounded length, follows it whole.
+ */
+export function messageTag(verdict: string, note = ''): string {
+  const message = cutMessage(verdict, 100) + note;
   if (tagged.has(message)) return message;
   if (tagged.size >= CHECK_MESSAGES_TAGGED) return OTHER_MESSAGES;
   tagged.add(message);

@@ -1,7 +1,7 @@
 /**
  * The portable ScenarioContext on k6's APIs (runs inside k6: no Node API).
  *   pick    = the same hash as the native engine (harness/scenario/data-rows.ts spread), so both engines hit the
- *             same rows for the same seq;
+ *             same rows for the same seq (and the same salt);
  *   row     = the data source's row for this arrival (data.ts: the same rowIndex as the native engine);
  *   sleep   = a timer of k6's global setTimeout (k6 >= v0.51), which holds the VU as think time does
  *             on the native engine and lets the transaction's deadline and the answers of sends in
@@ -55,8 +55,9 @@ export function bytesOf(body: string | Uint8Array): string | ArrayBuffer {
     : (body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
 }
 
-function thinkTime(ms: number): Promise<void> {
-  const bad = thinkTimeProblem(ms);
+/** `deadlineMs`: http.transactionTimeoutMs, which think time counts in (absent: no deadline, as on an older k6). */
+function thinkTime(ms: number, deadlineMs: number | undefined): Promise<void> {
+  const bad = thinkTimeProblem(ms, deadlineMs);
   if (bad !== null) throw new Error(bad);
   if (ms === 0) return Promise.resolve();
   const timers = globalTimers();
@@ -67,7 +68,7 @@ function thinkTime(ms: number): Promise<void> {
 
 /** An arrival's context; `ids`: the run's (its name and id key), plateau's own or setup()'s (ids.ts). */
 export function contextOf(
-  cfg: Pick<RuntimeConfig, 'idPrefix'>,
+  cfg: Pick<RuntimeConfig, 'idPrefix' | 'transactionTimeoutMs'>,
   ids: RunIds,
   seq: number,
   rows: RowSource,
@@ -77,10 +78,10 @@ export function contextOf(
     seq,
     uniqueId: (format: IdFormat = 'seq') =>
       format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
-    pick: (keySpace = 100_000) => spread(seq, keySpace),
+    pick: (keySpace = 100_000, salt) => spread(seq, keySpace, salt),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
     env: __ENV,
     row: (name) => rows.row(name, seq),
-    sleep: thinkTime,
+    sleep: (ms) => thinkTime(ms, cfg.transactionTimeoutMs),
   };
 }

@@ -6,7 +6,16 @@
 import type { ErrorKind } from '../../../analysis/types.ts';
 import type { Check, ResponseInfo } from '../../scenario/types.ts';
 import { errorKindOf } from '../output/error-kind.ts';
-import { bodyCutText, bodyNotJson, checkReturned, checkThrew, notGiven, notKept } from '../../scenario/verdict.ts';
+import {
+  bodyCutText,
+  bodyNotJson,
+  CHECK_CANNOT_JUDGE,
+  checkReturned,
+  checkThrew,
+  cutNote,
+  notGiven,
+  notKept,
+} from '../../scenario/verdict.ts';
 
 /** What the runtime reads of a k6 response (RefinedResponse has more). */
 export interface K6Response {
@@ -44,6 +53,18 @@ export function truncateUtf8(text: string, maxBytes: number): string {
     if (pair) i++;
   }
   return text;
+}
+
+/** The UTF-8 length of text, counted as truncateUtf8 counts. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < text.length;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (pair) i++;
+  }
+  return bytes;
 }
 
 /** What a request keeps for its check or transaction: what that code reads (TrafficEntry's checkReads*, runReads). */
@@ -99,8 +120,33 @@ export function responseInfo(
         return (body ??= typeof res.body === 'string' ? truncateUtf8(res.body, maxBodyBytes) : '');
       },
     },
+    // k6 reads the whole body (responseType 'text'); the check sees its first maxBodyBytes, as natively
+    truncated: {
+      get() {
+        const seen = view.body;
+        return typeof res.body === 'string' && seen.length < res.body.length;
+      },
+    },
   });
   return view;
+}
+
+/**
+ * What a check's rejection (`verdict`) adds when the body it could read was cut at maxBodyBytes
+ * (verdict.ts cutNote): `message` says how many of the body's bytes it saw; `tag`, for k6's check
+ * tag, leaves the body's size out (check-tag.ts: a size per response would make a series of each).
+ * Null when nothing was cut, or for a verdict plateau gave already (CHECK_CANNOT_JUDGE).
+ */
+export function cutNotes(
+  res: K6Response,
+  keep: Keep,
+  maxBodyBytes: number,
+  verdict: string,
+): { message: string; tag: string } | null {
+  if (!keep.body || typeof res.body !== 'string' || verdict.startsWith(CHECK_CANNOT_JUDGE)) return null;
+  const seen = truncateUtf8(res.body, maxBodyBytes);
+  if (seen.length === res.body.length) return null;
+  return { message: cutNote(utf8Length(seen), utf8Length(res.body)), tag: cutNote(maxBodyBytes, Infinity) };
 }
 
 /** Why the request failed (k6's default expected statuses: 200-399 with no error), or null. */

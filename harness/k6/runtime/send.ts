@@ -7,12 +7,13 @@
  */
 import { check } from 'k6';
 import { bodyProblem } from '../../scenario/body-kind.ts';
+import { sentHeaders } from '../../scenario/header-values.ts';
 import http, { type Params } from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Check, RequestSpec } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { bytesOf } from './context.ts';
-import { failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
+import { cutNotes, failureOf, responseInfo, verdictOf, type Failure, type K6Response, type Keep } from './response.ts';
 import { checkFailureKind } from '../../scenario/verdict.ts';
 import { messageTag } from './check-tag.ts';
 
@@ -75,7 +76,7 @@ function argsOf(
     url,
     body,
     {
-      headers: spec.headers ?? {},
+      headers: sentHeaders(spec.headers, what),
       timeout: `${cfg.timeoutMs}ms`,
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
@@ -94,9 +95,11 @@ function judged(res: K6Response & { timings: { duration: number } }, r: NamedReq
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       const kind = checkFailureKind(verdict);
+      // a body cut at maxBodyBytes: how much of it the check saw, as natively
+      const cut = cutNotes(res, r.keep, cfg.maxBodyBytes, verdict);
       // the kind tagged: a check plateau could not give what it read is the scenario's (other), as natively
-      checkFailed.add(1, { check: messageTag(verdict), name: r.name, kind });
-      failure = { kind, message: verdict };
+      checkFailed.add(1, { check: messageTag(verdict, cut?.tag), name: r.name, kind });
+      failure = { kind, message: cut ? verdict + cut.message : verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };

@@ -10,7 +10,8 @@ import { NameBook } from '../../scenario/names.ts';
 import type { RuntimeConfig } from './config.ts';
 import { messageOf, responseInfo, type Failure, type Keep } from './response.ts';
 import { sendAsync, type Sent } from './send.ts';
-import { deadlineMessage, SEND_AFTER_END } from '../../scenario/traffic.ts';
+import { deadlineMessage, inFlightAtReturn, SEND_AFTER_END } from '../../scenario/traffic.ts';
+import { sendPromise } from '../../scenario/send-promise.ts';
 import { globalTimers } from './timers.ts';
 
 export interface ArrivalResult {
@@ -27,6 +28,7 @@ function notSent(error: string): SentResponse {
     status: 0,
     headers: {},
     body: '',
+    truncated: false,
     json() {
       throw new Error(`no response to read: ${error}`);
     },
@@ -116,8 +118,8 @@ export async function runTransaction(
       (err) => refused(`${name}: ${messageOf(err)}`),
     );
   };
-  // the sends not yet settled (a send never rejects)
-  const pending = new Set<Promise<SentResponse>>();
+  // the sends not yet settled (a send never rejects), by their names
+  const pending = new Map<Promise<SentResponse>, string>();
   const http: TransactionHttp = {
     send(name: string, spec: RequestSpec, check?: Check): Promise<SentResponse> {
       // a send after the arrival ended belongs to no arrival: refused, and counted under its name
@@ -126,10 +128,12 @@ export async function runTransaction(
         const message = `${name}: ${SEND_AFTER_END}`;
         // its name as any send's: one refused (built from data, past the limit) gets no row
         if (!expired && names.problem(name) === null) late(name, message);
-        return Promise.resolve(notSent(message));
+        return sendPromise(Promise.resolve(notSent(message)), name);
       }
-      const p = sendOne(name, spec, check);
-      pending.add(p);
+      // the promise read before it is awaited (made.ok) throws the fix (send-promise.ts)
+      const p = sendPromise(sendOne(name, spec, check), name);
+      pending.set(p, name);
+      // its first reaction: gone from pending before any await of it wakes
       void p.then(() => pending.delete(p));
       return p;
     },
@@ -140,8 +144,11 @@ export async function runTransaction(
     } catch (err) {
       fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
     }
-    // sends run left going (not awaited, or chained in a .then) end before the arrival does
-    while (pending.size > 0) await Promise.all(pending);
+    // a send still in flight was not awaited: its answer is never tested, so the arrival fails
+    if (pending.size > 0 && !ended)
+      fail({ kind: 'other', message: inFlightAtReturn(entry.name, [...pending.values()]) });
+    // sends run left going (not awaited, or chained in a .then) still end before the arrival does
+    while (pending.size > 0) await Promise.all(pending.keys());
   };
   if ((await withDeadline(body(), cfg.transactionTimeoutMs)) === 'expired') {
     expired = true;
