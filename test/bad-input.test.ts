@@ -561,3 +561,32 @@ describe("plan builds each request entry's sample request, as preflight does, an
     }
   });
 });
+
+// a review: a failed preflight printed its error three times, on the stage's line, the stop line and
+// the last line, around an empty table; the terminal says it once, last, with its fix
+describe('a run refused by preflight says why once on the terminal, with its fix', () => {
+  it('the stage line and the stop line point to the error below; report.md and summary.json keep it', async () => {
+    const gone = await tinyServer((_q, res) => res.end());
+    await gone.close();
+    const r = await cliBinary([
+      'run',
+      '--target',
+      `${gone.url}/x`,
+      ...['--start-rate', '10', '--step-rate', '10', '--max-rate', '10', '--ramp', '0', '--hold', '2'],
+      ...['--out', runsDir, '--run-id', 'preflight-once'],
+    ]);
+    expect(r.status).toBe(3);
+    const cause = `target ${gone.url}/health is not reachable`;
+    expect(r.stdout).toMatch(/^preflight: fail \(\d+ ms\): see the error below$/m);
+    expect(r.stdout).toMatch(/^stop {6}preflight failed \(see below\)$/m);
+    expect(r.stdout).not.toContain(cause);
+    expect(r.stderr).toMatch(new RegExp(`^plateau: ${cause.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*\n  fix: `));
+    expect(r.stderr.split(cause)).toHaveLength(2);
+    const dir = /^report: (.+)\/report\.md/m.exec(r.stdout)![1];
+    const summary = JSON.parse(fs.readFileSync(path.join(path.resolve(dir), 'summary.json'), 'utf8')) as {
+      stopDetail: string;
+    };
+    expect(summary.stopDetail).toContain(cause);
+    expect(fs.readFileSync(path.join(path.resolve(dir), 'report.md'), 'utf8')).toContain(cause);
+  });
+});

@@ -81,7 +81,8 @@ export async function runCommand(a: Args): Promise<number> {
   try {
     const config = await loadConfig(configFile(a), demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
     const r = await runPipeline({ config, interrupt, out });
-    out.write('\n' + renderPlateauTable(r.result) + '\n');
+    // a failed stage's error is said once, in full with its fix, last (below): the stage's line and the stop line point to it
+    out.write('\n' + renderPlateauTable(r.result, { errorBelow: r.error !== null }) + '\n');
     out.write(`\n${reportFilesLine(r.dir)}\n`);
     if (r.error)
       process.stderr.write(
