@@ -560,6 +560,30 @@ describe("plan builds each request entry's sample request, as preflight does, an
       await server.close();
     }
   });
+
+  // a review: plan exited 0 without a word where run then failed preflight (exit 3) on the unset secret
+  it('warns of a declared secret not set here, by name, in the text and the JSON; not of the key run --demo makes', async () => {
+    const demo = path.resolve('demo/scenario.ts');
+    const env = { ...process.env };
+    delete env.PLATEAU_DEMO_HMAC_KEY;
+    const args = ['plan', '--target', 'http://127.0.0.1:9/orders', '--scenario', demo];
+    const warning =
+      'PLATEAU_DEMO_HMAC_KEY is not set here: run will refuse it at preflight; export it before plateau run';
+    const text = await cliInProcess(args, env);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`\\nwarning: ${warning}\\n$`));
+    const json = await cliInProcess([...args, '--json'], env);
+    expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toContainEqual({
+      code: 'secret-not-set',
+      variable: 'PLATEAU_DEMO_HMAC_KEY',
+      text: warning,
+    });
+    const set = await cliInProcess(args, { ...env, PLATEAU_DEMO_HMAC_KEY: 'k' });
+    expect(set.stdout).not.toMatch(/warning:/);
+    const withDemo = await cliInProcess(['plan', '--demo'], env);
+    expect(withDemo.status, withDemo.stderr).toBe(0);
+    expect(withDemo.stdout).not.toMatch(/warning:/);
+  });
 });
 
 // a review: a failed preflight printed its error three times, on the stage's line, the stop line and

@@ -113,9 +113,15 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
     traffic ?? { entries: [] },
   );
   if (fewRows) throw fewRows;
+  // a declared secret need not be set for a plan (it may be made on another machine than the run):
+  // one not set here is warned of, as preflight would refuse a run here without it; --demo's key is
+  // the one run --demo makes when none is set
+  const runEnv = { ...io.env };
+  if (a.demo) ensureDemoKey(runEnv);
+  const secretsNotSet = (scenario?.secrets ?? []).filter((k) => !runEnv[k]);
   // each request entry built offline, as preflight builds its sample: a misspelt field, an unknown
   // data source or a request(ctx) that throws is refused here, before any run (nothing is sent)
-  // (a declared secret need not be set for a plan: its requests are built, never sent nor shown)
+  // (its requests are built with a stand-in for an unset secret, never sent nor shown)
   if (scenario && config.scenario) {
     const secrets = Object.fromEntries((scenario.secrets ?? []).map((k) => [k, io.env[k] ?? 'not read by plan']));
     const env = { ...io.env, ...secrets };
@@ -123,8 +129,8 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   }
   if (a.json) {
     io.out(
-      renderPlanJson(
-        planJsonInput(
+      renderPlanJson({
+        ...planJsonInput(
           config,
           plan,
           scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
@@ -132,7 +138,8 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
           traffic && planTraffic(traffic, config),
           traffic ?? undefined,
         ),
-      ),
+        secretsNotSet,
+      }),
     );
     return EXIT.ok;
   }
@@ -144,6 +151,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
       data,
       (traffic && planTraffic(traffic, config)?.entries) ?? undefined,
       traffic ?? undefined,
+      secretsNotSet,
     ) + '\n',
   );
   return EXIT.ok;
