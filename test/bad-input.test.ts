@@ -561,6 +561,30 @@ describe("plan builds each request entry's sample request, as preflight does, an
     }
   });
 
+  // a review: plan exited 0 where k6-script and run refused the same ids (exit 3)
+  it("refuses ids longer than the scenario's ids.maxLength with preflight's words and exit 3, as k6-script does", async () => {
+    const longIds = path.resolve('test/fixtures/scenarios/long-ids.ts');
+    const args = ['--target', 'http://127.0.0.1:9/orders', '--scenario', longIds, '--run-id', 'long-ids'];
+    const plan = await cliInProcess(['plan', ...args]);
+    expect(plan.status).toBe(3);
+    // the longest id a run of the plan makes: its load's, past its samples'
+    expect(plan.stderr).toMatch(
+      /^plateau: generated ids reach \d+ characters \("tenant-0042-customer-order-reference-x-long-ids-[0-9a-z]{10}-\d+"\); the target's id column allows 50\n  fix: shorten ids\.prefix/,
+    );
+    const script = await cliInProcess(['k6-script', ...args, '--out-file', path.join(runsDir, 'long-ids.js')]);
+    expect(script.status).toBe(3);
+    expect(script.stderr).toMatch(/generated ids reach \d+ characters .* allows 50/);
+    // the demo's scenario fits its 50
+    const fits = await cliInProcess([
+      'plan',
+      '--target',
+      'http://127.0.0.1:9/orders',
+      '--scenario',
+      path.resolve('demo/scenario.ts'),
+    ]);
+    expect(fits.status, fits.stderr).toBe(0);
+  });
+
   // a review: plan exited 0 without a word where run then failed preflight (exit 3) on the unset secret
   it('warns of a declared secret not set here, by name, in the text and the JSON; not of the key run --demo makes', async () => {
     const demo = path.resolve('demo/scenario.ts');

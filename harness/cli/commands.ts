@@ -23,7 +23,9 @@ import { buildSampleRequests } from '../pipeline/sample-arrivals.ts';
 import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
-import { maxArrivalsWithReruns, warmupRuns } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns, maxPlannedArrivals, warmupRuns } from '../pipeline/warmup.ts';
+import { runIdsTooLong } from '../pipeline/preflight.ts';
+import { runIds } from '../environment.ts';
 
 type Args = Record<string, unknown>;
 
@@ -113,6 +115,13 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
     traffic ?? { entries: [] },
   );
   if (fewRows) throw fewRows;
+  // ids longer than the scenario's ids.maxLength: preflight's refusal (and k6-script's), said here
+  // since nothing needs sending to see it; the key is of a run id of the length run would make
+  if (scenario && traffic) {
+    const { idKey } = runIds(config.output.runId);
+    const tooLong = runIdsTooLong(scenario, idKey, maxPlannedArrivals(config, plan), traffic.entries.length);
+    if (tooLong) throw tooLong;
+  }
   // a declared secret need not be set for a plan (it may be made on another machine than the run):
   // one not set here is warned of, as preflight would refuse a run here without it; --demo's key is
   // the one run --demo makes when none is set
