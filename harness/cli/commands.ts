@@ -81,7 +81,12 @@ export async function runCommand(a: Args): Promise<number> {
   const interrupt = new Interrupt();
   const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
   try {
-    const config = await loadConfig(configFile(a), demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
+    const config = await loadConfig(
+      configFile(a),
+      demoOverrides(a, demo),
+      demo ? withDemoDefaults : undefined,
+      overridesOf(a),
+    );
     const r = await runPipeline({ config, interrupt, out });
     // a failed stage's error is said once, in full with its fix, last (below): the stage's line and the stop line point to it
     out.write('\n' + renderPlateauTable(r.result, { errorBelow: r.error !== null }) + '\n');
@@ -99,7 +104,12 @@ export async function runCommand(a: Args): Promise<number> {
 
 export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
-  const config = await loadConfig(configFile(a), demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
+  const config = await loadConfig(
+    configFile(a),
+    demoOverrides(a, fake),
+    fake ? withDemoDefaults : undefined,
+    overridesOf(a),
+  );
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const traffic = scenario ? trafficOf(scenario) : null;
