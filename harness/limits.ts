@@ -8,11 +8,9 @@ import type { PlateauConfig } from './config/schema.ts';
 import type { Interrupt } from './pipeline/interrupt.ts';
 import { realClock, type Clock, type Timer } from './clock.ts';
 import { engineKind } from './engine/create.ts';
+import { NO_FLAGS, type Given, type Problem } from './config/given.ts';
 
-export interface LimitProblem {
-  field: string;
-  message: string;
-}
+export type LimitProblem = Problem;
 
 /** Seconds of the warmup schedule: a 1 s ramp, then up to warmup.maxS (harness/pipeline/warmup.ts); none for an engine without a warmup. */
 function warmupS(c: PlateauConfig): number {
@@ -35,15 +33,19 @@ export function plannedLoadS(c: PlateauConfig): number {
   return warmupS(c) + stepCount(c.steps) * (c.steps.rampS + c.steps.holdS);
 }
 
-/** Every way the config exceeds its limits, each naming the field to change. */
-export function limitProblems(c: PlateauConfig): LimitProblem[] {
+/** Every way the config exceeds its limits, each naming the field to change (the flag, where one set it: `given`). */
+export function limitProblems(c: PlateauConfig, given: Given = NO_FLAGS): LimitProblem[] {
   const { maxRatePerSec, maxDurationS, maxInFlight } = c.limits;
   const out: LimitProblem[] = [];
+  const name = (field: string) => given.name(field);
   if (c.steps.maxPerSec > maxRatePerSec) {
-    out.push({
-      field: 'steps.maxPerSec',
-      message: `${c.steps.maxPerSec} arrivals/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower steps.maxPerSec, or raise limits.maxRatePerSec if the target can take it`,
-    });
+    out.push(
+      given.problem(
+        'steps.maxPerSec',
+        c.steps.maxPerSec,
+        `arrivals/s exceeds limits.maxRatePerSec ${maxRatePerSec}: lower ${name('steps.maxPerSec')}, or raise limits.maxRatePerSec if the target can take it`,
+      ),
+    );
   }
   const warmupRate = c.warmup.ratePerSec;
   if (warmupRate !== undefined && warmupRate > maxRatePerSec) {
@@ -61,16 +63,19 @@ export function limitProblems(c: PlateauConfig): LimitProblem[] {
         : `${n} step${n === 1 ? '' : 's'} x (${c.steps.rampS} s ramp + ${c.steps.holdS} s hold)`;
     out.push({
       field: 'steps',
-      message: `the plan offers load for up to ${n > 1e6 ? 'more than a million' : loadS} s (${steps}${warmupS(c) ? ` + ${warmupS(c)} s warmup` : ''}), over limits.maxDurationS ${maxDurationS}: raise steps.stepPerSec, lower steps.maxPerSec or steps.holdS, or raise limits.maxDurationS`,
+      message: `the plan offers load for up to ${n > 1e6 ? 'more than a million' : loadS} s (${steps}${warmupS(c) ? ` + ${warmupS(c)} s warmup` : ''}), over limits.maxDurationS ${maxDurationS}: raise ${name('steps.stepPerSec')}, lower ${name('steps.maxPerSec')} or ${name('steps.holdS')}, or raise limits.maxDurationS`,
     });
   }
   for (const key of ['preAllocated', 'max'] as const) {
     const v = c.vus[key];
     if (v !== undefined && v > maxInFlight) {
-      out.push({
-        field: `vus.${key}`,
-        message: `${v} VUs exceeds limits.maxInFlight ${maxInFlight} (one request in flight per VU): lower vus.${key} or raise limits.maxInFlight`,
-      });
+      out.push(
+        given.problem(
+          `vus.${key}`,
+          v,
+          `VUs exceeds limits.maxInFlight ${maxInFlight} (one request in flight per VU): lower ${name(`vus.${key}`)} or raise limits.maxInFlight`,
+        ),
+      );
     }
   }
   return out;

@@ -6,7 +6,13 @@
 import { tailTrustByShare, trustworthyPercentiles, type TailTrust } from '../analysis/percentiles.ts';
 import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
-import { loadAtMostS, type PlanDataSource, type PlanFacts, type PlanTextResetHook } from './plan-text.ts';
+import {
+  loadAtMostS,
+  secretNotSetText,
+  type PlanDataSource,
+  type PlanFacts,
+  type PlanTextResetHook,
+} from './plan-text.ts';
 
 /**
  * 2 (12-06): a `few-samples` warning's `step` is 1-based, as every --json document and report
@@ -43,6 +49,12 @@ export type PlanJsonWarning =
       step: number;
       expectedSamples: number;
       untrusted: { q: number; requiredSamples: number }[];
+      text: string;
+    }
+  | {
+      /** A secret the scenario lists is not set where plan ran: a run there would be refused at preflight. */
+      code: 'secret-not-set';
+      variable: string;
       text: string;
     };
 
@@ -132,6 +144,8 @@ function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarn
       text: `step ${s.index + 1} expects ${s.expectedSamples} samples: ${s.untrustedPercentiles.map((u) => `p${u.q} needs ${u.requiredSamples}`).join(', ')}; longer holds give more`,
     });
   }
+  for (const variable of input.secretsNotSet ?? [])
+    out.push({ code: 'secret-not-set', variable, text: secretNotSetText(variable) });
   return out;
 }
 

@@ -47,6 +47,16 @@ export interface PlanFacts {
   vusGiven?: VusGiven;
   /** limits.maxDurationS: a run that reaches this much load is stopped there (absent: none given). */
   maxDurationS?: number;
+  /**
+   * The scenario's secrets not set in plan's environment: warned of, not refused (a plan may be
+   * made on another machine than its run), as preflight will refuse a run without them.
+   */
+  secretsNotSet?: string[];
+}
+
+/** The warning of a secret the scenario lists that is not set where plan runs. */
+export function secretNotSetText(name: string): string {
+  return `${name} is not set here: run will refuse it at preflight; export it before plateau run`;
 }
 
 /**
@@ -205,6 +215,9 @@ export function planText(input: PlanTextInput): string {
     '',
     `at most ${fmtDuration(atMostS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}${cap}); the run stops earlier at the plateau.`,
   );
+  // last, where the eye lands: what would stop the run before any load
+  const unset = input.secretsNotSet ?? [];
+  if (unset.length) lines.push('', ...unset.map((name) => `warning: ${secretNotSetText(name)}`));
   return lines.join('\n');
 }
 

@@ -422,6 +422,18 @@ describe('renderPlateauTable', () => {
     expect(text).not.toContain('by name');
   });
 
+  // a review: plateau run printed a failed preflight's error three times, on the stage's line, the
+  // stop line and the last line (plateau: ...); the last, with its fix, is the one kept
+  it("points a failed stage's stop line to the error printed below it (plateau run); a stored run's keeps its detail", () => {
+    const detail = 'secret environment variable MY_API_TOKEN not set';
+    const failed: RunResult = { ...hostileRun, stopReason: 'preflight-failed', stopDetail: detail };
+    expect(renderPlateauTable(failed, { errorBelow: true })).toMatch(/^stop {6}preflight failed \(see below\)$/m);
+    expect(renderPlateauTable(failed, { errorBelow: true })).not.toContain(detail);
+    expect(renderPlateauTable(failed)).toContain(`stop      preflight failed: ${detail}`);
+    // a stop of the run's own (the plateau) is said in full whatever follows it
+    expect(renderPlateauTable(hostileRun, { errorBelow: true })).toMatch(/^stop\s+plateau: step 5 \(450 req\/s\)/m);
+  });
+
   it("a run with names lists each name at the knee, in the traffic's order, before the capacity line", () => {
     const named = withNames(
       {

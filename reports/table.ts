@@ -109,7 +109,17 @@ function namesAtKnee(run: RunResult): string[] {
   ];
 }
 
-export function renderPlateauTable(run: RunResult): string {
+/** How the terminal shows the table around it. */
+export interface TableOptions {
+  /**
+   * The run's error is printed in full, with its fix, right after the table (plateau run): the stop
+   * line of a failed stage, whose detail is that error's message, points to it instead of repeating
+   * it. Re-rendering a stored run (plateau report) has no error below, and keeps the detail.
+   */
+  errorBelow?: boolean;
+}
+
+export function renderPlateauTable(run: RunResult, o: TableOptions = {}): string {
   const lines = [
     row(COLUMNS.map((c) => c.header)),
     ...run.steps.map((s) => row(COLUMNS.map((c) => c.cell(s, run.rules)))),
@@ -123,7 +133,10 @@ export function renderPlateauTable(run: RunResult): string {
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
     ...capacityCaveats(run).map((c) => `          but ${oneLine(c, 400)}`),
     ...sloLines(run),
-    `stop      ${stopLineLabel(run)}: ${oneLine(run.stopDetail, 400)}`,
+    // a failed stage's stop detail is its error's message (analysis/stop.ts)
+    o.errorBelow && run.stopReason.endsWith('-failed')
+      ? `stop      ${stopLineLabel(run)} (see below)`
+      : `stop      ${stopLineLabel(run)}: ${oneLine(run.stopDetail, 400)}`,
   );
   if (run.warnings.length > 0) lines.push(`warnings  ${run.warnings.length} (see report.md)`);
   return lines.join('\n');

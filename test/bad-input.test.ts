@@ -290,8 +290,18 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
   }
 
   it.concurrent.each<[string, string[], RegExp]>([
-    ['a negative max rate', ['plan', '--max-rate', '-1'], /steps\.maxPerSec: must be > 0 \(rate of the last step\)/],
-    ['a zero hold', ['plan', '--hold', '0'], /steps\.holdS: must be > 0/],
+    // a value a flag gave is said as the flag (a review: "steps.maxPerSec" of a --max-rate the user typed)
+    [
+      'a negative max rate',
+      ['plan', '--max-rate', '-1'],
+      /\n {2}- --max-rate -1: must be > 0 \(rate of the last step\): give --max-rate a number > 0, e.g. --max-rate 500\n {2}fix: fix the flags named above \(--help lists them\)$/m,
+    ],
+    ['a zero hold', ['plan', '--hold', '0'], /--hold 0: must be > 0/],
+    [
+      "--max-rate below the demo config's first step",
+      ['plan', '--demo', '--max-rate', '20'],
+      /^ {2}- --max-rate 20 is below the first step, 50 \(steps\.startPerSec; give --start-rate too\)\n {2}fix: fix the flags named above \(--help lists them\)$/m,
+    ],
     [
       'a hold that is not a number',
       ['plan', '--hold', 'abc'],
@@ -300,18 +310,18 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     [
       'max below start',
       ['plan', '--start-rate', '100', '--max-rate', '50'],
-      /steps\.maxPerSec: 50 is below steps\.startPerSec 100: raise maxPerSec or lower startPerSec/,
+      /--max-rate 50 is below --start-rate 100: raise --max-rate or lower --start-rate/,
     ],
-    ['a target that is not a URL', ['plan', '--target', 'not-a-url'], /target\.url: must be an absolute http\(s\) URL/],
+    ['a target that is not a URL', ['plan', '--target', 'not-a-url'], /--target: must be an absolute http\(s\) URL/],
     [
       'a target with a space',
       ['plan', '--target', 'http://127.0.0.1:8080/items/1 extra'],
-      /target\.url: "http:\/\/127\.0\.0\.1:8080\/items\/1 extra" holds a space, which a URL cannot: remove it, or encode it as %20 yourself if you meant it/,
+      /--target \(target\.url\): "http:\/\/127\.0\.0\.1:8080\/items\/1 extra" holds a space, which a URL cannot: remove it, or encode it as %20 yourself if you meant it/,
     ],
     [
       'settle as long as the hold',
       ['plan', '--hold', '4', '--settle', '4'],
-      /steps\.settleS: settle 4 s leaves no steady window/,
+      /--settle 4 leaves no steady window in a 4 s hold \(--hold\): give --settle below 4, or a --hold above 4/,
     ],
     [
       'an unknown flag, with the flag it misspells',
@@ -325,17 +335,17 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
     [
       'a rate over the safety cap',
       ['run', '--max-rate', '200000', '--out', runsDir],
-      /steps\.maxPerSec: 200000 arrivals\/s exceeds limits\.maxRatePerSec 100000/,
+      /--max-rate 200000 arrivals\/s exceeds limits\.maxRatePerSec 100000: lower --max-rate/,
     ],
     [
       'three mistakes',
       ['plan', '--max-rate', '-1', '--hold', '0', '--target', 'x'],
-      /has 3 problems:[\s\S]*target\.url[\s\S]*steps\.maxPerSec[\s\S]*steps\.holdS/,
+      /has 3 problems:[\s\S]*--target:[\s\S]*--max-rate -1:[\s\S]*--hold 0:/,
     ],
     [
       'a target with credentials',
       ['plan', '--target', 'https://admin:hunter2pass@shop.example/orders'],
-      /target\.url: the URL carries credentials \(user:password@\)/,
+      /--target \(target\.url\): the URL carries credentials \(user:password@\)/,
     ],
     [
       'report of a truncated run.json',
@@ -559,5 +569,82 @@ describe("plan builds each request entry's sample request, as preflight does, an
     } finally {
       await server.close();
     }
+  });
+
+  // a review: plan exited 0 where k6-script and run refused the same ids (exit 3)
+  it("refuses ids longer than the scenario's ids.maxLength with preflight's words and exit 3, as k6-script does", async () => {
+    const longIds = path.resolve('test/fixtures/scenarios/long-ids.ts');
+    const args = ['--target', 'http://127.0.0.1:9/orders', '--scenario', longIds, '--run-id', 'long-ids'];
+    const plan = await cliInProcess(['plan', ...args]);
+    expect(plan.status).toBe(3);
+    // the longest id a run of the plan makes: its load's, past its samples'
+    expect(plan.stderr).toMatch(
+      /^plateau: generated ids reach \d+ characters \("tenant-0042-customer-order-reference-x-long-ids-[0-9a-z]{10}-\d+"\); the target's id column allows 50\n  fix: shorten ids\.prefix/,
+    );
+    const script = await cliInProcess(['k6-script', ...args, '--out-file', path.join(runsDir, 'long-ids.js')]);
+    expect(script.status).toBe(3);
+    expect(script.stderr).toMatch(/generated ids reach \d+ characters .* allows 50/);
+    // the demo's scenario fits its 50
+    const fits = await cliInProcess([
+      'plan',
+      '--target',
+      'http://127.0.0.1:9/orders',
+      '--scenario',
+      path.resolve('demo/scenario.ts'),
+    ]);
+    expect(fits.status, fits.stderr).toBe(0);
+  });
+
+  // a review: plan exited 0 without a word where run then failed preflight (exit 3) on the unset secret
+  it('warns of a declared secret not set here, by name, in the text and the JSON; not of the key run --demo makes', async () => {
+    const demo = path.resolve('demo/scenario.ts');
+    const env = { ...process.env };
+    delete env.PLATEAU_DEMO_HMAC_KEY;
+    const args = ['plan', '--target', 'http://127.0.0.1:9/orders', '--scenario', demo];
+    const warning =
+      'PLATEAU_DEMO_HMAC_KEY is not set here: run will refuse it at preflight; export it before plateau run';
+    const text = await cliInProcess(args, env);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`\\nwarning: ${warning}\\n$`));
+    const json = await cliInProcess([...args, '--json'], env);
+    expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toContainEqual({
+      code: 'secret-not-set',
+      variable: 'PLATEAU_DEMO_HMAC_KEY',
+      text: warning,
+    });
+    const set = await cliInProcess(args, { ...env, PLATEAU_DEMO_HMAC_KEY: 'k' });
+    expect(set.stdout).not.toMatch(/warning:/);
+    const withDemo = await cliInProcess(['plan', '--demo'], env);
+    expect(withDemo.status, withDemo.stderr).toBe(0);
+    expect(withDemo.stdout).not.toMatch(/warning:/);
+  });
+});
+
+// a review: a failed preflight printed its error three times, on the stage's line, the stop line and
+// the last line, around an empty table; the terminal says it once, last, with its fix
+describe('a run refused by preflight says why once on the terminal, with its fix', () => {
+  it('the stage line and the stop line point to the error below; report.md and summary.json keep it', async () => {
+    const gone = await tinyServer((_q, res) => res.end());
+    await gone.close();
+    const r = await cliBinary([
+      'run',
+      '--target',
+      `${gone.url}/x`,
+      ...['--start-rate', '10', '--step-rate', '10', '--max-rate', '10', '--ramp', '0', '--hold', '2'],
+      ...['--out', runsDir, '--run-id', 'preflight-once'],
+    ]);
+    expect(r.status).toBe(3);
+    const cause = `target ${gone.url}/health is not reachable`;
+    expect(r.stdout).toMatch(/^preflight: fail \(\d+ ms\): see the error below$/m);
+    expect(r.stdout).toMatch(/^stop {6}preflight failed \(see below\)$/m);
+    expect(r.stdout).not.toContain(cause);
+    expect(r.stderr).toMatch(new RegExp(`^plateau: ${cause.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*\n  fix: `));
+    expect(r.stderr.split(cause)).toHaveLength(2);
+    const dir = /^report: (.+)\/report\.md/m.exec(r.stdout)![1];
+    const summary = JSON.parse(fs.readFileSync(path.join(path.resolve(dir), 'summary.json'), 'utf8')) as {
+      stopDetail: string;
+    };
+    expect(summary.stopDetail).toContain(cause);
+    expect(fs.readFileSync(path.join(path.resolve(dir), 'report.md'), 'utf8')).toContain(cause);
   });
 });

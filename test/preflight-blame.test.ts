@@ -175,3 +175,40 @@ describe("a scenario's mistake gets its own fix, not the scenario module's boile
     );
   });
 });
+
+// a review: each of these read a fix that contradicted its cause (the check's "accept what the
+// target answers", run's "so that it does not throw", request(ctx)'s "so that it returns { ... }")
+describe('a fix the thrown error or the check already knows reaches the fix line', () => {
+  it('a check that returns a Promise: drop async', async () => {
+    const t = await shop(() => undefined);
+    const err = (await samples(t.url, fixture('async-check')))!;
+    expect(err.message).toMatch(/got 200 \(check: check returned a Promise: /);
+    expect(err.hint).toMatch(/^drop async from the check of "async-check": a check runs synchronously/);
+  });
+
+  it('ctx.sleep(NaN) in a transaction: where a NaN comes from, not "a send that failed resolves with ok false"', async () => {
+    const t = await shop(() => undefined);
+    const err = (await samples(t.url, fixture('think-nan')))!;
+    expect(err.message).toBe(
+      'the scenario failed in transaction "browse": ctx.sleep(NaN): give the think time in milliseconds, a number >= 0',
+    );
+    expect(err.hint).toMatch(/^compute the think time from numbers: NaN comes of arithmetic/);
+  });
+
+  it("ctx.hmacSha256 of a key that is not set and not in the scenario's secrets: export it and list it, in a request and in a transaction", async () => {
+    const t = await shop(() => undefined);
+    const fix =
+      'export BLAME_UNDECLARED_KEY=<secret> before the run, and list it in the scenario\'s secrets (secrets: ["BLAME_UNDECLARED_KEY"]), so that preflight checks it before anything is sent and its value is scrubbed from every file and log';
+    const request = (await samples(t.url, fixture('undeclared-secret')))!;
+    expect(request.message).toBe(
+      'the scenario failed in request(ctx) for the sample request: environment variable BLAME_UNDECLARED_KEY is not set',
+    );
+    expect([request.hint, request.code]).toEqual([fix, 'secret-missing']);
+    const tx = (await samples(t.url, fixture('undeclared-secret-tx')))!;
+    expect(tx.message).toBe(
+      'the scenario failed in transaction "checkout": environment variable BLAME_UNDECLARED_KEY is not set',
+    );
+    expect(tx.hint).toBe(fix);
+    expect(t.seen).toEqual([]);
+  });
+});

@@ -23,7 +23,9 @@ import { buildSampleRequests, sourceReaders } from '../pipeline/sample-arrivals.
 import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
-import { maxArrivalsWithReruns, warmupRuns } from '../pipeline/warmup.ts';
+import { maxArrivalsWithReruns, maxPlannedArrivals, warmupRuns } from '../pipeline/warmup.ts';
+import { runIdsTooLong } from '../pipeline/preflight.ts';
+import { runIds } from '../environment.ts';
 
 type Args = Record<string, unknown>;
 
@@ -79,9 +81,15 @@ export async function runCommand(a: Args): Promise<number> {
   const interrupt = new Interrupt();
   const uninstall = installSignalHandlers(interrupt, (s) => process.stderr.write(s + '\n'));
   try {
-    const config = await loadConfig(configFile(a), demoOverrides(a, demo), demo ? withDemoDefaults : undefined);
+    const config = await loadConfig(
+      configFile(a),
+      demoOverrides(a, demo),
+      demo ? withDemoDefaults : undefined,
+      overridesOf(a),
+    );
     const r = await runPipeline({ config, interrupt, out });
-    out.write('\n' + renderPlateauTable(r.result) + '\n');
+    // a failed stage's error is said once, in full with its fix, last (below): the stage's line and the stop line point to it
+    out.write('\n' + renderPlateauTable(r.result, { errorBelow: r.error !== null }) + '\n');
     out.write(`\n${reportFilesLine(r.dir)}\n`);
     if (r.error)
       process.stderr.write(
@@ -96,7 +104,12 @@ export async function runCommand(a: Args): Promise<number> {
 
 export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const fake = a.demo ? { url: 'http://127.0.0.1:0', capacityPerSec: 0, stop: async () => undefined } : null;
-  const config = await loadConfig(configFile(a), demoOverrides(a, fake), fake ? withDemoDefaults : undefined);
+  const config = await loadConfig(
+    configFile(a),
+    demoOverrides(a, fake),
+    fake ? withDemoDefaults : undefined,
+    overridesOf(a),
+  );
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
   const traffic = scenario ? trafficOf(scenario) : null;
@@ -126,13 +139,26 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
     requests ? () => sourceReaders(requests) : undefined,
   );
   if (fewRows) throw fewRows;
+  // ids longer than the scenario's ids.maxLength: preflight's refusal (and k6-script's), said here
+  // since nothing needs sending to see it; the key is of a run id of the length run would make
+  if (scenario && traffic) {
+    const { idKey } = runIds(config.output.runId);
+    const tooLong = runIdsTooLong(scenario, idKey, maxPlannedArrivals(config, plan), traffic.entries.length);
+    if (tooLong) throw tooLong;
+  }
+  // a declared secret need not be set for a plan (it may be made on another machine than the run):
+  // one not set here is warned of, as preflight would refuse a run here without it; --demo's key is
+  // the one run --demo makes when none is set
+  const runEnv = { ...io.env };
+  if (a.demo) ensureDemoKey(runEnv);
+  const secretsNotSet = (scenario?.secrets ?? []).filter((k) => !runEnv[k]);
   // each request entry built offline: a misspelt field, an unknown data source or a request(ctx)
   // that throws is refused here, before any run
   if (requests) buildSampleRequests(requests);
   if (a.json) {
     io.out(
-      renderPlanJson(
-        planJsonInput(
+      renderPlanJson({
+        ...planJsonInput(
           config,
           plan,
           scenario && config.scenario ? { name: scenario.name ?? 'unnamed', module: config.scenario } : null,
@@ -140,7 +166,8 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
           traffic && planTraffic(traffic, config),
           traffic ?? undefined,
         ),
-      ),
+        secretsNotSet,
+      }),
     );
     return EXIT.ok;
   }
@@ -152,6 +179,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
       data,
       (traffic && planTraffic(traffic, config)?.entries) ?? undefined,
       traffic ?? undefined,
+      secretsNotSet,
     ) + '\n',
   );
   return EXIT.ok;

@@ -25,6 +25,11 @@ export interface Flag {
   readonly per?: Partial<Record<Command, PerCommand>>;
   /** The config field the flag sets (a dotted path), and how the flag's value becomes the field's. */
   readonly config?: { readonly path: string; readonly from?: (v: unknown) => unknown };
+  /**
+   * A duration flag's unit: its value is a plain number of these ('s': whole seconds). A k6 user
+   * types k6's durations (--hold 30s): told the unit, with the number to give (options.ts).
+   */
+  readonly unit?: 's' | 'ms';
 }
 
 /** The commands that load a config: their flags lay over the file's fields. */
@@ -58,6 +63,7 @@ export const FLAGS = [
   {
     name: 'demo-hold-ms',
     commands: LOAD,
+    unit: 'ms',
     option: {
       type: 'number',
       default: 10,
@@ -102,12 +108,14 @@ export const FLAGS = [
     name: 'hold',
     commands: [...STEPS, ...K8S],
     config: { path: 'steps.holdS' },
+    unit: 's',
     option: { type: 'number', describe: 'seconds each step holds its rate' },
   },
   {
     name: 'ramp',
     commands: [...STEPS, ...K8S],
     config: { path: 'steps.rampS' },
+    unit: 's',
     option: { type: 'number', describe: 'seconds of ramp before each hold' },
     per: { import: { listBefore: 'hold' } },
   },
@@ -115,6 +123,7 @@ export const FLAGS = [
     name: 'settle',
     commands: [...STEPS, ...K8S],
     config: { path: 'steps.settleS' },
+    unit: 's',
     option: { type: 'number', describe: 'seconds at the start of each hold left out of judging' },
   },
   {
@@ -153,6 +162,7 @@ export const FLAGS = [
     name: 'timeout-ms',
     commands: [...LOAD, ...K8S],
     config: { path: 'http.timeoutMs' },
+    unit: 'ms',
     option: { type: 'number', describe: 'per-request timeout' },
   },
   {

@@ -73,11 +73,13 @@ export function planText(
   data: Record<string, LoadedSource> = {},
   entries?: PlanTextInput['entries'],
   traffic?: Pick<Traffic, 'entries'>,
+  secretsNotSet: string[] = [],
 ): string {
   return renderPlanText({
     ...planFacts(config, plan, data, traffic),
     scenario,
     engineLines: engineKind(config).planLines(),
     entries,
+    secretsNotSet,
   });
 }

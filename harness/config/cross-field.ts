@@ -7,68 +7,139 @@ import { settleSOf } from '../../analysis/plan.ts';
 import { limitProblems } from '../limits.ts';
 import { urlSecrets } from '../secret-scrub.ts';
 import type { Problem } from './messages.ts';
+import { NO_FLAGS, type Given } from './given.ts';
 import type { PlateauConfig } from './schema.ts';
 import type { ConfigParts } from './valid-parts.ts';
 
 // The default settle is the plan's (a pure function of the steps); re-exported for config's readers.
 export { settleSOf };
 
-/** `failed` holds the dotted fields that failed on their own; a rule reading one of them is skipped. */
-export function crossFieldProblems(c: ConfigParts, failed: ReadonlySet<string> = new Set()): Problem[] {
+/**
+ * `failed` holds the dotted fields that failed on their own; a rule reading one of them is skipped.
+ * `given`: the fields flags set, whose problems are said in the flags' words.
+ */
+export function crossFieldProblems(
+  c: ConfigParts,
+  failed: ReadonlySet<string> = new Set(),
+  given: Given = NO_FLAGS,
+): Problem[] {
   return [
-    ...stepProblems(c, failed),
-    ...sectionProblems(c, failed),
+    ...stepProblems(c, failed, given),
+    ...sectionProblems(c, failed, given),
     ...warmupProblems(c),
     ...targetProblems(c),
     ...urlSecretProblems(c),
-    ...limitInputProblems(c),
+    ...limitInputProblems(c, given),
   ];
 }
 
-function stepProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[] {
+function stepProblems(c: ConfigParts, failed: ReadonlySet<string>, given: Given): Problem[] {
   const out: Problem[] = [];
   const s = c.steps ?? {};
-  if (s.maxPerSec !== undefined && s.startPerSec !== undefined && s.maxPerSec < s.startPerSec) {
-    out.push({
-      field: 'steps.maxPerSec',
-      message: `${s.maxPerSec} is below steps.startPerSec ${s.startPerSec}: raise maxPerSec or lower startPerSec`,
-    });
-  }
+  if (s.maxPerSec !== undefined && s.startPerSec !== undefined && s.maxPerSec < s.startPerSec)
+    out.push(maxBelowStart(s.maxPerSec, s.startPerSec, given));
   const holdS = s.holdS;
   const settleS =
     holdS !== undefined && !failed.has('steps.settleS') ? settleSOf({ holdS, settleS: s.settleS }) : undefined;
-  if (holdS !== undefined && settleS !== undefined && settleS >= holdS) {
-    out.push({
-      field: 'steps.settleS',
-      message: `settle ${settleS} s leaves no steady window in a ${holdS} s hold: make holdS longer than settleS`,
-    });
-  }
+  if (holdS !== undefined && settleS !== undefined && settleS >= holdS) out.push(noSteadyWindow(holdS, settleS, given));
   const fractional = (['rampS', 'holdS', 'settleS'] as const).filter(
     (k) => s[k] !== undefined && !Number.isInteger(s[k]),
   );
-  if (fractional.length) {
+  const byFlag = fractional.filter((k) => given.flag(`steps.${k}`));
+  for (const k of byFlag) {
+    // a flag takes whole seconds: its fix is the flag's, on a line of its own
+    out.push(
+      given.problem(
+        `steps.${k}`,
+        s[k]!,
+        `is not whole seconds (windows are judged on one-second buckets): give e.g. ${given.flag(`steps.${k}`)} ${Math.round(s[k]!) || 1}`,
+      ),
+    );
+  }
+  const inFile = fractional.filter((k) => !given.flag(`steps.${k}`));
+  if (inFile.length) {
     // one line for the section (windows are judged on one-second buckets), naming each field
-    const given = fractional.map((k) => `steps.${k} is ${s[k]}`).join(', ');
-    const fix = fractional.map((k) => `${k}: ${Math.round(s[k]!) || 1}`).join(', ');
+    const named = inFile.map((k) => `steps.${k} is ${s[k]}`).join(', ');
+    const fix = inFile.map((k) => `${k}: ${Math.round(s[k]!) || 1}`).join(', ');
     out.push({
       field: 'steps',
-      message: `${given}: rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets): give e.g. ${fix}`,
+      message: `${named}: rampS, holdS and settleS must be whole seconds (windows are judged on one-second buckets): give e.g. ${fix}`,
     });
   }
   if (holdS !== undefined && settleS !== undefined && s.startPerSec !== undefined) {
     const steadyS = holdS - settleS;
     if (steadyS > 0 && s.startPerSec * steadyS < 1) {
-      out.push({
-        field: 'steps.startPerSec',
-        message: `${s.startPerSec} arrivals/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise the rate or lengthen the hold`,
-      });
+      out.push(
+        given.problem(
+          'steps.startPerSec',
+          s.startPerSec,
+          `arrivals/s expects no arrival in a ${steadyS} s steady window, so the first step could judge nothing: raise ${given.flag('steps.startPerSec') ?? 'the rate'} or lengthen ${given.flag('steps.holdS') ?? 'the hold'}`,
+        ),
+      );
     }
   }
   return out;
 }
 
+/**
+ * The last step's rate below the first's. Said in the words the user set them in: a flag given for
+ * one of the two laid over the file's other (the demo's config starts at 50: --max-rate 20) is told
+ * to give the other flag too.
+ */
+function maxBelowStart(max: number, start: number, given: Given): Problem {
+  const maxFlag = given.flag('steps.maxPerSec');
+  const startFlag = given.flag('steps.startPerSec');
+  if (maxFlag && startFlag)
+    return given.problem(
+      'steps.maxPerSec',
+      max,
+      `is below ${startFlag} ${start}: raise ${maxFlag} or lower ${startFlag}`,
+    );
+  if (maxFlag)
+    return given.problem(
+      'steps.maxPerSec',
+      max,
+      `is below the first step, ${start} (steps.startPerSec; give --start-rate too)`,
+    );
+  if (startFlag)
+    return given.problem(
+      'steps.startPerSec',
+      start,
+      `is above the last step, ${max} (steps.maxPerSec; give --max-rate too)`,
+    );
+  return {
+    field: 'steps.maxPerSec',
+    message: `${max} is below steps.startPerSec ${start}: raise maxPerSec or lower startPerSec`,
+  };
+}
+
+/**
+ * A settle as long as the hold, in the words the user set them in (a settle by default is shorter
+ * than its hold: settleSOf, so the settle here is the file's or --settle's).
+ */
+function noSteadyWindow(holdS: number, settleS: number, given: Given): Problem {
+  const holdFlag = given.flag('steps.holdS');
+  const settleFlag = given.flag('steps.settleS');
+  if (settleFlag)
+    return given.problem(
+      'steps.settleS',
+      settleS,
+      `leaves no steady window in a ${holdS} s hold (${given.name('steps.holdS')}): give ${settleFlag} below ${holdS}, or a --hold above ${settleS}${holdFlag ? '' : ' as well'}`,
+    );
+  if (holdFlag)
+    return given.problem(
+      'steps.holdS',
+      holdS,
+      `leaves no steady window after the settle of ${settleS} s (steps.settleS; give --settle too, below ${holdS}, or a ${holdFlag} above ${settleS})`,
+    );
+  return {
+    field: 'steps.settleS',
+    message: `settle ${settleS} s leaves no steady window in a ${holdS} s hold: make holdS longer than settleS`,
+  };
+}
+
 /** Sections that would do nothing as given. */
-function sectionProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[] {
+function sectionProblems(c: ConfigParts, failed: ReadonlySet<string>, given: Given): Problem[] {
   const out: Problem[] = [];
   const m = c.metrics;
   const metricsFailed = [...failed].some((f) => f === 'metrics.url' || f.startsWith('metrics.prometheus'));
@@ -109,7 +180,13 @@ function sectionProblems(c: ConfigParts, failed: ReadonlySet<string>): Problem[]
   }
   const { preAllocated, max } = c.vus ?? {};
   if (preAllocated !== undefined && max !== undefined && max < preAllocated) {
-    out.push({ field: 'vus.max', message: `${max} is below vus.preAllocated ${preAllocated}: raise vus.max` });
+    out.push(
+      given.problem(
+        'vus.max',
+        max,
+        `is below ${given.name('vus.preAllocated')} ${preAllocated}: raise ${given.name('vus.max')}`,
+      ),
+    );
   }
   return out;
 }
@@ -157,7 +234,7 @@ function targetProblems(c: ConfigParts): Problem[] {
 }
 
 /** limits.ts reads the steps, warmup, VUs, engine and limits: run it when all of them are valid. */
-function limitInputProblems(c: ConfigParts): Problem[] {
+function limitInputProblems(c: ConfigParts, given: Given): Problem[] {
   const s = c.steps;
   const l = c.limits;
   const w = c.warmup;
@@ -171,7 +248,7 @@ function limitInputProblems(c: ConfigParts): Problem[] {
     w.maxS !== undefined &&
     c.vus &&
     c.engine !== undefined;
-  return complete ? limitProblems(c as PlateauConfig) : [];
+  return complete ? limitProblems(c as PlateauConfig, given) : [];
 }
 
 /**

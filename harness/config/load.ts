@@ -8,6 +8,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { CONFIG_MODULE, configError, evaluateConfig, oneLine, statModuleFile } from './evaluate.ts';
 import type { PlateauConfig } from './schema.ts';
 import { parseConfigOrThrow } from './validate.ts';
+import { Given } from './given.ts';
 import { CONFIG_FLAGS, overrideKey, type OverrideKey } from '../cli/flags.ts';
 
 /**
@@ -154,16 +155,22 @@ export function applyOverrides(raw: Obj, o: Overrides): Obj {
   return c;
 }
 
+/**
+ * The config file with the flags laid over it, validated. `typed`: the overrides the user typed
+ * (all of `overrides` by default; not the demo's own target): a problem in a field one of them set
+ * is said in the flag's words (config/given.ts).
+ */
 export async function loadConfig(
   file: string | undefined,
   overrides: Overrides,
   adjust: (raw: Obj) => Obj = (r) => r,
+  typed: Overrides = overrides,
 ): Promise<PlateauConfig> {
   const raw = await readConfigFile(file);
-  const config = parseConfigOrThrow(
-    adjust(applyOverrides(raw, overrides)),
-    `fix the fields named above in ${file ?? 'plateau.config.ts'} or the matching CLI flags (--help)`,
-  );
+  const config = parseConfigOrThrow(adjust(applyOverrides(raw, overrides)), {
+    file: file ?? 'plateau.config.ts',
+    given: Given.of(typed),
+  });
   if (overrides.scenario === undefined) refuseScenarioBesideConfig(file, config.scenario);
   return config;
 }

@@ -18,11 +18,9 @@ import {
   type Field,
 } from './introspect.ts';
 import { nearest } from './nearest.ts';
+import { flagAsTyped, NO_FLAGS, type Given, type Problem } from './given.ts';
 
-export interface Problem {
-  field: string;
-  message: string;
-}
+export type { Problem } from './given.ts';
 
 /** What the per-parse error map gives every issue that has no message of its own in the schema. */
 export const NO_MESSAGE = '\u0000plateau: worded by messages.ts';
@@ -51,22 +49,26 @@ export function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** One issue as one problem or more (an unknown key each gets its own line, with its nearest valid key). */
-export function problemsOf(issue: Issue, root: z.ZodType, raw: unknown): Problem[] {
+export function problemsOf(issue: Issue, root: z.ZodType, raw: unknown, given: Given = NO_FLAGS): Problem[] {
   const field = fieldName(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const valid = keysOf(schemaAt(root, issue.path, raw) ?? root) ?? [];
     return issue.keys.map((key) => ({ field, message: unknownKey(key, valid, issue.path) }));
   }
   const input = valueAt(raw, issue.path);
-  return [
-    {
-      field,
-      message:
-        issue.code === 'custom' || issue.message !== NO_MESSAGE
-          ? issue.message
-          : worded(issue, field, input, root, raw),
-    },
-  ];
+  // a field a flag set is said as the flag (with a number typed): "--hold 0: must be > 0 ...: give --hold ..."
+  const flag = given.flag(field);
+  const message =
+    issue.code === 'custom' || issue.message !== NO_MESSAGE
+      ? issue.message
+      : worded(issue, field, input, root, raw, flag);
+  return [flag ? { field, flag, message: `${flagAsTyped(flag, input)}: ${message}` } : { field, message }];
+}
+
+/** The fix of giving `field` a value (`to`: 'a number > 0'), in the words of the flag that set it when one did. */
+function setText(field: string, flag: string | undefined, to?: string): string {
+  if (flag) return `give ${flag}${to === undefined ? '' : ` ${to}`}`;
+  return `set ${field}${to === undefined ? '' : ` to ${to}`}`;
 }
 
 function unknownKey(key: string, valid: string[], path: readonly PropertyKey[]): string {
@@ -76,7 +78,14 @@ function unknownKey(key: string, valid: string[], path: readonly PropertyKey[]):
   return `unknown key "${key}": remove or correct the spelling (${hint})`;
 }
 
-function worded(issue: Issue, field: string, input: unknown, root: z.ZodType, raw: unknown): string {
+function worded(
+  issue: Issue,
+  field: string,
+  input: unknown,
+  root: z.ZodType,
+  raw: unknown,
+  flag: string | undefined,
+): string {
   const schema = schemaAt(root, issue.path, raw);
   const f = schema ? fieldOf(schema) : undefined;
   const what = f?.description ? ` (${f.description})` : '';
@@ -92,12 +101,12 @@ function worded(issue: Issue, field: string, input: unknown, root: z.ZodType, ra
     if (issue.path.length === 0)
       return `the config must be an object with sections such as target and steps; got ${shown(input)}: export default defineConfig({ target: { url }, steps: { ... } }) (docs/config.md lists every field)`;
   }
-  if (f && defOf(f.core).type === 'number') return numberMessage(issue, f, field, input, what);
+  if (f && defOf(f.core).type === 'number') return numberMessage(issue, f, field, input, what, flag);
   switch (issue.code) {
     case 'invalid_value': {
       const options = literalsOf(f?.core).length ? literalsOf(f?.core) : issue.values;
       const close = typeof input === 'string' ? nearest(input, options.map(String)) : undefined;
-      return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}${what}; got ${shown(input)}: set ${field} to ${close ? JSON.stringify(close) : 'one of them'}`;
+      return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}${what}; got ${shown(input)}: ${setText(field, flag, close ? JSON.stringify(close) : 'one of them')}`;
     }
     case 'invalid_union': {
       const options = 'options' in issue ? (issue as { options?: unknown[] }).options : undefined;
@@ -106,27 +115,37 @@ function worded(issue: Issue, field: string, input: unknown, root: z.ZodType, ra
       return `is not any of the accepted forms${what}; got ${shown(input)}: see docs/config.md for ${field}`;
     }
     case 'too_small':
-      if (issue.origin === 'string') return `must not be empty${what}: set ${field}${eg || ' to a non-empty string'}`;
+      if (issue.origin === 'string')
+        return `must not be empty${what}: ${flag ? `give ${flag} ${eg ? `a value${eg}` : 'a non-empty string'}` : `set ${field}${eg || ' to a non-empty string'}`}`;
       if (issue.origin === 'array') return `must list at least ${issue.minimum}${what}: add to ${field}`;
       break;
     case 'invalid_type':
-      return `must be ${expectedText(issue.expected, f)}${what}; got ${shown(input)}: set ${field} to ${expectedText(issue.expected, f)}${eg}`;
+      return `must be ${expectedText(issue.expected, f)}${what}; got ${shown(input)}: ${setText(field, flag, expectedText(issue.expected, f))}${eg}`;
     case 'invalid_format':
-      return `must be a ${issue.format}${what}; got ${shown(input)}: set ${field}${eg}`;
+      return `must be a ${issue.format}${what}; got ${shown(input)}: ${setText(field, flag, flag ? `a ${issue.format}` : undefined)}${eg}`;
     default:
       break;
   }
-  return `is not valid${what}; got ${shown(input)}: set ${field} as docs/config.md describes${eg}`;
+  return `is not valid${what}; got ${shown(input)}: ${flag ? `give ${flag} a value as docs/config.md describes ${field}` : `set ${field} as docs/config.md describes`}${eg}`;
 }
 
 /** A number out of bounds, fractional where whole, or not a number: the bound, what was given, the fix. */
-function numberMessage(issue: Issue, f: Field, field: string, input: unknown, what: string): string {
+function numberMessage(
+  issue: Issue,
+  f: Field,
+  field: string,
+  input: unknown,
+  what: string,
+  flag: string | undefined,
+): string {
   const r = numberRule(f.core);
   const bounds = boundsText(r);
   const kind = [r.int ? 'a whole number' : 'a number', bounds].filter(Boolean).join(' ');
   // "must be > 0" for a number out of bounds; "must be a whole number > 0" for 1.5, "a number > 0" for "x"
   const head = issue.code === 'too_small' || issue.code === 'too_big' ? bounds : kind;
   const ex = exampleOf(f);
+  // a flag's value is on the line already ("--hold 0: must be > 0"), and its example is the flag's
+  if (flag) return `must be ${head}${what}: give ${flag} ${kind}${ex !== undefined ? `, e.g. ${flag} ${ex}` : ''}`;
   let fix = `set ${field} to ${kind}${ex !== undefined ? `, e.g. ${ex}` : ''}`;
   if (typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input)))
     fix = `write the number without quotes, ${String(issue.path.at(-1))}: ${Number(input)}`;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PlateauError } from '../errors.ts';
 import { distance, nearest } from './nearest.ts';
 import { parseConfigOrThrow, validateConfig } from './validate.ts';
+import { Given } from './given.ts';
 
 const valid = {
   target: { url: 'http://127.0.0.1:8080/orders' },
@@ -285,5 +286,98 @@ describe('nearest valid key', () => {
     ['same', 'same', 0],
   ])('distance(%s, %s) = %d', (a, b, d) => {
     expect(distance(a, b)).toBe(d);
+  });
+});
+
+// a review: `run --demo --max-rate 20` read "steps.maxPerSec: 20 is below steps.startPerSec 50 ...
+// fix the fields named above in plateau.config.ts", fields the user never wrote
+describe("a value a flag set is said in the flag's words; the file's keep the field's", () => {
+  /** The refusal of `raw` whose fields `flags` (overrides, as cli/options.ts keys them) were typed: its lines and its fix. */
+  function refusal(raw: unknown, flags: Obj): { lines: string[]; fix: string } {
+    try {
+      parseConfigOrThrow(raw, { given: Given.of(flags), file: 'shop.config.ts' });
+    } catch (err) {
+      const e = err as PlateauError;
+      return { lines: e.message.split('\n').filter((l) => l.startsWith('  - ')), fix: e.hint };
+    }
+    throw new Error('the config was accepted');
+  }
+
+  it.each<[string, Obj, Obj, string]>([
+    [
+      "--max-rate below the file's first step",
+      withSteps({ startPerSec: 50, maxPerSec: 20 }),
+      { maxRate: 20 },
+      '  - --max-rate 20 is below the first step, 50 (steps.startPerSec; give --start-rate too)',
+    ],
+    [
+      "--start-rate above the file's last step",
+      withSteps({ startPerSec: 300 }),
+      { startRate: 300 },
+      '  - --start-rate 300 is above the last step, 200 (steps.maxPerSec; give --max-rate too)',
+    ],
+    [
+      'both rates typed',
+      withSteps({ startPerSec: 100, maxPerSec: 50 }),
+      { startRate: 100, maxRate: 50 },
+      '  - --max-rate 50 is below --start-rate 100: raise --max-rate or lower --start-rate',
+    ],
+    [
+      "--hold not past the file's settle",
+      withSteps({ holdS: 2, settleS: 5 }),
+      { hold: 2 },
+      '  - --hold 2 leaves no steady window after the settle of 5 s (steps.settleS; give --settle too, below 2, or a --hold above 5)',
+    ],
+    [
+      "--settle as long as the file's hold",
+      withSteps({ settleS: 10 }),
+      { settle: 10 },
+      '  - --settle 10 leaves no steady window in a 10 s hold (steps.holdS): give --settle below 10, or a --hold above 10 as well',
+    ],
+    [
+      '--hold in fractions',
+      withSteps({ holdS: 2.5 }),
+      { hold: 2.5 },
+      '  - --hold 2.5 is not whole seconds (windows are judged on one-second buckets): give e.g. --hold 3',
+    ],
+    [
+      '--hold 0',
+      withSteps({ holdS: 0 }),
+      { hold: 0 },
+      '  - --hold 0: must be > 0 (seconds each rate is held, in whole seconds): give --hold a number > 0, e.g. --hold 30',
+    ],
+    [
+      '--max-rate over the safety cap',
+      withSteps({ maxPerSec: 200_000, stepPerSec: 100_000 }),
+      { maxRate: 200_000, stepRate: 100_000 },
+      '  - --max-rate 200000 arrivals/s exceeds limits.maxRatePerSec 100000: lower --max-rate, or raise limits.maxRatePerSec if the target can take it',
+    ],
+    [
+      '--max-vus below --vus',
+      { ...valid, vus: { preAllocated: 10, max: 5 } },
+      { vus: 10, maxVus: 5 },
+      '  - --max-vus 5 is below --vus 10: raise --max-vus',
+    ],
+  ])('%s', (_what, raw, flags, line) => {
+    const r = refusal(raw, flags);
+    expect(r.lines).toEqual([line]);
+    expect(r.fix).toBe('fix the flags named above (--help lists them)');
+  });
+
+  it('a rule that does not speak of flags names the flag beside the field; the fix names both places when both have problems', () => {
+    const r = refusal(withSteps({ startPerSec: 300 }, { target: { url: 'ftp://shop/' } }), { target: 'ftp://shop/' });
+    expect(r.lines).toEqual([
+      '  - steps.maxPerSec: 200 is below steps.startPerSec 300: raise maxPerSec or lower startPerSec',
+      '  - --target (target.url): protocol ftp: is not supported: use http:// or https://',
+    ]);
+    expect(r.fix).toBe('fix the flags named above, and the fields in shop.config.ts');
+  });
+
+  it('no flag typed: the fields and the file, as before', () => {
+    const r = refusal(withSteps({ startPerSec: 300 }), {});
+    expect(r.lines).toEqual([
+      '  - steps.maxPerSec: 200 is below steps.startPerSec 300: raise maxPerSec or lower startPerSec',
+    ]);
+    expect(r.fix).toBe('fix the fields named above in shop.config.ts or the matching CLI flags (--help)');
   });
 });

@@ -93,10 +93,24 @@ export function longestId(prefix: string, idKey: string, maxSeq: number, entries
 function checkIdLength(p: PreflightInput, evidence: string[]): void {
   const max = p.scenario.ids?.maxLength;
   if (!max) return;
-  const longest = longestId(p.scenario.ids?.prefix ?? '', p.idKey, p.maxSeq, p.requests.traffic.entries.length);
-  const tooLong = idTooLong(longest, max);
+  const tooLong = runIdsTooLong(p.scenario, p.idKey, p.maxSeq, p.requests.traffic.entries.length);
   if (tooLong) throw tooLong;
+  const longest = longestId(p.scenario.ids?.prefix ?? '', p.idKey, p.maxSeq, p.requests.traffic.entries.length);
   evidence.push(`longest generated id ${longest.length} chars <= ids.maxLength ${max}`);
+}
+
+/**
+ * The refusal of a run whose ids exceed the scenario's ids.maxLength (the longest a run of this
+ * plan makes: longestId), or null: preflight's check, and plan's, which sees it without sending
+ * anything (`maxSeq`: warmup/pipeline maxPlannedArrivals; `entries`: the mix's, one sample each).
+ */
+export function runIdsTooLong(
+  scenario: Pick<Scenario, 'ids'>,
+  idKey: string,
+  maxSeq: number,
+  entries: number,
+): PlateauError | null {
+  return idTooLong(longestId(scenario.ids?.prefix ?? '', idKey, maxSeq, entries), scenario.ids?.maxLength);
 }
 
 /** The refusal of a run whose longest id exceeds ids.maxLength (preflight, and k6-script before it writes a script); null when it fits. */

@@ -47,6 +47,7 @@ export interface RunOutput {
   dir: string;
   result: RunResult;
   exitCode: number;
+  /** What ended the run, for the caller to print in full with its fix (a failed stage's line points to it). */
   error: PlateauError | null;
 }
 
@@ -219,7 +220,13 @@ async function stages(
   const kind = engineKind(config);
   const record = (s: Parameters<RunStore['addStage']>[0]) => {
     store.addStage(s);
-    ctx.progress.info(`${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`);
+    // a failed stage ends the run, and its error is the run's (RunOutput.error), which the CLI prints
+    // in full with its fix after the table: said once there, pointed to here
+    ctx.progress.info(
+      s.status === 'fail'
+        ? `${s.name}: fail (${s.durationMs} ms): see the error below`
+        : `${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`,
+    );
   };
   const maxSeq = maxPlannedArrivals(config, ctx.plan);
   await runStage('preflight', record, () =>

@@ -290,19 +290,14 @@ async function sampleArrival(
   };
   const limitMs = config.http.transactionTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
+  const late = new PlateauError(
+    `the sample arrival of transaction "${run.name}" did not end within ${limitMs} ms (http.transactionTimeoutMs)`,
+    'make every promise run(ctx, http) awaits settle (await each http.send and ctx.sleep), or raise http.transactionTimeoutMs above its longest arrival, think time included',
+    'scenario-failed',
+    EXIT.preflight,
+  );
   const overdue = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new PlateauError(
-            `the sample arrival of transaction "${run.name}" did not end within ${limitMs} ms (http.transactionTimeoutMs)`,
-            'make every promise run(ctx, http) awaits settle (await each http.send and ctx.sleep), or raise http.transactionTimeoutMs above its longest arrival, think time included',
-            'scenario-failed',
-            EXIT.preflight,
-          ),
-        ),
-      limitMs,
-    );
+    timer = setTimeout(() => reject(late), limitMs);
   });
   try {
     await Promise.race([run.run(seq, http), overdue]);
@@ -314,7 +309,9 @@ async function sampleArrival(
     // the first failure wins, as on the engine: a send that failed before run threw (on reading
     // its empty answer, or past the deadline) is the cause, not what run did with it
     if (failed) throw failed;
-    if (err instanceof PlateauError) throw err;
+    if (err === late) throw err;
+    // what run's code threw, a ctx function's PlateauError too (an unset secret): named with the
+    // transaction, its fix the one the error knows (scenarioFailure)
     throw scenarioFailure(
       `transaction "${run.name}"`,
       err,

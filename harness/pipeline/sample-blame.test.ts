@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parseConfigOrThrow } from '../config/validate.ts';
 import type { Outcome, PreparedRequest } from '../engine/http.ts';
 import { bodyCutText, checkReturned, checkThrew, cutNote, notGiven } from '../scenario/verdict.ts';
-import { refusal } from './sample-blame.ts';
+import { refusal, scenarioFailure } from './sample-blame.ts';
+import { PlateauError } from '../errors.ts';
+import { ScenarioMistake } from '../scenario/mistake.ts';
 
 const config = parseConfigOrThrow({
   target: { url: 'http://127.0.0.1:9/' },
@@ -59,5 +61,48 @@ describe('refusal of a sample answer', () => {
     expect(unknown.message).toMatch(
       /, rejected by its check, which returned false \(the check saw the first 8 bytes of a longer body: raise http\.maxBodyBytes\): x$/,
     );
+  });
+});
+
+// a review: a check that returned a Promise read "drop async" in the cause and "make the check
+// accept what the target answers" in the fix
+describe('a check that gave no verdict: its own fix, not "accept what the target answers"', () => {
+  it.each<[string, unknown, RegExp]>([
+    ['a Promise', Promise.resolve(true), /^drop async from the check of "big": a check runs synchronously/],
+    ['nothing', undefined, /^make the check of "big" return its verdict, true to accept the response/],
+    ['a number', 200, /^make the check of "big" return true, false or a message, not the value it compares/],
+  ])('%s', (_what, returned, fix) => {
+    const err = refusal(config, req, outcome, Buffer.from('{}'), checkReturned(returned), 'big', null)!;
+    expect(err.hint).toMatch(fix);
+    expect(err.hint).not.toMatch(/accept what the target answers/);
+  });
+});
+
+describe("scenarioFailure: the fix the thrown error knows, else the caller's", () => {
+  it("a PlateauError's hint and code (an unset secret ctx.hmacSha256 read), not the request's fix", () => {
+    const thrown = new PlateauError(
+      'environment variable K is not set',
+      'export K=<secret> and list it',
+      'secret-missing',
+    );
+    const err = scenarioFailure(
+      'request(ctx) for the sample request',
+      thrown,
+      'fix request(ctx) of "p" so that it returns',
+    );
+    expect(err.message).toBe(
+      'the scenario failed in request(ctx) for the sample request: environment variable K is not set',
+    );
+    expect(err.hint).toBe('export K=<secret> and list it');
+    expect(err.code).toBe('secret-missing');
+    expect(err.exitCode).toBe(3);
+  });
+
+  it("a ScenarioMistake's fix; a plain Error gets the caller's", () => {
+    expect(scenarioFailure('transaction "buy"', new ScenarioMistake('m', 'its fix'), 'the run fix').hint).toBe(
+      'its fix',
+    );
+    const plain = scenarioFailure('transaction "buy"', new Error('m'), 'the run fix');
+    expect([plain.hint, plain.code]).toEqual(['the run fix', 'scenario-failed']);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Outcome, PreparedRequest } from '../engine/http.ts';
-import { CHECK_CANNOT_JUDGE, CHECK_THREW, rejectedBy } from '../scenario/verdict.ts';
+import { CHECK_CANNOT_JUDGE, CHECK_THREW, noVerdictFix, rejectedBy } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';
 import { PlateauError, EXIT } from '../errors.ts';
@@ -111,16 +111,27 @@ export function refusal(
   }
   return new PlateauError(
     message,
-    scenarioFix(config, o.status, name, req.method, url),
+    scenarioFix(config, o.status, name, req.method, url, verdict),
     'sample-request-failed',
     EXIT.preflight,
   );
 }
 
-/** The fix of an answer the scenario's request or check is the cause of. */
-function scenarioFix(config: PlateauConfig, status: number, name: string, method: string, url: string): string {
+/** The fix of an answer the scenario's request or check is the cause of (`verdict`: the check's failure, if it judged). */
+function scenarioFix(
+  config: PlateauConfig,
+  status: number,
+  name: string,
+  method: string,
+  url: string,
+  verdict: string | null,
+): string {
   if (status === 401 || status === 403)
     return 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs';
+  // a check that gave no verdict (nothing, a Promise, a number): its own fix, not "accept what the
+  // target answers", which read as if the answer were at fault
+  const noVerdict = verdict === null ? null : noVerdictFix(verdict, `the check of "${name}"`);
+  if (noVerdict !== null) return noVerdict;
   if (status < 400)
     return `the target answered ${status} and the check of "${name}" refused it: make the check accept what the target answers when the request works, or fix the request so that the target answers what the check expects`;
   if (!config.scenario) {
@@ -133,11 +144,13 @@ function scenarioFix(config: PlateauConfig, status: number, name: string, method
 
 /**
  * A failure of the scenario's code in `what` ('request(ctx) for the sample request', 'transaction
- * "checkout"'): a ScenarioMistake's own fix, a name refused with the name's fix, else `fix`.
+ * "checkout"'): the fix the error knows (a ScenarioMistake's, or a PlateauError's hint: a secret
+ * ctx.hmacSha256 found unset), a name refused with the name's fix, else `fix`, else the module's
+ * general one.
  */
 export function scenarioFailure(what: string, err: unknown, fix?: string): PlateauError {
   const message = typeof err === 'string' ? err : ((err as Error)?.message ?? String(err));
-  const own = err instanceof ScenarioMistake ? err.fix : null;
+  const own = err instanceof ScenarioMistake ? err.fix : err instanceof PlateauError ? err.hint : null;
   // a name http.send refused (NameBook.problem): its message ends with the name's fix
   const named = message.endsWith(`; ${NAME_FIX}`);
   return new PlateauError(
@@ -147,7 +160,8 @@ export function scenarioFailure(what: string, err: unknown, fix?: string): Plate
         ? NAME_FIX
         : (fix ??
           'fix the scenario module (request(ctx) must return { method?, url, headers?, body? }; check(response) and run(ctx, http) must not throw) before any load is sent')),
-    'scenario-failed',
+    // a PlateauError keeps its code (secret-missing), as it would reaching preflight on its own
+    err instanceof PlateauError ? err.code : 'scenario-failed',
     EXIT.preflight,
   );
 }

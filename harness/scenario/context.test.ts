@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextFactory, type LoadedSource } from './context.ts';
+import { ScenarioMistake } from './mistake.ts';
+import { PlateauError } from '../errors.ts';
 
 const source = (usable: number): LoadedSource => ({
   rows: Array.from({ length: usable }, (_, i) => ({ id: String(i) })),
@@ -53,6 +55,49 @@ describe('ctx.sleep', () => {
       await free.sleep(2 ** 31 - 1);
     }
     expect(slept).toEqual([30_000, 2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
+  it("carries the fix of what it was given, for preflight's fix line (a review: it read 'fix run(ctx, http) so that it does not throw')", () => {
+    const ctx = contextFactory('run', '', {}, { sleep: async () => undefined })(1);
+    const fixOf = (ms: unknown): string => {
+      try {
+        void ctx.sleep(ms as number);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ScenarioMistake);
+        return (err as ScenarioMistake).fix;
+      }
+      throw new Error(`ctx.sleep(${String(ms)}) did not throw`);
+    };
+    expect(fixOf(-5)).toMatch(/^give ctx\.sleep milliseconds >= 0: a think time computed below 0 \(-5\)/);
+    expect(fixOf(NaN)).toMatch(/NaN comes of arithmetic on something that is not one/);
+    expect(fixOf('20')).toBe('convert the think time read as text to a number: ctx.sleep(Number("20"))');
+    expect(fixOf(Infinity)).toMatch(/a finite number of milliseconds/);
+    expect(fixOf(1e12)).toMatch(/a value in seconds x 1000, not a timestamp\), within the transaction's deadline/);
+    expect(fixOf(undefined)).toMatch(/\(it was given undefined\)$/);
+  });
+});
+
+describe('ctx.hmacSha256', () => {
+  const hintOf = (secrets: string[] | undefined): string => {
+    const ctx = contextFactory('run', '', {}, { secrets })(1);
+    try {
+      ctx.hmacSha256('MY_KEY', 'body');
+    } catch (err) {
+      expect(err).toBeInstanceOf(PlateauError);
+      expect((err as PlateauError).message).toBe('environment variable MY_KEY is not set');
+      return (err as PlateauError).hint;
+    }
+    throw new Error('ctx.hmacSha256 did not throw');
+  };
+
+  it("of a key the scenario's secrets do not list: export it and list it (preflight checks only the listed)", () => {
+    expect(hintOf(['OTHER'])).toBe(
+      'export MY_KEY=<secret> before the run, and list it in the scenario\'s secrets (secrets: ["MY_KEY"]), so that preflight checks it before anything is sent and its value is scrubbed from every file and log',
+    );
+  });
+
+  it('of a listed key: export it', () => {
+    expect(hintOf(['MY_KEY'])).toBe('export MY_KEY=<secret> before the run (secrets come only from the environment)');
   });
 });
 

@@ -6,7 +6,7 @@ import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { notAReaderFix, notAReaderProblem, noSuchSource, pickRow, seedOf, spread } from './data-rows.ts';
-import { thinkTimeProblem } from './think-time.ts';
+import { thinkTimeFix, thinkTimeProblem } from './think-time.ts';
 import { ScenarioMistake } from './mistake.ts';
 
 export interface ContextFactory {
@@ -51,15 +51,21 @@ export interface ContextOptions {
   sampleEntry?: string;
   /** Told each row a sample arrival reads (preflight: row-names.ts looks for names built from them). */
   onRow?: (source: string, row: Row) => void;
+  /** The scenario's `secrets`: a key ctx.hmacSha256 reads that is not among them is told to be listed. */
+  secrets?: readonly string[];
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** ctx.sleep: its argument checked as on k6 (thinkTimeProblem) before the engine's sleep. */
+/**
+ * ctx.sleep: its argument checked as on k6 (thinkTimeProblem) before the engine's sleep. The load
+ * reads the message; preflight shows the fix of what was given (a NaN, a negative, too long) on its
+ * fix line.
+ */
 function checkedSleep(sleep: (ms: number) => Promise<void>, deadlineMs?: number): (ms: number) => Promise<void> {
   return (ms) => {
     const bad = thinkTimeProblem(ms, deadlineMs);
-    if (bad !== null) throw new Error(bad);
+    if (bad !== null) throw new ScenarioMistake(bad, thinkTimeFix(ms));
     return sleep(ms);
   };
 }
@@ -76,9 +82,13 @@ export function contextFactory(
     if (!k) {
       const v = env[name];
       if (v === undefined || v === '') {
+        // an undeclared key is checked by no preflight and scrubbed from no file: it is told to be listed
+        const listed = opts.secrets?.includes(name) ?? true;
         throw new PlateauError(
           `environment variable ${name} is not set`,
-          `export ${name}=<secret> before the run (secrets come only from the environment)`,
+          listed
+            ? `export ${name}=<secret> before the run (secrets come only from the environment)`
+            : `export ${name}=<secret> before the run, and list it in the scenario's secrets (secrets: [${JSON.stringify(name)}]), so that preflight checks it before anything is sent and its value is scrubbed from every file and log`,
           'secret-missing',
           EXIT.preflight,
         );

@@ -130,6 +130,7 @@ export async function scenarioRequests(
       readerSeq,
       sampleEntry,
       onRow,
+      secrets: scenario.secrets ?? [],
     });
   const mixed = traffic.entries.length > 1;
   const runs = (contexts: ContextFactory, strict = false) =>

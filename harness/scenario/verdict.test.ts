@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyNotJson, checkFailureKind, checkReturned, checkThrew, notGiven } from './verdict.ts';
+import { bodyNotJson, checkFailureKind, checkReturned, checkThrew, notGiven, noVerdictFix } from './verdict.ts';
 import type { Check, ResponseInfo } from './types.ts';
 
 describe("checkReturned: a check's return value, on both engines", () => {
@@ -48,5 +48,23 @@ describe('a check that returns nothing or a Promise, or throws', () => {
     const cannot = checkThrew(notKept, notKept.message);
     expect(cannot).toBe('check cannot judge: the response body was not kept for this check');
     expect(checkFailureKind(cannot)).toBe('other');
+  });
+});
+
+describe("noVerdictFix: the fix of a check that gave no verdict, for preflight's fix line", () => {
+  const of = 'the check of "read"';
+  it('names what to change for nothing, a Promise, or a value returned', () => {
+    expect(noVerdictFix(checkReturned(undefined)!, of)).toMatch(/^make the check of "read" return its verdict, true /);
+    expect(noVerdictFix(checkReturned(Promise.resolve(true))!, of)).toMatch(/^drop async from the check of "read": /);
+    expect(noVerdictFix(checkReturned(200)!, of)).toMatch(
+      /^make the check of "read" return true, false or a message, not the value it compares/,
+    );
+    expect(noVerdictFix(checkReturned({ ok: true })!, of)).toMatch(/^make the check of "read" return true/);
+  });
+
+  it("has none for a verdict the check gave (false, its own message): that fix is the check's logic or the request", () => {
+    expect(noVerdictFix(checkReturned(false)!, of)).toBeNull();
+    expect(noVerdictFix('expected 201, got 200', of)).toBeNull();
+    expect(noVerdictFix(checkThrew(new Error('x'), 'x'), of)).toBeNull();
   });
 });

@@ -1,3 +1,8 @@
+/** How checkReturned's failures for a return value that is no verdict begin and end (noVerdictFix reads them back). */
+const RETURNED_NOTHING = 'check returned nothing: ';
+const RETURNED_PROMISE = 'check returned a Promise: ';
+const RETURN_VALUE_FIX = 'return true, false or a message (e.g. res.status === 200 || `got ${res.status}`)';
+
 /**
  * What a check's return value means, on both engines (the k6 runtime bundles this file): true
  * accepts; a string rejects with that message; false rejects. Nothing (undefined) rejects with the
@@ -10,11 +15,11 @@ export function checkReturned(v: unknown): string | null {
   if (typeof v === 'string') return v;
   if (v === false) return `${RETURNED}false`;
   if (v === undefined)
-    return `${RETURNED}nothing: return true to accept the response, false or a message to reject it (a check written with braces needs its return)`;
+    return `${RETURNED_NOTHING}return true to accept the response, false or a message to reject it (a check written with braces needs its return)`;
   if (isThenable(v))
-    return `${RETURNED}a Promise: a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)`;
+    return `${RETURNED_PROMISE}a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)`;
   const what = v === null ? 'null' : typeof v === 'object' ? 'an object' : `${String(v)} (a ${typeof v})`;
-  return `${RETURNED}${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+  return `${RETURNED}${what}: ${RETURN_VALUE_FIX}`;
 }
 
 /** How checkReturned's own verdicts begin (false, nothing, a Promise, anything else): plateau saying what the check returned. */
@@ -48,6 +53,24 @@ const CUT_NOTE = ' (the check saw the first ';
 export function cutNote(seen: number, total: number): string {
   const of = Number.isFinite(total) ? `of ${total} bytes` : 'bytes of a longer body';
   return `${CUT_NOTE}${seen} ${of}: raise http.maxBodyBytes)`;
+}
+
+/**
+ * The fix of a check's failure that checkReturned gave for a return value that is no verdict
+ * (nothing, a Promise, a number or an object), worded for `check` ('the check of "read order"');
+ * null for any other failure: a verdict the check gave (false, its own message), whose fix is the
+ * check's logic or the request. Preflight shows it on its fix line (pipeline/sample-blame.ts): the
+ * verdict stays a string on both engines' hot paths, so the module that words it reads it back by
+ * its own prefixes, as CHECK_THREW and CHECK_CANNOT_JUDGE are read.
+ */
+export function noVerdictFix(failure: string, check: string): string | null {
+  if (failure.startsWith(RETURNED_NOTHING))
+    return `make ${check} return its verdict, true to accept the response, false or a message to reject it (written with braces, it needs its return)`;
+  if (failure.startsWith(RETURNED_PROMISE))
+    return `drop async from ${check}: a check runs synchronously on the response (only a transaction's run(ctx, http) may await)`;
+  if (failure.startsWith(RETURNED) && failure.endsWith(`: ${RETURN_VALUE_FIX}`))
+    return `make ${check} return true, false or a message, not the value it compares (e.g. res.status === 200 || \`got \${res.status}\`)`;
+  return null;
 }
 
 /** A Promise, or anything awaitable (an async function's result). */

@@ -108,7 +108,9 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       warmup: { enabled: false },
       output: { dir: o.outDir, ...(o.runId ? { runId: o.runId } : {}) },
     },
-    'fix the flags of the fields named above (steps: --start-rate, --step-rate and --max-rate as rates, --ramp and --hold as whole seconds, plain numbers; target.url: --target; output: --out, --run-id), or drop the step flags to derive the plan from the file (plateau import k6 --help)',
+    {
+      fix: 'fix the flags of the fields named above (steps: --start-rate, --step-rate and --max-rate as rates, --ramp and --hold as whole seconds, plain numbers; target.url: --target; output: --out, --run-id), or drop the step flags to derive the plan from the file (plateau import k6 --help)',
+    },
   );
   const traffic = iterationsTraffic(records, ingest, closed);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
