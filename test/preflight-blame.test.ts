@@ -182,7 +182,7 @@ describe('a fix the thrown error or the check already knows reaches the fix line
   it('a check that returns a Promise: drop async', async () => {
     const t = await shop(() => undefined);
     const err = (await samples(t.url, fixture('async-check')))!;
-    expect(err.message).toMatch(/got 200 \(check: check returned a Promise: /);
+    expect(err.message).toMatch(/got 200, rejected by its check, which returned a Promise: /);
     expect(err.hint).toMatch(/^drop async from the check of "async-check": a check runs synchronously/);
   });
 
