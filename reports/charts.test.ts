@@ -9,10 +9,10 @@ import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
-import { PANEL_HEIGHT_PX, SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
+import { COLOR, PANEL_HEIGHT_PX, SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
-import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
+import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
 
@@ -167,8 +167,8 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(rowsOf(pool).map((r: Json) => r.series)).toEqual(['pool active', 'pool pending']);
     // a pool's 2 and its 40 waiting both readable: symlog (zero stays on it), ticks down to 1
     const y = pool.layer.find((l: Json) => l.mark?.type === 'line').encoding.y;
-    expect(y.scale).toEqual({ type: 'symlog' });
-    expect(y.axis.values).toEqual([0, 1, 2, 5, 10, 20, 50]);
+    expect(y.scale).toEqual({ type: 'symlog', nice: false });
+    expect(y.axis.values).toEqual([0, 1, 2, 5, 10, 20]);
     expect(rate.layer.find((l: Json) => l.mark?.type === 'line').encoding.y.scale).toBeUndefined();
     // either alone: one panel
     const only = (gs: typeof gauges) => (timeseriesSpec({ ...DEMO, gauges: gs }) as Json).vconcat.length;
@@ -176,14 +176,88 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(only([])).toBe(only([gauges[1]]) - 1);
   });
 
-  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k up past the largest magnitude, both signs when a value is negative, and leaves values under 1 to vega', () => {
+  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k within the values, both signs when a value is negative, and leaves values under 1 to vega', () => {
     const rows = (...values: (number | null)[]) => values.map((value, tS) => ({ tS, series: 's', value }));
-    expect(symlogTicks(rows(3, 380, null))).toEqual([0, 1, 2, 5, 10, 20, 50, 100, 200, 500]);
-    expect(symlogTicks(rows(-3, 1))).toEqual([-5, -2, -1, 0, 1, 2, 5]);
+    expect(symlogTicks(rows(3, 40, null))).toEqual([0, 1, 2, 5, 10, 20]);
+    expect(symlogTicks(rows(-3, 1))).toEqual([-2, -1, 0, 1]);
     // all under 1 (a ratio), or not finite: vega's own ticks
     expect(symlogTicks(rows(0.2, 0.9))).toBeNull();
     expect(symlogTicks(rows(0, 0))).toBeNull();
     expect(symlogTicks(rows(1, Infinity))).toBeNull();
+  });
+
+  it('leaves out a tick too near the one below it (vega hid it), and keeps the values asked for', () => {
+    const rows = (...values: number[]) => values.map((value, tS) => ({ tS, series: 's', value }));
+    // on an axis up to 380, 2 lies 8 px above 1: vega hid it
+    const ticks = symlogTicks(rows(3, 380))!;
+    expect(ticks).toEqual([0, 1, 5, 10, 20, 50, 100, 200]);
+    // a pool's max of 2, or of 4 (between 2 and 5), is ticked, and what lies too near it is not
+    expect(symlogTicks(rows(2, 500), [2])).toEqual([0, 2, 5, 20, 50, 100, 200, 500]);
+    expect(symlogTicks(rows(4, 500), [4])).toEqual([0, 1, 4, 10, 20, 50, 100, 200, 500]);
+    for (const keep of [[], [2], [4]]) {
+      const values = symlogTicks(rows(4, 500), keep)!;
+      const px = values.map((v) => (PANEL_HEIGHT_PX * Math.log1p(v)) / Math.log1p(500));
+      for (let i = 1; i < px.length; i++) expect(px[i] - px[i - 1]).toBeGreaterThanOrEqual(TICK_GAP_PX);
+    }
+  });
+
+  it('as vega draws it: a pool max of 2 or 4 on an axis up to 500 is labelled, and no tick label is hidden', async () => {
+    for (const max of [2, 4]) {
+      const gauges = [
+        { name: 'pool active', points: [0, 5, 10].map((tS) => ({ tS, value: Math.min(max, tS) })) },
+        { name: 'pool pending', points: [0, 10].map((tS) => ({ tS, value: tS === 10 ? 500 : 0 })) },
+        { name: 'pool max', points: [0, 10].map((tS) => ({ tS, value: max })) },
+      ];
+      const { svg, warnings } = await renderSvg(timeseriesSpec({ ...DEMO, gauges }), 't');
+      expect(warnings).toEqual([]);
+      // the y axis of the last panel: the last group of axis labels (vega draws a panel's x axis first)
+      const groups = [...svg.matchAll(/role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].map((m) => m[1]);
+      const labels = [...groups.at(-1)!.matchAll(/<text[^>]* opacity="([^"]+)"[^>]*>([^<]+)<\/text>/g)];
+      expect(labels.map((m) => m[2])).toContain(String(max));
+      expect(labels.filter((m) => m[1] !== '1')).toEqual([]);
+    }
+  });
+
+  it('draws a ceiling (allocated VUs, a pool max) thin and dashed under the line it bounds, so that "all busy" shows as that line lying on it', () => {
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    const gauges = [
+      { name: 'pool active', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool max', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool pending', points: [{ tS: 1, value: 40 }] },
+    ];
+    const panels = (timeseriesSpec({ ...DEMO, series: busy, gauges }) as Json).vconcat;
+    for (const [panel, ceiling, active] of [
+      [panels.find((p: Json) => p.title.text === 'VUs'), 'allocated', 'active'],
+      [panels.at(-1), 'pool max', 'pool active'],
+    ]) {
+      const lines = panel.layer.filter((l: Json) => l.mark?.type === 'line');
+      const seriesOf = (l: Json) => [...new Set(l.data.values.map((r: Json) => r.series))];
+      // the ceiling first (drawn beneath), alone in its layer, thinner
+      expect(seriesOf(lines[0])).toEqual([ceiling]);
+      expect(seriesOf(lines[1])).toContain(active);
+      expect(seriesOf(lines[1])).not.toContain(ceiling);
+      expect(lines[0].mark.strokeWidth).toBeLessThan(lines[1].mark.strokeWidth);
+      // dashed, and so in the legend: the dash is by series, the same scale in both layers
+      const dash = lines[1].encoding.strokeDash.scale;
+      expect(dash.range[dash.domain.indexOf(ceiling)]).toEqual(CEILING_DASH);
+      expect(dash.range[dash.domain.indexOf(active)]).toEqual([1, 0]);
+      expect(lines[0].encoding.strokeDash.scale).toEqual(dash);
+      expect(lines[0].encoding.color.scale).toEqual(lines[1].encoding.color.scale);
+    }
+    // the pool's active and max coloured as the VUs' active and allocated
+    const colors = gaugeColors(gauges);
+    expect([colors['pool active'], colors['pool max']]).toEqual([COLOR.achieved, COLOR.allocated]);
+  });
+
+  it("as vega draws it: the ceiling's dashed line beneath the active one", async () => {
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    const { svg, warnings } = await renderSvg(timeseriesSpec({ ...DEMO, series: busy }), 't');
+    expect(warnings).toEqual([]);
+    const path = (series: string) => new RegExp(`<path aria-label="[^"]*series: ${series}"[^>]*>`).exec(svg)!;
+    const [allocated, active] = [path('allocated'), path('active')];
+    expect(allocated.index).toBeLessThan(active.index);
+    expect(allocated[0]).toContain(`stroke-dasharray="${CEILING_DASH.join(',')}"`);
+    expect(active[0]).not.toContain(`stroke-dasharray="${CEILING_DASH.join(',')}"`);
   });
 
   it('counts arrivals in a mix, requests otherwise', () => {

@@ -11,6 +11,18 @@ export const WIDTH_PX = 860;
 export const HEIGHT_PX = 300;
 export const PANEL_HEIGHT_PX = 120;
 
+/** The Okabe-Ito palette, by name: the colours the charts draw with (besides greys and the percentiles' blues). */
+export const OKABE_ITO = {
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  bluishGreen: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermilion: '#D55E00',
+  reddishPurple: '#CC79A7',
+  black: '#000000',
+} as const;
+
 export const COLOR = {
   achieved: '#0072B2',
   offered: '#555555',
@@ -20,7 +32,8 @@ export const COLOR = {
   model: '#E69F00',
   failed: '#CC3311',
   dropped: '#AA3377',
-  allocated: '#BBBBBB',
+  // a ceiling, drawn thin and dashed (timeseries.ts): a grey that stays visible on the shaded windows
+  allocated: '#999999',
   steady: '#DCEBF7',
   threshold: '#555555',
   server: '#56B4E9',
