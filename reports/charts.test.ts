@@ -9,7 +9,14 @@ import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
-import { COLOR, PANEL_HEIGHT_PX, SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
+import {
+  COLOR,
+  countedAttempts,
+  GENERATOR_LIMITED,
+  PANEL_HEIGHT_PX,
+  SUBTITLE_CHARS,
+  wrapSubtitle,
+} from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
 import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
@@ -284,7 +291,9 @@ describe('the time series: the offered rate beside achieved', () => {
 
 describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () => {
   const spec = uslSpec(DEMO) as Json;
-  const [curve, points] = spec.layer;
+  const [curve, verdicts] = spec.layer;
+  // the counted attempts' points (theme.ts verdictPoints): all of them, fitted up to the knee
+  const points = verdicts.layer[0];
   const maxFittedN = Math.max(
     ...DEMO.models!.little.filter((r) => r.index <= DEMO.kneeStep!).map((r) => r.concurrency),
   );
@@ -405,20 +414,109 @@ describe('the throughput chart without an established capacity', () => {
 });
 
 describe('the throughput chart: a step held generator-limited', () => {
+  const steps = DEMO.steps.map((st, i) =>
+    i === 7
+      ? { ...st, generatorLimited: { code: 'loop-delay', step: 7, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+      : st,
+  );
+  const spec = throughputSpec({ ...DEMO, steps }) as Json;
+  const counted = layers(spec).find((l) => l.mark?.type === 'point' && l.mark.filled)!;
+
   it('is drawn apart from a plain hold, in the legend as such', () => {
-    const steps = DEMO.steps.map((st, i) =>
-      i === 3
-        ? { ...st, generatorLimited: { code: 'loop-delay', step: 3, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
-        : st,
-    );
-    const spec = throughputSpec({ ...DEMO, steps }) as Json;
-    const points = layers(spec).find((l) => l.mark?.type === 'point' && l.encoding?.color?.field === 'verdict')!;
-    expect(points.data.values[3].verdict).toBe('holds (generator-limited)');
-    expect(points.data.values[2].verdict).toBe('holds');
-    expect(points.encoding.color.scale.domain).toContain('holds (generator-limited)');
+    expect(counted.data.values[7].verdict).toBe(GENERATOR_LIMITED);
+    expect(counted.data.values[6].verdict).toBe('holds');
+    expect(counted.encoding.color.scale.domain).toContain(GENERATOR_LIMITED);
     // a run without one lists no such category
-    const plain = layers(throughputSpec(DEMO) as Json).find((l) => l.encoding?.color?.field === 'verdict')!;
-    expect(plain.encoding.color.scale.domain).not.toContain('holds (generator-limited)');
+    const plain = layers(throughputSpec(DEMO) as Json).find((l) => l.mark?.type === 'point' && l.mark.filled)!;
+    expect(plain.encoding.color.scale.domain).not.toContain(GENERATOR_LIMITED);
+  });
+
+  it("a larger diamond, not a circle of nearly the knee's colour, and over the knee's rule where it is the knee's attempt", () => {
+    const { domain, range } = counted.encoding.shape.scale;
+    expect(range[domain.indexOf(GENERATOR_LIMITED)]).toBe('diamond');
+    expect(range[domain.indexOf('holds')]).toBe('circle');
+    expect(counted.encoding.size.condition.value).toBeGreaterThan(counted.encoding.size.value);
+    // its colour the latency charts' pale band's
+    const colour = counted.encoding.color.scale.range[counted.encoding.color.scale.domain.indexOf(GENERATOR_LIMITED)];
+    expect(colour).toBe(COLOR.generatorDelay);
+    // drawn after every rule (the knee's lay over it)
+    const order = layers(spec).map((l) => (l.mark?.type === 'rule' ? 'rule' : l === counted ? 'points' : null));
+    expect(order.lastIndexOf('rule')).toBeLessThan(order.indexOf('points'));
+  });
+});
+
+describe('the throughput chart: the line joins only the attempts the verdicts count', () => {
+  // a contaminated attempt at 200/s and its rerun, a transient failure at 300/s and its rerun, a
+  // generator-bound step at 450/s and an incomplete (interrupted) one after it
+  const st = DEMO.steps;
+  const steps = [
+    ...st.slice(0, 3),
+    { ...st[3], contaminated: true },
+    { ...st[3], attempt: 2 },
+    st[4],
+    { ...st[5], verdict: 'fails' as const, transient: true, throughputPerSec: 280 },
+    { ...st[5], attempt: 2 },
+    ...st.slice(6, 8),
+    { ...st[8], generatorBound: true, verdict: 'fails' as const },
+    { ...st[9], verdict: 'incomplete' as const },
+  ];
+  const run: RunResult = { ...DEMO, steps };
+  const spec = throughputSpec(run) as Json;
+  const line = (spec.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+  const points = layers(spec).filter((l) => l.mark?.type === 'point');
+
+  it('joins the held and failed-at-target attempts, none set aside (a generator-bound last step drew a plateau)', () => {
+    expect(line.data.values.map((p: Json) => [p.offered, p.verdict])).toEqual([
+      [50, 'holds'],
+      [100, 'holds'],
+      [150, 'holds'],
+      [200, 'holds'],
+      [250, 'holds'],
+      [300, 'holds'],
+      [350, 'holds'],
+      [400, 'holds'],
+    ]);
+    // the attempts it joins are those the verdicts count
+    const counted = countedAttempts(steps);
+    expect(line.data.values).toHaveLength(counted.size);
+    // a failure at the target is on it
+    const failed = throughputSpec({ ...DEMO, steps: st }) as Json;
+    const failedLine = (failed.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+    expect(failedLine.data.values.map((p: Json) => p.offered)).toEqual([
+      50, 100, 150, 200, 250, 300, 350, 400, 450, 450,
+    ]);
+  });
+
+  it('draws the attempts set aside as larger hollow points over the counted ones, in a legend of their own', () => {
+    const [filled, hollow] = points;
+    expect(filled.mark.filled).toBe(true);
+    expect(hollow.mark.filled).toBe(false);
+    expect(hollow.mark.size).toBeGreaterThan(filled.encoding.size.value);
+    expect(hollow.data.values.map((p: Json) => [p.offered, p.verdict])).toEqual([
+      [200, 'contaminated'],
+      [300, 'transient'],
+      [450, 'generator-bound'],
+      [450, 'incomplete'],
+    ]);
+    expect(filled.data.values.every((p: Json) => p.counted)).toBe(true);
+    expect(hollow.encoding.color.title).toBe('set aside (not counted)');
+    expect(hollow.encoding.color.scale.domain).toEqual(['transient', 'generator-bound', 'contaminated', 'incomplete']);
+    expect(filled.encoding.color.scale.domain).toEqual(['holds', 'fails']);
+  });
+
+  it('as vega draws it: the contaminated ring after the green point of its rerun at the same place, hollow', async () => {
+    const { svg, warnings } = await renderSvg(spec, 't');
+    expect(warnings).toEqual([]);
+    // vega's own text for each point: its fields, the category's under its legend's title
+    const symbol = (offered: number, verdict: string) =>
+      new RegExp(
+        `<path aria-label="offered rate \\(req/s\\): ${offered}; achieved: [^;]+; [^:]+: ${verdict}"[^>]*>`,
+      ).exec(svg)!;
+    const [rerun, contaminated] = [symbol(200, 'holds'), symbol(200, 'contaminated')];
+    expect(rerun.index).toBeLessThan(contaminated.index);
+    expect(rerun[0]).toContain(' fill="#009E73"');
+    expect(contaminated[0]).not.toContain(' fill="#');
+    expect(contaminated[0]).toContain('stroke="#000000"');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Offered vs achieved throughput per step: the ideal line (achieved = offered), each step's
- * achieved X coloured by verdict (a transient, generator-bound or contaminated attempt in its own
- * colour, off the achieved line, which joins only the attempts that decide), the knee and the
+ * achieved X coloured by verdict (an attempt set aside, hollow in its own colour, off the achieved
+ * line, which joins only the attempts the verdicts count: theme.ts countedAttempts), the knee and the
  * capacity marked, and the USL fit's predicted peak. The fit's curve is drawn against N in the
  * USL chart: on this axis (offered rate) it would have to be drawn at each step's measured N, and
  * that zigzags with the noise of N. Labels keep apart and off the points: the capacity's below the
@@ -12,8 +12,17 @@ import { fmtRate, stepNo } from '../../analysis/format.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
 import { fittedSpan } from '../models-text.ts';
 import { rateUnit } from '../cells.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
-import { decidingSteps, kneeResult } from '../../analysis/deciding-steps.ts';
+import {
+  BASE_CONFIG,
+  COLOR,
+  countedAttempts,
+  HEIGHT_PX,
+  pointCategory,
+  verdictPoints,
+  WIDTH_PX,
+  type ChartSpec,
+} from './theme.ts';
+import { kneeResult } from '../../analysis/deciding-steps.ts';
 
 /** The highest predicted peak drawn, as a multiple of the top offered rate: beyond, the axis would flatten the steps. */
 export const PEAK_DRAWN_UP_TO = 1.5;
@@ -21,16 +30,18 @@ export const PEAK_DRAWN_UP_TO = 1.5;
 export function throughputSpec(run: RunResult): ChartSpec {
   const steps = run.steps.filter((s) => s.steadyS > 0);
   const maxRate = Math.max(1, ...run.steps.map((s) => s.ratePerSec));
+  // the line joins the attempts the verdicts count: one set aside is a point off it, never a dip in
+  // it, nor its end (a generator-bound last step drew a flat line that read as the target's plateau)
+  const counted = countedAttempts(run.steps);
   const point = (s: StepResult) => ({
     step: stepNo(s.index),
     offered: s.ratePerSec,
     achieved: s.throughputPerSec,
     verdict: pointCategory(s),
+    counted: counted.has(s),
   });
   const achieved = steps.map(point);
-  // the line joins the attempts that decide: a transient or contaminated one is a point beside it, never a dip in it
-  const deciding = new Set(decidingSteps(run.steps));
-  const line = steps.filter((s) => deciding.has(s)).map(point);
+  const line = achieved.filter((p) => p.counted);
   const usl = run.models?.usl ?? null;
   const knee = kneeResult(run);
   const unit = rateUnit(run);
@@ -42,12 +53,18 @@ export function throughputSpec(run: RunResult): ChartSpec {
   };
   // the ideal over the achieved line (a wider one beneath): held steps lie on the ideal, and drawn
   // under it the ideal vanished along the whole run
+  const y = { type: 'quantitative' as const, title: `successful ${unit}` };
   const layers: object[] = [
-    {
-      data: { values: line },
-      mark: { type: 'line', color: COLOR.achieved, strokeWidth: 3 },
-      encoding: { x, y: { field: 'achieved', type: 'quantitative', title: `successful ${unit}` } },
-    },
+    // none where no attempt counts (a run interrupted in its first step): vega warns of an empty line
+    ...(line.length === 0
+      ? []
+      : [
+          {
+            data: { values: line },
+            mark: { type: 'line', color: COLOR.achieved, strokeWidth: 3 },
+            encoding: { x, y: { field: 'achieved', ...y } },
+          },
+        ]),
     {
       data: {
         values: [
@@ -56,9 +73,8 @@ export function throughputSpec(run: RunResult): ChartSpec {
         ],
       },
       mark: { type: 'line', strokeDash: [4, 4], color: COLOR.ideal },
-      encoding: { x, y: { field: 'ideal', type: 'quantitative' } },
+      encoding: { x, y: { field: 'ideal', ...y } },
     },
-    verdictPoints(achieved, x, 'achieved'),
   ];
   // a peak far above every offered rate is an extrapolation the Models section words with its
   // caveat: drawn here it stretched the axis (to 1.7e10 for a fit whose beta came out ~0) and laid
@@ -108,6 +124,8 @@ export function throughputSpec(run: RunResult): ChartSpec {
         run.capacityPerSec !== null ? `knee: step ${stepNo(knee.index)}` : `last held: step ${stepNo(knee.index)}`,
       ),
     );
+  // the points over every rule: the knee's own attempt lies on the knee's rule, and the rule hid it
+  layers.push(verdictPoints(achieved, x, 'achieved'));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {

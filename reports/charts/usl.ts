@@ -10,7 +10,16 @@ import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
 import { rateUnit, sameAttempt } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
+import {
+  BASE_CONFIG,
+  COLOR,
+  countedAttempts,
+  HEIGHT_PX,
+  pointCategory,
+  verdictPoints,
+  WIDTH_PX,
+  type ChartSpec,
+} from './theme.ts';
 
 /** Intervals of the curve's grid of N. */
 export const CURVE_POINTS = 120;
@@ -39,17 +48,19 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     return { n, x: uslThroughput(fit, n) };
   });
   // each row's own attempt: a rerun shares its index with the attempt before it
-  const verdictOf = (r: LittleRow) => {
+  const counted = countedAttempts(run.steps);
+  const points = fitted.map((r) => {
     const s = run.steps.find((x) => sameAttempt(x, r));
-    return s ? pointCategory(s) : 'not-run';
-  };
-  const points = fitted.map((r) => ({
-    n: r.concurrency,
-    x: r.throughputPerSec,
-    index: r.index,
-    step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`,
-    verdict: verdictOf(r),
-  }));
+    return {
+      n: r.concurrency,
+      x: r.throughputPerSec,
+      index: r.index,
+      step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`,
+      verdict: s ? pointCategory(s) : 'not-run',
+      // drawn as the throughput chart draws it
+      counted: s !== undefined && counted.has(s),
+    };
+  });
   const left = m.little.length - fitted.length;
   // no rounding of the axis past the grid: the curve ends where the axis does
   const x = {
