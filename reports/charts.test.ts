@@ -10,11 +10,14 @@ import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
 import {
+  BASE_CONFIG,
   COLOR,
   countedAttempts,
   GENERATOR_LIMITED,
   PANEL_HEIGHT_PX,
+  SET_ASIDE_COLOR,
   SUBTITLE_CHARS,
+  VERDICT_COLOR,
   wrapSubtitle,
 } from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
@@ -589,5 +592,43 @@ describe('the delivery and capture chart', () => {
     expect(bars.at(-1)!.status).toBe('incomplete (not judged)');
     expect(spec.vconcat[0].layer[0].encoding.color.scale.range).toContain('#BBBBBB');
     expect(bars.slice(0, -1).every((b) => b.status !== 'incomplete (not judged)')).toBe(true);
+  });
+});
+
+describe('legends: no label or title cut', () => {
+  it("vega's estimate of every category label and legend title of ours fits the legends' limit", () => {
+    // vega estimates 0.8 em a character where no canvas measures text (vega-scenegraph estimateWidth)
+    const estimate = (text: string) => 0.8 * text.length * BASE_CONFIG.legend.labelFontSize;
+    const ours = [
+      ...Object.keys(VERDICT_COLOR),
+      GENERATOR_LIMITED,
+      ...Object.keys(SET_ASIDE_COLOR),
+      'incomplete (not judged)',
+      'set aside (not counted)',
+      'step verdict',
+    ];
+    for (const text of ours) {
+      expect(estimate(text), text).toBeLessThanOrEqual(BASE_CONFIG.legend.labelLimit);
+      expect(estimate(text), text).toBeLessThanOrEqual(BASE_CONFIG.legend.titleLimit);
+    }
+  });
+
+  it('as vega draws them: the throughput and delivery legends of a run with the long categories, whole', async () => {
+    const steps = DEMO.steps.map((st, i) =>
+      i === 7
+        ? { ...st, generatorLimited: { code: 'loop-delay', step: 7, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+        : i === 9
+          ? { ...st, verdict: 'incomplete' as const }
+          : st,
+    );
+    const run: RunResult = { ...DEMO, steps };
+    for (const spec of [throughputSpec(run), deliverySpec(run)]) {
+      const { svg } = await renderSvg(spec, 't');
+      const legendText = [...svg.matchAll(/role-legend-(?:label|title)"[^>]*>([\s\S]*?)<\/g>/g)]
+        .flatMap((m) => [...m[1].matchAll(/>([^<]+)<\/text>/g)])
+        .map((m) => m[1]);
+      expect(legendText).toEqual(expect.arrayContaining([expect.stringMatching(/generator-limited|not judged/)]));
+      expect(legendText.filter((t) => t.includes('…'))).toEqual([]);
+    }
   });
 });

@@ -59,13 +59,25 @@ export const VERDICT_COLOR: Record<StepVerdict, string> = {
  */
 export const PERCENTILE_COLOR = ['#9ECAE1', '#4292C6', '#08519C', '#252525'];
 
+/** The widest legend label or title drawn whole, in pixels (BASE_CONFIG). */
+export const LEGEND_LIMIT_PX = 400;
+
 /** The config block of every spec: plain, readable, no interactivity (the SVG is static). */
 export const BASE_CONFIG = {
   font: 'DejaVu Sans, Helvetica, Arial, sans-serif',
   background: 'white',
   view: { stroke: '#dddddd' },
   axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#eeeeee' },
-  legend: { labelFontSize: 11, titleFontSize: 11, orient: 'top' as const },
+  // vega cuts a legend's label past 160 px and its title past 180 px by its estimate of 0.8 em a
+  // character (no canvas to measure): 'holds (generator-limited)' and 'incomplete (not judged)' were
+  // cut to 'holds (generator-…'. LEGEND_LIMIT_PX is 45 characters, none of ours longer.
+  legend: {
+    labelFontSize: 11,
+    titleFontSize: 11,
+    orient: 'top' as const,
+    labelLimit: LEGEND_LIMIT_PX,
+    titleLimit: LEGEND_LIMIT_PX,
+  },
   title: { fontSize: 14, anchor: 'start' as const },
 };
 
