@@ -1,3 +1,6 @@
+/** Below this window width (a phone's), charts and tables keep their own width and scroll sideways. */
+export const NARROW_PX = 720;
+
 /** The inline stylesheet of report.html (no web fonts: the page must render offline). */
 export const HTML_STYLE = `
 :root { --ok: #009E73; --bad: #CC3311; --muted: #666; --line: #ddd; }
@@ -27,4 +30,14 @@ tr.set-aside td { color: var(--muted); }
 tr.set-aside td:last-child { color: var(--muted); font-weight: normal; font-style: italic; }
 figure { margin: 8px 0 16px; }
 figure svg { max-width: 100%; height: auto; display: block; }
+.chart-scroll { overflow-x: auto; }
+@media (max-width: ${NARROW_PX}px) {
+  main { padding: 12px 12px 32px; }
+  /* a chart keeps its drawn size and scrolls sideways: shrunk to a phone's width its 11 px text was 5 px */
+  figure svg { max-width: none; }
+  /* a wide table scrolls in its box (.table-wrap) at its own width, not squeezed to the page's: a
+     step's row stood five lines tall; the last column's text (a verdict, a detail) still wraps */
+  th, td { white-space: nowrap; }
+  td:last-child, th:last-child, #names td:first-child, #traffic td:first-child { white-space: normal; min-width: 12em; }
+}
 `;

@@ -1,0 +1,60 @@
+/**
+ * The page around the charts and tables of report.html: how it lays out on a phone, what it prints,
+ * how its text reads (the golden page: test/report-html.test.ts; in Chromium:
+ * test/report-html-chromium.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { fakeRun } from '../analysis/testing/builders.ts';
+import { chartsOf, type RenderedChart } from './charts/index.ts';
+import { renderHtml } from './html.ts';
+import { HTML_STYLE, NARROW_PX } from './html-style.ts';
+
+const RUN = fakeRun({
+  steps: [100, 200, 300, 400].map((ratePerSec) => ({ ratePerSec, okPerSec: Math.min(ratePerSec, 320) })),
+});
+
+/** Placeholder charts: what the page does around them, not vega's bytes. */
+const charts = (run = RUN): RenderedChart[] =>
+  chartsOf(run).map(({ spec: _spec, ...c }) => ({ ...c, svg: `<svg data-chart="${c.name}"></svg>`, warnings: [] }));
+
+/** The body of the first CSS block opened by `opening` (an at-rule or a selector), braces matched. */
+function block(css: string, opening: string): string {
+  const at = css.indexOf(`${opening} {`);
+  expect(at, opening).toBeGreaterThan(-1);
+  let depth = 0;
+  for (let i = css.indexOf('{', at); i < css.length; i++) {
+    if (css[i] === '{') depth++;
+    if (css[i] === '}' && --depth === 0) return css.slice(css.indexOf('{', at) + 1, i);
+  }
+  throw new Error(`unclosed ${opening}`);
+}
+
+/** The CSS outside every @media block. */
+const outsideMedia = (css: string) => css.replace(/@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, '');
+
+describe('report.html on a phone (420 px)', () => {
+  const narrow = block(HTML_STYLE, `@media (max-width: ${NARROW_PX}px)`);
+
+  it('keeps a chart at its drawn size in a box that scrolls sideways, the caption outside it', () => {
+    const page = renderHtml(RUN, charts());
+    expect(page).toContain('<figure class="chart" id="chart-throughput"');
+    expect(page).toMatch(/<div class="chart-scroll"><svg data-chart="throughput"><\/svg><\/div>\n<figcaption>/);
+    expect(outsideMedia(HTML_STYLE)).toMatch(/\.chart-scroll \{ overflow-x: auto; \}/);
+    // shrunk to the window on a phone (its 11 px text drawn at 5), not on a desktop
+    expect(narrow).toMatch(/figure svg \{ max-width: none; \}/);
+    expect(outsideMedia(HTML_STYLE)).toMatch(/figure svg \{ max-width: 100%;/);
+    expect(NARROW_PX).toBeGreaterThanOrEqual(420);
+    // the desktop's page is wider than the narrow layout's bound: it keeps its own
+    expect(Number(/main \{ max-width: (\d+)px/.exec(HTML_STYLE)![1])).toBeGreaterThan(NARROW_PX);
+  });
+
+  it('lets a wide table scroll at its own width in its box, not squeezed into tall rows', () => {
+    const page = renderHtml(RUN, charts());
+    const steps = page.slice(page.indexOf('<section id="steps">'));
+    expect(steps).toMatch(/^<section id="steps">\n<h2>Steps<\/h2>\n<div class="table-wrap"><table>/);
+    expect(outsideMedia(HTML_STYLE)).toMatch(/\.table-wrap \{ overflow-x: auto;/);
+    expect(narrow).toMatch(/th, td \{ white-space: nowrap; \}/);
+    // the last column's text (a verdict, a stage's detail) still wraps
+    expect(narrow).toMatch(/td:last-child[^{]*\{ white-space: normal;/);
+  });
+});
