@@ -33,7 +33,7 @@ function block(css: string, opening: string): string {
 const outsideMedia = (css: string) => css.replace(/@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, '');
 
 describe('report.html on a phone (420 px)', () => {
-  const narrow = block(HTML_STYLE, `@media (max-width: ${NARROW_PX}px)`);
+  const narrow = block(HTML_STYLE, `@media screen and (max-width: ${NARROW_PX}px)`);
 
   it('keeps a chart at its drawn size in a box that scrolls sideways, the caption outside it', () => {
     const page = renderHtml(RUN, charts());
@@ -56,5 +56,20 @@ describe('report.html on a phone (420 px)', () => {
     expect(narrow).toMatch(/th, td \{ white-space: nowrap; \}/);
     // the last column's text (a verdict, a stage's detail) still wraps
     expect(narrow).toMatch(/td:last-child[^{]*\{ white-space: normal;/);
+  });
+});
+
+describe('report.html printed', () => {
+  const print = block(HTML_STYLE, '@media print');
+
+  it("prints a folded table's content where the browser can (the page opens the tables the finding cites: names.test.ts)", () => {
+    expect(print).toMatch(/details::details-content \{ content-visibility: visible; display: block; \}/);
+  });
+
+  it('keeps the narrow layout to screens: a printed page is as narrow, and a chart kept wider than it was cut', () => {
+    expect(HTML_STYLE).toContain(`@media screen and (max-width: ${NARROW_PX}px)`);
+    expect(HTML_STYLE).not.toMatch(/@media \(max-width/);
+    // on paper nothing scrolls: what a box hid would be cut
+    expect(print).toMatch(/\.chart-scroll, \.table-wrap \{ overflow: visible; \}/);
   });
 });

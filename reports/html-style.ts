@@ -1,4 +1,7 @@
-/** Below this window width (a phone's), charts and tables keep their own width and scroll sideways. */
+/**
+ * Below this window width (a phone's), charts and tables keep their own width and scroll sideways;
+ * on screen only: a printed page is about as narrow, and a chart kept wider than it was cut.
+ */
 export const NARROW_PX = 720;
 
 /** The inline stylesheet of report.html (no web fonts: the page must render offline). */
@@ -31,7 +34,7 @@ tr.set-aside td:last-child { color: var(--muted); font-weight: normal; font-styl
 figure { margin: 8px 0 16px; }
 figure svg { max-width: 100%; height: auto; display: block; }
 .chart-scroll { overflow-x: auto; }
-@media (max-width: ${NARROW_PX}px) {
+@media screen and (max-width: ${NARROW_PX}px) {
   main { padding: 12px 12px 32px; }
   /* a chart keeps its drawn size and scrolls sideways: shrunk to a phone's width its 11 px text was 5 px */
   figure svg { max-width: none; }
@@ -39,5 +42,17 @@ figure svg { max-width: 100%; height: auto; display: block; }
      step's row stood five lines tall; the last column's text (a verdict, a detail) still wraps */
   th, td { white-space: nowrap; }
   td:last-child, th:last-child, #names td:first-child, #traffic td:first-child { white-space: normal; min-width: 12em; }
+}
+@media print {
+  /* a folded table prints: the findings cite its figures. Only where the browser has
+     ::details-content (Chromium since 131: Chromium 150's print checked); elsewhere the tables the
+     finding cites print because they are open in the page itself (html-names.ts openedSteps) */
+  details::details-content { content-visibility: visible; display: block; }
+  nav { display: none; }
+  body { background: #fff; }
+  main { max-width: none; padding: 0; }
+  .chart-scroll, .table-wrap { overflow: visible; }
+  figure, tr { break-inside: avoid; }
+  h2, h3, summary { break-after: avoid; }
 }
 `;
