@@ -22,6 +22,7 @@ import {
 } from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
+import { chartsOf } from './charts/index.ts';
 import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
@@ -630,5 +631,67 @@ describe('legends: no label or title cut', () => {
       expect(legendText).toEqual(expect.arrayContaining([expect.stringMatching(/generator-limited|not judged/)]));
       expect(legendText.filter((t) => t.includes('…'))).toEqual([]);
     }
+  });
+});
+
+describe('alt texts: what the chart of this run shows, with its figures', () => {
+  /** Every label a chart draws on its rules. */
+  const ruleLabels = (spec: Json): string[] =>
+    layers(spec).flatMap((l) => (typeof l.data?.values?.[0]?.label === 'string' ? [l.data.values[0].label] : []));
+  const altOf = (run: RunResult, name: string) => chartsOf(run).find((c) => c.name === name)!.alt;
+
+  it('the throughput chart\'s names each mark its chart labels, and no other (it said "the knee and the capacity" beside "last held")', () => {
+    const lowerBound: RunResult = { ...DEMO, capacityPerSec: null, heldAtLeastPerSec: 400 };
+    for (const run of [DEMO, lowerBound]) {
+      const alt = altOf(run, 'throughput');
+      const labels = ruleLabels(throughputSpec(run));
+      expect(labels.length).toBeGreaterThan(1);
+      for (const label of labels) expect(alt).toContain(label.replace(': ', ' at '));
+    }
+    expect(altOf(DEMO, 'throughput')).toMatch(/; knee at step 8, 400\/s; capacity 400\.0 req\/s;/);
+    const bound = altOf(lowerBound, 'throughput');
+    expect(bound).toMatch(/; last held at step 8, 400\/s; held at least 400\.0 req\/s;/);
+    expect(bound).not.toMatch(/knee|capacity/);
+  });
+
+  it("the throughput chart's says which attempts it set aside, and why", () => {
+    const steps = DEMO.steps.map((s, i) => (i === 9 ? { ...s, generatorBound: true, verdict: 'fails' as const } : s));
+    expect(altOf({ ...DEMO, steps }, 'throughput')).toMatch(
+      /; set aside, hollow and off the line: step 10 \(450\/s, generator-bound\)$/,
+    );
+    expect(altOf(DEMO, 'throughput')).not.toContain('set aside');
+  });
+
+  it("the time series' names the server's panels only in a run that has them", () => {
+    const plain = altOf(DEMO, 'timeseries');
+    expect(plain).not.toMatch(/server/);
+    expect(plain).toMatch(/^The steps phase second by second, \d+ seconds, the 10 steady windows shaded/);
+    const gauges = [
+      { name: SERVER_RATE_GAUGE, points: [{ tS: 1, value: 380 }] },
+      { name: 'pool active', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool max', points: [{ tS: 1, value: 4 }] },
+    ];
+    expect(altOf({ ...DEMO, gauges }, 'timeseries')).toMatch(
+      /; the server's own requests per second up to 380\.0; server-side gauges \(symmetric log scale\): pool active up to 4 and pool max up to 4$/,
+    );
+    // every VU busy: what the VUs panel is read for
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    expect(altOf({ ...DEMO, series: busy }, 'timeseries')).toMatch(
+      /VUs: up to 4 active of 4 allocated \(dashed\), every one busy in \d+ seconds/,
+    );
+  });
+
+  it('the latency, delivery, USL and by-name charts give their own figures', () => {
+    expect(altOf(DEMO, 'latency')).toMatch(
+      /^Latency percentiles \(p50, p90, p99 and p99\.9\) of successful requests per step, on a log scale: p99 [\d.]+ ms at step 1, [\d.]+ ms at step 8 \(the knee\), highest [\d.,]+ ms at step (9|10);/,
+    );
+    expect(altOf(DEMO, 'delivery')).toMatch(
+      /against their thresholds, 0\.90 and 0\.60; delivery below 0\.90 at step 9 \([\d.]+\) and step 10 \([\d.]+\);/,
+    );
+    expect(altOf(DEMO, 'usl')).toMatch(
+      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee, with the Universal Scalability Law curve fitted to them \(α = /,
+    );
+    // a run without names has no chart by name, and so no alt for it
+    expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');
   });
 });

@@ -550,6 +550,13 @@ describe('report.html by name', () => {
     expect(opened(MIXED)).not.toContain(1);
   });
 
+  it("its chart's alt text names each panel and the knee it rules", () => {
+    const alt = chartsOf(MIXED).find((c) => c.name === 'names')!.alt;
+    expect(alt).toBe(
+      "Latency by name: p50, p90 and p99 per step of each name's successful ones, one panel for each of 5 names on one log scale: read order, create order, checkout (transaction), checkout: confirm and checkout: create; the knee (step 4) ruled in each",
+    );
+  });
+
   it('escapes a name', () => {
     const hostile: RunResult = {
       ...MIXED,

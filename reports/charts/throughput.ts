@@ -27,6 +27,64 @@ import { kneeResult } from '../../analysis/deciding-steps.ts';
 /** The highest predicted peak drawn, as a multiple of the top offered rate: beyond, the axis would flatten the steps. */
 export const PEAK_DRAWN_UP_TO = 1.5;
 
+/**
+ * What the chart marks besides its points, in the words of its labels: the knee (or the last step
+ * held), the capacity (or the rate held at least) and the USL predicted peak, each where drawn. The
+ * spec draws them and its text alternative (alt.ts) says them, so the two never disagree (the alt
+ * said "the knee and the capacity" beside a chart of "last held" and "held at least").
+ */
+export interface ThroughputMarks {
+  knee: { label: string; step: StepResult } | null;
+  level: { label: string; perSec: number; dash: number[] } | null;
+  peak: { label: string; perSec: number } | null;
+}
+
+export function throughputMarks(run: RunResult): ThroughputMarks {
+  const maxRate = Math.max(1, ...run.steps.map((s) => s.ratePerSec));
+  const usl = run.models?.usl ?? null;
+  const knee = kneeResult(run);
+  const unit = rateUnit(run);
+  // a peak far above every offered rate is an extrapolation the Models section words with its
+  // caveat: drawn here it stretched the axis (to 1.7e10 for a fit whose beta came out ~0) and laid
+  // every step flat on zero
+  const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null && usl.peakPerSec <= PEAK_DRAWN_UP_TO * maxRate;
+  let peak: ThroughputMarks['peak'] = null;
+  if (drawsPeak) {
+    const { maxN, maxX } = fittedSpan(run);
+    const extrapolated =
+      maxN !== null && usl!.nStar! > maxN
+        ? ' (extrapolated past the measured N)'
+        : maxX !== null && usl!.peakPerSec! < maxX
+          ? ' (below a measured step)'
+          : '';
+    peak = {
+      label: `USL predicted peak ${fmtRate(usl!.peakPerSec!)} ${unit}${extrapolated}`,
+      perSec: usl!.peakPerSec!,
+    };
+  }
+  // a lower bound is drawn as one, never labelled capacity
+  const level =
+    run.capacityPerSec !== null
+      ? { label: `capacity ${fmtRate(run.capacityPerSec)} ${unit}`, perSec: run.capacityPerSec, dash: [] }
+      : run.heldAtLeastPerSec != null
+        ? {
+            label: `held at least ${fmtRate(run.heldAtLeastPerSec)} ${unit}`,
+            perSec: run.heldAtLeastPerSec,
+            dash: [4, 3],
+          }
+        : null;
+  // a knee is where the target's limit was found; without an established capacity the last held
+  // step is a lower bound, not a knee (the generator, an interrupt or a changed topology ended it)
+  const kneeMark = knee
+    ? {
+        label:
+          run.capacityPerSec !== null ? `knee: step ${stepNo(knee.index)}` : `last held: step ${stepNo(knee.index)}`,
+        step: knee,
+      }
+    : null;
+  return { knee: kneeMark, level, peak };
+}
+
 export function throughputSpec(run: RunResult): ChartSpec {
   const steps = run.steps.filter((s) => s.steadyS > 0);
   const maxRate = Math.max(1, ...run.steps.map((s) => s.ratePerSec));
@@ -42,9 +100,8 @@ export function throughputSpec(run: RunResult): ChartSpec {
   });
   const achieved = steps.map(point);
   const line = achieved.filter((p) => p.counted);
-  const usl = run.models?.usl ?? null;
-  const knee = kneeResult(run);
   const unit = rateUnit(run);
+  const marks = throughputMarks(run);
   const x = {
     field: 'offered',
     type: 'quantitative' as const,
@@ -76,54 +133,11 @@ export function throughputSpec(run: RunResult): ChartSpec {
       encoding: { x, y: { field: 'ideal', ...y } },
     },
   ];
-  // a peak far above every offered rate is an extrapolation the Models section words with its
-  // caveat: drawn here it stretched the axis (to 1.7e10 for a fit whose beta came out ~0) and laid
-  // every step flat on zero
-  const drawsPeak = usl?.peakPerSec != null && usl.nStar !== null && usl.peakPerSec <= PEAK_DRAWN_UP_TO * maxRate;
-  if (drawsPeak) {
-    const { maxN, maxX } = fittedSpan(run);
-    const extrapolated =
-      maxN !== null && usl!.nStar! > maxN
-        ? ' (extrapolated past the measured N)'
-        : maxX !== null && usl!.peakPerSec! < maxX
-          ? ' (below a measured step)'
-          : '';
-    layers.push(
-      hRule(
-        usl!.peakPerSec!,
-        `USL predicted peak ${fmtRate(usl!.peakPerSec!)} ${unit}${extrapolated}`,
-        COLOR.model,
-        [2, 3],
-        'left',
-      ),
-    );
-  }
+  if (marks.peak) layers.push(hRule(marks.peak.perSec, marks.peak.label, COLOR.model, [2, 3], 'left'));
   // below the left end of its line: the right end is where the steps past the knee lie along it
-  if (run.capacityPerSec !== null)
-    layers.push(
-      hRule(run.capacityPerSec, `capacity ${fmtRate(run.capacityPerSec)} ${unit}`, COLOR.capacity, [], 'left', 'below'),
-    );
-  // a lower bound is drawn as one, never labelled capacity
-  else if (run.heldAtLeastPerSec != null)
-    layers.push(
-      hRule(
-        run.heldAtLeastPerSec,
-        `held at least ${fmtRate(run.heldAtLeastPerSec)} ${unit}`,
-        COLOR.capacity,
-        [4, 3],
-        'left',
-        'below',
-      ),
-    );
-  // a knee is where the target's limit was found; without an established capacity the last held
-  // step is a lower bound, not a knee (the generator, an interrupt or a changed topology ended it)
-  if (knee)
-    layers.push(
-      vRule(
-        knee.ratePerSec,
-        run.capacityPerSec !== null ? `knee: step ${stepNo(knee.index)}` : `last held: step ${stepNo(knee.index)}`,
-      ),
-    );
+  if (marks.level)
+    layers.push(hRule(marks.level.perSec, marks.level.label, COLOR.capacity, marks.level.dash, 'left', 'below'));
+  if (marks.knee) layers.push(vRule(marks.knee.step.ratePerSec, marks.knee.label));
   // the points over every rule: the knee's own attempt lies on the knee's rule, and the rule hid it
   layers.push(verdictPoints(achieved, x, 'achieved'));
   return {
@@ -131,7 +145,7 @@ export function throughputSpec(run: RunResult): ChartSpec {
     title: {
       text: 'Offered vs achieved throughput',
       // the peak's line named only where it is drawn
-      subtitle: `grey dashed: ideal (achieved = offered)${drawsPeak ? '; orange dotted: USL predicted peak (its curve: Models)' : ''}`,
+      subtitle: `grey dashed: ideal (achieved = offered)${marks.peak ? '; orange dotted: USL predicted peak (its curve: Models)' : ''}`,
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,
