@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import { chartsOf, type RenderedChart } from './charts/index.ts';
 import { renderHtml } from './html.ts';
-import { HTML_STYLE, NARROW_PX } from './html-style.ts';
+import { HTML_STYLE, NARROW_PX, OK_TEXT } from './html-style.ts';
+import { VERDICT_COLOR } from './charts/theme.ts';
 
 const RUN = fakeRun({
   steps: [100, 200, 300, 400].map((ratePerSec) => ({ ratePerSec, okPerSec: Math.min(ratePerSec, 320) })),
@@ -51,7 +52,7 @@ describe('report.html on a phone (420 px)', () => {
   it('lets a wide table scroll at its own width in its box, not squeezed into tall rows', () => {
     const page = renderHtml(RUN, charts());
     const steps = page.slice(page.indexOf('<section id="steps">'));
-    expect(steps).toMatch(/^<section id="steps">\n<h2>Steps<\/h2>\n<div class="table-wrap"><table>/);
+    expect(steps).toMatch(/^<section id="steps">\n<h2>Steps<\/h2>\n<div class="table-wrap"><table[ >]/);
     expect(outsideMedia(HTML_STYLE)).toMatch(/\.table-wrap \{ overflow-x: auto;/);
     expect(narrow).toMatch(/th, td \{ white-space: nowrap; \}/);
     // the last column's text (a verdict, a stage's detail) still wraps
@@ -71,5 +72,35 @@ describe('report.html printed', () => {
     expect(HTML_STYLE).not.toMatch(/@media \(max-width/);
     // on paper nothing scrolls: what a box hid would be cut
     expect(print).toMatch(/\.chart-scroll, \.table-wrap \{ overflow: visible; \}/);
+  });
+});
+
+describe('report.html read by everyone', () => {
+  /** WCAG's contrast ratio of two #rrggbb colours. */
+  function contrast(a: string, b: string): number {
+    const luminance = (hex: string) => {
+      const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+      const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
+    };
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  }
+
+  it('gives no text a colour under 4.5:1 on white (WCAG AA): the holds verdict was 3.4:1', () => {
+    const vars = Object.fromEntries(
+      [...HTML_STYLE.matchAll(/(--[a-z-]+): (#[0-9A-Fa-f]{3,6})/g)].map((m) => [m[1], m[2]]),
+    );
+    const long = (hex: string) => (hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex);
+    const colours = [...HTML_STYLE.matchAll(/(?<![-a-z])color: (#[0-9A-Fa-f]{3,6}|var\((--[a-z-]+)\))/g)].map((m) =>
+      long(m[2] ? vars[m[2]] : m[1]),
+    );
+    expect(colours).toContain(OK_TEXT);
+    for (const c of colours) expect(contrast(c, '#ffffff'), c).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(VERDICT_COLOR.holds, '#ffffff')).toBeLessThan(4.5);
+    // the held verdict's cell is in it
+    expect(HTML_STYLE).toMatch(/tr\.verdict-holds td:last-child \{ color: var\(--ok-text\);/);
+    // the charts keep the Okabe-Ito green: a point or a bar needs 3:1
+    expect(VERDICT_COLOR.holds).toBe('#009E73');
   });
 });
