@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../analysis/testing/builders.ts';
 import { chartsOf, type RenderedChart } from './charts/index.ts';
 import { renderHtml } from './html.ts';
+import { TEXT_COLUMNS_MAX, textColumns } from './html-escape.ts';
 import { HTML_STYLE, NARROW_PX, OK_TEXT } from './html-style.ts';
 import { VERDICT_COLOR } from './charts/theme.ts';
 
@@ -102,5 +103,49 @@ describe('report.html read by everyone', () => {
     expect(HTML_STYLE).toMatch(/tr\.verdict-holds td:last-child \{ color: var\(--ok-text\);/);
     // the charts keep the Okabe-Ito green: a point or a bar needs 3:1
     expect(VERDICT_COLOR.holds).toBe('#009E73');
+  });
+
+  it('left-aligns the text columns of a table (stage names, statuses, environment keys), figures stay right', () => {
+    const page = renderHtml(RUN, charts());
+    const table = (id: string) => {
+      const at = page.indexOf(`<section id="${id}">`);
+      return /<table( class="[^"]*")?>/.exec(page.slice(at))![1] ?? '';
+    };
+    // Stage, Status, Duration, Detail; Key, Value
+    expect(table('stages')).toBe(' class="text-1 text-2 text-4"');
+    expect(table('environment')).toBe(' class="text-1 text-2"');
+    // the steps' figures right, their verdict (the last column) left
+    const steps = page.slice(page.indexOf('<section id="steps">'));
+    const columns = (/<thead><tr>(.*?)<\/tr>/.exec(steps)![1].match(/<th>/g) ?? []).length;
+    expect(table('steps')).toBe(` class="text-${columns}"`);
+    // the rule for each such class, as CSS counts columns
+    expect(outsideMedia(HTML_STYLE)).toContain('.text-2 :is(th, td):nth-child(2)');
+    expect(outsideMedia(HTML_STYLE)).toMatch(
+      new RegExp(
+        `\\.text-${TEXT_COLUMNS_MAX} :is\\(th, td\\):nth-child\\(${TEXT_COLUMNS_MAX}\\) \\{ text-align: left; \\}`,
+      ),
+    );
+    expect(outsideMedia(HTML_STYLE)).toMatch(/th, td \{[^}]*text-align: right;/);
+  });
+
+  it('reads a figure as a figure, whatever its unit, bound or marker, and a step with its attempt as one', () => {
+    const isText = (...cells: string[]) => textColumns(cells.map((c) => [c])).size === 1;
+    for (const figure of [
+      '1',
+      '1,600',
+      '-0.20',
+      '≤ 1.50×',
+      '~56.0 ms* (n=250)',
+      '18%',
+      '30.1 s',
+      '4 (attempt 2)',
+      '2 (2)',
+    ])
+      expect(isText(figure), figure).toBe(false);
+    for (const text of ['pass', 'http_5xx 17', 'holds (attempt 2)', 'generator-bound', 'node', 'v20.19.0'])
+      expect(isText(text), text).toBe(true);
+    // a word among figures (1 / (1 − ρ)'s "saturated") leaves the column to its figures; blanks count for neither
+    expect(isText('1.50×', 'saturated', '2.00×')).toBe(false);
+    expect(isText('pass', '–', '', 'skipped')).toBe(true);
   });
 });

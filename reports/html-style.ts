@@ -1,3 +1,5 @@
+import { TEXT_COLUMNS_MAX } from './html-escape.ts';
+
 /**
  * Below this window width (a phone's), charts and tables keep their own width and scroll sideways;
  * on screen only: a printed page is about as narrow, and a chart kept wider than it was cut.
@@ -10,6 +12,12 @@ export const NARROW_PX = 720;
  * keep theirs: a point or a bar needs 3:1.
  */
 export const OK_TEXT = '#007A5A';
+
+/** The rule that left-aligns the columns a table's class names: "text-2" its second. */
+const TEXT_COLUMN_RULE = `${Array.from(
+  { length: TEXT_COLUMNS_MAX },
+  (_, i) => `.text-${i + 1} :is(th, td):nth-child(${i + 1})`,
+).join(', ')} { text-align: left; }`;
 
 /** The inline stylesheet of report.html (no web fonts: the page must render offline). */
 export const HTML_STYLE = `
@@ -29,7 +37,8 @@ code { background: #f3f3f3; padding: 0 3px; word-break: break-all; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; }
-td:last-child, th:last-child { text-align: left; }
+/* figures right-aligned, text left: a table's class names its text columns (html-escape.ts htmlTable) */
+${TEXT_COLUMN_RULE}
 #errors td:last-child { word-break: break-word; max-width: 360px; white-space: pre-line; }
 h3 { font-size: 14px; margin: 16px 0 4px; }
 details.names-step summary { font-size: 14px; font-weight: bold; margin: 10px 0 4px; cursor: pointer; }
