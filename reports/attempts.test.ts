@@ -138,40 +138,45 @@ describe('the verdict label', () => {
   });
 });
 
+/** A chart's point layers (theme.ts verdictPoints): the counted attempts filled, then those set aside hollow. */
+type PointLayer = {
+  data: { values: { offered: number; achieved: number; verdict: string; step: string }[] };
+  mark: { type: string; filled: boolean };
+  encoding: { color: { scale: { domain: string[]; range: string[] } } };
+};
+function pointLayers(spec: unknown): { counted?: PointLayer; aside?: PointLayer } {
+  const layers = (spec as { layer: { layer?: PointLayer[] }[] }).layer.find((l) =>
+    l.layer?.some((x) => x.mark.type === 'point'),
+  )!.layer!;
+  return { counted: layers.find((l) => l.mark.filled), aside: layers.find((l) => !l.mark.filled) };
+}
+
 describe('the throughput chart', () => {
-  it('draws a transient attempt in its own colour, off the achieved line', () => {
+  it('draws a transient attempt in its own colour, hollow, off the achieved line', () => {
     const spec = throughputSpec(transientRun()) as unknown as {
-      layer: {
-        data: { values: { offered: number; achieved: number; verdict: string }[] };
-        mark: { type: string };
-        encoding: { color?: { scale: { domain: string[]; range: string[] } } };
-      }[];
+      layer: { data: { values: { achieved?: number }[] }; mark: { type: string } }[];
     };
     const line = spec.layer.find((l) => l.mark.type === 'line' && l.data.values.some((v) => 'achieved' in v))!;
     expect(line.data.values.map((v) => v.achieved)).toEqual([100, 200, 300, 400]);
-    const points = spec.layer.find((l) => l.mark.type === 'point')!;
-    expect(points.data.values.map((v) => v.verdict)).toEqual(['holds', 'holds', 'transient', 'holds', 'holds']);
-    const { domain, range } = points.encoding.color!.scale;
-    expect(domain).toContain('transient');
-    expect(new Set(range).size).toBe(range.length);
+    const { counted, aside } = pointLayers(spec);
+    expect(counted!.data.values.map((v) => v.verdict)).toEqual(['holds', 'holds', 'holds', 'holds']);
+    expect(aside!.data.values.map((v) => [v.offered, v.verdict])).toEqual([[300, 'transient']]);
+    const { domain, range } = aside!.encoding.color.scale;
+    expect(domain).toEqual(['transient']);
+    expect(counted!.encoding.color.scale.range).not.toContain(range[0]);
   });
 
   it('adds no category a run does not have', () => {
-    const spec = throughputSpec(fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] })) as unknown as {
-      layer: { mark: { type: string }; encoding: { color?: { scale: { domain: string[] } } } }[];
-    };
-    // holds and fails always; incomplete and not-run only where drawn
-    expect(spec.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual(['holds', 'fails']);
     const run = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
-    const cut = throughputSpec({
-      ...run,
-      steps: [run.steps[0], { ...run.steps[1], verdict: 'incomplete' }],
-    }) as unknown as typeof spec;
-    expect(cut.layer.find((l) => l.mark.type === 'point')!.encoding.color!.scale.domain).toEqual([
-      'holds',
-      'fails',
-      'incomplete',
-    ]);
+    // holds and fails always; incomplete and not-run only where drawn, and no set-aside layer without one
+    const plain = pointLayers(throughputSpec(run));
+    expect(plain.counted!.encoding.color.scale.domain).toEqual(['holds', 'fails']);
+    expect(plain.aside).toBeUndefined();
+    const cut = pointLayers(
+      throughputSpec({ ...run, steps: [run.steps[0], { ...run.steps[1], verdict: 'incomplete' }] }),
+    );
+    expect(cut.counted!.encoding.color.scale.domain).toEqual(['holds', 'fails']);
+    expect(cut.aside!.encoding.color.scale.domain).toEqual(['incomplete']);
   });
 });
 
@@ -203,10 +208,7 @@ describe('models of a rerun', () => {
   });
 
   it('the USL chart colours a rerun by its own verdict, not the transient attempt before it', () => {
-    const spec = uslSpec(transientRun()) as unknown as {
-      layer: { data: { values: { step: string; verdict: string }[] }; mark: { type: string } }[];
-    };
-    const points = spec.layer.find((l) => l.mark.type === 'point')!.data.values;
+    const points = pointLayers(uslSpec(transientRun())).counted!.data.values;
     expect(points.map((p) => [p.step, p.verdict])).toEqual([
       ['step 1', 'holds'],
       ['step 2', 'holds'],

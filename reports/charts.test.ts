@@ -9,10 +9,21 @@ import { fakeRun, seriesPoint } from '../analysis/testing/builders.ts';
 import type { RunResult } from '../analysis/types.ts';
 import { latencySpec, LEGEND_GLYPH, RELIABLE, stepLabelsAxis, UNRELIABLE } from './charts/latency.ts';
 import { renderSvg } from './charts/render.ts';
-import { PANEL_HEIGHT_PX, SUBTITLE_CHARS, wrapSubtitle } from './charts/theme.ts';
+import {
+  BASE_CONFIG,
+  COLOR,
+  countedAttempts,
+  GENERATOR_LIMITED,
+  PANEL_HEIGHT_PX,
+  SET_ASIDE_COLOR,
+  SUBTITLE_CHARS,
+  VERDICT_COLOR,
+  wrapSubtitle,
+} from './charts/theme.ts';
 import { PEAK_DRAWN_UP_TO, throughputSpec } from './charts/throughput.ts';
 import { deliverySpec } from './charts/delivery.ts';
-import { OFFERED, symlogTicks, timeseriesSpec } from './charts/timeseries.ts';
+import { chartsOf } from './charts/index.ts';
+import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
 
@@ -167,8 +178,8 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(rowsOf(pool).map((r: Json) => r.series)).toEqual(['pool active', 'pool pending']);
     // a pool's 2 and its 40 waiting both readable: symlog (zero stays on it), ticks down to 1
     const y = pool.layer.find((l: Json) => l.mark?.type === 'line').encoding.y;
-    expect(y.scale).toEqual({ type: 'symlog' });
-    expect(y.axis.values).toEqual([0, 1, 2, 5, 10, 20, 50]);
+    expect(y.scale).toEqual({ type: 'symlog', nice: false });
+    expect(y.axis.values).toEqual([0, 1, 2, 5, 10, 20]);
     expect(rate.layer.find((l: Json) => l.mark?.type === 'line').encoding.y.scale).toBeUndefined();
     // either alone: one panel
     const only = (gs: typeof gauges) => (timeseriesSpec({ ...DEMO, gauges: gs }) as Json).vconcat.length;
@@ -176,14 +187,88 @@ describe('the time series: the offered rate beside achieved', () => {
     expect(only([])).toBe(only([gauges[1]]) - 1);
   });
 
-  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k up past the largest magnitude, both signs when a value is negative, and leaves values under 1 to vega', () => {
+  it('ticks a symlog axis at 0 and 1, 2, 5 x 10^k within the values, both signs when a value is negative, and leaves values under 1 to vega', () => {
     const rows = (...values: (number | null)[]) => values.map((value, tS) => ({ tS, series: 's', value }));
-    expect(symlogTicks(rows(3, 380, null))).toEqual([0, 1, 2, 5, 10, 20, 50, 100, 200, 500]);
-    expect(symlogTicks(rows(-3, 1))).toEqual([-5, -2, -1, 0, 1, 2, 5]);
+    expect(symlogTicks(rows(3, 40, null))).toEqual([0, 1, 2, 5, 10, 20]);
+    expect(symlogTicks(rows(-3, 1))).toEqual([-2, -1, 0, 1]);
     // all under 1 (a ratio), or not finite: vega's own ticks
     expect(symlogTicks(rows(0.2, 0.9))).toBeNull();
     expect(symlogTicks(rows(0, 0))).toBeNull();
     expect(symlogTicks(rows(1, Infinity))).toBeNull();
+  });
+
+  it('leaves out a tick too near the one below it (vega hid it), and keeps the values asked for', () => {
+    const rows = (...values: number[]) => values.map((value, tS) => ({ tS, series: 's', value }));
+    // on an axis up to 380, 2 lies 8 px above 1: vega hid it
+    const ticks = symlogTicks(rows(3, 380))!;
+    expect(ticks).toEqual([0, 1, 5, 10, 20, 50, 100, 200]);
+    // a pool's max of 2, or of 4 (between 2 and 5), is ticked, and what lies too near it is not
+    expect(symlogTicks(rows(2, 500), [2])).toEqual([0, 2, 5, 20, 50, 100, 200, 500]);
+    expect(symlogTicks(rows(4, 500), [4])).toEqual([0, 1, 4, 10, 20, 50, 100, 200, 500]);
+    for (const keep of [[], [2], [4]]) {
+      const values = symlogTicks(rows(4, 500), keep)!;
+      const px = values.map((v) => (PANEL_HEIGHT_PX * Math.log1p(v)) / Math.log1p(500));
+      for (let i = 1; i < px.length; i++) expect(px[i] - px[i - 1]).toBeGreaterThanOrEqual(TICK_GAP_PX);
+    }
+  });
+
+  it('as vega draws it: a pool max of 2 or 4 on an axis up to 500 is labelled, and no tick label is hidden', async () => {
+    for (const max of [2, 4]) {
+      const gauges = [
+        { name: 'pool active', points: [0, 5, 10].map((tS) => ({ tS, value: Math.min(max, tS) })) },
+        { name: 'pool pending', points: [0, 10].map((tS) => ({ tS, value: tS === 10 ? 500 : 0 })) },
+        { name: 'pool max', points: [0, 10].map((tS) => ({ tS, value: max })) },
+      ];
+      const { svg, warnings } = await renderSvg(timeseriesSpec({ ...DEMO, gauges }), 't');
+      expect(warnings).toEqual([]);
+      // the y axis of the last panel: the last group of axis labels (vega draws a panel's x axis first)
+      const groups = [...svg.matchAll(/role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].map((m) => m[1]);
+      const labels = [...groups.at(-1)!.matchAll(/<text[^>]* opacity="([^"]+)"[^>]*>([^<]+)<\/text>/g)];
+      expect(labels.map((m) => m[2])).toContain(String(max));
+      expect(labels.filter((m) => m[1] !== '1')).toEqual([]);
+    }
+  });
+
+  it('draws a ceiling (allocated VUs, a pool max) thin and dashed under the line it bounds, so that "all busy" shows as that line lying on it', () => {
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    const gauges = [
+      { name: 'pool active', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool max', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool pending', points: [{ tS: 1, value: 40 }] },
+    ];
+    const panels = (timeseriesSpec({ ...DEMO, series: busy, gauges }) as Json).vconcat;
+    for (const [panel, ceiling, active] of [
+      [panels.find((p: Json) => p.title.text === 'VUs'), 'allocated', 'active'],
+      [panels.at(-1), 'pool max', 'pool active'],
+    ]) {
+      const lines = panel.layer.filter((l: Json) => l.mark?.type === 'line');
+      const seriesOf = (l: Json) => [...new Set(l.data.values.map((r: Json) => r.series))];
+      // the ceiling first (drawn beneath), alone in its layer, thinner
+      expect(seriesOf(lines[0])).toEqual([ceiling]);
+      expect(seriesOf(lines[1])).toContain(active);
+      expect(seriesOf(lines[1])).not.toContain(ceiling);
+      expect(lines[0].mark.strokeWidth).toBeLessThan(lines[1].mark.strokeWidth);
+      // dashed, and so in the legend: the dash is by series, the same scale in both layers
+      const dash = lines[1].encoding.strokeDash.scale;
+      expect(dash.range[dash.domain.indexOf(ceiling)]).toEqual(CEILING_DASH);
+      expect(dash.range[dash.domain.indexOf(active)]).toEqual([1, 0]);
+      expect(lines[0].encoding.strokeDash.scale).toEqual(dash);
+      expect(lines[0].encoding.color.scale).toEqual(lines[1].encoding.color.scale);
+    }
+    // the pool's active and max coloured as the VUs' active and allocated
+    const colors = gaugeColors(gauges);
+    expect([colors['pool active'], colors['pool max']]).toEqual([COLOR.achieved, COLOR.allocated]);
+  });
+
+  it("as vega draws it: the ceiling's dashed line beneath the active one", async () => {
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    const { svg, warnings } = await renderSvg(timeseriesSpec({ ...DEMO, series: busy }), 't');
+    expect(warnings).toEqual([]);
+    const path = (series: string) => new RegExp(`<path aria-label="[^"]*series: ${series}"[^>]*>`).exec(svg)!;
+    const [allocated, active] = [path('allocated'), path('active')];
+    expect(allocated.index).toBeLessThan(active.index);
+    expect(allocated[0]).toContain(`stroke-dasharray="${CEILING_DASH.join(',')}"`);
+    expect(active[0]).not.toContain(`stroke-dasharray="${CEILING_DASH.join(',')}"`);
   });
 
   it('counts arrivals in a mix, requests otherwise', () => {
@@ -210,7 +295,9 @@ describe('the time series: the offered rate beside achieved', () => {
 
 describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () => {
   const spec = uslSpec(DEMO) as Json;
-  const [curve, points] = spec.layer;
+  const [curve, verdicts] = spec.layer;
+  // the counted attempts' points (theme.ts verdictPoints): all of them, fitted up to the knee
+  const points = verdicts.layer[0];
   const maxFittedN = Math.max(
     ...DEMO.models!.little.filter((r) => r.index <= DEMO.kneeStep!).map((r) => r.concurrency),
   );
@@ -331,20 +418,109 @@ describe('the throughput chart without an established capacity', () => {
 });
 
 describe('the throughput chart: a step held generator-limited', () => {
+  const steps = DEMO.steps.map((st, i) =>
+    i === 7
+      ? { ...st, generatorLimited: { code: 'loop-delay', step: 7, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+      : st,
+  );
+  const spec = throughputSpec({ ...DEMO, steps }) as Json;
+  const counted = layers(spec).find((l) => l.mark?.type === 'point' && l.mark.filled)!;
+
   it('is drawn apart from a plain hold, in the legend as such', () => {
-    const steps = DEMO.steps.map((st, i) =>
-      i === 3
-        ? { ...st, generatorLimited: { code: 'loop-delay', step: 3, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
-        : st,
-    );
-    const spec = throughputSpec({ ...DEMO, steps }) as Json;
-    const points = layers(spec).find((l) => l.mark?.type === 'point' && l.encoding?.color?.field === 'verdict')!;
-    expect(points.data.values[3].verdict).toBe('holds (generator-limited)');
-    expect(points.data.values[2].verdict).toBe('holds');
-    expect(points.encoding.color.scale.domain).toContain('holds (generator-limited)');
+    expect(counted.data.values[7].verdict).toBe(GENERATOR_LIMITED);
+    expect(counted.data.values[6].verdict).toBe('holds');
+    expect(counted.encoding.color.scale.domain).toContain(GENERATOR_LIMITED);
     // a run without one lists no such category
-    const plain = layers(throughputSpec(DEMO) as Json).find((l) => l.encoding?.color?.field === 'verdict')!;
-    expect(plain.encoding.color.scale.domain).not.toContain('holds (generator-limited)');
+    const plain = layers(throughputSpec(DEMO) as Json).find((l) => l.mark?.type === 'point' && l.mark.filled)!;
+    expect(plain.encoding.color.scale.domain).not.toContain(GENERATOR_LIMITED);
+  });
+
+  it("a larger diamond, not a circle of nearly the knee's colour, and over the knee's rule where it is the knee's attempt", () => {
+    const { domain, range } = counted.encoding.shape.scale;
+    expect(range[domain.indexOf(GENERATOR_LIMITED)]).toBe('diamond');
+    expect(range[domain.indexOf('holds')]).toBe('circle');
+    expect(counted.encoding.size.condition.value).toBeGreaterThan(counted.encoding.size.value);
+    // its colour the latency charts' pale band's
+    const colour = counted.encoding.color.scale.range[counted.encoding.color.scale.domain.indexOf(GENERATOR_LIMITED)];
+    expect(colour).toBe(COLOR.generatorDelay);
+    // drawn after every rule (the knee's lay over it)
+    const order = layers(spec).map((l) => (l.mark?.type === 'rule' ? 'rule' : l === counted ? 'points' : null));
+    expect(order.lastIndexOf('rule')).toBeLessThan(order.indexOf('points'));
+  });
+});
+
+describe('the throughput chart: the line joins only the attempts the verdicts count', () => {
+  // a contaminated attempt at 200/s and its rerun, a transient failure at 300/s and its rerun, a
+  // generator-bound step at 450/s and an incomplete (interrupted) one after it
+  const st = DEMO.steps;
+  const steps = [
+    ...st.slice(0, 3),
+    { ...st[3], contaminated: true },
+    { ...st[3], attempt: 2 },
+    st[4],
+    { ...st[5], verdict: 'fails' as const, transient: true, throughputPerSec: 280 },
+    { ...st[5], attempt: 2 },
+    ...st.slice(6, 8),
+    { ...st[8], generatorBound: true, verdict: 'fails' as const },
+    { ...st[9], verdict: 'incomplete' as const },
+  ];
+  const run: RunResult = { ...DEMO, steps };
+  const spec = throughputSpec(run) as Json;
+  const line = (spec.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+  const points = layers(spec).filter((l) => l.mark?.type === 'point');
+
+  it('joins the held and failed-at-target attempts, none set aside (a generator-bound last step drew a plateau)', () => {
+    expect(line.data.values.map((p: Json) => [p.offered, p.verdict])).toEqual([
+      [50, 'holds'],
+      [100, 'holds'],
+      [150, 'holds'],
+      [200, 'holds'],
+      [250, 'holds'],
+      [300, 'holds'],
+      [350, 'holds'],
+      [400, 'holds'],
+    ]);
+    // the attempts it joins are those the verdicts count
+    const counted = countedAttempts(steps);
+    expect(line.data.values).toHaveLength(counted.size);
+    // a failure at the target is on it
+    const failed = throughputSpec({ ...DEMO, steps: st }) as Json;
+    const failedLine = (failed.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+    expect(failedLine.data.values.map((p: Json) => p.offered)).toEqual([
+      50, 100, 150, 200, 250, 300, 350, 400, 450, 450,
+    ]);
+  });
+
+  it('draws the attempts set aside as larger hollow points over the counted ones, in a legend of their own', () => {
+    const [filled, hollow] = points;
+    expect(filled.mark.filled).toBe(true);
+    expect(hollow.mark.filled).toBe(false);
+    expect(hollow.mark.size).toBeGreaterThan(filled.encoding.size.value);
+    expect(hollow.data.values.map((p: Json) => [p.offered, p.verdict])).toEqual([
+      [200, 'contaminated'],
+      [300, 'transient'],
+      [450, 'generator-bound'],
+      [450, 'incomplete'],
+    ]);
+    expect(filled.data.values.every((p: Json) => p.counted)).toBe(true);
+    expect(hollow.encoding.color.title).toBe('set aside (not counted)');
+    expect(hollow.encoding.color.scale.domain).toEqual(['transient', 'generator-bound', 'contaminated', 'incomplete']);
+    expect(filled.encoding.color.scale.domain).toEqual(['holds', 'fails']);
+  });
+
+  it('as vega draws it: the contaminated ring after the green point of its rerun at the same place, hollow', async () => {
+    const { svg, warnings } = await renderSvg(spec, 't');
+    expect(warnings).toEqual([]);
+    // vega's own text for each point: its fields, the category's under its legend's title
+    const symbol = (offered: number, verdict: string) =>
+      new RegExp(
+        `<path aria-label="offered rate \\(req/s\\): ${offered}; achieved: [^;]+; [^:]+: ${verdict}"[^>]*>`,
+      ).exec(svg)!;
+    const [rerun, contaminated] = [symbol(200, 'holds'), symbol(200, 'contaminated')];
+    expect(rerun.index).toBeLessThan(contaminated.index);
+    expect(rerun[0]).toContain(' fill="#009E73"');
+    expect(contaminated[0]).not.toContain(' fill="#');
+    expect(contaminated[0]).toContain('stroke="#000000"');
   });
 });
 
@@ -417,5 +593,105 @@ describe('the delivery and capture chart', () => {
     expect(bars.at(-1)!.status).toBe('incomplete (not judged)');
     expect(spec.vconcat[0].layer[0].encoding.color.scale.range).toContain('#BBBBBB');
     expect(bars.slice(0, -1).every((b) => b.status !== 'incomplete (not judged)')).toBe(true);
+  });
+});
+
+describe('legends: no label or title cut', () => {
+  it("vega's estimate of every category label and legend title of ours fits the legends' limit", () => {
+    // vega estimates 0.8 em a character where no canvas measures text (vega-scenegraph estimateWidth)
+    const estimate = (text: string) => 0.8 * text.length * BASE_CONFIG.legend.labelFontSize;
+    const ours = [
+      ...Object.keys(VERDICT_COLOR),
+      GENERATOR_LIMITED,
+      ...Object.keys(SET_ASIDE_COLOR),
+      'incomplete (not judged)',
+      'set aside (not counted)',
+      'step verdict',
+    ];
+    for (const text of ours) {
+      expect(estimate(text), text).toBeLessThanOrEqual(BASE_CONFIG.legend.labelLimit);
+      expect(estimate(text), text).toBeLessThanOrEqual(BASE_CONFIG.legend.titleLimit);
+    }
+  });
+
+  it('as vega draws them: the throughput and delivery legends of a run with the long categories, whole', async () => {
+    const steps = DEMO.steps.map((st, i) =>
+      i === 7
+        ? { ...st, generatorLimited: { code: 'loop-delay', step: 7, figures: { loopDelayMaxMs: 130, boundMs: 100 } } }
+        : i === 9
+          ? { ...st, verdict: 'incomplete' as const }
+          : st,
+    );
+    const run: RunResult = { ...DEMO, steps };
+    for (const spec of [throughputSpec(run), deliverySpec(run)]) {
+      const { svg } = await renderSvg(spec, 't');
+      const legendText = [...svg.matchAll(/role-legend-(?:label|title)"[^>]*>([\s\S]*?)<\/g>/g)]
+        .flatMap((m) => [...m[1].matchAll(/>([^<]+)<\/text>/g)])
+        .map((m) => m[1]);
+      expect(legendText).toEqual(expect.arrayContaining([expect.stringMatching(/generator-limited|not judged/)]));
+      expect(legendText.filter((t) => t.includes('…'))).toEqual([]);
+    }
+  });
+});
+
+describe('alt texts: what the chart of this run shows, with its figures', () => {
+  /** Every label a chart draws on its rules. */
+  const ruleLabels = (spec: Json): string[] =>
+    layers(spec).flatMap((l) => (typeof l.data?.values?.[0]?.label === 'string' ? [l.data.values[0].label] : []));
+  const altOf = (run: RunResult, name: string) => chartsOf(run).find((c) => c.name === name)!.alt;
+
+  it('the throughput chart\'s names each mark its chart labels, and no other (it said "the knee and the capacity" beside "last held")', () => {
+    const lowerBound: RunResult = { ...DEMO, capacityPerSec: null, heldAtLeastPerSec: 400 };
+    for (const run of [DEMO, lowerBound]) {
+      const alt = altOf(run, 'throughput');
+      const labels = ruleLabels(throughputSpec(run));
+      expect(labels.length).toBeGreaterThan(1);
+      for (const label of labels) expect(alt).toContain(label.replace(': ', ' at '));
+    }
+    expect(altOf(DEMO, 'throughput')).toMatch(/; knee at step 8, 400\/s; capacity 400\.0 req\/s;/);
+    const bound = altOf(lowerBound, 'throughput');
+    expect(bound).toMatch(/; last held at step 8, 400\/s; held at least 400\.0 req\/s;/);
+    expect(bound).not.toMatch(/knee|capacity/);
+  });
+
+  it("the throughput chart's says which attempts it set aside, and why", () => {
+    const steps = DEMO.steps.map((s, i) => (i === 9 ? { ...s, generatorBound: true, verdict: 'fails' as const } : s));
+    expect(altOf({ ...DEMO, steps }, 'throughput')).toMatch(
+      /; set aside, hollow and off the line: step 10 \(450\/s, generator-bound\)$/,
+    );
+    expect(altOf(DEMO, 'throughput')).not.toContain('set aside');
+  });
+
+  it("the time series' names the server's panels only in a run that has them", () => {
+    const plain = altOf(DEMO, 'timeseries');
+    expect(plain).not.toMatch(/server/);
+    expect(plain).toMatch(/^The steps phase second by second, \d+ seconds, the 10 steady windows shaded/);
+    const gauges = [
+      { name: SERVER_RATE_GAUGE, points: [{ tS: 1, value: 380 }] },
+      { name: 'pool active', points: [{ tS: 1, value: 4 }] },
+      { name: 'pool max', points: [{ tS: 1, value: 4 }] },
+    ];
+    expect(altOf({ ...DEMO, gauges }, 'timeseries')).toMatch(
+      /; the server's own requests per second up to 380\.0; server-side gauges \(symmetric log scale\): pool active up to 4 and pool max up to 4$/,
+    );
+    // every VU busy: what the VUs panel is read for
+    const busy = DEMO.series!.map((p) => ({ ...p, vusActive: 4, vusAllocated: 4 }));
+    expect(altOf({ ...DEMO, series: busy }, 'timeseries')).toMatch(
+      /VUs: up to 4 active of 4 allocated \(dashed\), every one busy in \d+ seconds/,
+    );
+  });
+
+  it('the latency, delivery, USL and by-name charts give their own figures', () => {
+    expect(altOf(DEMO, 'latency')).toMatch(
+      /^Latency percentiles \(p50, p90, p99 and p99\.9\) of successful requests per step, on a log scale: p99 [\d.]+ ms at step 1, [\d.]+ ms at step 8 \(the knee\), highest [\d.,]+ ms at step (9|10);/,
+    );
+    expect(altOf(DEMO, 'delivery')).toMatch(
+      /against their thresholds, 0\.90 and 0\.60; delivery below 0\.90 at step 9 \([\d.]+\) and step 10 \([\d.]+\);/,
+    );
+    expect(altOf(DEMO, 'usl')).toMatch(
+      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee, with the Universal Scalability Law curve fitted to them \(α = /,
+    );
+    // a run without names has no chart by name, and so no alt for it
+    expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');
   });
 });

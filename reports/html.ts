@@ -35,11 +35,15 @@ export interface RenderedFile {
 /** No script, no remote anything: only inline styles and data: images may load. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-/** The chart as a figure; the SVG is our renderer's output (its text escaped by vega), never user markup. */
+/**
+ * The chart as a figure; the SVG is our renderer's output (its text escaped by vega), never user
+ * markup. The SVG is in a box of its own that scrolls sideways on a narrow screen (html-style.ts),
+ * the caption under it in the page's width.
+ */
 function figure(charts: readonly RenderedChart[], name: ChartName): string {
   const c = charts.find((x) => x.name === name);
   if (!c) return '';
-  return `<figure class="chart" id="chart-${name}" role="img" aria-label="${esc(c.alt)}">\n${c.svg}\n<figcaption>${esc(c.alt)} (also <a href="${esc(c.file)}">${esc(c.file)}</a>)</figcaption>\n</figure>`;
+  return `<figure class="chart" id="chart-${name}" role="img" aria-label="${esc(c.alt)}">\n<div class="chart-scroll">${c.svg}</div>\n<figcaption>${esc(c.alt)} (also <a href="${esc(c.file)}">${esc(c.file)}</a>)</figcaption>\n</figure>`;
 }
 
 function chartSection(

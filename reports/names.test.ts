@@ -603,25 +603,54 @@ describe('report.html by name', () => {
     expect(names).toContain('<tr><td>checkout</td><td>transaction</td>');
   });
 
+  /** The step numbers of the open tables by name, in page order. */
+  const opened = (run: RunResult) =>
+    [...renderHtml(run, charts).matchAll(/<details class="names-step"( open)?>\n<summary>Step (\d+)/g)]
+      .filter((m) => m[1])
+      .map((m) => Number(m[2]));
+
   it("opens the knee's table and the next step's, folding the others under their titles", () => {
-    const opened = (run: RunResult) =>
-      [...renderHtml(run, charts).matchAll(/<details class="names-step"( open)?>\n<summary>Step (\d+)/g)]
-        .filter((m) => m[1])
-        .map((m) => Number(m[2]));
     expect(MIXED.kneeStep).toBe(3);
-    expect(opened(MIXED)).toEqual([4, 5]);
+    // and step 2's, the baseline the finding cites (the test below)
+    expect(opened(MIXED)).toEqual([2, 4, 5]);
     // kneeStep is a step's number: a rerun before the knee shifts positions, not what opens;
     // every attempt of the knee's step and of the next opens
     const [s1, s2, ...rest] = MIXED.steps;
     const again = (s: StepResult) => ({ ...s, attempt: 2 });
     const rerunBefore = [s1, s2, again(s2), ...rest.flatMap((s) => (s.index === 3 ? [s, again(s)] : [s]))];
-    expect(opened({ ...MIXED, steps: rerunBefore })).toEqual([4, 4, 5]);
-    // the knee the last step run: its table alone
-    expect(opened({ ...MIXED, steps: rerunBefore.filter((s) => s.index <= 3) })).toEqual([4, 4]);
-    // no knee: the last step run, every attempt of it
+    expect(opened({ ...MIXED, steps: rerunBefore })).toEqual([2, 4, 4, 5]);
+    // the knee the last step run: its table alone (and the baseline's)
+    expect(opened({ ...MIXED, steps: rerunBefore.filter((s) => s.index <= 3) })).toEqual([2, 4, 4]);
+    // no knee: the last step run, every attempt of it (no finding cites a step)
     const rerun = { ...MIXED.steps.at(-1)!, attempt: 2 };
     expect(opened({ ...MIXED, kneeStep: null, steps: [...MIXED.steps, rerun] })).toEqual([5, 5]);
     expect(openedSteps({ ...MIXED, kneeStep: null, steps: [] }).size).toBe(0);
+  });
+
+  it('opens the tables of the steps the finding cites, which a printed page showed folded', () => {
+    // the finding's "at step N" and "at step N (attempt k)": where the name grew, and its baseline
+    const cited = (run: RunResult) =>
+      [...namesKneeSentence(run)!.matchAll(/ at step (\d+)(?: \(attempt (\d+)\))?/g)].map((m) => [
+        Number(m[1]),
+        Number(m[2] ?? 1),
+      ]);
+    const [s1, s2, ...rest] = MIXED.steps;
+    const rerunBefore = [s1, s2, { ...s2, attempt: 2 }, ...rest];
+    for (const run of [MIXED, { ...MIXED, steps: rerunBefore }]) {
+      expect(cited(run).length, namesKneeSentence(run)!).toBe(2);
+      const open = [...openedSteps(run)].map((s) => [s.index + 1, s.attempt ?? 1]);
+      for (const step of cited(run)) expect(open).toContainEqual(step);
+    }
+    // step 2's table, folded before, is open; step 1's, cited by nothing, stays folded
+    expect(opened(MIXED)).toContain(2);
+    expect(opened(MIXED)).not.toContain(1);
+  });
+
+  it("its chart's alt text names each panel and the knee it rules", () => {
+    const alt = chartsOf(MIXED).find((c) => c.name === 'names')!.alt;
+    expect(alt).toBe(
+      "Latency by name: p50, p90 and p99 per step of each name's successful ones, one panel for each of 5 names on one log scale: read order, create order, checkout (transaction), checkout: confirm and checkout: create; the knee (step 4) ruled in each",
+    );
   });
 
   it('escapes a name', () => {

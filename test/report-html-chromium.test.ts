@@ -1,7 +1,8 @@
 /**
- * report.html opened in headless Chromium, with a screenshot that must show the charts. Apart from
- * test/report-html.test.ts because it starts a browser: it stays in the unit project, while the
- * rest of the page's tests run beside the integration set (vitest.config.ts UNIT_FIRST).
+ * report.html opened in headless Chromium, with a screenshot that must show the charts, and its
+ * style printed to PDF (a folded table by name must print). Apart from test/report-html.test.ts
+ * because it starts a browser: it stays in the unit project, while the rest of the page's tests
+ * run beside the integration set (vitest.config.ts UNIT_FIRST).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../analysis/types.ts';
 import { renderHtmlFiles } from '../reports/html.ts';
+import { HTML_STYLE } from '../reports/html-style.ts';
 
 const RUN = JSON.parse(fs.readFileSync(new URL('./golden/fixed-run.json', import.meta.url), 'utf8')) as RunResult;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -58,6 +60,40 @@ function decodePng(buf: Buffer): { width: number; height: number; channels: numb
   return { width, height, channels, pixels };
 }
 
+/**
+ * The text a PDF shows: the operands of every text-showing operator (Tj, TJ) in its inflated
+ * content streams, glyph ids as Chromium writes them. Enough to tell whether two prints show the
+ * same text, not to read it.
+ */
+function pdfText(pdf: Buffer): string[] {
+  const latin = pdf.toString('latin1');
+  const shown: string[] = [];
+  for (const m of latin.matchAll(/stream\r?\n/g)) {
+    const start = m.index + m[0].length;
+    let content: string;
+    try {
+      content = zlib.inflateSync(pdf.subarray(start, latin.indexOf('endstream', start))).toString('latin1');
+    } catch {
+      continue; // not a deflated stream (an image, a font's raw bytes)
+    }
+    for (const t of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj|\[(.*?)\]\s*TJ/g)) shown.push(t[1] ?? t[2]);
+  }
+  return shown;
+}
+
+/** Chromium's flags for a headless run with a profile of its own. */
+const chromiumArgs = (profile: string) => [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  `--user-data-dir=${profile}`,
+];
+
 describe('report.html in headless Chromium', () => {
   it.skipIf(!fs.existsSync(CHROMIUM))(
     `shows the charts: a large screenshot with many colours, chart colours among them${fs.existsSync(CHROMIUM) ? '' : ` (skipped: ${CHROMIUM} missing; make test installs Debian's chromium)`}`,
@@ -68,15 +104,7 @@ describe('report.html in headless Chromium', () => {
       execFileSync(
         CHROMIUM,
         [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          `--user-data-dir=${profile}`,
+          ...chromiumArgs(profile),
           `--screenshot=${SCREENSHOT}`,
           '--window-size=1200,2400',
           `file://${path.join(dir, 'report.html')}`,
@@ -97,6 +125,42 @@ describe('report.html in headless Chromium', () => {
       expect(colours.size).toBeGreaterThan(200);
       expect(achievedBlue).toBeGreaterThan(100);
       fs.rmSync(profile, { recursive: true, force: true });
+    },
+  );
+
+  it.skipIf(!fs.existsSync(CHROMIUM))(
+    "prints a folded table by name's content, as an open one's, under the page's own style",
+    () => {
+      // one print of a small page (a launch of Chromium is most of the time): the same paragraph
+      // in an open and in a folded table by name, the text the second shows counted in the PDF
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-html-'));
+      const body = '<p>every table by name the finding cites prints on paper</p>';
+      const html = `<!doctype html><html><head><style>${HTML_STYLE}</style></head><body><main>${[
+        `<details class="names-step" open><summary>Step 1</summary>${body}</details>`,
+        `<details class="names-step"><summary>Step 2</summary>${body}</details>`,
+      ].join('\n')}</main></body></html>`;
+      fs.writeFileSync(path.join(dir, 'page.html'), html);
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-chromium-'));
+      const pdf = path.join(dir, 'page.pdf');
+      execFileSync(
+        CHROMIUM,
+        [
+          ...chromiumArgs(profile),
+          `--print-to-pdf=${pdf}`,
+          '--no-pdf-header-footer',
+          `file://${path.join(dir, 'page.html')}`,
+        ],
+        { stdio: 'ignore', timeout: 60_000 },
+      );
+      const shown = pdfText(fs.readFileSync(pdf));
+      // each table's summary, then its paragraph (in runs of glyphs: a ligature is one of its own),
+      // the folded one's as the open one's
+      const half = shown.length / 2;
+      expect(half).toBeGreaterThan(1);
+      expect(shown.slice(half + 1)).toEqual(shown.slice(1, half));
+      expect(shown[half]).not.toEqual(shown[0]); // "Step 2", not "Step 1"
+      fs.rmSync(profile, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   );
 });

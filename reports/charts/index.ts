@@ -3,6 +3,7 @@
  * request shows it), a title and a spec; a chart without data to draw is left out.
  */
 import type { RunResult } from '../../analysis/types.ts';
+import { deliveryAlt, latencyAlt, namesAlt, throughputAlt, timeseriesAlt, uslAlt } from './alt.ts';
 import { deliverySpec } from './delivery.ts';
 import { latencySpec } from './latency.ts';
 import { namesSpec } from './names.ts';
@@ -18,7 +19,7 @@ export interface Chart {
   name: ChartName;
   /** File name in the run directory. */
   file: string;
-  /** Text alternative for the figure. */
+  /** Text alternative for the figure: what this chart of this run shows, with its key figures (alt.ts). */
   alt: string;
   spec: ChartSpec;
 }
@@ -36,31 +37,18 @@ export function chartFile(name: ChartName): string {
 /** Every chart the run has data for. */
 export function chartsOf(run: RunResult): Chart[] {
   const hasSteps = run.steps.some((s) => s.steadyS > 0);
-  const specs: [ChartName, string, ChartSpec | null][] = [
-    [
-      'throughput',
-      'offered vs achieved throughput per step, with the ideal line, the knee and the capacity',
-      hasSteps ? throughputSpec(run) : null,
-    ],
-    [
-      'latency',
-      'latency percentiles per step on a log scale, unreliable ones hollow',
-      hasSteps ? latencySpec(run) : null,
-    ],
-    ['delivery', 'delivery and capture per step against their thresholds', hasSteps ? deliverySpec(run) : null],
-    [
-      'timeseries',
-      "the run second by second: throughput and errors beside the offered rate, dropped iterations, VUs, p99, the server's own rate and gauges, steady windows shaded",
-      (run.series ?? []).length > 0 ? timeseriesSpec(run) : null,
-    ],
-    [
-      'usl',
-      'throughput against concurrency with the Universal Scalability Law curve fitted to the steps up to the knee',
-      uslSpec(run),
-    ],
-    ['names', 'latency percentiles per step for each request name and transaction, on a log scale', namesSpec(run)],
+  // each alt says what that chart of this run shows (alt.ts), made only where the chart is
+  const specs: [ChartName, () => string, ChartSpec | null][] = [
+    ['throughput', () => throughputAlt(run), hasSteps ? throughputSpec(run) : null],
+    ['latency', () => latencyAlt(run), hasSteps ? latencySpec(run) : null],
+    ['delivery', () => deliveryAlt(run), hasSteps ? deliverySpec(run) : null],
+    ['timeseries', () => timeseriesAlt(run), (run.series ?? []).length > 0 ? timeseriesSpec(run) : null],
+    ['usl', () => uslAlt(run), uslSpec(run)],
+    ['names', () => namesAlt(run), namesSpec(run)],
   ];
-  return specs.flatMap(([name, alt, spec]) => (spec === null ? [] : [{ name, file: chartFile(name), alt, spec }]));
+  return specs.flatMap(([name, alt, spec]) =>
+    spec === null ? [] : [{ name, file: chartFile(name), alt: alt(), spec }],
+  );
 }
 
 /**

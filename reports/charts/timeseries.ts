@@ -11,7 +11,7 @@ import { stepNo } from '../../analysis/format.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import { SERVER_RATE_GAUGE } from '../../analysis/series.ts';
 import type { RunResult, SeriesPoint } from '../../analysis/types.ts';
-import { BASE_CONFIG, COLOR, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
+import { BASE_CONFIG, COLOR, OKABE_ITO, PANEL_HEIGHT_PX, WIDTH_PX, type ChartSpec } from './theme.ts';
 
 interface Row {
   tS: number;
@@ -78,12 +78,20 @@ function offeredLayer(
   };
 }
 
-/** One panel: shaded steady windows behind one line per series (and `extra` layers over them). */
+/** The dash of a ceiling's line (allocated VUs, a pool's max); the series under it are solid. */
+export const CEILING_DASH = [4, 3];
+
+/**
+ * One panel: shaded steady windows behind one line per series (and `extra` layers over them). A
+ * `ceiling` series (allocated VUs, a pool's max) is drawn thin and dashed beneath the others: drawn
+ * with them, the active line vanished under it exactly when every VU (every connection) was busy,
+ * the moment the panel is read for; now "all busy" is the solid line lying on the dashed one.
+ */
 function panel(
   run: RunResult,
   title: string,
   rows: Row[],
-  colors: Record<string, string> | null,
+  colors: Record<string, string>,
   opts: {
     log?: boolean;
     symlog?: boolean;
@@ -93,61 +101,118 @@ function panel(
     extra?: object[];
     /** step-before for a value that covers the time up to its stamp (a rate between two readings). */
     interpolate?: 'step-after' | 'step-before';
+    /** The series that are a ceiling of the others. */
+    ceilings?: readonly string[];
   },
 ): object {
   const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
-  const scale = opts.log
-    ? { scale: { type: 'log' } }
-    : opts.symlog
-      ? { scale: { type: 'symlog' }, ...symlogAxis(rows) }
-      : {};
+  const ceilings = new Set(opts.ceilings ?? []);
+  const ceilingRows = rows.filter((r) => ceilings.has(r.series));
+  const scale = opts.log ? { scale: { type: 'log' } } : opts.symlog ? symlogAxis(rows, ceilingRows) : {};
   const headroom = opts.labels === undefined ? {} : { scale: { domainMax: opts.labels.top * LABEL_HEADROOM } };
   const y = { field: 'value', type: 'quantitative', title: null, ...scale, ...headroom };
-  const color =
-    colors === null
-      ? { field: 'series', type: 'nominal', title: null }
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    scale: { domain: Object.keys(colors), range: Object.values(colors) },
+  };
+  // the legend draws a ceiling dashed too (one legend: vega-lite merges the channels of one field)
+  const dash =
+    ceilingRows.length === 0
+      ? {}
       : {
-          field: 'series',
-          type: 'nominal',
-          title: null,
-          scale: { domain: Object.keys(colors), range: Object.values(colors) },
+          strokeDash: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            scale: {
+              domain: Object.keys(colors),
+              range: Object.keys(colors).map((name) => (ceilings.has(name) ? CEILING_DASH : [1, 0])),
+            },
+          },
         };
+  // the ceiling's layer adds no legend: the others' lists every series, the ceiling dashed
+  const line = (values: Row[], strokeWidth: number, legend: boolean) => ({
+    data: { values },
+    mark: { type: 'line', strokeWidth, interpolate: opts.interpolate ?? 'step-after' },
+    encoding: legend
+      ? { x, y, color, ...dash }
+      : {
+          x,
+          y,
+          color: { ...color, legend: null },
+          ...('strokeDash' in dash ? { strokeDash: { ...dash.strokeDash, legend: null } } : {}),
+        },
+  });
   return {
     title: { text: title, fontSize: 12 },
     width: WIDTH_PX,
     height: PANEL_HEIGHT_PX,
     layer: [
       shading(run, opts.labels !== undefined),
-      {
-        data: { values: rows },
-        mark: { type: 'line', strokeWidth: 1.2, interpolate: opts.interpolate ?? 'step-after' },
-        encoding: { x, y, color },
-      },
+      ...(ceilingRows.length === 0 ? [] : [line(ceilingRows, 1, false)]),
+      line(
+        rows.filter((r) => !ceilings.has(r.series)),
+        1.2,
+        true,
+      ),
       ...(opts.extra ?? []),
     ],
-    resolve: { scale: { color: 'independent' } },
+    resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
   };
 }
 
 /**
- * 0 and 1, 2, 5 x 10^k up to the rows' largest magnitude, both signs: vega's own symlog ticks
- * leave out the small values. null (vega's own ticks) when the values are all under 1 (a ratio)
- * or not finite.
+ * The least distance between two tick labels of a symlog panel, in pixels: vega hides a label
+ * within about its height (11 px) of the one before, and it hid the 2 of a pool's 2 connections
+ * under the 1 on an axis up to 500.
  */
-export function symlogTicks(rows: readonly Row[]): number[] | null {
+export const TICK_GAP_PX = 12;
+
+/** vega's symlog transform (constant 1). */
+const symlog = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
+
+/**
+ * The y ticks of a symlog panel, its domain not rounded (nice: false) so that the ticks' pixels are
+ * known here: the values of `keep` first (a ceiling's: a pool's max of 4 lies between 2 and 5 and
+ * was read off neither), then 0, then ±1, 2, 5 x 10^k within the rows' range (vega's own ticks
+ * leave out the small values), each only where it keeps TICK_GAP_PX from every tick already taken,
+ * so that vega hides none. null (vega's own ticks) when the values are all under 1 (a ratio) or
+ * not finite.
+ */
+export function symlogTicks(
+  rows: readonly Row[],
+  keep: readonly number[] = [],
+  heightPx = PANEL_HEIGHT_PX,
+): number[] | null {
   const values = rows.map((r) => r.value).filter((v): v is number => v !== null);
   const max = values.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   if (!Number.isFinite(max) || max < 1) return null;
-  const up: number[] = [];
-  for (let k = 1; up.length === 0 || up[up.length - 1] < max; k *= 10) up.push(k, 2 * k, 5 * k);
-  const neg = values.some((v) => v < 0);
-  return [...(neg ? up.map((v) => -v).reverse() : []), 0, ...up];
+  const least = values.reduce((m, v) => Math.min(m, v), 0);
+  const most = values.reduce((m, v) => Math.max(m, v), 0);
+  const steps: number[] = [];
+  for (let k = 1; k <= max; k *= 10) steps.push(k, 2 * k, 5 * k);
+  // only those inside the domain: vega draws no other
+  const candidates = steps.flatMap((v) => [v, -v]).filter((v) => v >= least && v <= most);
+  const [lo, hi] = [symlog(least), symlog(most)];
+  const px = (v: number) => (heightPx * (symlog(v) - lo)) / (hi - lo);
+  const taken: number[] = [];
+  for (const v of [...keep, 0, ...candidates])
+    if (!taken.includes(v) && taken.every((t) => Math.abs(px(t) - px(v)) >= TICK_GAP_PX)) taken.push(v);
+  return taken.sort((a, b) => a - b);
 }
 
-/** The y axis of a symlog panel: symlogTicks' values, or vega's own. */
-function symlogAxis(rows: readonly Row[]): object {
-  const values = symlogTicks(rows);
-  return values === null ? {} : { axis: { values } };
+/**
+ * The y axis of a symlog panel: symlogTicks' values, a ceiling's own value kept among them (at most
+ * three of them: a ceiling that moved more often is read off the others), or vega's own.
+ */
+function symlogAxis(rows: readonly Row[], ceilingRows: readonly Row[]): object {
+  const levels = [...new Set(ceilingRows.map((r) => r.value).filter((v): v is number => v !== null && v >= 1))];
+  const values = symlogTicks(rows, levels.length <= 3 ? levels : [Math.max(...levels)]);
+  return values === null
+    ? { scale: { type: 'symlog' } }
+    : { scale: { type: 'symlog', nice: false }, axis: { values, labelOverlap: false } };
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
@@ -187,6 +252,33 @@ export function withBreaks(rows: readonly Row[], recorded: ReadonlySet<number>):
   });
 }
 
+/** The gauge of a pool's size (analysis/series.ts namedValues): the ceiling of its active connections. */
+export const POOL_MAX = 'pool max';
+
+/**
+ * The gauges' colours: a pool's active and max as the VUs' active and allocated (the same reading:
+ * busy against the ceiling), the rest in turn from the Okabe-Ito colours (vega's own scheme is not
+ * one a colour-blind reader tells apart).
+ */
+export function gaugeColors(gauges: readonly { name: string }[]): Record<string, string> {
+  const known: Record<string, string> = {
+    'pool active': COLOR.achieved,
+    [POOL_MAX]: COLOR.allocated,
+    'pool pending': COLOR.dropped,
+  };
+  let next = 0;
+  return Object.fromEntries(gauges.map((g) => [g.name, known[g.name] ?? GAUGE_COLORS[next++ % GAUGE_COLORS.length]]));
+}
+
+/** The Okabe-Ito colours for the other gauges: the pool's and the steps' blues left out. */
+const GAUGE_COLORS = [
+  OKABE_ITO.orange,
+  OKABE_ITO.bluishGreen,
+  OKABE_ITO.reddishPurple,
+  OKABE_ITO.vermilion,
+  OKABE_ITO.black,
+];
+
 export function timeseriesSpec(run: RunResult): ChartSpec {
   // the steps' seconds only: the warmup runs on a clock of its own
   const points = (run.series ?? []).filter((p) => p.phase === STEPS_PHASE);
@@ -223,7 +315,7 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
       'VUs',
       rowsOf(points, { active: (p) => p.vusActive, allocated: (p) => p.vusAllocated }),
       { active: COLOR.achieved, allocated: COLOR.allocated },
-      o,
+      { ...o, ceilings: ['allocated'] },
     ),
     panel(
       run,
@@ -253,13 +345,18 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
   // symlog: a pool's few active connections and hundreds waiting, both readable (zero included)
   if (others.length > 0)
     panels.push(
-      panel(run, 'server-side gauges (symmetric log scale)', gaugeRows(others), null, { ...o, symlog: true }),
+      panel(run, 'server-side gauges (symmetric log scale)', gaugeRows(others), gaugeColors(others), {
+        ...o,
+        symlog: true,
+        ceilings: [POOL_MAX],
+      }),
     );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'The run second by second', subtitle: 'steps phase; warmup not shown' },
     config: BASE_CONFIG,
     vconcat: panels,
-    resolve: { scale: { color: 'independent' } },
+    // each panel its own series (a dash shared across them dashed the gauges by the VUs' ceiling)
+    resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
   } as ChartSpec;
 }

@@ -10,19 +10,36 @@ import { uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
 import { rateUnit, sameAttempt } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
-import { BASE_CONFIG, COLOR, HEIGHT_PX, pointCategory, verdictPoints, WIDTH_PX, type ChartSpec } from './theme.ts';
+import {
+  BASE_CONFIG,
+  COLOR,
+  countedAttempts,
+  HEIGHT_PX,
+  pointCategory,
+  verdictPoints,
+  WIDTH_PX,
+  type ChartSpec,
+} from './theme.ts';
 
 /** Intervals of the curve's grid of N. */
 export const CURVE_POINTS = 120;
 /** The axis reaches this far past the largest fitted N. */
 const AXIS_MARGIN = 1.05;
 
-/** "steps 1–8", "step 1", "steps 1–3, 3 (2)": the fitted rows, for the subtitle. */
-function stepsText(rows: readonly LittleRow[]): string {
+/** "steps 1–8", "step 1", "steps 1–3, 3 (2)": the fitted rows, for the subtitle and the alt text. */
+export function stepsText(rows: readonly LittleRow[]): string {
   const label = (r: LittleRow) => `${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`;
   if (rows.length === 1) return `step ${label(rows[0])}`;
   const plain = rows.every((r, i) => (r.attempt ?? 1) === 1 && (i === 0 || r.index === rows[i - 1].index + 1));
   return plain ? `steps ${label(rows[0])}–${label(rows.at(-1)!)}` : `steps ${rows.map(label).join(', ')}`;
+}
+
+/** Whether the chart rules N*: only inside its axis (the fitted rows' largest N, and a margin). */
+export function uslShowsNStar(run: RunResult): boolean {
+  const fit = run.models?.usl;
+  const fitted = uslFitted(run);
+  if (!fit || fit.nStar === null || fit.peakPerSec === null || fitted.length === 0) return false;
+  return fit.nStar <= Math.max(...fitted.map((r) => r.concurrency)) * AXIS_MARGIN;
 }
 
 /** Null when the run has no fit (the report says why in words). */
@@ -39,17 +56,19 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     return { n, x: uslThroughput(fit, n) };
   });
   // each row's own attempt: a rerun shares its index with the attempt before it
-  const verdictOf = (r: LittleRow) => {
+  const counted = countedAttempts(run.steps);
+  const points = fitted.map((r) => {
     const s = run.steps.find((x) => sameAttempt(x, r));
-    return s ? pointCategory(s) : 'not-run';
-  };
-  const points = fitted.map((r) => ({
-    n: r.concurrency,
-    x: r.throughputPerSec,
-    index: r.index,
-    step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`,
-    verdict: verdictOf(r),
-  }));
+    return {
+      n: r.concurrency,
+      x: r.throughputPerSec,
+      index: r.index,
+      step: `step ${stepNo(r.index)}${(r.attempt ?? 1) > 1 ? ` (${r.attempt})` : ''}`,
+      verdict: s ? pointCategory(s) : 'not-run',
+      // drawn as the throughput chart draws it
+      counted: s !== undefined && counted.has(s),
+    };
+  });
   const left = m.little.length - fitted.length;
   // no rounding of the axis past the grid: the curve ends where the axis does
   const x = {
@@ -71,7 +90,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
       encoding: { x, y: { field: 'x', type: 'quantitative' }, text: { field: 'step' } },
     },
   ];
-  const nStarShown = fit.nStar !== null && fit.peakPerSec !== null && fit.nStar <= nMax;
+  const nStarShown = uslShowsNStar(run);
   if (nStarShown) {
     layers.push({
       data: {
