@@ -410,7 +410,7 @@ function singleEntryName(s) {
 function reads(check2, what) {
   return check2 !== void 0 && what.test(Function.prototype.toString.call(check2));
 }
-var readsBody = (check2) => reads(check2, /\b(body|json)\b/);
+var readsBody = (check2) => reads(check2, /\b(body|json|truncated)\b/);
 var readsHeaders = (check2) => reads(check2, /\bheaders\b/);
 function percentages(weights) {
   const sum = weights.reduce((a, b) => a + b, 0);
@@ -518,9 +518,14 @@ function dataProblems(data, entries) {
   }
   return out;
 }
+function readByText(names) {
+  return `readBy: [${names.map((n) => `'${n.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`).join(", ")}]`;
+}
 function readByProblems(at, readBy, order, entries) {
   if (!Array.isArray(readBy) || readBy.length === 0 || !readBy.every((n) => typeof n === "string"))
-    return [`${at}: readBy must be a list of the mix entries that read it, e.g. readBy: ['create order']`];
+    return [
+      `${at}: readBy must be a list of the mix entries that read it${(entries == null ? void 0 : entries.length) ? `, e.g. ${readByText(entries.slice(0, 1))} (its entries: ${entries.map((n) => JSON.stringify(n)).join(", ")})` : ""}`
+    ];
   if (order !== "unique")
     return [
       `${at}: readBy is for order 'unique' (only the listed entries' arrivals take its rows); a ${order === void 0 ? "sequential" : String(order)} source gives every entry its rows already: remove readBy, or set order: 'unique'`
@@ -535,6 +540,11 @@ function readByProblems(at, readBy, order, entries) {
   ];
 }
 var SEND_AFTER_END = "http.send after the transaction ended: await every send inside run(ctx, http)";
+function inFlightAtReturn(transaction, names) {
+  const first = JSON.stringify(String(names[0]));
+  const which = names.length > 1 ? `its sends ${first} and ${names.length - 1} more were` : `its send ${first} was`;
+  return `transaction ${JSON.stringify(transaction)} returned while ${which} still in flight: await every http.send inside run(ctx, http)`;
+}
 function deadlineMessage(name, timeoutMs) {
   return `${name} did not end within ${timeoutMs} ms (http.transactionTimeoutMs): a promise it awaited never settled, or it needs a longer deadline, think time included`;
 }
@@ -875,12 +885,17 @@ function mix32(seed, seq) {
   return (h ^ h >>> 16) >>> 0;
 }
 var MAX_KEY_SPACE = 2 ** 32;
-function spread(seq, keySpace) {
+function spread(seq, keySpace, salt) {
   if (!Number.isInteger(keySpace) || keySpace < 1 || keySpace > MAX_KEY_SPACE)
     throw new Error(
       `ctx.pick(${String(keySpace)}): the key space must be a whole number from 1 to ${MAX_KEY_SPACE} (how many objects the requests spread over)`
     );
-  return mix32(0, seq) % keySpace;
+  if (salt === void 0) return mix32(0, seq) % keySpace;
+  if (typeof salt === "string" || typeof salt === "number" && Number.isFinite(salt))
+    return mix32(seedOf(String(salt)), seq) % keySpace;
+  throw new Error(
+    `ctx.pick(${String(keySpace)}, ${typeof salt === "number" ? String(salt) : valueKind(salt)}): the salt must be a string or a finite number, e.g. ctx.pick(${String(keySpace)}, 'second item'): each salt gives the arrival another key`
+  );
 }
 function usableRows(order, rows, samples) {
   return order === "unique" ? Math.max(0, rows - samples) : rows;
@@ -929,8 +944,15 @@ function globalTimers() {
 }
 
 // harness/scenario/think-time.ts
-function thinkTimeProblem(ms) {
-  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return null;
+var LONGEST_SLEEP_MS = 2 ** 31 - 1;
+function thinkTimeProblem(ms, deadlineMs) {
+  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) {
+    if (deadlineMs !== void 0 && ms > deadlineMs && deadlineMs < LONGEST_SLEEP_MS)
+      return `ctx.sleep(${ms}): give the think time in milliseconds, a number from 0 to ${deadlineMs}: a longer sleep outlasts the transaction's deadline (http.transactionTimeoutMs, think time included; raise it for longer think time)`;
+    if (ms > LONGEST_SLEEP_MS)
+      return `ctx.sleep(${ms}): give the think time in milliseconds, a number from 0 to ${LONGEST_SLEEP_MS}: no timer waits longer (about 24.8 days)`;
+    return null;
+  }
   const shown2 = typeof ms === "string" ? JSON.stringify(ms) : String(ms);
   return `ctx.sleep(${shown2}): give the think time in milliseconds, a number >= 0${typeof ms === "string" ? " (convert a setting read as text: Number(...))" : ""}`;
 }
@@ -963,8 +985,8 @@ function secret(name) {
 function bytesOf(body) {
   return typeof body === "string" ? body : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
 }
-function thinkTime(ms) {
-  const bad = thinkTimeProblem(ms);
+function thinkTime(ms, deadlineMs) {
+  const bad = thinkTimeProblem(ms, deadlineMs);
   if (bad !== null) throw new Error(bad);
   if (ms === 0) return Promise.resolve();
   const timers = globalTimers();
@@ -977,11 +999,11 @@ function contextOf(cfg, ids, seq, rows) {
     runId: ids.runId,
     seq,
     uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
-    pick: (keySpace = 1e5) => spread(seq, keySpace),
+    pick: (keySpace = 1e5, salt) => spread(seq, keySpace, salt),
     hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
     env: __ENV,
     row: (name) => rows.row(name, seq),
-    sleep: thinkTime
+    sleep: (ms) => thinkTime(ms, cfg.transactionTimeoutMs)
   };
 }
 
@@ -1070,16 +1092,25 @@ function errorKindOf(tags) {
 }
 
 // harness/scenario/verdict.ts
+var RETURNED_NOTHING = "check returned nothing: ";
+var RETURNED_PROMISE = "check returned a Promise: ";
+var RETURN_VALUE_FIX = "return true, false or a message (e.g. res.status === 200 || `got ${res.status}`)";
 function checkReturned(v) {
   if (v === true) return null;
   if (typeof v === "string") return v;
-  if (v === false) return "check returned false";
+  if (v === false) return `${RETURNED}false`;
   if (v === void 0)
-    return "check returned nothing: return true to accept the response, false or a message to reject it (a check written with braces needs its return)";
+    return `${RETURNED_NOTHING}return true to accept the response, false or a message to reject it (a check written with braces needs its return)`;
   if (isThenable(v))
-    return "check returned a Promise: a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)";
+    return `${RETURNED_PROMISE}a check runs synchronously on the response; drop async (a transaction run(ctx, http) may await)`;
   const what = v === null ? "null" : typeof v === "object" ? "an object" : `${String(v)} (a ${typeof v})`;
-  return `check returned ${what}: return true, false or a message (e.g. res.status === 200 || \`got \${res.status}\`)`;
+  return `${RETURNED}${what}: ${RETURN_VALUE_FIX}`;
+}
+var RETURNED = "check returned ";
+var CUT_NOTE = " (the check saw the first ";
+function cutNote(seen, total) {
+  const of = Number.isFinite(total) ? `of ${total} bytes` : "bytes of a longer body";
+  return `${CUT_NOTE}${seen} ${of}: raise http.maxBodyBytes)`;
 }
 function isThenable(v) {
   return typeof v === "object" && v !== null && typeof v.then === "function";
@@ -1125,6 +1156,16 @@ function truncateUtf8(text, maxBytes) {
   }
   return text;
 }
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 55296 && c < 56320 && i + 1 < text.length;
+    bytes += c < 128 ? 1 : c < 2048 ? 2 : pair ? 4 : 3;
+    if (pair) i++;
+  }
+  return bytes;
+}
 function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res") {
   let body;
   let headers;
@@ -1156,9 +1197,22 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
         if (!keep.body) throw notGiven(notKept("body", `${subject}.body or ${subject}.json()`, where));
         return body != null ? body : body = typeof res.body === "string" ? truncateUtf8(res.body, maxBodyBytes) : "";
       }
+    },
+    // k6 reads the whole body (responseType 'text'); the check sees its first maxBodyBytes, as natively
+    truncated: {
+      get() {
+        const seen = view.body;
+        return typeof res.body === "string" && seen.length < res.body.length;
+      }
     }
   });
   return view;
+}
+function cutNotes(res, keep, maxBodyBytes, verdict) {
+  if (!keep.body || typeof res.body !== "string" || verdict.startsWith(CHECK_CANNOT_JUDGE)) return null;
+  const seen = truncateUtf8(res.body, maxBodyBytes);
+  if (seen.length === res.body.length) return null;
+  return { message: cutNote(utf8Length(seen), utf8Length(res.body)), tag: cutNote(maxBodyBytes, Infinity) };
 }
 function failureOf(res) {
   if (!res.error_code && res.status >= 200 && res.status < 400) return null;
@@ -1197,6 +1251,35 @@ function bodyProblem(body, what) {
   return `${what} ${verb} a body that is ${kind}: give a string (JSON.stringify(...)) or a Uint8Array`;
 }
 
+// harness/scenario/header-values.ts
+function sentHeaders(headers, what) {
+  if (headers === void 0 || headers === null) return {};
+  if (typeof headers !== "object" || Array.isArray(headers))
+    throw new Error(
+      `${what} ${verbOf(what)} headers that are ${valueKind(headers)}: give an object of name and value, headers: { 'x-api-key': ctx.env.API_KEY }`
+    );
+  const out = __spreadValues({}, headers);
+  for (const name in out) {
+    const v = out[name];
+    if (typeof v !== "string") out[name] = headerText(name, v, what);
+  }
+  return out;
+}
+function verbOf(what) {
+  return what.startsWith("http.send") ? "was given" : "returned";
+}
+function headerText(name, v, what) {
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  const kind = typeof v === "number" ? String(v) : valueKind(v);
+  const hint = v === void 0 ? `; is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)` : typeof v === "number" ? " (is it Number(...) of a setting not set?)" : v !== null && typeof v === "object" ? " (JSON.stringify(...) for a value that is JSON)" : "";
+  return refuse(
+    `${what} ${verbOf(what)} header ${JSON.stringify(name)} that is ${kind}: give it a string (a finite number is sent as its digits)${hint}`
+  );
+}
+function refuse(message) {
+  throw new Error(message);
+}
+
 // harness/k6/runtime/send.ts
 import http from "k6/http";
 import { Counter } from "k6/metrics";
@@ -1205,8 +1288,8 @@ import { Counter } from "k6/metrics";
 var CHECK_MESSAGES_TAGGED = 20;
 var OTHER_MESSAGES = `(a message beyond this VU's first ${CHECK_MESSAGES_TAGGED} distinct ones)`;
 var tagged = /* @__PURE__ */ new Set();
-function messageTag(verdict) {
-  const message = cutMessage(verdict, 100);
+function messageTag(verdict, note = "") {
+  const message = cutMessage(verdict, 100) + note;
   if (tagged.has(message)) return message;
   if (tagged.size >= CHECK_MESSAGES_TAGGED) return OTHER_MESSAGES;
   tagged.add(message);
@@ -1232,7 +1315,7 @@ function urlOf(spec, origin, what) {
   return origin + rest;
 }
 function argsOf(spec, r, cfg, what) {
-  var _a, _b, _c;
+  var _a, _b;
   const url = urlOf(spec, cfg.origin, what);
   const raw = (_a = spec.body) != null ? _a : null;
   const bad = raw === null ? null : bodyProblem(raw, what);
@@ -1243,7 +1326,7 @@ function argsOf(spec, r, cfg, what) {
     url,
     body,
     {
-      headers: (_c = spec.headers) != null ? _c : {},
+      headers: sentHeaders(spec.headers, what),
       timeout: `${cfg.timeoutMs}ms`,
       // never followed, as by the native engine: each hop would be a request of its own in k6's output
       redirects: 0,
@@ -1260,8 +1343,9 @@ function judged(res, r, cfg) {
     check(verdict, { [r.checkName]: (v) => v === null });
     if (verdict !== null) {
       const kind = checkFailureKind(verdict);
-      checkFailed.add(1, { check: messageTag(verdict), name: r.name, kind });
-      failure = { kind, message: verdict };
+      const cut = cutNotes(res, r.keep, cfg.maxBodyBytes, verdict);
+      checkFailed.add(1, { check: messageTag(verdict, cut == null ? void 0 : cut.tag), name: r.name, kind });
+      failure = { kind, message: cut ? verdict + cut.message : verdict };
     }
   }
   return { failure, durationMs: res.timings.duration, res };
@@ -1275,12 +1359,45 @@ function sendAsync(spec, r, cfg) {
   return http.asyncRequest(method, url, body, params).then((res) => judged(res, r, cfg));
 }
 
+// harness/scenario/mistake.ts
+var ScenarioMistake = class extends Error {
+  constructor(message, fix) {
+    super(message);
+    __publicField(this, "fix", fix);
+    this.name = "ScenarioMistake";
+  }
+};
+
+// harness/scenario/send-promise.ts
+var READS = ["ok", "status", "body", "json", "headers"];
+var NAME = /* @__PURE__ */ Symbol("plateau.sendName");
+function notAwaited(name, what) {
+  return new ScenarioMistake(
+    `await http.send(${JSON.stringify(String(name))}, ...) before reading .${what}: it returns a promise`,
+    "await each http.send: const made = await http.send(name, request), then read made.ok (sends made together: await Promise.all([...]))"
+  );
+}
+var SEND_PROMISE = Object.create(Promise.prototype);
+for (const what of READS) {
+  Object.defineProperty(SEND_PROMISE, what, {
+    get() {
+      throw notAwaited(this[NAME], what);
+    }
+  });
+}
+function sendPromise(p, name) {
+  Object.setPrototypeOf(p, SEND_PROMISE);
+  p[NAME] = name;
+  return p;
+}
+
 // harness/k6/runtime/transaction.ts
 function notSent(error) {
   return {
     status: 0,
     headers: {},
     body: "",
+    truncated: false,
     json() {
       throw new Error(`no response to read: ${error}`);
     },
@@ -1341,16 +1458,16 @@ async function runTransaction(entry, ctx, cfg, names, late, refusedName2) {
       (err) => refused(`${name}: ${messageOf(err)}`)
     );
   };
-  const pending = /* @__PURE__ */ new Set();
+  const pending = /* @__PURE__ */ new Map();
   const http2 = {
     send(name, spec, check2) {
       if (ended) {
         const message = `${name}: ${SEND_AFTER_END}`;
         if (!expired && names.problem(name) === null) late(name, message);
-        return Promise.resolve(notSent(message));
+        return sendPromise(Promise.resolve(notSent(message)), name);
       }
-      const p = sendOne(name, spec, check2);
-      pending.add(p);
+      const p = sendPromise(sendOne(name, spec, check2), name);
+      pending.set(p, name);
       void p.then(() => pending.delete(p));
       return p;
     }
@@ -1361,7 +1478,9 @@ async function runTransaction(entry, ctx, cfg, names, late, refusedName2) {
     } catch (err) {
       fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
     }
-    while (pending.size > 0) await Promise.all(pending);
+    if (pending.size > 0 && !ended)
+      fail({ kind: "other", message: inFlightAtReturn(entry.name, [...pending.values()]) });
+    while (pending.size > 0) await Promise.all(pending.keys());
   };
   if (await withDeadline(body(), cfg.transactionTimeoutMs) === "expired") {
     expired = true;
