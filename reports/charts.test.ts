@@ -139,6 +139,8 @@ describe('the time series: the offered rate beside achieved', () => {
       { tS: 5, series: 'successful', value: null },
       { tS: 6, series: 'successful', value: 60 },
       { tS: 7, series: 'successful', value: 70 },
+      // the last second held to its end, as second 4's (withEnds)
+      { tS: 8, series: 'successful', value: 70 },
     ]);
     // a p99 missing in the recorded second before a pause (no success there): still broken at the pause
     const failing: RunResult = { ...DEMO, series: [point(3, 1), point(4, 0, null), point(6, 1), point(7, 1)] };
@@ -148,6 +150,7 @@ describe('the time series: the offered rate beside achieved', () => {
       [5, null],
       [6, 3],
       [7, 3],
+      [8, 3],
     ]);
     // a second recorded without a p99 is no pause: the p99 line goes on from 4 to 6 as before
     const quiet: RunResult = { ...DEMO, series: [point(3, 1), point(4, 1), point(5, 0, null), point(6, 1)] };
@@ -155,9 +158,50 @@ describe('the time series: the offered rate beside achieved', () => {
       [3, 3],
       [4, 3],
       [6, 3],
+      [7, 3],
     ]);
     // the demo's run records every second: nothing to break
     expect(JSON.stringify(first)).not.toContain('"value":null');
+  });
+
+  it('ends its axis, its lines and its shaded windows where the data ends: an interrupted step was shaded to its planned end', () => {
+    // the run recorded seconds 0 to 16, interrupted in the steady window of step 3 (16 to 21)
+    const cut: RunResult = {
+      ...DEMO,
+      series: Array.from({ length: 17 }, (_, tS) => seriesPoint({ tS, ok: 100 })),
+      steps: DEMO.steps.slice(0, 4).map((s, i) => ({ ...s, steadyStartS: 2 + 7 * i, steadyEndS: 7 + 7 * i })),
+    };
+    const panels = (timeseriesSpec(cut) as Json).vconcat;
+    const windows = panels[0].layer[0].data.values;
+    // step 3's window cut at 17, the end of second 16; step 4's, from 23, not drawn
+    expect(windows.map((w: Json) => [w.label, w.from, w.to])).toEqual([
+      ['1', 2, 7],
+      ['2', 9, 14],
+      ['3', 16, 17],
+    ]);
+    const line = panels[0].layer.find((l: Json) => l.mark?.type === 'line');
+    expect(line.encoding.x.scale).toEqual({ domain: [0, 17], nice: false });
+    expect(Math.max(...line.data.values.map((r: Json) => r.tS))).toBe(17);
+  });
+
+  it('writes a count in whole numbers, and a panel of zeros with its line at the foot (it read "0.000000" mid-panel)', async () => {
+    const panels = (timeseriesSpec(DEMO) as Json).vconcat;
+    const dropped = panels[1];
+    expect(dropped.title.text).toMatch(/^dropped iterations/);
+    const y = dropped.layer.find((l: Json) => l.mark?.type === 'line').encoding.y;
+    expect(y.axis).toEqual({ format: ',d', tickMinStep: 1 });
+    expect(y.scale).toEqual({ domain: [0, 1] });
+    // a panel with data keeps vega's domain
+    const busy = DEMO.series!.map((p) => ({ ...p, dropped: 3 }));
+    const withDrops = (timeseriesSpec({ ...DEMO, series: busy }) as Json).vconcat[1];
+    expect(withDrops.layer.find((l: Json) => l.mark?.type === 'line').encoding.y.scale).toBeUndefined();
+    // as vega draws it: the dropped panel's y labels (the second panel's, after its x axis's)
+    const { svg } = await renderSvg(timeseriesSpec(DEMO), 't');
+    const groups = [...svg.matchAll(/role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].map((m) =>
+      [...m[1].matchAll(/>([^<]+)<\/text>/g)].map((t) => t[1]),
+    );
+    expect(groups[3]).toEqual(['0', '1']);
+    expect(svg).not.toContain('0.000000');
   });
 
   it("gives the server's own req/s a panel of its own, so that a pool's few connections do not lie flat under it", () => {
@@ -226,6 +270,8 @@ describe('the time series: the offered rate beside achieved', () => {
       const labels = [...groups.at(-1)!.matchAll(/<text[^>]* opacity="([^"]+)"[^>]*>([^<]+)<\/text>/g)];
       expect(labels.map((m) => m[2])).toContain(String(max));
       expect(labels.filter((m) => m[1] !== '1')).toEqual([]);
+      // each as itself: not "2.0", nor "5e+1"
+      expect(labels.map((m) => m[2]).filter((t) => !/^\d[\d,]*$/.test(t))).toEqual([]);
     }
   });
 

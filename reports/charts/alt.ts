@@ -124,10 +124,13 @@ export function timeseriesAlt(run: RunResult): string {
   const rate = gauges.find((g) => g.name === SERVER_RATE_GAUGE);
   const others = gauges.filter((g) => g.name !== SERVER_RATE_GAUGE);
   // a gauge counts (connections, replicas): an integer is written as one
+  // the windows the chart shades: none past the data's end (an interrupted run's)
+  const end = points.reduce((m, p) => Math.max(m, p.tS + 1), 0);
+  const windows = run.steps.filter((s) => s.steadyStartS < end).length;
   const upTo = (g: (typeof gauges)[number]) => `${g.name} up to ${fmtTarget(max(g.points.map((p) => p.value)))}`;
   const range = (lo: string, hi: string) => (lo === hi ? `${lo} ms throughout` : `${lo} to ${hi} ms`);
   return [
-    `The steps phase second by second, ${plural(points.length, 'second')}, the ${plural(run.steps.length, 'steady window')} shaded and numbered by step`,
+    `The steps phase second by second, ${plural(points.length, 'second')}, the ${plural(windows, 'steady window')} shaded and numbered by step`,
     `${unit} per second: successful up to ${fmtInt(max(points.map((p) => p.ok)))}, ${failed === 0 ? 'none failed' : `failed up to ${fmtInt(failed)}`}${points.some((p) => p.offered !== undefined) ? ', beside the offered rate (dashed)' : ''}`,
     dropped === 0 ? 'no dropped iteration' : `dropped iterations up to ${fmtInt(dropped)} a second`,
     `VUs: up to ${fmtInt(max(points.map((p) => p.vusActive)))} active of ${fmtInt(max(points.map((p) => p.vusAllocated)))} allocated (dashed)${busy > 0 ? `, every one busy in ${plural(busy, 'second')}` : ''}`,

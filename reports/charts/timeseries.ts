@@ -28,13 +28,19 @@ const LABEL_Y_PX = 6;
  */
 export const LABEL_HEADROOM = 1.2;
 
-function shading(run: RunResult, withLabels: boolean): object {
+/**
+ * The steady windows, shaded, each cut at `endS` (the data's end): an interrupted step's window was
+ * shaded to its planned end, seconds past the interruption that no line reaches.
+ */
+function shading(run: RunResult, withLabels: boolean, endS: number): object {
   // a rerun's window is numbered as the report's tables number it: "17 (2)" for attempt 2 of step 17
-  const windows = run.steps.map((s) => ({
-    from: s.steadyStartS,
-    to: s.steadyEndS,
-    label: `${stepNo(s.index)}${(s.attempt ?? 1) > 1 ? ` (${s.attempt})` : ''}`,
-  }));
+  const windows = run.steps
+    .filter((s) => s.steadyStartS < endS)
+    .map((s) => ({
+      from: s.steadyStartS,
+      to: Math.min(s.steadyEndS, endS),
+      label: `${stepNo(s.index)}${(s.attempt ?? 1) > 1 ? ` (${s.attempt})` : ''}`,
+    }));
   const rect = {
     mark: { type: 'rect', color: COLOR.steady, opacity: 0.7 },
     encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } },
@@ -103,14 +109,31 @@ function panel(
     interpolate?: 'step-after' | 'step-before';
     /** The series that are a ceiling of the others. */
     ceilings?: readonly string[];
+    /** The values are counts (requests, iterations, VUs): whole numbers on the axis. */
+    counts?: boolean;
   },
 ): object {
-  const x = { field: 'tS', type: 'quantitative', title: 'seconds since load start', scale: { domain: [0, opts.maxS] } };
+  // not rounded past the data's end (vega's nice drew up to 4 s beyond it)
+  const x = {
+    field: 'tS',
+    type: 'quantitative',
+    title: 'seconds since load start',
+    scale: { domain: [0, opts.maxS], nice: false },
+  };
   const ceilings = new Set(opts.ceilings ?? []);
   const ceilingRows = rows.filter((r) => ceilings.has(r.series));
   const scale = opts.log ? { scale: { type: 'log' } } : opts.symlog ? symlogAxis(rows, ceilingRows) : {};
   const headroom = opts.labels === undefined ? {} : { scale: { domainMax: opts.labels.top * LABEL_HEADROOM } };
-  const y = { field: 'value', type: 'quantitative', title: null, ...scale, ...headroom };
+  // a count's axis in whole numbers; all zero (no dropped iteration), the zero line at the foot of
+  // 0 to 1: vega's domain of [0, 0] drew it mid-panel, labelled "0.000000"
+  const zero = rows.every((r) => r.value === null || r.value === 0);
+  const counts = !opts.counts
+    ? {}
+    : {
+        axis: { format: ',d', tickMinStep: 1 },
+        ...(zero && opts.labels === undefined ? { scale: { domain: [0, 1] } } : {}),
+      };
+  const y = { field: 'value', type: 'quantitative', title: null, ...scale, ...headroom, ...counts };
   const color = {
     field: 'series',
     type: 'nominal',
@@ -150,7 +173,7 @@ function panel(
     width: WIDTH_PX,
     height: PANEL_HEIGHT_PX,
     layer: [
-      shading(run, opts.labels !== undefined),
+      shading(run, opts.labels !== undefined, opts.maxS),
       ...(ceilingRows.length === 0 ? [] : [line(ceilingRows, 1, false)]),
       line(
         rows.filter((r) => !ceilings.has(r.series)),
@@ -212,19 +235,37 @@ function symlogAxis(rows: readonly Row[], ceilingRows: readonly Row[]): object {
   const values = symlogTicks(rows, levels.length <= 3 ? levels : [Math.max(...levels)]);
   return values === null
     ? { scale: { type: 'symlog' } }
-    : { scale: { type: 'symlog', nice: false }, axis: { values, labelOverlap: false } };
+    : {
+        scale: { type: 'symlog', nice: false },
+        // each tick as itself: vega's own format wrote a topology's 1 and 2 as "1.0" and "2.0", and
+        // with a format of ours (a log-like scale's tick format) 50 as "5e+1"
+        axis: { values, labelOverlap: false, labelExpr: "format(datum.value, ',~g')" },
+      };
 }
 
 function rowsOf(points: readonly SeriesPoint[], pick: Record<string, (p: SeriesPoint) => number | null>): Row[] {
-  return withBreaks(
-    points.flatMap((p) =>
-      Object.entries(pick).flatMap(([series, f]) => {
-        const value = f(p);
-        return value === null ? [] : [{ tS: p.tS, series, value }];
-      }),
+  return withEnds(
+    withBreaks(
+      points.flatMap((p) =>
+        Object.entries(pick).flatMap(([series, f]) => {
+          const value = f(p);
+          return value === null ? [] : [{ tS: p.tS, series, value }];
+        }),
+      ),
+      new Set(points.map((p) => p.tS)),
     ),
-    new Set(points.map((p) => p.tS)),
   );
+}
+
+/**
+ * Each series' last value held to the end of its second, as withBreaks holds one before a pause: a
+ * step-after line ended at the start of its last second, a second short of the axis and of a
+ * steady window cut there (an interrupted step's).
+ */
+export function withEnds(rows: readonly Row[]): Row[] {
+  const last = new Map<string, Row>();
+  for (const r of rows) if (r.value !== null) last.set(r.series, r);
+  return [...rows, ...[...last.values()].map((r) => ({ ...r, tS: r.tS + 1 }))];
 }
 
 /**
@@ -282,7 +323,11 @@ const GAUGE_COLORS = [
 export function timeseriesSpec(run: RunResult): ChartSpec {
   // the steps' seconds only: the warmup runs on a clock of its own
   const points = (run.series ?? []).filter((p) => p.phase === STEPS_PHASE);
-  const maxS = Math.max(1, ...points.map((p) => p.tS + 1), ...run.steps.map((s) => s.steadyEndS));
+  // the axis ends where the data does: past an interruption no second was recorded
+  const maxS =
+    points.length > 0
+      ? points.reduce((m, p) => Math.max(m, p.tS + 1), 1)
+      : Math.max(1, ...run.steps.map((s) => s.steadyEndS));
   const o = { maxS };
   // with a mix, the series count arrivals (a transaction is one), as the steps do
   const unit = hasNames(run) ? 'arrivals' : 'requests';
@@ -301,6 +346,7 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
         ...o,
         labels: { top },
         extra: [offered],
+        counts: true,
       },
     ),
     panel(
@@ -308,14 +354,14 @@ export function timeseriesSpec(run: RunResult): ChartSpec {
       'dropped iterations per second (no free VU)',
       rowsOf(points, { dropped: (p) => p.dropped }),
       { dropped: COLOR.dropped },
-      o,
+      { ...o, counts: true },
     ),
     panel(
       run,
       'VUs',
       rowsOf(points, { active: (p) => p.vusActive, allocated: (p) => p.vusAllocated }),
       { active: COLOR.achieved, allocated: COLOR.allocated },
-      { ...o, ceilings: ['allocated'] },
+      { ...o, ceilings: ['allocated'], counts: true },
     ),
     panel(
       run,
