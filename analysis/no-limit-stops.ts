@@ -7,7 +7,7 @@
 import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, quoted, unitOf } from './format.ts';
 import type { Rules, StepResult, StopReason } from './types.ts';
 import { generatorFix } from './generator-fix.ts';
-import { OTHER_DOMINATES, refusedDominates } from './other-failures.ts';
+import { OTHER_DOMINATES, REFUSED_DOMINATES, refusedDominates } from './other-failures.ts';
 import { confirmingAttempt, failedAttemptsAt } from './deciding-steps.ts';
 import { failureClause } from './failure-clause.ts';
 import { stepName } from './step-name.ts';
@@ -48,7 +48,7 @@ export function unreachableReason(
   rules: Rules,
 ): { stopReason: StopReason; stopDetail: string } | null {
   const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
-  if (attempts.length === 0 || !attempts.every((s) => refusalsFailedIt(s, rules.deliveryMin))) return null;
+  if (attempts.length === 0 || !attempts.every((s) => kindFailedIt(s, 'refused', rules.deliveryMin))) return null;
   const last = confirmingAttempt(steps, bad);
   const refused = refusedDominates(last)!;
   const unit = unitOf(rules);
@@ -86,19 +86,18 @@ export function scenarioErrorsReason(
   };
 }
 
-/** The step's failures are mostly of `kind`, and served they would have carried its delivery to the bound. */
-function kindFailedIt(s: StepResult, kind: 'other', deliveryMin: number): boolean {
+/** Over this share of a step's failures, the kind is what the step failed of (other-failures.ts). */
+const DOMINATES = { other: OTHER_DOMINATES, refused: REFUSED_DOMINATES } as const;
+
+/**
+ * The step's failures are mostly of `kind` (refused connections, or the scenario's own errors), and
+ * served they would have carried its delivery to the bound.
+ */
+function kindFailedIt(s: StepResult, kind: keyof typeof DOMINATES, deliveryMin: number): boolean {
   const total = Object.values(s.errors).reduce((a, n) => a + (n ?? 0), 0);
   const n = s.errors[kind] ?? 0;
-  if (total === 0 || n / total <= OTHER_DOMINATES || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
+  if (total === 0 || n / total <= DOMINATES[kind] || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
   return (s.throughputPerSec + n / s.steadyS) / s.ratePerSec >= deliveryMin;
-}
-
-/** The step's failures are mostly refusals, and served they would have carried its delivery to the bound. */
-function refusalsFailedIt(s: StepResult, deliveryMin: number): boolean {
-  const refused = refusedDominates(s);
-  if (refused === null || s.ratePerSec <= 0 || s.steadyS <= 0) return false;
-  return (s.throughputPerSec + refused.refused / s.steadyS) / s.ratePerSec >= deliveryMin;
 }
 
 /**
