@@ -22,8 +22,7 @@ import path from 'node:path';
 import { runMeasured } from './proc.ts';
 import { parseProfileLine, roundOrder, VARIANTS, type ProfileRun, type Variant } from './mix-table.ts';
 
-/** The last commit before issue 27's first (f629b83): the engine with one request per arrival. */
-export const BEFORE_REV = '8bf094a';
+export { BEFORE_REV } from './mix-table.ts';
 
 export interface MixCaseSettings {
   /** This checkout's root (its node_modules are the worktree's too). */

@@ -120,6 +120,18 @@ describe('the mix case figures', () => {
     expect(over).toContain('1.151 x (goal <= 1.15: NOT met)');
   });
 
+  it('names another commit given as before (--mix-before) by its hash, with no goal: the goal is against 8bf094a', () => {
+    const s = mixSummary(10_000, [run('one', 1), run('mix', 1), before(1, 0.21)]);
+    const text = formatMix(s, '9169096');
+    expect(text).toMatch(/\n {2}one request on 9169096 +1 /);
+    expect(text).not.toContain('before issue 27');
+    expect(text).toMatch(/one request now \/ before \(9169096\), CPU per request: 0\.952 x \(CPU-s/);
+    // the goal's own commit, however short its hash was given
+    expect(formatMix(s, '8bf094ac1cf6')).toContain(
+      'one request now / before (8bf094ac1cf6), CPU per request: 0.952 x (goal <= 1.05: met)',
+    );
+  });
+
   it('prints the GET mix against one request as a figure to read, with no goal of its own, and its row', () => {
     const s = mixSummary(10_000, [
       run('one', 1, { loadCpuPer10k: 0.2 }),
