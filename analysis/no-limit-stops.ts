@@ -47,9 +47,8 @@ export function unreachableReason(
   held: number | null,
   rules: Rules,
 ): { stopReason: StopReason; stopDetail: string } | null {
-  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
-  if (attempts.length === 0 || !attempts.every((s) => kindFailedIt(s, 'refused', rules.deliveryMin))) return null;
-  const last = confirmingAttempt(steps, bad);
+  const last = failedOfKind(steps, bad, 'refused', rules.deliveryMin);
+  if (last === null) return null;
   const refused = refusedDominates(last)!;
   const unit = unitOf(rules);
   return {
@@ -73,9 +72,8 @@ export function scenarioErrorsReason(
   held: number | null,
   rules: Rules,
 ): { stopReason: StopReason; stopDetail: string } | null {
-  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
-  if (attempts.length === 0 || !attempts.every((s) => kindFailedIt(s, 'other', rules.deliveryMin))) return null;
-  const last = confirmingAttempt(steps, bad);
+  const last = failedOfKind(steps, bad, 'other', rules.deliveryMin);
+  if (last === null) return null;
   const total = Object.values(last.errors).reduce((a, n) => a + (n ?? 0), 0);
   const other = last.errors.other ?? 0;
   const first = last.errorSamples?.find((m) => m.startsWith('other: '));
@@ -88,6 +86,21 @@ export function scenarioErrorsReason(
 
 /** Over this share of a step's failures, the kind is what the step failed of (other-failures.ts). */
 const DOMINATES = { other: OTHER_DOMINATES, refused: REFUSED_DOMINATES } as const;
+
+/**
+ * The attempt a run stopped on at `bad`'s rate (confirmingAttempt), where every failed attempt
+ * there (the generator's aside) failed of `kind` (kindFailedIt); null otherwise.
+ */
+function failedOfKind(
+  steps: readonly StepResult[],
+  bad: StepResult,
+  kind: keyof typeof DOMINATES,
+  deliveryMin: number,
+): StepResult | null {
+  const attempts = failedAttemptsAt(steps, bad).filter((s) => !s.generatorBound);
+  if (attempts.length === 0 || !attempts.every((s) => kindFailedIt(s, kind, deliveryMin))) return null;
+  return confirmingAttempt(steps, bad);
+}
 
 /**
  * The step's failures are mostly of `kind` (refused connections, or the scenario's own errors), and
