@@ -78,6 +78,13 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
       'parse RFC3339',
       'createUserAccountV2',
       'loadBalancerHealthCheck1',
+      // a campaign's or a period's year (a user's review, 12-07: 'black-friday-2025' was refused)
+      'black-friday-2025',
+      'report 2024',
+      'Q4 2025 totals',
+      'sale_1999',
+      'summary (2026)',
+      'calendar 2025-12',
     ])
       expect(nameProblem(name), name).toBeNull();
     for (const name of [
@@ -89,6 +96,13 @@ describe('a name with an HTTP status in it (nameProblem)', () => {
       // codes of letters and digits are data: a flight, a SKU
       'flight AK1000',
       'sku BX4412',
+      // a year-like number that is no year, or one in a path or glued to a word, is an id
+      'order 2100',
+      'order 1969',
+      'GET /orders/2025',
+      'order 2025.5',
+      'order 2025-123',
+      'order2025x',
     ])
       expect(nameProblem(name), name).toMatch(/built from data/);
   });

@@ -44,6 +44,15 @@ function isStatus(digits: string): boolean {
  */
 const NAMED_NUMBER = /(^|[^\w])(?:sha|md|iso|rfc|utf|crc|ipv|http|base|tls|x)\d{1,4}(?!\w)/gi;
 
+/**
+ * A year on its own ('black-friday-2025', 'report 2024', 'Q4 2025') is a fixed part of a name: a
+ * campaign or a period, not an id. Only 1970 to 2099, after the name's start, a space, '-', '_' or
+ * '(' and before its end or a character that is not part of a number; in a path ('/orders/2025')
+ * it stays an id. A name built from an id that happens to read as a year is caught by its other
+ * arrivals: their ids are no years, or the names differ only in their numbers (NameBook, preflight).
+ */
+const YEAR = /(^|[\s_(-])(?:19[7-9]\d|20\d\d)(?![\w.]|-\d{3})/g;
+
 /** A word with a short version or ordinal at its end ('createUserAccountV2', 'healthCheck1'): an operation's name, not an id. */
 const VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
 
@@ -70,7 +79,8 @@ export function nameProblem(name: unknown): string | null {
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
   const withoutFixed = name
     .replace(STATUS_CODE, (m: string, before: string, digits: string) => (isStatus(digits) ? before : m))
-    .replace(NAMED_NUMBER, '$1');
+    .replace(NAMED_NUMBER, '$1')
+    .replace(YEAR, '$1');
   if (/\d{3,}/.test(withoutFixed))
     return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
   if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;

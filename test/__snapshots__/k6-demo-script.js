@@ -266,6 +266,7 @@ function isStatus(digits) {
   return STATUSES.has(Number(digits));
 }
 var NAMED_NUMBER = /(^|[^\w])(?:sha|md|iso|rfc|utf|crc|ipv|http|base|tls|x)\d{1,4}(?!\w)/gi;
+var YEAR = /(^|[\s_(-])(?:19[7-9]\d|20\d\d)(?![\w.]|-\d{3})/g;
 var VERSIONED_WORD = /^[a-z]+\d{1,2}$/i;
 function nameProblem(name) {
   var _a;
@@ -274,7 +275,7 @@ function nameProblem(name) {
   if (/[\u0000-\u001f\u007f]/.test(name))
     return `name ${JSON.stringify(name)} holds a control character (a newline, a tab)`;
   if (name.length > MAX_NAME_LENGTH) return `name "${name.slice(0, 40)}..." is over ${MAX_NAME_LENGTH} characters`;
-  const withoutFixed = name.replace(STATUS_CODE, (m, before, digits) => isStatus(digits) ? before : m).replace(NAMED_NUMBER, "$1");
+  const withoutFixed = name.replace(STATUS_CODE, (m, before, digits) => isStatus(digits) ? before : m).replace(NAMED_NUMBER, "$1").replace(YEAR, "$1");
   if (/\d{3,}/.test(withoutFixed))
     return `name "${name}" has a number of 3 or more digits in it: it looks built from data`;
   if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) return `name "${name}" has a UUID in it: it looks built from data`;
