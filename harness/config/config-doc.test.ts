@@ -29,7 +29,7 @@ describe('docs/config.md', () => {
   it.each<[string, string, string, string]>([
     ['steps.holdS', 'number > 0', 'seconds', 'required, e.g. 30'],
     ['steps.startPerSec', 'number > 0', 'per second', 'required, e.g. 50'],
-    ['http.timeoutMs', 'number > 0', 'milliseconds', '10000'],
+    ['http.timeoutMs', 'number > 0 and <= 2147483647', 'milliseconds', '10000'],
     ['rules.deliveryMin', 'number > 0 and <= 1', 'share of 1', '0.9'],
     ['warmup.minS', 'number >= 0', 'seconds', '0'],
     ['engine', 'one of "native", "k6"', '', '"native"'],

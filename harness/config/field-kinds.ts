@@ -14,6 +14,12 @@ export function about<T>(description: string, example?: T): { description: strin
 
 export const positive = (what: string, example?: number) => z.number().positive().meta(about(what, example));
 export const nonNegative = (what: string, example?: number) => z.number().min(0).meta(about(what, example));
+/**
+ * A timer's wait in ms: positive, and no longer than a timer waits (a signed 32-bit count; Node
+ * fires a longer one after 1 ms, so http.timeoutMs 1e12 had timed every request out at once).
+ */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
+export const timerMs = (what: string) => z.number().positive().max(LONGEST_TIMER_MS).meta(about(what));
 export const positiveInt = (what: string, example?: number) => z.number().int().positive().meta(about(what, example));
 /** A share of 1 such as a delivery ratio: 0 < x <= 1. */
 export const share = (what: string, error?: string) =>

@@ -95,3 +95,13 @@ describe('the default stop rules', () => {
     });
   });
 });
+
+describe("http's timeouts are no longer than a timer waits", () => {
+  // Node fires a timer longer than 2^31-1 ms after 1 ms: http.timeoutMs 1e12 timed every request out at once
+  it.each(['timeoutMs', 'transactionTimeoutMs'])('http.%s 1e12 is refused with the bound; 2^31-1 passes', (field) => {
+    expect(problem({ ...valid, http: { [field]: 1e12 } }, `http.${field}`)).toMatch(
+      /must be > 0 and <= 2147483647 .*set http\.\w+ to a number > 0 and <= 2147483647/,
+    );
+    expect(validateConfig({ ...valid, http: { [field]: 2 ** 31 - 1 } }).problems).toEqual([]);
+  });
+});

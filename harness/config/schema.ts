@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_RULES } from '../../analysis/plan.ts';
 import { sloQuantileProblem } from '../../analysis/slo.ts';
-import { about, flag, nonNegative, positive, positiveInt, share, text } from './field-kinds.ts';
+import { about, flag, nonNegative, positive, positiveInt, share, text, timerMs } from './field-kinds.ts';
 import { metricsSection } from './metrics-schema.ts';
 import { resetHook } from './reset-schema.ts';
 import { probesSection } from '../probes/probes-schema.ts';
@@ -79,12 +79,12 @@ export const configSchema = z.strictObject({
     .default({ expectedServiceMs: 50, headroom: 2 }),
   http: z
     .strictObject({
-      timeoutMs: positive('per-request timeout').default(10_000),
+      timeoutMs: timerMs('per-request timeout').default(10_000),
       maxBodyBytes: positiveInt(
         "the most of a response body a check or a transaction sees (the rest is counted and discarded): res.truncated says a body was cut, and a check's rejection of one says how much of it the check saw",
         65536,
       ).default(65536),
-      transactionTimeoutMs: positive(
+      transactionTimeoutMs: timerMs(
         'the most a transaction (run(ctx, http)) may take, think time included: one not ended by then fails its arrival (kind timeout) and frees its VU; on k6 only where it has global timers (docs/engines.md); `ctx.sleep` refuses longer think time',
       ).default(30_000),
       client: z
