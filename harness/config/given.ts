@@ -46,6 +46,12 @@ export class Given {
   }
 }
 
+/** The flag that sets `field` ('--start-rate' for steps.startPerSec), typed or not; undefined where none does. */
+export function flagOf(field: string): string | undefined {
+  const f = CONFIG_FLAGS.find((x) => x.config.path === field);
+  return f ? `--${f.name}` : undefined;
+}
+
 /** No flag typed: every field is the file's (validation of a config alone). */
 export const NO_FLAGS = new Given();
 

@@ -18,7 +18,7 @@ import {
   type Field,
 } from './introspect.ts';
 import { nearest } from './nearest.ts';
-import { flagAsTyped, NO_FLAGS, type Given, type Problem } from './given.ts';
+import { flagAsTyped, flagOf, NO_FLAGS, type Given, type Problem } from './given.ts';
 
 export type { Problem } from './given.ts';
 
@@ -97,7 +97,9 @@ function worded(
     if (Array.isArray(input) && input.length > 1 && input.every((x) => typeof x !== 'object')) {
       return `must be given once, got several values (${input.map(String).join(', ')})${what}: give it once`;
     }
-    if (input === undefined) return `missing${what}: set ${field}${eg}`;
+    // a user of flags reads the flag too: "set steps.startPerSec (or --start-rate), e.g. 50"
+    const orFlag = flagOf(field);
+    if (input === undefined) return `missing${what}: set ${field}${orFlag ? ` (or ${orFlag})` : ''}${eg}`;
     if (issue.path.length === 0)
       return `the config must be an object with sections such as target and steps; got ${shown(input)}: export default defineConfig({ target: { url }, steps: { ... } }) (docs/config.md lists every field)`;
   }

@@ -113,7 +113,7 @@ describe("zod's default texts are replaced by the bound and the fix", () => {
       'a missing required field',
       { ...valid, steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 200, rampS: 1 } },
       'steps.holdS',
-      /^missing \(seconds each rate is held.*\): set steps\.holdS, e\.g\. 30$/,
+      /^missing \(seconds each rate is held.*\): set steps\.holdS \(or --hold\), e\.g\. 30$/,
     ],
     [
       'an enum value',

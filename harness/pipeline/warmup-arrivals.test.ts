@@ -35,6 +35,8 @@ describe('the arrivals a plan can make count the warmup only when one runs', () 
     expect(uniqueRowsProblem(src(needed), needed, warmupRuns(c), { entries: [] })).toBeNull();
     const short = uniqueRowsProblem(src(needed - 1), needed, warmupRuns(c), { entries: [] })!;
     expect(short.message).not.toMatch(/warmup/);
-    expect(short.hint).toMatch(/^add at least 1 row, lower the plan \(steps\.maxPerSec, steps\.holdS\), or/);
+    expect(short.hint).toMatch(
+      /^add at least 1 row, lower the plan \(steps\.maxPerSec or --max-rate, steps\.holdS or --hold\), or/,
+    );
   });
 });

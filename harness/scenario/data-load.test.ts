@@ -118,10 +118,10 @@ describe('data files beside the scenario', () => {
     )!;
     expect(one.message).toMatch(/can make 12,345 arrivals \(steps and a rerun of each step\)$/);
     expect(one.hint).toBe(
-      "add at least 11,112 rows, lower the plan (steps.maxPerSec, steps.holdS), or use order 'sequential' (rows wrap) or 'random'",
+      "add at least 11,112 rows, lower the plan (steps.maxPerSec or --max-rate, steps.holdS or --hold), or use order 'sequential' (rows wrap) or 'random'",
     );
     expect(p.hint).toBe(
-      'add at least 11,114 rows, list the entries that read it in its readBy (those of "a", "b", "c" that read it, as readBy: [\'a\']: only their arrivals take rows), lower the plan (steps.maxPerSec, steps.holdS), or use order \'sequential\' (rows wrap) or \'random\'',
+      'add at least 11,114 rows, list the entries that read it in its readBy (those of "a", "b", "c" that read it, as readBy: [\'a\']: only their arrivals take rows), lower the plan (steps.maxPerSec or --max-rate, steps.holdS or --hold), or use order \'sequential\' (rows wrap) or \'random\'',
     );
   });
   it("with a readBy, a unique source needs rows for its readers' arrivals only, counted by the mix's order", () => {

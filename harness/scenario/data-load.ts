@@ -201,7 +201,7 @@ export function uniqueRowsProblem(
     const readBy = suggestion === null ? '' : `, list the entries that read it in its readBy ${suggestion}`;
     return new PlateauError(
       `data source "${name}" (${src.file}) has order 'unique' and ${fmtInt(src.rows.length)} rows (${fmtInt(src.usable)} for the load, ${fmtInt(src.rows.length - src.usable)} kept for preflight's sample arrivals), but ${whose}`,
-      `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}${readBy}, lower the plan (steps.maxPerSec, steps.holdS${warmup ? ', warmup.maxS' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
+      `add at least ${fmtInt(short)} ${short === 1 ? 'row' : 'rows'}${readBy}, lower the plan (steps.maxPerSec or --max-rate, steps.holdS or --hold${warmup ? ', warmup.maxS or --no-warmup' : ''}), or use order 'sequential' (rows wrap) or 'random'`,
       'scenario-data-too-few-rows',
       EXIT.preflight,
     );
