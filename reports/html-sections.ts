@@ -28,6 +28,7 @@ import {
 } from './cells.ts';
 import { howToReadTerms, termText } from './how-to-read.ts';
 import { capacityCaveats, warningTexts } from './warning-text.ts';
+import { warningsBrief } from './warnings-brief.ts';
 import { esc, htmlList, htmlSection, htmlTable } from './html-escape.ts';
 import { classificationText, overloadText, serverText, type TextSection } from './markdown-verdicts.ts';
 import { serverLatencyTexts } from './server-latency.ts';
@@ -55,8 +56,17 @@ export function headerHtml(run: RunResult): string {
     `<p><strong>Stop reason: ${esc(run.stopReason)}</strong>: ${esc(run.stopDetail)}</p>`,
     `<p class="meta">Peak ${esc(peakText(run))} · target <code>${esc(run.target)}</code> · engine ${esc(run.engine)} · started ${esc(run.startedAt)}</p>`,
     colocationHtml(run),
+    ...warningsBriefHtml(run),
     '</header>',
   ].join('\n');
+}
+
+/** The warnings' count and topics under the headline (warnings-brief.ts), linked to their section; none without warnings. */
+function warningsBriefHtml(run: RunResult): string[] {
+  const brief = warningsBrief(run);
+  return brief === null
+    ? []
+    : [`<p><strong><a href="#warnings">${esc(brief.label)}</a></strong>: ${esc(brief.text)}</p>`];
 }
 
 /** What the report's terms mean, as report.md has it (a `code` span in a meaning becomes <code>). */

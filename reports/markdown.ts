@@ -27,6 +27,7 @@ import { modelsSection } from './models-markdown.ts';
 import { classificationSection, overloadSection, serverSection } from './markdown-verdicts.ts';
 import { sloSection } from './slo-markdown.ts';
 import { capacityCaveats, warningTexts } from './warning-text.ts';
+import { warningsBrief } from './warnings-brief.ts';
 import { downstreamsSection } from './markdown-downstreams.ts';
 import { distributionSection } from './markdown-distribution.ts';
 
@@ -48,6 +49,9 @@ function headerSection(run: RunResult): string[] {
     '',
     `Peak: ${mdCell(peakText(run))}. Target: ${mdCell(run.target)}. Engine: ${mdCell(run.engine)}. Started: ${mdCell(run.startedAt)}.`,
   );
+  // the warnings' count and topics, linked to their section, for a reader who stops at the top
+  const brief = warningsBrief(run);
+  if (brief !== null) out.push('', `**[${mdCell(brief.label)}](#warnings)**: ${mdCell(brief.text)}`);
   return out;
 }
 

@@ -205,22 +205,28 @@ export function warningTexts(
 }
 
 /**
- * The warnings that qualify the capacity itself, shown under it in every headline: an entry of the
- * mix that failed while the run held on its arrivals as a whole (the capacity is the others').
+ * The warnings that qualify the capacity itself, which every headline says under it: an entry of
+ * the mix that failed while the run held on its arrivals as a whole (the capacity is the others'),
+ * and failures in held steps where the step the capacity is read from had them.
+ */
+export function caveatWarnings(run: Pick<RunResult, 'steps' | 'warnings' | 'kneeStep'>): Symptom[] {
+  const from = kneeResult(run)?.index;
+  return run.warnings.filter(
+    (w) =>
+      w.code === 'names-failing' ||
+      (w.code === 'failures-in-held' && from !== undefined && (w.figures.steps as number[]).includes(from)),
+  );
+}
+
+/**
+ * What qualifies the capacity, in words, shown under it in every headline: the caveat warnings
+ * (caveatWarnings), and a capacity read from a step held generator-limited.
  */
 export function capacityCaveats(
   run: Pick<RunResult, 'steps' | 'warnings' | 'traffic' | 'kneeStep'> & Partial<Pick<RunResult, 'rules'>>,
 ): string[] {
-  // failures in held steps qualify the capacity where the step it is read from had them
   const knee = kneeResult(run);
-  const from = knee?.index;
-  const said = run.warnings
-    .filter(
-      (w) =>
-        w.code === 'names-failing' ||
-        (w.code === 'failures-in-held' && from !== undefined && (w.figures.steps as number[]).includes(from)),
-    )
-    .map((w) => warningText(w, run));
+  const said = caveatWarnings(run).map((w) => warningText(w, run));
   // a capacity on a step held with the generator over its bounds: the gate will not judge it, and a
   // reader of the headline alone took it for the target's (a review)
   if (knee?.generatorLimited !== undefined)
