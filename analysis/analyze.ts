@@ -15,6 +15,7 @@ import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
+import { shownStage } from './stage-shown.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
 import { decodeDurations } from './durations.ts';
@@ -105,7 +106,8 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     engine: input.engine,
     startedAt: input.startedAt,
     rules: input.rules,
-    stages: input.stages,
+    // shown: a warmup that never settled reads warn (stage-shown.ts); every analysis above reads them as recorded
+    stages: input.stages.map(shownStage),
     vus: input.vus,
     rtt: input.rtt,
     environment: input.environment,

@@ -16,7 +16,16 @@ import {
   stepNo,
 } from '../analysis/format.ts';
 import { onThisMachine, recordedAddresses } from '../analysis/machine.ts';
-import type { Percentile, RateUnit, Rules, RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
+import type {
+  Percentile,
+  RateUnit,
+  Rules,
+  RunResult,
+  StageOutcome,
+  StageShown,
+  StepResult,
+} from '../analysis/types.ts';
+import { shownStage } from '../analysis/stage-shown.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
 import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
@@ -367,8 +376,20 @@ export function colocationText(run: RunResult): string | null {
  * A stage's detail as the Stages tables show it: a failed stage's with the fix it was refused with
  * (the terminal prints it, and a report read in CI must carry it too).
  */
-export function stageDetailText(s: Pick<StageOutcome, 'status' | 'detail' | 'evidence'>): string {
+export function stageDetailText(s: Pick<StageShown, 'status' | 'detail' | 'evidence'>): string {
   if (s.status !== 'fail') return s.detail;
   const fixes = (s.evidence ?? []).filter((e) => e.startsWith('fix: '));
   return fixes.length > 0 ? `${s.detail}; ${fixes.join('; ')}` : s.detail;
+}
+
+/**
+ * The terminal's line as a stage is recorded (plateau run), with the status the Stages tables show
+ * (a warmup that never settled reads warn). A failed stage ends the run, and its error is the run's,
+ * printed in full with its fix after the table: said once there, pointed to here.
+ */
+export function stageLineText(s: StageOutcome): string {
+  const shown = shownStage(s);
+  return shown.status === 'fail'
+    ? `${shown.name}: fail (${shown.durationMs} ms): see the error below`
+    : `${shown.name}: ${shown.status} (${shown.durationMs} ms) ${shown.detail}`;
 }

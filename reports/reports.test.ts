@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildInput, fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
-import type { RunResult } from '../analysis/types.ts';
+import type { RunResult, StageOutcome } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { runWarnings } from '../analysis/warnings.ts';
 import { renderers } from './index.ts';
@@ -11,6 +11,7 @@ import { renderHtml } from './html.ts';
 import { renderStepsCsv, STEPS_CSV_COLUMNS } from './steps-csv.ts';
 import { renderSummaryJson, type Summary } from './summary-json.ts';
 import { renderPlateauTable } from './table.ts';
+import { stageLineText } from './cells.ts';
 import { warningText, warningTexts } from './warning-text.ts';
 import { nameResult, withNames } from '../analysis/compare/testing.ts';
 
@@ -534,6 +535,43 @@ describe('the Stages tables', () => {
     expect(renderHtml(failed, [])).toContain(
       'the environment variable RESET_DATABASE_URL is not set; fix: export RESET_DATABASE_URL=postgres://user@host/db before the run',
     );
+  });
+});
+
+describe('a warmup that never settled', () => {
+  const NOT_STABLE =
+    'not stable within 30 s at 50 req/s (median spread 40%; waiting for stable windows); continuing, the first step may be noisy';
+  const warmup: StageOutcome = {
+    name: 'warmup',
+    status: 'pass',
+    durationMs: 31_000,
+    detail: NOT_STABLE,
+    evidence: [],
+    warmup: { stable: false, tookS: 31, ratePerSec: 50, windows: [{ fromS: 1, throughputPerSec: 50, p50Ms: 4 }] },
+  };
+  const input = buildInput(KNEE);
+  // run.json as recorded (and as every run stored before warn): pass, with the record saying not stable
+  const unsettled = analyzeRun({ ...input, stages: [input.stages[0], warmup, ...input.stages.slice(1)] });
+
+  it('reads warn, with its reason, in the Stages tables and summary.json', () => {
+    expect(
+      mdCells(
+        renderMarkdown(unsettled)
+          .split('\n')
+          .find((l) => l.startsWith('| warmup '))!,
+      ).map((c) => c.trim()),
+    ).toEqual(['warmup', 'warn', '31.0 s', NOT_STABLE]);
+    expect(renderHtml(unsettled, [])).toMatch(
+      /<td[^>]*>warmup<\/td><td[^>]*>warn<\/td><td[^>]*>31\.0 s<\/td><td[^>]*>not stable within 30 s/,
+    );
+    const summary = JSON.parse(renderSummaryJson(unsettled)) as Summary;
+    expect(summary.stages.find((s) => s.name === 'warmup')).toMatchObject({ status: 'warn', detail: NOT_STABLE });
+  });
+
+  it("reads warn in the terminal's stage line as it is recorded; a settled one passes", () => {
+    expect(stageLineText(warmup)).toBe(`warmup: warn (31000 ms) ${NOT_STABLE}`);
+    const settled = { ...warmup, detail: 'stable after 7.0 s', warmup: { ...warmup.warmup!, stable: true } };
+    expect(stageLineText(settled)).toBe('warmup: pass (31000 ms) stable after 7.0 s');
   });
 });
 

@@ -10,6 +10,9 @@ import { warningText } from './warning-text.ts';
  * established it, heldAtLeastPerSec says what it held; 1 printed the knee's throughput as capacity
  * whatever stopped the run). A generator figure the engine does not measure is null: a step's
  * `loopDelayMaxMs` under k6 since 2026-12-06 (it read 0), within schema 2 (docs/decisions/047).
+ * A stage's `status` is pass, warn, fail, skipped or interrupted: `warn` (since 2026-12-07, within
+ * schema 2) is a warmup that ran its course without the target settling, which read pass
+ * (its `warmup.stable` false says the same in both; docs/decisions/056).
  */
 export type Summary = RunResult;
 

@@ -323,6 +323,16 @@ export interface Cut {
   phase: 'before' | 'ramp' | 'hold';
 }
 
+/**
+ * A stage as the run's result shows it: its recorded outcome, but `warn` for a warmup that ran its
+ * course without the target becoming stable (recorded `pass`, its `warmup.stable` false: it ran,
+ * and the steps go on, on a target that did not settle). `warn` is derived, never recorded, so a
+ * run stored before it reads it too (analysis/stage-shown.ts, docs/decisions/056).
+ */
+export interface StageShown extends Omit<StageOutcome, 'status'> {
+  status: StageOutcome['status'] | 'warn';
+}
+
 export interface RunResult {
   schemaVersion: 2;
   runId: string;
@@ -330,7 +340,8 @@ export interface RunResult {
   engine: string;
   startedAt: string;
   rules: Rules;
-  stages: StageOutcome[];
+  /** The stages as shown (a warmup that never settled reads `warn`); run.json keeps them as recorded. */
+  stages: StageShown[];
   vus: VuSizing;
   /** Round-trip time to the target measured before load (ms), when measured. */
   rtt: RttFigures | null;

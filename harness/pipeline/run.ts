@@ -33,6 +33,7 @@ import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, warmupRuns, type War
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 import { resizeVusFromWarmup } from './resize-vus.ts';
+import { stageLineText } from '../../reports/cells.ts';
 
 export interface RunOptions {
   config: PlateauConfig;
@@ -220,13 +221,7 @@ async function stages(
   const kind = engineKind(config);
   const record = (s: Parameters<RunStore['addStage']>[0]) => {
     store.addStage(s);
-    // a failed stage ends the run, and its error is the run's (RunOutput.error), which the CLI prints
-    // in full with its fix after the table: said once there, pointed to here
-    ctx.progress.info(
-      s.status === 'fail'
-        ? `${s.name}: fail (${s.durationMs} ms): see the error below`
-        : `${s.name}: ${s.status} (${s.durationMs} ms) ${s.detail}`,
-    );
+    ctx.progress.info(stageLineText(s));
   };
   const maxSeq = maxPlannedArrivals(config, ctx.plan);
   await runStage('preflight', record, () =>
