@@ -62,7 +62,10 @@ describe('the pipeline against the demo target at a known capacity', () => {
   });
 
   it('records every stage and writes every output', () => {
-    expect(result.stages.map((s) => `${s.name}:${s.status}`)).toEqual([
+    // a warmup that did not settle within its 4 s (a busy machine) reads warn (decision 056): the run went on alike
+    const shown = (s: { name: string; status: string }) =>
+      s.name === 'warmup' && s.status === 'warn' ? 'pass' : s.status;
+    expect(result.stages.map((s) => `${s.name}:${shown(s)}`)).toEqual([
       'preflight:pass',
       'reset:pass',
       'rtt:pass',
