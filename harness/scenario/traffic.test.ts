@@ -167,6 +167,26 @@ describe('scenario problems, all at once, before load', () => {
     expect(p).toMatch(/data source "accounts" needs exactly one of csv/);
     expect(p).toMatch(/order "once" is not one of sequential, unique, random/);
   });
+  it("maps Gatling's feeder names onto plateau's orders, and lists every key of a source (a review: 'circular' was refused without them)", () => {
+    const problems = (src: unknown) =>
+      scenarioProblems({ name: 'x', request: req, data: { src } } as unknown as Scenario).join('\n');
+    const mapping =
+      "(Gatling's feeders: circular is 'sequential'; queue is 'unique', refused before load if the rows are too few, where Gatling fails mid-run; random is 'random'; shuffle is 'unique' over a file shuffled beforehand, its rows taken in file order)";
+    expect(problems({ csv: './a.csv', order: 'circular' })).toBe(
+      `data source "src": order "circular" is not one of sequential, unique, random: set order: 'sequential' ${mapping}`,
+    );
+    expect(problems({ csv: './a.csv', order: 'queue' })).toMatch(/^[^\n]*: set order: 'unique' \(Gatling's feeders/);
+    expect(problems({ csv: './a.csv', order: 'Shuffle' })).toMatch(/: set order: 'unique' \(/);
+    expect(problems({ csv: './a.csv', order: 'RANDOM' })).toMatch(/: set order: 'random' \(/);
+    // a name of neither: the mapping alone; a name of the prototype's is no Gatling feeder
+    expect(problems({ csv: './a.csv', order: 'once' })).toBe(
+      `data source "src": order "once" is not one of sequential, unique, random ${mapping}`,
+    );
+    expect(problems({ csv: './a.csv', order: 'constructor' })).not.toMatch(/set order/);
+    expect(problems({ csv: './a.csv', strategy: 'queue' })).toBe(
+      'data source "src": unknown key `strategy`: a source has csv or json (its file), order, and readBy (order \'unique\', in a mix)',
+    );
+  });
   it('a readBy names entries of the mix, on a unique source; each mistake names the fix', () => {
     const mix = { read: { weight: 3, request: req }, create: { weight: 1, request: req } };
     const problems = (data: unknown, m: unknown = mix) =>
