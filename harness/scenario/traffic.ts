@@ -39,7 +39,7 @@ export interface Traffic {
 
 const SCENARIO_KEYS = ['name', 'ids', 'secrets', 'data', 'mix', 'request', 'check'];
 const ENTRY_KEYS = ['weight', 'request', 'check', 'run'];
-const DATA_KEYS = ['csv', 'json', 'order', 'readBy'];
+const DATA_KEYS = ['csv', 'json', 'order', 'readBy', 'seed'];
 const DATA_ORDERS = ['sequential', 'unique', 'random'];
 
 /** The name a scenario without a mix gives its one entry. */
@@ -169,12 +169,14 @@ function dataProblems(data: unknown, entries: string[] | null): string[] {
       out.push(`${at}: ${files[0]} must be a file path beside the scenario`);
     if (o.order !== undefined && !DATA_ORDERS.includes(o.order as string)) out.push(`${at}: ${orderProblem(o.order)}`);
     if (o.readBy !== undefined) out.push(...readByProblems(at, o.readBy, o.order, entries));
+    if (o.seed !== undefined) out.push(...seedProblems(at, o.seed, o.order));
   }
   return out;
 }
 
 /** What a source may hold, every key, for the refusal of one it may not. */
-const SOURCE_HAS = "a source has csv or json (its file), order, and readBy (order 'unique', in a mix)";
+const SOURCE_HAS =
+  "a source has csv or json (its file), order, readBy (order 'unique', in a mix) and seed (order 'random')";
 
 /**
  * Gatling's feeder strategies (issue 27 names its feeders as the model) as plateau's orders. Its
@@ -197,6 +199,24 @@ function orderProblem(order: unknown): string {
   const meant = DATA_ORDERS.includes(given) ? given : GATLING_ORDERS.get(given);
   const fix = meant === undefined ? '' : `: set order: '${meant}'`;
   return `order ${JSON.stringify(order)} is not one of ${DATA_ORDERS.join(', ')}${fix} (${GATLING_MAPPING})`;
+}
+
+/**
+ * `seed`: what a random source's draws follow (data-rows.ts drawSeed), a text or a finite number;
+ * on another order it would change nothing, so it is refused as readBy is off a unique source.
+ */
+function seedProblems(at: string, seed: unknown, order: unknown): string[] {
+  if (seed === '')
+    return [`${at}: seed is empty: give a text, e.g. seed: 'checkout-ab', or leave it out to draw by the run id`];
+  if (typeof seed !== 'string' && !(typeof seed === 'number' && Number.isFinite(seed)))
+    return [
+      `${at}: seed is ${shown(seed)}, not a string or a finite number: give one, e.g. seed: 'checkout-ab' (the random rows follow it; two runs given one seed draw the same rows)`,
+    ];
+  if (order !== 'random')
+    return [
+      `${at}: seed is for order 'random' (the draws follow it); a ${order === undefined ? 'sequential' : String(order)} source draws no row at random: remove seed, or set order: 'random'`,
+    ];
+  return [];
 }
 
 /** "readBy: ['a', 'b']", as a scenario would write it (a name's own quote escaped), for a fix to suggest. */

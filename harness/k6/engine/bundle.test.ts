@@ -14,7 +14,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { bundleK6Script, type RuntimeInput } from './bundle.ts';
 import { k6Options } from './options.ts';
 import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
-import { parseCsv } from '../../scenario/data-rows.ts';
+import { parseCsv, rowIndex, seedOf } from '../../scenario/data-rows.ts';
+import type { RequestRun } from '../../scenario/requests.ts';
 import { NAME_FIX } from '../../scenario/names.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
 import { PlateauError } from '../../errors.ts';
@@ -623,6 +624,28 @@ describe('the bundled mix, run with k6 faked', () => {
     const rows = nativePaths.filter((p) => p.startsWith('/p/')).map((p) => p.split('/')[3]);
     expect(new Set(rows).size).toBe(16);
     expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
+  });
+
+  it('draws a random source by its seed, the rows the native engine draws, whatever the run id (a review: only the run id seeded them)', async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/random-seed.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 120);
+    // the script was written for run mix-run; the native run has another id
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, 'another-run');
+    const nativePaths = Array.from(
+      { length: 120 },
+      (_, i) => (native.arrivals.entries[0] as RequestRun).build(i + 1).path,
+    );
+    const paths = l.fake.requests.map((r) => new URL(r.url).pathname);
+    expect(paths).toEqual(nativePaths);
+    const rows = parseCsv(fs.readFileSync(path.resolve('test/fixtures/scenarios/reader-rows.csv'), 'utf8'));
+    expect(paths).toEqual(
+      Array.from(
+        { length: 120 },
+        (_, i) => `/r/${i + 1}/${rows[rowIndex('random', i + 1, rows.length, seedOf('checkout-ab'))!].id}`,
+      ),
+    );
   });
 
   it("pick's salt gives an arrival a second key of its own, the same as the native engine's", async () => {

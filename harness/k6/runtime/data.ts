@@ -10,8 +10,8 @@ import {
   noSuchSource,
   parseCsv,
   parseJsonRows,
+  drawSeed,
   pickRow,
-  seedOf,
   usableRows,
 } from '../../scenario/data-rows.ts';
 import type { DataOrder, Row } from '../../scenario/types.ts';
@@ -40,14 +40,18 @@ export function openSources(
   entrySeq: (seq: number) => number = (seq) => seq,
   readerSeq: Record<string, (seq: number) => number> = {},
 ): RowSource {
-  const seed = seedOf(runId);
-  const sources = new Map<string, { rows: Row[]; usable: number; file: string; order: DataOrder; src: RuntimeData }>();
+  const sources = new Map<
+    string,
+    { rows: Row[]; usable: number; file: string; order: DataOrder; seed: number; src: RuntimeData }
+  >();
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
     // a unique source's last rows went to preflight's sample arrivals (run natively, before k6)
     const usable = usableRows(src.order, rows.length, src.samples);
-    sources.set(name, { rows, usable, file: src.path, order: src.order, src });
+    // drawn as on the native engine (context.ts): by the source's seed, else the run id
+    const seed = drawSeed(runId, src.seed);
+    sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
   }
   return {
     row(name, seq) {
@@ -55,7 +59,7 @@ export function openSources(
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
       // picked as on the native engine (context.ts); a readBy's numbering: none in a mix of one entry
       const readerOf = s.src.readBy ? readerSeq[name] : undefined;
-      return s.rows[pickRow(name, s, seq, seed, entrySeq, readerOf)];
+      return s.rows[pickRow(name, s, seq, s.seed, entrySeq, readerOf)];
     },
   };
 }
