@@ -120,7 +120,11 @@ export interface ScenarioContext {
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
   /** Environment values (read from the process environment; never written to any output). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The row of data source `name` for this arrival, by the source's order (shared, read-only). */
+  /**
+   * The row of data source `name` for this arrival, by the source's order: shared by every VU of a
+   * thread and read-only (frozen, nested values too); change a copy, `{ ...ctx.row(name) }`, or
+   * JSON.parse(JSON.stringify(...)) for a JSON row's nested values (k6 has no structuredClone).
+   */
   row(name: string): Row;
   /**
    * Think time: resolves after ms; the VU stays held (VU sizing counts it). ms from 0 to

@@ -609,6 +609,29 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it("a write to a row of ctx.row (SharedArray's deep-frozen element) fails its arrival saying rows are shared and read-only and the copy to make, as on the native engine", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/row-write.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 4);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual([
+      'rename other',
+      'basket other',
+      'rename other',
+      'basket other',
+    ]);
+    expect(l.fake.requests).toEqual([]);
+    const logged = warn.mock.calls.flat().join('\n');
+    // Node's messages here; k6's own (goja) say "Cannot assign to read only property 'id'", told alike
+    expect(logged).toContain(
+      "plateau: rename: Cannot assign to read only property 'id' of object '#<Object>': ctx.row('accounts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = { ...ctx.row('accounts') }",
+    );
+    expect(logged).toContain(
+      "plateau: basket: run threw: Cannot add property 1, object is not extensible: ctx.row('carts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = JSON.parse(JSON.stringify(ctx.row('carts')))",
+    );
+  });
+
   it('sends the rows and keys the native engine sends: a sequential source walked per entry, pick spread over every key', async () => {
     const fixture = path.resolve('test/fixtures/scenarios/sequential-rows.ts');
     const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
