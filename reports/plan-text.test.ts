@@ -171,6 +171,8 @@ describe("plan text of a scenario's data sources", () => {
           { name: 'accounts', order: 'unique', ...source },
           { name: 'products', order: 'sequential', ...source, file: 'products.json', usable: 1200 },
           { name: 'coupons', order: 'random', ...source, file: 'coupons.csv', usable: 1200 },
+          { name: 'carts', order: 'random', ...source, file: 'carts.json', usable: 1200, seed: 'checkout-ab' },
+          { name: 'skus', order: 'random', ...source, file: 'skus.csv', usable: 1200, seed: 42 },
         ],
       }),
     );
@@ -180,7 +182,16 @@ describe("plan text of a scenario's data sources", () => {
     expect(text).toContain(
       "data     products (products.json): 1,200 rows, sequential (each entry's arrivals read them in turn, wrapping)",
     );
-    expect(text).toContain('data     coupons (coupons.csv): 1,200 rows, random (seeded by the run id)');
+    // a review: with fresh run ids two runs compared drew other rows, and nothing said so
+    expect(text).toContain(
+      'data     coupons (coupons.csv): 1,200 rows, random (seeded by the run id: a run of another id draws other rows; give the source a seed to draw the same in runs you compare)',
+    );
+    expect(text).toContain(
+      'data     carts (carts.json): 1,200 rows, random (seeded by its seed "checkout-ab": every run given it draws the same rows)',
+    );
+    expect(text).toContain(
+      'data     skus (skus.csv): 1,200 rows, random (seeded by its seed 42: every run given it draws the same rows)',
+    );
     expect(text.indexOf('data     accounts')).toBeGreaterThan(text.indexOf('scenario '));
     expect(planText(input())).not.toContain('data     ');
     // with no warmup (disabled, or on k6) none of its arrivals are counted, and the text does not name one

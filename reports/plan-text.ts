@@ -92,6 +92,8 @@ export interface PlanDataSource {
   readBy?: string[];
   /** Of maxArrivals, those of the readBy's entries: the rows the plan can take. */
   readerArrivals?: number;
+  /** A random source's seed, as the scenario gives it; absent: its draws follow the run id. */
+  seed?: string | number;
 }
 
 function dataText(d: PlanDataSource): string {
@@ -99,7 +101,10 @@ function dataText(d: PlanDataSource): string {
   // an entry's arrivals walk the rows, not the global arrival number (mix-order.ts: an entry on
   // every 4th arrival would read 4 rows of 16)
   if (d.order === 'sequential') return `${head}, sequential (each entry's arrivals read them in turn, wrapping)`;
-  if (d.order === 'random') return `${head}, random (seeded by the run id)`;
+  if (d.order === 'random')
+    return d.seed === undefined
+      ? `${head}, random (seeded by the run id: a run of another id draws other rows; give the source a seed to draw the same in runs you compare)`
+      : `${head}, random (seeded by its seed ${JSON.stringify(d.seed)}: every run given it draws the same rows)`;
   const readers =
     d.readBy && d.readerArrivals !== undefined
       ? `, ${fmtInt(d.readerArrivals)} of them of its readBy (${d.readBy.map((n) => `"${n}"`).join(', ')}), which alone take rows`

@@ -27,6 +27,22 @@ const baselineFile = write('baseline.json', baselineOf(kneeRun(400), '2025-01-01
 const plateau = (args: string[]) => cliInProcess(args, { ...process.env, GITHUB_STEP_SUMMARY: '' });
 
 describe('plateau plan --json', () => {
+  it.concurrent(
+    "names a random source's seed, in the text and the document (a review: nothing said what its rows follow)",
+    async () => {
+      const args = ['plan', '--target', 'http://127.0.0.1:9/', '--scenario', 'test/fixtures/scenarios/random-seed.ts'];
+      const steps = ['--start-rate', '10', '--step-rate', '10', '--max-rate', '20', '--hold', '5', '--ramp', '1'];
+      const [json, text] = await Promise.all([plateau([...args, ...steps, '--json']), plateau([...args, ...steps])]);
+      expect(json.status, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout).data).toEqual([
+        expect.objectContaining({ name: 'accounts', order: 'random', seed: 'checkout-ab' }),
+      ]);
+      expect(text.stdout).toContain(
+        'rows, random (seeded by its seed "checkout-ab": every run given it draws the same rows)\n',
+      );
+    },
+  );
+
   it.concurrent('prints the plan the text shows, as values', async () => {
     const args = [
       'plan',

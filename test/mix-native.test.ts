@@ -144,6 +144,21 @@ describe('a mix on the native engine', () => {
     expect(records.flatMap((r) => r.samples ?? []).some((m) => m.includes('checkout: confirm'))).toBe(true);
   });
 
+  it('a write to a row of ctx.row fails its arrival (kind other) saying the rows are shared and read-only and the copy to make (a review: the bare TypeError)', async () => {
+    const srv = await tinyServer((_q, res) => res.end('ok'));
+    closers.push(srv.close);
+    const { records } = await runScenario(srv.url, path.resolve('test/fixtures/scenarios/row-write.ts'), 40, 1);
+    const t = totals(records);
+    expect(t.sum((r) => r.errors.other ?? 0)).toBe(40);
+    const said = new Set(records.flatMap((r) => r.samples ?? []));
+    expect([...said].sort()).toEqual([
+      // each cart's items, the first's 1 long, the second's empty
+      "other: basket threw: Cannot add property 0, object is not extensible: ctx.row('carts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = JSON.parse(JSON.stringify(ctx.row('carts')))",
+      "other: basket threw: Cannot add property 1, object is not extensible: ctx.row('carts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = JSON.parse(JSON.stringify(ctx.row('carts')))",
+      "other: rename: scenario threw: Cannot assign to read only property 'id' of object '#<Object>': ctx.row('accounts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = { ...ctx.row('accounts') }",
+    ]);
+  });
+
   it("a transaction's sends made at once go together on VUs borrowed from the pool, or with none free one after the other on its VU, each answer its own", async () => {
     let inFlight = 0;
     let most = 0;

@@ -13,6 +13,7 @@ import { sampleArrivals } from '../harness/pipeline/sample-arrivals.ts';
 import { scenarioRequests } from '../harness/scenario/requests.ts';
 import { PlateauError } from '../harness/errors.ts';
 import { NAME_FIX } from '../harness/scenario/names.ts';
+import { ScenarioMistake } from '../harness/scenario/mistake.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 
 const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/blame/${name}.ts`);
@@ -164,6 +165,33 @@ describe("a scenario's mistake gets its own fix, not the scenario module's boile
       /ctx\.row\("customers"\) in entry "get item": the source's readBy lists "create order"/,
     );
     expect(err.hint).toMatch(/^add "get item" to data\.customers\.readBy/);
+  });
+
+  it('a write to a row of ctx.row: the source, that rows are shared and read-only, and the copy to make (a review: the bare TypeError and a fix about the return)', async () => {
+    const t = await shop(() => undefined);
+    const scenario = path.resolve('test/fixtures/scenarios/row-write.ts');
+    const err = (await samples(t.url, scenario))!;
+    expect(err.message).toBe(
+      "the scenario failed in request(ctx) for the sample request: Cannot assign to read only property 'id' of object '#<Object>': ctx.row('accounts') is shared and read-only: every VU of a thread reads the same rows",
+    );
+    expect(err.hint).toBe(
+      "copy the row first and change the copy: const r = { ...ctx.row('accounts') } (its values are strings: a spread copies the row whole)",
+    );
+    expect(t.seen).toEqual([]);
+    // the transaction's sample arrival (its row the second, whose items are []): a JSON row's nested array, a deep copy
+    const s = await scenarioRequests(scenario, `${t.url}/`, 'blame');
+    const basket = s.sample(1);
+    if (basket.kind !== 'transaction') throw new Error('basket is a transaction');
+    const thrown = await Promise.resolve(basket.run(0, { send: () => Promise.reject(new Error('not sent')) })).catch(
+      (e: unknown) => e as ScenarioMistake,
+    );
+    expect(thrown).toBeInstanceOf(ScenarioMistake);
+    expect(thrown!.message).toBe(
+      "Cannot add property 0, object is not extensible: ctx.row('carts') is shared and read-only: every VU of a thread reads the same rows",
+    );
+    expect(thrown!.fix).toMatch(
+      /^copy the row first and change the copy: const r = JSON\.parse\(JSON\.stringify\(ctx\.row\('carts'\)\)\) \(a deep copy: /,
+    );
   });
 
   it('a request to another origin', async () => {

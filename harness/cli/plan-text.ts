@@ -62,6 +62,7 @@ export function planFacts(
       maxArrivals,
       withWarmup: warmupRuns(config),
       ...(src.readBy ? { readBy: [...src.readBy], readerArrivals: rowsTaken(traffic, src.readBy, maxArrivals) } : {}),
+      ...(src.seed !== undefined ? { seed: src.seed } : {}),
     })),
   };
 }

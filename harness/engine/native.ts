@@ -127,7 +127,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
       req = entry.build(seq);
     } catch (err) {
       release(vu);
-      rec.iterationError(nowMs, `scenario threw: ${(err as Error).message}`, named ? entry.name : undefined);
+      rec.iterationError(nowMs, `scenario threw: ${o.arrivals.threw(err)}`, named ? entry.name : undefined);
       return;
     }
     if (named) {

@@ -137,7 +137,7 @@ export class Transaction {
     try {
       await this.entry.run(seq, this.http);
     } catch (err) {
-      this.fail('other', 0, `${this.entry.name} threw: ${(err as Error)?.message ?? String(err)}`);
+      this.fail('other', 0, `${this.entry.name} threw: ${this.host.arrivals.threw(err)}`);
     }
     // a send still in flight was not awaited: its answer is never tested, so the arrival fails
     // (an awaited send has ended: its pending count drops before its promise's reactions run)

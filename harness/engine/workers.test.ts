@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
@@ -5,6 +6,7 @@ import { mergeRecords } from '../../analysis/buckets.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from './workers.ts';
+import { parseCsv, rowIndex, seedOf } from '../scenario/data-rows.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -235,6 +237,54 @@ describe('native engine on worker threads', () => {
     expect(sorted.length + records.reduce((a, r) => a + r.dropped, 0)).toBe(301);
     // half sent is evidence enough for where the seqs start (264 were sent once, beside other work)
     expect(sorted.length).toBeGreaterThanOrEqual(150);
+  });
+
+  it("draws a random source's rows by its seed, the same on one worker and on three whatever the run id (a review: only the run id seeded them)", async () => {
+    const rows = parseCsv(fs.readFileSync(path.resolve('test/fixtures/scenarios/reader-rows.csv'), 'utf8'));
+    /** Each seq sent and the row it carried (/r/<seq>/<row id>), on `count` workers of run `runId`. */
+    const sent = async (count: number, runId: string) => {
+      const pairs = new Map<number, string>();
+      const srv = await tinyServer((req, res) => {
+        const [, , seq, id] = req.url!.split('/');
+        pairs.set(Number(seq), id);
+        res.end('ok');
+      });
+      closers.push(srv.close);
+      const engine = await WorkerEngine.create(
+        count,
+        {
+          origin: srv.url,
+          targetUrl: `${srv.url}/`,
+          http: { timeoutMs: 5000, client: 'socket' },
+          preAllocatedVUs: 10,
+          maxVUs: 400,
+          scenarioPath: path.resolve('test/fixtures/scenarios/random-seed.ts'),
+          runId,
+          idKey: runId,
+          maxBodyBytes: 65536,
+        },
+        process.env,
+      );
+      closers.push(() => engine.close());
+      await engine.start({
+        segments: [{ durationS: 1, fromPerSec: 200, toPerSec: 200 }],
+        phase: 'steps',
+        seqOffset: 0,
+        gracefulStopMs: 2000,
+        sink: () => undefined,
+      }).done;
+      return pairs;
+    };
+    const seeded = (seq: number) => rows[rowIndex('random', seq, rows.length, seedOf('checkout-ab'))!].id;
+    for (const pairs of [await sent(1, 'seed-one'), await sent(3, 'seed-three')]) {
+      // a stall of a busy machine may drop a few arrivals: every one sent carried the seed's row
+      expect(pairs.size).toBeGreaterThanOrEqual(150);
+      expect([...pairs].filter(([seq, id]) => id !== seeded(seq))).toEqual([]);
+    }
+    // the run id's draws are others
+    const byRunId = Array.from({ length: 200 }, (_, i) => rowIndex('random', i + 1, rows.length, seedOf('seed-one')));
+    const bySeed = Array.from({ length: 200 }, (_, i) => rowIndex('random', i + 1, rows.length, seedOf('checkout-ab')));
+    expect(byRunId).not.toEqual(bySeed);
   });
 
   it('reserve() allocates VUs on every worker (the warmup re-sizing), and a shrink after it keeps them', async () => {

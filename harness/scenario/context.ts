@@ -5,7 +5,7 @@
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { notAReaderFix, notAReaderProblem, noSuchSource, pickRow, seedOf, spread } from './data-rows.ts';
+import { drawSeed, notAReaderFix, notAReaderProblem, noSuchSource, pickRow, spread } from './data-rows.ts';
 import { thinkTimeFix, thinkTimeProblem } from './think-time.ts';
 import { ScenarioMistake } from './mistake.ts';
 
@@ -25,6 +25,8 @@ export interface LoadedSource {
   columns?: readonly string[];
   /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
   readBy?: readonly string[];
+  /** A random source's seed, as given (its draws follow it, data-rows.ts drawSeed); absent: the run id. */
+  seed?: string | number;
 }
 
 export interface ContextOptions {
@@ -105,7 +107,7 @@ export function contextFactory(
     keyOf,
     env: Object.freeze({ ...env }),
     data: opts.data ?? {},
-    seed: seedOf(runId),
+    seeds: new Map(Object.entries(opts.data ?? {}).map(([name, src]) => [name, drawSeed(runId, src.seed)])),
     sleep: checkedSleep(opts.sleep ?? realSleep, opts.transactionTimeoutMs),
     sample: opts.sample,
     entrySeq: opts.entrySeq ?? ((seq) => seq),
@@ -123,7 +125,8 @@ interface Shared {
   keyOf(name: string): Buffer;
   env: Readonly<Record<string, string | undefined>>;
   data: Record<string, LoadedSource>;
-  seed: number;
+  /** Each source's seed of its random draws (drawSeed), by its name. */
+  seeds: ReadonlyMap<string, number>;
   sleep(ms: number): Promise<void>;
   sample: number | undefined;
   entrySeq(seq: number): number;
@@ -146,7 +149,7 @@ function rowOf(s: Shared, name: string, seq: number): Row {
   }
   // a readBy's numbering: none in a mix of one entry
   const readerOf = src.readBy ? s.readerSeq[name] : undefined;
-  return src.rows[pickRow(name, src, seq, s.seed, s.entrySeq, readerOf)];
+  return src.rows[pickRow(name, src, seq, s.seeds.get(name)!, s.entrySeq, readerOf)];
 }
 
 /** What a row may be asked for beyond its columns: what JSON.stringify, await and a template literal look up. */

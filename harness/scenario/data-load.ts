@@ -78,6 +78,7 @@ export function loadDataSources(
       usable,
       ...('csv' in src ? { columns: Object.keys(rows[0]) } : {}),
       ...(order === 'unique' && src.readBy ? { readBy: Object.freeze([...src.readBy]) } : {}),
+      ...(order === 'random' && src.seed !== undefined ? { seed: src.seed } : {}),
     };
   }
   return out;

@@ -224,11 +224,20 @@ export function parseJsonRows(text: string): Row[] {
   return v as Row[];
 }
 
-/** FNV-1a of the run id: the seed of the random order, so a run's picks are reproducible from its id. */
-export function seedOf(runId: string): number {
+/** FNV-1a of a text (a run id, a source's seed, a pick's salt): a 32-bit seed of mix32. */
+export function seedOf(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < runId.length; i++) h = Math.imul(h ^ runId.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/**
+ * The seed of a random source's draws: its `seed` as text (42 is '42'), else the run id. Both
+ * engines call it, so the rows drawn are a function of this and the arrival's number alone: the same
+ * on every thread and k6 instance; and a source given seed 'r1' draws what run r1 drew without one.
+ */
+export function drawSeed(runId: string, seed: string | number | undefined): number {
+  return seedOf(seed === undefined ? runId : String(seed));
 }
 
 /** A 32-bit mix of seed and seq (murmur3's finaliser): uniform enough to draw rows. */

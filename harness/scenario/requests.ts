@@ -26,6 +26,8 @@ import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { requestSpecProblem } from './setting-problems.ts';
 import { sentHeaders } from './header-values.ts';
+import { rowWrites, rowWriteText, thrownText, type WrittenSource } from './row-writes.ts';
+import { ScenarioMistake } from './mistake.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -72,6 +74,11 @@ export interface Arrivals {
    * from data, one past MAX_NAMES, or a transaction's own name). Remembers the names admitted.
    */
   admit(name: unknown): string | null;
+  /**
+   * What an arrival whose scenario code threw fails with (kind other): its message, and for a
+   * write to a row of ctx.row what that means and the copy to make (row-writes.ts). Only on a throw.
+   */
+  threw(err: unknown): string;
 }
 
 export interface ScenarioRequests {
@@ -133,8 +140,9 @@ export async function scenarioRequests(
       secrets: scenario.secrets ?? [],
     });
   const mixed = traffic.entries.length > 1;
-  const runs = (contexts: ContextFactory, strict = false) =>
-    traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, strict));
+  const writes = rowWrites(writtenSources(data));
+  const runs = (contexts: ContextFactory, mistake?: (err: unknown) => unknown) =>
+    traffic.entries.map((e) => entryRun(e, contexts, origin, maxBodyBytes, mixed, mistake));
   const entries = runs(factory());
   const arrivals: Arrivals = {
     byName: traffic.byName,
@@ -148,14 +156,45 @@ export async function scenarioRequests(
     checkOf: transactionCheckOf,
     sent,
     admit: admission(traffic),
+    threw: (err) => {
+      const message = thrownText(err);
+      const w = writes(message);
+      return w ? rowWriteText(message, w) : message;
+    },
   };
   return {
     scenario,
     traffic,
     arrivals,
     data,
-    sample: (i, sampleNo = i, onRow) => runs(factory(sampleNo, onRow, names[i]), true)[i],
+    sample: (i, sampleNo = i, onRow) => {
+      // the sources this sample arrival read: a write to a row is told of theirs
+      const read = new Set<string>();
+      const told = (source: string, row: Row) => {
+        read.add(source);
+        onRow?.(source, row);
+      };
+      return runs(factory(sampleNo, told, names[i]), (err) => rowMistake(err, writes, read))[i];
+    },
   };
+}
+
+/** Every data source as a write to its rows is told (row-writes.ts). */
+function writtenSources(data: Record<string, LoadedSource>): WrittenSource[] {
+  return Object.entries(data).map(([name, src]) => ({ name, csv: src.columns !== undefined, rows: src.rows }));
+}
+
+/**
+ * What a sample arrival's code threw, as preflight shows it: a write to a row it read is a
+ * ScenarioMistake whose fix is the copy to make (preflight shows that fix instead of the module's
+ * general one); anything else as it was thrown.
+ */
+function rowMistake(err: unknown, writes: ReturnType<typeof rowWrites>, read: ReadonlySet<string>): unknown {
+  const message = thrownText(err);
+  const w = writes(message, read);
+  return w
+    ? new ScenarioMistake(`${message}: ${w.problem}`, `copy the row first and change the copy: ${w.copy} (${w.why})`)
+    : err;
 }
 
 /** A data source read in order, whose rows an arrival takes by its number among its entry's. */
@@ -192,18 +231,36 @@ function admission(traffic: Traffic): (name: unknown) => string | null {
   return (name) => book.problem(name);
 }
 
+/**
+ * Entry e as the engine runs it. `mistake`, for preflight's sample arrivals (their requests' fields
+ * checked too): what their code throws goes through it (rowMistake), where the load's throws are
+ * worded only when recorded (Arrivals.threw).
+ */
 function entryRun(
   e: TrafficEntry,
   contexts: ContextFactory,
   origin: string,
   maxBodyBytes: number,
   mixed: boolean,
-  strict: boolean,
+  mistake?: (err: unknown) => unknown,
 ): EntryRun {
   if (e.run) {
     const run = e.run;
     const kept = { ...e.runReads, bodyBytes: maxBodyBytes };
-    return { kind: 'transaction', name: e.name, kept, run: (seq, http) => run(contexts(seq), http) };
+    return {
+      kind: 'transaction',
+      name: e.name,
+      kept,
+      run: mistake
+        ? async (seq, http) => {
+            try {
+              await run(contexts(seq), http);
+            } catch (err) {
+              throw mistake(err);
+            }
+          }
+        : (seq, http) => run(contexts(seq), http),
+    };
   }
   const request = e.request!;
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
@@ -217,8 +274,16 @@ function entryRun(
     kind: 'request',
     name: e.name,
     // the socket client makes header strings only for a check that reads them
-    build: strict
-      ? (seq) => prepared(strictSpec(request(contexts(seq)), `${what} returned `), origin, keep, headers, what)
+    build: mistake
+      ? (seq) => {
+          let spec: RequestSpec;
+          try {
+            spec = request(contexts(seq));
+          } catch (err) {
+            throw mistake(err);
+          }
+          return prepared(strictSpec(spec, `${what} returned `), origin, keep, headers, what);
+        }
       : (seq) => prepared(request(contexts(seq)), origin, keep, headers, what),
     check: check ? (o) => verdict(check, view.over(o)) : () => null,
   };
@@ -439,5 +504,6 @@ export function requestArrivals(
     checkOf: transactionCheckOf,
     sent,
     admit: () => null,
+    threw: thrownText,
   };
 }

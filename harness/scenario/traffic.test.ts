@@ -13,7 +13,7 @@ import {
 } from './mix-order.ts';
 import { readByText, rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
-import { DataError, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
+import { DataError, drawSeed, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
 import { bodyCutText } from './verdict.ts';
 import type { Check, ResponseInfo, Scenario } from './types.ts';
 
@@ -167,6 +167,48 @@ describe('scenario problems, all at once, before load', () => {
     expect(p).toMatch(/data source "accounts" needs exactly one of csv/);
     expect(p).toMatch(/order "once" is not one of sequential, unique, random/);
   });
+  it("maps Gatling's feeder names onto plateau's orders, and lists every key of a source (a review: 'circular' was refused without them)", () => {
+    const problems = (src: unknown) =>
+      scenarioProblems({ name: 'x', request: req, data: { src } } as unknown as Scenario).join('\n');
+    const mapping =
+      "(Gatling's feeders: circular is 'sequential'; queue is 'unique', refused before load if the rows are too few, where Gatling fails mid-run; random is 'random'; shuffle is 'unique' over a file shuffled beforehand, its rows taken in file order)";
+    expect(problems({ csv: './a.csv', order: 'circular' })).toBe(
+      `data source "src": order "circular" is not one of sequential, unique, random: set order: 'sequential' ${mapping}`,
+    );
+    expect(problems({ csv: './a.csv', order: 'queue' })).toMatch(/^[^\n]*: set order: 'unique' \(Gatling's feeders/);
+    expect(problems({ csv: './a.csv', order: 'Shuffle' })).toMatch(/: set order: 'unique' \(/);
+    expect(problems({ csv: './a.csv', order: 'RANDOM' })).toMatch(/: set order: 'random' \(/);
+    // a name of neither: the mapping alone; a name of the prototype's is no Gatling feeder
+    expect(problems({ csv: './a.csv', order: 'once' })).toBe(
+      `data source "src": order "once" is not one of sequential, unique, random ${mapping}`,
+    );
+    expect(problems({ csv: './a.csv', order: 'constructor' })).not.toMatch(/set order/);
+    expect(problems({ csv: './a.csv', strategy: 'queue' })).toBe(
+      "data source \"src\": unknown key `strategy`: a source has csv or json (its file), order, readBy (order 'unique', in a mix) and seed (order 'random')",
+    );
+  });
+  it("a random source's seed is a text or a finite number, on order 'random' only; each mistake names the fix", () => {
+    const problems = (src: unknown) =>
+      scenarioProblems({ name: 'x', request: req, data: { src } } as unknown as Scenario).join('\n');
+    expect(problems({ csv: './a.csv', order: 'random', seed: 'checkout-ab' })).toBe('');
+    expect(problems({ json: './a.json', order: 'random', seed: 42 })).toBe('');
+    expect(problems({ csv: './a.csv', order: 'random', seed: { run: 'a' } })).toBe(
+      'data source "src": seed is an object, not a string or a finite number: give one, e.g. seed: \'checkout-ab\' (the random rows follow it; two runs given one seed draw the same rows)',
+    );
+    expect(problems({ csv: './a.csv', order: 'random', seed: true })).toMatch(/seed is a boolean, not a string/);
+    expect(problems({ csv: './a.csv', order: 'random', seed: NaN })).toMatch(/seed is NaN, not a string or a finite/);
+    expect(problems({ csv: './a.csv', order: 'random', seed: '' })).toBe(
+      'data source "src": seed is empty: give a text, e.g. seed: \'checkout-ab\', or leave it out to draw by the run id',
+    );
+    expect(problems({ csv: './a.csv', seed: 'x' })).toBe(
+      "data source \"src\": seed is for order 'random' (the draws follow it); a sequential source draws no row at random: remove seed, or set order: 'random'",
+    );
+    expect(problems({ csv: './a.csv', order: 'unique', seed: 7 })).toMatch(/a unique source draws no row at random/);
+    // a misspelt key is told the one meant
+    expect(problems({ csv: './a.csv', order: 'random', sed: 1 })).toMatch(
+      /unknown key `sed` \(did you mean `seed`\?\)/,
+    );
+  });
   it('a readBy names entries of the mix, on a unique source; each mistake names the fix', () => {
     const mix = { read: { weight: 3, request: req }, create: { weight: 1, request: req } };
     const problems = (data: unknown, m: unknown = mix) =>
@@ -266,6 +308,14 @@ describe('data rows', () => {
     expect(Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seedOf('run-a')))).toEqual(a);
     expect(Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seedOf('run-b')))).not.toEqual(a);
     expect(new Set(a).size).toBeGreaterThan(6);
+  });
+  it("draws a random source by its seed where it has one, taken as its text: seed 'r1' draws what run r1 drew without one", () => {
+    const draws = (seed: number) => Array.from({ length: 50 }, (_, i) => rowIndex('random', i + 1, 10, seed));
+    expect(drawSeed('run-a', undefined)).toBe(seedOf('run-a'));
+    expect(draws(drawSeed('run-a', 'ab'))).toEqual(draws(drawSeed('run-b', 'ab')));
+    expect(draws(drawSeed('run-a', 'run-b'))).toEqual(draws(drawSeed('run-b', undefined)));
+    expect(drawSeed('run-a', 42)).toBe(drawSeed('run-b', '42'));
+    expect(draws(drawSeed('run-a', 'ab'))).not.toEqual(draws(drawSeed('run-a', undefined)));
   });
 });
 

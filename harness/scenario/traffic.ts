@@ -39,7 +39,7 @@ export interface Traffic {
 
 const SCENARIO_KEYS = ['name', 'ids', 'secrets', 'data', 'mix', 'request', 'check'];
 const ENTRY_KEYS = ['weight', 'request', 'check', 'run'];
-const DATA_KEYS = ['csv', 'json', 'order', 'readBy'];
+const DATA_KEYS = ['csv', 'json', 'order', 'readBy', 'seed'];
 const DATA_ORDERS = ['sequential', 'unique', 'random'];
 
 /** The name a scenario without a mix gives its one entry. */
@@ -162,17 +162,61 @@ function dataProblems(data: unknown, entries: string[] | null): string[] {
       continue;
     }
     const o = src as Record<string, unknown>;
-    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, 'a source has csv or json, and order'));
+    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, SOURCE_HAS));
     const files = ['csv', 'json'].filter((k) => o[k] !== undefined);
     if (files.length !== 1) out.push(`${at} needs exactly one of csv: "./file.csv" or json: "./file.json"`);
     else if (typeof o[files[0]] !== 'string' || o[files[0]] === '')
       out.push(`${at}: ${files[0]} must be a file path beside the scenario`);
-    if (o.order !== undefined && !DATA_ORDERS.includes(o.order as string)) {
-      out.push(`${at}: order ${JSON.stringify(o.order)} is not one of ${DATA_ORDERS.join(', ')}`);
-    }
+    if (o.order !== undefined && !DATA_ORDERS.includes(o.order as string)) out.push(`${at}: ${orderProblem(o.order)}`);
     if (o.readBy !== undefined) out.push(...readByProblems(at, o.readBy, o.order, entries));
+    if (o.seed !== undefined) out.push(...seedProblems(at, o.seed, o.order));
   }
   return out;
+}
+
+/** What a source may hold, every key, for the refusal of one it may not. */
+const SOURCE_HAS =
+  "a source has csv or json (its file), order, readBy (order 'unique', in a mix) and seed (order 'random')";
+
+/**
+ * Gatling's feeder strategies (issue 27 names its feeders as the model) as plateau's orders. Its
+ * shuffle is a queue in shuffled order: plateau's unique takes rows in file order, so the nearest
+ * is unique over a file shuffled beforehand (random would repeat rows).
+ */
+const GATLING_ORDERS = new Map([
+  ['circular', 'sequential'],
+  ['queue', 'unique'],
+  ['random', 'random'],
+  ['shuffle', 'unique'],
+]);
+
+const GATLING_MAPPING =
+  "Gatling's feeders: circular is 'sequential'; queue is 'unique', refused before load if the rows are too few, where Gatling fails mid-run; random is 'random'; shuffle is 'unique' over a file shuffled beforehand, its rows taken in file order";
+
+/** An order that is none of plateau's: the mapping of Gatling's feeders, and the order to set where the value names one (any case). */
+function orderProblem(order: unknown): string {
+  const given = typeof order === 'string' ? order.trim().toLowerCase() : '';
+  const meant = DATA_ORDERS.includes(given) ? given : GATLING_ORDERS.get(given);
+  const fix = meant === undefined ? '' : `: set order: '${meant}'`;
+  return `order ${JSON.stringify(order)} is not one of ${DATA_ORDERS.join(', ')}${fix} (${GATLING_MAPPING})`;
+}
+
+/**
+ * `seed`: what a random source's draws follow (data-rows.ts drawSeed), a text or a finite number;
+ * on another order it would change nothing, so it is refused as readBy is off a unique source.
+ */
+function seedProblems(at: string, seed: unknown, order: unknown): string[] {
+  if (seed === '')
+    return [`${at}: seed is empty: give a text, e.g. seed: 'checkout-ab', or leave it out to draw by the run id`];
+  if (typeof seed !== 'string' && !(typeof seed === 'number' && Number.isFinite(seed)))
+    return [
+      `${at}: seed is ${shown(seed)}, not a string or a finite number: give one, e.g. seed: 'checkout-ab' (the random rows follow it; two runs given one seed draw the same rows)`,
+    ];
+  if (order !== 'random')
+    return [
+      `${at}: seed is for order 'random' (the draws follow it); a ${order === undefined ? 'sequential' : String(order)} source draws no row at random: remove seed, or set order: 'random'`,
+    ];
+  return [];
 }
 
 /** "readBy: ['a', 'b']", as a scenario would write it (a name's own quote escaped), for a fix to suggest. */

@@ -74,15 +74,25 @@ export interface TransactionEntry {
 
 export type MixEntry = RequestEntry | TransactionEntry;
 
-/** How ctx.row(name) picks a row: in turn for each mix entry (wrapping), each row at most once in the run, or seeded by the run id. */
+/**
+ * How ctx.row(name) picks a row: in turn for each mix entry (wrapping), each row at most once in
+ * the run, or drawn at random by the arrival's number and the source's `seed` (else the run id).
+ */
 export type DataOrder = 'sequential' | 'unique' | 'random';
 
 /**
  * A data file, resolved beside the scenario: CSV (RFC 4180, a header row) or a JSON array of objects.
  * `readBy` (order 'unique', a mix): the entries that read it; only their arrivals take its rows,
  * numbered among theirs, and any other entry's ctx.row of it fails its arrival.
+ * `seed` (order 'random'): what the draws follow, taken as its text (seed 42 is '42'); without one,
+ * the run id, so runs of other ids draw other rows. Two runs you compare draw the same rows, on
+ * either engine and any number of threads, when given the same seed.
  */
-export type DataSource = ({ csv: string } | { json: string }) & { order?: DataOrder; readBy?: string[] };
+export type DataSource = ({ csv: string } | { json: string }) & {
+  order?: DataOrder;
+  readBy?: string[];
+  seed?: string | number;
+};
 
 /** A row of a data source: a CSV row's fields as strings, or a JSON array's object. */
 export type Row = Record<string, any>;
@@ -110,7 +120,11 @@ export interface ScenarioContext {
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
   /** Environment values (read from the process environment; never written to any output). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The row of data source `name` for this arrival, by the source's order (shared, read-only). */
+  /**
+   * The row of data source `name` for this arrival, by the source's order: shared by every VU of a
+   * thread and read-only (frozen, nested values too); change a copy, `{ ...ctx.row(name) }`, or
+   * JSON.parse(JSON.stringify(...)) for a JSON row's nested values (k6 has no structuredClone).
+   */
   row(name: string): Row;
   /**
    * Think time: resolves after ms; the VU stays held (VU sizing counts it). ms from 0 to

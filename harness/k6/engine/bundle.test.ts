@@ -14,7 +14,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { bundleK6Script, type RuntimeInput } from './bundle.ts';
 import { k6Options } from './options.ts';
 import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
-import { parseCsv } from '../../scenario/data-rows.ts';
+import { parseCsv, rowIndex, seedOf } from '../../scenario/data-rows.ts';
+import type { RequestRun } from '../../scenario/requests.ts';
 import { NAME_FIX } from '../../scenario/names.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
 import { PlateauError } from '../../errors.ts';
@@ -608,6 +609,29 @@ describe('the bundled mix, run with k6 faked', () => {
     );
   });
 
+  it("a write to a row of ctx.row (SharedArray's deep-frozen element) fails its arrival saying rows are shared and read-only and the copy to make, as on the native engine", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = await loadWithFakeK6(await script(path.resolve('test/fixtures/scenarios/row-write.ts')), () => ({
+      status: 200,
+    }));
+    await run(l, 4);
+    expect(tagsOf(l).map((t) => `${t.name} ${t.outcome}`)).toEqual([
+      'rename other',
+      'basket other',
+      'rename other',
+      'basket other',
+    ]);
+    expect(l.fake.requests).toEqual([]);
+    const logged = warn.mock.calls.flat().join('\n');
+    // Node's messages here; k6's own (goja) say "Cannot assign to read only property 'id'", told alike
+    expect(logged).toContain(
+      "plateau: rename: Cannot assign to read only property 'id' of object '#<Object>': ctx.row('accounts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = { ...ctx.row('accounts') }",
+    );
+    expect(logged).toContain(
+      "plateau: basket: run threw: Cannot add property 1, object is not extensible: ctx.row('carts') is shared and read-only: every VU of a thread reads the same rows; copy it first: const r = JSON.parse(JSON.stringify(ctx.row('carts')))",
+    );
+  });
+
   it('sends the rows and keys the native engine sends: a sequential source walked per entry, pick spread over every key', async () => {
     const fixture = path.resolve('test/fixtures/scenarios/sequential-rows.ts');
     const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
@@ -623,6 +647,28 @@ describe('the bundled mix, run with k6 faked', () => {
     const rows = nativePaths.filter((p) => p.startsWith('/p/')).map((p) => p.split('/')[3]);
     expect(new Set(rows).size).toBe(16);
     expect(rows.slice(0, 3)).toEqual(['acct0', 'acct1', 'acct2']);
+  });
+
+  it('draws a random source by its seed, the rows the native engine draws, whatever the run id (a review: only the run id seeded them)', async () => {
+    const fixture = path.resolve('test/fixtures/scenarios/random-seed.ts');
+    const l = await loadWithFakeK6(await script(fixture), () => ({ status: 200 }));
+    await run(l, 120);
+    // the script was written for run mix-run; the native run has another id
+    const { scenarioRequests } = await import('../../scenario/requests.ts');
+    const native = await scenarioRequests(fixture, `${ORIGIN}/`, 'another-run');
+    const nativePaths = Array.from(
+      { length: 120 },
+      (_, i) => (native.arrivals.entries[0] as RequestRun).build(i + 1).path,
+    );
+    const paths = l.fake.requests.map((r) => new URL(r.url).pathname);
+    expect(paths).toEqual(nativePaths);
+    const rows = parseCsv(fs.readFileSync(path.resolve('test/fixtures/scenarios/reader-rows.csv'), 'utf8'));
+    expect(paths).toEqual(
+      Array.from(
+        { length: 120 },
+        (_, i) => `/r/${i + 1}/${rows[rowIndex('random', i + 1, rows.length, seedOf('checkout-ab'))!].id}`,
+      ),
+    );
   });
 
   it("pick's salt gives an arrival a second key of its own, the same as the native engine's", async () => {

@@ -65,6 +65,7 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
       order,
       samples,
       ...(order === 'unique' && src.readBy ? { readBy: src.readBy } : {}),
+      ...(order === 'random' && src.seed !== undefined ? { seed: src.seed } : {}),
     };
   }
   return out;

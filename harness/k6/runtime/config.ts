@@ -19,6 +19,8 @@ export interface RuntimeData {
   samples: number;
   /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
   readBy?: string[];
+  /** A random source's seed, as given (data-rows.ts drawSeed); absent: the run id's draws. */
+  seed?: string | number;
 }
 
 /** A script written for the user (k6-script): its ids are derived when k6 starts (ids.ts), within the plan's bounds. */
@@ -32,7 +34,7 @@ export interface IdsAtStart {
 }
 
 export interface RuntimeConfig {
-  /** The run id; in a script written for the user, the one it was written with (it seeds the data's order only: ctx.runId is the k6 run's, ids.ts). */
+  /** The run id; in a script written for the user, the one it was written with (it seeds the random data sources without a seed of their own only: ctx.runId is the k6 run's, ids.ts). */
   runId: string;
   /**
    * The key of the run's ids (ctx.uniqueId: `${idPrefix}${idKey}-${seq}`; environment.ts runIds),

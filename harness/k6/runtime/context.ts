@@ -19,6 +19,11 @@ import { thinkTimeProblem } from '../../scenario/think-time.ts';
 
 export interface RowSource {
   row(name: string, seq: number): Row;
+  /**
+   * What an arrival whose scenario code threw fails with, from its message (response.ts messageOf):
+   * for a write to a row, what that means and the copy to make, as on the native engine (row-writes.ts).
+   */
+  threw(message: string): string;
 }
 
 function hex(bytes: Uint8Array): string {

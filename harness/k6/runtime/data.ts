@@ -10,11 +10,12 @@ import {
   noSuchSource,
   parseCsv,
   parseJsonRows,
+  drawSeed,
   pickRow,
-  seedOf,
   usableRows,
 } from '../../scenario/data-rows.ts';
 import type { DataOrder, Row } from '../../scenario/types.ts';
+import { rowWrites, rowWriteText } from '../../scenario/row-writes.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
 
@@ -40,22 +41,32 @@ export function openSources(
   entrySeq: (seq: number) => number = (seq) => seq,
   readerSeq: Record<string, (seq: number) => number> = {},
 ): RowSource {
-  const seed = seedOf(runId);
-  const sources = new Map<string, { rows: Row[]; usable: number; file: string; order: DataOrder; src: RuntimeData }>();
+  const sources = new Map<
+    string,
+    { rows: Row[]; usable: number; file: string; order: DataOrder; seed: number; src: RuntimeData }
+  >();
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
     // a unique source's last rows went to preflight's sample arrivals (run natively, before k6)
     const usable = usableRows(src.order, rows.length, src.samples);
-    sources.set(name, { rows, usable, file: src.path, order: src.order, src });
+    // drawn as on the native engine (context.ts): by the source's seed, else the run id
+    const seed = drawSeed(runId, src.seed);
+    sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
   }
+  // SharedArray deep-freezes each row it gives: a write to one throws, told as natively
+  const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === 'csv', rows: s.rows })));
   return {
+    threw(message) {
+      const w = writes(message);
+      return w ? rowWriteText(message, w) : message;
+    },
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
       // picked as on the native engine (context.ts); a readBy's numbering: none in a mix of one entry
       const readerOf = s.src.readBy ? readerSeq[name] : undefined;
-      return s.rows[pickRow(name, s, seq, seed, entrySeq, readerOf)];
+      return s.rows[pickRow(name, s, seq, s.seed, entrySeq, readerOf)];
     },
   };
 }

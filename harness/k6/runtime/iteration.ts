@@ -20,7 +20,7 @@ import { Counter, Trend } from 'k6/metrics';
 import { trafficOf, type Traffic, type TrafficEntry } from '../../scenario/traffic.ts';
 import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
-import { contextOf } from './context.ts';
+import { contextOf, type RowSource } from './context.ts';
 import { openSources } from './data.ts';
 import { sharedEntryOf, sharedEntrySeqOf, sharedReaderSeqOf } from './order.ts';
 import { messageOf, warnOnce } from './response.ts';
@@ -64,12 +64,21 @@ function oneRequest(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfi
     : { outcome: 'ok', durationMs: sent.durationMs };
 }
 
-/** A request entry's arrival: a throw (its request builder's, a row used up) costs the arrival, kind other, unsent. */
-function guarded(entry: TrafficEntry, ctx: ScenarioContext, cfg: RuntimeConfig, byName = true): ArrivalResult {
+/**
+ * A request entry's arrival: a throw (its request builder's, a row used up) costs the arrival,
+ * kind other, unsent; `rows` words it (a write to a row: RowSource.threw).
+ */
+function guarded(
+  entry: TrafficEntry,
+  ctx: ScenarioContext,
+  cfg: RuntimeConfig,
+  rows: RowSource,
+  byName = true,
+): ArrivalResult {
   try {
     return oneRequest(entry, ctx, cfg, byName);
   } catch (err) {
-    return { outcome: 'other', durationMs: 0, message: messageOf(err), unsent: true };
+    return { outcome: 'other', durationMs: 0, message: rows.threw(messageOf(err)), unsent: true };
   }
 }
 
@@ -84,6 +93,7 @@ function arrive(
   ctx: ScenarioContext,
   cfg: RuntimeConfig,
   names: NameBook,
+  rows: RowSource,
 ): ArrivalResult | Promise<ArrivalResult> {
   return entry.run
     ? runTransaction(
@@ -93,8 +103,9 @@ function arrive(
         names,
         lateSend,
         refusedName,
+        (message) => rows.threw(message),
       )
-    : guarded(entry, ctx, cfg);
+    : guarded(entry, ctx, cfg, rows);
 }
 
 function record(entry: TrafficEntry, r: ArrivalResult): void {
@@ -162,7 +173,7 @@ export function iteration(scenario: Scenario, written: RuntimeConfig): (started?
   if (!traffic.byName) {
     return (started?: RunIds) => {
       const { entry, ctx } = arrival(started);
-      const r = guarded(entry, ctx, cfg, false);
+      const r = guarded(entry, ctx, cfg, rows, false);
       // the arrival failed before sending (request(ctx) threw, a unique row ran out): counted, not lost
       if (r.unsent) {
         unsentCounter.add(1);
@@ -173,12 +184,12 @@ export function iteration(scenario: Scenario, written: RuntimeConfig): (started?
   if (!traffic.entries.some(isTransaction)) {
     return (started?: RunIds) => {
       const { entry, ctx } = arrival(started);
-      record(entry, guarded(entry, ctx, cfg));
+      record(entry, guarded(entry, ctx, cfg, rows));
     };
   }
   const names = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: isTransaction(e) })));
   return async (started?: RunIds) => {
     const { entry, ctx } = arrival(started);
-    record(entry, await arrive(entry, ctx, cfg, names));
+    record(entry, await arrive(entry, ctx, cfg, names, rows));
   };
 }

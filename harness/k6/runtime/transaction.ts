@@ -82,6 +82,8 @@ export async function runTransaction(
   late: (name: string, message: string) => void,
   /** A send refused for its name, failing its arrival (the ingest counts it apart: BucketRecord.refusedNames). */
   refusedName: (message: string) => void,
+  /** What a throw of run fails the arrival with, from its message (a write to a row: RowSource.threw). */
+  threw: (message: string) => string = (message) => message,
 ): Promise<ArrivalResult> {
   const startMs = Date.now();
   let ended = false;
@@ -142,7 +144,7 @@ export async function runTransaction(
     try {
       await entry.run(ctx, http);
     } catch (err) {
-      fail({ kind: 'other', message: `run threw: ${messageOf(err)}` });
+      fail({ kind: 'other', message: `run threw: ${threw(messageOf(err))}` });
     }
     // a send still in flight was not awaited: its answer is never tested, so the arrival fails
     if (pending.size > 0 && !ended)
