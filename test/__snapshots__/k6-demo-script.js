@@ -403,7 +403,7 @@ function secretsProblems(secrets) {
 // harness/scenario/traffic.ts
 var SCENARIO_KEYS = ["name", "ids", "secrets", "data", "mix", "request", "check"];
 var ENTRY_KEYS = ["weight", "request", "check", "run"];
-var DATA_KEYS = ["csv", "json", "order", "readBy"];
+var DATA_KEYS = ["csv", "json", "order", "readBy", "seed"];
 var DATA_ORDERS = ["sequential", "unique", "random"];
 function singleEntryName(s) {
   return typeof s.name === "string" && s.name.trim() !== "" ? s.name : "request";
@@ -507,17 +507,43 @@ function dataProblems(data, entries) {
       continue;
     }
     const o = src;
-    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, "a source has csv or json, and order"));
+    out.push(...unknownKeys(`${at}: `, o, DATA_KEYS, SOURCE_HAS));
     const files = ["csv", "json"].filter((k) => o[k] !== void 0);
     if (files.length !== 1) out.push(`${at} needs exactly one of csv: "./file.csv" or json: "./file.json"`);
     else if (typeof o[files[0]] !== "string" || o[files[0]] === "")
       out.push(`${at}: ${files[0]} must be a file path beside the scenario`);
-    if (o.order !== void 0 && !DATA_ORDERS.includes(o.order)) {
-      out.push(`${at}: order ${JSON.stringify(o.order)} is not one of ${DATA_ORDERS.join(", ")}`);
-    }
+    if (o.order !== void 0 && !DATA_ORDERS.includes(o.order)) out.push(`${at}: ${orderProblem(o.order)}`);
     if (o.readBy !== void 0) out.push(...readByProblems(at, o.readBy, o.order, entries));
+    if (o.seed !== void 0) out.push(...seedProblems(at, o.seed, o.order));
   }
   return out;
+}
+var SOURCE_HAS = "a source has csv or json (its file), order, readBy (order 'unique', in a mix) and seed (order 'random')";
+var GATLING_ORDERS = /* @__PURE__ */ new Map([
+  ["circular", "sequential"],
+  ["queue", "unique"],
+  ["random", "random"],
+  ["shuffle", "unique"]
+]);
+var GATLING_MAPPING = "Gatling's feeders: circular is 'sequential'; queue is 'unique', refused before load if the rows are too few, where Gatling fails mid-run; random is 'random'; shuffle is 'unique' over a file shuffled beforehand, its rows taken in file order";
+function orderProblem(order) {
+  const given = typeof order === "string" ? order.trim().toLowerCase() : "";
+  const meant = DATA_ORDERS.includes(given) ? given : GATLING_ORDERS.get(given);
+  const fix = meant === void 0 ? "" : `: set order: '${meant}'`;
+  return `order ${JSON.stringify(order)} is not one of ${DATA_ORDERS.join(", ")}${fix} (${GATLING_MAPPING})`;
+}
+function seedProblems(at, seed, order) {
+  if (seed === "")
+    return [`${at}: seed is empty: give a text, e.g. seed: 'checkout-ab', or leave it out to draw by the run id`];
+  if (typeof seed !== "string" && !(typeof seed === "number" && Number.isFinite(seed)))
+    return [
+      `${at}: seed is ${shown(seed)}, not a string or a finite number: give one, e.g. seed: 'checkout-ab' (the random rows follow it; two runs given one seed draw the same rows)`
+    ];
+  if (order !== "random")
+    return [
+      `${at}: seed is for order 'random' (the draws follow it); a ${order === void 0 ? "sequential" : String(order)} source draws no row at random: remove seed, or set order: 'random'`
+    ];
+  return [];
 }
 function readByText(names) {
   return `readBy: [${names.map((n) => `'${n.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`).join(", ")}]`;
@@ -726,10 +752,10 @@ function parseCsv(text) {
   while (i < n) {
     const recordLine = line;
     fields.length = 0;
-    let quoted = false;
+    let quoted2 = false;
     for (; ; ) {
       if (text.charCodeAt(i) === QUOTE) {
-        quoted = true;
+        quoted2 = true;
         const start = line;
         let field = "";
         i++;
@@ -773,7 +799,7 @@ function parseCsv(text) {
       header = headerOf(fields, recordLine);
       headerLine = recordLine;
       protoAt = header.indexOf("__proto__");
-    } else if (fields.length !== 1 || fields[0] !== "" || quoted) {
+    } else if (fields.length !== 1 || fields[0] !== "" || quoted2) {
       if (fields.length !== header.length)
         throw new DataError(
           `the row has ${fmtInt(fields.length)} ${fields.length === 1 ? "field" : "fields"}, the header ${fmtInt(header.length)}`,
@@ -874,10 +900,13 @@ function parseJsonRows(text) {
   }
   return v;
 }
-function seedOf(runId) {
+function seedOf(text) {
   let h = 2166136261;
-  for (let i = 0; i < runId.length; i++) h = Math.imul(h ^ runId.charCodeAt(i), 16777619);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
+}
+function drawSeed(runId, seed) {
+  return seedOf(seed === void 0 ? runId : String(seed));
 }
 function mix32(seed, seq) {
   let h = (seed ^ Math.imul(seq, 2654435761)) >>> 0;
@@ -1010,6 +1039,71 @@ function contextOf(cfg, ids, seq, rows) {
 
 // harness/k6/runtime/data.ts
 import { SharedArray } from "k6/data";
+
+// harness/scenario/row-writes.ts
+var FROZEN = /^Cannot (?:assign to read only property '([^']*)'|delete property '([^']*)'|(?:add|define) property ([^,]*), object is not extensible)/;
+var KEYS_ROWS = 100;
+var KEYS_OBJECTS = 1e4;
+function keysOf(rows) {
+  const out = { names: /* @__PURE__ */ new Set(), nested: false, arrays: false };
+  const todo = [];
+  for (let i = 0; i < Math.min(rows.length, KEYS_ROWS); i++) todo.push(rows[i]);
+  for (let seen = 0, o = todo.pop(); o !== void 0 && seen < KEYS_OBJECTS; o = todo.pop(), seen++) {
+    if (typeof o !== "object" || o === null) continue;
+    if (Array.isArray(o)) out.arrays = true;
+    for (const k of Object.keys(o)) {
+      if (!Array.isArray(o)) out.names.add(k);
+      const v = o[k];
+      if (typeof v === "object" && v !== null) {
+        out.nested = true;
+        todo.push(v);
+      }
+    }
+  }
+  return out;
+}
+function quoted(name) {
+  return `'${name.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+function rowWrites(sources) {
+  const keys = /* @__PURE__ */ new Map();
+  const keysOfSource = (s) => {
+    let k = keys.get(s);
+    if (k === void 0) keys.set(s, k = keysOf(s.rows));
+    return k;
+  };
+  return (message, read) => {
+    var _a, _b;
+    if (sources.length === 0) return null;
+    const m = FROZEN.exec(message);
+    if (m === null) return null;
+    const pool = read === void 0 ? sources : sources.filter((s) => read.has(s.name));
+    const property = (_b = (_a = m[1]) != null ? _a : m[2]) != null ? _b : m[3];
+    const index = /^\d+$/.test(property);
+    const existing = m[3] === void 0;
+    const of = pool.filter((s) => {
+      const k = keysOfSource(s);
+      if (index) return k.arrays || k.names.has(property);
+      return existing ? k.names.has(property) : true;
+    });
+    return of.length === 0 ? null : rowWrite(of, keysOfSource(of[0]).nested);
+  };
+}
+function rowWrite(of, nested) {
+  const calls = of.map((s) => `ctx.row(${quoted(s.name)})`);
+  const first = calls[0];
+  const deep = !of[0].csv && nested;
+  return {
+    problem: `${calls.join(" or ")} is shared and read-only: every VU of a thread reads the same rows`,
+    copy: deep ? `const r = JSON.parse(JSON.stringify(${first}))` : `const r = { ...${first} }`,
+    why: deep ? `a deep copy: its rows hold nested values, which a spread would still share; k6 has no structuredClone` : of[0].csv ? "its values are strings: a spread copies the row whole" : `a spread copies the row's top level (JSON.parse(JSON.stringify(${first})) copies nested values too)`
+  };
+}
+function rowWriteText(message, w) {
+  return `${message}: ${w.problem}; copy it first: ${w.copy}`;
+}
+
+// harness/k6/runtime/data.ts
 function lineOf(err) {
   return err.line ? ` line ${err.line}` : "";
 }
@@ -1023,20 +1117,25 @@ function parsed(name, src) {
   }
 }
 function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
-  const seed = seedOf(runId);
   const sources = /* @__PURE__ */ new Map();
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
     const usable = usableRows(src.order, rows.length, src.samples);
-    sources.set(name, { rows, usable, file: src.path, order: src.order, src });
+    const seed = drawSeed(runId, src.seed);
+    sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
   }
+  const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === "csv", rows: s.rows })));
   return {
+    threw(message) {
+      const w = writes(message);
+      return w ? rowWriteText(message, w) : message;
+    },
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
       const readerOf = s.src.readBy ? readerSeq[name] : void 0;
-      return s.rows[pickRow(name, s, seq, seed, entrySeq, readerOf)];
+      return s.rows[pickRow(name, s, seq, s.seed, entrySeq, readerOf)];
     }
   };
 }
@@ -1423,7 +1522,7 @@ async function withDeadline(done, timeoutMs) {
     timers.clearTimeout(timer);
   }
 }
-async function runTransaction(entry, ctx, cfg, names, late, refusedName2) {
+async function runTransaction(entry, ctx, cfg, names, late, refusedName2, threw = (message) => message) {
   const startMs = Date.now();
   let ended = false;
   let expired = false;
@@ -1477,7 +1576,7 @@ async function runTransaction(entry, ctx, cfg, names, late, refusedName2) {
     try {
       await entry.run(ctx, http2);
     } catch (err) {
-      fail({ kind: "other", message: `run threw: ${messageOf(err)}` });
+      fail({ kind: "other", message: `run threw: ${threw(messageOf(err))}` });
     }
     if (pending.size > 0 && !ended)
       fail({ kind: "other", message: inFlightAtReturn(entry.name, [...pending.values()]) });
@@ -1521,25 +1620,26 @@ function oneRequest(entry, ctx, cfg, byName) {
   );
   return sent.failure ? { outcome: sent.failure.kind, durationMs: sent.durationMs, message: sent.failure.message } : { outcome: "ok", durationMs: sent.durationMs };
 }
-function guarded(entry, ctx, cfg, byName = true) {
+function guarded(entry, ctx, cfg, rows, byName = true) {
   try {
     return oneRequest(entry, ctx, cfg, byName);
   } catch (err) {
-    return { outcome: "other", durationMs: 0, message: messageOf(err), unsent: true };
+    return { outcome: "other", durationMs: 0, message: rows.threw(messageOf(err)), unsent: true };
   }
 }
 function isTransaction(entry) {
   return entry.run !== void 0;
 }
-function arrive(entry, ctx, cfg, names) {
+function arrive(entry, ctx, cfg, names, rows) {
   return entry.run ? runTransaction(
     { name: entry.name, run: entry.run, reads: entry.runReads },
     ctx,
     cfg,
     names,
     lateSend,
-    refusedName
-  ) : guarded(entry, ctx, cfg);
+    refusedName,
+    (message) => rows.threw(message)
+  ) : guarded(entry, ctx, cfg, rows);
 }
 function record(entry, r) {
   arrivalTrend.add(r.durationMs, {
@@ -1589,7 +1689,7 @@ function iteration(scenario, written) {
   if (!traffic.byName) {
     return (started) => {
       const { entry, ctx } = arrival(started);
-      const r = guarded(entry, ctx, cfg, false);
+      const r = guarded(entry, ctx, cfg, rows, false);
       if (r.unsent) {
         unsentCounter.add(1);
         warnOnce(`${entry.name}: ${r.message}`);
@@ -1599,13 +1699,13 @@ function iteration(scenario, written) {
   if (!traffic.entries.some(isTransaction)) {
     return (started) => {
       const { entry, ctx } = arrival(started);
-      record(entry, guarded(entry, ctx, cfg));
+      record(entry, guarded(entry, ctx, cfg, rows));
     };
   }
   const names = new NameBook(traffic.entries.map((e) => ({ name: e.name, transaction: isTransaction(e) })));
   return async (started) => {
     const { entry, ctx } = arrival(started);
-    record(entry, await arrive(entry, ctx, cfg, names));
+    record(entry, await arrive(entry, ctx, cfg, names, rows));
   };
 }
 
