@@ -672,6 +672,70 @@ describe('plateau import k6 of a CSV whose header is not what k6 writes', () => 
   });
 });
 
+describe('plateau import k6 of a file that is not k6 output', () => {
+  /** A JMeter JTL (CSV) header, as JMeter writes it, and its rows. */
+  const JTL_HEADER =
+    'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
+  const jtlRow = (i: number) =>
+    `${1700000000000 + i},12,read order,200,OK,tg 1-1,text,true,,100,50,1,1,http://x/,10,0,1`;
+  const NOT_K6_HINT =
+    "pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz): plateau imports k6's output only, not another tool's results (a JMeter JTL, a Gatling simulation.log)";
+
+  it('a CSV whose header has none of k6\'s columns (a JMeter JTL) is named not k6 output, its header against k6\'s (it read "holds no k6 samples", the fix a k6 run that sent requests)', async () => {
+    // 1 row, and 30: past the 20 unreadable lines that read "neither JSON samples nor CSV rows"
+    for (const rows of [1, 30]) {
+      const file = written(`jmeter-${rows}.jtl.csv`, [
+        JTL_HEADER,
+        ...Array.from({ length: rows }, (_, i) => jtlRow(i)),
+      ]);
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-invalid',
+        message: `${file} is not k6 output: it is a CSV whose header (timeStamp, elapsed, label, responseCode, responseMessage, ...) has none of k6's columns (k6's header starts metric_name,timestamp,metric_value,...)`,
+        hint: NOT_K6_HINT,
+      });
+    }
+    const abc = written('abc.csv', ['a,b,c', '1,2,3']);
+    await expect(importK6({ file: abc, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      message: `${abc} is not k6 output: it is a CSV whose header (a, b, c) has none of k6's columns (k6's header starts metric_name,timestamp,metric_value,...)`,
+    });
+    // a header with one of k6's columns keeps its precise message
+    const odd = written('odd.csv', ['foo,timestamp,bar', '1,2,3']);
+    await expect(importK6({ file: odd, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: `${odd} is not k6 CSV output as k6 writes it: its header has no \`metric_name\`, \`metric_value\` column (it has foo, timestamp, bar)`,
+    });
+  });
+
+  it('neither JSON lines nor CSV (a Gatling simulation.log), or JSON lines of another shape, is named not k6 output, with what k6 writes', async () => {
+    const gatling = written('simulation.log', [
+      'RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t1700000000000\t \t3.9.5',
+      'USER\tUsers\tSTART\t1700000000100',
+      'REQUEST\t\trequest_1\t1700000000200\t1700000000250\tOK\t ',
+    ]);
+    await expect(importK6({ file: gatling, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: `${gatling} is not k6 output: its 3 lines are neither k6's JSON lines (k6 run --out json: one {"metric":...,"type":"Point",...} a line) nor its CSV (--out csv: a header that starts metric_name,timestamp,metric_value)`,
+      hint: NOT_K6_HINT,
+    });
+    const other = written('other.ndjson', ['{"label":"read order","elapsed":12}']);
+    await expect(importK6({ file: other, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: expect.stringMatching(/other\.ndjson is not k6 output: its one line is neither k6's JSON lines/),
+    });
+    // k6's own output with no sample in it (its CSV header, its metric definitions) keeps its message
+    const [header] = rejectCsvLines();
+    const definitions = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"Metric"'));
+    for (const file of [written('header-only.csv', [header]), written('definitions.ndjson', definitions)])
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-empty',
+        message: `${file} holds no k6 samples`,
+      });
+  });
+});
+
 describe('plateau import k6 of a file with unreadable lines in its middle', () => {
   it('says how many, beside the report, and in a refusal of the plan (a summary.json field alone said it)', async () => {
     const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');

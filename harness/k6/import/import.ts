@@ -32,7 +32,7 @@ import { nameNotes } from './name-notes.ts';
 import { planSteps } from './plan-steps.ts';
 import { exactOutcomes, importStage } from './import-stage.ts';
 import { scenariosNote, summedScenarios } from './scenarios-note.ts';
-import { ingestLines, type IngestResult } from '../output/ingest.ts';
+import { K6_CSV_HEAD, NOT_K6_FIX, ingestLines, type IngestResult } from '../output/ingest.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
 
@@ -46,6 +46,13 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${o.file} is a gzip stream cut short after ${fmtInt(fs.statSync(o.file).size)} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
       'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
       'k6-output-cut',
+      EXIT.usage,
+    );
+  if (ingest.stats.points === 0 && ingest.format !== null && !ingest.k6Lines)
+    throw new PlateauError(
+      `${o.file} is not k6 output: ${ingest.lines === 1 ? 'its one line is' : `its ${fmtInt(ingest.lines)} lines are`} neither k6's JSON lines (k6 run --out json: one {"metric":...,"type":"Point",...} a line) nor its CSV (--out csv: a header that starts ${K6_CSV_HEAD})`,
+      NOT_K6_FIX,
+      'k6-output-invalid',
       EXIT.usage,
     );
   if (ingest.stats.points === 0) {
