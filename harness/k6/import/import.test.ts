@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord, StageOutcome } from '../../../analysis/types.ts';
 import { importK6 } from './import.ts';
 import { mergeRuns } from '../../merge.ts';
+import type { PlateauError } from '../../errors.ts';
 
 const FIX = 'test/fixtures/k6';
 const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-import-'));
@@ -780,10 +781,41 @@ describe('plateau import k6 --scenario', () => {
     await expect(
       importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {}, scenarios: ['nope'] }),
     ).rejects.toMatchObject({
-      message: '--scenario nope matches no iteration of stepped-reject.ndjson (its scenarios: steps)',
+      message:
+        '--scenario nope matches no iteration of stepped-reject.ndjson (its scenarios: steps (2,697 iterations))',
       hint: 'give one of them: --scenario steps',
       code: 'k6-scenario-unknown',
     });
+  });
+
+  it('its fix names the scenario nearest the typo, else the one with the most iterations, never the first seen (it said background for stepz)', async () => {
+    // stepped-reject with 50 iterations of a scenario "background" before its first: the first seen, and first alphabetically
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
+    const first = lines.findIndex((l) => l.includes('"metric":"iterations"') && l.includes('"type":"Point"'));
+    const bg = lines[first].replace('"scenario":"steps"', '"scenario":"background"');
+    const file = written('stepped-reject-background.ndjson', [
+      ...lines.slice(0, first),
+      ...Array.from({ length: 50 }, () => bg),
+      ...lines.slice(first),
+    ]);
+    const refusal = (scenario: string) =>
+      importK6({ file, outDir: runsDir, steps: {}, scenarios: [scenario] }).then(
+        () => expect.unreachable(),
+        (err: PlateauError) => [err.message, err.hint],
+      );
+    const listed =
+      'matches no iteration of stepped-reject-background.ndjson (its scenarios: steps (2,697 iterations), background (50))';
+    expect(await refusal('stepz')).toEqual([
+      `--scenario stepz ${listed}`,
+      'give one of them: --scenario steps (the name nearest "stepz", and the most iterations)',
+    ]);
+    expect((await refusal('Steps'))[1]).toBe(
+      'give one of them: --scenario steps (the name nearest "Steps", and the most iterations)',
+    );
+    expect((await refusal('xyz'))[1]).toBe('give one of them: --scenario steps (the most iterations)');
+    expect((await refusal('backgrnd'))[1]).toBe(
+      'give one of them: --scenario background (the name nearest "backgrnd"), or --scenario steps (the most iterations)',
+    );
   });
 });
 

@@ -121,7 +121,7 @@ export class Bucketizer {
   private add(p: K6Point, phase: Phase | undefined): void {
     if (!selected(p, this.scenarios)) {
       this.stats.skipped++;
-      if (p.metric === 'iterations') otherScenario(this.stats, p.tags.scenario);
+      if (p.metric === 'iterations') otherScenario(this.stats, p.tags.scenario, p.value);
       return;
     }
     if (p.timeMs > this.maxMs) this.maxMs = p.timeMs;

@@ -66,8 +66,11 @@ export interface IngestStats {
    * one scenario, and a run of several is told which ones its arrivals mix.
    */
   scenarioIterations: Record<string, number>;
-  /** With `scenarios` kept: the scenarios of the iterations left out (the first MAX_SCENARIOS), for a flag that kept none. */
-  otherScenarios: string[];
+  /**
+   * With `scenarios` kept: the iterations left out, by their scenario tag (the first MAX_SCENARIOS
+   * tags), for a flag that kept none: its fix names the one with the most.
+   */
+  otherScenarios: Record<string, number>;
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -105,7 +108,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsCounted: 0,
     vusReadings: [],
     scenarioIterations: Object.create(null) as Record<string, number>,
-    otherScenarios: [],
+    otherScenarios: Object.create(null) as Record<string, number>,
     requestsCounted: 0,
     wholeSeconds: false,
     get names() {
