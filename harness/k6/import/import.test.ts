@@ -819,6 +819,41 @@ describe('plateau import k6 --scenario', () => {
   });
 });
 
+describe('plateau import k6 of requests outside any scenario (setup(), teardown())', () => {
+  it('says how many and their names, counts no by-name row for them, and leaves them out of the requests an iteration (their names counted in the Stages row with none to show)', async () => {
+    // stepped-reject (one name, "work") with 30 requests of setup() as its load begins and 30 of
+    // teardown() 3 s after its last: no scenario tag, and the root group, as k6 writes them when
+    // --system-tags leave group out (with it, their ::setup group leaves them out of the import)
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
+    const reqs = lines.filter((l) => l.startsWith('{"metric":"http_reqs","type":"Point"'));
+    const outside = (l: string, ms: number, name: string) => {
+      const o = JSON.parse(l) as { data: { time: string; tags: Record<string, string> } };
+      o.data.time = new Date(Date.parse(o.data.time) + ms).toISOString();
+      delete o.data.tags.scenario;
+      o.data.tags.name = name;
+      return JSON.stringify(o);
+    };
+    const at = lines.indexOf(reqs[0]);
+    const file = written('stepped-reject-setup.ndjson', [
+      ...lines.slice(0, at),
+      ...Array.from({ length: 30 }, () => outside(reqs[0], 0, 'setup: login')),
+      ...lines.slice(at),
+      ...Array.from({ length: 30 }, () => outside(reqs.at(-1)!, 3000, 'teardown: cleanup')),
+    ]);
+    const plain = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.notes).toContain(
+      'stepped-reject-setup.ndjson has 60 requests outside any scenario ("setup: login" 30, "teardown: cleanup" 30; no scenario tag, as k6 writes setup()\'s and teardown()\'s): they belong to no iteration and are not in the steps; 2 of the run\'s names are theirs alone, so in no table by name, steps-by-name.csv or summary.json',
+    );
+    expect(stepsStage(r.dir).detail).toMatch(/; 3 names \(2 only outside any scenario, in no step\)$/);
+    // the steps' one name: no breakdown, as without them; the same steps, iterations and requests an iteration
+    expect(r.result.steps.map((st) => [st.ratePerSec, st.verdict, st.byName])).toEqual(
+      plain.result.steps.map((st) => [st.ratePerSec, st.verdict, undefined]),
+    );
+    expect(r.result.traffic).toEqual(plain.result.traffic);
+  });
+});
+
 describe('plateau import k6 of requests whose outcome the file does not say', () => {
   it('refuses a CSV without the status and expected_response columns, naming --system-tags (it read 100% errors)', async () => {
     const [header, ...rows] = rejectCsvLines();
