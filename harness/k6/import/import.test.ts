@@ -776,6 +776,50 @@ describe("plateau import k6 of k6's end-of-test summary", () => {
   });
 });
 
+describe('plateau import k6 of a run with no steps: a continuous ramp, a flat rate', () => {
+  /** 40 s of one ramping-arrival-rate stage from `from` to `to` arrivals/s (a flat rate where they are equal), iterations of 10 ms. */
+  function stage(name: string, from: number, to: number): string {
+    const lines: string[] = [];
+    const tags = { group: '', scenario: 'default' };
+    let due = 0;
+    for (let ms = 0; ms <= 41_000; ms++) {
+      if (ms % 1000 === 0 && ms > 0) lines.push(line('vus', ms, 5, {}), line('vus_max', ms, 50, {}));
+      if (ms >= 40_000) continue;
+      due += (from + ((to - from) * (ms + 0.5)) / 40_000) / 1000;
+      if (due < 1) continue;
+      due -= 1;
+      lines.push(line('iteration_duration', ms + 10, 10, tags), line('iterations', ms + 10, 1, tags));
+    }
+    return written(name, lines);
+  }
+  const STAGES_FIX =
+    "plateau judges a run of rising steps, each rate held: run k6 again with a ramping-arrival-rate scenario whose stages ramp to each rate, then hold it (stages: [{ duration: '2s', target: 50 }, { duration: '8s', target: 50 }, { duration: '2s', target: 100 }, { duration: '8s', target: 100 }, ...]; plateau k6-script writes such a script from a plateau config)";
+
+  it('a continuous ramp is refused as one, with stages that hold each rate; its step flags are refused without "drop the step flags", which led back (the fixes pointed at each other)', async () => {
+    const file = stage('ramp.ndjson', 20, 120);
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: `cannot derive the steps of ${file}: the offered rate rose continuously from 20 to 120/s over 40 s, with no holds: there are no steps to judge`,
+      hint: STAGES_FIX,
+    });
+    const steps = { startPerSec: 20, stepPerSec: 20, maxPerSec: 120, rampS: 2, holdS: 6 };
+    await expect(importK6({ file, outDir: runsDir, steps })).rejects.toMatchObject({
+      code: 'k6-steps-mismatch',
+      hint: `its offered rate rose continuously from 20 to 120/s over 40 s, with no holds: neither these flags nor any others fit it, and no plan is derived from it; ${STAGES_FIX}`,
+    });
+    // a flat run's flags that do not match: the fix says no plan is derived either, not to drop them
+    const flat = stage('flat.ndjson', 50, 50);
+    await expect(
+      importK6({ file: flat, outDir: runsDir, steps: { ...steps, startPerSec: 100 } }),
+    ).rejects.toMatchObject({
+      code: 'k6-steps-mismatch',
+      hint: expect.stringMatching(
+        /^give the rates and times k6 ran \(its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold\) \(no plan is derived from the file either: the run held one rate only, about 50\/s from \d+ to \d+ s: there are no steps to judge\)$/,
+      ),
+    });
+  });
+});
+
 describe('plateau import k6 --scenario', () => {
   it('a scenario the file does not have is refused with the ones it has (the fix named the step flags)', async () => {
     await expect(
