@@ -204,13 +204,17 @@ describe('holds to a plan', () => {
     );
   });
 
-  it('a continuous ramp is no stepped plan, however fine its steps would be', () => {
+  it('a continuous ramp is no stepped plan, however fine its steps would be, and is said to be a ramp', () => {
     const d = deriveSteps(
       [],
       Array.from({ length: 120 }, (_, i) => 5 + 2 * i),
     );
-    // its closest staircase has 3 s holds and steps within a hold's noise
-    expect(d.steps === null && d.why).toMatch(/rise by less than a hold's own spread .*: no steps to tell apart/);
+    // it read "the best plan's steps (...) rise by less than a hold's own spread": its closest staircase's
+    expect(d).toMatchObject({
+      steps: null,
+      ramp: { fromPerSec: 5, toPerSec: 245, seconds: 120 },
+      why: 'the offered rate rose continuously from 5 to 245/s over 120 s, with no holds: there are no steps to judge',
+    });
   });
 });
 
@@ -418,6 +422,87 @@ describe('plans of other shapes, the offered series exact (synthetic)', () => {
   });
 });
 
+describe('a continuous ramp, said to be one; stepped plans and other shapes are not (synthetic, exact)', () => {
+  const none = { start: 0, step: 0, steps: 0, ramp: 0, hold: 0 };
+  const ramp = (segments: [number, number, number][], shiftS: number) => offeredSeries(none, shiftS, segments);
+  it.each([
+    // the reviewer's (gen-ramp50, gen-ramp): one 60 s stage, no hold; they listed the closest
+    // staircase's 3 s "holds", and the flags that fix named were refused with "drop the step flags"
+    [[[60, 50, 350]], 0, 'from 50 to 350/s over 60 s'],
+    [[[60, 0, 300]], 0.5, 'from 0 to 300/s over 60 s'],
+    [[[120, 200, 1000]], 0.3, 'from 200 to 1000/s over 120 s'],
+    [[[100, 100, 150]], 0.2, 'from 100 to 150/s over 100 s'],
+    // k6 stages ramping down after: the top is where it fell from
+    [
+      [
+        [60, 0, 300],
+        [30, 300, 0],
+      ],
+      0.45,
+      'from 0 to 300/s over 60 s',
+    ],
+  ] as [[number, number, number][], number, string][])('%j starting %s s in', (segments, shiftS, said) => {
+    const d = deriveSteps([], ramp(segments, shiftS));
+    expect(d).toMatchObject({
+      steps: null,
+      why: `the offered rate rose continuously ${said}, with no holds: there are no steps to judge`,
+    });
+  });
+  it('a ramp then a hold is one rate held; ramps of two slopes, and uneven or small steps, are not read as a ramp, where one slope is', () => {
+    expect(deriveSteps([], ramp([[40, 20, 220]], 0.2))).toMatchObject({
+      steps: null,
+      ramp: { fromPerSec: 20, toPerSec: 220, seconds: 40 },
+    });
+    expect(
+      deriveSteps(
+        [],
+        ramp(
+          [
+            [30, 0, 300],
+            [30, 300, 300],
+          ],
+          0.3,
+        ),
+      ),
+    ).toMatchObject({ steps: null, flat: true });
+    const twoSlopes = deriveSteps(
+      [],
+      ramp(
+        [
+          [20, 0, 100],
+          [20, 100, 400],
+        ],
+        0.3,
+      ),
+    );
+    expect(twoSlopes.steps === null && twoSlopes.ramp).toBeUndefined();
+    const uneven = deriveSteps(
+      [],
+      offeredSeries(none, 0.3, [
+        [0, 0, 100],
+        [3, 100, 100],
+        [0, 100, 130],
+        [3, 130, 130],
+        [0, 130, 170],
+        [3, 170, 170],
+        [0, 170, 220],
+        [3, 220, 220],
+        [0, 220, 280],
+        [3, 280, 280],
+      ]),
+    );
+    expect(uneven.steps === null && uneven.ramp).toBeUndefined();
+    // steps of 4/s at 100 to 120/s, 5 s holds: close to a line, still a stepped plan at millisecond stamps
+    expect(deriveSteps([], offeredSeries({ start: 100, step: 4, steps: 6, ramp: 0, hold: 5 }, 0.1)).steps).toEqual({
+      startPerSec: 100,
+      stepPerSec: 4,
+      maxPerSec: 120,
+      rampS: 0,
+      holdS: 5,
+    });
+  });
+});
+
 describe('whole-second timestamps of iterations of random durations (synthetic, through the ingest)', () => {
   /** A stepped plan's iterations, each of 5 to 205 ms (seeded), stamped by k6's default whole seconds. */
   /** lateS: the first arrival that much after the first vus point (k6 initialising its VUs). */
@@ -502,6 +587,29 @@ describe('whole-second timestamps of iterations of random durations (synthetic, 
     for (const phaseS of [0.15, 0.55, 0.85]) {
       const { derived } = await derive(once(wholeSecondRun(p, phaseS, Infinity, peak)));
       expect(derived.steps).toEqual({ startPerSec: 100, stepPerSec: 100, maxPerSec: 400, rampS: 10, holdS: 30 });
+    }
+  });
+  it("a continuous ramp at whole seconds is said to be one: the reviewer's 50 to 350/s was judged as steps of 3 s holds (55 + i x 15/s) where k6's first vus point came a second into the run; stepped plans close to a line still derive", async () => {
+    const none = { start: 0, step: 0, steps: 0, ramp: 0, hold: 0 };
+    for (const phaseS of [0.15, 0.45, 0.8]) {
+      // 0.65 s late: the load starts 1.05 s before the first vus point (at 1.7 s here), as k6's ticker writes it
+      const { derived } = await derive(once(wholeSecondRun(none, phaseS, Infinity, [[60, 50, 350]], 0.65)));
+      expect(derived.steps).toBeNull();
+      expect(derived.steps === null && derived.ramp).toEqual({ fromPerSec: 50, toPerSec: 350, seconds: 60 });
+    }
+    // steps close to a line (no ramps, 5 s holds; at 900 to 1100/s each a 1.7 tolerances rise): still steps
+    for (const [p, phaseS] of [
+      [{ start: 900, step: 50, steps: 5, ramp: 0, hold: 5 }, 0.8],
+      [{ start: 30, step: 30, steps: 10, ramp: 0, hold: 5 }, 0.3],
+    ] as [StepPlan, number][]) {
+      const { derived } = await derive(once(wholeSecondRun(p, phaseS, Infinity, [], 0.65)));
+      expect(derived.steps).toEqual({
+        startPerSec: p.start,
+        stepPerSec: p.step,
+        maxPerSec: p.start + (p.steps - 1) * p.step,
+        rampS: p.ramp,
+        holdS: p.hold,
+      });
     }
   });
   it('a flat run is no stepped plan, and is said to have held one rate (it read "rates do not rise from a start above 0")', () => {

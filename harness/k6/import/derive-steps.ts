@@ -21,13 +21,15 @@
  *
  * Pure; returns a `steps` config section when each hold's seconds lie within tol of its rate
  * (their mean, and without a trend: a continuous ramp is not a stepped plan), else says why not
- * (the user then passes the step flags).
+ * (the user then passes the step flags): a rate held flat, or one that rose on a line with no hold
+ * (continuous-ramp.ts), has no steps to judge, and is said to be so.
  */
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { placePlan, type PlacedPlan } from './plan-fit.ts';
 import { coarseCandidates } from './plan-search.ts';
 import { median, secondNoise, tolOf, trends } from './offered-noise.ts';
 import { roundest } from './roundest.ts';
+import { continuousRamp, continuousRampText, type ContinuousRamp } from './continuous-ramp.ts';
 
 export interface DerivedSteps {
   startPerSec: number;
@@ -147,7 +149,7 @@ export function deriveSteps(
   wholeSeconds = false,
 ):
   | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
-  | { steps: null; why: string; uneven?: boolean; flat?: boolean } {
+  | { steps: null; why: string; uneven?: boolean; flat?: boolean; ramp?: ContinuousRamp } {
   // the last second with arrivals may be a part second (a run cut, or its plan's end mid-second);
   // with whole-second timestamps the one before it may have lent arrivals to it
   let arrivalsEnd = offered.length;
@@ -173,6 +175,11 @@ export function deriveSteps(
       flat: true,
       why: `the run held one rate only, about ${flat.perSec}/s from ${flat.fromS} to ${endS} s: there are no steps to judge`,
     };
+  // a rate that rose on a line with no hold has no steps either (continuous-ramp.ts): a staircase
+  // of 3 s holds was fitted to one at whole seconds (55 + i x 15/s), and where none fitted, the
+  // closest one's holds were listed as if the run had held them
+  const ramp = continuousRamp(offered, endS, wholeSeconds);
+  if (ramp !== null) return { steps: null, ramp, why: continuousRampText(ramp) };
   const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds);
   // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
   // step: a plan that fails at its last step alone, short of its rate there, is fitted again

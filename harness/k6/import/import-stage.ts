@@ -8,6 +8,7 @@ import type { IngestResult } from '../output/ingest.ts';
 import { foldedCountOf, type NamesSummary } from '../output/names.ts';
 import type { ImportOptions } from './import-options.ts';
 import { unnamedClause } from './unnamed-note.ts';
+import { outsideClause, type OutsideScenarios } from './outside-note.ts';
 
 /** The steps stage of an import, its evidence what the ingest counted and the notes. */
 export function importStage(
@@ -17,6 +18,7 @@ export function importStage(
   nSteps: number,
   durationMs: number,
   notes: readonly string[],
+  outside: OutsideScenarios | null,
 ): StageOutcome {
   const st = ing.stats;
   const spanS = ((st.lastMs ?? 0) - (st.firstMs ?? 0)) / 1000;
@@ -24,7 +26,7 @@ export function importStage(
     name: 'steps',
     status: 'pass',
     durationMs,
-    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names)}${unnamedClause(st)}`,
+    detail: `imported ${path.basename(o.file)} (${ing.format}): ${st.points.toLocaleString('en-US')} samples over ${spanS.toFixed(1)} s into ${st.buckets} one-second buckets; ${nSteps} step${nSteps === 1 ? '' : 's'} ${stepsFrom === 'derived' ? 'derived from the offered rate' : 'from the flags'}${namesClause(st.names, outside)}${unnamedClause(st)}`,
     evidence: [
       `t0 ${new Date(st.t0Ms ?? 0).toISOString()} (${st.t0From === 'vus' ? 'first vus point - 1 s' : st.t0From === 'setup-end' ? "setup()'s last sample, after the first vus point - 1 s" : st.t0From === 'option' ? 'given with --t0' : 'earliest iteration start: no vus points'})`,
       `samples by metric: ${Object.entries(st.byMetric)
@@ -72,8 +74,8 @@ function arrivalsLine(st: IngestResult['stats']): string {
 }
 
 /** The names in the stage's one line: how many, and what was folded (the evidence has the fix). */
-function namesClause(n: NamesSummary): string {
+function namesClause(n: NamesSummary, outside: OutsideScenarios | null): string {
   const folded = n.folded > 0 || n.foldedMore;
   const keys = n.kept.length + (folded ? 1 : 0);
-  return `${keys > 1 ? `; ${keys} names` : ''}${folded ? `; ${foldedCountOf(n)} built from data folded into one name: give requests a fixed name tag` : ''}`;
+  return `${keys > 1 ? `; ${keys} names${outsideClause(outside)}` : ''}${folded ? `; ${foldedCountOf(n)} built from data folded into one name: give requests a fixed name tag` : ''}`;
 }

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord, StageOutcome } from '../../../analysis/types.ts';
 import { importK6 } from './import.ts';
 import { mergeRuns } from '../../merge.ts';
+import type { PlateauError } from '../../errors.ts';
 
 const FIX = 'test/fixtures/k6';
 const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-import-'));
@@ -672,6 +673,70 @@ describe('plateau import k6 of a CSV whose header is not what k6 writes', () => 
   });
 });
 
+describe('plateau import k6 of a file that is not k6 output', () => {
+  /** A JMeter JTL (CSV) header, as JMeter writes it, and its rows. */
+  const JTL_HEADER =
+    'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
+  const jtlRow = (i: number) =>
+    `${1700000000000 + i},12,read order,200,OK,tg 1-1,text,true,,100,50,1,1,http://x/,10,0,1`;
+  const NOT_K6_HINT =
+    "pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz): plateau imports k6's output only, not another tool's results (a JMeter JTL, a Gatling simulation.log)";
+
+  it('a CSV whose header has none of k6\'s columns (a JMeter JTL) is named not k6 output, its header against k6\'s (it read "holds no k6 samples", the fix a k6 run that sent requests)', async () => {
+    // 1 row, and 30: past the 20 unreadable lines that read "neither JSON samples nor CSV rows"
+    for (const rows of [1, 30]) {
+      const file = written(`jmeter-${rows}.jtl.csv`, [
+        JTL_HEADER,
+        ...Array.from({ length: rows }, (_, i) => jtlRow(i)),
+      ]);
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-invalid',
+        message: `${file} is not k6 output: it is a CSV whose header (timeStamp, elapsed, label, responseCode, responseMessage, ...) has none of k6's columns (k6's header starts metric_name,timestamp,metric_value,...)`,
+        hint: NOT_K6_HINT,
+      });
+    }
+    const abc = written('abc.csv', ['a,b,c', '1,2,3']);
+    await expect(importK6({ file: abc, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      message: `${abc} is not k6 output: it is a CSV whose header (a, b, c) has none of k6's columns (k6's header starts metric_name,timestamp,metric_value,...)`,
+    });
+    // a header with one of k6's columns keeps its precise message
+    const odd = written('odd.csv', ['foo,timestamp,bar', '1,2,3']);
+    await expect(importK6({ file: odd, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: `${odd} is not k6 CSV output as k6 writes it: its header has no \`metric_name\`, \`metric_value\` column (it has foo, timestamp, bar)`,
+    });
+  });
+
+  it('neither JSON lines nor CSV (a Gatling simulation.log), or JSON lines of another shape, is named not k6 output, with what k6 writes', async () => {
+    const gatling = written('simulation.log', [
+      'RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t1700000000000\t \t3.9.5',
+      'USER\tUsers\tSTART\t1700000000100',
+      'REQUEST\t\trequest_1\t1700000000200\t1700000000250\tOK\t ',
+    ]);
+    await expect(importK6({ file: gatling, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: `${gatling} is not k6 output: its 3 lines are neither k6's JSON lines (k6 run --out json: one {"metric":...,"type":"Point",...} a line) nor its CSV (--out csv: a header that starts metric_name,timestamp,metric_value)`,
+      hint: NOT_K6_HINT,
+    });
+    const other = written('other.ndjson', ['{"label":"read order","elapsed":12}']);
+    await expect(importK6({ file: other, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-output-invalid',
+      message: expect.stringMatching(/other\.ndjson is not k6 output: its one line is neither k6's JSON lines/),
+    });
+    // k6's own output with no sample in it (its CSV header, its metric definitions) keeps its message
+    const [header] = rejectCsvLines();
+    const definitions = fs
+      .readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"Metric"'));
+    for (const file of [written('header-only.csv', [header]), written('definitions.ndjson', definitions)])
+      await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+        code: 'k6-output-empty',
+        message: `${file} holds no k6 samples`,
+      });
+  });
+});
+
 describe('plateau import k6 of a file with unreadable lines in its middle', () => {
   it('says how many, beside the report, and in a refusal of the plan (a summary.json field alone said it)', async () => {
     const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
@@ -711,15 +776,125 @@ describe("plateau import k6 of k6's end-of-test summary", () => {
   });
 });
 
+describe('plateau import k6 of a run with no steps: a continuous ramp, a flat rate', () => {
+  /** 40 s of one ramping-arrival-rate stage from `from` to `to` arrivals/s (a flat rate where they are equal), iterations of 10 ms. */
+  function stage(name: string, from: number, to: number): string {
+    const lines: string[] = [];
+    const tags = { group: '', scenario: 'default' };
+    let due = 0;
+    for (let ms = 0; ms <= 41_000; ms++) {
+      if (ms % 1000 === 0 && ms > 0) lines.push(line('vus', ms, 5, {}), line('vus_max', ms, 50, {}));
+      if (ms >= 40_000) continue;
+      due += (from + ((to - from) * (ms + 0.5)) / 40_000) / 1000;
+      if (due < 1) continue;
+      due -= 1;
+      lines.push(line('iteration_duration', ms + 10, 10, tags), line('iterations', ms + 10, 1, tags));
+    }
+    return written(name, lines);
+  }
+  const STAGES_FIX =
+    "plateau judges a run of rising steps, each rate held: run k6 again with a ramping-arrival-rate scenario whose stages ramp to each rate, then hold it (stages: [{ duration: '2s', target: 50 }, { duration: '8s', target: 50 }, { duration: '2s', target: 100 }, { duration: '8s', target: 100 }, ...]; plateau k6-script writes such a script from a plateau config)";
+
+  it('a continuous ramp is refused as one, with stages that hold each rate; its step flags are refused without "drop the step flags", which led back (the fixes pointed at each other)', async () => {
+    const file = stage('ramp.ndjson', 20, 120);
+    await expect(importK6({ file, outDir: runsDir, steps: {} })).rejects.toMatchObject({
+      code: 'k6-steps-unknown',
+      message: `cannot derive the steps of ${file}: the offered rate rose continuously from 20 to 120/s over 40 s, with no holds: there are no steps to judge`,
+      hint: STAGES_FIX,
+    });
+    const steps = { startPerSec: 20, stepPerSec: 20, maxPerSec: 120, rampS: 2, holdS: 6 };
+    await expect(importK6({ file, outDir: runsDir, steps })).rejects.toMatchObject({
+      code: 'k6-steps-mismatch',
+      hint: `its offered rate rose continuously from 20 to 120/s over 40 s, with no holds: neither these flags nor any others fit it, and no plan is derived from it; ${STAGES_FIX}`,
+    });
+    // a flat run's flags that do not match: the fix says no plan is derived either, not to drop them
+    const flat = stage('flat.ndjson', 50, 50);
+    await expect(
+      importK6({ file: flat, outDir: runsDir, steps: { ...steps, startPerSec: 100 } }),
+    ).rejects.toMatchObject({
+      code: 'k6-steps-mismatch',
+      hint: expect.stringMatching(
+        /^give the rates and times k6 ran \(its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold\) \(no plan is derived from the file either: the run held one rate only, about 50\/s from \d+ to \d+ s: there are no steps to judge\)$/,
+      ),
+    });
+  });
+});
+
 describe('plateau import k6 --scenario', () => {
   it('a scenario the file does not have is refused with the ones it has (the fix named the step flags)', async () => {
     await expect(
       importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {}, scenarios: ['nope'] }),
     ).rejects.toMatchObject({
-      message: '--scenario nope matches no iteration of stepped-reject.ndjson (its scenarios: steps)',
+      message:
+        '--scenario nope matches no iteration of stepped-reject.ndjson (its scenarios: steps (2,697 iterations))',
       hint: 'give one of them: --scenario steps',
       code: 'k6-scenario-unknown',
     });
+  });
+
+  it('its fix names the scenario nearest the typo, else the one with the most iterations, never the first seen (it said background for stepz)', async () => {
+    // stepped-reject with 50 iterations of a scenario "background" before its first: the first seen, and first alphabetically
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
+    const first = lines.findIndex((l) => l.includes('"metric":"iterations"') && l.includes('"type":"Point"'));
+    const bg = lines[first].replace('"scenario":"steps"', '"scenario":"background"');
+    const file = written('stepped-reject-background.ndjson', [
+      ...lines.slice(0, first),
+      ...Array.from({ length: 50 }, () => bg),
+      ...lines.slice(first),
+    ]);
+    const refusal = (scenario: string) =>
+      importK6({ file, outDir: runsDir, steps: {}, scenarios: [scenario] }).then(
+        () => expect.unreachable(),
+        (err: PlateauError) => [err.message, err.hint],
+      );
+    const listed =
+      'matches no iteration of stepped-reject-background.ndjson (its scenarios: steps (2,697 iterations), background (50))';
+    expect(await refusal('stepz')).toEqual([
+      `--scenario stepz ${listed}`,
+      'give one of them: --scenario steps (the name nearest "stepz", and the most iterations)',
+    ]);
+    expect((await refusal('Steps'))[1]).toBe(
+      'give one of them: --scenario steps (the name nearest "Steps", and the most iterations)',
+    );
+    expect((await refusal('xyz'))[1]).toBe('give one of them: --scenario steps (the most iterations)');
+    expect((await refusal('backgrnd'))[1]).toBe(
+      'give one of them: --scenario background (the name nearest "backgrnd"), or --scenario steps (the most iterations)',
+    );
+  });
+});
+
+describe('plateau import k6 of requests outside any scenario (setup(), teardown())', () => {
+  it('says how many and their names, counts no by-name row for them, and leaves them out of the requests an iteration (their names counted in the Stages row with none to show)', async () => {
+    // stepped-reject (one name, "work") with 30 requests of setup() as its load begins and 30 of
+    // teardown() 3 s after its last: no scenario tag, and the root group, as k6 writes them when
+    // --system-tags leave group out (with it, their ::setup group leaves them out of the import)
+    const lines = fs.readFileSync(`${FIX}/stepped-reject.ndjson`, 'utf8').trim().split('\n');
+    const reqs = lines.filter((l) => l.startsWith('{"metric":"http_reqs","type":"Point"'));
+    const outside = (l: string, ms: number, name: string) => {
+      const o = JSON.parse(l) as { data: { time: string; tags: Record<string, string> } };
+      o.data.time = new Date(Date.parse(o.data.time) + ms).toISOString();
+      delete o.data.tags.scenario;
+      o.data.tags.name = name;
+      return JSON.stringify(o);
+    };
+    const at = lines.indexOf(reqs[0]);
+    const file = written('stepped-reject-setup.ndjson', [
+      ...lines.slice(0, at),
+      ...Array.from({ length: 30 }, () => outside(reqs[0], 0, 'setup: login')),
+      ...lines.slice(at),
+      ...Array.from({ length: 30 }, () => outside(reqs.at(-1)!, 3000, 'teardown: cleanup')),
+    ]);
+    const plain = await importK6({ file: `${FIX}/stepped-reject.ndjson`, outDir: runsDir, steps: {} });
+    const r = await importK6({ file, outDir: runsDir, steps: {} });
+    expect(r.notes).toContain(
+      'stepped-reject-setup.ndjson has 60 requests outside any scenario ("setup: login" 30, "teardown: cleanup" 30; no scenario tag, as k6 writes setup()\'s and teardown()\'s): they belong to no iteration and are not in the steps; 2 of the run\'s names are theirs alone, so in no table by name, steps-by-name.csv or summary.json',
+    );
+    expect(stepsStage(r.dir).detail).toMatch(/; 3 names \(2 only outside any scenario, in no step\)$/);
+    // the steps' one name: no breakdown, as without them; the same steps, iterations and requests an iteration
+    expect(r.result.steps.map((st) => [st.ratePerSec, st.verdict, st.byName])).toEqual(
+      plain.result.steps.map((st) => [st.ratePerSec, st.verdict, undefined]),
+    );
+    expect(r.result.traffic).toEqual(plain.result.traffic);
   });
 });
 

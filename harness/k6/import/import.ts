@@ -24,6 +24,7 @@ import { IMPORTED_TARGET } from '../../../analysis/compare/differences.ts';
 import { flagMismatches, loadBeyond, mismatchFix, mismatchText } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { unnamedNotes } from './unnamed-note.ts';
+import { outsideNote, outsideScenarios } from './outside-note.ts';
 import { closedModelOf, type ClosedModel } from './closed-model.ts';
 import type { ImportOptions, ImportOutput } from './import-options.ts';
 import { outcomeCheck, scenariosCheck } from './input-checks.ts';
@@ -32,7 +33,7 @@ import { nameNotes } from './name-notes.ts';
 import { planSteps } from './plan-steps.ts';
 import { exactOutcomes, importStage } from './import-stage.ts';
 import { scenariosNote, summedScenarios } from './scenarios-note.ts';
-import { ingestLines, type IngestResult } from '../output/ingest.ts';
+import { K6_CSV_HEAD, NOT_K6_FIX, ingestLines, type IngestResult } from '../output/ingest.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
 
@@ -46,6 +47,13 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${o.file} is a gzip stream cut short after ${fmtInt(fs.statSync(o.file).size)} bytes, before any k6 sample in it decoded: a copy or download cut short, or k6 killed as it began writing?`,
       'copy the file whole again (gzip -t FILE says whether a .gz is whole), or pass the plain file k6 wrote',
       'k6-output-cut',
+      EXIT.usage,
+    );
+  if (ingest.stats.points === 0 && ingest.format !== null && !ingest.k6Lines)
+    throw new PlateauError(
+      `${o.file} is not k6 output: ${ingest.lines === 1 ? 'its one line is' : `its ${fmtInt(ingest.lines)} lines are`} neither k6's JSON lines (k6 run --out json: one {"metric":...,"type":"Point",...} a line) nor its CSV (--out csv: a header that starts ${K6_CSV_HEAD})`,
+      NOT_K6_FIX,
+      'k6-output-invalid',
       EXIT.usage,
     );
   if (ingest.stats.points === 0) {
@@ -82,7 +90,12 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun)`,
     );
   }
-  notes.push(...nameNotes(records, ingest.stats.names), ...unnamedNotes(path.basename(o.file), ingest.stats));
+  const outside = outsideScenarios(ingest.stats, records);
+  notes.push(
+    ...nameNotes(records, ingest.stats.names, outside?.alone.length),
+    ...unnamedNotes(path.basename(o.file), ingest.stats),
+    ...(outside ? [outsideNote(path.basename(o.file), outside)] : []),
+  );
   const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
   if (mixed) notes.push(mixed.note);
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
@@ -112,7 +125,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       fix: 'fix the flags of the fields named above (steps: --start-rate, --step-rate and --max-rate as rates, --ramp and --hold as whole seconds, plain numbers; target.url: --target; output: --out, --run-id), or drop the step flags to derive the plan from the file (plateau import k6 --help)',
     },
   );
-  const traffic = iterationsTraffic(records, ingest, closed);
+  const traffic = iterationsTraffic(records, ingest, closed, outside?.requests ?? 0);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
   // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
   const mismatches =
@@ -188,7 +201,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   });
   for (const r of records) store.appendBucket(r);
   store.addStage({
-    ...importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes),
+    ...importStage(o, ingest, stepsFrom, plan.steps.length, Math.round(performance.now() - t0), notes, outside),
     // a file cut short or ended mid-step: its steps stage was cut, as a live run's is
     ...(interrupted ? { status: 'interrupted' as const } : {}),
   });
@@ -233,11 +246,13 @@ function iterationsTraffic(
   records: readonly BucketRecord[],
   ingest: IngestResult,
   closed: ClosedModel | null,
+  /** Requests outside any scenario (setup(), teardown()): sent by no iteration. */
+  outsideRequests: number,
 ): TrafficRecord | null {
   const from = ingest.stats.arrivalsFrom;
   if (from !== 'iterations' && from !== 'plateau_arrival') return null;
   let arrivals = 0;
-  let requests = 0;
+  let requests = -outsideRequests;
   for (const r of records) {
     arrivals += r.completed;
     requests += r.requests ?? r.completed;

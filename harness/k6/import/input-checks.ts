@@ -7,18 +7,44 @@ import { fmtInt } from '../../../analysis/format.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import type { IngestResult } from '../output/ingest.ts';
 import type { ImportOptions } from './import-options.ts';
+import { nearest } from '../../config/nearest.ts';
+import { summedScenarios } from './scenarios-note.ts';
 
-/** Refuses a --scenario that kept no iteration of the file, naming the scenarios it has. */
+/**
+ * Refuses a --scenario that kept no iteration of the file, naming the scenarios it has, most
+ * iterations first, and in its fix the one the user most likely meant: a name near the one given
+ * (a typo), else the one with the most iterations (the stepped one, beside a background's few:
+ * scenariosNote's choice), which the import can judge.
+ */
 export function scenariosCheck(o: ImportOptions, ingest: IngestResult): void {
   const { scenarioIterations, otherScenarios, requestsCounted } = ingest.stats;
   if (!o.scenarios?.length || Object.keys(scenarioIterations).length > 0 || requestsCounted > 0) return;
-  const has = otherScenarios.filter((n) => n !== '');
+  const has = summedScenarios(otherScenarios).filter((x) => x.name !== '');
+  const list = has
+    .map(({ name, iterations: k }, i) => `${name} (${fmtInt(k)}${i === 0 ? ` iteration${k === 1 ? '' : 's'}` : ''})`)
+    .join(', ');
   throw new PlateauError(
-    `--scenario ${o.scenarios.join(',')} matches no iteration of ${path.basename(o.file)}${has.length ? ` (its scenarios: ${has.join(', ')})` : ' (its iterations carry no scenario tag)'}`,
-    has.length ? `give one of them: --scenario ${has[0]}` : 'drop --scenario: the whole file is one run',
+    `--scenario ${o.scenarios.join(',')} matches no iteration of ${path.basename(o.file)}${has.length ? ` (its scenarios: ${list})` : ' (its iterations carry no scenario tag)'}`,
+    has.length
+      ? `give one of them: ${scenarioFix(
+          o.scenarios,
+          has.map((x) => x.name),
+        )}`
+      : 'drop --scenario: the whole file is one run',
     'k6-scenario-unknown',
     EXIT.usage,
   );
+}
+
+/** The --scenario to give: the name nearest one given, and the one with the most iterations (`names` is most first). */
+function scenarioFix(given: readonly string[], names: readonly string[]): string {
+  const most = names[0];
+  if (names.length === 1) return `--scenario ${most}`;
+  const typo = given.find((g) => nearest(g, names) !== undefined);
+  const close = typo === undefined ? undefined : nearest(typo, names);
+  if (close === undefined) return `--scenario ${most} (the most iterations)`;
+  if (close === most) return `--scenario ${most} (the name nearest "${typo}", and the most iterations)`;
+  return `--scenario ${close} (the name nearest "${typo}"), or --scenario ${most} (the most iterations)`;
 }
 
 /**

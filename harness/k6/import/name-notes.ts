@@ -22,13 +22,15 @@ function foldLate(by: Record<string, NameBucket>, late: ReadonlySet<string>): vo
 }
 
 /**
- * The names' last word, once the whole file is read (records are changed in place): one name and
- * no transaction means no breakdown (the step's figures are that name's); folded names get their
+ * The names' last word, once the whole file is read (records are changed in place): one name (of
+ * the steps: `outsideOnly` names only requests outside any scenario have are not counted) and no
+ * transaction means no breakdown (the step's figures are that name's); folded names get their
  * count in their row's name; and the user is told what was folded and how to name requests.
  */
-export function nameNotes(records: BucketRecord[], names: NamesSummary): string[] {
+export function nameNotes(records: BucketRecord[], names: NamesSummary, outsideOnly = 0): string[] {
   const anyFolded = names.folded > 0 || names.foldedMore;
-  const keys = names.kept.length + (anyFolded ? 1 : 0);
+  // names only requests outside any scenario have (outside-note.ts) are in no step: no breakdown for them
+  const keys = names.kept.length + (anyFolded ? 1 : 0) - outsideOnly;
   const transactions = records.some((r) => r.byName && Object.values(r.byName).some((n) => n.transaction));
   const single = keys <= 1 && !transactions;
   const folded = foldedNameOf(names);

@@ -46,7 +46,7 @@ export function trends(seconds: readonly number[], wholeSeconds: boolean): boole
 }
 
 /** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
-function lineThrough(ys: readonly number[]): { intercept: number; slope: number } {
+export function lineThrough(ys: readonly number[]): { intercept: number; slope: number } {
   const meanI = (ys.length - 1) / 2;
   const meanY = ys.reduce((a, y) => a + y, 0) / ys.length;
   let cov = 0;

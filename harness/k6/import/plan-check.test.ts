@@ -65,13 +65,13 @@ describe('flags of a load that started late', () => {
     expect(laterStartS([step(0, 80, 2, 6)], offered)).toBeNull();
   });
 
-  it('the fix names the --t0 that places them there', () => {
+  it('the fix names the --t0 that places them there, and not to drop the flags: the file held one rate, so no plan is derived from it (that refusal names the flags)', () => {
     const flags = { startPerSec: 60, stepPerSec: 60, maxPerSec: 60, rampS: 1, holdS: 4 };
     expect(mismatchFix(flags, [step(0, 60, 2, 6)], offered, false, Date.parse('2026-11-29T16:52:40.000Z'))).toBe(
-      'the flags fit the file with the load starting 1.5 s after t0: pass --t0 2026-11-29T16:52:41.500Z to judge them there, or drop the step flags to derive the plan from the file',
+      'the flags fit the file with the load starting 1.5 s after t0: pass --t0 2026-11-29T16:52:41.500Z to judge them there',
     );
     expect(mismatchFix(flags, [step(0, 80, 2, 6)], offered, false, 0)).toMatch(
-      /^give the rates and times k6 ran .*or drop the step flags to derive the plan from the file$/,
+      /^give the rates and times k6 ran \(its ramping-arrival-rate stages: [^)]*\) \(no plan is derived from the file either: the run held one rate only, about 60\/s from \d+ to \d+ s: there are no steps to judge\)$/,
     );
   });
 });

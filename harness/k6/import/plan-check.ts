@@ -9,6 +9,7 @@
  */
 import type { StepPlan } from '../../../analysis/types.ts';
 import { deriveSteps } from './derive-steps.ts';
+import { continuousRampClause, HELD_STAGES_FIX } from './continuous-ramp.ts';
 import { tolOf } from './offered-noise.ts';
 
 /** A window's offered rate may differ from its step's by this share of the rate (k6 schedules arrivals exactly)... */
@@ -117,7 +118,9 @@ const flagsText = (f: Flags) =>
  * What to do about flags that do not match: the flags of the plan derived from the file, when it
  * is another (and its period where the flags' differs: a window drifts by the difference each
  * step); the --t0 that places the flags where they fit, when the file's plan is theirs (or none is
- * derived) and they fit a later start; else give k6's stages.
+ * derived) and they fit a later start; else give k6's stages. Dropping the flags is named only where
+ * a plan is derived from the file: a continuous ramp has none, and no flags fit it either (its fix
+ * and the refusal without flags sent the user to each other).
  */
 export function mismatchFix(
   flags: Flags,
@@ -126,7 +129,8 @@ export function mismatchFix(
   wholeSeconds: boolean,
   t0Ms: number | null,
 ): string {
-  const d = deriveSteps([], offered, wholeSeconds).steps;
+  const derived = deriveSteps([], offered, wholeSeconds);
+  const d = derived.steps;
   if (d && flagsText(d) !== flagsText(flags)) {
     const period = (f: Flags) => f.rampS + f.holdS;
     const drift =
@@ -135,10 +139,13 @@ export function mismatchFix(
         : ` (the flags' period, ${flags.rampS} s ramp + ${flags.holdS} s hold = ${period(flags)} s, is not the file's ${period(d)} s: each step's window lies ${Math.abs(period(flags) - period(d))} s further off its hold than the one before)`;
     return `drop the step flags to let plateau derive the plan from the file, or give the plan it offered: ${flagsText(d)}${drift}`;
   }
+  if (derived.steps === null && derived.ramp)
+    return `its offered rate ${continuousRampClause(derived.ramp)}: neither these flags nor any others fit it, and no plan is derived from it; ${HELD_STAGES_FIX}`;
+  const drop = d !== null ? ', or drop the step flags to derive the plan from the file' : '';
   const later = laterStartS(steps, offered, wholeSeconds);
   if (later !== null && t0Ms !== null)
-    return `the flags fit the file with the load starting ${later} s after t0: pass --t0 ${new Date(t0Ms + later * 1000).toISOString()} to judge them there, or drop the step flags to derive the plan from the file`;
-  return 'give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold), or drop the step flags to derive the plan from the file';
+    return `the flags fit the file with the load starting ${later} s after t0: pass --t0 ${new Date(t0Ms + later * 1000).toISOString()} to judge them there${drop}`;
+  return `give the rates and times k6 ran (its ramping-arrival-rate stages: --start-rate, --step-rate, --max-rate, --ramp, --hold)${drop || ` (no plan is derived from the file either${derived.steps === null && derived.flat ? `: ${derived.why}` : ''})`}`;
 }
 
 /** Offered arrivals after the flags' last hold (a rate above the top step's): k6 ran further than the flags say. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
+import { HELD_STAGES_FIX } from './continuous-ramp.ts';
 import { CLOSED_MODEL_FIX, closedModelText, type ClosedModel } from './closed-model.ts';
 import type { ImportOptions, ImportOutput } from './import-options.ts';
 
@@ -64,11 +65,13 @@ export function planSteps(
       `cannot derive the steps of ${o.file}: ${d.why}`,
       d.flat
         ? `${oneScenario ? `${oneScenario}; ` : ''}plateau judges a run of rising steps: run k6 again with a ramping-arrival-rate scenario whose stages rise in steps (plateau k6-script writes one from a plateau config); or, if this run was one step of such a plan, give it with the step flags (--start-rate, --step-rate, --max-rate, --ramp, --hold) to judge that step`
-        : `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it${
-            d.uneven
-              ? ". plateau judges steps of one size, each with its ramp and hold (its capture compares each step's gain with the same rate added); a run of steps of other sizes cannot be judged as steps: run the load again in even steps (plateau k6-script writes such a script from a plateau config)"
-              : ''
-          }`,
+        : d.ramp
+          ? `${oneScenario ? `${oneScenario}; or ` : ''}${HELD_STAGES_FIX}`
+          : `${oneScenario ? `${oneScenario}; or ` : ''}give the plan: --start-rate, --step-rate, --max-rate, --ramp and --hold (seconds), as the k6 script ran it${
+              d.uneven
+                ? ". plateau judges steps of one size, each with its ramp and hold (its capture compares each step's gain with the same rate added); a run of steps of other sizes cannot be judged as steps: run the load again in even steps (plateau k6-script writes such a script from a plateau config)"
+                : ''
+            }`,
       'k6-steps-unknown',
       EXIT.usage,
     );

@@ -39,6 +39,8 @@ const K6_METRIC =
 export class CsvRows {
   private columns: Columns | null = null;
   private pending = '';
+  /** Lines tried as the header (while none was k6's). */
+  private headerTries = 0;
   /** The timestamps are whole seconds (timeFormat unix or rfc3339); null before the first row. */
   wholeSeconds: boolean | null = null;
   /**
@@ -46,6 +48,16 @@ export class CsvRows {
    * like a row of one: what ingest says in place of "not k6 output"; null otherwise.
    */
   headerProblem: string | null = null;
+  /**
+   * The first line's cells when it is a CSV line of 2 or more that names none of k6's columns (a
+   * JMeter JTL's `timeStamp,elapsed,label,...`): another tool's output, not k6's; null otherwise.
+   */
+  foreignHeader: string[] | null = null;
+
+  /** A header k6 writes was read: the file is k6's CSV output, whatever its rows hold. */
+  get hasHeader(): boolean {
+    return this.columns !== null;
+  }
 
   /** A record left open at the end: its quoted field never closed (k6 was killed while writing it). */
   get open(): boolean {
@@ -67,6 +79,7 @@ export class CsvRows {
   }
 
   private header(cells: string[]): LineResult {
+    this.headerTries++;
     const at = (name: string) => cells.indexOf(name);
     const missing = REQUIRED_COLUMNS.filter((c) => at(c) === -1);
     if (missing.length > 0) {
@@ -74,6 +87,7 @@ export class CsvRows {
         this.headerProblem = `its header has no ${missing.map((c) => `\`${c}\``).join(', ')} column (it has ${cells.slice(0, 8).join(', ')}${cells.length > 8 ? ', ...' : ''})`;
       else if (K6_METRIC.test(cells[0] ?? '') && cells.length >= 3)
         this.headerProblem = `its first line is a row (${cells[0]}, ${cells[1]}, ...), not the header k6 writes first (metric_name,timestamp,metric_value,...)`;
+      else if (cells.length >= 2 && this.headerTries === 1) this.foreignHeader = cells;
       return 'bad';
     }
     this.columns = {

@@ -66,8 +66,19 @@ export interface IngestStats {
    * one scenario, and a run of several is told which ones its arrivals mix.
    */
   scenarioIterations: Record<string, number>;
-  /** With `scenarios` kept: the scenarios of the iterations left out (the first MAX_SCENARIOS), for a flag that kept none. */
-  otherScenarios: string[];
+  /**
+   * With `scenarios` kept: the iterations left out, by their scenario tag (the first MAX_SCENARIOS
+   * tags), for a flag that kept none: its fix names the one with the most.
+   */
+  otherScenarios: Record<string, number>;
+  /**
+   * http_reqs samples counted that carry no `scenario` tag: k6's setup() and teardown() when their
+   * `::setup` group is not there to leave them out (--system-tags without group); with the
+   * requests of each name (the first MAX_OUTSIDE_NAMES names). In a run whose iterations carry a
+   * scenario tag they belong to no iteration, and the import says so (import/outside-note.ts).
+   */
+  requestsOutsideScenarios: number;
+  outsideNames: Record<string, number>;
   /** `iterations` and `http_reqs` samples counted (of the selected scenarios, setup and teardown left out). */
   iterationsCounted: number;
   requestsCounted: number;
@@ -100,12 +111,14 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsKnown: 0,
     requestsWithoutOutcome: 0,
     requestsWithoutName: 0,
+    requestsOutsideScenarios: 0,
+    outsideNames: Object.create(null) as Record<string, number>,
     unnamedUrls: [],
     unnamedWithoutUrl: 0,
     iterationsCounted: 0,
     vusReadings: [],
     scenarioIterations: Object.create(null) as Record<string, number>,
-    otherScenarios: [],
+    otherScenarios: Object.create(null) as Record<string, number>,
     requestsCounted: 0,
     wholeSeconds: false,
     get names() {
@@ -120,4 +133,17 @@ export function countUnnamed(st: IngestStats, p: K6Point): void {
   const url = p.tags.url;
   if (url === undefined) st.unnamedWithoutUrl += p.value;
   else if (st.unnamedUrls.length < 2 && !st.unnamedUrls.includes(url)) st.unnamedUrls.push(url);
+}
+
+/** Names of requests outside any scenario counted apiece (IngestStats.outsideNames); setup() sends a few. */
+const MAX_OUTSIDE_NAMES = 20;
+
+/** A request counted that carries no scenario tag: counted, under its name. */
+export function countOutside(st: IngestStats, p: K6Point): void {
+  st.requestsOutsideScenarios += p.value;
+  const name = p.tags.name;
+  if (name === undefined) return;
+  const by = st.outsideNames;
+  if (Object.hasOwn(by, name)) by[name] += p.value;
+  else if (Object.keys(by).length < MAX_OUTSIDE_NAMES) by[name] = p.value;
 }

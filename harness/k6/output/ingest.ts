@@ -26,6 +26,12 @@ export interface IngestResult {
   badLines: number;
   /** The last line was a bad one: k6 was killed while writing it (it writes whole lines otherwise). */
   tornLastLine: boolean;
+  /**
+   * Some line was k6's: a sample, a metric definition, or a CSV header k6 writes. False for a file
+   * of other text (another tool's results), which then holds no k6 sample for another reason than
+   * a k6 run that sent nothing.
+   */
+  k6Lines: boolean;
   stats: IngestStats;
 }
 
@@ -43,6 +49,7 @@ export async function ingestLines(
   let lines = 0;
   let badLines = 0;
   let lastBad = false;
+  let k6Lines = false;
   for await (const batch of batches) {
     for (const line of batch) {
       if (format === null) {
@@ -65,6 +72,16 @@ export async function ingestLines(
           'k6-output-invalid',
           EXIT.usage,
         );
+      } else if (r === 'bad' && lines === 1 && csv?.foreignHeader && !notACsvHeader(line)) {
+        throw new PlateauError(
+          `${what} is not k6 output: it is a CSV whose header (${shownCells(csv.foreignHeader)}) has none of k6's columns (k6's header starts ${K6_CSV_HEAD},...)`,
+          NOT_K6_FIX,
+          'k6-output-invalid',
+          EXIT.usage,
+        );
+      } else if (r === 'skip' && csv === null && !k6Lines && line.trim() !== '') {
+        // a metric definition (the blank lines JSON reading skips are nobody's)
+        k6Lines = true;
       } else if (r === 'bad' && b.stats.points === 0 && SUMMARY_KEY.test(line)) {
         throw new PlateauError(
           `${what} is k6's end-of-test summary (--summary-export or handleSummary), not its output: it holds a total for each metric over the whole run, and the steps are judged second by second`,
@@ -82,7 +99,7 @@ export async function ingestLines(
       } else if (r === 'bad' && ++badLines >= MAX_BAD_FIRST_LINES && b.stats.points === 0) {
         throw new PlateauError(
           `${what} is not k6 output: its first ${badLines} lines are neither JSON samples nor CSV rows`,
-          'pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz)',
+          NOT_K6_FIX,
           'k6-output-invalid',
           EXIT.usage,
         );
@@ -95,5 +112,23 @@ export async function ingestLines(
     lastBad = true;
   }
   b.end();
-  return { format, lines, badLines, tornLastLine: lastBad, stats: b.stats };
+  k6Lines ||= b.stats.points > 0 || csv?.hasHeader === true;
+  return { format, lines, badLines, tornLastLine: lastBad, k6Lines, stats: b.stats };
+}
+
+/** The first columns k6's CSV header has, in its order (FORMAT-NOTES.md 2). */
+export const K6_CSV_HEAD = 'metric_name,timestamp,metric_value';
+
+/** What to pass instead of a file that is not k6 output. */
+export const NOT_K6_FIX =
+  "pass a file written by k6 run --out json=FILE or --out csv=FILE (plain or .gz): plateau imports k6's output only, not another tool's results (a JMeter JTL, a Gatling simulation.log)";
+
+/** A JSON array's line, or a line of k6's end-of-test summary (named as such below): not another tool's CSV header. */
+function notACsvHeader(line: string): boolean {
+  return line.startsWith('[') || SUMMARY_KEY.test(line) || CONSOLE_SUMMARY_LINE.test(line);
+}
+
+/** A header's first cells, as the user would read them. */
+function shownCells(cells: readonly string[]): string {
+  return `${cells.slice(0, 5).join(', ')}${cells.length > 5 ? ', ...' : ''}`;
 }

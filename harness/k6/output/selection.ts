@@ -36,10 +36,11 @@ export function lifecycle(p: K6Point, group: string, name: string): boolean {
   return p.tags.scenario === undefined && (group === name || group.startsWith(`${name}::`));
 }
 
-/** An iteration of a scenario left out: its name among IngestStats.otherScenarios. */
-export function otherScenario(stats: IngestStats, name = ''): void {
-  const seen = stats.otherScenarios;
-  if (seen.length < MAX_SCENARIOS && !seen.includes(name)) seen.push(name);
+/** n iterations of a scenario left out: counted under its name (IngestStats.otherScenarios). */
+export function otherScenario(stats: IngestStats, name = '', n: number): void {
+  const by = stats.otherScenarios;
+  if (Object.hasOwn(by, name)) by[name] += n;
+  else if (Object.keys(by).length < MAX_SCENARIOS) by[name] = n;
 }
 
 /** n iterations of a selected scenario: counted under its name (IngestStats.scenarioIterations). */
