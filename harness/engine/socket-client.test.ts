@@ -306,6 +306,17 @@ describe('socket client: connection hygiene', () => {
     },
   );
 
+  it.each(['socket', 'undici'] as const)(
+    '%s: keeps a connection a server says it keeps for 2 s (Keep-Alive: timeout=2) across requests',
+    async (kind) => {
+      // undici's default margin (2 s) had made it 0 s: a connection per request
+      const srv = await rawServer((_req, s) => s.write(ok('k', 'keep-alive: timeout=2\r\n')));
+      const vu = clientFor(kind, srv.url);
+      for (let i = 0; i < 3; i++) expect((await send(vu)).status).toBe(200);
+      expect(srv.connections()).toBe(1);
+    },
+  );
+
   it('refuses header injection and bad paths before anything is sent', async () => {
     const srv = await rawServer((_req, s) => s.write(ok('x')));
     const vu = vuFor(srv.url);
