@@ -162,6 +162,29 @@ describe('plateau compare', () => {
     expect(gate.warnings).toEqual([expect.stringMatching(/^scenario differs: rv-shop vs rv-shop-fail5: /)]);
   });
 
+  it('says a random source drew other rows in each run (its run id, or another seed), never where they drew alike', () => {
+    const drawn = (r: RunResult, draws: Record<string, { by: 'seed' | 'run id'; text: string }>): RunResult => ({
+      ...r,
+      traffic: { entries: [{ name: 'read', weight: 1, transaction: false }], randomDraws: draws },
+    });
+    const byRun = (id: string) => ({ accounts: { by: 'run id' as const, text: id } });
+    expect(settingDifferences(drawn(A, byRun('r1')), drawn(A, byRun('r2')))).toEqual([
+      `random rows of data source "accounts" differs: run id r1 vs run id r2: each run drew other rows, so a difference may be the data's: give the source a seed (data: { accounts: { ..., order: 'random', seed: 'ab' } }) and both runs draw the same`,
+    ]);
+    const seeded = { accounts: { by: 'seed' as const, text: 'ab' } };
+    expect(settingDifferences(drawn(A, seeded), drawn(A, seeded))).toEqual([]);
+    // a seed 'r1' draws what run r1 drew unseeded (decision 057): the same rows
+    expect(settingDifferences(drawn(A, byRun('r1')), drawn(A, { accounts: { by: 'seed', text: 'r1' } }))).toEqual([]);
+    expect(settingDifferences(drawn(A, seeded), drawn(A, { accounts: { by: 'seed', text: 'cd' } }))[0]).toMatch(
+      /^random rows of data source "accounts" differs: seed "ab" vs seed "cd": /,
+    );
+    // a source in one run only, or a run recorded before: unknown here
+    expect(settingDifferences(drawn(A, byRun('r1')), drawn(A, { other: { by: 'run id', text: 'r2' } }))).toEqual([]);
+    expect(settingDifferences(A, drawn(A, byRun('r2')))).toEqual([]);
+    // a warning, never a reason the gate cannot judge
+    expect(decideGate(drawn(A, byRun('r2')), drawn(A, byRun('r1')), 0.05).status).toBe('pass');
+  });
+
   it("a run directory's RunResult carries its run.json's scenario, for the difference above", () => {
     expect(analyzeStore('test/fixtures/runs/mix').result.scenario).toBe('shop');
   });

@@ -230,6 +230,11 @@ export function unknownTargetText(a: string, b: string, [la, lb]: readonly [stri
   return `target unknown: ${which} is a k6 run imported without --target (from ${from}), ${other}'s is ${named}: ${IMPORTED_TARGET_FIX}`;
 }
 
+/** A random source's draws as a difference names them: 'seed "ab"' or 'run id r1'. */
+function drawText(d: { by: 'seed' | 'run id'; text: string }): string {
+  return d.by === 'seed' ? `seed ${JSON.stringify(d.text)}` : `run id ${d.text}`;
+}
+
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
   return settingDifferenceList(a, b).map((d) => d.text);
@@ -280,6 +285,16 @@ export function settingDifferenceList(
       a.scenarioDigest,
       b.scenarioDigest,
       "its module, a file it imports or a data file changed: the traffic's code may differ even where its names and shares agree; compare runs of one version of it",
+    );
+  // a random source drew other rows in each run (its seed, else the run id: decision 057); a source
+  // in one run only is the scenario's difference above
+  const [da, db] = [a.traffic?.randomDraws ?? {}, b.traffic?.randomDraws ?? {}];
+  for (const name of Object.keys(da).filter((n) => n in db && da[n].text !== db[n].text))
+    differ(
+      `random rows of data source "${name}"`,
+      drawText(da[name]),
+      drawText(db[name]),
+      `each run drew other rows, so a difference may be the data's: give the source a seed (data: { ${name}: { ..., order: 'random', seed: 'ab' } }) and both runs draw the same`,
     );
   // a loopback target's port is ephemeral (the demo's): not a difference
   const unknown = unknownTargetText(a.target, b.target, labels);

@@ -155,6 +155,12 @@ export interface TrafficRecord {
    */
   sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
   /**
+   * What each random data source's draws followed (harness/scenario/traffic.ts randomDrawsOf): its
+   * `seed`, or the run id where it had none (decision 057). Two runs whose texts differ drew other
+   * rows (compare and the gate say so); absent without random sources and in runs recorded before.
+   */
+  randomDraws?: Record<string, { by: 'seed' | 'run id'; text: string }>;
+  /**
    * The one VU count the config (or --vus, --max-vus) gave, kept as given while `sizedFrom` sized
    * the other (a given max caps the sized preallocated); absent when it gave neither or both.
    */

@@ -13,7 +13,7 @@ import { createLoadEngine, engineKind } from '../engine/create.ts';
 import { whyNot, type LoadEngine } from '../engine/load-engine.ts';
 import { scenarioRequests, type ScenarioRequests } from '../scenario/requests.ts';
 import { scenarioDigest } from '../scenario/digest.ts';
-import { trafficSummary } from '../scenario/traffic.ts';
+import { randomDrawsOf, trafficSummary } from '../scenario/traffic.ts';
 import { isWriteFailure, RunStore, redact, storedPlan } from '../store/run-store.ts';
 import { secretScrubber } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
@@ -93,7 +93,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
       engine: config.engine,
       scenario: scenario.name ?? config.scenario ?? 'default',
       ...(digest !== undefined ? { scenarioDigest: digest } : {}),
-      traffic: trafficSummary(requests.traffic),
+      traffic: { ...trafficSummary(requests.traffic), ...randomDrawsOf(requests.data, runId) },
       config: redact(config),
       plan: storedPlan(plan0),
       vus: plan0.vus,

@@ -318,6 +318,28 @@ export function trafficOf(s: Scenario): Traffic {
   };
 }
 
+/**
+ * What each random source's draws follow, for run.json (TrafficRecord.randomDraws): its seed as
+ * text (drawSeed takes it so), else the run id. Nothing where no source is random.
+ */
+export function randomDrawsOf(
+  data: Readonly<Record<string, { order: string; seed?: string | number }>>,
+  runId: string,
+): Pick<TrafficRecord, 'randomDraws'> {
+  const random = Object.entries(data).filter(([, src]) => src.order === 'random');
+  if (random.length === 0) return {};
+  return {
+    randomDraws: Object.fromEntries(
+      random.map(([name, src]) => [
+        name,
+        src.seed === undefined
+          ? { by: 'run id' as const, text: runId }
+          : { by: 'seed' as const, text: String(src.seed) },
+      ]),
+    ),
+  };
+}
+
 export function trafficSummary(t: Traffic): TrafficRecord {
   return { entries: t.entries.map((e) => ({ name: e.name, weight: e.weight, transaction: e.run !== undefined })) };
 }
