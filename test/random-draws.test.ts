@@ -28,6 +28,8 @@ function runOf(fixture: string, runId: string) {
     steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 0, holdS: 2, settleS: 1 },
     warmup: { enabled: false },
     rtt: { samples: 2 },
+    // both counts given: VUs sized from each run's RTT would differ too (max VUs 12 vs 16)
+    vus: { preAllocated: 10, max: 40 },
     output: { dir: runsDir, runId },
   });
 }
