@@ -41,9 +41,20 @@ async function seqEngine(count: number, holdMs: number): Promise<{ seen: number[
 }
 
 /** Two workers (10 VUs preallocated, 400 at most: room for a stall's backlog) sending `scenario` to `url`. */
-async function twoWorkers(url: string, scenario: string, runId: string, client: 'undici' | 'socket' = 'socket') {
+function twoWorkers(url: string, scenario: string, runId: string, client: 'undici' | 'socket' = 'socket') {
+  return workersOn(2, url, scenario, runId, client);
+}
+
+/** `count` workers, as twoWorkers. */
+async function workersOn(
+  count: number,
+  url: string,
+  scenario: string,
+  runId: string,
+  client: 'undici' | 'socket' = 'socket',
+) {
   const engine = await WorkerEngine.create(
-    2,
+    count,
     {
       origin: url,
       targetUrl: `${url}/`,
@@ -250,22 +261,7 @@ describe('native engine on worker threads', () => {
         res.end('ok');
       });
       closers.push(srv.close);
-      const engine = await WorkerEngine.create(
-        count,
-        {
-          origin: srv.url,
-          targetUrl: `${srv.url}/`,
-          http: { timeoutMs: 5000, client: 'socket' },
-          preAllocatedVUs: 10,
-          maxVUs: 400,
-          scenarioPath: path.resolve('test/fixtures/scenarios/random-seed.ts'),
-          runId,
-          idKey: runId,
-          maxBodyBytes: 65536,
-        },
-        process.env,
-      );
-      closers.push(() => engine.close());
+      const engine = await workersOn(count, srv.url, 'random-seed', runId);
       await engine.start({
         segments: [{ durationS: 1, fromPerSec: 200, toPerSec: 200 }],
         phase: 'steps',
