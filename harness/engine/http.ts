@@ -180,10 +180,10 @@ export class VuClient implements VuConnection {
     this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      // A server's `Keep-Alive: timeout=N` is kept for N s less a second, as the socket client keeps
-      // it (keepAliveReuseMs): undici's own margin of 2 s made timeout=2 zero, and so opened a
+      // A server's `Keep-Alive: timeout=N` is kept for N s less the margin, as the socket client
+      // keeps it (keepAliveReuseMs): undici's own margin of 2 s made timeout=2 zero, and so opened a
       // connection for every request to such a server (790 of 800 against nginx advertising 2 s).
-      keepAliveTimeoutThreshold: 1000,
+      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
       // No per-request timers in undici: the pool's deadline sweep bounds every request's total
       // time (deadline.ts), which also covers what headersTimeout and bodyTimeout would.
       headersTimeout: 0,
@@ -378,6 +378,14 @@ const TIMEOUT_CODES = new Set([
 ]);
 /** A connection that ended before its response did (the socket client's own code). */
 export const SOCKET_CLOSED_CODE = 'PLATEAU_SOCKET_CLOSED';
+
+/**
+ * Of a server's `Keep-Alive: timeout`, what both clients leave unused: a request sent at the end of
+ * what they keep still reaches the server before it closes, a round trip and its jitter to spare.
+ * A whole second made a server's `timeout=1` nothing: a connection per request, its connects
+ * charged to the target's latency.
+ */
+export const KEEP_ALIVE_MARGIN_MS = 500;
 const RESET_CODES = new Set([
   'ECONNRESET',
   'EPIPE',

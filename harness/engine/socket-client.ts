@@ -13,7 +13,7 @@
  * - framing (Content-Length, chunked, read-until-close, HEAD, 1xx, 204/304): the parser; HEAD is
  *   told to skip the body, 1xx responses are passed over until the final one;
  * - keep-alive: a response the parser says ends the connection retires the socket; an idle socket
- *   is reused only within the server's `Keep-Alive: timeout` (less a second) or 30 s;
+ *   is reused only within the server's `Keep-Alive: timeout` (less half a second) or 30 s;
  * - desync: bytes nobody asked for (while idle, or after a response in the same read) retire the
  *   socket, so a stray response is never taken for the next request's; so does a response the
  *   parser refuses (framed both by Transfer-Encoding and Content-Length, headers over 16 KiB...);
@@ -28,6 +28,7 @@ import { ResponseParser, type ResponseHandler } from './llhttp.ts';
 import {
   bodyBytes,
   endOutcome,
+  KEEP_ALIVE_MARGIN_MS,
   keepBodyBytes,
   newOutcome,
   startOutcome,
@@ -381,10 +382,10 @@ export function requestHead(req: PreparedRequest, hostHeader: string, bodyLength
   return `${m} ${req.path} HTTP/1.1\r\n${host ? '' : `host: ${hostHeader}\r\n`}${lines}\r\n`;
 }
 
-/** `Keep-Alive: timeout=5, max=100` -> reuse an idle connection for 4 s (a second of margin). */
+/** `Keep-Alive: timeout=5, max=100` -> reuse an idle connection for 4.5 s (KEEP_ALIVE_MARGIN_MS). */
 export function keepAliveReuseMs(value: string): number {
   const m = /timeout\s*=\s*(\d+)/i.exec(value);
-  return m ? Math.max(0, Number(m[1]) * 1000 - 1000) : IDLE_REUSE_MS;
+  return m ? Math.max(0, Number(m[1]) * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_REUSE_MS;
 }
 
 function invalidRequest(what: string): Error {
