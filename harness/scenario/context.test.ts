@@ -124,6 +124,12 @@ describe("ctx.row in preflight's sample arrivals", () => {
       'id,name',
     ]);
     expect({ ...row }).toEqual({ id: 'a-1', name: 'ann' });
+    // copied as the load's row is (a Proxy row had failed preflight: "#<Object> could not be cloned")
+    expect(structuredClone(row)).toEqual({ id: 'a-1', name: 'ann' });
+    expect(`${String(row.hasOwnProperty('id'))} ${Object.isFrozen(row)}`).toBe('true true');
+    expect(() => {
+      (row as Record<string, string>).name = 'bo';
+    }).toThrow(/^Cannot assign to read only property 'name'/);
   });
   it('leaves the load and JSON sources as they are (a JSON row may lack a key another has)', () => {
     expect(contextFactory('run', '', {}, { data: { accounts: csv } })(1).row('accounts').nmae).toBeUndefined();

@@ -159,16 +159,25 @@ const ROW_LOOKUPS = new Set(['toJSON', 'then']);
  * A CSV row for preflight's sample arrivals: reading a column the header does not have throws,
  * naming the header, so `ctx.row('accounts').nmae` fails before load instead of sending
  * "undefined" in every request. Only the samples: the load reads the rows as they are.
+ *
+ * A frozen copy of the row whose prototype is the guard (a Proxy): its columns are its own, so it
+ * copies as the row does (a spread, JSON, structuredClone, which refuses a Proxy itself: a row
+ * wrapped in one had failed preflight with "#<Object> could not be cloned"), and only a key it
+ * lacks reaches the guard.
  */
 function strictRow(row: Row, columns: readonly string[], name: string, file: string): Row {
-  return new Proxy(row, {
-    get(target, key, receiver) {
-      if (typeof key === 'symbol' || key in target || ROW_LOOKUPS.has(key)) return Reflect.get(target, key, receiver);
-      throw new Error(
-        `ctx.row(${JSON.stringify(name)}).${key}: ${file} has no column "${key}"; its columns are ${columns.map((c) => `"${c}"`).join(', ')} (a column only some files have: test ${JSON.stringify(key)} in the row first)`,
-      );
+  const guard = new Proxy(
+    {},
+    {
+      get(target, key, receiver) {
+        if (typeof key === 'symbol' || key in target || ROW_LOOKUPS.has(key)) return Reflect.get(target, key, receiver);
+        throw new Error(
+          `ctx.row(${JSON.stringify(name)}).${key}: ${file} has no column "${key}"; its columns are ${columns.map((c) => `"${c}"`).join(', ')} (a column only some files have: test ${JSON.stringify(key)} in the row first)`,
+        );
+      },
     },
-  });
+  );
+  return Object.freeze(Object.assign(Object.create(guard) as Row, row));
 }
 
 /**
