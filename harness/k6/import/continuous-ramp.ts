@@ -25,6 +25,7 @@ import { coarseCandidates } from './plan-search.ts';
 import { placePlan } from './plan-fit.ts';
 import { lineThrough, median, tolOf } from './offered-noise.ts';
 import { roundest } from './roundest.ts';
+import { bentLine } from './ramp-slopes.ts';
 
 /** Seconds a ramp must rise over to be told from a short run's noise. */
 const RAMP_MIN_S = 10;
@@ -32,12 +33,13 @@ const RAMP_MIN_S = 10;
 const MIN_HOLD_S = 3;
 const CANDIDATES = 6;
 /**
- * A staircase has more to fit with than a line (its period, ramp and start offset): by the Bayesian
- * information criterion (n ln(sse / n) + k ln n) it is the closer only when it leaves n^(3 / n)
- * times less squared difference over n seconds (1.23 at 60 s). Whole-second timestamps blur a
- * staircase of 3 s steps into a line with a ripple, which fitted a ramp's noise a little better.
+ * A staircase has more to fit with than a line (its start, step, period, ramp and start offset: 5
+ * to the line's 2; a bend adds 2): by the Bayesian information criterion (n ln(sse / n) + k ln n)
+ * it is the closer to a line only when it leaves n^(3 / n) times less squared difference over n
+ * seconds (1.23 at 60 s). Whole-second timestamps blur a staircase of 3 s steps into a line with a
+ * ripple, which fitted a ramp's noise a little better.
  */
-const EXTRA_PARAMETERS = 3;
+const STAIRS_PARAMETERS = 5;
 
 export interface ContinuousRamp {
   /** The line's rate where the load began and at its top, arrivals/s. */
@@ -45,11 +47,21 @@ export interface ContinuousRamp {
   toPerSec: number;
   /** How long the line takes between the two. */
   seconds: number;
+  /** Where it rose in pieces of other slopes (ramp-slopes.ts), each piece's end and length, first to last. */
+  pieces?: { toPerSec: number; seconds: number }[];
+}
+
+/** A straight or bent line through the seconds, and the slope of each of its pieces. */
+interface Fit {
+  at(i: number): number;
+  slopes: number[];
+  bends: number[];
 }
 
 /**
  * The series up to endS (derive-steps.ts: before a part last second, and up to the last second at
- * the top) as a continuous ramp, or null when it is not one.
+ * the top) as a continuous ramp, or null when it is not one: a line first, then one bent once or
+ * twice (ramp-slopes.ts), each piece rising.
  */
 export function continuousRamp(offered: readonly number[], endS: number, wholeSeconds: boolean): ContinuousRamp | null {
   // the second the load began in may be a part one: judged from the next
@@ -60,38 +72,99 @@ export function continuousRamp(offered: readonly number[], endS: number, wholeSe
   const ys = offered.slice(a, endS);
   // y_i = intercept + slope x i, second a + i (its middle, a + i + 0.5)
   const { intercept, slope } = lineThrough(ys);
-  const rateAt = (tS: number) => intercept + slope * (tS - a - 0.5);
-  const fromPerSec = Math.max(0, rateAt(lead));
-  if (!(slope > 0) || rateAt(endS) - fromPerSec < 3 * tolOf(rateAt(endS), wholeSeconds)) return null;
+  const fits: (Fit | null)[] = [{ at: (i) => intercept + slope * i, slopes: [slope], bends: [] }];
+  let stairs: ReturnType<typeof placePlan> | undefined;
+  for (let k = 0; k <= 2; k++) {
+    const fit = k === 0 ? fits[0] : bentLine(ys, k as 1 | 2);
+    if (fit === null) continue;
+    const sse = riseOf(fit, ys, lead, a, endS, wholeSeconds);
+    if (sse === null) continue;
+    // the staircase over the same seconds: its start may lie up to a second before them (plan-fit.ts
+    // OFFSETS), in the part second the load began in
+    stairs ??= placePlan(ys, n, n, coarseCandidates(ys, n, MIN_HOLD_S, CANDIDATES), MIN_HOLD_S, wholeSeconds);
+    if (stairs !== null && stairs.perSecond * n ** ((STAIRS_PARAMETERS - 2 - 2 * k) / n) < sse / n) continue;
+    return described(fit, offered, lead, a, endS, wholeSeconds);
+  }
+  return null;
+}
+
+/**
+ * The fit's squared difference from the seconds where it is a rise (every piece rising by 3
+ * tolerances of its top or more) that every second's 3-second median follows within a tolerance
+ * (two and a second's rise with whole-second timestamps, whose seconds are noisier); else null.
+ */
+function riseOf(
+  fit: Fit,
+  ys: readonly number[],
+  lead: number,
+  a: number,
+  endS: number,
+  wholeSeconds: boolean,
+): number | null {
+  const n = ys.length;
+  const rateAt = (tS: number) => fit.at(tS - a - 0.5);
+  const edges = [lead, ...fit.bends.map((b) => a + b + 0.5), endS];
+  for (let j = 0; j < fit.slopes.length; j++) {
+    const top = rateAt(edges[j + 1]);
+    if (!(fit.slopes[j] > 0) || top - Math.max(0, rateAt(edges[j])) < 3 * tolOf(top, wholeSeconds)) return null;
+  }
+  const steepest = Math.max(...fit.slopes);
   let sse = 0;
   for (let i = 0; i < n; i++) {
-    const line = intercept + slope * i;
+    const line = fit.at(i);
     const m = median([ys[i - 1] ?? ys[i], ys[i], ys[i + 1] ?? ys[i]]);
     // the last two seconds may be a fall's first, within the top's tolerance (a ramp up, then down)
-    if (i < n - 2 && Math.abs(m - line) > (wholeSeconds ? 2 * tolOf(line, true) + slope : tolOf(line, false)))
+    if (i < n - 2 && Math.abs(m - line) > (wholeSeconds ? 2 * tolOf(line, true) + steepest : tolOf(line, false)))
       return null;
     sse += (ys[i] - line) ** 2;
   }
-  // the staircase over the same seconds: its start may lie up to a second before them (plan-fit.ts
-  // OFFSETS), in the part second the load began in
-  const stairs = placePlan(ys, n, n, coarseCandidates(ys, n, MIN_HOLD_S, CANDIDATES), MIN_HOLD_S, wholeSeconds);
-  if (stairs !== null && stairs.perSecond * n ** (EXTRA_PARAMETERS / n) < sse / n) return null;
-  // its top: where the run ended, the line's over the seconds left out at the end (a part second,
-  // and with whole seconds its neighbour); where it fell before (a ramp down), half a second's rise
-  // past its highest second. Both to the roundest rate within a second's rise (k6's stage targets
-  // are round: 50 to 350/s, not 52 to 345; 0 within one), and the ramp's length the line's between
+  return sse;
+}
+
+/**
+ * The ramp's rates and length. Its top: where the run ended, the line's over the seconds left out
+ * at the end (a part second, and with whole seconds its neighbour); where it fell before (a ramp
+ * down), half a second's rise past its highest second. Each rate to the roundest within a second's
+ * rise (k6's stage targets are round: 50 to 350/s, not 52 to 345; 0 within one), and each piece's
+ * length the line's between its rates.
+ */
+function described(
+  fit: Fit,
+  offered: readonly number[],
+  lead: number,
+  a: number,
+  endS: number,
+  wholeSeconds: boolean,
+): ContinuousRamp {
+  const ys = offered.slice(a, endS);
+  const rateAt = (tS: number) => fit.at(tS - a - 0.5);
+  const first = fit.slopes[0];
+  const last = fit.slopes[fit.slopes.length - 1];
   let arrivalsEnd = offered.length;
   while (arrivalsEnd > 0 && !(offered[arrivalsEnd - 1] > 0)) arrivalsEnd--;
   const leftOutS = wholeSeconds ? 2 : 1;
-  const top = arrivalsEnd - endS <= leftOutS ? rateAt(endS) + slope * (leftOutS - 0.5) : Math.max(...ys) + slope / 2;
-  const from = fromPerSec <= slope ? 0 : roundest(fromPerSec, slope);
-  const to = roundest(top, slope);
-  return { fromPerSec: from, toPerSec: to, seconds: Math.round((to - from) / slope) };
+  const top = arrivalsEnd - endS <= leftOutS ? rateAt(endS) + last * (leftOutS - 0.5) : Math.max(...ys) + last / 2;
+  const fromPerSec = Math.max(0, rateAt(lead));
+  const from = fromPerSec <= first ? 0 : roundest(fromPerSec, first);
+  const to = roundest(top, last);
+  const tos = [...fit.bends.map((b, j) => roundest(fit.at(b), fit.slopes[j])), to];
+  const pieces = tos.map((t, j) => ({
+    toPerSec: t,
+    seconds: Math.round((t - (j === 0 ? from : tos[j - 1])) / fit.slopes[j]),
+  }));
+  const seconds = pieces.reduce((s, p) => s + p.seconds, 0);
+  return { fromPerSec: from, toPerSec: to, seconds, ...(pieces.length > 1 ? { pieces } : {}) };
 }
 
-/** What the offered rate did: "rose continuously from 50 to 350/s over 60 s, with no holds". */
+/**
+ * What the offered rate did: "rose continuously from 50 to 350/s over 60 s, with no holds", and
+ * where it rose in pieces ", in 2 slopes (to 100/s over 20 s, then to 400/s over 20 s)" before the holds.
+ */
 export function continuousRampClause(r: ContinuousRamp): string {
-  return `rose continuously from ${r.fromPerSec} to ${r.toPerSec}/s over ${r.seconds} s, with no holds`;
+  const pieces = r.pieces
+    ? `, in ${r.pieces.length} slopes (${r.pieces.map((p) => `to ${p.toPerSec}/s over ${p.seconds} s`).join(', then ')})`
+    : '';
+  return `rose continuously from ${r.fromPerSec} to ${r.toPerSec}/s over ${r.seconds} s${pieces}, with no holds`;
 }
 
 /** Why no plan is derived, as the flat run's "held one rate only" says it. */

@@ -448,7 +448,7 @@ describe('a continuous ramp, said to be one; stepped plans and other shapes are 
       why: `the offered rate rose continuously ${said}, with no holds: there are no steps to judge`,
     });
   });
-  it('a ramp then a hold is one rate held; ramps of two slopes, and uneven or small steps, are not read as a ramp, where one slope is', () => {
+  it('a ramp then a hold is one rate held; ramps of two slopes are a ramp of two pieces (ramp-slopes.ts); uneven or small steps are no ramp', () => {
     expect(deriveSteps([], ramp([[40, 20, 220]], 0.2))).toMatchObject({
       steps: null,
       ramp: { fromPerSec: 20, toPerSec: 220, seconds: 40 },
@@ -475,7 +475,11 @@ describe('a continuous ramp, said to be one; stepped plans and other shapes are 
         0.3,
       ),
     );
-    expect(twoSlopes.steps === null && twoSlopes.ramp).toBeUndefined();
+    expect(twoSlopes.steps === null && twoSlopes.ramp).toMatchObject({
+      fromPerSec: 0,
+      toPerSec: 400,
+      pieces: [{ toPerSec: 100 }, { toPerSec: 400 }],
+    });
     const uneven = deriveSteps(
       [],
       offeredSeries(none, 0.3, [
