@@ -10,7 +10,9 @@
  *   rises: by 3 tolerances of its top or more, over RAMP_MIN_S seconds or more;
  *   is straight: every 3-second median lies within a tolerance of the least-squares line through
  *     the seconds (two and a second's rise with whole-second timestamps, whose seconds are noisier):
- *     a ramp and then a hold, ramps of several slopes, or steps that stand out bend away from it;
+ *     a ramp and then a hold, or steps that stand out, bend away from it; or straight in pieces:
+ *     the line bent once or twice (ramp-slopes.ts), each piece 10 s or more and rising by 3
+ *     tolerances of its top or more, so that a hold is no piece (k6 stages ramping on at other slopes);
  *   has no steps: the closest staircase, placed as derive-steps.ts places one (plan-search.ts,
  *     plan-fit.ts), fits the same seconds no better than the line, allowing for its extra
  *     parameters (a staircase whose steps stand out of the noise fits its own seconds far better
