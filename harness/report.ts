@@ -59,6 +59,9 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
   // which scenario, for compare and the gate (differences.ts): another one, or other code under its name
   if (meta.scenario) result.scenario = meta.scenario;
   if (meta.scenarioDigest) result.scenarioDigest = meta.scenarioDigest;
+  // what counted as a timeout, for compare and the gate; an import's deadlines were k6's (unknown)
+  const http = meta.environment.k6Output === undefined ? deadlinesOf(meta.config) : undefined;
+  if (http) result.http = http;
   if (meta.status === 'running') result.warnings.unshift({ code: 'unfinished', step: null, figures: {} });
   if (tornLines) result.warnings.unshift({ code: 'torn-lines', step: null, figures: { lines: tornLines } });
   const summed = summedScenariosOf(meta.config);
@@ -94,6 +97,13 @@ function summedScenariosOf(config: unknown): { name: string; iterations: number 
           typeof x?.name === 'string' && typeof x?.iterations === 'number',
       )
     : [];
+}
+
+/** http.timeoutMs and http.transactionTimeoutMs of the run's recorded config, when both are numbers. */
+function deadlinesOf(config: unknown): RunResult['http'] {
+  const h = (config as { http?: { timeoutMs?: unknown; transactionTimeoutMs?: unknown } } | null)?.http;
+  const [t, tx] = [h?.timeoutMs, h?.transactionTimeoutMs];
+  return typeof t === 'number' && typeof tx === 'number' ? { timeoutMs: t, transactionTimeoutMs: tx } : undefined;
 }
 
 /** verdicts.generatorBusyMax of the run's recorded config, when it is a number. */

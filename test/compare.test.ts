@@ -189,6 +189,46 @@ describe('plateau compare', () => {
     expect(analyzeStore('test/fixtures/runs/mix').result.scenario).toBe('shop');
   });
 
+  it('says the deadlines differ (an audit: 10,000 against 400 ms passed the gate, naming only the threads); the gate cannot judge where a request timed out', () => {
+    const timed = (r: RunResult, timeoutMs: number, timeouts = 0, transactionTimeoutMs = 30_000): RunResult => ({
+      ...r,
+      http: { timeoutMs, transactionTimeoutMs },
+      steps: r.steps.map((s, i) =>
+        i === r.steps.length - 1 ? { ...s, errors: { ...s.errors, timeout: timeouts } } : s,
+      ),
+    });
+    expect(settingDifferences(timed(A, 10_000, 0), timed(A, 400, 961))).toEqual([
+      'deadlines differ: http.timeoutMs 10000 vs 400 ms: a request slower than its deadline fails (kind timeout), and these runs had 0 and 961 in their judged steps (A, B): they count other requests as failed; compare runs of one timeout',
+    ]);
+    const gate = decideGate(timed(A, 400, 961), timed(A, 10_000, 0), 0.05);
+    expect([gate.status, gate.exitCode, gate.headline]).toEqual([
+      'invalid',
+      3,
+      "cannot judge: the deadlines differ (http.timeoutMs 10000 ms in the baseline, 400 ms in the run), and requests timed out (0 in the baseline's judged steps, 961 in the run's): a request slower than its deadline fails, so the runs count other requests as failed; use the baseline's http settings or save a new baseline",
+    ]);
+    // none timed out: a warning, the decision stands
+    const quiet = decideGate(timed(A, 400), timed(A, 10_000), 0.05);
+    expect(quiet.status).toBe('pass');
+    expect(quiet.warnings).toEqual([
+      expect.stringMatching(/^deadlines differ: http\.timeoutMs 10000 vs 400 ms: no request timed out in either run/),
+    ]);
+    // a transaction's deadline only where either mix has a transaction; a run recorded before (or an import): unknown
+    expect(settingDifferences(timed(A, 400, 0, 30_000), timed(A, 400, 0, 5_000))).toEqual([]);
+    const withTx = (r: RunResult): RunResult => ({
+      ...r,
+      traffic: { entries: [{ name: 'checkout', weight: 1, transaction: true }] },
+    });
+    expect(settingDifferences(withTx(timed(A, 400, 0, 30_000)), withTx(timed(A, 400, 0, 5_000)))).toEqual([
+      expect.stringMatching(/^deadlines differ: http\.transactionTimeoutMs 30000 vs 5000 ms: no request timed out/),
+    ]);
+    expect(settingDifferences(A, timed(A, 400, 961))).toEqual([]);
+    // the run directory's RunResult carries them (an import's would be k6's: none)
+    expect(analyzeStore('test/fixtures/runs/mix').result.http).toEqual({
+      timeoutMs: 10_000,
+      transactionTimeoutMs: 30_000,
+    });
+  });
+
   it("a k6 import's VUs are said as k6 allocated them, not as the generator's headroom", () => {
     // an import's VUs are those k6 allocated, not its script's maxVUs: not said to be headroom
     const imported = (r: RunResult, maxVUs: number) => ({

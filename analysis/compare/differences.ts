@@ -6,6 +6,7 @@
 import { fmtMs, rateUnitOf, sharedRateUnit, withShares } from '../format.ts';
 import { firstFew, pct } from './share-text.ts';
 import { requestNamesDifference } from './request-names.ts';
+import { timeoutDifference, timeoutDifferenceWhy } from './timeout-difference.ts';
 import type { RunResult } from '../types.ts';
 
 /** RTTs differ when their medians are further apart than max(0.5 ms, 50% of the smaller). */
@@ -241,7 +242,8 @@ export function settingDifferences(a: RunResult, b: RunResult): string[] {
 }
 
 /** What a setting difference is about: the gate says one that is a reason it cannot judge once. */
-export type DifferenceKey = 'engine' | 'target' | 'steps' | 'rules' | 'rate unit' | 'traffic mix' | 'other';
+export type DifferenceKey =
+  'engine' | 'target' | 'steps' | 'rules' | 'timeouts' | 'rate unit' | 'traffic mix' | 'other';
 
 /** settingDifferences, each sentence with what it is about. */
 export function settingDifferenceList(
@@ -333,6 +335,12 @@ export function settingDifferenceList(
   differ('steady window (s)', steadyLengths(a), steadyLengths(b), 'longer windows hold more samples and smooth more');
   const rules = ruleDifference(a, b);
   if (rules) out.push({ key: 'rules', text: `rules differ: ${rules.which}: ${rules.why}` });
+  const deadlines = timeoutDifference(a, b);
+  if (deadlines)
+    out.push({
+      key: deadlines.timedOut[0] + deadlines.timedOut[1] > 0 ? 'timeouts' : 'other',
+      text: `deadlines differ: ${deadlines.which} ms: ${timeoutDifferenceWhy(deadlines, labels)}`,
+    });
   differ(
     'rate unit',
     rateUnitOf(a.traffic),

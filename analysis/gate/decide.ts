@@ -46,6 +46,7 @@ import {
   IMPORTED_TARGET,
   unknownTargetText,
 } from '../compare/differences.ts';
+import { timeoutDifference } from '../compare/timeout-difference.ts';
 import {
   compareByName,
   NAME_REGRESSION_THRESHOLDS,
@@ -115,6 +116,13 @@ function incomparable(baseline: RunResult, run: RunResult): { key: DifferenceKey
     say(
       'rules',
       `the stop rules differ (${rules.which}): ${rules.why}; use the baseline's rules or save a new baseline`,
+    );
+  // a deadline that failed requests in either run decided what counted (a warning where none timed out)
+  const deadlines = timeoutDifference(baseline, run, (x, y) => `${x} ms in the baseline, ${y} ms in the run`);
+  if (deadlines && deadlines.timedOut[0] + deadlines.timedOut[1] > 0)
+    say(
+      'timeouts',
+      `the deadlines differ (${deadlines.which}), and requests timed out (${deadlines.timedOut[0]} in the baseline's judged steps, ${deadlines.timedOut[1]} in the run's): a request slower than its deadline fails, so the runs count other requests as failed; use the baseline's http settings or save a new baseline`,
     );
   // two imports that named no target: unknown, not different (a warning, as compare's); one
   // named and one not cannot be told the same service (decision 051)

@@ -355,6 +355,11 @@ export interface RunResult {
    */
   scenario?: string;
   scenarioDigest?: string;
+  /**
+   * The deadlines the run judged its requests and transactions by (run.json config.http), what
+   * counts as a timeout; absent for an import (k6's own, unknown) and in runs recorded before.
+   */
+  http?: { timeoutMs: number; transactionTimeoutMs: number };
   steps: StepResult[];
   /**
    * Throughput of the last holding step (successful req/s), only where the evidence establishes it:
