@@ -15,6 +15,7 @@ import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings } from './warnings.ts';
+import { pastSettle } from './past-settle.ts';
 import { shownStage } from './stage-shown.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
@@ -118,6 +119,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     ...(input.durationCapS !== undefined ? { durationCapS: input.durationCapS } : {}),
     warnings: [
       ...runWarnings(steps, input.rules, input.stages),
+      ...pastSettle(steps, attempts),
       ...replay.differs.map(differsWarning),
       ...(folded
         ? [

@@ -37,6 +37,7 @@ const TOPICS: Record<string, string> = {
   'cold-target': 'a target still warming',
   'names-failing': 'failing names',
   'failures-in-held': 'failures in held steps',
+  'transaction-past-settle': 'transactions longer than the settle',
   'replay-differs': 'a replay that differs from the live run',
   'names-past-limit': 'names past the limit',
   'downstream-fan-out': 'downstream fan-out',

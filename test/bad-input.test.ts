@@ -459,6 +459,19 @@ describe('scenario mistakes', () => {
     expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
   });
 
+  it('a transaction longer than the steps settle is refused with the settle and hold to set, before any load (a review: 6 s sessions failed the first step at 28% of capacity)', async () => {
+    const { r, load } = await preflightOf('think-past-settle');
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /^transaction "session" took 1\.\d s in its sample arrival \(think time included\), longer than the 1 s each step settles before it is judged: /,
+    );
+    expect(r.error?.hint).toMatch(
+      /set steps\.settleS \(or --settle\) to at least 2 and steps\.holdS \(or --hold\) to at least 3, /,
+    );
+    expect(load).toBeLessThanOrEqual(5); // the sample arrivals alone: read, and the session twice
+    expect(fs.existsSync(path.join(r.dir, 'report.md'))).toBe(true);
+  });
+
   it('a scenario module that throws on import is refused with its message, before the run starts', async () => {
     const err = await preflightOf('throws-on-import').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlateauError);

@@ -13,6 +13,8 @@ import type { ScenarioRequests } from '../scenario/requests.ts';
 import { uniqueRowsProblem } from '../scenario/data-load.ts';
 import { warmupRuns } from './warmup.ts';
 import { sampleArrivals, sourceReaders } from './sample-arrivals.ts';
+import { settleTooShort } from '../../analysis/settle-check.ts';
+import { settleSOf } from '../../analysis/plan.ts';
 import { formatId } from '../scenario/context.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { StageResult } from './stage.ts';
@@ -53,7 +55,10 @@ export async function preflight(p: PreflightInput): Promise<StageResult<void>> {
   );
   if (fewRows) throw fewRows;
   const sentAt = performance.now();
-  await sampleArrivals(p.config, p.requests, evidence);
+  const lasted = await sampleArrivals(p.config, p.requests, evidence);
+  // a transaction longer than the settle is counted in the next window, from the rate below
+  const short = settleTooShort(lasted, { holdS: p.config.steps.holdS, settleS: settleSOf(p.config.steps) });
+  if (short) throw new PlateauError(short.problem, short.fix, 'settle-too-short', EXIT.preflight);
   if (p.config.metrics?.url) evidence.push(await checkRequestSeries(p.config, performance.now() - sentAt));
   const downstreams = await checkDownstreams(p.config);
   if (downstreams) evidence.push(downstreams);

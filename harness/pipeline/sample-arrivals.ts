@@ -33,8 +33,14 @@ import {
 /** What preflight shows of a refused answer: its first bytes (a hostile target may send gigabytes). */
 const SHOWN_BYTES = 200;
 
-export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests, evidence: string[]): Promise<void> {
+/** Runs every entry's sample arrivals; resolves to each transaction's longest (ms, think time included). */
+export async function sampleArrivals(
+  config: PlateauConfig,
+  s: ScenarioRequests,
+  evidence: string[],
+): Promise<Map<string, number>> {
   const entries = s.traffic.entries;
+  const lasted = new Map<string, number>();
   let second = entries.length;
   for (let i = 0; i < entries.length; i++) {
     const first = await tried(config, s, i, i, 0);
@@ -59,7 +65,9 @@ export async function sampleArrivals(config: PlateauConfig, s: ScenarioRequests,
       );
     }
     evidence.push(`second sample arrival of "${run.name}": ${again.sent.join(' ')}${triesNote(again.failures)}`);
+    lasted.set(run.name, Math.max(first.ms, again.ms));
   }
+  return lasted;
 }
 
 /** One sample arrival that succeeded: what it sent and got, its request names in order, the rows it read, and the tries the target failed before it. */
@@ -69,6 +77,8 @@ interface Sampled {
   names: string[];
   reads: RowRead[];
   failures: TargetFailure[];
+  /** How long the arrival that succeeded took, ms (think time included). */
+  ms: number;
 }
 
 /** Pause between tries of a sample arrival the target failed. */
@@ -97,8 +107,9 @@ async function tried(
     );
     const names: string[] = [];
     try {
+      const startMs = performance.now();
       const sent = await sampleArrival(config, s, run, seq + failures.length, names);
-      return { run, sent, names, reads, failures };
+      return { run, sent, names, reads, failures, ms: performance.now() - startMs };
     } catch (err) {
       if (!(err instanceof TargetFailure)) throw afterTargetFailures(err, failures);
       failures.push(err);
