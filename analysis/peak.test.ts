@@ -42,6 +42,18 @@ describe('the peak counts whole steady windows only', () => {
       '200.0 req/s (step 2; step 3, cut short 13 s into its steady window, read 284.6 req/s: not counted)',
     ],
     ['no cut: the highest step', { steps: followingSteps(3) }, 2, 300, '300.0 req/s (step 3)'],
+    [
+      'nothing served (every arrival failed): no peak, where it read "0.0 req/s (step 1)"',
+      {
+        steps: [
+          { ratePerSec: 100, okPerSec: 0 },
+          { ratePerSec: 200, okPerSec: 0 },
+        ],
+      },
+      null,
+      0,
+      '–',
+    ],
   ])('%s', (_, spec, peakStep, peakPerSec, text) => {
     const run = fakeRun(spec);
     expect({ peakStep: run.peakStep, peakPerSec: run.peakPerSec }).toEqual({ peakStep, peakPerSec });

@@ -17,11 +17,21 @@ function cutShort(s: StepResult): boolean {
   return s.verdict === 'incomplete' && s.steadyS > 0;
 }
 
-/** peakPerSec and peakStep over the attempts given: 0 and null when none has a whole steady window. */
+/**
+ * peakPerSec and peakStep over the attempts given: 0 and null when none has a whole steady window,
+ * or none served anything (an audit's import whose every iteration failed read "peak 0.0 arrivals/s
+ * (step 1)": a figure with no content, named after a step).
+ */
 export function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peakStep: number | null } {
   let best: StepResult | null = null;
   for (const s of steps)
-    if (s.steadyS > 0 && !cutShort(s) && (best === null || s.throughputPerSec > best.throughputPerSec)) best = s;
+    if (
+      s.steadyS > 0 &&
+      !cutShort(s) &&
+      s.throughputPerSec > 0 &&
+      (best === null || s.throughputPerSec > best.throughputPerSec)
+    )
+      best = s;
   return { peakPerSec: best?.throughputPerSec ?? 0, peakStep: best?.index ?? null };
 }
 
@@ -33,7 +43,7 @@ export function peakOf(steps: readonly StepResult[]): { peakPerSec: number; peak
 export function cutAbovePeak(run: Pick<RunResult, 'steps' | 'peakPerSec' | 'peakStep'>): StepResult | null {
   let best: StepResult | null = null;
   for (const s of run.steps) {
-    if (!cutShort(s) || s.contaminated) continue;
+    if (!cutShort(s) || s.contaminated || !(s.throughputPerSec > 0)) continue;
     if (run.peakStep !== null && s.throughputPerSec <= run.peakPerSec) continue;
     if (best === null || s.throughputPerSec > best.throughputPerSec) best = s;
   }
