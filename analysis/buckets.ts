@@ -4,6 +4,7 @@
  * stays O(seconds x sources x names), never O(requests).
  */
 import { decodeHistogram, encodeHistogram, newHistogram, type Histogram, type HistogramLayout } from './histogram.ts';
+import { capSamples } from './error-samples.ts';
 import type { AnalysedRecord, BucketRecord, ErrorKind, NameBucket } from './types.ts';
 
 /** Distinct error messages kept per merged bucket (diagnosis only, so bounded). */
@@ -37,7 +38,7 @@ export interface Aggregate {
   failed: number;
   errors: Partial<Record<ErrorKind, number>>;
   statuses: Record<string, number>;
-  /** First distinct error messages, at most MAX_SAMPLES. */
+  /** Distinct error messages, at most MAX_SAMPLES, each kind's first before a second of any (error-samples.ts). */
   samples: string[];
   bytesIn: number;
   bytesOut: number;
@@ -128,9 +129,9 @@ function sumCounts<K extends string>(maps: readonly Partial<Record<K, number>>[]
   return out;
 }
 
-/** First MAX_SAMPLES distinct messages, in order of appearance. */
-function capSamples(samples: readonly string[]): string[] {
-  return [...new Set(samples)].slice(0, MAX_SAMPLES);
+/** MAX_SAMPLES distinct messages, each kind's first before a second of any (error-samples.ts). */
+function samplesOf(samples: readonly string[]): string[] {
+  return capSamples(samples, MAX_SAMPLES);
 }
 
 /** Sum of encoded histograms, re-encoded. */
@@ -168,7 +169,7 @@ function mergeGroup(group: readonly AnalysedRecord[]): AnalysedRecord {
     const v = highestOf(group, k);
     return v === undefined ? {} : { [k]: v };
   };
-  const samples = capSamples(group.flatMap((r) => r.samples ?? []));
+  const samples = samplesOf(group.flatMap((r) => r.samples ?? []));
   return {
     v: 1,
     source: joinSources(group),
@@ -326,7 +327,8 @@ function addBucket(agg: Aggregate, r: AnalysedRecord, withDuration: boolean): vo
   if (r.throttledMs !== undefined) agg.throttledMs = (agg.throttledMs ?? 0) + r.throttledMs;
   addCounts(agg.errors, r.errors);
   addCounts(agg.statuses, r.statuses);
-  if (r.samples && agg.samples.length < MAX_SAMPLES) agg.samples = capSamples([...agg.samples, ...r.samples]);
+  // a full list still takes a kind it lacks (in place of a second message of another kind)
+  if (r.samples) agg.samples = samplesOf([...agg.samples, ...r.samples]);
   if (r.loopDelayMaxMs !== undefined) agg.loopDelayMaxMs = Math.max(agg.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
   if (withDuration) addInto(agg.hist.duration, r.hist.duration);
   addInto(agg.lag, r.lag);

@@ -58,7 +58,11 @@ export interface BucketRecord {
   errors: Partial<Record<ErrorKind, number>>;
   /** Failed requests by HTTP status code, for those that got a response. */
   statuses: Record<string, number>;
-  /** First few distinct error messages seen in this second (bounded), for diagnosis. */
+  /**
+   * First few distinct error messages seen in this second (bounded), for diagnosis; a failed
+   * response's ends with the start of its body (error-samples.ts SAMPLE_BODY), and a kind of
+   * failure it has none of yet is kept before a second message of another.
+   */
   samples?: string[];
   bytesIn: number;
   bytesOut: number;

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { ErrorKind } from '../../analysis/types.ts';
 import { newPhaseTimes, resetPhaseTimes, type PhaseTimes } from './phases.ts';
 import { DEADLINE_CODE, deadlineError, type Expiring } from './deadline.ts';
+import { ERROR_BODY_BYTES } from './failure-text.ts';
 
 export interface PreparedRequest {
   method: string;
@@ -46,7 +47,8 @@ export interface Outcome {
   bytesOut: number;
   /**
    * The body's first PreparedRequest.keepBodyBytes bytes, as received (copies, not views of a
-   * reused buffer); empty when the request kept none. The rest is in bytesIn only.
+   * reused buffer); of a status of 400 or more, at least its first ERROR_BODY_BYTES (its error
+   * sample's); else empty when the request kept none. The rest is in bytesIn only.
    */
   bodyChunks: Buffer[];
   /**
@@ -307,6 +309,9 @@ export class VuClient implements VuConnection {
     this.out.times.headersMs = performance.now();
     this.out.status = statusCode;
     this.out.rawHeaders = rawHeaders;
+    // a failed response keeps the start of its body for its error sample (failure-text.ts), decided
+    // at the status line: a successful one copies nothing it would not keep anyway
+    if (statusCode >= 400 && this.keepLeft === 0) this.keepLeft = ERROR_BODY_BYTES;
     return true;
   }
 

@@ -148,7 +148,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
 
   /** One callback for every request of a one-entry run (no closure per request). */
   const onDone: SendDone = (vu, out) => {
-    rec.complete(out.times.endMs, out, out.kind ? null : singleCheck(out));
+    rec.complete(out.times.endMs, out, out.kind ? null : singleCheck(out), undefined, singleCheck);
     o.pool.release(vu);
     rec.vusActive = o.pool.active;
     if (stopped && o.pool.active === 0) finish();
@@ -157,7 +157,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   /** A one-request entry's request of a mix: counted under its name. */
   const onNamedDone: SendDone = (vu, out) => {
     const entry = vu.job as RequestRun;
-    rec.complete(out.times.endMs, out, out.kind ? null : entry.check(out), entry.name);
+    rec.complete(out.times.endMs, out, out.kind ? null : entry.check(out), entry.name, entry.check);
     o.pool.release(vu);
     rec.vusActive = o.pool.active;
     if (stopped && o.pool.active === 0) finish();

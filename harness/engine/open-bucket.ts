@@ -67,6 +67,16 @@ export class OpenBucket {
   errors: Partial<Record<ErrorKind, number>> = {};
   statuses: Record<string, number> = {};
   samples: string[] = [];
+  /**
+   * Each sample's kind of failure (its error kind, status and name; a plain note's: its message),
+   * so that a kind the samples lack is kept before a second message of another: a body that holds
+   * an id makes every message of one kind distinct, and must not crowd the others out.
+   */
+  private sampleKinds: string[] = [];
+  private sampleStatuses: Array<string | number | undefined> = [];
+  private sampleNames: Array<string | undefined> = [];
+  /** Samples whose kind an earlier sample has: what a new kind displaces once the second is full. */
+  private repeats = 0;
   bytesIn = 0;
   bytesOut = 0;
   /** Requests of this second whose VU, in use, had to connect again (BucketRecord.reconnects). */
@@ -137,6 +147,10 @@ export class OpenBucket {
     this.errors = {};
     this.statuses = {};
     this.samples = [];
+    this.sampleKinds = [];
+    this.sampleStatuses = [];
+    this.sampleNames = [];
+    this.repeats = 0;
     this.refusedName = '';
     this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = this.processCpu = -1;
     for (const p of PHASES) this.hist[p].reset();
@@ -159,19 +173,61 @@ export class OpenBucket {
     h.duration.recordUs(ph.duration * 1000);
   }
 
-  fail(kind: ErrorKind, status: string | number | undefined, message: string): void {
+  /**
+   * A failure counted; its message (null: not built, the second wants none of its kind) kept as a
+   * sample when it is new and the second has room, or when its kind (kind, status and `name`, the
+   * entry or send that failed) is one the samples lack and one of theirs repeats.
+   */
+  fail(kind: ErrorKind, status: string | number | undefined, message: string | null, name?: string): void {
     this.errors[kind] = (this.errors[kind] ?? 0) + 1;
-    if (status && status !== '0') this.statuses[status] = (this.statuses[status] ?? 0) + 1;
-    this.note(message);
+    const st = status && status !== '0' ? status : undefined;
+    if (st !== undefined) this.statuses[st] = (this.statuses[st] ?? 0) + 1;
+    if (message !== null) this.keep(message, kind, st, name);
   }
 
-  /** Whether a message would still be kept as a sample this second (MAX_SAMPLES): a caller may skip building one. */
-  get sampling(): boolean {
-    return this.samples.length < MAX_SAMPLES;
+  /**
+   * Whether a failure of this kind, status and name would add a sample this second (MAX_SAMPLES):
+   * a caller may skip building its message (an error storm's thousands a second) when it would not.
+   * Compares fields, builds nothing.
+   */
+  wants(kind: ErrorKind, status: string | number | undefined, name?: string): boolean {
+    if (this.samples.length < MAX_SAMPLES) return true;
+    return this.repeats > 0 && this.kindAt(kind, status && status !== '0' ? status : undefined, name) < 0;
   }
 
+  /** A message of no failure kind of its own (its kind is the message). */
   note(message: string): void {
-    if (this.samples.length < MAX_SAMPLES && !this.samples.includes(message)) this.samples.push(message);
+    this.keep(message, message, undefined, undefined);
+  }
+
+  private keep(message: string, kind: string, status: string | number | undefined, name: string | undefined): void {
+    if (this.samples.includes(message)) return;
+    const at = this.kindAt(kind, status, name);
+    if (this.samples.length >= MAX_SAMPLES) {
+      if (at >= 0 || this.repeats === 0) return;
+      // a kind the samples lack displaces the latest message whose kind an earlier one has
+      for (let i = this.samples.length - 1; i > 0; i--) {
+        if (this.kindAt(this.sampleKinds[i], this.sampleStatuses[i], this.sampleNames[i]) < i) {
+          this.samples.splice(i, 1);
+          this.sampleKinds.splice(i, 1);
+          this.sampleStatuses.splice(i, 1);
+          this.sampleNames.splice(i, 1);
+          this.repeats--;
+          break;
+        }
+      }
+    } else if (at >= 0) this.repeats++;
+    this.samples.push(message);
+    this.sampleKinds.push(kind);
+    this.sampleStatuses.push(status);
+    this.sampleNames.push(name);
+  }
+
+  /** The first sample of this kind of failure, or -1. */
+  private kindAt(kind: string, status: string | number | undefined, name: string | undefined): number {
+    for (let i = 0; i < this.sampleKinds.length; i++)
+      if (this.sampleKinds[i] === kind && this.sampleStatuses[i] === status && this.sampleNames[i] === name) return i;
+    return -1;
   }
 
   /** The BucketRecord of this second; VU figures fall back to the last ones seen before it. */

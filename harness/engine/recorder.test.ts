@@ -5,7 +5,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import { NameBook } from '../scenario/names.ts';
-import { newOutcome } from './http.ts';
+import { newOutcome, type Outcome } from './http.ts';
 
 describe("BucketRecorder and the cgroup's throttled time", () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {
@@ -168,6 +168,40 @@ describe('BucketRecorder: error samples of a mix', () => {
       'http_5xx: checkout: confirm: HTTP 503',
     ]);
     expect(samplesOf(false)).toEqual(['http_5xx: HTTP 503', 'other: scenario threw: no row']);
+  });
+});
+
+describe('BucketRecorder: a response failed by its status (finding A5)', () => {
+  const failed = (status: number, body: string) => {
+    const o = newOutcome();
+    o.status = status;
+    o.kind = status >= 500 ? 'http_5xx' : 'http_4xx';
+    o.bodyChunks = [Buffer.from(body)];
+    o.bytesIn = Buffer.byteLength(body);
+    return o;
+  };
+
+  it("keeps the check's message and the start of the body, running the check only for a sample the second keeps", () => {
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r), 0, null, true);
+    let checks = 0;
+    const check = (o: Outcome) => (checks++, `login ${o.status}`);
+    rec.complete(100, failed(401, '{"error":"bad credentials"}'), null, 'login', check);
+    rec.complete(110, failed(401, '{"error":"no token"}'), null, 'item', () => null);
+    for (let i = 0; i < 1000; i++)
+      rec.complete(120, failed(401, `{"error":"bad credentials","id":${i}}`), null, 'login', check);
+    rec.complete(130, failed(503, 'overloaded'), null, 'order');
+    rec.close(500);
+    expect(out[0].samples).toEqual([
+      'http_4xx: login: HTTP 401 (check: login 401); body: {"error":"bad credentials"}',
+      'http_4xx: item: HTTP 401; body: {"error":"no token"}',
+      'http_4xx: login: HTTP 401 (check: login 401); body: {"error":"bad credentials","id":0}',
+      'http_4xx: login: HTTP 401 (check: login 401); body: {"error":"bad credentials","id":1}',
+      'http_5xx: order: HTTP 503; body: overloaded',
+    ]);
+    expect(out[0].errors).toEqual({ http_4xx: 1002, http_5xx: 1 });
+    // run for the first and for 3 of the 1000 (while the second had room), not once per failed request
+    expect(checks).toBe(4);
   });
 });
 

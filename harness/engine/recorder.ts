@@ -11,6 +11,7 @@ import type { Outcome } from './http.ts';
 import { OpenBucket } from './open-bucket.ts';
 import { cutMessage } from '../cut-message.ts';
 import { checkFailureKind } from '../scenario/verdict.ts';
+import { httpFailureText } from './failure-text.ts';
 import type { HostSample, HostSampler } from './host-sampler.ts';
 
 /**
@@ -22,7 +23,8 @@ export const RECONNECT_IDLE_MS = 1000;
 
 /**
  * The most of an error message a sample keeps (BucketRecord.samples, five a second at most): a
- * target's own text can be any length; plateau's refusals, a name built from data with its fix, fit.
+ * target's own text can be any length; plateau's refusals, a name built from data with its fix, a
+ * failed response's status, check message and the start of its body (failure-text.ts), fit.
  */
 const MAX_MESSAGE = 300;
 
@@ -123,8 +125,18 @@ export class BucketRecorder {
     b.lag.recordUs(lagMs * 1000);
   }
 
-  /** A one-request arrival ended: the arrival and its request (named when the recorder records names). */
-  complete(nowMs: number, o: Outcome, checkFailure: string | null, name?: string): void {
+  /**
+   * A one-request arrival ended: the arrival and its request (named when the recorder records
+   * names). `check`: the entry's, run on a response that failed by its status only when the second
+   * keeps its sample, for the message it rejects with (failure-text.ts).
+   */
+  complete(
+    nowMs: number,
+    o: Outcome,
+    checkFailure: string | null,
+    name?: string,
+    check?: (o: Outcome) => string | null,
+  ): void {
     if (this.closed) return;
     const b = this.at(nowMs);
     const kind = this.request(b, o, checkFailure);
@@ -136,7 +148,11 @@ export class BucketRecorder {
       return;
     }
     // in a mix, the sample says which entry failed (a transaction's messages name their send)
-    this.fail(b, kind, o.status, o.message ?? checkFailure ?? `HTTP ${o.status}`, named ? name : undefined);
+    const sampleName = named ? name : undefined;
+    if (!b.wants(kind, o.status || undefined, sampleName)) return b.fail(kind, o.status || undefined, null);
+    const message =
+      o.message ?? checkFailure ?? httpFailureText(o.status, check ? check(o) : null, o.bodyChunks, o.bytesIn);
+    this.fail(b, kind, o.status, message, sampleName);
   }
 
   /** A request of a transaction ended (the arrival goes on): counted as a request and under its name. */
@@ -155,7 +171,7 @@ export class BucketRecorder {
     nowMs: number,
     name: string,
     durationMs: number,
-    failure: { kind: ErrorKind; status: number; message: string } | null,
+    failure: { kind: ErrorKind; status: number; message: string; send?: string } | null,
     borrowedMs = 0,
   ): void {
     if (this.closed) return;
@@ -163,7 +179,7 @@ export class BucketRecorder {
     b.name(name, true).record(durationMs, failure?.kind, failure?.status ?? 0, borrowedMs);
     b.completed++;
     if (failure === null) b.ok++;
-    else this.fail(b, failure.kind, failure.status, failure.message);
+    else this.fail(b, failure.kind, failure.status, failure.message, undefined, failure.send);
   }
 
   /** A request's own figures (bytes, reconnects, phases when it succeeded); its error kind, if any. */
@@ -213,13 +229,15 @@ export class BucketRecorder {
     this.fail(b, 'other', 0, message, named ? name : undefined);
   }
 
-  private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string, name?: string): void {
+  /** `keyName`: the name its kind is told apart by (the send that failed a transaction's arrival), `name` by default. */
+  private fail(b: OpenBucket, kind: ErrorKind, status: number, message: string, name?: string, keyName = name): void {
     // once the second holds its samples, a message is counted, not built (an error storm's thousands a second)
-    if (!b.sampling) return b.fail(kind, status || undefined, '');
+    if (!b.wants(kind, status || undefined, keyName)) return b.fail(kind, status || undefined, null);
     b.fail(
       kind,
       status || undefined,
       cutMessage(name === undefined ? `${kind}: ${message}` : `${kind}: ${name}: ${message}`, MAX_MESSAGE),
+      keyName,
     );
   }
 

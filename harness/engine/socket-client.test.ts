@@ -23,6 +23,7 @@ import {
 } from './http.ts';
 import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
 import { liveParsers } from './llhttp.ts';
+import { ERROR_BODY_BYTES } from './failure-text.ts';
 
 interface Seen {
   head: string;
@@ -574,6 +575,29 @@ describe.each(['socket', 'undici'] as const)('%s client: response bodies, kept w
     expect([closed.kind, closed.body, closed.bytesIn]).toEqual([undefined, 'until the end', 13]);
     expect([headOnly.status, headOnly.kept, headOnly.bytesIn]).toEqual([200, [], 0]);
     expect([after.status, after.body]).toEqual([200, 'after head']);
+  });
+
+  it('keeps the first ERROR_BODY_BYTES of a 4xx or 5xx a request would not keep (its error sample), none of a 2xx, and all a request asks of either', async () => {
+    const long = 'e'.repeat(5000);
+    const srv = await rawServer((req, s) => {
+      const [status, body] = [
+        [401, '{"error":"bad credentials"}'],
+        [200, long],
+        [503, long],
+        [404, long],
+      ][req.n - 1] as [number, string];
+      s.write(`HTTP/1.1 ${status} X\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    });
+    const vu = clientFor(kind, srv.url);
+    const denied = await send(vu);
+    const fine = await send(vu);
+    const failed = await send(vu);
+    const asked = await send(vu, { ...GET, keepBodyBytes: 1000 });
+    expect([denied.status, denied.kind, denied.body]).toEqual([401, 'http_4xx', '{"error":"bad credentials"}']);
+    expect([fine.status, fine.kept, fine.bytesIn]).toEqual([200, [], 5000]);
+    expect([failed.kind, sum(failed.kept), failed.bytesIn]).toEqual(['http_5xx', ERROR_BODY_BYTES, 5000]);
+    expect([asked.kind, sum(asked.kept)]).toEqual(['http_4xx', 1000]);
+    expect(srv.connections()).toBe(1);
   });
 
   it.each([-1, 1.5, Number.NaN])(

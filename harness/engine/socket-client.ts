@@ -6,7 +6,7 @@
  * contract as the undici VU (http.ts): keep-alive, one request at a time, phase timestamps from the
  * VU's own events, the total deadline from the pool's sweep. Per request it allocates the request
  * string (and header strings only for a scenario with a check; body copies only for one that keeps
- * its body), no Request object, no promise, no timer: a quarter less CPU per request than undici
+ * its body, or of a status of 400 or more, its first ERROR_BODY_BYTES for its error sample), no Request object, no promise, no timer: a quarter less CPU per request than undici
  * through plateau (docs/decisions/010, 012).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
@@ -25,6 +25,7 @@ import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { deadlineError } from './deadline.ts';
 import { ResponseParser, type ResponseHandler } from './llhttp.ts';
+import { ERROR_BODY_BYTES } from './failure-text.ts';
 import {
   bodyBytes,
   endOutcome,
@@ -262,6 +263,9 @@ export class SocketVu implements VuConnection, ResponseHandler {
     this.out.times.headersMs = performance.now();
     this.out.status = status;
     this.out.rawHeaders = headers;
+    // a failed response keeps the start of its body for its error sample (failure-text.ts); decided
+    // here, at the status line, so a successful one copies nothing it would not keep anyway
+    if (status >= 400 && this.keepLeft === 0) this.keepLeft = ERROR_BODY_BYTES;
     this.keepAlive = keepAlive;
     if (keepAliveValue !== null) this.reuseMs = keepAliveReuseMs(keepAliveValue);
     return this.isHead;

@@ -344,3 +344,43 @@ describe('a send run did not await', () => {
     expect(many.pool.active).toBe(0);
   });
 });
+
+describe("a transaction's send failed by its status (finding A5)", () => {
+  it("its arrival's sample says the send, its check's message and the start of the body; made.error stays the status, as on k6", async () => {
+    const clock = new SimClock(5000);
+    const bodies: Record<string, string> = { '/login': '{"error":"bad credentials"}', '/item': '{"error":"no token"}' };
+    const pool = simPool(clock, 2, (req) => ({ ms: 5, status: 401, body: bodies[req.path] }));
+    const errors: (string | undefined)[] = [];
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 'session',
+      kept: { body: false, headers: false },
+      run: async (seq, http) => {
+        // the second arrival's login goes through a check that gives no message of its own
+        const check = seq % 2 ? (r: { status: number }) => r.status === 200 || `login ${r.status}` : () => false;
+        const login = await http.send('session: login', { url: '/login' }, check);
+        errors.push(login.error);
+        await http.send('session: item', { url: '/item' });
+      },
+    };
+    const records: BucketRecord[] = [];
+    await clock.run(
+      startNative({
+        schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset: 0,
+        gracefulStopMs: 2_000,
+        arrivals: onlyTransaction(txn),
+        sink: (r) => records.push(r),
+        clock,
+      }).done,
+    );
+    expect(records.flatMap((r) => r.samples ?? [])).toEqual([
+      'http_4xx: session: login: HTTP 401 (check: login 401); body: {"error":"bad credentials"}',
+      'http_4xx: session: login: HTTP 401; body: {"error":"bad credentials"}',
+    ]);
+    expect(errors).toEqual(['HTTP 401', 'HTTP 401']);
+  });
+});

@@ -18,12 +18,15 @@ import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scena
 import { deadlineMessage, inFlightAtReturn, SEND_AFTER_END } from '../scenario/traffic.ts';
 import { sendPromise } from '../scenario/send-promise.ts';
 import { checkFailureKind } from '../scenario/verdict.ts';
+import { httpFailureText } from './failure-text.ts';
 
 /** What failed an arrival of a transaction: its first failed request or check, or what run threw. */
 interface Failure {
   kind: ErrorKind;
   status: number;
   message: string;
+  /** The send that failed, where one did: its samples are told apart by it (open-bucket.ts). */
+  send?: string;
 }
 
 /** What a transaction needs of its engine run. */
@@ -313,7 +316,15 @@ export class Transaction {
     const kind: ErrorKind | undefined =
       out.kind ?? (checkFailure !== null ? checkFailureKind(checkFailure) : undefined);
     const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
-    if (kind !== undefined) this.fail(kind, out.status, `${name}: ${error}`);
+    // the arrival's first failure is its sample: one that failed by its status says the check's
+    // message and the start of the body (failure-text.ts); made.error stays the status, as on k6
+    if (kind !== undefined && this.failure === null)
+      this.fail(
+        kind,
+        out.status,
+        `${name}: ${out.message ?? checkFailure ?? httpFailureText(out.status, arrivals.checkOf(check, out, kept), out.bodyChunks, out.bytesIn)}`,
+        name,
+      );
     return arrivals.sent(out, error, kept);
   }
 
@@ -336,7 +347,7 @@ export class Transaction {
     if (this.ended) this.release();
   }
 
-  private fail(kind: ErrorKind, status: number, message: string): void {
-    this.failure ??= { kind, status, message };
+  private fail(kind: ErrorKind, status: number, message: string, send?: string): void {
+    this.failure ??= send === undefined ? { kind, status, message } : { kind, status, message, send };
   }
 }

@@ -16,7 +16,7 @@ import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-name
 import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { deadlineSignal } from '../engine/deadline.ts';
 import { PlateauError, EXIT } from '../errors.ts';
-import { inFlightAtReturn, SEND_AFTER_END } from '../scenario/traffic.ts';
+import { inFlightAtReturn, SEND_AFTER_END, upperCaseHeaderReads } from '../scenario/traffic.ts';
 import { sendPromise } from '../scenario/send-promise.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { dataShape, NAME_FIX } from '../scenario/names.ts';
@@ -240,7 +240,8 @@ async function sampleArrival(
     const req = scenarioStep('request(ctx) for the sample request', () => run.build(seq), buildFix(run.name));
     const { o, shown } = await send(config, req, run.name, null);
     const verdict = o.status < 400 ? run.check(o) : null;
-    const refused = refusal(config, req, o, shown, verdict, run.name, null);
+    const check = s.traffic.entries.find((e) => e.name === run.name)?.check;
+    const refused = refusal(config, req, o, shown, verdict, run.name, null, upperCaseHeaderReads(check));
     if (refused) throw refused;
     return [`${req.method} ${pathOnly(req.path)}`, String(o.status)];
   }
@@ -277,7 +278,7 @@ async function sampleArrival(
       );
       const { o, shown } = await send(config, req, name, run.name);
       const verdict = o.status < 400 ? s.arrivals.checkOf(check, o, run.kept) : null;
-      const refused = refusal(config, req, o, shown, verdict, name, run.name);
+      const refused = refusal(config, req, o, shown, verdict, name, run.name, upperCaseHeaderReads(check));
       if (refused) {
         // a refused answer: run gets it as the engine would give it (ok false), preflight its reason
         failed ??= refused;

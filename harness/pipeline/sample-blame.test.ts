@@ -6,6 +6,8 @@ import { bodyCutText, checkReturned, checkThrew, cutNote, notGiven } from '../sc
 import { refusal, scenarioFailure } from './sample-blame.ts';
 import { PlateauError } from '../errors.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
+import { upperCaseHeaderReads } from '../scenario/traffic.ts';
+import type { ResponseInfo } from '../scenario/types.ts';
 
 const config = parseConfigOrThrow({
   target: { url: 'http://127.0.0.1:9/' },
@@ -66,6 +68,59 @@ describe('refusal of a sample answer', () => {
 
 // a review: a check that returned a Promise read "drop async" in the cause and "make the check
 // accept what the target answers" in the fix
+describe('a check that reads a header name with an upper-case letter (finding A6): header names are lower-case', () => {
+  const check = (res: ResponseInfo) => (res.status === 200 && res.headers['X-Cache'] === 'miss') || `got ${res.status}`;
+
+  it('its refusal of a 2xx says so first, with the name to read', () => {
+    const err = refusal(
+      config,
+      req,
+      outcome,
+      Buffer.from('{}'),
+      'got 200',
+      'browse',
+      null,
+      upperCaseHeaderReads(check),
+    )!;
+    expect(err.message).toMatch(/got 200, rejected by its check: "got 200" /);
+    expect(err.hint).toMatch(
+      /^header names are lower-case: res\.headers\['x-cache'\], where the check of "browse" reads res\.headers\['X-Cache'\] \(undefined on both engines\); otherwise: the target answered 200 and the check of "browse" refused it/,
+    );
+    // and where it threw on the undefined value
+    const threw = refusal(
+      config,
+      req,
+      outcome,
+      Buffer.from('{}'),
+      checkThrew(new Error('x'), "Cannot read properties of undefined (reading 'split')"),
+      'browse',
+      null,
+      upperCaseHeaderReads(check),
+    )!;
+    expect(threw.hint).toMatch(
+      /^header names are lower-case: res\.headers\['x-cache'\], where the check of "browse" reads/,
+    );
+  });
+
+  it("reads them from the check's text, by key or by name, under any receiver; lower-case reads and methods are none", () => {
+    const reads = upperCaseHeaderReads(
+      (r: ResponseInfo) =>
+        !!r.headers?.['Content-Type'] &&
+        !!r.headers.Location &&
+        r.headers.hasOwnProperty('etag') &&
+        r.headers['x-ok'] === '1',
+    );
+    expect(reads).toEqual([
+      { written: "r.headers['Content-Type']", lowerCase: "r.headers['content-type']" },
+      { written: 'r.headers.Location', lowerCase: 'r.headers.location' },
+    ]);
+    expect(upperCaseHeaderReads((res: ResponseInfo) => res.headers['x-cache'] === 'miss')).toEqual([]);
+    // none: the fix is as it was
+    const err = refusal(config, req, outcome, Buffer.from('{}'), 'got 200', 'browse', null, [])!;
+    expect(err.hint).toMatch(/^the target answered 200 and the check of "browse" refused it/);
+  });
+});
+
 describe('a check that gave no verdict: its own fix, not "accept what the target answers"', () => {
   it.each<[string, unknown, RegExp]>([
     ['a Promise', Promise.resolve(true), /^drop async from the check of "big": a check runs synchronously/],

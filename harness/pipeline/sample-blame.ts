@@ -11,6 +11,7 @@ import type { Outcome, PreparedRequest } from '../engine/http.ts';
 import { CHECK_CANNOT_JUDGE, CHECK_THREW, noVerdictFix, rejectedBy } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';
+import { headerCaseFix, type HeaderRead } from '../scenario/traffic.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 /** Attempts of an entry's sample arrival while the target is what failed. */
@@ -67,7 +68,9 @@ export function unanswered(
 
 /**
  * The refusal of a sample request's answer, or null when it is accepted: `verdict` is the check's
- * (null when it accepted, or for a status of 400 or more, which fails without it).
+ * (null when it accepted, or for a status of 400 or more, which fails without it). `headerReads`:
+ * the check's reads of header names with an upper-case letter (traffic.ts upperCaseHeaderReads),
+ * whose fix comes first where the check rejected or threw.
  */
 export function refusal(
   config: PlateauConfig,
@@ -77,13 +80,16 @@ export function refusal(
   verdict: string | null,
   name: string,
   transaction: string | null,
+  headerReads: readonly HeaderRead[] = [],
 ): PlateauError | null {
   if (o.status < 400 && verdict === null) return null;
+  const headerFix = verdict === null ? null : headerCaseFix(headerReads, `the check of "${name}"`);
   if (verdict?.startsWith(CHECK_THREW)) {
+    const fix = `make the check of "${name}" return true, false or a message for this answer instead of throwing (test what it reads before reading it: res.json() throws on a body that is not JSON)`;
     return scenarioFailure(
       `check(response) for the sample response of "${name}"`,
       verdict.slice(CHECK_THREW.length),
-      `make the check of "${name}" return true, false or a message for this answer instead of throwing (test what it reads before reading it: res.json() throws on a body that is not JSON)`,
+      headerFix === null ? fix : `${headerFix}; ${fix}`,
     );
   }
   const url = new URL(req.path, config.target.url).href;
@@ -109,9 +115,11 @@ export function refusal(
       true,
     );
   }
+  const fix = scenarioFix(config, o.status, name, req.method, url, verdict);
   return new PlateauError(
     message,
-    scenarioFix(config, o.status, name, req.method, url, verdict),
+    // a check that reads X-Cache rejects the answer that has x-cache: that first
+    headerFix === null || o.status >= 400 ? fix : `${headerFix}; otherwise: ${fix}`,
     'sample-request-failed',
     EXIT.preflight,
   );

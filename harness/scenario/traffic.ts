@@ -54,6 +54,48 @@ function reads(check: Check | undefined, what: RegExp): boolean {
 const readsBody = (check: Check | undefined) => reads(check, /\b(body|json|truncated)\b/);
 const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
+/** `res.headers['X-Cache']`, `r.headers?.["X-Cache"]`: a name read by its text (the receiver kept, for the fix). */
+const HEADER_BY_KEY = /(?:\b([A-Za-z_$][\w$]*)\s*\??\.\s*)?\bheaders\s*(?:\?\.\s*)?\[\s*(['"`])([^'"`\\\]]+)\2\s*\]/g;
+/** `res.headers.Location`: a name that begins upper-case (a lower-case one may be a method: hasOwnProperty). */
+const HEADER_BY_DOT = /(?:\b([A-Za-z_$][\w$]*)\s*\??\.\s*)?\bheaders\s*\??\.\s*([A-Z][\w$]*)/g;
+
+/** A header read of a check's code: what it wrote, and what reads the name. */
+export interface HeaderRead {
+  written: string;
+  lowerCase: string;
+}
+
+/**
+ * The header reads of a check's code whose name has an upper-case letter (`res.headers['X-Cache']`):
+ * both engines give header names lower-case (as Node and HTTP/2 do; the k6 runtime lower-cases
+ * k6's), so such a read is undefined and a check written the k6 or Locust way rejects a good
+ * answer. Read from the check's own text, as what it keeps is; preflight's refusal names the fix. Pure.
+ */
+export function upperCaseHeaderReads(check: unknown): HeaderRead[] {
+  if (typeof check !== 'function') return [];
+  const text = Function.prototype.toString.call(check);
+  if (!text.includes('headers')) return [];
+  const reads = new Map<string, string>();
+  for (const m of text.matchAll(HEADER_BY_KEY)) {
+    if (!/[A-Z]/.test(m[3])) continue;
+    const of = `${m[1] ?? 'res'}.headers`;
+    reads.set(`${of}['${m[3]}']`, `${of}['${m[3].toLowerCase()}']`);
+  }
+  for (const m of text.matchAll(HEADER_BY_DOT)) {
+    const of = `${m[1] ?? 'res'}.headers`;
+    reads.set(`${of}.${m[2]}`, `${of}.${m[2].toLowerCase()}`);
+  }
+  return [...reads].map(([written, lowerCase]) => ({ written, lowerCase }));
+}
+
+/** The fix of a check that reads upper-case header names ("header names are lower-case: res.headers['x-cache'] ..."); null when it reads none. */
+export function headerCaseFix(reads: readonly HeaderRead[], check: string): string | null {
+  if (reads.length === 0) return null;
+  const lower = reads.map((r) => r.lowerCase).join(', ');
+  const written = reads.map((r) => r.written).join(', ');
+  return `header names are lower-case: ${lower}, where ${check} reads ${written} (undefined on both engines)`;
+}
+
 /** Weights as whole percentages, at least 1 each: a coarser ratio to suggest for weights whose whole sum is too large. */
 function percentages(weights: readonly number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);

@@ -14,6 +14,11 @@ export interface RequestSpec {
 
 export interface ResponseInfo {
   status: number;
+  /**
+   * Header names are lower-case on both engines, whatever the target wrote: `res.headers['x-cache']`
+   * (`res.headers['X-Cache']` is undefined; preflight names the fix of a check that reads one).
+   * Read only for a check or a transaction that uses it.
+   */
   headers: Record<string, string | string[] | undefined>;
   /**
    * The body as text: at most http.maxBodyBytes (default 64 KiB) is kept, the rest counted and

@@ -41,6 +41,16 @@ export function rejectedBy(verdict: string): string {
   return `rejected by its check: ${JSON.stringify(said)} (a string rejects, as the reason; return true to accept)${note}`;
 }
 
+/**
+ * The message a check rejected with of its own (a string it returned), or null: it accepted, or
+ * the verdict is plateau's words (it returned false or nothing, threw, or could not read what it
+ * needed). An error sample of a 4xx quotes the former (engine/failure-text.ts).
+ */
+export function ownMessage(verdict: string | null): string | null {
+  if (verdict === null || verdict.startsWith(RETURNED) || verdict.startsWith(CHECK_THREW)) return null;
+  return verdict.startsWith(CHECK_CANNOT_JUDGE) ? null : verdict;
+}
+
 /** How cutNote begins. */
 const CUT_NOTE = ' (the check saw the first ';
 

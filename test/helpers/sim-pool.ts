@@ -22,7 +22,8 @@ export interface SimPool {
 export function simPool(
   clock: SimClock,
   maxVUs: number,
-  answer: (req: PreparedRequest) => { ms: number; status: number },
+  /** `body`: the response's, kept as a client keeps a failed one's start, its status then failing it as endOutcome does. */
+  answer: (req: PreparedRequest) => { ms: number; status: number; body?: string },
 ): SimPool & VuPool {
   const free: VuConnection[] = [];
   let allocated = 0;
@@ -48,7 +49,7 @@ export function simPool(
             expect(busy, 'a second request on a busy VU').toBe(false);
             busy = true;
             sent++;
-            const { ms, status } = answer(req);
+            const { ms, status, body } = answer(req);
             const out = newOutcome();
             const t = out.times;
             t.createdMs = t.sendStartMs = t.bodySentMs = clock.now();
@@ -56,6 +57,11 @@ export function simPool(
               busy = false;
               t.headersMs = t.endMs = clock.now();
               out.status = status;
+              if (body !== undefined) {
+                out.bodyChunks = [Buffer.from(body)];
+                out.bytesIn = Buffer.byteLength(body);
+                if (status >= 400) out.kind = status >= 500 ? 'http_5xx' : 'http_4xx';
+              }
               done(me, out);
             }, ms);
           },

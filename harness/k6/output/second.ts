@@ -107,7 +107,8 @@ export class K6Second {
       return null;
     }
     const kind = errorKindOf(p.tags);
-    b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags, named ? key : null));
+    // its name tells its kind of failure apart (open-bucket.ts), as natively
+    b.fail(kind, p.tags.status, errorMessageOf(kind, p.tags, named ? key : null), key ?? undefined);
     t?.fail(kind, p.tags.status);
     return kind;
   }
@@ -130,6 +131,7 @@ export class K6Second {
         kind,
         undefined,
         `${kind}: ${named && key !== null ? `${key}: ` : ''}${p.tags.check ?? 'rejected by the scenario'}`,
+        key ?? undefined,
       );
     }
     const t = key === null ? undefined : this.names.get(key);
