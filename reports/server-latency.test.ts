@@ -5,7 +5,7 @@ import { crossCheck } from '../analysis/server.ts';
 import { judgedWindow } from '../analysis/server-histogram.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
-import { serverLatencyText, serverNamesText, serverPercentileText } from './server-latency.ts';
+import { serverLatencyText, serverMeanText, serverNamesText, serverPercentileText } from './server-latency.ts';
 
 const FIXED = JSON.parse(
   fs.readFileSync(new URL('../test/golden/fixed-run.json', import.meta.url), 'utf8'),
@@ -175,6 +175,40 @@ describe('server latency in the reports', () => {
     const md = renderMarkdown(run);
     expect(md).toContain('| ~44.6 ms\\* (n=171; bucket 39.1 to 44.7 ms) |');
     expect(renderHtml(run, [])).toContain('<td>~44.6 ms* (n=171; bucket 39.1 to 44.7 ms)</td>');
+  });
+
+  it("marks a server mean of fewer requests than rules.minTailSamples with its count, in both tables (b2's step 6: 1 request)", () => {
+    // 0.25 req/s over a 4 s window: one request
+    const b2 = window({ fromS: 56.006, toS: 60.005, throughputPerSec: 0.2500625156289071, meanMs: 0.44908 });
+    expect(serverMeanText(b2, { minTailSamples: 30 })).toBe('~0.449 ms* (n=1)');
+    expect(serverMeanText(window({ fromS: 0, toS: 4, throughputPerSec: 7.25 }), { minTailSamples: 30 })).toBe(
+      '~11.5 ms* (n=29)',
+    );
+    expect(serverMeanText(window({ fromS: 0, toS: 4, throughputPerSec: 7.5 }), { minTailSamples: 30 })).toBe('11.5 ms');
+    expect(serverMeanText(window({ fromS: 0, toS: 4, throughputPerSec: 7.5 }), { minTailSamples: 31 })).toBe(
+      '~11.5 ms* (n=30)',
+    );
+    expect(serverMeanText(window({ meanMs: null }), { minTailSamples: 30 })).toBe('–');
+
+    const sentence = /~value\* marks a server mean of fewer than 30 requests/;
+    expect(renderMarkdown(withHistogram())).not.toMatch(sentence);
+    const run = withHistogram();
+    const s0 = run.steps[0]!;
+    const create = s0.byName!['create order']!;
+    run.steps[0] = {
+      ...s0,
+      server: { ...b2, percentiles: s0.server!.percentiles },
+      byName: {
+        ...s0.byName,
+        'create order': { ...create, server: { ...create.server!, throughputPerSec: 2, fromS: 7, toS: 11 } },
+      },
+    };
+    const md = renderMarkdown(run);
+    expect(md).toMatch(/## Server-side view\n\n[^\n]*~value\\\* marks a server mean of fewer than 30 requests/);
+    expect(md).toMatch(/\| 1 \| [\d.]+ \| 0\.3 \| [\d.]+ ms \| ~0\.449 ms\\\* \(n=1\) \|/);
+    expect(md).toMatch(/\| 1 \| create order \| 25\.0 \| 2\.0 \| 9\.40 ms \| ~9\.50 ms\\\* \(n=8\) \|/);
+    expect(serverNamesText(run)!.paragraphs[0]!.text).toMatch(sentence);
+    expect(renderHtml(run, [])).toContain('<td>~0.449 ms* (n=1)</td>');
   });
 
   it('prints nothing for a run without a recorded request series (stored reports unchanged)', () => {

@@ -10,7 +10,7 @@
 import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import { isCounterOnly } from '../analysis/request-series.ts';
-import { serverRttMs } from '../analysis/server.ts';
+import { serverMeanReliable, serverRequests, serverRttMs } from '../analysis/server.ts';
 import type {
   NameResult,
   PercentileCap,
@@ -48,6 +48,27 @@ export function serverPercentileText(p: ServerPercentile | undefined): string {
   const bucket = `bucket ${fmtBound(p.lowerMs)} to ${fmtBound(p.upperMs)} ms`;
   if (p.cappedBy) return `≤ ${figure(fmtMs(p.valueMs))} (${n}; ${bucket}, capped at ${CAPPED_AT[p.cappedBy]})`;
   return `${figure(fmtMs(p.valueMs))} (${n}; ${bucket})`;
+}
+
+/**
+ * The server's mean: "18.8 ms"; over fewer requests than a mean needs (analysis/server.ts
+ * serverMeanReliable) marked with its count, "~0.449 ms* (n=1)"; "–" without one.
+ */
+export function serverMeanText(w: ServerWindow | null | undefined, rules: Pick<Rules, 'minTailSamples'>): string {
+  if (w?.meanMs === null || w?.meanMs === undefined) return DASH;
+  const v = `${fmtMs(w.meanMs)} ms`;
+  return serverMeanReliable(w, rules.minTailSamples)
+    ? v
+    : `${markedFigure(v, false)} (n=${fmtInt(serverRequests(w) ?? 0)})`;
+}
+
+/** The sentence on thin server means, where a window shown has one. */
+export function thinMeanText(
+  windows: readonly (ServerWindow | null | undefined)[],
+  rules: Pick<Rules, 'minTailSamples'>,
+): string {
+  if (!windows.some((w) => w && w.meanMs !== null && !serverMeanReliable(w, rules.minTailSamples))) return '';
+  return ` ~value* marks a server mean of fewer than ${fmtInt(rules.minTailSamples)} requests (n, those the server counted in the window): too few to stand for its time per request.`;
 }
 
 /** The sentence on the percentiles' counts and marks (the client's rule, on both sides). */
@@ -141,7 +162,10 @@ export function serverNamesText(run: RunResult): TextSection | null {
     title: 'Server-side view by name',
     paragraphs: [
       {
-        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).${counterOnly ? '' : ` ${samplesText(run.rules)}${cappedText(rows.map((r) => r.n.server))}`}`,
+        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).${counterOnly ? '' : ` ${samplesText(run.rules)}${cappedText(rows.map((r) => r.n.server))}`}${thinMeanText(
+          rows.map((r) => r.n.server),
+          run.rules,
+        )}`,
       },
     ],
     table: {
@@ -161,7 +185,7 @@ export function serverNamesText(run: RunResult): TextSection | null {
         fmtRate(n.completedPerSec),
         num(n.server?.throughputPerSec, fmtRate),
         num(n.crossCheck?.clientMeanMinusRttMs, (v) => `${fmtMs(v)} ms`),
-        num(n.server?.meanMs, (v) => `${fmtMs(v)} ms`),
+        serverMeanText(n.server, run.rules),
         ...(counterOnly ? [] : [clientCell(n.latency, 99, rttMs), serverCell(n.server, 99)]),
         n.crossCheck!.verdict,
       ]),
