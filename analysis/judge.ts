@@ -28,11 +28,12 @@ import {
   unitOf,
 } from './format.ts';
 import { percentileMs, type Histogram } from './histogram.ts';
-import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
+import { DEFAULT_MIN_TAIL_SAMPLES, DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
 import { crossCheck, routeWindow, serverWindow } from './server.ts';
 import { capWindow } from './server-cap.ts';
+import { judgedWindow } from './server-histogram.ts';
 import { sustainedPerSec } from './overload-shape.ts';
 import type {
   AnalyzeInput,
@@ -223,11 +224,15 @@ export interface ServerInput {
   routes?: Readonly<Record<string, string>>;
 }
 
-/** The target's own view of a step's steady window, and the cross-check of the client's against it. */
+/**
+ * The target's own view of a step's steady window, and the cross-check of the client's against it;
+ * its percentiles judged by the client's rule (rules.minTailSamples: `minTailSamples`).
+ */
 export function withServer(
   r: StepResult,
   p: StepPlan & { attempt?: number },
   server: ServerInput | undefined,
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
 ): StepResult {
   if (!server) return r;
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
@@ -235,7 +240,8 @@ export function withServer(
   const w = preferredWindow(viaPromql, () => serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS));
   const requests = r.requestsPerSec !== undefined;
   const routesViaPromql = server.promql?.find((x) => x.index === p.index && x.attempt === (p.attempt ?? 1))?.routes;
-  const byName = r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql) : r.byName;
+  const byName =
+    r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql, minTailSamples) : r.byName;
   const perSec = r.requestsPerSec ?? r.completedPerSec;
   const failedShare = requestErrorRate(r);
   const check = crossCheck(perSec, r.meanMs, server.rttMs, w, failedShare, requests ? 'requests' : 'arrivals');
@@ -244,7 +250,10 @@ export function withServer(
     ...r,
     ...(byName ? { byName } : {}),
     // the percentiles at most the highest value known to bound them (server-cap.ts)
-    server: capWindow(w, { maxMs: r.maxMs, perSec, failedShare, fromS, toS, verdict: check.verdict }),
+    server: judgedWindow(
+      capWindow(w, { maxMs: r.maxMs, perSec, failedShare, fromS, toS, verdict: check.verdict }),
+      minTailSamples,
+    ),
     crossCheck: check,
     poolReading: poolReading(w),
   };
@@ -274,6 +283,7 @@ function namesWithServer(
   p: StepPlan,
   server: ServerInput,
   viaPromql: Readonly<Record<string, ServerWindow>> | undefined,
+  minTailSamples: number,
 ): Record<string, NameResult> {
   // fromEntries defines each key, so a name such as __proto__ stays a name (an assignment would set the prototype)
   return Object.fromEntries(
@@ -295,7 +305,11 @@ function namesWithServer(
       };
       return [
         name,
-        { ...n, server: capWindow(w, client), crossCheck: { ...c, detail: `route ${route}: ${c.detail}` } },
+        {
+          ...n,
+          server: judgedWindow(capWindow(w, client), minTailSamples),
+          crossCheck: { ...c, detail: `route ${route}: ${c.detail}` },
+        },
       ];
     }),
   );

@@ -20,6 +20,15 @@ export function requiredSamples(q: number, minTailSamples: number = DEFAULT_MIN_
   return Math.ceil((minTailSamples * 1_000_000) / tailPpm);
 }
 
+/**
+ * Whether a q-th percentile of n samples is to be trusted: n reaches requiredSamples(q). The one
+ * rule of every percentile's `reliable`, the client's (percentiles below) and the server's
+ * histogram ones (server-histogram.ts judgedWindow).
+ */
+export function tailReliable(q: number, n: number, minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES): boolean {
+  return n > 0 && n >= requiredSamples(q, minTailSamples);
+}
+
 /** Each quantile of `h` (ms) with n = h.totalCount and whether n reaches requiredSamples(q). */
 export function percentiles(
   h: Histogram,
@@ -31,7 +40,7 @@ export function percentiles(
     q,
     valueMs: percentileMs(h, q),
     n,
-    reliable: n > 0 && n >= requiredSamples(q, minTailSamples),
+    reliable: tailReliable(q, n, minTailSamples),
   }));
 }
 

@@ -85,6 +85,34 @@ describe("withServer: a server percentile never above the window's slowest reque
     expect(failed.server!.percentiles![2]!.cappedBy).toBeUndefined();
   });
 
+  it("judges each percentile, capped or not, and a mapped name's, by the client's rule (rules.minTailSamples)", () => {
+    const route = window({ source: 'promql', throughputPerSec: 600, percentiles: [p(99, 533, 447, 537, 3000)] });
+    const read = { completedPerSec: 600, throughputPerSec: 600, completed: 3000, ok: 3000, failed: 0, errorRate: 0 };
+    const input = {
+      samples,
+      rttMs: 0.43,
+      routes: { read: '/orders/{id}' },
+      promql: [{ index: 16, attempt: 1, window: window(), routes: { read: route } }],
+    };
+    const withRead = { ...step, byName: { read: { ...read, errors: {}, latency: [], meanMs: 380, maxMs: 475 } } };
+    const by30 = withServer(withRead, plan, input);
+    expect(by30.byName!.read!.server!.percentiles![0]).toMatchObject({ n: 3000, reliable: true });
+    const by50 = withServer(withRead, plan, input, 50);
+    // p99 needs 5,000 at 50: the route's 3,000 fall short, capped at the client's max or not
+    expect(by50.byName!.read!.server!.percentiles![0]).toMatchObject({
+      n: 3000,
+      reliable: false,
+      cappedBy: 'client-max',
+    });
+    const direct = withServer(step, plan, { samples, rttMs: 0.43 }, 50).server!.percentiles!;
+    expect(direct.map((x) => [x.q, x.reliable, x.cappedBy])).toEqual([
+      [50, true, undefined],
+      [90, true, undefined],
+      [99, false, 'server-max'],
+    ]);
+    expect(withServer(step, plan, { samples, rttMs: 0.43 }).server!.percentiles![2]!.reliable).toBe(true);
+  });
+
   it("caps a mapped name's route read through PromQL as the step's (its route has no max gauge: the name's client max)", () => {
     const route = window({ source: 'promql', throughputPerSec: 600, percentiles: [p(99, 533, 447, 537, 3000)] });
     const read = { completedPerSec: 600, throughputPerSec: 600, completed: 3000, ok: 3000, failed: 0, errorRate: 0 };

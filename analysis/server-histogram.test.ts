@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bucketQuantile, histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
-import type { HistogramReading } from './types.ts';
+import { bucketQuantile, histogramDelta, judgedWindow, resetInside, serverPercentiles } from './server-histogram.ts';
+import { newHistogram, recordUs } from './histogram.ts';
+import { percentiles } from './percentiles.ts';
+import type { HistogramReading, ServerWindow } from './types.ts';
 
 const h = (boundsMs: number[], cumulative: number[]): HistogramReading => ({ boundsMs, cumulative });
 
@@ -58,5 +60,43 @@ describe('histogramDelta and resetInside', () => {
     // a restart in the middle, then more requests than before it by the end
     expect(resetInside([h([5], [10, 20]), h([5], [1, 2]), h([5], [30, 40])])).toBe(true);
     expect(resetInside([null, h([5], [1, 2]), undefined, h([5], [3, 4])])).toBe(false);
+  });
+});
+
+describe("judgedWindow: a server percentile trusted by the client's rule", () => {
+  const w = (n: number): ServerWindow => ({
+    source: 'scrape',
+    fromS: 6,
+    toS: 10,
+    throughputPerSec: n / 4,
+    meanMs: 18.8,
+    maxMs: null,
+    poolActiveMax: null,
+    poolPendingMax: null,
+    poolMax: null,
+    percentiles: serverPercentiles(h([8.39, 39.1, 44.7], [Math.round(n * 0.6), Math.round(n * 0.8), n, n])),
+  });
+
+  it("marks b1's step 1 as the client's would be: of 171 requests the p50 holds, the p90 (300) and p99 (3,000) do not", () => {
+    const ps = judgedWindow(w(171), 30)!.percentiles!;
+    expect(ps.map((p) => [p.q, p.n, p.reliable])).toEqual([
+      [50, 171, true],
+      [90, 171, false],
+      [99, 171, false],
+    ]);
+    // the client's percentiles of as many samples, by its own code, agree
+    const c = newHistogram();
+    for (let i = 0; i < 171; i++) recordUs(c, 10_000 + i * 100);
+    expect(percentiles(c, [50, 90, 99], 30).map((p) => p.reliable)).toEqual(ps.map((p) => p.reliable));
+  });
+
+  it('follows rules.minTailSamples: 3,000 requests make a p99 at 30, not at 50; a window without percentiles is left as it is', () => {
+    expect(judgedWindow(w(3000), 30)!.percentiles![2]!.reliable).toBe(true);
+    expect(judgedWindow(w(3000), 50)!.percentiles![2]!.reliable).toBe(false);
+    expect(judgedWindow(w(4999), 50)!.percentiles![2]!.reliable).toBe(false);
+    expect(judgedWindow(w(5000), 50)!.percentiles![2]!.reliable).toBe(true);
+    const bare = { ...w(10), percentiles: undefined };
+    expect(judgedWindow(bare, 30)).toBe(bare);
+    expect(judgedWindow(null, 30)).toBeNull();
   });
 });

@@ -17,7 +17,8 @@
  * A count that goes backwards between two readings (a restart) makes the window's deltas
  * meaningless: resetInside() says so and no percentile is given, never a negative count.
  */
-import type { HistogramReading, ServerPercentile } from './types.ts';
+import { tailReliable } from './percentiles.ts';
+import type { HistogramReading, ServerPercentile, ServerWindow } from './types.ts';
 
 /** The server quantiles the results keep (ServerWindow.percentiles). */
 export const SERVER_QUANTILES = [50, 90, 99] as const;
@@ -75,6 +76,16 @@ export function bucketQuantile(q: number, h: HistogramReading): ServerPercentile
 /** p50, p90 and p99 of a window's bucket deltas. */
 export function serverPercentiles(delta: HistogramReading): ServerPercentile[] {
   return SERVER_QUANTILES.map((q) => bucketQuantile(q, delta));
+}
+
+/**
+ * The window with each percentile's `reliable` set by the client's rule (percentiles.ts
+ * tailReliable: at least minTailSamples of its n beyond it), so a server p99 of 171 requests is
+ * marked as a client's would be; the window itself where it has no percentiles.
+ */
+export function judgedWindow(w: ServerWindow | null, minTailSamples: number): ServerWindow | null {
+  if (!w?.percentiles?.length) return w;
+  return { ...w, percentiles: w.percentiles.map((p) => ({ ...p, reliable: tailReliable(p.q, p.n, minTailSamples) })) };
 }
 
 /** Each count at least the one before it (Prometheus's ensureMonotonic). */

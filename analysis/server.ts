@@ -209,6 +209,34 @@ function requestProblems(inside: readonly ServerSample[]): string[] {
   return [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
 }
 
+/**
+ * The requests a window's server figures rest on: its throughput times its length, rounded (the
+ * direct readings' throughput is that count over that length, so it is the count; through PromQL,
+ * whose replicas' rates each cover a span of their own, it is about the count). Null without a
+ * throughput.
+ */
+export function serverRequests(w: Pick<ServerWindow, 'throughputPerSec' | 'fromS' | 'toS'>): number | null {
+  return w.throughputPerSec === null ? null : Math.round(w.throughputPerSec * Math.max(0, w.toS - w.fromS));
+}
+
+/**
+ * Whether a window's server mean rests on enough requests to stand for the target's time: at least
+ * `minTailSamples` of them (rules.minTailSamples, 30 by default), where fewer is shown marked with
+ * its count, as a thin percentile is. Why that count: a percentile is trusted with that many
+ * samples beyond it, and every request of the window lies "beyond" a mean (each moves it), so a
+ * mean needs that many in all; it is the count the warmup's medians need too (cold-target.ts
+ * COLD_MIN_WARMUP_SAMPLES), and about where a sample mean starts to read as the mean of its
+ * population. A window whose series missed nearly all the traffic (0.3 req/s over 4 s) has a
+ * "mean" of one request. False without a count.
+ */
+export function serverMeanReliable(
+  w: Pick<ServerWindow, 'throughputPerSec' | 'fromS' | 'toS'>,
+  minTailSamples: number,
+): boolean {
+  const n = serverRequests(w);
+  return n !== null && n > 0 && n >= minTailSamples;
+}
+
 /** The RTT the cross-check subtracts: the fastest HTTP round trip (its median in older runs), 0 unmeasured. */
 export function serverRttMs(rtt: Pick<RttFigures, 'httpMinMs' | 'httpMedianMs'> | null | undefined): number {
   return rtt?.httpMinMs ?? rtt?.httpMedianMs ?? 0;

@@ -17,7 +17,7 @@
  * Latency never stops a run: nothing here feeds the decision (docs/decisions/031).
  */
 import { fmtInt, fmtMs, fmtMsOver, fmtRate, fmtTarget, stepNo, unitOf } from './format.ts';
-import { DEFAULT_QUANTILES, percentileLabel, requiredSamples } from './percentiles.ts';
+import { DEFAULT_QUANTILES, percentileLabel, requiredSamples, tailReliable } from './percentiles.ts';
 import { SERVER_QUANTILES } from './server-histogram.ts';
 import { decidingSteps } from './deciding-steps.ts';
 import { generatorFix, generatorFixUnread } from './generator-fix.ts';
@@ -81,7 +81,7 @@ function clientReading(s: StepResult, q: number, rttMs: number | null): Reading 
   return { valueMs: Math.max(0, p.valueMs - (rttMs ?? 0)), n: p.n, reliable: p.reliable };
 }
 
-function serverReading(s: StepResult, q: number, needed: number): Reading {
+function serverReading(s: StepResult, q: number, minTailSamples: number): Reading {
   const p = s.server?.percentiles?.find((x) => x.q === q);
   // a counter that went backwards in the window leaves it no figure, or none to trust
   if (!p)
@@ -92,7 +92,7 @@ function serverReading(s: StepResult, q: number, needed: number): Reading {
       unjudged: s.server?.counterReset ? 'counter-reset' : 'no-server-percentiles',
     };
   const bracket = { lowerMs: p.lowerMs, upperMs: p.upperMs };
-  const reliable = p.n > 0 && p.n >= needed;
+  const reliable = tailReliable(q, p.n, minTailSamples);
   if (p.valueMs === null) return { valueMs: null, n: p.n, reliable, ...bracket, unjudged: 'no-data' };
   return {
     valueMs: p.valueMs,
@@ -106,7 +106,7 @@ function serverReading(s: StepResult, q: number, needed: number): Reading {
 function stepReading(s: StepResult, slo: SloConfig, rttMs: number | null, rules: Rules, holds: boolean): SloStep {
   const q = percentOf(slo.quantile);
   const needed = requiredSamples(q, rules.minTailSamples);
-  const r = slo.source === 'server' ? serverReading(s, q, needed) : clientReading(s, q, rttMs);
+  const r = slo.source === 'server' ? serverReading(s, q, rules.minTailSamples) : clientReading(s, q, rttMs);
   const unjudged = r.unjudged ?? (!r.reliable ? 'thin' : holds && s.generatorLimited ? 'generator-limited' : undefined);
   return {
     step: s.index,

@@ -32,10 +32,15 @@ import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
 import { cutAbovePeak } from '../analysis/peak.ts';
 import { MAX_NAMES } from '../analysis/names-limit.ts';
 
+/** A figure as every table shows one resting on too few samples: "12.3 ms" as it is, "~12.3 ms*" when not reliable. */
+export function markedFigure(text: string, reliable: boolean): string {
+  return reliable ? text : `~${text}*`;
+}
+
 /** "12.3 ms (n=4,512)"; an unreliable one "~12.3 ms* (n=312)"; "–" when empty. */
 export function percentileCell(p: Percentile | undefined): string {
   if (!p || p.valueMs === null) return '–';
-  return p.reliable ? `${fmtMs(p.valueMs)} ms (n=${fmtInt(p.n)})` : `~${fmtMs(p.valueMs)} ms* (n=${fmtInt(p.n)})`;
+  return `${markedFigure(`${fmtMs(p.valueMs)} ms`, p.reliable)} (n=${fmtInt(p.n)})`;
 }
 
 /** The step's percentile q, if computed. */

@@ -9,7 +9,7 @@ import type { RunResult, StepResult } from '../analysis/types.ts';
 import { attemptFlags, colocationText, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { mdTable } from './markdown-steps.ts';
-import { serverLatencyTexts } from './server-latency.ts';
+import { serverLatencyTexts, serverMeanText, thinMeanText } from './server-latency.ts';
 
 /** A paragraph; `lead`, when set, is set in bold before `text`. */
 export interface TextParagraph {
@@ -91,7 +91,7 @@ export function serverText(run: RunResult): TextSection | null {
     fmtRate(s.crossCheck!.clientPerSec),
     num(s.server?.throughputPerSec, fmtRate),
     num(s.crossCheck?.clientMeanMinusRttMs, (v) => `${fmtMs(v)} ms`),
-    num(s.server?.meanMs, (v) => `${fmtMs(v)} ms`),
+    serverMeanText(s.server, run.rules),
     num(s.server?.maxMs, (v) => `${fmtMs(v)} ms`),
     s.crossCheck!.verdict,
     s.poolReading ?? '–',
@@ -100,7 +100,10 @@ export function serverText(run: RunResult): TextSection | null {
     title: 'Server-side view',
     paragraphs: [
       {
-        text: `${serverSourceText(withServer)} Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.${withServer.some((s) => s.poolReading) ? POOL_SAMPLED : ''}`,
+        text: `${serverSourceText(withServer)} Client mean minus the fastest RTT (the min under Load generator) should match the server's mean; a client that reads systematically higher is queueing inside the generator. Server max is the target's max gauge as read at the window's end: such a gauge (a summary's _max in Micrometer or prom-client) covers a window of its own, often minutes and decaying, not this step's alone.${thinMeanText(
+          withServer.map((s) => s.server),
+          run.rules,
+        )}${withServer.some((s) => s.poolReading) ? POOL_SAMPLED : ''}`,
       },
     ],
     table: {

@@ -1,24 +1,27 @@
 /**
  * The server's latency beside the client's, as plain text (markdown and html render it): which
- * request series and unit were read, each step's server p50/p90/p99 from the histogram with the
- * bounds of the bucket each lies in ("p99 41.2 ms (bucket 25 to 50 ms)") beside the client's
- * percentiles minus the RTT, each mapped name's own cross-check, and the problems the readings
- * reported. Nothing for a run whose metrics config is not recorded (stored reports unchanged).
+ * request series and unit were read, each step's server p50/p90/p99 from the histogram with its
+ * sample count and the bounds of the bucket it lies in ("p99 41.2 ms (n=4,512; bucket 25 to 50
+ * ms)", "~44.6 ms* (n=171; ...)" on too few samples, as the client's are marked) beside the
+ * client's percentiles minus the RTT, each mapped name's own cross-check, and the problems the
+ * readings reported. Nothing for a run whose metrics config is not recorded (stored reports unchanged).
  * serverLatencyTexts at the end is what the two reports call.
  */
 import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
+import { requiredSamples } from '../analysis/percentiles.ts';
 import { isCounterOnly } from '../analysis/request-series.ts';
-import { serverRttMs } from '../analysis/server.ts';
+import { serverMeanReliable, serverRequests, serverRttMs } from '../analysis/server.ts';
 import type {
   NameResult,
   PercentileCap,
+  Rules,
   RunResult,
   ServerPercentile,
   ServerWindow,
   StepResult,
 } from '../analysis/types.ts';
 import type { TextSection } from './markdown-verdicts.ts';
-import { stepCell } from './cells.ts';
+import { markedFigure, percentileCell, stepCell } from './cells.ts';
 
 const QUANTILES = [50, 90, 99] as const;
 const DASH = '–';
@@ -31,15 +34,46 @@ function fmtBound(ms: number): string {
 const CAPPED_AT: Record<PercentileCap, string> = { 'server-max': "the server's max", 'client-max': "the client's max" };
 
 /**
- * "41.2 ms (bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (the +Inf bucket)"; one
- * capped at a max (analysis/server-cap.ts) "≤ 488 ms (bucket 447 to 537 ms, capped at the server's max)".
+ * "41.2 ms (n=4,512; bucket 25 to 50 ms)"; above the highest bound "> 10,000 ms (n=4,512; the
+ * +Inf bucket ...)"; one capped at a max (analysis/server-cap.ts) "≤ 488 ms (n=4,512; bucket 447
+ * to 537 ms, capped at the server's max)". One on too few samples is marked as a client's is
+ * (cells.ts markedFigure): "~44.6 ms* (n=171; bucket 39.1 to 44.7 ms)"; so is one never judged
+ * (no `reliable`): unmarked means judged and trusted.
  */
 export function serverPercentileText(p: ServerPercentile | undefined): string {
   if (!p || p.valueMs === null) return `${DASH} (no requests)`;
-  if (p.upperMs === null) return `> ${fmtBound(p.lowerMs)} ms (the +Inf bucket: above the highest bound)`;
+  const figure = (ms: string) => markedFigure(`${ms} ms`, p.reliable === true);
+  const n = `n=${fmtInt(p.n)}`;
+  if (p.upperMs === null) return `> ${figure(fmtBound(p.lowerMs))} (${n}; the +Inf bucket: above the highest bound)`;
   const bucket = `bucket ${fmtBound(p.lowerMs)} to ${fmtBound(p.upperMs)} ms`;
-  if (p.cappedBy) return `≤ ${fmtMs(p.valueMs)} ms (${bucket}, capped at ${CAPPED_AT[p.cappedBy]})`;
-  return `${fmtMs(p.valueMs)} ms (${bucket})`;
+  if (p.cappedBy) return `≤ ${figure(fmtMs(p.valueMs))} (${n}; ${bucket}, capped at ${CAPPED_AT[p.cappedBy]})`;
+  return `${figure(fmtMs(p.valueMs))} (${n}; ${bucket})`;
+}
+
+/**
+ * The server's mean: "18.8 ms"; over fewer requests than a mean needs (analysis/server.ts
+ * serverMeanReliable) marked with its count, "~0.449 ms* (n=1)"; "–" without one.
+ */
+export function serverMeanText(w: ServerWindow | null | undefined, rules: Pick<Rules, 'minTailSamples'>): string {
+  if (w?.meanMs === null || w?.meanMs === undefined) return DASH;
+  const v = `${fmtMs(w.meanMs)} ms`;
+  return serverMeanReliable(w, rules.minTailSamples)
+    ? v
+    : `${markedFigure(v, false)} (n=${fmtInt(serverRequests(w) ?? 0)})`;
+}
+
+/** The sentence on thin server means, where a window shown has one. */
+export function thinMeanText(
+  windows: readonly (ServerWindow | null | undefined)[],
+  rules: Pick<Rules, 'minTailSamples'>,
+): string {
+  if (!windows.some((w) => w && w.meanMs !== null && !serverMeanReliable(w, rules.minTailSamples))) return '';
+  return ` ~value* marks a server mean of fewer than ${fmtInt(rules.minTailSamples)} requests (n, those the server counted in the window): too few to stand for its time per request.`;
+}
+
+/** The sentence on the percentiles' counts and marks (the client's rule, on both sides). */
+function samplesText(rules: Pick<Rules, 'minTailSamples'>): string {
+  return `Each percentile carries its samples (n: the client's successful requests; the server's, every request its histogram counted in the window); ~value* marks one, client's or server's, with fewer than ${fmtInt(rules.minTailSamples)} samples beyond it (p90 needs ${fmtInt(requiredSamples(90, rules.minTailSamples))} in the window, p99 ${fmtInt(requiredSamples(99, rules.minTailSamples))}).`;
 }
 
 /** The sentence on capped percentiles, where a window shown has one. */
@@ -48,12 +82,11 @@ function cappedText(windows: readonly (ServerWindow | null | undefined)[]): stri
   return " ≤ marks a server percentile whose interpolation landed above the slowest request known: it is capped there, at the server's max gauge or the client's max over the window (the server's time lies inside the client's), whichever is lower, and is an upper bound.";
 }
 
-/** The client's percentile q minus the RTT: "38.9 ms", an unreliable one "~38.9 ms*". */
+/** The client's percentile q minus the RTT: "38.9 ms (n=4,512)", an unreliable one "~38.9 ms* (n=168)". */
 function clientCell(latency: StepResult['latency'], q: number, rttMs: number): string {
   const p = latency.find((x) => x.q === q);
   if (!p || p.valueMs === null) return DASH;
-  const v = `${fmtMs(Math.max(0, p.valueMs - rttMs))} ms`;
-  return p.reliable ? v : `~${v}*`;
+  return percentileCell({ ...p, valueMs: Math.max(0, p.valueMs - rttMs) });
 }
 
 function serverCell(w: ServerWindow | null | undefined, q: number): string {
@@ -101,7 +134,7 @@ export function serverLatencyText(run: RunResult): TextSection | null {
     title: 'Server latency',
     paragraphs: [
       {
-        text: `${series} The server's percentiles come from its histogram's bucket deltas over each steady window, interpolated within the bucket as Prometheus's histogram_quantile does: read each against its bucket's bounds, the resolution it has. The client's are minus the fastest RTT (${fmtMs(rttMs)} ms); * marks a client percentile with too few samples beyond it.${cappedText(shown.map((s) => s.server))}`,
+        text: `${series} The server's percentiles come from its histogram's bucket deltas over each steady window, interpolated within the bucket as Prometheus's histogram_quantile does: read each against its bucket's bounds, the resolution it has. The client's are minus the fastest RTT (${fmtMs(rttMs)} ms). ${samplesText(run.rules)}${cappedText(shown.map((s) => s.server))}`,
       },
     ],
     table: {
@@ -129,7 +162,10 @@ export function serverNamesText(run: RunResult): TextSection | null {
     title: 'Server-side view by name',
     paragraphs: [
       {
-        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).${counterOnly ? '' : cappedText(rows.map((r) => r.n.server))}`,
+        text: `Each name mapped to a route (metrics.requests.routes) against that route's own series: its requests per second, its mean${counterOnly ? '' : ' and p99'} (the client's minus the fastest RTT, ${fmtMs(rttMs)} ms).${counterOnly ? '' : ` ${samplesText(run.rules)}${cappedText(rows.map((r) => r.n.server))}`}${thinMeanText(
+          rows.map((r) => r.n.server),
+          run.rules,
+        )}`,
       },
     ],
     table: {
@@ -149,7 +185,7 @@ export function serverNamesText(run: RunResult): TextSection | null {
         fmtRate(n.completedPerSec),
         num(n.server?.throughputPerSec, fmtRate),
         num(n.crossCheck?.clientMeanMinusRttMs, (v) => `${fmtMs(v)} ms`),
-        num(n.server?.meanMs, (v) => `${fmtMs(v)} ms`),
+        serverMeanText(n.server, run.rules),
         ...(counterOnly ? [] : [clientCell(n.latency, 99, rttMs), serverCell(n.server, 99)]),
         n.crossCheck!.verdict,
       ]),

@@ -142,10 +142,15 @@ describe('an OpenTelemetry histogram target through the pipeline', () => {
       '| Step | Client p50 - RTT | Server p50 | Client p90 - RTT | Server p90 | Client p99 - RTT | Server p99 |',
     );
     const p99 = result.steps[0]!.server!.percentiles![2]!;
-    // capped where the interpolation passed the slowest request known (decision 029): "≤ 74.0 ms (bucket 50 to 75 ms, capped at ...)"
+    // with its n, marked ~value* where too few samples lie beyond it (the client's rule), capped where the
+    // interpolation passed the slowest request known (decision 029): "≤ ~74.0 ms* (n=1,234; bucket 50 to 75 ms, capped at ...)"
+    const mark = p99.reliable ? '' : '\\\\\\*';
     expect(md).toMatch(
-      new RegExp(`\\| 1 \\|.* ms \\(bucket ${p99.lowerMs} to ${p99.upperMs} ms(, capped at [^)]*)?\\) \\|\\n`),
+      new RegExp(
+        `\\| 1 \\|.* ms${mark} \\(n=${p99.n.toLocaleString('en-US')}; bucket ${p99.lowerMs} to ${p99.upperMs} ms(, capped at [^)]*)?\\) \\|\\n`,
+      ),
     );
+    expect(p99.reliable).toBe(p99.n >= 3000);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunResult;
     expect(summary.requestSeries).toBe(result.requestSeries);
     expect(summary.steps[0]!.server!.percentiles).toEqual(result.steps[0]!.server!.percentiles);

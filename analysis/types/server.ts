@@ -48,6 +48,12 @@ export interface ServerPercentile {
   /** Requests behind it (the window's delta count). */
   n: number;
   /**
+   * Whether n reaches the samples a percentile at q needs (rules.minTailSamples beyond it: the
+   * client's rule, analysis/percentiles.ts tailReliable), set when a step is judged
+   * (server-histogram.ts judgedWindow); absent on a window as read, before that.
+   */
+  reliable?: boolean;
+  /**
    * Set where the interpolation landed above the highest value known to bound the window's
    * requests (analysis/server-cap.ts): valueMs is then that bound, an upper bound of the
    * percentile rather than an estimate, and interpolatedMs histogram_quantile's own figure.
