@@ -175,6 +175,11 @@ export function stepNo(index: number): number {
   return index + 1;
 }
 
+/** A step (0-based index) and its attempt, as the reports name it: "step 6", "step 6 (attempt 2)". */
+export function stepText(index: number, attempt = 1): string {
+  return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+}
+
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */
 export function stepList(indices: readonly number[]): string {
   const nos = [...new Set(indices)].sort((a, b) => a - b).map(stepNo);

@@ -130,6 +130,32 @@ describe('generator warnings', () => {
   });
 });
 
+describe("a rerun's warnings", () => {
+  // every warning about one step, once for its first attempt and once for its rerun at the same rate
+  it.each<[string, Partial<StepResult>]>([
+    ['window-short', { steadyS: 3 }],
+    ['dropped', { dropped: 52 }],
+    ["dropped (the target's)", { dropped: 52, verdict: 'fails', waitedOnTarget: true }],
+    ['late-start', { lagP99Ms: 25 }],
+    ['loop-delay', { loopDelayMaxMs: 80 }],
+    ['thread-busy', { generatorBusy: 0.86 }],
+    ['process-cpu', { generatorCpu: 0.83 }],
+    ['throttled', { throttledMs: 1_240 }],
+    ['reconnects', { reconnects: 100 }],
+    ['refused', { errors: { refused: 300 }, reconnects: 300 }],
+    ['over-delivered', { delivery: 1.1, throughputPerSec: 110 }],
+  ])("%s: the rerun's names its attempt, the first attempt's reads as before", (_code, over) => {
+    const [first, second, ...rest] = runWarnings(
+      [step({ index: 5, ...over }), step({ index: 5, attempt: 2, ...over })],
+      rules,
+    );
+    expect(rest).toEqual([]);
+    expect(first).toMatch(/^step 6[ :](?!\(attempt)/);
+    expect(second).toMatch(/^step 6 \(attempt 2\)[ :]/);
+    expect(second!.replace(' (attempt 2)', '')).toBe(first);
+  });
+});
+
 describe('reconnects', () => {
   it("a step where 1 request in 100 reconnected (Tomcat's keep-alive limit) says connect time is outside the percentiles", () => {
     expect(runWarnings([step({ completed: 240_000, reconnects: 2_400 })], rules)).toEqual([
