@@ -117,7 +117,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     ...(cut !== null ? { cut } : {}),
     ...(input.durationCapS !== undefined ? { durationCapS: input.durationCapS } : {}),
     warnings: [
-      ...runWarnings(steps, input.rules, input.stages),
+      ...runWarnings(steps, input.rules, input.stages, input.clientTimeoutMs),
       ...replay.differs.map(differsWarning),
       ...(folded
         ? [

@@ -151,6 +151,18 @@ export function fmtShareOver(x: number, bound: number): string {
   return `${(x * 100).toFixed(firstDistinct(x * 100, bound * 100, [0, 1]) ?? 2)}%`;
 }
 
+/**
+ * A share of counted things as a percentage (a tenth under 10%, whole above) with the decimals it
+ * takes not to read as all of them when some are missing: 958 of 961 is "99.7%", never "100%".
+ */
+export function fmtCountShare(x: number): string {
+  const d = x < 0.1 ? 1 : 0;
+  if (x >= 1) return `${(x * 100).toFixed(d)}%`;
+  const digits = firstDistinct(x * 100, 100, [d, 1, 2, 3]);
+  // closer to all than 3 decimals tell: cut, not rounded
+  return digits !== null ? `${(x * 100).toFixed(digits)}%` : `${(Math.floor(x * 100_000) / 1000).toFixed(3)}%`;
+}
+
 /** `text` cut to at most `max` characters at a word, with an ellipsis where it was cut. */
 export function quoted(text: string, max: number): string {
   if (text.length <= max) return text;

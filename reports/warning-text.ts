@@ -3,6 +3,7 @@
  * makes them as values (analysis/warnings.ts); this is the one place they are worded.
  */
 import {
+  fmtCountShare,
   fmtInt,
   fmtMs,
   fmtMsOver,
@@ -27,6 +28,7 @@ import { distributionWarningText } from './text-distribution.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
 import { symptomText } from '../analysis/generator-symptoms.ts';
 import { generatorFix } from '../analysis/generator-fix.ts';
+import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
 
 type F = Record<string, number>;
 
@@ -67,6 +69,30 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
   return `${head}, ${busyVUs} waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
+/**
+ * Reconnects: the target closed or reset kept-alive connections in use, unless the client's own
+ * timeouts account for them (plateau closes a timed-out request's connection, so each timeout
+ * accounts for at most one reconnect); the rest, where they tell, are still the target's.
+ */
+function reconnectsText(w: Symptom, at: string): string {
+  const f = w.figures as F;
+  // `completed` in runs recorded before a mix's requests were counted apart
+  const requests = f.requests ?? f.completed;
+  const head = `${at}: ${fmtCountShare(f.reconnects / requests)} of its requests (${fmtInt(f.reconnects)} of ${fmtInt(requests)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration)`;
+  const target =
+    "the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit";
+  const timeouts = f.timeouts ?? 0;
+  if (timeouts === 0) return `${head}: ${target}`;
+  const deadline = f.timeoutMs !== undefined ? `http.timeoutMs, ${fmtInt(f.timeoutMs)} ms` : 'http.timeoutMs';
+  const byClient = Math.min(timeouts, f.reconnects);
+  const rest = f.reconnects - byClient;
+  const why = `plateau closes the connection of a request it gives up on, so that VU's next request connects again`;
+  // the rest too few to warn of on their own (RECONNECT_SHARE_WARN): the timeouts' alone
+  if (rest / requests < RECONNECT_SHARE_WARN)
+    return `${head}: they follow the client's own timeouts, not the target's closes: ${fmtInt(timeouts)} of its requests exceeded the client's deadline (${deadline}), and ${why}; the timeouts are the step's failures (see the errors table): the target did not answer in time at this rate, and if real clients wait longer, raise http.timeoutMs`;
+  return `${head}: up to ${fmtInt(byClient)} of them after the client's own timeouts (${deadline}: ${why}); for the other ${fmtInt(rest)} or more, ${target}`;
+}
+
 function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
   const f = w.figures as F;
   // "step 6 (attempt 2)": a rerun's warning beside the first attempt's is not a second figure of one step
@@ -91,16 +117,12 @@ function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
       return `${at}: the generator's container was throttled by its CPU quota, ${fmtMs(f.throttledMs)} ms in all (summed over its CPUs) in the ${fmtInt(f.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`;
     case 'refused': {
       const share = f.refused / Math.max(1, f.completed);
-      return `${at}: ${fmtInt(f.refused)} of its requests (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
+      return `${at}: ${fmtInt(f.refused)} of its requests (${fmtCountShare(share)}) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
     }
     case 'over-delivered':
       return `${at} delivered ${fmtRatio(f.delivery)}: ${fmtRate(f.throughputPerSec)} ${unit} succeeded of ${fmtTarget(f.ratePerSec)} offered, so arrivals from before its steady window (a stall as it began) completed inside it, a surge the target did not sustain; where the step is a baseline (the capacity, the next step's capture) it counts at most the ${fmtTarget(f.ratePerSec)} ${unit} offered`;
-    case 'reconnects': {
-      // `completed` in runs recorded before a mix's requests were counted apart
-      const requests = f.requests ?? f.completed;
-      const share = f.reconnects / requests;
-      return `${at}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(requests)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
-    }
+    case 'reconnects':
+      return reconnectsText(w, at);
     default:
       return runWarningText(w, unit);
   }

@@ -463,4 +463,9 @@ export interface AnalyzeInput {
   attempts?: AttemptRecord[];
   /** The rules and bounds the live decision used; the defaults when absent. */
   policy?: DecisionPolicy;
+  /**
+   * The client's deadline per request (config http.timeoutMs) the run was loaded with, for the
+   * words of what its own timeouts caused; absent where not known (an imported k6 run: its script's).
+   */
+  clientTimeoutMs?: number;
 }
