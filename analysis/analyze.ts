@@ -70,6 +70,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
           promql: input.promqlWindows,
           rttMs: serverRttMs(input.rtt),
           ...(routes && Object.keys(routes).length > 0 ? { routes } : {}),
+          ...(input.clientTimeoutMs !== undefined ? { clientTimeoutMs: input.clientTimeoutMs } : {}),
         }
       : undefined;
   const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);

@@ -225,7 +225,11 @@ export interface ServerWindow {
 }
 
 export interface CrossCheck {
-  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'no-data';
+  /**
+   * `client-timeouts`: the server counted fewer requests than the client by no more than the client
+   * timed out itself (abandoned, so not in the server's count): no traffic shown missing (decision 058).
+   */
+  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'client-timeouts' | 'no-data';
   /** One sentence with the numbers. */
   detail: string;
   clientPerSec: number;
