@@ -71,6 +71,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
           promql: input.promqlWindows,
           rttMs: serverRttMs(input.rtt),
           ...(routes && Object.keys(routes).length > 0 ? { routes } : {}),
+          ...(input.clientTimeoutMs !== undefined ? { clientTimeoutMs: input.clientTimeoutMs } : {}),
         }
       : undefined;
   const policy = input.policy ?? defaultPolicy(input.rules, input.vus.maxVUs);
@@ -118,7 +119,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     ...(cut !== null ? { cut } : {}),
     ...(input.durationCapS !== undefined ? { durationCapS: input.durationCapS } : {}),
     warnings: [
-      ...runWarnings(steps, input.rules, input.stages),
+      ...runWarnings(steps, input.rules, input.stages, input.clientTimeoutMs),
       ...pastSettle(steps, attempts),
       ...replay.differs.map(differsWarning),
       ...(folded

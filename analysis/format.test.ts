@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fmtCountShare,
   fmtMixShare,
   fmtInt,
   fmtMs,
@@ -56,6 +57,21 @@ describe('format', () => {
     [fmtPercent(0.0123), '1.23%'],
   ])('%s === %s', (actual, expected) => {
     expect(actual).toBe(expected);
+  });
+});
+
+describe('fmtCountShare', () => {
+  it('never reads as all of them when some are missing: 958 of 961 is 99.7%, not 100%', () => {
+    expect([958 / 961, 0.9995, 0.999_999, 1, 1.1, 0.5, 0.045, 0.001].map(fmtCountShare)).toEqual([
+      '99.7%',
+      '99.95%',
+      '99.999%',
+      '100%',
+      '110%',
+      '50%',
+      '4.5%',
+      '0.1%',
+    ]);
   });
 });
 

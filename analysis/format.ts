@@ -151,6 +151,18 @@ export function fmtShareOver(x: number, bound: number): string {
   return `${(x * 100).toFixed(firstDistinct(x * 100, bound * 100, [0, 1]) ?? 2)}%`;
 }
 
+/**
+ * A share of counted things as a percentage (a tenth under 10%, whole above) with the decimals it
+ * takes not to read as all of them when some are missing: 958 of 961 is "99.7%", never "100%".
+ */
+export function fmtCountShare(x: number): string {
+  const d = x < 0.1 ? 1 : 0;
+  if (x >= 1) return `${(x * 100).toFixed(d)}%`;
+  const digits = firstDistinct(x * 100, 100, [d, 1, 2, 3]);
+  // closer to all than 3 decimals tell: cut, not rounded
+  return digits !== null ? `${(x * 100).toFixed(digits)}%` : `${(Math.floor(x * 100_000) / 1000).toFixed(3)}%`;
+}
+
 /** `text` cut to at most `max` characters at a word, with an ellipsis where it was cut. */
 export function quoted(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -173,6 +185,11 @@ export function cutMiddle(text: string, max: number): string {
 /** Steps are numbered from 1 for people ("step 1" is index 0, as the CLI prints); JSON keeps the 0-based index. */
 export function stepNo(index: number): number {
   return index + 1;
+}
+
+/** A step (0-based index) and its attempt, as the reports name it: "step 6", "step 6 (attempt 2)". */
+export function stepText(index: number, attempt = 1): string {
+  return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
 }
 
 /** "1", "1 and 3", "1-4, 6 and 8": step numbers (0-based indices in), runs of three or more joined. */

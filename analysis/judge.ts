@@ -31,7 +31,8 @@ import { percentileMs, type Histogram } from './histogram.ts';
 import { DEFAULT_MIN_TAIL_SAMPLES, DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
-import { crossCheck, routeWindow, serverWindow } from './server.ts';
+import { crossCheck, routeWindow, serverWindow, type ClientTimeouts } from './server.ts';
+import { requestTimeoutShare } from './client-timeouts.ts';
 import { capWindow } from './server-cap.ts';
 import { judgedWindow } from './server-histogram.ts';
 import { sustainedPerSec } from './overload-shape.ts';
@@ -222,6 +223,8 @@ export interface ServerInput {
   promql?: readonly PromqlWindow[];
   /** The mix's names to the server's routes (metrics.requests.routes): each mapped name gets its own cross-check. */
   routes?: Readonly<Record<string, string>>;
+  /** The client's deadline per request (http.timeoutMs), for the words of the cross-check where requests timed out. */
+  clientTimeoutMs?: number;
 }
 
 /**
@@ -244,7 +247,15 @@ export function withServer(
     r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql, minTailSamples) : r.byName;
   const perSec = r.requestsPerSec ?? r.completedPerSec;
   const failedShare = requestErrorRate(r);
-  const check = crossCheck(perSec, r.meanMs, server.rttMs, w, failedShare, requests ? 'requests' : 'arrivals');
+  const check = crossCheck(
+    perSec,
+    r.meanMs,
+    server.rttMs,
+    w,
+    failedShare,
+    requests ? 'requests' : 'arrivals',
+    timedOutOf(requestTimeoutShare(r), server),
+  );
   const { fromS, toS } = steadyWindowS(p);
   return {
     ...r,
@@ -257,6 +268,11 @@ export function withServer(
     crossCheck: check,
     poolReading: poolReading(w),
   };
+}
+
+/** The client's timeouts as the cross-check reads them: their share, and the deadline where known. */
+function timedOutOf(share: number, server: ServerInput): ClientTimeouts {
+  return { share, ...(server.clientTimeoutMs !== undefined ? { timeoutMs: server.clientTimeoutMs } : {}) };
 }
 
 /**
@@ -293,7 +309,16 @@ function namesWithServer(
       const w = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
         routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name),
       );
-      const c = crossCheck(n.completedPerSec, n.meanMs, server.rttMs, w, n.errorRate);
+      const timeouts = n.completed > 0 ? (n.errors.timeout ?? 0) / n.completed : 0;
+      const c = crossCheck(
+        n.completedPerSec,
+        n.meanMs,
+        server.rttMs,
+        w,
+        n.errorRate,
+        'arrivals',
+        timedOutOf(timeouts, server),
+      );
       const { fromS, toS } = steadyWindowS(p);
       const client = {
         maxMs: n.maxMs,

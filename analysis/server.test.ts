@@ -157,6 +157,101 @@ describe('crossCheck', () => {
   });
 });
 
+// run b2 of an audit: every request of step 6 timed out at the client's 400 ms while the server's
+// pool held 184 waiting, and the cross-check blamed a proxy or the label filter
+describe("the client's own timeouts: abandoned requests, not missing traffic", () => {
+  it('a server that counted none of the requests the client timed out reads client-timeouts, naming the deadline', () => {
+    const c = crossCheck(240.3, null, 0.4, window(0.3, 0.449), 1, 'requests', { share: 1, timeoutMs: 400 });
+    expect(c.verdict).toBe('client-timeouts');
+    expect(c.detail).toBe(
+      "server counted 0.3 requests/s, client 240.3 requests/s (every request of every arrival): the client itself gave up on 100% of its requests at its deadline (http.timeoutMs, 400 ms), and the server counts a request when it finishes it, after the window or never (a target may not count one whose client has gone): the 99.9% it did not count lie within those the client abandoned, not traffic that missed the series; the timeouts are the step's failures: if real clients wait longer, raise http.timeoutMs",
+    );
+    expect(c.detail).not.toMatch(/proxy|label filter/);
+  });
+
+  it.each([
+    // the server short by no more than the timeouts (10% of 200): 185 counted, 180 answered
+    [
+      'short by less than the timeouts',
+      185,
+      0.1,
+      'client-timeouts',
+      /gave up on 10% of its requests at its deadline \(http\.timeoutMs\)/,
+    ],
+    // within 5% of the 180 the client did not abandon
+    [
+      'short of the answered within the tolerance',
+      172,
+      0.1,
+      'client-timeouts',
+      /the 14\.0% it did not count lie within/,
+    ],
+    // short of the answered beyond it: missing traffic, measured against them alone
+    [
+      'short of the answered too',
+      150,
+      0.1,
+      'traffic-missing',
+      /gave up on 10% .*, and of the others 16\.7% never reached the measured series .*label filter/,
+    ],
+    // no timeouts: as before
+    [
+      'no timeouts',
+      150,
+      0,
+      'traffic-missing',
+      /^server counted 150\.0 req\/s, client 200\.0: 25\.0% of the client's requests never reached/,
+    ],
+    // within the plain tolerance: consistent, whatever timed out
+    ['within 5% of the client', 195, 0.1, 'consistent', /latency not compared/],
+  ] as const)('%s', (_n, serverX, share, verdict, detail) => {
+    const c = crossCheck(200, 10.5, 0.5, window(serverX, 10), share, 'arrivals', { share });
+    expect(c.verdict).toBe(verdict);
+    expect(c.detail).toMatch(detail);
+  });
+
+  it("withServer takes the share from the step's request names, and each mapped name's from its own", () => {
+    const timedOut = (completed: number, timeout: number): NameResult => ({
+      completedPerSec: completed / 5,
+      throughputPerSec: (completed - timeout) / 5,
+      completed,
+      ok: completed - timeout,
+      failed: timeout,
+      errorRate: timeout / completed,
+      errors: { timeout },
+      latency: [],
+      meanMs: null,
+      maxMs: null,
+    });
+    const step = {
+      index: 0,
+      ratePerSec: 200,
+      steadyStartS: 10,
+      steadyEndS: 15,
+      steadyS: 5,
+      completed: 1000,
+      completedPerSec: 200,
+      requestsPerSec: 200,
+      meanMs: null,
+      errorRate: 1,
+      errors: { timeout: 1000 },
+      byName: { read: timedOut(1000, 1000) },
+    } as unknown as StepResult;
+    const plan = { index: 0, ratePerSec: 200, rampStartS: 9, steadyStartS: 10, steadyEndS: 15 } as StepPlan;
+    const samples = [
+      sample(10, 1000, 10, { routes: { read: { count: 0, sumS: 0 } } }),
+      sample(15, 1002, 10.001, { routes: { read: { count: 2, sumS: 0.001 } } }),
+    ];
+    const r = withServer(step, plan, { samples, rttMs: 0.5, routes: { read: '/r' }, clientTimeoutMs: 400 });
+    expect(r.crossCheck).toMatchObject({ verdict: 'client-timeouts' });
+    expect(r.crossCheck!.detail).toMatch(/\(http\.timeoutMs, 400 ms\)/);
+    expect(r.byName!.read!.crossCheck!.verdict).toBe('client-timeouts');
+    // the same readings against a client none of whose requests timed out: missing traffic, as before
+    const answered = { ...step, errorRate: 0, errors: {}, byName: { read: timedOut(1000, 0) } } as StepResult;
+    expect(withServer(answered, plan, { samples, rttMs: 0.5 }).crossCheck!.verdict).toBe('traffic-missing');
+  });
+});
+
 describe('serverWindow: percentiles from the histogram, counters that go backwards', () => {
   const buckets = (c5: number, c25: number, c50: number, all: number) => ({
     boundsMs: [5, 25, 50],

@@ -12,6 +12,11 @@
  * path and the HTTP stacks add, since it also holds the server's own handling of that endpoint;
  * so a server mean anywhere between client mean - RTT and client mean agrees)
  *
+ * Requests the client timed out (http.timeoutMs) it abandoned: the server counts such a request
+ * when it finishes it, after the window or never. A server short of the client by no more than
+ * those, X_server >= (X_client - X_timedOut) x (1 - 5%), reads `client-timeouts`, not missing
+ * traffic (docs/decisions/059).
+ *
  * A client mean that reads systematically higher than the server's is time spent queueing inside
  * the generator (event loop, connection pool), not in the target.
  *
@@ -20,7 +25,7 @@
  * readings inside the window (a restart) marks it counterReset: its throughput, mean and
  * percentiles are then null, never a negative figure, and the cross-check does not compare it.
  */
-import { fmtInt } from './format.ts';
+import { fmtCountShare, fmtInt } from './format.ts';
 import { histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
 import type { CrossCheck, HistogramReading, RouteReading, RttFigures, ServerSample, ServerWindow } from './types.ts';
 
@@ -253,10 +258,17 @@ const MEAN_COMPARE_MAX_ERRORS = 0.01;
  */
 export type ClientCount = 'arrivals' | 'requests';
 
+/** The requests the client gave up on at its own deadline: their share of those it completed, and the deadline where known. */
+export interface ClientTimeouts {
+  share: number;
+  timeoutMs?: number;
+}
+
 /**
  * The client's view of a window against the server's. `clientPerSec` is the requests it completed
  * per second, `clientMeanMs` the mean duration of its successful requests (every request, never a
- * transaction's), `errorRate` the failed share of its requests.
+ * transaction's), `errorRate` the failed share of its requests, `timedOut` those of them it timed
+ * out itself.
  */
 export function crossCheck(
   clientPerSec: number,
@@ -265,6 +277,7 @@ export function crossCheck(
   server: ServerWindow | null,
   errorRate = 0,
   counts: ClientCount = 'arrivals',
+  timedOut: ClientTimeouts = { share: 0 },
 ): CrossCheck {
   const base = {
     clientPerSec,
@@ -293,6 +306,7 @@ export function crossCheck(
       ? ` (beyond its ${(tolerance * 100).toFixed(1)}% tolerance, ${(THROUGHPUT_TOLERANCE * 100).toFixed(0)}% widened by the time its edge readings took)`
       : '';
   if (Math.abs(xGap) > tolerance) {
+    if (xGap < 0 && timedOut.share > 0) return shortOfTimedOut(base, xText, widened, tolerance, timedOut);
     return xGap < 0
       ? {
           ...base,
@@ -335,6 +349,37 @@ export function crossCheck(
     ...base,
     verdict: 'consistent',
     detail: `${xText}; ${mText} (${Math.abs(gapMs).toFixed(2)} ms apart, within the ${tolMs.toFixed(2)} ms tolerance)`,
+  };
+}
+
+/**
+ * A server that counted fewer requests than the client, where the client timed some out: those it
+ * abandoned need not be in the server's count (finished after the window, or dropped by a target
+ * whose client had gone), so only a server short of the others is missing traffic.
+ */
+function shortOfTimedOut(
+  base: Omit<CrossCheck, 'verdict' | 'detail'>,
+  xText: string,
+  widened: string,
+  tolerance: number,
+  timedOut: ClientTimeouts,
+): CrossCheck {
+  const sX = base.serverPerSec!;
+  const answeredPerSec = base.clientPerSec * (1 - timedOut.share);
+  const deadline =
+    timedOut.timeoutMs !== undefined ? `http.timeoutMs, ${fmtInt(timedOut.timeoutMs)} ms` : 'http.timeoutMs';
+  const gaveUp = `the client itself gave up on ${fmtCountShare(timedOut.share)} of its requests at its deadline (${deadline})`;
+  if (sX < answeredPerSec * (1 - tolerance))
+    return {
+      ...base,
+      verdict: 'traffic-missing',
+      detail: `${xText}: ${gaveUp}, and of the others ${(((answeredPerSec - sX) / answeredPerSec) * 100).toFixed(1)}% never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
+    };
+  const gap = ((base.clientPerSec - sX) / base.clientPerSec) * 100;
+  return {
+    ...base,
+    verdict: 'client-timeouts',
+    detail: `${xText}: ${gaveUp}, and the server counts a request when it finishes it, after the window or never (a target may not count one whose client has gone): the ${gap.toFixed(1)}% it did not count lie within those the client abandoned, not traffic that missed the series; the timeouts are the step's failures: if real clients wait longer, raise http.timeoutMs`,
   };
 }
 

@@ -130,6 +130,32 @@ describe('generator warnings', () => {
   });
 });
 
+describe("a rerun's warnings", () => {
+  // every warning about one step, once for its first attempt and once for its rerun at the same rate
+  it.each<[string, Partial<StepResult>]>([
+    ['window-short', { steadyS: 3 }],
+    ['dropped', { dropped: 52 }],
+    ["dropped (the target's)", { dropped: 52, verdict: 'fails', waitedOnTarget: true }],
+    ['late-start', { lagP99Ms: 25 }],
+    ['loop-delay', { loopDelayMaxMs: 80 }],
+    ['thread-busy', { generatorBusy: 0.86 }],
+    ['process-cpu', { generatorCpu: 0.83 }],
+    ['throttled', { throttledMs: 1_240 }],
+    ['reconnects', { reconnects: 100 }],
+    ['refused', { errors: { refused: 300 }, reconnects: 300 }],
+    ['over-delivered', { delivery: 1.1, throughputPerSec: 110 }],
+  ])("%s: the rerun's names its attempt, the first attempt's reads as before", (_code, over) => {
+    const [first, second, ...rest] = runWarnings(
+      [step({ index: 5, ...over }), step({ index: 5, attempt: 2, ...over })],
+      rules,
+    );
+    expect(rest).toEqual([]);
+    expect(first).toMatch(/^step 6[ :](?!\(attempt)/);
+    expect(second).toMatch(/^step 6 \(attempt 2\)[ :]/);
+    expect(second!.replace(' (attempt 2)', '')).toBe(first);
+  });
+});
+
 describe('reconnects', () => {
   it("a step where 1 request in 100 reconnected (Tomcat's keep-alive limit) says connect time is outside the percentiles", () => {
     expect(runWarnings([step({ completed: 240_000, reconnects: 2_400 })], rules)).toEqual([
@@ -141,6 +167,65 @@ describe('reconnects', () => {
     // a mix: of its requests, not its arrivals (220 of 200 arrivals read 110%)
     expect(runWarnings([step({ completed: 200, steadyS: 5, requestsPerSec: 44, reconnects: 220 })], rules)[0]).toMatch(
       /^step 1: 100% of its requests \(220 of 220\) had to open/,
+    );
+  });
+
+  it('a share short of all of them never reads 100% (958 of 961 is 99.7%)', () => {
+    expect(runWarnings([step({ completed: 961, reconnects: 958 })], rules)[0]).toMatch(
+      /^step 1: 99\.7% of its requests \(958 of 961\) had to open/,
+    );
+  });
+
+  // run b2 of an audit: every request of step 6 timed out at the client's 400 ms, and the warning
+  // sent the reader to the target's keep-alive limit
+  const timedOut = { completed: 961, failed: 961, ok: 0, errors: { timeout: 961 }, reconnects: 958 };
+
+  it("reconnects the client's own timeouts account for are said as theirs, never as the target's closes", () => {
+    const texts = warningTexts({ steps: [step(timedOut)], warnings: warningValues([step(timedOut)], rules, [], 400) });
+    expect(texts).toEqual([
+      "step 1: 99.7% of its requests (958 of 961) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): they follow the client's own timeouts, not the target's closes: 961 of its requests exceeded the client's deadline (http.timeoutMs, 400 ms), and plateau closes the connection of a request it gives up on, so that VU's next request connects again; the timeouts are the step's failures (see the errors table): the target did not answer in time at this rate, and if real clients wait longer, raise http.timeoutMs",
+    ]);
+    expect(texts[0]).not.toMatch(/keep-alive|Tomcat|raise that limit/);
+    // the deadline unknown (a run stored without it): the setting is still named
+    expect(runWarnings([step(timedOut)], rules)[0]).toMatch(/exceeded the client's deadline \(http\.timeoutMs\), and/);
+  });
+
+  it("a mix counts its requests' timeouts (its names), not its arrivals'", () => {
+    const name = (timeout: number, transaction = false) => ({
+      ...(transaction ? { transaction: true as const } : {}),
+      completedPerSec: 0,
+      throughputPerSec: 0,
+      completed: 500,
+      ok: 500 - timeout,
+      failed: timeout,
+      errorRate: timeout / 500,
+      errors: { timeout },
+      latency: [],
+      meanMs: null,
+      maxMs: null,
+    });
+    // 400 requests of 400 arrivals timed out, through a transaction of two requests counted once
+    const s = step({
+      completed: 1_000,
+      steadyS: 5,
+      requestsPerSec: 300,
+      reconnects: 1_400,
+      errors: { timeout: 400 },
+      byName: { read: name(300), create: name(300), order: name(400, true) },
+    });
+    expect(runWarnings([s], rules)[0]).toMatch(
+      /: up to 600 of them after the client's own timeouts \(http\.timeoutMs: .*\); for the other 800 or more, the target closed kept-alive connections in use/,
+    );
+  });
+
+  it("reconnects beyond what the timeouts account for are still the target's", () => {
+    const s = step({ ...timedOut, completed: 10_000, errors: { timeout: 300 }, reconnects: 1_000 });
+    expect(warningTexts({ steps: [s], warnings: warningValues([s], rules, [], 400) })).toEqual([
+      "step 1: 10% of its requests (1,000 of 10,000) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): up to 300 of them after the client's own timeouts (http.timeoutMs, 400 ms: plateau closes the connection of a request it gives up on, so that VU's next request connects again); for the other 700 or more, the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit",
+    ]);
+    // a remainder under 1 in 1,000 of the requests is within what the timeouts explain
+    expect(runWarnings([{ ...s, errors: { timeout: 995 } }], rules)[0]).toMatch(
+      /: they follow the client's own timeouts/,
     );
   });
 

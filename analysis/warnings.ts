@@ -10,6 +10,7 @@ import { threadsKept } from './thread-sizing.ts';
 import { stalledNotBusy, STEAL_WARN } from './stalls.ts';
 import { coldTarget } from './cold-target.ts';
 import { FAILED_MIN, failuresInHeld, NAME_FAILING } from './failures-in-held.ts';
+import { requestTimeouts } from './client-timeouts.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
@@ -161,14 +162,28 @@ function throttledShare(s: StepResult): number | null {
 /**
  * Requests whose VU had to connect again within a second of its last request (idle closes are not
  * counted: docs/decisions/014): their connect (and TLS handshake) time is outside the
- * duration percentiles, as it is outside k6's http_req_duration.
+ * duration percentiles, as it is outside k6's http_req_duration. The step's client timeouts ride
+ * along (`timeouts`, and http.timeoutMs where known): plateau closes the connection of a request
+ * it timed out (client-timeouts.ts), so each can be the cause of one reconnect, not the target.
  */
-function reconnectWarning(s: StepResult): Symptom[] {
+function reconnectWarning(s: StepResult, clientTimeoutMs: number | undefined): Symptom[] {
   // of its requests: a mix's arrivals send more than one (220 reconnects of 200 arrivals read 110%)
   const requests = s.requestsPerSec !== undefined ? Math.round(s.requestsPerSec * s.steadyS) : s.completed;
   if (s.reconnects == null || requests === 0 || s.reconnects / requests < RECONNECT_SHARE_WARN) return [];
+  const timeouts = requestTimeouts(s);
   // `completed` kept beside `requests` (summary.json's warnings keep their figures: schemaVersion)
-  return [{ code: 'reconnects', ...at(s), figures: { reconnects: s.reconnects, requests, completed: s.completed } }];
+  return [
+    {
+      code: 'reconnects',
+      ...at(s),
+      figures: {
+        reconnects: s.reconnects,
+        requests,
+        completed: s.completed,
+        ...(timeouts > 0 ? { timeouts, ...(clientTimeoutMs !== undefined ? { timeoutMs: clientTimeoutMs } : {}) } : {}),
+      },
+    },
+  ];
 }
 
 /** Refused requests above which a step's reconnects are read as the target gone, not as closed keep-alives. */
@@ -187,10 +202,10 @@ function refusedWarning(s: StepResult): Symptom[] {
  * A step's reconnects and refusals: where the refusals are said and explain the reconnects, the
  * target was gone, not closing kept-alive connections, so the keep-alive advice is left out.
  */
-function connectionWarnings(s: StepResult): Symptom[] {
+function connectionWarnings(s: StepResult, clientTimeoutMs: number | undefined): Symptom[] {
   const refused = refusedWarning(s);
   const explained = refused.length > 0 && (s.errors.refused ?? 0) >= REFUSED_OF_RECONNECTS * (s.reconnects ?? 0);
-  return explained ? refused : [...reconnectWarning(s), ...refused];
+  return explained ? refused : [...reconnectWarning(s, clientTimeoutMs), ...refused];
 }
 
 /** Delivery above which a step's window is said to have drained a backlog (arrivals start on a schedule; 2% is jitter). */
@@ -242,11 +257,13 @@ export function warmupRecordOf(stages: readonly StageOutcome[]): WarmupRecord | 
 /**
  * Every warning of the run: step by step what limits a step's meaning, then the threads stage's,
  * CPU steal, the thin percentiles over the steps, and readings taken on a target still warming.
+ * `clientTimeoutMs`: the run's http.timeoutMs, for the words of the reconnects its timeouts caused.
  */
 export function runWarnings(
   steps: readonly StepResult[],
   rules: Rules,
   stages: readonly StageOutcome[] = [],
+  clientTimeoutMs?: number,
 ): Symptom[] {
   // a stage before the steps failed: no step ran, which the stop line says; no step to warn of
   const noLoad = stages.some((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
@@ -254,7 +271,7 @@ export function runWarnings(
     ...steps.flatMap((s) => [
       ...(noLoad && s.verdict === 'not-run' ? [] : windowWarning(s)),
       ...generatorWarnings(s),
-      ...connectionWarnings(s),
+      ...connectionWarnings(s, clientTimeoutMs),
       ...overDeliveryWarning(s, rules),
     ]),
     ...threadsWarning(steps, stages),

@@ -53,6 +53,8 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
       : {}),
     ...busyBoundOf(meta.config),
     ...serverConfigOf(meta.config),
+    // an imported k6 run's deadline is its script's, not the config's default
+    ...(meta.environment.k6Output === undefined ? clientTimeoutOf(meta.config) : {}),
   });
   // the traffic the run offered, for the reports' mix and VU sizing (the analysis does not read run.json)
   if (meta.traffic) result.traffic = meta.traffic;
@@ -110,6 +112,12 @@ function deadlinesOf(config: unknown): RunResult['http'] {
 function busyBoundOf(config: unknown): { generatorBusyMax?: number } {
   const v = (config as { verdicts?: { generatorBusyMax?: unknown } } | null)?.verdicts?.generatorBusyMax;
   return typeof v === 'number' && Number.isFinite(v) ? { generatorBusyMax: v } : {};
+}
+
+/** http.timeoutMs of the run's recorded config, when it is a number. */
+function clientTimeoutOf(config: unknown): { clientTimeoutMs?: number } {
+  const v = (config as { http?: { timeoutMs?: unknown } } | null)?.http?.timeoutMs;
+  return typeof v === 'number' && Number.isFinite(v) ? { clientTimeoutMs: v } : {};
 }
 
 /** The recorded config's metrics (request series, routes, downstreams) and latency objective, for the analysis. */

@@ -4,7 +4,7 @@
  * built once as plain text (`*Text`), then escaped for report.md here and for report.html in
  * html-sections.ts, so both say the same thing.
  */
-import { fmtMs, fmtRate, fmtTarget } from '../analysis/format.ts';
+import { fmtMs, fmtRate, fmtTarget, stepText } from '../analysis/format.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
 import { attemptFlags, colocationText, rateUnit, stepCell } from './cells.ts';
 import { mdCell } from './escape.ts';
@@ -119,7 +119,7 @@ export function serverText(run: RunResult): TextSection | null {
       ],
       rows,
     },
-    items: withServer.map((s) => `step ${s.index + 1}${viaPromqlText(s)}: ${s.crossCheck!.detail}`),
+    items: withServer.map((s) => `${stepText(s.index, s.attempt)}${viaPromqlText(s)}: ${s.crossCheck!.detail}`),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   rateUnitOf,
   stepList,
   stepNo,
+  stepText,
 } from '../analysis/format.ts';
 import { firstDegradingName, type NamePoint, type NamesKnee } from '../analysis/names-knee.ts';
 import { latenciesLeftOutWhy } from '../analysis/warnings.ts';
@@ -222,11 +223,6 @@ function stalledSentence(run: RunResult, f: NamesKnee): string {
   const kneeOut = f.kneeIndex !== null && f.stalled.includes(f.kneeIndex);
   const which = !kneeOut ? '' : one ? `, ${kneeWord(run)},` : ` (${kneeWord(run)} among them)`;
   return `${one ? 'Step' : 'Steps'} ${stepList(f.stalled)}${which} ${one ? 'is' : 'are'} left out, the generator's own delays being in ${one ? 'its' : 'their'} latencies: ${latenciesLeftOutWhy(run.steps, f.stalled).join('; ')}.`;
-}
-
-/** A step (0-based index) and its attempt, as the report names it. */
-function stepText(index: number, attempt = 1): string {
-  return `step ${stepNo(index)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
 }
 
 /** Most names listed by the sentence of the names failing; the rest counted. */

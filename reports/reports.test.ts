@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildInput, fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
-import type { RunResult, StageOutcome } from '../analysis/types.ts';
+import type { RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { runWarnings } from '../analysis/warnings.ts';
 import { renderers } from './index.ts';
@@ -724,6 +724,23 @@ describe('the server-side view', () => {
       steps: viaPromql.steps.map((x) => ({ ...x, server: { ...x.server!, source: 'scrape' as const } })),
     };
     expect(serverSection(direct).join('\n')).not.toContain('PromQL');
+  });
+
+  it("a rerun's cross-check names its attempt, as its row does", () => {
+    const check = (s: StepResult) => ({
+      ...s,
+      crossCheck: {
+        verdict: 'consistent' as const,
+        detail: 'server counted as the client did',
+        clientPerSec: s.throughputPerSec,
+        serverPerSec: s.throughputPerSec,
+        clientMeanMinusRttMs: 4.3,
+        serverMeanMs: 4.28,
+      },
+    });
+    const first = run.steps[0];
+    const md = serverSection({ ...run, steps: [check(first), check({ ...first, attempt: 2 })] }).join('\n');
+    expect(md).toContain('- step 1: server counted as the client did\n- step 1 (attempt 2): server counted');
   });
 });
 

@@ -7,7 +7,7 @@
  * readings reported. Nothing for a run whose metrics config is not recorded (stored reports unchanged).
  * serverLatencyTexts at the end is what the two reports call.
  */
-import { fmtInt, fmtMs, fmtRate, stepNo } from '../analysis/format.ts';
+import { fmtInt, fmtMs, fmtRate, stepNo, stepText } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import { isCounterOnly } from '../analysis/request-series.ts';
 import { serverMeanReliable, serverRequests, serverRttMs } from '../analysis/server.ts';
@@ -191,7 +191,7 @@ export function serverNamesText(run: RunResult): TextSection | null {
       ]),
     },
     items: [
-      ...rows.map(({ step, name, n }) => `step ${stepNo(step.index)} "${name}": ${n.crossCheck!.detail}`),
+      ...rows.map(({ step, name, n }) => `${stepText(step.index, step.attempt)} "${name}": ${n.crossCheck!.detail}`),
       ...items,
     ],
   };

@@ -12,7 +12,9 @@ import { warningText } from './warning-text.ts';
  * `loopDelayMaxMs` under k6 since 2026-12-06 (it read 0), within schema 2 (docs/decisions/047).
  * A stage's `status` is pass, warn, fail, skipped or interrupted: `warn` (since 2026-12-07, within
  * schema 2) is a warmup that ran its course without the target settling, which read pass
- * (its `warmup.stable` false says the same in both; docs/decisions/056).
+ * (its `warmup.stable` false says the same in both; docs/decisions/056). A cross-check's `verdict`
+ * may read `client-timeouts` (since 2026-12-07, within schema 2): a server short of the client by
+ * no more than the requests the client timed out itself, which read `traffic-missing` (decision 059).
  */
 export type Summary = RunResult;
 

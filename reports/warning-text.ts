@@ -3,6 +3,7 @@
  * makes them as values (analysis/warnings.ts); this is the one place they are worded.
  */
 import {
+  fmtCountShare,
   fmtInt,
   fmtMs,
   fmtMsOver,
@@ -15,6 +16,7 @@ import {
   stepList,
   quoted,
   stepNo,
+  stepText,
   unitCounts,
 } from '../analysis/format.ts';
 import { percentileLabel } from '../analysis/percentiles.ts';
@@ -26,6 +28,7 @@ import { distributionWarningText } from './text-distribution.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
 import { symptomText } from '../analysis/generator-symptoms.ts';
 import { generatorFix } from '../analysis/generator-fix.ts';
+import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
 
 type F = Record<string, number>;
 
@@ -40,7 +43,7 @@ function whereSteps(indices: readonly number[]): string {
  */
 function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
   const f = w.figures as F;
-  const head = `step ${stepNo(s.index)} dropped ${fmtInt(f.dropped)} arrivals: no free VU`;
+  const head = `${stepText(s.index, w.attempt)} dropped ${fmtInt(f.dropped)} arrivals: no free VU`;
   const busy = f.droppedBusy;
   const waited = w.figures.waitedOnTarget === true;
   if (busy > 0 && !waited) {
@@ -66,39 +69,60 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
   return `${head}, ${busyVUs} waiting on the target${little}: the drops follow from the target's limit${refused}, and more VUs would only queue more requests at it`;
 }
 
+/**
+ * Reconnects: the target closed or reset kept-alive connections in use, unless the client's own
+ * timeouts account for them (plateau closes a timed-out request's connection, so each timeout
+ * accounts for at most one reconnect); the rest, where they tell, are still the target's.
+ */
+function reconnectsText(w: Symptom, at: string): string {
+  const f = w.figures as F;
+  // `completed` in runs recorded before a mix's requests were counted apart
+  const requests = f.requests ?? f.completed;
+  const head = `${at}: ${fmtCountShare(f.reconnects / requests)} of its requests (${fmtInt(f.reconnects)} of ${fmtInt(requests)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration)`;
+  const target =
+    "the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit";
+  const timeouts = f.timeouts ?? 0;
+  if (timeouts === 0) return `${head}: ${target}`;
+  const deadline = f.timeoutMs !== undefined ? `http.timeoutMs, ${fmtInt(f.timeoutMs)} ms` : 'http.timeoutMs';
+  const byClient = Math.min(timeouts, f.reconnects);
+  const rest = f.reconnects - byClient;
+  const why = `plateau closes the connection of a request it gives up on, so that VU's next request connects again`;
+  // the rest too few to warn of on their own (RECONNECT_SHARE_WARN): the timeouts' alone
+  if (rest / requests < RECONNECT_SHARE_WARN)
+    return `${head}: they follow the client's own timeouts, not the target's closes: ${fmtInt(timeouts)} of its requests exceeded the client's deadline (${deadline}), and ${why}; the timeouts are the step's failures (see the errors table): the target did not answer in time at this rate, and if real clients wait longer, raise http.timeoutMs`;
+  return `${head}: up to ${fmtInt(byClient)} of them after the client's own timeouts (${deadline}: ${why}); for the other ${fmtInt(rest)} or more, ${target}`;
+}
+
 function stepWarningText(w: Symptom, s: StepResult, unit: RateUnit): string {
   const f = w.figures as F;
-  const n = stepNo(s.index);
+  // "step 6 (attempt 2)": a rerun's warning beside the first attempt's is not a second figure of one step
+  const at = stepText(s.index, w.attempt);
   const stalled = w.figures.stalled === true ? stalledNotBusy(s) : null;
   switch (w.code) {
     case 'window-empty':
-      return `step ${n} has no data in its steady window (${fmtInt(f.plannedS)} s planned): it was not judged`;
+      return `${at} has no data in its steady window (${fmtInt(f.plannedS)} s planned): it was not judged`;
     case 'window-short':
-      return `step ${n} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
+      return `${at} steady window is ${fmtInt(f.steadyS)} s of ${fmtInt(f.plannedS)} s planned: its figures rest on fewer seconds and it was not judged`;
     case 'dropped':
       return droppedText(w, s, unit);
     case 'late-start':
-      return `step ${n} started arrivals late: scheduler lag p99 ${fmtMsOver(f.lagP99Ms, f.boundMs)} ms > ${f.boundMs} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`;
+      return `${at} started arrivals late: scheduler lag p99 ${fmtMsOver(f.lagP99Ms, f.boundMs)} ms > ${f.boundMs} ms; ${stalled ? `${stalled}; a load machine of its own helps most` : 'the generator is short of CPU, so this step may measure the generator'}`;
     case 'loop-delay':
-      return `step ${n} saw event-loop delay up to ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`;
+      return `${at} saw event-loop delay up to ${fmtMsOver(f.loopDelayMaxMs, f.boundMs)} ms > ${f.boundMs} ms: the generator stalled and its stalls are inside the latencies; ${stalled ? `its threads were mostly idle (busiest ${fmtShare(s.generatorBusy)}): stalls, not a generator short of CPU; run it on a machine of its own` : 'use more cores or the k6 engine'}`;
     case 'thread-busy':
-      return `step ${n}: the generator's busiest thread was busy ${fmtShareOver(f.busy, f.bound)} of the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`;
+      return `${at}: the generator's busiest thread was busy ${fmtShareOver(f.busy, f.bound)} of the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores or workers (--workers)`;
     case 'process-cpu':
-      return `step ${n}: the generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use in the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`;
+      return `${at}: the generator's process used ${fmtShareOver(f.cpu, f.bound)} of the CPUs it may use in the steady window (> ${fmtShare(f.bound)}): little headroom, so a higher rate may measure the generator; give it more cores, or a machine of its own`;
     case 'throttled':
-      return `step ${n}: the generator's container was throttled by its CPU quota, ${fmtMs(f.throttledMs)} ms in all (summed over its CPUs) in the ${fmtInt(f.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`;
+      return `${at}: the generator's container was throttled by its CPU quota, ${fmtMs(f.throttledMs)} ms in all (summed over its CPUs) in the ${fmtInt(f.steadyS)} s steady window: its threads were stopped until the next quota period (usually 100 ms) each time, so arrivals started late and latencies include the pauses; raise the container's CPU limit (run.json: environment.cpuQuota) or run the generator with whole cores of its own`;
     case 'refused': {
       const share = f.refused / Math.max(1, f.completed);
-      return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''}: ${fmtInt(f.refused)} of its requests (${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
+      return `${at}: ${fmtInt(f.refused)} of its requests (${fmtCountShare(share)}) were refused: nothing listened at the target for part of the step (it stopped, crashed or restarted), so those seconds measured an outage, not the load; see the errors table, and rerun on a target that stays up`;
     }
     case 'over-delivered':
-      return `step ${n}${(w.attempt ?? 1) > 1 ? ` (attempt ${w.attempt})` : ''} delivered ${fmtRatio(f.delivery)}: ${fmtRate(f.throughputPerSec)} ${unit} succeeded of ${fmtTarget(f.ratePerSec)} offered, so arrivals from before its steady window (a stall as it began) completed inside it, a surge the target did not sustain; where the step is a baseline (the capacity, the next step's capture) it counts at most the ${fmtTarget(f.ratePerSec)} ${unit} offered`;
-    case 'reconnects': {
-      // `completed` in runs recorded before a mix's requests were counted apart
-      const requests = f.requests ?? f.completed;
-      const share = f.reconnects / requests;
-      return `step ${n}: ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of its requests (${fmtInt(f.reconnects)} of ${fmtInt(requests)}) had to open their VU's connection again, and connect time (with the TLS handshake, over https) is not in the latency percentiles (nor in k6's http_req_duration): the target closed kept-alive connections in use (Connection: close, a keep-alive request limit such as Tomcat's default of 100) or reset them; if real clients keep theirs open longer, raise that limit`;
-    }
+      return `${at} delivered ${fmtRatio(f.delivery)}: ${fmtRate(f.throughputPerSec)} ${unit} succeeded of ${fmtTarget(f.ratePerSec)} offered, so arrivals from before its steady window (a stall as it began) completed inside it, a surge the target did not sustain; where the step is a baseline (the capacity, the next step's capture) it counts at most the ${fmtTarget(f.ratePerSec)} ${unit} offered`;
+    case 'reconnects':
+      return reconnectsText(w, at);
     default:
       return runWarningText(w, unit);
   }
@@ -131,7 +155,7 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
     case 'distribution-unread':
       return distributionWarningText(w);
     case 'replay-differs':
-      return `step ${stepNo(w.step ?? 0)}${f.attempt > 1 ? ` (attempt ${f.attempt})` : ''}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
+      return `${stepText(w.step ?? 0, f.attempt)}: replayed from the stored evidence it leads to ${actionWords(w.figures.derived, w.figures.derivedMaxVUs)}, but the live run chose ${actionWords(w.figures.recorded, w.figures.recordedMaxVUs)}: the report read evidence the live run did not have (PromQL windows, probe samples written after the judgement); the classifications shown are the replayed ones`;
     case 'unfinished':
       return 'the run did not finish (the process died): this report is rebuilt from what the store kept';
     case 'closed-model':
@@ -181,8 +205,8 @@ function coldTargetText(w: Symptom, unit: RateUnit): string {
   const what =
     w.figures.measured === 'warmup'
       ? `the warmup at ${fmtRate(f.ratePerSec)} ${unit}`
-      : `step ${stepNo(w.step ?? 0)} (${fmtRate(f.ratePerSec)} ${unit})`;
-  const later = `step ${stepNo(f.laterStep)}${f.laterAttempt > 1 ? ` (attempt ${f.laterAttempt})` : ''} at ${fmtRate(f.laterRatePerSec)} ${unit}`;
+      : `${stepText(w.step ?? 0, w.attempt)} (${fmtRate(f.ratePerSec)} ${unit})`;
+  const later = `${stepText(f.laterStep, f.laterAttempt)} at ${fmtRate(f.laterRatePerSec)} ${unit}`;
   const name = typeof w.figures.name === 'string' ? `${w.figures.name}: ` : '';
   return `${name}${what} read a median of ${fmtMs(f.p50Ms)} ms, and ${later} read ${fmtMs(f.laterP50Ms)} ms (${fmtShare(f.ratio)} of it, under ${fmtShare(f.ratioMax)}): the target got faster under more load, so the earlier reading was taken on a target still warming (caches, JIT, pools or instances joining); raise warmup.minS or warm up longer before the steps`;
 }

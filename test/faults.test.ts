@@ -253,6 +253,11 @@ describe.each(CLIENTS)(
       expect(t.errors.timeout).toBeGreaterThanOrEqual(Math.floor(t.started / 4) - 1);
       expect(errors, perSecond(r, t)).toContain('timeout');
       expect(Date.now() - started).toBeLessThan(15_000);
+      // the client closes a timed-out request's connection, so that VU's next request connects
+      // again: the reconnects the warning says are the timeouts', at most one each (decision 059)
+      const reconnects = t.seconds.reduce((a, b) => a + (b.reconnects ?? 0), 0);
+      expect(reconnects, perSecond(r, t)).toBeGreaterThan(0);
+      expect(reconnects, perSecond(r, t)).toBeLessThanOrEqual(t.errors.timeout! + 1);
     });
 
     it.concurrent('a slow-drip body: http.timeoutMs is a total deadline, not an idle timer', async () => {

@@ -225,7 +225,11 @@ export interface ServerWindow {
 }
 
 export interface CrossCheck {
-  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'no-data';
+  /**
+   * `client-timeouts`: the server counted fewer requests than the client by no more than the client
+   * timed out itself (abandoned, so not in the server's count): no traffic shown missing (decision 059).
+   */
+  verdict: 'consistent' | 'client-queueing' | 'traffic-missing' | 'traffic-extra' | 'client-timeouts' | 'no-data';
   /** One sentence with the numbers. */
   detail: string;
   clientPerSec: number;
@@ -468,4 +472,9 @@ export interface AnalyzeInput {
   attempts?: AttemptRecord[];
   /** The rules and bounds the live decision used; the defaults when absent. */
   policy?: DecisionPolicy;
+  /**
+   * The client's deadline per request (config http.timeoutMs) the run was loaded with, for the
+   * words of what its own timeouts caused; absent where not known (an imported k6 run: its script's).
+   */
+  clientTimeoutMs?: number;
 }
