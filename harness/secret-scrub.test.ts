@@ -159,6 +159,14 @@ describe('the scrubber keeps JSON valid', () => {
     expect(scrubOf('nAbcdef')(JSON.stringify({ m: 'x\\nAbcdef' }))).toBe('{"m":"x\\\\[redacted]"}');
   });
 
+  it('long runs of backslashes are read once (the runs were backtracked into: a value with 4 backslashes against 2,000 took minutes)', () => {
+    const run = '\\'.repeat(20_000);
+    expect(scrubOf('ab\\\\\\\\cdef')(`ab${run}x cdef ab\\\\\\\\cdef`)).toBe(`ab${run}x cdef [redacted]`);
+    expect(scrubOf('a"b"c"d"ef')(`a${run}x ef${CUT_MARK}`)).toBe(`a${run}x ef${CUT_MARK}`);
+    expect(scrubOf('"Abcdef&<')(`${run}x Abcdef ${run}"Abcdef\\u0026<`)).toBe(`${run}x Abcdef [redacted]`);
+    expect(secretScrubber([], {})(`${run}x=1 ${run}u0026token=abc`)).toBe(`${run}x=1 ${run}u0026token=[redacted]`);
+  });
+
   it('a value ending in \\ takes the escaped character after it: the line stays JSON', () => {
     const out = scrubOf('Abcdef\\')(JSON.stringify({ m: 'x Abcdef\\"y' }));
     expect(out).toBe('{"m":"x [redacted]y"}');

@@ -93,12 +93,23 @@ interface SecretMatcher {
   cut: RegExp;
 }
 
+/**
+ * A run of backslashes (or of %5C and %255C, a JSON escape percent-encoded) taken whole, never given back:
+ * JavaScript has no atomic group, a lookahead's capture and its backreference are one. With
+ * backtracking into such runs, a value with 4 backslashes against a text of 2,000 took minutes
+ * (a hostile target could send that); taken whole, it takes linear time.
+ */
+const run = (name: string, atLeastOne = false) =>
+  String.raw`(?=(?<${name}>(?:\\|%(?:25)?5[cC])${atLeastOne ? '+' : '*'}))\k<${name}>`;
+/** Right after a backslash (the run just taken, or the value's own \ before): where a \u or \n escape's letter may be. */
+const AFTER_BACKSLASH = String.raw`(?<=\\|%(?:25)?5[cC])`;
+
 /** A cut may leave this little of one character's form before its mark: `\`, `\u00`, `%2`, `%25`, `&am`, `&#x2`. */
-const PARTIAL_FORM = String.raw`(?:(?:\\|%5[cC])*(?:u[0-9a-fA-F]{0,3}|%(?:25)?[0-9a-fA-F]?|&[#a-zA-Z0-9]*))?`;
+const PARTIAL_FORM = `(?:${run('partial')}(?:u[0-9a-fA-F]{0,3}|%(?:25)?[0-9a-fA-F]?|&[#a-zA-Z0-9]*)?)`;
 
 function secretMatcher(value: string): SecretMatcher {
   const chars = [...value];
-  const forms = chars.map(charForms);
+  const forms = chars.map((c, i) => charForms(c, i, chars[i - 1]));
   const anchor = anchorOf(value);
   const start = startGuard(chars[0]);
   const end = chars[chars.length - 1] === '\\' ? ODD_BACKSLASHES_TAKE_NEXT : '';
@@ -123,13 +134,13 @@ function secretMatcher(value: string): SecretMatcher {
 function anchorOf(value: string): string {
   let best = '';
   let bestScore = -1;
-  for (const run of value.match(/[A-Za-z0-9]+/g) ?? []) {
-    const n = Math.min(ANCHOR_CHARS, run.length);
-    for (let i = 0; i + n <= run.length; i++) {
-      const first = run[i];
+  for (const letters of value.match(/[A-Za-z0-9]+/g) ?? []) {
+    const n = Math.min(ANCHOR_CHARS, letters.length);
+    for (let i = 0; i + n <= letters.length; i++) {
+      const first = letters[i];
       const rarity = /[A-Z]/.test(first) ? 3 : /[jqxzkvwy]/.test(first) ? 2 : /[a-z]/.test(first) ? 1 : 0;
       const score = n * 10 + rarity;
-      if (score > bestScore) [best, bestScore] = [run.slice(i, i + n), score];
+      if (score > bestScore) [best, bestScore] = [letters.slice(i, i + n), score];
     }
   }
   return best;
@@ -154,26 +165,32 @@ function startGuard(first: string): { before: string; after: string } {
   return { before: '', after: String.raw`(?<!(?<!\\)(?:\\\\)*\\${hex}${escapeRe(first)})` };
 }
 
-/** A JSON escape's backslash, or one percent-encoded (a JSON text then percent-encoded). */
-const BS = String.raw`(?:\\|%5[cC])`;
-/** An HTML entity's &: as it is, JSON's \u0026 (Go), percent-encoded, and escaped again (&amp;amp;). */
-const AMP = String.raw`(?:&|${BS}+u0026|%(?:25)?26)(?:amp;)*`;
+/** An HTML entity's & (after a run of backslashes): as it is, JSON's \u0026 (Go), percent-encoded, and escaped again (&amp;amp;). */
+const AMP = String.raw`(?:&|${AFTER_BACKSLASH}u0026|%(?:25)?26)(?:amp;)*`;
 const NAMED_ENTITY: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
 const SHORT_ESCAPE: Record<string, string> = { '\n': 'n', '\t': 't', '\r': 'r', '\b': 'b', '\f': 'f' };
 
-/** The pattern of one character (a code point) of a secret, in all its forms. */
-function charForms(c: string): string {
+/**
+ * The pattern of the i-th character (a code point) of a secret, in all its forms. A \ is a run
+ * of backslashes (one or more, whatever escaped it), and the \ right after another \ is part of
+ * that run: two runs side by side could split one in the text.
+ */
+function charForms(c: string, i: number, before: string | undefined): string {
   if (/[A-Za-z0-9]/.test(c)) return c;
   const cp = c.codePointAt(0)!;
+  const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
+  if (c === '\\') {
+    if (before === '\\') return '';
+    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric})`;
+  }
   const literal = c === '"' ? '"{1,2}' : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
   const percent = [...Buffer.from(c, 'utf8')].map((b) => `%(?:25)?${hexRe(b, 2)}`).join('');
   const units = c.length === 2 ? [c.charCodeAt(0), c.charCodeAt(1)] : [cp];
-  const unicode = units.map((u) => `u${hexRe(u, 4)}`).join(`${BS}+`);
-  const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
+  const unicode = units.map((u, k) => `${k > 0 ? run(`s${i}`, true) : ''}u${hexRe(u, 4)}`).join('');
   const named = c === '&' ? AMP : NAMED_ENTITY[c] ? `${AMP}${NAMED_ENTITY[c]};` : null;
-  const plain = [literal, percent, numeric, ...(named ? [named] : [])];
   const escaped = [unicode, ...(SHORT_ESCAPE[c] ? [SHORT_ESCAPE[c]] : [])];
-  return `(?:${BS}*(?:${plain.join('|')})|${BS}+(?:${escaped.join('|')}))`;
+  const forms = [literal, percent, numeric, ...(named ? [named] : []), `${AFTER_BACKSLASH}(?:${escaped.join('|')})`];
+  return `${run(`b${i}`)}(?:${forms.join('|')})`;
 }
 
 /** A number in hex, at least `digits` of them, each letter in either case. */
@@ -199,7 +216,7 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
  * ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML
  * string would. The & may be escaped: &amp; (its ;), Go's JSON \u0026 behind one or more backslashes.
  */
-const URL_PARAM = /((?:[?&;#]|\\+u0026)([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g;
+const URL_PARAM = /((?:[?&;#]|(?<!\\)\\+u0026)([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g;
 
 /** Strips URL userinfo and redacts secret-looking URL parameters anywhere in a text. */
 export function scrubUrlSecrets(text: string): string {
