@@ -2,7 +2,9 @@
  * The backstop that keeps secrets out of every output. Secrets come only from the environment and
  * plateau never writes them on purpose; but a target may echo a token into an error body, and a
  * scenario's check() message may quote a header. Every line the run prints and every text the run
- * store writes passes through this scrubber, so the value of a secret is replaced wherever it lands.
+ * store writes passes through this scrubber (a bucket line a second, run.json, probes, k6's own
+ * files once a leg ended: never a request), so the value of a secret is replaced wherever it
+ * lands, in the forms a target's echo and plateau's own encodings give it (secretMatcher).
  *
  * Which values: those of the environment variables the scenario declares (`secrets`), and of any
  * variable whose name looks secret (TOKEN, SECRET, PASSWORD, KEY, ...). Values shorter than
@@ -13,9 +15,9 @@
  *
  * Secrets written into a URL are removed as well, wherever the URL lands: its userinfo
  * (`https://user:pass@host` becomes `https://host`) and the value of a secret-looking query or
- * fragment parameter (`?access_token=[redacted]`). The config refuses both (config/validate.ts);
- * this is the backstop for a URL that reached the store another way (an old run.json, a target's
- * error message, `plateau import k6 --target`).
+ * fragment parameter (`?access_token=[redacted]`, after a `&`, `&amp;` or Go's `\u0026` too). The
+ * config refuses both (config/validate.ts); this is the backstop for a URL that reached the store
+ * another way (an old run.json, a target's error message, `plateau import k6 --target`).
  */
 
 import { CUT_MARK } from './cut-message.ts';
@@ -37,56 +39,184 @@ export function secretValues(declared: readonly string[], env: NodeJS.ProcessEnv
     const v = env[name];
     if (v === undefined || v.length < MIN_SECRET_CHARS || NUMBER_LIKE.test(v)) continue;
     values.add(v);
-    const jsonForm = JSON.stringify(v).slice(1, -1);
-    if (jsonForm !== v) values.add(jsonForm);
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
 
 export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessEnv): Scrub {
-  const values = secretValues(declared, env);
+  const matchers = secretValues(declared, env).map(secretMatcher);
   return (text) => {
     let out = text;
-    for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
-    for (const v of values) out = cutSecrets(out, v);
+    for (const m of matchers) {
+      if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, REDACTED);
+    }
+    if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, REDACTED);
     return scrubUrlSecrets(out);
   };
 }
 
-/** A secret's start shorter than this before a cut's mark is left: too little of it to matter, and likely ordinary text. */
-const CUT_PREFIX_MIN = 3;
+/**
+ * One secret's matchers, built once per run. The value is matched in every form it takes on its
+ * way back through a target and through plateau's own encodings, character by character, so that
+ * forms mixed within one value match too (Python's quote() leaves / alone and encodes +):
+ *
+ * - letters and digits as they are: no encoding changes them (JSON, percent-encoding, form
+ *   encoding, HTML escaping), so a few of them in a row are a cheap test that the text can hold
+ *   the value at all (`anchor`), before any regular expression runs;
+ * - every other character also: behind any number of backslashes (JSON-escaped once, twice, more:
+ *   a target's body quoted in a check message, that message in buckets.ndjson; Markdown's
+ *   escapes; PHP's \/); as \uXXXX behind one or more backslashes (Go escapes < > & U+2028
+ *   U+2029, others every non-ASCII character; a character outside the BMP as its surrogate pair);
+ *   as \n \t \r \b \f for those; percent-encoded, its UTF-8 bytes in either case of hex, once or
+ *   twice (%2B, %252B), and a JSON backslash percent-encoded too (%5C); a space as + and a + as a
+ *   space (form encoding, and its decoding); as an HTML entity (&amp; &lt; &gt; &quot; &apos;,
+ *   &#NN; and &#xHH; for any character), its & itself escaped again (&amp;amp;, \u0026amp;);
+ *   a " doubled (CSV).
+ *
+ * Replacing may not break the JSON the text is (a buckets.ndjson line, run.json): a match starts
+ * at the first of a run of backslashes before it, never inside an escape (\n before a value
+ * that starts with n, the hex of a \u0041), and one that ends in an odd run of backslashes
+ * takes the escaped character with it.
+ */
+interface SecretMatcher {
+  anchor: string;
+  /** The whole value, in any form. */
+  whole: RegExp;
+  /**
+   * A message cut to length (cutMessage: an error sample at 300 characters in the native engine,
+   * 200 for k6's errors, 100 for a check inside k6) can end inside a secret, leaving its start,
+   * which the whole value no longer matches. So the value's start (3 characters or more, in any
+   * form, ending in a form's own start: %2, \u00) right before the cut's mark is replaced. Only
+   * there: a secret that begins with a common word ("warmup-...") must not take that word out of
+   * run.json's keys and values elsewhere.
+   */
+  cut: RegExp;
+}
 
 /**
- * A message cut to length (cutMessage: an error sample at 300 characters in the native engine, 200
- * for k6's errors, 100 for a check inside k6) can end inside a secret, leaving its start, which the
- * whole value no longer matches. So a start of the secret right before the cut's mark is replaced.
- * Only there: a secret that begins with a common word ("warmup-...") must not take that word out
- * of run.json's keys and values elsewhere.
+ * A run of backslashes (or of %5C and %255C, a JSON escape percent-encoded) taken whole, never given back:
+ * JavaScript has no atomic group, a lookahead's capture and its backreference are one. With
+ * backtracking into such runs, a value with 4 backslashes against a text of 2,000 took minutes
+ * (a hostile target could send that); taken whole, it takes linear time.
  */
-function cutSecrets(text: string, v: string): string {
-  if (!text.includes(CUT_MARK)) return text;
-  let out = '';
-  let from = 0;
-  for (let mark = text.indexOf(CUT_MARK); mark !== -1; mark = text.indexOf(CUT_MARK, mark + 1)) {
-    // the longest start of v that ends right at the mark
-    for (let n = Math.min(v.length - 1, mark - from); n >= CUT_PREFIX_MIN; n--) {
-      if (text.startsWith(v.slice(0, n), mark - n)) {
-        out += text.slice(from, mark - n) + REDACTED;
-        from = mark;
-        break;
-      }
+const run = (name: string, atLeastOne = false) =>
+  String.raw`(?=(?<${name}>(?:\\|%(?:25)?5[cC])${atLeastOne ? '+' : '*'}))\k<${name}>`;
+/** Right after a backslash (the run just taken, or the value's own \ before): where a \u or \n escape's letter may be. */
+const AFTER_BACKSLASH = String.raw`(?<=\\|%(?:25)?5[cC])`;
+
+/** A cut may leave this little of one character's form before its mark: `\`, `\u00`, `%2`, `%25`, `&am`, `&#x2`. */
+const PARTIAL_FORM = `(?:${run('partial')}(?:u[0-9a-fA-F]{0,3}|%(?:25)?[0-9a-fA-F]?|&[#a-zA-Z0-9]*)?)`;
+
+function secretMatcher(value: string): SecretMatcher {
+  const chars = [...value];
+  const forms = chars.map((c, i) => charForms(c, i, chars[i - 1]));
+  const anchor = anchorOf(value);
+  const start = startGuard(chars[0]);
+  const end = chars[chars.length - 1] === '\\' ? ODD_BACKSLASHES_TAKE_NEXT : '';
+  const whole = new RegExp(`${start.before}${forms[0]}${start.after}${forms.slice(1).join('')}${end}`, 'g');
+  // the longest start of the value that ends at a mark: 3 characters, then each further one optional in turn
+  const n = Math.min(forms.length - 1, MAX_CUT_PREFIX);
+  let rest = '';
+  for (let i = n - 1; i >= CUT_PREFIX_MIN; i--) rest = `(?:${forms[i]}${rest})?`;
+  const cut = new RegExp(
+    `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}${PARTIAL_FORM}(?=${CUT_MARK})`,
+    'g',
+  );
+  return { anchor, whole, cut };
+}
+
+/**
+ * Up to 6 letters or digits of the value that every form of it holds as they are, starting with a
+ * rare character where it can: V8 searches a needle under 7 characters by its first one (memchr),
+ * a longer one by Boyer-Moore-Horspool, 2 to 10 times slower on k6's JSON output here; and an
+ * upper-case letter is rarer than a digit or a lower-case one in JSON lines.
+ */
+function anchorOf(value: string): string {
+  let best = '';
+  let bestScore = -1;
+  for (const letters of value.match(/[A-Za-z0-9]+/g) ?? []) {
+    const n = Math.min(ANCHOR_CHARS, letters.length);
+    for (let i = 0; i + n <= letters.length; i++) {
+      const first = letters[i];
+      const rarity = /[A-Z]/.test(first) ? 3 : /[jqxzkvwy]/.test(first) ? 2 : /[a-z]/.test(first) ? 1 : 0;
+      const score = n * 10 + rarity;
+      if (score > bestScore) [best, bestScore] = [letters.slice(i, i + n), score];
     }
   }
-  return out + text.slice(from);
+  return best;
 }
+
+const ANCHOR_CHARS = 6;
+
+/** A cut message is at most 300 characters: no longer start of a value can be right before its mark. */
+const MAX_CUT_PREFIX = 320;
+
+/** An odd run of backslashes at a match's end escapes the next character (or \uXXXX): taken too, so what is left stays valid JSON. */
+const ODD_BACKSLASHES_TAKE_NEXT = String.raw`(?:(?<=(?<!\\)(?:\\\\)*\\)(?:u[0-9a-fA-F]{4}|[^]))?`;
+
+/**
+ * Where a match may start. A first character with forms of its own starts at a run of
+ * backslashes' first (its forms take any before it); a letter or digit not after an odd run
+ * (it would be the n of \n) nor, a hex digit, inside a \uXXXX escape.
+ */
+function startGuard(first: string): { before: string; after: string } {
+  if (!/[A-Za-z0-9]/.test(first)) return { before: String.raw`(?<!\\)`, after: '' };
+  const hex = /[0-9a-fA-F]/.test(first) ? String.raw`(?:u[0-9a-fA-F]{0,3})?` : '';
+  return { before: '', after: String.raw`(?<!(?<!\\)(?:\\\\)*\\${hex}${escapeRe(first)})` };
+}
+
+/** An HTML entity's & (after a run of backslashes): as it is, JSON's \u0026 (Go), percent-encoded, and escaped again (&amp;amp;). */
+const AMP = String.raw`(?:&|${AFTER_BACKSLASH}u0026|%(?:25)?26)(?:amp;)*`;
+const NAMED_ENTITY: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+const SHORT_ESCAPE: Record<string, string> = { '\n': 'n', '\t': 't', '\r': 'r', '\b': 'b', '\f': 'f' };
+
+/**
+ * The pattern of the i-th character (a code point) of a secret, in all its forms. A \ is a run
+ * of backslashes (one or more, whatever escaped it), and the \ right after another \ is part of
+ * that run: two runs side by side could split one in the text.
+ */
+function charForms(c: string, i: number, before: string | undefined): string {
+  if (/[A-Za-z0-9]/.test(c)) return c;
+  const cp = c.codePointAt(0)!;
+  const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
+  if (c === '\\') {
+    if (before === '\\') return '';
+    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric})`;
+  }
+  const literal = c === '"' ? '"{1,2}' : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
+  const percent = [...Buffer.from(c, 'utf8')].map((b) => `%(?:25)?${hexRe(b, 2)}`).join('');
+  const units = c.length === 2 ? [c.charCodeAt(0), c.charCodeAt(1)] : [cp];
+  const unicode = units.map((u, k) => `${k > 0 ? run(`s${i}`, true) : ''}u${hexRe(u, 4)}`).join('');
+  const named = c === '&' ? AMP : NAMED_ENTITY[c] ? `${AMP}${NAMED_ENTITY[c]};` : null;
+  const escaped = [unicode, ...(SHORT_ESCAPE[c] ? [SHORT_ESCAPE[c]] : [])];
+  const forms = [literal, percent, numeric, ...(named ? [named] : []), `${AFTER_BACKSLASH}(?:${escaped.join('|')})`];
+  return `${run(`b${i}`)}(?:${forms.join('|')})`;
+}
+
+/** A number in hex, at least `digits` of them, each letter in either case. */
+function hexRe(n: number, digits: number): string {
+  return [...n.toString(16).padStart(digits, '0')]
+    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
+    .join('');
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** A secret's start shorter than this before a cut's mark is left: too little of it to matter, and likely ordinary text. */
+const CUT_PREFIX_MIN = 3;
 
 /** A query or fragment parameter whose value is a credential (access_token, api_key, key, X-Amz-Signature, ...); not sort_key or cache-key. */
 export const SECRET_PARAM =
   /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|^(key|sig|auth|pass)$|(access|private|client|app)[_.-]?key$/i;
 /** scheme://userinfo@ ; the userinfo stops at anything that ends an authority or a JSON/HTML string. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
-/** ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML string would. */
-const URL_PARAM = /([?&;#]([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g;
+/**
+ * ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML
+ * string would. The & may be escaped: &amp; (its ;), Go's JSON \u0026 behind one or more backslashes.
+ */
+const URL_PARAM = /((?:[?&;#]|(?<!\\)\\+u0026)([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g;
 
 /** Strips URL userinfo and redacts secret-looking URL parameters anywhere in a text. */
 export function scrubUrlSecrets(text: string): string {

@@ -104,6 +104,49 @@ describe('secrets never reach an output', () => {
     }
   });
 
+  it('a target that echoes the token escaped and encoded (Go-style JSON, twice JSON, percent-encoded, HTML): no form of it reaches a file', async () => {
+    // a token with what escaping and encoding change: & < > " \\ + / = and a space, around a unique part
+    const id = unique('tok');
+    const token = `x&<${id}>"\\+/= Zq`;
+    const go = (s: string) => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    let n = 0;
+    const echo = await tinyServer((req: http.IncomingMessage, res: http.ServerResponse) => {
+      const auth = String(req.headers.authorization);
+      if (req.url === '/load' && n++ > 0) {
+        const body = `{"key":${go(auth)},"url":${go(`/echo?ok=1&apikey=${encodeURIComponent(auth)}&for=${encodeURIComponent(auth)}`)}}`;
+        res.setHeader(
+          'x-echo',
+          `${body} ${JSON.stringify(JSON.stringify(auth))} ${auth.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}`,
+        );
+      }
+      res.end('ok');
+    });
+    try {
+      const r = await runQuietly(
+        {
+          target: { url: `${echo.url}/load` },
+          scenario: fixture('token-echo'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          verdicts: { confirmFailedStep: false },
+          output: { dir: runsDir, runId: 'secrets-echo-encoded' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
+      // the message is kept, each form of the token replaced, the parameter after Go's \u0026 redacted by its name
+      expect(buckets).toContain(
+        String.raw`check: target answered for {\"key\":\"Bearer [redacted]\",\"url\":\"/echo?ok=1\\u0026apikey=[redacted]\\u0026for=Bearer%20[redacted]\"}`,
+      );
+      // every form holds the unique part as it is: none is left in any file or line
+      expectNowhere(id, r.dir, r.lines);
+    } finally {
+      await echo.close();
+    }
+  });
+
   it('a sample request refused with a body that repeats the token: the preflight message keeps no secret', async () => {
     const token = unique('token');
     const refuse = await tinyServer((req, res) => {
