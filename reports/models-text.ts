@@ -172,9 +172,11 @@ export function uslSentences(
         ? ` (between the measured N = ${sig3(fit.gapN[0])} and ${sig3(fit.gapN[1])}, no step within 2× of it: the curve crosses a gap, not a step's figure)`
         : '';
   const peak =
-    fit.nStar === null || fit.peakPerSec === null
-      ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
+    fit.nStar !== null && fit.nStarFar
+      ? `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, more than 2× the largest N fitted${maxN === null ? '' : ` (${sig3(maxN)})`}: no peak is predicted, the curve there resting on no step`
+      : fit.nStar === null || fit.peakPerSec === null
+        ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
+        : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
     ...left,

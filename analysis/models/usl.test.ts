@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun, stepResult } from '../testing/builders.ts';
 import type { NameResult } from '../types.ts';
-import { modelsIntro } from '../../reports/models-text.ts';
+import { modelsIntro, uslSentences } from '../../reports/models-text.ts';
 import { modelsOf } from './index.ts';
 import { littleRows } from './little.ts';
 import { fitUsl, uslFitRows, uslThroughput } from './usl.ts';
@@ -103,6 +103,22 @@ describe('a predicted peak no step lies near', () => {
     const { fit } = fitUsl(at([1, 2, 3, 4, 56]));
     expect(fit?.nStar).toBeCloseTo(Math.sqrt(0.95 / 0.004), 0);
     expect(fit).toMatchObject({ extrapolated: true, gapN: [4, 56] });
+  });
+
+  it('is not predicted at all when N* lies more than 2x past the largest N fitted (the curve there rests on no step)', () => {
+    // N* = 15.4, the steps up to N = 4: two runs of one target read peaks 1.6x apart so far out
+    const { fit } = fitUsl(at([1, 2, 3, 4]));
+    expect(fit?.nStar).toBeCloseTo(Math.sqrt(0.95 / 0.004), 0);
+    expect(fit).toMatchObject({ extrapolated: true, nStarFar: true, peakPerSec: null, maxN: 4 });
+    // within 2x of the largest N: predicted, and marked an extrapolation
+    const near = fitUsl(at([1, 2, 4, 6, 8])).fit!;
+    expect(near.nStar! / 8).toBeLessThan(2);
+    expect(near).toMatchObject({ extrapolated: true });
+    expect(near.nStarFar).toBeUndefined();
+    expect(near.peakPerSec).toBeCloseTo(uslThroughput(law, Math.sqrt(0.95 / 0.004)), 1);
+    expect(uslSentences(fit, 'fitted to 4 steps', { maxN: 4 }, 'arrivals/s')[0]).toContain(
+      'N* = √((1 − α) / β) = 15.4, more than 2× the largest N fitted (4.00): no peak is predicted, the curve there resting on no step; R² = 1.000.',
+    );
   });
 
   it('is not when a step lies near N*', () => {
