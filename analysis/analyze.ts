@@ -157,6 +157,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       stop.peakPerSec,
       input.entryNames,
       stop.capacityPerSec !== null,
+      input.rateUnit === 'arrivals/s',
     ),
     // a closed-model run was offered no rate: no shape of overload against one
     overload: input.closedModel

@@ -24,11 +24,14 @@ import { kneeResult } from '../analysis/deciding-steps.ts';
 import type { NameResult, Percentile, RunResult, StepResult } from '../analysis/types.ts';
 
 /**
- * 2 (12-06): `nameRegressions` holds the confirmed rises only (analysis/compare/by-name.ts), the
- * rest in `nameUnconfirmed`; each carries what it rests on; byName's `tail` gives the judged
- * percentile's values. 1 held every rise at any one rate.
+ * 3 (12-07): `change` has no `uslPeak`: the USL's predicted peak is a model's extrapolation, which
+ * moved 10% and more between runs of one target and settings, so a change between two runs' is no
+ * difference between them (the text's headline table dropped its row too); each run's own figure
+ * stays in `a` and `b`. 2 (12-06): `nameRegressions` holds the confirmed rises only
+ * (analysis/compare/by-name.ts), the rest in `nameUnconfirmed`; each carries what it rests on;
+ * byName's `tail` gives the judged percentile's values. 1 held every rise at any one rate.
  */
-export const COMPARE_JSON_SCHEMA_VERSION = 2;
+export const COMPARE_JSON_SCHEMA_VERSION = 3;
 
 /** A latency percentile with the samples behind it (reliable false: too few for this quantile). */
 export interface ComparePercentile {
@@ -45,6 +48,7 @@ export interface CompareRunFigures {
   /** The knee's step, 1-based, and its offered rate; null when no step held. */
   knee: { step: number; ratePerSec: number } | null;
   peakPerSec: number;
+  /** The run's USL predicted peak (its report's Models section): a model's figure, not a measured one; not compared. */
   uslPeakPerSec: number | null;
   /** The USL's N* lies past every N it was fitted to: its peak is a guess beyond the data (null: no fit). */
   uslPeakExtrapolated: boolean | null;
@@ -158,9 +162,9 @@ export interface CompareDocument {
   /**
    * capacity: between two established capacities (where B held every step, the text's "at least +N%"
    * comes from b.heldAtLeastPerSec, not from here); sloCapacity: null unless both runs established
-   * one within the same objective; uslPeak: null where either is extrapolated.
+   * one within the same objective. No USL peak: a model's extrapolation, not a difference between runs.
    */
-  change: { capacity: number | null; sloCapacity: number | null; peak: number | null; uslPeak: number | null };
+  change: { capacity: number | null; sloCapacity: number | null; peak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
   rates: CompareRateRow[];
@@ -286,9 +290,6 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
           : null,
       // null where either run has no whole steady window (peakStep null), as the table's "–"
       peak: a.peakStep === null || b.peakStep === null ? null : relativeChange(fa.peakPerSec, fb.peakPerSec),
-      // null where either peak is an extrapolation: a change between guesses past the data
-      uslPeak:
-        fa.uslPeakExtrapolated || fb.uslPeakExtrapolated ? null : relativeChange(fa.uslPeakPerSec, fb.uslPeakPerSec),
     },
     warnings: input.warnings,
     rates: input.rows.map((r) => {

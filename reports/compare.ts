@@ -1,6 +1,9 @@
 /**
  * `plateau compare A B`: two runs side by side at equal offered rates. Headline figures (capacity,
- * the capacity within the latency objective when either run has one, knee, peak, USL peak), then one row per rate either run offered: achieved X, p50/p99 and error
+ * the capacity within the latency objective when either run has one, knee, peak: measured figures
+ * only, never the USL's predicted peak, a model's extrapolation that moved 10% and more between
+ * runs of one target and settings; each run's report gives it in its Models section, and the gate
+ * shows none either), then one row per rate either run offered: achieved X, p50/p99 and error
  * rate of each, with B's change against A; then, when the runs recorded names, each name at the
  * rates both held, the names that regressed first. Warnings first when the runs are not
  * comparable. Pure: two RunResults in, Markdown out.
@@ -34,7 +37,6 @@ import {
 import { kneeResult } from '../analysis/deciding-steps.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
-import { uslExtrapolated } from './models-text.ts';
 
 /** The costs per request: at the capacity, and at the capacity within the objective when either run has one. */
 export interface CompareCosts {
@@ -96,11 +98,6 @@ function bothBoundsNote(a: RunResult, b: RunResult): string[] {
   return ['', `${said}.`];
 }
 
-/** A USL peak past every step's N is marked: a model's extrapolation, not a measured rate. */
-function uslText(x: number | null, run: RunResult): string {
-  return uslExtrapolated(run) && x !== null ? `${rateText(x, run)} (extrapolated)` : rateText(x, run);
-}
-
 /** The knee where the run established a capacity; else only the highest step it held, never called a knee. */
 function kneeText(run: RunResult): string {
   const k = kneeResult(run);
@@ -135,8 +132,6 @@ function sloRows(a: RunResult, b: RunResult): string[] {
 }
 
 function headline(a: RunResult, b: RunResult): string[] {
-  const uslA = a.models?.usl?.peakPerSec ?? null,
-    uslB = b.models?.usl?.peakPerSec ?? null;
   return [
     '| | A | B | B vs A |',
     '|---|---|---|---|',
@@ -146,13 +141,6 @@ function headline(a: RunResult, b: RunResult): string[] {
     row(['Knee', kneeText(a), kneeText(b), '']),
     // a run with no step of data has no peak (peakStep null), not a peak of 0
     row(['Peak', rateText(peakOf(a), a), rateText(peakOf(b), b), changeText(peakOf(a), peakOf(b))]),
-    row([
-      'USL predicted peak',
-      uslText(uslA, a),
-      uslText(uslB, b),
-      // a change between guesses past the data says nothing of either service
-      uslExtrapolated(a) || uslExtrapolated(b) ? '–' : changeText(uslA, uslB),
-    ]),
     row(['Stop reason', a.stopReason, b.stopReason, '']),
     row(['Engine', a.engine, b.engine, '']),
   ];

@@ -12,12 +12,25 @@ const models = (over: Partial<Models> = {}): Models => ({
 });
 
 describe("the models section's introduction", () => {
-  it("says what W is: an arrival's time in a mix, a request's where no arrival's time was recorded (a k6 import)", () => {
-    expect(modelsIntro(models({ wPerArrival: true }), 'arrivals/s', null)).toContain(
-      "X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included)",
+  it('says which concurrency N is: the requests in flight at the target, think time excluded, where an arrival is several requests', () => {
+    expect(modelsIntro(models({ nRequests: true }), 'arrivals/s', null)).toMatch(
+      /^Little's law gives the mean concurrency the target carried at each step: N is the requests in flight at the target, the sum over request names of requests\/s × mean latency, think time excluded\. X counts arrivals, so W = N \/ X is an arrival's mean time at the target: its requests' latencies, not the think time between them\. /,
     );
+    // one request per arrival: as it was
+    expect(modelsIntro(models(), 'req/s', null)).toMatch(
+      /^Little's law gives the mean concurrency the target carried at each step \(N = X × W\)\. Utilisation/,
+    );
+  });
+
+  it("where N counts arrivals (a summary analysed before, no mean per request name), it is not called the target's concurrency", () => {
+    const stored = modelsIntro(models({ wPerArrival: true }), 'arrivals/s', null);
+    expect(stored).toMatch(/^Little's law gives the mean number in flight at each step \(N = X × W\)\. /);
+    expect(stored).toContain(
+      "X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight, not the requests the target held.",
+    );
+    expect(stored).not.toContain('the target carried');
     expect(modelsIntro(models(), 'arrivals/s', null)).toContain(
-      "X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight.",
+      "X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight and is not the requests the target held.",
     );
     expect(modelsIntro(models(), 'req/s', null)).not.toContain('X counts arrivals');
   });

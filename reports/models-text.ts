@@ -75,6 +75,21 @@ export function modelRows(m: Models, kneeStep: number | null): string[][] {
   });
 }
 
+/**
+ * What N is. One request per arrival: the concurrency the target carried. Several (nRequests): the
+ * requests in flight at the target, think time excluded, and W = N / X. Else (no mean per request
+ * name, or a run analysed before nRequests) N counts arrivals, not the target's concurrency.
+ */
+function littleIntro(m: Models, unit: RateUnit): string {
+  if (unit !== 'arrivals/s')
+    return "Little's law gives the mean concurrency the target carried at each step (N = X × W).";
+  if (m.nRequests)
+    return "Little's law gives the mean concurrency the target carried at each step: N is the requests in flight at the target, the sum over request names of requests/s × mean latency, think time excluded. X counts arrivals, so W = N / X is an arrival's mean time at the target: its requests' latencies, not the think time between them.";
+  return m.wPerArrival
+    ? "Little's law gives the mean number in flight at each step (N = X × W). X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight, not the requests the target held."
+    : "Little's law gives the mean number in flight at each step (N = X × W). X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight and is not the requests the target held.";
+}
+
 export function modelsIntro(m: Models, unit: RateUnit, kneeStep: number | null): string {
   const mu =
     m.utilisationBasePerSec === null
@@ -82,13 +97,7 @@ export function modelsIntro(m: Models, unit: RateUnit, kneeStep: number | null):
       : m.utilisationBaseAtLeast
         ? `μ ≥ ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached: the run established no capacity, so the saturation throughput is at least that and each ρ at most the table's`
         : `μ = ${fmtRate(m.utilisationBasePerSec)} ${unit}, the highest steady throughput reached`;
-  const arrivals =
-    unit !== 'arrivals/s'
-      ? ''
-      : m.wPerArrival
-        ? " X counts arrivals, so W is an arrival's mean time (a transaction's whole, think time included) and N the arrivals in flight."
-        : " X counts arrivals, but W is a request's mean time (the run records no arrival's own: an imported k6 run's iterations), so N understates the arrivals in flight.";
-  return `Little's law gives the mean concurrency the target carried at each step (N = X × W).${arrivals} Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.${unread(m, kneeStep)}`;
+  return `${littleIntro(m, unit)} Utilisation ρ = X / μ (${mu}); 1 / (1 − ρ) is how much queueing stretches time in system in the textbook (M/M/1) queue, set beside the measured latency inflation W / W₁.${unread(m, kneeStep)}`;
 }
 
 /** Why some rows give no 1 / (1 − ρ), said only where one does not (an established μ's). */
@@ -163,9 +172,11 @@ export function uslSentences(
         ? ` (between the measured N = ${sig3(fit.gapN[0])} and ${sig3(fit.gapN[1])}, no step within 2× of it: the curve crosses a gap, not a step's figure)`
         : '';
   const peak =
-    fit.nStar === null || fit.peakPerSec === null
-      ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-      : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
+    fit.nStar !== null && fit.nStarFar
+      ? `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, more than 2× the largest N fitted${maxN === null ? '' : ` (${sig3(maxN)})`}: no peak is predicted, the curve there resting on no step`
+      : fit.nStar === null || fit.peakPerSec === null
+        ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
+        : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
     ...left,

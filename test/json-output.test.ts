@@ -195,7 +195,7 @@ describe('plateau compare --json', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       kind: 'plateau-compare',
       a: { runId: a.runId, capacityPerSec: a.capacityPerSec },
       b: { engine: 'k6', capacityPerSec: b.capacityPerSec },

@@ -1,10 +1,17 @@
 /**
  * The models section of a run, from its judged steps: Little's law per step, a USL fit to the
  * (N, X) pairs it yields, and utilisation with its queueing amplification. Pure.
+ *
+ * Where an arrival is several requests (a transaction, a k6 iteration of several), N is the
+ * requests in flight at the target (models/little.ts requestRows), think time excluded; where a
+ * step records no mean per request name to give it, the table keeps the arrivals' N and the fit is
+ * withheld: fitted to arrivals in flight it would fit VUs asleep between requests (a review's
+ * runs of one target and mix read predicted peaks of 209.6 and 412.3 arrivals/s, and 422.2 with
+ * more think time, where the target's capacity was 150 to 154).
  */
 import { stepList, stepNo } from '../format.ts';
 import type { Models, StepResult } from '../types.ts';
-import { littleRows } from './little.ts';
+import { littleRows, requestRows } from './little.ts';
 import { fitUsl, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
 import { generatorInLatencies, latenciesLeftOutWhy } from '../warnings.ts';
@@ -21,8 +28,13 @@ export function modelsOf(
   entryNames: readonly string[] = [],
   /** A step failed at the target past the knee (the capacity established): μ is the saturation throughput, not a floor of it. */
   limitFound = true,
+  /** An arrival is several requests (the run's rates are arrivals/s: a transaction, a k6 iteration of several). */
+  severalPerArrival = false,
 ): Models {
-  const little = littleRows(steps, entryNames);
+  const byRequest = severalPerArrival ? requestRows(steps) : null;
+  const requestLevel = byRequest !== null && 'rows' in byRequest;
+  const little = requestLevel ? byRequest.rows : littleRows(steps, entryNames);
+  const withheld = byRequest !== null && 'missing' in byRequest ? withheldNote(byRequest.missing) : null;
   // only the steps up to the knee: past it N counts a queue (usl.ts uslFitRows); and not those whose
   // generator stalled: the stalls are in their mean, so in their N (a user's run read R² 0.83 with two)
   const stalled = new Set(steps.filter(generatorInLatencies).map(attemptKey));
@@ -31,18 +43,20 @@ export function modelsOf(
   // a sentence of its own: spliced into the note's scope it read "...left out: ... with throughput and latency, has 1"
   const one = left.length === 1;
   const leftOut =
-    left.length === 0
+    left.length === 0 || withheld !== null
       ? undefined
       : `${one ? 'Step' : 'Steps'} ${stepList(left)} ${one ? 'is' : 'are'} left out of the fit, the generator's own delays being in ${one ? 'its' : 'their'} mean and N: ${latenciesLeftOutWhy(steps, left).join('; ')}.`;
   const { fit, note } =
     kneeStep === null
       ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }
-      : fitUsl(
-          rows
-            .filter((r) => !stalled.has(attemptKey(r)))
-            .map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
-          `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
-        );
+      : withheld !== null
+        ? { fit: null, note: withheld }
+        : fitUsl(
+            rows
+              .filter((r) => !stalled.has(attemptKey(r)))
+              .map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
+            `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
+          );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   // an attempt cut short is no steady window: not the peak μ is (peak.ts), so no ρ against it either
   const cut = new Set(steps.filter((s) => s.verdict === 'incomplete').map(attemptKey));
@@ -58,6 +72,12 @@ export function modelsOf(
       mu,
       kneeStep,
     ),
-    ...(entryNames.length > 0 ? { wPerArrival: true } : {}),
+    ...(requestLevel ? { nRequests: true as const } : entryNames.length > 0 ? { wPerArrival: true } : {}),
   };
+}
+
+/** Why the fit is withheld where a step gives no requests in flight (models/little.ts requestsInFlight). */
+function withheldNote(s: StepResult): string {
+  const attempt = (s.attempt ?? 1) > 1 ? ` (attempt ${s.attempt})` : '';
+  return `not fitted: an arrival here is several requests, and step ${stepNo(s.index)}${attempt} records no mean latency per request name, so the requests in flight at the target cannot be had; N from the arrivals' own time counts arrivals in flight (think time and all), not the target's concurrency`;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fakeRun } from '../testing/builders.ts';
+import { fakeRun, stepResult } from '../testing/builders.ts';
+import type { NameResult } from '../types.ts';
+import { modelsIntro, uslSentences } from '../../reports/models-text.ts';
 import { modelsOf } from './index.ts';
 import { littleRows } from './little.ts';
 import { fitUsl, uslFitRows, uslThroughput } from './usl.ts';
@@ -103,9 +105,86 @@ describe('a predicted peak no step lies near', () => {
     expect(fit).toMatchObject({ extrapolated: true, gapN: [4, 56] });
   });
 
+  it('is not predicted at all when N* lies more than 2x past the largest N fitted (the curve there rests on no step)', () => {
+    // N* = 15.4, the steps up to N = 4: two runs of one target read peaks 1.6x apart so far out
+    const { fit } = fitUsl(at([1, 2, 3, 4]));
+    expect(fit?.nStar).toBeCloseTo(Math.sqrt(0.95 / 0.004), 0);
+    expect(fit).toMatchObject({ extrapolated: true, nStarFar: true, peakPerSec: null, maxN: 4 });
+    // within 2x of the largest N: predicted, and marked an extrapolation
+    const near = fitUsl(at([1, 2, 4, 6, 8])).fit!;
+    expect(near.nStar! / 8).toBeLessThan(2);
+    expect(near).toMatchObject({ extrapolated: true });
+    expect(near.nStarFar).toBeUndefined();
+    expect(near.peakPerSec).toBeCloseTo(uslThroughput(law, Math.sqrt(0.95 / 0.004)), 1);
+    expect(uslSentences(fit, 'fitted to 4 steps', { maxN: 4 }, 'arrivals/s')[0]).toContain(
+      'N* = √((1 − α) / β) = 15.4, more than 2× the largest N fitted (4.00): no peak is predicted, the curve there resting on no step; R² = 1.000.',
+    );
+  });
+
   it('is not when a step lies near N*', () => {
     const { fit } = fitUsl(at([1, 2, 4, 8, 12, 20, 56]));
     expect(fit?.extrapolated).toBe(false);
     expect(fit?.gapN).toBeUndefined();
+  });
+});
+
+describe('an arrival of several requests: the USL is fitted to the requests in flight at the target', () => {
+  // 4 slots x 20 ms = 200 req/s; each arrival a transaction of two requests and 500 ms of think time
+  // between them: 100 arrivals/s. The requests queue near the knee (step 5).
+  const xs = [20, 40, 60, 80, 98, 100];
+  const requestMs = [20, 20, 21, 24, 40, 600];
+  const steps = xs.map((x, index) =>
+    stepResult({
+      index,
+      ratePerSec: 20 * (index + 1),
+      throughputPerSec: x,
+      steadyS: 10,
+      meanMs: requestMs[index],
+      verdict: index < 5 ? 'holds' : 'fails',
+      byName: {
+        session: {
+          transaction: true,
+          ok: x * 10,
+          throughputPerSec: x,
+          meanMs: 2 * requestMs[index] + 500,
+        } as NameResult,
+        'session: login': { ok: x * 10, throughputPerSec: x, meanMs: requestMs[index] } as NameResult,
+        'session: order': { ok: x * 10, throughputPerSec: x, meanMs: requestMs[index] } as NameResult,
+      },
+    }),
+  );
+
+  it('N = the requests/s x request latency summed over the names, think time excluded, and the section says so', () => {
+    const m = modelsOf(steps, 98, 4, 100, ['session'], true, true);
+    expect(m.nRequests).toBe(true);
+    expect(m.wPerArrival).toBeUndefined();
+    expect(m.little.map((r) => Number(r.concurrency.toFixed(3)))).toEqual([0.8, 1.6, 2.52, 3.84, 7.84, 120]);
+    // W / W₁ reads the requests' latency rise (2x at the knee), not one diluted by the think time (1.08x)
+    expect(m.utilisation[4].latencyInflation).toBeCloseTo(2, 9);
+    // the fit rests on N of a few requests: its peak, if it has one, is no double of the 100 arrivals/s reached
+    expect(m.usl!.maxN).toBeCloseTo(7.84, 9);
+    expect(m.usl!.peakPerSec ?? 0).toBeLessThan(115);
+    expect(modelsIntro(m, 'arrivals/s', 4)).toContain(
+      'N is the requests in flight at the target, the sum over request names of requests/s × mean latency, think time excluded',
+    );
+  });
+
+  it("where the arrivals' own time were taken (the VUs asleep counted), N is tens and the peak runs far past the 100 reached", () => {
+    const m = modelsOf(steps, 98, 4, 100, ['session']);
+    expect(m.little[0].concurrency).toBeCloseTo(10.8, 9);
+    expect(m.usl!.peakPerSec ?? Infinity).toBeGreaterThan(150);
+  });
+
+  it('withholds the fit, saying why, where a step records no mean per request name (an import without names)', () => {
+    const unnamed = steps.map((s) => (s.index === 2 ? { ...s, byName: undefined } : s));
+    const m = modelsOf(unnamed, 98, 4, 100, [], true, true);
+    expect(m.usl).toBeNull();
+    expect(m.nRequests).toBeUndefined();
+    expect(m.uslNote).toBe(
+      "not fitted: an arrival here is several requests, and step 3 records no mean latency per request name, so the requests in flight at the target cannot be had; N from the arrivals' own time counts arrivals in flight (think time and all), not the target's concurrency",
+    );
+    // the table keeps every step, N from the arrivals' time, and says it is no concurrency of the target's
+    expect(m.little).toHaveLength(6);
+    expect(modelsIntro(m, 'arrivals/s', 4)).toMatch(/^Little's law gives the mean number in flight at each step/);
   });
 });

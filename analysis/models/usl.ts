@@ -138,8 +138,14 @@ function sse(points: readonly UslPoint[], p: UslParams): number {
   return points.reduce((acc, q) => acc + (q.throughputPerSec - uslThroughput(p, q.concurrency)) ** 2, 0);
 }
 
-/** A fitted N within this factor of N* makes the predicted peak a measured region's. */
-const NEAR_N_FACTOR = 2;
+/**
+ * A fitted N within this factor of N* makes the predicted peak a measured region's. Past this
+ * factor times the largest fitted N no peak is predicted at all (UslFit.nStarFar): the curve
+ * there rests on no step, and it turned on the noise of the first steps (two runs of one target
+ * and settings, fitted to 4 and 5 steps, read peaks of 153.8 and 249.1 arrivals/s, N* 1.2x and
+ * 2.9x the largest N; the capacity was 154).
+ */
+export const NEAR_N_FACTOR = 2;
 
 /**
  * The fitted Ns either side of N* when none lies within NEAR_N_FACTOR of it (a gap the curve
@@ -187,11 +193,13 @@ export function fitUsl(
   const best = fits.reduce((a, b) => (sse(points, b) < sse(points, a) ? b : a));
   const nStar = uslPeakConcurrency(best);
   const gap = nStar === null || nStar > s.nMax ? null : gapAround(nStar, points);
+  const far = nStar !== null && nStar > NEAR_N_FACTOR * s.nMax;
   return {
     fit: {
       ...best,
       nStar,
-      peakPerSec: nStar === null ? null : uslThroughput(best, nStar),
+      peakPerSec: nStar === null || far ? null : uslThroughput(best, nStar),
+      ...(far ? { nStarFar: true as const } : {}),
       maxN: s.nMax,
       extrapolated: nStar !== null && (nStar > s.nMax || gap !== null),
       ...(gap ? { gapN: gap } : {}),

@@ -4,7 +4,11 @@
  */
 import type { StepResult } from './results.ts';
 
-/** Little's law for one step: mean concurrency N = X x W (X successful arrivals/s, W their mean time in s: a mix's entries', models/little.ts). */
+/**
+ * Little's law for one step: mean concurrency N = X x W (X successful arrivals/s). Where an arrival
+ * is several requests (Models.nRequests), N is the requests in flight at the target (the sum over
+ * request names of ok/s x mean) and W = N / X; else W is the arrivals' mean time (models/little.ts).
+ */
 export interface LittleRow {
   index: number;
   /** The step's attempt (StepResult.attempt, 1 when absent): a rerun at the same index is its own row. Absent in older runs. */
@@ -25,8 +29,14 @@ export interface UslFit {
   gamma: number;
   /** N* = sqrt((1 - alpha) / beta): the concurrency of peak throughput; null when beta is 0 or alpha >= 1. */
   nStar: number | null;
-  /** X(N*), the predicted peak (req/s); null without N*. A model's figure, never a step's. */
+  /** X(N*), the predicted peak (req/s); null without N*, or with nStarFar. A model's figure, never a step's. */
   peakPerSec: number | null;
+  /**
+   * N* lies more than 2x past the largest N fitted (models/usl.ts NEAR_N_FACTOR): no peak is
+   * predicted (peakPerSec null), the curve there resting on no step. Absent otherwise, and in runs
+   * analysed before 2026-12-07.
+   */
+  nStarFar?: true;
   /** The largest N the fit rests on. Absent in runs stored before 2026-12-05. */
   maxN?: number;
   /**
@@ -72,6 +82,16 @@ export interface Models {
    */
   utilisationBaseAtLeast?: true;
   utilisation: UtilisationRow[];
-  /** W is each step's mean time per arrival from the mix's entries (models/little.ts); absent: the requests' mean. */
+  /**
+   * W is each step's mean time per arrival from the mix's entries, think time included (models/little.ts);
+   * absent: the requests' mean. Not set with nRequests; in runs analysed before it, where a transaction's N counted arrivals in flight.
+   */
   wPerArrival?: boolean;
+  /**
+   * An arrival is several requests, and N is the requests in flight at the target (the sum over the
+   * step's request names of ok/s x mean latency, think time excluded), W = N / X an arrival's time
+   * at the target (models/little.ts requestRows). Absent where each arrival is one request, where
+   * the run recorded no mean per request name (then the fit is withheld), and in runs analysed before 2026-12-07.
+   */
+  nRequests?: true;
 }

@@ -146,11 +146,13 @@ export function uslAlt(run: RunResult): string {
   const fit = run.models!.usl!;
   const unit = rateUnit(run);
   const nStar =
-    fit.nStar === null || fit.peakPerSec === null
-      ? 'no N* (the curve does not turn)'
-      : uslShowsNStar(run)
-        ? `N* = ${sig3(fit.nStar)}, peak ${fmtRate(fit.peakPerSec)} ${unit}, ruled`
-        : `N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`;
+    fit.nStar !== null && fit.nStarFar
+      ? `N* = ${sig3(fit.nStar)} lies more than 2× past the measured N: no peak predicted, not drawn`
+      : fit.nStar === null || fit.peakPerSec === null
+        ? 'no N* (the curve does not turn)'
+        : uslShowsNStar(run)
+          ? `N* = ${sig3(fit.nStar)}, peak ${fmtRate(fit.peakPerSec)} ${unit}, ruled`
+          : `N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`;
   return `Throughput against concurrency N = X × W of ${stepsText(uslFitted(run))}, up to and including the knee, with the Universal Scalability Law curve fitted to them (α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, R² = ${fit.r2.toFixed(3)}); ${nStar}`;
 }
 
