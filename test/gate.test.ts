@@ -215,8 +215,8 @@ describe('decideGate', () => {
     );
   });
 
-  it('a difference smaller than one step is not a regression, nor one within the tolerance', () => {
-    // the same knee, its throughput 7.5% lower: resolution, not a change
+  it('a difference within the tolerance is not a regression; one past it by less than a step cannot be judged (a review: 6.92% on steps of 20% passed)', () => {
+    // the same knee, its throughput 7.5% lower: past the tolerance, on steps too coarse to place it
     const lower = fakeRun({
       steps: [100, 200, 300, 400, 500, 600].map((r) => ({
         ratePerSec: r,
@@ -228,6 +228,13 @@ describe('decideGate', () => {
     });
     expect(stepSizePerSec(BASE)).toBe(100);
     expect(decideGate(lower, BASE, 0.05)).toMatchObject({
+      status: 'invalid',
+      exitCode: 3,
+      headline:
+        "cannot judge: capacity fell past the tolerance (5.00%) by less than a step: 370.0 req/s vs baseline 400.0 req/s (-7.50%), on steps of 100 req/s (25.00% of the baseline's): the steps cannot tell a limit that moved from one that held; rerun both with steps of at most 20 req/s (--step-rate: the tolerance of the baseline's 400.0), or save a baseline on them",
+    });
+    // within the tolerance: a pass, within one step
+    expect(decideGate(lower, BASE, 0.1)).toMatchObject({
       status: 'pass',
       headline: expect.stringMatching(
         /^capacity holds: 370\.0 req\/s vs baseline 400\.0 req\/s \(-7\.50%\): within one step/,
