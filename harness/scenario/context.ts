@@ -177,7 +177,15 @@ function strictRow(row: Row, columns: readonly string[], name: string, file: str
       },
     },
   );
-  return Object.freeze(Object.assign(Object.create(guard) as Row, row));
+  const copy = Object.create(guard) as Row;
+  // its own (not enumerable, so no copy takes them): V8 names it '#<Object>' in a write's message, as
+  // the load's row, where a lookup through the guard read '[object Object]'
+  for (const [key, value] of [
+    ['constructor', Object],
+    ['toString', Object.prototype.toString],
+  ] as const)
+    if (!Object.hasOwn(row, key)) Object.defineProperty(copy, key, { value });
+  return Object.freeze(Object.assign(copy, row));
 }
 
 /**
