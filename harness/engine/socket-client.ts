@@ -6,8 +6,9 @@
  * contract as the undici VU (http.ts): keep-alive, one request at a time, phase timestamps from the
  * VU's own events, the total deadline from the pool's sweep. Per request it allocates the request
  * string (and header strings only for a scenario with a check; body copies only for one that keeps
- * its body, or of a status of 400 or more, its first ERROR_BODY_BYTES for its error sample), no Request object, no promise, no timer: a quarter less CPU per request than undici
- * through plateau (docs/decisions/010, 012).
+ * its body, or of a status of 400 or more, its first ERROR_BODY_BYTES for its error sample), no
+ * Request object, no promise, no timer: a quarter less CPU per request than undici through plateau
+ * (docs/decisions/010, 012).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
  * - framing (Content-Length, chunked, read-until-close, HEAD, 1xx, 204/304): the parser; HEAD is
