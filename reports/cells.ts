@@ -30,6 +30,7 @@ import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
 import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
 import { cutAbovePeak } from '../analysis/peak.ts';
+import { peakMixDrift } from '../analysis/peak-mix.ts';
 import { MAX_NAMES } from '../analysis/names-limit.ts';
 
 /** A figure as every table shows one resting on too few samples: "12.3 ms" as it is, "~12.3 ms*" when not reliable. */
@@ -239,7 +240,13 @@ export function peakText(run: RunResult): string {
       ? ''
       : `step ${stepNo(cut.index)}${(cut.attempt ?? 1) > 1 ? `'s attempt ${cut.attempt}` : ''}, cut short ${fmtInt(cut.steadyS)} s into its steady window, read ${fmtRate(cut.throughputPerSec)} ${rateUnit(run)}: not counted`;
   if (run.peakStep === null) return note === '' ? '–' : `– (${note})`;
-  return `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)}${note === '' ? '' : `; ${note}`})`;
+  // a window that served its entries off their weights measured another mix (analysis/peak-mix.ts)
+  const drift = peakMixDrift(run);
+  const mix =
+    drift === null
+      ? ''
+      : `; its window served "${drift.name}" at ${fmtPercent(drift.served)} of its ended arrivals against a weight of ${fmtPercent(drift.weight)}: the peak is of the mix it served`;
+  return `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)}${note === '' ? '' : `; ${note}`}${mix})`;
 }
 
 /** "http_5xx 4,500, timeout 3" (empty string when none). */

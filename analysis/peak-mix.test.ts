@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { peakMixDrift } from './peak-mix.ts';
+import { stepResult } from './testing/builders.ts';
+import { peakText } from '../reports/cells.ts';
+import type { NameResult, RunResult } from './types.ts';
+
+const ended = (completed: number, transaction = false): NameResult => ({
+  ...(transaction ? { transaction: true as const } : {}),
+  completedPerSec: completed / 4,
+  throughputPerSec: completed / 4,
+  completed,
+  ok: completed,
+  failed: 0,
+  errorRate: 0,
+  errors: {},
+  latency: [],
+  meanMs: 10,
+  maxMs: 10,
+});
+const traffic = {
+  entries: [
+    { name: 'read order', weight: 70, transaction: false },
+    { name: 'create order', weight: 25, transaction: false },
+    { name: 'checkout', weight: 5, transaction: true },
+  ],
+};
+/** An audit's peak window (b4 step 5, attempt 2): 479 reads, 168 creates, 28 checkouts. */
+const run = (checkouts: number) =>
+  ({
+    steps: [
+      stepResult({
+        index: 4,
+        throughputPerSec: 168.8,
+        byName: {
+          'read order': ended(479),
+          'create order': ended(168),
+          checkout: ended(checkouts, true),
+          'checkout: create': ended(checkouts),
+        },
+      }),
+    ],
+    peakStep: 4,
+    peakPerSec: 168.8,
+    traffic,
+  }) as unknown as RunResult;
+
+describe("the mix the peak's window served (an audit: a peak of 168.8 above the demo's 163 served a lighter mix)", () => {
+  it('names the entry that drifted most past 2% of its weight, beside the peak', () => {
+    expect(peakMixDrift(run(28))).toEqual({ name: 'checkout', served: 28 / 675, weight: 0.05 });
+    expect(
+      peakText({
+        ...run(28),
+        rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30, rateUnit: 'arrivals/s' },
+      } as RunResult),
+    ).toBe(
+      '168.8 arrivals/s (step 5; its window served "checkout" at 4.15% of its ended arrivals against a weight of 5.00%: the peak is of the mix it served)',
+    );
+  });
+  it('says nothing of a window served in its weights, a drift under 2 arrivals, or a run of one entry', () => {
+    // 479 : 168 : 34 is 70.3 : 24.7 : 5.0
+    expect(peakMixDrift(run(34))).toBeNull();
+    expect(peakMixDrift({ ...run(28), traffic: { entries: [traffic.entries[0]] } })).toBeNull();
+    expect(peakMixDrift({ ...run(28), peakStep: null })).toBeNull();
+  });
+});
