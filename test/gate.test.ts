@@ -233,6 +233,14 @@ describe('decideGate', () => {
       headline:
         "cannot judge: capacity fell past the tolerance (5.00%) by less than a step: 370.0 req/s vs baseline 400.0 req/s (-7.50%), on steps of 100 req/s (25.00% of the baseline's): the steps cannot tell a limit that moved from one that held; rerun both with steps of at most 20 req/s (--step-rate: the tolerance of the baseline's 400.0), or save a baseline on them",
     });
+    // against a baseline that held every step (at least 400): the fall is at least as large, the same
+    const atLeast400 = kneeRun(1000, 1010, 400);
+    expect(decideGate(lower, atLeast400, 0.05)).toMatchObject({
+      status: 'invalid',
+      headline: expect.stringMatching(
+        /^cannot judge: capacity fell past the tolerance \(5\.00%\) by less than a step: 370\.0 req\/s vs baseline at least 400\.0 req\/s \(a fall of at least 7\.50%\)/,
+      ),
+    });
     // within the tolerance: a pass, within one step
     expect(decideGate(lower, BASE, 0.1)).toMatchObject({
       status: 'pass',

@@ -374,8 +374,9 @@ export function decideGate(
     };
   }
   // its own figure fell past the tolerance on the knee's step, a fall the steps are too coarse to
-  // place: not a pass (a review's 6.92% fall on steps of 20% passed "within one step", exit 0)
-  if (capDrop > tolerance * baseCap && kneeDrop < oneStep && !base.openAbove && !current.openAbove) {
+  // place: not a pass (a review's 6.92% fall on steps of 20% passed "within one step", exit 0); a
+  // baseline's lower bound only makes the fall larger; a run's own bound may lie anywhere above
+  if (capDrop > tolerance * baseCap && kneeDrop < oneStep && !current.openAbove) {
     const finer = Math.max(1, Math.floor(tolerance * baseCap));
     return invalid(common, [
       `${label} fell past the tolerance (${fmtPercent(tolerance)}) by less than a step: ${change}, on steps of ${fmtTarget(stepPerSec)} ${unit} (${fmtPercent(stepPerSec / baseCap)} of the baseline's): the steps cannot tell a limit that moved from one that held; rerun both with steps of at most ${fmtTarget(finer)} ${unit} (--step-rate: the tolerance of the baseline's ${fmtRate(baseCap)}), or save a baseline on them`,
