@@ -9,6 +9,8 @@ import { PHASES, type BucketRecord, type ErrorKind, type NameBucket, type Phase 
 import type { PhasesMs } from './phases.ts';
 
 const MAX_SAMPLES = 5;
+/** Failures a second words at most (wants; a caller asks once or twice a failure): its samples' room, a few times over. */
+const MAX_WORDED = 4 * MAX_SAMPLES;
 /** A second without lag samples (k6 does not report lag) carries the one empty histogram. */
 const EMPTY_LAG = encodeHistogram(newHistogram());
 
@@ -77,6 +79,8 @@ export class OpenBucket {
   private sampleNames: Array<string | undefined> = [];
   /** Samples whose kind an earlier sample has: what a new kind displaces once the second is full. */
   private repeats = 0;
+  /** Failures this second a caller was told to word (wants): MAX_WORDED at most. */
+  private worded = 0;
   bytesIn = 0;
   bytesOut = 0;
   /** Requests of this second whose VU, in use, had to connect again (BucketRecord.reconnects). */
@@ -151,6 +155,7 @@ export class OpenBucket {
     this.sampleStatuses = [];
     this.sampleNames = [];
     this.repeats = 0;
+    this.worded = 0;
     this.refusedName = '';
     this.vusActiveMax = this.vusAllocated = this.throttledMs = this.cpuSteal = this.processCpu = -1;
     for (const p of PHASES) this.hist[p].reset();
@@ -191,8 +196,14 @@ export class OpenBucket {
    * Compares fields, builds nothing.
    */
   wants(kind: ErrorKind, status: string | number | undefined, name?: string): boolean {
-    if (this.samples.length < MAX_SAMPLES) return true;
-    return this.repeats > 0 && this.kindAt(kind, status && status !== '0' ? status : undefined, name) < 0;
+    // a message that repeats one kept adds nothing, and the room stays: bounded per second, so an
+    // error storm of one message words (and runs a check for) a few, not every failure (a review)
+    if (this.worded >= MAX_WORDED) return false;
+    const wanted =
+      this.samples.length < MAX_SAMPLES ||
+      (this.repeats > 0 && this.kindAt(kind, status && status !== '0' ? status : undefined, name) < 0);
+    if (wanted) this.worded++;
+    return wanted;
   }
 
   /** A message of no failure kind of its own (its kind is the message). */

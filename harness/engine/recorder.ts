@@ -155,6 +155,15 @@ export class BucketRecorder {
     this.fail(b, kind, o.status, message, sampleName);
   }
 
+  /**
+   * Whether a failure of this kind, status and name at nowMs would add a sample to its second
+   * (OpenBucket.wants): a transaction builds its failure's words (its check's message, the start of
+   * the body) only then, as a one-request arrival does (complete).
+   */
+  wantsSample(nowMs: number, kind: ErrorKind, status: number, name?: string): boolean {
+    return !this.closed && this.at(nowMs).wants(kind, status || undefined, name);
+  }
+
   /** A request of a transaction ended (the arrival goes on): counted as a request and under its name. */
   sent(nowMs: number, name: string, o: Outcome, checkFailure: string | null): void {
     if (this.closed) return;

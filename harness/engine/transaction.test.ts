@@ -383,4 +383,44 @@ describe("a transaction's send failed by its status (finding A5)", () => {
     ]);
     expect(errors).toEqual(['HTTP 401', 'HTTP 401']);
   });
+
+  it('its check runs for the words only where its second keeps a sample: an error storm runs it a handful of times, not once an arrival (a review: 200 checks for 200 arrivals, 2 samples kept)', async () => {
+    const clock = new SimClock(5000);
+    const pool = simPool(clock, 50, () => ({ ms: 5, status: 401, body: '{"error":"bad credentials"}' }));
+    let checks = 0;
+    const txn: TransactionRun = {
+      kind: 'transaction',
+      name: 'session',
+      kept: { body: false, headers: false },
+      run: async (_seq, http) => {
+        await http.send('session: login', { url: '/login' }, (r) => {
+          checks++;
+          return r.status === 200 || `login ${r.status}`;
+        });
+      },
+    };
+    const records: BucketRecord[] = [];
+    await clock.run(
+      startNative({
+        schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
+        phase: 'steps',
+        source: 'native/0',
+        pool,
+        seqOffset: 0,
+        gracefulStopMs: 2_000,
+        arrivals: onlyTransaction(txn),
+        sink: (r) => records.push(r),
+        clock,
+      }).done,
+    );
+    const failed = records.reduce((a, r) => a + r.completed - r.ok, 0);
+    expect(failed).toBe(200);
+    // a sample in each second the arrivals ended in, the same words
+    const samples = records.flatMap((r) => r.samples ?? []);
+    expect(new Set(samples)).toEqual(
+      new Set(['http_4xx: session: login: HTTP 401 (check: login 401); body: {"error":"bad credentials"}']),
+    );
+    // at most 20 worded a second (open-bucket.ts MAX_WORDED), over the 2 seconds the arrivals ended in
+    expect(checks).toBeLessThanOrEqual(40);
+  });
 });

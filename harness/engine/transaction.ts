@@ -317,14 +317,18 @@ export class Transaction {
       out.kind ?? (checkFailure !== null ? checkFailureKind(checkFailure) : undefined);
     const error = kind === undefined ? null : (out.message ?? checkFailure ?? `HTTP ${out.status}`);
     // the arrival's first failure is its sample: one that failed by its status says the check's
-    // message and the start of the body (failure-text.ts); made.error stays the status, as on k6
-    if (kind !== undefined && this.failure === null)
+    // message and the start of the body (failure-text.ts), built only where its second keeps a
+    // sample of it (an error storm's thousands a second run no check); made.error stays the status, as on k6
+    if (kind !== undefined && this.failure === null) {
+      const worded =
+        out.message === undefined && checkFailure === null && rec.wantsSample(out.times.endMs, kind, out.status, name);
       this.fail(
         kind,
         out.status,
-        `${name}: ${out.message ?? checkFailure ?? httpFailureText(out.status, arrivals.checkOf(check, out, kept), out.bodyChunks, out.bytesIn)}`,
+        `${name}: ${out.message ?? checkFailure ?? (worded ? httpFailureText(out.status, arrivals.checkOf(check, out, kept), out.bodyChunks, out.bytesIn) : `HTTP ${out.status}`)}`,
         name,
       );
+    }
     return arrivals.sent(out, error, kept);
   }
 
