@@ -76,3 +76,22 @@ export function sizingArrivalMs(t: ArrivalTime | null, plannedMs: number): { ms:
   if (t.ms <= plannedMs) return { kept: `the warmup measured ${t.ms.toFixed(1)} ms per arrival, less` };
   return { ms: t.ms };
 }
+
+/**
+ * The time per arrival preflight's sample arrivals give (ms), for the VUs sized before a warmup
+ * measured one: a transaction's own sample time (its think time and round trips, unloaded), a
+ * one-request entry's the plan's (`plannedMs`: vus.expectedServiceMs plus the RTT), by the mix's
+ * weights; null where no transaction was sampled or it is not longer than `plannedMs`. A review's
+ * 6 s sessions, 30% of the mix, were sized for 50 ms requests: the warmup ended before any did,
+ * and the steps ran out of VUs.
+ */
+export function sampledArrivalMs(
+  entries: readonly { name: string; weight: number; transaction: boolean }[],
+  lasted: ReadonlyMap<string, number>,
+  plannedMs: number,
+): number | null {
+  const weights = entries.reduce((a, e) => a + e.weight, 0);
+  if (!(weights > 0) || !entries.some((e) => e.transaction && lasted.has(e.name))) return null;
+  const ms = entries.reduce((a, e) => a + e.weight * (lasted.get(e.name) ?? plannedMs), 0) / weights;
+  return ms > plannedMs ? ms : null;
+}

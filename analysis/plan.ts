@@ -64,7 +64,13 @@ export function stepRates(s: Pick<PlanSteps, 'startPerSec' | 'stepPerSec' | 'max
  * The plan of a config. `unit` is what its rates count (format.ts rateUnitOf of the traffic):
  * arrivals/s when an arrival is a transaction; the texts of its decision name it (rules.rateUnit).
  */
-export function buildPlan(config: PlanConfig, rttMs: number | null = null, unit: RateUnit = 'req/s'): Plan {
+export function buildPlan(
+  config: PlanConfig,
+  rttMs: number | null = null,
+  unit: RateUnit = 'req/s',
+  /** Preflight's sample arrivals' time per arrival (arrival-time.ts sampledArrivalMs), where longer than the plan's. */
+  sampledArrivalMs?: number,
+): Plan {
   const settleS = settleSOf(config.steps);
   const { rampS, holdS } = config.steps;
   const steps: StepPlan[] = [];
@@ -94,7 +100,7 @@ export function buildPlan(config: PlanConfig, rttMs: number | null = null, unit:
     durationS: t,
     settleS,
     rules: { ...config.rules, rateUnit: unit },
-    vus: sizeVus(config, rttMs, undefined, unit),
+    vus: sizeVus(config, rttMs, sampledArrivalMs, unit, 'samples'),
     expectedSteadySamples: steps.map((s) => Math.round(s.ratePerSec * (s.steadyEndS - s.steadyStartS))),
   };
 }
@@ -121,9 +127,10 @@ export function vusGiven(vus: { preAllocated?: number; max?: number }): VusGiven
 export function sizeVus(
   config: Pick<PlanConfig, 'vus' | 'steps' | 'limits'>,
   rttMs: number | null,
-  /** The warmup's measured time per arrival (ms: the whole transaction, think time and round trip included). */
+  /** The warmup's measured time per arrival (ms: the whole transaction, think time and round trip included), or preflight's samples' (`from`). */
   measuredArrivalMs?: number,
   unit: RateUnit = 'req/s',
+  from: 'warmup' | 'samples' = 'warmup',
 ): VuSizing {
   const { preAllocated, max, expectedServiceMs, headroom } = config.vus;
   const given = vusGiven(config.vus);
@@ -136,7 +143,9 @@ export function sizeVus(
   const pre = Math.min(preAllocated ?? Math.min(sized, max ?? sized), cap);
   const mx = Math.min(max ?? Math.max(pre, 4 * sized), cap);
   const law = measured
-    ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized}`
+    ? from === 'warmup'
+      ? `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival measured in the warmup (think time and round trip included) x headroom ${headroom} = ${sized}`
+      : `Little's law: ${maxRate} arrivals/s x ${wMs.toFixed(1)} ms per arrival (each transaction's own time in preflight's sample arrivals, think time included; a request ${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized}`
     : `Little's law: ${maxRate} ${unit} x (${expectedServiceMs} ms expected service + ${(rttMs ?? 0).toFixed(2)} ms RTT) x headroom ${headroom} = ${sized}`;
   const how = ((): string => {
     switch (given) {

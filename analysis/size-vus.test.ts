@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sizeVus } from './plan.ts';
+import { sampledArrivalMs } from './arrival-time.ts';
 
 const config = {
   vus: { expectedServiceMs: 50, headroom: 2 },
@@ -19,6 +20,13 @@ describe("Little's law sizes the VUs", () => {
     expect(v.preAllocatedVUs).toBe(600); // 1000/s x 300 ms x 2
     expect(v.maxVUs).toBe(2400);
     expect(v.reason).toMatch(/300.0 ms per arrival measured in the warmup/);
+  });
+  it("from preflight's sample arrivals (a transaction's own time) before any warmup, said so", () => {
+    const v = sizeVus(config, 0.6, 1865, 'arrivals/s', 'samples');
+    expect(v.preAllocatedVUs).toBe(3730); // 1000/s x 1865 ms x 2
+    expect(v.reason).toBe(
+      "Little's law: 1000 arrivals/s x 1865.0 ms per arrival (each transaction's own time in preflight's sample arrivals, think time included; a request 50 ms expected service + 0.60 ms RTT) x headroom 2 = 3730 preallocated; max 4x; capped at limits.maxInFlight 10000",
+    );
   });
   it('never from a measured time that is not a positive number', () => {
     expect(sizeVus(config, 0.6, Number.NaN).preAllocatedVUs).toBe(102);
@@ -54,5 +62,20 @@ describe("Little's law sizes the VUs", () => {
     const v = sizeVus({ ...config, vus: { ...config.vus, preAllocated: 10, max: 20 } }, 0.6, 300);
     expect(v).toMatchObject({ preAllocatedVUs: 10, maxVUs: 20 });
     expect(v.reason).toBe("set in the config (preAllocated 10, max 20); Little's law suggested 600");
+  });
+});
+
+describe("the time per arrival of preflight's sample arrivals (a review: 6 s sessions sized for 50 ms requests)", () => {
+  const entries = [
+    { name: 'browse', weight: 70, transaction: false },
+    { name: 'session', weight: 30, transaction: true },
+  ];
+  it("weighs each transaction's own sample time with the plan's time of a request", () => {
+    expect(sampledArrivalMs(entries, new Map([['session', 6100]]), 50)).toBeCloseTo(0.7 * 50 + 0.3 * 6100, 9);
+  });
+  it('none where no transaction was sampled, or not longer than the plan', () => {
+    expect(sampledArrivalMs(entries, new Map(), 50)).toBeNull();
+    expect(sampledArrivalMs(entries, new Map([['session', 40]]), 50)).toBeNull();
+    expect(sampledArrivalMs([entries[0]], new Map([['browse', 900]]), 50)).toBeNull();
   });
 });

@@ -158,6 +158,8 @@ export function sizedFromText(
   switch (sizedFrom) {
     case 'warmup':
       return `the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law${split.sized}${split.kept}`;
+    case 'samples':
+      return `preflight's sample arrivals: each transaction's own time (think time included) and vus.expectedServiceMs plus the RTT for a request, by the mix's weights and Little's law${split.sized}: no warmup measured a longer time per arrival${split.kept}`;
     case 'expectedServiceMs':
       return `vus.expectedServiceMs (the configured service time) plus the RTT, by Little's law${split.sized}: no warmup measured a longer time per arrival${split.kept}`;
     case 'given':

@@ -23,7 +23,7 @@ afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
 let runs = 0;
 
 /** The warmup at 40/s, then the re-sizing, for steps up to 80/s; the store read back as `plateau report` does. */
-async function warmAndResize(vus: PlateauConfigInput['vus']) {
+async function warmAndResize(vus: PlateauConfigInput['vus'], sampledArrivalMs?: number) {
   const { clock, engine, store, ctx, lines, plan } = simContext({
     runsDir,
     runId: `vus-sim-${++runs}`,
@@ -35,6 +35,8 @@ async function warmAndResize(vus: PlateauConfigInput['vus']) {
     },
   });
   store.update({ traffic: trafficSummary(ctx.requests.traffic) });
+  // the plan as preflight's samples sized it (run.ts): a transaction's own time, longer than the plan's
+  ctx.sampledArrivalMs = sampledArrivalMs;
   const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
   const warmed = await clock.run(runStage('warmup', record, () => warmup(ctx, engine), clock));
   resizeVusFromWarmup(ctx, engine, warmed);
@@ -79,6 +81,17 @@ describe('the VUs after the warmup (arrivals of 150 ms, steps to 80/s)', () => {
       "**VUs sized from**: the warmup's measured time per arrival (the whole entry, think time included, plus the RTT), by Little's law for the preallocated VUs (at most the given max); the max as the config gives it (vus.max, --max-vus).",
     );
     expect(md).not.toContain('the VU counts the config gives');
+  });
+
+  it("sized from preflight's samples where they took longer than the warmup measured: kept, and said so (a review's 6 s sessions the warmup never saw end)", async () => {
+    const r = await warmAndResize(undefined, 400);
+    expect(r.vus.reason).toMatch(/ \(kept: the warmup measured 15\d\.\d ms per arrival, less\)$/);
+    expect(r.meta.traffic?.sizedFrom).toBe('samples');
+    expect(renderMarkdown(r.result)).toContain(
+      "**VUs sized from**: preflight's sample arrivals: each transaction's own time (think time included) and vus.expectedServiceMs plus the RTT for a request, by the mix's weights and Little's law: no warmup measured a longer time per arrival.",
+    );
+    // shorter than the warmup's: the warmup's figure sizes them
+    expect((await warmAndResize(undefined, 100)).meta.traffic?.sizedFrom).toBe('warmup');
   });
 
   it('a given vus.max below the warmup sizing caps the preallocated VUs', async () => {

@@ -153,11 +153,12 @@ export interface TrafficRecord {
     closedModel?: { heldS: number; readings: number; vus: number };
   };
   /**
-   * How the steps' VUs were sized: from the warmup's measured time per arrival, or from
+   * How the steps' VUs were sized: from the warmup's measured time per arrival, from preflight's
+   * sample arrivals (a transaction's own time, where longer than the plan's: `samples`), or from
    * vus.expectedServiceMs (with `vusGiven`, only the count the config did not give), or both counts
    * as the config gives them ('given').
    */
-  sizedFrom?: 'warmup' | 'expectedServiceMs' | 'given';
+  sizedFrom?: 'warmup' | 'samples' | 'expectedServiceMs' | 'given';
   /**
    * What each random data source's draws followed (harness/scenario/traffic.ts randomDrawsOf): its
    * `seed`, or the run id where it had none (decision 057). Two runs whose texts differ drew other

@@ -26,6 +26,8 @@ export interface RunContext {
   interrupt: Interrupt;
   /** Time and timers of the run: the machine's (realClock), or simulated in tests. */
   clock: Clock;
+  /** Preflight's sample arrivals' time per arrival, where it sized the VUs (arrival-time.ts sampledArrivalMs). */
+  sampledArrivalMs?: number;
   /** The prober's readings from somewhere other than the target's metrics endpoint (a model target in tests). */
   readServer?: ServerReader;
 }

@@ -51,11 +51,13 @@ export function resizeVusFromWarmup(
           ctx.requests.traffic.entries.map((e) => e.name),
         );
   const rttMs = store.meta.rtt?.httpMedianMs ?? null;
-  const sized = sizingArrivalMs(t, config.vus.expectedServiceMs + (rttMs ?? 0));
+  // the plan's: preflight's samples where they sized it (a transaction's own time), else the configured
+  const planned = ctx.sampledArrivalMs ?? config.vus.expectedServiceMs + (rttMs ?? 0);
+  const sized = sizingArrivalMs(t, planned);
   if ('kept' in sized) {
     const vus = { ...ctx.plan.vus, reason: `${ctx.plan.vus.reason} (kept: ${sized.kept})` };
     ctx.plan = { ...ctx.plan, vus };
-    store.update({ vus, ...sizedFrom('expectedServiceMs') });
+    store.update({ vus, ...sizedFrom(ctx.sampledArrivalMs !== undefined ? 'samples' : 'expectedServiceMs') });
     return;
   }
   const vus = sizeVus(config, rttMs, sized.ms, unitOf(ctx.plan.rules));

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { buildPlan } from '../../analysis/plan.ts';
+import { buildPlan, vusGiven } from '../../analysis/plan.ts';
+import { sampledArrivalMs } from '../../analysis/arrival-time.ts';
 import { rateUnitOf, unitOf } from '../../analysis/format.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { createLoadEngine, engineKind } from '../engine/create.ts';
@@ -224,7 +225,7 @@ async function stages(
     ctx.progress.info(stageLineText(s));
   };
   const maxSeq = maxPlannedArrivals(config, ctx.plan);
-  await runStage('preflight', record, () =>
+  const lasted = await runStage('preflight', record, () =>
     kind.preflight(env, () =>
       preflight({
         config,
@@ -247,8 +248,22 @@ async function stages(
   const rtt = await runStage('rtt', record, () =>
     measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
   );
-  ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs, unitOf(ctx.plan.rules)));
-  store.update({ rtt, plan: storedPlan(ctx.plan), vus: ctx.plan.vus });
+  // a transaction's own time, as its sample arrivals took it, where longer than the plan's (arrival-time.ts)
+  const sampled = sampledArrivalMs(
+    store.meta.traffic?.entries ?? [],
+    lasted,
+    config.vus.expectedServiceMs + (rtt.httpMedianMs ?? 0),
+  );
+  ctx.sampledArrivalMs = sampled ?? undefined;
+  ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs, unitOf(ctx.plan.rules), ctx.sampledArrivalMs));
+  store.update({
+    rtt,
+    plan: storedPlan(ctx.plan),
+    vus: ctx.plan.vus,
+    ...(sampled !== null && store.meta.traffic && vusGiven(config.vus) !== 'both'
+      ? { traffic: { ...store.meta.traffic, sizedFrom: 'samples' as const } }
+      : {}),
+  });
   ctx.progress.info(
     `VUs: ${ctx.plan.vus.preAllocatedVUs} preallocated, max ${ctx.plan.vus.maxVUs} (${ctx.plan.vus.reason})`,
   );
