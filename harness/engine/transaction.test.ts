@@ -345,6 +345,25 @@ describe('a send run did not await', () => {
   });
 });
 
+/** One second of `txn` at `perSec` on `pool`, in simulated time: its bucket records. */
+async function oneSecondOf(txn: TransactionRun, pool: ReturnType<typeof simPool>, clock: SimClock, perSec: number) {
+  const records: BucketRecord[] = [];
+  await clock.run(
+    startNative({
+      schedule: new Schedule([{ durationS: 1, fromPerSec: perSec, toPerSec: perSec }]),
+      phase: 'steps',
+      source: 'native/0',
+      pool,
+      seqOffset: 0,
+      gracefulStopMs: 2_000,
+      arrivals: onlyTransaction(txn),
+      sink: (r) => records.push(r),
+      clock,
+    }).done,
+  );
+  return records;
+}
+
 describe("a transaction's send failed by its status (finding A5)", () => {
   it("its arrival's sample says the send, its check's message and the start of the body; made.error stays the status, as on k6", async () => {
     const clock = new SimClock(5000);
@@ -363,20 +382,7 @@ describe("a transaction's send failed by its status (finding A5)", () => {
         await http.send('session: item', { url: '/item' });
       },
     };
-    const records: BucketRecord[] = [];
-    await clock.run(
-      startNative({
-        schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
-        phase: 'steps',
-        source: 'native/0',
-        pool,
-        seqOffset: 0,
-        gracefulStopMs: 2_000,
-        arrivals: onlyTransaction(txn),
-        sink: (r) => records.push(r),
-        clock,
-      }).done,
-    );
+    const records = await oneSecondOf(txn, pool, clock, 2);
     expect(records.flatMap((r) => r.samples ?? [])).toEqual([
       'http_4xx: session: login: HTTP 401 (check: login 401); body: {"error":"bad credentials"}',
       'http_4xx: session: login: HTTP 401; body: {"error":"bad credentials"}',
@@ -399,20 +405,7 @@ describe("a transaction's send failed by its status (finding A5)", () => {
         });
       },
     };
-    const records: BucketRecord[] = [];
-    await clock.run(
-      startNative({
-        schedule: new Schedule([{ durationS: 1, fromPerSec: 200, toPerSec: 200 }]),
-        phase: 'steps',
-        source: 'native/0',
-        pool,
-        seqOffset: 0,
-        gracefulStopMs: 2_000,
-        arrivals: onlyTransaction(txn),
-        sink: (r) => records.push(r),
-        clock,
-      }).done,
-    );
+    const records = await oneSecondOf(txn, pool, clock, 200);
     const failed = records.reduce((a, r) => a + r.completed - r.ok, 0);
     expect(failed).toBe(200);
     // a sample in each second the arrivals ended in, the same words
