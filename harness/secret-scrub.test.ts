@@ -69,6 +69,8 @@ describe('the scrubber, every form of a value', () => {
     'it\'s <a> "b" & c/d\\e',
     'pä$$wörd 🔑 x\u2028y',
     'line\none\ttab',
+    'DOM%5Cuser:pw', // a %5C of its own (the review's finding 1)
+    'pa\\%5Css"%255Cwd',
   ];
   const forms: Array<[string, (s: string) => string]> = [
     ['raw', (s) => s],
@@ -117,6 +119,14 @@ describe('the scrubber, every form of a value', () => {
     expect(scrubOf(BASE64)(`for: ${BASE64.replace(/\+/g, ' ')}.`)).toBe('for: [redacted].');
   });
 
+  it("a value holding %5C or %255C: a run of JSON escapes percent-encoded does not take the value's own (it left the value whole, even raw)", () => {
+    expect(scrubOf('pass%5Cword')('raw pass%5Cword')).toBe('raw [redacted]');
+    expect(scrubOf('DOM%5Cuser:pw')(JSON.stringify({ u: 'DOM%5Cuser:pw' }))).toBe('{"u":"[redacted]"}');
+    expect(scrubOf('DOM%5Cuser:pw')('u=DOM%255Cuser%3Apw&v=1')).toBe('u=[redacted]&v=1');
+    expect(scrubOf('Ab\\%5Ccdef')('k: Ab\\%5Ccdef, Ab%5C%255Ccdef')).toBe('k: [redacted], [redacted]');
+    expect(scrubOf('%5Cabcdef')('k=%5Cabcdef %255Cabcdef')).toBe('k=[redacted] [redacted]');
+  });
+
   it('a value is replaced every time it occurs, in several forms in one text', () => {
     const text = `${GO_ESCAPED} ${goJson(GO_ESCAPED)} ${encodeURIComponent(GO_ESCAPED)} ${html(GO_ESCAPED)}`;
     expect(scrubOf(GO_ESCAPED)(text)).toBe('[redacted] [redacted] [redacted] [redacted]');
@@ -151,6 +161,46 @@ describe('the scrubber keeps JSON valid', () => {
     }
   });
 
+  it('a value starting or ending in " and holding %5C, for 600 random values: lines stay parseable, the value alone in a string or less its quote', () => {
+    const r = rng(7);
+    const pick = (n: number) => Array.from({ length: n }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+    const backslash = () => ['%5C', '%255C', '%5c', '\\%5C', '%5C%5C'][Math.floor(r() * 5)];
+    const encoders = [(s: string) => s, json, goJson, encodeURIComponent, html, (s: string) => s.replace(/"/g, '""')];
+    for (let i = 0; i < 600; i++) {
+      const ends = i % 3; // 0: starts with ", 1: ends with ", 2: both
+      const value = `${ends !== 1 ? '"' : ''}${pick(1)}k${backslash()}${pick(2)}${ends !== 0 ? '"' : ''}`;
+      const scrub = scrubOf(value);
+      const encode = encoders[i % encoders.length];
+      const less = [value.replace(/^"/, ''), value.replace(/"$/, ''), value.slice(1, -1)];
+      const messages = [
+        encode(value),
+        `${pick(2)}${encode(value)}`,
+        `${encode(value)}${pick(2)}`,
+        cutMessage(`${encode(value)}${pick(3)}`, 4 + Math.floor(r() * 10)),
+        ...less,
+      ];
+      const line = JSON.stringify({ samples: messages, n: 1 });
+      const out = scrub(line);
+      expect(() => JSON.parse(out), `${line} -> ${out}`).not.toThrow();
+      for (const m of (JSON.parse(out) as { samples: string[] }).samples.slice(0, 3))
+        expect(m.includes(value), `${line} -> ${out}`).toBe(false);
+      const twice = JSON.stringify({ error: line });
+      expect(() => JSON.parse(scrub(twice)), `${twice} -> ${scrub(twice)}`).not.toThrow();
+    }
+  });
+
+  it('a value ending in ": the doubled quote of CSV does not take the JSON string\'s closing quote (it gave {"k":"[redacted],"x":1})', () => {
+    expect(scrubOf('abcdef"')(JSON.stringify({ k: 'abcdef"', x: 1 }))).toBe('{"k":"[redacted]","x":1}');
+    // the value less its quote at a string's end or start: the string's quote is kept
+    expect(scrubOf('abcdef"')('{"k":"zzabcdef","x":""}')).toBe('{"k":"zz[redacted]","x":""}');
+    expect(scrubOf('"abcdef')('{"k":"abcdefgh"}')).toBe('{"k":"[redacted]gh"}');
+    expect(scrubOf('abcd\\"')(JSON.stringify({ k: 'abcd\\' }))).toBe('{"k":"[redacted]"}');
+    // where the text is not JSON: CSV's doubled quote, a quote beside the value
+    expect(scrubOf('abcdef"')('"abcdef""",1')).toBe('"[redacted]",1');
+    expect(scrubOf('"abcdef')('"""abcdef",1')).toBe('"[redacted]",1');
+    expect(scrubOf('abcdef"')('key: abcdef" rest')).toBe('key: [redacted]" rest');
+  });
+
   it('a value starting with n is not taken out of an escaped newline before it, nor a hex digit out of a \\u escape', () => {
     expect(scrubOf('nAbcdef')(JSON.stringify({ m: 'x\nAbcdef' }))).toBe('{"m":"x\\nAbcdef"}');
     expect(scrubOf('3cAbcdef')(JSON.stringify({ m: 'x\\u003cAbcdef' }))).toBe('{"m":"x\\\\u00[redacted]"}'); // an escaped \ : the text holds the value
@@ -165,6 +215,34 @@ describe('the scrubber keeps JSON valid', () => {
     expect(scrubOf('a"b"c"d"ef')(`a${run}x ef${CUT_MARK}`)).toBe(`a${run}x ef${CUT_MARK}`);
     expect(scrubOf('"Abcdef&<')(`${run}x Abcdef ${run}"Abcdef\\u0026<`)).toBe(`${run}x Abcdef [redacted]`);
     expect(secretScrubber([], {})(`${run}x=1 ${run}u0026token=abc`)).toBe(`${run}x=1 ${run}u0026token=[redacted]`);
+  });
+
+  it('long runs of \\, %5C, %255C, &amp; and \\u0026 are read once against values made of such characters (a %5C run was read again from each of its places: 100,000 characters took 2 s)', () => {
+    // quadratic time takes many seconds on 200,000 characters, linear a few milliseconds
+    const units = ['%5C', '%255C', '\\', '&amp;', '\\u0026'];
+    const values = [
+      '&&&&&&&&',
+      '/Abcdef1',
+      'C"abcdef',
+      '5C"abcdef',
+      '%5C"abcdef',
+      '\\\\\\\\\\\\',
+      '"&"&"&"&',
+      '\\u0026\\u0026',
+      '&amp;&amp;',
+      '%255C%5C&',
+    ];
+    for (const unit of units) {
+      const run = unit.repeat(Math.ceil(200_000 / unit.length));
+      for (const value of values) {
+        const scrub = scrubOf(value);
+        for (const text of [`Abcdef1 abcdef ${run}`, `Abcdef1 abcdef ${run}${CUT_MARK}`, `&${run}${value}`]) {
+          const t0 = performance.now();
+          scrub(text);
+          expect(performance.now() - t0, `${JSON.stringify(value)} against a run of ${unit}`).toBeLessThan(2000);
+        }
+      }
+    }
   });
 
   it('a value ending in \\ takes the escaped character after it: the line stays JSON', () => {

@@ -48,9 +48,9 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
   return (text) => {
     let out = text;
     for (const m of matchers) {
-      if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, REDACTED);
+      if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, m.replacement);
     }
-    if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, REDACTED);
+    if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, m.replacement);
     return scrubUrlSecrets(out);
   };
 }
@@ -71,12 +71,15 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
  *   twice (%2B, %252B), and a JSON backslash percent-encoded too (%5C); a space as + and a + as a
  *   space (form encoding, and its decoding); as an HTML entity (&amp; &lt; &gt; &quot; &apos;,
  *   &#NN; and &#xHH; for any character), its & itself escaped again (&amp;amp;, \u0026amp;);
- *   a " doubled (CSV).
+ *   a " doubled (CSV), where no backslash escapes it.
  *
  * Replacing may not break the JSON the text is (a buckets.ndjson line, run.json): a match starts
- * at the first of a run of backslashes before it, never inside an escape (\n before a value
- * that starts with n, the hex of a \u0041), and one that ends in an odd run of backslashes
- * takes the escaped character with it.
+ * at the first of a run of backslashes (or of %5C) before it, never inside an escape (\n before a
+ * value that starts with n, the hex of a \u0041, the C of a %5C), and one that ends in an odd run
+ * of backslashes takes the escaped character with it. A value's first or last " matched as a bare
+ * quote (no odd run of backslashes before it) is a JSON string's own quote where the text is JSON
+ * (the value less that quote at a string's start or end, or the value written raw): it is kept
+ * beside the [redacted].
  */
 interface SecretMatcher {
   anchor: string;
@@ -91,25 +94,33 @@ interface SecretMatcher {
    * run.json's keys and values elsewhere.
    */
   cut: RegExp;
+  /** What a match is replaced with: [redacted], with the bare quote a match began or ended in kept. */
+  replacement: (all: string, ...args: unknown[]) => string;
 }
 
 /**
- * A run of backslashes (or of %5C and %255C, a JSON escape percent-encoded) taken whole, never given back:
- * JavaScript has no atomic group, a lookahead's capture and its backreference are one. With
- * backtracking into such runs, a value with 4 backslashes against a text of 2,000 took minutes
- * (a hostile target could send that); taken whole, it takes linear time.
+ * A run of backslashes, or of %5C, or of %255C (JSON escapes percent-encoded once, twice: one
+ * encoding writes all of a run alike), taken whole, never given back: JavaScript has no atomic
+ * group, a lookahead's capture and its backreference are one. With backtracking into such runs, a
+ * value with 4 backslashes against a text of 2,000 took minutes (a hostile target could send
+ * that); taken whole, it takes linear time. One kind a run: a value's own %5C after its \ (as
+ * `\%5C`, or percent-encoded `%5C%255C`) is not taken as more of the run. Before a % only
+ * backslashes (a `\u0025`): no encoder escapes a %, and a value's own %5C must stay its own.
  */
-const run = (name: string, atLeastOne = false) =>
-  String.raw`(?=(?<${name}>(?:\\|%(?:25)?5[cC])${atLeastOne ? '+' : '*'}))\k<${name}>`;
+const run = (name: string, atLeastOne = false, backslashesOnly = false) =>
+  String.raw`(?=(?<${name}>\\+${backslashesOnly ? '' : String.raw`|(?:%5[cC])+|(?:%255[cC])+`})${atLeastOne ? '' : '?'})\k<${name}>`;
 /** Right after a backslash (the run just taken, or the value's own \ before): where a \u or \n escape's letter may be. */
 const AFTER_BACKSLASH = String.raw`(?<=\\|%(?:25)?5[cC])`;
 
 /** A cut may leave this little of one character's form before its mark: `\`, `\u00`, `%2`, `%25`, `&am`, `&#x2`. */
 const PARTIAL_FORM = `(?:${run('partial')}(?:u[0-9a-fA-F]{0,3}|%(?:25)?[0-9a-fA-F]?|&[#a-zA-Z0-9]*)?)`;
 
+/** Where the C of a %5C or the 2 or a 5 of a %255C is: a match does not start there. */
+const INSIDE_PERCENT_BACKSLASH = String.raw`(?:(?<=%)(?=(?:25)?5[cC])|(?<=%2)(?=55[cC])|(?<=%25)(?=5[cC])|(?<=%(?:25)?5)(?=[cC]))`;
+
 function secretMatcher(value: string): SecretMatcher {
   const chars = [...value];
-  const forms = chars.map((c, i) => charForms(c, i, chars[i - 1]));
+  const forms = chars.map((c, i) => charForms(c, i, chars[i - 1], i === chars.length - 1));
   const anchor = anchorOf(value);
   const start = startGuard(chars[0]);
   const end = chars[chars.length - 1] === '\\' ? ODD_BACKSLASHES_TAKE_NEXT : '';
@@ -122,7 +133,14 @@ function secretMatcher(value: string): SecretMatcher {
     `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}${PARTIAL_FORM}(?=${CUT_MARK})`,
     'g',
   );
-  return { anchor, whole, cut };
+  const keepsQuote = chars[0] === '"' || chars[chars.length - 1] === '"';
+  const replacement = keepsQuote
+    ? (_all: string, ...args: unknown[]) => {
+        const groups = args[args.length - 1] as Record<string, string | undefined>;
+        return `${groups.qs === undefined ? '' : '"'}${REDACTED}${groups.qe === undefined ? '' : '"'}`;
+      }
+    : () => REDACTED;
+  return { anchor, whole, cut, replacement };
 }
 
 /**
@@ -155,14 +173,17 @@ const MAX_CUT_PREFIX = 320;
 const ODD_BACKSLASHES_TAKE_NEXT = String.raw`(?:(?<=(?<!\\)(?:\\\\)*\\)(?:u[0-9a-fA-F]{4}|[^]))?`;
 
 /**
- * Where a match may start. A first character with forms of its own starts at a run of
- * backslashes' first (its forms take any before it); a letter or digit not after an odd run
- * (it would be the n of \n) nor, a hex digit, inside a \uXXXX escape.
+ * Where a match may start. A first character with forms of its own starts at a run's first
+ * backslash or %5C (its forms take any before it); a letter or digit not after an odd run (it
+ * would be the n of \n) nor, a hex digit, inside a \uXXXX escape, nor inside a %5C or %255C.
+ * So a match never starts inside a run: a run is read once, however long (at each of its
+ * places it would be read again to its end: quadratic time).
  */
 function startGuard(first: string): { before: string; after: string } {
-  if (!/[A-Za-z0-9]/.test(first)) return { before: String.raw`(?<!\\)`, after: '' };
+  if (!/[A-Za-z0-9]/.test(first)) return { before: String.raw`(?<!\\|%(?:25)?5[cC])`, after: '' };
   const hex = /[0-9a-fA-F]/.test(first) ? String.raw`(?:u[0-9a-fA-F]{0,3})?` : '';
-  return { before: '', after: String.raw`(?<!(?<!\\)(?:\\\\)*\\${hex}${escapeRe(first)})` };
+  const before = /[25cC]/.test(first) ? `(?!${INSIDE_PERCENT_BACKSLASH})` : '';
+  return { before, after: String.raw`(?<!(?<!\\)(?:\\\\)*\\${hex}${escapeRe(first)})` };
 }
 
 /** An HTML entity's & (after a run of backslashes): as it is, JSON's \u0026 (Go), percent-encoded, and escaped again (&amp;amp;). */
@@ -175,7 +196,7 @@ const SHORT_ESCAPE: Record<string, string> = { '\n': 'n', '\t': 't', '\r': 'r', 
  * of backslashes (one or more, whatever escaped it), and the \ right after another \ is part of
  * that run: two runs side by side could split one in the text.
  */
-function charForms(c: string, i: number, before: string | undefined): string {
+function charForms(c: string, i: number, before: string | undefined, last: boolean): string {
   if (/[A-Za-z0-9]/.test(c)) return c;
   const cp = c.codePointAt(0)!;
   const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
@@ -183,14 +204,26 @@ function charForms(c: string, i: number, before: string | undefined): string {
     if (before === '\\') return '';
     return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric})`;
   }
-  const literal = c === '"' ? '"{1,2}' : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
+  const literal = c === '"' ? quoteForms(i, last) : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
   const percent = [...Buffer.from(c, 'utf8')].map((b) => `%(?:25)?${hexRe(b, 2)}`).join('');
   const units = c.length === 2 ? [c.charCodeAt(0), c.charCodeAt(1)] : [cp];
   const unicode = units.map((u, k) => `${k > 0 ? run(`s${i}`, true) : ''}u${hexRe(u, 4)}`).join('');
   const named = c === '&' ? AMP : NAMED_ENTITY[c] ? `${AMP}${NAMED_ENTITY[c]};` : null;
   const escaped = [unicode, ...(SHORT_ESCAPE[c] ? [SHORT_ESCAPE[c]] : [])];
   const forms = [literal, percent, numeric, ...(named ? [named] : []), `${AFTER_BACKSLASH}(?:${escaped.join('|')})`];
-  return `${run(`b${i}`)}(?:${forms.join('|')})`;
+  return `${run(`b${i}`, false, c === '%')}(?:${forms.join('|')})`;
+}
+
+/**
+ * A " as it is: doubled (CSV) only where no backslash is before it (in JSON, `\""` is an escaped
+ * quote and the string's end); the value's first one bare (not after a backslash: a match starts
+ * at a run's first) and its last one bare (after no odd run of backslashes) captured, to be kept.
+ */
+function quoteForms(i: number, last: boolean): string {
+  const doubled = String.raw`"(?<!\\")"`;
+  if (i === 0) return String.raw`(?:${doubled}|(?<qs>(?<!\\)")|")`;
+  if (last) return String.raw`(?:${doubled}|(?<qe>(?<!(?<!\\)(?:\\\\)*\\)")|")`;
+  return `(?:${doubled}|")`;
 }
 
 /** A number in hex, at least `digits` of them, each letter in either case. */
