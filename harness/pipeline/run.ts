@@ -256,12 +256,20 @@ async function stages(
   );
   ctx.sampledArrivalMs = sampled ?? undefined;
   ctx.plan = kind.planForInstance(buildPlan(config, rtt.httpMedianMs, unitOf(ctx.plan.rules), ctx.sampledArrivalMs));
+  const given = vusGiven(config.vus);
   store.update({
     rtt,
     plan: storedPlan(ctx.plan),
     vus: ctx.plan.vus,
-    ...(sampled !== null && store.meta.traffic && vusGiven(config.vus) !== 'both'
-      ? { traffic: { ...store.meta.traffic, sizedFrom: 'samples' as const } }
+    // as resize-vus.ts records it after a warmup, which may replace it
+    ...(sampled !== null && store.meta.traffic && given !== 'both'
+      ? {
+          traffic: {
+            ...store.meta.traffic,
+            sizedFrom: 'samples' as const,
+            ...(given === 'max' || given === 'preAllocated' ? { vusGiven: given } : {}),
+          },
+        }
       : {}),
   });
   ctx.progress.info(
