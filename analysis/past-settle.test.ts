@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { pastSettle } from './past-settle.ts';
-import { stepResult } from './testing/builders.ts';
+import { nameResult, stepResult } from './testing/builders.ts';
 import type { NameResult, StepResult } from './types.ts';
 
-const name = (p50: number, transaction = true): NameResult => ({
-  ...(transaction ? { transaction: true as const } : {}),
-  completedPerSec: 10,
-  throughputPerSec: 10,
-  completed: 30,
-  ok: 30,
-  failed: 0,
-  errorRate: 0,
-  errors: {},
-  latency: [{ q: 50, valueMs: p50, n: 30, reliable: true }],
-  meanMs: p50,
-  maxMs: p50,
-});
+/** 30 arrivals of a median p50 (a transaction's, unless told). */
+const name = (p50: number, transaction = true): NameResult =>
+  nameResult(30, {
+    ...(transaction ? { transaction: true as const } : {}),
+    latency: [{ q: 50, valueMs: p50, n: 30, reliable: true }],
+    meanMs: p50,
+    maxMs: p50,
+  });
 const step = (index: number, byName: Record<string, NameResult>): StepResult => stepResult({ index, byName });
 const plans = [0, 1, 2].map((index) => ({ index, holdStartS: 10 * index + 2, steadyStartS: 10 * index + 5 }));
 

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { peakMixDrift } from './peak-mix.ts';
-import { stepResult } from './testing/builders.ts';
+import { nameResult, stepResult } from './testing/builders.ts';
 import { peakText } from '../reports/cells.ts';
 import type { NameResult, RunResult } from './types.ts';
 
-const ended = (completed: number, transaction = false): NameResult => ({
-  ...(transaction ? { transaction: true as const } : {}),
-  completedPerSec: completed / 4,
-  throughputPerSec: completed / 4,
-  completed,
-  ok: completed,
-  failed: 0,
-  errorRate: 0,
-  errors: {},
-  latency: [],
-  meanMs: 10,
-  maxMs: 10,
-});
+/** `completed` arrivals that ended in the window (a transaction's, when told). */
+const ended = (completed: number, transaction = false): NameResult =>
+  nameResult(completed, transaction ? { transaction: true } : {});
 const traffic = {
   entries: [
     { name: 'read order', weight: 70, transaction: false },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverWindowOf } from './testing/builders.ts';
+import { nameResult, serverWindowOf } from './testing/builders.ts';
 import { crossCheck, routeWindow, serverMeanReliable, serverRequests, serverRttMs, serverWindow } from './server.ts';
 import { withServer } from './judge.ts';
 import type { NameResult, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
@@ -356,19 +356,8 @@ describe('serverRttMs', () => {
 });
 
 describe('withServer: a cross-check per mapped name', () => {
-  const name = (completed: number, meanMs: number, extra: Partial<NameResult> = {}): NameResult => ({
-    completedPerSec: completed / 5,
-    throughputPerSec: completed / 5,
-    completed,
-    ok: completed,
-    failed: 0,
-    errorRate: 0,
-    errors: {},
-    latency: [],
-    meanMs,
-    maxMs: null,
-    ...extra,
-  });
+  const name = (completed: number, meanMs: number, extra: Partial<NameResult> = {}): NameResult =>
+    nameResult(completed, { meanMs, ...extra });
   const step = {
     index: 0,
     ratePerSec: 60,

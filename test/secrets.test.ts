@@ -72,6 +72,21 @@ describe('secrets never reach an output', () => {
     }
   });
 
+  /** The token-echo scenario against an echoing target, the token in the environment. */
+  const echoRun = (url: string, runId: string, token: string) =>
+    runQuietly(
+      {
+        target: { url: `${url}/load` },
+        scenario: fixture('token-echo'),
+        steps,
+        warmup: { enabled: false },
+        rtt: { samples: 2 },
+        verdicts: { confirmFailedStep: false },
+        output: { dir: runsDir, runId },
+      },
+      { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+    );
+
   it("a target that echoes the token into every response, quoted by the scenario's check(), across the message's cut", async () => {
     const token = unique('token');
     let n = 0;
@@ -82,18 +97,7 @@ describe('secrets never reach an output', () => {
       res.end('ok');
     });
     try {
-      const r = await runQuietly(
-        {
-          target: { url: `${echo.url}/load` },
-          scenario: fixture('token-echo'),
-          steps,
-          warmup: { enabled: false },
-          rtt: { samples: 2 },
-          verdicts: { confirmFailedStep: false },
-          output: { dir: runsDir, runId: 'secrets-echo' },
-        },
-        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
-      );
+      const r = await echoRun(echo.url, 'secrets-echo', token);
       expect(r.exitCode, r.lines.join('')).toBe(0);
       const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
       // the message is kept, the secret is not
@@ -122,18 +126,7 @@ describe('secrets never reach an output', () => {
       res.end('ok');
     });
     try {
-      const r = await runQuietly(
-        {
-          target: { url: `${echo.url}/load` },
-          scenario: fixture('token-echo'),
-          steps,
-          warmup: { enabled: false },
-          rtt: { samples: 2 },
-          verdicts: { confirmFailedStep: false },
-          output: { dir: runsDir, runId: 'secrets-echo-encoded' },
-        },
-        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
-      );
+      const r = await echoRun(echo.url, 'secrets-echo-encoded', token);
       expect(r.exitCode, r.lines.join('')).toBe(0);
       const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
       // the message is kept, each form of the token replaced, the parameter after Go's \u0026 redacted by its name

@@ -10,6 +10,7 @@ import { encodeHistogram, newHistogram, recordUs, type Histogram } from '../hist
 import {
   PHASES,
   type AnalyzeInput,
+  type NameResult,
   type BucketRecord,
   type ErrorKind,
   type Phase,
@@ -279,6 +280,23 @@ export function stepResult(over: Partial<StepResult> = {}): StepResult {
     vusAllocatedMax: 10,
     verdict: 'holds',
     reasons: [],
+    ...over,
+  };
+}
+
+/** A name's steady window (StepResult.byName) of `completed` successes over stepResult's 5 s; `over` replaces any field. */
+export function nameResult(completed: number, over: Partial<NameResult> = {}): NameResult {
+  return {
+    completedPerSec: completed / 5,
+    throughputPerSec: completed / 5,
+    completed,
+    ok: completed,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [],
+    meanMs: null,
+    maxMs: null,
     ...over,
   };
 }
