@@ -255,6 +255,7 @@ export function withServer(
     failedShare,
     requests ? 'requests' : 'arrivals',
     timedOutOf(requestTimeoutShare(r), server),
+    minTailSamples,
   );
   const { fromS, toS } = steadyWindowS(p);
   return {
@@ -318,6 +319,7 @@ function namesWithServer(
         n.errorRate,
         'arrivals',
         timedOutOf(timeouts, server),
+        minTailSamples,
       );
       const { fromS, toS } = steadyWindowS(p);
       const client = {

@@ -18,7 +18,10 @@
  * traffic (docs/decisions/059).
  *
  * A client mean that reads systematically higher than the server's is time spent queueing inside
- * the generator (event loop, connection pool), not in the target.
+ * the generator (event loop, connection pool), not in the target. The means are compared only where
+ * the server's rests on rules.minTailSamples requests or more (serverMeanReliable): a mean of 3
+ * requests, its window's edges up to a second off the client's, shows neither queueing nor other
+ * traffic (docs/decisions/061).
  *
  * With histogram buckets in the readings, the window also has the server's p50, p90 and p99 from
  * the bucket deltas (server-histogram.ts). A count, sum or bucket that goes backwards between two
@@ -26,6 +29,7 @@
  * percentiles are then null, never a negative figure, and the cross-check does not compare it.
  */
 import { fmtCountShare, fmtInt } from './format.ts';
+import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
 import { histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
 import type { CrossCheck, HistogramReading, RouteReading, RttFigures, ServerSample, ServerWindow } from './types.ts';
 
@@ -242,6 +246,20 @@ export function serverMeanReliable(
   return n !== null && n > 0 && n >= minTailSamples;
 }
 
+/**
+ * Why a thin server mean is not judged by, after what it rests on ("the server's mean rests on 3
+ * requests"): the count a mean needs and what gives it more, in the words slo.ts gives a thin
+ * percentile.
+ */
+export function tooFewForAMean(minTailSamples: number): string {
+  return `fewer than the ${fmtInt(minTailSamples)} a mean needs (rules.minTailSamples): too few to stand for its time per request; hold the steps longer (steps.holdS) or offer higher rates`;
+}
+
+/** "1 request", "3 requests". */
+export function requestsText(n: number): string {
+  return `${fmtInt(n)} ${n === 1 ? 'request' : 'requests'}`;
+}
+
 /** The RTT the cross-check subtracts: the fastest HTTP round trip (its median in older runs), 0 unmeasured. */
 export function serverRttMs(rtt: Pick<RttFigures, 'httpMinMs' | 'httpMedianMs'> | null | undefined): number {
   return rtt?.httpMinMs ?? rtt?.httpMedianMs ?? 0;
@@ -268,7 +286,9 @@ export interface ClientTimeouts {
  * The client's view of a window against the server's. `clientPerSec` is the requests it completed
  * per second, `clientMeanMs` the mean duration of its successful requests (every request, never a
  * transaction's), `errorRate` the failed share of its requests, `timedOut` those of them it timed
- * out itself.
+ * out itself. `minTailSamples` is the requests a server mean needs to be compared (serverMeanReliable);
+ * the client's mean rests on about as many, since the means are compared only where the throughputs
+ * agree and at most 1% of requests failed.
  */
 export function crossCheck(
   clientPerSec: number,
@@ -278,6 +298,7 @@ export function crossCheck(
   errorRate = 0,
   counts: ClientCount = 'arrivals',
   timedOut: ClientTimeouts = { share: 0 },
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
 ): CrossCheck {
   const base = {
     clientPerSec,
@@ -328,6 +349,12 @@ export function crossCheck(
       detail: `${xText}; latency not compared: ${(errorRate * 100).toFixed(1)}% of requests failed, and the client's mean covers its successes only while the server's covers every request`,
     };
   }
+  if (!serverMeanReliable(server, minTailSamples))
+    return {
+      ...base,
+      verdict: 'consistent',
+      detail: `${xText}; latency not compared: the server's mean rests on ${requestsText(serverRequests(server) ?? 0)}, ${tooFewForAMean(minTailSamples)}`,
+    };
   const gapMs = base.clientMeanMinusRttMs - server.meanMs;
   const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
   const mText = `client mean ${(base.clientMeanMinusRttMs + rttMs).toFixed(2)} ms (minus RTT ${base.clientMeanMinusRttMs.toFixed(2)}), server mean ${server.meanMs.toFixed(2)} ms`;

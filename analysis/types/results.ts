@@ -226,6 +226,8 @@ export interface ServerWindow {
 
 export interface CrossCheck {
   /**
+   * `consistent`: what was compared agrees; the detail says what was not (the means, where over 1%
+   * of requests failed or the server's rests on fewer than rules.minTailSamples: decision 061).
    * `client-timeouts`: the server counted fewer requests than the client by no more than the client
    * timed out itself (abandoned, so not in the server's count): no traffic shown missing (decision 059).
    */
