@@ -143,7 +143,7 @@ function heldWithSymptoms(
   rttMs: number,
   policy: DecisionPolicy,
 ): StepResult {
-  const { generatorLimited, waited } = heldSymptoms(r, baseline, rttMs, policy.bounds);
+  const { generatorLimited, waited } = heldSymptoms(r, baseline, rttMs, policy.bounds, policy.rules.minTailSamples);
   const reasons = [
     ...r.reasons,
     ...(waited !== null ? [waitedOnTargetText(r, waited)] : []),

@@ -8,10 +8,14 @@
  *   tail = p99 - RTT  (client),  low <=> tail <= tailFactor x baseline tail (the first step that held)
  *
  * or, when the server's own metrics are read, its mean stays within tailFactor of that step's
- * mean. A step failing that way measured the generator: never capacity. With no step held before
+ * mean, where both means rest on rules.minTailSamples requests or more (a thinner one is judged by
+ * as a run without the server's figures is, and the words say why: docs/decisions/061). A step
+ * failing that way measured the generator: never capacity. With no step held before
  * it, a failed step with a symptom is inconclusive: neither side is blamed.
  */
 import { fmtInt, fmtPercent } from './format.ts';
+import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
+import { requestsText, serverMeanReliable, serverRequests, tooFewForAMean } from './server.ts';
 import type { GeneratorBounds, StepResult, Symptom } from './types.ts';
 import {
   DEFAULT_GENERATOR_BOUNDS,
@@ -52,6 +56,7 @@ function tailLow(
   baseline: StepResult,
   rttMs: number,
   factor: number,
+  minTailSamples: number,
 ): { low: boolean; text: string; grew?: false } {
   // timed out: those requests waited a whole timeout, past any percentile of the successes (a
   // user's hung confirm read 'tail stayed low', the step generator-bound): from 1% of them the p99 is
@@ -63,12 +68,40 @@ function tailLow(
       grew: false,
     };
   if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
-    const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
-    return {
-      low,
-      text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}`,
-    };
+    const thin = thinMeans(s, baseline, minTailSamples);
+    if (thin === null) {
+      const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
+      return {
+        low,
+        text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}`,
+      };
+    }
+    // a thin mean is no mean (decision 061): judged as a run without the server's figures is, and said
+    const client = clientTailLow(s, baseline, rttMs, factor);
+    return client.grew === false ? client : { ...client, text: `${client.text}; ${thin}` };
   }
+  return clientTailLow(s, baseline, rttMs, factor);
+}
+
+/**
+ * Why the server's means of s and its baseline are not judged by, where either rests on fewer
+ * requests than a mean needs (server.ts serverMeanReliable): "the server's mean is too thin to
+ * judge by: it rests on 3 requests at step 5, fewer than ..."; null where both rest on enough.
+ */
+function thinMeans(s: StepResult, baseline: StepResult, minTailSamples: number): string | null {
+  const thin = [s, baseline].filter((x) => x.server && !serverMeanReliable(x.server, minTailSamples));
+  if (thin.length === 0) return null;
+  const at = thin.map((x) => `${requestsText(serverRequests(x.server!) ?? 0)} at step ${x.index + 1}`).join(' and ');
+  return `the server's mean is too thin to judge by: it rests on ${at}, ${tooFewForAMean(minTailSamples)}`;
+}
+
+/** The tail by the client's p99 minus the RTT, against the baseline's. */
+function clientTailLow(
+  s: StepResult,
+  baseline: StepResult,
+  rttMs: number,
+  factor: number,
+): { low: boolean; text: string; grew?: false } {
   const a = p99(s);
   const b = p99(baseline);
   // no success at all in s (every request failed or timed out): the target failed them, whatever a tail would say
@@ -112,11 +145,12 @@ export function heldSymptoms(
   baseline: StepResult | null,
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
+  minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
 ): { generatorLimited: Symptom | null; waited: string | null } {
   const first = generatorSymptomOf(s, b);
   if (first?.code !== 'dropped' || baseline === null || baseline === s)
     return { generatorLimited: first, waited: null };
-  const tail = tailLow(s, baseline, rttMs, b.tailFactor);
+  const tail = tailLow(s, baseline, rttMs, b.tailFactor, minTailSamples);
   if (!dropsWaited(s, tail)) return { generatorLimited: first, waited: null };
   return { generatorLimited: generatorSymptomOf(generatorsOwn(s), b), waited: tailGrewText(tail) };
 }
@@ -157,8 +191,11 @@ export function classifyFailure(
   baseline: StepResult | null,
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
-  /** The stop rule's delivery bound (drops too few to have failed a step), and an import's flags. */
-  rules?: { deliveryMin?: number; okLowerBound?: boolean; imported?: boolean },
+  /**
+   * The stop rule's delivery bound (drops too few to have failed a step), the requests a server
+   * mean needs to judge a tail by, and an import's flags.
+   */
+  rules?: { deliveryMin?: number; minTailSamples?: number; okLowerBound?: boolean; imported?: boolean },
 ): FailureClass {
   const imported = rules?.imported === true;
   const symptomCode = generatorSymptomOf(s, b);
@@ -198,7 +235,7 @@ export function classifyFailure(
       detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; ${imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to give the judgement a baseline`,
     };
   }
-  const tail = tailLow(s, baseline, rttMs, b.tailFactor);
+  const tail = tailLow(s, baseline, rttMs, b.tailFactor, rules?.minTailSamples ?? DEFAULT_MIN_TAIL_SAMPLES);
   if (!tail.low)
     return {
       generatorBound: false,
