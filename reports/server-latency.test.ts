@@ -205,6 +205,9 @@ describe('server latency in the reports', () => {
     };
     const md = renderMarkdown(run);
     expect(md).toMatch(/## Server-side view\n\n[^\n]*~value\\\* marks a server mean of fewer than 30 requests/);
+    expect(md).toMatch(
+      /too few to stand for its time per request, so the cross-check does not compare it with the client's mean, nor is a step's tail judged by it\./,
+    );
     expect(md).toMatch(/\| 1 \| [\d.]+ \| 0\.3 \| [\d.]+ ms \| ~0\.449 ms\\\* \(n=1\) \|/);
     expect(md).toMatch(/\| 1 \| create order \| 25\.0 \| 2\.0 \| 9\.40 ms \| ~9\.50 ms\\\* \(n=8\) \|/);
     expect(serverNamesText(run)!.paragraphs[0]!.text).toMatch(sentence);

@@ -62,13 +62,13 @@ export function serverMeanText(w: ServerWindow | null | undefined, rules: Pick<R
     : `${markedFigure(v, false)} (n=${fmtInt(serverRequests(w) ?? 0)})`;
 }
 
-/** The sentence on thin server means, where a window shown has one. */
+/** The sentence on thin server means, where a window shown has one, and what is not judged by them (analysis/server.ts crossCheck, analysis/verdicts.ts). */
 export function thinMeanText(
   windows: readonly (ServerWindow | null | undefined)[],
   rules: Pick<Rules, 'minTailSamples'>,
 ): string {
   if (!windows.some((w) => w && w.meanMs !== null && !serverMeanReliable(w, rules.minTailSamples))) return '';
-  return ` ~value* marks a server mean of fewer than ${fmtInt(rules.minTailSamples)} requests (n, those the server counted in the window): too few to stand for its time per request.`;
+  return ` ~value* marks a server mean of fewer than ${fmtInt(rules.minTailSamples)} requests (n, those the server counted in the window): too few to stand for its time per request, so the cross-check does not compare it with the client's mean, nor is a step's tail judged by it.`;
 }
 
 /** The sentence on the percentiles' counts and marks (the client's rule, on both sides). */
