@@ -127,6 +127,16 @@ export function fmtMsOver(ms: number, bound: number): string {
   return ms.toFixed(firstDistinct(ms, bound, [1, 2, 3]) ?? 3);
 }
 
+/**
+ * A length (ms) in seconds that is longer than a bound (s), never printed equal to it: a tenth where
+ * that tells them apart, else the decimals it takes (3,040 ms over 3 s reads "3.04", not "3.0").
+ */
+export function fmtSecondsOver(ms: number, boundS: number): string {
+  const s = ms / 1000;
+  const digits = firstDistinct(s, boundS, [1, 2, 3]);
+  return digits !== null ? s.toFixed(digits) : (Math.ceil(s * 1000) / 1000).toFixed(3);
+}
+
 /** A fraction as a percentage with 2 decimals: 0.0123 -> "1.23%". */
 export function fmtPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(2)}%`;
