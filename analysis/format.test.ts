@@ -6,6 +6,7 @@ import {
   fmtMs,
   fmtMsOver,
   fmtPercent,
+  fmtSecondsOver,
   fmtRate,
   fmtRatio,
   fmtRatioBelow,
@@ -36,6 +37,9 @@ describe('format', () => {
     [fmtShareOver(0.9004, 0.9), '90.04%'],
     [fmtMsOver(54.2, 20), '54.2'],
     [fmtMsOver(10.04, 10), '10.04'],
+    [fmtSecondsOver(6100, 3), '6.1'],
+    [fmtSecondsOver(3040, 3), '3.04'],
+    [fmtSecondsOver(3000.2, 3), '3.001'],
     [fmtMsOver(100.4, 100), '100.4'],
     [fmtMsOver(1234.5, 100), '1,230'],
     [fmtRatioBelow(0.8213, 0.9), '0.82'],
@@ -62,7 +66,21 @@ describe('format', () => {
 
 describe('fmtCountShare', () => {
   it('never reads as all of them when some are missing: 958 of 961 is 99.7%, not 100%', () => {
-    expect([958 / 961, 0.9995, 0.999_999, 1, 1.1, 0.5, 0.045, 0.001].map(fmtCountShare)).toEqual([
+    // nor as none of them when some are there: 1 in 100,000 is 0.001%, 1 in 10 million too
+    expect([0.000_01, 0.000_000_1, 0.000_2, 0].map((x) => fmtCountShare(x))).toEqual([
+      '0.001%',
+      '0.001%',
+      '0.02%',
+      '0.0%',
+    ]);
+    // at least a tenth where asked: 0.4 of 240 is 99.8%, 0.01 of 240 99.996%
+    expect([1 - 0.4 / 240, 1 - 0.01 / 240, 0.5, 1].map((x) => fmtCountShare(x, 1))).toEqual([
+      '99.8%',
+      '99.996%',
+      '50.0%',
+      '100.0%',
+    ]);
+    expect([958 / 961, 0.9995, 0.999_999, 1, 1.1, 0.5, 0.045, 0.001].map((x) => fmtCountShare(x))).toEqual([
       '99.7%',
       '99.95%',
       '99.999%',

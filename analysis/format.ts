@@ -127,6 +127,16 @@ export function fmtMsOver(ms: number, bound: number): string {
   return ms.toFixed(firstDistinct(ms, bound, [1, 2, 3]) ?? 3);
 }
 
+/**
+ * A length (ms) in seconds that is longer than a bound (s), never printed equal to it: a tenth where
+ * that tells them apart, else the decimals it takes (3,040 ms over 3 s reads "3.04", not "3.0").
+ */
+export function fmtSecondsOver(ms: number, boundS: number): string {
+  const s = ms / 1000;
+  const digits = firstDistinct(s, boundS, [1, 2, 3]);
+  return digits !== null ? s.toFixed(digits) : (Math.ceil(s * 1000) / 1000).toFixed(3);
+}
+
 /** A fraction as a percentage with 2 decimals: 0.0123 -> "1.23%". */
 export function fmtPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(2)}%`;
@@ -152,15 +162,20 @@ export function fmtShareOver(x: number, bound: number): string {
 }
 
 /**
- * A share of counted things as a percentage (a tenth under 10%, whole above) with the decimals it
- * takes not to read as all of them when some are missing: 958 of 961 is "99.7%", never "100%".
+ * A share of counted things as a percentage (a tenth under 10%, whole above; at least `minDigits`
+ * decimals where given) with the decimals it takes not to read as all of them when some are
+ * missing, nor as none when some are there: 958 of 961 is "99.7%", never "100%"; 1 of 100,000 is
+ * "0.001%", never "0.0%".
  */
-export function fmtCountShare(x: number): string {
-  const d = x < 0.1 ? 1 : 0;
-  if (x >= 1) return `${(x * 100).toFixed(d)}%`;
-  const digits = firstDistinct(x * 100, 100, [d, 1, 2, 3]);
-  // closer to all than 3 decimals tell: cut, not rounded
-  return digits !== null ? `${(x * 100).toFixed(digits)}%` : `${(Math.floor(x * 100_000) / 1000).toFixed(3)}%`;
+export function fmtCountShare(x: number, minDigits?: number): string {
+  const d = minDigits ?? (x < 0.1 ? 1 : 0);
+  if (x >= 1 || x <= 0) return `${(x * 100).toFixed(d)}%`;
+  const digits = [d, 1, 2, 3].find(
+    (k) => k >= d && (x * 100).toFixed(k) !== (100).toFixed(k) && Number((x * 100).toFixed(k)) > 0,
+  );
+  if (digits !== undefined) return `${(x * 100).toFixed(digits)}%`;
+  // closer to all (or none) than 3 decimals tell: cut toward the truth, not rounded
+  return `${((x > 0.5 ? Math.floor(x * 100_000) : Math.ceil(x * 100_000)) / 1000).toFixed(3)}%`;
 }
 
 /** `text` cut to at most `max` characters at a word, with an ellipsis where it was cut. */

@@ -204,6 +204,18 @@ describe("the client's own timeouts: abandoned requests, not missing traffic", (
     ],
     // within the plain tolerance: consistent, whatever timed out
     ['within 5% of the client', 195, 0.1, 'consistent', /latency not compared/],
+    // a server that counted some is never said to have missed all: 0.02 of 200 is 99.99%, not 100.0%
+    ['all timed out, a few counted', 0.02, 1, 'client-timeouts', /: the 99\.99% it did not count lie within/],
+    [
+      'a few answered, fewer counted',
+      0.0004,
+      0.99,
+      'traffic-missing',
+      /gave up on 99% .*, and of the others 99\.98% never reached/,
+    ],
+    ['none timed out, a few counted', 0.02, 0, 'traffic-missing', /: 99\.99% of the client's requests never reached/],
+    // a share above none is never said to be none: 1 in 100,000 is 0.001%, not 0.0%
+    ['one in 100,000 timed out', 150, 0.00001, 'traffic-missing', /gave up on 0\.001% of its requests/],
   ] as const)('%s', (_n, serverX, share, verdict, detail) => {
     const c = crossCheck(200, 10.5, 0.5, window(serverX, 10), share, 'arrivals', { share });
     expect(c.verdict).toBe(verdict);

@@ -332,7 +332,7 @@ export function crossCheck(
       ? {
           ...base,
           verdict: 'traffic-missing',
-          detail: `${xText}: ${(-xGap * 100).toFixed(1)}% of the client's requests never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
+          detail: `${xText}: ${fmtCountShare(-xGap, 1)} of the client's requests never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
         }
       : {
           ...base,
@@ -400,13 +400,13 @@ function shortOfTimedOut(
     return {
       ...base,
       verdict: 'traffic-missing',
-      detail: `${xText}: ${gaveUp}, and of the others ${(((answeredPerSec - sX) / answeredPerSec) * 100).toFixed(1)}% never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
+      detail: `${xText}: ${gaveUp}, and of the others ${fmtCountShare((answeredPerSec - sX) / answeredPerSec, 1)} never reached the measured series${widened} (a proxy, a cache, another instance, or the wrong label filter)`,
     };
-  const gap = ((base.clientPerSec - sX) / base.clientPerSec) * 100;
+  const gap = fmtCountShare((base.clientPerSec - sX) / base.clientPerSec, 1);
   return {
     ...base,
     verdict: 'client-timeouts',
-    detail: `${xText}: ${gaveUp}, and the server counts a request when it finishes it, after the window or never (a target may not count one whose client has gone): the ${gap.toFixed(1)}% it did not count lie within those the client abandoned, not traffic that missed the series; the timeouts are the step's failures: if real clients wait longer, raise http.timeoutMs`,
+    detail: `${xText}: ${gaveUp}, and the server counts a request when it finishes it, after the window or never (a target may not count one whose client has gone): the ${gap} it did not count lie within those the client abandoned, not traffic that missed the series; the timeouts are the step's failures: if real clients wait longer, raise http.timeoutMs`,
   };
 }
 

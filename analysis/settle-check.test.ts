@@ -17,6 +17,13 @@ describe('a settle shorter than a transaction lasts (a review: 6 s sessions fail
       "let each step settle longer than a transaction lasts under load: set steps.settleS (or --settle) to at least 10 and steps.holdS (or --hold) to at least 13, keeping the judged 3 s of each hold; or shorten the transaction's think time",
     );
   });
+  it('never says a sample just past the settle took as long as the settle', () => {
+    const p = settleTooShort(new Map([['session', 3040]]), { holdS: 6, settleS: 3 });
+    expect(p?.problem).toMatch(
+      /^transaction "session" took 3\.04 s in its sample arrival \(think time included\), longer than the 3 s /,
+    );
+    expect(p?.fix).toMatch(/ to at least 5 and steps\.holdS \(or --hold\) to at least 8, keeping the judged 3 s /);
+  });
   it('passes transactions within the settle, and a mix with none', () => {
     expect(settleTooShort(new Map([['session', 2900]]), { holdS: 6, settleS: 3 })).toBeNull();
     expect(settleTooShort(new Map(), { holdS: 6, settleS: 0 })).toBeNull();

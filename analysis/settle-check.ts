@@ -7,6 +7,7 @@
  * in its sample arrivals, unloaded (a lower bound of its time under load: its think time, its
  * requests' round trips), and refuses a plan whose settle is shorter. Pure.
  */
+import { fmtSecondsOver } from './format.ts';
 
 /** How much longer than its sample a transaction's time is allowed for under load (its requests queue). */
 export const UNDER_LOAD = 1.5;
@@ -26,7 +27,7 @@ export function settleTooShort(
   const [name, ms] = longest;
   const settle = Math.ceil((ms / 1000) * UNDER_LOAD);
   const hold = settle + Math.max(1, steps.holdS - steps.settleS);
-  const s = (ms / 1000).toFixed(1);
+  const s = fmtSecondsOver(ms, steps.settleS);
   return {
     problem: `transaction "${name}" took ${s} s in its sample arrival (think time included), longer than the ${steps.settleS} s each step settles before it is judged: an arrival counts in the second it ends, so a step's window would count "${name}" arrivals made before it, at the rate below, and read short of its own rate whatever the target carries`,
     fix: `let each step settle longer than a transaction lasts under load: set steps.settleS (or --settle) to at least ${settle} and steps.holdS (or --hold) to at least ${hold}, keeping the judged ${Math.max(1, steps.holdS - steps.settleS)} s of each hold; or shorten the transaction's think time`,

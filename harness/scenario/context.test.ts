@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { contextFactory, type LoadedSource } from './context.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { PlateauError } from '../errors.ts';
+import { parseCsv } from './data-rows.ts';
+import { prepared, strictSpec } from './requests.ts';
+import type { RequestSpec } from './types.ts';
 
 const source = (usable: number): LoadedSource => ({
   rows: Array.from({ length: usable }, (_, i) => ({ id: String(i) })),
@@ -130,6 +133,49 @@ describe("ctx.row in preflight's sample arrivals", () => {
     expect(() => {
       (row as Record<string, string>).name = 'bo';
     }).toThrow(/^Cannot assign to read only property 'name'/);
+  });
+  it('keeps a column named __proto__ as the load does (an assignment would set the prototype instead)', () => {
+    const rows = parseCsv('id,__proto__\na-1,zz\n');
+    for (const r of rows) Object.freeze(r);
+    const src: LoadedSource = {
+      rows,
+      order: 'sequential',
+      file: '/s/odd.csv',
+      usable: 1,
+      columns: ['id', '__proto__'],
+    };
+    const [load, sample] = [undefined, 0].map((n) =>
+      contextFactory('run', '', {}, { data: { odd: src }, sample: n })(1).row('odd'),
+    );
+    for (const row of [load, sample]) {
+      expect([Object.keys(row), JSON.stringify(row), row['__proto__']]).toEqual([
+        ['id', '__proto__'],
+        '{"id":"a-1","__proto__":"zz"}',
+        'zz',
+      ]);
+      expect(Object.entries({ ...row })).toEqual([
+        ['id', 'a-1'],
+        ['__proto__', 'zz'],
+      ]);
+    }
+  });
+  it("a row returned as the request itself is read by plateau as the load reads it: only the code's own reads are checked", () => {
+    const urls: LoadedSource = {
+      rows: [Object.freeze({ url: '/items/1' })],
+      order: 'sequential',
+      file: '/s/urls.csv',
+      usable: 1,
+      columns: ['url'],
+    };
+    const [load, sample] = [undefined, 0].map((n) =>
+      contextFactory('run', '', {}, { data: { urls }, sample: n })(1).row('urls'),
+    );
+    // request: (ctx) => ctx.row('urls'): prepared() reads method and body, which the CSV has no column for
+    const built = (spec: unknown) =>
+      prepared(strictSpec(spec as RequestSpec, 'request(ctx) returned '), 'http://127.0.0.1:8080', 0, false);
+    expect(built(sample)).toEqual(built(load));
+    expect(built(sample)).toMatchObject({ method: 'GET', path: '/items/1' });
+    expect(() => sample.method).toThrow(/has no column "method"/);
   });
   it('leaves the load and JSON sources as they are (a JSON row may lack a key another has)', () => {
     expect(contextFactory('run', '', {}, { data: { accounts: csv } })(1).row('accounts').nmae).toBeUndefined();

@@ -185,7 +185,22 @@ function strictRow(row: Row, columns: readonly string[], name: string, file: str
     ['toString', Object.prototype.toString],
   ] as const)
     if (!Object.hasOwn(row, key)) Object.defineProperty(copy, key, { value });
-  return Object.freeze(Object.assign(copy, row));
+  // defined, not assigned: an assignment of a column named __proto__ would set the copy's prototype
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(row));
+  loadRows.set(copy, row);
+  return Object.freeze(copy);
+}
+
+/** Each guarded copy's row as the load has it (strictRow). */
+const loadRows = new WeakMap<object, Row>();
+
+/**
+ * The load's row where `v` is a sample's guarded copy of one, else `v`: plateau's own reads of what
+ * the scenario gave it (a row returned as the request itself, whose method and body it reads
+ * whether or not the CSV has them) are not the scenario's reads, and must not be refused.
+ */
+export function asLoaded<T>(v: T): T {
+  return v !== null && typeof v === 'object' ? ((loadRows.get(v) as T | undefined) ?? v) : v;
 }
 
 /**

@@ -4,7 +4,7 @@
  * main thread and in every engine worker, from the scenario module's path.
  */
 import type { Check, RequestSpec, ResponseInfo, Row, Scenario, SentResponse, TransactionHttp } from './types.ts';
-import { contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
+import { asLoaded, contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
 import { defaultScenario } from './default.ts';
 import { loadScenario, prepare } from './load.ts';
 import { verbatimPath } from './url-path.ts';
@@ -290,7 +290,9 @@ function entryRun(
 }
 
 /** A sample arrival's spec, its fields checked (requestSpecProblem): the load's are not, per request. */
-export function strictSpec(spec: RequestSpec, at: string): RequestSpec {
+export function strictSpec(given: RequestSpec, at: string): RequestSpec {
+  // a CSV row returned as the spec: read as the load reads it (context.ts asLoaded)
+  const spec = asLoaded(given);
   const bad = requestSpecProblem(spec, at);
   if (bad !== null) throw new Error(bad);
   return spec;

@@ -6,7 +6,7 @@
  * Synthetic series, seeded.
  */
 import { describe, expect, it } from 'vitest';
-import { bentLine, fitBends } from './ramp-slopes.ts';
+import { bentLine, fitBends, MIN_PIECE_S } from './ramp-slopes.ts';
 import { deriveSteps } from './derive-steps.ts';
 
 type Segment = [seconds: number, from: number, to: number];
@@ -56,6 +56,93 @@ describe('the line bent once or twice', () => {
     expect(bentLine(two, 2)!.bends.map((b) => +b.toFixed(1))).toEqual([30, 61.5]);
     // no room for a piece of MIN_PIECE_S on both sides
     expect(bentLine(ys.slice(0, 19), 1)).toBeNull();
+  });
+});
+
+/**
+ * The reference: least squares of the same model on its explicit design matrix (1, i, and a hinge
+ * max(0, i - k) a bend), by modified Gram-Schmidt QR; null where a column is a combination of the others.
+ */
+function reference(ys: readonly number[], bends: readonly number[]): { at(i: number): number; sse: number } | null {
+  const n = ys.length;
+  const q = [ys.map(() => 1), ys.map((_, i) => i), ...bends.map((k) => ys.map((_, i) => Math.max(0, i - k)))];
+  const p = q.length;
+  const r = Array.from({ length: p }, () => new Array<number>(p).fill(0));
+  const dot = (a: readonly number[], b: readonly number[]) => a.reduce((sum, v, i) => sum + v * b[i], 0);
+  for (let j = 0; j < p; j++) {
+    for (let k = 0; k < j; k++) {
+      r[k][j] = dot(q[k], q[j]);
+      for (let i = 0; i < n; i++) q[j][i] -= r[k][j] * q[k][i];
+    }
+    r[j][j] = Math.sqrt(dot(q[j], q[j]));
+    if (r[j][j] < 1e-9) return null;
+    for (let i = 0; i < n; i++) q[j][i] /= r[j][j];
+  }
+  const b = new Array<number>(p).fill(0);
+  for (let j = p - 1; j >= 0; j--) {
+    let v = dot(q[j], ys);
+    for (let k = j + 1; k < p; k++) v -= r[j][k] * b[k];
+    b[j] = v / r[j][j];
+  }
+  const at = (i: number) => bends.reduce((v, k, j) => v + b[2 + j] * Math.max(0, i - k), b[0] + b[1] * i);
+  return { at, sse: ys.reduce((sum, y, i) => sum + (y - at(i)) ** 2, 0) };
+}
+
+describe('the least squares from suffix sums', () => {
+  // noisy series of 21 s to 2 h, rates of 1 to 5,000/s, bent or straight, bends anywhere at a tenth
+  it.each(Array.from({ length: 40 }, (_, seed) => [seed]))(
+    'fits as the explicit design matrix does (seed %i)',
+    (seed) => {
+      const rnd = seeded(seed + 1);
+      const n = 21 + Math.floor(rnd() * (seed % 8 === 0 ? 7200 : 400));
+      const scale = [1, 100, 5000][seed % 3];
+      const bend = rnd() * n;
+      const ys = Array.from(
+        { length: n },
+        (_, i) => scale * (rnd() + (3 * i) / n) + (seed % 2) * 20 * Math.max(0, i - bend),
+      );
+      const k1 = 10 + Math.round(rnd() * (n - 21) * 10) / 10;
+      const bendsOf = [
+        [k1],
+        k1 + 10 <= n - 11 ? [k1, k1 + 10 + Math.round(rnd() * (n - 11 - k1 - 10) * 10) / 10] : [k1],
+      ];
+      for (const bends of bendsOf) {
+        const got = fitBends(ys, bends)!;
+        const want = reference(ys, bends)!;
+        const range = scale * 4 + 20 * n;
+        const worst = Math.max(...ys.map((_, i) => Math.abs(got.at(i) - want.at(i))));
+        expect(worst / range).toBeLessThan(1e-9);
+        expect(Math.abs(got.sse - want.sse)).toBeLessThanOrEqual(1e-9 * Math.max(1, want.sse));
+        expect(got.slopes[0]).toBeCloseTo(want.at(1) - want.at(0), 6);
+      }
+    },
+  );
+
+  it('leaves every piece MIN_PIECE_S seconds or more, the last as the first (its seconds end at n - 1)', () => {
+    const rise = (n: number) => Array.from({ length: n }, (_, i) => (i < n - 9 ? i : n - 9 + 5 * (i - n + 9)));
+    expect(bentLine(rise(20), 1)).toBeNull();
+    expect(bentLine(rise(21), 1)!.bends).toEqual([10]);
+    expect(bentLine(rise(30), 2)).toBeNull();
+    const rnd = seeded(99);
+    for (let t = 0; t < 30; t++) {
+      const n = 21 + Math.floor(rnd() * 80);
+      const ys = Array.from({ length: n }, () => rnd() * 100);
+      for (const count of [1, 2] as const) {
+        const edges = [0, ...(bentLine(ys, count)?.bends ?? []), n - 1];
+        for (let j = 1; j < edges.length; j++)
+          expect(edges[j] - edges[j - 1]).toBeGreaterThanOrEqual(MIN_PIECE_S - 1e-9);
+      }
+    }
+  });
+
+  it('a series with no room for its bends, or one flat throughout, is no error', () => {
+    expect(bentLine([], 1)).toBeNull();
+    expect(bentLine([5], 2)).toBeNull();
+    expect(bentLine(new Array<number>(40).fill(7), 2)!.slopes.map((s) => Math.abs(s) < 1e-9)).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 

@@ -25,8 +25,9 @@ export interface Bent {
 /** The best fit of `ys` with exactly `count` bends (1 or 2), or null when the series is too short for them. */
 export function bentLine(ys: readonly number[], count: 1 | 2): Bent | null {
   const n = ys.length;
+  // the series' seconds run from 0 to n - 1: the last piece from its bend to n - 1
   const lo = MIN_PIECE_S;
-  const hi = n - MIN_PIECE_S;
+  const hi = n - 1 - MIN_PIECE_S;
   if (hi - lo < (count - 1) * MIN_PIECE_S) return null;
   const sums = new Sums(ys);
   const grid = Math.max(1, Math.floor(n / GRID_POINTS));
