@@ -69,6 +69,8 @@ export interface Aggregate {
   requests: number;
   /** True when some bucket counted its requests apart from its arrivals (BucketRecord.requests). */
   requestsCounted: boolean;
+  /** The buckets' failed requests (BucketRecord.requestsFailed); null when none counted them. */
+  requestsFailed: number | null;
   /** The window by name (request names and transactions); empty when no bucket recorded names. */
   byName: Map<string, NameAggregate>;
 }
@@ -198,6 +200,10 @@ function mergeGroup(group: readonly AnalysedRecord[]): AnalysedRecord {
     // the analysis reads no other phase: summing the five more cost most of a report's merge
     hist: { duration: addEncoded(group.map((r) => r.hist.duration)) },
     ...(group.some((r) => r.requests !== undefined) ? { requests: sum((r) => r.requests ?? r.completed) } : {}),
+    // a source without it (one request an arrival, or stored before it) counts its failed arrivals
+    ...(group.some((r) => r.requestsFailed !== undefined)
+      ? { requestsFailed: sum((r) => r.requestsFailed ?? r.completed - r.ok) }
+      : {}),
     ...mergedNames(group),
   };
 }
@@ -310,6 +316,7 @@ function emptyAggregate(phase: string, fromS: number, toS: number): Aggregate {
     lag: newHistogram(SUM_LAYOUT),
     requests: 0,
     requestsCounted: false,
+    requestsFailed: null,
     byName: new Map(),
   };
 }
@@ -334,6 +341,7 @@ function addBucket(agg: Aggregate, r: AnalysedRecord, withDuration: boolean): vo
   addInto(agg.lag, r.lag);
   agg.requests += r.requests ?? r.completed;
   if (r.requests !== undefined) agg.requestsCounted = true;
+  if (r.requestsFailed !== undefined) agg.requestsFailed = (agg.requestsFailed ?? 0) + r.requestsFailed;
   if (r.byName) addNames(agg.byName, r.byName);
 }
 

@@ -183,6 +183,7 @@ export function judgeStep(
     statuses: agg.statuses,
     errorSamples: agg.samples,
     ...(agg.requestsCounted ? { requestsPerSec: steadyS > 0 ? agg.requests / steadyS : 0 } : {}),
+    ...(agg.requestsFailed !== null ? { requestsFailed: agg.requestsFailed } : {}),
     ...(agg.byName.size > 0 ? { byName: namesOf(agg, rules) } : {}),
     ...refusedNamesOf(
       records.filter((r) => r.phase === STEPS_PHASE && r.tS >= step.rampStartS && r.tS < step.holdEndS),

@@ -273,16 +273,21 @@ export function errorRows(run: RunResult): string[][] {
         : `no arrival failed; requests: ${named.map(([name, n]) => `"${name}" ${countsText(n.errors)}`).join(', ')}`;
     // one message a line (the renderer makes the line break)
     return [
-      [
-        stepCell(s),
-        fmtInt(s.failed),
-        fmtPercent(s.errorRate),
-        kinds,
-        countsText(s.statuses),
-        samplesText(s.errorSamples),
-      ],
+      [stepCell(s), failedCell(s), fmtPercent(s.errorRate), kinds, countsText(s.statuses), samplesText(s.errorSamples)],
     ];
   });
+}
+
+/**
+ * A step's failed arrivals. An imported iteration counts where it ended (decision 063): those beyond
+ * the window's failed requests failed by requests sent before it, which the count says, so that it
+ * reconciles with the requests' statuses beside it.
+ */
+function failedCell(s: StepResult): string {
+  const before = s.failed - (s.requestsFailed ?? s.failed);
+  return before > 0
+    ? `${fmtInt(s.failed)} (at least ${fmtInt(before)} failed by a request sent before the window)`
+    : fmtInt(s.failed);
 }
 
 /**

@@ -173,7 +173,16 @@ function importedText(t: TrafficRecord, it: NonNullable<TrafficRecord['iteration
   const perArrival = `which sent ${fmtRatio(it.requestsPerArrival)} requests on average`;
   if (it.of === 'plateau-mix')
     return `Imported from a k6 run of plateau's own script: an arrival is one entry of its mix (its plateau_arrival samples), ${perArrival}. Rates, delivery and capture count ${several ? 'arrivals (arrivals/s)' : 'arrivals, each one request (req/s)'}.`;
-  return `Imported from a k6 run of its own script: an arrival is one iteration (k6's iterations metric), ${perArrival}. Rates, delivery and capture count ${several ? 'iterations (arrivals/s)' : 'iterations, each one request (req/s)'}; ${it.exactOutcomes ? "an iteration failed when one of its requests did (each request matched to its iteration by k6's vu and iter)." : `each failed request fails one iteration (a lower bound on those that succeeded${several ? '; k6 run with vu and iter in --system-tags makes it exact' : ', exact at one request an iteration'}).`}`;
+  return `Imported from a k6 run of its own script: an arrival is one iteration (k6's iterations metric), ${perArrival}. Rates, delivery and capture count ${several ? 'iterations (arrivals/s)' : 'iterations, each one request (req/s)'}; ${outcomeRule(it, several)}`;
+}
+
+/** How an imported user script's iterations were told failed (second.ts); where it names the next to end, a window's first iterations can fail by requests before it (decision 063). */
+function outcomeRule(it: NonNullable<TrafficRecord['iterations']>, several: boolean): string {
+  if (it.exactOutcomes)
+    return "an iteration failed when one of its requests did (each request matched to its iteration by k6's vu and iter).";
+  if (!several)
+    return 'each failed request fails one iteration (a lower bound on those that succeeded, exact at one request an iteration).';
+  return 'each failed request fails one iteration: one that ended in its second or, where fewer ended there, the next to end (perhaps in the next window; a lower bound on those that succeeded; k6 run with vu and iter in --system-tags makes it exact).';
 }
 
 /** The traffic the run offered (entries, weights, shares, which are transactions) and what sized its VUs; null when not recorded. */

@@ -765,4 +765,17 @@ describe('the errors table', () => {
     );
     expect(renderHtml(imported, [])).toContain('<th>By status (requests)</th>');
   });
+
+  it("says how many failed arrivals the window's failed requests leave unexplained (an iteration failed before the window), and nothing where they cover them", () => {
+    const run = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 90, failedPerSec: 10 }] });
+    const failed = run.steps[0].failed;
+    const row = (requestsFailed: number) =>
+      renderMarkdown({ ...run, steps: [{ ...run.steps[0], requestsFailed }] })
+        .split('## Errors')[1]
+        .split('\n')
+        .find((l) => l.startsWith('| 1 |'))!;
+    expect(failed).toBeGreaterThan(2);
+    expect(row(failed - 2)).toContain(`| 1 | ${failed} (at least 2 failed by a request sent before the window) |`);
+    for (const n of [failed, failed + 5]) expect(row(n)).toContain(`| 1 | ${failed} | 10.00% |`);
+  });
 });

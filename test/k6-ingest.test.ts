@@ -524,10 +524,11 @@ describe('arrivals and names', () => {
       carried = Math.max(0, w.failed + carried - w.iterations);
       if (carried > 0) clamped++;
       const errors = Object.values(b.errors).reduce((a, n) => a + n, 0);
-      expect([b.tS, b.completed, b.requests, b.ok, errors]).toEqual([
+      expect([b.tS, b.completed, b.requests, b.requestsFailed, b.ok, errors]).toEqual([
         b.tS,
         w.iterations,
         w.requests,
+        w.failed,
         ok,
         w.iterations - ok,
       ]);
@@ -538,6 +539,26 @@ describe('arrivals and names', () => {
     const agg = aggregate(r.records, 'steps', 0, 1e9);
     expect([agg.completed, r.records.reduce((a, b) => a + (b.requests ?? 0), 0)]).toEqual([107, 558]);
   });
+
+  it.each(['stepped-reject.ndjson', 'stepped-reject.csv.gz'])(
+    '%s as a user script: each second counts its failed requests apart from its failed iterations, as the raw lines say',
+    async (f) => {
+      const ref = reference(f);
+      const r = await ingest(f, { arrivals: 'iterations' });
+      const t0 = r.stats.t0Ms!;
+      const failed = new Map<number, number>();
+      for (const p of ref)
+        if (p.metric === 'http_reqs' && p.tags.expected_response !== 'true') {
+          const tS = Math.max(0, Math.floor((p.timeMs - t0) / 1000));
+          failed.set(tS, (failed.get(tS) ?? 0) + p.value);
+        }
+      expect(r.records.map((b) => [b.tS, b.requestsFailed])).toEqual(
+        r.records.map((b) => [b.tS, failed.get(b.tS) ?? 0]),
+      );
+      const agg = aggregate(r.records, 'steps', 0, 1e9);
+      expect([agg.requestsFailed, agg.failed]).toEqual([182, 182]);
+    },
+  );
 
   it("votacao: one row per name tag, each second's counts, 400s and successful durations as the raw lines say", async () => {
     const ref = reference('public-votacao-constant-vus.ndjson').filter(inRun);

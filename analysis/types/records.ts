@@ -123,6 +123,12 @@ export interface BucketRecord {
    */
   requests?: number;
   /**
+   * Of `requests`, the failed ones (a k6 import's iterations: its errors are the iterations'). An
+   * iteration counts where it ended, so a second may have more failed arrivals than failed
+   * requests: the rest failed by requests of earlier seconds (decision 063).
+   */
+  requestsFailed?: number;
+  /**
    * The same second by name: each request name, and each transaction (a mix entry that sends
    * several requests). Absent where the scenario has one name. Keys are at most MAX_NAMES.
    */

@@ -156,6 +156,12 @@ export interface StepResult {
    * where each arrival is one request (then it is completedPerSec). The server counts these.
    */
   requestsPerSec?: number;
+  /**
+   * Failed requests over the steady window, where the buckets count them apart from the failed
+   * arrivals (a k6 import's iterations); fewer than `failed` where iterations ending in the window
+   * failed by requests sent before it (decision 063).
+   */
+  requestsFailed?: number;
   /** The steady window by name (request names and transactions); absent where the run recorded one name. */
   byName?: Record<string, NameResult>;
   /** The target's own view of the steady window, when its metrics were read. */

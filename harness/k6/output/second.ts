@@ -22,7 +22,9 @@
  *                     request's second), never above what completed; a second may read above its
  *                     truth when a failed request's iteration ends in the next one. errors are the
  *                     failed requests' kinds, cut (largest kind first) to the failed arrivals,
- *                     completed - ok. A failed k6 `check()`
+ *                     completed - ok. requestsFailed counts the second's failed requests apart,
+ *                     so that a window's failed arrivals beyond them (iterations that failed by
+ *                     requests sent before it) can be told (decision 063). A failed k6 `check()`
  *                     fails nothing, as in k6 (it is noted); plateau_check_failed, which only
  *                     plateau's scripts write, fails its request.
  */
@@ -220,6 +222,7 @@ export class K6Second {
       r.errors = this.arrivedErrors;
     } else if (arrivals === 'iterations') {
       r.requests = r.completed;
+      r.requestsFailed = r.requests - r.ok;
       r.completed = this.iterations;
       // a second with no iteration's end takes the lower bound's path, which carries its failed requests on
       if (this.iterations > 0 && this.iterationsKnown === this.iterations) {
