@@ -4,7 +4,8 @@
  * scenario's check() message may quote a header. Every line the run prints and every text the run
  * store writes passes through this scrubber (a bucket line a second, run.json, probes, k6's own
  * files once a leg ended: never a request), so the value of a secret is replaced wherever it
- * lands, in the forms a target's echo and plateau's own encodings give it (secretMatcher).
+ * lands, in the forms a target's echo and plateau's own encodings give it (secretMatcher), and
+ * base64 or hex of it (secret-encoded.ts).
  *
  * Which values: those of the environment variables the scenario declares (`secrets`), and of any
  * variable whose name looks secret (TOKEN, SECRET, PASSWORD, KEY, ...). Values shorter than
@@ -21,6 +22,7 @@
  */
 
 import { CUT_MARK } from './cut-message.ts';
+import { anchorOf, encodedMatchers, scrubEncoded } from './secret-encoded.ts';
 
 export type Scrub = (text: string) => string;
 
@@ -44,14 +46,16 @@ export function secretValues(declared: readonly string[], env: NodeJS.ProcessEnv
 }
 
 export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessEnv): Scrub {
-  const matchers = secretValues(declared, env).map(secretMatcher);
+  const values = secretValues(declared, env);
+  const matchers = values.map(secretMatcher);
+  const encoded = values.flatMap((v) => encodedMatchers(v, MIN_SECRET_CHARS));
   return (text) => {
     let out = text;
     for (const m of matchers) {
       if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, m.replacement);
     }
     if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, m.replacement);
-    return scrubUrlSecrets(out);
+    return scrubUrlSecrets(scrubEncoded(out, encoded, REDACTED));
   };
 }
 
@@ -142,29 +146,6 @@ function secretMatcher(value: string): SecretMatcher {
     : () => REDACTED;
   return { anchor, whole, cut, replacement };
 }
-
-/**
- * Up to 6 letters or digits of the value that every form of it holds as they are, starting with a
- * rare character where it can: V8 searches a needle under 7 characters by its first one (memchr),
- * a longer one by Boyer-Moore-Horspool, 2 to 10 times slower on k6's JSON output here; and an
- * upper-case letter is rarer than a digit or a lower-case one in JSON lines.
- */
-function anchorOf(value: string): string {
-  let best = '';
-  let bestScore = -1;
-  for (const letters of value.match(/[A-Za-z0-9]+/g) ?? []) {
-    const n = Math.min(ANCHOR_CHARS, letters.length);
-    for (let i = 0; i + n <= letters.length; i++) {
-      const first = letters[i];
-      const rarity = /[A-Z]/.test(first) ? 3 : /[jqxzkvwy]/.test(first) ? 2 : /[a-z]/.test(first) ? 1 : 0;
-      const score = n * 10 + rarity;
-      if (score > bestScore) [best, bestScore] = [letters.slice(i, i + n), score];
-    }
-  }
-  return best;
-}
-
-const ANCHOR_CHARS = 6;
 
 /** A cut message is at most 300 characters: no longer start of a value can be right before its mark. */
 const MAX_CUT_PREFIX = 320;

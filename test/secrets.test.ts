@@ -9,6 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../demo/server.ts';
+import { base64Cores } from '../harness/secret-encoded.ts';
 import { secretScrubber } from '../harness/secret-scrub.ts';
 import { importK6 } from '../harness/k6/import/import.ts';
 import { mergeRuns } from '../harness/merge.ts';
@@ -108,15 +109,20 @@ describe('secrets never reach an output', () => {
     }
   });
 
-  it('a target that echoes the token escaped and encoded (Go-style JSON, twice JSON, percent-encoded, HTML): no form of it reaches a file', async () => {
+  it('a target that echoes the token escaped and encoded (Go-style JSON, twice JSON, percent-encoded, HTML, base64): no form of it reaches a file', async () => {
     // a token with what escaping and encoding change: & < > " \\ + / = and a space, around a unique part
     const id = unique('tok');
     const token = `x&<${id}>"\\+/= Zq`;
     const go = (s: string) => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    const base64 = (s: string, encoding: 'base64' | 'base64url' = 'base64') => Buffer.from(s).toString(encoding);
     let n = 0;
     const echo = await tinyServer((req: http.IncomingMessage, res: http.ServerResponse) => {
       const auth = String(req.headers.authorization);
-      if (req.url === '/load' && n++ > 0) {
+      if (req.url === '/load' && n++ > 0 && n % 2 === 0) {
+        // every other answer echoes it as base64: Basic auth, and a JWT-like payload holding it in JSON
+        // (the other forms fill the 300 characters a sample keeps)
+        res.setHeader('x-echo', `Basic ${base64(`svc:${auth}`)} ${base64(JSON.stringify({ tok: auth }), 'base64url')}`);
+      } else if (req.url === '/load' && n > 1) {
         const body = `{"key":${go(auth)},"url":${go(`/echo?ok=1&apikey=${encodeURIComponent(auth)}&for=${encodeURIComponent(auth)}`)}}`;
         res.setHeader(
           'x-echo',
@@ -133,8 +139,14 @@ describe('secrets never reach an output', () => {
       expect(buckets).toContain(
         String.raw`check: target answered for {\"key\":\"Bearer [redacted]\",\"url\":\"/echo?ok=1\\u0026apikey=[redacted]\\u0026for=Bearer%20[redacted]\"}`,
       );
-      // every form holds the unique part as it is: none is left in any file or line
+      expect(buckets).toContain('check: target answered for Basic [redacted] [redacted]');
+      // every escaped form holds the unique part as it is, a base64 form one of its cores: none is left in any file or line
       expectNowhere(id, r.dir, r.lines);
+      const bytes = [Buffer.from(token), Buffer.from(JSON.stringify(token).slice(1, -1))];
+      for (const core of bytes.flatMap(base64Cores)) {
+        expectNowhere(core, r.dir, r.lines);
+        expectNowhere(core.replace(/\+/g, '-').replace(/\//g, '_'), r.dir, r.lines);
+      }
     } finally {
       await echo.close();
     }

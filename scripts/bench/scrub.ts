@@ -16,13 +16,16 @@ import { secretScrubber, type Scrub } from '../../harness/secret-scrub.ts';
 const at = process.argv.indexOf('--against');
 const rev = at > 0 ? process.argv[at + 1] : 'origin/main';
 
-/** The scrubber as it was at `rev`, its one import pointed at this tree's cut-message.ts. */
+/** The scrubber as it was at `rev`, with the files beside it that it imports as they were then. */
 async function scrubberAt(revision: string): Promise<typeof secretScrubber> {
-  const source = execFileSync('git', ['show', `${revision}:harness/secret-scrub.ts`], { encoding: 'utf8' });
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bench-scrub-')), 'secret-scrub.ts');
-  const cutMessage = path.resolve('harness/cut-message.ts');
-  fs.writeFileSync(file, source.replace(/from '\.\/cut-message\.ts'/, `from ${JSON.stringify(cutMessage)}`));
-  return ((await import(file)) as { secretScrubber: typeof secretScrubber }).secretScrubber;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-bench-scrub-'));
+  const show = (name: string) => execFileSync('git', ['show', `${revision}:harness/${name}`], { encoding: 'utf8' });
+  const source = show('secret-scrub.ts');
+  for (const [, name] of source.matchAll(/from '\.\/([\w-]+\.ts)'/g))
+    fs.writeFileSync(path.join(dir, name), show(name));
+  fs.writeFileSync(path.join(dir, 'secret-scrub.ts'), source);
+  return ((await import(path.join(dir, 'secret-scrub.ts'))) as { secretScrubber: typeof secretScrubber })
+    .secretScrubber;
 }
 
 const keys = ['Ab\\Cd"Ef/Gh+Ij=Kl', 'Qx7&mP2<vR9>tZ4', 'Zm9v+YmFy/c2VjcmV0LWtleQ=='];
