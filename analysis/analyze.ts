@@ -8,13 +8,14 @@ import { capNames } from './name-cap.ts';
 import { namesSeen, namesSpreadBy } from './names-spread.ts';
 import { nameStopWhy } from './no-limit-stops.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
-import { decidingSteps, failedAttemptsAt } from './deciding-steps.ts';
+import { attemptsAtTarget, decidingSteps, generatorBoundFailure } from './deciding-steps.ts';
 import { summarizeStop } from './stop.ts';
 import { cutOf, lastLoadS } from './cut.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
-import { runWarnings } from './warnings.ts';
+import { runWarnings, warmupRecordOf } from './warnings.ts';
+import { unloadedOf } from './target-saturated.ts';
 import { pastSettle } from './past-settle.ts';
 import { shownStage } from './stage-shown.ts';
 import { modelsOf } from './models/index.ts';
@@ -80,7 +81,15 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
   const durations = decodeDurations(records, attempts.map(steadyWindowS));
   const replay = replayAttempts(
     attempts,
-    { records, server, probes: input.samples ?? [], rttMs: server?.rttMs ?? 0, durations, namesSeen: seen },
+    {
+      records,
+      server,
+      probes: input.samples ?? [],
+      rttMs: server?.rttMs ?? 0,
+      durations,
+      namesSeen: seen,
+      unloaded: unloadedOf(warmupRecordOf(input.stages), serverRttMs(input.rtt), unitOf(input.rules)),
+    },
     policy,
   );
   const steps = trimNotRun(replay.steps);
@@ -164,13 +173,13 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       ? undefined
       : confirmedOverloadShape(
           knee,
-          failedAttemptsAt(counted, firstBad),
+          attemptsAtTarget(counted, firstBad),
           bestBefore(counted, firstBad),
           unitOf(input.rules),
           input.rules.okLowerBound === true,
           input.rules,
         ),
-    generatorBound: firstBad?.generatorBound === true,
+    generatorBound: generatorBoundFailure(steps) !== null,
     contaminated: steps.some((s) => s.contaminated),
     ...(input.slo ? { slo: sloOf(input.slo, steps, input.rtt, input.rules) } : {}),
   });

@@ -168,6 +168,15 @@ function warmupReading(w: WarmupRecord | null, name?: string): Reading | null {
   };
 }
 
+/**
+ * The warmup's median over every request (the median of its last windows' medians), with the rate
+ * it was offered; null where its windows give none (too few, or too few requests).
+ */
+export function warmupMedian(w: WarmupRecord | null): { p50Ms: number; ratePerSec: number } | null {
+  const r = warmupReading(w);
+  return r === null ? null : { p50Ms: r.p50Ms, ratePerSec: r.ratePerSec };
+}
+
 /** Each name's reading of the warmup (the names of its last window). */
 function warmupNameReadings(w: WarmupRecord | null): Reading[] {
   return Object.keys(w?.windows.at(-1)?.byName ?? {}).flatMap((name) => warmupReading(w, name) ?? []);

@@ -38,6 +38,27 @@ export function decidingSteps(all: readonly StepResult[]): StepResult[] {
   return all.filter((s) => !s.transient && !s.contaminated && !replaced(s));
 }
 
+/**
+ * The failure that made the load generator the run's limit, or null: the deciding steps' first
+ * failure, when generator-bound. A failure at the target whose confirming rerun the generator could
+ * not drive stays the target's: that rerun failed too, which confirms it (limitFound), and the stop
+ * line reads the first. The one reading for the run's generatorBound (its headline), its overload
+ * shape and the gate, so that none calls a run generator-bound whose capacity another states.
+ */
+export function generatorBoundFailure(all: readonly StepResult[]): StepResult | null {
+  const bad = decidingSteps(all).find((s) => s.verdict !== 'holds');
+  return bad?.generatorBound === true ? bad : null;
+}
+
+/**
+ * The failed attempts at bad's rate that read the target, for its overload shape: those the
+ * generator could drive, unless bad itself was the generator's (then its shape is generator-bound).
+ */
+export function attemptsAtTarget(steps: readonly StepResult[], bad: StepResult | null): StepResult[] {
+  const all = failedAttemptsAt(steps, bad);
+  return bad?.generatorBound ? all : all.filter((s) => !s.generatorBound);
+}
+
 /** An attempt that held and counts: neither transient nor contaminated. */
 export function heldAndCounts(s: StepResult): boolean {
   return s.verdict === 'holds' && !s.transient && !s.contaminated;

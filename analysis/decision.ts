@@ -23,6 +23,7 @@ import { STEPS_PHASE } from './phases.ts';
 import { afterFailure } from './after-failure.ts';
 import { generatorLimitedText } from './generator-symptoms.ts';
 import { topologyChanged } from './topology-changed.ts';
+import type { Unloaded } from './target-saturated.ts';
 import { classifyFailure, heldSymptoms, waitedOnTargetText, type FailureClass } from './verdicts.ts';
 import type { AttemptRecord, AnalysedRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
 
@@ -40,6 +41,8 @@ export interface Evidence {
   durations?: Durations;
   /** The steps' names by first second, from the records before a report folds those past the limit; absent, read from `records`. */
   namesSeen?: NamesSeen;
+  /** The run's unloaded server time (target-saturated.ts: the warmup's); absent or null without a warmup that gives one. */
+  unloaded?: Unloaded | null;
 }
 
 /** The results of the attempts judged so far, in the order they ran (classifications as they stand now). */
@@ -119,7 +122,7 @@ export function decideAttempt(
       action: recorded === null ? { kind: 'none' } : { kind: 'go-on' },
       why: null,
     };
-  const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds, policy.rules);
+  const cls = classifyFailure(r, baseline, ev.rttMs, policy.bounds, policy.rules, ev.unloaded ?? null);
   const after = afterFailure(cls, r.contaminated === true, r.attempt ?? 1, {
     confirmFailedStep: policy.confirmFailedStep,
     rerunContaminated: policy.rerunContaminated,

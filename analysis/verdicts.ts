@@ -23,6 +23,7 @@ import {
   generatorSymptomOf,
   symptomText,
 } from './generator-symptoms.ts';
+import { targetSaturation, type Unloaded } from './target-saturated.ts';
 
 export interface FailureClass {
   generatorBound: boolean;
@@ -196,6 +197,8 @@ export function classifyFailure(
    * mean needs to judge a tail by, and an import's flags.
    */
   rules?: { deliveryMin?: number; minTailSamples?: number; okLowerBound?: boolean; imported?: boolean },
+  /** The run's unloaded server time (target-saturated.ts), against which the target's own median is read. */
+  unloaded: Unloaded | null = null,
 ): FailureClass {
   const imported = rules?.imported === true;
   const symptomCode = generatorSymptomOf(s, b);
@@ -245,12 +248,22 @@ export function classifyFailure(
       detail: `${symptom}, but ${tailGrewText(tail)}: the target is the limit${dropsWaited(s, tail) ? ' and the VUs ran out waiting for it' : ''}`,
     };
   if (notTheDrops) return notTheDrops;
+  // the target's own evidence outweighs a tail read against a first step it had saturated already
+  const own = targetSaturation(s, unloaded, b.tailFactor);
+  if (own?.saturated)
+    return {
+      generatorBound: false,
+      symptom,
+      symptomCode,
+      needsVUs: false,
+      detail: `${symptom}, but the target was saturated (${own.text}): the target is the limit`,
+    };
   return {
     generatorBound: true,
     symptom,
     symptomCode,
     needsVUs: droppedForWantOfVUs(s) > 0,
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
-    detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text})`,
+    detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text}${own ? `; ${own.text}` : ''})`,
   };
 }

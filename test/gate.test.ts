@@ -510,6 +510,31 @@ describe('decideGate', () => {
     expect(decideGate(offGrid, base, 0.05).headline).toMatch(/^cannot judge: the steps differ/);
   });
 
+  it("a failure at the target whose confirmation was generator-bound is judged, as the run's headline states its capacity", () => {
+    // a review's pool-2 run: headline "Capacity 187.8, plateau", the gate "cannot judge: generator-bound" (from the overload shape)
+    const input = kneeRun(300);
+    const steps = [...input.steps.slice(0, 4), { ...input.steps[3], attempt: 2, generatorBound: true }];
+    const overload = { shape: 'generator-bound' as const, evidence: 'generator-limited', meaning: '' };
+    const run = { ...input, steps, overload, generatorBound: false };
+    expect(unjudgeableReasons(run)).toEqual([]);
+    expect(decideGate(run, BASE, 0.05).status).toBe('regression');
+  });
+
+  it('a run that held no step regressed below its first step, a bound: never "0.0 (-100%)"', () => {
+    const none = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 40 }], holdS: 12, rampS: 1, settleS: 2 });
+    const d = decideGate(none, BASE, 0.05);
+    expect(d).toMatchObject({ status: 'regression', exitCode: 1, currentPerSec: null });
+    expect(d.headline).toBe(
+      "capacity regressed: below the first step's 100 req/s, which did not hold (at least 75.00% lower than the baseline's 400.0 req/s) (steps of 100 req/s, tolerance 5.00%)",
+    );
+    for (const out of [
+      renderJunit(d, 'r'),
+      renderGateSummary(d, none, BASE, null),
+      JSON.stringify(gateDocument(d, none, BASE, null)),
+    ])
+      expect(out).not.toMatch(/(?<![\d.])0\.0 req\/s|-100\.00%/);
+  });
+
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
     const input = kneeRun(300);
     const steps = [

@@ -292,6 +292,15 @@ function peakFell(run: RunResult, baseline: RunResult, tolerance: number, stepPe
   return `; but the peak throughput fell ${fmtPercent((a - b) / a)} (${fmtRate(a)} to ${fmtRate(b)} ${unit}): a fall smaller than one step (${fmtTarget(stepPerSec)} ${unit}) cannot move the knee, so rerun both with finer steps (--step-rate) to judge it`;
 }
 
+/**
+ * A run that held no step sustained less than its first step's rate: its capacity lies below it,
+ * at least (base - first) / base under the baseline's. Said as that bound, never as 0.0 and -100%.
+ */
+function belowFirstStep(run: RunResult, baseCap: number, unit: string): string {
+  const first = run.steps[0]?.ratePerSec ?? 0;
+  return `below the first step's ${fmtTarget(first)} ${unit}, which did not hold (at least ${fmtPercent((baseCap - first) / baseCap)} lower than the baseline's ${fmtRate(baseCap)} ${unit})`;
+}
+
 export function decideGate(
   run: RunResult,
   baseline: RunResult,
@@ -364,12 +373,14 @@ export function decideGate(
   const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit}${delta === null ? '' : ` (${delta})`}`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
   if (kneeDrop >= oneStep && capDrop > tolerance * baseCap) {
+    // no step held: the run sustained less than its first step's rate, a bound and not a figure of 0
+    const below = current.perSec === null ? belowFirstStep(run, baseCap, unit) : null;
     return {
       ...common,
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `${label} regressed: ${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
+      headline: `${label} regressed: ${below ?? `${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down`} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
       ...perName(run, baseline, nameThresholds),
     };
   }

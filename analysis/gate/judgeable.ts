@@ -6,7 +6,7 @@
  * establishedCapacity, which the report's headline reads too): it is judged. Pure; reads the
  * RunResult's flags, its stop reason, its steps' flags and its stage outcomes.
  */
-import { decidingSteps } from '../deciding-steps.ts';
+import { generatorBoundFailure } from '../deciding-steps.ts';
 import { establishedCapacity } from '../interrupted-stop.ts';
 import { symptomText } from '../generator-symptoms.ts';
 import { generatorFix, generatorFixUnread } from '../generator-fix.ts';
@@ -49,11 +49,10 @@ export function unjudgeableReasons(run: RunResult): string[] {
     out.push(
       `interrupted before its limit was confirmed, so it established no capacity: ${run.stopDetail}${cutFix(run)}`,
     );
-  const overload = (run as { overload?: { shape?: string } }).overload?.shape;
-  // the failing attempt that decides (a generator-bound attempt rerun with more VUs does not)
-  const firstBad = decidingSteps(run.steps).find((s) => s.verdict !== 'holds') as Flagged | undefined;
-  const genStep = firstBad?.generatorBound ? firstBad : undefined;
-  if (run.generatorBound || stop === 'generator-bound' || overload === 'generator-bound' || genStep) {
+  // the failing attempt that decides, as the headline reads it (a generator-bound confirmation of a
+  // failure at the target does not make the run the generator's: deciding-steps.ts)
+  const genStep = generatorBoundFailure(run.steps) ?? undefined;
+  if (run.generatorBound || stop === 'generator-bound' || genStep) {
     out.push(
       `generator-bound: the load generator, not the target, was the limit${genStep ? ` (step ${genStep.index + 1})` : ''}; ${genStep ? generatorFix(genStep, run.rules.imported) : generatorFixUnread(run.rules.imported)}`,
     );

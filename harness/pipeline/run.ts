@@ -318,7 +318,9 @@ async function stages(
     if (pool.instances !== before) nameEngine();
   }
   if (pool.capabilities.preconnect) await preconnect(ctx, pool, 'the first step');
-  const steps = await runStage('steps', record, () => runSteps(ctx, pool, seqOffset, rtt.httpMinMs));
+  const steps = await runStage('steps', record, () =>
+    runSteps(ctx, pool, seqOffset, rtt.httpMinMs, warmed?.record ?? null),
+  );
   store.update({ interruptedAtStep: steps.interruptedAtStep });
   for (const line of await readAfter(config, env, keepIn(store))) ctx.progress.info(line);
 }

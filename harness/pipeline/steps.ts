@@ -13,9 +13,11 @@ import type {
   NextAction,
   RateUnit,
   StepResult,
+  WarmupRecord,
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
 import { decideAttempt } from '../../analysis/decision.ts';
+import { unloadedOf, type Unloaded } from '../../analysis/target-saturated.ts';
 import { attemptName } from '../../analysis/step-name.ts';
 import { cutOf, cutWords, lastLoadS, type Cut } from '../../analysis/cut.ts';
 import { refusedNamesError } from './refused-names.ts';
@@ -52,6 +54,8 @@ interface State {
   attempts: AttemptRecord[];
   prober: Prober | null;
   rttMs: number;
+  /** The run's unloaded server time, from its warmup (analysis/target-saturated.ts). */
+  unloaded: Unloaded | null;
   seq: number;
   lastTS: number;
 }
@@ -78,6 +82,8 @@ export async function runSteps(
   engine: LoadEngine,
   seqOffset: number,
   rttMs: number,
+  /** The warmup's record, when it ran: the unloaded figure a failed step's server median is read against. */
+  warmup: WarmupRecord | null = null,
 ): Promise<StageResult<StepsOutcome>> {
   const policy = decisionPolicy(ctx);
   ctx.store.update({ policy });
@@ -91,6 +97,7 @@ export async function runSteps(
     attempts: [],
     prober: null,
     rttMs,
+    unloaded: unloadedOf(warmup, rttMs, unitOf(ctx.plan.rules)),
     seq: seqOffset,
     lastTS: -1,
   };
@@ -263,7 +270,13 @@ async function runLeg(st: State, leg: Leg): Promise<LegEnd | null> {
 /** Decides an attempt once its steady window closed and its end edge was read: the machine's verdict, the progress line. */
 function judge(st: State, a: AttemptRecord) {
   const server = st.prober ? { samples: st.prober.samples, rttMs: st.rttMs } : undefined;
-  const evidence = { records: st.records, server, probes: st.prober?.samples ?? [], rttMs: st.rttMs };
+  const evidence = {
+    records: st.records,
+    server,
+    probes: st.prober?.samples ?? [],
+    rttMs: st.rttMs,
+    unloaded: st.unloaded,
+  };
   const d = decideAttempt(st.judged, a, evidence, st.policy);
   st.judged = d.judged;
   st.ctx.progress.stepJudged(d.result, st.ctx.plan.steps.length, unitOf(st.ctx.plan.rules));

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFailure } from './verdicts.ts';
+import { unloadedOf } from './target-saturated.ts';
+import { attemptsAtTarget, generatorBoundFailure } from './deciding-steps.ts';
+import { serverWindowOf, stepResult } from './testing/builders.ts';
+import type { StepResult, WarmupRecord } from './types.ts';
+
+/** A review's pool-2 run: step 1 already queued 135 requests for 2 connections; step 2's rerun lagged too. */
+const step1 = stepResult({
+  server: serverWindowOf(210.7, 555.96, { poolActiveMax: 2, poolPendingMax: 135, poolMax: 2, poolActiveMean: 2 }),
+});
+const lagged = (server: StepResult['server']) =>
+  stepResult({ index: 1, attempt: 2, ratePerSec: 280, verdict: 'fails', lagP99Ms: 25.5, lagSamples: 4000, server });
+const warmup: WarmupRecord = {
+  stable: false,
+  tookS: 11.5,
+  ratePerSec: 100,
+  windows: [370.94, 21.5, 11.23].map((p50Ms, i) => ({ fromS: 5 + 2 * i, throughputPerSec: 100, p50Ms })),
+};
+const unloaded = unloadedOf(warmup, 0.586, 'arrivals/s');
+const p50 = (valueMs: number) => [{ q: 50, valueMs, lowerMs: 0, upperMs: 0, n: 600, reliable: true }];
+
+describe("a step whose target saturated is not the generator's, whatever the generator showed beside it", () => {
+  it("the unloaded figure is the warmup's median minus the RTT", () => {
+    expect(unloaded?.ms).toBeCloseTo(21.5 - 0.586, 6);
+    expect(unloaded?.text).toBe("the unloaded figure, the warmup's median at 100 arrivals/s minus the RTT, 20.9 ms");
+    expect(unloadedOf(null, 0.5, 'req/s')).toBeNull();
+  });
+  it('a pool at its limit with requests waiting: the target is the limit, though the tail grew only 2.4x on step 1', () => {
+    const s = lagged(
+      serverWindowOf(202.3, 1325.81, { poolActiveMax: 2, poolPendingMax: 592, poolMax: 2, poolActiveMean: 2 }),
+    );
+    // read against a step 1 already saturated alone, its tail stayed low: generator-bound
+    expect(classifyFailure(lagged(serverWindowOf(202.3, 1325.81)), step1, 0.586).generatorBound).toBe(true);
+    const c = classifyFailure(s, step1, 0.586, undefined, undefined, unloaded);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /but the target was saturated \(its connection pool was at its limit, active up to 2 of 2 with up to 592 requests waiting for a connection\): the target is the limit$/,
+    );
+  });
+  it('no pool reading: a server median far above the unloaded figure is saturation; one within it leaves the generator blamed', () => {
+    const far = classifyFailure(
+      lagged({ ...serverWindowOf(202.3, 1325.81), percentiles: p50(1495) }),
+      step1,
+      0.586,
+      undefined,
+      undefined,
+      unloaded,
+    );
+    expect(far.generatorBound).toBe(false);
+    expect(far.detail).toMatch(/its server median 1,500 ms is over 3x the unloaded figure/);
+    const near = lagged({ ...serverWindowOf(202.3, 40), percentiles: p50(30) });
+    const c = classifyFailure(
+      near,
+      { ...step1, server: serverWindowOf(210.7, 30) },
+      0.586,
+      undefined,
+      undefined,
+      unloaded,
+    );
+    expect(c.generatorBound).toBe(true);
+    expect(c.detail).toMatch(/its server median 30.0 ms is within 3x the unloaded figure, the warmup's median/);
+  });
+});
+
+describe('one reading of a generator-bound run: the deciding failure, as the headline reads it', () => {
+  const held = stepResult({ index: 0, ratePerSec: 200 });
+  const atTarget = stepResult({ index: 1, ratePerSec: 280, verdict: 'fails' });
+  const confirmation = stepResult({ index: 1, attempt: 2, ratePerSec: 280, verdict: 'fails', generatorBound: true });
+  it("a failure at the target whose confirming rerun was generator-bound stays the target's", () => {
+    expect(generatorBoundFailure([held, atTarget, confirmation])).toBeNull();
+    expect(attemptsAtTarget([held, atTarget, confirmation], atTarget)).toEqual([atTarget]);
+  });
+  it("a first failure of the generator's is the run's limit", () => {
+    const first = { ...atTarget, generatorBound: true };
+    expect(generatorBoundFailure([held, first])).toBe(first);
+    expect(attemptsAtTarget([held, first], first)).toEqual([first]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Did the target saturate in a step, on its own evidence: a connection pool with every connection
+ * busy and requests waiting for one, or a server median far above the run's unloaded figure? A
+ * failed step that shows either failed at the target, whatever the generator showed beside it
+ * (verdicts.ts classifyFailure): a generator that lagged too does not make it generator-bound.
+ *
+ *   saturated <=> pool at its limit with requests waiting, or server p50 > tailFactor x unloaded
+ *
+ * The unloaded figure is the warmup's median (the median of its last windows' medians, as
+ * cold-target.ts reads it) minus the fastest RTT: the lowest rate the run offered, its own mix,
+ * the same client. Not the RTT probe: a health check's round trip holds none of the service's
+ * work, so every real request reads far above it. Not the first step that held: the search's
+ * first loaded point, which a slow target has already saturated (a pool of 2 had 135 requests
+ * waiting at step 1, and step 2's 2.4x on it read "the tail stayed low", generator-bound). A
+ * warmup is cold (caches just reset, connections opening), which only raises the figure: it errs
+ * towards the generator, as the first step did. Only the server's own median is read against it:
+ * the client's holds the generator's own delays, the very symptom being judged.
+ */
+import { fmtMs } from './format.ts';
+import { poolAtLimit } from './pool.ts';
+import { warmupMedian } from './cold-target.ts';
+import type { StepResult, WarmupRecord } from './types.ts';
+
+/** The run's unloaded server time (ms), and where it comes from in words. */
+export interface Unloaded {
+  ms: number;
+  text: string;
+}
+
+/** The warmup's median minus the fastest RTT; null without a warmup that gives one. */
+export function unloadedOf(warmup: WarmupRecord | null | undefined, rttMs: number, unit: string): Unloaded | null {
+  const w = warmupMedian(warmup ?? null);
+  if (w === null) return null;
+  const ms = Math.max(w.p50Ms - rttMs, 0.1);
+  return {
+    ms,
+    text: `the unloaded figure, the warmup's median at ${w.ratePerSec} ${unit} minus the RTT, ${fmtMs(ms)} ms`,
+  };
+}
+
+/** The server's median over the step's window, where its histogram gives a trusted one. */
+function serverP50(s: StepResult): number | null {
+  const p = s.server?.percentiles?.find((x) => x.q === 50);
+  return p && p.reliable && p.valueMs !== null && Number.isFinite(p.valueMs) ? p.valueMs : null;
+}
+
+/**
+ * The target's own evidence on the step, in words: `saturated` when it shows saturation, else what
+ * it showed (its median within tailFactor of the unloaded figure); null when it shows neither.
+ */
+export function targetSaturation(
+  s: StepResult,
+  unloaded: Unloaded | null,
+  factor: number,
+): { saturated: boolean; text: string } | null {
+  const w = s.server;
+  if (w && poolAtLimit(w) && (w.poolPendingMax ?? 0) > 0)
+    return {
+      saturated: true,
+      text: `its connection pool was at its limit, active up to ${w.poolActiveMax} of ${w.poolMax} with up to ${w.poolPendingMax} requests waiting for a connection`,
+    };
+  const p50 = serverP50(s);
+  if (unloaded === null || p50 === null) return null;
+  const saturated = p50 > factor * unloaded.ms;
+  return {
+    saturated,
+    text: `its server median ${fmtMs(p50)} ms is ${saturated ? 'over' : 'within'} ${factor}x ${unloaded.text}`,
+  };
+}
