@@ -222,8 +222,25 @@ describe.concurrent.each(CLIENTS)(
   'fault matrix ($client client): plateau keeps measuring while the target breaks',
   ({ client, reset, malformed }) => {
     // The rest are counts of what each run recorded, not timings: both clients' runs share one pool,
-    // a few at a time (maxConcurrency of the integration project), each against its own fault server;
-    // the two longest (3 s held, a 2 s graceful stop) first, so that the short ones fill in beside them.
+    // a few at a time (maxConcurrency of the integration project), each against its own fault server.
+    it.concurrent('connection refused mid-run: counted as refused, load goes on', async () => {
+      const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
+      keptRunning(r, t);
+      expect(t.errors.refused).toBeGreaterThan(10);
+      expect(t.ok).toBeGreaterThanOrEqual(15);
+      expect(errors).toContain('refused');
+      expect(errors).toMatch(/ECONNREFUSED/);
+    });
+
+    it.concurrent('connection reset: counted as reset', async () => {
+      const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
+      keptRunning(r, t);
+      expect(t.errors.reset).toBeGreaterThanOrEqual(15);
+      expect(t.ok).toBeGreaterThan(30);
+      expect(errors).toContain('reset');
+      expect(errors).toMatch(reset);
+    });
+
     it.concurrent('a request that hangs past the timeout: counted as timeout within the deadline', async () => {
       const started = Date.now();
       const { r, t, errors } = await runFault(
@@ -262,24 +279,6 @@ describe.concurrent.each(CLIENTS)(
       expect(t.samples.join('\n')).toMatch(/total deadline of 1500 ms \(http\.timeoutMs\)/);
       expect(t.bytesIn).toBeGreaterThan(0); // it did receive part of each body before the deadline
       expect(errors, perSecond(r, t)).toMatch(/total deadline of 1500 ms/);
-    });
-
-    it.concurrent('connection refused mid-run: counted as refused, load goes on', async () => {
-      const { r, t, errors } = await runFault(client, 'refused', { mode: 'refuse-mid-run', closeAfter: 20 });
-      keptRunning(r, t);
-      expect(t.errors.refused).toBeGreaterThan(10);
-      expect(t.ok).toBeGreaterThanOrEqual(15);
-      expect(errors).toContain('refused');
-      expect(errors).toMatch(/ECONNREFUSED/);
-    });
-
-    it.concurrent('connection reset: counted as reset', async () => {
-      const { r, t, errors } = await runFault(client, 'reset', { mode: 'reset', every: 3 });
-      keptRunning(r, t);
-      expect(t.errors.reset).toBeGreaterThanOrEqual(15);
-      expect(t.ok).toBeGreaterThan(30);
-      expect(errors).toContain('reset');
-      expect(errors).toMatch(reset);
     });
 
     it.concurrent("malformed HTTP: counted as other, with the parser's message", async () => {
