@@ -291,13 +291,8 @@ async function oneSecondAt(pool: VuPool, ratePerSec: number): Promise<BucketReco
   return records;
 }
 
-// Light runs (100 req/s at most, each against its own server), judged by counts with room for a
-// stall: both clients' tests go three at a time, each closing its own server and pool when it ends
-// (the file's afterEach would close those of the tests beside it).
-describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) => {
-  it('opens every preallocated VU connection before the load; the requests then pay no connect', async ({
-    onTestFinished,
-  }) => {
+describe.each(['socket', 'undici'] as const)('preconnect (%s client)', (client) => {
+  it('opens every preallocated VU connection before the load; the requests then pay no connect', async () => {
     let connections = 0;
     let requests = 0;
     const srv = await tinyServer((_req, res) => {
@@ -307,9 +302,9 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
     srv.server.on('connection', () => {
       connections++;
     });
-    onTestFinished(srv.close);
+    closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 8, 8);
-    onTestFinished(() => pool.close());
+    closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 8, failed: 0 });
     // the server's accept events run on this thread, after preconnect's: waited for, not a fixed 50 ms
     // (a busy machine ran them later: 1 of 8 seen after 50 ms beside other tests)
@@ -335,7 +330,7 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
     expect(connections).toBe(8); // no VU opened another
   });
 
-  it('a spare connection the server closed is replaced, not used', async ({ onTestFinished }) => {
+  it('a spare connection the server closed is replaced, not used', async () => {
     let connections = 0;
     const sockets: import('node:net').Socket[] = [];
     const srv = await tinyServer((_req, res) => res.end('ok'));
@@ -343,9 +338,9 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
       connections++;
       sockets.push(s);
     });
-    onTestFinished(srv.close);
+    closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 2, 2);
-    onTestFinished(() => pool.close());
+    closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 2, failed: 0 });
     await vi.waitFor(() => expect(connections).toBe(2), { timeout: 5000, interval: 5 });
     for (const s of sockets) s.destroy(); // the server drops both idle connections
@@ -360,7 +355,7 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
     expect(records.reduce((a, r) => a + (r.reconnects ?? -1), 0)).toBe(0);
   });
 
-  it('a VU added under load connects for the first time: not a reconnect', async ({ onTestFinished }) => {
+  it('a VU added under load connects for the first time: not a reconnect', async () => {
     let connections = 0;
     const srv = await tinyServer((_req, res) => {
       setTimeout(() => res.end('ok'), 40);
@@ -368,9 +363,9 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
     srv.server.on('connection', () => {
       connections++;
     });
-    onTestFinished(srv.close);
+    closers.push(srv.close);
     const pool = new VuPool(srv.url, { timeoutMs: 5000, client }, 1, 16);
-    onTestFinished(() => pool.close());
+    closers.push(() => pool.close());
     const records = await oneSecondAt(pool, 100); // 100/s x 40 ms: about 4 VUs busy at once
     // an arrival may be dropped only when a stall of a busy machine held all 16 VUs (160 ms at this
     // rate; 98 of 100 were ok once, and the stall that took the preconnect case above to 72 would
@@ -380,12 +375,12 @@ describe.concurrent.each(['socket', 'undici'] as const)('preconnect (%s client)'
     expect(records.reduce((a, r) => a + (r.reconnects ?? -1), 0)).toBe(0);
   });
 
-  it('counts connects that fail', async ({ onTestFinished }) => {
+  it('counts connects that fail', async () => {
     const srv = await tinyServer((_req, res) => res.end('ok'));
     const url = srv.url;
     await srv.close();
     const pool = new VuPool(url, { timeoutMs: 2000, client }, 3, 3);
-    onTestFinished(() => pool.close());
+    closers.push(() => pool.close());
     expect(await pool.preconnect()).toEqual({ ready: 0, failed: 3 });
   });
 });
