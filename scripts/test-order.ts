@@ -8,8 +8,7 @@
  * SECONDS: each file's time beside the CPU hog in the last fresh-clone CI before 2026-12-07 (the
  * fault matrix 36 s), less the waiting a later change took out where one did (the PromQL run
  * joined test/promql.test.ts and its Prometheus server, about 6 s to a first scrape; the fault
- * matrix's two pools became one; the preconnect tests went three at a time; the pipeline's and
- * the threads test's runs lost their ramps). Files under 9 s keep their
+ * matrix's two pools became one; the threads test's run lost its ramp). Files under 9 s keep their
  * figure of 12-06 (interrupt: 29 then). A file that grows past a few seconds belongs here; a
  * stale figure costs only order, never a result.
  */
@@ -22,8 +21,8 @@ export const SECONDS: Record<string, number> = {
   'test/interrupt.test.ts': 29,
   'harness/engine/workers.test.ts': 27,
   'test/tls.test.ts': 25,
-  'test/pipeline.test.ts': 23,
-  'harness/engine/native.test.ts': 20,
+  'test/pipeline.test.ts': 26,
+  'harness/engine/native.test.ts': 23,
   'test/downstreams-redis.test.ts': 19,
   'test/cpu-quota.test.ts': 15,
   'test/warmup.test.ts': 14,
