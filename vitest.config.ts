@@ -41,6 +41,7 @@ const PURE_IN_TEST = [
   'test/rerender.test.ts',
   'test/compare.test.ts',
   'test/models.test.ts',
+  'test/config-mistakes.test.ts',
   'test/gate.test.ts',
   'test/json-output.test.ts',
   'test/report-html.test.ts',

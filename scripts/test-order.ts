@@ -5,46 +5,44 @@
  * the PromQL pipeline's 24 s and the warmup's 14 s then ran last, about 10 s of the suite with one
  * worker idle). Every other file follows, in vitest's own order.
  *
- * SECONDS: each file's time beside the CPU hog in the fresh-clone CI of 2026-12-06, 05:48 UTC
- * (the fault matrix 38 to 56 s in the day's runs), but for four files whose tests shed waiting or
- * moved out of the integration set later that day (k6-engine, threads, cpu-quota: that figure less
- * the share of it they shed, as measured beside busy loops; native, 2026-12-06 evening: that figure
- * times the ratio of its medians alone after and before more of its light runs went at once, 23.7 /
- * 28.1 s of tests in 3 alternating runs each on a machine loaded by other work). A file that
- * grows past a few seconds belongs here; a stale figure costs only order, never a result.
+ * SECONDS: each file's time beside the CPU hog in the last fresh-clone CI before 2026-12-07 (the
+ * fault matrix 36 s), less the waiting a later change took out where one did (the PromQL run
+ * joined test/promql.test.ts and its Prometheus server, about 6 s to a first scrape; the fault
+ * matrix's two pools became one; the threads test's run lost its ramp). Files under 9 s keep their
+ * figure of 12-06 (interrupt: 29 then). A file that grows past a few seconds belongs here; a
+ * stale figure costs only order, never a result.
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS: Record<string, number> = {
-  'test/faults.test.ts': 44,
+  'test/faults.test.ts': 36,
+  'test/promql.test.ts': 37,
   'test/interrupt.test.ts': 29,
-  'test/tls.test.ts': 27,
-  'test/promql-pipeline.test.ts': 25,
-  'test/pipeline.test.ts': 25,
-  'harness/engine/native.test.ts': 24,
-  'harness/engine/workers.test.ts': 21,
-  'test/downstreams-redis.test.ts': 17,
-  'test/warmup.test.ts': 15,
-  'test/promql.test.ts': 15,
+  'harness/engine/workers.test.ts': 27,
+  'test/tls.test.ts': 25,
+  'test/pipeline.test.ts': 26,
+  'harness/engine/native.test.ts': 23,
+  'test/downstreams-redis.test.ts': 19,
+  'test/cpu-quota.test.ts': 15,
+  'test/warmup.test.ts': 14,
   'test/threads.test.ts': 14,
-  'test/k6-engine.test.ts': 10,
-  'test/cpu-quota.test.ts': 13,
-  'test/stages.test.ts': 13,
+  'test/secrets.test.ts': 14,
+  'test/bad-input.test.ts': 12,
   'test/server-histogram.test.ts': 13,
-  'test/reset-postgres.test.ts': 12,
+  'test/stages.test.ts': 12,
+  'test/reset-postgres.test.ts': 11,
+  'harness/engine/deadline.test.ts': 11,
+  'test/reset-mariadb.test.ts': 11,
   'test/mix-pipeline.test.ts': 11,
-  'test/secrets.test.ts': 10,
+  'test/k6-engine.test.ts': 10,
   'test/refused-names.test.ts': 10,
-  'test/reset-mariadb.test.ts': 10,
   'test/demo-capacity.test.ts': 10,
   'test/limits.test.ts': 9,
-  'test/bad-input.test.ts': 9,
-  'harness/engine/deadline.test.ts': 9,
   'test/mix-native.test.ts': 8,
-  'test/nginx.test.ts': 6,
   'test/k8s-run.test.ts': 8,
   'test/demo-modes.test.ts': 7,
+  'test/nginx.test.ts': 6,
 };
 
 /** Seconds a file is known to take (0 when it is not in SECONDS), by its path from the root. */

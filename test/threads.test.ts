@@ -31,8 +31,9 @@ const config = (runId: string, extra: Record<string, unknown> = {}) => ({
   scenario: path.resolve('test/fixtures/scenarios/seq-path.ts'),
   workers: 'auto' as const,
   // a 3 s window: the target shares this process's thread, and over 2 s a stall near the window's
-  // end once pushed enough answers out of it to fail the step (fresh-clone CI, 12-06)
-  steps: { startPerSec: 200, stepPerSec: 200, maxPerSec: 200, rampS: 1, holdS: 4, settleS: 1 },
+  // end once pushed enough answers out of it to fail the step (fresh-clone CI, 12-06). No ramp: the
+  // warmup ran at the step's rate, and the settling second comes before the window
+  steps: { startPerSec: 200, stepPerSec: 200, maxPerSec: 200, rampS: 0, holdS: 4, settleS: 1 },
   // Settled by 6 s at the earliest (which leaves at least 3 warm seconds to measure), on three
   // windows within 95% of each other (tolerance must stay under 1): this file tests the threads
   // stage, not the warmup's judgement (analysis/warmup.test.ts). Beside the CPU hog, five windows
@@ -87,7 +88,7 @@ describe.skipIf(cpus < 2 || cpus > 8)(
 
     it('keeps every thread without a warmup, and says why', async () => {
       // one second of one step: the stage's decision is made before the steps, and each thread
-      // records that second (the 6 s of the other test's steps would only add waiting)
+      // records that second (the 4 s of the other test's step would only add waiting)
       const r = await runQuietly(
         config('threads-cold', {
           warmup: { enabled: false },
