@@ -196,7 +196,7 @@ describe("ctx.sleep in a transaction's arrival", () => {
 });
 
 describe('a scenario module on the native engine (test/fixtures/scenarios/env-reads.ts)', () => {
-  it('sends the declared secret; a read of another variable or a call of ctx.env fails the arrival with the fix, preflight\'s sample too', async () => {
+  it("sends the declared secret; a read of another variable or a call of ctx.env fails the arrival with the fix, preflight's sample too", async () => {
     const { scenarioRequests } = await import('./requests.ts');
     const s = await scenarioRequests(path.resolve('test/fixtures/scenarios/env-reads.ts'), 'http://127.0.0.1:9/', 'r', {
       env: { PLATEAU_TEST_TOKEN: 'tok-declared-1', PLATEAU_TEST_AUTH: 'auth-undeclared-2' },

@@ -30,7 +30,10 @@ export const CALLED_FIX = "read a variable as ctx.env.NAME (or ctx.env['NAME']),
  * arrow function has no property a Proxy must report (its length and name are configurable), so
  * the record's keys are the declared names alone.
  */
-export function scenarioEnv(declared: readonly string[], env: Readonly<Record<string, string | undefined>>): ScenarioEnv {
+export function scenarioEnv(
+  declared: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ScenarioEnv {
   const values = new Map(declared.map((name) => [name, env[name]]));
   const readOnly = (): never => {
     throw new TypeError("ctx.env is read-only: copy a value into a variable of the scenario's own");
