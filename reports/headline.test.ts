@@ -8,7 +8,7 @@ import { unjudgeableReasons } from '../analysis/gate/judgeable.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderSummaryJson } from './summary-json.ts';
-import { renderPlateauTable } from './table.ts';
+import { consoleLine, renderPlateauTable } from './table.ts';
 
 /** The headline as report.md, report.html, the terminal table and summary.json give it. */
 function headlines(run: RunResult) {
@@ -119,5 +119,18 @@ describe('the capacity headline', () => {
       capacityPerSec: null,
       heldAtLeastPerSec: null,
     });
+  });
+});
+
+describe('the console cuts no sentence without saying where the rest is', () => {
+  const long = `${'a word '.repeat(80)}the end of it.`;
+  it('a long stop detail ends its cut with the section of report.md that holds it whole', () => {
+    const run = { ...fakeRun({ steps: followingSteps(2) }), stopDetail: long };
+    const stop = /^stop {6}.*$/m.exec(renderPlateauTable(run))![0];
+    expect(stop).toMatch(/ a(?: word)?… \(the rest in report\.md, Stop reason\)$/);
+    expect(stop.length).toBeLessThanOrEqual('stop      '.length + `${run.stopReason}: `.length + 400);
+  });
+  it('a short one is left whole', () => {
+    expect(consoleLine('held: fine', 400, 'Stop reason')).toBe('held: fine');
   });
 });

@@ -55,6 +55,18 @@ export function oneLine(s: string, max = 160): string {
   return quoted(flat(s), max);
 }
 
+/**
+ * One line of the console, cut to `max` characters as oneLine is, its end saying where the whole
+ * sentence is (`where`: report.md's section), so a CI log that holds only the console is not left
+ * with half a sentence and no pointer.
+ */
+export function consoleLine(s: string, max: number, where: string): string {
+  const line = flat(s);
+  if (line.length <= max) return line;
+  const pointer = ` (the rest in report.md, ${where})`;
+  return `${quoted(line, max - pointer.length)}${pointer}`;
+}
+
 /** Control characters flattened to a space. */
 function flat(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
@@ -105,7 +117,7 @@ function namesAtKnee(run: RunResult): string[] {
     `by name ${run.capacityPerSec === null ? 'at the highest step held' : 'at the knee'}, step ${stepNo(knee.index)} (${fmtTarget(knee.ratePerSec)} ${rateUnit(run)}):`,
     line(['name', 'kind', 'ok/s', 'p50 ms', 'p99 ms', 'errors']),
     ...rows,
-    ...(finding === null ? [] : [oneLine(finding, 400)]),
+    ...(finding === null ? [] : [consoleLine(finding, 400, 'Steps by name')]),
   ];
 }
 
@@ -131,12 +143,13 @@ export function renderPlateauTable(run: RunResult, o: TableOptions = {}): string
   lines.push(
     '',
     `capacity  ${capacityText(run)}; peak ${peakText(run)}`,
-    ...capacityCaveats(run).map((c) => `          but ${oneLine(c, 400)}`),
+    // whole: it says why the gate will not judge the capacity, what a CI log reader needs most
+    ...capacityCaveats(run).map((c) => `          but ${flat(c)}`),
     ...sloLines(run),
     // a failed stage's stop detail is its error's message (analysis/stop.ts)
     o.errorBelow && run.stopReason.endsWith('-failed')
       ? `stop      ${stopLineLabel(run)} (see below)`
-      : `stop      ${stopLineLabel(run)}: ${oneLine(run.stopDetail, 400)}`,
+      : `stop      ${stopLineLabel(run)}: ${consoleLine(run.stopDetail, 400, 'Stop reason')}`,
   );
   if (run.warnings.length > 0) lines.push(`warnings  ${run.warnings.length} (see report.md)`);
   return lines.join('\n');

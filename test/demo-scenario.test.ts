@@ -59,6 +59,7 @@ async function send(demo: DemoHandle, spec: RequestSpec): Promise<ResponseInfo> 
     body,
     truncated: false,
     json: () => JSON.parse(body),
+    text: () => body,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Interruption and crashes (issue 8), against a real `node bin/plateau.js run` child process:
  * SIGINT/SIGTERM stop the load within a second and write the report marked interrupted (exit
- * 130); a second SIGINT exits at once without corrupting the store; after kill -9 mid-step,
+ * 130); a repeat within half a second is the same request; a later second SIGINT exits at once without corrupting the store; after kill -9 mid-step,
  * `plateau report` rebuilds every output and at most the last second is lost. An unwritable run
  * directory fails before any load.
  */
@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { checkDisk } from '../harness/pipeline/generator-limits.ts';
+import { REPEAT_WINDOW_MS } from '../harness/pipeline/interrupt.ts';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
@@ -157,6 +158,8 @@ describe.concurrent('signals to a running plateau', () => {
     // report is being written: a fixed 30 ms could come first on a busy machine, when both reach the
     // handler still installed and the run just finishes its report.
     await waitForOutput(run.output, /press Ctrl-C again to exit at once/);
+    // past the window in which a repeat is the same request (GNU timeout's second copy): a deliberate second
+    await sleep(REPEAT_WINDOW_MS + 100);
     const secondAt = Date.now();
     run.child.kill('SIGINT');
     const code = await run.exit;
@@ -168,6 +171,20 @@ describe.concurrent('signals to a running plateau', () => {
     const lines = fs.readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8').split('\n').filter(Boolean);
     lines.slice(0, -1).forEach((l) => expect(() => JSON.parse(l)).not.toThrow()); // only the last line may be torn
     await plateauReport(dir);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+  });
+
+  it("two SIGTERMs back to back (GNU timeout's to the child, then to its group) are one request: the report is written whole, exit 130", async () => {
+    const runId = 'double-sigterm';
+    const dir = path.join(runsDir, runId);
+    const run = startRun(await target(), runId);
+    await waitForSteps(dir, 2, run.output);
+    run.child.kill('SIGTERM');
+    run.child.kill('SIGTERM');
+    const code = await run.exit;
+    expect({ code, signal: run.signal() }, run.output()).toEqual({ code: 130, signal: null });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')).status).toBe('interrupted');
     for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
       expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
   });

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../demo/server.ts';
 import { base64Cores } from '../harness/secret-encoded.ts';
 import { secretScrubber } from '../harness/secret-scrub.ts';
+import { undeclaredFix, undeclaredProblem } from '../harness/scenario/scenario-env.ts';
 import { importK6 } from '../harness/k6/import/import.ts';
 import { mergeRuns } from '../harness/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
@@ -147,6 +148,33 @@ describe('secrets never reach an output', () => {
         expectNowhere(core, r.dir, r.lines);
         expectNowhere(core.replace(/\+/g, '-').replace(/\//g, '_'), r.dir, r.lines);
       }
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it("a value read through ctx.env from a variable not in the scenario's secrets, which the target would echo: refused before load, with the fix", async () => {
+    const value = unique('authval');
+    const echo = await tinyServer((req, res) => {
+      res.statusCode = req.url === '/load' ? 401 : 200;
+      res.end(`unauthorized: got ${String(req.headers.authorization)}`);
+    });
+    try {
+      const r = await runQuietly(
+        {
+          target: { url: `${echo.url}/load` },
+          scenario: fixture('undeclared-env-echo'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          output: { dir: runsDir, runId: 'secrets-undeclared-env' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_AUTH: value } },
+      );
+      expect(r.exitCode).toBe(3);
+      expect(r.error?.message).toContain(undeclaredProblem('PLATEAU_TEST_AUTH'));
+      expect(r.error?.hint).toContain(undeclaredFix('PLATEAU_TEST_AUTH'));
+      expectNowhere(value, r.dir, r.lines, [r.error!.message, r.error!.hint]);
     } finally {
       await echo.close();
     }

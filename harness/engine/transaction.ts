@@ -54,6 +54,7 @@ function refusedResponse(error: string): SentResponse {
     json: () => {
       throw new Error(`no response: ${error}`);
     },
+    text: () => '',
     ok: false,
     error,
   };

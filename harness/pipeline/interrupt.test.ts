@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Interrupt, signalHandler } from './interrupt.ts';
+import { Interrupt, REPEAT_WINDOW_MS, signalHandler, type SignalControl } from './interrupt.ts';
 
 /** The handler of a first signal, with what it said and whether it gave the signals back. */
 function firstSignal(loadEnded: boolean, runDir: string | null = '/data/plateau-runs/r1') {
@@ -7,14 +7,64 @@ function firstSignal(loadEnded: boolean, runDir: string | null = '/data/plateau-
   interrupt.loadEnded = loadEnded;
   interrupt.runDir = runDir;
   const said: string[] = [];
-  let given = false;
-  signalHandler(
-    interrupt,
-    (s) => said.push(s),
-    () => (given = true),
-  )('SIGTERM');
-  return { interrupt, said: said.join(''), given };
+  const c = control();
+  signalHandler(interrupt, (s) => said.push(s), c)('SIGTERM');
+  c.passMs(REPEAT_WINDOW_MS);
+  return { interrupt, said: said.join(''), given: c.given() };
 }
+
+/** A SignalControl on a clock the test moves: what it gave back and how it exited. */
+function control(): SignalControl & { passMs(ms: number): void; given(): boolean; exited: NodeJS.Signals[] } {
+  let now = 0;
+  let given = false;
+  const timers: Array<{ atMs: number; fn: () => void }> = [];
+  const exited: NodeJS.Signals[] = [];
+  return {
+    uninstall: () => void (given = true),
+    exitBy: (sig) => void exited.push(sig),
+    later: (fn, ms) => void timers.push({ atMs: now + ms, fn }),
+    nowMs: () => now,
+    passMs(ms) {
+      now += ms;
+      for (const t of timers.splice(0))
+        if (t.atMs <= now) t.fn();
+        else timers.push(t);
+    },
+    given: () => given,
+    exited,
+  };
+}
+
+describe('a repeated signal', () => {
+  const start = () => {
+    const interrupt = new Interrupt();
+    const c = control();
+    const said: string[] = [];
+    return { interrupt, c, said, handle: signalHandler(interrupt, (s) => said.push(s), c) };
+  };
+
+  it("within REPEAT_WINDOW_MS of the first (GNU timeout's child and group, npx's relay) is the same request: ignored, the report still written", () => {
+    const r = start();
+    r.handle('SIGTERM');
+    r.c.passMs(2);
+    r.handle('SIGTERM');
+    r.c.passMs(REPEAT_WINDOW_MS - 10);
+    r.handle('SIGINT');
+    expect([r.c.given(), r.c.exited, r.interrupt.interrupted, r.said.length]).toEqual([false, [], true, 1]);
+    // the window over: the signals are the OS's again, so a deliberate second exits at once
+    r.c.passMs(10);
+    expect(r.c.given()).toBe(true);
+  });
+
+  it('past the window, when the main thread was too busy to give the signals back: exits as the OS would', () => {
+    const r = start();
+    r.handle('SIGINT');
+    // the clock moves, the timer has not run (the thread was busy)
+    r.c.nowMs = () => REPEAT_WINDOW_MS + 1500;
+    r.handle('SIGINT');
+    expect([r.c.given(), r.c.exited]).toEqual([true, ['SIGINT']]);
+  });
+});
 
 describe('a first signal to a running plateau', () => {
   it('during the load: stops it (the run is interrupted), and gives the signals back for a second', () => {

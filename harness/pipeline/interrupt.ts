@@ -1,6 +1,6 @@
 /**
  * Ctrl-C and SIGTERM: the first stops the load (the current engine stops within a second and the
- * report is still written, marked interrupted); a second one exits at once. The run store is
+ * report is still written, marked interrupted); a second one, past REPEAT_WINDOW_MS, exits at once. The run store is
  * append-only lines plus an atomically renamed run.json, so exiting at any moment corrupts nothing.
  */
 export class Interrupt {
@@ -29,19 +29,51 @@ export class Interrupt {
 }
 
 /**
- * What a first SIGINT or SIGTERM does: hands both signals back to the OS (`uninstall`), says what
- * happens, and stops the load, unless the load has already ended.
+ * How long after the first signal a repeat is taken as the same request. One request often comes
+ * twice: GNU timeout signals its child and then the child's process group, a CI runner or npx
+ * relays its own (both within milliseconds, or tens of them on a loaded machine); taken as "exit at
+ * once", that second copy had left a run with no report. Half a second covers such relays with
+ * room for a busy machine, and is shorter than anyone takes to read the first signal's line and
+ * press Ctrl-C again on purpose (a double tap inside it is taken as one press: press again).
+ */
+export const REPEAT_WINDOW_MS = 500;
+
+/** What the signal handler does to the process, given so that a test can watch it. */
+export interface SignalControl {
+  /** Hands SIGINT and SIGTERM back to the OS, whose default ends the process at once. */
+  uninstall(): void;
+  /** Ends the process as the signal's default does (128 + signal). */
+  exitBy(sig: NodeJS.Signals): void;
+  /** Calls fn after ms (a timer that keeps no process alive). */
+  later(fn: () => void, ms: number): void;
+  nowMs(): number;
+}
+
+/**
+ * SIGINT and SIGTERM: the first says what happens and stops the load (unless it has already
+ * ended); a repeat within REPEAT_WINDOW_MS is the same request and is ignored; past it the signals
+ * are the OS's again, and a second one exits at once.
  */
 export function signalHandler(
   interrupt: Interrupt,
   log: (s: string) => void,
-  uninstall: () => void,
+  control: SignalControl,
 ): (sig: NodeJS.Signals) => void {
+  let firstAtMs: number | null = null;
   return (sig) => {
+    if (firstAtMs !== null) {
+      if (control.nowMs() - firstAtMs < REPEAT_WINDOW_MS) return;
+      // the window's end came while the main thread was busy, before its timer could run: exit as the OS would have
+      control.uninstall();
+      control.exitBy(sig);
+      return;
+    }
+    firstAtMs = control.nowMs();
     // The second signal must work even while the main thread is busy (rendering the report can hold
-    // it for a second or more): hand both signals back to the OS, whose default ends the process at
-    // once (exit status 128 + signal, 130 for Ctrl-C). The store survives any moment of exit.
-    uninstall();
+    // it for a second or more): once the window is over, hand both signals back to the OS, whose
+    // default ends the process at once (exit status 128 + signal, 130 for Ctrl-C). The store
+    // survives any moment of exit.
+    control.later(control.uninstall, REPEAT_WINDOW_MS);
     const dir = interrupt.runDir;
     if (interrupt.loadEnded) {
       // the run is complete and its report on the way: nothing to stop, and the run stays complete
@@ -67,11 +99,18 @@ function atOnce(dir: string | null, sofar: string): string {
 }
 
 export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
   const uninstall = () => {
+    clearTimeout(timer);
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };
-  const handler = signalHandler(interrupt, log, uninstall);
+  const handler = signalHandler(interrupt, log, {
+    uninstall,
+    exitBy: (sig) => process.kill(process.pid, sig),
+    later: (fn, ms) => void (timer = setTimeout(fn, ms).unref()),
+    nowMs: () => performance.now(),
+  });
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return uninstall;

@@ -135,7 +135,7 @@ function scenarioFix(
   verdict: string | null,
 ): string {
   if (status === 401 || status === 403)
-    return 'the target refused the credentials: check the secret in the environment (the HMAC key) and how the scenario signs';
+    return 'the target refused the credentials: check the value of the secret in the environment (a token, a key) and how the scenario sends it (the header and its scheme, as in Bearer <token>; for a signature, the bytes it signs)';
   // a check that gave no verdict (nothing, a Promise, a number): its own fix, not "accept what the
   // target answers", which read as if the answer were at fault
   const noVerdict = verdict === null ? null : noVerdictFix(verdict, `the check of "${name}"`);

@@ -8,6 +8,7 @@ import { PlateauError, EXIT } from '../errors.ts';
 import { drawSeed, notAReaderFix, notAReaderProblem, noSuchSource, pickRow, spread } from './data-rows.ts';
 import { thinkTimeFix, thinkTimeProblem } from './think-time.ts';
 import { ScenarioMistake } from './mistake.ts';
+import { scenarioEnv, type ScenarioEnv } from './scenario-env.ts';
 
 export interface ContextFactory {
   (seq: number): ScenarioContext;
@@ -53,7 +54,7 @@ export interface ContextOptions {
   sampleEntry?: string;
   /** Told each row a sample arrival reads (preflight: row-names.ts looks for names built from them). */
   onRow?: (source: string, row: Row) => void;
-  /** The scenario's `secrets`: a key ctx.hmacSha256 reads that is not among them is told to be listed. */
+  /** The scenario's `secrets`: ctx.env holds only these (scenario-env.ts); a key ctx.hmacSha256 reads that is not among them is told to be listed. */
   secrets?: readonly string[];
 }
 
@@ -105,7 +106,7 @@ export function contextFactory(
     idKey: opts.idKey ?? runId,
     idPrefix: opts.sample === undefined ? idPrefix : `${idPrefix}p${opts.sample}-`,
     keyOf,
-    env: Object.freeze({ ...env }),
+    env: scenarioEnv(opts.secrets ?? [], env),
     data: opts.data ?? {},
     seeds: new Map(Object.entries(opts.data ?? {}).map(([name, src]) => [name, drawSeed(runId, src.seed)])),
     sleep: checkedSleep(opts.sleep ?? realSleep, opts.transactionTimeoutMs),
@@ -123,7 +124,7 @@ interface Shared {
   idKey: string;
   idPrefix: string;
   keyOf(name: string): Buffer;
-  env: Readonly<Record<string, string | undefined>>;
+  env: ScenarioEnv;
   data: Record<string, LoadedSource>;
   /** Each source's seed of its random draws (drawSeed), by its name. */
   seeds: ReadonlyMap<string, number>;
@@ -219,7 +220,7 @@ class Context implements ScenarioContext {
   get runId(): string {
     return this.#s.runId;
   }
-  get env(): Readonly<Record<string, string | undefined>> {
+  get env(): ScenarioEnv {
     return this.#s.env;
   }
   get uniqueId(): (format?: IdFormat) => string {

@@ -34,7 +34,7 @@ function headerText(name: string, v: unknown, what: string): string {
   const kind = typeof v === 'number' ? String(v) : valueKind(v);
   const hint =
     v === undefined
-      ? `; is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`
+      ? '; is it a field its object (a JSON row) does not have?'
       : typeof v === 'number'
         ? ' (is it Number(...) of a setting not set?)'
         : v !== null && typeof v === 'object'

@@ -72,9 +72,9 @@ describe('a scenario module loads wherever it is kept', () => {
     const { scenario, request } = await firstRequest(path.join(dir, 'scenario.ts'));
     expect(scenario.name).toBe('outside');
     expect(request).toMatchObject({ method: 'GET', path: `/items/7?tag=${name.replace(/\W+/g, '-')}`, body: null });
-    expect(scenario.check?.({ status: 503, headers: {}, body: '', truncated: false, json: () => null })).toBe(
-      'expected 200, got 503',
-    );
+    expect(
+      scenario.check?.({ status: 503, headers: {}, body: '', truncated: false, json: () => null, text: () => '' }),
+    ).toBe('expected 200, got 503');
   });
 
   it("packages come from the module's own node_modules; .mjs and .js work too", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { prepared } from './requests.ts';
 import { prepare } from './load.ts';
+import { CALLED_PROBLEM, undeclaredProblem } from './scenario-env.ts';
 import type { RequestSpec, SentResponse } from './types.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -75,9 +76,9 @@ describe('a header value that is not a string', () => {
     expect(prepared(spec(5), ORIGIN, 0, false).headers).toEqual({ 'x-a': 'a', 'x-key': '5' });
     expect(prepare(spec(0.5), ORIGIN).headers).toEqual({ 'x-a': 'a', 'x-key': '0.5' });
   });
-  it('undefined is refused naming the header, with the hint of an environment variable not set', () => {
+  it('undefined is refused naming the header, with the hint of a missing field', () => {
     expect(() => prepared(spec(undefined), ORIGIN, 0, false)).toThrow(
-      `request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`,
+      `request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it a field its object (a JSON row) does not have?`,
     );
     expect(() => prepared(spec(undefined), ORIGIN, 0, false, 'http.send(name, request)')).toThrow(
       /^http\.send\(name, request\) was given header "x-key" that is undefined:/,
@@ -105,7 +106,7 @@ describe('a header value that is not a string', () => {
     );
     expect(prepared({ url: '/', headers: null } as unknown as RequestSpec, ORIGIN, 0, false).headers).toEqual({});
   });
-  it("a scenario's header of an unset variable fails its arrival, and preflight's sample before load", async () => {
+  it("a scenario's header of a missing field fails its arrival, and preflight's sample before load", async () => {
     const { scenarioRequests } = await import('./requests.ts');
     const s = await scenarioRequests(
       path.resolve('test/fixtures/scenarios/header-values.ts'),
@@ -119,7 +120,7 @@ describe('a header value that is not a string', () => {
     expect(build(s.arrivals.entries[0])?.headers).toEqual({ 'x-count': '5' });
     for (const unset of [s.arrivals.entries[1], s.sample(1)])
       expect(() => build(unset)).toThrow(
-        /^request\(ctx\) of entry "unset" returned header "x-key" that is undefined: .* list X in the scenario's secrets/,
+        /^request\(ctx\) of entry "unset" returned header "x-key" that is undefined: .* a field its object \(a JSON row\) does not have\?$/,
       );
     expect(() => s.arrivals.prepare({ url: '/t', headers: { 'x-tags': {} } } as unknown as RequestSpec)).toThrow(
       /^http\.send\(name, request\) was given header "x-tags" that is an object:/,
@@ -191,5 +192,20 @@ describe("ctx.sleep in a transaction's arrival", () => {
     const sample = s.sample(0);
     await expect(sample.kind === 'transaction' && sample.run(1, http)).rejects.toThrow(/from 0 to 5000/);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('a scenario module on the native engine (test/fixtures/scenarios/env-reads.ts)', () => {
+  it("sends the declared secret; a read of another variable or a call of ctx.env fails the arrival with the fix, preflight's sample too", async () => {
+    const { scenarioRequests } = await import('./requests.ts');
+    const s = await scenarioRequests(path.resolve('test/fixtures/scenarios/env-reads.ts'), 'http://127.0.0.1:9/', 'r', {
+      env: { PLATEAU_TEST_TOKEN: 'tok-declared-1', PLATEAU_TEST_AUTH: 'auth-undeclared-2' },
+    });
+    const build = (e: ReturnType<typeof s.sample>) => (e.kind === 'request' ? e.build(1) : null);
+    const [declared, undeclared, called] = s.arrivals.entries;
+    expect(build(declared)?.headers).toEqual({ authorization: 'Bearer tok-declared-1' });
+    for (const e of [undeclared, s.sample(1)])
+      expect(() => build(e)).toThrow(`${undeclaredProblem('PLATEAU_TEST_AUTH')}`);
+    expect(() => build(called)).toThrow(CALLED_PROBLEM);
   });
 });

@@ -415,6 +415,9 @@ class ResponseView implements ResponseInfo {
   json(): any {
     return parseJson(this.body, this.o.bodyChunks, this.kept.bodyBytes);
   }
+  text(): string {
+    return this.body;
+  }
   /**
    * What a rejection (`verdict`) adds when the body the check could read was cut: how much it saw
    * (cutNote). Not to a verdict plateau gave already (CHECK_CANNOT_JUDGE: a body not kept, or
@@ -483,6 +486,9 @@ class Sent implements SentResponse {
   }
   json(): any {
     return parseJson(this.body, this.#chunks, this.#kept.bodyBytes);
+  }
+  text(): string {
+    return this.body;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a transaction's http.send returns, on both engines and in preflight's sample arrivals (the
- * k6 runtime bundles this file: no Node API): the send's promise, whose ok, status, body, json and
+ * k6 runtime bundles this file: no Node API): the send's promise, whose ok, status, body, json, text and
  * headers, read before it was awaited, throw the fix instead of reading undefined. A forgotten
  * await, `const made = http.send(...); if (!made.ok) return;`, had ended every arrival there,
  * silently, the rest of the transaction never run. Pure but for the promise it marks.
@@ -8,7 +8,7 @@
 import { ScenarioMistake } from './mistake.ts';
 
 /** What the scenario reads of a response (SentResponse): each, read on the promise, throws. */
-const READS = ['ok', 'status', 'body', 'json', 'headers'];
+const READS = ['ok', 'status', 'body', 'json', 'text', 'headers'];
 
 /** The send's name, on its promise, for the message. */
 const NAME = Symbol('plateau.sendName');
@@ -25,7 +25,7 @@ export function notAwaited(name: unknown, what: string): ScenarioMistake {
  * The prototype of a send's promise: Promise.prototype's, and the getters that throw. Its
  * `constructor` is Promise's (inherited), so `await` and Promise.all take the promise as it is.
  * A prototype set on each promise costs about 40 ns a send in a bench of Node 20, where defining the
- * five getters on each promise cost 850.
+ * five such getters on each promise cost 850.
  */
 const SEND_PROMISE: object = Object.create(Promise.prototype);
 for (const what of READS) {

@@ -250,9 +250,12 @@ describe('scenario problems, all at once, before load', () => {
         a: { weight: 1, request: req, check: (r) => r.status === 200 },
         b: { weight: 1, request: req, check: (r) => typeof r.json().id === 'string' },
         c: { weight: 1, request: req, check: ({ body }) => body.length > 0 },
+        d: { weight: 1, request: req, check: (r) => r.text() === 'ok' },
+        // the word in a message is no read of the body: only text( is
+        e: { weight: 1, request: req, check: (r) => r.status === 200 || 'got no text' },
       },
     });
-    expect(t.entries.map((e) => e.checkReadsBody)).toEqual([false, true, true]);
+    expect(t.entries.map((e) => e.checkReadsBody)).toEqual([false, true, true, true, false]);
   });
   it('refuses names built from data', () => {
     expect(nameProblem('read order')).toBeNull();

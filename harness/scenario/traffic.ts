@@ -18,7 +18,7 @@ export interface TrafficEntry {
   check?: Check;
   /** A transaction: several named requests in order. */
   run?: (ctx: ScenarioContext, http: TransactionHttp) => Promise<void> | void;
-  /** The check reads the body (its code names `body`, `json` or `truncated`): responses keep it (docs/decisions/028). */
+  /** The check reads the body (its code names `body`, `json`, `truncated` or calls `text(`): responses keep it (docs/decisions/028). */
   checkReadsBody: boolean;
   /** The check reads the headers (its code names `headers`): the socket client makes header strings only then. */
   checkReadsHeaders: boolean;
@@ -51,7 +51,9 @@ function reads(check: Check | undefined, what: RegExp): boolean {
   return check !== undefined && what.test(Function.prototype.toString.call(check));
 }
 // reading truncated asks about the body: it is kept too
-const readsBody = (check: Check | undefined) => reads(check, /\b(body|json|truncated)\b/);
+// text only called: a word that common in a check's messages would keep bodies no check reads
+const BODY_READ = /\b(body|json|truncated)\b|\btext\s*\(/;
+const readsBody = (check: Check | undefined) => reads(check, BODY_READ);
 const readsHeaders = (check: Check | undefined) => reads(check, /\bheaders\b/);
 
 /** `res.headers['X-Cache']`, `r.headers?.["X-Cache"]`: a name read by its text (the receiver kept, for the fix). */

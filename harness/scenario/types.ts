@@ -32,6 +32,8 @@ export interface ResponseInfo {
   readonly truncated: boolean;
   /** The body parsed as JSON; throws when it is not JSON (the check then fails with the message). */
   json(): any;
+  /** The body as text: `body` as a method, as fetch's Response has it beside json(). */
+  text(): string;
 }
 
 /**
@@ -123,7 +125,13 @@ export interface ScenarioContext {
   pick(keySpace?: number, salt?: string | number): number;
   /** Hex HMAC-SHA256 of the exact bytes given, keyed by the named environment variable. */
   hmacSha256(secretEnvName: string, body: string | Uint8Array): string;
-  /** Environment values (read from the process environment; never written to any output). */
+  /**
+   * The scenario's `secrets`, read from the environment: a record, `ctx.env.API_TOKEN` (not
+   * ctx.env('API_TOKEN')), as in `headers: { authorization: 'Bearer ' + ctx.env.API_TOKEN }`. Only
+   * declared variables: reading another throws, and preflight refuses it before load with the fix
+   * (list it in `secrets`). Their values are scrubbed from every file and line plateau writes, a
+   * target's echo of them too (but one under 6 characters or number-like: secret-scrub.ts).
+   */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
    * The row of data source `name` for this arrival, by the source's order: shared by every VU of a
@@ -145,7 +153,10 @@ export interface Scenario {
     /** Length of the target's strictest id column: preflight refuses a run whose ids would exceed it. */
     maxLength?: number;
   };
-  /** Environment variables the scenario needs (secrets): preflight fails when one is missing. */
+  /**
+   * Environment variables the scenario reads (ctx.env, ctx.hmacSha256): preflight fails when one is
+   * missing, and their values are scrubbed from every output.
+   */
   secrets?: string[];
   /** Data files, by name, for ctx.row(name): loaded once per process, shared by every VU of a thread. */
   data?: Record<string, DataSource>;

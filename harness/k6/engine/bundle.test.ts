@@ -17,6 +17,7 @@ import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
 import { parseCsv, rowIndex, seedOf } from '../../scenario/data-rows.ts';
 import type { RequestRun } from '../../scenario/requests.ts';
 import { NAME_FIX } from '../../scenario/names.ts';
+import { CALLED_PROBLEM, undeclaredProblem } from '../../scenario/scenario-env.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
 import { PlateauError } from '../../errors.ts';
 import { isK6Side, k6ScriptDiagnostics, sectionAt } from '../../../test/helpers/k6-script-check.ts';
@@ -602,11 +603,39 @@ describe('the bundled mix, run with k6 faked', () => {
     ]);
     const logged = warn.mock.calls.flat().join('\n');
     expect(logged).toContain(
-      `unset: request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)`,
+      `unset: request(ctx) returned header "x-key" that is undefined: give it a string (a finite number is sent as its digits); is it a field its object (a JSON row) does not have?`,
     );
     expect(logged).toContain(
       'tagged: scenario threw: http.send("tagged: send", request) was given header "x-tags" that is an object',
     );
+  });
+
+  it("ctx.env holds the scenario's secrets only: another name or a call fails its arrival with the fix, never sent; res.text() is the body, as on the native engine", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const env = { PLATEAU_TEST_TOKEN: 'tok-declared-1', PLATEAU_TEST_AUTH: 'auth-undeclared-2' };
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/env-reads.ts')),
+      () => ({ status: 200, body: 'ok' }),
+      env,
+    );
+    await run(l, 4);
+    expect(Object.fromEntries(tagsOf(l).map((t) => [t.name, t.outcome]))).toEqual({
+      declared: 'ok',
+      undeclared: 'other',
+      called: 'other',
+      browse: 'ok',
+    });
+    expect(l.fake.requests.map((r) => [new URL(r.url).pathname, r.params.headers?.authorization])).toEqual(
+      expect.arrayContaining([
+        ['/declared', 'Bearer tok-declared-1'],
+        ['/item', undefined],
+      ]),
+    );
+    expect(l.fake.requests).toHaveLength(2);
+    const logged = warn.mock.calls.flat().join('\n');
+    expect(logged).toContain(`undeclared: ${undeclaredProblem('PLATEAU_TEST_AUTH')}`);
+    expect(logged).toContain(`called: ${CALLED_PROBLEM}`);
+    expect(logged).not.toContain('auth-undeclared-2');
   });
 
   it("a write to a row of ctx.row (SharedArray's deep-frozen element) fails its arrival saying rows are shared and read-only and the copy to make, as on the native engine", async () => {

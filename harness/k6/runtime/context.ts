@@ -6,7 +6,8 @@
  *   sleep   = a timer of k6's global setTimeout (k6 >= v0.51), which holds the VU as think time does
  *             on the native engine and lets the transaction's deadline and the answers of sends in
  *             flight run meanwhile; on an older k6, its blocking sleep, as a resolved Promise;
- *   secrets = __ENV only: k6 passes the process environment through, the script holds no secret.
+ *   secrets = __ENV only: k6 passes the process environment through, the script holds no secret;
+ *   env     = the declared secrets of __ENV alone, as on the native engine (scenario-env.ts), built once per VU.
  */
 import { sleep } from 'k6';
 import crypto from 'k6/crypto';
@@ -16,6 +17,7 @@ import type { IdFormat, Row, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import type { RunIds } from '../../run-ids.ts';
 import { thinkTimeProblem } from '../../scenario/think-time.ts';
+import type { ScenarioEnv } from '../../scenario/scenario-env.ts';
 
 export interface RowSource {
   row(name: string, seq: number): Row;
@@ -71,12 +73,13 @@ function thinkTime(ms: number, deadlineMs: number | undefined): Promise<void> {
   return Promise.resolve();
 }
 
-/** An arrival's context; `ids`: the run's (its name and id key), plateau's own or setup()'s (ids.ts). */
+/** An arrival's context; `ids`: the run's (its name and id key), plateau's own or setup()'s (ids.ts); `env`: scenarioEnv's. */
 export function contextOf(
   cfg: Pick<RuntimeConfig, 'idPrefix' | 'transactionTimeoutMs'>,
   ids: RunIds,
   seq: number,
   rows: RowSource,
+  env: ScenarioEnv,
 ): ScenarioContext {
   return {
     runId: ids.runId,
@@ -85,7 +88,7 @@ export function contextOf(
       format === 'uuidv4' ? uuid(4) : format === 'uuidv7' ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
     pick: (keySpace = 100_000, salt) => spread(seq, keySpace, salt),
     hmacSha256: (name, body) => crypto.hmac('sha256', secret(name), bytesOf(body), 'hex'),
-    env: __ENV,
+    env,
     row: (name) => rows.row(name, seq),
     sleep: (ms) => thinkTime(ms, cfg.transactionTimeoutMs),
   };

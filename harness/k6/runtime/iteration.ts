@@ -21,6 +21,7 @@ import { trafficOf, type Traffic, type TrafficEntry } from '../../scenario/traff
 import type { Scenario, ScenarioContext } from '../../scenario/types.ts';
 import type { RuntimeConfig } from './config.ts';
 import { contextOf, type RowSource } from './context.ts';
+import { scenarioEnv } from '../../scenario/scenario-env.ts';
 import { openSources } from './data.ts';
 import { sharedEntryOf, sharedEntrySeqOf, sharedReaderSeqOf } from './order.ts';
 import { messageOf, warnOnce } from './response.ts';
@@ -147,6 +148,7 @@ export function iteration(scenario: Scenario, written: RuntimeConfig): (started?
   // a script written for the user loads PLATEAU_TARGET's address where k6 is given one (target.ts)
   const cfg = withTargetFrom(written, __ENV);
   const traffic: Traffic = trafficOf(scenario);
+  const env = scenarioEnv(scenario.secrets ?? [], __ENV);
   const weights = traffic.entries.map((e) => e.weight);
   // the data first, then the order (its ranks only for a sequential source, a unique source's
   // readers' for one with a readBy): SharedArrays in that order
@@ -168,7 +170,7 @@ export function iteration(scenario: Scenario, written: RuntimeConfig): (started?
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     const ids = started ?? fixed;
     if (ids === null) throw new Error('plateau: no id key: this script derives its ids in setup(); run it with k6 run');
-    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows) };
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows, env) };
   };
   if (!traffic.byName) {
     return (started?: RunIds) => {

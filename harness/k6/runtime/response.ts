@@ -104,6 +104,7 @@ export function responseInfo(
       }
       return parsed.value;
     },
+    text: () => view.body,
   } as ResponseInfo;
   // not enumerable, as on the native engine's classes: JSON.stringify or a spread of the response
   // must not read (and throw for) what was not kept

@@ -32,6 +32,7 @@ function notSent(error: string): SentResponse {
     json() {
       throw new Error(`no response to read: ${error}`);
     },
+    text: () => '',
     ok: false,
     error,
   };
