@@ -14,6 +14,7 @@ import {
   type NameSkip,
   type NameThresholds,
 } from '../analysis/compare/by-name.ts';
+import { sizedDifferences } from '../analysis/compare/differences.ts';
 import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
 import { generatorInLatencies } from '../analysis/warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
@@ -167,6 +168,8 @@ export interface CompareDocument {
   change: { capacity: number | null; sloCapacity: number | null; peak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
+  /** Figures plateau derived that differ (the VUs it sized), no setting of the user's: information. */
+  derived: string[];
   rates: CompareRateRow[];
   /** Null when neither run recorded per-name results (one-name runs, older summaries). */
   names: CompareNames | null;
@@ -292,6 +295,7 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
       peak: a.peakStep === null || b.peakStep === null ? null : relativeChange(fa.peakPerSec, fb.peakPerSec),
     },
     warnings: input.warnings,
+    derived: sizedDifferences(a, b),
     rates: input.rows.map((r) => {
       const sa = stepFigures(r.a),
         sb = stepFigures(r.b);

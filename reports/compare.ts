@@ -14,7 +14,7 @@ import { pairUnit, percentileCell, percentileOf, rateUnit, verdictLabel } from '
 import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
-import { settingDifferences } from '../analysis/compare/differences.ts';
+import { settingDifferences, sizedDifferences } from '../analysis/compare/differences.ts';
 import { BOTH_BOUNDS_TEXT, boundedChangeText, type Bounded } from '../analysis/compare/bound-change.ts';
 import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
@@ -294,6 +294,8 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
       '',
     );
   }
+  const sized = sizedDifferences(a, b);
+  if (sized.length > 0) lines.push('Derived by plateau, not set:', '', ...sized.map((w) => `- ${mdCell(w)}`), '');
   lines.push(...headline(a, b), ...bothBoundsNote(a, b), '', '## At equal offered rates', '');
   lines.push(
     `| Offered ${unit} | A X ${unit} | B X ${unit} | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |`,
