@@ -12,7 +12,9 @@
  *
  * the baseline being the first deciding step with figures. The earliest step with evidence names
  * its downstream (declared order breaks a tie); without one, the verdict says where the evidence
- * points instead: the generator, the service's connection pool, or none of them.
+ * points instead: the service's connection pool (with any generator trouble beside it: a knee held
+ * generator-limited still delivered its rate, and the pool's readings are the target's own), the
+ * generator, or none of them.
  */
 import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
 import { poolAtLimit } from './pool.ts';
@@ -181,20 +183,21 @@ export function downstreamVerdict(
   if (pick !== null) return named(declared[pick], pick, evidence[pick], deciding, kneeStep);
   const none = `no declared downstream (${declared.map((d) => d.name).join(', ')}) showed evidence of its own at the knee; a flat ops rate follows the service's and proves nothing`;
   const gen = examined.find((s) => s.generatorBound || s.generatorLimited !== undefined);
-  if (gen)
-    return {
-      limiting: null,
-      pointsTo: 'generator',
-      step: gen.index,
-      detail: `${none}. The evidence points to the load generator: step ${stepNo(gen.index)} was ${gen.generatorBound ? 'generator-bound' : 'generator-limited'}, so the run measured the generator there; first, ${generatorFix(gen)}`,
-    };
   const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || poolAtLimit(s.server));
+  // the pool's own readings stand whatever the generator did; its trouble is the caveat beside them
   if (pool)
     return {
       limiting: null,
       pointsTo: 'pool',
       step: pool.index,
-      detail: `${none}. The evidence points to the service's connection pool: at step ${stepNo(pool.index)} it was ${pool.poolReading ?? 'at its maximum'}`,
+      detail: `${none}. The evidence points to the service's connection pool: at step ${stepNo(pool.index)} it was ${pool.poolReading ?? 'at its maximum'}${gen ? `. Beside it, the load generator: ${generatorCaveat(gen)}` : ''}`,
+    };
+  if (gen)
+    return {
+      limiting: null,
+      pointsTo: 'generator',
+      step: gen.index,
+      detail: `${none}. The evidence points to the load generator: ${generatorCaveat(gen)}`,
     };
   return {
     limiting: null,
@@ -202,6 +205,19 @@ export function downstreamVerdict(
     step: null,
     detail: `${none}, and neither the service's pool nor the generator shows a limit: it lies elsewhere (CPU, a lock, a downstream not declared); declare the downstreams the service calls with a saturation gauge, per-op latency or maxOpsPerSec`,
   };
+}
+
+/**
+ * What the generator's trouble at step `s` means: a generator-bound step failed for the generator,
+ * so the run measured the generator there; a generator-limited one held (delivered its rate), so
+ * only its latencies carry the generator's own delays. Then the fix.
+ */
+function generatorCaveat(s: StepResult): string {
+  const n = stepNo(s.index);
+  const what = s.generatorBound
+    ? `step ${n} was generator-bound, so the run measured the generator there`
+    : `step ${n} held generator-limited (delivery ${s.delivery.toFixed(2)}): the target served its rate, but its latencies carry the generator's own delays`;
+  return `${what}; first, ${generatorFix(s)}`;
 }
 
 /** The named downstream's arithmetic at the knee: ops/s = req/s x ops per request. */

@@ -187,6 +187,36 @@ describe('a downstream is named the limit at the knee only on its own evidence',
     expect(r.results[0].evidence).toMatch(/^redis: /);
   });
 
+  /** The knee (step 3) held generator-limited, with the pool's readings at `poolAt3`, and step 4 failed at the target. */
+  const kneeGeneratorLimited = (poolAt3: Partial<FakeDsStep>): FakeDsStep[] =>
+    plateauSteps({}).map((s, i) =>
+      i === 2
+        ? {
+            ...s,
+            ...poolAt3,
+            extra: { delivery: 0.99, generatorLimited: { code: 'scheduler-lag', step: 2, figures: { lagP90Ms: 25 } } },
+          }
+        : s,
+    );
+
+  it("a knee held generator-limited with callers waiting for the pool: the pool's evidence, the generator's caveat beside it", () => {
+    const r = analyze([REDIS], kneeGeneratorLimited({ poolPendingMax: 33 }), 2);
+    expect(r.verdict).toMatchObject({ limiting: null, pointsTo: 'pool', step: 2 });
+    expect(r.verdict.detail).toMatch(
+      /The evidence points to the service's connection pool: at step 3 it was short of connections: up to 33 requests waited\. Beside it, the load generator: step 3 held generator-limited \(delivery 0\.99\): the target served its rate, but its latencies carry the generator's own delays; first, give the generator more cores/,
+    );
+    expect(r.verdict.detail).not.toMatch(/measured the generator/);
+  });
+
+  it('a knee held generator-limited, the pool clear: the generator, and never "measured the generator" of a step that held', () => {
+    const r = analyze([REDIS], kneeGeneratorLimited({ poolPendingMax: 0, poolActiveMean: 4 }), 2);
+    expect(r.verdict).toMatchObject({ limiting: null, pointsTo: 'generator', step: 2 });
+    expect(r.verdict.detail).toMatch(
+      /The evidence points to the load generator: step 3 held generator-limited \(delivery 0\.99\): the target served its rate, but its latencies carry the generator's own delays; first, /,
+    );
+    expect(r.verdict.detail).not.toMatch(/measured the generator/);
+  });
+
   it('the downstream whose evidence shows first is named, the others keep their own lines', () => {
     const sql: DownstreamConfig = { name: 'sql', ops: 'q_total', maxOpsPerSec: 1000 };
     const steps = plateauSteps({ saturationMax: 41 }).map((s, i) => ({

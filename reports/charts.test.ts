@@ -729,8 +729,24 @@ describe('alt texts: what the chart of this run shows, with its figures', () => 
 
   it('the latency, delivery, USL and by-name charts give their own figures', () => {
     expect(altOf(DEMO, 'latency')).toMatch(
-      /^Latency percentiles \(p50, p90, p99 and p99\.9\) of successful requests per step, on a log scale: p99 [\d.]+ ms at step 1, [\d.]+ ms at step 8 \(the knee\), highest [\d.,]+ ms at step (9|10);/,
+      /^Latency percentiles \(p50, p90, p99 and p99\.9\) of successful requests per step, on a log scale: p99 ~[\d.]+ ms\* at step 1, [\d.]+ ms at step 8 \(the knee\), highest [\d.,]+ ms at step (9|10); 17 values of 40 rest on too few samples, drawn as hollow triangles \(marked ~value\*, as in the tables\)/,
     );
+    // a p99 on too few samples is marked as the tables mark it (a caption quoted 230 ms that every table marked ~230*)
+    const thin = DEMO.steps.map((s) => ({
+      ...s,
+      latency: s.latency.map((p) => (p.q >= 99 ? { ...p, reliable: false } : p)),
+    }));
+    expect(altOf({ ...DEMO, steps: thin }, 'latency')).toMatch(
+      /: p99 ~[\d.]+ ms\* at step 1, ~[\d.]+ ms\* at step 8 \(the knee\), highest ~[\d.,]+ ms\* at step (9|10); 20 values of 40 rest on too few samples, drawn as hollow triangles \(marked ~value\*, as in the tables\)/,
+    );
+    // the p99s quoted all trusted, some p99.9 not: nothing quoted to mark
+    const p99Trusted = DEMO.steps.map((s) => ({
+      ...s,
+      latency: s.latency.map((p) => (p.q === 99 ? { ...p, reliable: true } : p)),
+    }));
+    const trusted = altOf({ ...DEMO, steps: p99Trusted }, 'latency');
+    expect(trusted).toMatch(/rest on too few samples, drawn as hollow triangles/);
+    expect(trusted).not.toContain('~');
     expect(altOf(DEMO, 'delivery')).toMatch(
       /against their thresholds, 0\.90 and 0\.60; delivery below 0\.90 at step 9 \([\d.]+\) and step 10 \([\d.]+\);/,
     );

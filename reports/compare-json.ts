@@ -14,6 +14,8 @@ import {
   type NameSkip,
   type NameThresholds,
 } from '../analysis/compare/by-name.ts';
+import { sizedDifferences } from '../analysis/compare/differences.ts';
+import { downstreamRows, fanOutRises, type DownstreamCompareRow } from '../analysis/compare/downstreams.ts';
 import { COMPARE_LABELS, nameWarnings } from '../analysis/compare/name-warnings.ts';
 import { generatorInLatencies } from '../analysis/warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
@@ -167,6 +169,8 @@ export interface CompareDocument {
   change: { capacity: number | null; sloCapacity: number | null; peak: number | null };
   /** Settings in which the runs differ: read the comparison with these. */
   warnings: string[];
+  /** Figures plateau derived that differ (the VUs it sized), no setting of the user's: information. */
+  derived: string[];
   rates: CompareRateRow[];
   /** Null when neither run recorded per-name results (one-name runs, older summaries). */
   names: CompareNames | null;
@@ -178,6 +182,10 @@ export interface CompareDocument {
   nameWarnings: string[];
   /** At the capacity, and (`slo`) at the capacity within the objective when either run has one. */
   cost: CompareCosts | null;
+  /** Each declared downstream's ops per request at equal rates (analysis/compare/downstreams.ts); empty without any. */
+  downstreams: DownstreamCompareRow[];
+  /** A downstream whose fan-out rose past FAN_OUT_RISE at the rates both held, one sentence each. */
+  downstreamWarnings: string[];
 }
 
 /** The rows the shell pairs up (the last attempt of each run at each rate). */
@@ -292,6 +300,7 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
       peak: a.peakStep === null || b.peakStep === null ? null : relativeChange(fa.peakPerSec, fb.peakPerSec),
     },
     warnings: input.warnings,
+    derived: sizedDifferences(a, b),
     rates: input.rows.map((r) => {
       const sa = stepFigures(r.a),
         sb = stepFigures(r.b);
@@ -320,6 +329,8 @@ export function compareDocument(input: CompareJsonInput): CompareDocument {
     nameUnconfirmed: names?.unconfirmed ?? [],
     nameWarnings: names === null ? [] : nameWarnings(names, COMPARE_LABELS, pairUnit(a, b)),
     cost: input.cost,
+    downstreams: downstreamRows(a, b),
+    downstreamWarnings: fanOutRises(a, b),
   };
 }
 

@@ -14,10 +14,12 @@ import { pairUnit, percentileCell, percentileOf, rateUnit, verdictLabel } from '
 import { mdCell } from './escape.ts';
 import { costLines } from './gate-summary.ts';
 import type { CostResult } from '../analysis/models/cost.ts';
-import { settingDifferences } from '../analysis/compare/differences.ts';
+import { settingDifferences, sizedDifferences } from '../analysis/compare/differences.ts';
 import { BOTH_BOUNDS_TEXT, boundedChangeText, type Bounded } from '../analysis/compare/bound-change.ts';
 import { generatorInLatencies, LOOP_DELAY_WARN_MS } from '../analysis/warnings.ts';
 import { compareRows } from '../analysis/compare/rows.ts';
+import { downstreamRows, fanOutRises } from '../analysis/compare/downstreams.ts';
+import { fmtFanOut } from '../analysis/downstream-evidence.ts';
 import {
   compareByName,
   figureOf,
@@ -282,6 +284,22 @@ function generatorDelayedNote(rows: ReturnType<typeof compareRows>, unit: RateUn
   return `The generator's own delays are in the latencies of ${[...said('A', inA), ...said('B', inB)].join(' and of ')} (event-loop delay over ${LOOP_DELAY_WARN_MS} ms, or held generator-limited): a latency change there says as much of the generator as of the target.`;
 }
 
+/** Each downstream's ops per request at equal rates, and any rise past FAN_OUT_RISE (compare/downstreams.ts). */
+function downstreamLines(a: RunResult, b: RunResult, unit: RateUnit): string[] {
+  const rows = downstreamRows(a, b);
+  if (rows.length === 0) return [];
+  const cell = (x: number | null) => (x === null ? '–' : fmtFanOut(x));
+  return [
+    '',
+    '## Downstreams at equal offered rates',
+    '',
+    `| Downstream | Offered ${unit} | A ops per request | B ops per request | Change |`,
+    '|---|---|---|---|---|',
+    ...rows.map((r) => row([mdCell(r.name), fmtTarget(r.ratePerSec), cell(r.a), cell(r.b), changeText(r.a, r.b)])),
+    ...fanOutRises(a, b).map((w) => `\n> **${mdCell(w)}**`),
+  ];
+}
+
 export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | null): string {
   const warnings = settingDifferences(a, b);
   const unit = pairUnit(a, b);
@@ -294,6 +312,8 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
       '',
     );
   }
+  const sized = sizedDifferences(a, b);
+  if (sized.length > 0) lines.push('Derived by plateau, not set:', '', ...sized.map((w) => `- ${mdCell(w)}`), '');
   lines.push(...headline(a, b), ...bothBoundsNote(a, b), '', '## At equal offered rates', '');
   lines.push(
     `| Offered ${unit} | A X ${unit} | B X ${unit} | X change | A p50 | B p50 | A p99 | B p99 | p99 change | A errors | B errors | A verdict | B verdict |`,
@@ -325,6 +345,7 @@ export function renderCompare(a: RunResult, b: RunResult, cost?: CompareCosts | 
   const delayed = generatorDelayedNote(rows, unit);
   if (delayed !== null) lines.push('', delayed);
   lines.push(...byNameLines(compareByName(a, b), unit));
+  lines.push(...downstreamLines(a, b, unit));
   if (cost) {
     lines.push(...costLines(cost.a).map((l) => l.replace('### Cost per request', '### Cost per request (A)')));
     lines.push(...costLines(cost.b).map((l) => l.replace('### Cost per request', '### Cost per request (B)')));

@@ -10,7 +10,9 @@ import {
   loadAtMostS,
   secretNotSetText,
   type PlanDataSource,
+  planSlo,
   type PlanFacts,
+  type PlanSlo,
   type PlanTextResetHook,
 } from './plan-text.ts';
 
@@ -87,6 +89,10 @@ export interface PlanDocument {
   /** atMostS: the most load a run makes, a rerun of each step included, at most limits.maxDurationS (the run stops earlier at the plateau). */
   durations: { stepsS: number; warmupMaxS: number | null; atMostS: number };
   warnings: PlanJsonWarning[];
+  /** What the run reads of the server (config metrics); null without metrics. */
+  metrics: PlanFacts['metrics'] | null;
+  /** The latency objective and the first step whose expected samples let it be judged (0-based); null without slo. */
+  slo: PlanSlo | null;
 }
 
 export interface PlanTraffic {
@@ -196,6 +202,8 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
       atMostS: loadAtMostS(input).atMostS,
     },
     warnings: planWarnings(input, steps),
+    metrics: input.metrics ?? null,
+    slo: planSlo(input),
   };
 }
 

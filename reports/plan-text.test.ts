@@ -199,3 +199,36 @@ describe("plan text of a scenario's data sources", () => {
     expect(noWarmup).toContain('the plan makes at most 1,050 arrivals (steps and a rerun of each step)');
   });
 });
+
+describe('plan text: what the run reads of the server, and where the SLO can first be judged', () => {
+  const twoSteps = (samples: number[]) => ({
+    ...input().plan,
+    steps: [100, 200].map((ratePerSec, index) => ({ ...input().plan.steps[0], index, ratePerSec })),
+    expectedSteadySamples: samples,
+  });
+  const metrics = {
+    url: '/metrics',
+    prometheus: 'http://127.0.0.1:9090',
+    preset: 'prometheus-client',
+    downstreams: ['redis'],
+    pool: true,
+  };
+  const slo = { quantile: 0.99, maxMs: 50, source: 'client' as const };
+
+  it('names the endpoint, Prometheus, the downstreams and the pool; says nothing without metrics', () => {
+    expect(planText(input({ metrics }))).toContain(
+      "metrics  /metrics at each steady window's edges and Prometheus http://127.0.0.1:9090 over each steady window (preset prometheus-client); downstreams redis; pool gauges read",
+    );
+    expect(planText(input())).not.toMatch(/^metrics/m);
+  });
+
+  it('the SLO from the first step whose expected samples reach its percentile (p99: 3,000), or at no step', () => {
+    expect(planText(input({ plan: twoSteps([2700, 5400]), slo }))).toContain(
+      'slo      p99 <= 50 ms, client minus RTT: judged from step 2 (200/s), the first to expect the 3,000 samples its percentile needs in a steady window; below it, not judged',
+    );
+    expect(planText(input({ plan: twoSteps([1000, 2000]), slo }))).toContain(
+      'slo      p99 <= 50 ms, client minus RTT: judged at no step of this plan (none expects the 3,000 samples',
+    );
+    expect(planText(input())).not.toMatch(/^slo/m);
+  });
+});

@@ -9,7 +9,8 @@ import {
   trustworthyPercentiles,
 } from '../analysis/percentiles.ts';
 import { fmtInt, fmtMixShare, unitOf } from '../analysis/format.ts';
-import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+import type { Rules, SloConfig, StepPlan, VuSizing } from '../analysis/types.ts';
+import { percentOf, sloObjectiveText } from '../analysis/slo.ts';
 import type { VusGiven } from '../analysis/plan.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
@@ -52,6 +53,50 @@ export interface PlanFacts {
    * made on another machine than its run), as preflight will refuse a run without them.
    */
   secretsNotSet?: string[];
+  /** What the run reads of the server (config metrics): its endpoint, Prometheus, downstreams, pool gauges; absent without metrics. */
+  metrics?: {
+    url: string | null;
+    prometheus: string | null;
+    preset: string | null;
+    downstreams: string[];
+    pool: boolean;
+  };
+  /** The latency objective (config slo), absent without one. */
+  slo?: SloConfig;
+}
+
+/** The objective's samples: from which step a steady window's expected samples let its percentile be judged. */
+export interface PlanSlo {
+  objective: string;
+  requiredSamples: number;
+  /** 0-based; null: no step of this plan expects enough. */
+  fromStepIndex: number | null;
+}
+
+/** Where the SLO can first be judged: the first step whose expected samples (steady s x rate) reach its percentile's need. */
+export function planSlo(input: Pick<PlanFacts, 'plan' | 'slo'>): PlanSlo | null {
+  if (!input.slo) return null;
+  const need = requiredSamples(percentOf(input.slo.quantile), input.plan.rules.minTailSamples);
+  const i = input.plan.expectedSteadySamples.findIndex((n) => n >= need);
+  return { objective: sloObjectiveText(input.slo), requiredSamples: need, fromStepIndex: i < 0 ? null : i };
+}
+
+function metricsText(m: NonNullable<PlanFacts['metrics']>): string {
+  const read = [
+    ...(m.url ? [`${m.url} at each steady window's edges`] : []),
+    ...(m.prometheus ? [`Prometheus ${m.prometheus} over each steady window`] : []),
+  ];
+  return `${read.join(' and ')}${m.preset ? ` (preset ${m.preset})` : ''}; downstreams ${m.downstreams.length ? m.downstreams.join(', ') : 'none declared'}; pool gauges ${m.pool ? 'read' : 'not configured'}`;
+}
+
+function sloText(input: PlanFacts): string | null {
+  const s = planSlo(input);
+  if (!s) return null;
+  const need = `the ${fmtInt(s.requiredSamples)} samples its percentile needs in a steady window`;
+  if (s.fromStepIndex === null)
+    return `${s.objective}: judged at no step of this plan (none expects ${need}); hold longer (--hold) or offer more`;
+  const step = input.plan.steps[s.fromStepIndex];
+  return `${s.objective}: judged from step ${s.fromStepIndex + 1} (${step.ratePerSec}/s), the first to expect ${need}; below it, not judged`;
 }
 
 /** The warning of a secret the scenario lists that is not set where plan runs. */
@@ -181,6 +226,8 @@ export function planText(input: PlanTextInput): string {
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
     `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}${resizedText(input)})`,
+    ...(input.metrics ? [`metrics  ${metricsText(input.metrics)}`] : []),
+    ...(input.slo ? [`slo      ${sloText(input)}`] : []),
     '',
     'step  rate/s  ramp from  steady window   expected samples  trustworthy percentiles',
   ];

@@ -4,7 +4,7 @@ import { costPerRequest, SECONDS_PER_MONTH } from '../analysis/models/cost.ts';
 import { costAtSloCapacity } from '../analysis/slo.ts';
 import { buildInput, fakeRun, type FakeStep } from '../analysis/testing/builders.ts';
 import { compareRows, renderCompare } from '../reports/compare.ts';
-import { settingDifferences } from '../analysis/compare/differences.ts';
+import { settingDifferences, sizedDifferences } from '../analysis/compare/differences.ts';
 import { decideGate } from '../analysis/gate/decide.ts';
 import { IMPORTED_TARGET } from '../analysis/compare/differences.ts';
 import { withNames, type FakeName } from '../analysis/compare/testing.ts';
@@ -367,15 +367,26 @@ describe('plateau compare', () => {
     // a host named loopback is no loopback address
     const named = (r: RunResult) => ({ ...r, target: 'https://loopback.example.com/items' });
     expect(settingDifferences(named(loop(1.03, 164)), named(loop(3.5, 164))).join('\n')).toMatch(/RTT/);
-    expect(settingDifferences(loop(1.03, 164), loop(1.03, 400))).toEqual([
-      "max VUs differs: 164 vs 400: the generator's headroom differs",
+    // far apart but neither given: plateau sized both, so it is no setting and no warning, but information
+    expect(settingDifferences(loop(1.03, 164), loop(1.03, 400))).toEqual([]);
+    const sized = (maxVUs: number, sizedFrom: 'warmup' | 'samples') => ({
+      ...loop(1.03, maxVUs),
+      traffic: { entries: [], sizedFrom },
+    });
+    expect(sizedDifferences(sized(420, 'samples'), sized(1256, 'warmup'))).toEqual([
+      "max VUs differs: 420 vs 1256: no setting (no vus.max given): plateau sized each run's VUs from its time per arrival (preflight's sample arrivals' vs the warmup's), so they follow the target's speed; it matters only where a run dropped arrivals for want of VUs",
     ]);
+    expect(renderCompare(sized(420, 'samples'), sized(1256, 'warmup'))).toMatch(
+      /^# plateau compare: A .* vs B .*\n\nDerived by plateau, not set:\n\n- max VUs differs: 420 vs 1256: no setting/,
+    );
+    expect(renderCompare(sized(420, 'samples'), sized(1256, 'warmup'))).not.toContain('differ in their settings');
     // set in the config (vus.max), a difference is the user's, however small
     const set = (maxVUs: number) => ({ ...loop(1.03, maxVUs), vus: { ...A.vus, maxVUs, configuredMax: maxVUs } });
     expect(settingDifferences(set(164), set(172))).toEqual([
       "max VUs differs: 164 vs 172: the generator's headroom differs",
     ]);
     expect(settingDifferences(set(164), loop(1.03, 172))).toHaveLength(1);
+    expect(sizedDifferences(set(164), set(172))).toEqual([]);
     expect(settingDifferences(set(164), set(164))).toEqual([]);
   });
 

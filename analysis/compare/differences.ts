@@ -238,12 +238,36 @@ function drawText(d: { by: 'seed' | 'run id'; text: string }): string {
 
 /** One sentence per difference that limits the comparison of A and B; empty when comparable. */
 export function settingDifferences(a: RunResult, b: RunResult): string[] {
-  return settingDifferenceList(a, b).map((d) => d.text);
+  return settingDifferenceList(a, b)
+    .filter((d) => d.key !== 'sized')
+    .map((d) => d.text);
 }
 
-/** What a setting difference is about: the gate says one that is a reason it cannot judge once. */
+/** One sentence per figure plateau derived that differs (no setting the user gave): information, not a warning. */
+export function sizedDifferences(a: RunResult, b: RunResult): string[] {
+  return settingDifferenceList(a, b)
+    .filter((d) => d.key === 'sized')
+    .map((d) => d.text);
+}
+
+/**
+ * What a setting difference is about: the gate says one that is a reason it cannot judge once.
+ * `sized`: no setting of the user's but a figure plateau derived from each run (its VUs).
+ */
 export type DifferenceKey =
-  'engine' | 'target' | 'steps' | 'rules' | 'timeouts' | 'rate unit' | 'traffic mix' | 'other';
+  'engine' | 'target' | 'steps' | 'rules' | 'timeouts' | 'rate unit' | 'traffic mix' | 'sized' | 'other';
+
+/** Where plateau's VU sizing took a run's time per arrival from (run.json traffic.sizedFrom). */
+function sizedFromWords(r: RunResult): string {
+  const from = r.traffic?.sizedFrom;
+  return from === 'warmup'
+    ? "the warmup's"
+    : from === 'samples'
+      ? "preflight's sample arrivals'"
+      : from === 'expectedServiceMs'
+        ? 'vus.expectedServiceMs'
+        : 'its own';
+}
 
 /** settingDifferences, each sentence with what it is about. */
 export function settingDifferenceList(
@@ -365,6 +389,15 @@ export function settingDifferenceList(
   const [va, vb] = [a.vus.maxVUs, b.vus.maxVUs];
   const set = a.vus.configuredMax !== undefined || b.vus.configuredMax !== undefined;
   if (va === vb || (imports === 0 && !set && Math.max(va, vb) <= VUS_APART * Math.min(va, vb))) return out;
+  // neither given: plateau sized both from each run's time per arrival, so a slower target gets more
+  // (420 vs 1256 for a pool cut from 5 to 2): the user changed nothing, and a warning said they had
+  if (imports === 0 && !set) {
+    out.push({
+      key: 'sized',
+      text: `max VUs differs: ${va} vs ${vb}: no setting (no vus.max given): plateau sized each run's VUs from its time per arrival (${sizedFromWords(a)} vs ${sizedFromWords(b)}), so they follow the target's speed; it matters only where a run dropped arrivals for want of VUs`,
+    });
+    return out;
+  }
   differ(
     imports === 2 ? 'VUs allocated at most (a k6 import: vus_max)' : 'max VUs',
     String(a.vus.maxVUs),

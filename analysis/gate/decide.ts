@@ -54,6 +54,7 @@ import {
   type NameThresholds,
 } from '../compare/by-name.ts';
 import { GATE_LABELS, nameWarnings } from '../compare/name-warnings.ts';
+import { fanOutRises } from '../compare/downstreams.ts';
 import { BOTH_BOUNDS_TEXT, boundedChangeText } from '../compare/bound-change.ts';
 import { sloObjectiveText } from '../slo.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../interrupted-stop.ts';
@@ -316,7 +317,8 @@ export function decideGate(
   const unlike = incomparable(baseline, run);
   const reasonKeys = new Set(unlike.map((u) => u.key));
   const common = {
-    warnings: differences.map((w) => w.text),
+    // a downstream's fan-out that rose is the run's difference, never the exit code (compare/downstreams.ts)
+    warnings: [...differences.map((w) => w.text), ...fanOutRises(baseline, run, ['the baseline', 'the run'])],
     warningsInReasons: differences.filter((w) => reasonKeys.has(w.key)).map((w) => w.text),
     baselinePerSec: base.perSec,
     currentPerSec: current.perSec,

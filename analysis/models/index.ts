@@ -10,9 +10,9 @@
  * more think time, where the target's capacity was 150 to 154).
  */
 import { stepList, stepNo } from '../format.ts';
-import type { Models, StepResult } from '../types.ts';
+import type { LittleRow, Models, StepResult } from '../types.ts';
 import { littleRows, requestRows } from './little.ts';
-import { fitUsl, uslFitRows } from './usl.ts';
+import { fitUsl, usableUslPoint, uslFitRows } from './usl.ts';
 import { saturationPerSec, utilisationRows } from './utilisation.ts';
 import { generatorInLatencies, latenciesLeftOutWhy } from '../warnings.ts';
 
@@ -46,16 +46,15 @@ export function modelsOf(
     left.length === 0 || withheld !== null
       ? undefined
       : `${one ? 'Step' : 'Steps'} ${stepList(left)} ${one ? 'is' : 'are'} left out of the fit, the generator's own delays being in ${one ? 'its' : 'their'} mean and N: ${latenciesLeftOutWhy(steps, left).join('; ')}.`;
+  const kept = rows.filter((r) => !stalled.has(attemptKey(r)));
   const { fit, note } =
     kneeStep === null
       ? { fit: null, note: 'not fitted: no step held, so there is no knee to fit up to' }
       : withheld !== null
         ? { fit: null, note: withheld }
         : fitUsl(
-            rows
-              .filter((r) => !stalled.has(attemptKey(r)))
-              .map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
-            `steps up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`,
+            kept.map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })),
+            uslScope(kept, left.length > 0, limitFound, kneeStep),
           );
   const mu = saturationPerSec(capacityPerSec, peakPerSec);
   // an attempt cut short is no steady window: not the peak μ is (peak.ts), so no ρ against it either
@@ -74,6 +73,16 @@ export function modelsOf(
     ),
     ...(requestLevel ? { nRequests: true as const } : entryNames.length > 0 ? { wPerArrival: true } : {}),
   };
+}
+
+/**
+ * The steps the fit is over, for its note ("fitted to 4 <scope>"). With steps left out it names
+ * the fitted ones: the count alone read as if every step up to the knee were fitted ("fitted to 4
+ * steps up to and including the last one held (step 8...)", a user's run, with 3, 4, 7 and 8 out).
+ */
+function uslScope(kept: readonly LittleRow[], someLeft: boolean, limitFound: boolean, kneeStep: number): string {
+  const which = someLeft ? `(${stepList(kept.filter(usableUslPoint).map((r) => r.index))}) of those ` : '';
+  return `steps ${which}up to and including ${limitFound ? 'the knee' : 'the last one held'} (step ${stepNo(kneeStep)}; N from Little's law)`;
 }
 
 /** Why the fit is withheld where a step gives no requests in flight (models/little.ts requestsInFlight). */

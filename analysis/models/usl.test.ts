@@ -44,15 +44,17 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     const stalled = DEMO.steps.map((s) => (s.index === 2 || s.index === 3 ? { ...s, loopDelayMaxMs: 72.9 } : s));
     const m = modelsOf(stalled, 400, 7, 400);
     expect(m.usl!.points).toBe(6);
-    // the note stays one clause; what was left out, and why, is a sentence of its own
-    expect(m.uslNote).toBe("fitted to 6 steps up to and including the knee (step 8; N from Little's law)");
+    // the note stays one clause, naming the steps fitted; what was left out, and why, is a sentence of its own
+    expect(m.uslNote).toBe(
+      "fitted to 6 steps (1, 2 and 5-8) of those up to and including the knee (step 8; N from Little's law)",
+    );
     expect(m.uslLeftOut).toBe(
       "Steps 3 and 4 are left out of the fit, the generator's own delays being in their mean and N: the event loop of steps 3 and 4 stalled up to 72.9 ms, past the 50 ms from which its stalls show in the latencies compared, though within the verdict's bound, which asks only whether the rate was served: their verdicts and throughput stand.",
     );
     // too few left to fit: the note's count reads as the end of its own sentence
     expect(modelsOf(stalled, 400, 3, 400)).toMatchObject({
       uslNote:
-        "not fitted: needs at least 4 steps up to and including the knee (step 4; N from Little's law) with throughput and latency, has 2",
+        "not fitted: needs at least 4 steps (1 and 2) of those up to and including the knee (step 4; N from Little's law) with throughput and latency, has 2",
       uslLeftOut: expect.stringMatching(/^Steps 3 and 4 are left out of the fit/),
     });
     expect(m.little).toHaveLength(10);

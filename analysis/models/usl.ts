@@ -160,6 +160,11 @@ function gapAround(nStar: number, points: readonly { concurrency: number }[]): [
   return [below.length ? Math.max(...below) : 0, above.length ? Math.min(...above) : Infinity];
 }
 
+/** A point the fit can use: some concurrency and throughput. */
+export function usableUslPoint(q: UslPoint): boolean {
+  return q.concurrency > 0 && q.throughputPerSec > 0 && Number.isFinite(q.concurrency);
+}
+
 /**
  * The best of a few LM runs (from the linearisation and two generic starts). Null, with a reason,
  * when too few usable points exist or no run converges to finite parameters. `scope` names the
@@ -169,7 +174,7 @@ export function fitUsl(
   all: readonly UslPoint[],
   scope: string = "steps (N from Little's law)",
 ): { fit: UslFit | null; note: string } {
-  const points = all.filter((q) => q.concurrency > 0 && q.throughputPerSec > 0 && Number.isFinite(q.concurrency));
+  const points = all.filter(usableUslPoint);
   if (points.length < USL_MIN_POINTS) {
     return {
       fit: null,

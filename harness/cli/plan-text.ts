@@ -53,6 +53,18 @@ export function planFacts(
     vusFromWarmup: vusFromWarmup(config),
     vusGiven: vusGiven(config.vus),
     maxDurationS: config.limits.maxDurationS,
+    ...(config.metrics
+      ? {
+          metrics: {
+            url: config.metrics.url ?? null,
+            prometheus: config.metrics.prometheus?.url ?? null,
+            preset: config.metrics.requests?.preset ?? null,
+            downstreams: (config.metrics.downstreams ?? []).map((d) => d.name),
+            pool: config.metrics.pool !== undefined,
+          },
+        }
+      : {}),
+    ...(config.slo ? { slo: config.slo } : {}),
     data: Object.entries(data).map(([name, src]) => ({
       name,
       file: path.relative(process.cwd(), src.file) || src.file,

@@ -10,10 +10,10 @@ import { fmtInt, fmtMs, fmtRate, fmtTarget, stepNo } from '../../analysis/format
 import { STEPS_PHASE } from '../../analysis/phases.ts';
 import { SERVER_RATE_GAUGE } from '../../analysis/series.ts';
 import type { RunResult, StepResult } from '../../analysis/types.ts';
-import { captureText, deliveryText, rateUnit } from '../cells.ts';
+import { captureText, deliveryText, markedFigure, rateUnit } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
 import { isTransaction, NAME_QUANTILES, namedSteps, nameOrder } from '../names-text.ts';
-import { generatorDelayBands, latencyRows, stepAxis, type LatencyRow } from './latency.ts';
+import { generatorDelayBands, latencyRows, RELIABLE, stepAxis, type LatencyRow } from './latency.ts';
 import { countedAttempts, GENERATOR_LIMITED, pointCategory } from './theme.ts';
 import { throughputMarks } from './throughput.ts';
 import { stepsText, uslShowsNStar } from './usl.ts';
@@ -80,7 +80,10 @@ export function latencyAlt(run: RunResult): string {
   const kneeStep = kneeResult(run);
   const knee = of.find((r) => r.s === kneeStep);
   const top = [...of].sort((a, b) => b.ms - a.ms)[0];
-  const at = (r: (typeof of)[number]) => `${fmtMs(r.ms)} ms at ${attemptName(r.s)}`;
+  // marked as every table marks a figure on too few samples: unmarked, a thin p99 read as measured
+  const at = (r: (typeof of)[number]) =>
+    `${markedFigure(`${fmtMs(r.ms)} ms`, r.reliability === RELIABLE)} at ${attemptName(r.s)}`;
+  const marked = [of[0], knee, top].some((r) => r !== undefined && r.reliability !== RELIABLE);
   const kneeWord = run.capacityPerSec === null ? 'the last step held' : 'the knee';
   const figures =
     of.length === 0
@@ -89,7 +92,7 @@ export function latencyAlt(run: RunResult): string {
   return `Latency percentiles (${listed(labels)}) of successful requests per step, on a log scale${figures}; ${
     unreliable === 0
       ? 'every value rests on enough samples'
-      : `${plural(unreliable, 'value')} of ${fmtInt(rows.length)} ${unreliable === 1 ? 'rests' : 'rest'} on too few samples, drawn as hollow triangles`
+      : `${plural(unreliable, 'value')} of ${fmtInt(rows.length)} ${unreliable === 1 ? 'rests' : 'rest'} on too few samples, drawn as hollow triangles${figures !== '' && marked ? ' (marked ~value*, as in the tables)' : ''}`
   }${shadedText(run, new Set(rows.map((r) => r.step)))}`;
 }
 
