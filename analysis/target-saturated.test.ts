@@ -77,3 +77,32 @@ describe('one reading of a generator-bound run: the deciding failure, as the hea
     expect(attemptsAtTarget([held, first], first)).toEqual([first]);
   });
 });
+
+describe('a failed first step with a generator symptom', () => {
+  const first = (server: StepResult['server']) =>
+    stepResult({ index: 0, ratePerSec: 200, verdict: 'fails', lagP99Ms: 25.5, lagSamples: 4000, server });
+  it("is the target's where its pool queued: no step held to judge a tail by, and none is needed", () => {
+    const c = classifyFailure(
+      first(serverWindowOf(160.2, 1180, { poolActiveMax: 2, poolPendingMax: 410, poolMax: 2, poolActiveMean: 2 })),
+      null,
+      0.586,
+      undefined,
+      undefined,
+      unloaded,
+    );
+    expect(c.inconclusive).toBeUndefined();
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /but the target was saturated \(its connection pool was at its limit, active up to 2 of 2 with up to 410 requests waiting/,
+    );
+  });
+  it('stays inconclusive without such evidence: a pool with nobody waiting, a median within 3x the unloaded figure', () => {
+    const calm = first({
+      ...serverWindowOf(160.2, 30, { poolActiveMax: 1, poolPendingMax: 0, poolMax: 2, poolActiveMean: 0.6 }),
+      percentiles: p50(30),
+    });
+    const c = classifyFailure(calm, null, 0.586, undefined, undefined, unloaded);
+    expect(c.inconclusive).toBe(true);
+    expect(c.generatorBound).toBe(false);
+  });
+});

@@ -11,7 +11,9 @@
  * mean, where both means rest on rules.minTailSamples requests or more (a thinner one is judged by
  * as a run without the server's figures is, and the words say why: docs/decisions/061). A step
  * failing that way measured the generator: never capacity. With no step held before
- * it, a failed step with a symptom is inconclusive: neither side is blamed.
+ * it, a failed step with a symptom is inconclusive: neither side is blamed. Either way the target's
+ * own evidence of saturation (a pool with requests waiting, a server median far above the unloaded
+ * figure: target-saturated.ts) makes it the target's, whatever the generator showed beside it.
  */
 import { fmtInt, fmtPercent } from './format.ts';
 import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
@@ -38,7 +40,7 @@ export interface FailureClass {
   needsVUs: boolean;
   /**
    * A symptom was seen but no step held before this one, so whether the target's tail grew cannot
-   * be told: neither the target nor the generator is blamed.
+   * be told, nor does the target's own evidence show saturation: neither side is blamed.
    */
   inconclusive?: boolean;
   detail: string;
@@ -229,6 +231,9 @@ export function classifyFailure(
         };
   if (baseline === null || baseline === s) {
     if (notTheDrops) return notTheDrops;
+    // no tail to judge by, but the target's own evidence needs none (target-saturated.ts)
+    const first = targetSaturation(s, unloaded, b.tailFactor);
+    if (first?.saturated) return saturatedTarget(symptom, symptomCode, first.text);
     return {
       generatorBound: false,
       symptom,
@@ -250,14 +255,7 @@ export function classifyFailure(
   if (notTheDrops) return notTheDrops;
   // the target's own evidence outweighs a tail read against a first step it had saturated already
   const own = targetSaturation(s, unloaded, b.tailFactor);
-  if (own?.saturated)
-    return {
-      generatorBound: false,
-      symptom,
-      symptomCode,
-      needsVUs: false,
-      detail: `${symptom}, but the target was saturated (${own.text}): the target is the limit`,
-    };
+  if (own?.saturated) return saturatedTarget(symptom, symptomCode, own.text);
   return {
     generatorBound: true,
     symptom,
@@ -265,5 +263,16 @@ export function classifyFailure(
     needsVUs: droppedForWantOfVUs(s) > 0,
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
     detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text}${own ? `; ${own.text}` : ''})`,
+  };
+}
+
+/** A failed step on whose target its own evidence shows saturation: the target's limit, a generator symptom beside it. */
+function saturatedTarget(symptom: string, symptomCode: FailureClass['symptomCode'], evidence: string): FailureClass {
+  return {
+    generatorBound: false,
+    symptom,
+    symptomCode,
+    needsVUs: false,
+    detail: `${symptom}, but the target was saturated (${evidence}): the target is the limit`,
   };
 }

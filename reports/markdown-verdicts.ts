@@ -66,7 +66,7 @@ export function classificationText(run: RunResult): TextSection | null {
     title: 'Failed steps, classified before they count',
     paragraphs: [
       {
-        text: 'A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.',
+        text: "A failed step is rerun once at the same rate; a rerun that holds makes the first attempt transient. A step the generator could not drive (dropped arrivals or scheduler lag while the target stayed fast) is never capacity; when it is rerun with more VUs, the rerun decides. A step whose target shows its own saturation (a connection pool with requests waiting, a server median over verdicts.tailFactor times the warmup's) failed at the target, whatever the generator showed beside it. Short of that, a failed first step whose generator showed a symptom is inconclusive: with no step held before it, whose limit it was cannot be told. A step that held while the generator was over its bounds is generator-limited: counted, but the gate will not judge a capacity resting on it. A step during which the topology changed is left out of the decision.",
       },
     ],
     table: { header: ['Step', `Target ${rateUnit(run)}`, 'Classification', 'Verdict', 'Why'], rows },

@@ -148,7 +148,9 @@ export const configSchema = z.strictObject({
         "the generator's busiest thread busier than this share of the window (event-loop utilisation), or its process (k6's) using more of its CPUs",
         'must be > 0 and <= 1, e.g. 0.9 (generator busy bound)',
       ).default(0.9),
-      tailFactor: positive('how much the tail may grow over the first step and still be low').default(3),
+      tailFactor: positive(
+        "how much the tail may grow over the first step (the server's median over the warmup's) and still be low",
+      ).default(3),
       maxVUsBound: positiveInt(
         'maxVUs may be raised up to this, x2 each time, to rerun a step that dropped arrivals',
       ).default(5000),
