@@ -249,7 +249,15 @@ export function withServer(
   const reader = records ? new SpanReader(records) : null;
   const byName =
     r.byName && server.routes
-      ? namesWithServer(r.byName, p, server, routesViaPromql, minTailSamples, reader)
+      ? namesWithServer(
+          r.byName,
+          p,
+          server,
+          routesViaPromql,
+          minTailSamples,
+          reader,
+          (w?.throughputPerSec ?? null) === null,
+        )
       : r.byName;
   const perSec = r.requestsPerSec ?? r.completedPerSec;
   const failedShare = requestErrorRate(r);
@@ -313,15 +321,19 @@ function namesWithServer(
   viaPromql: Readonly<Record<string, ServerWindow>> | undefined,
   minTailSamples: number,
   reader: SpanReader | null,
+  stepUnread: boolean,
 ): Record<string, NameResult> {
   // fromEntries defines each key, so a name such as __proto__ stays a name (an assignment would set the prototype)
   return Object.fromEntries(
     Object.entries(byName).map(([name, n]): [string, NameResult] => {
       const route = Object.hasOwn(server.routes ?? {}, name) ? server.routes![name] : undefined;
       if (route === undefined || n.transaction) return [name, n];
-      const w = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
+      const found = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
         routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name),
       );
+      // where the step's own series read nothing (a label filter that matches nothing), its lines say
+      // why: a route's "no samples" would blame a route that may be right
+      const w = stepUnread && found?.problems ? { ...found, problems: undefined } : found;
       const timeouts = n.completed > 0 ? (n.errors.timeout ?? 0) / n.completed : 0;
       const read = reader ? (span: ServerWindow) => reader.name(span, name) : undefined;
       const compared = overSpan(steadyWindowS(p), w, read, { perSec: n.completedPerSec, meanMs: n.meanMs });

@@ -219,7 +219,11 @@ function backwards(xs: readonly (number | null)[]): boolean {
  * "downstream <name>: " by analysis/downstream-window.ts, are theirs to show).
  */
 function requestProblems(inside: readonly ServerSample[]): string[] {
-  return [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
+  const lines = [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
+  // a label filter that matches nothing matches no route either (readings stored before its line alone said so)
+  return lines.some((l) => l.startsWith('metrics.requests.labels '))
+    ? lines.filter((l) => !l.startsWith('metrics.requests.routes['))
+    : lines;
 }
 
 /**
