@@ -75,6 +75,7 @@ function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: De
     a,
     ev.server,
     policy.rules.minTailSamples,
+    ev.records,
   );
   const topo = topologyChanged(ev.probes, STEPS_PHASE, a.rampStartS, a.steadyEndS);
   if (!topo.changed) return base;

@@ -32,6 +32,7 @@ import { DEFAULT_MIN_TAIL_SAMPLES, DEFAULT_QUANTILES, percentiles } from './perc
 import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
 import { crossCheck, routeWindow, serverWindow, type ClientTimeouts } from './server.ts';
+import { overSpan, SpanReader } from './span-match.ts';
 import { requestTimeoutShare } from './client-timeouts.ts';
 import { capWindow } from './server-cap.ts';
 import { judgedWindow } from './server-histogram.ts';
@@ -230,13 +231,15 @@ export interface ServerInput {
 
 /**
  * The target's own view of a step's steady window, and the cross-check of the client's against it;
- * its percentiles judged by the client's rule (rules.minTailSamples: `minTailSamples`).
+ * its percentiles judged by the client's rule (rules.minTailSamples: `minTailSamples`). With the
+ * step's `records`, the client is compared over the server window's own span (span-match.ts).
  */
 export function withServer(
   r: StepResult,
   p: StepPlan & { attempt?: number },
   server: ServerInput | undefined,
   minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+  records?: readonly AnalysedRecord[],
 ): StepResult {
   if (!server) return r;
   const viaPromql = server.promql?.find((w) => w.index === p.index && w.attempt === (p.attempt ?? 1))?.window;
@@ -244,19 +247,32 @@ export function withServer(
   const w = preferredWindow(viaPromql, () => serverWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS));
   const requests = r.requestsPerSec !== undefined;
   const routesViaPromql = server.promql?.find((x) => x.index === p.index && x.attempt === (p.attempt ?? 1))?.routes;
+  const reader = records ? new SpanReader(records) : null;
   const byName =
-    r.byName && server.routes ? namesWithServer(r.byName, p, server, routesViaPromql, minTailSamples) : r.byName;
+    r.byName && server.routes
+      ? namesWithServer(
+          r.byName,
+          p,
+          server,
+          routesViaPromql,
+          minTailSamples,
+          reader,
+          (w?.throughputPerSec ?? null) === null,
+        )
+      : r.byName;
   const perSec = r.requestsPerSec ?? r.completedPerSec;
   const failedShare = requestErrorRate(r);
+  const client = overSpan(steadyWindowS(p), w, reader?.step.bind(reader), { perSec, meanMs: r.meanMs });
   const check = crossCheck(
-    perSec,
-    r.meanMs,
+    client.perSec,
+    client.meanMs,
     server.rttMs,
     w,
     failedShare,
     requests ? 'requests' : 'arrivals',
     timedOutOf(requestTimeoutShare(r), server),
     minTailSamples,
+    client.slack,
   );
   const { fromS, toS } = steadyWindowS(p);
   return {
@@ -278,14 +294,17 @@ function timedOutOf(share: number, server: ServerInput): ClientTimeouts {
 }
 
 /**
- * The window a step's server figures come from: PromQL's where it read a rate, else the direct
- * readings where the run took any (a Prometheus scraping less often than twice a steady window
- * reads no rate there), which then carry PromQL's reason; PromQL's empty window when there are none.
+ * The window a step's server figures come from: the direct readings where they read a rate (taken
+ * at the steady window's very edges, and what the live decision judged by: one figure in the
+ * console and the report), else PromQL's where it read one, else the direct readings carrying
+ * PromQL's reason (a Prometheus scraping less often than twice a steady window reads no rate
+ * there); PromQL's empty window when there are none (docs/decisions/067).
  */
 function preferredWindow(viaPromql: ServerWindow | undefined, direct: () => ServerWindow | null): ServerWindow | null {
-  if (viaPromql === undefined) return direct();
-  if (viaPromql.throughputPerSec !== null) return viaPromql;
   const scraped = direct();
+  if (viaPromql === undefined) return scraped;
+  if (viaPromql.throughputPerSec !== null)
+    return scraped !== null && scraped.throughputPerSec !== null ? scraped : viaPromql;
   if (scraped === null) return viaPromql;
   const why = (viaPromql.problems ?? []).map((l) => `through PromQL: ${l}; shown: the direct readings`);
   return why.length > 0 ? { ...scraped, problems: [...(scraped.problems ?? []), ...why] } : scraped;
@@ -302,25 +321,33 @@ function namesWithServer(
   server: ServerInput,
   viaPromql: Readonly<Record<string, ServerWindow>> | undefined,
   minTailSamples: number,
+  reader: SpanReader | null,
+  stepUnread: boolean,
 ): Record<string, NameResult> {
   // fromEntries defines each key, so a name such as __proto__ stays a name (an assignment would set the prototype)
   return Object.fromEntries(
     Object.entries(byName).map(([name, n]): [string, NameResult] => {
       const route = Object.hasOwn(server.routes ?? {}, name) ? server.routes![name] : undefined;
       if (route === undefined || n.transaction) return [name, n];
-      const w = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
+      const found = preferredWindow(Object.hasOwn(viaPromql ?? {}, name) ? viaPromql![name] : undefined, () =>
         routeWindow(server.samples, STEPS_PHASE, p.steadyStartS, p.steadyEndS, name),
       );
+      // where the step's own series read nothing (a label filter that matches nothing), its lines say
+      // why: a route's "no samples" would blame a route that may be right
+      const w = stepUnread && found?.problems ? { ...found, problems: undefined } : found;
       const timeouts = n.completed > 0 ? (n.errors.timeout ?? 0) / n.completed : 0;
+      const read = reader ? (span: ServerWindow) => reader.name(span, name) : undefined;
+      const compared = overSpan(steadyWindowS(p), w, read, { perSec: n.completedPerSec, meanMs: n.meanMs });
       const c = crossCheck(
-        n.completedPerSec,
-        n.meanMs,
+        compared.perSec,
+        compared.meanMs,
         server.rttMs,
         w,
         n.errorRate,
         'arrivals',
         timedOutOf(timeouts, server),
         minTailSamples,
+        compared.slack,
       );
       const { fromS, toS } = steadyWindowS(p);
       const client = {

@@ -417,19 +417,18 @@ describe('withServer: a cross-check per mapped name', () => {
     expect(none.byName!.read!.crossCheck!.verdict).toBe('no-data');
   });
 
-  it("prefers the route's window read through PromQL for the attempt, as it does the step's", () => {
+  it("prefers the direct readings at the window's edges to PromQL's span, for the step and each route; PromQL's where they read no rate", () => {
     const viaPromql = { ...window(40, 10), source: 'promql' as const };
-    const r = withServer(step, plan, {
-      samples,
-      rttMs: 0.5,
-      routes: { read: '/items/{id}', write: '/items' },
-      promql: [{ index: 0, attempt: 1, window: window(60, 9), routes: { read: viaPromql } }],
-    });
-    expect(r.byName!.read!.server).toBe(viaPromql);
-    // 50 client req/s against 40 counted: a fifth of the name's requests missing from the route
-    expect(r.byName!.read!.crossCheck!.verdict).toBe('traffic-missing');
-    // a name the PromQL windows do not hold keeps its direct reading
+    const promql = [{ index: 0, attempt: 1, window: window(60, 9), routes: { read: viaPromql } }];
+    const r = withServer(step, plan, { samples, rttMs: 0.5, routes: { read: '/items/{id}', write: '/items' }, promql });
+    // what the live decision judged by (the console's figure) is the report's too
+    expect(r.server!.source).toBe('scrape');
+    expect(r.byName!.read!.server).toMatchObject({ source: 'scrape', throughputPerSec: 50 });
     expect(r.byName!.write!.server!.source).toBe('scrape');
+    const alone = withServer(step, plan, { samples: [], rttMs: 0.5, routes: { read: '/items/{id}' }, promql });
+    expect(alone.byName!.read!.server).toBe(viaPromql);
+    // 50 client req/s against 40 counted: a fifth of the name's requests missing from the route
+    expect(alone.byName!.read!.crossCheck!.verdict).toBe('traffic-missing');
   });
 
   it('falls back to the direct readings where PromQL read no rate (too few scrapes inside the window), and says why', () => {

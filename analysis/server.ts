@@ -12,6 +12,9 @@
  * path and the HTTP stacks add, since it also holds the server's own handling of that endpoint;
  * so a server mean anywhere between client mean - RTT and client mean agrees)
  *
+ * The client's figures are over the server window's span, in whole seconds, and both tolerances
+ * are widened by what those seconds cannot match of it (span-match.ts, docs/decisions/067).
+ *
  * Requests the client timed out (http.timeoutMs) it abandoned: the server counts such a request
  * when it finishes it, after the window or never. A server short of the client by no more than
  * those, X_server >= (X_client - X_timedOut) x (1 - 5%), reads `client-timeouts`, not missing
@@ -31,6 +34,7 @@
 import { fmtCountShare, fmtInt } from './format.ts';
 import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
 import { histogramDelta, resetInside, serverPercentiles } from './server-histogram.ts';
+import { NO_SLACK, type SpanSlack } from './span-match.ts';
 import type { CrossCheck, HistogramReading, RouteReading, RttFigures, ServerSample, ServerWindow } from './types.ts';
 
 /** How far (s) a reading may sit from a window edge and still stand for it. */
@@ -215,7 +219,11 @@ function backwards(xs: readonly (number | null)[]): boolean {
  * "downstream <name>: " by analysis/downstream-window.ts, are theirs to show).
  */
 function requestProblems(inside: readonly ServerSample[]): string[] {
-  return [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
+  const lines = [...new Set(inside.flatMap((s) => s.problems ?? []).filter((l) => !l.startsWith('downstream ')))];
+  // a label filter that matches nothing matches no route either (readings stored before its line alone said so)
+  return lines.some((l) => l.startsWith('metrics.requests.labels '))
+    ? lines.filter((l) => !l.startsWith('metrics.requests.routes['))
+    : lines;
 }
 
 /**
@@ -288,7 +296,8 @@ export interface ClientTimeouts {
  * transaction's), `errorRate` the failed share of its requests, `timedOut` those of them it timed
  * out itself. `minTailSamples` is the requests a server mean needs to be compared (serverMeanReliable);
  * the client's mean rests on about as many, since the means are compared only where the throughputs
- * agree and at most 1% of requests failed.
+ * agree and at most 1% of requests failed. `span`: what the client's seconds leave unmatched of
+ * the server's span (span-match.ts), widening both tolerances.
  */
 export function crossCheck(
   clientPerSec: number,
@@ -299,6 +308,7 @@ export function crossCheck(
   counts: ClientCount = 'arrivals',
   timedOut: ClientTimeouts = { share: 0 },
   minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+  span: SpanSlack = NO_SLACK,
 ): CrossCheck {
   const base = {
     clientPerSec,
@@ -317,15 +327,15 @@ export function crossCheck(
     return { ...base, verdict: 'no-data', detail: 'no server reading at the window edges' };
   const sX = server.throughputPerSec;
   const xGap = clientPerSec > 0 ? (sX - clientPerSec) / clientPerSec : 0;
+  const over = span.seconds
+    ? ` over ${span.seconds.fromS}-${span.seconds.toS} s, the whole seconds of the server's span`
+    : '';
   const xText =
     counts === 'requests'
-      ? `server counted ${sX.toFixed(1)} requests/s, client ${clientPerSec.toFixed(1)} requests/s (every request of every arrival)`
-      : `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}`;
-  const tolerance = throughputTolerance(server);
-  const widened =
-    tolerance > THROUGHPUT_TOLERANCE
-      ? ` (beyond its ${(tolerance * 100).toFixed(1)}% tolerance, ${(THROUGHPUT_TOLERANCE * 100).toFixed(0)}% widened by the time its edge readings took)`
-      : '';
+      ? `server counted ${sX.toFixed(1)} requests/s, client ${clientPerSec.toFixed(1)} requests/s (every request of every arrival${over})`
+      : `server counted ${sX.toFixed(1)} req/s, client ${clientPerSec.toFixed(1)}${over ? ` (${over.slice(1)})` : ''}`;
+  const tolerance = throughputTolerance(server) + span.share;
+  const widened = widenedText(tolerance, throughputTolerance(server) > THROUGHPUT_TOLERANCE, span.share > 0);
   if (Math.abs(xGap) > tolerance) {
     if (xGap < 0 && timedOut.share > 0) return shortOfTimedOut(base, xText, widened, tolerance, timedOut);
     return xGap < 0
@@ -356,7 +366,7 @@ export function crossCheck(
       detail: `${xText}; latency not compared: the server's mean rests on ${requestsText(serverRequests(server) ?? 0)}, ${tooFewForAMean(minTailSamples)}`,
     };
   const gapMs = base.clientMeanMinusRttMs - server.meanMs;
-  const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs);
+  const tolMs = Math.max(MEAN_TOLERANCE_FLOOR_MS, MEAN_TOLERANCE * server.meanMs) + span.meanMs;
   const mText = `client mean ${(base.clientMeanMinusRttMs + rttMs).toFixed(2)} ms (minus RTT ${base.clientMeanMinusRttMs.toFixed(2)}), server mean ${server.meanMs.toFixed(2)} ms`;
   const unit = unitHint(server.meanMs, base.clientMeanMinusRttMs + rttMs);
   if (gapMs > tolMs)
@@ -375,8 +385,25 @@ export function crossCheck(
   return {
     ...base,
     verdict: 'consistent',
-    detail: `${xText}; ${mText} (${Math.abs(gapMs).toFixed(2)} ms apart, within the ${tolMs.toFixed(2)} ms tolerance)`,
+    detail: `${xText}; ${mText} (${Math.abs(gapMs).toFixed(2)} ms apart, within the ${tolMs.toFixed(2)} ms tolerance${spanMsText(span, tolMs)})`,
   };
+}
+
+/** Why a throughput tolerance is wider than THROUGHPUT_TOLERANCE, where it is; empty otherwise. */
+function widenedText(tolerance: number, byReadings: boolean, bySpan: boolean): string {
+  if (!byReadings && !bySpan) return '';
+  const why = [
+    ...(byReadings ? ['the time its edge readings took'] : []),
+    ...(bySpan ? ["the span's edges the client's whole seconds do not match"] : []),
+  ].join(' and ');
+  return ` (beyond its ${(tolerance * 100).toFixed(1)}% tolerance, ${(THROUGHPUT_TOLERANCE * 100).toFixed(0)}% widened by ${why})`;
+}
+
+/** ", 0.77 ms of it for ..." where the span's slack is a tenth of the mean tolerance or more (less is rounding); empty otherwise. */
+function spanMsText(span: SpanSlack, tolMs: number): string {
+  return span.meanMs >= 0.1 * tolMs
+    ? `, ${span.meanMs.toFixed(2)} ms of it for the span's edges the client's whole seconds do not match`
+    : '';
 }
 
 /**

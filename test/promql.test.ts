@@ -254,10 +254,12 @@ describe('PromQL path against a real Prometheus server', () => {
         { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY } },
       );
       expect(r.exitCode, r.lines.join('')).toBe(0);
-      const viaPromql = r.result.steps.map((s) => s.server!);
-      expect(viaPromql.every((w) => w.source === 'promql')).toBe(true);
-      // The same store analysed without the PromQL windows gives the direct scrape's figures.
+      // the report prefers the direct readings at the window's edges (decision 067): PromQL's as stored
       const { meta, records, samples } = loadRun(r.dir);
+      const viaPromql = meta.promqlWindows!.map((w) => w.window);
+      expect(viaPromql.every((w) => w.source === 'promql')).toBe(true);
+      expect(r.result.steps.every((s) => s.server!.source === 'scrape')).toBe(true);
+      // The same store analysed without the PromQL windows gives the direct scrape's figures.
       const direct = analyzeRun({
         runId: meta.runId,
         target: meta.target,

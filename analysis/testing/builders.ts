@@ -36,6 +36,8 @@ export interface FakeStep {
   errorSample?: string;
   /** Median latency of successful requests (default 10 ms); the tail is exponential. */
   latencyMs?: number;
+  /** The median by second (tS) where a second's differs from latencyMs (latency that varies inside a window). */
+  secondLatencyMs?: Readonly<Record<number, number>>;
   droppedPerSec?: number;
   /** Scheduler lag of every arrival (default 0.1 ms). */
   lagMs?: number;
@@ -134,7 +136,7 @@ function bucketOf(sec: Second, j: number, parts: number): BucketRecord {
   const ok = share(sec.ok, j, parts),
     failed = share(sec.failed, j, parts),
     started = share(sec.started, j, parts);
-  const latencyMs = step.latencyMs ?? 10;
+  const latencyMs = step.secondLatencyMs?.[sec.tS] ?? step.latencyMs ?? 10;
   const hist = {} as Record<Phase, string>;
   for (const p of PHASES) hist[p] = EMPTY;
   hist.duration = encodeHistogram(latencyHistogram(sec.ok, latencyMs, j, parts));

@@ -101,7 +101,7 @@ export function downstreamWindowOf(
   const problems: string[] = [];
   const say = (text: string) => problems.push(downstreamProblem(d.name, text));
   const missing = (name: string, field: string, series: readonly RawSeries[] = [], inWindow = 0) =>
-    say(tooFewSamplesText(name, series, inWindow, fromMs, toMs, `metrics.downstreams' ${field}`));
+    say(tooFewSamplesText(name, series, inWindow, fromMs, toMs, `metrics.downstreams' ${field} (name and labels)`));
   const reset = { hit: false };
   const most = mostInWindow(raw.ops, fromMs, toMs);
   if (most < 2) missing(d.ops, 'ops', raw.ops, most);

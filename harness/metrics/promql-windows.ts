@@ -1,7 +1,7 @@
 /**
  * After the steps: every executed step's steady window read through a Prometheus server's HTTP
  * API (promql.ts), for users who already scrape their service. Done once the last step is over
- * and Prometheus has scraped past its end; the report prefers these windows to direct readings.
+ * and Prometheus has scraped past its end; the report uses them where the direct readings read no rate (decision 067).
  */
 import type { PromqlWindow, ServerWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
@@ -30,6 +30,7 @@ export async function routeWindows(
       fromMs: t0EpochMs + step.steadyStartS * 1000,
       toMs: t0EpochMs + step.steadyEndS * 1000,
       t0EpochMs,
+      fields: `metrics.requests.routes["${name}"] (the ${routeLabel} value as the target labels it, or a route with no traffic)`,
     });
   }
   return { routes: out };

@@ -72,6 +72,8 @@ export interface QueryWindowOptions {
   lookbackMs?: number;
   /** Per HTTP request (default 5000 ms). */
   timeoutMs?: number;
+  /** The config fields to check where Prometheus holds nothing of the series (default the request series'). */
+  fields?: string;
 }
 
 /** One series' raw samples: [epoch ms, value], ascending. */
@@ -208,7 +210,7 @@ export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> 
             most,
             o.fromMs,
             o.toMs,
-            'metrics.requests (preset, name, labels)',
+            o.fields ?? 'metrics.requests (preset, name, labels)',
           ),
         ]
       : []),
@@ -258,7 +260,7 @@ export function scrapeIntervalMs(series: readonly RawSeries[]): number | null {
  * Why a series Prometheus holds gave no figure in a window: fewer than two of its samples fall
  * inside it (a scrape interval as long as the window, Prometheus's default 15 s against a 5 s
  * steady window), or none of it at all (a name or label that matches nothing). `inWindow`: its
- * sample times inside the window; `what`: the config field to check.
+ * sample times inside the window; `what`: the config fields to check ("metrics.requests (preset, name, labels)").
  */
 export function tooFewSamplesText(
   name: string,
@@ -273,7 +275,7 @@ export function tooFewSamplesText(
     const every = scrapeIntervalMs(series);
     return `Prometheus holds ${inWindow} sample${inWindow === 1 ? '' : 's'} of ${name} inside the ${lengthS.toFixed(1)} s steady window${every === null ? '' : ` (it scraped it every ${(every / 1000).toFixed(1)} s)`}: a rate needs two; scrape the target at least every ${(lengthS / 2).toFixed(1)} s (scrape_interval) or lengthen the hold`;
   }
-  return `Prometheus holds no samples of ${name} in the window: check ${what} (name and labels) and that Prometheus scrapes the endpoint that exports it`;
+  return `Prometheus holds no samples of ${name} in the window: check ${what} and that Prometheus scrapes the endpoint that exports it`;
 }
 
 /** The pure part of queryWindow: the formulas of this file's comment over raw samples. */

@@ -86,6 +86,12 @@ envoy_http_downstream_rq_time_sum 120
     expect(labels.problems).toEqual([
       expect.stringMatching(/^metrics.requests.labels \{http_route="\/x"\} match none of the 2 series/),
     ]);
+    // a filter that matches nothing blames itself, not every mapped route (right ones among them)
+    const filtered = requestReading(
+      requestSeriesOf({ preset: 'otel', labels: { job: 'shopp' }, routes: { read: '/items/{id}', bad: '/nope' } }),
+      parsePromText(OTEL),
+    );
+    expect(filtered.problems).toEqual([expect.stringMatching(/^metrics.requests.labels \{job="shopp"\} match none/)]);
   });
 
   it('a non-numeric sample is left out with a line naming it; a missing series and routes without a route label are said', () => {

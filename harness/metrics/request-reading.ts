@@ -22,16 +22,17 @@ export function requestReading(r: RequestSeries, all: readonly PromSample[]): Re
   problems.push(...nonNumeric(all, names, r.labels));
   // NaN is a valid value in the format but not of a counter: left out of the sums with the line above
   const p = all.filter((s) => !(names.includes(s.name) && Number.isNaN(s.value)));
+  const unmatched = p.some((s) => s.name === r.count)
+    ? unmatchedLabels(p, r.count, r.labels, 'metrics.requests.labels')
+    : null;
   if (!p.some((s) => s.name === r.count))
     problems.push(
       `no series ${r.count} in this reading: the server's figures are missing; set metrics.requests.preset (or name and unit) to the series the target exposes`,
     );
-  else {
-    const unmatched = unmatchedLabels(p, r.count, r.labels, 'metrics.requests.labels');
-    if (unmatched) problems.push(unmatched);
-  }
+  else if (unmatched) problems.push(unmatched);
   const buckets = bucketsOf(r, p, r.labels, problems);
-  const routes = routesOf(r, p, problems);
+  // a label filter that matches nothing matches no route either: its line says so, not one per route
+  const routes = routesOf(r, p, unmatched ? [] : problems);
   return {
     requestsCount: sumOf(p, r.count, r.labels),
     requestsSumS: r.sum ? scaled(sumOf(p, r.sum, r.labels), r.toSeconds) : null,

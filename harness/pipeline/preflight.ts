@@ -6,6 +6,7 @@
  * series present, in a plausible unit (metrics-check.ts).
  */
 import { checkDownstreamsInPrometheus, checkDownstreamsInText } from './downstream-check.ts';
+import { checkRequestLabels, checkRequestLabelsInPrometheus, unseenRoutesNote } from './request-labels-check.ts';
 import { request } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
@@ -60,14 +61,20 @@ export async function preflight(p: PreflightInput): Promise<StageResult<Map<stri
   // a transaction longer than the settle is counted in the next window, from the rate below
   const short = settleTooShort(lasted, { holdS: p.config.steps.holdS, settleS: settleSOf(p.config.steps) });
   if (short) throw new PlateauError(short.problem, short.fix, 'settle-too-short', EXIT.preflight);
-  if (p.config.metrics?.url) evidence.push(await checkRequestSeries(p.config, performance.now() - sentAt));
+  const series = p.config.metrics?.url ? await checkRequestSeries(p.config, performance.now() - sentAt) : null;
+  if (series) evidence.push(series.line);
+  const prom = p.config.metrics?.prometheus;
+  const routes = prom
+    ? await checkRequestLabelsInPrometheus(prom.url, requestSeriesOf(p.config.metrics!.requests), Date.now())
+    : (series?.routes ?? null);
   const downstreams = await checkDownstreams(p.config);
   if (downstreams) evidence.push(downstreams);
   const checks = evidence.length;
   // said on the stage's line, where the user reads it before the load
   const sparse = await checkScrapeInterval(p.config);
   if (sparse) evidence.push(sparse);
-  const notes = [noHealth, sparse].filter((x): x is string => x !== null);
+  if (routes) evidence.push(routes);
+  const notes = [noHealth, sparse, routes].filter((x): x is string => x !== null);
   return { value: lasted, detail: [`${checks} checks passed`, ...notes].join('; '), evidence };
 }
 
@@ -236,7 +243,10 @@ async function checkMetrics(config: PlateauConfig): Promise<string> {
  * request series of the preset is there (nginx: its counter; the others: _count and _sum), and its
  * mean is plausible in its unit against the samples' time (metrics-check.ts: the unit rule).
  */
-async function checkRequestSeries(config: PlateauConfig, sampleMs: number): Promise<string> {
+async function checkRequestSeries(
+  config: PlateauConfig,
+  sampleMs: number,
+): Promise<{ line: string; routes: string | null }> {
   const m = config.metrics!;
   const r = requestSeriesOf(m.requests);
   const { url, text } = await fetchMetrics(m.url!, config.target.url);
@@ -259,9 +269,14 @@ async function checkRequestSeries(config: PlateauConfig, sampleMs: number): Prom
   const meanS = count && sum !== null ? (sum * r.toSeconds) / count : null;
   const bad = unitMeanProblem(r, meanS, sampleMs);
   if (bad) throw new PlateauError(bad.problem, bad.fix, 'metrics-unit', EXIT.preflight);
+  // with metrics.prometheus the labels are checked there (a `job` label is Prometheus's, not the endpoint's)
+  if (!m.prometheus) checkRequestLabels(r, samples, `metrics endpoint ${url}`);
+  const routes = m.prometheus ? null : unseenRoutesNote(r, samples, `metrics endpoint ${url}`);
   const what = `request series ${requestSeriesText(r)}`;
-  if (r.sum === null) return `${what}: ${count ?? 0} requests counted`;
-  return meanS === null
-    ? `${what}: no request counted yet under its labels, unit not checked`
-    : `${what}: mean ${(meanS * 1000).toFixed(2)} ms over ${count} requests counted, the samples ${sampleMs.toFixed(1)} ms (unit plausible)`;
+  if (r.sum === null) return { line: `${what}: ${count ?? 0} requests counted`, routes };
+  const line =
+    meanS === null
+      ? `${what}: no request counted yet under its labels, unit not checked`
+      : `${what}: mean ${(meanS * 1000).toFixed(2)} ms over ${count} requests counted, the samples ${sampleMs.toFixed(1)} ms (unit plausible)`;
+  return { line, routes };
 }
