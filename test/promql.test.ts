@@ -1,13 +1,13 @@
 /**
  * PromQL against real servers. Its errors: an address that answers but is no Prometheus HTTP API,
  * and one that does not answer. Then one real Prometheus server scraping the demo every second,
- * through a tap that keeps what it stored, for three tests: preflight's note on a scrape interval
+ * through a tap that keeps what it stored, for four tests: preflight's note on a scrape interval
  * too long for the steady window; a window's throughput and mean read through PromQL, exactly
  * those of the very scrapes it stored; and a whole run, whose per-step server figures through
  * PromQL are exactly those of two stored scrapes, read where the steady window is, and match the
  * direct scrapes (the throughput within 5%), the percentiles of the demo's timer histogram falling
- * in the same bucket or the next. One server for the three: its first scrape comes about 6 s after
- * it starts. The window's arithmetic alone: harness/metrics/promql.test.ts.
+ * in the same bucket or the next; and preflight's check of the request series' labels and routes.
+ * One server for them all: its first scrape comes about 6 s after it starts. The window's arithmetic alone: harness/metrics/promql.test.ts.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -24,6 +24,8 @@ import { EXIT, PlateauError } from '../harness/errors.ts';
 import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
 import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
+import { checkRequestLabelsInPrometheus } from '../harness/pipeline/request-labels-check.ts';
+import { requestSeriesOf } from '../analysis/request-series.ts';
 import { queryWindow, rawSamples, selector } from '../harness/metrics/promql.ts';
 import { loadRun } from '../harness/store/run-store.ts';
 import {
@@ -333,6 +335,30 @@ describe('PromQL path against a real Prometheus server', () => {
       });
     },
     90_000,
+  );
+
+  // preflight's check of metrics.requests.labels and routes (harness/pipeline/request-labels-check.ts)
+  it.skipIf(!hasPrometheus)(
+    `preflight refuses a job label Prometheus holds no series of, naming the job it holds; and names a mapped route absent from the series with the routes there${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      // a read, as preflight's sample request would send, scraped after it
+      await fetch(`${demo!.url}/orders/seed-1`);
+      const sentAtMs = Date.now();
+      await prom!.waitForScrapeAfter(sentAtMs);
+      const wrongJob = requestSeriesOf({ labels: { job: 'targett' } });
+      const err = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, sentAtMs).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlateauError);
+      expect((err as PlateauError).message).toMatch(
+        /^Prometheus at http:\/\/127\.0\.0\.1:\d+: metrics\.requests\.labels \{job="targett"\} match none of the \d+ series of http_server_requests_seconds_count \(job: "target"\): every step's cross-check would be empty$/,
+      );
+      expect((err as PlateauError).exitCode).toBe(3);
+      const routes = requestSeriesOf({ labels: { job: 'target' }, routes: { read: '/orders/{id}', wrong: '/orderz' } });
+      const note = await checkRequestLabelsInPrometheus(prom!.url, routes, sentAtMs);
+      expect(note).toMatch(
+        /^metrics\.requests\.routes\["wrong"\] \{uri="\/orderz"\} matches no series .* \(uri values there: .*"\/orders\/\{id\}"/,
+      );
+      expect(note).not.toContain('routes["read"]');
+    },
   );
 });
 
