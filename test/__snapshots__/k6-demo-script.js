@@ -411,7 +411,8 @@ function singleEntryName(s) {
 function reads(check2, what) {
   return check2 !== void 0 && what.test(Function.prototype.toString.call(check2));
 }
-var readsBody = (check2) => reads(check2, /\b(body|json|truncated)\b/);
+var BODY_READ = /\b(body|json|truncated)\b|\btext\s*\(/;
+var readsBody = (check2) => reads(check2, BODY_READ);
 var readsHeaders = (check2) => reads(check2, /\bheaders\b/);
 function percentages(weights) {
   const sum = weights.reduce((a, b) => a + b, 0);
@@ -1024,17 +1025,59 @@ function thinkTime(ms, deadlineMs) {
   sleep(ms / 1e3);
   return Promise.resolve();
 }
-function contextOf(cfg, ids, seq, rows) {
+function contextOf(cfg, ids, seq, rows, env) {
   return {
     runId: ids.runId,
     seq,
     uniqueId: (format = "seq") => format === "uuidv4" ? uuid(4) : format === "uuidv7" ? uuid(7) : `${cfg.idPrefix}${ids.idKey}-${seq}`,
     pick: (keySpace = 1e5, salt) => spread(seq, keySpace, salt),
     hmacSha256: (name, body) => crypto.hmac("sha256", secret(name), bytesOf(body), "hex"),
-    env: __ENV,
+    env,
     row: (name) => rows.row(name, seq),
     sleep: (ms) => thinkTime(ms, cfg.transactionTimeoutMs)
   };
+}
+
+// harness/scenario/mistake.ts
+var ScenarioMistake = class extends Error {
+  constructor(message, fix) {
+    super(message);
+    __publicField(this, "fix", fix);
+    this.name = "ScenarioMistake";
+  }
+};
+
+// harness/scenario/scenario-env.ts
+var LOOKUPS = /* @__PURE__ */ new Set(["then", "toJSON", "toString", "valueOf", "constructor", "inspect", "asymmetricMatch"]);
+function undeclaredProblem(name) {
+  return `ctx.env.${name}: ${name} is not in the scenario's secrets, and ctx.env holds only those`;
+}
+function undeclaredFix(name) {
+  return `list it in the scenario's secrets (secrets: [${JSON.stringify(name)}]): preflight then checks that it is set, and its value is scrubbed from every file and log plateau writes, even where the target echoes it`;
+}
+var CALLED_PROBLEM = "ctx.env is not a function: it is a record of the scenario's secrets";
+var CALLED_FIX = "read a variable as ctx.env.NAME (or ctx.env['NAME']), NAME listed in the scenario's secrets";
+function scenarioEnv(declared, env) {
+  const values = new Map(declared.map((name) => [name, env[name]]));
+  const readOnly = () => {
+    throw new TypeError("ctx.env is read-only: copy a value into a variable of the scenario's own");
+  };
+  return new Proxy(() => void 0, {
+    get(_target, key2) {
+      if (typeof key2 === "symbol" || LOOKUPS.has(key2)) return void 0;
+      if (values.has(key2)) return values.get(key2);
+      throw new ScenarioMistake(undeclaredProblem(key2), undeclaredFix(key2));
+    },
+    has: (_target, key2) => typeof key2 === "string" && values.has(key2),
+    ownKeys: () => [...values.keys()],
+    getOwnPropertyDescriptor: (_target, key2) => typeof key2 === "string" && values.has(key2) ? { value: values.get(key2), enumerable: true, configurable: true, writable: false } : void 0,
+    apply() {
+      throw new ScenarioMistake(CALLED_PROBLEM, CALLED_FIX);
+    },
+    set: readOnly,
+    defineProperty: readOnly,
+    deleteProperty: readOnly
+  });
 }
 
 // harness/k6/runtime/data.ts
@@ -1283,7 +1326,8 @@ function responseInfo(res, keep, maxBodyBytes, where = "check", subject = "res")
         }
       }
       return parsed2.value;
-    }
+    },
+    text: () => view.body
   };
   Object.defineProperties(view, {
     headers: {
@@ -1371,7 +1415,7 @@ function verbOf(what) {
 function headerText(name, v, what) {
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
   const kind = typeof v === "number" ? String(v) : valueKind(v);
-  const hint = v === void 0 ? `; is it ctx.env.X, not set? list X in the scenario's secrets (preflight requires them)` : typeof v === "number" ? " (is it Number(...) of a setting not set?)" : v !== null && typeof v === "object" ? " (JSON.stringify(...) for a value that is JSON)" : "";
+  const hint = v === void 0 ? "; is it a field its object (a JSON row) does not have?" : typeof v === "number" ? " (is it Number(...) of a setting not set?)" : v !== null && typeof v === "object" ? " (JSON.stringify(...) for a value that is JSON)" : "";
   return refuse(
     `${what} ${verbOf(what)} header ${JSON.stringify(name)} that is ${kind}: give it a string (a finite number is sent as its digits)${hint}`
   );
@@ -1459,17 +1503,8 @@ function sendAsync(spec, r, cfg) {
   return http.asyncRequest(method, url, body, params).then((res) => judged(res, r, cfg));
 }
 
-// harness/scenario/mistake.ts
-var ScenarioMistake = class extends Error {
-  constructor(message, fix) {
-    super(message);
-    __publicField(this, "fix", fix);
-    this.name = "ScenarioMistake";
-  }
-};
-
 // harness/scenario/send-promise.ts
-var READS = ["ok", "status", "body", "json", "headers"];
+var READS = ["ok", "status", "body", "json", "text", "headers"];
 var NAME = /* @__PURE__ */ Symbol("plateau.sendName");
 function notAwaited(name, what) {
   return new ScenarioMistake(
@@ -1501,6 +1536,7 @@ function notSent(error) {
     json() {
       throw new Error(`no response to read: ${error}`);
     },
+    text: () => "",
     ok: false,
     error
   };
@@ -1663,13 +1699,14 @@ function refusedName(message) {
 }
 var REFUSAL_SHOWN = 300;
 function iteration(scenario, written) {
-  var _a;
+  var _a, _b;
   const cfg = withTargetFrom(written, __ENV);
   const traffic = trafficOf(scenario);
+  const env = scenarioEnv((_a = scenario.secrets) != null ? _a : [], __ENV);
   const weights = traffic.entries.map((e) => e.weight);
   let entrySeq = (seq) => seq;
   const readerSeq = {};
-  const data = (_a = cfg.data) != null ? _a : {};
+  const data = (_b = cfg.data) != null ? _b : {};
   const rows = openSources(data, cfg.runId, (seq) => entrySeq(seq), readerSeq);
   const entryOf = sharedEntryOf(weights);
   if (Object.values(data).some((d) => d.order === "sequential")) entrySeq = sharedEntrySeqOf(weights, entryOf);
@@ -1684,7 +1721,7 @@ function iteration(scenario, written) {
     const seq = cfg.seqOffset + exec.scenario.iterationInTest + 1;
     const ids = started != null ? started : fixed;
     if (ids === null) throw new Error("plateau: no id key: this script derives its ids in setup(); run it with k6 run");
-    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows) };
+    return { entry: traffic.entries[entryOf(seq)], ctx: contextOf(cfg, ids, seq, rows, env) };
   };
   if (!traffic.byName) {
     return (started) => {
