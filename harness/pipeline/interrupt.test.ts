@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Interrupt, REPEAT_WINDOW_MS, signalHandler, type SignalControl } from './interrupt.ts';
+import { Interrupt, REPEAT_WINDOW_MS, repeatWindowMs, signalHandler, type SignalControl } from './interrupt.ts';
 
 /** The handler of a first signal, with what it said and whether it gave the signals back. */
 function firstSignal(loadEnded: boolean, runDir: string | null = '/data/plateau-runs/r1') {
@@ -97,5 +97,26 @@ describe('a first signal to a running plateau', () => {
 
   it('before the run has a directory: says nothing is recorded yet', () => {
     expect(firstSignal(false, null).said).toMatch(/nothing is recorded yet/);
+  });
+});
+
+describe('the window a repeat is the same request in', () => {
+  it('is 500 ms, or PLATEAU_SIGNAL_REPEAT_MS; a value that is no number of milliseconds is refused with the fix', () => {
+    expect(repeatWindowMs({})).toBe(REPEAT_WINDOW_MS);
+    expect(repeatWindowMs({ PLATEAU_SIGNAL_REPEAT_MS: ' ' })).toBe(REPEAT_WINDOW_MS);
+    expect(repeatWindowMs({ PLATEAU_SIGNAL_REPEAT_MS: '0' })).toBe(0);
+    expect(repeatWindowMs({ PLATEAU_SIGNAL_REPEAT_MS: '2000' })).toBe(2000);
+    for (const bad of ['-1', 'soon', 'Infinity'])
+      expect(() => repeatWindowMs({ PLATEAU_SIGNAL_REPEAT_MS: bad })).toThrow(
+        /^PLATEAU_SIGNAL_REPEAT_MS=".*" is not a number of milliseconds$/,
+      );
+  });
+
+  it('of 0: a repeat at once is a second request, and exits', () => {
+    const c = control();
+    const handle = signalHandler(new Interrupt(), () => undefined, c, 0);
+    handle('SIGINT');
+    handle('SIGINT');
+    expect(c.exited).toEqual(['SIGINT']);
   });
 });

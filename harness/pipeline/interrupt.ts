@@ -1,8 +1,11 @@
 /**
  * Ctrl-C and SIGTERM: the first stops the load (the current engine stops within a second and the
- * report is still written, marked interrupted); a second one, past REPEAT_WINDOW_MS, exits at once. The run store is
+ * report is still written, marked interrupted); a second one, past REPEAT_WINDOW_MS (or
+ * PLATEAU_SIGNAL_REPEAT_MS), exits at once. The run store is
  * append-only lines plus an atomically renamed run.json, so exiting at any moment corrupts nothing.
  */
+import { PlateauError } from '../errors.ts';
+
 export class Interrupt {
   interrupted = false;
   /** Set once the stages are over (the load ended; only the report is left): a signal then interrupts nothing. */
@@ -38,6 +41,23 @@ export class Interrupt {
  */
 export const REPEAT_WINDOW_MS = 500;
 
+/**
+ * The window from PLATEAU_SIGNAL_REPEAT_MS (milliseconds, 0 or more), where a CI runner's relays
+ * take longer, or 0 to take every repeat as a second request; REPEAT_WINDOW_MS otherwise.
+ */
+export function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.PLATEAU_SIGNAL_REPEAT_MS;
+  if (raw === undefined || raw.trim() === '') return REPEAT_WINDOW_MS;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new PlateauError(
+      `PLATEAU_SIGNAL_REPEAT_MS=${JSON.stringify(raw)} is not a number of milliseconds`,
+      'set it to 0 or more (500 by default), or unset it',
+      'signal-window-invalid',
+    );
+  return ms;
+}
+
 /** What the signal handler does to the process, given so that a test can watch it. */
 export interface SignalControl {
   /** Hands SIGINT and SIGTERM back to the OS, whose default ends the process at once. */
@@ -58,11 +78,12 @@ export function signalHandler(
   interrupt: Interrupt,
   log: (s: string) => void,
   control: SignalControl,
+  windowMs: number = REPEAT_WINDOW_MS,
 ): (sig: NodeJS.Signals) => void {
   let firstAtMs: number | null = null;
   return (sig) => {
     if (firstAtMs !== null) {
-      if (control.nowMs() - firstAtMs < REPEAT_WINDOW_MS) return;
+      if (control.nowMs() - firstAtMs < windowMs) return;
       // the window's end came while the main thread was busy, before its timer could run: exit as the OS would have
       control.uninstall();
       control.exitBy(sig);
@@ -73,7 +94,7 @@ export function signalHandler(
     // it for a second or more): once the window is over, hand both signals back to the OS, whose
     // default ends the process at once (exit status 128 + signal, 130 for Ctrl-C). The store
     // survives any moment of exit.
-    control.later(control.uninstall, REPEAT_WINDOW_MS);
+    control.later(control.uninstall, windowMs);
     const dir = interrupt.runDir;
     if (interrupt.loadEnded) {
       // the run is complete and its report on the way: nothing to stop, and the run stays complete
@@ -100,17 +121,27 @@ function atOnce(dir: string | null, sofar: string): string {
 
 export function installSignalHandlers(interrupt: Interrupt, log: (s: string) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const uninstall = () => {
     clearTimeout(timer);
+    clearImmediate(immediate);
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };
-  const handler = signalHandler(interrupt, log, {
-    uninstall,
-    exitBy: (sig) => process.kill(process.pid, sig),
-    later: (fn, ms) => void (timer = setTimeout(fn, ms).unref()),
-    nowMs: () => performance.now(),
-  });
+  const handler = signalHandler(
+    interrupt,
+    log,
+    {
+      uninstall,
+      exitBy: (sig) => process.kill(process.pid, sig),
+      // A signal that came while the thread was busy past the window waits in libuv's pipe, read in
+      // the loop's poll phase, after its timers: removed in the timer itself, the handler would miss
+      // it (that second Ctrl-C lost). After the poll phase (an immediate), the handler has read it.
+      later: (fn, ms) => void (timer = setTimeout(() => (immediate = setImmediate(fn).unref()), ms).unref()),
+      nowMs: () => performance.now(),
+    },
+    repeatWindowMs(process.env),
+  );
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return uninstall;
