@@ -106,3 +106,58 @@ describe('a failed first step with a generator symptom', () => {
     expect(c.generatorBound).toBe(false);
   });
 });
+
+describe('a fast target (review G3, G4)', () => {
+  // the client's warmup median 0.62 ms, the fastest round trip 0.58 ms: an unloaded figure near 0
+  const fastWarmup: WarmupRecord = {
+    stable: true,
+    tookS: 10,
+    ratePerSec: 100,
+    windows: [0.7, 0.62, 0.61].map((p50Ms, i) => ({ fromS: 5 + 2 * i, throughputPerSec: 100, p50Ms })),
+  };
+  const near0 = unloadedOf(fastWarmup, 0.58, 'req/s');
+  const failed = (server: StepResult['server']) =>
+    stepResult({ index: 1, ratePerSec: 5000, verdict: 'fails', lagP99Ms: 80, lagSamples: 4000, server });
+  const held = stepResult({
+    index: 0,
+    ratePerSec: 1000,
+    server: { ...serverWindowOf(1000, 0.36), percentiles: p50(0.35) },
+  });
+  it('a median that never moved is not saturation, however many times a near-0 unloaded figure it is', () => {
+    const c = classifyFailure(
+      failed({ ...serverWindowOf(4990, 0.36), percentiles: p50(0.35) }),
+      held,
+      0.58,
+      undefined,
+      undefined,
+      near0,
+    );
+    expect(c.generatorBound).toBe(true);
+    expect(c.detail).toMatch(/its server median 0\.350 ms is within 5 ms of the unloaded figure, .* under 0\.1 ms\)$/);
+  });
+  it('a median more than 5 ms and 3x above it is', () => {
+    const c = classifyFailure(
+      failed({ ...serverWindowOf(4990, 9), percentiles: p50(8) }),
+      held,
+      0.58,
+      undefined,
+      undefined,
+      near0,
+    );
+    expect(c.generatorBound).toBe(false);
+  });
+  it("requests waiting for a connection are saturation where the pool's size is not read", () => {
+    const c = classifyFailure(
+      failed(serverWindowOf(4990, 0.36, { poolActiveMax: 10, poolPendingMax: 40, poolMax: null })),
+      held,
+      0.58,
+      undefined,
+      undefined,
+      null,
+    );
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /the target was saturated \(its connection pool was at its limit with up to 40 requests waiting for a connection\)/,
+    );
+  });
+});

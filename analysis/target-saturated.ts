@@ -4,7 +4,8 @@
  * failed step that shows either failed at the target, whatever the generator showed beside it
  * (verdicts.ts classifyFailure): a generator that lagged too does not make it generator-bound.
  *
- *   saturated <=> pool at its limit with requests waiting, or server p50 > tailFactor x unloaded
+ *   saturated <=> requests waiting for a pool connection, or
+ *                 server p50 > tailFactor x unloaded and server p50 - unloaded > MIN_RISE_MS
  *
  * The unloaded figure is the warmup's median (the median of its last windows' medians, as
  * cold-target.ts reads it) minus the fastest RTT: the lowest rate the run offered, its own mix,
@@ -14,12 +15,21 @@
  * waiting at step 1, and step 2's 2.4x on it read "the tail stayed low", generator-bound). A
  * warmup is cold (caches just reset, connections opening), which only raises the figure: it errs
  * towards the generator, as the first step did. Only the server's own median is read against it:
- * the client's holds the generator's own delays, the very symptom being judged.
+ * the client's holds the generator's own delays, the very symptom being judged. A fast target's
+ * unloaded figure is near 0 (a warmup median of 0.62 ms less a 0.58 ms round trip), against which
+ * a median that never moved (0.35 ms) read 3x over it: the rise must also pass MIN_RISE_MS, the
+ * 5 ms a name's percentile must rise by to have degraded (names-knee.ts NAME_RISE_FLOOR_MS). Requests
+ * waiting for a connection are saturation whether or not the pool's size is read: a pool's caller
+ * waits only when every connection is out.
  */
 import { fmtMs } from './format.ts';
+import { NAME_RISE_FLOOR_MS } from './names-knee.ts';
 import { poolAtLimit } from './pool.ts';
 import { warmupMedian } from './cold-target.ts';
 import type { StepResult, WarmupRecord } from './types.ts';
+
+/** How far above the unloaded figure a server median must be, besides tailFactor times it, to show saturation. */
+export const MIN_RISE_MS = NAME_RISE_FLOOR_MS;
 
 /** The run's unloaded server time (ms), and where it comes from in words. */
 export interface Unloaded {
@@ -34,7 +44,7 @@ export function unloadedOf(warmup: WarmupRecord | null | undefined, rttMs: numbe
   const ms = Math.max(w.p50Ms - rttMs, 0.1);
   return {
     ms,
-    text: `the unloaded figure, the warmup's median at ${w.ratePerSec} ${unit} minus the RTT, ${fmtMs(ms)} ms`,
+    text: `the unloaded figure, the warmup's median at ${w.ratePerSec} ${unit} minus the RTT, ${w.p50Ms - rttMs > 0.1 ? fmtMs(ms) : 'under 0.1'} ms`,
   };
 }
 
@@ -54,16 +64,17 @@ export function targetSaturation(
   factor: number,
 ): { saturated: boolean; text: string } | null {
   const w = s.server;
-  if (w && poolAtLimit(w) && (w.poolPendingMax ?? 0) > 0)
+  if (w && (w.poolPendingMax ?? 0) > 0)
     return {
       saturated: true,
-      text: `its connection pool was at its limit, active up to ${w.poolActiveMax} of ${w.poolMax} with up to ${w.poolPendingMax} requests waiting for a connection`,
+      text: `its connection pool was at its limit${w.poolMax !== null && poolAtLimit(w) ? `, active up to ${w.poolActiveMax} of ${w.poolMax}` : ''} with up to ${w.poolPendingMax} requests waiting for a connection`,
     };
   const p50 = serverP50(s);
   if (unloaded === null || p50 === null) return null;
-  const saturated = p50 > factor * unloaded.ms;
+  const over = p50 > factor * unloaded.ms;
+  const saturated = over && p50 - unloaded.ms > MIN_RISE_MS;
   return {
     saturated,
-    text: `its server median ${fmtMs(p50)} ms is ${saturated ? 'over' : 'within'} ${factor}x ${unloaded.text}`,
+    text: `its server median ${fmtMs(p50)} ms is ${saturated ? 'over' : over ? `within ${MIN_RISE_MS} ms of` : 'within'} ${over && !saturated ? '' : `${factor}x `}${unloaded.text}`,
   };
 }
