@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { requestSeriesOf } from '../../analysis/request-series.ts';
 import { PlateauError } from '../errors.ts';
 import { parsePromText } from '../metrics/prom-text.ts';
-import { checkRequestLabels, unseenRoutesNote } from './request-labels-check.ts';
+import { checkRequestLabels, scrapedSince, unseenRoutesNote } from './request-labels-check.ts';
 
 // review F's target: prom-client's histogram, by route, as Prometheus holds it (job added by the scrape)
 const TEXT = ['/items/:id', '/items', '/carts', '/carts/:id/pay', '/health']
@@ -51,5 +51,24 @@ describe('preflight: metrics.requests.labels and routes against the series the r
   it('says nothing where the series has no series at all (the series check, or a Prometheus yet to scrape)', () => {
     expect(() => checkRequestLabels(series({ labels: { job: 'x' } }), [], 'x')).not.toThrow();
     expect(unseenRoutesNote(series(), [], 'x')).toBeNull();
+  });
+});
+
+describe('Prometheus has scraped since the sample arrivals (review G9)', () => {
+  const at = (job: string, instance: string, lastMs: number) => ({
+    labels: { job, instance },
+    samples: [[lastMs - 15_000, 1] as const, [lastMs, 2] as const],
+  });
+  it('only once every scrape target holding the series has been scraped since them, not any one', () => {
+    // another job's series of the same name was scraped; the target that counts the samples was not yet
+    expect(scrapedSince([at('other', 'b:9100', 1_010), at('shop', 'a:8080', 990)], 1_000)).toBe(false);
+    expect(scrapedSince([at('other', 'b:9100', 1_010), at('shop', 'a:8080', 1_005)], 1_000)).toBe(true);
+    // one target's series scraped at one instant: its latest counts
+    expect(
+      scrapedSince(
+        [at('shop', 'a:8080', 1_005), { ...at('shop', 'a:8080', 1_005), samples: [[400, 1] as const] }],
+        1_000,
+      ),
+    ).toBe(true);
   });
 });

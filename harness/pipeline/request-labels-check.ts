@@ -51,7 +51,7 @@ export function unseenRoutesNote(r: RequestSeries, samples: readonly PromSample[
 /**
  * Through Prometheus (metrics.prometheus): the request count's series of the last five minutes,
  * any labels, as samples of the text format; both checks above run on them once Prometheus has
- * scraped since the sample arrivals ended (`sentAtMs`, epoch ms): before that a filter naming the
+ * scraped every target holding them since the sample arrivals ended (scrapedSince) (`sentAtMs`, epoch ms): before that a filter naming the
  * route the samples called (`uri: '/orders'`) has no series yet. Polled every 500 ms up to
  * `waitMs`; a Prometheus that has not scraped by then is not judged (its scrape interval is checked
  * apart: scrape-check.ts).
@@ -70,11 +70,29 @@ export async function checkRequestLabelsInPrometheus(
       throw err;
     });
     const read = series.filter((x) => x.samples.length > 0);
-    if (read.some((x) => x.samples.at(-1)![0] >= sentAtMs)) {
+    if (read.length > 0 && scrapedSince(read, sentAtMs)) {
       const samples = read.map((x) => ({ name: r.count, labels: x.labels, value: x.samples.at(-1)![1] }));
       checkRequestLabels(r, samples, where);
       return unseenRoutesNote(r, samples, where);
     }
     if (nowMs >= giveUpAt) return null;
   }
+}
+
+/**
+ * Every scrape target (job and instance) holding the series has been scraped since `sentAtMs`: one
+ * of them scraped is not the target that counts the samples (another job's series of the same name
+ * made a right filter on the samples' new route read as matching nothing). A target gone from the
+ * scrapes holds the check back until its wait ends, unjudged, never refused.
+ */
+export function scrapedSince(
+  read: ReadonlyArray<{ labels: Readonly<Record<string, string>>; samples: ReadonlyArray<readonly [number, number]> }>,
+  sentAtMs: number,
+): boolean {
+  const latest = new Map<string, number>();
+  for (const x of read) {
+    const key = `${x.labels.job ?? ''}\u0000${x.labels.instance ?? ''}`;
+    latest.set(key, Math.max(latest.get(key) ?? -Infinity, x.samples.at(-1)![0]));
+  }
+  return [...latest.values()].every((t) => t >= sentAtMs);
 }
