@@ -61,3 +61,15 @@ describe("the native engine's ctx.env", () => {
     expect(Object.keys(env)).toEqual(['API_TOKEN']);
   });
 });
+
+describe('ctx.env read as a record (review G5, G6)', () => {
+  it("has a record's own methods, and one arrival's Object.freeze of it breaks no other's reads", () => {
+    const env = scenarioEnv(['API_TOKEN'], { API_TOKEN: 'tok-123456' });
+    expect(env.hasOwnProperty('API_TOKEN')).toBe(true);
+    expect(Object.prototype.propertyIsEnumerable.call(env, 'API_TOKEN')).toBe(true);
+    expect(`${env as unknown as string}`).toBe('[object Function]');
+    expect(() => Object.freeze(env)).toThrow(/read-only already, and shared: freeze a copy/);
+    expect(Object.keys(env)).toEqual(['API_TOKEN']);
+    expect({ ...env }).toEqual({ API_TOKEN: 'tok-123456' });
+  });
+});

@@ -11,7 +11,7 @@ import { ScenarioMistake } from './mistake.ts';
 export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
 
 /** What an await, JSON.stringify, a template literal or an inspector asks of any object: not a variable's name. */
-const LOOKUPS = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect', 'asymmetricMatch']);
+const LOOKUPS = new Set(['then', 'toJSON', 'inspect', 'asymmetricMatch']);
 
 export function undeclaredProblem(name: string): string {
   return `ctx.env.${name}: ${name} is not in the scenario's secrets, and ctx.env holds only those`;
@@ -40,8 +40,10 @@ export function scenarioEnv(
   };
   return new Proxy(() => undefined, {
     get(_target, key) {
+      if (typeof key === 'string' && values.has(key)) return values.get(key);
       if (typeof key === 'symbol' || LOOKUPS.has(key)) return undefined;
-      if (values.has(key)) return values.get(key);
+      // a record's own methods (ctx.env.hasOwnProperty('X')), read on the record as on any object
+      if (key in Object.prototype) return Reflect.get(Object.prototype, key) as unknown;
       throw new ScenarioMistake(undeclaredProblem(key), undeclaredFix(key));
     },
     has: (_target, key) => typeof key === 'string' && values.has(key),
@@ -56,5 +58,10 @@ export function scenarioEnv(
     set: readOnly,
     defineProperty: readOnly,
     deleteProperty: readOnly,
+    // frozen, the shared record would have to list the function's own length and name: refused,
+    // so that one arrival's Object.freeze(ctx.env) breaks no other's (it is read-only already)
+    preventExtensions: () => {
+      throw new TypeError('ctx.env is read-only already, and shared: freeze a copy ({ ...ctx.env }) if you must');
+    },
   }) as unknown as ScenarioEnv;
 }
