@@ -34,7 +34,7 @@ describe("a downstream's fan-out at equal rates (compare) and its rise (gate: a 
     const md = renderCompare(BASE, DOUBLED);
     expect(md).toContain('| redis | 100 | 1.22 | 2.23 | +82.79% |');
     expect(md).toMatch(
-      /> \*\*redis's fan-out rose 1\.89x: 2\.03 to 2\.23 ops per request in B against 1\.01 to 1\.22 in A at the 4 rates both held \(100, 200, 300, 400\)/,
+      /> \*\*redis's fan-out rose 1\.87x: 2\.03 to 2\.23 ops per request in B against 1\.01 to 1\.22 in A at the 4 rates both held \(100, 200, 300, 400\)/,
     );
     const json = compareDocument({ a: BASE, b: DOUBLED, rows: [], warnings: [], cost: null });
     expect(json.downstreams).toHaveLength(5);
@@ -44,7 +44,7 @@ describe("a downstream's fan-out at equal rates (compare) and its rise (gate: a 
   it('the gate warns on the rise and keeps its decision; a rise within the noise, or at one rate only, is not warned', () => {
     const gate = decideGate(DOUBLED, BASE, 0.05);
     expect(gate.warnings).toEqual([
-      expect.stringMatching(/^redis's fan-out rose 1\.89x: .* in the run against .* in the baseline/),
+      expect.stringMatching(/^redis's fan-out rose 1\.87x: .* in the run against .* in the baseline/),
     ]);
     expect(gate.status).toBe(decideGate(BASE, BASE, 0.05).status);
     // 20% more: within FAN_OUT_RISE
@@ -62,6 +62,15 @@ describe("a downstream's fan-out at equal rates (compare) and its rise (gate: a 
         withRedis((i) => (i === 0 ? 2.4 : null)),
       ),
     ).toEqual([]);
+    // a spike at one of two rates: each must rise (review G16); a call from none is a rise (G11)
+    const twoRates = (f: readonly [number, number]) => withRedis((i) => (i < 2 ? f[i]! : null));
+    expect(fanOutRises(twoRates([1, 1]), twoRates([1, 1.5]))).toEqual([]);
+    expect(fanOutRises(twoRates([1, 1]), twoRates([1.5, 1.5]))).toHaveLength(1);
+    expect(fanOutRises(twoRates([0, 0]), twoRates([1, 1]))).toEqual([
+      expect.stringMatching(
+        /^redis's fan-out rose from none: 1\.00 to 1\.00 ops per request in B against 0\.00 to 0\.00 in A/,
+      ),
+    ]);
     // runs without downstreams: nothing
     const plain = fakeRun({ steps: [{ ratePerSec: 100 }, { ratePerSec: 200 }] });
     expect(downstreamRows(plain, plain)).toEqual([]);
