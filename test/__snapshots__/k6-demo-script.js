@@ -1048,7 +1048,7 @@ var ScenarioMistake = class extends Error {
 };
 
 // harness/scenario/scenario-env.ts
-var LOOKUPS = /* @__PURE__ */ new Set(["then", "toJSON", "toString", "valueOf", "constructor", "inspect", "asymmetricMatch"]);
+var LOOKUPS = /* @__PURE__ */ new Set(["then", "toJSON", "inspect", "asymmetricMatch"]);
 function undeclaredProblem(name) {
   return `ctx.env.${name}: ${name} is not in the scenario's secrets, and ctx.env holds only those`;
 }
@@ -1064,8 +1064,9 @@ function scenarioEnv(declared, env) {
   };
   return new Proxy(() => void 0, {
     get(_target, key2) {
+      if (typeof key2 === "string" && values.has(key2)) return values.get(key2);
       if (typeof key2 === "symbol" || LOOKUPS.has(key2)) return void 0;
-      if (values.has(key2)) return values.get(key2);
+      if (key2 in Object.prototype) return Reflect.get(Object.prototype, key2);
       throw new ScenarioMistake(undeclaredProblem(key2), undeclaredFix(key2));
     },
     has: (_target, key2) => typeof key2 === "string" && values.has(key2),
@@ -1076,7 +1077,12 @@ function scenarioEnv(declared, env) {
     },
     set: readOnly,
     defineProperty: readOnly,
-    deleteProperty: readOnly
+    deleteProperty: readOnly,
+    // frozen, the shared record would have to list the function's own length and name: refused,
+    // so that one arrival's Object.freeze(ctx.env) breaks no other's (it is read-only already)
+    preventExtensions: () => {
+      throw new TypeError("ctx.env is read-only already, and shared: freeze a copy ({ ...ctx.env }) if you must");
+    }
   });
 }
 
