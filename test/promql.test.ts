@@ -358,6 +358,11 @@ describe('PromQL path against a real Prometheus server', () => {
         /^metrics\.requests\.routes\["wrong"\] \{uri="\/orderz"\} matches no series .* \(uri values there: .*"\/orders\/\{id\}"/,
       );
       expect(note).not.toContain('routes["read"]');
+      // no scrape since the samples within the wait (here: samples a minute ahead): not judged, and said
+      const unjudged = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, Date.now() + 60_000, 600);
+      expect(unjudged).toMatch(
+        /^metrics\.requests\.labels and routes not checked: Prometheus had not scraped every target holding http_server_requests_seconds_count within 0\.6 s/,
+      );
     },
   );
 });

@@ -53,8 +53,8 @@ export function unseenRoutesNote(r: RequestSeries, samples: readonly PromSample[
  * any labels, as samples of the text format; both checks above run on them once Prometheus has
  * scraped every target holding them since the sample arrivals ended (scrapedSince) (`sentAtMs`, epoch ms): before that a filter naming the
  * route the samples called (`uri: '/orders'`) has no series yet. Polled every 500 ms up to
- * `waitMs`; a Prometheus that has not scraped by then is not judged (its scrape interval is checked
- * apart: scrape-check.ts).
+ * `waitMs`; a Prometheus that has not scraped by then is not judged, and the note says so (its
+ * scrape interval is checked apart: scrape-check.ts).
  */
 export async function checkRequestLabelsInPrometheus(
   prometheusUrl: string,
@@ -75,7 +75,11 @@ export async function checkRequestLabelsInPrometheus(
       checkRequestLabels(r, samples, where);
       return unseenRoutesNote(r, samples, where);
     }
-    if (nowMs >= giveUpAt) return null;
+    if (nowMs >= giveUpAt)
+      // said, so that a filter refused in one run and not in the next (a scrape inside the wait or not) reads why
+      return read.length === 0
+        ? null
+        : `metrics.requests.labels and routes not checked: Prometheus had not scraped every target holding ${r.count} within ${waitMs / 1000} s of the sample arrivals (its scrape interval is longer); the run warns of a route no step reads`;
   }
 }
 
