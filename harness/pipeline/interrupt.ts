@@ -94,7 +94,9 @@ export function signalHandler(
     // it for a second or more): once the window is over, hand both signals back to the OS, whose
     // default ends the process at once (exit status 128 + signal, 130 for Ctrl-C). The store
     // survives any moment of exit.
-    control.later(control.uninstall, windowMs);
+    // with no window, at once: a timer could not run while the thread is busy stopping the load
+    if (windowMs <= 0) control.uninstall();
+    else control.later(control.uninstall, windowMs);
     const dir = interrupt.runDir;
     if (interrupt.loadEnded) {
       // the run is complete and its report on the way: nothing to stop, and the run stays complete
