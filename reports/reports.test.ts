@@ -685,6 +685,16 @@ describe('a request that failed after its arrival ended (a late send)', () => {
   });
 });
 
+/** A cross-check that found the server counting as the client did. */
+const consistentCheck = (s: StepResult) => ({
+  verdict: 'consistent' as const,
+  detail: 'server counted as the client did',
+  clientPerSec: s.throughputPerSec,
+  serverPerSec: s.throughputPerSec,
+  clientMeanMinusRttMs: 4.3,
+  serverMeanMs: 4.28,
+});
+
 describe('the server-side view', () => {
   it('says when its figures came through PromQL, and over which span of each steady window', () => {
     const viaPromql: RunResult = {
@@ -702,14 +712,7 @@ describe('the server-side view', () => {
           poolPendingMax: null,
           poolMax: null,
         },
-        crossCheck: {
-          verdict: 'consistent' as const,
-          detail: 'server counted as the client did',
-          clientPerSec: s.throughputPerSec,
-          serverPerSec: s.throughputPerSec,
-          clientMeanMinusRttMs: 4.3,
-          serverMeanMs: 4.28,
-        },
+        crossCheck: consistentCheck(s),
       })),
     };
     const md = serverSection(viaPromql).join('\n');
@@ -727,17 +730,7 @@ describe('the server-side view', () => {
   });
 
   it("a rerun's cross-check names its attempt, as its row does", () => {
-    const check = (s: StepResult) => ({
-      ...s,
-      crossCheck: {
-        verdict: 'consistent' as const,
-        detail: 'server counted as the client did',
-        clientPerSec: s.throughputPerSec,
-        serverPerSec: s.throughputPerSec,
-        clientMeanMinusRttMs: 4.3,
-        serverMeanMs: 4.28,
-      },
-    });
+    const check = (s: StepResult) => ({ ...s, crossCheck: consistentCheck(s) });
     const first = run.steps[0];
     const md = serverSection({ ...run, steps: [check(first), check({ ...first, attempt: 2 })] }).join('\n');
     expect(md).toContain('- step 1: server counted as the client did\n- step 1 (attempt 2): server counted');

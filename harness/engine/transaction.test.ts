@@ -259,21 +259,8 @@ describe('a send run did not await', () => {
   async function twoArrivals(run: TransactionRun['run'], maxVUs = 2) {
     const clock = new SimClock(5000);
     const pool = pathPool(clock, maxVUs);
-    const records: BucketRecord[] = [];
     const txn: TransactionRun = { kind: 'transaction', name: 't', kept: { body: false, headers: false }, run };
-    await clock.run(
-      startNative({
-        schedule: new Schedule([{ durationS: 1, fromPerSec: 2, toPerSec: 2 }]),
-        phase: 'steps',
-        source: 'native/0',
-        pool,
-        seqOffset: 0,
-        gracefulStopMs: 2_000,
-        arrivals: onlyTransaction(txn),
-        sink: (r) => records.push(r),
-        clock,
-      }).done,
-    );
+    const records = await oneSecondOf(txn, pool, clock, 2);
     const named = (name: string, f: (b: NonNullable<BucketRecord['byName']>[string]) => number) =>
       records.reduce((a, r) => a + (r.byName?.[name] ? f(r.byName[name]) : 0), 0);
     return { pool, named, samples: records.flatMap((r) => r.samples ?? []) };
