@@ -77,9 +77,13 @@ describe('warmup against a cold target', () => {
     const p50 = (i: number) => steps[i]!.latency.find((p) => p.q === 50)!.valueMs!;
     const symptoms = coldTarget(record, result.steps);
     const detail = `p50s ${steps.map((_, i) => p50(i).toFixed(1)).join(', ')} ms; ${JSON.stringify(symptoms)}`;
-    const first = symptoms.find((s) => s.step === 0);
+    // the first step, unless it is not comparable (cold-target.ts: held generator-limited beside the
+    // CPU hog, say), when the cold period's first flag is the next step's (a fresh-clone CI)
+    const comparable = steps.find((s) => !s.contaminated && !s.generatorBound && s.generatorLimited === undefined)!;
+    expect(comparable.ratePerSec, detail).toBeLessThan(150); // the warm step is never the first
+    const first = symptoms.find((s) => s.step === comparable.index);
     expect(first, detail).toBeDefined();
-    expect(first!.figures).toMatchObject({ measured: 'step', ratePerSec: 50 });
+    expect(first!.figures).toMatchObject({ measured: 'step', ratePerSec: comparable.ratePerSec });
     // the lowest later median: step 3's, or step 2's when the cold period ended before its window
     expect([1, 2]).toContain(first!.figures.laterStep);
     expect(first!.figures.laterP50Ms as number, detail).toBeLessThan(0.6 * (first!.figures.p50Ms as number));
