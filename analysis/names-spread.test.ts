@@ -12,7 +12,7 @@ import { buildInput, DEFAULT_RULES } from './testing/builders.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import type { AttemptRecord, BucketRecord, DecisionPolicy, NameBucket, NextAction, StepResult } from './types.ts';
 import { warningTexts } from '../reports/warning-text.ts';
-import { capacityText } from '../reports/cells.ts';
+import { capacityText } from '../reports/headline-text.ts';
 
 const COLOURS = ['red', 'blue', 'green', 'tan', 'pink', 'gray', 'black', 'white', 'gold', 'teal'];
 const ITEMS = [

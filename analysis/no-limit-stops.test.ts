@@ -4,7 +4,7 @@ import { summarizeStop } from './stop.ts';
 import { DEFAULT_RULES, fakeRun, stepResult, type FakeStep } from './testing/builders.ts';
 import { unjudgeableReasons } from './gate/judgeable.ts';
 import { runWarnings } from './warnings.ts';
-import { capacityText } from '../reports/cells.ts';
+import { capacityText } from '../reports/headline-text.ts';
 
 describe('a step that failed of refused connections: the target went away, no capacity', () => {
   const steps = (third: Partial<FakeStep>): FakeStep[] => [

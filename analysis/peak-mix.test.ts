@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { peakMixDrift } from './peak-mix.ts';
 import { nameResult, stepResult } from './testing/builders.ts';
-import { peakText } from '../reports/cells.ts';
+import { peakText } from '../reports/headline-text.ts';
 import type { NameResult, RunResult } from './types.ts';
 
 /** `completed` arrivals that ended in the window (a transaction's, when told). */

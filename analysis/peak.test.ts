@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cutAbovePeak } from './peak.ts';
 import { fakeRun, followingSteps, type FakeRunSpec } from './testing/builders.ts';
-import { peakText } from '../reports/cells.ts';
+import { peakText } from '../reports/headline-text.ts';
 import { renderMarkdown } from '../reports/markdown.ts';
 import { renderPlateauTable } from '../reports/table.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeStop } from './stop.ts';
 import { DEFAULT_RULES, fakeRun, stepResult } from './testing/builders.ts';
-import { capacityText } from '../reports/cells.ts';
+import { capacityText } from '../reports/headline-text.ts';
 
 describe('a run in which plateau refused names the scenario sent', () => {
   const refusedNames = { count: 57, first: 'http.send: name "page echo black" is one past 100 names in the run' };

@@ -8,8 +8,6 @@ import {
   fmtRate,
   fmtRatio,
   fmtRatioBelow,
-  fmtShare,
-  fmtShareOver,
   fmtTarget,
   rateUnitOf,
   sharedRateUnit,
@@ -26,12 +24,6 @@ import type {
   StepResult,
 } from '../analysis/types.ts';
 import { shownStage } from '../analysis/stage-shown.ts';
-import { DEFAULT_GENERATOR_BOUNDS } from '../analysis/generator-symptoms.ts';
-import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
-import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
-import { cutAbovePeak } from '../analysis/peak.ts';
-import { peakMixDrift } from '../analysis/peak-mix.ts';
-import { MAX_NAMES } from '../analysis/names-limit.ts';
 
 /** A figure as every table shows one resting on too few samples: "12.3 ms" as it is, "~12.3 ms*" when not reliable. */
 export function markedFigure(text: string, reliable: boolean): string {
@@ -156,99 +148,6 @@ export function sameAttempt(a: { index: number; attempt?: number }, b: { index: 
   return a.index === b.index && (a.attempt ?? 1) === (b.attempt ?? 1);
 }
 
-/**
- * The headline, never more than the evidence: "400.0 req/s (step 3)" where a step failed at the
- * target past the knee; "at least ..." where every planned step held; "not established (at least
- * ... held; why)" where the run could not find the limit.
- */
-export function capacityText(run: RunResult): string {
-  const unit = rateUnit(run);
-  const capacity = establishedCapacity(run);
-  if (capacity !== null)
-    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
-  const held = run.heldAtLeastPerSec ?? null;
-  if (held === null && run.stopReason === 'closed-model')
-    return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
-  if (held === null && run.stopReason === 'target-unreachable')
-    return 'not established: the target stopped accepting connections (refused) in the first step';
-  if (held === null && run.stopReason === 'scenario-errors')
-    return "not established: the scenario's own errors failed the first step";
-  if (held === null)
-    return run.stopReason.endsWith('-failed')
-      ? `not established: ${stopLabel(run.stopReason)}`
-      : 'not established: no step held';
-  if (run.stopReason === 'max-rate-reached')
-    return `at least ${fmtRate(held)} ${unit} (every planned step held; raise the top rate)`;
-  return `not established (at least ${fmtRate(held)} ${unit} held; ${notEstablishedWhy(run)})`;
-}
-
-/** Why a run that held some steps did not establish its capacity, in a few words. */
-function notEstablishedWhy(run: RunResult): string {
-  const bad = run.steps.find((s) => s.generatorBound && !s.transient);
-  if (run.interrupted) return 'the run was interrupted before its limit was confirmed';
-  if (run.stopReason === 'error' && run.steps.some((s) => s.refusedNames !== undefined))
-    return 'plateau refused names the scenario sent, and failed their arrivals itself';
-  if (run.stopReason === 'error' && run.steps.some((s) => s.namesSpread !== undefined))
-    return `the scenario's names, spread over the engine threads, passed ${MAX_NAMES} together`;
-  if (run.stopReason === 'closed-model') return 'a closed-model k6 run: its VUs set the load, no rate was offered';
-  if (run.stopReason === 'unconfirmed')
-    return heldAfterFailure(decidingSteps(run.steps)) !== null
-      ? 'a step failed, but a later one held: the failure was no limit'
-      : 'a step failed once, and no later step confirmed it';
-  if (run.stopReason === 'target-unreachable')
-    return 'the target stopped accepting connections (refused) in the step that failed: an outage, not a limit';
-  if (run.stopReason === 'scenario-errors')
-    return "the scenario's own errors (kind other) failed the step that failed: no limit of the target";
-  if (run.stopReason === 'generator-bound' || bad)
-    return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
-  if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
-  if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
-  return 'no step failed at the target';
-}
-
-/**
- * The banner of a run cut short after its limit was confirmed (interrupted-stop.ts
- * whereCutAfterLimit); null for any other run.
- */
-export function cutShortText(run: RunResult): string | null {
-  const where = whereCutAfterLimit(run);
-  return where === null
-    ? null
-    : `the run was interrupted after its limit was confirmed (${where}): the capacity stands; the steps after the cut were not run.`;
-}
-
-/** The stop line's label: INTERRUPTED before the limit was confirmed, the limit's reason "(then cut short)" after it. */
-export function stopLineLabel(run: RunResult): string {
-  if (whereCutAfterLimit(run) !== null) return `${stopLabel(run.stopReason)} (then cut short)`;
-  return run.interrupted ? 'INTERRUPTED' : stopLabel(run.stopReason);
-}
-
-/** A stop reason as the reports print it: "preflight failed" for "preflight-failed", others as they are. */
-export function stopLabel(reason: string): string {
-  return reason.endsWith('-failed') ? reason.replace(/-failed$/, ' failed') : reason;
-}
-
-/**
- * "1,234.5 req/s (step 5)" (arrivals/s for a run with transactions) or "–" without a whole steady
- * window; a step cut short that read more is named beside it, not counted (analysis/peak.ts):
- * "300.0 req/s (step 2; step 3, cut short 4 s into its steady window, read 340.0 req/s: not counted)".
- */
-export function peakText(run: RunResult): string {
-  const cut = cutAbovePeak(run);
-  const note =
-    cut === null
-      ? ''
-      : `step ${stepNo(cut.index)}${(cut.attempt ?? 1) > 1 ? `'s attempt ${cut.attempt}` : ''}, cut short ${fmtInt(cut.steadyS)} s into its steady window, read ${fmtRate(cut.throughputPerSec)} ${rateUnit(run)}: not counted`;
-  if (run.peakStep === null) return note === '' ? '–' : `– (${note})`;
-  // a window that served its entries off their weights measured another mix (analysis/peak-mix.ts)
-  const drift = peakMixDrift(run);
-  const mix =
-    drift === null
-      ? ''
-      : `; its window served "${drift.name}" at ${fmtPercent(drift.served)} of its ended arrivals against a weight of ${fmtPercent(drift.weight)}: the peak is of the mix it served`;
-  return `${fmtRate(run.peakPerSec)} ${rateUnit(run)} (step ${stepNo(run.peakStep)}${note === '' ? '' : `; ${note}`}${mix})`;
-}
-
 /** "http_5xx 4,500, timeout 3" (empty string when none). */
 export function countsText(counts: Partial<Record<string, number>> | undefined): string {
   return Object.entries(counts ?? {})
@@ -310,67 +209,6 @@ export function rttText(run: RunResult): string {
   return rtt === null
     ? 'RTT: not measured'
     : `RTT: TCP connect median ${fmtMs(rtt.connectMedianMs)} ms; HTTP median ${fmtMs(rtt.httpMedianMs)} ms, p90 ${fmtMs(rtt.httpP90Ms)} ms${rtt.httpMinMs !== undefined ? `, min ${fmtMs(rtt.httpMinMs)} ms (the one the server cross-check subtracts)` : ''} (${fmtInt(rtt.samples)} samples)`;
-}
-
-/** How the generator kept up in each steady window: the figures its verdicts rest on, every step. */
-export const generatorHeader = (run: Pick<RunResult, 'traffic'>): string[] => [
-  'Step',
-  `Target ${rateUnit(run)}`,
-  'Scheduler lag p99',
-  'Event-loop delay max',
-  'Busiest thread busy',
-  'Generator CPU',
-  'VUs busy (max)',
-  'VUs allocated (max)',
-  'Dropped',
-];
-
-/** What the Load generator table's figures are, for the native engine (a k6 run's: generatorNote). */
-const GENERATOR_NOTE =
-  "Per steady window: scheduler lag is each arrival's actual start minus its intended one; event-loop delay is the longest the generator's loop was held up; busy is the share of each second the busiest generator thread spent working rather than waiting for I/O (Node's event-loop utilisation). Late arrivals while busy stays low are stalls (the target or other processes on the same machine, CPU steal, GC pauses); a thread busy most of the time is short of CPU. Generator CPU is the share of the CPUs the generator may use (its affinity, capped by a container's quota) that its whole process used, every thread. It, CPU steal and the throttling of a container's CPU quota are measured on Linux; steal and throttling are named in the warnings when they occur.";
-
-/**
- * What the Load generator table's figures are: GENERATOR_NOTE, but for a k6 run (engine k6) only
- * what k6 measures: it has no scheduler lag, loop delay or thread busy share (those columns read
- * "–"), and an import not even its process's CPU (the importing machine's is not k6's).
- */
-export function generatorNote(run: Pick<RunResult, 'engine' | 'rules'>): string {
-  if (run.engine !== 'k6') return GENERATOR_NOTE;
-  const vus =
-    "VUs busy and allocated are k6's vus and vus_max gauges, dropped its dropped_iterations (arrivals that found no free VU)";
-  return run.rules.imported
-    ? `Per steady window, from k6's output: ${vus}. k6 measures no scheduler lag, event-loop delay or thread busy share, and its output holds no figure of its machine's CPU: nothing here says whether k6 itself was short of CPU.`
-    : `Per steady window: generator CPU is the share of the CPUs k6 may use (its affinity, capped by a container's quota) that k6's process used, every thread; it, CPU steal and the throttling of a container's CPU quota are measured on Linux, steal and throttling named in the warnings when they occur. ${vus}. k6 measures no scheduler lag, event-loop delay or thread busy share.`;
-}
-
-/** A busy or CPU share; over the generator's bound with the decimals that keep it from reading as the bound (0.904 is "90.4%", not "90%"). */
-function shareText(x: number | null | undefined, bound: number): string {
-  return x != null && x > bound ? fmtShareOver(x, bound) : fmtShare(x);
-}
-
-/** `busyMax` is the generator's busy bound (verdicts.generatorBusyMax: RunResult.generatorBusyMax). */
-/**
- * Whether a step's loop delay was measured: null where the engine measures none (k6). A 0 beside
- * no busy share is none measured too: the simulated engine's, and a k6 run's in a summary or
- * baseline written before 2026-12-06 (a native engine's is never exactly 0 with no busy share).
- */
-export function loopDelayMeasured(s: StepResult): s is StepResult & { loopDelayMaxMs: number } {
-  return s.loopDelayMaxMs !== null && !(s.generatorBusy == null && s.loopDelayMaxMs === 0);
-}
-
-export function generatorCells(s: StepResult, busyMax: number = DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!): string[] {
-  if (s.steadyS === 0) return [stepCell(s), fmtTarget(s.ratePerSec), '–', '–', '–', '–', '–', '–', '–'];
-  return [
-    stepCell(s),
-    fmtTarget(s.ratePerSec),
-    s.lagP99Ms === null ? '–' : `${fmtMs(s.lagP99Ms)} ms`,
-    loopDelayMeasured(s) ? `${fmtMs(s.loopDelayMaxMs)} ms` : '–',
-    shareText(s.generatorBusy, busyMax),
-    shareText(s.generatorCpu, busyMax),
-    fmtInt(s.vusActiveMax),
-    fmtInt(s.vusAllocatedMax),
-    fmtInt(s.dropped),
-  ];
 }
 
 /**

@@ -8,16 +8,10 @@ import { requiredSamples } from '../analysis/percentiles.ts';
 import type { RunResult, StepResult } from '../analysis/types.ts';
 import {
   anyUnreliable,
-  capacityText,
-  cutShortText,
   colocationText,
   countsText,
   durationText,
   errorRows,
-  generatorCells,
-  generatorHeader,
-  generatorNote,
-  peakText,
   rttText,
   samplesText,
   stepCell,
@@ -26,6 +20,8 @@ import {
   stageDetailText,
   verdictBrief,
 } from './cells.ts';
+import { capacityText, cutShortText, peakText } from './headline-text.ts';
+import { generatorCells, generatorHeader, generatorNote } from './generator-cells.ts';
 import { howToReadTerms, termText } from './how-to-read.ts';
 import { capacityCaveats, warningTexts } from './warning-text.ts';
 import { warningsBrief } from './warnings-brief.ts';

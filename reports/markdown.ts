@@ -7,19 +7,9 @@
 import { fmtInt } from '../analysis/format.ts';
 import { howToReadTerms, termText } from './how-to-read.ts';
 import type { RunResult } from '../analysis/types.ts';
-import {
-  capacityText,
-  cutShortText,
-  colocationText,
-  generatorCells,
-  generatorHeader,
-  generatorNote,
-  durationText,
-  peakText,
-  rateUnit,
-  rttText,
-  stageDetailText,
-} from './cells.ts';
+import { colocationText, durationText, rateUnit, rttText, stageDetailText } from './cells.ts';
+import { capacityText, cutShortText, peakText } from './headline-text.ts';
+import { generatorCells, generatorHeader, generatorNote } from './generator-cells.ts';
 import { mdCell } from './escape.ts';
 import { namesSection, trafficSection } from './markdown-names.ts';
 import { errorsSection, mdTable, stepsSection } from './markdown-steps.ts';

@@ -8,7 +8,8 @@ import { stringify } from 'csv-stringify/sync';
 import { stepNo } from '../analysis/format.ts';
 import { generatorLimitedText } from '../analysis/generator-symptoms.ts';
 import type { Percentile, RunResult, SloStep, StepResult } from '../analysis/types.ts';
-import { loopDelayMeasured, percentileOf } from './cells.ts';
+import { percentileOf } from './cells.ts';
+import { loopDelayMeasured } from './generator-cells.ts';
 import { csvSafe } from './escape.ts';
 
 export const STEPS_CSV_COLUMNS = [

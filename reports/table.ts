@@ -5,16 +5,8 @@
 import { cutMiddle, fmtInt, fmtMs, fmtPercent, fmtRate, fmtTarget, quoted, stepNo } from '../analysis/format.ts';
 import type { NameResult, Percentile, Rules, RunResult, StepResult } from '../analysis/types.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
-import {
-  capacityText,
-  stopLineLabel,
-  captureText,
-  deliveryText,
-  peakText,
-  percentileOf,
-  rateUnit,
-  verdictLabel,
-} from './cells.ts';
+import { captureText, deliveryText, percentileOf, rateUnit, verdictLabel } from './cells.ts';
+import { capacityText, stopLineLabel, peakText } from './headline-text.ts';
 import { nameOrder, namesKneeSentence } from './names-text.ts';
 import { sloLines } from './slo-text.ts';
 import { capacityCaveats } from './warning-text.ts';
