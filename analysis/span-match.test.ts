@@ -162,4 +162,32 @@ describe("what the client's whole seconds leave unmatched bounds the server's fi
       slack: { share: 0, meanMs: 0 },
     });
   });
+
+  it('reads a window missing a second per calendar second whether or not its seconds are the steady window (review G15)', () => {
+    const gap = input.records.filter((r) => r.tS !== 3);
+    const run = analyzeRun({
+      ...input,
+      records: gap,
+      promqlWindows: [
+        { index: 0, attempt: 1, window: { ...serverWindowOf(150, 30), source: 'promql', fromS: 1.006, toS: 5.003 } },
+      ],
+    });
+    const s = run.steps[0]!;
+    expect(s.verdict).toBe('incomplete');
+    const completed = aggregate(gap, 'steps', 1, 5).completed;
+    // the step's own rate is per second holding a bucket; the cross-check's, like the server's, per second of the span
+    expect(s.completedPerSec).toBeCloseTo(completed / 3, 9);
+    expect(s.crossCheck!.clientPerSec).toBeCloseTo(completed / 4, 9);
+    const reader = new SpanReader(gap);
+    const read = (span: ServerWindow) => reader.step(span);
+    const w = { ...serverWindowOf(150, 30), fromS: 1.006, toS: 5.003 };
+    const stepFigures = { perSec: s.completedPerSec, meanMs: s.meanMs };
+    // the same seconds through the steady window's branch and through the span's
+    const asSteady = overSpan({ fromS: 1, toS: 5 }, w, read, stepFigures);
+    const asSpan = overSpan({ fromS: 2, toS: 5 }, w, read, stepFigures);
+    expect(asSpan.slack.seconds).toEqual({ fromS: 1, toS: 5 });
+    expect(asSteady.slack.seconds).toBeUndefined();
+    expect(asSteady.perSec).toBe(asSpan.perSec);
+    expect(asSteady.meanMs).toBe(asSpan.meanMs);
+  });
 });

@@ -25,7 +25,8 @@
  * widens the throughput tolerance as the edge readings' own time does (edgeSpreadS), `slackMs` the
  * mean's. Over (B - A) and N, a slice the server lacks was understated by (B - A) / (b - a): a burst
  * of 1000 between seconds of 20, read over 2.45-4.55 s, moved the rate 40% against a 28% share
- * (review G1). Pure.
+ * (review G1). X is per second of [A, B) whether or not the client wrote a bucket in each, as the
+ * server's rate is per second of its span, also where [A, B) is the steady window (overSpan). Pure.
  */
 import { aggregate, type Aggregate } from './buckets.ts';
 import { STEPS_PHASE } from './phases.ts';
@@ -116,6 +117,7 @@ export class SpanReader {
     // no whole second nearest both edges (review G2): 3.6-3.9 s would be read over second 4, which it never touches
     if (toS <= fromS) return null;
     const all = pick(this.over(fromS, toS));
+    // per second of the span, as the server counts, whether or not the client wrote a bucket in each (review G15)
     const perSec = all.count / (toS - fromS);
     const slices = edgeSlices(w, fromS, toS).map((e) => ({ ...e, sums: pick(this.over(e.second, e.second + 1)) }));
     return { fromS, toS, perSec, meanMs: all.meanMs, slack: slackOf(w.toS - w.fromS, all, perSec, slices) };
@@ -159,8 +161,10 @@ function slackOf(spanS: number, all: Sums, perSec: number, slices: readonly (Sli
 
 /**
  * The client's figures as the cross-check compares them with `w`: over its span's whole seconds
- * where they are not the steady window's whole seconds `steadyS` (read by `read`), with what they leave unmatched of it;
- * the steady window's own (`steady`) where they are, or where nothing can be read.
+ * (read by `read`), with what they leave unmatched of it, named in the words where they are not
+ * the steady window's whole seconds `steadyS`; the step's own (`steady`) where nothing can be read.
+ * Where the seconds are the steady window's, the span's figures still stand: the step's rates are
+ * per second holding a bucket, these per second of the span, as the server's (review G15).
  */
 export function overSpan(
   steadyS: { fromS: number; toS: number },
@@ -170,10 +174,10 @@ export function overSpan(
 ): { perSec: number; meanMs: number | null; slack: SpanSlack } {
   const span = w && w.throughputPerSec !== null && read ? read(w) : null;
   if (!span) return { ...steady, slack: NO_SLACK };
-  if (span.fromS === steadyS.fromS && span.toS === steadyS.toS) return { ...steady, slack: span.slack };
+  const own = span.fromS === steadyS.fromS && span.toS === steadyS.toS;
   return {
     perSec: span.perSec,
     meanMs: span.meanMs,
-    slack: { ...span.slack, seconds: { fromS: span.fromS, toS: span.toS } },
+    slack: own ? span.slack : { ...span.slack, seconds: { fromS: span.fromS, toS: span.toS } },
   };
 }
