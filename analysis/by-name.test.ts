@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { arrivalTime, meanArrivalMs, MIN_SIZING_ARRIVALS, sizingArrivalMs } from './arrival-time.ts';
 import { aggregate, mergeRecords, NameAggregate } from './buckets.ts';
 import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from './histogram.ts';
-import { judgeStep, withServer } from './judge.ts';
+import { judgeStep } from './judge.ts';
+import { withServer } from './judge-server.ts';
 import { buildPlan, buildRecords, DEFAULT_RULES, stepResult, type FakeRunSpec } from './testing/builders.ts';
 import type { BucketRecord, ErrorKind, NameBucket, ServerWindow, StepResult } from './types.ts';
 

@@ -14,7 +14,8 @@
  *   inconclusive                failed with a symptom and no step held before it to judge the tail by
  *   contaminated                the topology changed inside the attempt: left out, rerun when configured
  */
-import { judgeStep, steadyWindowS, withServer, type ServerInput } from './judge.ts';
+import { judgeStep, steadyWindowS } from './judge.ts';
+import { withServer, type ServerInput } from './judge-server.ts';
 import type { Durations } from './durations.ts';
 import { heldAndCounts } from './deciding-steps.ts';
 import { nameStopWhy } from './no-limit-stops.ts';

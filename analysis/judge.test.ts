@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from './buckets.ts';
-import { judgeStep, requestErrorRate, steadyWindowS } from './judge.ts';
+import { judgeStep, steadyWindowS } from './judge.ts';
+import { requestErrorRate } from './judge-server.ts';
 import { analyzeRun } from './analyze.ts';
 import { warningTexts } from '../reports/warning-text.ts';
 import { kneeResult } from './deciding-steps.ts';

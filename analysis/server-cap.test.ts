@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capPercentile, capWindow, clientBoundMs, type ClientSpan } from './server-cap.ts';
-import { withServer } from './judge.ts';
+import { withServer } from './judge-server.ts';
 import type { ServerPercentile, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
 
 const p = (q: number, valueMs: number | null, lowerMs = 447, upperMs: number | null = 537, n = 4258) =>

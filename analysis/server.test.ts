@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nameResult, serverWindowOf } from './testing/builders.ts';
 import { crossCheck, routeWindow, serverMeanReliable, serverRequests, serverRttMs, serverWindow } from './server.ts';
-import { withServer } from './judge.ts';
+import { withServer } from './judge-server.ts';
 import type { NameResult, ServerSample, ServerWindow, StepPlan, StepResult } from './types.ts';
 
 const sample = (tS: number, count: number, sumS: number, extra: Partial<ServerSample> = {}): ServerSample => ({
