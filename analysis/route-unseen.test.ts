@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameResult, serverWindowOf, stepResult } from './testing/builders.ts';
-import { unseenRoutes } from './route-unseen.ts';
+import { unseenFilter, unseenRoutes } from './route-unseen.ts';
 import { runWarnings } from './warnings.ts';
 import { DEFAULT_RULES } from './plan.ts';
 import type { CrossCheck, StepResult } from './types.ts';
@@ -41,5 +41,35 @@ describe('a mapped route that never appeared', () => {
   it('is none where the route read at some step, or where the step read nothing itself (the label filter is the culprit)', () => {
     expect(unseenRoutes([step(0, 'no-data'), step(1, 'consistent')])).toEqual([]);
     expect(unseenRoutes([step(0, 'no-data', 'no-data')])).toEqual([]);
+  });
+});
+
+describe('a label filter that never matched (review G17: preflight only says one that misses by its route)', () => {
+  const FILTER =
+    'metrics.requests.labels {uri="/order"} match none of the 3 series of http_server_requests_seconds_count (uri: "/health", "/orders"); set metrics.requests.labels to values the target exposes';
+  const PROMQL =
+    'through PromQL: Prometheus holds no samples of http_server_requests_seconds_count{uri="/order"} in the window: check metrics.requests (preset, name, labels) and that Prometheus scrapes the endpoint that exports it';
+  const unread = (index: number, line: string, own: CrossCheck['verdict'] = 'no-data'): StepResult =>
+    stepResult({ index, server: { ...serverWindowOf(100, 10), problems: [line] }, crossCheck: check(own) });
+
+  it('is a warning naming its steps and the reading that says which values exist, counted with the run', () => {
+    expect(unseenFilter([unread(0, FILTER), unread(1, FILTER)])).toEqual([
+      { code: 'labels-unseen', step: null, figures: { steps: [0, 1], line: FILTER } },
+    ]);
+    expect(unseenFilter([unread(0, PROMQL)])).toEqual([
+      { code: 'labels-unseen', step: null, figures: { steps: [0], line: PROMQL } },
+    ]);
+    expect(runWarnings([unread(0, FILTER)], DEFAULT_RULES).map((x) => x.code)).toContain('labels-unseen');
+  });
+
+  it('is none where a step read the filter (its route counted late), or where no line blames a filter', () => {
+    expect(unseenFilter([unread(0, FILTER), unread(1, FILTER, 'consistent')])).toEqual([]);
+    // no filter in the selector: Prometheus not scraping the target, not a label
+    expect(
+      unseenFilter([
+        unread(0, 'Prometheus holds no samples of http_server_requests_seconds_count{} in the window: ...'),
+      ]),
+    ).toEqual([]);
+    expect(unseenFilter([])).toEqual([]);
   });
 });

@@ -1,10 +1,13 @@
 /**
+ * The request series' mappings that matched nothing through the run: a mapped route, or the label
+ * filter itself.
+ *
  * A mapped route that never appeared (metrics.requests.routes): every step that sent its name read
  * no series of it, while the step's own series read fine. Preflight only says a route it did not
  * see (its sample request may not have been counted yet); a route absent through the whole run is
  * a wrong mapping, and its name has no cross-check: a warning, counted under the headline. Where
  * the step's own series read nothing too (a label filter that matches nothing), the filter is the
- * culprit and its line says so: no route is blamed.
+ * culprit and its own warning says so (unseenFilter): no route is blamed.
  */
 import type { StepResult, Symptom } from './types.ts';
 
@@ -28,4 +31,24 @@ export function unseenRoutes(steps: readonly StepResult[]): Symptom[] {
       step: null,
       figures: { name, steps: w.steps, line: w.line },
     }));
+}
+
+/** A step reading's line that blames the label filter: the direct reading's, or PromQL's for a selector with labels. */
+const FILTER_LINE = /^(metrics\.requests\.labels |Prometheus holds no samples of [^\s{]+\{[^}])/;
+
+/**
+ * A label filter (metrics.requests.labels) that no step ever read: every step with a server view
+ * read no figure, and a reading's line names the filter. Preflight refuses a filter that cannot
+ * match, but only says one that misses by its route label's value (the sample request may not be
+ * counted yet: docs/decisions/069); one that matched nothing through the run was wrong, and no step
+ * has a cross-check: a warning, counted under the headline, quoting the line that names the values.
+ */
+export function unseenFilter(steps: readonly StepResult[]): Symptom[] {
+  const viewed = steps.filter((s) => s.crossCheck);
+  if (viewed.length === 0 || viewed.some((s) => s.crossCheck!.verdict !== 'no-data')) return [];
+  const line = viewed
+    .flatMap((s) => s.server?.problems ?? [])
+    .find((l) => FILTER_LINE.test(l.replace(/^through PromQL: /, '')));
+  if (line === undefined) return [];
+  return [{ code: 'labels-unseen', step: null, figures: { steps: [...new Set(viewed.map((s) => s.index))], line } }];
 }

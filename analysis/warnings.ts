@@ -11,7 +11,7 @@ import { stalledNotBusy, STEAL_WARN } from './stalls.ts';
 import { coldTarget } from './cold-target.ts';
 import { FAILED_MIN, failuresInHeld, NAME_FAILING } from './failures-in-held.ts';
 import { requestTimeouts } from './client-timeouts.ts';
-import { unseenRoutes } from './route-unseen.ts';
+import { unseenFilter, unseenRoutes } from './route-unseen.ts';
 
 /** Scheduler lag p99 above which the generator started arrivals measurably late (ms). */
 export const LAG_P99_WARN_MS = 10;
@@ -282,6 +282,7 @@ export function runWarnings(
     ...failingNames(steps),
     ...failuresInHeld(steps),
     ...unseenRoutes(steps),
+    ...unseenFilter(steps),
   ];
 }
 

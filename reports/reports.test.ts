@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildInput, fakeRun, type FakeRunSpec } from '../analysis/testing/builders.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
-import type { RunResult, StageOutcome, StepResult } from '../analysis/types.ts';
+import type { RunResult, StageOutcome, StepResult, Symptom } from '../analysis/types.ts';
 import { MACHINE_ADDRESSES_KEY } from '../analysis/machine.ts';
 import { runWarnings } from '../analysis/warnings.ts';
 import { renderers } from './index.ts';
@@ -770,5 +770,22 @@ describe('the errors table', () => {
     expect(failed).toBeGreaterThan(2);
     expect(row(failed - 2)).toContain(`| 1 | ${failed} (at least 2 failed by a request sent before the window) |`);
     for (const n of [failed, failed + 5]) expect(row(n)).toContain(`| 1 | ${failed} | 10.00% |`);
+  });
+});
+
+describe('the label filter that matched nothing (review G17)', () => {
+  it('names its steps and quotes the reading that names the values there', () => {
+    const line =
+      'metrics.requests.labels {uri="/order"} match none of the 3 series of http_server_requests_seconds_count (uri: "/health", "/orders"); set metrics.requests.labels to values the target exposes';
+    const w: Symptom = { code: 'labels-unseen', step: null, figures: { steps: [0, 1, 2], line } };
+    expect(warningText(w, { steps: [], traffic: undefined })).toBe(
+      `the label filter read no series in steps 1-3, so none has a server cross-check: ${line}`,
+    );
+    expect(
+      warningText(
+        { ...w, figures: { steps: [0], line: `through PromQL: Prometheus holds no samples` } },
+        { steps: [], traffic: undefined },
+      ),
+    ).toBe(`the label filter read no series in step 1, so none has a server cross-check: Prometheus holds no samples`);
   });
 });

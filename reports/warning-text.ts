@@ -173,6 +173,8 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return `transaction "${w.figures.name}" took a median of ${steps.length > 1 ? 'up to ' : ''}${fmtSecondsOver(f.p50Ms, f.settleS)} s in ${whereSteps(steps)}, longer than the ${fmtInt(f.settleS)} s each step settled before its window: an arrival counts in the second it ends, so the window counted "${w.figures.name}" arrivals made before it, at the rate below, and its delivery reads short of what the target carried; ${imported ? "hold each rate longer than a transaction lasts (the k6 script's stages)" : `set steps.settleS (or --settle) to at least ${fmtInt(f.settleToSet)}, with the hold as much longer`}`;
     case 'route-unseen':
       return `"${w.figures.name}" has no cross-check in ${whereSteps(steps)}: its route matched no series of the server's while the step's own series read fine: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : `set metrics.requests.routes["${w.figures.name}"] to the route as the target labels it`}`;
+    case 'labels-unseen':
+      return `the label filter read no series in ${whereSteps(steps)}, so none has a server cross-check: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : 'set metrics.requests.labels to values the target exposes'}`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:

@@ -37,6 +37,7 @@ const TOPICS: Record<string, string> = {
   'cold-target': 'a target still warming',
   'names-failing': 'failing names',
   'route-unseen': 'a route mapping that matched nothing',
+  'labels-unseen': 'a label filter that matched nothing',
   'failures-in-held': 'failures in held steps',
   'transaction-past-settle': 'transactions longer than the settle',
   'replay-differs': 'a replay that differs from the live run',

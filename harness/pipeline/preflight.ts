@@ -6,7 +6,7 @@
  * series present, in a plausible unit (metrics-check.ts).
  */
 import { checkDownstreamsInPrometheus, checkDownstreamsInText } from './downstream-check.ts';
-import { checkRequestLabels, checkRequestLabelsInPrometheus, unseenRoutesNote } from './request-labels-check.ts';
+import { checkLabelsAndRoutes, checkRequestLabelsInPrometheus } from './request-labels-check.ts';
 import { request } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
 import type { Scenario } from '../scenario/types.ts';
@@ -270,8 +270,7 @@ async function checkRequestSeries(
   const bad = unitMeanProblem(r, meanS, sampleMs);
   if (bad) throw new PlateauError(bad.problem, bad.fix, 'metrics-unit', EXIT.preflight);
   // with metrics.prometheus the labels are checked there (a `job` label is Prometheus's, not the endpoint's)
-  if (!m.prometheus) checkRequestLabels(r, samples, `metrics endpoint ${url}`);
-  const routes = m.prometheus ? null : unseenRoutesNote(r, samples, `metrics endpoint ${url}`);
+  const routes = m.prometheus ? null : checkLabelsAndRoutes(r, samples, `metrics endpoint ${url}`);
   const what = `request series ${requestSeriesText(r)}`;
   if (r.sum === null) return { line: `${what}: ${count ?? 0} requests counted`, routes };
   const line =

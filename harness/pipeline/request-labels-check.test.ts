@@ -72,3 +72,72 @@ describe('Prometheus has scraped since the sample arrivals (review G9)', () => {
     ).toBe(true);
   });
 });
+
+describe('a label filter naming a route the target counts later (review G17)', () => {
+  // a freshly started Spring target whose registry a periodic reader fills: the health check is
+  // counted, preflight's sample request to /orders not yet
+  const FRESH = parsePromText(
+    [
+      'http_server_requests_seconds_count{application="shop",method="GET",status="200",uri="/health"} 1',
+      'http_server_requests_seconds_count{application="shop",method="GET",status="200",uri="/actuator/prometheus"} 2',
+    ].join('\n'),
+  );
+  const spring = (labels: Record<string, string>) => requestSeriesOf({ labels });
+  const refusal = (r: ReturnType<typeof requestSeriesOf>, s = FRESH): PlateauError | null => {
+    try {
+      checkRequestLabels(r, s, 'metrics endpoint http://127.0.0.1:8080/metrics');
+      return null;
+    } catch (e) {
+      expect(e).toBeInstanceOf(PlateauError);
+      return e as PlateauError;
+    }
+  };
+
+  it('is said, not refused, where the route label alone matches nothing: its sample request may not be counted yet', () => {
+    const filters: [Record<string, string>, string][] = [
+      [{ uri: '/orders' }, '{uri="/orders"}'],
+      [{ application: 'shop', uri: '/orders' }, '{application="shop",uri="/orders"}'],
+    ];
+    for (const [labels, id] of filters) {
+      expect(refusal(spring(labels))).toBeNull();
+      expect(checkRequestLabels(spring(labels), FRESH, 'metrics endpoint http://127.0.0.1:8080/metrics')).toBe(
+        `metrics.requests.labels ${id} match no series of http_server_requests_seconds_count in metrics endpoint http://127.0.0.1:8080/metrics yet (uri values there: "/actuator/prometheus", "/health"): set its uri to the route as the target labels it, unless its sample request is not counted yet (the run warns where the filter never matches)`,
+      );
+      // the filter said, no route blamed
+      expect(unseenRoutesNote(requestSeriesOf({ labels, routes: { read: '/orders/{id}' } }), FRESH, 'x')).toBeNull();
+    }
+    // OpenTelemetry's route label, its service's filter matching
+    const otel = parsePromText(
+      'http_server_request_duration_seconds_count{service_name="shop",http_route="/health",http_request_method="GET"} 1',
+    );
+    const r = requestSeriesOf({ preset: 'otel', labels: { service_name: 'shop', http_route: '/orders' } });
+    expect(checkRequestLabels(r, otel, 'x')).toMatch(
+      /^metrics\.requests\.labels .* yet \(http_route values there: "\/health"\)/,
+    );
+    // a route label of the config's own (prometheus-client names none)
+    const client = requestSeriesOf({ preset: 'prometheus-client', routeLabel: 'route', labels: { route: '/orders' } });
+    expect(checkRequestLabels(client, samples, 'x')).toMatch(/yet \(route values there: "\/carts", /);
+  });
+
+  it('is refused where a label of the filter is on no series, or where its other labels match nothing', () => {
+    // a misspelt name: no series of the target has it, whatever it counts later
+    expect(refusal(spring({ urii: '/orders' }))?.message).toBe(
+      'metrics endpoint http://127.0.0.1:8080/metrics: metrics.requests.labels {urii="/orders"} match none of the 2 series of http_server_requests_seconds_count (urii: no such label): every step\'s cross-check would be empty',
+    );
+    // the original finding: a wrong target label beside a route not counted yet
+    const wrongApp = refusal(spring({ application: 'shopp', uri: '/orders' }));
+    expect(wrongApp?.message).toMatch(
+      /\{application="shopp",uri="\/orders"\} match none .*\(application: "shop"; uri: /,
+    );
+    expect(wrongApp?.exitCode).toBe(3);
+    // `job` on the endpoint (Prometheus adds it): no such label there
+    expect(refusal(spring({ job: 'shop', uri: '/orders' }))?.message).toMatch(/\(job: no such label; uri: /);
+    // no route label (prometheus-client names none, the config none): a value is refused as before
+    expect(
+      refusal(requestSeriesOf({ preset: 'prometheus-client', labels: { route: '/orders' } }), samples),
+    ).not.toBeNull();
+    // the route label's name absent from every series: refused too
+    const noUri = parsePromText('http_server_requests_seconds_count{application="shop"} 1');
+    expect(refusal(spring({ uri: '/orders' }), noUri)?.message).toMatch(/\(uri: no such label\)/);
+  });
+});

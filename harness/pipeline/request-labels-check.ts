@@ -4,23 +4,37 @@
  * target's endpoint, or Prometheus when metrics.prometheus is given (a label such as `job` is
  * Prometheus's, not the endpoint's).
  *
- * A label filter that matches none of the request series' series is refused before any load,
- * naming the values each of its labels has there: every step's cross-check would be empty. A
- * mapped route that matches no series is only said (on the stage's line), naming the route values
- * there: a route whose sample request has not been counted yet (Prometheus has not scraped since,
- * or the target counts it later) may be right; the run warns where it never appears (route-unseen).
- * Nothing is said where the series has no series at all (the series check's refusal, or a
- * Prometheus that has not scraped the target yet).
+ * A label filter that cannot match the request series is refused before any load, naming the
+ * values each of its labels has there: every step's cross-check would be empty. It cannot where one
+ * of its labels is on no series at all (a misspelt name, `job` on the endpoint), or where its labels
+ * other than the route label match none (a wrong `job`, `application`: the original finding). A
+ * filter that misses only by the route label's value (`uri: '/orders'`), and a mapped route that
+ * matches no series, are only said (on the stage's line), naming the route values there: a route
+ * whose sample request has not been counted yet (Prometheus has not scraped since, or the target
+ * counts it later: a periodic reader exports every 60 s by default, and the direct read waits for
+ * none) may be right; the run warns where the filter never matches (labels-unseen) or a route
+ * never appears (route-unseen). Nothing is said where the series has no series at all (the series
+ * check's refusal, or a Prometheus that has not scraped the target yet). docs/decisions/069.
  */
 import type { RequestSeries } from '../../analysis/request-series.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { rawSamples, selector } from '../metrics/promql.ts';
 import { matches, seriesId, unmatchedLabels, type PromSample } from '../metrics/prom-text.ts';
 
-/** Refuses a label filter that matches none of the series of the request count `r.count` in `samples`. */
-export function checkRequestLabels(r: RequestSeries, samples: readonly PromSample[], where: string): void {
+/** Both checks below: refuses a filter that cannot match, else the note of a filter or route not seen yet, or null. */
+export function checkLabelsAndRoutes(r: RequestSeries, samples: readonly PromSample[], where: string): string | null {
+  return checkRequestLabels(r, samples, where) ?? unseenRoutesNote(r, samples, where);
+}
+
+/**
+ * Refuses a label filter that cannot match the series of the request count `r.count` in
+ * `samples`; where it misses by the route label's value alone, the note that says so; else null.
+ */
+export function checkRequestLabels(r: RequestSeries, samples: readonly PromSample[], where: string): string | null {
   const unmatched = unmatchedLabels(samples, r.count, r.labels, 'metrics.requests.labels');
-  if (unmatched === null) return;
+  if (unmatched === null) return null;
+  const later = routeNotCountedNote(r, samples, where);
+  if (later !== null) return later;
   throw new PlateauError(
     `${where}: ${unmatched.replace(/; set metrics\.requests\.labels to values the target exposes$/, '')}: every step's cross-check would be empty`,
     `set metrics.requests.labels to values ${where.startsWith('Prometheus') ? 'Prometheus holds' : 'the endpoint exposes'} (or remove the filter); the routes are not judged until it matches`,
@@ -29,23 +43,43 @@ export function checkRequestLabels(r: RequestSeries, samples: readonly PromSampl
   );
 }
 
+/**
+ * The note of a filter (matching none of the series) that names the route label, every label of
+ * it on some series, and its other labels matching some: only the route's value is absent, which
+ * the sample arrivals' own series may bring later. Null where the filter cannot match.
+ */
+function routeNotCountedNote(r: RequestSeries, samples: readonly PromSample[], where: string): string | null {
+  const label = r.routeLabel;
+  if (label === null || !Object.hasOwn(r.labels, label)) return null;
+  const all = samples.filter((s) => s.name === r.count);
+  if (Object.keys(r.labels).some((k) => all.every((s) => s.labels[k] === undefined))) return null;
+  const others = Object.fromEntries(Object.entries(r.labels).filter(([k]) => k !== label));
+  const target = all.filter((s) => matches(s.labels, others));
+  if (target.length === 0) return null;
+  return `metrics.requests.labels ${seriesId(r.labels)} match no series of ${r.count} in ${where} yet (${label} values there: ${valuesText(target, label)}): set its ${label} to the route as the target labels it, unless its sample request is not counted yet (the run warns where the filter never matches)`;
+}
+
 /** "metrics.requests.routes[...] ... matches no series ..." for each mapped route absent from `samples`; null where all are there. */
 export function unseenRoutesNote(r: RequestSeries, samples: readonly PromSample[], where: string): string | null {
   const label = r.routeLabel;
   if (!label) return null;
   const mine = samples.filter((s) => s.name === r.count && matches(s.labels, r.labels));
   if (mine.length === 0) return null;
-  const values = [...new Set(mine.map((s) => s.labels[label]).filter((v): v is string => v !== undefined))].sort();
-  const absent = Object.entries(r.routes).filter(([, route]) => !values.includes(route));
+  const absent = Object.entries(r.routes).filter(([, route]) => !mine.some((s) => s.labels[label] === route));
   if (absent.length === 0) return null;
-  const there = values.length
+  const each = absent.map(([name, route]) => `metrics.requests.routes["${name}"] ${seriesId({ [label]: route })}`);
+  return `${each.join(', ')} ${absent.length === 1 ? 'matches' : 'match'} no series of ${r.count} in ${where} yet (${label} values there: ${valuesText(mine, label)}): set ${absent.length === 1 ? 'it' : 'each'} to the route as the target labels it, unless its sample request is not counted yet (the run warns where a route never appears)`;
+}
+
+/** The first 8 values of `label` in `samples`, sorted and quoted, or "none". */
+function valuesText(samples: readonly PromSample[], label: string): string {
+  const values = [...new Set(samples.map((s) => s.labels[label]).filter((v): v is string => v !== undefined))].sort();
+  return values.length
     ? values
         .slice(0, 8)
         .map((v) => JSON.stringify(v))
         .join(', ')
     : 'none';
-  const each = absent.map(([name, route]) => `metrics.requests.routes["${name}"] ${seriesId({ [label]: route })}`);
-  return `${each.join(', ')} ${absent.length === 1 ? 'matches' : 'match'} no series of ${r.count} in ${where} yet (${label} values there: ${there}): set ${absent.length === 1 ? 'it' : 'each'} to the route as the target labels it, unless its sample request is not counted yet (the run warns where a route never appears)`;
 }
 
 /**
@@ -72,8 +106,7 @@ export async function checkRequestLabelsInPrometheus(
     const read = series.filter((x) => x.samples.length > 0);
     if (read.length > 0 && scrapedSince(read, sentAtMs)) {
       const samples = read.map((x) => ({ name: r.count, labels: x.labels, value: x.samples.at(-1)![1] }));
-      checkRequestLabels(r, samples, where);
-      return unseenRoutesNote(r, samples, where);
+      return checkLabelsAndRoutes(r, samples, where);
     }
     if (nowMs >= giveUpAt)
       // said, so that a filter refused in one run and not in the next (a scrape inside the wait or not) reads why

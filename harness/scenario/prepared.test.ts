@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { prepared } from './requests.ts';
 import { prepare } from './load.ts';
-import { CALLED_PROBLEM, undeclaredProblem } from './scenario-env.ts';
+import { CALLED_FIX, CALLED_PROBLEM, undeclaredProblem } from './scenario-env.ts';
+import { ScenarioMistake } from './mistake.ts';
 import type { RequestSpec, SentResponse } from './types.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -196,16 +197,52 @@ describe("ctx.sleep in a transaction's arrival", () => {
 });
 
 describe('a scenario module on the native engine (test/fixtures/scenarios/env-reads.ts)', () => {
-  it("sends the declared secret; a read of another variable or a call of ctx.env fails the arrival with the fix, preflight's sample too", async () => {
+  /** The fixture scenario's requests, the environment holding a declared secret and an undeclared one. */
+  const withEnv = async (fixture: string) => {
     const { scenarioRequests } = await import('./requests.ts');
-    const s = await scenarioRequests(path.resolve('test/fixtures/scenarios/env-reads.ts'), 'http://127.0.0.1:9/', 'r', {
+    return scenarioRequests(path.resolve(`test/fixtures/scenarios/${fixture}.ts`), 'http://127.0.0.1:9/', 'r', {
       env: { PLATEAU_TEST_TOKEN: 'tok-declared-1', PLATEAU_TEST_AUTH: 'auth-undeclared-2' },
     });
+  };
+
+  it("sends the declared secret; a read of another variable or a call of ctx.env fails the arrival with the fix, preflight's sample too", async () => {
+    const s = await withEnv('env-reads');
     const build = (e: ReturnType<typeof s.sample>) => (e.kind === 'request' ? e.build(1) : null);
     const [declared, undeclared, called] = s.arrivals.entries;
     expect(build(declared)?.headers).toEqual({ authorization: 'Bearer tok-declared-1' });
     for (const e of [undeclared, s.sample(1)])
       expect(() => build(e)).toThrow(`${undeclaredProblem('PLATEAU_TEST_AUTH')}`);
-    expect(() => build(called)).toThrow(CALLED_PROBLEM);
+    // the load's arrival fails with the engine's TypeError told with the record form; preflight's sample refuses it with the fix
+    const thrown = caught(() => build(called));
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(s.arrivals.threw(thrown)).toBe(`ctx.env is not a function: ${CALLED_PROBLEM}`);
+    const sampled = caught(() => build(s.sample(2)));
+    expect(sampled).toBeInstanceOf(ScenarioMistake);
+    expect([(sampled as ScenarioMistake).message, (sampled as ScenarioMistake).fix]).toEqual([
+      `ctx.env is not a function: ${CALLED_PROBLEM}`,
+      CALLED_FIX,
+    ]);
+  });
+
+  it('reads ctx.env as a record in a module: JSON.stringify, a spread, typeof and a template (review G7)', async () => {
+    const s = await withEnv('env-record');
+    const e = s.arrivals.entries[0];
+    const built = e.kind === 'request' ? e.build(1) : null;
+    expect(Buffer.from(built!.body!).toString()).toBe('{"env":{"PLATEAU_TEST_TOKEN":"tok-declared-1"}}');
+    expect(built?.headers).toEqual({
+      'x-kind': 'object',
+      'x-text': '[object Object]',
+      'x-spread': '{"PLATEAU_TEST_TOKEN":"tok-declared-1"}',
+    });
   });
 });
+
+/** What f throws, or undefined. */
+function caught(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}

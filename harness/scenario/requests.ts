@@ -28,6 +28,7 @@ import { requestSpecProblem } from './setting-problems.ts';
 import { sentHeaders } from './header-values.ts';
 import { rowWrites, rowWriteText, thrownText, type WrittenSource } from './row-writes.ts';
 import { ScenarioMistake } from './mistake.ts';
+import { CALLED_FIX, calledEnvText } from './scenario-env.ts';
 
 /** A one-request entry: the request of arrival seq, and its check (null: accepted). */
 export interface RequestRun {
@@ -159,7 +160,7 @@ export async function scenarioRequests(
     threw: (err) => {
       const message = thrownText(err);
       const w = writes(message);
-      return w ? rowWriteText(message, w) : message;
+      return w ? rowWriteText(message, w) : (calledEnvText(message) ?? message);
     },
   };
   return {
@@ -174,7 +175,7 @@ export async function scenarioRequests(
         read.add(source);
         onRow?.(source, row);
       };
-      return runs(factory(sampleNo, told, names[i]), (err) => rowMistake(err, writes, read))[i];
+      return runs(factory(sampleNo, told, names[i]), (err) => sampleMistake(err, writes, read))[i];
     },
   };
 }
@@ -185,16 +186,20 @@ function writtenSources(data: Record<string, LoadedSource>): WrittenSource[] {
 }
 
 /**
- * What a sample arrival's code threw, as preflight shows it: a write to a row it read is a
- * ScenarioMistake whose fix is the copy to make (preflight shows that fix instead of the module's
- * general one); anything else as it was thrown.
+ * What a sample arrival's code threw, as preflight shows it: a write to a row it read, or a call of
+ * ctx.env, is a ScenarioMistake whose fix is the copy to make, or the record form (preflight shows
+ * that fix instead of the module's general one); anything else as it was thrown.
  */
-function rowMistake(err: unknown, writes: ReturnType<typeof rowWrites>, read: ReadonlySet<string>): unknown {
+function sampleMistake(err: unknown, writes: ReturnType<typeof rowWrites>, read: ReadonlySet<string>): unknown {
   const message = thrownText(err);
   const w = writes(message, read);
-  return w
-    ? new ScenarioMistake(`${message}: ${w.problem}`, `copy the row first and change the copy: ${w.copy} (${w.why})`)
-    : err;
+  if (w)
+    return new ScenarioMistake(
+      `${message}: ${w.problem}`,
+      `copy the row first and change the copy: ${w.copy} (${w.why})`,
+    );
+  const called = calledEnvText(message);
+  return called ? new ScenarioMistake(called, CALLED_FIX) : err;
 }
 
 /** A data source read in order, whose rows an arrival takes by its number among its entry's. */
@@ -233,7 +238,7 @@ function admission(traffic: Traffic): (name: unknown) => string | null {
 
 /**
  * Entry e as the engine runs it. `mistake`, for preflight's sample arrivals (their requests' fields
- * checked too): what their code throws goes through it (rowMistake), where the load's throws are
+ * checked too): what their code throws goes through it (sampleMistake), where the load's throws are
  * worded only when recorded (Arrivals.threw).
  */
 function entryRun(

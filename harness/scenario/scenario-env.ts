@@ -13,6 +13,9 @@ export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
 /** What an await, JSON.stringify, a template literal or an inspector asks of any object: not a variable's name. */
 const LOOKUPS = new Set(['then', 'toJSON', 'inspect', 'asymmetricMatch']);
 
+/** Node's util.inspect (console.log) asks an object for this; k6 has no util.inspect, and Symbol.for is no Node API. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
 export function undeclaredProblem(name: string): string {
   return `ctx.env.${name}: ${name} is not in the scenario's secrets, and ctx.env holds only those`;
 }
@@ -21,14 +24,26 @@ export function undeclaredFix(name: string): string {
   return `list it in the scenario's secrets (secrets: [${JSON.stringify(name)}]): preflight then checks that it is set, and its value is scrubbed from every file and log plateau writes, even where the target echoes it`;
 }
 
-export const CALLED_PROBLEM = "ctx.env is not a function: it is a record of the scenario's secrets";
+export const CALLED_PROBLEM = "ctx.env is a record of the scenario's secrets, not a function";
 export const CALLED_FIX = "read a variable as ctx.env.NAME (or ctx.env['NAME']), NAME listed in the scenario's secrets";
 
 /**
- * The declared variables' values, read-only. A Proxy over an arrow function, so that
- * `ctx.env('NAME')` (a getter's habit) throws the fix rather than "ctx.env is not a function"; an
- * arrow function has no property a Proxy must report (its length and name are configurable), so
- * the record's keys are the declared names alone.
+ * A call of ctx.env (`ctx.env('NAME')`, a getter's habit), from what the engine threw ("ctx.env is
+ * not a function", "env is not a function" where destructured): the message with the record form,
+ * or null for any other.
+ */
+export function calledEnvText(message: string): string | null {
+  return /(^|[^\w$])env is not a function/.test(message) ? `${message}: ${CALLED_PROBLEM}` : null;
+}
+
+/**
+ * The declared variables' values, read-only: a frozen record whose own keys are the declared names
+ * alone, so that JSON.stringify, a spread, Object.keys, structuredClone, typeof and a template
+ * literal read it as the record the docs call it. Its prototype is a Proxy over an empty object
+ * (itself over Object.prototype): a read the record does not hold reaches it and is refused, unless
+ * it is a record's own method (ctx.env.hasOwnProperty('X')) or what any reader asks of any object
+ * (LOOKUPS, symbols). Inspected (console.log), it shows the names and which are set, never a value:
+ * a scenario's console output goes to the terminal unscrubbed.
  */
 export function scenarioEnv(
   declared: readonly string[],
@@ -38,30 +53,22 @@ export function scenarioEnv(
   const readOnly = (): never => {
     throw new TypeError("ctx.env is read-only: copy a value into a variable of the scenario's own");
   };
-  return new Proxy(() => undefined, {
-    get(_target, key) {
-      if (typeof key === 'string' && values.has(key)) return values.get(key);
+  const shown = () => Object.fromEntries([...values].map(([name, v]) => [name, v === undefined ? v : '[redacted]']));
+  const refusing = new Proxy(Object.create(Object.prototype) as object, {
+    get(target, key, receiver) {
+      if (key === INSPECT) return shown;
       if (typeof key === 'symbol' || LOOKUPS.has(key)) return undefined;
-      // a record's own methods (ctx.env.hasOwnProperty('X')), read on the record as on any object
-      if (key in Object.prototype) return Reflect.get(Object.prototype, key) as unknown;
+      if (key in target) return Reflect.get(target, key, receiver) as unknown;
       throw new ScenarioMistake(undeclaredProblem(key), undeclaredFix(key));
     },
-    has: (_target, key) => typeof key === 'string' && values.has(key),
-    ownKeys: () => [...values.keys()],
-    getOwnPropertyDescriptor: (_target, key) =>
-      typeof key === 'string' && values.has(key)
-        ? { value: values.get(key), enumerable: true, configurable: true, writable: false }
-        : undefined,
-    apply() {
-      throw new ScenarioMistake(CALLED_PROBLEM, CALLED_FIX);
-    },
+    // a write of a name not declared (one declared meets its own setter)
     set: readOnly,
     defineProperty: readOnly,
     deleteProperty: readOnly,
-    // frozen, the shared record would have to list the function's own length and name: refused,
-    // so that one arrival's Object.freeze(ctx.env) breaks no other's (it is read-only already)
-    preventExtensions: () => {
-      throw new TypeError('ctx.env is read-only already, and shared: freeze a copy ({ ...ctx.env }) if you must');
-    },
-  }) as unknown as ScenarioEnv;
+    setPrototypeOf: readOnly,
+  });
+  const record = Object.create(refusing) as Record<string, string | undefined>;
+  for (const [name, value] of values)
+    Object.defineProperty(record, name, { get: () => value, set: readOnly, enumerable: true });
+  return Object.freeze(record);
 }

@@ -634,8 +634,24 @@ describe('the bundled mix, run with k6 faked', () => {
     expect(l.fake.requests).toHaveLength(2);
     const logged = warn.mock.calls.flat().join('\n');
     expect(logged).toContain(`undeclared: ${undeclaredProblem('PLATEAU_TEST_AUTH')}`);
-    expect(logged).toContain(`called: ${CALLED_PROBLEM}`);
+    expect(logged).toContain(`called: ctx.env is not a function: ${CALLED_PROBLEM}`);
     expect(logged).not.toContain('auth-undeclared-2');
+  });
+
+  it('ctx.env is a record in the bundle as natively: JSON.stringify, a spread, typeof and a template read the declared names (review G7)', async () => {
+    const l = await loadWithFakeK6(
+      await script(path.resolve('test/fixtures/scenarios/env-record.ts')),
+      () => ({ status: 200 }),
+      { PLATEAU_TEST_TOKEN: 'tok-declared-1', PLATEAU_TEST_AUTH: 'auth-undeclared-2' },
+    );
+    await run(l, 1);
+    const [sent] = l.fake.requests;
+    expect(sent.body).toBe('{"env":{"PLATEAU_TEST_TOKEN":"tok-declared-1"}}');
+    expect(sent.params.headers).toEqual({
+      'x-kind': 'object',
+      'x-text': '[object Object]',
+      'x-spread': '{"PLATEAU_TEST_TOKEN":"tok-declared-1"}',
+    });
   });
 
   it("a write to a row of ctx.row (SharedArray's deep-frozen element) fails its arrival saying rows are shared and read-only and the copy to make, as on the native engine", async () => {

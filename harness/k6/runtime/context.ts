@@ -23,7 +23,8 @@ export interface RowSource {
   row(name: string, seq: number): Row;
   /**
    * What an arrival whose scenario code threw fails with, from its message (response.ts messageOf):
-   * for a write to a row, what that means and the copy to make, as on the native engine (row-writes.ts).
+   * for a write to a row, what that means and the copy to make, and for a call of ctx.env its record
+   * form, as on the native engine (row-writes.ts, scenario-env.ts).
    */
   threw(message: string): string;
 }

@@ -16,6 +16,7 @@ import {
 } from '../../scenario/data-rows.ts';
 import type { DataOrder, Row } from '../../scenario/types.ts';
 import { rowWrites, rowWriteText } from '../../scenario/row-writes.ts';
+import { calledEnvText } from '../../scenario/scenario-env.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
 
@@ -54,12 +55,12 @@ export function openSources(
     const seed = drawSeed(runId, src.seed);
     sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
   }
-  // SharedArray deep-freezes each row it gives: a write to one throws, told as natively
+  // SharedArray deep-freezes each row it gives: a write to one throws, told as natively (a call of ctx.env too)
   const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === 'csv', rows: s.rows })));
   return {
     threw(message) {
       const w = writes(message);
-      return w ? rowWriteText(message, w) : message;
+      return w ? rowWriteText(message, w) : (calledEnvText(message) ?? message);
     },
     row(name, seq) {
       const s = sources.get(name);
