@@ -1049,41 +1049,40 @@ var ScenarioMistake = class extends Error {
 
 // harness/scenario/scenario-env.ts
 var LOOKUPS = /* @__PURE__ */ new Set(["then", "toJSON", "inspect", "asymmetricMatch"]);
+var INSPECT = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
 function undeclaredProblem(name) {
   return `ctx.env.${name}: ${name} is not in the scenario's secrets, and ctx.env holds only those`;
 }
 function undeclaredFix(name) {
   return `list it in the scenario's secrets (secrets: [${JSON.stringify(name)}]): preflight then checks that it is set, and its value is scrubbed from every file and log plateau writes, even where the target echoes it`;
 }
-var CALLED_PROBLEM = "ctx.env is not a function: it is a record of the scenario's secrets";
-var CALLED_FIX = "read a variable as ctx.env.NAME (or ctx.env['NAME']), NAME listed in the scenario's secrets";
+var CALLED_PROBLEM = "ctx.env is a record of the scenario's secrets, not a function";
+function calledEnvText(message) {
+  return /(^|[^\w$])env is not a function/.test(message) ? `${message}: ${CALLED_PROBLEM}` : null;
+}
 function scenarioEnv(declared, env) {
   const values = new Map(declared.map((name) => [name, env[name]]));
   const readOnly = () => {
     throw new TypeError("ctx.env is read-only: copy a value into a variable of the scenario's own");
   };
-  return new Proxy(() => void 0, {
-    get(_target, key2) {
-      if (typeof key2 === "string" && values.has(key2)) return values.get(key2);
+  const shown2 = () => Object.fromEntries([...values].map(([name, v]) => [name, v === void 0 ? v : "[redacted]"]));
+  const refusing = new Proxy(Object.create(Object.prototype), {
+    get(target, key2, receiver) {
+      if (key2 === INSPECT) return shown2;
       if (typeof key2 === "symbol" || LOOKUPS.has(key2)) return void 0;
-      if (key2 in Object.prototype) return Reflect.get(Object.prototype, key2);
+      if (key2 in target) return Reflect.get(target, key2, receiver);
       throw new ScenarioMistake(undeclaredProblem(key2), undeclaredFix(key2));
     },
-    has: (_target, key2) => typeof key2 === "string" && values.has(key2),
-    ownKeys: () => [...values.keys()],
-    getOwnPropertyDescriptor: (_target, key2) => typeof key2 === "string" && values.has(key2) ? { value: values.get(key2), enumerable: true, configurable: true, writable: false } : void 0,
-    apply() {
-      throw new ScenarioMistake(CALLED_PROBLEM, CALLED_FIX);
-    },
+    // a write of a name not declared (one declared meets its own setter)
     set: readOnly,
     defineProperty: readOnly,
     deleteProperty: readOnly,
-    // frozen, the shared record would have to list the function's own length and name: refused,
-    // so that one arrival's Object.freeze(ctx.env) breaks no other's (it is read-only already)
-    preventExtensions: () => {
-      throw new TypeError("ctx.env is read-only already, and shared: freeze a copy ({ ...ctx.env }) if you must");
-    }
+    setPrototypeOf: readOnly
   });
+  const record2 = Object.create(refusing);
+  for (const [name, value] of values)
+    Object.defineProperty(record2, name, { get: () => value, set: readOnly, enumerable: true });
+  return Object.freeze(record2);
 }
 
 // harness/k6/runtime/data.ts
@@ -1177,8 +1176,9 @@ function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
   const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === "csv", rows: s.rows })));
   return {
     threw(message) {
+      var _a;
       const w = writes(message);
-      return w ? rowWriteText(message, w) : message;
+      return w ? rowWriteText(message, w) : (_a = calledEnvText(message)) != null ? _a : message;
     },
     row(name, seq) {
       const s = sources.get(name);
