@@ -81,8 +81,7 @@ const run = (runId: string, requests: Record<string, unknown>) =>
   runQuietly({
     target: { url: `${target.url}/items/1`, rttPath: '/ping' },
     scenario: SCENARIO,
-    // no ramp: each step's settling second leaves its jump out of the 2 s window
-    steps: { startPerSec: 60, stepPerSec: 60, maxPerSec: 120, rampS: 0, holdS: 3, settleS: 1 },
+    steps: { startPerSec: 60, stepPerSec: 60, maxPerSec: 120, rampS: 1, holdS: 3, settleS: 1 },
     warmup: { enabled: false },
     rtt: { samples: 5 },
     metrics: { url: '/metrics', scrapeEveryS: 1, requests },
