@@ -159,11 +159,12 @@ describe.concurrent('a cgroup CPU quota', () => {
         '600',
         '--max-rate',
         '600',
-        // no ramp: the same 2 s steady window (hold 3, settle 1) a second sooner
+        // no ramp, and a 1 s steady window (hold 2, settle 1): ten quota periods, each throttled
+        // for about half its 100 ms on each CPU (beside the CPU hog: 1,930 ms in it in all)
         '--ramp',
         '0',
         '--hold',
-        '3',
+        '2',
         '--settle',
         '1',
         '--no-warmup',
@@ -186,7 +187,7 @@ describe.concurrent('a cgroup CPU quota', () => {
       expect(step.generatorCpu).toBeLessThanOrEqual(1);
       const report = fs.readFileSync(path.join(runsDir, 'throttled', 'report.md'), 'utf8');
       expect(report).toMatch(
-        /step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 2 s steady window/,
+        /step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 1 s steady window/,
       );
     },
   );
