@@ -18,7 +18,6 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { signBody } from '../demo/orders.ts';
-import { analyzeRun } from '../analysis/analyze.ts';
 import { serverWindow } from '../analysis/server.ts';
 import { STEPS_PHASE } from '../analysis/phases.ts';
 import type { ServerSample } from '../analysis/types.ts';
@@ -29,7 +28,6 @@ import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { checkRequestLabelsInPrometheus } from '../harness/pipeline/request-labels-check.ts';
 import { requestSeriesOf } from '../analysis/request-series.ts';
 import { queryWindow, rawSamples, selector } from '../harness/metrics/promql.ts';
-import { loadRun } from '../harness/store/run-store.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -40,13 +38,26 @@ import {
   type MetricsTap,
   type PrometheusHandle,
 } from './helpers/prometheus.ts';
-import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const PROMETHEUS = findPrometheus();
 const hasPrometheus = PROMETHEUS !== null;
 const KEY = 'promql-key-' + process.pid;
-const runsDir = tempRunsDir();
-afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+/**
+ * The whole run's modules, the pipeline's (most of the harness: some 260 files against this file's
+ * 20 others), imported while Prometheus starts, not when the file is collected: first in its worker
+ * beside the CPU hog the harness took 5 to 10 s to import, and Prometheus's first scrape comes
+ * about 6 s after it starts whatever else is done (its scrape manager reloads every 5 s).
+ */
+const runModules = async () => {
+  const [pipeline, analyze, store] = await Promise.all([
+    import('./helpers/pipeline.ts'),
+    import('../analysis/analyze.ts'),
+    import('../harness/store/run-store.ts'),
+  ]);
+  return { ...pipeline, ...analyze, ...store, runsDir: pipeline.tempRunsDir() };
+};
+let wholeRun: Awaited<ReturnType<typeof runModules>> | undefined;
+afterAll(() => wholeRun && fs.rmSync(wholeRun.runsDir, { recursive: true, force: true }));
 const ORDERS = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
 /** The reads' series: the preflight tests' own, untouched by the orders the window and the run count. */
 const READS = { name: 'http_server_requests_seconds', labels: { uri: '/orders/{id}' } };
@@ -147,7 +158,9 @@ describe('PromQL path against a real Prometheus server', () => {
     // the pipeline's scenario below picks among the default 100,000 accounts, and signs its orders
     demo = await startDemo({ slots: 4, holdMs: 5, hmacKey: KEY });
     tap = await startMetricsTap(demo.url);
+    const importing = runModules();
     prom = await startPrometheus({ binary: PROMETHEUS!, targetUrl: tap.url });
+    wholeRun = await importing;
     await prom.waitForScrapes(1);
     agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
   }, 60_000);
@@ -274,6 +287,7 @@ describe('PromQL path against a real Prometheus server', () => {
     `reads every steady window through PromQL: exactly two stored scrapes' figures, taken at its edges, and the direct scrape's throughput${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
     async () => {
       const requests = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
+      const { runQuietly, DEMO_SCENARIO, runsDir, loadRun, analyzeRun } = wholeRun!;
       const r = await runQuietly(
         {
           target: { url: `${demo!.url}/orders`, rttPath: '/ping' },
