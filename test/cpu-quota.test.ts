@@ -140,8 +140,9 @@ describe.concurrent('a cgroup CPU quota', () => {
       const config = path.join(runsDir, 'throttled.json');
       fs.writeFileSync(config, JSON.stringify({ verdicts: { confirmFailedStep: false }, gracefulStopS: 0.5 }));
       // Two threads burning 1 ms a request at 600 req/s want 0.6 CPU for the burns alone, more than
-      // the quota's half on any machine. Not 1,000 req/s: the quota serves ~120/s here, and the
-      // arrivals queued behind it made the 3 s hold's stage last 8 s beside the CPU hog (600/s: 5 s).
+      // the quota's half on any machine. Not 1,000 req/s: the arrivals queued behind the quota (it
+      // served 95 to 127 a second of them) kept a 3 s hold's stage running 8 s beside the CPU hog
+      // (600/s: 5 s).
       const argv = [
         'bin/plateau.js',
         'run',
