@@ -139,7 +139,10 @@ describe.concurrent('a cgroup CPU quota', () => {
       // failed step would double the run. The in-flight backlog is not waited for long.
       const config = path.join(runsDir, 'throttled.json');
       fs.writeFileSync(config, JSON.stringify({ verdicts: { confirmFailedStep: false }, gracefulStopS: 0.5 }));
-      // Two threads burning 1 ms a request at 1,000 req/s want 1 CPU, twice the quota's half.
+      // Two threads burning 1 ms a request at 600 req/s want 0.6 CPU for the burns alone, more than
+      // the quota's half on any machine. Not 1,000 req/s: the arrivals queued behind the quota (it
+      // served 95 to 127 a second of them) kept a 3 s hold's stage running 8 s beside the CPU hog
+      // (600/s: 5 s).
       const argv = [
         'bin/plateau.js',
         'run',
@@ -152,16 +155,17 @@ describe.concurrent('a cgroup CPU quota', () => {
         '--workers',
         '2',
         '--start-rate',
-        '1000',
+        '600',
         '--step-rate',
-        '1000',
+        '600',
         '--max-rate',
-        '1000',
-        // no ramp: the same 2 s steady window (hold 3, settle 1) a second sooner
+        '600',
+        // no ramp, and a 1 s steady window (hold 2, settle 1): ten quota periods, each throttled
+        // for about half its 100 ms on each CPU (beside the CPU hog: 1,930 ms in it in all)
         '--ramp',
         '0',
         '--hold',
-        '3',
+        '2',
         '--settle',
         '1',
         '--no-warmup',
@@ -184,7 +188,7 @@ describe.concurrent('a cgroup CPU quota', () => {
       expect(step.generatorCpu).toBeLessThanOrEqual(1);
       const report = fs.readFileSync(path.join(runsDir, 'throttled', 'report.md'), 'utf8');
       expect(report).toMatch(
-        /step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 2 s steady window/,
+        /step 1: the generator's container was throttled by its CPU quota, [\d,.]+ ms in all \(summed over its CPUs\) in the 1 s steady window/,
       );
     },
   );

@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/free-port.ts';
 import { findPrometheus } from './helpers/prometheus.ts';
 import { startPrometheusJobs } from './helpers/prometheus-jobs.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
@@ -35,19 +36,24 @@ describe('downstreams: a real Redis behind its exporter, read through Prometheus
     `names redis the limiting downstream at the knee, its fan-out within 5% of the target's ${CALLS_PER_REQUEST} calls per request${SKIP}`,
     async () => {
       const tools = REDIS as Exclude<typeof REDIS, string>;
-      const redis = await startRedis(tools.redisServer);
-      const stops: (() => Promise<void>)[] = [redis.stop];
+      // Prometheus first, on the ports its two targets will take: its first scrape comes about 5 s
+      // after it starts, whatever is ready by then, so the servers start and Redis is calibrated
+      // in that time instead of before it
+      const exporterPort = await freePort();
+      let targetPort = await freePort();
+      while (targetPort === exporterPort) targetPort = await freePort();
+      const prom = await startPrometheusJobs(PROMETHEUS!, {
+        redis: `http://127.0.0.1:${exporterPort}/metrics`,
+        target: `http://127.0.0.1:${targetPort}/metrics`,
+      });
+      const stops: (() => Promise<void>)[] = [prom.stop];
       try {
-        const exporter = await startExporter(tools.exporter, redis);
+        const redis = await startRedis(tools.redisServer);
+        stops.push(redis.stop);
+        const exporter = await startExporter(tools.exporter, redis, exporterPort);
         stops.unshift(exporter.stop);
-        const target = await startRedisTarget(redis, { holdMs: HOLD_MS });
+        const target = await startRedisTarget(redis, { holdMs: HOLD_MS, port: targetPort });
         stops.unshift(target.close);
-        const prom = await startPrometheusJobs(PROMETHEUS!, {
-          redis: `${exporter.url}/metrics`,
-          target: `${target.url}/metrics`,
-        });
-        stops.unshift(prom.stop);
-        // while Prometheus finds its targets (its first scrape takes up to 5 s)
         const ceilingOpsPerSec = await calibrateOpsPerSec(redis, { holdMs: HOLD_MS });
         await prom.waitForEveryJob();
         // steps at 50% and 150% of the service's ceiling through Redis: well below it, and past it

@@ -7,7 +7,9 @@
  * PromQL are exactly those of two stored scrapes, read where the steady window is, and match the
  * direct scrapes (the throughput within 5%), the percentiles of the demo's timer histogram falling
  * in the same bucket or the next; and preflight's check of the request series' labels and routes.
- * One server for them all: its first scrape comes about 6 s after it starts. The window's arithmetic alone: harness/metrics/promql.test.ts.
+ * One server for them all: its first scrape comes about 6 s after it starts. The two preflight
+ * tests read only the reads' series and load nothing, so they run beside the whole run, which
+ * counts the orders' series as the window's test did before it. The window's arithmetic alone: harness/metrics/promql.test.ts.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,7 +18,6 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { signBody } from '../demo/orders.ts';
-import { analyzeRun } from '../analysis/analyze.ts';
 import { serverWindow } from '../analysis/server.ts';
 import { STEPS_PHASE } from '../analysis/phases.ts';
 import type { ServerSample } from '../analysis/types.ts';
@@ -27,7 +28,6 @@ import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { checkRequestLabelsInPrometheus } from '../harness/pipeline/request-labels-check.ts';
 import { requestSeriesOf } from '../analysis/request-series.ts';
 import { queryWindow, rawSamples, selector } from '../harness/metrics/promql.ts';
-import { loadRun } from '../harness/store/run-store.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -38,14 +38,29 @@ import {
   type MetricsTap,
   type PrometheusHandle,
 } from './helpers/prometheus.ts';
-import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const PROMETHEUS = findPrometheus();
 const hasPrometheus = PROMETHEUS !== null;
 const KEY = 'promql-key-' + process.pid;
-const runsDir = tempRunsDir();
-afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+/**
+ * The whole run's modules, the pipeline's (most of the harness: some 230 of the 270 files this
+ * file loads), imported while Prometheus starts, not when the file is collected: first in its worker
+ * beside the CPU hog the harness took 5 to 10 s to import, and Prometheus's first scrape comes
+ * about 6 s after it starts whatever else is done (its scrape manager reloads every 5 s).
+ */
+const runModules = async () => {
+  const [pipeline, analyze, store] = await Promise.all([
+    import('./helpers/pipeline.ts'),
+    import('../analysis/analyze.ts'),
+    import('../harness/store/run-store.ts'),
+  ]);
+  return { ...pipeline, ...analyze, ...store, runsDir: pipeline.tempRunsDir() };
+};
+let wholeRun: Awaited<ReturnType<typeof runModules>> | undefined;
+afterAll(() => wholeRun && fs.rmSync(wholeRun.runsDir, { recursive: true, force: true }));
 const ORDERS = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
+/** The reads' series: the preflight tests' own, untouched by the orders the window and the run count. */
+const READS = { name: 'http_server_requests_seconds', labels: { uri: '/orders/{id}' } };
 const POOL = {
   active: 'hikaricp_connections_active',
   pending: 'hikaricp_connections_pending',
@@ -143,8 +158,10 @@ describe('PromQL path against a real Prometheus server', () => {
     // the pipeline's scenario below picks among the default 100,000 accounts, and signs its orders
     demo = await startDemo({ slots: 4, holdMs: 5, hmacKey: KEY });
     tap = await startMetricsTap(demo.url);
+    const importing = runModules();
     prom = await startPrometheus({ binary: PROMETHEUS!, targetUrl: tap.url });
-    await prom.waitForScrapes(2);
+    wholeRun = await importing;
+    await prom.waitForScrapes(1);
     agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
   }, 60_000);
 
@@ -154,28 +171,6 @@ describe('PromQL path against a real Prometheus server', () => {
     await tap?.close();
     await demo?.close();
   }, 30_000);
-
-  it.skipIf(!hasPrometheus)(
-    `preflight notes a scrape interval too long for the steady window, and none where two scrapes fit it${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
-    async () => {
-      // the request series, scraped a few times (a series is born at its first request)
-      const load = steadyOrders(demo!, 50, agent!);
-      await sleep(3_000);
-      await load.stop();
-      await prom!.waitForScrapeAfter(Date.now());
-      const config = (holdS: number) =>
-        ({
-          metrics: { prometheus: { url: prom!.url }, requests: ORDERS },
-          steps: { holdS },
-        }) as unknown as PlateauConfig;
-      // a 10 s hold settles 5 s: a 5 s window holds five 1 s scrapes
-      expect(await checkScrapeInterval(config(10))).toBeNull();
-      // a 2 s hold settles 1 s: a 1 s window holds one
-      expect(await checkScrapeInterval(config(2))).toMatch(
-        /^note: Prometheus scrapes http_server_requests_seconds_count\{.*\} every 1\.0 s, and a steady window is 1 s: fewer than two scrapes fall in it/,
-      );
-    },
-  );
 
   it.skipIf(!hasPrometheus)(
     `gives the throughput and mean of the very scrapes it stored, over a steady window${hasPrometheus ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
@@ -237,10 +232,62 @@ describe('PromQL path against a real Prometheus server', () => {
     40_000,
   );
 
-  it.skipIf(!hasPrometheus)(
+  it.skipIf(!hasPrometheus).concurrent(
+    `preflight notes a scrape interval too long for the steady window, and none where two scrapes fit it${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      // the request series, scraped eight times (a series is born at its first request): the median
+      // of the gaps is the interval even where a stall made Prometheus miss two of those scrapes
+      await (await request(`${demo!.url}/orders/seed-1`, { dispatcher: agent! })).body.dump();
+      const bornAtMs = Date.now();
+      await prom!.waitForScrapeAfter(bornAtMs + 7_000);
+      const config = (holdS: number) =>
+        ({
+          metrics: { prometheus: { url: prom!.url }, requests: READS },
+          steps: { holdS },
+        }) as unknown as PlateauConfig;
+      // a 10 s hold settles 5 s: a 5 s window holds five 1 s scrapes
+      expect(await checkScrapeInterval(config(10))).toBeNull();
+      // a 2 s hold settles 1 s: a 1 s window holds one
+      expect(await checkScrapeInterval(config(2))).toMatch(
+        /^note: Prometheus scrapes http_server_requests_seconds_count\{.*\} every 1\.0 s, and a steady window is 1 s: fewer than two scrapes fall in it/,
+      );
+    },
+  );
+
+  // preflight's check of metrics.requests.labels and routes (harness/pipeline/request-labels-check.ts)
+  it.skipIf(!hasPrometheus).concurrent(
+    `preflight refuses a job label Prometheus holds no series of, naming the job it holds; and names a mapped route absent from the series with the routes there${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      // a read, as preflight's sample request would send, scraped after it
+      await fetch(`${demo!.url}/orders/seed-1`);
+      const sentAtMs = Date.now();
+      await prom!.waitForScrapeAfter(sentAtMs);
+      const wrongJob = requestSeriesOf({ labels: { job: 'targett' } });
+      const err = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, sentAtMs).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlateauError);
+      expect((err as PlateauError).message).toMatch(
+        /^Prometheus at http:\/\/127\.0\.0\.1:\d+: metrics\.requests\.labels \{job="targett"\} match none of the \d+ series of http_server_requests_seconds_count \(job: "target"\): every step's cross-check would be empty$/,
+      );
+      expect((err as PlateauError).exitCode).toBe(3);
+      const routes = requestSeriesOf({ labels: { job: 'target' }, routes: { read: '/orders/{id}', wrong: '/orderz' } });
+      const note = await checkRequestLabelsInPrometheus(prom!.url, routes, sentAtMs);
+      expect(note).toMatch(
+        /^metrics\.requests\.routes\["wrong"\] \{uri="\/orderz"\} matches no series .* \(uri values there: .*"\/orders\/\{id\}"/,
+      );
+      expect(note).not.toContain('routes["read"]');
+      // no scrape since the samples within the wait (here: samples a minute ahead): not judged, and said
+      const unjudged = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, Date.now() + 60_000, 600);
+      expect(unjudged).toMatch(
+        /^metrics\.requests\.labels and routes not checked: Prometheus had not scraped every target holding http_server_requests_seconds_count within 0\.6 s/,
+      );
+    },
+  );
+
+  it.skipIf(!hasPrometheus).concurrent(
     `reads every steady window through PromQL: exactly two stored scrapes' figures, taken at its edges, and the direct scrape's throughput${PROMETHEUS ? '' : ' (skipped: prometheus not installed; make test installs it)'}`,
     async () => {
       const requests = { name: 'http_server_requests_seconds', labels: { uri: '/orders' } };
+      const { runQuietly, DEMO_SCENARIO, runsDir, loadRun, analyzeRun } = wholeRun!;
       const r = await runQuietly(
         {
           target: { url: `${demo!.url}/orders`, rttPath: '/ping' },
@@ -250,7 +297,9 @@ describe('PromQL path against a real Prometheus server', () => {
           steps: { startPerSec: 50, stepPerSec: 50, maxPerSec: 100, rampS: 1, holdS: 6, settleS: 1 },
           warmup: { enabled: false },
           rtt: { samples: 5 },
-          metrics: { url: '/metrics', scrapeEveryS: 1, requests, prometheus: { url: prom!.url, settleS: 2.5 } },
+          // a window reads samples up to its end only: the last, stamped before it, is stored within
+          // the 1 s scrape timeout, or is missed and the window ends a scrape sooner
+          metrics: { url: '/metrics', scrapeEveryS: 1, requests, prometheus: { url: prom!.url, settleS: 1 } },
           output: { dir: runsDir, runId: 'promql-run' },
         },
         { env: { ...process.env, PLATEAU_DEMO_HMAC_KEY: KEY } },
@@ -335,35 +384,6 @@ describe('PromQL path against a real Prometheus server', () => {
       });
     },
     90_000,
-  );
-
-  // preflight's check of metrics.requests.labels and routes (harness/pipeline/request-labels-check.ts)
-  it.skipIf(!hasPrometheus)(
-    `preflight refuses a job label Prometheus holds no series of, naming the job it holds; and names a mapped route absent from the series with the routes there${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
-    async () => {
-      // a read, as preflight's sample request would send, scraped after it
-      await fetch(`${demo!.url}/orders/seed-1`);
-      const sentAtMs = Date.now();
-      await prom!.waitForScrapeAfter(sentAtMs);
-      const wrongJob = requestSeriesOf({ labels: { job: 'targett' } });
-      const err = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, sentAtMs).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(PlateauError);
-      expect((err as PlateauError).message).toMatch(
-        /^Prometheus at http:\/\/127\.0\.0\.1:\d+: metrics\.requests\.labels \{job="targett"\} match none of the \d+ series of http_server_requests_seconds_count \(job: "target"\): every step's cross-check would be empty$/,
-      );
-      expect((err as PlateauError).exitCode).toBe(3);
-      const routes = requestSeriesOf({ labels: { job: 'target' }, routes: { read: '/orders/{id}', wrong: '/orderz' } });
-      const note = await checkRequestLabelsInPrometheus(prom!.url, routes, sentAtMs);
-      expect(note).toMatch(
-        /^metrics\.requests\.routes\["wrong"\] \{uri="\/orderz"\} matches no series .* \(uri values there: .*"\/orders\/\{id\}"/,
-      );
-      expect(note).not.toContain('routes["read"]');
-      // no scrape since the samples within the wait (here: samples a minute ahead): not judged, and said
-      const unjudged = await checkRequestLabelsInPrometheus(prom!.url, wrongJob, Date.now() + 60_000, 600);
-      expect(unjudged).toMatch(
-        /^metrics\.requests\.labels and routes not checked: Prometheus had not scraped every target holding http_server_requests_seconds_count within 0\.6 s/,
-      );
-    },
   );
 });
 

@@ -137,9 +137,9 @@ export interface ExporterHandle {
   stop(): Promise<void>;
 }
 
-/** prometheus-redis-exporter for `redis`, on a free port of 127.0.0.1. */
-export async function startExporter(binary: string, redis: RedisHandle): Promise<ExporterHandle> {
-  const port = await freePort();
+/** prometheus-redis-exporter for `redis`, on `port` of 127.0.0.1 (a free one when not given). */
+export async function startExporter(binary: string, redis: RedisHandle, port?: number): Promise<ExporterHandle> {
+  port ??= await freePort();
   // no CONFIG GET on each scrape: 5 commands a scrape instead of 6, counted in Redis's ops like the target's
   const c = start(binary, [
     '--redis.addr',

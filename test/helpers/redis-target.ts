@@ -117,10 +117,13 @@ export interface RedisTargetHandle {
   close(): Promise<void>;
 }
 
-/** The HTTP target: each request makes CALLS_PER_REQUEST Redis calls in order, one holding Redis for `holdMs`. */
+/**
+ * The HTTP target: each request makes CALLS_PER_REQUEST Redis calls in order, one holding Redis for
+ * `holdMs`; on `port` of 127.0.0.1 (a free one when not given).
+ */
 export async function startRedisTarget(
   redis: RedisHandle,
-  o: { holdMs: number; connections?: number },
+  o: { holdMs: number; connections?: number; port?: number },
 ): Promise<RedisTargetHandle> {
   const pool = await Pool.open(redis.port, o.connections ?? 16);
   let count = 0;
@@ -166,7 +169,7 @@ export async function startRedisTarget(
     );
   });
   server.keepAliveTimeout = 10_000;
-  server.listen(0, '127.0.0.1');
+  server.listen(o.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
   return {
