@@ -10,33 +10,40 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../analysis/types.ts';
 import { checkDisk } from '../harness/pipeline/generator-limits.ts';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
-/** Each test's own target: the runs go at once, and each judges when its own load stopped. */
 const servers: FaultServer[] = [];
-async function target(): Promise<FaultServer> {
-  const server = await startFaultServer({ mode: 'ok' });
-  servers.push(server);
-  return server;
-}
+const runs: Run[] = [];
 afterAll(async () => {
+  // a run whose test failed before its signal would run on to the end of its plan
+  for (const r of runs) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+  await Promise.all(runs.map((r) => r.exit));
   await Promise.all(servers.map((s) => s.close()));
   fs.rmSync(runsDir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function startRun(
-  server: FaultServer,
-  runId: string,
-  out = runsDir,
-  env: NodeJS.ProcessEnv = process.env,
-): { child: ChildProcess; output: () => string; exit: Promise<number | null>; signal: () => NodeJS.Signals | null } {
+interface Run {
+  child: ChildProcess;
+  dir: string;
+  server: FaultServer;
+  output: () => string;
+  exit: Promise<number | null>;
+  signal: () => NodeJS.Signals | null;
+  /** Date.now() when the store first held a second of the steps phase, watched from the start. */
+  firstStepsAt: Promise<number>;
+}
+
+/** `plateau run` as a child process against a target of its own, its store watched for its first second of steps. */
+async function startRun(runId: string, out = runsDir, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  const server = await startFaultServer({ mode: 'ok' });
+  servers.push(server);
   const child = spawn(
     process.execPath,
     [
@@ -51,7 +58,7 @@ function startRun(
       '--max-rate',
       '160',
       '--hold',
-      '10',
+      '60',
       '--ramp',
       '1',
       '--settle',
@@ -72,7 +79,21 @@ function startRun(
     text += d.toString();
   });
   const exit = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, output: () => text, exit, signal: () => child.signalCode };
+  const dir = path.join(out, runId);
+  const output = () => text;
+  const run: Run = {
+    child,
+    dir,
+    server,
+    output,
+    exit,
+    signal: () => child.signalCode,
+    firstStepsAt: waitForSteps(dir, 1, output, exit),
+  };
+  // a run that never writes a second fails in its own test, when that test reads this
+  run.firstStepsAt.catch(() => undefined);
+  runs.push(run);
+  return run;
 }
 
 /** Buckets of the steps phase in the store (a torn last line skipped), and how many lines were torn. */
@@ -93,15 +114,18 @@ function stepsBuckets(dir: string): { records: BucketRecord[]; torn: number } {
 }
 const seconds = (records: BucketRecord[]) => [...new Set(records.map((r) => r.tS))].sort((a, b) => a - b);
 
-/** Polls the store until the steps phase has written `n` seconds; returns when its first second appeared. */
-async function waitForSteps(dir: string, n: number, output: () => string): Promise<number> {
-  const deadline = Date.now() + 25_000;
-  let firstAt = 0;
+/** Polls the store until the steps phase has written `n` seconds; resolves with when that was seen. */
+async function waitForSteps(dir: string, n: number, output: () => string, exit?: Promise<unknown>): Promise<number> {
+  // five runs start at once: on a slow day their start-up alone took 20 s
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  void exit?.then(() => (exited = true));
   for (;;) {
-    const s = seconds(stepsBuckets(dir).records);
-    if (s.length > 0 && !firstAt) firstAt = Date.now();
-    if (s.length >= n) return firstAt;
-    if (Date.now() > deadline) throw new Error(`the steps phase did not write ${n} seconds in time:\n${output()}`);
+    if (seconds(stepsBuckets(dir).records).length >= n) return Date.now();
+    if (exited || Date.now() > deadline)
+      throw new Error(
+        `the steps phase did not write ${n} seconds${exited ? ' before the run exited' : ' in time'}:\n${output()}`,
+      );
     await sleep(25);
   }
 }
@@ -118,9 +142,66 @@ async function waitForOutput(output: () => string, re: RegExp): Promise<void> {
 const plateauReport = (dir: string) =>
   promisify(execFile)(process.execPath, ['bin/plateau.js', 'report', dir], { timeout: 30_000 });
 
-// Each run is a child process against its own target, and each test times only its own signal
-// against its own run: they go at once (maxConcurrency of the integration project).
+/**
+ * Every run of this file starts before its tests, at once, each against its own target: the
+ * project runs three tests at a time (maxConcurrency), and a fourth run that its test started
+ * waited for one of the first three to end (28 s for the file beside the CPU hog, two runs' time).
+ * Each test then signals its own run (or judges its exit) and judges only that run; a test that
+ * gets its turn late signals later, still in step 1: 60 s of hold outlast any wait for a turn.
+ */
+const started: Partial<Record<'SIGINT' | 'SIGTERM' | 'double' | 'killed' | 'unwritable', Run>> = {};
+const runOf = (name: keyof typeof started): Run => started[name]!;
+beforeAll(async () => {
+  const file = path.join(runsDir, 'a-file');
+  fs.writeFileSync(file, 'not a directory');
+  [started.killed, started.SIGINT, started.SIGTERM, started.double, started.unwritable] = await Promise.all([
+    startRun('killed'),
+    startRun('signal-SIGINT'),
+    startRun('signal-SIGTERM'),
+    // no window in which a repeat is the same request (GNU timeout's second copy, 500 ms by
+    // default): a report written within it would end the run before a deliberate second came
+    startRun('double-sigint', runsDir, { ...process.env, PLATEAU_SIGNAL_REPEAT_MS: '0' }),
+    // Tests run as root in CI, and chmod does not stop root. A path below a regular file fails for
+    // every user (ENOTDIR), so that is the honest unwritable directory here.
+    startRun('unwritable', path.join(file, 'runs')),
+  ]);
+});
+
+// In the order they get a turn: the kill first, whose test times the store against the run's
+// first second of steps.
 describe.concurrent('signals to a running plateau', () => {
+  it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
+    const run = runOf('killed');
+    const firstAt = await run.firstStepsAt;
+    await waitForSteps(run.dir, 4, run.output, run.exit);
+    await sleep(300);
+    const killedAt = Date.now();
+    run.child.kill('SIGKILL');
+    await run.exit;
+    // Second 0 is written once second 1 starts (within the recorder's 200 ms tick) and seen within a
+    // 25 ms poll, so the steps phase started about 1 s before firstAt; at most that much earlier.
+    const elapsedS = (killedAt - firstAt) / 1000 + 1.25;
+    const { records } = stepsBuckets(run.dir);
+    const kept = seconds(records);
+    expect(kept).toEqual(kept.map((_, i) => i)); // no hole
+    expect(kept.length).toBeGreaterThanOrEqual(Math.floor(elapsedS) - 1);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      fs.rmSync(path.join(run.dir, f), { force: true });
+    const { stdout } = await plateauReport(run.dir);
+    expect(stdout).toMatch(/step/);
+    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
+      expect(fs.existsSync(path.join(run.dir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(run.dir, 'report.md'), 'utf8')).toMatch(/did not finish \(the process died\)/);
+    const summary = JSON.parse(fs.readFileSync(path.join(run.dir, 'summary.json'), 'utf8'));
+    expect(summary.steps.length).toBeGreaterThan(0);
+    // run.json held the attempts as they ran: the one the kill cut short has no action yet
+    const meta = JSON.parse(fs.readFileSync(path.join(run.dir, 'run.json'), 'utf8')) as {
+      attempts?: { action: unknown }[];
+    };
+    expect(meta.attempts?.length).toBeGreaterThan(0);
+    expect(meta.attempts!.some((a) => a.action === null)).toBe(true);
+  });
+
   // SIGTERM twice back to back, as GNU timeout sends it (to the child, then to its group): one
   // request, the report written whole (REPEAT_WINDOW_MS in harness/pipeline/interrupt.ts)
   it.each([
@@ -129,11 +210,9 @@ describe.concurrent('signals to a running plateau', () => {
   ] as const)(
     '$signal ($times x back to back) stops the load within a second, writes the report marked interrupted, exits 130',
     async ({ signal, times }) => {
-      const runId = `signal-${signal}`;
-      const dir = path.join(runsDir, runId);
-      const server = await target();
-      const run = startRun(server, runId);
-      await waitForSteps(dir, 3, run.output);
+      const run = runOf(signal);
+      const { dir, server } = run;
+      await waitForSteps(dir, 3, run.output, run.exit);
       const signalledAt = Date.now();
       for (let i = 0; i < times; i++) run.child.kill(signal);
       const code = await run.exit;
@@ -154,12 +233,9 @@ describe.concurrent('signals to a running plateau', () => {
   );
 
   it('a second SIGINT exits at once; the store stays readable and `plateau report` rebuilds it', async () => {
-    const runId = 'double-sigint';
-    const dir = path.join(runsDir, runId);
-    // no window in which a repeat is the same request (GNU timeout's second copy, 500 ms by
-    // default): a report written within it would end the run before a deliberate second came
-    const run = startRun(await target(), runId, runsDir, { ...process.env, PLATEAU_SIGNAL_REPEAT_MS: '0' });
-    await waitForSteps(dir, 2, run.output);
+    const run = runOf('double');
+    const { dir } = run;
+    await waitForSteps(dir, 2, run.output, run.exit);
     run.child.kill('SIGINT');
     // The second once the first was handled (its line printed, the handlers given back), while the
     // report is being written: a fixed 30 ms could come first on a busy machine, when both reach the
@@ -179,56 +255,17 @@ describe.concurrent('signals to a running plateau', () => {
     for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
       expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
   });
-
-  it('after kill -9 mid-step, `plateau report` rebuilds every output and loses at most the last second', async () => {
-    const runId = 'killed';
-    const dir = path.join(runsDir, runId);
-    const run = startRun(await target(), runId);
-    const firstAt = await waitForSteps(dir, 4, run.output);
-    await sleep(300);
-    const killedAt = Date.now();
-    run.child.kill('SIGKILL');
-    await run.exit;
-    // Second 0 is written once second 1 starts (within the recorder's 200 ms tick) and seen within a
-    // 25 ms poll, so the steps phase started about 1 s before firstAt; at most that much earlier.
-    const elapsedS = (killedAt - firstAt) / 1000 + 1.25;
-    const { records } = stepsBuckets(dir);
-    const kept = seconds(records);
-    expect(kept).toEqual(kept.map((_, i) => i)); // no hole
-    expect(kept.length).toBeGreaterThanOrEqual(Math.floor(elapsedS) - 1);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
-      fs.rmSync(path.join(dir, f), { force: true });
-    const { stdout } = await plateauReport(dir);
-    expect(stdout).toMatch(/step/);
-    for (const f of ['report.md', 'summary.json', 'steps.csv', 'report.html'])
-      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
-    expect(fs.readFileSync(path.join(dir, 'report.md'), 'utf8')).toMatch(/did not finish \(the process died\)/);
-    const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
-    expect(summary.steps.length).toBeGreaterThan(0);
-    // run.json held the attempts as they ran: the one the kill cut short has no action yet
-    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as {
-      attempts?: { action: unknown }[];
-    };
-    expect(meta.attempts?.length).toBeGreaterThan(0);
-    expect(meta.attempts!.some((a) => a.action === null)).toBe(true);
-  });
 });
 
-// Beside the signal tests' runs (its own target): it fits beside the last of them.
 describe.concurrent('an unwritable run directory fails before any load', () => {
-  // Tests run as root in CI, and chmod does not stop root. A path below a regular file fails for
-  // every user (ENOTDIR), so that is the honest unwritable directory here.
   it('a run whose --out lies below a regular file exits 3 with the reason, and sends nothing', async () => {
-    const file = path.join(runsDir, 'a-file');
-    fs.writeFileSync(file, 'not a directory');
-    const server = await target();
-    const run = startRun(server, 'unwritable', path.join(file, 'runs'));
+    const run = runOf('unwritable');
     const code = await run.exit;
     expect(code, run.output()).toBe(3);
     expect(run.output()).toMatch(/cannot write the run store .*a-file\/runs\/unwritable \(ENOTDIR\)/);
     expect(run.output()).toMatch(/fix: choose a writable directory/);
     expect(run.output()).not.toMatch(/internal error/);
-    expect(server.stats.load).toBe(0);
+    expect(run.server.stats.load).toBe(0);
   });
 
   it.skipIf(process.getuid?.() === 0)('a read-only directory (not as root: chmod does not bind root)', () => {
