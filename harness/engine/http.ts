@@ -11,7 +11,8 @@
  * sent on it, as k6 does (docs/decisions/006).
  */
 import type { Socket } from 'node:net';
-import { Client, buildConnector, util, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Client, buildConnector, Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import type { ErrorKind } from '../../analysis/types.ts';
 import { newPhaseTimes, resetPhaseTimes, type PhaseTimes } from './phases.ts';
@@ -144,6 +145,15 @@ export function endOutcome(out: Outcome, err: Error | undefined): void {
   else if (out.status >= 400) out.kind = 'http_4xx';
 }
 
+/**
+ * undici, loaded when the first VuClient is made: an engine thread of the socket client (the
+ * default) never loads it, about 160 ms of CPU at each thread's start. CommonJS (its main is
+ * index.js), so the module every `import 'undici'` of the same thread reads.
+ */
+let undici: typeof import('undici') | null = null;
+const loadUndici = (): typeof import('undici') =>
+  (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
+
 export class VuClient implements VuConnection {
   job: unknown = null;
   private readonly client: Client;
@@ -168,6 +178,7 @@ export class VuClient implements VuConnection {
 
   constructor(origin: string, opts: HttpOptions) {
     this.timeoutMs = opts.timeoutMs;
+    const { buildConnector, Client } = loadUndici();
     const connector = buildConnector({ timeout: opts.timeoutMs });
     this.connector = connector;
     const u = new URL(origin);
@@ -408,6 +419,25 @@ export function classify(err: Error & { code?: string }): ErrorKind {
   return 'other';
 }
 
+/**
+ * The response's headers as a record, as undici's util.parseHeaders makes one (not loaded for it:
+ * see loadUndici): names lower-cased, values as latin1 text, a repeated name's values in an array
+ * in order; a name such as __proto__ or constructor is an own key like any other.
+ */
 export function responseHeaders(o: Outcome): Record<string, string | string[] | undefined> {
-  return o.rawHeaders ? (util.parseHeaders(o.rawHeaders) as Record<string, string | string[] | undefined>) : {};
+  const raw = o.rawHeaders;
+  const headers: Record<string, string | string[] | undefined> = {};
+  if (!raw) return headers;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = latin1(raw[i]).toLowerCase();
+    const value = latin1(raw[i + 1]);
+    const had = Object.hasOwn(headers, name) ? headers[name] : undefined;
+    if (had === undefined)
+      Object.defineProperty(headers, name, { value, enumerable: true, configurable: true, writable: true });
+    else if (typeof had === 'string') headers[name] = [had, value];
+    else had.push(value);
+  }
+  return headers;
 }
+
+const latin1 = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('latin1'));
