@@ -51,6 +51,15 @@ describe('HostTimeline', () => {
     expect([later.throttledMs, later.cpuSteal]).toEqual([-1, -1]);
   });
 
+  it('samples up to now where a second closes before the timer took its sample (a late timer on a busy machine; a CI failed on it)', () => {
+    let now = 10_000;
+    const t = new HostTimeline({ sample: () => ({ throttledMs: 40, cpuSteal: 0.05, processCpu: 0.3 }) }, () => now);
+    now = 11_200; // the timer due at 11_000 has not fired
+    const b = bucket();
+    t.stamp(b, 10_000, 11_000);
+    expect([b.throttledMs, b.cpuSteal, b.processCpu]).toEqual([33.3, 0.05, 0.3]);
+  });
+
   it('leaves a figure the system does not give unread (no quota: no throttled ms)', () => {
     const { t, at } = timeline([{ throttledMs: null, cpuSteal: 0.01, processCpu: null }]);
     at(11_000);

@@ -53,9 +53,14 @@ export class HostTimeline {
 
   /**
    * Puts the figures of [fromMs, toMs) on the bucket (left unread, -1, where no sample covers
-   * it) and forgets the samples that end within it: seconds close in order.
+   * it, as a second after now or before the first sample) and forgets the samples that end within
+   * it: seconds close in order.
    */
   stamp(b: OpenBucket, fromMs: number, toMs: number): void {
+    // a second that closes before the once-a-second timer has sampled up to its end (the timer late
+    // on a busy machine, the line that closed it read first) takes a sample now: left unread, it had
+    // looked as if the host were never sampled while k6 ran
+    if (this.markMs < toMs) this.take();
     let throttled = 0;
     let throttledRead = false;
     const steal = new Mean();
