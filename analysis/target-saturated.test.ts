@@ -11,12 +11,14 @@ const step1 = stepResult({
 });
 const lagged = (server: StepResult['server']) =>
   stepResult({ index: 1, attempt: 2, ratePerSec: 280, verdict: 'fails', lagP99Ms: 25.5, lagSamples: 4000, server });
-const warmup: WarmupRecord = {
-  stable: false,
-  tookS: 11.5,
+/** A warmup at 100 arrivals/s whose 2 s windows read these medians. */
+const warmupOf = (p50s: number[], stable: boolean, tookS: number): WarmupRecord => ({
+  stable,
+  tookS,
   ratePerSec: 100,
-  windows: [370.94, 21.5, 11.23].map((p50Ms, i) => ({ fromS: 5 + 2 * i, throughputPerSec: 100, p50Ms })),
-};
+  windows: p50s.map((p50Ms, i) => ({ fromS: 5 + 2 * i, throughputPerSec: 100, p50Ms })),
+});
+const warmup = warmupOf([370.94, 21.5, 11.23], false, 11.5);
 const unloaded = unloadedOf(warmup, 0.586, 'arrivals/s');
 const p50 = (valueMs: number) => [{ q: 50, valueMs, lowerMs: 0, upperMs: 0, n: 600, reliable: true }];
 
@@ -109,12 +111,7 @@ describe('a failed first step with a generator symptom', () => {
 
 describe('a fast target (review G3, G4)', () => {
   // the client's warmup median 0.62 ms, the fastest round trip 0.58 ms: an unloaded figure near 0
-  const fastWarmup: WarmupRecord = {
-    stable: true,
-    tookS: 10,
-    ratePerSec: 100,
-    windows: [0.7, 0.62, 0.61].map((p50Ms, i) => ({ fromS: 5 + 2 * i, throughputPerSec: 100, p50Ms })),
-  };
+  const fastWarmup = warmupOf([0.7, 0.62, 0.61], true, 10);
   const near0 = unloadedOf(fastWarmup, 0.58, 'req/s');
   const failed = (server: StepResult['server']) =>
     stepResult({ index: 1, ratePerSec: 5000, verdict: 'fails', lagP99Ms: 80, lagSamples: 4000, server });
