@@ -26,7 +26,7 @@ import { loadDataSources } from './data-load.ts';
 import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
 import { requestSpecProblem } from './setting-problems.ts';
 import { sentHeaders } from './header-values.ts';
-import { rowWrites, rowWriteText, thrownText, type WrittenSource } from './row-writes.ts';
+import { loadThrowText, rowWrites, thrownText, type WrittenSource } from './row-writes.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { CALLED_FIX, calledEnvText } from './scenario-env.ts';
 
@@ -158,9 +158,7 @@ export async function scenarioRequests(
     sent,
     admit: admission(traffic),
     threw: (err) => {
-      const message = thrownText(err);
-      const w = writes(message);
-      return w ? rowWriteText(message, w) : (calledEnvText(message) ?? message);
+      return loadThrowText(thrownText(err), writes);
     },
   };
   return {

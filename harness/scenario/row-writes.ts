@@ -12,6 +12,7 @@
  * shows before any load. Pure, no Node API: the k6 runtime words its failures with it too.
  */
 import type { Row } from './types.ts';
+import { calledEnvText } from './scenario-env.ts';
 
 /** A data source as a write to its rows is told: its name, its format and its rows. */
 export interface WrittenSource {
@@ -127,6 +128,16 @@ function rowWrite(of: readonly WrittenSource[], nested: boolean): RowWrite {
 /** An arrival's failure (kind other, in the report) for a write to a row: the TypeError's message, what it means and the copy. */
 export function rowWriteText(message: string, w: RowWrite): string {
   return `${message}: ${w.problem}; copy it first: ${w.copy}`;
+}
+
+/**
+ * What a scenario threw during the load, as its arrival's failure records it, on both engines: a
+ * write to a row with the copy to make, a call of ctx.env with the record form, anything else as
+ * it was thrown.
+ */
+export function loadThrowText(message: string, writes: (message: string) => RowWrite | null): string {
+  const w = writes(message);
+  return w ? rowWriteText(message, w) : (calledEnvText(message) ?? message);
 }
 
 /** The text of what a scenario threw: its message (an Error's), or the value itself. */

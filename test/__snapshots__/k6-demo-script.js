@@ -1150,6 +1150,11 @@ function rowWrite(of, nested) {
 function rowWriteText(message, w) {
   return `${message}: ${w.problem}; copy it first: ${w.copy}`;
 }
+function loadThrowText(message, writes) {
+  var _a;
+  const w = writes(message);
+  return w ? rowWriteText(message, w) : (_a = calledEnvText(message)) != null ? _a : message;
+}
 
 // harness/k6/runtime/data.ts
 function lineOf(err) {
@@ -1175,11 +1180,7 @@ function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
   }
   const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === "csv", rows: s.rows })));
   return {
-    threw(message) {
-      var _a;
-      const w = writes(message);
-      return w ? rowWriteText(message, w) : (_a = calledEnvText(message)) != null ? _a : message;
-    },
+    threw: (message) => loadThrowText(message, writes),
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));

@@ -15,8 +15,7 @@ import {
   usableRows,
 } from '../../scenario/data-rows.ts';
 import type { DataOrder, Row } from '../../scenario/types.ts';
-import { rowWrites, rowWriteText } from '../../scenario/row-writes.ts';
-import { calledEnvText } from '../../scenario/scenario-env.ts';
+import { loadThrowText, rowWrites } from '../../scenario/row-writes.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
 
@@ -58,10 +57,7 @@ export function openSources(
   // SharedArray deep-freezes each row it gives: a write to one throws, told as natively (a call of ctx.env too)
   const writes = rowWrites([...sources].map(([name, s]) => ({ name, csv: s.src.kind === 'csv', rows: s.rows })));
   return {
-    threw(message) {
-      const w = writes(message);
-      return w ? rowWriteText(message, w) : (calledEnvText(message) ?? message);
-    },
+    threw: (message) => loadThrowText(message, writes),
     row(name, seq) {
       const s = sources.get(name);
       if (!s) throw new Error(noSuchSource(name, [...sources.keys()]));
