@@ -12,6 +12,7 @@
  * a transaction made together held VUs borrowed beside its own, and that time (borrowedMs) adds
  * to its arrivals' VU time.
  */
+import { meanUs } from './histogram.ts';
 import type { Aggregate } from './buckets.ts';
 
 /** The fewest successful arrivals a measured time per arrival may rest on to size the steps' VUs. */
@@ -31,7 +32,7 @@ export type ArrivalTime = { ms: number; arrivals: number } | { why: 'none-ended'
 export function arrivalTime(agg: Aggregate, entryNames: readonly string[]): ArrivalTime {
   if (agg.byName.size === 0) {
     const h = agg.hist.duration;
-    return agg.ok > 0 && h.totalCount > 0 ? { ms: h.mean / 1000, arrivals: h.totalCount } : { why: 'none-ok' };
+    return agg.ok > 0 && h.totalCount > 0 ? { ms: meanUs(h) / 1000, arrivals: h.totalCount } : { why: 'none-ok' };
   }
   const entries = [...new Set(entryNames)].filter((name) => agg.byName.has(name));
   if (entries.length === 0) return { why: 'none-ended' };
@@ -42,7 +43,7 @@ export function arrivalTime(agg: Aggregate, entryNames: readonly string[]): Arri
     if (n.ok === 0) continue;
     const h = n.duration;
     if (h.totalCount === 0) continue;
-    sumUs += h.mean * h.totalCount + n.borrowedMs * 1000;
+    sumUs += meanUs(h) * h.totalCount + n.borrowedMs * 1000;
     ok += h.totalCount;
   }
   return ok > 0 ? { ms: sumUs / ok / 1000, arrivals: ok } : { why: 'none-ok' };

@@ -3,7 +3,14 @@
  * (worker threads, processes, machines) merges back into the same numbers, per name too. Memory
  * stays O(seconds x sources x names), never O(requests).
  */
-import { decodeHistogram, encodeHistogram, newHistogram, type Histogram, type HistogramLayout } from './histogram.ts';
+import {
+  addEncodedInto,
+  encodeHistogram,
+  sumEncoded,
+  newHistogram,
+  type Histogram,
+  type HistogramLayout,
+} from './histogram.ts';
 import { capSamples } from './error-samples.ts';
 import type { AnalysedRecord, BucketRecord, ErrorKind, NameBucket } from './types.ts';
 
@@ -17,7 +24,7 @@ const EMPTY_ENCODED = encodeHistogram(newHistogram(SUM_LAYOUT));
 
 /** Adds an encoded histogram into `sum` (mutates sum). */
 export function addInto(sum: Histogram, b64: string): void {
-  if (b64 && b64 !== EMPTY_ENCODED) sum.add(decodeHistogram(b64, SUM_LAYOUT));
+  if (b64 && b64 !== EMPTY_ENCODED) addEncodedInto(sum, b64);
 }
 
 /** Sums of a set of buckets (one phase, a window of seconds) with decoded, merged histograms. */
@@ -136,11 +143,9 @@ function samplesOf(samples: readonly string[]): string[] {
   return capSamples(samples, MAX_SAMPLES);
 }
 
-/** Sum of encoded histograms, re-encoded. */
+/** Sum of encoded histograms, re-encoded (by their counts: histogram.ts sumEncoded). */
 function addEncoded(encoded: readonly string[]): string {
-  const sum = newHistogram(SUM_LAYOUT);
-  for (const b64 of encoded) addInto(sum, b64);
-  return encodeHistogram(sum);
+  return sumEncoded(encoded.filter((b64) => b64 !== EMPTY_ENCODED));
 }
 
 /**

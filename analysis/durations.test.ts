@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { aggregate, mergeRecords } from './buckets.ts';
 import { decodeDurations } from './durations.ts';
+import type { Histogram } from './histogram.ts';
 import { seriesOf } from './series.ts';
 import { steadyWindowS } from './judge.ts';
 import { buildInput, buildPlan, buildRecords, type FakeRunSpec } from './testing/builders.ts';
@@ -45,10 +46,19 @@ describe('decodeDurations: every second decoded once, the same figures', () => {
   it("analyzeRun decodes each merged second's durations once (the series and the step's judgement decoded the steady ones twice)", async () => {
     // the unit projects share modules between files (isolate: false): analyze.ts may already be
     // bound to the real decoder, so it is imported afresh against a counting one
+    // every way in to an encoded histogram's counts, counted
     const real = await vi.importActual<typeof import('./histogram.ts')>('./histogram.ts');
-    const decode = vi.fn(real.decodeHistogram);
+    const read = vi.fn();
+    const counted = <A extends unknown[], R>(f: (b64: string, ...rest: A) => R) =>
+      ((b64: string, ...rest: A) => (read(b64), f(b64, ...rest))) as typeof f;
     vi.resetModules();
-    vi.doMock('./histogram.ts', () => ({ ...real, decodeHistogram: decode }));
+    vi.doMock('./histogram.ts', () => ({
+      ...real,
+      decodeHistogram: counted(real.decodeHistogram),
+      countsOf: counted(real.countsOf),
+      encodedPercentileMs: counted(real.encodedPercentileMs),
+      addEncodedInto: (sum: Histogram, b64: string) => (read(b64), real.addEncodedInto(sum, b64)),
+    }));
     try {
       const { analyzeRun } = await import('./analyze.ts');
       analyzeRun(buildInput(SPEC));
@@ -57,7 +67,7 @@ describe('decodeDurations: every second decoded once, the same figures', () => {
       vi.resetModules();
     }
     const durations = new Set(merged.map((r) => r.hist.duration));
-    const ofDurations = decode.mock.calls.filter(([b64]) => durations.has(b64)).length;
+    const ofDurations = read.mock.calls.filter(([b64]) => durations.has(b64)).length;
     expect(ofDurations).toBeGreaterThan(0);
     expect(ofDurations).toBeLessThanOrEqual(merged.filter((r) => r.ok > 0).length);
   });

@@ -5,7 +5,7 @@
  * one number per second and one summed histogram per steady window, never one per second.
  */
 import { addInto, SUM_LAYOUT } from './buckets.ts';
-import { decodeHistogram, newHistogram, percentileMs, type Histogram } from './histogram.ts';
+import { addCountsInto, countsOf, countsPercentileMs, newHistogram, type Histogram } from './histogram.ts';
 import { STEPS_PHASE } from './phases.ts';
 import type { AnalysedRecord } from './types.ts';
 
@@ -36,9 +36,9 @@ export function decodeDurations(merged: readonly AnalysedRecord[], windows: read
       for (const { sum } of into) addInto(sum, r.hist.duration);
       return null;
     }
-    const h = decodeHistogram(r.hist.duration, SUM_LAYOUT);
-    for (const { sum } of into) sum.add(h);
-    return percentileMs(h, 99);
+    const counts = countsOf(r.hist.duration);
+    for (const { sum } of into) addCountsInto(sum, counts);
+    return countsPercentileMs(counts, 99);
   });
   return { p99Ms, windowSum: (w) => sums.get(key(w))?.sum };
 }

@@ -4,6 +4,15 @@
  * producer (engines, k6 import) and consumer (analysis) agrees on the layout.
  */
 import * as hdr from 'hdr-histogram-js';
+import {
+  addSparse,
+  encodeSparse,
+  histogramMean,
+  mergeSparse,
+  sparseCounts,
+  sparsePercentile,
+  type SparseCounts,
+} from './hdr-encoded.ts';
 
 export type Histogram = hdr.Histogram;
 
@@ -55,6 +64,79 @@ export function decodeHistogram(b64: string, layout: HistogramLayout = 'packed')
   const out = newHistogram(layout);
   out.add(decoded);
   return out;
+}
+
+/** Whether counts were encoded with newHistogram's layout (every producer's). */
+const ours = (c: SparseCounts) => c.lowest === 1 && c.highest === HIST_MAX_US && c.digits === 3;
+
+/**
+ * An encoded histogram read once, as its non-zero counts (hdr-encoded.ts): summed with
+ * addCountsInto and queried with countsPercentileMs without building a histogram for it. '' is
+ * the empty histogram.
+ */
+export function countsOf(b64: string): SparseCounts {
+  return b64 ? sparseCounts(b64) : { lowest: 1, highest: HIST_MAX_US, digits: 3, indices: [], counts: [], total: 0 };
+}
+
+/** What decodeHistogram(b64, 64) gives, from b64's counts: a histogram of our layout. */
+function histogramOfCounts(c: SparseCounts): Histogram {
+  const out = newHistogram(64);
+  if (ours(c)) addSparse(out, c);
+  else {
+    const own = hdr.build({
+      lowestDiscernibleValue: c.lowest,
+      highestTrackableValue: c.highest,
+      numberOfSignificantValueDigits: c.digits as 1 | 2 | 3 | 4 | 5,
+      bitBucketSize: 64,
+      useWebAssembly: false,
+    });
+    addSparse(own, c);
+    out.add(own);
+  }
+  return out;
+}
+
+/** Adds counts into `sum` (mutates sum) as sum.add(decodeHistogram(b64)) does, by index where both have one layout. */
+export function addCountsInto(sum: Histogram, c: SparseCounts): void {
+  if (c.total > 0 && !addSparse(sum, c)) sum.add(histogramOfCounts(c));
+}
+
+/** Adds an encoded histogram into `sum` (mutates sum), as sum.add(decodeHistogram(b64)) does. */
+export function addEncodedInto(sum: Histogram, b64: string): void {
+  if (b64) addCountsInto(sum, countsOf(b64));
+}
+
+/**
+ * The sum of encoded histograms, encoded: by their counts where all have our layout (the encoding
+ * is then the one encodeHistogram gives for the sum: hdr-encoded.ts), else through a histogram.
+ */
+export function sumEncoded(encoded: readonly string[]): string {
+  const parts = encoded.filter(Boolean).map(sparseCounts);
+  if (parts.every(ours)) return encodeSparse(mergeSparse(parts.length > 0 ? parts : [countsOf('')]));
+  const sum = newHistogram(64);
+  for (const c of parts) addCountsInto(sum, c);
+  return encodeHistogram(sum);
+}
+
+/** A histogram of our layout to map counts-array indices to values (sparsePercentile); never recorded into. */
+let layoutOf: Histogram | null = null;
+
+/** Percentile q (0..100) of counts in ms, or null when empty: percentileMs of the decoded histogram, unbuilt. */
+export function countsPercentileMs(c: SparseCounts, q: number): number | null {
+  if (c.total === 0) return null;
+  if (!ours(c)) return percentileMs(histogramOfCounts(c), q);
+  layoutOf ??= newHistogram('packed');
+  return sparsePercentile(c, q, layoutOf) / 1000;
+}
+
+/** Percentile q (0..100) of an encoded histogram in ms, or null when empty. */
+export function encodedPercentileMs(b64: string, q: number): number | null {
+  return countsPercentileMs(countsOf(b64), q);
+}
+
+/** The mean of a histogram's values (µs; 0 when empty), as its `mean` gives it, about 10 x faster (hdr-encoded.ts). */
+export function meanUs(h: Histogram): number {
+  return histogramMean(h);
 }
 
 /** Value at percentile q (0..100) in ms, or null when empty. */

@@ -27,7 +27,7 @@ import {
   unitCounts,
   unitOf,
 } from './format.ts';
-import { percentileMs, type Histogram } from './histogram.ts';
+import { meanUs, percentileMs, type Histogram } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { sustainedPerSec } from './overload-shape.ts';
@@ -148,7 +148,7 @@ export function judgeStep(
     ...(agg.droppedBusy > 0 ? { droppedBusy: agg.droppedBusy } : {}),
     started: agg.started,
     latency: percentiles(duration, DEFAULT_QUANTILES, rules.minTailSamples),
-    meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,
+    meanMs: duration.totalCount > 0 ? meanUs(duration) / 1000 : null,
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
     reconnects: agg.reconnects,
     ...(agg.throttledMs !== null ? { throttledMs: Math.round(agg.throttledMs * 10) / 10 } : {}),
@@ -196,7 +196,7 @@ function nameResult(n: NameAggregate, steadyS: number, rules: Rules): NameResult
     errors: n.errors,
     ...(Object.keys(n.statuses).length > 0 ? { statuses: n.statuses } : {}),
     latency: percentiles(duration, DEFAULT_QUANTILES, rules.minTailSamples),
-    meanMs: duration.totalCount > 0 ? duration.mean / 1000 : null,
+    meanMs: duration.totalCount > 0 ? meanUs(duration) / 1000 : null,
     maxMs: duration.totalCount > 0 ? duration.maxValue / 1000 : null,
   };
 }

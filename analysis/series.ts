@@ -2,13 +2,13 @@
  * The run's time series: one point per second and phase, every source merged, for the charts of
  * the HTML report (throughput, errors, drops, VUs, per-second p99). O(seconds), never O(requests).
  */
-import { decodeHistogram, percentileMs } from './histogram.ts';
+import { encodedPercentileMs } from './histogram.ts';
 import type { AnalysedRecord, GaugeSeries, SeriesPoint } from './types.ts';
 
 /** p99 of one merged bucket's successful durations (ms); null when it holds none. */
 function p99Of(r: AnalysedRecord): number | null {
   if (r.ok === 0 || !r.hist.duration) return null;
-  return percentileMs(decodeHistogram(r.hist.duration, 64), 99);
+  return encodedPercentileMs(r.hist.duration, 99);
 }
 
 /**

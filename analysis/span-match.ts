@@ -28,6 +28,7 @@
  * (review G1). X is per second of [A, B) whether or not the client wrote a bucket in each, as the
  * server's rate is per second of its span, also where [A, B) is the steady window (overSpan). Pure.
  */
+import { meanUs } from './histogram.ts';
 import { aggregate, type Aggregate } from './buckets.ts';
 import { STEPS_PHASE } from './phases.ts';
 import type { AnalysedRecord, ServerWindow } from './types.ts';
@@ -72,7 +73,7 @@ type Span = Pick<ServerWindow, 'fromS' | 'toS'>;
 const stepSums: SumsOf = (agg) => ({
   count: agg.requestsCounted ? agg.requests : agg.completed,
   ok: agg.hist.duration.totalCount,
-  meanMs: agg.hist.duration.totalCount > 0 ? agg.hist.duration.mean / 1000 : null,
+  meanMs: agg.hist.duration.totalCount > 0 ? meanUs(agg.hist.duration) / 1000 : null,
 });
 
 function nameSums(name: string): SumsOf {
@@ -80,7 +81,7 @@ function nameSums(name: string): SumsOf {
     const n = agg.byName.get(name);
     if (!n) return { count: 0, ok: 0, meanMs: null };
     const d = n.duration;
-    return { count: n.completed, ok: d.totalCount, meanMs: d.totalCount > 0 ? d.mean / 1000 : null };
+    return { count: n.completed, ok: d.totalCount, meanMs: d.totalCount > 0 ? meanUs(d) / 1000 : null };
   };
 }
 
