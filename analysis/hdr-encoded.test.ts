@@ -12,6 +12,7 @@ import {
   newHistogram,
   percentileMs,
   sumEncoded,
+  sumPercentileMs,
   type Histogram,
 } from './histogram.ts';
 
@@ -70,6 +71,7 @@ describe('encoded histograms read by their counts', () => {
         const sum = newHistogram(64);
         for (const b64 of encoded) sum.add(decodeHistogram(b64, 64));
         expect(sumEncoded(encoded)).toBe(encodeHistogram(sum));
+        for (const q of [50, 99]) expect(sumPercentileMs(encoded, q)).toBe(percentileMs(sum, q));
       }),
       { numRuns: 200 },
     );

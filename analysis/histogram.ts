@@ -111,11 +111,23 @@ export function addEncodedInto(sum: Histogram, b64: string): void {
  * is then the one encodeHistogram gives for the sum: hdr-encoded.ts), else through a histogram.
  */
 export function sumEncoded(encoded: readonly string[]): string {
+  const sum = sumCounts(encoded);
+  return 'indices' in sum ? encodeSparse(sum) : encodeHistogram(sum);
+}
+
+/** The counts of several encoded histograms summed: by index where all have our layout, else in a histogram. */
+function sumCounts(encoded: readonly string[]): SparseCounts | Histogram {
   const parts = encoded.filter(Boolean).map(sparseCounts);
-  if (parts.every(ours)) return encodeSparse(mergeSparse(parts.length > 0 ? parts : [countsOf('')]));
+  if (parts.every(ours)) return mergeSparse(parts.length > 0 ? parts : [countsOf('')]);
   const sum = newHistogram(64);
   for (const c of parts) addCountsInto(sum, c);
-  return encodeHistogram(sum);
+  return sum;
+}
+
+/** Percentile q (0..100) in ms of several encoded histograms summed, or null when all are empty. */
+export function sumPercentileMs(encoded: readonly string[], q: number): number | null {
+  const sum = sumCounts(encoded);
+  return 'indices' in sum ? countsPercentileMs(sum, q) : percentileMs(sum, q);
 }
 
 /** A histogram of our layout to map counts-array indices to values (sparsePercentile); never recorded into. */

@@ -3,7 +3,7 @@
  * achieved, p99, errors, dropped, time left), plain periodic lines when stdout is not a TTY.
  */
 import type { BucketRecord, RateUnit, StepPlan, StepResult } from '../analysis/types.ts';
-import { decodeHistogram } from '../analysis/histogram.ts';
+import { sumPercentileMs } from '../analysis/histogram.ts';
 import { highestOf } from '../analysis/buckets.ts';
 import { fmtShare } from '../analysis/format.ts';
 
@@ -41,9 +41,11 @@ export class Progress {
     const step = steps.find((s) => tS >= s.rampStartS && tS < s.holdEndS);
     const ok = sum((r) => r.ok);
     const failed = sum((r) => r.completed) - ok;
-    const duration = decodeHistogram(second[0].hist.duration, 64);
-    for (const r of second.slice(1)) duration.add(decodeHistogram(r.hist.duration, 64));
-    const p99 = duration.getValueAtPercentile(99) / 1000;
+    const p99 =
+      sumPercentileMs(
+        second.map((r) => r.hist.duration),
+        99,
+      ) ?? 0;
     const where =
       label ?? (step ? `step ${step.index + 1}/${totalSteps} target ${step.ratePerSec}/s` : 'between steps');
     const busy = highestOf(second, 'busy');
