@@ -22,7 +22,7 @@ import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
 import { decodeDurations } from './durations.ts';
 import { steadyWindowS } from './judge.ts';
-import { serverRttMs } from './server.ts';
+import { serverRttMs } from './cross-check.ts';
 import { STEPS_PHASE, WARMUP_PHASE } from './phases.ts';
 import { requestSeriesOf, requestSeriesText } from './request-series.ts';
 import { sloOf } from './slo.ts';

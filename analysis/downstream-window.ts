@@ -1,6 +1,6 @@
 /**
  * One downstream over a steady window from the direct readings (probes.ndjson): the deltas of its
- * cumulative figures between the readings nearest the window's edges (as analysis/server.ts reads
+ * cumulative figures between the readings nearest the window's edges (as analysis/server-window.ts reads
  * the request series), the max of its saturation gauge between them, and the problem lines the
  * readings reported for it.
  *
@@ -11,7 +11,7 @@
  * A delta that would be negative is a counter that went backwards (a restart): the window is
  * marked counterReset and its deltas are left out, never negative.
  */
-import { windowEdges } from './server.ts';
+import { windowEdges } from './server-window.ts';
 import type { DownstreamReading, DownstreamWindow, ServerSample } from './types.ts';
 
 /** The splitBy value of series that do not carry the label. */

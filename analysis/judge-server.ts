@@ -6,7 +6,8 @@
 import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { poolReading } from './pool.ts';
-import { crossCheck, routeWindow, serverWindow, type ClientTimeouts } from './server.ts';
+import { crossCheck, type ClientTimeouts } from './cross-check.ts';
+import { routeWindow, serverWindow } from './server-window.ts';
 import { overSpan, SpanReader } from './span-match.ts';
 import { requestTimeoutShare } from './client-timeouts.ts';
 import { capWindow } from './server-cap.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeRun } from './analyze.ts';
 import { aggregate } from './buckets.ts';
-import { crossCheck } from './server.ts';
+import { crossCheck } from './cross-check.ts';
 import { overSpan, SpanReader } from './span-match.ts';
 import { buildInput, serverWindowOf, type FakeRunSpec, type FakeStep } from './testing/builders.ts';
 import type { AnalysedRecord, ServerWindow } from './types.ts';

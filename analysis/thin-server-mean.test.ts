@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideAttempt, type Evidence } from './decision.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
-import { crossCheck } from './server.ts';
+import { crossCheck } from './cross-check.ts';
 import { withServer } from './judge-server.ts';
 import { classifyFailure, heldSymptoms } from './verdicts.ts';
 import { buildInput, emptySample, nameResult, serverWindowOf, stepWithP99, type FakeStep } from './testing/builders.ts';

@@ -17,7 +17,7 @@
  */
 import { fmtInt, fmtPercent } from './format.ts';
 import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
-import { requestsText, serverMeanReliable, serverRequests, tooFewForAMean } from './server.ts';
+import { requestsText, serverMeanReliable, serverRequests, tooFewForAMean } from './server-mean.ts';
 import type { GeneratorBounds, StepResult, Symptom } from './types.ts';
 import {
   DEFAULT_GENERATOR_BOUNDS,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunResult, ServerWindow, StepResult } from '../analysis/types.ts';
-import { crossCheck } from '../analysis/server.ts';
+import { crossCheck } from '../analysis/cross-check.ts';
 import { judgedWindow } from '../analysis/server-histogram.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';

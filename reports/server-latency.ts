@@ -10,7 +10,8 @@
 import { fmtInt, fmtMs, fmtRate, stepNo, stepText } from '../analysis/format.ts';
 import { requiredSamples } from '../analysis/percentiles.ts';
 import { isCounterOnly } from '../analysis/request-series.ts';
-import { serverMeanReliable, serverRequests, serverRttMs } from '../analysis/server.ts';
+import { serverRttMs } from '../analysis/cross-check.ts';
+import { serverMeanReliable, serverRequests } from '../analysis/server-mean.ts';
 import type {
   NameResult,
   PercentileCap,
@@ -51,7 +52,7 @@ export function serverPercentileText(p: ServerPercentile | undefined): string {
 }
 
 /**
- * The server's mean: "18.8 ms"; over fewer requests than a mean needs (analysis/server.ts
+ * The server's mean: "18.8 ms"; over fewer requests than a mean needs (analysis/server-mean.ts
  * serverMeanReliable) marked with its count, "~0.449 ms* (n=1)"; "–" without one.
  */
 export function serverMeanText(w: ServerWindow | null | undefined, rules: Pick<Rules, 'minTailSamples'>): string {
@@ -62,7 +63,7 @@ export function serverMeanText(w: ServerWindow | null | undefined, rules: Pick<R
     : `${markedFigure(v, false)} (n=${fmtInt(serverRequests(w) ?? 0)})`;
 }
 
-/** The sentence on thin server means, where a window shown has one, and what is not judged by them (analysis/server.ts crossCheck, analysis/verdicts.ts). */
+/** The sentence on thin server means, where a window shown has one, and what is not judged by them (analysis/cross-check.ts crossCheck, analysis/verdicts.ts). */
 export function thinMeanText(
   windows: readonly (ServerWindow | null | undefined)[],
   rules: Pick<Rules, 'minTailSamples'>,

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonLine, parseJsonLineSlow, scanJsonLine } from '../harness/k6/output/point.ts';
+import { parseJsonLineSlow } from '../harness/k6/output/point.ts';
+import { parseJsonLine, scanJsonLine } from '../harness/k6/output/point-scan.ts';
 import { parseRfc3339Ms } from '../harness/k6/output/time.ts';
 
 const KNOWN = [

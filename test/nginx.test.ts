@@ -2,7 +2,7 @@
  * A real nginx (Debian's, started here on 127.0.0.1 in the foreground with a config of its own),
  * which closes every keep-alive connection after 10 requests (`Connection: close` on the 10th
  * answer) and any left idle for 10 s, which it advertises as 5 s (`Keep-Alive: timeout=5`: both
- * clients replace a connection idle past 4.5 s, http.ts KEEP_ALIVE_MARGIN_MS): both
+ * clients replace a connection idle past 4.5 s, vu-connection.ts KEEP_ALIVE_MARGIN_MS): both
  * engines' clients must read each answer whole, open a connection again where nginx closed one,
  * and count no request of it as failed. A mix of GETs and POSTs of a 2 KB body (nginx reads and
  * discards it), each checked on its body.

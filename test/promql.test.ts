@@ -18,7 +18,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { signBody } from '../demo/orders.ts';
-import { serverWindow } from '../analysis/server.ts';
+import { serverWindow } from '../analysis/server-window.ts';
 import { STEPS_PHASE } from '../analysis/phases.ts';
 import type { ServerSample } from '../analysis/types.ts';
 import { EXIT, PlateauError } from '../harness/errors.ts';

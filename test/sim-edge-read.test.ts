@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EDGE_TOLERANCE_S } from '../analysis/server.ts';
+import { EDGE_TOLERANCE_S } from '../analysis/server-window.ts';
 import { runStage } from '../harness/pipeline/stage.ts';
 import { runSteps } from '../harness/pipeline/steps.ts';
 import { analyzeStore } from '../harness/report.ts';

@@ -356,6 +356,24 @@ export function emptySample(tS: number, over: Partial<ServerSample> = {}): Serve
   };
 }
 
+/** A probe sample of the steps phase at tS that read the request series (count, sum), a max of 20 ms and a pool of 2 of 4 busy, and what `over` gives. */
+export function serverSampleOf(
+  tS: number,
+  count: number,
+  sumS: number,
+  over: Partial<ServerSample> = {},
+): ServerSample {
+  return emptySample(tS, {
+    requestsCount: count,
+    requestsSumS: sumS,
+    requestsMaxS: 0.02,
+    poolActive: 2,
+    poolPending: 0,
+    poolMax: 4,
+    ...over,
+  });
+}
+
 /** Probe samples of the steps phase that read only a topology value, one per [tS, value]. */
 export function topologySamples(readings: [number, number][]): ServerSample[] {
   return readings.map(([tS, topology]) => emptySample(tS, { topology }));

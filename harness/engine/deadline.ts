@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 /** Sweep period: the deadline's resolution. */
 export const SWEEP_EVERY_MS = 100;
 
-/** The error code an expired request fails with; http.ts classify() maps it to `timeout`. */
+/** The error code an expired request fails with; outcome.ts classify() maps it to `timeout`. */
 export const DEADLINE_CODE = 'PLATEAU_DEADLINE';
 
 export interface Expiring {

@@ -8,7 +8,7 @@ import { realClock, type Clock, type Timer } from '../clock.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
-import type { PreparedRequest, SendDone, VuConnection } from './http.ts';
+import type { PreparedRequest, SendDone, VuConnection } from './vu-connection.ts';
 import type { VuPool } from './vu-pool.ts';
 import type { Arrivals, RequestRun } from '../scenario/requests.ts';
 import { Transaction, type TransactionHost } from './transaction.ts';

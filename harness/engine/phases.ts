@@ -1,7 +1,7 @@
 /**
  * A request's timestamps and k6's phase vocabulary. The timestamps are taken by the VU itself, in
  * its socket's events and parser callbacks (socket-client.ts) or in undici's handler callbacks and
- * its own connector (http.ts), so the hot path publishes and looks up nothing: no diagnostics
+ * its own connector (undici-client.ts), so the hot path publishes and looks up nothing: no diagnostics
  * channel, no WeakMap per request (docs/decisions/006).
  */
 

@@ -5,7 +5,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import { NameBook } from '../scenario/names.ts';
-import { newOutcome, type Outcome } from './http.ts';
+import { newOutcome, type Outcome } from './outcome.ts';
 
 describe("BucketRecorder and the cgroup's throttled time", () => {
   it('gives each second the throttled ms since the last one; after a stall, all to the first second it spanned', () => {

@@ -7,7 +7,7 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { BucketRecord, ErrorKind } from '../../analysis/types.ts';
 import { phasesMs, type PhasesMs } from './phases.ts';
-import type { Outcome } from './http.ts';
+import type { Outcome } from './outcome.ts';
 import { OpenBucket } from './open-bucket.ts';
 import { cutMessage } from '../cut-message.ts';
 import { checkFailureKind } from '../scenario/verdict.ts';

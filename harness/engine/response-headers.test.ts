@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { util } from 'undici';
-import { newOutcome, responseHeaders } from './http.ts';
+import { newOutcome } from './outcome.ts';
+import { responseHeaders } from './response-headers.ts';
 
 /** A tiny seeded generator: the same cases every run. */
 function seeded(seed: number): () => number {

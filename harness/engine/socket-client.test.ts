@@ -12,15 +12,10 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  bodyText,
-  responseHeaders,
-  VuClient,
-  type HttpClientKind,
-  type Outcome,
-  type PreparedRequest,
-  type VuConnection,
-} from './http.ts';
+import { VuClient } from './undici-client.ts';
+import { bodyText, type Outcome } from './outcome.ts';
+import { responseHeaders } from './response-headers.ts';
+import type { HttpClientKind, PreparedRequest, VuConnection } from './vu-connection.ts';
 import { SocketVu, keepAliveReuseMs, requestHead } from './socket-client.ts';
 import { liveParsers } from './llhttp.ts';
 import { ERROR_BODY_BYTES } from './failure-text.ts';

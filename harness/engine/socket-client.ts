@@ -3,12 +3,12 @@
  * string and written, the response is parsed by llhttp (undici's and Node's parser, llhttp.ts), its
  * body is counted and thrown away, but for the first PreparedRequest.keepBodyBytes bytes when a
  * request asks to keep them (copied out of the parser's memory into Outcome.bodyChunks). The same
- * contract as the undici VU (http.ts): keep-alive, one request at a time, phase timestamps from the
- * VU's own events, the total deadline from the pool's sweep. Per request it allocates the request
- * string (and header strings only for a scenario with a check; body copies only for one that keeps
- * its body, or of a status of 400 or more, its first ERROR_BODY_BYTES for its error sample), no
- * Request object, no promise, no timer: a quarter less CPU per request than undici through plateau
- * (docs/decisions/010, 012).
+ * contract as the undici VU (vu-connection.ts, undici-client.ts): keep-alive, one request at a
+ * time, phase timestamps from the VU's own events, the total deadline from the pool's sweep. Per
+ * request it allocates the request string (and header strings only for a scenario with a check;
+ * body copies only for one that keeps its body, or of a status of 400 or more, its first
+ * ERROR_BODY_BYTES for its error sample), no Request object, no promise, no timer: a quarter less
+ * CPU per request than undici through plateau (docs/decisions/010, 012).
  *
  * What HTTP/1.1 asks of a client and where it is kept here:
  * - framing (Content-Length, chunked, read-until-close, HEAD, 1xx, 204/304): the parser; HEAD is
@@ -27,20 +27,16 @@ import { performance } from 'node:perf_hooks';
 import { deadlineError } from './deadline.ts';
 import { ResponseParser, type ResponseHandler } from './llhttp.ts';
 import { ERROR_BODY_BYTES } from './failure-text.ts';
+import { endOutcome, newOutcome, startOutcome, SOCKET_CLOSED_CODE, type Outcome } from './outcome.ts';
 import {
   bodyBytes,
-  endOutcome,
   KEEP_ALIVE_MARGIN_MS,
   keepBodyBytes,
-  newOutcome,
-  startOutcome,
-  SOCKET_CLOSED_CODE,
   type HttpOptions,
-  type Outcome,
   type PreparedRequest,
   type SendDone,
   type VuConnection,
-} from './http.ts';
+} from './vu-connection.ts';
 
 /** An idle connection is reused for this long when the server gives no Keep-Alive timeout. */
 const IDLE_REUSE_MS = 30_000;

@@ -4,7 +4,8 @@
  * the caller drops it and counts it. The pool outlives one engine run, so warmup's open
  * connections serve the steps.
  */
-import { VuClient, type HttpOptions, type VuConnection } from './http.ts';
+import { VuClient } from './undici-client.ts';
+import type { HttpOptions, VuConnection } from './vu-connection.ts';
 import { SocketVu } from './socket-client.ts';
 import { DeadlineSweep } from './deadline.ts';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';

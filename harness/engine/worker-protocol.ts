@@ -1,7 +1,7 @@
 /** Messages between the main thread and engine workers (structured-clone safe). */
 import type { BucketRecord } from '../../analysis/types.ts';
 import type { Segment } from '../../analysis/schedule.ts';
-import type { HttpOptions } from './http.ts';
+import type { HttpOptions } from './vu-connection.ts';
 
 export interface WorkerInit {
   index: number;

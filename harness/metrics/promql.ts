@@ -1,7 +1,7 @@
 /**
  * The server-side view of one window read from a Prometheus server's HTTP API, for users who
  * already scrape their service with Prometheus: the same ServerWindow as the direct scrape
- * (analysis/server.ts), with source 'promql'.
+ * (analysis/server-window.ts), with source 'promql'.
  *
  * How it is computed, and why not with increase()/rate(): Prometheus's increase(X[d]) takes the
  * first and last samples inside the range and then extrapolates their difference towards the
@@ -350,7 +350,7 @@ function meanOfSums(series: RawSeries[] | null, fromMs: number, toMs: number): n
   return sums?.length ? sums.reduce((a, v) => a + v, 0) / sums.length : null;
 }
 
-/** Kept only where the gauge was read, as analysis/server.ts does: its mean and the sample times it is of. */
+/** Kept only where the gauge was read, as analysis/server-window.ts does: its mean and the sample times it is of. */
 function activeMean(mean: number | null, readings: number): Pick<ServerWindow, 'poolActiveMean' | 'poolReadings'> {
   return mean === null ? {} : { poolActiveMean: mean, poolReadings: readings };
 }

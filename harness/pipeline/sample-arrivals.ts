@@ -13,7 +13,8 @@ import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/re
 import type { SourceReaders } from '../scenario/data-load.ts';
 import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';
-import { newOutcome, type Outcome, type PreparedRequest } from '../engine/http.ts';
+import { newOutcome, type Outcome } from '../engine/outcome.ts';
+import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { deadlineSignal } from '../engine/deadline.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { inFlightAtReturn, SEND_AFTER_END, upperCaseHeaderReads } from '../scenario/traffic.ts';

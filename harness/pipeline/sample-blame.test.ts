@@ -1,7 +1,8 @@
 /** The refusal of a sample request's answer: each cause with its one fix. */
 import { describe, expect, it } from 'vitest';
 import { parseConfigOrThrow } from '../config/validate.ts';
-import type { Outcome, PreparedRequest } from '../engine/http.ts';
+import type { Outcome } from '../engine/outcome.ts';
+import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { bodyCutText, checkReturned, checkThrew, cutNote, notGiven } from '../scenario/verdict.ts';
 import { refusal, scenarioFailure } from './sample-blame.ts';
 import { PlateauError } from '../errors.ts';

@@ -7,7 +7,8 @@
  * since it fails every arrival, with the fix of that cause, not the module's general one.
  */
 import type { PlateauConfig } from '../config/schema.ts';
-import type { Outcome, PreparedRequest } from '../engine/http.ts';
+import type { Outcome } from '../engine/outcome.ts';
+import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { CHECK_CANNOT_JUDGE, CHECK_THREW, noVerdictFix, rejectedBy } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';

@@ -22,7 +22,7 @@ import { attemptName } from '../../analysis/step-name.ts';
 import { cutOf, cutWords, lastLoadS, type Cut } from '../../analysis/cut.ts';
 import { refusedNamesError } from './refused-names.ts';
 import { STEPS_PHASE } from '../../analysis/phases.ts';
-import { EDGE_TOLERANCE_S } from '../../analysis/server.ts';
+import { EDGE_TOLERANCE_S } from '../../analysis/server-window.ts';
 import type { LoadEngine } from '../engine/load-engine.ts';
 import { Prober } from '../metrics/prober.ts';
 import type { RunContext } from './context.ts';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Scenario, RequestSpec } from './types.ts';
-import type { PreparedRequest } from '../engine/http.ts';
+import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { bundleModule, dataUrl, statModuleFile, type ModuleKind } from '../config/evaluate.ts';
 import { verbatimPath } from './url-path.ts';

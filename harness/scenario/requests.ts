@@ -23,7 +23,9 @@ import {
   notKept,
 } from './verdict.ts';
 import { loadDataSources } from './data-load.ts';
-import { bodyText, responseHeaders, type Outcome, type PreparedRequest } from '../engine/http.ts';
+import { bodyText, type Outcome } from '../engine/outcome.ts';
+import { responseHeaders } from '../engine/response-headers.ts';
+import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { requestSpecProblem } from './setting-problems.ts';
 import { sentHeaders } from './header-values.ts';
 import { loadThrowText, rowWrites, thrownText, type WrittenSource } from './row-writes.ts';

@@ -325,7 +325,7 @@ describe('data rows', () => {
 describe('a check that reads what its request did not keep', () => {
   it('fails with the fix instead of judging an empty body or no headers', async () => {
     const { checkOf } = await import('./requests.ts');
-    const { newOutcome } = await import('../engine/http.ts');
+    const { newOutcome } = await import('../engine/outcome.ts');
     const o = newOutcome();
     o.status = 200;
     const viaHelper = (r: { body: string }) => r.body.includes('ok');
@@ -344,7 +344,7 @@ describe('a check that reads what its request did not keep', () => {
   it("counts its code's throw and a body that is not JSON as the target's answer (kind check), nothing as a rejection", async () => {
     const { checkOf } = await import('./requests.ts');
     const { checkFailureKind } = await import('./verdict.ts');
-    const { newOutcome } = await import('../engine/http.ts');
+    const { newOutcome } = await import('../engine/outcome.ts');
     const o = newOutcome();
     o.status = 200;
     o.bodyChunks.push(Buffer.from('<html>oops</html>'));
@@ -365,7 +365,7 @@ describe('a check that reads what its request did not keep', () => {
 describe('a body cut at http.maxBodyBytes', () => {
   /** An answer of `size` bytes whose first `kept` were kept, as the engine's clients keep them. */
   async function cutAnswer(size: number, kept: number) {
-    const { newOutcome } = await import('../engine/http.ts');
+    const { newOutcome } = await import('../engine/outcome.ts');
     const o = newOutcome();
     o.status = 200;
     const body = `${'x'.repeat(size - 3)}end`;
@@ -419,7 +419,7 @@ describe('more scenario problems and answers', () => {
   });
   it("an empty answer of a transaction keeps nothing of the VU's next one", async () => {
     const { requestArrivals } = await import('./requests.ts');
-    const { newOutcome, startOutcome } = await import('../engine/http.ts');
+    const { newOutcome, startOutcome } = await import('../engine/outcome.ts');
     const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
     const o = newOutcome();
     o.status = 204;
@@ -443,7 +443,7 @@ describe("a transaction's answers keep what its code reads", () => {
       { body: false, headers: false },
     ]);
     const { requestArrivals } = await import('./requests.ts');
-    const { newOutcome } = await import('../engine/http.ts');
+    const { newOutcome } = await import('../engine/outcome.ts');
     const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
     const o = newOutcome();
     o.status = 200;
@@ -459,7 +459,7 @@ describe("a transaction's answers keep what its code reads", () => {
 describe('a body longer than http.maxBodyBytes', () => {
   it('json() on the cut body says it was cut and names the setting; a short bad body is quoted', async () => {
     const { checkOf, requestArrivals } = await import('./requests.ts');
-    const { newOutcome } = await import('../engine/http.ts');
+    const { newOutcome } = await import('../engine/outcome.ts');
     const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
     const o = newOutcome();
     o.status = 200;

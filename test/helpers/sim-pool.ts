@@ -6,7 +6,8 @@
  */
 import { expect } from 'vitest';
 import type { SimClock } from '../../harness/clock.ts';
-import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from '../../harness/engine/http.ts';
+import { newOutcome } from '../../harness/engine/outcome.ts';
+import type { PreparedRequest, SendDone, VuConnection } from '../../harness/engine/vu-connection.ts';
 import type { VuPool } from '../../harness/engine/vu-pool.ts';
 import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../../harness/scenario/requests.ts';
 

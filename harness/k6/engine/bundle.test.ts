@@ -426,7 +426,7 @@ describe('the bundled mix, run with k6 faked', () => {
     // the native engine's check of the same answer: the same words, with the body's size
     const { scenarioRequests } = await import('../../scenario/requests.ts');
     const native = await scenarioRequests(fixture, `${ORIGIN}/`, RUNTIME.runId, { maxBodyBytes: 40 });
-    const { newOutcome } = await import('../../engine/http.ts');
+    const { newOutcome } = await import('../../engine/outcome.ts');
     const o = newOutcome();
     o.status = 200;
     o.bytesIn = 103;

@@ -7,7 +7,7 @@ import { Bucketizer } from './bucketizer.ts';
 import type { BucketizerOptions } from './bucketizer-options.ts';
 import type { IngestStats } from './ingest-stats.ts';
 import { CsvRows } from './csv.ts';
-import { parseJsonLine } from './point.ts';
+import { parseJsonLine } from './point-scan.ts';
 
 /** A key of k6's end-of-test summary (--summary-export, handleSummary's data), which its output has none of. */
 const SUMMARY_KEY = /^\s*\{?\s*"(root_group|metrics|options|state|setup_data)"\s*:/;

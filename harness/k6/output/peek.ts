@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { CsvRows } from './csv.ts';
-import { parseJsonLine } from './point.ts';
+import { parseJsonLine } from './point-scan.ts';
 
 /** Enough for k6's longest first line: a CSV header of every system tag, or a JSON sample's. */
 const PEEK_BYTES = 16 * 1024;
