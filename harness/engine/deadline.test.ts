@@ -16,7 +16,7 @@ import type { HttpClientKind, Outcome, PreparedRequest } from './http.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
-import { requestArrivals, type TransactionRun } from '../scenario/requests.ts';
+import { requestArrivals, type TransactionRun } from '../scenario/arrivals.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { onlyTransaction } from '../../test/helpers/sim-pool.ts';
 

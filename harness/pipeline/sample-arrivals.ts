@@ -9,7 +9,9 @@
  */
 import { request, type Dispatcher } from 'undici';
 import type { PlateauConfig } from '../config/schema.ts';
-import { strictSpec, type EntryRun, type ScenarioRequests } from '../scenario/requests.ts';
+import type { ScenarioRequests } from '../scenario/requests.ts';
+import type { EntryRun } from '../scenario/arrivals.ts';
+import { strictSpec } from '../scenario/prepared.ts';
 import type { SourceReaders } from '../scenario/data-load.ts';
 import type { Check, RequestSpec, Row, SentResponse } from '../scenario/types.ts';
 import { nameFromRow, nameFromRowText, type RowRead } from '../scenario/row-names.ts';

@@ -8,7 +8,8 @@ import { expect } from 'vitest';
 import type { SimClock } from '../../harness/clock.ts';
 import { newOutcome, type PreparedRequest, type SendDone, type VuConnection } from '../../harness/engine/http.ts';
 import type { VuPool } from '../../harness/engine/vu-pool.ts';
-import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../../harness/scenario/requests.ts';
+import { requestArrivals, type Arrivals, type TransactionRun } from '../../harness/scenario/arrivals.ts';
+import { checkOf } from '../../harness/scenario/responses.ts';
 
 export interface SimPool {
   active: number;
