@@ -80,24 +80,45 @@ export function entryRun(
   mixed: boolean,
   mistake?: (err: unknown) => unknown,
 ): EntryRun {
-  if (e.run) {
-    const run = e.run;
-    const kept = { ...e.runReads, bodyBytes: maxBodyBytes };
-    return {
-      kind: 'transaction',
-      name: e.name,
-      kept,
-      run: mistake
-        ? async (seq, http) => {
-            try {
-              await run(contexts(seq), http);
-            } catch (err) {
-              throw mistake(err);
-            }
+  return e.run
+    ? transactionRun(e, contexts, maxBodyBytes, mistake)
+    : requestRun(e, contexts, origin, maxBodyBytes, mixed, mistake);
+}
+
+/** A transaction entry: its run on the arrival's ctx, whose answers keep what its code reads. */
+function transactionRun(
+  e: TrafficEntry,
+  contexts: ContextFactory,
+  maxBodyBytes: number,
+  mistake?: (err: unknown) => unknown,
+): TransactionRun {
+  const run = e.run!;
+  const kept = { ...e.runReads, bodyBytes: maxBodyBytes };
+  return {
+    kind: 'transaction',
+    name: e.name,
+    kept,
+    run: mistake
+      ? async (seq, http) => {
+          try {
+            await run(contexts(seq), http);
+          } catch (err) {
+            throw mistake(err);
           }
-        : (seq, http) => run(contexts(seq), http),
-    };
-  }
+        }
+      : (seq, http) => run(contexts(seq), http),
+  };
+}
+
+/** A one-request entry: its request built of the arrival's ctx, which keeps what its check reads. */
+function requestRun(
+  e: TrafficEntry,
+  contexts: ContextFactory,
+  origin: string,
+  maxBodyBytes: number,
+  mixed: boolean,
+  mistake?: (err: unknown) => unknown,
+): RequestRun {
   const request = e.request!;
   const keep = e.checkReadsBody ? maxBodyBytes : 0;
   const headers = e.checkReadsHeaders;
