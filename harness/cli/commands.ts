@@ -19,7 +19,7 @@ import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
 import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
-import { buildSampleRequests, sourceReaders } from '../pipeline/sample-arrivals.ts';
+import { buildSampleRequests, sourceReaders } from '../pipeline/sample-offline.ts';
 import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';

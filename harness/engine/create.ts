@@ -14,7 +14,7 @@ import { usableCpus } from '../cpu-quota.ts';
 import { InThreadEngine, NATIVE_CAPABILITIES, vusBound, type EngineKind, type LoadEngine } from './load-engine.ts';
 import { VuPool } from './vu-pool.ts';
 import { WorkerEngine } from './workers.ts';
-import type { Arrivals } from '../scenario/requests.ts';
+import type { Arrivals } from '../scenario/arrivals.ts';
 import { K6Engine } from '../k6/engine/k6-engine.ts';
 import { k6Kind } from '../k6/engine/kind.ts';
 

@@ -17,7 +17,7 @@ import type { HttpClientKind, PreparedRequest } from './vu-connection.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';
-import { requestArrivals, type TransactionRun } from '../scenario/requests.ts';
+import { requestArrivals, type TransactionRun } from '../scenario/arrivals.ts';
 import type { BucketRecord } from '../../analysis/types.ts';
 import { onlyTransaction } from '../../test/helpers/sim-pool.ts';
 

@@ -14,7 +14,7 @@ import type { Segment } from '../../analysis/schedule.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { startNative, type EngineRun } from './native.ts';
 import type { Preconnected, VuPool } from './vu-pool.ts';
-import type { Arrivals } from '../scenario/requests.ts';
+import type { Arrivals } from '../scenario/arrivals.ts';
 
 export interface LegOptions {
   segments: Segment[];

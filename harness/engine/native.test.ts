@@ -5,7 +5,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { expectSentOrDropped } from '../../test/helpers/sent-or-dropped.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
-import { requestArrivals, type TransactionRun } from '../scenario/requests.ts';
+import { requestArrivals, type TransactionRun } from '../scenario/arrivals.ts';
 import type { SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { Schedule } from '../../analysis/schedule.ts';

@@ -10,7 +10,7 @@ import { BucketRecorder } from './recorder.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './vu-connection.ts';
 import type { VuPool } from './vu-pool.ts';
-import type { Arrivals, RequestRun } from '../scenario/requests.ts';
+import type { Arrivals, RequestRun } from '../scenario/arrivals.ts';
 import { Transaction, type TransactionHost } from './transaction.ts';
 import { TurnEndPass } from './deadline.ts';
 import { firstOfStripe, turnBlock, type Stripe } from './stripes.ts';

@@ -11,7 +11,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { SimClock } from '../clock.ts';
-import type { TransactionRun } from '../scenario/requests.ts';
+import type { TransactionRun } from '../scenario/arrivals.ts';
 import type { SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { startNative } from './native.ts';
 import { onlyTransaction, simPool } from '../../test/helpers/sim-pool.ts';

@@ -14,7 +14,7 @@ import type { ErrorKind } from '../../analysis/types.ts';
 import type { BucketRecorder } from './recorder.ts';
 import type { Outcome } from './outcome.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './vu-connection.ts';
-import type { Arrivals, TransactionRun } from '../scenario/requests.ts';
+import type { Arrivals, TransactionRun } from '../scenario/arrivals.ts';
 import type { Check, RequestSpec, SentResponse, TransactionHttp } from '../scenario/types.ts';
 import { deadlineMessage, inFlightAtReturn, SEND_AFTER_END } from '../scenario/traffic.ts';
 import { sendPromise } from '../scenario/send-promise.ts';

@@ -3,7 +3,7 @@ import { contextFactory, type LoadedSource } from './context.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { PlateauError } from '../errors.ts';
 import { parseCsv } from './data-rows.ts';
-import { prepared, strictSpec } from './requests.ts';
+import { prepared, strictSpec } from './prepared.ts';
 import type { RequestSpec } from './types.ts';
 
 const source = (usable: number): LoadedSource => ({

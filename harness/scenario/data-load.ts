@@ -130,7 +130,7 @@ function deepFreeze(root: object): void {
 
 /**
  * Which entries of the mix read each data source, as far as can be told without sending anything
- * (sample-arrivals.ts sourceReaders: each request entry's sample request built offline).
+ * (sample-offline.ts sourceReaders: each request entry's sample request built offline).
  */
 export interface SourceReaders {
   /** By source's name: the entries whose sample request read it. */

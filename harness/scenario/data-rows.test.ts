@@ -347,7 +347,7 @@ describe("a unique source with a readBy gives its rows to its readers' arrivals 
 describe('a unique source without a readBy and too few rows: the fix names the entries that read it', () => {
   it("the request entries whose sample request read it, and the transaction that may (a review: the demo's entry was suggested)", async () => {
     const { scenarioRequests } = await import('./requests.ts');
-    const { sourceReaders } = await import('../pipeline/sample-arrivals.ts');
+    const { sourceReaders } = await import('../pipeline/sample-offline.ts');
     const { uniqueRowsProblem } = await import('./data-load.ts');
     const s = await scenarioRequests(
       path.resolve('test/fixtures/scenarios/unique-unlisted.ts'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { prepared } from './requests.ts';
+import { prepared } from './prepared.ts';
 import { prepare } from './load.ts';
 import { CALLED_FIX, CALLED_PROBLEM, undeclaredProblem } from './scenario-env.ts';
 import { ScenarioMistake } from './mistake.ts';

@@ -14,8 +14,7 @@ import {
 import { readByText, rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
 import { DataError, drawSeed, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
-import { bodyCutText } from './verdict.ts';
-import type { Check, ResponseInfo, Scenario } from './types.ts';
+import type { ResponseInfo, Scenario } from './types.ts';
 
 const req = () => ({ url: '/' });
 
@@ -322,111 +321,17 @@ describe('data rows', () => {
   });
 });
 
-describe('a check that reads what its request did not keep', () => {
-  it('fails with the fix instead of judging an empty body or no headers', async () => {
-    const { checkOf } = await import('./requests.ts');
-    const { newOutcome } = await import('../engine/outcome.ts');
-    const o = newOutcome();
-    o.status = 200;
-    const viaHelper = (r: { body: string }) => r.body.includes('ok');
-    expect(checkOf((r) => viaHelper(r), o, { body: false, headers: false })).toMatch(
-      /check cannot judge: the response body was not kept for this check: .*write res.body or res.json\(\) in the check/,
-    );
-    expect(
-      checkOf((r) => String((r as unknown as Record<string, unknown>)['head' + 'ers']), o, {
-        body: false,
-        headers: false,
-      }),
-    ).toMatch(/the response headers were not kept/);
-    expect(checkOf((r) => r.status === 200, o, { body: false, headers: false })).toBeNull();
-  });
-
-  it("counts its code's throw and a body that is not JSON as the target's answer (kind check), nothing as a rejection", async () => {
-    const { checkOf } = await import('./requests.ts');
-    const { checkFailureKind } = await import('./verdict.ts');
-    const { newOutcome } = await import('../engine/outcome.ts');
-    const o = newOutcome();
-    o.status = 200;
-    o.bodyChunks.push(Buffer.from('<html>oops</html>'));
-    const typo = checkOf((r) => (undefined as unknown as { status: number }).status === r.status, o)!;
-    expect(typo).toMatch(/^check threw: Cannot read properties of undefined/);
-    // a check that passed preflight's sample and throws on an answer: the answer is what changed
-    expect(checkFailureKind(typo)).toBe('check');
-    const html = checkOf((r) => r.json().id !== undefined, o)!;
-    expect(html).toBe('check threw: the body is not JSON ("<html>oops</html>")');
-    expect(checkFailureKind(html)).toBe('check');
-    // braces and no return: rejected with the fix, where it had accepted every response
-    // (the Check type refuses it as well: a plain JavaScript scenario meets the run-time refusal)
-    const braces = ((r: ResponseInfo) => void (r.status === 500)) as unknown as Check;
-    expect(checkOf(braces, o)).toMatch(/^check returned nothing: return true/);
-  });
-});
-
 describe('a body cut at http.maxBodyBytes', () => {
-  /** An answer of `size` bytes whose first `kept` were kept, as the engine's clients keep them. */
-  async function cutAnswer(size: number, kept: number) {
-    const { newOutcome } = await import('../engine/outcome.ts');
-    const o = newOutcome();
-    o.status = 200;
-    const body = `${'x'.repeat(size - 3)}end`;
-    o.bytesIn = size;
-    o.bodyChunks.push(Buffer.from(body.slice(0, kept)));
-    return o;
-  }
-
-  it("a check's rejection says how much of the body it saw and the fix; res.truncated says it was cut", async () => {
-    const { checkOf } = await import('./requests.ts');
-    const check = (r: ResponseInfo) => r.body.endsWith('end') || `no end (truncated: ${r.truncated})`;
-    const kept = { body: true, headers: false, bodyBytes: 40 };
-    expect(checkOf(check, await cutAnswer(120, 40), kept)).toBe(
-      'no end (truncated: true) (the check saw the first 40 of 120 bytes: raise http.maxBodyBytes)',
-    );
-    expect(checkOf((r) => r.status === 201, await cutAnswer(120, 40), kept)).toBe(
-      'check returned false (the check saw the first 40 of 120 bytes: raise http.maxBodyBytes)',
-    );
-    // whole: accepted, and a rejection says nothing of a cut
-    expect(checkOf(check, await cutAnswer(30, 30), kept)).toBeNull();
-    expect(checkOf((r) => r.truncated || 'whole', await cutAnswer(30, 30), kept)).toBe('whole');
-    // JSON cut short says its own fix, once
-    expect(checkOf((r) => r.json() !== null, await cutAnswer(120, 40), kept)).toBe(
-      `check cannot judge: ${bodyCutText(40)}`,
-    );
-  });
-
-  it("a transaction's response (what http.send resolved with) says truncated too", async () => {
-    const { requestArrivals } = await import('./requests.ts');
-    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
-    const kept = { body: true, headers: false, bodyBytes: 40 };
-    expect([
-      a.sent(await cutAnswer(120, 40), null, kept).truncated,
-      a.sent(await cutAnswer(30, 30), null, kept).truncated,
-    ]).toEqual([true, false]);
-    // not kept (the run's code names no body): reading it throws the fix, as body does
-    const unkept = a.sent(await cutAnswer(120, 0), null, { body: false, headers: false });
-    expect(() => unkept.truncated).toThrow(/the response body was not kept for this transaction/);
-  });
-
   it('a check that names res.truncated keeps the body', () => {
     const s = { request: req, check: (r: ResponseInfo) => !r.truncated } as Scenario;
     expect(trafficOf(s).entries[0].checkReadsBody).toBe(true);
   });
 });
 
-describe('more scenario problems and answers', () => {
+describe('more scenario problems', () => {
   it('weights that cannot be made whole are a problem naming the fix', () => {
     const s = { mix: { a: { weight: 100 / 3, request: req }, b: { weight: 1, request: req } } } as Scenario;
     expect(scenarioProblems(s).join('\n')).toMatch(/more than 3 decimals; round them to 3 decimals/);
-  });
-  it("an empty answer of a transaction keeps nothing of the VU's next one", async () => {
-    const { requestArrivals } = await import('./requests.ts');
-    const { newOutcome, startOutcome } = await import('../engine/outcome.ts');
-    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
-    const o = newOutcome();
-    o.status = 204;
-    const first = a.sent(o, null);
-    startOutcome(o, 0); // the VU's next request, on the same outcome
-    o.bodyChunks.push(Buffer.from('{"secret":"second"}'));
-    expect(first.body).toBe('');
   });
 });
 
@@ -442,7 +347,7 @@ describe("a transaction's answers keep what its code reads", () => {
       { body: true, headers: false },
       { body: false, headers: false },
     ]);
-    const { requestArrivals } = await import('./requests.ts');
+    const { requestArrivals } = await import('./arrivals.ts');
     const { newOutcome } = await import('../engine/outcome.ts');
     const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
     const o = newOutcome();
@@ -453,24 +358,6 @@ describe("a transaction's answers keep what its code reads", () => {
       /the response body was not kept for this transaction: .*write made.body or made.json\(\) in the run/,
     );
     expect(() => blind.headers).toThrow(/the response headers were not kept for this transaction/);
-  });
-});
-
-describe('a body longer than http.maxBodyBytes', () => {
-  it('json() on the cut body says it was cut and names the setting; a short bad body is quoted', async () => {
-    const { checkOf, requestArrivals } = await import('./requests.ts');
-    const { newOutcome } = await import('../engine/outcome.ts');
-    const a = requestArrivals(() => ({ method: 'GET', path: '/', headers: {}, body: null }));
-    const o = newOutcome();
-    o.status = 200;
-    o.bodyChunks.push(Buffer.from('[{"id":"a"},{"id"'), Buffer.from(':"b"},{"i')); // 26 bytes kept of more
-    const kept = { body: true, headers: false, bodyBytes: 26 };
-    expect(checkOf((r) => Array.isArray(r.json()), o, kept)).toMatch(
-      /^check cannot judge: the body is not JSON as kept: plateau keeps the first 26 bytes of a body \(http.maxBodyBytes\) and this one was longer; raise http.maxBodyBytes/,
-    );
-    expect(() => a.sent(o, null, kept).json()).toThrow(/first 26 bytes .* raise http.maxBodyBytes/);
-    // under the limit the body is whole: quoted as it is
-    expect(() => a.sent(o, null, { ...kept, bodyBytes: 64 }).json()).toThrow(/^the body is not JSON \("\[\{/);
   });
 });
 

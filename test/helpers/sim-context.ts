@@ -3,7 +3,8 @@
  * validated config, its plan, a simulated clock, a model target, a simulated engine over it, a
  * fresh run store and the RunContext the stages read (the prober reads the model's counters).
  */
-import { requestArrivals, type ScenarioRequests } from '../../harness/scenario/requests.ts';
+import { requestArrivals } from '../../harness/scenario/arrivals.ts';
+import type { ScenarioRequests } from '../../harness/scenario/requests.ts';
 import { trafficOf } from '../../harness/scenario/traffic.ts';
 import type { PlateauConfigInput } from '../../harness/config/schema.ts';
 import { parseConfigOrThrow } from '../../harness/config/validate.ts';

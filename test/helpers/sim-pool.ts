@@ -9,7 +9,8 @@ import type { SimClock } from '../../harness/clock.ts';
 import { newOutcome } from '../../harness/engine/outcome.ts';
 import type { PreparedRequest, SendDone, VuConnection } from '../../harness/engine/vu-connection.ts';
 import type { VuPool } from '../../harness/engine/vu-pool.ts';
-import { checkOf, requestArrivals, type Arrivals, type TransactionRun } from '../../harness/scenario/requests.ts';
+import { requestArrivals, type Arrivals, type TransactionRun } from '../../harness/scenario/arrivals.ts';
+import { checkOf } from '../../harness/scenario/responses.ts';
 
 export interface SimPool {
   active: number;

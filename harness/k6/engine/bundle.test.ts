@@ -15,7 +15,7 @@ import { bundleK6Script, type RuntimeInput } from './bundle.ts';
 import { k6Options } from './options.ts';
 import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
 import { parseCsv, rowIndex, seedOf } from '../../scenario/data-rows.ts';
-import type { RequestRun } from '../../scenario/requests.ts';
+import type { RequestRun } from '../../scenario/arrivals.ts';
 import { NAME_FIX } from '../../scenario/names.ts';
 import { CALLED_PROBLEM, undeclaredProblem } from '../../scenario/scenario-env.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
