@@ -15,6 +15,7 @@ import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';
 import type { AnalyzeInput, NextAction, Rules, RunResult, StepResult, Symptom } from './types.ts';
 import { runWarnings, warmupRecordOf } from './warnings.ts';
+import { unhandledWarning } from './scenario-unhandled.ts';
 import { unloadedOf } from './target-saturated.ts';
 import { pastSettle } from './past-settle.ts';
 import { shownStage } from './stage-shown.ts';
@@ -129,6 +130,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     ...(input.durationCapS !== undefined ? { durationCapS: input.durationCapS } : {}),
     warnings: [
       ...runWarnings(steps, input.rules, input.stages, input.clientTimeoutMs),
+      ...unhandledWarning(merged),
       ...pastSettle(steps, attempts),
       ...replay.differs.map(differsWarning),
       ...(folded

@@ -148,17 +148,30 @@ function addEncoded(encoded: readonly string[]): string {
   return sumEncoded(encoded.filter((b64) => b64 !== EMPTY_ENCODED));
 }
 
+/** A count a bucket keeps with the first one's message: sends refused for their name, rejections left unhandled. */
+type Counted = 'refusedNames' | 'unhandled';
+
+/** The `key` counts of `records` summed, with the first message; {} where none was counted. */
+function countedOf<K extends Counted>(records: readonly AnalysedRecord[], key: K): Pick<BucketRecord, K> {
+  const with_ = records.filter((r) => r[key] !== undefined);
+  if (with_.length === 0) return {} as Pick<BucketRecord, K>;
+  const count = with_.reduce((n, r) => n + r[key]!.count, 0);
+  // a k6 VU tags only its first refusal with the message: the first record that has one
+  const first = with_.find((r) => r[key]!.first !== '')?.[key]!.first ?? '';
+  return { [key]: { count, first } } as Pick<BucketRecord, K>;
+}
+
 /**
  * The sends refused for their name in `records` (any phase and seconds: the caller picks them),
  * with the first refusal's message; {} where none was.
  */
 export function refusedNamesOf(records: readonly AnalysedRecord[]): Pick<BucketRecord, 'refusedNames'> {
-  const refused = records.filter((r) => r.refusedNames !== undefined);
-  if (refused.length === 0) return {};
-  const count = refused.reduce((n, r) => n + r.refusedNames!.count, 0);
-  // a k6 VU tags only its first refusal with the message: the first record that has one
-  const first = refused.find((r) => r.refusedNames!.first !== '')?.refusedNames!.first ?? '';
-  return { refusedNames: { count, first } };
+  return countedOf(records, 'refusedNames');
+}
+
+/** The rejections the scenario's code left unhandled in `records`, with the first one's message; {} where none was. */
+export function unhandledOf(records: readonly AnalysedRecord[]): Pick<BucketRecord, 'unhandled'> {
+  return countedOf(records, 'unhandled');
 }
 
 /** Sorted, de-duplicated source names joined with "+" (so merging is order-independent). */
@@ -195,6 +208,7 @@ function mergeGroup(group: readonly AnalysedRecord[]): AnalysedRecord {
     ...(group.some((r) => r.reconnects !== undefined) ? { reconnects: sum((r) => r.reconnects ?? 0) } : {}),
     ...(group.some((r) => r.throttledMs !== undefined) ? { throttledMs: sum((r) => r.throttledMs ?? 0) } : {}),
     ...refusedNamesOf(group),
+    ...unhandledOf(group),
     ...highest('cpuSteal'),
     ...highest('processCpu'),
     vusActiveMax: sum((r) => r.vusActiveMax),

@@ -30,6 +30,7 @@ import { kneeResult } from '../analysis/deciding-steps.ts';
 import { symptomText } from '../analysis/generator-symptoms.ts';
 import { generatorFix } from '../analysis/generator-fix.ts';
 import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
+import { UNHANDLED_FIX } from '../analysis/scenario-unhandled.ts';
 
 type F = Record<string, number>;
 
@@ -175,6 +176,8 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return `"${w.figures.name}" has no cross-check in ${whereSteps(steps)}: its route matched no series of the server's while the step's own series read fine: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : `set metrics.requests.routes["${w.figures.name}"] to the route as the target labels it`}`;
     case 'labels-unseen':
       return `the label filter read no series in ${whereSteps(steps)}, so none has a server cross-check: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : 'set metrics.requests.labels to values the target exposes'}`;
+    case 'scenario-unhandled':
+      return `${fmtInt(f.count)} promise(s) the scenario's code started and left unhandled rejected during the load (${String(w.figures.phases)}), after their arrivals had ended: they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "${quoted(String(w.figures.first), 240)}"; ${UNHANDLED_FIX}`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:

@@ -98,6 +98,11 @@ export interface BucketRecord {
    * with one: a k6 VU tags its first refusal only). Absent where none was refused.
    */
   refusedNames?: { count: number; first: string };
+  /**
+   * Rejections of promises the scenario's code left unhandled this second (harness/engine/unhandled.ts),
+   * and the first one's message: they failed no arrival. Absent where none was.
+   */
+  unhandled?: { count: number; first: string };
   /** Highest number of VUs busy at once in this second. */
   vusActiveMax: number;
   /** VUs allocated at the end of this second. */

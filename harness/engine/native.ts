@@ -7,6 +7,7 @@ import type { BucketRecord } from '../../analysis/types.ts';
 import { realClock, type Clock, type Timer } from '../clock.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
+import { catchUnhandled } from './unhandled.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './vu-connection.ts';
 import type { VuPool } from './vu-pool.ts';
@@ -71,6 +72,8 @@ export function startNative(o: EngineRunOptions): EngineRun {
     stripe.index === 0 ? HostSampler.ofThisProcess() : null,
     named,
   );
+  // until finish(): a rejection the scenario's code left unhandled is counted, not the thread's end
+  const releaseUnhandled = catchUnhandled((message) => rec.unhandled(clk.now(), message));
   const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
   const singleCheck = single?.kind === 'request' ? single.check : () => null;
   /** Arrivals of the leg in a block (stripes.ts): 0 when this instance sends every count-th. */
@@ -248,9 +251,14 @@ export function startNative(o: EngineRunOptions): EngineRun {
     graceEnd.cancel();
     // past the grace, with the deadline's ticker gone: a transaction still running would keep its VU
     for (const t of live) t.abandon();
-    rec.close(clk.now());
-    // n is the next (undispatched) global index; the seqs used are below it.
-    resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });
+    // a promise the last arrivals' code left rejects once the microtasks after them have run: the
+    // second stays open for it, and the listener on, until the turn after (on the engine's clock)
+    clk.setTimeout(() => {
+      rec.close(clk.now());
+      releaseUnhandled();
+      // n is the next (undispatched) global index; the seqs used are below it.
+      resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });
+    }, 0);
   }
 
   function stop(graceMs: number) {

@@ -88,6 +88,9 @@ export class OpenBucket {
   /** Sends refused for their name this second, and the first one's message (BucketRecord.refusedNames). */
   refusedNames = 0;
   refusedName = '';
+  /** Rejections the scenario's code left unhandled this second, and the first one's message (BucketRecord.unhandled). */
+  unhandled = 0;
+  unhandledFirst = '';
   vusActiveMax = -1;
   vusAllocated = -1;
   /** ms the generator's cgroup was throttled in this second (BucketRecord.throttledMs); -1 when not read. */
@@ -144,6 +147,7 @@ export class OpenBucket {
       this.bytesOut =
       this.reconnects =
       this.refusedNames =
+      this.unhandled =
       this.requests =
       this.unsent =
         0;
@@ -266,6 +270,7 @@ export class OpenBucket {
       bytesOut: this.bytesOut,
       ...(this.countsReconnects ? { reconnects: this.reconnects } : {}),
       ...(this.refusedNames > 0 ? { refusedNames: { count: this.refusedNames, first: this.refusedName } } : {}),
+      ...(this.unhandled > 0 ? { unhandled: { count: this.unhandled, first: this.unhandledFirst } } : {}),
       vusActiveMax: this.vusActiveMax >= 0 ? this.vusActiveMax : vus.active,
       vusAllocated: this.vusAllocated >= 0 ? this.vusAllocated : vus.allocated,
       lag: this.lag.totalCount > 0 ? encodeHistogram(this.lag.flush()) : EMPTY_LAG,

@@ -222,3 +222,26 @@ describe('BucketRecorder: arrivals that sent nothing', () => {
     expect(out.slice(1).every((r) => r.requests === undefined)).toBe(true);
   });
 });
+
+describe('BucketRecorder and the rejections the scenario left unhandled', () => {
+  it('counts them in their second with the first message, notes it among the samples, and changes no arrival count', () => {
+    const out: BucketRecord[] = [];
+    const rec = new BucketRecorder('steps', 'native/0', 0, (r) => out.push(r));
+    rec.arrival(100, 0);
+    rec.unhandled(300, 'stray at seq 10');
+    rec.unhandled(700, 'stray at seq 20');
+    rec.tick(1_200);
+    rec.unhandled(1_500, 'stray at seq 30');
+    rec.close(1_900);
+    rec.unhandled(2_100, 'after close: dropped');
+    expect(out.map((r) => [r.tS, r.unhandled])).toEqual([
+      [0, { count: 2, first: 'stray at seq 10' }],
+      [1, { count: 1, first: 'stray at seq 30' }],
+    ]);
+    expect(out[0].samples).toEqual(["other: a promise the scenario's code left unhandled rejected: stray at seq 10"]);
+    expect(out.map((r) => [r.started, r.completed, r.ok, r.errors])).toEqual([
+      [1, 0, 0, {}],
+      [0, 0, 0, {}],
+    ]);
+  });
+});

@@ -13,6 +13,7 @@ import { cutMessage } from '../cut-message.ts';
 import { checkFailureKind } from '../scenario/verdict.ts';
 import { httpFailureText } from './failure-text.ts';
 import type { HostSample, HostSampler } from './host-sampler.ts';
+import { unhandledText } from '../../analysis/scenario-unhandled.ts';
 
 /**
  * A VU that connects again after less idle time than this was dropped by the target in use
@@ -225,6 +226,19 @@ export class BucketRecorder {
     if (this.closed) return;
     const b = this.at(nowMs);
     if (b.refusedNames++ === 0) b.refusedName = cutMessage(message, MAX_MESSAGE);
+  }
+
+  /**
+   * A rejection of a promise the scenario's code left unhandled (unhandled.ts): counted apart, its
+   * first message kept and noted among the second's samples; no arrival's count changes.
+   */
+  unhandled(nowMs: number, message: string): void {
+    if (this.closed) return;
+    const b = this.at(nowMs);
+    if (b.unhandled++ === 0) {
+      b.unhandledFirst = cutMessage(message, MAX_MESSAGE);
+      b.note(cutMessage(`other: ${unhandledText(message)}`, MAX_MESSAGE));
+    }
   }
 
   /** An arrival that failed before sending (the scenario threw); under its entry's name when names are recorded. */

@@ -14,6 +14,8 @@ import { ScenarioMistake } from '../scenario/mistake.ts';
 import { refusal, scenarioFailure, scenarioStep } from './sample-blame.ts';
 import { send } from './sample-send.ts';
 import { SampleHttp } from './sample-transaction-http.ts';
+import { catchUnhandled } from '../engine/unhandled.ts';
+import { UNHANDLED_FIX, unhandledText } from '../../analysis/scenario-unhandled.ts';
 
 /**
  * Sends one arrival of the entry (arrival number `seq`); resolves what it sent and got, or throws
@@ -46,10 +48,36 @@ async function sampleRequest(
 }
 
 /**
+ * A transaction's arrival (transactionArrival), then the rejections its code left unhandled: they
+ * surface once the microtasks after its end have run, and the engines count them apart (they fail
+ * no arrival: harness/engine/unhandled.ts), so the sample refuses the first with its fix, before
+ * load, where it would have ended this process.
+ */
+async function sampleTransaction(
+  config: PlateauConfig,
+  s: ScenarioRequests,
+  run: TransactionRun,
+  seq: number,
+  names: string[],
+): Promise<string[]> {
+  let unhandled: string | null = null;
+  const release = catchUnhandled((message) => (unhandled ??= message));
+  try {
+    const said = await transactionArrival(config, s, run, seq, names);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (unhandled !== null)
+      throw scenarioFailure(`transaction "${run.name}"`, new ScenarioMistake(unhandledText(unhandled), UNHANDLED_FIX));
+    return said;
+  } finally {
+    release();
+  }
+}
+
+/**
  * A transaction's arrival: its run, given the sample's http (sample-transaction-http.ts), within
  * http.transactionTimeoutMs; each accepted request's name and status, or the arrival's failure.
  */
-async function sampleTransaction(
+async function transactionArrival(
   config: PlateauConfig,
   s: ScenarioRequests,
   run: TransactionRun,
