@@ -10,6 +10,7 @@ import { nameStopWhy } from './no-limit-stops.ts';
 import { replayAttempts, type DecisionPolicy, type Replay } from './decision.ts';
 import { attemptsAtTarget, decidingSteps, generatorBoundFailure } from './deciding-steps.ts';
 import { summarizeStop } from './stop.ts';
+import { warmupFailedAt } from './failures-with-rate.ts';
 import { cutOf, lastLoadS } from './cut.ts';
 import { DEFAULT_GENERATOR_BOUNDS } from './generator-symptoms.ts';
 import { confirmedOverloadShape, sustainedPerSec } from './overload-shape.ts';
@@ -95,6 +96,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
   );
   const steps = trimNotRun(replay.steps);
   const cut = input.interrupted ? cutOf(attempts, lastLoadS(input.records), replay.steps) : null;
+  const warmupAt = warmupFailedAt(records, input.stages);
   const stop = summarizeStop(
     steps,
     input.plannedSteps ?? input.steps.length,
@@ -103,6 +105,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
     input.stages,
     input.closedModel === true,
     cut,
+    warmupAt,
   );
   // stopped by limits.maxDurationS, not a signal: said, with the fix (it read as a Ctrl-C); the
   // gate's reason gives this detail and adds no fix of its own (gate/judgeable.ts)
@@ -180,6 +183,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
           unitOf(input.rules),
           input.rules.okLowerBound === true,
           input.rules,
+          warmupAt,
         ),
     generatorBound: generatorBoundFailure(steps) !== null,
     contaminated: steps.some((s) => s.contaminated),

@@ -2,7 +2,8 @@
  * What shape overload takes past the knee: a plateau (throughput flat), a collapse (it falls), errors
  * (the target fails requests) or generator-bound; and what a step's window shows its target sustained.
  */
-import { fmtPercent, stepNo, unitCounts } from './format.ts';
+import { fmtPercent, fmtTarget, stepNo, unitCounts } from './format.ts';
+import { failuresKept, type FailedAt } from './failures-with-rate.ts';
 import type { OverloadShape, RateUnit, Rules, StepResult } from './types.ts';
 import { otherFailuresClause } from './other-failures.ts';
 import { ERROR_NOTE_MIN, stillFollowing } from './failure-clause.ts';
@@ -50,6 +51,8 @@ export function overloadShape(
   okLowerBound = false,
   /** The stop rule's bounds, by which a step whose capture held is told apart (a shortfall); absent, it is not. */
   rules?: Pick<Rules, 'deliveryMin' | 'captureMin'>,
+  /** The warmup's arrivals and their failures: with no knee, the lower rate a first step's failures are read against. */
+  warmup: FailedAt | null = null,
 ): OverloadShape {
   if (!bad) return { shape: 'none', evidence: 'every measured step held', meaning: MEANINGS.none };
   if (bad.generatorBound)
@@ -67,7 +70,11 @@ export function overloadShape(
     return {
       shape: 'errors',
       evidence,
-      meaning: otherFailuresClause(bad) ?? failingBefore(knee, bad, unit) ?? MEANINGS.errors,
+      meaning:
+        otherFailuresClause(bad) ??
+        failingBefore(knee, bad, unit) ??
+        failingInWarmup(knee, bad, warmup, unit) ??
+        MEANINGS.errors,
     };
   }
   const most = bestBefore ? fellTo(bad, bestBefore, okLowerBound) : null;
@@ -102,6 +109,20 @@ function failingBefore(knee: StepResult | null, bad: StepResult, unit: RateUnit)
 }
 
 /**
+ * The meaning of a first step's errors that the warmup, at its lower rate, failed about as often
+ * (failures-with-rate.ts): no response to overload either. Null otherwise, or past a knee.
+ */
+function failingInWarmup(
+  knee: StepResult | null,
+  bad: StepResult,
+  warmup: FailedAt | null,
+  unit: RateUnit,
+): string | null {
+  if (knee || !warmup || !failuresKept(warmup, bad)) return null;
+  return `the warmup, at ${fmtTarget(warmup.ratePerSec)} ${unit}, failed ${fmtPercent(warmup.failed / warmup.completed)} of its ${unitCounts(unit)} too: these failures do not fall with the rate, so they are no response to overload; they took delivery under its bound: fix them (the errors by name) and rerun to find the capacity`;
+}
+
+/**
  * The overload shape of a failed step judged on its last attempt (the confirmation the run stopped
  * on), where a first attempt can be an outlier: a generator stall read a collapse to 0.1/s that the
  * confirmation, at 85 of 89, did not repeat. Where the attempts' shapes differ the evidence says so.
@@ -113,10 +134,12 @@ export function confirmedOverloadShape(
   unit: RateUnit = 'req/s',
   okLowerBound = false,
   rules?: Pick<Rules, 'deliveryMin' | 'captureMin'>,
+  warmup: FailedAt | null = null,
 ): OverloadShape {
   const last = attempts.at(-1) ?? null;
-  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound, rules);
-  const first = attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound, rules) : null;
+  const shape = overloadShape(knee, last, bestBefore, unit, okLowerBound, rules, warmup);
+  const first =
+    attempts.length > 1 ? overloadShape(knee, attempts[0], bestBefore, unit, okLowerBound, rules, warmup) : null;
   if (!first || first.shape === shape.shape) return shape;
   return {
     ...shape,

@@ -5,8 +5,9 @@
  * step failed (an outage, an unconfirmed failure, a closed model, refused names) are
  * no-limit-stops.ts's; stop.ts chooses between them.
  */
-import { fmtInt, fmtRate, fmtRatio, fmtTarget, unitOf } from './format.ts';
+import { fmtInt, fmtPercent, fmtRate, fmtRatio, fmtTarget, quoted, unitCounts, unitOf } from './format.ts';
 import type { RateUnit, Rules, StepResult, StopReason } from './types.ts';
+import { FAILED_MIN, NAME_SHARE_WARN } from './failures-in-held.ts';
 import { generatorFix } from './generator-fix.ts';
 import { otherFailuresClause } from './other-failures.ts';
 import { confirmingAttempt } from './deciding-steps.ts';
@@ -22,6 +23,7 @@ import {
 import { sustainedPerSec } from './overload-shape.ts';
 import { interruptedDetail } from './interrupted-stop.ts';
 import { stepName } from './step-name.ts';
+import { failuresKept, type FailedAt } from './failures-with-rate.ts';
 
 type StopLine = { stopReason: StopReason; stopDetail: string };
 
@@ -38,6 +40,8 @@ export function reasonAndDetail(
   where: string | null,
   rules: Rules,
   capacityPerSec: number | null,
+  /** The warmup's arrivals and their failures, null without a warmup: a failed first step is read against it. */
+  warmup: FailedAt | null = null,
 ): StopLine {
   const unit = unitOf(rules);
   if (where !== null) return { stopReason: 'interrupted', stopDetail: interruptedDetail(where, capacityPerSec, unit) };
@@ -52,7 +56,7 @@ export function reasonAndDetail(
   if (bad.generatorBound) return generatorBoundReason(bad, capacityPerSec, rules);
   // only where the failures matter (1% or more): a couple of kind other among thousands casts no doubt
   const other = bad.errorRate >= ERROR_NOTE_MIN ? otherFailuresClause(bad) : null;
-  if (prefix === 0) return failedFirstStepReason(bad, other, rules);
+  if (prefix === 0) return failedFirstStepReason(bad, other, rules, warmup);
   return plateauReason(steps, bad, steps[prefix - 1], other, rules);
 }
 
@@ -88,19 +92,27 @@ function generatorBoundReason(bad: StepResult, capacityPerSec: number | null, ru
   };
 }
 
-/** The first step failed: the target sustains less than the lowest rate, unless its failures say otherwise. */
-function failedFirstStepReason(bad: StepResult, other: string | null, rules: Rules): StopLine {
+/**
+ * The first step failed: the target sustains less than the lowest rate, unless its failures say
+ * otherwise (the answers' own, or a share the warmup's lower rate failed as well).
+ */
+function failedFirstStepReason(bad: StepResult, other: string | null, rules: Rules, warmup: FailedAt | null): StopLine {
   const unit = unitOf(rules);
   // a generator symptom with no step held to judge the target's tail by: no side is blamed
-  const failures = !bad.inconclusive && other === null && failuresFailedIt(bad, rules) && answersRejected(bad);
+  const ofFailures = !bad.inconclusive && other === null && failuresFailedIt(bad, rules);
+  const rejected = ofFailures && answersRejected(bad);
+  const kept = ofFailures && !rejected && warmup !== null && failuresKept(warmup, bad);
+  const failures = rejected || kept;
   const whose = bad.inconclusive
     ? `; ${bad.verdictDetail}`
     : other !== null
       ? `: ${other}`
-      : failures
+      : rejected
         ? // a lower rate would fail them as well: 'start lower' would send the user the wrong way
           `: ${failuresClause(bad, rules, unit)}; a lower rate would fail them too: read the errors table (kinds, samples, by name) and fix the request, its check or the target`
-        : ': the target sustains less than the lowest offered rate; start lower';
+        : kept
+          ? `: ${failuresClause(bad, rules, unit)}${keptClause(warmup, bad, unit)}`
+          : ': the target sustains less than the lowest offered rate; start lower';
   return {
     stopReason: 'failed-first-step',
     stopDetail: `${stepName(bad, unit)}, the first step, ${failureClause(bad, null, rules)}${whose}${shapeNotes(bad, null, unit, rules.okLowerBound, failures)}`,
@@ -136,4 +148,32 @@ function plateauReason(
     stopReason: 'plateau',
     stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: ${what}${shapeNotes(last, knee, unit, rules.okLowerBound, failures)}${other === null ? '' : `; but ${other}`}`,
   };
+}
+
+/** Names a stop line lists, at most: the rest are counted. */
+const NAMES_SHOWN = 3;
+
+/** The names that failed, most failures first: ": broken 40 of 40 failed (http_5xx), ..." ("" without names that failed). */
+function failingNames(step: Pick<StepResult, 'byName'>): string {
+  const failing = Object.entries(step.byName ?? {})
+    .filter(([, n]) => n.failed >= FAILED_MIN && n.errorRate >= NAME_SHARE_WARN)
+    .sort((a, b) => b[1].failed - a[1].failed);
+  const shown = failing.slice(0, NAMES_SHOWN).map(([name, n], i) => {
+    const kinds = Object.entries(n.errors)
+      .filter(([, c]) => (c ?? 0) > 0)
+      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+      .map(([k]) => k);
+    return `${quoted(name, 60)} ${fmtInt(n.failed)} of ${fmtInt(n.completed)}${i === 0 ? ' failed' : ''}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+  });
+  const more = failing.length - shown.length;
+  return shown.length === 0 ? '' : `: ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+}
+
+/**
+ * The stop's clause where the failures kept their share at the warmup's lower rate: both shares
+ * with their counts and rates, and what to fix instead of starting lower.
+ */
+function keptClause(warmup: FailedAt, step: StepResult, unit: RateUnit): string {
+  const share = (f: FailedAt) => `${fmtPercent(f.failed / f.completed)} of ${fmtInt(f.completed)}`;
+  return `; they do not fall with the rate, so starting lower would fail them too (the warmup at ${fmtTarget(warmup.ratePerSec)} ${unit} failed ${share(warmup)} ${unitCounts(unit)}, this step at ${fmtTarget(step.ratePerSec)} ${share(step)}): fix what fails in the target or in the scenario's requests${failingNames(step)}; the errors table gives kinds and samples`;
 }

@@ -24,6 +24,7 @@ import {
   unreachableReason,
 } from './no-limit-stops.ts';
 import { reasonAndDetail } from './stop-reason.ts';
+import type { FailedAt } from './failures-with-rate.ts';
 import { attemptName } from './step-name.ts';
 
 export type StopSummary = Pick<
@@ -116,6 +117,8 @@ export function summarizeStop(
   closedModel = false,
   /** Where an interruption cut the steps (cut.ts cutOf), null when no attempt was cut; absent, read from the steps. */
   cut?: Cut | null,
+  /** The warmup's arrivals and their failures (failures-with-rate.ts), null or absent without a warmup. */
+  warmup: FailedAt | null = null,
 ): StopSummary {
   const failedStage = stages.find((s) => s.status === 'fail' && s.name !== 'steps' && s.name !== 'report');
   // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
@@ -137,12 +140,12 @@ export function summarizeStop(
           ? unconfirmedReason(steps[prefix], knee, heldLater, heldAtLeastPerSec, rules, steps.slice(prefix + 1))
           : outage !== null && where !== null
             ? cutAfterLimit(outage, where)
-            : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, where, rules, heldAtLeastPerSec));
+            : (outage ?? reasonAndDetail(steps, all, prefix, plannedSteps, where, rules, heldAtLeastPerSec, warmup));
   // a run cut short after its limit was confirmed (an import's file ending mid-step past two failed
   // steps): the limit's reason, and the cut said after it
   const said =
     where !== null && established && reason.stopReason === 'interrupted'
-      ? cutAfterLimit(reasonAndDetail(steps, all, prefix, plannedSteps, null, rules, heldAtLeastPerSec), where)
+      ? cutAfterLimit(reasonAndDetail(steps, all, prefix, plannedSteps, null, rules, heldAtLeastPerSec, warmup), where)
       : reason;
   return {
     capacityPerSec: established ? heldAtLeastPerSec : null,

@@ -120,3 +120,23 @@ describe('warmupStable of a mix: each name by its own median', () => {
     expect(v.detail).toMatch(/, median 4\.90 ms \(spread 7\.40 ms\)$/);
   });
 });
+
+describe('warmupStable says what share of its arrivals failed, and does not judge it', () => {
+  const windows = (failedPerSec: number) => [
+    { fromS: 0, throughputPerSec: 42, failedPerSec, p50Ms: 0.72 },
+    { fromS: 1, throughputPerSec: 43, failedPerSec, p50Ms: 0.74 },
+  ];
+
+  it('a steady share of failures: stable, and said', () => {
+    const v = warmupStable(windows(7.5), 2, 0.1, 'arrivals/s');
+    expect(v.stable).toBe(true);
+    expect(v.detail).toBe(
+      'last 2 windows: throughput 42.5 arrivals/s (spread 2.4%), median 0.73 ms (spread 0.02 ms); 15.00% of their arrivals failed',
+    );
+  });
+
+  it('under 1% failed, or none: nothing said', () => {
+    expect(warmupStable(windows(0.4), 2, 0.1).detail).not.toMatch(/failed/);
+    expect(warmupStable(windows(0), 2, 0.1).detail).not.toMatch(/failed/);
+  });
+});

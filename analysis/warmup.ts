@@ -15,10 +15,14 @@
 import type { AnalysedRecord, RateUnit, WarmupRecord } from './types.ts';
 import { aggregate } from './buckets.ts';
 import { percentileMs } from './histogram.ts';
+import { fmtPercent, unitCounts } from './format.ts';
+import { ERROR_NOTE_MIN } from './failure-clause.ts';
 
 export interface WarmupWindow {
   fromS: number;
   throughputPerSec: number;
+  /** Failed completions per second (absent: none counted). */
+  failedPerSec?: number;
   p50Ms: number | null;
   /** A mix's median by name and its successful count (a transaction's: its whole duration). */
   byName?: Record<string, { p50Ms: number | null; n: number }>;
@@ -42,7 +46,12 @@ export function warmupWindows(
   const out: WarmupWindow[] = [];
   for (let from = 0; from + windowS <= untilS; from += windowS) {
     const a = aggregate(records, phase, from, from + windowS);
-    const w: WarmupWindow = { fromS: from, throughputPerSec: a.ok / windowS, p50Ms: percentileMs(a.hist.duration, 50) };
+    const w: WarmupWindow = {
+      fromS: from,
+      throughputPerSec: a.ok / windowS,
+      ...(a.failed > 0 ? { failedPerSec: a.failed / windowS } : {}),
+      p50Ms: percentileMs(a.hist.duration, 50),
+    };
     if (a.byName.size > 0)
       w.byName = Object.fromEntries(
         [...a.byName].map(([name, n]) => [name, { p50Ms: percentileMs(n.duration, 50), n: n.ok }]),
@@ -66,8 +75,22 @@ export function warmupStable(
   const spreadX = meanX > 0 ? (Math.max(...xs) - Math.min(...xs)) / meanX : Infinity;
   const latency = latencyStable(last, tolerance, floorMs);
   const stable = meanX > 0 && spreadX <= tolerance && latency.stable;
-  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} ${unit} (spread ${(spreadX * 100).toFixed(1)}%), ${latency.text}`;
+  const detail = `last ${count} windows: throughput ${meanX.toFixed(1)} ${unit} (spread ${(spreadX * 100).toFixed(1)}%), ${latency.text}${failedText(last, unit)}`;
   return { stable, windows, detail };
+}
+
+/**
+ * The windows' share of failed completions, said where it matters (ERROR_NOTE_MIN or more). Not
+ * judged: failures at a steady share are as settled as the rest, and the stop line reads a failed
+ * first step against them (failures-with-rate.ts); a warmup left unstable for them would only run
+ * to warmup.maxS and call the target unsettled.
+ */
+function failedText(windows: readonly WarmupWindow[], unit: RateUnit): string {
+  const failed = windows.reduce((a, w) => a + (w.failedPerSec ?? 0), 0);
+  const completed = failed + windows.reduce((a, w) => a + w.throughputPerSec, 0);
+  return completed > 0 && failed / completed >= ERROR_NOTE_MIN
+    ? `; ${fmtPercent(failed / completed)} of their ${unitCounts(unit)} failed`
+    : '';
 }
 
 /** Medians within max(tolerance x their mean, floorMs) of each other, and the words for them. */
