@@ -72,7 +72,7 @@ function bytesBase64(b: Uint8Array): string {
   return out;
 }
 
-/** The counts of an encoded histogram (the empty string: none); throws where it is not V2 compressed. */
+/** The counts of an encoded histogram; throws where it is not V2 compressed (histogram.ts countsOf reads "" as empty). */
 export function sparseCounts(b64: string): SparseCounts {
   const bytes = decompress(base64Bytes(b64.trim()));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
