@@ -28,7 +28,7 @@ export const SECONDS: Record<string, number> = {
   'test/threads.test.ts': 14,
   'test/secrets.test.ts': 14,
   'test/cpu-quota.test.ts': 12,
-  'test/bad-input.test.ts': 17,
+  'test/bad-input.test.ts': 14,
   'test/stages.test.ts': 22,
   'test/reset-postgres.test.ts': 11,
   'harness/engine/deadline.test.ts': 11,
