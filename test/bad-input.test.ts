@@ -161,6 +161,16 @@ describe('CLI mistakes: exit 2 before any load, naming the field', () => {
 
 const fixture = (name: string) => path.resolve(`test/fixtures/scenarios/${name}.ts`);
 
+/** The steps' buckets a run stored. */
+function stepBuckets(dir: string): BucketRecord[] {
+  return fs
+    .readFileSync(path.join(dir, 'buckets.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BucketRecord)
+    .filter((b) => b.phase === 'steps');
+}
+
 describe('scenario mistakes', () => {
   async function preflightOf(name: string, env: NodeJS.ProcessEnv = process.env) {
     const server = await startFaultServer({ mode: 'ok' });
@@ -252,12 +262,7 @@ describe('scenario mistakes', () => {
         output: { dir: runsDir, runId: 'throws-every-10th' },
       });
       expect(r.exitCode, r.lines.join('')).toBe(0);
-      const recs = fs
-        .readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as BucketRecord)
-        .filter((b) => b.phase === 'steps');
+      const recs = stepBuckets(r.dir);
       const other = recs.reduce((a, b) => a + (b.errors.other ?? 0), 0);
       const started = recs.reduce((a, b) => a + b.started, 0);
       const dropped = recs.reduce((a, b) => a + b.dropped, 0);
@@ -321,12 +326,7 @@ describe("a promise the scenario's code leaves unhandled costs no arrival and ne
 
       const tenth = await run('unhandled-every-10th');
       expect(tenth.exitCode, tenth.lines.join('')).toBe(0);
-      const recs = fs
-        .readFileSync(path.join(tenth.dir, 'buckets.ndjson'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as BucketRecord)
-        .filter((b) => b.phase === 'steps');
+      const recs = stepBuckets(tenth.dir);
       const started = recs.reduce((a, b) => a + b.started, 0);
       const dropped = recs.reduce((a, b) => a + b.dropped, 0);
       const stray = recs.reduce((a, b) => a + (b.unhandled?.count ?? 0), 0);
