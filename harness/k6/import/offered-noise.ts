@@ -24,11 +24,21 @@ export function secondNoise(ratePerSec: number, wholeSeconds: boolean): number {
 }
 
 /**
+ * With millisecond stamps, how far an edge between two seconds may move a second's count: an
+ * arrival either side of it (k6 starts an arrival a few ms off its schedule), at even odds.
+ */
+const EDGE_NOISE = 0.5;
+
+/**
  * Seconds that rise (or fall) across the run by more than half its tolerance, by their
  * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
  * short holds, not a stepped plan. The standard error is from the larger of a second's known noise
  * (secondNoise) and the seconds' own scatter (from 4 seconds on), so a short hold at whole seconds
- * is not taken for a ramp by chance.
+ * is not taken for a ramp by chance; with millisecond stamps, at least that of whole arrivals
+ * moving across the seconds' edges (EDGE_NOISE), which a hold's two ends share with its neighbours:
+ * a hold of 60/s read 59, 60, 60, 60, 60, 61 (one arrival either side of its two ends) and was
+ * refused as a rise from 59 to 61/s, as 3 of 30 clean runs of 20 to 80/s and 9 of 30 of 10 to 50/s
+ * were (decision 071).
  */
 export function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
   const n = seconds.length;
@@ -42,7 +52,10 @@ export function trends(seconds: readonly number[], wholeSeconds: boolean): boole
     sse += (v - intercept - slope * i) ** 2;
   });
   const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0);
-  return Math.abs(slope) > (3 * sigma) / Math.sqrt(sxx);
+  // an edge's arrival moves one second's count up and the next one's down: the slope sees the two
+  // outer edges with weight (n - 1) / 2 each and every inner one with weight 1
+  const edges = wholeSeconds ? 0 : (EDGE_NOISE * Math.sqrt((n - 1) ** 2 / 2 + n - 1)) / sxx;
+  return Math.abs(slope) > 3 * Math.max(sigma / Math.sqrt(sxx), edges);
 }
 
 /** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */
