@@ -11,8 +11,8 @@
  * which broke a hold into pieces, and a gentle ramp (10 to 20/s over 10 s) lies flat for seconds
  * at a time.
  *   period, ramp = the best of every pair (plan-search.ts: start and step by least squares, the
- *            squared difference per second), then placed to a twentieth of a second with the
- *            whole-second blur (plan-fit.ts)
+ *            squared difference per second), then placed to a twentieth of a second with each
+ *            second blurred as its arrivals were shared (plan-fit.ts, second-blur.ts)
  *   start, step = the least-squares line through the holds' means, each rounded to the roundest
  *            whole number its uncertainty allows (levels)
  *   steps  = those whose hold shows for 3 s (all but a second of a shorter hold) before the
@@ -29,6 +29,8 @@ import { placePlan, type PlacedPlan } from './plan-fit.ts';
 import { coarseCandidates } from './plan-search.ts';
 import { median, secondNoise, tolOf, trends } from './offered-noise.ts';
 import { roundest } from './roundest.ts';
+import { secondBlur } from './second-blur.ts';
+import type { OfferedPhases } from '../output/offered.ts';
 import { continuousRamp, continuousRampText, type ContinuousRamp } from './continuous-ramp.ts';
 
 export interface DerivedSteps {
@@ -142,11 +144,14 @@ function topEnd(offered: readonly number[], endS: number, wholeSeconds: boolean)
  * @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent.
  * @param wholeSeconds the output's timestamps are whole seconds (IngestStats.wholeSeconds): its
  *   iterations' starts are blurred over two seconds, which the fit allows for.
+ * @param phases with whole seconds, how each second read its arrivals (IngestStats.offeredPhases),
+ *   the blur the fit gives the plan; without it, that of iterations of random lengths.
  */
 export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
+  phases?: OfferedPhases,
 ):
   | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
   | { steps: null; why: string; uneven?: boolean; flat?: boolean; ramp?: ContinuousRamp } {
@@ -178,9 +183,9 @@ export function deriveSteps(
   // a rate that rose on a line with no hold has no steps either (continuous-ramp.ts): a staircase
   // of 3 s holds was fitted to one at whole seconds (55 + i x 15/s), and where none fitted, the
   // closest one's holds were listed as if the run had held them
-  const ramp = continuousRamp(offered, endS, wholeSeconds);
+  const ramp = continuousRamp(offered, endS, wholeSeconds, phases);
   if (ramp !== null) return { steps: null, ramp, why: continuousRampText(ramp) };
-  const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds);
+  const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds, phases);
   // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
   // step: a plan that fails at its last step alone, short of its rate there, is fitted again
   // without that step's period (a last hold above its rate is a plan of other steps: refused)
@@ -192,7 +197,7 @@ export function deriveSteps(
     first.fallsShort
   ) {
     const cut = Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS);
-    const again = fitUpTo(offered, cut, cut, wholeSeconds);
+    const again = fitUpTo(offered, cut, cut, wholeSeconds, phases);
     if (again.steps !== null) return again;
   }
   // a last hold that ends where the rate falls from its top (the arrivals go on, well below it: a
@@ -209,7 +214,7 @@ export function deriveSteps(
     const last = first.holds[first.holds.length - 1];
     if (last.toS >= top && last.toS - last.fromS < first.steps.holdS - 2) {
       const cut = last.fromS - first.steps.rampS - 1;
-      const again = fitUpTo(offered, cut, cut, wholeSeconds);
+      const again = fitUpTo(offered, cut, cut, wholeSeconds, phases);
       return again.steps === null ? { steps: null, why: again.why, uneven: again.uneven } : again;
     }
   }
@@ -292,14 +297,20 @@ function bentRamp(
 }
 
 /** The plan over seconds [0, endS), its steps those whose hold shows before countEndS, and its checks. */
-function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wholeSeconds: boolean): Fitted {
+function fitUpTo(
+  offered: readonly number[],
+  endS: number,
+  countEndS: number,
+  wholeSeconds: boolean,
+  phases: OfferedPhases | undefined,
+): Fitted {
   const plan = placePlan(
     offered,
     endS,
     countEndS,
     coarseCandidates(offered, endS, MIN_HOLD_S, CANDIDATES),
     MIN_HOLD_S,
-    wholeSeconds,
+    secondBlur(endS, wholeSeconds, phases),
   );
   if (plan === null)
     return { steps: null, why: `no plan of two or more rising steps fits the ${endS} s of offered arrivals` };

@@ -111,7 +111,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     notes: planNotes,
     afterNote,
   } = withUnread(unread, () =>
-    planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix),
+    planSteps(
+      o,
+      records,
+      ingest.stats.offeredPerS,
+      ingest.stats.wholeSeconds === true,
+      closed,
+      mixed?.fix,
+      ingest.stats.offeredPhases,
+    ),
   );
   notes.push(...planNotes);
   const config = parseConfigOrThrow(
@@ -146,7 +154,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   if (mismatches.length > 0)
     throw new PlateauError(
       mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
-      `${mixed ? `${mixed.fix}; or ` : ''}${mismatchFix(config.steps, plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, ingest.stats.t0Ms)}`,
+      `${mixed ? `${mixed.fix}; or ` : ''}${mismatchFix(config.steps, plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, ingest.stats.t0Ms, ingest.stats.offeredPhases)}`,
       'k6-steps-mismatch',
       EXIT.usage,
     );

@@ -9,6 +9,7 @@
  */
 import type { StepPlan } from '../../../analysis/types.ts';
 import { deriveSteps } from './derive-steps.ts';
+import type { OfferedPhases } from '../output/offered.ts';
 import { continuousRampClause, HELD_STAGES_FIX } from './continuous-ramp.ts';
 import { tolOf } from './offered-noise.ts';
 
@@ -128,8 +129,9 @@ export function mismatchFix(
   offered: readonly number[],
   wholeSeconds: boolean,
   t0Ms: number | null,
+  phases?: OfferedPhases,
 ): string {
-  const derived = deriveSteps([], offered, wholeSeconds);
+  const derived = deriveSteps([], offered, wholeSeconds, phases);
   const d = derived.steps;
   if (d && flagsText(d) !== flagsText(flags)) {
     const period = (f: Flags) => f.rampS + f.holdS;
