@@ -25,6 +25,8 @@
  */
 import { coarseCandidates } from './plan-search.ts';
 import { placePlan } from './plan-fit.ts';
+import { secondBlur } from './second-blur.ts';
+import type { OfferedPhases } from '../output/offered.ts';
 import { lineThrough, median, tolOf } from './offered-noise.ts';
 import { roundest } from './roundest.ts';
 import { bentLine } from './ramp-slopes.ts';
@@ -65,7 +67,12 @@ interface Fit {
  * the top) as a continuous ramp, or null when it is not one: a line first, then one bent once or
  * twice (ramp-slopes.ts), each piece rising.
  */
-export function continuousRamp(offered: readonly number[], endS: number, wholeSeconds: boolean): ContinuousRamp | null {
+export function continuousRamp(
+  offered: readonly number[],
+  endS: number,
+  wholeSeconds: boolean,
+  phases?: OfferedPhases,
+): ContinuousRamp | null {
   // the second the load began in may be a part one: judged from the next
   const lead = offered.findIndex((v) => v >= 1);
   const a = lead + 1;
@@ -83,7 +90,14 @@ export function continuousRamp(offered: readonly number[], endS: number, wholeSe
     if (sse === null) continue;
     // the staircase over the same seconds: its start may lie up to a second before them (plan-fit.ts
     // OFFSETS), in the part second the load began in
-    stairs ??= placePlan(ys, n, n, coarseCandidates(ys, n, MIN_HOLD_S, CANDIDATES), MIN_HOLD_S, wholeSeconds);
+    stairs ??= placePlan(
+      ys,
+      n,
+      n,
+      coarseCandidates(ys, n, MIN_HOLD_S, CANDIDATES),
+      MIN_HOLD_S,
+      secondBlur(n, wholeSeconds, phases, a),
+    );
     if (stairs !== null && stairs.perSecond * n ** ((STAIRS_PARAMETERS - 2 - 2 * k) / n) < sse / n) continue;
     return described(fit, offered, lead, a, endS, wholeSeconds);
   }

@@ -8,13 +8,13 @@
  *
  * The plan is fitted to the whole series at once, not read off flat runs of seconds: whole-second
  * timestamps make a hold's seconds vary by about sqrt(rate / 12) (a 100/s hold reads 93 to 107),
- * which broke a hold into pieces, and a gentle ramp (10 to 20/s over 10 s) lies flat for seconds
- * at a time.
+ * and several times that where a collapsed step's starts and drops take turns, which broke a hold
+ * into pieces, and a gentle ramp (10 to 20/s over 10 s) lies flat for seconds at a time.
  *   period, ramp = the best of every pair (plan-search.ts: start and step by least squares, the
- *            squared difference per second), then placed to a twentieth of a second with the
- *            whole-second blur (plan-fit.ts)
- *   start, step = the least-squares line through the holds' means, each rounded to the roundest
- *            whole number its uncertainty allows (levels)
+ *            squared difference per second), then placed to a twentieth of a second with each
+ *            second blurred as its arrivals were shared (plan-fit.ts, second-blur.ts)
+ *   start, step = the least-squares line through the holds' means, each weighted by its noise
+ *            and rounded to the roundest whole number its uncertainty allows (plan-holds.ts)
  *   steps  = those whose hold shows for 3 s (all but a second of a shorter hold) before the
  *            arrivals end and before the rate falls from its top: a run cut mid-hold keeps the
  *            step it was in; a ramp down after the last hold is no step
@@ -27,8 +27,11 @@
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { placePlan, type PlacedPlan } from './plan-fit.ts';
 import { coarseCandidates } from './plan-search.ts';
-import { median, secondNoise, tolOf, trends } from './offered-noise.ts';
-import { roundest } from './roundest.ts';
+import { median, tolOf, trends } from './offered-noise.ts';
+import { holdsOf, levels, meanSd, type Hold } from './plan-holds.ts';
+import { flatRate, topEnd } from './series-shape.ts';
+import { secondBlur } from './second-blur.ts';
+import type { OfferedPhases } from '../output/offered.ts';
 import { continuousRamp, continuousRampText, type ContinuousRamp } from './continuous-ramp.ts';
 
 export interface DerivedSteps {
@@ -55,98 +58,18 @@ export function offeredPerSecond(records: readonly BucketRecord[]): number[] {
   return Array.from(out, (v) => v ?? 0);
 }
 
-/** A hold of the derived plan: its seconds in the series and the mean rate they offered. */
-interface Hold {
-  fromS: number;
-  toS: number;
-  ratePerSec: number;
-}
-
-interface HoldSeconds {
-  hold: Hold;
-  /** Its inner seconds (its edges left out when it has 3 or more), whose mean is its rate. */
-  seconds: number[];
-  /** The seconds judged for a trend. */
-  flat: number[];
-}
-
-/** The holds of the plan over the series: each one's whole seconds, its own edges left out (partly ramp, or blurred). */
-function holdsOf(offered: readonly number[], plan: PlacedPlan, endS: number): HoldSeconds[] {
-  const out: HoldSeconds[] = [];
-  for (let k = 0; k < plan.steps; k++) {
-    const fromS = Math.max(0, Math.ceil(plan.offsetS + k * plan.periodS + plan.rampS));
-    const toS = Math.min(endS, Math.floor(plan.offsetS + (k + 1) * plan.periodS));
-    const whole = offered.slice(fromS, toS);
-    const inner = whole.length >= 3 ? whole.slice(1, -1) : whole;
-    const rate = inner.reduce((a, v) => a + v, 0) / Math.max(1, inner.length);
-    // judged flat over its inner seconds, or all of them when fewer than 3 are inner
-    out.push({
-      hold: { fromS, toS, ratePerSec: Math.round(rate) },
-      seconds: inner,
-      flat: inner.length >= 3 ? inner : whole,
-    });
-  }
-  return out;
-}
-
-/**
- * Start and step: the least-squares line through the holds' means (each hold's own seconds, its
- * edges left out: an edge second that took in a part of the ramp, or the arrivals before t0, moves
- * none), each weighted by its certainty, so a hold a cut left short counts little; each rounded to
- * the roundest whole number within two standard errors. A hold's mean is uncertain by about its
- * second's noise x sqrt(2) / its seconds (what its two edges share with their neighbours): 0.9/s
- * for 15 s at 1000/s with whole-second timestamps, too much to round to the nearest whole number,
- * and people write plans in round numbers (1000, not 999).
- */
-function levels(holds: readonly HoldSeconds[], wholeSeconds: boolean) {
-  let sw = 0;
-  let swx = 0;
-  let swxx = 0;
-  let swy = 0;
-  let swxy = 0;
-  holds.forEach((h, x) => {
-    const len = Math.max(1, h.seconds.length);
-    const y = h.seconds.reduce((a, v) => a + v, 0) / len;
-    const w = 1 / ((secondNoise(y, wholeSeconds) * Math.SQRT2) / len) ** 2;
-    sw += w;
-    swx += w * x;
-    swxx += w * x * x;
-    swy += w * y;
-    swxy += w * x * y;
-  });
-  const d = sw * swxx - swx * swx;
-  const slope = (sw * swxy - swx * swy) / d;
-  const intercept = (swy - slope * swx) / sw;
-  const within = (se: number) => (wholeSeconds ? 2 * se : 0);
-  return {
-    startPerSec: roundest(intercept, within(Math.sqrt(swxx / d))),
-    stepPerSec: roundest(slope, within(Math.sqrt(sw / d))),
-  };
-}
-
-/**
- * One past the last second at the series' top (its highest 3-second median, less the tolerance):
- * a stepped plan ends at its top, so what falls after it (k6 stages ramping down to 0) is no step,
- * however many periods it lasts. A cut ramp to a next step rises above it and is kept.
- */
-function topEnd(offered: readonly number[], endS: number, wholeSeconds: boolean): number {
-  const med = (t: number) => median([offered[t - 1] ?? 0, offered[t], offered[t + 1] ?? 0]);
-  let top = 0;
-  for (let t = 0; t < endS; t++) top = Math.max(top, med(t));
-  let last = endS - 1;
-  while (last > 0 && med(last) < top - tolOf(top, wholeSeconds)) last--;
-  return last + 1;
-}
-
 /**
  * @param offered arrivals due per second (IngestStats.offeredPerS); from the records when absent.
  * @param wholeSeconds the output's timestamps are whole seconds (IngestStats.wholeSeconds): its
  *   iterations' starts are blurred over two seconds, which the fit allows for.
+ * @param phases with whole seconds, how each second read its arrivals (IngestStats.offeredPhases),
+ *   the blur the fit gives the plan; without it, that of iterations of random lengths.
  */
 export function deriveSteps(
   records: readonly BucketRecord[],
   offered: readonly number[] = offeredPerSecond(records),
   wholeSeconds = false,
+  phases?: OfferedPhases,
 ):
   | { steps: DerivedSteps; holds: Hold[]; after: LeftOut }
   | { steps: null; why: string; uneven?: boolean; flat?: boolean; ramp?: ContinuousRamp } {
@@ -157,8 +80,9 @@ export function deriveSteps(
   if (arrivalsEnd === 0) return { steps: null, why: 'no arrivals were offered (no iterations started or dropped)' };
   // fitted up to the part second (and with whole seconds its neighbour), steps counted up to the
   // last second at the top: what falls after it is no step
-  const top = topEnd(offered, arrivalsEnd, wholeSeconds);
-  const endS = Math.min(Math.max(0, arrivalsEnd - (wholeSeconds ? 2 : 1)), top);
+  const fullEndS = Math.max(0, arrivalsEnd - (wholeSeconds ? 2 : 1));
+  const top = fullEndS > 0 ? topEnd(offered, fullEndS, arrivalsEnd, wholeSeconds) : arrivalsEnd;
+  const endS = Math.min(fullEndS, top);
   // the plan starts up to 3 s after t0 (plan-fit.ts OFFSETS: k6's VU init); load that begins at
   // once later (a scenario's startTime, a setup() that wrote no sample) would stretch its first
   // ramp; a slow first ramp's first arrivals come late, one at a time
@@ -168,7 +92,7 @@ export function deriveSteps(
       steps: null,
       why: `the first arrivals came ${lead} s after t0 (a scenario's startTime, or a setup() with no samples): pass --t0 at the load's start`,
     };
-  const flat = flatRate(offered, endS, wholeSeconds);
+  const flat = flatRate(offered, endS, wholeSeconds, MIN_HOLD_S);
   if (flat !== null)
     return {
       steps: null,
@@ -178,9 +102,9 @@ export function deriveSteps(
   // a rate that rose on a line with no hold has no steps either (continuous-ramp.ts): a staircase
   // of 3 s holds was fitted to one at whole seconds (55 + i x 15/s), and where none fitted, the
   // closest one's holds were listed as if the run had held them
-  const ramp = continuousRamp(offered, endS, wholeSeconds);
+  const ramp = continuousRamp(offered, endS, wholeSeconds, phases);
   if (ramp !== null) return { steps: null, ramp, why: continuousRampText(ramp) };
-  const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds);
+  const first = fitUpTo(offered, endS, Math.min(arrivalsEnd, top), wholeSeconds, phases);
   // a ramp down after the last hold (k6 stages ending at 0), or what a cut left of a step, is no
   // step: a plan that fails at its last step alone, short of its rate there, is fitted again
   // without that step's period (a last hold above its rate is a plan of other steps: refused)
@@ -192,13 +116,14 @@ export function deriveSteps(
     first.fallsShort
   ) {
     const cut = Math.floor(first.plan.offsetS + (first.plan.steps - 1) * first.plan.periodS);
-    const again = fitUpTo(offered, cut, cut, wholeSeconds);
+    const again = fitUpTo(offered, cut, cut, wholeSeconds, phases);
     if (again.steps !== null) return again;
   }
   // a last hold that ends where the rate falls from its top (the arrivals go on, well below it: a
   // ramp down), not where the arrivals end, shows all but 2 s of its hold; a shorter one is a
-  // ramp's peak, no step
-  const fallen = offered.slice(top, arrivalsEnd);
+  // ramp's peak, no step. Judged on whole seconds: the part ones a run ends with are no fall (a
+  // collapsed step's last hold, cut short by its noise, was dropped for them)
+  const fallen = offered.slice(top, fullEndS);
   const fallenMean = fallen.reduce((a, v) => a + v, 0) / Math.max(1, fallen.length);
   if (
     first.steps !== null &&
@@ -209,32 +134,11 @@ export function deriveSteps(
     const last = first.holds[first.holds.length - 1];
     if (last.toS >= top && last.toS - last.fromS < first.steps.holdS - 2) {
       const cut = last.fromS - first.steps.rampS - 1;
-      const again = fitUpTo(offered, cut, cut, wholeSeconds);
+      const again = fitUpTo(offered, cut, cut, wholeSeconds, phases);
       return again.steps === null ? { steps: null, why: again.why, uneven: again.uneven } : again;
     }
   }
   return first.steps === null ? { steps: null, why: first.why, uneven: first.uneven } : first;
-}
-
-/**
- * One rate held from where the arrivals first reach it to the end (a constant-arrival-rate, or a
- * single stage; before it, if anything, a rise to it): its level (the seconds' median, rounded)
- * and where it starts; null when any second (its 3-second median) lies off it. A stepped plan's
- * steps differ by more than that spread (fitUpTo refuses smaller ones), so none fits.
- */
-function flatRate(
-  offered: readonly number[],
-  endS: number,
-  wholeSeconds: boolean,
-): { perSec: number; fromS: number } | null {
-  if (endS < MIN_HOLD_S) return null;
-  const level = median(offered.slice(0, endS).filter((v) => v > 0));
-  const tol = tolOf(level, wholeSeconds);
-  const med = (t: number) => median([offered[Math.max(0, t - 1)], offered[t], offered[Math.min(endS - 1, t + 1)]]);
-  const fromS = offered.findIndex((v) => Math.abs(v - level) <= tol);
-  if (fromS < 0 || endS - fromS < MIN_HOLD_S) return null;
-  for (let t = 0; t < endS; t++) if (t < fromS ? offered[t] > level + tol : Math.abs(med(t) - level) > tol) return null;
-  return { perSec: Math.round(level), fromS };
 }
 
 /**
@@ -292,18 +196,24 @@ function bentRamp(
 }
 
 /** The plan over seconds [0, endS), its steps those whose hold shows before countEndS, and its checks. */
-function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wholeSeconds: boolean): Fitted {
+function fitUpTo(
+  offered: readonly number[],
+  endS: number,
+  countEndS: number,
+  wholeSeconds: boolean,
+  phases: OfferedPhases | undefined,
+): Fitted {
   const plan = placePlan(
     offered,
     endS,
     countEndS,
     coarseCandidates(offered, endS, MIN_HOLD_S, CANDIDATES),
     MIN_HOLD_S,
-    wholeSeconds,
+    secondBlur(endS, wholeSeconds, phases),
   );
   if (plan === null)
     return { steps: null, why: `no plan of two or more rising steps fits the ${endS} s of offered arrivals` };
-  const holds = holdsOf(offered, plan, countEndS);
+  const holds = holdsOf(offered, plan, countEndS, wholeSeconds);
   const { startPerSec, stepPerSec } = levels(holds, wholeSeconds);
   const listed = () => {
     const shown = holds.slice(0, 6).map((h) => `${h.hold.ratePerSec}/s at ${h.hold.fromS}-${h.hold.toS} s`);
@@ -319,11 +229,16 @@ function fitUpTo(offered: readonly number[], endS: number, countEndS: number, wh
       steps: null,
       why: `the best plan's steps (${startPerSec} + i x ${stepPerSec} arrivals/s) rise by less than a hold's own spread at ${topRate}/s: no steps to tell apart`,
     };
+  // a hold's mean is uncertain by its edges' noise x sqrt(2) / its seconds (levels): a short or noisy one may be off by more than a tolerance
   const at = holds.findIndex(
     (h, i) =>
-      Math.abs(h.hold.ratePerSec - (startPerSec + i * stepPerSec)) > tolOf(startPerSec + i * stepPerSec, wholeSeconds),
+      Math.abs(h.hold.ratePerSec - (startPerSec + i * stepPerSec)) >
+      Math.max(
+        tolOf(startPerSec + i * stepPerSec, wholeSeconds),
+        (3 * meanSd(h, startPerSec + i * stepPerSec, wholeSeconds)) / Math.max(1, h.seconds.length),
+      ),
   );
-  const tilted = holds.findIndex((h) => h.flat.length >= 2 && trends(h.flat, wholeSeconds));
+  const tilted = holds.findIndex((h) => h.flat.length >= 2 && trends(h.flat, wholeSeconds, h.edgeSd));
   if (at >= 0 || tilted >= 0) {
     const i = at >= 0 ? at : tilted;
     const h = holds[i];

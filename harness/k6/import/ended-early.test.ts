@@ -48,3 +48,19 @@ describe('endedEarly: a file of whole lines that ends mid-step', () => {
     expect(endedEarly(offered, steps, false)).toBeNull();
   });
 });
+
+describe('endedEarly at whole-second timestamps', () => {
+  const steps = plan([60, 120, 180]);
+
+  it("a collapsed last hold's seconds stray by its own noise: its last one above its rate is no next step", () => {
+    // 180/s read 200, 158, 195, 163, 198, 166 (a collapsed step's starts and drops taking turns)
+    const noisy = [...seconds([60, 8], [120, 8], [180, 2]), 200, 158, 195, 163, 198, 166, 196, 30];
+    expect(endedEarly(noisy, steps, true)).toBeNull();
+    expect(endedEarly(noisy, steps, false)).toMatchObject({ in: 'ramp-beyond' });
+  });
+
+  it('a clean last hold, then a rise to a next step, cut: still a next step, cut', () => {
+    const held = seconds([60, 8], [120, 8], [180, 8]);
+    expect(endedEarly([...held, 200, 220, 240, 240], steps, true)).toMatchObject({ in: 'ramp-beyond', lastS: 27 });
+  });
+});

@@ -10,7 +10,7 @@
  */
 import type { RateUnit, StepPlan } from '../../../analysis/types.ts';
 import { fmtInt } from '../../../analysis/format.ts';
-import { tolOf } from './offered-noise.ts';
+import { edgeNoise, tolOf } from './offered-noise.ts';
 
 export type EndedEarly =
   /** The arrivals end before `step`'s hold did (in its ramp when heldS is 0). */
@@ -39,8 +39,13 @@ export function endedEarly(
   }
   // whole seconds after the hold (the last one, a part second, left out) that rose above its rate
   // and stayed above it to the end: a ramp up, cut. Arrivals that fall back (a ramp down, a short
-  // top step the derivation left out, then a ramp down) are a complete run's tail.
-  const above = last.ratePerSec + tolOf(last.ratePerSec, wholeSeconds);
+  // top step the derivation left out, then a ramp down) are a complete run's tail. At whole-second
+  // stamps a collapsed last hold's seconds stray as far as its own noise (offered-noise.ts
+  // edgeNoise: a second is off by its two edges): its last second, 331/s at 320/s, read as a next step cut
+  const noise = wholeSeconds
+    ? 3 * Math.SQRT2 * edgeNoise(offered, Math.ceil(last.holdStartS), Math.floor(last.holdEndS))
+    : 0;
+  const above = last.ratePerSec + Math.max(tolOf(last.ratePerSec, wholeSeconds), noise);
   const from = Math.ceil(last.holdEndS);
   let rose = -1;
   for (let t = from; t < lastS && rose < 0; t++) if (offered[t] > above) rose = t;

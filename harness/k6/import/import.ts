@@ -21,7 +21,7 @@ import { environment, newRunId } from '../../environment.ts';
 import { writeReports } from '../../report.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { IMPORTED_TARGET } from '../../../analysis/compare/differences.ts';
-import { flagMismatches, loadBeyond, mismatchFix, mismatchText } from './plan-check.ts';
+import { flagsRefusal, loadBeyond } from './plan-check.ts';
 import { endedEarly, endedEarlyNote } from './ended-early.ts';
 import { unnamedNotes } from './unnamed-note.ts';
 import { outsideNote, outsideScenarios } from './outside-note.ts';
@@ -111,7 +111,15 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     notes: planNotes,
     afterNote,
   } = withUnread(unread, () =>
-    planSteps(o, records, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, closed, mixed?.fix),
+    planSteps(
+      o,
+      records,
+      ingest.stats.offeredPerS,
+      ingest.stats.wholeSeconds === true,
+      closed,
+      mixed?.fix,
+      ingest.stats.offeredPhases,
+    ),
   );
   notes.push(...planNotes);
   const config = parseConfigOrThrow(
@@ -128,25 +136,22 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   const traffic = iterationsTraffic(records, ingest, closed, outside?.requests ?? 0);
   const plan = buildPlan(config, null, rateUnitOf(traffic));
   // flags are the plan as k6 ran it: checked against what the file offered (a closed model was offered nothing)
-  const mismatches =
-    stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0)
-      ? flagMismatches(plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true)
-      : [];
-  const beyond =
-    stepsFrom === 'flags' && !closed && mismatches.length === 0
-      ? loadBeyond(plan.steps, ingest.stats.offeredPerS)
-      : null;
+  const checked = stepsFrom === 'flags' && !closed && ingest.stats.offeredPerS.some((x) => x > 0);
+  const refusal = checked
+    ? flagsRefusal(path.basename(o.file), config.steps, plan.steps, ingest.stats, rateUnitOf(traffic))
+    : null;
+  if (refusal)
+    throw new PlateauError(
+      refusal.why,
+      `${mixed ? `${mixed.fix}; or ` : ''}${refusal.fix}`,
+      'k6-steps-mismatch',
+      EXIT.usage,
+    );
+  const beyond = checked ? loadBeyond(plan.steps, ingest.stats.offeredPerS) : null;
   if (beyond)
     throw new PlateauError(
       `${path.basename(o.file)} offered ${fmtInt(beyond.arrivals)} more arrivals over ${beyond.seconds} s after the flags' last step (${fmtInt(plan.steps.at(-1)!.ratePerSec)}/s) ended, up to ${fmtInt(Math.round(beyond.maxPerSec))}/s: the flags stop short of the run k6 made, and its steps above them would go unjudged`,
       "give the plan k6 ran, its top rate included (--max-rate as its last stage's target), or drop the step flags to derive the plan from the file",
-      'k6-steps-mismatch',
-      EXIT.usage,
-    );
-  if (mismatches.length > 0)
-    throw new PlateauError(
-      mismatchText(path.basename(o.file), mismatches, rateUnitOf(traffic)),
-      `${mixed ? `${mixed.fix}; or ` : ''}${mismatchFix(config.steps, plan.steps, ingest.stats.offeredPerS, ingest.stats.wholeSeconds === true, ingest.stats.t0Ms)}`,
       'k6-steps-mismatch',
       EXIT.usage,
     );

@@ -24,13 +24,40 @@ export function secondNoise(ratePerSec: number, wholeSeconds: boolean): number {
 }
 
 /**
+ * With whole-second timestamps, what an edge between seconds [fromS, toS) of a hold moves to a
+ * neighbour (its standard deviation), as those seconds measure it. secondNoise holds where an
+ * iteration's start lies anywhere in its span; where starts and drops take turns (a collapsed step)
+ * the starts are read off their seconds and the drops on them, and a collapsed 240/s hold read 209
+ * to 256 where sqrt(240 / 12) is 4.5. A second's count is its rate plus the edge after it less the
+ * one before, so the differences of neighbouring seconds (their mean, a trend, taken out) are
+ * e2 - 2 e1 + e0, of 6 times an edge's variance. 0 for fewer than 3 seconds.
+ */
+export function edgeNoise(offered: readonly number[], fromS: number, toS: number): number {
+  const d: number[] = [];
+  for (let t = Math.max(0, fromS); t + 1 < toS; t++) d.push(offered[t + 1] - offered[t]);
+  if (d.length < 2) return 0;
+  const mean = d.reduce((a, v) => a + v, 0) / d.length;
+  return Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (d.length - 1) / 6);
+}
+
+/**
+ * With millisecond stamps, how far an edge between two seconds may move a second's count: an
+ * arrival either side of it (k6 starts an arrival a few ms off its schedule), at even odds.
+ */
+const EDGE_NOISE = 0.5;
+
+/**
  * Seconds that rise (or fall) across the run by more than half its tolerance, by their
  * least-squares slope, and by more than three standard errors of it: a continuous ramp laid out as
  * short holds, not a stepped plan. The standard error is from the larger of a second's known noise
  * (secondNoise) and the seconds' own scatter (from 4 seconds on), so a short hold at whole seconds
- * is not taken for a ramp by chance.
+ * is not taken for a ramp by chance; with millisecond stamps, at least that of whole arrivals
+ * moving across the seconds' edges (EDGE_NOISE), which a hold's two ends share with its neighbours:
+ * a hold of 60/s read 59, 60, 60, 60, 60, 61 (one arrival either side of its two ends) and was
+ * refused as a rise from 59 to 61/s, as 3 of 30 clean runs of 20 to 80/s and 9 of 30 of 10 to 50/s
+ * were (decision 071).
  */
-export function trends(seconds: readonly number[], wholeSeconds: boolean): boolean {
+export function trends(seconds: readonly number[], wholeSeconds: boolean, edgeSd = 0): boolean {
   const n = seconds.length;
   const { intercept, slope } = lineThrough(seconds);
   const mean = seconds.reduce((a, v) => a + v, 0) / n;
@@ -41,8 +68,11 @@ export function trends(seconds: readonly number[], wholeSeconds: boolean): boole
     sxx += (i - (n - 1) / 2) ** 2;
     sse += (v - intercept - slope * i) ** 2;
   });
-  const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0);
-  return Math.abs(slope) > (3 * sigma) / Math.sqrt(sxx);
+  const sigma = Math.max(secondNoise(mean, wholeSeconds), n >= 4 ? Math.sqrt(sse / (n - 2)) : 0, Math.SQRT2 * edgeSd);
+  // an edge's arrival moves one second's count up and the next one's down: the slope sees the two
+  // outer edges with weight (n - 1) / 2 each and every inner one with weight 1
+  const edges = wholeSeconds ? 0 : (EDGE_NOISE * Math.sqrt((n - 1) ** 2 / 2 + n - 1)) / sxx;
+  return Math.abs(slope) > 3 * Math.max(sigma / Math.sqrt(sxx), edges);
 }
 
 /** The least-squares line y_i = intercept + i x slope through values y_0, y_1, ... */

@@ -75,3 +75,27 @@ describe('flags of a load that started late', () => {
     );
   });
 });
+
+describe('a start that fits only by leaving a window unjudged is none', () => {
+  // 60/s, then 120/s from 8 s on, the last second of its window off (100 at 11 s); 12 s is a part second
+  const offered = [0, 30, 60, 60, 60, 60, 60, 60, 120, 120, 120, 100, 40];
+  const steps = [step(0, 60, 2, 6), step(1, 120, 8, 12)];
+
+  it('the second window is off from t0, and from 1 s later ends past the last whole second: no --t0 is offered for that', () => {
+    expect(flagMismatches(steps, offered)).toMatchObject([{ index: 1, worst: { tS: 11, offered: 100 } }]);
+    expect(flagMismatches(steps, offered, false, 0.5)).toHaveLength(1);
+    expect(flagMismatches(steps, offered, false, 1)).toEqual([]);
+    expect(laterStartS(steps, offered)).toBeNull();
+  });
+});
+
+describe("a window's seconds at whole-second timestamps, against the noise its hold measures", () => {
+  it("a second of a collapsed hold off by more than 3 x sqrt(rate / 12) but within its own seconds' noise fits", () => {
+    // 160/s, its seconds straying as a collapsed step's do; the last two seconds a part and its neighbour
+    const hold = [150, 172, 147, 168, 151, 170, 145, 169, 160];
+    const offered = [...Array<number>(10).fill(0), ...hold, 160, 30];
+    expect(Math.abs(offered[12] - 160)).toBeGreaterThan(3 * Math.sqrt(160 / 12));
+    expect(flagMismatches([step(0, 160, 12, 19)], offered, true)).toEqual([]);
+    expect(flagMismatches([step(0, 160, 12, 19)], offered, false)).toHaveLength(1);
+  });
+});

@@ -9,8 +9,10 @@
  */
 import type { StepPlan } from '../../../analysis/types.ts';
 import { deriveSteps } from './derive-steps.ts';
+import type { OfferedPhases } from '../output/offered.ts';
+import type { IngestStats } from '../output/ingest-stats.ts';
 import { continuousRampClause, HELD_STAGES_FIX } from './continuous-ramp.ts';
-import { tolOf } from './offered-noise.ts';
+import { edgeNoise, tolOf } from './offered-noise.ts';
 
 /** A window's offered rate may differ from its step's by this share of the rate (k6 schedules arrivals exactly)... */
 const REL_TOL = 0.05;
@@ -31,10 +33,18 @@ export interface RateMismatch {
 /**
  * How far one second of a judged window may lie from its rate: a hold's spread (derive-steps
  * tolOf: 3% of the rate, at least 2); with whole-second timestamps 3 x a second's noise,
- * sqrt(rate / 12), too. A ramp's second of a plan whose steps rise by 10% or more lies further.
+ * sqrt(rate / 12), too, or as its hold's seconds measure it (`edgeSd`, offered-noise.ts
+ * edgeNoise: a second is off by its two edges, sqrt(2) x theirs), which a collapsed step's many
+ * times exceeds (160/s read 145 in a window of the run's own flags, which were refused). A ramp's
+ * second of a plan whose steps rise by 10% or more lies further; at whole seconds the flags' hold
+ * then takes in ramp seconds too, which the noise measured grows by, and the period is judged off
+ * the whole series instead (periodMismatch).
  */
-function secondTol(ratePerSec: number, wholeSeconds: boolean): number {
-  return Math.max(tolOf(ratePerSec, wholeSeconds), wholeSeconds ? 3 * Math.sqrt(ratePerSec / 12) : 0);
+function secondTol(ratePerSec: number, wholeSeconds: boolean, edgeSd: number): number {
+  return Math.max(
+    tolOf(ratePerSec, wholeSeconds),
+    wholeSeconds ? 3 * Math.max(Math.sqrt(ratePerSec / 12), Math.SQRT2 * edgeSd) : 0,
+  );
 }
 
 /**
@@ -56,41 +66,66 @@ export function flagMismatches(
   wholeSeconds = false,
   shiftS = 0,
 ): RateMismatch[] {
+  return judged(steps, offered, wholeSeconds, shiftS).mismatches;
+}
+
+/** The mismatches of flagMismatches, and how many windows were judged (whole in the file). */
+function judged(
+  steps: readonly StepPlan[],
+  offered: readonly number[],
+  wholeSeconds: boolean,
+  shiftS: number,
+): { mismatches: RateMismatch[]; windows: number } {
   let end = offered.length;
   while (end > 0 && !(offered[end - 1] > 0)) end--;
   end -= wholeSeconds ? 2 : 1;
   const out: RateMismatch[] = [];
+  let windows = 0;
   for (const s of steps) {
     const fromS = Math.ceil(s.steadyStartS + shiftS);
     const toS = Math.floor(s.steadyEndS + shiftS);
     if (toS <= fromS || toS > end) continue;
+    windows++;
+    // measured over the hold's seconds: a window alone has too few
+    const edgeSd = wholeSeconds
+      ? edgeNoise(offered, Math.ceil(s.holdStartS + shiftS), Math.min(end, Math.floor(s.holdEndS + shiftS)))
+      : 0;
     let sum = 0;
-    let worst = { tS: fromS, offered: offered[fromS] };
-    for (let t = fromS; t < toS; t++) {
-      sum += offered[t];
-      if (Math.abs(offered[t] - s.ratePerSec) > Math.abs(worst.offered - s.ratePerSec))
-        worst = { tS: t, offered: offered[t] };
-    }
+    for (let t = fromS; t < toS; t++) sum += offered[t];
+    // a window that drifted off its hold takes in a ramp second at its first or its last: the
+    // seconds between are the hold's whatever the period (a collapsed step's noise reached past 3
+    // standard deviations in some second of a 25 s window)
+    const last = toS - 1;
+    const worst =
+      Math.abs(offered[last] - s.ratePerSec) > Math.abs(offered[fromS] - s.ratePerSec)
+        ? { tS: last, offered: offered[last] }
+        : { tS: fromS, offered: offered[fromS] };
     const offeredPerSec = sum / (toS - fromS);
     const meanOff = Math.abs(offeredPerSec - s.ratePerSec) > Math.max(REL_TOL * s.ratePerSec, ABS_TOL);
-    const secondOff = Math.abs(worst.offered - s.ratePerSec) > secondTol(s.ratePerSec, wholeSeconds);
+    const secondOff = Math.abs(worst.offered - s.ratePerSec) > secondTol(s.ratePerSec, wholeSeconds, edgeSd);
     if (meanOff || secondOff)
       out.push({ index: s.index, ratePerSec: s.ratePerSec, offeredPerSec, fromS, toS, ...(meanOff ? {} : { worst }) });
   }
-  return out;
+  return { mismatches: out, windows };
 }
 
 /**
  * The start after t0 (half seconds up to MAX_START_S) at which the flags fit the file, when they
- * do not from t0: k6 started its load that much after the t0 taken. Null when none.
+ * do not from t0: k6 started its load that much after the t0 taken. Null when none. A start that
+ * fits only because a window it moves past the file's end goes unjudged is none: the last step's
+ * window of a run whose load began 1.1 s after t0 was off by a collapsed step's noise, and "the
+ * load starting 1 s after t0" was said because at 1 s that window was no longer judged.
  */
 export function laterStartS(
   steps: readonly StepPlan[],
   offered: readonly number[],
   wholeSeconds = false,
 ): number | null {
-  for (let shiftS = 0.5; shiftS <= MAX_START_S; shiftS += 0.5)
-    if (flagMismatches(steps, offered, wholeSeconds, shiftS).length === 0) return shiftS;
+  const fromT0 = judged(steps, offered, wholeSeconds, 0).windows;
+  for (let shiftS = 0.5; shiftS <= MAX_START_S; shiftS += 0.5) {
+    const j = judged(steps, offered, wholeSeconds, shiftS);
+    if (j.mismatches.length === 0 && j.windows === fromT0) return shiftS;
+  }
   return null;
 }
 
@@ -107,6 +142,48 @@ export function mismatchText(file: string, m: readonly RateMismatch[], unit: str
     })
     .join('; ');
   return `the step flags do not match ${file}: ${shown}${m.length > 4 ? `; and ${m.length - 4} more` : ''} (offered: k6 iterations started plus dropped, at the second they were due; windows placed from t0, as the report judges them)`;
+}
+
+/**
+ * The plan derived from the file when its period (ramp + hold) is not the flags': the flags' windows
+ * then drift off the holds by the difference each step. At whole-second timestamps one second of a
+ * window says little (a collapsed step's seconds stray by more than a ramp's second does), so the
+ * period is read off the whole series instead; the split between ramp and hold is not (a second
+ * either way cannot always be told: derive-steps.ts). Null when no plan is derived, or it has the flags' period.
+ */
+export function periodMismatch(
+  flags: Flags,
+  offered: readonly number[],
+  wholeSeconds: boolean,
+  phases?: OfferedPhases,
+): Flags | null {
+  const d = deriveSteps([], offered, wholeSeconds, phases).steps;
+  return d !== null && d.rampS + d.holdS !== flags.rampS + flags.holdS ? d : null;
+}
+
+/**
+ * Why flags given at an import do not match its file, and the fix; null when they do: a judged
+ * window offered another rate (flagMismatches), else the file steps with another period
+ * (periodMismatch).
+ */
+export function flagsRefusal(
+  file: string,
+  flags: Flags,
+  steps: readonly StepPlan[],
+  stats: Pick<IngestStats, 'offeredPerS' | 'wholeSeconds' | 't0Ms' | 'offeredPhases'>,
+  unit: string,
+): { why: string; fix: string } | null {
+  const { offeredPerS: offered, wholeSeconds, t0Ms, offeredPhases: phases } = stats;
+  const fix = () => mismatchFix(flags, steps, offered, wholeSeconds, t0Ms, phases);
+  const m = flagMismatches(steps, offered, wholeSeconds);
+  if (m.length > 0) return { why: mismatchText(file, m, unit), fix: fix() };
+  const d = periodMismatch(flags, offered, wholeSeconds, phases);
+  if (d === null) return null;
+  const [theirs, ours] = [d.rampS + d.holdS, flags.rampS + flags.holdS];
+  return {
+    why: `the step flags do not match ${file}: its offered rate steps every ${theirs} s (${d.rampS} s ramps and ${d.holdS} s holds, derived from it), the flags every ${ours} s, so their judged windows drift off its holds by ${Math.abs(theirs - ours)} s a step`,
+    fix: fix(),
+  };
 }
 
 /** The step flags of a plan, as they are typed. */
@@ -128,8 +205,9 @@ export function mismatchFix(
   offered: readonly number[],
   wholeSeconds: boolean,
   t0Ms: number | null,
+  phases?: OfferedPhases,
 ): string {
-  const derived = deriveSteps([], offered, wholeSeconds);
+  const derived = deriveSteps([], offered, wholeSeconds, phases);
   const d = derived.steps;
   if (d && flagsText(d) !== flagsText(flags)) {
     const period = (f: Flags) => f.rampS + f.holdS;

@@ -5,6 +5,7 @@
  * arrivals were shared, so the ramps' shape decides. Pure.
  */
 import { solve2, stepsSeen, type Candidate } from './plan-search.ts';
+import { secondBlur, type SecondBlur } from './second-blur.ts';
 
 /**
  * Arrivals by tau seconds after the plan's start (the integral of its rate), for its two shapes at
@@ -45,15 +46,6 @@ function arrivalsBy(tau: number, rampS: number, periodS: number, out: { a: numbe
 }
 
 /**
- * Whole-second timestamps: an iteration's start is shared over the second from (its stamp - its
- * duration), which lies up to a second before its true start; the share it gives a second is then
- * its true start moved by the difference of two uniform [0, 1) draws: a triangle on (-1, 1),
- * taken at quarter seconds (BLUR[m + 3] is the weight of a shift of m / 4 s).
- */
-const BLUR = [-3, -2, -1, 0, 1, 2, 3].map((m) => (1 - Math.abs(m / 4)) / 4);
-const SHARP = [0, 0, 0, 1, 0, 0, 0];
-
-/**
  * Shifts of the plan's start tried, seconds: -1 to 3 by 0.05 (offset i is -1 + i / 20). t0 is the
  * first vus point less a second, its whole second with whole-second stamps, and k6 writes that
  * point before it has initialised its VUs (up to a second or two for thousands): the load starts
@@ -71,18 +63,16 @@ const RAMPS_AROUND = [0, -1, 1, -2, -3];
 const PHASES = 5;
 
 /**
- * What each second of the offered series reads under the plan for each start offset, for its two
- * shapes (a: start 1, step 0; b: start 0, step 1): the plan's mean rate over the second (blurred
- * with whole-second timestamps). For offset i = 5q + r, second t reads at index 4t - q of row r:
- * the plan's arrivals are taken once per quarter second of each of the 5 phases, not per second,
- * offset and blur.
+ * The plan's arrivals over the second from each quarter second, for each start offset and its two
+ * shapes (a: start 1, step 0; b: start 0, step 1): for offset i = 5q + r, second t shifted by m / 4
+ * s (second-blur.ts) is index 4t - q - m of row r. The plan's arrivals are taken once per quarter
+ * second of each of the 5 phases, not per second, offset and blur.
  */
-function expectedRows(endS: number, rampS: number, periodS: number, blurred: boolean) {
-  const weights = blurred ? BLUR : SHARP;
+function secondRows(endS: number, rampS: number, periodS: number) {
   // second t under offset i = 5q + r (-1 + q / 4 + r / 20 s), shifted by m / 4 s, runs from
-  // t - offset - m / 4 = base_r + j / 4, with base_r = 1 - r / 20 and j = 4t - q - m (q <= 16, |m| <= 3)
-  const lo = -((OFFSETS - 1) / PHASES + 3);
-  const hi = 4 * endS + 3;
+  // t - offset - m / 4 = base_r + j / 4, with base_r = 1 - r / 20 and j = 4t - q - m (q <= 16, |m| <= 4)
+  const lo = -((OFFSETS - 1) / PHASES + 4);
+  const hi = 4 * endS + 8;
   const n = hi - lo + 1;
   const point = { a: 0, b: 0 };
   const rows: { a: Float64Array; b: Float64Array }[] = [];
@@ -95,21 +85,11 @@ function expectedRows(endS: number, rampS: number, periodS: number, blurred: boo
       gA[j - lo] = point.a;
       gB[j - lo] = point.b;
     }
-    // row[c - lo] for c = 4t - q: sum over m of w_m x (arrivals by from + 1 less by from), from at j = c - m
-    const rowA = new Float64Array(n);
-    const rowB = new Float64Array(n);
-    for (let c = lo + 3; c <= hi - 7; c++) {
-      let sa = 0;
-      let sb = 0;
-      for (let m = -3; m <= 3; m++) {
-        const w = weights[m + 3];
-        if (w === 0) continue;
-        const j = c - m - lo;
-        sa += w * (gA[j + 4] - gA[j]);
-        sb += w * (gB[j + 4] - gB[j]);
-      }
-      rowA[c - lo] = sa;
-      rowB[c - lo] = sb;
+    const rowA = new Float64Array(n - 4);
+    const rowB = new Float64Array(n - 4);
+    for (let j = 0; j < n - 4; j++) {
+      rowA[j] = gA[j + 4] - gA[j];
+      rowB[j] = gB[j + 4] - gB[j];
     }
     rows.push({ a: rowA, b: rowB });
   }
@@ -122,7 +102,9 @@ function expectedRows(endS: number, rampS: number, periodS: number, blurred: boo
  * RAMPS_AROUND), the plan's start shifted by -1 to 3 s (OFFSETS), its start and step solved by
  * least squares at each, compared over all of [0, endS) (the plan goes on past its last step: a
  * run cut in a ramp fits it). Its steps are those whose hold shows for 3 s (or all but a second of
- * it, if shorter) before countEndS.
+ * it, if shorter) before countEndS. `blurred`: how each second read the plan (second-blur.ts);
+ * false, sharp (millisecond stamps); true, the triangle of whole-second stamps and iterations of
+ * random lengths.
  */
 export function placePlan(
   offered: readonly number[],
@@ -130,8 +112,10 @@ export function placePlan(
   countEndS: number,
   candidates: readonly Candidate[],
   minHoldS: number,
-  blurred = false,
+  blurred: boolean | SecondBlur = false,
 ): PlacedPlan | null {
+  const blur = typeof blurred === 'boolean' ? secondBlur(endS, blurred) : blurred;
+  const { start: bFrom, m: bShift, w: bWeight } = blur;
   let best: PlacedPlan | null = null;
   const tried = new Set<string>();
   let yy = 0;
@@ -142,7 +126,7 @@ export function placePlan(
         const key = `${periodS}/${rampS}`;
         if (rampS < 0 || periodS - rampS < minHoldS || tried.has(key)) continue;
         tried.add(key);
-        const { rows, lo } = expectedRows(endS, rampS, periodS, blurred);
+        const { rows, lo } = secondRows(endS, rampS, periodS);
         for (let i = 0; i < OFFSETS; i++) {
           const offsetS = -1 + i / 20;
           const steps = stepsSeen(countEndS, periodS, rampS, offsetS, Math.min(minHoldS, periodS - rampS - 1));
@@ -151,8 +135,13 @@ export function placePlan(
           const q = Math.floor(i / PHASES);
           const m = { aa: 0, ab: 0, bb: 0, ay: 0, by: 0, yy };
           for (let t = 0, at = -q - lo; t < endS; t++, at += 4) {
-            const a = rowA[at];
-            const b = rowB[at];
+            // what second t reads of the plan: its seconds shifted as the blur says
+            let a = 0;
+            let b = 0;
+            for (let k = bFrom[t]; k < bFrom[t + 1]; k++) {
+              a += bWeight[k] * rowA[at - bShift[k]];
+              b += bWeight[k] * rowB[at - bShift[k]];
+            }
             const v = offered[t];
             m.aa += a * a;
             m.ab += a * b;

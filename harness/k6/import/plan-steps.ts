@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { BucketRecord } from '../../../analysis/types.ts';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { deriveSteps } from './derive-steps.ts';
+import type { OfferedPhases } from '../output/offered.ts';
 import { HELD_STAGES_FIX } from './continuous-ramp.ts';
 import { CLOSED_MODEL_FIX, closedModelText, type ClosedModel } from './closed-model.ts';
 import type { ImportOptions, ImportOutput } from './import-options.ts';
@@ -28,6 +29,8 @@ export function planSteps(
   closed: ClosedModel | null,
   /** With several scenarios: how to keep one (their sum may be what no plan fits). */
   oneScenario: string | undefined,
+  /** With whole-second timestamps, where the offered arrivals' spans lie (IngestStats.offeredPhases). */
+  phases?: OfferedPhases,
 ): {
   steps: Record<string, number | undefined>;
   stepsFrom: ImportOutput['stepsFrom'];
@@ -59,7 +62,7 @@ export function planSteps(
         : [],
     };
   if (closed) throw new PlateauError(closedModelText(file, closed), CLOSED_MODEL_FIX, 'k6-closed-model', EXIT.usage);
-  const d = deriveSteps(records, offered, wholeSeconds);
+  const d = deriveSteps(records, offered, wholeSeconds, phases);
   if (!d.steps) {
     throw new PlateauError(
       `cannot derive the steps of ${o.file}: ${d.why}`,

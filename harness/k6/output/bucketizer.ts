@@ -159,7 +159,7 @@ export class Bucketizer {
         // offered rate keeps its arrivals where a midpoint guess moved a share of them a second
         // as the durations grew (a collapsing step read 143/s for 150)
         if (this.stampMidMs === 0) offer(this.stats.offeredPerS, this.t0Ms!, startMs, 1);
-        else offerSpread(this.stats.offeredPerS, this.t0Ms!, p.timeMs - p.value, 1);
+        else offerSpread(this.stats.offeredPerS, this.t0Ms!, p.timeMs - p.value, 1, this.stats.offeredPhases);
         this.at(startMs).b.started++;
         return;
       }
@@ -176,7 +176,9 @@ export class Bucketizer {
         return;
       }
       case 'dropped_iterations':
-        offer(this.stats.offeredPerS, this.t0Ms!, p.timeMs, p.value);
+        // stamped S, it happened in [S, S + 1 s), which a t0 off the whole second (no vus points) shares
+        if (this.stampMidMs === 0) offer(this.stats.offeredPerS, this.t0Ms!, p.timeMs, p.value);
+        else offerSpread(this.stats.offeredPerS, this.t0Ms!, p.timeMs, p.value, this.stats.offeredPhases);
         this.at(p.timeMs).b.dropped += p.value;
         return;
       case 'data_sent':

@@ -7,6 +7,7 @@ import type { K6Point } from './point.ts';
 import type { ArrivalsFrom } from './second.ts';
 import type { MetricTable } from './metric-table.ts';
 import type { NameCatalog, NamesSummary } from './names.ts';
+import type { OfferedPhases } from './offered.ts';
 
 export interface IngestStats {
   points: number;
@@ -31,6 +32,8 @@ export interface IngestStats {
   buckets: number;
   /** Iterations started plus dropped, by the second they were due (index tS). */
   offeredPerS: number[];
+  /** With whole-second timestamps: where the spans of the offered arrivals lie (offered.ts); else empty. */
+  offeredPhases: OfferedPhases;
   /** What the arrivals were: plateau_arrival once one was seen, else the option's. */
   arrivalsFrom: ArrivalsFrom;
   /**
@@ -106,6 +109,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     lastMs: null,
     buckets: 0,
     offeredPerS: [],
+    offeredPhases: [],
     arrivalsFrom: arrivals,
     closedBeforeArrivals: 0,
     iterationsKnown: 0,
