@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRecords } from './buckets.ts';
 import { analyzeRun } from './analyze.ts';
-import { unhandledWarning } from './scenario-unhandled.ts';
+import { THROWN, unhandledText, unhandledWarning } from './scenario-unhandled.ts';
 import { buildInput, buildRecords, type FakeRunSpec } from './testing/builders.ts';
 import { warningText } from '../reports/warning-text.ts';
 
@@ -45,7 +45,14 @@ describe("the rejections a scenario's code left unhandled", () => {
     const w = run.warnings.find((x) => x.code === 'scenario-unhandled');
     expect(w).toBeDefined();
     expect(warningText(w!, run)).toBe(
-      '7 promise(s) the scenario\'s code started and left unhandled rejected during the load (warmup, steps), after their arrivals had ended: they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "warm stray"; await every promise a transaction starts before run() returns (or end it with .catch), so that its failure fails its arrival',
+      '7 error(s) the scenario\'s code left unhandled came during the load (warmup, steps), after their arrivals had ended (promises it did not await, timers or handlers that threw): they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "a promise the scenario\'s code left unhandled rejected: warm stray"; await every promise a transaction starts before run() returns (or end it with .catch), and catch errors inside the timers and handlers it sets, so that a failure fails its arrival',
     );
+  });
+
+  it("word an exception a timer or handler threw apart from a rejection (a run stored before either holds rejections' messages only)", () => {
+    expect(unhandledText(`${THROWN}boom in a timer`)).toBe(
+      "a timer or event handler of the scenario's code threw, uncaught: boom in a timer",
+    );
+    expect(unhandledText('stray')).toBe("a promise the scenario's code left unhandled rejected: stray");
   });
 });

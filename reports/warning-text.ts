@@ -30,7 +30,7 @@ import { kneeResult } from '../analysis/deciding-steps.ts';
 import { symptomText } from '../analysis/generator-symptoms.ts';
 import { generatorFix } from '../analysis/generator-fix.ts';
 import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
-import { UNHANDLED_FIX } from '../analysis/scenario-unhandled.ts';
+import { UNHANDLED_FIX, unhandledText } from '../analysis/scenario-unhandled.ts';
 
 type F = Record<string, number>;
 
@@ -177,7 +177,7 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
     case 'labels-unseen':
       return `the label filter read no series in ${whereSteps(steps)}, so none has a server cross-check: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : 'set metrics.requests.labels to values the target exposes'}`;
     case 'scenario-unhandled':
-      return `${fmtInt(f.count)} promise(s) the scenario's code started and left unhandled rejected during the load (${String(w.figures.phases)}), after their arrivals had ended: they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "${quoted(String(w.figures.first), 240)}"; ${UNHANDLED_FIX}`;
+      return `${fmtInt(f.count)} error(s) the scenario's code left unhandled came during the load (${String(w.figures.phases)}), after their arrivals had ended (promises it did not await, timers or handlers that threw): they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "${quoted(unhandledText(String(w.figures.first)), 280)}"; ${UNHANDLED_FIX}`;
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:

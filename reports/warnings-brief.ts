@@ -36,7 +36,7 @@ const TOPICS: Record<string, string> = {
   'thin-percentile': 'unreliable percentiles',
   'cold-target': 'a target still warming',
   'names-failing': 'failing names',
-  'scenario-unhandled': "the scenario's unhandled promises",
+  'scenario-unhandled': "the scenario's unhandled errors",
   'route-unseen': 'a route mapping that matched nothing',
   'labels-unseen': 'a label filter that matched nothing',
   'failures-in-held': 'failures in held steps',

@@ -291,14 +291,17 @@ describe('scenario mistakes', () => {
 // thread (no report) and stopped the run as plateau's bug on two. Run here on one engine thread in
 // this test's own thread, with vitest's listeners off for the run: with them, vitest would report
 // the scenario's rejection as this file's error; without plateau's, Node's default throws it.
-describe("a promise the scenario's code leaves unhandled costs no arrival and never the run", () => {
+describe("an error the scenario's code leaves unhandled costs no arrival and never the run", () => {
   async function withoutVitestListeners<T>(run: () => Promise<T>): Promise<T> {
-    const theirs = process.listeners('unhandledRejection');
+    const rejections = process.listeners('unhandledRejection');
+    const exceptions = process.listeners('uncaughtException');
     process.removeAllListeners('unhandledRejection');
+    process.removeAllListeners('uncaughtException');
     try {
       return await run();
     } finally {
-      for (const l of theirs) process.on('unhandledRejection', l);
+      for (const l of rejections) process.on('unhandledRejection', l);
+      for (const l of exceptions) process.on('uncaughtException', l);
     }
   }
 
@@ -339,10 +342,27 @@ describe("a promise the scenario's code leaves unhandled costs no arrival and ne
       expect(recs.reduce((a, b) => a + b.completed - b.ok, 0)).toBe(0);
       expect(recs.find((b) => b.unhandled)!.unhandled!.first).toMatch(/^stray at seq \d+0$/);
       const md = fs.readFileSync(path.join(tenth.dir, 'report.md'), 'utf8');
+      expect(md).toMatch(/error\(s\) the scenario's code left unhandled came during the load \(steps\)/);
       expect(md).toMatch(
-        /promise\(s\) the scenario's code started and left unhandled rejected during the load \(steps\)/,
+        /the first: "a promise the scenario's code left unhandled rejected: stray at seq \d+0"; await every promise a transaction starts/,
       );
-      expect(md).toMatch(/the first: "stray at seq \d+0"; await every promise a transaction starts/);
+
+      // a timer the scenario left that throws (ended this process before, on one engine thread)
+      const timers = await run('uncaught-timer-every-10th');
+      expect(timers.exitCode, `${timers.error?.message}\n${timers.error?.stack}`).toBe(0);
+      const trecs = stepBuckets(timers.dir);
+      const tsum = (f: (b: BucketRecord) => number) => trecs.reduce((a, b) => a + f(b), 0);
+      const thrown = tsum((b) => b.unhandled?.count ?? 0);
+      const tcounts = `${tsum((b) => b.started)} started, ${tsum((b) => b.dropped)} dropped, ${thrown} thrown`;
+      // seqs 10 to 50 (3 thrown, 2 from ctx.row), less those dropped
+      expect(thrown, tcounts).toBeGreaterThanOrEqual(5 - tsum((b) => b.dropped));
+      expect(thrown, tcounts).toBeLessThanOrEqual(5);
+      expect(tsum((b) => b.completed - b.ok)).toBe(0);
+      const first = trecs.find((b) => b.unhandled)!.unhandled!.first;
+      expect(first).toMatch(/^uncaught exception: (timer at seq 10|ctx\.row\("nowhere"\): no data source)/);
+      expect(fs.readFileSync(path.join(timers.dir, 'report.md'), 'utf8')).toMatch(
+        /a timer or event handler of the scenario's code threw, uncaught: /,
+      );
     } finally {
       await server.close();
     }

@@ -135,9 +135,10 @@ async function compile(
   }
 }
 
-/** A URL that imports the bundle's code from memory. */
-export function dataUrl(code: string): string {
-  return `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+/** A URL that imports the bundle's code from memory; with `sourceUrl`, the name its stack frames carry. */
+export function dataUrl(code: string, sourceUrl?: string): string {
+  const named = sourceUrl === undefined ? code : `${code}\n//# sourceURL=${sourceUrl}`;
+  return `data:text/javascript;base64,${Buffer.from(named).toString('base64')}`;
 }
 
 /** Compiles the config (bundleModule) and imports it from memory. */

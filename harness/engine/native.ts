@@ -72,8 +72,16 @@ export function startNative(o: EngineRunOptions): EngineRun {
     stripe.index === 0 ? HostSampler.ofThisProcess() : null,
     named,
   );
-  // until finish(): a rejection the scenario's code left unhandled is counted, not the thread's end
-  const releaseUnhandled = catchUnhandled((message) => rec.unhandled(clk.now(), message));
+  // until finish(): an error the scenario's code left unhandled is counted, not the thread's end; an
+  // exception that may be plateau's own ends this instance, done rejecting with it (decision 074)
+  let fault: { err: unknown } | null = null;
+  const releaseUnhandled = catchUnhandled(
+    (message) => rec.unhandled(clk.now(), message),
+    (err) => {
+      fault ??= { err };
+      stop(0);
+    },
+  );
   const single = o.arrivals.entries.length === 1 ? o.arrivals.entries[0] : null;
   const singleCheck = single?.kind === 'request' ? single.check : () => null;
   /** Arrivals of the leg in a block (stripes.ts): 0 when this instance sends every count-th. */
@@ -84,7 +92,11 @@ export function startNative(o: EngineRunOptions): EngineRun {
   let stopped = false;
   let timer: Timer | null = null;
   let resolveDone!: (v: { dispatched: number; lastSeq: number }) => void;
-  const done = new Promise<{ dispatched: number; lastSeq: number }>((r) => (resolveDone = r));
+  let rejectDone!: (err: unknown) => void;
+  const done = new Promise<{ dispatched: number; lastSeq: number }>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
   /** Transactions running, for their deadline (http.transactionTimeoutMs), checked as the ticker runs. */
   const live = new Set<Transaction>();
   /** Fails the transactions past their deadline at nowMs (kind timeout). */
@@ -256,8 +268,9 @@ export function startNative(o: EngineRunOptions): EngineRun {
     clk.setTimeout(() => {
       rec.close(clk.now());
       releaseUnhandled();
+      if (fault) rejectDone(fault.err);
       // n is the next (undispatched) global index; the seqs used are below it.
-      resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });
+      else resolveDone({ dispatched: own, lastSeq: o.seqOffset + n - 1 });
     }, 0);
   }
 

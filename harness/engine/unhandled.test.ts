@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { catchUnhandled, rejectionText } from './unhandled.ts';
+import { SCENARIO_SOURCE } from './thrown-by.ts';
+import { THROWN } from '../../analysis/scenario-unhandled.ts';
 
 /** The listener catchUnhandled added to this thread's process, called as Node calls it. */
 function added(before: readonly Function[]): (reason: unknown) => void {
@@ -7,6 +9,24 @@ function added(before: readonly Function[]): (reason: unknown) => void {
   expect(ours).toHaveLength(1);
   return (reason) => (ours[0] as (r: unknown, p: Promise<unknown>) => void)(reason, Promise.resolve());
 }
+
+/** Its uncaughtException listener, likewise. */
+function addedForExceptions(before: readonly Function[]): (err: unknown) => void {
+  const ours = process.listeners('uncaughtException').filter((l) => !before.includes(l));
+  expect(ours).toHaveLength(1);
+  return (err) => (ours[0] as (e: unknown, origin: string) => void)(err, 'uncaughtException');
+}
+
+/** An Error whose stack reads `frames` as its `at` lines. */
+function thrownAt(message: string, ...frames: string[]): Error {
+  const e = new Error(message);
+  e.stack = [`Error: ${message}`, ...frames.map((f) => `    at ${f}`)].join('\n');
+  return e;
+}
+
+const fail = (err: unknown) => {
+  throw new Error(`not a fault: ${String(err)}`);
+};
 
 describe('catchUnhandled', () => {
   const releases: (() => void)[] = [];
@@ -16,8 +36,8 @@ describe('catchUnhandled', () => {
     const before = process.listeners('unhandledRejection');
     const first: string[] = [];
     const second: string[] = [];
-    const releaseFirst = catchUnhandled((m) => first.push(m));
-    const releaseSecond = catchUnhandled((m) => second.push(m));
+    const releaseFirst = catchUnhandled((m) => first.push(m), fail);
+    const releaseSecond = catchUnhandled((m) => second.push(m), fail);
     releases.push(releaseFirst, releaseSecond);
     const emit = added(before);
     emit(new Error('one'));
@@ -26,6 +46,34 @@ describe('catchUnhandled', () => {
     expect([first, second]).toEqual([['one'], ['two']]);
     releaseSecond();
     expect(process.listeners('unhandledRejection')).toEqual(before);
+  });
+
+  it("counts the scenario's uncaught exceptions as its own (marked thrown) and gives any other to the engine's fault, removing its listener with the last", () => {
+    const before = process.listeners('uncaughtException');
+    const counted: string[] = [];
+    const faults: unknown[] = [];
+    const release = catchUnhandled(
+      (m) => counted.push(m),
+      (e) => faults.push(e),
+    );
+    releases.push(release);
+    const emit = addedForExceptions(before);
+    const timer = thrownAt(
+      'boom in a timer',
+      `Timeout._onTimeout (${SCENARIO_SOURCE}/srv/shop.ts:18:17)`,
+      'listOnTimeout (node:internal/timers:581:17)',
+    );
+    const ours = thrownAt(
+      'undefined is not a function',
+      `VuConnection.onData (${new URL('./vu-connection.ts', import.meta.url).href}:40:3)`,
+    );
+    emit(timer);
+    emit('a string');
+    emit(ours);
+    expect(counted).toEqual([`${THROWN}boom in a timer`, `${THROWN}a string`]);
+    expect(faults).toEqual([ours]);
+    release();
+    expect(process.listeners('uncaughtException')).toEqual(before);
   });
 
   it('words a reason: an Error by its message (its name where not a plain Error), a string as it is, another value as JSON', () => {

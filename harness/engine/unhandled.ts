@@ -1,21 +1,37 @@
 /**
  * A promise the scenario's code started and never awaited or caught (a transaction's
- * `promise.then(...)` left running) can reject after its arrival ended. Node's default for an
- * unhandled rejection ends the thread: on one engine thread in the CLI's own process the whole run
- * died with no report; on a worker thread, the run stopped as plateau's internal error. The issue's
- * rule is that a scenario's mistake during the load costs arrivals, never the run. So while an
- * engine runs, such a rejection is counted in the second it came (BucketRecord.unhandled, with the
- * first message), fails no arrival (its arrival had ended; which one started it is unknown), and the
- * report warns of it with the fix. Preflight's sample arrivals refuse it before load
- * (harness/pipeline). One listener per thread, passed to the engine instance that started first
- * and is still running.
+ * `promise.then(...)` left running) can reject after its arrival ended, and a timer or event handler
+ * it set can throw with nobody to catch it. Node's default for either ends the thread: on one
+ * engine thread in the CLI's own process the whole run died with no report; on a worker thread, the
+ * run stopped as plateau's internal error. The issue's rule is that a scenario's mistake during the
+ * load costs arrivals, never the run. So while an engine runs, such an error is counted in the second
+ * it came (BucketRecord.unhandled, with the first message), fails no arrival (its arrival had ended;
+ * which one started it is unknown), and the report warns of it with the fix. An exception that may be
+ * plateau's own (thrown-by.ts) goes to the engine's `fault` instead, which stops the run with its
+ * report. Preflight's sample arrivals refuse the scenario's before load (harness/pipeline). One
+ * listener per event per thread, passed to the engine instance that started first and is still
+ * running.
  */
-type Listener = (message: string) => void;
+import { THROWN } from '../../analysis/scenario-unhandled.ts';
+import { thrownByScenario } from './thrown-by.ts';
+
+/** The scenario's error, as BucketRecord.unhandled keeps it; an exception that may be plateau's own. */
+interface Listener {
+  counted: (message: string) => void;
+  fault: (err: unknown) => void;
+}
 
 const listeners: Listener[] = [];
 
 function onRejection(reason: unknown): void {
-  listeners[0]?.(rejectionText(reason));
+  listeners[0]?.counted(rejectionText(reason));
+}
+
+function onException(err: unknown): void {
+  const to = listeners[0];
+  if (!to) throw err;
+  if (thrownByScenario(err)) to.counted(THROWN + rejectionText(err));
+  else to.fault(err);
 }
 
 /** A rejection's reason in words: an Error's message (its name where not a plain Error), else the value. */
@@ -29,13 +45,23 @@ export function rejectionText(reason: unknown): string {
   }
 }
 
-/** Sends this thread's unhandled rejections to `listener` until the returned function is called. */
-export function catchUnhandled(listener: Listener): () => void {
-  if (listeners.length === 0) process.on('unhandledRejection', onRejection);
+/**
+ * Sends this thread's unhandled rejections and the scenario's uncaught exceptions to `counted`, and
+ * other uncaught exceptions to `fault`, until the returned function is called.
+ */
+export function catchUnhandled(counted: Listener['counted'], fault: Listener['fault']): () => void {
+  const listener = { counted, fault };
+  if (listeners.length === 0) {
+    process.on('unhandledRejection', onRejection);
+    process.on('uncaughtException', onException);
+  }
   listeners.push(listener);
   return () => {
     const i = listeners.indexOf(listener);
     if (i >= 0) listeners.splice(i, 1);
-    if (listeners.length === 0) process.off('unhandledRejection', onRejection);
+    if (listeners.length === 0) {
+      process.off('unhandledRejection', onRejection);
+      process.off('uncaughtException', onException);
+    }
   };
 }

@@ -52,7 +52,7 @@ port.on('message', (m: ToWorker) => {
         current = null;
         post({ type: 'done', ...d });
       },
-      (e: Error) => post({ type: 'error', message: e.message }),
+      (e: Error) => post({ type: 'error', message: e.message, stack: e.stack }),
     );
   } else if (m.type === 'stop') {
     current?.stop(m.graceMs);

@@ -47,4 +47,5 @@ export type FromWorker =
   | { type: 'done'; dispatched: number; lastSeq: number }
   | { type: 'closed' }
   | { type: 'preconnected'; ready: number; failed: number }
-  | { type: 'error'; message: string };
+  /** The engine instance failed (its error's stack, for the bug report of an exception plateau did not expect). */
+  | { type: 'error'; message: string; stack?: string };

@@ -99,7 +99,8 @@ export class WorkerEngine implements LoadEngine {
             else if (m.type === 'done') {
               slot.onMessage = null;
               resolve(m);
-            } else if (m.type === 'error') reject(new Error(m.message));
+            } else if (m.type === 'error')
+              reject(Object.assign(new Error(m.message), m.stack ? { stack: m.stack } : {}));
           };
         }),
     );

@@ -48,10 +48,10 @@ async function sampleRequest(
 }
 
 /**
- * A transaction's arrival (transactionArrival), then the rejections its code left unhandled: they
- * surface once the microtasks after its end have run, and the engines count them apart (they fail
- * no arrival: harness/engine/unhandled.ts), so the sample refuses the first with its fix, before
- * load, where it would have ended this process.
+ * A transaction's arrival (transactionArrival), then the errors its code left unhandled (a promise
+ * that rejects once the microtasks after its end have run, a timer that throws soon after): the
+ * engines count them apart (they fail no arrival: harness/engine/unhandled.ts), so the sample refuses
+ * the first with its fix, before load, where it would have ended this process.
  */
 async function sampleTransaction(
   config: PlateauConfig,
@@ -61,10 +61,18 @@ async function sampleTransaction(
   names: string[],
 ): Promise<string[]> {
   let unhandled: string | null = null;
-  const release = catchUnhandled((message) => (unhandled ??= message));
+  let fault: { err: unknown } | null = null;
+  const release = catchUnhandled(
+    (message) => (unhandled ??= message),
+    (err) => (fault ??= { err }),
+  );
   try {
     const said = await transactionArrival(config, s, run, seq, names);
+    // the microtasks after its end, and a timer it left of a few ms
+    await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setImmediate(resolve));
+    // an exception that may be plateau's own: the run's internal error, with its stack
+    if (fault) throw (fault as { err: unknown }).err;
     if (unhandled !== null)
       throw scenarioFailure(`transaction "${run.name}"`, new ScenarioMistake(unhandledText(unhandled), UNHANDLED_FIX));
     return said;

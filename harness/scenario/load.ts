@@ -13,6 +13,7 @@ import { ScenarioMistake } from './mistake.ts';
 import { bodyProblem } from './body-kind.ts';
 import { sentHeaders } from './header-values.ts';
 import { isThenable } from './verdict.ts';
+import { SCENARIO_SOURCE, scenarioBundleLoaded } from '../engine/thrown-by.ts';
 
 function scenarioError(abs: string, cause: string, fix: string): PlateauError {
   return new PlateauError(`scenario module ${abs} ${cause}`, fix, 'scenario-invalid', EXIT.usage);
@@ -38,7 +39,10 @@ export async function loadScenario(file: string): Promise<Scenario> {
   const code = await bundleModule(abs, SCENARIO_MODULE);
   let mod: { default?: Scenario; scenario?: Scenario };
   try {
-    mod = (await import(dataUrl(code))) as typeof mod;
+    // its frames read plateau-scenario:<path>:<the bundle's line>, which tell its errors from plateau's (thrown-by.ts)
+    const url = dataUrl(code, SCENARIO_SOURCE + abs);
+    scenarioBundleLoaded(url);
+    mod = (await import(url)) as typeof mod;
   } catch (err) {
     throw scenarioError(
       abs,
