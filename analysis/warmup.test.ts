@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { topologySteady, warmupDone, warmupRecord, warmupStable, type WarmupVerdict } from './warmup.ts';
+import { topologySteady, warmupDone, warmupRecord, warmupStable, warmupWindows, type WarmupVerdict } from './warmup.ts';
+import { encodeHistogram, newHistogram, recordUs } from './histogram.ts';
+import { buildRecords } from './testing/builders.ts';
 
 const reading = (tS: number, topology: number | null, phase = 'warmup') => ({ tS, phase, topology });
 const stable: WarmupVerdict = { stable: true, windows: [], detail: 'stable' };
@@ -118,6 +120,85 @@ describe('warmupStable of a mix: each name by its own median', () => {
     const v = warmupStable(thin, 3, 0.15);
     expect(v.stable).toBe(false);
     expect(v.detail).toMatch(/, median 4\.90 ms \(spread 7\.40 ms\)$/);
+  });
+});
+
+describe('warmupStable says why a name of a mix was not judged', () => {
+  /** Three windows of reads (25 a window, judged) beside one other name's figures. */
+  const withName = (other: { p50Ms: number | null; n: number; failed?: number; transaction?: true }) =>
+    [0, 2, 4].map((fromS) => ({
+      fromS,
+      throughputPerSec: 25,
+      p50Ms: 2,
+      byName: { read: { p50Ms: 2, n: 25 }, write: other },
+    }));
+  const judged = 'median by name: read 2.00 ms (spread 0.00 ms)';
+  // the windows' failedPerSec is left out: the share of failures is said apart (next describe)
+
+  it.each([
+    ['few requests, all of them successful', { p50Ms: 9, n: 4 }, '; 1 name under 10 a window not judged'],
+    ['few requests, some failed', { p50Ms: 9, n: 3, failed: 2 }, '; 1 name under 10 a window not judged'],
+    [
+      'many requests, all failed: said with its count, not as a thin name',
+      { p50Ms: null, n: 0, failed: 40 },
+      '; all failed in these windows, so no latency to judge: write (120 requests)',
+    ],
+    [
+      'a transaction all failed: its count is arrivals',
+      { p50Ms: null, n: 0, failed: 3, transaction: true as const },
+      '; all failed in these windows, so no latency to judge: write (9 arrivals)',
+    ],
+    [
+      'many requests, too few successful',
+      { p50Ms: 9, n: 4, failed: 36 },
+      '; 1 name under 10 successful a window not judged',
+    ],
+  ])('%s', (_name, other, rest) => {
+    const v = warmupStable(withName(other), 3, 0.15);
+    expect(v.stable).toBe(true);
+    expect(v.detail).toBe(`last 3 windows: throughput 25.0 req/s (spread 0.0%), ${judged}${rest}`);
+  });
+
+  it('says a name that failed throughout under a pooled median too, and no thin name there', () => {
+    const windows = withName({ p50Ms: null, n: 0, failed: 40 }).map((w) => ({
+      ...w,
+      byName: { ...w.byName, read: { p50Ms: 2, n: 5 } },
+    }));
+    expect(warmupStable(windows, 3, 0.15).detail).toBe(
+      'last 3 windows: throughput 25.0 req/s (spread 0.0%), median 2.00 ms (spread 0.00 ms); all failed in these windows, so no latency to judge: write (120 requests)',
+    );
+  });
+});
+
+describe('warmupWindows by name: successful and failed counts', () => {
+  const hist = newHistogram();
+  for (let i = 0; i < 10; i++) recordUs(hist, 2000);
+  /** 4 s of buckets: 10 reads a second, all fine, and 5 payments a second (a transaction), all failed. */
+  const records = buildRecords({ steps: [{ ratePerSec: 15 }], rampS: 0, holdS: 4, settleS: 0 }).map((r) => ({
+    ...r,
+    byName: {
+      read: { completed: 10, ok: 10, errors: {}, duration: encodeHistogram(hist) },
+      pay: {
+        transaction: true as const,
+        completed: 5,
+        ok: 0,
+        errors: { http_5xx: 5 },
+        duration: encodeHistogram(newHistogram()),
+      },
+    },
+  }));
+
+  it("counts each name's failures in the window and marks a transaction; the record keeps median and count alone", () => {
+    const windows = warmupWindows(records, 'steps', 2, 4);
+    expect(windows.map((w) => w.byName)).toEqual([
+      { read: { p50Ms: expect.closeTo(2, 1), n: 20 }, pay: { p50Ms: null, n: 0, failed: 10, transaction: true } },
+      { read: { p50Ms: expect.closeTo(2, 1), n: 20 }, pay: { p50Ms: null, n: 0, failed: 10, transaction: true } },
+    ]);
+    const record = warmupRecord(warmupStable(windows, 2, 0.1), true, 4, 15);
+    expect(record.windows.map((w) => w.byName?.pay)).toEqual([
+      { p50Ms: null, n: 0 },
+      { p50Ms: null, n: 0 },
+    ]);
   });
 });
 

@@ -24,8 +24,18 @@ export interface WarmupWindow {
   /** Failed completions per second (absent: none counted). */
   failedPerSec?: number;
   p50Ms: number | null;
-  /** A mix's median by name and its successful count (a transaction's: its whole duration). */
-  byName?: Record<string, { p50Ms: number | null; n: number }>;
+  /**
+   * A mix's median by name and its successful count (a transaction's: its whole duration), with
+   * its failed count (absent: none) and whether it is a transaction (its counts are arrivals).
+   */
+  byName?: Record<string, WarmupName>;
+}
+
+export interface WarmupName {
+  p50Ms: number | null;
+  n: number;
+  failed?: number;
+  transaction?: true;
 }
 
 /** Successful ones a name needs in every judged window for its own median to judge the warmup by. */
@@ -54,7 +64,15 @@ export function warmupWindows(
     };
     if (a.byName.size > 0)
       w.byName = Object.fromEntries(
-        [...a.byName].map(([name, n]) => [name, { p50Ms: percentileMs(n.duration, 50), n: n.ok }]),
+        [...a.byName].map(([name, n]) => [
+          name,
+          {
+            p50Ms: percentileMs(n.duration, 50),
+            n: n.ok,
+            ...(n.failed > 0 ? { failed: n.failed } : {}),
+            ...(n.transaction ? { transaction: true as const } : {}),
+          },
+        ]),
       );
     out.push(w);
   }
@@ -108,8 +126,14 @@ function latencyStable(
   tolerance: number,
   floorMs: number,
 ): { stable: boolean; text: string } {
-  const names = Object.keys(last[0].byName ?? {}).filter((name) =>
+  const all = [...new Set(last.flatMap((w) => Object.keys(w.byName ?? {})))];
+  const names = all.filter((name) =>
     last.every((w) => (w.byName?.[name]?.n ?? 0) >= NAME_MIN_SAMPLES && w.byName?.[name]?.p50Ms != null),
+  );
+  const rest = unjudgedText(
+    last,
+    all.filter((name) => !names.includes(name)),
+    names.length > 0,
   );
   if (names.length === 0) {
     const pooled = mediansStable(
@@ -117,7 +141,7 @@ function latencyStable(
       tolerance,
       floorMs,
     );
-    return { stable: pooled.stable, text: `median ${pooled.text}` };
+    return { stable: pooled.stable, text: `median ${pooled.text}${rest}` };
   }
   const each = names.map((name) => ({
     name,
@@ -127,13 +151,36 @@ function latencyStable(
       floorMs,
     ),
   }));
-  const unjudged = Object.keys(last[0].byName ?? {}).length - names.length;
-  const rest =
-    unjudged > 0 ? `; ${unjudged} name${unjudged === 1 ? '' : 's'} under ${NAME_MIN_SAMPLES} a window not judged` : '';
   return {
     stable: each.every((e) => e.stable),
     text: `median by name: ${each.map((e) => `${e.name} ${e.text}${e.stable ? '' : ' not stable'}`).join(', ')}${rest}`,
   };
+}
+
+/**
+ * Why the names left out were: a name every one of whose requests failed in these windows has no
+ * latency at all (said with its count, or it reads as a slow name), the others too few successful
+ * ones in some window. Only the failed are said under a pooled median, which judged no name.
+ */
+function unjudgedText(last: readonly WarmupWindow[], unjudged: readonly string[], byName: boolean): string {
+  const of = (name: string) => last.map((w) => w.byName?.[name]);
+  const failed = (name: string) => of(name).reduce((a, x) => a + (x?.failed ?? 0), 0);
+  const failedAll = unjudged.filter((name) => failed(name) > 0 && of(name).every((x) => (x?.n ?? 0) === 0));
+  const thin = unjudged.filter((name) => !failedAll.includes(name));
+  const few = thin.filter((name) => of(name).some((x) => (x?.n ?? 0) + (x?.failed ?? 0) < NAME_MIN_SAMPLES));
+  const names = (k: number) => `${k} name${k === 1 ? '' : 's'}`;
+  const counted = failedAll.map(
+    (name) => `${name} (${failed(name)} ${of(name).some((x) => x?.transaction) ? 'arrivals' : 'requests'})`,
+  );
+  return [
+    ...(failedAll.length > 0 ? [`all failed in these windows, so no latency to judge: ${counted.join(', ')}`] : []),
+    ...(byName && few.length > 0 ? [`${names(few.length)} under ${NAME_MIN_SAMPLES} a window not judged`] : []),
+    ...(byName && thin.length > few.length
+      ? [`${names(thin.length - few.length)} under ${NAME_MIN_SAMPLES} successful a window not judged`]
+      : []),
+  ]
+    .map((part) => `; ${part}`)
+    .join('');
 }
 
 /** Readings of the topology probe: the fields of a ServerSample the warmup needs. */
@@ -208,7 +255,12 @@ export function warmupRecord(
       fromS: w.fromS + rampS,
       throughputPerSec: w.throughputPerSec,
       p50Ms: w.p50Ms,
-      ...(w.byName ? { byName: w.byName } : {}),
+      // the record keeps what the steps are compared with: each name's median and successful count
+      ...(w.byName
+        ? {
+            byName: Object.fromEntries(Object.entries(w.byName).map(([name, x]) => [name, { p50Ms: x.p50Ms, n: x.n }])),
+          }
+        : {}),
     })),
   };
 }

@@ -525,7 +525,7 @@ describe('decideGate', () => {
     const d = decideGate(none, BASE, 0.05);
     expect(d).toMatchObject({ status: 'regression', exitCode: 1, currentPerSec: null });
     expect(d.headline).toBe(
-      "capacity regressed: below the first step's 100 req/s, which did not hold (at least 75.00% lower than the baseline's 400.0 req/s) (steps of 100 req/s, tolerance 5.00%)",
+      "capacity regressed: below the first step's 100 req/s, which did not hold (at least 75.00% lower than the baseline's 400.0 req/s) (steps of 100 req/s, tolerance 5.00%); this run stopped (failed-first-step): step 1 (100 req/s), the first step, delivered 0.40 < 0.90 (40.0 req/s achieved); the baseline stopped (plateau)",
     );
     for (const out of [
       renderJunit(d, 'r'),
@@ -533,6 +533,21 @@ describe('decideGate', () => {
       JSON.stringify(gateDocument(d, none, BASE, null)),
     ])
       expect(out).not.toMatch(/(?<![\d.])0\.0 req\/s|-100\.00%/);
+  });
+
+  it("a regression says why this run stopped, and the baseline's other stop, in every output that carries the headline", () => {
+    const allHeld = fakeRun({ steps: kneeSteps(400, 400), ...LAYOUT });
+    expect(allHeld.stopReason).toBe('max-rate-reached');
+    const run = kneeRun(200);
+    const d = decideGate(run, allHeld, 0.05);
+    expect(d.status).toBe('regression');
+    const clause =
+      '; this run stopped (plateau): step 3 (300 req/s) delivered 0.70 < 0.90 (210.0 req/s achieved); the baseline stopped (max-rate-reached)';
+    expect(d.headline.endsWith(clause)).toBe(true);
+    for (const out of [renderJunit(d, 'r'), renderGateSummary(d, run, allHeld, null)])
+      expect(out).toContain('this run stopped (plateau): step 3 (300 req/s) delivered 0.70 ');
+    // a pass says nothing of it: its stop is the run's table's
+    expect(decideGate(kneeRun(400), BASE, 0.05).headline).not.toMatch(/stopped/);
   });
 
   it('a generator-bound attempt whose rerun with more VUs failed at the target does not make the run unjudgeable', () => {
@@ -594,7 +609,7 @@ describe('decideGate --on slo', () => {
       sloRun(400, 300),
       SLO_BASE,
       'regression',
-      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline at least 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down \(steps of 100 req\/s, tolerance 5\.00%\)$/,
+      /^capacity within SLO \(p99 <= 300 ms, client minus RTT\) regressed: 300\.0 req\/s vs baseline at least 400\.0 req\/s \(-25\.00%\); the highest step within it moved 100 req\/s down \(steps of 100 req\/s, tolerance 5\.00%\); this run stopped \(plateau\): step 5 \(500 req\/s\) delivered 0\.82 < 0\.90 \(410\.0 req\/s achieved\)$/,
     ],
     ['within the tolerance', sloRun(400, 300), SLO_BASE, 'pass', /within the tolerance/],
     [
@@ -786,7 +801,7 @@ describe('decideGate: a run cut short', () => {
       liveCut(300),
       BASE,
       'regression',
-      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s, attempt 2)')}`,
+      `capacity regressed: 300.0 req/s vs baseline 400.0 req/s (-25.00%); the knee moved 100 req/s down (steps of 100 req/s, tolerance 5.00%); this run stopped (plateau): step 4 (400 req/s, attempt 2, which confirmed it) delivered 0.78 < 0.90 (310.0 req/s achieved)${CUT_NOTE('this run', 'interrupted after step 4 (400 req/s, attempt 2)')}`,
     ],
     [
       'an import whose file ends after a later step confirmed its failure is judged',

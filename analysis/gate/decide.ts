@@ -10,7 +10,8 @@
  *   regression   (1)  when C's knee sits at least one whole step below B's
  *                        (kneeRate_B - kneeRate_C >= step)
  *                     and C's capacity fell by more than the tolerance
- *                        (cap_B - cap_C > tolerance x cap_B)
+ *                        (cap_B - cap_C > tolerance x cap_B);
+ *                     its headline says why C stopped (and B, where for another reason)
  *   pass         (0)  otherwise
  *
  * Both conditions must hold: a difference smaller than one step is resolution, not a change, and
@@ -61,6 +62,7 @@ import { whereCutAfterLimit, establishedCapacity } from '../interrupted-stop.ts'
 
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
+import { stopClause } from './stop-clause.ts';
 
 export type GateStatus = 'pass' | 'regression' | 'invalid';
 /** Which capacity the gate judges: the plateau's (the default), or the one within the latency objective. */
@@ -382,7 +384,7 @@ export function decideGate(
       status: 'regression',
       exitCode: GATE_EXIT.regression,
       reasons: [],
-      headline: `${label} regressed: ${below ?? `${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down`} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${cutNotes(run, baseline)}`,
+      headline: `${label} regressed: ${below ?? `${change}; ${knee} moved ${fmtTarget(kneeDrop)} ${unit} down`} (steps of ${fmtTarget(stepPerSec)} ${unit}, tolerance ${fmtPercent(tolerance)})${stopClause(run, baseline)}${cutNotes(run, baseline)}`,
       ...perName(run, baseline, nameThresholds),
     };
   }
