@@ -18,6 +18,11 @@ export function unhandledText(message: string): string {
     : `a promise the scenario's code left unhandled rejected: ${message}`;
 }
 
+/** The run's line for one that came while no engine instance listened: no second is open to count it in. */
+export function lateText(message: string): string {
+  return `with no engine running, ${unhandledText(message)} (said here only, not counted in the report's warning; catch or await it in the scenario)`;
+}
+
 /** The fix, the same in preflight's refusal and the report's warning. */
 export const UNHANDLED_FIX =
   'await every promise a transaction starts before run() returns (or end it with .catch), and catch errors inside the timers and handlers it sets, so that a failure fails its arrival';

@@ -121,5 +121,6 @@ async function createNative(o: EngineInput): Promise<LoadEngine> {
       transactionTimeoutMs: config.http.transactionTimeoutMs,
     },
     o.env,
+    (line) => o.note(line),
   );
 }

@@ -22,13 +22,15 @@ interface Listener {
 }
 
 const listeners: Listener[] = [];
+/** A run's own, for what comes while no engine instance listens (pipeline/late-errors.ts). */
+const fallbacks: Listener[] = [];
 
 function onRejection(reason: unknown): void {
-  listeners[0]?.counted(rejectionText(reason));
+  (listeners[0] ?? fallbacks[0])?.counted(rejectionText(reason));
 }
 
 function onException(err: unknown): void {
-  const to = listeners[0];
+  const to = listeners[0] ?? fallbacks[0];
   if (!to) throw err;
   if (thrownByScenario(err)) to.counted(THROWN + rejectionText(err));
   else to.fault(err);
@@ -47,19 +49,25 @@ export function rejectionText(reason: unknown): string {
 
 /**
  * Sends this thread's unhandled rejections and the scenario's uncaught exceptions to `counted`, and
- * other uncaught exceptions to `fault`, until the returned function is called.
+ * other uncaught exceptions to `fault`, until the returned function is called. A fallback hears them
+ * only while no other listener is there.
  */
-export function catchUnhandled(counted: Listener['counted'], fault: Listener['fault']): () => void {
+export function catchUnhandled(
+  counted: Listener['counted'],
+  fault: Listener['fault'],
+  o: { fallback?: boolean } = {},
+): () => void {
   const listener = { counted, fault };
-  if (listeners.length === 0) {
+  const list = o.fallback ? fallbacks : listeners;
+  if (listeners.length + fallbacks.length === 0) {
     process.on('unhandledRejection', onRejection);
     process.on('uncaughtException', onException);
   }
-  listeners.push(listener);
+  list.push(listener);
   return () => {
-    const i = listeners.indexOf(listener);
-    if (i >= 0) listeners.splice(i, 1);
-    if (listeners.length === 0) {
+    const i = list.indexOf(listener);
+    if (i >= 0) list.splice(i, 1);
+    if (listeners.length + fallbacks.length === 0) {
       process.off('unhandledRejection', onRejection);
       process.off('uncaughtException', onException);
     }

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative, type EngineRun } from './native.ts';
+import { catchUnhandled } from './unhandled.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 
@@ -31,6 +32,15 @@ const { arrivals } = await scenarioRequests(init.scenarioPath, init.targetUrl, i
   transactionTimeoutMs: init.transactionTimeoutMs,
 });
 let current: EngineRun | null = null;
+// while no engine instance of this thread listens (between legs, after the last), an error the
+// scenario's code left is said by the main thread; one that may be plateau's ends the thread, as before
+catchUnhandled(
+  (message) => post({ type: 'late', message }),
+  (err) => {
+    throw err;
+  },
+  { fallback: true },
+);
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'run') {

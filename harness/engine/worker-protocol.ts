@@ -47,5 +47,7 @@ export type FromWorker =
   | { type: 'done'; dispatched: number; lastSeq: number }
   | { type: 'closed' }
   | { type: 'preconnected'; ready: number; failed: number }
+  /** An error the scenario's code left unhandled while no engine instance of the thread listened (its message as BucketRecord.unhandled keeps it). */
+  | { type: 'late'; message: string }
   /** The engine instance failed (its error's stack, for the bug report of an exception plateau did not expect). */
   | { type: 'error'; message: string; stack?: string };

@@ -10,6 +10,7 @@ import type { EngineRun } from './native.ts';
 import { NATIVE_CAPABILITIES, type LegOptions, type LoadEngine } from './load-engine.ts';
 import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { lateText } from '../../analysis/scenario-unhandled.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { prepareEntry } from '../../bin/bundle-cache.mjs';
 
@@ -56,11 +57,17 @@ export class WorkerEngine implements LoadEngine {
     count: number,
     init: Omit<WorkerInit, 'index' | 'count'>,
     env: NodeJS.ProcessEnv,
+    /** A progress line: the first error a worker's scenario code left while no engine instance listened. */
+    note: (line: string) => void = () => undefined,
   ): Promise<WorkerEngine> {
+    let late = 0;
+    const onLate = (message: string) => {
+      if (late++ === 0) note(lateText(message));
+    };
     // worker-entry.mjs starts this module: built once here, not by every worker at once after an edit
     await prepareEntry('harness/engine/worker-main.ts');
     const spawned = await Promise.allSettled(
-      Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env)),
+      Array.from({ length: count }, (_, index) => spawn({ ...init, index, count }, env, onLate)),
     );
     const failed = spawned.find((p): p is PromiseRejectedResult => p.status === 'rejected');
     if (failed) {
@@ -190,7 +197,7 @@ async function closeSlots(slots: Slot[]): Promise<void> {
   );
 }
 
-function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {
+function spawn(init: WorkerInit, env: NodeJS.ProcessEnv, onLate: (message: string) => void): Promise<Slot> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY, { workerData: init, env: { ...env } });
     const slot: Slot = { worker, onMessage: null, exited: false };
@@ -214,7 +221,8 @@ function spawn(init: WorkerInit, env: NodeJS.ProcessEnv): Promise<Slot> {
       if (m.type === 'ready') {
         started = true;
         resolve(slot);
-      } else slot.onMessage?.(m);
+      } else if (m.type === 'late') onLate(m.message);
+      else slot.onMessage?.(m);
     });
   });
 }

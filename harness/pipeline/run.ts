@@ -26,6 +26,7 @@ import type { RunContext } from './context.ts';
 import type { Interrupt } from './interrupt.ts';
 import { realClock, type Clock } from '../clock.ts';
 import { runStage, skippedStage } from './stage.ts';
+import { watchLateErrors } from './late-errors.ts';
 import { preflight } from './preflight.ts';
 import { reset, resetsOrProbes } from './reset.ts';
 import { keepIn, readAfter } from '../probes/distribution.ts';
@@ -130,24 +131,34 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   store.onWriteFailure = () => o.interrupt.trigger();
   // set as soon as the engine exists, so a stage that throws still closes its threads
   const engine: { current: LoadEngine | null } = { current: null };
+  const scrubbed = (e: PlateauError) => {
+    e.message = scrub(e.message);
+    if (e.stack) e.stack = scrub(e.stack);
+    return e;
+  };
+  // what the scenario's code leaves unhandled while no engine listens is said; plateau's own stops the run
+  const late = watchLateErrors(
+    (line) => progress.info(line),
+    () => o.interrupt.trigger(),
+  );
   try {
     await stages(ctx, env, cap, engine);
   } catch (err) {
     // A bug (any other error) still ends as a failed run with its data and its report; the store's
     // own files refusing a write mid-run (a full disk) is said as that, not as a bug
-    error =
+    error = scrubbed(
       err instanceof PlateauError
         ? err
         : inRunDir(err, store.dir)
           ? unwritableRunDir(store.dir, err)
-          : internalError(err);
-    error.message = scrub(error.message);
-    if (error.stack) error.stack = scrub(error.stack);
+          : internalError(err),
+    );
   } finally {
     // from here a signal stops nothing: the status and the exit code are the run's as it ended
     o.interrupt.loadEnded = true;
     cap.disarm();
     await engine.current?.close();
+    if (late.fault) error ??= scrubbed(internalError(late.fault.err));
     if (store.writeFailure !== null) error ??= unwritableRunDir(store.dir, store.writeFailure);
     try {
       store.update({
@@ -178,7 +189,11 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     } catch {
       throw error;
     }
+  } finally {
+    late.release();
   }
+  // plateau's own exception while the reports were written: the run's status stands, the exit says it
+  if (late.fault) error ??= scrubbed(internalError(late.fault.err));
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }

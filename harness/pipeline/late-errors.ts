@@ -1,0 +1,34 @@
+/**
+ * An error the scenario's code left unhandled that surfaces while no engine instance listens (a
+ * timer of the last arrivals firing as the reports are written, one between the warmup and the
+ * steps) ended the CLI's process on one engine thread, with no report (decision 074). While a run's
+ * pipeline runs in this thread, such an error is said once on the run's output, not counted (no
+ * second is open for it); an exception that may be plateau's own stops the run, which ends as an
+ * internal error with its report. Engine worker threads say theirs through the main thread
+ * (worker-main.ts, workers.ts).
+ */
+import { catchUnhandled } from '../engine/unhandled.ts';
+import { lateText } from '../../analysis/scenario-unhandled.ts';
+
+export interface LateErrors {
+  /** An exception that may be plateau's own, the first; null where none came. */
+  readonly fault: { err: unknown } | null;
+  /** The scenario's, counted. */
+  readonly count: number;
+  release(): void;
+}
+
+export function watchLateErrors(say: (line: string) => void, stop: () => void): LateErrors {
+  const out = { fault: null as { err: unknown } | null, count: 0, release: () => undefined as void };
+  out.release = catchUnhandled(
+    (message) => {
+      if (out.count++ === 0) say(lateText(message));
+    },
+    (err) => {
+      out.fault ??= { err };
+      stop();
+    },
+    { fallback: true },
+  );
+  return out;
+}
