@@ -8,6 +8,7 @@ import { realClock, type Clock, type Timer } from '../clock.ts';
 import { HostSampler } from './host-sampler.ts';
 import { BucketRecorder } from './recorder.ts';
 import { catchUnhandled } from './unhandled.ts';
+import { faultError } from './thrown-by.ts';
 import type { Schedule } from '../../analysis/schedule.ts';
 import type { PreparedRequest, SendDone, VuConnection } from './vu-connection.ts';
 import type { VuPool } from './vu-pool.ts';
@@ -78,7 +79,7 @@ export function startNative(o: EngineRunOptions): EngineRun {
   const releaseUnhandled = catchUnhandled(
     (message) => rec.unhandled(clk.now(), message),
     (err) => {
-      fault ??= { err };
+      fault ??= { err: faultError(err) };
       stop(0);
     },
   );

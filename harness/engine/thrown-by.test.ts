@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SCENARIO_SOURCE, scenarioBundleLoaded, stackLocations, thrownByScenario } from './thrown-by.ts';
+import { faultError, SCENARIO_SOURCE, scenarioBundleLoaded, stackLocations, thrownByScenario } from './thrown-by.ts';
+import { PlateauError } from '../errors.ts';
 
 const OWN = ['/opt/plateau/harness', '/opt/plateau/node_modules/.cache/plateau'];
 
@@ -100,5 +101,37 @@ describe('thrownByScenario', () => {
     const scenario = `run (${SCENARIO_SOURCE}/srv/shop.ts:1:1)`;
     expect(thrownByScenario(thrownAt(scenario, native))).toBe(false);
     expect(thrownByScenario(thrownAt(native, scenario))).toBe(true);
+  });
+});
+
+describe('faultError', () => {
+  it("leaves plateau's own, Node's alone and a value that is not an Error as they are: the pipeline says them as internal errors", () => {
+    const ours = thrownAt(
+      'fire (/opt/plateau/harness/engine/native.ts:120:7)',
+      'listOnTimeout (node:internal/timers:581:17)',
+    );
+    const node = thrownAt(
+      'emitErrorNT (node:internal/streams/destroy:151:8)',
+      'process.processTicksAndRejections (node:internal/process/task_queues:82:21)',
+    );
+    expect(faultError(ours, OWN)).toBe(ours);
+    expect(faultError(node, OWN)).toBe(node);
+    expect(faultError(7, OWN)).toBe(7);
+  });
+
+  it("says one thrown by code of neither (a package's client with no 'error' listener) as that, where, with the fix and the stack", () => {
+    const pkg = thrownAt(
+      'Client.emit (file:///srv/node_modules/pg/lib/client.js:88:9)',
+      'Socket.<anonymous> (node:net:1:1)',
+    );
+    const e = faultError(pkg, OWN) as PlateauError;
+    expect(e).toBeInstanceOf(PlateauError);
+    expect([e.code, e.exitCode, e.stack]).toEqual(['uncaught-exception', 4, pkg.stack]);
+    expect(e.message).toBe(
+      "an exception nobody caught stopped the run, thrown by code that is not plateau's (file:///srv/node_modules/pg/lib/client.js): boom",
+    );
+    expect(e.hint).toMatch(
+      /^handle the error where it is thrown \(an 'error' listener on the client the scenario uses/,
+    );
   });
 });

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXIT, PlateauError } from '../errors.ts';
 
 /** The name a scenario's bundle carries in stacks (load.ts gives it as its sourceURL), its path after it. */
 export const SCENARIO_SOURCE = 'plateau-scenario:';
@@ -73,4 +74,25 @@ export function thrownByScenario(err: unknown, own: readonly string[] = OWN): bo
   });
   if (outermost < 0 || at.length >= Error.stackTraceLimit) return false;
   return !at.slice(outermost + 1).some((w) => inOwn(w, own));
+}
+
+/**
+ * What a fault (an uncaught exception not the scenario's) stops the run as: plateau's internal error
+ * (the error itself, wrapped by the pipeline) where its stack shows plateau's own code or nothing
+ * but Node's; else code of neither (a package the scenario uses, an 'error' event of its client
+ * with no listener), said as that with where it was thrown.
+ */
+export function faultError(err: unknown, own: readonly string[] = OWN): unknown {
+  if (!(err instanceof Error)) return err;
+  const at = stackLocations(err.stack ?? '');
+  const outside = at.find((w) => !w.startsWith('node:') && w !== '<anonymous>' && w !== 'native');
+  if (outside === undefined || at.some((w) => inOwn(w, own))) return err;
+  const out = new PlateauError(
+    `an exception nobody caught stopped the run, thrown by code that is not plateau's (${outside}): ${err.message}`,
+    "handle the error where it is thrown (an 'error' listener on the client the scenario uses, a try/catch in its callback); the run's data and report are kept",
+    'uncaught-exception',
+    EXIT.stage,
+  );
+  out.stack = err.stack;
+  return out;
 }

@@ -8,6 +8,7 @@ import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { VuPool } from './vu-pool.ts';
 import { startNative, type EngineRun } from './native.ts';
 import { catchUnhandled } from './unhandled.ts';
+import { PlateauError } from '../errors.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 
@@ -62,7 +63,13 @@ port.on('message', (m: ToWorker) => {
         current = null;
         post({ type: 'done', ...d });
       },
-      (e: Error) => post({ type: 'error', message: e.message, stack: e.stack }),
+      (e: Error) =>
+        post({
+          type: 'error',
+          message: e.message,
+          stack: e.stack,
+          ...(e instanceof PlateauError ? { said: { hint: e.hint, code: e.code, exitCode: e.exitCode } } : {}),
+        }),
     );
   } else if (m.type === 'stop') {
     current?.stop(m.graceMs);

@@ -50,4 +50,4 @@ export type FromWorker =
   /** An error the scenario's code left unhandled while no engine instance of the thread listened (its message as BucketRecord.unhandled keeps it). */
   | { type: 'late'; message: string }
   /** The engine instance failed (its error's stack, for the bug report of an exception plateau did not expect). */
-  | { type: 'error'; message: string; stack?: string };
+  | { type: 'error'; message: string; stack?: string; said?: { hint: string; code: string; exitCode: number } };

@@ -11,6 +11,7 @@ import { NATIVE_CAPABILITIES, type LegOptions, type LoadEngine } from './load-en
 import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { lateText } from '../../analysis/scenario-unhandled.ts';
+import { faultError } from './thrown-by.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { prepareEntry } from '../../bin/bundle-cache.mjs';
 
@@ -106,8 +107,7 @@ export class WorkerEngine implements LoadEngine {
             else if (m.type === 'done') {
               slot.onMessage = null;
               resolve(m);
-            } else if (m.type === 'error')
-              reject(Object.assign(new Error(m.message), m.stack ? { stack: m.stack } : {}));
+            } else if (m.type === 'error') reject(workerError(m));
           };
         }),
     );
@@ -215,7 +215,7 @@ function spawn(init: WorkerInit, env: NodeJS.ProcessEnv, onLate: (message: strin
             EXIT.stage,
           ),
         );
-      else slot.onMessage?.({ type: 'error', message: `engine worker ${init.index} crashed: ${err.message}` });
+      else slot.onMessage?.(crashMessage(init.index, err));
     });
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'ready') {
@@ -225,4 +225,24 @@ function spawn(init: WorkerInit, env: NodeJS.ProcessEnv, onLate: (message: strin
       else slot.onMessage?.(m);
     });
   });
+}
+
+/** An engine instance's failure in a worker, as it was: a PlateauError with its fix, else an Error with its stack. */
+function workerError(m: Extract<FromWorker, { type: 'error' }>): Error {
+  const e = m.said ? new PlateauError(m.message, m.said.hint, m.said.code, m.said.exitCode) : new Error(m.message);
+  if (m.stack) e.stack = m.stack;
+  return e;
+}
+
+/** A worker that died of an uncaught exception: plateau's crash, or one of code of neither said as that (faultError). */
+function crashMessage(index: number, err: Error): Extract<FromWorker, { type: 'error' }> {
+  const said = faultError(err);
+  if (said instanceof PlateauError)
+    return {
+      type: 'error',
+      message: said.message,
+      stack: err.stack,
+      said: { hint: said.hint, code: said.code, exitCode: said.exitCode },
+    };
+  return { type: 'error', message: `engine worker ${index} crashed: ${err.message}`, stack: err.stack };
 }

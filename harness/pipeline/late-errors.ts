@@ -8,6 +8,7 @@
  * (worker-main.ts, workers.ts).
  */
 import { catchUnhandled } from '../engine/unhandled.ts';
+import { faultError } from '../engine/thrown-by.ts';
 import { lateText } from '../../analysis/scenario-unhandled.ts';
 
 export interface LateErrors {
@@ -25,7 +26,7 @@ export function watchLateErrors(say: (line: string) => void, stop: () => void): 
       if (out.count++ === 0) say(lateText(message));
     },
     (err) => {
-      out.fault ??= { err };
+      out.fault ??= { err: faultError(err) };
       stop();
     },
     { fallback: true },

@@ -158,7 +158,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     o.interrupt.loadEnded = true;
     cap.disarm();
     await engine.current?.close();
-    if (late.fault) error ??= scrubbed(internalError(late.fault.err));
+    if (late.fault) error ??= scrubbed(asRunError(late.fault.err));
     if (store.writeFailure !== null) error ??= unwritableRunDir(store.dir, store.writeFailure);
     try {
       store.update({
@@ -193,7 +193,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     late.release();
   }
   // plateau's own exception while the reports were written: the run's status stands, the exit says it
-  if (late.fault) error ??= scrubbed(internalError(late.fault.err));
+  if (late.fault) error ??= scrubbed(asRunError(late.fault.err));
   const exitCode = error ? error.exitCode : o.interrupt.interrupted ? EXIT.interrupted : EXIT.ok;
   return { dir: store.dir, result, exitCode, error };
 }
@@ -213,6 +213,9 @@ function unwritableRunDir(dir: string, err: unknown): PlateauError {
     EXIT.stage,
   );
 }
+
+/** A fault the run stopped for: a PlateauError as it is (thrown-by.ts faultError), anything else plateau's bug. */
+const asRunError = (err: unknown) => (err instanceof PlateauError ? err : internalError(err));
 
 /** An error plateau did not expect, as a PlateauError that keeps its stack (printed by the CLI). */
 export function internalError(err: unknown): PlateauError {

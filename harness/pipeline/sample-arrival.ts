@@ -15,6 +15,7 @@ import { refusal, scenarioFailure, scenarioStep } from './sample-blame.ts';
 import { send } from './sample-send.ts';
 import { SampleHttp } from './sample-transaction-http.ts';
 import { catchUnhandled } from '../engine/unhandled.ts';
+import { faultError } from '../engine/thrown-by.ts';
 import { UNHANDLED_FIX, unhandledText } from '../../analysis/scenario-unhandled.ts';
 
 /**
@@ -71,8 +72,8 @@ async function sampleTransaction(
     // the microtasks after its end, and a timer it left of a few ms
     await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setImmediate(resolve));
-    // an exception that may be plateau's own: the run's internal error, with its stack
-    if (fault) throw (fault as { err: unknown }).err;
+    // an exception that may be plateau's own (the run's internal error, with its stack), or a package's
+    if (fault) throw faultError((fault as { err: unknown }).err);
     if (unhandled !== null)
       throw scenarioFailure(`transaction "${run.name}"`, new ScenarioMistake(unhandledText(unhandled), UNHANDLED_FIX));
     return said;
