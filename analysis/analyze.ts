@@ -42,11 +42,12 @@ function bestBefore(steps: readonly StepResult[], bad: StepResult | null): StepR
   );
 }
 
-/** The input with its text flags (rate unit, ok a lower bound, imported) in the rules it is judged by (the decision policy's too): the texts follow them. */
+/** The input with its text flags (rate unit, ok a lower bound, imported) and the mix's shares in the rules it is judged by (the decision policy's too): the texts follow them. */
 function withTextFlags(input: AnalyzeInput): AnalyzeInput {
   const unit = input.rateUnit;
-  if (unit === undefined && !input.okLowerBound && !input.imported && !input.closedModel) return input;
+  if (unit === undefined && !input.okLowerBound && !input.imported && !input.closedModel && !input.mix) return input;
   const texts = {
+    ...(input.mix ? { mix: input.mix } : {}),
     ...(unit !== undefined ? { rateUnit: unit } : {}),
     ...(input.okLowerBound ? { okLowerBound: true as const } : {}),
     ...(input.imported ? { imported: true as const } : {}),

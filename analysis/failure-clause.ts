@@ -13,9 +13,10 @@ import {
   unitCounts,
   unitOf,
 } from './format.ts';
-import type { RateUnit, Rules, StepResult } from './types.ts';
+import type { EntryShort, RateUnit, Rules, StepResult } from './types.ts';
 import { fellTo, sustainedPerSec } from './overload-shape.ts';
 import { captureBaseline } from './judge.ts';
+import { entryShortText } from './entry-delivery.ts';
 
 /** Error share above which a stop sentence names the errors. */
 export const ERROR_NOTE_MIN = 0.01;
@@ -26,6 +27,8 @@ export function failureClause(s: StepResult, prev: StepResult | null, rules: Rul
   if (s.delivery < rules.deliveryMin) {
     return `delivered ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
+  if (entryBehind(s, rules))
+    return `delivered ${fmtRatio(s.delivery)} of it, but ${entryShortText(s.entryShort!, unit, rules.deliveryMin)}`;
   const gained = prev ? fmtSignedRate(s.throughputPerSec - captureBaseline(prev, rules)) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
   return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} ${unit} for ${added} offered)`;
@@ -69,6 +72,12 @@ export function failuresClause(s: StepResult, rules: Pick<Rules, 'deliveryMin'>,
  */
 export function stillFollowing(s: StepResult, rules: Pick<Rules, 'deliveryMin' | 'captureMin'>): boolean {
   return s.delivery < rules.deliveryMin && s.capture !== null && s.capture >= rules.captureMin;
+}
+
+/** The entry that alone failed the step: the whole delivered and captured, one entry fell behind its share (entry-delivery.ts). */
+export function entryBehind(s: StepResult, rules: Pick<Rules, 'deliveryMin' | 'captureMin'>): EntryShort | null {
+  if (!s.entryShort || s.delivery < rules.deliveryMin) return null;
+  return s.capture !== null && s.capture < rules.captureMin ? null : s.entryShort;
 }
 
 /** Extra clauses: collapse (X fell below the knee) and errors (unless `errorsSaid`: failuresClause said them). */

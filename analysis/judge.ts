@@ -15,6 +15,7 @@
  * lot and delivers nothing.
  */
 import { aggregate, refusedNamesOf, type Aggregate, type NameAggregate } from './buckets.ts';
+import { entryShort, entryShortText } from './entry-delivery.ts';
 import {
   fmtInt,
   fmtPercent,
@@ -31,7 +32,7 @@ import { meanUs, percentileMs, type Histogram } from './histogram.ts';
 import { DEFAULT_QUANTILES, percentiles } from './percentiles.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { sustainedPerSec } from './overload-shape.ts';
-import type { AnalysedRecord, NameResult, Rules, StepPlan, StepResult, StepVerdict } from './types.ts';
+import type { AnalysedRecord, EntryShort, NameResult, Rules, StepPlan, StepResult, StepVerdict } from './types.ts';
 
 /** A failing step's error share above which its reasons also name the errors. */
 const ERROR_REASON_MIN = 0.01;
@@ -71,6 +72,7 @@ interface Figures {
   delivery: number;
   capture: number | null;
   errorRate: number;
+  short: EntryShort | null;
 }
 
 /** The verdict and, unless it holds, why, in words with numbers. */
@@ -98,6 +100,7 @@ function decide(f: Figures, rules: Rules): { verdict: StepVerdict; reasons: stri
       `capture ${fmtRatioBelow(f.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)}: ${fmtSignedRate(gainedPerSec)} ${unit} for ${fmtSignedTarget(addedPerSec)} offered`,
     );
   }
+  if (f.short) reasons.push(entryShortText(f.short, unit, rules.deliveryMin));
   if (reasons.length > 0 && f.errorRate >= ERROR_REASON_MIN) {
     reasons.push(
       `${rules.okLowerBound ? 'up to ' : ''}${fmtPercent(f.errorRate)} of ${fmtInt(agg.completed)} completed ${unitCounts(unit)} failed`,
@@ -124,8 +127,14 @@ export function judgeStep(
   const delivery = step.ratePerSec > 0 ? throughputPerSec / step.ratePerSec : 0;
   const capture = steadyS > 0 ? captureOf(step, throughputPerSec, prev, rules) : null;
   const errorRate = agg.completed > 0 ? agg.failed / agg.completed : 0;
+  // where the whole fell short, that is its reason: an entry behind it says nothing more
+  const completedOf = (name: string) => agg.byName.get(name)?.completed ?? 0;
+  const short =
+    delivery >= rules.deliveryMin
+      ? entryShort(step.ratePerSec, steadyS, completedOf, rules.mix, rules.deliveryMin)
+      : null;
   const { verdict, reasons } = decide(
-    { step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate },
+    { step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate, short },
     rules,
   );
   const duration = agg.hist.duration;
@@ -168,6 +177,7 @@ export function judgeStep(
     ...(agg.requestsCounted ? { requestsPerSec: steadyS > 0 ? agg.requests / steadyS : 0 } : {}),
     ...(agg.requestsFailed !== null ? { requestsFailed: agg.requestsFailed } : {}),
     ...(agg.byName.size > 0 ? { byName: namesOf(agg, rules) } : {}),
+    ...(short ? { entryShort: short } : {}),
     ...refusedNamesOf(
       records.filter((r) => r.phase === STEPS_PHASE && r.tS >= step.rampStartS && r.tS < step.holdEndS),
     ),

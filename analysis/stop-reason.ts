@@ -13,6 +13,7 @@ import { otherFailuresClause } from './other-failures.ts';
 import { confirmingAttempt } from './deciding-steps.ts';
 import {
   ERROR_NOTE_MIN,
+  entryBehind,
   failureClause,
   failuresClause,
   failuresFailedIt,
@@ -139,11 +140,14 @@ function plateauReason(
   // pool's 503s), the failures are how the target sheds the load it cannot serve
   const following = stillFollowing(last, rules);
   const failures = following && failuresFailedIt(last, rules);
-  const what = failures
-    ? failuresClause(last, rules, unit)
-    : following
-      ? `throughput still followed the offered rate (captured ${fmtRatio(last.capture)} of the added rate), short of it: the limit lies between the ${fmtRate(sustainedPerSec(knee))} ${unit} held and the ${fmtRate(last.throughputPerSec)} achieved${rules.imported === true ? '' : ' (finer steps find it: --step-rate)'}`
-      : `throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee.throughputPerSec))} ${unit}`;
+  const behind = entryBehind(last, rules);
+  const what = behind
+    ? `the mix is held back by "${quoted(behind.name, 60)}", which fell behind while the others kept up: the mix's limit lies between the ${fmtRate(sustainedPerSec(knee))} ${unit} held and this step's ${fmtTarget(last.ratePerSec)}${rules.imported === true ? '' : ' (finer steps find it: --step-rate)'}`
+    : failures
+      ? failuresClause(last, rules, unit)
+      : following
+        ? `throughput still followed the offered rate (captured ${fmtRatio(last.capture)} of the added rate), short of it: the limit lies between the ${fmtRate(sustainedPerSec(knee))} ${unit} held and the ${fmtRate(last.throughputPerSec)} achieved${rules.imported === true ? '' : ' (finer steps find it: --step-rate)'}`
+        : `throughput stopped following the offered rate at about ${fmtInt(Math.max(last.throughputPerSec, knee.throughputPerSec))} ${unit}`;
   return {
     stopReason: 'plateau',
     stopDetail: `${stepName(last, unit, which)} ${failureClause(last, knee, rules)}: ${what}${shapeNotes(last, knee, unit, rules.okLowerBound, failures)}${other === null ? '' : `; but ${other}`}`,

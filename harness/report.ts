@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AnalyzeInput, RunResult, ServerConfigInput, SloConfig } from '../analysis/types.ts';
+import type { AnalyzeInput, MixShare, RunResult, ServerConfigInput, SloConfig } from '../analysis/types.ts';
+import { mixShares } from '../analysis/entry-delivery.ts';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { DEFAULT_RULES } from '../analysis/plan.ts';
 import { rateUnitOf } from '../analysis/format.ts';
@@ -41,6 +42,7 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
     gauges: gaugesOf(samples),
     rateUnit: rateUnitOf(meta.traffic),
     ...(meta.traffic?.entries.length ? { entryNames: meta.traffic.entries.map((e) => e.name) } : {}),
+    ...mixOf(meta.traffic),
     ...(meta.traffic?.iterations?.closedModel ? { closedModel: true } : {}),
     // plateau import k6 records the file it read
     ...(meta.environment.k6Output !== undefined ? { imported: true } : {}),
@@ -164,4 +166,10 @@ export function reportFilesLine(dir: string, cwd: string = process.cwd()): strin
   const also = OTHER_FILES.filter(has);
   const head = first ? `${rel}/${first}${more.length ? ` and ${more.join(' and ')}` : ''}` : `${rel}/`;
   return `report: ${head}${also.length ? ` (also ${also.join(', ')})` : ''}`;
+}
+
+/** The mix's shares for the analysis (each entry keeps up with its share), where the traffic is a mix. */
+function mixOf(traffic: Parameters<typeof mixShares>[0]): { mix?: MixShare[] } {
+  const mix = mixShares(traffic);
+  return mix ? { mix } : {};
 }

@@ -48,6 +48,17 @@ export interface Rules {
    * step's throughput is not capped at them (decision 043) nor said to exceed them. From the input.
    */
   closedModel?: true;
+  /**
+   * A mix's entries and their shares of the arrivals: a step holds only where each entry keeps up
+   * with its share (entry-delivery.ts). Set from the traffic, like rateUnit; absent, one entry.
+   */
+  mix?: readonly MixShare[];
+}
+
+/** One entry of a mix and its share of the arrivals (its weight over the weights' sum). */
+export interface MixShare {
+  name: string;
+  share: number;
 }
 
 /** Bounds on the generator's symptoms, from config.verdicts. */

@@ -13,7 +13,7 @@ import type {
   SloResult,
 } from './server.ts';
 import type { Models } from './models.ts';
-import type { DecisionPolicy, RateUnit, Rules, StepPlan } from './plan.ts';
+import type { DecisionPolicy, MixShare, RateUnit, Rules, StepPlan } from './plan.ts';
 import type {
   AttemptRecord,
   BucketRecord,
@@ -164,6 +164,8 @@ export interface StepResult {
   requestsFailed?: number;
   /** The steady window by name (request names and transactions); absent where the run recorded one name. */
   byName?: Record<string, NameResult>;
+  /** The mix's entry furthest behind its share of the arrivals past the delivery bound (entry-delivery.ts): it failed the step. */
+  entryShort?: EntryShort;
   /** The target's own view of the steady window, when its metrics were read. */
   server?: ServerWindow | null;
   crossCheck?: CrossCheck | null;
@@ -171,6 +173,16 @@ export interface StepResult {
   poolReading?: string | null;
   /** Each declared downstream over the window (metrics.downstreams). */
   downstreams?: DownstreamStep[];
+}
+
+/** A mix's entry that fell behind its share: its completions over the steady window against its offered arrivals. */
+export interface EntryShort {
+  name: string;
+  share: number;
+  /** Completed / offered over the steady window. */
+  delivery: number;
+  completedPerSec: number;
+  offeredPerSec: number;
 }
 
 /** One name's steady window (StepResult.byName): the same fields as a step's latency and errors. */
@@ -472,6 +484,8 @@ export interface AnalyzeInput {
   imported?: boolean;
   /** The mix's entry names (run.json traffic): Little's law takes the time of their arrivals, not of every request. */
   entryNames?: readonly string[];
+  /** The mix's shares (run.json traffic, entry-delivery.ts mixShares): each entry keeps up with its share, or the step fails. */
+  mix?: readonly MixShare[];
   /** An imported k6 run of a closed model (run.json traffic.iterations.closedModel): offered no rate, so it establishes no capacity. */
   closedModel?: boolean;
   /** Distinct steps of the plan, when `steps` lists executed attempts (reruns included). */

@@ -103,7 +103,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
       k8sParallelism: String(n),
     },
   });
-  const policy = decisionPolicy({ config, plan });
+  const policy = decisionPolicy({ config, plan }, script.traffic);
   store.update({ policy });
   const dir = path.join(store.dir, 'k8s');
   fs.mkdirSync(dir, { recursive: true });

@@ -13,6 +13,7 @@ import type {
   NextAction,
   RateUnit,
   StepResult,
+  TrafficRecord,
   WarmupRecord,
 } from '../../analysis/types.ts';
 import { unitOf } from '../../analysis/format.ts';
@@ -31,6 +32,8 @@ import { CompleteSeconds } from './complete-seconds.ts';
 import { promqlWindows } from '../metrics/promql-windows.ts';
 import type { StageResult } from './stage.ts';
 import { rerunVusBound } from '../engine/create.ts';
+import { mixShares } from '../../analysis/entry-delivery.ts';
+import { trafficSummary } from '../scenario/traffic.ts';
 
 export { STEPS_PHASE };
 
@@ -60,11 +63,19 @@ interface State {
   lastTS: number;
 }
 
-/** The rules and bounds the decision uses, from the config: stored in run.json so a report decides alike. */
-export function decisionPolicy(ctx: Pick<RunContext, 'config' | 'plan'>): DecisionPolicy {
+/**
+ * The rules and bounds the decision uses, from the config, and the mix's shares from the traffic
+ * (each entry keeps up with its share: analysis/entry-delivery.ts): stored in run.json so a report
+ * decides alike.
+ */
+export function decisionPolicy(
+  ctx: Pick<RunContext, 'config' | 'plan'>,
+  traffic?: Pick<TrafficRecord, 'entries'>,
+): DecisionPolicy {
   const v = ctx.config.verdicts;
+  const mix = mixShares(traffic);
   return {
-    rules: ctx.plan.rules,
+    rules: mix ? { ...ctx.plan.rules, mix } : ctx.plan.rules,
     bounds: {
       lagP99MaxMs: v.lagP99MaxMs,
       loopDelayMaxMs: v.loopDelayMaxMs,
@@ -85,7 +96,7 @@ export async function runSteps(
   /** The warmup's record, when it ran: the unloaded figure a failed step's server median is read against. */
   warmup: WarmupRecord | null = null,
 ): Promise<StageResult<StepsOutcome>> {
-  const policy = decisionPolicy(ctx);
+  const policy = decisionPolicy(ctx, trafficSummary(ctx.requests.traffic));
   ctx.store.update({ policy });
   const st: State = {
     ctx,
