@@ -35,7 +35,7 @@ export function howToReadTerms(run: RunResult): Term[] {
   return [
     {
       term: 'Delivery',
-      meaning: `successful ${unit} achieved ÷ ${unit} offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}.`,
+      meaning: `successful ${unit} achieved ÷ ${unit} offered, over the steady window; a step needs ≥ ${fmtRatio(deliveryMin)}${run.rules.mix ? `, and each entry of the mix offered 100 arrivals or more in the window its completions ≥ ${fmtRatio(deliveryMin)} of its share` : ''}.`,
     },
     {
       term: 'Capture',
