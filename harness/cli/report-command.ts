@@ -3,6 +3,7 @@
  * --merge a b ... --out dir`: several runs that loaded one target at once (k6 instances with
  * execution segments, native processes on several machines) merged into one run and report.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { reportFilesLine, writeReports } from '../report.ts';
@@ -40,7 +41,7 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
     const dir = path.resolve(a['run-dir'] as string);
     const result = await writeReports(dir);
     // the line a run ends with: where its outputs are
-    process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(dir)}\n`);
+    process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(dir)}\n${stillRunningNote(dir)}`);
     return EXIT.ok;
   }
   const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;
@@ -53,4 +54,21 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
     `${renderPlateauTable(r.result)}\n\nmerged ${dirs.length} runs into ${path.relative(process.cwd(), r.dir)}/report.md\n`,
   );
   return EXIT.ok;
+}
+
+/**
+ * A run whose run.json still says running is read as interrupted: either its process was killed, or
+ * it is still going, and then it rewrites these outputs when it ends (a review read a live run's
+ * report as a cut one). Said where that is so.
+ */
+export function stillRunningNote(dir: string): string {
+  let status: unknown;
+  try {
+    status = (JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as { status?: unknown }).status;
+  } catch {
+    return '';
+  }
+  return status === 'running'
+    ? 'note: run.json still says running, so this report reads the run as interrupted where its data ends: if its process was killed, that is so; if the run is still going, it rewrites these outputs when it ends\n'
+    : '';
 }

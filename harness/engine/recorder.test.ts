@@ -238,7 +238,9 @@ describe('BucketRecorder and the rejections the scenario left unhandled', () => 
       [0, { count: 2, first: 'stray at seq 10' }],
       [1, { count: 1, first: 'stray at seq 30' }],
     ]);
-    expect(out[0].samples).toEqual(["other: a promise the scenario's code left unhandled rejected: stray at seq 10"]);
+    expect(out[0].samples).toEqual([
+      "unhandled, no arrival failed: a promise the scenario's code left unhandled rejected: stray at seq 10",
+    ]);
     expect(out.map((r) => [r.started, r.completed, r.ok, r.errors])).toEqual([
       [1, 0, 0, {}],
       [0, 0, 0, {}],

@@ -237,7 +237,8 @@ export class BucketRecorder {
     const b = this.at(nowMs);
     if (b.unhandled++ === 0) {
       b.unhandledFirst = cutMessage(message, MAX_MESSAGE);
-      b.note(cutMessage(`other: ${unhandledText(message)}`, MAX_MESSAGE));
+      // not "other:": it failed no arrival, and the errors table and the stop quote other failures by that prefix
+      b.note(cutMessage(`unhandled, no arrival failed: ${unhandledText(message)}`, MAX_MESSAGE));
     }
   }
 

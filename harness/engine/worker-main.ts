@@ -31,6 +31,11 @@ const { arrivals } = await scenarioRequests(init.scenarioPath, init.targetUrl, i
   idKey: init.idKey,
   maxBodyBytes: init.maxBodyBytes,
   transactionTimeoutMs: init.transactionTimeoutMs,
+}).catch((e: unknown) => {
+  // plateau's words for what failed (a data file gone since preflight read it), with its own fix
+  if (e instanceof PlateauError)
+    post({ type: 'start-failed', message: e.message, hint: e.hint, code: e.code, exitCode: e.exitCode });
+  throw e;
 });
 let current: EngineRun | null = null;
 // while no engine instance of this thread listens (between legs, after the last), an error the

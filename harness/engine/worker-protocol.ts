@@ -43,6 +43,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready' }
+  /** The thread could not load what it runs (the scenario, a data file): plateau's own words for it, with the fix. */
+  | { type: 'start-failed'; message: string; hint: string; code: string; exitCode: number }
   | { type: 'bucket'; record: BucketRecord }
   | { type: 'done'; dispatched: number; lastSeq: number }
   | { type: 'closed' }

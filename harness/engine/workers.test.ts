@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketRecord } from '../../analysis/types.ts';
@@ -6,6 +7,7 @@ import { mergeRecords } from '../../analysis/buckets.ts';
 import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from './workers.ts';
+import { PlateauError } from '../errors.ts';
 import { parseCsv, rowIndex, seedOf } from '../scenario/data-rows.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -335,5 +337,69 @@ describe('native engine on worker threads', () => {
     const droppedLarge = await count();
     expect(droppedSmall).toBeGreaterThan(50);
     expect(droppedLarge).toBe(0);
+  });
+});
+
+describe('a worker thread that ends during the run', () => {
+  it("fails the leg with why (process.exit() in the scenario's code), and every later wait on it at once: no hang", async () => {
+    const srv = await tinyServer((_req, res) => res.end('ok'));
+    closers.push(srv.close);
+    const engine = await twoWorkers(srv.url, 'exits-at-seq-40', 'exits');
+    const leg = () =>
+      engine.start({
+        segments: [{ durationS: 2, fromPerSec: 50, toPerSec: 50 }],
+        phase: 'steps',
+        seqOffset: 0,
+        gracefulStopMs: 1000,
+        sink: () => undefined,
+      });
+    const first = leg();
+    const err = await first.done.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    first.stop(0);
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message).toMatch(
+      /^engine worker [01] exited \(code 3\) during the run, with no error: the scenario's code \(or a package it uses\) called process\.exit\(\)$/,
+    );
+    expect([(err as PlateauError).code, (err as PlateauError).exitCode]).toEqual(['worker-exited', 4]);
+    await expect(engine.preconnect()).rejects.toThrow(/exited \(code 3\)/);
+    await expect(leg().done).rejects.toThrow(/exited \(code 3\)/);
+  });
+
+  it("one that cannot load its data file says plateau's own words for it, with the fix", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-gone-'));
+    const csv = path.join(dir, 'rows.csv');
+    fs.writeFileSync(csv, 'id\n1\n2\n');
+    const scenario = path.join(dir, 'rows.ts');
+    fs.writeFileSync(
+      scenario,
+      `import { defineScenario } from 'plateau';\nexport default defineScenario({ name: 'rows', data: { rows: { csv: './rows.csv' } }, request: (ctx) => ({ url: '/' + ctx.row('rows').id }) });\n`,
+    );
+    fs.rmSync(csv);
+    const err = await WorkerEngine.create(
+      1,
+      {
+        origin: 'http://127.0.0.1:9',
+        targetUrl: 'http://127.0.0.1:9/',
+        http: { timeoutMs: 5000, client: 'socket' },
+        preAllocatedVUs: 1,
+        maxVUs: 1,
+        scenarioPath: scenario,
+        runId: 'gone',
+        idKey: 'gone',
+        maxBodyBytes: 65536,
+      },
+      process.env,
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(err).toBeInstanceOf(PlateauError);
+    expect((err as PlateauError).message).toMatch(/rows\.csv/);
+    expect((err as PlateauError).message).not.toMatch(/^engine worker 0 failed to start/);
+    expect((err as PlateauError).hint).not.toMatch(/npx tsx/);
   });
 });

@@ -22,6 +22,10 @@ interface Slot {
   onMessage: ((m: FromWorker) => void) | null;
   /** The thread has exited (crashed or closed): nothing to wait for. */
   exited: boolean;
+  /** Why the thread ended during the run (a crash, or an exit nobody asked for): every later wait on it fails with it. */
+  gone: Extract<FromWorker, { type: 'error' }> | null;
+  /** close() asked it to end: its exit is no failure. */
+  closing: boolean;
 }
 
 export class WorkerEngine implements LoadEngine {
@@ -102,6 +106,7 @@ export class WorkerEngine implements LoadEngine {
     const results = this.slots.map(
       (slot) =>
         new Promise<{ dispatched: number; lastSeq: number }>((resolve, reject) => {
+          if (slot.gone) return reject(workerError(slot.gone));
           slot.onMessage = (m) => {
             if (m.type === 'bucket') o.sink(m.record);
             else if (m.type === 'done') {
@@ -135,12 +140,13 @@ export class WorkerEngine implements LoadEngine {
     const each = await Promise.all(
       this.slots.map(
         (slot) =>
-          new Promise<Preconnected>((resolve) => {
+          new Promise<Preconnected>((resolve, reject) => {
+            if (slot.gone) return reject(workerError(slot.gone));
             slot.onMessage = (m) => {
               if (m.type === 'preconnected') {
                 slot.onMessage = null;
                 resolve(m);
-              }
+              } else if (m.type === 'error') reject(workerError(m));
             };
             slot.worker.postMessage({ type: 'preconnect' } satisfies ToWorker);
           }),
@@ -180,6 +186,7 @@ async function closeSlots(slots: Slot[]): Promise<void> {
             resolve();
             return;
           }
+          s.closing = true;
           const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
           s.onMessage = (m) => {
             if (m.type === 'closed') {
@@ -200,28 +207,31 @@ async function closeSlots(slots: Slot[]): Promise<void> {
 function spawn(init: WorkerInit, env: NodeJS.ProcessEnv, onLate: (message: string) => void): Promise<Slot> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY, { workerData: init, env: { ...env } });
-    const slot: Slot = { worker, onMessage: null, exited: false };
-    worker.once('exit', () => {
-      slot.exited = true;
-    });
+    const slot: Slot = { worker, onMessage: null, exited: false, gone: null, closing: false };
     let started = false;
+    const fail = (m: Extract<FromWorker, { type: 'error' }>) => {
+      if (slot.gone) return;
+      slot.gone = m;
+      slot.onMessage?.(m);
+    };
+    worker.once('exit', (code) => {
+      slot.exited = true;
+      // process.exit() in the scenario's code (or a package's) ends the thread with no error: a
+      // leg waiting on it would wait for ever, and with every worker gone the process ended, exit 0
+      // a start-failed message sent before the thread ended says it better: it comes first, a turn later at most
+      if (!started) setImmediate(() => reject(startError(init.index, `it exited (code ${code}) before it was ready`)));
+      else if (!slot.closing) fail(exitMessage(init.index, code));
+    });
     worker.on('error', (err) => {
-      if (!started)
-        reject(
-          new PlateauError(
-            `engine worker ${init.index} failed to start: ${err.message}`,
-            'check the scenario module loads on its own (npx tsx <scenario>)',
-            'worker-start',
-            EXIT.stage,
-          ),
-        );
-      else slot.onMessage?.(crashMessage(init.index, err));
+      if (!started) setImmediate(() => reject(startError(init.index, err.message)));
+      else fail(crashMessage(init.index, err));
     });
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'ready') {
         started = true;
         resolve(slot);
-      } else if (m.type === 'late') onLate(m.message);
+      } else if (m.type === 'start-failed') reject(new PlateauError(m.message, m.hint, m.code, m.exitCode));
+      else if (m.type === 'late') onLate(m.message);
       else slot.onMessage?.(m);
     });
   });
@@ -245,4 +255,26 @@ function crashMessage(index: number, err: Error): Extract<FromWorker, { type: 'e
       said: { hint: said.hint, code: said.code, exitCode: said.exitCode },
     };
   return { type: 'error', message: `engine worker ${index} crashed: ${err.message}`, stack: err.stack };
+}
+
+function startError(index: number, why: string): PlateauError {
+  return new PlateauError(
+    `engine worker ${index} failed to start: ${why}`,
+    'check the scenario module loads on its own (npx tsx <scenario>)',
+    'worker-start',
+    EXIT.stage,
+  );
+}
+
+/** A worker that ended with no error while a run needed it: process.exit() in code of the scenario's. */
+function exitMessage(index: number, code: number): Extract<FromWorker, { type: 'error' }> {
+  return {
+    type: 'error',
+    message: `engine worker ${index} exited (code ${code}) during the run, with no error: the scenario's code (or a package it uses) called process.exit()`,
+    said: {
+      hint: "remove the process.exit() call from the scenario: a transaction ends by returning, and fails its arrival by throwing; the run's data and report up to here are kept",
+      code: 'worker-exited',
+      exitCode: EXIT.stage,
+    },
+  };
 }

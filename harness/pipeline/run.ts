@@ -303,6 +303,19 @@ async function stages(
     scenario: ctx.scenario,
     store,
     note: (line) => ctx.progress.info(line),
+  }).catch((err: unknown) => {
+    // threads that cannot start (a data file gone since preflight read it): the report says so as
+    // the threads' failure, not as steps that produced no data
+    const e = err as Error;
+    const fix = err instanceof PlateauError ? [`fix: ${err.hint}`] : [];
+    record({
+      name: 'threads',
+      status: 'fail',
+      durationMs: 0,
+      detail: `the engine could not start: ${e.message}`,
+      evidence: fix,
+    });
+    throw err;
   });
   engine.current = pool;
   // The report says how the generator was shaped (threads, HTTP client), not only which engine it was.
