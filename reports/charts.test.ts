@@ -339,6 +339,35 @@ describe('the time series: the offered rate beside achieved', () => {
   });
 });
 
+describe('the USL chart of a run with no knee whose last held step queued (a user run r1)', () => {
+  // every step held; the last one's W jumped from 3.66 ms to 127 ms, N from 1.74 to 73.6
+  const r1 = fakeRun({
+    steps: [100, 225, 350, 475, 600].map((ratePerSec, i) => ({
+      ratePerSec,
+      okPerSec: [100, 225, 350, 475, 580][i],
+      latencyMs: [4.84, 3.96, 3.65, 3.66, 126.9][i],
+    })),
+    holdS: 10,
+    settleS: 2,
+  });
+  const spec = uslSpec(r1) as Json;
+  const altOf = (run: RunResult, name: string) => chartsOf(run).find((c) => c.name === name)!.alt;
+
+  it('fits steps 1-4, says step 5 was left out as a queue, and speaks of the last step held, not a knee', () => {
+    expect(r1.capacityPerSec).toBeNull();
+    expect(r1.kneeStep).toBe(4);
+    expect(spec.title.subtitle[1]).toBe(
+      "fitted to steps 1–4, of those up to and including the last step held (step 5); step 5 left out, its N jumping like a queue's",
+    );
+    expect(altOf(r1, 'usl')).toMatch(
+      /^Throughput against concurrency N = X × W of steps 1–4, of those up to and including the last step held \(step 5\); step 5 left out, its N jumping like a queue's, with the Universal/,
+    );
+    expect(JSON.stringify(spec)).not.toContain('the knee');
+    // no N* ruled, no peak: the four steps rose in proportion to N
+    expect(JSON.stringify(spec)).not.toContain('N* =');
+  });
+});
+
 describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () => {
   const spec = uslSpec(DEMO) as Json;
   const [curve, verdicts] = spec.layer;
@@ -353,6 +382,19 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
     expect(points.data.values.map((p: Json) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(spec.title.subtitle[1]).toMatch(
       /^fitted to steps 1–8, up to and including the knee; 2 attempts past the knee left out \(N there counts a queue\)/,
+    );
+  });
+
+  it('labels each step beside its point, away from the y axis, and inside the plot at the right', () => {
+    const labels = spec.layer.filter((l: Json) => l.mark?.type === 'text');
+    const [left, right] = labels;
+    expect(left.mark).toMatchObject({ align: 'left', dx: 6 });
+    expect(right.mark).toMatchObject({ align: 'right', dx: -6 });
+    const half = (maxFittedN * 1.05) / 2;
+    expect(left.data.values.every((p: Json) => p.n <= half)).toBe(true);
+    expect(right.data.values.every((p: Json) => p.n > half)).toBe(true);
+    expect([...left.data.values, ...right.data.values].map((p: Json) => p.step).sort()).toEqual(
+      points.data.values.map((p: Json) => p.step).sort(),
     );
   });
 
@@ -751,7 +793,7 @@ describe('alt texts: what the chart of this run shows, with its figures', () => 
       /against their thresholds, 0\.90 and 0\.60; delivery below 0\.90 at step 9 \([\d.]+\) and step 10 \([\d.]+\);/,
     );
     expect(altOf(DEMO, 'usl')).toMatch(
-      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee, with the Universal Scalability Law curve fitted to them \(α = /,
+      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee; 2 attempts past the knee left out \(N there counts a queue\), with the Universal Scalability Law curve fitted to them \(α = /,
     );
     // a run without names has no chart by name, and so no alt for it
     expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');
