@@ -382,6 +382,31 @@ describe('report.md by name', () => {
     );
   });
 
+  it('with one name judged, says that whether any degraded ahead of the others cannot be told, not that none did', () => {
+    // a user's run (g-steady): read fast judged, the other names' p90s on too few samples
+    const oneJudged = (run: RunResult): RunResult => ({
+      ...run,
+      steps: run.steps.map((s) => ({
+        ...s,
+        byName: { ...s.byName!, 'create order': named(4, [5, 10, 12]) },
+      })),
+    });
+    const run = oneJudged(p90s([2.88, 3.0, 3.1, 3.2, 3.3], [10, 10, 11, 12, 13], noKnee));
+    const text = namesKneeSentence(run)!;
+    expect(text).toBe(
+      "Only read order's p90 could be judged, and it did not rise past 2× its first reliable p90, and more than 5 ms above it, to stay there up to the highest step held (step 5): whether any entry degraded ahead of the others cannot be told, no other name's p90 resting on enough samples at two steps; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect.",
+    );
+    expect(text).not.toContain('none degraded');
+    // a touch past 2x that fell back is still said
+    expect(namesKneeSentence(oneJudged(p90s([2.88, 3.0, 3.1, 7.74, 4.42], [10, 10, 11, 12, 13], noKnee)))).toMatch(
+      /cannot be told, no other name's p90 resting on enough samples at two steps; .*; read order reached 2\.7× at step 4, only 4\.86 ms above its 2\.88 ms, within the 5 ms floor, and fell back: 1\.5× at step 5\.$/,
+    );
+    // two judged: none degraded ahead of the others stands
+    expect(namesKneeSentence(p90s([2.88, 3.0, 3.1, 3.2, 3.3], [10, 10, 11, 12, 13], noKnee))).toMatch(
+      /: none degraded ahead of the others;/,
+    );
+  });
+
   it('a few ms over a baseline of a few ms is no finding: the rise must pass 5 ms too', () => {
     // the mix fixture's read order: p90 2.42 -> 5.33 ms at step 2 (2.2x, +2.9 ms) was named first to
     // degrade, where it and create order rose 70x and 3x at the knee
