@@ -26,6 +26,7 @@ import { chartsOf } from './charts/index.ts';
 import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
+import { namesSpec } from './charts/names.ts';
 
 /** Specs are read as plain JSON. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,6 +48,15 @@ function layers(spec: Json): Json[] {
   return (spec.layer ?? []).flatMap((l: Json) => [l, ...layers(l)]);
 }
 
+/** The spec drawn by vega, with no warning, and its legends' symbols (their <path> elements). */
+async function legendSymbols(spec: Json): Promise<{ svg: string; symbols: string[] }> {
+  const { svg, warnings } = await renderSvg(spec, 't');
+  expect(warnings).toEqual([]);
+  return { svg, symbols: [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]) };
+}
+/** An attribute of an SVG element's text. */
+const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
+
 describe('the latency chart: the sample-count legend is visible', () => {
   const spec = latencySpec(DEMO) as Json;
 
@@ -63,10 +73,7 @@ describe('the latency chart: the sample-count legend is visible', () => {
   });
 
   it('as vega draws it: both legend symbols stroked dark, the reliable one filled', async () => {
-    const { svg, warnings } = await renderSvg(spec, 't');
-    expect(warnings).toEqual([]);
-    const symbols = [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]);
-    const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
+    const { svg, symbols } = await legendSymbols(spec);
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
     expect(symbols).toHaveLength(6);
     expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#252525']);
@@ -84,6 +91,55 @@ describe('the latency chart: the sample-count legend is visible', () => {
     const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
     const distance = (p: string, q: string) => Math.hypot(...rgb(p).map((v, i) => v - rgb(q)[i]));
     for (let i = 1; i < colours.length; i++) expect(distance(colours[i - 1], colours[i])).toBeGreaterThan(60);
+  });
+});
+
+describe('the chart by name: one sample-count legend over the grid, its glyphs visible', () => {
+  /** A name at each DEMO step with p50, p90 and p99, reliable as given. */
+  const name = (ms: number, reliable: boolean) => ({
+    completedPerSec: 50,
+    throughputPerSec: 50,
+    completed: 500,
+    ok: 500,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [50, 90, 99].map((q) => ({ q, valueMs: ms * (q / 50), n: 500, reliable: reliable || q === 50 })),
+    meanMs: ms,
+    maxMs: ms * 3,
+  });
+  const named: RunResult = {
+    ...DEMO,
+    steps: DEMO.steps.map((s) => ({ ...s, byName: { 'read order': name(3, true), 'create order': name(12, false) } })),
+  };
+  const spec = namesSpec(named) as Json;
+
+  it('draws the legend once, in a view of its own over the panels, and none in a panel', () => {
+    const [legendView, grid] = spec.vconcat;
+    expect(legendView.height).toBe(0);
+    const legends = layers(legendView).filter((l) => l.encoding?.shape?.legend);
+    expect(legends).toHaveLength(1);
+    expect(legends[0].encoding.shape.title).toBe('sample count');
+    expect(grid.concat).toHaveLength(2);
+    // a panel keeps the scales (its points' shapes), with no legend of its own
+    for (const panel of grid.concat) {
+      const shapes = layers(panel).filter((l) => l.encoding?.shape);
+      expect(shapes.map((l) => l.encoding.shape.legend)).toEqual([null, null]);
+      const fills = layers(panel).filter((l) => l.encoding?.fill?.field === 'reliability');
+      expect(fills.map((l) => l.encoding.fill.legend)).toEqual([null]);
+    }
+  });
+
+  it('as vega draws it: both sample-count glyphs stroked dark, the reliable one filled, the unreliable a hollow triangle', async () => {
+    const { svg, symbols } = await legendSymbols(spec);
+    // the sample count's two, then the percentiles' three: one legend each for the whole chart
+    expect(symbols).toHaveLength(5);
+    const [reliable, unreliable] = symbols.filter((x) => attr(x, 'stroke') === LEGEND_GLYPH);
+    expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
+    expect(attr(unreliable, 'fill')).toBe('white');
+    expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/);
+    expect(svg.match(/>sample count</g)).toHaveLength(1);
+    expect(svg).toContain(`>${UNRELIABLE}<`);
   });
 });
 

@@ -691,20 +691,26 @@ describe('report.html by name', () => {
 
   it('a chart by name: one panel per name in the reports order, p50/p90/p99 per step, unreliable ones hollow', () => {
     const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
-      concat: {
-        title: { text: string };
-        data: { values: { step: string; percentile: string; reliability: string }[] };
-      }[];
+      // the sample-count legend's view, then the grid of panels
+      vconcat: [
+        unknown,
+        {
+          concat: {
+            title: { text: string };
+            data: { values: { step: string; percentile: string; reliability: string }[] };
+          }[];
+        },
+      ];
     };
     expect(nameOrder(MIXED)).toEqual(ORDER);
-    expect(spec.concat.map((p) => p.title.text)).toEqual([
+    expect(spec.vconcat[1].concat.map((p) => p.title.text)).toEqual([
       'read order',
       'create order',
       'checkout (transaction)',
       'checkout: confirm',
       'checkout: create',
     ]);
-    const rows = spec.concat[2].data.values;
+    const rows = spec.vconcat[1].concat[2].data.values;
     expect(new Set(rows.map((r) => r.percentile))).toEqual(new Set(['p50', 'p90', 'p99']));
     expect(rows.filter((r) => r.step === '1 · 100/s').map((r) => r.reliability)).toEqual([
       'reliable',
@@ -721,14 +727,16 @@ describe('report.html by name', () => {
     };
     const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
       title: { subtitle: string[] };
-      concat: { data: { values: { ms: number }[] }; layer: Layer[] }[];
+      vconcat: [unknown, { concat: { data: { values: { ms: number }[] }; layer: Layer[] }[] }];
     };
-    const all = spec.concat.flatMap((p) => p.data.values.map((r) => r.ms));
-    const domains = spec.concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
+    const all = spec.vconcat[1].concat.flatMap((p) => p.data.values.map((r) => r.ms));
+    const domains = spec.vconcat[1].concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
     // a quarter beyond the extremes on the log scale: no point sits on an axis, half cut off
     expect(new Set(domains)).toEqual(new Set([JSON.stringify([Math.min(...all) / 1.25, Math.max(...all) * 1.25])]));
     const knee = MIXED.steps.find((s) => s.index === MIXED.kneeStep)!;
-    const rules = spec.concat.map((p) => p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'));
+    const rules = spec.vconcat[1].concat.map((p) =>
+      p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'),
+    );
     expect(rules.every((r) => r?.data?.values[0].step === `${knee.index + 1} · ${knee.ratePerSec}/s`)).toBe(true);
     expect(spec.title.subtitle.join(' ')).toContain(`orange dashed: the knee (step ${knee.index + 1})`);
   });
@@ -736,19 +744,19 @@ describe('report.html by name', () => {
   it("shades, in every panel, the steps whose latencies hold the generator's own delays", () => {
     type Spec = {
       title: { subtitle: string[] };
-      concat: { layer: { mark: { type: string }; data?: { values: { step: string }[] } }[] }[];
+      vconcat: [unknown, { concat: { layer: { mark: { type: string }; data?: { values: { step: string }[] } }[] }[] }];
     };
     const namesOf = (run: RunResult) => chartsOf(run).find((c) => c.name === 'names')!.spec as unknown as Spec;
     const stalled = { ...MIXED, steps: MIXED.steps.map((s, i) => (i === 1 ? { ...s, loopDelayMaxMs: 120 } : s)) };
     const spec = namesOf(stalled);
     const second = stalled.steps[1];
-    for (const panel of spec.concat) {
+    for (const panel of spec.vconcat[1].concat) {
       expect(panel.layer[0].mark.type).toBe('rect');
       expect(panel.layer[0].data!.values).toEqual([{ step: `2 · ${second.ratePerSec}/s` }]);
     }
     expect(spec.title.subtitle.join(' ')).toContain('pale orange:');
     const plain = namesOf(MIXED);
-    expect(plain.concat.every((p) => p.layer.every((l) => l.mark.type !== 'rect'))).toBe(true);
+    expect(plain.vconcat[1].concat.every((p) => p.layer.every((l) => l.mark.type !== 'rect'))).toBe(true);
     expect(plain.title.subtitle.join(' ')).not.toContain('pale orange');
   });
 });
