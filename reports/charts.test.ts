@@ -26,6 +26,7 @@ import { chartsOf } from './charts/index.ts';
 import { CEILING_DASH, gaugeColors, OFFERED, symlogTicks, TICK_GAP_PX, timeseriesSpec } from './charts/timeseries.ts';
 import { SERVER_RATE_GAUGE } from '../analysis/series.ts';
 import { CURVE_POINTS, uslSpec } from './charts/usl.ts';
+import { namesSpec } from './charts/names.ts';
 
 /** Specs are read as plain JSON. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,6 +48,15 @@ function layers(spec: Json): Json[] {
   return (spec.layer ?? []).flatMap((l: Json) => [l, ...layers(l)]);
 }
 
+/** The spec drawn by vega, with no warning, and its legends' symbols (their <path> elements). */
+async function legendSymbols(spec: Json): Promise<{ svg: string; symbols: string[] }> {
+  const { svg, warnings } = await renderSvg(spec, 't');
+  expect(warnings).toEqual([]);
+  return { svg, symbols: [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]) };
+}
+/** An attribute of an SVG element's text. */
+const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
+
 describe('the latency chart: the sample-count legend is visible', () => {
   const spec = latencySpec(DEMO) as Json;
 
@@ -63,10 +73,7 @@ describe('the latency chart: the sample-count legend is visible', () => {
   });
 
   it('as vega draws it: both legend symbols stroked dark, the reliable one filled', async () => {
-    const { svg, warnings } = await renderSvg(spec, 't');
-    expect(warnings).toEqual([]);
-    const symbols = [...svg.matchAll(/role-legend-symbol[^>]*><path [^>]*\/>/g)].map((m) => m[0]);
-    const attr = (sym: string, name: string) => new RegExp(` ${name}="([^"]+)"`).exec(sym)?.[1];
+    const { svg, symbols } = await legendSymbols(spec);
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
     expect(symbols).toHaveLength(6);
     expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#252525']);
@@ -84,6 +91,55 @@ describe('the latency chart: the sample-count legend is visible', () => {
     const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
     const distance = (p: string, q: string) => Math.hypot(...rgb(p).map((v, i) => v - rgb(q)[i]));
     for (let i = 1; i < colours.length; i++) expect(distance(colours[i - 1], colours[i])).toBeGreaterThan(60);
+  });
+});
+
+describe('the chart by name: one sample-count legend over the grid, its glyphs visible', () => {
+  /** A name at each DEMO step with p50, p90 and p99, reliable as given. */
+  const name = (ms: number, reliable: boolean) => ({
+    completedPerSec: 50,
+    throughputPerSec: 50,
+    completed: 500,
+    ok: 500,
+    failed: 0,
+    errorRate: 0,
+    errors: {},
+    latency: [50, 90, 99].map((q) => ({ q, valueMs: ms * (q / 50), n: 500, reliable: reliable || q === 50 })),
+    meanMs: ms,
+    maxMs: ms * 3,
+  });
+  const named: RunResult = {
+    ...DEMO,
+    steps: DEMO.steps.map((s) => ({ ...s, byName: { 'read order': name(3, true), 'create order': name(12, false) } })),
+  };
+  const spec = namesSpec(named) as Json;
+
+  it('draws the legend once, in a view of its own over the panels, and none in a panel', () => {
+    const [legendView, grid] = spec.vconcat;
+    expect(legendView.height).toBe(0);
+    const legends = layers(legendView).filter((l) => l.encoding?.shape?.legend);
+    expect(legends).toHaveLength(1);
+    expect(legends[0].encoding.shape.title).toBe('sample count');
+    expect(grid.concat).toHaveLength(2);
+    // a panel keeps the scales (its points' shapes), with no legend of its own
+    for (const panel of grid.concat) {
+      const shapes = layers(panel).filter((l) => l.encoding?.shape);
+      expect(shapes.map((l) => l.encoding.shape.legend)).toEqual([null, null]);
+      const fills = layers(panel).filter((l) => l.encoding?.fill?.field === 'reliability');
+      expect(fills.map((l) => l.encoding.fill.legend)).toEqual([null]);
+    }
+  });
+
+  it('as vega draws it: both sample-count glyphs stroked dark, the reliable one filled, the unreliable a hollow triangle', async () => {
+    const { svg, symbols } = await legendSymbols(spec);
+    // the sample count's two, then the percentiles' three: one legend each for the whole chart
+    expect(symbols).toHaveLength(5);
+    const [reliable, unreliable] = symbols.filter((x) => attr(x, 'stroke') === LEGEND_GLYPH);
+    expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
+    expect(attr(unreliable, 'fill')).toBe('white');
+    expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/);
+    expect(svg.match(/>sample count</g)).toHaveLength(1);
+    expect(svg).toContain(`>${UNRELIABLE}<`);
   });
 });
 
@@ -339,6 +395,35 @@ describe('the time series: the offered rate beside achieved', () => {
   });
 });
 
+describe('the USL chart of a run with no knee whose last held step queued (a user run r1)', () => {
+  // every step held; the last one's W jumped from 3.66 ms to 127 ms, N from 1.74 to 73.6
+  const r1 = fakeRun({
+    steps: [100, 225, 350, 475, 600].map((ratePerSec, i) => ({
+      ratePerSec,
+      okPerSec: [100, 225, 350, 475, 580][i],
+      latencyMs: [4.84, 3.96, 3.65, 3.66, 126.9][i],
+    })),
+    holdS: 10,
+    settleS: 2,
+  });
+  const spec = uslSpec(r1) as Json;
+  const altOf = (run: RunResult, name: string) => chartsOf(run).find((c) => c.name === name)!.alt;
+
+  it('fits steps 1-4, says step 5 was left out as a queue, and speaks of the last step held, not a knee', () => {
+    expect(r1.capacityPerSec).toBeNull();
+    expect(r1.kneeStep).toBe(4);
+    expect(spec.title.subtitle[1]).toBe(
+      "fitted to steps 1–4, of those up to and including the last step held (step 5); step 5 left out, its N jumping like a queue's",
+    );
+    expect(altOf(r1, 'usl')).toMatch(
+      /^Throughput against concurrency N = X × W of steps 1–4, of those up to and including the last step held \(step 5\); step 5 left out, its N jumping like a queue's, with the Universal/,
+    );
+    expect(JSON.stringify(spec)).not.toContain('the knee');
+    // no N* ruled, no peak: the four steps rose in proportion to N
+    expect(JSON.stringify(spec)).not.toContain('N* =');
+  });
+});
+
 describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () => {
   const spec = uslSpec(DEMO) as Json;
   const [curve, verdicts] = spec.layer;
@@ -353,6 +438,19 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
     expect(points.data.values.map((p: Json) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(spec.title.subtitle[1]).toMatch(
       /^fitted to steps 1–8, up to and including the knee; 2 attempts past the knee left out \(N there counts a queue\)/,
+    );
+  });
+
+  it('labels each step beside its point, away from the y axis, and inside the plot at the right', () => {
+    const labels = spec.layer.filter((l: Json) => l.mark?.type === 'text');
+    const [left, right] = labels;
+    expect(left.mark).toMatchObject({ align: 'left', dx: 6 });
+    expect(right.mark).toMatchObject({ align: 'right', dx: -6 });
+    const half = (maxFittedN * 1.05) / 2;
+    expect(left.data.values.every((p: Json) => p.n <= half)).toBe(true);
+    expect(right.data.values.every((p: Json) => p.n > half)).toBe(true);
+    expect([...left.data.values, ...right.data.values].map((p: Json) => p.step).sort()).toEqual(
+      points.data.values.map((p: Json) => p.step).sort(),
     );
   });
 
@@ -751,7 +849,7 @@ describe('alt texts: what the chart of this run shows, with its figures', () => 
       /against their thresholds, 0\.90 and 0\.60; delivery below 0\.90 at step 9 \([\d.]+\) and step 10 \([\d.]+\);/,
     );
     expect(altOf(DEMO, 'usl')).toMatch(
-      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee, with the Universal Scalability Law curve fitted to them \(α = /,
+      /^Throughput against concurrency N = X × W of steps 1–8, up to and including the knee; 2 attempts past the knee left out \(N there counts a queue\), with the Universal Scalability Law curve fitted to them \(α = /,
     );
     // a run without names has no chart by name, and so no alt for it
     expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');

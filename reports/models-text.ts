@@ -3,7 +3,7 @@
  * report.html so both say the same thing; each renderer escapes it for its own format.
  */
 import { fmtMs, fmtRate, fmtRatio, fmtTarget, stepNo } from '../analysis/format.ts';
-import { uslFitRows } from '../analysis/models/usl.ts';
+import { PEAK_X_FACTOR, uslFitRows, uslThroughput } from '../analysis/models/usl.ts';
 import { RHO_READABLE_MAX } from '../analysis/models/utilisation.ts';
 import { kneeResult } from '../analysis/deciding-steps.ts';
 import { generatorInLatencies } from '../analysis/warnings.ts';
@@ -174,9 +174,11 @@ export function uslSentences(
   const peak =
     fit.nStar !== null && fit.nStarFar
       ? `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, more than 2× the largest N fitted${maxN === null ? '' : ` (${sig3(maxN)})`}: no peak is predicted, the curve there resting on no step`
-      : fit.nStar === null || fit.peakPerSec === null
-        ? 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling'
-        : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
+      : fit.nStar !== null && fit.peakFar
+        ? `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, where X(N*) would be ${maxX === null ? `more than ${PEAK_X_FACTOR}×` : fmtTimes(uslThroughput(fit, fit.nStar) / maxX)} the highest throughput a fitted step measured${maxX === null ? '' : ` (${fmtRate(maxX)} ${unit})`}: no peak is predicted, no step having come near it`
+        : fit.nStar === null || fit.peakPerSec === null
+          ? noPeak(fit)
+          : `N* = √((1 − α) / β) = ${sig3(fit.nStar)}, predicted peak X(N*) = ${fmtRate(fit.peakPerSec)} ${unit}${beyond}`;
   const out = [
     `Universal Scalability Law X(N) = γN / (1 + α(N − 1) + βN(N − 1)), ${note}: α = ${sig3(fit.alpha)} (contention), β = ${sig3(fit.beta)} (coherency), γ = ${fmtRate(fit.gamma)} ${unit} at N = 1; ${peak}; R² = ${fit.r2.toFixed(3)}.`,
     ...left,
@@ -188,6 +190,16 @@ export function uslSentences(
   if (fit.r2 < USL_R2_GOOD)
     out.push(`The fit is poor (R² < ${USL_R2_GOOD}): the steps do not follow the law well; read α, β and N* as rough.`);
   return out;
+}
+
+/** Below this α reads as none: with β = 0 the fitted steps' throughput rose in proportion to N. */
+const NO_CONTENTION = 1e-3;
+
+/** Why a fit has no N* (β = 0 or α ≥ 1): contention alone levels throughput off; with none either it never turned. */
+function noPeak(fit: UslFit): string {
+  if (fit.alpha < NO_CONTENTION && !(fit.beta > 0))
+    return "no peak: the fitted steps' throughput rose in proportion to N (α ≈ 0, β ≈ 0), so they show no limit and the law predicts none";
+  return 'no interior peak (β ≈ 0 or α ≥ 1): throughput levels off instead of falling';
 }
 
 /** A share as a percentage to 2 significant figures: 0.0234 -> "2.3%", 0.0005 -> "0.05%". */

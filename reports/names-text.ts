@@ -326,12 +326,15 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
       case 'too-few-samples':
         return `Which ${w.one} degraded first${inLatency} cannot be told: no name's p99 or p90 rests on enough samples at two steps${upTo}; p99 needs ${needs(99)} samples of that name in a window and p90 ${needs(90)}, which longer holds collect.`;
       case 'steady': {
+        const touched = f.touched ? `; ${touchedText(f.touched, f.factor, f.floorMs)}` : '';
+        // one name judged: that it stayed says nothing of the others, which may have degraded unseen
+        if (f.judged.length === 1)
+          return `Only ${f.judged[0]}'s ${p} could be judged, and it did not rise past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}: whether any ${w.one} degraded ahead of the others${inLatency} cannot be told, no other name's ${p} resting on enough samples at two steps${fallback}${touched}.`;
         const all = nameOrder(run).length;
         const only =
           f.judged.length < all
             ? ` (judged: ${f.judged.join(', ')}; the other names' ${p}s rest on too few samples to compare)`
             : '';
-        const touched = f.touched ? `; ${touchedText(f.touched, f.factor, f.floorMs)}` : '';
         return `No ${w.one}'s ${p} rose past ${f.factor}× its first reliable ${p}, and ${floorText(f)}, to stay there${upTo}${only}: none degraded ahead of the others${inLatency}${fallback}${touched}.`;
       }
     }

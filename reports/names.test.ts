@@ -382,6 +382,31 @@ describe('report.md by name', () => {
     );
   });
 
+  it('with one name judged, says that whether any degraded ahead of the others cannot be told, not that none did', () => {
+    // a user's run (g-steady): read fast judged, the other names' p90s on too few samples
+    const oneJudged = (run: RunResult): RunResult => ({
+      ...run,
+      steps: run.steps.map((s) => ({
+        ...s,
+        byName: { ...s.byName!, 'create order': named(4, [5, 10, 12]) },
+      })),
+    });
+    const run = oneJudged(p90s([2.88, 3.0, 3.1, 3.2, 3.3], [10, 10, 11, 12, 13], noKnee));
+    const text = namesKneeSentence(run)!;
+    expect(text).toBe(
+      "Only read order's p90 could be judged, and it did not rise past 2× its first reliable p90, and more than 5 ms above it, to stay there up to the highest step held (step 5): whether any entry degraded ahead of the others cannot be told, no other name's p90 resting on enough samples at two steps; p90 because no name's p99 rests on 3,000 samples at two steps, which longer holds collect.",
+    );
+    expect(text).not.toContain('none degraded');
+    // a touch past 2x that fell back is still said
+    expect(namesKneeSentence(oneJudged(p90s([2.88, 3.0, 3.1, 7.74, 4.42], [10, 10, 11, 12, 13], noKnee)))).toMatch(
+      /cannot be told, no other name's p90 resting on enough samples at two steps; .*; read order reached 2\.7× at step 4, only 4\.86 ms above its 2\.88 ms, within the 5 ms floor, and fell back: 1\.5× at step 5\.$/,
+    );
+    // two judged: none degraded ahead of the others stands
+    expect(namesKneeSentence(p90s([2.88, 3.0, 3.1, 3.2, 3.3], [10, 10, 11, 12, 13], noKnee))).toMatch(
+      /: none degraded ahead of the others;/,
+    );
+  });
+
   it('a few ms over a baseline of a few ms is no finding: the rise must pass 5 ms too', () => {
     // the mix fixture's read order: p90 2.42 -> 5.33 ms at step 2 (2.2x, +2.9 ms) was named first to
     // degrade, where it and create order rose 70x and 3x at the knee
@@ -666,20 +691,26 @@ describe('report.html by name', () => {
 
   it('a chart by name: one panel per name in the reports order, p50/p90/p99 per step, unreliable ones hollow', () => {
     const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
-      concat: {
-        title: { text: string };
-        data: { values: { step: string; percentile: string; reliability: string }[] };
-      }[];
+      // the sample-count legend's view, then the grid of panels
+      vconcat: [
+        unknown,
+        {
+          concat: {
+            title: { text: string };
+            data: { values: { step: string; percentile: string; reliability: string }[] };
+          }[];
+        },
+      ];
     };
     expect(nameOrder(MIXED)).toEqual(ORDER);
-    expect(spec.concat.map((p) => p.title.text)).toEqual([
+    expect(spec.vconcat[1].concat.map((p) => p.title.text)).toEqual([
       'read order',
       'create order',
       'checkout (transaction)',
       'checkout: confirm',
       'checkout: create',
     ]);
-    const rows = spec.concat[2].data.values;
+    const rows = spec.vconcat[1].concat[2].data.values;
     expect(new Set(rows.map((r) => r.percentile))).toEqual(new Set(['p50', 'p90', 'p99']));
     expect(rows.filter((r) => r.step === '1 · 100/s').map((r) => r.reliability)).toEqual([
       'reliable',
@@ -696,14 +727,16 @@ describe('report.html by name', () => {
     };
     const spec = chartsOf(MIXED).find((c) => c.name === 'names')!.spec as unknown as {
       title: { subtitle: string[] };
-      concat: { data: { values: { ms: number }[] }; layer: Layer[] }[];
+      vconcat: [unknown, { concat: { data: { values: { ms: number }[] }; layer: Layer[] }[] }];
     };
-    const all = spec.concat.flatMap((p) => p.data.values.map((r) => r.ms));
-    const domains = spec.concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
+    const all = spec.vconcat[1].concat.flatMap((p) => p.data.values.map((r) => r.ms));
+    const domains = spec.vconcat[1].concat.map((p) => JSON.stringify(p.layer[0].encoding!.y!.scale!.domain));
     // a quarter beyond the extremes on the log scale: no point sits on an axis, half cut off
     expect(new Set(domains)).toEqual(new Set([JSON.stringify([Math.min(...all) / 1.25, Math.max(...all) * 1.25])]));
     const knee = MIXED.steps.find((s) => s.index === MIXED.kneeStep)!;
-    const rules = spec.concat.map((p) => p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'));
+    const rules = spec.vconcat[1].concat.map((p) =>
+      p.layer.find((l) => typeof l.mark === 'object' && l.mark.type === 'rule'),
+    );
     expect(rules.every((r) => r?.data?.values[0].step === `${knee.index + 1} · ${knee.ratePerSec}/s`)).toBe(true);
     expect(spec.title.subtitle.join(' ')).toContain(`orange dashed: the knee (step ${knee.index + 1})`);
   });
@@ -711,19 +744,19 @@ describe('report.html by name', () => {
   it("shades, in every panel, the steps whose latencies hold the generator's own delays", () => {
     type Spec = {
       title: { subtitle: string[] };
-      concat: { layer: { mark: { type: string }; data?: { values: { step: string }[] } }[] }[];
+      vconcat: [unknown, { concat: { layer: { mark: { type: string }; data?: { values: { step: string }[] } }[] }[] }];
     };
     const namesOf = (run: RunResult) => chartsOf(run).find((c) => c.name === 'names')!.spec as unknown as Spec;
     const stalled = { ...MIXED, steps: MIXED.steps.map((s, i) => (i === 1 ? { ...s, loopDelayMaxMs: 120 } : s)) };
     const spec = namesOf(stalled);
     const second = stalled.steps[1];
-    for (const panel of spec.concat) {
+    for (const panel of spec.vconcat[1].concat) {
       expect(panel.layer[0].mark.type).toBe('rect');
       expect(panel.layer[0].data!.values).toEqual([{ step: `2 · ${second.ratePerSec}/s` }]);
     }
     expect(spec.title.subtitle.join(' ')).toContain('pale orange:');
     const plain = namesOf(MIXED);
-    expect(plain.concat.every((p) => p.layer.every((l) => l.mark.type !== 'rect'))).toBe(true);
+    expect(plain.vconcat[1].concat.every((p) => p.layer.every((l) => l.mark.type !== 'rect'))).toBe(true);
     expect(plain.title.subtitle.join(' ')).not.toContain('pale orange');
   });
 });

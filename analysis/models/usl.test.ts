@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun, stepResult } from '../testing/builders.ts';
-import type { NameResult } from '../types.ts';
+import type { LittleRow, NameResult } from '../types.ts';
 import { modelsIntro, uslSentences } from '../../reports/models-text.ts';
 import { modelsOf } from './index.ts';
 import { littleRows } from './little.ts';
-import { fitUsl, uslFitRows, uslThroughput } from './usl.ts';
+import { fitUsl, PEAK_X_FACTOR, queuedOver, uslFitRows, uslQueuedRows, uslThroughput } from './usl.ts';
 
 /**
  * A demo-like queue: 4 slots x 10 ms = 400 req/s. Up to the knee (step 8, 400/s) latency stays
@@ -34,7 +34,7 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
     const m = DEMO.models!;
     const all = fitUsl(m.little.map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec })));
     // every step: the queue's N stretches the curve into a peak no step reached
-    expect(all.fit!.peakPerSec! / 400).toBeGreaterThan(1.15);
+    expect(uslThroughput(all.fit!, all.fit!.nStar!) / 400).toBeGreaterThan(1.15);
     // up to the knee: the curve through the measured points, at the knee's N within 5% of 400
     const knee = m.little[7];
     expect(Math.abs(uslThroughput(m.usl!, knee.concurrency) - 400) / 400).toBeLessThan(0.05);
@@ -97,7 +97,92 @@ describe('the USL is fitted to the steps up to and including the knee', () => {
   });
 });
 
+/**
+ * A user's run (r1): every planned step held, no knee; its last step queued, N 73.6 against 1.74 the
+ * step before on 1.22x the throughput. Fitted with it, the curve peaked at 1,772.4 arrivals/s, 3x
+ * the 580.3 measured.
+ */
+const R1 = {
+  throughputPerSec: [100, 225.33, 350, 475.67, 580.33],
+  meanMs: [4.837, 3.96, 3.645, 3.657, 126.88],
+};
+const r1Rows = (): LittleRow[] =>
+  R1.throughputPerSec.map((x, index) => ({
+    index,
+    ratePerSec: [100, 225, 350, 475, 600][index],
+    throughputPerSec: x,
+    meanMs: R1.meanMs[index],
+    concurrency: (x * R1.meanMs[index]) / 1000,
+  }));
+const r1Points = () => r1Rows().map((r) => ({ concurrency: r.concurrency, throughputPerSec: r.throughputPerSec }));
+
+describe('a held step whose N jumped like a queue is left out of the fit, as the steps past a knee are', () => {
+  it("leaves out r1's step 5 (N 73.6 against 1.74, W 127 ms against 3.66 ms) and the steps after it", () => {
+    const rows = r1Rows();
+    expect(rows[4].concurrency).toBeCloseTo(73.6, 1);
+    expect(uslQueuedRows(rows, 4).map((r) => r.index)).toEqual([4]);
+    expect(uslFitRows(rows, 4).map((r) => r.index)).toEqual([0, 1, 2, 3]);
+    // a queue once formed stays: a step after it is left out with it, even with W level again
+    const later = [...rows.slice(0, 4), { ...rows[4], index: 4 }, { ...rows[4], index: 5, meanMs: 130 }];
+    expect(uslFitRows(later, 5).map((r) => r.index)).toEqual([0, 1, 2, 3]);
+    // up to an earlier knee the queue is not reached: nothing is left out for it
+    expect(uslQueuedRows(rows, 3)).toEqual([]);
+  });
+
+  it('keeps a knee whose W rose less than 4x, and a fast target whose sub-ms mean rose 5x by less than 5 ms', () => {
+    // the demo's knee: 10 ms to 16 ms
+    expect(uslQueuedRows(DEMO.models!.little, 7)).toEqual([]);
+    const prev = { ...r1Rows()[3], meanMs: 0.4 };
+    expect(queuedOver(prev, { ...prev, index: 4, meanMs: 2 })).toBe(false);
+    expect(queuedOver(prev, { ...prev, index: 4, meanMs: 5.5 })).toBe(true);
+    expect(queuedOver(r1Rows()[3], { ...r1Rows()[3], index: 4, meanMs: 3.657 * 3.9 })).toBe(false);
+  });
+
+  it('fitted to steps 1-4 the law predicts no peak, and says the steps show no limit (not that throughput levels off)', () => {
+    const { fit } = fitUsl(r1Points().slice(0, 4));
+    expect(fit).toMatchObject({ alpha: 0, beta: 0, nStar: null, peakPerSec: null, points: 4 });
+    const text = uslSentences(fit, 'fitted to 4 steps', { maxN: 1.74, maxX: 475.67 }, 'arrivals/s')[0];
+    expect(text).toContain(
+      "no peak: the fitted steps' throughput rose in proportion to N (α ≈ 0, β ≈ 0), so they show no limit and the law predicts none",
+    );
+    expect(text).not.toContain('levels off');
+  });
+
+  it('the section names the step left out and why, and the note the steps fitted, of those up to the last one held', () => {
+    const steps = r1Rows().map((r) =>
+      stepResult({
+        index: r.index,
+        ratePerSec: r.ratePerSec,
+        throughputPerSec: r.throughputPerSec,
+        meanMs: r.meanMs,
+      }),
+    );
+    const m = modelsOf(steps, null, 4, 580.33, [], false);
+    expect(m.usl).toMatchObject({ points: 4, peakPerSec: null });
+    expect(m.uslNote).toBe(
+      "fitted to 4 steps (1-4) of those up to and including the last one held (step 5; N from Little's law)",
+    );
+    expect(m.uslLeftOut).toBe(
+      "Step 5 is left out of the fit as a queue: its N of 73.6 is 42.3× step 4's 1.74 on 1.22× the throughput (mean W 127 ms against 3.66 ms): requests waited there, so N counts them waiting, not concurrency the target served, as past a knee it does.",
+    );
+    const text = uslSentences(m.usl, m.uslNote, { maxN: 1.74, maxX: 475.67 }, 'arrivals/s', m.uslLeftOut).join(' ');
+    expect(text).not.toContain('predicted peak');
+  });
+});
+
 describe('a predicted peak no step lies near', () => {
+  it('is not given where it lies more than 1.5x past the highest throughput fitted (r1 fitted with its queue: 1,772.4 where 580.3 was measured)', () => {
+    const { fit } = fitUsl(r1Points());
+    expect(fit!.nStar).toBeCloseTo(12.65, 1);
+    expect(uslThroughput(fit!, fit!.nStar!)).toBeGreaterThan(PEAK_X_FACTOR * 580.33);
+    expect(fit).toMatchObject({ peakPerSec: null, peakFar: true, gapN: [expect.any(Number), expect.any(Number)] });
+    const text = uslSentences(fit, 'fitted to 5 steps', { maxN: 73.6, maxX: 580.33 }, 'arrivals/s')[0];
+    expect(text).toContain(
+      'N* = √((1 − α) / β) = 12.7, where X(N*) would be 3.05× the highest throughput a fitted step measured (580.3 arrivals/s): no peak is predicted, no step having come near it;',
+    );
+    expect(text).not.toContain('1,772');
+  });
+
   const law = { alpha: 0.05, beta: 0.004, gamma: 60 };
   const at = (ns: number[]) => ns.map((n) => ({ concurrency: n, throughputPerSec: uslThroughput(law, n) }));
 

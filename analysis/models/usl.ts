@@ -13,6 +13,7 @@
  * N / C - 1 = alpha (N - 1) + beta N (N - 1), a least-squares fit with two regressors.
  */
 import { levenbergMarquardt } from 'ml-levenberg-marquardt';
+import { NAME_RISE_FLOOR_MS } from '../names-knee.ts';
 import type { LittleRow, UslFit } from '../types.ts';
 
 export interface UslPoint {
@@ -29,14 +30,47 @@ export interface UslParams {
 export const USL_MIN_POINTS = 4;
 
 /**
- * The rows the law is fitted to: the steps up to and including the knee (the last holding step).
- * Past the knee the target is saturated: arrivals queue, W grows with the queue and N = X x W
- * counts waiting requests, not concurrency served (a demo queue at 400 req/s reads N of 370 at
- * one second of wait), so a fit that took them would stretch the curve over a queue and predict
- * a peak no step reached. Empty without a knee (no step held).
+ * A fitted step's mean W more than this many times the step before it (and more than
+ * QUEUE_RISE_FLOOR_MS above it) reads as a queue: N rose that many times faster than X did. Along
+ * the law's rising branch W only grows with contention, about 2x from N = 1 to N* where alpha is
+ * small; an open arrival rate past what the target serves queues instead, and W jumps by the queue
+ * (a user's run held every step, and its last read N = 73.6 against 1.74 the step before, W 127 ms
+ * against 3.66 ms on 1.22x the throughput: fitted, that step stretched the curve into a peak of
+ * 1,772.4 arrivals/s, 3x the 580 measured).
+ */
+export const QUEUE_W_FACTOR = 4;
+/** The few ms a mean must also rise by to read as a queue: a GC pause over a fast target's sub-ms mean multiplies it. */
+export const QUEUE_RISE_FLOOR_MS = NAME_RISE_FLOOR_MS;
+
+/** A row whose W jumped like a queue's over the row before it (see QUEUE_W_FACTOR). */
+export function queuedOver(prev: LittleRow, row: LittleRow): boolean {
+  return row.meanMs > QUEUE_W_FACTOR * prev.meanMs && row.meanMs - prev.meanMs > QUEUE_RISE_FLOOR_MS;
+}
+
+/**
+ * The rows up to and including the knee (the last holding step) from the first whose N jumped like
+ * a queue's (queuedOver) on: held, yet N there counts waiting requests as past the knee it does.
+ * Empty without such a row.
+ */
+export function uslQueuedRows(little: readonly LittleRow[], kneeStep: number | null): LittleRow[] {
+  if (kneeStep === null) return [];
+  const upTo = little.filter((r) => r.index <= kneeStep);
+  const first = upTo.findIndex((r, i) => i > 0 && queuedOver(upTo[i - 1], r));
+  return first === -1 ? [] : upTo.slice(first);
+}
+
+/**
+ * The rows the law is fitted to: the steps up to and including the knee (the last holding step),
+ * short of any whose N jumped like a queue's (uslQueuedRows). Past the knee the target is
+ * saturated: arrivals queue, W grows with the queue and N = X x W counts waiting requests, not
+ * concurrency served (a demo queue at 400 req/s reads N of 370 at one second of wait), so a fit
+ * that took them would stretch the curve over a queue and predict a peak no step reached. Empty
+ * without a knee (no step held).
  */
 export function uslFitRows(little: readonly LittleRow[], kneeStep: number | null): LittleRow[] {
-  return kneeStep === null ? [] : little.filter((r) => r.index <= kneeStep);
+  if (kneeStep === null) return [];
+  const queued = new Set(uslQueuedRows(little, kneeStep));
+  return little.filter((r) => r.index <= kneeStep && !queued.has(r));
 }
 
 /** X(N) of the law. */
@@ -148,6 +182,14 @@ function sse(points: readonly UslPoint[], p: UslParams): number {
 export const NEAR_N_FACTOR = 2;
 
 /**
+ * A predicted peak more than this many times the highest throughput a fitted step measured is not
+ * given (UslFit.peakFar): no step came near it, and a curve through a gap reaches it on the
+ * parameters alone (fitted 3.9 and 56, N* 16 between them, a peak of 438/s where 228 was all the
+ * target gave; a held queue at N = 73.6, 1,772.4/s where 580 was).
+ */
+export const PEAK_X_FACTOR = 1.5;
+
+/**
  * The fitted Ns either side of N* when none lies within NEAR_N_FACTOR of it (a gap the curve
  * crosses with no step: fitted 3.9 and 56, N* 16, a peak of 438/s where 228 was all the target
  * gave); null when a step lies near N*.
@@ -199,12 +241,15 @@ export function fitUsl(
   const nStar = uslPeakConcurrency(best);
   const gap = nStar === null || nStar > s.nMax ? null : gapAround(nStar, points);
   const far = nStar !== null && nStar > NEAR_N_FACTOR * s.nMax;
+  const peak = nStar === null || far ? null : uslThroughput(best, nStar);
+  const peakFar = peak !== null && peak > PEAK_X_FACTOR * s.xMax;
   return {
     fit: {
       ...best,
       nStar,
-      peakPerSec: nStar === null || far ? null : uslThroughput(best, nStar),
+      peakPerSec: peakFar ? null : peak,
       ...(far ? { nStarFar: true as const } : {}),
+      ...(peakFar ? { peakFar: true as const } : {}),
       maxN: s.nMax,
       extrapolated: nStar !== null && (nStar > s.nMax || gap !== null),
       ...(gap ? { gapN: gap } : {}),

@@ -29,7 +29,7 @@ export interface UslFit {
   gamma: number;
   /** N* = sqrt((1 - alpha) / beta): the concurrency of peak throughput; null when beta is 0 or alpha >= 1. */
   nStar: number | null;
-  /** X(N*), the predicted peak (req/s); null without N*, or with nStarFar. A model's figure, never a step's. */
+  /** X(N*), the predicted peak (req/s); null without N*, or with nStarFar or peakFar. A model's figure, never a step's. */
   peakPerSec: number | null;
   /**
    * N* lies more than 2x past the largest N fitted (models/usl.ts NEAR_N_FACTOR): no peak is
@@ -37,6 +37,12 @@ export interface UslFit {
    * analysed before 2026-12-07.
    */
   nStarFar?: true;
+  /**
+   * X(N*) would be more than 1.5x the highest throughput fitted (models/usl.ts PEAK_X_FACTOR):
+   * no peak is predicted (peakPerSec null), no step having come near it. Absent otherwise, and in
+   * runs analysed before 2026-12-08.
+   */
+  peakFar?: true;
   /** The largest N the fit rests on. Absent in runs stored before 2026-12-05. */
   maxN?: number;
   /**

@@ -16,7 +16,7 @@ import { isTransaction, NAME_QUANTILES, namedSteps, nameOrder } from '../names-t
 import { generatorDelayBands, latencyRows, RELIABLE, stepAxis, type LatencyRow } from './latency.ts';
 import { countedAttempts, GENERATOR_LIMITED, pointCategory } from './theme.ts';
 import { throughputMarks } from './throughput.ts';
-import { stepsText, uslShowsNStar } from './usl.ts';
+import { stepsText, uslScopeText, uslShowsNStar } from './usl.ts';
 
 /** "step 4", "step 4's attempt 2" (as the headline names one: cells.ts), no parenthesis to nest in another. */
 function attemptName(s: Pick<StepResult, 'index' | 'attempt'>): string {
@@ -151,12 +151,14 @@ export function uslAlt(run: RunResult): string {
   const nStar =
     fit.nStar !== null && fit.nStarFar
       ? `N* = ${sig3(fit.nStar)} lies more than 2× past the measured N: no peak predicted, not drawn`
-      : fit.nStar === null || fit.peakPerSec === null
-        ? 'no N* (the curve does not turn)'
-        : uslShowsNStar(run)
-          ? `N* = ${sig3(fit.nStar)}, peak ${fmtRate(fit.peakPerSec)} ${unit}, ruled`
-          : `N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`;
-  return `Throughput against concurrency N = X × W of ${stepsText(uslFitted(run))}, up to and including the knee, with the Universal Scalability Law curve fitted to them (α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, R² = ${fit.r2.toFixed(3)}); ${nStar}`;
+      : fit.nStar !== null && fit.peakFar
+        ? `N* = ${sig3(fit.nStar)}, where the curve would peak far above any step: no peak predicted, not drawn`
+        : fit.nStar === null || fit.peakPerSec === null
+          ? 'no N* (the curve does not turn)'
+          : uslShowsNStar(run)
+            ? `N* = ${sig3(fit.nStar)}, peak ${fmtRate(fit.peakPerSec)} ${unit}, ruled`
+            : `N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`;
+  return `Throughput against concurrency N = X × W of ${stepsText(uslFitted(run))}${uslScopeText(run)}, with the Universal Scalability Law curve fitted to them (α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, R² = ${fit.r2.toFixed(3)}); ${nStar}`;
 }
 
 /** Names listed in a chart by name's alt text; past this many, how many more. */

@@ -111,28 +111,37 @@ export function latencyLayers(
       mark: { type: 'point', size: 80, strokeWidth: 2, filled: true, opacity: 1 },
       encoding: { x, color },
     },
-    {
-      transform: [{ filter: 'false' }],
-      mark: { type: 'point', size: 80, strokeWidth: 2, color: LEGEND_GLYPH, opacity: 1 },
-      encoding: {
-        x,
-        shape: {
-          field: 'reliability',
-          type: 'nominal',
-          title: 'sample count',
-          scale: shapeScale,
-          legend: opts.sampleLegend === false ? null : { labelLimit: 400 },
-        },
-        fill: {
-          field: 'reliability',
-          type: 'nominal',
-          title: 'sample count',
-          scale: { domain: [RELIABLE, UNRELIABLE], range: [LEGEND_GLYPH, 'white'] },
-          ...(opts.sampleLegend === false ? { legend: null } : {}),
-        },
+    sampleLegendLayer(x, opts.sampleLegend !== false),
+  ];
+}
+
+/**
+ * The layer that draws no mark and carries the sample-count legend (`legend` false: the layer
+ * without it, keeping the scales): a dark filled circle (reliable), a hollow triangle (unreliable),
+ * both with a dark outline, as the points are drawn.
+ */
+export function sampleLegendLayer(x: object, legend = true): object {
+  return {
+    transform: [{ filter: 'false' }],
+    mark: { type: 'point', size: 80, strokeWidth: 2, color: LEGEND_GLYPH, opacity: 1 },
+    encoding: {
+      x,
+      shape: {
+        field: 'reliability',
+        type: 'nominal',
+        title: 'sample count',
+        scale: { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] },
+        legend: legend ? { labelLimit: 400 } : null,
+      },
+      fill: {
+        field: 'reliability',
+        type: 'nominal',
+        title: 'sample count',
+        scale: { domain: [RELIABLE, UNRELIABLE], range: [LEGEND_GLYPH, 'white'] },
+        ...(legend ? {} : { legend: null }),
       },
     },
-  ];
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   LATENCY_RESOLVE,
   latencyLayers,
   latencyRows,
+  sampleLegendLayer,
   stepAxis,
   stepLabel,
 } from './latency.ts';
@@ -68,8 +69,8 @@ export function namesSpec(run: RunResult): ChartSpec | null {
     width: PANEL_WIDTH_PX,
     height: NAME_PANEL_HEIGHT_PX,
     data: { values: rows },
-    // no sample-count legend: each panel's own scales would repeat it, and one over the first
-    // panel would push it out of line; the subtitle says what a hollow triangle is
+    // no sample-count legend of its own: each panel's own scales would repeat it, and one over the
+    // first panel would push it out of line; it is drawn once, over the grid (sampleLegendView)
     layer: [...bands, ...latencyLayers(labels, x, 'ms (log)', { sampleLegend: false, yDomain }), ...kneeRule],
     resolve: LATENCY_RESOLVE,
   }));
@@ -89,7 +90,22 @@ export function namesSpec(run: RunResult): ChartSpec | null {
       ],
     },
     config: BASE_CONFIG,
-    columns: NAME_COLUMNS,
-    concat: panels,
+    vconcat: [sampleLegendView(x), { columns: NAME_COLUMNS, concat: panels }],
+    spacing: 8,
   } as ChartSpec;
+}
+
+/**
+ * The sample-count legend, once over the grid beside the percentiles' (as the latency chart has
+ * it): a view of no height, no frame and no axis that draws nothing but the legend. Filled and
+ * hollow glyphs were explained only in the subtitle's words.
+ */
+function sampleLegendView(x: object): object {
+  return {
+    width: PANEL_WIDTH_PX,
+    height: 0,
+    view: { stroke: null },
+    data: { values: [] },
+    layer: [sampleLegendLayer({ ...x, axis: null })],
+  };
 }

@@ -1,12 +1,12 @@
 /**
  * Throughput against concurrency (N from Little's law) with the fitted USL curve and N* marked:
  * where the law says adding concurrency stops paying and starts costing. Only the steps the law
- * was fitted to are drawn, those up to and including the knee (analysis/models/usl.ts
- * uslFitRows): past it N counts a queue, not concurrency served. The axis keeps to their measured
+ * was fitted to are drawn, those up to and including the knee short of any whose N jumped like a
+ * queue's (analysis/models/usl.ts uslFitRows): there N counts a queue, not concurrency served. The axis keeps to their measured
  * N, and the curve is drawn on an even grid of N over it, never at each step's own (noisy) N.
  */
 import { fmtRate, stepNo } from '../../analysis/format.ts';
-import { uslThroughput } from '../../analysis/models/usl.ts';
+import { uslQueuedRows, uslThroughput } from '../../analysis/models/usl.ts';
 import type { LittleRow, RunResult } from '../../analysis/types.ts';
 import { rateUnit, sameAttempt } from '../cells.ts';
 import { sig3, uslFitted } from '../models-text.ts';
@@ -34,12 +34,54 @@ export function stepsText(rows: readonly LittleRow[]): string {
   return plain ? `steps ${label(rows[0])}–${label(rows.at(-1)!)}` : `steps ${rows.map(label).join(', ')}`;
 }
 
+/**
+ * What the fitted steps are of, after "fitted to steps 1–4": up to and including the knee where the
+ * run found one, else the last step held (no knee was established); and which were left out, held
+ * steps whose N jumped like a queue's (uslQueuedRows) and the attempts past it.
+ */
+export function uslScopeText(run: RunResult): string {
+  const little = run.models?.little ?? [];
+  const last = run.capacityPerSec !== null ? 'the knee' : 'the last step held';
+  const queued = uslQueuedRows(little, run.kneeStep);
+  const past = run.kneeStep === null ? 0 : little.filter((r) => r.index > run.kneeStep!).length;
+  const scope =
+    queued.length > 0 && run.kneeStep !== null
+      ? `, of those up to and including ${last} (step ${stepNo(run.kneeStep)}); ${stepsText(queued)} left out, ${queued.length === 1 ? 'its' : 'their'} N jumping like a queue's`
+      : `, up to and including ${last}`;
+  const beyond =
+    past > 0
+      ? `; ${past} attempt${past === 1 ? '' : 's'} past ${run.capacityPerSec !== null ? 'the knee' : 'it'} left out (N there counts a queue)`
+      : '';
+  return `${scope}${beyond}`;
+}
+
 /** Whether the chart rules N*: only inside its axis (the fitted rows' largest N, and a margin). */
 export function uslShowsNStar(run: RunResult): boolean {
   const fit = run.models?.usl;
   const fitted = uslFitted(run);
   if (!fit || fit.nStar === null || fit.peakPerSec === null || fitted.length === 0) return false;
   return fit.nStar <= Math.max(...fitted.map((r) => r.concurrency)) * AXIS_MARGIN;
+}
+
+/**
+ * The steps' labels, beside their points rather than centred above them: centred, the first
+ * steps' (N near 0 against a far larger last N) ran into the y axis and each other. Those in the
+ * axis's right half sit to the left of their point, so the last one stays inside the plot.
+ */
+function stepLabels(points: readonly { n: number }[], x: object, nMax: number): object[] {
+  const label = (values: readonly { n: number }[], right: boolean) => ({
+    data: { values },
+    mark: { type: 'text', dy: -8, dx: right ? -6 : 6, align: right ? 'right' : 'left', fontSize: 10, color: '#444444' },
+    encoding: { x, y: { field: 'x', type: 'quantitative' }, text: { field: 'step' } },
+  });
+  const right = points.filter((p) => p.n > nMax / 2);
+  return [
+    label(
+      points.filter((p) => p.n <= nMax / 2),
+      false,
+    ),
+    label(right, true),
+  ];
 }
 
 /** Null when the run has no fit (the report says why in words). */
@@ -69,7 +111,6 @@ export function uslSpec(run: RunResult): ChartSpec | null {
       counted: s !== undefined && counted.has(s),
     };
   });
-  const left = m.little.length - fitted.length;
   // no rounding of the axis past the grid: the curve ends where the axis does
   const x = {
     field: 'n',
@@ -84,11 +125,7 @@ export function uslSpec(run: RunResult): ChartSpec | null {
       encoding: { x, y: { field: 'x', type: 'quantitative', title: `successful ${unit}` } },
     },
     verdictPoints(points, x, 'x'),
-    {
-      data: { values: points },
-      mark: { type: 'text', dy: -10, fontSize: 10, color: '#444444' },
-      encoding: { x, y: { field: 'x', type: 'quantitative' }, text: { field: 'step' } },
-    },
+    ...stepLabels(points, x, nMax),
   ];
   const nStarShown = uslShowsNStar(run);
   if (nStarShown) {
@@ -119,15 +156,13 @@ export function uslSpec(run: RunResult): ChartSpec | null {
     fit.nStar !== null && fit.peakPerSec !== null && !nStarShown
       ? `; N* = ${sig3(fit.nStar)} (peak ${fmtRate(fit.peakPerSec)} ${unit}) lies beyond the measured N, not drawn`
       : '';
-  const leftOut =
-    left > 0 ? `; ${left} attempt${left === 1 ? '' : 's'} past the knee left out (N there counts a queue)` : '';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Universal Scalability Law fit',
       subtitle: [
         `α = ${fit.alpha.toPrecision(3)}, β = ${fit.beta.toPrecision(3)}, γ = ${fmtRate(fit.gamma)} ${unit}, R² = ${fit.r2.toFixed(3)}`,
-        `fitted to ${stepsText(fitted)}, up to and including the knee${leftOut}${beyond}`,
+        `fitted to ${stepsText(fitted)}${uslScopeText(run)}${beyond}`,
       ],
     },
     width: WIDTH_PX,
