@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { peakMixDrift } from './peak-mix.ts';
+import { kneeMixDrift, peakMixDrift } from './peak-mix.ts';
 import { nameResult, stepResult } from './testing/builders.ts';
-import { peakText } from '../reports/headline-text.ts';
+import { capacityText, peakText } from '../reports/headline-text.ts';
 import type { NameResult, RunResult } from './types.ts';
 
 /** `completed` arrivals that ended in the window (a transaction's, when told). */
@@ -51,5 +51,29 @@ describe("the mix the peak's window served (an audit: a peak of 168.8 above the 
     expect(peakMixDrift(run(34))).toBeNull();
     expect(peakMixDrift({ ...run(28), traffic: { entries: [traffic.entries[0]] } })).toBeNull();
     expect(peakMixDrift({ ...run(28), peakStep: null })).toBeNull();
+  });
+});
+
+describe("the mix the capacity's window served (a review: the knee served 'read slow' at 27.2% against 30%, said of the peak only)", () => {
+  const knee = (checkouts: number, verdict: 'holds' | 'fails' = 'holds') =>
+    ({
+      ...run(checkouts),
+      steps: run(checkouts).steps.map((s) => ({ ...s, verdict })),
+      kneeStep: 4,
+      capacityPerSec: 168.8,
+      stopReason: 'plateau',
+      rules: { deliveryMin: 0.9, captureMin: 0.6, minTailSamples: 30, rateUnit: 'arrivals/s' },
+    }) as unknown as RunResult;
+
+  it("names the held knee's entry that drifted past 2% of its weight, beside the capacity", () => {
+    expect(kneeMixDrift(knee(28))).toEqual({ name: 'checkout', served: 28 / 675, weight: 0.05 });
+    expect(capacityText(knee(28))).toBe(
+      '168.8 arrivals/s (step 5; its window served "checkout" at 4.15% of its ended arrivals against a weight of 5.00%: the capacity is of the mix it served)',
+    );
+  });
+
+  it('says nothing of a knee served in its weights, or of a window that did not hold', () => {
+    expect(capacityText(knee(34))).toBe('168.8 arrivals/s (step 5)');
+    expect(kneeMixDrift(knee(28, 'fails'))).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import type { RunResult } from '../analysis/types.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
 import { decidingSteps, heldAfterFailure } from '../analysis/deciding-steps.ts';
 import { cutAbovePeak } from '../analysis/peak.ts';
-import { peakMixDrift } from '../analysis/peak-mix.ts';
+import { kneeMixDrift, peakMixDrift } from '../analysis/peak-mix.ts';
 import { MAX_NAMES } from '../analysis/names-limit.ts';
 import { rateUnit } from './cells.ts';
 
@@ -19,8 +19,15 @@ import { rateUnit } from './cells.ts';
 export function capacityText(run: RunResult): string {
   const unit = rateUnit(run);
   const capacity = establishedCapacity(run);
-  if (capacity !== null)
-    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)})`;
+  if (capacity !== null) {
+    // a held knee's entries each kept up within the delivery bound, so its mix can drift from the weights
+    const drift = kneeMixDrift(run);
+    const mix =
+      drift === null
+        ? ''
+        : `; its window served "${drift.name}" at ${fmtPercent(drift.served)} of its ended arrivals against a weight of ${fmtPercent(drift.weight)}: the capacity is of the mix it served`;
+    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)}${mix})`;
+  }
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
