@@ -14,6 +14,7 @@ import {
   type PlanFacts,
   type PlanSlo,
   type PlanTextResetHook,
+  vusReasonText,
 } from './plan-text.ts';
 
 /**
@@ -193,7 +194,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
     },
     rules: plan.rules,
     engine: input.engine,
-    vus: plan.vus,
+    vus: { ...plan.vus, reason: vusReasonText(input) },
     steps,
     // a rerun of each step and the warmup's bound plus its 1 s ramp, as the text plan counts them
     durations: {

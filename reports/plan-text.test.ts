@@ -78,22 +78,44 @@ describe('plan text: the VUs line', () => {
   it('says the warmup may raise the VUs wherever it will, one request per arrival included', () => {
     const raised = 'raised after the warmup where its measured time per arrival is longer';
     expect(planText(input({ vusFromWarmup: true }))).toContain(
-      `VUs      10 preallocated, max 40 (sized; re-sized with the measured RTT before load, and ${raised})`,
+      `VUs      10 preallocated, max 40 (sized; provisional: re-sized with the measured RTT before load, and ${raised})`,
     );
     expect(planText(input({ vusFromWarmup: false }))).not.toContain(raised);
     expect(planText(input())).not.toContain(raised);
+    // the round trip alone replaces nothing of the figure's sense: not provisional
+    expect(planText(input())).toContain(
+      'VUs      10 preallocated, max 40 (sized; re-sized with the measured RTT before load)\n',
+    );
   });
 
   it('says which count the RTT and the warmup re-size where the config gives one, and none where it gives both', () => {
     expect(planText(input({ vusFromWarmup: true, vusGiven: 'max' }))).toContain(
-      '(sized; the preallocated re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer, at most to the given max)',
+      '(sized; provisional: the preallocated re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer, at most to the given max)',
     );
     expect(planText(input({ vusFromWarmup: true, vusGiven: 'preAllocated' }))).toContain(
-      '(sized; the max re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer)',
+      '(sized; provisional: the max re-sized with the measured RTT before load, and raised after the warmup where its measured time per arrival is longer)',
     );
     expect(planText(input({ vusFromWarmup: false, vusGiven: 'both' }))).toContain(
       'VUs      10 preallocated, max 40 (sized)\n',
     );
+    expect(planText(input({ vusFromWarmup: false, vusGiven: 'both', vusFromSamples: ['browse'] }))).toContain(
+      'VUs      10 preallocated, max 40 (sized)\n',
+    );
+  });
+
+  // a review: plan said 20 VUs (50 ms requests) for a mix whose transaction thinks 1 s; the run,
+  // sized from the transaction's sample arrival, 226, and plan had said only the RTT would re-size them
+  it("says a mix's transactions make the figure provisional, and which measurement replaces it", () => {
+    const sampled =
+      "re-sized before load with the measured RTT and, where longer, the time per arrival of preflight's sample arrivals, each transaction's own";
+    expect(planText(input({ vusFromSamples: ['browse'] }))).toContain(
+      `VUs      10 preallocated, max 40 (sized; provisional: ${sampled} ("browse", think time included, which only sending them measures))\n`,
+    );
+    expect(planText(input({ vusFromSamples: ['checkout', 'early'], vusFromWarmup: true, vusGiven: 'max' }))).toContain(
+      `(sized; provisional: the preallocated ${sampled} ("checkout", "early", think time included, which only sending them measures), and raised after the warmup where its measured time per arrival is longer, at most to the given max)\n`,
+    );
+    // no transaction: the samples size nothing
+    expect(planText(input({ vusFromSamples: [] }))).not.toContain('sample arrivals');
   });
 });
 

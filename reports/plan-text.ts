@@ -44,6 +44,12 @@ export interface PlanFacts {
   data?: PlanDataSource[];
   /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config does not give both counts). */
   vusFromWarmup?: boolean;
+  /**
+   * The mix's transactions: before load the run sizes the VUs from their time in preflight's sample
+   * arrivals (think time included) where longer than the plan's, which no plan sends to measure
+   * (arrival-time.ts sampledArrivalMs); absent or empty without one.
+   */
+  vusFromSamples?: string[];
   /** Which VU counts the config (or --vus, --max-vus) gives: Little's law sizes the others (absent: none). */
   vusGiven?: VusGiven;
   /** limits.maxDurationS: a run that reaches this much load is stopped there (absent: none given). */
@@ -168,18 +174,29 @@ export interface PlanTextInput extends PlanFacts {
 }
 
 /**
- * What re-sizes the VUs the plan shows before the steps: the measured RTT, then the warmup's
- * measured time per arrival where one runs, for the counts the config does not give (nothing
- * where it gives both).
+ * The VU sizing's reason as plan shows it (its text and --json): what sized the counts, then what
+ * re-sizes them before the steps, for the counts the config does not give (nothing where it gives
+ * both): the measured RTT; a mix's transactions' time in preflight's sample arrivals, which makes
+ * the plan's figure provisional (a review: plan said 20 VUs from 50 ms requests, the run 226 from
+ * a transaction's 1 s think time); the warmup's measured time per arrival where one runs.
  */
-function resizedText(input: Pick<PlanFacts, 'vusFromWarmup' | 'vusGiven'>): string {
+export function vusReasonText(
+  input: Pick<PlanFacts, 'plan' | 'vusFromWarmup' | 'vusGiven' | 'vusFromSamples'>,
+): string {
+  const reason = input.plan.vus.reason;
   const given = input.vusGiven ?? 'none';
-  if (given === 'both') return '';
+  if (given === 'both') return reason;
   const which = given === 'max' ? 'the preallocated ' : given === 'preAllocated' ? 'the max ' : '';
   const raised = input.vusFromWarmup
     ? `, and raised after the warmup where its measured time per arrival is longer${given === 'max' ? ', at most to the given max' : ''}`
     : '';
-  return `; ${which}re-sized with the measured RTT before load${raised}`;
+  const transactions = input.vusFromSamples ?? [];
+  // the RTT alone moves the figure by a round trip; a transaction's time or the warmup's may replace it
+  const provisional = transactions.length > 0 || input.vusFromWarmup ? 'provisional: ' : '';
+  if (transactions.length === 0)
+    return `${reason}; ${provisional}${which}re-sized with the measured RTT before load${raised}`;
+  const named = transactions.map((n) => JSON.stringify(n)).join(', ');
+  return `${reason}; ${provisional}${which}re-sized before load with the measured RTT and, where longer, the time per arrival of preflight's sample arrivals, each transaction's own (${named}, think time included, which only sending them measures)${raised}`;
 }
 
 /**
@@ -225,7 +242,7 @@ export function planText(input: PlanTextInput): string {
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
-    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${plan.vus.reason}${resizedText(input)})`,
+    `VUs      ${plan.vus.preAllocatedVUs} preallocated, max ${plan.vus.maxVUs} (${vusReasonText(input)})`,
     ...(input.metrics ? [`metrics  ${metricsText(input.metrics)}`] : []),
     ...(input.slo ? [`slo      ${sloText(input)}`] : []),
     '',

@@ -114,6 +114,13 @@ describe('plateau plan --json', () => {
     );
     expect(text.stdout).toContain('mix: read order 70%, create order 25%, checkout 5% (transaction)\n');
     expect(text.stdout).toMatch(/^VUs .*raised after the warmup where its measured time per arrival is longer\)$/m);
+    // the document's reason is the text's, which says the transaction's sample arrivals re-size a provisional figure
+    expect(text.stdout).toContain(
+      `VUs      ${doc.vus.preAllocatedVUs} preallocated, max ${doc.vus.maxVUs} (${doc.vus.reason})\n`,
+    );
+    expect(doc.vus.reason).toMatch(
+      /; provisional: re-sized before load with the measured RTT and, where longer, the time per arrival of preflight's sample arrivals, each transaction's own \("checkout", think time included, which only sending them measures\), and raised after the warmup/,
+    );
   });
 
   it.concurrent('a usage error stays text on stderr, exit 2, nothing on stdout', async () => {

@@ -78,6 +78,25 @@ describe("preflight's sample arrivals: the target's failure or the scenario's", 
     );
   });
 
+  // a review: a unique row was sent again by each try of its sample arrival, three times in all
+  it("each try of a sample arrival the target failed sends a unique source's row of its own, none the load's", async () => {
+    const t = await shop((n, res) => {
+      res.statusCode = n <= 3 ? 503 : 200;
+      res.end(n <= 3 ? 'busy' : 'confirmed');
+    });
+    const evidence: string[] = [];
+    expect(await samples(t.url, fixture('unique-retry'), evidence)).toBeNull();
+    expect(evidence.join('\n')).toMatch(/\(the target failed 3 attempts before it: "checkout: confirm" got 503\)/);
+    // 4 tries of the first sample arrival of checkout, then its second sample arrival: 5 accounts
+    const accounts = t.seen.filter((s) => s.endsWith('/confirm')).map((s) => s.split('/')[2]);
+    expect(accounts).toHaveLength(5);
+    expect(new Set(accounts).size).toBe(5);
+    // 20 rows, 15 kept (3 sample arrivals, 5 tries each): the load's are acc-1 to acc-5
+    const s = await scenarioRequests(fixture('unique-retry'), `${t.url}/`, 'blame');
+    expect(s.data.accounts.usable).toBe(5);
+    for (const a of accounts) expect(Number(a.slice('acc-'.length))).toBeGreaterThan(5);
+  });
+
   it("a target that fails every attempt of an entry (500) is refused as the target's failure, with how many failed", async () => {
     const t = await shop((_n, res) => {
       res.statusCode = 500;
@@ -103,7 +122,7 @@ describe("preflight's sample arrivals: the target's failure or the scenario's", 
     const err = (await samples(t.url, fixture('shop')))!;
     expect(err.message).toMatch(/got 409/);
     expect(err.message).toMatch(
-      /\(on try 2: the target had failed the first \("checkout: confirm" got 500\), and each try reads the sample's same rows, so what a failed try left on the target may explain this answer\)$/,
+      /\(on try 2: the target had failed the first \("checkout: confirm" got 500\), and each try reads the same rows as the first \(a unique source's excepted\), so what a failed try left on the target may explain this answer\)$/,
     );
   });
 

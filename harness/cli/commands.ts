@@ -20,7 +20,7 @@ import { EXIT } from '../errors.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { buildSampleRequests, sourceReaders } from '../pipeline/sample-offline.ts';
-import { sampleArrivalCount, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
+import { sampleRowsKept, trafficOf, trafficSummary, type Traffic } from '../scenario/traffic.ts';
 import { fmtMixShare, rateUnitOf, withShares } from '../../analysis/format.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { maxArrivalsWithReruns, maxPlannedArrivals, warmupRuns } from '../pipeline/warmup.ts';
@@ -115,9 +115,7 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   const traffic = scenario ? trafficOf(scenario) : null;
   const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =
-    scenario && traffic
-      ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleArrivalCount(traffic))
-      : {};
+    scenario && traffic ? loadDataSources(path.resolve(config.scenario!), traffic.data, sampleRowsKept(traffic)) : {};
   // the scenario's requests, built offline as preflight builds its samples (nothing is sent; a
   // declared secret need not be set for a plan: its requests are built, never sent nor shown)
   const requests =

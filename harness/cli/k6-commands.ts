@@ -19,7 +19,7 @@ import type { CliIo } from './io.ts';
 import type { Plan } from '../../analysis/plan.ts';
 import { Schedule } from '../../analysis/schedule.ts';
 import type { Scenario } from '../scenario/types.ts';
-import { sampleArrivalCount, trafficOf } from '../scenario/traffic.ts';
+import { sampleRowsKept, trafficOf } from '../scenario/traffic.ts';
 import { loadDataSources, uniqueRowsProblem } from '../scenario/data-load.ts';
 import { idTooLong } from '../pipeline/preflight.ts';
 import { formatId } from '../scenario/context.ts';
@@ -168,7 +168,7 @@ function withoutDemo(err: unknown): unknown {
  */
 function checkData(scenarioPath: string, scenario: Scenario, plan: Plan): void {
   const traffic = trafficOf(scenario);
-  const data = loadDataSources(path.resolve(scenarioPath), traffic.data, sampleArrivalCount(traffic));
+  const data = loadDataSources(path.resolve(scenarioPath), traffic.data, sampleRowsKept(traffic));
   const fewRows = uniqueRowsProblem(data, new Schedule(plan.segments).totalArrivals, false, traffic, false);
   if (fewRows) throw fewRows;
 }

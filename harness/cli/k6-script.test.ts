@@ -220,14 +220,14 @@ describe('plateau k6-script', () => {
   });
 
   it("refuses a unique source with fewer rows than the script's arrivals take, as plan does, and writes nothing", async () => {
-    // 100 rows (96 for the load) for 3 of every 10 arrivals: k6 would fail the readers' arrivals
-    // from row 97 on, mid-load, where they would read as the target's limit
+    // 100 rows (80 for the load: 5 tries of 4 sample arrivals keep 20) for 3 of every 10 arrivals:
+    // k6 would fail the readers' arrivals from row 81 on, mid-load, where they would read as the target's limit
     const r = await write('test/fixtures/scenarios/reader-rows.ts', 'rows.js');
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(
-      /data source "accounts" \(.*reader-rows\.csv\) has order 'unique' and 100 rows \(96 for the load, 4 kept for preflight's sample arrivals\), but the plan can make 1,425 arrivals \(steps\), 428 of them of its readBy \("create", "renew"\)/,
+      /data source "accounts" \(.*reader-rows\.csv\) has order 'unique' and 100 rows \(80 for the load, 20 kept for preflight's sample arrivals\), but the plan can make 1,425 arrivals \(steps\), 428 of them of its readBy \("create", "renew"\)/,
     );
-    expect(r.stderr).toContain('fix: add at least 332 rows, lower the plan');
+    expect(r.stderr).toContain('fix: add at least 348 rows, lower the plan');
     expect(fs.existsSync(path.join(dir, 'rows.js'))).toBe(false);
     // enough rows: written (1,201 rows, a quarter of the arrivals read them)
     expect((await write('test/fixtures/scenarios/native-mix/scenario.ts', 'mix.js')).status).toBe(0);

@@ -52,6 +52,8 @@ export function planFacts(
     reset: config.reset.hooks.map(resetHook),
     vusFromWarmup: vusFromWarmup(config),
     vusGiven: vusGiven(config.vus),
+    // run.ts: the VUs re-sized from the transactions' time in preflight's sample arrivals
+    vusFromSamples: traffic.entries.filter((e) => e.run !== undefined).map((e) => e.name),
     maxDurationS: config.limits.maxDurationS,
     ...(config.metrics
       ? {

@@ -69,7 +69,7 @@ export const configSchema = z.strictObject({
         200,
       ).optional(),
       expectedServiceMs: positive(
-        'expected service time that sizes the VUs not given before load; after a warmup, its measured time per arrival (the whole transaction, think time and RTT included) sizes them instead where longer',
+        "expected service time that sizes the VUs not given before load (plus the RTT); a mix's transactions' own time in preflight's sample arrivals (think time included) sizes them instead where longer, and after a warmup its measured time per arrival (the whole transaction, think time and RTT included) where longer still: `plateau plan`, which sends nothing, says its figure is provisional then",
       ).default(50),
       headroom: positive(
         "multiplier on rate x time per arrival (service time + RTT, or the warmup's measured one) when sizing VUs",

@@ -3,9 +3,9 @@
  * cannot succeed once (a wrong secret, a check that rejects the target's answer, a transaction
  * whose second request 404s) fails with the entry, the request and the answer, not after a
  * thousand failed requests. Each sample has ids of its own and, for a unique data source, a row
- * the load never uses (context.ts). A sample the target failed (a 5xx, a reset) is tried again: an
- * entry is refused only when none of its tries succeeded, the target's failure told from the
- * scenario's, each with its fix (sample-blame.ts).
+ * the load never uses (context.ts), each try another. A sample the target failed (a 5xx, a reset)
+ * is tried again: an entry is refused only when none of its tries succeeded, the target's failure
+ * told from the scenario's, each with its fix (sample-blame.ts).
  */
 import type { PlateauConfig } from '../config/schema.ts';
 import type { ScenarioRequests } from '../scenario/requests.ts';
@@ -71,9 +71,10 @@ const RETRY_PAUSE_MS = 100;
 
 /**
  * Entry i's sample arrival (sample number `sampleNo`, arrival number `seq`), tried again while the
- * target is what failed it (sample-blame.ts), at most MAX_TRIES times: each try reads the same
- * rows, with ids of its own (its arrival number is the next). A scenario's failure is refused at
- * once: it fails every arrival.
+ * target is what failed it (sample-blame.ts), at most MAX_TRIES times: each try has ids of its own
+ * (its arrival number is the next) and a unique source's row of its own, since a try the target
+ * failed may have used its row (data-rows.ts sampleRowSlot); other sources give each try the same
+ * rows. A scenario's failure is refused at once: it fails every arrival.
  */
 async function tried(
   config: PlateauConfig,
@@ -88,7 +89,7 @@ async function tried(
     // the rows each sample arrival reads, for names built from their text
     const reads: RowRead[] = [];
     const run = scenarioStep(`entry "${entry}"`, () =>
-      s.sample(i, sampleNo, (source: string, row: Row) => reads.push({ source, row })),
+      s.sample(i, sampleNo, (source: string, row: Row) => reads.push({ source, row }), failures.length),
     );
     const names: string[] = [];
     try {
@@ -106,13 +107,13 @@ async function tried(
 
 /**
  * A scenario's refusal on a later try keeps what the target failed before it: a try re-reads the
- * sample's rows, so a create the target kept from a failed try can answer the next with a 409, and
- * the first failure is the one to see.
+ * sample's rows of sources other than unique ones, so a create the target kept from a failed try
+ * can answer the next with a 409, and the first failure is the one to see.
  */
 function afterTargetFailures(err: unknown, failures: readonly TargetFailure[]): unknown {
   if (failures.length === 0 || !(err instanceof Error)) return err;
   const n = failures.length;
-  err.message = `${err.message} (on try ${n + 1}: the target had failed ${n === 1 ? 'the first' : `the first ${n}`} (${failures.map((f) => f.short).join('; ')}), and each try reads the sample's same rows, so what a failed try left on the target may explain this answer)`;
+  err.message = `${err.message} (on try ${n + 1}: the target had failed ${n === 1 ? 'the first' : `the first ${n}`} (${failures.map((f) => f.short).join('; ')}), and each try reads the same rows as the first (a unique source's excepted), so what a failed try left on the target may explain this answer)`;
   return err;
 }
 

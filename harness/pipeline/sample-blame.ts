@@ -12,11 +12,11 @@ import type { PreparedRequest } from '../engine/vu-connection.ts';
 import { CHECK_CANNOT_JUDGE, CHECK_THREW, noVerdictFix, rejectedBy } from '../scenario/verdict.ts';
 import { ScenarioMistake } from '../scenario/mistake.ts';
 import { NAME_FIX } from '../scenario/names.ts';
-import { headerCaseFix, type HeaderRead } from '../scenario/traffic.ts';
+import { headerCaseFix, SAMPLE_TRIES, type HeaderRead } from '../scenario/traffic.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 
 /** Attempts of an entry's sample arrival while the target is what failed. */
-export const MAX_TRIES = 5;
+export const MAX_TRIES = SAMPLE_TRIES;
 
 export const TARGET_FAILED = 'sample-target-failed';
 

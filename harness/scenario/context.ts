@@ -39,10 +39,15 @@ export interface ContextOptions {
   /** http.transactionTimeoutMs: ctx.sleep refuses longer think time, which could only time its transaction out. */
   transactionTimeoutMs?: number;
   /**
-   * Preflight's sample arrival number `sample` (0-based; traffic.ts sampleArrivalCount) takes the unique sources' row
-   * usable + sample (never one the load uses) and ids suffixed so no two samples share one.
+   * Preflight's sample arrival number `sample` (0-based; traffic.ts sampleArrivalCount): its ids are
+   * suffixed so no two samples share one, and other sources than unique ones give it row `sample`.
    */
   sample?: number;
+  /**
+   * The kept row (data-rows.ts sampleRowSlot) a unique source gives this try of the sample arrival:
+   * row usable + sampleRow, never one the load uses nor another try's; `sample` when not given.
+   */
+  sampleRow?: number;
   /** Arrival seq's number among its own entry's (mix-order.ts entrySeqOf): what a sequential source's rows follow. */
   entrySeq?: (seq: number) => number;
   /**
@@ -111,6 +116,7 @@ export function contextFactory(
     seeds: new Map(Object.entries(opts.data ?? {}).map(([name, src]) => [name, drawSeed(runId, src.seed)])),
     sleep: checkedSleep(opts.sleep ?? realSleep, opts.transactionTimeoutMs),
     sample: opts.sample,
+    sampleRow: opts.sampleRow,
     entrySeq: opts.entrySeq ?? ((seq) => seq),
     readerSeq: opts.readerSeq ?? {},
     sampleEntry: opts.sampleEntry,
@@ -130,6 +136,7 @@ interface Shared {
   seeds: ReadonlyMap<string, number>;
   sleep(ms: number): Promise<void>;
   sample: number | undefined;
+  sampleRow: number | undefined;
   entrySeq(seq: number): number;
   readerSeq: Record<string, (seq: number) => number>;
   sampleEntry: string | undefined;
@@ -144,7 +151,9 @@ function rowOf(s: Shared, name: string, seq: number): Row {
     if (src.readBy && s.sampleEntry !== undefined && !src.readBy.includes(s.sampleEntry))
       throw new ScenarioMistake(notAReaderProblem(name, s.sampleEntry, src.readBy), notAReaderFix(name, s.sampleEntry));
     const i =
-      src.order === 'unique' ? Math.min(src.rows.length - 1, src.usable + s.sample) : s.sample % src.rows.length;
+      src.order === 'unique'
+        ? Math.min(src.rows.length - 1, src.usable + (s.sampleRow ?? s.sample))
+        : s.sample % src.rows.length;
     s.onRow?.(name, src.rows[i]);
     return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
   }

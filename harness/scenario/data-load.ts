@@ -45,13 +45,13 @@ export function dataFilePath(scenarioPath: string | null, src: DataSource): stri
 }
 
 /**
- * Loads every source. `samples`: preflight's sample arrivals (traffic.ts sampleArrivalCount), for which a
- * unique source keeps its last rows, so no row the load uses is sent twice.
+ * Loads every source. `kept`: the rows a unique source keeps last for preflight's sample arrivals
+ * (traffic.ts sampleRowsKept), so no row the load uses is sent twice.
  */
 export function loadDataSources(
   scenarioPath: string | null,
   data: Record<string, DataSource>,
-  samples: number,
+  kept: number,
 ): Record<string, LoadedSource> {
   const out: Record<string, LoadedSource> = {};
   for (const [name, src] of Object.entries(data)) {
@@ -70,7 +70,7 @@ export function loadDataSources(
     if ('csv' in src) for (const r of rows) Object.freeze(r);
     else deepFreeze(rows);
     const order = src.order ?? 'sequential';
-    const usable = usableRows(order, rows.length, samples);
+    const usable = usableRows(order, rows.length, kept);
     out[name] = {
       rows: Object.freeze(rows),
       order,

@@ -274,11 +274,21 @@ export function spread(seq: number, keySpace: number, salt?: string | number): n
 }
 
 /**
- * The rows of a source the load may use: a unique source keeps its last `samples` rows for
- * preflight's sample arrivals (one per mix entry), which the load then never sends again.
+ * The rows of a source the load may use: a unique source keeps its last `kept` rows for
+ * preflight's sample arrivals (traffic.ts sampleRowsKept), which the load then never sends again.
  */
-export function usableRows(order: DataOrder, rows: number, samples: number): number {
-  return order === 'unique' ? Math.max(0, rows - samples) : rows;
+export function usableRows(order: DataOrder, rows: number, kept: number): number {
+  return order === 'unique' ? Math.max(0, rows - kept) : rows;
+}
+
+/**
+ * Which of a unique source's kept rows (0-based, counted after the load's) try `tryNo` of sample
+ * arrival `sampleNo` reads, `samples` being the sample arrivals (both numbers from 0): the first
+ * tries take the first `samples` kept rows, each later round of tries the next `samples`, so no two
+ * tries of any sample arrival send one row (a unique row goes to one arrival at most).
+ */
+export function sampleRowSlot(sampleNo: number, tryNo: number, samples: number): number {
+  return sampleNo + tryNo * samples;
 }
 
 /** Why ctx.row(name) has no source of that name; `known`: the scenario's sources. */

@@ -8,9 +8,9 @@ import type { Row, Scenario } from './types.ts';
 import { contextFactory, type ContextFactory, type LoadedSource } from './context.ts';
 import { defaultScenario } from './default.ts';
 import { loadScenario } from './load.ts';
-import { sampleArrivalCount, trafficOf, type Traffic } from './traffic.ts';
+import { sampleArrivalCount, sampleRowsKept, trafficOf, type Traffic } from './traffic.ts';
 import { entryOf, entrySeqOf, groupRanksOf, mixOrder, ranksOf, type MixOrder } from './mix-order.ts';
-import { readerSeqOf } from './data-rows.ts';
+import { readerSeqOf, sampleRowSlot } from './data-rows.ts';
 import { NameBook } from './names.ts';
 import { loadDataSources } from './data-load.ts';
 import { loadThrowText, rowWrites, thrownText, type WrittenSource } from './row-writes.ts';
@@ -26,11 +26,12 @@ export interface ScenarioRequests {
   arrivals: Arrivals;
   data: Record<string, LoadedSource>;
   /**
-   * Preflight's sample arrival of entry i: its own ids and (for unique sources) a row the load never
-   * uses, both by its number among the sample arrivals (`sampleNo`, from 0; i by default); `onRow`
-   * is told each row it reads.
+   * Preflight's sample arrival of entry i: its own ids, by its number among the sample arrivals
+   * (`sampleNo`, from 0; i by default), and for unique sources a row the load never uses, nor any
+   * other try of a sample arrival (`tryNo`, from 0: data-rows.ts sampleRowSlot); `onRow` is told
+   * each row it reads.
    */
-  sample(i: number, sampleNo?: number, onRow?: (source: string, row: Row) => void): EntryRun;
+  sample(i: number, sampleNo?: number, onRow?: (source: string, row: Row) => void, tryNo?: number): EntryRun;
 }
 
 export interface ScenarioOptions {
@@ -56,7 +57,7 @@ export async function scenarioRequests(
   const env = o.env ?? process.env;
   const scenario = path ? await loadScenario(path) : defaultScenario(targetUrl);
   const traffic = trafficOf(scenario);
-  const data = loadDataSources(path, traffic.data, sampleArrivalCount(traffic));
+  const data = loadDataSources(path, traffic.data, sampleRowsKept(traffic));
   const origin = new URL(targetUrl).origin;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const order = traffic.entries.length > 1 ? mixOrder(traffic.entries.map((e) => e.weight)) : null;
@@ -64,13 +65,15 @@ export async function scenarioRequests(
   const names = traffic.entries.map((e) => e.name);
   const readerSeq = order ? readerSeqFunctions(data, order, names) : undefined;
   const transactionTimeoutMs = o.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
-  const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string) =>
+  const samples = sampleArrivalCount(traffic);
+  const factory = (sample?: number, onRow?: (source: string, row: Row) => void, sampleEntry?: string, tryNo = 0) =>
     contextFactory(runId, scenario.ids?.prefix ?? '', env, {
       idKey: o.idKey,
       data,
       sleep: o.sleep,
       transactionTimeoutMs,
       sample,
+      sampleRow: sample === undefined ? undefined : sampleRowSlot(sample, tryNo, samples),
       entrySeq,
       readerSeq,
       sampleEntry,
@@ -103,14 +106,14 @@ export async function scenarioRequests(
     traffic,
     arrivals,
     data,
-    sample: (i, sampleNo = i, onRow) => {
+    sample: (i, sampleNo = i, onRow, tryNo = 0) => {
       // the sources this sample arrival read: a write to a row is told of theirs
       const read = new Set<string>();
       const told = (source: string, row: Row) => {
         read.add(source);
         onRow?.(source, row);
       };
-      return runs(factory(sampleNo, told, names[i]), (err) => sampleMistake(err, writes, read))[i];
+      return runs(factory(sampleNo, told, names[i], tryNo), (err) => sampleMistake(err, writes, read))[i];
     },
   };
 }

@@ -323,10 +323,22 @@ export function deadlineMessage(name: string, timeoutMs: number): string {
 
 /**
  * Preflight's sample arrivals: one of each entry, and a second of each transaction (whose request
- * names, built in its run, must come out the same). A unique source keeps that many last rows.
+ * names, built in its run, must come out the same).
  */
 export function sampleArrivalCount(traffic: Pick<Traffic, 'entries'>): number {
   return traffic.entries.length + traffic.entries.filter((e) => e.run !== undefined).length;
+}
+
+/** Tries of a sample arrival while the target is what fails it (pipeline/sample-arrivals.ts). */
+export const SAMPLE_TRIES = 5;
+
+/**
+ * The last rows a unique source keeps for preflight's sample arrivals, which the load never sends:
+ * a row for every try of every sample arrival (data-rows.ts sampleRowSlot), since a try the target
+ * failed may still have used its row (a 503 after the account was charged). Decision 077.
+ */
+export function sampleRowsKept(traffic: Pick<Traffic, 'entries'>): number {
+  return sampleArrivalCount(traffic) * SAMPLE_TRIES;
 }
 
 /** The scenario as traffic; throws an Error listing every problem (one a line) when it has any. */

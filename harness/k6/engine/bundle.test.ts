@@ -17,6 +17,7 @@ import { entryOf, mixOrder } from '../../scenario/mix-order.ts';
 import { parseCsv, rowIndex, seedOf } from '../../scenario/data-rows.ts';
 import type { RequestRun } from '../../scenario/arrivals.ts';
 import { NAME_FIX } from '../../scenario/names.ts';
+import { SAMPLE_TRIES } from '../../scenario/traffic.ts';
 import { CALLED_PROBLEM, undeclaredProblem } from '../../scenario/scenario-env.ts';
 import { truncateUtf8 } from '../runtime/response.ts';
 import { PlateauError } from '../../errors.ts';
@@ -30,9 +31,9 @@ const ROWS = parseCsv(fs.readFileSync(CSV, 'utf8'));
 const NAMES = ['read order', 'create order', 'checkout'];
 /**
  * The rows the load may use: order 'unique' keeps the last for preflight's sample arrivals (run
- * natively): one per entry and a second for the transaction (checkout).
+ * natively): one per entry and a second for the transaction (checkout), each for SAMPLE_TRIES tries.
  */
-const USABLE = ROWS.length - NAMES.length - 1;
+const USABLE = ROWS.length - (NAMES.length + 1) * SAMPLE_TRIES;
 const ORDER = mixOrder([5, 3, 2]);
 const ORIGIN = 'http://127.0.0.1:8080';
 

@@ -14,7 +14,7 @@ import * as esbuild from 'esbuild';
 import { PlateauError, EXIT } from '../../errors.ts';
 import { loadScenario } from '../../scenario/load.ts';
 import type { Scenario } from '../../scenario/types.ts';
-import { sampleArrivalCount, trafficOf } from '../../scenario/traffic.ts';
+import { sampleRowsKept, trafficOf } from '../../scenario/traffic.ts';
 import type { K6Options } from './options.ts';
 import { DEFAULT_MAX_BODY_BYTES, type RuntimeConfig, type RuntimeData } from '../runtime/config.ts';
 
@@ -45,8 +45,8 @@ export interface BundleInput {
 export function runtimeData(scenario: Scenario, scenarioPath: string): Record<string, RuntimeData> {
   const dir = path.dirname(path.resolve(scenarioPath));
   const out: Record<string, RuntimeData> = {};
-  // preflight's sample arrivals, one per entry, as loadDataSources counts them natively
-  const samples = sampleArrivalCount(trafficOf(scenario));
+  // the rows a unique source keeps for preflight's sample arrivals, as loadDataSources counts them natively
+  const keptRows = sampleRowsKept(trafficOf(scenario));
   for (const [name, src] of Object.entries(scenario.data ?? {})) {
     const kind = 'csv' in src ? 'csv' : 'json';
     const file = path.resolve(dir, 'csv' in src ? src.csv : src.json);
@@ -63,7 +63,7 @@ export function runtimeData(scenario: Scenario, scenarioPath: string): Record<st
       path: file,
       kind,
       order,
-      samples,
+      keptRows,
       ...(order === 'unique' && src.readBy ? { readBy: src.readBy } : {}),
       ...(order === 'random' && src.seed !== undefined ? { seed: src.seed } : {}),
     };

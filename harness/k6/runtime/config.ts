@@ -15,8 +15,8 @@ export interface RuntimeData {
   path: string;
   kind: 'csv' | 'json';
   order: DataOrder;
-  /** Preflight's sample arrivals, one per mix entry: a unique source's last rows are theirs (usableRows). */
-  samples: number;
+  /** The last rows a unique source keeps for preflight's sample arrivals (traffic.ts sampleRowsKept, usableRows). */
+  keptRows: number;
   /** A unique source's readBy: the mix entries whose arrivals alone take its rows. */
   readBy?: string[];
   /** A random source's seed, as given (data-rows.ts drawSeed); absent: the run id's draws. */

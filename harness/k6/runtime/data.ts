@@ -49,7 +49,7 @@ export function openSources(
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
     // a unique source's last rows went to preflight's sample arrivals (run natively, before k6)
-    const usable = usableRows(src.order, rows.length, src.samples);
+    const usable = usableRows(src.order, rows.length, src.keptRows);
     // drawn as on the native engine (context.ts): by the source's seed, else the run id
     const seed = drawSeed(runId, src.seed);
     sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
