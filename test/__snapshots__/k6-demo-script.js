@@ -928,8 +928,8 @@ function spread(seq, keySpace, salt) {
     `ctx.pick(${String(keySpace)}, ${typeof salt === "number" ? String(salt) : valueKind(salt)}): the salt must be a string or a finite number, e.g. ctx.pick(${String(keySpace)}, 'second item'): each salt gives the arrival another key`
   );
 }
-function usableRows(order, rows, samples) {
-  return order === "unique" ? Math.max(0, rows - samples) : rows;
+function usableRows(order, rows, kept) {
+  return order === "unique" ? Math.max(0, rows - kept) : rows;
 }
 function noSuchSource(name, known) {
   return `ctx.row(${JSON.stringify(name)}): no data source of that name (${known.length ? `the scenario has ${known.map((k) => JSON.stringify(k)).join(", ")}` : "the scenario declares no `data`"})`;
@@ -1174,7 +1174,7 @@ function openSources(data, runId, entrySeq = (seq) => seq, readerSeq = {}) {
   for (const name of Object.keys(data)) {
     const src = data[name];
     const rows = new SharedArray(`plateau data: ${name}`, () => parsed(name, src));
-    const usable = usableRows(src.order, rows.length, src.samples);
+    const usable = usableRows(src.order, rows.length, src.keptRows);
     const seed = drawSeed(runId, src.seed);
     sources.set(name, { rows, usable, file: src.path, order: src.order, seed, src });
   }
@@ -1819,7 +1819,7 @@ var config = {
       "path": "<repo>/demo/accounts.csv",
       "kind": "csv",
       "order": "sequential",
-      "samples": 4
+      "keptRows": 20
     }
   }
 };
