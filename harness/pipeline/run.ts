@@ -27,6 +27,7 @@ import type { Interrupt } from './interrupt.ts';
 import { realClock, type Clock } from '../clock.ts';
 import { runStage, skippedStage } from './stage.ts';
 import { watchLateErrors } from './late-errors.ts';
+import { guardExit } from './exit-guard.ts';
 import { preflight } from './preflight.ts';
 import { reset, resetsOrProbes } from './reset.ts';
 import { keepIn, readAfter } from '../probes/distribution.ts';
@@ -137,6 +138,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     return e;
   };
   // what the scenario's code leaves unhandled while no engine listens is said; plateau's own stops the run
+  const releaseExit = guardExit(store.dir);
   const late = watchLateErrors(
     (line) => progress.info(line),
     () => o.interrupt.trigger(),
@@ -191,6 +193,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     }
   } finally {
     late.release();
+    releaseExit();
   }
   // plateau's own exception while the reports were written: the run's status stands, the exit says it
   if (late.fault) error ??= scrubbed(asRunError(late.fault.err));
