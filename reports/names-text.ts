@@ -348,13 +348,20 @@ function kneeSentence(run: RunResult, f: NamesKnee): string | null {
     ? `Grew ${upToKnee}, the only name whose ${p} could be judged (which degraded first cannot be told: no other name's ${p} rests on enough samples at two steps)`
     : g.alsoGrew.length > 0
       ? `Degraded ${upToKnee} together with ${g.alsoGrew.join(', ')}, all at one step (named here: the largest growth; which came first within the step cannot be told)`
-      : `First to degrade${inLatency} ${upToKnee}`;
+      : g.roseAsMuch.length > 0
+        ? `First past ${f.factor}× its baseline${inLatency} ${upToKnee}, not alone in its rise`
+        : `First to degrade${inLatency} ${upToKnee}`;
   // the others may have grown as much, unseen: say which names the rule could judge
   const onlyJudged =
     !alone && f.judged.length < nameOrder(run).length
       ? `; judged: ${f.judged.join(', ')}, the other names' ${p}s resting on too few samples to compare`
       : '';
+  // the same added wait at that step, crossing the factor first where the baseline was smallest
+  const shared =
+    g.roseAsMuch.length === 0
+      ? ''
+      : `; at that step ${g.roseAsMuch.map((o) => `${o.name}'s ${p} rose as much or more in ms (${fmtMs(o.baseMs)} to ${fmtMs(o.ms)} ms)`).join(', ')}, short of ${f.factor}× only for its larger baseline: a cause they share (a pool, a lock) adds the same wait to each, so "first" may be the smallest baseline's, not a cause of its own`;
   const at = g.index === f.kneeIndex ? `, at ${knee}` : '';
   const stayed = f.lastIndex === f.kneeIndex ? knee : lastCompared(run, f);
-  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${stepText(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline, and ${floorText(f)}, that stayed there up to ${stayed} (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${stepText(g.baseIndex, g.baseAttempt)}${onlyJudged}.`;
+  return `${lead}: ${g.name} (${kind}), whose ${p} reached ${fmtMs(g.ms)} ms at ${stepText(g.index, g.attempt)}${at}, the first ${p} past ${f.factor}× its own baseline, and ${floorText(f)}, that stayed there up to ${stayed} (reliable percentiles only${fallback}): ${g.growth.toFixed(1)}× its ${fmtMs(g.baseMs)} ms at ${stepText(g.baseIndex, g.baseAttempt)}${shared}${onlyJudged}.`;
 }

@@ -242,6 +242,36 @@ describe('report.md by name', () => {
     );
   });
 
+  it('says where another request rose as many ms at that step, short of the factor only for its larger baseline (a review of the demo: a shared pool)', () => {
+    // checkout: create's p99 at step 4 as at step 2; read order's p99 12 -> 26 ms (+14, 2.2x) crossed
+    // 2x, create order's 22 -> 40 ms (+18, 1.8x) did not, for its larger baseline
+    const shared: RunResult = {
+      ...MIXED,
+      steps: MIXED.steps.map((s) =>
+        s.index === 3
+          ? {
+              ...s,
+              byName: {
+                ...s.byName!,
+                'checkout: create': MIXED.steps[1].byName!['checkout: create'],
+                'create order': big(named(s.ratePerSec * 0.25, [14, 30, 40]), 3),
+                'read order': big(named(s.ratePerSec * 0.7, [6, 10, 26]), 3),
+              },
+            }
+          : s,
+      ),
+    };
+    const text = namesKneeSentence(shared);
+    expect(text).toMatch(
+      /^First past 2× its baseline on the way to the knee \(step 4\), not alone in its rise: read order \(request\)/,
+    );
+    expect(text).toContain(
+      '; at that step create order\'s p99 rose as much or more in ms (22.0 to 40.0 ms), short of 2× only for its larger baseline: a cause they share (a pool, a lock) adds the same wait to each, so "first" may be the smallest baseline\'s, not a cause of its own',
+    );
+    // a rise of fewer ms than the named one's is no shared wait
+    expect(namesKneeSentence(MIXED)).not.toContain('rose as much or more in ms');
+  });
+
   it("says which steps it left out for the generator's stalls", () => {
     const stalled = (at: number[]): RunResult => ({
       ...MIXED,
