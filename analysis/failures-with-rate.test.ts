@@ -106,8 +106,12 @@ describe('a failed first step read against the warmup', () => {
       expect(s.stopDetail).toMatch(
         /the target sustains less than the lowest offered rate; start lower; 15\.00% of completed requests failed$/,
       );
-      expect(overloadShape(null, first, null, 'req/s', false, DEFAULT_RULES, warmup).meaning).toMatch(
-        /fails requests instead of queueing/,
+      const meaning = overloadShape(null, first, null, 'req/s', false, DEFAULT_RULES, warmup).meaning;
+      expect(meaning).toMatch(/fails requests instead of queueing/);
+      // no step held: there is no knee to be past (a review)
+      expect(meaning).not.toMatch(/past the knee/);
+      expect(meaning).toMatch(
+        warmup ? /from the first step/ : /^the first step failed them, with no step held below it/,
       );
     }
   });

@@ -26,6 +26,10 @@ const MEANINGS: Record<OverloadShape['shape'], string> = {
  * successes are a lower bound (Rules.okLowerBound) the most it can have served, every completion a
  * success: a fall is shown only where even that is under (a run read 120 -> 112 whose exact count was 130).
  */
+/** The errors shape where no step held and no warmup ran: no knee to be past, nothing lower to compare with. */
+const FIRST_STEP_ERRORS =
+  'the first step failed them, with no step held below it: the target fails requests instead of queueing them from the lowest offered rate on (a fail-fast pool, timeouts, rate limits), or the scenario sends requests it rejects at any rate; the errors table says which, and a warmup at a lower rate tells the two apart';
+
 export function fellTo(s: StepResult, before: StepResult, okLowerBound: boolean): number | null {
   const most = okLowerBound ? s.completedPerSec : s.throughputPerSec;
   return most < 0.95 * sustainedPerSec(before) ? most : null;
@@ -74,7 +78,11 @@ export function overloadShape(
         otherFailuresClause(bad) ??
         failingBefore(knee, bad, unit) ??
         failingInWarmup(knee, bad, warmup, unit) ??
-        MEANINGS.errors,
+        (knee !== null
+          ? MEANINGS.errors
+          : warmup
+            ? MEANINGS.errors.replace('past the knee', 'from the first step')
+            : FIRST_STEP_ERRORS),
     };
   }
   const most = bestBefore ? fellTo(bad, bestBefore, okLowerBound) : null;
