@@ -49,6 +49,14 @@ describe('entryShort', () => {
     expect(entryShort(600, 3, completed({}), undefined, 0.9)).toBeNull();
   });
 
+  it("leaves out an entry whose median arrival outlasts the step's settle: its completions in the window began at the rate before", () => {
+    // checkout: a transaction of 6 s (think time) in a window opened 5 s into the hold: it ended 150 of the 180 offered
+    const c = completed({ 'read fast': 1080, 'read slow': 540, checkout: 150 });
+    const median = (ms: number) => (name: string) => (name === 'checkout' ? ms : 5);
+    expect(entryShort(600, 3, c, MIX, 0.9, median(6000), 5000)).toBeNull();
+    expect(entryShort(600, 3, c, MIX, 0.9, median(4000), 5000)?.name).toBe('checkout');
+  });
+
   it(`leaves out an entry offered under ${ENTRY_MIN_ARRIVALS} arrivals in the window: a few at its edges would read as a fall`, () => {
     // checkout: 10% of 300/s over 3 s = 90 arrivals, none completed; read slow: 270 offered, 240 completed (0.89)
     expect(entryShort(300, 3, completed({ 'read fast': 540, 'read slow': 240, checkout: 0 }), MIX, 0.9)?.name).toBe(

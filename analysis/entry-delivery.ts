@@ -29,12 +29,20 @@ export function entryShort(
   completedOf: (name: string) => number,
   mix: readonly MixShare[] | undefined,
   deliveryMin: number,
+  /**
+   * Each entry's median duration in the window (ms, null without one) and the step's settle (ms
+   * from its hold's start to its window's): an arrival longer than the settle (a transaction's
+   * think time of seconds) ends in the window having started before the rate was reached, so its
+   * completions read the lower rate before: such an entry is not judged by its share.
+   */
+  medianMsOf: (name: string) => number | null = () => null,
+  settleMs = Infinity,
 ): EntryShort | null {
   if (!mix || steadyS <= 0 || ratePerSec <= 0) return null;
   let worst: EntryShort | null = null;
   for (const { name, share } of mix) {
     const offered = ratePerSec * share * steadyS;
-    if (offered < ENTRY_MIN_ARRIVALS) continue;
+    if (offered < ENTRY_MIN_ARRIVALS || (medianMsOf(name) ?? 0) > settleMs) continue;
     const delivery = completedOf(name) / offered;
     if (delivery >= deliveryMin || (worst !== null && delivery >= worst.delivery)) continue;
     worst = { name, share, delivery, completedPerSec: completedOf(name) / steadyS, offeredPerSec: ratePerSec * share };

@@ -131,7 +131,18 @@ export function judgeStep(
   const completedOf = (name: string) => agg.byName.get(name)?.completed ?? 0;
   const short =
     delivery >= rules.deliveryMin
-      ? entryShort(step.ratePerSec, steadyS, completedOf, rules.mix, rules.deliveryMin)
+      ? entryShort(
+          step.ratePerSec,
+          steadyS,
+          completedOf,
+          rules.mix,
+          rules.deliveryMin,
+          (name) => {
+            const n = agg.byName.get(name);
+            return n ? percentileMs(n.duration, 50) : null;
+          },
+          (step.steadyStartS - step.holdStartS) * 1000,
+        )
       : null;
   const { verdict, reasons } = decide(
     { step, prev, agg, plannedS, throughputPerSec, delivery, capture, errorRate, short },
