@@ -27,8 +27,8 @@ export function failureClause(s: StepResult, prev: StepResult | null, rules: Rul
   if (s.delivery < rules.deliveryMin) {
     return `delivered ${rules.okLowerBound ? 'at least ' : ''}${fmtRatioBelow(s.delivery, rules.deliveryMin)} < ${fmtRatio(rules.deliveryMin)} (${fmtRate(s.throughputPerSec)} ${unit} achieved)`;
   }
-  if (entryBehind(s, rules))
-    return `delivered ${fmtRatio(s.delivery)} of it, but ${entryShortText(s.entryShort!, unit, rules.deliveryMin)}`;
+  const behind = entryBehind(s, rules);
+  if (behind) return `delivered ${fmtRatio(s.delivery)} of it, but ${entryShortText(behind, unit, rules.deliveryMin)}`;
   const gained = prev ? fmtSignedRate(s.throughputPerSec - captureBaseline(prev, rules)) : '?';
   const added = prev ? fmtSignedTarget(s.ratePerSec - prev.ratePerSec) : '?';
   return `captured ${s.capture === null ? fmtRatio(null) : fmtRatioBelow(s.capture, rules.captureMin)} < ${fmtRatio(rules.captureMin)} of the added rate (${gained} ${unit} for ${added} offered)`;

@@ -11,10 +11,15 @@ import type { RunResult, StepResult } from './types.ts';
 /** How far an entry's share of the arrivals a window served may drift from its weight's. */
 export const MIX_DRIFT_MAX = 0.02;
 
+/** An entry a window served off its weight: its share of the window's ended arrivals, and its weight's share. */
+export interface MixDrift {
+  name: string;
+  served: number;
+  weight: number;
+}
+
 /** The entry of the peak's window that drifted most from its weight past MIX_DRIFT_MAX, or null. */
-export function peakMixDrift(
-  run: Pick<RunResult, 'steps' | 'peakStep' | 'peakPerSec' | 'traffic'>,
-): { name: string; served: number; weight: number } | null {
+export function peakMixDrift(run: Pick<RunResult, 'steps' | 'peakStep' | 'peakPerSec' | 'traffic'>): MixDrift | null {
   if (run.peakStep === null) return null;
   const s = run.steps.find((x) => x.index === run.peakStep && x.throughputPerSec === run.peakPerSec);
   return s ? windowMixDrift(run, s) : null;
@@ -25,25 +30,20 @@ export function peakMixDrift(
  * share within the delivery bound (decision 076), so its mix can still be off its weights by up
  * to a tenth, which the headline then says.
  */
-export function kneeMixDrift(
-  run: Pick<RunResult, 'steps' | 'kneeStep' | 'traffic'>,
-): { name: string; served: number; weight: number } | null {
+export function kneeMixDrift(run: Pick<RunResult, 'steps' | 'kneeStep' | 'traffic'>): MixDrift | null {
   if (run.kneeStep === null) return null;
   const s = run.steps.find((x) => x.index === run.kneeStep && x.verdict === 'holds');
   return s ? windowMixDrift(run, s) : null;
 }
 
-function windowMixDrift(
-  run: Pick<RunResult, 'traffic'>,
-  s: Pick<StepResult, 'byName'>,
-): { name: string; served: number; weight: number } | null {
+function windowMixDrift(run: Pick<RunResult, 'traffic'>, s: Pick<StepResult, 'byName'>): MixDrift | null {
   const entries = run.traffic?.entries ?? [];
   if (entries.length < 2 || !s.byName) return null;
   const counts = entries.map((e) => s.byName?.[e.name]?.completed ?? 0);
   const n = counts.reduce((a, c) => a + c, 0);
   const weights = entries.reduce((a, e) => a + e.weight, 0);
   if (n === 0 || !(weights > 0)) return null;
-  let worst: { name: string; served: number; weight: number; drift: number } | null = null;
+  let worst: (MixDrift & { drift: number }) | null = null;
   entries.forEach((e, i) => {
     const weight = e.weight / weights;
     const served = counts[i] / n;

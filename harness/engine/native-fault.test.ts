@@ -13,12 +13,7 @@ import { requestArrivals } from '../scenario/arrivals.ts';
 import { simPool } from '../../test/helpers/sim-pool.ts';
 import { startNative } from './native.ts';
 import { SCENARIO_SOURCE } from './thrown-by.ts';
-
-function thrownAt(message: string, where: string): Error {
-  const e = new Error(message);
-  e.stack = `Error: ${message}\n    at f (${where}:1:1)\n    at listOnTimeout (node:internal/timers:581:17)`;
-  return e;
-}
+import { addedListener, timerThrew } from '../../test/helpers/uncaught.ts';
 
 describe('an uncaught exception while the native engine runs', () => {
   it("counts the scenario's and goes on; one that may be plateau's ends the instance with it, what came before recorded", async () => {
@@ -36,14 +31,12 @@ describe('an uncaught exception while the native engine runs', () => {
       sink: (r) => records.push(r),
       clock,
     });
-    const ours = process.listeners('uncaughtException').filter((l) => !before.includes(l));
-    expect(ours).toHaveLength(1);
-    const emit = (err: Error) => (ours[0] as (e: unknown, origin: string) => void)(err, 'uncaughtException');
+    const emit = addedListener('uncaughtException', before);
 
     await clock.advance(1250);
-    emit(thrownAt('boom in a timer', `${SCENARIO_SOURCE}/srv/shop.ts`));
+    emit(timerThrew('boom in a timer', `${SCENARIO_SOURCE}/srv/shop.ts`));
     await clock.advance(500);
-    const bug = thrownAt('a bug', new URL('./vu-connection.ts', import.meta.url).href);
+    const bug = timerThrew('a bug', new URL('./vu-connection.ts', import.meta.url).href);
     emit(bug);
     await expect(clock.run(eng.done)).rejects.toBe(bug);
 

@@ -2,27 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { catchUnhandled, rejectionText } from './unhandled.ts';
 import { SCENARIO_SOURCE } from './thrown-by.ts';
 import { THROWN } from '../../analysis/scenario-unhandled.ts';
-
-/** The listener catchUnhandled added to this thread's process, called as Node calls it. */
-function added(before: readonly Function[]): (reason: unknown) => void {
-  const ours = process.listeners('unhandledRejection').filter((l) => !before.includes(l));
-  expect(ours).toHaveLength(1);
-  return (reason) => (ours[0] as (r: unknown, p: Promise<unknown>) => void)(reason, Promise.resolve());
-}
-
-/** Its uncaughtException listener, likewise. */
-function addedForExceptions(before: readonly Function[]): (err: unknown) => void {
-  const ours = process.listeners('uncaughtException').filter((l) => !before.includes(l));
-  expect(ours).toHaveLength(1);
-  return (err) => (ours[0] as (e: unknown, origin: string) => void)(err, 'uncaughtException');
-}
-
-/** An Error whose stack reads `frames` as its `at` lines. */
-function thrownAt(message: string, ...frames: string[]): Error {
-  const e = new Error(message);
-  e.stack = [`Error: ${message}`, ...frames.map((f) => `    at ${f}`)].join('\n');
-  return e;
-}
+import { addedListener, thrownAt } from '../../test/helpers/uncaught.ts';
 
 const fail = (err: unknown) => {
   throw new Error(`not a fault: ${String(err)}`);
@@ -39,7 +19,7 @@ describe('catchUnhandled', () => {
     const releaseFirst = catchUnhandled((m) => first.push(m), fail);
     const releaseSecond = catchUnhandled((m) => second.push(m), fail);
     releases.push(releaseFirst, releaseSecond);
-    const emit = added(before);
+    const emit = addedListener('unhandledRejection', before);
     emit(new Error('one'));
     releaseFirst();
     emit('two');
@@ -57,7 +37,7 @@ describe('catchUnhandled', () => {
       (e) => faults.push(e),
     );
     releases.push(release);
-    const emit = addedForExceptions(before);
+    const emit = addedListener('uncaughtException', before);
     const timer = thrownAt(
       'boom in a timer',
       `Timeout._onTimeout (${SCENARIO_SOURCE}/srv/shop.ts:18:17)`,

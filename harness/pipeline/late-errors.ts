@@ -20,16 +20,16 @@ export interface LateErrors {
 }
 
 export function watchLateErrors(say: (line: string) => void, stop: () => void): LateErrors {
-  const out = { fault: null as { err: unknown } | null, count: 0, release: () => undefined as void };
-  out.release = catchUnhandled(
+  const seen: { fault: { err: unknown } | null; count: number } = { fault: null, count: 0 };
+  const release = catchUnhandled(
     (message) => {
-      if (out.count++ === 0) say(lateText(message));
+      if (seen.count++ === 0) say(lateText(message));
     },
     (err) => {
-      out.fault ??= { err: faultError(err) };
+      seen.fault ??= { err: faultError(err) };
       stop();
     },
     { fallback: true },
   );
-  return out;
+  return Object.assign(seen, { release });
 }
