@@ -305,7 +305,8 @@ describe("an error the scenario's code leaves unhandled costs no arrival and nev
     }
   }
 
-  it('preflight refuses it with the fix (exit 3); during the load it is counted and warned of, failing no arrival', async () => {
+  it('preflight refuses it with the fix (exit 3); during the load it is counted and warned of, failing no arrival; process.exit() stops the run with its report', async () => {
+    const vitestExit = process.exit;
     const server = await startFaultServer({ mode: 'ok' });
     try {
       const run = (scenario: string) =>
@@ -363,6 +364,17 @@ describe("an error the scenario's code leaves unhandled costs no arrival and nev
       expect(fs.readFileSync(path.join(timers.dir, 'report.md'), 'utf8')).toMatch(
         /a timer or event handler of the scenario's code threw, uncaught: /,
       );
+
+      // process.exit() in its code stops the run with its report (it ended this process before)
+      const exits = await run('exit-at-seq-30');
+      expect([exits.error?.code, exits.exitCode]).toEqual(['process-exit', 4]);
+      expect(exits.error?.message).toBe(
+        "the scenario's code (or a package it uses) called process.exit(0) during the run: the run stopped there",
+      );
+      expect(fs.readFileSync(path.join(exits.dir, 'report.md'), 'utf8')).toContain('called process.exit(0)');
+      expect(JSON.parse(fs.readFileSync(path.join(exits.dir, 'run.json'), 'utf8')).status).toBe('failed');
+      expect(stepBuckets(exits.dir).some((b) => b.unhandled)).toBe(false);
+      expect(process.exit).toBe(vitestExit);
     } finally {
       await server.close();
     }

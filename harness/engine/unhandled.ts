@@ -25,15 +25,31 @@ const listeners: Listener[] = [];
 /** A run's own, for what comes while no engine instance listens (pipeline/late-errors.ts). */
 const fallbacks: Listener[] = [];
 
+/** Marks an error thrown to unwind code whose fault was raised already (raiseFault): not counted again. */
+export const RAISED: unique symbol = Symbol('plateau: its fault was raised');
+
+const wasRaised = (err: unknown) => typeof err === 'object' && err !== null && RAISED in err;
+
 function onRejection(reason: unknown): void {
-  (listeners[0] ?? fallbacks[0])?.counted(rejectionText(reason));
+  if (!wasRaised(reason)) (listeners[0] ?? fallbacks[0])?.counted(rejectionText(reason));
 }
 
 function onException(err: unknown): void {
   const to = listeners[0] ?? fallbacks[0];
   if (!to) throw err;
+  if (wasRaised(err)) return;
   if (thrownByScenario(err)) to.counted(THROWN + rejectionText(err));
   else to.fault(err);
+}
+
+/**
+ * Hands `err` to the fault of whoever listens now (an engine instance, else the run's fallback),
+ * which stops the run with its report; false where nobody listens.
+ */
+export function raiseFault(err: unknown): boolean {
+  const to = listeners[0] ?? fallbacks[0];
+  to?.fault(err);
+  return to !== undefined;
 }
 
 /** A rejection's reason in words: an Error's message (its name where not a plain Error), else the value. */

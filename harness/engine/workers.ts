@@ -266,13 +266,17 @@ function startError(index: number, why: string): PlateauError {
   );
 }
 
+/** What to do about a process.exit() in the scenario's code (here and pipeline/exit-guard.ts). */
+export const EXIT_CALLED_FIX =
+  "remove the process.exit() call from the scenario: a transaction ends by returning, and fails its arrival by throwing; the run's data and report up to here are kept";
+
 /** A worker that ended with no error while a run needed it: process.exit() in code of the scenario's. */
 function exitMessage(index: number, code: number): Extract<FromWorker, { type: 'error' }> {
   return {
     type: 'error',
     message: `engine worker ${index} exited (code ${code}) during the run, with no error: the scenario's code (or a package it uses) called process.exit()`,
     said: {
-      hint: "remove the process.exit() call from the scenario: a transaction ends by returning, and fails its arrival by throwing; the run's data and report up to here are kept",
+      hint: EXIT_CALLED_FIX,
       code: 'worker-exited',
       exitCode: EXIT.stage,
     },

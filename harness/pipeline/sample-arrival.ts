@@ -68,7 +68,10 @@ async function sampleTransaction(
     (err) => (fault ??= { err }),
   );
   try {
-    const said = await transactionArrival(config, s, run, seq, names);
+    const said = await transactionArrival(config, s, run, seq, names).catch((err: unknown) => {
+      // a fault raised by the code that threw (process.exit(): exit-guard.ts) is what to say
+      throw fault ? faultError((fault as { err: unknown }).err) : err;
+    });
     // the microtasks after its end, and a timer it left of a few ms
     await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setImmediate(resolve));
