@@ -9,7 +9,7 @@ import { renderMarkdown } from './markdown.ts';
 import { sloCapacityText, sloNotes, sloRows } from './slo-text.ts';
 import { renderPlateauTable } from './table.ts';
 import { renderStepsCsv } from './steps-csv.ts';
-import { parseCsv } from '../harness/scenario/data-rows.ts';
+import { parseCsv } from '../harness/scenario/csv-rows.ts';
 
 const CLIENT: SloConfig = { quantile: 0.99, maxMs: 300, source: 'client' };
 // median 10 ms: p99 about 38 ms; 100 ms: about 382 ms (the builders' exponential tail); 10 s steady windows

@@ -11,7 +11,8 @@ import scenario from '../demo/scenario.ts';
 import { demoMixEntries } from '../demo/capacity.ts';
 import { SEED_ORDERS } from '../demo/mix.ts';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
-import { parseCsv, rowIndex } from '../harness/scenario/data-rows.ts';
+import { rowIndex } from '../harness/scenario/data-rows.ts';
+import { parseCsv } from '../harness/scenario/csv-rows.ts';
 import { scenarioProblems, trafficOf } from '../harness/scenario/traffic.ts';
 import type {
   Check,

@@ -8,7 +8,8 @@ import { decodeHistogram } from '../../analysis/histogram.ts';
 import { tinyServer } from '../../test/helpers/tiny-server.ts';
 import { WorkerEngine } from './workers.ts';
 import { PlateauError } from '../errors.ts';
-import { parseCsv, rowIndex, seedOf } from '../scenario/data-rows.ts';
+import { rowIndex, seedOf } from '../scenario/data-rows.ts';
+import { parseCsv } from '../scenario/csv-rows.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

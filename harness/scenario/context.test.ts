@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contextFactory, type LoadedSource } from './context.ts';
 import { ScenarioMistake } from './mistake.ts';
 import { PlateauError } from '../errors.ts';
-import { parseCsv } from './data-rows.ts';
+import { parseCsv } from './csv-rows.ts';
 import { prepared, strictSpec } from './prepared.ts';
 import type { RequestSpec } from './types.ts';
 

@@ -3,6 +3,7 @@
  * and kept only in memory.
  */
 import { createHmac, randomUUID, randomBytes } from 'node:crypto';
+import { rowAt, type Rows } from './csv-rows.ts';
 import type { DataOrder, IdFormat, Row, ScenarioContext } from './types.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { drawSeed, notAReaderFix, notAReaderProblem, noSuchSource, pickRow, spread } from './data-rows.ts';
@@ -16,7 +17,7 @@ export interface ContextFactory {
 
 /** A data source's rows, loaded once per process (data-load.ts), shared read-only by every context. */
 export interface LoadedSource {
-  rows: readonly Row[];
+  rows: Rows;
   order: DataOrder;
   /** The file, for messages. */
   file: string;
@@ -154,12 +155,13 @@ function rowOf(s: Shared, name: string, seq: number): Row {
       src.order === 'unique'
         ? Math.min(src.rows.length - 1, src.usable + (s.sampleRow ?? s.sample))
         : s.sample % src.rows.length;
-    s.onRow?.(name, src.rows[i]);
-    return src.columns ? strictRow(src.rows[i], src.columns, name, src.file) : src.rows[i];
+    const row = rowAt(src.rows, i)!;
+    s.onRow?.(name, row);
+    return src.columns ? strictRow(row, src.columns, name, src.file) : row;
   }
   // a readBy's numbering: none in a mix of one entry
   const readerOf = src.readBy ? s.readerSeq[name] : undefined;
-  return src.rows[pickRow(name, src, seq, s.seeds.get(name)!, s.entrySeq, readerOf)];
+  return rowAt(src.rows, pickRow(name, src, seq, s.seeds.get(name)!, s.entrySeq, readerOf))!;
 }
 
 /** What a row may be asked for beyond its columns: what JSON.stringify, await and a template literal look up. */

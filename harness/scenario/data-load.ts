@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DataSource, Row } from './types.ts';
+import type { DataSource } from './types.ts';
 import type { LoadedSource } from './context.ts';
-import { DataError, parseCsv, parseJsonRows, usableRows } from './data-rows.ts';
+import { DataError, parseJsonRows, usableRows } from './data-rows.ts';
+import { CsvRows, type Rows } from './csv-rows.ts';
 import { decodeUtf8 } from './data-text.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { fmtInt } from '../../analysis/format.ts';
@@ -58,25 +59,24 @@ export function loadDataSources(
     const file = dataFilePath(scenarioPath, src);
     const decoded = decodeUtf8(readBytes(file, name));
     if (!('text' in decoded)) throw dataError(file, decoded.line, decoded.cause, decoded.fix);
-    let rows: Row[];
+    let rows: Rows;
     try {
-      rows = 'csv' in src ? parseCsv(decoded.text) : parseJsonRows(decoded.text);
+      rows = 'csv' in src ? CsvRows.of(decoded.text) : parseJsonRows(decoded.text);
     } catch (err) {
       if (!(err instanceof DataError)) throw err;
       throw dataError(file, err.line, err.message, misread(src, decoded.text, name) ?? err.fix);
     }
-    // A CSV row's values are strings; a JSON row's may be objects, which an arrival could
-    // otherwise change for every later arrival that gets the row.
-    if ('csv' in src) for (const r of rows) Object.freeze(r);
-    else deepFreeze(rows);
+    // a JSON row's values may be objects, which an arrival could otherwise change for every later
+    // arrival that gets the row (a CSV's row is frozen as it is made)
+    if (Array.isArray(rows)) deepFreeze(rows);
     const order = src.order ?? 'sequential';
     const usable = usableRows(order, rows.length, kept);
     out[name] = {
-      rows: Object.freeze(rows),
+      rows: Array.isArray(rows) ? Object.freeze(rows) : rows,
       order,
       file,
       usable,
-      ...('csv' in src ? { columns: Object.keys(rows[0]) } : {}),
+      ...(rows instanceof CsvRows ? { columns: rows.columns } : {}),
       ...(order === 'unique' && src.readBy ? { readBy: Object.freeze([...src.readBy]) } : {}),
       ...(order === 'random' && src.seed !== undefined ? { seed: src.seed } : {}),
     };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { DataError, parseCsv, parseJsonRows, sampleRowSlot, spread } from './data-rows.ts';
+import { DataError, parseJsonRows, sampleRowSlot, spread } from './data-rows.ts';
+import { parseCsv } from './csv-rows.ts';
 import { SAMPLE_TRIES, sampleRowsKept } from './traffic.ts';
 import { mixOrder, entryOf } from './mix-order.ts';
 import { elementAt, scanJson } from './json-where.ts';

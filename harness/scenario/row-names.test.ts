@@ -1,3 +1,4 @@
+import { rowAt } from './csv-rows.ts';
 import { describe, expect, it } from 'vitest';
 import type { LoadedSource } from './context.ts';
 import { distinctValues, holdsValue, nameFromRow, nameFromRowText } from './row-names.ts';
@@ -17,7 +18,7 @@ const users: LoadedSource = {
   columns: ['id', 'name', 'tier', 'city', 'n'],
 };
 const data = { users };
-const read = (i: number) => [{ source: 'users', row: users.rows[i] }];
+const read = (i: number) => [{ source: 'users', row: rowAt(users.rows, i)! }];
 
 describe('names built from the text of a row the arrival read', () => {
   it('finds a value of a column of more than 10 distinct values, as a whole word of the name', () => {
@@ -44,10 +45,10 @@ describe('names built from the text of a row the arrival read', () => {
 
   it('skips values too short or without a letter (ids, numbers: the name rules judge those) and sources it has not', () => {
     const short: LoadedSource = { ...users, rows: PEOPLE.map((_, i) => ({ code: `${'ab'[i % 2]}${i}` })) };
-    expect(nameFromRow(['code a0'], [{ source: 's', row: short.rows[0] }], { s: short })).toBeNull();
+    expect(nameFromRow(['code a0'], [{ source: 's', row: rowAt(short.rows, 0)! }], { s: short })).toBeNull();
     const digits: LoadedSource = { ...users, rows: PEOPLE.map((_, i) => ({ zip: String(10 + i) })) };
-    expect(nameFromRow(['zone 10'], [{ source: 's', row: digits.rows[0] }], { s: digits })).toBeNull();
-    expect(nameFromRow(['user alice'], [{ source: 'gone', row: users.rows[0] }], data)).toBeNull();
+    expect(nameFromRow(['zone 10'], [{ source: 's', row: rowAt(digits.rows, 0)! }], { s: digits })).toBeNull();
+    expect(nameFromRow(['user alice'], [{ source: 'gone', row: rowAt(users.rows, 0)! }], data)).toBeNull();
   });
 
   it('holdsValue: at either end, beside punctuation, never inside a word', () => {

@@ -6,6 +6,7 @@
  * the load otherwise refused only once 100 names had appeared. A column of a few values (a tier,
  * a region) may name requests: its names stay few. Pure: no I/O.
  */
+import { rowAt, type Rows } from './csv-rows.ts';
 import type { LoadedSource } from './context.ts';
 import { MAX_NAMES_OF_A_SHAPE } from './names.ts';
 import type { Row } from './types.ts';
@@ -41,10 +42,10 @@ export function holdsValue(name: string, value: string): boolean {
 }
 
 /** Distinct text values of `column` among `rows`, counted up to `limit` (where the count stops). */
-export function distinctValues(rows: readonly Row[], column: string, limit: number): number {
+export function distinctValues(rows: Rows, column: string, limit: number): number {
   const seen = new Set<string>();
-  for (const row of rows) {
-    const v = row?.[column];
+  for (let i = 0; i < rows.length; i++) {
+    const v = rowAt(rows, i)?.[column];
     if (typeof v === 'string') seen.add(v);
     if (seen.size >= limit) break;
   }

@@ -11,6 +11,7 @@
  * every read of the load, a cost on the hot path for a mistake preflight's sample arrival usually
  * shows before any load. Pure, no Node API: the k6 runtime words its failures with it too.
  */
+import { rowAt, type Rows } from './csv-rows.ts';
 import type { Row } from './types.ts';
 import { calledEnvText } from './scenario-env.ts';
 
@@ -19,7 +20,7 @@ export interface WrittenSource {
   name: string;
   /** A CSV source: every value a string, so a spread copies a row whole. */
   csv: boolean;
-  rows: ArrayLike<Row>;
+  rows: Rows;
 }
 
 /** A write to a row: what to add to the TypeError's message, and the copy to make instead. */
@@ -51,10 +52,10 @@ interface Keys {
 }
 
 /** The keys of the first rows, nested ones too (a write to r.nested.n names n). */
-function keysOf(rows: ArrayLike<Row>): Keys {
+function keysOf(rows: Rows): Keys {
   const out: Keys = { names: new Set(), nested: false, arrays: false };
   const todo: unknown[] = [];
-  for (let i = 0; i < Math.min(rows.length, KEYS_ROWS); i++) todo.push(rows[i]);
+  for (let i = 0; i < Math.min(rows.length, KEYS_ROWS); i++) todo.push(rowAt(rows, i));
   for (let seen = 0, o = todo.pop(); o !== undefined && seen < KEYS_OBJECTS; o = todo.pop(), seen++) {
     if (typeof o !== 'object' || o === null) continue;
     if (Array.isArray(o)) out.arrays = true;

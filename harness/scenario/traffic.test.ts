@@ -13,7 +13,8 @@ import {
 } from './mix-order.ts';
 import { readByText, rowsTaken, scenarioProblems, trafficOf } from './traffic.ts';
 import { nameProblem } from './names.ts';
-import { DataError, drawSeed, parseCsv, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
+import { DataError, drawSeed, parseJsonRows, rowIndex, seedOf } from './data-rows.ts';
+import { parseCsv } from './csv-rows.ts';
 import type { ResponseInfo, Scenario } from './types.ts';
 
 const req = () => ({ url: '/' });

@@ -731,146 +731,6 @@ var DataError = class extends Error {
     __publicField(this, "fix", fix);
   }
 };
-var RAGGED_FIX = "give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)";
-var QUOTE = 34;
-var COMMA = 44;
-var LF = 10;
-var CR = 13;
-function lineFeeds(text, from, to) {
-  let n = 0;
-  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
-function parseCsv(text) {
-  const n = text.length;
-  let i = text.charCodeAt(0) === 65279 ? 1 : 0;
-  let line = 1;
-  let header = null;
-  let headerLine = 1;
-  let protoAt = -1;
-  const rows = [];
-  const fields = [];
-  while (i < n) {
-    const recordLine = line;
-    fields.length = 0;
-    let quoted2 = false;
-    for (; ; ) {
-      if (text.charCodeAt(i) === QUOTE) {
-        quoted2 = true;
-        const start = line;
-        let field = "";
-        i++;
-        for (; ; ) {
-          const q = text.indexOf('"', i);
-          if (q === -1) throw unclosed(start);
-          line += lineFeeds(text, i, q);
-          const doubled = text.charCodeAt(q + 1) === QUOTE;
-          field += text.slice(i, doubled ? q + 1 : q);
-          i = q + (doubled ? 2 : 1);
-          if (!doubled) break;
-        }
-        const c2 = text.charCodeAt(i);
-        if (i < n && c2 !== COMMA && c2 !== LF && c2 !== CR)
-          throw new DataError(
-            "a quoted field is followed by text before its comma",
-            line,
-            'put the comma or the line end right after the closing quote, and double a quote meant inside the field ("a""b")'
-          );
-        fields.push(field);
-      } else {
-        const start = i;
-        for (; i < n; i++) {
-          const c2 = text.charCodeAt(i);
-          if (c2 === COMMA || c2 === LF || c2 === CR) break;
-          if (c2 === QUOTE) throw quoteInside(text.slice(start, i), fields.length + 1, line);
-        }
-        fields.push(text.slice(start, i));
-      }
-      if (i >= n) break;
-      const c = text.charCodeAt(i);
-      if (c === COMMA) {
-        i++;
-        continue;
-      }
-      i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
-      line++;
-      break;
-    }
-    if (header === null) {
-      header = headerOf(fields, recordLine);
-      headerLine = recordLine;
-      protoAt = header.indexOf("__proto__");
-    } else if (fields.length !== 1 || fields[0] !== "" || quoted2) {
-      if (fields.length !== header.length)
-        throw new DataError(
-          `the row has ${fmtInt(fields.length)} ${fields.length === 1 ? "field" : "fields"}, the header ${fmtInt(header.length)}`,
-          recordLine,
-          RAGGED_FIX
-        );
-      const row = {};
-      for (let k = 0; k < header.length; k++) {
-        if (k === protoAt) Object.defineProperty(row, "__proto__", __spreadProps(__spreadValues({}, OWN), { value: fields[k] }));
-        else row[header[k]] = fields[k];
-      }
-      rows.push(row);
-    }
-  }
-  if (header === null)
-    throw new DataError("the file is empty", 1, "add a header row naming the columns, and rows below it");
-  if (rows.length === 0)
-    throw new DataError("the file has a header row but no rows", headerLine, "add rows below the header row");
-  return rows;
-}
-var OWN = { enumerable: true, writable: true, configurable: true };
-function unclosed(line) {
-  return new DataError(
-    `the quote opened on line ${line} is never closed`,
-    line,
-    `close the quote opened on line ${line} (a field's closing quote comes right before its comma or line end; a quote inside the field is doubled: "")`
-  );
-}
-function quoteInside(before, field, line) {
-  if (before.trim() === "") {
-    return new DataError(
-      `field ${field} has ${before.length === 1 ? "a space" : "spaces"} before its opening quote`,
-      line,
-      "remove the space before the quote (a quoted field starts right after the comma)"
-    );
-  }
-  return new DataError(
-    `field ${field} holds a double quote but is not quoted`,
-    line,
-    'quote the whole field and double the inner quote (x"y becomes "x""y")'
-  );
-}
-function headerOf(fields, line) {
-  const header = fields.map((f) => f.trim());
-  if (header.length === 1 && header[0] === "")
-    throw new DataError(
-      "the first line is blank: the header row must come first",
-      line,
-      "remove the blank line before the header row"
-    );
-  const seen = /* @__PURE__ */ new Map();
-  for (let k = 0; k < header.length; k++) {
-    const h = header[k];
-    if (h === "")
-      throw new DataError(
-        `column ${k + 1} of the header row has no name`,
-        line,
-        "name every column in the header row (a comma at the end of the header makes a column with no name)"
-      );
-    const first = seen.get(h);
-    if (first !== void 0)
-      throw new DataError(
-        `the header row names "${h}" twice (columns ${first + 1} and ${k + 1})`,
-        line,
-        `rename one of the two "${h}" columns`
-      );
-    seen.set(h, k);
-  }
-  return header;
-}
 var JSON_FIX = 'make the file a JSON array of objects, one a row: [{"id": 1}, {"id": 2}]';
 function parseJsonRows(text) {
   const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
@@ -1088,6 +948,194 @@ function scenarioEnv(declared, env) {
 // harness/k6/runtime/data.ts
 import { SharedArray } from "k6/data";
 
+// harness/scenario/csv-rows.ts
+var RAGGED_FIX = "give the CSV a header row and the same number of fields on every row (RFC 4180: quote fields with commas)";
+var QUOTE = 34;
+var COMMA = 44;
+var LF = 10;
+var CR = 13;
+function lineFeeds(text, from, to) {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function readRecord(text, at, out) {
+  const n = text.length;
+  let i = at.i;
+  let fields = 0;
+  let blank = true;
+  for (; ; ) {
+    if (text.charCodeAt(i) === QUOTE) {
+      blank = false;
+      const start = at.line;
+      let field = "";
+      i++;
+      for (; ; ) {
+        const q = text.indexOf('"', i);
+        if (q === -1) throw unclosed(start);
+        at.line += lineFeeds(text, i, q);
+        const doubled = text.charCodeAt(q + 1) === QUOTE;
+        if (out) field += text.slice(i, doubled ? q + 1 : q);
+        i = q + (doubled ? 2 : 1);
+        if (!doubled) break;
+      }
+      const c2 = text.charCodeAt(i);
+      if (i < n && c2 !== COMMA && c2 !== LF && c2 !== CR)
+        throw new DataError(
+          "a quoted field is followed by text before its comma",
+          at.line,
+          'put the comma or the line end right after the closing quote, and double a quote meant inside the field ("a""b")'
+        );
+      out == null ? void 0 : out.push(field);
+    } else {
+      const start = i;
+      for (; i < n; i++) {
+        const c2 = text.charCodeAt(i);
+        if (c2 === COMMA || c2 === LF || c2 === CR) break;
+        if (c2 === QUOTE) throw quoteInside(text.slice(start, i), fields + 1, at.line);
+      }
+      if (i > start) blank = false;
+      out == null ? void 0 : out.push(text.slice(start, i));
+    }
+    fields++;
+    if (i >= n) break;
+    const c = text.charCodeAt(i);
+    if (c === COMMA) {
+      blank = false;
+      i++;
+      continue;
+    }
+    i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+    at.line++;
+    break;
+  }
+  at.i = i;
+  return blank ? 0 : fields;
+}
+var CsvRows = class _CsvRows {
+  constructor(text, columns, starts) {
+    __publicField(this, "text", text);
+    __publicField(this, "columns", columns);
+    __publicField(this, "starts", starts);
+  }
+  get length() {
+    return this.starts.length;
+  }
+  /** Row `i` (a negative i counts from the end, as an array's at does); undefined past the rows. */
+  at(i) {
+    const k = Math.trunc(i) + (i < 0 ? this.starts.length : 0);
+    if (!(k >= 0 && k < this.starts.length)) return void 0;
+    return Object.freeze(this.row(k));
+  }
+  /** Row k, not frozen (parseCsv's). */
+  row(k) {
+    const fields = [];
+    readRecord(this.text, { i: this.starts[k], line: 0 }, fields);
+    const row = {};
+    const columns = this.columns;
+    for (let c = 0; c < columns.length; c++) {
+      if (columns[c] === "__proto__") Object.defineProperty(row, "__proto__", __spreadProps(__spreadValues({}, OWN), { value: fields[c] }));
+      else row[columns[c]] = fields[c];
+    }
+    return row;
+  }
+  /** Checks the whole of `text` (the first problem is thrown) and notes where each row starts. */
+  static of(text) {
+    const at = { i: text.charCodeAt(0) === 65279 ? 1 : 0, line: 1 };
+    let header = null;
+    let headerLine = 1;
+    let starts = new Int32Array(Math.max(16, text.length >> 6));
+    let count = 0;
+    while (at.i < text.length) {
+      const line = at.line;
+      const start = at.i;
+      if (header === null) {
+        const fields2 = [];
+        readRecord(text, at, fields2);
+        header = headerOf(fields2, line);
+        headerLine = line;
+        continue;
+      }
+      const fields = readRecord(text, at, null);
+      if (fields === 0) continue;
+      if (fields !== header.length)
+        throw new DataError(
+          `the row has ${fmtInt(fields)} ${fields === 1 ? "field" : "fields"}, the header ${fmtInt(header.length)}`,
+          line,
+          RAGGED_FIX
+        );
+      if (count === starts.length) {
+        const more = new Int32Array(starts.length * 2);
+        more.set(starts);
+        starts = more;
+      }
+      starts[count++] = start;
+    }
+    if (header === null)
+      throw new DataError("the file is empty", 1, "add a header row naming the columns, and rows below it");
+    if (count === 0)
+      throw new DataError("the file has a header row but no rows", headerLine, "add rows below the header row");
+    return new _CsvRows(text, Object.freeze(header), starts.slice(0, count));
+  }
+};
+function rowAt(rows, i) {
+  return rows instanceof CsvRows ? rows.at(i) : rows[i];
+}
+function parseCsv(text) {
+  const rows = CsvRows.of(text);
+  return Array.from({ length: rows.length }, (_, k) => rows.row(k));
+}
+var OWN = { enumerable: true, writable: true, configurable: true };
+function unclosed(line) {
+  return new DataError(
+    `the quote opened on line ${line} is never closed`,
+    line,
+    `close the quote opened on line ${line} (a field's closing quote comes right before its comma or line end; a quote inside the field is doubled: "")`
+  );
+}
+function quoteInside(before, field, line) {
+  if (before.trim() === "") {
+    return new DataError(
+      `field ${field} has ${before.length === 1 ? "a space" : "spaces"} before its opening quote`,
+      line,
+      "remove the space before the quote (a quoted field starts right after the comma)"
+    );
+  }
+  return new DataError(
+    `field ${field} holds a double quote but is not quoted`,
+    line,
+    'quote the whole field and double the inner quote (x"y becomes "x""y")'
+  );
+}
+function headerOf(fields, line) {
+  const header = fields.map((f) => f.trim());
+  if (header.length === 1 && header[0] === "")
+    throw new DataError(
+      "the first line is blank: the header row must come first",
+      line,
+      "remove the blank line before the header row"
+    );
+  const seen = /* @__PURE__ */ new Map();
+  for (let k = 0; k < header.length; k++) {
+    const h = header[k];
+    if (h === "")
+      throw new DataError(
+        `column ${k + 1} of the header row has no name`,
+        line,
+        "name every column in the header row (a comma at the end of the header makes a column with no name)"
+      );
+    const first = seen.get(h);
+    if (first !== void 0)
+      throw new DataError(
+        `the header row names "${h}" twice (columns ${first + 1} and ${k + 1})`,
+        line,
+        `rename one of the two "${h}" columns`
+      );
+    seen.set(h, k);
+  }
+  return header;
+}
+
 // harness/scenario/row-writes.ts
 var FROZEN = /^Cannot (?:assign to read only property '([^']*)'|delete property '([^']*)'|(?:add|define) property ([^,]*), object is not extensible)/;
 var KEYS_ROWS = 100;
@@ -1095,7 +1143,7 @@ var KEYS_OBJECTS = 1e4;
 function keysOf(rows) {
   const out = { names: /* @__PURE__ */ new Set(), nested: false, arrays: false };
   const todo = [];
-  for (let i = 0; i < Math.min(rows.length, KEYS_ROWS); i++) todo.push(rows[i]);
+  for (let i = 0; i < Math.min(rows.length, KEYS_ROWS); i++) todo.push(rowAt(rows, i));
   for (let seen = 0, o = todo.pop(); o !== void 0 && seen < KEYS_OBJECTS; o = todo.pop(), seen++) {
     if (typeof o !== "object" || o === null) continue;
     if (Array.isArray(o)) out.arrays = true;

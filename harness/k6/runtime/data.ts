@@ -5,16 +5,9 @@
  * so both engines give arrival n the same row.
  */
 import { SharedArray } from 'k6/data';
-import {
-  DataError,
-  noSuchSource,
-  parseCsv,
-  parseJsonRows,
-  drawSeed,
-  pickRow,
-  usableRows,
-} from '../../scenario/data-rows.ts';
+import { DataError, noSuchSource, parseJsonRows, drawSeed, pickRow, usableRows } from '../../scenario/data-rows.ts';
 import type { DataOrder, Row } from '../../scenario/types.ts';
+import { parseCsv } from '../../scenario/csv-rows.ts';
 import { loadThrowText, rowWrites } from '../../scenario/row-writes.ts';
 import type { RuntimeData } from './config.ts';
 import type { RowSource } from './context.ts';
