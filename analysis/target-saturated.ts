@@ -34,7 +34,8 @@ import { fmtMs } from './format.ts';
 import { NAME_RISE_FLOOR_MS } from './names-knee.ts';
 import { poolAtLimit } from './pool.ts';
 import { warmupMedian } from './cold-target.ts';
-import type { StepResult, WarmupRecord } from './types.ts';
+import { droppedForWantOfVUs, generatorSymptomOf } from './generator-symptoms.ts';
+import type { GeneratorBounds, StepResult, WarmupRecord } from './types.ts';
 
 /** How far above the unloaded figure a server median must be, besides tailFactor times it, to show saturation. */
 export const MIN_RISE_MS = NAME_RISE_FLOOR_MS;
@@ -111,4 +112,23 @@ export function targetSaturation(
     saturated,
     text: `its server median ${fmtMs(p50)} ms is ${saturated ? 'over' : over ? `within ${MIN_RISE_MS} ms of` : 'within'} ${over && !saturated ? '' : `${factor}x `}${unloaded.text}`,
   };
+}
+
+/**
+ * The target's evidence of saturation in s: the server's own where it shows it; else, where the
+ * generator's only symptom is arrivals dropped for want of a VU, the client's median (those drops
+ * follow from the time per request rather than add to it: target-saturated.ts clientSaturation).
+ */
+export function ownSaturation(
+  s: StepResult,
+  unloaded: Unloaded | null,
+  b: GeneratorBounds,
+  rttMs: number,
+): { saturated: boolean; text: string } | null {
+  const server = targetSaturation(s, unloaded, b.tailFactor);
+  if (server?.saturated) return server;
+  const dropsAlone =
+    s.dropped > 0 && droppedForWantOfVUs(s) === s.dropped && generatorSymptomOf({ ...s, dropped: 0 }, b) === null;
+  const client = dropsAlone ? clientSaturation(s, unloaded, b.tailFactor, rttMs) : null;
+  return client?.saturated ? client : (server ?? client);
 }

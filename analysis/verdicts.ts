@@ -25,7 +25,7 @@ import {
   generatorSymptomOf,
   symptomText,
 } from './generator-symptoms.ts';
-import { clientSaturation, targetSaturation, type Unloaded } from './target-saturated.ts';
+import { ownSaturation, type Unloaded } from './target-saturated.ts';
 
 export interface FailureClass {
   generatorBound: boolean;
@@ -281,25 +281,6 @@ export function classifyFailure(
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
     detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text}${own ? `; ${own.text}` : ''})`,
   };
-}
-
-/**
- * The target's evidence of saturation in s: the server's own where it shows it; else, where the
- * generator's only symptom is arrivals dropped for want of a VU, the client's median (those drops
- * follow from the time per request rather than add to it: target-saturated.ts clientSaturation).
- */
-function ownSaturation(
-  s: StepResult,
-  unloaded: Unloaded | null,
-  b: GeneratorBounds,
-  rttMs: number,
-): { saturated: boolean; text: string } | null {
-  const server = targetSaturation(s, unloaded, b.tailFactor);
-  if (server?.saturated) return server;
-  const dropsAlone =
-    s.dropped > 0 && droppedForWantOfVUs(s) === s.dropped && generatorSymptomOf({ ...s, dropped: 0 }, b) === null;
-  const client = dropsAlone ? clientSaturation(s, unloaded, b.tailFactor, rttMs) : null;
-  return client?.saturated ? client : (server ?? client);
 }
 
 /** A failed step on whose target its own evidence shows saturation: the target's limit, a generator symptom beside it. */
