@@ -108,7 +108,7 @@ export function decideAttempt(
 ): Decision {
   let r = judgeAttempt(a, judged, ev, policy);
   const baseline = judged.find(heldAndCounts) ?? null;
-  if (r.verdict === 'holds') r = heldWithSymptoms(r, baseline, ev.rttMs, policy);
+  if (r.verdict === 'holds') r = heldWithSymptoms(r, baseline, ev, policy);
   const before = markTransient(judged, r);
   // plateau failed arrivals itself (names it refused), or the threads' names passed the limit
   // together: nothing further is the target's to judge
@@ -145,10 +145,17 @@ export function decideAttempt(
 function heldWithSymptoms(
   r: StepResult,
   baseline: StepResult | null,
-  rttMs: number,
+  ev: Pick<Evidence, 'rttMs' | 'unloaded'>,
   policy: DecisionPolicy,
 ): StepResult {
-  const { generatorLimited, waited } = heldSymptoms(r, baseline, rttMs, policy.bounds, policy.rules.minTailSamples);
+  const { generatorLimited, waited } = heldSymptoms(
+    r,
+    baseline,
+    ev.rttMs,
+    policy.bounds,
+    policy.rules.minTailSamples,
+    ev.unloaded ?? null,
+  );
   const reasons = [
     ...r.reasons,
     ...(waited !== null ? [waitedOnTargetText(r, waited)] : []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure } from './verdicts.ts';
+import { classifyFailure, heldSymptoms } from './verdicts.ts';
 import { unloadedOf } from './target-saturated.ts';
 import { attemptsAtTarget, generatorBoundFailure } from './deciding-steps.ts';
 import { serverWindowOf, stepResult } from './testing/builders.ts';
@@ -62,6 +62,72 @@ describe("a step whose target saturated is not the generator's, whatever the gen
     );
     expect(c.generatorBound).toBe(true);
     expect(c.detail).toMatch(/its server median 30.0 ms is within 3x the unloaded figure, the warmup's median/);
+  });
+});
+
+describe("without the server's figures, a step whose only symptom is drops for want of a VU is read by the client's median", () => {
+  // a target queueing past its capacity from step 1 on (a newcomer's run): warmup median 5.3 ms at 175/s
+  const warm = unloadedOf(warmupOf([5.4, 5.3, 5.2], true, 7), 0.6, 'arrivals/s');
+  const lat = (p50Ms: number, p99Ms: number) => [
+    { q: 50, valueMs: p50Ms, n: 960, reliable: true },
+    { q: 99, valueMs: p99Ms, n: 960, reliable: false },
+  ];
+  const first = stepResult({ index: 0, ratePerSec: 345, throughputPerSec: 316.7, latency: lat(302, 448) });
+  const dropped = (over: Partial<StepResult>) =>
+    stepResult({
+      index: 1,
+      ratePerSec: 395,
+      throughputPerSec: 322,
+      delivery: 0.82,
+      verdict: 'fails',
+      dropped: 219,
+      vusAllocatedMax: 200,
+      latency: lat(593, 623),
+      ...over,
+    });
+  it('a median far over the unloaded figure: the VUs ran out waiting on the target, though its p99 grew only 1.4x on step 1', () => {
+    expect(classifyFailure(dropped({}), first, 0.6).generatorBound).toBe(true);
+    const c = classifyFailure(dropped({}), first, 0.6, undefined, { deliveryMin: 0.9 }, warm);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(
+      /but the target was saturated \(its median 593 ms less the RTT and the generator's loop delay \(5\.00 ms\) is over 3x the unloaded figure, the warmup's median at 100 arrivals\/s minus the RTT, 4\.70 ms\): the target is the limit$/,
+    );
+    // with no step held before it, the same evidence blames the target rather than leaving it inconclusive
+    const alone = classifyFailure(dropped({ index: 0 }), null, 0.6, undefined, { deliveryMin: 0.9 }, warm);
+    expect(alone).toMatchObject({ generatorBound: false });
+    expect(alone.inconclusive).toBeUndefined();
+  });
+  it("a median near the unloaded figure leaves the drops the generator's: too few VUs for a target that kept its time", () => {
+    const c = classifyFailure(dropped({ latency: lat(9, 30) }), first, 0.6, undefined, { deliveryMin: 0.9 }, warm);
+    expect(c.generatorBound).toBe(true);
+    expect(c.detail).toMatch(
+      /; its median 9\.00 ms less the RTT and the generator's loop delay \(5\.00 ms\) is not over 3x/,
+    );
+  });
+  it("a first step that held with such drops: the target's (waited), not generator-limited", () => {
+    const held = dropped({ index: 0, verdict: 'holds', delivery: 0.92, dropped: 30 });
+    expect(heldSymptoms(held, null, 0.6)).toMatchObject({ generatorLimited: { code: 'dropped' }, waited: null });
+    const h = heldSymptoms(held, null, 0.6, undefined, undefined, warm);
+    expect(h.generatorLimited).toBeNull();
+    expect(h.waited).toMatch(/^the target was saturated \(its median 593 ms less the RTT/);
+    expect(
+      heldSymptoms({ ...held, latency: lat(9, 30) }, null, 0.6, undefined, undefined, warm).generatorLimited,
+    ).toMatchObject({ code: 'dropped' });
+  });
+  it("the generator's own loop delay is taken off the median before it is read", () => {
+    // 60 ms of median, 50 of them the generator's loop: 9.4 ms left, under 3 x 4.7
+    expect(
+      classifyFailure(dropped({ latency: lat(60, 80), loopDelayMaxMs: 50 }), first, 0.6, undefined, undefined, warm)
+        .generatorBound,
+    ).toBe(true);
+  });
+  it("another symptom beside the drops (a busy thread, late arrivals, drops on a saturated thread): the client's median is not read", () => {
+    for (const over of [
+      { generatorBusy: 0.95 },
+      { lagP99Ms: 45, lagSamples: 4000 },
+      { droppedBusy: 10 },
+    ] satisfies Partial<StepResult>[])
+      expect(classifyFailure(dropped(over), first, 0.6, undefined, undefined, warm).generatorBound).toBe(true);
   });
 });
 

@@ -21,12 +21,21 @@
  * 5 ms a name's percentile must rise by to have degraded (names-knee.ts NAME_RISE_FLOOR_MS). Requests
  * waiting for a connection are saturation whether or not the pool's size is read: a pool's caller
  * waits only when every connection is out.
+ *
+ * Without the server's figures, the client's median is read the same way where arrivals dropped for
+ * want of a VU are the generator's only symptom (clientSaturation): those drops are the effect of
+ * the time per request, not a delay the generator added to it (Little's law: N = X x W), and a
+ * generator within its other bounds adds at most its event loop's delay to a request's time, taken
+ * off before the comparison. A target queueing past its capacity from step 1 on (a median of 302 ms
+ * against 5 ms unloaded) had read "the tail stayed low" at step 2 (623 ms vs 448 ms) and again at
+ * its rerun with twice the VUs (1,215 ms): generator-bound, capacity not established.
  */
 import { fmtMs } from './format.ts';
 import { NAME_RISE_FLOOR_MS } from './names-knee.ts';
 import { poolAtLimit } from './pool.ts';
 import { warmupMedian } from './cold-target.ts';
-import type { StepResult, WarmupRecord } from './types.ts';
+import { droppedForWantOfVUs, generatorSymptomOf } from './generator-symptoms.ts';
+import type { GeneratorBounds, StepResult, WarmupRecord } from './types.ts';
 
 /** How far above the unloaded figure a server median must be, besides tailFactor times it, to show saturation. */
 export const MIN_RISE_MS = NAME_RISE_FLOOR_MS;
@@ -45,6 +54,32 @@ export function unloadedOf(warmup: WarmupRecord | null | undefined, rttMs: numbe
   return {
     ms,
     text: `the unloaded figure, the warmup's median at ${w.ratePerSec} ${unit} minus the RTT, ${w.p50Ms - rttMs > 0.1 ? fmtMs(ms) : 'under 0.1'} ms`,
+  };
+}
+
+/**
+ * The client's evidence of the target's saturation, for a step whose only generator symptom is
+ * arrivals dropped for want of a VU:
+ *
+ *   saturated <=> p50 - RTT - loop delay > tailFactor x unloaded and > unloaded + MIN_RISE_MS
+ *
+ * (the loop delay is the step's largest: the most the generator's own loop added to a request).
+ */
+export function clientSaturation(
+  s: StepResult,
+  unloaded: Unloaded | null,
+  factor: number,
+  rttMs: number,
+): { saturated: boolean; text: string } | null {
+  const p = s.latency.find((x) => x.q === 50);
+  if (unloaded === null || !p || !p.reliable || p.valueMs === null || !Number.isFinite(p.valueMs)) return null;
+  const loopMs = s.loopDelayMaxMs ?? 0;
+  const ms = p.valueMs - rttMs - loopMs;
+  const saturated = ms > factor * unloaded.ms && ms - unloaded.ms > MIN_RISE_MS;
+  const less = loopMs > 0 ? ` less the RTT and the generator's loop delay (${fmtMs(loopMs)} ms)` : ' less the RTT';
+  return {
+    saturated,
+    text: `its median ${fmtMs(p.valueMs)} ms${less} is ${saturated ? 'over' : 'not over'} ${factor}x ${unloaded.text}`,
   };
 }
 
@@ -77,4 +112,23 @@ export function targetSaturation(
     saturated,
     text: `its server median ${fmtMs(p50)} ms is ${saturated ? 'over' : over ? `within ${MIN_RISE_MS} ms of` : 'within'} ${over && !saturated ? '' : `${factor}x `}${unloaded.text}`,
   };
+}
+
+/**
+ * The target's evidence of saturation in s: the server's own where it shows it; else, where the
+ * generator's only symptom is arrivals dropped for want of a VU, the client's median (those drops
+ * follow from the time per request rather than add to it: target-saturated.ts clientSaturation).
+ */
+export function ownSaturation(
+  s: StepResult,
+  unloaded: Unloaded | null,
+  b: GeneratorBounds,
+  rttMs: number,
+): { saturated: boolean; text: string } | null {
+  const server = targetSaturation(s, unloaded, b.tailFactor);
+  if (server?.saturated) return server;
+  const dropsAlone =
+    s.dropped > 0 && droppedForWantOfVUs(s) === s.dropped && generatorSymptomOf({ ...s, dropped: 0 }, b) === null;
+  const client = dropsAlone ? clientSaturation(s, unloaded, b.tailFactor, rttMs) : null;
+  return client?.saturated ? client : (server ?? client);
 }

@@ -25,7 +25,7 @@ import {
   generatorSymptomOf,
   symptomText,
 } from './generator-symptoms.ts';
-import { targetSaturation, type Unloaded } from './target-saturated.ts';
+import { ownSaturation, type Unloaded } from './target-saturated.ts';
 
 export interface FailureClass {
   generatorBound: boolean;
@@ -138,10 +138,10 @@ function tailGrewText(tail: { text: string; grew?: false }): string {
 /**
  * A held step's generator symptoms, judged as a failed step's are (decision 046): its dropped
  * arrivals were the target's when its tail grew against the first step that held before it
- * (dropsWaited); what is left over its bounds (drops for want of a VU with a low tail, or with no
- * step before it to judge by; drops on a saturated thread; lag, loop delay, a busy thread or
- * process) makes it generator-limited. `waited` is the tail's reading in words when the drops were
- * the target's, else null.
+ * (dropsWaited), or its own evidence shows it saturated (ownSaturation: what a first step, with no
+ * step before it, is read by); what is left over its bounds (drops for want of a VU with neither;
+ * drops on a saturated thread; lag, loop delay, a busy thread or process) makes it
+ * generator-limited. `waited` is that evidence in words when the drops were the target's, else null.
  */
 export function heldSymptoms(
   s: StepResult,
@@ -149,13 +149,30 @@ export function heldSymptoms(
   rttMs: number,
   b: GeneratorBounds = DEFAULT_GENERATOR_BOUNDS,
   minTailSamples: number = DEFAULT_MIN_TAIL_SAMPLES,
+  unloaded: Unloaded | null = null,
 ): { generatorLimited: Symptom | null; waited: string | null } {
   const first = generatorSymptomOf(s, b);
-  if (first?.code !== 'dropped' || baseline === null || baseline === s)
-    return { generatorLimited: first, waited: null };
-  const tail = tailLow(s, baseline, rttMs, b.tailFactor, minTailSamples);
-  if (!dropsWaited(s, tail)) return { generatorLimited: first, waited: null };
-  return { generatorLimited: generatorSymptomOf(generatorsOwn(s), b), waited: tailGrewText(tail) };
+  if (first?.code !== 'dropped') return { generatorLimited: first, waited: null };
+  const waited = heldDropsWaited(s, baseline, rttMs, b, minTailSamples, unloaded);
+  if (waited === null) return { generatorLimited: first, waited: null };
+  return { generatorLimited: generatorSymptomOf(generatorsOwn(s), b), waited };
+}
+
+/** Why a held step's drops for want of a VU were the target's, in words; null where nothing shows it. */
+function heldDropsWaited(
+  s: StepResult,
+  baseline: StepResult | null,
+  rttMs: number,
+  b: GeneratorBounds,
+  minTailSamples: number,
+  unloaded: Unloaded | null,
+): string | null {
+  if (baseline !== null && baseline !== s) {
+    const tail = tailLow(s, baseline, rttMs, b.tailFactor, minTailSamples);
+    if (dropsWaited(s, tail)) return tailGrewText(tail);
+  }
+  const own = droppedForWantOfVUs(s) > 0 ? ownSaturation(s, unloaded, b, rttMs) : null;
+  return own?.saturated ? `the target was saturated (${own.text})` : null;
 }
 
 /**
@@ -232,7 +249,7 @@ export function classifyFailure(
   if (baseline === null || baseline === s) {
     if (notTheDrops) return notTheDrops;
     // no tail to judge by, but the target's own evidence needs none (target-saturated.ts)
-    const first = targetSaturation(s, unloaded, b.tailFactor);
+    const first = ownSaturation(s, unloaded, b, rttMs);
     if (first?.saturated) return saturatedTarget(symptom, symptomCode, first.text);
     return {
       generatorBound: false,
@@ -254,7 +271,7 @@ export function classifyFailure(
     };
   if (notTheDrops) return notTheDrops;
   // the target's own evidence outweighs a tail read against a first step it had saturated already
-  const own = targetSaturation(s, unloaded, b.tailFactor);
+  const own = ownSaturation(s, unloaded, b, rttMs);
   if (own?.saturated) return saturatedTarget(symptom, symptomCode, own.text);
   return {
     generatorBound: true,

@@ -29,6 +29,18 @@ export const share = (what: string, error?: string) =>
     .lte(1, error ? { error } : undefined)
     .meta(about(what));
 export const text = (what: string, example?: string) => z.string().meta(about(what, example));
+/**
+ * A path on the target's origin, as sent: it starts with '/'. A bare 'health' passed preflight
+ * (resolved against target.url's own path) and then failed the RTT stage as a bug.
+ */
+export const originPath = (what: string) =>
+  z
+    .string()
+    .startsWith('/', {
+      error: (iss) =>
+        `must be a path on the target's origin, starting with '/': got ${JSON.stringify(iss.input)}, write ${JSON.stringify(`/${String(iss.input)}`)}`,
+    })
+    .meta(about(what));
 /** A string that must not be empty. */
 export const nonEmpty = (what: string, example?: string) => z.string().min(1).meta(about(what, example));
 export const flag = (what: string) => z.boolean().meta(about(what));

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_RULES } from '../../analysis/plan.ts';
 import { sloQuantileProblem } from '../../analysis/slo.ts';
-import { about, flag, nonNegative, positive, positiveInt, share, text, timerMs } from './field-kinds.ts';
+import { about, flag, nonNegative, originPath, positive, positiveInt, share, text, timerMs } from './field-kinds.ts';
 import { metricsSection } from './metrics-schema.ts';
 import { resetHook } from './reset-schema.ts';
 import { probesSection } from '../probes/probes-schema.ts';
@@ -37,8 +37,8 @@ export const configSchema = z.strictObject({
             'http://127.0.0.1:8080/orders',
           ),
         ),
-      healthPath: text("path on the target's origin that must answer before any load").default('/health'),
-      rttPath: text("path on the target's origin used to measure the round trip; default healthPath").optional(),
+      healthPath: originPath("path on the target's origin that must answer before any load").default('/health'),
+      rttPath: originPath("path on the target's origin used to measure the round trip; default healthPath").optional(),
     })
     .describe('the service under load'),
   scenario: text(

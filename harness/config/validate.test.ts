@@ -128,6 +128,12 @@ describe("zod's default texts are replaced by the bound and the fix", () => {
       /^must be true or false .*: set warmup\.enabled to true or false, e\.g\. true$/,
     ],
     [
+      'a path without its leading slash (preflight resolved it, the RTT stage failed on it as a bug)',
+      { ...valid, target: { url: 'http://127.0.0.1:8080/api/', rttPath: 'ping' } },
+      'target.rttPath',
+      /^must be a path on the target's origin, starting with '\/': got "ping", write "\/ping"$/,
+    ],
+    [
       'an empty string',
       { ...valid, reset: { hooks: [{ kind: 'command', run: '' }] } },
       'reset.hooks.0.run',
