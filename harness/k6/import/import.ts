@@ -33,6 +33,7 @@ import { nameNotes } from './name-notes.ts';
 import { planSteps } from './plan-steps.ts';
 import { exactOutcomes, importStage } from './import-stage.ts';
 import { scenariosNote, summedScenarios } from './scenarios-note.ts';
+import { unexplainedChecks } from './unexplained-checks.ts';
 import { K6_CSV_HEAD, NOT_K6_FIX, ingestLines, type IngestResult } from '../output/ingest.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
@@ -162,6 +163,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   // the arrivals after the last derived hold: said as a ramp cut (above), else as a step not judged
   if (afterNote && early?.in !== 'ramp-beyond') notes.push(afterNote);
   const interrupted = killed || early !== null;
+  const checks = unexplainedChecks(ingest.stats.checkTally, plan.steps);
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
@@ -183,6 +185,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
         t0Ms: o.t0Ms ?? null,
         // several scenarios imported whole: their iterations, summed into the arrivals (a warning of the report)
         ...(mixed ? { summed: summedScenarios(ingest.stats.scenarioIterations) } : {}),
+        // checks that failed on responses counted as successes (k6 ties none to its request): a warning of the report
+        ...(checks.length > 0 ? { checks } : {}),
       },
     }) as PlateauConfig,
     plan: storedPlan(plan),

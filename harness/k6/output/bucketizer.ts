@@ -150,6 +150,8 @@ export class Bucketizer {
         if (p.tags.name === undefined) countUnnamed(this.stats, p);
         if (p.tags.scenario === undefined) countOutside(this.stats, p);
         if (failed !== null) this.iterationFailed(p, failed);
+        offer(this.stats.checkTally.requests, this.t0Ms!, p.timeMs, p.value);
+        if (failed !== null) offer(this.stats.checkTally.requestsFailed, this.t0Ms!, p.timeMs, p.value);
         return;
       }
       case 'iteration_duration': {
@@ -204,12 +206,16 @@ export class Bucketizer {
         return;
       }
       case 'checks':
+        offer(this.stats.checkTally.checks, this.t0Ms!, p.timeMs, 1);
         if (p.value === 0) {
           this.stats.checksFailed++;
+          offer(this.stats.checkTally.checksFailed, this.t0Ms!, p.timeMs, 1);
           this.at(p.timeMs).b.note(`check failed: ${p.tags.check ?? '?'}`);
         }
         return;
       case CHECK_FAILED_METRIC:
+        // plateau's own script: its check() failed a request (k6's checks sample, counted above, is explained)
+        offer(this.stats.checkTally.requestsFailed, this.t0Ms!, p.timeMs, 1);
         this.checkFailed(p);
         this.iterationFailed(p, p.tags.kind === 'other' ? 'other' : 'check');
         return;

@@ -25,6 +25,13 @@ export interface IngestStats {
   /** Samples stamped before t0 (counted in second 0). */
   beforeT0: number;
   checksFailed: number;
+  /**
+   * k6 `checks` samples and http_reqs, each with those that failed, by the second since t0 they
+   * fall in (the buckets' seconds): a failed check() fails no request, so the import tells the
+   * steps whose windows had more failed checks than their failed requests explain
+   * (import/checks-note.ts).
+   */
+  checkTally: CheckTally;
   t0Ms: number | null;
   t0From: 'option' | 'vus' | 'setup-end' | 'first-iteration' | null;
   firstMs: number | null;
@@ -91,6 +98,14 @@ export interface IngestStats {
   readonly names: NamesSummary;
 }
 
+/** Counts a second (index tS since t0), as offeredPerS: IngestStats.checkTally. */
+export interface CheckTally {
+  checks: number[];
+  checksFailed: number[];
+  requests: number[];
+  requestsFailed: number[];
+}
+
 export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrivals: ArrivalsFrom): IngestStats {
   return {
     points: 0,
@@ -103,6 +118,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     loadBeforeT0: 0,
     loadBeforeT0Ms: 0,
     checksFailed: 0,
+    checkTally: { checks: [], checksFailed: [], requests: [], requestsFailed: [] },
     t0Ms: null,
     t0From: null,
     firstMs: null,
