@@ -34,6 +34,7 @@ import { planSteps } from './plan-steps.ts';
 import { exactOutcomes, importStage } from './import-stage.ts';
 import { scenariosNote, summedScenarios } from './scenarios-note.ts';
 import { unexplainedChecks } from './unexplained-checks.ts';
+import { shedNote } from './shed-note.ts';
 import { K6_CSV_HEAD, NOT_K6_FIX, ingestLines, type IngestResult } from '../output/ingest.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
@@ -91,6 +92,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun)`,
     );
   }
+  const shed = shedNote(o.file, ingest.stats.expectedShed);
+  if (shed) notes.push(shed);
   const outside = outsideScenarios(ingest.stats, records);
   notes.push(
     ...nameNotes(records, ingest.stats.names, outside?.alone.length),

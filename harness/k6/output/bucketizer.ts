@@ -30,7 +30,7 @@ import type { K6Second } from './second.ts';
 import { NameCatalog } from './names.ts';
 import { OpenSeconds } from './open-seconds.ts';
 import { FailedIterations } from './failed-iterations.ts';
-import { countOutside, countUnnamed, newIngestStats, type IngestStats } from './ingest-stats.ts';
+import { countOutside, countShed, countUnnamed, newIngestStats, type IngestStats } from './ingest-stats.ts';
 import type { BucketizerOptions } from './bucketizer-options.ts';
 import { MetricTable, phaseOf } from './metric-table.ts';
 import { ARRIVAL_METRIC, CHECK_FAILED_METRIC, REFUSED_NAME_METRIC, UNSENT_METRIC } from './plateau-metrics.ts';
@@ -148,6 +148,7 @@ export class Bucketizer {
         if (p.tags.status === undefined && p.tags.expected_response === undefined)
           this.stats.requestsWithoutOutcome += p.value;
         if (p.tags.name === undefined) countUnnamed(this.stats, p);
+        if (failed !== null && p.tags.expected_response === 'true') countShed(this.stats, p);
         if (p.tags.scenario === undefined) countOutside(this.stats, p);
         if (failed !== null) this.iterationFailed(p, failed);
         offer(this.stats.checkTally.requests, this.t0Ms!, p.timeMs, p.value);

@@ -59,6 +59,11 @@ export interface IngestStats {
    * `--system-tags` that left both out): nothing tells whether they succeeded.
    */
   requestsWithoutOutcome: number;
+  /**
+   * http_reqs samples k6 marked expected (the script's responseCallback) whose status is a 5xx,
+   * 429 or 0 (no answer), counted failed all the same (error-kind.ts shed), by status: the import says so.
+   */
+  expectedShed: Record<string, number>;
   /** http_reqs samples without a `name` tag (k6 run with `--system-tags` that left it out): in no name's row. */
   requestsWithoutName: number;
   /** The first two distinct `url` tags of those; and how many of them had no `url` tag either. */
@@ -131,6 +136,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsKnown: 0,
     requestsWithoutOutcome: 0,
     requestsWithoutName: 0,
+    expectedShed: Object.create(null) as Record<string, number>,
     requestsOutsideScenarios: 0,
     outsideNames: Object.create(null) as Record<string, number>,
     unnamedUrls: [],
@@ -166,4 +172,15 @@ export function countOutside(st: IngestStats, p: K6Point): void {
   const by = st.outsideNames;
   if (Object.hasOwn(by, name)) by[name] += p.value;
   else if (Object.keys(by).length < MAX_OUTSIDE_NAMES) by[name] = p.value;
+}
+
+/** A request k6 marked expected that failed for its status (IngestStats.expectedShed). */
+export function countShed(st: IngestStats, p: K6Point): void {
+  const by = st.expectedShed;
+  // a handful of statuses: one a hostile file makes up a line past them adds none
+  const status =
+    p.tags.status !== undefined && (Object.hasOwn(by, p.tags.status) || Object.keys(by).length < 10)
+      ? p.tags.status
+      : 'other';
+  by[status] = (by[status] ?? 0) + p.value;
 }
