@@ -100,8 +100,12 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
     ...unnamedNotes(path.basename(o.file), ingest.stats),
     ...(outside ? [outsideNote(path.basename(o.file), outside)] : []),
   );
-  const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
-  if (mixed) notes.push(mixed.note);
+  const several = o.scenarios?.length
+    ? null
+    : scenariosNote(o.file, ingest.stats.scenarioIterations, ingest.stats.scenarioStartsMs, ingest.stats.t0Ms ?? 0);
+  if (several) notes.push(several.note);
+  // scenarios that ran at once: their sum is judged, and said so; ones that ran in turn are one run's steps
+  const mixed = several && 'fix' in several ? several : null;
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
   const closed =
     ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && !mixed

@@ -35,7 +35,7 @@ import type { BucketizerOptions } from './bucketizer-options.ts';
 import { MetricTable, phaseOf } from './metric-table.ts';
 import { ARRIVAL_METRIC, CHECK_FAILED_METRIC, REFUSED_NAME_METRIC, UNSENT_METRIC } from './plateau-metrics.ts';
 import { offer, offerSpread } from './offered.ts';
-import { otherScenario, scenarioIterations, selected } from './selection.ts';
+import { otherScenario, scenarioIterations, scenarioStart, selected } from './selection.ts';
 import { leadCheck, T0Finder, type SettledT0 } from './t0.ts';
 
 export class Bucketizer {
@@ -164,6 +164,7 @@ export class Bucketizer {
         if (this.stampMidMs === 0) offer(this.stats.offeredPerS, this.t0Ms!, startMs, 1);
         else offerSpread(this.stats.offeredPerS, this.t0Ms!, p.timeMs - p.value, 1, this.stats.offeredPhases);
         this.at(startMs).b.started++;
+        scenarioStart(this.stats, p.tags.scenario, startMs);
         return;
       }
       case 'iterations': {

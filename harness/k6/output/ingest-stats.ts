@@ -82,6 +82,12 @@ export interface IngestStats {
    */
   scenarioIterations: Record<string, number>;
   /**
+   * The first and last iteration start (epoch ms) of each scenario counted in scenarioIterations:
+   * scenarios that ran one after another (a constant-arrival-rate scenario a rate, each with its
+   * startTime) are one run's steps, not a load beside another (import/scenarios-note.ts).
+   */
+  scenarioStartsMs: Record<string, [number, number]>;
+  /**
    * With `scenarios` kept: the iterations left out, by their scenario tag (the first MAX_SCENARIOS
    * tags), for a flag that kept none: its fix names the one with the most.
    */
@@ -144,6 +150,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsCounted: 0,
     vusReadings: [],
     scenarioIterations: Object.create(null) as Record<string, number>,
+    scenarioStartsMs: Object.create(null) as Record<string, [number, number]>,
     otherScenarios: Object.create(null) as Record<string, number>,
     requestsCounted: 0,
     wholeSeconds: false,
