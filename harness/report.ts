@@ -15,6 +15,7 @@ import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts
 import { nextTurn } from '../reports/charts/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
+import { stepChecksFigures, type StepChecks } from '../reports/k6-checks-text.ts';
 
 export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; tornLines: number } {
   const { meta, records, samples, tornLines } = loadRun(dir);
@@ -82,6 +83,9 @@ export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; t
         first: summed.find((x) => x.name !== '')?.name ?? 'NAME',
       },
     });
+  const checks = importedChecksOf(meta.config);
+  if (checks.length > 0)
+    result.warnings.unshift({ code: 'k6-checks-failed', step: null, figures: stepChecksFigures(checks) });
   const closed = meta.traffic?.iterations?.closedModel;
   if (closed?.heldS !== undefined)
     result.warnings.unshift({
@@ -99,6 +103,21 @@ function summedScenariosOf(config: unknown): { name: string; iterations: number 
     ? summed.filter(
         (x): x is { name: string; iterations: number } =>
           typeof x?.name === 'string' && typeof x?.iterations === 'number',
+      )
+    : [];
+}
+
+/** The steps an imported k6 run's failed checks were not explained in (config.import.checks). */
+function importedChecksOf(config: unknown): StepChecks[] {
+  const checks = (config as { import?: { checks?: unknown } } | null)?.import?.checks;
+  return Array.isArray(checks)
+    ? checks.filter(
+        (c): c is StepChecks =>
+          typeof c === 'object' &&
+          c !== null &&
+          ['step', 'checks', 'checksFailed', 'requests', 'requestsFailed'].every(
+            (k) => typeof (c as Record<string, unknown>)[k] === 'number',
+          ),
       )
     : [];
 }

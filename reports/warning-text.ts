@@ -31,6 +31,7 @@ import { symptomText } from '../analysis/generator-symptoms.ts';
 import { generatorFix } from '../analysis/generator-fix.ts';
 import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
 import { UNHANDLED_FIX, unhandledText } from '../analysis/scenario-unhandled.ts';
+import { k6ChecksText, stepChecksOf } from './k6-checks-text.ts';
 
 type F = Record<string, number>;
 
@@ -164,6 +165,8 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return `a closed-model k6 run (constant-vus, ramping-vus, per-vu-iterations or shared-iterations): all ${f.vus} of its VUs active through ${f.heldS} seconds in a row and no iteration dropped, so its VUs set the load and no rate was offered; each step's target is a rate given at the import, delivery and capture compare its own throughput with it, and its capacity is not established: run a ramping-arrival-rate scenario to measure one`;
     case 'k6-scenarios-summed':
       return `the k6 run ran ${f.count} scenarios (iterations: ${w.figures.scenarios}) and was imported whole: its arrivals are all their iterations together, so its steps and capacity are of their sum, not of one scenario's load; import one with --scenario ${w.figures.first}`;
+    case 'k6-checks-failed':
+      return k6ChecksText(stepChecksOf(w.figures));
     case 'names-past-limit':
       return `${fmtInt(f.count)} names past the run's ${MAX_NAMES} are folded into one row, "${w.figures.row}" (e.g. "${w.figures.examples}"): built from data no rule tells from fixed names, they came spread over the engine threads, ${w.figures.inWarmup === true ? `and the run stopped in the warmup for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : w.step !== null ? `and the run stopped at step ${stepNo(w.step)} for them (a thread refuses a send past its own ${MAX_NAMES}, and the threads' names past ${MAX_NAMES} together stop the run)` : `or over the warmup and the steps, where no judged step counted them together (the threads' names past ${MAX_NAMES} together stop the run at the step they pass it in)`}; ${NAME_FIX}`;
     case 'names-failing':
@@ -241,14 +244,17 @@ export function warningTexts(
 /**
  * The warnings that qualify the capacity itself, which every headline says under it: an entry of
  * the mix that failed while the run held on its arrivals as a whole (the capacity is the others'),
- * and failures in held steps where the step the capacity is read from had them.
+ * and failures in held steps (or an imported run's failed k6 checks) where the step the capacity is
+ * read from had them.
  */
 export function caveatWarnings(run: Pick<RunResult, 'steps' | 'warnings' | 'kneeStep'>): Symptom[] {
   const from = kneeResult(run)?.index;
   return run.warnings.filter(
     (w) =>
       w.code === 'names-failing' ||
-      (w.code === 'failures-in-held' && from !== undefined && (w.figures.steps as number[]).includes(from)),
+      ((w.code === 'failures-in-held' || w.code === 'k6-checks-failed') &&
+        from !== undefined &&
+        (w.figures.steps as number[]).includes(from)),
   );
 }
 

@@ -20,6 +20,7 @@ const TOPICS: Record<string, string> = {
   'torn-lines': 'torn lines in the store',
   'closed-model': 'a closed-model run',
   'k6-scenarios-summed': 'summed k6 scenarios',
+  'k6-checks-failed': 'failed k6 checks',
   'window-empty': 'empty steady windows',
   'window-short': 'short steady windows',
   dropped: 'dropped arrivals',

@@ -118,6 +118,25 @@ describe('readLines', () => {
     }
   });
 
+  it('standard input (-, which yargs gives as an empty name) and a pipe or device are refused with how to get a file (it read "k6 output  does not exist")', async () => {
+    const read = async (f: string) => {
+      for await (const _ of readLines(f)) void _;
+    };
+    for (const f of ['-', ''])
+      await expect(read(f)).rejects.toMatchObject({
+        message:
+          'the k6 output to import is standard input (-), which the import cannot read: it reads its file more than once',
+        hint: "write k6's output to a file and pass that: k6 run --out json=k6-out.json script.js, then plateau import k6 k6-out.json",
+      });
+    // a device, as /dev/stdin is where a pipe feeds it
+    if (process.platform === 'win32') return;
+    await expect(read('/dev/null')).rejects.toMatchObject({
+      message:
+        'k6 output /dev/null is not a file (a pipe or a device, which the import, reading its file more than once, cannot read)',
+      hint: 'pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted): k6 run --out json=k6-out.json script.js, then plateau import k6 k6-out.json',
+    });
+  });
+
   it('a file gzipped twice, or a zip, is named with how to unpack it (they read "neither JSON samples nor CSV rows")', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-lines-'));
     const read = async (f: string) => {

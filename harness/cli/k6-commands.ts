@@ -9,7 +9,7 @@ import { defaultScenario } from '../scenario/default.ts';
 import { runIds } from '../environment.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
-import { writeK6Script, k6Args } from '../k6/engine/process.ts';
+import { writeK6Script, k6Args, K6_CSV_TIME } from '../k6/engine/process.ts';
 import { dataBeside, runtimeData } from '../k6/engine/bundle.ts';
 import { importK6 } from '../k6/import/import.ts';
 import type { ImportOptions } from '../k6/import/import-options.ts';
@@ -106,8 +106,11 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   const opens = Object.values(data).map((d) => d.path);
   // named by --k6-out's format: k6 gzips an output file whose name ends in .gz, and the import reads it so
   const k6Out = `k6-out.${config.k6.out}`;
+  // k6's default CSV stamps whole seconds, which blur the steps the import derives and move its
+  // windows up to a second (docs/engines.md): milliseconds, as plateau runs k6 itself
+  const csvTime = config.k6.out.startsWith('csv') ? `${Object.entries(K6_CSV_TIME)[0].join('=')} ` : '';
   io.out(
-    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
+    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  ${csvTime}k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
       `(it loads ${new URL(config.target.url).origin}; k6 run -e ${TARGET_ENV}=<url> points it at another address of the service, then import with that --target)\n` +
       (secrets.length
         ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`

@@ -234,13 +234,15 @@ describe('plateau k6-script', () => {
   });
 
   it.each([
-    ['json', 'json=k6-out.json', 'k6-out.json'],
-    ['json.gz', 'json=k6-out.json.gz', 'k6-out.json.gz'],
-    ['csv', 'csv=k6-out.csv', 'k6-out.csv'],
-    ['csv.gz', 'csv=k6-out.csv.gz', 'k6-out.csv.gz'],
-  ])('--k6-out %s: the k6 command it prints writes %s, and the import reads %s', async (format, outFlag, file) => {
+    ['json', 'json=k6-out.json', 'k6-out.json', '  k6 run '],
+    ['json.gz', 'json=k6-out.json.gz', 'k6-out.json.gz', '  k6 run '],
+    // stamped in ms, as plateau runs k6 itself: k6's default CSV stamps whole seconds
+    ['csv', 'csv=k6-out.csv', 'k6-out.csv', '  K6_CSV_TIME_FORMAT=unix_milli k6 run '],
+    ['csv.gz', 'csv=k6-out.csv.gz', 'k6-out.csv.gz', '  K6_CSV_TIME_FORMAT=unix_milli k6 run '],
+  ])('--k6-out %s: the k6 command it prints writes %s, and the import reads %s', async (format, outFlag, file, run) => {
     const r = await bareScript('http://127.0.0.1:9/', `out-${format}.js`, '--k6-out', format);
     expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`\n${run}`);
     expect(r.stdout).toContain(` --out ${outFlag} `);
     expect(r.stdout).toContain(`then: plateau import k6 ${file} --target http://127.0.0.1:9/\n`);
   });

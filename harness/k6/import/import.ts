@@ -33,6 +33,8 @@ import { nameNotes } from './name-notes.ts';
 import { planSteps } from './plan-steps.ts';
 import { exactOutcomes, importStage } from './import-stage.ts';
 import { scenariosNote, summedScenarios } from './scenarios-note.ts';
+import { unexplainedChecks } from './unexplained-checks.ts';
+import { shedNote } from './shed-note.ts';
 import { K6_CSV_HEAD, NOT_K6_FIX, ingestLines, type IngestResult } from '../output/ingest.ts';
 import { T0TooEarly } from '../output/t0.ts';
 import { readLines } from '../output/lines.ts';
@@ -90,14 +92,20 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
       `${path.basename(o.file)} ${cut ? 'ends mid-stream (gzip cut short' : 'ends in a torn line (its last line cut mid-sample'}: k6 killed while writing it?): the samples before the cut are imported${cutS === null ? '' : ` (the second it fell in, ${cutS}-${cutS + 1} s, holds only part of its samples: the last second of load is not judged)`}, the run's last seconds are missing, and the run is judged as interrupted: what its steps held is a lower bound, and a capacity needs a failure past the knee that a later complete step confirmed by failing too (an import has no rerun)`,
     );
   }
+  const shed = shedNote(o.file, ingest.stats.expectedShed);
+  if (shed) notes.push(shed);
   const outside = outsideScenarios(ingest.stats, records);
   notes.push(
     ...nameNotes(records, ingest.stats.names, outside?.alone.length),
     ...unnamedNotes(path.basename(o.file), ingest.stats),
     ...(outside ? [outsideNote(path.basename(o.file), outside)] : []),
   );
-  const mixed = o.scenarios?.length ? null : scenariosNote(o.file, ingest.stats.scenarioIterations);
-  if (mixed) notes.push(mixed.note);
+  const several = o.scenarios?.length
+    ? null
+    : scenariosNote(o.file, ingest.stats.scenarioIterations, ingest.stats.scenarioStartsMs, ingest.stats.t0Ms ?? 0);
+  if (several) notes.push(several.note);
+  // scenarios that ran at once: their sum is judged, and said so; ones that ran in turn are one run's steps
+  const mixed = several && 'fix' in several ? several : null;
   // the gauges count every scenario's VUs: with some scenarios kept, or several run, they say nothing of one
   const closed =
     ingest.stats.arrivalsFrom === 'iterations' && !o.openModel && !o.scenarios?.length && !mixed
@@ -162,6 +170,7 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
   // the arrivals after the last derived hold: said as a ramp cut (above), else as a step not judged
   if (afterNote && early?.in !== 'ramp-beyond') notes.push(afterNote);
   const interrupted = killed || early !== null;
+  const checks = unexplainedChecks(ingest.stats.checkTally, plan.steps);
   const runId = config.output.runId ?? newRunId();
   const vusMax = Math.max(0, ...records.map((r) => r.vusAllocated));
   const store = RunStore.create(config.output.dir, {
@@ -183,6 +192,8 @@ export async function importK6(o: ImportOptions): Promise<ImportOutput> {
         t0Ms: o.t0Ms ?? null,
         // several scenarios imported whole: their iterations, summed into the arrivals (a warning of the report)
         ...(mixed ? { summed: summedScenarios(ingest.stats.scenarioIterations) } : {}),
+        // checks that failed on responses counted as successes (k6 ties none to its request): a warning of the report
+        ...(checks.length > 0 ? { checks } : {}),
       },
     }) as PlateauConfig,
     plan: storedPlan(plan),

@@ -30,12 +30,12 @@ import type { K6Second } from './second.ts';
 import { NameCatalog } from './names.ts';
 import { OpenSeconds } from './open-seconds.ts';
 import { FailedIterations } from './failed-iterations.ts';
-import { countOutside, countUnnamed, newIngestStats, type IngestStats } from './ingest-stats.ts';
+import { countOutside, countShed, countUnnamed, newIngestStats, type IngestStats } from './ingest-stats.ts';
 import type { BucketizerOptions } from './bucketizer-options.ts';
 import { MetricTable, phaseOf } from './metric-table.ts';
 import { ARRIVAL_METRIC, CHECK_FAILED_METRIC, REFUSED_NAME_METRIC, UNSENT_METRIC } from './plateau-metrics.ts';
 import { offer, offerSpread } from './offered.ts';
-import { otherScenario, scenarioIterations, selected } from './selection.ts';
+import { otherScenario, scenarioIterations, scenarioStart, selected } from './selection.ts';
 import { leadCheck, T0Finder, type SettledT0 } from './t0.ts';
 
 export class Bucketizer {
@@ -148,8 +148,11 @@ export class Bucketizer {
         if (p.tags.status === undefined && p.tags.expected_response === undefined)
           this.stats.requestsWithoutOutcome += p.value;
         if (p.tags.name === undefined) countUnnamed(this.stats, p);
+        if (failed !== null && p.tags.expected_response === 'true') countShed(this.stats, p);
         if (p.tags.scenario === undefined) countOutside(this.stats, p);
         if (failed !== null) this.iterationFailed(p, failed);
+        offer(this.stats.checkTally.requests, this.t0Ms!, p.timeMs, p.value);
+        if (failed !== null) offer(this.stats.checkTally.requestsFailed, this.t0Ms!, p.timeMs, p.value);
         return;
       }
       case 'iteration_duration': {
@@ -161,6 +164,7 @@ export class Bucketizer {
         if (this.stampMidMs === 0) offer(this.stats.offeredPerS, this.t0Ms!, startMs, 1);
         else offerSpread(this.stats.offeredPerS, this.t0Ms!, p.timeMs - p.value, 1, this.stats.offeredPhases);
         this.at(startMs).b.started++;
+        scenarioStart(this.stats, p.tags.scenario, startMs);
         return;
       }
       case 'iterations': {
@@ -204,12 +208,16 @@ export class Bucketizer {
         return;
       }
       case 'checks':
+        offer(this.stats.checkTally.checks, this.t0Ms!, p.timeMs, 1);
         if (p.value === 0) {
           this.stats.checksFailed++;
+          offer(this.stats.checkTally.checksFailed, this.t0Ms!, p.timeMs, 1);
           this.at(p.timeMs).b.note(`check failed: ${p.tags.check ?? '?'}`);
         }
         return;
       case CHECK_FAILED_METRIC:
+        // plateau's own script: its check() failed a request (k6's checks sample, counted above, is explained)
+        offer(this.stats.checkTally.requestsFailed, this.t0Ms!, p.timeMs, 1);
         this.checkFailed(p);
         this.iterationFailed(p, p.tags.kind === 'other' ? 'other' : 'check');
         return;

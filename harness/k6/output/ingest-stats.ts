@@ -25,6 +25,13 @@ export interface IngestStats {
   /** Samples stamped before t0 (counted in second 0). */
   beforeT0: number;
   checksFailed: number;
+  /**
+   * k6 `checks` samples and http_reqs, each with those that failed, by the second since t0 they
+   * fall in (the buckets' seconds): a failed check() fails no request, so the import tells the
+   * steps whose windows had more failed checks than their failed requests explain
+   * (import/checks-note.ts).
+   */
+  checkTally: CheckTally;
   t0Ms: number | null;
   t0From: 'option' | 'vus' | 'setup-end' | 'first-iteration' | null;
   firstMs: number | null;
@@ -52,6 +59,11 @@ export interface IngestStats {
    * `--system-tags` that left both out): nothing tells whether they succeeded.
    */
   requestsWithoutOutcome: number;
+  /**
+   * http_reqs samples k6 marked expected (the script's responseCallback) whose status is a 5xx,
+   * 429 or 0 (no answer), counted failed all the same (error-kind.ts shed), by status: the import says so.
+   */
+  expectedShed: Record<string, number>;
   /** http_reqs samples without a `name` tag (k6 run with `--system-tags` that left it out): in no name's row. */
   requestsWithoutName: number;
   /** The first two distinct `url` tags of those; and how many of them had no `url` tag either. */
@@ -69,6 +81,12 @@ export interface IngestStats {
    * one scenario, and a run of several is told which ones its arrivals mix.
    */
   scenarioIterations: Record<string, number>;
+  /**
+   * The first and last iteration start (epoch ms) of each scenario counted in scenarioIterations:
+   * scenarios that ran one after another (a constant-arrival-rate scenario a rate, each with its
+   * startTime) are one run's steps, not a load beside another (import/scenarios-note.ts).
+   */
+  scenarioStartsMs: Record<string, [number, number]>;
   /**
    * With `scenarios` kept: the iterations left out, by their scenario tag (the first MAX_SCENARIOS
    * tags), for a flag that kept none: its fix names the one with the most.
@@ -91,6 +109,14 @@ export interface IngestStats {
   readonly names: NamesSummary;
 }
 
+/** Counts a second (index tS since t0), as offeredPerS: IngestStats.checkTally. */
+export interface CheckTally {
+  checks: number[];
+  checksFailed: number[];
+  requests: number[];
+  requestsFailed: number[];
+}
+
 export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrivals: ArrivalsFrom): IngestStats {
   return {
     points: 0,
@@ -103,6 +129,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     loadBeforeT0: 0,
     loadBeforeT0Ms: 0,
     checksFailed: 0,
+    checkTally: { checks: [], checksFailed: [], requests: [], requestsFailed: [] },
     t0Ms: null,
     t0From: null,
     firstMs: null,
@@ -115,6 +142,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsKnown: 0,
     requestsWithoutOutcome: 0,
     requestsWithoutName: 0,
+    expectedShed: Object.create(null) as Record<string, number>,
     requestsOutsideScenarios: 0,
     outsideNames: Object.create(null) as Record<string, number>,
     unnamedUrls: [],
@@ -122,6 +150,7 @@ export function newIngestStats(metrics: MetricTable, names: NameCatalog, arrival
     iterationsCounted: 0,
     vusReadings: [],
     scenarioIterations: Object.create(null) as Record<string, number>,
+    scenarioStartsMs: Object.create(null) as Record<string, [number, number]>,
     otherScenarios: Object.create(null) as Record<string, number>,
     requestsCounted: 0,
     wholeSeconds: false,
@@ -150,4 +179,15 @@ export function countOutside(st: IngestStats, p: K6Point): void {
   const by = st.outsideNames;
   if (Object.hasOwn(by, name)) by[name] += p.value;
   else if (Object.keys(by).length < MAX_OUTSIDE_NAMES) by[name] = p.value;
+}
+
+/** A request k6 marked expected that failed for its status (IngestStats.expectedShed). */
+export function countShed(st: IngestStats, p: K6Point): void {
+  const by = st.expectedShed;
+  // a handful of statuses: one a hostile file makes up a line past them adds none
+  const status =
+    p.tags.status !== undefined && (Object.hasOwn(by, p.tags.status) || Object.keys(by).length < 10)
+      ? p.tags.status
+      : 'other';
+  by[status] = (by[status] ?? 0) + p.value;
 }

@@ -88,6 +88,9 @@ function insteadText(dir: string): string {
     : ': none of its files looks like one (their first line is neither a k6 JSON sample or metric nor the CSV header metric_name,timestamp,...; a --summary-export or handleSummary file holds totals, not samples)';
 }
 
+/** How to get a file the import reads. */
+const K6_OUT_EXAMPLE = 'k6 run --out json=k6-out.json script.js, then plateau import k6 k6-out.json';
+
 export function isGzip(file: string): boolean {
   const fd = fs.openSync(file, 'r');
   try {
@@ -100,6 +103,15 @@ export function isGzip(file: string): boolean {
 
 /** Every line of a finished file, in batches; `onCut` is told when a .gz file ends mid-stream. */
 export async function* readLines(file: string, onCut: () => void = () => undefined): AsyncGenerator<string[]> {
+  // yargs gives `-` as an empty string; the import reads its file more than once (its header, then whole, again for requests)
+  if (file === '' || file === '-') {
+    throw new PlateauError(
+      'the k6 output to import is standard input (-), which the import cannot read: it reads its file more than once',
+      `write k6's output to a file and pass that: ${K6_OUT_EXAMPLE}`,
+      'k6-output-missing',
+      EXIT.usage,
+    );
+  }
   if (!fs.existsSync(file)) {
     throw new PlateauError(
       `k6 output ${file} does not exist`,
@@ -111,8 +123,8 @@ export async function* readLines(file: string, onCut: () => void = () => undefin
   const stat = fs.statSync(file);
   if (!stat.isFile()) {
     throw new PlateauError(
-      `k6 output ${file} is ${stat.isDirectory() ? 'a directory' : 'not a file'}`,
-      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)${stat.isDirectory() ? `, not the folder it is in${insteadText(file)}` : ''}`,
+      `k6 output ${file} is ${stat.isDirectory() ? 'a directory' : 'not a file'}${stat.isFIFO() || stat.isCharacterDevice() || stat.isSocket() ? ' (a pipe or a device, which the import, reading its file more than once, cannot read)' : ''}`,
+      `pass the file k6 wrote with --out json=FILE or --out csv=FILE (.gz accepted)${stat.isDirectory() ? `, not the folder it is in${insteadText(file)}` : `: ${K6_OUT_EXAMPLE}`}`,
       'k6-output-missing',
       EXIT.usage,
     );

@@ -39,6 +39,33 @@ describe('which k6 names become rows', () => {
     expect(foldedNameOf(s)).toBe('(unnamed: 50 URLs)');
   });
 
+  it('folds URLs that differ only in their query values once more than 10 came, as it folds numbers', () => {
+    const c = new NameCatalog();
+    const terms = [
+      'alice',
+      'bob',
+      'carol',
+      'dave',
+      'erin',
+      'frank',
+      'grace',
+      'heidi',
+      'ivan',
+      'judy',
+      'mallory',
+      'oscar',
+    ];
+    for (const t of terms) c.keyOf(`http://h:8080/search?q=${t}&sort=name`);
+    // a path alone is not data, nor a query key, nor a name that is no URL
+    for (const n of ['http://h:8080/search', 'http://h:8080/search?page=x', 'search?q=a', 'search?q=b']) c.keyOf(n);
+    const s = c.summary();
+    expect(s.kept).toEqual(['http://h:8080/search', 'http://h:8080/search?page=x', 'search?q=a', 'search?q=b']);
+    expect([s.folded, s.foldedLate.length, foldedNameOf(s)]).toEqual([12, 10, '(unnamed: 12 URLs)']);
+    expect(s.examples[0]).toBe(
+      '"http://h:8080/search?q=mallory&sort=name" differs only in its numbers or query values from 10 names before it ("http://h:8080/search?q=alice&sort=name", ...)',
+    );
+  });
+
   it(`keeps at most ${MAX_NAMES - 1} names of their own, so that with the folded row a run has at most ${MAX_NAMES}`, () => {
     const c = new NameCatalog();
     for (let i = 0; i < MAX_NAMES + 20; i++) c.keyOf(`step ${String.fromCharCode(65 + (i % 26))}${Math.floor(i / 26)}`);

@@ -89,7 +89,7 @@ export class NameCatalog {
     const family = shape === raw ? null : (this.families.get(shape) ?? []);
     if (problem === null && family !== null && family.length >= MAX_NAMES_OF_A_SHAPE) {
       this.overflowed.add(shape);
-      problem = `"${raw}" differs only in its numbers from ${family.length} names before it ("${family[0]}", ...)`;
+      problem = `"${raw}" differs only in its numbers${raw.includes('?') && URL_ORIGIN.test(raw) ? ' or query values' : ''} from ${family.length} names before it ("${family[0]}", ...)`;
     }
     if (problem === null && this.kept.length < MAX_NAMES - 1) {
       this.kept.push(raw);
@@ -122,10 +122,16 @@ export class NameCatalog {
   }
 }
 
-/** A name with each run of digits as '#' (a URL's origin as it is: a port is not data). */
+/**
+ * A name with each run of digits as '#' (a URL's origin as it is: a port is not data), and a URL's
+ * query values as '#': k6 names a request it was not given a name for by its whole URL, and
+ * `/search?q=alice`, `/search?q=bob` are one request of many terms, with no digit to tell it.
+ */
 function shapeOf(name: string): string {
   const origin = URL_ORIGIN.exec(name)?.[0] ?? '';
-  return origin + name.slice(origin.length).replace(/\d+/g, '#');
+  const rest = name.slice(origin.length).replace(/\d+/g, '#');
+  const q = origin === '' ? -1 : rest.indexOf('?');
+  return origin + (q === -1 ? rest : rest.slice(0, q) + rest.slice(q).replace(/=[^&#]*/g, '=#'));
 }
 
 /** The name FOLDED_NAME becomes once the count is known, e.g. "(unnamed: 412 URLs)". */

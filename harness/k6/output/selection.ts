@@ -49,3 +49,13 @@ export function scenarioIterations(stats: IngestStats, name = '', n: number): vo
   if (Object.hasOwn(by, name)) by[name] += n;
   else if (Object.keys(by).length < MAX_SCENARIOS) by[name] = n;
 }
+
+/** An iteration of a selected scenario started at startMs: its scenario's first and last starts (IngestStats.scenarioStartsMs). */
+export function scenarioStart(stats: IngestStats, name = '', startMs: number): void {
+  const by = stats.scenarioStartsMs;
+  const span = Object.hasOwn(by, name) ? by[name] : undefined;
+  if (span === undefined) {
+    if (Object.keys(by).length < MAX_SCENARIOS) by[name] = [startMs, startMs];
+  } else if (startMs < span[0]) span[0] = startMs;
+  else if (startMs > span[1]) span[1] = startMs;
+}
