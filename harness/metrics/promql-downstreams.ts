@@ -32,6 +32,7 @@ import { firstInside, sumOfRates } from '../../analysis/counter-rate.ts';
 export interface DownstreamRaw {
   /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
   ops: RawSeries[];
+  /** With the same lookback: a gauge whose samples ended before the window is told from a wrong name. */
   saturation: RawSeries[] | null;
   latencySum: RawSeries[] | null;
   latencyCount: RawSeries[] | null;
@@ -67,7 +68,7 @@ export async function queryDownstream(
   try {
     const [ops, saturation, latencySum, latencyCount] = await Promise.all([
       get(d.ops, labels, fromMs - lookbackMs),
-      d.saturation ? get(d.saturation, labels, fromMs) : null,
+      d.saturation ? get(d.saturation, labels, fromMs - lookbackMs) : null,
       d.latency ? get(`${d.latency}_sum`, {}, fromMs - lookbackMs) : null,
       d.latency ? get(`${d.latency}_count`, {}, fromMs - lookbackMs) : null,
     ]);
@@ -117,7 +118,7 @@ export function downstreamWindowOf(
   }
   if (raw.saturation) {
     Object.assign(w, saturationOf(raw.saturation, fromMs, toMs));
-    if (w.saturationMax === null) missing(d.saturation!, 'saturation');
+    if (w.saturationMax === null) missing(d.saturation!, 'saturation', raw.saturation);
   }
   if (raw.latencySum && raw.latencyCount) {
     const mostOwn = mostInWindow(raw.latencyCount, fromMs, toMs);
