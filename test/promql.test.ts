@@ -1,6 +1,6 @@
 /**
  * PromQL against real servers. Its errors: an address that answers but is no Prometheus HTTP API,
- * and one that does not answer. Then one real Prometheus server scraping the demo every second,
+ * and one that does not answer (at preflight, or after the load, when every window says why it is empty). Then one real Prometheus server scraping the demo every second,
  * through a tap that keeps what it stored, for four tests: preflight's note on a scrape interval
  * too long for the steady window; a window's throughput and mean read through PromQL, exactly
  * those of the very scrapes it stored; and a whole run, whose per-step server figures through
@@ -20,7 +20,7 @@ import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { signBody } from '../demo/orders.ts';
 import { serverWindow } from '../analysis/server-window.ts';
 import { STEPS_PHASE } from '../analysis/phases.ts';
-import type { ServerSample } from '../analysis/types.ts';
+import type { ServerSample, StepPlan } from '../analysis/types.ts';
 import { EXIT, PlateauError } from '../harness/errors.ts';
 import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
@@ -28,6 +28,8 @@ import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { checkRequestLabelsInPrometheus } from '../harness/pipeline/request-labels-check.ts';
 import { requestSeriesOf } from '../analysis/request-series.ts';
 import { queryWindow, rawSamples, selector } from '../harness/metrics/promql.ts';
+import { promqlWindows } from '../harness/metrics/promql-windows.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -95,6 +97,37 @@ describe('PromQL queries to an address that is not a Prometheus server', () => {
     } finally {
       page.close();
     }
+  });
+
+  it('a Prometheus gone after preflight: every window of every step, route and downstream says why it is empty', async () => {
+    // port 1 refuses: the server that answered preflight stopped before the windows were read
+    const config = parseConfigOrThrow({
+      target: { url: 'http://127.0.0.1:8080/' },
+      steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 0, holdS: 5 },
+      metrics: {
+        url: '/metrics',
+        prometheus: { url: 'http://127.0.0.1:1', settleS: 0 },
+        requests: { preset: 'prometheus-client', routeLabel: 'route', routes: { 'read item': '/items/:id' } },
+        downstreams: [{ name: 'redis', ops: 'redis_commands_processed_total', saturation: 'redis_blocked_clients' }],
+      },
+    });
+    const steps = [0, 1].map((index) => ({ index, steadyStartS: 5 + 10 * index, steadyEndS: 10 + 10 * index }));
+    const pq = await promqlWindows(config, steps as unknown as StepPlan[], Date.now() - 60_000);
+    expect(pq.windows.map((w) => w.index)).toEqual([0, 1]);
+    const refused = /^Prometheus at http:\/\/127\.0\.0\.1:1 did not answer: .*ECONNREFUSED.*: check the Prometheus URL/;
+    for (const w of pq.windows) {
+      expect(w.window.throughputPerSec).toBeNull();
+      expect(w.window.problems).toEqual([expect.stringMatching(refused)]);
+      expect(w.routes!['read item'].problems).toEqual([expect.stringMatching(refused)]);
+      expect(w.downstreams!.redis.ops).toBeNull();
+      expect(w.downstreams!.redis.problems).toEqual([
+        expect.stringMatching(/^downstream redis: Prometheus at .* did not answer/),
+      ]);
+    }
+    expect(pq.errors).toEqual([
+      expect.stringMatching(/^step 1: Prometheus at/),
+      expect.stringMatching(/^step 2: Prometheus at/),
+    ]);
   });
 
   it('says which Prometheus did not answer', async () => {

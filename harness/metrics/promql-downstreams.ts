@@ -26,7 +26,7 @@
 import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts';
 import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { mostInWindow, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
+import { mostInWindow, problemOf, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
 import { firstInside, sumOfRates } from '../../analysis/counter-rate.ts';
 
 export interface DownstreamRaw {
@@ -74,13 +74,12 @@ export async function queryDownstream(
     ]);
     return downstreamWindowOf(d, { ops, saturation, latencySum, latencyCount }, fromMs, toMs, t0EpochMs);
   } catch (err) {
-    const e = err as Error & { hint?: string };
     return {
       source: 'promql',
       fromS: (fromMs - t0EpochMs) / 1000,
       toS: (toMs - t0EpochMs) / 1000,
       ops: null,
-      problems: [downstreamProblem(d.name, `${e.message}${e.hint ? `: ${e.hint}` : ''}`)],
+      problems: [downstreamProblem(d.name, problemOf(err))],
     };
   }
 }

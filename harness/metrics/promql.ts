@@ -180,6 +180,12 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** A query that failed (Prometheus gone since preflight, a timeout): its error and fix as a window's problem line. */
+export function problemOf(err: unknown): string {
+  const e = err as Error & { hint?: string };
+  return `${e.message}${e.hint ? `: ${e.hint}` : ''}`;
+}
+
 export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> {
   const lookbackMs = o.lookbackMs ?? 300_000;
   const get = (name: string, labels?: Record<string, string>, fromMs = o.fromMs): Promise<RawSeries[]> =>
