@@ -16,7 +16,7 @@
  * generator-limited still delivered its rate, and the pool's readings are the target's own), the
  * generator, or none of them.
  */
-import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtRate, fmtShare, stepList, stepNo } from './format.ts';
 import { poolAtLimit } from './pool.ts';
 import { generatorFix } from './generator-fix.ts';
 import type { DownstreamConfig, DownstreamEvidence, DownstreamStep, DownstreamVerdict, StepResult } from './types.ts';
@@ -34,6 +34,8 @@ export interface Evidence {
   clause?: string;
   /** The downstream's own line: what it showed, or why nothing it showed names it. */
   text: string;
+  /** The examined steps (the knee and after) at which no figures were read: its clearance does not cover them. */
+  unread?: number[];
 }
 
 /**
@@ -130,20 +132,27 @@ export function evidenceOf(
       step: null,
       text: `${d.name}: only its ops are declared, and a flat ops rate follows the service's and proves nothing: declare its saturation gauge, per-op latency or maxOpsPerSec (metrics.downstreams) to judge it`,
     };
-  return { step: null, text: `${d.name}: ${clearText(d, i, deciding, kneeStep, base)}` };
+  // a step without figures (its exporter gone, Prometheus unreachable) clears nothing: "at most 0" of no reading would exonerate it
+  const examined = examinedSteps(deciding, kneeStep);
+  const unread = examined.filter((s) => s.downstreams?.[i]?.opsPerSec == null).map((s) => s.index);
+  const read = examined.filter((s) => s.downstreams?.[i]?.opsPerSec != null);
+  const missing = unread.length > 0 ? { unread } : {};
+  if (read.length === 0)
+    return {
+      step: null,
+      ...missing,
+      text: `${d.name}: no figures were read at the knee or after it (${unread.length === 1 ? 'step' : 'steps'} ${stepList(unread)}; see its problems): whether it limited the service cannot be told`,
+    };
+  const gap =
+    unread.length > 0
+      ? `; no figures at ${unread.length === 1 ? 'step' : 'steps'} ${stepList(unread)} (see its problems), which this does not cover`
+      : '';
+  return { step: null, ...missing, text: `${d.name}: ${clearText(d, i, read, base)}${gap}` };
 }
 
-/** Its own evidence stayed clear: the readings that say so. */
-function clearText(
-  d: DownstreamConfig,
-  i: number,
-  deciding: readonly StepResult[],
-  kneeStep: number | null,
-  base: DownstreamStep,
-): string {
-  const examined = examinedSteps(deciding, kneeStep)
-    .map((s) => s.downstreams?.[i])
-    .filter((f) => f != null);
+/** Its own evidence stayed clear over the examined steps with figures (`read`): the readings that say so. */
+function clearText(d: DownstreamConfig, i: number, read: readonly StepResult[], base: DownstreamStep): string {
+  const examined = read.map((s) => s.downstreams![i]);
   const parts: string[] = [];
   const peak = Math.max(...examined.map((f) => f.opsPerSec ?? 0));
   if (d.maxOpsPerSec)
@@ -181,7 +190,8 @@ export function downstreamVerdict(
     if (e.kind && e.step !== null && (pick === null || e.step < evidence[pick].step!)) pick = i;
   });
   if (pick !== null) return named(declared[pick], pick, evidence[pick], deciding, kneeStep);
-  const none = `no declared downstream (${declared.map((d) => d.name).join(', ')}) showed evidence of its own at the knee; a flat ops rate follows the service's and proves nothing`;
+  const unread = declared.filter((_, i) => evidence[i].unread);
+  const none = `no declared downstream (${declared.map((d) => d.name).join(', ')}) showed evidence of its own at the knee${unread.length > 0 ? ` (${unread.map((d) => d.name).join(' and ')} read no figures at some step from the knee on, where ${unread.length === 1 ? 'it is' : 'they are'} not cleared: see ${unread.length === 1 ? 'its line' : 'their lines'})` : ''}; a flat ops rate follows the service's and proves nothing`;
   const gen = examined.find((s) => s.generatorBound || s.generatorLimited !== undefined);
   const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || poolAtLimit(s.server));
   // the pool's own readings stand whatever the generator did; its trouble is the caveat beside them

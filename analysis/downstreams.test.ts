@@ -236,6 +236,30 @@ describe('a downstream is named the limit at the knee only on its own evidence',
     ]);
   });
 
+  it('an exporter gone from the knee on: no figures there clear nothing, and the verdict says it is not cleared', () => {
+    const d = { ...REDIS, saturation: 'redis_blocked_clients', latency: 'app_redis_call_seconds' };
+    const gone = (s: FakeDsStep, i: number): FakeDsStep =>
+      i >= 2 ? { ...s, ds: { redis: { opsPerSec: 0, ops: null, saturationMax: null, saturationStart: null } } } : s;
+    const r = analyze([d], plateauSteps({}).map(gone), 2);
+    expect(r.results[0].evidence).toBe(
+      'redis: no figures were read at the knee or after it (steps 3 and 4; see its problems): whether it limited the service cannot be told',
+    );
+    expect(r.verdict.detail).toMatch(
+      /^no declared downstream \(redis\) showed evidence of its own at the knee \(redis read no figures at some step from the knee on, where it is not cleared: see its line\); /,
+    );
+    // gone past the knee only: the knee clears it, the step after is said to be uncovered
+    const late = analyze(
+      [d],
+      plateauSteps({}).map((s, i) => (i === 3 ? gone(s, i) : s)),
+      2,
+    );
+    expect(late.results[0].evidence).toBe(
+      'redis: no evidence of its own at the knee: its redis_blocked_clients at most 0 (from 0), its per-op time at most 0.0104 ms (from 0.0100 ms); no figures at step 4 (see its problems), which this does not cover',
+    );
+    // read throughout: no such clause
+    expect(analyze([d], plateauSteps({}), 2).verdict.detail).not.toMatch(/read no figures/);
+  });
+
   it('no step failed past the knee: nothing is named', () => {
     const steps = plateauSteps({}).map((s) => ({ ...s, verdict: 'holds' as const }));
     const r = analyze([{ ...REDIS, maxOpsPerSec: 4900 }], steps, 3);
