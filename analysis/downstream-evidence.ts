@@ -101,14 +101,33 @@ function evidenceAt(
   }
   const lb = base.latencyMeanMs;
   const l = f.latencyMeanMs;
-  if (d.latency && lb != null && l != null && l >= LATENCY_FACTOR * lb && l >= lb + LATENCY_MIN_RISE_MS) {
-    if (poolClear(s) && generatorClear(s))
-      return {
-        kind: 'latency',
-        clause: `its per-op time up from ${fmtMs(lb)} ms to ${fmtMs(l)} ms at step ${n} (${(l / lb).toFixed(1)}x) while the service's pool had nobody waiting and the generator kept up`,
-      };
-  }
+  if (latencyRose(d, f, base) && poolClear(s) && generatorClear(s))
+    return {
+      kind: 'latency',
+      clause: `its per-op time up from ${fmtMs(lb!)} ms to ${fmtMs(l!)} ms at step ${n} (${(l! / lb!).toFixed(1)}x) while the service's pool had nobody waiting and the generator kept up`,
+    };
   return null;
+}
+
+/** Its per-op time rose by LATENCY_FACTOR and LATENCY_MIN_RISE_MS over the baseline's. */
+function latencyRose(d: DownstreamConfig, f: DownstreamStep, base: DownstreamStep): boolean {
+  const lb = base.latencyMeanMs;
+  const l = f.latencyMeanMs;
+  return !!d.latency && lb != null && l != null && l >= LATENCY_FACTOR * lb && l >= lb + LATENCY_MIN_RISE_MS;
+}
+
+/**
+ * Where its per-op time rose as evidence would, at a step whose pool had callers waiting or whose
+ * generator was not clear: why that rise is not its own evidence (a per-op time the service times
+ * includes its wait for a connection). Else ''.
+ */
+function latencyDiscounted(i: number, read: readonly StepResult[], base: DownstreamStep, d: DownstreamConfig): string {
+  const s = read.find((x) => latencyRose(d, x.downstreams![i], base));
+  if (!s) return '';
+  const why = !poolClear(s)
+    ? "the service's pool had callers waiting, a wait a per-op time timed in the service includes"
+    : 'the generator was not clear';
+  return `, its rise to ${fmtMs(s.downstreams![i].latencyMeanMs!)} ms at step ${stepNo(s.index)} discounted: ${why}`;
 }
 
 /** What downstream `i` shows at the knee and after it. */
@@ -165,7 +184,9 @@ function clearText(d: DownstreamConfig, i: number, read: readonly StepResult[], 
   }
   if (d.latency) {
     const lat = Math.max(...examined.map((f) => f.latencyMeanMs ?? 0));
-    parts.push(`its per-op time at most ${fmtMs(lat)} ms (from ${fmtMs(base.latencyMeanMs ?? null)} ms)`);
+    parts.push(
+      `its per-op time at most ${fmtMs(lat)} ms (from ${fmtMs(base.latencyMeanMs ?? null)} ms)${latencyDiscounted(i, read, base, d)}`,
+    );
   }
   return `no evidence of its own at the knee: ${parts.join(', ')}`;
 }

@@ -187,6 +187,24 @@ describe('a downstream is named the limit at the knee only on its own evidence',
     expect(r.results[0].evidence).toMatch(/^redis: /);
   });
 
+  it.each<[string, Partial<FakeDsStep>, string]>([
+    [
+      'callers waiting for the pool',
+      { poolPendingMax: 7 },
+      "the service's pool had callers waiting, a wait a per-op time timed in the service includes",
+    ],
+    ['the generator bound', { extra: { generatorBound: true } }, 'the generator was not clear'],
+  ])(
+    'a per-op time that rose 150x where it cannot count (%s): its line says it rose, and why it is discounted',
+    (_, extra3, why) => {
+      const d = { ...REDIS, latency: 'app_redis_call_seconds' };
+      const r = analyze([d], plateauSteps({ latencySumS: 73.2, latencyCount: 48800 }, extra3), 2);
+      expect(r.results[0].evidence).toBe(
+        `redis: no evidence of its own at the knee: its per-op time at most 1.50 ms (from 0.0100 ms), its rise to 1.50 ms at step 4 discounted: ${why}`,
+      );
+    },
+  );
+
   /** The knee (step 3) held generator-limited, with the pool's readings at `poolAt3`, and step 4 failed at the target. */
   const kneeGeneratorLimited = (poolAt3: Partial<FakeDsStep>): FakeDsStep[] =>
     plateauSteps({}).map((s, i) =>
