@@ -145,7 +145,11 @@ export function evidenceOf(
     const e = evidenceAt(d, s, f, base);
     if (e) return { ...e, step: s.index, text: `${d.name}: ${e.clause}` };
   }
-  if (!base) return { step: null, text: `${d.name}: no figures were read in any steady window (see its problems)` };
+  if (!base)
+    return {
+      step: null,
+      text: `${d.name}: ${noStepRan(deciding) ? 'no step ran, so no figure of it was read' : 'no figures were read in any steady window (see its problems)'}`,
+    };
   if (!d.saturation && !d.latency && !d.maxOpsPerSec)
     return {
       step: null,
@@ -191,6 +195,10 @@ function clearText(d: DownstreamConfig, i: number, read: readonly StepResult[], 
   return `no evidence of its own at the knee: ${parts.join(', ')}`;
 }
 
+function noStepRan(deciding: readonly StepResult[]): boolean {
+  return deciding.every((s) => s.verdict === 'not-run');
+}
+
 /** The run's verdict from every downstream's evidence (see the file comment). */
 export function downstreamVerdict(
   declared: readonly DownstreamConfig[],
@@ -199,6 +207,9 @@ export function downstreamVerdict(
   kneeStep: number | null,
 ): DownstreamVerdict {
   const examined = examinedSteps(deciding, kneeStep);
+  // a run stopped before its load (preflight, reset) offered no rate: it cannot say that nothing limited one
+  if (noStepRan(deciding))
+    return { limiting: null, pointsTo: 'nothing', step: null, detail: 'no step ran, so no downstream can be judged' };
   if (!examined.some((s) => s.verdict === 'fails'))
     return {
       limiting: null,

@@ -278,6 +278,20 @@ describe('a downstream is named the limit at the knee only on its own evidence',
     expect(analyze([d], plateauSteps({}), 2).verdict.detail).not.toMatch(/read no figures/);
   });
 
+  it('a run stopped before any step ran (preflight failed): nothing judged, and never "nothing limited the service"', () => {
+    const steps = plateauSteps({})
+      .slice(0, 1)
+      .map((s) => ({ ...s, verdict: 'not-run' as const, okPerSec: 0, ds: {} }));
+    const r = analyze([{ ...REDIS, maxOpsPerSec: 4900 }], steps, null);
+    expect(r.verdict).toEqual({
+      limiting: null,
+      pointsTo: 'nothing',
+      step: null,
+      detail: 'no step ran, so no downstream can be judged',
+    });
+    expect(r.results[0].evidence).toBe('redis: no step ran, so no figure of it was read');
+  });
+
   it('no step failed past the knee: nothing is named', () => {
     const steps = plateauSteps({}).map((s) => ({ ...s, verdict: 'holds' as const }));
     const r = analyze([{ ...REDIS, maxOpsPerSec: 4900 }], steps, 3);
