@@ -6,7 +6,8 @@
  * those of the very scrapes it stored; and a whole run, whose per-step server figures through
  * PromQL are exactly those of two stored scrapes, read where the steady window is, and match the
  * direct scrapes (the throughput within 5%), the percentiles of the demo's timer histogram falling
- * in the same bucket or the next; and preflight's check of the request series' labels and routes.
+ * in the same bucket or the next; and preflight's check of the request series' labels and routes,
+ * and of a downstream's labels.
  * One server for them all: its first scrape comes about 6 s after it starts. The two preflight
  * tests read only the reads' series and load nothing, so they run beside the whole run, which
  * counts the orders' series as the window's test did before it. The window's arithmetic alone: harness/metrics/promql.test.ts.
@@ -284,6 +285,45 @@ describe('PromQL path against a real Prometheus server', () => {
       expect(await checkScrapeInterval(config(2))).toMatch(
         /^note: Prometheus scrapes http_server_requests_seconds_count\{.*\} every 1\.0 s, and a steady window is 1 s: fewer than two scrapes fall in it/,
       );
+    },
+  );
+
+  // preflight's check of metrics.downstreams through Prometheus (harness/pipeline/downstream-check.ts)
+  it.skipIf(!hasPrometheus).concurrent(
+    `preflight refuses a downstream whose labels match none of a series Prometheus holds, naming the values there, not its name${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      await prom!.waitForScrapes(1);
+      const config = (downstreams: object[]) =>
+        ({ metrics: { prometheus: { url: prom!.url }, downstreams } }) as unknown as PlateauConfig;
+      // the demo's pool gauge stands for a downstream's series: its name is right, its job label wrong
+      const err = (await checkDownstreamsInPrometheus(
+        config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'targett' } }]),
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect(err).toBeInstanceOf(PlateauError);
+      expect([err.message, err.hint, err.exitCode]).toEqual([
+        `Prometheus at ${prom!.url} holds hikaricp_connections_max, but metrics.downstreams["db"].labels {job="targett"} match none of the 1 series of hikaricp_connections_max (job: "target")`,
+        'set metrics.downstreams[].labels to values Prometheus holds (or remove them)',
+        3,
+      ]);
+      // a wrong name beside it: both said, each with its own fix
+      const both = (await checkDownstreamsInPrometheus(
+        config([
+          { name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'targett' } },
+          { name: 'redis', ops: 'redis_ops_total' },
+        ]),
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect(both.message).toMatch(
+        /has no sample in the last 5 minutes of redis_ops_total\{\} \(downstream redis\); holds hikaricp_connections_max, but metrics\.downstreams\["db"\]\.labels/,
+      );
+      expect(both.hint).toMatch(
+        /^correct the name in metrics\.downstreams .*; set metrics\.downstreams\[\]\.labels to values Prometheus holds/,
+      );
+      // the right labels pass
+      expect(
+        await checkDownstreamsInPrometheus(
+          config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'target' } }]),
+        ),
+      ).toBe('downstream series in Prometheus: db');
     },
   );
 
