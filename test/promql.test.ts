@@ -290,9 +290,9 @@ describe('PromQL path against a real Prometheus server', () => {
 
   // preflight's check of metrics.downstreams through Prometheus (harness/pipeline/downstream-check.ts)
   it.skipIf(!hasPrometheus).concurrent(
-    `preflight refuses a downstream whose labels match none of a series Prometheus holds, naming the values there, not its name${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    `preflight refuses a downstream whose labels match none of a series Prometheus holds, naming the values there, not its name; and one whose scrapes stopped${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
     async () => {
-      await prom!.waitForScrapes(1);
+      await prom!.waitForScrapes(3); // a scrape interval to judge a stopped one by
       const config = (downstreams: object[]) =>
         ({ metrics: { prometheus: { url: prom!.url }, downstreams } }) as unknown as PlateauConfig;
       // the demo's pool gauge stands for a downstream's series: its name is right, its job label wrong
@@ -324,6 +324,18 @@ describe('PromQL path against a real Prometheus server', () => {
           config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'target' } }]),
         ),
       ).toBe('downstream series in Prometheus: db');
+      // read a minute on, as after its exporter died: samples in the last five minutes, none in the last minute
+      const stale = (await checkDownstreamsInPrometheus(
+        config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'target' } }]),
+        Date.now() + 60_000,
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect([stale.message, stale.hint, stale.exitCode]).toEqual([
+        expect.stringMatching(
+          /^Prometheus at \S+ stopped scraping hikaricp_connections_max\{job="target"\} \(downstream db\) 6\d s ago, every 1\.0 s before$/,
+        ),
+        "start the exporter (or target) whose scrapes stopped, and check Prometheus's targets page (its up series)",
+        3,
+      ]);
     },
   );
 

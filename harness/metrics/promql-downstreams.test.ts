@@ -77,7 +77,7 @@ describe('downstreamWindowOf', () => {
     );
     expect(gone.ops).not.toBeNull(); // two samples inside: still a rate, over [11 s, 13 s]
     expect(gone.problems).toEqual([
-      "downstream redis: Prometheus's samples of redis_blocked_clients stop 11.0 s before the end of the 10.0 s steady window (0 inside it), though it scraped it every 2.0 s: its scrapes stopped (the exporter or target that exports it went away or stopped answering mid-run: its up series in Prometheus reads 0 from then); keep it up for the whole run",
+      "downstream redis: Prometheus's samples of redis_blocked_clients stop 11.0 s before the end of the 10.0 s steady window (0 inside it), though it scraped it every 2.0 s: its scrapes stopped (the exporter or target that exports it went away or stopped answering: its up series in Prometheus reads 0 from then); keep it up for the whole run",
     ]);
     const before = downstreamWindowOf(
       redis,

@@ -283,7 +283,7 @@ export function tooFewSamplesText(
     // scraped often enough for a rate here, yet its samples end early: the scrapes stopped, and
     // a shorter scrape_interval or a longer hold (the advice below) would not bring them back
     if (every !== null && 2 * every <= toMs - fromMs && lastMs < toMs - 2 * every)
-      return `Prometheus's samples of ${name} stop ${((toMs - lastMs) / 1000).toFixed(1)} s before the end of the ${lengthS.toFixed(1)} s steady window (${inWindow} inside it), though it scraped it every ${(every / 1000).toFixed(1)} s: its scrapes stopped (the exporter or target that exports it went away or stopped answering mid-run: its up series in Prometheus reads 0 from then); keep it up for the whole run`;
+      return `Prometheus's samples of ${name} stop ${((toMs - lastMs) / 1000).toFixed(1)} s before the end of the ${lengthS.toFixed(1)} s steady window (${inWindow} inside it), though it scraped it every ${(every / 1000).toFixed(1)} s: its scrapes stopped (the exporter or target that exports it went away or stopped answering: its up series in Prometheus reads 0 from then); keep it up for the whole run`;
     return `Prometheus holds ${inWindow} sample${inWindow === 1 ? '' : 's'} of ${name} inside the ${lengthS.toFixed(1)} s steady window${every === null ? '' : ` (it scraped it every ${(every / 1000).toFixed(1)} s)`}: a rate needs two; scrape the target at least every ${(lengthS / 2).toFixed(1)} s (scrape_interval) or lengthen the hold`;
   }
   return `Prometheus holds no samples of ${name} in the window: check ${what} and that Prometheus scrapes the endpoint that exports it`;

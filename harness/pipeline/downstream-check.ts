@@ -10,7 +10,7 @@
  */
 import { EXIT, PlateauError } from '../errors.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { rawSamples, selector, type RawSeries } from '../metrics/promql.ts';
+import { rawSamples, scrapeIntervalMs, selector, type RawSeries } from '../metrics/promql.ts';
 import { unmatchedLabels } from '../metrics/prom-text.ts';
 import { lookAlike, metricNames } from './metrics-check.ts';
 
@@ -65,7 +65,12 @@ export async function checkDownstreamsInPrometheus(config: PlateauConfig, nowMs 
   for (const d of ds)
     for (const s of downstreamSeries(d)) {
       const sel = selector(s.name, s.labels);
-      if ((await read(sel)).some((x) => x.samples.length > 0)) continue;
+      const series = await read(sel);
+      if (series.some((x) => x.samples.length > 0)) {
+        const stopped = stoppedLine(series, nowMs, `${sel} (downstream ${d.name})`);
+        if (stopped) unmatched.push(stopped);
+        continue;
+      }
       const miss = Object.keys(s.labels ?? {}).length > 0 ? labelsMiss(d.name, s, await read(selector(s.name))) : null;
       if (miss) unmatched.push(miss);
       else empty.push(`${sel} (downstream ${d.name})`);
@@ -78,12 +83,36 @@ export async function checkDownstreamsInPrometheus(config: PlateauConfig, nowMs 
       ].join('; ')}`,
       [
         ...(empty.length ? [`${FIX}, or make Prometheus scrape its exporter (a job in prometheus.yml)`] : []),
-        ...(unmatched.length ? ['set metrics.downstreams[].labels to values Prometheus holds (or remove them)'] : []),
+        ...(unmatched.some((l) => l.startsWith('holds '))
+          ? ['set metrics.downstreams[].labels to values Prometheus holds (or remove them)']
+          : []),
+        ...(unmatched.some((l) => l.startsWith('stopped '))
+          ? [
+              "start the exporter (or target) whose scrapes stopped, and check Prometheus's targets page (its up series)",
+            ]
+          : []),
       ].join('; '),
       'metrics-missing',
       EXIT.preflight,
     );
   return `downstream series in Prometheus: ${ds.map((d) => d.name).join(', ')}`;
+}
+
+/** Scrapes this many intervals overdue have stopped (Prometheus's ingestion lags by about one). */
+const STOPPED_INTERVALS = 3;
+
+/**
+ * "stopped scraping `what` 130 s ago, every 1.0 s before" where the newest sample of `series` is more than
+ * STOPPED_INTERVALS scrape intervals (at least 10 s) old: an exporter that died minutes ago still
+ * has samples in the last five, and every window of the run would read none. Else null.
+ */
+export function stoppedLine(series: readonly RawSeries[], nowMs: number, what: string): string | null {
+  const every = scrapeIntervalMs(series);
+  if (every === null) return null;
+  const lastMs = Math.max(...series.flatMap((x) => x.samples.map(([t]) => t)));
+  const ageMs = nowMs - lastMs;
+  if (ageMs <= Math.max(STOPPED_INTERVALS * every, 10_000)) return null;
+  return `stopped scraping ${what} ${(ageMs / 1000).toFixed(0)} s ago, every ${(every / 1000).toFixed(1)} s before`;
 }
 
 /**
