@@ -438,6 +438,28 @@ describe('warnings', () => {
     expect(codes(analyze([REDIS], steps.slice(0, 2), 1).warnings)).toEqual([]);
   });
 
+  it('a fan-out that fell as the rate rose, as a constant background makes it: the line is in the warning', () => {
+    // 2.5 calls per request and the exporter's 6 ops/s, as at 10, 50 and 90 req/s
+    const steps: FakeDsStep[] = [10, 50, 90].map((okPerSec) => ({
+      okPerSec,
+      ds: { redis: { opsPerSec: 6 + 2.5 * okPerSec } },
+    }));
+    const r = analyze([REDIS], steps, 2);
+    expect(codes(r.warnings)).toEqual(['downstream-fan-out']);
+    expect(rounded(r.warnings[0].figures)).toMatchObject({
+      backgroundOpsPerSec: 6,
+      opsPerRequest: 2.5,
+      fitSteps: [0, 1, 2],
+    });
+    // a move the line does not explain keeps the warning as it was
+    const moved = analyze(
+      [REDIS],
+      [100, 200, 300].map((okPerSec, k) => ({ okPerSec, ds: { redis: { opsPerSec: [1600, 3300, 3600][k] } } })),
+      2,
+    );
+    expect(moved.warnings[0].figures).not.toHaveProperty('backgroundOpsPerSec');
+  });
+
   it.each<[string, Record<string, number>[], object | null]>([
     [
       'even shards',
