@@ -5,7 +5,7 @@
  */
 import type { PromqlWindow, ServerWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { problemOf, queryWindow } from './promql.ts';
+import { emptyWindow, problemOf, queryWindow } from './promql.ts';
 import { promqlDownstreams } from './promql-downstreams.ts';
 
 type Metrics = NonNullable<PlateauConfig['metrics']>;
@@ -50,18 +50,7 @@ async function windowOrProblem(
     return await queryWindow(o);
   } catch (err) {
     failed?.(problemOf(err));
-    return {
-      source: 'promql',
-      fromS: step.steadyStartS,
-      toS: step.steadyEndS,
-      throughputPerSec: null,
-      meanMs: null,
-      maxMs: null,
-      poolActiveMax: null,
-      poolPendingMax: null,
-      poolMax: null,
-      problems: [problemOf(err)],
-    };
+    return { ...emptyWindow(step.steadyStartS, step.steadyEndS), problems: [problemOf(err)] };
   }
 }
 

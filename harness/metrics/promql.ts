@@ -289,16 +289,12 @@ export function tooFewSamplesText(
   return `Prometheus holds no samples of ${name} in the window: check ${what} and that Prometheus scrapes the endpoint that exports it`;
 }
 
-/** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
-export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number, t0EpochMs: number): ServerWindow {
-  const inside = (series: RawSeries[]) =>
-    series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
-  const countIn = inside(s.count);
-  const times = countIn.flatMap((x) => x.samples.map(([t]) => t));
-  const empty: ServerWindow = {
+/** A window through PromQL over [fromS, toS] that read nothing. */
+export function emptyWindow(fromS: number, toS: number): ServerWindow {
+  return {
     source: 'promql',
-    fromS: (fromMs - t0EpochMs) / 1000,
-    toS: (toMs - t0EpochMs) / 1000,
+    fromS,
+    toS,
     throughputPerSec: null,
     meanMs: null,
     maxMs: null,
@@ -306,6 +302,15 @@ export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number
     poolPendingMax: null,
     poolMax: null,
   };
+}
+
+/** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
+export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number, t0EpochMs: number): ServerWindow {
+  const inside = (series: RawSeries[]) =>
+    series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
+  const countIn = inside(s.count);
+  const times = countIn.flatMap((x) => x.samples.map(([t]) => t));
+  const empty = emptyWindow((fromMs - t0EpochMs) / 1000, (toMs - t0EpochMs) / 1000);
   // fewer than two samples of some series inside the window: no delta of it to read (queryWindow says why)
   if (times.length === 0 || mostInWindow(s.count, fromMs, toMs) < 2)
     return { ...empty, ...poolFigures(s, fromMs, toMs) };
