@@ -16,7 +16,7 @@
  * generator-limited still delivered its rate, and the pool's readings are the target's own), the
  * generator, or none of them.
  */
-import { fmtInt, fmtMs, fmtRate, fmtShare, stepNo } from './format.ts';
+import { fmtInt, fmtMs, fmtRate, fmtShare, stepList, stepNo } from './format.ts';
 import { poolAtLimit } from './pool.ts';
 import { generatorFix } from './generator-fix.ts';
 import type { DownstreamConfig, DownstreamEvidence, DownstreamStep, DownstreamVerdict, StepResult } from './types.ts';
@@ -34,6 +34,8 @@ export interface Evidence {
   clause?: string;
   /** The downstream's own line: what it showed, or why nothing it showed names it. */
   text: string;
+  /** The examined steps (the knee and after) at which no figures were read: its clearance does not cover them. */
+  unread?: number[];
 }
 
 /**
@@ -99,14 +101,33 @@ function evidenceAt(
   }
   const lb = base.latencyMeanMs;
   const l = f.latencyMeanMs;
-  if (d.latency && lb != null && l != null && l >= LATENCY_FACTOR * lb && l >= lb + LATENCY_MIN_RISE_MS) {
-    if (poolClear(s) && generatorClear(s))
-      return {
-        kind: 'latency',
-        clause: `its per-op time up from ${fmtMs(lb)} ms to ${fmtMs(l)} ms at step ${n} (${(l / lb).toFixed(1)}x) while the service's pool had nobody waiting and the generator kept up`,
-      };
-  }
+  if (latencyRose(d, f, base) && poolClear(s) && generatorClear(s))
+    return {
+      kind: 'latency',
+      clause: `its per-op time up from ${fmtMs(lb!)} ms to ${fmtMs(l!)} ms at step ${n} (${(l! / lb!).toFixed(1)}x) while the service's pool had nobody waiting and the generator kept up`,
+    };
   return null;
+}
+
+/** Its per-op time rose by LATENCY_FACTOR and LATENCY_MIN_RISE_MS over the baseline's. */
+function latencyRose(d: DownstreamConfig, f: DownstreamStep, base: DownstreamStep): boolean {
+  const lb = base.latencyMeanMs;
+  const l = f.latencyMeanMs;
+  return !!d.latency && lb != null && l != null && l >= LATENCY_FACTOR * lb && l >= lb + LATENCY_MIN_RISE_MS;
+}
+
+/**
+ * Where its per-op time rose as evidence would, at a step whose pool had callers waiting or whose
+ * generator was not clear: why that rise is not its own evidence (a per-op time the service times
+ * includes its wait for a connection). Else ''.
+ */
+function latencyDiscounted(i: number, read: readonly StepResult[], base: DownstreamStep, d: DownstreamConfig): string {
+  const s = read.find((x) => latencyRose(d, x.downstreams![i], base));
+  if (!s) return '';
+  const why = !poolClear(s)
+    ? "the service's pool had callers waiting, a wait a per-op time timed in the service includes"
+    : 'the generator was not clear';
+  return `, its rise to ${fmtMs(s.downstreams![i].latencyMeanMs!)} ms at step ${stepNo(s.index)} discounted: ${why}`;
 }
 
 /** What downstream `i` shows at the knee and after it. */
@@ -124,26 +145,37 @@ export function evidenceOf(
     const e = evidenceAt(d, s, f, base);
     if (e) return { ...e, step: s.index, text: `${d.name}: ${e.clause}` };
   }
-  if (!base) return { step: null, text: `${d.name}: no figures were read in any steady window (see its problems)` };
+  if (!base)
+    return {
+      step: null,
+      text: `${d.name}: ${noStepRan(deciding) ? 'no step ran, so no figure of it was read' : 'no figures were read in any steady window (see its problems)'}`,
+    };
   if (!d.saturation && !d.latency && !d.maxOpsPerSec)
     return {
       step: null,
       text: `${d.name}: only its ops are declared, and a flat ops rate follows the service's and proves nothing: declare its saturation gauge, per-op latency or maxOpsPerSec (metrics.downstreams) to judge it`,
     };
-  return { step: null, text: `${d.name}: ${clearText(d, i, deciding, kneeStep, base)}` };
+  // a step without figures (its exporter gone, Prometheus unreachable) clears nothing: "at most 0" of no reading would exonerate it
+  const examined = examinedSteps(deciding, kneeStep);
+  const unread = examined.filter((s) => s.downstreams?.[i]?.opsPerSec == null).map((s) => s.index);
+  const read = examined.filter((s) => s.downstreams?.[i]?.opsPerSec != null);
+  const missing = unread.length > 0 ? { unread } : {};
+  if (read.length === 0)
+    return {
+      step: null,
+      ...missing,
+      text: `${d.name}: no figures were read at the knee or after it (${unread.length === 1 ? 'step' : 'steps'} ${stepList(unread)}; see its problems): whether it limited the service cannot be told`,
+    };
+  const gap =
+    unread.length > 0
+      ? `; no figures at ${unread.length === 1 ? 'step' : 'steps'} ${stepList(unread)} (see its problems), which this does not cover`
+      : '';
+  return { step: null, ...missing, text: `${d.name}: ${clearText(d, i, read, base)}${gap}` };
 }
 
-/** Its own evidence stayed clear: the readings that say so. */
-function clearText(
-  d: DownstreamConfig,
-  i: number,
-  deciding: readonly StepResult[],
-  kneeStep: number | null,
-  base: DownstreamStep,
-): string {
-  const examined = examinedSteps(deciding, kneeStep)
-    .map((s) => s.downstreams?.[i])
-    .filter((f) => f != null);
+/** Its own evidence stayed clear over the examined steps with figures (`read`): the readings that say so. */
+function clearText(d: DownstreamConfig, i: number, read: readonly StepResult[], base: DownstreamStep): string {
+  const examined = read.map((s) => s.downstreams![i]);
   const parts: string[] = [];
   const peak = Math.max(...examined.map((f) => f.opsPerSec ?? 0));
   if (d.maxOpsPerSec)
@@ -156,9 +188,15 @@ function clearText(
   }
   if (d.latency) {
     const lat = Math.max(...examined.map((f) => f.latencyMeanMs ?? 0));
-    parts.push(`its per-op time at most ${fmtMs(lat)} ms (from ${fmtMs(base.latencyMeanMs ?? null)} ms)`);
+    parts.push(
+      `its per-op time at most ${fmtMs(lat)} ms (from ${fmtMs(base.latencyMeanMs ?? null)} ms)${latencyDiscounted(i, read, base, d)}`,
+    );
   }
   return `no evidence of its own at the knee: ${parts.join(', ')}`;
+}
+
+function noStepRan(deciding: readonly StepResult[]): boolean {
+  return deciding.every((s) => s.verdict === 'not-run');
 }
 
 /** The run's verdict from every downstream's evidence (see the file comment). */
@@ -169,6 +207,9 @@ export function downstreamVerdict(
   kneeStep: number | null,
 ): DownstreamVerdict {
   const examined = examinedSteps(deciding, kneeStep);
+  // a run stopped before its load (preflight, reset) offered no rate: it cannot say that nothing limited one
+  if (noStepRan(deciding))
+    return { limiting: null, pointsTo: 'nothing', step: null, detail: 'no step ran, so no downstream can be judged' };
   if (!examined.some((s) => s.verdict === 'fails'))
     return {
       limiting: null,
@@ -181,7 +222,8 @@ export function downstreamVerdict(
     if (e.kind && e.step !== null && (pick === null || e.step < evidence[pick].step!)) pick = i;
   });
   if (pick !== null) return named(declared[pick], pick, evidence[pick], deciding, kneeStep);
-  const none = `no declared downstream (${declared.map((d) => d.name).join(', ')}) showed evidence of its own at the knee; a flat ops rate follows the service's and proves nothing`;
+  const unread = declared.filter((_, i) => evidence[i].unread);
+  const none = `no declared downstream (${declared.map((d) => d.name).join(', ')}) showed evidence of its own at the knee${unread.length > 0 ? ` (${unread.map((d) => d.name).join(' and ')} read no figures at some step from the knee on, where ${unread.length === 1 ? 'it is' : 'they are'} not cleared: see ${unread.length === 1 ? 'its line' : 'their lines'})` : ''}; a flat ops rate follows the service's and proves nothing`;
   const gen = examined.find((s) => s.generatorBound || s.generatorLimited !== undefined);
   const pool = examined.find((s) => (s.server?.poolPendingMax ?? 0) > 0 || poolAtLimit(s.server));
   // the pool's own readings stand whatever the generator did; its trouble is the caveat beside them

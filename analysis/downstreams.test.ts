@@ -187,6 +187,24 @@ describe('a downstream is named the limit at the knee only on its own evidence',
     expect(r.results[0].evidence).toMatch(/^redis: /);
   });
 
+  it.each<[string, Partial<FakeDsStep>, string]>([
+    [
+      'callers waiting for the pool',
+      { poolPendingMax: 7 },
+      "the service's pool had callers waiting, a wait a per-op time timed in the service includes",
+    ],
+    ['the generator bound', { extra: { generatorBound: true } }, 'the generator was not clear'],
+  ])(
+    'a per-op time that rose 150x where it cannot count (%s): its line says it rose, and why it is discounted',
+    (_, extra3, why) => {
+      const d = { ...REDIS, latency: 'app_redis_call_seconds' };
+      const r = analyze([d], plateauSteps({ latencySumS: 73.2, latencyCount: 48800 }, extra3), 2);
+      expect(r.results[0].evidence).toBe(
+        `redis: no evidence of its own at the knee: its per-op time at most 1.50 ms (from 0.0100 ms), its rise to 1.50 ms at step 4 discounted: ${why}`,
+      );
+    },
+  );
+
   /** The knee (step 3) held generator-limited, with the pool's readings at `poolAt3`, and step 4 failed at the target. */
   const kneeGeneratorLimited = (poolAt3: Partial<FakeDsStep>): FakeDsStep[] =>
     plateauSteps({}).map((s, i) =>
@@ -234,6 +252,44 @@ describe('a downstream is named the limit at the knee only on its own evidence',
       ['sql', false, 'ceiling'],
       ['redis', true, 'saturation'],
     ]);
+  });
+
+  it('an exporter gone from the knee on: no figures there clear nothing, and the verdict says it is not cleared', () => {
+    const d = { ...REDIS, saturation: 'redis_blocked_clients', latency: 'app_redis_call_seconds' };
+    const gone = (s: FakeDsStep, i: number): FakeDsStep =>
+      i >= 2 ? { ...s, ds: { redis: { opsPerSec: 0, ops: null, saturationMax: null, saturationStart: null } } } : s;
+    const r = analyze([d], plateauSteps({}).map(gone), 2);
+    expect(r.results[0].evidence).toBe(
+      'redis: no figures were read at the knee or after it (steps 3 and 4; see its problems): whether it limited the service cannot be told',
+    );
+    expect(r.verdict.detail).toMatch(
+      /^no declared downstream \(redis\) showed evidence of its own at the knee \(redis read no figures at some step from the knee on, where it is not cleared: see its line\); /,
+    );
+    // gone past the knee only: the knee clears it, the step after is said to be uncovered
+    const late = analyze(
+      [d],
+      plateauSteps({}).map((s, i) => (i === 3 ? gone(s, i) : s)),
+      2,
+    );
+    expect(late.results[0].evidence).toBe(
+      'redis: no evidence of its own at the knee: its redis_blocked_clients at most 0 (from 0), its per-op time at most 0.0104 ms (from 0.0100 ms); no figures at step 4 (see its problems), which this does not cover',
+    );
+    // read throughout: no such clause
+    expect(analyze([d], plateauSteps({}), 2).verdict.detail).not.toMatch(/read no figures/);
+  });
+
+  it('a run stopped before any step ran (preflight failed): nothing judged, and never "nothing limited the service"', () => {
+    const steps = plateauSteps({})
+      .slice(0, 1)
+      .map((s) => ({ ...s, verdict: 'not-run' as const, okPerSec: 0, ds: {} }));
+    const r = analyze([{ ...REDIS, maxOpsPerSec: 4900 }], steps, null);
+    expect(r.verdict).toEqual({
+      limiting: null,
+      pointsTo: 'nothing',
+      step: null,
+      detail: 'no step ran, so no downstream can be judged',
+    });
+    expect(r.results[0].evidence).toBe('redis: no step ran, so no figure of it was read');
   });
 
   it('no step failed past the knee: nothing is named', () => {
@@ -380,6 +436,28 @@ describe('warnings', () => {
     expect(r.warnings[0].figures.toOpsPerRequest).toBeCloseTo(12, 6);
     expect(r.results[0].fanOutChanged).toBe(true);
     expect(codes(analyze([REDIS], steps.slice(0, 2), 1).warnings)).toEqual([]);
+  });
+
+  it('a fan-out that fell as the rate rose, as a constant background makes it: the line is in the warning', () => {
+    // 2.5 calls per request and the exporter's 6 ops/s, as at 10, 50 and 90 req/s
+    const steps: FakeDsStep[] = [10, 50, 90].map((okPerSec) => ({
+      okPerSec,
+      ds: { redis: { opsPerSec: 6 + 2.5 * okPerSec } },
+    }));
+    const r = analyze([REDIS], steps, 2);
+    expect(codes(r.warnings)).toEqual(['downstream-fan-out']);
+    expect(rounded(r.warnings[0].figures)).toMatchObject({
+      backgroundOpsPerSec: 6,
+      opsPerRequest: 2.5,
+      fitSteps: [0, 1, 2],
+    });
+    // a move the line does not explain keeps the warning as it was
+    const moved = analyze(
+      [REDIS],
+      [100, 200, 300].map((okPerSec, k) => ({ okPerSec, ds: { redis: { opsPerSec: [1600, 3300, 3600][k] } } })),
+      2,
+    );
+    expect(moved.warnings[0].figures).not.toHaveProperty('backgroundOpsPerSec');
   });
 
   it.each<[string, Record<string, number>[], object | null]>([

@@ -24,6 +24,7 @@
  * the steady window's edges (downstream-window.ts). A window whose counter went backwards has no
  * figures (counterReset). Pure: values in, values out.
  */
+import { backgroundFit } from './downstream-background.ts';
 import { downstreamVerdict, evidenceOf, successfulRequestsPerSec } from './downstream-evidence.ts';
 import { scrapeDownstreamWindow } from './downstream-window.ts';
 import { byCodePoint } from './format.ts';
@@ -198,6 +199,10 @@ export function fanOutWarning(name: string, i: number, deciding: readonly StepRe
   const from = first.downstreams![i].opsPerRequest!;
   const moved = held.slice(1).find((s) => Math.abs(s.downstreams![i].opsPerRequest! - from) > FAN_OUT_CHANGE * from);
   if (!moved) return null;
+  // a constant background (an exporter's own commands) makes the fan-out fall with the rate: said as such
+  const fit = backgroundFit(
+    held.map((s) => ({ perSec: s.downstreams![i].requestsPerSec ?? 0, opsPerSec: s.downstreams![i].opsPerSec! })),
+  );
   return {
     code: 'downstream-fan-out',
     ...at(moved),
@@ -207,6 +212,7 @@ export function fanOutWarning(name: string, i: number, deciding: readonly StepRe
       fromOpsPerRequest: from,
       toOpsPerRequest: moved.downstreams![i].opsPerRequest!,
       changeShare: FAN_OUT_CHANGE,
+      ...(fit ? { ...fit, fitSteps: held.map((s) => s.index) } : {}),
     },
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeRun } from '../analysis/analyze.ts';
 import { buildInput, fakeRun } from '../analysis/testing/builders.ts';
-import type { DownstreamConfig, PromqlWindow, RunResult, ServerWindow } from '../analysis/types.ts';
+import type { DownstreamConfig, PromqlWindow, RunResult, ServerWindow, Symptom } from '../analysis/types.ts';
+import { downstreamWarningText } from './downstream-warning-text.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { warningTexts } from './warning-text.ts';
@@ -90,6 +91,26 @@ describe('the Downstreams section', () => {
         /^redis<b>: at step \d, shard shard-a carried 80% of the ops, 1\.6x the mean of its 2 values \(over 1\.5x\): a hot shard; spread the keys/,
       ),
     ]);
+  });
+
+  it("a fan-out that fell as a constant background makes it: the line, and the service's own calls per request", () => {
+    const w: Symptom = {
+      code: 'downstream-fan-out',
+      step: 1,
+      figures: {
+        name: 'redis',
+        fromStep: 0,
+        fromOpsPerRequest: 3.1,
+        toOpsPerRequest: 2.59,
+        changeShare: 0.15,
+        backgroundOpsPerSec: 6.5,
+        opsPerRequest: 2.45,
+        fitSteps: [0, 1, 2],
+      },
+    };
+    expect(downstreamWarningText(w)).toBe(
+      "redis: ops per request fell from 3.10 at step 1 to 2.59 at step 2 as the rate rose, as ops redis does besides the service's requests make it (an exporter's own commands on each scrape, other clients): over the held steps 1-3 its ops/s = 6.5 + 2.45 x req/s, so the service's own calls are about 2.45 per request and the Ops per request column counts the 6.5 ops/s too; where nothing else calls redis, a cache warming or another code path would be the cause instead",
+    );
   });
 
   it('nothing at all for a run without downstreams', () => {

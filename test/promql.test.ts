@@ -1,12 +1,13 @@
 /**
  * PromQL against real servers. Its errors: an address that answers but is no Prometheus HTTP API,
- * and one that does not answer. Then one real Prometheus server scraping the demo every second,
+ * and one that does not answer (at preflight, or after the load, when every window says why it is empty). Then one real Prometheus server scraping the demo every second,
  * through a tap that keeps what it stored, for four tests: preflight's note on a scrape interval
  * too long for the steady window; a window's throughput and mean read through PromQL, exactly
  * those of the very scrapes it stored; and a whole run, whose per-step server figures through
  * PromQL are exactly those of two stored scrapes, read where the steady window is, and match the
  * direct scrapes (the throughput within 5%), the percentiles of the demo's timer histogram falling
- * in the same bucket or the next; and preflight's check of the request series' labels and routes.
+ * in the same bucket or the next; and preflight's check of the request series' labels and routes,
+ * and of a downstream's labels.
  * One server for them all: its first scrape comes about 6 s after it starts. The two preflight
  * tests read only the reads' series and load nothing, so they run beside the whole run, which
  * counts the orders' series as the window's test did before it. The window's arithmetic alone: harness/metrics/promql.test.ts.
@@ -20,7 +21,7 @@ import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { signBody } from '../demo/orders.ts';
 import { serverWindow } from '../analysis/server-window.ts';
 import { STEPS_PHASE } from '../analysis/phases.ts';
-import type { ServerSample } from '../analysis/types.ts';
+import type { ServerSample, StepPlan } from '../analysis/types.ts';
 import { EXIT, PlateauError } from '../harness/errors.ts';
 import type { PlateauConfig } from '../harness/config/schema.ts';
 import { checkDownstreamsInPrometheus } from '../harness/pipeline/downstream-check.ts';
@@ -28,6 +29,8 @@ import { checkScrapeInterval } from '../harness/pipeline/scrape-check.ts';
 import { checkRequestLabelsInPrometheus } from '../harness/pipeline/request-labels-check.ts';
 import { requestSeriesOf } from '../analysis/request-series.ts';
 import { queryWindow, rawSamples, selector } from '../harness/metrics/promql.ts';
+import { promqlWindows } from '../harness/metrics/promql-windows.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import {
   findPrometheus,
   startMetricsTap,
@@ -95,6 +98,37 @@ describe('PromQL queries to an address that is not a Prometheus server', () => {
     } finally {
       page.close();
     }
+  });
+
+  it('a Prometheus gone after preflight: every window of every step, route and downstream says why it is empty', async () => {
+    // port 1 refuses: the server that answered preflight stopped before the windows were read
+    const config = parseConfigOrThrow({
+      target: { url: 'http://127.0.0.1:8080/' },
+      steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 0, holdS: 5 },
+      metrics: {
+        url: '/metrics',
+        prometheus: { url: 'http://127.0.0.1:1', settleS: 0 },
+        requests: { preset: 'prometheus-client', routeLabel: 'route', routes: { 'read item': '/items/:id' } },
+        downstreams: [{ name: 'redis', ops: 'redis_commands_processed_total', saturation: 'redis_blocked_clients' }],
+      },
+    });
+    const steps = [0, 1].map((index) => ({ index, steadyStartS: 5 + 10 * index, steadyEndS: 10 + 10 * index }));
+    const pq = await promqlWindows(config, steps as unknown as StepPlan[], Date.now() - 60_000);
+    expect(pq.windows.map((w) => w.index)).toEqual([0, 1]);
+    const refused = /^Prometheus at http:\/\/127\.0\.0\.1:1 did not answer: .*ECONNREFUSED.*: check the Prometheus URL/;
+    for (const w of pq.windows) {
+      expect(w.window.throughputPerSec).toBeNull();
+      expect(w.window.problems).toEqual([expect.stringMatching(refused)]);
+      expect(w.routes!['read item'].problems).toEqual([expect.stringMatching(refused)]);
+      expect(w.downstreams!.redis.ops).toBeNull();
+      expect(w.downstreams!.redis.problems).toEqual([
+        expect.stringMatching(/^downstream redis: Prometheus at .* did not answer/),
+      ]);
+    }
+    expect(pq.errors).toEqual([
+      expect.stringMatching(/^step 1: Prometheus at/),
+      expect.stringMatching(/^step 2: Prometheus at/),
+    ]);
   });
 
   it('says which Prometheus did not answer', async () => {
@@ -251,6 +285,57 @@ describe('PromQL path against a real Prometheus server', () => {
       expect(await checkScrapeInterval(config(2))).toMatch(
         /^note: Prometheus scrapes http_server_requests_seconds_count\{.*\} every 1\.0 s, and a steady window is 1 s: fewer than two scrapes fall in it/,
       );
+    },
+  );
+
+  // preflight's check of metrics.downstreams through Prometheus (harness/pipeline/downstream-check.ts)
+  it.skipIf(!hasPrometheus).concurrent(
+    `preflight refuses a downstream whose labels match none of a series Prometheus holds, naming the values there, not its name; and one whose scrapes stopped${hasPrometheus ? '' : ' (skipped: prometheus not installed)'}`,
+    async () => {
+      await prom!.waitForScrapes(3); // a scrape interval to judge a stopped one by
+      const config = (downstreams: object[]) =>
+        ({ metrics: { prometheus: { url: prom!.url }, downstreams } }) as unknown as PlateauConfig;
+      // the demo's pool gauge stands for a downstream's series: its name is right, its job label wrong
+      const err = (await checkDownstreamsInPrometheus(
+        config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'targett' } }]),
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect(err).toBeInstanceOf(PlateauError);
+      expect([err.message, err.hint, err.exitCode]).toEqual([
+        `Prometheus at ${prom!.url} holds hikaricp_connections_max, but metrics.downstreams["db"].labels {job="targett"} match none of the 1 series of hikaricp_connections_max (job: "target")`,
+        'set metrics.downstreams[].labels to values Prometheus holds (or remove them)',
+        3,
+      ]);
+      // a wrong name beside it: both said, each with its own fix
+      const both = (await checkDownstreamsInPrometheus(
+        config([
+          { name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'targett' } },
+          { name: 'redis', ops: 'redis_ops_total' },
+        ]),
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect(both.message).toMatch(
+        /has no sample in the last 5 minutes of redis_ops_total\{\} \(downstream redis\); holds hikaricp_connections_max, but metrics\.downstreams\["db"\]\.labels/,
+      );
+      expect(both.hint).toMatch(
+        /^correct the name in metrics\.downstreams .*; set metrics\.downstreams\[\]\.labels to values Prometheus holds/,
+      );
+      // the right labels pass
+      expect(
+        await checkDownstreamsInPrometheus(
+          config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'target' } }]),
+        ),
+      ).toBe('downstream series in Prometheus: db');
+      // read a minute on, as after its exporter died: samples in the last five minutes, none in the last minute
+      const stale = (await checkDownstreamsInPrometheus(
+        config([{ name: 'db', ops: 'hikaricp_connections_max', labels: { job: 'target' } }]),
+        Date.now() + 60_000,
+      ).catch((e: unknown) => e)) as PlateauError;
+      expect([stale.message, stale.hint, stale.exitCode]).toEqual([
+        expect.stringMatching(
+          /^Prometheus at \S+ stopped scraping hikaricp_connections_max\{job="target"\} \(downstream db\) 6\d s ago, every 1\.0 s before$/,
+        ),
+        "start the exporter (or target) whose scrapes stopped, and check Prometheus's targets page (its up series)",
+        3,
+      ]);
     },
   );
 

@@ -83,6 +83,18 @@ describe('preflight', () => {
     );
   });
 
+  it("refuses a misspelt pool gauge beside the pool's others, naming the look-alike: the Pool column would judge without it", async () => {
+    const r = await runQuietly(
+      base('pool-typo', { metrics: { url: '/metrics', pool: { active: 'hikaricp_connection_active' } } }),
+      { env },
+    );
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /^metrics endpoint http:\/\/127\.0\.0\.1:\d+\/metrics has the pool's hikaricp_connections_pending, hikaricp_connections_max but no hikaricp_connection_active \(metrics\.pool\.active\); the endpoint has these that look alike: .*hikaricp_connections_active/,
+    );
+    expect(r.error?.hint).toBe('set metrics.pool.active to the gauge the target exposes');
+  });
+
   it('catches a wrong HMAC key with the sample request', async () => {
     const r = await runQuietly(base('wrong-key'), { env: { ...env, PLATEAU_DEMO_HMAC_KEY: 'not-the-key' } });
     expect(r.exitCode).toBe(3);

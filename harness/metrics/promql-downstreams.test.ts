@@ -49,6 +49,59 @@ describe('downstreamWindowOf', () => {
     );
   });
 
+  it('an exporter gone mid-run: its scrapes stopped, which neither the name nor a shorter scrape interval explains', () => {
+    // scraped every 2 s until 13 s, then nothing: the exporter went away inside the [10 s, 20 s] window
+    const gone = downstreamWindowOf(
+      { ...redis, saturation: 'redis_blocked_clients' },
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [7, 0],
+            [9, 100],
+            [11, 200],
+            [13, 300],
+          ]),
+        ],
+        saturation: [
+          series({ instance: 'a' }, [
+            [3, 0],
+            [5, 0],
+            [7, 0],
+            [9, 0],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(gone.ops).not.toBeNull(); // two samples inside: still a rate, over [11 s, 13 s]
+    expect(gone.problems).toEqual([
+      "downstream redis: Prometheus's samples of redis_blocked_clients stop 11.0 s before the end of the 10.0 s steady window (0 inside it), though it scraped it every 2.0 s: its scrapes stopped (the exporter or target that exports it went away or stopped answering: its up series in Prometheus reads 0 from then); keep it up for the whole run",
+    ]);
+    const before = downstreamWindowOf(
+      redis,
+      raw({
+        ops: [
+          series({ instance: 'a' }, [
+            [3, 0],
+            [5, 10],
+            [7, 20],
+            [9, 30],
+            [11, 40],
+          ]),
+        ],
+      }),
+      FROM,
+      TO,
+      0,
+    );
+    expect(before.ops).toBeNull();
+    expect(before.problems![0]).toMatch(
+      /samples of redis_commands_processed_total stop 9\.0 s before the end of the 10\.0 s steady window \(1 inside it\), though it scraped it every 2\.0 s: its scrapes stopped/,
+    );
+  });
+
   it('sums the increase of every series between the first and last samples inside the window, by splitBy', () => {
     const w = downstreamWindowOf(
       redis,

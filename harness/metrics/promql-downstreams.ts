@@ -26,12 +26,13 @@
 import type { DownstreamConfig, DownstreamWindow } from '../../analysis/types.ts';
 import { downstreamProblem, NO_LABEL } from '../../analysis/downstream-window.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { mostInWindow, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
+import { mostInWindow, problemOf, rawSamples, selector, tooFewSamplesText, type RawSeries } from './promql.ts';
 import { firstInside, sumOfRates } from '../../analysis/counter-rate.ts';
 
 export interface DownstreamRaw {
   /** With samples from up to the lookback before fromMs (to tell a series born in the window). */
   ops: RawSeries[];
+  /** With the same lookback: a gauge whose samples ended before the window is told from a wrong name. */
   saturation: RawSeries[] | null;
   latencySum: RawSeries[] | null;
   latencyCount: RawSeries[] | null;
@@ -67,19 +68,18 @@ export async function queryDownstream(
   try {
     const [ops, saturation, latencySum, latencyCount] = await Promise.all([
       get(d.ops, labels, fromMs - lookbackMs),
-      d.saturation ? get(d.saturation, labels, fromMs) : null,
+      d.saturation ? get(d.saturation, labels, fromMs - lookbackMs) : null,
       d.latency ? get(`${d.latency}_sum`, {}, fromMs - lookbackMs) : null,
       d.latency ? get(`${d.latency}_count`, {}, fromMs - lookbackMs) : null,
     ]);
     return downstreamWindowOf(d, { ops, saturation, latencySum, latencyCount }, fromMs, toMs, t0EpochMs);
   } catch (err) {
-    const e = err as Error & { hint?: string };
     return {
       source: 'promql',
       fromS: (fromMs - t0EpochMs) / 1000,
       toS: (toMs - t0EpochMs) / 1000,
       ops: null,
-      problems: [downstreamProblem(d.name, `${e.message}${e.hint ? `: ${e.hint}` : ''}`)],
+      problems: [downstreamProblem(d.name, problemOf(err))],
     };
   }
 }
@@ -117,7 +117,7 @@ export function downstreamWindowOf(
   }
   if (raw.saturation) {
     Object.assign(w, saturationOf(raw.saturation, fromMs, toMs));
-    if (w.saturationMax === null) missing(d.saturation!, 'saturation');
+    if (w.saturationMax === null) missing(d.saturation!, 'saturation', raw.saturation);
   }
   if (raw.latencySum && raw.latencyCount) {
     const mostOwn = mostInWindow(raw.latencyCount, fromMs, toMs);

@@ -5,7 +5,7 @@
  */
 import type { PromqlWindow, ServerWindow, StepPlan } from '../../analysis/types.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { queryWindow } from './promql.ts';
+import { emptyWindow, problemOf, queryWindow } from './promql.ts';
 import { promqlDownstreams } from './promql-downstreams.ts';
 
 type Metrics = NonNullable<PlateauConfig['metrics']>;
@@ -24,7 +24,7 @@ export async function routeWindows(
   if (!m.prometheus || !routeLabel || !routes || Object.keys(routes).length === 0) return {};
   const out: Record<string, ServerWindow> = {};
   for (const [name, route] of Object.entries(routes)) {
-    out[name] = await queryWindow({
+    out[name] = await windowOrProblem(step, {
       prometheusUrl: m.prometheus.url,
       requests: { ...m.requests, labels: { ...m.requests.labels, [routeLabel]: route } },
       fromMs: t0EpochMs + step.steadyStartS * 1000,
@@ -34,6 +34,24 @@ export async function routeWindows(
     });
   }
   return { routes: out };
+}
+
+/**
+ * The window through PromQL, or, where the query failed, an empty one whose problem says why: the
+ * report shows it beside the direct readings it falls back to, rather than a window left out in
+ * silence (a Prometheus stopped after preflight read every downstream as 'no figures', unexplained).
+ */
+async function windowOrProblem(
+  step: Pick<StepPlan, 'steadyStartS' | 'steadyEndS'>,
+  o: Parameters<typeof queryWindow>[0],
+  failed?: (problem: string) => void,
+): Promise<ServerWindow> {
+  try {
+    return await queryWindow(o);
+  } catch (err) {
+    failed?.(problemOf(err));
+    return { ...emptyWindow(step.steadyStartS, step.steadyEndS), problems: [problemOf(err)] };
+  }
 }
 
 export async function promqlWindows(
@@ -47,25 +65,25 @@ export async function promqlWindows(
   const windows: PromqlWindow[] = [];
   const errors: string[] = [];
   for (const step of executed) {
-    try {
-      const window = await queryWindow({
+    const window = await windowOrProblem(
+      step,
+      {
         prometheusUrl: m.prometheus.url,
         requests: m.requests,
         pool: m.pool,
         fromMs: t0EpochMs + step.steadyStartS * 1000,
         toMs: t0EpochMs + step.steadyEndS * 1000,
         t0EpochMs,
-      });
-      windows.push({
-        index: step.index,
-        attempt: step.attempt ?? 1,
-        window,
-        ...(await routeWindows(m, step, t0EpochMs)),
-        ...(await promqlDownstreams(m, t0EpochMs, step)),
-      });
-    } catch (err) {
-      errors.push(`step ${step.index + 1}: ${(err as Error).message}`);
-    }
+      },
+      (problem) => errors.push(`step ${step.index + 1}: ${problem}`),
+    );
+    windows.push({
+      index: step.index,
+      attempt: step.attempt ?? 1,
+      window,
+      ...(await routeWindows(m, step, t0EpochMs)),
+      ...(await promqlDownstreams(m, t0EpochMs, step)),
+    });
   }
   return { windows, errors };
 }

@@ -180,6 +180,12 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** A query that failed (Prometheus gone since preflight, a timeout): its error and fix as a window's problem line. */
+export function problemOf(err: unknown): string {
+  const e = err as Error & { hint?: string };
+  return `${e.message}${e.hint ? `: ${e.hint}` : ''}`;
+}
+
 export async function queryWindow(o: QueryWindowOptions): Promise<ServerWindow> {
   const lookbackMs = o.lookbackMs ?? 300_000;
   const get = (name: string, labels?: Record<string, string>, fromMs = o.fromMs): Promise<RawSeries[]> =>
@@ -273,9 +279,29 @@ export function tooFewSamplesText(
   const lengthS = (toMs - fromMs) / 1000;
   if (series.some((x) => x.samples.length > 0)) {
     const every = scrapeIntervalMs(series);
+    const lastMs = Math.max(...series.flatMap((x) => x.samples.map(([t]) => t)));
+    // scraped often enough for a rate here, yet its samples end early: the scrapes stopped, and
+    // a shorter scrape_interval or a longer hold (the advice below) would not bring them back
+    if (every !== null && 2 * every <= toMs - fromMs && lastMs < toMs - 2 * every)
+      return `Prometheus's samples of ${name} stop ${((toMs - lastMs) / 1000).toFixed(1)} s before the end of the ${lengthS.toFixed(1)} s steady window (${inWindow} inside it), though it scraped it every ${(every / 1000).toFixed(1)} s: its scrapes stopped (the exporter or target that exports it went away or stopped answering: its up series in Prometheus reads 0 from then); keep it up for the whole run`;
     return `Prometheus holds ${inWindow} sample${inWindow === 1 ? '' : 's'} of ${name} inside the ${lengthS.toFixed(1)} s steady window${every === null ? '' : ` (it scraped it every ${(every / 1000).toFixed(1)} s)`}: a rate needs two; scrape the target at least every ${(lengthS / 2).toFixed(1)} s (scrape_interval) or lengthen the hold`;
   }
   return `Prometheus holds no samples of ${name} in the window: check ${what} and that Prometheus scrapes the endpoint that exports it`;
+}
+
+/** A window through PromQL over [fromS, toS] that read nothing. */
+export function emptyWindow(fromS: number, toS: number): ServerWindow {
+  return {
+    source: 'promql',
+    fromS,
+    toS,
+    throughputPerSec: null,
+    meanMs: null,
+    maxMs: null,
+    poolActiveMax: null,
+    poolPendingMax: null,
+    poolMax: null,
+  };
 }
 
 /** The pure part of queryWindow: the formulas of this file's comment over raw samples. */
@@ -284,17 +310,7 @@ export function windowFromSamples(s: WindowSamples, fromMs: number, toMs: number
     series.map((x) => ({ ...x, samples: x.samples.filter(([t]) => t >= fromMs && t <= toMs) }));
   const countIn = inside(s.count);
   const times = countIn.flatMap((x) => x.samples.map(([t]) => t));
-  const empty: ServerWindow = {
-    source: 'promql',
-    fromS: (fromMs - t0EpochMs) / 1000,
-    toS: (toMs - t0EpochMs) / 1000,
-    throughputPerSec: null,
-    meanMs: null,
-    maxMs: null,
-    poolActiveMax: null,
-    poolPendingMax: null,
-    poolMax: null,
-  };
+  const empty = emptyWindow((fromMs - t0EpochMs) / 1000, (toMs - t0EpochMs) / 1000);
   // fewer than two samples of some series inside the window: no delta of it to read (queryWindow says why)
   if (times.length === 0 || mostInWindow(s.count, fromMs, toMs) < 2)
     return { ...empty, ...poolFigures(s, fromMs, toMs) };

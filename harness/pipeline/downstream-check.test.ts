@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/validate.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { checkDownstreamsInText, downstreamSeries } from './downstream-check.ts';
+import { checkDownstreamsInText, downstreamSeries, stoppedLine } from './downstream-check.ts';
 
 function config(downstreams: unknown[]): PlateauConfig {
   const r = validateConfig({
@@ -62,5 +62,35 @@ describe('preflight of the declared downstreams', () => {
       'l_sum',
       'l_count',
     ]);
+  });
+});
+
+/** One series scraped every `everyS` from 0 to `lastS` (seconds, as epoch ms). */
+const scraped = (everyS: number, lastS: number) => [
+  {
+    labels: {},
+    samples: Array.from({ length: lastS / everyS + 1 }, (_, k): [number, number] => [k * everyS * 1000, k]),
+  },
+];
+
+describe('stoppedLine: an exporter whose scrapes stopped, though its samples are inside the last five minutes', () => {
+  it.each<[string, number, number, number, string | null]>([
+    ['scraped every 1 s, the newest 2 s old: live', 1, 100, 102, null],
+    ['scraped every 1 s, the newest 10 s old: live (10 s at the least)', 1, 100, 110, null],
+    ['scraped every 1 s, the newest 30 s old: stopped', 1, 100, 130, 'stopped scraping x 30 s ago, every 1.0 s before'],
+    ['scraped every 15 s, the newest 40 s old: live (3 intervals)', 15, 90, 130, null],
+    [
+      'scraped every 15 s, the newest 50 s old: stopped',
+      15,
+      90,
+      140,
+      'stopped scraping x 50 s ago, every 15.0 s before',
+    ],
+  ])('%s', (_, everyS, lastS, nowS, line) => {
+    expect(stoppedLine(scraped(everyS, lastS), nowS * 1000, 'x')).toBe(line);
+  });
+
+  it('a single sample has no interval to judge by: not said', () => {
+    expect(stoppedLine([{ labels: {}, samples: [[0, 1]] }], 200_000, 'x')).toBeNull();
   });
 });

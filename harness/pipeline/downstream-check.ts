@@ -5,11 +5,13 @@
  * the families there that look alike; through Prometheus (metrics.prometheus: the series usually
  * live on an exporter), one with no sample in the last five minutes is refused naming the
  * selector, so a typo or an unscraped exporter stops the run before any load instead of leaving
- * every step's downstream row empty.
+ * every step's downstream row empty; one whose name has samples there without its labels is
+ * refused naming the values its labels have (the name is right: its fix is the labels).
  */
 import { EXIT, PlateauError } from '../errors.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { rawSamples, selector } from '../metrics/promql.ts';
+import { rawSamples, scrapeIntervalMs, selector, type RawSeries } from '../metrics/promql.ts';
+import { unmatchedLabels } from '../metrics/prom-text.ts';
 import { lookAlike, metricNames } from './metrics-check.ts';
 
 type Downstream = NonNullable<PlateauConfig['metrics']>['downstreams'][number];
@@ -52,23 +54,79 @@ export async function checkDownstreamsInPrometheus(config: PlateauConfig, nowMs 
   const m = config.metrics;
   const ds = m?.downstreams ?? [];
   if (!m?.prometheus || ds.length === 0) return null;
+  const read = (sel: string) =>
+    rawSamples(m.prometheus!.url, sel, nowMs - 300_000, nowMs).catch((err: unknown) => {
+      // before any load: a preflight refusal (exit 3), as every other check here
+      if (err instanceof PlateauError) throw new PlateauError(err.message, err.hint, err.code, EXIT.preflight);
+      throw err;
+    });
   const empty: string[] = [];
+  const unmatched: string[] = [];
   for (const d of ds)
     for (const s of downstreamSeries(d)) {
       const sel = selector(s.name, s.labels);
-      const series = await rawSamples(m.prometheus.url, sel, nowMs - 300_000, nowMs).catch((err: unknown) => {
-        // before any load: a preflight refusal (exit 3), as every other check here
-        if (err instanceof PlateauError) throw new PlateauError(err.message, err.hint, err.code, EXIT.preflight);
-        throw err;
-      });
-      if (!series.some((x) => x.samples.length > 0)) empty.push(`${sel} (downstream ${d.name})`);
+      const series = await read(sel);
+      if (series.some((x) => x.samples.length > 0)) {
+        const stopped = stoppedLine(series, nowMs, `${sel} (downstream ${d.name})`);
+        if (stopped) unmatched.push(stopped);
+        continue;
+      }
+      const miss = Object.keys(s.labels ?? {}).length > 0 ? labelsMiss(d.name, s, await read(selector(s.name))) : null;
+      if (miss) unmatched.push(miss);
+      else empty.push(`${sel} (downstream ${d.name})`);
     }
-  if (empty.length)
+  if (empty.length || unmatched.length)
     throw new PlateauError(
-      `Prometheus at ${m.prometheus.url} has no sample in the last 5 minutes of ${empty.join(', ')}`,
-      `${FIX}, or make Prometheus scrape its exporter (a job in prometheus.yml)`,
+      `Prometheus at ${m.prometheus.url} ${[
+        ...(empty.length ? [`has no sample in the last 5 minutes of ${empty.join(', ')}`] : []),
+        ...unmatched,
+      ].join('; ')}`,
+      [
+        ...(empty.length ? [`${FIX}, or make Prometheus scrape its exporter (a job in prometheus.yml)`] : []),
+        ...(unmatched.some((l) => l.startsWith('holds '))
+          ? ['set metrics.downstreams[].labels to values Prometheus holds (or remove them)']
+          : []),
+        ...(unmatched.some((l) => l.startsWith('stopped '))
+          ? [
+              "start the exporter (or target) whose scrapes stopped, and check Prometheus's targets page (its up series)",
+            ]
+          : []),
+      ].join('; '),
       'metrics-missing',
       EXIT.preflight,
     );
   return `downstream series in Prometheus: ${ds.map((d) => d.name).join(', ')}`;
+}
+
+/** Scrapes this many intervals overdue have stopped (Prometheus's ingestion lags by about one). */
+const STOPPED_INTERVALS = 3;
+
+/**
+ * "stopped scraping `what` 130 s ago, every 1.0 s before" where the newest sample of `series` is more than
+ * STOPPED_INTERVALS scrape intervals (at least 10 s) old: an exporter that died minutes ago still
+ * has samples in the last five, and every window of the run would read none. Else null.
+ */
+export function stoppedLine(series: readonly RawSeries[], nowMs: number, what: string): string | null {
+  const every = scrapeIntervalMs(series);
+  if (every === null) return null;
+  const lastMs = Math.max(...series.flatMap((x) => x.samples.map(([t]) => t)));
+  const ageMs = nowMs - lastMs;
+  if (ageMs <= Math.max(STOPPED_INTERVALS * every, 10_000)) return null;
+  return `stopped scraping ${what} ${(ageMs / 1000).toFixed(0)} s ago, every ${(every / 1000).toFixed(1)} s before`;
+}
+
+/**
+ * Where the series has samples without the downstream's labels, the line naming the values its
+ * labels have there (the name is right, the labels are not: "correct the name" would mislead); else null.
+ */
+function labelsMiss(
+  name: string,
+  s: { name: string; labels: Record<string, string> },
+  unfiltered: readonly RawSeries[],
+): string | null {
+  const samples = unfiltered
+    .filter((x) => x.samples.length > 0)
+    .map((x) => ({ name: s.name, labels: x.labels, value: x.samples.at(-1)![1] }));
+  const line = unmatchedLabels(samples, s.name, s.labels, `metrics.downstreams["${name}"].labels`);
+  return line === null ? null : `holds ${s.name}, but ${line.replace(/; set .*$/, '')}`;
 }

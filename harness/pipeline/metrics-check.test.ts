@@ -8,6 +8,7 @@ import {
   UNIT_FLOOR_S,
   unitMeanProblem,
   unitNameProblem,
+  poolGaugesMissing,
 } from './metrics-check.ts';
 
 const OTEL_ENDPOINT = metricNames(`# TYPE http_server_request_duration_seconds histogram
@@ -81,5 +82,21 @@ describe('look-alike families of a missing series', () => {
     expect(presetsExposed(OTEL_ENDPOINT)).toEqual(['otel']);
     expect(familyOf('x_seconds_bucket')).toBe('x_seconds');
     expect(familyOf('_count')).toBe('_count');
+  });
+});
+
+describe('pool gauges: a name the endpoint lacks beside one it has', () => {
+  const HIKARI = {
+    active: 'hikaricp_connections_active',
+    pending: 'hikaricp_connections_pending',
+    max: 'hikaricp_connections_max',
+  };
+  it.each<[string, typeof HIKARI, string[], string[]]>([
+    ['all three there', HIKARI, Object.values(HIKARI), []],
+    ['none there: no pool (the HikariCP defaults on another target)', HIKARI, ['http_requests_total'], []],
+    ['active misspelt', { ...HIKARI, active: 'hikaricp_connection_active' }, Object.values(HIKARI), ['active']],
+    ['two missing', HIKARI, ['hikaricp_connections_max'], ['active', 'pending']],
+  ])('%s', (_, pool, present, missing) => {
+    expect(poolGaugesMissing(pool, new Set(present))).toEqual(missing);
   });
 });

@@ -126,3 +126,15 @@ export function unitMeanProblem(s: RequestSeries, meanS: number | null, sampleMs
 function fmtS(s: number): string {
   return s >= 100 ? s.toFixed(0) : s.toFixed(2);
 }
+
+export type PoolNames = { active: string; pending: string; max: string };
+
+/**
+ * The metrics.pool fields whose gauge the endpoint lacks, where it has another of the pool's: a
+ * misspelt name would leave the Pool column judging without it ("active up to ? of 2"). None
+ * present is no pool there (the defaults are HikariCP's, absent from most targets): nothing to say.
+ */
+export function poolGaugesMissing(pool: PoolNames, present: ReadonlySet<string>): (keyof PoolNames)[] {
+  const fields = (['active', 'pending', 'max'] as const).filter((f) => !present.has(pool[f]));
+  return fields.length === 3 ? [] : fields;
+}

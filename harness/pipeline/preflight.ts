@@ -23,7 +23,14 @@ import type { StageResult } from './stage.ts';
 import { checkDisk, checkOpenFiles } from './generator-limits.ts';
 import { explainConnectError } from './connect-errors.ts';
 import { checkScrapeInterval } from './scrape-check.ts';
-import { lookAlike, metricNames, presetsExposed, unitMeanProblem, unitNameProblem } from './metrics-check.ts';
+import {
+  lookAlike,
+  metricNames,
+  poolGaugesMissing,
+  presetsExposed,
+  unitMeanProblem,
+  unitNameProblem,
+} from './metrics-check.ts';
 import { parsePromText, sumOf } from '../metrics/prom-text.ts';
 import { requestSeriesOf, requestSeriesText } from '../../analysis/request-series.ts';
 
@@ -236,6 +243,21 @@ async function checkMetrics(config: PlateauConfig): Promise<string> {
   }
   const named = unitNameProblem(requestSeriesOf(m.requests));
   if (named) throw new PlateauError(named.problem, named.fix, 'metrics-unit', EXIT.preflight);
+  const pool = poolGaugesMissing(m.pool, present);
+  if (pool.length) {
+    const names = pool.map((f) => m.pool[f]);
+    throw new PlateauError(
+      `metrics endpoint ${url} has the pool's ${(['active', 'pending', 'max'] as const)
+        .filter((f) => !pool.includes(f))
+        .map((f) => m.pool[f])
+        .join(
+          ', ',
+        )} but no ${pool.map((f) => `${m.pool[f]} (metrics.pool.${f})`).join(', ')}${lookAlikeText(names, present)}`,
+      `set metrics.pool.${pool[0]}${pool.length > 1 ? ' (and the others named)' : ''} to the gauge the target exposes`,
+      'metrics-missing',
+      EXIT.preflight,
+    );
+  }
   return `metrics endpoint ${new URL(url).pathname} answers with ${present.size} series${m.series.length ? `, including ${m.series.join(', ')}` : ''}`;
 }
 
