@@ -55,6 +55,7 @@ export class Pool {
   private queue: Waiter[] = [];
   private head = 0;
   private closed = false;
+  private heldMs = 0;
 
   constructor(opts: PoolOptions) {
     if (!Number.isInteger(opts.slots) || opts.slots < 1) throw new RangeError('slots must be an integer >= 1');
@@ -68,6 +69,11 @@ export class Pool {
   /** Pool size now. */
   get slots(): number {
     return this.slotsCount;
+  }
+
+  /** Slot-seconds held by leases ended so far: over a window, its rate is the mean number of busy slots. */
+  get busySeconds(): number {
+    return this.heldMs / 1000;
   }
 
   /** Slots in use. */
@@ -136,7 +142,9 @@ export class Pool {
         if (released) return;
         released = true;
         const nowMs = performance.now();
-        this.handOff(Math.min(nowMs, Math.max(grantedAtMs, freedAtMs ?? nowMs)));
+        const freed = Math.min(nowMs, Math.max(grantedAtMs, freedAtMs ?? nowMs));
+        this.heldMs += freed - grantedAtMs;
+        this.handOff(freed);
       },
     };
   }

