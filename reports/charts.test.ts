@@ -77,6 +77,8 @@ describe('the latency chart: the sample-count legend is visible', () => {
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
     expect(symbols).toHaveLength(6);
     expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#252525']);
+    // opaque, as the lines are drawn: at 0.7 p99.9's near-black read as the sample count's grey beside it
+    expect(symbols.slice(0, 4).map((x) => attr(x, 'opacity'))).toEqual(['1', '1', '1', '1']);
     const [reliable, unreliable] = symbols.slice(4);
     for (const sym of [reliable, unreliable]) {
       expect(attr(sym, 'stroke')).toBe(LEGEND_GLYPH);
@@ -138,6 +140,9 @@ describe('the chart by name: one sample-count legend over the grid, its glyphs v
     expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
     expect(attr(unreliable, 'fill')).toBe('white');
     expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/);
+    // the percentiles' glyphs opaque, as their lines are drawn
+    const percentiles = symbols.filter((x) => attr(x, 'stroke') !== LEGEND_GLYPH);
+    expect(percentiles.map((x) => attr(x, 'opacity'))).toEqual(['1', '1', '1']);
     expect(svg.match(/>sample count</g)).toHaveLength(1);
     expect(svg).toContain(`>${UNRELIABLE}<`);
   });

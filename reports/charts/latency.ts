@@ -83,7 +83,15 @@ export function latencyLayers(
   const scale = opts.yDomain ? { type: 'log', domain: [...opts.yDomain] } : { type: 'log' };
   const y = { field: 'ms', type: 'quantitative' as const, title: yTitle, scale };
   const colorScale = { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) };
-  const color = { field: 'percentile', type: 'nominal' as const, title: 'percentile', scale: colorScale };
+  // the legend's glyphs opaque: at vega-lite's 0.7 for a line's legend each percentile read as the
+  // next paler line's colour, and p99.9's near-black as the sample-count legend's grey beside it
+  const color = {
+    field: 'percentile',
+    type: 'nominal' as const,
+    title: 'percentile',
+    scale: colorScale,
+    legend: { symbolOpacity: 1 },
+  };
   const shapeScale = { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] };
   return [
     { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y, color } },
