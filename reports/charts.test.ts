@@ -859,4 +859,14 @@ describe('alt texts: what the chart of this run shows, with its figures', () => 
     // a run without names has no chart by name, and so no alt for it
     expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');
   });
+
+  it('a run whose every request failed has no latency chart (it drew an empty frame "every value rests on enough samples"), and its delivery chart claims no capture', () => {
+    const failed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 0, failedPerSec: 100 }], holdS: 10, settleS: 2 });
+    expect(chartsOf(failed).map((c) => c.name)).toEqual(['throughput', 'delivery', 'timeseries']);
+    expect(altOf(failed, 'delivery')).toMatch(/; delivery below 0\.90 at step 1 \(0\.00\); no capture judged$/);
+    // a first step alone has a delivery, no capture
+    const one = fakeRun({ steps: [{ ratePerSec: 100 }], holdS: 10, settleS: 2 });
+    expect(altOf(one, 'delivery')).toMatch(/; every delivery at or above 0\.90; no capture judged$/);
+    expect(altOf(DEMO, 'delivery')).not.toContain('judged');
+  });
 });

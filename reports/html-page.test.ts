@@ -149,3 +149,15 @@ describe('report.html read by everyone', () => {
     expect(isText('pass', '–', '', 'skipped')).toBe(true);
   });
 });
+
+describe('report.html of a run whose every request failed', () => {
+  it('says why the latency section has no chart, where it drew an empty frame', () => {
+    const failed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 0, failedPerSec: 100 }], holdS: 10, settleS: 2 });
+    const page = renderHtml(failed, charts(failed));
+    expect(page).toContain(
+      '<section id="latency">\n<h2>Latency</h2>\n<p>No latency to draw: no steady window had a successful request.</p>',
+    );
+    expect(page).not.toContain('id="chart-latency"');
+    expect(page).toContain('id="chart-delivery"');
+  });
+});
