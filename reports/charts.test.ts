@@ -96,6 +96,22 @@ describe('the latency chart: the sample-count legend is visible', () => {
   });
 });
 
+describe('the latency chart: no percentile lies on its axis', () => {
+  it("its y range ends a quarter (log) beyond the lowest and highest values: a p50 of 10 ms lay on the axis where vega's nice range ended, its line hidden", () => {
+    const spec = latencySpec(DEMO) as Json;
+    const ms: number[] = spec.data.values.map((r: Json) => r.ms);
+    expect(Math.min(...ms)).toBeCloseTo(10, 0);
+    const domains = layers(spec)
+      .filter((l) => l.encoding?.y)
+      .map((l) => l.encoding.y.scale.domain);
+    expect(domains.length).toBeGreaterThan(1);
+    for (const [lo, hi] of domains) {
+      expect(lo).toBeCloseTo(Math.min(...ms) / 1.25, 6);
+      expect(hi).toBeCloseTo(Math.max(...ms) * 1.25, 6);
+    }
+  });
+});
+
 describe('the chart by name: one sample-count legend over the grid, its glyphs visible', () => {
   /** A name at each DEMO step with p50, p90 and p99, reliable as given. */
   const name = (ms: number, reliable: boolean) => ({

@@ -40,6 +40,17 @@ export function latencyRows(s: StepResult, latency: readonly Percentile[], qs?: 
     }));
 }
 
+/** The margin of a latency chart's y range beyond its extremes, as a factor on the log scale. */
+const Y_PAD = 1.25;
+
+/**
+ * A log range a quarter beyond the extremes. vega's nice range ended at the decade a value lay on
+ * (10 ms, a p50 of 10.2), and that percentile's line lay on the x axis, hidden under it.
+ */
+export function paddedLogDomain(ms: readonly number[]): readonly [number, number] {
+  return [Math.min(...ms) / Y_PAD, Math.max(...ms) * Y_PAD];
+}
+
 /** The width of a character of an 11 px axis label (DejaVu Sans, the widest of BASE_CONFIG's fonts), and the space between labels. */
 const LABEL_CHAR_PX = 7;
 const LABEL_GAP_PX = 6;
@@ -195,7 +206,10 @@ export function latencySpec(run: RunResult): ChartSpec {
     config: BASE_CONFIG,
     data: { values: rows },
     // the bands first: drawn behind the lines
-    layer: [...bands, ...latencyLayers(labels, x, 'latency (ms, log scale)')],
+    layer: [
+      ...bands,
+      ...latencyLayers(labels, x, 'latency (ms, log scale)', { yDomain: paddedLogDomain(rows.map((r) => r.ms)) }),
+    ],
     resolve: LATENCY_RESOLVE,
   } as ChartSpec;
 }
