@@ -61,6 +61,21 @@ describe('report.html on a phone (420 px)', () => {
   });
 });
 
+describe('report.html in an 800 px window (wider than a phone)', () => {
+  it('keeps a name of the tables by name and the traffic whole: "checkout" stood as "checko" over "ut"', () => {
+    // break-word lets a long URL name break, and the table took it as leave to give the column its
+    // narrowest; a floor under the column, at every width, keeps a word of a name on its line
+    const rule = /#names td:first-child, #traffic td:first-child \{ min-width: (\d+)em; \}/.exec(
+      outsideMedia(HTML_STYLE),
+    );
+    expect(rule).not.toBeNull();
+    expect(Number(rule![1])).toBeGreaterThanOrEqual('checkout:'.length * 0.6);
+    expect(outsideMedia(HTML_STYLE)).toMatch(
+      /#names td:first-child, #names th:first-child[^{]*\{[^}]*word-break: break-word;/,
+    );
+  });
+});
+
 describe('report.html printed', () => {
   const print = block(HTML_STYLE, '@media print');
 
