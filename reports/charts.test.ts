@@ -258,7 +258,23 @@ describe('the time series: the offered rate beside achieved', () => {
     ]);
     const line = panels[0].layer.find((l: Json) => l.mark?.type === 'line');
     expect(line.encoding.x.scale).toEqual({ domain: [0, 17], nice: false });
+    expect(line.encoding.x.axis).toEqual({ format: 'd', tickMinStep: 1 });
     expect(Math.max(...line.data.values.map((r: Json) => r.tS))).toBe(17);
+  });
+
+  it('labels whole seconds, a value a second: the axis of a run of 3 s read 0.0, 0.1 ... 2.0', async () => {
+    const short: RunResult = {
+      ...DEMO,
+      series: Array.from({ length: 3 }, (_, tS) => seriesPoint({ tS, ok: 100, offered: 100 })),
+      steps: DEMO.steps.slice(0, 1).map((s) => ({ ...s, steadyStartS: 1, steadyEndS: 3 })),
+    };
+    const { svg, warnings } = await renderSvg(timeseriesSpec(short), 't');
+    expect(warnings).toEqual([]);
+    const groups = [...svg.matchAll(/role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].map((m) =>
+      [...m[1].matchAll(/>([^<]+)<\/text>/g)].map((t) => t[1]),
+    );
+    // the first panel's x axis
+    expect(groups[0]).toEqual(['0', '1', '2', '3']);
   });
 
   it('writes a count in whole numbers, and a panel of zeros with its line at the foot (it read "0.000000" mid-panel)', async () => {
