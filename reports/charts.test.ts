@@ -542,9 +542,23 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
   });
 });
 
+/** The throughput chart's words for its achieved line. */
+const ACHIEVED_WORDS = 'blue: achieved, joining the attempts that count; ';
+
 describe('the throughput chart: no zigzag overlay, labels apart', () => {
   const spec = throughputSpec(DEMO) as Json;
   const all = layers(spec);
+
+  it('names its achieved line in the subtitle, by its colour, where it is drawn (the chart had no word for it)', () => {
+    const line = (spec.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+    expect(line.mark.color).toBe(COLOR.achieved);
+    expect(COLOR.achieved).toBe('#0072B2');
+    expect(spec.title.subtitle).toMatch(new RegExp(`^${ACHIEVED_WORDS}grey dashed: ideal`));
+    // no attempt counts (the first step cut short): no line, no word for it
+    const cut = throughputSpec({ ...DEMO, steps: [{ ...DEMO.steps[0], verdict: 'incomplete' as const }] }) as Json;
+    expect((cut.layer as Json[]).filter((l) => l.mark?.type === 'line')).toHaveLength(1);
+    expect(cut.title.subtitle).toMatch(/^grey dashed: ideal/);
+  });
 
   it('draws the ideal over the achieved line, so that held steps do not hide it', () => {
     const lines = (spec.layer as Json[]).filter((l) => l.mark?.type === 'line');
@@ -557,7 +571,7 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
     expect(spec.title.subtitle).toMatch(/USL predicted peak \(its curve: Models\)/);
     // and not named where no peak is drawn
     const noFit = throughputSpec({ ...DEMO, models: { ...DEMO.models!, usl: null } }) as Json;
-    expect(noFit.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
+    expect(noFit.title.subtitle).toBe(`${ACHIEVED_WORDS}grey dashed: ideal (achieved = offered)`);
   });
 
   it('labels the knee at the foot of its rule, the predicted peak above the left end of its line, the capacity below the left end of its own', () => {
@@ -579,7 +593,7 @@ describe('the throughput chart and a USL peak far above the steps', () => {
     const spec = throughputSpec(far) as Json;
     const labels = layers(spec).flatMap((l) => (l.data?.values?.[0]?.label ? [l.data.values[0].label] : []));
     expect(labels.some((x: string) => x.startsWith('USL predicted peak'))).toBe(false);
-    expect(spec.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
+    expect(spec.title.subtitle).toBe(`${ACHIEVED_WORDS}grey dashed: ideal (achieved = offered)`);
     // the demo's own, a little past the measured N, is drawn and says so
     const own = layers(throughputSpec(DEMO) as Json).flatMap((l) =>
       l.data?.values?.[0]?.label ? [l.data.values[0].label] : [],
