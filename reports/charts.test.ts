@@ -77,6 +77,8 @@ describe('the latency chart: the sample-count legend is visible', () => {
     // the percentile legend first (p50 ... p99.9, filled with their colours), then the sample count's two
     expect(symbols).toHaveLength(6);
     expect(symbols.slice(0, 4).map((x) => attr(x, 'fill'))).toEqual(['#9ECAE1', '#4292C6', '#08519C', '#252525']);
+    // opaque, as the lines are drawn: at 0.7 p99.9's near-black read as the sample count's grey beside it
+    expect(symbols.slice(0, 4).map((x) => attr(x, 'opacity'))).toEqual(['1', '1', '1', '1']);
     const [reliable, unreliable] = symbols.slice(4);
     for (const sym of [reliable, unreliable]) {
       expect(attr(sym, 'stroke')).toBe(LEGEND_GLYPH);
@@ -91,6 +93,22 @@ describe('the latency chart: the sample-count legend is visible', () => {
     const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
     const distance = (p: string, q: string) => Math.hypot(...rgb(p).map((v, i) => v - rgb(q)[i]));
     for (let i = 1; i < colours.length; i++) expect(distance(colours[i - 1], colours[i])).toBeGreaterThan(60);
+  });
+});
+
+describe('the latency chart: no percentile lies on its axis', () => {
+  it("its y range ends a quarter (log) beyond the lowest and highest values: a p50 of 10 ms lay on the axis where vega's nice range ended, its line hidden", () => {
+    const spec = latencySpec(DEMO) as Json;
+    const ms: number[] = spec.data.values.map((r: Json) => r.ms);
+    expect(Math.min(...ms)).toBeCloseTo(10, 0);
+    const domains = layers(spec)
+      .filter((l) => l.encoding?.y)
+      .map((l) => l.encoding.y.scale.domain);
+    expect(domains.length).toBeGreaterThan(1);
+    for (const [lo, hi] of domains) {
+      expect(lo).toBeCloseTo(Math.min(...ms) / 1.25, 6);
+      expect(hi).toBeCloseTo(Math.max(...ms) * 1.25, 6);
+    }
   });
 });
 
@@ -138,6 +156,9 @@ describe('the chart by name: one sample-count legend over the grid, its glyphs v
     expect(attr(reliable, 'fill')).toBe(LEGEND_GLYPH);
     expect(attr(unreliable, 'fill')).toBe('white');
     expect(attr(unreliable, 'd')).toMatch(/^M0,-4\.33L/);
+    // the percentiles' glyphs opaque, as their lines are drawn
+    const percentiles = symbols.filter((x) => attr(x, 'stroke') !== LEGEND_GLYPH);
+    expect(percentiles.map((x) => attr(x, 'opacity'))).toEqual(['1', '1', '1']);
     expect(svg.match(/>sample count</g)).toHaveLength(1);
     expect(svg).toContain(`>${UNRELIABLE}<`);
   });
@@ -237,7 +258,23 @@ describe('the time series: the offered rate beside achieved', () => {
     ]);
     const line = panels[0].layer.find((l: Json) => l.mark?.type === 'line');
     expect(line.encoding.x.scale).toEqual({ domain: [0, 17], nice: false });
+    expect(line.encoding.x.axis).toEqual({ format: 'd', tickMinStep: 1 });
     expect(Math.max(...line.data.values.map((r: Json) => r.tS))).toBe(17);
+  });
+
+  it('labels whole seconds, a value a second: the axis of a run of 3 s read 0.0, 0.1 ... 2.0', async () => {
+    const short: RunResult = {
+      ...DEMO,
+      series: Array.from({ length: 3 }, (_, tS) => seriesPoint({ tS, ok: 100, offered: 100 })),
+      steps: DEMO.steps.slice(0, 1).map((s) => ({ ...s, steadyStartS: 1, steadyEndS: 3 })),
+    };
+    const { svg, warnings } = await renderSvg(timeseriesSpec(short), 't');
+    expect(warnings).toEqual([]);
+    const groups = [...svg.matchAll(/role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].map((m) =>
+      [...m[1].matchAll(/>([^<]+)<\/text>/g)].map((t) => t[1]),
+    );
+    // the first panel's x axis
+    expect(groups[0]).toEqual(['0', '1', '2', '3']);
   });
 
   it('writes a count in whole numbers, and a panel of zeros with its line at the foot (it read "0.000000" mid-panel)', async () => {
@@ -505,9 +542,23 @@ describe('the USL chart: fitted up to the knee, drawn on an even grid of N', () 
   });
 });
 
+/** The throughput chart's words for its achieved line. */
+const ACHIEVED_WORDS = 'blue: achieved, joining the attempts that count; ';
+
 describe('the throughput chart: no zigzag overlay, labels apart', () => {
   const spec = throughputSpec(DEMO) as Json;
   const all = layers(spec);
+
+  it('names its achieved line in the subtitle, by its colour, where it is drawn (the chart had no word for it)', () => {
+    const line = (spec.layer as Json[]).find((l) => l.mark?.type === 'line' && !l.mark.strokeDash);
+    expect(line.mark.color).toBe(COLOR.achieved);
+    expect(COLOR.achieved).toBe('#0072B2');
+    expect(spec.title.subtitle).toMatch(new RegExp(`^${ACHIEVED_WORDS}grey dashed: ideal`));
+    // no attempt counts (the first step cut short): no line, no word for it
+    const cut = throughputSpec({ ...DEMO, steps: [{ ...DEMO.steps[0], verdict: 'incomplete' as const }] }) as Json;
+    expect((cut.layer as Json[]).filter((l) => l.mark?.type === 'line')).toHaveLength(1);
+    expect(cut.title.subtitle).toMatch(/^grey dashed: ideal/);
+  });
 
   it('draws the ideal over the achieved line, so that held steps do not hide it', () => {
     const lines = (spec.layer as Json[]).filter((l) => l.mark?.type === 'line');
@@ -520,7 +571,7 @@ describe('the throughput chart: no zigzag overlay, labels apart', () => {
     expect(spec.title.subtitle).toMatch(/USL predicted peak \(its curve: Models\)/);
     // and not named where no peak is drawn
     const noFit = throughputSpec({ ...DEMO, models: { ...DEMO.models!, usl: null } }) as Json;
-    expect(noFit.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
+    expect(noFit.title.subtitle).toBe(`${ACHIEVED_WORDS}grey dashed: ideal (achieved = offered)`);
   });
 
   it('labels the knee at the foot of its rule, the predicted peak above the left end of its line, the capacity below the left end of its own', () => {
@@ -542,7 +593,7 @@ describe('the throughput chart and a USL peak far above the steps', () => {
     const spec = throughputSpec(far) as Json;
     const labels = layers(spec).flatMap((l) => (l.data?.values?.[0]?.label ? [l.data.values[0].label] : []));
     expect(labels.some((x: string) => x.startsWith('USL predicted peak'))).toBe(false);
-    expect(spec.title.subtitle).toBe('grey dashed: ideal (achieved = offered)');
+    expect(spec.title.subtitle).toBe(`${ACHIEVED_WORDS}grey dashed: ideal (achieved = offered)`);
     // the demo's own, a little past the measured N, is drawn and says so
     const own = layers(throughputSpec(DEMO) as Json).flatMap((l) =>
       l.data?.values?.[0]?.label ? [l.data.values[0].label] : [],
@@ -853,5 +904,15 @@ describe('alt texts: what the chart of this run shows, with its figures', () => 
     );
     // a run without names has no chart by name, and so no alt for it
     expect(chartsOf(DEMO).map((c) => c.name)).not.toContain('names');
+  });
+
+  it('a run whose every request failed has no latency chart (it drew an empty frame "every value rests on enough samples"), and its delivery chart claims no capture', () => {
+    const failed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 0, failedPerSec: 100 }], holdS: 10, settleS: 2 });
+    expect(chartsOf(failed).map((c) => c.name)).toEqual(['throughput', 'delivery', 'timeseries']);
+    expect(altOf(failed, 'delivery')).toMatch(/; delivery below 0\.90 at step 1 \(0\.00\); no capture judged$/);
+    // a first step alone has a delivery, no capture
+    const one = fakeRun({ steps: [{ ratePerSec: 100 }], holdS: 10, settleS: 2 });
+    expect(altOf(one, 'delivery')).toMatch(/; every delivery at or above 0\.90; no capture judged$/);
+    expect(altOf(DEMO, 'delivery')).not.toContain('judged');
   });
 });

@@ -61,6 +61,21 @@ describe('report.html on a phone (420 px)', () => {
   });
 });
 
+describe('report.html in an 800 px window (wider than a phone)', () => {
+  it('keeps a name of the tables by name and the traffic whole: "checkout" stood as "checko" over "ut"', () => {
+    // break-word lets a long URL name break, and the table took it as leave to give the column its
+    // narrowest; a floor under the column, at every width, keeps a word of a name on its line
+    const rule = /#names td:first-child, #traffic td:first-child \{ min-width: (\d+)em; \}/.exec(
+      outsideMedia(HTML_STYLE),
+    );
+    expect(rule).not.toBeNull();
+    expect(Number(rule![1])).toBeGreaterThanOrEqual('checkout:'.length * 0.6);
+    expect(outsideMedia(HTML_STYLE)).toMatch(
+      /#names td:first-child, #names th:first-child[^{]*\{[^}]*word-break: break-word;/,
+    );
+  });
+});
+
 describe('report.html printed', () => {
   const print = block(HTML_STYLE, '@media print');
 
@@ -147,5 +162,17 @@ describe('report.html read by everyone', () => {
     // a word among figures (1 / (1 − ρ)'s "saturated") leaves the column to its figures; blanks count for neither
     expect(isText('1.50×', 'saturated', '2.00×')).toBe(false);
     expect(isText('pass', '–', '', 'skipped')).toBe(true);
+  });
+});
+
+describe('report.html of a run whose every request failed', () => {
+  it('says why the latency section has no chart, where it drew an empty frame', () => {
+    const failed = fakeRun({ steps: [{ ratePerSec: 100, okPerSec: 0, failedPerSec: 100 }], holdS: 10, settleS: 2 });
+    const page = renderHtml(failed, charts(failed));
+    expect(page).toContain(
+      '<section id="latency">\n<h2>Latency</h2>\n<p>No latency to draw: no steady window had a successful request.</p>',
+    );
+    expect(page).not.toContain('id="chart-latency"');
+    expect(page).toContain('id="chart-delivery"');
   });
 });

@@ -42,7 +42,10 @@ ${TEXT_COLUMN_RULE}
 #errors td:last-child { word-break: break-word; max-width: 360px; white-space: pre-line; }
 h3 { font-size: 14px; margin: 16px 0 4px; }
 details.names-step summary { font-size: 14px; font-weight: bold; margin: 10px 0 4px; cursor: pointer; }
+/* a name breaks inside a word only past 7em (a URL): with nothing to hold it, the table gave the
+   column its narrowest and "checkout" stood as "checko" over "ut" in an 800 px window */
 #names td:first-child, #names th:first-child, #traffic td:first-child, #traffic th:first-child { text-align: left; word-break: break-word; }
+#names td:first-child, #traffic td:first-child { min-width: 7em; }
 tr.verdict-holds td:last-child { color: var(--ok-text); font-weight: bold; }
 tr.verdict-fails td:last-child { color: var(--bad); font-weight: bold; }
 tr.set-aside td { color: var(--muted); }

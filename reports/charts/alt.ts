@@ -100,17 +100,22 @@ export function deliveryAlt(run: RunResult): string {
   const steps = run.steps.filter((s) => s.steadyS > 0);
   const { deliveryMin, captureMin } = run.rules;
   const judged = steps.filter((s) => s.verdict !== 'incomplete');
+  const captured = judged.filter((s) => s.capture !== null);
   const lowDelivery = judged.filter((s) => s.delivery < deliveryMin);
-  const lowCapture = judged.filter((s) => s.capture !== null && s.capture < captureMin);
+  const lowCapture = captured.filter((s) => s.capture! < captureMin);
   const incomplete = steps.filter((s) => s.verdict === 'incomplete');
-  const below = (name: string, bound: number, list: StepResult[], text: (s: StepResult) => string) =>
-    list.length === 0
-      ? `every ${name} at or above ${bound.toFixed(2)}`
-      : `${name} below ${bound.toFixed(2)} at ${listed(list.map((s) => `${attemptName(s)} (${text(s)})`))}`;
+  // "every capture at or above" of a run with none (a first step alone has no rate added) said a
+  // bar met the threshold where the chart drew none
+  const below = (name: string, bound: number, of: StepResult[], list: StepResult[], text: (s: StepResult) => string) =>
+    of.length === 0
+      ? `no ${name} judged`
+      : list.length === 0
+        ? `every ${name} at or above ${bound.toFixed(2)}`
+        : `${name} below ${bound.toFixed(2)} at ${listed(list.map((s) => `${attemptName(s)} (${text(s)})`))}`;
   return [
     `Delivery (achieved ÷ offered) and capture (throughput gained ÷ rate added) of ${plural(steps.length, 'attempt')} against their thresholds, ${deliveryMin.toFixed(2)} and ${captureMin.toFixed(2)}`,
-    below('delivery', deliveryMin, lowDelivery, (s) => deliveryText(s, run.rules)),
-    below('capture', captureMin, lowCapture, (s) => captureText(s, run.rules)),
+    below('delivery', deliveryMin, judged, lowDelivery, (s) => deliveryText(s, run.rules)),
+    below('capture', captureMin, captured, lowCapture, (s) => captureText(s, run.rules)),
     ...(incomplete.length > 0 ? [`not judged, grey (cut short): ${listed(incomplete.map(attemptName))}`] : []),
   ].join('; ');
 }

@@ -5,7 +5,7 @@
 import type { RunResult } from '../../analysis/types.ts';
 import { deliveryAlt, latencyAlt, namesAlt, throughputAlt, timeseriesAlt, uslAlt } from './alt.ts';
 import { deliverySpec } from './delivery.ts';
-import { latencySpec } from './latency.ts';
+import { latencyRows, latencySpec } from './latency.ts';
 import { namesSpec } from './names.ts';
 import { renderSvg } from './render.ts';
 import type { ChartSpec } from './theme.ts';
@@ -37,10 +37,13 @@ export function chartFile(name: ChartName): string {
 /** Every chart the run has data for. */
 export function chartsOf(run: RunResult): Chart[] {
   const hasSteps = run.steps.some((s) => s.steadyS > 0);
+  // a run whose every request failed has no percentile: its chart was an empty frame whose caption
+  // said "every value rests on enough samples"
+  const hasLatency = run.steps.some((s) => latencyRows(s, s.latency).length > 0);
   // each alt says what that chart of this run shows (alt.ts), made only where the chart is
   const specs: [ChartName, () => string, ChartSpec | null][] = [
     ['throughput', () => throughputAlt(run), hasSteps ? throughputSpec(run) : null],
-    ['latency', () => latencyAlt(run), hasSteps ? latencySpec(run) : null],
+    ['latency', () => latencyAlt(run), hasLatency ? latencySpec(run) : null],
     ['delivery', () => deliveryAlt(run), hasSteps ? deliverySpec(run) : null],
     ['timeseries', () => timeseriesAlt(run), (run.series ?? []).length > 0 ? timeseriesSpec(run) : null],
     ['usl', () => uslAlt(run), uslSpec(run)],

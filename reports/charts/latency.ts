@@ -40,6 +40,17 @@ export function latencyRows(s: StepResult, latency: readonly Percentile[], qs?: 
     }));
 }
 
+/** The margin of a latency chart's y range beyond its extremes, as a factor on the log scale. */
+const Y_PAD = 1.25;
+
+/**
+ * A log range a quarter beyond the extremes. vega's nice range ended at the decade a value lay on
+ * (10 ms, a p50 of 10.2), and that percentile's line lay on the x axis, hidden under it.
+ */
+export function paddedLogDomain(ms: readonly number[]): readonly [number, number] {
+  return [Math.min(...ms) / Y_PAD, Math.max(...ms) * Y_PAD];
+}
+
 /** The width of a character of an 11 px axis label (DejaVu Sans, the widest of BASE_CONFIG's fonts), and the space between labels. */
 const LABEL_CHAR_PX = 7;
 const LABEL_GAP_PX = 6;
@@ -83,7 +94,15 @@ export function latencyLayers(
   const scale = opts.yDomain ? { type: 'log', domain: [...opts.yDomain] } : { type: 'log' };
   const y = { field: 'ms', type: 'quantitative' as const, title: yTitle, scale };
   const colorScale = { domain: labels, range: PERCENTILE_COLOR.slice(0, Math.max(1, labels.length)) };
-  const color = { field: 'percentile', type: 'nominal' as const, title: 'percentile', scale: colorScale };
+  // the legend's glyphs opaque: at vega-lite's 0.7 for a line's legend each percentile read as the
+  // next paler line's colour, and p99.9's near-black as the sample-count legend's grey beside it
+  const color = {
+    field: 'percentile',
+    type: 'nominal' as const,
+    title: 'percentile',
+    scale: colorScale,
+    legend: { symbolOpacity: 1 },
+  };
   const shapeScale = { domain: [RELIABLE, UNRELIABLE], range: ['circle', 'triangle-up'] };
   return [
     { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y, color } },
@@ -187,7 +206,10 @@ export function latencySpec(run: RunResult): ChartSpec {
     config: BASE_CONFIG,
     data: { values: rows },
     // the bands first: drawn behind the lines
-    layer: [...bands, ...latencyLayers(labels, x, 'latency (ms, log scale)')],
+    layer: [
+      ...bands,
+      ...latencyLayers(labels, x, 'latency (ms, log scale)', { yDomain: paddedLogDomain(rows.map((r) => r.ms)) }),
+    ],
     resolve: LATENCY_RESOLVE,
   } as ChartSpec;
 }

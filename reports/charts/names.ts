@@ -14,6 +14,7 @@ import {
   LATENCY_RESOLVE,
   latencyLayers,
   latencyRows,
+  paddedLogDomain,
   sampleLegendLayer,
   stepAxis,
   stepLabel,
@@ -24,8 +25,6 @@ import { stepNo } from '../../analysis/format.ts';
 
 /** Panels a row. */
 export const NAME_COLUMNS = 2;
-/** The shared y range's margin, as a factor on the log scale. */
-const Y_PAD = 1.25;
 const PANEL_WIDTH_PX = Math.floor((WIDTH_PX - 60) / NAME_COLUMNS);
 /** Taller than a time series' panel: a tail's growth before the knee must show on a log scale. */
 const NAME_PANEL_HEIGHT_PX = Math.round(PANEL_HEIGHT_PX * 1.5);
@@ -50,7 +49,7 @@ export function namesSpec(run: RunResult): ChartSpec | null {
   // made a 3 ms read and a 300 ms transaction look alike)
   const all = byName.flatMap((n) => n.rows.map((r) => r.ms));
   // a quarter beyond the extremes (on the log scale): the lowest p50s sat on the x axis, half cut off
-  const yDomain = [Math.min(...all) / Y_PAD, Math.max(...all) * Y_PAD] as const;
+  const yDomain = paddedLogDomain(all);
   // the step the finding is about: the knee, or the last held step where no capacity was established
   const knee = kneeResult(run);
   const kneeRule = knee

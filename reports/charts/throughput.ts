@@ -144,8 +144,9 @@ export function throughputSpec(run: RunResult): ChartSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Offered vs achieved throughput',
-      // the peak's line named only where it is drawn
-      subtitle: `grey dashed: ideal (achieved = offered)${marks.peak ? '; orange dotted: USL predicted peak (its curve: Models)' : ''}`,
+      // each line named only where it is drawn: the achieved line had no word on the chart, and
+      // that it joins only the attempts that count was left to the caption
+      subtitle: `${line.length > 0 ? 'blue: achieved, joining the attempts that count; ' : ''}grey dashed: ideal (achieved = offered)${marks.peak ? '; orange dotted: USL predicted peak (its curve: Models)' : ''}`,
     },
     width: WIDTH_PX,
     height: HEIGHT_PX,

@@ -119,6 +119,8 @@ function panel(
     type: 'quantitative',
     title: 'seconds since load start',
     scale: { domain: [0, opts.maxS], nice: false },
+    // a value a second: a short run's axis read 0.0, 0.1 ... 2.0, a resolution the data has not
+    axis: { format: 'd', tickMinStep: 1 },
   };
   const ceilings = new Set(opts.ceilings ?? []);
   const ceilingRows = rows.filter((r) => ceilings.has(r.series));
