@@ -9,7 +9,7 @@
  *
  * The fake kubectl's state directory: `stages` (one TestRun stage a line; each `get testrun`
  * answers the first and drops it, the last one stays), `message` (the operator's condition
- * message), and flags `no-context`, `no-crd`, `delete-fails`; it writes `calls.log`.
+ * message), and flags `no-context`, `no-crd`, `delete-fails`, `exists` (create refused); it writes `calls.log`.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,7 +35,9 @@ case "$*" in
   "get crd testruns.k6.io -o name")
     if [ -e "$S/no-crd" ]; then echo 'Error from server (NotFound): customresourcedefinitions.apiextensions.k8s.io "testruns.k6.io" not found' >&2; exit 1; fi
     echo customresourcedefinition.apiextensions.k8s.io/testruns.k6.io ;;
-  apply*) echo 'configmap/x created'; echo 'testrun.k6.io/x created' ;;
+  create*)
+    if [ -e "$S/exists" ]; then echo 'Error from server (AlreadyExists): error when creating "testrun.json": testruns.k6.io "x" already exists' >&2; exit 1; fi
+    echo 'configmap/x created'; echo 'testrun.k6.io/x created' ;;
   *" get testrun "*)
     if [ -e "$S/deleted" ]; then echo 'Error from server (NotFound): testruns.k6.io not found' >&2; exit 1; fi
     stage=$(head -n 1 "$S/stages")
@@ -281,7 +283,7 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(await failure(runK8s(input(p, k, runners)))).toMatch(
       /no TestRun CRD.*testruns\.k6\.io.*\| fix: install k6-operator/,
     );
-    expect(k.calls().some((c) => c.startsWith('apply'))).toBe(false);
+    expect(k.calls().some((c) => c.startsWith('create'))).toBe(false);
   });
 
   it('a Prometheus unreachable, or without the remote-write receiver and native histograms: refused with the flags to set', async () => {
@@ -293,7 +295,21 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(await failure(runK8s(input(p, k, runners, { prometheusUrl: plain.url })))).toMatch(
       /runs without --web\.enable-remote-write-receiver and --enable-feature=native-histograms.*\| fix: start Prometheus with/,
     );
-    expect(k.calls().some((c) => c.startsWith('apply'))).toBe(false);
+    expect(k.calls().some((c) => c.startsWith('create'))).toBe(false);
+  });
+
+  it("a TestRun of the same name already there: refused naming it, and neither stopped nor deleted (it is not this run's)", async () => {
+    const p = await prepared(prom.url);
+    const k = fakeKubectl(['started']);
+    k.set('exists');
+    const before = runners.patches.length;
+    expect(await failure(runK8s(input(p, k, runners)))).toMatch(
+      new RegExp(
+        `a TestRun or ConfigMap named ${p.manifests.name} already exists in namespace load.*\\| fix: another run holds that name`,
+      ),
+    );
+    expect(runners.patches.length - before).toBe(0);
+    expect(k.calls().some((c) => c.includes(' delete '))).toBe(false);
   });
 
   it("a stage error stops the run with the operator's message, and what was applied is stopped and deleted", async () => {
@@ -333,7 +349,7 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     for (const x of sent) expect(x.body).toEqual(STOP_BODY);
     expect(STOP_BODY).toEqual({ data: { type: 'status', id: 'default', attributes: { stopped: true } } });
     const calls = k.calls();
-    expect(calls.some((c) => /^apply -f .*configmap\.json -f .*testrun\.json$/.test(c))).toBe(true);
+    expect(calls.some((c) => /^create -f .*configmap\.json -f .*testrun\.json$/.test(c))).toBe(true);
     expect(calls).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
     expect(calls).toContain(`-n load delete configmap ${p.manifests.name}-script --ignore-not-found`);
     expect(lines.join('\n')).toMatch(

@@ -51,7 +51,7 @@ export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
   return { manifests, script, runId, idKey, config };
 }
 
-/** Writes configmap.json and testrun.json (kubectl apply -f reads JSON as it reads YAML); returns their paths. */
+/** Writes configmap.json and testrun.json (kubectl create -f reads JSON as it reads YAML); returns their paths. */
 export function writeManifests(dir: string, m: Manifests): string[] {
   const files = [
     [path.join(dir, 'configmap.json'), m.configMap],
@@ -77,7 +77,7 @@ export async function k8sManifestCommand(a: Args): Promise<number> {
   const files = writeManifests(path.resolve(String(a.out)), p.manifests).map((f) => path.relative(process.cwd(), f));
   process.stdout.write(
     `wrote ${files.join(' and ')} (TestRun ${p.manifests.name}, ${String(a.parallelism)} runners, run id ${p.runId}; ${p.script.vusReason})\n` +
-      `apply them with: kubectl apply -f ${files[0]} -f ${files[1]}\n` +
+      `create them with: kubectl create -f ${files[0]} -f ${files[1]} (not apply: its annotation holding the whole script is refused over 256 KiB)\n` +
       `k6-operator starts the runners; plateau judges nothing unless it runs them: plateau k8s run --parallelism ${String(a.parallelism)} --namespace ${String(a.namespace)} --prometheus ${String(a.prometheus)}\n`,
   );
   return EXIT.ok;

@@ -117,17 +117,13 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   let failure: unknown = null;
   const attempts: AttemptRecord[] = [];
   try {
-    const r = await k.run(['apply', '-f', files[0]!, '-f', files[1]!]);
-    if (r.code !== 0)
-      throw new PlateauError(
-        `kubectl apply of the ConfigMap and TestRun failed: ${r.stderr.trim().split('\n')[0]}`,
-        `check the rights in namespace ${o.namespace} (kubectl auth can-i create testruns.k6.io -n ${o.namespace}); the manifests are in ${dir}`,
-        'k8s-apply-failed',
-        EXIT.preflight,
-      );
+    // create, not apply: apply's last-applied annotation holds the whole ConfigMap and is refused
+    // over 256 KiB, and apply would silently reconfigure a TestRun of the same name instead of refusing it
+    const r = await k.run(['create', '-f', files[0]!, '-f', files[1]!]);
+    if (r.code !== 0) throw createFailed(r.stderr, o.namespace, m.name, dir);
     applied = true;
     say(
-      `applied ConfigMap ${m.name}-script and TestRun ${m.name} (${n} runners) in ${o.namespace}, context ${context}`,
+      `created ConfigMap ${m.name}-script and TestRun ${m.name} (${n} runners) in ${o.namespace}, context ${context}`,
     );
     await waitForStage(k, o, m.name, 'started', b, say);
     const t0Ms = (o.clock ?? wallClock).now();
@@ -152,6 +148,24 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   if (written) say(`report: ${path.relative(process.cwd(), store.dir)}/report.md`);
   if (failure) throw failure;
   return code;
+}
+
+/** kubectl create refused: an object of the name is someone else's (never stopped or deleted by plateau), or the rights lack. */
+function createFailed(stderr: string, ns: string, name: string, dir: string): PlateauError {
+  const first = stderr.trim().split('\n')[0];
+  if (/AlreadyExists|already exists/.test(stderr))
+    return new PlateauError(
+      `kubectl create refused: a TestRun or ConfigMap named ${name} already exists in namespace ${ns} (${first})`,
+      `another run holds that name: plateau neither stops nor deletes it; see it with kubectl -n ${ns} get testrun,configmap -l plateau/run-id=${name.slice('plateau-'.length)}, delete it when it is done, or run with another --run-id`,
+      'k8s-name-taken',
+      EXIT.preflight,
+    );
+  return new PlateauError(
+    `kubectl create of the ConfigMap and TestRun failed: ${first}`,
+    `check the rights in namespace ${ns} (kubectl auth can-i create testruns.k6.io -n ${ns}); the manifests are in ${dir}`,
+    'k8s-apply-failed',
+    EXIT.preflight,
+  );
 }
 
 /** The live part: read, store, judge; returns the exit code (ok, or interrupted). */
