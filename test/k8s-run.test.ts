@@ -2,7 +2,8 @@
  * plateau k8s run's orchestration, with stand-ins for what cannot run here (no Kubernetes
  * cluster): a fake `kubectl` script on PATH that records every call and answers from files in its
  * state directory, and fake k6 runner REST APIs on 127.0.0.1 (one server, runner i under
- * /runner-i, reached through --runner-api) that record each PATCH /v1/status body. They check
+ * /runner-i, reached through --runner-api) that answer GET /v1/status (paused or not) and record
+ * each PATCH /v1/status body. They check
  * what plateau sends and how it reacts; they prove nothing about a real cluster or operator.
  * Prometheus is real (Debian's 2.42 with the remote-write receiver), fed by the remote-write
  * test writer as 4 simulated runners on a simulated clock that moves when the run sleeps.
@@ -90,18 +91,32 @@ interface FakeRunners {
   patches: { runner: number; body: unknown }[];
   /** Runners that answer 500 to a PATCH. */
   failing: Set<number>;
+  /** Whether the runners' test is running (GET /v1/status answers paused: false); else paused, as before the operator's starter. */
+  running: () => boolean;
   /** Called after each PATCH (e.g. to let the fake TestRun finish). */
   onPatch?: () => void;
   close(): Promise<void>;
 }
 
 async function fakeRunners(): Promise<FakeRunners> {
-  const r: FakeRunners = { template: '', patches: [], failing: new Set(), close: async () => undefined };
+  const r: FakeRunners = {
+    template: '',
+    patches: [],
+    failing: new Set(),
+    running: () => true,
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     const m = /^\/runner-(\d+)\/v1\/status$/.exec(req.url ?? '');
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
     req.on('end', () => {
+      if (m && req.method === 'GET') {
+        const attributes = { paused: !r.running(), stopped: false };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { type: 'status', id: 'default', attributes } }));
+        return;
+      }
       if (!m || req.method !== 'PATCH') {
         res.writeHead(404).end();
         return;
@@ -161,23 +176,27 @@ async function prepared(prometheusUrl: string, steps: Record<string, number> = {
  * Simulated runners on a simulated clock: runner r (instance_id r) pushes its cumulative counters
  * 100 to 250 ms after each second of the plan, stamped in Prometheus's recent past; the clock moves
  * only when the run sleeps, and each move writes the pushes due by then. Of each second's arrivals
- * the first `capacity` are served (10 ms below it, 300 ms above it), the rest dropped.
+ * the first `capacity` are served (10 ms below it, 300 ms above it), the rest dropped. The runners
+ * are unpaused `startDelayS` after the clock's start (the stage started), as by the operator's
+ * starter pod; `running` says whether they are.
  */
 function simulated(
   p: Awaited<ReturnType<typeof prepared>>,
   runnerIds: number[],
   capacity = 130,
   onSleep?: (simS: number) => void,
-) {
+  startDelayS = 0,
+): K8sClock & { running: () => boolean } {
   const steps = p.script.plan.steps;
   const rateAt = (x: number) => steps.find((st) => x >= st.rampStartS && x < st.holdEndS)?.ratePerSec ?? 0;
   const arrivalsBefore = (x: number) => Array.from({ length: x }, (_, i) => rateAt(i)).reduce((a, b) => a + b, 0);
   const t0 = Date.now() - 120_000;
   let sim = t0;
+  const startMs = t0 + startDelayS * 1000;
   let pushedS = 0;
   const cum = [1, 2, 3, 4].map(() => ({ n: 0, dropped: 0, count: 0, sum: 0, buckets: new Map<number, number>() }));
   const writeUpTo = async (nowMs: number) => {
-    while (t0 + (pushedS + 1) * 1000 + 250 <= nowMs) {
+    while (startMs + (pushedS + 1) * 1000 + 250 <= nowMs) {
       const s = pushedS++;
       const rate = rateAt(s);
       const served = Math.min(rate, capacity);
@@ -193,7 +212,7 @@ function simulated(
         c.count += ok;
         c.sum += ok * latencyS;
         if (!runnerIds.includes(r + 1)) return;
-        const tMs = t0 + (s + 1) * 1000 + 100 + r * 50;
+        const tMs = startMs + (s + 1) * 1000 + 100 + r * 50;
         const base = { testid: p.runId, instance_id: String(r + 1) };
         floats.push(
           { labels: { __name__: 'k6_iterations_total', ...base }, samples: [{ value: c.n, tMs }] },
@@ -216,7 +235,8 @@ function simulated(
       await remoteWrite(prom.url, { floats, histograms });
     }
   };
-  const clock: K8sClock = {
+  return {
+    running: () => sim >= startMs,
     now: () => sim,
     sleep: async (ms) => {
       sim += ms;
@@ -224,7 +244,6 @@ function simulated(
       onSleep?.((sim - t0) / 1000);
     },
   };
-  return clock;
 }
 
 const FAST = { stageTimeoutMs: 5000, seriesTimeoutMs: 2500, silentAfterMs: 2000, finishTimeoutMs: 1500, pollMs: 200 };
@@ -393,42 +412,65 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --wait=false`);
   });
 
-  it('runs to the plateau on a simulated clock: stops every runner at the step over 130 req/s, the report holds 120', async () => {
-    const CAPACITY = 130;
-    const p = await prepared(prom.url, { 'max-rate': 200, hold: 4, settle: 1 });
+  // 2 s: the starter pod unpauses the runners after the stage says started; a clock started at the stage read step 1 (40 req/s) as 26.7 achieved, fails, and stopped there
+  it.each([0, 2])(
+    'runs to the plateau on a simulated clock (runners unpaused %i s after stage started): stops every runner at the step over 130 req/s, the report holds 120',
+    async (startDelayS) => {
+      const CAPACITY = 130;
+      const p = await prepared(prom.url, { 'max-rate': 200, hold: 4, settle: 1 });
+      const k = fakeKubectl(['started']);
+      const before = runners.patches.length;
+      runners.onPatch = () => {
+        if (runners.patches.length - before === 4) k.set('stages', 'finished\n');
+      };
+      const clock = simulated(p, [1, 2, 3, 4], CAPACITY, undefined, startDelayS);
+      runners.running = clock.running;
+      const lines: string[] = [];
+      const code = await runK8s(
+        input(p, k, runners, {
+          clock,
+          bounds: { ...FAST, pollMs: 500, seriesTimeoutMs: 10_000 },
+          out: (l) => lines.push(l),
+        }),
+      ).finally(() => (runners.running = () => true));
+      runners.onPatch = undefined;
+      expect(code).toBe(0);
+      const said = lines.join('\n');
+      // t = 0 within one status poll (100 ms) of the unpause, said to 0.1 s
+      const unpausedS = Number(/runners unpaused (\d+\.\d) s after stage started: t = 0 of the plan/.exec(said)?.[1]);
+      expect(Math.abs(unpausedS - startDelayS)).toBeLessThan(0.15);
+      expect(said).toMatch(
+        /step 3 at 120 req\/s: 120\.0 achieved, holds[\s\S]*step 4 at 160 req\/s: 130\.0 achieved, fails[\s\S]*stopping at step 4/,
+      );
+      expect(stoppedSince(before)).toEqual([1, 2, 3, 4]);
+      expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
+      const summary = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'summary.json'), 'utf8'));
+      expect(summary.capacityPerSec).toBe(120);
+      expect(summary.stopReason).toBe('plateau');
+      expect(summary.engine).toBe('k6-operator');
+      const meta = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8'));
+      expect(meta.environment.k8sLatency).toMatch(/^native histogram schema 3: buckets 9\.1% wide/);
+      // the traffic it offered, as a native run records it: one request an arrival, so req/s
+      expect(meta.traffic.entries).toEqual([expect.objectContaining({ weight: 1, transaction: false })]);
+      expect(meta.plan.rules.rateUnit).toBe('req/s');
+      expect(summary.steps.map((x: { ratePerSec: number; verdict: string }) => `${x.ratePerSec}:${x.verdict}`)).toEqual(
+        ['40:holds', '80:holds', '120:holds', '160:fails'],
+      );
+    },
+  );
+
+  it("runners whose REST API never answers: refused with --runner-api's fix, and the TestRun deleted (they cannot be stopped otherwise)", async () => {
+    const p = await prepared(prom.url);
     const k = fakeKubectl(['started']);
-    const before = runners.patches.length;
-    runners.onPatch = () => {
-      if (runners.patches.length - before === 4) k.set('stages', 'finished\n');
-    };
     const clock = simulated(p, [1, 2, 3, 4]);
     const lines: string[] = [];
-    const code = await runK8s(
-      input(p, k, runners, { clock, bounds: { ...FAST, pollMs: 500 }, out: (l) => lines.push(l) }),
+    const err = await failure(
+      runK8s(input(p, k, runners, { clock, runnerApi: 'http://127.0.0.1:9/runner-{i}', out: (l) => lines.push(l) })),
     );
-    runners.onPatch = undefined;
-    expect(code).toBe(0);
-    const said = lines.join('\n');
-    expect(said).toMatch(
-      /step 3 at 120 req\/s: 120\.0 achieved, holds[\s\S]*step 4 at 160 req\/s: 130\.0 achieved, fails[\s\S]*stopping at step 4/,
+    expect(err).toMatch(
+      /no runner of TestRun plateau-k8s-run-.* answered GET \/v1\/status \(http:\/\/127\.0\.0\.1:9\/runner-1\/v1\/status\) 2\.5 s after stage started.*\| fix: from outside the cluster give --runner-api/,
     );
-    expect(stoppedSince(before)).toEqual([1, 2, 3, 4]);
-    expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
-    const summary = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'summary.json'), 'utf8'));
-    expect(summary.capacityPerSec).toBe(120);
-    expect(summary.stopReason).toBe('plateau');
-    expect(summary.engine).toBe('k6-operator');
-    const meta = JSON.parse(fs.readFileSync(path.join(tmp, p.runId, 'run.json'), 'utf8'));
-    expect(meta.environment.k8sLatency).toMatch(/^native histogram schema 3: buckets 9\.1% wide/);
-    // the traffic it offered, as a native run records it: one request an arrival, so req/s
-    expect(meta.traffic.entries).toEqual([expect.objectContaining({ weight: 1, transaction: false })]);
-    expect(meta.plan.rules.rateUnit).toBe('req/s');
-    expect(summary.steps.map((x: { ratePerSec: number; verdict: string }) => `${x.ratePerSec}:${x.verdict}`)).toEqual([
-      '40:holds',
-      '80:holds',
-      '120:holds',
-      '160:fails',
-    ]);
+    expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --wait=false`);
   });
 
   it('Ctrl-C on the command line (SIGINT to plateau k8s run) sends the stop to every runner before plateau exits 130', async () => {

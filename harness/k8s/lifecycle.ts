@@ -7,7 +7,7 @@
  */
 import { EXIT, PlateauError } from '../errors.ts';
 import { testRunStatus, type Kubectl } from './kubectl.ts';
-import { stopRunners } from './runners.ts';
+import { runnerPaused, stopRunners } from './runners.ts';
 import type { K8sBounds, RunK8sInput } from './run.ts';
 
 /** The wall clock of a k8s run: epoch ms, and a sleep that ends at once when the signal aborts. Tests give a simulated one. */
@@ -58,6 +58,53 @@ export async function waitForStage(
       );
     await clockOf(o).sleep(b.pollMs, o.signal);
   }
+}
+
+/**
+ * The plan's t = 0 (epoch ms): when the operator's starter unpaused the runners. Stage `started` is
+ * set as the starter job is created, not once it has run (k6-operator's StartJobs), and its pod may
+ * take seconds to be scheduled and pull its image: a clock started at the stage would judge every
+ * window that much early. So the runners' own status is polled from the stage on, and t = 0 is the
+ * middle between the last poll that found them all paused and the first that found one running.
+ */
+export async function waitForUnpause(
+  o: RunK8sInput,
+  name: string,
+  urls: string[],
+  b: K8sBounds,
+  say: (l: string) => void,
+): Promise<number> {
+  const clock = clockOf(o);
+  const sinceMs = clock.now();
+  let pausedMs = sinceMs;
+  let answered = false;
+  while (!o.signal?.aborted) {
+    const sentMs = clock.now();
+    const states = await Promise.all(urls.map((u) => runnerPaused(u)));
+    const nowMs = clock.now();
+    if (states.includes(false)) {
+      const t0Ms = Math.round((pausedMs + nowMs) / 2);
+      say(`runners unpaused ${((t0Ms - sinceMs) / 1000).toFixed(1)} s after stage started: t = 0 of the plan`);
+      return t0Ms;
+    }
+    if (states.includes(true)) [answered, pausedMs] = [true, sentMs];
+    else if (nowMs - sinceMs > b.seriesTimeoutMs)
+      throw new PlateauError(
+        `no runner of TestRun ${name} answered GET /v1/status (${urls[0]}/v1/status) ${b.seriesTimeoutMs / 1000} s after stage started: plateau cannot tell when they start, nor stop them`,
+        `from outside the cluster give --runner-api, e.g. through kubectl proxy: http://127.0.0.1:8001/api/v1/namespaces/${o.namespace}/services/{name}-service-{i}:6565/proxy`,
+        'k8s-runner-api',
+        EXIT.stage,
+      );
+    if (answered && nowMs - sinceMs > b.stageTimeoutMs)
+      throw new PlateauError(
+        `the runners of TestRun ${name} were still paused ${b.stageTimeoutMs / 1000} s after stage started`,
+        `the operator's starter job unpauses them: kubectl -n ${o.namespace} describe job ${name}-starter, and its pod's log`,
+        'k8s-start-timeout',
+        EXIT.stage,
+      );
+    await clock.sleep(b.startPollMs, o.signal);
+  }
+  return clock.now();
 }
 
 export /** Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless --keep. */

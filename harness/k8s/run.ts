@@ -1,7 +1,8 @@
 /**
  * `plateau k8s run`: k6-operator runs the load, plateau judges it. Checks (kubectl, context, the
- * TestRun CRD, a Prometheus with the remote-write receiver and native histograms), applies the
- * ConfigMap and TestRun, waits for status.stage `started`, then every second reads the runners'
+ * TestRun CRD, a Prometheus with the remote-write receiver and native histograms), creates the
+ * ConfigMap and TestRun, waits for status.stage `started` and for the runners to be unpaused (the
+ * plan's t = 0: lifecycle.ts waitForUnpause), then every second reads the runners'
  * series (rw-reader.ts) into the run store's buckets and judges each steady window by the same
  * decision path as `plateau run` once every runner has reported past its end. At the plateau, on
  * Ctrl-C (the signal), on a stage error or when a runner's series never arrive, it stops every
@@ -26,7 +27,7 @@ import { redact, RunStore, storedPlan } from '../store/run-store.ts';
 import type { Prepared } from './script.ts';
 import { currentContext, findKubectl, kubectl, requireCrd } from './kubectl.ts';
 import { runnerUrl } from './runners.ts';
-import { stopAndClean, waitForStage } from './lifecycle.ts';
+import { stopAndClean, waitForStage, waitForUnpause } from './lifecycle.ts';
 import { checkPrometheus, RwReader } from './rw-reader.ts';
 import { wallClock, type K8sClock } from './lifecycle.ts';
 
@@ -37,6 +38,8 @@ export interface K8sBounds {
   seriesTimeoutMs: number;
   /** A runner silent this long past a second's end counts as stopped (its share dropped). */
   silentAfterMs: number;
+  /** How often the runners' status is polled for their unpause (t = 0's precision). */
+  startPollMs: number;
   /** How long to wait for `finished` after the stop. */
   finishTimeoutMs: number;
   pollMs: number;
@@ -46,6 +49,7 @@ export const DEFAULT_BOUNDS: K8sBounds = {
   stageTimeoutMs: 300_000,
   seriesTimeoutMs: 30_000,
   silentAfterMs: 5_000,
+  startPollMs: 100,
   finishTimeoutMs: 60_000,
   pollMs: 1000,
 };
@@ -126,7 +130,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
       `created ConfigMap ${m.name}-script and TestRun ${m.name} (${n} runners) in ${o.namespace}, context ${context}`,
     );
     await waitForStage(k, o, m.name, 'started', b, say);
-    const t0Ms = (o.clock ?? wallClock).now();
+    const t0Ms = await waitForUnpause(o, m.name, urls, b, say);
     const outcome = await live(o, store, t0Ms, b, say, attempts, policy);
     code = outcome;
   } catch (err) {

@@ -1,5 +1,6 @@
 /**
- * Stopping k6-operator's runners: each runner's k6 REST API (`PATCH /v1/status` with
+ * k6-operator's runners through each one's k6 REST API: whether it is still paused (`GET
+ * /v1/status`, for the plan's t = 0), and stopping it (`PATCH /v1/status` with
  * stopped: true, the way the operator's own stopper ends a cloud run), reached through its
  * Service (<testrun>-service-<i>, port 6565) from inside the cluster, or through a URL template
  * the user gives (--runner-api, e.g. through kubectl proxy). A runner that does not take the stop
@@ -47,4 +48,17 @@ export async function stopRunners(urls: string[], timeoutMs = 5000): Promise<Sto
       }
     }),
   );
+}
+
+/** Whether the runner's test is still paused (k6's GET /v1/status, data.attributes.paused); null when it does not answer so. */
+export async function runnerPaused(url: string, timeoutMs = 2000): Promise<boolean | null> {
+  try {
+    const res = await request(`${url}/v1/status`, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) return null;
+    const paused = (JSON.parse(text) as { data?: { attributes?: { paused?: unknown } } }).data?.attributes?.paused;
+    return typeof paused === 'boolean' ? paused : null;
+  } catch {
+    return null;
+  }
 }
