@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { program } from '../harness/cli/program.ts';
 import { processIo } from '../harness/cli/io.ts';
-import { buildManifests, operatorSegment, operatorSequence } from '../harness/k8s/manifest.ts';
+import { buildManifests, objectName, operatorSegment, operatorSequence } from '../harness/k8s/manifest.ts';
 import { segmentLcd } from '../analysis/segment.ts';
 import { K8S_COMMANDS, flagsOf } from '../harness/cli/flags.ts';
 
@@ -89,7 +89,11 @@ describe('plateau k8s manifest', () => {
       expect(ok).toBe(true);
       expect(tr.spec.parallelism).toBe(n);
       expect(tr.spec.separate).toBe(true);
-      expect(tr.spec.arguments).toBe(`--out experimental-prometheus-rw --tag testid=cap-${n}`);
+      // the run's key, not the given run id alone: a fixed --run-id given again gets its own TestRun and series
+      const key = new RegExp(`^cap-${n}-[0-9a-z]{10}$`);
+      expect(tr.spec.arguments).toMatch(/^--out experimental-prometheus-rw --tag testid=\S+$/);
+      expect(tr.spec.arguments.split('testid=')[1]).toMatch(key);
+      expect(tr.metadata.name).toBe(`plateau-${tr.spec.arguments.split('testid=')[1]}`);
       expect(tr.spec.arguments).not.toMatch(/execution-segment/);
       expect(tr.spec.runner.envFrom).toEqual([{ secretRef: { name: 'plateau-secrets' } }]);
       const env = Object.fromEntries(tr.spec.runner.env.map((e: { name: string; value: string }) => [e.name, e.value]));
@@ -114,6 +118,7 @@ describe('plateau k8s manifest', () => {
   it('the closed schema refuses what the CRD does not have: a wrong type, an unknown field, a missing script', () => {
     const m = buildManifests({
       runId: 'r1',
+      idKey: 'r1',
       parallelism: 2,
       namespace: 'load',
       script: 'x',
@@ -127,6 +132,7 @@ describe('plateau k8s manifest', () => {
     expect(() =>
       buildManifests({
         runId: 'r1',
+        idKey: 'r1',
         parallelism: 2,
         namespace: 'load',
         script: 'x'.repeat(1 << 20),
@@ -134,6 +140,20 @@ describe('plateau k8s manifest', () => {
       }),
     ).toThrow(/bundled k6 script is 1\.00 MiB: a ConfigMap holds at most 1 MiB/);
     expect(validate({ ...m.testRun, spec: noScript })).toBe(false);
+  });
+
+  it("names a TestRun by the run's key: a given run id twice gives two names, a long one keeps the key's tail; DNS-1123, at most 47", () => {
+    expect(objectName('20261129-172233-a1f3')).toBe('plateau-20261129-172233-a1f3');
+    expect(objectName('Nightly', 'Nightly-t5a3kx0q7c')).toBe('plateau-nightly-t5a3kx0q7c');
+    expect(objectName('nightly', 'nightly-t5a3kx0q7d')).not.toBe(objectName('nightly', 'nightly-t5a3kx0q7c'));
+    const long = 'checkout-service-capacity-nightly-main-branch';
+    const a = objectName(long, `${long}-t5a3kx0q7c`);
+    expect(a).toBe('plateau-checkout-service-capacity-ni-t5a3kx0q7c');
+    expect(objectName(long, `${long}-t5a3kx0q7d`)).not.toBe(a);
+    for (const n of [a, objectName('a_b.c', 'a_b.c-x1'), objectName('-x-', '-x--y')]) {
+      expect(n).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+      expect(n.length).toBeLessThanOrEqual(47);
+    }
   });
 
   it('the operator sequence and segments are those it gives its runners', () => {

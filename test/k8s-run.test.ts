@@ -213,7 +213,7 @@ function simulated(
         c.sum += ok * latencyS;
         if (!runnerIds.includes(r + 1)) return;
         const tMs = startMs + (s + 1) * 1000 + 100 + r * 50;
-        const base = { testid: p.runId, instance_id: String(r + 1) };
+        const base = { testid: p.idKey, instance_id: String(r + 1) };
         floats.push(
           { labels: { __name__: 'k6_iterations_total', ...base }, samples: [{ value: c.n, tMs }] },
           {

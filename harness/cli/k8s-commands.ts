@@ -38,6 +38,7 @@ export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
   try {
     manifests = buildManifests({
       runId,
+      idKey,
       parallelism: n,
       namespace: String(a.namespace),
       script: script.text,

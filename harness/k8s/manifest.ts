@@ -3,8 +3,9 @@
  * k6 script and a TestRun (k6.io/v1alpha1) of N runners. The operator gives runner i its
  * --execution-segment (i-1)/N:i/N and the sequence 0,1/N,...,1 itself, so the arguments carry no
  * segment flags; each runner pushes its samples to Prometheus by remote write, tagged with the
- * run's id (testid), which is what the live reader (rw-reader.ts) filters on. Secrets come from a
- * named Kubernetes Secret (envFrom) and are never written here.
+ * run's key (testid: a fixed --run-id given again still gets its own), which is what the live
+ * reader (rw-reader.ts) filters on. Secrets come from a named Kubernetes Secret (envFrom) and are
+ * never written here.
  */
 
 /** k6-operator's API group and version of the TestRun this builds. */
@@ -18,6 +19,8 @@ const MAX_CONFIGMAP_BYTES = 1024 * 1024 - 4096;
 
 export interface ManifestInput {
   runId: string;
+  /** The run's key (environment.ts runIds), its own whatever the run id: names the TestRun and tags the series (testid). */
+  idKey: string;
   parallelism: number;
   namespace: string;
   /** The bundled k6 script (options with the whole plan: each runner scales it to its segment). */
@@ -47,19 +50,27 @@ export class ManifestError extends Error {
   }
 }
 
-/** A DNS-1123 label from the run id: lowercase letters, digits and dashes, at most MAX_NAME with the prefix. */
-export function objectName(runId: string): string {
-  const body = runId
+const dnsLabel = (x: string) =>
+  x
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  const name = `plateau-${body}`.slice(0, MAX_NAME).replace(/-+$/, '');
+
+/**
+ * A DNS-1123 label from the run's key (environment.ts runIds), at most MAX_NAME with the prefix:
+ * `plateau-<run id>`, and for a given run id (which may be given again) the key's own tail after
+ * it, kept whole when the run id is cut, so that no two runs share a TestRun.
+ */
+export function objectName(runId: string, idKey = runId): string {
+  const body = dnsLabel(runId);
   if (body === '')
     throw new ManifestError(
       `run id "${runId}" has no letter or digit to name the TestRun by`,
       'give --run-id letters, digits and dashes, e.g. --run-id checkout-1',
     );
-  return name;
+  const tail = idKey.startsWith(runId) ? dnsLabel(idKey.slice(runId.length)) : dnsLabel(idKey);
+  const head = `plateau-${body}`.slice(0, MAX_NAME - (tail ? tail.length + 1 : 0)).replace(/-+$/, '');
+  return tail ? `${head}-${tail}` : head;
 }
 
 /** The segment sequence the operator gives N runners: 0,1/N,...,1. */
@@ -100,16 +111,16 @@ export function remoteWriteUrl(prometheusUrl: string): string {
   return `${prometheusUrl.replace(/\/+$/, '')}/api/v1/write`;
 }
 
-/** The k6 arguments of every runner: remote write tagged with the run's id; the operator adds the segments. */
-export function runnerArguments(runId: string): string {
-  if (/\s/.test(runId))
-    throw new ManifestError(`run id "${runId}" has a space`, 'give --run-id without spaces, e.g. --run-id checkout-1');
-  return `--out experimental-prometheus-rw --tag testid=${runId}`;
+/** The k6 arguments of every runner: remote write tagged with the run's key; the operator adds the segments. */
+export function runnerArguments(idKey: string): string {
+  if (/\s/.test(idKey))
+    throw new ManifestError(`run id "${idKey}" has a space`, 'give --run-id without spaces, e.g. --run-id checkout-1');
+  return `--out experimental-prometheus-rw --tag testid=${idKey}`;
 }
 
 export function buildManifests(m: ManifestInput): Manifests {
   const n = checkParallelism(m.parallelism);
-  const name = objectName(m.runId);
+  const name = objectName(m.runId, m.idKey);
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(m.namespace))
     throw new ManifestError(
       `--namespace ${m.namespace} is not a Kubernetes namespace name`,
@@ -147,7 +158,7 @@ export function buildManifests(m: ManifestInput): Manifests {
       parallelism: n,
       separate: true,
       script: { configMap: { name: `${name}-script`, file: SCRIPT_FILE } },
-      arguments: runnerArguments(m.runId),
+      arguments: runnerArguments(m.idKey),
       runner,
     },
   };

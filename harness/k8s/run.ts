@@ -197,7 +197,7 @@ async function live(
   const records: BucketRecord[] = [];
   const reader = new RwReader({
     prometheusUrl: o.prometheusUrl,
-    testid: o.prepared.runId,
+    testid: o.prepared.idKey,
     buckets,
     t0Ms,
     sink: (r) => {
@@ -220,7 +220,7 @@ async function live(
       const unseen = buckets.unseen();
       if (unseen.length > 0 && nowMs - t0Ms > b.seriesTimeoutMs)
         throw new PlateauError(
-          `no series from runner${unseen.length > 1 ? 's' : ''} ${unseen.join(', ')} (instance_id, testid=${o.prepared.runId}) in Prometheus ${b.seriesTimeoutMs / 1000} s after the start`,
+          `no series from runner${unseen.length > 1 ? 's' : ''} ${unseen.join(', ')} (instance_id, testid=${o.prepared.idKey}) in Prometheus ${b.seriesTimeoutMs / 1000} s after the start`,
           'check that the runner pods reach K6_PROMETHEUS_RW_SERVER_URL (kubectl logs of a runner: remote write errors) and that plateau reads the same Prometheus (--prometheus)',
           'k8s-series-missing',
           EXIT.stage,
