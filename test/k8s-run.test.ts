@@ -393,6 +393,16 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(fs.existsSync(path.join(tmp, p.runId, 'report.md'))).toBe(true);
   });
 
+  it('a TestRun left at stage created (runner pods not all running) stops at the bound, naming what separate: true asks of the nodes', async () => {
+    const p = await prepared(prom.url);
+    const k = fakeKubectl(['initialization', 'created']);
+    const clock = simulated(p, []);
+    expect(await failure(runK8s(input(p, k, runners, { clock })))).toMatch(
+      /did not reach started within 5 s \(stage created\).*\| fix: look at its pods.*separate: true gives each its own node.*4 runners need 4 nodes free of other runners/,
+    );
+    expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --ignore-not-found`);
+  });
+
   it('a runner whose series never arrive stops the run at the bound, naming it; a runner that refuses the stop falls back to deleting the TestRun', async () => {
     const p = await prepared(prom.url);
     const k = fakeKubectl(['started']);

@@ -52,7 +52,7 @@ export async function waitForStage(
     if (clockOf(o).now() > deadline)
       throw new PlateauError(
         `TestRun ${name} did not reach ${want} within ${b.stageTimeoutMs / 1000} s (stage ${s.stage ?? 'none'})`,
-        `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)`,
+        `look at its pods (kubectl -n ${o.namespace} get pods -l k6_cr=${name}; describe one that is Pending or failing)${s.stage === 'created' ? `; the operator starts none until all ${o.parallelism} runner pods run, and separate: true gives each its own node (required anti-affinity with every k6 runner pod in ${o.namespace}): ${o.parallelism} runners need ${o.parallelism} nodes free of other runners, so a Pending one wants fewer runners (--parallelism) or more nodes` : ''}`,
         'k8s-stage-timeout',
         EXIT.stage,
       );
