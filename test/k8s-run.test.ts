@@ -483,6 +483,22 @@ describe.skipIf(!bin)('plateau k8s run (stand-ins for kubectl and the runners; a
     expect(k.calls()).toContain(`-n load delete testrun ${p.manifests.name} --wait=false`);
   });
 
+  it('a run to the end of its plan: runners that no longer answer the stop (k6 exited) are not a reason to delete a --keep TestRun', async () => {
+    const p = await prepared(prom.url);
+    const k = fakeKubectl(['started', 'finished']);
+    for (const r of [1, 2, 3, 4]) runners.failing.add(r);
+    const clock = simulated(p, [1, 2, 3, 4], 1000);
+    const lines: string[] = [];
+    const code = await runK8s(input(p, k, runners, { clock, keep: true, out: (l) => lines.push(l) })).finally(() =>
+      runners.failing.clear(),
+    );
+    expect(code).toBe(0);
+    const said = lines.join('\n');
+    expect(said).toMatch(/step 3 at 120 req\/s: 120\.0 achieved, holds/);
+    expect(said).toMatch(/4 of 4 runners did not take the stop: their plan had ended[\s\S]*kept TestRun/);
+    expect(k.calls().some((c) => c.includes('delete testrun'))).toBe(false);
+  });
+
   it('Ctrl-C on the command line (SIGINT to plateau k8s run) sends the stop to every runner before plateau exits 130', async () => {
     const k = fakeKubectl(['initialization', 'started']);
     const before = runners.patches.length;

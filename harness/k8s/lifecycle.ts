@@ -107,8 +107,13 @@ export async function waitForUnpause(
   return clock.now();
 }
 
-export /** Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless --keep. */
-async function stopAndClean(
+/**
+ * Stops every runner, falls back to deleting the TestRun, waits for finished, deletes unless
+ * --keep. Once the runners' plan has ended, k6 has exited (or is finishing its last iterations,
+ * loading nothing new): a runner that does not answer the stop then is not one to delete for,
+ * least of all under --keep.
+ */
+export async function stopAndClean(
   k: Kubectl,
   o: RunK8sInput,
   name: string,
@@ -116,12 +121,15 @@ async function stopAndClean(
   deleteCmd: string,
   b: K8sBounds,
   say: (l: string) => void,
+  planEnded = false,
 ): Promise<void> {
   const outcomes = await stopRunners(urls);
   const failed = outcomes.filter((x) => !x.ok);
   for (const f of failed) say(`runner ${f.runner} (${f.url}) ${f.detail}`);
   let deleted = false;
-  if (failed.length > 0) {
+  if (failed.length > 0 && planEnded)
+    say(`${failed.length} of ${urls.length} runners did not take the stop: their plan had ended (k6 exits at its end)`);
+  else if (failed.length > 0) {
     say(
       `${failed.length} of ${urls.length} runners did not take the stop: deleting TestRun ${name} (its pods stop with it)`,
     );

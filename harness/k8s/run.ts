@@ -118,6 +118,7 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
   const deleteCmd = `kubectl -n ${o.namespace} delete testrun ${m.name}`;
   let applied = false;
   let code: number = EXIT.ok;
+  let planEnded = false;
   let failure: unknown = null;
   const attempts: AttemptRecord[] = [];
   try {
@@ -132,11 +133,11 @@ export async function runK8s(o: RunK8sInput): Promise<number> {
     await waitForStage(k, o, m.name, 'started', b, say);
     const t0Ms = await waitForUnpause(o, m.name, urls, b, say);
     const outcome = await live(o, store, t0Ms, b, say, attempts, policy);
-    code = outcome;
+    [code, planEnded] = [outcome.code, outcome.planEnded];
   } catch (err) {
     failure = err;
   } finally {
-    if (applied) await stopAndClean(k, o, m.name, urls, deleteCmd, b, say);
+    if (applied) await stopAndClean(k, o, m.name, urls, deleteCmd, b, say, planEnded);
   }
   store.update({
     attempts,
@@ -172,7 +173,7 @@ function createFailed(stderr: string, ns: string, name: string, dir: string): Pl
   );
 }
 
-/** The live part: read, store, judge; returns the exit code (ok, or interrupted). */
+/** The live part: read, store, judge; returns the exit code (ok, or interrupted) and whether the runners' plan ran to its end. */
 async function live(
   o: RunK8sInput,
   store: RunStore,
@@ -181,7 +182,7 @@ async function live(
   say: (l: string) => void,
   attempts: AttemptRecord[],
   policy: ReturnType<typeof decisionPolicy>,
-): Promise<number> {
+): Promise<{ code: number; planEnded: boolean }> {
   const { plan } = o.prepared.script;
   const n = o.parallelism;
   const schedule = new Schedule(plan.segments);
@@ -213,7 +214,7 @@ async function live(
       if (o.signal?.aborted) {
         say(`interrupted: stopping the ${n} runners`);
         store.update({ interruptedAtStep: plan.steps[kStep]?.index ?? null });
-        return EXIT.interrupted;
+        return { code: EXIT.interrupted, planEnded: false };
       }
       const nowMs = (o.clock ?? wallClock).now();
       await reader.poll(nowMs, endS);
@@ -239,10 +240,10 @@ async function live(
           say(
             `stopping at step ${a.index + 1}: ${d.why ?? d.result.reasons.join('; ')}${d.action.kind === 'rerun' ? ' (a rerun would be a new TestRun: run again with the fix)' : ''}`,
           );
-          return EXIT.ok;
+          return { code: EXIT.ok, planEnded: false };
         }
       }
-      if (kStep >= plan.steps.length || doneS + 1 >= endS) return EXIT.ok;
+      if (kStep >= plan.steps.length || doneS + 1 >= endS) return { code: EXIT.ok, planEnded: true };
       await (o.clock ?? wallClock).sleep(b.pollMs, o.signal);
     }
   } finally {
