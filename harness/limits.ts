@@ -83,11 +83,17 @@ export function limitProblems(c: PlateauConfig, given: Given = NO_FLAGS): LimitP
 
 /**
  * Stops a run that reaches limits.maxDurationS of load (reruns of failed steps can extend a plan
- * that fitted): arm() when load starts, disarm() when the run ends. The stop goes through the
- * interrupt, so the run ends as an interrupted one does: load stops, the report is written.
+ * that fitted). It counts the seconds load runs, each phase (the warmup, a leg of the steps) from
+ * start() to end(), at most to the phase's scheduled end, and not the time between them (RTT,
+ * the engine's start, connecting, the threads stage, the gap before a rerun), so a plan whose load
+ * fits the cap, as validation and `plateau plan` judge it, is never cut by it (docs/decisions/083).
+ * The stop goes through the interrupt, so the run ends as an interrupted one does: load stops,
+ * the report is written.
  */
 export class DurationCap {
   private timer: Timer | null = null;
+  private usedMs = 0;
+  private phase: { startMs: number; endMs: number } | null = null;
   reached = false;
 
   constructor(
@@ -97,25 +103,38 @@ export class DurationCap {
     private readonly clock: Clock = realClock,
   ) {}
 
-  arm(): void {
-    if (this.timer) return;
-    this.timer = this.clock.setTimeout(
-      () => {
-        // a Ctrl-C came first: the cap stops nothing, and the run reads as interrupted by it
-        if (this.interrupt.interrupted) return;
-        this.reached = true;
-        this.log(
-          `limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`,
-        );
-        this.interrupt.trigger();
-      },
-      Math.min(this.maxDurationS * 1000, 2 ** 31 - 1),
-    ); // setTimeout's longest delay
+  /**
+   * Load runs from startMs (now or later: a leg starts on a whole second) to endMs at most, on the
+   * clock's time: stopped when the cap's budget runs out before endMs (at once when it is spent).
+   */
+  start(startMs: number, endMs: number): void {
+    this.end();
+    this.phase = { startMs, endMs };
+    const leftMs = this.maxDurationS * 1000 - this.usedMs;
+    // whole ms: a schedule's end less its start on performance.now()'s scale is off by a float's last digits
+    if (Math.round(endMs - startMs) <= leftMs) return;
+    if (leftMs <= 0) return this.stop();
+    const delayMs = Math.max(0, startMs + leftMs - this.clock.now());
+    // setTimeout's longest delay
+    this.timer = this.clock.setTimeout(() => this.stop(), Math.min(delayMs, 2 ** 31 - 1));
     this.timer.unref();
   }
 
-  disarm(): void {
+  /** The phase's load ended: its seconds (to now, at most to its scheduled end) count against the cap. */
+  end(): void {
     this.clock.clear(this.timer);
     this.timer = null;
+    if (!this.phase) return;
+    const { startMs, endMs } = this.phase;
+    this.usedMs += Math.round(Math.max(0, Math.min(this.clock.now(), endMs) - startMs));
+    this.phase = null;
+  }
+
+  private stop(): void {
+    // a Ctrl-C came first: the cap stops nothing, and the run reads as interrupted by it
+    if (this.interrupt.interrupted) return;
+    this.reached = true;
+    this.log(`limits.maxDurationS: ${this.maxDurationS} s of load reached; stopping the load and writing the report`);
+    this.interrupt.trigger();
   }
 }

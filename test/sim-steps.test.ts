@@ -53,7 +53,7 @@ async function simSteps(o: SimRun) {
   });
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
   const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
-  cap.arm();
+  ctx.loadCap = cap;
   const wallMs = performance.now();
   const record = (s: Parameters<RunStore['addStage']>[0]) => store.addStage(s);
   let seqOffset = 0;
@@ -66,7 +66,7 @@ async function simSteps(o: SimRun) {
   }
   const stepsT0S = clock.now() / 1000;
   const steps = await clock.run(runStage('steps', record, () => runSteps(ctx, engine, seqOffset, SIM_RTT_MS), clock));
-  cap.disarm();
+  cap.end();
   store.update({
     interruptedAtStep: steps.interruptedAtStep,
     status: interrupt.interrupted ? 'interrupted' : 'complete',
@@ -293,6 +293,18 @@ describe('topology in simulated time', () => {
   });
 });
 
+/** The seconds of the steps in which arrivals were offered (started or dropped), from the run's buckets. */
+function loadSeconds(dir: string): number[] {
+  const offered = fs
+    .readFileSync(`${dir}/buckets.ndjson`, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { phase?: string; tS: number; started: number; dropped: number })
+    .filter((b) => b.phase !== 'warmup' && b.started + b.dropped > 0)
+    .map((b) => b.tS);
+  return [...new Set(offered)].sort((a, b) => a - b);
+}
+
 describe('the duration cap in simulated time', () => {
   it('a run whose reruns would outlast limits.maxDurationS is stopped when it reaches it, as an interruption', async () => {
     // every step fails (503s for all but 10 req/s) and is confirmed: 2 attempts x 11 s > 15 s
@@ -305,9 +317,21 @@ describe('the duration cap in simulated time', () => {
       },
     });
     expect(r.result.interrupted).toBe(true);
-    expect(r.simS).toBeGreaterThanOrEqual(15);
-    expect(r.simS).toBeLessThan(16);
     expect(r.stored.attempts?.map((a) => a.attempt)).toEqual([1, 2]);
+    // 15 s of load: the first attempt's 11, the rerun's first 4 (the gap before the rerun is no load)
+    expect(loadSeconds(r.dir)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16]);
+  });
+
+  it('a plan whose load is exactly limits.maxDurationS runs whole: the cap stops only load past it', async () => {
+    // two held steps of 1 s ramp + 10 s hold: 22 s of load, the cap 22 s (plan accepts it as fitting)
+    const r = await simSteps({
+      model: { capacityPerSec: 1000, serviceMs: 5, overload: 'queue' },
+      config: { steps: steps(100, 100, 200), limits: { maxDurationS: 22 }, warmup: { enabled: false } },
+    });
+    expect(attempts(r.result)).toEqual(['100#1:holds', '200#1:holds']);
+    expect(r.result.interrupted).toBe(false);
+    expect(r.result.stopReason).toBe('max-rate-reached');
+    expect(loadSeconds(r.dir)).toHaveLength(22);
   });
 });
 

@@ -30,4 +30,12 @@ export interface RunContext {
   sampledArrivalMs?: number;
   /** The prober's readings from somewhere other than the target's metrics endpoint (a model target in tests). */
   readServer?: ServerReader;
+  /** limits.maxDurationS's count of load (harness/limits.ts DurationCap): each leg of the steps starts and ends it. */
+  loadCap?: LoadCap;
+}
+
+/** Counts the seconds load runs, from start() to end() at most to the scheduled end (clock ms), against limits.maxDurationS. */
+export interface LoadCap {
+  start(startMs: number, endMs: number): void;
+  end(): void;
 }

@@ -32,7 +32,14 @@ import { preflight } from './preflight.ts';
 import { reset, resetsOrProbes } from './reset.ts';
 import { keepIn, readAfter } from '../probes/distribution.ts';
 import { measureRtt } from './rtt.ts';
-import { maxArrivalsWithReruns, maxPlannedArrivals, warmup, warmupRuns, type Warmed } from './warmup.ts';
+import {
+  maxArrivalsWithReruns,
+  maxPlannedArrivals,
+  warmup,
+  warmupRuns,
+  warmupScheduleS,
+  type Warmed,
+} from './warmup.ts';
 import { keepAllReason, sizeThreads } from './threads.ts';
 import { runSteps } from './steps.ts';
 import { resizeVusFromWarmup } from './resize-vus.ts';
@@ -126,6 +133,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
     progress,
     interrupt: o.interrupt,
     clock,
+    loadCap: cap,
   };
   let error: PlateauError | null = null;
   // an append the directory refused mid-run stops the load; the run ends as that (below)
@@ -158,7 +166,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   } finally {
     // from here a signal stops nothing: the status and the exit code are the run's as it ended
     o.interrupt.loadEnded = true;
-    cap.disarm();
+    cap.end();
     await engine.current?.close();
     if (late.fault) error ??= scrubbed(asRunError(late.fault.err));
     if (store.writeFailure !== null) error ??= unwritableRunDir(store.dir, store.writeFailure);
@@ -264,7 +272,6 @@ async function stages(
   if (resetsOrProbes(config)) await runStage('reset', record, () => reset(config, env, keepIn(store)));
   else record(skippedStage('reset', 'no reset hook configured: the target keeps what earlier runs left'));
   if (ctx.interrupt.interrupted) return;
-  cap.arm();
   const rttPath = config.target.rttPath ?? config.target.healthPath;
   const rtt = await runStage('rtt', record, () =>
     measureRtt(new URL(config.target.url).origin, rttPath, config.rtt.samples),
@@ -339,7 +346,11 @@ async function stages(
     record(skippedStage('warmup', 'disabled (--no-warmup, or warmup.enabled: false in the config)'));
   else if (!pool.capabilities.warmup) record(skippedStage('warmup', whyNot(pool, 'warmup')));
   else if (!ctx.interrupt.interrupted) {
+    // limits.maxDurationS counts the warmup's load, its whole schedule at most
+    const warmupT0Ms = ctx.clock.now();
+    cap.start(warmupT0Ms, warmupT0Ms + warmupScheduleS(config) * 1000);
     warmed = await runStage('warmup', record, () => warmup(ctx, pool));
+    cap.end();
     seqOffset = warmed.lastSeq;
     resizeVusFromWarmup(ctx, pool, warmed);
   }

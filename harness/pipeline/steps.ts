@@ -127,7 +127,11 @@ export async function runSteps(
   let leg: Leg | null = legOf(ctx.plan, 0, 0, 1);
   const notes: string[] = [];
   while (leg && !ctx.interrupt.interrupted) {
+    // limits.maxDurationS counts the leg's load, from its first second to its schedule's end at most
+    ctx.loadCap?.start(st.t0Ms + leg.startS * 1000, st.t0Ms + leg.steps.at(-1)!.holdEndS * 1000);
+    if (ctx.interrupt.interrupted) break;
     const last = await runLeg(st, leg);
+    ctx.loadCap?.end();
     leg = null;
     if (!last || ctx.interrupt.interrupted) break;
     notes.push(`step ${last.index + 1}: ${last.why}`);

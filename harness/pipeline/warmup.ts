@@ -34,6 +34,11 @@ import type { StageResult } from './stage.ts';
 /** The warmup's first second ramps from 0 to its rate; the stability windows start after it. */
 const RAMP_S = 1;
 
+/** Seconds of the warmup's schedule: its 1 s ramp, then its rate for warmup.maxS at most. */
+export function warmupScheduleS(config: PlateauConfig): number {
+  return RAMP_S + config.warmup.maxS;
+}
+
 export function warmupRatePerSec(ctx: Pick<RunContext, 'config'>): number {
   return ctx.config.warmup.ratePerSec ?? Math.max(1, ctx.config.steps.startPerSec / 2);
 }

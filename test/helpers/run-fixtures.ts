@@ -104,7 +104,7 @@ export async function simRun(o: SimRun): Promise<SimOutput> {
   });
   if (o.interruptAtS !== undefined) clock.setTimeout(() => interrupt.trigger(), o.interruptAtS * 1000);
   const cap = new DurationCap(config.limits.maxDurationS, interrupt, () => undefined, clock);
-  cap.arm();
+  ctx.loadCap = cap;
   const live = await clock.run(
     runStage(
       'steps',
@@ -113,7 +113,7 @@ export async function simRun(o: SimRun): Promise<SimOutput> {
       clock,
     ),
   );
-  cap.disarm();
+  cap.end();
   store.update({
     interruptedAtStep: live.interruptedAtStep,
     status: interrupt.interrupted ? 'interrupted' : 'complete',
