@@ -46,6 +46,18 @@ describe('the guard', () => {
     ]);
   });
 
+  it('runs nothing on a database the pattern does not match: an UPDATE or INSERT overwrites it too', () => {
+    const statements = ['UPDATE accounts SET balance = 100', "INSERT INTO orders VALUES (1, 'a')", 'SELECT 1'];
+    expect(guardProblems(statements, guard, 'plateau_test')).toEqual([]);
+    expect(guardProblems(statements, guard, 'production')).toEqual([
+      expect.stringMatching(
+        /^statement 1 .*UPDATE refused: database "production" does not match guard.databasePattern/,
+      ),
+      expect.stringMatching(/^statement 2 .*INSERT refused: database "production"/),
+      expect.stringMatching(/^statement 3 .*SELECT refused: database "production"/),
+    ]);
+  });
+
   it('catches a second statement whichever way the database reads a backslash in a string', () => {
     // standard SQL: 'C:\' is a whole string, and DROP follows; MySQL: the quote is escaped
     expect(hasSecondStatement("UPDATE orders SET p = 'C:\\'; DROP DATABASE prod; -- '")).toBe(true);

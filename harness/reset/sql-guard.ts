@@ -1,9 +1,9 @@
 /**
- * The SQL guard of reset hooks: a reset may touch only the tables it lists, and the destructive
- * verbs (DELETE, TRUNCATE) and the database-specific admin statements run only on a database whose
- * name matches the configured pattern, so a reset pointed at production by mistake refuses instead
- * of wiping it. The name is the one the server reports for the open connection
- * (current_database(), DATABASE()), never the one written in a URL.
+ * The SQL guard of reset hooks: a reset may touch only the tables it lists, and runs only on a
+ * database whose name matches the configured pattern, so a reset pointed at production by mistake
+ * refuses instead of wiping it: an UPDATE that restores balances overwrites production's as surely
+ * as a TRUNCATE empties it (decision 085). The name is the one the server reports for the open
+ * connection (current_database(), DATABASE()), never the one written in a URL.
  *
  * Admin statements are the pass-through the reference needed: TiDB's `SPLIT TABLE t BETWEEN ...
  * REGIONS n` (re-split regions that merged back after a topology change) and OceanBase's
@@ -13,7 +13,7 @@
 
 export interface SqlGuard {
   tables: string[];
-  /** A regular expression the database name must match for DELETE, TRUNCATE and admin statements. */
+  /** A regular expression the database name must match for any statement to run. */
   databasePattern: string;
   /** Lets admin statements that name no table (ALTER TENANT, ALTER SYSTEM) run. */
   allowAdmin?: boolean;
@@ -23,7 +23,6 @@ const DATA_VERBS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REPLACE
 /** TiDB's SPLIT TABLE, OceanBase's ALTER TENANT / ALTER SYSTEM, ALTER TABLE of a guarded table. */
 const ADMIN_VERBS = ['SPLIT', 'ALTER'];
 const ALLOWED_VERBS = new Set([...DATA_VERBS, ...ADMIN_VERBS]);
-const DESTRUCTIVE = new Set(['DELETE', 'TRUNCATE']);
 /** Table names follow these keywords in the statements a reset uses. */
 const TABLE_REF = /\b(FROM|INTO|UPDATE|JOIN|TABLE|TRUNCATE)\s+((?:[`"[]?[\w$]+[`"\]]?\.)?[`"[]?[\w$]+[`"\]]?)/gi;
 
@@ -69,7 +68,7 @@ export function guardProblems(statements: string[], guard: SqlGuard, databaseNam
         `${where}: the admin statement ${verb} names no guarded table: set guard.allowAdmin: true to let it run (it changes the cluster, not only the listed tables)`,
       );
     }
-    if ((DESTRUCTIVE.has(verb) || admin) && !new RegExp(guard.databasePattern).test(databaseName)) {
+    if (!new RegExp(guard.databasePattern).test(databaseName)) {
       problems.push(
         `${where}: ${verb} refused: database "${databaseName}" does not match guard.databasePattern /${guard.databasePattern}/: point the URL at a database whose name matches (a staging or test one), or widen the pattern only if this database is one`,
       );
