@@ -32,6 +32,59 @@ describe('the guard', () => {
       'INSERT INTO orders (id) SELECT id FROM users',
       [/table "users" is not in reset guard.tables/],
     ],
+    ['TRUNCATE of a list of guarded tables', 'TRUNCATE TABLE ONLY orders, "accounts" RESTART IDENTITY', []],
+    [
+      'TRUNCATE of a list: every table is read, not the first only',
+      'TRUNCATE orders, customers',
+      [/table "customers" is not in reset guard.tables/],
+    ],
+    [
+      "MySQL's multi-table DELETE: the tables after FROM, aliased",
+      'DELETE o, c FROM orders AS o, customers c WHERE o.id = c.id',
+      [/table "customers"/],
+    ],
+    [
+      'a FROM list after a table function',
+      'INSERT INTO orders SELECT g FROM generate_series(1, 9) g, users',
+      [/"users"/],
+    ],
+    [
+      'a name qualified by another database (MySQL) or schema is not the guarded table',
+      'TRUNCATE prod.orders',
+      [/table "prod.orders" is not in reset guard.tables .*as written, qualified/],
+    ],
+    ['a "--" inside a string is no comment', "UPDATE accounts SET note = '--' WHERE id = 1", []],
+    [
+      'a second statement after a string holding "--"',
+      "UPDATE accounts SET note = '--'; DROP TABLE customers",
+      [/holds more than one statement/],
+    ],
+    [
+      "a second statement after PostgreSQL's $$ string holding a quote",
+      "UPDATE accounts SET note = $$it's$$; DROP TABLE customers",
+      [/holds more than one statement/],
+    ],
+    [
+      "MySQL's executable comment is read: the server runs it",
+      'DELETE FROM orders /*!, customers USING orders, customers */',
+      [/table "customers"/],
+    ],
+    [
+      "MySQL's # comment: a quote after it starts no string there",
+      "DELETE o, c FROM orders o # '\n, customers c",
+      [/table "customers"/],
+    ],
+    [
+      'a statement MySQL reads as another verb',
+      '/*!TRUNCATE customers */ SELECT 1',
+      [/reads as SELECT in standard SQL but as TRUNCATE in MySQL/],
+    ],
+    ['a plain comment is not read', 'DELETE FROM orders /* customers */ -- users', []],
+    [
+      'TRUNCATE ... CASCADE empties tables the guard cannot see',
+      'TRUNCATE orders CASCADE',
+      [/TRUNCATE \.\.\. CASCADE also empties every table whose foreign keys reference these/],
+    ],
   ] as const)('%s', (_what, sql, expected) => {
     const problems = guardProblems([sql], guard, 'plateau_test');
     expect(problems).toHaveLength(expected.length);
