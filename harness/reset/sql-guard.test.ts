@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guardProblems, hasSecondStatement } from './sql-guard.ts';
-import { planBatches } from './sql.ts';
+import { atDeadline, planBatches } from './sql.ts';
 
 const guard = { tables: ['orders', 'accounts'], databasePattern: '^plateau_test$' };
 
@@ -134,5 +134,18 @@ describe('transactions', () => {
       { indices: [3, 4], transaction: true },
     ]);
     expect(planBatches(statements, () => false)).toEqual([{ indices: [0, 1, 2, 3, 4], transaction: true }]);
+  });
+
+  it('a deadline names what it left: a transaction rolled back, or what was committed and what may have completed', () => {
+    const statements = ['UPDATE accounts SET v = 0', 'TRUNCATE orders', 'UPDATE orders SET v = 1'];
+    const oneTx = planBatches(statements, () => false);
+    expect(atDeadline(statements, { batches: oneTx, applied: [], running: oneTx[0] })).toBe(
+      'nothing was applied (dropping the connection rolled the transaction back)',
+    );
+    const mysql = planBatches(statements, (s) => s.startsWith('TRUNCATE'));
+    expect(atDeadline(statements, { batches: mysql, applied: [mysql[0]], running: mysql[1] })).toBe(
+      'applied and committed before it: 1 (UPDATE accounts SET v = 0): the data is part-way reset; statement 2 (TRUNCATE orders) was running outside a transaction: it may have completed on the server; not run: 3',
+    );
+    expect(atDeadline(statements, { batches: mysql, applied: [], running: null })).toBe('');
   });
 });
