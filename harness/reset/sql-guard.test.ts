@@ -79,6 +79,16 @@ describe('the guard', () => {
       '/*!TRUNCATE customers */ SELECT 1',
       [/reads as SELECT in standard SQL but as TRUNCATE in MySQL/],
     ],
+    [
+      'a WITH query read from is no table',
+      'INSERT INTO orders WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 9) SELECT x FROM c',
+      [],
+    ],
+    [
+      "a WITH query's name as the target is the table (PostgreSQL deletes from it)",
+      'WITH customers AS (SELECT 1) DELETE FROM customers',
+      [/table "customers" is not in reset guard.tables/],
+    ],
     ['a plain comment is not read', 'DELETE FROM orders /* customers */ -- users', []],
     [
       'TRUNCATE ... CASCADE empties tables the guard cannot see',

@@ -34,8 +34,28 @@ export function tablesOf(sql: string): string[] {
 
 function tablesIn(toks: Tok[]): string[] {
   const out: string[] = [];
+  const ctes = cteNames(toks);
   toks.forEach((t, i) => {
-    if ('name' in t && TABLE_KEYWORDS.has(t.name)) readList(toks, i + 1, t.name, out);
+    if (!('name' in t && TABLE_KEYWORDS.has(t.name))) return;
+    const found: string[] = [];
+    readList(toks, i + 1, t.name, found);
+    // a WITH query's name read from is no table; a statement's target is always one (PostgreSQL's
+    // `WITH customers AS (...) DELETE FROM customers` deletes from the table)
+    const prev = toks[i - 1];
+    const reads = ['from', 'join', 'using'].includes(t.name) && !(prev && 'name' in prev && prev.name === 'delete');
+    out.push(...found.filter((name) => !(reads && ctes.has(name))));
+  });
+  return out;
+}
+
+/** The names a WITH defines: `name AS (` or `name (a, b) AS (`. */
+function cteNames(toks: Tok[]): Set<string> {
+  const out = new Set<string>();
+  toks.forEach((t, i) => {
+    if (!('name' in t) || NOT_ALIAS.has(t.name)) return;
+    const j = isPunct(toks[i + 1], '(') ? afterParens(toks, i + 1) : i + 1;
+    const as = toks[j];
+    if (as && 'name' in as && as.name === 'as' && isPunct(toks[j + 1], '(')) out.add(t.name);
   });
   return out;
 }
