@@ -187,31 +187,30 @@ function blankOut(sql: string, mysql: boolean): string {
       i = end < 0 ? sql.length : end + dollar[0].length;
     } else if (c === '"' || c === '`') {
       // a quoted name (MySQL: "..." may be a string) is kept as written: the tables are read from it
-      let j = i + 1;
-      for (; j < sql.length; j++) {
-        if (sql[j] === '\\' && mysql) j++;
-        else if (sql[j] === c) {
-          if (sql[j + 1] !== c) break;
-          j++;
-        }
-      }
-      out += sql.slice(i, j + 1);
-      i = j + 1;
+      const end = closingQuote(sql, i, mysql && c === '"');
+      out += sql.slice(i, end + 1);
+      i = end + 1;
     } else if (c === "'") {
-      let j = i + 1;
-      for (; j < sql.length; j++) {
-        if (sql[j] === '\\' && mysql) j++;
-        else if (sql[j] === "'") {
-          if (sql[j + 1] !== "'") break;
-          j++;
-        }
-      }
       out += "''";
-      i = j + 1;
+      i = closingQuote(sql, i, mysql) + 1;
     } else {
       out += c;
       i++;
     }
   }
   return out;
+}
+
+/** Where the quote opened at `i` closes (a doubled quote is one inside), or the end of the text. */
+function closingQuote(sql: string, i: number, backslashEscapes: boolean): number {
+  const q = sql[i];
+  let j = i + 1;
+  for (; j < sql.length; j++) {
+    if (sql[j] === '\\' && backslashEscapes) j++;
+    else if (sql[j] === q) {
+      if (sql[j + 1] !== q) break;
+      j++;
+    }
+  }
+  return j;
 }
