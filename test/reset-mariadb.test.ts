@@ -109,6 +109,29 @@ describe.skipIf(!BINS)(`SQL reset on MariaDB${SKIP}`, () => {
     expect(await count('orders')).toBe(0);
   });
 
+  it('a deadline part-way names what was committed and the statement that may have completed', async () => {
+    await seed();
+    // another session's open transaction on orders: the TRUNCATE waits for its metadata lock
+    const mysql = await import('mysql2/promise');
+    const holder = await mysql.createConnection({ uri: db.url() });
+    try {
+      await holder.beginTransaction();
+      await holder.query('SELECT * FROM orders');
+      const slow = {
+        ...hook(['UPDATE accounts SET balance = 9', 'TRUNCATE orders', 'UPDATE accounts SET balance = 10']),
+        timeoutS: 3,
+      };
+      const err = await reset(parseConfigOrThrow(config('x', { reset: { hooks: [slow] } })), env()).catch((e) => e);
+      expect(err.message).toBe(
+        `reset hook 1 (sql, mysql): 127.0.0.1:${db.port}/plateau_test gave no answer within 3 s while running the reset; applied and committed before it: 1 (UPDATE accounts SET balance = 9): the data is part-way reset; statement 2 (TRUNCATE orders) was running outside a transaction: it may have completed on the server; not run: 3`,
+      );
+    } finally {
+      await holder.rollback();
+      await holder.end();
+    }
+    expect(await db.query('SELECT DISTINCT balance FROM accounts')).toEqual([[9]]);
+  });
+
   it('a wrong password fails before any load; the password appears nowhere in the run directory or the output', async () => {
     const wrong = `wrong-${db.password}`;
     const r = await runQuietly(config('mariadb-wrong-password', { reset: { hooks: [hook()] } }), {

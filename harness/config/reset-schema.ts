@@ -29,7 +29,7 @@ const databasePattern = z
   })
   .meta({
     description:
-      "matched (new RegExp(pattern), no flags) against the database's name as the server reports it for the connection (SQLite: the file's name) before any DELETE, TRUNCATE or admin statement",
+      "matched (new RegExp(pattern), no flags) against the database's name as the server reports it for the connection (SQLite: the file's name): no statement runs on a database it does not match",
     examples: ['^staging-'],
   });
 

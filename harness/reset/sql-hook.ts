@@ -6,9 +6,9 @@
  */
 import { PlateauError } from '../errors.ts';
 import type { ResetHook } from '../config/schema.ts';
-import { openConnection, scrubbed, within } from './connection.ts';
+import { DeadlineError, openConnection, scrubbed, within } from './connection.ts';
 import { sessionError } from './db-errors.ts';
-import { runSqlReset, type SqlResetResult } from './sql.ts';
+import { atDeadline, runSqlReset, type ResetProgress, type SqlResetResult } from './sql.ts';
 
 export type SqlHook = Extract<ResetHook, { kind: 'sql' }>;
 
@@ -25,11 +25,12 @@ export async function runSqlHook(hook: SqlHook, env: NodeJS.ProcessEnv, who: str
   const spec = { driver: hook.driver, database: hook.database, urlEnv: hook.urlEnv, timeoutS: hook.timeoutS };
   const startedMs = Date.now();
   const { driver, resolved } = await openConnection(spec, env, who);
+  const progress: ResetProgress = { batches: [], applied: [], running: null };
   try {
     // what the connect left of the hook's time
     const leftS = Math.max(0.001, hook.timeoutS - (Date.now() - startedMs) / 1000);
     const result = await within(
-      runSqlReset(driver, hook.statements, hook.guard),
+      runSqlReset(driver, hook.statements, hook.guard, progress),
       hook.timeoutS,
       'running the reset',
       () => driver.destroy(),
@@ -46,7 +47,9 @@ export async function runSqlHook(hook: SqlHook, env: NodeJS.ProcessEnv, who: str
       throw scrubbed(new PlateauError(`${who}: ${err.message}`, err.hint, err.code, err.exitCode), resolved.scrub);
     // a bug of plateau's (a guard pattern that cannot compile, a TypeError) stays one: exit 70 with its stack
     if (isBug(err)) throw err;
-    throw sessionError(err, { who, resolved, phase: phaseOf(err) });
+    const e = sessionError(err, { who, resolved, phase: phaseOf(err) });
+    const left = err instanceof DeadlineError ? atDeadline(hook.statements, progress) : '';
+    throw left ? scrubbed(new PlateauError(`${e.message}; ${left}`, e.hint, e.code, e.exitCode), resolved.scrub) : e;
   } finally {
     await driver.close();
   }

@@ -137,11 +137,25 @@ export function planBatches(statements: readonly string[], commitsImplicitly: (s
   return out;
 }
 
+/** How far a reset got: what a deadline that drops the connection part-way must name. */
+export interface ResetProgress {
+  batches: Batch[];
+  applied: Batch[];
+  /** The batch on the server when the time ran out, if any. */
+  running: Batch | null;
+}
+
 /**
  * Checks the guard first against the name the server reports (nothing runs when any statement is
- * refused), counts the guarded tables' rows around the run.
+ * refused), counts the guarded tables' rows around the run. `progress` is kept up to date for a
+ * caller whose deadline may stop the run part-way (atDeadline).
  */
-export async function runSqlReset(driver: SqlDriver, statements: string[], guard: SqlGuard): Promise<SqlResetResult> {
+export async function runSqlReset(
+  driver: SqlDriver,
+  statements: string[],
+  guard: SqlGuard,
+  progress: ResetProgress = { batches: [], applied: [], running: null },
+): Promise<SqlResetResult> {
   const database = await driver.databaseName();
   const problems = guardProblems(statements, guard, database);
   if (problems.length) {
@@ -160,7 +174,9 @@ export async function runSqlReset(driver: SqlDriver, statements: string[], guard
   const before = await countAll();
   const batches = planBatches(statements, (s) => driver.commitsImplicitly(s));
   const applied: Batch[] = [];
+  Object.assign(progress, { batches, applied });
   for (const b of batches) {
+    progress.running = b;
     try {
       if (b.transaction) await driver.run(b.indices.map((i) => statements[i]));
       else await driver.runAlone(statements[b.indices[0]]);
@@ -170,6 +186,7 @@ export async function runSqlReset(driver: SqlDriver, statements: string[], guard
     }
     applied.push(b);
   }
+  progress.running = null;
   return {
     database,
     before,
@@ -178,6 +195,32 @@ export async function runSqlReset(driver: SqlDriver, statements: string[], guard
     inTransaction: batches.filter((b) => b.transaction).flatMap((b) => b.indices.map((i) => i + 1)),
     transactions: batches.filter((b) => b.transaction).length,
   };
+}
+
+/**
+ * What a reset stopped by its deadline left ('' when it stopped before any statement): the
+ * connection is dropped, so an open transaction is rolled back, but a statement MySQL commits
+ * implicitly may have completed on the server, and the batches before it are committed.
+ */
+export function atDeadline(statements: readonly string[], p: ResetProgress): string {
+  if (!p.running) return '';
+  const done = p.applied.flatMap((b) => b.indices);
+  const running = p.running.indices;
+  const notRun = p.batches.slice(p.batches.indexOf(p.running) + 1).flatMap((b) => b.indices);
+  const parts = [
+    done.length
+      ? `applied and committed before it: ${numbers(statements, done)}: the data is part-way reset`
+      : p.running.transaction
+        ? 'nothing was applied (dropping the connection rolled the transaction back)'
+        : '',
+    p.running.transaction
+      ? done.length
+        ? `rolled back: ${running.map((i) => i + 1).join(', ')}`
+        : ''
+      : `statement ${numbers(statements, running)} was running outside a transaction: it may have completed on the server`,
+    notRun.length ? `not run: ${notRun.map((i) => i + 1).join(', ')}` : '',
+  ];
+  return parts.filter(Boolean).join('; ');
 }
 
 /** "1 (TRUNCATE orders)", "2-4": statement numbers for a message. */
