@@ -167,17 +167,17 @@ describe('the engine stays under the limits', () => {
     try {
       const r = await runQuietly({
         target: { url: `${server.url}/load` },
-        steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 20, rampS: 1, holdS: 3, settleS: 1 },
+        steps: { startPerSec: 10, stepPerSec: 10, maxPerSec: 10, rampS: 1, holdS: 3, settleS: 1 },
         warmup: { enabled: false },
         // the time the engine's two threads take to start counted against the cap before
         workers: 2,
-        limits: { maxDurationS: 8 },
+        limits: { maxDurationS: 4 },
         output: { dir: runsDir, runId: 'duration-cap-filled' },
       });
       expect(r.exitCode, r.lines.join('')).toBe(0);
       expect(r.lines.join('')).not.toMatch(/maxDurationS/);
       expect(r.result.interrupted).toBe(false);
-      expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds', 'holds']);
+      expect(r.result.steps.map((s) => s.verdict)).toEqual(['holds']);
     } finally {
       await server.close();
     }
