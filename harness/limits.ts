@@ -8,13 +8,14 @@ import type { PlateauConfig } from './config/schema.ts';
 import type { Interrupt } from './pipeline/interrupt.ts';
 import { realClock, type Clock, type Timer } from './clock.ts';
 import { engineKind } from './engine/create.ts';
+import { warmupScheduleS } from './pipeline/warmup.ts';
 import { NO_FLAGS, type Given, type Problem } from './config/given.ts';
 
 export type LimitProblem = Problem;
 
-/** Seconds of the warmup schedule: a 1 s ramp, then up to warmup.maxS (harness/pipeline/warmup.ts); none for an engine without a warmup. */
+/** Seconds of the warmup schedule (harness/pipeline/warmup.ts); none for an engine without a warmup. */
 function warmupS(c: PlateauConfig): number {
-  return c.warmup.enabled && engineKind(c).capabilities.warmup ? 1 + c.warmup.maxS : 0;
+  return c.warmup.enabled && engineKind(c).capabilities.warmup ? warmupScheduleS(c) : 0;
 }
 
 /**

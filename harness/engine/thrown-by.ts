@@ -76,6 +76,10 @@ export function thrownByScenario(err: unknown, own: readonly string[] = OWN): bo
   return !at.slice(outermost + 1).some((w) => inOwn(w, own));
 }
 
+/** What to do about a process.exit() in the scenario's code (workers.ts, pipeline/exit-guard.ts). */
+export const EXIT_CALLED_FIX =
+  "remove the process.exit() call from the scenario: a transaction ends by returning, and fails its arrival by throwing; the run's data and report up to here are kept";
+
 /**
  * What a fault (an uncaught exception not the scenario's) stops the run as: plateau's internal error
  * (the error itself, wrapped by the pipeline) where its stack shows plateau's own code or nothing

@@ -11,7 +11,7 @@ import { NATIVE_CAPABILITIES, type LegOptions, type LoadEngine } from './load-en
 import type { Preconnected } from './vu-pool.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import { lateText } from '../../analysis/scenario-unhandled.ts';
-import { faultError } from './thrown-by.ts';
+import { EXIT_CALLED_FIX, faultError } from './thrown-by.ts';
 import { PlateauError, EXIT } from '../errors.ts';
 import { prepareEntry } from '../../bin/bundle-cache.mjs';
 
@@ -265,10 +265,6 @@ function startError(index: number, why: string): PlateauError {
     EXIT.stage,
   );
 }
-
-/** What to do about a process.exit() in the scenario's code (here and pipeline/exit-guard.ts). */
-export const EXIT_CALLED_FIX =
-  "remove the process.exit() call from the scenario: a transaction ends by returning, and fails its arrival by throwing; the run's data and report up to here are kept";
 
 /** A worker that ended with no error while a run needed it: process.exit() in code of the scenario's. */
 function exitMessage(index: number, code: number): Extract<FromWorker, { type: 'error' }> {

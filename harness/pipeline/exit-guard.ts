@@ -12,7 +12,7 @@
  */
 import { EXIT, PlateauError } from '../errors.ts';
 import { RAISED, raiseFault } from '../engine/unhandled.ts';
-import { EXIT_CALLED_FIX } from '../engine/workers.ts';
+import { EXIT_CALLED_FIX } from '../engine/thrown-by.ts';
 
 /** Guards the process's exit until the returned function is called (the run returned). */
 export function guardExit(dir: string, write: (s: string) => void = (s) => process.stderr.write(s)): () => void {

@@ -54,9 +54,7 @@ export function warmupRuns(config: PlateauConfig): boolean {
  * against it).
  */
 export function maxPlannedArrivals(config: PlateauConfig, plan: Plan): number {
-  const warmupArrivals = warmupRuns(config)
-    ? Math.ceil(warmupRatePerSec({ config }) * (config.warmup.maxS + RAMP_S))
-    : 0;
+  const warmupArrivals = warmupRuns(config) ? Math.ceil(warmupRatePerSec({ config }) * warmupScheduleS(config)) : 0;
   return new Schedule(plan.segments).totalArrivals + warmupArrivals;
 }
 

@@ -100,7 +100,12 @@ export class CsvRows {
     readonly columns: readonly string[],
     /** Where each row's record starts in the text. */
     private readonly starts: Int32Array,
-  ) {}
+  ) {
+    this.protoAt = columns.indexOf('__proto__');
+  }
+
+  /** The column named __proto__, if any: set by assignment it would set the row's prototype instead. */
+  private readonly protoAt: number;
 
   get length(): number {
     return this.starts.length;
@@ -120,8 +125,7 @@ export class CsvRows {
     const row: Row = {};
     const columns = this.columns;
     for (let c = 0; c < columns.length; c++) {
-      // set by assignment, a column named __proto__ would set the row's prototype instead
-      if (columns[c] === '__proto__') Object.defineProperty(row, '__proto__', { ...OWN, value: fields[c] });
+      if (c === this.protoAt) Object.defineProperty(row, '__proto__', { ...OWN, value: fields[c] });
       else row[columns[c]] = fields[c];
     }
     return row;

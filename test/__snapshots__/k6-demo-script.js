@@ -1017,6 +1017,9 @@ var CsvRows = class _CsvRows {
     __publicField(this, "text", text);
     __publicField(this, "columns", columns);
     __publicField(this, "starts", starts);
+    /** The column named __proto__, if any: set by assignment it would set the row's prototype instead. */
+    __publicField(this, "protoAt");
+    this.protoAt = columns.indexOf("__proto__");
   }
   get length() {
     return this.starts.length;
@@ -1034,7 +1037,7 @@ var CsvRows = class _CsvRows {
     const row = {};
     const columns = this.columns;
     for (let c = 0; c < columns.length; c++) {
-      if (columns[c] === "__proto__") Object.defineProperty(row, "__proto__", __spreadProps(__spreadValues({}, OWN), { value: fields[c] }));
+      if (c === this.protoAt) Object.defineProperty(row, "__proto__", __spreadProps(__spreadValues({}, OWN), { value: fields[c] }));
       else row[columns[c]] = fields[c];
     }
     return row;
