@@ -10,8 +10,9 @@
  *
  * Two steps, at 50% and 150% of the service's ceiling through Redis, must name redis the limiting
  * downstream (its ops/s within 10% of that ceiling past the knee, or its per-op time up 2x), with
- * the fan-out of the step that held within 5% of the 4 calls the target makes per request (the
- * exporter's own commands, 5 a scrape, add about 1.7% there).
+ * the fan-out of the step that held within 5% of the 4 calls the target makes per request plus the
+ * commands Redis ran a second before the load, spread over the step's requests (the exporter's
+ * own, 5 a scrape: about 1.7% there, 5.3% in one CI run, where the 4 alone were asserted).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,7 @@ import { findPrometheus } from './helpers/prometheus.ts';
 import { startPrometheusJobs } from './helpers/prometheus-jobs.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 import { findRedisTools, startExporter, startRedis } from './helpers/redis-server.ts';
-import { CALLS_PER_REQUEST, calibrateOpsPerSec, startRedisTarget } from './helpers/redis-target.ts';
+import { CALLS_PER_REQUEST, calibrateOpsPerSec, idleOpsPerSec, startRedisTarget } from './helpers/redis-target.ts';
 
 const PROMETHEUS = findPrometheus();
 const REDIS = findRedisTools();
@@ -58,6 +59,8 @@ describe('downstreams: a real Redis behind its exporter, read through Prometheus
         // half the ceiling in two fresh-clone runs (292 ops/s, then Redis did 450 at the 150% step)
         const ceilingOpsPerSec = await calibrateOpsPerSec(redis, { holdMs: HOLD_MS, windows: 6 });
         await prom.waitForEveryJob();
+        // what Redis runs with no load (its exporter's commands at each scrape), over three scrapes
+        const idlePerSec = await idleOpsPerSec(redis, 3);
         // steps at 50% and 150% of the service's ceiling through Redis: well below it, and past it
         const ceilingPerSec = ceilingOpsPerSec / CALLS_PER_REQUEST;
         const [startPerSec, maxPerSec] = [Math.round(0.5 * ceilingPerSec), Math.round(1.5 * ceilingPerSec)];
@@ -88,6 +91,7 @@ describe('downstreams: a real Redis behind its exporter, read through Prometheus
         });
         const figures = JSON.stringify({
           ceilingOpsPerSec,
+          idlePerSec,
           startPerSec,
           maxPerSec,
           steps: r.result.steps.map((s) => [s.verdict, s.throughputPerSec, s.downstreams]),
@@ -102,8 +106,9 @@ describe('downstreams: a real Redis behind its exporter, read through Prometheus
         const held = r.result.steps.filter((s) => s.verdict === 'holds');
         expect(held.length, figures).toBeGreaterThanOrEqual(1);
         for (const s of held) {
-          const opsPerRequest = s.downstreams![0].opsPerRequest!;
-          expect(Math.abs(opsPerRequest - CALLS_PER_REQUEST) / CALLS_PER_REQUEST, figures).toBeLessThan(0.05);
+          const { opsPerRequest, requestsPerSec } = s.downstreams![0];
+          const expected = CALLS_PER_REQUEST + idlePerSec / requestsPerSec!;
+          expect(Math.abs(opsPerRequest! - expected) / expected, figures).toBeLessThan(0.05);
         }
         // the report says it with the arithmetic
         const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');

@@ -82,10 +82,7 @@ export async function calibrateOpsPerSec(
 ): Promise<number> {
   const pool = await Pool.open(redis.port, o.connections ?? 16);
   const info = await RespClient.connect(redis.port);
-  const processed = async () => {
-    const { reply } = await info.call('INFO', 'stats');
-    return { n: Number(/total_commands_processed:(\d+)/.exec(String(reply))![1]), atMs: performance.now() };
-  };
+  const processed = () => commandsProcessed(info);
   try {
     const until = performance.now() + (o.windows ?? 3) * (o.windowS ?? 0.5) * 1000;
     const readings = [await processed()];
@@ -105,6 +102,28 @@ export async function calibrateOpsPerSec(
     return Math.max(...rates);
   } finally {
     pool.close();
+    info.close();
+  }
+}
+
+/** Redis's INFO total_commands_processed now (the INFO itself counted), and when it was read. */
+async function commandsProcessed(info: RespClient): Promise<{ n: number; atMs: number }> {
+  const { reply } = await info.call('INFO', 'stats');
+  return { n: Number(/total_commands_processed:(\d+)/.exec(String(reply))![1]), atMs: performance.now() };
+}
+
+/**
+ * The commands a second Redis runs with no load: its exporter's INFO and the like at each scrape
+ * (about 5 a scrape), over `seconds`, less the two INFO of this reading.
+ */
+export async function idleOpsPerSec(redis: RedisHandle, seconds: number): Promise<number> {
+  const info = await RespClient.connect(redis.port);
+  try {
+    const a = await commandsProcessed(info);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const b = await commandsProcessed(info);
+    return (b.n - a.n - 1) / ((b.atMs - a.atMs) / 1000);
+  } finally {
     info.close();
   }
 }
