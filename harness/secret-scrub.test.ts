@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mdCell } from '../reports/escape.ts';
 import { CUT_MARK, cutMessage } from './cut-message.ts';
-import { secretScrubber } from './secret-scrub.ts';
+import { PLACEHOLDER_USERINFO, secretScrubber } from './secret-scrub.ts';
 
 /** The review's three keys (finding 2): a \ and a ", Go's escapes of & < >, a base64 key. */
 const BACKSLASH_QUOTE = 'Ab\\Cd"Ef/Gh+Ij=Kl';
@@ -275,5 +275,26 @@ describe('values the scrubber leaves alone, as before', () => {
 
   it('number-like', () => {
     expect(secretScrubber([], { PIN_SECRET: '123456' })('{"n":123456}')).toBe('{"n":123456}');
+  });
+});
+
+describe("a URL's userinfo", () => {
+  // a review: the fix of an unset database URL read "export DB_URL=postgres://host:5432/dbname", its user:password@ stripped
+  it("keeps the placeholder of plateau's own fixes, wherever the text goes", () => {
+    const fix = `export DB_URL=postgres://${PLACEHOLDER_USERINFO}@host:5432/dbname in the environment`;
+    expect(secretScrubber([], {})(fix)).toBe(fix);
+    expect(secretScrubber([], {})(JSON.stringify({ evidence: [fix] }))).toBe(JSON.stringify({ evidence: [fix] }));
+    expect(secretScrubber([], {})(mdCell(fix))).toBe(mdCell(fix));
+  });
+
+  it.each([
+    ['a real user and password', 'postgres://shop:hunter2pass@db:5432/shop'],
+    ['the placeholder in lower case', 'postgres://user:password@db:5432/shop'],
+    ['the placeholder user with a real password', 'postgres://USER:hunter2pass@db:5432/shop'],
+    ['the placeholder with more after it', 'postgres://USER:PASSWORD2@db:5432/shop'],
+    ['the placeholder with more before it', 'postgres://XUSER:PASSWORD@db:5432/shop'],
+    ['a user alone', 'https://admin@shop.example/orders'],
+  ])('strips any other: %s', (_, url) => {
+    expect(secretScrubber([], {})(`GET ${url} failed`)).toBe(`GET ${url.replace(/\/\/[^@]*@/, '//')} failed`);
   });
 });

@@ -18,7 +18,10 @@
  * (`https://user:pass@host` becomes `https://host`) and the value of a secret-looking query or
  * fragment parameter (`?access_token=[redacted]`, after a `&`, `&amp;` or Go's `\u0026` too). The
  * config refuses both (config/validate.ts); this is the backstop for a URL that reached the store
- * another way (an old run.json, a target's error message, `plateau import k6 --target`).
+ * another way (an old run.json, a target's error message, `plateau import k6 --target`). One
+ * userinfo alone is kept: PLACEHOLDER_USERINFO, the example plateau's own fixes write
+ * (`postgres://USER:PASSWORD@host/db`), which is no one's credential; stripped, the fix read
+ * `postgres://host/db` and no longer said where the password goes.
  */
 
 import { CUT_MARK } from './cut-message.ts';
@@ -225,7 +228,12 @@ const CUT_PREFIX_MIN = 3;
 export const SECRET_PARAM =
   /secret|token|passw(or)?d|pwd|apikey|api[_-]key|credential|authori[sz]ation|bearer|hmac|signature|^(key|sig|auth|pass)$|(access|private|client|app)[_.-]?key$/i;
 /** scheme://userinfo@ ; the userinfo stops at anything that ends an authority or a JSON/HTML string. */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>\\]+)@/gi;
+/**
+ * The userinfo of the URLs plateau's fixes give as examples: exactly these capitals, so the
+ * scrubber keeps it (a real URL's `user:password@`, in any case, is stripped).
+ */
+export const PLACEHOLDER_USERINFO = 'USER:PASSWORD';
 /**
  * ?name=value, &name=value, ;name=value, #name=value; the value stops where a URL or a JSON/HTML
  * string would. The & may be escaped: &amp; (its ;), Go's JSON \u0026 behind one or more backslashes.
@@ -236,7 +244,9 @@ const URL_PARAM = /((?:[?&;#]|(?<!\\)\\+u0026)([\w.%[\]-]+)=)([^&;#\s"'<>\\]+)/g
 export function scrubUrlSecrets(text: string): string {
   if (!text.includes('=') && !text.includes('@')) return text;
   return text
-    .replace(URL_USERINFO, '$1')
+    .replace(URL_USERINFO, (all, scheme: string, userinfo: string) =>
+      userinfo === PLACEHOLDER_USERINFO ? all : scheme,
+    )
     .replace(URL_PARAM, (all, head: string, name: string, value: string) =>
       value !== REDACTED && SECRET_PARAM.test(safeDecode(name)) ? `${head}${REDACTED}` : all,
     );

@@ -8,7 +8,7 @@
  */
 import { PlateauError, EXIT } from '../errors.ts';
 import { REDACTED, scrubUrlSecrets, type Scrub } from '../secret-scrub.ts';
-import { connectError } from './db-errors.ts';
+import { connectError, exampleUrl } from './db-errors.ts';
 import { openMysql } from './mysql-driver.ts';
 import { openPostgres } from './pg-driver.ts';
 import { sqliteDriver, type SqlDriver, type SqlDriverKind } from './sql.ts';
@@ -37,8 +37,8 @@ export interface Resolved {
 }
 
 const PROTOCOLS: Record<Exclude<SqlDriverKind, 'sqlite'>, { schemes: string[]; port: number; example: string }> = {
-  postgres: { schemes: ['postgres:', 'postgresql:'], port: 5432, example: 'postgres://user:password@host:5432/dbname' },
-  mysql: { schemes: ['mysql:', 'mariadb:'], port: 3306, example: 'mysql://user:password@host:3306/dbname' },
+  postgres: { schemes: ['postgres:', 'postgresql:'], port: 5432, example: exampleUrl('postgres', 5432) },
+  mysql: { schemes: ['mysql:', 'mariadb:'], port: 3306, example: exampleUrl('mysql', 3306) },
 };
 
 /** Resolves the URL from the environment; a missing variable or a malformed URL is refused without echoing it. */

@@ -5,6 +5,7 @@
  */
 import { PlateauError, EXIT } from '../errors.ts';
 import type { Resolved } from './connection.ts';
+import { PLACEHOLDER_USERINFO } from '../secret-scrub.ts';
 
 /** The error's code: a SQLSTATE (pg), a MySQL code name (mysql2) or a system code (ECONNREFUSED). */
 export function codeOf(err: unknown): string {
@@ -29,6 +30,11 @@ const NO_DATABASE = new Set(['3D000', 'ER_BAD_DB_ERROR', 'ER_DBACCESS_DENIED_ERR
 
 const NAMES = { postgres: 'PostgreSQL', mysql: 'MySQL-protocol', sqlite: 'SQLite' } as const;
 
+/** A fix's example URL: its userinfo the placeholder the scrubber keeps, so the fix still says where the password goes. */
+export function exampleUrl(scheme: string, port: number | 'port', database = 'dbname'): string {
+  return `${scheme}://${PLACEHOLDER_USERINFO}@host:${port}/${database}`;
+}
+
 /** A failure to connect (or to finish connecting within the timeout) as a PlateauError. */
 export function connectError(err: unknown, o: { who: string; resolved: Resolved; timeoutS: number }): PlateauError {
   const { who, resolved: r } = o;
@@ -50,7 +56,7 @@ export function connectError(err: unknown, o: { who: string; resolved: Resolved;
   if (/client password must be a string/i.test(text))
     return make(
       `${server} asks user "${r.user}" for a password, and ${env} gives none`,
-      `put the password in ${env} (postgres://user:password@host:port/database; the password is never printed)`,
+      `put the password in ${env} (${exampleUrl('postgres', 'port', 'database')}; the password is never printed)`,
       'db-login-refused',
     );
   if (LOGIN.has(code))
