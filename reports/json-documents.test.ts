@@ -31,6 +31,8 @@ function planInput(over: Partial<PlanJsonInput> = {}): PlanJsonInput {
     steps: { startPerSec: 100, stepPerSec: 100, maxPerSec: 250, rampS: 1, holdS: 10 },
     warmup: { enabled: true, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.15, maxS: 20 },
     reset: [{ kind: 'sql', database: 'db', statements: 2, tables: ['orders'] }],
+    resetRuns: true,
+    threads: { sizes: false, why: 'the engine cannot size threads' },
     scenario: null,
     traffic: null,
     engine: { kind: 'k6', executionSegment: '0:1/2', segmentShare: 0.5 },
@@ -77,6 +79,24 @@ describe('the plan document', () => {
     expect(doc.durations).toEqual({ stepsS: 22, warmupMaxS: null, atMostS: 44 });
     expect(doc.stages).toEqual(['preflight', 'reset', 'rtt', 'steps', 'report']);
     expect(doc.warnings.some((w) => w.code === 'last-step-below-max')).toBe(false);
+  });
+
+  // a review: plan's own list of stages had no threads, which run goes through between the warmup and the steps
+  it.each<[string, Partial<PlanJsonInput>, string[]]>([
+    [
+      'threads sized, in the run order',
+      { threads: { sizes: true, of: 4 } },
+      ['preflight', 'reset', 'rtt', 'warmup', 'threads', 'steps', 'report'],
+    ],
+    [
+      'no reset hook, threads sized',
+      { resetRuns: false, reset: [], threads: { sizes: true, of: 4 } },
+      ['preflight', 'rtt', 'warmup', 'threads', 'steps', 'report'],
+    ],
+  ])('lists the stages the run goes through: %s', (_, over, stages) => {
+    const doc = planDocument(planInput(over));
+    expect(doc.stages).toEqual(stages);
+    expect(doc.threads).toEqual(over.threads);
   });
 });
 

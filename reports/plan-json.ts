@@ -4,16 +4,18 @@
  * Pure: the shell passes the plan and the config's settings in, text comes out.
  */
 import { tailTrustByShare, trustworthyPercentiles, type TailTrust } from '../analysis/percentiles.ts';
-import type { Rules, StepPlan, VuSizing } from '../analysis/types.ts';
+import type { Rules, StageName, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
 import {
   loadAtMostS,
   secretNotSetText,
   type PlanDataSource,
   planSlo,
+  planStages,
   type PlanFacts,
   type PlanSlo,
   type PlanTextResetHook,
+  type PlanThreads,
   vusReasonText,
 } from './plan-text.ts';
 
@@ -22,8 +24,11 @@ import {
  * numbers steps (it was the step's 0-based index; `steps[].index` stays 0-based, as in summary.json);
  * `durations.atMostS` counts a rerun of each step (at most limits.maxDurationS), and `stages` leaves out
  * a warmup that will not run.
+ * 3 (12-08): `stages` is the run's own list (analysis STAGE_NAMES): it holds `threads` where that
+ * stage sizes the steps' threads and leaves out a reset with nothing to do, as a warmup that will
+ * not run; `threads` says whether it sizes them, or why all run.
  */
-export const PLAN_JSON_SCHEMA_VERSION = 2;
+export const PLAN_JSON_SCHEMA_VERSION = 3;
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables), as the text plan reads it. */
 export type PlanResetHook = PlanTextResetHook;
@@ -75,13 +80,16 @@ export interface PlanDocument {
    * for one request per arrival.
    */
   traffic: PlanJsonTraffic | null;
-  stages: string[];
+  /** The stages the run goes through, in its order; those it will skip (see reset, warmup, threads) left out. */
+  stages: StageName[];
   reset: PlanResetHook[];
   /** The scenario's data sources: rows, order, and the most arrivals the plan can make of a unique one. */
   data: PlanDataSource[];
   warmup:
     | { enabled: false }
     | { enabled: true; ratePerSec: number; stableWindows: number; windowS: number; tolerance: number; maxS: number };
+  /** The threads stage: it sizes the steps' threads after the warmup (of those started), or why all run. */
+  threads: PlanThreads;
   timing: { rampS: number; holdS: number; settleS: number; steadyS: number };
   rules: Rules;
   engine: { kind: string; executionSegment: string | null; segmentShare: number | null };
@@ -172,8 +180,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
         tails: tailTrustByShare(plan.expectedSteadySamples, e.share, plan.rules.minTailSamples),
       })),
     },
-    // the stages run goes through: no warmup where none runs
-    stages: ['preflight', 'reset', 'rtt', ...(w.enabled ? ['warmup'] : []), 'steps', 'report'],
+    stages: planStages(input),
     reset: input.reset,
     data: input.data ?? [],
     warmup: w.enabled
@@ -186,6 +193,7 @@ export function planDocument(input: PlanJsonInput): PlanDocument {
           maxS: w.maxS,
         }
       : { enabled: false },
+    threads: input.threads,
     timing: {
       rampS: input.steps.rampS,
       holdS: input.steps.holdS,

@@ -16,6 +16,12 @@ const input = (over: Partial<PlanTextInput> = {}): PlanTextInput => ({
   steps: { startPerSec: 100, stepPerSec: 50, maxPerSec: 100, rampS: 2, holdS: 60 },
   warmup: { enabled: true, ratePerSec: 50, stableWindows: 3, windowS: 2, tolerance: 0.1, maxS: 30 },
   reset: [],
+  // a probe read before the run, or a hook given in `over`: the reset stage runs
+  resetRuns: true,
+  threads: {
+    sizes: false,
+    why: 'the target is not on this machine, so the generator takes no CPU from it: all 4 threads run the steps',
+  },
   engineLines: [],
   ...over,
 });
@@ -71,6 +77,27 @@ describe('plan text (pure: what the shell gathered in, text out)', () => {
     // the stages the run goes through: no warmup
     expect(text).toMatch(/^stages {3}preflight -> reset -> rtt -> 1 step -> report$/m);
     expect(text).toContain('scenario GET http://10.0.0.5:8080/orders (no scenario module)');
+  });
+
+  // a review: the stages line had no threads, which run goes through between the warmup and the steps
+  it('lists the threads stage where it sizes the threads, and says what it does either way', () => {
+    const sized = planText(input({ threads: { sizes: true, of: 4 } }));
+    expect(sized).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> threads -> 1 step -> report$/m);
+    expect(sized).toContain(
+      'threads  after the warmup, the steps keep as few of the 4 engine threads as its measured cost per arrival says 100 req/s needs, the rest left to the target on this machine (all 4 run if the warmup does not settle); no load, well under a second',
+    );
+    expect(sized).toMatch(/^warmup .*\nthreads .*\nsteps /m);
+    const kept = planText(input());
+    expect(kept).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 1 step -> report$/m);
+    expect(kept).toContain(
+      'threads  not sized: the target is not on this machine, so the generator takes no CPU from it: all 4 threads run the steps',
+    );
+  });
+
+  it('leaves out a reset stage with nothing to do, as the run skips it', () => {
+    expect(planText(input({ resetRuns: false }))).toMatch(
+      /^stages {3}preflight -> rtt -> warmup -> 1 step -> report$/m,
+    );
   });
 });
 

@@ -9,7 +9,14 @@ import {
   trustworthyPercentiles,
 } from '../analysis/percentiles.ts';
 import { fmtInt, fmtMixShare, unitOf } from '../analysis/format.ts';
-import type { Rules, SloConfig, StepPlan, VuSizing } from '../analysis/types.ts';
+import {
+  STAGE_NAMES,
+  type Rules,
+  type SloConfig,
+  type StageName,
+  type StepPlan,
+  type VuSizing,
+} from '../analysis/types.ts';
 import { percentOf, sloObjectiveText } from '../analysis/slo.ts';
 import type { VusGiven } from '../analysis/plan.ts';
 
@@ -40,6 +47,10 @@ export interface PlanFacts {
     maxS: number;
   };
   reset: PlanTextResetHook[];
+  /** The reset stage has something to do (a hook, or a probe read before the run); else the run skips it. */
+  resetRuns: boolean;
+  /** The threads stage (harness/pipeline/threads.ts): it may run the steps on fewer of the engine's threads, or all run, and why. */
+  threads: PlanThreads;
   /** The scenario's data sources, loaded as a run would load them; absent or empty without any. */
   data?: PlanDataSource[];
   /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config does not give both counts). */
@@ -69,6 +80,31 @@ export interface PlanFacts {
   };
   /** The latency objective (config slo), absent without one. */
   slo?: SloConfig;
+}
+
+/** Whether the threads stage sizes the steps' threads after the warmup (`of`: the threads started), or why all run. */
+export type PlanThreads = { sizes: true; of: number } | { sizes: false; why: string };
+
+/**
+ * The stages a run of this plan goes through, in the run's order (STAGE_NAMES, the run's own
+ * list): those the run will skip, as the config says before anything is sent (no reset hook, no
+ * warmup, threads not sized), left out; each left out has its own line saying why.
+ */
+export function planStages(input: Pick<PlanFacts, 'resetRuns' | 'warmup' | 'threads'>): StageName[] {
+  const runs: Partial<Record<StageName, boolean>> = {
+    reset: input.resetRuns,
+    warmup: input.warmup.enabled,
+    threads: input.threads.sizes,
+  };
+  return STAGE_NAMES.filter((name) => runs[name] !== false);
+}
+
+/** What the threads stage will do, and that it sends nothing (it closes the threads the steps do not need: milliseconds). */
+function threadsText(input: PlanFacts): string {
+  const t = input.threads;
+  if (!t.sizes) return `not sized: ${t.why}`;
+  const top = Math.max(...input.plan.steps.map((s) => s.ratePerSec));
+  return `after the warmup, the steps keep as few of the ${t.of} engine threads as its measured cost per arrival says ${top} ${unitOf(input.plan.rules)} needs, the rest left to the target on this machine (all ${t.of} run if the warmup does not settle); no load, well under a second`;
 }
 
 /** The objective's samples: from which step a steady window's expected samples let its percentile be judged. */
@@ -235,10 +271,12 @@ export function planText(input: PlanTextInput): string {
     `target   ${plan.target}`,
     `scenario ${input.scenario ?? `GET ${plan.target} (no scenario module)`}`,
     ...(input.data ?? []).map((d) => `data     ${dataText(d)}`),
-    // the stages run goes through: no warmup where none runs (harness/pipeline/run.ts)
-    `stages   preflight -> reset -> rtt -> ${w.enabled ? 'warmup -> ' : ''}${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} -> report`,
+    `stages   ${planStages(input)
+      .map((name) => (name === 'steps' ? `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}` : name))
+      .join(' -> ')}`,
     `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${w.ratePerSec} ${unit} until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
+    `threads  ${threadsText(input)}`,
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,

@@ -154,7 +154,15 @@ describe('demo CLI', () => {
       const { status, stdout, stderr } = await cliBinary(['plan', '--demo'], { cwd: dir });
       expect(status, stderr).toBe(0);
       expect(stdout).toMatch(/^target {3}http:\/\/127\.0\.0\.1:0\/orders$/m);
-      expect(stdout).toMatch(/^stages {3}preflight -> reset -> rtt -> warmup -> 20 steps -> report$/m);
+      // threads where the machine gives workers: auto more than one (the demo is on this machine), as run does
+      const sized = /^threads {2}after the warmup, the steps keep as few of the \d+ engine threads/m.test(stdout);
+      expect(stdout).toMatch(/^threads {2}(after the warmup|not sized: the engine runs on one thread)/m);
+      expect(stdout).toMatch(
+        new RegExp(
+          `^stages {3}preflight -> reset -> rtt -> warmup -> ${sized ? 'threads -> ' : ''}20 steps -> report$`,
+          'm',
+        ),
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -62,7 +62,7 @@ describe('plateau plan --json', () => {
     expect(json.status, json.stderr).toBe(0);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       kind: 'plateau-plan',
       timing: { rampS: 1, holdS: 12 },
       engine: { kind: 'native' },
@@ -95,6 +95,11 @@ describe('plateau plan --json', () => {
       expect.objectContaining({ code: 'last-step-below-max', lastRatePerSec: 400, maxPerSec: 500 }),
     );
     expect(doc.durations.stepsS).toBe(doc.steps.at(-1).holdEndS);
+    // the text's stages are the document's, threads included where that stage sizes them
+    expect(text.stdout).toContain(
+      `stages   ${doc.stages.map((s: string) => (s === 'steps' ? `${doc.steps.length} steps` : s)).join(' -> ')}\n`,
+    );
+    expect(doc.stages.includes('threads')).toBe(doc.threads.sizes);
     // the mix the text names, entry by entry, and that the warmup may re-size the VUs
     // with each entry's tails: 70% of step 1's 700 samples make a p90 (300), 25% of step 2's 1,750 too
     const tails = (p90From: number | null) => [

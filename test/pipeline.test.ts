@@ -5,6 +5,10 @@ import { startDemo, type DemoHandle } from '../demo/server.ts';
 import type { RunResult } from '../analysis/types.ts';
 import type { PlateauConfigInput } from '../harness/config/schema.ts';
 import { withDemoDefaults } from '../harness/cli/commands.ts';
+import { parseConfigOrThrow } from '../harness/config/validate.ts';
+import { planFacts } from '../harness/cli/plan-text.ts';
+import { buildPlan } from '../analysis/plan.ts';
+import { planStages } from '../reports/plan-text.ts';
 import { STATEMENTS_PER_REQUEST, totalOf } from '../demo/statements.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
@@ -77,6 +81,12 @@ describe('the pipeline against the demo target at a known capacity', () => {
     expect(result.stages.find((s) => s.name === 'threads')!.detail).toBe(
       'workers set to 2 (config or --workers): all 2 threads run the steps',
     );
+    // plan's stages are those this run went through, in its order (a review: plan's own list had no threads)
+    const parsed = parseConfigOrThrow(config('known-capacity'));
+    expect(planStages(planFacts(parsed, buildPlan(parsed, null, 'arrivals/s')))).toEqual([
+      ...result.stages.filter((s) => s.status !== 'skipped').map((s) => s.name),
+      'report',
+    ]);
     for (const f of ['report.md', 'summary.json', 'steps.csv', 'run.json', 'buckets.ndjson'])
       expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     expect(fs.readlinkSync(path.join(runsDir, 'latest'))).toBe('known-capacity');

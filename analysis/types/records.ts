@@ -268,9 +268,16 @@ export interface PromqlWindow {
   routes?: Record<string, ServerWindow>;
 }
 
+/**
+ * The pipeline's stages, in the order a run goes through them (harness/pipeline/run.ts): the one
+ * list, which `plateau plan` shows (a review found plan's own copy without threads).
+ */
+export const STAGE_NAMES = ['preflight', 'reset', 'rtt', 'warmup', 'threads', 'steps', 'report'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
 /** A pipeline stage's outcome, recorded in run.json and shown in the report. */
 export interface StageOutcome {
-  name: 'preflight' | 'reset' | 'rtt' | 'warmup' | 'threads' | 'steps' | 'report';
+  name: StageName;
   /** interrupted: a Ctrl-C (or limits.maxDurationS) ended the stage early; what it measured is kept. */
   status: 'pass' | 'fail' | 'skipped' | 'interrupted';
   durationMs: number;

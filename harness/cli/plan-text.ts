@@ -9,10 +9,13 @@ import {
   type PlanFacts,
   type PlanTextInput,
   type PlanTextResetHook,
+  type PlanThreads,
 } from '../../reports/plan-text.ts';
 import type { PlateauConfig } from '../config/schema.ts';
-import { engineKind } from '../engine/create.ts';
+import { engineKind, workerCount } from '../engine/create.ts';
 import { maxArrivalsWithReruns, warmupRatePerSec, warmupRuns } from '../pipeline/warmup.ts';
+import { resetsOrProbes } from '../pipeline/reset.ts';
+import { keepAllReason } from '../pipeline/threads.ts';
 import type { LoadedSource } from '../scenario/context.ts';
 import { rowsTaken, type Traffic } from '../scenario/traffic.ts';
 
@@ -36,6 +39,21 @@ export function vusFromWarmup(config: PlateauConfig): boolean {
   return config.engine !== 'k6' && config.warmup.enabled && vusGiven(config.vus) !== 'both';
 }
 
+/**
+ * What the threads stage will do, as run decides it (threads.ts keepAllReason) from what is known
+ * before load: the engine, its threads, workers, where the target is, whether a warmup runs. Only
+ * whether the warmup settles is not: assumed here, and the line says all run where it does not.
+ */
+export function planThreads(config: PlateauConfig): PlanThreads {
+  const threads = workerCount(config.workers);
+  const why = keepAllReason(
+    { config },
+    { ...engineKind(config), instances: threads },
+    warmupRuns(config) ? { stable: true } : null,
+  );
+  return why === null ? { sizes: true, of: threads } : { sizes: false, why };
+}
+
 /** What every rendering of the plan shows, gathered once from the config (and the scenario's loaded data sources). */
 export function planFacts(
   config: PlateauConfig,
@@ -50,6 +68,8 @@ export function planFacts(
     // enabled where one runs: the k6 engine has none, as run says (its warmup stage skipped)
     warmup: { ...config.warmup, enabled: warmupRuns(config), ratePerSec: warmupRatePerSec({ config }) },
     reset: config.reset.hooks.map(resetHook),
+    resetRuns: resetsOrProbes(config),
+    threads: planThreads(config),
     vusFromWarmup: vusFromWarmup(config),
     vusGiven: vusGiven(config.vus),
     // run.ts: the VUs re-sized from the transactions' time in preflight's sample arrivals

@@ -1,7 +1,8 @@
 /**
- * The pipeline: preflight -> reset -> rtt -> warmup -> steps -> report. Each stage is recorded in
- * run.json with its outcome, evidence and duration; a failing stage ends the run, and the report
- * is written in every case (failed, interrupted or complete).
+ * The pipeline: preflight -> reset -> rtt -> warmup -> threads -> steps -> report, in the order of
+ * analysis STAGE_NAMES, which `plateau plan` lists (test/pipeline.test.ts holds the two alike).
+ * Each stage is recorded in run.json with its outcome, evidence and duration; a failing stage ends
+ * the run, and the report is written in every case (failed, interrupted or complete).
  */
 import path from 'node:path';
 import type { RunResult } from '../../analysis/types.ts';
