@@ -13,6 +13,14 @@ import { fmtSecondsOver } from './format.ts';
 export const UNDER_LOAD = 1.5;
 
 /**
+ * The judged window a plan keeps (the hold less its settle, at least 1 s), which a fix that
+ * lengthens the settle keeps by lengthening the hold as much.
+ */
+export function judgedS(steps: { holdS: number; settleS: number }): number {
+  return Math.max(1, steps.holdS - steps.settleS);
+}
+
+/**
  * The refusal of a settle shorter than the longest transaction's sample arrival, with the settle
  * and hold to set (the judged window kept as long as it is); null when every transaction fits.
  */
@@ -26,10 +34,10 @@ export function settleTooShort(
   if (longest === null || longest[1] <= steps.settleS * 1000) return null;
   const [name, ms] = longest;
   const settle = Math.ceil((ms / 1000) * UNDER_LOAD);
-  const hold = settle + Math.max(1, steps.holdS - steps.settleS);
+  const hold = settle + judgedS(steps);
   const s = fmtSecondsOver(ms, steps.settleS);
   return {
     problem: `transaction "${name}" took ${s} s in its sample arrival (think time included), longer than the ${steps.settleS} s each step settles before it is judged: an arrival counts in the second it ends, so a step's window would count "${name}" arrivals made before it, at the rate below, and read short of its own rate whatever the target carries`,
-    fix: `let each step settle longer than a transaction lasts under load: set steps.settleS (or --settle) to at least ${settle} and steps.holdS (or --hold) to at least ${hold}, keeping the judged ${Math.max(1, steps.holdS - steps.settleS)} s of each hold; or shorten the transaction's think time`,
+    fix: `let each step settle longer than a transaction lasts under load: set steps.settleS (or --settle) to at least ${settle} and steps.holdS (or --hold) to at least ${hold}, keeping the judged ${judgedS(steps)} s of each hold; or shorten the transaction's think time`,
   };
 }

@@ -81,6 +81,21 @@ describe('the plan document', () => {
     expect(doc.warnings.some((w) => w.code === 'last-step-below-max')).toBe(false);
   });
 
+  it('warns of the transactions only preflight measures, with the figures of what it refuses', () => {
+    const doc = planDocument(planInput({ transactions: ['checkout'], transactionTimeoutMs: 30_000 }));
+    expect(doc.warnings.find((w) => w.code === 'transaction-unmeasured')).toMatchObject({
+      transactions: ['checkout'],
+      settleS: 2,
+      judgedS: 8,
+      underLoad: 1.5,
+      transactionTimeoutMs: 30_000,
+      text: expect.stringMatching(
+        /^transaction "checkout": plan cannot tell how long it lasts .* to that plus 8, keeping the judged 8 s of each hold/,
+      ),
+    });
+    expect(planDocument(planInput()).warnings.some((w) => w.code === 'transaction-unmeasured')).toBe(false);
+  });
+
   // a review: plan's own list of stages had no threads, which run goes through between the warmup and the steps
   it.each<[string, Partial<PlanJsonInput>, string[]]>([
     [

@@ -6,16 +6,16 @@
 import { tailTrustByShare, trustworthyPercentiles, type TailTrust } from '../analysis/percentiles.ts';
 import type { Rules, StageName, StepPlan, VuSizing } from '../analysis/types.ts';
 import { unitOf } from '../analysis/format.ts';
+import { judgedS, UNDER_LOAD } from '../analysis/settle-check.ts';
+import { planStages, type PlanThreads } from './plan-stages.ts';
+import { secretNotSetText, transactionsUnmeasuredText } from './plan-warnings.ts';
 import {
   loadAtMostS,
-  secretNotSetText,
   type PlanDataSource,
   planSlo,
-  planStages,
   type PlanFacts,
   type PlanSlo,
   type PlanTextResetHook,
-  type PlanThreads,
   vusReasonText,
 } from './plan-text.ts';
 
@@ -26,7 +26,8 @@ import {
  * a warmup that will not run.
  * 3 (12-08): `stages` is the run's own list (analysis STAGE_NAMES): it holds `threads` where that
  * stage sizes the steps' threads and leaves out a reset with nothing to do, as a warmup that will
- * not run; `threads` says whether it sizes them, or why all run.
+ * not run; `threads` says whether it sizes them, or why all run; a `transaction-unmeasured`
+ * warning names the transactions only preflight measures, and what it refuses of them.
  */
 export const PLAN_JSON_SCHEMA_VERSION = 3;
 
@@ -57,6 +58,20 @@ export type PlanJsonWarning =
       step: number;
       expectedSamples: number;
       untrusted: { q: number; requiredSamples: number }[];
+      text: string;
+    }
+  | {
+      /**
+       * The mix's transactions, which plan cannot measure (only sending them does): preflight
+       * refuses a sample arrival longer than `settleS` (fix: settleS at least underLoad x its
+       * seconds, holdS that plus judgedS) or past `transactionTimeoutMs`.
+       */
+      code: 'transaction-unmeasured';
+      transactions: string[];
+      settleS: number;
+      judgedS: number;
+      underLoad: number;
+      transactionTimeoutMs: number | null;
       text: string;
     }
   | {
@@ -161,6 +176,17 @@ function planWarnings(input: PlanJsonInput, steps: PlanJsonStep[]): PlanJsonWarn
   }
   for (const variable of input.secretsNotSet ?? [])
     out.push({ code: 'secret-not-set', variable, text: secretNotSetText(variable) });
+  const unmeasured = transactionsUnmeasuredText({ ...input, settleS: input.plan.settleS, holdS: c.holdS });
+  if (unmeasured)
+    out.push({
+      code: 'transaction-unmeasured',
+      transactions: input.transactions ?? [],
+      settleS: input.plan.settleS,
+      judgedS: judgedS({ holdS: input.steps.holdS, settleS: input.plan.settleS }),
+      underLoad: UNDER_LOAD,
+      transactionTimeoutMs: input.transactionTimeoutMs ?? null,
+      text: unmeasured,
+    });
   return out;
 }
 

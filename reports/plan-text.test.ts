@@ -125,7 +125,7 @@ describe('plan text: the VUs line', () => {
     expect(planText(input({ vusFromWarmup: false, vusGiven: 'both' }))).toContain(
       'VUs      10 preallocated, max 40 (sized)\n',
     );
-    expect(planText(input({ vusFromWarmup: false, vusGiven: 'both', vusFromSamples: ['browse'] }))).toContain(
+    expect(planText(input({ vusFromWarmup: false, vusGiven: 'both', transactions: ['browse'] }))).toContain(
       'VUs      10 preallocated, max 40 (sized)\n',
     );
   });
@@ -135,14 +135,14 @@ describe('plan text: the VUs line', () => {
   it("says a mix's transactions make the figure provisional, and which measurement replaces it", () => {
     const sampled =
       "re-sized before load with the measured RTT and, where longer, the time per arrival of preflight's sample arrivals, each transaction's own";
-    expect(planText(input({ vusFromSamples: ['browse'] }))).toContain(
+    expect(planText(input({ transactions: ['browse'] }))).toContain(
       `VUs      10 preallocated, max 40 (sized; provisional: ${sampled} ("browse", think time included, which only sending them measures))\n`,
     );
-    expect(planText(input({ vusFromSamples: ['checkout', 'early'], vusFromWarmup: true, vusGiven: 'max' }))).toContain(
+    expect(planText(input({ transactions: ['checkout', 'early'], vusFromWarmup: true, vusGiven: 'max' }))).toContain(
       `(sized; provisional: the preallocated ${sampled} ("checkout", "early", think time included, which only sending them measures), and raised after the warmup where its measured time per arrival is longer, at most to the given max)\n`,
     );
     // no transaction: the samples size nothing
-    expect(planText(input({ vusFromSamples: [] }))).not.toContain('sample arrivals');
+    expect(planText(input({ transactions: [] }))).not.toContain('sample arrivals');
   });
 });
 
@@ -279,5 +279,23 @@ describe('plan text: what the run reads of the server, and where the SLO can fir
       'slo      p99 <= 50 ms, client minus RTT: judged at no step of this plan (none expects the 3,000 samples',
     );
     expect(planText(input())).not.toMatch(/^slo/m);
+  });
+});
+
+// a review: a transaction with a 20 s think time passed plan, then preflight refused it for the settle
+describe('plan text: transactions only preflight measures', () => {
+  it('warns, with the settle preflight holds them to and the fix in its figures', () => {
+    const text = planText(input({ transactions: ['checkout'], transactionTimeoutMs: 30_000 }));
+    expect(text).toMatch(
+      /\n\nwarning: transaction "checkout": plan cannot tell how long it lasts \(only sending it does\); preflight sends a sample arrival of it and refuses the run where it lasts longer than the 6 s each step settles before it is judged, or does not end within 30000 ms \(http\.transactionTimeoutMs\); for one of T s \(think time included\), set steps\.settleS \(or --settle\) to at least 1\.5 x T and steps\.holdS \(or --hold\) to that plus 54, keeping the judged 54 s of each hold, or shorten its think time$/,
+    );
+  });
+
+  it('names each of several, after a secret not set; nothing without a transaction', () => {
+    const text = planText(input({ transactions: ['a', 'b'], secretsNotSet: ['API_TOKEN'] }));
+    expect(text).toMatch(
+      /\nwarning: API_TOKEN is not set here.*\nwarning: transactions "a", "b": plan cannot tell how long they last \(only sending them does\); preflight sends a sample arrival of each and refuses the run where one lasts longer than the 6 s each step settles before it is judged; for one of T s/,
+    );
+    expect(planText(input({ transactions: [] }))).not.toContain('warning');
   });
 });

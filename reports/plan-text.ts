@@ -9,16 +9,11 @@ import {
   trustworthyPercentiles,
 } from '../analysis/percentiles.ts';
 import { fmtInt, fmtMixShare, unitOf } from '../analysis/format.ts';
-import {
-  STAGE_NAMES,
-  type Rules,
-  type SloConfig,
-  type StageName,
-  type StepPlan,
-  type VuSizing,
-} from '../analysis/types.ts';
+import type { Rules, SloConfig, StepPlan, VuSizing } from '../analysis/types.ts';
 import { percentOf, sloObjectiveText } from '../analysis/slo.ts';
 import type { VusGiven } from '../analysis/plan.ts';
+import { planStages, threadsText, type PlanThreads } from './plan-stages.ts';
+import { secretNotSetText, transactionsUnmeasuredText } from './plan-warnings.ts';
 
 /** A reset hook as the plan shows it (an SQL hook by its statement count and guarded tables). */
 export type PlanTextResetHook =
@@ -56,11 +51,14 @@ export interface PlanFacts {
   /** The steps stage may raise the VUs from the warmup's measured time per arrival (one runs, the config does not give both counts). */
   vusFromWarmup?: boolean;
   /**
-   * The mix's transactions: before load the run sizes the VUs from their time in preflight's sample
-   * arrivals (think time included) where longer than the plan's, which no plan sends to measure
-   * (arrival-time.ts sampledArrivalMs); absent or empty without one.
+   * The mix's transactions, whose time (think time included) only preflight's sample arrivals
+   * measure, as no plan sends anything: before load the run sizes the VUs from it where longer than
+   * the plan's (arrival-time.ts sampledArrivalMs), and refuses a settle it outlasts
+   * (settle-check.ts) or one past transactionTimeoutMs; absent or empty without one.
    */
-  vusFromSamples?: string[];
+  transactions?: string[];
+  /** http.transactionTimeoutMs: a sample arrival not ended by then is refused at preflight. */
+  transactionTimeoutMs?: number;
   /** Which VU counts the config (or --vus, --max-vus) gives: Little's law sizes the others (absent: none). */
   vusGiven?: VusGiven;
   /** limits.maxDurationS: a run that reaches this much load is stopped there (absent: none given). */
@@ -80,31 +78,6 @@ export interface PlanFacts {
   };
   /** The latency objective (config slo), absent without one. */
   slo?: SloConfig;
-}
-
-/** Whether the threads stage sizes the steps' threads after the warmup (`of`: the threads started), or why all run. */
-export type PlanThreads = { sizes: true; of: number } | { sizes: false; why: string };
-
-/**
- * The stages a run of this plan goes through, in the run's order (STAGE_NAMES, the run's own
- * list): those the run will skip, as the config says before anything is sent (no reset hook, no
- * warmup, threads not sized), left out; each left out has its own line saying why.
- */
-export function planStages(input: Pick<PlanFacts, 'resetRuns' | 'warmup' | 'threads'>): StageName[] {
-  const runs: Partial<Record<StageName, boolean>> = {
-    reset: input.resetRuns,
-    warmup: input.warmup.enabled,
-    threads: input.threads.sizes,
-  };
-  return STAGE_NAMES.filter((name) => runs[name] !== false);
-}
-
-/** What the threads stage will do, and that it sends nothing (it closes the threads the steps do not need: milliseconds). */
-function threadsText(input: PlanFacts): string {
-  const t = input.threads;
-  if (!t.sizes) return `not sized: ${t.why}`;
-  const top = Math.max(...input.plan.steps.map((s) => s.ratePerSec));
-  return `after the warmup, the steps keep as few of the ${t.of} engine threads as its measured cost per arrival says ${top} ${unitOf(input.plan.rules)} needs, the rest left to the target on this machine (all ${t.of} run if the warmup does not settle); no load, well under a second`;
 }
 
 /** The objective's samples: from which step a steady window's expected samples let its percentile be judged. */
@@ -139,11 +112,6 @@ function sloText(input: PlanFacts): string | null {
     return `${s.objective}: judged at no step of this plan (none expects ${need}); hold longer (--hold) or offer more`;
   const step = input.plan.steps[s.fromStepIndex];
   return `${s.objective}: judged from step ${s.fromStepIndex + 1} (${step.ratePerSec}/s), the first to expect ${need}; below it, not judged`;
-}
-
-/** The warning of a secret the scenario lists that is not set where plan runs. */
-export function secretNotSetText(name: string): string {
-  return `${name} is not set here: run will refuse it at preflight; export it before plateau run`;
 }
 
 /**
@@ -216,9 +184,7 @@ export interface PlanTextInput extends PlanFacts {
  * the plan's figure provisional (a review: plan said 20 VUs from 50 ms requests, the run 226 from
  * a transaction's 1 s think time); the warmup's measured time per arrival where one runs.
  */
-export function vusReasonText(
-  input: Pick<PlanFacts, 'plan' | 'vusFromWarmup' | 'vusGiven' | 'vusFromSamples'>,
-): string {
+export function vusReasonText(input: Pick<PlanFacts, 'plan' | 'vusFromWarmup' | 'vusGiven' | 'transactions'>): string {
   const reason = input.plan.vus.reason;
   const given = input.vusGiven ?? 'none';
   if (given === 'both') return reason;
@@ -226,7 +192,7 @@ export function vusReasonText(
   const raised = input.vusFromWarmup
     ? `, and raised after the warmup where its measured time per arrival is longer${given === 'max' ? ', at most to the given max' : ''}`
     : '';
-  const transactions = input.vusFromSamples ?? [];
+  const transactions = input.transactions ?? [];
   // the RTT alone moves the figure by a round trip; a transaction's time or the warmup's may replace it
   const provisional = transactions.length > 0 || input.vusFromWarmup ? 'provisional: ' : '';
   if (transactions.length === 0)
@@ -276,7 +242,7 @@ export function planText(input: PlanTextInput): string {
       .join(' -> ')}`,
     `reset    ${input.reset.length ? input.reset.map(resetText).join('; ') : 'none configured'}`,
     `warmup   ${w.enabled ? `${w.ratePerSec} ${unit} until stable over ${w.stableWindows} windows of ${w.windowS} s (±${w.tolerance * 100}%), at most ${w.maxS} s` : 'disabled'}`,
-    `threads  ${threadsText(input)}`,
+    `threads  ${threadsText(input.threads, Math.max(...plan.steps.map((s) => s.ratePerSec)), unit)}`,
     `steps    ${c.rampS} s ramp + ${c.holdS} s hold each; judged on the last ${c.holdS - plan.settleS} s of the hold (settle ${plan.settleS} s)`,
     `rule     a step holds when delivery >= ${plan.rules.deliveryMin} and capture >= ${plan.rules.captureMin}; the run stops at the first that does not`,
     ...input.engineLines,
@@ -322,9 +288,12 @@ export function planText(input: PlanTextInput): string {
     '',
     `at most ${fmtDuration(atMostS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}${cap}); the run stops earlier at the plateau.`,
   );
-  // last, where the eye lands: what would stop the run before any load
-  const unset = input.secretsNotSet ?? [];
-  if (unset.length) lines.push('', ...unset.map((name) => `warning: ${secretNotSetText(name)}`));
+  // last, where the eye lands: what would stop the run before any load, or may
+  const warnings = [
+    ...(input.secretsNotSet ?? []).map(secretNotSetText),
+    transactionsUnmeasuredText({ ...input, settleS: plan.settleS, holdS: c.holdS }),
+  ].filter((w): w is string => w !== null);
+  if (warnings.length) lines.push('', ...warnings.map((w) => `warning: ${w}`));
   return lines.join('\n');
 }
 

@@ -8,7 +8,7 @@ import { withDemoDefaults } from '../harness/cli/commands.ts';
 import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { planFacts } from '../harness/cli/plan-text.ts';
 import { buildPlan } from '../analysis/plan.ts';
-import { planStages } from '../reports/plan-text.ts';
+import { planStages } from '../reports/plan-stages.ts';
 import { STATEMENTS_PER_REQUEST, totalOf } from '../demo/statements.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 

@@ -9,8 +9,8 @@ import {
   type PlanFacts,
   type PlanTextInput,
   type PlanTextResetHook,
-  type PlanThreads,
 } from '../../reports/plan-text.ts';
+import type { PlanThreads } from '../../reports/plan-stages.ts';
 import type { PlateauConfig } from '../config/schema.ts';
 import { engineKind, workerCount } from '../engine/create.ts';
 import { maxArrivalsWithReruns, warmupRatePerSec, warmupRuns } from '../pipeline/warmup.ts';
@@ -72,8 +72,9 @@ export function planFacts(
     threads: planThreads(config),
     vusFromWarmup: vusFromWarmup(config),
     vusGiven: vusGiven(config.vus),
-    // run.ts: the VUs re-sized from the transactions' time in preflight's sample arrivals
-    vusFromSamples: traffic.entries.filter((e) => e.run !== undefined).map((e) => e.name),
+    // measured only by preflight's sample arrivals: run.ts sizes the VUs from them, preflight refuses a settle they outlast
+    transactions: traffic.entries.filter((e) => e.run !== undefined).map((e) => e.name),
+    transactionTimeoutMs: config.http.transactionTimeoutMs,
     maxDurationS: config.limits.maxDurationS,
     ...(config.metrics
       ? {
