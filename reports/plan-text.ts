@@ -279,6 +279,9 @@ export function planText(input: PlanTextInput): string {
       `note: the last step is ${last} ${unit}: maxPerSec ${c.maxPerSec} is not startPerSec ${c.startPerSec} plus a whole number of stepPerSec ${c.stepPerSec}`,
     );
   }
+  // a note, not a warning: it shows for every transaction, on a plan with nothing wrong (decision 089)
+  const unmeasured = transactionsUnmeasuredText({ ...input, settleS: plan.settleS, holdS: c.holdS });
+  if (unmeasured !== null) lines.push(`note: ${unmeasured}`);
   // a rerun of each step counted, as in the arrivals a unique data source must cover (data lines above)
   const { atMostS, warmupS, capped } = loadAtMostS(input);
   const cap = capped
@@ -289,10 +292,7 @@ export function planText(input: PlanTextInput): string {
     `at most ${fmtDuration(atMostS)} of load (${fmtDuration(plan.durationS)} of steps, as much again if each step is rerun once${w.enabled ? `, + warmup up to ${fmtDuration(warmupS)}, its 1 s ramp included` : ''}${cap}); the run stops earlier at the plateau.`,
   );
   // last, where the eye lands: what would stop the run before any load, or may
-  const warnings = [
-    ...(input.secretsNotSet ?? []).map(secretNotSetText),
-    transactionsUnmeasuredText({ ...input, settleS: plan.settleS, holdS: c.holdS }),
-  ].filter((w): w is string => w !== null);
+  const warnings = (input.secretsNotSet ?? []).map(secretNotSetText);
   if (warnings.length) lines.push('', ...warnings.map((w) => `warning: ${w}`));
   return lines.join('\n');
 }
