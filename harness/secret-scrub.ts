@@ -45,6 +45,17 @@ export function secretValues(declared: readonly string[], env: NodeJS.ProcessEnv
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The names of the secret variables whose value `text` holds, as it is or as a URL encodes it. A
+ * file that works only with what it was given (a k6 script, a Kubernetes manifest) cannot be
+ * scrubbed: one that would hold a secret is refused instead, naming the variables.
+ */
+export function secretsHeldIn(text: string, declared: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const values = new Set(secretValues(declared, env).filter((v) => text.includes(v) || text.includes(encodeURI(v))));
+  const names = [...new Set(declared)].concat(Object.keys(env).filter((n) => SECRET_NAME.test(n)));
+  return [...new Set(names.filter((n) => values.has(env[n] ?? '')))].sort();
+}
+
 export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessEnv): Scrub {
   const values = secretValues(declared, env);
   const matchers = values.map(secretMatcher);
