@@ -94,6 +94,31 @@ describe('secrets never reach a line the CLI prints', () => {
 });
 
 describe('secrets never reach a file the CLI writes outside a run', () => {
+  it('k8s manifest: a --prometheus URL with credentials is refused, naming the flag, and nothing is written', async () => {
+    const password = unique('pw');
+    const out = path.join(dir, 'k8s-credentials');
+    const r = await cliBinary(
+      [
+        'k8s',
+        'manifest',
+        '--target',
+        'http://127.0.0.1:9/',
+        ...rates,
+        '--parallelism',
+        '2',
+        '--prometheus',
+        `http://plateau:${password}@prometheus.monitoring:9090`,
+        '--out',
+        out,
+      ],
+      { env: { ...process.env, PROMETHEUS_PASSWORD: password } },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--prometheus: the URL carries credentials \(user:password@\)/);
+    expectNotIn(password, r);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   it('k6-script: a script that would hold a token of the environment (in the target it GETs) is refused, and not written', async () => {
     const token = unique('tok');
     const file = path.join(dir, 'token-in-target.js');
