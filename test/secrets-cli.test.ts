@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBinary, type CliResult } from './helpers/cli.ts';
+import { tinyServer } from './helpers/tiny-server.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
 const dir = tempRunsDir();
@@ -133,5 +134,42 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
     expectNotIn(token, r);
     expect(fs.existsSync(file)).toBe(false);
     expect(filesHolding(token, dir)).toEqual([]);
+  });
+
+  it("run: a --run-id holding a secret's value is refused before load: it would name the run's directory", async () => {
+    const token = unique('tok');
+    let requests = 0;
+    const target = await tinyServer((_req, res) => {
+      requests++;
+      res.end('ok');
+    });
+    try {
+      const out = path.join(dir, 'run-id-secret');
+      const r = await cliBinary(
+        [
+          'run',
+          '--target',
+          `${target.url}/`,
+          ...rates,
+          '--hold',
+          '1',
+          '--no-warmup',
+          '--out',
+          out,
+          '--run-id',
+          `nightly-${token}`,
+        ],
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        '--run-id (output.runId) holds the value of a secret of the environment (PLATEAU_TEST_TOKEN)',
+      );
+      expectNotIn(token, r);
+      expect(requests).toBe(0);
+      expect(fs.existsSync(out) ? filesHolding(token, out) : []).toEqual([]);
+    } finally {
+      await target.close();
+    }
   });
 });
