@@ -261,6 +261,35 @@ describe("the scrubber at a cut message's mark", () => {
     expect(scrubOf(value)(text)).toBe(`${kept}[redacted]${CUT_MARK}`);
   });
 
+  /** What Node's JSON.parse says of a text it cannot parse (21 characters or more: it quotes a cut of it). */
+  const nodeMessage = (text: string) => {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error(`${text} parsed`);
+  };
+
+  it.each<[string, string, string]>([
+    ["Node's JSON.parse, the text's start", `${GO_ESCAPED} is not JSON`, `"[redacted]"... is not valid JSON`],
+    [
+      "Node's JSON.parse, a window around where it failed",
+      `{"id": 12, "auth": ${GO_ESCAPED}}`,
+      `...", "auth": [redacted]"... is not valid JSON`,
+    ],
+  ])('%s', (_name, text, expected) => {
+    const message = nodeMessage(text);
+    expect(message).not.toContain(GO_ESCAPED); // Node cut it
+    expect(message).toContain(GO_ESCAPED.slice(0, 10));
+    const scrubbed = `Unexpected token 'Q', ${expected}`;
+    expect(scrubOf(GO_ESCAPED)(message)).toBe(scrubbed);
+    // as a bucket line holds it (JSON-escaped once), and quoted in another message (twice): still JSON
+    const once = (m: string) => JSON.stringify({ m });
+    expect(scrubOf(GO_ESCAPED)(once(message))).toBe(once(scrubbed));
+    expect(scrubOf(GO_ESCAPED)(once(once(message)))).toBe(once(once(scrubbed)));
+  });
+
   it('a start shorter than 3 characters is left, and a start nowhere near a mark too', () => {
     expect(scrubOf(GO_ESCAPED)(`ok Qx${CUT_MARK}`)).toBe(`ok Qx${CUT_MARK}`);
     expect(scrubOf('warmup-test-key-1234')('{"stages":[{"name":"warmup"}]}')).toBe('{"stages":[{"name":"warmup"}]}');

@@ -65,7 +65,8 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
     for (const m of matchers) {
       if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, m.replacement);
     }
-    if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, m.replacement);
+    if (out.includes(CUT_MARK) || out.includes('"...'))
+      for (const m of matchers) out = out.replace(m.cut, m.replacement);
     return scrubUrlSecrets(scrubEncoded(out, encoded, REDACTED));
   };
 }
@@ -102,9 +103,10 @@ interface SecretMatcher {
   whole: RegExp;
   /**
    * A message cut to length (cutMessage: an error sample at 300 characters in the native engine,
-   * 200 for k6's errors, 100 for a check inside k6) can end inside a secret, leaving its start,
-   * which the whole value no longer matches. So the value's start (3 characters or more, in any
-   * form, ending in a form's own start: %2, \u00) right before the cut's mark is replaced. Only
+   * 200 for k6's errors, 100 for a check inside k6; Node's JSON.parse errors: NODE_CUT) can end
+   * inside a secret, leaving its start, which the whole value no longer matches. So the value's
+   * start (3 characters or more, in any form, ending in a form's own start: %2, \u00) right before
+   * the cut's mark is replaced. Only
    * there: a secret that begins with a common word ("warmup-...") must not take that word out of
    * run.json's keys and values elsewhere.
    */
@@ -145,7 +147,7 @@ function secretMatcher(value: string): SecretMatcher {
   let rest = '';
   for (let i = n - 1; i >= CUT_PREFIX_MIN; i--) rest = `(?:${forms[i]}${rest})?`;
   const cut = new RegExp(
-    `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}${PARTIAL_FORM}(?=${CUT_MARK})`,
+    `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}(?:${PARTIAL_FORM}(?=${CUT_MARK})|(?=${NODE_CUT}))`,
     'g',
   );
   const keepsQuote = chars[0] === '"' || chars[chars.length - 1] === '"';
@@ -157,6 +159,15 @@ function secretMatcher(value: string): SecretMatcher {
     : () => REDACTED;
   return { anchor, whole, cut, replacement };
 }
+
+/**
+ * Node's JSON.parse quotes a text of 21 characters or more that it cannot parse cut short, around
+ * where it failed: `"tok-123456"... is not valid JSON`, `..."{"auth": tok-12345"...`. It cuts
+ * whole characters of the raw text, so no partial form is before its `"...` (its quote may be
+ * escaped: a check's message in a bucket line); a form's own backslash before it is left, and the
+ * line stays JSON.
+ */
+const NODE_CUT = String.raw`\\*"\.\.\.`;
 
 /** A cut message is at most 300 characters: no longer start of a value can be right before its mark. */
 const MAX_CUT_PREFIX = 320;

@@ -153,6 +153,38 @@ describe('secrets never reach an output', () => {
     }
   });
 
+  it("a check whose JSON.parse throws on a body that is the token as text: Node's message quotes the text cut short, and the token's start is not kept", async () => {
+    const token = unique('token');
+    let n = 0;
+    // the first answer (preflight's sample) is JSON; then the token alone, or inside a body that is not JSON
+    const echo = await tinyServer((req, res) => {
+      const t = String(req.headers.authorization).slice('Bearer '.length);
+      res.end(req.url !== '/load' || n++ === 0 ? '{"ok":true}' : n % 2 ? `${t} is not valid here` : `{"auth": ${t}}`);
+    });
+    try {
+      const r = await runQuietly(
+        {
+          target: { url: `${echo.url}/load` },
+          scenario: fixture('token-json-check'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          verdicts: { confirmFailedStep: false },
+          output: { dir: runsDir, runId: 'secrets-json-parse' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
+      // both of Node's forms were met: the text's start, and a window around where parsing failed
+      expect(buckets).toContain(String.raw`\"[redacted]\"... is not valid JSON`);
+      expect(buckets).toContain(String.raw`...\"{\"auth\": [redacted]\"... is not valid JSON`);
+      expectNowhere(token.slice(0, 'token-'.length + 3), r.dir, r.lines);
+    } finally {
+      await echo.close();
+    }
+  });
+
   it("a value read through ctx.env from a variable not in the scenario's secrets, which the target would echo: refused before load, with the fix", async () => {
     const value = unique('authval');
     const echo = await tinyServer((req, res) => {
