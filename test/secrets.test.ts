@@ -15,6 +15,7 @@ import { undeclaredFix, undeclaredProblem } from '../harness/scenario/scenario-e
 import { importK6 } from '../harness/k6/import/import.ts';
 import { mergeRuns } from '../harness/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
+import { cliBinary } from './helpers/cli.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
@@ -368,6 +369,25 @@ describe('plateau import k6 and report --merge scrub like a run', () => {
       'Authorization Bearer [redacted] rejected',
     );
     expectNowhere(token.slice(0, 8), r.dir, []);
+  });
+
+  it('rebuilding the reports of a run that kept the token (imported without it in the environment) writes it in no output', async () => {
+    const token = unique('tok');
+    const file = path.join(runsDir, 'k6-token-report.ndjson');
+    k6Output(file, token);
+    delete process.env[TOKEN_VAR];
+    const r = await importK6({ file, outDir: runsDir, runId: 'secrets-report-again', steps });
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(token); // nothing said it was secret then
+    const again = await cliBinary(['report', r.dir], { env: { ...process.env, [TOKEN_VAR]: token } });
+    expect(again.status, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      'Authorization Bearer [redacted] rejected',
+    );
+    // the store is left as it was (a report is rebuilt from it alone); every output rebuilt from it holds no token
+    const outputs = everyFile(r.dir).filter(([f]) => !['run.json', 'buckets.ndjson'].includes(f));
+    expect(outputs.map(([f]) => f)).toEqual(expect.arrayContaining(['report.md', 'report.html', 'summary.json']));
+    for (const [f, text] of outputs) expect(text.includes(token), `${f} holds the token`).toBe(false);
+    expect(again.stdout.includes(token)).toBe(false);
   });
 
   it('merging runs that kept the token (imported without it in the environment) writes it nowhere', async () => {
