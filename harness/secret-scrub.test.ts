@@ -245,6 +245,14 @@ describe('the scrubber keeps JSON valid', () => {
     }
   });
 
+  it('a \\ as the URL parser sends it in a path, /: found so too, in a JSON line', () => {
+    const url = new URL('/hooks/CORP\\svc-account/orders', 'http://h').pathname;
+    expect(url).toBe('/hooks/CORP/svc-account/orders');
+    expect(scrubOf('CORP\\svc-account')(JSON.stringify({ m: `no hook at ${url}` }))).toBe(
+      '{"m":"no hook at /hooks/[redacted]/orders"}',
+    );
+  });
+
   it('a value ending in \\ takes the escaped character after it: the line stays JSON', () => {
     const out = scrubOf('Abcdef\\')(JSON.stringify({ m: 'x Abcdef\\"y' }));
     expect(out).toBe('{"m":"x [redacted]y"}');

@@ -197,7 +197,8 @@ const SHORT_ESCAPE: Record<string, string> = { '\n': 'n', '\t': 't', '\r': 'r', 
 /**
  * The pattern of the i-th character (a code point) of a secret, in all its forms. A \ is a run
  * of backslashes (one or more, whatever escaped it), and the \ right after another \ is part of
- * that run: two runs side by side could split one in the text.
+ * that run: two runs side by side could split one in the text; or a /, as the URL parser writes
+ * a \ in a path.
  */
 function charForms(c: string, i: number, before: string | undefined, last: boolean): string {
   if (/[A-Za-z0-9]/.test(c)) return c;
@@ -205,7 +206,8 @@ function charForms(c: string, i: number, before: string | undefined, last: boole
   const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
   if (c === '\\') {
     if (before === '\\') return '';
-    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric})`;
+    // a / too: the URL parser sends a \ in a path as / (a token in /hooks/<token>, echoed back)
+    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric}|\/)`;
   }
   const literal = c === '"' ? quoteForms(i, last) : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
   const percent = [...Buffer.from(c, 'utf8')].map((b) => `%(?:25)?${hexRe(b, 2)}`).join('');

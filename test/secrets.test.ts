@@ -186,6 +186,37 @@ describe('secrets never reach an output', () => {
     }
   });
 
+  it('a token with a \\ in the request path, which the URL parser sends as /, echoed by a target that answers 404: found so too', async () => {
+    const id = unique('svc');
+    const token = `CORP\\${id}`;
+    let n = 0;
+    const echo = await tinyServer((req, res) => {
+      res.statusCode = req.url?.startsWith('/hooks/') && n++ > 0 ? 404 : 200;
+      res.end(`no hook at ${req.url}`);
+    });
+    try {
+      const r = await runQuietly(
+        {
+          target: { url: `${echo.url}/load` },
+          scenario: fixture('token-in-path'),
+          steps,
+          warmup: { enabled: false },
+          rtt: { samples: 2 },
+          verdicts: { confirmFailedStep: false },
+          output: { dir: runsDir, runId: 'secrets-path-backslash' },
+        },
+        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+      );
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain(
+        'no hook at /hooks/[redacted]/orders',
+      );
+      expectNowhere(id, r.dir, r.lines);
+    } finally {
+      await echo.close();
+    }
+  });
+
   it("a value read through ctx.env from a variable not in the scenario's secrets, which the target would echo: refused before load, with the fix", async () => {
     const value = unique('authval');
     const echo = await tinyServer((req, res) => {
