@@ -75,12 +75,12 @@ describe('secrets never reach an output', () => {
     }
   });
 
-  /** The token-echo scenario against an echoing target, the token in the environment. */
-  const echoRun = (url: string, runId: string, token: string) =>
+  /** A scenario (token-echo's by default) against an echoing target, the token in the environment. */
+  const echoRun = (url: string, runId: string, token: string, scenario = 'token-echo') =>
     runQuietly(
       {
         target: { url: `${url}/load` },
-        scenario: fixture('token-echo'),
+        scenario: fixture(scenario),
         steps,
         warmup: { enabled: false },
         rtt: { samples: 2 },
@@ -163,18 +163,7 @@ describe('secrets never reach an output', () => {
       res.end(req.url !== '/load' || n++ === 0 ? '{"ok":true}' : n % 2 ? `${t} is not valid here` : `{"auth": ${t}}`);
     });
     try {
-      const r = await runQuietly(
-        {
-          target: { url: `${echo.url}/load` },
-          scenario: fixture('token-json-check'),
-          steps,
-          warmup: { enabled: false },
-          rtt: { samples: 2 },
-          verdicts: { confirmFailedStep: false },
-          output: { dir: runsDir, runId: 'secrets-json-parse' },
-        },
-        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
-      );
+      const r = await echoRun(echo.url, 'secrets-json-parse', token, 'token-json-check');
       expect(r.exitCode, r.lines.join('')).toBe(0);
       const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
       // both of Node's forms were met: the text's start, and a window around where parsing failed
@@ -195,18 +184,7 @@ describe('secrets never reach an output', () => {
       res.end(`no hook at ${req.url}`);
     });
     try {
-      const r = await runQuietly(
-        {
-          target: { url: `${echo.url}/load` },
-          scenario: fixture('token-in-path'),
-          steps,
-          warmup: { enabled: false },
-          rtt: { samples: 2 },
-          verdicts: { confirmFailedStep: false },
-          output: { dir: runsDir, runId: 'secrets-path-backslash' },
-        },
-        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
-      );
+      const r = await echoRun(echo.url, 'secrets-path-backslash', token, 'token-in-path');
       expect(r.exitCode, r.lines.join('')).toBe(0);
       expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain(
         'no hook at /hooks/[redacted]/orders',
