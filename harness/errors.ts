@@ -26,3 +26,21 @@ export const EXIT = {
   bug: 70,
   interrupted: 130,
 } as const;
+
+/**
+ * The error as it may be printed: its message, fix and stack passed through `scrub` (secret-scrub.ts).
+ * A PlateauError keeps its code and exit code; another error is scrubbed in place (it stays the bug it was).
+ */
+export function scrubbedError(err: unknown, scrub: (text: string) => string): unknown {
+  if (err instanceof PlateauError) {
+    const e = new PlateauError(scrub(err.message), scrub(err.hint), err.code, err.exitCode);
+    if (err.stack) e.stack = scrub(err.stack);
+    return e;
+  }
+  if (err instanceof Error) {
+    err.message = scrub(err.message);
+    if (err.stack) err.stack = scrub(err.stack);
+    return err;
+  }
+  return typeof err === 'string' ? scrub(err) : err;
+}

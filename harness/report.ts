@@ -15,6 +15,7 @@ import { fileRenderers, optionalRenderers, renderers } from '../reports/index.ts
 import { nextTurn } from '../reports/charts/index.ts';
 import { gaugesOf } from '../analysis/series.ts';
 import { loadRun, type RunMeta } from './store/run-store.ts';
+import { secretScrubber, type Scrub } from './secret-scrub.ts';
 import { stepChecksFigures, type StepChecks } from '../reports/k6-checks-text.ts';
 
 export function analyzeStore(dir: string): { result: RunResult; meta: RunMeta; tornLines: number } {
@@ -150,20 +151,26 @@ function serverConfigOf(config: unknown): Pick<AnalyzeInput, 'serverConfig' | 's
   };
 }
 
-/** Every renderer's files: the synchronous ones first, so report.md exists even if charting fails. */
-export async function writeReports(dir: string): Promise<RunResult> {
+/**
+ * Every renderer's files: the synchronous ones first, so report.md exists even if charting fails.
+ * Each is scrubbed of the environment's secret-looking values (and URL credentials): a store may
+ * hold one that nothing said was secret when it was written (an import or a run made without the
+ * variable set, an older plateau's), and `plateau report` rebuilds from the store alone.
+ */
+export async function writeReports(dir: string, scrub: Scrub = secretScrubber([], process.env)): Promise<RunResult> {
   const { result } = analyzeStore(dir);
+  const write = (file: string, text: string) => fs.writeFileSync(path.join(dir, file), scrub(text));
   // the loop turns between the parts, as between the charts (reports/charts/index.ts nextTurn)
   for (const r of renderers) {
     await nextTurn();
-    fs.writeFileSync(path.join(dir, r.file), r.render(result));
+    write(r.file, r.render(result));
   }
   for (const r of optionalRenderers) {
     const text = r.render(result);
-    if (text !== null) fs.writeFileSync(path.join(dir, r.file), text);
+    if (text !== null) write(r.file, text);
   }
   for (const r of fileRenderers) {
-    for (const f of await r.render(result)) fs.writeFileSync(path.join(dir, f.file), f.content);
+    for (const f of await r.render(result)) write(f.file, f.content);
   }
   return result;
 }

@@ -245,6 +245,14 @@ describe('the scrubber keeps JSON valid', () => {
     }
   });
 
+  it('a \\ as the URL parser sends it in a path, /: found so too, in a JSON line', () => {
+    const url = new URL('/hooks/CORP\\svc-account/orders', 'http://h').pathname;
+    expect(url).toBe('/hooks/CORP/svc-account/orders');
+    expect(scrubOf('CORP\\svc-account')(JSON.stringify({ m: `no hook at ${url}` }))).toBe(
+      '{"m":"no hook at /hooks/[redacted]/orders"}',
+    );
+  });
+
   it('a value ending in \\ takes the escaped character after it: the line stays JSON', () => {
     const out = scrubOf('Abcdef\\')(JSON.stringify({ m: 'x Abcdef\\"y' }));
     expect(out).toBe('{"m":"x [redacted]y"}');
@@ -259,6 +267,35 @@ describe("the scrubber at a cut message's mark", () => {
     ['HTML-escaped, cut inside an entity', GO_ESCAPED, `key: Qx7&amp;mP2&l${CUT_MARK}`, 'key: '],
   ])('%s', (_name, value, text, kept) => {
     expect(scrubOf(value)(text)).toBe(`${kept}[redacted]${CUT_MARK}`);
+  });
+
+  /** What Node's JSON.parse says of a text it cannot parse (21 characters or more: it quotes a cut of it). */
+  const nodeMessage = (text: string) => {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error(`${text} parsed`);
+  };
+
+  it.each<[string, string, string]>([
+    ["Node's JSON.parse, the text's start", `${GO_ESCAPED} is not JSON`, `"[redacted]"... is not valid JSON`],
+    [
+      "Node's JSON.parse, a window around where it failed",
+      `{"id": 12, "auth": ${GO_ESCAPED}}`,
+      `...", "auth": [redacted]"... is not valid JSON`,
+    ],
+  ])('%s', (_name, text, expected) => {
+    const message = nodeMessage(text);
+    expect(message).not.toContain(GO_ESCAPED); // Node cut it
+    expect(message).toContain(GO_ESCAPED.slice(0, 10));
+    const scrubbed = `Unexpected token 'Q', ${expected}`;
+    expect(scrubOf(GO_ESCAPED)(message)).toBe(scrubbed);
+    // as a bucket line holds it (JSON-escaped once), and quoted in another message (twice): still JSON
+    const once = (m: string) => JSON.stringify({ m });
+    expect(scrubOf(GO_ESCAPED)(once(message))).toBe(once(scrubbed));
+    expect(scrubOf(GO_ESCAPED)(once(once(message)))).toBe(once(once(scrubbed)));
   });
 
   it('a start shorter than 3 characters is left, and a start nowhere near a mark too', () => {

@@ -48,6 +48,17 @@ export function secretValues(declared: readonly string[], env: NodeJS.ProcessEnv
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The names of the secret variables whose value `text` holds, as it is or as a URL encodes it. A
+ * file that works only with what it was given (a k6 script, a Kubernetes manifest) cannot be
+ * scrubbed: one that would hold a secret is refused instead, naming the variables.
+ */
+export function secretsHeldIn(text: string, declared: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const values = new Set(secretValues(declared, env).filter((v) => text.includes(v) || text.includes(encodeURI(v))));
+  const names = [...new Set(declared)].concat(Object.keys(env).filter((n) => SECRET_NAME.test(n)));
+  return [...new Set(names.filter((n) => values.has(env[n] ?? '')))].sort();
+}
+
 export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessEnv): Scrub {
   const values = secretValues(declared, env);
   const matchers = values.map(secretMatcher);
@@ -57,7 +68,8 @@ export function secretScrubber(declared: readonly string[], env: NodeJS.ProcessE
     for (const m of matchers) {
       if (m.anchor === '' || out.includes(m.anchor)) out = out.replace(m.whole, m.replacement);
     }
-    if (out.includes(CUT_MARK)) for (const m of matchers) out = out.replace(m.cut, m.replacement);
+    if (out.includes(CUT_MARK) || out.includes('"...'))
+      for (const m of matchers) out = out.replace(m.cut, m.replacement);
     return scrubUrlSecrets(scrubEncoded(out, encoded, REDACTED));
   };
 }
@@ -94,9 +106,10 @@ interface SecretMatcher {
   whole: RegExp;
   /**
    * A message cut to length (cutMessage: an error sample at 300 characters in the native engine,
-   * 200 for k6's errors, 100 for a check inside k6) can end inside a secret, leaving its start,
-   * which the whole value no longer matches. So the value's start (3 characters or more, in any
-   * form, ending in a form's own start: %2, \u00) right before the cut's mark is replaced. Only
+   * 200 for k6's errors, 100 for a check inside k6; Node's JSON.parse errors: NODE_CUT) can end
+   * inside a secret, leaving its start, which the whole value no longer matches. So the value's
+   * start (3 characters or more, in any form, ending in a form's own start: %2, \u00) right before
+   * the cut's mark is replaced. Only
    * there: a secret that begins with a common word ("warmup-...") must not take that word out of
    * run.json's keys and values elsewhere.
    */
@@ -137,7 +150,7 @@ function secretMatcher(value: string): SecretMatcher {
   let rest = '';
   for (let i = n - 1; i >= CUT_PREFIX_MIN; i--) rest = `(?:${forms[i]}${rest})?`;
   const cut = new RegExp(
-    `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}${PARTIAL_FORM}(?=${CUT_MARK})`,
+    `${start.before}${forms[0]}${start.after}${forms.slice(1, CUT_PREFIX_MIN).join('')}${rest}(?:${PARTIAL_FORM}(?=${CUT_MARK})|(?=${NODE_CUT}))`,
     'g',
   );
   const keepsQuote = chars[0] === '"' || chars[chars.length - 1] === '"';
@@ -149,6 +162,15 @@ function secretMatcher(value: string): SecretMatcher {
     : () => REDACTED;
   return { anchor, whole, cut, replacement };
 }
+
+/**
+ * Node's JSON.parse quotes a text of 21 characters or more that it cannot parse cut short, around
+ * where it failed: `"tok-123456"... is not valid JSON`, `..."{"auth": tok-12345"...`. It cuts
+ * whole characters of the raw text, so no partial form is before its `"...` (its quote may be
+ * escaped: a check's message in a bucket line); a form's own backslash before it is left, and the
+ * line stays JSON.
+ */
+const NODE_CUT = String.raw`\\*"\.\.\.`;
 
 /** A cut message is at most 300 characters: no longer start of a value can be right before its mark. */
 const MAX_CUT_PREFIX = 320;
@@ -178,7 +200,8 @@ const SHORT_ESCAPE: Record<string, string> = { '\n': 'n', '\t': 't', '\r': 'r', 
 /**
  * The pattern of the i-th character (a code point) of a secret, in all its forms. A \ is a run
  * of backslashes (one or more, whatever escaped it), and the \ right after another \ is part of
- * that run: two runs side by side could split one in the text.
+ * that run: two runs side by side could split one in the text; or a /, as the URL parser writes
+ * a \ in a path.
  */
 function charForms(c: string, i: number, before: string | undefined, last: boolean): string {
   if (/[A-Za-z0-9]/.test(c)) return c;
@@ -186,7 +209,8 @@ function charForms(c: string, i: number, before: string | undefined, last: boole
   const numeric = `${AMP}#(?:0*${cp}|[xX]0*${hexRe(cp, 1)});`;
   if (c === '\\') {
     if (before === '\\') return '';
-    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric})`;
+    // a / too: the URL parser sends a \ in a path as / (a token in /hooks/<token>, echoed back)
+    return `(?:${run(`b${i}`, true)}(?:u005[cC])?|${run(`e${i}`)}${numeric}|\/)`;
   }
   const literal = c === '"' ? quoteForms(i, last) : c === '+' ? '[+ ]' : c === ' ' ? '[ +]' : escapeRe(c);
   const percent = [...Buffer.from(c, 'utf8')].map((b) => `%(?:25)?${hexRe(b, 2)}`).join('');

@@ -15,6 +15,7 @@ import { undeclaredFix, undeclaredProblem } from '../harness/scenario/scenario-e
 import { importK6 } from '../harness/k6/import/import.ts';
 import { mergeRuns } from '../harness/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
+import { cliBinary } from './helpers/cli.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
@@ -74,12 +75,12 @@ describe('secrets never reach an output', () => {
     }
   });
 
-  /** The token-echo scenario against an echoing target, the token in the environment. */
-  const echoRun = (url: string, runId: string, token: string) =>
+  /** A scenario (token-echo's by default) against an echoing target, the token in the environment. */
+  const echoRun = (url: string, runId: string, token: string, scenario = 'token-echo') =>
     runQuietly(
       {
         target: { url: `${url}/load` },
-        scenario: fixture('token-echo'),
+        scenario: fixture(scenario),
         steps,
         warmup: { enabled: false },
         rtt: { samples: 2 },
@@ -148,6 +149,47 @@ describe('secrets never reach an output', () => {
         expectNowhere(core, r.dir, r.lines);
         expectNowhere(core.replace(/\+/g, '-').replace(/\//g, '_'), r.dir, r.lines);
       }
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it("a check whose JSON.parse throws on a body that is the token as text: Node's message quotes the text cut short, and the token's start is not kept", async () => {
+    const token = unique('token');
+    let n = 0;
+    // the first answer (preflight's sample) is JSON; then the token alone, or inside a body that is not JSON
+    const echo = await tinyServer((req, res) => {
+      const t = String(req.headers.authorization).slice('Bearer '.length);
+      res.end(req.url !== '/load' || n++ === 0 ? '{"ok":true}' : n % 2 ? `${t} is not valid here` : `{"auth": ${t}}`);
+    });
+    try {
+      const r = await echoRun(echo.url, 'secrets-json-parse', token, 'token-json-check');
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      const buckets = fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8');
+      // both of Node's forms were met: the text's start, and a window around where parsing failed
+      expect(buckets).toContain(String.raw`\"[redacted]\"... is not valid JSON`);
+      expect(buckets).toContain(String.raw`...\"{\"auth\": [redacted]\"... is not valid JSON`);
+      expectNowhere(token.slice(0, 'token-'.length + 3), r.dir, r.lines);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('a token with a \\ in the request path, which the URL parser sends as /, echoed by a target that answers 404: found so too', async () => {
+    const id = unique('svc');
+    const token = `CORP\\${id}`;
+    let n = 0;
+    const echo = await tinyServer((req, res) => {
+      res.statusCode = req.url?.startsWith('/hooks/') && n++ > 0 ? 404 : 200;
+      res.end(`no hook at ${req.url}`);
+    });
+    try {
+      const r = await echoRun(echo.url, 'secrets-path-backslash', token, 'token-in-path');
+      expect(r.exitCode, r.lines.join('')).toBe(0);
+      expect(fs.readFileSync(path.join(r.dir, 'buckets.ndjson'), 'utf8')).toContain(
+        'no hook at /hooks/[redacted]/orders',
+      );
+      expectNowhere(id, r.dir, r.lines);
     } finally {
       await echo.close();
     }
@@ -336,6 +378,25 @@ describe('plateau import k6 and report --merge scrub like a run', () => {
       'Authorization Bearer [redacted] rejected',
     );
     expectNowhere(token.slice(0, 8), r.dir, []);
+  });
+
+  it('rebuilding the reports of a run that kept the token (imported without it in the environment) writes it in no output', async () => {
+    const token = unique('tok');
+    const file = path.join(runsDir, 'k6-token-report.ndjson');
+    k6Output(file, token);
+    delete process.env[TOKEN_VAR];
+    const r = await importK6({ file, outDir: runsDir, runId: 'secrets-report-again', steps });
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(token); // nothing said it was secret then
+    const again = await cliBinary(['report', r.dir], { env: { ...process.env, [TOKEN_VAR]: token } });
+    expect(again.status, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      'Authorization Bearer [redacted] rejected',
+    );
+    // the store is left as it was (a report is rebuilt from it alone); every output rebuilt from it holds no token
+    const outputs = everyFile(r.dir).filter(([f]) => !['run.json', 'buckets.ndjson'].includes(f));
+    expect(outputs.map(([f]) => f)).toEqual(expect.arrayContaining(['report.md', 'report.html', 'summary.json']));
+    for (const [f, text] of outputs) expect(text.includes(token), `${f} holds the token`).toBe(false);
+    expect(again.stdout.includes(token)).toBe(false);
   });
 
   it('merging runs that kept the token (imported without it in the environment) writes it nowhere', async () => {

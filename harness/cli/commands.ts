@@ -16,7 +16,9 @@ import { overridesOf } from './options.ts';
 import { planText, vusFromWarmup } from './plan-text.ts';
 import { planJsonInput } from './plan-json-input.ts';
 import { renderPlanJson, type PlanTraffic } from '../../reports/plan-json.ts';
-import { EXIT } from '../errors.ts';
+import { EXIT, scrubbedError } from '../errors.ts';
+import { secretScrubber } from '../secret-scrub.ts';
+import type { Scenario } from '../scenario/types.ts';
 import { loadScenario } from '../scenario/load.ts';
 import { scenarioRequests } from '../scenario/requests.ts';
 import { buildSampleRequests, sourceReaders } from '../pipeline/sample-offline.ts';
@@ -112,6 +114,17 @@ export async function planCommand(a: Args, io: CliIo): Promise<number> {
   );
   // loaded as a run would load it, so a scenario that cannot load is refused here, before any run
   const scenario = config.scenario ? await loadScenario(config.scenario) : null;
+  // its request(ctx) may quote a secret it read from ctx.env (in what it throws), a config may build
+  // target.url from one: what the plan prints is scrubbed as a run's lines are
+  const scrub = secretScrubber(scenario?.secrets ?? [], io.env);
+  try {
+    return await printPlan(a, { ...io, out: (s) => io.out(scrub(s)) }, config, scenario);
+  } catch (err) {
+    throw scrubbedError(err, scrub);
+  }
+}
+
+async function printPlan(a: Args, io: CliIo, config: PlateauConfig, scenario: Scenario | null): Promise<number> {
   const traffic = scenario ? trafficOf(scenario) : null;
   const plan = planForInstance(buildPlan(config, null, rateUnitOf(traffic && trafficSummary(traffic))), config);
   const data =

@@ -26,6 +26,7 @@ import { formatId } from '../scenario/context.ts';
 import { RUN_ID_ENV } from '../k6/runtime/ids.ts';
 import { TARGET_ENV } from '../k6/runtime/target.ts';
 import { DEMO_CHOICE } from '../config/messages.ts';
+import { secretScrubber, secretsHeldIn } from '../secret-scrub.ts';
 
 type Args = Record<string, unknown>;
 
@@ -97,6 +98,7 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
       seqOffset: 0,
       data,
     });
+    refuseHeldSecrets(fs.readFileSync(written, 'utf8'), scenario.secrets ?? [], io.env, `--out-file ${file}`);
     fs.renameSync(written, file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -109,17 +111,41 @@ export async function k6ScriptCommand(a: Args, io: CliIo): Promise<number> {
   // k6's default CSV stamps whole seconds, which blur the steps the import derives and move its
   // windows up to a second (docs/engines.md): milliseconds, as plateau runs k6 itself
   const csvTime = config.k6.out.startsWith('csv') ? `${Object.entries(K6_CSV_TIME)[0].join('=')} ` : '';
+  // the import command it prints names target.url, which a config may build from a secret
+  const scrub = secretScrubber(secrets, io.env);
   io.out(
-    `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  ${csvTime}k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
-      `(it loads ${new URL(config.target.url).origin}; k6 run -e ${TARGET_ENV}=<url> points it at another address of the service, then import with that --target)\n` +
-      (secrets.length
-        ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
-        : '') +
-      (opens.length
-        ? `(the script opens its data files relative to itself: ${opens.join(', ')}; to run it on another machine, copy them with it to the same relative paths, or pack it and them into one file with: k6 archive ${shellWord(out)})\n`
-        : ''),
+    scrub(
+      `wrote ${out} (each k6 run of it sends ids of its own; ${RUN_ID_ENV}=<name> names one); run it with:\n  ${csvTime}k6 ${k6Args(config, { script: out, out: k6Out, summary: 'k6-summary.json' }).map(shellWord).join(' ')}\nthen: plateau import k6 ${k6Out} --target ${shellWord(config.target.url)}\n` +
+        `(it loads ${new URL(config.target.url).origin}; k6 run -e ${TARGET_ENV}=<url> points it at another address of the service, then import with that --target)\n` +
+        (secrets.length
+          ? `(k6 reads the scenario's secrets, ${secrets.join(', ')}, from its environment: export them before k6 run)\n`
+          : '') +
+        (opens.length
+          ? `(the script opens its data files relative to itself: ${opens.join(', ')}; to run it on another machine, copy them with it to the same relative paths, or pack it and them into one file with: k6 archive ${shellWord(out)})\n`
+          : ''),
+    ),
   );
   return EXIT.ok;
+}
+
+/**
+ * A k6 script (and a manifest holding one) must hold its target as given to work, so it cannot be
+ * scrubbed: one that would hold the value of a secret of the environment is refused.
+ */
+export function refuseHeldSecrets(
+  text: string,
+  declared: readonly string[],
+  env: NodeJS.ProcessEnv,
+  into: string,
+): void {
+  const held = secretsHeldIn(text, declared, env);
+  if (held.length === 0) return;
+  throw new PlateauError(
+    `the k6 script would hold the value of ${held.join(', ')} (a secret of the environment: in target.url or --run-id), written in clear into ${into}`,
+    `keep secrets out of target.url and --run-id: send the secret from the scenario (list it in \`secrets\`, read ctx.env.${held[0]}), which k6 reads from its own environment when it runs`,
+    'k6-script-secret',
+    EXIT.usage,
+  );
 }
 
 /** `word` as one shell word: as is where it holds nothing a shell reads, else single-quoted (the commands k6-script prints). */

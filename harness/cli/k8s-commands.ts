@@ -11,6 +11,7 @@ import { buildManifests, checkParallelism, type Manifests } from '../k8s/manifes
 import { k8sScript, usageOf, type Prepared } from '../k8s/script.ts';
 import { overridesOf, withFlags } from './options.ts';
 import type { Command } from './flags.ts';
+import { refuseHeldSecrets } from './k6-commands.ts';
 
 type Args = Record<string, unknown>;
 
@@ -49,6 +50,7 @@ export async function prepareK8s(a: Args, command: Command): Promise<Prepared> {
   } catch (err) {
     usageOf(err);
   }
+  refuseHeldSecrets(script.text, secrets, process.env, 'the ConfigMap');
   return { manifests, script, runId, idKey, config };
 }
 

@@ -6,11 +6,12 @@ import { hideBin } from 'yargs/helpers';
 import { EXIT } from '../errors.ts';
 import { errorText, runCli } from './run-cli.ts';
 import { exitWhenFlushed } from './exit.ts';
+import { secretScrubber } from '../secret-scrub.ts';
 
 runCli(hideBin(process.argv)).then(
   (code) => exitWhenFlushed(code),
   (err: unknown) => {
-    process.stderr.write(errorText(err));
+    process.stderr.write(errorText(err, secretScrubber([], process.env)));
     exitWhenFlushed(EXIT.bug);
   },
 );

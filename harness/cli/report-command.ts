@@ -11,6 +11,7 @@ import { mergeRuns } from '../merge.ts';
 import { renderPlateauTable } from '../../reports/table.ts';
 import { EXIT, PlateauError } from '../errors.ts';
 import { withFlags } from './options.ts';
+import { secretScrubber } from '../secret-scrub.ts';
 
 type Args = Record<string, unknown>;
 
@@ -39,9 +40,10 @@ export async function reportOrMergeCommand(a: Args): Promise<number> {
         EXIT.usage,
       );
     const dir = path.resolve(a['run-dir'] as string);
-    const result = await writeReports(dir);
+    const scrub = secretScrubber([], process.env);
+    const result = await writeReports(dir, scrub);
     // the line a run ends with: where its outputs are
-    process.stdout.write(`${renderPlateauTable(result)}\n${reportFilesLine(dir)}\n${stillRunningNote(dir)}`);
+    process.stdout.write(scrub(`${renderPlateauTable(result)}\n${reportFilesLine(dir)}\n${stillRunningNote(dir)}`));
     return EXIT.ok;
   }
   const dirs = a['run-dir'] ? [a['run-dir'] as string, ...merge] : merge;

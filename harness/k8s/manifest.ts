@@ -7,6 +7,7 @@
  * reader (rw-reader.ts) filters on. Secrets come from a named Kubernetes Secret (envFrom) and are
  * never written here.
  */
+import { urlSecrets } from '../secret-scrub.ts';
 
 /** k6-operator's API group and version of the TestRun this builds. */
 export const TESTRUN_API = 'k6.io/v1alpha1';
@@ -107,6 +108,12 @@ export function remoteWriteUrl(prometheusUrl: string): string {
     throw new ManifestError(
       `--prometheus ${prometheusUrl} is not http(s)`,
       'e.g. --prometheus http://prometheus.monitoring:9090',
+    );
+  const found = urlSecrets(u);
+  if (found.userinfo || found.params.length > 0)
+    throw new ManifestError(
+      `--prometheus: the URL carries ${found.userinfo ? 'credentials (user:password@)' : `a secret-looking parameter (${found.params.map((n) => `"${n}"`).join(', ')})`}, which the TestRun would hold in clear`,
+      'remove them: plateau writes --prometheus into the TestRun and sends no credentials to Prometheus; allow its remote write and queries without them from the runners and the load machine',
     );
   return `${prometheusUrl.replace(/\/+$/, '')}/api/v1/write`;
 }

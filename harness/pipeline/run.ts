@@ -17,7 +17,7 @@ import { scenarioRequests, type ScenarioRequests } from '../scenario/requests.ts
 import { scenarioDigest } from '../scenario/digest.ts';
 import { randomDrawsOf, trafficSummary } from '../scenario/traffic.ts';
 import { isWriteFailure, RunStore, redact, storedPlan } from '../store/run-store.ts';
-import { secretScrubber } from '../secret-scrub.ts';
+import { secretScrubber, secretsHeldIn } from '../secret-scrub.ts';
 import { DurationCap } from '../limits.ts';
 import { Progress, type ProgressOut } from '../progress.ts';
 import { environment, runIds } from '../environment.ts';
@@ -75,6 +75,18 @@ async function digestOrUnknown(abs: string, data: ScenarioRequests['data']): Pro
   }
 }
 
+/** A run id names the run's directory (and runs/latest): no scrubbing reaches a file's name, so one holding a secret is refused. */
+function refuseSecretRunId(runId: string, declared: readonly string[], env: NodeJS.ProcessEnv): void {
+  const held = secretsHeldIn(runId, declared, env);
+  if (held.length === 0) return;
+  throw new PlateauError(
+    `--run-id (output.runId) holds the value of a secret of the environment (${held.join(', ')}): it would name the run's directory, which no scrubbing reaches`,
+    'choose a run id that holds no secret (or leave it out for a fresh one)',
+    'run-id-secret',
+    EXIT.usage,
+  );
+}
+
 export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { config } = o;
   const env = o.env ?? process.env;
@@ -88,6 +100,7 @@ export async function runPipeline(o: RunOptions): Promise<RunOutput> {
   const { scenario } = requests;
   const digest = config.scenario ? await digestOrUnknown(path.resolve(config.scenario), requests.data) : undefined;
   const scrub = secretScrubber(scenario.secrets ?? [], env);
+  refuseSecretRunId(runId, scenario.secrets ?? [], env);
   // the unit the live lines and the decision's reasons give rates in: arrivals/s for a transaction
   const rateUnit = rateUnitOf(trafficSummary(requests.traffic));
   const plan0 = engineKind(config).planForInstance(buildPlan(config, null, rateUnit));
