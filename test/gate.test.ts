@@ -252,6 +252,43 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(300), BASE, 0.2).status).toBe('regression');
   });
 
+  // a review (wk-51): one unchanged target (40 slots x 105 ms) read 349.7, 380.3 and 386.7 req/s on
+  // steps of 50; its knee step (400) held at capture 0.61 and 0.75 and failed at 0.49: gated against
+  // the middle run, the one that failed it read "regressed -8.06%", exit 1, at 374.3 req/s there
+  it('a knee one step lower whose throughput at the baseline knee rate stayed within the tolerance is the grid, not a fall: a pass that says so', () => {
+    const steps = (at400: number, past: number) =>
+      [100, 200, 300, 400, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r < 400 ? r : r === 400 ? at400 : past }));
+    // the baseline's knee step held at the limit (capture 0.65), the run's failed it (capture 0.58)
+    const base = fakeRun({ steps: steps(365, 368), ...LAYOUT });
+    const run = fakeRun({ steps: steps(358, 362), ...LAYOUT });
+    expect(base).toMatchObject({ capacityPerSec: 365 });
+    expect(run).toMatchObject({ capacityPerSec: 300 });
+    expect(decideGate(run, base, 0.05)).toMatchObject({
+      status: 'pass',
+      exitCode: 0,
+      headline:
+        "capacity holds: 300.0 req/s vs baseline 365.0 req/s (-17.81%): the knee moved one step down, but at the baseline's knee rate (400 req/s) this run achieved 358.0 req/s, within the tolerance of the baseline's 365.0 req/s (-1.92%): a knee step at the limit held in one run and failed in the other, which is the grid's resolution, not a fall (steps of 100 req/s, tolerance 5.00%)",
+    });
+    // a fall past the tolerance at that rate is a regression, and so is one with new failures there
+    const fell = fakeRun({ steps: steps(340, 345), ...LAYOUT });
+    expect(decideGate(fell, base, 0.05)).toMatchObject({ status: 'regression', exitCode: 1 });
+    const failing = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r < 400 ? r : 358,
+        failedPerSec: r < 400 ? 0 : 20,
+      })),
+      ...LAYOUT,
+    });
+    expect(decideGate(failing, base, 0.05)).toMatchObject({ status: 'regression', exitCode: 1 });
+    // two steps lower: its first failure lies below the baseline's knee, whatever a later step read
+    // (the same run read as if its knee were 200: an import reads on past its first failure)
+    const twoLower = { ...run, kneeStep: 1, capacityPerSec: 200 };
+    expect(decideGate(twoLower, base, 0.05).status).toBe('regression');
+    // a baseline whose knee step served all 400: 310 there is a fall
+    expect(decideGate(kneeRun(300), BASE, 0.05).status).toBe('regression');
+  });
+
   // a review: limit_req 150 to 138 r/s on steps of 40 moved no knee; the plateau fell 137.3 to 124.3
   // while the gate said "capacity held or rose"
   it.each([
