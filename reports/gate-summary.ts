@@ -114,7 +114,7 @@ function ruleLine(d: GateDecision, unit: RateUnit): string {
   const step = `${fmtTarget(d.stepPerSec)} ${unit}`;
   return d.on === 'slo'
     ? `A regression needs the highest step within the objective at least one step (${step}) lower and the capacity within it more than ${fmtPercent(d.tolerance)} lower.`
-    : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`;
+    : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower, and where this run failed at the baseline's knee rate, its throughput there more than ${fmtPercent(d.tolerance)} below the baseline's capacity too.`;
 }
 
 export function renderGateSummary(

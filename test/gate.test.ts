@@ -272,6 +272,10 @@ describe('decideGate', () => {
     // a fall past the tolerance at that rate is a regression, and so is one with new failures there
     const fell = fakeRun({ steps: steps(340, 345), ...LAYOUT });
     expect(decideGate(fell, base, 0.05)).toMatchObject({ status: 'regression', exitCode: 1 });
+    // the summary's rule says the same as the headline, never "a regression needs ... lower" alone
+    expect(renderGateSummary(decideGate(run, base, 0.05), run, base, null)).toContain(
+      "A regression needs the knee at least one step (100 req/s) lower and capacity more than 5.00% lower, and where this run failed at the baseline's knee rate, its throughput there more than 5.00% below the baseline's capacity too.",
+    );
     const failing = fakeRun({
       steps: [100, 200, 300, 400, 500, 600].map((r) => ({
         ratePerSec: r,
