@@ -1038,6 +1038,27 @@ describe('gate outputs by name', () => {
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
   });
 
+  // a review (wk-51): one entry 30 ms slower, its p90 11.7 to 50.9 ms at the one rate where it was
+  // judged (the others stalled or near the knee); the gate read "No name regressed" and nothing else
+  it('the summary says a rise it did not count (one rate alone), as compare does: never a bare clean bill', () => {
+    const once = shop(kneeRun(400), (n, r) => (n === 'create order' && r === 300 ? { p99Ms: 90 } : {}));
+    const md = renderGateSummary(decideGate(once, NAMED_BASE, 0.05, EVERY_RATE), once, NAMED_BASE, null);
+    expect(md).toMatch(/^## plateau gate: ✅ PASS\n/);
+    expect(md).toContain('No name regressed at the 4 rates compared.');
+    expect(md).toContain(
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): create order p99 at 300 req/s (30.0 ms',
+    );
+    // JUnit's case says it too, escaped, beside its clean bill
+    const xml = renderJunit(decideGate(once, NAMED_BASE, 0.05, EVERY_RATE), once.runId);
+    expect(xml).toMatch(
+      /name="names at equal rates \(warnings\)" time="0"><system-out>no name regressed at the 4 rates compared\nNot counted as regressions, [^<]*create order p99 at 300 req\/s/,
+    );
+    const clean = shop(kneeRun(400));
+    const cleanDecision = decideGate(clean, NAMED_BASE, 0.05, EVERY_RATE);
+    expect(renderGateSummary(cleanDecision, clean, NAMED_BASE, null)).not.toContain('Not counted');
+    expect(renderJunit(cleanDecision, clean.runId)).not.toContain('Not counted');
+  });
+
   it('with the defaults, every output lists the rates left out of the latency comparison with why, JUnit too (decision 052)', () => {
     const near = decideGate(READS_SLOWER, NAMED_BASE, 0.05);
     expect(near.names!.rates.map((r) => [r.ratePerSec, r.tailsLeftOut ?? false])).toEqual([
