@@ -71,7 +71,7 @@ export interface GateDocument {
   run: GateSide;
   /** A regression needs the knee at least this much lower (one step, req/s) ... */
   stepPerSec: number;
-  /** ... and capacity lower by more than this share of the baseline's. */
+  /** ... and capacity lower by more than this share of the baseline's (and, where the run failed at the baseline's knee rate, its throughput there too). */
   tolerance: number;
   /** Why the run cannot be judged (status invalid); empty otherwise. */
   reasons: string[];

@@ -14,7 +14,7 @@
  * message attribute).
  */
 import { warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
-import { cleanBillText, GATE_LABELS, skipText } from '../analysis/compare/name-warnings.ts';
+import { cleanBillText, GATE_LABELS, skipText, unconfirmedText } from '../analysis/compare/name-warnings.ts';
 import type { RateUnit } from '../analysis/types.ts';
 
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
@@ -104,11 +104,14 @@ function namesCase(d: GateDecision, unit: RateUnit): Case[] {
     const text = skipText(x, GATE_LABELS, unit);
     return `${text[0].toLowerCase()}${text.slice(1)}`;
   });
+  // a rise at one rate alone is no warning, but said as the summary says it
+  const unconfirmed = unconfirmedText(d.names, GATE_LABELS, unit);
+  const notes = unconfirmed === null ? skips : [unconfirmed, ...skips];
   // one name whatever the count (CI dashboards follow a case by its name)
   const name = 'names at equal rates (warnings)';
-  if (warnings.length === 0) return [{ name, out: [none, ...skips].join('\n') }];
+  if (warnings.length === 0) return [{ name, out: [none, ...notes].join('\n') }];
   const count = warnings.length === 1 ? '1 name warning' : `${warnings.length} name warnings`;
-  return [warningCase(name, count, warnings, skips)];
+  return [warningCase(name, count, warnings, notes)];
 }
 
 /**

@@ -11,7 +11,13 @@ import { pairUnit, rateUnit } from './cells.ts';
 import { mdCell } from './escape.ts';
 import { gateCapacity, warningsBesideReasons, type GateDecision } from '../analysis/gate/decide.ts';
 import type { NameComparisonResult } from '../analysis/compare/by-name.ts';
-import { GATE_LABELS, cleanBillText, skipText, thresholdsText } from '../analysis/compare/name-warnings.ts';
+import {
+  GATE_LABELS,
+  cleanBillText,
+  skipText,
+  unconfirmedText,
+  thresholdsText,
+} from '../analysis/compare/name-warnings.ts';
 import { sloObjectiveText } from '../analysis/slo.ts';
 import { sloCapacityText } from './slo-text.ts';
 import { whereCutAfterLimit, establishedCapacity } from '../analysis/interrupted-stop.ts';
@@ -68,6 +74,9 @@ export function nameLines(d: GateDecision, unit: RateUnit): string[] {
   const out = ['', '### Names at the rates both runs held (warnings, not the exit code)', ''];
   if (warnings.length > 0) out.push(...warnings.map((w) => `- ⚠️ ${mdCell(w)}`));
   else out.push(cleanBillText(r));
+  // a rise at one rate alone is no warning, but a clean bill must not hide it (compare says it too)
+  const unconfirmed = unconfirmedText(r, GATE_LABELS, unit);
+  if (unconfirmed !== null) out.push('', mdCell(unconfirmed));
   const notes = namesNotes(r, unit);
   if (notes.length > 0) out.push('', ...notes);
   out.push('', thresholdsText(r.thresholds, GATE_LABELS));
@@ -114,7 +123,7 @@ function ruleLine(d: GateDecision, unit: RateUnit): string {
   const step = `${fmtTarget(d.stepPerSec)} ${unit}`;
   return d.on === 'slo'
     ? `A regression needs the highest step within the objective at least one step (${step}) lower and the capacity within it more than ${fmtPercent(d.tolerance)} lower.`
-    : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower.`;
+    : `A regression needs the knee at least one step (${step}) lower and capacity more than ${fmtPercent(d.tolerance)} lower, and where this run failed at the baseline's knee rate, its throughput there more than ${fmtPercent(d.tolerance)} below the baseline's capacity too.`;
 }
 
 export function renderGateSummary(

@@ -252,6 +252,47 @@ describe('decideGate', () => {
     expect(decideGate(kneeRun(300), BASE, 0.2).status).toBe('regression');
   });
 
+  // a review (wk-51): one unchanged target (40 slots x 105 ms) read 349.7, 380.3 and 386.7 req/s on
+  // steps of 50; its knee step (400) held at capture 0.61 and 0.75 and failed at 0.49: gated against
+  // the middle run, the one that failed it read "regressed -8.06%", exit 1, at 374.3 req/s there
+  it('a knee one step lower whose throughput at the baseline knee rate stayed within the tolerance is the grid, not a fall: a pass that says so', () => {
+    const steps = (at400: number, past: number) =>
+      [100, 200, 300, 400, 500, 600].map((r) => ({ ratePerSec: r, okPerSec: r < 400 ? r : r === 400 ? at400 : past }));
+    // the baseline's knee step held at the limit (capture 0.65), the run's failed it (capture 0.58)
+    const base = fakeRun({ steps: steps(365, 368), ...LAYOUT });
+    const run = fakeRun({ steps: steps(358, 362), ...LAYOUT });
+    expect(base).toMatchObject({ capacityPerSec: 365 });
+    expect(run).toMatchObject({ capacityPerSec: 300 });
+    expect(decideGate(run, base, 0.05)).toMatchObject({
+      status: 'pass',
+      exitCode: 0,
+      headline:
+        "capacity holds: 300.0 req/s vs baseline 365.0 req/s (-17.81%): the knee moved one step down, but at the baseline's knee rate (400 req/s) this run achieved 358.0 req/s, within the tolerance of the baseline's 365.0 req/s (-1.92%): a knee step at the limit held in one run and failed in the other, which is the grid's resolution, not a fall (steps of 100 req/s, tolerance 5.00%)",
+    });
+    // a fall past the tolerance at that rate is a regression, and so is one with new failures there
+    const fell = fakeRun({ steps: steps(340, 345), ...LAYOUT });
+    expect(decideGate(fell, base, 0.05)).toMatchObject({ status: 'regression', exitCode: 1 });
+    // the summary's rule says the same as the headline, never "a regression needs ... lower" alone
+    expect(renderGateSummary(decideGate(run, base, 0.05), run, base, null)).toContain(
+      "A regression needs the knee at least one step (100 req/s) lower and capacity more than 5.00% lower, and where this run failed at the baseline's knee rate, its throughput there more than 5.00% below the baseline's capacity too.",
+    );
+    const failing = fakeRun({
+      steps: [100, 200, 300, 400, 500, 600].map((r) => ({
+        ratePerSec: r,
+        okPerSec: r < 400 ? r : 358,
+        failedPerSec: r < 400 ? 0 : 20,
+      })),
+      ...LAYOUT,
+    });
+    expect(decideGate(failing, base, 0.05)).toMatchObject({ status: 'regression', exitCode: 1 });
+    // two steps lower: its first failure lies below the baseline's knee, whatever a later step read
+    // (the same run read as if its knee were 200: an import reads on past its first failure)
+    const twoLower = { ...run, kneeStep: 1, capacityPerSec: 200 };
+    expect(decideGate(twoLower, base, 0.05).status).toBe('regression');
+    // a baseline whose knee step served all 400: 310 there is a fall
+    expect(decideGate(kneeRun(300), BASE, 0.05).status).toBe('regression');
+  });
+
   // a review: limit_req 150 to 138 r/s on steps of 40 moved no knee; the plateau fell 137.3 to 124.3
   // while the gate said "capacity held or rose"
   it.each([
@@ -995,6 +1036,27 @@ describe('gate outputs by name', () => {
     expect(clean).toMatch(/^## plateau gate: ✅ PASS\n/);
     expect(clean).toContain('No name regressed at the 4 rates compared.');
     expect(renderGateSummary(decideGate(kneeRun(400), BASE, 0.05), BASE, BASE, null)).not.toContain('Names at');
+  });
+
+  // a review (wk-51): one entry 30 ms slower, its p90 11.7 to 50.9 ms at the one rate where it was
+  // judged (the others stalled or near the knee); the gate read "No name regressed" and nothing else
+  it('the summary says a rise it did not count (one rate alone), as compare does: never a bare clean bill', () => {
+    const once = shop(kneeRun(400), (n, r) => (n === 'create order' && r === 300 ? { p99Ms: 90 } : {}));
+    const md = renderGateSummary(decideGate(once, NAMED_BASE, 0.05, EVERY_RATE), once, NAMED_BASE, null);
+    expect(md).toMatch(/^## plateau gate: ✅ PASS\n/);
+    expect(md).toContain('No name regressed at the 4 rates compared.');
+    expect(md).toContain(
+      'Not counted as regressions, each seen at too few of the rates where it was judged (a regression needs two, and half of those from the lowest it rose at; a tail near the knee swings from run to run): create order p99 at 300 req/s (30.0 ms',
+    );
+    // JUnit's case says it too, escaped, beside its clean bill
+    const xml = renderJunit(decideGate(once, NAMED_BASE, 0.05, EVERY_RATE), once.runId);
+    expect(xml).toMatch(
+      /name="names at equal rates \(warnings\)" time="0"><system-out>no name regressed at the 4 rates compared\nNot counted as regressions, [^<]*create order p99 at 300 req\/s/,
+    );
+    const clean = shop(kneeRun(400));
+    const cleanDecision = decideGate(clean, NAMED_BASE, 0.05, EVERY_RATE);
+    expect(renderGateSummary(cleanDecision, clean, NAMED_BASE, null)).not.toContain('Not counted');
+    expect(renderJunit(cleanDecision, clean.runId)).not.toContain('Not counted');
   });
 
   it('with the defaults, every output lists the rates left out of the latency comparison with why, JUnit too (decision 052)', () => {

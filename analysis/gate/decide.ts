@@ -10,7 +10,9 @@
  *   regression   (1)  when C's knee sits at least one whole step below B's
  *                        (kneeRate_B - kneeRate_C >= step)
  *                     and C's capacity fell by more than the tolerance
- *                        (cap_B - cap_C > tolerance x cap_B);
+ *                        (cap_B - cap_C > tolerance x cap_B),
+ *                     unless C's knee is one step lower and C served within the tolerance of
+ *                     cap_B at B's knee rate, the step it failed (knee-step.ts: the grid, not a fall);
  *                     its headline says why C stopped (and B, where for another reason)
  *   pass         (0)  otherwise
  *
@@ -63,6 +65,7 @@ import { whereCutAfterLimit, establishedCapacity } from '../interrupted-stop.ts'
 export { stepSizePerSec };
 import { unjudgeableReasons } from './judgeable.ts';
 import { stopClause } from './stop-clause.ts';
+import { throughputAtBaselineKnee } from './knee-step.ts';
 
 export type GateStatus = 'pass' | 'regression' | 'invalid';
 /** Which capacity the gate judges: the plateau's (the default), or the one within the latency objective. */
@@ -376,7 +379,12 @@ export function decideGate(
   );
   const change = `${atLeastText(current)}${fmtRate(cap)} ${unit} vs baseline ${atLeastText(base)}${fmtRate(baseCap)} ${unit}${delta === null ? '' : ` (${delta})`}`;
   const knee = on === 'slo' ? 'the highest step within it' : 'the knee';
-  if (kneeDrop >= oneStep && capDrop > tolerance * baseCap) {
+  // the knee one step lower, the throughput at the baseline's knee rate within the tolerance: the
+  // grid's resolution at a knee step on the limit, not a fall (knee-step.ts, decision 090)
+  const atBaseKnee = on === 'capacity' ? throughputAtBaselineKnee(run, baseline, stepPerSec) : null;
+  const pastTolerance = kneeDrop >= oneStep && capDrop > tolerance * baseCap;
+  const gridOnly = pastTolerance && atBaseKnee !== null && baseCap - atBaseKnee <= tolerance * baseCap;
+  if (pastTolerance && !gridOnly) {
     // no step held: the run sustained less than its first step's rate, a bound and not a figure of 0
     const below = current.perSec === null ? belowFirstStep(run, baseCap, unit) : null;
     return {
@@ -400,14 +408,16 @@ export function decideGate(
   const why =
     base.openAbove && current.openAbove
       ? BOTH_BOUNDS_TEXT
-      : capDrop > 0
-        ? kneeDrop < oneStep
-          ? 'within one step'
-          : 'within the tolerance'
-        : // the baseline's true figure may lie anywhere above its bound: "held" is not known
-          base.openAbove
-          ? "at or above the baseline's lower bound"
-          : `${on === 'slo' ? 'it' : 'capacity'} held or rose`;
+      : gridOnly
+        ? `the knee moved one step down, but at the baseline's knee rate (${fmtTarget(base.ratePerSec)} ${unit}) this run achieved ${fmtRate(atBaseKnee)} ${unit}, within the tolerance of the baseline's ${fmtRate(baseCap)} ${unit} (${fmtPercent((atBaseKnee - baseCap) / baseCap)}): a knee step at the limit held in one run and failed in the other, which is the grid's resolution, not a fall`
+        : capDrop > 0
+          ? kneeDrop < oneStep
+            ? 'within one step'
+            : 'within the tolerance'
+          : // the baseline's true figure may lie anywhere above its bound: "held" is not known
+            base.openAbove
+            ? "at or above the baseline's lower bound"
+            : `${on === 'slo' ? 'it' : 'capacity'} held or rose`;
   const peak = on === 'capacity' ? peakFell(run, baseline, tolerance, stepPerSec, unit) : '';
   return {
     ...common,
