@@ -61,6 +61,10 @@ describe('afterFailure', () => {
     expect(afterFailure(vus, false, 1, at).why).toBe(
       'generator-limited; maxVUs is at its bound 150: raise verdicts.maxVUsBound',
     );
+    // sized past the bound (Little's law at a high rate): the message names both figures
+    expect(afterFailure(vus, false, 1, { ...at, maxVUs: 10_000 }).why).toBe(
+      'generator-limited; maxVUs 10000 is past its bound 150 already: raise verdicts.maxVUsBound above it (limits.maxInFlight caps both)',
+    );
     expect(afterFailure(vus, false, 1, { ...at, imported: true }).why).toBe(
       "generator-limited; raise the k6 scenario's maxVUs and run it again",
     );

@@ -52,7 +52,10 @@ export function afterFailure(
     const remedy = cls.needsVUs
       ? p.imported
         ? "raise the k6 scenario's maxVUs and run it again"
-        : `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound`
+        : p.maxVUs > p.maxVUsBound
+          ? // sized past the bound by Little's law (the rerun never lowers it): the bound is not what stopped it
+            `maxVUs ${p.maxVUs} is past its bound ${p.maxVUsBound} already: raise verdicts.maxVUsBound above it (limits.maxInFlight caps both)`
+          : `maxVUs is at its bound ${p.maxVUsBound}: raise verdicts.maxVUsBound`
       : 'the generator is short of CPU: run it on a bigger or closer machine, or split the load over several (execution segments)';
     return { action: 'stop', why: `${cls.detail}; ${remedy}`, ...flags };
   }

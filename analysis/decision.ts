@@ -22,7 +22,7 @@ import { nameStopWhy } from './no-limit-stops.ts';
 import { namesSeen, namesSpreadBy, type NamesSeen } from './names-spread.ts';
 import { STEPS_PHASE } from './phases.ts';
 import { afterFailure } from './after-failure.ts';
-import { generatorLimitedText } from './generator-symptoms.ts';
+import { generatorLimitedText, generatorSaturated } from './generator-symptoms.ts';
 import { topologyChanged } from './topology-changed.ts';
 import type { Unloaded } from './target-saturated.ts';
 import { classifyFailure, heldSymptoms, waitedOnTargetText, type FailureClass } from './verdicts.ts';
@@ -107,6 +107,7 @@ export function decideAttempt(
   recorded?: NextAction | null,
 ): Decision {
   let r = judgeAttempt(a, judged, ev, policy);
+  if (generatorSaturated(r, policy.bounds) !== null) r = { ...r, generatorSaturated: true };
   const baseline = judged.find(heldAndCounts) ?? null;
   if (r.verdict === 'holds') r = heldWithSymptoms(r, baseline, ev, policy);
   const before = markTransient(judged, r);

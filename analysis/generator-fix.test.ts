@@ -18,6 +18,12 @@ describe("the generator's fix reads the generator's own symptom, not drops that 
       'give the generator more cores or workers (--workers), or a machine of its own',
     ],
     [
+      // its VUs were held by its own queue (a one-thread generator at 100% against nginx, 12-08)
+      'VU drops while the generator was saturated: cores, not VUs',
+      { dropped: 28_351, generatorBusy: 0.98, generatorSaturated: true as const, vusAllocatedMax: 10_000 },
+      'give the generator more cores or workers (--workers), or a machine of its own',
+    ],
+    [
       'VU drops of its own: more VUs',
       { dropped: 250, generatorBusy: 0.12, vusAllocatedMax: 100 },
       'allow more VUs (vus.max and verdicts.maxVUsBound; 100 were allocated)',

@@ -27,7 +27,8 @@ const K6_MORE_CORES =
 export function generatorFix(step: StepResult, imported = false): string {
   // drops while the target queued were the target's (decision 046): more VUs would queue more there
   const s = step.waitedOnTarget ? generatorsOwn(step) : step;
-  if (droppedForWantOfVUs(s) > 0) return moreVUs(s.vusAllocatedMax, imported);
+  // a saturated generator's VUs were held by its own queue: more would only add to it
+  if (droppedForWantOfVUs(s) > 0 && s.generatorSaturated !== true) return moreVUs(s.vusAllocatedMax, imported);
   // its lateness came from outside (the target or other processes on its machine, CPU steal)
   if (stalledNotBusy(s))
     return 'run the generator on a machine of its own or a quieter one: its threads were mostly idle, so it was stalled, not short of CPU';

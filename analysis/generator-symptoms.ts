@@ -40,6 +40,26 @@ export function generatorSymptomOf(s: StepResult, b: GeneratorBounds): Symptom |
   return null;
 }
 
+/**
+ * The generator at its own CPU ceiling in s: its busiest thread busy, or its process using its
+ * CPUs, over generatorBusyMax. Its client-side times then hold its own queue (a response waits in
+ * its socket until the saturated loop reads it, an arrival until the loop dispatches it), and its
+ * VUs are held by that queue: its client tail cannot show the target's, and more VUs only add to
+ * the queue. The reading in words ("its busiest thread was busy 100% of the time > 90%"); null
+ * when neither was over its bound.
+ */
+export function generatorSaturated(
+  s: Pick<StepResult, 'generatorBusy' | 'generatorCpu'>,
+  b: GeneratorBounds,
+): string | null {
+  const busyMax = b.generatorBusyMax ?? DEFAULT_GENERATOR_BOUNDS.generatorBusyMax!;
+  if (s.generatorBusy != null && s.generatorBusy > busyMax)
+    return `its busiest thread was busy ${fmtShareOver(s.generatorBusy, busyMax)} of the time > ${fmtShare(busyMax)}`;
+  if (s.generatorCpu != null && s.generatorCpu > busyMax)
+    return `its process used ${fmtShareOver(s.generatorCpu, busyMax)} of the CPUs it may use > ${fmtShare(busyMax)}`;
+  return null;
+}
+
 /** A generator symptom in words, with its figures (s gives the stall clause: how busy the threads were). */
 export function symptomText(sym: Symptom, s: StepResult): string {
   const f = sym.figures as Record<string, number>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure } from './verdicts.ts';
-import { stepResult, stepWithP99 as step } from './testing/builders.ts';
+import { classifyFailure, heldSymptoms } from './verdicts.ts';
+import { serverWindowOf, stepResult, stepWithP99 as step } from './testing/builders.ts';
 
 const baseline = step({ p99: 12 });
 
@@ -165,5 +165,49 @@ describe('classifyFailure without a step that held before', () => {
       );
     }
     expect(classifyFailure(step({ verdict: 'fails' }), null, 0.5).inconclusive).toBeUndefined();
+  });
+});
+
+// A one-thread generator against nginx (12-08): step 5 at 50,000 req/s dropped 85,816 arrivals
+// with its thread busy 100% and its p99 - RTT at 326 ms against 2.1 ms, while nginx's worker used
+// 60% of a core; read as the target's tail, the generator's ceiling was stated as nginx's capacity.
+describe("a saturated generator's client tail is its own queue, not the target's", () => {
+  const base = step({ p99: 2.6 });
+  const saturated = step({ index: 4, dropped: 85_816, p99: 326.7, generatorBusy: 1, verdict: 'fails' });
+
+  it('fails generator-bound, asks for no VUs, and says why the tail is not read', () => {
+    const c = classifyFailure(saturated, base, 0.5);
+    expect(c).toMatchObject({ generatorBound: true, needsVUs: false });
+    expect(c.detail).toBe(
+      "generator-limited, not a server limit: 85816 arrivals dropped (no free VU; 10 allocated) while its busiest thread was busy 100% of the time > 90%; the client's tail (p99 - RTT 326.2 ms vs 2.1 ms at step 1) cannot show the target's: the generator was saturated (its busiest thread was busy 100% of the time > 90%), so its own queue is in every request's time",
+    );
+    // its process over the bound (k6's, which has no thread figure) reads the same way
+    const k6 = { ...saturated, generatorBusy: null, generatorCpu: 0.97 };
+    expect(classifyFailure(k6, base, 0.5)).toMatchObject({ generatorBound: true, needsVUs: false });
+  });
+
+  it('a busy share within the bound leaves the tail as it was read', () => {
+    const c = classifyFailure({ ...saturated, generatorBusy: 0.85 }, base, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(/the target's tail grew .*: the target is the limit and the VUs ran out waiting for it$/);
+  });
+
+  it("timeouts are its own too, but the server's grown mean is the target's", () => {
+    const timedOut = { ...saturated, completed: 1000, errors: { timeout: 50 } };
+    expect(classifyFailure(timedOut, base, 0.5).generatorBound).toBe(true);
+    const server = (meanMs: number) => serverWindowOf(100, meanMs);
+    const c = classifyFailure({ ...saturated, server: server(80) }, { ...base, server: server(10) }, 0.5);
+    expect(c.generatorBound).toBe(false);
+    expect(c.detail).toMatch(/the target's tail grew \(server mean 80\.00 ms vs 10\.00 ms at step 1\)/);
+  });
+
+  it('no step held before it: inconclusive, and no rerun for VUs', () => {
+    expect(classifyFailure(saturated, null, 0.5)).toMatchObject({ inconclusive: true, needsVUs: false });
+  });
+
+  it("a held step's drops stay the generator's: generator-limited, not waited on the target", () => {
+    const held = { ...saturated, dropped: 40, verdict: 'holds' as const };
+    expect(heldSymptoms(held, base, 0.5)).toMatchObject({ generatorLimited: { code: 'dropped' }, waited: null });
+    expect(heldSymptoms({ ...held, generatorBusy: 0.5 }, base, 0.5).waited).toMatch(/^the target's tail grew/);
   });
 });

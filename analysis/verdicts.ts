@@ -9,19 +9,22 @@
  *
  * or, when the server's own metrics are read, its mean stays within tailFactor of that step's
  * mean, where both means rest on rules.minTailSamples requests or more (a thinner one is judged by
- * as a run without the server's figures is, and the words say why: docs/decisions/061). A step
+ * as a run without the server's figures is, and the words say why: docs/decisions/061; the
+ * reading in tail-reading.ts). A generator at its own CPU ceiling has no client tail of the
+ * target's to read: its own queue is in every request's time (decision 087). A step
  * failing that way measured the generator: never capacity. With no step held before
  * it, a failed step with a symptom is inconclusive: neither side is blamed. Either way the target's
  * own evidence of saturation (a pool with requests waiting, a server median far above the unloaded
  * figure: target-saturated.ts) makes it the target's, whatever the generator showed beside it.
  */
-import { fmtInt, fmtPercent } from './format.ts';
+import { fmtInt } from './format.ts';
 import { DEFAULT_MIN_TAIL_SAMPLES } from './percentiles.ts';
-import { requestsText, serverMeanReliable, serverRequests, tooFewForAMean } from './server-mean.ts';
+import { tailLow, type TailReading } from './tail-reading.ts';
 import type { GeneratorBounds, StepResult, Symptom } from './types.ts';
 import {
   DEFAULT_GENERATOR_BOUNDS,
   droppedForWantOfVUs,
+  generatorSaturated,
   generatorSymptomOf,
   symptomText,
 } from './generator-symptoms.ts';
@@ -46,79 +49,6 @@ export interface FailureClass {
   detail: string;
 }
 
-function p99(s: StepResult): number | null {
-  return s.latency.find((p) => p.q === 99)?.valueMs ?? null;
-}
-
-/** The share of a step's completions that timed out from which its p99 is a timeout's. */
-export const TIMEOUTS_IN_TAIL = 0.01;
-
-/** Is the target's tail low in step s, relative to the baseline step? */
-function tailLow(
-  s: StepResult,
-  baseline: StepResult,
-  rttMs: number,
-  factor: number,
-  minTailSamples: number,
-): { low: boolean; text: string; grew?: false } {
-  // timed out: those requests waited a whole timeout, past any percentile of the successes (a
-  // user's hung confirm read 'tail stayed low', the step generator-bound): from 1% of them the p99 is
-  const timedOut = s.errors.timeout ?? 0;
-  if (s.completed > 0 && timedOut / s.completed >= TIMEOUTS_IN_TAIL)
-    return {
-      low: false,
-      text: `${fmtInt(timedOut)} of its ${fmtInt(s.completed)} completions timed out (${fmtPercent(timedOut / s.completed)}): its tail is the timeout, not the p99 of its successes`,
-      grew: false,
-    };
-  if (s.server?.meanMs != null && baseline.server?.meanMs != null) {
-    const thin = thinMeans(s, baseline, minTailSamples);
-    if (thin === null) {
-      const low = s.server.meanMs <= factor * Math.max(baseline.server.meanMs, 0.1);
-      return {
-        low,
-        text: `server mean ${s.server.meanMs.toFixed(2)} ms vs ${baseline.server.meanMs.toFixed(2)} ms at step ${baseline.index + 1}`,
-      };
-    }
-    // a thin mean is no mean (decision 061): judged as a run without the server's figures is, and said
-    const client = clientTailLow(s, baseline, rttMs, factor);
-    return client.grew === false ? client : { ...client, text: `${client.text}; ${thin}` };
-  }
-  return clientTailLow(s, baseline, rttMs, factor);
-}
-
-/**
- * Why the server's means of s and its baseline are not judged by, where either rests on fewer
- * requests than a mean needs (server.ts serverMeanReliable): "the server's mean is too thin to
- * judge by: it rests on 3 requests at step 5, fewer than ..."; null where both rest on enough.
- */
-function thinMeans(s: StepResult, baseline: StepResult, minTailSamples: number): string | null {
-  const thin = [s, baseline].filter((x) => x.server && !serverMeanReliable(x.server, minTailSamples));
-  if (thin.length === 0) return null;
-  const at = thin.map((x) => `${requestsText(serverRequests(x.server!) ?? 0)} at step ${x.index + 1}`).join(' and ');
-  return `the server's mean is too thin to judge by: it rests on ${at}, ${tooFewForAMean(minTailSamples)}`;
-}
-
-/** The tail by the client's p99 minus the RTT, against the baseline's. */
-function clientTailLow(
-  s: StepResult,
-  baseline: StepResult,
-  rttMs: number,
-  factor: number,
-): { low: boolean; text: string; grew?: false } {
-  const a = p99(s);
-  const b = p99(baseline);
-  // no success at all in s (every request failed or timed out): the target failed them, whatever a tail would say
-  if (a === null && b !== null)
-    return { low: false, text: 'none of its requests succeeded: every one failed or timed out', grew: false };
-  if (a === null || b === null) return { low: false, text: 'no latency to judge the tail' };
-  const tail = a - rttMs;
-  const base = Math.max(b - rttMs, 0.1);
-  return {
-    low: tail <= factor * base,
-    text: `p99 - RTT ${tail.toFixed(1)} ms vs ${base.toFixed(1)} ms at step ${baseline.index + 1}`,
-  };
-}
-
 /**
  * Did the target's tail grow so far that the VUs ran out waiting on it? By Little's law the VUs
  * in use are N = X x W: at the same rate, a target whose time per request W grew holds every VU,
@@ -126,12 +56,12 @@ function clientTailLow(
  * on a saturated thread) while the tail was not low are the target's signal, not the generator's.
  * The one rule for a failed step's drops (classifyFailure) and a held step's (heldSymptoms).
  */
-function dropsWaited(s: StepResult, tail: { low: boolean }): boolean {
+function dropsWaited(s: StepResult, tail: TailReading): boolean {
   return droppedForWantOfVUs(s) > 0 && !tail.low;
 }
 
 /** The tail reading after "but": "the target's tail grew (...)", or what stood for a tail (timeouts, no success). */
-function tailGrewText(tail: { text: string; grew?: false }): string {
+function tailGrewText(tail: TailReading): string {
   return tail.grew === false ? tail.text : `the target's tail grew (${tail.text})`;
 }
 
@@ -168,7 +98,7 @@ function heldDropsWaited(
   unloaded: Unloaded | null,
 ): string | null {
   if (baseline !== null && baseline !== s) {
-    const tail = tailLow(s, baseline, rttMs, b.tailFactor, minTailSamples);
+    const tail = tailLow(s, baseline, rttMs, b.tailFactor, minTailSamples, generatorSaturated(s, b));
     if (dropsWaited(s, tail)) return tailGrewText(tail);
   }
   const own = droppedForWantOfVUs(s) > 0 ? ownSaturation(s, unloaded, b, rttMs) : null;
@@ -221,7 +151,10 @@ export function classifyFailure(
 ): FailureClass {
   const imported = rules?.imported === true;
   const symptomCode = generatorSymptomOf(s, b);
-  const symptom = symptomCode && symptomText(symptomCode, s);
+  const saturated = generatorSaturated(s, b);
+  const symptom = symptomCode && withSaturation(symptomText(symptomCode, s), symptomCode, saturated);
+  // a saturated generator's drops are its own queue's: more VUs would only add to it
+  const needsVUs = droppedForWantOfVUs(s) > 0 && saturated === null;
   if (!symptom)
     return {
       generatorBound: false,
@@ -255,12 +188,12 @@ export function classifyFailure(
       generatorBound: false,
       symptom,
       symptomCode,
-      needsVUs: droppedForWantOfVUs(s) > 0,
+      needsVUs,
       inconclusive: true,
       detail: `${symptom}, and no step held before it to tell whether the target's tail grew: the target may not carry this rate, or the generator may not drive it; ${imported ? "start the k6 script's stages lower" : 'start lower (steps.startPerSec)'} to give the judgement a baseline`,
     };
   }
-  const tail = tailLow(s, baseline, rttMs, b.tailFactor, rules?.minTailSamples ?? DEFAULT_MIN_TAIL_SAMPLES);
+  const tail = tailLow(s, baseline, rttMs, b.tailFactor, rules?.minTailSamples ?? DEFAULT_MIN_TAIL_SAMPLES, saturated);
   if (!tail.low)
     return {
       generatorBound: false,
@@ -273,14 +206,22 @@ export function classifyFailure(
   // the target's own evidence outweighs a tail read against a first step it had saturated already
   const own = ownSaturation(s, unloaded, b, rttMs);
   if (own?.saturated) return saturatedTarget(symptom, symptomCode, own.text);
+  const evidence = `${tail.text}${own ? `; ${own.text}` : ''}`;
   return {
     generatorBound: true,
     symptom,
     symptomCode,
-    needsVUs: droppedForWantOfVUs(s) > 0,
+    needsVUs,
     // the symptom may carry its own "while ..." (stalls): the tail gets a clause of its own
-    detail: `generator-limited, not a server limit: ${symptom}; the target's tail stayed low (${tail.text}${own ? `; ${own.text}` : ''})`,
+    detail: `generator-limited, not a server limit: ${symptom}; ${tail.unread ? evidence : `the target's tail stayed low (${evidence})`}`,
   };
+}
+
+/** The symptom with the generator's saturation beside it, where the symptom is not that reading itself. */
+function withSaturation(symptom: string, code: Symptom, saturated: string | null): string {
+  return saturated === null || code.code === 'thread-busy' || code.code === 'process-cpu'
+    ? symptom
+    : `${symptom} while ${saturated}`;
 }
 
 /** A failed step on whose target its own evidence shows saturation: the target's limit, a generator symptom beside it. */

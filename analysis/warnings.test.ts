@@ -44,6 +44,10 @@ describe('generator warnings', () => {
     expect(runWarnings([step({ dropped: 52 })], rules)).toEqual([
       'step 1 dropped 52 arrivals: no free VU; raise maxVUs or this step measures the generator',
     ]);
+    // a saturated generator's VUs were held by its own queue: more VUs would only add to it
+    expect(runWarnings([step({ dropped: 52, generatorSaturated: true })], rules)).toEqual([
+      'step 1 dropped 52 arrivals: no free VU, while the generator was saturated (its busiest thread or its process over its busy bound), so its own queue held the VUs and more would only add to it: this step measures the generator; give it more cores or workers (--workers) or a machine of its own',
+    ]);
     const target = {
       dropped: 1_520,
       verdict: 'fails' as const,

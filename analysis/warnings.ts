@@ -135,7 +135,12 @@ function generatorWarnings(s: StepResult): Symptom[] {
     out.push({
       code: 'dropped',
       ...at(s),
-      figures: { dropped: s.dropped, droppedBusy: s.droppedBusy ?? 0, waitedOnTarget: s.waitedOnTarget === true },
+      figures: {
+        dropped: s.dropped,
+        droppedBusy: s.droppedBusy ?? 0,
+        waitedOnTarget: s.waitedOnTarget === true,
+        ...(s.generatorSaturated ? { generatorSaturated: true } : {}),
+      },
     });
   if (s.lagP99Ms !== null && s.lagP99Ms > LAG_P99_WARN_MS)
     out.push({ code: 'late-start', ...at(s), figures: { lagP99Ms: s.lagP99Ms, boundMs: LAG_P99_WARN_MS, stalled } });

@@ -54,6 +54,8 @@ function droppedText(w: Symptom, s: StepResult, unit: RateUnit): string {
     const rest = forVUs > 0 ? `; the other ${fmtInt(forVUs)} found the pool at its maximum: raise maxVUs` : '';
     return `${head}, ${busy === f.dropped ? 'all' : fmtInt(busy)} while the generator's thread was saturated (over 80% busy), when a VU pool over TLS opens no new connection (each costs a handshake, about 2 ms of CPU, which would only stall the thread further): this step measures the generator; give it more cores or workers (--workers) or a machine of its own${rest}`;
   }
+  if (!waited && w.figures.generatorSaturated === true)
+    return `${head}, while the generator was saturated (its busiest thread or its process over its busy bound), so its own queue held the VUs and more would only add to it: this step measures the generator; give it more cores or workers (--workers) or a machine of its own`;
   if (!waited) return `${head}; raise maxVUs or this step measures the generator`;
   // the mean is of requests: a mix's rate is its requests', whose VUs are the ones in flight
   const [rate, rateUnit] =

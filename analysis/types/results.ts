@@ -133,6 +133,12 @@ export interface StepResult {
   generatorLimited?: Symptom;
   /** The generator's symptom a failed attempt showed (whoever's limit it was), as a value. */
   generatorSymptom?: Symptom;
+  /**
+   * The generator was at its own CPU ceiling in the window (its busiest thread or its process over
+   * verdicts.generatorBusyMax: generator-symptoms.ts generatorSaturated): its client times hold its
+   * own queue, and its drops are that queue's, not a want of VUs.
+   */
+  generatorSaturated?: true;
   /** A failed attempt's classification in words (whose limit it was and why), for display. */
   verdictDetail?: string;
   /** The topology readings seen during a contaminated attempt. */
