@@ -8,7 +8,8 @@
  *
  * Steps of 3 s at 40, 80, 120 req/s, no warmup: step 1 is requests 1..120 (and preflight's sample),
  * step 2 is 121..360, so the 241st arrives about 1.5 s into step 2, between its first edge reading
- * (3 replicas) and its last (4).
+ * (3 replicas) and its last (4). Those edge readings are taken on the second and land a moment
+ * after it: the one that stands for a window's end edge is read with that window.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,6 +72,26 @@ describe('topology.command', () => {
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(/^\| 2 \| 80 \| .* \| holds \(contaminated\) \|$/m);
     expect(md).toContain('topology changed during the step (3 -> 4)');
+  });
+
+  it("a change in step 1's last second, after its last reading inside the window, is read at its end edge: step 1 is contaminated", async () => {
+    // request 1 is preflight's sample; step 1 sends 2..121, so the 101st arrives about 2.5 s into
+    // its 3 s: after the reading at 2 s, before the one taken at its end edge (3 s, a moment later)
+    actAt = 101;
+    act = () => fs.writeFileSync(replicas, '4\n');
+    const r = await runQuietly(config('changed-late', `cat ${replicas}`));
+    expect(r.error?.message ?? null).toBeNull();
+    const { result } = analyzeStore(r.dir);
+    const at1 = result.steps.filter((s) => s.index === 0);
+    expect(
+      at1.map((s) => [s.attempt ?? 1, s.contaminated === true]),
+      JSON.stringify(at1),
+    ).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    expect(at1[0]!.topologyValues).toEqual([3, 4]);
+    expect(result.steps.filter((s) => s.contaminated).map((s) => s.index)).toEqual([0]);
   });
 
   it.each([
