@@ -94,6 +94,29 @@ describe('topology.command', () => {
     expect(result.steps.filter((s) => s.contaminated).map((s) => s.index)).toEqual([0]);
   });
 
+  it('a step whose rerun is contaminated too is left out, and the stop line counts it so, not as held', async () => {
+    // step 2's first attempt is requests 122..361, its rerun 362..601: the count moves in both
+    actAt = 241;
+    act = () => {
+      fs.writeFileSync(replicas, '4\n');
+      actAt = 481;
+      act = () => fs.writeFileSync(replicas, '5\n');
+    };
+    const r = await runQuietly(config('changed-twice', `cat ${replicas}`));
+    expect(r.error?.message ?? null).toBeNull();
+    const { result } = analyzeStore(r.dir);
+    expect(result.steps.map((s) => [s.index, s.attempt ?? 1, s.contaminated === true])).toEqual([
+      [0, 1, false],
+      [1, 1, true],
+      [1, 2, true],
+      [2, 1, false],
+    ]);
+    expect(result.stopReason).toBe('max-rate-reached');
+    expect(result.stopDetail).toMatch(
+      /^2 of 3 planned steps held; step 2 left out: the topology changed during every attempt at its rate; the last, step 3 \(120 req\/s\)/,
+    );
+  });
+
   it.each([
     ['prints something else', `echo 'replicas: three'`, /printed "replicas: three", not one number >= 0$/],
     ['prints nothing', 'true', /printed nothing, not one number >= 0$/],
