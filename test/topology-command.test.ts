@@ -112,6 +112,9 @@ describe('topology.command', () => {
       [2, 1, false],
     ]);
     expect(result.stopReason).toBe('max-rate-reached');
+    expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
+      '**Capacity: at least 120.0 req/s (every planned step held but step 2, left out (its topology changed); raise the top rate)**',
+    );
     expect(result.stopDetail).toMatch(
       /^2 of 3 planned steps held; step 2 left out: the topology changed during every attempt at its rate; the last, step 3 \(120 req\/s\)/,
     );
