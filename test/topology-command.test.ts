@@ -52,46 +52,30 @@ const config = (runId: string, command: string) => ({
 });
 
 describe('topology.command', () => {
-  it('a replica count changed inside step 2 contaminates it, which is rerun once and said so in the report', async () => {
-    actAt = 241;
+  // request 1 is preflight's sample; step 1 sends 2..121, so its 101st arrives about 2.5 s into its
+  // 3 s: after the reading at 2 s, before the one taken at its end edge (3 s, landing a moment later)
+  it.each([
+    ['inside step 2 contaminates it', 241, 2],
+    ["in step 1's last second, after its last reading inside the window, is read at its end edge", 101, 1],
+  ])('a replica count changed %s: rerun once, said so in the report', async (_what, at, stepNo) => {
+    actAt = at;
     act = () => fs.writeFileSync(replicas, '4\n');
-    const r = await runQuietly(config('changed', `cat ${replicas}`));
+    const r = await runQuietly(config(`changed-${at}`, `cat ${replicas}`));
     expect(r.error?.message ?? null).toBeNull();
     const { result } = analyzeStore(r.dir);
-    const at2 = result.steps.filter((s) => s.index === 1);
+    const atStep = result.steps.filter((s) => s.index === stepNo - 1);
     expect(
-      at2.map((s) => [s.attempt ?? 1, s.contaminated === true]),
-      JSON.stringify(at2),
+      atStep.map((s) => [s.attempt ?? 1, s.contaminated === true]),
+      JSON.stringify(atStep),
     ).toEqual([
       [1, true],
       [2, false],
     ]);
-    expect(at2[0]!.topologyValues).toEqual([3, 4]);
-    expect(at2[0]!.reasons).toContain('topology changed during the step (3 -> 4)');
-    expect(result.steps.filter((s) => s.contaminated).map((s) => s.index)).toEqual([1]);
+    expect(atStep[0]!.topologyValues).toEqual([3, 4]);
+    expect(result.steps.filter((s) => s.contaminated).map((s) => s.index)).toEqual([stepNo - 1]);
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
-    expect(md).toMatch(/^\| 2 \| 80 \| .* \| holds \(contaminated\) \|$/m);
+    expect(md).toMatch(new RegExp(`^\\| ${stepNo} \\| ${40 * stepNo} \\| .* \\| holds \\(contaminated\\) \\|$`, 'm'));
     expect(md).toContain('topology changed during the step (3 -> 4)');
-  });
-
-  it("a change in step 1's last second, after its last reading inside the window, is read at its end edge: step 1 is contaminated", async () => {
-    // request 1 is preflight's sample; step 1 sends 2..121, so the 101st arrives about 2.5 s into
-    // its 3 s: after the reading at 2 s, before the one taken at its end edge (3 s, a moment later)
-    actAt = 101;
-    act = () => fs.writeFileSync(replicas, '4\n');
-    const r = await runQuietly(config('changed-late', `cat ${replicas}`));
-    expect(r.error?.message ?? null).toBeNull();
-    const { result } = analyzeStore(r.dir);
-    const at1 = result.steps.filter((s) => s.index === 0);
-    expect(
-      at1.map((s) => [s.attempt ?? 1, s.contaminated === true]),
-      JSON.stringify(at1),
-    ).toEqual([
-      [1, true],
-      [2, false],
-    ]);
-    expect(at1[0]!.topologyValues).toEqual([3, 4]);
-    expect(result.steps.filter((s) => s.contaminated).map((s) => s.index)).toEqual([0]);
   });
 
   it('a step whose rerun is contaminated too is left out, and the stop line counts it so, not as held', async () => {
