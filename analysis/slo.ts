@@ -247,5 +247,7 @@ export function atSloCapacity<T extends { capacityPerSec: number | null; kneeSte
  */
 export function costAtSloCapacity(run: RunResult, c: CostSettings): CostResult | null {
   if (!run.slo) return null;
-  return costPerRequest(atSloCapacity(run) ?? { ...run, capacityPerSec: null, kneeStep: null }, c);
+  const cost = costPerRequest(atSloCapacity(run) ?? { ...run, capacityPerSec: null, kneeStep: null }, c);
+  // a capacity of "at least N" makes a price per request of "at most": never a figure it is not
+  return run.slo.atLeast && cost.fixedPerRequest !== null ? { ...cost, fixedAtMost: true } : cost;
 }

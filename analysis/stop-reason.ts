@@ -80,8 +80,24 @@ function endOfPlanReason(
   const last = steps[steps.length - 1];
   return {
     stopReason: 'max-rate-reached',
-    stopDetail: `all ${steps.length} planned steps held; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least ${last.throughputPerSec > last.ratePerSec ? `the ${fmtTarget(last.ratePerSec)} ${unit} offered` : 'that'}, raise the top rate to find the plateau`,
+    stopDetail: `${heldText(steps, ran, plannedSteps)}; the last, ${stepName(last, unit)}, achieved ${fmtRate(last.throughputPerSec)} ${unit}: capacity is at least ${last.throughputPerSec > last.ratePerSec ? `the ${fmtTarget(last.ratePerSec)} ${unit} offered` : 'that'}, raise the top rate to find the plateau`,
   };
+}
+
+/**
+ * "all 4 planned steps held", or where a rate ran with no attempt that decides (the topology
+ * changed during each), "2 of 3 planned steps held; step 2 left out: ...": never counted as held.
+ */
+function heldText(steps: readonly StepResult[], ran: readonly StepResult[], plannedSteps: number): string {
+  const deciding = new Set(steps.map((s) => s.index));
+  const out = [...new Set(ran.map((s) => s.index).filter((i) => !deciding.has(i)))];
+  if (out.length === 0) return `all ${steps.length} planned steps held`;
+  const why = (i: number) =>
+    ran.every((s) => s.index !== i || s.contaminated)
+      ? 'the topology changed during every attempt at its rate'
+      : 'no attempt at its rate decides';
+  const named = out.map((i) => `step ${i + 1} left out: ${why(i)}`).join('; ');
+  return `${steps.length} of ${plannedSteps} planned steps held; ${named}`;
 }
 
 /** The load generator, not the target, failed the step: no capacity, and what would let it keep up. */

@@ -38,7 +38,7 @@ export function costLines(cost: CostResult | null, title = 'Cost per request'): 
   const out = ['', `### ${title}`, ''];
   if (cost.fixedPerRequest !== null)
     out.push(
-      `- fixed price (monthly cost / (capacity × seconds in a month)): ${mdCell(priceText(cost.fixedPerRequest, cost.currency))}`,
+      `- fixed price (monthly cost / (capacity × seconds in a month)): ${cost.fixedAtMost ? 'at most ' : ''}${mdCell(priceText(cost.fixedPerRequest, cost.currency))}${cost.fixedAtMost ? ' (the capacity within SLO is a lower bound: no holding step missed the objective)' : ''}`,
     );
   if (cost.unitsPerRequest !== null)
     out.push(

@@ -39,8 +39,17 @@ export function capacityText(run: RunResult): string {
     return run.stopReason.endsWith('-failed')
       ? `not established: ${stopLabel(run.stopReason)}`
       : 'not established: no step held';
-  if (run.stopReason === 'max-rate-reached')
-    return `at least ${fmtRate(held)} ${unit} (every planned step held; raise the top rate)`;
+  if (run.stopReason === 'max-rate-reached') {
+    // a rate whose every attempt ran while the topology changed was measured by none: not "held"
+    const deciding = new Set(decidingSteps(run.steps).map((s) => s.index));
+    const out = [...new Set(run.steps.map((s) => s.index))].filter(
+      (i) => !deciding.has(i) && run.steps.every((s) => s.index !== i || s.contaminated),
+    );
+    const except = out.length
+      ? ` but ${out.map((i) => `step ${stepNo(i)}`).join(', ')}, left out (its topology changed)`
+      : '';
+    return `at least ${fmtRate(held)} ${unit} (every planned step held${except}; raise the top rate)`;
+  }
   return `not established (at least ${fmtRate(held)} ${unit} held; ${notEstablishedWhy(run)})`;
 }
 

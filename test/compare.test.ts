@@ -615,7 +615,11 @@ describe('plateau compare with a latency objective', () => {
     expect(md).toContain(
       `### Cost per request at the capacity within SLO (A)\n\n- fixed price (monthly cost / (capacity × seconds in a month)): ${(730 / (300 * SECONDS_PER_MONTH)).toPrecision(3)} EUR`,
     );
-    expect(md).toContain('### Cost per request at the capacity within SLO (B)');
+    // b's capacity within SLO is "at least 400" (every holding step met it): its price is a bound, said so
+    expect(cost.slo.a!.fixedAtMost).toBeUndefined();
+    expect(md).toContain(
+      `### Cost per request at the capacity within SLO (B)\n\n- fixed price (monthly cost / (capacity × seconds in a month)): at most ${(730 / (400 * SECONDS_PER_MONTH)).toPrecision(3)} EUR (the capacity within SLO is a lower bound: no holding step missed the objective)`,
+    );
     expect(costAtSloCapacity(sloRun(400, 400, { ...SLO, maxMs: 5 }), c)!.notes).toEqual([
       'fixed price: no capacity established',
     ]);

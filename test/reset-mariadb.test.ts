@@ -11,6 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../demo/server.ts';
 import { parseConfigOrThrow } from '../harness/config/validate.ts';
 import { reset } from '../harness/pipeline/reset.ts';
+import { readAfter, readBefore } from '../harness/probes/distribution.ts';
+import { judgeDistribution } from '../analysis/distribution.ts';
+import type { DistributionRecord } from '../analysis/types.ts';
+import { PlateauError } from '../harness/errors.ts';
 import { findMariadb, startMariadb, type DbServer } from './helpers/databases.ts';
 import { DEMO_SCENARIO, runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
@@ -152,6 +156,58 @@ describe.skipIf(!BINS)(`SQL reset on MariaDB${SKIP}`, () => {
       for (const secret of [wrong, encodeURIComponent(wrong), db.password, encodeURIComponent(db.password)])
         expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe.skipIf(!BINS)(`distribution probes refused on MariaDB${SKIP}`, () => {
+  const probe = (query: string) =>
+    parseConfigOrThrow(
+      config('x', {
+        probes: {
+          distribution: [{ name: 'leaders', driver: 'mysql', urlEnv: 'RESET_DATABASE_URL', query, expectNodes: 3 }],
+        },
+      }),
+    );
+  const refusal = async (query: string) => {
+    const err = await readBefore(probe(query), env(), () => {}).then(
+      () => null,
+      (e: PlateauError) => e,
+    );
+    expect(err).toBeInstanceOf(PlateauError);
+    expect(err!.exitCode).toBe(3);
+    for (const text of [err!.message, err!.hint]) expect(text).not.toContain(db.password);
+    return err!;
+  };
+
+  it('one SELECT that writes (nextval of a sequence) is refused in its read-only session, and the sequence is unmoved', async () => {
+    await db.query('CREATE SEQUENCE IF NOT EXISTS probe_seq');
+    const err = await refusal("SELECT 'n1', nextval(probe_seq)");
+    expect(err.message).toMatch(
+      /^distribution probe "leaders" could not be read before the run \(no load was sent\): the query tried to write \(the probe reads in a read-only session\) and failed on 127\.0\.0\.1:\d+\/plateau_test \(ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION\): .*\(fix: give a query that only reads/,
+    );
+    expect(await db.query('SELECT nextval(probe_seq)')).toEqual([[1]]);
+  });
+
+  it('a query that matches no row, or counts only 0s, judges nothing: refused before the run, recorded after it', async () => {
+    await seed();
+    const none = "SELECT 'pa', COUNT(*) FROM orders WHERE region = 'z' GROUP BY region";
+    expect((await refusal(none)).message).toMatch(
+      /: the probe read no rows: nothing to judge \(fix: run the query by hand against the same database and check its filters/,
+    );
+    expect((await refusal(PARTITION_ROWS.replaceAll('COUNT(*)', 'COUNT(*) * 0'))).message).toContain(
+      'the probe read only counts of 0 (pa 0, pb 0, pc 0): nothing to judge',
+    );
+    const after: DistributionRecord[] = [];
+    await readAfter(probe(none), env(), (r) => after.push(r));
+    expect(after[0]!.problem).toMatch(/^the probe read no rows: nothing to judge/);
+    expect(judgeDistribution(after[0]!).verdict).toBeNull();
+  });
+
+  it('a query on a table that is not there names the query, not a reset guard', async () => {
+    const err = await refusal('SELECT server, COUNT(*) FROM no_such_table GROUP BY server');
+    expect(err.message).toMatch(/the query failed on 127\.0\.0\.1:\d+\/plateau_test \(ER_NO_SUCH_TABLE\)/);
+    expect(err.message).toMatch(/\(fix: run the query by hand on 127\.0\.0\.1:\d+\/plateau_test as the same user/);
+    expect(err.message).not.toContain('guarded');
   });
 });
 

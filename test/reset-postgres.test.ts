@@ -271,6 +271,26 @@ describe.skipIf(!BIN)(`a run against the demo with a PostgreSQL reset hook and a
     ]);
     expect(r.result.distribution?.map((d) => d.verdict)).toEqual(['SKEWED']);
   });
+
+  it('a WITH that deletes, or partitions that hold no row yet, are refused before any load, and nothing was deleted', async () => {
+    await pg.query("TRUNCATE orders; INSERT INTO orders VALUES (1, 'a'), (2, 'b')");
+    const deleting = {
+      ...probe,
+      query: 'WITH d AS (DELETE FROM orders RETURNING region) SELECT region, count(*) FROM d GROUP BY region',
+    };
+    const r = await runQuietly(config('pg-probe-writes', { probes: { distribution: [deleting] } }), { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.error?.message).toMatch(
+      /^distribution probe "partitions" could not be read before the run \(no load was sent\): the query tried to write \(the probe reads in a read-only session\) and failed on .* \(25006\): .* \(fix: give a query that only reads/,
+    );
+    expect(await pg.query('SELECT count(*) FROM orders')).toEqual([['2']]);
+    await pg.query('TRUNCATE orders');
+    const empty = await runQuietly(config('pg-probe-empty', { probes: { distribution: [probe] } }), { env: env() });
+    expect(empty.exitCode).toBe(3);
+    expect(empty.error?.message).toContain(
+      'the probe read only counts of 0 (orders_a 0, orders_b 0, orders_c 0): nothing to judge (fix: run the query by hand',
+    );
+  });
 });
 
 async function until(ok: () => boolean, timeoutMs = 20_000): Promise<void> {

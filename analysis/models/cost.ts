@@ -26,6 +26,8 @@ export interface CostSettings {
 export interface CostResult {
   currency: string;
   fixedPerRequest: number | null;
+  /** The capacity it divides by is a lower bound (every holding step met the objective): the price is at most this. */
+  fixedAtMost?: true;
   unitsPerRequest: number | null;
   usagePerRequest: number | null;
   /** Why a figure is missing, in words. */

@@ -131,7 +131,9 @@ export const configSchema = z.strictObject({
   topology: z
     .strictObject({
       metric: text('a metric series read with the metrics (e.g. kube_deployment_status_replicas)').optional(),
-      command: text('or a shell command that prints a number').optional(),
+      command: text(
+        'or a shell command that prints one number >= 0, exits 0 and finishes within 5 s: preflight refuses one that does not; a reading that fails mid-run is named on the steps line',
+      ).optional(),
       everyS: positiveInt('seconds between topology readings').default(2),
       rerun: flag('rerun a contaminated step once').default(true),
     })

@@ -4,7 +4,6 @@
  * configured series (a ServerSample), goes to probes.ndjson and stays in memory (O(seconds)) for
  * the live verdicts, which wait for their window's end edge to be read (readingAt).
  */
-import { exec } from 'node:child_process';
 import { request } from 'undici';
 import type { ServerSample } from '../../analysis/types.ts';
 import { realClock, type Clock, type Timer } from '../clock.ts';
@@ -13,6 +12,7 @@ import { parsePromText, sumOf, type PromSample } from './prom-text.ts';
 import { requestSeriesOf } from '../../analysis/request-series.ts';
 import { requestReading } from './request-reading.ts';
 import { downstreamReadings } from './downstream-reading.ts';
+import { readTopologyCommand } from './topology-command.ts';
 
 /** One reading of the target's series, without where and when it was taken. */
 export type ServerReading = Omit<ServerSample, 'kind' | 'phase' | 'tS'>;
@@ -44,6 +44,8 @@ export class Prober {
   private readonly waiters: { tS: number; settle(): void }[] = [];
   /** The last reading failed: said once, not every second. */
   lastError: string | null = null;
+  /** Readings whose topology.command gave no number, and the last one's problem (the metrics of those readings are kept). */
+  readonly topologyUnread = { count: 0, last: null as string | null };
 
   private readonly clock: Clock;
 
@@ -103,6 +105,7 @@ export class Prober {
 
   async read(): Promise<void> {
     const startMs = this.clock.now();
+    const unread = this.topologyUnread.count;
     try {
       const s = await (this.o.read ?? (() => this.readTarget()))();
       const endMs = this.clock.now();
@@ -116,7 +119,7 @@ export class Prober {
       };
       this.samples.push(sample);
       this.o.sink(sample);
-      this.lastError = null;
+      this.lastError = this.topologyUnread.count > unread ? `topology.command ${this.topologyUnread.last}` : null;
     } catch (err) {
       this.lastError = (err as Error).message;
     }
@@ -137,15 +140,14 @@ export class Prober {
     return parsePromText(text);
   }
 
-  private topologyCommand(): Promise<number | null> {
+  private async topologyCommand(): Promise<number | null> {
     const cmd = this.o.config.topology?.command;
-    if (!cmd) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      exec(cmd, { timeout: 5000 }, (err, stdout) => {
-        const v = Number(String(stdout).trim());
-        resolve(err || !Number.isFinite(v) ? null : v);
-      });
-    });
+    if (!cmd) return null;
+    const r = await readTopologyCommand(cmd);
+    if ('value' in r) return r.value;
+    this.topologyUnread.count++;
+    this.topologyUnread.last = r.problem;
+    return null;
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@
  * fix: target reachable and healthy, secrets present, generated ids fit the target's column, a
  * unique data source has a row for every arrival, one sample arrival of each mix entry built,
  * sent and accepted (sample-arrivals.ts), and, with metrics, the declared series and the request
- * series present, in a plausible unit (metrics-check.ts).
+ * series present, in a plausible unit (metrics-check.ts); topology.command prints a number.
  */
 import { checkDownstreamsInPrometheus, checkDownstreamsInText } from './downstream-check.ts';
 import { checkLabelsAndRoutes, checkRequestLabelsInPrometheus } from './request-labels-check.ts';
@@ -32,6 +32,7 @@ import {
   unitNameProblem,
 } from './metrics-check.ts';
 import { parsePromText, sumOf } from '../metrics/prom-text.ts';
+import { readTopologyCommand, TOPOLOGY_COMMAND_FIX } from '../metrics/topology-command.ts';
 import { requestSeriesOf, requestSeriesText } from '../../analysis/request-series.ts';
 
 export interface PreflightInput {
@@ -59,6 +60,7 @@ export async function preflight(p: PreflightInput): Promise<StageResult<Map<stri
   evidence.push(checkDisk(p.config.output.dir, p.durationS));
   const noHealth = await checkHealth(p.config, evidence);
   if (p.config.metrics?.url) evidence.push(await checkMetrics(p.config));
+  if (p.config.topology?.command) evidence.push(await checkTopologyCommand(p.config.topology.command));
   // the fix's readBy names the entries seen reading the source (sourceReaders), built only if one is suggested
   const fewRows = uniqueRowsProblem(p.requests.data, p.maxRows, warmupRuns(p.config), p.requests.traffic, true, () =>
     sourceReaders(p.requests),
@@ -190,6 +192,19 @@ async function checkDownstreams(config: PlateauConfig): Promise<string | null> {
   if (!m.url) return null;
   const { url, text } = await fetchMetrics(m.url, config.target.url);
   return checkDownstreamsInText(config, url, text);
+}
+
+/** topology.command prints a number now: one that cannot be read would leave every step's topology unknown. */
+async function checkTopologyCommand(cmd: string): Promise<string> {
+  const r = await readTopologyCommand(cmd);
+  if ('problem' in r)
+    throw new PlateauError(
+      `topology.command cannot be read: ${r.problem}`,
+      TOPOLOGY_COMMAND_FIX,
+      'topology-command',
+      EXIT.preflight,
+    );
+  return `topology.command printed ${r.value}`;
 }
 
 /** The metrics endpoint's text, or the refusal naming why it cannot be read. */

@@ -145,6 +145,11 @@ export async function runSteps(
   // the load is over: a signal from here (the PromQL settle and queries, the report) stops nothing
   ctx.interrupt.loadEnded = true;
   await st.prober?.stop();
+  const unread = st.prober?.topologyUnread;
+  // said on the stage's line (the report's stages table): a step judged without a reading may hide a change
+  const unreadNote = unread?.count
+    ? `; topology.command gave no number at ${unread.count} reading${unread.count > 1 ? 's' : ''} (last: ${unread.last}): a change of topology at those times could not be seen`
+    : '';
   if (ctx.config.metrics?.prometheus && !ctx.interrupt.interrupted) {
     const pq = await promqlWindows(ctx.config, st.attempts, performance.timeOrigin + st.t0Ms);
     ctx.store.update({ promqlWindows: pq.windows });
@@ -165,9 +170,9 @@ export async function runSteps(
     if (refused) throw refused;
   }
   const detail =
-    cut !== null
+    (cut !== null
       ? cutDetail(st.judged, ctx.plan.steps.length, cut)
-      : stepsDetail(st.judged, ctx.plan.steps.length, unit);
+      : stepsDetail(st.judged, ctx.plan.steps.length, unit)) + unreadNote;
   const evidence = st.judged.map(
     (s) =>
       `step ${s.index + 1}${s.attempt && s.attempt > 1 ? ` (attempt ${s.attempt})` : ''} at ${s.ratePerSec} ${unit}: ${s.throughputPerSec.toFixed(1)} achieved, ${s.verdict}${s.transient ? ', transient' : ''}`,

@@ -2,8 +2,8 @@
  * The data-distribution probes around the load: each probe of `probes.distribution` is read
  * before the warmup (inside the reset stage, once the data is restored) and after the last step.
  * Every reading goes to run.json's `distribution[]` as it is taken; the analysis judges them
- * (analysis/distribution.ts). Before the run, a probe that cannot be read fails the stage (exit
- * 4, like any stage before the load), and a SKEWED reading of a probe with `require: 'spread'`
+ * (analysis/distribution.ts). Before the run, a probe that cannot be read, or reads nothing (no
+ * rows, only 0s), fails the stage (exit 3, no load sent), and a SKEWED reading of a probe with `require: 'spread'`
  * stops the run before any load; after the run, a probe that cannot be read is recorded with its
  * problem (the load's figures stand).
  */
@@ -49,12 +49,33 @@ export async function readProbe(
   };
   try {
     const r = p.source === 'sql' ? await readSqlCounts(p, env, who) : await readMetricCounts(p, targetUrl, who);
+    const nothing = countsNothing(p, r.counts);
+    if (nothing) return { ...base, from: r.from, counts: r.counts, problem: nothing };
     return { ...base, from: r.from, counts: r.counts };
   } catch (err) {
     if (!(err instanceof PlateauError) || isBug(err)) throw err;
     const from = p.source === 'sql' ? `${p.driver}${p.urlEnv ? ` via $${p.urlEnv}` : ` ${p.database}`}` : (p.url ?? '');
     return { ...base, from, counts: {}, problem: `${err.message.replace(`${who}: `, '')} (fix: ${err.hint})` };
   }
+}
+
+/**
+ * Why a reading that counts nothing (no rows, or only 0s) is no reading: it says which query or
+ * filter matched nothing, not that one node holds everything (SKEWED) or the data is spread.
+ */
+function countsNothing(p: DistributionProbe, counts: Record<string, number>): string | null {
+  const entries = Object.entries(counts);
+  if (entries.some(([, c]) => c > 0)) return null;
+  const what = entries.length
+    ? `only counts of 0 (${entries.map(([n]) => `${n} 0`).join(', ')})`
+    : p.source === 'sql'
+      ? 'no rows'
+      : `no sample of ${p.series}${p.labels ? ` with ${JSON.stringify(p.labels)}` : ''}`;
+  const fix =
+    p.source === 'sql'
+      ? "run the query by hand against the same database and check its filters (database and table names, role = 'LEADER'); if a reset hook loads the data, it runs before this reading"
+      : 'check series, labels and nodeLabel against the endpoint';
+  return `the probe read ${what}: nothing to judge (fix: ${fix})`;
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * A distribution probe's SQL source: one read-only query (PostgreSQL sessions are opened
- * read-only) whose rows are (node, count), through the same drivers as the reset hooks
+ * A distribution probe's SQL source: one read-only query (in a read-only session: PostgreSQL's,
+ * MySQL's and MariaDB's; not TiDB's, which has none: mysql-driver.ts) whose rows are (node, count), through the same drivers as the reset hooks
  * (harness/reset/connection.ts): the URL from urlEnv, never printed, errors scrubbed of it.
  */
 import { PlateauError, EXIT } from '../errors.ts';
 import { openConnection, scrubbed, within } from '../reset/connection.ts';
-import { sessionError } from '../reset/db-errors.ts';
+import { codeOf, READ_ONLY_REFUSED, sessionError } from '../reset/db-errors.ts';
 import { isBug } from '../reset/sql-hook.ts';
 import type { DistributionProbe } from './probes-schema.ts';
 
@@ -27,7 +27,15 @@ export async function readSqlCounts(p: DistributionProbe, env: NodeJS.ProcessEnv
     if (err instanceof PlateauError)
       throw scrubbed(new PlateauError(`${who}: ${err.message}`, err.hint, err.code, err.exitCode), resolved.scrub);
     if (isBug(err)) throw err;
-    throw sessionError(err, { who, resolved, phase: 'the query' });
+    const writes = READ_ONLY_REFUSED.has(codeOf(err));
+    throw sessionError(err, {
+      who,
+      resolved,
+      phase: writes ? 'the query tried to write (the probe reads in a read-only session) and' : 'the query',
+      fix: writes
+        ? 'give a query that only reads (no nextval, no SELECT ... INTO, no FOR UPDATE, no function that writes): a probe never changes the data; put changes in reset.hooks'
+        : `run the query by hand on ${resolved.where} as the same user: check its tables and columns exist there and that the user may read them (docs/distribution.md has ready queries)`,
+    });
   } finally {
     await driver.close();
   }

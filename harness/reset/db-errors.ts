@@ -28,6 +28,9 @@ const LOGIN = new Set([
 /** pg: invalid_catalog_name; mysql2: unknown database, no access to it. */
 const NO_DATABASE = new Set(['3D000', 'ER_BAD_DB_ERROR', 'ER_DBACCESS_DENIED_ERROR']);
 
+/** pg: read_only_sql_transaction; mysql2: a statement refused by a READ ONLY session. */
+export const READ_ONLY_REFUSED = new Set(['25006', 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION']);
+
 const NAMES = { postgres: 'PostgreSQL', mysql: 'MySQL-protocol', sqlite: 'SQLite' } as const;
 
 /** A fix's example URL: its userinfo the placeholder the scrubber keeps, so the fix still says where the password goes. */
@@ -91,7 +94,10 @@ function isTimeout(err: unknown, code: string): boolean {
 }
 
 /** A failure once connected (a count, the guard's name query, a statement): who, where, what. */
-export function sessionError(err: unknown, o: { who: string; resolved: Resolved; phase: string }): PlateauError {
+export function sessionError(
+  err: unknown,
+  o: { who: string; resolved: Resolved; phase: string; fix?: string },
+): PlateauError {
   const scrub = o.resolved.scrub;
   if (err instanceof PlateauError)
     return new PlateauError(`${o.who}: ${scrub(err.message)}`, scrub(err.hint), err.code, err.exitCode);
@@ -105,7 +111,7 @@ export function sessionError(err: unknown, o: { who: string; resolved: Resolved;
       : `${o.who}: ${o.phase} failed on ${o.resolved.where}${code ? ` (${code})` : ''}: ${text}`,
     timeout
       ? `raise the timeoutS of ${o.who}, or find what holds the tables (a long transaction, a lock)`
-      : `check that the guarded tables exist on ${o.resolved.where} and that the user may read them`,
+      : (o.fix ?? `check that the guarded tables exist on ${o.resolved.where} and that the user may read them`),
     timeout ? 'db-timeout' : 'db-query',
     EXIT.preflight,
   );

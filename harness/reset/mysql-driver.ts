@@ -12,6 +12,9 @@ import { verbOf } from './sql-guard.ts';
 /** Statements MySQL commits implicitly (the ones a reset may run: TRUNCATE, ALTER, TiDB's SPLIT; and the other DDL). */
 const IMPLICIT_COMMIT = new Set(['TRUNCATE', 'ALTER', 'SPLIT', 'CREATE', 'DROP', 'RENAME']);
 
+/** ER_NOT_SUPPORTED_YET, TiDB's answer to a noop function such as READ ONLY. */
+const NOOP_IN_TIDB = 1235;
+
 export async function openMysql(o: OpenOptions): Promise<SqlDriver> {
   const mysql = await import('mysql2/promise');
   const conn: Connection = await mysql.createConnection({
@@ -32,8 +35,15 @@ export async function openMysql(o: OpenOptions): Promise<SqlDriver> {
       throw new StatementError(index, err);
     }
   };
-  // No read-only session for a probe here: TiDB refuses SET TRANSACTION READ ONLY unless its noop
-  // functions are enabled. A probe's query is held to one SELECT, WITH or SHOW instead (probes/).
+  // A probe's session is read-only: one SELECT can still write on MySQL and MariaDB (nextval of a
+  // sequence, SELECT ... FOR UPDATE's locks, a function that writes). TiDB refuses SET TRANSACTION
+  // READ ONLY (1235: a noop unless tidb_enable_noop_functions): there the probe's query is held to
+  // one SELECT, WITH or SHOW alone (probes/).
+  if (o.readOnly) {
+    await query('SET SESSION TRANSACTION READ ONLY').catch((err: { errno?: number }) => {
+      if (err?.errno !== NOOP_IN_TIDB) throw err;
+    });
+  }
   return {
     kind: 'mysql',
     where: o.where,
