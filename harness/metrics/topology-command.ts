@@ -4,9 +4,9 @@
  * stderr, what it printed instead of a number, or that it did not finish), so preflight can refuse
  * a command that cannot be read before any load, and a reading that fails later is said rather
  * than silently taken as "no change". The command runs in its own process group, killed whole
- * when it overruns: `sh -c 'kubectl ...'` killed alone would leave its child running.
+ * when it overruns (shell-group.ts).
  */
-import { spawn } from 'node:child_process';
+import { killShellGroup, spawnShellGroup } from '../shell-group.ts';
 
 /** The longest a reading may take: readings are due every topology.everyS (>= 1 s), edges too. */
 export const TOPOLOGY_COMMAND_TIMEOUT_MS = 5000;
@@ -20,7 +20,7 @@ export type TopologyReading = { value: number } | { problem: string };
 
 export function readTopologyCommand(cmd: string, timeoutMs = TOPOLOGY_COMMAND_TIMEOUT_MS): Promise<TopologyReading> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawnShellGroup(cmd);
     let out = '';
     let err = '';
     let timedOut = false;
@@ -28,7 +28,7 @@ export function readTopologyCommand(cmd: string, timeoutMs = TOPOLOGY_COMMAND_TI
     child.stderr.on('data', (b: Buffer) => (err = (err + b.toString()).slice(-KEEP_CHARS)));
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killShellGroup(child.pid);
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
@@ -62,15 +62,6 @@ function quoted(text: string, what: string): string {
 
 function clip(t: string): string {
   return t.length > QUOTE_CHARS ? `${t.slice(0, QUOTE_CHARS)}...` : t;
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 /** The fix a problem of topology.command's points to. */

@@ -3,11 +3,11 @@
  * never measures what the previous run left behind. Three kinds: a shell command, an HTTP call,
  * SQL behind a guard.
  */
-import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { PlateauError, EXIT } from '../errors.ts';
 import type { ResetHook } from '../config/schema.ts';
 import { runSqlHook } from './sql-hook.ts';
+import { killShellGroup, spawnShellGroup } from '../shell-group.ts';
 
 /** Runs one hook and returns its line of evidence; `index` (0-based) names it in messages. */
 export async function runHook(
@@ -61,14 +61,26 @@ async function runHttp(hook: Extract<ResetHook, { kind: 'http' }>, targetUrl: st
 
 function runCommand(cmd: string, timeoutS: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // its own process group, killed whole at the timeout: a child of sh's (`sleep 99 | cat`) kept the pipes, and the wait, open
+    const child = spawnShellGroup(cmd);
     let out = '';
     const keep = (b: Buffer) => {
       out = (out + b.toString()).slice(-2000);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000);
+    const timer = setTimeout(() => killShellGroup(child.pid), timeoutS * 1000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(
+        new PlateauError(
+          `reset command \`${cmd}\` could not be started: ${e.message}`,
+          'check that sh runs here',
+          'reset-command',
+          EXIT.preflight,
+        ),
+      );
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const tail = out.trim().split('\n').slice(-3).join(' | ');
