@@ -15,7 +15,7 @@ import { undeclaredFix, undeclaredProblem } from '../harness/scenario/scenario-e
 import { importK6 } from '../harness/k6/import/import.ts';
 import { mergeRuns } from '../harness/merge.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
-import { cliBinary } from './helpers/cli.ts';
+import { cliInProcess } from './helpers/cli.ts';
 import { runQuietly, tempRunsDir } from './helpers/pipeline.ts';
 
 const runsDir = tempRunsDir();
@@ -387,7 +387,8 @@ describe('plateau import k6 and report --merge scrub like a run', () => {
     delete process.env[TOKEN_VAR];
     const r = await importK6({ file, outDir: runsDir, runId: 'secrets-report-again', steps });
     expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(token); // nothing said it was secret then
-    const again = await cliBinary(['report', r.dir], { env: { ...process.env, [TOKEN_VAR]: token } });
+    process.env[TOKEN_VAR] = token; // the command reads the process's environment, as bin/plateau.js's would be
+    const again = await cliInProcess(['report', r.dir]);
     expect(again.status, again.stderr).toBe(0);
     expect(fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8')).toContain(
       'Authorization Bearer [redacted] rejected',
