@@ -25,8 +25,10 @@ beforeAll(async () => {
   const r = await runQuietly({
     target: { url: `${server.url}/` },
     scenario: path.resolve('test/fixtures/scenarios/spin-4ms.ts'),
-    steps: { startPerSec: 10, stepPerSec: 390, maxPerSec: 400, rampS: 1, holdS: 5, settleS: 2 },
-    warmup: { ratePerSec: 20, windowS: 1, stableWindows: 2, maxS: 4 },
+    // short: the spin saturates the thread at once (no warmup: the VUs are fixed, and one thread runs)
+    steps: { startPerSec: 10, stepPerSec: 390, maxPerSec: 400, rampS: 0, holdS: 3, settleS: 1 },
+    warmup: { enabled: false },
+    workers: 1,
     // VUs enough that none is wanted: the responses queue behind the spins, not the arrivals behind the VUs
     vus: { preAllocated: 100, max: 100 },
     rtt: { samples: 5 },

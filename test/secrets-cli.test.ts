@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliBinary, type CliResult } from './helpers/cli.ts';
+import { cliBinary, cliInProcess, type CliResult } from './helpers/cli.ts';
 import { tinyServer } from './helpers/tiny-server.ts';
 import { tempRunsDir } from './helpers/pipeline.ts';
 
@@ -21,6 +21,25 @@ const rates = ['--start-rate', '20', '--step-rate', '20', '--max-rate', '20'];
 function expectNotIn(secret: string, r: CliResult): void {
   expect(r.stdout.includes(secret), `stdout holds the secret: ${r.stdout}`).toBe(false);
   expect(r.stderr.includes(secret), `stderr holds the secret: ${r.stderr}`).toBe(false);
+}
+
+/**
+ * The CLI in this process with `vars` set in process.env for the call (a config or scenario module
+ * reads process.env, the CLI its io's env): a child CLI costs a second or more of the suite each.
+ * The modules that fail at their top level run in a child (cliBinary): a module that failed to
+ * load would fail again from the cache with the first token, not the one set for the call.
+ */
+async function cliWith(args: string[], vars: Record<string, string>): Promise<CliResult> {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await cliInProcess(args, { ...process.env });
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 /** Every file under `root`, read whole. */
@@ -59,9 +78,9 @@ describe('secrets never reach a line the CLI prints', () => {
 
   it('plan: request(ctx) fails with the value of a declared secret whose name does not look secret, in the message', async () => {
     const value = unique('auth');
-    const r = await cliBinary(
+    const r = await cliWith(
       ['plan', '--target', 'http://127.0.0.1:9/', '--scenario', fixture('secret-json-in-request'), ...rates],
-      { env: { ...process.env, PLATEAU_TEST_AUTH: value } },
+      { PLATEAU_TEST_AUTH: value },
     );
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(
@@ -80,13 +99,12 @@ describe('secrets never reach a line the CLI prints', () => {
         `scenario: ${JSON.stringify(fixture('expect-200'))}, ` +
         `steps: { startPerSec: 20, stepPerSec: 20, maxPerSec: 20, rampS: 1, holdS: 5 } });\n`,
     );
-    const env = { ...process.env, PLATEAU_TEST_TOKEN: token };
     for (const args of [
       ['plan'],
       ['plan', '--json'],
       ['k6-script', '--out-file', path.join(dir, 'token-in-path.js')],
     ]) {
-      const r = await cliBinary([...args, '--config', config], { env });
+      const r = await cliWith([...args, '--config', config], { PLATEAU_TEST_TOKEN: token });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain('http://127.0.0.1:9/hooks/[redacted]/');
       expectNotIn(token, r);
@@ -98,7 +116,7 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
   it('k8s manifest: a --prometheus URL with credentials is refused, naming the flag, and nothing is written', async () => {
     const password = unique('pw');
     const out = path.join(dir, 'k8s-credentials');
-    const r = await cliBinary(
+    const r = await cliWith(
       [
         'k8s',
         'manifest',
@@ -112,7 +130,7 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
         '--out',
         out,
       ],
-      { env: { ...process.env, PROMETHEUS_PASSWORD: password } },
+      { PROMETHEUS_PASSWORD: password },
     );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--prometheus: the URL carries credentials \(user:password@\)/);
@@ -123,11 +141,9 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
   it('k6-script: a script that would hold a token of the environment (in the target it GETs) is refused, and not written', async () => {
     const token = unique('tok');
     const file = path.join(dir, 'token-in-target.js');
-    const r = await cliBinary(
+    const r = await cliWith(
       ['k6-script', '--target', `http://127.0.0.1:9/hooks/${token}/`, ...rates, '--out-file', file],
-      {
-        env: { ...process.env, PLATEAU_TEST_TOKEN: token },
-      },
+      { PLATEAU_TEST_TOKEN: token },
     );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('the k6 script would hold the value of PLATEAU_TEST_TOKEN');
@@ -145,7 +161,7 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
     });
     try {
       const out = path.join(dir, 'run-id-secret');
-      const r = await cliBinary(
+      const r = await cliWith(
         [
           'run',
           '--target',
@@ -159,7 +175,7 @@ describe('secrets never reach a file the CLI writes outside a run', () => {
           '--run-id',
           `nightly-${token}`,
         ],
-        { env: { ...process.env, PLATEAU_TEST_TOKEN: token } },
+        { PLATEAU_TEST_TOKEN: token },
       );
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(
