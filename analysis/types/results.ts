@@ -298,6 +298,12 @@ export type StopReason =
    * scenarioErrorsReason): no limit of the target, no capacity.
    */
   | 'scenario-errors'
+  /**
+   * The topology changed during every attempt at a step's rate (a rerun contaminated too: an
+   * autoscaler reacting to each step): it never held still, so the run stopped there with no
+   * capacity (analysis/topology-unsteady.ts, docs/decisions/091).
+   */
+  | 'topology-unsteady'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'
