@@ -81,7 +81,7 @@ function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: De
     ev.records,
   );
   const topo = topologyChanged(ev.probes, STEPS_PHASE, a.rampStartS, a.steadyEndS);
-  if (!topo.changed) return base;
+  if (!topo.changed) return topo.values.length === 1 ? { ...base, topology: topo.values[0] } : base;
   return {
     ...base,
     contaminated: true,

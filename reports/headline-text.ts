@@ -10,6 +10,7 @@ import { cutAbovePeak } from '../analysis/peak.ts';
 import { kneeMixDrift, peakMixDrift } from '../analysis/peak-mix.ts';
 import { MAX_NAMES } from '../analysis/names-limit.ts';
 import { rateUnit } from './cells.ts';
+import { kneeTopologyClause } from './topology-text.ts';
 import { unsteadyStep } from '../analysis/topology-unsteady.ts';
 
 /**
@@ -27,7 +28,7 @@ export function capacityText(run: RunResult): string {
       drift === null
         ? ''
         : `; its window served "${drift.name}" at ${fmtPercent(drift.served)} of its ended arrivals against a weight of ${fmtPercent(drift.weight)}: the capacity is of the mix it served`;
-    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)}${mix})`;
+    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)}${kneeTopologyClause(run)}${mix})`;
   }
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
@@ -50,7 +51,7 @@ export function capacityText(run: RunResult): string {
     const except = out.length
       ? ` but ${out.map((i) => `step ${stepNo(i)}`).join(', ')}, left out (its topology changed)`
       : '';
-    return `at least ${fmtRate(held)} ${unit} (every planned step held${except}; raise the top rate)`;
+    return `at least ${fmtRate(held)} ${unit} (every planned step held${except}; raise the top rate${kneeTopologyClause(run)})`;
   }
   return `not established (at least ${fmtRate(held)} ${unit} held; ${notEstablishedWhy(run)})`;
 }

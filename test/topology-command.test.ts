@@ -76,6 +76,16 @@ describe('topology.command', () => {
     const md = fs.readFileSync(path.join(r.dir, 'report.md'), 'utf8');
     expect(md).toMatch(new RegExp(`^\\| ${stepNo} \\| ${40 * stepNo} \\| .* \\| holds \\(contaminated\\) \\|$`, 'm'));
     expect(md).toContain('topology changed during the step (3 -> 4)');
+    // the rerun and the steps after it read 4, the steps before it 3: no deciding step is contaminated,
+    // yet they measured two systems (none before step 1), and the capacity line says which it was read at
+    const counts = result.steps.filter((s) => !s.contaminated).map((s) => (s.index < stepNo - 1 ? 3 : 4));
+    expect(result.steps.filter((s) => !s.contaminated).map((s) => s.topology)).toEqual(counts);
+    expect(result.warnings.filter((w) => w.code === 'topology-across-steps').map((w) => w.figures.counts)).toEqual(
+      stepNo === 1 ? [] : [counts],
+    );
+    expect(md).toMatch(
+      /\*\*Capacity: at least 120\.0 req\/s \(.*measured at a topology of 4, the probe's reading at step 3\)\*\*/,
+    );
   });
 
   it('a step whose rerun is contaminated too stops the run: the topology never held still, no capacity', async () => {

@@ -144,6 +144,11 @@ export interface StepResult {
   /** The topology readings seen during a contaminated attempt. */
   topologyValues?: number[];
   /**
+   * The one topology value (replicas, instances) read over an attempt's ramp and hold, where the
+   * topology probe read one and it held still; absent without a probe, a reading, or when it changed.
+   */
+  topology?: number;
+  /**
    * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
    * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure);
    * or the step held and its dropped arrivals came from the target's grown tail (verdicts.ts
