@@ -19,6 +19,7 @@ import { runWarnings, warmupRecordOf } from './warnings.ts';
 import { unhandledWarning } from './scenario-unhandled.ts';
 import { unloadedOf } from './target-saturated.ts';
 import { pastSettle } from './past-settle.ts';
+import { topologyAcrossSteps, warmupTopology } from './topology-across.ts';
 import { shownStage } from './stage-shown.ts';
 import { modelsOf } from './models/index.ts';
 import { seriesOf } from './series.ts';
@@ -136,6 +137,7 @@ export function analyzeRun(given: AnalyzeInput): RunResult {
       ...runWarnings(steps, input.rules, input.stages, input.clientTimeoutMs),
       ...unhandledWarning(merged),
       ...pastSettle(steps, attempts),
+      ...topologyAcrossSteps(steps, warmupTopology(input.samples ?? [], WARMUP_PHASE), stop.kneeStep),
       ...replay.differs.map(differsWarning),
       ...(folded
         ? [

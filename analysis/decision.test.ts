@@ -155,6 +155,32 @@ describe('decideAttempt', () => {
     expect(out.judged[1].generatorLimited?.code).toBe('dropped');
   });
 
+  it('a rerun whose topology changed too stops the run, held or not: it never held still; one that held still goes on', () => {
+    const { attempts, ev } = run([{ ratePerSec: 100 }, { ratePerSec: 200 }, { ratePerSec: 200 }], { 2: 1 });
+    const [, first, rerun] = attempts;
+    const changed = (a: AttemptRecord, from: number, to: number): [number, number][] => [
+      [a.rampStartS, from],
+      [a.steadyEndS, to],
+    ];
+    const both = { ...ev, probes: topologySamples([...changed(first, 3, 4), ...changed(rerun, 4, 5)]) };
+    const out = decideAll(attempts, both);
+    expect(out.actions).toEqual([{ kind: 'go-on' }, { kind: 'rerun', maxVUs: 100 }, { kind: 'stop' }]);
+    expect(out.judged.map((s) => [s.verdict, s.contaminated === true, s.topology])).toEqual([
+      // step 1's end edge is read at the next attempt's ramp start
+      ['holds', false, 3],
+      ['holds', true, undefined],
+      ['holds', true, undefined],
+    ]);
+    expect(decideAttempt(out.judged.slice(0, 2), rerun, both, POLICY).why).toBe(
+      'the topology changed during all 2 attempts at this rate (3 -> 4, then 4 -> 5): it never held still, so nothing further measures one system; pin the replica count for the test (disable the autoscaler, or set its min = max), or warm the access layer up to its scale before the run',
+    );
+    // the rerun read 4 throughout: it measured one system, and the run goes on; each steady attempt keeps its value
+    const settled = { ...ev, probes: topologySamples([[0, 3], ...changed(first, 3, 4), ...changed(rerun, 4, 4)]) };
+    const on = decideAll(attempts, settled);
+    expect(on.actions.at(-1)).toEqual({ kind: 'go-on' });
+    expect(on.judged.map((s) => s.topology)).toEqual([3, undefined, 4]);
+  });
+
   it('an attempt in which plateau refused names the scenario sent stops the run, held or not; its ramp counts too', () => {
     const { attempts, ev } = run([{ ratePerSec: 100 }, { ratePerSec: 200 }]);
     const first =

@@ -12,7 +12,8 @@
  *   transient                   failed, and the rerun at its rate held
  *   generator-bound             failed with a generator symptom while the target's tail stayed low
  *   inconclusive                failed with a symptom and no step held before it to judge the tail by
- *   contaminated                the topology changed inside the attempt: left out, rerun when configured
+ *   contaminated                the topology changed inside the attempt: left out, rerun when configured;
+ *                               a rerun contaminated too stops the run (topology-unsteady.ts)
  */
 import { judgeStep, steadyWindowS } from './judge.ts';
 import { withServer, type ServerInput } from './judge-server.ts';
@@ -24,6 +25,7 @@ import { STEPS_PHASE } from './phases.ts';
 import { afterFailure } from './after-failure.ts';
 import { generatorLimitedText, generatorSaturated } from './generator-symptoms.ts';
 import { topologyChanged } from './topology-changed.ts';
+import { neverHeldStill, unsteadyWhy } from './topology-unsteady.ts';
 import type { Unloaded } from './target-saturated.ts';
 import { classifyFailure, heldSymptoms, waitedOnTargetText, type FailureClass } from './verdicts.ts';
 import type { AttemptRecord, AnalysedRecord, DecisionPolicy, NextAction, ServerSample, StepResult } from './types.ts';
@@ -79,7 +81,7 @@ function judgeAttempt(a: AttemptRecord, judged: Judged, ev: Evidence, policy: De
     ev.records,
   );
   const topo = topologyChanged(ev.probes, STEPS_PHASE, a.rampStartS, a.steadyEndS);
-  if (!topo.changed) return base;
+  if (!topo.changed) return topo.values.length === 1 ? { ...base, topology: topo.values[0] } : base;
   return {
     ...base,
     contaminated: true,
@@ -116,6 +118,14 @@ export function decideAttempt(
   const nameStop = nameStopWhy(r);
   if (nameStop !== null && recorded !== null)
     return { judged: [...before, r], result: r, action: { kind: 'stop' }, why: nameStop };
+  // the topology changed under every attempt at this rate: it never held still, held or failed
+  if (r.contaminated === true && recorded !== null && neverHeldStill([...before, r], r.index))
+    return {
+      judged: [...before, r],
+      result: r,
+      action: { kind: 'stop' },
+      why: unsteadyWhy([...before, r], r.index),
+    };
   const failed =
     r.verdict !== 'holds' || (r.contaminated === true && policy.rerunContaminated && (r.attempt ?? 1) === 1);
   if (!failed || recorded === null)

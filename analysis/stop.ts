@@ -8,7 +8,8 @@
  *
  * Steps after the first non-holding step never raise capacity: the plateau is where the rule
  * first fired. Which attempts decide is deciding-steps.ts's; the ordinary stop reasons are
- * stop-reason.ts's, those that find no limit no-limit-stops.ts's, a cut run's interrupted-stop.ts's.
+ * stop-reason.ts's, those that find no limit no-limit-stops.ts's, a cut run's interrupted-stop.ts's,
+ * a topology that never held still topology-unsteady.ts's.
  */
 import { fmtRate, unitOf } from './format.ts';
 import type { Cut, RunResult, Rules, StageOutcome, StepResult, StopReason } from './types.ts';
@@ -26,11 +27,39 @@ import {
 import { reasonAndDetail } from './stop-reason.ts';
 import type { FailedAt } from './failures-with-rate.ts';
 import { attemptName } from './step-name.ts';
+import { unsteadyDetail, unsteadyStep } from './topology-unsteady.ts';
 
 export type StopSummary = Pick<
   RunResult,
   'capacityPerSec' | 'heldAtLeastPerSec' | 'kneeStep' | 'peakPerSec' | 'peakStep' | 'stopReason' | 'stopDetail'
 >;
+
+/**
+ * A stop that establishes no capacity, before the attempts `before` (deciding steps) led to: what
+ * held among them kept as the lower bound; `detail` words the stop, given "at least ... held
+ * before it" (or "no step held before it").
+ */
+function stopBefore(
+  all: readonly StepResult[],
+  before: readonly StepResult[],
+  rules: Rules,
+  stopReason: StopReason,
+  detail: (heldBefore: string) => string,
+): StopSummary {
+  const prefix = holdingPrefixLength(before);
+  const knee = prefix > 0 ? before[prefix - 1] : null;
+  const held = knee === null ? null : sustainedPerSec(knee);
+  return {
+    capacityPerSec: null,
+    heldAtLeastPerSec: held,
+    kneeStep: knee?.index ?? null,
+    ...peakOf(all.filter((s) => !s.contaminated)),
+    stopReason,
+    stopDetail: detail(
+      held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unitOf(rules)} held before it`,
+    ),
+  };
+}
 
 /**
  * The stop of a run whose scenario sent names plateau refused, or whose threads' names passed the
@@ -41,19 +70,26 @@ function refusedNamesStop(all: readonly StepResult[], rules: Rules): StopSummary
   const at = all.findIndex((s) => nameStopWhy(s) !== null);
   if (at === -1) return null;
   const refused = all[at];
-  const before = decidingSteps(all.slice(0, at));
-  const prefix = holdingPrefixLength(before);
-  const knee = prefix > 0 ? before[prefix - 1] : null;
-  const held = knee === null ? null : sustainedPerSec(knee);
-  const unit = unitOf(rules);
-  return {
-    capacityPerSec: null,
-    heldAtLeastPerSec: held,
-    kneeStep: knee?.index ?? null,
-    ...peakOf(all.filter((s) => !s.contaminated)),
-    stopReason: 'error',
-    stopDetail: `${attemptName(refused, unit)}: ${nameStopWhy(refused, `, so this run establishes no capacity (${held === null ? 'no step held before it' : `at least ${fmtRate(held)} ${unit} held before it`})`)}`,
-  };
+  return stopBefore(
+    all,
+    decidingSteps(all.slice(0, at)),
+    rules,
+    'error',
+    (held) =>
+      `${attemptName(refused, unitOf(rules))}: ${nameStopWhy(refused, `, so this run establishes no capacity (${held})`)}`,
+  );
+}
+
+/**
+ * The stop of a run whose topology never held still at a rate (topology-unsteady.ts), unless a
+ * deciding step before that rate failed (its stop stands): no capacity (docs/decisions/091).
+ */
+function unsteadyStop(all: readonly StepResult[], rules: Rules): StopSummary | null {
+  const first = unsteadyStep(all);
+  if (first === null) return null;
+  const before = decidingSteps(all.filter((s) => s.index < first.index));
+  if (holdingPrefixLength(before) < before.length) return null;
+  return stopBefore(all, before, rules, 'topology-unsteady', (held) => unsteadyDetail(all, first, held, unitOf(rules)));
 }
 
 /** What the deciding steps say of a run: its knee, what held, and whether the failure past it is a limit. */
@@ -124,6 +160,8 @@ export function summarizeStop(
   // interrupted: the attempt the interrupt cut was never decided, so no refusal stopped the run live
   const refusal = failedStage || interrupted ? null : refusedNamesStop(all, rules);
   if (refusal !== null) return refusal;
+  const unsteady = failedStage || interrupted ? null : unsteadyStop(all, rules);
+  if (unsteady !== null) return unsteady;
   const where = interrupted ? whereInterrupted(all, cut === undefined ? cutOfSteps(all) : cut, unitOf(rules)) : null;
   const { steps, prefix, knee, heldAtLeastPerSec, heldLater, outage, lastUnconfirmed, established } = readSteps(
     all,

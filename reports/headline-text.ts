@@ -10,6 +10,8 @@ import { cutAbovePeak } from '../analysis/peak.ts';
 import { kneeMixDrift, peakMixDrift } from '../analysis/peak-mix.ts';
 import { MAX_NAMES } from '../analysis/names-limit.ts';
 import { rateUnit } from './cells.ts';
+import { kneeTopologyClause } from './topology-text.ts';
+import { unsteadyStep } from '../analysis/topology-unsteady.ts';
 
 /**
  * The headline, never more than the evidence: "400.0 req/s (step 3)" where a step failed at the
@@ -26,13 +28,14 @@ export function capacityText(run: RunResult): string {
       drift === null
         ? ''
         : `; its window served "${drift.name}" at ${fmtPercent(drift.served)} of its ended arrivals against a weight of ${fmtPercent(drift.weight)}: the capacity is of the mix it served`;
-    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)}${mix})`;
+    return `${fmtRate(capacity)} ${unit} (step ${run.kneeStep === null ? '?' : stepNo(run.kneeStep)}${kneeTopologyClause(run)}${mix})`;
   }
   const held = run.heldAtLeastPerSec ?? null;
   if (held === null && run.stopReason === 'closed-model')
     return 'not established: a closed-model k6 run: its VUs set the load, no rate was offered';
   if (held === null && run.stopReason === 'target-unreachable')
     return 'not established: the target stopped accepting connections (refused) in the first step';
+  if (held === null && run.stopReason === 'topology-unsteady') return `not established: ${unsteadyWords(run)}`;
   if (held === null && run.stopReason === 'scenario-errors')
     return "not established: the scenario's own errors failed the first step";
   if (held === null)
@@ -48,7 +51,7 @@ export function capacityText(run: RunResult): string {
     const except = out.length
       ? ` but ${out.map((i) => `step ${stepNo(i)}`).join(', ')}, left out (its topology changed)`
       : '';
-    return `at least ${fmtRate(held)} ${unit} (every planned step held${except}; raise the top rate)`;
+    return `at least ${fmtRate(held)} ${unit} (every planned step held${except}; raise the top rate${kneeTopologyClause(run)})`;
   }
   return `not established (at least ${fmtRate(held)} ${unit} held; ${notEstablishedWhy(run)})`;
 }
@@ -70,11 +73,18 @@ function notEstablishedWhy(run: RunResult): string {
     return 'the target stopped accepting connections (refused) in the step that failed: an outage, not a limit';
   if (run.stopReason === 'scenario-errors')
     return "the scenario's own errors (kind other) failed the step that failed: no limit of the target";
+  if (run.stopReason === 'topology-unsteady') return unsteadyWords(run);
   if (run.stopReason === 'generator-bound' || bad)
     return `the load generator could not drive ${bad ? `step ${stepNo(bad.index)}` : 'the next step'}`;
   if (run.stopReason.endsWith('-failed')) return stopLabel(run.stopReason);
   if (run.stopReason === 'error') return 'the run ended before a step failed at the target';
   return 'no step failed at the target';
+}
+
+/** "the topology changed during every attempt at step 2: it never held still". */
+function unsteadyWords(run: RunResult): string {
+  const at = unsteadyStep(run.steps)?.index ?? run.steps.length - 1;
+  return `the topology changed during every attempt at step ${stepNo(at)}: it never held still`;
 }
 
 /**

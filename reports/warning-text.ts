@@ -32,6 +32,7 @@ import { generatorFix } from '../analysis/generator-fix.ts';
 import { RECONNECT_SHARE_WARN } from '../analysis/warnings.ts';
 import { UNHANDLED_FIX, unhandledText } from '../analysis/scenario-unhandled.ts';
 import { k6ChecksText, stepChecksOf } from './k6-checks-text.ts';
+import { topologyAcrossText } from './topology-text.ts';
 
 type F = Record<string, number>;
 
@@ -183,6 +184,8 @@ function runWarningText(w: Symptom, unit: RateUnit, imported = false): string {
       return `the label filter read no series in ${whereSteps(steps)}, so none has a server cross-check: ${typeof w.figures.line === 'string' ? quoted(w.figures.line.replace(/^through PromQL: /, ''), 400) : 'set metrics.requests.labels to values the target exposes'}`;
     case 'scenario-unhandled':
       return `${fmtInt(f.count)} error(s) the scenario's code left unhandled came during the load (${String(w.figures.phases)}), after their arrivals had ended (promises it did not await, timers or handlers that threw): they failed no arrival and no figure counts them, so what failed in them is unseen; the first: "${quoted(unhandledText(String(w.figures.first)), 280)}"; ${UNHANDLED_FIX}`;
+    case 'topology-across-steps':
+      return topologyAcrossText(w);
     case 'torn-lines':
       return `${fmtInt(f.lines)} torn line(s) in buckets.ndjson or probes.ndjson skipped (the process died mid-write)`;
     default:
@@ -246,14 +249,15 @@ export function warningTexts(
 /**
  * The warnings that qualify the capacity itself, which every headline says under it: an entry of
  * the mix that failed while the run held on its arrivals as a whole (the capacity is the others'),
- * and failures in held steps (or an imported run's failed k6 checks) where the step the capacity is
- * read from had them.
+ * failures in held steps (or an imported run's failed k6 checks) where the step the capacity is
+ * read from had them, and a topology the capacity's step read other than a held step below it.
  */
 export function caveatWarnings(run: Pick<RunResult, 'steps' | 'warnings' | 'kneeStep'>): Symptom[] {
   const from = kneeResult(run)?.index;
   return run.warnings.filter(
     (w) =>
       w.code === 'names-failing' ||
+      (w.code === 'topology-across-steps' && w.figures.kneeStep !== undefined) ||
       ((w.code === 'failures-in-held' || w.code === 'k6-checks-failed') &&
         from !== undefined &&
         (w.figures.steps as number[]).includes(from)),

@@ -44,6 +44,7 @@ export function unjudgeableReasons(run: RunResult): string[] {
   else if (stop === 'unconfirmed') out.push(`a failure nothing confirmed: ${run.stopDetail}`);
   else if (stop === 'target-unreachable') out.push(`the target was unreachable: ${run.stopDetail}`);
   else if (stop === 'scenario-errors') out.push(`the scenario's own errors failed the run: ${run.stopDetail}`);
+  else if (stop === 'topology-unsteady') out.push(`the topology never held still: ${run.stopDetail}`);
   // cut short after its limit was confirmed, a run keeps its capacity (the report shows it): judged
   else if ((run.interrupted || stop === 'interrupted') && establishedCapacity(run) === null)
     out.push(
@@ -66,7 +67,8 @@ export function unjudgeableReasons(run: RunResult): string[] {
       `generator-limited: capacity rests on step ${cap.index + 1}, which held while the generator was over its bounds (${symptomText(cap.generatorLimited, cap)}); ${generatorFix(cap, run.rules.imported)}`,
     );
   const dirty = judgedPrefix(run).find((s) => s.contaminated);
-  if (run.contaminated || dirty)
+  // a topology that never held still says so above, with its fix
+  if ((run.contaminated || dirty) && stop !== 'topology-unsteady')
     out.push(
       `contaminated: the target changed during a judged step${dirty ? ` (step ${dirty.index + 1})` : ''}; rerun on a steady topology`,
     );

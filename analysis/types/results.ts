@@ -144,6 +144,11 @@ export interface StepResult {
   /** The topology readings seen during a contaminated attempt. */
   topologyValues?: number[];
   /**
+   * The one topology value (replicas, instances) read over an attempt's ramp and hold, where the
+   * topology probe read one and it held still; absent without a probe, a reading, or when it changed.
+   */
+  topology?: number;
+  /**
    * The step failed at the target, and the generator's symptom (dropped arrivals, lag) came with
    * it: the target's tail grew, so its VUs were waiting on the target (verdicts.ts classifyFailure);
    * or the step held and its dropped arrivals came from the target's grown tail (verdicts.ts
@@ -298,6 +303,12 @@ export type StopReason =
    * scenarioErrorsReason): no limit of the target, no capacity.
    */
   | 'scenario-errors'
+  /**
+   * The topology changed during every attempt at a step's rate (a rerun contaminated too: an
+   * autoscaler reacting to each step): it never held still, so the run stopped there with no
+   * capacity (analysis/topology-unsteady.ts, docs/decisions/091).
+   */
+  | 'topology-unsteady'
   /** A stage before the steps failed (its name first): the run never offered its load. */
   | 'preflight-failed'
   | 'reset-failed'

@@ -135,7 +135,9 @@ export const configSchema = z.strictObject({
         'or a shell command that prints one number >= 0, exits 0 and finishes within 5 s: preflight refuses one that does not; a reading that fails mid-run is named on the steps line',
       ).optional(),
       everyS: positiveInt('seconds between topology readings').default(2),
-      rerun: flag('rerun a contaminated step once').default(true),
+      rerun: flag(
+        'rerun a contaminated step once; a rerun contaminated too stops the run (topology-unsteady: the topology never held still)',
+      ).default(true),
     })
     .describe("a probe of the target's topology (replicas, instances); a change inside a step contaminates it")
     .optional(),

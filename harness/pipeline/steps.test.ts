@@ -18,6 +18,14 @@ describe('the steps stage detail', () => {
     expect(stepsDetail(failed, 5)).toBe('3 of 5 steps run; step 3 (300 req/s) did not hold');
   });
 
+  it('names the step whose topology changed during every attempt, not "all held"', () => {
+    const dirty = { ratePerSec: 300, contaminated: true };
+    const unsteady = [...held, stepResult({ index: 2, ...dirty }), stepResult({ index: 2, attempt: 2, ...dirty })];
+    expect(stepsDetail(unsteady, 5)).toBe(
+      '3 of 5 steps run; step 3 (300 req/s): the topology changed during every attempt at it',
+    );
+  });
+
   // the stop line (analysis/interrupted-stop.ts) says where the cut fell and the last attempt that
   // ended in the same words (analysis/cut.ts), with the rates: analysis/cut.test.ts
   it.each<[string, readonly ReturnType<typeof stepResult>[], Parameters<typeof cutDetail>[2], string]>([

@@ -34,6 +34,7 @@ import type { StageResult } from './stage.ts';
 import { rerunVusBound } from '../engine/create.ts';
 import { mixShares } from '../../analysis/entry-delivery.ts';
 import { trafficSummary } from '../scenario/traffic.ts';
+import { unsteadyStep } from '../../analysis/topology-unsteady.ts';
 
 export { STEPS_PHASE };
 
@@ -193,12 +194,15 @@ export function cutDetail(judged: readonly StepResult[], planned: number, cut: C
   });
 }
 
-/** The steps stage in one line: interrupted, the step that did not hold, or how many held. */
+/** The steps stage in one line: interrupted, the step that did not hold, the one whose topology never held still, or how many held. */
 export function stepsDetail(judged: readonly StepResult[], planned: number, unit: RateUnit = 'req/s'): string {
   const run = new Set(judged.map((s) => s.index)).size;
   const failedStep = judged.find((s) => s.verdict !== 'holds' && !s.transient && !s.contaminated);
   if (failedStep)
     return `${run} of ${planned} steps run; step ${failedStep.index + 1} (${failedStep.ratePerSec} ${unit}) did not hold`;
+  const unsteady = unsteadyStep(judged);
+  if (unsteady)
+    return `${run} of ${planned} steps run; step ${unsteady.index + 1} (${unsteady.ratePerSec} ${unit}): the topology changed during every attempt at it`;
   // the engine ended early (k6 exited, buckets missing): say so, not "all held"
   return run < planned
     ? `${run} of ${planned} steps judged, all held; the other ${planned - run} produced no data`
